@@ -1,0 +1,433 @@
+//! The document tree: every node carries the [`Span`] of the YAML it came from.
+//!
+//! Values follow JavaScript semantics because the reference implementation is
+//! written in JavaScript: there is one number type (`f64`), maps keep insertion
+//! order and have string keys, and YAML timestamps are dates (milliseconds since
+//! the epoch).
+
+use std::fmt;
+
+/// Identifies one loaded source text (a template, an inputs file, a `lib/` type file ...).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SourceId(pub u32);
+
+/// Where a node starts: source, 1-based line and 1-based column (in characters).
+///
+/// Nodes created by the processor (not read from a file) carry [`Span::NONE`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Span {
+    pub source: SourceId,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl Span {
+    /// The span of synthesized nodes.
+    pub const NONE: Span = Span {
+        source: SourceId(u32::MAX),
+        line: 0,
+        col: 0,
+    };
+
+    pub fn new(source: SourceId, line: u32, col: u32) -> Span {
+        Span { source, line, col }
+    }
+
+    /// Whether this span points into a real source.
+    pub fn is_known(&self) -> bool {
+        self.line != 0
+    }
+
+    /// `self` if known, otherwise `other`.
+    pub fn or(self, other: Span) -> Span {
+        if self.is_known() {
+            self
+        } else {
+            other
+        }
+    }
+}
+
+/// A YAML node: a value and where it was written.
+#[derive(Clone, Debug, Default)]
+pub struct Node {
+    pub value: Value,
+    pub span: Span,
+}
+
+/// A YAML value with JavaScript semantics.
+#[derive(Clone, Debug, Default)]
+pub enum Value {
+    /// `null`, `~` or empty. Also used for JavaScript's `undefined` where a
+    /// value is required but absent.
+    #[default]
+    Null,
+    Bool(bool),
+    Number(f64),
+    String(String),
+    /// A YAML timestamp (a JavaScript `Date`), in milliseconds since the epoch (UTC).
+    Timestamp(f64),
+    Seq(Vec<Node>),
+    Map(Map),
+}
+
+/// A map key and where it was written.
+#[derive(Clone, Debug)]
+pub struct Key {
+    pub name: String,
+    pub span: Span,
+}
+
+/// An insertion-ordered map with string keys.
+///
+/// Lookups are linear: TOSCA maps are small, and the few large collections
+/// (node templates) are indexed by the element graph instead.
+#[derive(Clone, Debug, Default)]
+pub struct Map {
+    entries: Vec<(Key, Node)>,
+}
+
+impl Node {
+    pub fn new(value: Value, span: Span) -> Node {
+        Node { value, span }
+    }
+
+    /// A synthesized node without source location.
+    pub fn synth(value: Value) -> Node {
+        Node {
+            value,
+            span: Span::NONE,
+        }
+    }
+
+    pub fn null() -> Node {
+        Node::synth(Value::Null)
+    }
+
+    pub fn string(s: impl Into<String>) -> Node {
+        Node::synth(Value::String(s.into()))
+    }
+
+    pub fn number(n: f64) -> Node {
+        Node::synth(Value::Number(n))
+    }
+
+    pub fn bool(b: bool) -> Node {
+        Node::synth(Value::Bool(b))
+    }
+
+    pub fn seq(items: Vec<Node>) -> Node {
+        Node::synth(Value::Seq(items))
+    }
+
+    pub fn map(map: Map) -> Node {
+        Node::synth(Value::Map(map))
+    }
+
+    /// A single-entry map `{key: value}`.
+    pub fn single(key: impl Into<String>, value: Node) -> Node {
+        let mut map = Map::new();
+        map.insert(key, value);
+        Node::map(map)
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self.value, Value::Null)
+    }
+
+    /// JavaScript's `isDefined`: neither missing nor null.
+    pub fn is_defined(&self) -> bool {
+        !self.is_null()
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.value {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    pub fn as_f64(&self) -> Option<f64> {
+        match self.value {
+            Value::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    pub fn as_seq(&self) -> Option<&Vec<Node>> {
+        match &self.value {
+            Value::Seq(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_seq_mut(&mut self) -> Option<&mut Vec<Node>> {
+        match &mut self.value {
+            Value::Seq(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_map(&self) -> Option<&Map> {
+        match &self.value {
+            Value::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn as_map_mut(&mut self) -> Option<&mut Map> {
+        match &mut self.value {
+            Value::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// Looks up `key` if this node is a map.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.as_map().and_then(|m| m.get(key))
+    }
+
+    /// Looks up `key` if this node is a map, treating null values as missing.
+    pub fn get_defined(&self, key: &str) -> Option<&Node> {
+        self.get(key).filter(|n| n.is_defined())
+    }
+
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Node> {
+        self.as_map_mut().and_then(|m| m.get_mut(key))
+    }
+
+    /// JavaScript truthiness (`!!value`).
+    pub fn is_truthy(&self) -> bool {
+        self.value.is_truthy()
+    }
+}
+
+impl Value {
+    /// JavaScript truthiness (`!!value`).
+    pub fn is_truthy(&self) -> bool {
+        match self {
+            Value::Null => false,
+            Value::Bool(b) => *b,
+            Value::Number(n) => *n != 0.0 && !n.is_nan(),
+            Value::String(s) => !s.is_empty(),
+            Value::Timestamp(_) | Value::Seq(_) | Value::Map(_) => true,
+        }
+    }
+
+    /// A short name of the value's kind, for messages.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Timestamp(_) => "timestamp",
+            Value::Seq(_) => "list",
+            Value::Map(_) => "map",
+        }
+    }
+}
+
+impl Map {
+    pub fn new() -> Map {
+        Map {
+            entries: Vec::new(),
+        }
+    }
+
+    pub fn with_capacity(n: usize) -> Map {
+        Map {
+            entries: Vec::with_capacity(n),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.entries
+            .iter()
+            .find(|(k, _)| k.name == key)
+            .map(|(_, v)| v)
+    }
+
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Node> {
+        self.entries
+            .iter_mut()
+            .find(|(k, _)| k.name == key)
+            .map(|(_, v)| v)
+    }
+
+    /// The entry for `key`, including the key's span.
+    pub fn get_entry(&self, key: &str) -> Option<(&Key, &Node)> {
+        self.entries
+            .iter()
+            .find(|(k, _)| k.name == key)
+            .map(|(k, v)| (k, v))
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Sets `key` to `value`: replaces the value in place if the key exists
+    /// (keeping its position), appends otherwise (JavaScript property semantics).
+    pub fn insert(&mut self, key: impl Into<String>, value: Node) {
+        let key = key.into();
+        if let Some(slot) = self.get_mut(&key) {
+            *slot = value;
+        } else {
+            self.entries.push((
+                Key {
+                    name: key,
+                    span: Span::NONE,
+                },
+                value,
+            ));
+        }
+    }
+
+    /// Appends an entry with its key span; does not check for duplicates.
+    pub fn push(&mut self, key: Key, value: Node) {
+        self.entries.push((key, value));
+    }
+
+    /// Removes `key`, keeping the order of the other entries.
+    pub fn remove(&mut self, key: &str) -> Option<Node> {
+        let pos = self.entries.iter().position(|(k, _)| k.name == key)?;
+        Some(self.entries.remove(pos).1)
+    }
+
+    /// The first entry (the implementation reads single-entry maps this way).
+    pub fn first(&self) -> Option<(&Key, &Node)> {
+        self.entries.first().map(|(k, v)| (k, v))
+    }
+
+    pub fn first_mut(&mut self) -> Option<(&Key, &mut Node)> {
+        self.entries.first_mut().map(|(k, v)| (&*k, v))
+    }
+
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&Key, &Node)> + ExactSizeIterator {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+
+    pub fn iter_mut(
+        &mut self,
+    ) -> impl DoubleEndedIterator<Item = (&Key, &mut Node)> + ExactSizeIterator {
+        self.entries.iter_mut().map(|(k, v)| (&*k, v))
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|(k, _)| k.name.as_str())
+    }
+
+    pub fn retain(&mut self, mut f: impl FnMut(&Key, &Node) -> bool) {
+        self.entries.retain(|(k, v)| f(k, v));
+    }
+
+    pub fn into_entries(self) -> Vec<(Key, Node)> {
+        self.entries
+    }
+
+    pub fn from_entries(entries: Vec<(Key, Node)>) -> Map {
+        Map { entries }
+    }
+}
+
+impl Key {
+    pub fn new(name: impl Into<String>, span: Span) -> Key {
+        Key {
+            name: name.into(),
+            span,
+        }
+    }
+}
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.col)
+    }
+}
+
+/// Structural equality with the test harness's semantics (chai deep equal):
+/// map key order is ignored, list order matters, types must match (`1` is not
+/// `"1"`), numbers compare numerically, timestamps by time. Spans are ignored.
+pub fn deep_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Number(x), Value::Number(y)) => x == y || (x.is_nan() && y.is_nan()),
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Timestamp(x), Value::Timestamp(y)) => x == y,
+        (Value::Seq(x), Value::Seq(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|(a, b)| deep_equal(&a.value, &b.value))
+        }
+        (Value::Map(x), Value::Map(y)) => {
+            x.len() == y.len()
+                && x.iter().all(|(k, v)| match y.get(&k.name) {
+                    Some(w) => deep_equal(&v.value, &w.value),
+                    None => false,
+                })
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn insert_replaces_in_place_and_appends_new_keys() {
+        let mut m = Map::new();
+        m.insert("a", Node::number(1.0));
+        m.insert("b", Node::number(2.0));
+        m.insert("a", Node::number(3.0));
+        assert_eq!(m.keys().collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(m.get("a").and_then(Node::as_f64), Some(3.0));
+        assert!(m.remove("a").is_some());
+        assert_eq!(m.keys().collect::<Vec<_>>(), ["b"]);
+    }
+
+    #[test]
+    fn deep_equal_ignores_key_order_but_not_list_order() {
+        let mut x = Map::new();
+        x.insert("a", Node::number(1.0));
+        x.insert("b", Node::string("s"));
+        let mut y = Map::new();
+        y.insert("b", Node::string("s"));
+        y.insert("a", Node::number(1.0));
+        assert!(deep_equal(&Value::Map(x.clone()), &Value::Map(y)));
+        let l1 = Value::Seq(vec![Node::number(1.0), Node::number(2.0)]);
+        let l2 = Value::Seq(vec![Node::number(2.0), Node::number(1.0)]);
+        assert!(!deep_equal(&l1, &l2));
+        assert!(!deep_equal(
+            &Value::Number(1.0),
+            &Value::String("1".into())
+        ));
+    }
+
+    #[test]
+    fn truthiness_follows_javascript() {
+        assert!(!Value::String(String::new()).is_truthy());
+        assert!(Value::String("false".into()).is_truthy());
+        assert!(!Value::Number(0.0).is_truthy());
+        assert!(!Value::Number(f64::NAN).is_truthy());
+        assert!(Value::Seq(vec![]).is_truthy());
+    }
+}

@@ -1,0 +1,70 @@
+//! v4t: a Variability4TOSCA processor.
+//!
+//! Resolves a *variable service template* (TOSCA with conditional elements)
+//! into a plain TOSCA Simple Profile 1.3 template, following the
+//! Variability4TOSCA specification and the observable behaviour of the
+//! reference implementation, OpenTOSCA Vintner.
+//!
+//! # Steps
+//! 1. [`load`]: parse the template, pull in type-specific conditions,
+//!    technology rules and types (normative profile and `lib/`).
+//! 2. [`normalize`]: rewrite map and list forms into one canonical shape.
+//! 3. [`graph`]: build the element graph (typed ids, names, containers).
+//! 4. [`enrich`]: technologies, default and pruning conditions, constraints.
+//! 5. [`inputs`]: presets and variability input assignments.
+//! 6. [`solve`]: encode conditions into SAT, solve and optimise.
+//! 7. [`check`]: consistency and semantic checks of the result.
+//! 8. [`transform`]: write the variability-resolved template.
+//!
+//! The library does no I/O: texts come in through [`Sources`] and a [`Loader`].
+
+pub mod error;
+pub mod sources;
+
+pub use error::{Error, Result};
+pub use sources::{Loader, NoFiles, SourceFile, Sources};
+pub use v4t_yaml::{Node, SourceId, Span, Value};
+
+/// What to resolve with.
+#[derive(Clone, Debug)]
+pub struct ResolveOptions {
+    /// Variability presets, applied in order.
+    pub presets: Vec<String>,
+    /// Variability input assignments (a map), merged over the presets.
+    pub inputs: Option<Node>,
+    /// Run the enricher first (default and pruning conditions, constraints,
+    /// technologies). The conformance tests and `v4t resolve` enrich.
+    pub enrich: bool,
+    /// The current time in milliseconds since the epoch, for date operators
+    /// (`weekday`). `None` means the epoch; the CLI passes the real clock.
+    pub now_ms: Option<f64>,
+}
+
+impl Default for ResolveOptions {
+    fn default() -> Self {
+        ResolveOptions {
+            presets: Vec::new(),
+            inputs: None,
+            enrich: true,
+            now_ms: None,
+        }
+    }
+}
+
+/// A variability-resolved service template.
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    /// The resolved TOSCA document.
+    pub template: Node,
+}
+
+/// Resolves the variable service template `template` (already added to `sources`).
+pub fn resolve(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+    options: &ResolveOptions,
+) -> Result<Resolved> {
+    let _ = (sources, template, loader, options);
+    Err(Error::new("not implemented yet"))
+}
