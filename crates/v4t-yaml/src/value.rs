@@ -416,10 +416,7 @@ mod tests {
         let l1 = Value::Seq(vec![Node::number(1.0), Node::number(2.0)]);
         let l2 = Value::Seq(vec![Node::number(2.0), Node::number(1.0)]);
         assert!(!deep_equal(&l1, &l2));
-        assert!(!deep_equal(
-            &Value::Number(1.0),
-            &Value::String("1".into())
-        ));
+        assert!(!deep_equal(&Value::Number(1.0), &Value::String("1".into())));
     }
 
     #[test]

@@ -18,8 +18,18 @@
 //!
 //! The library does no I/O: texts come in through [`Sources`] and a [`Loader`].
 
+pub mod check;
+pub mod enrich;
 pub mod error;
+pub mod graph;
+pub mod inputs;
+pub mod load;
+pub mod normalize;
+pub mod options;
+pub mod solve;
 pub mod sources;
+pub mod transform;
+pub mod types;
 
 pub use error::{Error, Result};
 pub use sources::{Loader, NoFiles, SourceFile, Sources};
@@ -65,6 +75,41 @@ pub fn resolve(
     loader: &mut dyn Loader,
     options: &ResolveOptions,
 ) -> Result<Resolved> {
-    let _ = (sources, template, loader, options);
-    Err(Error::new("not implemented yet"))
+    let (mut doc, loaded) = load::load(sources, template, loader)?;
+    graph::check_version(&doc)?;
+    if options.enrich {
+        enrich::enrich(&mut doc)?;
+    }
+    let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref())?;
+    // The reference's "hotfix": no fallback properties in the resolver graph.
+    if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
+        if !tt.get("variability").is_some_and(|v| v.as_map().is_some()) {
+            tt.insert("variability", Node::map(v4t_yaml::Map::new()));
+        }
+        if let Some(v) = tt.get_mut("variability").and_then(Node::as_map_mut) {
+            if !v.get("options").is_some_and(|o| o.as_map().is_some()) {
+                v.insert("options", Node::map(v4t_yaml::Map::new()));
+            }
+            if let Some(o) = v.get_mut("options").and_then(Node::as_map_mut) {
+                o.insert("bratans_unknown", Node::bool(true));
+            }
+        }
+    }
+    normalize::normalize(&mut doc)?;
+    let graph = graph::build(&doc)?;
+    inputs::validate(&doc, &assigned)?;
+    let solution = solve::solve(&doc, &graph, assigned, options.now_ms.unwrap_or(0.0))?;
+    check::check(&graph, &solution)?;
+    let template = transform::transform(doc, &graph, &solution, &loaded)?;
+    Ok(Resolved { template })
+}
+
+/// Enriches the variable service template `template`: the template with every
+/// generated condition and constraint made explicit (`v4t enrich`).
+pub fn enrich(sources: &mut Sources, template: SourceId, loader: &mut dyn Loader) -> Result<Node> {
+    let (mut doc, loaded) = load::load(sources, template, loader)?;
+    graph::check_version(&doc)?;
+    enrich::enrich(&mut doc)?;
+    load::remove_loaded_types(&mut doc, &loaded);
+    Ok(doc)
 }

@@ -1,0 +1,250 @@
+//! Variability inputs from the outside world: environment variables, inputs
+//! files and `--input NAME=VALUE` assignments, combined with lodash-`merge`
+//! semantics as the reference implementation (OpenTOSCA Vintner) does.
+//!
+//! Kept separate from the commands because `v4t resolve` and `v4t test` build
+//! their inputs the same way.
+
+use v4t::{Error, Sources};
+use v4t_yaml::{Map, Node, SourceId, Span, Value};
+
+/// Prefix of the environment variables that carry variability inputs.
+pub const ENV_PREFIX: &str = "OPENTOSCA_VINTNER_VARIABILITY_INPUT_";
+
+/// Deep-merges `source` into `target` like lodash `merge`: maps merge
+/// recursively, lists merge by index, everything else (including `null`)
+/// overwrites.
+pub fn deep_merge(target: &mut Node, source: &Node) {
+    match (&mut target.value, &source.value) {
+        (Value::Map(t), Value::Map(s)) => {
+            for (key, value) in s.iter() {
+                match t.get_mut(&key.name) {
+                    Some(slot) => deep_merge(slot, value),
+                    None => t.push(key.clone(), value.clone()),
+                }
+            }
+        }
+        (Value::Seq(t), Value::Seq(s)) => {
+            for (i, value) in s.iter().enumerate() {
+                match t.get_mut(i) {
+                    Some(slot) => deep_merge(slot, value),
+                    None => t.push(value.clone()),
+                }
+            }
+        }
+        _ => *target = source.clone(),
+    }
+}
+
+/// The inputs carried by environment variables
+/// `OPENTOSCA_VINTNER_VARIABILITY_INPUT_<NAME>` (key: `NAME` lower-cased,
+/// value: [`loose_parse`]d).
+pub fn env_inputs() -> Map {
+    // Variables that are not valid Unicode cannot be meant for us; skip them.
+    let vars = std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)));
+    inputs_from_vars(vars)
+}
+
+/// [`env_inputs`] over an explicit list of variables (testable).
+pub fn inputs_from_vars(vars: impl IntoIterator<Item = (String, String)>) -> Map {
+    let mut vars: Vec<_> = vars
+        .into_iter()
+        .filter_map(|(k, v)| {
+            let name = k.strip_prefix(ENV_PREFIX)?;
+            (!name.is_empty()).then(|| (name.to_lowercase(), v))
+        })
+        .collect();
+    // The environment has no order; make the result deterministic.
+    vars.sort();
+    let mut map = Map::new();
+    for (name, value) in vars {
+        map.insert(name, loose_parse(&value));
+    }
+    map
+}
+
+/// JavaScript's "loose parse": the JSON value if `text` is JSON, otherwise
+/// the raw string.
+pub fn loose_parse(text: &str) -> Node {
+    if looks_like_json(text.trim()) {
+        if let Ok(node) = v4t_yaml::parse(text, SourceId(u32::MAX)) {
+            // JSON has no dates; anything else the YAML reader produced from
+            // JSON-looking text is what JSON.parse would produce.
+            if !matches!(node.value, Value::Timestamp(_)) {
+                return unspanned(node);
+            }
+        }
+    }
+    Node::string(text)
+}
+
+/// The value of `--input NAME=VALUE`: a YAML scalar (`80` is a number,
+/// `true` a boolean, `'x'` a string), a flow list or flow map if written as
+/// one, and the raw text otherwise. The empty text is the empty string.
+pub fn assignment_value(text: &str) -> Node {
+    if text.trim().is_empty() {
+        return Node::string(text);
+    }
+    match v4t_yaml::parse(text, SourceId(u32::MAX)) {
+        // `a: b` is a block map to YAML but surely meant as text here.
+        Ok(node) if node.as_map().is_some() && !text.trim_start().starts_with('{') => {
+            Node::string(text)
+        }
+        Ok(node) => unspanned(node),
+        Err(_) => Node::string(text),
+    }
+}
+
+/// Builds the inputs map from an inputs file: the environment inputs `env`
+/// with the file's map deep-merged over them. The text is added to `sources`
+/// under `name` so that errors point into it. An empty file counts as an
+/// empty map.
+pub fn inputs_from_file(
+    sources: &mut Sources,
+    env: &Map,
+    name: &str,
+    text: String,
+) -> Result<Node, Error> {
+    if name.ends_with(".xml") {
+        return Err(Error::new(format!(
+            "Inputs file \"{name}\" is a FeatureIDE configuration, which is not supported yet"
+        )));
+    }
+    let id = sources.add(name, text);
+    let text = sources.get(id).map(|f| f.text.as_str()).unwrap_or("");
+    let file = v4t_yaml::parse(text, id).map_err(|e| Error::at(e.message, e.span))?;
+    let mut inputs = Node::map(env.clone());
+    match &file.value {
+        Value::Null => {}
+        Value::Map(_) => deep_merge(&mut inputs, &file),
+        other => {
+            return Err(Error::at(
+                format!(
+                    "Variability inputs in \"{name}\" must be a map, not a {}",
+                    other.kind_name()
+                ),
+                file.span,
+            ))
+        }
+    }
+    Ok(inputs)
+}
+
+/// Whether `text` (trimmed) could be a JSON document.
+fn looks_like_json(text: &str) -> bool {
+    match text.chars().next() {
+        Some('{' | '[' | '"') => true,
+        Some('-' | '0'..='9') => is_json_number(text),
+        _ => matches!(text, "true" | "false" | "null"),
+    }
+}
+
+/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+fn is_json_number(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while *i < b.len() && b[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        *i - start
+    };
+    if b.first() == Some(&b'-') {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            digits(&mut i);
+        }
+        _ => return false,
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// Removes the spans of a node parsed from text that is not a source file.
+fn unspanned(mut node: Node) -> Node {
+    fn walk(node: &mut Node) {
+        node.span = Span::NONE;
+        match &mut node.value {
+            Value::Seq(items) => items.iter_mut().for_each(walk),
+            Value::Map(map) => map.iter_mut().for_each(|(_, v)| walk(v)),
+            _ => {}
+        }
+    }
+    walk(&mut node);
+    node
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use v4t_yaml::deep_equal;
+
+    fn num(n: f64) -> Node {
+        Node::number(n)
+    }
+
+    #[test]
+    fn lists_merge_by_index_and_maps_recursively() {
+        let mut target = Node::single("a", Node::seq(vec![num(1.0), num(2.0), num(3.0)]));
+        target
+            .as_map_mut()
+            .unwrap()
+            .insert("b", Node::single("x", num(1.0)));
+        let mut source = Node::single("a", Node::seq(vec![num(9.0)]));
+        source
+            .as_map_mut()
+            .unwrap()
+            .insert("b", Node::single("y", Node::null()));
+        deep_merge(&mut target, &source);
+        let a = target.get("a").unwrap().as_seq().unwrap();
+        assert_eq!(
+            a.iter().filter_map(Node::as_f64).collect::<Vec<_>>(),
+            [9.0, 2.0, 3.0]
+        );
+        let b = target.get("b").unwrap();
+        assert_eq!(b.get("x").and_then(Node::as_f64), Some(1.0));
+        assert!(b.get("y").unwrap().is_null());
+    }
+
+    #[test]
+    fn json_numbers() {
+        for ok in ["0", "-1", "1.5", "1e5", "-0.5E-3"] {
+            assert!(is_json_number(ok), "{ok}");
+        }
+        for bad in ["01", "1.", ".5", "1e", "-", "0x10", "1_000"] {
+            assert!(!is_json_number(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn env_names_are_lower_cased_and_non_json_stays_text() {
+        let map = inputs_from_vars([
+            (format!("{ENV_PREFIX}MODE"), "prod".to_string()),
+            ("OTHER".to_string(), "1".to_string()),
+        ]);
+        assert_eq!(map.len(), 1);
+        assert!(deep_equal(
+            &map.get("mode").unwrap().value,
+            &Value::String("prod".into())
+        ));
+    }
+}

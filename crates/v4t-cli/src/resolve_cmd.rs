@@ -1,0 +1,176 @@
+//! `v4t resolve`: read a variable service template and its inputs, resolve
+//! it with the library, and write the TOSCA result.
+//!
+//! All I/O of a resolution happens here: reading the template (or stdin),
+//! the inputs file and the environment, the clock, and writing the output
+//! atomically so that a failed run never leaves a half-written or clobbered
+//! file behind.
+
+use std::fs;
+use std::io::{IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use v4t::{ResolveOptions, Sources};
+use v4t_yaml::{Map, Node};
+
+use crate::diagnostics::{catch_panic, render};
+use crate::fs_loader::FsLoader;
+use crate::inputs::{assignment_value, env_inputs, inputs_from_file};
+use crate::{ResolveArgs, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+
+/// Runs `v4t resolve` and returns the exit code.
+pub fn run(args: &ResolveArgs) -> u8 {
+    let color = std::io::stderr().is_terminal();
+    let mut sources = Sources::new();
+
+    // The template (a usage error if it cannot be read).
+    let (name, text, mut loader) = if args.template == "-" {
+        let mut text = String::new();
+        if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+            eprintln!("error: could not read the template from standard input: {e}");
+            return EXIT_USAGE;
+        }
+        ("<stdin>".to_string(), text, FsLoader::new("."))
+    } else {
+        let path = Path::new(&args.template);
+        match read_text(path) {
+            Ok(text) => (args.template.clone(), text, FsLoader::for_template(path)),
+            Err(e) => {
+                eprintln!("error: could not read template \"{}\": {e}", args.template);
+                return EXIT_USAGE;
+            }
+        }
+    };
+    let template = sources.add(name, text);
+
+    // Inputs: environment + file (only with --inputs), then --input.
+    let mut inputs: Option<Node> = None;
+    if let Some(path) = &args.inputs {
+        let text = match read_text(path) {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!(
+                    "error: could not read inputs file \"{}\": {e}",
+                    path.display()
+                );
+                return EXIT_USAGE;
+            }
+        };
+        let name = path.display().to_string();
+        match inputs_from_file(&mut sources, &env_inputs(), &name, text) {
+            Ok(map) => inputs = Some(map),
+            Err(e) => {
+                eprint!(
+                    "{}",
+                    ensure_newline(render(&sources, &e.message, e.span, color))
+                );
+                return EXIT_FAILURE;
+            }
+        }
+    }
+    for (name, value) in &args.input {
+        let map = inputs.get_or_insert_with(|| Node::map(Map::new()));
+        if let Some(map) = map.as_map_mut() {
+            map.insert(name.as_str(), assignment_value(value));
+        }
+    }
+
+    let options = ResolveOptions {
+        presets: args
+            .presets
+            .iter()
+            .map(|p| p.trim().to_string())
+            .filter(|p| !p.is_empty())
+            .collect(),
+        inputs,
+        enrich: true,
+        now_ms: Some(now_ms()),
+    };
+
+    let outcome = catch_panic(|| {
+        v4t::resolve(&mut sources, template, &mut loader, &options)
+            .map(|resolved| v4t_yaml::emit(&resolved.template))
+    });
+    let yaml = match outcome {
+        Ok(Ok(yaml)) => yaml,
+        Ok(Err(e)) => {
+            eprint!(
+                "{}",
+                ensure_newline(render(&sources, &e.message, e.span, color))
+            );
+            return EXIT_FAILURE;
+        }
+        Err(panic) => {
+            eprintln!("error: internal error: the resolver panicked: {panic}");
+            return EXIT_FAILURE;
+        }
+    };
+
+    match &args.output {
+        Some(path) => {
+            if let Err(e) = write_atomically(path, &yaml) {
+                eprintln!("error: could not write \"{}\": {e}", path.display());
+                return EXIT_USAGE;
+            }
+        }
+        None => {
+            let mut out = std::io::stdout().lock();
+            if let Err(e) = out.write_all(yaml.as_bytes()).and_then(|_| out.flush()) {
+                if e.kind() != std::io::ErrorKind::BrokenPipe {
+                    eprintln!("error: could not write the result: {e}");
+                }
+                return EXIT_USAGE;
+            }
+        }
+    }
+    EXIT_OK
+}
+
+/// Reads a UTF-8 text file with a readable error.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    let bytes = fs::read(path).map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|_| "the file is not valid UTF-8".to_string())
+}
+
+/// Writes `text` to `path` via a temporary file in the same directory and a
+/// rename, so readers never see a partial file and a failure leaves any
+/// existing file untouched.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let file_name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::other("not a file name"))?
+        .to_string_lossy()
+        .into_owned();
+    let temp = dir.join(format!(".{file_name}.{}.v4t-tmp", std::process::id()));
+    let result = (|| {
+        let mut file = fs::File::create(&temp)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+fn ensure_newline(mut text: String) -> String {
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// The current time in milliseconds since the epoch (for date operators).
+pub fn now_ms() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as f64)
+        .unwrap_or(0.0)
+}

@@ -1,0 +1,225 @@
+//! End-to-end tests of the `v4t` binary: argument handling, exit codes,
+//! error output, atomic `--output` and the `v4t test` report format.
+//!
+//! None of these depend on the resolver succeeding: failures are provoked
+//! with YAML syntax errors, which fail the same way whatever the resolver
+//! does.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A fresh temporary directory, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let path = std::env::temp_dir().join(format!(
+            "v4t-cli-{tag}-{}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::SeqCst)
+        ));
+        let _ = fs::remove_dir_all(&path);
+        fs::create_dir_all(&path).unwrap();
+        TempDir(path)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn v4t(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_v4t"))
+        .args(args)
+        .output()
+        .expect("run v4t")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A template with a YAML syntax error (an unclosed flow sequence).
+const BROKEN_TEMPLATE: &str =
+    "tosca_definitions_version: tosca_variability_1_0\ntopology_template: [\n";
+
+#[test]
+fn help_works() {
+    let out = v4t(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("resolve"), "{stdout}");
+    assert!(stdout.contains("test"), "{stdout}");
+    assert!(stdout.contains("Exit codes"), "{stdout}");
+
+    let out = v4t(&["resolve", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    for flag in ["--inputs", "--presets", "--input", "--output"] {
+        assert!(stdout.contains(flag), "{flag} missing in {stdout}");
+    }
+    assert_eq!(v4t(&["test", "--help"]).status.code(), Some(0));
+}
+
+#[test]
+fn unknown_flag_is_a_usage_error() {
+    let out = v4t(&["resolve", "--no-such-flag", "t.yaml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--no-such-flag"));
+    assert_eq!(v4t(&[]).status.code(), Some(2));
+}
+
+#[test]
+fn missing_template_names_the_file() {
+    let dir = TempDir::new("missing");
+    let missing = dir.path().join("does-not-exist.yaml");
+    let out = v4t(&["resolve", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(stderr.contains("does-not-exist.yaml"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn resolution_errors_are_rendered_rustc_style() {
+    let dir = TempDir::new("syntax");
+    let template = dir.path().join("template.yaml");
+    fs::write(&template, "a: 1\na: 2\n").unwrap();
+    let out = v4t(&["resolve", template.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let stderr = text(&out.stderr);
+    let mut lines = stderr.lines();
+    assert!(lines.next().unwrap().starts_with("error: "), "{stderr}");
+    // Where the error has a location, it points into the template.
+    if let Some(pointer) = lines.next() {
+        assert!(pointer.contains("--> "), "{stderr}");
+        assert!(pointer.contains("template.yaml:2:"), "{stderr}");
+        assert!(stderr.contains('^'), "{stderr}");
+    }
+}
+
+#[test]
+fn failed_resolution_writes_no_output_file() {
+    let dir = TempDir::new("output");
+    let template = dir.path().join("template.yaml");
+    fs::write(&template, BROKEN_TEMPLATE).unwrap();
+
+    // No file is created.
+    let output = dir.path().join("out.yaml");
+    let out = v4t(&[
+        "resolve",
+        template.to_str().unwrap(),
+        "--output",
+        output.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!output.exists());
+
+    // An existing file is left untouched.
+    fs::write(&output, "old: content\n").unwrap();
+    let out = v4t(&[
+        "resolve",
+        template.to_str().unwrap(),
+        "--presets",
+        "a,b",
+        "--input",
+        "port=80",
+        "-o",
+        output.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(fs::read_to_string(&output).unwrap(), "old: content\n");
+
+    // And no temporary files are left behind.
+    let names: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}
+
+#[test]
+fn invalid_input_assignment_is_a_usage_error() {
+    let out = v4t(&["resolve", "t.yaml", "--input", "novalue"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("NAME=VALUE"));
+}
+
+#[test]
+fn test_command_reports_error_mismatch() {
+    let dir = TempDir::new("test");
+    let case = dir.path().join("broken");
+    fs::create_dir_all(&case).unwrap();
+    fs::write(case.join("template.yaml"), BROKEN_TEMPLATE).unwrap();
+    fs::write(case.join("test.yaml"), "error: Some other error message\n").unwrap();
+
+    let out = v4t(&["test", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("FAIL "), "{stdout}");
+    assert!(stdout.contains("broken"), "{stdout}");
+    assert!(
+        stdout.contains("expected error \"Some other error message\" but got \""),
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout.lines().last(),
+        Some("0 passed, 1 failed"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn test_command_counts_disabled_tests_as_skipped() {
+    let dir = TempDir::new("skip");
+    for name in ["a", "b---disabled"] {
+        let case = dir.path().join(name);
+        fs::create_dir_all(&case).unwrap();
+        fs::write(case.join("template.yaml"), BROKEN_TEMPLATE).unwrap();
+    }
+    let out = v4t(&["test", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("resolution failed: "), "{stdout}");
+    assert_eq!(
+        stdout.lines().last(),
+        Some("0 passed, 1 failed, 1 skipped"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn test_command_reports_missing_template() {
+    let dir = TempDir::new("notemplate");
+    let case = dir.path().join("t");
+    fs::create_dir_all(&case).unwrap();
+    fs::write(case.join("test.yaml"), "presets: [a]\n").unwrap();
+    let out = v4t(&["test", case.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "Did not find variable service template in directory \"{}\"",
+            case.display()
+        )),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn test_command_on_a_missing_path_is_a_usage_error() {
+    let dir = TempDir::new("nopath");
+    let out = v4t(&["test", dir.path().join("nope").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+}

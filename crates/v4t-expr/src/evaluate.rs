@@ -1,0 +1,951 @@
+//! The value-mode evaluator (§4.7): dispatch on the operator key, the
+//! arithmetic, string and constraint operators, named value expressions and the
+//! value-to-logic coercion (§4.8).
+//!
+//! Evaluation is eager and follows the reference's JavaScript semantics. Named
+//! expressions and variability inputs may refer to each other, so the evaluator
+//! tracks which ones are being evaluated (to report cycles) and how deeply
+//! expressions are nested (to fail cleanly instead of overflowing the stack).
+
+use v4t_yaml::{Map, Node, Span, Value};
+
+use crate::compat;
+use crate::error::{EvalError, Result};
+use crate::js;
+
+/// The deepest nesting of value expressions that is evaluated; deeper
+/// expressions fail with a clear error instead of exhausting the stack.
+pub const MAX_DEPTH: usize = 256;
+
+/// The value operators, in the order in which the reference tries them.
+const OPERATORS: &[&str] = &[
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "mod",
+    "variability_input",
+    "value_expression",
+    "concat",
+    "join",
+    "token",
+    "equal",
+    "greater",
+    "greater_or_equal",
+    "less",
+    "less_or_equal",
+    "in_range",
+    "valid_values",
+    "length",
+    "min_length",
+    "max_length",
+    "sum",
+    "count",
+    "min",
+    "max",
+    "median",
+    "mean",
+    "variance",
+    "standard_deviation",
+    "linear_regression",
+    "polynomial_regression",
+    "logarithmic_regression",
+    "exponential_regression",
+    "weekday",
+    "same",
+    "before",
+    "before_or_same",
+    "after",
+    "after_or_same",
+    "within",
+];
+
+const WEEKDAYS: [&str; 7] = [
+    "sunday",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+];
+
+/// Evaluates value expressions (§4.7) and reads variability inputs (§2.5).
+///
+/// One evaluator lives for one resolution run: it owns the input assignments,
+/// into which defaults are stored when first read.
+#[derive(Debug)]
+pub struct Evaluator<'a> {
+    pub(crate) definitions: Option<&'a Map>,
+    pub(crate) expressions: Option<&'a Map>,
+    pub(crate) assigned: Map,
+    pub(crate) now_ms: f64,
+    depth: usize,
+    /// Named value expressions currently being evaluated (cycle detection).
+    active_expressions: Vec<String>,
+    /// Variability inputs currently being read (cycle detection).
+    pub(crate) active_inputs: Vec<String>,
+}
+
+impl<'a> Evaluator<'a> {
+    /// `definitions`: `topology_template.variability.inputs` (name -> definition map), if any.
+    /// `expressions`: `topology_template.variability.expressions`, if any.
+    /// `assigned`: the accumulated input assignments (presets + inputs, already merged).
+    /// `now_ms`: current time (ms since epoch) for `weekday` (computed once; UTC weekday).
+    pub fn new(
+        definitions: Option<&'a Map>,
+        expressions: Option<&'a Map>,
+        assigned: Map,
+        now_ms: f64,
+    ) -> Self {
+        Evaluator {
+            definitions,
+            expressions,
+            assigned,
+            now_ms,
+            depth: 0,
+            active_expressions: Vec::new(),
+            active_inputs: Vec::new(),
+        }
+    }
+
+    /// The named expression `variability.expressions[name]`, if defined (used by logic mode too).
+    pub fn expression(&self, name: &str) -> Option<&'a Node> {
+        self.expressions
+            .and_then(|m| m.get(name).filter(|n| n.is_defined()))
+    }
+
+    /// The final input assignments (after defaults were stored), e.g. for reports.
+    pub fn assigned(&self) -> &Map {
+        &self.assigned
+    }
+
+    /// Value-mode evaluation (§4.7 dispatch). Returns `Value::Null` for
+    /// JavaScript `undefined`/`null` results (e.g. `token` out of range).
+    pub fn evaluate(&mut self, expr: &Node) -> Result<Value> {
+        if self.depth >= MAX_DEPTH {
+            return Err(EvalError::new(
+                format!("Value expression is nested too deeply (more than {MAX_DEPTH} levels)"),
+                expr.span,
+            ));
+        }
+        self.depth += 1;
+        let result = self.dispatch(expr);
+        self.depth -= 1;
+        result
+    }
+
+    /// §4.8: evaluate `expr` in value mode and coerce to a boolean (errors with
+    /// the pretty original expression).
+    pub fn evaluate_as_logic(&mut self, expr: &Node) -> Result<bool> {
+        match self.evaluate(expr)? {
+            Value::Bool(b) => Ok(b),
+            Value::String(_) => Ok(true),
+            Value::Number(n) => Ok(n > 0.0),
+            _ => Err(EvalError::new(
+                format!(
+                    "Unexpected value expression treated as logic \"{}\"",
+                    compat::to_json_pretty(&expr.value)
+                ),
+                expr.span,
+            )),
+        }
+    }
+
+    fn dispatch(&mut self, expr: &Node) -> Result<Value> {
+        let map = match &expr.value {
+            Value::Null => return Err(EvalError::new("Received undefined condition", expr.span)),
+            Value::Bool(_) | Value::Number(_) | Value::String(_) | Value::Seq(_) => {
+                return Ok(expr.value.clone())
+            }
+            Value::Timestamp(_) => return Err(unknown(expr)),
+            Value::Map(map) => map,
+        };
+        for &op in OPERATORS {
+            if let Some(arg) = map.get(op).filter(|n| n.is_defined()) {
+                return self.operator(op, arg, expr);
+            }
+        }
+        Err(unknown(expr))
+    }
+
+    fn operator(&mut self, op: &str, arg: &Node, expr: &Node) -> Result<Value> {
+        let span = arg.span.or(expr.span);
+        match op {
+            "add" => self.op_add(arg, span),
+            "mul" => self.op_mul(arg, span),
+            "sub" | "div" => self.op_sub_div(op, arg, span),
+            "mod" => self.op_mod(arg, span),
+            "variability_input" => self.op_variability_input(arg, span),
+            "value_expression" => self.op_value_expression(arg, span),
+            "concat" => self.op_concat(arg, span),
+            "join" => self.op_join(arg, span),
+            "token" => self.op_token(arg, span),
+            "equal" => self.op_equal(arg, span),
+            "greater" | "greater_or_equal" | "less" | "less_or_equal" => {
+                self.op_compare(op, arg, span)
+            }
+            "in_range" => self.op_in_range(arg, span),
+            "valid_values" => self.op_valid_values(arg, span),
+            "length" | "min_length" | "max_length" => self.op_length(op, arg, span),
+            "sum" | "count" | "min" | "max" | "median" | "mean" | "variance"
+            | "standard_deviation" => crate::analytics::statistic(op, arg, span),
+            "linear_regression"
+            | "polynomial_regression"
+            | "logarithmic_regression"
+            | "exponential_regression" => crate::analytics::regression(op, arg, span),
+            "weekday" => self.op_weekday(),
+            _ => crate::dates::compare(op, arg, span, self.now_ms),
+        }
+    }
+
+    #[inline(never)]
+    fn op_add(&mut self, arg: &Node, span: Span) -> Result<Value> {
+        let mut sum = 0.0;
+        for item in list(arg, span)? {
+            sum += self.eval_number(Some(item), span)?;
+        }
+        Ok(Value::Number(sum))
+    }
+
+    #[inline(never)]
+    fn op_mul(&mut self, arg: &Node, span: Span) -> Result<Value> {
+        let mut product = 1.0;
+        for item in list(arg, span)? {
+            product *= self.eval_number(Some(item), span)?;
+        }
+        Ok(Value::Number(product))
+    }
+
+    #[inline(never)]
+    fn op_sub_div(&mut self, op: &str, arg: &Node, span: Span) -> Result<Value> {
+        let items = list(arg, span)?;
+        let mut acc = self.eval_number(items.first(), span)?;
+        for item in items.iter().skip(1) {
+            let x = self.eval_number(Some(item), span)?;
+            acc = if op == "sub" { acc - x } else { acc / x };
+        }
+        Ok(Value::Number(acc))
+    }
+
+    #[inline(never)]
+    fn op_mod(&mut self, arg: &Node, span: Span) -> Result<Value> {
+        let items = list(arg, span)?;
+        let a = self.eval_number(items.first(), span)?;
+        let b = self.eval_number(items.get(1), span)?;
+        Ok(Value::Number(a % b))
+    }
+
+    #[inline(never)]
+    fn op_variability_input(&mut self, arg: &Node, span: Span) -> Result<Value> {
+        let name = raw_string(arg, span)?;
+        self.variability_input(name, span)
+    }
+
+    #[inline(never)]
+    fn op_value_expression(&mut self, arg: &Node, span: Span) -> Result<Value> {
+        let name = raw_string(arg, span)?;
+        self.value_expression(name, span)
+    }
+
+    #[inline(never)]
+    fn op_concat(&mut self, arg: &Node, span: Span) -> Result<Value> {
+        let mut out = String::new();
+        for item in list(arg, span)? {
+            let v = self.eval_item(Some(item), span)?;
+            out.push_str(&js::join_item(defined(&v)));
+        }
+        Ok(Value::String(out))
+    }
+
+    #[inline(never)]
+    fn op_join(&mut self, arg: &Node, span: Span) -> Result<Value> {
+        let items = list(arg, span)?;
+        let array = self.eval_item(items.first(), span)?;
+        let Value::Seq(values) = &array else {
+            return Err(not_a(
+                json_eval(&array),
+                "not an array",
+                item_span(items.first(), span),
+            ));
+        };
+        let separator = match items.get(1) {
+            None => ",".to_string(),
+            Some(d) => js::to_string(Some(&d.value)),
+        };
+        Ok(Value::String(js::join(
+            values.iter().map(|n| &n.value),
+            &separator,
+        )))
+    }
+
+    #[inline(never)]
+    fn op_token(&mut self, arg: &Node, span: Span) -> Result<Value> {
+        let items = list(arg, span)?;
+        let text = self.eval_item(items.first(), span)?;
+        let Value::String(text) = text else {
+            return Err(not_a(
+                json_eval(&text),
+                "not a string",
+                item_span(items.first(), span),
+            ));
+        };
+        Ok(token(&text, items.get(1), items.get(2)))
+    }
+
+    #[inline(never)]
+    fn op_equal(&mut self, arg: &Node, span: Span) -> Result<Value> {
+        let items = list(arg, span)?;
+        let first = self.eval_item(items.first(), span)?;
+        for (i, item) in items.iter().enumerate() {
+            let equal = if i == 0 {
+                // The reference compares the first item with itself:
+                // the same object, so only NaN differs.
+                !matches!(first, Value::Number(n) if n.is_nan())
+            } else {
+                let v = self.eval_item(Some(item), span)?;
+                js::strict_equal(defined(&v), defined(&first))
+            };
+            if !equal {
+                return Ok(Value::Bool(false));
+            }
+        }
+        Ok(Value::Bool(true))
+    }
+
+    #[inline(never)]
+    fn op_compare(&mut self, op: &str, arg: &Node, span: Span) -> Result<Value> {
+        let items = list(arg, span)?;
+        let a = self.eval_item(items.first(), span)?;
+        let b = self.eval_item(items.get(1), span)?;
+        let (a, b) = (defined(&a), defined(&b));
+        Ok(Value::Bool(match op {
+            "greater" => js::gt(a, b),
+            "greater_or_equal" => js::ge(a, b),
+            "less" => js::lt(a, b),
+            _ => js::le(a, b),
+        }))
+    }
+
+    #[inline(never)]
+    fn op_in_range(&mut self, arg: &Node, span: Span) -> Result<Value> {
+        let items = list(arg, span)?;
+        let x = self.eval_item(items.first(), span)?;
+        let bounds = match items.get(1).map(|n| &n.value) {
+            Some(Value::Seq(bounds)) => bounds,
+            _ => {
+                return Err(not_a(
+                    json_raw(items.get(1)),
+                    "not an array",
+                    item_span(items.get(1), span),
+                ))
+            }
+        };
+        let lo = bounds.first().map(|n| &n.value);
+        let hi = bounds.get(1).map(|n| &n.value);
+        let x = defined(&x);
+        Ok(Value::Bool(js::le(lo, x) && js::le(x, hi)))
+    }
+
+    #[inline(never)]
+    fn op_valid_values(&mut self, arg: &Node, span: Span) -> Result<Value> {
+        let items = list(arg, span)?;
+        let x = self.eval_item(items.first(), span)?;
+        let values = self.eval_item(items.get(1), span)?;
+        let Value::Seq(values) = &values else {
+            return Err(not_a(
+                json_eval(&values),
+                "not an array",
+                item_span(items.get(1), span),
+            ));
+        };
+        let x = defined(&x);
+        Ok(Value::Bool(
+            values
+                .iter()
+                .any(|v| js::same_value_zero(Some(&v.value), x)),
+        ))
+    }
+
+    #[inline(never)]
+    fn op_length(&mut self, op: &str, arg: &Node, span: Span) -> Result<Value> {
+        let items = list(arg, span)?;
+        let text = self.eval_item(items.first(), span)?;
+        let Value::String(text) = &text else {
+            return Err(not_a(
+                json_eval(&text),
+                "not a string",
+                item_span(items.first(), span),
+            ));
+        };
+        let n = self.eval_item(items.get(1), span)?;
+        let len = js::utf16_len(text) as f64;
+        let len_value = Value::Number(len);
+        Ok(Value::Bool(match op {
+            "length" => js::loose_equal_number(len, defined(&n)),
+            "min_length" => js::ge(Some(&len_value), defined(&n)),
+            _ => js::le(Some(&len_value), defined(&n)),
+        }))
+    }
+
+    #[inline(never)]
+    fn op_weekday(&self) -> Result<Value> {
+        let day = WEEKDAYS
+            .get(compat::weekday(self.now_ms))
+            .copied()
+            .unwrap_or("sunday");
+        Ok(Value::String(day.to_string()))
+    }
+
+    /// `{value_expression: name}` (§4.6).
+    fn value_expression(&mut self, name: &str, span: Span) -> Result<Value> {
+        let Some(found) = self.expression(name) else {
+            return Err(EvalError::new(
+                format!("Did not find value expression \"{name}\""),
+                span,
+            ));
+        };
+        if self.active_expressions.iter().any(|n| n == name) {
+            return Err(EvalError::new(
+                format!("Value expression \"{name}\" is cyclic"),
+                span,
+            ));
+        }
+        self.active_expressions.push(name.to_string());
+        let result = self.evaluate(found);
+        self.active_expressions.pop();
+        result
+    }
+
+    /// Evaluates an argument; a missing one is JavaScript's `undefined`.
+    fn eval_item(&mut self, item: Option<&Node>, parent: Span) -> Result<Value> {
+        match item {
+            Some(item) => self.evaluate(item).map_err(|e| locate(e, parent)),
+            None => Err(EvalError::new("Received undefined condition", parent)),
+        }
+    }
+
+    /// Evaluates an argument that must yield a number.
+    fn eval_number(&mut self, item: Option<&Node>, parent: Span) -> Result<f64> {
+        match self.eval_item(item, parent)? {
+            Value::Number(n) => Ok(n),
+            other => Err(not_a(
+                json_eval(&other),
+                "not a number",
+                item_span(item, parent),
+            )),
+        }
+    }
+}
+
+/// `split(delimiter)[index]` with JavaScript's rules for both arguments.
+fn token(text: &str, delimiter: Option<&Node>, index: Option<&Node>) -> Value {
+    let parts: Vec<String> = match delimiter {
+        None => vec![text.to_string()],
+        Some(d) => {
+            let sep = js::to_string(Some(&d.value));
+            if sep.is_empty() {
+                text.chars().map(String::from).collect()
+            } else {
+                text.split(sep.as_str()).map(str::to_string).collect()
+            }
+        }
+    };
+    let position = match index.map(|n| &n.value) {
+        Some(Value::Number(n)) if n.fract() == 0.0 && *n >= 0.0 && *n < 4_294_967_295.0 => {
+            Some(*n as usize)
+        }
+        Some(Value::String(s))
+            if !s.is_empty()
+                && s.bytes().all(|b| b.is_ascii_digit())
+                && (s.len() == 1 || !s.starts_with('0')) =>
+        {
+            s.parse::<usize>().ok()
+        }
+        _ => None,
+    };
+    match position.and_then(|i| parts.get(i)) {
+        Some(part) => Value::String(part.clone()),
+        None => Value::Null,
+    }
+}
+
+/// An evaluated value as an operand: `Value::Null` stands for `undefined`.
+pub(crate) fn defined(v: &Value) -> Option<&Value> {
+    match v {
+        Value::Null => None,
+        v => Some(v),
+    }
+}
+
+/// The operator's argument as a list (`assert.isArray`).
+pub(crate) fn list(arg: &Node, span: Span) -> Result<&[Node]> {
+    match &arg.value {
+        Value::Seq(items) => Ok(items),
+        other => Err(not_a(compat::to_json(other), "not an array", span)),
+    }
+}
+
+/// The operator's argument as a string (`assert.isString`).
+fn raw_string(arg: &Node, span: Span) -> Result<&str> {
+    match &arg.value {
+        Value::String(s) => Ok(s),
+        other => Err(not_a(compat::to_json(other), "not a string", span)),
+    }
+}
+
+/// `Element "<json>" is <what>`.
+pub(crate) fn not_a(json: String, what: &str, span: Span) -> EvalError {
+    EvalError::new(format!("Element \"{json}\" is {what}"), span)
+}
+
+/// `JSON.stringify` of a raw argument; a missing one is `undefined`.
+pub(crate) fn json_raw(node: Option<&Node>) -> String {
+    match node {
+        Some(node) => compat::to_json(&node.value),
+        None => "undefined".to_string(),
+    }
+}
+
+/// `JSON.stringify` of an evaluated value, whose `Null` means `undefined`.
+pub(crate) fn json_eval(v: &Value) -> String {
+    match v {
+        Value::Null => "undefined".to_string(),
+        v => compat::to_json(v),
+    }
+}
+
+/// The span of an argument, or of its operator if the argument is missing or synthesized.
+pub(crate) fn item_span(item: Option<&Node>, parent: Span) -> Span {
+    item.map_or(parent, |n| n.span.or(parent))
+}
+
+/// Fills in a location for errors raised on synthesized nodes.
+pub(crate) fn locate(mut e: EvalError, span: Span) -> EvalError {
+    if !e.span.is_known() {
+        e.span = span;
+    }
+    e
+}
+
+fn unknown(expr: &Node) -> EvalError {
+    EvalError::new(
+        format!(
+            "Unknown value expression \"{}\"",
+            compat::to_json_pretty(&expr.value)
+        ),
+        expr.span,
+    )
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::testing::{map, node};
+    use v4t_yaml::deep_equal;
+
+    /// Monday, 2023-01-02T00:00:00Z.
+    pub(crate) const NOW: f64 = 1_672_617_600_000.0;
+
+    fn evaluator() -> Evaluator<'static> {
+        Evaluator::new(None, None, Map::new(), NOW)
+    }
+
+    pub(crate) fn eval(text: &str) -> Result<Value> {
+        evaluator().evaluate(&node(text))
+    }
+
+    /// Asserts that `text` evaluates to the value written as `expected`.
+    pub(crate) fn check(text: &str, expected: &str) {
+        let got = eval(text).unwrap_or_else(|e| panic!("{text}: {}", e.message));
+        let want = node(expected).value;
+        assert!(
+            deep_equal(&got, &want),
+            "{text}: got {got:?}, want {want:?}"
+        );
+    }
+
+    /// Asserts that `text` fails with exactly `message`.
+    pub(crate) fn check_err(text: &str, message: &str) {
+        match eval(text) {
+            Ok(v) => panic!("{text}: expected error {message:?}, got {v:?}"),
+            Err(e) => assert_eq!(e.message, message, "{text}"),
+        }
+    }
+
+    fn number(text: &str) -> f64 {
+        match eval(text) {
+            Ok(Value::Number(n)) => n,
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn literals_are_returned_as_is() {
+        check("5", "5");
+        check("'x'", "'x'");
+        check("true", "true");
+        check("[1, {add: [1]}]", "[1, {add: [1]}]");
+        check_err("null", "Received undefined condition");
+        check_err(
+            "2023-01-01",
+            "Unknown value expression \"\"2023-01-01T00:00:00.000Z\"\"",
+        );
+    }
+
+    #[test]
+    fn unknown_operators_print_the_whole_map() {
+        check_err(
+            "{foo: 1}",
+            "Unknown value expression \"{\n    \"foo\": 1\n}\"",
+        );
+        check_err(
+            "{and: [true]}",
+            "Unknown value expression \"{\n    \"and\": [\n        true\n    ]\n}\"",
+        );
+        // A null operand does not select the operator.
+        check_err(
+            "{add: null}",
+            "Unknown value expression \"{\n    \"add\": null\n}\"",
+        );
+        check_err(
+            "{logic_expression: x}",
+            "Unknown value expression \"{\n    \"logic_expression\": \"x\"\n}\"",
+        );
+    }
+
+    #[test]
+    fn operator_precedence_follows_the_key_order() {
+        // `add` comes before `concat` whatever the map order.
+        check("{concat: [a], add: [1, 2]}", "3");
+    }
+
+    #[test]
+    fn add() {
+        check("{add: [1, 2, 3.5]}", "6.5");
+        check("{add: []}", "0");
+        check("{add: [1, {add: [2, 3]}]}", "6");
+        check_err("{add: [1, abc]}", "Element \"\"abc\"\" is not a number");
+        check_err("{add: [1, [2]]}", "Element \"[2]\" is not a number");
+        check_err("{add: [1, null]}", "Received undefined condition");
+        check_err("{add: 5}", "Element \"5\" is not an array");
+        check_err(
+            "{add: [{token: [a, ' ', 3]}]}",
+            "Element \"undefined\" is not a number",
+        );
+    }
+
+    #[test]
+    fn sub() {
+        check("{sub: [10]}", "10");
+        check("{sub: [10, 3, 2]}", "5");
+        check_err("{sub: []}", "Received undefined condition");
+        check_err("{sub: [a, 1]}", "Element \"\"a\"\" is not a number");
+        check_err("{sub: [1, true]}", "Element \"true\" is not a number");
+    }
+
+    #[test]
+    fn mul() {
+        check("{mul: [2, 3, 4]}", "24");
+        check("{mul: []}", "1");
+        check_err("{mul: [2, '3']}", "Element \"\"3\"\" is not a number");
+    }
+
+    #[test]
+    fn div() {
+        check("{div: [10, 4]}", "2.5");
+        check("{div: [10, 2, 5]}", "1");
+        assert_eq!(number("{div: [1, 0]}"), f64::INFINITY);
+        assert_eq!(number("{div: [-1, 0]}"), f64::NEG_INFINITY);
+        assert!(number("{div: [0, 0]}").is_nan());
+        check_err("{div: []}", "Received undefined condition");
+        check_err("{div: {a: 1}}", "Element \"{\"a\":1}\" is not an array");
+    }
+
+    #[test]
+    fn modulo() {
+        check("{mod: [7, 3]}", "1");
+        check("{mod: [-7, 3]}", "-1");
+        check("{mod: [5.5, 2]}", "1.5");
+        assert!(number("{mod: [1, 0]}").is_nan());
+        check_err("{mod: [1]}", "Received undefined condition");
+        check_err("{mod: [1, x]}", "Element \"\"x\"\" is not a number");
+    }
+
+    #[test]
+    fn concat() {
+        check("{concat: ['hello', ' ', 'world']}", "'hello world'");
+        check("{concat: [1, true, 2.5, [1, 2], x]}", "'1true2.51,2x'");
+        check(
+            "{concat: [[null, [3, [4]], {a: 1}]]}",
+            "',3,4,[object Object]'",
+        );
+        check("{concat: [{token: [a, ' ', 5]}, x]}", "x");
+        check(
+            "{concat: [{div: [1, 0]}, {mul: [0.1, 3]}]}",
+            "'Infinity0.30000000000000004'",
+        );
+        check("{concat: []}", "''");
+        check_err("{concat: [a, null]}", "Received undefined condition");
+        check_err("{concat: abc}", "Element \"\"abc\"\" is not an array");
+    }
+
+    #[test]
+    fn join() {
+        check("{join: [[a, b, 1], '-']}", "'a-b-1'");
+        check("{join: [[a, b, 1]]}", "'a,b,1'");
+        check("{join: [[a, null, [1, 2]], '']}", "'a1,2'");
+        check("{join: [[a, b], 0]}", "'a0b'");
+        check_err("{join: [abc, '-']}", "Element \"\"abc\"\" is not an array");
+        check_err("{join: []}", "Received undefined condition");
+    }
+
+    #[test]
+    fn token() {
+        check("{token: ['hello world', ' ', 1]}", "world");
+        check("{token: ['a,b,c', ',', '2']}", "c");
+        check("{token: ['abc', '', 1]}", "b");
+        check("{token: ['abc']}", "null");
+        check("{token: ['a b', ' ', 5]}", "null");
+        check("{token: ['a b', ' ', -1]}", "null");
+        check("{token: ['a b', ' ', 0.5]}", "null");
+        check("{token: [{concat: [a, ' ', b]}, ' ', 0]}", "a");
+        check_err("{token: [5, ' ', 0]}", "Element \"5\" is not a string");
+        check_err("{token: []}", "Received undefined condition");
+    }
+
+    #[test]
+    fn equal() {
+        check("{equal: [1, 1, 1]}", "true");
+        check("{equal: [1, 1, 2]}", "false");
+        check("{equal: [1, '1']}", "false");
+        check("{equal: [a, {concat: [a]}]}", "true");
+        check("{equal: [[1], [1]]}", "false");
+        check("{equal: [[1]]}", "true");
+        check("{equal: [{div: [0, 0]}]}", "false");
+        check(
+            "{equal: [{token: [a, ' ', 4]}, {token: [b, ' ', 4]}]}",
+            "true",
+        );
+        // `every` stops at the first difference: the unknown input is never read.
+        check("{equal: [1, 2, {variability_input: nope}]}", "false");
+        check_err("{equal: []}", "Received undefined condition");
+        check_err("{equal: 1}", "Element \"1\" is not an array");
+    }
+
+    #[test]
+    fn comparisons() {
+        check("{greater: [2, 1]}", "true");
+        check("{greater: [1, 1]}", "false");
+        check("{greater: [b, a]}", "true");
+        check("{greater: ['10', 9]}", "true");
+        check("{greater: ['10', '9']}", "false");
+        check("{greater_or_equal: [1, 1]}", "true");
+        check("{greater_or_equal: [abc, 1]}", "false");
+        check("{less: [1, 2]}", "true");
+        check("{less: [2, 1]}", "false");
+        check("{less_or_equal: [1, 1]}", "true");
+        check("{less_or_equal: [2, 1]}", "false");
+        check("{less: [false, true]}", "true");
+        check("{less: [{token: [a, ' ', 3]}, 1]}", "false");
+        check_err("{less: [1]}", "Received undefined condition");
+        check_err("{greater: 1}", "Element \"1\" is not an array");
+    }
+
+    #[test]
+    fn in_range() {
+        check("{in_range: [1, [0, 1]]}", "true");
+        check("{in_range: [0, [0, 1]]}", "true");
+        check("{in_range: [2, [0, 1]]}", "false");
+        check("{in_range: [{add: [1]}, [0, 1]]}", "true");
+        // The bounds are not evaluated.
+        check("{in_range: [1, [{add: [0]}, 2]]}", "false");
+        check("{in_range: [1, [0]]}", "false");
+        check_err("{in_range: [1, 5]}", "Element \"5\" is not an array");
+        check_err("{in_range: [1]}", "Element \"undefined\" is not an array");
+        check_err("{in_range: []}", "Received undefined condition");
+    }
+
+    #[test]
+    fn valid_values() {
+        check("{valid_values: [1, [0, 1]]}", "true");
+        check("{valid_values: [2, [0, 1]]}", "false");
+        check("{valid_values: [1, ['1']]}", "false");
+        check("{valid_values: [.nan, [.nan]]}", "true");
+        check("{valid_values: [[1], [[1]]]}", "false");
+        check_err("{valid_values: [1, 1]}", "Element \"1\" is not an array");
+        check_err("{valid_values: [1]}", "Received undefined condition");
+    }
+
+    #[test]
+    fn lengths() {
+        check("{length: ['hallo', 4]}", "false");
+        check("{length: ['hallo', 5]}", "true");
+        check("{length: ['äöü', 3]}", "true");
+        check("{length: ['hallo', '5']}", "true");
+        check("{min_length: ['hallo', 5]}", "true");
+        check("{min_length: ['hallo', 6]}", "false");
+        check("{max_length: ['hallo', 5]}", "true");
+        check("{max_length: ['hallo', 4]}", "false");
+        check_err("{length: [[1], 1]}", "Element \"[1]\" is not a string");
+        check_err("{min_length: [1, 1]}", "Element \"1\" is not a string");
+        check_err("{max_length: ['a']}", "Received undefined condition");
+    }
+
+    #[test]
+    fn weekday_is_computed_from_now() {
+        check("{weekday: []}", "monday");
+        check("{weekday: true}", "monday");
+        let mut e = Evaluator::new(None, None, Map::new(), NOW - 86_400_000.0);
+        assert!(deep_equal(
+            &e.evaluate(&node("{weekday: []}")).unwrap(),
+            &Value::String("sunday".into())
+        ));
+    }
+
+    #[test]
+    fn named_value_expressions() {
+        let expressions = map("{name: Miles, sum: {add: [1, {value_expression: one}]}, one: 1, \
+             a: {value_expression: b}, b: {add: [1, {value_expression: a}]}, \
+             self: {value_expression: self}, nothing: null, twice: {add: [{value_expression: one}, {value_expression: one}]}}");
+        let mut e = Evaluator::new(None, Some(&expressions), Map::new(), NOW);
+        let mut run = |t: &str| e.evaluate(&node(t));
+        assert!(deep_equal(
+            &run("{value_expression: name}").unwrap(),
+            &Value::String("Miles".into())
+        ));
+        assert!(deep_equal(
+            &run("{value_expression: sum}").unwrap(),
+            &Value::Number(2.0)
+        ));
+        assert!(deep_equal(
+            &run("{value_expression: twice}").unwrap(),
+            &Value::Number(2.0)
+        ));
+        assert_eq!(
+            run("{value_expression: missing}").unwrap_err().message,
+            "Did not find value expression \"missing\""
+        );
+        assert_eq!(
+            run("{value_expression: nothing}").unwrap_err().message,
+            "Did not find value expression \"nothing\""
+        );
+        assert_eq!(
+            run("{value_expression: a}").unwrap_err().message,
+            "Value expression \"a\" is cyclic"
+        );
+        assert_eq!(
+            run("{value_expression: self}").unwrap_err().message,
+            "Value expression \"self\" is cyclic"
+        );
+        assert_eq!(
+            run("{value_expression: 5}").unwrap_err().message,
+            "Element \"5\" is not a string"
+        );
+        assert!(e.expression("name").is_some());
+        assert!(e.expression("nothing").is_none());
+        assert!(e.expression("missing").is_none());
+    }
+
+    #[test]
+    fn without_expressions_nothing_is_found() {
+        check_err(
+            "{value_expression: x}",
+            "Did not find value expression \"x\"",
+        );
+    }
+
+    #[test]
+    fn deep_nesting_fails_cleanly() {
+        let mut expr = Node::number(1.0);
+        for _ in 0..1000 {
+            expr = Node::single("add", Node::seq(vec![expr]));
+        }
+        let err = evaluator().evaluate(&expr).unwrap_err();
+        assert_eq!(
+            err.message,
+            format!("Value expression is nested too deeply (more than {MAX_DEPTH} levels)")
+        );
+        let mut shallow = Node::number(1.0);
+        for _ in 0..(MAX_DEPTH - 1) {
+            shallow = Node::single("add", Node::seq(vec![shallow]));
+        }
+        assert!(deep_equal(
+            &evaluator().evaluate(&shallow).unwrap(),
+            &Value::Number(1.0)
+        ));
+    }
+
+    #[test]
+    fn value_to_logic_coercion() {
+        let mut e = evaluator();
+        let mut logic = |t: &str| e.evaluate_as_logic(&node(t));
+        assert_eq!(logic("true"), Ok(true));
+        assert_eq!(logic("{equal: [1, 2]}"), Ok(false));
+        assert_eq!(logic("''"), Ok(true));
+        assert_eq!(logic("'false'"), Ok(true));
+        assert_eq!(logic("1"), Ok(true));
+        assert_eq!(logic("0"), Ok(false));
+        assert_eq!(logic("-1"), Ok(false));
+        assert_eq!(logic("{div: [0, 0]}"), Ok(false));
+        assert_eq!(
+            logic("[true]").unwrap_err().message,
+            "Unexpected value expression treated as logic \"[\n    true\n]\""
+        );
+        assert_eq!(
+            logic("{token: [a, ' ', 2]}").unwrap_err().message,
+            "Unexpected value expression treated as logic \"{\n    \"token\": [\n        \"a\",\n        \" \",\n        2\n    ]\n}\""
+        );
+        assert_eq!(
+            logic("{add: [x]}").unwrap_err().message,
+            "Element \"\"x\"\" is not a number"
+        );
+    }
+
+    #[test]
+    fn errors_point_at_the_offending_node() {
+        let err = eval("{add: [1, 'x']}").unwrap_err();
+        assert_eq!((err.span.line, err.span.col), (1, 11));
+        let err = eval("{sub: []}").unwrap_err();
+        assert_eq!((err.span.line, err.span.col), (1, 7));
+        let err = eval("{add: [1, {foo: 2}]}").unwrap_err();
+        assert_eq!((err.span.line, err.span.col), (1, 11));
+        // Synthesized nodes fall back to the enclosing operator's location.
+        let mut expr = node("{add: [1, 2]}");
+        if let Some(Value::Seq(items)) = expr.get_mut("add").map(|n| &mut n.value) {
+            items.push(Node::string("x"));
+        }
+        let err = evaluator().evaluate(&expr).unwrap_err();
+        assert_eq!((err.span.line, err.span.col), (1, 7));
+    }
+}
+
+#[cfg(test)]
+mod stack_tests {
+    use super::*;
+
+    /// The deepest accepted nesting, through every recursive path (operators,
+    /// named expressions and inputs), fits into a small thread stack.
+    #[test]
+    fn maximal_nesting_fits_in_a_small_stack() {
+        let result = std::thread::Builder::new()
+            .stack_size(STACK)
+            .spawn(|| {
+                let mut expr = Node::number(1.0);
+                for _ in 0..(MAX_DEPTH - 1) {
+                    expr = Node::single("concat", Node::seq(vec![expr]));
+                }
+                let mut e = Evaluator::new(None, None, Map::new(), 0.0);
+                let ok = e.evaluate(&expr).is_ok();
+                let mut deeper = expr;
+                for _ in 0..10 {
+                    deeper = Node::single("concat", Node::seq(vec![deeper]));
+                }
+                ok && e.evaluate(&deeper).is_err()
+            })
+            .map(|h| h.join());
+        assert!(matches!(result, Ok(Ok(true))));
+    }
+
+    const STACK: usize = 1 << 20;
+}

@@ -1,0 +1,38 @@
+//! The Variability4TOSCA value-expression language, with the semantics of the
+//! reference implementation (OpenTOSCA Vintner, written in JavaScript).
+//!
+//! Value expressions are computed eagerly into plain values: arithmetic
+//! (`add`, `sub`, …), strings (`concat`, `join`, `token`), constraints
+//! (`equal`, `greater`, `in_range`, `valid_values`, `length`, …), statistics and
+//! regressions (`sum`, `mean`, `linear_regression`, …), dates (`before`,
+//! `within`, …, `weekday`), named value expressions and variability inputs.
+//! Because templates and their expected results were written against
+//! JavaScript, numbers are `f64`, equality is `===`, comparisons coerce like
+//! `<`, string lengths count UTF-16 units and rounding is `toFixed(2)`.
+//!
+//! * [`Evaluator`] evaluates expressions ([`Evaluator::evaluate`]), coerces them
+//!   to booleans for logic contexts ([`Evaluator::evaluate_as_logic`]) and reads
+//!   variability inputs ([`Evaluator::variability_input`]), storing defaults.
+//! * [`deep_merge`] is lodash's `merge`, used to accumulate input assignments.
+//! * [`to_fixed_2`] is `Number(x.toFixed(2))`.
+//!
+//! Errors ([`EvalError`]) carry the reference's exact message and the span of
+//! the offending node. Evaluation never panics: cyclic named expressions or
+//! inputs and overly deep nesting are reported as errors.
+
+#![deny(missing_docs)]
+
+mod analytics;
+mod compat;
+mod dates;
+mod error;
+mod evaluate;
+mod inputs;
+mod js;
+#[cfg(test)]
+mod testing;
+
+pub use error::EvalError;
+pub use evaluate::{Evaluator, MAX_DEPTH};
+pub use inputs::deep_merge;
+pub use js::to_fixed_2;

@@ -1,0 +1,556 @@
+//! Tseitin gates with constant folding and hash-consing.
+//!
+//! Every gate returns a literal that is *equivalent* to its formula (clauses
+//! for both directions), so callers can use it positively, negatively or as an
+//! assumption. Inputs fixed at level 0 are folded away, inputs are sorted and
+//! deduplicated, and structurally identical gates map to the same literal, so
+//! re-encoding a subformula does not grow the problem. The hash-consing table
+//! is only used for lookups, so variable numbering is deterministic.
+
+use crate::{Lit, Solver};
+
+/// Hash-consing key: an operator and its normalised inputs.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum Key {
+    /// Conjunction of at least two sorted, distinct, non-complementary literals.
+    And(Box<[Lit]>),
+    /// Parity of two distinct positive literals (sorted).
+    Xor(Lit, Lit),
+    /// Majority of three distinct variables (sorted, at most one negated).
+    Maj(Lit, Lit, Lit),
+    /// At-most-one of at least two sorted, distinct, non-complementary literals.
+    Amo(Box<[Lit]>),
+}
+
+/// Largest input count encoded pairwise by `at_most_one`.
+const PAIRWISE_MAX: usize = 6;
+
+impl Solver {
+    /// Returns a literal equivalent to the conjunction of `xs` (`[]` = true).
+    pub fn and(&mut self, xs: &[Lit]) -> Lit {
+        let mut v = Vec::with_capacity(xs.len());
+        for &x in xs {
+            match self.fixed(x) {
+                Some(true) => {}
+                Some(false) => return self.constant(false),
+                None => v.push(x),
+            }
+        }
+        v.sort_unstable();
+        v.dedup();
+        if v.windows(2).any(|w| w[0] == !w[1]) {
+            return self.constant(false);
+        }
+        match v.len() {
+            0 => self.truth(),
+            1 => v[0],
+            _ => {
+                let key = Key::And(v.into_boxed_slice());
+                if let Some(&g) = self.gates.get(&key) {
+                    return g;
+                }
+                let g = self.new_var();
+                let Key::And(ins) = &key else { unreachable!() };
+                let mut long = Vec::with_capacity(ins.len() + 1);
+                long.push(g);
+                for &x in ins.iter() {
+                    self.raw_clause(&[!g, x]);
+                    long.push(!x);
+                }
+                self.raw_clause(&long);
+                self.gates.insert(key, g);
+                g
+            }
+        }
+    }
+
+    /// Returns a literal equivalent to the disjunction of `xs` (`[]` = false).
+    pub fn or(&mut self, xs: &[Lit]) -> Lit {
+        let neg: Vec<Lit> = xs.iter().map(|&x| !x).collect();
+        !self.and(&neg)
+    }
+
+    /// Returns a literal equivalent to `!a | b`.
+    pub fn implies(&mut self, a: Lit, b: Lit) -> Lit {
+        self.or(&[!a, b])
+    }
+
+    /// Returns a literal equivalent to `a <-> b`.
+    pub fn iff(&mut self, a: Lit, b: Lit) -> Lit {
+        !self.xor(&[a, b])
+    }
+
+    /// Returns a literal equivalent to `if c then t else e`.
+    pub fn ite(&mut self, c: Lit, t: Lit, e: Lit) -> Lit {
+        let a = self.and(&[c, t]);
+        let b = self.and(&[!c, e]);
+        self.or(&[a, b])
+    }
+
+    /// Returns a literal that is true iff an odd number of `xs` is true (`[]` = false).
+    /// Encoded as a chain of binary xors.
+    pub fn xor(&mut self, xs: &[Lit]) -> Lit {
+        let mut parity = false;
+        let mut v = Vec::with_capacity(xs.len());
+        for &x in xs {
+            match self.fixed(x) {
+                Some(b) => parity ^= b,
+                None => {
+                    parity ^= x.is_negated();
+                    v.push(x.positive());
+                }
+            }
+        }
+        v.sort_unstable();
+        // x ^ x = false: keep only variables occurring an odd number of times.
+        let mut odd: Vec<Lit> = Vec::with_capacity(v.len());
+        for x in v {
+            if odd.last() == Some(&x) {
+                odd.pop();
+            } else {
+                odd.push(x);
+            }
+        }
+        let mut acc = match odd.first() {
+            None => return self.constant(parity),
+            Some(&x) => x,
+        };
+        for &x in &odd[1..] {
+            acc = self.xor2(acc, x);
+        }
+        if parity {
+            !acc
+        } else {
+            acc
+        }
+    }
+
+    /// Binary xor of two literals (folds constants, normalises signs).
+    fn xor2(&mut self, a: Lit, b: Lit) -> Lit {
+        let mut parity = false;
+        let mut ins = Vec::with_capacity(2);
+        for x in [a, b] {
+            match self.fixed(x) {
+                Some(v) => parity ^= v,
+                None => {
+                    parity ^= x.is_negated();
+                    ins.push(x.positive());
+                }
+            }
+        }
+        let g = match ins[..] {
+            [] => self.constant(false),
+            [x] => x,
+            [x, y] if x == y => self.constant(false),
+            [x, y] => {
+                let (x, y) = if x < y { (x, y) } else { (y, x) };
+                let key = Key::Xor(x, y);
+                match self.gates.get(&key) {
+                    Some(&g) => g,
+                    None => {
+                        let g = self.new_var();
+                        self.raw_clause(&[!g, x, y]);
+                        self.raw_clause(&[!g, !x, !y]);
+                        self.raw_clause(&[g, !x, y]);
+                        self.raw_clause(&[g, x, !y]);
+                        self.gates.insert(key, g);
+                        g
+                    }
+                }
+            }
+            _ => unreachable!(),
+        };
+        if parity {
+            !g
+        } else {
+            g
+        }
+    }
+
+    /// Returns a literal equivalent to "at least two of `a`, `b`, `c`".
+    pub fn majority(&mut self, a: Lit, b: Lit, c: Lit) -> Lit {
+        let mut ins = Vec::with_capacity(3);
+        let mut trues = 0;
+        for x in [a, b, c] {
+            match self.fixed(x) {
+                Some(true) => trues += 1,
+                Some(false) => {}
+                None => ins.push(x),
+            }
+        }
+        ins.sort_unstable();
+        let falses = 3 - trues - ins.len();
+        match (trues, falses) {
+            (t, _) if t >= 2 => return self.truth(),
+            (_, f) if f >= 2 => return self.constant(false),
+            (1, 1) => return ins[0],
+            (1, 0) => return self.or(&ins),
+            (0, 1) => return self.and(&ins),
+            _ => {}
+        }
+        // Three unfixed inputs: maj(x, x, y) = x, maj(x, !x, y) = y.
+        if ins[0] == ins[1] || ins[1] == ins[2] {
+            return ins[1];
+        }
+        if ins[0] == ins[2] {
+            return ins[0];
+        }
+        if ins[0] == !ins[1] {
+            return ins[2];
+        }
+        if ins[1] == !ins[2] {
+            return ins[0];
+        }
+        // Self-dual: maj(!x, !y, !z) = !maj(x, y, z); keep at most one negation.
+        let negs = ins.iter().filter(|x| x.is_negated()).count();
+        let flip = negs >= 2;
+        if flip {
+            for x in &mut ins {
+                *x = !*x;
+            }
+            ins.sort_unstable();
+        }
+        let (x, y, z) = (ins[0], ins[1], ins[2]);
+        let key = Key::Maj(x, y, z);
+        let g = match self.gates.get(&key) {
+            Some(&g) => g,
+            None => {
+                let g = self.new_var();
+                self.raw_clause(&[g, !x, !y]);
+                self.raw_clause(&[g, !x, !z]);
+                self.raw_clause(&[g, !y, !z]);
+                self.raw_clause(&[!g, x, y]);
+                self.raw_clause(&[!g, x, z]);
+                self.raw_clause(&[!g, y, z]);
+                self.gates.insert(key, g);
+                g
+            }
+        };
+        if flip {
+            !g
+        } else {
+            g
+        }
+    }
+
+    /// Returns a literal equivalent to "at most one of `xs` is true" (`[]`, `[x]` = true).
+    ///
+    /// Pairwise for up to six inputs, a sequential ("ladder") encoding above.
+    pub fn at_most_one(&mut self, xs: &[Lit]) -> Lit {
+        let mut trues = 0usize;
+        let mut v = Vec::with_capacity(xs.len());
+        for &x in xs {
+            match self.fixed(x) {
+                Some(true) => trues += 1,
+                Some(false) => {}
+                None => v.push(x),
+            }
+        }
+        v.sort_unstable();
+        // Literals occurring more than once must be false.
+        let mut distinct: Vec<Lit> = Vec::with_capacity(v.len());
+        let mut dups: Vec<Lit> = Vec::new();
+        for x in v {
+            if distinct.last() == Some(&x) {
+                if dups.last() != Some(&x) {
+                    dups.push(x);
+                }
+            } else {
+                distinct.push(x);
+            }
+        }
+        // A complementary pair x, !x always contributes exactly one true literal.
+        let mut pairs = 0usize;
+        let mut rest: Vec<Lit> = Vec::with_capacity(distinct.len());
+        let mut i = 0;
+        while i < distinct.len() {
+            if i + 1 < distinct.len() && distinct[i] == !distinct[i + 1] {
+                pairs += 1;
+                i += 2;
+            } else {
+                rest.push(distinct[i]);
+                i += 1;
+            }
+        }
+        let certain = trues + pairs;
+        if certain >= 2 {
+            return self.constant(false);
+        }
+        if certain == 1 {
+            // Everything else must be false (this covers duplicated literals too,
+            // as well as duplicated members of the complementary pair).
+            let mut neg: Vec<Lit> = rest.iter().map(|&x| !x).collect();
+            neg.extend(dups.iter().map(|&x| !x));
+            return self.and(&neg);
+        }
+        let core = if rest.len() < 2 {
+            self.truth()
+        } else {
+            let key = Key::Amo(rest.clone().into_boxed_slice());
+            match self.gates.get(&key) {
+                Some(&g) => g,
+                None => {
+                    let g = self.amo_encode(&rest);
+                    self.gates.insert(key, g);
+                    g
+                }
+            }
+        };
+        let mut parts: Vec<Lit> = dups.iter().map(|&x| !x).collect();
+        parts.push(core);
+        self.and(&parts)
+    }
+
+    fn amo_encode(&mut self, xs: &[Lit]) -> Lit {
+        let mut violations = Vec::new();
+        if xs.len() <= PAIRWISE_MAX {
+            for i in 0..xs.len() {
+                for j in i + 1..xs.len() {
+                    violations.push(self.and(&[xs[i], xs[j]]));
+                }
+            }
+        } else {
+            // seen_i <-> x_1 | ... | x_i; a violation is x_i with seen_{i-1}.
+            let mut seen = xs[0];
+            for &x in &xs[1..] {
+                violations.push(self.and(&[seen, x]));
+                seen = self.or(&[seen, x]);
+            }
+        }
+        !self.or(&violations)
+    }
+
+    /// Returns a literal equivalent to "exactly one of `xs` is true" (`[]` = false, `[x]` = x).
+    pub fn exactly_one(&mut self, xs: &[Lit]) -> Lit {
+        let amo = self.at_most_one(xs);
+        let alo = self.or(xs);
+        self.and(&[amo, alo])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testutil::Rng;
+    use crate::{Lit, Solver};
+
+    /// Checks that `gate` is equivalent to `f(assignment)` for every assignment of `vars`:
+    /// assuming the inputs forces the gate value, and the opposite value is UNSAT.
+    fn check_equiv(s: &mut Solver, vars: &[Lit], gate: Lit, f: &dyn Fn(&[bool]) -> bool) {
+        check_equiv_ctx(s, vars, gate, f, "");
+    }
+
+    fn check_equiv_ctx(
+        s: &mut Solver,
+        vars: &[Lit],
+        gate: Lit,
+        f: &dyn Fn(&[bool]) -> bool,
+        ctx: &str,
+    ) {
+        for m in 0..1u32 << vars.len() {
+            let bits: Vec<bool> = (0..vars.len()).map(|i| m >> i & 1 == 1).collect();
+            let assumps: Vec<Lit> = vars
+                .iter()
+                .zip(&bits)
+                .map(|(&v, &b)| if b { v } else { !v })
+                .collect();
+            let expected = f(&bits);
+            assert!(s.solve(&assumps), "inputs {bits:?} must be consistent");
+            assert_eq!(s.value(gate), expected, "gate value for {bits:?} {ctx}");
+            let mut wrong = assumps.clone();
+            wrong.push(if expected { !gate } else { gate });
+            assert!(!s.solve(&wrong), "gate must be forced for {bits:?} {ctx}");
+        }
+    }
+
+    /// Literal pool: 3 variables, their negations and the two constants.
+    fn pool(s: &Solver, vars: &[Lit]) -> Vec<Lit> {
+        let mut p = vars.to_vec();
+        p.extend(vars.iter().map(|&v| !v));
+        p.push(s.truth());
+        p.push(s.constant(false));
+        p
+    }
+
+    /// Value of pool literal `lit` under the assignment `bits` of `vars`.
+    fn eval(lit: Lit, truth: Lit, vars: &[Lit], bits: &[bool]) -> bool {
+        if lit.var_index() == truth.var_index() {
+            return lit == truth;
+        }
+        let i = vars
+            .iter()
+            .position(|v| v.var_index() == lit.var_index())
+            .unwrap_or(0);
+        bits[i] != lit.is_negated()
+    }
+
+    fn random_inputs(rng: &mut Rng, p: &[Lit], max_len: usize) -> Vec<Lit> {
+        let n = rng.below(max_len as u64 + 1) as usize;
+        (0..n).map(|_| p[rng.below(p.len() as u64) as usize]).collect()
+    }
+
+    #[test]
+    fn constants_and_small_cases() {
+        let mut s = Solver::new();
+        let t = s.truth();
+        let f = s.constant(false);
+        let x = s.new_var();
+        assert_eq!(s.and(&[]), t);
+        assert_eq!(s.or(&[]), f);
+        assert_eq!(s.xor(&[]), f);
+        assert_eq!(s.at_most_one(&[]), t);
+        assert_eq!(s.exactly_one(&[]), f);
+        assert_eq!(s.and(&[x]), x);
+        assert_eq!(s.or(&[x]), x);
+        assert_eq!(s.xor(&[x]), x);
+        assert_eq!(s.at_most_one(&[x]), t);
+        assert_eq!(s.exactly_one(&[x]), x);
+        assert_eq!(s.and(&[x, f]), f);
+        assert_eq!(s.and(&[x, t]), x);
+        assert_eq!(s.or(&[x, t]), t);
+        assert_eq!(s.or(&[x, f]), x);
+        assert_eq!(s.and(&[x, !x]), f);
+        assert_eq!(s.or(&[x, !x]), t);
+        assert_eq!(s.xor(&[x, x]), f);
+        assert_eq!(s.xor(&[x, !x]), t);
+        assert_eq!(s.xor(&[x, t]), !x);
+        assert_eq!(s.implies(f, x), t);
+        assert_eq!(s.implies(x, t), t);
+        assert_eq!(s.implies(t, x), x);
+        assert_eq!(s.iff(x, t), x);
+        assert_eq!(s.iff(x, f), !x);
+        assert_eq!(s.iff(x, x), t);
+        assert_eq!(s.at_most_one(&[t, t]), f);
+        assert_eq!(s.at_most_one(&[x, !x, t]), f);
+        assert_eq!(s.at_most_one(&[x, t]), !x);
+        assert_eq!(s.majority(x, t, f), x);
+        assert_eq!(s.constant(true), t);
+        assert_eq!(!f, t);
+    }
+
+    #[test]
+    fn hash_consing_reuses_gates() {
+        let mut s = Solver::new();
+        let a = s.new_var();
+        let b = s.new_var();
+        let c = s.new_var();
+        let g1 = s.and(&[a, b, c]);
+        let n = s.num_vars();
+        assert_eq!(s.and(&[c, b, a, b]), g1);
+        assert_eq!(s.or(&[!a, !c, !b]), !g1);
+        let x1 = s.xor(&[a, b]);
+        assert_eq!(s.xor(&[!b, !a]), x1);
+        assert_eq!(s.iff(a, b), !x1);
+        let n2 = s.num_vars();
+        assert!(n2 <= n + 1);
+        let xs: Vec<Lit> = (0..10).map(|_| s.new_var()).collect();
+        let amo = s.at_most_one(&xs);
+        let n3 = s.num_vars();
+        let mut rev = xs.clone();
+        rev.reverse();
+        assert_eq!(s.at_most_one(&rev), amo);
+        assert_eq!(s.num_vars(), n3);
+    }
+
+    #[test]
+    fn deterministic_numbering() {
+        let build = || {
+            let mut s = Solver::new();
+            let xs: Vec<Lit> = (0..12).map(|_| s.new_var()).collect();
+            let mut out = Vec::new();
+            for i in 0..10 {
+                out.push(s.and(&xs[i..i + 3]));
+                out.push(s.xor(&xs[i..i + 2]));
+                out.push(s.exactly_one(&xs[..i + 2]));
+            }
+            (out, s.num_vars())
+        };
+        assert_eq!(build(), build());
+    }
+
+    #[test]
+    fn gate_truth_tables() {
+        let mut s = Solver::new();
+        let vars: Vec<Lit> = (0..3).map(|_| s.new_var()).collect();
+        let (a, b, c) = (vars[0], vars[1], vars[2]);
+        let g = s.and(&[a, b, c]);
+        check_equiv(&mut s, &vars, g, &|x| x[0] && x[1] && x[2]);
+        let g = s.or(&[a, !b]);
+        check_equiv(&mut s, &vars, g, &|x| x[0] || !x[1]);
+        let g = s.xor(&[a, b, c]);
+        check_equiv(&mut s, &vars, g, &|x| x[0] ^ x[1] ^ x[2]);
+        let g = s.implies(a, c);
+        check_equiv(&mut s, &vars, g, &|x| !x[0] || x[2]);
+        let g = s.iff(b, !c);
+        check_equiv(&mut s, &vars, g, &|x| x[1] == !x[2]);
+        let g = s.ite(a, b, c);
+        check_equiv(&mut s, &vars, g, &|x| if x[0] { x[1] } else { x[2] });
+        let g = s.majority(a, !b, c);
+        check_equiv(&mut s, &vars, g, &|x| {
+            u8::from(x[0]) + u8::from(!x[1]) + u8::from(x[2]) >= 2
+        });
+        let g = s.majority(!a, !b, c);
+        check_equiv(&mut s, &vars, g, &|x| {
+            u8::from(!x[0]) + u8::from(!x[1]) + u8::from(x[2]) >= 2
+        });
+        let g = s.at_most_one(&[a, b, c]);
+        check_equiv(&mut s, &vars, g, &|x| x.iter().filter(|&&y| y).count() <= 1);
+        let g = s.exactly_one(&[a, b, c]);
+        check_equiv(&mut s, &vars, g, &|x| x.iter().filter(|&&y| y).count() == 1);
+    }
+
+    #[test]
+    fn large_at_most_one_uses_ladder() {
+        let mut s = Solver::new();
+        let vars: Vec<Lit> = (0..9).map(|_| s.new_var()).collect();
+        let g = s.at_most_one(&vars);
+        check_equiv(&mut s, &vars, g, &|x| x.iter().filter(|&&y| y).count() <= 1);
+        let g = s.exactly_one(&vars);
+        check_equiv(&mut s, &vars, g, &|x| x.iter().filter(|&&y| y).count() == 1);
+    }
+
+    #[test]
+    fn random_gates_match_truth_tables() {
+        let mut rng = Rng::new(7);
+        for round in 0..80 {
+            let mut s = Solver::new();
+            let t = s.truth();
+            let vars: Vec<Lit> = (0..3).map(|_| s.new_var()).collect();
+            let p = pool(&s, &vars);
+            let max_len = if round % 3 == 0 { 10 } else { 5 };
+            for op in 0..6 {
+                let ins = if op == 5 {
+                    (0..3).map(|_| p[rng.below(p.len() as u64) as usize]).collect()
+                } else {
+                    random_inputs(&mut rng, &p, max_len)
+                };
+                let count = |b: &[bool]| ins.iter().filter(|&&l| eval(l, t, &vars, b)).count();
+                let n = ins.len();
+                let (g, f): (Lit, Box<dyn Fn(&[bool]) -> bool>) = match op {
+                    0 => (s.and(&ins), Box::new(move |b: &[bool]| count(b) == n)),
+                    1 => (s.or(&ins), Box::new(move |b: &[bool]| count(b) > 0)),
+                    2 => (s.xor(&ins), Box::new(move |b: &[bool]| count(b) % 2 == 1)),
+                    3 => (s.at_most_one(&ins), Box::new(move |b: &[bool]| count(b) <= 1)),
+                    4 => (s.exactly_one(&ins), Box::new(move |b: &[bool]| count(b) == 1)),
+                    _ => (
+                        s.majority(ins[0], ins[1], ins[2]),
+                        Box::new(move |b: &[bool]| count(b) >= 2),
+                    ),
+                };
+                let ctx = format!("op {op} inputs {ins:?} vars {vars:?}");
+                check_equiv_ctx(&mut s, &vars, g, &*f, &ctx);
+            }
+        }
+    }
+
+    #[test]
+    fn gates_fold_level0_facts() {
+        let mut s = Solver::new();
+        let a = s.new_var();
+        let b = s.new_var();
+        s.require(a);
+        assert_eq!(s.and(&[a, b]), b);
+        assert_eq!(s.or(&[!a, b]), b);
+        assert_eq!(s.fixed(a), Some(true));
+        assert_eq!(s.fixed(b), None);
+    }
+}

@@ -1,0 +1,429 @@
+//! A small SAT facade for v4t: literals, Tseitin gates, clauses, solving under
+//! assumptions, weighted-sum optimisation and deterministic tie-breaking.
+//!
+//! The crate knows nothing about TOSCA. It wraps the pure-Rust MiniSat port
+//! `batsat` behind a tiny API so the rest of v4t can encode presence
+//! conditions as formulas and ask questions about them without caring about CNF.
+//!
+//! Overview:
+//! * [`Solver::new_var`], [`Solver::truth`] and [`Solver::constant`] create
+//!   literals; [`Lit`] supports `!` for negation.
+//! * Gates ([`Solver::and`], [`Solver::or`], [`Solver::xor`], ...) return a
+//!   literal *equivalent* to the formula, so it may be used in either polarity
+//!   and as an assumption. Constants are folded and identical gates are shared.
+//! * [`Solver::add_clause`] / [`Solver::require`] add permanent constraints;
+//!   [`Solver::solve`] checks satisfiability under temporary assumptions.
+//! * [`Solver::minimize`] / [`Solver::maximize`] optimise a weighted sum and
+//!   then permanently restrict the problem to the optimal solutions.
+//! * [`Solver::prefer_false`] picks the lexicographically smallest model with
+//!   respect to a literal order, which makes results independent of search order.
+//!
+//! All literals passed to a [`Solver`] must come from that same solver; a
+//! literal from another solver whose variable does not exist here may panic.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod gates;
+mod pb;
+mod prefer;
+#[cfg(test)]
+mod testutil;
+
+use batsat::{lbool, Callbacks, SolverInterface, SolverOpts};
+use std::collections::HashMap;
+use std::fmt;
+
+/// A literal: a variable or its negation.
+///
+/// Internally `2 * variable + negated`, so ordering groups a variable's two
+/// literals together (positive first).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Lit(u32);
+
+impl Lit {
+    /// Index of the underlying variable (0-based, in creation order).
+    pub fn var_index(self) -> u32 {
+        self.0 >> 1
+    }
+
+    /// Whether this literal is the negation of its variable.
+    pub fn is_negated(self) -> bool {
+        self.0 & 1 == 1
+    }
+
+    /// The positive literal of the same variable.
+    fn positive(self) -> Lit {
+        Lit(self.0 & !1)
+    }
+
+    fn from_var(var: u32) -> Lit {
+        Lit(var << 1)
+    }
+
+    fn to_bs(self) -> batsat::Lit {
+        batsat::Lit::new(
+            batsat::Var::unsafe_from_idx(self.var_index()),
+            !self.is_negated(),
+        )
+    }
+
+    fn from_bs(lit: batsat::Lit) -> Lit {
+        Lit((lit.var().idx() << 1) | u32::from(!lit.sign()))
+    }
+}
+
+impl std::ops::Not for Lit {
+    type Output = Lit;
+    fn not(self) -> Lit {
+        Lit(self.0 ^ 1)
+    }
+}
+
+impl fmt::Debug for Lit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_negated() {
+            write!(f, "!x{}", self.var_index())
+        } else {
+            write!(f, "x{}", self.var_index())
+        }
+    }
+}
+
+/// Callbacks that do nothing (unlike batsat's `Basic`, this keeps the solver `Send`).
+struct Quiet;
+
+impl Callbacks for Quiet {}
+
+/// Solver with a formula builder (Tseitin gates with constant folding).
+///
+/// Literals passed in must have been created by this solver.
+pub struct Solver {
+    sat: batsat::Solver<Quiet>,
+    truth: Lit,
+    /// Last model, indexed by variable (empty if none).
+    model: Vec<bool>,
+    /// Whether `model` satisfies every clause added so far.
+    model_valid: bool,
+    /// Unit clauses were added but not yet propagated.
+    pending_units: bool,
+    /// Hash-consing table (lookups only, never iterated).
+    gates: HashMap<gates::Key, Lit>,
+    /// Failed assumptions of the last unsatisfiable `solve`.
+    core: Vec<Lit>,
+    scratch: Vec<batsat::Lit>,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new()
+    }
+}
+
+impl fmt::Debug for Solver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Solver")
+            .field("vars", &self.num_vars())
+            .field("clauses", &self.sat.num_clauses())
+            .finish()
+    }
+}
+
+impl Solver {
+    /// Creates an empty solver containing only the constant-true variable.
+    pub fn new() -> Solver {
+        let mut sat = batsat::Solver::new(SolverOpts::default(), Quiet);
+        let v = sat.new_var(lbool::TRUE, false);
+        let truth = Lit::from_var(v.idx());
+        let mut s = Solver {
+            sat,
+            truth,
+            model: Vec::new(),
+            model_valid: false,
+            pending_units: false,
+            gates: HashMap::new(),
+            core: Vec::new(),
+            scratch: Vec::new(),
+        };
+        s.raw_clause(&[truth]);
+        s.propagate_units();
+        s
+    }
+
+    /// The constant-true literal (a variable fixed true at creation); `!truth()` is false.
+    pub fn truth(&self) -> Lit {
+        self.truth
+    }
+
+    /// The literal for a Boolean constant.
+    pub fn constant(&self, b: bool) -> Lit {
+        if b {
+            self.truth
+        } else {
+            !self.truth
+        }
+    }
+
+    /// A fresh variable. Decisions on it prefer `false`.
+    pub fn new_var(&mut self) -> Lit {
+        let v = self.sat.new_var(lbool::FALSE, true);
+        self.model_valid = false;
+        Lit::from_var(v.idx())
+    }
+
+    /// Number of variables created so far (including the constant and gate variables).
+    pub fn num_vars(&self) -> u32 {
+        self.sat.num_vars()
+    }
+
+    /// Number of problem clauses currently stored by the underlying solver.
+    pub fn num_clauses(&self) -> u64 {
+        self.sat.num_clauses()
+    }
+
+    /// Permanently requires the clause (disjunction of `lits`).
+    ///
+    /// Clauses containing a literal known true are dropped, literals known false are
+    /// removed; an empty clause makes the problem unsatisfiable.
+    pub fn add_clause(&mut self, lits: &[Lit]) {
+        let mut clause = Vec::with_capacity(lits.len());
+        for &l in lits {
+            match self.fixed(l) {
+                Some(true) => return,
+                Some(false) => {}
+                None => clause.push(l),
+            }
+        }
+        clause.sort_unstable();
+        clause.dedup();
+        if clause.windows(2).any(|w| w[0] == !w[1]) {
+            return;
+        }
+        self.raw_clause(&clause);
+    }
+
+    /// Permanently requires `lit` to be true (a unit clause).
+    pub fn require(&mut self, lit: Lit) {
+        self.add_clause(&[lit]);
+    }
+
+    /// Whether the clauses added so far are known to be unsatisfiable
+    /// (only detected by propagation or a failed [`Solver::solve`]).
+    pub fn is_known_unsat(&self) -> bool {
+        !self.sat.is_ok()
+    }
+
+    /// Solves under `assumptions`. Returns `true` if satisfiable; the model is then
+    /// available through [`Solver::value`]. On `false` the stored model is cleared
+    /// and [`Solver::unsat_core`] lists failed assumptions. Assumptions do not persist.
+    pub fn solve(&mut self, assumptions: &[Lit]) -> bool {
+        if self.solve_raw(assumptions) {
+            true
+        } else {
+            self.model.clear();
+            self.model_valid = false;
+            false
+        }
+    }
+
+    /// Value of `lit` in the last model; `false` if there is no model or the
+    /// variable was created after the last successful solve.
+    pub fn value(&self, lit: Lit) -> bool {
+        match self.model.get(lit.var_index() as usize) {
+            Some(&b) => b != lit.is_negated(),
+            None => false,
+        }
+    }
+
+    /// Whether a model is stored (the last `solve` succeeded).
+    pub fn has_model(&self) -> bool {
+        !self.model.is_empty()
+    }
+
+    /// The value of `lit` if it is fixed at decision level 0 (implied by the clauses
+    /// through unit propagation or learnt facts), `None` otherwise.
+    pub fn fixed(&self, lit: Lit) -> Option<bool> {
+        let v = self.sat.value_lvl_0(lit.to_bs());
+        if v == lbool::TRUE {
+            Some(true)
+        } else if v == lbool::FALSE {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// A subset of the assumptions of the last unsatisfiable [`Solver::solve`]
+    /// that is already contradictory with the clauses (empty if the clauses alone are).
+    pub fn unsat_core(&self) -> &[Lit] {
+        &self.core
+    }
+
+    // ----- internals -----
+
+    /// Adds a clause without folding (caller has normalised it).
+    pub(crate) fn raw_clause(&mut self, lits: &[Lit]) {
+        if self.model_valid && !lits.iter().any(|&l| self.model_has(l)) {
+            self.model_valid = false;
+        }
+        if lits.len() == 1 {
+            self.pending_units = true;
+        }
+        let mut c: Vec<batsat::Lit> = lits.iter().map(|l| l.to_bs()).collect();
+        self.sat.add_clause_reuse(&mut c);
+    }
+
+    /// Whether the stored model makes `lit` true (and knows its variable).
+    fn model_has(&self, lit: Lit) -> bool {
+        (lit.var_index() as usize) < self.model.len() && self.value(lit)
+    }
+
+    /// Propagates pending unit clauses at level 0 so `fixed` sees their consequences.
+    pub(crate) fn propagate_units(&mut self) {
+        if self.pending_units {
+            self.pending_units = false;
+            self.sat.simplify();
+        }
+    }
+
+    /// Solves; on success stores the model, on failure keeps the previous model.
+    pub(crate) fn solve_raw(&mut self, assumptions: &[Lit]) -> bool {
+        self.scratch.clear();
+        self.scratch.extend(
+            assumptions
+                .iter()
+                .filter(|&&l| l != self.truth)
+                .map(|l| l.to_bs()),
+        );
+        let res = self.sat.solve_limited(&self.scratch);
+        self.pending_units = false;
+        if res == lbool::TRUE {
+            self.core.clear();
+            self.model.clear();
+            self.model
+                .extend(self.sat.get_model().iter().map(|&v| v == lbool::TRUE));
+            self.model_valid = true;
+            true
+        } else {
+            let core: Vec<Lit> = self.sat.unsat_core().iter().map(|&l| Lit::from_bs(l)).collect();
+            // batsat reports the conflict clause (negated assumptions); map back.
+            self.core = core
+                .into_iter()
+                .map(|l| if assumptions.contains(&!l) { !l } else { l })
+                .collect();
+            self.core.sort_unstable();
+            self.core.dedup();
+            false
+        }
+    }
+
+    /// Ensures the stored model satisfies all clauses; `false` if unsatisfiable.
+    pub(crate) fn ensure_model(&mut self) -> bool {
+        if self.model_valid && self.model.len() == self.num_vars() as usize {
+            return true;
+        }
+        if self.solve_raw(&[]) {
+            true
+        } else {
+            self.model.clear();
+            self.model_valid = false;
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unconstrained_vars_are_false() {
+        let mut s = Solver::new();
+        let xs: Vec<Lit> = (0..20).map(|_| s.new_var()).collect();
+        assert!(s.solve(&[]));
+        for &x in &xs {
+            assert!(!s.value(x));
+            assert!(s.value(!x));
+        }
+        assert!(s.value(s.truth()));
+        assert!(!s.value(s.constant(false)));
+    }
+
+    #[test]
+    fn lit_basics() {
+        let mut s = Solver::new();
+        let x = s.new_var();
+        assert!(!x.is_negated());
+        assert!((!x).is_negated());
+        assert_eq!(!!x, x);
+        assert_eq!(x.var_index(), (!x).var_index());
+        assert_eq!(s.num_vars(), 2);
+        assert_eq!(format!("{:?} {:?}", x, !x), "x1 !x1");
+        assert_eq!(Lit::from_bs(x.to_bs()), x);
+        assert_eq!(Lit::from_bs((!x).to_bs()), !x);
+    }
+
+    #[test]
+    fn clauses_and_unsat() {
+        let mut s = Solver::new();
+        let a = s.new_var();
+        let b = s.new_var();
+        s.add_clause(&[a, b]);
+        assert!(s.solve(&[]));
+        assert!(s.value(a) || s.value(b));
+        s.add_clause(&[!a]);
+        assert!(s.solve(&[]));
+        assert!(s.value(b) && !s.value(a));
+        assert_eq!(s.fixed(b), Some(true));
+        s.add_clause(&[!b, a]);
+        assert!(!s.solve(&[]));
+        assert!(!s.has_model());
+        assert!(!s.value(s.truth()));
+        assert!(s.is_known_unsat());
+        assert!(!s.solve(&[]));
+    }
+
+    #[test]
+    fn empty_clause_is_unsat() {
+        let mut s = Solver::new();
+        let f = s.constant(false);
+        s.add_clause(&[f]);
+        assert!(!s.solve(&[]));
+        let mut s = Solver::new();
+        s.add_clause(&[]);
+        assert!(!s.solve(&[]));
+    }
+
+    #[test]
+    fn tautologies_and_true_literals_are_dropped() {
+        let mut s = Solver::new();
+        let a = s.new_var();
+        let before = s.num_clauses();
+        s.add_clause(&[a, !a]);
+        let t = s.truth();
+        s.add_clause(&[a, t]);
+        assert_eq!(s.num_clauses(), before);
+        assert!(s.solve(&[]));
+        assert!(!s.value(a));
+    }
+
+    #[test]
+    fn assumptions_do_not_persist() {
+        let mut s = Solver::new();
+        let a = s.new_var();
+        let b = s.new_var();
+        s.add_clause(&[!a, !b]);
+        assert!(s.solve(&[a]));
+        assert!(s.value(a) && !s.value(b));
+        assert!(!s.solve(&[a, b]));
+        let core = s.unsat_core().to_vec();
+        assert!(!core.is_empty());
+        assert!(core.iter().all(|l| *l == a || *l == b));
+        assert!(s.solve(&[b]));
+        assert!(s.value(b) && !s.value(a));
+        assert!(s.solve(&[]));
+        assert!(!s.value(a) && !s.value(b));
+        let f = s.constant(false);
+        assert!(!s.solve(&[f]));
+        assert!(s.solve(&[]));
+    }
+}

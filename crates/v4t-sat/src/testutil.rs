@@ -1,0 +1,70 @@
+//! Test helpers: a tiny deterministic PRNG and brute-force evaluation of
+//! small CNF instances, used by the hand-written property tests.
+
+use crate::Lit;
+
+/// xorshift64* generator; deterministic across platforms.
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub(crate) fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform-ish value in `0..n` (`n > 0`).
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+/// Value of `lit` under `bits`, where `vars[i]` has value `bits[i]`.
+pub(crate) fn eval_lit(lit: Lit, vars: &[Lit], bits: &[bool]) -> bool {
+    let i = vars
+        .iter()
+        .position(|v| v.var_index() == lit.var_index())
+        .unwrap_or(0);
+    bits[i] != lit.is_negated()
+}
+
+/// All assignments (as bit vectors over `vars`) satisfying every clause.
+pub(crate) fn models(vars: &[Lit], clauses: &[Vec<Lit>]) -> Vec<Vec<bool>> {
+    let mut out = Vec::new();
+    for m in 0..1u64 << vars.len() {
+        let bits: Vec<bool> = (0..vars.len()).map(|i| m >> i & 1 == 1).collect();
+        if clauses
+            .iter()
+            .all(|c| c.iter().any(|&l| eval_lit(l, vars, &bits)))
+        {
+            out.push(bits);
+        }
+    }
+    out
+}
+
+/// A random CNF over `vars` with `n` clauses of length 1..=3.
+pub(crate) fn random_cnf(rng: &mut Rng, vars: &[Lit], n: usize) -> Vec<Vec<Lit>> {
+    (0..n)
+        .map(|_| {
+            let len = 1 + rng.below(3) as usize;
+            (0..len)
+                .map(|_| {
+                    let v = vars[rng.below(vars.len() as u64) as usize];
+                    if rng.below(2) == 0 {
+                        v
+                    } else {
+                        !v
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}

@@ -1,0 +1,1371 @@
+//! YAML text to [`Node`] tree, read the way js-yaml 4 reads it.
+//!
+//! The reference implementation loads YAML with js-yaml's default schema (YAML
+//! 1.2 core schema plus timestamps and merge keys). We build on
+//! `saphyr-parser`'s event stream and reproduce js-yaml's scalar resolution,
+//! JavaScript-string map keys, duplicate-key errors, anchors/aliases (deep
+//! copies) and merge keys. Every node and key records where it starts.
+//!
+//! The tree is built iteratively with an explicit stack, and untrusted input
+//! is bounded: nesting deeper than [`MAX_DEPTH`] collections and alias
+//! expansion beyond [`MAX_ALIAS_NODES`] nodes are errors, so no input can
+//! overflow the stack or make memory explode (billion laughs).
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Tag};
+
+use crate::number::format_js;
+use crate::timestamp::{civil_from_days, parse_yaml_timestamp, weekday};
+use crate::value::{Key, Map, Node, SourceId, Span, Value};
+
+/// Maximum number of nested collections.
+pub const MAX_DEPTH: usize = 1000;
+
+/// Maximum number of nodes created by copying aliased nodes.
+pub const MAX_ALIAS_NODES: usize = 1_000_000;
+
+const CORE: &str = "tag:yaml.org,2002:";
+
+/// A YAML syntax or semantic error with the location it refers to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    pub message: String,
+    pub span: Span,
+}
+
+impl ParseError {
+    fn new(message: impl Into<String>, span: Span) -> ParseError {
+        ParseError {
+            message: message.into(),
+            span,
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.span.is_known() {
+            write!(
+                f,
+                "{} (line {}, column {})",
+                self.message, self.span.line, self.span.col
+            )
+        } else {
+            f.write_str(&self.message)
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Parses a single YAML document. An empty stream (or only comments) is `null`.
+pub fn parse(text: &str, source: SourceId) -> Result<Node, ParseError> {
+    check_printable(text, source)?;
+    let mut builder = Builder {
+        text,
+        char_offsets: if text.is_ascii() {
+            None
+        } else {
+            Some(text.char_indices().map(|(i, _)| i).collect())
+        },
+        source,
+        frames: Vec::new(),
+        anchors: HashMap::new(),
+        alias_nodes: 0,
+        snapshot_nodes: 0,
+        snapshot_budget: MAX_ALIAS_NODES.saturating_add(text.len()),
+        root: None,
+        documents: 0,
+    };
+    let mut parser = Parser::new_from_str(text);
+    loop {
+        let (event, span) = match parser.next_event() {
+            None => break,
+            Some(Ok(x)) => x,
+            Some(Err(e)) => return Err(scan_error(&e, source)),
+        };
+        let mut start = builder.span(&span.start);
+        match &event {
+            Event::SequenceStart(..) => start = builder.dash_span(&span.start, start),
+            Event::Scalar(_, ScalarStyle::Literal | ScalarStyle::Folded, ..) => {
+                start = builder.block_scalar_span(&span.start, start);
+            }
+            _ => {}
+        }
+        if builder.event(event, start)? {
+            break;
+        }
+    }
+    Ok(builder
+        .root
+        .unwrap_or_else(|| Node::new(Value::Null, Span::new(source, 1, 1))))
+}
+
+/// js-yaml refuses streams with non-printable characters.
+fn check_printable(text: &str, source: SourceId) -> Result<(), ParseError> {
+    let mut line = 1u32;
+    let mut col = 1u32;
+    for c in text.chars() {
+        let bad = matches!(c,
+            '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}'
+            | '\u{7f}'..='\u{84}' | '\u{86}'..='\u{9f}' | '\u{fffe}' | '\u{ffff}');
+        if bad {
+            return Err(ParseError::new(
+                "the stream contains non-printable characters",
+                Span::new(source, line, col),
+            ));
+        }
+        if c == '\n' {
+            line = line.saturating_add(1);
+            col = 1;
+        } else {
+            col = col.saturating_add(1);
+        }
+    }
+    Ok(())
+}
+
+fn marker_span(m: &Marker, source: SourceId) -> Span {
+    let line = u32::try_from(m.line()).unwrap_or(u32::MAX).max(1);
+    let col = u32::try_from(m.col()).unwrap_or(u32::MAX - 1) + 1;
+    Span::new(source, line, col)
+}
+
+fn scan_error(e: &ScanError, source: SourceId) -> ParseError {
+    let span = marker_span(e.marker(), source);
+    if e.info() == "recursion limit exceeded" {
+        // saphyr limits flow collections to 255 nested levels.
+        return ParseError::new(
+            "nesting too deep (more than 255 levels of flow collections)",
+            span,
+        );
+    }
+    ParseError::new(e.info().to_string(), span)
+}
+
+/// A collection under construction.
+struct Frame {
+    span: Span,
+    anchor: usize,
+    /// Height (in nested collections) of the deepest child so far.
+    height: usize,
+    /// Nodes in this collection so far (itself included).
+    size: usize,
+    kind: FrameKind,
+}
+
+enum FrameKind {
+    Seq {
+        items: Vec<Node>,
+        tag: CollectionTag,
+    },
+    Map {
+        entries: Vec<(Key, Node)>,
+        /// Key name to entry index.
+        index: KeyIndex,
+        /// Keys that came from merges and may be overridden by explicit keys.
+        overridable: HashSet<String>,
+        pending: Option<(Key, bool)>,
+        tag: CollectionTag,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CollectionTag {
+    Plain,
+    Omap,
+    Pairs,
+    Set,
+}
+
+/// A completed node with its height and size (for depth and alias limits).
+#[derive(Clone)]
+struct Built {
+    node: Node,
+    height: usize,
+    size: usize,
+}
+
+struct Builder<'t> {
+    text: &'t str,
+    /// Byte offset of every character, for non-ASCII texts (saphyr counts characters).
+    char_offsets: Option<Vec<usize>>,
+    source: SourceId,
+    frames: Vec<Frame>,
+    anchors: HashMap<usize, Built>,
+    alias_nodes: usize,
+    snapshot_nodes: usize,
+    snapshot_budget: usize,
+    root: Option<Node>,
+    documents: usize,
+}
+
+fn full_tag(tag: &Tag) -> String {
+    format!("{}{}", tag.handle, tag.suffix)
+}
+
+fn depth_error(span: Span) -> ParseError {
+    ParseError::new(
+        format!("nesting too deep (more than {MAX_DEPTH} levels)"),
+        span,
+    )
+}
+
+impl Builder<'_> {
+    fn span(&self, m: &Marker) -> Span {
+        marker_span(m, self.source)
+    }
+
+    /// Byte offset of a saphyr marker (saphyr counts characters).
+    fn offset(&self, m: &Marker) -> Option<usize> {
+        match &self.char_offsets {
+            None => Some(m.index()).filter(|&i| i <= self.text.len()),
+            Some(offsets) => offsets
+                .get(m.index())
+                .copied()
+                .or_else(|| (m.index() == offsets.len()).then_some(self.text.len())),
+        }
+    }
+
+    /// saphyr starts block scalars (`|`, `>`) at their content; move the span
+    /// back to the header indicator.
+    fn block_scalar_span(&self, m: &Marker, span: Span) -> Span {
+        let Some(before) = self.offset(m).and_then(|o| self.text.get(..o)) else {
+            return span;
+        };
+        for (back, line) in before.rsplit('\n').enumerate() {
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            if line.trim().is_empty() {
+                continue;
+            }
+            let header = line.char_indices().position(|(i, c)| {
+                (c == '|' || c == '>') && line.get(i + 1..).is_some_and(is_block_header_rest)
+            });
+            let (Some(col), Ok(back)) = (header, u32::try_from(back)) else {
+                return span;
+            };
+            let col = u32::try_from(col).unwrap_or(0).saturating_add(1);
+            return match span.line.checked_sub(back) {
+                Some(line) if line > 0 => Span::new(span.source, line, col),
+                _ => span,
+            };
+        }
+        span
+    }
+
+    /// saphyr starts an indentless block sequence (`key:\n- a`) at its first
+    /// item; move the span back to the dash.
+    fn dash_span(&self, m: &Marker, span: Span) -> Span {
+        let Some(offset) = self.offset(m) else {
+            return span;
+        };
+        let bytes = self.text.as_bytes();
+        if matches!(bytes.get(offset), Some(b'-' | b'[')) {
+            return span;
+        }
+        let mut i = offset;
+        while i > 0 && bytes.get(i - 1) == Some(&b' ') {
+            i -= 1;
+        }
+        if i > 0 && i < offset && bytes.get(i - 1) == Some(&b'-') {
+            let back = u32::try_from(offset - i + 1).unwrap_or(0);
+            if back < span.col {
+                return Span::new(span.source, span.line, span.col - back);
+            }
+        }
+        span
+    }
+
+    /// Handles one event; returns `true` at the end of the stream.
+    fn event(&mut self, event: Event<'_>, span: Span) -> Result<bool, ParseError> {
+        match event {
+            Event::Nothing | Event::StreamStart | Event::DocumentEnd => {}
+            Event::StreamEnd => return Ok(true),
+            Event::DocumentStart(_) => {
+                self.documents += 1;
+                if self.documents > 1 {
+                    return Err(ParseError::new(
+                        "expected a single document in the stream",
+                        span,
+                    ));
+                }
+            }
+            Event::Alias(id) => {
+                let Some(built) = self.anchors.get(&id) else {
+                    return Err(ParseError::new("unidentified alias", span));
+                };
+                if self.frames.len() + built.height > MAX_DEPTH {
+                    return Err(depth_error(span));
+                }
+                self.alias_nodes = self.alias_nodes.saturating_add(built.size);
+                if self.alias_nodes > MAX_ALIAS_NODES {
+                    return Err(ParseError::new(
+                        format!("too many aliases expanded (more than {MAX_ALIAS_NODES} nodes)"),
+                        span,
+                    ));
+                }
+                let built = built.clone();
+                self.deliver(built, false)?;
+            }
+            Event::Scalar(text, style, anchor, tag) => {
+                let plain = matches!(style, ScalarStyle::Plain);
+                let tag = tag.map(|t| full_tag(&t));
+                let (value, merge) = resolve_scalar(&text, plain, tag.as_deref(), span)?;
+                let built = Built {
+                    node: Node::new(value, span),
+                    height: 0,
+                    size: 1,
+                };
+                self.anchor(anchor, &built)?;
+                self.deliver(built, merge)?;
+            }
+            Event::SequenceStart(anchor, tag) => {
+                self.open_check(span)?;
+                let tag = match tag.map(|t| full_tag(&t)).as_deref() {
+                    None | Some("!") => CollectionTag::Plain,
+                    Some(t) => match t.strip_prefix(CORE) {
+                        Some("seq") => CollectionTag::Plain,
+                        Some("omap") => CollectionTag::Omap,
+                        Some("pairs") => CollectionTag::Pairs,
+                        _ => return Err(tag_kind_error(t, "sequence", span)),
+                    },
+                };
+                self.frames.push(Frame {
+                    span,
+                    anchor,
+                    height: 0,
+                    size: 1,
+                    kind: FrameKind::Seq {
+                        items: Vec::new(),
+                        tag,
+                    },
+                });
+            }
+            Event::MappingStart(anchor, tag) => {
+                self.open_check(span)?;
+                let tag = match tag.map(|t| full_tag(&t)).as_deref() {
+                    None | Some("!") => CollectionTag::Plain,
+                    Some(t) => match t.strip_prefix(CORE) {
+                        Some("map") => CollectionTag::Plain,
+                        Some("set") => CollectionTag::Set,
+                        _ => return Err(tag_kind_error(t, "mapping", span)),
+                    },
+                };
+                self.frames.push(Frame {
+                    span,
+                    anchor,
+                    height: 0,
+                    size: 1,
+                    kind: FrameKind::Map {
+                        entries: Vec::new(),
+                        index: KeyIndex::default(),
+                        overridable: HashSet::new(),
+                        pending: None,
+                        tag,
+                    },
+                });
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let Some(frame) = self.frames.pop() else {
+                    return Err(ParseError::new("unbalanced collection end", span));
+                };
+                let built = finish(frame)?;
+                if let Some(anchor) = built.1 {
+                    self.anchor(anchor, &built.0)?;
+                }
+                self.deliver(built.0, false)?;
+            }
+        }
+        Ok(false)
+    }
+
+    /// Checks that a collection may start here (depth, not a map key).
+    fn open_check(&self, span: Span) -> Result<(), ParseError> {
+        if self.frames.len() >= MAX_DEPTH {
+            return Err(depth_error(span));
+        }
+        if let Some(Frame {
+            kind: FrameKind::Map { pending: None, .. },
+            ..
+        }) = self.frames.last()
+        {
+            return Err(ParseError::new(
+                "a mapping key must be a scalar (complex keys are not supported)",
+                span,
+            ));
+        }
+        Ok(())
+    }
+
+    /// Remembers an anchored node for later aliases.
+    fn anchor(&mut self, anchor: usize, built: &Built) -> Result<(), ParseError> {
+        if anchor == 0 {
+            return Ok(());
+        }
+        self.snapshot_nodes = self.snapshot_nodes.saturating_add(built.size);
+        if self.snapshot_nodes > self.snapshot_budget {
+            return Err(ParseError::new(
+                "too many nested anchors to copy",
+                built.node.span,
+            ));
+        }
+        self.anchors.insert(anchor, built.clone());
+        Ok(())
+    }
+
+    /// Adds a completed node to the collection under construction (or makes it the root).
+    fn deliver(&mut self, built: Built, merge_key: bool) -> Result<(), ParseError> {
+        let Some(frame) = self.frames.last_mut() else {
+            self.root = Some(built.node);
+            return Ok(());
+        };
+        frame.height = frame.height.max(built.height);
+        frame.size = frame.size.saturating_add(built.size);
+        match &mut frame.kind {
+            FrameKind::Seq { items, .. } => items.push(built.node),
+            FrameKind::Map {
+                entries,
+                index,
+                overridable,
+                pending,
+                ..
+            } => match pending.take() {
+                None => {
+                    let span = built.node.span;
+                    let Some(name) = key_string(&built.node.value) else {
+                        return Err(ParseError::new(
+                            "a mapping key must be a scalar (complex keys are not supported)",
+                            span,
+                        ));
+                    };
+                    if !merge_key
+                        && index.get(entries, &name).is_some()
+                        && !overridable.contains(&name)
+                    {
+                        return Err(ParseError::new("duplicated mapping key", span));
+                    }
+                    *pending = Some((Key { name, span }, merge_key));
+                }
+                Some((key, true)) => {
+                    merge_into(entries, index, overridable, built.node, key.span)?;
+                }
+                Some((key, false)) => {
+                    overridable.remove(&key.name);
+                    match index.get(entries, &key.name) {
+                        Some(i) => {
+                            if let Some(slot) = entries.get_mut(i) {
+                                *slot = (key, built.node);
+                            }
+                        }
+                        None => {
+                            index.push(entries, key, built.node);
+                        }
+                    }
+                }
+            },
+        }
+        Ok(())
+    }
+}
+
+/// Whether `rest` can follow a block scalar indicator on its header line:
+/// indentation/chomping indicators, blanks and an optional comment.
+fn is_block_header_rest(rest: &str) -> bool {
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit() || c == '+' || c == '-');
+    let trimmed = rest.trim_start_matches([' ', '\t']);
+    trimmed.is_empty() || (trimmed.starts_with('#') && trimmed.len() < rest.len())
+}
+
+/// Finds entries of a map under construction by key: a linear scan for small
+/// maps, a hash index once the map grows (keeps large maps linear-time).
+#[derive(Default)]
+struct KeyIndex {
+    map: Option<HashMap<String, usize>>,
+}
+
+impl KeyIndex {
+    const THRESHOLD: usize = 32;
+
+    fn get(&self, entries: &[(Key, Node)], name: &str) -> Option<usize> {
+        match &self.map {
+            Some(map) => map.get(name).copied(),
+            None => entries.iter().position(|(k, _)| k.name == name),
+        }
+    }
+
+    fn push(&mut self, entries: &mut Vec<(Key, Node)>, key: Key, node: Node) {
+        if let Some(map) = &mut self.map {
+            map.insert(key.name.clone(), entries.len());
+        } else if entries.len() + 1 >= Self::THRESHOLD {
+            let mut map: HashMap<String, usize> = entries
+                .iter()
+                .enumerate()
+                .map(|(i, (k, _))| (k.name.clone(), i))
+                .collect();
+            map.insert(key.name.clone(), entries.len());
+            self.map = Some(map);
+        }
+        entries.push((key, node));
+    }
+}
+
+/// Merges `source` (a map or a list of maps) into a map under construction:
+/// existing keys win, and earlier sources win over later ones.
+fn merge_into(
+    entries: &mut Vec<(Key, Node)>,
+    index: &mut KeyIndex,
+    overridable: &mut HashSet<String>,
+    source: Node,
+    key_span: Span,
+) -> Result<(), ParseError> {
+    let unacceptable = |span: Span| {
+        ParseError::new(
+            "cannot merge mappings; the provided source object is unacceptable",
+            span.or(key_span),
+        )
+    };
+    let sources = match source.value {
+        Value::Map(m) => vec![m],
+        Value::Seq(items) => {
+            let mut maps = Vec::with_capacity(items.len());
+            for item in items {
+                match item.value {
+                    Value::Map(m) => maps.push(m),
+                    _ => return Err(unacceptable(item.span)),
+                }
+            }
+            maps
+        }
+        _ => return Err(unacceptable(source.span)),
+    };
+    for map in sources {
+        for (key, node) in map.into_entries() {
+            if index.get(entries, &key.name).is_none() {
+                overridable.insert(key.name.clone());
+                index.push(entries, key, node);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Turns a finished frame into a node; returns its anchor id if it has one.
+fn finish(frame: Frame) -> Result<(Built, Option<usize>), ParseError> {
+    let span = frame.span;
+    let value = match frame.kind {
+        FrameKind::Seq { items, tag } => match tag {
+            CollectionTag::Omap => {
+                let mut seen = HashSet::new();
+                for item in &items {
+                    let ok = match item.as_map() {
+                        Some(m) if m.len() == 1 => {
+                            m.first().is_some_and(|(k, _)| seen.insert(k.name.clone()))
+                        }
+                        _ => false,
+                    };
+                    if !ok {
+                        return Err(cannot_resolve("omap", span));
+                    }
+                }
+                Value::Seq(items)
+            }
+            CollectionTag::Pairs => {
+                let mut pairs = Vec::with_capacity(items.len());
+                for item in items {
+                    let item_span = item.span;
+                    match item.value {
+                        Value::Map(m) if m.len() == 1 => {
+                            for (k, v) in m.into_entries() {
+                                let key = Node::new(Value::String(k.name), k.span);
+                                pairs.push(Node::new(Value::Seq(vec![key, v]), item_span));
+                            }
+                        }
+                        _ => return Err(cannot_resolve("pairs", span)),
+                    }
+                }
+                Value::Seq(pairs)
+            }
+            _ => Value::Seq(items),
+        },
+        FrameKind::Map {
+            entries,
+            pending,
+            tag,
+            ..
+        } => {
+            if let Some((key, _)) = pending {
+                return Err(ParseError::new("mapping key without a value", key.span));
+            }
+            if tag == CollectionTag::Set && entries.iter().any(|(_, v)| !v.is_null()) {
+                return Err(cannot_resolve("set", span));
+            }
+            Value::Map(Map::from_entries(entries))
+        }
+    };
+    let anchor = (frame.anchor != 0).then_some(frame.anchor);
+    Ok((
+        Built {
+            node: Node::new(value, span),
+            height: frame.height + 1,
+            size: frame.size,
+        },
+        anchor,
+    ))
+}
+
+fn cannot_resolve(tag: &str, span: Span) -> ParseError {
+    ParseError::new(
+        format!("cannot resolve a node with !<{CORE}{tag}> explicit tag"),
+        span,
+    )
+}
+
+fn tag_kind_error(tag: &str, kind: &str, span: Span) -> ParseError {
+    let expected = match tag.strip_prefix(CORE) {
+        Some("str" | "int" | "float" | "bool" | "null" | "timestamp" | "binary" | "merge") => {
+            "scalar"
+        }
+        Some("map" | "set") => "mapping",
+        Some("seq" | "omap" | "pairs") => "sequence",
+        _ => return ParseError::new(format!("unknown tag !<{tag}>"), span),
+    };
+    ParseError::new(
+        format!(
+            "unacceptable node kind for !<{tag}> tag; it should be \"{expected}\", not \"{kind}\""
+        ),
+        span,
+    )
+}
+
+/// The JavaScript property name (`String(key)`) of a scalar key value.
+fn key_string(value: &Value) -> Option<String> {
+    Some(match value {
+        Value::Null => "null".to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => format_js(*n),
+        Value::String(s) => s.clone(),
+        Value::Timestamp(t) => js_date_string(*t),
+        Value::Seq(_) | Value::Map(_) => return None,
+    })
+}
+
+/// `Date#toString()` in UTC, e.g. `Sun Jan 01 2023 00:00:00 GMT+0000 (Coordinated Universal Time)`.
+fn js_date_string(ms: f64) -> String {
+    if !ms.is_finite() {
+        return "Invalid Date".to_string();
+    }
+    const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let t = ms.trunc() as i64;
+    let (y, m, d) = civil_from_days(t.div_euclid(86_400_000));
+    let rem = t.rem_euclid(86_400_000);
+    let year = if y < 0 {
+        format!("-{:06}", -y)
+    } else {
+        format!("{y:04}")
+    };
+    format!(
+        "{} {} {:02} {} {:02}:{:02}:{:02} GMT+0000 (Coordinated Universal Time)",
+        DAYS.get(weekday(ms)).unwrap_or(&"Sun"),
+        MONTHS.get(m.saturating_sub(1) as usize).unwrap_or(&"Jan"),
+        d,
+        year,
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60
+    )
+}
+
+/// Resolves a scalar: explicit tag, else implicit (plain only), else string.
+/// Returns the value and whether it is the merge key `<<`.
+fn resolve_scalar(
+    text: &str,
+    plain: bool,
+    tag: Option<&str>,
+    span: Span,
+) -> Result<(Value, bool), ParseError> {
+    let Some(tag) = tag else {
+        if !plain {
+            return Ok((Value::String(text.to_string()), false));
+        }
+        if text == "<<" {
+            return Ok((Value::String(text.to_string()), true));
+        }
+        return Ok((resolve_plain(text), false));
+    };
+    if tag == "!" {
+        return Ok((Value::String(text.to_string()), false));
+    }
+    let fail = |name: &str| cannot_resolve(name, span);
+    let value = match tag.strip_prefix(CORE) {
+        Some("str") => Value::String(text.to_string()),
+        Some("null") => {
+            if is_null(text) {
+                Value::Null
+            } else {
+                return Err(fail("null"));
+            }
+        }
+        Some("bool") => match resolve_bool(text) {
+            Some(b) => Value::Bool(b),
+            None => return Err(fail("bool")),
+        },
+        Some("int") => match resolve_int(text) {
+            Some(n) => Value::Number(n),
+            None => return Err(fail("int")),
+        },
+        Some("float") => match resolve_float(text) {
+            Some(n) => Value::Number(n),
+            None => return Err(fail("float")),
+        },
+        Some("timestamp") => match parse_yaml_timestamp(text) {
+            Some(t) => Value::Timestamp(t),
+            None => return Err(fail("timestamp")),
+        },
+        Some("merge") => {
+            if text == "<<" {
+                return Ok((Value::String(text.to_string()), true));
+            }
+            return Err(fail("merge"));
+        }
+        _ => return Err(tag_kind_error(tag, "scalar", span)),
+    };
+    Ok((value, false))
+}
+
+fn is_null(s: &str) -> bool {
+    matches!(s, "" | "~" | "null" | "Null" | "NULL")
+}
+
+fn resolve_bool(s: &str) -> Option<bool> {
+    match s {
+        "true" | "True" | "TRUE" => Some(true),
+        "false" | "False" | "FALSE" => Some(false),
+        _ => None,
+    }
+}
+
+/// Implicit resolution of a plain scalar with js-yaml's default schema.
+pub fn resolve_plain(s: &str) -> Value {
+    if is_null(s) {
+        return Value::Null;
+    }
+    if let Some(b) = resolve_bool(s) {
+        return Value::Bool(b);
+    }
+    if let Some(n) = resolve_int(s) {
+        return Value::Number(n);
+    }
+    if let Some(n) = resolve_float(s) {
+        return Value::Number(n);
+    }
+    if let Some(t) = parse_yaml_timestamp(s) {
+        return Value::Timestamp(t);
+    }
+    Value::String(s.to_string())
+}
+
+/// js-yaml's `!!int`: decimal, `0b`, `0x`, `0o`, with `_` separators.
+fn resolve_int(s: &str) -> Option<f64> {
+    let b = s.as_bytes();
+    let (neg, body) = match b.first()? {
+        b'-' => (true, b.get(1..)?),
+        b'+' => (false, b.get(1..)?),
+        _ => (false, b),
+    };
+    let first = *body.first()?;
+    let sign = if neg { -1.0 } else { 1.0 };
+    if first == b'0' {
+        if body.len() == 1 {
+            return Some(sign * 0.0);
+        }
+        let radix = match body.get(1) {
+            Some(b'b') => Some(2),
+            Some(b'x') => Some(16),
+            Some(b'o') => Some(8),
+            _ => None,
+        };
+        if let Some(radix) = radix {
+            let digits = body.get(2..)?;
+            if digits.last() == Some(&b'_') {
+                return None;
+            }
+            let mut clean = Vec::new();
+            for &c in digits {
+                if c == b'_' {
+                    continue;
+                }
+                if !(c as char).is_digit(radix) {
+                    return None;
+                }
+                clean.push(c);
+            }
+            if clean.is_empty() {
+                return None;
+            }
+            return Some(sign * radix_value(&clean, radix));
+        }
+        if body.get(1) == Some(&b'_') {
+            return None;
+        }
+    } else if first == b'_' {
+        return None;
+    }
+    if body.last() == Some(&b'_') {
+        return None;
+    }
+    let mut clean = String::new();
+    for &c in body {
+        if c == b'_' {
+            continue;
+        }
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        clean.push(c as char);
+    }
+    if clean.is_empty() {
+        return None;
+    }
+    clean.parse::<f64>().ok().map(|n| sign * n)
+}
+
+/// The value of validated digits in a power-of-two radix, correctly rounded
+/// when it fits in 128 bits (JavaScript's `parseInt` is exact for these radixes).
+fn radix_value(digits: &[u8], radix: u32) -> f64 {
+    let mut exact: Option<u128> = Some(0);
+    let mut approx = 0.0f64;
+    for &c in digits {
+        let d = (c as char).to_digit(radix).unwrap_or(0);
+        exact = exact
+            .and_then(|v| v.checked_mul(u128::from(radix)))
+            .and_then(|v| v.checked_add(u128::from(d)));
+        approx = approx * f64::from(radix) + f64::from(d);
+    }
+    match exact {
+        Some(v) => v as f64,
+        None => approx,
+    }
+}
+
+/// js-yaml's `!!float` pattern:
+/// `[-+]?[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?`, `\.[0-9_]+([eE][-+]?[0-9]+)?`,
+/// `[-+]?\.(inf|Inf|INF)`, `\.(nan|NaN|NAN)`; never ending with `_`.
+fn resolve_float(s: &str) -> Option<f64> {
+    match s {
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Some(f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => return Some(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => return Some(f64::NAN),
+        _ => {}
+    }
+    if s.ends_with('_') {
+        return None;
+    }
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut neg = false;
+    let leading_dot = b.first() == Some(&b'.');
+    if !leading_dot {
+        if let Some(&c) = b.first() {
+            if c == b'-' || c == b'+' {
+                neg = c == b'-';
+                i = 1;
+            }
+        }
+        if !b.get(i).is_some_and(u8::is_ascii_digit) {
+            return None;
+        }
+        while b.get(i).is_some_and(|c| c.is_ascii_digit() || *c == b'_') {
+            i += 1;
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            while b.get(i).is_some_and(|c| c.is_ascii_digit() || *c == b'_') {
+                i += 1;
+            }
+        }
+    } else {
+        i = 1;
+        let start = i;
+        while b.get(i).is_some_and(|c| c.is_ascii_digit() || *c == b'_') {
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+    }
+    if i != b.len() {
+        return None;
+    }
+    let start = usize::from(neg || b.first() == Some(&b'+'));
+    let clean: String = s
+        .get(start..)?
+        .chars()
+        .filter(|&c| c != '_')
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let n = parse_float_prefix(&clean)?;
+    Some(if neg { -n } else { n })
+}
+
+/// JavaScript's `parseFloat` on a string already validated by [`resolve_float`].
+fn parse_float_prefix(s: &str) -> Option<f64> {
+    if let Ok(n) = s.parse::<f64>() {
+        return Some(n);
+    }
+    // Forms Rust rejects but parseFloat accepts, e.g. `1.e5` or `.` prefixes.
+    let fixed = s.replacen(".e", ".0e", 1);
+    let fixed = if fixed.starts_with('.') {
+        format!("0{fixed}")
+    } else {
+        fixed
+    };
+    fixed.parse::<f64>().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::deep_equal;
+
+    fn p(text: &str) -> Node {
+        match parse(text, SourceId(7)) {
+            Ok(n) => n,
+            Err(e) => panic!("unexpected error {e} for {text:?}"),
+        }
+    }
+
+    fn err(text: &str) -> ParseError {
+        match parse(text, SourceId(7)) {
+            Ok(n) => panic!("expected an error for {text:?}, got {n:?}"),
+            Err(e) => e,
+        }
+    }
+
+    fn at(line: u32, col: u32) -> Span {
+        Span::new(SourceId(7), line, col)
+    }
+
+    fn scalar(text: &str) -> Value {
+        p(&format!("v: {text}\n"))
+            .get("v")
+            .map(|n| n.value.clone())
+            .unwrap_or(Value::String("<missing>".into()))
+    }
+
+    #[test]
+    fn locations_of_nodes_and_keys() {
+        let doc = p("a: 1\nb:\n  - x\n  - y: 2\n    z: [1, {q: r}]\nc:\n- i1\n- i2\n");
+        assert_eq!(doc.span, at(1, 1));
+        let m = doc.as_map().unwrap_or_else(|| panic!("map"));
+        let (ka, va) = m.get_entry("a").unwrap_or_else(|| panic!("a"));
+        assert_eq!((ka.span, va.span), (at(1, 1), at(1, 4)));
+        let b = doc.get("b").unwrap_or_else(|| panic!("b"));
+        assert_eq!(b.span, at(3, 3));
+        let items = b.as_seq().unwrap_or_else(|| panic!("seq"));
+        assert_eq!(items[0].span, at(3, 5));
+        assert_eq!(items[1].span, at(4, 5));
+        let (kz, z) = items[1]
+            .as_map()
+            .and_then(|m| m.get_entry("z"))
+            .unwrap_or_else(|| panic!("z"));
+        assert_eq!((kz.span, z.span), (at(5, 5), at(5, 8)));
+        let flow = z.as_seq().unwrap_or_else(|| panic!("flow"));
+        assert_eq!(flow[0].span, at(5, 9));
+        assert_eq!(flow[1].span, at(5, 12));
+        let (kq, q) = flow[1]
+            .as_map()
+            .and_then(|m| m.get_entry("q"))
+            .unwrap_or_else(|| panic!("q"));
+        assert_eq!((kq.span, q.span), (at(5, 13), at(5, 16)));
+        // Indentless sequence: starts at its first dash.
+        let c = doc.get("c").unwrap_or_else(|| panic!("c"));
+        assert_eq!(c.span, at(7, 1));
+        assert_eq!(c.as_seq().map(|s| s[1].span), Some(at(8, 3)));
+    }
+
+    #[test]
+    fn block_scalars_start_at_their_indicator() {
+        let doc = p("a: |\n  x\n\n  y\nb: >- # c | d\n\n  z\nc:\n  - |+\nd: é |\n");
+        assert_eq!(doc.get("a").map(|n| n.span), Some(at(1, 4)));
+        assert_eq!(doc.get("b").map(|n| n.span), Some(at(5, 4)));
+        let c = doc
+            .get("c")
+            .and_then(Node::as_seq)
+            .unwrap_or_else(|| panic!("c"));
+        assert_eq!(c[0].span, at(9, 5));
+        assert_eq!(doc.get("d").and_then(Node::as_str), Some("é |"));
+        let doc = p("k: é\nv: |2\n   x\n");
+        assert_eq!(doc.get("v").map(|n| n.span), Some(at(2, 4)));
+        assert_eq!(doc.get("v").and_then(Node::as_str), Some(" x\n"));
+        let doc = p("- |\r\n  x\r\n");
+        assert_eq!(doc.as_seq().map(|s| s[0].span), Some(at(1, 3)));
+    }
+
+    #[test]
+    fn locations_count_characters_not_bytes() {
+        let doc = p("é: ü\nk: [ä, ö]\n");
+        assert_eq!(doc.get("é").map(|n| n.span), Some(at(1, 4)));
+        let k = doc
+            .get("k")
+            .and_then(Node::as_seq)
+            .unwrap_or_else(|| panic!("k"));
+        assert_eq!(k[1].span, at(2, 8));
+    }
+
+    #[test]
+    fn scalar_resolution_follows_js_yaml_core_schema() {
+        use Value::*;
+        let cases: Vec<(&str, Value)> = vec![
+            ("~", Null),
+            ("null", Null),
+            ("Null", Null),
+            ("NULL", Null),
+            ("", Null),
+            ("nULL", String("nULL".into())),
+            ("true", Bool(true)),
+            ("True", Bool(true)),
+            ("TRUE", Bool(true)),
+            ("false", Bool(false)),
+            ("FALSE", Bool(false)),
+            ("tRUE", String("tRUE".into())),
+            ("yes", String("yes".into())),
+            ("no", String("no".into())),
+            ("on", String("on".into())),
+            ("off", String("off".into())),
+            ("y", String("y".into())),
+            ("1", Number(1.0)),
+            ("-12", Number(-12.0)),
+            ("+12", Number(12.0)),
+            ("1_000", Number(1000.0)),
+            ("012", Number(12.0)),
+            ("0x1F", Number(31.0)),
+            ("0x_1F", Number(31.0)),
+            ("0o17", Number(15.0)),
+            ("0b101", Number(5.0)),
+            ("-0x10", Number(-16.0)),
+            ("0X1F", String("0X1F".into())),
+            ("0x", String("0x".into())),
+            ("1_", String("1_".into())),
+            ("1.0", Number(1.0)),
+            ("1.5", Number(1.5)),
+            ("-1.5e3", Number(-1500.0)),
+            ("1e3", Number(1000.0)),
+            ("1.", Number(1.0)),
+            (".5", Number(0.5)),
+            ("-.5", String("-.5".into())),
+            ("1_0.5", Number(10.5)),
+            (".inf", Number(f64::INFINITY)),
+            ("-.Inf", Number(f64::NEG_INFINITY)),
+            ("+.INF", Number(f64::INFINITY)),
+            (".nan", Number(f64::NAN)),
+            (".NaN", Number(f64::NAN)),
+            ("1:20", String("1:20".into())),
+            ("1.2.3", String("1.2.3".into())),
+            ("2023-01-01", Timestamp(1_672_531_200_000.0)),
+            ("2023-01-01T10:00:00Z", Timestamp(1_672_567_200_000.0)),
+            ("2023-01-01 10:00:00 +01:00", Timestamp(1_672_563_600_000.0)),
+            ("2023-1-1", String("2023-1-1".into())),
+            ("'1'", String("1".into())),
+            ("\"true\"", String("true".into())),
+            ("'null'", String("null".into())),
+            ("'2023-01-01'", String("2023-01-01".into())),
+            ("!!str 1", String("1".into())),
+            ("!!str", String("".into())),
+            ("!!int '7'", Number(7.0)),
+            ("!!float 1", Number(1.0)),
+            ("!!bool 'true'", Bool(true)),
+            ("!!null ''", Null),
+            ("!!timestamp 2023-01-01", Timestamp(1_672_531_200_000.0)),
+            ("! 12", String("12".into())),
+            ("<<", String("<<".into())),
+            ("hello world", String("hello world".into())),
+        ];
+        for (text, expected) in cases {
+            let got = scalar(text);
+            assert!(
+                deep_equal(&got, &expected),
+                "{text:?}: got {got:?}, expected {expected:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn explicit_tags_are_checked() {
+        assert_eq!(err("a: !foo x\n").message, "unknown tag !<!foo>");
+        assert_eq!(err("a: !foo x\n").span, at(1, 4));
+        assert_eq!(
+            err("a: !!int x\n").message,
+            "cannot resolve a node with !<tag:yaml.org,2002:int> explicit tag"
+        );
+        assert!(err("a: !!map x\n")
+            .message
+            .starts_with("unacceptable node kind"));
+        assert!(err("a: !!seq {}\n")
+            .message
+            .starts_with("unacceptable node kind"));
+        assert!(err("a: !!str [1]\n")
+            .message
+            .starts_with("unacceptable node kind"));
+        assert_eq!(err("a: !x [1]\n").message, "unknown tag !<!x>");
+        let doc = p("a: !!map {b: 1}\nc: !!seq [1]\ns: !!set {x, y}\nw: !!pairs [a: 1]\n");
+        assert_eq!(
+            doc.get("a").and_then(|a| a.get("b")).and_then(Node::as_f64),
+            Some(1.0)
+        );
+        assert_eq!(doc.get("s").and_then(Node::as_map).map(Map::len), Some(2));
+        let pairs = doc
+            .get("w")
+            .and_then(Node::as_seq)
+            .unwrap_or_else(|| panic!("w"));
+        assert_eq!(pairs[0].as_seq().map(Vec::len), Some(2));
+    }
+
+    #[test]
+    fn map_keys_are_javascript_strings() {
+        let doc = p("1: a\ntrue: b\nnull: c\n0x10: e\n1.50: f\n'x': g\n.inf: h\n");
+        let keys: Vec<&str> = doc.as_map().map(|m| m.keys().collect()).unwrap_or_default();
+        assert_eq!(keys, ["1", "true", "null", "16", "1.5", "x", "Infinity"]);
+        assert!(doc.get("1").is_some());
+        assert!(doc.get("true").is_some());
+        assert!(doc.get("16").is_some());
+        assert!(doc.get("1.5").is_some());
+        assert!(doc.get("x").is_some());
+        // `null` and `~` both become "null": a duplicate.
+        assert_eq!(err("null: c\n~: d\n").message, "duplicated mapping key");
+        let d = p("2023-01-01: x\n");
+        assert_eq!(
+            d.as_map()
+                .and_then(|m| m.first())
+                .map(|(k, _)| k.name.clone()),
+            Some("Sun Jan 01 2023 00:00:00 GMT+0000 (Coordinated Universal Time)".into())
+        );
+        assert!(err("? [a]\n: b\n")
+            .message
+            .contains("mapping key must be a scalar"));
+        assert!(err("a: &x [1]\n*x : b\n")
+            .message
+            .contains("mapping key must be a scalar"));
+    }
+
+    #[test]
+    fn duplicate_keys_are_errors_at_the_duplicate() {
+        let e = err("a: 1\nb:\n  c: 1\n  c: 2\n");
+        assert_eq!(e.message, "duplicated mapping key");
+        assert_eq!(e.span, at(4, 3));
+        let e = err("x: {a: 1, 1: 2, '1': 3}\n");
+        assert_eq!(e.span, at(1, 17));
+        assert_eq!(err("1: a\n1.0: b\n").span, at(2, 1));
+        // Large maps use a hash index: same behaviour.
+        let mut big: String = (0..100).map(|i| format!("k{i}: {i}\n")).collect();
+        big.push_str("k42: again\n");
+        assert_eq!(err(&big).span, at(101, 1));
+        let mut merged: String = String::from("m:\n  <<: {");
+        merged.push_str(
+            &(0..50)
+                .map(|i| format!("k{i}: {i}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        );
+        merged.push_str("}\n  k7: x\n  new: y\n");
+        let doc = p(&merged);
+        let m = doc.get("m").unwrap_or_else(|| panic!("m"));
+        assert_eq!(m.get("k7").and_then(Node::as_str), Some("x"));
+        assert_eq!(m.get("k49").and_then(Node::as_f64), Some(49.0));
+        assert_eq!(m.as_map().map(Map::len), Some(51));
+    }
+
+    #[test]
+    fn aliases_are_deep_copies_with_the_anchor_spans() {
+        let doc = p("a: &x\n  k: [1, 2]\nb: *x\nc: &s text\nd: *s\n");
+        let a = doc.get("a").unwrap_or_else(|| panic!("a"));
+        let b = doc.get("b").unwrap_or_else(|| panic!("b"));
+        assert!(deep_equal(&a.value, &b.value));
+        assert_eq!(a.span, b.span);
+        assert_eq!(doc.get("d").and_then(Node::as_str), Some("text"));
+        assert_eq!(err("a: *nope\n").span, at(1, 4));
+        // Re-defined anchors: aliases refer to the latest definition.
+        let doc = p("x: &a 1\ny: &a 2\nz: *a\n");
+        assert_eq!(doc.get("z").and_then(Node::as_f64), Some(2.0));
+    }
+
+    #[test]
+    fn merge_keys_follow_js_yaml() {
+        let doc = p(concat!(
+            "base: &b {a: 1, b: 2}\n",
+            "other: &o {b: 3, c: 4}\n",
+            "m1:\n  <<: *b\n  b: 9\n",
+            "m2:\n  b: 9\n  <<: *b\n",
+            "m3:\n  <<: [*b, *o]\n",
+            "m4:\n  <<: [*o, *b]\n  <<: {z: 0}\n",
+            "m5:\n  '<<': 1\n",
+        ));
+        let get = |m: &str, k: &str| doc.get(m).and_then(|n| n.get(k)).and_then(Node::as_f64);
+        assert_eq!((get("m1", "a"), get("m1", "b")), (Some(1.0), Some(9.0)));
+        assert_eq!((get("m2", "a"), get("m2", "b")), (Some(1.0), Some(9.0)));
+        assert_eq!(
+            (get("m3", "a"), get("m3", "b"), get("m3", "c")),
+            (Some(1.0), Some(2.0), Some(4.0))
+        );
+        assert_eq!((get("m4", "b"), get("m4", "z")), (Some(3.0), Some(0.0)));
+        assert!(doc.get("m1").and_then(|m| m.get("<<")).is_none());
+        assert_eq!(get("m5", "<<"), Some(1.0));
+        // Merged keys keep their position, explicit override keeps it too.
+        let keys: Vec<String> = doc
+            .get("m1")
+            .and_then(Node::as_map)
+            .map(|m| m.keys().map(String::from).collect())
+            .unwrap_or_default();
+        assert_eq!(keys, ["a", "b"]);
+        // An explicit key may override a merged one only once.
+        assert_eq!(
+            err("b: &b {a: 1}\nm:\n  <<: *b\n  a: 2\n  a: 3\n").span,
+            at(5, 3)
+        );
+        assert!(err("m:\n  <<: 1\n")
+            .message
+            .starts_with("cannot merge mappings"));
+        assert!(err("m:\n  <<: [{a: 1}, 2]\n")
+            .message
+            .starts_with("cannot merge mappings"));
+    }
+
+    #[test]
+    fn billion_laughs_fails_fast() {
+        let mut text = String::from("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+        for i in 1..10 {
+            let prev = format!("*a{}", i - 1);
+            let list = [prev.as_str(); 10].join(", ");
+            text.push_str(&format!("a{i}: &a{i} [{list}]\n"));
+        }
+        let start = std::time::Instant::now();
+        let e = err(&text);
+        assert_eq!(
+            e.message,
+            "too many aliases expanded (more than 1000000 nodes)"
+        );
+        assert!(start.elapsed().as_secs() < 10);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let flow = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        assert!(err(&flow).message.starts_with("nesting too deep"));
+        let flow_maps = "{a: ".repeat(10_000);
+        assert!(err(&flow_maps).message.starts_with("nesting too deep"));
+        let block = format!("{}x\n", "- ".repeat(10_000));
+        let e = err(&block);
+        assert_eq!(e.message, "nesting too deep (more than 1000 levels)");
+        let mut indented = String::new();
+        for i in 0..2000 {
+            indented.push_str(&" ".repeat(i));
+            indented.push_str("k:\n");
+        }
+        assert_eq!(
+            err(&indented).message,
+            "nesting too deep (more than 1000 levels)"
+        );
+        // 1000 levels are fine.
+        let ok = format!("{}x\n", "- ".repeat(1000));
+        assert!(parse(&ok, SourceId(0)).is_ok());
+        // Aliases cannot be used to nest deeper than the limit.
+        let mut t = String::from("a0: &a0 ");
+        t.push_str(&"[".repeat(200));
+        t.push_str(&"]".repeat(200));
+        t.push('\n');
+        for i in 1..10 {
+            t.push_str(&format!(
+                "a{i}: &a{i} {}*a{}{}\n",
+                "[".repeat(150),
+                i - 1,
+                "]".repeat(150)
+            ));
+        }
+        assert_eq!(err(&t).message, "nesting too deep (more than 1000 levels)");
+    }
+
+    #[test]
+    fn documents_and_streams() {
+        assert!(p("").is_null());
+        assert!(p("# just a comment\n\n").is_null());
+        assert!(p("---\n").is_null());
+        assert!(p("--- 5\n...\n").as_f64() == Some(5.0));
+        let e = err("a: 1\n---\nb: 2\n");
+        assert_eq!(e.message, "expected a single document in the stream");
+        assert_eq!(e.span, at(2, 1));
+        let e = err("a:\n\t- b\n");
+        assert_eq!(e.span.line, 2);
+        let e = err("a: \"x\n");
+        assert!(e.span.is_known());
+        let e = err("a: b\u{1}\n");
+        assert_eq!(e.message, "the stream contains non-printable characters");
+        assert_eq!(e.span, at(1, 5));
+        assert!(err("a: [1, 2\n").span.is_known());
+        assert!(format!("{}", err("a: 1\na: 2\n")).contains("line 2, column 1"));
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        let pieces = [
+            "a",
+            ":",
+            " ",
+            "\n",
+            "-",
+            "[",
+            "]",
+            "{",
+            "}",
+            ",",
+            "&x",
+            "*x",
+            "!!str",
+            "'",
+            "\"",
+            "|",
+            ">",
+            "?",
+            "#",
+            "\t",
+            "<<",
+            "---",
+            "...",
+            "%YAML 1.2",
+            "!",
+            "é",
+            "0x",
+            "\\",
+        ];
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..3000 {
+            let mut s = String::new();
+            for _ in 0..(seed % 24) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                s.push_str(pieces[(seed % pieces.len() as u64) as usize]);
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let _ = parse(&s, SourceId(0));
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! Checks of the solved result: consistency and semantic checks on present
+//! elements, in the reference's order; the first violation is the error
+//! (part 2, section 7).
+
+use crate::error::{bail, Result};
+use crate::graph::{ElementId, Graph};
+use crate::solve::Solution;
+use v4t_yaml::Span;
+
+/// Runs every enabled check.
+pub fn check(graph: &Graph, solution: &Solution) -> Result<()> {
+    let c = &graph.options.checks;
+    let present = |id: ElementId| solution.is_present(id);
+    let g = graph;
+    let span = |id: ElementId| g.get(id).span;
+
+    if c.relation_source {
+        for &r in g.relations.iter().filter(|&&r| present(r)) {
+            if let Some(s) = g.get(r).source.filter(|&s| !present(s)) {
+                bail!(
+                    span(r),
+                    "Relation source \"{}\" of {} does not exist",
+                    g.get(s).name,
+                    g.display(r)
+                );
+            }
+        }
+    }
+    if c.relation_target {
+        for &r in g.relations.iter().filter(|&&r| present(r)) {
+            if let Some(t) = g.get(r).target.filter(|&t| !present(t)) {
+                bail!(
+                    span(r),
+                    "Relation target \"{}\" of {} does not exist",
+                    g.get(t).name,
+                    g.display(r)
+                );
+            }
+        }
+    }
+    if c.missing_artifact_container {
+        missing_container(g, &g.artifacts, &present)?;
+    }
+    if c.ambiguous_artifact {
+        for &n in g.nodes.iter().filter(|&&n| present(n)) {
+            ambiguous_names(g, &g.get(n).artifacts, &present)?;
+        }
+    }
+    if c.missing_property_container {
+        missing_container(g, &g.properties, &present)?;
+    }
+    if c.ambiguous_property {
+        for &n in g.nodes.iter().filter(|&&n| present(n)) {
+            ambiguous_names(g, &g.get(n).properties, &present)?;
+        }
+    }
+    if c.missing_type_container {
+        missing_container(g, &g.types, &present)?;
+    }
+    if c.ambiguous_type {
+        let containers = g
+            .nodes
+            .iter()
+            .chain(&g.groups)
+            .chain(&g.policies)
+            .chain(&g.artifacts);
+        for &x in containers.filter(|&&x| present(x)) {
+            let types = &g.get(x).types;
+            if !types.iter().any(|&t| present(t)) {
+                bail!(span(x), "{} has no type", g.Display(x));
+            }
+            ambiguous_names(g, types, &present)?;
+        }
+    }
+    let hosting = |n: ElementId| {
+        g.get(n)
+            .outgoing
+            .iter()
+            .copied()
+            .filter(|&r| g.get(r).hosting)
+    };
+    if c.ambiguous_hosting {
+        for &n in g.nodes.iter().filter(|&&n| present(n)) {
+            if hosting(n).filter(|&r| present(r)).count() > 1 {
+                bail!(
+                    span(n),
+                    "{} has more than one hosting relations",
+                    g.Display(n)
+                );
+            }
+        }
+    }
+    if c.expected_hosting {
+        for &n in g.nodes.iter().filter(|&&n| present(n)) {
+            if hosting(n).count() > 0 && !hosting(n).any(present) {
+                bail!(
+                    span(n),
+                    "{} expected to have a hosting relation",
+                    g.Display(n)
+                );
+            }
+        }
+    }
+    if c.expected_incoming_relation {
+        for &n in g.nodes.iter().filter(|&&n| present(n)) {
+            let inc = &g.get(n).incoming;
+            if !inc.is_empty() && !inc.iter().any(|&r| present(r)) {
+                bail!(
+                    span(n),
+                    "{} expected to have an incoming relation",
+                    g.Display(n)
+                );
+            }
+        }
+    }
+    if c.expected_artifact {
+        for &n in g.nodes.iter().filter(|&&n| present(n)) {
+            let arts = &g.get(n).artifacts;
+            if !arts.is_empty() && !arts.iter().any(|&a| present(a)) {
+                bail!(
+                    span(n),
+                    "{} expected to have an deployment artifact",
+                    g.Display(n)
+                );
+            }
+        }
+    }
+    if c.expected_technology {
+        for &n in g.nodes.iter().filter(|&&n| present(n)) {
+            let techs = &g.get(n).technologies;
+            if !techs.is_empty() && !techs.iter().any(|&t| present(t)) {
+                bail!(span(n), "{} expected to have a technology", g.Display(n));
+            }
+        }
+    }
+    if c.missing_technology_container {
+        missing_container(g, &g.technologies, &present)?;
+    }
+    if c.ambiguous_technology {
+        for &n in g.nodes.iter().filter(|&&n| present(n)) {
+            if g.get(n)
+                .technologies
+                .iter()
+                .filter(|&&t| present(t))
+                .count()
+                > 1
+            {
+                bail!(span(n), "{} has more than one technology", g.Display(n));
+            }
+        }
+    }
+    if c.ambiguous_input {
+        ambiguous_names(g, &g.inputs, &present)?;
+    }
+    // The reference guards the input-consumption check with the output flag.
+    if c.unproduced_output {
+        for &i in g.inputs.iter().filter(|&&i| present(i)) {
+            if !g.get(i).consumers.iter().any(|&p| present(p)) {
+                bail!(span(i), "{} is not consumed", g.Display(i));
+            }
+        }
+    }
+    if c.ambiguous_output {
+        ambiguous_names(g, &g.outputs, &present)?;
+    }
+    if c.unproduced_output {
+        for &o in g.outputs.iter().filter(|&&o| present(o)) {
+            if g.get(o).producers.iter().any(|&p| !present(p)) {
+                bail!(span(o), "{} is not produced", g.Display(o));
+            }
+        }
+    }
+    if c.ambiguous_relation {
+        for &n in g.nodes.iter().filter(|&&n| present(n)) {
+            ambiguous_names(g, &g.get(n).outgoing, &present)?;
+        }
+    }
+    Ok(())
+}
+
+fn missing_container(
+    g: &Graph,
+    ids: &[ElementId],
+    present: &impl Fn(ElementId) -> bool,
+) -> Result<()> {
+    for &x in ids.iter().filter(|&&x| present(x)) {
+        if g.get(x).container.is_some_and(|c| !present(c)) {
+            bail!(
+                g.get(x).span,
+                "Container of {} does not exist",
+                g.display(x)
+            );
+        }
+    }
+    Ok(())
+}
+
+/// No two present elements of `ids` share a name; reports the second one.
+fn ambiguous_names(
+    g: &Graph,
+    ids: &[ElementId],
+    present: &impl Fn(ElementId) -> bool,
+) -> Result<()> {
+    let mut seen: Vec<&str> = Vec::new();
+    for &x in ids.iter().filter(|&&x| present(x)) {
+        let name = g.get(x).name.as_str();
+        if seen.contains(&name) {
+            let span: Span = g.get(x).span;
+            bail!(span, "{} is ambiguous", g.Display(x));
+        }
+        seen.push(name);
+    }
+    Ok(())
+}

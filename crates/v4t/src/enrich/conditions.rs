@@ -1,0 +1,533 @@
+//! Condition enrichment: every element's final condition list — manual
+//! conditions, variability-group conditions, default-alternative ("bratan")
+//! conditions, input-name conditions and the generated default or pruning
+//! condition (part 1, section 9).
+
+use crate::error::{bail, Error, Result};
+use crate::graph::{ElementId, Graph, Kind};
+use crate::types::TypeSystem;
+use v4t_yaml::json::to_json;
+use v4t_yaml::{Map, Node, Value};
+
+const UNDEFINED: &str = "VINTNER_UNDEFINED";
+
+/// A candidate default or pruning condition.
+struct Wrapper {
+    expr: Node,
+    consistency: bool,
+    semantic: bool,
+}
+
+/// Computes the final condition list of every element, in element order.
+/// Returns the lists indexed by [`ElementId`].
+pub fn enrich_conditions(
+    doc: &Node,
+    graph: &Graph,
+    types: &TypeSystem<'_>,
+) -> Result<Vec<Vec<Node>>> {
+    let g = graph;
+    let mut current: Vec<Vec<Node>> = g.elements.iter().map(|e| e.conditions.clone()).collect();
+    let variability = doc
+        .get("topology_template")
+        .and_then(|t| t.get("variability"));
+    let inputs = variability
+        .and_then(|v| v.get("inputs"))
+        .and_then(Node::as_map);
+    let type_specific = variability
+        .and_then(|v| v.get("type_specific_conditions"))
+        .filter(|n| n.is_defined());
+    if let Some(ts) = type_specific {
+        if ts.as_map().is_none() {
+            bail!(ts.span, "Type-specific definitions not loaded");
+        }
+    }
+    let order: Vec<ElementId> = g.ordered().collect();
+    for id in order {
+        let e = g.get(id);
+        // 1. manual conditions (+ variability-group conditions of nodes and relations)
+        let mut list: Vec<Node> = e.conditions.clone();
+        if matches!(e.kind, Kind::Node | Kind::Relation) {
+            for &gr in &e.groups {
+                if g.get(gr).variability_group {
+                    list.extend(g.get(gr).conditions.iter().cloned());
+                }
+            }
+        }
+        list.retain(Node::is_defined);
+        // 2. default alternative
+        if e.default_alternative {
+            list = vec![bratan(g, &scope_without(g, id))];
+        }
+        // 3. input-name condition
+        if g.options.enrich_input_condition && inputs.is_some_and(|m| m.contains_key(&e.id)) {
+            list.push(Node::single(
+                "variability_input",
+                Node::string(e.id.clone()),
+            ));
+        }
+        // 4. default / pruning condition
+        let mut candidates = Vec::new();
+        if let Some(ts) = type_specific {
+            if let Some(w) = type_specific_wrapper(doc, g, id, ts)? {
+                candidates.push(w);
+            }
+        }
+        candidates.extend(generic_wrappers(doc, g, types, id, &current)?);
+        let raw = g.raw_map(doc, id);
+        let kind_word = e.kind.word();
+        let switches = if e.kind == Kind::Import {
+            Default::default()
+        } else {
+            g.options.element(kind_word, raw, e.anchor)?
+        };
+        let selected: Vec<Node> = candidates
+            .into_iter()
+            .filter(|w| {
+                (switches.default
+                    && list.is_empty()
+                    && ((w.consistency && switches.default_consistency)
+                        || (w.semantic && switches.default_semantic)))
+                    || (switches.pruning
+                        && ((w.consistency && switches.consistency_pruning)
+                            || (w.semantic && switches.semantic_pruning)))
+            })
+            .map(|w| w.expr)
+            .collect();
+        if !selected.is_empty() {
+            let combined = simplify(Node::single("and", Node::seq(selected)));
+            let mut generated = combined;
+            match generated.as_map_mut() {
+                Some(m) => m.insert("_generated", Node::bool(true)),
+                None => bail!(
+                    e.span,
+                    "Element \"{}\" is not an object",
+                    to_json(&generated)
+                ),
+            }
+            list.insert(0, generated);
+        }
+        current[id.0 as usize] = list;
+    }
+    Ok(current)
+}
+
+/// Flattens single-entry `and`/`or` lists (9.8).
+pub fn simplify(mut n: Node) -> Node {
+    let Some(m) = n.as_map_mut() else { return n };
+    for key in ["and", "or"] {
+        let Some(list) = m.get_mut(key).and_then(Node::as_seq_mut) else {
+            continue;
+        };
+        let items = std::mem::take(list);
+        let mut items: Vec<Node> = items.into_iter().map(simplify).collect();
+        if items.len() == 1 {
+            return items.pop().unwrap_or_else(Node::null);
+        }
+        *list = items;
+        return n;
+    }
+    n
+}
+
+/// `{not: {or: [presence of each]}, _bratan: true}`: none of `set` is present.
+pub fn bratan(g: &Graph, set: &[ElementId]) -> Node {
+    let presences = set.iter().map(|&x| g.presence_condition(x)).collect();
+    let mut m = Map::new();
+    m.insert("not", Node::single("or", Node::seq(presences)));
+    m.insert("_bratan", Node::bool(true));
+    Node::map(m)
+}
+
+/// The set of mutually exclusive alternatives an element belongs to (9.5).
+pub fn scope(g: &Graph, id: ElementId) -> Vec<ElementId> {
+    let e = g.get(id);
+    let same_name = |list: &[ElementId]| -> Vec<ElementId> {
+        list.iter()
+            .copied()
+            .filter(|&x| g.get(x).name == e.name)
+            .collect()
+    };
+    let container = e.container.map(|c| g.get(c));
+    match e.kind {
+        Kind::Relation => container
+            .map(|c| same_name(&c.outgoing))
+            .unwrap_or_default(),
+        Kind::Property => container
+            .map(|c| same_name(&c.properties))
+            .unwrap_or_default(),
+        Kind::Artifact => container
+            .map(|c| same_name(&c.artifacts))
+            .unwrap_or_default(),
+        Kind::Type => container.map(|c| c.types.clone()).unwrap_or_default(),
+        Kind::Technology => container
+            .map(|c| c.technologies.clone())
+            .unwrap_or_default(),
+        Kind::Input => same_name(&g.inputs),
+        Kind::Output => same_name(&g.outputs),
+        _ => Vec::new(),
+    }
+}
+
+fn scope_without(g: &Graph, id: ElementId) -> Vec<ElementId> {
+    scope(g, id).into_iter().filter(|&x| x != id).collect()
+}
+
+fn has_manual(list: &[Node]) -> bool {
+    list.iter().any(|c| !crate::solve::is_generated(c))
+}
+
+fn property_value_is_undefined(doc: &Node, g: &Graph, id: ElementId) -> bool {
+    g.raw(doc, id)
+        .and_then(|r| r.get("value"))
+        .and_then(Node::as_str)
+        == Some(UNDEFINED)
+}
+
+/// Whether default-alternative pruning is allowed for `id` (9.5).
+fn default_pruning_allowed(doc: &Node, g: &Graph, id: ElementId, current: &[Vec<Node>]) -> bool {
+    let s = scope(g, id);
+    if s.len() <= 1 {
+        return false;
+    }
+    let is_property = g.get(id).kind == Kind::Property;
+    let candidates: Vec<ElementId> = s
+        .into_iter()
+        .filter(|&x| !has_manual(&current[x.0 as usize]))
+        .filter(|&x| !is_property || !property_value_is_undefined(doc, g, x))
+        .collect();
+    candidates == [id]
+}
+
+fn and_of(items: Vec<Node>) -> Node {
+    Node::single("and", Node::seq(items))
+}
+
+fn mode_tokens(g: &Graph, doc: &Node, id: ElementId) -> Result<(String, Vec<String>)> {
+    let e = g.get(id);
+    let raw_mode = g
+        .raw_map(doc, id)
+        .and_then(|m| m.get("default_condition_mode"))
+        .filter(|n| n.is_defined());
+    let mode = match raw_mode {
+        Some(n) => match n.as_str() {
+            Some(s) => s.to_string(),
+            None => bail!(n.span, "Element \"{}\" is not a string", to_json(n)),
+        },
+        None => g
+            .options
+            .kind_mode(e.kind.word())
+            .unwrap_or_default()
+            .to_string(),
+    };
+    let tokens = mode.split('-').map(str::to_string).collect();
+    Ok((mode, tokens))
+}
+
+fn unknown_mode(g: &Graph, id: ElementId, mode: &str) -> Error {
+    Error::at(
+        format!(
+            "{} has unknown mode \"{mode}\" as default condition",
+            g.Display(id)
+        ),
+        g.get(id).span,
+    )
+}
+
+/// The element-generic default conditions (9.3).
+fn generic_wrappers(
+    doc: &Node,
+    g: &Graph,
+    types: &TypeSystem<'_>,
+    id: ElementId,
+    current: &[Vec<Node>],
+) -> Result<Vec<Wrapper>> {
+    let e = g.get(id);
+    let single = |key: &str, arg: Node, consistency: bool| Wrapper {
+        expr: Node::single(key, arg),
+        consistency,
+        semantic: !consistency,
+    };
+    Ok(match e.kind {
+        Kind::Node => {
+            let (mode, tokens) = mode_tokens(g, doc, id)?;
+            let name = || Node::string(e.name.clone());
+            let mut parts = Vec::new();
+            for t in &tokens {
+                match t.as_str() {
+                    "host" => {
+                        if e.outgoing.iter().any(|&r| g.get(r).hosting) {
+                            parts.push(Node::single("host_presence", Node::string("SELF")));
+                        }
+                    }
+                    "source" => {
+                        if !e.outgoing.is_empty() {
+                            parts.push(Node::single("has_source", name()));
+                        }
+                    }
+                    "incoming" | "incomingnaive" => {
+                        if !e.incoming.is_empty() {
+                            let key = if t == "incoming" {
+                                "has_incoming_relation"
+                            } else {
+                                "has_incoming_relation_naive"
+                            };
+                            parts.push(Node::single(key, name()));
+                        }
+                    }
+                    "outgoing" | "outgoingnaive" => {
+                        if !e.outgoing.is_empty() {
+                            let key = if t == "outgoing" {
+                                "has_outgoing_relation"
+                            } else {
+                                "has_outgoing_relation_naive"
+                            };
+                            parts.push(Node::single(key, name()));
+                        }
+                    }
+                    "artifact" | "artifactnaive" => {
+                        if !e.artifacts.is_empty() {
+                            let key = if t == "artifact" {
+                                "has_artifact"
+                            } else {
+                                "has_artifact_naive"
+                            };
+                            parts.push(Node::single(key, name()));
+                        }
+                    }
+                    _ => return Err(unknown_mode(g, id, &mode)),
+                }
+            }
+            vec![Wrapper {
+                expr: and_of(parts),
+                consistency: false,
+                semantic: true,
+            }]
+        }
+        Kind::Relation => {
+            let (mode, tokens) = mode_tokens(g, doc, id)?;
+            let mut parts = Vec::new();
+            for t in &tokens {
+                match t.as_str() {
+                    "source" => {
+                        if let Some(s) = e.source {
+                            parts.push(g.presence_condition(s));
+                        }
+                    }
+                    "target" => {
+                        if let Some(s) = e.target {
+                            parts.push(g.presence_condition(s));
+                        }
+                    }
+                    "default" => {
+                        if default_pruning_allowed(doc, g, id, current) {
+                            parts.push(bratan(g, &scope_without(g, id)));
+                        }
+                    }
+                    _ => return Err(unknown_mode(g, id, &mode)),
+                }
+            }
+            vec![Wrapper {
+                expr: and_of(parts),
+                consistency: true,
+                semantic: false,
+            }]
+        }
+        Kind::Property => {
+            let (mode, tokens) = mode_tokens(g, doc, id)?;
+            let mut parts = Vec::new();
+            for t in &tokens {
+                match t.as_str() {
+                    "container" => {
+                        if let Some(c) = e.container {
+                            parts.push(g.presence_condition(c));
+                        }
+                    }
+                    "consuming" => {
+                        if !e.consumes.is_empty() {
+                            let ors = e
+                                .consumes
+                                .iter()
+                                .map(|&c| g.presence_condition(c))
+                                .collect();
+                            parts.push(Node::single("or", Node::seq(ors)));
+                        }
+                    }
+                    "default" => {
+                        if property_value_is_undefined(doc, g, id)
+                            || default_pruning_allowed(doc, g, id, current)
+                        {
+                            let others: Vec<ElementId> = scope_without(g, id)
+                                .into_iter()
+                                .filter(|&x| !property_value_is_undefined(doc, g, x))
+                                .collect();
+                            parts.push(bratan(g, &others));
+                        }
+                    }
+                    _ => return Err(unknown_mode(g, id, &mode)),
+                }
+            }
+            vec![Wrapper {
+                expr: and_of(parts),
+                consistency: true,
+                semantic: false,
+            }]
+        }
+        Kind::Artifact => {
+            let (mode, tokens) = mode_tokens(g, doc, id)?;
+            let (mut c, mut s) = (Vec::new(), Vec::new());
+            for t in &tokens {
+                match t.as_str() {
+                    "container" => {
+                        if let Some(n) = e.container {
+                            c.push(g.presence_condition(n));
+                        }
+                    }
+                    "managed" => s.push(Node::single("is_managed", Node::string("SELF"))),
+                    "default" => {
+                        if default_pruning_allowed(doc, g, id, current) {
+                            c.push(bratan(g, &scope_without(g, id)));
+                        }
+                    }
+                    _ => return Err(unknown_mode(g, id, &mode)),
+                }
+            }
+            split_wrappers(c, s)
+        }
+        Kind::Technology => {
+            let (mode, tokens) = mode_tokens(g, doc, id)?;
+            let (mut c, mut s) = (Vec::new(), Vec::new());
+            for t in &tokens {
+                match t.as_str() {
+                    "container" => {
+                        if let Some(n) = e.container {
+                            c.push(g.presence_condition(n));
+                        }
+                    }
+                    "other" => c.push(bratan(g, &scope_without(g, id))),
+                    "scenario" => {
+                        if let Some(m) = super::technologies::scenario_condition(doc, g, types, id)?
+                        {
+                            s.push(m);
+                        }
+                    }
+                    "default" => {
+                        if default_pruning_allowed(doc, g, id, current) {
+                            c.push(bratan(g, &scope_without(g, id)));
+                        }
+                    }
+                    _ => return Err(unknown_mode(g, id, &mode)),
+                }
+            }
+            split_wrappers(c, s)
+        }
+        Kind::Output => {
+            let (mode, tokens) = mode_tokens(g, doc, id)?;
+            let (mut c, mut s) = (Vec::new(), Vec::new());
+            for t in &tokens {
+                match t.as_str() {
+                    "produced" => s.push(Node::single(
+                        "is_produced",
+                        Node::number(e.index.unwrap_or(0) as f64),
+                    )),
+                    "default" => {
+                        if default_pruning_allowed(doc, g, id, current) {
+                            c.push(bratan(g, &scope_without(g, id)));
+                        }
+                    }
+                    _ => return Err(unknown_mode(g, id, &mode)),
+                }
+            }
+            split_wrappers(c, s)
+        }
+        Kind::Input => vec![single(
+            "is_consumed",
+            Node::number(e.index.unwrap_or(0) as f64),
+            false,
+        )],
+        Kind::Group => vec![single(
+            "has_present_member",
+            Node::string(e.name.clone()),
+            false,
+        )],
+        Kind::Policy => vec![single(
+            "has_present_target",
+            Node::number(e.index.unwrap_or(0) as f64),
+            false,
+        )],
+        Kind::Type => match e.container {
+            Some(c) => vec![Wrapper {
+                expr: g.presence_condition(c),
+                consistency: true,
+                semantic: false,
+            }],
+            None => vec![],
+        },
+        Kind::Import => vec![],
+    })
+}
+
+fn split_wrappers(c: Vec<Node>, s: Vec<Node>) -> Vec<Wrapper> {
+    let mut out = Vec::new();
+    if !c.is_empty() {
+        out.push(Wrapper {
+            expr: and_of(c),
+            consistency: true,
+            semantic: false,
+        });
+    }
+    if !s.is_empty() {
+        out.push(Wrapper {
+            expr: and_of(s),
+            consistency: false,
+            semantic: true,
+        });
+    }
+    out
+}
+
+/// The type-specific default condition of an element, if its type has one (9.4).
+fn type_specific_wrapper(
+    doc: &Node,
+    g: &Graph,
+    id: ElementId,
+    ts: &Node,
+) -> Result<Option<Wrapper>> {
+    let e = g.get(id);
+    let section = match e.kind {
+        Kind::Node if e.types.len() == 1 => "node_types",
+        Kind::Relation if e.types.len() <= 1 => "relationship_types",
+        Kind::Group if e.types.len() == 1 => "group_types",
+        Kind::Policy if e.types.len() == 1 => "policy_types",
+        _ => return Ok(None),
+    };
+    let Some(types) = ts.get(section).filter(|n| n.is_defined()) else {
+        return Ok(None);
+    };
+    if types.as_map().is_none() {
+        bail!(types.span, "Type-specific definitions not loaded");
+    }
+    let Some(&t) = e.types.first() else {
+        // A relation without relationship template has no type (the reference crashes here).
+        bail!(e.span, "{} has no type", g.Display(id));
+    };
+    let Some(def) = types.get(&g.get(t).name).filter(|n| n.is_defined()) else {
+        return Ok(None);
+    };
+    let _ = doc;
+    let Some(conditions) = def.get("conditions").filter(|n| n.is_defined()) else {
+        bail!(
+            def.span,
+            "{} holds type-specific condition without any condition",
+            g.Display(id)
+        );
+    };
+    let flag = |key: &str, default: bool| match def.get(key).map(|n| &n.value) {
+        Some(Value::Bool(b)) => *b,
+        _ => default,
+    };
+    Ok(Some(Wrapper {
+        expr: conditions.clone(),
+        consistency: flag("consistency", false),
+        semantic: flag("semantic", true),
+    }))
+}

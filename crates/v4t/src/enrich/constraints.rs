@@ -1,0 +1,221 @@
+//! Constraint enrichment: structural constraints (each behind its option) and
+//! implication constraints of `implied` elements (part 1, section 10).
+//! Plain strings in constraints are SAT variable names (element ids).
+
+use crate::error::{bail, Error, Result};
+use crate::graph::{ElementId, Graph, Kind};
+use crate::types::TypeSystem;
+use v4t_yaml::Node;
+
+fn s(x: &str) -> Node {
+    Node::string(x)
+}
+
+fn implies(a: Node, b: Node) -> Node {
+    Node::single("implies", Node::seq(vec![a, b]))
+}
+
+fn list(key: &str, items: Vec<Node>) -> Node {
+    Node::single(key, Node::seq(items))
+}
+
+/// Groups `ids` by element name (first-appearance order).
+fn by_name(g: &Graph, ids: &[ElementId]) -> Vec<Vec<ElementId>> {
+    let mut groups: Vec<(String, Vec<ElementId>)> = Vec::new();
+    for &id in ids {
+        let name = &g.get(id).name;
+        match groups.iter_mut().find(|(n, _)| n == name) {
+            Some((_, v)) => v.push(id),
+            None => groups.push((name.clone(), vec![id])),
+        }
+    }
+    groups.into_iter().map(|(_, v)| v).collect()
+}
+
+/// The generated constraints, in the reference's order.
+pub fn enrich_constraints(doc: &Node, g: &Graph, types: &TypeSystem<'_>) -> Result<Vec<Node>> {
+    let o = &g.options.constraints;
+    let id = |x: ElementId| s(&g.get(x).id);
+    let ids = |xs: &[ElementId]| xs.iter().map(|&x| id(x)).collect::<Vec<_>>();
+    let mut out = Vec::new();
+
+    if o.relation_source {
+        for &r in &g.relations {
+            if let Some(t) = g.get(r).target {
+                out.push(implies(id(r), id(t)));
+            }
+        }
+    }
+    if o.relation_target {
+        for &r in &g.relations {
+            if let Some(src) = g.get(r).source {
+                out.push(implies(id(r), id(src)));
+            }
+        }
+    }
+    if o.unique_artifact {
+        for &n in &g.nodes {
+            for same in by_name(g, &g.get(n).artifacts) {
+                out.push(list("amo", ids(&same)));
+            }
+        }
+    }
+    if o.artifact_container {
+        for &a in &g.artifacts {
+            if let Some(c) = g.get(a).container {
+                out.push(implies(id(a), id(c)));
+            }
+        }
+    }
+    if o.property_container {
+        for &p in &g.properties {
+            if let Some(c) = g.get(p).container {
+                out.push(implies(id(p), id(c)));
+            }
+        }
+    }
+    if o.unique_property {
+        let containers = g
+            .nodes
+            .iter()
+            .chain(&g.relations)
+            .chain(&g.policies)
+            .chain(&g.groups)
+            .chain(&g.artifacts);
+        for &c in containers {
+            for same in by_name(g, &g.get(c).properties) {
+                out.push(list("amo", ids(&same)));
+            }
+        }
+    }
+    if o.type_container {
+        for &t in &g.types {
+            if let Some(c) = g.get(t).container {
+                out.push(implies(id(t), id(c)));
+            }
+        }
+    }
+    let hosting = |n: ElementId| -> Vec<ElementId> {
+        g.get(n)
+            .outgoing
+            .iter()
+            .copied()
+            .filter(|&r| g.get(r).hosting)
+            .collect()
+    };
+    if o.required_hosting {
+        for &n in &g.nodes {
+            match hosting(n)[..] {
+                [] => {}
+                [h] => out.push(implies(id(n), id(h))),
+                ref hs => out.push(implies(id(n), list("exo", ids(hs)))),
+            }
+        }
+    }
+    if o.single_hosting {
+        for &n in &g.nodes {
+            out.push(list("amo", ids(&hosting(n))));
+        }
+    }
+    if o.required_incoming_relation {
+        for &n in &g.nodes {
+            let inc = &g.get(n).incoming;
+            if !inc.is_empty() {
+                out.push(implies(id(n), list("or", ids(inc))));
+            }
+        }
+    }
+    if o.required_artifact {
+        for &n in &g.nodes {
+            let arts = &g.get(n).artifacts;
+            if !arts.is_empty() {
+                out.push(implies(id(n), list("exo", ids(arts))));
+            }
+        }
+    }
+    if o.required_technology {
+        for &n in &g.nodes {
+            if !types.is_managed(n)? {
+                continue;
+            }
+            match g.get(n).technologies[..] {
+                [t] => out.push(implies(id(n), id(t))),
+                ref ts => out.push(implies(id(n), list("exo", ids(ts)))),
+            }
+        }
+    }
+    if o.unique_technology {
+        for &n in &g.nodes {
+            if types.is_managed(n)? {
+                out.push(list("amo", ids(&g.get(n).technologies)));
+            }
+        }
+    }
+    if o.unique_input {
+        for same in by_name(g, &g.inputs) {
+            out.push(list("amo", ids(&same)));
+        }
+    }
+    if o.unique_output {
+        for same in by_name(g, &g.outputs) {
+            out.push(list("amo", ids(&same)));
+        }
+    }
+    if o.unique_relation {
+        for &n in &g.nodes {
+            for same in by_name(g, &g.get(n).outgoing) {
+                out.push(implies(id(n), list("amo", ids(&same))));
+            }
+        }
+    }
+
+    // Implication constraints (10.2).
+    let manual = |x: ElementId| s(&format!("manual.{}", g.get(x).id));
+    for x in g.ordered() {
+        let e = g.get(x);
+        let implied = match (&e.implied, e.kind) {
+            (Some(v), _) => v.is_truthy(),
+            (None, _) => false,
+        };
+        if !implied {
+            continue;
+        }
+        match e.kind {
+            Kind::Node => out.push(implies(manual(x), id(x))),
+            Kind::Property => {
+                if e.consumes.is_empty()
+                    || !e.consumes.iter().any(|&c| g.get(c).kind == Kind::Input)
+                {
+                    continue;
+                }
+                let Some(c) = e.container else { continue };
+                let consumed = e.consumes.iter().map(|&c| manual(c)).collect();
+                let left = list("and", vec![id(c), manual(x), list("or", consumed)]);
+                out.push(implies(left, id(x)));
+            }
+            Kind::Relation if o.relation_enhanced_implication_mode => {
+                let (Some(src), Some(t)) = (e.source, e.target) else {
+                    continue;
+                };
+                let left = list("and", vec![id(src), manual(x), manual(t)]);
+                out.push(implies(left, id(x)));
+            }
+            _ => {
+                let Some(c) = e.container else { continue };
+                let value = e.implied.as_ref().and_then(Node::as_str);
+                match (e.implied.as_ref().map(|n| &n.value), value) {
+                    (_, Some("TARGET")) if e.kind != Kind::Relation => {
+                        bail!(e.span, "{} is not a relation", g.Display(x))
+                    }
+                    (_, Some("TARGET" | "SOURCE" | "CONTAINER"))
+                    | (Some(v4t_yaml::Value::Bool(true)), _) => {}
+                    _ => return Err(Error::at("Left not defined", e.span)),
+                }
+                let left = list("and", vec![id(c), manual(x)]);
+                out.push(implies(left, id(x)));
+            }
+        }
+    }
+    let _ = doc;
+    Ok(out)
+}

@@ -1,0 +1,175 @@
+//! Enrichment: makes every generated condition and constraint explicit in the
+//! template, so that solving only evaluates conditions (part 1, sections 7-11).
+//!
+//! Input: a loaded template. Output: the same template with final condition
+//! lists on every element, the generated constraints appended to
+//! `variability.constraints`, variability groups removed and enrichment-only
+//! keys and options deleted. This is also what `v4t enrich` prints.
+
+mod conditions;
+mod constraints;
+pub mod technologies;
+
+pub use conditions::{bratan, scope, simplify};
+
+use crate::error::Result;
+use crate::graph::{self, Graph};
+use crate::normalize::normalize;
+use crate::types::TypeSystem;
+use v4t_yaml::{Map, Node};
+
+/// Per-element option keys removed by the enricher (11.1).
+const ELEMENT_OPTION_KEYS: [&str; 8] = [
+    "default_condition",
+    "default_consistency_condition",
+    "default_semantic_condition",
+    "default_condition_mode",
+    "pruning",
+    "consistency_pruning",
+    "semantic_pruning",
+    "default_alternative",
+];
+
+/// Enriches `doc` in place.
+pub fn enrich(doc: &mut Node) -> Result<()> {
+    graph::check_version(doc)?;
+    // Graph #1: technologies and implementations.
+    normalize(doc)?;
+    graph::add_fallback_properties(doc)?;
+    let g1 = graph::build(doc)?;
+    technologies::enrich_technologies(doc, &g1)?;
+    drop(g1);
+    // Graph #2: conditions and constraints.
+    normalize(doc)?;
+    graph::add_fallback_properties(doc)?;
+    let g2 = graph::build(doc)?;
+    let (conditions, constraints) = {
+        let types = TypeSystem::new(doc, &g2);
+        let conditions = conditions::enrich_conditions(doc, &g2, &types)?;
+        let constraints = constraints::enrich_constraints(doc, &g2, &types)?;
+        (conditions, constraints)
+    };
+    write_back(doc, &g2, conditions, constraints);
+    Ok(())
+}
+
+/// The enricher transformer (11): final conditions into the raw elements,
+/// variability groups and enrichment-only options removed.
+fn write_back(doc: &mut Node, g: &Graph, conditions: Vec<Vec<Node>>, constraints: Vec<Node>) {
+    for (i, list) in conditions.into_iter().enumerate() {
+        let id = graph::ElementId(i as u32);
+        let Some(raw) = g.raw_mut(doc, id) else {
+            continue;
+        };
+        if raw.is_null() {
+            *raw = Node::map(Map::new());
+        }
+        let Some(m) = raw.as_map_mut() else { continue };
+        for k in ELEMENT_OPTION_KEYS {
+            m.remove(k);
+        }
+        m.insert("conditions", Node::seq(list));
+    }
+    let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) else {
+        return;
+    };
+    if !constraints.is_empty() {
+        if !tt.get("variability").is_some_and(|v| v.as_map().is_some()) {
+            tt.insert("variability", Node::map(Map::new()));
+        }
+        if let Some(v) = tt.get_mut("variability").and_then(Node::as_map_mut) {
+            match v.get_mut("constraints").and_then(Node::as_seq_mut) {
+                Some(list) => list.extend(constraints),
+                None => v.insert("constraints", Node::seq(constraints)),
+            }
+        }
+    }
+    if let Some(groups) = tt.get("groups").and_then(Node::as_seq) {
+        let mut kept = Map::new();
+        for (&gid, item) in g.groups.iter().zip(groups) {
+            if g.get(gid).variability_group {
+                continue;
+            }
+            if let Some((k, v)) = item.as_map().and_then(Map::first) {
+                kept.push(k.clone(), v.clone());
+            }
+        }
+        if kept.is_empty() {
+            tt.remove("groups");
+        } else {
+            tt.insert("groups", Node::map(kept));
+        }
+    }
+    if let Some(v) = tt.get_mut("variability").and_then(Node::as_map_mut) {
+        for k in ["qualities", "type_specific_conditions", "plugins"] {
+            v.remove(k);
+        }
+        if v.get("inputs")
+            .and_then(Node::as_map)
+            .is_some_and(Map::is_empty)
+        {
+            v.remove("inputs");
+        }
+        if let Some(o) = v.get_mut("options").and_then(Node::as_map_mut) {
+            for k in deleted_options() {
+                o.remove(&k);
+            }
+            if o.is_empty() {
+                v.remove("options");
+            }
+        }
+        if v.is_empty() {
+            tt.remove("variability");
+        }
+    }
+}
+
+/// The options the enricher transformer deletes (11.3).
+fn deleted_options() -> Vec<String> {
+    let mut out: Vec<String> = [
+        "mode",
+        "default_condition",
+        "node_default_condition_mode",
+        "relation_default_condition_mode",
+        "output_default_condition_mode",
+        "relation_default_implied",
+        "pruning",
+        "consistency_pruning",
+        "semantic_pruning",
+        "relation_source_constraint",
+        "relation_target_constraint",
+        "artifact_container_constraint",
+        "property_container_constraint",
+        "type_container_constraint",
+        "required_hosting_constraint",
+        "required_technology_constraint",
+        "unique_property_constraint",
+        "unique_artifact_constraint",
+        "unique_input_constraint",
+        "unique_output_constraint",
+        "required_artifact_constraint",
+        "required_incoming_relation_constraint",
+        "required_technology_check",
+        "enrich_input_condition",
+        "enrich_technologies",
+        "enrich_implementations",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for k in [
+        "node", "relation", "policy", "group", "artifact", "property", "type", "output",
+    ] {
+        for suffix in [
+            "default_condition",
+            "default_consistency_condition",
+            "default_semantic_condition",
+            "pruning",
+            "consistency_pruning",
+            "semantic_pruning",
+        ] {
+            out.push(format!("{k}_{suffix}"));
+        }
+    }
+    out
+}

@@ -1,0 +1,1201 @@
+//! Population: builds the [`Graph`] of a normalised document in the
+//! reference's order (part 1, section 5), raising its errors in that order.
+
+use super::{is_hosting_name, Element, ElementId, Graph, Kind, Loc, Owner};
+use crate::error::{bail, Error, Result};
+use crate::normalize::not_a_boolean;
+use crate::options::{Options, Version};
+use std::collections::HashMap;
+use v4t_yaml::json::{to_json, to_json_pretty};
+use v4t_yaml::number::format_js;
+use v4t_yaml::{Map, Node, Span, Value};
+
+/// The condition list of a raw definition: `conditions` as a list (a single
+/// expression becomes a one-element list; missing or null is empty).
+pub fn conditions_of(raw: Option<&Map>) -> Vec<Node> {
+    match raw.and_then(|m| m.get("conditions")) {
+        None => Vec::new(),
+        Some(n) => match &n.value {
+            Value::Null => Vec::new(),
+            Value::Seq(items) => items.clone(),
+            _ => vec![n.clone()],
+        },
+    }
+}
+
+/// Builds the graph of the normalised `doc`.
+pub fn build(doc: &Node) -> Result<Graph> {
+    let version = check_version(doc)?;
+    let tt = doc.get("topology_template");
+    let options_raw = tt
+        .and_then(|t| t.get("variability"))
+        .and_then(|v| v.get("options"))
+        .and_then(Node::as_map);
+    let options = Options::new(version, options_raw)?;
+    let relationship_templates: Vec<String> = tt
+        .and_then(|t| t.get("relationship_templates"))
+        .and_then(Node::as_map)
+        .map(|m| m.keys().map(str::to_string).collect())
+        .unwrap_or_default();
+    let mut b = Builder {
+        doc,
+        g: Graph {
+            options,
+            elements: Vec::new(),
+            types: Vec::new(),
+            nodes: Vec::new(),
+            relations: Vec::new(),
+            properties: Vec::new(),
+            policies: Vec::new(),
+            groups: Vec::new(),
+            inputs: Vec::new(),
+            artifacts: Vec::new(),
+            imports: Vec::new(),
+            technologies: Vec::new(),
+            outputs: Vec::new(),
+            node_index: HashMap::new(),
+            group_index: HashMap::new(),
+            relationship_templates,
+        },
+    };
+    b.populate()?;
+    Ok(b.g)
+}
+
+/// Checks `tosca_definitions_version`.
+pub fn check_version(doc: &Node) -> Result<Version> {
+    let v = doc.get("tosca_definitions_version");
+    v.and_then(Node::as_str)
+        .and_then(Version::parse)
+        .ok_or_else(|| {
+            Error::at(
+                "Unsupported TOSCA definitions version",
+                v.map(|n| n.span).unwrap_or(doc.span),
+            )
+        })
+}
+
+struct Builder<'d> {
+    doc: &'d Node,
+    g: Graph,
+}
+
+fn single(item: &Node) -> Option<(&str, Span, &Node)> {
+    item.as_map()?
+        .first()
+        .map(|(k, v)| (k.name.as_str(), k.span, v))
+}
+
+impl<'d> Builder<'d> {
+    fn tt(&self) -> Option<&'d Node> {
+        self.doc.get("topology_template")
+    }
+
+    fn list(&self, key: &str) -> &'d [Node] {
+        self.tt()
+            .and_then(|t| t.get(key))
+            .and_then(Node::as_seq)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    fn add(&mut self, mut e: Element) -> ElementId {
+        let id = ElementId(self.g.elements.len() as u32);
+        let mut s = String::new();
+        s.push_str(e.kind.word());
+        s.push('.');
+        s.push_str(&e.name);
+        if let Some(i) = e.index {
+            s.push('@');
+            s.push_str(&i.to_string());
+        }
+        if let Some(c) = e.container {
+            s.push('.');
+            s.push_str(&self.g.get(c).id);
+        }
+        e.id = s;
+        self.g.elements.push(e);
+        id
+    }
+
+    fn el(&mut self, id: ElementId) -> &mut Element {
+        &mut self.g.elements[id.0 as usize]
+    }
+
+    fn populate(&mut self) -> Result<()> {
+        self.inputs()?;
+        self.outputs()?;
+        self.nodes()?;
+        self.check_relationship_templates_used()?;
+        self.resolve_targets()?;
+        self.groups()?;
+        self.policies()?;
+        self.imports();
+        self.consumers()?;
+        self.producers()?;
+        self.anchor_check()?;
+        Ok(())
+    }
+
+    /// Conditions and default-alternative flag of relations, properties,
+    /// artifacts, types and technologies: `[false]` if `default_alternative`
+    /// is present at all.
+    fn alternative_conditions(raw: Option<&Map>) -> (Vec<Node>, bool) {
+        match raw
+            .and_then(|m| m.get("default_alternative"))
+            .filter(|n| n.is_defined())
+        {
+            Some(d) => (vec![Node::bool(false)], d.is_truthy()),
+            None => (conditions_of(raw), false),
+        }
+    }
+
+    fn inputs(&mut self) -> Result<()> {
+        let list = self.list("inputs");
+        for (i, item) in list.iter().enumerate() {
+            let Some((name, span, def)) = single(item) else {
+                continue;
+            };
+            let raw = def.as_map();
+            let mut e = Element::new(
+                Kind::Input,
+                name.to_string(),
+                Some(i as u32),
+                None,
+                span,
+                Loc::Input(i as u32),
+            );
+            e.conditions = conditions_of(raw);
+            e.default_alternative = raw
+                .and_then(|m| m.get("default_alternative"))
+                .is_some_and(Node::is_truthy);
+            let id = self.add(e);
+            self.g.inputs.push(id);
+        }
+        self.check_defaults(&self.g.inputs.clone())
+    }
+
+    fn outputs(&mut self) -> Result<()> {
+        let list = self.list("outputs");
+        for (i, item) in list.iter().enumerate() {
+            let Some((name, span, def)) = single(item) else {
+                continue;
+            };
+            let raw = def.as_map();
+            let mut e = Element::new(
+                Kind::Output,
+                name.to_string(),
+                Some(i as u32),
+                None,
+                span,
+                Loc::Output(i as u32),
+            );
+            e.conditions = conditions_of(raw);
+            e.default_alternative = raw
+                .and_then(|m| m.get("default_alternative"))
+                .is_some_and(Node::is_truthy);
+            let id = self.add(e);
+            self.g.outputs.push(id);
+        }
+        self.check_defaults(&self.g.outputs.clone())
+    }
+
+    /// At most one default alternative per name among `ids`.
+    fn check_defaults(&self, ids: &[ElementId]) -> Result<()> {
+        let mut seen: Vec<(&str, ElementId, bool)> = Vec::new();
+        for &id in ids {
+            let e = self.g.get(id);
+            match seen.iter_mut().find(|(n, _, _)| *n == e.name) {
+                Some((_, first, has_default)) => {
+                    if e.default_alternative {
+                        if *has_default {
+                            bail!(e.span, "{} has multiple defaults", self.g.Display(*first));
+                        }
+                        *has_default = true;
+                    }
+                }
+                None => seen.push((e.name.as_str(), id, e.default_alternative)),
+            }
+        }
+        Ok(())
+    }
+
+    fn nodes(&mut self) -> Result<()> {
+        let list = self.list("node_templates");
+        for (i, item) in list.iter().enumerate() {
+            let Some((name, span, def)) = single(item) else {
+                continue;
+            };
+            let i = i as u32;
+            if self.g.node_index.contains_key(name) {
+                bail!(span, "Node \"{name}\" defined multiple times");
+            }
+            if name == "SELF" {
+                bail!(span, "Node must not be named \"SELF\"");
+            }
+            if name == "CONTAINER" {
+                bail!(span, "Node must not be named \"CONTAINER\"");
+            }
+            let raw = def.as_map();
+            let mut e = Element::new(Kind::Node, name.to_string(), None, None, span, Loc::Node(i));
+            e.conditions = conditions_of(raw);
+            e.implied = raw
+                .and_then(|m| m.get("implied"))
+                .filter(|n| n.is_defined())
+                .cloned();
+            e.anchor = match raw.and_then(|m| m.get("anchor")).filter(|n| n.is_defined()) {
+                Some(a) => a.as_bool().ok_or_else(|| not_a_boolean(a))?,
+                None => match raw
+                    .and_then(|m| m.get("persistent"))
+                    .filter(|n| n.is_defined())
+                {
+                    Some(p) => p.as_bool().ok_or_else(|| not_a_boolean(p))?,
+                    None => false,
+                },
+            };
+            let id = self.add(e);
+            self.g.nodes.push(id);
+            self.g.node_index.insert(name.to_string(), id);
+            let weight = self.node_weight(id, raw)?;
+            self.el(id).weight = weight;
+
+            self.types(id, def, Owner::Node(i))?;
+            self.properties(id, def, Owner::Node(i))?;
+            self.relations(id, i, def)?;
+            self.artifacts(id, i, def)?;
+            self.technologies(id, i, def)?;
+        }
+        Ok(())
+    }
+
+    fn node_weight(&self, id: ElementId, raw: Option<&Map>) -> Result<f64> {
+        let Some(w) = raw.and_then(|m| m.get("weight")).filter(|n| n.is_defined()) else {
+            return Ok(1.0);
+        };
+        let shown = match &w.value {
+            Value::Number(n) => format_js(*n),
+            Value::String(s) => s.clone(),
+            _ => to_json(w),
+        };
+        match w.as_f64() {
+            Some(n) if n < 0.0 => bail!(
+                w.span,
+                "Weight \"{shown}\" of {} is a negative number",
+                self.g.display(id)
+            ),
+            Some(n) if n > 1.0 => bail!(
+                w.span,
+                "Weight \"{shown}\" of {} is larger than 1",
+                self.g.display(id)
+            ),
+            Some(n) => Ok(n),
+            None => bail!(
+                w.span,
+                "Weight \"{shown}\" of {} is not a number or boolean",
+                self.g.display(id)
+            ),
+        }
+    }
+
+    fn types(&mut self, container: ElementId, def: &Node, owner: Owner) -> Result<()> {
+        let Some(t) = def.get("type") else {
+            bail!(def.span, "{} has no type", self.g.Display(container));
+        };
+        let Some(list) = t.as_seq() else {
+            bail!(
+                t.span,
+                "Types of {} not normalized",
+                self.g.display(container)
+            );
+        };
+        let mut has_default = false;
+        for (i, item) in list.iter().enumerate() {
+            let Some((name, span, a)) = single(item) else {
+                continue;
+            };
+            let raw = a.as_map();
+            let (conditions, default) = Self::alternative_conditions(raw);
+            if default {
+                if has_default {
+                    bail!(
+                        span,
+                        "{} has multiple default types",
+                        self.g.Display(container)
+                    );
+                }
+                has_default = true;
+            }
+            let mut e = Element::new(
+                Kind::Type,
+                name.to_string(),
+                Some(i as u32),
+                Some(container),
+                span,
+                Loc::Type {
+                    owner,
+                    index: i as u32,
+                },
+            );
+            e.conditions = conditions;
+            e.default_alternative = default;
+            e.implied = raw
+                .and_then(|m| m.get("implied"))
+                .filter(|n| n.is_defined())
+                .cloned();
+            let id = self.add(e);
+            self.g.types.push(id);
+            self.el(container).types.push(id);
+        }
+        Ok(())
+    }
+
+    fn properties(&mut self, container: ElementId, def: &Node, owner: Owner) -> Result<()> {
+        let Some(list) = def.get("properties").and_then(Node::as_seq) else {
+            return Ok(());
+        };
+        let mut ids = Vec::with_capacity(list.len());
+        for (i, item) in list.iter().enumerate() {
+            let Some((name, span, a)) = single(item) else {
+                continue;
+            };
+            let raw = a.as_map();
+            let (conditions, default) = Self::alternative_conditions(raw);
+            let mut e = Element::new(
+                Kind::Property,
+                name.to_string(),
+                Some(i as u32),
+                Some(container),
+                span,
+                Loc::Property {
+                    owner,
+                    index: i as u32,
+                },
+            );
+            e.conditions = conditions;
+            e.default_alternative = default;
+            e.implied = Some(
+                raw.and_then(|m| m.get("implied"))
+                    .filter(|n| n.is_defined())
+                    .cloned()
+                    .unwrap_or_else(|| Node::bool(true)),
+            );
+            let id = self.add(e);
+            self.g.properties.push(id);
+            self.el(container).properties.push(id);
+            ids.push((id, raw));
+        }
+        let only_ids: Vec<ElementId> = ids.iter().map(|(id, _)| *id).collect();
+        self.check_defaults(&only_ids)?;
+        for (id, raw) in ids {
+            let has = raw.is_some_and(|m| {
+                m.get("value").is_some_and(Node::is_defined)
+                    || m.get("expression").is_some_and(Node::is_defined)
+            });
+            if !has {
+                bail!(
+                    self.g.get(id).span,
+                    "{} has no value or expression defined",
+                    self.g.Display(id)
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn relations(&mut self, node: ElementId, node_index: u32, def: &Node) -> Result<()> {
+        let Some(reqs) = def.get("requirements").filter(|n| n.is_defined()) else {
+            return Ok(());
+        };
+        let Some(list) = reqs.as_seq() else {
+            bail!(
+                reqs.span,
+                "Requirements assignments of \"{} must be an array",
+                self.g.display(node)
+            );
+        };
+        let rts = self.tt().and_then(|t| t.get("relationship_templates"));
+        for (i, item) in list.iter().enumerate() {
+            let Some((name, span, a)) = single(item) else {
+                continue;
+            };
+            let raw = a.as_map();
+            let (conditions, default) = Self::alternative_conditions(raw);
+            let mut e = Element::new(
+                Kind::Relation,
+                name.to_string(),
+                Some(i as u32),
+                Some(node),
+                span,
+                Loc::Relation {
+                    node: node_index,
+                    index: i as u32,
+                },
+            );
+            e.conditions = conditions;
+            e.default_alternative = default;
+            e.source = Some(node);
+            e.hosting = is_hosting_name(name);
+            e.implied = Some(
+                match raw
+                    .and_then(|m| m.get("implied"))
+                    .filter(|n| n.is_defined())
+                {
+                    Some(v) => v.clone(),
+                    None => Node::bool(!e.hosting && self.g.options.relation_default_implied),
+                },
+            );
+            let id = self.add(e);
+            self.g.relations.push(id);
+            self.el(node).outgoing.push(id);
+            if let Some(rname) = raw
+                .and_then(|m| m.get("relationship"))
+                .and_then(Node::as_str)
+            {
+                let Some(rt) = rts.and_then(|r| r.get(rname)) else {
+                    bail!(
+                        raw.and_then(|m| m.get("relationship"))
+                            .map(|n| n.span)
+                            .unwrap_or(span),
+                        "Relationship \"{rname}\" of relation \"{name}\" of {} does not exist!",
+                        self.g.display(node)
+                    );
+                };
+                if self
+                    .g
+                    .relations
+                    .iter()
+                    .any(|&r| self.g.get(r).relationship.as_deref() == Some(rname))
+                {
+                    bail!(span, "Relation \"{rname}\" is used multiple times");
+                }
+                let pos = self
+                    .g
+                    .relationship_templates
+                    .iter()
+                    .position(|n| n == rname)
+                    .unwrap_or(0) as u32;
+                self.el(id).relationship = Some(rname.to_string());
+                self.types(id, rt, Owner::RelationshipTemplate(pos))?;
+                self.properties(id, rt, Owner::RelationshipTemplate(pos))?;
+            }
+        }
+        let out = self.g.get(node).outgoing.clone();
+        self.check_defaults(&out)
+    }
+
+    fn artifacts(&mut self, node: ElementId, node_index: u32, def: &Node) -> Result<()> {
+        let Some(list) = def.get("artifacts").and_then(Node::as_seq) else {
+            return Ok(());
+        };
+        for (i, item) in list.iter().enumerate() {
+            let Some((name, span, a)) = single(item) else {
+                continue;
+            };
+            let raw = a.as_map();
+            let (conditions, default) = Self::alternative_conditions(raw);
+            let mut e = Element::new(
+                Kind::Artifact,
+                name.to_string(),
+                Some(i as u32),
+                Some(node),
+                span,
+                Loc::Artifact {
+                    node: node_index,
+                    index: i as u32,
+                },
+            );
+            e.conditions = conditions;
+            e.default_alternative = default;
+            e.implied = raw
+                .and_then(|m| m.get("implied"))
+                .filter(|n| n.is_defined())
+                .cloned();
+            let id = self.add(e);
+            self.g.artifacts.push(id);
+            self.el(node).artifacts.push(id);
+            let owner = Owner::Artifact {
+                node: node_index,
+                index: i as u32,
+            };
+            self.types(id, a, owner)?;
+            self.properties(id, a, owner)?;
+        }
+        let arts = self.g.get(node).artifacts.clone();
+        self.check_defaults(&arts)
+    }
+
+    fn technologies(&mut self, node: ElementId, node_index: u32, def: &Node) -> Result<()> {
+        let Some(list) = def.get("technology").and_then(Node::as_seq) else {
+            return Ok(());
+        };
+        let mut has_default = false;
+        for (i, item) in list.iter().enumerate() {
+            let Some((name, span, t)) = single(item) else {
+                continue;
+            };
+            let raw = t.as_map();
+            let (conditions, default) = Self::alternative_conditions(raw);
+            let mut e = Element::new(
+                Kind::Technology,
+                name.to_string(),
+                Some(i as u32),
+                Some(node),
+                span,
+                Loc::Technology {
+                    node: node_index,
+                    index: i as u32,
+                },
+            );
+            e.conditions = conditions;
+            e.default_alternative = default;
+            e.implied = raw
+                .and_then(|m| m.get("implied"))
+                .filter(|n| n.is_defined())
+                .cloned();
+            let id = self.add(e);
+            if raw
+                .and_then(|m| m.get("assign"))
+                .is_none_or(|n| !n.is_defined())
+            {
+                bail!(span, "{} not normalized", self.g.Display(id));
+            }
+            if let Some(w) = raw.and_then(|m| m.get("weight")).filter(|n| n.is_defined()) {
+                let Some(n) = w.as_f64() else {
+                    bail!(w.span, "Element \"{}\" is not a number", to_json(w));
+                };
+                if n < 0.0 {
+                    bail!(
+                        w.span,
+                        "Weight \"{}\" of {} is a negative number",
+                        format_js(n),
+                        self.g.display(id)
+                    );
+                }
+                if n > 1.0 {
+                    bail!(
+                        w.span,
+                        "Weight \"{}\" of {} is larger than 1",
+                        format_js(n),
+                        self.g.display(id)
+                    );
+                }
+                self.el(id).weight = n;
+            }
+            if let Some(p) = raw.and_then(|m| m.get("prio")).and_then(Node::as_f64) {
+                self.el(id).prio = p;
+            }
+            if default {
+                if has_default {
+                    bail!(
+                        span,
+                        "{} has multiple default technologies",
+                        self.g.Display(node)
+                    );
+                }
+                has_default = true;
+            }
+            self.g.technologies.push(id);
+            self.el(node).technologies.push(id);
+        }
+        Ok(())
+    }
+
+    fn check_relationship_templates_used(&self) -> Result<()> {
+        let rts = self
+            .tt()
+            .and_then(|t| t.get("relationship_templates"))
+            .and_then(Node::as_map);
+        if let Some(rts) = rts {
+            for (k, _) in rts.iter() {
+                let used = self
+                    .g
+                    .relations
+                    .iter()
+                    .any(|&r| self.g.get(r).relationship.as_deref() == Some(k.name.as_str()));
+                if !used {
+                    bail!(k.span, "Relation \"{}\" is never used", k.name);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn resolve_targets(&mut self) -> Result<()> {
+        for r in self.g.relations.clone() {
+            let raw = self.g.raw(self.doc, r);
+            let target_node = raw.and_then(|n| n.get("node"));
+            let name = target_node.and_then(Node::as_str);
+            let Some(t) = name.and_then(|n| self.g.node(n)) else {
+                let shown = match target_node {
+                    Some(n) if n.is_defined() => {
+                        n.as_str().map(str::to_string).unwrap_or_else(|| to_json(n))
+                    }
+                    _ => "undefined".to_string(),
+                };
+                bail!(
+                    target_node.map(|n| n.span).unwrap_or(self.g.get(r).span),
+                    "Target \"{shown}\" of {} does not exist",
+                    self.g.display(r)
+                );
+            };
+            self.el(r).target = Some(t);
+            self.el(t).incoming.push(r);
+        }
+        Ok(())
+    }
+
+    fn groups(&mut self) -> Result<()> {
+        let list = self.list("groups");
+        for (i, item) in list.iter().enumerate() {
+            let Some((name, span, def)) = single(item) else {
+                continue;
+            };
+            let i = i as u32;
+            if self.g.group_index.contains_key(name) {
+                bail!(span, "Group \"{name}\" defined multiple times");
+            }
+            let raw = def.as_map();
+            let mut e = Element::new(
+                Kind::Group,
+                name.to_string(),
+                None,
+                None,
+                span,
+                Loc::Group(i),
+            );
+            e.conditions = conditions_of(raw);
+            e.implied = raw
+                .and_then(|m| m.get("implied"))
+                .filter(|n| n.is_defined())
+                .cloned();
+            let id = self.add(e);
+            self.g.groups.push(id);
+            self.g.group_index.insert(name.to_string(), id);
+            // members
+            if let Some(members) = def.get("members").and_then(Node::as_seq) {
+                for m in members {
+                    let member = self.member(m)?;
+                    self.el(id).members.push(member);
+                    self.el(member).groups.push(id);
+                }
+            }
+            self.types(id, def, Owner::Group(i))?;
+            let types = self.g.get(id).types.clone();
+            let variability = types.first().is_some_and(|&t| {
+                matches!(
+                    self.g.get(t).name.as_str(),
+                    "variability.groups.Root" | "variability.groups.ConditionalMembers"
+                )
+            });
+            if variability && types.len() > 1 {
+                bail!(
+                    span,
+                    "{} is a variability group but has conditional types",
+                    self.g.Display(id)
+                );
+            }
+            self.el(id).variability_group = variability;
+            self.properties(id, def, Owner::Group(i))?;
+        }
+        Ok(())
+    }
+
+    /// A group member: a node name or `[node, requirement name | index]`.
+    fn member(&self, m: &Node) -> Result<ElementId> {
+        match &m.value {
+            Value::String(n) => self
+                .g
+                .node(n)
+                .ok_or_else(|| Error::at(format!("Node \"{n}\" not found"), m.span)),
+            Value::Seq(pair) => {
+                let node = pair
+                    .first()
+                    .and_then(Node::as_str)
+                    .and_then(|n| self.g.node(n));
+                let found = node.and_then(|n| {
+                    let out = &self.g.get(n).outgoing;
+                    match pair.get(1).map(|x| &x.value) {
+                        Some(Value::String(r)) => {
+                            let named: Vec<_> =
+                                out.iter().filter(|&&x| self.g.get(x).name == *r).collect();
+                            match named.len() {
+                                1 => Some(Ok(*named[0])),
+                                0 => None,
+                                _ => Some(Err(())),
+                            }
+                        }
+                        Some(Value::Number(k)) => out.get(*k as usize).map(|&x| Ok(x)),
+                        _ => None,
+                    }
+                });
+                match found {
+                    Some(Ok(r)) => Ok(r),
+                    Some(Err(())) => Err(Error::at(
+                        format!("Relation \"{}\" is ambiguous", to_json_pretty(m)),
+                        m.span,
+                    )),
+                    None => Err(Error::at(
+                        format!("Relation \"{}\" not found", to_json_pretty(m)),
+                        m.span,
+                    )),
+                }
+            }
+            _ => Err(Error::at(
+                format!("Member \"{}\" has bad format", to_json_pretty(m)),
+                m.span,
+            )),
+        }
+    }
+
+    fn policies(&mut self) -> Result<()> {
+        let list = self.list("policies");
+        for (i, item) in list.iter().enumerate() {
+            let Some((name, span, def)) = single(item) else {
+                continue;
+            };
+            let i = i as u32;
+            let raw = def.as_map();
+            let mut e = Element::new(
+                Kind::Policy,
+                name.to_string(),
+                Some(i),
+                None,
+                span,
+                Loc::Policy(i),
+            );
+            e.conditions = conditions_of(raw);
+            e.implied = raw
+                .and_then(|m| m.get("implied"))
+                .filter(|n| n.is_defined())
+                .cloned();
+            let id = self.add(e);
+            self.g.policies.push(id);
+            if let Some(targets) = def.get("targets").and_then(Node::as_seq) {
+                for t in targets {
+                    let name = t.as_str().unwrap_or_default();
+                    let Some(target) = self.g.node(name).or_else(|| self.g.group(name)) else {
+                        bail!(
+                            t.span,
+                            "Policy target \"{}\" of {} does not exist",
+                            t.as_str().map(str::to_string).unwrap_or_else(|| to_json(t)),
+                            self.g.display(id)
+                        );
+                    };
+                    self.el(id).targets.push(target);
+                }
+            }
+            self.types(id, def, Owner::Policy(i))?;
+            self.properties(id, def, Owner::Policy(i))?;
+        }
+        Ok(())
+    }
+
+    fn imports(&mut self) {
+        let Some(list) = self.doc.get("imports").and_then(Node::as_seq) else {
+            return;
+        };
+        for (i, item) in list.iter().enumerate() {
+            let raw = item.as_map();
+            let mut e = Element::new(
+                Kind::Import,
+                i.to_string(),
+                Some(i as u32),
+                None,
+                item.span,
+                Loc::Import(i as u32),
+            );
+            e.conditions = conditions_of(raw);
+            let id = self.add(e);
+            self.g.imports.push(id);
+        }
+    }
+
+    /// Which elements each property consumes (5.4).
+    fn consumers(&mut self) -> Result<()> {
+        for p in self.g.properties.clone() {
+            let Some(value) = self.g.raw(self.doc, p).and_then(|r| r.get("value")) else {
+                continue;
+            };
+            let Some(m) = value.as_map() else { continue };
+            let consumed = if let Some(x) = m.get("get_input").filter(|n| n.is_defined()) {
+                vec![self.input_ref(x)?]
+            } else if let Some(l) = m
+                .get("get_property")
+                .filter(|n| n.is_defined())
+                .or_else(|| m.get("get_attribute").filter(|n| n.is_defined()))
+            {
+                self.property_ref(p, l)?
+            } else if let Some(e) = m.get("eval").and_then(Node::as_str) {
+                match e.split("::").collect::<Vec<_>>()[..] {
+                    [a, _] => vec![self.container_element(p, a, value.span)?],
+                    _ => vec![],
+                }
+            } else {
+                vec![]
+            };
+            for c in consumed {
+                self.el(p).consumes.push(c);
+                if self.g.get(c).kind == Kind::Input {
+                    self.el(c).consumers.push(p);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn input_ref(&self, x: &Node) -> Result<ElementId> {
+        match &x.value {
+            Value::String(name) => {
+                let found: Vec<_> = self
+                    .g
+                    .inputs
+                    .iter()
+                    .filter(|&&i| self.g.get(i).name == *name)
+                    .collect();
+                match found.len() {
+                    0 => bail!(x.span, "Input \"{name}\" not found"),
+                    1 => Ok(*found[0]),
+                    _ => bail!(x.span, "Input \"{name}\" is ambiguous"),
+                }
+            }
+            Value::Number(n) => self
+                .g
+                .inputs
+                .get(*n as usize)
+                .copied()
+                .filter(|_| n.fract() == 0.0 && *n >= 0.0)
+                .ok_or_else(|| Error::at(format!("Input \"{}\" not found", format_js(*n)), x.span)),
+            _ => bail!(
+                x.span,
+                "Element \"{}\" is neither a string nor a number",
+                to_json(x)
+            ),
+        }
+    }
+
+    fn property_ref(&self, p: ElementId, l: &Node) -> Result<Vec<ElementId>> {
+        let Some(items) = l.as_seq() else {
+            return Ok(vec![]);
+        };
+        let mut names = Vec::with_capacity(items.len());
+        for it in items {
+            match it.as_str() {
+                Some(s) => names.push(s),
+                None => bail!(it.span, "Element \"{}\" is not a string", to_json(it)),
+            }
+        }
+        match names[..] {
+            [c, _] => Ok(vec![self.container_element(p, c, l.span)?]),
+            [n, r, _] => {
+                let container = self.g.get(p).container;
+                let node = self.node_with_context(container, n, l.span)?;
+                let ne = self.g.get(node);
+                let targets: Vec<ElementId> = ne
+                    .outgoing
+                    .iter()
+                    .filter(|&&x| self.g.get(x).name == r)
+                    .filter_map(|&x| self.g.get(x).target)
+                    .collect();
+                if !targets.is_empty() {
+                    return Ok(targets);
+                }
+                let arts: Vec<ElementId> = ne
+                    .artifacts
+                    .iter()
+                    .copied()
+                    .filter(|&x| self.g.get(x).name == r)
+                    .collect();
+                if !arts.is_empty() {
+                    return Ok(arts);
+                }
+                bail!(
+                    l.span,
+                    "Reference \"[object Object]\" at property {} did not find any relation or artifact.",
+                    self.g.display(p)
+                )
+            }
+            _ => Ok(vec![]),
+        }
+    }
+
+    /// Node lookup with context: SELF, CONTAINER, SOURCE, TARGET or a name.
+    fn node_with_context(
+        &self,
+        ctx: Option<ElementId>,
+        name: &str,
+        span: Span,
+    ) -> Result<ElementId> {
+        let found = match name {
+            "SELF" => ctx.filter(|&c| self.g.get(c).kind == Kind::Node),
+            "CONTAINER" => ctx
+                .and_then(|c| self.g.get(c).container)
+                .filter(|&c| self.g.get(c).kind == Kind::Node),
+            "SOURCE" => ctx
+                .filter(|&c| self.g.get(c).kind == Kind::Relation)
+                .and_then(|c| self.g.get(c).source),
+            "TARGET" => ctx
+                .filter(|&c| self.g.get(c).kind == Kind::Relation)
+                .and_then(|c| self.g.get(c).target),
+            _ => self.g.node(name),
+        };
+        found.ok_or_else(|| Error::at(format!("Node \"{name}\" not found"), span))
+    }
+
+    /// The container element named `name` from the property's point of view:
+    /// node, then group, then policy.
+    fn container_element(&self, p: ElementId, name: &str, span: Span) -> Result<ElementId> {
+        let ctx = self.g.get(p).container;
+        if let Ok(n) = self.node_with_context(ctx, name, span) {
+            return Ok(n);
+        }
+        if let Some(g) = self.g.group(name) {
+            return Ok(g);
+        }
+        if let Some(&pol) = self
+            .g
+            .policies
+            .iter()
+            .find(|&&x| self.g.get(x).name == name)
+        {
+            return Ok(pol);
+        }
+        let shown = ctx.map(|c| self.g.display(c)).unwrap_or_default();
+        bail!(
+            span,
+            "Could not get element \"{name}\" from context element \"{shown}\" and context cached \"undefined\""
+        )
+    }
+
+    /// Which nodes produce each output (5.5).
+    fn producers(&mut self) -> Result<()> {
+        for o in self.g.outputs.clone() {
+            let raw = self.g.raw(self.doc, o);
+            let Some(value) = raw.and_then(|r| r.get("value")).filter(|v| v.is_defined()) else {
+                bail!(self.g.get(o).span, "Unexpected error");
+            };
+            let mut producer: Option<&str> = None;
+            if let Some(m) = value.as_map() {
+                if let Some(l) = m
+                    .get("get_property")
+                    .filter(|n| n.is_defined())
+                    .or_else(|| m.get("get_attribute").filter(|n| n.is_defined()))
+                {
+                    if let Some(items) = l.as_seq() {
+                        match items.len() {
+                            2 => {
+                                let n = items[0].as_str().ok_or_else(|| {
+                                    Error::at(
+                                        format!(
+                                            "Element \"{}\" is not a string",
+                                            to_json(&items[0])
+                                        ),
+                                        items[0].span,
+                                    )
+                                })?;
+                                if n == "SELF" {
+                                    bail!(items[0].span, "Element not defined");
+                                }
+                                producer = Some(n);
+                            }
+                            3 => bail!(l.span, "Not implemented"),
+                            _ => {}
+                        }
+                    }
+                } else if let Some(e) = m.get("eval").and_then(Node::as_str) {
+                    if let [n, _] = e.split("::").collect::<Vec<_>>()[..] {
+                        producer = Some(n);
+                    }
+                }
+            } else if let Some(s) = value.as_str() {
+                producer = jinja_eval_producer(s);
+            }
+            if let Some(name) = producer {
+                let Some(n) = self.g.node(name) else {
+                    bail!(value.span, "Node \"{name}\" not found");
+                };
+                self.el(o).producers.push(n);
+            }
+        }
+        Ok(())
+    }
+
+    fn anchor_check(&self) -> Result<()> {
+        let mode = &self.g.options.node_mode;
+        if !self.g.options.anchor_check || !(mode.contains("incoming") && mode.contains("host")) {
+            return Ok(());
+        }
+        let ok = self.g.nodes.iter().any(|&n| {
+            let e = self.g.get(n);
+            e.anchor || e.implied.as_ref().is_some_and(Node::is_truthy)
+        });
+        if !ok {
+            bail!(
+                Span::NONE,
+                "Node default condition mode \"incoming(naive)-host\" requires at least one anchor or implied node template"
+            );
+        }
+        Ok(())
+    }
+}
+
+/// The node of `{{ '::N::p' | eval }}` (exact spacing, either quote).
+fn jinja_eval_producer(s: &str) -> Option<&str> {
+    let inner = s.strip_prefix("{{ ")?.strip_suffix(" | eval }}")?;
+    let q = inner.chars().next()?;
+    if q != '\'' && q != '"' {
+        return None;
+    }
+    let inner = inner.strip_prefix(q)?.strip_suffix(q)?;
+    let rest = inner.strip_prefix("::")?;
+    let (node, prop) = rest.split_once("::")?;
+    if prop.is_empty() || prop.contains("::") {
+        return None;
+    }
+    Some(node)
+}
+
+/// Appends the fallback `VINTNER_UNDEFINED` property of every property name of
+/// every container (5.3), unless `bratans_unknown` is set.
+pub fn add_fallback_properties(doc: &mut Node) -> Result<()> {
+    let Ok(version) = check_version(doc) else {
+        return Ok(());
+    };
+    let options_raw = doc
+        .get("topology_template")
+        .and_then(|t| t.get("variability"))
+        .and_then(|v| v.get("options"))
+        .and_then(Node::as_map);
+    let options = Options::new(version, options_raw)?;
+    if options.bratans_unknown {
+        return Ok(());
+    }
+    let mode_a = options.fallback_property_default_alternative;
+    let Some(tt) = doc.get_mut("topology_template") else {
+        return Ok(());
+    };
+    let mut containers: Vec<&mut Node> = Vec::new();
+    let Some(ttm) = tt.as_map_mut() else {
+        return Ok(());
+    };
+    for (k, v) in ttm.iter_mut() {
+        match k.name.as_str() {
+            "node_templates" => {
+                for item in v.as_seq_mut().into_iter().flatten() {
+                    if let Some((_, node)) = item.as_map_mut().and_then(|m| m.first_mut()) {
+                        containers_of_node(node, &mut containers);
+                    }
+                }
+            }
+            "relationship_templates" => {
+                if let Some(m) = v.as_map_mut() {
+                    for (_, rt) in m.iter_mut() {
+                        containers.push(rt);
+                    }
+                }
+            }
+            "groups" | "policies" => {
+                for item in v.as_seq_mut().into_iter().flatten() {
+                    if let Some((_, g)) = item.as_map_mut().and_then(|m| m.first_mut()) {
+                        containers.push(g);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for c in containers {
+        add_fallbacks_to(c, mode_a);
+    }
+    Ok(())
+}
+
+fn containers_of_node<'a>(node: &'a mut Node, out: &mut Vec<&'a mut Node>) {
+    // Split borrows: artifacts are inside the node map.
+    let Some(m) = node.as_map_mut() else { return };
+    let mut node_props: Option<&'a mut Node> = None;
+    for (k, v) in m.iter_mut() {
+        match k.name.as_str() {
+            "properties" => node_props = Some(v),
+            "artifacts" => {
+                for item in v.as_seq_mut().into_iter().flatten() {
+                    if let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) {
+                        out.push(a);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(p) = node_props {
+        out.push(p);
+    }
+}
+
+const UNDEFINED: &str = "VINTNER_UNDEFINED";
+
+fn add_fallbacks_to(container: &mut Node, mode_a: bool) {
+    // `container` is either a container map with `properties` or the list itself.
+    let list = if container.as_seq().is_some() {
+        container
+    } else {
+        match container.get_mut("properties") {
+            Some(l) if l.as_seq().is_some() => l,
+            _ => return,
+        }
+    };
+    let Some(items) = list.as_seq_mut() else {
+        return;
+    };
+    let mut names: Vec<String> = Vec::new();
+    for item in items.iter() {
+        if let Some((k, _)) = item.as_map().and_then(Map::first) {
+            if !names.contains(&k.name) {
+                names.push(k.name.clone());
+            }
+        }
+    }
+    for name in names {
+        let same = || {
+            items.iter().filter_map(|item| {
+                item.as_map()
+                    .and_then(Map::first)
+                    .filter(|(k, _)| k.name == name)
+                    .map(|(_, v)| v)
+            })
+        };
+        let add = if mode_a {
+            !same().any(|v| v.get("default_alternative").is_some_and(Node::is_truthy))
+        } else {
+            !same().any(|v| v.get("value").and_then(Node::as_str) == Some(UNDEFINED))
+        };
+        if add {
+            let mut def = Map::new();
+            def.insert("value", Node::string(UNDEFINED));
+            if mode_a {
+                def.insert("default_alternative", Node::bool(true));
+                def.insert("implied", Node::bool(true));
+                def.insert("pruning", Node::bool(true));
+            }
+            items.push(Node::single(name, Node::map(def)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jinja_producer_requires_exact_spacing() {
+        assert_eq!(
+            jinja_eval_producer("{{ '::web::url' | eval }}"),
+            Some("web")
+        );
+        assert_eq!(
+            jinja_eval_producer("{{ \"::db::port\" | eval }}"),
+            Some("db")
+        );
+        assert_eq!(jinja_eval_producer("{{'::web::url' | eval }}"), None);
+        assert_eq!(jinja_eval_producer("plain"), None);
+    }
+}

@@ -1,0 +1,325 @@
+//! Reference resolution for conditions: `SELF`, `CONTAINER`, `SOURCE`,
+//! `TARGET`, names and indices, with the reference's exact errors
+//! (part 2, section 4.5; part 1, section 5.7).
+
+use super::{ElementId, Graph, Kind};
+use crate::error::{bail, Error, Result};
+use v4t_yaml::json::{to_json, to_json_pretty};
+use v4t_yaml::number::format_js;
+use v4t_yaml::{Node, Value};
+
+/// Name or index argument.
+enum Key<'a> {
+    Name(&'a str),
+    Index(f64),
+}
+
+fn name_or_index(n: &Node) -> Result<Key<'_>> {
+    match &n.value {
+        Value::String(s) => Ok(Key::Name(s)),
+        Value::Number(x) => Ok(Key::Index(*x)),
+        _ => bail!(
+            n.span,
+            "Element \"{}\" is neither a string nor a number",
+            to_json(n)
+        ),
+    }
+}
+
+fn string_arg(n: &Node) -> Result<&str> {
+    n.as_str().ok_or_else(|| {
+        Error::at(
+            format!("Element \"{}\" is not a string", json_or_undefined(n)),
+            n.span,
+        )
+    })
+}
+
+fn json_or_undefined(n: &Node) -> String {
+    crate::normalize::json_or_undefined(n)
+}
+
+fn list_arg(n: &Node) -> Result<&[Node]> {
+    n.as_seq().map(Vec::as_slice).ok_or_else(|| {
+        Error::at(
+            format!("Element \"{}\" is not an array", to_json(n)),
+            n.span,
+        )
+    })
+}
+
+fn at_index(list: &[ElementId], x: f64) -> Option<ElementId> {
+    if x >= 0.0 && x.fract() == 0.0 {
+        list.get(x as usize).copied()
+    } else {
+        None
+    }
+}
+
+impl Graph {
+    fn expect_kind(&self, id: ElementId, kind: Kind, n: &Node) -> Result<ElementId> {
+        if self.get(id).kind == kind {
+            Ok(id)
+        } else {
+            let article = match kind {
+                Kind::Output | Kind::Artifact => "an",
+                _ => "a",
+            };
+            bail!(
+                n.span,
+                "{} is not {article} {}",
+                self.Display(id),
+                kind.word()
+            )
+        }
+    }
+
+    /// `SELF` / `CONTAINER` of the context, checked to be of `kind`.
+    fn self_or_container(
+        &self,
+        ctx: Option<ElementId>,
+        word: &str,
+        kind: Kind,
+        n: &Node,
+    ) -> Result<Option<ElementId>> {
+        match word {
+            "SELF" => {
+                let Some(c) = ctx else {
+                    bail!(n.span, "Element not defined")
+                };
+                Ok(Some(self.expect_kind(c, kind, n)?))
+            }
+            "CONTAINER" => {
+                let Some(c) = ctx else {
+                    bail!(n.span, "Element is not defined")
+                };
+                let Some(cc) = self.get(c).container else {
+                    bail!(n.span, "{} has no container", self.Display(c))
+                };
+                Ok(Some(self.expect_kind(cc, kind, n)?))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The container of the context element (`container_presence`).
+    pub fn lookup_container(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+        let Some(c) = ctx else {
+            bail!(n.span, "Element is not defined")
+        };
+        self.get(c)
+            .container
+            .ok_or_else(|| Error::at(format!("{} has no container", self.Display(c)), n.span))
+    }
+
+    /// A node: `SELF`, `CONTAINER`, `SOURCE`, `TARGET` or a name.
+    pub fn lookup_node(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+        let name = string_arg(n)?;
+        if let Some(id) = self.self_or_container(ctx, name, Kind::Node, n)? {
+            return Ok(id);
+        }
+        if name == "SOURCE" || name == "TARGET" {
+            let Some(c) = ctx else {
+                bail!(n.span, "Element not defined")
+            };
+            let r = self.expect_kind(c, Kind::Relation, n)?;
+            let e = self.get(r);
+            let found = if name == "SOURCE" { e.source } else { e.target };
+            return found.ok_or_else(|| Error::at("Element not defined", n.span));
+        }
+        self.node(name)
+            .ok_or_else(|| Error::at(format!("Node \"{name}\" not found"), n.span))
+    }
+
+    /// A relation: `SELF`, `CONTAINER` or `[node, name | index]`.
+    pub fn lookup_relation(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+        if let Some(word) = n.as_str() {
+            if let Some(id) = self.self_or_container(ctx, word, Kind::Relation, n)? {
+                return Ok(id);
+            }
+        }
+        let pair = list_arg(n)?;
+        let Some(first) = pair.first() else {
+            bail!(n.span, "Relation \"{}\" not found", to_json_pretty(n))
+        };
+        let node = self.lookup_node(ctx, first)?;
+        self.pick(&self.get(node).outgoing, pair.get(1), n, "Relation")
+    }
+
+    /// Picks one of `list` by name or index (the second argument).
+    fn pick(
+        &self,
+        list: &[ElementId],
+        key: Option<&Node>,
+        whole: &Node,
+        what: &str,
+    ) -> Result<ElementId> {
+        let found = match key.map(name_or_index).transpose()? {
+            Some(Key::Name(name)) => {
+                let mut it = list.iter().filter(|&&x| self.get(x).name == name);
+                let first = it.next().copied();
+                if it.next().is_some() {
+                    bail!(
+                        whole.span,
+                        "{what} \"{}\" is ambiguous",
+                        to_json_pretty(whole)
+                    );
+                }
+                first
+            }
+            Some(Key::Index(i)) => at_index(list, i),
+            None => None,
+        };
+        found.ok_or_else(|| {
+            let close = if what == "Technology" { "" } else { "\"" };
+            Error::at(
+                format!("{what} \"{}{close} not found", to_json_pretty(whole)),
+                whole.span,
+            )
+        })
+    }
+
+    /// An artifact: `SELF`, `CONTAINER` or `[node, name | index]` (node without context).
+    pub fn lookup_artifact(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+        if let Some(word) = n.as_str() {
+            if let Some(id) = self.self_or_container(ctx, word, Kind::Artifact, n)? {
+                return Ok(id);
+            }
+        }
+        let pair = list_arg(n)?;
+        let Some(first) = pair.first() else {
+            bail!(n.span, "Artifact \"{}\" not found", to_json_pretty(n))
+        };
+        let node = self.lookup_node(None, first)?;
+        self.pick(&self.get(node).artifacts, pair.get(1), n, "Artifact")
+    }
+
+    /// A policy: `SELF`, `CONTAINER`, name or index.
+    pub fn lookup_policy(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+        match &n.value {
+            Value::String(s) => {
+                if let Some(id) = self.self_or_container(ctx, s, Kind::Policy, n)? {
+                    return Ok(id);
+                }
+                let mut it = self.policies.iter().filter(|&&x| self.get(x).name == *s);
+                let first = it.next().copied();
+                if it.next().is_some() {
+                    bail!(n.span, "Policy \"{s}\" is ambiguous");
+                }
+                first.ok_or_else(|| Error::at(format!("Policy \"{s}\" not found"), n.span))
+            }
+            Value::Number(i) => at_index(&self.policies, *i).ok_or_else(|| {
+                Error::at(format!("Policy \"{}\" not found", format_js(*i)), n.span)
+            }),
+            _ => bail!(
+                n.span,
+                "Element \"{}\" is neither a string nor a number",
+                to_json(n)
+            ),
+        }
+    }
+
+    /// A group: `SELF`, `CONTAINER` or a name.
+    pub fn lookup_group(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+        let name = string_arg(n)?;
+        if let Some(id) = self.self_or_container(ctx, name, Kind::Group, n)? {
+            return Ok(id);
+        }
+        self.group(name)
+            .ok_or_else(|| Error::at(format!("Group \"{name}\" not found"), n.span))
+    }
+
+    /// An import: `SELF`, `CONTAINER` or an index.
+    pub fn lookup_import(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+        if let Some(word) = n.as_str() {
+            if let Some(id) = self.self_or_container(ctx, word, Kind::Import, n)? {
+                return Ok(id);
+            }
+        }
+        let Some(i) = n.as_f64() else {
+            bail!(n.span, "Element \"{}\" is not a number", to_json(n))
+        };
+        at_index(&self.imports, i)
+            .ok_or_else(|| Error::at(format!("Import \"{}\" not found", format_js(i)), n.span))
+    }
+
+    /// An input or output: `SELF`, `CONTAINER`, name or index.
+    pub fn lookup_input_output(
+        &self,
+        ctx: Option<ElementId>,
+        n: &Node,
+        kind: Kind,
+    ) -> Result<ElementId> {
+        let (list, what) = if kind == Kind::Input {
+            (&self.inputs, "Input")
+        } else {
+            (&self.outputs, "Output")
+        };
+        match &n.value {
+            Value::String(s) => {
+                if let Some(id) = self.self_or_container(ctx, s, kind, n)? {
+                    return Ok(id);
+                }
+                let mut it = list.iter().filter(|&&x| self.get(x).name == *s);
+                let first = it.next().copied();
+                if it.next().is_some() {
+                    bail!(n.span, "{what} \"{s}\" is ambiguous");
+                }
+                first.ok_or_else(|| Error::at(format!("{what} \"{s}\" not found"), n.span))
+            }
+            Value::Number(i) => at_index(list, *i).ok_or_else(|| {
+                Error::at(format!("{what} \"{}\" not found", format_js(*i)), n.span)
+            }),
+            _ => bail!(
+                n.span,
+                "Element \"{}\" is neither a string nor a number",
+                to_json(n)
+            ),
+        }
+    }
+
+    /// A property or type of `container`, selected by the last argument.
+    pub fn lookup_member(
+        &self,
+        container: ElementId,
+        args: &Node,
+        kind: Kind,
+    ) -> Result<ElementId> {
+        let list = list_arg(args)?;
+        let (pool, what) = if kind == Kind::Property {
+            (&self.get(container).properties, "Property")
+        } else {
+            (&self.get(container).types, "Type")
+        };
+        self.pick(pool, list.last(), args, what)
+    }
+
+    /// A technology: `[node, name | index]`.
+    pub fn lookup_technology(&self, ctx: Option<ElementId>, args: &Node) -> Result<ElementId> {
+        let list = list_arg(args)?;
+        let Some(first) = list.first() else {
+            bail!(args.span, "Technology \"{} not found", to_json_pretty(args))
+        };
+        let node = self.lookup_node(ctx, first)?;
+        self.pick(
+            &self.get(node).technologies,
+            list.get(1),
+            args,
+            "Technology",
+        )
+    }
+
+    /// Argument shape checks of the type, property and technology getters:
+    /// first item a string (or number for policies), others strings or numbers.
+    pub fn check_args(args: &Node, first_may_be_number: bool) -> Result<&[Node]> {
+        let list = list_arg(args)?;
+        for (i, item) in list.iter().enumerate() {
+            if i == 0 && !first_may_be_number {
+                string_arg(item)?;
+            } else {
+                name_or_index(item)?;
+            }
+        }
+        Ok(list)
+    }
+}

@@ -1,0 +1,518 @@
+//! The element graph: every conditional element of a normalised template as a
+//! typed entry in one arena, with ids, display names, containers and the
+//! structural relations the conditions talk about (part 1, sections 4 and 5).
+//!
+//! Input: a normalised document. Output: a [`Graph`] that refers back into the
+//! document through [`Loc`]s (the graph never owns or copies YAML subtrees
+//! except condition lists). Element names are indexed once; later stages work
+//! with [`ElementId`]s.
+
+mod build;
+pub mod lookup;
+
+pub use build::{add_fallback_properties, build, check_version, conditions_of};
+
+use crate::options::Options;
+use std::collections::HashMap;
+use v4t_yaml::{Map, Node, Span};
+
+/// Index of an element in [`Graph::elements`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ElementId(pub u32);
+
+/// The eleven kinds of conditional elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Type,
+    Node,
+    Relation,
+    Property,
+    Policy,
+    Group,
+    Input,
+    Artifact,
+    Import,
+    Technology,
+    Output,
+}
+
+impl Kind {
+    /// The word used in ids and display names.
+    pub fn word(self) -> &'static str {
+        match self {
+            Kind::Type => "type",
+            Kind::Node => "node",
+            Kind::Relation => "relation",
+            Kind::Property => "property",
+            Kind::Policy => "policy",
+            Kind::Group => "group",
+            Kind::Input => "input",
+            Kind::Artifact => "artifact",
+            Kind::Import => "import",
+            Kind::Technology => "technology",
+            Kind::Output => "output",
+        }
+    }
+}
+
+/// Whose properties or types a [`Loc`] refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owner {
+    Node(u32),
+    /// A relationship template, by position in `relationship_templates`.
+    RelationshipTemplate(u32),
+    Group(u32),
+    Policy(u32),
+    Artifact {
+        node: u32,
+        index: u32,
+    },
+}
+
+/// Where an element's raw definition lives in the normalised document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loc {
+    Node(u32),
+    Relation { node: u32, index: u32 },
+    Artifact { node: u32, index: u32 },
+    Technology { node: u32, index: u32 },
+    Group(u32),
+    Policy(u32),
+    Input(u32),
+    Output(u32),
+    Import(u32),
+    Property { owner: Owner, index: u32 },
+    Type { owner: Owner, index: u32 },
+}
+
+/// One conditional element. Fields that do not apply to a kind stay empty.
+#[derive(Clone, Debug)]
+pub struct Element {
+    pub kind: Kind,
+    pub name: String,
+    pub index: Option<u32>,
+    pub container: Option<ElementId>,
+    /// `<kind>.<name>[@<index>][.<container id>]`, the SAT variable name.
+    pub id: String,
+    pub span: Span,
+    pub loc: Loc,
+    /// The element's condition list as written (`[false]` for a
+    /// `default_alternative` relation, property, artifact, type or technology).
+    pub conditions: Vec<Node>,
+    pub default_alternative: bool,
+    pub types: Vec<ElementId>,
+    pub properties: Vec<ElementId>,
+    /// Node: its requirements. Group: -. Policy: -.
+    pub outgoing: Vec<ElementId>,
+    /// Node: relations that target it.
+    pub incoming: Vec<ElementId>,
+    pub artifacts: Vec<ElementId>,
+    pub technologies: Vec<ElementId>,
+    /// Node or relation: the groups it is a member of, in group order.
+    pub groups: Vec<ElementId>,
+    /// Relation: source node. Technology, artifact: -.
+    pub source: Option<ElementId>,
+    /// Relation: target node.
+    pub target: Option<ElementId>,
+    /// Relation: whether the requirement name marks a hosting relation.
+    pub hosting: bool,
+    /// Relation: the relationship template's name.
+    pub relationship: Option<String>,
+    /// Node and technology: optimisation weight in [0, 1].
+    pub weight: f64,
+    /// Technology: scenario priority.
+    pub prio: f64,
+    /// Node: `anchor` (or deprecated `persistent`).
+    pub anchor: bool,
+    /// The raw `implied` value (relations default to the option, properties to true).
+    pub implied: Option<Node>,
+    /// Property: consumed elements (inputs, nodes, groups, policies, artifacts).
+    pub consumes: Vec<ElementId>,
+    /// Input: consuming properties.
+    pub consumers: Vec<ElementId>,
+    /// Output: producing nodes.
+    pub producers: Vec<ElementId>,
+    /// Group: members (nodes or relations).
+    pub members: Vec<ElementId>,
+    /// Policy: targets (nodes or groups).
+    pub targets: Vec<ElementId>,
+    /// Group: a `variability.groups.*` group.
+    pub variability_group: bool,
+}
+
+impl Element {
+    fn new(
+        kind: Kind,
+        name: String,
+        index: Option<u32>,
+        container: Option<ElementId>,
+        span: Span,
+        loc: Loc,
+    ) -> Element {
+        Element {
+            kind,
+            name,
+            index,
+            container,
+            id: String::new(),
+            span,
+            loc,
+            conditions: Vec::new(),
+            default_alternative: false,
+            types: Vec::new(),
+            properties: Vec::new(),
+            outgoing: Vec::new(),
+            incoming: Vec::new(),
+            artifacts: Vec::new(),
+            technologies: Vec::new(),
+            groups: Vec::new(),
+            source: None,
+            target: None,
+            hosting: false,
+            relationship: None,
+            weight: 1.0,
+            prio: 0.0,
+            anchor: false,
+            implied: None,
+            consumes: Vec::new(),
+            consumers: Vec::new(),
+            producers: Vec::new(),
+            members: Vec::new(),
+            targets: Vec::new(),
+            variability_group: false,
+        }
+    }
+}
+
+/// The element graph of one normalised template.
+#[derive(Debug)]
+pub struct Graph {
+    pub options: Options,
+    pub elements: Vec<Element>,
+    pub types: Vec<ElementId>,
+    pub nodes: Vec<ElementId>,
+    pub relations: Vec<ElementId>,
+    pub properties: Vec<ElementId>,
+    pub policies: Vec<ElementId>,
+    pub groups: Vec<ElementId>,
+    pub inputs: Vec<ElementId>,
+    pub artifacts: Vec<ElementId>,
+    pub imports: Vec<ElementId>,
+    pub technologies: Vec<ElementId>,
+    pub outputs: Vec<ElementId>,
+    node_index: HashMap<String, ElementId>,
+    group_index: HashMap<String, ElementId>,
+    /// Names of the relationship templates, in map order.
+    pub relationship_templates: Vec<String>,
+}
+
+impl Graph {
+    pub fn get(&self, id: ElementId) -> &Element {
+        &self.elements[id.0 as usize]
+    }
+
+    pub fn node(&self, name: &str) -> Option<ElementId> {
+        self.node_index.get(name).copied()
+    }
+
+    pub fn group(&self, name: &str) -> Option<ElementId> {
+        self.group_index.get(name).copied()
+    }
+
+    /// All elements in the reference's element order: types, nodes, relations,
+    /// properties, policies, groups, inputs, artifacts, imports, technologies, outputs.
+    pub fn ordered(&self) -> impl Iterator<Item = ElementId> + '_ {
+        self.types
+            .iter()
+            .chain(&self.nodes)
+            .chain(&self.relations)
+            .chain(&self.properties)
+            .chain(&self.policies)
+            .chain(&self.groups)
+            .chain(&self.inputs)
+            .chain(&self.artifacts)
+            .chain(&self.imports)
+            .chain(&self.technologies)
+            .chain(&self.outputs)
+            .copied()
+    }
+
+    /// `<kind> "<name>[@<index>]"[ of <container display>]`, all lower case.
+    pub fn display(&self, id: ElementId) -> String {
+        let mut out = String::new();
+        let mut cur = Some(id);
+        let mut first = true;
+        while let Some(c) = cur {
+            let e = self.get(c);
+            if !first {
+                out.push_str(" of ");
+            }
+            first = false;
+            out.push_str(e.kind.word());
+            out.push_str(" \"");
+            out.push_str(&e.name);
+            if let Some(i) = e.index {
+                out.push('@');
+                out.push_str(&i.to_string());
+            }
+            out.push('"');
+            cur = e.container;
+        }
+        out
+    }
+
+    /// [`Graph::display`] with the first character upper-cased.
+    #[allow(non_snake_case)]
+    pub fn Display(&self, id: ElementId) -> String {
+        capitalize(&self.display(id))
+    }
+
+    /// The element's raw definition (the value of its single-entry map, or the
+    /// import entry) in `doc`.
+    pub fn raw<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Node> {
+        raw_at(doc, &self.get(id).loc, &self.relationship_templates)
+    }
+
+    /// The raw definition as a map, if it is one.
+    pub fn raw_map<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Map> {
+        self.raw(doc, id).and_then(Node::as_map)
+    }
+
+    /// Mutable access to the element's raw definition.
+    pub fn raw_mut<'d>(&self, doc: &'d mut Node, id: ElementId) -> Option<&'d mut Node> {
+        raw_at_mut(doc, &self.get(id).loc, &self.relationship_templates)
+    }
+
+    /// The presence condition the enricher writes for this element (4.4).
+    pub fn presence_condition(&self, id: ElementId) -> Node {
+        let e = self.get(id);
+        let idx = |i: Option<u32>| Node::number(i.unwrap_or(0) as f64);
+        let name = |id: ElementId| Node::string(self.get(id).name.clone());
+        let (key, arg) = match e.kind {
+            Kind::Node => ("node_presence", Node::string(e.name.clone())),
+            Kind::Relation => (
+                "relation_presence",
+                Node::seq(vec![name(e.container.unwrap_or(id)), idx(e.index)]),
+            ),
+            Kind::Property | Kind::Type => {
+                let Some(c) = e.container else {
+                    return Node::bool(false);
+                };
+                let ce = self.get(c);
+                let (key, mut args) = match ce.kind {
+                    Kind::Node => (
+                        if e.kind == Kind::Property {
+                            "node_property_presence"
+                        } else {
+                            "node_type_presence"
+                        },
+                        vec![name(c)],
+                    ),
+                    Kind::Relation => (
+                        if e.kind == Kind::Property {
+                            "relation_property_presence"
+                        } else {
+                            "relation_type_presence"
+                        },
+                        vec![name(ce.container.unwrap_or(c)), idx(ce.index)],
+                    ),
+                    Kind::Group => (
+                        if e.kind == Kind::Property {
+                            "group_property_presence"
+                        } else {
+                            "group_type_presence"
+                        },
+                        vec![name(c)],
+                    ),
+                    Kind::Policy => (
+                        if e.kind == Kind::Property {
+                            "policy_property_presence"
+                        } else {
+                            "policy_type_presence"
+                        },
+                        vec![idx(ce.index)],
+                    ),
+                    Kind::Artifact => (
+                        if e.kind == Kind::Property {
+                            "artifact_property_presence"
+                        } else {
+                            "artifact_type_presence"
+                        },
+                        vec![name(ce.container.unwrap_or(c)), idx(ce.index)],
+                    ),
+                    _ => return Node::bool(false),
+                };
+                args.push(idx(e.index));
+                (key, Node::seq(args))
+            }
+            Kind::Artifact => (
+                "artifact_presence",
+                Node::seq(vec![name(e.container.unwrap_or(id)), idx(e.index)]),
+            ),
+            Kind::Technology => (
+                "technology_presence",
+                Node::seq(vec![name(e.container.unwrap_or(id)), idx(e.index)]),
+            ),
+            Kind::Group => ("group_presence", Node::string(e.name.clone())),
+            Kind::Policy => ("policy_presence", idx(e.index)),
+            Kind::Input => ("input_presence", idx(e.index)),
+            Kind::Output => ("output_presence", idx(e.index)),
+            Kind::Import => ("import_presence", idx(e.index)),
+        };
+        Node::single(key, arg)
+    }
+}
+
+/// Upper-cases the first character.
+pub fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// The value of the single-entry map at `list[index]`.
+fn entry_value(list: Option<&Node>, index: u32) -> Option<&Node> {
+    list?
+        .as_seq()?
+        .get(index as usize)?
+        .as_map()?
+        .first()
+        .map(|(_, v)| v)
+}
+
+fn entry_value_mut(list: Option<&mut Node>, index: u32) -> Option<&mut Node> {
+    list?
+        .as_seq_mut()?
+        .get_mut(index as usize)?
+        .as_map_mut()?
+        .first_mut()
+        .map(|(_, v)| v)
+}
+
+fn owner_at<'d>(doc: &'d Node, owner: &Owner, rts: &[String]) -> Option<&'d Node> {
+    let tt = doc.get("topology_template")?;
+    match *owner {
+        Owner::Node(i) => entry_value(tt.get("node_templates"), i),
+        Owner::RelationshipTemplate(i) => {
+            tt.get("relationship_templates")?.get(rts.get(i as usize)?)
+        }
+        Owner::Group(i) => entry_value(tt.get("groups"), i),
+        Owner::Policy(i) => entry_value(tt.get("policies"), i),
+        Owner::Artifact { node, index } => entry_value(
+            entry_value(tt.get("node_templates"), node)?.get("artifacts"),
+            index,
+        ),
+    }
+}
+
+fn owner_at_mut<'d>(doc: &'d mut Node, owner: &Owner, rts: &[String]) -> Option<&'d mut Node> {
+    let tt = doc.get_mut("topology_template")?;
+    match *owner {
+        Owner::Node(i) => entry_value_mut(tt.get_mut("node_templates"), i),
+        Owner::RelationshipTemplate(i) => tt
+            .get_mut("relationship_templates")?
+            .get_mut(rts.get(i as usize)?),
+        Owner::Group(i) => entry_value_mut(tt.get_mut("groups"), i),
+        Owner::Policy(i) => entry_value_mut(tt.get_mut("policies"), i),
+        Owner::Artifact { node, index } => entry_value_mut(
+            entry_value_mut(tt.get_mut("node_templates"), node)?.get_mut("artifacts"),
+            index,
+        ),
+    }
+}
+
+fn raw_at<'d>(doc: &'d Node, loc: &Loc, rts: &[String]) -> Option<&'d Node> {
+    let tt = || doc.get("topology_template");
+    match *loc {
+        Loc::Node(i) => entry_value(tt()?.get("node_templates"), i),
+        Loc::Relation { node, index } => entry_value(
+            entry_value(tt()?.get("node_templates"), node)?.get("requirements"),
+            index,
+        ),
+        Loc::Artifact { node, index } => entry_value(
+            entry_value(tt()?.get("node_templates"), node)?.get("artifacts"),
+            index,
+        ),
+        Loc::Technology { node, index } => entry_value(
+            entry_value(tt()?.get("node_templates"), node)?.get("technology"),
+            index,
+        ),
+        Loc::Group(i) => entry_value(tt()?.get("groups"), i),
+        Loc::Policy(i) => entry_value(tt()?.get("policies"), i),
+        Loc::Input(i) => entry_value(tt()?.get("inputs"), i),
+        Loc::Output(i) => entry_value(tt()?.get("outputs"), i),
+        Loc::Import(i) => doc.get("imports")?.as_seq()?.get(i as usize),
+        Loc::Property { owner, index } => {
+            entry_value(owner_at(doc, &owner, rts)?.get("properties"), index)
+        }
+        Loc::Type { owner, index } => entry_value(owner_at(doc, &owner, rts)?.get("type"), index),
+    }
+}
+
+fn raw_at_mut<'d>(doc: &'d mut Node, loc: &Loc, rts: &[String]) -> Option<&'d mut Node> {
+    match *loc {
+        Loc::Import(i) => return doc.get_mut("imports")?.as_seq_mut()?.get_mut(i as usize),
+        Loc::Property { owner, index } => {
+            return entry_value_mut(owner_at_mut(doc, &owner, rts)?.get_mut("properties"), index)
+        }
+        Loc::Type { owner, index } => {
+            return entry_value_mut(owner_at_mut(doc, &owner, rts)?.get_mut("type"), index)
+        }
+        _ => {}
+    }
+    let tt = doc.get_mut("topology_template")?;
+    match *loc {
+        Loc::Node(i) => entry_value_mut(tt.get_mut("node_templates"), i),
+        Loc::Relation { node, index } => entry_value_mut(
+            entry_value_mut(tt.get_mut("node_templates"), node)?.get_mut("requirements"),
+            index,
+        ),
+        Loc::Artifact { node, index } => entry_value_mut(
+            entry_value_mut(tt.get_mut("node_templates"), node)?.get_mut("artifacts"),
+            index,
+        ),
+        Loc::Technology { node, index } => entry_value_mut(
+            entry_value_mut(tt.get_mut("node_templates"), node)?.get_mut("technology"),
+            index,
+        ),
+        Loc::Group(i) => entry_value_mut(tt.get_mut("groups"), i),
+        Loc::Policy(i) => entry_value_mut(tt.get_mut("policies"), i),
+        Loc::Input(i) => entry_value_mut(tt.get_mut("inputs"), i),
+        Loc::Output(i) => entry_value_mut(tt.get_mut("outputs"), i),
+        Loc::Import(_) | Loc::Property { .. } | Loc::Type { .. } => None,
+    }
+}
+
+/// Whether a requirement name marks a hosting relation: `^(.*_)?host(_.*)?$`.
+pub fn is_hosting_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    let mut start = 0;
+    while let Some(pos) = name[start..].find("host") {
+        let i = start + pos;
+        let before_ok = i == 0 || bytes[i - 1] == b'_';
+        let after = i + 4;
+        let after_ok = after == bytes.len() || bytes[after] == b'_';
+        if before_ok && after_ok {
+            return true;
+        }
+        start = i + 1;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosting_names_follow_the_reference_regex() {
+        for yes in ["host", "x_host", "host_y", "a_host_b", "a_b_host"] {
+            assert!(is_hosting_name(yes), "{yes}");
+        }
+        for no in ["hosting", "myhost", "host2", "hostx", "ahost_b", ""] {
+            assert!(!is_hosting_name(no), "{no}");
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! Variability inputs: presets applied in order, then the direct
+//! assignments, deep-merged (part 2, 2.1-2.3), and the feature-model check of
+//! `mandatory`, `optional`, `choices`, `alternatives`, `requires` and
+//! `excludes` (part 2, 2.6).
+
+use crate::error::{bail, Error, Result};
+use v4t_expr::deep_merge;
+use v4t_sat::{Lit, Solver};
+use v4t_yaml::json::to_json;
+use v4t_yaml::{Map, Node, Span};
+
+/// The accumulated input assignments of presets (in order) and `direct`.
+pub fn assign(doc: &Node, presets: &[String], direct: Option<&Node>) -> Result<Map> {
+    let variability = doc
+        .get("topology_template")
+        .and_then(|t| t.get("variability"));
+    let defined = variability.and_then(|v| v.get("presets"));
+    let mut acc = Node::map(Map::new());
+    for name in presets {
+        let Some(preset) = defined.and_then(|p| p.get(name)).filter(|p| p.is_defined()) else {
+            bail!(Span::NONE, "Did not find variability preset \"{name}\"");
+        };
+        if let Some(inputs) = preset.get("inputs").filter(|i| i.is_defined()) {
+            deep_merge(&mut acc, inputs);
+        }
+    }
+    if let Some(d) = direct {
+        deep_merge(&mut acc, d);
+    }
+    Ok(match acc.value {
+        v4t_yaml::Value::Map(m) => m,
+        _ => Map::new(),
+    })
+}
+
+const FEATURE_KEYS: [&str; 6] = [
+    "mandatory",
+    "optional",
+    "choices",
+    "alternatives",
+    "requires",
+    "excludes",
+];
+
+/// A string or list of strings as a list of names.
+fn targets(n: &Node, allow_string: bool) -> Result<Vec<String>> {
+    if let Some(s) = n.as_str() {
+        if allow_string {
+            return Ok(vec![s.to_string()]);
+        }
+        bail!(n.span, "Element \"{}\" is not an array", to_json(n));
+    }
+    let Some(items) = n.as_seq() else {
+        bail!(n.span, "Element \"{}\" is not an array", to_json(n));
+    };
+    items
+        .iter()
+        .map(|i| {
+            i.as_str().map(str::to_string).ok_or_else(|| {
+                Error::at(
+                    format!("Element \"{}\" is not a string", to_json(i)),
+                    i.span,
+                )
+            })
+        })
+        .collect()
+}
+
+/// The feature-model check (2.6); a no-op unless some input uses a feature key.
+pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
+    let Some(defs) = doc
+        .get("topology_template")
+        .and_then(|t| t.get("variability"))
+        .and_then(|v| v.get("inputs"))
+        .and_then(Node::as_map)
+    else {
+        return Ok(());
+    };
+    let has_key = |d: &Node| {
+        FEATURE_KEYS
+            .iter()
+            .any(|k| d.get(k).is_some_and(Node::is_defined))
+    };
+    if !defs.iter().any(|(_, d)| has_key(d)) {
+        return Ok(());
+    }
+    let value_of = |name: &str, d: &Node| -> Option<Node> {
+        assigned
+            .get(name)
+            .filter(|v| v.is_defined())
+            .or_else(|| d.get("default").filter(|v| v.is_defined()))
+            .cloned()
+    };
+    // Targets count only from the first feature key defined on an input.
+    let mut targeted: Vec<String> = Vec::new();
+    for (_, d) in defs.iter() {
+        if let Some(k) = FEATURE_KEYS
+            .iter()
+            .find(|k| d.get(k).is_some_and(Node::is_defined))
+        {
+            if let Some(n) = d.get(k) {
+                match n.as_str() {
+                    Some(s) => targeted.push(s.to_string()),
+                    None => {
+                        for i in n.as_seq().into_iter().flatten() {
+                            if let Some(s) = i.as_str() {
+                                targeted.push(s.to_string());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut sat = Solver::new();
+    let mut vars: Vec<(String, Lit)> = Vec::new();
+    let mut var = |sat: &mut Solver, name: &str| -> Lit {
+        if let Some((_, l)) = vars.iter().find(|(n, _)| n == name) {
+            return *l;
+        }
+        let l = sat.new_var();
+        vars.push((name.to_string(), l));
+        l
+    };
+    for (k, d) in defs.iter() {
+        let name = k.name.as_str();
+        if !targeted.iter().any(|t| t == name) && value_of(name, d).is_none() {
+            bail!(
+                k.span,
+                "Variability input \"{name}\" is not targeted and not assigned"
+            );
+        }
+        let me = var(&mut sat, name);
+        // `optional` given as a string is copied into `mandatory` by the reference.
+        let optional_string = d.get("optional").and_then(Node::as_str).is_some();
+        for key in FEATURE_KEYS {
+            let Some(n) = d.get(key).filter(|n| n.is_defined()) else {
+                continue;
+            };
+            match key {
+                "mandatory" => {
+                    for t in targets(n, true)? {
+                        let t = var(&mut sat, &t);
+                        let eq = sat.iff(me, t);
+                        sat.require(eq);
+                    }
+                }
+                "optional" => {
+                    if optional_string {
+                        for t in targets(n, true)? {
+                            let t = var(&mut sat, &t);
+                            let eq = sat.iff(me, t);
+                            sat.require(eq);
+                        }
+                    }
+                    for t in targets(n, false)? {
+                        let t = var(&mut sat, &t);
+                        let imp = sat.implies(t, me);
+                        sat.require(imp);
+                    }
+                }
+                "choices" => {
+                    let ts: Vec<Lit> = targets(n, false)?
+                        .iter()
+                        .map(|t| var(&mut sat, t))
+                        .collect();
+                    let any = sat.or(&ts);
+                    let imp = sat.implies(me, any);
+                    sat.require(imp);
+                }
+                "alternatives" => {
+                    let ts: Vec<Lit> = targets(n, false)?
+                        .iter()
+                        .map(|t| var(&mut sat, t))
+                        .collect();
+                    let one = sat.exactly_one(&ts);
+                    let imp = sat.implies(me, one);
+                    sat.require(imp);
+                }
+                "requires" => {
+                    for t in targets(n, true)? {
+                        let t = var(&mut sat, &t);
+                        let imp = sat.implies(me, t);
+                        sat.require(imp);
+                    }
+                }
+                "excludes" => {
+                    // The reference negates the whole list, which its solver rejects.
+                    let ts = targets(n, true)?;
+                    bail!(n.span, "{} is not a Formula or Term", ts.join(","));
+                }
+                _ => {}
+            }
+        }
+    }
+    for (k, d) in defs.iter() {
+        let me = var(&mut sat, &k.name);
+        let truthy = value_of(&k.name, d).is_some_and(|v| match v.value {
+            v4t_yaml::Value::Bool(b) => b,
+            v4t_yaml::Value::Number(n) => n != 0.0,
+            _ => true,
+        });
+        sat.require(if truthy { me } else { !me });
+    }
+    if !sat.solve(&[]) {
+        bail!(Span::NONE, "Variability inputs constraints are violated");
+    }
+    Ok(())
+}

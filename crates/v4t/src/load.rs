@@ -1,0 +1,230 @@
+//! Loading: parses the template and pulls in what it refers to: type-specific
+//! conditions, technology rules ("qualities") and types, from the bundled
+//! TOSCA Simple Profile 1.3 and from `lib/` beside the template (part 1, 2.2).
+//!
+//! Imports (`imports:`) are never loaded: they are conditional elements only.
+
+use crate::error::{Error, Result};
+use crate::sources::{Loader, Sources};
+use std::collections::HashSet;
+use v4t_yaml::{parse, Map, Node, SourceId, Span, Value};
+
+/// The bundled normative types (written for v4t from the TOSCA 1.3 specification).
+const PROFILE: &str = include_str!("../profile/tosca-simple-profile.yaml");
+
+/// The type collections types are loaded into, in the reference's order.
+const LOADED_COLLECTIONS: [&str; 8] = [
+    "artifact_types",
+    "data_types",
+    "capability_types",
+    "interface_types",
+    "relationship_types",
+    "node_types",
+    "group_types",
+    "policy_types",
+];
+
+/// Types that came from the profile or `lib/` (removed again from the output).
+#[derive(Clone, Debug, Default)]
+pub struct LoadedTypes {
+    names: HashSet<(String, String)>,
+}
+
+impl LoadedTypes {
+    pub fn contains(&self, collection: &str, name: &str) -> bool {
+        self.names
+            .contains(&(collection.to_string(), name.to_string()))
+    }
+}
+
+/// Parses a source text into a document.
+pub fn parse_source(sources: &Sources, id: SourceId) -> Result<Node> {
+    let text = sources.get(id).map(|f| f.text.as_str()).unwrap_or("");
+    parse(text, id).map_err(|e| Error::at(e.message, e.span))
+}
+
+/// Loads the template `id` and everything it refers to.
+pub fn load(
+    sources: &mut Sources,
+    id: SourceId,
+    loader: &mut dyn Loader,
+) -> Result<(Node, LoadedTypes)> {
+    let mut doc = parse_source(sources, id)?;
+    if doc.is_null() {
+        doc = Node::new(Value::Map(Map::new()), doc.span);
+    }
+    if doc.as_map().is_none() {
+        return Err(Error::at("Unsupported TOSCA definitions version", doc.span));
+    }
+    if doc.get("topology_template").is_some_and(Node::is_defined) {
+        load_referenced(
+            sources,
+            &mut doc,
+            loader,
+            "type_specific_conditions",
+            &["type-specific-conditions.yaml"],
+        )?;
+        load_referenced(
+            sources,
+            &mut doc,
+            loader,
+            "qualities",
+            &["qualities.yaml", "lib/qualities.yaml"],
+        )?;
+    }
+    let loaded = load_types(sources, &mut doc, loader)?;
+    Ok((doc, loaded))
+}
+
+fn read(
+    sources: &mut Sources,
+    loader: &mut dyn Loader,
+    path: &str,
+    span: Span,
+) -> Result<Option<Node>> {
+    match loader.read(path) {
+        Ok(None) => Ok(None),
+        Ok(Some(text)) => {
+            let id = sources.add(path, text);
+            parse_source(sources, id).map(Some)
+        }
+        Err(message) => Err(Error::at(message, span)),
+    }
+}
+
+/// `variability.<key>`: a string is a file to load; absent means the first
+/// existing default file.
+fn load_referenced(
+    sources: &mut Sources,
+    doc: &mut Node,
+    loader: &mut dyn Loader,
+    key: &str,
+    defaults: &[&str],
+) -> Result<()> {
+    let current = doc
+        .get("topology_template")
+        .and_then(|t| t.get("variability"))
+        .and_then(|v| v.get(key))
+        .filter(|n| n.is_defined());
+    let loaded = match current {
+        Some(n) => match n.as_str() {
+            Some(path) => {
+                let (path, span) = (path.to_string(), n.span);
+                match read(sources, loader, &path, span)? {
+                    Some(d) => Some(d),
+                    None => return Err(Error::at(format!("File \"{path}\" does not exist"), span)),
+                }
+            }
+            None => return Ok(()),
+        },
+        None => {
+            let mut found = None;
+            for d in defaults {
+                if let Some(n) = read(sources, loader, d, Span::NONE)? {
+                    found = Some(n);
+                    break;
+                }
+            }
+            found
+        }
+    };
+    if let Some(value) = loaded {
+        let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) else {
+            return Ok(());
+        };
+        if !tt.get("variability").is_some_and(|v| v.as_map().is_some()) {
+            tt.insert("variability", Node::map(Map::new()));
+        }
+        if let Some(v) = tt.get_mut("variability").and_then(Node::as_map_mut) {
+            v.insert(key, value);
+        }
+    }
+    Ok(())
+}
+
+fn load_types(
+    sources: &mut Sources,
+    doc: &mut Node,
+    loader: &mut dyn Loader,
+) -> Result<LoadedTypes> {
+    let mut files: Vec<(String, Node)> = Vec::new();
+    let profile_id = sources.add("<bundled>/tosca-simple-profile.yaml", PROFILE);
+    files.push((
+        "<bundled>/tosca-simple-profile.yaml".to_string(),
+        parse_source(sources, profile_id)?,
+    ));
+    for path in loader.lib_files() {
+        if let Some(n) = read(sources, loader, &path, Span::NONE)? {
+            files.push((path, n));
+        }
+    }
+    let mut loaded = LoadedTypes::default();
+    let Some(root) = doc.as_map_mut() else {
+        return Ok(loaded);
+    };
+    for (path, file) in files {
+        let Some(version) = file
+            .get("tosca_definitions_version")
+            .filter(|v| v.is_defined())
+        else {
+            continue;
+        };
+        if version.as_str() != Some("tosca_simple_yaml_1_3") {
+            let shown = version
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| v4t_yaml::json::to_json(version));
+            return Err(Error::at(
+                format!("TOSCA definitions version \"{shown}\" not supported"),
+                version.span,
+            ));
+        }
+        for collection in LOADED_COLLECTIONS {
+            if !root.get(collection).is_some_and(|c| c.as_map().is_some()) {
+                root.insert(collection, Node::map(Map::new()));
+            }
+            let Some(target) = root.get_mut(collection).and_then(Node::as_map_mut) else {
+                continue;
+            };
+            let Some(types) = file.get(collection).and_then(Node::as_map) else {
+                continue;
+            };
+            for (k, v) in types.iter() {
+                if target.contains_key(&k.name) {
+                    return Err(Error::at(
+                        format!(
+                            "{collection} \"{}\" duplicated in service template \"{path}\"",
+                            k.name
+                        ),
+                        k.span,
+                    ));
+                }
+                if v.get("derived_from").and_then(Node::as_str) == Some(k.name.as_str()) {
+                    return Err(Error::at(
+                        format!("{collection} \"{}\" is derived from itself...", k.name),
+                        k.span,
+                    ));
+                }
+                target.push(k.clone(), v.clone());
+                loaded
+                    .names
+                    .insert((collection.to_string(), k.name.clone()));
+            }
+        }
+    }
+    Ok(loaded)
+}
+
+/// Removes the loaded types again (and type collections left empty).
+pub fn remove_loaded_types(doc: &mut Node, loaded: &LoadedTypes) {
+    let Some(root) = doc.as_map_mut() else { return };
+    for collection in LOADED_COLLECTIONS {
+        let Some(types) = root.get_mut(collection).and_then(Node::as_map_mut) else {
+            continue;
+        };
+        types.retain(|k, _| !loaded.contains(collection, &k.name));
+        if types.is_empty() {
+            root.remove(collection);
+        }
+    }
+}

@@ -1,0 +1,555 @@
+//! Normalisation: rewrites the accepted map and list forms of a variable
+//! service template into one canonical shape, in place (part 1, section 3).
+//!
+//! Input: a loaded template. Output: the same template in which inputs,
+//! outputs, node templates and groups are lists of single-entry maps,
+//! properties are lists of wrapped `{value|expression, ...}` entries, types
+//! are lists of type assignments, requirements are `{node: ...}` maps,
+//! artifacts have a type, technologies are lower-cased lists with `assign`,
+//! imports are maps and every entity type has `derived_from`.
+//!
+//! **Invariant:** normalisation is idempotent; the pipeline normalises the same
+//! document several times, as the reference implementation does.
+
+use crate::error::{Error, Result};
+use v4t_yaml::json::to_json;
+use v4t_yaml::{Key, Map, Node, Value};
+
+/// The eight type collections, in the order the reference walks them.
+pub const TYPE_COLLECTIONS: [(&str, &str); 8] = [
+    ("artifact_types", "tosca.artifacts.Root"),
+    ("capability_types", "tosca.capabilities.Root"),
+    ("data_types", "tosca.datatypes.Root"),
+    ("group_types", "tosca.groups.Root"),
+    ("interface_types", "tosca.interfaces.Root"),
+    ("node_types", "tosca.nodes.Root"),
+    ("policy_types", "tosca.policies.Root"),
+    // The reference's typo, visible in the output of user types.
+    ("relationship_types", "tosca.relationship.Root"),
+];
+
+/// Normalises `doc` in place.
+pub fn normalize(doc: &mut Node) -> Result<()> {
+    let automatic = automatic_default_alternatives(doc)?;
+    normalize_imports(doc);
+    if let Some(tt) = doc.get_mut("topology_template") {
+        if tt.as_map().is_some() {
+            normalize_topology(tt, automatic)?;
+        }
+    }
+    normalize_entity_types(doc);
+    cleanup_variability(doc);
+    Ok(())
+}
+
+fn automatic_default_alternatives(doc: &Node) -> Result<bool> {
+    match doc
+        .get("topology_template")
+        .and_then(|t| t.get("variability"))
+        .and_then(|v| v.get("options"))
+        .and_then(|o| o.get_defined("automatic_default_alternatives"))
+    {
+        None => Ok(false),
+        Some(n) => n.as_bool().ok_or_else(|| not_a_boolean(n)),
+    }
+}
+
+pub(crate) fn not_a_boolean(n: &Node) -> Error {
+    Error::at(
+        format!("Element \"{}\" is not a boolean", to_json(n)),
+        n.span,
+    )
+}
+
+fn normalize_topology(tt: &mut Node, automatic: bool) -> Result<()> {
+    let Some(tt) = tt.as_map_mut() else {
+        return Ok(());
+    };
+    // imports live at the document root; handled by the caller order below.
+    for key in ["inputs", "outputs", "node_templates", "groups"] {
+        if let Some(c) = tt.get_mut(key) {
+            map_to_list(c);
+        }
+    }
+    if let Some(inputs) = tt.get_mut("inputs") {
+        for_each_entry(inputs, |_, _| Ok(()))?;
+    }
+    if let Some(nodes) = tt.get_mut("node_templates") {
+        for_each_entry(nodes, |_, node| normalize_node(node, automatic))?;
+    }
+    if let Some(outputs) = tt.get_mut("outputs") {
+        if automatic {
+            if let Some(list) = outputs.as_seq_mut() {
+                automatic_default(list);
+            }
+        }
+    }
+    if let Some(policies) = tt.get_mut("policies") {
+        if policies.is_defined() {
+            if policies.as_seq().is_none() {
+                return Err(Error::at("Policies must be an array", policies.span));
+            }
+            for_each_entry(policies, |_, p| {
+                normalize_types(p)?;
+                normalize_properties(p, automatic);
+                Ok(())
+            })?;
+        }
+    }
+    if let Some(groups) = tt.get_mut("groups") {
+        for_each_entry(groups, |_, g| {
+            normalize_types(g)?;
+            normalize_properties(g, automatic);
+            Ok(())
+        })?;
+    }
+    if let Some(rts) = tt.get_mut("relationship_templates") {
+        if let Some(map) = rts.as_map_mut() {
+            for (_, rt) in map.iter_mut() {
+                normalize_types(rt)?;
+                normalize_properties(rt, automatic);
+            }
+        }
+    }
+    if let Some(variability) = tt.get_mut("variability") {
+        if let Some(q) = variability.get_mut("qualities") {
+            normalize_rules(q)?;
+        }
+    }
+    Ok(())
+}
+
+/// Normalises the document-level `imports` (strings become `{file: ..}`).
+fn normalize_imports(doc: &mut Node) {
+    if let Some(imports) = doc.get_mut("imports").and_then(Node::as_seq_mut) {
+        for import in imports.iter_mut() {
+            if let Value::String(s) = &import.value {
+                let file = Node::new(Value::String(s.clone()), import.span);
+                let mut m = Map::new();
+                m.insert("file", file);
+                import.value = Value::Map(m);
+            }
+        }
+    }
+}
+
+/// Turns a map collection into a list of single-entry maps (map order).
+fn map_to_list(c: &mut Node) {
+    if let Value::Map(m) = &mut c.value {
+        let entries = std::mem::take(m).into_entries();
+        let list = entries
+            .into_iter()
+            .map(|(k, v)| {
+                let span = k.span;
+                let mut single = Map::with_capacity(1);
+                single.push(k, v);
+                Node::new(Value::Map(single), span)
+            })
+            .collect();
+        c.value = Value::Seq(list);
+    }
+}
+
+/// Calls `f(name, value)` for every single-entry map of a list collection.
+fn for_each_entry(list: &mut Node, mut f: impl FnMut(&Key, &mut Node) -> Result<()>) -> Result<()> {
+    if let Some(items) = list.as_seq_mut() {
+        for item in items.iter_mut() {
+            if let Some(m) = item.as_map_mut() {
+                if let Some((k, v)) = m.first_mut() {
+                    f(k, v)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn normalize_node(node: &mut Node, automatic: bool) -> Result<()> {
+    normalize_types(node)?;
+    normalize_properties(node, automatic);
+    // requirements
+    if let Some(reqs) = node.get_mut("requirements").and_then(Node::as_seq_mut) {
+        for req in reqs.iter_mut() {
+            if let Some(m) = req.as_map_mut() {
+                if let Some((_, a)) = m.first_mut() {
+                    if let Value::String(s) = &a.value {
+                        let target = Node::new(Value::String(s.clone()), a.span);
+                        let mut map = Map::new();
+                        map.insert("node", target);
+                        a.value = Value::Map(map);
+                    }
+                }
+            }
+        }
+        if automatic {
+            automatic_default(reqs);
+        }
+    }
+    // artifacts
+    if let Some(artifacts) = node.get_mut("artifacts") {
+        map_to_list(artifacts);
+        if let Some(list) = artifacts.as_seq_mut() {
+            for item in list.iter_mut() {
+                if let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) {
+                    normalize_artifact(a)?;
+                }
+            }
+            if automatic {
+                automatic_default(list);
+            }
+        }
+    }
+    normalize_technologies(node, automatic)?;
+    Ok(())
+}
+
+fn normalize_artifact(a: &mut Node) -> Result<()> {
+    match &mut a.value {
+        Value::String(s) => {
+            let file = Node::new(Value::String(std::mem::take(s)), a.span);
+            let mut m = Map::new();
+            m.insert("file", file);
+            m.insert("type", Node::string("tosca.artifacts.File"));
+            a.value = Value::Map(m);
+        }
+        Value::Map(m) => {
+            if !m.get("type").is_some_and(Node::is_defined) {
+                m.insert("type", Node::string("tosca.artifacts.File"));
+            }
+        }
+        _ => {}
+    }
+    normalize_properties(a, false);
+    normalize_types(a)?;
+    Ok(())
+}
+
+/// `type: T` becomes `[{T: {}}]`; a list is kept (part 1, 3.3).
+fn normalize_types(container: &mut Node) -> Result<()> {
+    let span = container.span;
+    let Some(m) = container.as_map_mut() else {
+        return Err(Error::at("Unexpected error", span));
+    };
+    let Some(t) = m.get_mut("type").filter(|t| t.is_defined()) else {
+        return Err(Error::at("Unexpected error", span));
+    };
+    if let Value::String(s) = &t.value {
+        let name = Key::new(s.clone(), t.span);
+        let mut single = Map::with_capacity(1);
+        single.push(name, Node::new(Value::Map(Map::new()), t.span));
+        t.value = Value::Seq(vec![Node::new(Value::Map(single), t.span)]);
+    }
+    Ok(())
+}
+
+/// Properties become a list of single-entry maps with wrapped values (3.2).
+fn normalize_properties(container: &mut Node, automatic: bool) {
+    let Some(props) = container.get_mut("properties") else {
+        return;
+    };
+    if let Value::Map(m) = &mut props.value {
+        let entries = std::mem::take(m).into_entries();
+        let list = entries
+            .into_iter()
+            .map(|(k, v)| {
+                let span = k.span;
+                let vspan = v.span;
+                let mut wrapped = Map::with_capacity(1);
+                wrapped.push(Key::new("value", vspan), v);
+                let mut single = Map::with_capacity(1);
+                single.push(k, Node::new(Value::Map(wrapped), vspan));
+                Node::new(Value::Map(single), span)
+            })
+            .collect();
+        props.value = Value::Seq(list);
+    }
+    if let Some(list) = props.as_seq_mut() {
+        for item in list.iter_mut() {
+            if let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) {
+                let wrapped = a.as_map().is_some_and(|m| {
+                    m.get_defined("value").is_some() || m.get_defined("expression").is_some()
+                });
+                if !wrapped {
+                    let span = a.span;
+                    let inner = std::mem::take(a);
+                    let mut m = Map::with_capacity(1);
+                    m.push(Key::new("value", span), inner);
+                    *a = Node::new(Value::Map(m), span);
+                }
+            }
+        }
+        if automatic {
+            automatic_default(list);
+        }
+    }
+}
+
+trait MapExt {
+    fn get_defined(&self, key: &str) -> Option<&Node>;
+}
+
+impl MapExt for Map {
+    fn get_defined(&self, key: &str) -> Option<&Node> {
+        self.get(key).filter(|n| n.is_defined())
+    }
+}
+
+fn normalize_technologies(node: &mut Node, automatic: bool) -> Result<()> {
+    let first_type = node
+        .get("type")
+        .and_then(Node::as_seq)
+        .and_then(|l| l.first())
+        .and_then(Node::as_map)
+        .and_then(|m| m.first())
+        .map(|(k, _)| k.name.clone())
+        .unwrap_or_default();
+    let Some(m) = node.as_map_mut() else {
+        return Ok(());
+    };
+    let tech = match m.get_mut("technology") {
+        None => {
+            m.insert("technology", Node::seq(Vec::new()));
+            return Ok(());
+        }
+        Some(t) => t,
+    };
+    match &tech.value {
+        Value::Null => tech.value = Value::Seq(Vec::new()),
+        Value::String(s) => {
+            let key = Key::new(s.clone(), tech.span);
+            let mut single = Map::with_capacity(1);
+            single.push(key, Node::new(Value::Map(Map::new()), tech.span));
+            tech.value = Value::Seq(vec![Node::new(Value::Map(single), tech.span)]);
+        }
+        Value::Seq(_) => {}
+        _ => {
+            return Err(Error::at(
+                format!("Element \"{}\" is not an array", to_json(tech)),
+                tech.span,
+            ))
+        }
+    }
+    if let Some(list) = tech.as_seq_mut() {
+        for item in list.iter_mut() {
+            let Some(m) = item.as_map_mut() else { continue };
+            let entries = std::mem::take(m).into_entries();
+            let mut renamed = Map::with_capacity(entries.len());
+            for (mut k, mut v) in entries {
+                k.name = k.name.to_lowercase();
+                if v.is_null() {
+                    v = Node::new(Value::Map(Map::new()), v.span);
+                }
+                if let Some(tm) = v.as_map_mut() {
+                    if !tm.get("assign").is_some_and(Node::is_defined) {
+                        tm.insert(
+                            "assign",
+                            Node::string(format!("{first_type}~{first_type}::{}", k.name)),
+                        );
+                    }
+                }
+                renamed.push(k, v);
+            }
+            *m = renamed;
+        }
+        if automatic {
+            automatic_default_all(list);
+        }
+    }
+    Ok(())
+}
+
+/// Validates technology rules (3.7): weight defaults to 1, hosting to `[]`.
+fn normalize_rules(rules: &mut Node) -> Result<()> {
+    let span = rules.span;
+    let Some(list) = rules.as_seq_mut() else {
+        if rules.as_map().is_some() || rules.is_null() {
+            return Ok(());
+        }
+        return Err(Error::at("Rules not loaded", span));
+    };
+    for rule in list.iter_mut() {
+        let rspan = rule.span;
+        let Some(m) = rule.as_map_mut() else { continue };
+        let component = m
+            .get("component")
+            .cloned()
+            .unwrap_or_else(|| Node::new(Value::Null, rspan));
+        if component.as_str().is_none() {
+            return Err(Error::at(
+                format!(
+                    "Element \"{}\" is not a string",
+                    json_or_undefined(&component)
+                ),
+                component.span.or(rspan),
+            ));
+        }
+        match m.get("weight") {
+            None => m.insert("weight", Node::number(1.0)),
+            Some(w) if w.is_null() => m.insert("weight", Node::number(1.0)),
+            Some(w) if w.as_f64().is_none() => {
+                return Err(Error::at(
+                    format!("Element \"{}\" is not a number", to_json(w)),
+                    w.span,
+                ))
+            }
+            _ => {}
+        }
+        match m.get("hosting") {
+            None => m.insert("hosting", Node::seq(Vec::new())),
+            Some(h) if h.is_null() => m.insert("hosting", Node::seq(Vec::new())),
+            Some(h) => {
+                let Some(items) = h.as_seq() else {
+                    return Err(Error::at(
+                        format!("Element \"{}\" is not an array", to_json(h)),
+                        h.span,
+                    ));
+                };
+                for item in items {
+                    if item.as_str().is_none() {
+                        return Err(Error::at(
+                            format!("Element \"{}\" is not a string", to_json(item)),
+                            item.span,
+                        ));
+                    }
+                }
+            }
+        }
+        if let Some(c) = m.get("conditions").filter(|c| c.is_defined()) {
+            if c.as_map().is_none() && c.as_seq().is_none() {
+                return Err(Error::at(
+                    format!("Element \"{}\" is not an object", to_json(c)),
+                    c.span,
+                ));
+            }
+        }
+        if let Some(a) = m.get("assign").filter(|a| a.is_defined()) {
+            if a.as_str().is_none() {
+                return Err(Error::at(
+                    format!("Element \"{}\" is not a string", to_json(a)),
+                    a.span,
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// JSON of a node, or `undefined` for a missing (null) one, as JS renders it.
+pub(crate) fn json_or_undefined(n: &Node) -> String {
+    if n.is_null() && !n.span.is_known() {
+        "undefined".to_string()
+    } else {
+        to_json(n)
+    }
+}
+
+/// The automatic default-alternative rule per group of equally named entries (3.9).
+fn automatic_default(list: &mut [Node]) {
+    let mut names: Vec<String> = Vec::new();
+    for item in list.iter() {
+        if let Some((k, _)) = item.as_map().and_then(Map::first) {
+            if !names.contains(&k.name) {
+                names.push(k.name.clone());
+            }
+        }
+    }
+    for name in names {
+        let members: Vec<usize> = list
+            .iter()
+            .enumerate()
+            .filter(|(_, item)| {
+                item.as_map()
+                    .and_then(Map::first)
+                    .is_some_and(|(k, _)| k.name == name)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        apply_automatic_default(list, &members);
+    }
+}
+
+fn automatic_default_all(list: &mut [Node]) {
+    let members: Vec<usize> = (0..list.len()).collect();
+    apply_automatic_default(list, &members);
+}
+
+fn apply_automatic_default(list: &mut [Node], members: &[usize]) {
+    if members.len() <= 1 {
+        return;
+    }
+    let value_of = |item: &Node| item.as_map().and_then(Map::first).map(|(_, v)| v.clone());
+    if members.iter().any(|&i| {
+        value_of(&list[i])
+            .is_some_and(|v| v.get("default_alternative").and_then(Node::as_bool) == Some(true))
+    }) {
+        return;
+    }
+    let candidates: Vec<usize> = members
+        .iter()
+        .copied()
+        .filter(|&i| {
+            value_of(&list[i]).is_some_and(|v| match v.as_map() {
+                Some(m) => !m.contains_key("conditions") && !m.contains_key("default_alternative"),
+                None => true,
+            })
+        })
+        .collect();
+    if let [only] = candidates[..] {
+        if let Some((_, v)) = list[only].as_map_mut().and_then(|m| m.first_mut()) {
+            if let Some(m) = v.as_map_mut() {
+                m.insert("default_alternative", Node::bool(true));
+            } else {
+                let span = v.span;
+                let inner = std::mem::take(v);
+                let mut m = Map::new();
+                m.push(Key::new("node", span), inner);
+                m.insert("default_alternative", Node::bool(true));
+                *v = Node::new(Value::Map(m), span);
+            }
+        }
+    }
+}
+
+/// Every entity type without `derived_from` gets its category root (3.8).
+fn normalize_entity_types(doc: &mut Node) {
+    for (collection, root) in TYPE_COLLECTIONS {
+        let Some(types) = doc.get_mut(collection).and_then(Node::as_map_mut) else {
+            continue;
+        };
+        for (name, t) in types.iter_mut() {
+            if name.name == root {
+                continue;
+            }
+            if let Some(m) = t.as_map_mut() {
+                if !m.get("derived_from").is_some_and(Node::is_defined) {
+                    m.insert("derived_from", Node::string(root));
+                }
+            } else if t.is_null() {
+                let mut m = Map::new();
+                m.insert("derived_from", Node::string(root));
+                t.value = Value::Map(m);
+            }
+        }
+    }
+}
+
+/// Deletes `automatic_default_alternatives` after the first normalisation (3.10).
+fn cleanup_variability(doc: &mut Node) {
+    let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) else {
+        return;
+    };
+    let Some(variability) = tt.get_mut("variability") else {
+        return;
+    };
+    if let Some(options) = variability.get_mut("options").and_then(Node::as_map_mut) {
+        options.remove("automatic_default_alternatives");
+        if options.is_empty() {
+            if let Some(v) = variability.as_map_mut() {
+                v.remove("options");
+            }
+        }
+    }
+    if variability.as_map().is_some_and(Map::is_empty) {
+        tt.remove("variability");
+    }
+}

@@ -1,0 +1,483 @@
+//! Logic mode: turns condition expressions into SAT literals (part 2, 4.2-4.6).
+//!
+//! Boolean and presence operators are encoded symbolically; everything else is
+//! evaluated eagerly as a value expression and coerced to a constant (4.8).
+
+use crate::error::{bail, Error, Result};
+use crate::graph::{ElementId, Graph, Kind};
+use crate::types::TypeSystem;
+use std::collections::HashMap;
+use v4t_expr::Evaluator;
+use v4t_sat::{Lit, Solver};
+use v4t_yaml::json::{to_json, to_json_pretty};
+use v4t_yaml::{Map, Node, Value};
+
+/// Logic-mode operator keys, in the order the reference tests them.
+const LOGIC_KEYS: [&str; 43] = [
+    "logic_expression",
+    "and",
+    "or",
+    "not",
+    "xor",
+    "exo",
+    "implies",
+    "amo",
+    "node_presence",
+    "host_presence",
+    "has_source",
+    "has_incoming_relation",
+    "has_incoming_relation_naive",
+    "has_outgoing_relation",
+    "has_outgoing_relation_naive",
+    "has_artifact",
+    "has_artifact_naive",
+    "relation_presence",
+    "source_presence",
+    "target_presence",
+    "container_presence",
+    "policy_presence",
+    "has_present_target",
+    "group_presence",
+    "has_present_member",
+    "artifact_presence",
+    "is_managed",
+    "node_property_presence",
+    "relation_property_presence",
+    "group_property_presence",
+    "policy_property_presence",
+    "artifact_property_presence",
+    "input_presence",
+    "is_consumed",
+    "output_presence",
+    "is_produced",
+    "import_presence",
+    "technology_presence",
+    "node_type_presence",
+    "relation_type_presence",
+    "group_type_presence",
+    "policy_type_presence",
+    "artifact_type_presence",
+];
+
+/// The SAT problem under construction: named variables, the graph and the
+/// value evaluator.
+pub struct Encoder<'a> {
+    pub graph: &'a Graph,
+    pub doc: &'a Node,
+    pub types: &'a TypeSystem<'a>,
+    pub sat: Solver,
+    pub eval: Evaluator<'a>,
+    expressions: Option<&'a Map>,
+    names: HashMap<String, Lit>,
+    /// Variable names in creation order (for solution maps and prefixes).
+    pub order: Vec<(String, Lit)>,
+    named_expressions: HashMap<String, Lit>,
+}
+
+impl<'a> Encoder<'a> {
+    pub fn new(
+        graph: &'a Graph,
+        doc: &'a Node,
+        types: &'a TypeSystem<'a>,
+        eval: Evaluator<'a>,
+        expressions: Option<&'a Map>,
+    ) -> Self {
+        Encoder {
+            graph,
+            doc,
+            types,
+            sat: Solver::new(),
+            eval,
+            expressions,
+            names: HashMap::new(),
+            order: Vec::new(),
+            named_expressions: HashMap::new(),
+        }
+    }
+
+    /// The variable called `name`, created on first use.
+    pub fn var(&mut self, name: &str) -> Lit {
+        if let Some(&l) = self.names.get(name) {
+            return l;
+        }
+        let l = self.sat.new_var();
+        self.names.insert(name.to_string(), l);
+        self.order.push((name.to_string(), l));
+        l
+    }
+
+    /// The presence variable of an element.
+    pub fn presence(&mut self, id: ElementId) -> Lit {
+        let name = &self.graph.get(id).id;
+        if let Some(&l) = self.names.get(name.as_str()) {
+            return l;
+        }
+        let name = name.clone();
+        self.var(&name)
+    }
+
+    /// The `manual.<id>` variable of an element.
+    pub fn manual(&mut self, id: ElementId) -> Lit {
+        let name = format!("manual.{}", self.graph.get(id).id);
+        self.var(&name)
+    }
+
+    /// A string term: a variable name, `-name` negates it.
+    fn term(&mut self, s: &str, n: &Node, in_list: bool) -> Result<Lit> {
+        let (neg, name) = match s.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, s),
+        };
+        if name.starts_with('$') {
+            bail!(n.span, "Only generated variable names can start with $");
+        }
+        if name.is_empty() || looks_numeric(name) {
+            if in_list {
+                bail!(n.span, "{s},$T is not an array of a Formula or Term");
+            }
+            bail!(n.span, "\"{s}\" is not a Formula or Term");
+        }
+        let l = self.var(name);
+        Ok(if neg { !l } else { l })
+    }
+
+    /// Transforms a logic expression with context element `ctx`.
+    pub fn logic(&mut self, expr: &Node, ctx: Option<ElementId>) -> Result<Lit> {
+        self.logic_in(expr, ctx, false)
+    }
+
+    fn logic_list(&mut self, n: &Node, ctx: Option<ElementId>) -> Result<Vec<Lit>> {
+        let Some(items) = n.as_seq() else {
+            bail!(n.span, "Element \"{}\" is not an array", to_json(n));
+        };
+        items.iter().map(|x| self.logic_in(x, ctx, true)).collect()
+    }
+
+    fn logic_in(&mut self, expr: &Node, ctx: Option<ElementId>, in_list: bool) -> Result<Lit> {
+        match &expr.value {
+            Value::String(s) => return self.term(s, expr, in_list),
+            Value::Bool(b) => return Ok(self.sat.constant(*b)),
+            Value::Map(m) => {
+                if let Some((key, arg)) = LOGIC_KEYS
+                    .iter()
+                    .find_map(|k| m.get(k).filter(|v| v.is_defined()).map(|v| (*k, v)))
+                {
+                    return self.operator(key, arg, ctx, expr);
+                }
+            }
+            Value::Null => bail!(expr.span, "Received undefined condition"),
+            _ => {}
+        }
+        let b = self
+            .eval
+            .evaluate_as_logic(expr)
+            .map_err(|e| Error::at(e.message, e.span))?;
+        Ok(self.sat.constant(b))
+    }
+
+    fn or_of(&mut self, ids: &[ElementId]) -> Lit {
+        let lits: Vec<Lit> = ids.iter().map(|&i| self.presence(i)).collect();
+        self.sat.or(&lits)
+    }
+
+    fn operator(
+        &mut self,
+        key: &str,
+        arg: &Node,
+        ctx: Option<ElementId>,
+        whole: &Node,
+    ) -> Result<Lit> {
+        let g = self.graph;
+        Ok(match key {
+            "logic_expression" => self.named_logic(arg, ctx)?,
+            "and" => {
+                let l = self.logic_list(arg, ctx)?;
+                self.sat.and(&l)
+            }
+            "or" => {
+                let l = self.logic_list(arg, ctx)?;
+                self.sat.or(&l)
+            }
+            "not" => !self.logic(arg, ctx)?,
+            "xor" => {
+                let l = self.logic_list(arg, ctx)?;
+                self.sat.xor(&l)
+            }
+            "exo" => {
+                let l = self.logic_list(arg, ctx)?;
+                self.sat.exactly_one(&l)
+            }
+            "amo" => {
+                let l = self.logic_list(arg, ctx)?;
+                self.sat.at_most_one(&l)
+            }
+            "implies" => {
+                let Some(items) = arg.as_seq() else {
+                    bail!(arg.span, "Element \"{}\" is not an array", to_json(arg));
+                };
+                let undefined = Node::null();
+                let a = self.logic_in(items.first().unwrap_or(&undefined), ctx, true)?;
+                let b = self.logic_in(items.get(1).unwrap_or(&undefined), ctx, true)?;
+                self.sat.implies(a, b)
+            }
+            "node_presence" => {
+                let n = g.lookup_node(ctx, arg)?;
+                self.presence(n)
+            }
+            "host_presence" => {
+                let n = g.lookup_node(ctx, arg)?;
+                let hosts: Vec<ElementId> = g
+                    .get(n)
+                    .outgoing
+                    .iter()
+                    .filter(|&&r| g.get(r).hosting)
+                    .filter_map(|&r| g.get(r).target)
+                    .collect();
+                self.or_of(&hosts)
+            }
+            "has_source" => {
+                let n = g.lookup_node(ctx, arg)?;
+                let sources: Vec<ElementId> = g
+                    .get(n)
+                    .incoming
+                    .iter()
+                    .filter_map(|&r| g.get(r).source)
+                    .collect();
+                self.or_of(&sources)
+            }
+            "has_incoming_relation" | "has_outgoing_relation" => {
+                let n = g.lookup_node(ctx, arg)?;
+                let incoming = key == "has_incoming_relation";
+                let rels = if incoming {
+                    &g.get(n).incoming
+                } else {
+                    &g.get(n).outgoing
+                };
+                let mut terms = Vec::with_capacity(rels.len());
+                for &r in rels {
+                    let other = if incoming {
+                        g.get(r).source
+                    } else {
+                        g.get(r).target
+                    };
+                    let m = self.manual(r);
+                    let o = match other {
+                        Some(o) => self.presence(o),
+                        None => self.sat.constant(false),
+                    };
+                    terms.push(self.sat.and(&[m, o]));
+                }
+                self.sat.or(&terms)
+            }
+            "has_incoming_relation_naive" => {
+                let n = g.lookup_node(ctx, arg)?;
+                self.or_of(&g.get(n).incoming.clone())
+            }
+            "has_outgoing_relation_naive" => {
+                let n = g.lookup_node(ctx, arg)?;
+                self.or_of(&g.get(n).outgoing.clone())
+            }
+            "has_artifact" => {
+                let n = g.lookup_node(ctx, arg)?;
+                let lits: Vec<Lit> = g.get(n).artifacts.iter().map(|&a| self.manual(a)).collect();
+                self.sat.or(&lits)
+            }
+            "has_artifact_naive" => {
+                let n = g.lookup_node(ctx, arg)?;
+                self.or_of(&g.get(n).artifacts.clone())
+            }
+            "relation_presence" => {
+                let r = g.lookup_relation(ctx, arg)?;
+                self.presence(r)
+            }
+            "source_presence" | "target_presence" => {
+                let r = g.lookup_relation(ctx, arg)?;
+                let e = g.get(r);
+                match if key == "source_presence" {
+                    e.source
+                } else {
+                    e.target
+                } {
+                    Some(n) => self.presence(n),
+                    None => self.sat.constant(false),
+                }
+            }
+            "container_presence" => {
+                let c = match arg.as_str() {
+                    Some("SELF") => g.lookup_container(ctx, arg)?,
+                    Some("CONTAINER") => {
+                        let c = g.lookup_container(ctx, arg)?;
+                        g.lookup_container(Some(c), arg)?
+                    }
+                    _ => bail!(arg.span, "Unexpected error"),
+                };
+                self.presence(c)
+            }
+            "policy_presence" => {
+                let p = g.lookup_policy(ctx, arg)?;
+                self.presence(p)
+            }
+            "has_present_target" => {
+                let p = g.lookup_policy(ctx, arg)?;
+                let mut terms = Vec::new();
+                for &t in &g.get(p).targets {
+                    if g.get(t).kind == Kind::Group {
+                        let members = g.get(t).members.clone();
+                        terms.push(self.or_of(&members));
+                    } else {
+                        terms.push(self.presence(t));
+                    }
+                }
+                self.sat.or(&terms)
+            }
+            "group_presence" => {
+                let gr = g.lookup_group(ctx, arg)?;
+                self.presence(gr)
+            }
+            "has_present_member" => {
+                let gr = g.lookup_group(ctx, arg)?;
+                self.or_of(&g.get(gr).members.clone())
+            }
+            "artifact_presence" => {
+                let a = g.lookup_artifact(ctx, arg)?;
+                self.presence(a)
+            }
+            "is_managed" => {
+                let a = g.lookup_artifact(ctx, arg)?;
+                let techs = self.types.managing_technologies(self.doc, a)?;
+                self.or_of(&techs)
+            }
+            "node_property_presence" | "node_type_presence" => {
+                let list = Graph::check_args(arg, false)?;
+                let n = g.lookup_node(ctx, &list[0])?;
+                let kind = if key.ends_with("property_presence") {
+                    Kind::Property
+                } else {
+                    Kind::Type
+                };
+                let p = g.lookup_member(n, arg, kind)?;
+                self.presence(p)
+            }
+            "relation_property_presence" | "relation_type_presence" => {
+                let list = Graph::check_args(arg, false)?;
+                let pair = Node::seq(list.iter().take(2).cloned().collect());
+                let r = g.lookup_relation(ctx, &pair)?;
+                let kind = if key.ends_with("property_presence") {
+                    Kind::Property
+                } else {
+                    Kind::Type
+                };
+                let p = g.lookup_member(r, arg, kind)?;
+                self.presence(p)
+            }
+            "group_property_presence" | "group_type_presence" => {
+                let list = Graph::check_args(arg, false)?;
+                let gr = g.lookup_group(ctx, &list[0])?;
+                let kind = if key.ends_with("property_presence") {
+                    Kind::Property
+                } else {
+                    Kind::Type
+                };
+                let p = g.lookup_member(gr, arg, kind)?;
+                self.presence(p)
+            }
+            "policy_property_presence" | "policy_type_presence" => {
+                let is_prop = key.ends_with("property_presence");
+                let list = Graph::check_args(arg, is_prop)?;
+                let pol = g.lookup_policy(ctx, &list[0])?;
+                let kind = if is_prop { Kind::Property } else { Kind::Type };
+                let p = g.lookup_member(pol, arg, kind)?;
+                self.presence(p)
+            }
+            "artifact_property_presence" | "artifact_type_presence" => {
+                let list = Graph::check_args(arg, false)?;
+                let pair = Node::seq(list.iter().take(2).cloned().collect());
+                let a = g.lookup_artifact(ctx, &pair)?;
+                let kind = if key.ends_with("property_presence") {
+                    Kind::Property
+                } else {
+                    Kind::Type
+                };
+                let p = g.lookup_member(a, arg, kind)?;
+                self.presence(p)
+            }
+            "input_presence" => {
+                let i = g.lookup_input_output(ctx, arg, Kind::Input)?;
+                self.presence(i)
+            }
+            "is_consumed" => {
+                let i = g.lookup_input_output(ctx, arg, Kind::Input)?;
+                self.or_of(&g.get(i).consumers.clone())
+            }
+            "output_presence" => {
+                let o = g.lookup_input_output(ctx, arg, Kind::Output)?;
+                self.presence(o)
+            }
+            "is_produced" => {
+                let o = g.lookup_input_output(ctx, arg, Kind::Output)?;
+                self.or_of(&g.get(o).producers.clone())
+            }
+            "import_presence" => {
+                let i = g.lookup_import(ctx, arg)?;
+                self.presence(i)
+            }
+            "technology_presence" => {
+                let t = g.lookup_technology(ctx, arg)?;
+                self.presence(t)
+            }
+            _ => bail!(
+                whole.span,
+                "Unknown logic expression \"{}\"",
+                to_json_pretty(whole)
+            ),
+        })
+    }
+
+    /// `{logic_expression: NAME}`: the first use transforms the named expression
+    /// with the referencing element's context; later uses share its variable.
+    fn named_logic(&mut self, arg: &Node, ctx: Option<ElementId>) -> Result<Lit> {
+        let name = match arg.as_str() {
+            Some(s) => s.to_string(),
+            None => bail!(arg.span, "Element \"{}\" is not a string", to_json(arg)),
+        };
+        let Some(expr) = self
+            .expressions
+            .and_then(|m| m.get(&name))
+            .filter(|n| n.is_defined())
+        else {
+            bail!(arg.span, "Did not find logic expression \"{name}\"");
+        };
+        if expr.as_str().is_some() {
+            let shown = to_json_pretty(&Node::single(
+                "logic_expression",
+                Node::string(name.clone()),
+            ));
+            bail!(
+                expr.span,
+                "Logic expression \"{shown}\" must not be a string"
+            );
+        }
+        if let Some(b) = expr.as_bool() {
+            return Ok(self.sat.constant(b));
+        }
+        if let Some(&l) = self.named_expressions.get(&name) {
+            return Ok(l);
+        }
+        let var = self.var(&format!("expression.{name}"));
+        // Registered before transforming, so a cycle reuses the variable
+        // instead of recursing forever.
+        self.named_expressions.insert(name, var);
+        let t = self.logic(expr, ctx)?;
+        let eq = self.sat.iff(var, t);
+        self.sat.require(eq);
+        Ok(var)
+    }
+}
+
+/// Names logic-solver rejects as terms: those that parse as numbers.
+fn looks_numeric(s: &str) -> bool {
+    s.parse::<f64>().is_ok()
+        && !s.eq_ignore_ascii_case("inf")
+        && !s.eq_ignore_ascii_case("nan")
+        && !s.eq_ignore_ascii_case("infinity")
+}

@@ -1,0 +1,388 @@
+//! Solving: encodes every element's conditions, the constraints and element
+//! `implies` into SAT, solves, optimises and evaluates property expressions
+//! (part 2, sections 5 and 6).
+//!
+//! Input: the resolver graph (enriched conditions) and the variability inputs.
+//! Output: a [`Solution`] with the presence of every element and the values of
+//! present properties with an `expression`.
+//!
+//! Where several optimal solutions remain, the one chosen is the
+//! lexicographically smallest in element order with absence preferred
+//! (documented in ARCHITECTURE.md), so results never depend on solver internals.
+
+mod encode;
+
+pub use encode::Encoder;
+
+use crate::error::{bail, Error, Result};
+use crate::graph::{ElementId, Graph};
+use crate::options::Optimize;
+use crate::types::TypeSystem;
+use v4t_expr::Evaluator;
+use v4t_sat::Lit;
+use v4t_yaml::number::format_js;
+use v4t_yaml::{Map, Node, Value};
+
+/// The outcome of solving.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// Presence per element, indexed by [`ElementId`].
+    pub present: Vec<bool>,
+    /// Evaluated `expression`s of present properties.
+    pub values: Vec<(ElementId, Value)>,
+    /// Optimisation objective values, in stage order (name, value).
+    pub objectives: Vec<(String, u64)>,
+}
+
+impl Solution {
+    pub fn is_present(&self, id: ElementId) -> bool {
+        self.present.get(id.0 as usize).copied().unwrap_or(false)
+    }
+
+    pub fn value_of(&self, id: ElementId) -> Option<&Value> {
+        self.values.iter().find(|(p, _)| *p == id).map(|(_, v)| v)
+    }
+}
+
+/// Solves the resolver graph of `doc` under the assigned `inputs`.
+pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solution> {
+    let variability = doc
+        .get("topology_template")
+        .and_then(|t| t.get("variability"));
+    let definitions = variability
+        .and_then(|v| v.get("inputs"))
+        .and_then(Node::as_map);
+    let expressions = variability
+        .and_then(|v| v.get("expressions"))
+        .and_then(Node::as_map);
+    let eval = Evaluator::new(definitions, expressions, inputs, now_ms);
+    let types = TypeSystem::new(doc, graph);
+    let mut enc = Encoder::new(graph, doc, &types, eval, expressions);
+
+    for g in &graph.groups {
+        if graph.get(*g).variability_group {
+            bail!(graph.get(*g).span, "Variability groups are not allowed");
+        }
+    }
+
+    // Element variables first, in element order, so that numbering follows the graph.
+    let order: Vec<ElementId> = graph.ordered().collect();
+    for &id in &order {
+        enc.presence(id);
+    }
+    for &id in &order {
+        encode_element(&mut enc, id)?;
+    }
+    if let Some(constraints) = variability
+        .and_then(|v| v.get("constraints"))
+        .and_then(Node::as_seq)
+    {
+        for c in constraints {
+            let l = enc.logic(c, None)?;
+            enc.sat.require(l);
+        }
+    }
+    for &id in &order {
+        encode_implies(&mut enc, id)?;
+    }
+
+    if !enc.sat.solve(&[]) {
+        return Err(Error::new("Could not solve"));
+    }
+    let objectives = optimize(&mut enc)?;
+    let presence: Vec<Lit> = order.iter().map(|&id| enc.presence(id)).collect();
+    enc.sat.prefer_false(&presence);
+
+    let mut present = vec![false; graph.elements.len()];
+    for &id in &order {
+        let l = enc.presence(id);
+        present[id.0 as usize] = enc.sat.value(l);
+    }
+
+    let mut values = Vec::new();
+    for &p in &graph.properties {
+        if !present[p.0 as usize] {
+            continue;
+        }
+        let Some(expr) = graph
+            .raw(doc, p)
+            .and_then(|r| r.get("expression"))
+            .filter(|e| e.is_defined())
+        else {
+            continue;
+        };
+        let v = enc
+            .eval
+            .evaluate(expr)
+            .map_err(|e| Error::at(e.message, e.span))?;
+        if matches!(v, Value::Null) {
+            bail!(graph.get(p).span, "{} has no value", graph.Display(p));
+        }
+        values.push((p, v));
+    }
+    Ok(Solution {
+        present,
+        values,
+        objectives,
+    })
+}
+
+/// Manual and presence clauses of one element (5.2).
+fn encode_element(enc: &mut Encoder<'_>, id: ElementId) -> Result<()> {
+    let graph = enc.graph;
+    let conditions = &graph.get(id).conditions;
+    let manual = enc.manual(id);
+    let presence = enc.presence(id);
+    if conditions.is_empty() {
+        enc.sat.require(manual);
+        enc.sat.require(presence);
+        return Ok(());
+    }
+    let mut all = Vec::with_capacity(conditions.len());
+    let mut manual_lits = Vec::with_capacity(conditions.len());
+    for c in conditions {
+        let l = enc.logic(c, Some(id))?;
+        all.push(l);
+        if !is_generated(c) {
+            manual_lits.push(l);
+        }
+    }
+    let m = enc.sat.and(&manual_lits);
+    let eq = enc.sat.iff(manual, m);
+    enc.sat.require(eq);
+
+    let p = enc.sat.and(&all);
+    let eq = enc.sat.iff(presence, p);
+    enc.sat.require(eq);
+    Ok(())
+}
+
+/// Whether a condition entry is a generated (default or pruning) condition.
+pub fn is_generated(c: &Node) -> bool {
+    c.get("_generated").is_some_and(Node::is_truthy)
+}
+
+/// An element's raw `implies` list (5.4).
+fn encode_implies(enc: &mut Encoder<'_>, id: ElementId) -> Result<()> {
+    let graph = enc.graph;
+    let Some(implies) = graph
+        .raw(enc.doc, id)
+        .and_then(|r| r.get("implies"))
+        .filter(|n| n.is_defined())
+    else {
+        return Ok(());
+    };
+    let Some(pairs) = implies.as_seq() else {
+        bail!(
+            implies.span,
+            "Element \"{}\" is not an array",
+            v4t_yaml::json::to_json(implies)
+        );
+    };
+    for pair in pairs {
+        let items = pair.as_seq().map(Vec::as_slice).unwrap_or(&[]);
+        if items.len() > 2 {
+            bail!(
+                pair.span,
+                "{} has an implies with more than 2 elements",
+                graph.Display(id)
+            );
+        }
+        let Some(target) = items.first().filter(|t| t.is_defined()) else {
+            bail!(
+                pair.span,
+                "{} has an implies without an target",
+                graph.Display(id)
+            );
+        };
+        let me = enc.presence(id);
+        let left = match items.get(1) {
+            Some(c) => {
+                let c = enc.logic(c, Some(id))?;
+                enc.sat.and(&[me, c])
+            }
+            None => me,
+        };
+        let right = enc.logic(target, Some(id))?;
+        let imp = enc.sat.implies(left, right);
+        enc.sat.require(imp);
+    }
+    Ok(())
+}
+
+/// Checks that weights are whole numbers once multiplied by 100.
+fn whole_weights(weights: &[f64]) -> Result<Vec<u64>> {
+    if weights.iter().all(|w| w.fract() == 0.0 && *w >= 0.0) {
+        return Ok(weights.iter().map(|w| *w as u64).collect());
+    }
+    let shown: Vec<String> = weights.iter().map(|w| format_js(*w)).collect();
+    Err(Error::new(format!(
+        "{} is not an array of a whole number (integer >= 0)",
+        shown.join(",")
+    )))
+}
+
+fn run(enc: &mut Encoder<'_>, direction: Optimize, terms: &[(Lit, u64)]) -> Result<u64> {
+    let r = match direction {
+        Optimize::Max => enc.sat.maximize(terms),
+        _ => enc.sat.minimize(terms),
+    };
+    r.ok_or_else(|| Error::new("Could not solve"))
+}
+
+/// The optimisation stages and uniqueness checks (5.6).
+fn optimize(enc: &mut Encoder<'_>) -> Result<Vec<(String, u64)>> {
+    let graph = enc.graph;
+    let opts = &graph.options.solver;
+    let mut objectives = Vec::new();
+
+    if opts.topology != Optimize::Off {
+        let weights: Vec<f64> = graph
+            .nodes
+            .iter()
+            .map(|&n| {
+                if opts.topology_by_weight {
+                    graph.get(n).weight * 100.0
+                } else {
+                    1.0
+                }
+            })
+            .collect();
+        let weights = whole_weights(&weights)?;
+        let terms: Vec<(Lit, u64)> = graph
+            .nodes
+            .iter()
+            .zip(&weights)
+            .map(|(&n, &w)| (enc.presence(n), w))
+            .collect();
+        let v = run(enc, opts.topology, &terms)?;
+        objectives.push(("topology".to_string(), v));
+    }
+    if opts.topology_unique {
+        let optimized = opts.topology != Optimize::Off;
+        if ambiguous(enc, "node", opts.topology_unique_backward) {
+            return Err(Error::new(format!(
+                "The result is ambiguous considering nodes ({} optimization)",
+                if optimized { "besides" } else { "without" }
+            )));
+        }
+    }
+    if opts.scenarios {
+        let prios: Vec<f64> = graph
+            .technologies
+            .iter()
+            .map(|&t| graph.get(t).prio)
+            .collect();
+        let prios = whole_weights(&prios)?;
+        let terms: Vec<(Lit, u64)> = graph
+            .technologies
+            .iter()
+            .zip(&prios)
+            .map(|(&t, &w)| (enc.presence(t), w))
+            .collect();
+        let v = run(enc, Optimize::Min, &terms)?;
+        objectives.push(("scenarios".to_string(), v));
+    }
+    if opts.scenarios_unique {
+        let lits: Vec<Lit> = graph
+            .technologies
+            .iter()
+            .map(|&t| enc.presence(t))
+            .collect();
+        let present: Vec<Lit> = lits.into_iter().filter(|&l| enc.sat.value(l)).collect();
+        let all = enc.sat.and(&present);
+        if enc.sat.solve(&[!all]) {
+            return Err(Error::new(
+                "There are multiple scenarios of the same priority for one node template possible",
+            ));
+        }
+        // Restore a model of the problem without the probe's assumption.
+        enc.sat.solve(&[]);
+    }
+    if opts.technologies != Optimize::Off {
+        let weight_count = opts.technologies_mode == "weight-count";
+        if opts.technologies_mode.contains("weight") {
+            let weights: Vec<f64> = graph
+                .technologies
+                .iter()
+                .map(|&t| graph.get(t).weight * 100.0)
+                .collect();
+            let weights = whole_weights(&weights)?;
+            let terms: Vec<(Lit, u64)> = graph
+                .technologies
+                .iter()
+                .zip(&weights)
+                .map(|(&t, &w)| (enc.presence(t), w))
+                .collect();
+            let dir = if weight_count {
+                Optimize::Max
+            } else {
+                opts.technologies
+            };
+            let v = run(enc, dir, &terms)?;
+            objectives.push(("technologies_weight".to_string(), v));
+        }
+        if opts.technologies_mode.contains("count") {
+            let mut names: Vec<&str> = Vec::new();
+            for &t in &graph.technologies {
+                let n = graph.get(t).name.as_str();
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+            let mut terms = Vec::with_capacity(names.len());
+            for name in names {
+                let lits: Vec<Lit> = graph
+                    .technologies
+                    .iter()
+                    .filter(|&&t| graph.get(t).name == name)
+                    .map(|&t| enc.presence(t))
+                    .collect();
+                terms.push((enc.sat.or(&lits), 1));
+            }
+            let dir = if weight_count {
+                Optimize::Min
+            } else {
+                opts.technologies
+            };
+            let v = run(enc, dir, &terms)?;
+            objectives.push(("technologies_count".to_string(), v));
+        }
+    }
+    if opts.technologies_unique {
+        let optimized = opts.technologies != Optimize::Off;
+        if ambiguous(enc, "technology", true) {
+            return Err(Error::new(format!(
+                "The result is ambiguous considering technologies ({} optimization)",
+                if optimized { "besides" } else { "without" }
+            )));
+        }
+    }
+    Ok(objectives)
+}
+
+/// Whether another solution exists that changes the variables named with
+/// `prefix`: some present one absent, or (backward) some absent one present.
+/// Leaves the current model in place.
+fn ambiguous(enc: &mut Encoder<'_>, prefix: &str, backward: bool) -> bool {
+    let vars: Vec<Lit> = enc
+        .order
+        .iter()
+        .filter(|(n, _)| n.starts_with(prefix))
+        .map(|(_, l)| *l)
+        .collect();
+    let mut keep = Vec::new();
+    for l in vars {
+        if enc.sat.value(l) {
+            keep.push(l);
+        } else if backward {
+            keep.push(!l);
+        }
+    }
+    let same = enc.sat.and(&keep);
+    let found = enc.sat.solve(&[!same]);
+    // Re-establish a model of the unchanged problem (same as before the probe).
+    let restored = enc.sat.solve(&[same]);
+    debug_assert!(restored);
+    found
+}

@@ -1,0 +1,299 @@
+//! Transformation: writes the variability-resolved template (part 2, section 8).
+//!
+//! Input: the resolver document, its graph and the solution. Output: a plain
+//! TOSCA Simple Profile 1.3 document: absent elements removed, group members
+//! and policy targets pruned, list forms turned into maps, property
+//! expressions replaced by their values, every V4T-only key removed.
+
+use crate::error::{bail, Result};
+use crate::graph::{ElementId, Graph};
+use crate::load::LoadedTypes;
+use crate::normalize::TYPE_COLLECTIONS;
+use crate::solve::Solution;
+use v4t_yaml::{Map, Node};
+
+const UNDEFINED: &str = "VINTNER_UNDEFINED";
+
+/// V4T keys removed from every element definition.
+const ELEMENT_KEYS: [&str; 8] = [
+    "conditions",
+    "weight",
+    "implies",
+    "implied",
+    "technology",
+    "managed",
+    "anchor",
+    "persistent",
+];
+
+fn clean(m: &mut Map) {
+    for k in ELEMENT_KEYS {
+        m.remove(k);
+    }
+}
+
+/// Transforms `doc` (the document the graph was built from) into the result.
+pub fn transform(
+    mut doc: Node,
+    graph: &Graph,
+    solution: &Solution,
+    loaded: &LoadedTypes,
+) -> Result<Node> {
+    let present = |id: ElementId| solution.is_present(id);
+    let g = graph;
+    let source = doc.clone();
+    let src = &source;
+
+    if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
+        // Inputs first: they rewrite the values of their consumers.
+        let mut consumer_values: Vec<(ElementId, Node)> = Vec::new();
+        if tt.contains_key("inputs") {
+            let mut inputs = Map::new();
+            for &i in g.inputs.iter().filter(|&&i| present(i)) {
+                let mut def = g.raw(src, i).cloned().unwrap_or_else(Node::null);
+                if let Some(m) = def.as_map_mut() {
+                    clean(m);
+                }
+                inputs.insert(g.get(i).name.clone(), def);
+                for &p in &g.get(i).consumers {
+                    consumer_values.push((
+                        p,
+                        Node::single("get_input", Node::string(g.get(i).name.clone())),
+                    ));
+                }
+            }
+            set_or_remove(tt, "inputs", inputs);
+        }
+        let value_of = |p: ElementId| -> Option<Node> {
+            if let Some((_, v)) = consumer_values.iter().rev().find(|(q, _)| *q == p) {
+                return Some(v.clone());
+            }
+            if let Some(v) = solution.value_of(p) {
+                return Some(Node::synth(v.clone()));
+            }
+            g.raw(src, p).and_then(|r| r.get("value")).cloned()
+        };
+        let properties = |c: ElementId| -> Result<Option<Node>> {
+            let mut out = Map::new();
+            for &p in g.get(c).properties.iter().filter(|&&p| present(p)) {
+                let v = value_of(p).filter(Node::is_defined);
+                let Some(v) = v else {
+                    bail!(g.get(p).span, "{} has no value", g.Display(p));
+                };
+                if v.as_str() == Some(UNDEFINED) {
+                    continue;
+                }
+                out.insert(g.get(p).name.clone(), v);
+            }
+            Ok((!out.is_empty()).then(|| Node::map(out)))
+        };
+        let present_type = |c: ElementId| -> Result<String> {
+            match g.get(c).types.iter().find(|&&t| present(t)) {
+                Some(&t) => Ok(g.get(t).name.clone()),
+                None => bail!(g.get(c).span, "{} has no present type", g.Display(c)),
+            }
+        };
+        let set_props = |m: &mut Map, c: ElementId| -> Result<()> {
+            match properties(c)? {
+                Some(p) => m.insert("properties", p),
+                None => {
+                    m.remove("properties");
+                }
+            }
+            Ok(())
+        };
+
+        if tt.contains_key("node_templates") {
+            let mut nodes = Map::new();
+            for &n in g.nodes.iter().filter(|&&n| present(n)) {
+                let mut def = g.raw(src, n).cloned().unwrap_or_else(Node::null);
+                let Some(m) = def.as_map_mut() else { continue };
+                m.insert("type", Node::string(present_type(n)?));
+                if !g.get(n).technologies.is_empty() {
+                    let Some(&t) = g.get(n).technologies.iter().find(|&&t| present(t)) else {
+                        bail!(g.get(n).span, "{} has no present technology", g.Display(n));
+                    };
+                    if let Some(assign) = g.raw(src, t).and_then(|r| r.get("assign")) {
+                        m.insert("type", assign.clone());
+                    }
+                }
+                set_props(m, n)?;
+                let mut reqs = Vec::new();
+                for &r in g.get(n).outgoing.iter().filter(|&&r| present(r)) {
+                    let mut a = g.raw(src, r).cloned().unwrap_or_else(Node::null);
+                    if let Some(am) = a.as_map_mut() {
+                        clean(am);
+                        if am.len() == 1 {
+                            if let Some(target) = am.get("node") {
+                                a = target.clone();
+                            }
+                        }
+                    }
+                    reqs.push(Node::single(g.get(r).name.clone(), a));
+                }
+                if reqs.is_empty() {
+                    m.remove("requirements");
+                } else {
+                    m.insert("requirements", Node::seq(reqs));
+                }
+                let mut arts = Map::new();
+                for &a in g.get(n).artifacts.iter().filter(|&&a| present(a)) {
+                    let mut ad = g.raw(src, a).cloned().unwrap_or_else(Node::null);
+                    if let Some(am) = ad.as_map_mut() {
+                        clean(am);
+                        am.insert("type", Node::string(present_type(a)?));
+                        set_props(am, a)?;
+                    }
+                    arts.insert(g.get(a).name.clone(), ad);
+                }
+                if arts.is_empty() {
+                    m.remove("artifacts");
+                } else {
+                    m.insert("artifacts", Node::map(arts));
+                }
+                clean(m);
+                nodes.insert(g.get(n).name.clone(), def);
+            }
+            set_or_remove(tt, "node_templates", nodes);
+        }
+
+        if let Some(rts) = tt
+            .get("relationship_templates")
+            .and_then(Node::as_map)
+            .cloned()
+        {
+            let mut out = Map::new();
+            for (k, v) in rts.iter() {
+                let rel = g
+                    .relations
+                    .iter()
+                    .copied()
+                    .find(|&r| g.get(r).relationship.as_deref() == Some(k.name.as_str()));
+                let Some(r) = rel.filter(|&r| present(r)) else {
+                    continue;
+                };
+                let mut v = v.clone();
+                if let Some(m) = v.as_map_mut() {
+                    m.insert("type", Node::string(present_type(r)?));
+                    set_props(m, r)?;
+                }
+                out.push(k.clone(), v);
+            }
+            set_or_remove(tt, "relationship_templates", out);
+        }
+
+        if tt.contains_key("groups") {
+            let mut groups = Map::new();
+            for &gr in g.groups.iter().filter(|&&x| present(x)) {
+                let mut def = g.raw(src, gr).cloned().unwrap_or_else(Node::null);
+                let Some(m) = def.as_map_mut() else { continue };
+                if let Some(members) = m.get("members").and_then(Node::as_seq) {
+                    let kept: Vec<Node> = members
+                        .iter()
+                        .zip(&g.get(gr).members)
+                        .filter(|(_, &id)| present(id))
+                        .map(|(n, _)| n.clone())
+                        .collect();
+                    m.insert("members", Node::seq(kept));
+                }
+                m.insert("type", Node::string(present_type(gr)?));
+                set_props(m, gr)?;
+                clean(m);
+                groups.insert(g.get(gr).name.clone(), def);
+            }
+            set_or_remove(tt, "groups", groups);
+        }
+
+        if tt.contains_key("policies") {
+            let mut policies = Vec::new();
+            for &p in g.policies.iter().filter(|&&x| present(x)) {
+                let mut def = g.raw(src, p).cloned().unwrap_or_else(Node::null);
+                let Some(m) = def.as_map_mut() else { continue };
+                clean(m);
+                m.insert("type", Node::string(present_type(p)?));
+                set_props(m, p)?;
+                if let Some(targets) = m.get("targets").and_then(Node::as_seq) {
+                    let kept: Vec<Node> = targets
+                        .iter()
+                        .zip(&g.get(p).targets)
+                        .filter(|(_, &id)| present(id))
+                        .map(|(n, _)| n.clone())
+                        .collect();
+                    m.insert("targets", Node::seq(kept));
+                }
+                policies.push(Node::single(g.get(p).name.clone(), def));
+            }
+            if policies.is_empty() {
+                tt.remove("policies");
+            } else {
+                tt.insert("policies", Node::seq(policies));
+            }
+        }
+
+        if tt.contains_key("outputs") {
+            let mut outputs = Map::new();
+            for &o in g.outputs.iter().filter(|&&x| present(x)) {
+                let mut def = g.raw(src, o).cloned().unwrap_or_else(Node::null);
+                if let Some(m) = def.as_map_mut() {
+                    clean(m);
+                }
+                outputs.insert(g.get(o).name.clone(), def);
+            }
+            set_or_remove(tt, "outputs", outputs);
+        }
+        tt.remove("variability");
+    }
+
+    let Some(root) = doc.as_map_mut() else {
+        return Ok(doc);
+    };
+    if root.contains_key("imports") {
+        let mut imports = Vec::new();
+        for &i in g.imports.iter().filter(|&&x| present(x)) {
+            let mut def = g.raw(src, i).cloned().unwrap_or_else(Node::null);
+            if let Some(m) = def.as_map_mut() {
+                clean(m);
+                if m.len() == 1 {
+                    if let Some(f) = m.get("file") {
+                        def = f.clone();
+                    }
+                }
+            }
+            imports.push(def);
+        }
+        if imports.is_empty() {
+            root.remove("imports");
+        } else {
+            root.insert("imports", Node::seq(imports));
+        }
+    }
+    root.insert(
+        "tosca_definitions_version",
+        Node::string("tosca_simple_yaml_1_3"),
+    );
+    if root
+        .get("topology_template")
+        .and_then(Node::as_map)
+        .is_some_and(Map::is_empty)
+    {
+        root.remove("topology_template");
+    }
+    for (collection, _) in TYPE_COLLECTIONS {
+        let Some(types) = root.get_mut(collection).and_then(Node::as_map_mut) else {
+            continue;
+        };
+        types.retain(|k, _| !loaded.contains(collection, &k.name));
+        if types.is_empty() {
+            root.remove(collection);
+        }
+    }
+    Ok(doc)
+}
+
+fn set_or_remove(tt: &mut Map, key: &str, value: Map) {
+    if value.is_empty() {
+        tt.remove(key);
+    } else {
+        tt.insert(key, Node::map(value));
+    }
+}
