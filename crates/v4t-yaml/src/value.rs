@@ -5,6 +5,7 @@
 //! order and have string keys, and YAML timestamps are dates (milliseconds since
 //! the epoch).
 
+use std::collections::HashMap;
 use std::fmt;
 
 /// Identifies one loaded source text (a template, an inputs file, a `lib/` type file ...).
@@ -80,11 +81,13 @@ pub struct Key {
 
 /// An insertion-ordered map with string keys.
 ///
-/// Lookups are linear: TOSCA maps are small, and the few large collections
-/// (node templates) are indexed by the element graph instead.
+/// Lookups are linear for small maps; large maps (node templates,
+/// expressions, relationship templates) keep a hash index.
 #[derive(Clone, Debug, Default)]
 pub struct Map {
     entries: Vec<(Key, Node)>,
+    /// Key positions, kept only for large maps (first occurrence wins).
+    index: Option<Box<HashMap<String, u32>>>,
 }
 
 impl Node {
@@ -235,16 +238,18 @@ impl Value {
     }
 }
 
+/// Maps with more entries than this keep a hash index for lookups.
+const INDEX_THRESHOLD: usize = 24;
+
 impl Map {
     pub fn new() -> Map {
-        Map {
-            entries: Vec::new(),
-        }
+        Map::default()
     }
 
     pub fn with_capacity(n: usize) -> Map {
         Map {
             entries: Vec::with_capacity(n),
+            index: None,
         }
     }
 
@@ -256,30 +261,54 @@ impl Map {
         self.entries.is_empty()
     }
 
+    fn position(&self, key: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => index.get(key).map(|&i| i as usize),
+            None => self.entries.iter().position(|(k, _)| k.name == key),
+        }
+    }
+
+    /// Rebuilds (or drops) the hash index after a structural change.
+    fn reindex(&mut self) {
+        if self.entries.len() > INDEX_THRESHOLD {
+            let mut index = HashMap::with_capacity(self.entries.len());
+            for (i, (k, _)) in self.entries.iter().enumerate() {
+                index.entry(k.name.clone()).or_insert(i as u32);
+            }
+            self.index = Some(Box::new(index));
+        } else {
+            self.index = None;
+        }
+    }
+
     pub fn get(&self, key: &str) -> Option<&Node> {
-        self.entries
-            .iter()
-            .find(|(k, _)| k.name == key)
-            .map(|(_, v)| v)
+        self.position(key).map(|i| &self.entries[i].1)
     }
 
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Node> {
-        self.entries
-            .iter_mut()
-            .find(|(k, _)| k.name == key)
-            .map(|(_, v)| v)
+        self.position(key).map(|i| &mut self.entries[i].1)
+    }
+
+    /// The entry at `position` in insertion order.
+    pub fn get_index(&self, position: usize) -> Option<(&Key, &Node)> {
+        self.entries.get(position).map(|(k, v)| (k, v))
+    }
+
+    /// Mutable access to the value at `position` in insertion order.
+    pub fn get_index_mut(&mut self, position: usize) -> Option<&mut Node> {
+        self.entries.get_mut(position).map(|(_, v)| v)
     }
 
     /// The entry for `key`, including the key's span.
     pub fn get_entry(&self, key: &str) -> Option<(&Key, &Node)> {
-        self.entries
-            .iter()
-            .find(|(k, _)| k.name == key)
-            .map(|(k, v)| (k, v))
+        self.position(key).map(|i| {
+            let (k, v) = &self.entries[i];
+            (k, v)
+        })
     }
 
     pub fn contains_key(&self, key: &str) -> bool {
-        self.get(key).is_some()
+        self.position(key).is_some()
     }
 
     /// Sets `key` to `value`: replaces the value in place if the key exists
@@ -289,25 +318,41 @@ impl Map {
         if let Some(slot) = self.get_mut(&key) {
             *slot = value;
         } else {
-            self.entries.push((
+            self.push(
                 Key {
                     name: key,
                     span: Span::NONE,
                 },
                 value,
-            ));
+            );
         }
     }
 
     /// Appends an entry with its key span; does not check for duplicates.
     pub fn push(&mut self, key: Key, value: Node) {
-        self.entries.push((key, value));
+        let position = self.entries.len();
+        match &mut self.index {
+            Some(index) => {
+                index.entry(key.name.clone()).or_insert(position as u32);
+                self.entries.push((key, value));
+            }
+            None => {
+                self.entries.push((key, value));
+                if self.entries.len() > INDEX_THRESHOLD {
+                    self.reindex();
+                }
+            }
+        }
     }
 
     /// Removes `key`, keeping the order of the other entries.
     pub fn remove(&mut self, key: &str) -> Option<Node> {
-        let pos = self.entries.iter().position(|(k, _)| k.name == key)?;
-        Some(self.entries.remove(pos).1)
+        let pos = self.position(key)?;
+        let removed = self.entries.remove(pos).1;
+        if self.index.is_some() {
+            self.reindex();
+        }
+        Some(removed)
     }
 
     /// The first entry (the implementation reads single-entry maps this way).
@@ -334,7 +379,11 @@ impl Map {
     }
 
     pub fn retain(&mut self, mut f: impl FnMut(&Key, &Node) -> bool) {
+        let before = self.entries.len();
         self.entries.retain(|(k, v)| f(k, v));
+        if self.entries.len() != before {
+            self.reindex();
+        }
     }
 
     pub fn into_entries(self) -> Vec<(Key, Node)> {
@@ -342,7 +391,12 @@ impl Map {
     }
 
     pub fn from_entries(entries: Vec<(Key, Node)>) -> Map {
-        Map { entries }
+        let mut m = Map {
+            entries,
+            index: None,
+        };
+        m.reindex();
+        m
     }
 }
 

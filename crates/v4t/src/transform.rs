@@ -10,6 +10,7 @@ use crate::graph::{ElementId, Graph};
 use crate::load::LoadedTypes;
 use crate::normalize::TYPE_COLLECTIONS;
 use crate::solve::Solution;
+use std::collections::HashMap;
 use v4t_yaml::{Map, Node};
 
 const UNDEFINED: &str = "VINTNER_UNDEFINED";
@@ -162,13 +163,14 @@ pub fn transform(
             .and_then(Node::as_map)
             .cloned()
         {
+            let by_template: HashMap<&str, ElementId> = g
+                .relations
+                .iter()
+                .filter_map(|&r| g.get(r).relationship.as_deref().map(|t| (t, r)))
+                .collect();
             let mut out = Map::new();
             for (k, v) in rts.iter() {
-                let rel = g
-                    .relations
-                    .iter()
-                    .copied()
-                    .find(|&r| g.get(r).relationship.as_deref() == Some(k.name.as_str()));
+                let rel = by_template.get(k.name.as_str()).copied();
                 let Some(r) = rel.filter(|&r| present(r)) else {
                     continue;
                 };

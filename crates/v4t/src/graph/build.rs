@@ -5,7 +5,7 @@ use super::{is_hosting_name, Element, ElementId, Graph, Kind, Loc, Owner};
 use crate::error::{bail, Error, Result};
 use crate::normalize::not_a_boolean;
 use crate::options::{Options, Version};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::number::format_js;
 use v4t_yaml::{Map, Node, Span, Value};
@@ -37,8 +37,15 @@ pub fn build(doc: &Node) -> Result<Graph> {
         .and_then(Node::as_map)
         .map(|m| m.keys().map(str::to_string).collect())
         .unwrap_or_default();
+    let template_positions = relationship_templates
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.clone(), i as u32))
+        .collect();
     let mut b = Builder {
         doc,
+        template_positions,
+        used_templates: HashSet::new(),
         g: Graph {
             options,
             elements: Vec::new(),
@@ -78,6 +85,10 @@ pub fn check_version(doc: &Node) -> Result<Version> {
 struct Builder<'d> {
     doc: &'d Node,
     g: Graph,
+    /// Relationship template name -> position in `relationship_templates`.
+    template_positions: HashMap<String, u32>,
+    /// Relationship templates used by a requirement so far.
+    used_templates: HashSet<String>,
 }
 
 fn single(item: &Node) -> Option<(&str, Span, &Node)> {
@@ -460,20 +471,10 @@ impl<'d> Builder<'d> {
                         self.g.display(node)
                     );
                 };
-                if self
-                    .g
-                    .relations
-                    .iter()
-                    .any(|&r| self.g.get(r).relationship.as_deref() == Some(rname))
-                {
+                if !self.used_templates.insert(rname.to_string()) {
                     bail!(span, "Relation \"{rname}\" is used multiple times");
                 }
-                let pos = self
-                    .g
-                    .relationship_templates
-                    .iter()
-                    .position(|n| n == rname)
-                    .unwrap_or(0) as u32;
+                let pos = self.template_positions.get(rname).copied().unwrap_or(0);
                 self.el(id).relationship = Some(rname.to_string());
                 self.types(id, rt, Owner::RelationshipTemplate(pos))?;
                 self.properties(id, rt, Owner::RelationshipTemplate(pos))?;
@@ -607,12 +608,7 @@ impl<'d> Builder<'d> {
             .and_then(Node::as_map);
         if let Some(rts) = rts {
             for (k, _) in rts.iter() {
-                let used = self
-                    .g
-                    .relations
-                    .iter()
-                    .any(|&r| self.g.get(r).relationship.as_deref() == Some(k.name.as_str()));
-                if !used {
+                if !self.used_templates.contains(&k.name) {
                     bail!(k.span, "Relation \"{}\" is never used", k.name);
                 }
             }
