@@ -207,3 +207,87 @@ pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::doc;
+    use v4t_yaml::json::to_json;
+
+    const TEMPLATE: &str = "
+topology_template:
+  variability:
+    inputs:
+      mode: {type: string}
+      other: {type: string}
+      third: {type: string}
+    presets:
+      dev: {inputs: {mode: dev, other: dev, third: dev}}
+      prod: {inputs: {mode: prod, other: prod}}
+";
+
+    #[test]
+    fn presets_apply_in_order_and_direct_inputs_win() {
+        let d = doc(TEMPLATE);
+        let direct = doc("mode: override");
+        let m = assign(&d, &["dev".into(), "prod".into()], Some(&direct)).unwrap();
+        assert_eq!(
+            to_json(&Node::map(m)),
+            r#"{"mode":"override","other":"prod","third":"dev"}"#
+        );
+    }
+
+    #[test]
+    fn unknown_presets_are_errors() {
+        let d = doc(TEMPLATE);
+        let e = assign(&d, &["test".into()], None).unwrap_err();
+        assert_eq!(e.message, "Did not find variability preset \"test\"");
+    }
+
+    #[test]
+    fn lists_merge_by_index() {
+        let d = doc(
+            "topology_template:\n  variability:\n    presets:\n      a: {inputs: {l: [1, 2, 3]}}\n",
+        );
+        let m = assign(&d, &["a".into()], Some(&doc("l: [9]"))).unwrap();
+        assert_eq!(to_json(&Node::map(m)), r#"{"l":[9,2,3]}"#);
+    }
+
+    fn validate_text(defs: &str, assigned: &str) -> Result<()> {
+        let d = doc(&format!(
+            "topology_template:\n  variability:\n    inputs:\n{defs}"
+        ));
+        let a = doc(assigned);
+        validate(&d, a.as_map().unwrap_or(&Map::new()))
+    }
+
+    #[test]
+    fn feature_model_requires_and_excludes() {
+        let defs = "      a: {requires: b}\n      b: {default: false}\n";
+        assert_eq!(
+            validate_text(defs, "a: true").unwrap_err().message,
+            "Variability inputs constraints are violated"
+        );
+        assert!(validate_text(defs, "a: false").is_ok());
+        let excludes = "      a: {excludes: b}\n      b: {default: false}\n";
+        assert_eq!(
+            validate_text(excludes, "a: true").unwrap_err().message,
+            "b is not a Formula or Term"
+        );
+        let untargeted = "      a: {requires: b}\n      b: {}\n      c: {}\n";
+        assert_eq!(
+            validate_text(untargeted, "a: false").unwrap_err().message,
+            "Variability input \"c\" is not targeted and not assigned"
+        );
+        let choices = "      a: {choices: b}\n";
+        assert_eq!(
+            validate_text(choices, "a: true").unwrap_err().message,
+            "Element \"\"b\"\" is not an array"
+        );
+    }
+
+    #[test]
+    fn no_feature_keys_means_no_check() {
+        assert!(validate_text("      a: {type: string}\n", "{}").is_ok());
+    }
+}

@@ -31,6 +31,9 @@ pub mod sources;
 pub mod transform;
 pub mod types;
 
+#[cfg(test)]
+mod testing;
+
 pub use error::{Error, Result};
 pub use sources::{Loader, NoFiles, SourceFile, Sources};
 pub use v4t_yaml::{Node, SourceId, Span, Value};

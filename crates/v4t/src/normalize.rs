@@ -553,3 +553,118 @@ fn cleanup_variability(doc: &mut Node) {
         tt.remove("variability");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::doc;
+    use v4t_yaml::json::to_json;
+
+    fn norm(yaml: &str) -> Node {
+        let mut d = doc(yaml);
+        normalize(&mut d).expect("normalizes");
+        d
+    }
+
+    fn at<'a>(d: &'a Node, path: &[&str]) -> &'a Node {
+        path.iter().fold(d, |n, k| n.get(k).expect(k))
+    }
+
+    #[test]
+    fn map_collections_become_lists_of_single_entry_maps() {
+        let d = norm("tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n    a: {type: t}\n    b: {type: u}\n");
+        let nodes = at(&d, &["topology_template", "node_templates"]);
+        assert_eq!(
+            to_json(nodes),
+            r#"[{"a":{"type":[{"t":{}}],"technology":[]}},{"b":{"type":[{"u":{}}],"technology":[]}}]"#
+        );
+    }
+
+    #[test]
+    fn properties_are_wrapped_and_map_values_are_literal() {
+        let d = norm("topology_template:\n  node_templates:\n    a:\n      type: t\n      properties: {p: {value: 1, conditions: false}, q: 2}\n    b:\n      type: t\n      properties:\n        - p: {value: 1, conditions: false}\n        - q: {conditions: false}\n");
+        let a = at(&d, &["topology_template", "node_templates"])
+            .as_seq()
+            .unwrap()[0]
+            .get("a")
+            .unwrap();
+        assert_eq!(
+            to_json(a.get("properties").unwrap()),
+            r#"[{"p":{"value":{"value":1,"conditions":false}}},{"q":{"value":2}}]"#
+        );
+        let b = at(&d, &["topology_template", "node_templates"])
+            .as_seq()
+            .unwrap()[1]
+            .get("b")
+            .unwrap();
+        assert_eq!(
+            to_json(b.get("properties").unwrap()),
+            r#"[{"p":{"value":1,"conditions":false}},{"q":{"value":{"conditions":false}}}]"#
+        );
+    }
+
+    #[test]
+    fn requirements_artifacts_technologies_and_imports() {
+        let d = norm("imports: [x.yaml]\ntopology_template:\n  node_templates:\n    a:\n      type: t\n      requirements: [{host: b}]\n      artifacts: {img: file.tar}\n      technology: Ansible\n");
+        let a = at(&d, &["topology_template", "node_templates"])
+            .as_seq()
+            .unwrap()[0]
+            .get("a")
+            .unwrap();
+        assert_eq!(
+            to_json(a.get("requirements").unwrap()),
+            r#"[{"host":{"node":"b"}}]"#
+        );
+        assert_eq!(
+            to_json(a.get("artifacts").unwrap()),
+            r#"[{"img":{"file":"file.tar","type":[{"tosca.artifacts.File":{}}]}}]"#
+        );
+        assert_eq!(
+            to_json(a.get("technology").unwrap()),
+            r#"[{"ansible":{"assign":"t~t::ansible"}}]"#
+        );
+        assert_eq!(to_json(d.get("imports").unwrap()), r#"[{"file":"x.yaml"}]"#);
+    }
+
+    #[test]
+    fn normalisation_is_idempotent() {
+        let mut d = doc("topology_template:\n  inputs: {i: {type: string}}\n  node_templates:\n    a: {type: t, properties: {p: 1}}\nnode_types:\n  t: {}\n");
+        normalize(&mut d).unwrap();
+        let once = to_json(&d);
+        normalize(&mut d).unwrap();
+        assert_eq!(once, to_json(&d));
+        assert_eq!(
+            to_json(d.get("node_types").unwrap()),
+            r#"{"t":{"derived_from":"tosca.nodes.Root"}}"#
+        );
+    }
+
+    #[test]
+    fn policies_must_be_a_list() {
+        let mut d = doc("topology_template:\n  policies: {p: {type: x}}\n");
+        let e = normalize(&mut d).unwrap_err();
+        assert_eq!(e.message, "Policies must be an array");
+        assert_eq!((e.span.line, e.span.col), (2, 13));
+    }
+
+    #[test]
+    fn automatic_default_alternatives_pick_the_only_unconditional_entry() {
+        let d = norm("topology_template:\n  variability: {options: {automatic_default_alternatives: true}}\n  node_templates:\n    a:\n      type: t\n      properties:\n        - p: {value: 1, conditions: false}\n        - p: 2\n");
+        let a = at(&d, &["topology_template", "node_templates"])
+            .as_seq()
+            .unwrap()[0]
+            .get("a")
+            .unwrap();
+        assert_eq!(
+            to_json(a.get("properties").unwrap()),
+            r#"[{"p":{"value":1,"conditions":false}},{"p":{"value":2,"default_alternative":true}}]"#
+        );
+        assert!(
+            d.get("topology_template")
+                .unwrap()
+                .get("variability")
+                .is_none(),
+            "option removed"
+        );
+    }
+}

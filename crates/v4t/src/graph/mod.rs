@@ -516,3 +516,125 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod id_tests {
+    use super::*;
+    use crate::normalize::normalize;
+    use crate::testing::doc;
+
+    fn graph(yaml: &str) -> (Node, Graph) {
+        let mut d = doc(yaml);
+        normalize(&mut d).expect("normalizes");
+        let g = build(&d).expect("builds");
+        (d, g)
+    }
+
+    const TEMPLATE: &str = "
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  inputs:
+    port: {type: integer}
+  node_templates:
+    web:
+      type: [{web.a: {}}, {web.b: {}}]
+      properties:
+        - p: 1
+        - p: {value: 2, conditions: false}
+      requirements:
+        - host: vm
+        - db: {node: vm, relationship: r}
+      artifacts:
+        - image: {file: a.tar, properties: [{size: 1}]}
+      technology: Ansible
+    vm:
+      type: vm
+  relationship_templates:
+    r:
+      type: rt
+      properties: {q: x}
+  groups:
+    g: {type: tosca.groups.Root, members: [web, [web, db]]}
+  policies:
+    - pol: {type: p, targets: [g]}
+  outputs:
+    url: {value: {get_property: [web, p]}}
+imports:
+  - a.yaml
+";
+
+    #[test]
+    fn ids_follow_the_identifier_system() {
+        let (_, g) = graph(TEMPLATE);
+        let ids: Vec<&str> = g.ordered().map(|i| g.get(i).id.as_str()).collect();
+        for expected in [
+            "type.web.a@0.node.web",
+            "type.web.b@1.node.web",
+            "type.rt@0.relation.db@1.node.web",
+            "type.tosca.artifacts.File@0.artifact.image@0.node.web",
+            "node.web",
+            "relation.host@0.node.web",
+            "relation.db@1.node.web",
+            "property.p@0.node.web",
+            "property.p@1.node.web",
+            "property.q@0.relation.db@1.node.web",
+            "property.size@0.artifact.image@0.node.web",
+            "policy.pol@0",
+            "group.g",
+            "input.port@0",
+            "artifact.image@0.node.web",
+            "import.0@0",
+            "technology.ansible@0.node.web",
+            "output.url@0",
+        ] {
+            assert!(ids.contains(&expected), "missing {expected} in {ids:?}");
+        }
+        // element order: types first, outputs last
+        assert!(ids[0].starts_with("type."));
+        assert_eq!(ids.last(), Some(&"output.url@0"));
+    }
+
+    #[test]
+    fn display_names_use_lower_case_containers() {
+        let (_, g) = graph(TEMPLATE);
+        let find = |id: &str| g.ordered().find(|&i| g.get(i).id == id).expect("element");
+        let p = find("property.p@1.node.web");
+        assert_eq!(g.display(p), "property \"p@1\" of node \"web\"");
+        assert_eq!(g.Display(p), "Property \"p@1\" of node \"web\"");
+        let q = find("property.q@0.relation.db@1.node.web");
+        assert_eq!(
+            g.Display(q),
+            "Property \"q@0\" of relation \"db@1\" of node \"web\""
+        );
+        assert_eq!(g.Display(find("node.vm")), "Node \"vm\"");
+    }
+
+    #[test]
+    fn structure_links_relations_groups_and_consumers() {
+        let (_, g) = graph(TEMPLATE);
+        let web = g.node("web").expect("web");
+        let vm = g.node("vm").expect("vm");
+        assert_eq!(g.get(vm).incoming.len(), 2);
+        assert!(g.get(g.get(web).outgoing[0]).hosting);
+        assert!(!g.get(g.get(web).outgoing[1]).hosting);
+        let group = g.group("g").expect("group");
+        assert_eq!(g.get(group).members.len(), 2);
+        assert_eq!(g.get(g.outputs[0]).producers, vec![web]);
+    }
+
+    #[test]
+    fn presence_conditions_refer_by_name_and_index() {
+        let (_, g) = graph(TEMPLATE);
+        let find = |id: &str| g.ordered().find(|&i| g.get(i).id == id).expect("element");
+        let q = find("property.q@0.relation.db@1.node.web");
+        assert_eq!(
+            v4t_yaml::json::to_json(&g.presence_condition(q)),
+            r#"{"relation_property_presence":["web",1,0]}"#
+        );
+        let pol = find("policy.pol@0");
+        assert_eq!(
+            v4t_yaml::json::to_json(&g.presence_condition(pol)),
+            r#"{"policy_presence":0}"#
+        );
+    }
+}
