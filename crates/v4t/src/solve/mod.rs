@@ -11,6 +11,8 @@
 //! (documented in ARCHITECTURE.md), so results never depend on solver internals.
 
 mod encode;
+#[cfg(test)]
+mod tests;
 
 pub use encode::Encoder;
 

@@ -1,0 +1,259 @@
+//! Logic-mode operators end to end: each test resolves a tiny template and
+//! asserts which node templates are present, or the exact error.
+
+use crate::testing::resolve_text;
+
+/// The names of the present node templates after resolving.
+fn present(template: &str, inputs: Option<&str>) -> Result<Vec<String>, String> {
+    let out = resolve_text(template, &[], inputs)?;
+    Ok(out
+        .get("topology_template")
+        .and_then(|t| t.get("node_templates"))
+        .and_then(|n| n.as_map())
+        .map(|m| m.keys().map(str::to_string).collect())
+        .unwrap_or_default())
+}
+
+/// A template with node `a` (unconditional) and node `x` with `condition`.
+fn with_condition(condition: &str) -> String {
+    format!(
+        "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {{type_pruning: true, expected_artifact_check: false}}
+    inputs:
+      on: {{type: boolean, default: true}}
+      off: {{type: boolean, default: false}}
+      n: {{type: integer, default: 3}}
+    expressions:
+      yes_expr: true
+      input_expr: {{variability_input: on}}
+      self_expr: {{node_presence: SELF}}
+      loop_a: {{logic_expression: loop_b}}
+      loop_b: {{logic_expression: loop_a}}
+      text: some text
+  node_templates:
+    a:
+      type: t
+      requirements:
+        - host: b
+      artifacts:
+        - art: {{file: f, conditions: false}}
+    b:
+      type: t
+    x:
+      type: t
+      conditions: {condition}
+"
+    )
+}
+
+fn x_present(condition: &str) -> Result<bool, String> {
+    Ok(present(&with_condition(condition), None)?.contains(&"x".to_string()))
+}
+
+#[test]
+fn boolean_operators() {
+    for (c, expected) in [
+        ("true", true),
+        ("false", false),
+        ("{and: []}", true),
+        ("{and: [true, false]}", false),
+        ("{or: []}", false),
+        ("{or: [false, true]}", true),
+        ("{not: false}", true),
+        ("{xor: [true, true, true]}", true),
+        ("{xor: [true, true]}", false),
+        ("{xor: []}", false),
+        ("{exo: [true, false, false]}", true),
+        ("{exo: [true, true, false, false]}", false),
+        ("{exo: []}", false),
+        ("{amo: []}", true),
+        ("{amo: [true, true]}", false),
+        ("{implies: [true, false]}", false),
+        ("{implies: [false, false]}", true),
+        ("[true, {not: false}]", true),
+        ("[true, false]", false),
+    ] {
+        assert_eq!(x_present(c), Ok(expected), "{c}");
+    }
+}
+
+#[test]
+fn value_fallback_coerces_to_constants() {
+    for (c, expected) in [
+        ("1", true),
+        ("0", false),
+        ("{and: [-1]}", false),
+        ("{variability_input: on}", true),
+        ("{variability_input: off}", false),
+        ("{equal: [{variability_input: n}, 3]}", true),
+        ("{greater: [{variability_input: n}, 3]}", false),
+        ("{logic_expression: yes_expr}", true),
+        ("{logic_expression: input_expr}", true),
+    ] {
+        assert_eq!(x_present(c), Ok(expected), "{c}");
+    }
+}
+
+#[test]
+fn strings_are_variables() {
+    assert_eq!(x_present("node.a"), Ok(true));
+    assert_eq!(x_present("'-node.a'"), Ok(false));
+    // A free variable is false unless something forces it.
+    assert_eq!(x_present("free_variable"), Ok(false));
+    assert_eq!(
+        x_present("'123'").unwrap_err(),
+        "\"123\" is not a Formula or Term"
+    );
+    assert_eq!(
+        x_present("'$x'").unwrap_err(),
+        "Only generated variable names can start with $"
+    );
+}
+
+#[test]
+fn presence_operators() {
+    for (c, expected) in [
+        ("{node_presence: a}", true),
+        ("{node_presence: SELF}", false),
+        ("{host_presence: a}", true),
+        ("{has_source: b}", true),
+        ("{has_incoming_relation: b}", true),
+        ("{has_incoming_relation_naive: b}", true),
+        ("{has_outgoing_relation: a}", true),
+        ("{has_outgoing_relation_naive: b}", false),
+        ("{has_artifact: a}", false),
+        ("{has_artifact_naive: a}", false),
+        ("{relation_presence: [a, host]}", true),
+        ("{relation_presence: [a, 0]}", true),
+        ("{artifact_presence: [a, art]}", false),
+        ("{node_type_presence: [a, 0]}", true),
+        ("{logic_expression: self_expr}", false),
+    ] {
+        assert_eq!(x_present(c), Ok(expected), "{c}");
+    }
+}
+
+#[test]
+fn reference_errors_are_exact() {
+    for (c, message) in [
+        ("{node_presence: nope}", "Node \"nope\" not found"),
+        (
+            "{relation_presence: [a, 5]}",
+            "Relation \"[\n    \"a\",\n    5\n]\" not found",
+        ),
+        ("{artifact_presence: [SELF, 0]}", "Element not defined"),
+        ("{group_presence: g}", "Group \"g\" not found"),
+        ("{policy_presence: 0}", "Policy \"0\" not found"),
+        ("{input_presence: i}", "Input \"i\" not found"),
+        ("{output_presence: 0}", "Output \"0\" not found"),
+        ("{import_presence: 0}", "Import \"0\" not found"),
+        ("{container_presence: SELF}", "Node \"x\" has no container"),
+        ("{container_presence: a}", "Unexpected error"),
+        (
+            "{technology_presence: [a, 0]}",
+            "Technology \"[\n    \"a\",\n    0\n] not found",
+        ),
+        (
+            "{logic_expression: missing}",
+            "Did not find logic expression \"missing\"",
+        ),
+        (
+            "{logic_expression: text}",
+            "Logic expression \"{\n    \"logic_expression\": \"text\"\n}\" must not be a string",
+        ),
+        (
+            "{variability_input: nope}",
+            "Variability input \"nope\" is not defined",
+        ),
+        (
+            "[[true]]",
+            "Unexpected value expression treated as logic \"[\n    true\n]\"",
+        ),
+    ] {
+        assert_eq!(x_present(c).unwrap_err(), message, "{c}");
+    }
+}
+
+#[test]
+fn cyclic_named_expressions_do_not_overflow() {
+    // The cycle shares one variable; nothing forces it, so it is false.
+    assert_eq!(x_present("{logic_expression: loop_a}"), Ok(false));
+}
+
+#[test]
+fn unsatisfiable_constraints_cannot_be_solved() {
+    let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    constraints:
+      - node.a
+      - {not: node.a}
+  node_templates:
+    a: {type: t}
+";
+    assert_eq!(present(t, None).unwrap_err(), "Could not solve");
+}
+
+#[test]
+fn element_implies() {
+    let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {type_pruning: true}
+  node_templates:
+    a:
+      type: t
+      implies:
+        - [{not: node.b}]
+    b: {type: t, conditions: free}
+";
+    assert_eq!(present(t, None), Ok(vec!["a".to_string()]));
+    let bad = t.replace("[{not: node.b}]", "[x, y, z]");
+    assert_eq!(
+        present(&bad, None).unwrap_err(),
+        "Node \"a\" has an implies with more than 2 elements"
+    );
+}
+
+#[test]
+fn topology_optimisation_picks_the_lightest_alternative() {
+    let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options:
+      type_pruning: true
+      optimization_topology: min
+      optimization_topology_unique: false
+    constraints:
+      - {or: [node.heavy, node.light]}
+  node_templates:
+    heavy: {type: t, weight: 1, conditions: h}
+    light: {type: t, weight: 0.5, conditions: l}
+";
+    assert_eq!(present(t, None), Ok(vec!["light".to_string()]));
+    let max = t.replace("optimization_topology: min", "optimization_topology: max");
+    assert_eq!(
+        present(&max, None),
+        Ok(vec!["heavy".to_string(), "light".to_string()])
+    );
+}
+
+#[test]
+fn uniqueness_check_detects_ambiguous_results() {
+    let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {type_pruning: true}
+    constraints:
+      - {exo: [node.one, node.two]}
+  node_templates:
+    one: {type: t, conditions: a}
+    two: {type: t, conditions: b}
+";
+    assert_eq!(
+        present(t, None).unwrap_err(),
+        "The result is ambiguous considering nodes (without optimization)"
+    );
+}
