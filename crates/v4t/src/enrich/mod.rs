@@ -9,6 +9,8 @@
 mod conditions;
 mod constraints;
 pub mod technologies;
+#[cfg(test)]
+mod tests;
 
 pub use conditions::{bratan, scope, simplify};
 

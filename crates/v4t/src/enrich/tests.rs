@@ -1,0 +1,409 @@
+//! The enricher's generated conditions and constraints, per mode token and
+//! per constraint kind, checked on small templates in their exact shapes.
+
+use super::enrich;
+use crate::testing::doc;
+use v4t_yaml::json::to_json;
+use v4t_yaml::Node;
+
+/// Enriches `template` and returns the enriched document.
+fn enriched(template: &str) -> Node {
+    let mut d = doc(template);
+    enrich(&mut d).expect("enriches");
+    d
+}
+
+fn enrich_error(template: &str) -> String {
+    let mut d = doc(template);
+    enrich(&mut d).expect_err("fails").message
+}
+
+/// The conditions written to node `name`.
+fn node_conditions(d: &Node, name: &str) -> String {
+    let nodes = d
+        .get("topology_template")
+        .and_then(|t| t.get("node_templates"))
+        .expect("nodes");
+    let node = nodes
+        .as_seq()
+        .expect("list")
+        .iter()
+        .find_map(|n| n.get(name))
+        .expect("node");
+    to_json(node.get("conditions").expect("conditions"))
+}
+
+fn constraints(d: &Node) -> String {
+    d.get("topology_template")
+        .and_then(|t| t.get("variability"))
+        .and_then(|v| v.get("constraints"))
+        .map(to_json)
+        .unwrap_or_default()
+}
+
+fn template(options: &str, nodes: &str) -> String {
+    format!("tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    options: {{{options}}}\n  node_templates:\n{nodes}")
+}
+
+const NODES: &str = "    a:
+      type: t
+      requirements:
+        - host: b
+        - uses: c
+      artifacts:
+        - art: {file: f}
+    b:
+      type: t
+    c:
+      type: t
+      anchor: true
+";
+
+#[test]
+fn node_mode_tokens() {
+    for (mode, expected) in [
+        (
+            "incoming",
+            r#"[{"has_incoming_relation":"b","_generated":true}]"#,
+        ),
+        (
+            "incomingnaive",
+            r#"[{"has_incoming_relation_naive":"b","_generated":true}]"#,
+        ),
+        ("outgoing", r#"[{"and":[],"_generated":true}]"#),
+        ("host", r#"[{"and":[],"_generated":true}]"#),
+        ("source", r#"[{"and":[],"_generated":true}]"#),
+        ("artifact", r#"[{"and":[],"_generated":true}]"#),
+    ] {
+        let d = enriched(&template(
+            &format!("node_pruning: true, node_default_condition_mode: {mode}"),
+            NODES,
+        ));
+        assert_eq!(node_conditions(&d, "b"), expected, "{mode}");
+    }
+    for (mode, expected) in [
+        ("host", r#"[{"host_presence":"SELF","_generated":true}]"#),
+        ("source", r#"[{"has_source":"a","_generated":true}]"#),
+        (
+            "outgoing",
+            r#"[{"has_outgoing_relation":"a","_generated":true}]"#,
+        ),
+        (
+            "outgoingnaive",
+            r#"[{"has_outgoing_relation_naive":"a","_generated":true}]"#,
+        ),
+        ("artifact", r#"[{"has_artifact":"a","_generated":true}]"#),
+        (
+            "artifactnaive",
+            r#"[{"has_artifact_naive":"a","_generated":true}]"#,
+        ),
+        (
+            "host-artifact",
+            r#"[{"and":[{"host_presence":"SELF"},{"has_artifact":"a"}],"_generated":true}]"#,
+        ),
+    ] {
+        let d = enriched(&template(
+            &format!("node_pruning: true, node_default_condition_mode: {mode}"),
+            NODES,
+        ));
+        assert_eq!(node_conditions(&d, "a"), expected, "{mode}");
+    }
+    // anchors are never pruned
+    let d = enriched(&template("node_pruning: true", NODES));
+    assert_eq!(node_conditions(&d, "c"), "[]");
+    assert_eq!(
+        enrich_error(&template(
+            "node_pruning: true, node_default_condition_mode: bogus",
+            NODES
+        )),
+        "Node \"a\" has unknown mode \"bogus\" as default condition"
+    );
+}
+
+#[test]
+fn default_conditions_apply_only_without_manual_conditions() {
+    let nodes = "    a: {type: t, requirements: [{r: b}]}\n    b: {type: t}\n    d: {type: t, conditions: true, requirements: [{r: b}]}\n";
+    let d = enriched(&template(
+        "node_default_condition: true, node_default_condition_mode: incoming",
+        nodes,
+    ));
+    assert_eq!(
+        node_conditions(&d, "b"),
+        r#"[{"has_incoming_relation":"b","_generated":true}]"#
+    );
+    assert_eq!(node_conditions(&d, "d"), "[true]");
+    let d = enriched(&template(
+        "node_pruning: true, node_default_condition_mode: outgoing",
+        nodes,
+    ));
+    assert_eq!(
+        node_conditions(&d, "d"),
+        r#"[{"has_outgoing_relation":"d","_generated":true},true]"#
+    );
+}
+
+fn relation_conditions(d: &Node, node: &str, index: usize) -> String {
+    let nodes = d
+        .get("topology_template")
+        .and_then(|t| t.get("node_templates"))
+        .expect("nodes");
+    let n = nodes
+        .as_seq()
+        .unwrap()
+        .iter()
+        .find_map(|x| x.get(node))
+        .unwrap();
+    let req = &n.get("requirements").unwrap().as_seq().unwrap()[index];
+    to_json(
+        req.as_map()
+            .unwrap()
+            .first()
+            .unwrap()
+            .1
+            .get("conditions")
+            .unwrap(),
+    )
+}
+
+#[test]
+fn relation_mode_tokens_and_default_alternatives() {
+    let nodes = "    a:\n      type: t\n      requirements:\n        - r: {node: b, conditions: false}\n        - r: {node: c, default_alternative: true}\n    b: {type: t}\n    c: {type: t}\n";
+    let d = enriched(&template("relation_pruning: true", nodes));
+    assert_eq!(
+        relation_conditions(&d, "a", 0),
+        r#"[{"and":[{"node_presence":"a"},{"node_presence":"b"}],"_generated":true},false]"#
+    );
+    assert_eq!(
+        relation_conditions(&d, "a", 1),
+        r#"[{"and":[{"node_presence":"a"},{"node_presence":"c"}],"_generated":true},{"not":{"or":[{"relation_presence":["a",0]}]},"_bratan":true}]"#
+    );
+    let d = enriched(&template(
+        "relation_pruning: true, relation_default_condition_mode: target",
+        nodes,
+    ));
+    assert_eq!(
+        relation_conditions(&d, "a", 0),
+        r#"[{"node_presence":"b","_generated":true},false]"#
+    );
+    let plain = "    a:\n      type: t\n      requirements:\n        - r: {node: b, conditions: false}\n        - r: {node: c}\n    b: {type: t}\n    c: {type: t}\n";
+    let d = enriched(&template(
+        "relation_pruning: true, relation_default_condition_mode: default",
+        plain,
+    ));
+    assert_eq!(
+        relation_conditions(&d, "a", 1),
+        r#"[{"not":{"or":[{"relation_presence":["a",0]}]},"_bratan":true,"_generated":true}]"#
+    );
+}
+
+fn property_conditions(d: &Node, node: &str) -> Vec<String> {
+    let nodes = d
+        .get("topology_template")
+        .and_then(|t| t.get("node_templates"))
+        .expect("nodes");
+    let n = nodes
+        .as_seq()
+        .unwrap()
+        .iter()
+        .find_map(|x| x.get(node))
+        .unwrap();
+    n.get("properties")
+        .unwrap()
+        .as_seq()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            to_json(
+                p.as_map()
+                    .unwrap()
+                    .first()
+                    .unwrap()
+                    .1
+                    .get("conditions")
+                    .unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn property_mode_tokens_and_fallbacks() {
+    let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  inputs:
+    port: {type: integer}
+  variability:
+    options: {property_pruning: true}
+  node_templates:
+    a:
+      type: t
+      properties:
+        - p: {get_input: port}
+";
+    let d = enriched(t);
+    let props = property_conditions(&d, "a");
+    assert_eq!(
+        props[0],
+        r#"[{"and":[{"node_presence":"a"},{"input_presence":0}],"_generated":true}]"#
+    );
+    // the fallback of mode A: a default alternative, absent when `p` is present
+    assert_eq!(
+        props[1],
+        r#"[{"node_presence":"a","_generated":true},{"not":{"or":[{"node_property_presence":["a",0]}]},"_bratan":true}]"#
+    );
+}
+
+#[test]
+fn type_artifact_technology_and_output_tokens() {
+    let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {type_pruning: true, artifact_pruning: true, artifact_default_condition_mode: container-managed, technology_pruning: true, output_pruning: true}
+  node_templates:
+    a:
+      type: t
+      artifacts: [{art: f}]
+      technology: [{ansible: {}}, {terraform: {}}]
+  outputs:
+    o: {value: {get_property: [a, p]}}
+";
+    let d = enriched(t);
+    let a = d
+        .get("topology_template")
+        .unwrap()
+        .get("node_templates")
+        .unwrap()
+        .as_seq()
+        .unwrap()[0]
+        .get("a")
+        .unwrap();
+    let ty = &a.get("type").unwrap().as_seq().unwrap()[0];
+    assert_eq!(
+        to_json(ty),
+        r#"{"t":{"conditions":[{"node_presence":"a","_generated":true}]}}"#
+    );
+    let art = &a.get("artifacts").unwrap().as_seq().unwrap()[0];
+    assert_eq!(
+        to_json(art.get("art").unwrap().get("conditions").unwrap()),
+        r#"[{"and":[{"node_presence":"a"},{"is_managed":"SELF"}],"_generated":true}]"#
+    );
+    let tech = &a.get("technology").unwrap().as_seq().unwrap()[0];
+    assert_eq!(
+        to_json(tech.get("ansible").unwrap().get("conditions").unwrap()),
+        r#"[{"and":[{"node_presence":"a"},{"not":{"or":[{"technology_presence":["a",1]}]},"_bratan":true}],"_generated":true}]"#
+    );
+    let o = &d
+        .get("topology_template")
+        .unwrap()
+        .get("outputs")
+        .unwrap()
+        .as_seq()
+        .unwrap()[0];
+    assert_eq!(
+        to_json(o.get("o").unwrap().get("conditions").unwrap()),
+        r#"[{"is_produced":0,"_generated":true}]"#
+    );
+}
+
+#[test]
+fn input_name_conditions() {
+    let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      node.a: {type: boolean}
+  node_templates:
+    a: {type: t}
+";
+    let d = enriched(t);
+    assert_eq!(
+        node_conditions(&d, "a"),
+        r#"[{"variability_input":"node.a"}]"#
+    );
+}
+
+#[test]
+fn constraint_kinds() {
+    let nodes = "    a:\n      type: t\n      requirements: [{host: b}, {host: c}]\n      artifacts: [{x: f}, {x: g}]\n    b: {type: t}\n    c: {type: t}\n";
+    for (option, expected) in [
+        (
+            "relation_source_constraint",
+            r#"{"implies":["relation.host@0.node.a","node.b"]}"#,
+        ),
+        (
+            "relation_target_constraint",
+            r#"{"implies":["relation.host@0.node.a","node.a"]}"#,
+        ),
+        (
+            "unique_artifact_constraint",
+            r#"{"amo":["artifact.x@0.node.a","artifact.x@1.node.a"]}"#,
+        ),
+        (
+            "artifact_container_constraint",
+            r#"{"implies":["artifact.x@0.node.a","node.a"]}"#,
+        ),
+        (
+            "type_container_constraint",
+            r#"{"implies":["type.t@0.node.a","node.a"]}"#,
+        ),
+        (
+            "required_hosting_constraint",
+            r#"{"implies":["node.a",{"exo":["relation.host@0.node.a","relation.host@1.node.a"]}]}"#,
+        ),
+        (
+            "single_hosting_constraint",
+            r#"{"amo":["relation.host@0.node.a","relation.host@1.node.a"]}"#,
+        ),
+        (
+            "required_incoming_relation_constraint",
+            r#"{"implies":["node.b",{"or":["relation.host@0.node.a"]}]}"#,
+        ),
+        (
+            "required_artifact_constraint",
+            r#"{"implies":["node.a",{"exo":["artifact.x@0.node.a","artifact.x@1.node.a"]}]}"#,
+        ),
+        (
+            "unique_relation_constraint",
+            r#"{"implies":["node.a",{"amo":["relation.host@0.node.a","relation.host@1.node.a"]}]}"#,
+        ),
+    ] {
+        let d = enriched(&template(&format!("{option}: true"), nodes));
+        assert!(
+            constraints(&d).contains(expected),
+            "{option}: {}",
+            constraints(&d)
+        );
+    }
+}
+
+#[test]
+fn implication_constraints() {
+    let nodes = "    a: {type: t, implied: true, conditions: x, requirements: [{r: {node: b, implied: true}}]}\n    b: {type: t}\n";
+    let d = enriched(&template("relation_default_implied: false", nodes));
+    let c = constraints(&d);
+    assert!(
+        c.contains(r#"{"implies":["manual.node.a","node.a"]}"#),
+        "{c}"
+    );
+    assert!(
+        c.contains(r#"{"implies":[{"and":["node.a","manual.relation.r@0.node.a","manual.node.b"]},"relation.r@0.node.a"]}"#),
+        "{c}"
+    );
+}
+
+#[test]
+fn variability_groups_add_their_conditions_and_disappear() {
+    let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    a: {type: t}
+  groups:
+    g:
+      type: variability.groups.ConditionalMembers
+      members: [a]
+      conditions: {not: true}
+";
+    let d = enriched(t);
+    assert_eq!(node_conditions(&d, "a"), r#"[{"not":true}]"#);
+    assert!(d.get("topology_template").unwrap().get("groups").is_none());
+}
