@@ -127,8 +127,55 @@ fn read_rules(doc: &Node) -> Vec<Rule> {
 }
 
 /// Stable sort by component, artifact (if both have one) and hosting.
+///
+/// The comparator is not transitive (artifacts only count if both rules have
+/// one), so the result depends on the algorithm: like V8's `Array.sort`, small
+/// lists (< 64 entries, a single run) are sorted by run detection plus binary
+/// insertion; longer lists fall back to Rust's stable sort.
 fn sort_rules(rules: &mut [Rule]) {
-    rules.sort_by(compare_rules);
+    if rules.len() >= 64 {
+        rules.sort_by(compare_rules);
+        return;
+    }
+    let run = leading_run(rules);
+    binary_insertion_sort(rules, run);
+}
+
+/// V8's `CountAndMakeRun`: the length of the ascending (or strictly
+/// descending, then reversed) run at the start.
+fn leading_run(rules: &mut [Rule]) -> usize {
+    if rules.len() < 2 {
+        return rules.len();
+    }
+    let descending = compare_rules(&rules[1], &rules[0]) == Ordering::Less;
+    let mut run = 2;
+    while run < rules.len() {
+        let order = compare_rules(&rules[run], &rules[run - 1]);
+        if (order == Ordering::Less) != descending {
+            break;
+        }
+        run += 1;
+    }
+    if descending {
+        rules[..run].reverse();
+    }
+    run
+}
+
+/// V8's `BinaryInsertionSort` of `rules[sorted..]` into the sorted prefix.
+fn binary_insertion_sort(rules: &mut [Rule], sorted: usize) {
+    for start in sorted.max(1)..rules.len() {
+        let (mut left, mut right) = (0, start);
+        while left < right {
+            let mid = left + (right - left) / 2;
+            if compare_rules(&rules[start], &rules[mid]) == Ordering::Less {
+                right = mid;
+            } else {
+                left = mid + 1;
+            }
+        }
+        rules[left..=start].rotate_right(1);
+    }
 }
 
 fn compare_rules(a: &Rule, b: &Rule) -> Ordering {
@@ -755,5 +802,342 @@ fn apply(doc: &mut Node, g: &Graph, edit: Edit) {
     match raw.get_mut("technology").and_then(Node::as_seq_mut) {
         Some(list) if !edit.replace => list.extend(edit.technologies),
         _ => raw.insert("technology", Node::seq(edit.technologies)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalize::normalize;
+    use v4t_yaml::json::to_json;
+    use v4t_yaml::SourceId;
+
+    fn load(text: &str) -> Node {
+        let mut doc = v4t_yaml::parse(text, SourceId(0)).expect("parses");
+        normalize(&mut doc).expect("normalises");
+        doc
+    }
+
+    fn rule(component: &str, artifact: Option<&str>, hosting: &[&str], technology: &str) -> Rule {
+        Rule {
+            component: component.to_string(),
+            technology: technology.to_string(),
+            artifact: artifact.map(str::to_string),
+            operations: None,
+            hosting: hosting.iter().map(|h| h.to_string()).collect(),
+            weight: 1.0,
+            conditions: None,
+            assign: None,
+        }
+    }
+
+    #[test]
+    fn collation_is_case_insensitive_first_then_lower_before_upper() {
+        assert_eq!(collate("a", "B"), Ordering::Less);
+        assert_eq!(collate("B", "a"), Ordering::Greater);
+        assert_eq!(collate("a", "A"), Ordering::Less);
+        assert_eq!(collate("A", "b"), Ordering::Less);
+        assert_eq!(collate("Ab", "aC"), Ordering::Less);
+        assert_eq!(collate("ab", "Ab"), Ordering::Less);
+        assert_eq!(collate("abc", "abc"), Ordering::Equal);
+        assert_eq!(collate("ab", "abc"), Ordering::Less);
+        assert_eq!(collate("", "a"), Ordering::Less);
+    }
+
+    #[test]
+    fn collation_orders_punctuation_before_digits_before_letters() {
+        let mut words = vec!["a", "1", ".", "-", "_", "Z", "9", "z"];
+        words.sort_by(|a, b| collate(a, b));
+        assert_eq!(words, vec!["_", "-", ".", "1", "9", "a", "z", "Z"]);
+        assert_eq!(collate("a_b", "a-b"), Ordering::Less);
+        assert_eq!(collate("a-b", "a.b"), Ordering::Less);
+        assert_eq!(collate("a.b", "ab"), Ordering::Less);
+        assert_eq!(collate("x2", "x10"), Ordering::Greater);
+    }
+
+    #[test]
+    fn rules_sort_stably_by_component_artifact_and_hosting() {
+        let mut rules = vec![
+            rule("b", None, &[], "first"),
+            rule("a", None, &["z"], "second"),
+            rule("a", Some("y"), &["a"], "third"),
+            rule("a", None, &["a"], "fourth"),
+            rule("a", Some("x"), &["z"], "fifth"),
+            rule("B", None, &[], "sixth"),
+            rule("b", None, &[], "seventh"),
+        ];
+        sort_rules(&mut rules);
+        let order: Vec<&str> = rules.iter().map(|r| r.technology.as_str()).collect();
+        // as `Array.sort` with `localeCompare` orders them in Node.js
+        assert_eq!(
+            order,
+            vec!["third", "fourth", "second", "fifth", "first", "seventh", "sixth"]
+        );
+    }
+
+    #[test]
+    fn scenarios_group_rules_by_component_artifact_and_hosting() {
+        let rules = vec![
+            rule("app", None, &["h", "k"], "ansible"),
+            rule("app", Some("zip"), &[], "terraform"),
+            rule("app", None, &["h", "k"], "terraform"),
+        ];
+        let found = scenarios(&rules);
+        let keys: Vec<&str> = found.iter().map(|s| s.key.as_str()).collect();
+        assert_eq!(keys, vec!["app@h->k", "app#zip"]);
+        let techs: Vec<&str> = found[0]
+            .assessments
+            .iter()
+            .map(|a| a.technology.as_str())
+            .collect();
+        assert_eq!(techs, vec!["ansible", "terraform"]);
+        assert_eq!(
+            implementation_name("my_app", &rules[0]),
+            "my_app~app::ansible@h->k"
+        );
+        assert_eq!(
+            implementation_name("my_app", &rules[1]),
+            "my_app~app#zip::terraform"
+        );
+    }
+
+    const STACK: &str = r#"
+tosca_definitions_version: tosca_variability_1_0_rc_3
+node_types:
+    tosca.nodes.Root: {}
+    app: {}
+    runtime: {}
+    vm: {}
+    cloud: {}
+topology_template:
+    node_templates:
+        app:
+            type: app
+            requirements:
+                - host: runtime
+        runtime:
+            type: runtime
+            requirements:
+                - host: vm
+        vm:
+            type: vm
+            requirements:
+                - host: cloud
+        cloud:
+            type: cloud
+"#;
+
+    /// The hosting paths of node `app` for a pattern, as element ids.
+    fn paths(doc: &Node, pattern: &[&str]) -> Result<Vec<Vec<String>>> {
+        let g = crate::graph::build(doc).expect("builds");
+        let types = TypeSystem::new(doc, &g);
+        let pattern: Vec<String> = pattern.iter().map(|p| p.to_string()).collect();
+        let mut out = Vec::new();
+        search(&g, &types, g.node("app").unwrap(), &pattern, &[], &mut out)?;
+        Ok(out
+            .iter()
+            .map(|p| p.iter().map(|&e| g.get(e).id.clone()).collect())
+            .collect())
+    }
+
+    #[test]
+    fn hosting_paths_follow_the_pattern_level_by_level() {
+        let doc = load(STACK);
+        let found = paths(&doc, &["runtime", "vm"]).unwrap();
+        assert_eq!(
+            found,
+            vec![vec![
+                "relation.host@0.node.app",
+                "node.runtime",
+                "relation.host@0.node.runtime",
+                "node.vm"
+            ]]
+        );
+        assert!(paths(&doc, &["vm"]).unwrap().is_empty());
+        assert!(paths(&doc, &["runtime", "cloud"]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn hosting_wildcards_skip_any_number_of_levels() {
+        let doc = load(STACK);
+        let found = paths(&doc, &["*", "cloud"]).unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].len(), 6);
+        assert_eq!(found[0][5], "node.cloud");
+        let found = paths(&doc, &["*", "runtime"]).unwrap();
+        assert_eq!(
+            found,
+            vec![vec!["relation.host@0.node.app", "node.runtime"]]
+        );
+        let found = paths(&doc, &["runtime", "*", "cloud"]).unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0][1], "node.runtime");
+        assert_eq!(found[0][5], "node.cloud");
+        assert!(paths(&doc, &["*", "app"]).unwrap().is_empty());
+        let err = paths(&doc, &["*"]).unwrap_err();
+        assert_eq!(err.message, "Unexpected error");
+    }
+
+    const RULES: &str = r#"
+tosca_definitions_version: tosca_variability_1_0_rc_3
+node_types:
+    tosca.nodes.Root: {}
+    app: {}
+    db: {}
+    vm:
+        metadata: {vintner_abstract: 'true'}
+topology_template:
+    variability:
+        qualities:
+            - component: app
+              technology: ansible
+              hosting: [vm]
+              conditions: {variability_input: fast}
+              weight: 0.5
+            - component: app
+              technology: terraform
+              hosting: [vm]
+              weight: 0.5
+            - component: db
+              technology: Helm
+              conditions: [true, false]
+    node_templates:
+        app:
+            type: app
+            requirements:
+                - host: vm
+        db:
+            type: db
+            technology:
+                - helm:
+                      conditions: {variability_input: db}
+        vm:
+            type: vm
+"#;
+
+    /// The raw technology list of a node after the enrichment passes.
+    fn enriched_technologies(text: &str, node: &str) -> Result<String> {
+        let mut doc = load(text);
+        let g = crate::graph::build(&doc).expect("builds");
+        enrich_technologies(&mut doc, &g)?;
+        let id = g.node(node).unwrap();
+        Ok(to_json(
+            g.raw(&doc, id).and_then(|r| r.get("technology")).unwrap(),
+        ))
+    }
+
+    fn lower_case_rules() -> String {
+        RULES.replace("technology: Helm", "technology: helm")
+    }
+
+    #[test]
+    fn technology_candidates_carry_generated_and_conditions() {
+        let json = enriched_technologies(&lower_case_rules(), "app").unwrap();
+        assert_eq!(
+            json,
+            r#"[{"ansible":{"conditions":{"and":[{"variability_input":"fast"}],"_generated":true},"weight":0.5,"assign":"app~app::ansible@vm","scenario":{"key":"app@vm","component":"app","hosting":["vm"]}}},{"terraform":{"weight":0.5,"assign":"app~app::terraform@vm","scenario":{"key":"app@vm","component":"app","hosting":["vm"]}}}]"#
+        );
+    }
+
+    #[test]
+    fn implementations_prepend_manual_conditions() {
+        let json = enriched_technologies(&lower_case_rules(), "db").unwrap();
+        assert_eq!(
+            json,
+            r#"[{"helm":{"conditions":[{"variability_input":"db"},{"and":[true,false]}],"weight":1,"assign":"db~db::helm","scenario":{"key":"db","component":"db","hosting":[]}}}]"#
+        );
+    }
+
+    #[test]
+    fn implementations_match_rule_technologies_case_sensitively() {
+        let err = enriched_technologies(RULES, "db").unwrap_err();
+        assert_eq!(
+            err.message,
+            r#"Node "db" has no implementation for technology "helm@0" of node "db""#
+        );
+    }
+
+    #[test]
+    fn manual_conditions_need_rule_conditions() {
+        let text = lower_case_rules().replace("conditions: [true, false]", "weight: 1");
+        let err = enriched_technologies(&text, "db").unwrap_err();
+        assert_eq!(err.message, "Unexpected error");
+    }
+
+    #[test]
+    fn scenario_condition_lists_the_matching_paths() {
+        let mut doc = load(&lower_case_rules());
+        let g1 = crate::graph::build(&doc).expect("builds");
+        let types = TypeSystem::new(&doc, &g1);
+        let manual = g1.get(g1.node("db").unwrap()).technologies[0];
+        assert!(scenario_condition(&doc, &g1, &types, manual)
+            .unwrap()
+            .is_none());
+        enrich_technologies(&mut doc, &g1).unwrap();
+        normalize(&mut doc).unwrap();
+        let g2 = crate::graph::build(&doc).expect("builds");
+        let types = TypeSystem::new(&doc, &g2);
+        let condition = |node: &str| {
+            let tech = g2.get(g2.node(node).unwrap()).technologies[0];
+            to_json(
+                &scenario_condition(&doc, &g2, &types, tech)
+                    .unwrap()
+                    .unwrap(),
+            )
+        };
+        assert_eq!(
+            condition("app"),
+            r#"{"or":[{"and":[{"relation_presence":["app",0]},{"node_presence":"vm"}]}]}"#
+        );
+        assert_eq!(condition("db"), r#"{"or":[{"and":[]}]}"#);
+    }
+
+    const PRIO: &str = r#"
+tosca_definitions_version: tosca_variability_1_0_rc_3
+node_types:
+    tosca.nodes.Root: {}
+    grandparent: {}
+    parent: {derived_from: grandparent}
+    container: {derived_from: parent}
+topology_template:
+    variability:
+        options: {optimization_scenarios: true, enrich_technologies_best_only: BEST}
+        qualities:
+            - {component: parent, technology: ansible, weight: 0}
+            - {component: grandparent, technology: chef, weight: 0.5}
+            - {component: parent, technology: terraform, weight: 1}
+    node_templates:
+        container:
+            type: container
+"#;
+
+    /// `technology:prio` of every candidate of `container`.
+    fn prio_candidates(best_only: bool) -> Vec<String> {
+        let doc = load(&PRIO.replace("BEST", &best_only.to_string()));
+        let g = crate::graph::build(&doc).expect("builds");
+        let types = TypeSystem::new(&doc, &g);
+        let rules = read_rules(&doc);
+        let scenarios = scenarios(&rules);
+        let ctx = Context {
+            doc: &doc,
+            graph: &g,
+            types: &types,
+            rules: &rules,
+            scenarios: &scenarios,
+        };
+        candidates(&ctx, g.node("container").unwrap())
+            .unwrap()
+            .iter()
+            .map(|c| format!("{}:{}", c.technology, c.prio.unwrap_or(-1.0)))
+            .collect()
+    }
+
+    #[test]
+    fn candidates_keep_the_best_assessments_with_scenario_prio() {
+        assert_eq!(prio_candidates(true), vec!["chef:2", "terraform:1"]);
+        assert_eq!(
+            prio_candidates(false),
+            vec!["chef:2", "ansible:1", "terraform:1"]
+        );
     }
 }

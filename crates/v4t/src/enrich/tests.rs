@@ -258,7 +258,7 @@ fn type_artifact_technology_and_output_tokens() {
     let t = "tosca_definitions_version: tosca_variability_1_0
 topology_template:
   variability:
-    options: {type_pruning: true, artifact_pruning: true, artifact_default_condition_mode: container-managed, technology_pruning: true, output_pruning: true}
+    options: {type_pruning: true, artifact_pruning: true, artifact_default_condition_mode: container-managed, technology_pruning: true, output_pruning: true, output_semantic_pruning: true}
   node_templates:
     a:
       type: t
