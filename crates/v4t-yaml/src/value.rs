@@ -87,7 +87,7 @@ pub struct Key {
 pub struct Map {
     entries: Vec<(Key, Node)>,
     /// Key positions, kept only for large maps (first occurrence wins).
-    index: Option<Box<HashMap<String, u32>>>,
+    index: Option<HashMap<String, u32>>,
 }
 
 impl Node {
@@ -275,7 +275,7 @@ impl Map {
             for (i, (k, _)) in self.entries.iter().enumerate() {
                 index.entry(k.name.clone()).or_insert(i as u32);
             }
-            self.index = Some(Box::new(index));
+            self.index = Some(index);
         } else {
             self.index = None;
         }
@@ -343,6 +343,15 @@ impl Map {
                 }
             }
         }
+    }
+
+    /// The map under `key`, first replacing a missing or non-map value with an
+    /// empty map (`obj.key ??= {}` in the reference). Always `Some`.
+    pub fn map_entry(&mut self, key: &str) -> Option<&mut Map> {
+        if !matches!(self.get(key).map(|n| &n.value), Some(Value::Map(_))) {
+            self.insert(key, Node::map(Map::new()));
+        }
+        self.get_mut(key).and_then(Node::as_map_mut)
     }
 
     /// Removes `key`, keeping the order of the other entries.

@@ -86,16 +86,11 @@ pub fn resolve(
     let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref())?;
     // The reference's "hotfix": no fallback properties in the resolver graph.
     if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
-        if !tt.get("variability").is_some_and(|v| v.as_map().is_some()) {
-            tt.insert("variability", Node::map(v4t_yaml::Map::new()));
-        }
-        if let Some(v) = tt.get_mut("variability").and_then(Node::as_map_mut) {
-            if !v.get("options").is_some_and(|o| o.as_map().is_some()) {
-                v.insert("options", Node::map(v4t_yaml::Map::new()));
-            }
-            if let Some(o) = v.get_mut("options").and_then(Node::as_map_mut) {
-                o.insert("bratans_unknown", Node::bool(true));
-            }
+        if let Some(o) = tt
+            .map_entry("variability")
+            .and_then(|v| v.map_entry("options"))
+        {
+            o.insert("bratans_unknown", Node::bool(true));
         }
     }
     normalize::normalize(&mut doc)?;

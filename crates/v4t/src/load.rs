@@ -132,10 +132,7 @@ fn load_referenced(
         let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) else {
             return Ok(());
         };
-        if !tt.get("variability").is_some_and(|v| v.as_map().is_some()) {
-            tt.insert("variability", Node::map(Map::new()));
-        }
-        if let Some(v) = tt.get_mut("variability").and_then(Node::as_map_mut) {
+        if let Some(v) = tt.map_entry("variability") {
             v.insert(key, value);
         }
     }
@@ -180,10 +177,7 @@ fn load_types(
             ));
         }
         for collection in LOADED_COLLECTIONS {
-            if !root.get(collection).is_some_and(|c| c.as_map().is_some()) {
-                root.insert(collection, Node::map(Map::new()));
-            }
-            let Some(target) = root.get_mut(collection).and_then(Node::as_map_mut) else {
+            let Some(target) = root.map_entry(collection) else {
                 continue;
             };
             let Some(types) = file.get(collection).and_then(Node::as_map) else {

@@ -212,10 +212,8 @@ fn normalize_artifact(a: &mut Node) -> Result<()> {
             m.insert("type", Node::string("tosca.artifacts.File"));
             a.value = Value::Map(m);
         }
-        Value::Map(m) => {
-            if !m.get("type").is_some_and(Node::is_defined) {
-                m.insert("type", Node::string("tosca.artifacts.File"));
-            }
+        Value::Map(m) if !m.get("type").is_some_and(Node::is_defined) => {
+            m.insert("type", Node::string("tosca.artifacts.File"));
         }
         _ => {}
     }

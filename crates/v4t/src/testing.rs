@@ -24,12 +24,3 @@ pub fn resolve_text(
         .map(|r| r.template)
         .map_err(|e| e.message)
 }
-
-/// Resolves and emits a template text.
-pub fn resolve_yaml(
-    template: &str,
-    presets: &[&str],
-    inputs: Option<&str>,
-) -> Result<String, String> {
-    resolve_text(template, presets, inputs).map(|n| v4t_yaml::emit(&n))
-}

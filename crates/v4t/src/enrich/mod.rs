@@ -76,10 +76,7 @@ fn write_back(doc: &mut Node, g: &Graph, conditions: Vec<Vec<Node>>, constraints
         return;
     };
     if !constraints.is_empty() {
-        if !tt.get("variability").is_some_and(|v| v.as_map().is_some()) {
-            tt.insert("variability", Node::map(Map::new()));
-        }
-        if let Some(v) = tt.get_mut("variability").and_then(Node::as_map_mut) {
+        if let Some(v) = tt.map_entry("variability") {
             match v.get_mut("constraints").and_then(Node::as_seq_mut) {
                 Some(list) => list.extend(constraints),
                 None => v.insert("constraints", Node::seq(constraints)),

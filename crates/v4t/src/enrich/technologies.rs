@@ -96,7 +96,9 @@ impl Rule {
         let string = |k: &str| n.get_defined(k).and_then(Node::as_str).map(str::to_string);
         Rule {
             component: string("component").unwrap_or_default(),
-            technology: n.get("technology").map(js_join).unwrap_or_default(),
+            technology: n
+                .get("technology")
+                .map_or_else(|| "undefined".to_string(), js_join),
             artifact: string("artifact"),
             operations: n.get_defined("operations").map(strings),
             hosting: n.get("hosting").map(strings).unwrap_or_default(),

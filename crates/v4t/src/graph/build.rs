@@ -1017,7 +1017,7 @@ impl<'d> Builder<'d> {
 
     fn anchor_check(&self) -> Result<()> {
         let mode = &self.g.options.node_mode;
-        if !self.g.options.anchor_check || !(mode.contains("incoming") && mode.contains("host")) {
+        if !(self.g.options.anchor_check && mode.contains("incoming") && mode.contains("host")) {
             return Ok(());
         }
         let ok = self.g.nodes.iter().any(|&n| {
