@@ -5,36 +5,11 @@
 //! Kept separate from the commands because `v4t resolve` and `v4t test` build
 //! their inputs the same way.
 
-use v4t::{Error, Sources};
+use v4t::{deep_merge, Error, Sources};
 use v4t_yaml::{Map, Node, SourceId, Span, Value};
 
 /// Prefix of the environment variables that carry variability inputs.
 pub const ENV_PREFIX: &str = "OPENTOSCA_VINTNER_VARIABILITY_INPUT_";
-
-/// Deep-merges `source` into `target` like lodash `merge`: maps merge
-/// recursively, lists merge by index, everything else (including `null`)
-/// overwrites.
-pub fn deep_merge(target: &mut Node, source: &Node) {
-    match (&mut target.value, &source.value) {
-        (Value::Map(t), Value::Map(s)) => {
-            for (key, value) in s.iter() {
-                match t.get_mut(&key.name) {
-                    Some(slot) => deep_merge(slot, value),
-                    None => t.push(key.clone(), value.clone()),
-                }
-            }
-        }
-        (Value::Seq(t), Value::Seq(s)) => {
-            for (i, value) in s.iter().enumerate() {
-                match t.get_mut(i) {
-                    Some(slot) => deep_merge(slot, value),
-                    None => t.push(value.clone()),
-                }
-            }
-        }
-        _ => *target = source.clone(),
-    }
-}
 
 /// The inputs carried by environment variables
 /// `OPENTOSCA_VINTNER_VARIABILITY_INPUT_<NAME>` (key: `NAME` lower-cased,
@@ -197,33 +172,6 @@ fn unspanned(mut node: Node) -> Node {
 mod tests {
     use super::*;
     use v4t_yaml::deep_equal;
-
-    fn num(n: f64) -> Node {
-        Node::number(n)
-    }
-
-    #[test]
-    fn lists_merge_by_index_and_maps_recursively() {
-        let mut target = Node::single("a", Node::seq(vec![num(1.0), num(2.0), num(3.0)]));
-        target
-            .as_map_mut()
-            .unwrap()
-            .insert("b", Node::single("x", num(1.0)));
-        let mut source = Node::single("a", Node::seq(vec![num(9.0)]));
-        source
-            .as_map_mut()
-            .unwrap()
-            .insert("b", Node::single("y", Node::null()));
-        deep_merge(&mut target, &source);
-        let a = target.get("a").unwrap().as_seq().unwrap();
-        assert_eq!(
-            a.iter().filter_map(Node::as_f64).collect::<Vec<_>>(),
-            [9.0, 2.0, 3.0]
-        );
-        let b = target.get("b").unwrap();
-        assert_eq!(b.get("x").and_then(Node::as_f64), Some(1.0));
-        assert!(b.get("y").unwrap().is_null());
-    }
 
     #[test]
     fn json_numbers() {

@@ -21,9 +21,10 @@ use v4t_yaml::{Map, Node, SourceId, Value};
 use crate::compare::diff;
 use crate::diagnostics::catch_panic;
 use crate::fs_loader::FsLoader;
-use crate::inputs::{deep_merge, env_inputs, inputs_from_file};
+use crate::inputs::{env_inputs, inputs_from_file};
 use crate::resolve_cmd::{now_ms, read_text};
 use crate::{TestArgs, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use v4t::deep_merge;
 
 /// Default template file names, in order of preference.
 const TEMPLATE_NAMES: [&str; 4] = [

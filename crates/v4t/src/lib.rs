@@ -36,6 +36,7 @@ mod testing;
 
 pub use error::{Error, Result};
 pub use sources::{Loader, NoFiles, SourceFile, Sources};
+pub use v4t_expr::deep_merge;
 pub use v4t_yaml::{Node, SourceId, Span, Value};
 
 /// What to resolve with.
