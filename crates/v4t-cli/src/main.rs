@@ -53,6 +53,9 @@ enum Command {
     /// Resolve a variable service template into a TOSCA service template
     #[command(after_help = EXIT_CODES)]
     Resolve(ResolveArgs),
+    /// Write the template with every generated condition and constraint made explicit
+    #[command(after_help = EXIT_CODES)]
+    Enrich(EnrichArgs),
     /// Run variability tests (conformance test trees, test groups, CSARs)
     #[command(after_help = EXIT_CODES, long_about = TEST_ABOUT)]
     Test(TestArgs),
@@ -95,6 +98,26 @@ pub struct ResolveArgs {
     ///
     /// The file is replaced atomically (temporary file + rename) and only if
     /// resolution succeeded; otherwise an existing FILE is left untouched.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Also write a decision report to FILE: every element's id, display name
+    /// and presence, the chosen technologies, the optimisation objectives and
+    /// the inputs used. JSON if FILE ends in `.json`, YAML otherwise; written
+    /// only if resolution succeeded.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+}
+
+/// Arguments of `v4t enrich`.
+#[derive(Args, Debug)]
+pub struct EnrichArgs {
+    /// The variable service template (YAML); `-` reads standard input.
+    #[arg(value_name = "TEMPLATE")]
+    pub template: String,
+
+    /// Write the enriched template to FILE instead of standard output
+    /// (atomically, and only on success).
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -159,6 +182,7 @@ fn main() -> ExitCode {
     };
     let code = match cli.command {
         Command::Resolve(args) => resolve_cmd::run(&args),
+        Command::Enrich(args) => resolve_cmd::run_enrich(&args),
         Command::Test(args) => test_runner::run(&args),
     };
     ExitCode::from(code)

@@ -17,32 +17,37 @@ use v4t_yaml::{Map, Node};
 use crate::diagnostics::{catch_panic, render};
 use crate::fs_loader::FsLoader;
 use crate::inputs::{assignment_value, env_inputs, inputs_from_file};
-use crate::{ResolveArgs, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use crate::{EnrichArgs, ResolveArgs, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+
+/// Reads the template named on the command line (`-` is standard input).
+fn read_template(sources: &mut Sources, template: &str) -> Result<(v4t::SourceId, FsLoader), u8> {
+    if template == "-" {
+        let mut text = String::new();
+        if let Err(e) = std::io::stdin().read_to_string(&mut text) {
+            eprintln!("error: could not read the template from standard input: {e}");
+            return Err(EXIT_USAGE);
+        }
+        Ok((sources.add("<stdin>", text), FsLoader::new(".")))
+    } else {
+        let path = Path::new(template);
+        match read_text(path) {
+            Ok(text) => Ok((sources.add(template, text), FsLoader::for_template(path))),
+            Err(e) => {
+                eprintln!("error: could not read template \"{template}\": {e}");
+                Err(EXIT_USAGE)
+            }
+        }
+    }
+}
 
 /// Runs `v4t resolve` and returns the exit code.
 pub fn run(args: &ResolveArgs) -> u8 {
     let color = std::io::stderr().is_terminal();
     let mut sources = Sources::new();
-
-    // The template (a usage error if it cannot be read).
-    let (name, text, mut loader) = if args.template == "-" {
-        let mut text = String::new();
-        if let Err(e) = std::io::stdin().read_to_string(&mut text) {
-            eprintln!("error: could not read the template from standard input: {e}");
-            return EXIT_USAGE;
-        }
-        ("<stdin>".to_string(), text, FsLoader::new("."))
-    } else {
-        let path = Path::new(&args.template);
-        match read_text(path) {
-            Ok(text) => (args.template.clone(), text, FsLoader::for_template(path)),
-            Err(e) => {
-                eprintln!("error: could not read template \"{}\": {e}", args.template);
-                return EXIT_USAGE;
-            }
-        }
+    let (template, mut loader) = match read_template(&mut sources, &args.template) {
+        Ok(t) => t,
+        Err(code) => return code,
     };
-    let template = sources.add(name, text);
 
     // Inputs: environment + file (only with --inputs), then --input.
     let mut inputs: Option<Node> = None;
@@ -89,27 +94,77 @@ pub fn run(args: &ResolveArgs) -> u8 {
     };
 
     let outcome = catch_panic(|| {
-        v4t::resolve(&mut sources, template, &mut loader, &options)
-            .map(|resolved| v4t_yaml::emit(&resolved.template))
+        v4t::resolve(&mut sources, template, &mut loader, &options).map(|resolved| {
+            let report = args.report.as_ref().map(|path| {
+                let node = resolved.report.to_node();
+                if path.extension().is_some_and(|e| e == "json") {
+                    let mut json = v4t_yaml::json::to_json_pretty(&node);
+                    json.push('\n');
+                    json
+                } else {
+                    v4t_yaml::emit(&node)
+                }
+            });
+            (v4t_yaml::emit(&resolved.template), report)
+        })
     });
-    let yaml = match outcome {
-        Ok(Ok(yaml)) => yaml,
+    let (yaml, report) = match finish(outcome, &sources, color) {
+        Ok(result) => result,
+        Err(code) => return code,
+    };
+    if let (Some(path), Some(text)) = (&args.report, report) {
+        if let Err(e) = write_atomically(path, &text) {
+            eprintln!("error: could not write \"{}\": {e}", path.display());
+            return EXIT_USAGE;
+        }
+    }
+    write_result(args.output.as_deref(), &yaml)
+}
+
+/// Runs `v4t enrich` and returns the exit code.
+pub fn run_enrich(args: &EnrichArgs) -> u8 {
+    let color = std::io::stderr().is_terminal();
+    let mut sources = Sources::new();
+    let (template, mut loader) = match read_template(&mut sources, &args.template) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let outcome = catch_panic(|| {
+        v4t::enrich(&mut sources, template, &mut loader).map(|doc| v4t_yaml::emit(&doc))
+    });
+    match finish(outcome, &sources, color) {
+        Ok(yaml) => write_result(args.output.as_deref(), &yaml),
+        Err(code) => code,
+    }
+}
+
+/// Renders a library error or panic; passes a result through.
+fn finish<T>(
+    outcome: Result<Result<T, v4t::Error>, String>,
+    sources: &Sources,
+    color: bool,
+) -> Result<T, u8> {
+    match outcome {
+        Ok(Ok(value)) => Ok(value),
         Ok(Err(e)) => {
             eprint!(
                 "{}",
-                ensure_newline(render(&sources, &e.message, e.span, color))
+                ensure_newline(render(sources, &e.message, e.span, color))
             );
-            return EXIT_FAILURE;
+            Err(EXIT_FAILURE)
         }
         Err(panic) => {
             eprintln!("error: internal error: the resolver panicked: {panic}");
-            return EXIT_FAILURE;
+            Err(EXIT_FAILURE)
         }
-    };
+    }
+}
 
-    match &args.output {
+/// Writes the result to `output` (atomically) or standard output.
+fn write_result(output: Option<&Path>, yaml: &str) -> u8 {
+    match output {
         Some(path) => {
-            if let Err(e) = write_atomically(path, &yaml) {
+            if let Err(e) = write_atomically(path, yaml) {
                 eprintln!("error: could not write \"{}\": {e}", path.display());
                 return EXIT_USAGE;
             }

@@ -1,9 +1,9 @@
 //! End-to-end tests of the `v4t` binary: argument handling, exit codes,
 //! error output, atomic `--output` and the `v4t test` report format.
 //!
-//! None of these depend on the resolver succeeding: failures are provoked
-//! with YAML syntax errors, which fail the same way whatever the resolver
-//! does.
+//! Failures are provoked with YAML syntax errors, which fail the same way
+//! whatever the resolver does; the success paths use small templates and the
+//! bundled example.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -222,4 +222,61 @@ fn test_command_on_a_missing_path_is_a_usage_error() {
     let dir = TempDir::new("nopath");
     let out = v4t(&["test", dir.path().join("nope").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// A small template with one conditional node.
+const TEMPLATE: &str = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      big: {type: boolean, default: false}
+    options: {type_pruning: true}
+  node_templates:
+    small: {type: s}
+    large: {type: l, conditions: {variability_input: big}}
+";
+
+#[test]
+fn resolve_with_input_and_report() {
+    let dir = TempDir::new("report");
+    let template = dir.path().join("t.yaml");
+    fs::write(&template, TEMPLATE).unwrap();
+    let report = dir.path().join("r.json");
+    let out = v4t(&[
+        "resolve",
+        template.to_str().unwrap(),
+        "--input",
+        "big=true",
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("large:") && stdout.contains("small:"),
+        "{stdout}"
+    );
+    let json = fs::read_to_string(&report).unwrap();
+    assert!(json.contains("\"id\": \"node.large\""), "{json}");
+    assert!(json.contains("\"big\": true"), "{json}");
+}
+
+#[test]
+fn enrich_makes_conditions_explicit() {
+    let dir = TempDir::new("enrich");
+    let template = dir.path().join("t.yaml");
+    fs::write(&template, TEMPLATE).unwrap();
+    let out = v4t(&["enrich", template.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("node_presence: large"), "{stdout}");
+    assert!(stdout.contains("_generated: true"), "{stdout}");
+}
+
+#[test]
+fn bundled_example_passes_its_tests() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/web-app");
+    let out = v4t(&["test", example.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert_eq!(text(&out.stdout).lines().last(), Some("2 passed, 0 failed"));
 }

@@ -26,6 +26,7 @@ pub mod inputs;
 pub mod load;
 pub mod normalize;
 pub mod options;
+pub mod report;
 pub mod solve;
 pub mod sources;
 pub mod transform;
@@ -70,6 +71,8 @@ impl Default for ResolveOptions {
 pub struct Resolved {
     /// The resolved TOSCA document.
     pub template: Node,
+    /// What was decided: element presence, technologies, objectives, inputs.
+    pub report: report::Report,
 }
 
 /// Resolves the variable service template `template` (already added to `sources`).
@@ -99,8 +102,9 @@ pub fn resolve(
     inputs::validate(&doc, &assigned)?;
     let solution = solve::solve(&doc, &graph, assigned, options.now_ms.unwrap_or(0.0))?;
     check::check(&graph, &solution)?;
+    let report = report::Report::new(&doc, &graph, &solution);
     let template = transform::transform(doc, &graph, &solution, &loaded)?;
-    Ok(Resolved { template })
+    Ok(Resolved { template, report })
 }
 
 /// Enriches the variable service template `template`: the template with every

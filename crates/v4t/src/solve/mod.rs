@@ -34,6 +34,8 @@ pub struct Solution {
     pub values: Vec<(ElementId, Value)>,
     /// Optimisation objective values, in stage order (name, value).
     pub objectives: Vec<(String, u64)>,
+    /// The variability inputs after defaults were applied.
+    pub inputs: Map,
 }
 
 impl Solution {
@@ -126,6 +128,7 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
         present,
         values,
         objectives,
+        inputs: enc.eval.assigned().clone(),
     })
 }
 
