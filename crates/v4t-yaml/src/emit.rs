@@ -8,6 +8,8 @@
 //! everything that looks like a null, boolean (`yes`, `on`, `y` ...), number
 //! (`0x1F`, `017`, `1:20`, `.5` ...) or date is quoted.
 
+use std::fmt::Write as _;
+
 use crate::number::format_js;
 use crate::timestamp::format_iso;
 use crate::value::{Map, Node, Value};
@@ -18,7 +20,7 @@ const MAX_IMPLICIT_KEY: usize = 1000;
 
 /// Writes `node` as a YAML document (ending with a newline).
 pub fn emit(node: &Node) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(1 << 16);
     match &node.value {
         Value::Seq(items) if !items.is_empty() => write_seq(&mut out, items, 0, false),
         Value::Map(map) if !map.is_empty() => write_map(&mut out, map, 0, false),
@@ -31,8 +33,12 @@ pub fn emit(node: &Node) -> String {
 }
 
 fn push_indent(out: &mut String, indent: usize) {
-    for _ in 0..indent {
-        out.push(' ');
+    const SPACES: &str = "                                                                ";
+    let mut left = indent;
+    while left > 0 {
+        let n = left.min(SPACES.len());
+        out.push_str(SPACES.get(..n).unwrap_or_default());
+        left -= n;
     }
 }
 
@@ -67,14 +73,19 @@ fn write_map(out: &mut String, map: &Map, indent: usize, inline: bool) {
         if i > 0 || !inline {
             push_indent(out, indent);
         }
-        let key_text = quote_key(&key.name);
-        if key_text.chars().count() > MAX_IMPLICIT_KEY {
-            out.push_str("? ");
-            out.push_str(&key_text);
-            out.push('\n');
-            push_indent(out, indent);
+        // A quoted key is at most six characters per character plus quotes.
+        if key.name.len().saturating_mul(6).saturating_add(2) <= MAX_IMPLICIT_KEY {
+            write_quoted(out, &key.name);
         } else {
-            out.push_str(&key_text);
+            let key_text = quote_key(&key.name);
+            if key_text.chars().count() > MAX_IMPLICIT_KEY {
+                out.push_str("? ");
+                out.push_str(&key_text);
+                out.push('\n');
+                push_indent(out, indent);
+            } else {
+                out.push_str(&key_text);
+            }
         }
         out.push(':');
         match &item.value {
@@ -102,7 +113,14 @@ fn write_scalar_value(out: &mut String, value: &Value, content_indent: usize) {
         // js-yaml's dump writes `null` (both YAML versions read it as null).
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => out.push_str(&format_number(*n)),
+        Value::Number(n) => {
+            if n.fract() == 0.0 && n.abs() < 1e15 && !(*n == 0.0 && n.is_sign_negative()) {
+                // Integers: what `format_js` writes, without allocating.
+                let _ = write!(out, "{}", *n as i64);
+            } else {
+                out.push_str(&format_number(*n));
+            }
+        }
         Value::Timestamp(t) => {
             if t.is_finite() {
                 out.push_str(&format_iso(*t));
@@ -139,7 +157,7 @@ fn write_string(out: &mut String, s: &str, content_indent: usize) {
     if s.contains('\n') && !s.chars().any(needs_escape) && literal_ok(s) {
         write_literal(out, s, content_indent);
     } else {
-        out.push_str(&quote_scalar(s));
+        write_quoted(out, s);
     }
 }
 
@@ -179,12 +197,31 @@ fn needs_escape(c: char) -> bool {
 
 /// A single-line representation of a string scalar (used for keys and values).
 pub fn quote_scalar(s: &str) -> String {
-    if s.chars().any(|c| needs_escape(c) || c == '\n') {
-        double_quoted(s)
-    } else if plain_ok(s) {
-        s.to_string()
+    let mut out = String::with_capacity(s.len() + 2);
+    write_quoted(&mut out, s);
+    out
+}
+
+/// Appends [`quote_scalar`]`(s)` to `out`.
+fn write_quoted(out: &mut String, s: &str) {
+    let special = if s.is_ascii() {
+        s.bytes().any(|b| b < 0x20 || b == 0x7f)
     } else {
-        format!("'{}'", s.replace('\'', "''"))
+        s.chars().any(|c| needs_escape(c) || c == '\n')
+    };
+    if special {
+        out.push_str(&double_quoted(s));
+    } else if plain_ok(s) {
+        out.push_str(s);
+    } else {
+        out.push('\'');
+        for (i, part) in s.split('\'').enumerate() {
+            if i > 0 {
+                out.push_str("''");
+            }
+            out.push_str(part);
+        }
+        out.push('\'');
     }
 }
 
@@ -242,11 +279,10 @@ fn plain_ok(s: &str) -> bool {
     if s == "<<" {
         return false;
     }
-    let lower = s.to_ascii_lowercase();
-    !matches!(
-        lower.as_str(),
-        "y" | "n" | "yes" | "no" | "true" | "false" | "on" | "off" | "null"
-    )
+    s.len() > 5
+        || !["y", "n", "yes", "no", "true", "false", "on", "off", "null"]
+            .iter()
+            .any(|w| s.eq_ignore_ascii_case(w))
 }
 
 #[cfg(test)]

@@ -7,12 +7,14 @@
 //! * [`value`]: the tree ([`Node`], [`Value`], [`Map`]) and [`Span`]s.
 //! * [`parse`]: text to tree, with js-yaml's scalar resolution, anchors,
 //!   aliases and merge keys, duplicate-key errors and resource limits.
+//! * [`fast`]: the fast path of [`parse`] for common documents.
 //! * [`emit`]: tree to text, quoting every string a YAML 1.1 reader would misread.
 //! * [`json`]: JSON renderings used in error messages (`JSON.stringify`).
 //! * [`number`]: JavaScript number formatting.
 //! * [`timestamp`]: YAML timestamps as JavaScript dates.
 
 pub mod emit;
+pub mod fast;
 pub mod json;
 pub mod number;
 pub mod parse;

@@ -61,8 +61,29 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// Parses a single YAML document. An empty stream (or only comments) is `null`.
+///
+/// Common documents are read by the fast path ([`crate::fast`]); anything it
+/// does not handle with certainty (and every error) goes through
+/// [`parse_saphyr`], with identical results.
 pub fn parse(text: &str, source: SourceId) -> Result<Node, ParseError> {
+    if has_non_printable(text) {
+        check_printable(text, source)?;
+    }
+    if let Some(node) = crate::fast::parse_fast(text, source) {
+        return Ok(node);
+    }
+    parse_checked(text, source)
+}
+
+/// Parses a single YAML document with the `saphyr-parser` event stream (the
+/// reference path: every feature, every error message).
+pub fn parse_saphyr(text: &str, source: SourceId) -> Result<Node, ParseError> {
     check_printable(text, source)?;
+    parse_checked(text, source)
+}
+
+/// The saphyr path on a text without non-printable characters.
+fn parse_checked(text: &str, source: SourceId) -> Result<Node, ParseError> {
     let mut builder = Builder {
         text,
         char_offsets: if text.is_ascii() {
@@ -101,6 +122,45 @@ pub fn parse(text: &str, source: SourceId) -> Result<Node, ParseError> {
     Ok(builder
         .root
         .unwrap_or_else(|| Node::new(Value::Null, Span::new(source, 1, 1))))
+}
+
+/// A quick byte scan for what [`check_printable`] rejects.
+fn has_non_printable(text: &str) -> bool {
+    let b = text.as_bytes();
+    // Most chunks are plain printable ASCII: a branch-free test first.
+    for (n, chunk) in b.chunks(64).enumerate() {
+        let suspect = chunk.iter().fold(false, |acc, &c| {
+            acc | ((c < 0x20) & (c != b'\t') & (c != b'\n') & (c != b'\r')) | (c >= 0x7f)
+        });
+        if suspect && non_printable_from(b, n * 64, n * 64 + chunk.len()) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The precise test of [`has_non_printable`] for characters starting in `from..to`.
+fn non_printable_from(b: &[u8], from: usize, to: usize) -> bool {
+    let mut i = from;
+    while i < to {
+        let Some(&c) = b.get(i) else {
+            return false;
+        };
+        let bad = match c {
+            b'\t' | b'\n' | b'\r' => false,
+            0..=0x1f | 0x7f => true,
+            // U+0080..U+009F except U+0085.
+            0xc2 => matches!(b.get(i + 1), Some(&n) if (0x80..=0x9f).contains(&n) && n != 0x85),
+            // U+FFFE, U+FFFF.
+            0xef => b.get(i + 1) == Some(&0xbf) && matches!(b.get(i + 2), Some(0xbe | 0xbf)),
+            _ => false,
+        };
+        if bad {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// js-yaml refuses streams with non-printable characters.
@@ -640,7 +700,7 @@ fn tag_kind_error(tag: &str, kind: &str, span: Span) -> ParseError {
 }
 
 /// The JavaScript property name (`String(key)`) of a scalar key value.
-fn key_string(value: &Value) -> Option<String> {
+pub(crate) fn key_string(value: &Value) -> Option<String> {
     Some(match value {
         Value::Null => "null".to_string(),
         Value::Bool(b) => b.to_string(),

@@ -5,8 +5,11 @@
 //! order and have string keys, and YAML timestamps are dates (milliseconds since
 //! the epoch).
 
+use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
 
 /// Identifies one loaded source text (a template, an inputs file, a `lib/` type file ...).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -86,8 +89,39 @@ pub struct Key {
 #[derive(Clone, Debug, Default)]
 pub struct Map {
     entries: Vec<(Key, Node)>,
-    /// Key positions, kept only for large maps (first occurrence wins).
-    index: Option<HashMap<String, u32>>,
+    /// Key positions by key hash, kept only for large maps (first occurrence
+    /// of a hash wins; lookups verify the key and scan on hash collisions).
+    index: Option<Index>,
+}
+
+/// Map index: [`key_hash`] to the first entry position with that hash.
+type Index = HashMap<u64, u32, BuildHasherDefault<HashIsKey>>;
+
+/// A keyed (SipHash, per-process random key) hash of a map key, so that the
+/// index needs no copies of the keys.
+fn key_hash(key: &str) -> u64 {
+    static STATE: OnceLock<RandomState> = OnceLock::new();
+    STATE.get_or_init(RandomState::new).hash_one(key)
+}
+
+/// The index keys are already hashes.
+#[derive(Default)]
+struct HashIsKey(u64);
+
+impl Hasher for HashIsKey {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 impl Node {
@@ -263,7 +297,18 @@ impl Map {
 
     fn position(&self, key: &str) -> Option<usize> {
         match &self.index {
-            Some(index) => index.get(key).map(|&i| i as usize),
+            Some(index) => match index.get(&key_hash(key)) {
+                None => None,
+                Some(&i)
+                    if self
+                        .entries
+                        .get(i as usize)
+                        .is_some_and(|(k, _)| k.name == key) =>
+                {
+                    Some(i as usize)
+                }
+                Some(_) => self.entries.iter().position(|(k, _)| k.name == key),
+            },
             None => self.entries.iter().position(|(k, _)| k.name == key),
         }
     }
@@ -271,9 +316,9 @@ impl Map {
     /// Rebuilds (or drops) the hash index after a structural change.
     fn reindex(&mut self) {
         if self.entries.len() > INDEX_THRESHOLD {
-            let mut index = HashMap::with_capacity(self.entries.len());
+            let mut index = Index::with_capacity_and_hasher(self.entries.len(), Default::default());
             for (i, (k, _)) in self.entries.iter().enumerate() {
-                index.entry(k.name.clone()).or_insert(i as u32);
+                index.entry(key_hash(&k.name)).or_insert(i as u32);
             }
             self.index = Some(index);
         } else {
@@ -333,7 +378,7 @@ impl Map {
         let position = self.entries.len();
         match &mut self.index {
             Some(index) => {
-                index.entry(key.name.clone()).or_insert(position as u32);
+                index.entry(key_hash(&key.name)).or_insert(position as u32);
                 self.entries.push((key, value));
             }
             None => {
@@ -480,6 +525,26 @@ mod tests {
         let l2 = Value::Seq(vec![Node::number(2.0), Node::number(1.0)]);
         assert!(!deep_equal(&l1, &l2));
         assert!(!deep_equal(&Value::Number(1.0), &Value::String("1".into())));
+    }
+
+    #[test]
+    fn large_maps_find_first_occurrences() {
+        let entries: Vec<(Key, Node)> = (0..100)
+            .map(|i| {
+                (
+                    Key::new(format!("k{}", i % 60), Span::NONE),
+                    Node::number(i as f64),
+                )
+            })
+            .collect();
+        let mut m = Map::from_entries(entries);
+        assert_eq!(m.get("k5").and_then(Node::as_f64), Some(5.0));
+        assert_eq!(m.get("k59").and_then(Node::as_f64), Some(59.0));
+        assert!(m.get("k60").is_none());
+        m.push(Key::new("new", Span::NONE), Node::number(-1.0));
+        assert_eq!(m.get("new").and_then(Node::as_f64), Some(-1.0));
+        assert!(m.remove("k5").is_some());
+        assert_eq!(m.get("k5").and_then(Node::as_f64), Some(65.0));
     }
 
     #[test]

@@ -1,0 +1,867 @@
+//! A fast, single-pass reader for the YAML that TOSCA templates use.
+//!
+//! [`parse_fast`] reads block mappings and sequences (including sequences not
+//! indented under their key), single-line plain, single- and double-quoted
+//! scalars, single-line flow collections, comments, blank lines, a leading
+//! `---` and a final `...`. It builds exactly the tree (values, key order and
+//! spans) that the `saphyr-parser` path ([`crate::parse::parse_saphyr`])
+//! builds, with the same scalar resolution.
+//!
+//! Whenever it meets anything else (anchors, aliases, tags, block scalars,
+//! explicit keys, merge keys, multi-line scalars or flows, directives, tabs,
+//! several documents, duplicate keys, deep nesting, any syntax error or
+//! doubt) it gives up and returns `None`, and the caller reruns the saphyr
+//! path, which keeps every message and rare feature as it is.
+//!
+//! The reader is recursive but bounded: it gives up beyond [`FAST_MAX_DEPTH`]
+//! nested collections (the saphyr path then applies the real limits).
+
+use std::collections::HashSet;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
+
+use crate::parse::{key_string, resolve_plain};
+use crate::value::{Key, Map, Node, SourceId, Span, Value};
+
+/// Nesting depth beyond which the fast path gives up.
+pub const FAST_MAX_DEPTH: usize = 200;
+
+/// Implicit keys longer than this (in bytes) are left to the saphyr path.
+const MAX_KEY_LEN: usize = 1000;
+
+/// Maps with more entries than this check duplicates with a hash set.
+const HASH_DUPLICATES: usize = 16;
+
+/// The fast path gave up; the caller must use the saphyr path.
+#[derive(Debug)]
+struct Bail;
+
+type R<T> = Result<T, Bail>;
+
+/// Reads `text` with the fast path; `None` when it cannot be sure.
+///
+/// The caller must have rejected non-printable characters already.
+pub fn parse_fast(text: &str, source: SourceId) -> Option<Node> {
+    let ascii = text.is_ascii();
+    if !ascii && text.chars().any(odd_char) {
+        return None;
+    }
+    let mut p = Fast {
+        text,
+        b: text.as_bytes(),
+        pos: 0,
+        line: 1,
+        line_start: 0,
+        ascii,
+        source,
+        depth: 0,
+        next: None,
+        doc_end: false,
+        started: false,
+        entries: Vec::with_capacity(64),
+        items: Vec::with_capacity(64),
+    };
+    p.document().ok()
+}
+
+/// Non-ASCII characters the fast path leaves to saphyr (line breaks and
+/// white space of other YAML versions, byte order marks).
+fn odd_char(c: char) -> bool {
+    !c.is_ascii() && (c.is_whitespace() || matches!(c, '\u{85}' | '\u{feff}' | '\u{200b}'))
+}
+
+struct Fast<'t> {
+    text: &'t str,
+    b: &'t [u8],
+    pos: usize,
+    /// Line (1-based) of `pos`.
+    line: u32,
+    /// Byte offset where the line of `pos` starts.
+    line_start: usize,
+    ascii: bool,
+    source: SourceId,
+    depth: usize,
+    /// Indentation of the content line `pos` is at (after [`Fast::next_line`]);
+    /// `None` at the end of the document.
+    next: Option<usize>,
+    /// Whether a `...` line ended the document.
+    doc_end: bool,
+    /// Whether the first content line has been seen (`---` is then a new document).
+    started: bool,
+    /// Entries of the maps under construction (innermost last), so that each
+    /// finished map gets a vector of exactly its size.
+    entries: Vec<(Key, Node)>,
+    /// Items of the sequences under construction.
+    items: Vec<Node>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// At the end of the line or before a comment.
+    End,
+    /// Before a `:` that makes the scalar a key.
+    Colon,
+}
+
+/// FNV-1a, for the duplicate-key check of large maps.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+fn hash_key(name: &str) -> u64 {
+    BuildHasherDefault::<Fnv>::default().hash_one(name)
+}
+
+fn is_blank_or_end(b: Option<&u8>) -> bool {
+    matches!(b, None | Some(b' ' | b'\n'))
+}
+
+fn is_flow_indicator(b: u8) -> bool {
+    matches!(b, b',' | b'[' | b']' | b'{' | b'}')
+}
+
+/// A plain scalar's value, skipping the full resolution for identifiers.
+fn plain_value(s: &str) -> Value {
+    match s.as_bytes().first() {
+        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
+            if matches!(c, b'n' | b'N' | b't' | b'T' | b'f' | b'F') && s.len() <= 5 {
+                resolve_plain(s)
+            } else {
+                Value::String(s.to_string())
+            }
+        }
+        _ => resolve_plain(s),
+    }
+}
+
+/// A plain key's JavaScript property name.
+fn plain_key(s: &str) -> R<String> {
+    if s == "<<" {
+        return Err(Bail);
+    }
+    match plain_value(s) {
+        Value::String(name) => Ok(name),
+        value => key_string(&value).ok_or(Bail),
+    }
+}
+
+impl<'t> Fast<'t> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.pos).copied()
+    }
+
+    fn at(&self, i: usize) -> Option<&u8> {
+        self.b.get(i)
+    }
+
+    fn span_at(&self, pos: usize) -> Span {
+        let col = if self.ascii {
+            pos.saturating_sub(self.line_start)
+        } else {
+            self.text
+                .get(self.line_start..pos)
+                .map_or(0, |s| s.chars().count())
+        };
+        let col = u32::try_from(col).unwrap_or(u32::MAX - 1).saturating_add(1);
+        Span::new(self.source, self.line, col)
+    }
+
+    /// Column (0-based, in bytes) of `pos`; only spaces and dashes precede
+    /// block collection starts, so this is also the character column there.
+    fn col(&self) -> usize {
+        self.pos.saturating_sub(self.line_start)
+    }
+
+    fn skip_spaces(&mut self) {
+        while self.peek() == Some(b' ') {
+            self.pos += 1;
+        }
+    }
+
+    /// Finishes a line after a value: spaces, an optional comment, the line end.
+    fn end_line(&mut self) -> R<()> {
+        let before = self.pos;
+        self.skip_spaces();
+        match self.peek() {
+            None | Some(b'\n') => Ok(()),
+            Some(b'#') if self.pos > before => {
+                self.skip_comment();
+                Ok(())
+            }
+            _ => Err(Bail),
+        }
+    }
+
+    /// Skips to the end of the line (stopping at a `\r`, which the callers reject).
+    fn skip_comment(&mut self) {
+        while let Some(c) = self.peek() {
+            if c == b'\n' || c == b'\r' {
+                break;
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// Moves from the end of a line to the next content line and sets
+    /// [`Fast::next`] to its indentation (`None` at the end of the document).
+    fn next_line(&mut self) -> R<()> {
+        loop {
+            match self.peek() {
+                None => {
+                    self.next = None;
+                    return Ok(());
+                }
+                Some(b'\n') => {
+                    self.pos += 1;
+                    self.line = self.line.checked_add(1).ok_or(Bail)?;
+                    self.line_start = self.pos;
+                }
+                _ => return Err(Bail),
+            }
+            if let Some(indent) = self.content_here()? {
+                self.next = Some(indent);
+                return Ok(());
+            }
+            if self.doc_end {
+                self.next = None;
+                return Ok(());
+            }
+        }
+    }
+
+    /// At a line start: skips indentation; returns the indentation if the
+    /// line has content, `None` for blank and comment lines (left at their end).
+    fn content_here(&mut self) -> R<Option<usize>> {
+        self.skip_spaces();
+        let indent = self.col();
+        match self.peek() {
+            None | Some(b'\n') => Ok(None),
+            Some(b'#') => {
+                self.skip_comment();
+                Ok(None)
+            }
+            Some(b'\t' | b'\r') => Err(Bail),
+            Some(b'-' | b'.') if indent == 0 => {
+                let rest = self.b.get(self.pos..).unwrap_or_default();
+                if rest.starts_with(b"---") && is_blank_or_end(self.at(self.pos + 3)) {
+                    return if self.started { Err(Bail) } else { Ok(Some(0)) };
+                }
+                if rest.starts_with(b"...") && is_blank_or_end(self.at(self.pos + 3)) {
+                    self.pos += 3;
+                    self.end_line()?;
+                    self.doc_end = true;
+                    return Ok(None);
+                }
+                Ok(Some(indent))
+            }
+            Some(_) => Ok(Some(indent)),
+        }
+    }
+
+    fn document(&mut self) -> R<Node> {
+        // The first line may be `---` (alone or with a comment).
+        let first = self.content_here()?;
+        let mut indent = first;
+        if first.is_none() && !self.doc_end {
+            self.next_line()?;
+            indent = self.next;
+        } else if first.is_none() {
+            return Err(Bail);
+        }
+        if indent == Some(0)
+            && self
+                .b
+                .get(self.pos..)
+                .is_some_and(|r| r.starts_with(b"---"))
+        {
+            if !is_blank_or_end(self.at(self.pos + 3)) {
+                return Err(Bail);
+            }
+            self.pos += 3;
+            self.end_line()?;
+            self.started = true;
+            self.next_line()?;
+            indent = self.next;
+        }
+        self.started = true;
+        if indent.is_none() || self.doc_end {
+            return Err(Bail); // empty documents: rare, left to saphyr
+        }
+        self.next = indent;
+        let root = self.block_node(-1)?;
+        if self.next.is_some() {
+            return Err(Bail);
+        }
+        if self.doc_end {
+            // Only blank lines and comments may follow `...`.
+            loop {
+                match self.peek() {
+                    None => break,
+                    Some(b'\n') => self.pos += 1,
+                    _ => {
+                        self.line_start = self.pos;
+                        self.doc_end = false;
+                        if self.content_here()?.is_some() || self.doc_end {
+                            return Err(Bail);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(root)
+    }
+
+    fn enter(&mut self) -> R<()> {
+        self.depth += 1;
+        if self.depth > FAST_MAX_DEPTH {
+            return Err(Bail);
+        }
+        Ok(())
+    }
+
+    /// A block node starting at `pos` (a content position deeper than
+    /// `parent`); returns with the next content line looked up.
+    fn block_node(&mut self, parent: isize) -> R<Node> {
+        let col = self.col();
+        if isize::try_from(col).map_err(|_| Bail)? <= parent {
+            return Err(Bail);
+        }
+        self.enter()?;
+        let node = match self.peek() {
+            Some(b'-') if is_blank_or_end(self.at(self.pos + 1)) => self.block_seq(col, false)?,
+            _ if self.is_key()? => self.block_map(col)?,
+            _ => {
+                let node = self.inline_value()?;
+                self.next_line()?;
+                if let (Some(next), Ok(parent)) = (self.next, usize::try_from(parent)) {
+                    if next > parent {
+                        return Err(Bail); // continuation or error
+                    }
+                }
+                if parent < 0 && self.next.is_some() {
+                    return Err(Bail);
+                }
+                node
+            }
+        };
+        self.depth -= 1;
+        Ok(node)
+    }
+
+    /// Whether an implicit key starts at `pos` (does not move).
+    fn is_key(&mut self) -> R<bool> {
+        let save = self.pos;
+        let result = match self.peek() {
+            Some(b'"' | b'\'') => {
+                self.quoted()?;
+                self.skip_spaces();
+                self.peek() == Some(b':') && is_blank_or_end(self.at(self.pos + 1))
+            }
+            Some(b'[' | b'{') => false,
+            _ => matches!(self.scan_plain_block(), Ok((_, Stop::Colon))),
+        };
+        self.pos = save;
+        Ok(result)
+    }
+
+    /// A block mapping whose keys are at column `indent`.
+    fn block_map(&mut self, indent: usize) -> R<Node> {
+        let span = self.span_at(self.pos);
+        let base = self.entries.len();
+        let mut hashes: Option<HashSet<u64, BuildHasherDefault<Fnv>>> = None;
+        loop {
+            let key_span = self.span_at(self.pos);
+            let (name, colon) = self.block_key()?;
+            check_duplicate(
+                self.entries.get(base..).unwrap_or_default(),
+                &mut hashes,
+                &name,
+            )?;
+            self.skip_spaces();
+            let value = match self.peek() {
+                None | Some(b'\n' | b'#') => {
+                    let null_span = self.span_at(colon);
+                    self.skip_comment();
+                    self.next_line()?;
+                    match self.next {
+                        Some(c) if c > indent => self.block_node(indent as isize)?,
+                        Some(c) if c == indent && self.at_dash() => {
+                            self.enter()?;
+                            let seq = self.block_seq(indent, true)?;
+                            self.depth -= 1;
+                            seq
+                        }
+                        _ => Node::new(Value::Null, null_span),
+                    }
+                }
+                _ => {
+                    let node = self.inline_value()?;
+                    self.next_line()?;
+                    node
+                }
+            };
+            self.entries.push((
+                Key {
+                    name,
+                    span: key_span,
+                },
+                value,
+            ));
+            match self.next {
+                Some(c) if c == indent => {
+                    if self.at_dash() {
+                        return Err(Bail);
+                    }
+                }
+                Some(c) if c > indent => return Err(Bail),
+                _ => break,
+            }
+        }
+        let entries: Vec<(Key, Node)> = self.entries.drain(base..).collect();
+        Ok(Node::new(Value::Map(Map::from_entries(entries)), span))
+    }
+
+    fn at_dash(&self) -> bool {
+        self.peek() == Some(b'-') && is_blank_or_end(self.at(self.pos + 1))
+    }
+
+    /// A block key: returns its name and the position of its `:` (and moves past it).
+    fn block_key(&mut self) -> R<(String, usize)> {
+        let start = self.pos;
+        let name = match self.peek() {
+            Some(b'"' | b'\'') => {
+                let name = self.quoted()?;
+                self.skip_spaces();
+                name
+            }
+            _ => {
+                let (end, stop) = self.scan_plain_block()?;
+                if stop != Stop::Colon {
+                    return Err(Bail);
+                }
+                let text = self.text.get(start..end).ok_or(Bail)?;
+                plain_key(text)?
+            }
+        };
+        if self.pos - start > MAX_KEY_LEN {
+            return Err(Bail);
+        }
+        let colon = self.pos;
+        if self.peek() != Some(b':') || !is_blank_or_end(self.at(colon + 1)) {
+            return Err(Bail);
+        }
+        self.pos += 1;
+        Ok((name, colon))
+    }
+
+    /// A value on the current line (scalar or flow collection), then the line end.
+    fn inline_value(&mut self) -> R<Node> {
+        let span = self.span_at(self.pos);
+        let node = match self.peek() {
+            Some(b'[' | b'{') => self.flow_node()?,
+            Some(b'"' | b'\'') => Node::new(Value::String(self.quoted()?), span),
+            _ => {
+                let start = self.pos;
+                let (end, stop) = self.scan_plain_block()?;
+                if stop != Stop::End {
+                    return Err(Bail);
+                }
+                let text = self.text.get(start..end).ok_or(Bail)?;
+                Node::new(plain_value(text), span)
+            }
+        };
+        self.end_line()?;
+        Ok(node)
+    }
+
+    /// A block sequence whose dashes are at column `indent`; `indentless`
+    /// if it is not indented under its key.
+    fn block_seq(&mut self, indent: usize, indentless: bool) -> R<Node> {
+        let mut span = self.span_at(self.pos);
+        let base = self.items.len();
+        let mut first = true;
+        loop {
+            self.pos += 1; // the dash
+            self.skip_spaces();
+            let empty = matches!(self.peek(), None | Some(b'\n' | b'#'));
+            if empty {
+                self.skip_comment();
+            }
+            if first && indentless {
+                span = self.indentless_span(self.pos);
+            }
+            first = false;
+            let item = match empty {
+                true => {
+                    let null_span = self.span_at(self.pos);
+                    self.next_line()?;
+                    match self.next {
+                        Some(c) if c > indent => self.block_node(indent as isize)?,
+                        _ => Node::new(Value::Null, null_span),
+                    }
+                }
+                false => self.block_node(indent as isize)?,
+            };
+            self.items.push(item);
+            match self.next {
+                Some(c) if c == indent && self.at_dash() => {}
+                Some(c) if c > indent => return Err(Bail),
+                _ => break,
+            }
+        }
+        let items: Vec<Node> = self.items.drain(base..).collect();
+        Ok(Node::new(Value::Seq(items), span))
+    }
+
+    /// The span saphyr gives a sequence not indented under its key: where its
+    /// first item's content (or the end of the dash's line) is, moved back
+    /// to the dash over spaces unless that content starts with `-` or `[`.
+    fn indentless_span(&self, m: usize) -> Span {
+        if matches!(self.at(m), Some(b'-' | b'[')) {
+            return self.span_at(m);
+        }
+        let mut i = m;
+        while i > 0 && self.at(i - 1) == Some(&b' ') {
+            i -= 1;
+        }
+        if i > 0 && i < m && self.at(i - 1) == Some(&b'-') {
+            return self.span_at(i - 1);
+        }
+        self.span_at(m)
+    }
+
+    /// Scans a plain scalar in block context from `pos`; returns the end of its
+    /// text and why it stopped, leaving `pos` at the stop.
+    fn scan_plain_block(&mut self) -> R<(usize, Stop)> {
+        let start = self.pos;
+        let first = self.peek().ok_or(Bail)?;
+        if matches!(
+            first,
+            b'&' | b'*'
+                | b'!'
+                | b'|'
+                | b'>'
+                | b'%'
+                | b'@'
+                | b'`'
+                | b'\''
+                | b'"'
+                | b'#'
+                | b','
+                | b'['
+                | b']'
+                | b'{'
+                | b'}'
+                | b'?'
+                | b':'
+                | b' '
+                | b'\n'
+                | b'\t'
+                | b'\r'
+        ) || (first == b'-' && is_blank_or_end(self.at(start + 1)))
+        {
+            return Err(Bail);
+        }
+        let mut i = start;
+        let mut end = start;
+        let stop = loop {
+            match self.b.get(i) {
+                None | Some(b'\n') => break Stop::End,
+                Some(b':') if is_blank_or_end(self.at(i + 1)) => break Stop::Colon,
+                Some(b'#') if self.at(i.wrapping_sub(1)) == Some(&b' ') => break Stop::End,
+                Some(b'\t' | b'\r') => return Err(Bail),
+                Some(b' ') => i += 1,
+                Some(_) => {
+                    i += 1;
+                    end = i;
+                }
+            }
+        };
+        self.pos = if stop == Stop::End { end } else { i };
+        Ok((end, stop))
+    }
+
+    /// A single-line quoted scalar at `pos`; moves past the closing quote.
+    fn quoted(&mut self) -> R<String> {
+        let quote = self.peek().ok_or(Bail)?;
+        let start = self.pos + 1;
+        let mut i = start;
+        let mut escaped = false;
+        loop {
+            match self.b.get(i) {
+                None | Some(b'\n' | b'\r') => return Err(Bail),
+                Some(&c) if c == quote => {
+                    if quote == b'\'' && self.at(i + 1) == Some(&b'\'') {
+                        escaped = true;
+                        i += 2;
+                        continue;
+                    }
+                    break;
+                }
+                Some(b'\\') if quote == b'"' => {
+                    if matches!(self.at(i + 1), None | Some(b'\n' | b'\r')) {
+                        return Err(Bail);
+                    }
+                    escaped = true;
+                    i += 2;
+                }
+                Some(_) => i += 1,
+            }
+        }
+        let raw = self.text.get(start..i).ok_or(Bail)?;
+        self.pos = i + 1;
+        if !escaped {
+            return Ok(raw.to_string());
+        }
+        if quote == b'\'' {
+            return Ok(raw.replace("''", "'"));
+        }
+        unescape_double(raw)
+    }
+
+    /// A flow collection or scalar at `pos`.
+    fn flow_node(&mut self) -> R<Node> {
+        let span = self.span_at(self.pos);
+        match self.peek() {
+            Some(b'[') => {
+                self.enter()?;
+                self.pos += 1;
+                let base = self.items.len();
+                loop {
+                    self.skip_spaces();
+                    if self.peek() == Some(b']') {
+                        self.pos += 1;
+                        break;
+                    }
+                    let item = self.flow_node()?;
+                    self.items.push(item);
+                    self.skip_spaces();
+                    match self.peek() {
+                        Some(b',') => self.pos += 1,
+                        Some(b']') => {
+                            self.pos += 1;
+                            break;
+                        }
+                        _ => return Err(Bail),
+                    }
+                }
+                self.depth -= 1;
+                let items: Vec<Node> = self.items.drain(base..).collect();
+                Ok(Node::new(Value::Seq(items), span))
+            }
+            Some(b'{') => {
+                self.enter()?;
+                self.pos += 1;
+                let base = self.entries.len();
+                let mut hashes = None;
+                loop {
+                    self.skip_spaces();
+                    if self.peek() == Some(b'}') {
+                        self.pos += 1;
+                        break;
+                    }
+                    let key_span = self.span_at(self.pos);
+                    let name = match self.peek() {
+                        Some(b'"' | b'\'') => self.quoted()?,
+                        _ => {
+                            let (text, stop) = self.scan_plain_flow()?;
+                            if stop != Stop::Colon {
+                                return Err(Bail);
+                            }
+                            plain_key(text)?
+                        }
+                    };
+                    self.skip_spaces();
+                    if self.peek() != Some(b':') || self.at(self.pos + 1) != Some(&b' ') {
+                        return Err(Bail);
+                    }
+                    self.pos += 1;
+                    self.skip_spaces();
+                    check_duplicate(
+                        self.entries.get(base..).unwrap_or_default(),
+                        &mut hashes,
+                        &name,
+                    )?;
+                    let value = self.flow_node()?;
+                    self.entries.push((
+                        Key {
+                            name,
+                            span: key_span,
+                        },
+                        value,
+                    ));
+                    self.skip_spaces();
+                    match self.peek() {
+                        Some(b',') => self.pos += 1,
+                        Some(b'}') => {
+                            self.pos += 1;
+                            break;
+                        }
+                        _ => return Err(Bail),
+                    }
+                }
+                self.depth -= 1;
+                let entries: Vec<(Key, Node)> = self.entries.drain(base..).collect();
+                Ok(Node::new(Value::Map(Map::from_entries(entries)), span))
+            }
+            Some(b'"' | b'\'') => Ok(Node::new(Value::String(self.quoted()?), span)),
+            _ => {
+                let (text, stop) = self.scan_plain_flow()?;
+                if stop != Stop::End {
+                    return Err(Bail);
+                }
+                Ok(Node::new(plain_value(text), span))
+            }
+        }
+    }
+
+    /// Scans a plain scalar inside a flow collection; leaves `pos` after its
+    /// text (before any spaces). Stops before `,[]{}` ([`Stop::End`]) or
+    /// before a `: ` ([`Stop::Colon`]); anything else is left to saphyr.
+    fn scan_plain_flow(&mut self) -> R<(&'t str, Stop)> {
+        let start = self.pos;
+        let first = self.peek().ok_or(Bail)?;
+        if matches!(
+            first,
+            b'&' | b'*'
+                | b'!'
+                | b'|'
+                | b'>'
+                | b'%'
+                | b'@'
+                | b'`'
+                | b'\''
+                | b'"'
+                | b'#'
+                | b','
+                | b'['
+                | b']'
+                | b'{'
+                | b'}'
+                | b'?'
+                | b':'
+                | b'-'
+                | b' '
+                | b'\n'
+                | b'\t'
+                | b'\r'
+        ) && !(first == b'-' && self.at(start + 1).is_some_and(u8::is_ascii_digit))
+        {
+            return Err(Bail);
+        }
+        let mut i = start;
+        let mut end = start;
+        let stop = loop {
+            match self.b.get(i) {
+                None | Some(b'\n' | b'\t' | b'\r' | b'#') => return Err(Bail),
+                Some(&c) if is_flow_indicator(c) => break Stop::End,
+                Some(b':') => match self.at(i + 1) {
+                    Some(b' ') => break Stop::Colon,
+                    Some(&c) if is_flow_indicator(c) => return Err(Bail),
+                    None | Some(b'\n') => return Err(Bail),
+                    _ => {
+                        i += 1;
+                        end = i;
+                    }
+                },
+                Some(b' ') => i += 1,
+                Some(_) => {
+                    i += 1;
+                    end = i;
+                }
+            }
+        };
+        self.pos = end;
+        Ok((self.text.get(start..end).ok_or(Bail)?, stop))
+    }
+}
+
+/// Gives up on duplicate keys (the saphyr path reports them).
+fn check_duplicate(
+    entries: &[(Key, Node)],
+    hashes: &mut Option<HashSet<u64, BuildHasherDefault<Fnv>>>,
+    name: &str,
+) -> R<()> {
+    if entries.len() < HASH_DUPLICATES {
+        if entries.iter().any(|(k, _)| k.name == name) {
+            return Err(Bail);
+        }
+        return Ok(());
+    }
+    let set = hashes.get_or_insert_with(|| {
+        let mut set = HashSet::with_capacity_and_hasher(64, BuildHasherDefault::default());
+        for (k, _) in entries {
+            set.insert(hash_key(&k.name));
+        }
+        set
+    });
+    if !set.insert(hash_key(name)) && entries.iter().any(|(k, _)| k.name == name) {
+        return Err(Bail);
+    }
+    Ok(())
+}
+
+/// The value of a single-line double-quoted scalar's content.
+fn unescape_double(raw: &str) -> R<String> {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let e = chars.next().ok_or(Bail)?;
+        let simple = match e {
+            '0' => '\0',
+            'a' => '\u{7}',
+            'b' => '\u{8}',
+            't' | '\t' => '\t',
+            'n' => '\n',
+            'v' => '\u{b}',
+            'f' => '\u{c}',
+            'r' => '\r',
+            'e' => '\u{1b}',
+            ' ' => ' ',
+            '"' => '"',
+            '/' => '/',
+            '\\' => '\\',
+            'N' => '\u{85}',
+            '_' => '\u{a0}',
+            'L' => '\u{2028}',
+            'P' => '\u{2029}',
+            'x' | 'u' | 'U' => {
+                let len = match e {
+                    'x' => 2,
+                    'u' => 4,
+                    _ => 8,
+                };
+                let mut code = 0u32;
+                for _ in 0..len {
+                    let d = chars.next().and_then(|d| d.to_digit(16)).ok_or(Bail)?;
+                    code = code * 16 + d;
+                }
+                char::from_u32(code).ok_or(Bail)?
+            }
+            _ => return Err(Bail),
+        };
+        out.push(simple);
+    }
+    Ok(out)
+}
