@@ -385,7 +385,9 @@ mod tests {
 
     fn random_inputs(rng: &mut Rng, p: &[Lit], max_len: usize) -> Vec<Lit> {
         let n = rng.below(max_len as u64 + 1) as usize;
-        (0..n).map(|_| p[rng.below(p.len() as u64) as usize]).collect()
+        (0..n)
+            .map(|_| p[rng.below(p.len() as u64) as usize])
+            .collect()
     }
 
     #[test]
@@ -481,7 +483,7 @@ mod tests {
         let g = s.implies(a, c);
         check_equiv(&mut s, &vars, g, &|x| !x[0] || x[2]);
         let g = s.iff(b, !c);
-        check_equiv(&mut s, &vars, g, &|x| x[1] == !x[2]);
+        check_equiv(&mut s, &vars, g, &|x| x[1] != x[2]);
         let g = s.ite(a, b, c);
         check_equiv(&mut s, &vars, g, &|x| if x[0] { x[1] } else { x[2] });
         let g = s.majority(a, !b, c);
@@ -508,6 +510,8 @@ mod tests {
         check_equiv(&mut s, &vars, g, &|x| x.iter().filter(|&&y| y).count() == 1);
     }
 
+    type Pred<'a> = Box<dyn Fn(&[bool]) -> bool + 'a>;
+
     #[test]
     fn random_gates_match_truth_tables() {
         let mut rng = Rng::new(7);
@@ -519,18 +523,26 @@ mod tests {
             let max_len = if round % 3 == 0 { 10 } else { 5 };
             for op in 0..6 {
                 let ins = if op == 5 {
-                    (0..3).map(|_| p[rng.below(p.len() as u64) as usize]).collect()
+                    (0..3)
+                        .map(|_| p[rng.below(p.len() as u64) as usize])
+                        .collect()
                 } else {
                     random_inputs(&mut rng, &p, max_len)
                 };
                 let count = |b: &[bool]| ins.iter().filter(|&&l| eval(l, t, &vars, b)).count();
                 let n = ins.len();
-                let (g, f): (Lit, Box<dyn Fn(&[bool]) -> bool>) = match op {
+                let (g, f): (Lit, Pred<'_>) = match op {
                     0 => (s.and(&ins), Box::new(move |b: &[bool]| count(b) == n)),
                     1 => (s.or(&ins), Box::new(move |b: &[bool]| count(b) > 0)),
                     2 => (s.xor(&ins), Box::new(move |b: &[bool]| count(b) % 2 == 1)),
-                    3 => (s.at_most_one(&ins), Box::new(move |b: &[bool]| count(b) <= 1)),
-                    4 => (s.exactly_one(&ins), Box::new(move |b: &[bool]| count(b) == 1)),
+                    3 => (
+                        s.at_most_one(&ins),
+                        Box::new(move |b: &[bool]| count(b) <= 1),
+                    ),
+                    4 => (
+                        s.exactly_one(&ins),
+                        Box::new(move |b: &[bool]| count(b) == 1),
+                    ),
                     _ => (
                         s.majority(ins[0], ins[1], ins[2]),
                         Box::new(move |b: &[bool]| count(b) >= 2),

@@ -304,12 +304,10 @@ impl Solver {
             self.model_valid = true;
             true
         } else {
-            let core: Vec<Lit> = self.sat.unsat_core().iter().map(|&l| Lit::from_bs(l)).collect();
-            // batsat reports the conflict clause (negated assumptions); map back.
-            self.core = core
-                .into_iter()
-                .map(|l| if assumptions.contains(&!l) { !l } else { l })
-                .collect();
+            // batsat reports the final conflict clause, i.e. negated assumptions.
+            self.core.clear();
+            self.core
+                .extend(self.sat.unsat_core().iter().map(|&l| !Lit::from_bs(l)));
             self.core.sort_unstable();
             self.core.dedup();
             false
