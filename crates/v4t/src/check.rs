@@ -212,3 +212,76 @@ fn ambiguous_names(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::resolve_text;
+
+    fn resolve(nodes: &str) -> Result<(), String> {
+        let t = format!("tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n{nodes}");
+        resolve_text(&t, &[], None).map(|_| ())
+    }
+
+    #[test]
+    fn checks_report_the_first_violation_exactly() {
+        for (nodes, message) in [
+            (
+                "    a: {type: t, requirements: [{r: b}]}\n    b: {type: t, conditions: false}\n",
+                "Relation target \"b\" of relation \"r@0\" of node \"a\" does not exist",
+            ),
+            (
+                "    a: {type: t, conditions: false, properties: [{p: {value: 1}}]}\n",
+                "Container of property \"p@0\" of node \"a\" does not exist",
+            ),
+            (
+                "    a: {type: t, conditions: false}\n",
+                "Container of type \"t@0\" of node \"a\" does not exist",
+            ),
+            (
+                "    a: {type: t, properties: [{p: 1}, {p: 2}]}\n",
+                "Property \"p@1\" of node \"a\" is ambiguous",
+            ),
+            (
+                "    a: {type: t, requirements: [{host: b}, {host: c}]}\n    b: {type: t}\n    c: {type: t}\n",
+                "Node \"a\" has more than one hosting relations",
+            ),
+            (
+                "    a: {type: t, requirements: [{host: {node: b, conditions: false}}]}\n    b: {type: t}\n",
+                "Node \"a\" expected to have a hosting relation",
+            ),
+            (
+                "    a: {type: t, artifacts: [{x: {file: f, conditions: false}}]}\n",
+                "Node \"a\" expected to have an deployment artifact",
+            ),
+            (
+                "    a: {type: [{t: {conditions: false}}]}\n",
+                "Node \"a\" has no type",
+            ),
+        ] {
+            assert_eq!(resolve(nodes).unwrap_err(), message, "{nodes}");
+        }
+    }
+
+    #[test]
+    fn checks_can_be_switched_off() {
+        let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {checks: false}
+  node_templates:
+    a: {type: t, properties: [{p: 1}, {p: 2}]}
+";
+        let out = resolve_text(t, &[], None).expect("resolves");
+        // the later of two present properties wins in the output
+        let a = out
+            .get("topology_template")
+            .and_then(|t| t.get("node_templates"))
+            .and_then(|n| n.get("a"));
+        assert_eq!(
+            a.and_then(|a| a.get("properties"))
+                .and_then(|p| p.get("p"))
+                .and_then(|p| p.as_f64()),
+            Some(2.0)
+        );
+    }
+}

@@ -407,3 +407,62 @@ topology_template:
     assert_eq!(node_conditions(&d, "a"), r#"[{"not":true}]"#);
     assert!(d.get("topology_template").unwrap().get("groups").is_none());
 }
+
+#[test]
+fn type_specific_conditions_are_added_to_generic_ones() {
+    let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {node_pruning: true, node_default_condition_mode: incoming}
+    type_specific_conditions:
+      node_types:
+        monitor:
+          conditions: {host_presence: SELF}
+  node_templates:
+    m: {type: monitor, requirements: [{host: h}]}
+    h: {type: vm}
+";
+    let d = enriched(t);
+    assert_eq!(
+        node_conditions(&d, "m"),
+        r#"[{"and":[{"host_presence":"SELF"},{"and":[]}],"_generated":true}]"#
+    );
+    let missing = t.replace("conditions: {host_presence: SELF}", "semantic: true");
+    assert_eq!(
+        enrich_error(&missing),
+        "Node \"m\" holds type-specific condition without any condition"
+    );
+}
+
+#[test]
+fn technology_and_uniqueness_constraints() {
+    let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {required_technology_constraint: true, unique_technology_constraint: true, unique_property_constraint: true, unique_input_constraint: true, unique_output_constraint: true}
+  inputs:
+    i: {type: string}
+  node_templates:
+    a:
+      type: t
+      properties: [{p: {get_input: i}}]
+      technology: [{ansible: {}}, {terraform: {}}]
+    b: {type: t, managed: false}
+  outputs:
+    o: {value: 1}
+";
+    let c = constraints(&enriched(t));
+    for expected in [
+        r#"{"implies":["node.a",{"exo":["technology.ansible@0.node.a","technology.terraform@1.node.a"]}]}"#,
+        r#"{"amo":["technology.ansible@0.node.a","technology.terraform@1.node.a"]}"#,
+        r#"{"amo":["property.p@0.node.a","property.p@1.node.a"]}"#,
+        r#"{"amo":["input.i@0"]}"#,
+        r#"{"amo":["output.o@0"]}"#,
+    ] {
+        assert!(c.contains(expected), "{expected} in {c}");
+    }
+    assert!(
+        !c.contains("node.b\",{\"exo"),
+        "unmanaged nodes need no technology: {c}"
+    );
+}

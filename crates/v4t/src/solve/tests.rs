@@ -257,3 +257,110 @@ topology_template:
         "The result is ambiguous considering nodes (without optimization)"
     );
 }
+
+/// The technology chosen for the single node `app`.
+fn technology(template: &str) -> Result<String, String> {
+    let out = resolve_text(template, &[], None)?;
+    let app = out
+        .get("topology_template")
+        .and_then(|t| t.get("node_templates"))
+        .and_then(|n| n.get("app"))
+        .ok_or("no app")?;
+    Ok(app
+        .get("type")
+        .and_then(|t| t.as_str())
+        .unwrap_or_default()
+        .to_string())
+}
+
+fn technologies(options: &str, techs: &str) -> String {
+    format!(
+        "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {{technology_pruning: true, {options}}}
+  node_templates:
+    app:
+      type: app
+      technology:
+{techs}"
+    )
+}
+
+const THREE: &str = "        - ansible: {conditions: true, weight: 0.5}
+        - terraform: {conditions: true, weight: 1}
+        - puppet: {conditions: true, weight: 0.2}
+";
+
+#[test]
+fn technology_optimisation_modes() {
+    // count (v1 default, minimise): every choice uses one technology: a tie,
+    // broken by preferring absence in element order (the last one remains).
+    assert_eq!(
+        technology(&technologies("optimization_technologies: true", THREE)).as_deref(),
+        Ok("app~app::puppet")
+    );
+    // weight, minimised
+    assert_eq!(
+        technology(&technologies(
+            "optimization_technologies: true, optimization_technologies_mode: weight",
+            THREE
+        ))
+        .as_deref(),
+        Ok("app~app::puppet")
+    );
+    // weight, maximised
+    assert_eq!(
+        technology(&technologies(
+            "optimization_technologies: max, optimization_technologies_mode: weight",
+            THREE
+        ))
+        .as_deref(),
+        Ok("app~app::terraform")
+    );
+}
+
+#[test]
+fn technology_uniqueness_and_weights() {
+    assert_eq!(
+        technology(&technologies(
+            "optimization_technologies: true, optimization_technologies_unique: true",
+            THREE
+        ))
+        .unwrap_err(),
+        "The result is ambiguous considering technologies (besides optimization)"
+    );
+    let heavy = "        - ansible: {conditions: true, weight: 2}\n";
+    assert_eq!(
+        technology(&technologies("optimization_technologies: true", heavy)).unwrap_err(),
+        "Weight \"2\" of technology \"ansible@0\" of node \"app\" is larger than 1"
+    );
+    let fraction = "        - ansible: {conditions: true, weight: 0.07}\n";
+    assert_eq!(
+        technology(&technologies(
+            "optimization_technologies: true, optimization_technologies_mode: weight",
+            fraction
+        ))
+        .unwrap_err(),
+        "7.000000000000001 is not an array of a whole number (integer >= 0)"
+    );
+}
+
+#[test]
+fn node_weights_are_validated() {
+    let t = |w: &str| {
+        format!("tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n    n: {{type: t, weight: {w}}}\n")
+    };
+    assert_eq!(
+        present(&t("-1"), None).unwrap_err(),
+        "Weight \"-1\" of node \"n\" is a negative number"
+    );
+    assert_eq!(
+        present(&t("1.5"), None).unwrap_err(),
+        "Weight \"1.5\" of node \"n\" is larger than 1"
+    );
+    assert_eq!(
+        present(&t("true"), None).unwrap_err(),
+        "Weight \"true\" of node \"n\" is not a number or boolean"
+    );
+}
