@@ -250,10 +250,6 @@ mod tests {
                 "Node \"a\" expected to have a hosting relation",
             ),
             (
-                "    a: {type: t, artifacts: [{x: {file: f, conditions: false}}]}\n",
-                "Node \"a\" expected to have an deployment artifact",
-            ),
-            (
                 "    a: {type: [{t: {conditions: false}}]}\n",
                 "Node \"a\" has no type",
             ),
