@@ -82,9 +82,14 @@ pub fn inputs_from_file(
     text: String,
 ) -> Result<Node, Error> {
     if name.ends_with(".xml") {
-        return Err(Error::new(format!(
-            "Inputs file \"{name}\" is a FeatureIDE configuration, which is not supported yet"
-        )));
+        let file = crate::featureide::inputs_from_featureide(&text).map_err(|e| {
+            Error::new(format!(
+                "Inputs file \"{name}\" is not a FeatureIDE configuration: {e}"
+            ))
+        })?;
+        let mut inputs = Node::map(env.clone());
+        deep_merge(&mut inputs, &Node::map(file));
+        return Ok(inputs);
     }
     let id = sources.add(name, text);
     let text = sources.get(id).map(|f| f.text.as_str()).unwrap_or("");

@@ -7,6 +7,7 @@
 
 mod compare;
 mod diagnostics;
+mod featureide;
 mod fs_loader;
 mod inputs;
 mod resolve_cmd;

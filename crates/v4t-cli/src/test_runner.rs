@@ -354,12 +354,6 @@ fn run_one(test: &TestCase, env: &Map) -> Result<(), Vec<String>> {
     let mut inputs_error: Option<Error> = None;
     let mut inputs = None;
     if let Some(path) = &inputs_path {
-        if path.extension().is_some_and(|e| e == "xml") {
-            return Err(fail(format!(
-                "unsupported inputs file \"{}\": FeatureIDE configurations are not supported yet",
-                path.display()
-            )));
-        }
         let text = read_text(path)
             .map_err(|e| fail(format!("could not read \"{}\": {e}", path.display())))?;
         match inputs_from_file(&mut sources, env, &path.display().to_string(), text) {
