@@ -8,13 +8,107 @@
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use v4t::{Sources, Span};
 
-/// Renders `message` at `span` (which may be unknown). `color` selects ANSI
-/// styling (only wanted when writing to a terminal).
+/// How diagnostics are printed (`--format`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// rustc-style text.
+    #[default]
+    Text,
+    /// One JSON object per line (JSON Lines).
+    Json,
+}
+
+/// The severity of a diagnostic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Severity {
+    fn word(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// Where diagnostics go: standard error, as text or JSON.
+#[derive(Clone, Copy, Debug)]
+pub struct Reporter {
+    pub format: Format,
+    pub color: bool,
+}
+
+impl Reporter {
+    /// Formats one diagnostic (always ends with a newline).
+    pub fn format(
+        &self,
+        sources: &Sources,
+        severity: Severity,
+        message: &str,
+        span: Span,
+    ) -> String {
+        let mut out = match self.format {
+            Format::Text => render_as(sources, severity, message, span, self.color),
+            Format::Json => json(sources, severity, message, span),
+        };
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Prints one diagnostic to standard error.
+    pub fn emit(&self, sources: &Sources, severity: Severity, message: &str, span: Span) {
+        eprint!("{}", self.format(sources, severity, message, span));
+    }
+
+    /// Prints an error that has no location (I/O, usage).
+    pub fn error(&self, message: &str) {
+        self.emit(&Sources::new(), Severity::Error, message, Span::NONE);
+    }
+}
+
+/// One diagnostic as a JSON object on one line: `severity`, `message`, and,
+/// when the location is known, `file`, `line` and `column` (1-based).
+/// `element` is not emitted: errors do not carry element ids.
+pub fn json(sources: &Sources, severity: Severity, message: &str, span: Span) -> String {
+    let mut out = String::from("{\"severity\":");
+    v4t_yaml::json::write_json_string(&mut out, severity.word());
+    out.push_str(",\"message\":");
+    v4t_yaml::json::write_json_string(&mut out, message);
+    if let Some(file) = span.is_known().then(|| sources.get(span.source)).flatten() {
+        out.push_str(",\"file\":");
+        v4t_yaml::json::write_json_string(&mut out, &file.name);
+        out.push_str(&format!(",\"line\":{},\"column\":{}", span.line, span.col));
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// Renders an error `message` at `span` (which may be unknown). `color`
+/// selects ANSI styling (only wanted when writing to a terminal).
+#[cfg(test)]
 pub fn render(sources: &Sources, message: &str, span: Span, color: bool) -> String {
+    render_as(sources, Severity::Error, message, span, color)
+}
+
+/// [`render`] with a severity (`error:` or `warning:`).
+pub fn render_as(
+    sources: &Sources,
+    severity: Severity,
+    message: &str,
+    span: Span,
+    color: bool,
+) -> String {
+    let word = severity.word();
     let header = if color {
-        format!("\x1b[1;31merror\x1b[0m\x1b[1m: {message}\x1b[0m\n")
+        let code = if severity == Severity::Error { 31 } else { 33 };
+        format!("\x1b[1;{code}m{word}\x1b[0m\x1b[1m: {message}\x1b[0m\n")
     } else {
-        format!("error: {message}\n")
+        format!("{word}: {message}\n")
     };
     let Some(file) = span.is_known().then(|| sources.get(span.source)).flatten() else {
         return header;
@@ -37,7 +131,11 @@ pub fn render(sources: &Sources, message: &str, span: Span, color: bool) -> Stri
     };
     // annotate-snippets re-indents multi-line titles; render a placeholder
     // title and keep only the snippet part, so the message stays unchanged.
-    let rendered = renderer.render(&[Level::ERROR.primary_title("_").element(snippet)]);
+    let level = match severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+    };
+    let rendered = renderer.render(&[level.primary_title("_").element(snippet)]);
     let body = rendered
         .split_once('\n')
         .map(|(_, rest)| rest)
@@ -156,6 +254,22 @@ mod tests {
             out.starts_with("error: Value {\n    \"a\": 1\n}\n --> t.yaml:1:1\n"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn json_has_one_object_per_line() {
+        let mut sources = Sources::new();
+        let id = sources.add("t.yaml", "a: 1\n");
+        assert_eq!(
+            json(&sources, Severity::Warning, "say \"hi\"", Span::new(id, 1, 4)),
+            "{\"severity\":\"warning\",\"message\":\"say \\\"hi\\\"\",\"file\":\"t.yaml\",\"line\":1,\"column\":4}\n"
+        );
+        assert_eq!(
+            json(&sources, Severity::Error, "x", Span::NONE),
+            "{\"severity\":\"error\",\"message\":\"x\"}\n"
+        );
+        let text = render_as(&sources, Severity::Warning, "w", Span::new(id, 1, 1), false);
+        assert!(text.starts_with("warning: w\n --> t.yaml:1:1\n"), "{text}");
     }
 
     #[test]

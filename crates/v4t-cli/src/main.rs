@@ -108,6 +108,12 @@ pub struct ResolveArgs {
     /// only if resolution succeeded.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
+
+    /// How errors and warnings are printed on standard error: `text`
+    /// (rustc-style) or `json` (one JSON object per line with `severity`,
+    /// `message`, and `file`, `line`, `column` when the location is known).
+    #[arg(long, value_enum, default_value_t = diagnostics::Format::Text)]
+    pub format: diagnostics::Format,
 }
 
 /// Arguments of `v4t enrich`.
@@ -121,6 +127,11 @@ pub struct EnrichArgs {
     /// (atomically, and only on success).
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// How errors are printed on standard error: `text` or `json` (see
+    /// `v4t resolve --help`).
+    #[arg(long, value_enum, default_value_t = diagnostics::Format::Text)]
+    pub format: diagnostics::Format,
 }
 
 /// The long help of `v4t test`.
@@ -167,6 +178,9 @@ pub struct TestArgs {
     pub jobs: Option<std::num::NonZeroUsize>,
 }
 
+/// The stack size of the thread that runs a command.
+const MAIN_STACK_BYTES: usize = 64 * 1024 * 1024;
+
 /// Parses `NAME=VALUE` for `--input`.
 fn parse_assignment(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
@@ -181,10 +195,19 @@ fn main() -> ExitCode {
         // Prints help/version (exit 0) or the usage error (exit 2).
         Err(e) => e.exit(),
     };
-    let code = match cli.command {
+    // The library bounds every recursion (YAML depth, expression depth), but
+    // the bounds are sized for small stacks; a generous main stack keeps
+    // debug builds and unusual inputs far from the edge.
+    let run = move || match cli.command {
         Command::Resolve(args) => resolve_cmd::run(&args),
         Command::Enrich(args) => resolve_cmd::run_enrich(&args),
         Command::Test(args) => test_runner::run(&args),
     };
+    let code = std::thread::Builder::new()
+        .name("v4t".into())
+        .stack_size(MAIN_STACK_BYTES)
+        .spawn(run)
+        .map(|handle| handle.join().unwrap_or(EXIT_FAILURE))
+        .unwrap_or(EXIT_FAILURE);
     ExitCode::from(code)
 }

@@ -14,26 +14,44 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use v4t::{ResolveOptions, Sources};
 use v4t_yaml::{Map, Node};
 
-use crate::diagnostics::{catch_panic, render};
+use crate::diagnostics::{catch_panic, Reporter, Severity};
 use crate::fs_loader::FsLoader;
 use crate::inputs::{assignment_value, env_inputs, inputs_from_file};
 use crate::{EnrichArgs, ResolveArgs, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 
+/// The largest template or inputs file that is read (256 MiB). Larger
+/// inputs are refused with a clear error instead of exhausting memory.
+pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+
 /// Reads the template named on the command line (`-` is standard input).
-fn read_template(sources: &mut Sources, template: &str) -> Result<(v4t::SourceId, FsLoader), u8> {
+fn read_template(
+    sources: &mut Sources,
+    template: &str,
+    reporter: Reporter,
+) -> Result<(v4t::SourceId, FsLoader), u8> {
     if template == "-" {
-        let mut text = String::new();
-        if let Err(e) = std::io::stdin().read_to_string(&mut text) {
-            eprintln!("error: could not read the template from standard input: {e}");
-            return Err(EXIT_USAGE);
+        let mut bytes = Vec::new();
+        let read = std::io::stdin()
+            .take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| e.to_string())
+            .and_then(|_| check_size(bytes.len() as u64))
+            .and_then(|()| utf8(bytes));
+        match read {
+            Ok(text) => Ok((sources.add("<stdin>", text), FsLoader::new("."))),
+            Err(e) => {
+                reporter.error(&format!(
+                    "could not read the template from standard input: {e}"
+                ));
+                Err(EXIT_USAGE)
+            }
         }
-        Ok((sources.add("<stdin>", text), FsLoader::new(".")))
     } else {
         let path = Path::new(template);
         match read_text(path) {
             Ok(text) => Ok((sources.add(template, text), FsLoader::for_template(path))),
             Err(e) => {
-                eprintln!("error: could not read template \"{template}\": {e}");
+                reporter.error(&format!("could not read template \"{template}\": {e}"));
                 Err(EXIT_USAGE)
             }
         }
@@ -42,9 +60,12 @@ fn read_template(sources: &mut Sources, template: &str) -> Result<(v4t::SourceId
 
 /// Runs `v4t resolve` and returns the exit code.
 pub fn run(args: &ResolveArgs) -> u8 {
-    let color = std::io::stderr().is_terminal();
+    let reporter = Reporter {
+        format: args.format,
+        color: std::io::stderr().is_terminal(),
+    };
     let mut sources = Sources::new();
-    let (template, mut loader) = match read_template(&mut sources, &args.template) {
+    let (template, mut loader) = match read_template(&mut sources, &args.template, reporter) {
         Ok(t) => t,
         Err(code) => return code,
     };
@@ -55,10 +76,10 @@ pub fn run(args: &ResolveArgs) -> u8 {
         let text = match read_text(path) {
             Ok(text) => text,
             Err(e) => {
-                eprintln!(
-                    "error: could not read inputs file \"{}\": {e}",
+                reporter.error(&format!(
+                    "could not read inputs file \"{}\": {e}",
                     path.display()
-                );
+                ));
                 return EXIT_USAGE;
             }
         };
@@ -66,10 +87,7 @@ pub fn run(args: &ResolveArgs) -> u8 {
         match inputs_from_file(&mut sources, &env_inputs(), &name, text) {
             Ok(map) => inputs = Some(map),
             Err(e) => {
-                eprint!(
-                    "{}",
-                    ensure_newline(render(&sources, &e.message, e.span, color))
-                );
+                reporter.emit(&sources, Severity::Error, &e.message, e.span);
                 return EXIT_FAILURE;
             }
         }
@@ -105,35 +123,47 @@ pub fn run(args: &ResolveArgs) -> u8 {
                     v4t_yaml::emit(&node)
                 }
             });
-            (v4t_yaml::emit(&resolved.template), report)
+            (
+                v4t_yaml::emit(&resolved.template),
+                report,
+                resolved.warnings,
+            )
         })
     });
-    let (yaml, report) = match finish(outcome, &sources, color) {
+    let (yaml, report, warnings) = match finish(outcome, &sources, reporter) {
         Ok(result) => result,
         Err(code) => return code,
     };
+    // Warnings are printed before the result is written and never change
+    // the exit code.
+    for w in &warnings {
+        reporter.emit(&sources, Severity::Warning, &w.message, w.span);
+    }
     if let (Some(path), Some(text)) = (&args.report, report) {
         if let Err(e) = write_atomically(path, &text) {
-            eprintln!("error: could not write \"{}\": {e}", path.display());
+            reporter.error(&format!("could not write \"{}\": {e}", path.display()));
             return EXIT_USAGE;
         }
     }
-    write_result(args.output.as_deref(), &yaml)
+    write_result(args.output.as_deref(), &yaml, reporter)
 }
 
 /// Runs `v4t enrich` and returns the exit code.
 pub fn run_enrich(args: &EnrichArgs) -> u8 {
-    let color = std::io::stderr().is_terminal();
+    let reporter = Reporter {
+        format: args.format,
+        color: std::io::stderr().is_terminal(),
+    };
     let mut sources = Sources::new();
-    let (template, mut loader) = match read_template(&mut sources, &args.template) {
+    let (template, mut loader) = match read_template(&mut sources, &args.template, reporter) {
         Ok(t) => t,
         Err(code) => return code,
     };
     let outcome = catch_panic(|| {
         v4t::enrich(&mut sources, template, &mut loader).map(|doc| v4t_yaml::emit(&doc))
     });
-    match finish(outcome, &sources, color) {
-        Ok(yaml) => write_result(args.output.as_deref(), &yaml),
+    match finish(outcome, &sources, reporter) {
+        Ok(yaml) => write_result(args.output.as_deref(), &yaml, reporter),
         Err(code) => code,
     }
 }
@@ -142,30 +172,27 @@ pub fn run_enrich(args: &EnrichArgs) -> u8 {
 fn finish<T>(
     outcome: Result<Result<T, v4t::Error>, String>,
     sources: &Sources,
-    color: bool,
+    reporter: Reporter,
 ) -> Result<T, u8> {
     match outcome {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(e)) => {
-            eprint!(
-                "{}",
-                ensure_newline(render(sources, &e.message, e.span, color))
-            );
+            reporter.emit(sources, Severity::Error, &e.message, e.span);
             Err(EXIT_FAILURE)
         }
         Err(panic) => {
-            eprintln!("error: internal error: the resolver panicked: {panic}");
+            reporter.error(&format!("internal error: the resolver panicked: {panic}"));
             Err(EXIT_FAILURE)
         }
     }
 }
 
 /// Writes the result to `output` (atomically) or standard output.
-fn write_result(output: Option<&Path>, yaml: &str) -> u8 {
+fn write_result(output: Option<&Path>, yaml: &str, reporter: Reporter) -> u8 {
     match output {
         Some(path) => {
             if let Err(e) = write_atomically(path, yaml) {
-                eprintln!("error: could not write \"{}\": {e}", path.display());
+                reporter.error(&format!("could not write \"{}\": {e}", path.display()));
                 return EXIT_USAGE;
             }
         }
@@ -173,7 +200,7 @@ fn write_result(output: Option<&Path>, yaml: &str) -> u8 {
             let mut out = std::io::stdout().lock();
             if let Err(e) = out.write_all(yaml.as_bytes()).and_then(|_| out.flush()) {
                 if e.kind() != std::io::ErrorKind::BrokenPipe {
-                    eprintln!("error: could not write the result: {e}");
+                    reporter.error(&format!("could not write the result: {e}"));
                 }
                 return EXIT_USAGE;
             }
@@ -182,10 +209,48 @@ fn write_result(output: Option<&Path>, yaml: &str) -> u8 {
     EXIT_OK
 }
 
-/// Reads a UTF-8 text file with a readable error.
+/// Reads a UTF-8 text file of at most [`MAX_INPUT_BYTES`] with a readable error.
 pub fn read_text(path: &Path) -> Result<String, String> {
-    let bytes = fs::read(path).map_err(|e| e.to_string())?;
-    String::from_utf8(bytes).map_err(|_| "the file is not valid UTF-8".to_string())
+    let file = fs::File::open(path).map_err(|e| e.to_string())?;
+    if let Ok(meta) = file.metadata() {
+        check_size(meta.len())?;
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    check_size(bytes.len() as u64)?;
+    utf8(bytes)
+}
+
+fn check_size(len: u64) -> Result<(), String> {
+    if len > MAX_INPUT_BYTES {
+        Err(format!(
+            "the input is larger than {} MiB",
+            MAX_INPUT_BYTES / (1024 * 1024)
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// The text of `bytes`, or an error naming the line and column (in
+/// characters) of the first byte that is not UTF-8.
+pub fn utf8(bytes: Vec<u8>) -> Result<String, String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        // The valid prefix is UTF-8 by definition.
+        let prefix = std::str::from_utf8(valid).unwrap_or_default();
+        let line = prefix.matches('\n').count() + 1;
+        let col = prefix
+            .rsplit('\n')
+            .next()
+            .unwrap_or_default()
+            .chars()
+            .count()
+            + 1;
+        format!("the file is not valid UTF-8 (line {line}, column {col})")
+    })
 }
 
 /// Writes `text` to `path` via a temporary file in the same directory and a
@@ -213,13 +278,6 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
         let _ = fs::remove_file(&temp);
     }
     result
-}
-
-fn ensure_newline(mut text: String) -> String {
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    text
 }
 
 /// The current time in milliseconds since the epoch (for date operators).

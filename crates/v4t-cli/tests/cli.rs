@@ -280,3 +280,153 @@ fn bundled_example_passes_its_tests() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     assert_eq!(text(&out.stdout).lines().last(), Some("2 passed, 0 failed"));
 }
+
+/// A template with an unused variability input, an unknown node key and a
+/// type from `lib/`.
+const WARNED_TEMPLATE: &str = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      unused: {type: boolean}
+  node_templates:
+    a:
+      type: lib.A
+      colour: blue
+";
+
+#[test]
+fn warnings_are_reported_separately_and_do_not_change_the_result() {
+    let dir = TempDir::new("warnings");
+    let template = dir.path().join("t.yaml");
+    fs::write(&template, WARNED_TEMPLATE).unwrap();
+    let out = v4t(&["resolve", template.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with(
+            "warning: Variability input \"unused\" is never used by a condition or an expression\n"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("t.yaml:5:7"), "{stderr}");
+    assert!(
+        stderr.contains("warning: Unknown key \"colour\" in node template \"a\""),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("error"), "{stderr}");
+
+    // The same result without the warnings.
+    let clean = dir.path().join("clean.yaml");
+    fs::write(
+        &clean,
+        WARNED_TEMPLATE
+            .replace(
+                "    inputs:\n      unused: {type: boolean}\n",
+                "    options: {}\n",
+            )
+            .replace("      colour: blue\n", ""),
+    )
+    .unwrap();
+    let clean_out = v4t(&["resolve", clean.to_str().unwrap()]);
+    assert_eq!(clean_out.status.code(), Some(0));
+    assert!(clean_out.stderr.is_empty(), "{}", text(&clean_out.stderr));
+    let strip = |s: &str| s.replace("      colour: blue\n", "");
+    assert_eq!(strip(&text(&out.stdout)), text(&clean_out.stdout));
+
+    // JSON: one object per line.
+    let out = v4t(&["resolve", template.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = text(&out.stderr);
+    let lines: Vec<_> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(
+        lines[0].starts_with("{\"severity\":\"warning\",\"message\":\"Variability input"),
+        "{stderr}"
+    );
+    assert!(lines[0].ends_with("\"line\":5,\"column\":7}"), "{stderr}");
+}
+
+#[test]
+fn errors_as_json() {
+    let dir = TempDir::new("json");
+    let template = dir.path().join("template.yaml");
+    fs::write(&template, "a: 1\na: 2\n").unwrap();
+    for command in ["resolve", "enrich"] {
+        let out = v4t(&[command, template.to_str().unwrap(), "--format", "json"]);
+        assert_eq!(out.status.code(), Some(1));
+        let expected = format!(
+            "{{\"severity\":\"error\",\"message\":\"duplicated mapping key\",\"file\":{},\"line\":2,\"column\":1}}\n",
+            json_string(template.to_str().unwrap())
+        );
+        assert_eq!(text(&out.stderr), expected);
+    }
+    let out = v4t(&["resolve", "/nonexistent/t.yaml", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr)
+        .starts_with("{\"severity\":\"error\",\"message\":\"could not read template"));
+}
+
+fn json_string(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// `lib/` types written in different orders, twice each: byte-identical output.
+#[test]
+fn resolution_is_deterministic() {
+    let files = [
+        (
+            "lib/b/types.yaml",
+            "node_types:\n  lib.B: {derived_from: tosca.nodes.Root}\n",
+        ),
+        (
+            "lib/a.yaml",
+            "node_types:\n  lib.A: {derived_from: tosca.nodes.Root}\n",
+        ),
+        ("lib/c.yml", "node_types:\n  lib.C: {derived_from: lib.A}\n"),
+    ];
+    let template = WARNED_TEMPLATE.replace(
+        "      colour: blue\n",
+        "    b: {type: lib.B}\n    c: {type: lib.C}\n",
+    );
+    let mut outputs = Vec::new();
+    for order in [[0, 1, 2], [2, 1, 0], [1, 2, 0]] {
+        let dir = TempDir::new("determinism");
+        for i in order {
+            let (path, content) = files[i];
+            let full = dir.path().join(path);
+            fs::create_dir_all(full.parent().unwrap()).unwrap();
+            fs::write(full, content).unwrap();
+        }
+        let t = dir.path().join("t.yaml");
+        fs::write(&t, &template).unwrap();
+        for _ in 0..2 {
+            let out = v4t(&["resolve", t.to_str().unwrap()]);
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+            outputs.push(out.stdout);
+        }
+    }
+    assert!(text(&outputs[0]).contains("lib.C"), "{}", text(&outputs[0]));
+    assert!(outputs.windows(2).all(|w| w[0] == w[1]));
+}
+
+/// A symlink loop under `lib/` neither hangs nor fails the run.
+#[cfg(unix)]
+#[test]
+fn symlink_loops_in_lib_do_not_hang() {
+    let dir = TempDir::new("symlink-loop");
+    let lib = dir.path().join("lib");
+    fs::create_dir_all(lib.join("x")).unwrap();
+    fs::write(
+        lib.join("a.yaml"),
+        "node_types:\n  lib.A: {derived_from: tosca.nodes.Root}\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&lib, lib.join("x/loop")).unwrap();
+    std::os::unix::fs::symlink(lib.join("self.yaml"), lib.join("self.yaml")).unwrap();
+    let t = dir.path().join("t.yaml");
+    fs::write(&t, WARNED_TEMPLATE).unwrap();
+    let out = v4t(&["resolve", t.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("lib.A"));
+}

@@ -21,8 +21,10 @@
 pub mod check;
 pub mod enrich;
 pub mod error;
+pub mod fxhash;
 pub mod graph;
 pub mod inputs;
+pub mod lint;
 pub mod load;
 pub mod normalize;
 pub mod options;
@@ -31,6 +33,7 @@ pub mod solve;
 pub mod sources;
 pub mod transform;
 pub mod types;
+pub mod validate;
 
 #[cfg(test)]
 mod testing;
@@ -73,6 +76,8 @@ pub struct Resolved {
     pub template: Node,
     /// What was decided: element presence, technologies, objectives, inputs.
     pub report: report::Report,
+    /// Probable mistakes in the template ([`lint`]); they never change the result.
+    pub warnings: Vec<lint::Warning>,
 }
 
 /// Resolves the variable service template `template` (already added to `sources`).
@@ -82,11 +87,43 @@ pub fn resolve(
     loader: &mut dyn Loader,
     options: &ResolveOptions,
 ) -> Result<Resolved> {
+    resolve_observed(sources, template, loader, options, &mut |_| {})
+}
+
+/// The pipeline stages [`resolve_observed`] reports, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Parsing the template and loading types, rules and conditions.
+    Load,
+    /// Technology, condition and constraint enrichment.
+    Enrich,
+    /// Input assignment, normalisation and the resolver graph.
+    Graph,
+    /// Encoding, solving and optimisation.
+    Solve,
+    /// Consistency checks and the decision report.
+    Check,
+    /// Writing the resolved document.
+    Transform,
+}
+
+/// [`resolve`], calling `observe` as each stage finishes (used by the benchmark).
+pub fn resolve_observed(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+    options: &ResolveOptions,
+    observe: &mut dyn FnMut(Stage),
+) -> Result<Resolved> {
     let (mut doc, loaded) = load::load(sources, template, loader)?;
     graph::check_version(&doc)?;
+    validate::validate(&doc)?;
+    let warnings = lint::lint(&doc);
+    observe(Stage::Load);
     if options.enrich {
         enrich::enrich(&mut doc)?;
     }
+    observe(Stage::Enrich);
     let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref())?;
     // The reference's "hotfix": no fallback properties in the resolver graph.
     if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
@@ -100,11 +137,19 @@ pub fn resolve(
     normalize::normalize(&mut doc)?;
     let graph = graph::build(&doc)?;
     inputs::validate(&doc, &assigned)?;
+    observe(Stage::Graph);
     let solution = solve::solve(&doc, &graph, assigned, options.now_ms.unwrap_or(0.0))?;
+    observe(Stage::Solve);
     check::check(&graph, &solution)?;
     let report = report::Report::new(&doc, &graph, &solution);
+    observe(Stage::Check);
     let template = transform::transform(doc, &graph, &solution, &loaded)?;
-    Ok(Resolved { template, report })
+    observe(Stage::Transform);
+    Ok(Resolved {
+        template,
+        report,
+        warnings,
+    })
 }
 
 /// Enriches the variable service template `template`: the template with every
@@ -112,6 +157,7 @@ pub fn resolve(
 pub fn enrich(sources: &mut Sources, template: SourceId, loader: &mut dyn Loader) -> Result<Node> {
     let (mut doc, loaded) = load::load(sources, template, loader)?;
     graph::check_version(&doc)?;
+    validate::validate(&doc)?;
     enrich::enrich(&mut doc)?;
     load::remove_loaded_types(&mut doc, &loaded);
     Ok(doc)

@@ -6,12 +6,12 @@
 //! expressions replaced by their values, every V4T-only key removed.
 
 use crate::error::{bail, Result};
+use crate::fxhash::FxHashMap;
 use crate::graph::{ElementId, Graph};
 use crate::load::LoadedTypes;
 use crate::normalize::TYPE_COLLECTIONS;
 use crate::solve::Solution;
-use std::collections::HashMap;
-use v4t_yaml::{Map, Node};
+use v4t_yaml::{Map, Node, Value};
 
 const UNDEFINED: &str = "VINTNER_UNDEFINED";
 
@@ -33,17 +33,60 @@ fn clean(m: &mut Map) {
     }
 }
 
+/// A copy of the raw definition `raw` for the output without deep-copying
+/// what the caller rewrites: keys in `replaced` get a null placeholder (so
+/// that re-inserting them keeps the key order), and with `drop_v4t` the V4T
+/// element keys are left out ([`clean`] in one pass). Non-maps are copied.
+fn shell(raw: Option<&Node>, replaced: &[&str], drop_v4t: bool) -> Node {
+    let Some(raw) = raw else {
+        return Node::null();
+    };
+    let Some(m) = raw.as_map() else {
+        return raw.clone();
+    };
+    let mut out = Map::with_capacity(m.len());
+    for (k, v) in m.iter() {
+        let key = k.name.as_str();
+        if drop_v4t && ELEMENT_KEYS.contains(&key) {
+            continue;
+        }
+        let v = if replaced.contains(&key) {
+            Node::null()
+        } else {
+            v.clone()
+        };
+        out.push(k.clone(), v);
+    }
+    Node::new(Value::Map(out), raw.span)
+}
+
+/// Keys of `topology_template` whose values the transformation rebuilds.
+const REBUILT: [&str; 7] = [
+    "inputs",
+    "node_templates",
+    "relationship_templates",
+    "groups",
+    "policies",
+    "outputs",
+    "variability",
+];
+
 /// Transforms `doc` (the document the graph was built from) into the result.
 pub fn transform(
-    mut doc: Node,
+    source: Node,
     graph: &Graph,
     solution: &Solution,
     loaded: &LoadedTypes,
 ) -> Result<Node> {
     let present = |id: ElementId| solution.is_present(id);
     let g = graph;
-    let source = doc.clone();
     let src = &source;
+    // The output starts as a copy of the document without the collections
+    // that are rebuilt from the graph (placeholders keep their positions).
+    let mut doc = shell(Some(src), &["topology_template"], false);
+    if let (Some(root), Some(tt)) = (doc.as_map_mut(), src.get("topology_template")) {
+        root.insert("topology_template", shell(Some(tt), &REBUILT, false));
+    }
 
     if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
         // Inputs first: they rewrite the values of their consumers.
@@ -51,10 +94,7 @@ pub fn transform(
         if tt.contains_key("inputs") {
             let mut inputs = Map::new();
             for &i in g.inputs.iter().filter(|&&i| present(i)) {
-                let mut def = g.raw(src, i).cloned().unwrap_or_else(Node::null);
-                if let Some(m) = def.as_map_mut() {
-                    clean(m);
-                }
+                let def = shell(g.raw(src, i), &[], true);
                 inputs.insert(g.get(i).name.clone(), def);
                 for &p in &g.get(i).consumers {
                     consumer_values.push((
@@ -107,7 +147,11 @@ pub fn transform(
         if tt.contains_key("node_templates") {
             let mut nodes = Map::new();
             for &n in g.nodes.iter().filter(|&&n| present(n)) {
-                let mut def = g.raw(src, n).cloned().unwrap_or_else(Node::null);
+                let mut def = shell(
+                    g.raw(src, n),
+                    &["type", "properties", "requirements", "artifacts"],
+                    true,
+                );
                 let Some(m) = def.as_map_mut() else { continue };
                 m.insert("type", Node::string(present_type(n)?));
                 if !g.get(n).technologies.is_empty() {
@@ -121,9 +165,8 @@ pub fn transform(
                 set_props(m, n)?;
                 let mut reqs = Vec::new();
                 for &r in g.get(n).outgoing.iter().filter(|&&r| present(r)) {
-                    let mut a = g.raw(src, r).cloned().unwrap_or_else(Node::null);
+                    let mut a = shell(g.raw(src, r), &[], true);
                     if let Some(am) = a.as_map_mut() {
-                        clean(am);
                         if am.len() == 1 {
                             if let Some(target) = am.get("node") {
                                 a = target.clone();
@@ -139,9 +182,8 @@ pub fn transform(
                 }
                 let mut arts = Map::new();
                 for &a in g.get(n).artifacts.iter().filter(|&&a| present(a)) {
-                    let mut ad = g.raw(src, a).cloned().unwrap_or_else(Node::null);
+                    let mut ad = shell(g.raw(src, a), &["type", "properties"], true);
                     if let Some(am) = ad.as_map_mut() {
-                        clean(am);
                         am.insert("type", Node::string(present_type(a)?));
                         set_props(am, a)?;
                     }
@@ -152,18 +194,17 @@ pub fn transform(
                 } else {
                     m.insert("artifacts", Node::map(arts));
                 }
-                clean(m);
                 nodes.insert(g.get(n).name.clone(), def);
             }
             set_or_remove(tt, "node_templates", nodes);
         }
 
-        if let Some(rts) = tt
-            .get("relationship_templates")
+        if let Some(rts) = src
+            .get("topology_template")
+            .and_then(|t| t.get("relationship_templates"))
             .and_then(Node::as_map)
-            .cloned()
         {
-            let by_template: HashMap<&str, ElementId> = g
+            let by_template: FxHashMap<&str, ElementId> = g
                 .relations
                 .iter()
                 .filter_map(|&r| g.get(r).relationship.as_deref().map(|t| (t, r)))
@@ -174,7 +215,7 @@ pub fn transform(
                 let Some(r) = rel.filter(|&r| present(r)) else {
                     continue;
                 };
-                let mut v = v.clone();
+                let mut v = shell(Some(v), &["type", "properties"], false);
                 if let Some(m) = v.as_map_mut() {
                     m.insert("type", Node::string(present_type(r)?));
                     set_props(m, r)?;
@@ -187,7 +228,7 @@ pub fn transform(
         if tt.contains_key("groups") {
             let mut groups = Map::new();
             for &gr in g.groups.iter().filter(|&&x| present(x)) {
-                let mut def = g.raw(src, gr).cloned().unwrap_or_else(Node::null);
+                let mut def = shell(g.raw(src, gr), &["type", "properties"], false);
                 let Some(m) = def.as_map_mut() else { continue };
                 if let Some(members) = m.get("members").and_then(Node::as_seq) {
                     let kept: Vec<Node> = members
@@ -209,9 +250,8 @@ pub fn transform(
         if tt.contains_key("policies") {
             let mut policies = Vec::new();
             for &p in g.policies.iter().filter(|&&x| present(x)) {
-                let mut def = g.raw(src, p).cloned().unwrap_or_else(Node::null);
+                let mut def = shell(g.raw(src, p), &["type", "properties"], true);
                 let Some(m) = def.as_map_mut() else { continue };
-                clean(m);
                 m.insert("type", Node::string(present_type(p)?));
                 set_props(m, p)?;
                 if let Some(targets) = m.get("targets").and_then(Node::as_seq) {
@@ -235,10 +275,7 @@ pub fn transform(
         if tt.contains_key("outputs") {
             let mut outputs = Map::new();
             for &o in g.outputs.iter().filter(|&&x| present(x)) {
-                let mut def = g.raw(src, o).cloned().unwrap_or_else(Node::null);
-                if let Some(m) = def.as_map_mut() {
-                    clean(m);
-                }
+                let def = shell(g.raw(src, o), &[], true);
                 outputs.insert(g.get(o).name.clone(), def);
             }
             set_or_remove(tt, "outputs", outputs);
@@ -252,9 +289,8 @@ pub fn transform(
     if root.contains_key("imports") {
         let mut imports = Vec::new();
         for &i in g.imports.iter().filter(|&&x| present(x)) {
-            let mut def = g.raw(src, i).cloned().unwrap_or_else(Node::null);
+            let mut def = shell(g.raw(src, i), &[], true);
             if let Some(m) = def.as_map_mut() {
-                clean(m);
                 if m.len() == 1 {
                     if let Some(f) = m.get("file") {
                         def = f.clone();

@@ -38,12 +38,15 @@ pub fn enrich(doc: &mut Node) -> Result<()> {
     // Graph #1: technologies and implementations.
     normalize(doc)?;
     graph::add_fallback_properties(doc)?;
-    let g1 = graph::build(doc)?;
-    technologies::enrich_technologies(doc, &g1)?;
-    drop(g1);
-    // Graph #2: conditions and constraints.
-    normalize(doc)?;
-    graph::add_fallback_properties(doc)?;
+    if technologies::may_edit(doc)? {
+        let g1 = graph::build(doc)?;
+        technologies::enrich_technologies(doc, &g1)?;
+        drop(g1);
+        normalize(doc)?;
+        graph::add_fallback_properties(doc)?;
+    }
+    // Graph #2: conditions and constraints. (Without technology edits, both
+    // normalisations above are idempotent and graph #2 raises graph #1's errors.)
     let g2 = graph::build(doc)?;
     let (conditions, constraints) = {
         let types = TypeSystem::new(doc, &g2);

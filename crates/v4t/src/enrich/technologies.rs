@@ -46,6 +46,24 @@ pub fn enrich_technologies(doc: &mut Node, graph: &Graph) -> Result<()> {
     Ok(())
 }
 
+/// Whether [`enrich_technologies`] can change `doc`: technology enrichment is
+/// on, or implementation enrichment is on and there are rules. Otherwise the
+/// enricher skips graph #1. Undecidable documents (bad version) answer `true`
+/// so that graph #1 raises the error as before.
+pub fn may_edit(doc: &Node) -> Result<bool> {
+    let Ok(version) = crate::graph::check_version(doc) else {
+        return Ok(true);
+    };
+    let options_raw = doc
+        .get("topology_template")
+        .and_then(|t| t.get("variability"))
+        .and_then(|v| v.get("options"))
+        .and_then(Node::as_map);
+    let options = crate::options::Options::new(version, options_raw)?;
+    Ok(options.enrich_technologies
+        || (options.enrich_implementations && !read_rules(doc).is_empty()))
+}
+
 /// The `scenario` token's condition of a rule-derived technology: one
 /// alternative per match of its stored scenario, or `None` without scenario.
 pub fn scenario_condition(

@@ -3,9 +3,9 @@
 
 use super::{is_hosting_name, Element, ElementId, Graph, Kind, Loc, Owner};
 use crate::error::{bail, Error, Result};
+use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::normalize::not_a_boolean;
 use crate::options::{Options, Version};
-use std::collections::{HashMap, HashSet};
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::number::format_js;
 use v4t_yaml::{Map, Node, Span, Value};
@@ -45,7 +45,7 @@ pub fn build(doc: &Node) -> Result<Graph> {
     let mut b = Builder {
         doc,
         template_positions,
-        used_templates: HashSet::new(),
+        used_templates: FxHashSet::default(),
         g: Graph {
             options,
             elements: Vec::new(),
@@ -60,8 +60,8 @@ pub fn build(doc: &Node) -> Result<Graph> {
             imports: Vec::new(),
             technologies: Vec::new(),
             outputs: Vec::new(),
-            node_index: HashMap::new(),
-            group_index: HashMap::new(),
+            node_index: FxHashMap::default(),
+            group_index: FxHashMap::default(),
             relationship_templates,
         },
     };
@@ -86,9 +86,9 @@ struct Builder<'d> {
     doc: &'d Node,
     g: Graph,
     /// Relationship template name -> position in `relationship_templates`.
-    template_positions: HashMap<String, u32>,
+    template_positions: FxHashMap<String, u32>,
     /// Relationship templates used by a requirement so far.
-    used_templates: HashSet<String>,
+    used_templates: FxHashSet<String>,
 }
 
 fn single(item: &Node) -> Option<(&str, Span, &Node)> {

@@ -12,8 +12,8 @@ pub mod lookup;
 
 pub use build::{add_fallback_properties, build, check_version, conditions_of};
 
+use crate::fxhash::FxHashMap;
 use crate::options::Options;
-use std::collections::HashMap;
 use v4t_yaml::{Map, Node, Span};
 
 /// Index of an element in [`Graph::elements`].
@@ -200,8 +200,8 @@ pub struct Graph {
     pub imports: Vec<ElementId>,
     pub technologies: Vec<ElementId>,
     pub outputs: Vec<ElementId>,
-    node_index: HashMap<String, ElementId>,
-    group_index: HashMap<String, ElementId>,
+    node_index: FxHashMap<String, ElementId>,
+    group_index: FxHashMap<String, ElementId>,
     /// Names of the relationship templates, in map order.
     pub relationship_templates: Vec<String>,
 }

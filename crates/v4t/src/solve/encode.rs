@@ -4,9 +4,9 @@
 //! evaluated eagerly as a value expression and coerced to a constant (4.8).
 
 use crate::error::{bail, Error, Result};
+use crate::fxhash::FxHashMap;
 use crate::graph::{ElementId, Graph, Kind};
 use crate::types::TypeSystem;
-use std::collections::HashMap;
 use v4t_expr::Evaluator;
 use v4t_sat::{Lit, Solver};
 use v4t_yaml::json::{to_json, to_json_pretty};
@@ -68,11 +68,20 @@ pub struct Encoder<'a> {
     pub sat: Solver,
     pub eval: Evaluator<'a>,
     expressions: Option<&'a Map>,
-    names: HashMap<String, Lit>,
+    names: FxHashMap<String, Lit>,
     /// Variable names in creation order (for solution maps and prefixes).
     pub order: Vec<(String, Lit)>,
-    named_expressions: HashMap<String, Lit>,
+    named_expressions: FxHashMap<String, Lit>,
+    /// `presence` and `manual` literals by [`ElementId`] (a cache of `names`).
+    presence_lits: Vec<Option<Lit>>,
+    manual_lits: Vec<Option<Lit>>,
+    /// Current nesting of logic expressions (bounded by [`MAX_LOGIC_DEPTH`]).
+    depth: usize,
 }
+
+/// The deepest nesting of logic expressions that is encoded; deeper ones fail
+/// with a clear error instead of overflowing the stack.
+pub const MAX_LOGIC_DEPTH: usize = 128;
 
 impl<'a> Encoder<'a> {
     pub fn new(
@@ -89,9 +98,12 @@ impl<'a> Encoder<'a> {
             sat: Solver::new(),
             eval,
             expressions,
-            names: HashMap::new(),
+            names: FxHashMap::default(),
             order: Vec::new(),
-            named_expressions: HashMap::new(),
+            named_expressions: FxHashMap::default(),
+            presence_lits: vec![None; graph.elements.len()],
+            manual_lits: vec![None; graph.elements.len()],
+            depth: 0,
         }
     }
 
@@ -108,18 +120,24 @@ impl<'a> Encoder<'a> {
 
     /// The presence variable of an element.
     pub fn presence(&mut self, id: ElementId) -> Lit {
-        let name = &self.graph.get(id).id;
-        if let Some(&l) = self.names.get(name.as_str()) {
+        if let Some(l) = self.presence_lits[id.0 as usize] {
             return l;
         }
-        let name = name.clone();
-        self.var(&name)
+        let graph = self.graph;
+        let l = self.var(&graph.get(id).id);
+        self.presence_lits[id.0 as usize] = Some(l);
+        l
     }
 
     /// The `manual.<id>` variable of an element.
     pub fn manual(&mut self, id: ElementId) -> Lit {
+        if let Some(l) = self.manual_lits[id.0 as usize] {
+            return l;
+        }
         let name = format!("manual.{}", self.graph.get(id).id);
-        self.var(&name)
+        let l = self.var(&name);
+        self.manual_lits[id.0 as usize] = Some(l);
+        l
     }
 
     /// A string term: a variable name, `-name` negates it.
@@ -154,6 +172,24 @@ impl<'a> Encoder<'a> {
     }
 
     fn logic_in(&mut self, expr: &Node, ctx: Option<ElementId>, in_list: bool) -> Result<Lit> {
+        if self.depth >= MAX_LOGIC_DEPTH {
+            bail!(
+                expr.span,
+                "Logic expression is nested too deeply (more than {MAX_LOGIC_DEPTH} levels)"
+            );
+        }
+        self.depth += 1;
+        let result = self.logic_at_depth(expr, ctx, in_list);
+        self.depth -= 1;
+        result
+    }
+
+    fn logic_at_depth(
+        &mut self,
+        expr: &Node,
+        ctx: Option<ElementId>,
+        in_list: bool,
+    ) -> Result<Lit> {
         match &expr.value {
             Value::String(s) => return self.term(s, expr, in_list),
             Value::Bool(b) => return Ok(self.sat.constant(*b)),

@@ -1,0 +1,439 @@
+//! Benchmark template families for v4t (`v4t-bench generate`, `v4t-bench run`).
+//!
+//! Two generated families of variable service templates, each with the
+//! variability inputs that resolve it:
+//!
+//! * [`family1`]: the reference's own benchmark (OpenTOSCA Vintner's
+//!   `benchmark` test). Seed `n` gives `2n` node templates and `2n`
+//!   relationship templates under `tosca_variability_1_0`; every condition
+//!   is decided by the single input `mode`, half of the templates survive.
+//! * [`family2`]: a pruning-heavy family under the `tosca_variability_1_0_rc_3`
+//!   defaults (semantic-loose pruning, topology optimisation, hosting
+//!   constraints). Each of `n` application components has alternative
+//!   hosting stacks two or three deep, conditional properties and
+//!   artifacts; the inputs decide some alternatives and leave the others to
+//!   the topology optimiser.
+//!
+//! The generators write text directly (no YAML tree), so generating a
+//! 100,000-seed template costs a few milliseconds.
+
+use std::fmt::Write;
+
+/// A generated template and the inputs to resolve it with.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The variable service template (YAML).
+    pub template: String,
+    /// The variability inputs (YAML map).
+    pub inputs: String,
+}
+
+/// Which family to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// The reference's benchmark ([`family1`]).
+    Reference,
+    /// The pruning-heavy family ([`family2`]).
+    Pruning,
+}
+
+impl Family {
+    /// `1` or `2`, as on the command line.
+    pub fn parse(s: &str) -> Option<Family> {
+        match s {
+            "1" => Some(Family::Reference),
+            "2" => Some(Family::Pruning),
+            _ => None,
+        }
+    }
+
+    /// The family's number.
+    pub fn number(self) -> u32 {
+        match self {
+            Family::Reference => 1,
+            Family::Pruning => 2,
+        }
+    }
+
+    /// Generates the family's template of size `n`.
+    pub fn generate(self, n: usize) -> Generated {
+        match self {
+            Family::Reference => family1(n),
+            Family::Pruning => family2(n),
+        }
+    }
+
+    /// The sizes benchmarked by default.
+    pub fn default_sizes(self) -> &'static [usize] {
+        match self {
+            Family::Reference => &[10, 1_000, 10_000, 100_000],
+            Family::Pruning => &[100, 1_000, 10_000],
+        }
+    }
+}
+
+/// The reference's benchmark template with seed `n` (`n >= 1`), resolved with
+/// `mode: present`.
+pub fn family1(n: usize) -> Generated {
+    let n = n.max(1);
+    let mut s = String::with_capacity(1_100 * n + 512);
+    s.push_str(
+        "tosca_definitions_version: tosca_variability_1_0\n\
+         topology_template:\n\
+         \x20   variability:\n\
+         \x20       inputs:\n\
+         \x20           mode: {type: string}\n\
+         \x20       expressions:\n",
+    );
+    for i in 0..n {
+        let _ = writeln!(
+            s,
+            "            condition_{i}_present: {{equal: [{{variability_input: mode}}, present]}}"
+        );
+        let _ = writeln!(
+            s,
+            "            condition_{i}_removed: {{equal: [{{variability_input: mode}}, absent]}}"
+        );
+    }
+    s.push_str(
+        "        options:\n\
+         \x20           type_default_condition: true\n\
+         \x20   node_templates:\n",
+    );
+    for i in 0..n {
+        let j = (i + 1) % n;
+        let _ = write!(
+            s,
+            "        component_{i}_present:
+            type: component_type_{i}_present
+            conditions: {{logic_expression: condition_{i}_present}}
+            requirements:
+                - relation_present:
+                      node: component_{j}_present
+                      conditions: {{logic_expression: condition_{i}_present}}
+                      relationship: relationship_{i}_present
+                - relation_removed:
+                      node: component_{j}_removed
+                      conditions: {{logic_expression: condition_{i}_removed}}
+                      relationship: relationship_{i}_removed
+        component_{i}_removed:
+            type: component_type_{i}_removed
+            conditions: {{logic_expression: condition_{i}_removed}}
+"
+        );
+    }
+    s.push_str("    relationship_templates:\n");
+    for i in 0..n {
+        let _ = write!(
+            s,
+            "        relationship_{i}_present:
+            type: relationship_type_{i}_present
+        relationship_{i}_removed:
+            type: relationship_type_{i}_removed
+"
+        );
+    }
+    Generated {
+        template: s,
+        inputs: "mode: present\n".to_string(),
+    }
+}
+
+/// The pruning-heavy template with `n` application components (`n >= 1`).
+///
+/// Per application `app_i` (an anchor):
+/// * three alternative hosts: its own virtual machine `vm_i` (two deep:
+///   `vm_i` on a cloud), a container runtime `runtime_i` on `vm_i` (three
+///   deep), and a platform service `platform_{i/4}` shared by up to three
+///   applications (two deep), offered when `allow_paas` is set, to
+///   `i % 4 != 3`, and only where at least two applications share it. The
+///   inputs leave the choice to the topology optimiser, whose unique
+///   optimum is the shared platform where it is offered, else the virtual
+///   machine; the technology rules then pick one technology per component;
+/// * a `port` property with two alternatives decided by `tls`, and a
+///   `log_level` property that only exists with `debug`;
+/// * a `bundle` artifact and a `debug_bundle` artifact that only exists
+///   with `debug`.
+///
+/// Every `vm_i` and platform service has two alternative hosts, an `eu` and
+/// a `us` cloud provider, chosen by the input `region`; there is one
+/// provider per region for every 16 applications. Pruning removes the hosts
+/// and providers nothing is deployed on.
+pub fn family2(n: usize) -> Generated {
+    let n = n.max(1);
+    let platforms = n.div_ceil(4);
+    // Applications 4p, 4p+1 and 4p+2 may share platform p (if at least two
+    // of them exist, so that the platform is strictly the cheapest host).
+    let platform = |i: usize| i % 4 != 3 && 4 * (i / 4) + 1 < n;
+    let clouds = n.div_ceil(16);
+    let mut s = String::with_capacity(1_600 * n + 2_048);
+    s.push_str(
+        "tosca_definitions_version: tosca_variability_1_0_rc_3
+node_types:
+    application:
+        derived_from: tosca.nodes.Root
+    container.runtime:
+        derived_from: tosca.nodes.Root
+    virtual.machine:
+        derived_from: tosca.nodes.Root
+    platform.service:
+        derived_from: tosca.nodes.Root
+    cloud.provider:
+        derived_from: tosca.nodes.Root
+artifact_types:
+    app.bundle:
+        derived_from: tosca.artifacts.Root
+topology_template:
+    variability:
+        qualities:
+            - component: application
+              technology: ansible
+              artifact: app.bundle
+              hosting: [virtual.machine]
+              weight: 1
+            - component: application
+              technology: compose
+              artifact: app.bundle
+              hosting: [container.runtime, virtual.machine]
+              weight: 0.75
+            - component: application
+              technology: terraform
+              artifact: app.bundle
+              hosting: [platform.service]
+              weight: 0.5
+            - component: container.runtime
+              technology: ansible
+              hosting: [virtual.machine]
+              weight: 1
+            - component: virtual.machine
+              technology: terraform
+              hosting: [cloud.provider]
+              weight: 1
+            - component: platform.service
+              technology: terraform
+              hosting: [cloud.provider]
+              weight: 1
+            - component: cloud.provider
+              technology: terraform
+              weight: 1
+        inputs:
+            region:
+                type: string
+            tls:
+                type: boolean
+            debug:
+                type: boolean
+                default: false
+            allow_paas:
+                type: boolean
+        expressions:
+            in_eu: {equal: [{variability_input: region}, eu]}
+            in_us: {equal: [{variability_input: region}, us]}
+    node_templates:
+",
+    );
+    for i in 0..n {
+        let p = i / 4;
+        let c = i / 16;
+        let _ = write!(
+            s,
+            "        app_{i}:
+            type: application
+            anchor: true
+            properties:
+                - port:
+                      value: 443
+                      conditions: {{variability_input: tls}}
+                - port:
+                      value: 80
+                      conditions: {{not: {{variability_input: tls}}}}
+                - log_level:
+                      value: debug
+                      conditions: {{variability_input: debug}}
+            artifacts:
+                - bundle:
+                      type: app.bundle
+                      file: app_{i}.tar.gz
+                - debug_bundle:
+                      type: app.bundle
+                      file: app_{i}-debug.tar.gz
+                      conditions: {{variability_input: debug}}
+            requirements:
+                - host: vm_{i}
+                - host: runtime_{i}
+"
+        );
+        if platform(i) {
+            let _ = writeln!(
+                s,
+                "                - host:
+                      node: platform_{p}
+                      conditions: {{variability_input: allow_paas}}"
+            );
+        }
+        let _ = write!(
+            s,
+            "        runtime_{i}:
+            type: container.runtime
+            properties:
+                - version: '27.1'
+            requirements:
+                - host: vm_{i}
+        vm_{i}:
+            type: virtual.machine
+            properties:
+                - flavor:
+                      value: large
+                      conditions: {{logic_expression: in_eu}}
+                - flavor:
+                      value: m5.large
+                      conditions: {{logic_expression: in_us}}
+            requirements:
+                - host:
+                      node: eu_cloud_{c}
+                      conditions: {{logic_expression: in_eu}}
+                - host:
+                      node: us_cloud_{c}
+                      conditions: {{logic_expression: in_us}}
+"
+        );
+    }
+    for p in (0..platforms).filter(|p| platform(4 * p)) {
+        let c = p / 4;
+        let _ = write!(
+            s,
+            "        platform_{p}:
+            type: platform.service
+            requirements:
+                - host:
+                      node: eu_cloud_{c}
+                      conditions: {{logic_expression: in_eu}}
+                - host:
+                      node: us_cloud_{c}
+                      conditions: {{logic_expression: in_us}}
+"
+        );
+    }
+    for c in 0..clouds {
+        let _ = write!(
+            s,
+            "        eu_cloud_{c}:
+            type: cloud.provider
+        us_cloud_{c}:
+            type: cloud.provider
+"
+        );
+    }
+    Generated {
+        template: s,
+        inputs: "region: eu\ntls: true\nallow_paas: true\n".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use v4t::{NoFiles, ResolveOptions, Sources};
+    use v4t_yaml::{parse, Node, SourceId};
+
+    fn resolve(g: &Generated) -> Node {
+        let mut sources = Sources::new();
+        let id = sources.add("template.yaml", g.template.clone());
+        let options = ResolveOptions {
+            inputs: Some(parse(&g.inputs, SourceId(0)).unwrap()),
+            ..ResolveOptions::default()
+        };
+        v4t::resolve(&mut sources, id, &mut NoFiles, &options)
+            .unwrap_or_else(|e| panic!("{}", e.message))
+            .template
+    }
+
+    fn names(doc: &Node, collection: &str) -> Vec<String> {
+        doc.get("topology_template")
+            .and_then(|t| t.get(collection))
+            .and_then(Node::as_map)
+            .map(|m| m.iter().map(|(k, _)| k.name.clone()).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn family1_matches_the_reference_benchmark() {
+        // Seed 2 is the reference's conformance test `other/benchmark`.
+        let g = family1(2);
+        let doc = parse(&g.template, SourceId(0)).unwrap();
+        assert_eq!(names(&doc, "node_templates").len(), 4);
+        assert_eq!(names(&doc, "relationship_templates").len(), 4);
+        let resolved = resolve(&g);
+        let expected = "tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    component_0_present:
+      type: component_type_0_present
+      requirements:
+        - relation_present:
+            node: component_1_present
+            relationship: relationship_0_present
+    component_1_present:
+      type: component_type_1_present
+      requirements:
+        - relation_present:
+            node: component_0_present
+            relationship: relationship_1_present
+  relationship_templates:
+    relationship_0_present:
+      type: relationship_type_0_present
+    relationship_1_present:
+      type: relationship_type_1_present
+";
+        let expected = parse(expected, SourceId(0)).unwrap();
+        assert!(v4t_yaml::deep_equal(&resolved.value, &expected.value));
+    }
+
+    #[test]
+    fn family1_keeps_half_of_the_templates() {
+        for n in [1, 10, 100] {
+            let doc = parse(&family1(n).template, SourceId(0)).unwrap();
+            assert_eq!(names(&doc, "node_templates").len(), 2 * n);
+            let resolved = resolve(&family1(n));
+            let nodes = names(&resolved, "node_templates");
+            assert_eq!(nodes.len(), n);
+            assert!(nodes.iter().all(|name| name.ends_with("_present")));
+            assert_eq!(names(&resolved, "relationship_templates").len(), n);
+        }
+    }
+
+    #[test]
+    fn family2_resolves_to_shared_platforms_where_offered() {
+        for n in [1, 2, 7, 20, 40] {
+            let resolved = resolve(&family2(n));
+            let nodes = names(&resolved, "node_templates");
+            let apps = nodes.iter().filter(|x| x.starts_with("app_")).count();
+            assert_eq!(apps, n, "size {n}");
+            assert!(!nodes.iter().any(|x| x.starts_with("runtime_")));
+            assert!(!nodes.iter().any(|x| x.starts_with("us_cloud_")));
+            let tt = resolved.get("topology_template").unwrap();
+            for i in 0..n {
+                let app = tt
+                    .get("node_templates")
+                    .and_then(|t| t.get(&format!("app_{i}")))
+                    .unwrap();
+                let host = app
+                    .get("requirements")
+                    .and_then(Node::as_seq)
+                    .and_then(|r| r.first())
+                    .and_then(|r| r.get("host"))
+                    .and_then(Node::as_str)
+                    .unwrap();
+                let shared = i % 4 != 3 && 4 * (i / 4) + 1 < n;
+                let expected = if shared {
+                    format!("platform_{}", i / 4)
+                } else {
+                    format!("vm_{i}")
+                };
+                assert_eq!(host, expected, "size {n}, app {i}");
+                let port = app.get("properties").and_then(|p| p.get("port"));
+                assert_eq!(port.and_then(Node::as_f64), Some(443.0));
+            }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! `v4t-bench`: generates the benchmark families and times v4t on them.
+//!
+//! ```text
+//! v4t-bench generate --family 1 --size 10000 --out DIR
+//! v4t-bench run [--family 1|2] [--sizes 10,1000] [--runs 5] [--v4t target/release/v4t]
+//! v4t-bench roundtrip TEMPLATE OUTPUT
+//! ```
+//!
+//! `run` generates each template into a temporary directory, runs the `v4t`
+//! binary as a whole process (`v4t resolve TEMPLATE --inputs INPUTS -o OUT`)
+//! `--runs` times, and resolves it `--runs` times in-process through
+//! [`v4t::resolve_observed`], timing each stage. It also times the YAML
+//! layer alone (parse + emit of the same template), in-process and as a
+//! process (`v4t-bench roundtrip`). Results are printed as markdown tables
+//! (medians). Peak memory of a process is its maximum resident set size,
+//! taken from GNU `time` (`/usr/bin/time`) when available, otherwise by
+//! polling `/proc/PID/status` (`VmHWM`); in-process peaks are not reported
+//! because the generator and earlier runs share the address space.
+
+mod measure;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use v4t_bench::Family;
+
+const USAGE: &str = "usage:
+  v4t-bench generate --family 1|2 --size N --out DIR
+  v4t-bench run [--family 1|2] [--sizes N,N,..] [--runs R] [--v4t PATH] [--no-process]
+  v4t-bench roundtrip TEMPLATE OUTPUT";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("generate") => generate(&args[1..]),
+        Some("run") => run(&args[1..]),
+        Some("roundtrip") => roundtrip(&args[1..]),
+        _ => Err(USAGE.to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `--key value` options after the subcommand.
+struct Flags<'a> {
+    args: &'a [String],
+}
+
+impl Flags<'_> {
+    fn value(&self, key: &str) -> Option<&str> {
+        let i = self.args.iter().position(|a| a == key)?;
+        self.args.get(i + 1).map(String::as_str)
+    }
+
+    fn has(&self, key: &str) -> bool {
+        self.args.iter().any(|a| a == key)
+    }
+
+    fn family(&self) -> Result<Option<Family>, String> {
+        match self.value("--family") {
+            None => Ok(None),
+            Some(f) => Family::parse(f)
+                .map(Some)
+                .ok_or_else(|| format!("unknown family {f:?} (1 or 2)")),
+        }
+    }
+
+    fn number(&self, key: &str, default: usize) -> Result<usize, String> {
+        match self.value(key) {
+            None => Ok(default),
+            Some(v) => v.parse().map_err(|_| format!("{key}: not a number: {v}")),
+        }
+    }
+}
+
+fn generate(args: &[String]) -> Result<(), String> {
+    let flags = Flags { args };
+    let family = flags.family()?.ok_or(USAGE)?;
+    let size = flags.number("--size", 0)?;
+    let out = PathBuf::from(flags.value("--out").ok_or(USAGE)?);
+    let (template, inputs) = write_family(family, size, &out)?;
+    println!("{}\n{}", template.display(), inputs.display());
+    Ok(())
+}
+
+/// Writes `template.yaml` and `inputs.yaml` of `family` at `size` into `dir`.
+fn write_family(family: Family, size: usize, dir: &Path) -> Result<(PathBuf, PathBuf), String> {
+    let generated = family.generate(size);
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let template = dir.join("template.yaml");
+    let inputs = dir.join("inputs.yaml");
+    for (path, text) in [
+        (&template, &generated.template),
+        (&inputs, &generated.inputs),
+    ] {
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok((template, inputs))
+}
+
+fn roundtrip(args: &[String]) -> Result<(), String> {
+    let [template, output] = args else {
+        return Err(USAGE.to_string());
+    };
+    let text = std::fs::read_to_string(template).map_err(|e| format!("{template}: {e}"))?;
+    let doc = v4t_yaml::parse(&text, v4t_yaml::SourceId(0)).map_err(|e| e.message)?;
+    std::fs::write(output, v4t_yaml::emit(&doc)).map_err(|e| format!("{output}: {e}"))
+}
+
+fn run(args: &[String]) -> Result<(), String> {
+    let flags = Flags { args };
+    let families = match flags.family()? {
+        Some(f) => vec![f],
+        None => vec![Family::Reference, Family::Pruning],
+    };
+    let runs = flags.number("--runs", 5)?.max(1);
+    let v4t = match flags.value("--v4t") {
+        Some(p) => PathBuf::from(p),
+        None => default_v4t()?,
+    };
+    let process = !flags.has("--no-process");
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let work = std::env::temp_dir().join(format!("v4t-bench-{}", std::process::id()));
+    let result = (|| {
+        for family in families {
+            let sizes: Vec<usize> = match flags.value("--sizes") {
+                Some(list) => list
+                    .split(',')
+                    .map(|s| s.trim().parse().map_err(|_| format!("bad size {s:?}")))
+                    .collect::<Result<_, _>>()?,
+                None => family.default_sizes().to_vec(),
+            };
+            let mut rows = Vec::new();
+            for size in sizes {
+                let dir = work.join(format!("family{}-{size}", family.number()));
+                let (template, inputs) = write_family(family, size, &dir)?;
+                let row = measure::measure(
+                    &measure::Case {
+                        template: &template,
+                        inputs: &inputs,
+                        output: &dir.join("resolved.yaml"),
+                        v4t: &v4t,
+                        bench: &me,
+                        runs,
+                        process,
+                    },
+                    size,
+                )?;
+                eprintln!("family {} size {size}: done", family.number());
+                rows.push(row);
+                let _ = std::fs::remove_dir_all(&dir);
+            }
+            println!("{}", measure::table(family, &rows, process));
+        }
+        Ok(())
+    })();
+    let _ = std::fs::remove_dir_all(&work);
+    result
+}
+
+/// `v4t` next to this binary (both live in the same target directory).
+fn default_v4t() -> Result<PathBuf, String> {
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let candidate = me.with_file_name("v4t");
+    if candidate.exists() {
+        Ok(candidate)
+    } else {
+        Err(format!(
+            "{} not found: build it (cargo build --release) or pass --v4t PATH",
+            candidate.display()
+        ))
+    }
+}
