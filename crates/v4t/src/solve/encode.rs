@@ -71,7 +71,8 @@ pub struct Encoder<'a> {
     names: FxHashMap<String, Lit>,
     /// Variable names in creation order (for solution maps and prefixes).
     pub order: Vec<(String, Lit)>,
-    named_expressions: FxHashMap<String, Lit>,
+    /// Named logic expressions: `None` while being transformed (cycle detection).
+    named_expressions: FxHashMap<String, Option<Lit>>,
     /// `presence` and `manual` literals by [`ElementId`] (a cache of `names`).
     presence_lits: Vec<Option<Lit>>,
     manual_lits: Vec<Option<Lit>>,
@@ -496,16 +497,18 @@ impl<'a> Encoder<'a> {
         if let Some(b) = expr.as_bool() {
             return Ok(self.sat.constant(b));
         }
-        if let Some(&l) = self.named_expressions.get(&name) {
-            return Ok(l);
+        match self.named_expressions.get(&name) {
+            Some(Some(l)) => return Ok(*l),
+            // Still being transformed: the expression refers to itself.
+            Some(None) => bail!(arg.span, "Logic expression \"{name}\" is cyclic"),
+            None => {}
         }
-        let var = self.var(&format!("expression.{name}"));
-        // Registered before transforming, so a cycle reuses the variable
-        // instead of recursing forever.
-        self.named_expressions.insert(name, var);
+        self.named_expressions.insert(name.clone(), None);
         let t = self.logic(expr, ctx)?;
+        let var = self.var(&format!("expression.{name}"));
         let eq = self.sat.iff(var, t);
         self.sat.require(eq);
+        self.named_expressions.insert(name, Some(var));
         Ok(var)
     }
 }

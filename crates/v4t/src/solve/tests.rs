@@ -177,9 +177,11 @@ fn reference_errors_are_exact() {
 }
 
 #[test]
-fn cyclic_named_expressions_do_not_overflow() {
-    // The cycle shares one variable; nothing forces it, so it is false.
-    assert_eq!(x_present("{logic_expression: loop_a}"), Ok(false));
+fn cyclic_named_expressions_are_errors() {
+    assert_eq!(
+        x_present("{logic_expression: loop_a}").unwrap_err(),
+        "Logic expression \"loop_a\" is cyclic"
+    );
 }
 
 #[test]
