@@ -1,5 +1,9 @@
 //! Fuzz target: the YAML layer. Parses arbitrary text with the fast path and
 //! the saphyr path, checks that both agree, and emits and re-parses the tree.
+//!
+//! One disagreement is expected: saphyr rejects a plain scalar that contains
+//! ` -` before a flow indicator (`[a -]`), which js-yaml (the reference's
+//! parser) reads as `["a -"]`; the fast path follows js-yaml there.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -14,6 +18,7 @@ fuzz_target!(|data: &[u8]| {
     match (&fast, &slow) {
         (Ok(a), Ok(b)) => assert!(deep_equal(&a.value, &b.value), "fast and saphyr paths differ"),
         (Err(a), Err(b)) => assert_eq!(a.message, b.message, "fast and saphyr errors differ"),
+        (Ok(_), Err(e)) if e.message.starts_with("plain scalar cannot start with '-'") => {}
         _ => panic!("fast path: {fast:?}, saphyr path: {slow:?}"),
     }
     if let Ok(node) = fast {
