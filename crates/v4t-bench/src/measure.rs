@@ -78,8 +78,10 @@ pub fn measure(case: &Case, size: usize) -> Result<Row, String> {
         let mut times = [Duration::ZERO; 7];
         let mut sources = Sources::new();
         let id = sources.add(case.template.display().to_string(), text.clone());
+        // As `v4t resolve` without `--report`.
         let options = ResolveOptions {
             inputs: Some(inputs.clone()),
+            report: false,
             ..ResolveOptions::default()
         };
         let mut last = Instant::now();

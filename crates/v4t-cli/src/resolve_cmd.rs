@@ -109,10 +109,13 @@ pub fn run(args: &ResolveArgs) -> u8 {
         inputs,
         enrich: true,
         now_ms: Some(now_ms()),
+        report: args.report.is_some(),
+        // The process ends after writing the result.
+        free_memory: false,
     };
 
     let outcome = catch_panic(|| {
-        v4t::resolve(&mut sources, template, &mut loader, &options).map(|resolved| {
+        v4t::resolve(&mut sources, template, &mut loader, &options).map(|mut resolved| {
             let report = args.report.as_ref().map(|path| {
                 let node = resolved.report.to_node();
                 if path.extension().is_some_and(|e| e == "json") {
@@ -123,11 +126,11 @@ pub fn run(args: &ResolveArgs) -> u8 {
                     v4t_yaml::emit(&node)
                 }
             });
-            (
-                v4t_yaml::emit(&resolved.template),
-                report,
-                resolved.warnings,
-            )
+            let yaml = v4t_yaml::emit(&resolved.template);
+            let warnings = std::mem::take(&mut resolved.warnings);
+            // Left to the operating system at exit (see `free_memory`).
+            std::mem::forget(resolved);
+            (yaml, report, warnings)
         })
     });
     let (yaml, report, warnings) = match finish(outcome, &sources, reporter) {
@@ -255,8 +258,14 @@ pub fn utf8(bytes: Vec<u8>) -> Result<String, String> {
 
 /// Writes `text` to `path` via a temporary file in the same directory and a
 /// rename, so readers never see a partial file and a failure leaves any
-/// existing file untouched.
+/// existing file untouched. A path that exists but is not a regular file
+/// (`/dev/null`, a pipe) is written directly: renaming over it would
+/// replace the device.
 pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    if fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let mut file = fs::OpenOptions::new().write(true).open(path)?;
+        return file.write_all(text.as_bytes());
+    }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),

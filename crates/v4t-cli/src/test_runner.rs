@@ -369,6 +369,7 @@ fn run_one(test: &TestCase, env: &Map) -> Result<(), Vec<String>> {
         enrich: true,
         // Like the reference harness: the real clock.
         now_ms: Some(now_ms()),
+        ..ResolveOptions::default()
     };
     let result = match inputs_error {
         Some(e) => Err(e),

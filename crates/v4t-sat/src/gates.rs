@@ -28,23 +28,10 @@ const PAIRWISE_MAX: usize = 6;
 impl Solver {
     /// Returns a literal equivalent to the conjunction of `xs` (`[]` = true).
     pub fn and(&mut self, xs: &[Lit]) -> Lit {
-        let mut v = Vec::with_capacity(xs.len());
-        for &x in xs {
-            match self.fixed(x) {
-                Some(true) => {}
-                Some(false) => return self.constant(false),
-                None => v.push(x),
-            }
-        }
-        v.sort_unstable();
-        v.dedup();
-        if v.windows(2).any(|w| w[0] == !w[1]) {
-            return self.constant(false);
-        }
-        match v.len() {
-            0 => self.truth(),
-            1 => v[0],
-            _ => {
+        let (v, folded) = self.and_inputs(xs);
+        match folded {
+            Some(g) => g,
+            None => {
                 let key = Key::And(v.into_boxed_slice());
                 if let Some(&g) = self.gates.get(&key) {
                     return g;
@@ -61,6 +48,62 @@ impl Solver {
                 self.gates.insert(key, g);
                 g
             }
+        }
+    }
+
+    /// Permanently requires `out <-> AND(xs)` without a gate variable of its own:
+    /// `out` itself becomes the gate (and is reused by later identical `and`s).
+    pub fn define_and(&mut self, out: Lit, xs: &[Lit]) {
+        let (v, folded) = self.and_inputs(xs);
+        if let Some(g) = folded {
+            self.require_equal(out, g);
+            return;
+        }
+        if self.fixed(out).is_some() {
+            let g = self.and(&v);
+            self.require_equal(out, g);
+            return;
+        }
+        let mut long = Vec::with_capacity(v.len() + 1);
+        long.push(out);
+        for &x in &v {
+            self.add_clause(&[!out, x]);
+            long.push(!x);
+        }
+        self.add_clause(&long);
+        self.gates
+            .entry(Key::And(v.into_boxed_slice()))
+            .or_insert(out);
+    }
+
+    /// Permanently requires `a <-> b` (two binary clauses, folded if constant).
+    pub fn require_equal(&mut self, a: Lit, b: Lit) {
+        self.add_clause(&[!a, b]);
+        self.add_clause(&[a, !b]);
+    }
+
+    /// Normalised inputs of a conjunction, or the literal it folds to.
+    fn and_inputs(&self, xs: &[Lit]) -> (Vec<Lit>, Option<Lit>) {
+        let mut v = Vec::with_capacity(xs.len());
+        for &x in xs {
+            match self.fixed(x) {
+                Some(true) => {}
+                Some(false) => return (v, Some(self.constant(false))),
+                None => v.push(x),
+            }
+        }
+        v.sort_unstable();
+        v.dedup();
+        if v.windows(2).any(|w| w[0] == !w[1]) {
+            return (v, Some(self.constant(false)));
+        }
+        match v.len() {
+            0 => (v, Some(self.truth())),
+            1 => {
+                let x = v[0];
+                (v, Some(x))
+            }
+            _ => (v, None),
         }
     }
 
@@ -552,6 +595,31 @@ mod tests {
                 check_equiv_ctx(&mut s, &vars, g, &*f, &ctx);
             }
         }
+    }
+
+    #[test]
+    fn defined_conjunctions_and_equalities() {
+        let mut s = Solver::new();
+        let vars: Vec<Lit> = (0..3).map(|_| s.new_var()).collect();
+        let out = s.new_var();
+        s.define_and(out, &[vars[0], !vars[1], vars[2]]);
+        check_equiv(&mut s, &vars, out, &|x| x[0] && !x[1] && x[2]);
+        // `out` is now the gate of that conjunction.
+        assert_eq!(s.and(&[vars[2], !vars[1], vars[0]]), out);
+        let e = s.new_var();
+        s.require_equal(e, !vars[1]);
+        check_equiv(&mut s, &vars, e, &|x| !x[1]);
+        // Folded cases: a constant or a single input.
+        let t = s.new_var();
+        s.define_and(t, &[]);
+        assert_eq!(s.fixed(t), Some(true));
+        let f = s.new_var();
+        let falsum = s.constant(false);
+        s.define_and(f, &[vars[0], falsum]);
+        assert_eq!(s.fixed(f), Some(false));
+        let one = s.new_var();
+        s.define_and(one, &[vars[2]]);
+        check_equiv(&mut s, &vars, one, &|x| x[2]);
     }
 
     #[test]

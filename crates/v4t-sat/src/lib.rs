@@ -17,6 +17,9 @@
 //!   then permanently restrict the problem to the optimal solutions.
 //! * [`Solver::prefer_false`] picks the lexicographically smallest model with
 //!   respect to a literal order, which makes results independent of search order.
+//! * [`Solver::split`] turns the solver into a [`Split`]: one small solver per
+//!   independent part of the problem, with the same optimisation, tie-breaking
+//!   and entailment questions answered part by part.
 //!
 //! All literals passed to a [`Solver`] must come from that same solver; a
 //! literal from another solver whose variable does not exist here may panic.
@@ -26,12 +29,15 @@
 mod gates;
 mod pb;
 mod prefer;
+mod split;
 #[cfg(test)]
 mod testutil;
 
 use batsat::{lbool, Callbacks, SolverInterface, SolverOpts};
 use std::collections::HashMap;
 use std::fmt;
+
+pub use split::Split;
 
 /// A literal: a variable or its negation.
 ///
@@ -54,6 +60,11 @@ impl Lit {
     /// The positive literal of the same variable.
     fn positive(self) -> Lit {
         Lit(self.0 & !1)
+    }
+
+    /// The literal of variable `var` with this literal's sign.
+    fn with_var(self, var: u32) -> Lit {
+        Lit((var << 1) | (self.0 & 1))
     }
 
     fn from_var(var: u32) -> Lit {
@@ -111,6 +122,10 @@ pub struct Solver {
     /// Failed assumptions of the last unsatisfiable `solve`.
     core: Vec<Lit>,
     scratch: Vec<batsat::Lit>,
+    /// Every clause added so far, concatenated (read by [`Solver::split`]).
+    clause_lits: Vec<Lit>,
+    /// End offset of each clause in `clause_lits`.
+    clause_ends: Vec<usize>,
 }
 
 impl Default for Solver {
@@ -143,6 +158,8 @@ impl Solver {
             gates: HashMap::new(),
             core: Vec::new(),
             scratch: Vec::new(),
+            clause_lits: Vec::new(),
+            clause_ends: Vec::new(),
         };
         s.raw_clause(&[truth]);
         s.propagate_units();
@@ -268,8 +285,13 @@ impl Solver {
         if lits.len() == 1 {
             self.pending_units = true;
         }
-        let mut c: Vec<batsat::Lit> = lits.iter().map(|l| l.to_bs()).collect();
+        self.clause_lits.extend_from_slice(lits);
+        self.clause_ends.push(self.clause_lits.len());
+        let mut c = std::mem::take(&mut self.scratch);
+        c.clear();
+        c.extend(lits.iter().map(|l| l.to_bs()));
         self.sat.add_clause_reuse(&mut c);
+        self.scratch = c;
     }
 
     /// Whether the stored model makes `lit` true (and knows its variable).

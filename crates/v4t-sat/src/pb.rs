@@ -44,7 +44,7 @@ impl Solver {
             .map(|v| u64::try_from(total - v).unwrap_or(u64::MAX))
     }
 
-    fn minimize_wide(&mut self, terms: &[(Lit, u128)]) -> Option<u128> {
+    pub(crate) fn minimize_wide(&mut self, terms: &[(Lit, u128)]) -> Option<u128> {
         if !self.ensure_model() {
             return None;
         }

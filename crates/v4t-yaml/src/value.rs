@@ -91,7 +91,9 @@ pub struct Map {
     entries: Vec<(Key, Node)>,
     /// Key positions by key hash, kept only for large maps (first occurrence
     /// of a hash wins; lookups verify the key and scan on hash collisions).
-    index: Option<Index>,
+    /// Boxed: most maps are small, and an inline table would make every
+    /// [`Value`] (and so every [`Node`]) larger.
+    index: Option<Box<Index>>,
 }
 
 /// Map index: [`key_hash`] to the first entry position with that hash.
@@ -309,7 +311,16 @@ impl Map {
                 }
                 Some(_) => self.entries.iter().position(|(k, _)| k.name == key),
             },
-            None => self.entries.iter().position(|(k, _)| k.name == key),
+            None => {
+                // Small maps: compare length and first byte before the bytes
+                // (most keys of a map differ there; saves a `memcmp` call).
+                let bytes = key.as_bytes();
+                let first = bytes.first().copied();
+                self.entries.iter().position(|(k, _)| {
+                    let name = k.name.as_bytes();
+                    name.len() == bytes.len() && name.first().copied() == first && name == bytes
+                })
+            }
         }
     }
 
@@ -320,7 +331,7 @@ impl Map {
             for (i, (k, _)) in self.entries.iter().enumerate() {
                 index.entry(key_hash(&k.name)).or_insert(i as u32);
             }
-            self.index = Some(index);
+            self.index = Some(Box::new(index));
         } else {
             self.index = None;
         }
@@ -499,6 +510,16 @@ pub fn deep_equal(a: &Value, b: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nodes_stay_small() {
+        // Documents hold millions of nodes; keep them compact.
+        assert!(
+            std::mem::size_of::<Node>() <= 56,
+            "{}",
+            std::mem::size_of::<Node>()
+        );
+    }
 
     #[test]
     fn insert_replaces_in_place_and_appends_new_keys() {

@@ -10,7 +10,7 @@
 //!    technology rules and types (normative profile and `lib/`).
 //! 2. [`normalize`]: rewrite map and list forms into one canonical shape.
 //! 3. [`graph`]: build the element graph (typed ids, names, containers).
-//! 4. [`enrich`]: technologies, default and pruning conditions, constraints.
+//! 4. [`enrich`](mod@enrich): technologies, default and pruning conditions, constraints.
 //! 5. [`inputs`]: presets and variability input assignments.
 //! 6. [`solve`]: encode conditions into SAT, solve and optimise.
 //! 7. [`check`]: consistency and semantic checks of the result.
@@ -56,6 +56,13 @@ pub struct ResolveOptions {
     /// The current time in milliseconds since the epoch, for date operators
     /// (`weekday`). `None` means the epoch; the CLI passes the real clock.
     pub now_ms: Option<f64>,
+    /// Build [`Resolved::report`] (otherwise it stays empty).
+    pub report: bool,
+    /// Free the intermediate structures (document, graph, solution). A
+    /// process that exits right after resolving (the CLI) sets this to
+    /// `false` and leaves them to the operating system, which is faster
+    /// than freeing millions of small allocations.
+    pub free_memory: bool,
 }
 
 impl Default for ResolveOptions {
@@ -65,6 +72,8 @@ impl Default for ResolveOptions {
             inputs: None,
             enrich: true,
             now_ms: None,
+            report: true,
+            free_memory: true,
         }
     }
 }
@@ -120,9 +129,11 @@ pub fn resolve_observed(
     validate::validate(&doc)?;
     let warnings = lint::lint(&doc);
     observe(Stage::Load);
-    if options.enrich {
-        enrich::enrich(&mut doc)?;
-    }
+    let enriched = if options.enrich {
+        enrich::enrich_for_resolving(&mut doc)?
+    } else {
+        None
+    };
     observe(Stage::Enrich);
     let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref())?;
     // The reference's "hotfix": no fallback properties in the resolver graph.
@@ -135,16 +146,30 @@ pub fn resolve_observed(
         }
     }
     normalize::normalize(&mut doc)?;
-    let graph = graph::build(&doc)?;
+    // The resolver reads conditions only through the graph; the output drops
+    // them. The enricher's graph already has the resolver graph's structure.
+    let graph = match enriched {
+        Some(g2) => graph::rebuild(&doc, g2)?,
+        None => graph::build_moving_conditions(&mut doc)?,
+    };
     inputs::validate(&doc, &assigned)?;
     observe(Stage::Graph);
     let solution = solve::solve(&doc, &graph, assigned, options.now_ms.unwrap_or(0.0))?;
     observe(Stage::Solve);
     check::check(&graph, &solution)?;
-    let report = report::Report::new(&doc, &graph, &solution);
+    let report = if options.report {
+        report::Report::new(&doc, &graph, &solution)
+    } else {
+        report::Report::default()
+    };
     observe(Stage::Check);
-    let template = transform::transform(doc, &graph, &solution, &loaded)?;
+    let template = transform::transform(&doc, &graph, &solution, &loaded)?;
     observe(Stage::Transform);
+    if !options.free_memory {
+        std::mem::forget(doc);
+        std::mem::forget(graph);
+        std::mem::forget(solution);
+    }
     Ok(Resolved {
         template,
         report,

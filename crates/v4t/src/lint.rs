@@ -145,7 +145,7 @@ fn unknown_keys(tt: &Node, out: &mut Vec<Warning>) {
     }
     for (name, node) in nodes {
         let Some(m) = node.as_map() else { continue };
-        check_keys(m, &format!("node template \"{name}\""), NODE_KEYS, out);
+        check_keys(m, || format!("node template \"{name}\""), NODE_KEYS, out);
         if let Some(reqs) = m.get("requirements").and_then(Node::as_seq) {
             for req in reqs {
                 let Some((rname, assignment)) = req.as_map().and_then(Map::first) else {
@@ -166,8 +166,8 @@ fn unknown_keys(tt: &Node, out: &mut Vec<Warning>) {
                 }
                 if let Some(am) = assignment.as_map() {
                     let what =
-                        format!("requirement \"{}\" of node template \"{name}\"", rname.name);
-                    check_keys(am, &what, REQUIREMENT_KEYS, out);
+                        || format!("requirement \"{}\" of node template \"{name}\"", rname.name);
+                    check_keys(am, what, REQUIREMENT_KEYS, out);
                 }
             }
         }
@@ -181,20 +181,23 @@ fn unknown_keys(tt: &Node, out: &mut Vec<Warning>) {
                     .iter()
                     .any(|k| pm.get(k).is_some_and(Node::is_defined));
                 if wrapped {
-                    let what = format!("property \"{}\" of node template \"{name}\"", pname.name);
-                    check_keys(pm, &what, PROPERTY_KEYS, out);
+                    let what =
+                        || format!("property \"{}\" of node template \"{name}\"", pname.name);
+                    check_keys(pm, what, PROPERTY_KEYS, out);
                 }
             }
         }
     }
 }
 
-fn check_keys(m: &Map, what: &str, own: &[&str], out: &mut Vec<Warning>) {
+/// Warns about the keys of `m` that are neither in `own` nor V4T keys;
+/// `what` names the map (only formatted for a warning).
+fn check_keys(m: &Map, what: impl Fn() -> String, own: &[&str], out: &mut Vec<Warning>) {
     for (key, _) in m.iter() {
         let k = key.name.as_str();
         if !own.contains(&k) && !V4T_ELEMENT_KEYS.contains(&k) {
             out.push(Warning {
-                message: format!("Unknown key \"{k}\" in {what}"),
+                message: format!("Unknown key \"{k}\" in {}", what()),
                 span: key.span,
             });
         }

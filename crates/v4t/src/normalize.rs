@@ -231,8 +231,8 @@ fn normalize_types(container: &mut Node) -> Result<()> {
     let Some(t) = m.get_mut("type").filter(|t| t.is_defined()) else {
         return Err(Error::at("Unexpected error", span));
     };
-    if let Value::String(s) = &t.value {
-        let name = Key::new(s.clone(), t.span);
+    if let Value::String(s) = &mut t.value {
+        let name = Key::new(std::mem::take(s), t.span);
         let mut single = Map::with_capacity(1);
         single.push(name, Node::new(Value::Map(Map::new()), t.span));
         t.value = Value::Seq(vec![Node::new(Value::Map(single), t.span)]);

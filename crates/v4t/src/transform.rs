@@ -7,7 +7,7 @@
 
 use crate::error::{bail, Result};
 use crate::fxhash::FxHashMap;
-use crate::graph::{ElementId, Graph};
+use crate::graph::{ElementId, Graph, Loc, Owner};
 use crate::load::LoadedTypes;
 use crate::normalize::TYPE_COLLECTIONS;
 use crate::solve::Solution;
@@ -73,14 +73,14 @@ const REBUILT: [&str; 7] = [
 
 /// Transforms `doc` (the document the graph was built from) into the result.
 pub fn transform(
-    source: Node,
+    source: &Node,
     graph: &Graph,
     solution: &Solution,
     loaded: &LoadedTypes,
 ) -> Result<Node> {
     let present = |id: ElementId| solution.is_present(id);
     let g = graph;
-    let src = &source;
+    let src = source;
     // The output starts as a copy of the document without the collections
     // that are rebuilt from the graph (placeholders keep their positions).
     let mut doc = shell(Some(src), &["topology_template"], false);
@@ -204,14 +204,31 @@ pub fn transform(
             .and_then(|t| t.get("relationship_templates"))
             .and_then(Node::as_map)
         {
-            let by_template: FxHashMap<&str, ElementId> = g
-                .relations
-                .iter()
-                .filter_map(|&r| g.get(r).relationship.as_deref().map(|t| (t, r)))
-                .collect();
+            // The relation of each template: by position (a relation's types
+            // record its template's), by name where that does not apply.
+            let mut by_position: Vec<Option<ElementId>> = vec![None; rts.len()];
+            let mut by_name: FxHashMap<&str, ElementId> = FxHashMap::default();
+            for &r in &g.relations {
+                let Some(t) = g.get(r).relationship.as_deref() else {
+                    continue;
+                };
+                let position = g.get(r).types.first().and_then(|&ty| match g.get(ty).loc {
+                    Loc::Type {
+                        owner: Owner::RelationshipTemplate(p),
+                        ..
+                    } => Some(p as usize),
+                    _ => None,
+                });
+                match position.filter(|&p| rts.get_index(p).is_some_and(|(k, _)| k.name == t)) {
+                    Some(p) => by_position[p] = Some(r),
+                    None => {
+                        by_name.insert(t, r);
+                    }
+                }
+            }
             let mut out = Map::new();
-            for (k, v) in rts.iter() {
-                let rel = by_template.get(k.name.as_str()).copied();
+            for (i, (k, v)) in rts.iter().enumerate() {
+                let rel = by_position[i].or_else(|| by_name.get(k.name.as_str()).copied());
                 let Some(r) = rel.filter(|&r| present(r)) else {
                     continue;
                 };

@@ -18,15 +18,26 @@ struct Wrapper {
     semantic: bool,
 }
 
-/// Computes the final condition list of every element, in element order.
+/// Computes the final condition list of every element from the manual lists
+/// `manual` (indexed by [`ElementId`], taken out of the graph's elements).
 /// Returns the lists indexed by [`ElementId`].
+///
+/// The reference goes in element order ([`Graph::ordered`]: all types, then
+/// all nodes, ...). An element's list depends only on the lists of elements
+/// of its own kind (its alternatives), whose relative order is the same in
+/// the arena, so this goes in arena order instead, which follows the
+/// document and keeps memory accesses sequential. Of several errors, the one
+/// of the element first in element order is returned, as the reference
+/// would stop there.
 pub fn enrich_conditions(
     doc: &Node,
     graph: &Graph,
     types: &TypeSystem<'_>,
+    manual: Vec<Vec<Node>>,
 ) -> Result<Vec<Vec<Node>>> {
     let g = graph;
-    let mut current: Vec<Vec<Node>> = g.elements.iter().map(|e| e.conditions.clone()).collect();
+    // An element's entry holds its manual list until its turn, then its final list.
+    let mut current = manual;
     let variability = doc
         .get("topology_template")
         .and_then(|t| t.get("variability"));
@@ -41,15 +52,56 @@ pub fn enrich_conditions(
             bail!(ts.span, "Type-specific definitions not loaded");
         }
     }
-    let order: Vec<ElementId> = g.ordered().collect();
-    for id in order {
+    let mut rank = vec![0u32; g.elements.len()];
+    for (r, id) in g.ordered().enumerate() {
+        rank[id.0 as usize] = r as u32;
+    }
+    let mut first_error: Option<(u32, Error)> = None;
+    for (i, &r) in rank.iter().enumerate() {
+        let id = ElementId(i as u32);
+        if first_error.as_ref().is_some_and(|(fr, _)| *fr < r) {
+            continue;
+        }
+        if let Err(e) = enrich_element(doc, g, types, inputs, type_specific, id, &mut current) {
+            first_error = Some((r, e));
+        }
+    }
+    match first_error {
+        Some((_, e)) => Err(e),
+        None => Ok(current),
+    }
+}
+
+/// The final condition list of `id` into `current[id]`.
+fn enrich_element(
+    doc: &Node,
+    g: &Graph,
+    types: &TypeSystem<'_>,
+    inputs: Option<&Map>,
+    type_specific: Option<&Node>,
+    id: ElementId,
+    current: &mut [Vec<Node>],
+) -> Result<()> {
+    {
         let e = g.get(id);
-        // 1. manual conditions (+ variability-group conditions of nodes and relations)
-        let mut list: Vec<Node> = e.conditions.clone();
+        // 4a. default / pruning condition candidates, computed first because
+        // they read the manual list of `id` itself (steps 1-3 raise no errors).
+        let mut candidates = Vec::new();
+        if let Some(ts) = type_specific {
+            if let Some(w) = type_specific_wrapper(doc, g, id, ts)? {
+                candidates.push(w);
+            }
+        }
+        let raw = g.raw_map(doc, id);
+        candidates.extend(generic_wrappers(doc, raw, g, types, id, current)?);
+        // 1. manual conditions (+ variability-group conditions of nodes and
+        // relations; groups come later in element order, so their entries
+        // still hold their manual lists)
+        let mut list: Vec<Node> = std::mem::take(&mut current[id.0 as usize]);
         if matches!(e.kind, Kind::Node | Kind::Relation) {
             for &gr in &e.groups {
                 if g.get(gr).variability_group {
-                    list.extend(g.get(gr).conditions.iter().cloned());
+                    list.extend(current[gr.0 as usize].iter().cloned());
                 }
             }
         }
@@ -65,15 +117,7 @@ pub fn enrich_conditions(
                 Node::string(e.id.clone()),
             ));
         }
-        // 4. default / pruning condition
-        let mut candidates = Vec::new();
-        if let Some(ts) = type_specific {
-            if let Some(w) = type_specific_wrapper(doc, g, id, ts)? {
-                candidates.push(w);
-            }
-        }
-        candidates.extend(generic_wrappers(doc, g, types, id, &current)?);
-        let raw = g.raw_map(doc, id);
+        // 4b. the selected default / pruning conditions
         let kind_word = e.kind.word();
         let switches = if e.kind == Kind::Import {
             Default::default()
@@ -104,11 +148,14 @@ pub fn enrich_conditions(
                     to_json(&generated)
                 ),
             }
-            list.insert(0, generated);
+            let mut with = Vec::with_capacity(list.len() + 1);
+            with.push(generated);
+            with.append(&mut list);
+            list = with;
         }
         current[id.0 as usize] = list;
     }
-    Ok(current)
+    Ok(())
 }
 
 /// Flattens single-entry `and`/`or` lists (9.8).
@@ -202,25 +249,22 @@ fn and_of(items: Vec<Node>) -> Node {
     Node::single("and", Node::seq(items))
 }
 
-fn mode_tokens(g: &Graph, doc: &Node, id: ElementId) -> Result<(String, Vec<String>)> {
-    let e = g.get(id);
-    let raw_mode = g
-        .raw_map(doc, id)
+/// The element's default condition mode: its own `default_condition_mode`
+/// (`raw` is its definition) or the option for its kind.
+fn mode_of<'a>(g: &'a Graph, raw: Option<&'a Map>, id: ElementId) -> Result<&'a str> {
+    let raw_mode = raw
         .and_then(|m| m.get("default_condition_mode"))
         .filter(|n| n.is_defined());
-    let mode = match raw_mode {
+    match raw_mode {
         Some(n) => match n.as_str() {
-            Some(s) => s.to_string(),
+            Some(s) => Ok(s),
             None => bail!(n.span, "Element \"{}\" is not a string", to_json(n)),
         },
-        None => g
+        None => Ok(g
             .options
-            .kind_mode(e.kind.word())
-            .unwrap_or_default()
-            .to_string(),
-    };
-    let tokens = mode.split('-').map(str::to_string).collect();
-    Ok((mode, tokens))
+            .kind_mode(g.get(id).kind.word())
+            .unwrap_or_default()),
+    }
 }
 
 fn unknown_mode(g: &Graph, id: ElementId, mode: &str) -> Error {
@@ -236,6 +280,7 @@ fn unknown_mode(g: &Graph, id: ElementId, mode: &str) -> Error {
 /// The element-generic default conditions (9.3).
 fn generic_wrappers(
     doc: &Node,
+    raw: Option<&Map>,
     g: &Graph,
     types: &TypeSystem<'_>,
     id: ElementId,
@@ -249,11 +294,11 @@ fn generic_wrappers(
     };
     Ok(match e.kind {
         Kind::Node => {
-            let (mode, tokens) = mode_tokens(g, doc, id)?;
+            let mode = mode_of(g, raw, id)?;
             let name = || Node::string(e.name.clone());
             let mut parts = Vec::new();
-            for t in &tokens {
-                match t.as_str() {
+            for t in mode.split('-') {
+                match t {
                     "host" => {
                         if e.outgoing.iter().any(|&r| g.get(r).hosting) {
                             parts.push(Node::single("host_presence", Node::string("SELF")));
@@ -294,7 +339,7 @@ fn generic_wrappers(
                             parts.push(Node::single(key, name()));
                         }
                     }
-                    _ => return Err(unknown_mode(g, id, &mode)),
+                    _ => return Err(unknown_mode(g, id, mode)),
                 }
             }
             vec![Wrapper {
@@ -304,10 +349,10 @@ fn generic_wrappers(
             }]
         }
         Kind::Relation => {
-            let (mode, tokens) = mode_tokens(g, doc, id)?;
+            let mode = mode_of(g, raw, id)?;
             let mut parts = Vec::new();
-            for t in &tokens {
-                match t.as_str() {
+            for t in mode.split('-') {
+                match t {
                     "source" => {
                         if let Some(s) = e.source {
                             parts.push(g.presence_condition(s));
@@ -323,7 +368,7 @@ fn generic_wrappers(
                             parts.push(bratan(g, &scope_without(g, id)));
                         }
                     }
-                    _ => return Err(unknown_mode(g, id, &mode)),
+                    _ => return Err(unknown_mode(g, id, mode)),
                 }
             }
             vec![Wrapper {
@@ -333,10 +378,10 @@ fn generic_wrappers(
             }]
         }
         Kind::Property => {
-            let (mode, tokens) = mode_tokens(g, doc, id)?;
+            let mode = mode_of(g, raw, id)?;
             let mut parts = Vec::new();
-            for t in &tokens {
-                match t.as_str() {
+            for t in mode.split('-') {
+                match t {
                     "container" => {
                         if let Some(c) = e.container {
                             parts.push(g.presence_condition(c));
@@ -363,7 +408,7 @@ fn generic_wrappers(
                             parts.push(bratan(g, &others));
                         }
                     }
-                    _ => return Err(unknown_mode(g, id, &mode)),
+                    _ => return Err(unknown_mode(g, id, mode)),
                 }
             }
             vec![Wrapper {
@@ -373,10 +418,10 @@ fn generic_wrappers(
             }]
         }
         Kind::Artifact => {
-            let (mode, tokens) = mode_tokens(g, doc, id)?;
+            let mode = mode_of(g, raw, id)?;
             let (mut c, mut s) = (Vec::new(), Vec::new());
-            for t in &tokens {
-                match t.as_str() {
+            for t in mode.split('-') {
+                match t {
                     "container" => {
                         if let Some(n) = e.container {
                             c.push(g.presence_condition(n));
@@ -388,16 +433,16 @@ fn generic_wrappers(
                             c.push(bratan(g, &scope_without(g, id)));
                         }
                     }
-                    _ => return Err(unknown_mode(g, id, &mode)),
+                    _ => return Err(unknown_mode(g, id, mode)),
                 }
             }
             split_wrappers(c, s)
         }
         Kind::Technology => {
-            let (mode, tokens) = mode_tokens(g, doc, id)?;
+            let mode = mode_of(g, raw, id)?;
             let (mut c, mut s) = (Vec::new(), Vec::new());
-            for t in &tokens {
-                match t.as_str() {
+            for t in mode.split('-') {
+                match t {
                     "container" => {
                         if let Some(n) = e.container {
                             c.push(g.presence_condition(n));
@@ -415,16 +460,16 @@ fn generic_wrappers(
                             c.push(bratan(g, &scope_without(g, id)));
                         }
                     }
-                    _ => return Err(unknown_mode(g, id, &mode)),
+                    _ => return Err(unknown_mode(g, id, mode)),
                 }
             }
             split_wrappers(c, s)
         }
         Kind::Output => {
-            let (mode, tokens) = mode_tokens(g, doc, id)?;
+            let mode = mode_of(g, raw, id)?;
             let (mut c, mut s) = (Vec::new(), Vec::new());
-            for t in &tokens {
-                match t.as_str() {
+            for t in mode.split('-') {
+                match t {
                     "produced" => s.push(Node::single(
                         "is_produced",
                         Node::number(e.index.unwrap_or(0) as f64),
@@ -434,7 +479,7 @@ fn generic_wrappers(
                             c.push(bratan(g, &scope_without(g, id)));
                         }
                     }
-                    _ => return Err(unknown_mode(g, id, &mode)),
+                    _ => return Err(unknown_mode(g, id, mode)),
                 }
             }
             split_wrappers(c, s)

@@ -4,7 +4,9 @@
 //! Input: a loaded template. Output: the same template with final condition
 //! lists on every element, the generated constraints appended to
 //! `variability.constraints`, variability groups removed and enrichment-only
-//! keys and options deleted. This is also what `v4t enrich` prints.
+//! keys and options deleted. This is also what `v4t enrich` prints. For
+//! resolving, [`enrich_for_resolving`] keeps the final lists in graph #2,
+//! which becomes the resolver graph ([`crate::graph::rebuild`]).
 
 mod conditions;
 mod constraints;
@@ -34,6 +36,19 @@ const ELEMENT_OPTION_KEYS: [&str; 8] = [
 
 /// Enriches `doc` in place.
 pub fn enrich(doc: &mut Node) -> Result<()> {
+    enrich_doc(doc, false).map(drop)
+}
+
+/// [`enrich`] for the resolver. If the write-back keeps every element in
+/// place (it removes no variability group), the final condition lists stay
+/// in the elements of graph #2 instead of going into the document, and the
+/// graph is returned for [`graph::rebuild`]; otherwise this is [`enrich`]
+/// and returns `None`.
+pub fn enrich_for_resolving(doc: &mut Node) -> Result<Option<Graph>> {
+    enrich_doc(doc, true)
+}
+
+fn enrich_doc(doc: &mut Node, keep_graph: bool) -> Result<Option<Graph>> {
     graph::check_version(doc)?;
     // Graph #1: technologies and implementations.
     normalize(doc)?;
@@ -47,20 +62,47 @@ pub fn enrich(doc: &mut Node) -> Result<()> {
     }
     // Graph #2: conditions and constraints. (Without technology edits, both
     // normalisations above are idempotent and graph #2 raises graph #1's errors.)
-    let g2 = graph::build(doc)?;
+    // The manual condition lists move from the document into the graph and
+    // on into the enrichment; `write_back` replaces every one of them.
+    let mut g2 = graph::build_moving_conditions(doc)?;
+    let manual: Vec<Vec<Node>> = g2
+        .elements
+        .iter_mut()
+        .map(|e| std::mem::take(&mut e.conditions))
+        .collect();
     let (conditions, constraints) = {
         let types = TypeSystem::new(doc, &g2);
-        let conditions = conditions::enrich_conditions(doc, &g2, &types)?;
+        let conditions = conditions::enrich_conditions(doc, &g2, &types, manual)?;
         let constraints = constraints::enrich_constraints(doc, &g2, &types)?;
         (conditions, constraints)
     };
-    write_back(doc, &g2, conditions, constraints);
-    Ok(())
+    let keep = keep_graph && keeps_elements(doc, &g2);
+    write_back(doc, &mut g2, conditions, constraints, keep);
+    Ok(keep.then_some(g2))
 }
 
-/// The enricher transformer (11): final conditions into the raw elements,
-/// variability groups and enrichment-only options removed.
-fn write_back(doc: &mut Node, g: &Graph, conditions: Vec<Vec<Node>>, constraints: Vec<Node>) {
+/// Whether the write-back leaves every element where graph `g` found it: it
+/// removes no variability group, and rebuilds `groups` from group elements
+/// only, so every entry must be one.
+fn keeps_elements(doc: &Node, g: &Graph) -> bool {
+    let group_entries = doc
+        .get("topology_template")
+        .and_then(|t| t.get("groups"))
+        .and_then(Node::as_seq)
+        .map_or(0, Vec::len);
+    group_entries == g.groups.len() && !g.groups.iter().any(|&x| g.get(x).variability_group)
+}
+
+/// The enricher transformer (11): final conditions into the raw elements
+/// (or, with `into_graph`, into the graph's elements: the resolver reads
+/// them only there), variability groups and enrichment-only options removed.
+fn write_back(
+    doc: &mut Node,
+    g: &mut Graph,
+    conditions: Vec<Vec<Node>>,
+    constraints: Vec<Node>,
+    into_graph: bool,
+) {
     for (i, list) in conditions.into_iter().enumerate() {
         let id = graph::ElementId(i as u32);
         let Some(raw) = g.raw_mut(doc, id) else {
@@ -70,10 +112,14 @@ fn write_back(doc: &mut Node, g: &Graph, conditions: Vec<Vec<Node>>, constraints
             *raw = Node::map(Map::new());
         }
         let Some(m) = raw.as_map_mut() else { continue };
-        for k in ELEMENT_OPTION_KEYS {
-            m.remove(k);
+        if m.keys().any(|k| ELEMENT_OPTION_KEYS.contains(&k)) {
+            m.retain(|k, _| !ELEMENT_OPTION_KEYS.contains(&k.name.as_str()));
         }
-        m.insert("conditions", Node::seq(list));
+        if into_graph {
+            g.elements[i].conditions = list;
+        } else {
+            m.insert("conditions", Node::seq(list));
+        }
     }
     let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) else {
         return;

@@ -466,3 +466,90 @@ topology_template:
         "unmanaged nodes need no technology: {c}"
     );
 }
+
+/// The resolver graph reused from the enricher (conditions kept in the
+/// graph, [`crate::graph::rebuild`]) equals a fresh build of the enriched
+/// document, including relation defaults whose option the enricher deletes.
+#[test]
+fn reused_resolver_graph_equals_a_fresh_build() {
+    use crate::graph::{build_moving_conditions, rebuild};
+    use crate::normalize::normalize;
+    for template in [
+        "
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs: {x: {type: boolean}}
+    options: {relation_default_implied: true, node_default_condition: true, relation_default_condition: true}
+  node_templates:
+    a:
+      type: t
+      conditions: {variability_input: x}
+      requirements: [{db: b}, {host: {node: b, conditions: false}}]
+      properties: [{p: 1}, {p: {value: 2, default_alternative: true}}]
+    b: {type: [{u: {conditions: true}}, {v: {default_alternative: true}}]}
+  groups:
+    g: {type: tosca.groups.Root, members: [a]}
+",
+        "
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs: {x: {type: boolean}}
+  node_templates:
+    a: {type: t, conditions: {variability_input: x}}
+",
+    ] {
+        let mut fresh = doc(template);
+        enrich(&mut fresh).expect("enriches");
+        normalize(&mut fresh).expect("normalizes");
+        let expected = build_moving_conditions(&mut fresh).expect("builds");
+        let mut reused = doc(template);
+        let g2 = super::enrich_for_resolving(&mut reused)
+            .expect("enriches")
+            .expect("keeps the elements");
+        normalize(&mut reused).expect("normalizes");
+        let g = rebuild(&reused, g2).expect("rebuilds");
+        assert_eq!(format!("{:?}", g.elements), format!("{:?}", expected.elements));
+        assert_eq!(format!("{:?}", g.options), format!("{:?}", expected.options));
+    }
+}
+
+/// A removed variability group moves elements: the enricher writes the
+/// conditions into the document and the resolver builds anew.
+#[test]
+fn removed_variability_groups_rebuild_the_graph() {
+    let mut d = doc("
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    a: {type: t}
+  groups:
+    g: {type: variability.groups.ConditionalMembers, members: [a], conditions: false}
+");
+    assert!(super::enrich_for_resolving(&mut d)
+        .expect("enriches")
+        .is_none());
+    assert!(node_conditions(&d, "a").contains("false"));
+}
+
+/// Conditions are computed in arena order, but of several errors the one of
+/// the element first in element order (nodes before relations) is reported.
+#[test]
+fn the_first_error_in_element_order_wins() {
+    let message = enrich_error(
+        "
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    a:
+      type: t
+      requirements: [{db: {node: b, default_condition_mode: bogus}}]
+    b: {type: t, default_condition_mode: wrong}
+",
+    );
+    assert_eq!(
+        message,
+        "Node \"b\" has unknown mode \"wrong\" as default condition"
+    );
+}

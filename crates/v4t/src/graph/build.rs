@@ -25,25 +25,110 @@ pub fn conditions_of(raw: Option<&Map>) -> Vec<Node> {
 
 /// Builds the graph of the normalised `doc`.
 pub fn build(doc: &Node) -> Result<Graph> {
+    build_with(doc, true)
+}
+
+/// [`build`], moving the condition lists out of `doc` into the elements
+/// instead of copying them (each `conditions` entry is left null). For
+/// callers that read conditions only through the graph afterwards: the
+/// enricher, which writes every list back, and the resolver, whose output
+/// drops them.
+pub fn build_moving_conditions(doc: &mut Node) -> Result<Graph> {
+    let mut g = build_with(doc, false)?;
+    move_conditions(doc, &mut g);
+    Ok(g)
+}
+
+/// The resolver graph of `doc` from the enricher's graph #2 of the same
+/// document, `previous`, whose elements already hold their final condition
+/// lists ([`crate::enrich::enrich_for_resolving`]). The enricher's
+/// write-back, input assignment and normalisation leave every element in
+/// place; they change element options and the variability options. So
+/// this keeps the elements and refreshes what those edits change, exactly
+/// as [`build`] of `doc` would see it: the options, the default relation
+/// `implied` value, the default-alternative flags (the write-back deletes
+/// `default_alternative`) and the anchor check.
+pub fn rebuild(doc: &Node, previous: Graph) -> Result<Graph> {
     let version = check_version(doc)?;
-    let tt = doc.get("topology_template");
-    let options_raw = tt
+    let options = Options::new(version, options_raw(doc))?;
+    let mut g = previous;
+    if options.relation_default_implied != g.options.relation_default_implied {
+        for r in g.relations.clone() {
+            let explicit = g
+                .raw_map(doc, r)
+                .and_then(|m| m.get("implied"))
+                .filter(|n| n.is_defined())
+                .cloned();
+            let e = &mut g.elements[r.0 as usize];
+            e.implied = Some(
+                explicit
+                    .unwrap_or_else(|| Node::bool(!e.hosting && options.relation_default_implied)),
+            );
+        }
+    }
+    g.options = options;
+    for e in &mut g.elements {
+        e.default_alternative = false;
+    }
+    let b = Builder {
+        doc,
+        copy_conditions: false,
+        template_positions: FxHashMap::default(),
+        used_templates: FxHashSet::default(),
+        g,
+    };
+    b.anchor_check()?;
+    Ok(b.g)
+}
+
+/// `variability.options` of `doc`.
+fn options_raw(doc: &Node) -> Option<&Map> {
+    doc.get("topology_template")
         .and_then(|t| t.get("variability"))
         .and_then(|v| v.get("options"))
-        .and_then(Node::as_map);
-    let options = Options::new(version, options_raw)?;
+        .and_then(Node::as_map)
+}
+
+/// Moves the `conditions` of every element without a list yet from `doc`
+/// into the element.
+fn move_conditions(doc: &mut Node, g: &mut Graph) {
+    for i in 0..g.elements.len() {
+        // Non-empty lists at this point are `[false]` of a default alternative.
+        if !g.elements[i].conditions.is_empty() {
+            continue;
+        }
+        let Some(c) = g
+            .raw_mut(doc, ElementId(i as u32))
+            .and_then(|raw| raw.get_mut("conditions"))
+        else {
+            continue;
+        };
+        let list = match std::mem::take(&mut c.value) {
+            Value::Null => Vec::new(),
+            Value::Seq(items) => items,
+            value => vec![Node::new(value, c.span)],
+        };
+        g.elements[i].conditions = list;
+    }
+}
+
+fn build_with(doc: &Node, copy_conditions: bool) -> Result<Graph> {
+    let version = check_version(doc)?;
+    let tt = doc.get("topology_template");
+    let options = Options::new(version, options_raw(doc))?;
     let relationship_templates: Vec<String> = tt
         .and_then(|t| t.get("relationship_templates"))
         .and_then(Node::as_map)
         .map(|m| m.keys().map(str::to_string).collect())
         .unwrap_or_default();
-    let template_positions = relationship_templates
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.clone(), i as u32))
-        .collect();
+    let template_positions = tt
+        .and_then(|t| t.get("relationship_templates"))
+        .and_then(Node::as_map)
+        .map(|m| m.keys().enumerate().map(|(i, n)| (n, i as u32)).collect())
+        .unwrap_or_default();
     let mut b = Builder {
         doc,
+        copy_conditions,
         template_positions,
         used_templates: FxHashSet::default(),
         g: Graph {
@@ -65,6 +150,25 @@ pub fn build(doc: &Node) -> Result<Graph> {
             relationship_templates,
         },
     };
+    // A generous estimate of the element count (a node with its type and
+    // two relations, a relationship template with its type), so that the
+    // arena of large elements is not copied while it grows; unused capacity
+    // is never touched.
+    let count = |key: &str| -> usize {
+        tt.and_then(|t| t.get(key)).map_or(0, |n| match &n.value {
+            Value::Seq(items) => items.len(),
+            Value::Map(m) => m.len(),
+            _ => 0,
+        })
+    };
+    b.g.elements.reserve(
+        4 * count("node_templates")
+            + 2 * count("relationship_templates")
+            + count("inputs")
+            + count("outputs")
+            + 2 * count("groups")
+            + 2 * count("policies"),
+    );
     b.populate()?;
     Ok(b.g)
 }
@@ -84,11 +188,14 @@ pub fn check_version(doc: &Node) -> Result<Version> {
 
 struct Builder<'d> {
     doc: &'d Node,
+    /// Copy condition lists into the elements ([`build_moving_conditions`]
+    /// moves them afterwards instead).
+    copy_conditions: bool,
     g: Graph,
     /// Relationship template name -> position in `relationship_templates`.
-    template_positions: FxHashMap<String, u32>,
+    template_positions: FxHashMap<&'d str, u32>,
     /// Relationship templates used by a requirement so far.
-    used_templates: FxHashSet<String>,
+    used_templates: FxHashSet<&'d str>,
 }
 
 fn single(item: &Node) -> Option<(&str, Span, &Node)> {
@@ -111,22 +218,35 @@ impl<'d> Builder<'d> {
     }
 
     fn add(&mut self, mut e: Element) -> ElementId {
+        use std::fmt::Write as _;
         let id = ElementId(self.g.elements.len() as u32);
-        let mut s = String::new();
+        let container = e.container.map(|c| self.g.get(c).id.as_str());
+        let mut s = String::with_capacity(
+            e.kind.word().len() + e.name.len() + 12 + container.map_or(0, |c| c.len() + 1),
+        );
         s.push_str(e.kind.word());
         s.push('.');
         s.push_str(&e.name);
         if let Some(i) = e.index {
-            s.push('@');
-            s.push_str(&i.to_string());
+            // Writing into a `String` cannot fail.
+            let _ = write!(s, "@{i}");
         }
-        if let Some(c) = e.container {
+        if let Some(c) = container {
             s.push('.');
-            s.push_str(&self.g.get(c).id);
+            s.push_str(c);
         }
         e.id = s;
         self.g.elements.push(e);
         id
+    }
+
+    /// [`conditions_of`], or nothing if the lists are moved in later.
+    fn conditions(&self, raw: Option<&Map>) -> Vec<Node> {
+        if self.copy_conditions {
+            conditions_of(raw)
+        } else {
+            Vec::new()
+        }
     }
 
     fn el(&mut self, id: ElementId) -> &mut Element {
@@ -151,13 +271,13 @@ impl<'d> Builder<'d> {
     /// Conditions and default-alternative flag of relations, properties,
     /// artifacts, types and technologies: `[false]` if `default_alternative`
     /// is present at all.
-    fn alternative_conditions(raw: Option<&Map>) -> (Vec<Node>, bool) {
+    fn alternative_conditions(&self, raw: Option<&Map>) -> (Vec<Node>, bool) {
         match raw
             .and_then(|m| m.get("default_alternative"))
             .filter(|n| n.is_defined())
         {
             Some(d) => (vec![Node::bool(false)], d.is_truthy()),
-            None => (conditions_of(raw), false),
+            None => (self.conditions(raw), false),
         }
     }
 
@@ -176,7 +296,7 @@ impl<'d> Builder<'d> {
                 span,
                 Loc::Input(i as u32),
             );
-            e.conditions = conditions_of(raw);
+            e.conditions = self.conditions(raw);
             e.default_alternative = raw
                 .and_then(|m| m.get("default_alternative"))
                 .is_some_and(Node::is_truthy);
@@ -201,7 +321,7 @@ impl<'d> Builder<'d> {
                 span,
                 Loc::Output(i as u32),
             );
-            e.conditions = conditions_of(raw);
+            e.conditions = self.conditions(raw);
             e.default_alternative = raw
                 .and_then(|m| m.get("default_alternative"))
                 .is_some_and(Node::is_truthy);
@@ -233,6 +353,7 @@ impl<'d> Builder<'d> {
 
     fn nodes(&mut self) -> Result<()> {
         let list = self.list("node_templates");
+        self.g.node_index.reserve(list.len());
         for (i, item) in list.iter().enumerate() {
             let Some((name, span, def)) = single(item) else {
                 continue;
@@ -249,7 +370,7 @@ impl<'d> Builder<'d> {
             }
             let raw = def.as_map();
             let mut e = Element::new(Kind::Node, name.to_string(), None, None, span, Loc::Node(i));
-            e.conditions = conditions_of(raw);
+            e.conditions = self.conditions(raw);
             e.implied = raw
                 .and_then(|m| m.get("implied"))
                 .filter(|n| n.is_defined())
@@ -325,7 +446,7 @@ impl<'d> Builder<'d> {
                 continue;
             };
             let raw = a.as_map();
-            let (conditions, default) = Self::alternative_conditions(raw);
+            let (conditions, default) = self.alternative_conditions(raw);
             if default {
                 if has_default {
                     bail!(
@@ -370,7 +491,7 @@ impl<'d> Builder<'d> {
                 continue;
             };
             let raw = a.as_map();
-            let (conditions, default) = Self::alternative_conditions(raw);
+            let (conditions, default) = self.alternative_conditions(raw);
             let mut e = Element::new(
                 Kind::Property,
                 name.to_string(),
@@ -413,7 +534,7 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 
-    fn relations(&mut self, node: ElementId, node_index: u32, def: &Node) -> Result<()> {
+    fn relations(&mut self, node: ElementId, node_index: u32, def: &'d Node) -> Result<()> {
         let Some(reqs) = def.get("requirements").filter(|n| n.is_defined()) else {
             return Ok(());
         };
@@ -430,7 +551,7 @@ impl<'d> Builder<'d> {
                 continue;
             };
             let raw = a.as_map();
-            let (conditions, default) = Self::alternative_conditions(raw);
+            let (conditions, default) = self.alternative_conditions(raw);
             let mut e = Element::new(
                 Kind::Relation,
                 name.to_string(),
@@ -471,7 +592,7 @@ impl<'d> Builder<'d> {
                         self.g.display(node)
                     );
                 };
-                if !self.used_templates.insert(rname.to_string()) {
+                if !self.used_templates.insert(rname) {
                     bail!(span, "Relation \"{rname}\" is used multiple times");
                 }
                 let pos = self.template_positions.get(rname).copied().unwrap_or(0);
@@ -493,7 +614,7 @@ impl<'d> Builder<'d> {
                 continue;
             };
             let raw = a.as_map();
-            let (conditions, default) = Self::alternative_conditions(raw);
+            let (conditions, default) = self.alternative_conditions(raw);
             let mut e = Element::new(
                 Kind::Artifact,
                 name.to_string(),
@@ -535,7 +656,7 @@ impl<'d> Builder<'d> {
                 continue;
             };
             let raw = t.as_map();
-            let (conditions, default) = Self::alternative_conditions(raw);
+            let (conditions, default) = self.alternative_conditions(raw);
             let mut e = Element::new(
                 Kind::Technology,
                 name.to_string(),
@@ -608,7 +729,7 @@ impl<'d> Builder<'d> {
             .and_then(Node::as_map);
         if let Some(rts) = rts {
             for (k, _) in rts.iter() {
-                if !self.used_templates.contains(&k.name) {
+                if !self.used_templates.contains(k.name.as_str()) {
                     bail!(k.span, "Relation \"{}\" is never used", k.name);
                 }
             }
@@ -659,7 +780,7 @@ impl<'d> Builder<'d> {
                 span,
                 Loc::Group(i),
             );
-            e.conditions = conditions_of(raw);
+            e.conditions = self.conditions(raw);
             e.implied = raw
                 .and_then(|m| m.get("implied"))
                 .filter(|n| n.is_defined())
@@ -759,7 +880,7 @@ impl<'d> Builder<'d> {
                 span,
                 Loc::Policy(i),
             );
-            e.conditions = conditions_of(raw);
+            e.conditions = self.conditions(raw);
             e.implied = raw
                 .and_then(|m| m.get("implied"))
                 .filter(|n| n.is_defined())
@@ -800,7 +921,7 @@ impl<'d> Builder<'d> {
                 item.span,
                 Loc::Import(i as u32),
             );
-            e.conditions = conditions_of(raw);
+            e.conditions = self.conditions(raw);
             let id = self.add(e);
             self.g.imports.push(id);
         }

@@ -4,13 +4,15 @@
 //!
 //! Input: a normalised document. Output: a [`Graph`] that refers back into the
 //! document through [`Loc`]s (the graph never owns or copies YAML subtrees
-//! except condition lists). Element names are indexed once; later stages work
-//! with [`ElementId`]s.
+//! except condition lists, which it can also move out of the document).
+//! Element names are indexed once; later stages work with [`ElementId`]s.
 
 mod build;
 pub mod lookup;
 
-pub use build::{add_fallback_properties, build, check_version, conditions_of};
+pub use build::{
+    add_fallback_properties, build, build_moving_conditions, check_version, conditions_of, rebuild,
+};
 
 use crate::fxhash::FxHashMap;
 use crate::options::Options;
@@ -97,7 +99,8 @@ pub struct Element {
     pub span: Span,
     pub loc: Loc,
     /// The element's condition list as written (`[false]` for a
-    /// `default_alternative` relation, property, artifact, type or technology).
+    /// `default_alternative` relation, property, artifact, type or
+    /// technology); in the resolver graph, the enriched list.
     pub conditions: Vec<Node>,
     pub default_alternative: bool,
     pub types: Vec<ElementId>,
@@ -396,7 +399,13 @@ fn owner_at<'d>(doc: &'d Node, owner: &Owner, rts: &[String]) -> Option<&'d Node
     match *owner {
         Owner::Node(i) => entry_value(tt.get("node_templates"), i),
         Owner::RelationshipTemplate(i) => {
-            tt.get("relationship_templates")?.get(rts.get(i as usize)?)
+            let m = tt.get("relationship_templates")?.as_map()?;
+            let name = rts.get(i as usize)?;
+            // By position (the name confirms it), else by name.
+            match m.get_index(i as usize) {
+                Some((k, v)) if k.name == *name => Some(v),
+                _ => m.get(name),
+            }
         }
         Owner::Group(i) => entry_value(tt.get("groups"), i),
         Owner::Policy(i) => entry_value(tt.get("policies"), i),
@@ -411,9 +420,15 @@ fn owner_at_mut<'d>(doc: &'d mut Node, owner: &Owner, rts: &[String]) -> Option<
     let tt = doc.get_mut("topology_template")?;
     match *owner {
         Owner::Node(i) => entry_value_mut(tt.get_mut("node_templates"), i),
-        Owner::RelationshipTemplate(i) => tt
-            .get_mut("relationship_templates")?
-            .get_mut(rts.get(i as usize)?),
+        Owner::RelationshipTemplate(i) => {
+            let m = tt.get_mut("relationship_templates")?.as_map_mut()?;
+            let name = rts.get(i as usize)?;
+            let at = match m.get_index(i as usize) {
+                Some((k, _)) if k.name == *name => i as usize,
+                _ => return m.get_mut(name),
+            };
+            m.get_index_mut(at)
+        }
         Owner::Group(i) => entry_value_mut(tt.get_mut("groups"), i),
         Owner::Policy(i) => entry_value_mut(tt.get_mut("policies"), i),
         Owner::Artifact { node, index } => entry_value_mut(

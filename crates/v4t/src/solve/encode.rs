@@ -59,6 +59,25 @@ const LOGIC_KEYS: [&str; 43] = [
     "artifact_type_presence",
 ];
 
+/// The logic operator of a map: its defined key that comes first in
+/// [`LOGIC_KEYS`] (one pass over the map's usually one or two entries).
+fn logic_operator(m: &Map) -> Option<(&'static str, &Node)> {
+    let mut best: Option<(usize, &Node)> = None;
+    // Like `Map::get`, only the first entry of a (duplicated) key counts.
+    let mut seen = 0u64;
+    for (k, v) in m.iter() {
+        let Some(rank) = LOGIC_KEYS.iter().position(|&l| l == k.name) else {
+            continue;
+        };
+        let first = seen & (1 << rank) == 0;
+        seen |= 1 << rank;
+        if first && v.is_defined() && best.is_none_or(|(b, _)| rank < b) {
+            best = Some((rank, v));
+        }
+    }
+    best.map(|(rank, v)| (LOGIC_KEYS[rank], v))
+}
+
 /// The SAT problem under construction: named variables, the graph and the
 /// value evaluator.
 pub struct Encoder<'a> {
@@ -76,6 +95,8 @@ pub struct Encoder<'a> {
     /// `presence` and `manual` literals by [`ElementId`] (a cache of `names`).
     presence_lits: Vec<Option<Lit>>,
     manual_lits: Vec<Option<Lit>>,
+    /// Elements by id, built on the first term naming a `manual.<id>` variable.
+    elements_by_id: Option<FxHashMap<&'a str, ElementId>>,
     /// Current nesting of logic expressions (bounded by [`MAX_LOGIC_DEPTH`]).
     depth: usize,
 }
@@ -104,19 +125,53 @@ impl<'a> Encoder<'a> {
             named_expressions: FxHashMap::default(),
             presence_lits: vec![None; graph.elements.len()],
             manual_lits: vec![None; graph.elements.len()],
+            elements_by_id: None,
             depth: 0,
         }
     }
 
     /// The variable called `name`, created on first use.
+    ///
+    /// `manual.<id>` names the literal of [`Encoder::manual`], which usually
+    /// exists without a name (see there).
     pub fn var(&mut self, name: &str) -> Lit {
         if let Some(&l) = self.names.get(name) {
             return l;
         }
+        if let Some(id) = self.manual_element(name) {
+            if let Some(l) = self.manual_lits[id.0 as usize] {
+                self.name(name, l);
+                return l;
+            }
+            let l = self.new_named(name);
+            self.manual_lits[id.0 as usize] = Some(l);
+            return l;
+        }
+        self.new_named(name)
+    }
+
+    fn new_named(&mut self, name: &str) -> Lit {
         let l = self.sat.new_var();
+        self.name(name, l);
+        l
+    }
+
+    fn name(&mut self, name: &str, l: Lit) {
         self.names.insert(name.to_string(), l);
         self.order.push((name.to_string(), l));
-        l
+    }
+
+    /// The element whose `manual.<id>` variable `name` is, if any.
+    fn manual_element(&mut self, name: &str) -> Option<ElementId> {
+        let id = name.strip_prefix("manual.")?;
+        let graph = self.graph;
+        let by_id = self.elements_by_id.get_or_insert_with(|| {
+            graph
+                .ordered()
+                .map(|e| (graph.get(e).id.as_str(), e))
+                .collect()
+        });
+        by_id.get(id).copied()
     }
 
     /// The presence variable of an element.
@@ -136,9 +191,22 @@ impl<'a> Encoder<'a> {
             return l;
         }
         let name = format!("manual.{}", self.graph.get(id).id);
-        let l = self.var(&name);
+        let l = self.new_named(&name);
         self.manual_lits[id.0 as usize] = Some(l);
         l
+    }
+
+    /// Defines `manual.<id>` as the conjunction of `lits` (5.2). Unless the
+    /// variable was referenced already, the conjunction's own literal (often a
+    /// constant) stands for it, unnamed: [`Encoder::var`] finds it by name.
+    pub fn define_manual(&mut self, id: ElementId, lits: &[Lit]) {
+        match self.manual_lits[id.0 as usize] {
+            Some(l) => self.sat.define_and(l, lits),
+            None => {
+                let l = self.sat.and(lits);
+                self.manual_lits[id.0 as usize] = Some(l);
+            }
+        }
     }
 
     /// A string term: a variable name, `-name` negates it.
@@ -195,10 +263,7 @@ impl<'a> Encoder<'a> {
             Value::String(s) => return self.term(s, expr, in_list),
             Value::Bool(b) => return Ok(self.sat.constant(*b)),
             Value::Map(m) => {
-                if let Some((key, arg)) = LOGIC_KEYS
-                    .iter()
-                    .find_map(|k| m.get(k).filter(|v| v.is_defined()).map(|v| (*k, v)))
-                {
+                if let Some((key, arg)) = logic_operator(m) {
                     return self.operator(key, arg, ctx, expr);
                 }
             }
@@ -506,8 +571,7 @@ impl<'a> Encoder<'a> {
         self.named_expressions.insert(name.clone(), None);
         let t = self.logic(expr, ctx)?;
         let var = self.var(&format!("expression.{name}"));
-        let eq = self.sat.iff(var, t);
-        self.sat.require(eq);
+        self.sat.require_equal(var, t);
         self.named_expressions.insert(name, Some(var));
         Ok(var)
     }

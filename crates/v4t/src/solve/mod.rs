@@ -9,6 +9,12 @@
 //! Where several optimal solutions remain, the one chosen is the
 //! lexicographically smallest in element order with absence preferred
 //! (documented in ARCHITECTURE.md), so results never depend on solver internals.
+//!
+//! After encoding, the problem is split into independent parts
+//! ([`v4t_sat::Split`]): inputs fix most literals, and what remains is usually
+//! one small part per group of components sharing hosts. Optimisation stages,
+//! uniqueness checks and tie-breaking then run per part with the same results
+//! as on the whole problem.
 
 mod encode;
 #[cfg(test)]
@@ -21,7 +27,7 @@ use crate::graph::{ElementId, Graph};
 use crate::options::Optimize;
 use crate::types::TypeSystem;
 use v4t_expr::Evaluator;
-use v4t_sat::Lit;
+use v4t_sat::{Lit, Split};
 use v4t_yaml::number::format_js;
 use v4t_yaml::{Map, Node, Value};
 
@@ -90,17 +96,18 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
         encode_implies(&mut enc, id)?;
     }
 
-    if !enc.sat.solve(&[]) {
+    // From here on every question is answered per independent part.
+    let mut sat = std::mem::take(&mut enc.sat).split();
+    if !sat.satisfiable() {
         return Err(Error::new("Could not solve"));
     }
-    let objectives = optimize(&mut enc)?;
+    let objectives = optimize(&mut enc, &mut sat)?;
     let presence: Vec<Lit> = order.iter().map(|&id| enc.presence(id)).collect();
-    enc.sat.prefer_false(&presence);
+    sat.prefer_false(&presence);
 
     let mut present = vec![false; graph.elements.len()];
-    for &id in &order {
-        let l = enc.presence(id);
-        present[id.0 as usize] = enc.sat.value(l);
+    for (&id, &l) in order.iter().zip(&presence) {
+        present[id.0 as usize] = sat.value(l);
     }
 
     let mut values = Vec::new();
@@ -136,10 +143,9 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
 fn encode_element(enc: &mut Encoder<'_>, id: ElementId) -> Result<()> {
     let graph = enc.graph;
     let conditions = &graph.get(id).conditions;
-    let manual = enc.manual(id);
     let presence = enc.presence(id);
     if conditions.is_empty() {
-        enc.sat.require(manual);
+        enc.define_manual(id, &[]);
         enc.sat.require(presence);
         return Ok(());
     }
@@ -152,13 +158,8 @@ fn encode_element(enc: &mut Encoder<'_>, id: ElementId) -> Result<()> {
             manual_lits.push(l);
         }
     }
-    let m = enc.sat.and(&manual_lits);
-    let eq = enc.sat.iff(manual, m);
-    enc.sat.require(eq);
-
-    let p = enc.sat.and(&all);
-    let eq = enc.sat.iff(presence, p);
-    enc.sat.require(eq);
+    enc.define_manual(id, &manual_lits);
+    enc.sat.define_and(presence, &all);
     Ok(())
 }
 
@@ -227,16 +228,16 @@ fn whole_weights(weights: &[f64]) -> Result<Vec<u64>> {
     )))
 }
 
-fn run(enc: &mut Encoder<'_>, direction: Optimize, terms: &[(Lit, u64)]) -> Result<u64> {
+fn run(sat: &mut Split, direction: Optimize, terms: &[(Lit, u64)]) -> Result<u64> {
     let r = match direction {
-        Optimize::Max => enc.sat.maximize(terms),
-        _ => enc.sat.minimize(terms),
+        Optimize::Max => sat.maximize(terms),
+        _ => sat.minimize(terms),
     };
     r.ok_or_else(|| Error::new("Could not solve"))
 }
 
 /// The optimisation stages and uniqueness checks (5.6).
-fn optimize(enc: &mut Encoder<'_>) -> Result<Vec<(String, u64)>> {
+fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>> {
     let graph = enc.graph;
     let opts = &graph.options.solver;
     let mut objectives = Vec::new();
@@ -260,12 +261,12 @@ fn optimize(enc: &mut Encoder<'_>) -> Result<Vec<(String, u64)>> {
             .zip(&weights)
             .map(|(&n, &w)| (enc.presence(n), w))
             .collect();
-        let v = run(enc, opts.topology, &terms)?;
+        let v = run(sat, opts.topology, &terms)?;
         objectives.push(("topology".to_string(), v));
     }
     if opts.topology_unique {
         let optimized = opts.topology != Optimize::Off;
-        if ambiguous(enc, "node", opts.topology_unique_backward) {
+        if ambiguous(enc, sat, "node", opts.topology_unique_backward) {
             return Err(Error::new(format!(
                 "The result is ambiguous considering nodes ({} optimization)",
                 if optimized { "besides" } else { "without" }
@@ -285,7 +286,7 @@ fn optimize(enc: &mut Encoder<'_>) -> Result<Vec<(String, u64)>> {
             .zip(&prios)
             .map(|(&t, &w)| (enc.presence(t), w))
             .collect();
-        let v = run(enc, Optimize::Min, &terms)?;
+        let v = run(sat, Optimize::Min, &terms)?;
         objectives.push(("scenarios".to_string(), v));
     }
     if opts.scenarios_unique {
@@ -294,15 +295,12 @@ fn optimize(enc: &mut Encoder<'_>) -> Result<Vec<(String, u64)>> {
             .iter()
             .map(|&t| enc.presence(t))
             .collect();
-        let present: Vec<Lit> = lits.into_iter().filter(|&l| enc.sat.value(l)).collect();
-        let all = enc.sat.and(&present);
-        if enc.sat.solve(&[!all]) {
+        let present: Vec<Lit> = lits.into_iter().filter(|&l| sat.value(l)).collect();
+        if !sat.implied(&present) {
             return Err(Error::new(
                 "There are multiple scenarios of the same priority for one node template possible",
             ));
         }
-        // Restore a model of the problem without the probe's assumption.
-        enc.sat.solve(&[]);
     }
     if opts.technologies != Optimize::Off {
         let weight_count = opts.technologies_mode == "weight-count";
@@ -324,7 +322,7 @@ fn optimize(enc: &mut Encoder<'_>) -> Result<Vec<(String, u64)>> {
             } else {
                 opts.technologies
             };
-            let v = run(enc, dir, &terms)?;
+            let v = run(sat, dir, &terms)?;
             objectives.push(("technologies_weight".to_string(), v));
         }
         if opts.technologies_mode.contains("count") {
@@ -343,20 +341,20 @@ fn optimize(enc: &mut Encoder<'_>) -> Result<Vec<(String, u64)>> {
                     .filter(|&&t| graph.get(t).name == name)
                     .map(|&t| enc.presence(t))
                     .collect();
-                terms.push((enc.sat.or(&lits), 1));
+                terms.push((sat.or(&lits), 1));
             }
             let dir = if weight_count {
                 Optimize::Min
             } else {
                 opts.technologies
             };
-            let v = run(enc, dir, &terms)?;
+            let v = run(sat, dir, &terms)?;
             objectives.push(("technologies_count".to_string(), v));
         }
     }
     if opts.technologies_unique {
         let optimized = opts.technologies != Optimize::Off;
-        if ambiguous(enc, "technology", true) {
+        if ambiguous(enc, sat, "technology", true) {
             return Err(Error::new(format!(
                 "The result is ambiguous considering technologies ({} optimization)",
                 if optimized { "besides" } else { "without" }
@@ -368,8 +366,8 @@ fn optimize(enc: &mut Encoder<'_>) -> Result<Vec<(String, u64)>> {
 
 /// Whether another solution exists that changes the variables named with
 /// `prefix`: some present one absent, or (backward) some absent one present.
-/// Leaves the current model in place.
-fn ambiguous(enc: &mut Encoder<'_>, prefix: &str, backward: bool) -> bool {
+/// The current model may change to another model of the unchanged problem.
+fn ambiguous(enc: &Encoder<'_>, sat: &mut Split, prefix: &str, backward: bool) -> bool {
     let vars: Vec<Lit> = enc
         .order
         .iter()
@@ -378,16 +376,11 @@ fn ambiguous(enc: &mut Encoder<'_>, prefix: &str, backward: bool) -> bool {
         .collect();
     let mut keep = Vec::new();
     for l in vars {
-        if enc.sat.value(l) {
+        if sat.value(l) {
             keep.push(l);
         } else if backward {
             keep.push(!l);
         }
     }
-    let same = enc.sat.and(&keep);
-    let found = enc.sat.solve(&[!same]);
-    // Re-establish a model of the unchanged problem (same as before the probe).
-    let restored = enc.sat.solve(&[same]);
-    debug_assert!(restored);
-    found
+    !sat.implied(&keep)
 }

@@ -113,6 +113,23 @@ fn strings_are_variables() {
 }
 
 #[test]
+fn manual_variables_are_terms() {
+    // `manual.<id>` is the conjunction of the element's manual conditions.
+    assert_eq!(x_present("manual.node.a"), Ok(true));
+    assert_eq!(x_present("'-manual.node.b'"), Ok(false));
+    assert_eq!(x_present("[manual.node.a, manual.node.b]"), Ok(true));
+    // Its own manual variable: free, so absence is preferred.
+    assert_eq!(x_present("manual.node.x"), Ok(false));
+    // manual.x <-> !manual.x
+    assert_eq!(
+        x_present("'-manual.node.x'"),
+        Err("Could not solve".to_string())
+    );
+    // Not an element: an ordinary free variable.
+    assert_eq!(x_present("manual.node.nothing"), Ok(false));
+}
+
+#[test]
 fn presence_operators() {
     for (c, expected) in [
         ("{node_presence: a}", true),

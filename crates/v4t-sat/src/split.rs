@@ -1,0 +1,673 @@
+//! Independent parts: one small solver per connected component of the clauses.
+//!
+//! Once the facts fixed at level 0 are removed, a problem often falls apart
+//! into many parts that share no variable. Every model is then a combination
+//! of one model per part, so the questions v4t asks after encoding can be
+//! answered part by part on small solvers, which keeps their cost linear in
+//! the number of parts instead of quadratic in the problem size:
+//!
+//! * the optimum of a weighted sum is the sum of the per-part optima, and
+//!   "sum == optimum" is equivalent to "part sum == part optimum" in every
+//!   part ([`Split::minimize`], [`Split::maximize`]);
+//! * the lexicographically smallest model (with respect to a literal order) is
+//!   the combination of the smallest models of the parts, each with respect to
+//!   the order restricted to the part ([`Split::prefer_false`]);
+//! * literals are true in every model iff the ones in each part are true in
+//!   every model of that part ([`Split::implied`]).
+//!
+//! A disjunction over several parts ([`Split::or`]) is the only thing that
+//! couples parts. Parts whose share of the disjunction is decided (true or
+//! false in every model of the part) do not take part; the others are merged
+//! into one part, which stays merged.
+//!
+//! Variables keep the numbering of the [`Solver`] that was split, so literals
+//! created before [`Solver::split`] remain valid; literals fixed at level 0
+//! become constants. Parts are numbered by their smallest variable, so the
+//! result never depends on hashing or solver internals.
+
+use crate::{Lit, Solver};
+
+/// No global variable (a part's own constant or auxiliary variable).
+const NONE: u32 = u32::MAX;
+
+/// Where a variable of the split solver lives.
+#[derive(Clone, Copy, Debug)]
+enum Loc {
+    /// Fixed at level 0 before splitting.
+    Fixed(bool),
+    /// Variable `var` of part `part`.
+    In { part: u32, var: u32 },
+}
+
+/// Where a literal lives: a constant, or a literal of a part.
+#[derive(Clone, Copy, Debug)]
+enum Place {
+    Const(bool),
+    In(u32, Lit),
+}
+
+/// One independent part: its own solver and the global number of each local variable.
+#[derive(Debug)]
+struct Part {
+    sat: Solver,
+    /// Global variable of each local variable ([`NONE`] if it has none).
+    globals: Vec<u32>,
+}
+
+/// A problem split into independent parts (see the module documentation).
+///
+/// Literals passed in must come from the [`Solver`] that was split or from
+/// [`Split::or`].
+#[derive(Debug)]
+pub struct Split {
+    truth: Lit,
+    /// The clauses are known to be unsatisfiable.
+    unsat: bool,
+    /// Location of every global variable.
+    locs: Vec<Loc>,
+    /// Parts by number; merged parts leave `None` behind.
+    parts: Vec<Option<Part>>,
+}
+
+impl Solver {
+    /// Splits the problem into independent parts, dropping facts fixed at level 0.
+    ///
+    /// Unconstrained variables share one part. If the solver holds a model, the
+    /// parts start from it, so no part needs an initial search.
+    pub fn split(mut self) -> Split {
+        self.propagate_units();
+        let n = self.num_vars() as usize;
+        let mut split = Split {
+            truth: self.truth,
+            unsat: self.is_known_unsat(),
+            locs: Vec::with_capacity(n),
+            parts: Vec::new(),
+        };
+        if split.unsat {
+            split.locs.resize(n, Loc::Fixed(false));
+            return split;
+        }
+        let fixed: Vec<Option<bool>> = (0..n as u32)
+            .map(|v| self.fixed(Lit::from_var(v)))
+            .collect();
+        let is_fixed = |l: Lit| fixed[l.var_index() as usize].map(|b| b != l.is_negated());
+
+        // Connected components of the clauses that are not yet satisfied.
+        let mut roots = UnionFind::new(n);
+        let mut active = vec![false; n];
+        let mut start = 0;
+        for &end in &self.clause_ends {
+            let clause = &self.clause_lits[start..end];
+            start = end;
+            if clause.iter().any(|&l| is_fixed(l) == Some(true)) {
+                continue;
+            }
+            let mut free = clause.iter().filter(|&&l| is_fixed(l).is_none());
+            let Some(first) = free.next() else {
+                // A falsified clause: propagation would have found it, but be safe.
+                split.unsat = true;
+                split.locs.resize(n, Loc::Fixed(false));
+                return split;
+            };
+            active[first.var_index() as usize] = true;
+            for l in free {
+                active[l.var_index() as usize] = true;
+                roots.union(first.var_index(), l.var_index());
+            }
+        }
+
+        // Parts in order of their smallest variable; unconstrained variables share one.
+        let mut part_of_root = vec![NONE; n];
+        let mut loose = NONE;
+        for v in 0..n as u32 {
+            if let Some(b) = fixed[v as usize] {
+                split.locs.push(Loc::Fixed(b));
+                continue;
+            }
+            let slot = if active[v as usize] {
+                &mut part_of_root[roots.find(v) as usize]
+            } else {
+                &mut loose
+            };
+            if *slot == NONE {
+                *slot = split.parts.len() as u32;
+                split.parts.push(Some(Part {
+                    sat: Solver::new(),
+                    globals: vec![NONE],
+                }));
+            }
+            let part = split.parts[*slot as usize]
+                .as_mut()
+                .expect("parts are only taken when merging");
+            let var = part.sat.new_var().var_index();
+            part.globals.push(v);
+            split.locs.push(Loc::In { part: *slot, var });
+        }
+
+        // Distribute the clauses without their false literals.
+        let mut start = 0;
+        let mut local = Vec::new();
+        for &end in &self.clause_ends {
+            let clause = &self.clause_lits[start..end];
+            start = end;
+            if clause.iter().any(|&l| is_fixed(l) == Some(true)) {
+                continue;
+            }
+            local.clear();
+            let mut part = NONE;
+            for &l in clause.iter().filter(|&&l| is_fixed(l).is_none()) {
+                if let Loc::In { part: p, var } = split.locs[l.var_index() as usize] {
+                    part = p;
+                    local.push(l.with_var(var));
+                }
+            }
+            if let Some(Some(p)) = split.parts.get_mut(part as usize) {
+                p.sat.raw_clause(&local);
+            }
+        }
+
+        // Start every part from the solver's model, if it has a current one.
+        if self.model_valid && self.model.len() == n {
+            for part in split.parts.iter_mut().flatten() {
+                let model: Vec<bool> = part
+                    .globals
+                    .iter()
+                    .map(|&g| g == NONE || self.model[g as usize])
+                    .collect();
+                part.sat.model = model;
+                part.sat.model_valid = true;
+            }
+        }
+        split
+    }
+}
+
+impl Split {
+    /// Number of parts (after merges).
+    pub fn num_parts(&self) -> usize {
+        self.parts.iter().flatten().count()
+    }
+
+    /// Finds a model of every part; `false` if the clauses are unsatisfiable.
+    pub fn satisfiable(&mut self) -> bool {
+        if !self.unsat
+            && !self
+                .parts
+                .iter_mut()
+                .flatten()
+                .all(|p| p.sat.ensure_model())
+        {
+            self.unsat = true;
+        }
+        !self.unsat
+    }
+
+    /// Value of `lit` in the current model (`false` if there is none).
+    pub fn value(&self, lit: Lit) -> bool {
+        match self.place(lit) {
+            Place::Const(b) => b && !self.unsat,
+            Place::In(p, l) => self.part(p).sat.value(l),
+        }
+    }
+
+    /// Minimises `Σ weight·[lit true]` like [`Solver::minimize`]: afterwards the
+    /// current model is optimal and "sum == optimum" is permanent.
+    pub fn minimize(&mut self, terms: &[(Lit, u64)]) -> Option<u64> {
+        let wide: Vec<(Lit, u128)> = terms.iter().map(|&(l, w)| (l, u128::from(w))).collect();
+        self.minimize_wide(&wide)
+            .map(|v| u64::try_from(v).unwrap_or(u64::MAX))
+    }
+
+    /// Maximises `Σ weight·[lit true]` like [`Solver::maximize`].
+    pub fn maximize(&mut self, terms: &[(Lit, u64)]) -> Option<u64> {
+        let total: u128 = terms.iter().map(|&(_, w)| u128::from(w)).sum();
+        let wide: Vec<(Lit, u128)> = terms.iter().map(|&(l, w)| (!l, u128::from(w))).collect();
+        self.minimize_wide(&wide)
+            .map(|v| u64::try_from(total - v).unwrap_or(u64::MAX))
+    }
+
+    fn minimize_wide(&mut self, terms: &[(Lit, u128)]) -> Option<u128> {
+        if !self.satisfiable() {
+            return None;
+        }
+        let mut sum = 0u128;
+        let mut local = Vec::with_capacity(terms.len());
+        for &(lit, w) in terms {
+            match self.place(lit) {
+                Place::Const(b) => sum += if b { w } else { 0 },
+                Place::In(p, l) => local.push((p, (l, w))),
+            }
+        }
+        for (p, terms) in by_part(local) {
+            sum += self.part_mut(p).sat.minimize_wide(&terms)?;
+        }
+        Some(sum)
+    }
+
+    /// Makes the current model the lexicographically smallest one with respect to
+    /// `order`, like [`Solver::prefer_false`] (not permanent).
+    pub fn prefer_false(&mut self, order: &[Lit]) {
+        if !self.satisfiable() {
+            return;
+        }
+        let local: Vec<(u32, Lit)> = order
+            .iter()
+            .filter_map(|&lit| match self.place(lit) {
+                Place::Const(_) => None,
+                Place::In(p, l) => Some((p, l)),
+            })
+            .collect();
+        for (p, order) in by_part(local) {
+            self.part_mut(p).sat.prefer_false(&order);
+        }
+    }
+
+    /// Whether every model makes all of `lits` true (`true` if there is no model).
+    /// The current model may change to another model.
+    pub fn implied(&mut self, lits: &[Lit]) -> bool {
+        if !self.satisfiable() {
+            return true;
+        }
+        let mut local = Vec::with_capacity(lits.len());
+        for &lit in lits {
+            match self.place(lit) {
+                Place::Const(true) => {}
+                Place::Const(false) => return false,
+                Place::In(p, l) => local.push((p, l)),
+            }
+        }
+        for (p, lits) in by_part(local) {
+            let sat = &mut self.part_mut(p).sat;
+            if lits.iter().any(|&l| !sat.value(l)) {
+                // The current model is a counterexample.
+                return false;
+            }
+            let all = sat.and(&lits);
+            if sat.solve_raw(&[!all]) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Returns a literal equivalent to the disjunction of `lits` (`[]` = false).
+    ///
+    /// Each part's share of the disjunction that is true in every model makes the
+    /// result a constant; a share false in every model is dropped; the parts of
+    /// the remaining shares are merged into one.
+    pub fn or(&mut self, lits: &[Lit]) -> Lit {
+        if !self.satisfiable() {
+            return !self.truth;
+        }
+        let mut local = Vec::with_capacity(lits.len());
+        for &lit in lits {
+            match self.place(lit) {
+                Place::Const(true) => return self.truth,
+                Place::Const(false) => {}
+                Place::In(p, l) => local.push((p, l)),
+            }
+        }
+        let mut open: Vec<(u32, Lit)> = Vec::new();
+        for (p, lits) in by_part(local) {
+            let sat = &mut self.part_mut(p).sat;
+            // The share's value in the current model (its gate may be new).
+            let value = lits.iter().any(|&l| sat.value(l));
+            let share = sat.or(&lits);
+            if sat.fixed(share).is_none() && !sat.solve_raw(&[if value { !share } else { share }]) {
+                // Decided: every model agrees with the current one.
+                sat.require(if value { share } else { !share });
+            }
+            match sat.fixed(share) {
+                Some(true) => return self.truth,
+                Some(false) => {}
+                None => open.push((p, share)),
+            }
+        }
+        match open[..] {
+            [] => !self.truth,
+            [(p, share)] => self.global(p, share),
+            _ => {
+                let ids: Vec<u32> = open.iter().map(|&(p, _)| p).collect();
+                // Number the shares globally so they survive the renumbering.
+                let shares: Vec<Lit> = open.iter().map(|&(p, s)| self.global(p, s)).collect();
+                let merged = self.merge(&ids);
+                let local: Vec<Lit> = shares
+                    .iter()
+                    .map(|&g| match self.place(g) {
+                        Place::In(_, l) => l,
+                        Place::Const(b) => self.part(merged).sat.constant(b),
+                    })
+                    .collect();
+                let result = self.part_mut(merged).sat.or(&local);
+                self.global(merged, result)
+            }
+        }
+    }
+
+    // ----- internals -----
+
+    fn place(&self, lit: Lit) -> Place {
+        match self.locs.get(lit.var_index() as usize) {
+            Some(&Loc::Fixed(b)) => Place::Const(b != lit.is_negated()),
+            Some(&Loc::In { part, var }) => Place::In(part, lit.with_var(var)),
+            // Not a literal of this problem; treat it as false.
+            None => Place::Const(false),
+        }
+    }
+
+    fn part(&self, p: u32) -> &Part {
+        self.parts[p as usize]
+            .as_ref()
+            .expect("locations only name live parts")
+    }
+
+    fn part_mut(&mut self, p: u32) -> &mut Part {
+        self.parts[p as usize]
+            .as_mut()
+            .expect("locations only name live parts")
+    }
+
+    /// The global literal of a part's literal, numbering the variable if needed.
+    fn global(&mut self, p: u32, lit: Lit) -> Lit {
+        let var = lit.var_index();
+        if var == 0 {
+            // The part's constant.
+            return if lit.is_negated() {
+                !self.truth
+            } else {
+                self.truth
+            };
+        }
+        let next = self.locs.len() as u32;
+        let globals = &mut self.part_mut(p).globals;
+        if globals.len() <= var as usize {
+            globals.resize(var as usize + 1, NONE);
+        }
+        let g = &mut globals[var as usize];
+        if *g == NONE {
+            *g = next;
+            self.locs.push(Loc::In { part: p, var });
+        }
+        lit.with_var(self.part(p).globals[var as usize])
+    }
+
+    /// Merges parts `ids` into a new part (clauses, models and numbering) and returns it.
+    fn merge(&mut self, ids: &[u32]) -> u32 {
+        let new_id = self.parts.len() as u32;
+        let mut sat = Solver::new();
+        let mut globals = vec![NONE];
+        let mut model = vec![true];
+        let mut have_model = true;
+        let mut clause = Vec::new();
+        for &id in ids {
+            let Some(part) = self.parts[id as usize].take() else {
+                continue;
+            };
+            let offset = sat.num_vars() - 1;
+            let map = |l: Lit| {
+                if l.var_index() == 0 {
+                    l
+                } else {
+                    l.with_var(l.var_index() + offset)
+                }
+            };
+            let old = &part.sat;
+            for v in 1..old.num_vars() {
+                sat.new_var();
+                let g = part.globals.get(v as usize).copied().unwrap_or(NONE);
+                globals.push(g);
+                if g != NONE {
+                    self.locs[g as usize] = Loc::In {
+                        part: new_id,
+                        var: v + offset,
+                    };
+                }
+            }
+            let mut start = 0;
+            for &end in &old.clause_ends {
+                clause.clear();
+                clause.extend(old.clause_lits[start..end].iter().map(|&l| map(l)));
+                start = end;
+                sat.raw_clause(&clause);
+            }
+            have_model &= old.model_valid && old.model.len() == old.num_vars() as usize;
+            if have_model {
+                model.extend_from_slice(&old.model[1..]);
+            }
+        }
+        if have_model {
+            sat.model = model;
+            sat.model_valid = true;
+        }
+        self.parts.push(Some(Part { sat, globals }));
+        new_id
+    }
+}
+
+/// Groups `(part, item)` pairs by part (in part order), keeping the order of items.
+fn by_part<T>(mut items: Vec<(u32, T)>) -> Vec<(u32, Vec<T>)> {
+    items.sort_by_key(|&(p, _)| p);
+    let mut out: Vec<(u32, Vec<T>)> = Vec::new();
+    for (p, item) in items {
+        match out.last_mut() {
+            Some((q, group)) if *q == p => group.push(item),
+            _ => out.push((p, vec![item])),
+        }
+    }
+    out
+}
+
+/// Union-find over variable indices (path halving, union by size).
+struct UnionFind {
+    parent: Vec<u32>,
+    size: Vec<u32>,
+}
+
+impl UnionFind {
+    fn new(n: usize) -> UnionFind {
+        UnionFind {
+            parent: (0..n as u32).collect(),
+            size: vec![1; n],
+        }
+    }
+
+    fn find(&mut self, mut x: u32) -> u32 {
+        while self.parent[x as usize] != x {
+            let grand = self.parent[self.parent[x as usize] as usize];
+            self.parent[x as usize] = grand;
+            x = grand;
+        }
+        x
+    }
+
+    fn union(&mut self, a: u32, b: u32) {
+        let (mut a, mut b) = (self.find(a), self.find(b));
+        if a == b {
+            return;
+        }
+        if self.size[a as usize] < self.size[b as usize] {
+            std::mem::swap(&mut a, &mut b);
+        }
+        self.parent[b as usize] = a;
+        self.size[a as usize] += self.size[b as usize];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testutil::{models, random_cnf, Rng};
+    use crate::{Lit, Solver};
+
+    /// Variables assigned at random to `blocks` independent blocks, each with a
+    /// random CNF of its own; returns the variables and all clauses.
+    fn blocks(rng: &mut Rng, s: &mut Solver, n: usize, blocks: usize) -> (Vec<Lit>, Vec<Vec<Lit>>) {
+        let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+        let mut members: Vec<Vec<Lit>> = vec![Vec::new(); blocks];
+        for &v in &vars {
+            members[rng.below(blocks as u64) as usize].push(v);
+        }
+        let mut cnf = Vec::new();
+        for m in members.iter().filter(|m| !m.is_empty()) {
+            let k = rng.below(2 * m.len() as u64 + 1) as usize;
+            cnf.extend(random_cnf(rng, m, k));
+        }
+        (vars, cnf)
+    }
+
+    fn random_lits(rng: &mut Rng, vars: &[Lit], max: u64) -> Vec<Lit> {
+        (0..rng.below(max + 1))
+            .map(|_| {
+                let v = vars[rng.below(vars.len() as u64) as usize];
+                if rng.below(3) == 0 {
+                    !v
+                } else {
+                    v
+                }
+            })
+            .collect()
+    }
+
+    fn random_terms(rng: &mut Rng, vars: &[Lit], max: u64) -> Vec<(Lit, u64)> {
+        random_lits(rng, vars, max)
+            .into_iter()
+            .map(|l| (l, rng.below(20)))
+            .collect()
+    }
+
+    /// The monolithic answer to [`Split::implied`].
+    fn implied(s: &mut Solver, lits: &[Lit]) -> bool {
+        let all = s.and(lits);
+        let found = s.solve(&[!all]);
+        s.solve(&[]);
+        !found
+    }
+
+    /// The same sequence of questions as v4t asks (optimisation stages, a
+    /// coupling count stage, entailment probes, tie-breaking), asked of a
+    /// monolithic solver and of its split, on instances made of independent blocks.
+    #[test]
+    fn split_matches_monolithic_solver() {
+        let mut rng = Rng::new(2024);
+        for round in 0..300 {
+            let mut mono = Solver::new();
+            let n = 1 + rng.below(12) as usize;
+            let k = 1 + rng.below(5) as usize;
+            let (vars, cnf) = blocks(&mut rng, &mut mono, n, k);
+            for c in &cnf {
+                mono.add_clause(c);
+            }
+            let mut split_solver = Solver::new();
+            for _ in 0..n {
+                split_solver.new_var();
+            }
+            for c in &cnf {
+                split_solver.add_clause(c);
+            }
+            if round % 3 == 0 {
+                // Sometimes split a solver that holds a model.
+                split_solver.solve(&[]);
+            }
+            let mut split = split_solver.split();
+            let ms = models(&vars, &cnf);
+            assert_eq!(split.satisfiable(), !ms.is_empty(), "round {round}");
+            assert!(split.num_parts() <= n);
+            let ctx = format!("round {round}, {n} vars, {k} blocks");
+
+            let t1 = random_terms(&mut rng, &vars, 8);
+            assert_eq!(split.minimize(&t1), mono.minimize(&t1), "{ctx}");
+            let probe = random_lits(&mut rng, &vars, 4);
+            let probe: Vec<Lit> = probe.into_iter().filter(|&l| mono.value(l)).collect();
+            assert_eq!(split.implied(&probe), implied(&mut mono, &probe), "{ctx}");
+            let t2 = random_terms(&mut rng, &vars, 8);
+            assert_eq!(split.maximize(&t2), mono.maximize(&t2), "{ctx}");
+
+            // Disjunctions across blocks, minimised like a technology count.
+            let groups: Vec<Vec<Lit>> = (0..rng.below(4))
+                .map(|_| random_lits(&mut rng, &vars, 4))
+                .collect();
+            let mono_or: Vec<(Lit, u64)> = groups.iter().map(|g| (mono.or(g), 1)).collect();
+            let split_or: Vec<(Lit, u64)> = groups.iter().map(|g| (split.or(g), 1)).collect();
+            assert_eq!(split.minimize(&split_or), mono.minimize(&mono_or), "{ctx}");
+            for (a, b) in split_or.iter().zip(&mono_or) {
+                assert_eq!(split.value(a.0), mono.value(b.0), "{ctx}");
+            }
+
+            let probe: Vec<Lit> = vars
+                .iter()
+                .map(|&v| if mono.value(v) { v } else { !v })
+                .filter(|_| rng.below(2) == 0)
+                .collect();
+            // The current models may differ; ask about what is true in both.
+            let probe: Vec<Lit> = probe.into_iter().filter(|&l| split.value(l)).collect();
+            assert_eq!(split.implied(&probe), implied(&mut mono, &probe), "{ctx}");
+
+            let mut order = random_lits(&mut rng, &vars, n as u64 + 2);
+            order.extend(&vars);
+            mono.prefer_false(&order);
+            split.prefer_false(&order);
+            let got: Vec<bool> = vars.iter().map(|&v| split.value(v)).collect();
+            let want: Vec<bool> = vars.iter().map(|&v| mono.value(v)).collect();
+            assert_eq!(got, want, "{ctx}");
+            if !ms.is_empty() {
+                assert!(ms.contains(&got), "{ctx}");
+            }
+        }
+    }
+
+    #[test]
+    fn parts_follow_connectivity_and_merge_on_demand() {
+        let mut s = Solver::new();
+        let xs: Vec<Lit> = (0..8).map(|_| s.new_var()).collect();
+        // Blocks {0, 1}, {2, 3}, {4, 5}; 6 is fixed, 7 is unconstrained.
+        s.add_clause(&[xs[0], xs[1]]);
+        s.add_clause(&[xs[2], xs[3]]);
+        s.add_clause(&[xs[4], !xs[5]]);
+        s.require(xs[6]);
+        // Satisfied by a fact: does not connect 5 and 2.
+        s.add_clause(&[xs[6], xs[5], xs[2]]);
+        let mut split = s.split();
+        assert_eq!(split.num_parts(), 4);
+        assert!(split.satisfiable());
+        assert!(split.value(xs[6]));
+        assert!(split.implied(&[xs[6]]));
+        assert!(!split.implied(&[!xs[7]]) || !split.value(!xs[7]));
+        // Both shares undecided: the two parts merge.
+        let either = split.or(&[xs[0], xs[2]]);
+        assert_eq!(split.num_parts(), 3);
+        assert_eq!(split.minimize(&[(either, 1)]), Some(0));
+        split.prefer_false(&xs);
+        let got: Vec<bool> = xs.iter().map(|&x| split.value(x)).collect();
+        assert_eq!(
+            got,
+            vec![false, true, false, true, false, false, true, false]
+        );
+        // A share true in every model makes the disjunction constant.
+        let t = split.or(&[xs[1], xs[4]]);
+        assert!(split.implied(&[t]));
+        assert_eq!(split.num_parts(), 3);
+        assert_eq!(split.or(&[]), !split.or(&[xs[6]]));
+    }
+
+    #[test]
+    fn unsatisfiable_split() {
+        let mut s = Solver::new();
+        let a = s.new_var();
+        let b = s.new_var();
+        s.add_clause(&[a, b]);
+        s.add_clause(&[!a, b]);
+        s.add_clause(&[a, !b]);
+        s.add_clause(&[!a, !b]);
+        let mut split = s.split();
+        assert!(!split.satisfiable());
+        assert_eq!(split.minimize(&[(a, 1)]), None);
+        assert_eq!(split.maximize(&[(a, 1)]), None);
+        assert!(split.implied(&[a]));
+        split.prefer_false(&[a]);
+        assert!(!split.value(a) && !split.value(!a));
+        let mut s = Solver::new();
+        let a = s.new_var();
+        s.require(a);
+        s.require(!a);
+        assert!(!s.split().satisfiable());
+    }
+}
