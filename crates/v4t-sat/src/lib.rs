@@ -29,6 +29,7 @@
 mod gates;
 mod pb;
 mod prefer;
+mod propagate;
 mod split;
 #[cfg(test)]
 mod testutil;
@@ -107,9 +108,24 @@ impl Callbacks for Quiet {}
 
 /// Solver with a formula builder (Tseitin gates with constant folding).
 ///
+/// Clauses are recorded in a plain clause store; the `batsat` instance is only
+/// created when a question needs search (solving, optimisation, level-0
+/// propagation), from the stored clauses. Until then, [`Solver::fixed`] knows
+/// the facts batsat would know: literals of unit clauses, after dropping the
+/// literals already false when the clause was added. A problem that is only
+/// built and then [`Solver::split`] never pays for a batsat instance.
+///
 /// Literals passed in must have been created by this solver.
 pub struct Solver {
-    sat: batsat::Solver<Quiet>,
+    /// The search backend, built on demand from the stored clauses.
+    sat: Option<batsat::Solver<Quiet>>,
+    /// Number of variables (the backend has as many once built).
+    vars: u32,
+    /// Level-0 value of each variable while there is no backend:
+    /// 0 unknown, 1 true, -1 false.
+    assigned: Vec<i8>,
+    /// An added clause was empty after dropping false literals (no backend yet).
+    store_unsat: bool,
     truth: Lit,
     /// Last model, indexed by variable (empty if none).
     model: Vec<bool>,
@@ -138,7 +154,7 @@ impl fmt::Debug for Solver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Solver")
             .field("vars", &self.num_vars())
-            .field("clauses", &self.sat.num_clauses())
+            .field("clauses", &self.num_clauses())
             .finish()
     }
 }
@@ -146,11 +162,12 @@ impl fmt::Debug for Solver {
 impl Solver {
     /// Creates an empty solver containing only the constant-true variable.
     pub fn new() -> Solver {
-        let mut sat = batsat::Solver::new(SolverOpts::default(), Quiet);
-        let v = sat.new_var(lbool::TRUE, false);
-        let truth = Lit::from_var(v.idx());
+        let truth = Lit::from_var(0);
         let mut s = Solver {
-            sat,
+            sat: None,
+            vars: 1,
+            assigned: vec![0],
+            store_unsat: false,
             truth,
             model: Vec::new(),
             model_valid: false,
@@ -162,7 +179,8 @@ impl Solver {
             clause_ends: Vec::new(),
         };
         s.raw_clause(&[truth]);
-        s.propagate_units();
+        // Recorded as a fact; nothing to propagate.
+        s.pending_units = false;
         s
     }
 
@@ -182,19 +200,26 @@ impl Solver {
 
     /// A fresh variable. Decisions on it prefer `false`.
     pub fn new_var(&mut self) -> Lit {
-        let v = self.sat.new_var(lbool::FALSE, true);
+        let v = self.vars;
+        self.vars += 1;
+        match &mut self.sat {
+            Some(sat) => {
+                sat.new_var(lbool::FALSE, true);
+            }
+            None => self.assigned.push(0),
+        }
         self.model_valid = false;
-        Lit::from_var(v.idx())
+        Lit::from_var(v)
     }
 
     /// Number of variables created so far (including the constant and gate variables).
     pub fn num_vars(&self) -> u32 {
-        self.sat.num_vars()
+        self.vars
     }
 
-    /// Number of problem clauses currently stored by the underlying solver.
+    /// Number of clauses added so far (after folding; including unit clauses).
     pub fn num_clauses(&self) -> u64 {
-        self.sat.num_clauses()
+        self.clause_ends.len() as u64
     }
 
     /// Permanently requires the clause (disjunction of `lits`).
@@ -226,7 +251,10 @@ impl Solver {
     /// Whether the clauses added so far are known to be unsatisfiable
     /// (only detected by propagation or a failed [`Solver::solve`]).
     pub fn is_known_unsat(&self) -> bool {
-        !self.sat.is_ok()
+        match &self.sat {
+            Some(sat) => !sat.is_ok(),
+            None => self.store_unsat,
+        }
     }
 
     /// Solves under `assumptions`. Returns `true` if satisfiable; the model is then
@@ -259,7 +287,13 @@ impl Solver {
     /// The value of `lit` if it is fixed at decision level 0 (implied by the clauses
     /// through unit propagation or learnt facts), `None` otherwise.
     pub fn fixed(&self, lit: Lit) -> Option<bool> {
-        let v = self.sat.value_lvl_0(lit.to_bs());
+        let Some(sat) = &self.sat else {
+            return match self.assigned[lit.var_index() as usize] {
+                0 => None,
+                v => Some((v > 0) != lit.is_negated()),
+            };
+        };
+        let v = sat.value_lvl_0(lit.to_bs());
         if v == lbool::TRUE {
             Some(true)
         } else if v == lbool::FALSE {
@@ -287,11 +321,68 @@ impl Solver {
         }
         self.clause_lits.extend_from_slice(lits);
         self.clause_ends.push(self.clause_lits.len());
-        let mut c = std::mem::take(&mut self.scratch);
-        c.clear();
-        c.extend(lits.iter().map(|l| l.to_bs()));
-        self.sat.add_clause_reuse(&mut c);
-        self.scratch = c;
+        match &mut self.sat {
+            Some(sat) => Self::add_to_backend(sat, &mut self.scratch, lits),
+            None => self.add_to_store(lits),
+        }
+    }
+
+    /// What batsat does when a clause is added: drop it if a literal is true,
+    /// drop false literals, record a unit, note an empty clause.
+    fn add_to_store(&mut self, lits: &[Lit]) {
+        if self.store_unsat {
+            return;
+        }
+        let mut open = None;
+        let mut count = 0;
+        for &l in lits {
+            match self.fixed(l) {
+                Some(true) => return,
+                Some(false) => {}
+                None => {
+                    if open != Some(l) {
+                        count += 1;
+                    }
+                    open = Some(l);
+                }
+            }
+        }
+        match (open, count) {
+            (None, _) => self.store_unsat = true,
+            (Some(l), 1) => {
+                self.assigned[l.var_index() as usize] = if l.is_negated() { -1 } else { 1 }
+            }
+            _ => {}
+        }
+    }
+
+    fn add_to_backend(
+        sat: &mut batsat::Solver<Quiet>,
+        scratch: &mut Vec<batsat::Lit>,
+        lits: &[Lit],
+    ) {
+        scratch.clear();
+        scratch.extend(lits.iter().map(|l| l.to_bs()));
+        sat.add_clause_reuse(scratch);
+    }
+
+    /// The batsat instance, built from the stored clauses on first use.
+    fn backend(&mut self) -> &mut batsat::Solver<Quiet> {
+        if self.sat.is_none() {
+            let mut sat = batsat::Solver::new(SolverOpts::default(), Quiet);
+            sat.new_var(lbool::TRUE, false);
+            for _ in 1..self.vars {
+                sat.new_var(lbool::FALSE, true);
+            }
+            let mut start = 0;
+            for &end in &self.clause_ends {
+                Self::add_to_backend(&mut sat, &mut self.scratch, &self.clause_lits[start..end]);
+                start = end;
+            }
+            self.assigned = Vec::new();
+            self.sat = Some(sat);
+        }
+        self.sat.as_mut().expect("just built")
     }
 
     /// Whether the stored model makes `lit` true (and knows its variable).
@@ -303,12 +394,14 @@ impl Solver {
     pub(crate) fn propagate_units(&mut self) {
         if self.pending_units {
             self.pending_units = false;
-            self.sat.simplify();
+            self.backend().simplify();
         }
     }
 
     /// Solves; on success stores the model, on failure keeps the previous model.
     pub(crate) fn solve_raw(&mut self, assumptions: &[Lit]) -> bool {
+        self.backend();
+        let sat = self.sat.as_mut().expect("built above");
         self.scratch.clear();
         self.scratch.extend(
             assumptions
@@ -316,20 +409,20 @@ impl Solver {
                 .filter(|&&l| l != self.truth)
                 .map(|l| l.to_bs()),
         );
-        let res = self.sat.solve_limited(&self.scratch);
+        let res = sat.solve_limited(&self.scratch);
         self.pending_units = false;
         if res == lbool::TRUE {
             self.core.clear();
             self.model.clear();
             self.model
-                .extend(self.sat.get_model().iter().map(|&v| v == lbool::TRUE));
+                .extend(sat.get_model().iter().map(|&v| v == lbool::TRUE));
             self.model_valid = true;
             true
         } else {
             // batsat reports the final conflict clause, i.e. negated assumptions.
             self.core.clear();
             self.core
-                .extend(self.sat.unsat_core().iter().map(|&l| !Lit::from_bs(l)));
+                .extend(sat.unsat_core().iter().map(|&l| !Lit::from_bs(l)));
             self.core.sort_unstable();
             self.core.dedup();
             false

@@ -75,22 +75,42 @@ impl Solver {
     /// Unconstrained variables share one part. If the solver holds a model, the
     /// parts start from it, so no part needs an initial search.
     pub fn split(mut self) -> Split {
-        self.propagate_units();
         let n = self.num_vars() as usize;
+        // Level-0 facts: from the backend if there is one, else propagated in the store.
+        let facts: Option<Vec<i8>> = if self.sat.is_some() {
+            self.propagate_units();
+            (!self.is_known_unsat()).then(|| {
+                (0..n as u32)
+                    .map(|v| match self.fixed(Lit::from_var(v)) {
+                        None => 0,
+                        Some(b) => {
+                            if b {
+                                1
+                            } else {
+                                -1
+                            }
+                        }
+                    })
+                    .collect()
+            })
+        } else {
+            self.store_level0()
+        };
         let mut split = Split {
             truth: self.truth,
-            unsat: self.is_known_unsat(),
+            unsat: facts.is_none(),
             locs: Vec::with_capacity(n),
             parts: Vec::new(),
         };
-        if split.unsat {
+        let Some(fixed) = facts else {
             split.locs.resize(n, Loc::Fixed(false));
             return split;
-        }
-        let fixed: Vec<Option<bool>> = (0..n as u32)
-            .map(|v| self.fixed(Lit::from_var(v)))
-            .collect();
-        let is_fixed = |l: Lit| fixed[l.var_index() as usize].map(|b| b != l.is_negated());
+        };
+        let fixed_var = |v: u32| match fixed[v as usize] {
+            0 => None,
+            f => Some(f > 0),
+        };
+        let is_fixed = |l: Lit| fixed_var(l.var_index()).map(|b| b != l.is_negated());
 
         // Connected components of the clauses that are not yet satisfied.
         let mut roots = UnionFind::new(n);
@@ -120,7 +140,7 @@ impl Solver {
         let mut part_of_root = vec![NONE; n];
         let mut loose = NONE;
         for v in 0..n as u32 {
-            if let Some(b) = fixed[v as usize] {
+            if let Some(b) = fixed_var(v) {
                 split.locs.push(Loc::Fixed(b));
                 continue;
             }

@@ -165,8 +165,9 @@ impl Node {
 
     /// A single-entry map `{key: value}`.
     pub fn single(key: impl Into<String>, value: Node) -> Node {
-        let mut map = Map::new();
-        map.insert(key, value);
+        // Sized for exactly one entry: conditions create millions of these.
+        let mut map = Map::with_capacity(1);
+        map.push(Key::new(key, Span::NONE), value);
         Node::map(map)
     }
 

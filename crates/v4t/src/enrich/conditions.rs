@@ -3,6 +3,7 @@
 //! conditions, input-name conditions and the generated default or pruning
 //! condition (part 1, section 9).
 
+use super::{insert_tight, single, single_flagged, Presences};
 use crate::error::{bail, Error, Result};
 use crate::graph::{ElementId, Graph, Kind};
 use crate::types::TypeSystem;
@@ -56,13 +57,15 @@ pub fn enrich_conditions(
     for (r, id) in g.ordered().enumerate() {
         rank[id.0 as usize] = r as u32;
     }
+    let presences = Presences::new(g);
     let mut first_error: Option<(u32, Error)> = None;
     for (i, &r) in rank.iter().enumerate() {
         let id = ElementId(i as u32);
         if first_error.as_ref().is_some_and(|(fr, _)| *fr < r) {
             continue;
         }
-        if let Err(e) = enrich_element(doc, g, types, inputs, type_specific, id, &mut current) {
+        let p = &presences;
+        if let Err(e) = enrich_element(doc, g, p, types, inputs, type_specific, id, &mut current) {
             first_error = Some((r, e));
         }
     }
@@ -73,9 +76,11 @@ pub fn enrich_conditions(
 }
 
 /// The final condition list of `id` into `current[id]`.
+#[allow(clippy::too_many_arguments)]
 fn enrich_element(
     doc: &Node,
     g: &Graph,
+    p: &Presences<'_>,
     types: &TypeSystem<'_>,
     inputs: Option<&Map>,
     type_specific: Option<&Node>,
@@ -93,7 +98,7 @@ fn enrich_element(
             }
         }
         let raw = g.raw_map(doc, id);
-        candidates.extend(generic_wrappers(doc, raw, g, types, id, current)?);
+        candidates.extend(generic_wrappers(doc, raw, g, p, types, id, current)?);
         // 1. manual conditions (+ variability-group conditions of nodes and
         // relations; groups come later in element order, so their entries
         // still hold their manual lists)
@@ -108,14 +113,11 @@ fn enrich_element(
         list.retain(Node::is_defined);
         // 2. default alternative
         if e.default_alternative {
-            list = vec![bratan(g, &scope_without(g, id))];
+            list = vec![bratan_of(p, &scope_without(g, id))];
         }
         // 3. input-name condition
         if g.options.enrich_input_condition && inputs.is_some_and(|m| m.contains_key(&e.id)) {
-            list.push(Node::single(
-                "variability_input",
-                Node::string(e.id.clone()),
-            ));
+            list.push(single("variability_input", Node::string(e.id.clone())));
         }
         // 4b. the selected default / pruning conditions
         let kind_word = e.kind.word();
@@ -138,10 +140,10 @@ fn enrich_element(
             .map(|w| w.expr)
             .collect();
         if !selected.is_empty() {
-            let combined = simplify(Node::single("and", Node::seq(selected)));
+            let combined = simplify(single_flagged("and", Node::seq(selected)));
             let mut generated = combined;
             match generated.as_map_mut() {
-                Some(m) => m.insert("_generated", Node::bool(true)),
+                Some(m) => insert_tight(m, "_generated", Node::bool(true)),
                 None => bail!(
                     e.span,
                     "Element \"{}\" is not an object",
@@ -178,9 +180,14 @@ pub fn simplify(mut n: Node) -> Node {
 
 /// `{not: {or: [presence of each]}, _bratan: true}`: none of `set` is present.
 pub fn bratan(g: &Graph, set: &[ElementId]) -> Node {
-    let presences = set.iter().map(|&x| g.presence_condition(x)).collect();
-    let mut m = Map::new();
-    m.insert("not", Node::single("or", Node::seq(presences)));
+    bratan_of(&Presences::new(g), set)
+}
+
+/// [`bratan`] with presence conditions from `p`.
+fn bratan_of(p: &Presences<'_>, set: &[ElementId]) -> Node {
+    let presences = set.iter().map(|&x| p.of(x)).collect();
+    let mut m = Map::with_capacity(2);
+    m.insert("not", single("or", Node::seq(presences)));
     m.insert("_bratan", Node::bool(true));
     Node::map(m)
 }
@@ -245,8 +252,9 @@ fn default_pruning_allowed(doc: &Node, g: &Graph, id: ElementId, current: &[Vec<
     candidates == [id]
 }
 
+/// `{and: items}`, with room for `_generated` (it may become the final condition).
 fn and_of(items: Vec<Node>) -> Node {
-    Node::single("and", Node::seq(items))
+    single_flagged("and", Node::seq(items))
 }
 
 /// The element's default condition mode: its own `default_condition_mode`
@@ -282,13 +290,14 @@ fn generic_wrappers(
     doc: &Node,
     raw: Option<&Map>,
     g: &Graph,
+    p: &Presences<'_>,
     types: &TypeSystem<'_>,
     id: ElementId,
     current: &[Vec<Node>],
 ) -> Result<Vec<Wrapper>> {
     let e = g.get(id);
-    let single = |key: &str, arg: Node, consistency: bool| Wrapper {
-        expr: Node::single(key, arg),
+    let wrapper = |key: &str, arg: Node, consistency: bool| Wrapper {
+        expr: single_flagged(key, arg),
         consistency,
         semantic: !consistency,
     };
@@ -301,12 +310,12 @@ fn generic_wrappers(
                 match t {
                     "host" => {
                         if e.outgoing.iter().any(|&r| g.get(r).hosting) {
-                            parts.push(Node::single("host_presence", Node::string("SELF")));
+                            parts.push(single("host_presence", Node::string("SELF")));
                         }
                     }
                     "source" => {
                         if !e.outgoing.is_empty() {
-                            parts.push(Node::single("has_source", name()));
+                            parts.push(single("has_source", name()));
                         }
                     }
                     "incoming" | "incomingnaive" => {
@@ -316,7 +325,7 @@ fn generic_wrappers(
                             } else {
                                 "has_incoming_relation_naive"
                             };
-                            parts.push(Node::single(key, name()));
+                            parts.push(single(key, name()));
                         }
                     }
                     "outgoing" | "outgoingnaive" => {
@@ -326,7 +335,7 @@ fn generic_wrappers(
                             } else {
                                 "has_outgoing_relation_naive"
                             };
-                            parts.push(Node::single(key, name()));
+                            parts.push(single(key, name()));
                         }
                     }
                     "artifact" | "artifactnaive" => {
@@ -336,7 +345,7 @@ fn generic_wrappers(
                             } else {
                                 "has_artifact_naive"
                             };
-                            parts.push(Node::single(key, name()));
+                            parts.push(single(key, name()));
                         }
                     }
                     _ => return Err(unknown_mode(g, id, mode)),
@@ -355,17 +364,17 @@ fn generic_wrappers(
                 match t {
                     "source" => {
                         if let Some(s) = e.source {
-                            parts.push(g.presence_condition(s));
+                            parts.push(p.of(s));
                         }
                     }
                     "target" => {
                         if let Some(s) = e.target {
-                            parts.push(g.presence_condition(s));
+                            parts.push(p.of(s));
                         }
                     }
                     "default" => {
                         if default_pruning_allowed(doc, g, id, current) {
-                            parts.push(bratan(g, &scope_without(g, id)));
+                            parts.push(bratan_of(p, &scope_without(g, id)));
                         }
                     }
                     _ => return Err(unknown_mode(g, id, mode)),
@@ -384,17 +393,13 @@ fn generic_wrappers(
                 match t {
                     "container" => {
                         if let Some(c) = e.container {
-                            parts.push(g.presence_condition(c));
+                            parts.push(p.of(c));
                         }
                     }
                     "consuming" => {
                         if !e.consumes.is_empty() {
-                            let ors = e
-                                .consumes
-                                .iter()
-                                .map(|&c| g.presence_condition(c))
-                                .collect();
-                            parts.push(Node::single("or", Node::seq(ors)));
+                            let ors = e.consumes.iter().map(|&c| p.of(c)).collect();
+                            parts.push(single("or", Node::seq(ors)));
                         }
                     }
                     "default" => {
@@ -405,7 +410,7 @@ fn generic_wrappers(
                                 .into_iter()
                                 .filter(|&x| !property_value_is_undefined(doc, g, x))
                                 .collect();
-                            parts.push(bratan(g, &others));
+                            parts.push(bratan_of(p, &others));
                         }
                     }
                     _ => return Err(unknown_mode(g, id, mode)),
@@ -424,13 +429,13 @@ fn generic_wrappers(
                 match t {
                     "container" => {
                         if let Some(n) = e.container {
-                            c.push(g.presence_condition(n));
+                            c.push(p.of(n));
                         }
                     }
-                    "managed" => s.push(Node::single("is_managed", Node::string("SELF"))),
+                    "managed" => s.push(single("is_managed", Node::string("SELF"))),
                     "default" => {
                         if default_pruning_allowed(doc, g, id, current) {
-                            c.push(bratan(g, &scope_without(g, id)));
+                            c.push(bratan_of(p, &scope_without(g, id)));
                         }
                     }
                     _ => return Err(unknown_mode(g, id, mode)),
@@ -445,19 +450,20 @@ fn generic_wrappers(
                 match t {
                     "container" => {
                         if let Some(n) = e.container {
-                            c.push(g.presence_condition(n));
+                            c.push(p.of(n));
                         }
                     }
-                    "other" => c.push(bratan(g, &scope_without(g, id))),
+                    "other" => c.push(bratan_of(p, &scope_without(g, id))),
                     "scenario" => {
-                        if let Some(m) = super::technologies::scenario_condition(doc, g, types, id)?
+                        if let Some(m) =
+                            super::technologies::scenario_condition(doc, g, p, types, id)?
                         {
                             s.push(m);
                         }
                     }
                     "default" => {
                         if default_pruning_allowed(doc, g, id, current) {
-                            c.push(bratan(g, &scope_without(g, id)));
+                            c.push(bratan_of(p, &scope_without(g, id)));
                         }
                     }
                     _ => return Err(unknown_mode(g, id, mode)),
@@ -470,13 +476,13 @@ fn generic_wrappers(
             let (mut c, mut s) = (Vec::new(), Vec::new());
             for t in mode.split('-') {
                 match t {
-                    "produced" => s.push(Node::single(
+                    "produced" => s.push(single(
                         "is_produced",
                         Node::number(e.index.unwrap_or(0) as f64),
                     )),
                     "default" => {
                         if default_pruning_allowed(doc, g, id, current) {
-                            c.push(bratan(g, &scope_without(g, id)));
+                            c.push(bratan_of(p, &scope_without(g, id)));
                         }
                     }
                     _ => return Err(unknown_mode(g, id, mode)),
@@ -484,24 +490,24 @@ fn generic_wrappers(
             }
             split_wrappers(c, s)
         }
-        Kind::Input => vec![single(
+        Kind::Input => vec![wrapper(
             "is_consumed",
             Node::number(e.index.unwrap_or(0) as f64),
             false,
         )],
-        Kind::Group => vec![single(
+        Kind::Group => vec![wrapper(
             "has_present_member",
             Node::string(e.name.clone()),
             false,
         )],
-        Kind::Policy => vec![single(
+        Kind::Policy => vec![wrapper(
             "has_present_target",
             Node::number(e.index.unwrap_or(0) as f64),
             false,
         )],
         Kind::Type => match e.container {
             Some(c) => vec![Wrapper {
-                expr: g.presence_condition(c),
+                expr: p.of(c),
                 consistency: true,
                 semantic: false,
             }],

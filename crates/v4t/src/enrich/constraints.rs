@@ -12,11 +12,11 @@ fn s(x: &str) -> Node {
 }
 
 fn implies(a: Node, b: Node) -> Node {
-    Node::single("implies", Node::seq(vec![a, b]))
+    super::single("implies", Node::seq(vec![a, b]))
 }
 
 fn list(key: &str, items: Vec<Node>) -> Node {
-    Node::single(key, Node::seq(items))
+    super::single(key, Node::seq(items))
 }
 
 /// Groups `ids` by element name (first-appearance order).

@@ -20,7 +20,7 @@ use crate::error::Result;
 use crate::graph::{self, Graph};
 use crate::normalize::normalize;
 use crate::types::TypeSystem;
-use v4t_yaml::{Map, Node};
+use v4t_yaml::{Key, Map, Node, Span};
 
 /// Per-element option keys removed by the enricher (11.1).
 const ELEMENT_OPTION_KEYS: [&str; 8] = [
@@ -33,6 +33,62 @@ const ELEMENT_OPTION_KEYS: [&str; 8] = [
     "semantic_pruning",
     "default_alternative",
 ];
+
+/// `{key: value}` with room for `capacity` entries. The enricher creates
+/// millions of small condition maps; `Node::single` would reserve room for
+/// four entries (`Vec`'s minimum growth), 352 bytes for one entry.
+fn map_with(capacity: usize, key: &str, value: Node) -> Node {
+    let mut m = Map::with_capacity(capacity);
+    m.push(Key::new(key, Span::NONE), value);
+    Node::map(m)
+}
+
+/// `{key: value}` with room for exactly one entry.
+fn single(key: &str, value: Node) -> Node {
+    map_with(1, key, value)
+}
+
+/// `{key: value}` with room for a second entry (`_generated`, `_bratan`).
+fn single_flagged(key: &str, value: Node) -> Node {
+    map_with(2, key, value)
+}
+
+/// Inserts `key: value` into `m`, growing it by exactly one entry if full.
+fn insert_tight(m: &mut Map, key: &str, value: Node) {
+    if !m.contains_key(key) {
+        let mut entries = std::mem::take(m).into_entries();
+        entries.reserve_exact(1);
+        *m = Map::from_entries(entries);
+    }
+    m.insert(key, value);
+}
+
+/// The presence conditions of a graph's elements, each built once and then
+/// cloned: the enricher needs an element's presence in the conditions of all
+/// its alternatives, dependants and scenario matches. A clone is also
+/// tighter in memory than a fresh [`Graph::presence_condition`].
+pub(crate) struct Presences<'g> {
+    graph: &'g Graph,
+    cache: Vec<std::cell::OnceCell<Node>>,
+}
+
+impl<'g> Presences<'g> {
+    pub(crate) fn new(graph: &'g Graph) -> Presences<'g> {
+        Presences {
+            graph,
+            cache: (0..graph.elements.len())
+                .map(|_| Default::default())
+                .collect(),
+        }
+    }
+
+    /// [`Graph::presence_condition`] of `id`.
+    pub(crate) fn of(&self, id: graph::ElementId) -> Node {
+        self.cache[id.0 as usize]
+            .get_or_init(|| self.graph.presence_condition(id))
+            .clone()
+    }
+}
 
 /// Enriches `doc` in place.
 pub fn enrich(doc: &mut Node) -> Result<()> {

@@ -66,9 +66,10 @@ pub fn may_edit(doc: &Node) -> Result<bool> {
 
 /// The `scenario` token's condition of a rule-derived technology: one
 /// alternative per match of its stored scenario, or `None` without scenario.
-pub fn scenario_condition(
+pub(crate) fn scenario_condition(
     doc: &Node,
     graph: &Graph,
+    presences: &super::Presences<'_>,
     types: &TypeSystem<'_>,
     id: ElementId,
 ) -> Result<Option<Node>> {
@@ -83,14 +84,11 @@ pub fn scenario_condition(
     let alternatives = matches
         .iter()
         .map(|elements| {
-            let presences = elements
-                .iter()
-                .map(|&e| graph.presence_condition(e))
-                .collect();
-            Node::single("and", Node::seq(presences))
+            let presences = elements.iter().map(|&e| presences.of(e)).collect();
+            super::single("and", Node::seq(presences))
         })
         .collect();
-    Ok(Some(Node::single("or", Node::seq(alternatives))))
+    Ok(Some(super::single_flagged("or", Node::seq(alternatives))))
 }
 
 // ---------------------------------------------------------------------------
@@ -296,7 +294,7 @@ impl Scenario {
     /// The scenario as stored in a technology template (without assessments).
     fn to_node(&self) -> Node {
         let list = |l: &[String]| Node::seq(l.iter().map(|s| Node::string(s.clone())).collect());
-        let mut m = Map::new();
+        let mut m = Map::with_capacity(5);
         m.insert("key", Node::string(self.key.clone()));
         m.insert("component", Node::string(self.component.clone()));
         if let Some(ops) = &self.operations {
@@ -595,7 +593,7 @@ struct Candidate {
 impl Candidate {
     /// The single-entry technology map `<technology>: {conditions, weight, assign, prio, scenario}`.
     fn to_node(&self, conditions: Option<Node>) -> Node {
-        let mut m = Map::new();
+        let mut m = Map::with_capacity(5);
         if let Some(c) = conditions {
             m.insert("conditions", c);
         }
@@ -605,7 +603,7 @@ impl Candidate {
             m.insert("prio", Node::number(p));
         }
         m.insert("scenario", self.scenario.clone());
-        Node::single(self.technology.clone(), Node::map(m))
+        super::single(&self.technology, Node::map(m))
     }
 }
 
@@ -686,7 +684,7 @@ fn and_of_rule_conditions(conditions: &Node) -> Node {
         Some(l) => l.clone(),
         None => vec![conditions.clone()],
     };
-    Node::single("and", Node::seq(list))
+    super::single_flagged("and", Node::seq(list))
 }
 
 /// `<node type>~<component>[#<artifact>]::<technology>[@<hosting joined with ->]`.
@@ -1090,17 +1088,19 @@ topology_template:
         let g1 = crate::graph::build(&doc).expect("builds");
         let types = TypeSystem::new(&doc, &g1);
         let manual = g1.get(g1.node("db").unwrap()).technologies[0];
-        assert!(scenario_condition(&doc, &g1, &types, manual)
+        let presences = super::super::Presences::new(&g1);
+        assert!(scenario_condition(&doc, &g1, &presences, &types, manual)
             .unwrap()
             .is_none());
         enrich_technologies(&mut doc, &g1).unwrap();
         normalize(&mut doc).unwrap();
         let g2 = crate::graph::build(&doc).expect("builds");
         let types = TypeSystem::new(&doc, &g2);
+        let presences = super::super::Presences::new(&g2);
         let condition = |node: &str| {
             let tech = g2.get(g2.node(node).unwrap()).technologies[0];
             to_json(
-                &scenario_condition(&doc, &g2, &types, tech)
+                &scenario_condition(&doc, &g2, &presences, &types, tech)
                     .unwrap()
                     .unwrap(),
             )

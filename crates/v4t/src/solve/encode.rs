@@ -87,16 +87,20 @@ pub struct Encoder<'a> {
     pub sat: Solver,
     pub eval: Evaluator<'a>,
     expressions: Option<&'a Map>,
+    /// Named variables other than presence variables: free variables,
+    /// `manual.<id>` and `expression.<name>`.
     names: FxHashMap<String, Lit>,
-    /// Variable names in creation order (for solution maps and prefixes).
+    /// The names of `names` in creation order (for prefixes).
     pub order: Vec<(String, Lit)>,
     /// Named logic expressions: `None` while being transformed (cycle detection).
     named_expressions: FxHashMap<String, Option<Lit>>,
-    /// `presence` and `manual` literals by [`ElementId`] (a cache of `names`).
+    /// Presence variables by [`ElementId`]: the variable named by the element's
+    /// id, found without a name table (see [`Encoder::presence`]).
     presence_lits: Vec<Option<Lit>>,
     manual_lits: Vec<Option<Lit>>,
-    /// Elements by id, built on the first term naming a `manual.<id>` variable.
-    elements_by_id: Option<FxHashMap<&'a str, ElementId>>,
+    /// The first element with each id: elements sharing an id share the
+    /// variable that id names.
+    elements_by_id: FxHashMap<&'a str, ElementId>,
     /// Current nesting of logic expressions (bounded by [`MAX_LOGIC_DEPTH`]).
     depth: usize,
 }
@@ -125,7 +129,14 @@ impl<'a> Encoder<'a> {
             named_expressions: FxHashMap::default(),
             presence_lits: vec![None; graph.elements.len()],
             manual_lits: vec![None; graph.elements.len()],
-            elements_by_id: None,
+            elements_by_id: {
+                let mut by_id = FxHashMap::default();
+                by_id.reserve(graph.elements.len());
+                for e in graph.ordered() {
+                    by_id.entry(graph.get(e).id.as_str()).or_insert(e);
+                }
+                by_id
+            },
             depth: 0,
         }
     }
@@ -137,6 +148,9 @@ impl<'a> Encoder<'a> {
     pub fn var(&mut self, name: &str) -> Lit {
         if let Some(&l) = self.names.get(name) {
             return l;
+        }
+        if let Some(&id) = self.elements_by_id.get(name) {
+            return self.presence(id);
         }
         if let Some(id) = self.manual_element(name) {
             if let Some(l) = self.manual_lits[id.0 as usize] {
@@ -162,27 +176,51 @@ impl<'a> Encoder<'a> {
     }
 
     /// The element whose `manual.<id>` variable `name` is, if any.
-    fn manual_element(&mut self, name: &str) -> Option<ElementId> {
+    fn manual_element(&self, name: &str) -> Option<ElementId> {
         let id = name.strip_prefix("manual.")?;
-        let graph = self.graph;
-        let by_id = self.elements_by_id.get_or_insert_with(|| {
-            graph
-                .ordered()
-                .map(|e| (graph.get(e).id.as_str(), e))
-                .collect()
-        });
-        by_id.get(id).copied()
+        self.elements_by_id.get(id).copied()
     }
 
-    /// The presence variable of an element.
+    /// The presence variable of an element: the variable named by its id.
+    ///
+    /// Element ids start with a kind word (`node.`, `relation.`, ...), so they
+    /// never collide with `manual.` or `expression.` names, and [`Encoder::var`]
+    /// resolves a term naming an element to this variable before looking for a
+    /// free variable; presence variables therefore need no name table.
     pub fn presence(&mut self, id: ElementId) -> Lit {
         if let Some(l) = self.presence_lits[id.0 as usize] {
             return l;
         }
         let graph = self.graph;
-        let l = self.var(&graph.get(id).id);
+        let first = self.elements_by_id[graph.get(id).id.as_str()];
+        let l = if first == id {
+            self.sat.new_var()
+        } else {
+            self.presence(first)
+        };
         self.presence_lits[id.0 as usize] = Some(l);
         l
+    }
+
+    /// The presence variables of the elements whose id starts with `prefix`,
+    /// followed by the other named variables whose name does (element order,
+    /// then creation order; each variable once).
+    pub fn vars_with_prefix(&mut self, prefix: &str) -> Vec<Lit> {
+        let graph = self.graph;
+        let mut lits = Vec::new();
+        for e in graph.ordered() {
+            let id = graph.get(e).id.as_str();
+            if id.starts_with(prefix) && self.elements_by_id[id] == e {
+                lits.push(self.presence(e));
+            }
+        }
+        lits.extend(
+            self.order
+                .iter()
+                .filter(|(n, _)| n.starts_with(prefix))
+                .map(|(_, l)| *l),
+        );
+        lits
     }
 
     /// The `manual.<id>` variable of an element.

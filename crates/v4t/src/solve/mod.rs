@@ -367,13 +367,8 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
 /// Whether another solution exists that changes the variables named with
 /// `prefix`: some present one absent, or (backward) some absent one present.
 /// The current model may change to another model of the unchanged problem.
-fn ambiguous(enc: &Encoder<'_>, sat: &mut Split, prefix: &str, backward: bool) -> bool {
-    let vars: Vec<Lit> = enc
-        .order
-        .iter()
-        .filter(|(n, _)| n.starts_with(prefix))
-        .map(|(_, l)| *l)
-        .collect();
+fn ambiguous(enc: &mut Encoder<'_>, sat: &mut Split, prefix: &str, backward: bool) -> bool {
+    let vars = enc.vars_with_prefix(prefix);
     let mut keep = Vec::new();
     for l in vars {
         if sat.value(l) {
