@@ -30,6 +30,10 @@ const USAGE: &str = "usage:
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     let result = match args.first().map(String::as_str) {
         Some("generate") => generate(&args[1..]),
         Some("run") => run(&args[1..]),
@@ -51,6 +55,22 @@ struct Flags<'a> {
 }
 
 impl Flags<'_> {
+    /// Rejects options other than `known` (each of which takes a value,
+    /// except those listed in `switches`).
+    fn check(&self, known: &[&str], switches: &[&str]) -> Result<(), String> {
+        let mut i = 0;
+        while let Some(a) = self.args.get(i) {
+            if switches.contains(&a.as_str()) {
+                i += 1;
+            } else if known.contains(&a.as_str()) {
+                i += 2;
+            } else {
+                return Err(format!("unknown argument {a:?}\n{USAGE}"));
+            }
+        }
+        Ok(())
+    }
+
     fn value(&self, key: &str) -> Option<&str> {
         let i = self.args.iter().position(|a| a == key)?;
         self.args.get(i + 1).map(String::as_str)
@@ -79,6 +99,7 @@ impl Flags<'_> {
 
 fn generate(args: &[String]) -> Result<(), String> {
     let flags = Flags { args };
+    flags.check(&["--family", "--size", "--out"], &[])?;
     let family = flags.family()?.ok_or(USAGE)?;
     let size = flags.number("--size", 0)?;
     let out = PathBuf::from(flags.value("--out").ok_or(USAGE)?);
@@ -113,6 +134,7 @@ fn roundtrip(args: &[String]) -> Result<(), String> {
 
 fn run(args: &[String]) -> Result<(), String> {
     let flags = Flags { args };
+    flags.check(&["--family", "--sizes", "--runs", "--v4t"], &["--no-process"])?;
     let families = match flags.family()? {
         Some(f) => vec![f],
         None => vec![Family::Reference, Family::Pruning],
