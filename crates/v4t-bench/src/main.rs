@@ -134,7 +134,10 @@ fn roundtrip(args: &[String]) -> Result<(), String> {
 
 fn run(args: &[String]) -> Result<(), String> {
     let flags = Flags { args };
-    flags.check(&["--family", "--sizes", "--runs", "--v4t"], &["--no-process"])?;
+    flags.check(
+        &["--family", "--sizes", "--runs", "--v4t"],
+        &["--no-process"],
+    )?;
     let families = match flags.family()? {
         Some(f) => vec![f],
         None => vec![Family::Reference, Family::Pruning],

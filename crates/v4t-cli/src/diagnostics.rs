@@ -42,39 +42,57 @@ pub struct Reporter {
 }
 
 impl Reporter {
-    /// Formats one diagnostic (always ends with a newline).
+    /// Formats one diagnostic (always ends with a newline). `element` is the
+    /// id of the element it is about, if known.
     pub fn format(
         &self,
         sources: &Sources,
         severity: Severity,
         message: &str,
         span: Span,
+        element: Option<&str>,
     ) -> String {
         let mut out = match self.format {
             Format::Text => render_as(sources, severity, message, span, self.color),
-            Format::Json => json(sources, severity, message, span),
+            Format::Json => json(sources, severity, message, span, element),
         };
         if !out.ends_with('\n') {
             out.push('\n');
+        }
+        if let (Format::Text, Some(id)) = (self.format, element) {
+            out.push_str(&format!("  = note: in element {id}\n"));
         }
         out
     }
 
     /// Prints one diagnostic to standard error.
-    pub fn emit(&self, sources: &Sources, severity: Severity, message: &str, span: Span) {
-        eprint!("{}", self.format(sources, severity, message, span));
+    pub fn emit(
+        &self,
+        sources: &Sources,
+        severity: Severity,
+        message: &str,
+        span: Span,
+        element: Option<&str>,
+    ) {
+        eprint!("{}", self.format(sources, severity, message, span, element));
     }
 
     /// Prints an error that has no location (I/O, usage).
     pub fn error(&self, message: &str) {
-        self.emit(&Sources::new(), Severity::Error, message, Span::NONE);
+        self.emit(&Sources::new(), Severity::Error, message, Span::NONE, None);
     }
 }
 
 /// One diagnostic as a JSON object on one line: `severity`, `message`, and,
-/// when the location is known, `file`, `line` and `column` (1-based).
-/// `element` is not emitted: errors do not carry element ids.
-pub fn json(sources: &Sources, severity: Severity, message: &str, span: Span) -> String {
+/// when known, `file`, `line` and `column` (1-based) and `element` (the id of
+/// the element the diagnostic is about).
+pub fn json(
+    sources: &Sources,
+    severity: Severity,
+    message: &str,
+    span: Span,
+    element: Option<&str>,
+) -> String {
     let mut out = String::from("{\"severity\":");
     v4t_yaml::json::write_json_string(&mut out, severity.word());
     out.push_str(",\"message\":");
@@ -83,6 +101,10 @@ pub fn json(sources: &Sources, severity: Severity, message: &str, span: Span) ->
         out.push_str(",\"file\":");
         v4t_yaml::json::write_json_string(&mut out, &file.name);
         out.push_str(&format!(",\"line\":{},\"column\":{}", span.line, span.col));
+    }
+    if let Some(id) = element {
+        out.push_str(",\"element\":");
+        v4t_yaml::json::write_json_string(&mut out, id);
     }
     out.push_str("}\n");
     out
@@ -261,12 +283,16 @@ mod tests {
         let mut sources = Sources::new();
         let id = sources.add("t.yaml", "a: 1\n");
         assert_eq!(
-            json(&sources, Severity::Warning, "say \"hi\"", Span::new(id, 1, 4)),
+            json(&sources, Severity::Warning, "say \"hi\"", Span::new(id, 1, 4), None),
             "{\"severity\":\"warning\",\"message\":\"say \\\"hi\\\"\",\"file\":\"t.yaml\",\"line\":1,\"column\":4}\n"
         );
         assert_eq!(
-            json(&sources, Severity::Error, "x", Span::NONE),
+            json(&sources, Severity::Error, "x", Span::NONE, None),
             "{\"severity\":\"error\",\"message\":\"x\"}\n"
+        );
+        assert_eq!(
+            json(&sources, Severity::Error, "x", Span::NONE, Some("node.a")),
+            "{\"severity\":\"error\",\"message\":\"x\",\"element\":\"node.a\"}\n"
         );
         let text = render_as(&sources, Severity::Warning, "w", Span::new(id, 1, 1), false);
         assert!(text.starts_with("warning: w\n --> t.yaml:1:1\n"), "{text}");

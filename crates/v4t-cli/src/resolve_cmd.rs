@@ -87,7 +87,13 @@ pub fn run(args: &ResolveArgs) -> u8 {
         match inputs_from_file(&mut sources, &env_inputs(), &name, text) {
             Ok(map) => inputs = Some(map),
             Err(e) => {
-                reporter.emit(&sources, Severity::Error, &e.message, e.span);
+                reporter.emit(
+                    &sources,
+                    Severity::Error,
+                    &e.message,
+                    e.span,
+                    e.element.as_deref(),
+                );
                 return EXIT_FAILURE;
             }
         }
@@ -140,7 +146,7 @@ pub fn run(args: &ResolveArgs) -> u8 {
     // Warnings are printed before the result is written and never change
     // the exit code.
     for w in &warnings {
-        reporter.emit(&sources, Severity::Warning, &w.message, w.span);
+        reporter.emit(&sources, Severity::Warning, &w.message, w.span, None);
     }
     if let (Some(path), Some(text)) = (&args.report, report) {
         if let Err(e) = write_atomically(path, &text) {
@@ -180,7 +186,13 @@ fn finish<T>(
     match outcome {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(e)) => {
-            reporter.emit(sources, Severity::Error, &e.message, e.span);
+            reporter.emit(
+                sources,
+                Severity::Error,
+                &e.message,
+                e.span,
+                e.element.as_deref(),
+            );
             Err(EXIT_FAILURE)
         }
         Err(panic) => {

@@ -430,3 +430,23 @@ fn symlink_loops_in_lib_do_not_hang() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("lib.A"));
 }
+
+#[test]
+fn json_diagnostics_name_the_element() {
+    let dir = TempDir::new("json-element");
+    let template = dir.path().join("t.yaml");
+    fs::write(
+        &template,
+        "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n    a: {type: t, properties: [{p: 1}, {p: 2}]}\n",
+    )
+    .unwrap();
+    let out = v4t(&["resolve", template.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(r#""message":"Property \"p@1\" of node \"a\" is ambiguous""#)
+            && stderr.contains(r#""line":4,"column":40"#)
+            && stderr.contains(r#""element":"property.p@1.node.a""#),
+        "{stderr}"
+    );
+}

@@ -259,6 +259,17 @@ fn block_nest(key: &str, depth: usize, indent: usize, leaf: &str, list: bool) ->
 
 #[test]
 fn deeply_nested_expressions_within_the_yaml_limit() {
+    // Debug builds use far more stack per level than release builds; run on
+    // a stack like the CLI's (it runs every command on a 64 MB stack).
+    std::thread::Builder::new()
+        .stack_size(16 << 20)
+        .spawn(deeply_nested_expressions)
+        .expect("spawn")
+        .join()
+        .expect("no panic");
+}
+
+fn deeply_nested_expressions() {
     // 300 levels of `add` parse fine (600 YAML levels); the value evaluator
     // stops at its own limit instead of overflowing the stack.
     let text = format!(

@@ -2,23 +2,23 @@
 //! elements, in the reference's order; the first violation is the error
 //! (part 2, section 7).
 
-use crate::error::{bail, Result};
+use crate::error::{fail_at, Result};
+
 use crate::graph::{ElementId, Graph};
 use crate::solve::Solution;
-use v4t_yaml::Span;
 
 /// Runs every enabled check.
 pub fn check(graph: &Graph, solution: &Solution) -> Result<()> {
     let c = &graph.options.checks;
     let present = |id: ElementId| solution.is_present(id);
     let g = graph;
-    let span = |id: ElementId| g.get(id).span;
 
     if c.relation_source {
         for &r in g.relations.iter().filter(|&&r| present(r)) {
             if let Some(s) = g.get(r).source.filter(|&s| !present(s)) {
-                bail!(
-                    span(r),
+                fail_at!(
+                    g,
+                    r,
                     "Relation source \"{}\" of {} does not exist",
                     g.get(s).name,
                     g.display(r)
@@ -29,8 +29,9 @@ pub fn check(graph: &Graph, solution: &Solution) -> Result<()> {
     if c.relation_target {
         for &r in g.relations.iter().filter(|&&r| present(r)) {
             if let Some(t) = g.get(r).target.filter(|&t| !present(t)) {
-                bail!(
-                    span(r),
+                fail_at!(
+                    g,
+                    r,
                     "Relation target \"{}\" of {} does not exist",
                     g.get(t).name,
                     g.display(r)
@@ -67,7 +68,7 @@ pub fn check(graph: &Graph, solution: &Solution) -> Result<()> {
         for &x in containers.filter(|&&x| present(x)) {
             let types = &g.get(x).types;
             if !types.iter().any(|&t| present(t)) {
-                bail!(span(x), "{} has no type", g.Display(x));
+                fail_at!(g, x, "{} has no type", g.Display(x));
             }
             ambiguous_names(g, types, &present)?;
         }
@@ -82,22 +83,14 @@ pub fn check(graph: &Graph, solution: &Solution) -> Result<()> {
     if c.ambiguous_hosting {
         for &n in g.nodes.iter().filter(|&&n| present(n)) {
             if hosting(n).filter(|&r| present(r)).count() > 1 {
-                bail!(
-                    span(n),
-                    "{} has more than one hosting relations",
-                    g.Display(n)
-                );
+                fail_at!(g, n, "{} has more than one hosting relations", g.Display(n));
             }
         }
     }
     if c.expected_hosting {
         for &n in g.nodes.iter().filter(|&&n| present(n)) {
             if hosting(n).count() > 0 && !hosting(n).any(present) {
-                bail!(
-                    span(n),
-                    "{} expected to have a hosting relation",
-                    g.Display(n)
-                );
+                fail_at!(g, n, "{} expected to have a hosting relation", g.Display(n));
             }
         }
     }
@@ -105,8 +98,9 @@ pub fn check(graph: &Graph, solution: &Solution) -> Result<()> {
         for &n in g.nodes.iter().filter(|&&n| present(n)) {
             let inc = &g.get(n).incoming;
             if !inc.is_empty() && !inc.iter().any(|&r| present(r)) {
-                bail!(
-                    span(n),
+                fail_at!(
+                    g,
+                    n,
                     "{} expected to have an incoming relation",
                     g.Display(n)
                 );
@@ -117,8 +111,9 @@ pub fn check(graph: &Graph, solution: &Solution) -> Result<()> {
         for &n in g.nodes.iter().filter(|&&n| present(n)) {
             let arts = &g.get(n).artifacts;
             if !arts.is_empty() && !arts.iter().any(|&a| present(a)) {
-                bail!(
-                    span(n),
+                fail_at!(
+                    g,
+                    n,
                     "{} expected to have an deployment artifact",
                     g.Display(n)
                 );
@@ -129,7 +124,7 @@ pub fn check(graph: &Graph, solution: &Solution) -> Result<()> {
         for &n in g.nodes.iter().filter(|&&n| present(n)) {
             let techs = &g.get(n).technologies;
             if !techs.is_empty() && !techs.iter().any(|&t| present(t)) {
-                bail!(span(n), "{} expected to have a technology", g.Display(n));
+                fail_at!(g, n, "{} expected to have a technology", g.Display(n));
             }
         }
     }
@@ -145,7 +140,7 @@ pub fn check(graph: &Graph, solution: &Solution) -> Result<()> {
                 .count()
                 > 1
             {
-                bail!(span(n), "{} has more than one technology", g.Display(n));
+                fail_at!(g, n, "{} has more than one technology", g.Display(n));
             }
         }
     }
@@ -156,7 +151,7 @@ pub fn check(graph: &Graph, solution: &Solution) -> Result<()> {
     if c.unproduced_output {
         for &i in g.inputs.iter().filter(|&&i| present(i)) {
             if !g.get(i).consumers.iter().any(|&p| present(p)) {
-                bail!(span(i), "{} is not consumed", g.Display(i));
+                fail_at!(g, i, "{} is not consumed", g.Display(i));
             }
         }
     }
@@ -166,7 +161,7 @@ pub fn check(graph: &Graph, solution: &Solution) -> Result<()> {
     if c.unproduced_output {
         for &o in g.outputs.iter().filter(|&&o| present(o)) {
             if g.get(o).producers.iter().any(|&p| !present(p)) {
-                bail!(span(o), "{} is not produced", g.Display(o));
+                fail_at!(g, o, "{} is not produced", g.Display(o));
             }
         }
     }
@@ -185,11 +180,7 @@ fn missing_container(
 ) -> Result<()> {
     for &x in ids.iter().filter(|&&x| present(x)) {
         if g.get(x).container.is_some_and(|c| !present(c)) {
-            bail!(
-                g.get(x).span,
-                "Container of {} does not exist",
-                g.display(x)
-            );
+            fail_at!(g, x, "Container of {} does not exist", g.display(x));
         }
     }
     Ok(())
@@ -205,8 +196,7 @@ fn ambiguous_names(
     for &x in ids.iter().filter(|&&x| present(x)) {
         let name = g.get(x).name.as_str();
         if seen.contains(&name) {
-            let span: Span = g.get(x).span;
-            bail!(span, "{} is ambiguous", g.Display(x));
+            fail_at!(g, x, "{} is ambiguous", g.Display(x));
         }
         seen.push(name);
     }

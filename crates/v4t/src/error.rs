@@ -11,6 +11,9 @@ use v4t_yaml::Span;
 pub struct Error {
     pub message: String,
     pub span: Span,
+    /// The id of the element the error is about (`node.web`,
+    /// `property.p@0.node.web`, ...), where the stage knows it.
+    pub element: Option<String>,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -20,6 +23,7 @@ impl Error {
         Error {
             message: message.into(),
             span: Span::NONE,
+            element: None,
         }
     }
 
@@ -27,7 +31,16 @@ impl Error {
         Error {
             message: message.into(),
             span,
+            element: None,
         }
+    }
+
+    /// Records the element the error is about, if none is recorded yet.
+    pub fn in_element(mut self, id: &str) -> Error {
+        if self.element.is_none() {
+            self.element = Some(id.to_string());
+        }
+        self
     }
 
     /// Adds a location if the error has none yet.
@@ -54,3 +67,13 @@ macro_rules! bail {
     };
 }
 pub(crate) use bail;
+
+/// `return Err(..)` about element `$id` of graph `$g`, with the element's
+/// span and id attached.
+macro_rules! fail_at {
+    ($g:expr, $id:expr, $($arg:tt)*) => {
+        return Err($crate::error::Error::at(format!($($arg)*), $g.get($id).span)
+            .in_element(&$g.get($id).id))
+    };
+}
+pub(crate) use fail_at;

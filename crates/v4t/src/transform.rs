@@ -5,7 +5,8 @@
 //! and policy targets pruned, list forms turned into maps, property
 //! expressions replaced by their values, every V4T-only key removed.
 
-use crate::error::{bail, Result};
+use crate::error::{fail_at, Result};
+
 use crate::fxhash::FxHashMap;
 use crate::graph::{ElementId, Graph, Loc, Owner};
 use crate::load::LoadedTypes;
@@ -119,7 +120,7 @@ pub fn transform(
             for &p in g.get(c).properties.iter().filter(|&&p| present(p)) {
                 let v = value_of(p).filter(Node::is_defined);
                 let Some(v) = v else {
-                    bail!(g.get(p).span, "{} has no value", g.Display(p));
+                    fail_at!(g, p, "{} has no value", g.Display(p));
                 };
                 if v.as_str() == Some(UNDEFINED) {
                     continue;
@@ -131,7 +132,7 @@ pub fn transform(
         let present_type = |c: ElementId| -> Result<String> {
             match g.get(c).types.iter().find(|&&t| present(t)) {
                 Some(&t) => Ok(g.get(t).name.clone()),
-                None => bail!(g.get(c).span, "{} has no present type", g.Display(c)),
+                None => fail_at!(g, c, "{} has no present type", g.Display(c)),
             }
         };
         let set_props = |m: &mut Map, c: ElementId| -> Result<()> {
@@ -156,7 +157,7 @@ pub fn transform(
                 m.insert("type", Node::string(present_type(n)?));
                 if !g.get(n).technologies.is_empty() {
                     let Some(&t) = g.get(n).technologies.iter().find(|&&t| present(t)) else {
-                        bail!(g.get(n).span, "{} has no present technology", g.Display(n));
+                        fail_at!(g, n, "{} has no present technology", g.Display(n));
                     };
                     if let Some(assign) = g.raw(src, t).and_then(|r| r.get("assign")) {
                         m.insert("type", assign.clone());

@@ -66,7 +66,7 @@ pub fn enrich_conditions(
         }
         let p = &presences;
         if let Err(e) = enrich_element(doc, g, p, types, inputs, type_specific, id, &mut current) {
-            first_error = Some((r, e));
+            first_error = Some((r, e.in_element(&g.get(id).id)));
         }
     }
     match first_error {

@@ -81,7 +81,7 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
         enc.presence(id);
     }
     for &id in &order {
-        encode_element(&mut enc, id)?;
+        encode_element(&mut enc, id).map_err(|e| e.in_element(&graph.get(id).id))?;
     }
     if let Some(constraints) = variability
         .and_then(|v| v.get("constraints"))
@@ -93,7 +93,7 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
         }
     }
     for &id in &order {
-        encode_implies(&mut enc, id)?;
+        encode_implies(&mut enc, id).map_err(|e| e.in_element(&graph.get(id).id))?;
     }
 
     // From here on every question is answered per independent part.
@@ -125,9 +125,13 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
         let v = enc
             .eval
             .evaluate(expr)
-            .map_err(|e| Error::at(e.message, e.span))?;
+            .map_err(|e| Error::at(e.message, e.span).in_element(&graph.get(p).id))?;
         if matches!(v, Value::Null) {
-            bail!(graph.get(p).span, "{} has no value", graph.Display(p));
+            return Err(Error::at(
+                format!("{} has no value", graph.Display(p)),
+                graph.get(p).span,
+            )
+            .in_element(&graph.get(p).id));
         }
         values.push((p, v));
     }
