@@ -271,14 +271,43 @@ impl<'d> Builder<'d> {
     /// Conditions and default-alternative flag of relations, properties,
     /// artifacts, types and technologies: `[false]` if `default_alternative`
     /// is present at all.
-    fn alternative_conditions(&self, raw: Option<&Map>) -> (Vec<Node>, bool) {
+    /// An element of a kind that can be a default alternative (type,
+    /// property, relation, artifact, technology): its conditions are `[false]`
+    /// if `default_alternative` is present at all, its `implied` is read raw.
+    #[allow(clippy::too_many_arguments)]
+    fn alternative(
+        &self,
+        kind: Kind,
+        name: &str,
+        index: usize,
+        container: ElementId,
+        span: Span,
+        loc: Loc,
+        raw: Option<&Map>,
+    ) -> Element {
+        let mut e = Element::new(
+            kind,
+            name.to_string(),
+            Some(index as u32),
+            Some(container),
+            span,
+            loc,
+        );
         match raw
             .and_then(|m| m.get("default_alternative"))
             .filter(|n| n.is_defined())
         {
-            Some(d) => (vec![Node::bool(false)], d.is_truthy()),
-            None => (self.conditions(raw), false),
+            Some(d) => {
+                e.conditions = vec![Node::bool(false)];
+                e.default_alternative = d.is_truthy();
+            }
+            None => e.conditions = self.conditions(raw),
         }
+        e.implied = raw
+            .and_then(|m| m.get("implied"))
+            .filter(|n| n.is_defined())
+            .cloned();
+        e
     }
 
     fn inputs(&mut self) -> Result<()> {
@@ -446,8 +475,19 @@ impl<'d> Builder<'d> {
                 continue;
             };
             let raw = a.as_map();
-            let (conditions, default) = self.alternative_conditions(raw);
-            if default {
+            let e = self.alternative(
+                Kind::Type,
+                name,
+                i,
+                container,
+                span,
+                Loc::Type {
+                    owner,
+                    index: i as u32,
+                },
+                raw,
+            );
+            if e.default_alternative {
                 if has_default {
                     bail!(
                         span,
@@ -457,23 +497,6 @@ impl<'d> Builder<'d> {
                 }
                 has_default = true;
             }
-            let mut e = Element::new(
-                Kind::Type,
-                name.to_string(),
-                Some(i as u32),
-                Some(container),
-                span,
-                Loc::Type {
-                    owner,
-                    index: i as u32,
-                },
-            );
-            e.conditions = conditions;
-            e.default_alternative = default;
-            e.implied = raw
-                .and_then(|m| m.get("implied"))
-                .filter(|n| n.is_defined())
-                .cloned();
             let id = self.add(e);
             self.g.types.push(id);
             self.el(container).types.push(id);
@@ -491,26 +514,19 @@ impl<'d> Builder<'d> {
                 continue;
             };
             let raw = a.as_map();
-            let (conditions, default) = self.alternative_conditions(raw);
-            let mut e = Element::new(
+            let mut e = self.alternative(
                 Kind::Property,
-                name.to_string(),
-                Some(i as u32),
-                Some(container),
+                name,
+                i,
+                container,
                 span,
                 Loc::Property {
                     owner,
                     index: i as u32,
                 },
+                raw,
             );
-            e.conditions = conditions;
-            e.default_alternative = default;
-            e.implied = Some(
-                raw.and_then(|m| m.get("implied"))
-                    .filter(|n| n.is_defined())
-                    .cloned()
-                    .unwrap_or_else(|| Node::bool(true)),
-            );
+            e.implied.get_or_insert_with(|| Node::bool(true));
             let id = self.add(e);
             self.g.properties.push(id);
             self.el(container).properties.push(id);
@@ -551,31 +567,22 @@ impl<'d> Builder<'d> {
                 continue;
             };
             let raw = a.as_map();
-            let (conditions, default) = self.alternative_conditions(raw);
-            let mut e = Element::new(
+            let mut e = self.alternative(
                 Kind::Relation,
-                name.to_string(),
-                Some(i as u32),
-                Some(node),
+                name,
+                i,
+                node,
                 span,
                 Loc::Relation {
                     node: node_index,
                     index: i as u32,
                 },
+                raw,
             );
-            e.conditions = conditions;
-            e.default_alternative = default;
             e.source = Some(node);
             e.hosting = is_hosting_name(name);
-            e.implied = Some(
-                match raw
-                    .and_then(|m| m.get("implied"))
-                    .filter(|n| n.is_defined())
-                {
-                    Some(v) => v.clone(),
-                    None => Node::bool(!e.hosting && self.g.options.relation_default_implied),
-                },
-            );
+            let default_implied = !e.hosting && self.g.options.relation_default_implied;
+            e.implied.get_or_insert_with(|| Node::bool(default_implied));
             let id = self.add(e);
             self.g.relations.push(id);
             self.el(node).outgoing.push(id);
@@ -614,24 +621,18 @@ impl<'d> Builder<'d> {
                 continue;
             };
             let raw = a.as_map();
-            let (conditions, default) = self.alternative_conditions(raw);
-            let mut e = Element::new(
+            let e = self.alternative(
                 Kind::Artifact,
-                name.to_string(),
-                Some(i as u32),
-                Some(node),
+                name,
+                i,
+                node,
                 span,
                 Loc::Artifact {
                     node: node_index,
                     index: i as u32,
                 },
+                raw,
             );
-            e.conditions = conditions;
-            e.default_alternative = default;
-            e.implied = raw
-                .and_then(|m| m.get("implied"))
-                .filter(|n| n.is_defined())
-                .cloned();
             let id = self.add(e);
             self.g.artifacts.push(id);
             self.el(node).artifacts.push(id);
@@ -656,24 +657,19 @@ impl<'d> Builder<'d> {
                 continue;
             };
             let raw = t.as_map();
-            let (conditions, default) = self.alternative_conditions(raw);
-            let mut e = Element::new(
+            let e = self.alternative(
                 Kind::Technology,
-                name.to_string(),
-                Some(i as u32),
-                Some(node),
+                name,
+                i,
+                node,
                 span,
                 Loc::Technology {
                     node: node_index,
                     index: i as u32,
                 },
+                raw,
             );
-            e.conditions = conditions;
-            e.default_alternative = default;
-            e.implied = raw
-                .and_then(|m| m.get("implied"))
-                .filter(|n| n.is_defined())
-                .cloned();
+            let default = e.default_alternative;
             let id = self.add(e);
             if raw
                 .and_then(|m| m.get("assign"))
