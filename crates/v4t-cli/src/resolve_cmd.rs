@@ -106,12 +106,7 @@ pub fn run(args: &ResolveArgs) -> u8 {
     }
 
     let options = ResolveOptions {
-        presets: args
-            .presets
-            .iter()
-            .map(|p| p.trim().to_string())
-            .filter(|p| !p.is_empty())
-            .collect(),
+        presets: presets(&args.presets),
         inputs,
         enrich: true,
         now_ms: Some(now_ms()),
@@ -301,10 +296,57 @@ pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     result
 }
 
+/// The presets to apply: those given on the command line, or else those in
+/// `OPENTOSCA_VINTNER_VARIABILITY_PRESETS` (a JSON list, as the reference
+/// reads it; a plain string counts as a one-element list).
+fn presets(given: &[String]) -> Vec<String> {
+    let given: Vec<String> = given
+        .iter()
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if !given.is_empty() {
+        return given;
+    }
+    match std::env::var("OPENTOSCA_VINTNER_VARIABILITY_PRESETS") {
+        Ok(text) => presets_from_env(&text),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Presets from the environment variable's text.
+fn presets_from_env(text: &str) -> Vec<String> {
+    let value = crate::inputs::loose_parse(text);
+    match (value.as_seq(), value.as_str()) {
+        (Some(items), _) => items
+            .iter()
+            .map(|i| {
+                i.as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| v4t_yaml::json::to_json(i))
+            })
+            .collect(),
+        (None, Some(s)) if !s.trim().is_empty() => vec![s.trim().to_string()],
+        _ => Vec::new(),
+    }
+}
+
 /// The current time in milliseconds since the epoch (for date operators).
 pub fn now_ms() -> f64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as f64)
         .unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::presets_from_env;
+
+    #[test]
+    fn presets_from_the_environment() {
+        assert_eq!(presets_from_env(r#"["dev", "eu"]"#), ["dev", "eu"]);
+        assert_eq!(presets_from_env("dev"), ["dev"]);
+        assert!(presets_from_env("").is_empty());
+    }
 }
