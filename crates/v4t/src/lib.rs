@@ -163,7 +163,7 @@ pub fn resolve_observed(
         report::Report::default()
     };
     observe(Stage::Check);
-    let template = transform::transform(&doc, &graph, &solution, &loaded)?;
+    let template = transform::transform(&mut doc, &graph, &solution, &loaded)?;
     observe(Stage::Transform);
     if !options.free_memory {
         std::mem::forget(doc);

@@ -5,8 +5,8 @@
 //! Imports (`imports:`) are never loaded: they are conditional elements only.
 
 use crate::error::{Error, Result};
+use crate::fxhash::FxHashSet;
 use crate::sources::{Loader, Sources};
-use std::collections::HashSet;
 use v4t_yaml::{parse, Map, Node, SourceId, Span, Value};
 
 /// The bundled normative types (written for v4t from the TOSCA 1.3 specification).
@@ -27,13 +27,18 @@ const LOADED_COLLECTIONS: [&str; 8] = [
 /// Types that came from the profile or `lib/` (removed again from the output).
 #[derive(Clone, Debug, Default)]
 pub struct LoadedTypes {
-    names: HashSet<(String, String)>,
+    /// Type names per collection, in the order of [`LOADED_COLLECTIONS`].
+    names: [FxHashSet<String>; LOADED_COLLECTIONS.len()],
 }
 
 impl LoadedTypes {
+    /// Whether type `name` of `collection` was loaded (no allocation: the
+    /// output filter asks this for every type of the template).
     pub fn contains(&self, collection: &str, name: &str) -> bool {
-        self.names
-            .contains(&(collection.to_string(), name.to_string()))
+        LOADED_COLLECTIONS
+            .iter()
+            .position(|&c| c == collection)
+            .is_some_and(|i| self.names[i].contains(name))
     }
 }
 
@@ -176,7 +181,7 @@ fn load_types(
                 version.span,
             ));
         }
-        for collection in LOADED_COLLECTIONS {
+        for (slot, collection) in LOADED_COLLECTIONS.into_iter().enumerate() {
             let Some(target) = root.map_entry(collection) else {
                 continue;
             };
@@ -200,9 +205,7 @@ fn load_types(
                     ));
                 }
                 target.push(k.clone(), v.clone());
-                loaded
-                    .names
-                    .insert((collection.to_string(), k.name.clone()));
+                loaded.names[slot].insert(k.name.clone());
             }
         }
     }

@@ -34,31 +34,38 @@ fn clean(m: &mut Map) {
     }
 }
 
-/// A copy of the raw definition `raw` for the output without deep-copying
-/// what the caller rewrites: keys in `replaced` get a null placeholder (so
-/// that re-inserting them keeps the key order), and with `drop_v4t` the V4T
-/// element keys are left out ([`clean`] in one pass). Non-maps are copied.
-fn shell(raw: Option<&Node>, replaced: &[&str], drop_v4t: bool) -> Node {
+/// The raw definition `raw` for the output, moved out of the document
+/// without touching what the caller rewrites or still reads: keys in
+/// `replaced` get a null placeholder in the output (so that re-inserting them
+/// keeps the key order) and stay in the document, and with `drop_v4t` the V4T
+/// element keys are left out of the output ([`clean`] in one pass) and stay
+/// in the document too (a technology's `assign` is read after its node).
+/// The moved values leave nulls behind; keys are copied, so lookups in the
+/// document keep working. Non-maps are copied.
+fn shell(raw: Option<&mut Node>, replaced: &[&str], drop_v4t: bool) -> Node {
     let Some(raw) = raw else {
         return Node::null();
     };
-    let Some(m) = raw.as_map() else {
+    let span = raw.span;
+    let Some(m) = raw.as_map_mut() else {
         return raw.clone();
     };
     let mut out = Map::with_capacity(m.len());
-    for (k, v) in m.iter() {
+    for i in 0..m.len() {
+        let Some((k, _)) = m.get_index(i) else { break };
         let key = k.name.as_str();
         if drop_v4t && ELEMENT_KEYS.contains(&key) {
             continue;
         }
-        let v = if replaced.contains(&key) {
+        let k = k.clone();
+        let v = if replaced.contains(&k.name.as_str()) {
             Node::null()
         } else {
-            v.clone()
+            m.get_index_mut(i).map(std::mem::take).unwrap_or_default()
         };
-        out.push(k.clone(), v);
+        out.push(k, v);
     }
-    Node::new(Value::Map(out), raw.span)
+    Node::new(Value::Map(out), span)
 }
 
 /// Keys of `topology_template` whose values the transformation rebuilds.
@@ -72,9 +79,11 @@ const REBUILT: [&str; 7] = [
     "variability",
 ];
 
-/// Transforms `doc` (the document the graph was built from) into the result.
+/// Transforms `source` (the document the graph was built from) into the
+/// result, moving the surviving definitions out of `source` (which is left
+/// with nulls in their place and is only good for dropping afterwards).
 pub fn transform(
-    source: &Node,
+    source: &mut Node,
     graph: &Graph,
     solution: &Solution,
     loaded: &LoadedTypes,
@@ -82,11 +91,13 @@ pub fn transform(
     let present = |id: ElementId| solution.is_present(id);
     let g = graph;
     let src = source;
-    // The output starts as a copy of the document without the collections
-    // that are rebuilt from the graph (placeholders keep their positions).
-    let mut doc = shell(Some(src), &["topology_template"], false);
-    if let (Some(root), Some(tt)) = (doc.as_map_mut(), src.get("topology_template")) {
-        root.insert("topology_template", shell(Some(tt), &REBUILT, false));
+    // The output starts as the document without the collections that are
+    // rebuilt from the graph (placeholders keep their positions).
+    let mut doc = shell(Some(src), &["topology_template", "imports"], false);
+    if let Some(root) = doc.as_map_mut() {
+        if let Some(tt) = src.get_mut("topology_template") {
+            root.insert("topology_template", shell(Some(tt), &REBUILT, false));
+        }
     }
 
     if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
@@ -95,7 +106,7 @@ pub fn transform(
         if tt.contains_key("inputs") {
             let mut inputs = Map::new();
             for &i in g.inputs.iter().filter(|&&i| present(i)) {
-                let def = shell(g.raw(src, i), &[], true);
+                let def = shell(g.raw_mut(src, i), &[], true);
                 inputs.insert(g.get(i).name.clone(), def);
                 for &p in &g.get(i).consumers {
                     consumer_values.push((
@@ -106,7 +117,7 @@ pub fn transform(
             }
             set_or_remove(tt, "inputs", inputs);
         }
-        let value_of = |p: ElementId| -> Option<Node> {
+        let value_of = |src: &Node, p: ElementId| -> Option<Node> {
             if let Some((_, v)) = consumer_values.iter().rev().find(|(q, _)| *q == p) {
                 return Some(v.clone());
             }
@@ -115,10 +126,10 @@ pub fn transform(
             }
             g.raw(src, p).and_then(|r| r.get("value")).cloned()
         };
-        let properties = |c: ElementId| -> Result<Option<Node>> {
+        let properties = |src: &Node, c: ElementId| -> Result<Option<Node>> {
             let mut out = Map::new();
             for &p in g.get(c).properties.iter().filter(|&&p| present(p)) {
-                let v = value_of(p).filter(Node::is_defined);
+                let v = value_of(src, p).filter(Node::is_defined);
                 let Some(v) = v else {
                     fail_at!(g, p, "{} has no value", g.Display(p));
                 };
@@ -135,8 +146,8 @@ pub fn transform(
                 None => fail_at!(g, c, "{} has no present type", g.Display(c)),
             }
         };
-        let set_props = |m: &mut Map, c: ElementId| -> Result<()> {
-            match properties(c)? {
+        let set_props = |src: &Node, m: &mut Map, c: ElementId| -> Result<()> {
+            match properties(src, c)? {
                 Some(p) => m.insert("properties", p),
                 None => {
                     m.remove("properties");
@@ -146,10 +157,12 @@ pub fn transform(
         };
 
         if tt.contains_key("node_templates") {
-            let mut nodes = Map::new();
+            let mut nodes = Map::with_capacity(g.nodes.len());
             for &n in g.nodes.iter().filter(|&&n| present(n)) {
+                // Requirements, artifacts, properties and the technology stay
+                // in `src` for their own elements.
                 let mut def = shell(
-                    g.raw(src, n),
+                    g.raw_mut(src, n),
                     &["type", "properties", "requirements", "artifacts"],
                     true,
                 );
@@ -163,14 +176,14 @@ pub fn transform(
                         m.insert("type", assign.clone());
                     }
                 }
-                set_props(m, n)?;
+                set_props(src, m, n)?;
                 let mut reqs = Vec::new();
                 for &r in g.get(n).outgoing.iter().filter(|&&r| present(r)) {
-                    let mut a = shell(g.raw(src, r), &[], true);
+                    let mut a = shell(g.raw_mut(src, r), &[], true);
                     if let Some(am) = a.as_map_mut() {
                         if am.len() == 1 {
-                            if let Some(target) = am.get("node") {
-                                a = target.clone();
+                            if let Some(target) = am.get_mut("node") {
+                                a = std::mem::take(target);
                             }
                         }
                     }
@@ -183,10 +196,10 @@ pub fn transform(
                 }
                 let mut arts = Map::new();
                 for &a in g.get(n).artifacts.iter().filter(|&&a| present(a)) {
-                    let mut ad = shell(g.raw(src, a), &["type", "properties"], true);
+                    let mut ad = shell(g.raw_mut(src, a), &["type", "properties"], true);
                     if let Some(am) = ad.as_map_mut() {
                         am.insert("type", Node::string(present_type(a)?));
-                        set_props(am, a)?;
+                        set_props(src, am, a)?;
                     }
                     arts.insert(g.get(a).name.clone(), ad);
                 }
@@ -200,45 +213,69 @@ pub fn transform(
             set_or_remove(tt, "node_templates", nodes);
         }
 
-        if let Some(rts) = src
-            .get("topology_template")
-            .and_then(|t| t.get("relationship_templates"))
-            .and_then(Node::as_map)
-        {
+        let relationship_templates = |src: &Node| {
+            src.get("topology_template")
+                .and_then(|t| t.get("relationship_templates"))
+                .and_then(Node::as_map)
+                .map(Map::len)
+        };
+        if let Some(len) = relationship_templates(src) {
             // The relation of each template: by position (a relation's types
             // record its template's), by name where that does not apply.
-            let mut by_position: Vec<Option<ElementId>> = vec![None; rts.len()];
+            let mut by_position: Vec<Option<ElementId>> = vec![None; len];
             let mut by_name: FxHashMap<&str, ElementId> = FxHashMap::default();
-            for &r in &g.relations {
-                let Some(t) = g.get(r).relationship.as_deref() else {
-                    continue;
-                };
-                let position = g.get(r).types.first().and_then(|&ty| match g.get(ty).loc {
-                    Loc::Type {
-                        owner: Owner::RelationshipTemplate(p),
-                        ..
-                    } => Some(p as usize),
-                    _ => None,
-                });
-                match position.filter(|&p| rts.get_index(p).is_some_and(|(k, _)| k.name == t)) {
-                    Some(p) => by_position[p] = Some(r),
-                    None => {
-                        by_name.insert(t, r);
+            {
+                let rts = src
+                    .get("topology_template")
+                    .and_then(|t| t.get("relationship_templates"))
+                    .and_then(Node::as_map)
+                    .expect("relationship templates");
+                for &r in &g.relations {
+                    let Some(t) = g.get(r).relationship.as_deref() else {
+                        continue;
+                    };
+                    let position = g.get(r).types.first().and_then(|&ty| match g.get(ty).loc {
+                        Loc::Type {
+                            owner: Owner::RelationshipTemplate(p),
+                            ..
+                        } => Some(p as usize),
+                        _ => None,
+                    });
+                    match position.filter(|&p| rts.get_index(p).is_some_and(|(k, _)| k.name == t)) {
+                        Some(p) => by_position[p] = Some(r),
+                        None => {
+                            by_name.insert(t, r);
+                        }
                     }
                 }
             }
-            let mut out = Map::new();
-            for (i, (k, v)) in rts.iter().enumerate() {
-                let rel = by_position[i].or_else(|| by_name.get(k.name.as_str()).copied());
+            let mut out = Map::with_capacity(len);
+            for (i, slot) in by_position.iter().enumerate() {
+                let rts = src
+                    .get("topology_template")
+                    .and_then(|t| t.get("relationship_templates"))
+                    .and_then(Node::as_map)
+                    .expect("relationship templates");
+                let Some((k, _)) = rts.get_index(i) else {
+                    break;
+                };
+                let rel = slot.or_else(|| by_name.get(k.name.as_str()).copied());
                 let Some(r) = rel.filter(|&r| present(r)) else {
                     continue;
                 };
-                let mut v = shell(Some(v), &["type", "properties"], false);
+                let k = k.clone();
+                // The template's properties stay in `src` for `set_props`.
+                let v = src
+                    .get_mut("topology_template")
+                    .and_then(|t| t.get_mut("relationship_templates"))
+                    .and_then(Node::as_map_mut)
+                    .and_then(|m| m.get_index_mut(i));
+                let mut v = shell(v, &["type", "properties"], false);
                 if let Some(m) = v.as_map_mut() {
                     m.insert("type", Node::string(present_type(r)?));
-                    set_props(m, r)?;
+                    set_props(src, m, r)?;
                 }
-                out.push(k.clone(), v);
+                out.push(k, v);
             }
             set_or_remove(tt, "relationship_templates", out);
         }
@@ -246,19 +283,19 @@ pub fn transform(
         if tt.contains_key("groups") {
             let mut groups = Map::new();
             for &gr in g.groups.iter().filter(|&&x| present(x)) {
-                let mut def = shell(g.raw(src, gr), &["type", "properties"], false);
+                let mut def = shell(g.raw_mut(src, gr), &["type", "properties"], false);
                 let Some(m) = def.as_map_mut() else { continue };
-                if let Some(members) = m.get("members").and_then(Node::as_seq) {
-                    let kept: Vec<Node> = members
-                        .iter()
+                if let Some(members) = m.get_mut("members").and_then(Node::as_seq_mut) {
+                    let kept: Vec<Node> = std::mem::take(members)
+                        .into_iter()
                         .zip(&g.get(gr).members)
                         .filter(|(_, &id)| present(id))
-                        .map(|(n, _)| n.clone())
+                        .map(|(n, _)| n)
                         .collect();
                     m.insert("members", Node::seq(kept));
                 }
                 m.insert("type", Node::string(present_type(gr)?));
-                set_props(m, gr)?;
+                set_props(src, m, gr)?;
                 clean(m);
                 groups.insert(g.get(gr).name.clone(), def);
             }
@@ -268,16 +305,16 @@ pub fn transform(
         if tt.contains_key("policies") {
             let mut policies = Vec::new();
             for &p in g.policies.iter().filter(|&&x| present(x)) {
-                let mut def = shell(g.raw(src, p), &["type", "properties"], true);
+                let mut def = shell(g.raw_mut(src, p), &["type", "properties"], true);
                 let Some(m) = def.as_map_mut() else { continue };
                 m.insert("type", Node::string(present_type(p)?));
-                set_props(m, p)?;
-                if let Some(targets) = m.get("targets").and_then(Node::as_seq) {
-                    let kept: Vec<Node> = targets
-                        .iter()
+                set_props(src, m, p)?;
+                if let Some(targets) = m.get_mut("targets").and_then(Node::as_seq_mut) {
+                    let kept: Vec<Node> = std::mem::take(targets)
+                        .into_iter()
                         .zip(&g.get(p).targets)
                         .filter(|(_, &id)| present(id))
-                        .map(|(n, _)| n.clone())
+                        .map(|(n, _)| n)
                         .collect();
                     m.insert("targets", Node::seq(kept));
                 }
@@ -293,7 +330,7 @@ pub fn transform(
         if tt.contains_key("outputs") {
             let mut outputs = Map::new();
             for &o in g.outputs.iter().filter(|&&x| present(x)) {
-                let def = shell(g.raw(src, o), &[], true);
+                let def = shell(g.raw_mut(src, o), &[], true);
                 outputs.insert(g.get(o).name.clone(), def);
             }
             set_or_remove(tt, "outputs", outputs);
@@ -307,11 +344,11 @@ pub fn transform(
     if root.contains_key("imports") {
         let mut imports = Vec::new();
         for &i in g.imports.iter().filter(|&&x| present(x)) {
-            let mut def = shell(g.raw(src, i), &[], true);
+            let mut def = shell(g.raw_mut(src, i), &[], true);
             if let Some(m) = def.as_map_mut() {
                 if m.len() == 1 {
-                    if let Some(f) = m.get("file") {
-                        def = f.clone();
+                    if let Some(f) = m.get_mut("file") {
+                        def = std::mem::take(f);
                     }
                 }
             }

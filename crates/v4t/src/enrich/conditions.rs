@@ -3,9 +3,9 @@
 //! conditions, input-name conditions and the generated default or pruning
 //! condition (part 1, section 9).
 
-use super::{insert_tight, single, single_flagged, Presences};
+use super::single;
 use crate::error::{bail, Error, Result};
-use crate::graph::{ElementId, Graph, Kind};
+use crate::graph::{Cond, ElementId, Graph, Kind, Op};
 use crate::types::TypeSystem;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Value};
@@ -14,7 +14,7 @@ const UNDEFINED: &str = "VINTNER_UNDEFINED";
 
 /// A candidate default or pruning condition.
 struct Wrapper {
-    expr: Node,
+    expr: Cond,
     consistency: bool,
     semantic: bool,
 }
@@ -34,8 +34,8 @@ pub fn enrich_conditions(
     doc: &Node,
     graph: &Graph,
     types: &TypeSystem<'_>,
-    manual: Vec<Vec<Node>>,
-) -> Result<Vec<Vec<Node>>> {
+    manual: Vec<Vec<Cond>>,
+) -> Result<Vec<Vec<Cond>>> {
     let g = graph;
     // An element's entry holds its manual list until its turn, then its final list.
     let mut current = manual;
@@ -57,15 +57,13 @@ pub fn enrich_conditions(
     for (r, id) in g.ordered().enumerate() {
         rank[id.0 as usize] = r as u32;
     }
-    let presences = Presences::new(g);
     let mut first_error: Option<(u32, Error)> = None;
     for (i, &r) in rank.iter().enumerate() {
         let id = ElementId(i as u32);
         if first_error.as_ref().is_some_and(|(fr, _)| *fr < r) {
             continue;
         }
-        let p = &presences;
-        if let Err(e) = enrich_element(doc, g, p, types, inputs, type_specific, id, &mut current) {
+        if let Err(e) = enrich_element(doc, g, types, inputs, type_specific, id, &mut current) {
             first_error = Some((r, e.in_element(&g.get(id).id)));
         }
     }
@@ -80,12 +78,11 @@ pub fn enrich_conditions(
 fn enrich_element(
     doc: &Node,
     g: &Graph,
-    p: &Presences<'_>,
     types: &TypeSystem<'_>,
     inputs: Option<&Map>,
     type_specific: Option<&Node>,
     id: ElementId,
-    current: &mut [Vec<Node>],
+    current: &mut [Vec<Cond>],
 ) -> Result<()> {
     {
         let e = g.get(id);
@@ -98,11 +95,11 @@ fn enrich_element(
             }
         }
         let raw = g.raw_map(doc, id);
-        candidates.extend(generic_wrappers(doc, raw, g, p, types, id, current)?);
+        candidates.extend(generic_wrappers(doc, raw, g, types, id, current)?);
         // 1. manual conditions (+ variability-group conditions of nodes and
         // relations; groups come later in element order, so their entries
         // still hold their manual lists)
-        let mut list: Vec<Node> = std::mem::take(&mut current[id.0 as usize]);
+        let mut list: Vec<Cond> = std::mem::take(&mut current[id.0 as usize]);
         if matches!(e.kind, Kind::Node | Kind::Relation) {
             for &gr in &e.groups {
                 if g.get(gr).variability_group {
@@ -110,14 +107,17 @@ fn enrich_element(
                 }
             }
         }
-        list.retain(Node::is_defined);
+        list.retain(|c| !matches!(c, Cond::Yaml(n) if !n.is_defined()));
         // 2. default alternative
         if e.default_alternative {
-            list = vec![bratan_of(p, &scope_without(g, id))];
+            list = vec![Cond::Bratan(scope_without(g, id))];
         }
         // 3. input-name condition
         if g.options.enrich_input_condition && inputs.is_some_and(|m| m.contains_key(&e.id)) {
-            list.push(single("variability_input", Node::string(e.id.clone())));
+            list.push(Cond::Yaml(single(
+                "variability_input",
+                Node::string(e.id.clone()),
+            )));
         }
         // 4b. the selected default / pruning conditions
         let kind_word = e.kind.word();
@@ -126,7 +126,7 @@ fn enrich_element(
         } else {
             g.options.element(kind_word, raw, e.anchor)?
         };
-        let selected: Vec<Node> = candidates
+        let selected: Vec<Cond> = candidates
             .into_iter()
             .filter(|w| {
                 (switches.default
@@ -140,16 +140,15 @@ fn enrich_element(
             .map(|w| w.expr)
             .collect();
         if !selected.is_empty() {
-            let combined = simplify(single_flagged("and", Node::seq(selected)));
-            let mut generated = combined;
-            match generated.as_map_mut() {
-                Some(m) => insert_tight(m, "_generated", Node::bool(true)),
-                None => bail!(
+            let combined = simplify_cond(Cond::And(selected));
+            if !combined.is_map(g) {
+                bail!(
                     e.span,
                     "Element \"{}\" is not an object",
-                    to_json(&generated)
-                ),
+                    to_json(&combined.to_node(g))
+                );
             }
+            let generated = Cond::Generated(Box::new(combined));
             let mut with = Vec::with_capacity(list.len() + 1);
             with.push(generated);
             with.append(&mut list);
@@ -178,18 +177,24 @@ pub fn simplify(mut n: Node) -> Node {
     n
 }
 
-/// `{not: {or: [presence of each]}, _bratan: true}`: none of `set` is present.
-pub fn bratan(g: &Graph, set: &[ElementId]) -> Node {
-    bratan_of(&Presences::new(g), set)
+/// [`simplify`] of the YAML form, on the compact form: `and`/`or` lists
+/// of one entry become that entry, recursively (YAML entries by
+/// [`simplify`]; bratans keep their `or`).
+fn simplify_cond(c: Cond) -> Cond {
+    match c {
+        Cond::And(items) | Cond::Or(items) if items.len() == 1 => {
+            simplify_cond(items.into_iter().next().expect("one item"))
+        }
+        Cond::And(items) => Cond::And(items.into_iter().map(simplify_cond).collect()),
+        Cond::Or(items) => Cond::Or(items.into_iter().map(simplify_cond).collect()),
+        Cond::Yaml(n) => Cond::Yaml(simplify(n)),
+        other => other,
+    }
 }
 
-/// [`bratan`] with presence conditions from `p`.
-fn bratan_of(p: &Presences<'_>, set: &[ElementId]) -> Node {
-    let presences = set.iter().map(|&x| p.of(x)).collect();
-    let mut m = Map::with_capacity(2);
-    m.insert("not", single("or", Node::seq(presences)));
-    m.insert("_bratan", Node::bool(true));
-    Node::map(m)
+/// `{not: {or: [presence of each]}, _bratan: true}`: none of `set` is present.
+pub fn bratan(g: &Graph, set: &[ElementId]) -> Node {
+    Cond::Bratan(set.to_vec()).to_node(g)
 }
 
 /// The set of mutually exclusive alternatives an element belongs to (9.5).
@@ -226,8 +231,8 @@ fn scope_without(g: &Graph, id: ElementId) -> Vec<ElementId> {
     scope(g, id).into_iter().filter(|&x| x != id).collect()
 }
 
-fn has_manual(list: &[Node]) -> bool {
-    list.iter().any(|c| !crate::solve::is_generated(c))
+fn has_manual(list: &[Cond]) -> bool {
+    list.iter().any(|c| !c.is_generated())
 }
 
 fn property_value_is_undefined(doc: &Node, g: &Graph, id: ElementId) -> bool {
@@ -238,7 +243,7 @@ fn property_value_is_undefined(doc: &Node, g: &Graph, id: ElementId) -> bool {
 }
 
 /// Whether default-alternative pruning is allowed for `id` (9.5).
-fn default_pruning_allowed(doc: &Node, g: &Graph, id: ElementId, current: &[Vec<Node>]) -> bool {
+fn default_pruning_allowed(doc: &Node, g: &Graph, id: ElementId, current: &[Vec<Cond>]) -> bool {
     let s = scope(g, id);
     if s.len() <= 1 {
         return false;
@@ -252,9 +257,9 @@ fn default_pruning_allowed(doc: &Node, g: &Graph, id: ElementId, current: &[Vec<
     candidates == [id]
 }
 
-/// `{and: items}`, with room for `_generated` (it may become the final condition).
-fn and_of(items: Vec<Node>) -> Node {
-    single_flagged("and", Node::seq(items))
+/// `{and: items}`.
+fn and_of(items: Vec<Cond>) -> Cond {
+    Cond::And(items)
 }
 
 /// The element's default condition mode: its own `default_condition_mode`
@@ -290,62 +295,60 @@ fn generic_wrappers(
     doc: &Node,
     raw: Option<&Map>,
     g: &Graph,
-    p: &Presences<'_>,
     types: &TypeSystem<'_>,
     id: ElementId,
-    current: &[Vec<Node>],
+    current: &[Vec<Cond>],
 ) -> Result<Vec<Wrapper>> {
     let e = g.get(id);
-    let wrapper = |key: &str, arg: Node, consistency: bool| Wrapper {
-        expr: single_flagged(key, arg),
+    let wrapper = |op: Op, consistency: bool| Wrapper {
+        expr: Cond::Op(op, id),
         consistency,
         semantic: !consistency,
     };
     Ok(match e.kind {
         Kind::Node => {
             let mode = mode_of(g, raw, id)?;
-            let name = || Node::string(e.name.clone());
             let mut parts = Vec::new();
             for t in mode.split('-') {
                 match t {
                     "host" => {
                         if e.outgoing.iter().any(|&r| g.get(r).hosting) {
-                            parts.push(single("host_presence", Node::string("SELF")));
+                            parts.push(Cond::Op(Op::HostPresence, id));
                         }
                     }
                     "source" => {
                         if !e.outgoing.is_empty() {
-                            parts.push(single("has_source", name()));
+                            parts.push(Cond::Op(Op::HasSource, id));
                         }
                     }
                     "incoming" | "incomingnaive" => {
                         if !e.incoming.is_empty() {
-                            let key = if t == "incoming" {
-                                "has_incoming_relation"
+                            let op = if t == "incoming" {
+                                Op::HasIncomingRelation
                             } else {
-                                "has_incoming_relation_naive"
+                                Op::HasIncomingRelationNaive
                             };
-                            parts.push(single(key, name()));
+                            parts.push(Cond::Op(op, id));
                         }
                     }
                     "outgoing" | "outgoingnaive" => {
                         if !e.outgoing.is_empty() {
-                            let key = if t == "outgoing" {
-                                "has_outgoing_relation"
+                            let op = if t == "outgoing" {
+                                Op::HasOutgoingRelation
                             } else {
-                                "has_outgoing_relation_naive"
+                                Op::HasOutgoingRelationNaive
                             };
-                            parts.push(single(key, name()));
+                            parts.push(Cond::Op(op, id));
                         }
                     }
                     "artifact" | "artifactnaive" => {
                         if !e.artifacts.is_empty() {
-                            let key = if t == "artifact" {
-                                "has_artifact"
+                            let op = if t == "artifact" {
+                                Op::HasArtifact
                             } else {
-                                "has_artifact_naive"
+                                Op::HasArtifactNaive
                             };
-                            parts.push(single(key, name()));
+                            parts.push(Cond::Op(op, id));
                         }
                     }
                     _ => return Err(unknown_mode(g, id, mode)),
@@ -364,17 +367,17 @@ fn generic_wrappers(
                 match t {
                     "source" => {
                         if let Some(s) = e.source {
-                            parts.push(p.of(s));
+                            parts.push(Cond::Presence(s));
                         }
                     }
                     "target" => {
                         if let Some(s) = e.target {
-                            parts.push(p.of(s));
+                            parts.push(Cond::Presence(s));
                         }
                     }
                     "default" => {
                         if default_pruning_allowed(doc, g, id, current) {
-                            parts.push(bratan_of(p, &scope_without(g, id)));
+                            parts.push(Cond::Bratan(scope_without(g, id)));
                         }
                     }
                     _ => return Err(unknown_mode(g, id, mode)),
@@ -393,13 +396,13 @@ fn generic_wrappers(
                 match t {
                     "container" => {
                         if let Some(c) = e.container {
-                            parts.push(p.of(c));
+                            parts.push(Cond::Presence(c));
                         }
                     }
                     "consuming" => {
                         if !e.consumes.is_empty() {
-                            let ors = e.consumes.iter().map(|&c| p.of(c)).collect();
-                            parts.push(single("or", Node::seq(ors)));
+                            let ors = e.consumes.iter().map(|&c| Cond::Presence(c)).collect();
+                            parts.push(Cond::Or(ors));
                         }
                     }
                     "default" => {
@@ -410,7 +413,7 @@ fn generic_wrappers(
                                 .into_iter()
                                 .filter(|&x| !property_value_is_undefined(doc, g, x))
                                 .collect();
-                            parts.push(bratan_of(p, &others));
+                            parts.push(Cond::Bratan(others));
                         }
                     }
                     _ => return Err(unknown_mode(g, id, mode)),
@@ -429,13 +432,13 @@ fn generic_wrappers(
                 match t {
                     "container" => {
                         if let Some(n) = e.container {
-                            c.push(p.of(n));
+                            c.push(Cond::Presence(n));
                         }
                     }
-                    "managed" => s.push(single("is_managed", Node::string("SELF"))),
+                    "managed" => s.push(Cond::Op(Op::IsManaged, id)),
                     "default" => {
                         if default_pruning_allowed(doc, g, id, current) {
-                            c.push(bratan_of(p, &scope_without(g, id)));
+                            c.push(Cond::Bratan(scope_without(g, id)));
                         }
                     }
                     _ => return Err(unknown_mode(g, id, mode)),
@@ -450,20 +453,19 @@ fn generic_wrappers(
                 match t {
                     "container" => {
                         if let Some(n) = e.container {
-                            c.push(p.of(n));
+                            c.push(Cond::Presence(n));
                         }
                     }
-                    "other" => c.push(bratan_of(p, &scope_without(g, id))),
+                    "other" => c.push(Cond::Bratan(scope_without(g, id))),
                     "scenario" => {
-                        if let Some(m) =
-                            super::technologies::scenario_condition(doc, g, p, types, id)?
+                        if let Some(m) = super::technologies::scenario_condition(doc, g, types, id)?
                         {
                             s.push(m);
                         }
                     }
                     "default" => {
                         if default_pruning_allowed(doc, g, id, current) {
-                            c.push(bratan_of(p, &scope_without(g, id)));
+                            c.push(Cond::Bratan(scope_without(g, id)));
                         }
                     }
                     _ => return Err(unknown_mode(g, id, mode)),
@@ -476,13 +478,10 @@ fn generic_wrappers(
             let (mut c, mut s) = (Vec::new(), Vec::new());
             for t in mode.split('-') {
                 match t {
-                    "produced" => s.push(single(
-                        "is_produced",
-                        Node::number(e.index.unwrap_or(0) as f64),
-                    )),
+                    "produced" => s.push(Cond::Op(Op::IsProduced, id)),
                     "default" => {
                         if default_pruning_allowed(doc, g, id, current) {
-                            c.push(bratan_of(p, &scope_without(g, id)));
+                            c.push(Cond::Bratan(scope_without(g, id)));
                         }
                     }
                     _ => return Err(unknown_mode(g, id, mode)),
@@ -490,24 +489,12 @@ fn generic_wrappers(
             }
             split_wrappers(c, s)
         }
-        Kind::Input => vec![wrapper(
-            "is_consumed",
-            Node::number(e.index.unwrap_or(0) as f64),
-            false,
-        )],
-        Kind::Group => vec![wrapper(
-            "has_present_member",
-            Node::string(e.name.clone()),
-            false,
-        )],
-        Kind::Policy => vec![wrapper(
-            "has_present_target",
-            Node::number(e.index.unwrap_or(0) as f64),
-            false,
-        )],
+        Kind::Input => vec![wrapper(Op::IsConsumed, false)],
+        Kind::Group => vec![wrapper(Op::HasPresentMember, false)],
+        Kind::Policy => vec![wrapper(Op::HasPresentTarget, false)],
         Kind::Type => match e.container {
             Some(c) => vec![Wrapper {
-                expr: p.of(c),
+                expr: Cond::Presence(c),
                 consistency: true,
                 semantic: false,
             }],
@@ -517,7 +504,7 @@ fn generic_wrappers(
     })
 }
 
-fn split_wrappers(c: Vec<Node>, s: Vec<Node>) -> Vec<Wrapper> {
+fn split_wrappers(c: Vec<Cond>, s: Vec<Cond>) -> Vec<Wrapper> {
     let mut out = Vec::new();
     if !c.is_empty() {
         out.push(Wrapper {
@@ -577,7 +564,7 @@ fn type_specific_wrapper(
         _ => default,
     };
     Ok(Some(Wrapper {
-        expr: conditions.clone(),
+        expr: Cond::Yaml(conditions.clone()),
         consistency: flag("consistency", false),
         semantic: flag("semantic", true),
     }))

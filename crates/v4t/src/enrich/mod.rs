@@ -53,43 +53,6 @@ fn single_flagged(key: &str, value: Node) -> Node {
     map_with(2, key, value)
 }
 
-/// Inserts `key: value` into `m`, growing it by exactly one entry if full.
-fn insert_tight(m: &mut Map, key: &str, value: Node) {
-    if !m.contains_key(key) {
-        let mut entries = std::mem::take(m).into_entries();
-        entries.reserve_exact(1);
-        *m = Map::from_entries(entries);
-    }
-    m.insert(key, value);
-}
-
-/// The presence conditions of a graph's elements, each built once and then
-/// cloned: the enricher needs an element's presence in the conditions of all
-/// its alternatives, dependants and scenario matches. A clone is also
-/// tighter in memory than a fresh [`Graph::presence_condition`].
-pub(crate) struct Presences<'g> {
-    graph: &'g Graph,
-    cache: Vec<std::cell::OnceCell<Node>>,
-}
-
-impl<'g> Presences<'g> {
-    pub(crate) fn new(graph: &'g Graph) -> Presences<'g> {
-        Presences {
-            graph,
-            cache: (0..graph.elements.len())
-                .map(|_| Default::default())
-                .collect(),
-        }
-    }
-
-    /// [`Graph::presence_condition`] of `id`.
-    pub(crate) fn of(&self, id: graph::ElementId) -> Node {
-        self.cache[id.0 as usize]
-            .get_or_init(|| self.graph.presence_condition(id))
-            .clone()
-    }
-}
-
 /// Enriches `doc` in place.
 pub fn enrich(doc: &mut Node) -> Result<()> {
     enrich_doc(doc, false).map(drop)
@@ -121,7 +84,7 @@ fn enrich_doc(doc: &mut Node, keep_graph: bool) -> Result<Option<Graph>> {
     // The manual condition lists move from the document into the graph and
     // on into the enrichment; `write_back` replaces every one of them.
     let mut g2 = graph::build_moving_conditions(doc)?;
-    let manual: Vec<Vec<Node>> = g2
+    let manual: Vec<Vec<graph::Cond>> = g2
         .elements
         .iter_mut()
         .map(|e| std::mem::take(&mut e.conditions))
@@ -155,7 +118,7 @@ fn keeps_elements(doc: &Node, g: &Graph) -> bool {
 fn write_back(
     doc: &mut Node,
     g: &mut Graph,
-    conditions: Vec<Vec<Node>>,
+    conditions: Vec<Vec<graph::Cond>>,
     constraints: Vec<Node>,
     into_graph: bool,
 ) {
@@ -174,6 +137,8 @@ fn write_back(
         if into_graph {
             g.elements[i].conditions = list;
         } else {
+            // The YAML form of generated conditions exists only here.
+            let list = list.into_iter().map(|c| c.into_node(g)).collect();
             m.insert("conditions", Node::seq(list));
         }
     }

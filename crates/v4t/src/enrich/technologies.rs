@@ -10,7 +10,7 @@
 //! a managed node without any (`enrich_technologies`, 8.4).
 
 use crate::error::{bail, Result};
-use crate::graph::{ElementId, Graph};
+use crate::graph::{Cond, ElementId, Graph};
 use crate::types::TypeSystem;
 use std::cmp::Ordering;
 use v4t_yaml::number::format_js;
@@ -69,10 +69,9 @@ pub fn may_edit(doc: &Node) -> Result<bool> {
 pub(crate) fn scenario_condition(
     doc: &Node,
     graph: &Graph,
-    presences: &super::Presences<'_>,
     types: &TypeSystem<'_>,
     id: ElementId,
-) -> Result<Option<Node>> {
+) -> Result<Option<Cond>> {
     let Some(stored) = graph.raw(doc, id).and_then(|r| r.get_defined("scenario")) else {
         return Ok(None);
     };
@@ -83,12 +82,9 @@ pub(crate) fn scenario_condition(
     let matches = matches(graph, doc, types, node, &scenario)?;
     let alternatives = matches
         .iter()
-        .map(|elements| {
-            let presences = elements.iter().map(|&e| presences.of(e)).collect();
-            super::single("and", Node::seq(presences))
-        })
+        .map(|elements| Cond::And(elements.iter().map(|&e| Cond::Presence(e)).collect()))
         .collect();
-    Ok(Some(super::single_flagged("or", Node::seq(alternatives))))
+    Ok(Some(Cond::Or(alternatives)))
 }
 
 // ---------------------------------------------------------------------------
@@ -755,7 +751,7 @@ fn implementation_edits(ctx: &Context<'_>) -> Result<Vec<Edit>> {
                     let Some(rule_conditions) = &candidate.conditions else {
                         bail!(g.get(t).span, "Unexpected error");
                     };
-                    let mut list = manual.clone();
+                    let mut list: Vec<Node> = manual.iter().map(|c| c.to_node(g)).collect();
                     list.push(rule_conditions.clone());
                     Some(Node::seq(list))
                 };
@@ -1088,21 +1084,20 @@ topology_template:
         let g1 = crate::graph::build(&doc).expect("builds");
         let types = TypeSystem::new(&doc, &g1);
         let manual = g1.get(g1.node("db").unwrap()).technologies[0];
-        let presences = super::super::Presences::new(&g1);
-        assert!(scenario_condition(&doc, &g1, &presences, &types, manual)
+        assert!(scenario_condition(&doc, &g1, &types, manual)
             .unwrap()
             .is_none());
         enrich_technologies(&mut doc, &g1).unwrap();
         normalize(&mut doc).unwrap();
         let g2 = crate::graph::build(&doc).expect("builds");
         let types = TypeSystem::new(&doc, &g2);
-        let presences = super::super::Presences::new(&g2);
         let condition = |node: &str| {
             let tech = g2.get(g2.node(node).unwrap()).technologies[0];
             to_json(
-                &scenario_condition(&doc, &g2, &presences, &types, tech)
+                &scenario_condition(&doc, &g2, &types, tech)
                     .unwrap()
-                    .unwrap(),
+                    .unwrap()
+                    .to_node(&g2),
             )
         };
         assert_eq!(

@@ -1,7 +1,7 @@
 //! Population: builds the [`Graph`] of a normalised document in the
 //! reference's order (part 1, section 5), raising its errors in that order.
 
-use super::{is_hosting_name, Element, ElementId, Graph, Kind, Loc, Owner};
+use super::{is_hosting_name, Cond, Element, ElementId, Graph, Kind, Loc, Owner};
 use crate::error::{bail, Error, Result};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::normalize::not_a_boolean;
@@ -108,7 +108,7 @@ fn move_conditions(doc: &mut Node, g: &mut Graph) {
             Value::Seq(items) => items,
             value => vec![Node::new(value, c.span)],
         };
-        g.elements[i].conditions = list;
+        g.elements[i].conditions = list.into_iter().map(Cond::Yaml).collect();
     }
 }
 
@@ -241,9 +241,9 @@ impl<'d> Builder<'d> {
     }
 
     /// [`conditions_of`], or nothing if the lists are moved in later.
-    fn conditions(&self, raw: Option<&Map>) -> Vec<Node> {
+    fn conditions(&self, raw: Option<&Map>) -> Vec<Cond> {
         if self.copy_conditions {
-            conditions_of(raw)
+            conditions_of(raw).into_iter().map(Cond::Yaml).collect()
         } else {
             Vec::new()
         }
@@ -298,7 +298,7 @@ impl<'d> Builder<'d> {
             .filter(|n| n.is_defined())
         {
             Some(d) => {
-                e.conditions = vec![Node::bool(false)];
+                e.conditions = vec![Cond::Yaml(Node::bool(false))];
                 e.default_alternative = d.is_truthy();
             }
             None => e.conditions = self.conditions(raw),

@@ -8,11 +8,13 @@
 //! Element names are indexed once; later stages work with [`ElementId`]s.
 
 mod build;
+mod cond;
 pub mod lookup;
 
 pub use build::{
     add_fallback_properties, build, build_moving_conditions, check_version, conditions_of, rebuild,
 };
+pub use cond::{Cond, Op};
 
 use crate::fxhash::FxHashMap;
 use crate::options::Options;
@@ -100,8 +102,9 @@ pub struct Element {
     pub loc: Loc,
     /// The element's condition list as written (`[false]` for a
     /// `default_alternative` relation, property, artifact, type or
-    /// technology); in the resolver graph, the enriched list.
-    pub conditions: Vec<Node>,
+    /// technology); in the resolver graph, the enriched list, whose
+    /// generated entries are compact terms ([`Cond`]).
+    pub conditions: Vec<Cond>,
     pub default_alternative: bool,
     pub types: Vec<ElementId>,
     pub properties: Vec<ElementId>,

@@ -5,7 +5,7 @@
 
 use crate::error::{bail, Error, Result};
 use crate::fxhash::FxHashMap;
-use crate::graph::{ElementId, Graph, Kind};
+use crate::graph::{Cond, ElementId, Graph, Kind, Op};
 use crate::types::TypeSystem;
 use v4t_expr::Evaluator;
 use v4t_sat::{Lit, Solver};
@@ -59,6 +59,57 @@ const LOGIC_KEYS: [&str; 43] = [
     "artifact_type_presence",
 ];
 
+/// The position of `name` in [`LOGIC_KEYS`] (a `match` compiles to a
+/// length switch and few comparisons instead of a scan of 43 keys).
+fn logic_rank(name: &str) -> Option<usize> {
+    Some(match name {
+        "logic_expression" => 0,
+        "and" => 1,
+        "or" => 2,
+        "not" => 3,
+        "xor" => 4,
+        "exo" => 5,
+        "implies" => 6,
+        "amo" => 7,
+        "node_presence" => 8,
+        "host_presence" => 9,
+        "has_source" => 10,
+        "has_incoming_relation" => 11,
+        "has_incoming_relation_naive" => 12,
+        "has_outgoing_relation" => 13,
+        "has_outgoing_relation_naive" => 14,
+        "has_artifact" => 15,
+        "has_artifact_naive" => 16,
+        "relation_presence" => 17,
+        "source_presence" => 18,
+        "target_presence" => 19,
+        "container_presence" => 20,
+        "policy_presence" => 21,
+        "has_present_target" => 22,
+        "group_presence" => 23,
+        "has_present_member" => 24,
+        "artifact_presence" => 25,
+        "is_managed" => 26,
+        "node_property_presence" => 27,
+        "relation_property_presence" => 28,
+        "group_property_presence" => 29,
+        "policy_property_presence" => 30,
+        "artifact_property_presence" => 31,
+        "input_presence" => 32,
+        "is_consumed" => 33,
+        "output_presence" => 34,
+        "is_produced" => 35,
+        "import_presence" => 36,
+        "technology_presence" => 37,
+        "node_type_presence" => 38,
+        "relation_type_presence" => 39,
+        "group_type_presence" => 40,
+        "policy_type_presence" => 41,
+        "artifact_type_presence" => 42,
+        _ => return None,
+    })
+}
+
 /// The logic operator of a map: its defined key that comes first in
 /// [`LOGIC_KEYS`] (one pass over the map's usually one or two entries).
 fn logic_operator(m: &Map) -> Option<(&'static str, &Node)> {
@@ -66,7 +117,7 @@ fn logic_operator(m: &Map) -> Option<(&'static str, &Node)> {
     // Like `Map::get`, only the first entry of a (duplicated) key counts.
     let mut seen = 0u64;
     for (k, v) in m.iter() {
-        let Some(rank) = LOGIC_KEYS.iter().position(|&l| l == k.name) else {
+        let Some(rank) = logic_rank(&k.name) else {
             continue;
         };
         let first = seen & (1 << rank) == 0;
@@ -101,6 +152,9 @@ pub struct Encoder<'a> {
     /// The first element with each id: elements sharing an id share the
     /// variable that id names.
     elements_by_id: FxHashMap<&'a str, ElementId>,
+    /// Per element: 0 not yet known, 1 its presence condition resolves to
+    /// itself ([`Graph::presence_resolves_to_self`]), 2 it does not.
+    presence_direct: Vec<u8>,
     /// Current nesting of logic expressions (bounded by [`MAX_LOGIC_DEPTH`]).
     depth: usize,
 }
@@ -137,6 +191,7 @@ impl<'a> Encoder<'a> {
                 }
                 by_id
             },
+            presence_direct: vec![0; graph.elements.len()],
             depth: 0,
         }
     }
@@ -315,6 +370,213 @@ impl<'a> Encoder<'a> {
         Ok(self.sat.constant(b))
     }
 
+    /// Encodes a condition entry with context element `ctx` (the element
+    /// whose list it is): YAML in logic mode, generated terms directly. Each
+    /// term level counts as one level of nesting, like the map it stands for.
+    pub fn cond(&mut self, c: &Cond, ctx: Option<ElementId>) -> Result<Lit> {
+        self.cond_in(c, ctx, false)
+    }
+
+    fn cond_in(&mut self, c: &Cond, ctx: Option<ElementId>, in_list: bool) -> Result<Lit> {
+        match c {
+            Cond::Yaml(n) => return self.logic_in(n, ctx, in_list),
+            // The generated map is its inner map with `_generated: true`.
+            Cond::Generated(inner) => {
+                return match &**inner {
+                    // `_generated` is no logic key, but a value expression
+                    // would see it: evaluate the YAML form as written.
+                    Cond::Yaml(n) if n.as_map().and_then(logic_operator).is_none() => {
+                        let node = c.to_node(self.graph);
+                        self.logic_in(&node, ctx, in_list)
+                    }
+                    inner => self.cond_in(inner, ctx, in_list),
+                };
+            }
+            _ => {}
+        }
+        if self.depth >= MAX_LOGIC_DEPTH {
+            bail!(
+                v4t_yaml::Span::NONE,
+                "Logic expression is nested too deeply (more than {MAX_LOGIC_DEPTH} levels)"
+            );
+        }
+        self.depth += 1;
+        let result = self.cond_at_depth(c, ctx);
+        self.depth -= 1;
+        result
+    }
+
+    fn cond_at_depth(&mut self, c: &Cond, ctx: Option<ElementId>) -> Result<Lit> {
+        let g = self.graph;
+        Ok(match c {
+            Cond::And(items) => {
+                let l = self.cond_list(items, ctx)?;
+                self.sat.and(&l)
+            }
+            Cond::Or(items) => {
+                let l = self.cond_list(items, ctx)?;
+                self.sat.or(&l)
+            }
+            Cond::Bratan(set) => {
+                // `{not: {or: [...]}}`: the `or` is one level deeper.
+                self.depth += 1;
+                let mut lits = Vec::with_capacity(set.len());
+                let mut result = Ok(());
+                for &x in set {
+                    match self.cond_in(&Cond::Presence(x), ctx, true) {
+                        Ok(l) => lits.push(l),
+                        Err(e) => {
+                            result = Err(e);
+                            break;
+                        }
+                    }
+                }
+                self.depth -= 1;
+                result?;
+                !self.sat.or(&lits)
+            }
+            Cond::Presence(id) => {
+                if self.resolves_to_self(*id) {
+                    self.presence(*id)
+                } else if g.presence_is_false(*id) {
+                    self.sat.constant(false)
+                } else {
+                    let node = g.presence_condition(*id);
+                    self.depth -= 1;
+                    let l = self.logic_in(&node, ctx, true);
+                    self.depth += 1;
+                    l?
+                }
+            }
+            Cond::Op(op, id) => match self.op_target(*op, *id, ctx) {
+                Some(n) => self.element_op(*op, n)?,
+                None => {
+                    let node = c.to_node(g);
+                    self.depth -= 1;
+                    let l = self.logic_in(&node, ctx, true);
+                    self.depth += 1;
+                    l?
+                }
+            },
+            Cond::Yaml(_) | Cond::Generated(_) => unreachable!("handled by cond_in"),
+        })
+    }
+
+    fn cond_list(&mut self, items: &[Cond], ctx: Option<ElementId>) -> Result<Vec<Lit>> {
+        items.iter().map(|x| self.cond_in(x, ctx, true)).collect()
+    }
+
+    /// Whether the presence condition of `id` is looked up as `id` (cached).
+    fn resolves_to_self(&mut self, id: ElementId) -> bool {
+        let slot = &mut self.presence_direct[id.0 as usize];
+        if *slot == 0 {
+            *slot = if self.graph.presence_resolves_to_self(id) {
+                1
+            } else {
+                2
+            };
+        }
+        *slot == 1
+    }
+
+    /// The element the argument of `{op: ..}` generated for `id` resolves
+    /// to in context `ctx`, when that is found without reading YAML.
+    fn op_target(&self, op: Op, id: ElementId, ctx: Option<ElementId>) -> Option<ElementId> {
+        let g = self.graph;
+        let e = g.get(id);
+        let at = |list: &[ElementId]| list.get(e.index.unwrap_or(0) as usize).copied();
+        match op {
+            // `SELF` in the element's own context.
+            Op::HostPresence => (ctx == Some(id) && e.kind == Kind::Node).then_some(id),
+            Op::IsManaged => (ctx == Some(id) && e.kind == Kind::Artifact).then_some(id),
+            Op::IsConsumed => at(&g.inputs),
+            Op::IsProduced => at(&g.outputs),
+            Op::HasPresentTarget => at(&g.policies),
+            Op::HasPresentMember => g.group_by_own_name(id).then_some(id),
+            _ => g.node_by_own_name(id).then_some(id),
+        }
+    }
+
+    /// An operator whose argument names a node.
+    fn node_op(&mut self, op: Op, ctx: Option<ElementId>, arg: &Node) -> Result<Lit> {
+        let n = self.graph.lookup_node(ctx, arg)?;
+        self.element_op(op, n)
+    }
+
+    /// The operators about one element, once their argument is resolved to `n`.
+    fn element_op(&mut self, op: Op, n: ElementId) -> Result<Lit> {
+        let g = self.graph;
+        Ok(match op {
+            Op::HostPresence => {
+                let hosts: Vec<ElementId> = g
+                    .get(n)
+                    .outgoing
+                    .iter()
+                    .filter(|&&r| g.get(r).hosting)
+                    .filter_map(|&r| g.get(r).target)
+                    .collect();
+                self.or_of(&hosts)
+            }
+            Op::HasSource => {
+                let sources: Vec<ElementId> = g
+                    .get(n)
+                    .incoming
+                    .iter()
+                    .filter_map(|&r| g.get(r).source)
+                    .collect();
+                self.or_of(&sources)
+            }
+            Op::HasIncomingRelation | Op::HasOutgoingRelation => {
+                let incoming = op == Op::HasIncomingRelation;
+                let rels = if incoming {
+                    &g.get(n).incoming
+                } else {
+                    &g.get(n).outgoing
+                };
+                let mut terms = Vec::with_capacity(rels.len());
+                for &r in rels {
+                    let other = if incoming {
+                        g.get(r).source
+                    } else {
+                        g.get(r).target
+                    };
+                    let m = self.manual(r);
+                    let o = match other {
+                        Some(o) => self.presence(o),
+                        None => self.sat.constant(false),
+                    };
+                    terms.push(self.sat.and(&[m, o]));
+                }
+                self.sat.or(&terms)
+            }
+            Op::HasIncomingRelationNaive => self.or_of(&g.get(n).incoming),
+            Op::HasOutgoingRelationNaive => self.or_of(&g.get(n).outgoing),
+            Op::HasArtifact => {
+                let lits: Vec<Lit> = g.get(n).artifacts.iter().map(|&a| self.manual(a)).collect();
+                self.sat.or(&lits)
+            }
+            Op::HasArtifactNaive => self.or_of(&g.get(n).artifacts),
+            Op::IsManaged => {
+                let techs = self.types.managing_technologies(self.doc, n)?;
+                self.or_of(&techs)
+            }
+            Op::HasPresentTarget => {
+                let mut terms = Vec::new();
+                for &t in &g.get(n).targets {
+                    if g.get(t).kind == Kind::Group {
+                        terms.push(self.or_of(&g.get(t).members));
+                    } else {
+                        terms.push(self.presence(t));
+                    }
+                }
+                self.sat.or(&terms)
+            }
+            Op::HasPresentMember => self.or_of(&g.get(n).members),
+            Op::IsConsumed => self.or_of(&g.get(n).consumers),
+            Op::IsProduced => self.or_of(&g.get(n).producers),
+        })
+    }
+
     fn or_of(&mut self, ids: &[ElementId]) -> Lit {
         let lits: Vec<Lit> = ids.iter().map(|&i| self.presence(i)).collect();
         self.sat.or(&lits)
@@ -364,68 +626,18 @@ impl<'a> Encoder<'a> {
                 let n = g.lookup_node(ctx, arg)?;
                 self.presence(n)
             }
-            "host_presence" => {
-                let n = g.lookup_node(ctx, arg)?;
-                let hosts: Vec<ElementId> = g
-                    .get(n)
-                    .outgoing
-                    .iter()
-                    .filter(|&&r| g.get(r).hosting)
-                    .filter_map(|&r| g.get(r).target)
-                    .collect();
-                self.or_of(&hosts)
-            }
-            "has_source" => {
-                let n = g.lookup_node(ctx, arg)?;
-                let sources: Vec<ElementId> = g
-                    .get(n)
-                    .incoming
-                    .iter()
-                    .filter_map(|&r| g.get(r).source)
-                    .collect();
-                self.or_of(&sources)
-            }
-            "has_incoming_relation" | "has_outgoing_relation" => {
-                let n = g.lookup_node(ctx, arg)?;
-                let incoming = key == "has_incoming_relation";
-                let rels = if incoming {
-                    &g.get(n).incoming
-                } else {
-                    &g.get(n).outgoing
-                };
-                let mut terms = Vec::with_capacity(rels.len());
-                for &r in rels {
-                    let other = if incoming {
-                        g.get(r).source
-                    } else {
-                        g.get(r).target
-                    };
-                    let m = self.manual(r);
-                    let o = match other {
-                        Some(o) => self.presence(o),
-                        None => self.sat.constant(false),
-                    };
-                    terms.push(self.sat.and(&[m, o]));
-                }
-                self.sat.or(&terms)
-            }
+            "host_presence" => self.node_op(Op::HostPresence, ctx, arg)?,
+            "has_source" => self.node_op(Op::HasSource, ctx, arg)?,
+            "has_incoming_relation" => self.node_op(Op::HasIncomingRelation, ctx, arg)?,
+            "has_outgoing_relation" => self.node_op(Op::HasOutgoingRelation, ctx, arg)?,
             "has_incoming_relation_naive" => {
-                let n = g.lookup_node(ctx, arg)?;
-                self.or_of(&g.get(n).incoming.clone())
+                self.node_op(Op::HasIncomingRelationNaive, ctx, arg)?
             }
             "has_outgoing_relation_naive" => {
-                let n = g.lookup_node(ctx, arg)?;
-                self.or_of(&g.get(n).outgoing.clone())
+                self.node_op(Op::HasOutgoingRelationNaive, ctx, arg)?
             }
-            "has_artifact" => {
-                let n = g.lookup_node(ctx, arg)?;
-                let lits: Vec<Lit> = g.get(n).artifacts.iter().map(|&a| self.manual(a)).collect();
-                self.sat.or(&lits)
-            }
-            "has_artifact_naive" => {
-                let n = g.lookup_node(ctx, arg)?;
-                self.or_of(&g.get(n).artifacts.clone())
-            }
+            "has_artifact" => self.node_op(Op::HasArtifact, ctx, arg)?,
+            "has_artifact_naive" => self.node_op(Op::HasArtifactNaive, ctx, arg)?,
             "relation_presence" => {
                 let r = g.lookup_relation(ctx, arg)?;
                 self.presence(r)
@@ -459,16 +671,7 @@ impl<'a> Encoder<'a> {
             }
             "has_present_target" => {
                 let p = g.lookup_policy(ctx, arg)?;
-                let mut terms = Vec::new();
-                for &t in &g.get(p).targets {
-                    if g.get(t).kind == Kind::Group {
-                        let members = g.get(t).members.clone();
-                        terms.push(self.or_of(&members));
-                    } else {
-                        terms.push(self.presence(t));
-                    }
-                }
-                self.sat.or(&terms)
+                self.element_op(Op::HasPresentTarget, p)?
             }
             "group_presence" => {
                 let gr = g.lookup_group(ctx, arg)?;
@@ -476,7 +679,7 @@ impl<'a> Encoder<'a> {
             }
             "has_present_member" => {
                 let gr = g.lookup_group(ctx, arg)?;
-                self.or_of(&g.get(gr).members.clone())
+                self.element_op(Op::HasPresentMember, gr)?
             }
             "artifact_presence" => {
                 let a = g.lookup_artifact(ctx, arg)?;
@@ -484,8 +687,7 @@ impl<'a> Encoder<'a> {
             }
             "is_managed" => {
                 let a = g.lookup_artifact(ctx, arg)?;
-                let techs = self.types.managing_technologies(self.doc, a)?;
-                self.or_of(&techs)
+                self.element_op(Op::IsManaged, a)?
             }
             "node_property_presence" | "node_type_presence" => {
                 let list = Graph::check_args(arg, false)?;
@@ -547,7 +749,7 @@ impl<'a> Encoder<'a> {
             }
             "is_consumed" => {
                 let i = g.lookup_input_output(ctx, arg, Kind::Input)?;
-                self.or_of(&g.get(i).consumers.clone())
+                self.element_op(Op::IsConsumed, i)?
             }
             "output_presence" => {
                 let o = g.lookup_input_output(ctx, arg, Kind::Output)?;
@@ -555,7 +757,7 @@ impl<'a> Encoder<'a> {
             }
             "is_produced" => {
                 let o = g.lookup_input_output(ctx, arg, Kind::Output)?;
-                self.or_of(&g.get(o).producers.clone())
+                self.element_op(Op::IsProduced, o)?
             }
             "import_presence" => {
                 let i = g.lookup_import(ctx, arg)?;
@@ -621,4 +823,18 @@ fn looks_numeric(s: &str) -> bool {
         && !s.eq_ignore_ascii_case("inf")
         && !s.eq_ignore_ascii_case("nan")
         && !s.eq_ignore_ascii_case("infinity")
+}
+
+#[cfg(test)]
+mod rank_tests {
+    use super::*;
+
+    #[test]
+    fn logic_rank_follows_logic_keys() {
+        for (i, k) in LOGIC_KEYS.iter().enumerate() {
+            assert_eq!(logic_rank(k), Some(i), "{k}");
+        }
+        assert_eq!(logic_rank("_generated"), None);
+        assert_eq!(logic_rank("variability_input"), None);
+    }
 }

@@ -156,20 +156,15 @@ fn encode_element(enc: &mut Encoder<'_>, id: ElementId) -> Result<()> {
     let mut all = Vec::with_capacity(conditions.len());
     let mut manual_lits = Vec::with_capacity(conditions.len());
     for c in conditions {
-        let l = enc.logic(c, Some(id))?;
+        let l = enc.cond(c, Some(id))?;
         all.push(l);
-        if !is_generated(c) {
+        if !c.is_generated() {
             manual_lits.push(l);
         }
     }
     enc.define_manual(id, &manual_lits);
     enc.sat.define_and(presence, &all);
     Ok(())
-}
-
-/// Whether a condition entry is a generated (default or pruning) condition.
-pub fn is_generated(c: &Node) -> bool {
-    c.get("_generated").is_some_and(Node::is_truthy)
 }
 
 /// An element's raw `implies` list (5.4).

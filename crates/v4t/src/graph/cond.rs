@@ -1,0 +1,255 @@
+//! Condition entries of an element's condition list ([`Cond`]): conditions as
+//! written stay YAML; the ones the enricher generates are compact terms over
+//! [`ElementId`]s, which the solver's encoder turns into literals without
+//! re-reading operator keys or resolving names, and which become YAML only
+//! for `v4t enrich` ([`Cond::to_node`]).
+//!
+//! **Invariant:** [`Cond::to_node`] is exactly the YAML the enricher used to
+//! write (part 1, section 9), and encoding a term gives the same literal as
+//! encoding that YAML in the element's own context (see
+//! [`Graph::presence_resolves_to_self`] for when the encoder may skip the
+//! name lookup).
+
+use super::{ElementId, Graph, Kind};
+use v4t_yaml::{Key, Map, Node, Span};
+
+/// One entry of a condition list.
+#[derive(Clone, Debug)]
+pub enum Cond {
+    /// A condition as written (manual conditions, group and input-name
+    /// conditions, type-specific and scenario conditions).
+    Yaml(Node),
+    /// [`Graph::presence_condition`] of the element.
+    Presence(ElementId),
+    /// `{and: [...]}`.
+    And(Vec<Cond>),
+    /// `{or: [...]}`.
+    Or(Vec<Cond>),
+    /// `{not: {or: [presence of each]}, _bratan: true}`: none of the
+    /// alternatives is present (a *manual* entry unless generated).
+    Bratan(Vec<ElementId>),
+    /// A one-argument operator about the element itself (see [`Op`]).
+    Op(Op, ElementId),
+    /// The generated default or pruning condition: the inner condition (a
+    /// map) with `_generated: true`.
+    Generated(Box<Cond>),
+}
+
+/// Operators the enricher generates about the element itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// `{host_presence: SELF}`.
+    HostPresence,
+    /// `{has_source: <node name>}`.
+    HasSource,
+    /// `{has_incoming_relation: <node name>}`.
+    HasIncomingRelation,
+    /// `{has_incoming_relation_naive: <node name>}`.
+    HasIncomingRelationNaive,
+    /// `{has_outgoing_relation: <node name>}`.
+    HasOutgoingRelation,
+    /// `{has_outgoing_relation_naive: <node name>}`.
+    HasOutgoingRelationNaive,
+    /// `{has_artifact: <node name>}`.
+    HasArtifact,
+    /// `{has_artifact_naive: <node name>}`.
+    HasArtifactNaive,
+    /// `{is_managed: SELF}` (artifacts).
+    IsManaged,
+    /// `{is_consumed: <input index>}`.
+    IsConsumed,
+    /// `{is_produced: <output index>}`.
+    IsProduced,
+    /// `{has_present_member: <group name>}`.
+    HasPresentMember,
+    /// `{has_present_target: <policy index>}`.
+    HasPresentTarget,
+}
+
+impl Op {
+    /// The operator key.
+    pub fn key(self) -> &'static str {
+        match self {
+            Op::HostPresence => "host_presence",
+            Op::HasSource => "has_source",
+            Op::HasIncomingRelation => "has_incoming_relation",
+            Op::HasIncomingRelationNaive => "has_incoming_relation_naive",
+            Op::HasOutgoingRelation => "has_outgoing_relation",
+            Op::HasOutgoingRelationNaive => "has_outgoing_relation_naive",
+            Op::HasArtifact => "has_artifact",
+            Op::HasArtifactNaive => "has_artifact_naive",
+            Op::IsManaged => "is_managed",
+            Op::IsConsumed => "is_consumed",
+            Op::IsProduced => "is_produced",
+            Op::HasPresentMember => "has_present_member",
+            Op::HasPresentTarget => "has_present_target",
+        }
+    }
+}
+
+/// `{key: value}` with room for `capacity` entries.
+fn map_with(capacity: usize, key: &str, value: Node) -> Node {
+    let mut m = Map::with_capacity(capacity);
+    m.push(Key::new(key, Span::NONE), value);
+    Node::map(m)
+}
+
+/// Inserts `key: value` into `m`, growing it by exactly one entry if full.
+pub(crate) fn insert_tight(m: &mut Map, key: &str, value: Node) {
+    if !m.contains_key(key) {
+        let mut entries = std::mem::take(m).into_entries();
+        entries.reserve_exact(1);
+        *m = Map::from_entries(entries);
+    }
+    m.insert(key, value);
+}
+
+impl Cond {
+    /// Whether this is a generated (default or pruning) condition: a map
+    /// with a truthy `_generated`.
+    pub fn is_generated(&self) -> bool {
+        match self {
+            Cond::Generated(_) => true,
+            Cond::Yaml(n) => n.get("_generated").is_some_and(Node::is_truthy),
+            _ => false,
+        }
+    }
+
+    /// Whether the YAML form is a map (it can take `_generated`).
+    pub fn is_map(&self, g: &Graph) -> bool {
+        match self {
+            Cond::Yaml(n) => n.as_map().is_some(),
+            Cond::Presence(id) => !g.presence_is_false(*id),
+            _ => true,
+        }
+    }
+
+    /// The YAML form (what `v4t enrich` prints).
+    pub fn to_node(&self, g: &Graph) -> Node {
+        match self {
+            Cond::Yaml(n) => n.clone(),
+            Cond::Presence(id) => g.presence_condition(*id),
+            Cond::And(items) => map_with(1, "and", Cond::seq(items, g)),
+            Cond::Or(items) => map_with(1, "or", Cond::seq(items, g)),
+            Cond::Bratan(set) => {
+                let presences = set.iter().map(|&x| g.presence_condition(x)).collect();
+                let mut m = Map::with_capacity(2);
+                m.insert("not", map_with(1, "or", Node::seq(presences)));
+                m.insert("_bratan", Node::bool(true));
+                Node::map(m)
+            }
+            Cond::Op(op, id) => {
+                let e = g.get(*id);
+                let index = || Node::number(e.index.unwrap_or(0) as f64);
+                let arg = match op {
+                    Op::HostPresence | Op::IsManaged => Node::string("SELF"),
+                    Op::IsConsumed | Op::IsProduced | Op::HasPresentTarget => index(),
+                    _ => Node::string(e.name.clone()),
+                };
+                map_with(1, op.key(), arg)
+            }
+            Cond::Generated(inner) => {
+                let mut n = inner.to_node(g);
+                if let Some(m) = n.as_map_mut() {
+                    insert_tight(m, "_generated", Node::bool(true));
+                }
+                n
+            }
+        }
+    }
+
+    /// The YAML form, consuming `self` (no clone of YAML entries).
+    pub fn into_node(self, g: &Graph) -> Node {
+        match self {
+            Cond::Yaml(n) => n,
+            other => other.to_node(g),
+        }
+    }
+
+    fn seq(items: &[Cond], g: &Graph) -> Node {
+        Node::seq(items.iter().map(|c| c.to_node(g)).collect())
+    }
+}
+
+/// A name the lookup of a condition argument treats as a keyword.
+fn is_keyword(name: &str) -> bool {
+    matches!(name, "SELF" | "CONTAINER" | "SOURCE" | "TARGET")
+}
+
+impl Graph {
+    /// Whether [`Graph::presence_condition`] of `id` is the constant `false`
+    /// (a property or type without a suitable container).
+    pub fn presence_is_false(&self, id: ElementId) -> bool {
+        let e = self.get(id);
+        match e.kind {
+            Kind::Property | Kind::Type => !e.container.is_some_and(|c| {
+                matches!(
+                    self.get(c).kind,
+                    Kind::Node | Kind::Relation | Kind::Group | Kind::Policy | Kind::Artifact
+                )
+            }),
+            _ => false,
+        }
+    }
+
+    /// Whether node `n` is found by its name (no keyword, not shadowed by a
+    /// later node of the same name).
+    pub(crate) fn node_by_own_name(&self, n: ElementId) -> bool {
+        let name = &self.get(n).name;
+        self.get(n).kind == Kind::Node && !is_keyword(name) && self.node(name) == Some(n)
+    }
+
+    /// Whether group `gr` is found by its name.
+    pub(crate) fn group_by_own_name(&self, gr: ElementId) -> bool {
+        let name = &self.get(gr).name;
+        !is_keyword(name) && self.group(name) == Some(gr)
+    }
+
+    /// Whether `list[index of x]` is `x`.
+    fn at_own_index(&self, list: &[ElementId], x: ElementId) -> bool {
+        list.get(self.get(x).index.unwrap_or(0) as usize) == Some(&x)
+    }
+
+    /// Whether looking up [`Graph::presence_condition`] of `id` finds `id`
+    /// itself, so that the encoder can use its presence variable directly
+    /// (names are unique and indices are positions in the usual case; a
+    /// node called `SELF` or two nodes of one name are not).
+    pub fn presence_resolves_to_self(&self, id: ElementId) -> bool {
+        let e = self.get(id);
+        let contained = |list: fn(&super::Element) -> &Vec<ElementId>, x: ElementId| {
+            let Some(c) = self.get(x).container else {
+                return false;
+            };
+            self.node_by_own_name(c) && self.at_own_index(list(self.get(c)), x)
+        };
+        match e.kind {
+            Kind::Node => self.node_by_own_name(id),
+            Kind::Relation => contained(|c| &c.outgoing, id),
+            Kind::Artifact => contained(|c| &c.artifacts, id),
+            Kind::Technology => contained(|c| &c.technologies, id),
+            Kind::Group => self.group_by_own_name(id),
+            Kind::Policy => self.at_own_index(&self.policies, id),
+            Kind::Input => self.at_own_index(&self.inputs, id),
+            Kind::Output => self.at_own_index(&self.outputs, id),
+            Kind::Import => self.at_own_index(&self.imports, id),
+            Kind::Property | Kind::Type => {
+                let Some(c) = e.container else { return false };
+                let ce = self.get(c);
+                let pool = if e.kind == Kind::Property {
+                    &ce.properties
+                } else {
+                    &ce.types
+                };
+                let container_found = match ce.kind {
+                    Kind::Node => self.node_by_own_name(c),
+                    Kind::Relation => contained(|c| &c.outgoing, c),
+                    Kind::Artifact => contained(|c| &c.artifacts, c),
+                    Kind::Group => self.group_by_own_name(c),
+                    // (policy members: argument checks differ; looked up)
+                    _ => false,
+                };
+                container_found && self.at_own_index(pool, id)
+            }
+        }
+    }
+}
