@@ -18,6 +18,8 @@
 
 mod encode;
 #[cfg(test)]
+mod equivalence_tests;
+#[cfg(test)]
 mod tests;
 
 pub use encode::Encoder;
