@@ -311,53 +311,44 @@ impl<'d> Builder<'d> {
     }
 
     fn inputs(&mut self) -> Result<()> {
-        let list = self.list("inputs");
-        for (i, item) in list.iter().enumerate() {
-            let Some((name, span, def)) = single(item) else {
-                continue;
-            };
-            let raw = def.as_map();
-            let mut e = Element::new(
-                Kind::Input,
-                name.to_string(),
-                Some(i as u32),
-                None,
-                span,
-                Loc::Input(i as u32),
-            );
-            e.conditions = self.conditions(raw);
-            e.default_alternative = raw
-                .and_then(|m| m.get("default_alternative"))
-                .is_some_and(Node::is_truthy);
-            let id = self.add(e);
-            self.g.inputs.push(id);
-        }
+        self.topology_parameters("inputs", Kind::Input, Loc::Input)?;
         self.check_defaults(&self.g.inputs.clone())
     }
 
     fn outputs(&mut self) -> Result<()> {
-        let list = self.list("outputs");
+        self.topology_parameters("outputs", Kind::Output, Loc::Output)?;
+        self.check_defaults(&self.g.outputs.clone())
+    }
+
+    /// Topology inputs or outputs: `default_alternative` does not force
+    /// `[false]` on them (4.13).
+    fn topology_parameters(&mut self, key: &str, kind: Kind, loc: fn(u32) -> Loc) -> Result<()> {
+        let list = self.list(key);
         for (i, item) in list.iter().enumerate() {
             let Some((name, span, def)) = single(item) else {
                 continue;
             };
             let raw = def.as_map();
             let mut e = Element::new(
-                Kind::Output,
+                kind,
                 name.to_string(),
                 Some(i as u32),
                 None,
                 span,
-                Loc::Output(i as u32),
+                loc(i as u32),
             );
             e.conditions = self.conditions(raw);
             e.default_alternative = raw
                 .and_then(|m| m.get("default_alternative"))
                 .is_some_and(Node::is_truthy);
             let id = self.add(e);
-            self.g.outputs.push(id);
+            if kind == Kind::Input {
+                self.g.inputs.push(id);
+            } else {
+                self.g.outputs.push(id);
+            }
         }
-        self.check_defaults(&self.g.outputs.clone())
+        Ok(())
     }
 
     /// At most one default alternative per name among `ids`.
