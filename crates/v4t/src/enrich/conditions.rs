@@ -305,53 +305,34 @@ fn generic_wrappers(
         consistency,
         semantic: !consistency,
     };
+    // The `default` token: the bratan of the other alternatives, where
+    // default-alternative pruning is allowed (9.5).
+    let default_bratan =
+        || default_pruning_allowed(doc, g, id, current).then(|| Cond::Bratan(scope_without(g, id)));
     Ok(match e.kind {
         Kind::Node => {
             let mode = mode_of(g, raw, id)?;
             let mut parts = Vec::new();
             for t in mode.split('-') {
-                match t {
-                    "host" => {
-                        if e.outgoing.iter().any(|&r| g.get(r).hosting) {
-                            parts.push(Cond::Op(Op::HostPresence, id));
-                        }
-                    }
-                    "source" => {
-                        if !e.outgoing.is_empty() {
-                            parts.push(Cond::Op(Op::HasSource, id));
-                        }
-                    }
-                    "incoming" | "incomingnaive" => {
-                        if !e.incoming.is_empty() {
-                            let op = if t == "incoming" {
-                                Op::HasIncomingRelation
-                            } else {
-                                Op::HasIncomingRelationNaive
-                            };
-                            parts.push(Cond::Op(op, id));
-                        }
-                    }
-                    "outgoing" | "outgoingnaive" => {
-                        if !e.outgoing.is_empty() {
-                            let op = if t == "outgoing" {
-                                Op::HasOutgoingRelation
-                            } else {
-                                Op::HasOutgoingRelationNaive
-                            };
-                            parts.push(Cond::Op(op, id));
-                        }
-                    }
-                    "artifact" | "artifactnaive" => {
-                        if !e.artifacts.is_empty() {
-                            let op = if t == "artifact" {
-                                Op::HasArtifact
-                            } else {
-                                Op::HasArtifactNaive
-                            };
-                            parts.push(Cond::Op(op, id));
-                        }
-                    }
+                // Each token contributes its operator if the node has the
+                // relations or artifacts it talks about (9.3; `source` is
+                // gated on outgoing relations, as in the reference).
+                let (applies, op) = match t {
+                    "host" => (
+                        e.outgoing.iter().any(|&r| g.get(r).hosting),
+                        Op::HostPresence,
+                    ),
+                    "source" => (!e.outgoing.is_empty(), Op::HasSource),
+                    "incoming" => (!e.incoming.is_empty(), Op::HasIncomingRelation),
+                    "incomingnaive" => (!e.incoming.is_empty(), Op::HasIncomingRelationNaive),
+                    "outgoing" => (!e.outgoing.is_empty(), Op::HasOutgoingRelation),
+                    "outgoingnaive" => (!e.outgoing.is_empty(), Op::HasOutgoingRelationNaive),
+                    "artifact" => (!e.artifacts.is_empty(), Op::HasArtifact),
+                    "artifactnaive" => (!e.artifacts.is_empty(), Op::HasArtifactNaive),
                     _ => return Err(unknown_mode(g, id, mode)),
+                };
+                if applies {
+                    parts.push(Cond::Op(op, id));
                 }
             }
             vec![Wrapper {
@@ -375,11 +356,7 @@ fn generic_wrappers(
                             parts.push(Cond::Presence(s));
                         }
                     }
-                    "default" => {
-                        if default_pruning_allowed(doc, g, id, current) {
-                            parts.push(Cond::Bratan(scope_without(g, id)));
-                        }
-                    }
+                    "default" => parts.extend(default_bratan()),
                     _ => return Err(unknown_mode(g, id, mode)),
                 }
             }
@@ -436,11 +413,7 @@ fn generic_wrappers(
                         }
                     }
                     "managed" => s.push(Cond::Op(Op::IsManaged, id)),
-                    "default" => {
-                        if default_pruning_allowed(doc, g, id, current) {
-                            c.push(Cond::Bratan(scope_without(g, id)));
-                        }
-                    }
+                    "default" => c.extend(default_bratan()),
                     _ => return Err(unknown_mode(g, id, mode)),
                 }
             }
@@ -463,11 +436,7 @@ fn generic_wrappers(
                             s.push(m);
                         }
                     }
-                    "default" => {
-                        if default_pruning_allowed(doc, g, id, current) {
-                            c.push(Cond::Bratan(scope_without(g, id)));
-                        }
-                    }
+                    "default" => c.extend(default_bratan()),
                     _ => return Err(unknown_mode(g, id, mode)),
                 }
             }
@@ -479,11 +448,7 @@ fn generic_wrappers(
             for t in mode.split('-') {
                 match t {
                     "produced" => s.push(Cond::Op(Op::IsProduced, id)),
-                    "default" => {
-                        if default_pruning_allowed(doc, g, id, current) {
-                            c.push(Cond::Bratan(scope_without(g, id)));
-                        }
-                    }
+                    "default" => c.extend(default_bratan()),
                     _ => return Err(unknown_mode(g, id, mode)),
                 }
             }
