@@ -30,18 +30,13 @@ impl Solver {
     /// is permanent. Weight-0 terms are ignored and duplicate literals add up.
     /// Returns `None` if the clauses are unsatisfiable; saturates at `u64::MAX`.
     pub fn minimize(&mut self, terms: &[(Lit, u64)]) -> Option<u64> {
-        let wide: Vec<(Lit, u128)> = terms.iter().map(|&(l, w)| (l, u128::from(w))).collect();
-        self.minimize_wide(&wide)
-            .map(|v| u64::try_from(v).unwrap_or(u64::MAX))
+        minimize_with(terms, |wide| self.minimize_wide(wide))
     }
 
     /// Maximises `Σ weight·[lit true]`; the dual of [`Solver::minimize`], with the
     /// same permanent "sum == optimum" constraint and model update.
     pub fn maximize(&mut self, terms: &[(Lit, u64)]) -> Option<u64> {
-        let total: u128 = terms.iter().map(|&(_, w)| u128::from(w)).sum();
-        let wide: Vec<(Lit, u128)> = terms.iter().map(|&(l, w)| (!l, u128::from(w))).collect();
-        self.minimize_wide(&wide)
-            .map(|v| u64::try_from(total - v).unwrap_or(u64::MAX))
+        maximize_with(terms, |wide| self.minimize_wide(wide))
     }
 
     pub(crate) fn minimize_wide(&mut self, terms: &[(Lit, u128)]) -> Option<u128> {
@@ -275,6 +270,26 @@ impl Solver {
         }
         r
     }
+}
+
+/// `minimize` on top of a `u128` minimiser (weights widened so sums cannot
+/// overflow; the result saturates at `u64::MAX`).
+pub(crate) fn minimize_with(
+    terms: &[(Lit, u64)],
+    minimize_wide: impl FnOnce(&[(Lit, u128)]) -> Option<u128>,
+) -> Option<u64> {
+    let wide: Vec<(Lit, u128)> = terms.iter().map(|&(l, w)| (l, u128::from(w))).collect();
+    minimize_wide(&wide).map(|v| u64::try_from(v).unwrap_or(u64::MAX))
+}
+
+/// `maximize` as the dual minimisation of the negated literals.
+pub(crate) fn maximize_with(
+    terms: &[(Lit, u64)],
+    minimize_wide: impl FnOnce(&[(Lit, u128)]) -> Option<u128>,
+) -> Option<u64> {
+    let total: u128 = terms.iter().map(|&(_, w)| u128::from(w)).sum();
+    let wide: Vec<(Lit, u128)> = terms.iter().map(|&(l, w)| (!l, u128::from(w))).collect();
+    minimize_wide(&wide).map(|v| u64::try_from(total - v).unwrap_or(u64::MAX))
 }
 
 #[cfg(test)]

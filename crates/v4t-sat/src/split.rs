@@ -233,17 +233,12 @@ impl Split {
     /// Minimises `Σ weight·[lit true]` like [`Solver::minimize`]: afterwards the
     /// current model is optimal and "sum == optimum" is permanent.
     pub fn minimize(&mut self, terms: &[(Lit, u64)]) -> Option<u64> {
-        let wide: Vec<(Lit, u128)> = terms.iter().map(|&(l, w)| (l, u128::from(w))).collect();
-        self.minimize_wide(&wide)
-            .map(|v| u64::try_from(v).unwrap_or(u64::MAX))
+        crate::pb::minimize_with(terms, |wide| self.minimize_wide(wide))
     }
 
     /// Maximises `Σ weight·[lit true]` like [`Solver::maximize`].
     pub fn maximize(&mut self, terms: &[(Lit, u64)]) -> Option<u64> {
-        let total: u128 = terms.iter().map(|&(_, w)| u128::from(w)).sum();
-        let wide: Vec<(Lit, u128)> = terms.iter().map(|&(l, w)| (!l, u128::from(w))).collect();
-        self.minimize_wide(&wide)
-            .map(|v| u64::try_from(total - v).unwrap_or(u64::MAX))
+        crate::pb::maximize_with(terms, |wide| self.minimize_wide(wide))
     }
 
     fn minimize_wide(&mut self, terms: &[(Lit, u128)]) -> Option<u128> {
