@@ -129,6 +129,35 @@ fn hash_key(name: &str) -> u64 {
     BuildHasherDefault::<Fnv>::default().hash_one(name)
 }
 
+/// Characters a plain scalar may not start with on the fast path (indicators,
+/// quotes, whitespace); `-` is decided by the caller.
+fn cannot_start_plain(c: u8) -> bool {
+    matches!(
+        c,
+        b'&' | b'*'
+            | b'!'
+            | b'|'
+            | b'>'
+            | b'%'
+            | b'@'
+            | b'`'
+            | b'\''
+            | b'"'
+            | b'#'
+            | b','
+            | b'['
+            | b']'
+            | b'{'
+            | b'}'
+            | b'?'
+            | b':'
+            | b' '
+            | b'\n'
+            | b'\t'
+            | b'\r'
+    )
+}
+
 fn is_blank_or_end(b: Option<&u8>) -> bool {
     matches!(b, None | Some(b' ' | b'\n'))
 }
@@ -552,31 +581,7 @@ impl<'t> Fast<'t> {
     fn scan_plain_block(&mut self) -> R<(usize, Stop)> {
         let start = self.pos;
         let first = self.peek().ok_or(Bail)?;
-        if matches!(
-            first,
-            b'&' | b'*'
-                | b'!'
-                | b'|'
-                | b'>'
-                | b'%'
-                | b'@'
-                | b'`'
-                | b'\''
-                | b'"'
-                | b'#'
-                | b','
-                | b'['
-                | b']'
-                | b'{'
-                | b'}'
-                | b'?'
-                | b':'
-                | b' '
-                | b'\n'
-                | b'\t'
-                | b'\r'
-        ) || (first == b'-' && is_blank_or_end(self.at(start + 1)))
-        {
+        if cannot_start_plain(first) || (first == b'-' && is_blank_or_end(self.at(start + 1))) {
             return Err(Bail);
         }
         let mut i = start;
@@ -738,31 +743,8 @@ impl<'t> Fast<'t> {
     fn scan_plain_flow(&mut self) -> R<(&'t str, Stop)> {
         let start = self.pos;
         let first = self.peek().ok_or(Bail)?;
-        if matches!(
-            first,
-            b'&' | b'*'
-                | b'!'
-                | b'|'
-                | b'>'
-                | b'%'
-                | b'@'
-                | b'`'
-                | b'\''
-                | b'"'
-                | b'#'
-                | b','
-                | b'['
-                | b']'
-                | b'{'
-                | b'}'
-                | b'?'
-                | b':'
-                | b'-'
-                | b' '
-                | b'\n'
-                | b'\t'
-                | b'\r'
-        ) && !(first == b'-' && self.at(start + 1).is_some_and(u8::is_ascii_digit))
+        if (cannot_start_plain(first) || first == b'-')
+            && !(first == b'-' && self.at(start + 1).is_some_and(u8::is_ascii_digit))
         {
             return Err(Bail);
         }
