@@ -23,6 +23,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use v4t_bench::Family;
 
+/// The same allocator as `v4t`, so the YAML-only baseline is comparable.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const USAGE: &str = "usage:
   v4t-bench generate --family 1|2 --size N --out DIR
   v4t-bench run [--family 1|2] [--sizes N,N,..] [--runs R] [--v4t PATH] [--no-process]

@@ -385,6 +385,32 @@ impl Solver {
         self.sat.as_mut().expect("just built")
     }
 
+    /// Drops the batsat instance, keeping clauses, model and level-0 facts.
+    ///
+    /// A batsat instance reserves 4 MB up front; a split problem with hundreds
+    /// of parts would hold them all at once. The next question rebuilds it
+    /// from the clause store (learnt clauses are lost, the facts they implied
+    /// are kept).
+    pub(crate) fn release_backend(&mut self) {
+        let Some(sat) = self.sat.take() else {
+            return;
+        };
+        self.store_unsat = !sat.is_ok();
+        self.assigned = (0..self.vars)
+            .map(|v| {
+                let b = sat.value_lvl_0(Lit::from_var(v).to_bs());
+                if b == lbool::TRUE {
+                    1
+                } else if b == lbool::FALSE {
+                    -1
+                } else {
+                    0
+                }
+            })
+            .collect();
+        self.pending_units = false;
+    }
+
     /// Whether the stored model makes `lit` true (and knows its variable).
     fn model_has(&self, lit: Lit) -> bool {
         (lit.var_index() as usize) < self.model.len() && self.value(lit)
@@ -459,6 +485,29 @@ mod tests {
         }
         assert!(s.value(s.truth()));
         assert!(!s.value(s.constant(false)));
+    }
+
+    #[test]
+    fn released_backend_keeps_facts_model_and_clauses() {
+        let mut s = Solver::new();
+        let (a, b, c) = (s.new_var(), s.new_var(), s.new_var());
+        s.add_clause(&[a, b]);
+        s.add_clause(&[!a, c]);
+        s.require(!b);
+        assert!(s.solve(&[]));
+        assert_eq!(s.fixed(a), Some(true));
+        s.release_backend();
+        assert!(s.sat.is_none());
+        // Level-0 facts and the model survive; the clauses are rebuilt.
+        assert_eq!(s.fixed(a), Some(true));
+        assert_eq!(s.fixed(c), Some(true));
+        assert!(s.value(a) && s.value(c) && !s.value(b));
+        assert!(!s.solve(&[!c]));
+        s.release_backend();
+        assert!(s.solve(&[]));
+        s.require(!c);
+        s.release_backend();
+        assert!(s.is_known_unsat() || !s.solve(&[]));
     }
 
     #[test]

@@ -211,11 +211,11 @@ impl Split {
     /// Finds a model of every part; `false` if the clauses are unsatisfiable.
     pub fn satisfiable(&mut self) -> bool {
         if !self.unsat
-            && !self
-                .parts
-                .iter_mut()
-                .flatten()
-                .all(|p| p.sat.ensure_model())
+            && !self.parts.iter_mut().flatten().all(|p| {
+                let ok = p.sat.ensure_model();
+                p.sat.release_backend();
+                ok
+            })
         {
             self.unsat = true;
         }
@@ -254,7 +254,10 @@ impl Split {
             }
         }
         for (p, terms) in by_part(local) {
-            sum += self.part_mut(p).sat.minimize_wide(&terms)?;
+            let sat = &mut self.part_mut(p).sat;
+            let optimum = sat.minimize_wide(&terms);
+            sat.release_backend();
+            sum += optimum?;
         }
         Some(sum)
     }
@@ -273,7 +276,9 @@ impl Split {
             })
             .collect();
         for (p, order) in by_part(local) {
-            self.part_mut(p).sat.prefer_false(&order);
+            let sat = &mut self.part_mut(p).sat;
+            sat.prefer_false(&order);
+            sat.release_backend();
         }
     }
 
@@ -298,7 +303,9 @@ impl Split {
                 return false;
             }
             let all = sat.and(&lits);
-            if sat.solve_raw(&[!all]) {
+            let counterexample = sat.solve_raw(&[!all]);
+            sat.release_backend();
+            if counterexample {
                 return false;
             }
         }
@@ -332,6 +339,7 @@ impl Split {
                 // Decided: every model agrees with the current one.
                 sat.require(if value { share } else { !share });
             }
+            sat.release_backend();
             match sat.fixed(share) {
                 Some(true) => return self.truth,
                 Some(false) => {}
