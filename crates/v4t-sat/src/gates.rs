@@ -8,18 +8,59 @@
 //! is only used for lookups, so variable numbering is deterministic.
 
 use crate::{Lit, Solver};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
-/// Hash-consing key: an operator and its normalised inputs.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub(crate) enum Key {
-    /// Conjunction of at least two sorted, distinct, non-complementary literals.
-    And(Box<[Lit]>),
+/// Hash-consing tables (lookups only, never iterated). Inputs are
+/// normalised before lookup; `and` and `at_most_one` are looked up by slice,
+/// so a hit allocates nothing.
+#[derive(Default)]
+pub(crate) struct Gates {
+    /// Conjunctions of at least two sorted, distinct, non-complementary literals.
+    and: FxHashMap<Box<[Lit]>, Lit>,
     /// Parity of two distinct positive literals (sorted).
-    Xor(Lit, Lit),
+    xor: FxHashMap<(Lit, Lit), Lit>,
     /// Majority of three distinct variables (sorted, at most one negated).
-    Maj(Lit, Lit, Lit),
+    maj: FxHashMap<(Lit, Lit, Lit), Lit>,
     /// At-most-one of at least two sorted, distinct, non-complementary literals.
-    Amo(Box<[Lit]>),
+    amo: FxHashMap<Box<[Lit]>, Lit>,
+}
+
+/// `HashMap` with the Fx hash: keys are literals, which need no HashDoS
+/// resistance, and SipHash was a visible share of encoding time.
+type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// rustc's multiply-rotate hash, one word at a time.
+#[derive(Default)]
+pub(crate) struct FxHasher(u64);
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(u64::from(b));
+        }
+    }
+
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// Largest input count encoded pairwise by `at_most_one`.
@@ -28,39 +69,46 @@ const PAIRWISE_MAX: usize = 6;
 impl Solver {
     /// Returns a literal equivalent to the conjunction of `xs` (`[]` = true).
     pub fn and(&mut self, xs: &[Lit]) -> Lit {
-        let (v, folded) = self.and_inputs(xs);
-        match folded {
+        self.and_of(xs.iter().copied())
+    }
+
+    /// [`Solver::and`] over an iterator, normalising into a reused buffer.
+    fn and_of(&mut self, xs: impl IntoIterator<Item = Lit>) -> Lit {
+        let mut v = std::mem::take(&mut self.gate_inputs);
+        let g = match self.and_inputs(xs, &mut v) {
             Some(g) => g,
-            None => {
-                let key = Key::And(v.into_boxed_slice());
-                if let Some(&g) = self.gates.get(&key) {
-                    return g;
+            None => match self.gates.and.get(&v[..]) {
+                Some(&g) => g,
+                None => {
+                    let g = self.new_var();
+                    for &x in &v {
+                        self.raw_clause(&[!g, x]);
+                    }
+                    let mut long = Vec::with_capacity(v.len() + 1);
+                    long.push(g);
+                    long.extend(v.iter().map(|&x| !x));
+                    self.raw_clause(&long);
+                    self.gates.and.insert(v[..].into(), g);
+                    g
                 }
-                let g = self.new_var();
-                let Key::And(ins) = &key else { unreachable!() };
-                let mut long = Vec::with_capacity(ins.len() + 1);
-                long.push(g);
-                for &x in ins.iter() {
-                    self.raw_clause(&[!g, x]);
-                    long.push(!x);
-                }
-                self.raw_clause(&long);
-                self.gates.insert(key, g);
-                g
-            }
-        }
+            },
+        };
+        self.gate_inputs = v;
+        g
     }
 
     /// Permanently requires `out <-> AND(xs)` without a gate variable of its own:
     /// `out` itself becomes the gate (and is reused by later identical `and`s).
     pub fn define_and(&mut self, out: Lit, xs: &[Lit]) {
-        let (v, folded) = self.and_inputs(xs);
-        if let Some(g) = folded {
+        let mut v = std::mem::take(&mut self.gate_inputs);
+        if let Some(g) = self.and_inputs(xs.iter().copied(), &mut v) {
+            self.gate_inputs = v;
             self.require_equal(out, g);
             return;
         }
         if self.fixed(out).is_some() {
             let g = self.and(&v);
+            self.gate_inputs = v;
             self.require_equal(out, g);
             return;
         }
@@ -71,9 +119,10 @@ impl Solver {
             long.push(!x);
         }
         self.add_clause(&long);
-        self.gates
-            .entry(Key::And(v.into_boxed_slice()))
-            .or_insert(out);
+        if !self.gates.and.contains_key(&v[..]) {
+            self.gates.and.insert(v[..].into(), out);
+        }
+        self.gate_inputs = v;
     }
 
     /// Permanently requires `a <-> b` (two binary clauses, folded if constant).
@@ -82,35 +131,32 @@ impl Solver {
         self.add_clause(&[a, !b]);
     }
 
-    /// Normalised inputs of a conjunction, or the literal it folds to.
-    fn and_inputs(&self, xs: &[Lit]) -> (Vec<Lit>, Option<Lit>) {
-        let mut v = Vec::with_capacity(xs.len());
-        for &x in xs {
+    /// Normalises the inputs of a conjunction into `v` (sorted, distinct),
+    /// or returns the literal it folds to.
+    fn and_inputs(&self, xs: impl IntoIterator<Item = Lit>, v: &mut Vec<Lit>) -> Option<Lit> {
+        v.clear();
+        for x in xs {
             match self.fixed(x) {
                 Some(true) => {}
-                Some(false) => return (v, Some(self.constant(false))),
+                Some(false) => return Some(self.constant(false)),
                 None => v.push(x),
             }
         }
         v.sort_unstable();
         v.dedup();
         if v.windows(2).any(|w| w[0] == !w[1]) {
-            return (v, Some(self.constant(false)));
+            return Some(self.constant(false));
         }
-        match v.len() {
-            0 => (v, Some(self.truth())),
-            1 => {
-                let x = v[0];
-                (v, Some(x))
-            }
-            _ => (v, None),
+        match v[..] {
+            [] => Some(self.truth()),
+            [x] => Some(x),
+            _ => None,
         }
     }
 
     /// Returns a literal equivalent to the disjunction of `xs` (`[]` = false).
     pub fn or(&mut self, xs: &[Lit]) -> Lit {
-        let neg: Vec<Lit> = xs.iter().map(|&x| !x).collect();
-        !self.and(&neg)
+        !self.and_of(xs.iter().map(|&x| !x))
     }
 
     /// Returns a literal equivalent to `!a | b`.
@@ -187,8 +233,7 @@ impl Solver {
             [x, y] if x == y => self.constant(false),
             [x, y] => {
                 let (x, y) = if x < y { (x, y) } else { (y, x) };
-                let key = Key::Xor(x, y);
-                match self.gates.get(&key) {
+                match self.gates.xor.get(&(x, y)) {
                     Some(&g) => g,
                     None => {
                         let g = self.new_var();
@@ -196,7 +241,7 @@ impl Solver {
                         self.raw_clause(&[!g, !x, !y]);
                         self.raw_clause(&[g, !x, y]);
                         self.raw_clause(&[g, x, !y]);
-                        self.gates.insert(key, g);
+                        self.gates.xor.insert((x, y), g);
                         g
                     }
                 }
@@ -254,8 +299,7 @@ impl Solver {
             ins.sort_unstable();
         }
         let (x, y, z) = (ins[0], ins[1], ins[2]);
-        let key = Key::Maj(x, y, z);
-        let g = match self.gates.get(&key) {
+        let g = match self.gates.maj.get(&(x, y, z)) {
             Some(&g) => g,
             None => {
                 let g = self.new_var();
@@ -265,7 +309,7 @@ impl Solver {
                 self.raw_clause(&[!g, x, y]);
                 self.raw_clause(&[!g, x, z]);
                 self.raw_clause(&[!g, y, z]);
-                self.gates.insert(key, g);
+                self.gates.maj.insert((x, y, z), g);
                 g
             }
         };
@@ -329,12 +373,11 @@ impl Solver {
         let core = if rest.len() < 2 {
             self.truth()
         } else {
-            let key = Key::Amo(rest.clone().into_boxed_slice());
-            match self.gates.get(&key) {
+            match self.gates.amo.get(&rest[..]) {
                 Some(&g) => g,
                 None => {
                     let g = self.amo_encode(&rest);
-                    self.gates.insert(key, g);
+                    self.gates.amo.insert(rest.into_boxed_slice(), g);
                     g
                 }
             }

@@ -35,7 +35,6 @@ mod split;
 mod testutil;
 
 use batsat::{lbool, Callbacks, SolverInterface, SolverOpts};
-use std::collections::HashMap;
 use std::fmt;
 
 pub use split::Split;
@@ -133,8 +132,12 @@ pub struct Solver {
     model_valid: bool,
     /// Unit clauses were added but not yet propagated.
     pending_units: bool,
-    /// Hash-consing table (lookups only, never iterated).
-    gates: HashMap<gates::Key, Lit>,
+    /// Hash-consing tables.
+    gates: gates::Gates,
+    /// Reused buffer for the normalised inputs of a conjunction.
+    gate_inputs: Vec<Lit>,
+    /// Reused buffer for [`Solver::add_clause`].
+    clause_buf: Vec<Lit>,
     /// Failed assumptions of the last unsatisfiable `solve`.
     core: Vec<Lit>,
     scratch: Vec<batsat::Lit>,
@@ -172,7 +175,9 @@ impl Solver {
             model: Vec::new(),
             model_valid: false,
             pending_units: false,
-            gates: HashMap::new(),
+            gates: gates::Gates::default(),
+            gate_inputs: Vec::new(),
+            clause_buf: Vec::new(),
             core: Vec::new(),
             scratch: Vec::new(),
             clause_lits: Vec::new(),
@@ -227,20 +232,24 @@ impl Solver {
     /// Clauses containing a literal known true are dropped, literals known false are
     /// removed; an empty clause makes the problem unsatisfiable.
     pub fn add_clause(&mut self, lits: &[Lit]) {
-        let mut clause = Vec::with_capacity(lits.len());
+        let mut clause = std::mem::take(&mut self.clause_buf);
+        clause.clear();
         for &l in lits {
             match self.fixed(l) {
-                Some(true) => return,
+                Some(true) => {
+                    self.clause_buf = clause;
+                    return;
+                }
                 Some(false) => {}
                 None => clause.push(l),
             }
         }
         clause.sort_unstable();
         clause.dedup();
-        if clause.windows(2).any(|w| w[0] == !w[1]) {
-            return;
+        if !clause.windows(2).any(|w| w[0] == !w[1]) {
+            self.raw_clause(&clause);
         }
-        self.raw_clause(&clause);
+        self.clause_buf = clause;
     }
 
     /// Permanently requires `lit` to be true (a unit clause).
