@@ -324,42 +324,7 @@ impl Solver {
     ///
     /// Pairwise for up to six inputs, a sequential ("ladder") encoding above.
     pub fn at_most_one(&mut self, xs: &[Lit]) -> Lit {
-        let mut trues = 0usize;
-        let mut v = Vec::with_capacity(xs.len());
-        for &x in xs {
-            match self.fixed(x) {
-                Some(true) => trues += 1,
-                Some(false) => {}
-                None => v.push(x),
-            }
-        }
-        v.sort_unstable();
-        // Literals occurring more than once must be false.
-        let mut distinct: Vec<Lit> = Vec::with_capacity(v.len());
-        let mut dups: Vec<Lit> = Vec::new();
-        for x in v {
-            if distinct.last() == Some(&x) {
-                if dups.last() != Some(&x) {
-                    dups.push(x);
-                }
-            } else {
-                distinct.push(x);
-            }
-        }
-        // A complementary pair x, !x always contributes exactly one true literal.
-        let mut pairs = 0usize;
-        let mut rest: Vec<Lit> = Vec::with_capacity(distinct.len());
-        let mut i = 0;
-        while i < distinct.len() {
-            if i + 1 < distinct.len() && distinct[i] == !distinct[i + 1] {
-                pairs += 1;
-                i += 2;
-            } else {
-                rest.push(distinct[i]);
-                i += 1;
-            }
-        }
-        let certain = trues + pairs;
+        let (certain, rest, dups) = self.amo_inputs(xs);
         if certain >= 2 {
             return self.constant(false);
         }
@@ -385,6 +350,84 @@ impl Solver {
         let mut parts: Vec<Lit> = dups.iter().map(|&x| !x).collect();
         parts.push(core);
         self.and(&parts)
+    }
+
+    /// Permanently requires "at most one of `xs` is true", like
+    /// `require(at_most_one(xs))` but as clauses without a gate variable:
+    /// pairwise for up to six inputs, a sequential counter above.
+    pub fn require_at_most_one(&mut self, xs: &[Lit]) {
+        let (certain, rest, dups) = self.amo_inputs(xs);
+        if certain >= 2 {
+            self.add_clause(&[]);
+            return;
+        }
+        for &x in &dups {
+            self.require(!x);
+        }
+        if certain == 1 {
+            for &x in &rest {
+                self.require(!x);
+            }
+        } else if rest.len() <= PAIRWISE_MAX {
+            for i in 0..rest.len() {
+                for j in i + 1..rest.len() {
+                    self.add_clause(&[!rest[i], !rest[j]]);
+                }
+            }
+        } else {
+            // seen_i is implied by x_1 | ... | x_i; x_i may not follow seen_{i-1}.
+            let mut seen = rest[0];
+            for &x in &rest[1..rest.len() - 1] {
+                self.add_clause(&[!seen, !x]);
+                let next = self.new_var();
+                self.add_clause(&[!seen, next]);
+                self.add_clause(&[!x, next]);
+                seen = next;
+            }
+            self.add_clause(&[!seen, !rest[rest.len() - 1]]);
+        }
+    }
+
+    /// The normalised inputs of an at-most-one: the number of literals
+    /// certainly true (fixed true ones and complementary pairs), the other
+    /// distinct unfixed literals, and the literals occurring more than once
+    /// (which must be false).
+    fn amo_inputs(&self, xs: &[Lit]) -> (usize, Vec<Lit>, Vec<Lit>) {
+        let mut trues = 0usize;
+        let mut v = Vec::with_capacity(xs.len());
+        for &x in xs {
+            match self.fixed(x) {
+                Some(true) => trues += 1,
+                Some(false) => {}
+                None => v.push(x),
+            }
+        }
+        v.sort_unstable();
+        let mut distinct: Vec<Lit> = Vec::with_capacity(v.len());
+        let mut dups: Vec<Lit> = Vec::new();
+        for x in v {
+            if distinct.last() == Some(&x) {
+                if dups.last() != Some(&x) {
+                    dups.push(x);
+                }
+            } else {
+                distinct.push(x);
+            }
+        }
+        // A complementary pair x, !x always contributes exactly one true literal.
+        let mut pairs = 0usize;
+        let mut rest: Vec<Lit> = Vec::with_capacity(distinct.len());
+        let mut i = 0;
+        while i < distinct.len() {
+            if i + 1 < distinct.len() && distinct[i] == !distinct[i + 1] {
+                pairs += 1;
+                i += 2;
+            } else {
+                rest.push(distinct[i]);
+                i += 1;
+            }
+        }
+        (trues + pairs, rest, dups)
     }
 
     fn amo_encode(&mut self, xs: &[Lit]) -> Lit {
@@ -597,6 +640,36 @@ mod tests {
     }
 
     type Pred<'a> = Box<dyn Fn(&[bool]) -> bool + 'a>;
+
+    #[test]
+    fn required_at_most_one_allows_exactly_the_models_with_at_most_one() {
+        let mut rng = Rng::new(13);
+        for round in 0..60 {
+            let mut s = Solver::new();
+            let t = s.truth();
+            let vars: Vec<Lit> = (0..8).map(|_| s.new_var()).collect();
+            let p = pool(&s, &vars);
+            let n = 1 + rng.below(if round % 2 == 0 { 5 } else { 10 }) as usize;
+            let ins: Vec<Lit> = (0..n)
+                .map(|_| p[rng.below(p.len() as u64) as usize])
+                .collect();
+            s.require_at_most_one(&ins);
+            for m in 0..1u32 << vars.len() {
+                let bits: Vec<bool> = (0..vars.len()).map(|i| m >> i & 1 == 1).collect();
+                let assumps: Vec<Lit> = vars
+                    .iter()
+                    .zip(&bits)
+                    .map(|(&v, &b)| if b { v } else { !v })
+                    .collect();
+                let count = ins.iter().filter(|&&l| eval(l, t, &vars, &bits)).count();
+                assert_eq!(
+                    s.solve(&assumps),
+                    count <= 1,
+                    "inputs {ins:?} bits {bits:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn random_gates_match_truth_tables() {

@@ -614,12 +614,7 @@ impl<'a> Encoder<'a> {
                 self.sat.at_most_one(&l)
             }
             "implies" => {
-                let Some(items) = arg.as_seq() else {
-                    bail!(arg.span, "Element \"{}\" is not an array", to_json(arg));
-                };
-                let undefined = Node::null();
-                let a = self.logic_in(items.first().unwrap_or(&undefined), ctx, true)?;
-                let b = self.logic_in(items.get(1).unwrap_or(&undefined), ctx, true)?;
+                let (a, b) = self.implies_args(arg, ctx)?;
                 self.sat.implies(a, b)
             }
             "node_presence" => {
@@ -773,6 +768,43 @@ impl<'a> Encoder<'a> {
                 to_json_pretty(whole)
             ),
         })
+    }
+
+    /// The two sides of `{implies: [a, b]}`.
+    fn implies_args(&mut self, arg: &Node, ctx: Option<ElementId>) -> Result<(Lit, Lit)> {
+        let Some(items) = arg.as_seq() else {
+            bail!(arg.span, "Element \"{}\" is not an array", to_json(arg));
+        };
+        let undefined = Node::null();
+        let a = self.logic_in(items.first().unwrap_or(&undefined), ctx, true)?;
+        let b = self.logic_in(items.get(1).unwrap_or(&undefined), ctx, true)?;
+        Ok((a, b))
+    }
+
+    /// Requires a constraint, like `require(logic(expr))`: a top-level `amo`
+    /// or `implies` becomes clauses directly instead of a gate variable
+    /// (templates carry one such constraint per element group).
+    pub fn require_logic(&mut self, expr: &Node, ctx: Option<ElementId>) -> Result<()> {
+        let op = expr
+            .as_map()
+            .and_then(logic_operator)
+            .filter(|(key, _)| matches!(*key, "amo" | "implies"));
+        let Some((key, arg)) = op.filter(|_| self.depth < MAX_LOGIC_DEPTH) else {
+            let l = self.logic(expr, ctx)?;
+            self.sat.require(l);
+            return Ok(());
+        };
+        // One level of nesting, as `logic_in` counts for the operator.
+        self.depth += 1;
+        let result = if key == "amo" {
+            self.logic_list(arg, ctx)
+                .map(|lits| self.sat.require_at_most_one(&lits))
+        } else {
+            self.implies_args(arg, ctx)
+                .map(|(a, b)| self.sat.add_clause(&[!a, b]))
+        };
+        self.depth -= 1;
+        result
     }
 
     /// `{logic_expression: NAME}`: the first use transforms the named expression

@@ -90,8 +90,7 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
         .and_then(Node::as_seq)
     {
         for c in constraints {
-            let l = enc.logic(c, None)?;
-            enc.sat.require(l);
+            enc.require_logic(c, None)?;
         }
     }
     for &id in &order {
@@ -203,16 +202,16 @@ fn encode_implies(enc: &mut Encoder<'_>, id: ElementId) -> Result<()> {
             );
         };
         let me = enc.presence(id);
-        let left = match items.get(1) {
-            Some(c) => {
-                let c = enc.logic(c, Some(id))?;
-                enc.sat.and(&[me, c])
-            }
-            None => me,
+        let condition = match items.get(1) {
+            Some(c) => Some(enc.logic(c, Some(id))?),
+            None => None,
         };
         let right = enc.logic(target, Some(id))?;
-        let imp = enc.sat.implies(left, right);
-        enc.sat.require(imp);
+        // `me & condition -> right`, as one clause.
+        match condition {
+            Some(c) => enc.sat.add_clause(&[!me, !c, right]),
+            None => enc.sat.add_clause(&[!me, right]),
+        }
     }
     Ok(())
 }
