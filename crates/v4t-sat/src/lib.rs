@@ -37,7 +37,7 @@ mod testutil;
 use batsat::{lbool, Callbacks, SolverInterface, SolverOpts};
 use std::fmt;
 
-pub use split::Split;
+pub use split::{Answer, Question, Split};
 
 /// A literal: a variable or its negation.
 ///

@@ -14,7 +14,8 @@
 //! ([`v4t_sat::Split`]): inputs fix most literals, and what remains is usually
 //! one small part per group of components sharing hosts. Optimisation stages,
 //! uniqueness checks and tie-breaking then run per part with the same results
-//! as on the whole problem.
+//! as on the whole problem; the stages that need no disjunction across parts
+//! are asked together, so each part builds its search backend once for them.
 
 mod encode;
 #[cfg(test)]
@@ -29,7 +30,7 @@ use crate::graph::{ElementId, Graph};
 use crate::options::Optimize;
 use crate::types::TypeSystem;
 use v4t_expr::Evaluator;
-use v4t_sat::{Lit, Split};
+use v4t_sat::{Answer, Lit, Question, Split};
 use v4t_yaml::number::format_js;
 use v4t_yaml::{Map, Node, Value};
 
@@ -99,9 +100,6 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
 
     // From here on every question is answered per independent part.
     let mut sat = std::mem::take(&mut enc.sat).split();
-    if !sat.satisfiable() {
-        return Err(Error::new("Could not solve"));
-    }
     let objectives = optimize(&mut enc, &mut sat)?;
     let presence: Vec<Lit> = order.iter().map(|&id| enc.presence(id)).collect();
     sat.prefer_false(&presence);
@@ -236,12 +234,20 @@ fn run(sat: &mut Split, direction: Optimize, terms: &[(Lit, u64)]) -> Result<u64
     r.ok_or_else(|| Error::new("Could not solve"))
 }
 
-/// The optimisation stages and uniqueness checks (5.6).
-fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>> {
+/// An optimisation stage that needs no disjunction across parts.
+enum Stage {
+    /// An objective: its name, direction and terms.
+    Objective(&'static str, Optimize, Vec<(Lit, u64)>),
+    /// A uniqueness check: its error if the model can change on the
+    /// literals (on the absent ones too if the flag is set).
+    Unique(String, Vec<Lit>, bool),
+}
+
+/// The stages before the technology count (5.6), in order. Building stops at
+/// the first error, which counts after the answers of the stages before it.
+fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
     let graph = enc.graph;
     let opts = &graph.options.solver;
-    let mut objectives = Vec::new();
-
     if opts.topology != Optimize::Off {
         let weights: Vec<f64> = graph
             .nodes
@@ -261,17 +267,16 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
             .zip(&weights)
             .map(|(&n, &w)| (enc.presence(n), w))
             .collect();
-        let v = run(sat, opts.topology, &terms)?;
-        objectives.push(("topology".to_string(), v));
+        stages.push(Stage::Objective("topology", opts.topology, terms));
     }
     if opts.topology_unique {
         let optimized = opts.topology != Optimize::Off;
-        if ambiguous(enc, sat, "node", opts.topology_unique_backward) {
-            return Err(Error::new(format!(
-                "The result is ambiguous considering nodes ({} optimization)",
-                if optimized { "besides" } else { "without" }
-            )));
-        }
+        let message = format!(
+            "The result is ambiguous considering nodes ({} optimization)",
+            if optimized { "besides" } else { "without" }
+        );
+        let vars = enc.vars_with_prefix("node");
+        stages.push(Stage::Unique(message, vars, opts.topology_unique_backward));
     }
     if opts.scenarios {
         let prios: Vec<f64> = graph
@@ -286,8 +291,7 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
             .zip(&prios)
             .map(|(&t, &w)| (enc.presence(t), w))
             .collect();
-        let v = run(sat, Optimize::Min, &terms)?;
-        objectives.push(("scenarios".to_string(), v));
+        stages.push(Stage::Objective("scenarios", Optimize::Min, terms));
     }
     if opts.scenarios_unique {
         let lits: Vec<Lit> = graph
@@ -295,62 +299,96 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
             .iter()
             .map(|&t| enc.presence(t))
             .collect();
-        let present: Vec<Lit> = lits.into_iter().filter(|&l| sat.value(l)).collect();
-        if !sat.implied(&present) {
-            return Err(Error::new(
-                "There are multiple scenarios of the same priority for one node template possible",
-            ));
+        let message =
+            "There are multiple scenarios of the same priority for one node template possible";
+        stages.push(Stage::Unique(message.to_string(), lits, false));
+    }
+    if opts.technologies != Optimize::Off && opts.technologies_mode.contains("weight") {
+        let weights: Vec<f64> = graph
+            .technologies
+            .iter()
+            .map(|&t| graph.get(t).weight * 100.0)
+            .collect();
+        let weights = whole_weights(&weights)?;
+        let terms: Vec<(Lit, u64)> = graph
+            .technologies
+            .iter()
+            .zip(&weights)
+            .map(|(&t, &w)| (enc.presence(t), w))
+            .collect();
+        let dir = if opts.technologies_mode == "weight-count" {
+            Optimize::Max
+        } else {
+            opts.technologies
+        };
+        stages.push(Stage::Objective("technologies_weight", dir, terms));
+    }
+    Ok(())
+}
+
+/// The optimisation stages and uniqueness checks (5.6); also finds out
+/// whether the problem is satisfiable at all.
+///
+/// The stages before the technology count are answered together, part by
+/// part ([`Split::ask`]): each part then builds its search backend once for
+/// all of them.
+fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>> {
+    let mut list = Vec::new();
+    let built = stages(enc, &mut list);
+    let questions: Vec<Question<'_>> = list
+        .iter()
+        .map(|stage| match stage {
+            Stage::Objective(_, Optimize::Max, terms) => Question::Maximize(terms),
+            Stage::Objective(_, _, terms) => Question::Minimize(terms),
+            Stage::Unique(_, lits, backward) => Question::Unchanged(lits, *backward),
+        })
+        .collect();
+    let answers = sat
+        .ask(&questions)
+        .ok_or_else(|| Error::new("Could not solve"))?;
+    let mut objectives = Vec::new();
+    for (stage, answer) in list.iter().zip(answers) {
+        match (stage, answer) {
+            (Stage::Objective(name, ..), Answer::Optimum(v)) => {
+                let v = v.ok_or_else(|| Error::new("Could not solve"))?;
+                objectives.push((name.to_string(), v));
+            }
+            (Stage::Unique(message, ..), Answer::Unchanged(false)) => {
+                return Err(Error::new(message.clone()));
+            }
+            _ => {}
         }
     }
-    if opts.technologies != Optimize::Off {
+    built?;
+
+    let graph = enc.graph;
+    let opts = &graph.options.solver;
+    if opts.technologies != Optimize::Off && opts.technologies_mode.contains("count") {
         let weight_count = opts.technologies_mode == "weight-count";
-        if opts.technologies_mode.contains("weight") {
-            let weights: Vec<f64> = graph
+        let mut names: Vec<&str> = Vec::new();
+        for &t in &graph.technologies {
+            let n = graph.get(t).name.as_str();
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+        let mut terms = Vec::with_capacity(names.len());
+        for name in names {
+            let lits: Vec<Lit> = graph
                 .technologies
                 .iter()
-                .map(|&t| graph.get(t).weight * 100.0)
+                .filter(|&&t| graph.get(t).name == name)
+                .map(|&t| enc.presence(t))
                 .collect();
-            let weights = whole_weights(&weights)?;
-            let terms: Vec<(Lit, u64)> = graph
-                .technologies
-                .iter()
-                .zip(&weights)
-                .map(|(&t, &w)| (enc.presence(t), w))
-                .collect();
-            let dir = if weight_count {
-                Optimize::Max
-            } else {
-                opts.technologies
-            };
-            let v = run(sat, dir, &terms)?;
-            objectives.push(("technologies_weight".to_string(), v));
+            terms.push((sat.or(&lits), 1));
         }
-        if opts.technologies_mode.contains("count") {
-            let mut names: Vec<&str> = Vec::new();
-            for &t in &graph.technologies {
-                let n = graph.get(t).name.as_str();
-                if !names.contains(&n) {
-                    names.push(n);
-                }
-            }
-            let mut terms = Vec::with_capacity(names.len());
-            for name in names {
-                let lits: Vec<Lit> = graph
-                    .technologies
-                    .iter()
-                    .filter(|&&t| graph.get(t).name == name)
-                    .map(|&t| enc.presence(t))
-                    .collect();
-                terms.push((sat.or(&lits), 1));
-            }
-            let dir = if weight_count {
-                Optimize::Min
-            } else {
-                opts.technologies
-            };
-            let v = run(sat, dir, &terms)?;
-            objectives.push(("technologies_count".to_string(), v));
-        }
+        let dir = if weight_count {
+            Optimize::Min
+        } else {
+            opts.technologies
+        };
+        let v = run(sat, dir, &terms)?;
+        objectives.push(("technologies_count".to_string(), v));
     }
     if opts.technologies_unique {
         let optimized = opts.technologies != Optimize::Off;
