@@ -862,55 +862,72 @@ impl<'a> Encoder<'a> {
     }
 }
 
-/// Element ids without a table of strings: the Fx hash of every id, sorted
-/// (cache friendly to build for hundreds of thousands of elements, unlike
-/// a hash map), with the strings compared only where hashes are equal.
+/// Element ids without a table of strings: an open-addressing table of
+/// (hash tag, element) pairs, eight bytes a slot, filled in element order;
+/// strings are compared only where tags meet.
 struct IdIndex {
-    /// (hash of the id, position in element order, element), sorted.
-    sorted: Vec<(u64, u32, ElementId)>,
+    /// `(tag, element)`, `EMPTY` elements for free slots; one slot per
+    /// distinct id (its first element).
+    slots: Vec<(u32, u32)>,
     /// Per element: the first element in element order with the same id.
     first: Vec<ElementId>,
 }
 
+/// The element of a free slot.
+const EMPTY: u32 = u32::MAX;
+
 impl IdIndex {
     fn new(graph: &Graph) -> IdIndex {
-        let mut sorted: Vec<(u64, u32, ElementId)> = graph
-            .ordered()
-            .enumerate()
-            .map(|(rank, e)| (id_hash(&graph.get(e).id), rank as u32, e))
-            .collect();
-        sorted.sort_unstable();
-        let mut first: Vec<ElementId> = (0..graph.elements.len() as u32).map(ElementId).collect();
-        // Within a run of equal hashes, the earliest equal id (lowest rank
-        // comes first) is the first element of that id.
-        for run in sorted.chunk_by(|a, b| a.0 == b.0).filter(|r| r.len() > 1) {
-            for (k, &(_, _, e)) in run.iter().enumerate().skip(1) {
-                let id = &graph.get(e).id;
-                if let Some(&(_, _, f)) = run[..k].iter().find(|x| graph.get(x.2).id == *id) {
-                    first[e.0 as usize] = first[f.0 as usize];
-                }
+        let n = graph.elements.len();
+        let mut index = IdIndex {
+            slots: vec![(0, EMPTY); (2 * n).next_power_of_two().max(2)],
+            first: (0..n as u32).map(ElementId).collect(),
+        };
+        for e in graph.ordered() {
+            let id = &graph.get(e).id;
+            let h = id_hash(id);
+            match index.probe(graph, h, id) {
+                Ok(first) => index.first[e.0 as usize] = first,
+                Err(slot) => index.slots[slot] = (tag(h), e.0),
             }
         }
-        IdIndex { sorted, first }
+        index
+    }
+
+    /// The element with id `name` (`Ok`), or the free slot where it belongs.
+    fn probe(&self, graph: &Graph, h: u64, name: &str) -> std::result::Result<ElementId, usize> {
+        let mask = self.slots.len() - 1;
+        let mut slot = h as usize & mask;
+        loop {
+            match self.slots[slot] {
+                (_, EMPTY) => return Err(slot),
+                (t, e) if t == tag(h) && graph.get(ElementId(e)).id == name => {
+                    return Ok(ElementId(e))
+                }
+                _ => slot = (slot + 1) & mask,
+            }
+        }
     }
 
     /// The first element (in element order) whose id is `name`.
     fn find(&self, graph: &Graph, name: &str) -> Option<ElementId> {
-        let h = id_hash(name);
-        let start = self.sorted.partition_point(|x| x.0 < h);
-        self.sorted[start..]
-            .iter()
-            .take_while(|x| x.0 == h)
-            .find(|x| graph.get(x.2).id == name)
-            .map(|x| x.2)
+        self.probe(graph, id_hash(name), name).ok()
     }
 }
 
+/// The bits of a hash not used for the slot position.
+fn tag(h: u64) -> u32 {
+    (h >> 32) as u32
+}
+
+/// The Fx hash of an id, with its well-mixed high half folded into the
+/// low bits that pick the slot.
 fn id_hash(id: &str) -> u64 {
     use std::hash::Hasher;
     let mut h = FxHasher::default();
     h.write(id.as_bytes());
-    h.finish()
+    let x = h.finish();
+    x ^ (x >> 32)
 }
 
 /// Names logic-solver rejects as terms: those that parse as numbers.
