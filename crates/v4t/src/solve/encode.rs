@@ -267,14 +267,43 @@ impl<'a> Encoder<'a> {
 
     /// The presence variables of the elements whose id starts with `prefix`,
     /// followed by the other named variables whose name does (element order,
-    /// then creation order; each variable once).
+    /// then creation order; each variable once). Named expression variables
+    /// are only listed if a term named them (no caller asks for them).
     pub fn vars_with_prefix(&mut self, prefix: &str) -> Vec<Lit> {
         let graph = self.graph;
         let mut lits = Vec::new();
-        for e in graph.ordered() {
-            let id = graph.get(e).id.as_str();
-            if id.starts_with(prefix) && self.ids.first[e.0 as usize] == e {
-                lits.push(self.presence(e));
+        let lists: [&[ElementId]; 11] = [
+            &graph.types[..],
+            &graph.nodes[..],
+            &graph.relations[..],
+            &graph.properties[..],
+            &graph.policies[..],
+            &graph.groups[..],
+            &graph.inputs[..],
+            &graph.artifacts[..],
+            &graph.imports[..],
+            &graph.technologies[..],
+            &graph.outputs[..],
+        ];
+        for list in lists {
+            // Ids are `<kind word>.<rest>`: the word alone often decides.
+            let Some(&head) = list.first() else { continue };
+            let word = graph.get(head).kind.word();
+            let every = if prefix.len() <= word.len() {
+                if !word.starts_with(prefix) {
+                    continue;
+                }
+                true
+            } else if prefix.starts_with(word) && prefix.as_bytes()[word.len()] == b'.' {
+                false
+            } else {
+                continue;
+            };
+            for &e in list {
+                let first = self.ids.first[e.0 as usize] == e;
+                if first && (every || graph.get(e).id.starts_with(prefix)) {
+                    lits.push(self.presence(e));
+                }
             }
         }
         lits.extend(
@@ -849,6 +878,11 @@ impl<'a> Encoder<'a> {
         }
         self.named_expressions.insert(key, None);
         let t = self.logic(expr, ctx)?;
+        if !self.free_expression_names && self.sat.fixed(t).is_some() {
+            // Decided (usually by the inputs): the constant names itself.
+            self.named_expressions.insert(key, Some(t));
+            return Ok(t);
+        }
         // `expression.<name>` is only in `names` if a term used it; element
         // ids and `manual.` names never start with `expression.`.
         let var = if self.free_expression_names {
@@ -1036,6 +1070,14 @@ topology_template:
             assert_eq!(term, e);
             let free = enc.var("expression.g");
             assert_eq!(enc.var("expression.g"), free);
+        });
+        // A term naming the expression before its first use: the
+        // expression is then defined through that variable.
+        with_encoder(|_, enc| {
+            let term = enc.var("expression.e");
+            let e = enc.logic(&doc("{logic_expression: e}"), None).expect("e");
+            assert_eq!(term, e);
+            assert_eq!(enc.sat.fixed(term), Some(true));
         });
     }
 }
