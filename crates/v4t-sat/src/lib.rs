@@ -232,6 +232,30 @@ impl Solver {
     /// Clauses containing a literal known true are dropped, literals known false are
     /// removed; an empty clause makes the problem unsatisfiable.
     pub fn add_clause(&mut self, lits: &[Lit]) {
+        // Units and binary clauses (most of them) without the buffer.
+        match *lits {
+            [a] => {
+                match self.fixed(a) {
+                    Some(true) => {}
+                    Some(false) => self.raw_clause(&[]),
+                    None => self.raw_clause(&[a]),
+                }
+                return;
+            }
+            [a, b] => {
+                match (self.fixed(a), self.fixed(b)) {
+                    (Some(true), _) | (_, Some(true)) => {}
+                    (Some(false), Some(false)) => self.raw_clause(&[]),
+                    (Some(false), None) => self.raw_clause(&[b]),
+                    (None, Some(false)) => self.raw_clause(&[a]),
+                    (None, None) if a == b => self.raw_clause(&[a]),
+                    (None, None) if a == !b => {}
+                    (None, None) => self.raw_clause(&[a.min(b), a.max(b)]),
+                }
+                return;
+            }
+            _ => {}
+        }
         let mut clause = std::mem::take(&mut self.clause_buf);
         clause.clear();
         for &l in lits {
@@ -334,6 +358,19 @@ impl Solver {
             Some(sat) => Self::add_to_backend(sat, &mut self.scratch, lits),
             None => self.add_to_store(lits),
         }
+    }
+
+    /// Adds a clause to a solver without backend, model or facts, as
+    /// [`Solver::split`] fills its parts: only a clause of fewer than two
+    /// literals can then change anything beyond the store.
+    pub(crate) fn push_clause(&mut self, lits: &[Lit]) {
+        if lits.len() < 2 || self.sat.is_some() || self.model_valid {
+            self.raw_clause(lits);
+            return;
+        }
+        debug_assert!(lits.iter().all(|&l| self.fixed(l).is_none()));
+        self.clause_lits.extend_from_slice(lits);
+        self.clause_ends.push(self.clause_lits.len());
     }
 
     /// What batsat does when a clause is added: drop it if a literal is true,

@@ -204,7 +204,7 @@ impl Solver {
                 }
             }
             if let Some(Some(p)) = split.parts.get_mut(part as usize) {
-                p.sat.raw_clause(&local);
+                p.sat.push_clause(&local);
             }
         }
 
