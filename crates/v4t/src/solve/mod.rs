@@ -26,7 +26,7 @@ mod tests;
 pub use encode::Encoder;
 
 use crate::error::{bail, Error, Result};
-use crate::graph::{ElementId, Graph};
+use crate::graph::{ElementId, Graph, Loc, Owner};
 use crate::options::Optimize;
 use crate::types::TypeSystem;
 use v4t_expr::Evaluator;
@@ -94,8 +94,9 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
             enc.require_logic(c, None)?;
         }
     }
+    let raw = RawDefs::new(doc);
     for &id in &order {
-        encode_implies(&mut enc, id).map_err(|e| e.in_element(&graph.get(id).id))?;
+        encode_implies(&mut enc, &raw, id).map_err(|e| e.in_element(&graph.get(id).id))?;
     }
 
     // From here on every question is answered per independent part.
@@ -114,8 +115,8 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
         if !present[p.0 as usize] {
             continue;
         }
-        let Some(expr) = graph
-            .raw(doc, p)
+        let Some(expr) = raw
+            .get(graph, p)
             .and_then(|r| r.get("expression"))
             .filter(|e| e.is_defined())
         else {
@@ -167,10 +168,10 @@ fn encode_element(enc: &mut Encoder<'_>, id: ElementId) -> Result<()> {
 }
 
 /// An element's raw `implies` list (5.4).
-fn encode_implies(enc: &mut Encoder<'_>, id: ElementId) -> Result<()> {
+fn encode_implies(enc: &mut Encoder<'_>, raw: &RawDefs<'_>, id: ElementId) -> Result<()> {
     let graph = enc.graph;
-    let Some(implies) = graph
-        .raw(enc.doc, id)
+    let Some(implies) = raw
+        .get(graph, id)
         .and_then(|r| r.get("implies"))
         .filter(|n| n.is_defined())
     else {
@@ -212,6 +213,60 @@ fn encode_implies(enc: &mut Encoder<'_>, id: ElementId) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Raw element definitions like [`Graph::raw`], with the node templates
+/// looked up once: `Graph::raw` walks from the document root for every
+/// element, and most elements live in a node template.
+struct RawDefs<'d> {
+    doc: &'d Node,
+    nodes: &'d [Node],
+}
+
+impl<'d> RawDefs<'d> {
+    fn new(doc: &'d Node) -> RawDefs<'d> {
+        let nodes = doc
+            .get("topology_template")
+            .and_then(|t| t.get("node_templates"))
+            .and_then(Node::as_seq)
+            .map_or(&[][..], Vec::as_slice);
+        RawDefs { doc, nodes }
+    }
+
+    fn get(&self, graph: &Graph, id: ElementId) -> Option<&'d Node> {
+        // The value of the single-entry map at `list[index]`.
+        fn entry(list: Option<&Node>, index: u32) -> Option<&Node> {
+            list?
+                .as_seq()?
+                .get(index as usize)?
+                .as_map()?
+                .first()
+                .map(|(_, v)| v)
+        }
+        let node = |i: u32| {
+            self.nodes
+                .get(i as usize)?
+                .as_map()?
+                .first()
+                .map(|(_, v)| v)
+        };
+        let member = |i: u32, key: &str, index: u32| entry(node(i)?.get(key), index);
+        match graph.get(id).loc {
+            Loc::Node(i) => node(i),
+            Loc::Relation { node, index } => member(node, "requirements", index),
+            Loc::Artifact { node, index } => member(node, "artifacts", index),
+            Loc::Technology { node, index } => member(node, "technology", index),
+            Loc::Property {
+                owner: Owner::Node(node),
+                index,
+            } => member(node, "properties", index),
+            Loc::Type {
+                owner: Owner::Node(node),
+                index,
+            } => member(node, "type", index),
+            _ => graph.raw(self.doc, id),
+        }
+    }
 }
 
 /// Checks that weights are whole numbers once multiplied by 100.
@@ -416,4 +471,65 @@ fn ambiguous(enc: &mut Encoder<'_>, sat: &mut Split, prefix: &str, backward: boo
         }
     }
     !sat.implied(&keep)
+}
+
+#[cfg(test)]
+mod raw_tests {
+    use super::*;
+
+    /// `RawDefs` finds the same definition as `Graph::raw` for every element.
+    #[test]
+    fn raw_definitions_match_the_graph() {
+        use crate::graph::build;
+        use crate::normalize::normalize;
+        use crate::testing::doc;
+        let mut d = doc("
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  inputs:
+    port: {type: integer}
+  node_templates:
+    web:
+      type: [{web.a: {}}, {web.b: {}}]
+      properties:
+        - p: 1
+        - p: {value: 2, conditions: false, implies: [[node.vm]]}
+      requirements:
+        - host: vm
+        - db: {node: vm, relationship: r}
+      artifacts:
+        - image: {file: a.tar, properties: [{size: 1}], type: [{t.a: {}}]}
+      technology: Ansible
+    vm:
+      type: vm
+      implies: [[node.web]]
+  relationship_templates:
+    r:
+      type: rt
+      properties: {q: x}
+  groups:
+    g: {type: tosca.groups.Root, members: [web, [web, db]], properties: {gp: 1}}
+  policies:
+    - pol: {type: p, targets: [g], properties: {pp: 2}}
+  outputs:
+    url: {value: {get_property: [web, p]}}
+imports:
+  - a.yaml
+");
+        normalize(&mut d).expect("normalizes");
+        let g = build(&d).expect("builds");
+        let raw = RawDefs::new(&d);
+        let mut found = 0;
+        for id in g.ordered() {
+            let want = g.raw(&d, id).map(std::ptr::from_ref);
+            assert_eq!(
+                raw.get(&g, id).map(std::ptr::from_ref),
+                want,
+                "{}",
+                g.get(id).id
+            );
+            found += usize::from(want.is_some());
+        }
+        assert!(found > 15, "{found}");
+    }
 }
