@@ -16,7 +16,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// so a hit allocates nothing.
 #[derive(Default)]
 pub(crate) struct Gates {
-    /// Conjunctions of at least two sorted, distinct, non-complementary literals.
+    /// Conjunctions of two sorted, distinct, non-complementary literals
+    /// (most of them; keys inline, so a lookup follows no pointer).
+    and2: FxHashMap<(Lit, Lit), Lit>,
+    /// Conjunctions of more such literals.
     and: FxHashMap<Box<[Lit]>, Lit>,
     /// Parity of two distinct positive literals (sorted).
     xor: FxHashMap<(Lit, Lit), Lit>,
@@ -24,6 +27,31 @@ pub(crate) struct Gates {
     maj: FxHashMap<(Lit, Lit, Lit), Lit>,
     /// At-most-one of at least two sorted, distinct, non-complementary literals.
     amo: FxHashMap<Box<[Lit]>, Lit>,
+}
+
+impl Gates {
+    /// The gate of a conjunction of normalised inputs, if there is one.
+    fn find_and(&self, ins: &[Lit]) -> Option<Lit> {
+        match *ins {
+            [a, b] => self.and2.get(&(a, b)).copied(),
+            _ => self.and.get(ins).copied(),
+        }
+    }
+
+    /// Records `g` as the gate of a conjunction of normalised inputs,
+    /// unless there is one already.
+    fn add_and(&mut self, ins: &[Lit], g: Lit) {
+        match *ins {
+            [a, b] => {
+                self.and2.entry((a, b)).or_insert(g);
+            }
+            _ => {
+                if !self.and.contains_key(ins) {
+                    self.and.insert(ins.into(), g);
+                }
+            }
+        }
+    }
 }
 
 /// `HashMap` with the Fx hash: keys are literals, which need no HashDoS
@@ -77,8 +105,8 @@ impl Solver {
         let mut v = std::mem::take(&mut self.gate_inputs);
         let g = match self.and_inputs(xs, &mut v) {
             Some(g) => g,
-            None => match self.gates.and.get(&v[..]) {
-                Some(&g) => g,
+            None => match self.gates.find_and(&v) {
+                Some(g) => g,
                 None => {
                     let g = self.new_var();
                     for &x in &v {
@@ -88,7 +116,7 @@ impl Solver {
                     long.push(g);
                     long.extend(v.iter().map(|&x| !x));
                     self.raw_clause(&long);
-                    self.gates.and.insert(v[..].into(), g);
+                    self.gates.add_and(&v, g);
                     g
                 }
             },
@@ -119,9 +147,7 @@ impl Solver {
             long.push(!x);
         }
         self.add_clause(&long);
-        if !self.gates.and.contains_key(&v[..]) {
-            self.gates.and.insert(v[..].into(), out);
-        }
+        self.gates.add_and(&v, out);
         self.gate_inputs = v;
     }
 
