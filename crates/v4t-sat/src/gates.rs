@@ -8,18 +8,87 @@
 //! is only used for lookups, so variable numbering is deterministic.
 
 use crate::{Lit, Solver};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
-/// Hash-consing key: an operator and its normalised inputs.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub(crate) enum Key {
-    /// Conjunction of at least two sorted, distinct, non-complementary literals.
-    And(Box<[Lit]>),
+/// Hash-consing tables (lookups only, never iterated). Inputs are
+/// normalised before lookup; `and` and `at_most_one` are looked up by slice,
+/// so a hit allocates nothing.
+#[derive(Default)]
+pub(crate) struct Gates {
+    /// Conjunctions of two sorted, distinct, non-complementary literals
+    /// (most of them; keys inline, so a lookup follows no pointer).
+    and2: FxHashMap<(Lit, Lit), Lit>,
+    /// Conjunctions of more such literals.
+    and: FxHashMap<Box<[Lit]>, Lit>,
     /// Parity of two distinct positive literals (sorted).
-    Xor(Lit, Lit),
+    xor: FxHashMap<(Lit, Lit), Lit>,
     /// Majority of three distinct variables (sorted, at most one negated).
-    Maj(Lit, Lit, Lit),
+    maj: FxHashMap<(Lit, Lit, Lit), Lit>,
     /// At-most-one of at least two sorted, distinct, non-complementary literals.
-    Amo(Box<[Lit]>),
+    amo: FxHashMap<Box<[Lit]>, Lit>,
+}
+
+impl Gates {
+    /// The gate of a conjunction of normalised inputs, if there is one.
+    fn find_and(&self, ins: &[Lit]) -> Option<Lit> {
+        match *ins {
+            [a, b] => self.and2.get(&(a, b)).copied(),
+            _ => self.and.get(ins).copied(),
+        }
+    }
+
+    /// Records `g` as the gate of a conjunction of normalised inputs,
+    /// unless there is one already.
+    fn add_and(&mut self, ins: &[Lit], g: Lit) {
+        match *ins {
+            [a, b] => {
+                self.and2.entry((a, b)).or_insert(g);
+            }
+            _ => {
+                if !self.and.contains_key(ins) {
+                    self.and.insert(ins.into(), g);
+                }
+            }
+        }
+    }
+}
+
+/// `HashMap` with the Fx hash: keys are literals, which need no HashDoS
+/// resistance, and SipHash was a visible share of encoding time.
+type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// rustc's multiply-rotate hash, one word at a time.
+#[derive(Default)]
+pub(crate) struct FxHasher(u64);
+
+impl FxHasher {
+    #[inline]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(u64::from(b));
+        }
+    }
+
+    #[inline]
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
+    }
+
+    #[inline]
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// Largest input count encoded pairwise by `at_most_one`.
@@ -28,39 +97,46 @@ const PAIRWISE_MAX: usize = 6;
 impl Solver {
     /// Returns a literal equivalent to the conjunction of `xs` (`[]` = true).
     pub fn and(&mut self, xs: &[Lit]) -> Lit {
-        let (v, folded) = self.and_inputs(xs);
-        match folded {
+        self.and_of(xs.iter().copied())
+    }
+
+    /// [`Solver::and`] over an iterator, normalising into a reused buffer.
+    fn and_of(&mut self, xs: impl IntoIterator<Item = Lit>) -> Lit {
+        let mut v = std::mem::take(&mut self.gate_inputs);
+        let g = match self.and_inputs(xs, &mut v) {
             Some(g) => g,
-            None => {
-                let key = Key::And(v.into_boxed_slice());
-                if let Some(&g) = self.gates.get(&key) {
-                    return g;
+            None => match self.gates.find_and(&v) {
+                Some(g) => g,
+                None => {
+                    let g = self.new_var();
+                    for &x in &v {
+                        self.raw_clause(&[!g, x]);
+                    }
+                    let mut long = Vec::with_capacity(v.len() + 1);
+                    long.push(g);
+                    long.extend(v.iter().map(|&x| !x));
+                    self.raw_clause(&long);
+                    self.gates.add_and(&v, g);
+                    g
                 }
-                let g = self.new_var();
-                let Key::And(ins) = &key else { unreachable!() };
-                let mut long = Vec::with_capacity(ins.len() + 1);
-                long.push(g);
-                for &x in ins.iter() {
-                    self.raw_clause(&[!g, x]);
-                    long.push(!x);
-                }
-                self.raw_clause(&long);
-                self.gates.insert(key, g);
-                g
-            }
-        }
+            },
+        };
+        self.gate_inputs = v;
+        g
     }
 
     /// Permanently requires `out <-> AND(xs)` without a gate variable of its own:
     /// `out` itself becomes the gate (and is reused by later identical `and`s).
     pub fn define_and(&mut self, out: Lit, xs: &[Lit]) {
-        let (v, folded) = self.and_inputs(xs);
-        if let Some(g) = folded {
+        let mut v = std::mem::take(&mut self.gate_inputs);
+        if let Some(g) = self.and_inputs(xs.iter().copied(), &mut v) {
+            self.gate_inputs = v;
             self.require_equal(out, g);
             return;
         }
         if self.fixed(out).is_some() {
             let g = self.and(&v);
+            self.gate_inputs = v;
             self.require_equal(out, g);
             return;
         }
@@ -71,9 +147,8 @@ impl Solver {
             long.push(!x);
         }
         self.add_clause(&long);
-        self.gates
-            .entry(Key::And(v.into_boxed_slice()))
-            .or_insert(out);
+        self.gates.add_and(&v, out);
+        self.gate_inputs = v;
     }
 
     /// Permanently requires `a <-> b` (two binary clauses, folded if constant).
@@ -82,35 +157,32 @@ impl Solver {
         self.add_clause(&[a, !b]);
     }
 
-    /// Normalised inputs of a conjunction, or the literal it folds to.
-    fn and_inputs(&self, xs: &[Lit]) -> (Vec<Lit>, Option<Lit>) {
-        let mut v = Vec::with_capacity(xs.len());
-        for &x in xs {
+    /// Normalises the inputs of a conjunction into `v` (sorted, distinct),
+    /// or returns the literal it folds to.
+    fn and_inputs(&self, xs: impl IntoIterator<Item = Lit>, v: &mut Vec<Lit>) -> Option<Lit> {
+        v.clear();
+        for x in xs {
             match self.fixed(x) {
                 Some(true) => {}
-                Some(false) => return (v, Some(self.constant(false))),
+                Some(false) => return Some(self.constant(false)),
                 None => v.push(x),
             }
         }
         v.sort_unstable();
         v.dedup();
         if v.windows(2).any(|w| w[0] == !w[1]) {
-            return (v, Some(self.constant(false)));
+            return Some(self.constant(false));
         }
-        match v.len() {
-            0 => (v, Some(self.truth())),
-            1 => {
-                let x = v[0];
-                (v, Some(x))
-            }
-            _ => (v, None),
+        match v[..] {
+            [] => Some(self.truth()),
+            [x] => Some(x),
+            _ => None,
         }
     }
 
     /// Returns a literal equivalent to the disjunction of `xs` (`[]` = false).
     pub fn or(&mut self, xs: &[Lit]) -> Lit {
-        let neg: Vec<Lit> = xs.iter().map(|&x| !x).collect();
-        !self.and(&neg)
+        !self.and_of(xs.iter().map(|&x| !x))
     }
 
     /// Returns a literal equivalent to `!a | b`.
@@ -187,8 +259,7 @@ impl Solver {
             [x, y] if x == y => self.constant(false),
             [x, y] => {
                 let (x, y) = if x < y { (x, y) } else { (y, x) };
-                let key = Key::Xor(x, y);
-                match self.gates.get(&key) {
+                match self.gates.xor.get(&(x, y)) {
                     Some(&g) => g,
                     None => {
                         let g = self.new_var();
@@ -196,7 +267,7 @@ impl Solver {
                         self.raw_clause(&[!g, !x, !y]);
                         self.raw_clause(&[g, !x, y]);
                         self.raw_clause(&[g, x, !y]);
-                        self.gates.insert(key, g);
+                        self.gates.xor.insert((x, y), g);
                         g
                     }
                 }
@@ -254,8 +325,7 @@ impl Solver {
             ins.sort_unstable();
         }
         let (x, y, z) = (ins[0], ins[1], ins[2]);
-        let key = Key::Maj(x, y, z);
-        let g = match self.gates.get(&key) {
+        let g = match self.gates.maj.get(&(x, y, z)) {
             Some(&g) => g,
             None => {
                 let g = self.new_var();
@@ -265,7 +335,7 @@ impl Solver {
                 self.raw_clause(&[!g, x, y]);
                 self.raw_clause(&[!g, x, z]);
                 self.raw_clause(&[!g, y, z]);
-                self.gates.insert(key, g);
+                self.gates.maj.insert((x, y, z), g);
                 g
             }
         };
@@ -280,6 +350,75 @@ impl Solver {
     ///
     /// Pairwise for up to six inputs, a sequential ("ladder") encoding above.
     pub fn at_most_one(&mut self, xs: &[Lit]) -> Lit {
+        let (certain, rest, dups) = self.amo_inputs(xs);
+        if certain >= 2 {
+            return self.constant(false);
+        }
+        if certain == 1 {
+            // Everything else must be false (this covers duplicated literals too,
+            // as well as duplicated members of the complementary pair).
+            let mut neg: Vec<Lit> = rest.iter().map(|&x| !x).collect();
+            neg.extend(dups.iter().map(|&x| !x));
+            return self.and(&neg);
+        }
+        let core = if rest.len() < 2 {
+            self.truth()
+        } else {
+            match self.gates.amo.get(&rest[..]) {
+                Some(&g) => g,
+                None => {
+                    let g = self.amo_encode(&rest);
+                    self.gates.amo.insert(rest.into_boxed_slice(), g);
+                    g
+                }
+            }
+        };
+        let mut parts: Vec<Lit> = dups.iter().map(|&x| !x).collect();
+        parts.push(core);
+        self.and(&parts)
+    }
+
+    /// Permanently requires "at most one of `xs` is true", like
+    /// `require(at_most_one(xs))` but as clauses without a gate variable:
+    /// pairwise for up to six inputs, a sequential counter above.
+    pub fn require_at_most_one(&mut self, xs: &[Lit]) {
+        let (certain, rest, dups) = self.amo_inputs(xs);
+        if certain >= 2 {
+            self.add_clause(&[]);
+            return;
+        }
+        for &x in &dups {
+            self.require(!x);
+        }
+        if certain == 1 {
+            for &x in &rest {
+                self.require(!x);
+            }
+        } else if rest.len() <= PAIRWISE_MAX {
+            for i in 0..rest.len() {
+                for j in i + 1..rest.len() {
+                    self.add_clause(&[!rest[i], !rest[j]]);
+                }
+            }
+        } else {
+            // seen_i is implied by x_1 | ... | x_i; x_i may not follow seen_{i-1}.
+            let mut seen = rest[0];
+            for &x in &rest[1..rest.len() - 1] {
+                self.add_clause(&[!seen, !x]);
+                let next = self.new_var();
+                self.add_clause(&[!seen, next]);
+                self.add_clause(&[!x, next]);
+                seen = next;
+            }
+            self.add_clause(&[!seen, !rest[rest.len() - 1]]);
+        }
+    }
+
+    /// The normalised inputs of an at-most-one: the number of literals
+    /// certainly true (fixed true ones and complementary pairs), the other
+    /// distinct unfixed literals, and the literals occurring more than once
+    /// (which must be false).
+    fn amo_inputs(&self, xs: &[Lit]) -> (usize, Vec<Lit>, Vec<Lit>) {
         let mut trues = 0usize;
         let mut v = Vec::with_capacity(xs.len());
         for &x in xs {
@@ -290,7 +429,6 @@ impl Solver {
             }
         }
         v.sort_unstable();
-        // Literals occurring more than once must be false.
         let mut distinct: Vec<Lit> = Vec::with_capacity(v.len());
         let mut dups: Vec<Lit> = Vec::new();
         for x in v {
@@ -315,33 +453,7 @@ impl Solver {
                 i += 1;
             }
         }
-        let certain = trues + pairs;
-        if certain >= 2 {
-            return self.constant(false);
-        }
-        if certain == 1 {
-            // Everything else must be false (this covers duplicated literals too,
-            // as well as duplicated members of the complementary pair).
-            let mut neg: Vec<Lit> = rest.iter().map(|&x| !x).collect();
-            neg.extend(dups.iter().map(|&x| !x));
-            return self.and(&neg);
-        }
-        let core = if rest.len() < 2 {
-            self.truth()
-        } else {
-            let key = Key::Amo(rest.clone().into_boxed_slice());
-            match self.gates.get(&key) {
-                Some(&g) => g,
-                None => {
-                    let g = self.amo_encode(&rest);
-                    self.gates.insert(key, g);
-                    g
-                }
-            }
-        };
-        let mut parts: Vec<Lit> = dups.iter().map(|&x| !x).collect();
-        parts.push(core);
-        self.and(&parts)
+        (trues + pairs, rest, dups)
     }
 
     fn amo_encode(&mut self, xs: &[Lit]) -> Lit {
@@ -554,6 +666,36 @@ mod tests {
     }
 
     type Pred<'a> = Box<dyn Fn(&[bool]) -> bool + 'a>;
+
+    #[test]
+    fn required_at_most_one_allows_exactly_the_models_with_at_most_one() {
+        let mut rng = Rng::new(13);
+        for round in 0..60 {
+            let mut s = Solver::new();
+            let t = s.truth();
+            let vars: Vec<Lit> = (0..8).map(|_| s.new_var()).collect();
+            let p = pool(&s, &vars);
+            let n = 1 + rng.below(if round % 2 == 0 { 5 } else { 10 }) as usize;
+            let ins: Vec<Lit> = (0..n)
+                .map(|_| p[rng.below(p.len() as u64) as usize])
+                .collect();
+            s.require_at_most_one(&ins);
+            for m in 0..1u32 << vars.len() {
+                let bits: Vec<bool> = (0..vars.len()).map(|i| m >> i & 1 == 1).collect();
+                let assumps: Vec<Lit> = vars
+                    .iter()
+                    .zip(&bits)
+                    .map(|(&v, &b)| if b { v } else { !v })
+                    .collect();
+                let count = ins.iter().filter(|&&l| eval(l, t, &vars, &bits)).count();
+                assert_eq!(
+                    s.solve(&assumps),
+                    count <= 1,
+                    "inputs {ins:?} bits {bits:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn random_gates_match_truth_tables() {

@@ -35,10 +35,9 @@ mod split;
 mod testutil;
 
 use batsat::{lbool, Callbacks, SolverInterface, SolverOpts};
-use std::collections::HashMap;
 use std::fmt;
 
-pub use split::Split;
+pub use split::{Answer, Question, Split};
 
 /// A literal: a variable or its negation.
 ///
@@ -133,8 +132,12 @@ pub struct Solver {
     model_valid: bool,
     /// Unit clauses were added but not yet propagated.
     pending_units: bool,
-    /// Hash-consing table (lookups only, never iterated).
-    gates: HashMap<gates::Key, Lit>,
+    /// Hash-consing tables.
+    gates: gates::Gates,
+    /// Reused buffer for the normalised inputs of a conjunction.
+    gate_inputs: Vec<Lit>,
+    /// Reused buffer for [`Solver::add_clause`].
+    clause_buf: Vec<Lit>,
     /// Failed assumptions of the last unsatisfiable `solve`.
     core: Vec<Lit>,
     scratch: Vec<batsat::Lit>,
@@ -172,7 +175,9 @@ impl Solver {
             model: Vec::new(),
             model_valid: false,
             pending_units: false,
-            gates: HashMap::new(),
+            gates: gates::Gates::default(),
+            gate_inputs: Vec::new(),
+            clause_buf: Vec::new(),
             core: Vec::new(),
             scratch: Vec::new(),
             clause_lits: Vec::new(),
@@ -227,20 +232,48 @@ impl Solver {
     /// Clauses containing a literal known true are dropped, literals known false are
     /// removed; an empty clause makes the problem unsatisfiable.
     pub fn add_clause(&mut self, lits: &[Lit]) {
-        let mut clause = Vec::with_capacity(lits.len());
+        // Units and binary clauses (most of them) without the buffer.
+        match *lits {
+            [a] => {
+                match self.fixed(a) {
+                    Some(true) => {}
+                    Some(false) => self.raw_clause(&[]),
+                    None => self.raw_clause(&[a]),
+                }
+                return;
+            }
+            [a, b] => {
+                match (self.fixed(a), self.fixed(b)) {
+                    (Some(true), _) | (_, Some(true)) => {}
+                    (Some(false), Some(false)) => self.raw_clause(&[]),
+                    (Some(false), None) => self.raw_clause(&[b]),
+                    (None, Some(false)) => self.raw_clause(&[a]),
+                    (None, None) if a == b => self.raw_clause(&[a]),
+                    (None, None) if a == !b => {}
+                    (None, None) => self.raw_clause(&[a.min(b), a.max(b)]),
+                }
+                return;
+            }
+            _ => {}
+        }
+        let mut clause = std::mem::take(&mut self.clause_buf);
+        clause.clear();
         for &l in lits {
             match self.fixed(l) {
-                Some(true) => return,
+                Some(true) => {
+                    self.clause_buf = clause;
+                    return;
+                }
                 Some(false) => {}
                 None => clause.push(l),
             }
         }
         clause.sort_unstable();
         clause.dedup();
-        if clause.windows(2).any(|w| w[0] == !w[1]) {
-            return;
+        if !clause.windows(2).any(|w| w[0] == !w[1]) {
+            self.raw_clause(&clause);
         }
-        self.raw_clause(&clause);
+        self.clause_buf = clause;
     }
 
     /// Permanently requires `lit` to be true (a unit clause).
@@ -325,6 +358,19 @@ impl Solver {
             Some(sat) => Self::add_to_backend(sat, &mut self.scratch, lits),
             None => self.add_to_store(lits),
         }
+    }
+
+    /// Adds a clause to a solver without backend, model or facts, as
+    /// [`Solver::split`] fills its parts: only a clause of fewer than two
+    /// literals can then change anything beyond the store.
+    pub(crate) fn push_clause(&mut self, lits: &[Lit]) {
+        if lits.len() < 2 || self.sat.is_some() || self.model_valid {
+            self.raw_clause(lits);
+            return;
+        }
+        debug_assert!(lits.iter().all(|&l| self.fixed(l).is_none()));
+        self.clause_lits.extend_from_slice(lits);
+        self.clause_ends.push(self.clause_lits.len());
     }
 
     /// What batsat does when a clause is added: drop it if a literal is true,

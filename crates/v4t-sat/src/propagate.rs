@@ -32,39 +32,38 @@ impl Solver {
         // Occurrence lists (by literal) of the clauses not satisfied by the
         // initial facts; only those can still propagate.
         let lits = 2 * self.vars as usize;
+        // First the number of occurrences of each literal, then (prefix
+        // sums) where its list ends; filling backwards leaves where it starts.
         let mut start = vec![0u32; lits + 1];
         let mut open = vec![0u32; ends.len()];
         let mut watched = Vec::new();
-        // `seen[lit] == c + 1`: the literal occurred earlier in clause `c`.
-        // Repeated literals count once, as in the backend's normalised clauses.
-        let mut seen = vec![0u32; lits];
+        let mut seen = Vec::new();
         for (c, open) in open.iter_mut().enumerate() {
             let clause = &self.clause_lits[range(c)];
             if clause.iter().any(|&l| is_true(&value, l)) {
                 continue;
             }
             watched.push(c as u32);
-            for &l in clause {
-                if seen[lit_index(l)] != c as u32 + 1 {
-                    seen[lit_index(l)] = c as u32 + 1;
+            for (i, &l) in clause.iter().enumerate() {
+                if first_occurrence(clause, i, c as u32, &mut seen, lits) {
                     *open += 1;
-                    start[lit_index(l) + 1] += 1;
+                    start[lit_index(l)] += 1;
                 }
             }
         }
-        seen.fill(0);
-        for i in 0..lits {
-            start[i + 1] += start[i];
+        for i in 1..lits {
+            start[i] += start[i - 1];
         }
-        let mut fill = start.clone();
+        start[lits] = start[lits - 1];
+        seen.fill(0);
         let mut occurs = vec![0u32; start[lits] as usize];
-        for &c in &watched {
-            for &l in &self.clause_lits[range(c as usize)] {
-                if seen[lit_index(l)] != c + 1 {
-                    seen[lit_index(l)] = c + 1;
-                    let slot = &mut fill[lit_index(l)];
+        for &c in watched.iter().rev() {
+            let clause = &self.clause_lits[range(c as usize)];
+            for (i, &l) in clause.iter().enumerate() {
+                if first_occurrence(clause, i, c, &mut seen, lits) {
+                    let slot = &mut start[lit_index(l)];
+                    *slot -= 1;
                     occurs[*slot as usize] = c;
-                    *slot += 1;
                 }
             }
         }
@@ -106,6 +105,26 @@ impl Solver {
     }
 }
 
+/// Clauses up to this length find repeated literals by scanning.
+const SHORT: usize = 16;
+
+/// Whether `clause[i]` is the first occurrence of its literal in clause `c`
+/// (repeated literals count once, as in the backend's normalised clauses).
+/// Short clauses are scanned; longer ones mark literals in `seen`
+/// (`seen[lit] == c + 1`), a table of `lits` entries allocated on first use.
+fn first_occurrence(clause: &[Lit], i: usize, c: u32, seen: &mut Vec<u32>, lits: usize) -> bool {
+    if clause.len() <= SHORT {
+        return !clause[..i].contains(&clause[i]);
+    }
+    if seen.is_empty() {
+        seen.resize(lits, 0);
+    }
+    let mark = &mut seen[lit_index(clause[i])];
+    let first = *mark != c + 1;
+    *mark = c + 1;
+    first
+}
+
 /// Handles a clause with at most one literal not known false: nothing if a
 /// literal is true, a new fact if one is open, `None` (conflict) otherwise.
 fn last_open(clause: &[Lit], value: &mut [i8], queue: &mut Vec<Lit>) -> Option<()> {
@@ -144,6 +163,20 @@ mod tests {
             for c in random_cnf(&mut rng, &vars, k) {
                 // Unfolded clauses, with repeats, as gates and merges add them.
                 s.raw_clause(&c);
+            }
+            if round % 4 == 0 {
+                // A long clause (repeats found through the marking table).
+                let long: Vec<Lit> = (0..super::SHORT + 1 + rng.below(8) as usize)
+                    .map(|_| {
+                        let v = vars[rng.below(n as u64) as usize];
+                        if rng.below(2) == 0 {
+                            v
+                        } else {
+                            !v
+                        }
+                    })
+                    .collect();
+                s.raw_clause(&long);
             }
             let store = s.store_level0();
             s.pending_units = true;

@@ -54,6 +54,28 @@ struct Part {
     globals: Vec<u32>,
 }
 
+/// A question for [`Split::ask`].
+#[derive(Clone, Copy, Debug)]
+pub enum Question<'a> {
+    /// Like [`Split::minimize`].
+    Minimize(&'a [(Lit, u64)]),
+    /// Like [`Split::maximize`].
+    Maximize(&'a [(Lit, u64)]),
+    /// Whether every model agrees with the current one on the literals true
+    /// in it (and, if the flag is set, on the false ones): [`Split::implied`]
+    /// of those literals, or of their negations.
+    Unchanged(&'a [Lit], bool),
+}
+
+/// The answer to a [`Question`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The optimum (`None` if there is none).
+    Optimum(Option<u64>),
+    /// Whether the model cannot change on the literals asked about.
+    Unchanged(bool),
+}
+
 /// A problem split into independent parts (see the module documentation).
 ///
 /// Literals passed in must come from the [`Solver`] that was split or from
@@ -182,7 +204,7 @@ impl Solver {
                 }
             }
             if let Some(Some(p)) = split.parts.get_mut(part as usize) {
-                p.sat.raw_clause(&local);
+                p.sat.push_clause(&local);
             }
         }
 
@@ -310,6 +332,101 @@ impl Split {
             }
         }
         true
+    }
+
+    /// Answers `questions` as if asked one after another right after
+    /// [`Split::satisfiable`], but part by part: each part builds its search
+    /// backend once for all of them instead of once per question. Returns
+    /// `None` if the clauses are unsatisfiable.
+    ///
+    /// Once a [`Question::Unchanged`] is answered `false`, the remaining
+    /// parts skip it (as [`Split::implied`] stops at the first counterexample).
+    pub fn ask(&mut self, questions: &[Question<'_>]) -> Option<Vec<Answer>> {
+        if self.unsat {
+            return None;
+        }
+        // Per question: its constant share and its items per part.
+        let mut constants = vec![0u128; questions.len()];
+        let mut local: Vec<ByPart<(Lit, u128)>> = Vec::with_capacity(questions.len());
+        for (q, question) in questions.iter().enumerate() {
+            let mut items = Vec::new();
+            let (lits, weights): (Vec<Lit>, Vec<u128>) = match *question {
+                Question::Minimize(terms) => terms.iter().map(|&(l, w)| (l, u128::from(w))).unzip(),
+                Question::Maximize(terms) => {
+                    terms.iter().map(|&(l, w)| (!l, u128::from(w))).unzip()
+                }
+                Question::Unchanged(lits, _) => lits.iter().map(|&l| (l, 0)).unzip(),
+            };
+            for (lit, w) in lits.into_iter().zip(weights) {
+                match self.place(lit) {
+                    Place::Const(b) => constants[q] += if b { w } else { 0 },
+                    Place::In(p, l) => items.push((p, (l, w))),
+                }
+            }
+            local.push(by_part(items));
+        }
+        let mut sums = constants;
+        let mut optimal = vec![true; questions.len()];
+        let mut unchanged = vec![true; questions.len()];
+        let mut next = vec![0usize; questions.len()];
+        for p in 0..self.parts.len() as u32 {
+            let Some(part) = self.parts[p as usize].as_mut() else {
+                continue;
+            };
+            let sat = &mut part.sat;
+            if !sat.ensure_model() {
+                sat.release_backend();
+                self.unsat = true;
+                return None;
+            }
+            for (q, question) in questions.iter().enumerate() {
+                let Some((_, items)) = local[q].get(next[q]).filter(|(at, _)| *at == p) else {
+                    continue;
+                };
+                next[q] += 1;
+                match *question {
+                    Question::Minimize(_) | Question::Maximize(_) => match sat.minimize_wide(items)
+                    {
+                        Some(v) => sums[q] += v,
+                        None => optimal[q] = false,
+                    },
+                    Question::Unchanged(_, both) if unchanged[q] => {
+                        let keep: Vec<Lit> = items
+                            .iter()
+                            .filter_map(|&(l, _)| match sat.value(l) {
+                                true => Some(l),
+                                false => both.then_some(!l),
+                            })
+                            .collect();
+                        if keep.is_empty() {
+                            continue;
+                        }
+                        let all = sat.and(&keep);
+                        if sat.solve_raw(&[!all]) {
+                            unchanged[q] = false;
+                        }
+                    }
+                    Question::Unchanged(..) => {}
+                }
+            }
+            sat.release_backend();
+        }
+        let answers = questions
+            .iter()
+            .enumerate()
+            .map(|(q, question)| {
+                let wide = |v: u128| u64::try_from(v).unwrap_or(u64::MAX);
+                match *question {
+                    Question::Minimize(_) => Answer::Optimum(optimal[q].then(|| wide(sums[q]))),
+                    Question::Maximize(terms) => {
+                        let total: u128 = terms.iter().map(|&(_, w)| u128::from(w)).sum();
+                        Answer::Optimum(optimal[q].then(|| wide(total - sums[q])))
+                    }
+                    Question::Unchanged(..) => Answer::Unchanged(unchanged[q]),
+                }
+            })
+            .collect();
+        Some(answers)
     }
 
     /// Returns a literal equivalent to the disjunction of `lits` (`[]` = false).
@@ -467,8 +584,11 @@ impl Split {
     }
 }
 
+/// Items grouped by part, in part order.
+type ByPart<T> = Vec<(u32, Vec<T>)>;
+
 /// Groups `(part, item)` pairs by part (in part order), keeping the order of items.
-fn by_part<T>(mut items: Vec<(u32, T)>) -> Vec<(u32, Vec<T>)> {
+fn by_part<T>(mut items: Vec<(u32, T)>) -> ByPart<T> {
     items.sort_by_key(|&(p, _)| p);
     let mut out: Vec<(u32, Vec<T>)> = Vec::new();
     for (p, item) in items {
@@ -519,7 +639,7 @@ impl UnionFind {
 #[cfg(test)]
 mod tests {
     use crate::testutil::{models, random_cnf, Rng};
-    use crate::{Lit, Solver};
+    use crate::{Answer, Lit, Question, Solver};
 
     /// Variables assigned at random to `blocks` independent blocks, each with a
     /// random CNF of its own; returns the variables and all clauses.
@@ -563,6 +683,67 @@ mod tests {
         let found = s.solve(&[!all]);
         s.solve(&[]);
         !found
+    }
+
+    /// [`Split::ask`] answers like the questions asked one by one of a
+    /// monolithic solver, and leaves the same optimum constraints behind.
+    #[test]
+    fn ask_matches_questions_asked_one_by_one() {
+        let mut rng = Rng::new(77);
+        for round in 0..300 {
+            let mut mono = Solver::new();
+            let n = 1 + rng.below(12) as usize;
+            let k = 1 + rng.below(5) as usize;
+            let (vars, cnf) = blocks(&mut rng, &mut mono, n, k);
+            for c in &cnf {
+                mono.add_clause(c);
+            }
+            let mut split_solver = Solver::new();
+            for _ in 0..n {
+                split_solver.new_var();
+            }
+            for c in &cnf {
+                split_solver.add_clause(c);
+            }
+            let mut split = split_solver.split();
+            let ms = models(&vars, &cnf);
+            let ctx = format!("round {round}, {n} vars, {k} blocks");
+            let t1 = random_terms(&mut rng, &vars, 8);
+            let t2 = random_terms(&mut rng, &vars, 8);
+            let u1 = random_lits(&mut rng, &vars, 5);
+            let u2 = random_lits(&mut rng, &vars, 5);
+            let questions = [
+                Question::Minimize(&t1),
+                Question::Unchanged(&u1, true),
+                Question::Maximize(&t2),
+                Question::Unchanged(&u2, false),
+            ];
+            let Some(answers) = split.ask(&questions) else {
+                assert!(ms.is_empty(), "{ctx}");
+                continue;
+            };
+            assert!(!ms.is_empty(), "{ctx}");
+            assert!(mono.solve(&[]));
+            assert_eq!(answers[0], Answer::Optimum(mono.minimize(&t1)), "{ctx}");
+            // Whether the assignment of `u1`'s variables is unique does not
+            // depend on the current model.
+            let keep: Vec<Lit> = u1
+                .iter()
+                .map(|&l| if mono.value(l) { l } else { !l })
+                .collect();
+            let unique = implied(&mut mono, &keep);
+            assert_eq!(answers[1], Answer::Unchanged(unique), "{ctx}");
+            assert_eq!(answers[2], Answer::Optimum(mono.maximize(&t2)), "{ctx}");
+            if answers[3] == Answer::Unchanged(true) {
+                let keep: Vec<Lit> = u2.iter().copied().filter(|&l| split.value(l)).collect();
+                assert!(implied(&mut mono, &keep), "{ctx}");
+            }
+            mono.prefer_false(&vars);
+            split.prefer_false(&vars);
+            let got: Vec<bool> = vars.iter().map(|&v| split.value(v)).collect();
+            let want: Vec<bool> = vars.iter().map(|&v| mono.value(v)).collect();
+            assert_eq!(got, want, "{ctx}");
+        }
     }
 
     /// The same sequence of questions as v4t asks (optimisation stages, a

@@ -4,7 +4,7 @@
 //! evaluated eagerly as a value expression and coerced to a constant (4.8).
 
 use crate::error::{bail, Error, Result};
-use crate::fxhash::FxHashMap;
+use crate::fxhash::{FxHashMap, FxHasher};
 use crate::graph::{Cond, ElementId, Graph, Kind, Op};
 use crate::types::TypeSystem;
 use v4t_expr::Evaluator;
@@ -143,15 +143,19 @@ pub struct Encoder<'a> {
     names: FxHashMap<String, Lit>,
     /// The names of `names` in creation order (for prefixes).
     pub order: Vec<(String, Lit)>,
-    /// Named logic expressions: `None` while being transformed (cycle detection).
-    named_expressions: FxHashMap<String, Option<Lit>>,
+    /// Named logic expressions by the address of their definition in
+    /// `variability.expressions` (no name hashing): `None` while being
+    /// transformed (cycle detection), then their `expression.<name>` variable.
+    named_expressions: FxHashMap<usize, Option<Lit>>,
+    /// A free variable named `expression.<name>` exists in `names`, so the
+    /// variable of a named expression must be looked up there.
+    free_expression_names: bool,
     /// Presence variables by [`ElementId`]: the variable named by the element's
     /// id, found without a name table (see [`Encoder::presence`]).
     presence_lits: Vec<Option<Lit>>,
     manual_lits: Vec<Option<Lit>>,
-    /// The first element with each id: elements sharing an id share the
-    /// variable that id names.
-    elements_by_id: FxHashMap<&'a str, ElementId>,
+    /// Elements by id: elements sharing an id share the variable it names.
+    ids: IdIndex,
     /// Per element: 0 not yet known, 1 its presence condition resolves to
     /// itself ([`Graph::presence_resolves_to_self`]), 2 it does not.
     presence_direct: Vec<u8>,
@@ -181,16 +185,10 @@ impl<'a> Encoder<'a> {
             names: FxHashMap::default(),
             order: Vec::new(),
             named_expressions: FxHashMap::default(),
+            free_expression_names: false,
             presence_lits: vec![None; graph.elements.len()],
             manual_lits: vec![None; graph.elements.len()],
-            elements_by_id: {
-                let mut by_id = FxHashMap::default();
-                by_id.reserve(graph.elements.len());
-                for e in graph.ordered() {
-                    by_id.entry(graph.get(e).id.as_str()).or_insert(e);
-                }
-                by_id
-            },
+            ids: IdIndex::new(graph),
             presence_direct: vec![0; graph.elements.len()],
             depth: 0,
         }
@@ -204,7 +202,7 @@ impl<'a> Encoder<'a> {
         if let Some(&l) = self.names.get(name) {
             return l;
         }
-        if let Some(&id) = self.elements_by_id.get(name) {
+        if let Some(id) = self.ids.find(self.graph, name) {
             return self.presence(id);
         }
         if let Some(id) = self.manual_element(name) {
@@ -215,6 +213,17 @@ impl<'a> Encoder<'a> {
             let l = self.new_named(name);
             self.manual_lits[id.0 as usize] = Some(l);
             return l;
+        }
+        if let Some(expression) = name.strip_prefix("expression.") {
+            // The variable of a named expression transformed already.
+            let key = self
+                .expressions
+                .and_then(|m| m.get(expression))
+                .map(|n| std::ptr::from_ref(n) as usize);
+            if let Some(&Some(l)) = key.and_then(|k| self.named_expressions.get(&k)) {
+                return l;
+            }
+            self.free_expression_names = true;
         }
         self.new_named(name)
     }
@@ -233,7 +242,7 @@ impl<'a> Encoder<'a> {
     /// The element whose `manual.<id>` variable `name` is, if any.
     fn manual_element(&self, name: &str) -> Option<ElementId> {
         let id = name.strip_prefix("manual.")?;
-        self.elements_by_id.get(id).copied()
+        self.ids.find(self.graph, id)
     }
 
     /// The presence variable of an element: the variable named by its id.
@@ -246,8 +255,7 @@ impl<'a> Encoder<'a> {
         if let Some(l) = self.presence_lits[id.0 as usize] {
             return l;
         }
-        let graph = self.graph;
-        let first = self.elements_by_id[graph.get(id).id.as_str()];
+        let first = self.ids.first[id.0 as usize];
         let l = if first == id {
             self.sat.new_var()
         } else {
@@ -259,14 +267,43 @@ impl<'a> Encoder<'a> {
 
     /// The presence variables of the elements whose id starts with `prefix`,
     /// followed by the other named variables whose name does (element order,
-    /// then creation order; each variable once).
+    /// then creation order; each variable once). Named expression variables
+    /// are only listed if a term named them (no caller asks for them).
     pub fn vars_with_prefix(&mut self, prefix: &str) -> Vec<Lit> {
         let graph = self.graph;
         let mut lits = Vec::new();
-        for e in graph.ordered() {
-            let id = graph.get(e).id.as_str();
-            if id.starts_with(prefix) && self.elements_by_id[id] == e {
-                lits.push(self.presence(e));
+        let lists: [&[ElementId]; 11] = [
+            &graph.types[..],
+            &graph.nodes[..],
+            &graph.relations[..],
+            &graph.properties[..],
+            &graph.policies[..],
+            &graph.groups[..],
+            &graph.inputs[..],
+            &graph.artifacts[..],
+            &graph.imports[..],
+            &graph.technologies[..],
+            &graph.outputs[..],
+        ];
+        for list in lists {
+            // Ids are `<kind word>.<rest>`: the word alone often decides.
+            let Some(&head) = list.first() else { continue };
+            let word = graph.get(head).kind.word();
+            let every = if prefix.len() <= word.len() {
+                if !word.starts_with(prefix) {
+                    continue;
+                }
+                true
+            } else if prefix.starts_with(word) && prefix.as_bytes()[word.len()] == b'.' {
+                false
+            } else {
+                continue;
+            };
+            for &e in list {
+                let first = self.ids.first[e.0 as usize] == e;
+                if first && (every || graph.get(e).id.starts_with(prefix)) {
+                    lits.push(self.presence(e));
+                }
             }
         }
         lits.extend(
@@ -614,12 +651,7 @@ impl<'a> Encoder<'a> {
                 self.sat.at_most_one(&l)
             }
             "implies" => {
-                let Some(items) = arg.as_seq() else {
-                    bail!(arg.span, "Element \"{}\" is not an array", to_json(arg));
-                };
-                let undefined = Node::null();
-                let a = self.logic_in(items.first().unwrap_or(&undefined), ctx, true)?;
-                let b = self.logic_in(items.get(1).unwrap_or(&undefined), ctx, true)?;
+                let (a, b) = self.implies_args(arg, ctx)?;
                 self.sat.implies(a, b)
             }
             "node_presence" => {
@@ -775,25 +807,58 @@ impl<'a> Encoder<'a> {
         })
     }
 
+    /// The two sides of `{implies: [a, b]}`.
+    fn implies_args(&mut self, arg: &Node, ctx: Option<ElementId>) -> Result<(Lit, Lit)> {
+        let Some(items) = arg.as_seq() else {
+            bail!(arg.span, "Element \"{}\" is not an array", to_json(arg));
+        };
+        let undefined = Node::null();
+        let a = self.logic_in(items.first().unwrap_or(&undefined), ctx, true)?;
+        let b = self.logic_in(items.get(1).unwrap_or(&undefined), ctx, true)?;
+        Ok((a, b))
+    }
+
+    /// Requires a constraint, like `require(logic(expr))`: a top-level `amo`
+    /// or `implies` becomes clauses directly instead of a gate variable
+    /// (templates carry one such constraint per element group).
+    pub fn require_logic(&mut self, expr: &Node, ctx: Option<ElementId>) -> Result<()> {
+        let op = expr
+            .as_map()
+            .and_then(logic_operator)
+            .filter(|(key, _)| matches!(*key, "amo" | "implies"));
+        let Some((key, arg)) = op.filter(|_| self.depth < MAX_LOGIC_DEPTH) else {
+            let l = self.logic(expr, ctx)?;
+            self.sat.require(l);
+            return Ok(());
+        };
+        // One level of nesting, as `logic_in` counts for the operator.
+        self.depth += 1;
+        let result = if key == "amo" {
+            self.logic_list(arg, ctx)
+                .map(|lits| self.sat.require_at_most_one(&lits))
+        } else {
+            self.implies_args(arg, ctx)
+                .map(|(a, b)| self.sat.add_clause(&[!a, b]))
+        };
+        self.depth -= 1;
+        result
+    }
+
     /// `{logic_expression: NAME}`: the first use transforms the named expression
     /// with the referencing element's context; later uses share its variable.
     fn named_logic(&mut self, arg: &Node, ctx: Option<ElementId>) -> Result<Lit> {
-        let name = match arg.as_str() {
-            Some(s) => s.to_string(),
-            None => bail!(arg.span, "Element \"{}\" is not a string", to_json(arg)),
+        let Some(name) = arg.as_str() else {
+            bail!(arg.span, "Element \"{}\" is not a string", to_json(arg));
         };
         let Some(expr) = self
             .expressions
-            .and_then(|m| m.get(&name))
+            .and_then(|m| m.get(name))
             .filter(|n| n.is_defined())
         else {
             bail!(arg.span, "Did not find logic expression \"{name}\"");
         };
         if expr.as_str().is_some() {
-            let shown = to_json_pretty(&Node::single(
-                "logic_expression",
-                Node::string(name.clone()),
-            ));
+            let shown = to_json_pretty(&Node::single("logic_expression", Node::string(name)));
             bail!(
                 expr.span,
                 "Logic expression \"{shown}\" must not be a string"
@@ -802,19 +867,101 @@ impl<'a> Encoder<'a> {
         if let Some(b) = expr.as_bool() {
             return Ok(self.sat.constant(b));
         }
-        match self.named_expressions.get(&name) {
+        // `Map::get` finds the first entry of a name, so the address
+        // identifies the named expression.
+        let key = std::ptr::from_ref(expr) as usize;
+        match self.named_expressions.get(&key) {
             Some(Some(l)) => return Ok(*l),
             // Still being transformed: the expression refers to itself.
             Some(None) => bail!(arg.span, "Logic expression \"{name}\" is cyclic"),
             None => {}
         }
-        self.named_expressions.insert(name.clone(), None);
+        self.named_expressions.insert(key, None);
         let t = self.logic(expr, ctx)?;
-        let var = self.var(&format!("expression.{name}"));
+        if !self.free_expression_names && self.sat.fixed(t).is_some() {
+            // Decided (usually by the inputs): the constant names itself.
+            self.named_expressions.insert(key, Some(t));
+            return Ok(t);
+        }
+        // `expression.<name>` is only in `names` if a term used it; element
+        // ids and `manual.` names never start with `expression.`.
+        let var = if self.free_expression_names {
+            self.var(&format!("expression.{name}"))
+        } else {
+            self.sat.new_var()
+        };
         self.sat.require_equal(var, t);
-        self.named_expressions.insert(name, Some(var));
+        self.named_expressions.insert(key, Some(var));
         Ok(var)
     }
+}
+
+/// Element ids without a table of strings: an open-addressing table of
+/// (hash tag, element) pairs, eight bytes a slot, filled in element order;
+/// strings are compared only where tags meet.
+struct IdIndex {
+    /// `(tag, element)`, `EMPTY` elements for free slots; one slot per
+    /// distinct id (its first element).
+    slots: Vec<(u32, u32)>,
+    /// Per element: the first element in element order with the same id.
+    first: Vec<ElementId>,
+}
+
+/// The element of a free slot.
+const EMPTY: u32 = u32::MAX;
+
+impl IdIndex {
+    fn new(graph: &Graph) -> IdIndex {
+        let n = graph.elements.len();
+        let mut index = IdIndex {
+            slots: vec![(0, EMPTY); (2 * n).next_power_of_two().max(2)],
+            first: (0..n as u32).map(ElementId).collect(),
+        };
+        for e in graph.ordered() {
+            let id = &graph.get(e).id;
+            let h = id_hash(id);
+            match index.probe(graph, h, id) {
+                Ok(first) => index.first[e.0 as usize] = first,
+                Err(slot) => index.slots[slot] = (tag(h), e.0),
+            }
+        }
+        index
+    }
+
+    /// The element with id `name` (`Ok`), or the free slot where it belongs.
+    fn probe(&self, graph: &Graph, h: u64, name: &str) -> std::result::Result<ElementId, usize> {
+        let mask = self.slots.len() - 1;
+        let mut slot = h as usize & mask;
+        loop {
+            match self.slots[slot] {
+                (_, EMPTY) => return Err(slot),
+                (t, e) if t == tag(h) && graph.get(ElementId(e)).id == name => {
+                    return Ok(ElementId(e))
+                }
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+    }
+
+    /// The first element (in element order) whose id is `name`.
+    fn find(&self, graph: &Graph, name: &str) -> Option<ElementId> {
+        self.probe(graph, id_hash(name), name).ok()
+    }
+}
+
+/// The bits of a hash not used for the slot position.
+fn tag(h: u64) -> u32 {
+    (h >> 32) as u32
+}
+
+/// The Fx hash of an id, with its well-mixed high half folded into the
+/// low bits that pick the slot.
+fn id_hash(id: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = FxHasher::default();
+    h.write(id.as_bytes());
+    let x = h.finish();
+    x ^ (x >> 32)
 }
 
 /// Names logic-solver rejects as terms: those that parse as numbers.
@@ -836,5 +983,101 @@ mod rank_tests {
         }
         assert_eq!(logic_rank("_generated"), None);
         assert_eq!(logic_rank("variability_input"), None);
+    }
+}
+
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+    use crate::graph::build;
+    use crate::normalize::normalize;
+    use crate::testing::doc;
+
+    const TEMPLATE: &str = "
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      on: {type: boolean, default: true}
+    expressions:
+      e: {variability_input: on}
+      f: {not: {logic_expression: e}}
+  node_templates:
+    y:
+      type: t
+      requirements: [{host: vm}]
+      artifacts: {'z@0.node.x': {type: a, file: f}}
+    vm: {type: t}
+    'x@0.node.y':
+      type: t
+      artifacts: {z: {type: a, file: f}}
+";
+
+    fn with_encoder(f: impl FnOnce(&Graph, &mut Encoder<'_>)) {
+        let mut d = doc(TEMPLATE);
+        normalize(&mut d).expect("normalizes");
+        let g = build(&d).expect("builds");
+        let expressions = d
+            .get("topology_template")
+            .and_then(|t| t.get("variability"))
+            .and_then(|v| v.get("expressions"))
+            .and_then(Node::as_map);
+        let inputs = d
+            .get("topology_template")
+            .and_then(|t| t.get("variability"))
+            .and_then(|v| v.get("inputs"))
+            .and_then(Node::as_map);
+        let eval = Evaluator::new(inputs, expressions, Map::new(), 0.0);
+        let types = TypeSystem::new(&d, &g);
+        let mut enc = Encoder::new(&g, &d, &types, eval, expressions);
+        f(&g, &mut enc);
+    }
+
+    /// Elements sharing an id (the two artifacts and their types) share one variable,
+    /// and looking an id up finds its first element in element order.
+    #[test]
+    fn ids_find_their_first_element() {
+        with_encoder(|g, enc| {
+            let order: Vec<ElementId> = g.ordered().collect();
+            for &e in &order {
+                let id = &g.get(e).id;
+                let first = *order.iter().find(|&&x| g.get(x).id == *id).expect("self");
+                assert_eq!(enc.ids.find(g, id), Some(first), "{id}");
+                assert_eq!(enc.ids.first[e.0 as usize], first, "{id}");
+                assert_eq!(enc.presence(e), enc.presence(first), "{id}");
+                assert_eq!(enc.var(id), enc.presence(first), "{id}");
+            }
+            let shared = order
+                .iter()
+                .filter(|&&x| g.get(x).id == "artifact.z@0.node.x@0.node.y")
+                .count();
+            assert_eq!(shared, 2);
+            assert_eq!(enc.ids.find(g, "node.nothing"), None);
+        });
+    }
+
+    /// `expression.<name>` as a term is the variable of the named
+    /// expression, whichever is encoded first.
+    #[test]
+    fn named_expression_variables_are_shared_with_terms() {
+        with_encoder(|_, enc| {
+            let f = enc.logic(&doc("{logic_expression: f}"), None).expect("f");
+            assert_eq!(enc.var("expression.f"), f);
+            assert_eq!(enc.var("expression.e"), enc.var("expression.e"));
+            let term = enc.var("expression.e");
+            let e = enc.logic(&doc("{logic_expression: e}"), None).expect("e");
+            // `f` was transformed first and encoded `e` on the way.
+            assert_eq!(term, e);
+            let free = enc.var("expression.g");
+            assert_eq!(enc.var("expression.g"), free);
+        });
+        // A term naming the expression before its first use: the
+        // expression is then defined through that variable.
+        with_encoder(|_, enc| {
+            let term = enc.var("expression.e");
+            let e = enc.logic(&doc("{logic_expression: e}"), None).expect("e");
+            assert_eq!(term, e);
+            assert_eq!(enc.sat.fixed(term), Some(true));
+        });
     }
 }

@@ -14,7 +14,8 @@
 //! ([`v4t_sat::Split`]): inputs fix most literals, and what remains is usually
 //! one small part per group of components sharing hosts. Optimisation stages,
 //! uniqueness checks and tie-breaking then run per part with the same results
-//! as on the whole problem.
+//! as on the whole problem; the stages that need no disjunction across parts
+//! are asked together, so each part builds its search backend once for them.
 
 mod encode;
 #[cfg(test)]
@@ -25,11 +26,11 @@ mod tests;
 pub use encode::Encoder;
 
 use crate::error::{bail, Error, Result};
-use crate::graph::{ElementId, Graph};
+use crate::graph::{ElementId, Graph, Loc, Owner};
 use crate::options::Optimize;
 use crate::types::TypeSystem;
 use v4t_expr::Evaluator;
-use v4t_sat::{Lit, Split};
+use v4t_sat::{Answer, Lit, Question, Split};
 use v4t_yaml::number::format_js;
 use v4t_yaml::{Map, Node, Value};
 
@@ -90,19 +91,16 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
         .and_then(Node::as_seq)
     {
         for c in constraints {
-            let l = enc.logic(c, None)?;
-            enc.sat.require(l);
+            enc.require_logic(c, None)?;
         }
     }
+    let raw = RawDefs::new(doc);
     for &id in &order {
-        encode_implies(&mut enc, id).map_err(|e| e.in_element(&graph.get(id).id))?;
+        encode_implies(&mut enc, &raw, id).map_err(|e| e.in_element(&graph.get(id).id))?;
     }
 
     // From here on every question is answered per independent part.
     let mut sat = std::mem::take(&mut enc.sat).split();
-    if !sat.satisfiable() {
-        return Err(Error::new("Could not solve"));
-    }
     let objectives = optimize(&mut enc, &mut sat)?;
     let presence: Vec<Lit> = order.iter().map(|&id| enc.presence(id)).collect();
     sat.prefer_false(&presence);
@@ -117,8 +115,8 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
         if !present[p.0 as usize] {
             continue;
         }
-        let Some(expr) = graph
-            .raw(doc, p)
+        let Some(expr) = raw
+            .get(graph, p)
             .and_then(|r| r.get("expression"))
             .filter(|e| e.is_defined())
         else {
@@ -170,10 +168,10 @@ fn encode_element(enc: &mut Encoder<'_>, id: ElementId) -> Result<()> {
 }
 
 /// An element's raw `implies` list (5.4).
-fn encode_implies(enc: &mut Encoder<'_>, id: ElementId) -> Result<()> {
+fn encode_implies(enc: &mut Encoder<'_>, raw: &RawDefs<'_>, id: ElementId) -> Result<()> {
     let graph = enc.graph;
-    let Some(implies) = graph
-        .raw(enc.doc, id)
+    let Some(implies) = raw
+        .get(graph, id)
         .and_then(|r| r.get("implies"))
         .filter(|n| n.is_defined())
     else {
@@ -203,18 +201,72 @@ fn encode_implies(enc: &mut Encoder<'_>, id: ElementId) -> Result<()> {
             );
         };
         let me = enc.presence(id);
-        let left = match items.get(1) {
-            Some(c) => {
-                let c = enc.logic(c, Some(id))?;
-                enc.sat.and(&[me, c])
-            }
-            None => me,
+        let condition = match items.get(1) {
+            Some(c) => Some(enc.logic(c, Some(id))?),
+            None => None,
         };
         let right = enc.logic(target, Some(id))?;
-        let imp = enc.sat.implies(left, right);
-        enc.sat.require(imp);
+        // `me & condition -> right`, as one clause.
+        match condition {
+            Some(c) => enc.sat.add_clause(&[!me, !c, right]),
+            None => enc.sat.add_clause(&[!me, right]),
+        }
     }
     Ok(())
+}
+
+/// Raw element definitions like [`Graph::raw`], with the node templates
+/// looked up once: `Graph::raw` walks from the document root for every
+/// element, and most elements live in a node template.
+struct RawDefs<'d> {
+    doc: &'d Node,
+    nodes: &'d [Node],
+}
+
+impl<'d> RawDefs<'d> {
+    fn new(doc: &'d Node) -> RawDefs<'d> {
+        let nodes = doc
+            .get("topology_template")
+            .and_then(|t| t.get("node_templates"))
+            .and_then(Node::as_seq)
+            .map_or(&[][..], Vec::as_slice);
+        RawDefs { doc, nodes }
+    }
+
+    fn get(&self, graph: &Graph, id: ElementId) -> Option<&'d Node> {
+        // The value of the single-entry map at `list[index]`.
+        fn entry(list: Option<&Node>, index: u32) -> Option<&Node> {
+            list?
+                .as_seq()?
+                .get(index as usize)?
+                .as_map()?
+                .first()
+                .map(|(_, v)| v)
+        }
+        let node = |i: u32| {
+            self.nodes
+                .get(i as usize)?
+                .as_map()?
+                .first()
+                .map(|(_, v)| v)
+        };
+        let member = |i: u32, key: &str, index: u32| entry(node(i)?.get(key), index);
+        match graph.get(id).loc {
+            Loc::Node(i) => node(i),
+            Loc::Relation { node, index } => member(node, "requirements", index),
+            Loc::Artifact { node, index } => member(node, "artifacts", index),
+            Loc::Technology { node, index } => member(node, "technology", index),
+            Loc::Property {
+                owner: Owner::Node(node),
+                index,
+            } => member(node, "properties", index),
+            Loc::Type {
+                owner: Owner::Node(node),
+                index,
+            } => member(node, "type", index),
+            _ => graph.raw(self.doc, id),
+        }
+    }
 }
 
 /// Checks that weights are whole numbers once multiplied by 100.
@@ -237,12 +289,20 @@ fn run(sat: &mut Split, direction: Optimize, terms: &[(Lit, u64)]) -> Result<u64
     r.ok_or_else(|| Error::new("Could not solve"))
 }
 
-/// The optimisation stages and uniqueness checks (5.6).
-fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>> {
+/// An optimisation stage that needs no disjunction across parts.
+enum Stage {
+    /// An objective: its name, direction and terms.
+    Objective(&'static str, Optimize, Vec<(Lit, u64)>),
+    /// A uniqueness check: its error if the model can change on the
+    /// literals (on the absent ones too if the flag is set).
+    Unique(String, Vec<Lit>, bool),
+}
+
+/// The stages before the technology count (5.6), in order. Building stops at
+/// the first error, which counts after the answers of the stages before it.
+fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
     let graph = enc.graph;
     let opts = &graph.options.solver;
-    let mut objectives = Vec::new();
-
     if opts.topology != Optimize::Off {
         let weights: Vec<f64> = graph
             .nodes
@@ -262,17 +322,16 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
             .zip(&weights)
             .map(|(&n, &w)| (enc.presence(n), w))
             .collect();
-        let v = run(sat, opts.topology, &terms)?;
-        objectives.push(("topology".to_string(), v));
+        stages.push(Stage::Objective("topology", opts.topology, terms));
     }
     if opts.topology_unique {
         let optimized = opts.topology != Optimize::Off;
-        if ambiguous(enc, sat, "node", opts.topology_unique_backward) {
-            return Err(Error::new(format!(
-                "The result is ambiguous considering nodes ({} optimization)",
-                if optimized { "besides" } else { "without" }
-            )));
-        }
+        let message = format!(
+            "The result is ambiguous considering nodes ({} optimization)",
+            if optimized { "besides" } else { "without" }
+        );
+        let vars = enc.vars_with_prefix("node");
+        stages.push(Stage::Unique(message, vars, opts.topology_unique_backward));
     }
     if opts.scenarios {
         let prios: Vec<f64> = graph
@@ -287,8 +346,7 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
             .zip(&prios)
             .map(|(&t, &w)| (enc.presence(t), w))
             .collect();
-        let v = run(sat, Optimize::Min, &terms)?;
-        objectives.push(("scenarios".to_string(), v));
+        stages.push(Stage::Objective("scenarios", Optimize::Min, terms));
     }
     if opts.scenarios_unique {
         let lits: Vec<Lit> = graph
@@ -296,62 +354,96 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
             .iter()
             .map(|&t| enc.presence(t))
             .collect();
-        let present: Vec<Lit> = lits.into_iter().filter(|&l| sat.value(l)).collect();
-        if !sat.implied(&present) {
-            return Err(Error::new(
-                "There are multiple scenarios of the same priority for one node template possible",
-            ));
+        let message =
+            "There are multiple scenarios of the same priority for one node template possible";
+        stages.push(Stage::Unique(message.to_string(), lits, false));
+    }
+    if opts.technologies != Optimize::Off && opts.technologies_mode.contains("weight") {
+        let weights: Vec<f64> = graph
+            .technologies
+            .iter()
+            .map(|&t| graph.get(t).weight * 100.0)
+            .collect();
+        let weights = whole_weights(&weights)?;
+        let terms: Vec<(Lit, u64)> = graph
+            .technologies
+            .iter()
+            .zip(&weights)
+            .map(|(&t, &w)| (enc.presence(t), w))
+            .collect();
+        let dir = if opts.technologies_mode == "weight-count" {
+            Optimize::Max
+        } else {
+            opts.technologies
+        };
+        stages.push(Stage::Objective("technologies_weight", dir, terms));
+    }
+    Ok(())
+}
+
+/// The optimisation stages and uniqueness checks (5.6); also finds out
+/// whether the problem is satisfiable at all.
+///
+/// The stages before the technology count are answered together, part by
+/// part ([`Split::ask`]): each part then builds its search backend once for
+/// all of them.
+fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>> {
+    let mut list = Vec::new();
+    let built = stages(enc, &mut list);
+    let questions: Vec<Question<'_>> = list
+        .iter()
+        .map(|stage| match stage {
+            Stage::Objective(_, Optimize::Max, terms) => Question::Maximize(terms),
+            Stage::Objective(_, _, terms) => Question::Minimize(terms),
+            Stage::Unique(_, lits, backward) => Question::Unchanged(lits, *backward),
+        })
+        .collect();
+    let answers = sat
+        .ask(&questions)
+        .ok_or_else(|| Error::new("Could not solve"))?;
+    let mut objectives = Vec::new();
+    for (stage, answer) in list.iter().zip(answers) {
+        match (stage, answer) {
+            (Stage::Objective(name, ..), Answer::Optimum(v)) => {
+                let v = v.ok_or_else(|| Error::new("Could not solve"))?;
+                objectives.push((name.to_string(), v));
+            }
+            (Stage::Unique(message, ..), Answer::Unchanged(false)) => {
+                return Err(Error::new(message.clone()));
+            }
+            _ => {}
         }
     }
-    if opts.technologies != Optimize::Off {
+    built?;
+
+    let graph = enc.graph;
+    let opts = &graph.options.solver;
+    if opts.technologies != Optimize::Off && opts.technologies_mode.contains("count") {
         let weight_count = opts.technologies_mode == "weight-count";
-        if opts.technologies_mode.contains("weight") {
-            let weights: Vec<f64> = graph
+        let mut names: Vec<&str> = Vec::new();
+        for &t in &graph.technologies {
+            let n = graph.get(t).name.as_str();
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+        let mut terms = Vec::with_capacity(names.len());
+        for name in names {
+            let lits: Vec<Lit> = graph
                 .technologies
                 .iter()
-                .map(|&t| graph.get(t).weight * 100.0)
+                .filter(|&&t| graph.get(t).name == name)
+                .map(|&t| enc.presence(t))
                 .collect();
-            let weights = whole_weights(&weights)?;
-            let terms: Vec<(Lit, u64)> = graph
-                .technologies
-                .iter()
-                .zip(&weights)
-                .map(|(&t, &w)| (enc.presence(t), w))
-                .collect();
-            let dir = if weight_count {
-                Optimize::Max
-            } else {
-                opts.technologies
-            };
-            let v = run(sat, dir, &terms)?;
-            objectives.push(("technologies_weight".to_string(), v));
+            terms.push((sat.or(&lits), 1));
         }
-        if opts.technologies_mode.contains("count") {
-            let mut names: Vec<&str> = Vec::new();
-            for &t in &graph.technologies {
-                let n = graph.get(t).name.as_str();
-                if !names.contains(&n) {
-                    names.push(n);
-                }
-            }
-            let mut terms = Vec::with_capacity(names.len());
-            for name in names {
-                let lits: Vec<Lit> = graph
-                    .technologies
-                    .iter()
-                    .filter(|&&t| graph.get(t).name == name)
-                    .map(|&t| enc.presence(t))
-                    .collect();
-                terms.push((sat.or(&lits), 1));
-            }
-            let dir = if weight_count {
-                Optimize::Min
-            } else {
-                opts.technologies
-            };
-            let v = run(sat, dir, &terms)?;
-            objectives.push(("technologies_count".to_string(), v));
-        }
+        let dir = if weight_count {
+            Optimize::Min
+        } else {
+            opts.technologies
+        };
+        let v = run(sat, dir, &terms)?;
+        objectives.push(("technologies_count".to_string(), v));
     }
     if opts.technologies_unique {
         let optimized = opts.technologies != Optimize::Off;
@@ -379,4 +471,65 @@ fn ambiguous(enc: &mut Encoder<'_>, sat: &mut Split, prefix: &str, backward: boo
         }
     }
     !sat.implied(&keep)
+}
+
+#[cfg(test)]
+mod raw_tests {
+    use super::*;
+
+    /// `RawDefs` finds the same definition as `Graph::raw` for every element.
+    #[test]
+    fn raw_definitions_match_the_graph() {
+        use crate::graph::build;
+        use crate::normalize::normalize;
+        use crate::testing::doc;
+        let mut d = doc("
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  inputs:
+    port: {type: integer}
+  node_templates:
+    web:
+      type: [{web.a: {}}, {web.b: {}}]
+      properties:
+        - p: 1
+        - p: {value: 2, conditions: false, implies: [[node.vm]]}
+      requirements:
+        - host: vm
+        - db: {node: vm, relationship: r}
+      artifacts:
+        - image: {file: a.tar, properties: [{size: 1}], type: [{t.a: {}}]}
+      technology: Ansible
+    vm:
+      type: vm
+      implies: [[node.web]]
+  relationship_templates:
+    r:
+      type: rt
+      properties: {q: x}
+  groups:
+    g: {type: tosca.groups.Root, members: [web, [web, db]], properties: {gp: 1}}
+  policies:
+    - pol: {type: p, targets: [g], properties: {pp: 2}}
+  outputs:
+    url: {value: {get_property: [web, p]}}
+imports:
+  - a.yaml
+");
+        normalize(&mut d).expect("normalizes");
+        let g = build(&d).expect("builds");
+        let raw = RawDefs::new(&d);
+        let mut found = 0;
+        for id in g.ordered() {
+            let want = g.raw(&d, id).map(std::ptr::from_ref);
+            assert_eq!(
+                raw.get(&g, id).map(std::ptr::from_ref),
+                want,
+                "{}",
+                g.get(id).id
+            );
+            found += usize::from(want.is_some());
+        }
+        assert!(found > 15, "{found}");
+    }
 }
