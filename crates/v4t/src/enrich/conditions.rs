@@ -217,9 +217,9 @@ pub fn scope(g: &Graph, id: ElementId) -> Vec<ElementId> {
         Kind::Artifact => container
             .map(|c| same_name(&c.artifacts))
             .unwrap_or_default(),
-        Kind::Type => container.map(|c| c.types.clone()).unwrap_or_default(),
+        Kind::Type => container.map(|c| c.types.to_vec()).unwrap_or_default(),
         Kind::Technology => container
-            .map(|c| c.technologies.clone())
+            .map(|c| c.technologies.to_vec())
             .unwrap_or_default(),
         Kind::Input => same_name(&g.inputs),
         Kind::Output => same_name(&g.outputs),

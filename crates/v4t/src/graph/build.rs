@@ -23,6 +23,13 @@ pub fn conditions_of(raw: Option<&Map>) -> Vec<Node> {
     }
 }
 
+/// The `implied` value of a raw definition, if written.
+fn implied_of(raw: Option<&Map>) -> Option<Box<Node>> {
+    raw.and_then(|m| m.get("implied"))
+        .filter(|n| n.is_defined())
+        .map(|n| Box::new(n.clone()))
+}
+
 /// Builds the graph of the normalised `doc`.
 pub fn build(doc: &Node) -> Result<Graph> {
     build_with(doc, true)
@@ -45,27 +52,14 @@ pub fn build_moving_conditions(doc: &mut Node) -> Result<Graph> {
 /// write-back, input assignment and normalisation leave every element in
 /// place; they change element options and the variability options. So
 /// this keeps the elements and refreshes what those edits change, exactly
-/// as [`build`] of `doc` would see it: the options, the default relation
-/// `implied` value, the default-alternative flags (the write-back deletes
-/// `default_alternative`) and the anchor check.
+/// as [`build`] of `doc` would see it: the options (and with them the
+/// default `implied` of relations, [`Graph::is_implied`]), the
+/// default-alternative flags (the write-back deletes `default_alternative`)
+/// and the anchor check.
 pub fn rebuild(doc: &Node, previous: Graph) -> Result<Graph> {
     let version = check_version(doc)?;
     let options = Options::new(version, options_raw(doc))?;
     let mut g = previous;
-    if options.relation_default_implied != g.options.relation_default_implied {
-        for r in g.relations.clone() {
-            let explicit = g
-                .raw_map(doc, r)
-                .and_then(|m| m.get("implied"))
-                .filter(|n| n.is_defined())
-                .cloned();
-            let e = &mut g.elements[r.0 as usize];
-            e.implied = Some(
-                explicit
-                    .unwrap_or_else(|| Node::bool(!e.hosting && options.relation_default_implied)),
-            );
-        }
-    }
     g.options = options;
     for e in &mut g.elements {
         e.default_alternative = false;
@@ -303,10 +297,7 @@ impl<'d> Builder<'d> {
             }
             None => e.conditions = self.conditions(raw),
         }
-        e.implied = raw
-            .and_then(|m| m.get("implied"))
-            .filter(|n| n.is_defined())
-            .cloned();
+        e.implied = implied_of(raw);
         e
     }
 
@@ -391,10 +382,7 @@ impl<'d> Builder<'d> {
             let raw = def.as_map();
             let mut e = Element::new(Kind::Node, name.to_string(), None, None, span, Loc::Node(i));
             e.conditions = self.conditions(raw);
-            e.implied = raw
-                .and_then(|m| m.get("implied"))
-                .filter(|n| n.is_defined())
-                .cloned();
+            e.implied = implied_of(raw);
             e.anchor = match raw.and_then(|m| m.get("anchor")).filter(|n| n.is_defined()) {
                 Some(a) => a.as_bool().ok_or_else(|| not_a_boolean(a))?,
                 None => match raw
@@ -505,7 +493,7 @@ impl<'d> Builder<'d> {
                 continue;
             };
             let raw = a.as_map();
-            let mut e = self.alternative(
+            let e = self.alternative(
                 Kind::Property,
                 name,
                 i,
@@ -517,7 +505,6 @@ impl<'d> Builder<'d> {
                 },
                 raw,
             );
-            e.implied.get_or_insert_with(|| Node::bool(true));
             let id = self.add(e);
             self.g.properties.push(id);
             self.el(container).properties.push(id);
@@ -572,8 +559,6 @@ impl<'d> Builder<'d> {
             );
             e.source = Some(node);
             e.hosting = is_hosting_name(name);
-            let default_implied = !e.hosting && self.g.options.relation_default_implied;
-            e.implied.get_or_insert_with(|| Node::bool(default_implied));
             let id = self.add(e);
             self.g.relations.push(id);
             self.el(node).outgoing.push(id);
@@ -594,7 +579,7 @@ impl<'d> Builder<'d> {
                     bail!(span, "Relation \"{rname}\" is used multiple times");
                 }
                 let pos = self.template_positions.get(rname).copied().unwrap_or(0);
-                self.el(id).relationship = Some(rname.to_string());
+                self.el(id).relationship = Some(rname.into());
                 self.types(id, rt, Owner::RelationshipTemplate(pos))?;
                 self.properties(id, rt, Owner::RelationshipTemplate(pos))?;
             }
@@ -768,10 +753,7 @@ impl<'d> Builder<'d> {
                 Loc::Group(i),
             );
             e.conditions = self.conditions(raw);
-            e.implied = raw
-                .and_then(|m| m.get("implied"))
-                .filter(|n| n.is_defined())
-                .cloned();
+            e.implied = implied_of(raw);
             let id = self.add(e);
             self.g.groups.push(id);
             self.g.group_index.insert(name.to_string(), id);
@@ -868,10 +850,7 @@ impl<'d> Builder<'d> {
                 Loc::Policy(i),
             );
             e.conditions = self.conditions(raw);
-            e.implied = raw
-                .and_then(|m| m.get("implied"))
-                .filter(|n| n.is_defined())
-                .cloned();
+            e.implied = implied_of(raw);
             let id = self.add(e);
             self.g.policies.push(id);
             if let Some(targets) = def.get("targets").and_then(Node::as_seq) {
@@ -1130,7 +1109,7 @@ impl<'d> Builder<'d> {
         }
         let ok = self.g.nodes.iter().any(|&n| {
             let e = self.g.get(n);
-            e.anchor || e.implied.as_ref().is_some_and(Node::is_truthy)
+            e.anchor || e.implied.as_deref().is_some_and(Node::is_truthy)
         });
         if !ok {
             bail!(

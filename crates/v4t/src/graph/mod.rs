@@ -89,6 +89,11 @@ pub enum Loc {
     Type { owner: Owner, index: u32 },
 }
 
+/// A list of related elements. One pointer wide and without allocation while
+/// empty: an element has twelve such lists and most stay empty, and a large
+/// template has hundreds of thousands of elements.
+pub type IdList = thin_vec::ThinVec<ElementId>;
+
 /// One conditional element. Fields that do not apply to a kind stay empty.
 #[derive(Clone, Debug)]
 pub struct Element {
@@ -106,16 +111,16 @@ pub struct Element {
     /// generated entries are compact terms ([`Cond`]).
     pub conditions: Vec<Cond>,
     pub default_alternative: bool,
-    pub types: Vec<ElementId>,
-    pub properties: Vec<ElementId>,
+    pub types: IdList,
+    pub properties: IdList,
     /// Node: its requirements. Group: -. Policy: -.
-    pub outgoing: Vec<ElementId>,
+    pub outgoing: IdList,
     /// Node: relations that target it.
-    pub incoming: Vec<ElementId>,
-    pub artifacts: Vec<ElementId>,
-    pub technologies: Vec<ElementId>,
+    pub incoming: IdList,
+    pub artifacts: IdList,
+    pub technologies: IdList,
     /// Node or relation: the groups it is a member of, in group order.
-    pub groups: Vec<ElementId>,
+    pub groups: IdList,
     /// Relation: source node. Technology, artifact: -.
     pub source: Option<ElementId>,
     /// Relation: target node.
@@ -123,25 +128,26 @@ pub struct Element {
     /// Relation: whether the requirement name marks a hosting relation.
     pub hosting: bool,
     /// Relation: the relationship template's name.
-    pub relationship: Option<String>,
+    pub relationship: Option<Box<str>>,
     /// Node and technology: optimisation weight in [0, 1].
     pub weight: f64,
     /// Technology: scenario priority.
     pub prio: f64,
     /// Node: `anchor` (or deprecated `persistent`).
     pub anchor: bool,
-    /// The raw `implied` value (relations default to the option, properties to true).
-    pub implied: Option<Node>,
+    /// The raw `implied` value if written ([`Graph::implied`] adds the
+    /// defaults). Boxed: most elements have none.
+    pub implied: Option<Box<Node>>,
     /// Property: consumed elements (inputs, nodes, groups, policies, artifacts).
-    pub consumes: Vec<ElementId>,
+    pub consumes: IdList,
     /// Input: consuming properties.
-    pub consumers: Vec<ElementId>,
+    pub consumers: IdList,
     /// Output: producing nodes.
-    pub producers: Vec<ElementId>,
+    pub producers: IdList,
     /// Group: members (nodes or relations).
-    pub members: Vec<ElementId>,
+    pub members: IdList,
     /// Policy: targets (nodes or groups).
-    pub targets: Vec<ElementId>,
+    pub targets: IdList,
     /// Group: a `variability.groups.*` group.
     pub variability_group: bool,
 }
@@ -165,13 +171,13 @@ impl Element {
             loc,
             conditions: Vec::new(),
             default_alternative: false,
-            types: Vec::new(),
-            properties: Vec::new(),
-            outgoing: Vec::new(),
-            incoming: Vec::new(),
-            artifacts: Vec::new(),
-            technologies: Vec::new(),
-            groups: Vec::new(),
+            types: IdList::new(),
+            properties: IdList::new(),
+            outgoing: IdList::new(),
+            incoming: IdList::new(),
+            artifacts: IdList::new(),
+            technologies: IdList::new(),
+            groups: IdList::new(),
             source: None,
             target: None,
             hosting: false,
@@ -180,11 +186,11 @@ impl Element {
             prio: 0.0,
             anchor: false,
             implied: None,
-            consumes: Vec::new(),
-            consumers: Vec::new(),
-            producers: Vec::new(),
-            members: Vec::new(),
-            targets: Vec::new(),
+            consumes: IdList::new(),
+            consumers: IdList::new(),
+            producers: IdList::new(),
+            members: IdList::new(),
+            targets: IdList::new(),
             variability_group: false,
         }
     }
@@ -271,6 +277,19 @@ impl Graph {
     #[allow(non_snake_case)]
     pub fn Display(&self, id: ElementId) -> String {
         capitalize(&self.display(id))
+    }
+
+    /// Whether the element is implied: its `implied` value if written, else
+    /// the default (properties: true; relations: `relation_default_implied`
+    /// unless hosting; other kinds: false).
+    pub fn is_implied(&self, id: ElementId) -> bool {
+        let e = self.get(id);
+        match (&e.implied, e.kind) {
+            (Some(v), _) => v.is_truthy(),
+            (None, Kind::Property) => true,
+            (None, Kind::Relation) => !e.hosting && self.options.relation_default_implied,
+            (None, _) => false,
+        }
     }
 
     /// The element's raw definition (the value of its single-entry map, or the
