@@ -73,7 +73,7 @@ fn enrich_doc(doc: &mut Node, keep_graph: bool) -> Result<Option<Graph>> {
     normalize(doc)?;
     graph::add_fallback_properties(doc)?;
     if technologies::may_edit(doc)? {
-        let g1 = graph::build(doc)?;
+        let g1 = graph::build_for_technologies(doc)?;
         technologies::enrich_technologies(doc, &g1)?;
         drop(g1);
         normalize(doc)?;

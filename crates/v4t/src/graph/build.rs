@@ -30,9 +30,26 @@ fn implied_of(raw: Option<&Map>) -> Option<Box<Node>> {
         .map(|n| Box::new(n.clone()))
 }
 
+/// Which condition lists a build copies from the document into the elements.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Copying {
+    All,
+    /// Only those of technologies (graph #1).
+    Technologies,
+    /// None: [`build_moving_conditions`] moves them in afterwards.
+    None,
+}
+
 /// Builds the graph of the normalised `doc`.
 pub fn build(doc: &Node) -> Result<Graph> {
-    build_with(doc, true)
+    build_with(doc, Copying::All)
+}
+
+/// [`build`] for the technology enricher (graph #1), which reads no
+/// condition list but those of technologies: the others stay empty
+/// instead of being copied (default alternatives still get `[false]`).
+pub fn build_for_technologies(doc: &Node) -> Result<Graph> {
+    build_with(doc, Copying::Technologies)
 }
 
 /// [`build`], moving the condition lists out of `doc` into the elements
@@ -41,7 +58,7 @@ pub fn build(doc: &Node) -> Result<Graph> {
 /// enricher, which writes every list back, and the resolver, whose output
 /// drops them.
 pub fn build_moving_conditions(doc: &mut Node) -> Result<Graph> {
-    let mut g = build_with(doc, false)?;
+    let mut g = build_with(doc, Copying::None)?;
     move_conditions(doc, &mut g);
     Ok(g)
 }
@@ -66,7 +83,7 @@ pub fn rebuild(doc: &Node, previous: Graph) -> Result<Graph> {
     }
     let b = Builder {
         doc,
-        copy_conditions: false,
+        copy: Copying::None,
         template_positions: FxHashMap::default(),
         used_templates: FxHashSet::default(),
         g,
@@ -106,7 +123,7 @@ fn move_conditions(doc: &mut Node, g: &mut Graph) {
     }
 }
 
-fn build_with(doc: &Node, copy_conditions: bool) -> Result<Graph> {
+fn build_with(doc: &Node, copy: Copying) -> Result<Graph> {
     let version = check_version(doc)?;
     let tt = doc.get("topology_template");
     let options = Options::new(version, options_raw(doc))?;
@@ -122,7 +139,7 @@ fn build_with(doc: &Node, copy_conditions: bool) -> Result<Graph> {
         .unwrap_or_default();
     let mut b = Builder {
         doc,
-        copy_conditions,
+        copy,
         template_positions,
         used_templates: FxHashSet::default(),
         g: Graph {
@@ -144,27 +161,57 @@ fn build_with(doc: &Node, copy_conditions: bool) -> Result<Graph> {
             relationship_templates,
         },
     };
-    // A generous estimate of the element count (a node with its type and
-    // two relations, a relationship template with its type), so that the
-    // arena of large elements is not copied while it grows; unused capacity
-    // is never touched.
-    let count = |key: &str| -> usize {
-        tt.and_then(|t| t.get(key)).map_or(0, |n| match &n.value {
-            Value::Seq(items) => items.len(),
-            Value::Map(m) => m.len(),
-            _ => 0,
-        })
-    };
-    b.g.elements.reserve(
-        4 * count("node_templates")
-            + 2 * count("relationship_templates")
-            + count("inputs")
-            + count("outputs")
-            + 2 * count("groups")
-            + 2 * count("policies"),
-    );
+    b.g.elements.reserve(element_count(doc));
     b.populate()?;
     Ok(b.g)
+}
+
+/// The number of elements a build of `doc` creates (entries that are no
+/// single-entry maps may count too), so that the arena of large elements is
+/// allocated once instead of being copied, and its pages cleared, while it
+/// grows.
+fn element_count(doc: &Node) -> usize {
+    let len = |n: &Node| n.as_seq().map_or(0, Vec::len);
+    // Types, properties and, for nodes, everything else a definition
+    // holds; one pass over its keys.
+    let owned = |def: &Node| -> usize {
+        let Some(m) = def.as_map() else { return 0 };
+        m.iter()
+            .map(|(k, v)| match k.name.as_str() {
+                "type" | "properties" | "requirements" | "technology" => len(v),
+                "artifacts" => entries(v).map(|(_, _, a)| 1 + owned_by_artifact(a)).sum(),
+                _ => 0,
+            })
+            .sum()
+    };
+    let mut n = doc.get("imports").map_or(0, len);
+    let Some(tt) = doc.get("topology_template").and_then(Node::as_map) else {
+        return n;
+    };
+    for (k, v) in tt.iter() {
+        n += match k.name.as_str() {
+            "node_templates" | "groups" | "policies" => {
+                entries(v).map(|(_, _, def)| 1 + owned(def)).sum::<usize>()
+            }
+            "relationship_templates" => v
+                .as_map()
+                .map_or(0, |m| m.iter().map(|(_, rt)| owned(rt)).sum()),
+            "inputs" | "outputs" => len(v),
+            _ => 0,
+        };
+    }
+    n
+}
+
+/// Types and properties of an artifact definition.
+fn owned_by_artifact(def: &Node) -> usize {
+    let len = |key: &str| def.get(key).and_then(Node::as_seq).map_or(0, Vec::len);
+    len("type") + len("properties")
+}
+
+/// The definitions of the single-entry maps in the list `n`.
+fn entries(n: &Node) -> impl Iterator<Item = (&str, Span, &Node)> {
+    n.as_seq().into_iter().flatten().filter_map(single)
 }
 
 /// Checks `tosca_definitions_version`.
@@ -182,9 +229,8 @@ pub fn check_version(doc: &Node) -> Result<Version> {
 
 struct Builder<'d> {
     doc: &'d Node,
-    /// Copy condition lists into the elements ([`build_moving_conditions`]
-    /// moves them afterwards instead).
-    copy_conditions: bool,
+    /// Which condition lists to copy into the elements.
+    copy: Copying,
     g: Graph,
     /// Relationship template name -> position in `relationship_templates`.
     template_positions: FxHashMap<&'d str, u32>,
@@ -234,13 +280,14 @@ impl<'d> Builder<'d> {
         id
     }
 
-    /// [`conditions_of`], or nothing if the lists are moved in later.
-    fn conditions(&self, raw: Option<&Map>) -> Vec<Cond> {
-        if self.copy_conditions {
-            conditions_of(raw).into_iter().map(Cond::Yaml).collect()
-        } else {
-            Vec::new()
+    /// [`conditions_of`] if lists of `kind` are copied, else nothing.
+    fn conditions(&self, kind: Kind, raw: Option<&Map>) -> Vec<Cond> {
+        match self.copy {
+            Copying::All => {}
+            Copying::Technologies if kind == Kind::Technology => {}
+            Copying::Technologies | Copying::None => return Vec::new(),
         }
+        conditions_of(raw).into_iter().map(Cond::Yaml).collect()
     }
 
     fn el(&mut self, id: ElementId) -> &mut Element {
@@ -295,7 +342,7 @@ impl<'d> Builder<'d> {
                 e.conditions = vec![Cond::Yaml(Node::bool(false))];
                 e.default_alternative = d.is_truthy();
             }
-            None => e.conditions = self.conditions(raw),
+            None => e.conditions = self.conditions(kind, raw),
         }
         e.implied = implied_of(raw);
         e
@@ -328,7 +375,7 @@ impl<'d> Builder<'d> {
                 span,
                 loc(i as u32),
             );
-            e.conditions = self.conditions(raw);
+            e.conditions = self.conditions(e.kind, raw);
             e.default_alternative = raw
                 .and_then(|m| m.get("default_alternative"))
                 .is_some_and(Node::is_truthy);
@@ -381,7 +428,7 @@ impl<'d> Builder<'d> {
             }
             let raw = def.as_map();
             let mut e = Element::new(Kind::Node, name.to_string(), None, None, span, Loc::Node(i));
-            e.conditions = self.conditions(raw);
+            e.conditions = self.conditions(e.kind, raw);
             e.implied = implied_of(raw);
             e.anchor = match raw.and_then(|m| m.get("anchor")).filter(|n| n.is_defined()) {
                 Some(a) => a.as_bool().ok_or_else(|| not_a_boolean(a))?,
@@ -752,7 +799,7 @@ impl<'d> Builder<'d> {
                 span,
                 Loc::Group(i),
             );
-            e.conditions = self.conditions(raw);
+            e.conditions = self.conditions(e.kind, raw);
             e.implied = implied_of(raw);
             let id = self.add(e);
             self.g.groups.push(id);
@@ -849,7 +896,7 @@ impl<'d> Builder<'d> {
                 span,
                 Loc::Policy(i),
             );
-            e.conditions = self.conditions(raw);
+            e.conditions = self.conditions(e.kind, raw);
             e.implied = implied_of(raw);
             let id = self.add(e);
             self.g.policies.push(id);
@@ -887,7 +934,7 @@ impl<'d> Builder<'d> {
                 item.span,
                 Loc::Import(i as u32),
             );
-            e.conditions = self.conditions(raw);
+            e.conditions = self.conditions(e.kind, raw);
             let id = self.add(e);
             self.g.imports.push(id);
         }
@@ -1267,6 +1314,86 @@ fn add_fallbacks_to(container: &mut Node, mode_a: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::normalize::normalize;
+
+    const TEMPLATE: &str = "
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  inputs:
+    port: {type: integer, conditions: true}
+  node_templates:
+    web:
+      type: [{web.a: {}}, {web.b: {conditions: false}}]
+      properties:
+        - p: 1
+        - p: {value: 2, conditions: false, implied: false}
+      requirements:
+        - host: vm
+        - db: {node: vm, relationship: r, conditions: true}
+      artifacts:
+        - image: {file: a.tar, properties: [{size: 1}]}
+      technology: [{ansible: {assign: x, conditions: true}}]
+    vm:
+      type: vm
+  relationship_templates:
+    r:
+      type: rt
+      properties: {q: x}
+  groups:
+    g: {type: tosca.groups.Root, members: [web]}
+  policies:
+    - pol: {type: p, targets: [g]}
+imports:
+  - a.yaml
+";
+
+    fn normalized() -> Node {
+        let mut d = crate::testing::doc(TEMPLATE);
+        normalize(&mut d).expect("normalizes");
+        d
+    }
+
+    #[test]
+    fn the_element_count_is_exact() {
+        let d = normalized();
+        let g = build(&d).expect("builds");
+        assert_eq!(element_count(&d), g.elements.len());
+    }
+
+    #[test]
+    fn graph_one_copies_only_technology_conditions() {
+        let d = normalized();
+        let g = build_for_technologies(&d).expect("builds");
+        for e in &g.elements {
+            assert_eq!(
+                e.conditions.is_empty(),
+                e.kind != Kind::Technology,
+                "{}",
+                e.id
+            );
+        }
+        let all = build(&d).expect("builds");
+        assert!(
+            all.elements
+                .iter()
+                .filter(|e| !e.conditions.is_empty())
+                .count()
+                > 1
+        );
+    }
+
+    #[test]
+    fn implied_defaults_follow_kind_and_hosting() {
+        let d = normalized();
+        let g = build(&d).expect("builds");
+        let web = g.get(g.node("web").expect("web"));
+        let (host, db) = (web.outgoing[0], web.outgoing[1]);
+        assert!(!g.is_implied(host));
+        assert_eq!(g.is_implied(db), g.options.relation_default_implied);
+        assert!(g.is_implied(web.properties[0]));
+        assert!(!g.is_implied(web.properties[1]));
+        assert!(!g.is_implied(g.node("vm").expect("vm")));
+    }
 
     #[test]
     fn jinja_producer_requires_exact_spacing() {

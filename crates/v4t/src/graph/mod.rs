@@ -12,7 +12,8 @@ mod cond;
 pub mod lookup;
 
 pub use build::{
-    add_fallback_properties, build, build_moving_conditions, check_version, conditions_of, rebuild,
+    add_fallback_properties, build, build_for_technologies, build_moving_conditions, check_version,
+    conditions_of, rebuild,
 };
 pub use cond::{Cond, Op};
 
