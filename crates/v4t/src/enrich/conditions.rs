@@ -124,7 +124,9 @@ fn enrich_element(
         let switches = if e.kind == Kind::Import {
             Default::default()
         } else {
-            g.options.element(kind_word, raw, e.anchor)?
+            // Without option keys, the kind's switches (no lookups).
+            let own = raw.filter(|m| super::may_hold_options(m));
+            g.options.element(kind_word, own, e.anchor)?
         };
         let selected: Vec<Cond> = candidates
             .into_iter()

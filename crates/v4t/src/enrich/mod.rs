@@ -34,6 +34,14 @@ const ELEMENT_OPTION_KEYS: [&str; 8] = [
     "default_alternative",
 ];
 
+/// Whether a definition may hold per-element option keys: a cheap test
+/// first (every one of [`ELEMENT_OPTION_KEYS`] starts with `default_` or ends
+/// with `pruning`), as most definitions hold none.
+fn may_hold_options(m: &Map) -> bool {
+    m.keys()
+        .any(|k| k.starts_with("default_") || k.ends_with("pruning"))
+}
+
 /// `{key: value}` with room for `capacity` entries. The enricher creates
 /// millions of small condition maps; `Node::single` would reserve room for
 /// four entries (`Vec`'s minimum growth), 352 bytes for one entry.
@@ -131,7 +139,7 @@ fn write_back(
             *raw = Node::map(Map::new());
         }
         let Some(m) = raw.as_map_mut() else { continue };
-        if m.keys().any(|k| ELEMENT_OPTION_KEYS.contains(&k)) {
+        if may_hold_options(m) && m.keys().any(|k| ELEMENT_OPTION_KEYS.contains(&k)) {
             m.retain(|k, _| !ELEMENT_OPTION_KEYS.contains(&k.name.as_str()));
         }
         if into_graph {

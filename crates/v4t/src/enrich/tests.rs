@@ -563,3 +563,16 @@ topology_template:
         "Node \"b\" has unknown mode \"wrong\" as default condition"
     );
 }
+
+#[test]
+fn every_element_option_key_passes_the_quick_test() {
+    for key in super::ELEMENT_OPTION_KEYS {
+        let mut m = v4t_yaml::Map::new();
+        m.insert(key, Node::bool(true));
+        assert!(super::may_hold_options(&m), "{key}");
+    }
+    let mut m = v4t_yaml::Map::new();
+    m.insert("conditions", Node::bool(true));
+    m.insert("type", Node::string("t"));
+    assert!(!super::may_hold_options(&m));
+}

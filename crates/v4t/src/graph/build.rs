@@ -227,6 +227,45 @@ pub fn check_version(doc: &Node) -> Result<Version> {
         })
 }
 
+/// `<kind>.<name>[@<index>][.<container id>]`, allocated at its exact length
+/// (a large template has hundreds of thousands of ids).
+fn element_id(kind: Kind, name: &str, index: Option<u32>, container: Option<&str>) -> String {
+    // The decimal digits of the index, from the end of the buffer.
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    if let Some(mut i) = index {
+        loop {
+            start -= 1;
+            digits[start] = b'0' + (i % 10) as u8;
+            i /= 10;
+            if i == 0 {
+                break;
+            }
+        }
+    }
+    let digits = &digits[start..];
+    let word = kind.word();
+    let len = word.len()
+        + 1
+        + name.len()
+        + index.map_or(0, |_| 1 + digits.len())
+        + container.map_or(0, |c| 1 + c.len());
+    let mut s = String::with_capacity(len);
+    s.push_str(word);
+    s.push('.');
+    s.push_str(name);
+    if index.is_some() {
+        s.push('@');
+        // ASCII digits.
+        s.extend(digits.iter().map(|&d| char::from(d)));
+    }
+    if let Some(c) = container {
+        s.push('.');
+        s.push_str(c);
+    }
+    s
+}
+
 struct Builder<'d> {
     doc: &'d Node,
     /// Which condition lists to copy into the elements.
@@ -258,24 +297,9 @@ impl<'d> Builder<'d> {
     }
 
     fn add(&mut self, mut e: Element) -> ElementId {
-        use std::fmt::Write as _;
         let id = ElementId(self.g.elements.len() as u32);
         let container = e.container.map(|c| self.g.get(c).id.as_str());
-        let mut s = String::with_capacity(
-            e.kind.word().len() + e.name.len() + 12 + container.map_or(0, |c| c.len() + 1),
-        );
-        s.push_str(e.kind.word());
-        s.push('.');
-        s.push_str(&e.name);
-        if let Some(i) = e.index {
-            // Writing into a `String` cannot fail.
-            let _ = write!(s, "@{i}");
-        }
-        if let Some(c) = container {
-            s.push('.');
-            s.push_str(c);
-        }
-        e.id = s;
+        e.id = element_id(e.kind, &e.name, e.index, container);
         self.g.elements.push(e);
         id
     }
@@ -1351,6 +1375,24 @@ imports:
         let mut d = crate::testing::doc(TEMPLATE);
         normalize(&mut d).expect("normalizes");
         d
+    }
+
+    #[test]
+    fn element_ids_have_exact_length() {
+        for (index, expected) in [
+            (None, "node.web"),
+            (Some(0), "node.web@0"),
+            (Some(7), "node.web@7"),
+            (Some(10), "node.web@10"),
+            (Some(u32::MAX), "node.web@4294967295"),
+        ] {
+            let id = element_id(Kind::Node, "web", index, None);
+            assert_eq!(id, expected);
+            assert_eq!(id.capacity(), id.len());
+        }
+        let id = element_id(Kind::Type, "t", Some(12), Some("relation.db@1.node.web"));
+        assert_eq!(id, "type.t@12.relation.db@1.node.web");
+        assert_eq!(id.capacity(), id.len());
     }
 
     #[test]
