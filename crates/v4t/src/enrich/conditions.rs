@@ -5,7 +5,7 @@
 
 use super::single;
 use crate::error::{bail, Error, Result};
-use crate::graph::{Cond, ElementId, Graph, Kind, Op};
+use crate::graph::{Cond, ElementId, Graph, Kind, Op, Sections};
 use crate::types::TypeSystem;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Value};
@@ -57,13 +57,16 @@ pub fn enrich_conditions(
     for (r, id) in g.ordered().enumerate() {
         rank[id.0 as usize] = r as u32;
     }
+    let sections = Sections::of(doc);
     let mut first_error: Option<(u32, Error)> = None;
     for (i, &r) in rank.iter().enumerate() {
         let id = ElementId(i as u32);
         if first_error.as_ref().is_some_and(|(fr, _)| *fr < r) {
             continue;
         }
-        if let Err(e) = enrich_element(doc, g, types, inputs, type_specific, id, &mut current) {
+        let raw = g.raw_in(doc, &sections, id).and_then(Node::as_map);
+        if let Err(e) = enrich_element(doc, g, types, inputs, type_specific, id, raw, &mut current)
+        {
             first_error = Some((r, e.in_element(&g.get(id).id)));
         }
     }
@@ -73,7 +76,8 @@ pub fn enrich_conditions(
     }
 }
 
-/// The final condition list of `id` into `current[id]`.
+/// The final condition list of `id`, whose definition is `raw`, into
+/// `current[id]`.
 #[allow(clippy::too_many_arguments)]
 fn enrich_element(
     doc: &Node,
@@ -82,6 +86,7 @@ fn enrich_element(
     inputs: Option<&Map>,
     type_specific: Option<&Node>,
     id: ElementId,
+    raw: Option<&Map>,
     current: &mut [Vec<Cond>],
 ) -> Result<()> {
     {
@@ -94,7 +99,6 @@ fn enrich_element(
                 candidates.push(w);
             }
         }
-        let raw = g.raw_map(doc, id);
         candidates.extend(generic_wrappers(doc, raw, g, types, id, current)?);
         // 1. manual conditions (+ variability-group conditions of nodes and
         // relations; groups come later in element order, so their entries

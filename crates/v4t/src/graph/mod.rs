@@ -296,7 +296,7 @@ impl Graph {
     /// The element's raw definition (the value of its single-entry map, or the
     /// import entry) in `doc`.
     pub fn raw<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Node> {
-        raw_at(doc, &self.get(id).loc, &self.relationship_templates)
+        raw_at(doc, &self.get(id).loc, &self.relationship_templates, None)
     }
 
     /// The raw definition as a map, if it is one.
@@ -306,7 +306,32 @@ impl Graph {
 
     /// Mutable access to the element's raw definition.
     pub fn raw_mut<'d>(&self, doc: &'d mut Node, id: ElementId) -> Option<&'d mut Node> {
-        raw_at_mut(doc, &self.get(id).loc, &self.relationship_templates)
+        raw_at_mut(doc, &self.get(id).loc, &self.relationship_templates, None)
+    }
+
+    /// [`Graph::raw`] with the sections of `doc` found beforehand.
+    pub fn raw_in<'d>(&self, doc: &'d Node, s: &Sections, id: ElementId) -> Option<&'d Node> {
+        raw_at(
+            doc,
+            &self.get(id).loc,
+            &self.relationship_templates,
+            Some(s),
+        )
+    }
+
+    /// [`Graph::raw_mut`] with the sections of `doc` found beforehand.
+    pub fn raw_mut_in<'d>(
+        &self,
+        doc: &'d mut Node,
+        s: &Sections,
+        id: ElementId,
+    ) -> Option<&'d mut Node> {
+        raw_at_mut(
+            doc,
+            &self.get(id).loc,
+            &self.relationship_templates,
+            Some(s),
+        )
     }
 
     /// The presence condition the enricher writes for this element (4.4).
@@ -417,12 +442,133 @@ fn entry_value_mut(list: Option<&mut Node>, index: u32) -> Option<&mut Node> {
         .map(|(_, v)| v)
 }
 
-fn owner_at<'d>(doc: &'d Node, owner: &Owner, rts: &[String]) -> Option<&'d Node> {
-    let tt = doc.get("topology_template")?;
+/// A top-level list or map that element locations start from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Section {
+    NodeTemplates,
+    RelationshipTemplates,
+    Groups,
+    Policies,
+    Inputs,
+    Outputs,
+    /// `imports`, beside `topology_template`.
+    Imports,
+}
+
+impl Section {
+    const ALL: [Section; 7] = [
+        Section::NodeTemplates,
+        Section::RelationshipTemplates,
+        Section::Groups,
+        Section::Policies,
+        Section::Inputs,
+        Section::Outputs,
+        Section::Imports,
+    ];
+
+    fn key(self) -> &'static str {
+        match self {
+            Section::NodeTemplates => "node_templates",
+            Section::RelationshipTemplates => "relationship_templates",
+            Section::Groups => "groups",
+            Section::Policies => "policies",
+            Section::Inputs => "inputs",
+            Section::Outputs => "outputs",
+            Section::Imports => "imports",
+        }
+    }
+}
+
+/// The positions of `topology_template` and of the sections in a document,
+/// found once so that loops over all elements ([`Graph::raw_in`],
+/// [`Graph::raw_mut_in`]) index them instead of searching their keys for
+/// every element. Valid while no key is added to or removed from the
+/// document or its `topology_template`; lookups check the key at each
+/// position and search again if it differs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sections {
+    topology: Option<usize>,
+    /// By [`Section`], in [`Section::ALL`] order.
+    positions: [Option<usize>; 7],
+}
+
+impl Sections {
+    pub fn of(doc: &Node) -> Sections {
+        let mut s = Sections::default();
+        let Some(m) = doc.as_map() else { return s };
+        s.topology = position(m, "topology_template");
+        s.positions[6] = position(m, Section::Imports.key());
+        if let Some(tt) = s
+            .topology
+            .and_then(|i| m.get_index(i))
+            .and_then(|(_, v)| v.as_map())
+        {
+            for (slot, section) in s.positions.iter_mut().zip(&Section::ALL[..6]) {
+                *slot = position(tt, section.key());
+            }
+        }
+        s
+    }
+}
+
+/// The position of `key` in `m`.
+fn position(m: &Map, key: &str) -> Option<usize> {
+    m.keys().position(|k| k == key)
+}
+
+/// The entry of `m` at `at` if its key is `key`, else the entry `key`.
+fn entry_at<'d>(m: &'d Map, at: Option<usize>, key: &str) -> Option<&'d Node> {
+    match at.and_then(|i| m.get_index(i)) {
+        Some((k, v)) if k.name == key => Some(v),
+        _ => m.get(key),
+    }
+}
+
+fn entry_at_mut<'d>(m: &'d mut Map, at: Option<usize>, key: &str) -> Option<&'d mut Node> {
+    match at {
+        Some(i) if m.get_index(i).is_some_and(|(k, _)| k.name == key) => m.get_index_mut(i),
+        _ => m.get_mut(key),
+    }
+}
+
+/// A section of `doc`, at its position in `hint` if given.
+fn section<'d>(doc: &'d Node, s: Section, hint: Option<&Sections>) -> Option<&'d Node> {
+    let m = doc.as_map()?;
+    if s == Section::Imports {
+        return entry_at(m, hint.and_then(|h| h.positions[6]), s.key());
+    }
+    let tt = entry_at(m, hint.and_then(|h| h.topology), "topology_template")?;
+    entry_at(
+        tt.as_map()?,
+        hint.and_then(|h| h.positions[s as usize]),
+        s.key(),
+    )
+}
+
+fn section_mut<'d>(doc: &'d mut Node, s: Section, hint: Option<&Sections>) -> Option<&'d mut Node> {
+    let m = doc.as_map_mut()?;
+    if s == Section::Imports {
+        return entry_at_mut(m, hint.and_then(|h| h.positions[6]), s.key());
+    }
+    let tt = entry_at_mut(m, hint.and_then(|h| h.topology), "topology_template")?;
+    entry_at_mut(
+        tt.as_map_mut()?,
+        hint.and_then(|h| h.positions[s as usize]),
+        s.key(),
+    )
+}
+
+fn owner_at<'d>(
+    doc: &'d Node,
+    owner: &Owner,
+    rts: &[String],
+    hint: Option<&Sections>,
+) -> Option<&'d Node> {
+    let section = |s: Section| section(doc, s, hint);
     match *owner {
-        Owner::Node(i) => entry_value(tt.get("node_templates"), i),
+        Owner::Node(i) => entry_value(section(Section::NodeTemplates), i),
         Owner::RelationshipTemplate(i) => {
-            let m = tt.get("relationship_templates")?.as_map()?;
+            let m = section(Section::RelationshipTemplates)?.as_map()?;
             let name = rts.get(i as usize)?;
             // By position (the name confirms it), else by name.
             match m.get_index(i as usize) {
@@ -430,21 +576,25 @@ fn owner_at<'d>(doc: &'d Node, owner: &Owner, rts: &[String]) -> Option<&'d Node
                 _ => m.get(name),
             }
         }
-        Owner::Group(i) => entry_value(tt.get("groups"), i),
-        Owner::Policy(i) => entry_value(tt.get("policies"), i),
+        Owner::Group(i) => entry_value(section(Section::Groups), i),
+        Owner::Policy(i) => entry_value(section(Section::Policies), i),
         Owner::Artifact { node, index } => entry_value(
-            entry_value(tt.get("node_templates"), node)?.get("artifacts"),
+            entry_value(section(Section::NodeTemplates), node)?.get("artifacts"),
             index,
         ),
     }
 }
 
-fn owner_at_mut<'d>(doc: &'d mut Node, owner: &Owner, rts: &[String]) -> Option<&'d mut Node> {
-    let tt = doc.get_mut("topology_template")?;
+fn owner_at_mut<'d>(
+    doc: &'d mut Node,
+    owner: &Owner,
+    rts: &[String],
+    hint: Option<&Sections>,
+) -> Option<&'d mut Node> {
     match *owner {
-        Owner::Node(i) => entry_value_mut(tt.get_mut("node_templates"), i),
+        Owner::Node(i) => entry_value_mut(section_mut(doc, Section::NodeTemplates, hint), i),
         Owner::RelationshipTemplate(i) => {
-            let m = tt.get_mut("relationship_templates")?.as_map_mut()?;
+            let m = section_mut(doc, Section::RelationshipTemplates, hint)?.as_map_mut()?;
             let name = rts.get(i as usize)?;
             let at = match m.get_index(i as usize) {
                 Some((k, _)) if k.name == *name => i as usize,
@@ -452,74 +602,79 @@ fn owner_at_mut<'d>(doc: &'d mut Node, owner: &Owner, rts: &[String]) -> Option<
             };
             m.get_index_mut(at)
         }
-        Owner::Group(i) => entry_value_mut(tt.get_mut("groups"), i),
-        Owner::Policy(i) => entry_value_mut(tt.get_mut("policies"), i),
+        Owner::Group(i) => entry_value_mut(section_mut(doc, Section::Groups, hint), i),
+        Owner::Policy(i) => entry_value_mut(section_mut(doc, Section::Policies, hint), i),
         Owner::Artifact { node, index } => entry_value_mut(
-            entry_value_mut(tt.get_mut("node_templates"), node)?.get_mut("artifacts"),
+            entry_value_mut(section_mut(doc, Section::NodeTemplates, hint), node)?
+                .get_mut("artifacts"),
             index,
         ),
     }
 }
 
-fn raw_at<'d>(doc: &'d Node, loc: &Loc, rts: &[String]) -> Option<&'d Node> {
-    let tt = || doc.get("topology_template");
+fn raw_at<'d>(
+    doc: &'d Node,
+    loc: &Loc,
+    rts: &[String],
+    hint: Option<&Sections>,
+) -> Option<&'d Node> {
+    let section = |s: Section| section(doc, s, hint);
+    let in_node = |node: u32, key: &str, index: u32| {
+        entry_value(
+            entry_value(section(Section::NodeTemplates), node)?.get(key),
+            index,
+        )
+    };
     match *loc {
-        Loc::Node(i) => entry_value(tt()?.get("node_templates"), i),
-        Loc::Relation { node, index } => entry_value(
-            entry_value(tt()?.get("node_templates"), node)?.get("requirements"),
-            index,
-        ),
-        Loc::Artifact { node, index } => entry_value(
-            entry_value(tt()?.get("node_templates"), node)?.get("artifacts"),
-            index,
-        ),
-        Loc::Technology { node, index } => entry_value(
-            entry_value(tt()?.get("node_templates"), node)?.get("technology"),
-            index,
-        ),
-        Loc::Group(i) => entry_value(tt()?.get("groups"), i),
-        Loc::Policy(i) => entry_value(tt()?.get("policies"), i),
-        Loc::Input(i) => entry_value(tt()?.get("inputs"), i),
-        Loc::Output(i) => entry_value(tt()?.get("outputs"), i),
-        Loc::Import(i) => doc.get("imports")?.as_seq()?.get(i as usize),
+        Loc::Node(i) => entry_value(section(Section::NodeTemplates), i),
+        Loc::Relation { node, index } => in_node(node, "requirements", index),
+        Loc::Artifact { node, index } => in_node(node, "artifacts", index),
+        Loc::Technology { node, index } => in_node(node, "technology", index),
+        Loc::Group(i) => entry_value(section(Section::Groups), i),
+        Loc::Policy(i) => entry_value(section(Section::Policies), i),
+        Loc::Input(i) => entry_value(section(Section::Inputs), i),
+        Loc::Output(i) => entry_value(section(Section::Outputs), i),
+        Loc::Import(i) => section(Section::Imports)?.as_seq()?.get(i as usize),
         Loc::Property { owner, index } => {
-            entry_value(owner_at(doc, &owner, rts)?.get("properties"), index)
-        }
-        Loc::Type { owner, index } => entry_value(owner_at(doc, &owner, rts)?.get("type"), index),
-    }
-}
-
-fn raw_at_mut<'d>(doc: &'d mut Node, loc: &Loc, rts: &[String]) -> Option<&'d mut Node> {
-    match *loc {
-        Loc::Import(i) => return doc.get_mut("imports")?.as_seq_mut()?.get_mut(i as usize),
-        Loc::Property { owner, index } => {
-            return entry_value_mut(owner_at_mut(doc, &owner, rts)?.get_mut("properties"), index)
+            entry_value(owner_at(doc, &owner, rts, hint)?.get("properties"), index)
         }
         Loc::Type { owner, index } => {
-            return entry_value_mut(owner_at_mut(doc, &owner, rts)?.get_mut("type"), index)
+            entry_value(owner_at(doc, &owner, rts, hint)?.get("type"), index)
         }
-        _ => {}
     }
-    let tt = doc.get_mut("topology_template")?;
+}
+
+fn raw_at_mut<'d>(
+    doc: &'d mut Node,
+    loc: &Loc,
+    rts: &[String],
+    hint: Option<&Sections>,
+) -> Option<&'d mut Node> {
+    let in_node = |doc: &'d mut Node, node: u32, key: &str, index: u32| {
+        entry_value_mut(
+            entry_value_mut(section_mut(doc, Section::NodeTemplates, hint), node)?.get_mut(key),
+            index,
+        )
+    };
     match *loc {
-        Loc::Node(i) => entry_value_mut(tt.get_mut("node_templates"), i),
-        Loc::Relation { node, index } => entry_value_mut(
-            entry_value_mut(tt.get_mut("node_templates"), node)?.get_mut("requirements"),
+        Loc::Node(i) => entry_value_mut(section_mut(doc, Section::NodeTemplates, hint), i),
+        Loc::Relation { node, index } => in_node(doc, node, "requirements", index),
+        Loc::Artifact { node, index } => in_node(doc, node, "artifacts", index),
+        Loc::Technology { node, index } => in_node(doc, node, "technology", index),
+        Loc::Group(i) => entry_value_mut(section_mut(doc, Section::Groups, hint), i),
+        Loc::Policy(i) => entry_value_mut(section_mut(doc, Section::Policies, hint), i),
+        Loc::Input(i) => entry_value_mut(section_mut(doc, Section::Inputs, hint), i),
+        Loc::Output(i) => entry_value_mut(section_mut(doc, Section::Outputs, hint), i),
+        Loc::Import(i) => section_mut(doc, Section::Imports, hint)?
+            .as_seq_mut()?
+            .get_mut(i as usize),
+        Loc::Property { owner, index } => entry_value_mut(
+            owner_at_mut(doc, &owner, rts, hint)?.get_mut("properties"),
             index,
         ),
-        Loc::Artifact { node, index } => entry_value_mut(
-            entry_value_mut(tt.get_mut("node_templates"), node)?.get_mut("artifacts"),
-            index,
-        ),
-        Loc::Technology { node, index } => entry_value_mut(
-            entry_value_mut(tt.get_mut("node_templates"), node)?.get_mut("technology"),
-            index,
-        ),
-        Loc::Group(i) => entry_value_mut(tt.get_mut("groups"), i),
-        Loc::Policy(i) => entry_value_mut(tt.get_mut("policies"), i),
-        Loc::Input(i) => entry_value_mut(tt.get_mut("inputs"), i),
-        Loc::Output(i) => entry_value_mut(tt.get_mut("outputs"), i),
-        Loc::Import(_) | Loc::Property { .. } | Loc::Type { .. } => None,
+        Loc::Type { owner, index } => {
+            entry_value_mut(owner_at_mut(doc, &owner, rts, hint)?.get_mut("type"), index)
+        }
     }
 }
 
@@ -630,6 +785,37 @@ imports:
         // element order: types first, outputs last
         assert!(ids[0].starts_with("type."));
         assert_eq!(ids.last(), Some(&"output.url@0"));
+    }
+
+    #[test]
+    fn lookups_with_sections_find_the_same_definitions() {
+        let (mut d, g) = graph(TEMPLATE);
+        let same = |d: &Node, s: &Sections| {
+            for id in g.ordered() {
+                let a = g.raw_in(d, s, id).map(|n| n as *const Node);
+                assert_eq!(
+                    a,
+                    g.raw(d, id).map(|n| n as *const Node),
+                    "{}",
+                    g.get(id).id
+                );
+            }
+        };
+        let s = Sections::of(&d);
+        assert!(g.ordered().all(|id| g.raw_in(&d, &s, id).is_some()));
+        same(&d, &s);
+        // Stale positions (a key removed in front): lookups search again.
+        d.as_map_mut()
+            .expect("map")
+            .remove("tosca_definitions_version");
+        let tt = d.get_mut("topology_template").and_then(Node::as_map_mut);
+        tt.expect("topology").remove("inputs");
+        same(&d, &s);
+        for id in g.ordered() {
+            let want = g.raw(&d, id).map(|n| n as *const Node);
+            let got = g.raw_mut_in(&mut d, &s, id).map(|n| n as *const Node);
+            assert_eq!(got, want, "{}", g.get(id).id);
+        }
     }
 
     #[test]
