@@ -730,10 +730,11 @@ fn implementation_edits(ctx: &Context<'_>) -> Result<Vec<Edit>> {
             continue;
         }
         let mut replacement = Vec::new();
+        let all = candidates(ctx, node)?;
         for &t in technologies {
             let manual = &g.get(t).conditions;
-            let kept: Vec<Candidate> = candidates(ctx, node)?
-                .into_iter()
+            let kept: Vec<&Candidate> = all
+                .iter()
                 .filter(|c| c.technology == g.get(t).name)
                 .collect();
             if kept.is_empty() {
