@@ -5,7 +5,7 @@
 
 use super::single;
 use crate::error::{bail, Error, Result};
-use crate::graph::{Cond, ElementId, Graph, Kind, Op, Sections};
+use crate::graph::{Cond, ElementId, Graph, Kind, Op};
 use crate::types::TypeSystem;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Value};
@@ -57,14 +57,13 @@ pub fn enrich_conditions(
     for (r, id) in g.ordered().enumerate() {
         rank[id.0 as usize] = r as u32;
     }
-    let sections = Sections::of(doc);
     let mut first_error: Option<(u32, Error)> = None;
     for (i, &r) in rank.iter().enumerate() {
         let id = ElementId(i as u32);
         if first_error.as_ref().is_some_and(|(fr, _)| *fr < r) {
             continue;
         }
-        let raw = g.raw_in(doc, &sections, id).and_then(Node::as_map);
+        let raw = g.raw_map(doc, id);
         if let Err(e) = enrich_element(doc, g, types, inputs, type_specific, id, raw, &mut current)
         {
             first_error = Some((r, e.in_element(&g.get(id).id)));

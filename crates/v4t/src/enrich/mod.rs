@@ -130,10 +130,9 @@ fn write_back(
     constraints: Vec<Node>,
     into_graph: bool,
 ) {
-    let sections = graph::Sections::of(doc);
     for (i, list) in conditions.into_iter().enumerate() {
         let id = graph::ElementId(i as u32);
-        let Some(raw) = g.raw_mut_in(doc, &sections, id) else {
+        let Some(raw) = g.raw_mut(doc, id) else {
             continue;
         };
         if raw.is_null() {

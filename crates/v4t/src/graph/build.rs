@@ -78,12 +78,12 @@ pub fn rebuild(doc: &Node, previous: Graph) -> Result<Graph> {
     let options = Options::new(version, options_raw(doc))?;
     let mut g = previous;
     g.options = options;
+    g.sections = Sections::of(doc);
     for e in &mut g.elements {
         e.default_alternative = false;
     }
     let b = Builder {
         doc,
-        sections: Sections::default(),
         copy: Copying::None,
         template_positions: FxHashMap::default(),
         used_templates: FxHashSet::default(),
@@ -104,14 +104,13 @@ fn options_raw(doc: &Node) -> Option<&Map> {
 /// Moves the `conditions` of every element without a list yet from `doc`
 /// into the element.
 fn move_conditions(doc: &mut Node, g: &mut Graph) {
-    let sections = Sections::of(doc);
     for i in 0..g.elements.len() {
         // Non-empty lists at this point are `[false]` of a default alternative.
         if !g.elements[i].conditions.is_empty() {
             continue;
         }
         let Some(c) = g
-            .raw_mut_in(doc, &sections, ElementId(i as u32))
+            .raw_mut(doc, ElementId(i as u32))
             .and_then(|raw| raw.get_mut("conditions"))
         else {
             continue;
@@ -141,7 +140,6 @@ fn build_with(doc: &Node, copy: Copying) -> Result<Graph> {
         .unwrap_or_default();
     let mut b = Builder {
         doc,
-        sections: Sections::of(doc),
         copy,
         template_positions,
         used_templates: FxHashSet::default(),
@@ -162,6 +160,7 @@ fn build_with(doc: &Node, copy: Copying) -> Result<Graph> {
             node_index: FxHashMap::default(),
             group_index: FxHashMap::default(),
             relationship_templates,
+            sections: Sections::of(doc),
         },
     };
     b.g.elements.reserve(element_count(doc));
@@ -271,7 +270,6 @@ fn element_id(kind: Kind, name: &str, index: Option<u32>, container: Option<&str
 
 struct Builder<'d> {
     doc: &'d Node,
-    sections: Sections,
     /// Which condition lists to copy into the elements.
     copy: Copying,
     g: Graph,
@@ -786,7 +784,7 @@ impl<'d> Builder<'d> {
 
     fn resolve_targets(&mut self) -> Result<()> {
         for r in self.g.relations.clone() {
-            let raw = self.g.raw_in(self.doc, &self.sections, r);
+            let raw = self.g.raw(self.doc, r);
             let target_node = raw.and_then(|n| n.get("node"));
             let name = target_node.and_then(Node::as_str);
             let Some(t) = name.and_then(|n| self.g.node(n)) else {
@@ -971,11 +969,7 @@ impl<'d> Builder<'d> {
     /// Which elements each property consumes (5.4).
     fn consumers(&mut self) -> Result<()> {
         for p in self.g.properties.clone() {
-            let Some(value) = self
-                .g
-                .raw_in(self.doc, &self.sections, p)
-                .and_then(|r| r.get("value"))
-            else {
+            let Some(value) = self.g.raw(self.doc, p).and_then(|r| r.get("value")) else {
                 continue;
             };
             let Some(m) = value.as_map() else { continue };
@@ -1131,7 +1125,7 @@ impl<'d> Builder<'d> {
     /// Which nodes produce each output (5.5).
     fn producers(&mut self) -> Result<()> {
         for o in self.g.outputs.clone() {
-            let raw = self.g.raw_in(self.doc, &self.sections, o);
+            let raw = self.g.raw(self.doc, o);
             let Some(value) = raw.and_then(|r| r.get("value")).filter(|v| v.is_defined()) else {
                 bail!(self.g.get(o).span, "Unexpected error");
             };

@@ -217,6 +217,8 @@ pub struct Graph {
     group_index: FxHashMap<String, ElementId>,
     /// Names of the relationship templates, in map order.
     pub relationship_templates: Vec<String>,
+    /// Where the sections of the document sit, for [`Graph::raw`].
+    sections: Sections,
 }
 
 impl Graph {
@@ -296,7 +298,12 @@ impl Graph {
     /// The element's raw definition (the value of its single-entry map, or the
     /// import entry) in `doc`.
     pub fn raw<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Node> {
-        raw_at(doc, &self.get(id).loc, &self.relationship_templates, None)
+        raw_at(
+            doc,
+            &self.get(id).loc,
+            &self.relationship_templates,
+            Some(&self.sections),
+        )
     }
 
     /// The raw definition as a map, if it is one.
@@ -306,31 +313,11 @@ impl Graph {
 
     /// Mutable access to the element's raw definition.
     pub fn raw_mut<'d>(&self, doc: &'d mut Node, id: ElementId) -> Option<&'d mut Node> {
-        raw_at_mut(doc, &self.get(id).loc, &self.relationship_templates, None)
-    }
-
-    /// [`Graph::raw`] with the sections of `doc` found beforehand.
-    pub fn raw_in<'d>(&self, doc: &'d Node, s: &Sections, id: ElementId) -> Option<&'d Node> {
-        raw_at(
-            doc,
-            &self.get(id).loc,
-            &self.relationship_templates,
-            Some(s),
-        )
-    }
-
-    /// [`Graph::raw_mut`] with the sections of `doc` found beforehand.
-    pub fn raw_mut_in<'d>(
-        &self,
-        doc: &'d mut Node,
-        s: &Sections,
-        id: ElementId,
-    ) -> Option<&'d mut Node> {
         raw_at_mut(
             doc,
             &self.get(id).loc,
             &self.relationship_templates,
-            Some(s),
+            Some(&self.sections),
         )
     }
 
@@ -479,21 +466,19 @@ impl Section {
     }
 }
 
-/// The positions of `topology_template` and of the sections in a document,
-/// found once so that loops over all elements ([`Graph::raw_in`],
-/// [`Graph::raw_mut_in`]) index them instead of searching their keys for
-/// every element. Valid while no key is added to or removed from the
-/// document or its `topology_template`; lookups check the key at each
-/// position and search again if it differs.
+/// The positions of `topology_template` and of the sections in the document
+/// a graph was built from, so that [`Graph::raw`] indexes them instead of
+/// searching their keys for every element. Lookups check the key at each
+/// position and search again if it differs (a key added or removed since).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Sections {
+pub(crate) struct Sections {
     topology: Option<usize>,
     /// By [`Section`], in [`Section::ALL`] order.
     positions: [Option<usize>; 7],
 }
 
 impl Sections {
-    pub fn of(doc: &Node) -> Sections {
+    pub(crate) fn of(doc: &Node) -> Sections {
         let mut s = Sections::default();
         let Some(m) = doc.as_map() else { return s };
         s.topology = position(m, "topology_template");
@@ -788,33 +773,33 @@ imports:
     }
 
     #[test]
-    fn lookups_with_sections_find_the_same_definitions() {
+    fn lookups_at_known_positions_find_the_same_definitions() {
         let (mut d, g) = graph(TEMPLATE);
-        let same = |d: &Node, s: &Sections| {
+        let rts = &g.relationship_templates;
+        let same = |d: &Node| {
             for id in g.ordered() {
-                let a = g.raw_in(d, s, id).map(|n| n as *const Node);
+                let searched = raw_at(d, &g.get(id).loc, rts, None).map(|n| n as *const Node);
                 assert_eq!(
-                    a,
                     g.raw(d, id).map(|n| n as *const Node),
+                    searched,
                     "{}",
                     g.get(id).id
                 );
             }
         };
-        let s = Sections::of(&d);
-        assert!(g.ordered().all(|id| g.raw_in(&d, &s, id).is_some()));
-        same(&d, &s);
-        // Stale positions (a key removed in front): lookups search again.
+        assert!(g.ordered().all(|id| g.raw(&d, id).is_some()));
+        same(&d);
+        // Stale positions (keys removed in front): lookups search again.
         d.as_map_mut()
             .expect("map")
             .remove("tosca_definitions_version");
         let tt = d.get_mut("topology_template").and_then(Node::as_map_mut);
         tt.expect("topology").remove("inputs");
-        same(&d, &s);
+        same(&d);
         for id in g.ordered() {
-            let want = g.raw(&d, id).map(|n| n as *const Node);
-            let got = g.raw_mut_in(&mut d, &s, id).map(|n| n as *const Node);
-            assert_eq!(got, want, "{}", g.get(id).id);
+            let searched = raw_at(&d, &g.get(id).loc, rts, None).map(|n| n as *const Node);
+            let got = g.raw_mut(&mut d, id).map(|n| n as *const Node);
+            assert_eq!(got, searched, "{}", g.get(id).id);
         }
     }
 
