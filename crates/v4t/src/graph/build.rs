@@ -8,7 +8,7 @@ use crate::normalize::not_a_boolean;
 use crate::options::{Options, Version};
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::number::format_js;
-use v4t_yaml::{Map, Node, Span, Value};
+use v4t_yaml::{Key, Map, Node, Span, Value};
 
 /// The condition list of a raw definition: `conditions` as a list (a single
 /// expression becomes a one-element list; missing or null is empty).
@@ -1325,12 +1325,13 @@ fn add_fallbacks_to(container: &mut Node, mode_a: bool) {
             !same().any(|v| v.get("value").and_then(Node::as_str) == Some(UNDEFINED))
         };
         if add {
-            let mut def = Map::new();
-            def.insert("value", Node::string(UNDEFINED));
+            // Sized for its entries (`Map::new` and `insert` reserve four).
+            let mut def = Map::with_capacity(if mode_a { 4 } else { 1 });
+            def.push(Key::new("value", Span::NONE), Node::string(UNDEFINED));
             if mode_a {
-                def.insert("default_alternative", Node::bool(true));
-                def.insert("implied", Node::bool(true));
-                def.insert("pruning", Node::bool(true));
+                for key in ["default_alternative", "implied", "pruning"] {
+                    def.push(Key::new(key, Span::NONE), Node::bool(true));
+                }
             }
             items.push(Node::single(name, Node::map(def)));
         }
