@@ -21,12 +21,12 @@ fn list(key: &str, items: Vec<Node>) -> Node {
 
 /// Groups `ids` by element name (first-appearance order).
 fn by_name(g: &Graph, ids: &[ElementId]) -> Vec<Vec<ElementId>> {
-    let mut groups: Vec<(String, Vec<ElementId>)> = Vec::new();
+    let mut groups: Vec<(&str, Vec<ElementId>)> = Vec::new();
     for &id in ids {
-        let name = &g.get(id).name;
-        match groups.iter_mut().find(|(n, _)| n == name) {
+        let name = g.get(id).name.as_str();
+        match groups.iter_mut().find(|(n, _)| *n == name) {
             Some((_, v)) => v.push(id),
-            None => groups.push((name.clone(), vec![id])),
+            None => groups.push((name, vec![id])),
         }
     }
     groups.into_iter().map(|(_, v)| v).collect()
