@@ -92,13 +92,14 @@ fn enrich_element(
         let e = g.get(id);
         // 4a. default / pruning condition candidates, computed first because
         // they read the manual list of `id` itself (steps 1-3 raise no errors).
-        let mut candidates = Vec::new();
-        if let Some(ts) = type_specific {
-            if let Some(w) = type_specific_wrapper(doc, g, id, ts)? {
-                candidates.push(w);
-            }
+        let specific = match type_specific {
+            Some(ts) => type_specific_wrapper(doc, g, id, ts)?,
+            None => None,
+        };
+        let mut candidates = generic_wrappers(doc, raw, g, types, id, current)?;
+        if let Some(w) = specific {
+            candidates.insert(0, w);
         }
-        candidates.extend(generic_wrappers(doc, raw, g, types, id, current)?);
         // 1. manual conditions (+ variability-group conditions of nodes and
         // relations; groups come later in element order, so their entries
         // still hold their manual lists)
@@ -131,7 +132,7 @@ fn enrich_element(
             let own = raw.filter(|m| super::may_hold_options(m));
             g.options.element(kind_word, own, e.anchor)?
         };
-        let selected: Vec<Cond> = candidates
+        let mut selected = candidates
             .into_iter()
             .filter(|w| {
                 (switches.default
@@ -142,10 +143,17 @@ fn enrich_element(
                         && ((w.consistency && switches.consistency_pruning)
                             || (w.semantic && switches.semantic_pruning)))
             })
-            .map(|w| w.expr)
-            .collect();
-        if !selected.is_empty() {
-            let combined = simplify_cond(Cond::And(selected));
+            .map(|w| w.expr);
+        // `simplify_cond` of `{and: [x]}` is that of `x`: no list for one entry.
+        let combined = match (selected.next(), selected.next()) {
+            (None, _) => None,
+            (Some(only), None) => Some(simplify_cond(only)),
+            (Some(a), Some(b)) => {
+                let all = [a, b].into_iter().chain(selected).collect();
+                Some(simplify_cond(Cond::And(all)))
+            }
+        };
+        if let Some(combined) = combined {
             if !combined.is_map(g) {
                 bail!(
                     e.span,
