@@ -25,9 +25,52 @@ pub fn conditions_of(raw: Option<&Map>) -> Vec<Node> {
 
 /// The `implied` value of a raw definition, if written.
 fn implied_of(raw: Option<&Map>) -> Option<Box<Node>> {
-    raw.and_then(|m| m.get("implied"))
+    boxed_implied(raw.and_then(|m| m.get("implied")))
+}
+
+/// An `implied` value, if defined.
+fn boxed_implied(implied: Option<&Node>) -> Option<Box<Node>> {
+    implied
         .filter(|n| n.is_defined())
         .map(|n| Box::new(n.clone()))
+}
+
+/// The keys of a node template the builder reads, found in one pass over
+/// its entries instead of one search each (nine per node).
+#[derive(Default)]
+struct NodeKeys<'d> {
+    implied: Option<&'d Node>,
+    anchor: Option<&'d Node>,
+    persistent: Option<&'d Node>,
+    weight: Option<&'d Node>,
+    types: Option<&'d Node>,
+    properties: Option<&'d Node>,
+    requirements: Option<&'d Node>,
+    artifacts: Option<&'d Node>,
+    technology: Option<&'d Node>,
+}
+
+impl<'d> NodeKeys<'d> {
+    fn of(def: &'d Node) -> NodeKeys<'d> {
+        let mut k = NodeKeys::default();
+        for (key, v) in def.as_map().into_iter().flat_map(Map::iter) {
+            let slot = match key.name.as_str() {
+                "implied" => &mut k.implied,
+                "anchor" => &mut k.anchor,
+                "persistent" => &mut k.persistent,
+                "weight" => &mut k.weight,
+                "type" => &mut k.types,
+                "properties" => &mut k.properties,
+                "requirements" => &mut k.requirements,
+                "artifacts" => &mut k.artifacts,
+                "technology" => &mut k.technology,
+                _ => continue,
+            };
+            // The first entry of a key, as `Map::get` finds it.
+            slot.get_or_insert(v);
+        }
+        k
+    }
 }
 
 /// Which condition lists a build copies from the document into the elements.
@@ -453,15 +496,13 @@ impl<'d> Builder<'d> {
                 bail!(span, "Node must not be named \"CONTAINER\"");
             }
             let raw = def.as_map();
+            let keys = NodeKeys::of(def);
             let mut e = Element::new(Kind::Node, name.to_string(), None, None, span, Loc::Node(i));
             e.conditions = self.conditions(e.kind, raw);
-            e.implied = implied_of(raw);
-            e.anchor = match raw.and_then(|m| m.get("anchor")).filter(|n| n.is_defined()) {
+            e.implied = boxed_implied(keys.implied);
+            e.anchor = match keys.anchor.filter(|n| n.is_defined()) {
                 Some(a) => a.as_bool().ok_or_else(|| not_a_boolean(a))?,
-                None => match raw
-                    .and_then(|m| m.get("persistent"))
-                    .filter(|n| n.is_defined())
-                {
+                None => match keys.persistent.filter(|n| n.is_defined()) {
                     Some(p) => p.as_bool().ok_or_else(|| not_a_boolean(p))?,
                     None => false,
                 },
@@ -469,20 +510,20 @@ impl<'d> Builder<'d> {
             let id = self.add(e);
             self.g.nodes.push(id);
             self.g.node_index.insert(name.to_string(), id);
-            let weight = self.node_weight(id, raw)?;
+            let weight = self.node_weight(id, keys.weight)?;
             self.el(id).weight = weight;
 
-            self.types(id, def, Owner::Node(i))?;
-            self.properties(id, def, Owner::Node(i))?;
-            self.relations(id, i, def)?;
-            self.artifacts(id, i, def)?;
-            self.technologies(id, i, def)?;
+            self.types(id, def, keys.types, Owner::Node(i))?;
+            self.properties(id, keys.properties, Owner::Node(i))?;
+            self.relations(id, i, keys.requirements)?;
+            self.artifacts(id, i, keys.artifacts)?;
+            self.technologies(id, i, keys.technology)?;
         }
         Ok(())
     }
 
-    fn node_weight(&self, id: ElementId, raw: Option<&Map>) -> Result<f64> {
-        let Some(w) = raw.and_then(|m| m.get("weight")).filter(|n| n.is_defined()) else {
+    fn node_weight(&self, id: ElementId, weight: Option<&Node>) -> Result<f64> {
+        let Some(w) = weight.filter(|n| n.is_defined()) else {
             return Ok(1.0);
         };
         let shown = match &w.value {
@@ -510,8 +551,16 @@ impl<'d> Builder<'d> {
         }
     }
 
-    fn types(&mut self, container: ElementId, def: &Node, owner: Owner) -> Result<()> {
-        let Some(t) = def.get("type") else {
+    /// The types of `container`, whose definition `def` has `types` as its
+    /// `type` entry.
+    fn types(
+        &mut self,
+        container: ElementId,
+        def: &Node,
+        types: Option<&Node>,
+        owner: Owner,
+    ) -> Result<()> {
+        let Some(t) = types else {
             bail!(def.span, "{} has no type", self.g.Display(container));
         };
         let Some(list) = t.as_seq() else {
@@ -556,8 +605,15 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 
-    fn properties(&mut self, container: ElementId, def: &Node, owner: Owner) -> Result<()> {
-        let Some(list) = def.get("properties").and_then(Node::as_seq) else {
+    /// The properties of `container`, the `properties` entry `list` of its
+    /// definition.
+    fn properties(
+        &mut self,
+        container: ElementId,
+        list: Option<&Node>,
+        owner: Owner,
+    ) -> Result<()> {
+        let Some(list) = list.and_then(Node::as_seq) else {
             return Ok(());
         };
         let mut ids = Vec::with_capacity(list.len());
@@ -601,8 +657,13 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 
-    fn relations(&mut self, node: ElementId, node_index: u32, def: &'d Node) -> Result<()> {
-        let Some(reqs) = def.get("requirements").filter(|n| n.is_defined()) else {
+    fn relations(
+        &mut self,
+        node: ElementId,
+        node_index: u32,
+        requirements: Option<&'d Node>,
+    ) -> Result<()> {
+        let Some(reqs) = requirements.filter(|n| n.is_defined()) else {
             return Ok(());
         };
         let Some(list) = reqs.as_seq() else {
@@ -653,16 +714,17 @@ impl<'d> Builder<'d> {
                 }
                 let pos = self.template_positions.get(rname).copied().unwrap_or(0);
                 self.el(id).relationship = Some(rname.into());
-                self.types(id, rt, Owner::RelationshipTemplate(pos))?;
-                self.properties(id, rt, Owner::RelationshipTemplate(pos))?;
+                let owner = Owner::RelationshipTemplate(pos);
+                self.types(id, rt, rt.get("type"), owner)?;
+                self.properties(id, rt.get("properties"), owner)?;
             }
         }
         let out = self.g.get(node).outgoing.clone();
         self.check_defaults(&out)
     }
 
-    fn artifacts(&mut self, node: ElementId, node_index: u32, def: &Node) -> Result<()> {
-        let Some(list) = def.get("artifacts").and_then(Node::as_seq) else {
+    fn artifacts(&mut self, node: ElementId, node_index: u32, list: Option<&Node>) -> Result<()> {
+        let Some(list) = list.and_then(Node::as_seq) else {
             return Ok(());
         };
         for (i, item) in list.iter().enumerate() {
@@ -689,15 +751,20 @@ impl<'d> Builder<'d> {
                 node: node_index,
                 index: i as u32,
             };
-            self.types(id, a, owner)?;
-            self.properties(id, a, owner)?;
+            self.types(id, a, a.get("type"), owner)?;
+            self.properties(id, a.get("properties"), owner)?;
         }
         let arts = self.g.get(node).artifacts.clone();
         self.check_defaults(&arts)
     }
 
-    fn technologies(&mut self, node: ElementId, node_index: u32, def: &Node) -> Result<()> {
-        let Some(list) = def.get("technology").and_then(Node::as_seq) else {
+    fn technologies(
+        &mut self,
+        node: ElementId,
+        node_index: u32,
+        list: Option<&Node>,
+    ) -> Result<()> {
+        let Some(list) = list.and_then(Node::as_seq) else {
             return Ok(());
         };
         let mut has_default = false;
@@ -838,7 +905,7 @@ impl<'d> Builder<'d> {
                     self.el(member).groups.push(id);
                 }
             }
-            self.types(id, def, Owner::Group(i))?;
+            self.types(id, def, def.get("type"), Owner::Group(i))?;
             let types = self.g.get(id).types.clone();
             let variability = types.first().is_some_and(|&t| {
                 matches!(
@@ -854,7 +921,7 @@ impl<'d> Builder<'d> {
                 );
             }
             self.el(id).variability_group = variability;
-            self.properties(id, def, Owner::Group(i))?;
+            self.properties(id, def.get("properties"), Owner::Group(i))?;
         }
         Ok(())
     }
@@ -940,8 +1007,8 @@ impl<'d> Builder<'d> {
                     self.el(id).targets.push(target);
                 }
             }
-            self.types(id, def, Owner::Policy(i))?;
-            self.properties(id, def, Owner::Policy(i))?;
+            self.types(id, def, def.get("type"), Owner::Policy(i))?;
+            self.properties(id, def.get("properties"), Owner::Policy(i))?;
         }
         Ok(())
     }
@@ -1396,6 +1463,31 @@ imports:
         let id = element_id(Kind::Type, "t", Some(12), Some("relation.db@1.node.web"));
         assert_eq!(id, "type.t@12.relation.db@1.node.web");
         assert_eq!(id.capacity(), id.len());
+    }
+
+    #[test]
+    fn node_keys_are_the_entries_map_lookups_find() {
+        let d = crate::testing::doc(
+            "{type: t, implied: true, anchor: false, persistent: true, weight: 0.5, properties: [], requirements: [], artifacts: [], technology: [], other: 1}",
+        );
+        let k = NodeKeys::of(&d);
+        for (found, key) in [
+            (k.types, "type"),
+            (k.implied, "implied"),
+            (k.anchor, "anchor"),
+            (k.persistent, "persistent"),
+            (k.weight, "weight"),
+            (k.properties, "properties"),
+            (k.requirements, "requirements"),
+            (k.artifacts, "artifacts"),
+            (k.technology, "technology"),
+        ] {
+            let expected = d.get(key).map(|n| n as *const Node);
+            assert_eq!(found.map(|n| n as *const Node), expected, "{key}");
+        }
+        let list = crate::testing::doc("[1]");
+        let none = NodeKeys::of(&list);
+        assert!(none.types.is_none() && none.requirements.is_none());
     }
 
     #[test]
