@@ -19,9 +19,18 @@ struct Wrapper {
     semantic: bool,
 }
 
+/// The final condition lists, indexed by [`ElementId`], and whether the
+/// write-back must also edit an element's definition for the resolver: it
+/// is no map (a null one becomes a map) or may hold element option keys.
+/// Found while the definitions are at hand, so that the write-back for the
+/// resolver looks up only those.
+pub struct Enriched {
+    pub lists: Vec<Vec<Cond>>,
+    pub edit: Vec<bool>,
+}
+
 /// Computes the final condition list of every element from the manual lists
 /// `manual` (indexed by [`ElementId`], taken out of the graph's elements).
-/// Returns the lists indexed by [`ElementId`].
 ///
 /// The reference goes in element order ([`Graph::ordered`]: all types, then
 /// all nodes, ...). An element's list depends only on the lists of elements
@@ -35,7 +44,7 @@ pub fn enrich_conditions(
     graph: &Graph,
     types: &TypeSystem<'_>,
     manual: Vec<Vec<Cond>>,
-) -> Result<Vec<Vec<Cond>>> {
+) -> Result<Enriched> {
     let g = graph;
     // An element's entry holds its manual list until its turn, then its final list.
     let mut current = manual;
@@ -57,6 +66,7 @@ pub fn enrich_conditions(
     for (r, id) in g.ordered().enumerate() {
         rank[id.0 as usize] = r as u32;
     }
+    let mut edit = vec![false; g.elements.len()];
     let mut first_error: Option<(u32, Error)> = None;
     for (i, &r) in rank.iter().enumerate() {
         let id = ElementId(i as u32);
@@ -64,6 +74,7 @@ pub fn enrich_conditions(
             continue;
         }
         let raw = g.raw_map(doc, id);
+        edit[i] = raw.is_none_or(super::may_hold_options);
         if let Err(e) = enrich_element(doc, g, types, inputs, type_specific, id, raw, &mut current)
         {
             first_error = Some((r, e.in_element(&g.get(id).id)));
@@ -71,7 +82,10 @@ pub fn enrich_conditions(
     }
     match first_error {
         Some((_, e)) => Err(e),
-        None => Ok(current),
+        None => Ok(Enriched {
+            lists: current,
+            edit,
+        }),
     }
 }
 

@@ -126,11 +126,16 @@ fn keeps_elements(doc: &Node, g: &Graph) -> bool {
 fn write_back(
     doc: &mut Node,
     g: &mut Graph,
-    conditions: Vec<Vec<graph::Cond>>,
+    conditions: conditions::Enriched,
     constraints: Vec<Node>,
     into_graph: bool,
 ) {
-    for (i, list) in conditions.into_iter().enumerate() {
+    for (i, list) in conditions.lists.into_iter().enumerate() {
+        if into_graph && !conditions.edit[i] {
+            // A map without option keys: nothing to edit in the document.
+            g.elements[i].conditions = list;
+            continue;
+        }
         let id = graph::ElementId(i as u32);
         let Some(raw) = g.raw_mut(doc, id) else {
             continue;

@@ -499,6 +499,14 @@ topology_template:
   node_templates:
     a: {type: t, conditions: {variability_input: x}}
 ",
+        // A null definition and element option keys: the write-back edits
+        // these definitions for the resolver too.
+        "
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    a: {type: [{u: null}], default_condition: true, pruning: false}
+",
     ] {
         let mut fresh = doc(template);
         enrich(&mut fresh).expect("enriches");
