@@ -303,19 +303,28 @@ fn normalize_technologies(node: &mut Node, automatic: bool) -> Result<()> {
     let Some(m) = node.as_map_mut() else {
         return Ok(());
     };
-    if !m.contains_key("technology") {
+    // Both keys in one pass; the first type is read only with technologies.
+    let (mut tech_at, mut type_at) = (None, None);
+    for (i, k) in m.keys().enumerate() {
+        match k {
+            "technology" if tech_at.is_none() => tech_at = Some(i),
+            "type" if type_at.is_none() => type_at = Some(i),
+            _ => {}
+        }
+    }
+    let Some(tech_at) = tech_at else {
         m.push(Key::new("technology", Span::NONE), Node::seq(Vec::new()));
         return Ok(());
-    }
-    let first_type = m
-        .get("type")
-        .and_then(Node::as_seq)
+    };
+    let first_type = type_at
+        .and_then(|i| m.get_index(i))
+        .and_then(|(_, t)| t.as_seq())
         .and_then(|l| l.first())
         .and_then(Node::as_map)
         .and_then(|m| m.first())
         .map(|(k, _)| k.name.clone())
         .unwrap_or_default();
-    let Some(tech) = m.get_mut("technology") else {
+    let Some(tech) = m.get_index_mut(tech_at) else {
         return Ok(());
     };
     match &tech.value {
