@@ -588,17 +588,17 @@ struct Candidate {
 
 impl Candidate {
     /// The single-entry technology map `<technology>: {conditions, weight, assign, prio, scenario}`.
-    fn to_node(&self, conditions: Option<Node>) -> Node {
+    fn into_node(self, conditions: Option<Node>) -> Node {
         let mut m = Map::with_capacity(5);
         if let Some(c) = conditions {
             m.insert("conditions", c);
         }
         m.insert("weight", Node::number(self.weight));
-        m.insert("assign", Node::string(self.assign.clone()));
+        m.insert("assign", Node::string(self.assign));
         if let Some(p) = self.prio {
             m.insert("prio", Node::number(p));
         }
-        m.insert("scenario", self.scenario.clone());
+        m.insert("scenario", self.scenario);
         super::single(&self.technology, Node::map(m))
     }
 }
@@ -630,11 +630,19 @@ fn candidates(ctx: &Context<'_>, node: ElementId) -> Result<Vec<Candidate>> {
             .iter()
             .map(|a| a.quality)
             .fold(f64::NEG_INFINITY, f64::max);
-        let stored = scenario.to_node();
-        for assessment in &scenario.assessments {
-            if ctx.graph.options.enrich_technologies_best_only && assessment.quality < best {
-                continue;
-            }
+        let mut stored = scenario.to_node();
+        let best_only = ctx.graph.options.enrich_technologies_best_only;
+        let mut kept = scenario
+            .assessments
+            .iter()
+            .filter(|a| !(best_only && a.quality < best))
+            .peekable();
+        while let Some(assessment) = kept.next() {
+            // The last candidate of the scenario takes the stored form.
+            let scenario = match kept.peek() {
+                Some(_) => stored.clone(),
+                None => std::mem::take(&mut stored),
+            };
             let rule = &ctx.rules[assessment.rule];
             out.push(Candidate {
                 technology: assessment.technology.clone(),
@@ -645,7 +653,7 @@ fn candidates(ctx: &Context<'_>, node: ElementId) -> Result<Vec<Candidate>> {
                     .assign
                     .clone()
                     .unwrap_or_else(|| implementation_name(node_type, rule)),
-                scenario: stored.clone(),
+                scenario,
             });
         }
     }
@@ -756,7 +764,7 @@ fn implementation_edits(ctx: &Context<'_>) -> Result<Vec<Edit>> {
                     list.push(rule_conditions.clone());
                     Some(Node::seq(list))
                 };
-                replacement.push(candidate.to_node(conditions));
+                replacement.push(candidate.clone().into_node(conditions));
             }
         }
         edits.push(Edit {
@@ -789,8 +797,11 @@ fn technology_edits(ctx: &Context<'_>) -> Result<Vec<Edit>> {
             continue;
         }
         let technologies = found
-            .iter()
-            .map(|c| c.to_node(c.conditions.clone().map(generated)))
+            .into_iter()
+            .map(|mut c| {
+                let conditions = c.conditions.take().map(generated);
+                c.into_node(conditions)
+            })
             .collect();
         edits.push(Edit {
             node,
