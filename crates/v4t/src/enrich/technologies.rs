@@ -515,23 +515,21 @@ fn artifact_definitions(defs: &Node) -> Vec<&Node> {
 /// The hosting relations of a node with their targets, in requirement order;
 /// for each host the first hosting relation targeting it.
 fn hosts(g: &Graph, node: ElementId) -> Vec<(ElementId, ElementId)> {
-    let hosting: Vec<(ElementId, ElementId)> = g
+    let mut hosting: Vec<(ElementId, ElementId)> = g
         .get(node)
         .outgoing
         .iter()
         .filter(|&&r| g.get(r).hosting)
         .filter_map(|&r| g.get(r).target.map(|t| (r, t)))
         .collect();
+    // In place: the first entry of a host keeps its own relation.
+    for i in 0..hosting.len() {
+        let h = hosting[i].1;
+        if let Some(&(first, _)) = hosting[..i].iter().find(|&&(_, t)| t == h) {
+            hosting[i].0 = first;
+        }
+    }
     hosting
-        .iter()
-        .map(|&(_, h)| {
-            let first = hosting
-                .iter()
-                .find(|&&(_, t)| t == h)
-                .map_or(h, |&(r, _)| r);
-            (first, h)
-        })
-        .collect()
 }
 
 /// Collects every hosting path of `node` that realises `pattern` (node type
@@ -555,9 +553,14 @@ fn search(
     };
     let rest = &pattern[if wildcard { 2 } else { 1 }..];
     for (relation, host) in hosts(g, node) {
-        let mut extended = history.to_vec();
+        let matched = types.is_a("node_types", types.single_type(host)?, searched)?;
+        if !matched && !wildcard {
+            continue;
+        }
+        let mut extended = Vec::with_capacity(history.len() + 2);
+        extended.extend_from_slice(history);
         extended.extend([relation, host]);
-        if types.is_a("node_types", types.single_type(host)?, searched)? {
+        if matched {
             if rest.is_empty() {
                 paths.push(extended);
                 continue;
@@ -842,6 +845,22 @@ mod tests {
         let mut doc = v4t_yaml::parse(text, SourceId(0)).expect("parses");
         normalize(&mut doc).expect("normalises");
         doc
+    }
+
+    #[test]
+    fn hosts_pair_each_host_with_its_first_hosting_relation() {
+        let doc = load(
+            "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n    n: {type: t, requirements: [{host: a}, {db: a}, {host: b}, {host: a}]}\n    a: {type: t}\n    b: {type: t}\n",
+        );
+        let g = crate::graph::build(&doc).expect("builds");
+        let (n, a, b) = (
+            g.node("n").unwrap(),
+            g.node("a").unwrap(),
+            g.node("b").unwrap(),
+        );
+        let r = &g.get(n).outgoing;
+        assert_eq!(hosts(&g, n), vec![(r[0], a), (r[2], b), (r[0], a)]);
+        assert!(hosts(&g, a).is_empty());
     }
 
     fn rule(component: &str, artifact: Option<&str>, hosting: &[&str], technology: &str) -> Rule {
