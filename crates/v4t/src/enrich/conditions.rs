@@ -276,12 +276,12 @@ fn default_pruning_allowed(doc: &Node, g: &Graph, id: ElementId, current: &[Vec<
         return false;
     }
     let is_property = g.get(id).kind == Kind::Property;
-    let candidates: Vec<ElementId> = s
+    // The candidates are exactly `[id]`.
+    let mut candidates = s
         .into_iter()
         .filter(|&x| !has_manual(&current[x.0 as usize]))
-        .filter(|&x| !is_property || !property_value_is_undefined(doc, g, x))
-        .collect();
-    candidates == [id]
+        .filter(|&x| !is_property || !property_value_is_undefined(doc, g, x));
+    candidates.next() == Some(id) && candidates.next().is_none()
 }
 
 /// `{and: items}`.
