@@ -136,7 +136,7 @@ pub struct Element {
     pub prio: f64,
     /// Node: `anchor` (or deprecated `persistent`).
     pub anchor: bool,
-    /// The raw `implied` value if written ([`Graph::implied`] adds the
+    /// The raw `implied` value if written ([`Graph::is_implied`] adds the
     /// defaults). Boxed: most elements have none.
     pub implied: Option<Box<Node>>,
     /// Property: consumed elements (inputs, nodes, groups, policies, artifacts).
