@@ -105,7 +105,10 @@ fn unused_inputs(doc: &Node, tt: &Node, out: &mut Vec<Warning>) {
     }
     // The declared inputs referred to so far; the walk ends once all are.
     let mut used: FxHashSet<&str> = FxHashSet::default();
-    // Iterative walk: documents can be deep (up to the parser's depth limit).
+    // Iterative walk in document order (children pushed last to first), so
+    // that the variability section, where inputs are usually used, comes
+    // before the templates: documents can be deep (up to the parser's depth
+    // limit).
     let mut stack = vec![doc];
     while let Some(n) = stack.pop() {
         match &n.value {
@@ -116,9 +119,9 @@ fn unused_inputs(doc: &Node, tt: &Node, out: &mut Vec<Warning>) {
                         return;
                     }
                 }
-                stack.extend(m.iter().map(|(_, v)| v));
+                stack.extend(m.iter().rev().map(|(_, v)| v));
             }
-            Value::Seq(items) => stack.extend(items.iter()),
+            Value::Seq(items) => stack.extend(items.iter().rev()),
             _ => {}
         }
     }
