@@ -20,6 +20,7 @@
 //!   node that declares it (the reference accepts it, and conformance tests
 //!   use it to test relation conditions, but no orchestrator can deploy it).
 
+use crate::fxhash::FxHashSet;
 use v4t_yaml::{Map, Node, Span, Value};
 
 /// A warning: a message and the location of the node it is about.
@@ -102,18 +103,25 @@ fn unused_inputs(doc: &Node, tt: &Node, out: &mut Vec<Warning>) {
     if inputs.is_empty() {
         return;
     }
-    let mut used = std::collections::HashSet::new();
-    // Iterative walk: documents can be deep (up to the parser's depth limit).
+    // The declared inputs referred to so far; the walk ends once all are.
+    let mut used: FxHashSet<&str> = FxHashSet::default();
+    // Iterative walk in document order (children pushed last to first), so
+    // that the variability section, where inputs are usually used, comes
+    // before the templates: documents can be deep (up to the parser's depth
+    // limit).
     let mut stack = vec![doc];
     while let Some(n) = stack.pop() {
         match &n.value {
             Value::Map(m) => {
                 if let Some(name) = m.get("variability_input").and_then(Node::as_str) {
-                    used.insert(name.to_string());
+                    if inputs.contains_key(name) && used.insert(name) && used.len() == inputs.len()
+                    {
+                        return;
+                    }
                 }
-                stack.extend(m.iter().map(|(_, v)| v));
+                stack.extend(m.iter().rev().map(|(_, v)| v));
             }
-            Value::Seq(items) => stack.extend(items.iter()),
+            Value::Seq(items) => stack.extend(items.iter().rev()),
             _ => {}
         }
     }
@@ -230,6 +238,22 @@ mod tests {
                 7
             )]
         );
+    }
+
+    #[test]
+    fn undeclared_and_repeated_references_do_not_count_as_uses() {
+        let w = warnings(
+            "topology_template:\n  variability:\n    inputs:\n      a: {}\n      b: {}\n    expressions:\n      e: {and: [{variability_input: a}, {variability_input: a}, {variability_input: x}]}\n",
+        );
+        let messages: Vec<_> = w.iter().map(|(m, _, _)| m.as_str()).collect();
+        assert_eq!(
+            messages,
+            ["Variability input \"b\" is never used by a condition or an expression"]
+        );
+        let all_used = warnings(
+            "topology_template:\n  variability:\n    inputs:\n      a: {}\n      b: {}\n    expressions:\n      e: [{variability_input: b}, {variability_input: a}]\n",
+        );
+        assert!(all_used.is_empty(), "{all_used:?}");
     }
 
     #[test]

@@ -13,7 +13,7 @@
 
 use crate::error::{Error, Result};
 use v4t_yaml::json::to_json;
-use v4t_yaml::{Key, Map, Node, Value};
+use v4t_yaml::{Key, Map, Node, Span, Value};
 
 /// The eight type collections, in the order the reference walks them.
 pub const TYPE_COLLECTIONS: [(&str, &str); 8] = [
@@ -123,14 +123,20 @@ fn normalize_topology(tt: &mut Node, automatic: bool) -> Result<()> {
 fn normalize_imports(doc: &mut Node) {
     if let Some(imports) = doc.get_mut("imports").and_then(Node::as_seq_mut) {
         for import in imports.iter_mut() {
-            if let Value::String(s) = &import.value {
-                let file = Node::new(Value::String(s.clone()), import.span);
-                let mut m = Map::new();
-                m.insert("file", file);
-                import.value = Value::Map(m);
+            if let Value::String(s) = &mut import.value {
+                let file = Node::new(Value::String(std::mem::take(s)), import.span);
+                import.value = Value::Map(single_entry("file", file));
             }
         }
     }
+}
+
+/// `{key: value}` with room for that entry only (`Map::new` and `insert`
+/// would reserve four).
+fn single_entry(key: &str, value: Node) -> Map {
+    let mut m = Map::with_capacity(1);
+    m.push(Key::new(key, Span::NONE), value);
+    m
 }
 
 /// Turns a map collection into a list of single-entry maps (map order).
@@ -172,11 +178,9 @@ fn normalize_node(node: &mut Node, automatic: bool) -> Result<()> {
         for req in reqs.iter_mut() {
             if let Some(m) = req.as_map_mut() {
                 if let Some((_, a)) = m.first_mut() {
-                    if let Value::String(s) = &a.value {
-                        let target = Node::new(Value::String(s.clone()), a.span);
-                        let mut map = Map::new();
-                        map.insert("node", target);
-                        a.value = Value::Map(map);
+                    if let Value::String(s) = &mut a.value {
+                        let target = Node::new(Value::String(std::mem::take(s)), a.span);
+                        a.value = Value::Map(single_entry("node", target));
                     }
                 }
             }
@@ -207,9 +211,12 @@ fn normalize_artifact(a: &mut Node) -> Result<()> {
     match &mut a.value {
         Value::String(s) => {
             let file = Node::new(Value::String(std::mem::take(s)), a.span);
-            let mut m = Map::new();
-            m.insert("file", file);
-            m.insert("type", Node::string("tosca.artifacts.File"));
+            let mut m = Map::with_capacity(2);
+            m.push(Key::new("file", Span::NONE), file);
+            m.push(
+                Key::new("type", Span::NONE),
+                Node::string("tosca.artifacts.File"),
+            );
             a.value = Value::Map(m);
         }
         Value::Map(m) if !m.get("type").is_some_and(Node::is_defined) => {
@@ -293,23 +300,32 @@ impl MapExt for Map {
 }
 
 fn normalize_technologies(node: &mut Node, automatic: bool) -> Result<()> {
-    let first_type = node
-        .get("type")
-        .and_then(Node::as_seq)
+    let Some(m) = node.as_map_mut() else {
+        return Ok(());
+    };
+    // Both keys in one pass; the first type is read only with technologies.
+    let (mut tech_at, mut type_at) = (None, None);
+    for (i, k) in m.keys().enumerate() {
+        match k {
+            "technology" if tech_at.is_none() => tech_at = Some(i),
+            "type" if type_at.is_none() => type_at = Some(i),
+            _ => {}
+        }
+    }
+    let Some(tech_at) = tech_at else {
+        m.push(Key::new("technology", Span::NONE), Node::seq(Vec::new()));
+        return Ok(());
+    };
+    let first_type = type_at
+        .and_then(|i| m.get_index(i))
+        .and_then(|(_, t)| t.as_seq())
         .and_then(|l| l.first())
         .and_then(Node::as_map)
         .and_then(|m| m.first())
         .map(|(k, _)| k.name.clone())
         .unwrap_or_default();
-    let Some(m) = node.as_map_mut() else {
+    let Some(tech) = m.get_index_mut(tech_at) else {
         return Ok(());
-    };
-    let tech = match m.get_mut("technology") {
-        None => {
-            m.insert("technology", Node::seq(Vec::new()));
-            return Ok(());
-        }
-        Some(t) => t,
     };
     match &tech.value {
         Value::Null => tech.value = Value::Seq(Vec::new()),
@@ -622,6 +638,13 @@ mod tests {
             r#"[{"ansible":{"assign":"t~t::ansible"}}]"#
         );
         assert_eq!(to_json(d.get("imports").unwrap()), r#"[{"file":"x.yaml"}]"#);
+        let d = norm("topology_template:\n  node_templates:\n    b: {type: t}\n");
+        let b = at(&d, &["topology_template", "node_templates"])
+            .as_seq()
+            .unwrap()[0]
+            .get("b")
+            .unwrap();
+        assert_eq!(to_json(b), r#"{"type":[{"t":{}}],"technology":[]}"#);
     }
 
     #[test]

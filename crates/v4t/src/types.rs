@@ -11,7 +11,19 @@ use v4t_yaml::{Map, Node};
 pub struct TypeSystem<'d> {
     doc: &'d Node,
     graph: &'d Graph,
+    /// The collections of [`COLLECTIONS`], looked up once: the technology
+    /// rules walk them for every node and scenario.
+    collections: [Option<&'d Map>; 5],
 }
+
+/// The type collections of the element kinds that have types.
+const COLLECTIONS: [&str; 5] = [
+    "node_types",
+    "relationship_types",
+    "artifact_types",
+    "group_types",
+    "policy_types",
+];
 
 /// The type collection of an element kind.
 pub fn collection_of(kind: Kind) -> &'static str {
@@ -27,44 +39,50 @@ pub fn collection_of(kind: Kind) -> &'static str {
 
 impl<'d> TypeSystem<'d> {
     pub fn new(doc: &'d Node, graph: &'d Graph) -> TypeSystem<'d> {
-        TypeSystem { doc, graph }
+        TypeSystem {
+            doc,
+            graph,
+            collections: COLLECTIONS.map(|c| doc.get(c).and_then(Node::as_map)),
+        }
     }
 
     fn collection(&self, name: &str) -> Option<&'d Map> {
-        self.doc.get(name).and_then(Node::as_map)
+        match COLLECTIONS.iter().position(|&c| c == name) {
+            Some(i) => self.collections[i],
+            None => self.doc.get(name).and_then(Node::as_map),
+        }
     }
 
     /// Whether type `start` of `collection` is `target` or derives from it.
     pub fn is_a(&self, collection: &str, start: &str, target: &str) -> Result<bool> {
         let types = self.collection(collection);
         let get = |name: &str| types.and_then(|m| m.get(name));
-        if get(start).is_none() {
+        let Some(mut def) = get(start) else {
             bail!(
                 Default::default(),
                 "starting {collection} \"{start}\" has no definition"
             );
-        }
-        let mut cur = start.to_string();
+        };
+        let mut cur = start;
         let limit = types.map(Map::len).unwrap_or(0) + 1;
         for _ in 0..=limit {
             if cur == target {
                 return Ok(true);
             }
-            let def = get(&cur);
             let parent = def
-                .and_then(|d| d.get("derived_from"))
+                .get("derived_from")
                 .and_then(Node::as_str)
                 .unwrap_or("tosca.entity.Root");
             if parent == "tosca.entity.Root" {
                 return Ok(false);
             }
-            if get(parent).is_none() {
+            let Some(parent_def) = get(parent) else {
                 bail!(
                     Default::default(),
                     "{collection} \"{parent}\" has no definition"
                 );
-            }
-            cur = parent.to_string();
+            };
+            (cur, def) = (parent, parent_def);
         }
         Ok(false)
     }
@@ -156,5 +174,50 @@ impl<'d> TypeSystem<'d> {
             }
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::doc;
+
+    const TYPES: &str = "
+tosca_definitions_version: tosca_variability_1_0
+node_types:
+  base: {derived_from: tosca.nodes.Root}
+  mid: {derived_from: base}
+  leaf: {derived_from: mid}
+  orphan: {derived_from: missing}
+  loop_a: {derived_from: loop_b}
+  loop_b: {derived_from: loop_a}
+  tosca.nodes.Root: {derived_from: tosca.entity.Root}
+";
+
+    #[test]
+    fn is_a_walks_the_inheritance_chain() {
+        let d = doc(TYPES);
+        let g = crate::graph::build(&d).expect("builds");
+        let t = TypeSystem::new(&d, &g);
+        assert!(t.is_a("node_types", "leaf", "leaf").expect("walks"));
+        assert!(t.is_a("node_types", "leaf", "base").expect("walks"));
+        assert!(t
+            .is_a("node_types", "leaf", "tosca.nodes.Root")
+            .expect("walks"));
+        assert!(!t.is_a("node_types", "base", "leaf").expect("walks"));
+        assert!(!t.is_a("node_types", "loop_a", "base").expect("stops"));
+        let missing = |start: &str| t.is_a("node_types", start, "x").unwrap_err().message;
+        assert_eq!(
+            missing("nope"),
+            "starting node_types \"nope\" has no definition"
+        );
+        assert_eq!(
+            missing("orphan"),
+            "node_types \"missing\" has no definition"
+        );
+        assert_eq!(
+            t.is_a("artifact_types", "a", "b").unwrap_err().message,
+            "starting artifact_types \"a\" has no definition"
+        );
     }
 }

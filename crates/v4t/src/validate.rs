@@ -91,7 +91,6 @@ pub fn validate(doc: &Node) -> Result<()> {
         }
     }
     for_each_template(tt.get("node_templates"), |name, node| {
-        let at = format!("node template \"{name}\"");
         for (key, shape) in [
             ("properties", Shape::MapOrList),
             ("attributes", Shape::Map),
@@ -100,8 +99,9 @@ pub fn validate(doc: &Node) -> Result<()> {
             ("interfaces", Shape::Map),
             ("default_alternative", Shape::Bool),
         ] {
-            if let Some(n) = node.get(key) {
-                expect(n, &format!("\"{key}\" of {at}"), shape)?;
+            // The message is formatted only for an error (one check per node).
+            if let Some(n) = node.get(key).filter(|n| !shape.accepts(&n.value)) {
+                expect(n, &format!("\"{key}\" of node template \"{name}\""), shape)?;
             }
         }
         Ok(())

@@ -19,9 +19,18 @@ struct Wrapper {
     semantic: bool,
 }
 
+/// The final condition lists, indexed by [`ElementId`], and whether the
+/// write-back must also edit an element's definition for the resolver: it
+/// is no map (a null one becomes a map) or may hold element option keys.
+/// Found while the definitions are at hand, so that the write-back for the
+/// resolver looks up only those.
+pub struct Enriched {
+    pub lists: Vec<Vec<Cond>>,
+    pub edit: Vec<bool>,
+}
+
 /// Computes the final condition list of every element from the manual lists
 /// `manual` (indexed by [`ElementId`], taken out of the graph's elements).
-/// Returns the lists indexed by [`ElementId`].
 ///
 /// The reference goes in element order ([`Graph::ordered`]: all types, then
 /// all nodes, ...). An element's list depends only on the lists of elements
@@ -35,7 +44,7 @@ pub fn enrich_conditions(
     graph: &Graph,
     types: &TypeSystem<'_>,
     manual: Vec<Vec<Cond>>,
-) -> Result<Vec<Vec<Cond>>> {
+) -> Result<Enriched> {
     let g = graph;
     // An element's entry holds its manual list until its turn, then its final list.
     let mut current = manual;
@@ -57,23 +66,31 @@ pub fn enrich_conditions(
     for (r, id) in g.ordered().enumerate() {
         rank[id.0 as usize] = r as u32;
     }
+    let mut edit = vec![false; g.elements.len()];
     let mut first_error: Option<(u32, Error)> = None;
     for (i, &r) in rank.iter().enumerate() {
         let id = ElementId(i as u32);
         if first_error.as_ref().is_some_and(|(fr, _)| *fr < r) {
             continue;
         }
-        if let Err(e) = enrich_element(doc, g, types, inputs, type_specific, id, &mut current) {
+        let raw = g.raw_map(doc, id);
+        edit[i] = raw.is_none_or(super::may_hold_options);
+        if let Err(e) = enrich_element(doc, g, types, inputs, type_specific, id, raw, &mut current)
+        {
             first_error = Some((r, e.in_element(&g.get(id).id)));
         }
     }
     match first_error {
         Some((_, e)) => Err(e),
-        None => Ok(current),
+        None => Ok(Enriched {
+            lists: current,
+            edit,
+        }),
     }
 }
 
-/// The final condition list of `id` into `current[id]`.
+/// The final condition list of `id`, whose definition is `raw`, into
+/// `current[id]`.
 #[allow(clippy::too_many_arguments)]
 fn enrich_element(
     doc: &Node,
@@ -82,20 +99,21 @@ fn enrich_element(
     inputs: Option<&Map>,
     type_specific: Option<&Node>,
     id: ElementId,
+    raw: Option<&Map>,
     current: &mut [Vec<Cond>],
 ) -> Result<()> {
     {
         let e = g.get(id);
         // 4a. default / pruning condition candidates, computed first because
         // they read the manual list of `id` itself (steps 1-3 raise no errors).
-        let mut candidates = Vec::new();
-        if let Some(ts) = type_specific {
-            if let Some(w) = type_specific_wrapper(doc, g, id, ts)? {
-                candidates.push(w);
-            }
+        let specific = match type_specific {
+            Some(ts) => type_specific_wrapper(doc, g, id, ts)?,
+            None => None,
+        };
+        let mut candidates = generic_wrappers(doc, raw, g, types, id, current)?;
+        if let Some(w) = specific {
+            candidates.insert(0, w);
         }
-        let raw = g.raw_map(doc, id);
-        candidates.extend(generic_wrappers(doc, raw, g, types, id, current)?);
         // 1. manual conditions (+ variability-group conditions of nodes and
         // relations; groups come later in element order, so their entries
         // still hold their manual lists)
@@ -124,9 +142,11 @@ fn enrich_element(
         let switches = if e.kind == Kind::Import {
             Default::default()
         } else {
-            g.options.element(kind_word, raw, e.anchor)?
+            // Without option keys, the kind's switches (no lookups).
+            let own = raw.filter(|m| super::may_hold_options(m));
+            g.options.element(kind_word, own, e.anchor)?
         };
-        let selected: Vec<Cond> = candidates
+        let mut selected = candidates
             .into_iter()
             .filter(|w| {
                 (switches.default
@@ -137,10 +157,17 @@ fn enrich_element(
                         && ((w.consistency && switches.consistency_pruning)
                             || (w.semantic && switches.semantic_pruning)))
             })
-            .map(|w| w.expr)
-            .collect();
-        if !selected.is_empty() {
-            let combined = simplify_cond(Cond::And(selected));
+            .map(|w| w.expr);
+        // `simplify_cond` of `{and: [x]}` is that of `x`: no list for one entry.
+        let combined = match (selected.next(), selected.next()) {
+            (None, _) => None,
+            (Some(only), None) => Some(simplify_cond(only)),
+            (Some(a), Some(b)) => {
+                let all = [a, b].into_iter().chain(selected).collect();
+                Some(simplify_cond(Cond::And(all)))
+            }
+        };
+        if let Some(combined) = combined {
             if !combined.is_map(g) {
                 bail!(
                     e.span,
@@ -217,9 +244,9 @@ pub fn scope(g: &Graph, id: ElementId) -> Vec<ElementId> {
         Kind::Artifact => container
             .map(|c| same_name(&c.artifacts))
             .unwrap_or_default(),
-        Kind::Type => container.map(|c| c.types.clone()).unwrap_or_default(),
+        Kind::Type => container.map(|c| c.types.to_vec()).unwrap_or_default(),
         Kind::Technology => container
-            .map(|c| c.technologies.clone())
+            .map(|c| c.technologies.to_vec())
             .unwrap_or_default(),
         Kind::Input => same_name(&g.inputs),
         Kind::Output => same_name(&g.outputs),
@@ -249,12 +276,12 @@ fn default_pruning_allowed(doc: &Node, g: &Graph, id: ElementId, current: &[Vec<
         return false;
     }
     let is_property = g.get(id).kind == Kind::Property;
-    let candidates: Vec<ElementId> = s
+    // The candidates are exactly `[id]`.
+    let mut candidates = s
         .into_iter()
         .filter(|&x| !has_manual(&current[x.0 as usize]))
-        .filter(|&x| !is_property || !property_value_is_undefined(doc, g, x))
-        .collect();
-    candidates == [id]
+        .filter(|&x| !is_property || !property_value_is_undefined(doc, g, x));
+    candidates.next() == Some(id) && candidates.next().is_none()
 }
 
 /// `{and: items}`.

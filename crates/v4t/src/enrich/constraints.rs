@@ -21,12 +21,12 @@ fn list(key: &str, items: Vec<Node>) -> Node {
 
 /// Groups `ids` by element name (first-appearance order).
 fn by_name(g: &Graph, ids: &[ElementId]) -> Vec<Vec<ElementId>> {
-    let mut groups: Vec<(String, Vec<ElementId>)> = Vec::new();
+    let mut groups: Vec<(&str, Vec<ElementId>)> = Vec::new();
     for &id in ids {
-        let name = &g.get(id).name;
-        match groups.iter_mut().find(|(n, _)| n == name) {
+        let name = g.get(id).name.as_str();
+        match groups.iter_mut().find(|(n, _)| *n == name) {
             Some((_, v)) => v.push(id),
-            None => groups.push((name.clone(), vec![id])),
+            None => groups.push((name, vec![id])),
         }
     }
     groups.into_iter().map(|(_, v)| v).collect()
@@ -173,11 +173,7 @@ pub fn enrich_constraints(doc: &Node, g: &Graph, types: &TypeSystem<'_>) -> Resu
     let manual = |x: ElementId| s(&format!("manual.{}", g.get(x).id));
     for x in g.ordered() {
         let e = g.get(x);
-        let implied = match (&e.implied, e.kind) {
-            (Some(v), _) => v.is_truthy(),
-            (None, _) => false,
-        };
-        if !implied {
+        if !g.is_implied(x) {
             continue;
         }
         match e.kind {
@@ -202,13 +198,15 @@ pub fn enrich_constraints(doc: &Node, g: &Graph, types: &TypeSystem<'_>) -> Resu
             }
             _ => {
                 let Some(c) = e.container else { continue };
-                let value = e.implied.as_ref().and_then(Node::as_str);
-                match (e.implied.as_ref().map(|n| &n.value), value) {
+                let explicit = e.implied.as_deref();
+                let value = explicit.and_then(Node::as_str);
+                // Not written: the default, `true` here.
+                match (explicit.map(|n| &n.value), value) {
                     (_, Some("TARGET")) if e.kind != Kind::Relation => {
                         bail!(e.span, "{} is not a relation", g.Display(x))
                     }
                     (_, Some("TARGET" | "SOURCE" | "CONTAINER"))
-                    | (Some(v4t_yaml::Value::Bool(true)), _) => {}
+                    | (Some(v4t_yaml::Value::Bool(true)) | None, _) => {}
                     _ => return Err(Error::at("Left not defined", e.span)),
                 }
                 let left = list("and", vec![id(c), manual(x)]);

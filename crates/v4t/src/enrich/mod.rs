@@ -34,6 +34,14 @@ const ELEMENT_OPTION_KEYS: [&str; 8] = [
     "default_alternative",
 ];
 
+/// Whether a definition may hold per-element option keys: a cheap test
+/// first (every one of [`ELEMENT_OPTION_KEYS`] starts with `default_` or ends
+/// with `pruning`), as most definitions hold none.
+fn may_hold_options(m: &Map) -> bool {
+    m.keys()
+        .any(|k| k.starts_with("default_") || k.ends_with("pruning"))
+}
+
 /// `{key: value}` with room for `capacity` entries. The enricher creates
 /// millions of small condition maps; `Node::single` would reserve room for
 /// four entries (`Vec`'s minimum growth), 352 bytes for one entry.
@@ -73,7 +81,7 @@ fn enrich_doc(doc: &mut Node, keep_graph: bool) -> Result<Option<Graph>> {
     normalize(doc)?;
     graph::add_fallback_properties(doc)?;
     if technologies::may_edit(doc)? {
-        let g1 = graph::build(doc)?;
+        let g1 = graph::build_for_technologies(doc)?;
         technologies::enrich_technologies(doc, &g1)?;
         drop(g1);
         normalize(doc)?;
@@ -118,11 +126,16 @@ fn keeps_elements(doc: &Node, g: &Graph) -> bool {
 fn write_back(
     doc: &mut Node,
     g: &mut Graph,
-    conditions: Vec<Vec<graph::Cond>>,
+    conditions: conditions::Enriched,
     constraints: Vec<Node>,
     into_graph: bool,
 ) {
-    for (i, list) in conditions.into_iter().enumerate() {
+    for (i, list) in conditions.lists.into_iter().enumerate() {
+        if into_graph && !conditions.edit[i] {
+            // A map without option keys: nothing to edit in the document.
+            g.elements[i].conditions = list;
+            continue;
+        }
         let id = graph::ElementId(i as u32);
         let Some(raw) = g.raw_mut(doc, id) else {
             continue;
@@ -131,7 +144,7 @@ fn write_back(
             *raw = Node::map(Map::new());
         }
         let Some(m) = raw.as_map_mut() else { continue };
-        if m.keys().any(|k| ELEMENT_OPTION_KEYS.contains(&k)) {
+        if may_hold_options(m) && m.keys().any(|k| ELEMENT_OPTION_KEYS.contains(&k)) {
             m.retain(|k, _| !ELEMENT_OPTION_KEYS.contains(&k.name.as_str()));
         }
         if into_graph {

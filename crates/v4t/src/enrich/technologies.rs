@@ -515,23 +515,21 @@ fn artifact_definitions(defs: &Node) -> Vec<&Node> {
 /// The hosting relations of a node with their targets, in requirement order;
 /// for each host the first hosting relation targeting it.
 fn hosts(g: &Graph, node: ElementId) -> Vec<(ElementId, ElementId)> {
-    let hosting: Vec<(ElementId, ElementId)> = g
+    let mut hosting: Vec<(ElementId, ElementId)> = g
         .get(node)
         .outgoing
         .iter()
         .filter(|&&r| g.get(r).hosting)
         .filter_map(|&r| g.get(r).target.map(|t| (r, t)))
         .collect();
+    // In place: the first entry of a host keeps its own relation.
+    for i in 0..hosting.len() {
+        let h = hosting[i].1;
+        if let Some(&(first, _)) = hosting[..i].iter().find(|&&(_, t)| t == h) {
+            hosting[i].0 = first;
+        }
+    }
     hosting
-        .iter()
-        .map(|&(_, h)| {
-            let first = hosting
-                .iter()
-                .find(|&&(_, t)| t == h)
-                .map_or(h, |&(r, _)| r);
-            (first, h)
-        })
-        .collect()
 }
 
 /// Collects every hosting path of `node` that realises `pattern` (node type
@@ -555,9 +553,14 @@ fn search(
     };
     let rest = &pattern[if wildcard { 2 } else { 1 }..];
     for (relation, host) in hosts(g, node) {
-        let mut extended = history.to_vec();
+        let matched = types.is_a("node_types", types.single_type(host)?, searched)?;
+        if !matched && !wildcard {
+            continue;
+        }
+        let mut extended = Vec::with_capacity(history.len() + 2);
+        extended.extend_from_slice(history);
         extended.extend([relation, host]);
-        if types.is_a("node_types", types.single_type(host)?, searched)? {
+        if matched {
             if rest.is_empty() {
                 paths.push(extended);
                 continue;
@@ -588,17 +591,17 @@ struct Candidate {
 
 impl Candidate {
     /// The single-entry technology map `<technology>: {conditions, weight, assign, prio, scenario}`.
-    fn to_node(&self, conditions: Option<Node>) -> Node {
+    fn into_node(self, conditions: Option<Node>) -> Node {
         let mut m = Map::with_capacity(5);
         if let Some(c) = conditions {
             m.insert("conditions", c);
         }
         m.insert("weight", Node::number(self.weight));
-        m.insert("assign", Node::string(self.assign.clone()));
+        m.insert("assign", Node::string(self.assign));
         if let Some(p) = self.prio {
             m.insert("prio", Node::number(p));
         }
-        m.insert("scenario", self.scenario.clone());
+        m.insert("scenario", self.scenario);
         super::single(&self.technology, Node::map(m))
     }
 }
@@ -630,11 +633,19 @@ fn candidates(ctx: &Context<'_>, node: ElementId) -> Result<Vec<Candidate>> {
             .iter()
             .map(|a| a.quality)
             .fold(f64::NEG_INFINITY, f64::max);
-        let stored = scenario.to_node();
-        for assessment in &scenario.assessments {
-            if ctx.graph.options.enrich_technologies_best_only && assessment.quality < best {
-                continue;
-            }
+        let mut stored = scenario.to_node();
+        let best_only = ctx.graph.options.enrich_technologies_best_only;
+        let mut kept = scenario
+            .assessments
+            .iter()
+            .filter(|a| !(best_only && a.quality < best))
+            .peekable();
+        while let Some(assessment) = kept.next() {
+            // The last candidate of the scenario takes the stored form.
+            let scenario = match kept.peek() {
+                Some(_) => stored.clone(),
+                None => std::mem::take(&mut stored),
+            };
             let rule = &ctx.rules[assessment.rule];
             out.push(Candidate {
                 technology: assessment.technology.clone(),
@@ -645,7 +656,7 @@ fn candidates(ctx: &Context<'_>, node: ElementId) -> Result<Vec<Candidate>> {
                     .assign
                     .clone()
                     .unwrap_or_else(|| implementation_name(node_type, rule)),
-                scenario: stored.clone(),
+                scenario,
             });
         }
     }
@@ -730,10 +741,11 @@ fn implementation_edits(ctx: &Context<'_>) -> Result<Vec<Edit>> {
             continue;
         }
         let mut replacement = Vec::new();
+        let all = candidates(ctx, node)?;
         for &t in technologies {
             let manual = &g.get(t).conditions;
-            let kept: Vec<Candidate> = candidates(ctx, node)?
-                .into_iter()
+            let kept: Vec<&Candidate> = all
+                .iter()
                 .filter(|c| c.technology == g.get(t).name)
                 .collect();
             if kept.is_empty() {
@@ -755,7 +767,7 @@ fn implementation_edits(ctx: &Context<'_>) -> Result<Vec<Edit>> {
                     list.push(rule_conditions.clone());
                     Some(Node::seq(list))
                 };
-                replacement.push(candidate.to_node(conditions));
+                replacement.push(candidate.clone().into_node(conditions));
             }
         }
         edits.push(Edit {
@@ -788,8 +800,11 @@ fn technology_edits(ctx: &Context<'_>) -> Result<Vec<Edit>> {
             continue;
         }
         let technologies = found
-            .iter()
-            .map(|c| c.to_node(c.conditions.clone().map(generated)))
+            .into_iter()
+            .map(|mut c| {
+                let conditions = c.conditions.take().map(generated);
+                c.into_node(conditions)
+            })
             .collect();
         edits.push(Edit {
             node,
@@ -830,6 +845,22 @@ mod tests {
         let mut doc = v4t_yaml::parse(text, SourceId(0)).expect("parses");
         normalize(&mut doc).expect("normalises");
         doc
+    }
+
+    #[test]
+    fn hosts_pair_each_host_with_its_first_hosting_relation() {
+        let doc = load(
+            "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n    n: {type: t, requirements: [{host: a}, {db: a}, {host: b}, {host: a}]}\n    a: {type: t}\n    b: {type: t}\n",
+        );
+        let g = crate::graph::build(&doc).expect("builds");
+        let (n, a, b) = (
+            g.node("n").unwrap(),
+            g.node("a").unwrap(),
+            g.node("b").unwrap(),
+        );
+        let r = &g.get(n).outgoing;
+        assert_eq!(hosts(&g, n), vec![(r[0], a), (r[2], b), (r[0], a)]);
+        assert!(hosts(&g, a).is_empty());
     }
 
     fn rule(component: &str, artifact: Option<&str>, hosting: &[&str], technology: &str) -> Rule {

@@ -499,6 +499,14 @@ topology_template:
   node_templates:
     a: {type: t, conditions: {variability_input: x}}
 ",
+        // A null definition and element option keys: the write-back edits
+        // these definitions for the resolver too.
+        "
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    a: {type: [{u: null}], default_condition: true, pruning: false}
+",
     ] {
         let mut fresh = doc(template);
         enrich(&mut fresh).expect("enriches");
@@ -562,4 +570,17 @@ topology_template:
         message,
         "Node \"b\" has unknown mode \"wrong\" as default condition"
     );
+}
+
+#[test]
+fn every_element_option_key_passes_the_quick_test() {
+    for key in super::ELEMENT_OPTION_KEYS {
+        let mut m = v4t_yaml::Map::new();
+        m.insert(key, Node::bool(true));
+        assert!(super::may_hold_options(&m), "{key}");
+    }
+    let mut m = v4t_yaml::Map::new();
+    m.insert("conditions", Node::bool(true));
+    m.insert("type", Node::string("t"));
+    assert!(!super::may_hold_options(&m));
 }

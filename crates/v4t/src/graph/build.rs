@@ -1,14 +1,14 @@
 //! Population: builds the [`Graph`] of a normalised document in the
 //! reference's order (part 1, section 5), raising its errors in that order.
 
-use super::{is_hosting_name, Cond, Element, ElementId, Graph, Kind, Loc, Owner};
+use super::{is_hosting_name, Cond, Element, ElementId, Graph, Kind, Loc, Owner, Sections};
 use crate::error::{bail, Error, Result};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::normalize::not_a_boolean;
 use crate::options::{Options, Version};
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::number::format_js;
-use v4t_yaml::{Map, Node, Span, Value};
+use v4t_yaml::{Key, Map, Node, Span, Value};
 
 /// The condition list of a raw definition: `conditions` as a list (a single
 /// expression becomes a one-element list; missing or null is empty).
@@ -23,9 +23,76 @@ pub fn conditions_of(raw: Option<&Map>) -> Vec<Node> {
     }
 }
 
+/// The `implied` value of a raw definition, if written.
+fn implied_of(raw: Option<&Map>) -> Option<Box<Node>> {
+    boxed_implied(raw.and_then(|m| m.get("implied")))
+}
+
+/// An `implied` value, if defined.
+fn boxed_implied(implied: Option<&Node>) -> Option<Box<Node>> {
+    implied
+        .filter(|n| n.is_defined())
+        .map(|n| Box::new(n.clone()))
+}
+
+/// The keys of a node template the builder reads, found in one pass over
+/// its entries instead of one search each (nine per node).
+#[derive(Default)]
+struct NodeKeys<'d> {
+    implied: Option<&'d Node>,
+    anchor: Option<&'d Node>,
+    persistent: Option<&'d Node>,
+    weight: Option<&'d Node>,
+    types: Option<&'d Node>,
+    properties: Option<&'d Node>,
+    requirements: Option<&'d Node>,
+    artifacts: Option<&'d Node>,
+    technology: Option<&'d Node>,
+}
+
+impl<'d> NodeKeys<'d> {
+    fn of(def: &'d Node) -> NodeKeys<'d> {
+        let mut k = NodeKeys::default();
+        for (key, v) in def.as_map().into_iter().flat_map(Map::iter) {
+            let slot = match key.name.as_str() {
+                "implied" => &mut k.implied,
+                "anchor" => &mut k.anchor,
+                "persistent" => &mut k.persistent,
+                "weight" => &mut k.weight,
+                "type" => &mut k.types,
+                "properties" => &mut k.properties,
+                "requirements" => &mut k.requirements,
+                "artifacts" => &mut k.artifacts,
+                "technology" => &mut k.technology,
+                _ => continue,
+            };
+            // The first entry of a key, as `Map::get` finds it.
+            slot.get_or_insert(v);
+        }
+        k
+    }
+}
+
+/// Which condition lists a build copies from the document into the elements.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Copying {
+    All,
+    /// Only those of technologies (graph #1).
+    Technologies,
+    /// None: [`build_moving_conditions`] moves them in afterwards.
+    None,
+}
+
 /// Builds the graph of the normalised `doc`.
 pub fn build(doc: &Node) -> Result<Graph> {
-    build_with(doc, true)
+    build_with(doc, Copying::All)
+}
+
+/// [`build`] for the technology enricher (graph #1), which reads no
+/// condition list but those of technologies: the others stay empty
+/// instead of being copied (default alternatives still get `[false]`).
+pub fn build_for_technologies(doc: &Node) -> Result<Graph> {
+    build_with(doc, Copying::Technologies)
 }
 
 /// [`build`], moving the condition lists out of `doc` into the elements
@@ -34,7 +101,7 @@ pub fn build(doc: &Node) -> Result<Graph> {
 /// enricher, which writes every list back, and the resolver, whose output
 /// drops them.
 pub fn build_moving_conditions(doc: &mut Node) -> Result<Graph> {
-    let mut g = build_with(doc, false)?;
+    let mut g = build_with(doc, Copying::None)?;
     move_conditions(doc, &mut g);
     Ok(g)
 }
@@ -45,34 +112,22 @@ pub fn build_moving_conditions(doc: &mut Node) -> Result<Graph> {
 /// write-back, input assignment and normalisation leave every element in
 /// place; they change element options and the variability options. So
 /// this keeps the elements and refreshes what those edits change, exactly
-/// as [`build`] of `doc` would see it: the options, the default relation
-/// `implied` value, the default-alternative flags (the write-back deletes
-/// `default_alternative`) and the anchor check.
+/// as [`build`] of `doc` would see it: the options (and with them the
+/// default `implied` of relations, [`Graph::is_implied`]), the
+/// default-alternative flags (the write-back deletes `default_alternative`)
+/// and the anchor check.
 pub fn rebuild(doc: &Node, previous: Graph) -> Result<Graph> {
     let version = check_version(doc)?;
     let options = Options::new(version, options_raw(doc))?;
     let mut g = previous;
-    if options.relation_default_implied != g.options.relation_default_implied {
-        for r in g.relations.clone() {
-            let explicit = g
-                .raw_map(doc, r)
-                .and_then(|m| m.get("implied"))
-                .filter(|n| n.is_defined())
-                .cloned();
-            let e = &mut g.elements[r.0 as usize];
-            e.implied = Some(
-                explicit
-                    .unwrap_or_else(|| Node::bool(!e.hosting && options.relation_default_implied)),
-            );
-        }
-    }
     g.options = options;
+    g.sections = Sections::of(doc);
     for e in &mut g.elements {
         e.default_alternative = false;
     }
     let b = Builder {
         doc,
-        copy_conditions: false,
+        copy: Copying::None,
         template_positions: FxHashMap::default(),
         used_templates: FxHashSet::default(),
         g,
@@ -112,7 +167,7 @@ fn move_conditions(doc: &mut Node, g: &mut Graph) {
     }
 }
 
-fn build_with(doc: &Node, copy_conditions: bool) -> Result<Graph> {
+fn build_with(doc: &Node, copy: Copying) -> Result<Graph> {
     let version = check_version(doc)?;
     let tt = doc.get("topology_template");
     let options = Options::new(version, options_raw(doc))?;
@@ -128,7 +183,7 @@ fn build_with(doc: &Node, copy_conditions: bool) -> Result<Graph> {
         .unwrap_or_default();
     let mut b = Builder {
         doc,
-        copy_conditions,
+        copy,
         template_positions,
         used_templates: FxHashSet::default(),
         g: Graph {
@@ -148,29 +203,60 @@ fn build_with(doc: &Node, copy_conditions: bool) -> Result<Graph> {
             node_index: FxHashMap::default(),
             group_index: FxHashMap::default(),
             relationship_templates,
+            sections: Sections::of(doc),
         },
     };
-    // A generous estimate of the element count (a node with its type and
-    // two relations, a relationship template with its type), so that the
-    // arena of large elements is not copied while it grows; unused capacity
-    // is never touched.
-    let count = |key: &str| -> usize {
-        tt.and_then(|t| t.get(key)).map_or(0, |n| match &n.value {
-            Value::Seq(items) => items.len(),
-            Value::Map(m) => m.len(),
-            _ => 0,
-        })
-    };
-    b.g.elements.reserve(
-        4 * count("node_templates")
-            + 2 * count("relationship_templates")
-            + count("inputs")
-            + count("outputs")
-            + 2 * count("groups")
-            + 2 * count("policies"),
-    );
+    b.g.elements.reserve(element_count(doc));
     b.populate()?;
     Ok(b.g)
+}
+
+/// The number of elements a build of `doc` creates (entries that are no
+/// single-entry maps may count too), so that the arena of large elements is
+/// allocated once instead of being copied, and its pages cleared, while it
+/// grows.
+fn element_count(doc: &Node) -> usize {
+    let len = |n: &Node| n.as_seq().map_or(0, Vec::len);
+    // Types, properties and, for nodes, everything else a definition
+    // holds; one pass over its keys.
+    let owned = |def: &Node| -> usize {
+        let Some(m) = def.as_map() else { return 0 };
+        m.iter()
+            .map(|(k, v)| match k.name.as_str() {
+                "type" | "properties" | "requirements" | "technology" => len(v),
+                "artifacts" => entries(v).map(|(_, _, a)| 1 + owned_by_artifact(a)).sum(),
+                _ => 0,
+            })
+            .sum()
+    };
+    let mut n = doc.get("imports").map_or(0, len);
+    let Some(tt) = doc.get("topology_template").and_then(Node::as_map) else {
+        return n;
+    };
+    for (k, v) in tt.iter() {
+        n += match k.name.as_str() {
+            "node_templates" | "groups" | "policies" => {
+                entries(v).map(|(_, _, def)| 1 + owned(def)).sum::<usize>()
+            }
+            "relationship_templates" => v
+                .as_map()
+                .map_or(0, |m| m.iter().map(|(_, rt)| owned(rt)).sum()),
+            "inputs" | "outputs" => len(v),
+            _ => 0,
+        };
+    }
+    n
+}
+
+/// Types and properties of an artifact definition.
+fn owned_by_artifact(def: &Node) -> usize {
+    let len = |key: &str| def.get(key).and_then(Node::as_seq).map_or(0, Vec::len);
+    len("type") + len("properties")
+}
+
+/// The definitions of the single-entry maps in the list `n`.
+fn entries(n: &Node) -> impl Iterator<Item = (&str, Span, &Node)> {
+    n.as_seq().into_iter().flatten().filter_map(single)
 }
 
 /// Checks `tosca_definitions_version`.
@@ -186,11 +272,49 @@ pub fn check_version(doc: &Node) -> Result<Version> {
         })
 }
 
+/// `<kind>.<name>[@<index>][.<container id>]`, allocated at its exact length
+/// (a large template has hundreds of thousands of ids).
+fn element_id(kind: Kind, name: &str, index: Option<u32>, container: Option<&str>) -> String {
+    // The decimal digits of the index, from the end of the buffer.
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    if let Some(mut i) = index {
+        loop {
+            start -= 1;
+            digits[start] = b'0' + (i % 10) as u8;
+            i /= 10;
+            if i == 0 {
+                break;
+            }
+        }
+    }
+    let digits = &digits[start..];
+    let word = kind.word();
+    let len = word.len()
+        + 1
+        + name.len()
+        + index.map_or(0, |_| 1 + digits.len())
+        + container.map_or(0, |c| 1 + c.len());
+    let mut s = String::with_capacity(len);
+    s.push_str(word);
+    s.push('.');
+    s.push_str(name);
+    if index.is_some() {
+        s.push('@');
+        // ASCII digits.
+        s.extend(digits.iter().map(|&d| char::from(d)));
+    }
+    if let Some(c) = container {
+        s.push('.');
+        s.push_str(c);
+    }
+    s
+}
+
 struct Builder<'d> {
     doc: &'d Node,
-    /// Copy condition lists into the elements ([`build_moving_conditions`]
-    /// moves them afterwards instead).
-    copy_conditions: bool,
+    /// Which condition lists to copy into the elements.
+    copy: Copying,
     g: Graph,
     /// Relationship template name -> position in `relationship_templates`.
     template_positions: FxHashMap<&'d str, u32>,
@@ -218,35 +342,21 @@ impl<'d> Builder<'d> {
     }
 
     fn add(&mut self, mut e: Element) -> ElementId {
-        use std::fmt::Write as _;
         let id = ElementId(self.g.elements.len() as u32);
         let container = e.container.map(|c| self.g.get(c).id.as_str());
-        let mut s = String::with_capacity(
-            e.kind.word().len() + e.name.len() + 12 + container.map_or(0, |c| c.len() + 1),
-        );
-        s.push_str(e.kind.word());
-        s.push('.');
-        s.push_str(&e.name);
-        if let Some(i) = e.index {
-            // Writing into a `String` cannot fail.
-            let _ = write!(s, "@{i}");
-        }
-        if let Some(c) = container {
-            s.push('.');
-            s.push_str(c);
-        }
-        e.id = s;
+        e.id = element_id(e.kind, &e.name, e.index, container);
         self.g.elements.push(e);
         id
     }
 
-    /// [`conditions_of`], or nothing if the lists are moved in later.
-    fn conditions(&self, raw: Option<&Map>) -> Vec<Cond> {
-        if self.copy_conditions {
-            conditions_of(raw).into_iter().map(Cond::Yaml).collect()
-        } else {
-            Vec::new()
+    /// [`conditions_of`] if lists of `kind` are copied, else nothing.
+    fn conditions(&self, kind: Kind, raw: Option<&Map>) -> Vec<Cond> {
+        match self.copy {
+            Copying::All => {}
+            Copying::Technologies if kind == Kind::Technology => {}
+            Copying::Technologies | Copying::None => return Vec::new(),
         }
+        conditions_of(raw).into_iter().map(Cond::Yaml).collect()
     }
 
     fn el(&mut self, id: ElementId) -> &mut Element {
@@ -301,12 +411,9 @@ impl<'d> Builder<'d> {
                 e.conditions = vec![Cond::Yaml(Node::bool(false))];
                 e.default_alternative = d.is_truthy();
             }
-            None => e.conditions = self.conditions(raw),
+            None => e.conditions = self.conditions(kind, raw),
         }
-        e.implied = raw
-            .and_then(|m| m.get("implied"))
-            .filter(|n| n.is_defined())
-            .cloned();
+        e.implied = implied_of(raw);
         e
     }
 
@@ -337,7 +444,7 @@ impl<'d> Builder<'d> {
                 span,
                 loc(i as u32),
             );
-            e.conditions = self.conditions(raw);
+            e.conditions = self.conditions(e.kind, raw);
             e.default_alternative = raw
                 .and_then(|m| m.get("default_alternative"))
                 .is_some_and(Node::is_truthy);
@@ -389,18 +496,13 @@ impl<'d> Builder<'d> {
                 bail!(span, "Node must not be named \"CONTAINER\"");
             }
             let raw = def.as_map();
+            let keys = NodeKeys::of(def);
             let mut e = Element::new(Kind::Node, name.to_string(), None, None, span, Loc::Node(i));
-            e.conditions = self.conditions(raw);
-            e.implied = raw
-                .and_then(|m| m.get("implied"))
-                .filter(|n| n.is_defined())
-                .cloned();
-            e.anchor = match raw.and_then(|m| m.get("anchor")).filter(|n| n.is_defined()) {
+            e.conditions = self.conditions(e.kind, raw);
+            e.implied = boxed_implied(keys.implied);
+            e.anchor = match keys.anchor.filter(|n| n.is_defined()) {
                 Some(a) => a.as_bool().ok_or_else(|| not_a_boolean(a))?,
-                None => match raw
-                    .and_then(|m| m.get("persistent"))
-                    .filter(|n| n.is_defined())
-                {
+                None => match keys.persistent.filter(|n| n.is_defined()) {
                     Some(p) => p.as_bool().ok_or_else(|| not_a_boolean(p))?,
                     None => false,
                 },
@@ -408,20 +510,20 @@ impl<'d> Builder<'d> {
             let id = self.add(e);
             self.g.nodes.push(id);
             self.g.node_index.insert(name.to_string(), id);
-            let weight = self.node_weight(id, raw)?;
+            let weight = self.node_weight(id, keys.weight)?;
             self.el(id).weight = weight;
 
-            self.types(id, def, Owner::Node(i))?;
-            self.properties(id, def, Owner::Node(i))?;
-            self.relations(id, i, def)?;
-            self.artifacts(id, i, def)?;
-            self.technologies(id, i, def)?;
+            self.types(id, def, keys.types, Owner::Node(i))?;
+            self.properties(id, keys.properties, Owner::Node(i))?;
+            self.relations(id, i, keys.requirements)?;
+            self.artifacts(id, i, keys.artifacts)?;
+            self.technologies(id, i, keys.technology)?;
         }
         Ok(())
     }
 
-    fn node_weight(&self, id: ElementId, raw: Option<&Map>) -> Result<f64> {
-        let Some(w) = raw.and_then(|m| m.get("weight")).filter(|n| n.is_defined()) else {
+    fn node_weight(&self, id: ElementId, weight: Option<&Node>) -> Result<f64> {
+        let Some(w) = weight.filter(|n| n.is_defined()) else {
             return Ok(1.0);
         };
         let shown = match &w.value {
@@ -449,8 +551,16 @@ impl<'d> Builder<'d> {
         }
     }
 
-    fn types(&mut self, container: ElementId, def: &Node, owner: Owner) -> Result<()> {
-        let Some(t) = def.get("type") else {
+    /// The types of `container`, whose definition `def` has `types` as its
+    /// `type` entry.
+    fn types(
+        &mut self,
+        container: ElementId,
+        def: &Node,
+        types: Option<&Node>,
+        owner: Owner,
+    ) -> Result<()> {
+        let Some(t) = types else {
             bail!(def.span, "{} has no type", self.g.Display(container));
         };
         let Some(list) = t.as_seq() else {
@@ -495,8 +605,15 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 
-    fn properties(&mut self, container: ElementId, def: &Node, owner: Owner) -> Result<()> {
-        let Some(list) = def.get("properties").and_then(Node::as_seq) else {
+    /// The properties of `container`, the `properties` entry `list` of its
+    /// definition.
+    fn properties(
+        &mut self,
+        container: ElementId,
+        list: Option<&Node>,
+        owner: Owner,
+    ) -> Result<()> {
+        let Some(list) = list.and_then(Node::as_seq) else {
             return Ok(());
         };
         let mut ids = Vec::with_capacity(list.len());
@@ -505,7 +622,7 @@ impl<'d> Builder<'d> {
                 continue;
             };
             let raw = a.as_map();
-            let mut e = self.alternative(
+            let e = self.alternative(
                 Kind::Property,
                 name,
                 i,
@@ -517,7 +634,6 @@ impl<'d> Builder<'d> {
                 },
                 raw,
             );
-            e.implied.get_or_insert_with(|| Node::bool(true));
             let id = self.add(e);
             self.g.properties.push(id);
             self.el(container).properties.push(id);
@@ -541,8 +657,13 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 
-    fn relations(&mut self, node: ElementId, node_index: u32, def: &'d Node) -> Result<()> {
-        let Some(reqs) = def.get("requirements").filter(|n| n.is_defined()) else {
+    fn relations(
+        &mut self,
+        node: ElementId,
+        node_index: u32,
+        requirements: Option<&'d Node>,
+    ) -> Result<()> {
+        let Some(reqs) = requirements.filter(|n| n.is_defined()) else {
             return Ok(());
         };
         let Some(list) = reqs.as_seq() else {
@@ -572,8 +693,6 @@ impl<'d> Builder<'d> {
             );
             e.source = Some(node);
             e.hosting = is_hosting_name(name);
-            let default_implied = !e.hosting && self.g.options.relation_default_implied;
-            e.implied.get_or_insert_with(|| Node::bool(default_implied));
             let id = self.add(e);
             self.g.relations.push(id);
             self.el(node).outgoing.push(id);
@@ -594,17 +713,18 @@ impl<'d> Builder<'d> {
                     bail!(span, "Relation \"{rname}\" is used multiple times");
                 }
                 let pos = self.template_positions.get(rname).copied().unwrap_or(0);
-                self.el(id).relationship = Some(rname.to_string());
-                self.types(id, rt, Owner::RelationshipTemplate(pos))?;
-                self.properties(id, rt, Owner::RelationshipTemplate(pos))?;
+                self.el(id).relationship = Some(rname.into());
+                let owner = Owner::RelationshipTemplate(pos);
+                self.types(id, rt, rt.get("type"), owner)?;
+                self.properties(id, rt.get("properties"), owner)?;
             }
         }
         let out = self.g.get(node).outgoing.clone();
         self.check_defaults(&out)
     }
 
-    fn artifacts(&mut self, node: ElementId, node_index: u32, def: &Node) -> Result<()> {
-        let Some(list) = def.get("artifacts").and_then(Node::as_seq) else {
+    fn artifacts(&mut self, node: ElementId, node_index: u32, list: Option<&Node>) -> Result<()> {
+        let Some(list) = list.and_then(Node::as_seq) else {
             return Ok(());
         };
         for (i, item) in list.iter().enumerate() {
@@ -631,15 +751,20 @@ impl<'d> Builder<'d> {
                 node: node_index,
                 index: i as u32,
             };
-            self.types(id, a, owner)?;
-            self.properties(id, a, owner)?;
+            self.types(id, a, a.get("type"), owner)?;
+            self.properties(id, a.get("properties"), owner)?;
         }
         let arts = self.g.get(node).artifacts.clone();
         self.check_defaults(&arts)
     }
 
-    fn technologies(&mut self, node: ElementId, node_index: u32, def: &Node) -> Result<()> {
-        let Some(list) = def.get("technology").and_then(Node::as_seq) else {
+    fn technologies(
+        &mut self,
+        node: ElementId,
+        node_index: u32,
+        list: Option<&Node>,
+    ) -> Result<()> {
+        let Some(list) = list.and_then(Node::as_seq) else {
             return Ok(());
         };
         let mut has_default = false;
@@ -767,11 +892,8 @@ impl<'d> Builder<'d> {
                 span,
                 Loc::Group(i),
             );
-            e.conditions = self.conditions(raw);
-            e.implied = raw
-                .and_then(|m| m.get("implied"))
-                .filter(|n| n.is_defined())
-                .cloned();
+            e.conditions = self.conditions(e.kind, raw);
+            e.implied = implied_of(raw);
             let id = self.add(e);
             self.g.groups.push(id);
             self.g.group_index.insert(name.to_string(), id);
@@ -783,7 +905,7 @@ impl<'d> Builder<'d> {
                     self.el(member).groups.push(id);
                 }
             }
-            self.types(id, def, Owner::Group(i))?;
+            self.types(id, def, def.get("type"), Owner::Group(i))?;
             let types = self.g.get(id).types.clone();
             let variability = types.first().is_some_and(|&t| {
                 matches!(
@@ -799,7 +921,7 @@ impl<'d> Builder<'d> {
                 );
             }
             self.el(id).variability_group = variability;
-            self.properties(id, def, Owner::Group(i))?;
+            self.properties(id, def.get("properties"), Owner::Group(i))?;
         }
         Ok(())
     }
@@ -867,11 +989,8 @@ impl<'d> Builder<'d> {
                 span,
                 Loc::Policy(i),
             );
-            e.conditions = self.conditions(raw);
-            e.implied = raw
-                .and_then(|m| m.get("implied"))
-                .filter(|n| n.is_defined())
-                .cloned();
+            e.conditions = self.conditions(e.kind, raw);
+            e.implied = implied_of(raw);
             let id = self.add(e);
             self.g.policies.push(id);
             if let Some(targets) = def.get("targets").and_then(Node::as_seq) {
@@ -888,8 +1007,8 @@ impl<'d> Builder<'d> {
                     self.el(id).targets.push(target);
                 }
             }
-            self.types(id, def, Owner::Policy(i))?;
-            self.properties(id, def, Owner::Policy(i))?;
+            self.types(id, def, def.get("type"), Owner::Policy(i))?;
+            self.properties(id, def.get("properties"), Owner::Policy(i))?;
         }
         Ok(())
     }
@@ -908,7 +1027,7 @@ impl<'d> Builder<'d> {
                 item.span,
                 Loc::Import(i as u32),
             );
-            e.conditions = self.conditions(raw);
+            e.conditions = self.conditions(e.kind, raw);
             let id = self.add(e);
             self.g.imports.push(id);
         }
@@ -1130,7 +1249,7 @@ impl<'d> Builder<'d> {
         }
         let ok = self.g.nodes.iter().any(|&n| {
             let e = self.g.get(n);
-            e.anchor || e.implied.as_ref().is_some_and(Node::is_truthy)
+            e.anchor || e.implied.as_deref().is_some_and(Node::is_truthy)
         });
         if !ok {
             bail!(
@@ -1273,12 +1392,13 @@ fn add_fallbacks_to(container: &mut Node, mode_a: bool) {
             !same().any(|v| v.get("value").and_then(Node::as_str) == Some(UNDEFINED))
         };
         if add {
-            let mut def = Map::new();
-            def.insert("value", Node::string(UNDEFINED));
+            // Sized for its entries (`Map::new` and `insert` reserve four).
+            let mut def = Map::with_capacity(if mode_a { 4 } else { 1 });
+            def.push(Key::new("value", Span::NONE), Node::string(UNDEFINED));
             if mode_a {
-                def.insert("default_alternative", Node::bool(true));
-                def.insert("implied", Node::bool(true));
-                def.insert("pruning", Node::bool(true));
+                for key in ["default_alternative", "implied", "pruning"] {
+                    def.push(Key::new(key, Span::NONE), Node::bool(true));
+                }
             }
             items.push(Node::single(name, Node::map(def)));
         }
@@ -1288,6 +1408,129 @@ fn add_fallbacks_to(container: &mut Node, mode_a: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::normalize::normalize;
+
+    const TEMPLATE: &str = "
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  inputs:
+    port: {type: integer, conditions: true}
+  node_templates:
+    web:
+      type: [{web.a: {}}, {web.b: {conditions: false}}]
+      properties:
+        - p: 1
+        - p: {value: 2, conditions: false, implied: false}
+      requirements:
+        - host: vm
+        - db: {node: vm, relationship: r, conditions: true}
+      artifacts:
+        - image: {file: a.tar, properties: [{size: 1}]}
+      technology: [{ansible: {assign: x, conditions: true}}]
+    vm:
+      type: vm
+  relationship_templates:
+    r:
+      type: rt
+      properties: {q: x}
+  groups:
+    g: {type: tosca.groups.Root, members: [web]}
+  policies:
+    - pol: {type: p, targets: [g]}
+imports:
+  - a.yaml
+";
+
+    fn normalized() -> Node {
+        let mut d = crate::testing::doc(TEMPLATE);
+        normalize(&mut d).expect("normalizes");
+        d
+    }
+
+    #[test]
+    fn element_ids_have_exact_length() {
+        for (index, expected) in [
+            (None, "node.web"),
+            (Some(0), "node.web@0"),
+            (Some(7), "node.web@7"),
+            (Some(10), "node.web@10"),
+            (Some(u32::MAX), "node.web@4294967295"),
+        ] {
+            let id = element_id(Kind::Node, "web", index, None);
+            assert_eq!(id, expected);
+            assert_eq!(id.capacity(), id.len());
+        }
+        let id = element_id(Kind::Type, "t", Some(12), Some("relation.db@1.node.web"));
+        assert_eq!(id, "type.t@12.relation.db@1.node.web");
+        assert_eq!(id.capacity(), id.len());
+    }
+
+    #[test]
+    fn node_keys_are_the_entries_map_lookups_find() {
+        let d = crate::testing::doc(
+            "{type: t, implied: true, anchor: false, persistent: true, weight: 0.5, properties: [], requirements: [], artifacts: [], technology: [], other: 1}",
+        );
+        let k = NodeKeys::of(&d);
+        for (found, key) in [
+            (k.types, "type"),
+            (k.implied, "implied"),
+            (k.anchor, "anchor"),
+            (k.persistent, "persistent"),
+            (k.weight, "weight"),
+            (k.properties, "properties"),
+            (k.requirements, "requirements"),
+            (k.artifacts, "artifacts"),
+            (k.technology, "technology"),
+        ] {
+            let expected = d.get(key).map(|n| n as *const Node);
+            assert_eq!(found.map(|n| n as *const Node), expected, "{key}");
+        }
+        let list = crate::testing::doc("[1]");
+        let none = NodeKeys::of(&list);
+        assert!(none.types.is_none() && none.requirements.is_none());
+    }
+
+    #[test]
+    fn the_element_count_is_exact() {
+        let d = normalized();
+        let g = build(&d).expect("builds");
+        assert_eq!(element_count(&d), g.elements.len());
+    }
+
+    #[test]
+    fn graph_one_copies_only_technology_conditions() {
+        let d = normalized();
+        let g = build_for_technologies(&d).expect("builds");
+        for e in &g.elements {
+            assert_eq!(
+                e.conditions.is_empty(),
+                e.kind != Kind::Technology,
+                "{}",
+                e.id
+            );
+        }
+        let all = build(&d).expect("builds");
+        assert!(
+            all.elements
+                .iter()
+                .filter(|e| !e.conditions.is_empty())
+                .count()
+                > 1
+        );
+    }
+
+    #[test]
+    fn implied_defaults_follow_kind_and_hosting() {
+        let d = normalized();
+        let g = build(&d).expect("builds");
+        let web = g.get(g.node("web").expect("web"));
+        let (host, db) = (web.outgoing[0], web.outgoing[1]);
+        assert!(!g.is_implied(host));
+        assert_eq!(g.is_implied(db), g.options.relation_default_implied);
+        assert!(g.is_implied(web.properties[0]));
+        assert!(!g.is_implied(web.properties[1]));
+        assert!(!g.is_implied(g.node("vm").expect("vm")));
+    }
 
     #[test]
     fn jinja_producer_requires_exact_spacing() {

@@ -216,7 +216,7 @@ impl Graph {
     /// node called `SELF` or two nodes of one name are not).
     pub fn presence_resolves_to_self(&self, id: ElementId) -> bool {
         let e = self.get(id);
-        let contained = |list: fn(&super::Element) -> &Vec<ElementId>, x: ElementId| {
+        let contained = |list: fn(&super::Element) -> &[ElementId], x: ElementId| {
             let Some(c) = self.get(x).container else {
                 return false;
             };
@@ -224,9 +224,9 @@ impl Graph {
         };
         match e.kind {
             Kind::Node => self.node_by_own_name(id),
-            Kind::Relation => contained(|c| &c.outgoing, id),
-            Kind::Artifact => contained(|c| &c.artifacts, id),
-            Kind::Technology => contained(|c| &c.technologies, id),
+            Kind::Relation => contained(|c| &c.outgoing[..], id),
+            Kind::Artifact => contained(|c| &c.artifacts[..], id),
+            Kind::Technology => contained(|c| &c.technologies[..], id),
             Kind::Group => self.group_by_own_name(id),
             Kind::Policy => self.at_own_index(&self.policies, id),
             Kind::Input => self.at_own_index(&self.inputs, id),
@@ -236,14 +236,14 @@ impl Graph {
                 let Some(c) = e.container else { return false };
                 let ce = self.get(c);
                 let pool = if e.kind == Kind::Property {
-                    &ce.properties
+                    &ce.properties[..]
                 } else {
-                    &ce.types
+                    &ce.types[..]
                 };
                 let container_found = match ce.kind {
                     Kind::Node => self.node_by_own_name(c),
-                    Kind::Relation => contained(|c| &c.outgoing, c),
-                    Kind::Artifact => contained(|c| &c.artifacts, c),
+                    Kind::Relation => contained(|c| &c.outgoing[..], c),
+                    Kind::Artifact => contained(|c| &c.artifacts[..], c),
                     Kind::Group => self.group_by_own_name(c),
                     // (policy members: argument checks differ; looked up)
                     _ => false,

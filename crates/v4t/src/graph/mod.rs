@@ -12,7 +12,8 @@ mod cond;
 pub mod lookup;
 
 pub use build::{
-    add_fallback_properties, build, build_moving_conditions, check_version, conditions_of, rebuild,
+    add_fallback_properties, build, build_for_technologies, build_moving_conditions, check_version,
+    conditions_of, rebuild,
 };
 pub use cond::{Cond, Op};
 
@@ -89,6 +90,11 @@ pub enum Loc {
     Type { owner: Owner, index: u32 },
 }
 
+/// A list of related elements. One pointer wide and without allocation while
+/// empty: an element has twelve such lists and most stay empty, and a large
+/// template has hundreds of thousands of elements.
+pub type IdList = thin_vec::ThinVec<ElementId>;
+
 /// One conditional element. Fields that do not apply to a kind stay empty.
 #[derive(Clone, Debug)]
 pub struct Element {
@@ -106,16 +112,16 @@ pub struct Element {
     /// generated entries are compact terms ([`Cond`]).
     pub conditions: Vec<Cond>,
     pub default_alternative: bool,
-    pub types: Vec<ElementId>,
-    pub properties: Vec<ElementId>,
+    pub types: IdList,
+    pub properties: IdList,
     /// Node: its requirements. Group: -. Policy: -.
-    pub outgoing: Vec<ElementId>,
+    pub outgoing: IdList,
     /// Node: relations that target it.
-    pub incoming: Vec<ElementId>,
-    pub artifacts: Vec<ElementId>,
-    pub technologies: Vec<ElementId>,
+    pub incoming: IdList,
+    pub artifacts: IdList,
+    pub technologies: IdList,
     /// Node or relation: the groups it is a member of, in group order.
-    pub groups: Vec<ElementId>,
+    pub groups: IdList,
     /// Relation: source node. Technology, artifact: -.
     pub source: Option<ElementId>,
     /// Relation: target node.
@@ -123,25 +129,26 @@ pub struct Element {
     /// Relation: whether the requirement name marks a hosting relation.
     pub hosting: bool,
     /// Relation: the relationship template's name.
-    pub relationship: Option<String>,
+    pub relationship: Option<Box<str>>,
     /// Node and technology: optimisation weight in [0, 1].
     pub weight: f64,
     /// Technology: scenario priority.
     pub prio: f64,
     /// Node: `anchor` (or deprecated `persistent`).
     pub anchor: bool,
-    /// The raw `implied` value (relations default to the option, properties to true).
-    pub implied: Option<Node>,
+    /// The raw `implied` value if written ([`Graph::is_implied`] adds the
+    /// defaults). Boxed: most elements have none.
+    pub implied: Option<Box<Node>>,
     /// Property: consumed elements (inputs, nodes, groups, policies, artifacts).
-    pub consumes: Vec<ElementId>,
+    pub consumes: IdList,
     /// Input: consuming properties.
-    pub consumers: Vec<ElementId>,
+    pub consumers: IdList,
     /// Output: producing nodes.
-    pub producers: Vec<ElementId>,
+    pub producers: IdList,
     /// Group: members (nodes or relations).
-    pub members: Vec<ElementId>,
+    pub members: IdList,
     /// Policy: targets (nodes or groups).
-    pub targets: Vec<ElementId>,
+    pub targets: IdList,
     /// Group: a `variability.groups.*` group.
     pub variability_group: bool,
 }
@@ -165,13 +172,13 @@ impl Element {
             loc,
             conditions: Vec::new(),
             default_alternative: false,
-            types: Vec::new(),
-            properties: Vec::new(),
-            outgoing: Vec::new(),
-            incoming: Vec::new(),
-            artifacts: Vec::new(),
-            technologies: Vec::new(),
-            groups: Vec::new(),
+            types: IdList::new(),
+            properties: IdList::new(),
+            outgoing: IdList::new(),
+            incoming: IdList::new(),
+            artifacts: IdList::new(),
+            technologies: IdList::new(),
+            groups: IdList::new(),
             source: None,
             target: None,
             hosting: false,
@@ -180,11 +187,11 @@ impl Element {
             prio: 0.0,
             anchor: false,
             implied: None,
-            consumes: Vec::new(),
-            consumers: Vec::new(),
-            producers: Vec::new(),
-            members: Vec::new(),
-            targets: Vec::new(),
+            consumes: IdList::new(),
+            consumers: IdList::new(),
+            producers: IdList::new(),
+            members: IdList::new(),
+            targets: IdList::new(),
             variability_group: false,
         }
     }
@@ -210,6 +217,8 @@ pub struct Graph {
     group_index: FxHashMap<String, ElementId>,
     /// Names of the relationship templates, in map order.
     pub relationship_templates: Vec<String>,
+    /// Where the sections of the document sit, for [`Graph::raw`].
+    sections: Sections,
 }
 
 impl Graph {
@@ -273,10 +282,28 @@ impl Graph {
         capitalize(&self.display(id))
     }
 
+    /// Whether the element is implied: its `implied` value if written, else
+    /// the default (properties: true; relations: `relation_default_implied`
+    /// unless hosting; other kinds: false).
+    pub fn is_implied(&self, id: ElementId) -> bool {
+        let e = self.get(id);
+        match (&e.implied, e.kind) {
+            (Some(v), _) => v.is_truthy(),
+            (None, Kind::Property) => true,
+            (None, Kind::Relation) => !e.hosting && self.options.relation_default_implied,
+            (None, _) => false,
+        }
+    }
+
     /// The element's raw definition (the value of its single-entry map, or the
     /// import entry) in `doc`.
     pub fn raw<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Node> {
-        raw_at(doc, &self.get(id).loc, &self.relationship_templates)
+        raw_at(
+            doc,
+            &self.get(id).loc,
+            &self.relationship_templates,
+            Some(&self.sections),
+        )
     }
 
     /// The raw definition as a map, if it is one.
@@ -286,7 +313,12 @@ impl Graph {
 
     /// Mutable access to the element's raw definition.
     pub fn raw_mut<'d>(&self, doc: &'d mut Node, id: ElementId) -> Option<&'d mut Node> {
-        raw_at_mut(doc, &self.get(id).loc, &self.relationship_templates)
+        raw_at_mut(
+            doc,
+            &self.get(id).loc,
+            &self.relationship_templates,
+            Some(&self.sections),
+        )
     }
 
     /// The presence condition the enricher writes for this element (4.4).
@@ -397,12 +429,131 @@ fn entry_value_mut(list: Option<&mut Node>, index: u32) -> Option<&mut Node> {
         .map(|(_, v)| v)
 }
 
-fn owner_at<'d>(doc: &'d Node, owner: &Owner, rts: &[String]) -> Option<&'d Node> {
-    let tt = doc.get("topology_template")?;
+/// A top-level list or map that element locations start from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Section {
+    NodeTemplates,
+    RelationshipTemplates,
+    Groups,
+    Policies,
+    Inputs,
+    Outputs,
+    /// `imports`, beside `topology_template`.
+    Imports,
+}
+
+impl Section {
+    const ALL: [Section; 7] = [
+        Section::NodeTemplates,
+        Section::RelationshipTemplates,
+        Section::Groups,
+        Section::Policies,
+        Section::Inputs,
+        Section::Outputs,
+        Section::Imports,
+    ];
+
+    fn key(self) -> &'static str {
+        match self {
+            Section::NodeTemplates => "node_templates",
+            Section::RelationshipTemplates => "relationship_templates",
+            Section::Groups => "groups",
+            Section::Policies => "policies",
+            Section::Inputs => "inputs",
+            Section::Outputs => "outputs",
+            Section::Imports => "imports",
+        }
+    }
+}
+
+/// The positions of `topology_template` and of the sections in the document
+/// a graph was built from, so that [`Graph::raw`] indexes them instead of
+/// searching their keys for every element. Lookups check the key at each
+/// position and search again if it differs (a key added or removed since).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Sections {
+    topology: Option<usize>,
+    /// By [`Section`], in [`Section::ALL`] order.
+    positions: [Option<usize>; 7],
+}
+
+impl Sections {
+    pub(crate) fn of(doc: &Node) -> Sections {
+        let mut s = Sections::default();
+        let Some(m) = doc.as_map() else { return s };
+        s.topology = position(m, "topology_template");
+        s.positions[6] = position(m, Section::Imports.key());
+        if let Some(tt) = s
+            .topology
+            .and_then(|i| m.get_index(i))
+            .and_then(|(_, v)| v.as_map())
+        {
+            for (slot, section) in s.positions.iter_mut().zip(&Section::ALL[..6]) {
+                *slot = position(tt, section.key());
+            }
+        }
+        s
+    }
+}
+
+/// The position of `key` in `m`.
+fn position(m: &Map, key: &str) -> Option<usize> {
+    m.keys().position(|k| k == key)
+}
+
+/// The entry of `m` at `at` if its key is `key`, else the entry `key`.
+fn entry_at<'d>(m: &'d Map, at: Option<usize>, key: &str) -> Option<&'d Node> {
+    match at.and_then(|i| m.get_index(i)) {
+        Some((k, v)) if k.name == key => Some(v),
+        _ => m.get(key),
+    }
+}
+
+fn entry_at_mut<'d>(m: &'d mut Map, at: Option<usize>, key: &str) -> Option<&'d mut Node> {
+    match at {
+        Some(i) if m.get_index(i).is_some_and(|(k, _)| k.name == key) => m.get_index_mut(i),
+        _ => m.get_mut(key),
+    }
+}
+
+/// A section of `doc`, at its position in `hint` if given.
+fn section<'d>(doc: &'d Node, s: Section, hint: Option<&Sections>) -> Option<&'d Node> {
+    let m = doc.as_map()?;
+    if s == Section::Imports {
+        return entry_at(m, hint.and_then(|h| h.positions[6]), s.key());
+    }
+    let tt = entry_at(m, hint.and_then(|h| h.topology), "topology_template")?;
+    entry_at(
+        tt.as_map()?,
+        hint.and_then(|h| h.positions[s as usize]),
+        s.key(),
+    )
+}
+
+fn section_mut<'d>(doc: &'d mut Node, s: Section, hint: Option<&Sections>) -> Option<&'d mut Node> {
+    let m = doc.as_map_mut()?;
+    if s == Section::Imports {
+        return entry_at_mut(m, hint.and_then(|h| h.positions[6]), s.key());
+    }
+    let tt = entry_at_mut(m, hint.and_then(|h| h.topology), "topology_template")?;
+    entry_at_mut(
+        tt.as_map_mut()?,
+        hint.and_then(|h| h.positions[s as usize]),
+        s.key(),
+    )
+}
+
+fn owner_at<'d>(
+    doc: &'d Node,
+    owner: &Owner,
+    rts: &[String],
+    hint: Option<&Sections>,
+) -> Option<&'d Node> {
+    let section = |s: Section| section(doc, s, hint);
     match *owner {
-        Owner::Node(i) => entry_value(tt.get("node_templates"), i),
+        Owner::Node(i) => entry_value(section(Section::NodeTemplates), i),
         Owner::RelationshipTemplate(i) => {
-            let m = tt.get("relationship_templates")?.as_map()?;
+            let m = section(Section::RelationshipTemplates)?.as_map()?;
             let name = rts.get(i as usize)?;
             // By position (the name confirms it), else by name.
             match m.get_index(i as usize) {
@@ -410,21 +561,25 @@ fn owner_at<'d>(doc: &'d Node, owner: &Owner, rts: &[String]) -> Option<&'d Node
                 _ => m.get(name),
             }
         }
-        Owner::Group(i) => entry_value(tt.get("groups"), i),
-        Owner::Policy(i) => entry_value(tt.get("policies"), i),
+        Owner::Group(i) => entry_value(section(Section::Groups), i),
+        Owner::Policy(i) => entry_value(section(Section::Policies), i),
         Owner::Artifact { node, index } => entry_value(
-            entry_value(tt.get("node_templates"), node)?.get("artifacts"),
+            entry_value(section(Section::NodeTemplates), node)?.get("artifacts"),
             index,
         ),
     }
 }
 
-fn owner_at_mut<'d>(doc: &'d mut Node, owner: &Owner, rts: &[String]) -> Option<&'d mut Node> {
-    let tt = doc.get_mut("topology_template")?;
+fn owner_at_mut<'d>(
+    doc: &'d mut Node,
+    owner: &Owner,
+    rts: &[String],
+    hint: Option<&Sections>,
+) -> Option<&'d mut Node> {
     match *owner {
-        Owner::Node(i) => entry_value_mut(tt.get_mut("node_templates"), i),
+        Owner::Node(i) => entry_value_mut(section_mut(doc, Section::NodeTemplates, hint), i),
         Owner::RelationshipTemplate(i) => {
-            let m = tt.get_mut("relationship_templates")?.as_map_mut()?;
+            let m = section_mut(doc, Section::RelationshipTemplates, hint)?.as_map_mut()?;
             let name = rts.get(i as usize)?;
             let at = match m.get_index(i as usize) {
                 Some((k, _)) if k.name == *name => i as usize,
@@ -432,74 +587,79 @@ fn owner_at_mut<'d>(doc: &'d mut Node, owner: &Owner, rts: &[String]) -> Option<
             };
             m.get_index_mut(at)
         }
-        Owner::Group(i) => entry_value_mut(tt.get_mut("groups"), i),
-        Owner::Policy(i) => entry_value_mut(tt.get_mut("policies"), i),
+        Owner::Group(i) => entry_value_mut(section_mut(doc, Section::Groups, hint), i),
+        Owner::Policy(i) => entry_value_mut(section_mut(doc, Section::Policies, hint), i),
         Owner::Artifact { node, index } => entry_value_mut(
-            entry_value_mut(tt.get_mut("node_templates"), node)?.get_mut("artifacts"),
+            entry_value_mut(section_mut(doc, Section::NodeTemplates, hint), node)?
+                .get_mut("artifacts"),
             index,
         ),
     }
 }
 
-fn raw_at<'d>(doc: &'d Node, loc: &Loc, rts: &[String]) -> Option<&'d Node> {
-    let tt = || doc.get("topology_template");
+fn raw_at<'d>(
+    doc: &'d Node,
+    loc: &Loc,
+    rts: &[String],
+    hint: Option<&Sections>,
+) -> Option<&'d Node> {
+    let section = |s: Section| section(doc, s, hint);
+    let in_node = |node: u32, key: &str, index: u32| {
+        entry_value(
+            entry_value(section(Section::NodeTemplates), node)?.get(key),
+            index,
+        )
+    };
     match *loc {
-        Loc::Node(i) => entry_value(tt()?.get("node_templates"), i),
-        Loc::Relation { node, index } => entry_value(
-            entry_value(tt()?.get("node_templates"), node)?.get("requirements"),
-            index,
-        ),
-        Loc::Artifact { node, index } => entry_value(
-            entry_value(tt()?.get("node_templates"), node)?.get("artifacts"),
-            index,
-        ),
-        Loc::Technology { node, index } => entry_value(
-            entry_value(tt()?.get("node_templates"), node)?.get("technology"),
-            index,
-        ),
-        Loc::Group(i) => entry_value(tt()?.get("groups"), i),
-        Loc::Policy(i) => entry_value(tt()?.get("policies"), i),
-        Loc::Input(i) => entry_value(tt()?.get("inputs"), i),
-        Loc::Output(i) => entry_value(tt()?.get("outputs"), i),
-        Loc::Import(i) => doc.get("imports")?.as_seq()?.get(i as usize),
+        Loc::Node(i) => entry_value(section(Section::NodeTemplates), i),
+        Loc::Relation { node, index } => in_node(node, "requirements", index),
+        Loc::Artifact { node, index } => in_node(node, "artifacts", index),
+        Loc::Technology { node, index } => in_node(node, "technology", index),
+        Loc::Group(i) => entry_value(section(Section::Groups), i),
+        Loc::Policy(i) => entry_value(section(Section::Policies), i),
+        Loc::Input(i) => entry_value(section(Section::Inputs), i),
+        Loc::Output(i) => entry_value(section(Section::Outputs), i),
+        Loc::Import(i) => section(Section::Imports)?.as_seq()?.get(i as usize),
         Loc::Property { owner, index } => {
-            entry_value(owner_at(doc, &owner, rts)?.get("properties"), index)
-        }
-        Loc::Type { owner, index } => entry_value(owner_at(doc, &owner, rts)?.get("type"), index),
-    }
-}
-
-fn raw_at_mut<'d>(doc: &'d mut Node, loc: &Loc, rts: &[String]) -> Option<&'d mut Node> {
-    match *loc {
-        Loc::Import(i) => return doc.get_mut("imports")?.as_seq_mut()?.get_mut(i as usize),
-        Loc::Property { owner, index } => {
-            return entry_value_mut(owner_at_mut(doc, &owner, rts)?.get_mut("properties"), index)
+            entry_value(owner_at(doc, &owner, rts, hint)?.get("properties"), index)
         }
         Loc::Type { owner, index } => {
-            return entry_value_mut(owner_at_mut(doc, &owner, rts)?.get_mut("type"), index)
+            entry_value(owner_at(doc, &owner, rts, hint)?.get("type"), index)
         }
-        _ => {}
     }
-    let tt = doc.get_mut("topology_template")?;
+}
+
+fn raw_at_mut<'d>(
+    doc: &'d mut Node,
+    loc: &Loc,
+    rts: &[String],
+    hint: Option<&Sections>,
+) -> Option<&'d mut Node> {
+    let in_node = |doc: &'d mut Node, node: u32, key: &str, index: u32| {
+        entry_value_mut(
+            entry_value_mut(section_mut(doc, Section::NodeTemplates, hint), node)?.get_mut(key),
+            index,
+        )
+    };
     match *loc {
-        Loc::Node(i) => entry_value_mut(tt.get_mut("node_templates"), i),
-        Loc::Relation { node, index } => entry_value_mut(
-            entry_value_mut(tt.get_mut("node_templates"), node)?.get_mut("requirements"),
+        Loc::Node(i) => entry_value_mut(section_mut(doc, Section::NodeTemplates, hint), i),
+        Loc::Relation { node, index } => in_node(doc, node, "requirements", index),
+        Loc::Artifact { node, index } => in_node(doc, node, "artifacts", index),
+        Loc::Technology { node, index } => in_node(doc, node, "technology", index),
+        Loc::Group(i) => entry_value_mut(section_mut(doc, Section::Groups, hint), i),
+        Loc::Policy(i) => entry_value_mut(section_mut(doc, Section::Policies, hint), i),
+        Loc::Input(i) => entry_value_mut(section_mut(doc, Section::Inputs, hint), i),
+        Loc::Output(i) => entry_value_mut(section_mut(doc, Section::Outputs, hint), i),
+        Loc::Import(i) => section_mut(doc, Section::Imports, hint)?
+            .as_seq_mut()?
+            .get_mut(i as usize),
+        Loc::Property { owner, index } => entry_value_mut(
+            owner_at_mut(doc, &owner, rts, hint)?.get_mut("properties"),
             index,
         ),
-        Loc::Artifact { node, index } => entry_value_mut(
-            entry_value_mut(tt.get_mut("node_templates"), node)?.get_mut("artifacts"),
-            index,
-        ),
-        Loc::Technology { node, index } => entry_value_mut(
-            entry_value_mut(tt.get_mut("node_templates"), node)?.get_mut("technology"),
-            index,
-        ),
-        Loc::Group(i) => entry_value_mut(tt.get_mut("groups"), i),
-        Loc::Policy(i) => entry_value_mut(tt.get_mut("policies"), i),
-        Loc::Input(i) => entry_value_mut(tt.get_mut("inputs"), i),
-        Loc::Output(i) => entry_value_mut(tt.get_mut("outputs"), i),
-        Loc::Import(_) | Loc::Property { .. } | Loc::Type { .. } => None,
+        Loc::Type { owner, index } => {
+            entry_value_mut(owner_at_mut(doc, &owner, rts, hint)?.get_mut("type"), index)
+        }
     }
 }
 
@@ -610,6 +770,37 @@ imports:
         // element order: types first, outputs last
         assert!(ids[0].starts_with("type."));
         assert_eq!(ids.last(), Some(&"output.url@0"));
+    }
+
+    #[test]
+    fn lookups_at_known_positions_find_the_same_definitions() {
+        let (mut d, g) = graph(TEMPLATE);
+        let rts = &g.relationship_templates;
+        let same = |d: &Node| {
+            for id in g.ordered() {
+                let searched = raw_at(d, &g.get(id).loc, rts, None).map(|n| n as *const Node);
+                assert_eq!(
+                    g.raw(d, id).map(|n| n as *const Node),
+                    searched,
+                    "{}",
+                    g.get(id).id
+                );
+            }
+        };
+        assert!(g.ordered().all(|id| g.raw(&d, id).is_some()));
+        same(&d);
+        // Stale positions (keys removed in front): lookups search again.
+        d.as_map_mut()
+            .expect("map")
+            .remove("tosca_definitions_version");
+        let tt = d.get_mut("topology_template").and_then(Node::as_map_mut);
+        tt.expect("topology").remove("inputs");
+        same(&d);
+        for id in g.ordered() {
+            let searched = raw_at(&d, &g.get(id).loc, rts, None).map(|n| n as *const Node);
+            let got = g.raw_mut(&mut d, id).map(|n| n as *const Node);
+            assert_eq!(got, searched, "{}", g.get(id).id);
+        }
     }
 
     #[test]
