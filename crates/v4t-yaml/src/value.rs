@@ -230,15 +230,18 @@ impl Node {
     }
 
     /// Looks up `key` if this node is a map.
+    #[inline]
     pub fn get(&self, key: &str) -> Option<&Node> {
         self.as_map().and_then(|m| m.get(key))
     }
 
     /// Looks up `key` if this node is a map, treating null values as missing.
+    #[inline]
     pub fn get_defined(&self, key: &str) -> Option<&Node> {
         self.get(key).filter(|n| n.is_defined())
     }
 
+    #[inline]
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Node> {
         self.as_map_mut().and_then(|m| m.get_mut(key))
     }
@@ -298,30 +301,34 @@ impl Map {
         self.entries.is_empty()
     }
 
+    /// Inlined into the lookups, so that a small map's scan costs no call of
+    /// its own.
+    #[inline(always)]
     fn position(&self, key: &str) -> Option<usize> {
         match &self.index {
-            Some(index) => match index.get(&key_hash(key)) {
-                None => None,
-                Some(&i)
-                    if self
-                        .entries
-                        .get(i as usize)
-                        .is_some_and(|(k, _)| k.name == key) =>
-                {
-                    Some(i as usize)
-                }
-                Some(_) => self.entries.iter().position(|(k, _)| k.name == key),
-            },
+            Some(index) => self.indexed_position(index, key),
             None => {
-                // Small maps: compare length and first byte before the bytes
-                // (most keys of a map differ there; saves a `memcmp` call).
                 let bytes = key.as_bytes();
-                let first = bytes.first().copied();
-                self.entries.iter().position(|(k, _)| {
-                    let name = k.name.as_bytes();
-                    name.len() == bytes.len() && name.first().copied() == first && name == bytes
-                })
+                self.entries
+                    .iter()
+                    .position(|(k, _)| same_bytes(k.name.as_bytes(), bytes))
             }
+        }
+    }
+
+    #[inline(never)]
+    fn indexed_position(&self, index: &Index, key: &str) -> Option<usize> {
+        match index.get(&key_hash(key)) {
+            None => None,
+            Some(&i)
+                if self
+                    .entries
+                    .get(i as usize)
+                    .is_some_and(|(k, _)| same_bytes(k.name.as_bytes(), key.as_bytes())) =>
+            {
+                Some(i as usize)
+            }
+            Some(_) => self.entries.iter().position(|(k, _)| k.name == key),
         }
     }
 
@@ -466,6 +473,34 @@ impl Map {
     }
 }
 
+/// `a == b`, inline for keys of up to 16 bytes (nearly all map keys): a
+/// lookup compares lengths first and then mostly finds its key, so the bytes
+/// of matching keys are compared on almost every call, and a `memcmp` call
+/// costs more than the comparison itself.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n > 16 {
+        return a == b;
+    }
+    if n >= 8 {
+        // Two possibly overlapping words cover 8 to 16 bytes.
+        let head = |s: &[u8]| s.first_chunk::<8>().map(|c| u64::from_ne_bytes(*c));
+        let tail = |s: &[u8]| s.last_chunk::<8>().map(|c| u64::from_ne_bytes(*c));
+        return head(a) == head(b) && tail(a) == tail(b);
+    }
+    if n >= 4 {
+        let head = |s: &[u8]| s.first_chunk::<4>().map(|c| u32::from_ne_bytes(*c));
+        let tail = |s: &[u8]| s.last_chunk::<4>().map(|c| u32::from_ne_bytes(*c));
+        return head(a) == head(b) && tail(a) == tail(b);
+    }
+    // First, middle and last byte cover 0 to 3 bytes.
+    a.first() == b.first() && a.get(n / 2) == b.get(n / 2) && a.last() == b.last()
+}
+
 impl Key {
     pub fn new(name: impl Into<String>, span: Span) -> Key {
         Key {
@@ -567,6 +602,53 @@ mod tests {
         assert_eq!(m.get("new").and_then(Node::as_f64), Some(-1.0));
         assert!(m.remove("k5").is_some());
         assert_eq!(m.get("k5").and_then(Node::as_f64), Some(65.0));
+    }
+
+    #[test]
+    fn same_bytes_compares_every_byte() {
+        let words = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "ba",
+            "abc",
+            "abd",
+            "xbc",
+            "abcd",
+            "abce",
+            "xbcd",
+            "abcdefg",
+            "abcdefh",
+            "abxdefg",
+            "abcdefgh",
+            "abcdefgi",
+            "xbcdefgh",
+            "abcdefghijk",
+            "abcdxfghijk",
+            "abcdefghijklmnop",
+            "abcdefghijklmnoq",
+            "abcdefghxjklmnop",
+            "abcdefghijklmnopq",
+            "abcdefghijklmnopr",
+            "é",
+            "aé",
+        ];
+        for a in words {
+            for b in words {
+                assert_eq!(same_bytes(a.as_bytes(), b.as_bytes()), a == b, "{a} {b}");
+            }
+        }
+        // Every single-byte difference at every length up to 20.
+        for n in 0..=20usize {
+            let a: Vec<u8> = (0..n as u8).collect();
+            assert!(same_bytes(&a, &a.clone()));
+            for i in 0..n {
+                let mut b = a.clone();
+                b[i] ^= 0x80;
+                assert!(!same_bytes(&a, &b), "{n} {i}");
+            }
+        }
     }
 
     #[test]
