@@ -11,6 +11,9 @@ use std::fmt;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
+use foldhash::fast::SeedableRandomState;
+use foldhash::SharedSeed;
+
 /// Identifies one loaded source text (a template, an inputs file, a `lib/` type file ...).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SourceId(pub u32);
@@ -99,11 +102,24 @@ pub struct Map {
 /// Map index: [`key_hash`] to the first entry position with that hash.
 type Index = HashMap<u64, u32, BuildHasherDefault<HashIsKey>>;
 
-/// A keyed (SipHash, per-process random key) hash of a map key, so that the
-/// index needs no copies of the keys.
+/// A seeded hash of a map key, so that the index needs no copies of the keys.
+///
+/// foldhash's fast variant (a small, maintained crate without dependencies)
+/// rather than std's SipHash: every lookup in a large map hashes its key, and
+/// foldhash takes a fraction of SipHash's time on short keys. Templates may be hostile, so the hash stays keyed against
+/// flooding an index with colliding keys: the seeds are drawn from std's
+/// `RandomState` (operating-system randomness, once per process) instead of
+/// foldhash's own address- and clock-derived default.
 fn key_hash(key: &str) -> u64 {
-    static STATE: OnceLock<RandomState> = OnceLock::new();
-    STATE.get_or_init(RandomState::new).hash_one(key)
+    static SHARED: OnceLock<SharedSeed> = OnceLock::new();
+    static STATE: OnceLock<SeedableRandomState> = OnceLock::new();
+    STATE
+        .get_or_init(|| {
+            let os = RandomState::new();
+            let shared = SHARED.get_or_init(|| SharedSeed::from_u64(os.hash_one(0u8)));
+            SeedableRandomState::with_seed(os.hash_one(1u8), shared)
+        })
+        .hash_one(key)
 }
 
 /// The index keys are already hashes.
