@@ -489,7 +489,7 @@ impl Map {
     }
 }
 
-/// `a == b`, inline for keys of up to 16 bytes (nearly all map keys): a
+/// `a == b`, inline for keys of up to 32 bytes (nearly all map keys): a
 /// lookup compares lengths first and then mostly finds its key, so the bytes
 /// of matching keys are compared on almost every call, and a `memcmp` call
 /// costs more than the comparison itself.
@@ -499,11 +499,16 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if n != b.len() {
         return false;
     }
-    if n > 16 {
-        return a == b;
+    // Two possibly overlapping words cover 4 to 32 bytes.
+    if n >= 16 {
+        if n > 32 {
+            return a == b;
+        }
+        let head = |s: &[u8]| s.first_chunk::<16>().map(|c| u128::from_ne_bytes(*c));
+        let tail = |s: &[u8]| s.last_chunk::<16>().map(|c| u128::from_ne_bytes(*c));
+        return head(a) == head(b) && tail(a) == tail(b);
     }
     if n >= 8 {
-        // Two possibly overlapping words cover 8 to 16 bytes.
         let head = |s: &[u8]| s.first_chunk::<8>().map(|c| u64::from_ne_bytes(*c));
         let tail = |s: &[u8]| s.last_chunk::<8>().map(|c| u64::from_ne_bytes(*c));
         return head(a) == head(b) && tail(a) == tail(b);
@@ -655,8 +660,8 @@ mod tests {
                 assert_eq!(same_bytes(a.as_bytes(), b.as_bytes()), a == b, "{a} {b}");
             }
         }
-        // Every single-byte difference at every length up to 20.
-        for n in 0..=20usize {
+        // Every single-byte difference at every length up to 40.
+        for n in 0..=40usize {
             let a: Vec<u8> = (0..n as u8).collect();
             assert!(same_bytes(&a, &a.clone()));
             for i in 0..n {
