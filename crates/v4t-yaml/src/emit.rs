@@ -273,8 +273,14 @@ fn plain_ok(s: &str) -> bool {
     if first == ' ' || last == ' ' || last == ':' {
         return false;
     }
-    if s.contains(": ") || s.contains(" #") || s.chars().any(|c| c == '\t' || c == '\r') {
-        return false;
+    // `: `, ` #`, tabs and carriage returns, in one pass over the bytes (all
+    // ASCII, so none occurs inside a multi-byte character).
+    let mut prev = 0;
+    for &b in s.as_bytes() {
+        if b == b'\t' || b == b'\r' || (prev == b':' && b == b' ') || (prev == b' ' && b == b'#') {
+            return false;
+        }
+        prev = b;
     }
     if s == "<<" {
         return false;
@@ -427,6 +433,16 @@ mod tests {
         "trailing\n ",
         "sp \n x",
     ];
+
+    #[test]
+    fn plain_scalars_avoid_comment_and_mapping_indicators() {
+        for ok in ["a:b", "a#b", "ab:", "é:x", "x é#", "a- b"] {
+            assert_eq!(plain_ok(ok), !ok.ends_with(':'), "{ok}");
+        }
+        for not_ok in ["a: b", "a #b", "é: x", "x é #", "a\tb", "a\rb", "ab: "] {
+            assert!(!plain_ok(not_ok), "{not_ok}");
+        }
+    }
 
     #[test]
     fn risky_strings_round_trip_as_values_and_keys() {
