@@ -113,13 +113,17 @@ type Index = HashMap<u64, u32, BuildHasherDefault<HashIsKey>>;
 fn key_hash(key: &str) -> u64 {
     static SHARED: OnceLock<SharedSeed> = OnceLock::new();
     static STATE: OnceLock<SeedableRandomState> = OnceLock::new();
-    STATE
+    let mut hasher = STATE
         .get_or_init(|| {
             let os = RandomState::new();
             let shared = SHARED.get_or_init(|| SharedSeed::from_u64(os.hash_one(0u8)));
             SeedableRandomState::with_seed(os.hash_one(1u8), shared)
         })
-        .hash_one(key)
+        .build_hasher();
+    // The bytes alone: one string per hash needs no terminator (`str::hash`
+    // appends one).
+    hasher.write(key.as_bytes());
+    hasher.finish()
 }
 
 /// The index keys are already hashes.
@@ -317,23 +321,27 @@ impl Map {
         self.entries.is_empty()
     }
 
-    /// Inlined into the lookups, so that a small map's scan costs no call of
-    /// its own.
+    /// Inlined into the lookups: a small map's scan for a key of up to 32
+    /// bytes costs no call, and keeps nothing else on its path (the other
+    /// cases would make every lookup save registers).
     #[inline(always)]
     fn position(&self, key: &str) -> Option<usize> {
+        let bytes = key.as_bytes();
         match &self.index {
-            Some(index) => self.indexed_position(index, key),
-            None => {
-                let bytes = key.as_bytes();
-                self.entries
-                    .iter()
-                    .position(|(k, _)| same_bytes(k.name.as_bytes(), bytes))
-            }
+            None if bytes.len() <= 32 => self
+                .entries
+                .iter()
+                .position(|(k, _)| same_bytes(k.name.as_bytes(), bytes)),
+            _ => self.position_out_of_line(key),
         }
     }
 
+    /// [`Self::position`] through the hash index, or for long keys.
     #[inline(never)]
-    fn indexed_position(&self, index: &Index, key: &str) -> Option<usize> {
+    fn position_out_of_line(&self, key: &str) -> Option<usize> {
+        let Some(index) = &self.index else {
+            return self.entries.iter().position(|(k, _)| k.name == key);
+        };
         match index.get(&key_hash(key)) {
             None => None,
             Some(&i)
