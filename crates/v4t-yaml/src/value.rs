@@ -106,10 +106,11 @@ type Index = HashMap<u64, u32, BuildHasherDefault<HashIsKey>>;
 ///
 /// foldhash's fast variant (a small, maintained crate without dependencies)
 /// rather than std's SipHash: every lookup in a large map hashes its key, and
-/// foldhash takes a fraction of SipHash's time on short keys. Templates may be hostile, so the hash stays keyed against
-/// flooding an index with colliding keys: the seeds are drawn from std's
-/// `RandomState` (operating-system randomness, once per process) instead of
-/// foldhash's own address- and clock-derived default.
+/// foldhash takes a fraction of SipHash's time on short keys. Templates may
+/// be hostile, so the hash stays keyed against flooding an index with
+/// colliding keys: the seeds are drawn from std's `RandomState`
+/// (operating-system randomness, once per process) instead of foldhash's own
+/// address- and clock-derived default.
 fn key_hash(key: &str) -> u64 {
     static SHARED: OnceLock<SharedSeed> = OnceLock::new();
     static STATE: OnceLock<SeedableRandomState> = OnceLock::new();
