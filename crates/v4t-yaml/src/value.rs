@@ -658,6 +658,38 @@ mod tests {
     }
 
     #[test]
+    fn lookups_agree_on_short_and_long_keys_in_small_and_large_maps() {
+        let long = "a_key_that_is_longer_than_thirty_two_bytes";
+        for size in [3, 40] {
+            let mut entries: Vec<(Key, Node)> = (0..size)
+                .map(|i| {
+                    (
+                        Key::new(format!("k{i}"), Span::NONE),
+                        Node::number(i as f64),
+                    )
+                })
+                .collect();
+            entries.push((Key::new(long, Span::NONE), Node::number(-1.0)));
+            entries.push((Key::new("k1", Span::NONE), Node::number(-2.0)));
+            entries.push((Key::new(long, Span::NONE), Node::number(-3.0)));
+            let mut m = Map::from_entries(entries);
+            for (key, want) in [("k1", 1.0), (long, -1.0)] {
+                assert_eq!(
+                    m.get(key).and_then(Node::as_f64),
+                    Some(want),
+                    "{size} {key}"
+                );
+                assert_eq!(m.get_entry(key).map(|(k, _)| k.name.as_str()), Some(key));
+                assert!(m.contains_key(key));
+                assert_eq!(m.get_mut(key).and_then(|n| n.as_f64()), Some(want));
+            }
+            assert!(m.get(&long[1..]).is_none() && !m.contains_key("k"));
+            assert_eq!(m.remove(long).and_then(|n| n.as_f64()), Some(-1.0));
+            assert_eq!(m.get(long).and_then(Node::as_f64), Some(-3.0));
+        }
+    }
+
+    #[test]
     fn same_bytes_compares_every_byte() {
         let words = [
             "",
