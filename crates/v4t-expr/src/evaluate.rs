@@ -7,6 +7,8 @@
 //! tracks which ones are being evaluated (to report cycles) and how deeply
 //! expressions are nested (to fail cleanly instead of overflowing the stack).
 
+use std::borrow::Cow;
+
 use v4t_yaml::{Map, Node, Span, Value};
 
 use crate::compat;
@@ -17,48 +19,146 @@ use crate::js;
 /// expressions fail with a clear error instead of exhausting the stack.
 pub const MAX_DEPTH: usize = 256;
 
-/// The value operators, in the order in which the reference tries them.
-const OPERATORS: &[&str] = &[
-    "add",
-    "sub",
-    "mul",
-    "div",
-    "mod",
-    "variability_input",
-    "value_expression",
-    "concat",
-    "join",
-    "token",
-    "equal",
-    "greater",
-    "greater_or_equal",
-    "less",
-    "less_or_equal",
-    "in_range",
-    "valid_values",
-    "length",
-    "min_length",
-    "max_length",
-    "sum",
-    "count",
-    "min",
-    "max",
-    "median",
-    "mean",
-    "variance",
-    "standard_deviation",
-    "linear_regression",
-    "polynomial_regression",
-    "logarithmic_regression",
-    "exponential_regression",
-    "weekday",
-    "same",
-    "before",
-    "before_or_same",
-    "after",
-    "after_or_same",
-    "within",
-];
+/// The value operators, declared in the order in which the reference tries
+/// them (the derived order is the precedence).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Op {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    VariabilityInput,
+    ValueExpression,
+    Concat,
+    Join,
+    Token,
+    Equal,
+    Greater,
+    GreaterOrEqual,
+    Less,
+    LessOrEqual,
+    InRange,
+    ValidValues,
+    Length,
+    MinLength,
+    MaxLength,
+    Sum,
+    Count,
+    Min,
+    Max,
+    Median,
+    Mean,
+    Variance,
+    StandardDeviation,
+    LinearRegression,
+    PolynomialRegression,
+    LogarithmicRegression,
+    ExponentialRegression,
+    Weekday,
+    Same,
+    Before,
+    BeforeOrSame,
+    After,
+    AfterOrSame,
+    Within,
+}
+
+// `select` tracks the operators it has seen in a `u64`.
+const _: () = assert!((Op::Within as u32) < 64);
+
+impl Op {
+    /// The operator spelled `key`, if any.
+    fn parse(key: &str) -> Option<Op> {
+        Some(match key {
+            "add" => Op::Add,
+            "sub" => Op::Sub,
+            "mul" => Op::Mul,
+            "div" => Op::Div,
+            "mod" => Op::Mod,
+            "variability_input" => Op::VariabilityInput,
+            "value_expression" => Op::ValueExpression,
+            "concat" => Op::Concat,
+            "join" => Op::Join,
+            "token" => Op::Token,
+            "equal" => Op::Equal,
+            "greater" => Op::Greater,
+            "greater_or_equal" => Op::GreaterOrEqual,
+            "less" => Op::Less,
+            "less_or_equal" => Op::LessOrEqual,
+            "in_range" => Op::InRange,
+            "valid_values" => Op::ValidValues,
+            "length" => Op::Length,
+            "min_length" => Op::MinLength,
+            "max_length" => Op::MaxLength,
+            "sum" => Op::Sum,
+            "count" => Op::Count,
+            "min" => Op::Min,
+            "max" => Op::Max,
+            "median" => Op::Median,
+            "mean" => Op::Mean,
+            "variance" => Op::Variance,
+            "standard_deviation" => Op::StandardDeviation,
+            "linear_regression" => Op::LinearRegression,
+            "polynomial_regression" => Op::PolynomialRegression,
+            "logarithmic_regression" => Op::LogarithmicRegression,
+            "exponential_regression" => Op::ExponentialRegression,
+            "weekday" => Op::Weekday,
+            "same" => Op::Same,
+            "before" => Op::Before,
+            "before_or_same" => Op::BeforeOrSame,
+            "after" => Op::After,
+            "after_or_same" => Op::AfterOrSame,
+            "within" => Op::Within,
+            _ => return None,
+        })
+    }
+
+    /// The operator's key.
+    fn name(self) -> &'static str {
+        match self {
+            Op::Add => "add",
+            Op::Sub => "sub",
+            Op::Mul => "mul",
+            Op::Div => "div",
+            Op::Mod => "mod",
+            Op::VariabilityInput => "variability_input",
+            Op::ValueExpression => "value_expression",
+            Op::Concat => "concat",
+            Op::Join => "join",
+            Op::Token => "token",
+            Op::Equal => "equal",
+            Op::Greater => "greater",
+            Op::GreaterOrEqual => "greater_or_equal",
+            Op::Less => "less",
+            Op::LessOrEqual => "less_or_equal",
+            Op::InRange => "in_range",
+            Op::ValidValues => "valid_values",
+            Op::Length => "length",
+            Op::MinLength => "min_length",
+            Op::MaxLength => "max_length",
+            Op::Sum => "sum",
+            Op::Count => "count",
+            Op::Min => "min",
+            Op::Max => "max",
+            Op::Median => "median",
+            Op::Mean => "mean",
+            Op::Variance => "variance",
+            Op::StandardDeviation => "standard_deviation",
+            Op::LinearRegression => "linear_regression",
+            Op::PolynomialRegression => "polynomial_regression",
+            Op::LogarithmicRegression => "logarithmic_regression",
+            Op::ExponentialRegression => "exponential_regression",
+            Op::Weekday => "weekday",
+            Op::Same => "same",
+            Op::Before => "before",
+            Op::BeforeOrSame => "before_or_same",
+            Op::After => "after",
+            Op::AfterOrSame => "after_or_same",
+            Op::Within => "within",
+        }
+    }
+}
 
 const WEEKDAYS: [&str; 7] = [
     "sunday",
@@ -82,9 +182,39 @@ pub struct Evaluator<'a> {
     pub(crate) now_ms: f64,
     depth: usize,
     /// Named value expressions currently being evaluated (cycle detection).
-    active_expressions: Vec<String>,
+    active_expressions: ActiveNames,
     /// Variability inputs currently being read (cycle detection).
-    pub(crate) active_inputs: Vec<String>,
+    pub(crate) active_inputs: ActiveNames,
+}
+
+/// The names on the current evaluation path (for cycle detection), in one
+/// reused buffer: entering a name does not allocate once the buffer has grown.
+#[derive(Debug, Default)]
+pub(crate) struct ActiveNames {
+    text: String,
+    /// End of each name in `text`.
+    ends: Vec<usize>,
+}
+
+impl ActiveNames {
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        let mut start = 0;
+        self.ends.iter().any(|&end| {
+            let found = self.text.get(start..end) == Some(name);
+            start = end;
+            found
+        })
+    }
+
+    pub(crate) fn push(&mut self, name: &str) {
+        self.text.push_str(name);
+        self.ends.push(self.text.len());
+    }
+
+    pub(crate) fn pop(&mut self) {
+        self.ends.pop();
+        self.text.truncate(self.ends.last().copied().unwrap_or(0));
+    }
 }
 
 impl<'a> Evaluator<'a> {
@@ -104,8 +234,8 @@ impl<'a> Evaluator<'a> {
             assigned,
             now_ms,
             depth: 0,
-            active_expressions: Vec::new(),
-            active_inputs: Vec::new(),
+            active_expressions: ActiveNames::default(),
+            active_inputs: ActiveNames::default(),
         }
     }
 
@@ -152,6 +282,15 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// [`Self::evaluate`] of a node that is no longer needed: a literal is
+    /// moved out instead of copied.
+    pub(crate) fn evaluate_owned(&mut self, expr: Node) -> Result<Value> {
+        if self.depth < MAX_DEPTH && is_literal(&expr.value) {
+            return Ok(expr.value);
+        }
+        self.evaluate(&expr)
+    }
+
     fn dispatch(&mut self, expr: &Node) -> Result<Value> {
         let map = match &expr.value {
             Value::Null => return Err(EvalError::new("Received undefined condition", expr.span)),
@@ -161,41 +300,47 @@ impl<'a> Evaluator<'a> {
             Value::Timestamp(_) => return Err(unknown(expr)),
             Value::Map(map) => map,
         };
-        for &op in OPERATORS {
-            if let Some(arg) = map.get(op).filter(|n| n.is_defined()) {
-                return self.operator(op, arg, expr);
-            }
+        match select(map) {
+            Some((op, arg)) => self.operator(op, arg, expr),
+            None => Err(unknown(expr)),
         }
-        Err(unknown(expr))
     }
 
-    fn operator(&mut self, op: &str, arg: &Node, expr: &Node) -> Result<Value> {
+    fn operator(&mut self, op: Op, arg: &Node, expr: &Node) -> Result<Value> {
         let span = arg.span.or(expr.span);
         match op {
-            "add" => self.op_add(arg, span),
-            "mul" => self.op_mul(arg, span),
-            "sub" | "div" => self.op_sub_div(op, arg, span),
-            "mod" => self.op_mod(arg, span),
-            "variability_input" => self.op_variability_input(arg, span),
-            "value_expression" => self.op_value_expression(arg, span),
-            "concat" => self.op_concat(arg, span),
-            "join" => self.op_join(arg, span),
-            "token" => self.op_token(arg, span),
-            "equal" => self.op_equal(arg, span),
-            "greater" | "greater_or_equal" | "less" | "less_or_equal" => {
+            Op::Add => self.op_add(arg, span),
+            Op::Mul => self.op_mul(arg, span),
+            Op::Sub | Op::Div => self.op_sub_div(op, arg, span),
+            Op::Mod => self.op_mod(arg, span),
+            Op::VariabilityInput => self.op_variability_input(arg, span),
+            Op::ValueExpression => self.op_value_expression(arg, span),
+            Op::Concat => self.op_concat(arg, span),
+            Op::Join => self.op_join(arg, span),
+            Op::Token => self.op_token(arg, span),
+            Op::Equal => self.op_equal(arg, span),
+            Op::Greater | Op::GreaterOrEqual | Op::Less | Op::LessOrEqual => {
                 self.op_compare(op, arg, span)
             }
-            "in_range" => self.op_in_range(arg, span),
-            "valid_values" => self.op_valid_values(arg, span),
-            "length" | "min_length" | "max_length" => self.op_length(op, arg, span),
-            "sum" | "count" | "min" | "max" | "median" | "mean" | "variance"
-            | "standard_deviation" => crate::analytics::statistic(op, arg, span),
-            "linear_regression"
-            | "polynomial_regression"
-            | "logarithmic_regression"
-            | "exponential_regression" => crate::analytics::regression(op, arg, span),
-            "weekday" => self.op_weekday(),
-            _ => crate::dates::compare(op, arg, span, self.now_ms),
+            Op::InRange => self.op_in_range(arg, span),
+            Op::ValidValues => self.op_valid_values(arg, span),
+            Op::Length | Op::MinLength | Op::MaxLength => self.op_length(op, arg, span),
+            Op::Sum
+            | Op::Count
+            | Op::Min
+            | Op::Max
+            | Op::Median
+            | Op::Mean
+            | Op::Variance
+            | Op::StandardDeviation => crate::analytics::statistic(op.name(), arg, span),
+            Op::LinearRegression
+            | Op::PolynomialRegression
+            | Op::LogarithmicRegression
+            | Op::ExponentialRegression => crate::analytics::regression(op.name(), arg, span),
+            Op::Weekday => self.op_weekday(),
+            Op::Same | Op::Before | Op::BeforeOrSame | Op::After | Op::AfterOrSame | Op::Within => {
+                crate::dates::compare(op.name(), arg, span, self.now_ms)
+            }
         }
     }
 
@@ -218,12 +363,12 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline(never)]
-    fn op_sub_div(&mut self, op: &str, arg: &Node, span: Span) -> Result<Value> {
+    fn op_sub_div(&mut self, op: Op, arg: &Node, span: Span) -> Result<Value> {
         let items = list(arg, span)?;
         let mut acc = self.eval_number(items.first(), span)?;
         for item in items.iter().skip(1) {
             let x = self.eval_number(Some(item), span)?;
-            acc = if op == "sub" { acc - x } else { acc / x };
+            acc = if op == Op::Sub { acc - x } else { acc / x };
         }
         Ok(Value::Number(acc))
     }
@@ -262,7 +407,7 @@ impl<'a> Evaluator<'a> {
     fn op_join(&mut self, arg: &Node, span: Span) -> Result<Value> {
         let items = list(arg, span)?;
         let array = self.eval_item(items.first(), span)?;
-        let Value::Seq(values) = &array else {
+        let Value::Seq(values) = &*array else {
             return Err(not_a(
                 json_eval(&array),
                 "not an array",
@@ -283,14 +428,14 @@ impl<'a> Evaluator<'a> {
     fn op_token(&mut self, arg: &Node, span: Span) -> Result<Value> {
         let items = list(arg, span)?;
         let text = self.eval_item(items.first(), span)?;
-        let Value::String(text) = text else {
+        let Value::String(text) = &*text else {
             return Err(not_a(
                 json_eval(&text),
                 "not a string",
                 item_span(items.first(), span),
             ));
         };
-        Ok(token(&text, items.get(1), items.get(2)))
+        Ok(token(text, items.get(1), items.get(2)))
     }
 
     #[inline(never)]
@@ -301,7 +446,7 @@ impl<'a> Evaluator<'a> {
             let equal = if i == 0 {
                 // The reference compares the first item with itself:
                 // the same object, so only NaN differs.
-                !matches!(first, Value::Number(n) if n.is_nan())
+                !matches!(*first, Value::Number(n) if n.is_nan())
             } else {
                 let v = self.eval_item(Some(item), span)?;
                 js::strict_equal(defined(&v), defined(&first))
@@ -314,15 +459,15 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline(never)]
-    fn op_compare(&mut self, op: &str, arg: &Node, span: Span) -> Result<Value> {
+    fn op_compare(&mut self, op: Op, arg: &Node, span: Span) -> Result<Value> {
         let items = list(arg, span)?;
         let a = self.eval_item(items.first(), span)?;
         let b = self.eval_item(items.get(1), span)?;
         let (a, b) = (defined(&a), defined(&b));
         Ok(Value::Bool(match op {
-            "greater" => js::gt(a, b),
-            "greater_or_equal" => js::ge(a, b),
-            "less" => js::lt(a, b),
+            Op::Greater => js::gt(a, b),
+            Op::GreaterOrEqual => js::ge(a, b),
+            Op::Less => js::lt(a, b),
             _ => js::le(a, b),
         }))
     }
@@ -352,7 +497,7 @@ impl<'a> Evaluator<'a> {
         let items = list(arg, span)?;
         let x = self.eval_item(items.first(), span)?;
         let values = self.eval_item(items.get(1), span)?;
-        let Value::Seq(values) = &values else {
+        let Value::Seq(values) = &*values else {
             return Err(not_a(
                 json_eval(&values),
                 "not an array",
@@ -368,10 +513,10 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline(never)]
-    fn op_length(&mut self, op: &str, arg: &Node, span: Span) -> Result<Value> {
+    fn op_length(&mut self, op: Op, arg: &Node, span: Span) -> Result<Value> {
         let items = list(arg, span)?;
         let text = self.eval_item(items.first(), span)?;
-        let Value::String(text) = &text else {
+        let Value::String(text) = &*text else {
             return Err(not_a(
                 json_eval(&text),
                 "not a string",
@@ -382,8 +527,8 @@ impl<'a> Evaluator<'a> {
         let len = js::utf16_len(text) as f64;
         let len_value = Value::Number(len);
         Ok(Value::Bool(match op {
-            "length" => js::loose_equal_number(len, defined(&n)),
-            "min_length" => js::ge(Some(&len_value), defined(&n)),
+            Op::Length => js::loose_equal_number(len, defined(&n)),
+            Op::MinLength => js::ge(Some(&len_value), defined(&n)),
             _ => js::le(Some(&len_value), defined(&n)),
         }))
     }
@@ -405,37 +550,67 @@ impl<'a> Evaluator<'a> {
                 span,
             ));
         };
-        if self.active_expressions.iter().any(|n| n == name) {
+        if self.active_expressions.contains(name) {
             return Err(EvalError::new(
                 format!("Value expression \"{name}\" is cyclic"),
                 span,
             ));
         }
-        self.active_expressions.push(name.to_string());
+        self.active_expressions.push(name);
         let result = self.evaluate(found);
         self.active_expressions.pop();
         result
     }
 
     /// Evaluates an argument; a missing one is JavaScript's `undefined`.
-    fn eval_item(&mut self, item: Option<&Node>, parent: Span) -> Result<Value> {
+    /// Literals (below the depth limit) are borrowed, not copied.
+    fn eval_item<'n>(&mut self, item: Option<&'n Node>, parent: Span) -> Result<Cow<'n, Value>> {
         match item {
-            Some(item) => self.evaluate(item).map_err(|e| locate(e, parent)),
+            Some(item) if self.depth < MAX_DEPTH && is_literal(&item.value) => {
+                Ok(Cow::Borrowed(&item.value))
+            }
+            Some(item) => self
+                .evaluate(item)
+                .map(Cow::Owned)
+                .map_err(|e| locate(e, parent)),
             None => Err(EvalError::new("Received undefined condition", parent)),
         }
     }
 
     /// Evaluates an argument that must yield a number.
     fn eval_number(&mut self, item: Option<&Node>, parent: Span) -> Result<f64> {
-        match self.eval_item(item, parent)? {
-            Value::Number(n) => Ok(n),
+        match &*self.eval_item(item, parent)? {
+            Value::Number(n) => Ok(*n),
             other => Err(not_a(
-                json_eval(&other),
+                json_eval(other),
                 "not a number",
                 item_span(item, parent),
             )),
         }
     }
+}
+
+/// The operator the reference applies to `map`: the first of [`Op`] whose
+/// key the map has with a defined value. Only the first entry of a key counts
+/// (as for [`Map::get`]); one pass over the entries instead of a lookup per
+/// operator.
+fn select(map: &Map) -> Option<(Op, &Node)> {
+    let mut best: Option<(Op, &Node)> = None;
+    let mut seen = 0u64;
+    for (key, value) in map.iter() {
+        let Some(op) = Op::parse(&key.name) else {
+            continue;
+        };
+        let bit = 1u64 << (op as u32);
+        if seen & bit != 0 {
+            continue;
+        }
+        seen |= bit;
+        if value.is_defined() && best.is_none_or(|(b, _)| op < b) {
+            best = Some((op, value));
+        }
+    }
+    best
 }
 
 /// `split(delimiter)[index]` with JavaScript's rules for both arguments.
@@ -468,6 +643,14 @@ fn token(text: &str, delimiter: Option<&Node>, index: Option<&Node>) -> Value {
         Some(part) => Value::String(part.clone()),
         None => Value::Null,
     }
+}
+
+/// Whether `v` evaluates to (a copy of) itself (see [`Evaluator::dispatch`]).
+fn is_literal(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Bool(_) | Value::Number(_) | Value::String(_) | Value::Seq(_)
+    )
 }
 
 /// An evaluated value as an operand: `Value::Null` stands for `undefined`.
@@ -542,7 +725,7 @@ fn unknown(expr: &Node) -> EvalError {
 pub(crate) mod tests {
     use super::*;
     use crate::testing::{map, node};
-    use v4t_yaml::deep_equal;
+    use v4t_yaml::{deep_equal, Key};
 
     /// Monday, 2023-01-02T00:00:00Z.
     pub(crate) const NOW: f64 = 1_672_617_600_000.0;
@@ -618,6 +801,105 @@ pub(crate) mod tests {
     fn operator_precedence_follows_the_key_order() {
         // `add` comes before `concat` whatever the map order.
         check("{concat: [a], add: [1, 2]}", "3");
+    }
+
+    #[test]
+    fn operator_keys_round_trip_in_precedence_order() {
+        let keys = [
+            "add",
+            "sub",
+            "mul",
+            "div",
+            "mod",
+            "variability_input",
+            "value_expression",
+            "concat",
+            "join",
+            "token",
+            "equal",
+            "greater",
+            "greater_or_equal",
+            "less",
+            "less_or_equal",
+            "in_range",
+            "valid_values",
+            "length",
+            "min_length",
+            "max_length",
+            "sum",
+            "count",
+            "min",
+            "max",
+            "median",
+            "mean",
+            "variance",
+            "standard_deviation",
+            "linear_regression",
+            "polynomial_regression",
+            "logarithmic_regression",
+            "exponential_regression",
+            "weekday",
+            "same",
+            "before",
+            "before_or_same",
+            "after",
+            "after_or_same",
+            "within",
+        ];
+        let ops: Vec<Op> = keys.iter().filter_map(|k| Op::parse(k)).collect();
+        assert_eq!(ops.len(), keys.len());
+        assert!(ops.windows(2).all(|w| w[0] < w[1]));
+        assert!(ops.iter().zip(keys).all(|(op, k)| op.name() == k));
+        assert_eq!(Op::parse("logic_expression"), None);
+        assert_eq!(Op::parse("Add"), None);
+    }
+
+    #[test]
+    fn only_the_first_entry_of_a_key_selects_an_operator() {
+        let entry = |k: &str, v: Node| (Key::new(k, Span::NONE), v);
+        let items = || Node::seq(vec![Node::number(1.0), Node::number(2.0)]);
+        // `{add: null, add: [1, 2]}`: the lookup finds the null entry.
+        let expr = Node::map(Map::from_entries(vec![
+            entry("add", Node::null()),
+            entry("add", items()),
+        ]));
+        assert!(evaluator().evaluate(&expr).is_err());
+        let expr = Node::map(Map::from_entries(vec![
+            entry("concat", items()),
+            entry("add", Node::null()),
+            entry("add", items()),
+        ]));
+        assert!(deep_equal(
+            &evaluator().evaluate(&expr).unwrap(),
+            &Value::String("12".into())
+        ));
+        let expr = Node::map(Map::from_entries(vec![
+            entry("concat", items()),
+            entry("add", items()),
+            entry("add", Node::null()),
+        ]));
+        assert!(deep_equal(
+            &evaluator().evaluate(&expr).unwrap(),
+            &Value::Number(3.0)
+        ));
+    }
+
+    #[test]
+    fn active_names_find_whole_names_only() {
+        let mut names = ActiveNames::default();
+        assert!(!names.contains(""));
+        names.push("ab");
+        names.push("c");
+        assert!(names.contains("ab") && names.contains("c"));
+        assert!(!names.contains("a") && !names.contains("abc") && !names.contains("bc"));
+        names.pop();
+        assert!(!names.contains("c") && names.contains("ab"));
+        names.push("");
+        assert!(names.contains(""));
+        names.pop();
+        names.pop();
+        assert!(!names.contains("ab"));
+        names.pop();
     }
 
     #[test]

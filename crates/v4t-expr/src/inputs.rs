@@ -14,16 +14,16 @@ use crate::evaluate::{locate, Evaluator};
 impl Evaluator<'_> {
     /// §2.5 steps 1-5 then re-evaluation of the result as a value expression.
     pub fn variability_input(&mut self, name: &str, span: Span) -> Result<Value> {
-        if self.active_inputs.iter().any(|n| n == name) {
+        if self.active_inputs.contains(name) {
             return Err(EvalError::new(
                 format!("Variability input \"{name}\" is cyclic"),
                 span,
             ));
         }
-        self.active_inputs.push(name.to_string());
+        self.active_inputs.push(name);
         let result = self
             .read_input(name, span)
-            .and_then(|value| self.evaluate(&value).map_err(|e| locate(e, span)));
+            .and_then(|value| self.evaluate_owned(value).map_err(|e| locate(e, span)));
         self.active_inputs.pop();
         result
     }

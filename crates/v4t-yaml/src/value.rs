@@ -11,6 +11,9 @@ use std::fmt;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
+use foldhash::fast::SeedableRandomState;
+use foldhash::SharedSeed;
+
 /// Identifies one loaded source text (a template, an inputs file, a `lib/` type file ...).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SourceId(pub u32);
@@ -99,11 +102,29 @@ pub struct Map {
 /// Map index: [`key_hash`] to the first entry position with that hash.
 type Index = HashMap<u64, u32, BuildHasherDefault<HashIsKey>>;
 
-/// A keyed (SipHash, per-process random key) hash of a map key, so that the
-/// index needs no copies of the keys.
+/// A seeded hash of a map key, so that the index needs no copies of the keys.
+///
+/// foldhash's fast variant (a small, maintained crate without dependencies)
+/// rather than std's SipHash: every lookup in a large map hashes its key, and
+/// foldhash takes a fraction of SipHash's time on short keys. Templates may
+/// be hostile, so the hash stays keyed against flooding an index with
+/// colliding keys: the seeds are drawn from std's `RandomState`
+/// (operating-system randomness, once per process) instead of foldhash's own
+/// address- and clock-derived default.
 fn key_hash(key: &str) -> u64 {
-    static STATE: OnceLock<RandomState> = OnceLock::new();
-    STATE.get_or_init(RandomState::new).hash_one(key)
+    static SHARED: OnceLock<SharedSeed> = OnceLock::new();
+    static STATE: OnceLock<SeedableRandomState> = OnceLock::new();
+    let mut hasher = STATE
+        .get_or_init(|| {
+            let os = RandomState::new();
+            let shared = SHARED.get_or_init(|| SharedSeed::from_u64(os.hash_one(0u8)));
+            SeedableRandomState::with_seed(os.hash_one(1u8), shared)
+        })
+        .build_hasher();
+    // The bytes alone: one string per hash needs no terminator (`str::hash`
+    // appends one).
+    hasher.write(key.as_bytes());
+    hasher.finish()
 }
 
 /// The index keys are already hashes.
@@ -230,15 +251,18 @@ impl Node {
     }
 
     /// Looks up `key` if this node is a map.
+    #[inline]
     pub fn get(&self, key: &str) -> Option<&Node> {
         self.as_map().and_then(|m| m.get(key))
     }
 
     /// Looks up `key` if this node is a map, treating null values as missing.
+    #[inline]
     pub fn get_defined(&self, key: &str) -> Option<&Node> {
         self.get(key).filter(|n| n.is_defined())
     }
 
+    #[inline]
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Node> {
         self.as_map_mut().and_then(|m| m.get_mut(key))
     }
@@ -298,30 +322,38 @@ impl Map {
         self.entries.is_empty()
     }
 
+    /// Inlined into the lookups: a small map's scan for a key of up to 32
+    /// bytes costs no call, and keeps nothing else on its path (the other
+    /// cases would make every lookup save registers).
+    #[inline(always)]
     fn position(&self, key: &str) -> Option<usize> {
+        let bytes = key.as_bytes();
         match &self.index {
-            Some(index) => match index.get(&key_hash(key)) {
-                None => None,
-                Some(&i)
-                    if self
-                        .entries
-                        .get(i as usize)
-                        .is_some_and(|(k, _)| k.name == key) =>
-                {
-                    Some(i as usize)
-                }
-                Some(_) => self.entries.iter().position(|(k, _)| k.name == key),
-            },
-            None => {
-                // Small maps: compare length and first byte before the bytes
-                // (most keys of a map differ there; saves a `memcmp` call).
-                let bytes = key.as_bytes();
-                let first = bytes.first().copied();
-                self.entries.iter().position(|(k, _)| {
-                    let name = k.name.as_bytes();
-                    name.len() == bytes.len() && name.first().copied() == first && name == bytes
-                })
+            None if bytes.len() <= 32 => self
+                .entries
+                .iter()
+                .position(|(k, _)| same_bytes(k.name.as_bytes(), bytes)),
+            _ => self.position_out_of_line(key),
+        }
+    }
+
+    /// [`Self::position`] through the hash index, or for long keys.
+    #[inline(never)]
+    fn position_out_of_line(&self, key: &str) -> Option<usize> {
+        let Some(index) = &self.index else {
+            return self.entries.iter().position(|(k, _)| k.name == key);
+        };
+        match index.get(&key_hash(key)) {
+            None => None,
+            Some(&i)
+                if self
+                    .entries
+                    .get(i as usize)
+                    .is_some_and(|(k, _)| same_bytes(k.name.as_bytes(), key.as_bytes())) =>
+            {
+                Some(i as usize)
             }
+            Some(_) => self.entries.iter().position(|(k, _)| k.name == key),
         }
     }
 
@@ -339,11 +371,34 @@ impl Map {
     }
 
     pub fn get(&self, key: &str) -> Option<&Node> {
-        self.position(key).map(|i| &self.entries[i].1)
+        let bytes = key.as_bytes();
+        // `position`'s scan, finding the entry itself: no counter, no bounds
+        // check (measured: cheaper than going through the position).
+        let found = match &self.index {
+            None if bytes.len() <= 32 => self
+                .entries
+                .iter()
+                .find(|(k, _)| same_bytes(k.name.as_bytes(), bytes)),
+            _ => self
+                .position_out_of_line(key)
+                .and_then(|i| self.entries.get(i)),
+        };
+        found.map(|(_, v)| v)
     }
 
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Node> {
-        self.position(key).map(|i| &mut self.entries[i].1)
+        let bytes = key.as_bytes();
+        // As in `get`.
+        let found = match &self.index {
+            None if bytes.len() <= 32 => self
+                .entries
+                .iter_mut()
+                .find(|(k, _)| same_bytes(k.name.as_bytes(), bytes)),
+            _ => self
+                .position_out_of_line(key)
+                .and_then(|i| self.entries.get_mut(i)),
+        };
+        found.map(|(_, v)| v)
     }
 
     /// The entry at `position` in insertion order.
@@ -466,6 +521,39 @@ impl Map {
     }
 }
 
+/// `a == b`, inline for keys of up to 32 bytes (nearly all map keys): a
+/// lookup compares lengths first and then mostly finds its key, so the bytes
+/// of matching keys are compared on almost every call, and a `memcmp` call
+/// costs more than the comparison itself.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    // Two possibly overlapping words cover 4 to 32 bytes.
+    if n >= 16 {
+        if n > 32 {
+            return a == b;
+        }
+        let head = |s: &[u8]| s.first_chunk::<16>().map(|c| u128::from_ne_bytes(*c));
+        let tail = |s: &[u8]| s.last_chunk::<16>().map(|c| u128::from_ne_bytes(*c));
+        return head(a) == head(b) && tail(a) == tail(b);
+    }
+    if n >= 8 {
+        let head = |s: &[u8]| s.first_chunk::<8>().map(|c| u64::from_ne_bytes(*c));
+        let tail = |s: &[u8]| s.last_chunk::<8>().map(|c| u64::from_ne_bytes(*c));
+        return head(a) == head(b) && tail(a) == tail(b);
+    }
+    if n >= 4 {
+        let head = |s: &[u8]| s.first_chunk::<4>().map(|c| u32::from_ne_bytes(*c));
+        let tail = |s: &[u8]| s.last_chunk::<4>().map(|c| u32::from_ne_bytes(*c));
+        return head(a) == head(b) && tail(a) == tail(b);
+    }
+    // First, middle and last byte cover 0 to 3 bytes.
+    a.first() == b.first() && a.get(n / 2) == b.get(n / 2) && a.last() == b.last()
+}
+
 impl Key {
     pub fn new(name: impl Into<String>, span: Span) -> Key {
         Key {
@@ -567,6 +655,85 @@ mod tests {
         assert_eq!(m.get("new").and_then(Node::as_f64), Some(-1.0));
         assert!(m.remove("k5").is_some());
         assert_eq!(m.get("k5").and_then(Node::as_f64), Some(65.0));
+    }
+
+    #[test]
+    fn lookups_agree_on_short_and_long_keys_in_small_and_large_maps() {
+        let long = "a_key_that_is_longer_than_thirty_two_bytes";
+        for size in [3, 40] {
+            let mut entries: Vec<(Key, Node)> = (0..size)
+                .map(|i| {
+                    (
+                        Key::new(format!("k{i}"), Span::NONE),
+                        Node::number(i as f64),
+                    )
+                })
+                .collect();
+            entries.push((Key::new(long, Span::NONE), Node::number(-1.0)));
+            entries.push((Key::new("k1", Span::NONE), Node::number(-2.0)));
+            entries.push((Key::new(long, Span::NONE), Node::number(-3.0)));
+            let mut m = Map::from_entries(entries);
+            for (key, want) in [("k1", 1.0), (long, -1.0)] {
+                assert_eq!(
+                    m.get(key).and_then(Node::as_f64),
+                    Some(want),
+                    "{size} {key}"
+                );
+                assert_eq!(m.get_entry(key).map(|(k, _)| k.name.as_str()), Some(key));
+                assert!(m.contains_key(key));
+                assert_eq!(m.get_mut(key).and_then(|n| n.as_f64()), Some(want));
+            }
+            assert!(m.get(&long[1..]).is_none() && !m.contains_key("k"));
+            assert_eq!(m.remove(long).and_then(|n| n.as_f64()), Some(-1.0));
+            assert_eq!(m.get(long).and_then(Node::as_f64), Some(-3.0));
+        }
+    }
+
+    #[test]
+    fn same_bytes_compares_every_byte() {
+        let words = [
+            "",
+            "a",
+            "b",
+            "ab",
+            "ba",
+            "abc",
+            "abd",
+            "xbc",
+            "abcd",
+            "abce",
+            "xbcd",
+            "abcdefg",
+            "abcdefh",
+            "abxdefg",
+            "abcdefgh",
+            "abcdefgi",
+            "xbcdefgh",
+            "abcdefghijk",
+            "abcdxfghijk",
+            "abcdefghijklmnop",
+            "abcdefghijklmnoq",
+            "abcdefghxjklmnop",
+            "abcdefghijklmnopq",
+            "abcdefghijklmnopr",
+            "é",
+            "aé",
+        ];
+        for a in words {
+            for b in words {
+                assert_eq!(same_bytes(a.as_bytes(), b.as_bytes()), a == b, "{a} {b}");
+            }
+        }
+        // Every single-byte difference at every length up to 40.
+        for n in 0..=40usize {
+            let a: Vec<u8> = (0..n as u8).collect();
+            assert!(same_bytes(&a, &a.clone()));
+            for i in 0..n {
+                let mut b = a.clone();
+                b[i] ^= 0x80;
+                assert!(!same_bytes(&a, &b), "{n} {i}");
+            }
+        }
     }
 
     #[test]
