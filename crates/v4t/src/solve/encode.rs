@@ -202,7 +202,7 @@ impl<'a> Encoder<'a> {
     pub fn var(&mut self, name: &str) -> Lit {
         // Element ids never name anything in `names` (see `presence`), and
         // most terms are ids.
-        if let Some(id) = self.ids.find(name) {
+        if let Some(id) = self.ids.find(self.graph, name) {
             return self.presence(id);
         }
         if let Some(&l) = self.names.get(name) {
@@ -245,7 +245,7 @@ impl<'a> Encoder<'a> {
     /// The element whose `manual.<id>` variable `name` is, if any.
     fn manual_element(&self, name: &str) -> Option<ElementId> {
         let id = name.strip_prefix("manual.")?;
-        self.ids.find(id)
+        self.ids.find(self.graph, id)
     }
 
     /// The presence variable of an element: the variable named by its id.
@@ -900,14 +900,15 @@ impl<'a> Encoder<'a> {
 }
 
 /// Element ids without a table of strings: an open-addressing table of
-/// (hash tag, position) pairs, eight bytes a slot, over a copy of the ids
-/// concatenated in element order; strings are compared only where tags meet.
+/// (hash tag, position in element order) pairs, eight bytes a slot, filled
+/// in element order; strings are compared only where tags meet.
 ///
 /// Terms usually name elements in element order (the enricher's
 /// constraints walk the elements), so a lookup first tries the element
-/// after each of the last few found: those ids sit next to the last one in
-/// the copy, which spares the random accesses into the table and into the
-/// element arena that cost most of a lookup.
+/// after each of the last few found, which spares the random access into
+/// the table (hashing, probing and a cache miss per lookup otherwise).
+/// A copy of the ids in element order would make those comparisons
+/// sequential but costs more in fresh memory than it saves.
 struct IdIndex {
     /// `(tag, position)`, `EMPTY` positions for free slots; one slot per
     /// distinct id (its first position).
@@ -916,10 +917,6 @@ struct IdIndex {
     first: Vec<ElementId>,
     /// The element at each position of element order.
     elements: Vec<ElementId>,
-    /// The ids in element order, concatenated.
-    bytes: Vec<u8>,
-    /// Where the id at each position ends in `bytes` (a leading 0).
-    ends: Vec<usize>,
     /// Positions of recent hits (`EMPTY` if unused), and the one to replace next.
     recent: Cell<([u32; RECENT], usize)>,
 }
@@ -939,39 +936,34 @@ impl IdIndex {
             slots: vec![(0, EMPTY); (n + n / 2).next_power_of_two().max(2)],
             first: (0..n as u32).map(ElementId).collect(),
             elements: Vec::with_capacity(n),
-            bytes: Vec::new(),
-            ends: Vec::with_capacity(n + 1),
             recent: Cell::new(([EMPTY; RECENT], 0)),
         };
-        index.ends.push(0);
         for e in graph.ordered() {
             let id = &graph.get(e).id;
             let h = id_hash(id);
             let at = index.elements.len() as u32;
-            match index.probe(h, id) {
+            match index.probe(graph, h, id) {
                 Ok(first) => index.first[e.0 as usize] = index.elements[first as usize],
                 Err(slot) => index.slots[slot] = (tag(h), at),
             }
             index.elements.push(e);
-            index.bytes.extend_from_slice(id.as_bytes());
-            index.ends.push(index.bytes.len());
         }
         index
     }
 
     /// The id at position `at` of element order.
-    fn id_at(&self, at: usize) -> &[u8] {
-        &self.bytes[self.ends[at]..self.ends[at + 1]]
+    fn id_at<'g>(&self, graph: &'g Graph, at: usize) -> &'g [u8] {
+        graph.get(self.elements[at]).id.as_bytes()
     }
 
     /// The first position with id `name` (`Ok`), or the free slot where it belongs.
-    fn probe(&self, h: u64, name: &str) -> std::result::Result<u32, usize> {
+    fn probe(&self, graph: &Graph, h: u64, name: &str) -> std::result::Result<u32, usize> {
         let mask = self.slots.len() - 1;
         let mut slot = h as usize & mask;
         loop {
             match self.slots[slot] {
                 (_, EMPTY) => return Err(slot),
-                (t, at) if t == tag(h) && self.id_at(at as usize) == name.as_bytes() => {
+                (t, at) if t == tag(h) && self.id_at(graph, at as usize) == name.as_bytes() => {
                     return Ok(at)
                 }
                 _ => slot = (slot + 1) & mask,
@@ -980,11 +972,11 @@ impl IdIndex {
     }
 
     /// The first element (in element order) whose id is `name`.
-    fn find(&self, name: &str) -> Option<ElementId> {
+    fn find(&self, graph: &Graph, name: &str) -> Option<ElementId> {
         let (mut recent, next) = self.recent.get();
         let next_hit = recent.iter().position(|&r| {
             let at = r as usize + 1;
-            r != EMPTY && at < self.elements.len() && self.id_at(at) == name.as_bytes()
+            r != EMPTY && at < self.elements.len() && self.id_at(graph, at) == name.as_bytes()
         });
         let at = match next_hit {
             Some(i) => {
@@ -993,7 +985,7 @@ impl IdIndex {
                 recent[i]
             }
             None => {
-                let at = self.probe(id_hash(name), name).ok()?;
+                let at = self.probe(graph, id_hash(name), name).ok()?;
                 recent[next] = at;
                 self.recent.set((recent, (next + 1) % RECENT));
                 at
@@ -1096,7 +1088,7 @@ topology_template:
             for &e in &order {
                 let id = &g.get(e).id;
                 let first = *order.iter().find(|&&x| g.get(x).id == *id).expect("self");
-                assert_eq!(enc.ids.find(id), Some(first), "{id}");
+                assert_eq!(enc.ids.find(g, id), Some(first), "{id}");
                 assert_eq!(enc.ids.first[e.0 as usize], first, "{id}");
                 assert_eq!(enc.presence(e), enc.presence(first), "{id}");
                 assert_eq!(enc.var(id), enc.presence(first), "{id}");
@@ -1106,7 +1098,7 @@ topology_template:
                 .filter(|&&x| g.get(x).id == "artifact.z@0.node.x@0.node.y")
                 .count();
             assert_eq!(shared, 2);
-            assert_eq!(enc.ids.find("node.nothing"), None);
+            assert_eq!(enc.ids.find(g, "node.nothing"), None);
         });
     }
 
@@ -1126,7 +1118,7 @@ topology_template:
             sequence.extend((0..n).flat_map(|i| [i, (i + n / 2) % n]));
             sequence.extend((0..n).flat_map(|i| [i, i]));
             for i in sequence {
-                assert_eq!(enc.ids.find(&names[i]), want(&names[i]), "{}", names[i]);
+                assert_eq!(enc.ids.find(g, &names[i]), want(&names[i]), "{}", names[i]);
             }
         });
     }
