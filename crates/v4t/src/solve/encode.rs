@@ -7,6 +7,7 @@ use crate::error::{bail, Error, Result};
 use crate::fxhash::{FxHashMap, FxHasher};
 use crate::graph::{Cond, ElementId, Graph, Kind, Op};
 use crate::types::TypeSystem;
+use std::cell::Cell;
 use v4t_expr::Evaluator;
 use v4t_sat::{Lit, Solver};
 use v4t_yaml::json::{to_json, to_json_pretty};
@@ -199,11 +200,13 @@ impl<'a> Encoder<'a> {
     /// `manual.<id>` names the literal of [`Encoder::manual`], which usually
     /// exists without a name (see there).
     pub fn var(&mut self, name: &str) -> Lit {
-        if let Some(&l) = self.names.get(name) {
-            return l;
-        }
+        // Element ids never name anything in `names` (see `presence`), and
+        // most terms are ids.
         if let Some(id) = self.ids.find(self.graph, name) {
             return self.presence(id);
+        }
+        if let Some(&l) = self.names.get(name) {
+            return l;
         }
         if let Some(id) = self.manual_element(name) {
             if let Some(l) = self.manual_lits[id.0 as usize] {
@@ -897,46 +900,71 @@ impl<'a> Encoder<'a> {
 }
 
 /// Element ids without a table of strings: an open-addressing table of
-/// (hash tag, element) pairs, eight bytes a slot, filled in element order;
-/// strings are compared only where tags meet.
+/// (hash tag, position in element order) pairs, eight bytes a slot, filled
+/// in element order; strings are compared only where tags meet.
+///
+/// Terms usually name elements in element order (the enricher's
+/// constraints walk the elements), so a lookup first tries the element
+/// after each of the last few found, which spares the random access into
+/// the table (hashing, probing and a cache miss per lookup otherwise).
+/// A copy of the ids in element order would make those comparisons
+/// sequential but costs more in fresh memory than it saves.
 struct IdIndex {
-    /// `(tag, element)`, `EMPTY` elements for free slots; one slot per
-    /// distinct id (its first element).
+    /// `(tag, position)`, `EMPTY` positions for free slots; one slot per
+    /// distinct id (its first position).
     slots: Vec<(u32, u32)>,
     /// Per element: the first element in element order with the same id.
     first: Vec<ElementId>,
+    /// The element at each position of element order.
+    elements: Vec<ElementId>,
+    /// Positions of recent hits (`EMPTY` if unused), and the one to replace next.
+    recent: Cell<([u32; RECENT], usize)>,
 }
 
 /// The element of a free slot.
 const EMPTY: u32 = u32::MAX;
 
+/// How many recent hits predict the next lookup: generated constraints
+/// interleave a few kinds (a node and its relations, say).
+const RECENT: usize = 4;
+
 impl IdIndex {
     fn new(graph: &Graph) -> IdIndex {
         let n = graph.elements.len();
         let mut index = IdIndex {
-            slots: vec![(0, EMPTY); (2 * n).next_power_of_two().max(2)],
+            // At most two thirds full: short probes, half the memory of 2n slots.
+            slots: vec![(0, EMPTY); (n + n / 2).next_power_of_two().max(2)],
             first: (0..n as u32).map(ElementId).collect(),
+            elements: Vec::with_capacity(n),
+            recent: Cell::new(([EMPTY; RECENT], 0)),
         };
         for e in graph.ordered() {
             let id = &graph.get(e).id;
             let h = id_hash(id);
+            let at = index.elements.len() as u32;
             match index.probe(graph, h, id) {
-                Ok(first) => index.first[e.0 as usize] = first,
-                Err(slot) => index.slots[slot] = (tag(h), e.0),
+                Ok(first) => index.first[e.0 as usize] = index.elements[first as usize],
+                Err(slot) => index.slots[slot] = (tag(h), at),
             }
+            index.elements.push(e);
         }
         index
     }
 
-    /// The element with id `name` (`Ok`), or the free slot where it belongs.
-    fn probe(&self, graph: &Graph, h: u64, name: &str) -> std::result::Result<ElementId, usize> {
+    /// The id at position `at` of element order.
+    fn id_at<'g>(&self, graph: &'g Graph, at: usize) -> &'g [u8] {
+        graph.get(self.elements[at]).id.as_bytes()
+    }
+
+    /// The first position with id `name` (`Ok`), or the free slot where it belongs.
+    fn probe(&self, graph: &Graph, h: u64, name: &str) -> std::result::Result<u32, usize> {
         let mask = self.slots.len() - 1;
         let mut slot = h as usize & mask;
         loop {
             match self.slots[slot] {
                 (_, EMPTY) => return Err(slot),
-                (t, e) if t == tag(h) && graph.get(ElementId(e)).id == name => {
-                    return Ok(ElementId(e))
+                (t, at) if t == tag(h) && self.id_at(graph, at as usize) == name.as_bytes() => {
+                    return Ok(at)
                 }
                 _ => slot = (slot + 1) & mask,
             }
@@ -945,7 +973,25 @@ impl IdIndex {
 
     /// The first element (in element order) whose id is `name`.
     fn find(&self, graph: &Graph, name: &str) -> Option<ElementId> {
-        self.probe(graph, id_hash(name), name).ok()
+        let (mut recent, next) = self.recent.get();
+        let next_hit = recent.iter().position(|&r| {
+            let at = r as usize + 1;
+            r != EMPTY && at < self.elements.len() && self.id_at(graph, at) == name.as_bytes()
+        });
+        let at = match next_hit {
+            Some(i) => {
+                recent[i] += 1;
+                self.recent.set((recent, next));
+                recent[i]
+            }
+            None => {
+                let at = self.probe(graph, id_hash(name), name).ok()?;
+                recent[next] = at;
+                self.recent.set((recent, (next + 1) % RECENT));
+                at
+            }
+        };
+        Some(self.first[self.elements[at as usize].0 as usize])
     }
 }
 
@@ -1053,6 +1099,27 @@ topology_template:
                 .count();
             assert_eq!(shared, 2);
             assert_eq!(enc.ids.find(g, "node.nothing"), None);
+        });
+    }
+
+    /// Predicting the element after a recent hit never changes what a
+    /// lookup finds, whatever the order of lookups (forwards, backwards,
+    /// interleaved, repeated, names that are no id, the last position).
+    #[test]
+    fn lookup_order_does_not_change_results() {
+        with_encoder(|g, enc| {
+            let order: Vec<ElementId> = g.ordered().collect();
+            let want = |name: &str| order.iter().copied().find(|&x| g.get(x).id == name);
+            let mut names: Vec<String> = order.iter().map(|&e| g.get(e).id.clone()).collect();
+            names.extend(["", "node", "node.nothing", "manual.node.y"].map(String::from));
+            let n = names.len();
+            let mut sequence: Vec<usize> = (0..n).chain((0..n).rev()).collect();
+            // Two interleaved forward walks, and each name twice in a row.
+            sequence.extend((0..n).flat_map(|i| [i, (i + n / 2) % n]));
+            sequence.extend((0..n).flat_map(|i| [i, i]));
+            for i in sequence {
+                assert_eq!(enc.ids.find(g, &names[i]), want(&names[i]), "{}", names[i]);
+            }
         });
     }
 

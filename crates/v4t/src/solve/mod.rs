@@ -83,8 +83,9 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
     for &id in &order {
         enc.presence(id);
     }
+    let mut buffers = (Vec::new(), Vec::new());
     for &id in &order {
-        encode_element(&mut enc, id).map_err(|e| e.in_element(&graph.get(id).id))?;
+        encode_element(&mut enc, id, &mut buffers).map_err(|e| e.in_element(&graph.get(id).id))?;
     }
     if let Some(constraints) = variability
         .and_then(|v| v.get("constraints"))
@@ -143,8 +144,14 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
     })
 }
 
-/// Manual and presence clauses of one element (5.2).
-fn encode_element(enc: &mut Encoder<'_>, id: ElementId) -> Result<()> {
+/// Manual and presence clauses of one element (5.2). `buffers` hold the
+/// literals of all and of the manual conditions, reused across elements
+/// (two allocations per element otherwise).
+fn encode_element(
+    enc: &mut Encoder<'_>,
+    id: ElementId,
+    buffers: &mut (Vec<Lit>, Vec<Lit>),
+) -> Result<()> {
     let graph = enc.graph;
     let conditions = &graph.get(id).conditions;
     let presence = enc.presence(id);
@@ -153,8 +160,9 @@ fn encode_element(enc: &mut Encoder<'_>, id: ElementId) -> Result<()> {
         enc.sat.require(presence);
         return Ok(());
     }
-    let mut all = Vec::with_capacity(conditions.len());
-    let mut manual_lits = Vec::with_capacity(conditions.len());
+    let (all, manual_lits) = buffers;
+    all.clear();
+    manual_lits.clear();
     for c in conditions {
         let l = enc.cond(c, Some(id))?;
         all.push(l);
@@ -162,8 +170,8 @@ fn encode_element(enc: &mut Encoder<'_>, id: ElementId) -> Result<()> {
             manual_lits.push(l);
         }
     }
-    enc.define_manual(id, &manual_lits);
-    enc.sat.define_and(presence, &all);
+    enc.define_manual(id, manual_lits);
+    enc.sat.define_and(presence, all);
     Ok(())
 }
 
