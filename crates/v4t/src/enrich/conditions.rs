@@ -77,7 +77,7 @@ pub fn enrich_conditions(
         edit[i] = raw.is_none_or(super::may_hold_options);
         if let Err(e) = enrich_element(doc, g, types, inputs, type_specific, id, raw, &mut current)
         {
-            first_error = Some((r, e.in_element(&g.get(id).id)));
+            first_error = Some((r, e.in_element(g.id(id))));
         }
     }
     match first_error {
@@ -131,10 +131,10 @@ fn enrich_element(
             list = vec![Cond::Bratan(scope_without(g, id))];
         }
         // 3. input-name condition
-        if g.options.enrich_input_condition && inputs.is_some_and(|m| m.contains_key(&e.id)) {
+        if g.options.enrich_input_condition && inputs.is_some_and(|m| m.contains_key(g.id(id))) {
             list.push(Cond::Yaml(single(
                 "variability_input",
-                Node::string(e.id.clone()),
+                Node::string(g.id(id)),
             )));
         }
         // 4b. the selected default / pruning conditions

@@ -301,7 +301,7 @@ impl<'a> Encoder<'a> {
             };
             for &e in list {
                 let first = self.ids.first[e.0 as usize] == e;
-                if first && (every || graph.get(e).id.starts_with(prefix)) {
+                if first && (every || graph.id(e).starts_with(prefix)) {
                     lits.push(self.presence(e));
                 }
             }
@@ -320,7 +320,7 @@ impl<'a> Encoder<'a> {
         if let Some(l) = self.manual_lits[id.0 as usize] {
             return l;
         }
-        let name = format!("manual.{}", self.graph.get(id).id);
+        let name = format!("manual.{}", self.graph.id(id));
         let l = self.new_named(&name);
         self.manual_lits[id.0 as usize] = Some(l);
         l
@@ -918,7 +918,7 @@ impl IdIndex {
             first: (0..n as u32).map(ElementId).collect(),
         };
         for e in graph.ordered() {
-            let id = &graph.get(e).id;
+            let id = graph.id(e);
             let h = id_hash(id);
             match index.probe(graph, h, id) {
                 Ok(first) => index.first[e.0 as usize] = first,
@@ -935,9 +935,7 @@ impl IdIndex {
         loop {
             match self.slots[slot] {
                 (_, EMPTY) => return Err(slot),
-                (t, e) if t == tag(h) && graph.get(ElementId(e)).id == name => {
-                    return Ok(ElementId(e))
-                }
+                (t, e) if t == tag(h) && graph.id(ElementId(e)) == name => return Ok(ElementId(e)),
                 _ => slot = (slot + 1) & mask,
             }
         }
@@ -1040,8 +1038,8 @@ topology_template:
         with_encoder(|g, enc| {
             let order: Vec<ElementId> = g.ordered().collect();
             for &e in &order {
-                let id = &g.get(e).id;
-                let first = *order.iter().find(|&&x| g.get(x).id == *id).expect("self");
+                let id = g.id(e);
+                let first = *order.iter().find(|&&x| g.id(x) == id).expect("self");
                 assert_eq!(enc.ids.find(g, id), Some(first), "{id}");
                 assert_eq!(enc.ids.first[e.0 as usize], first, "{id}");
                 assert_eq!(enc.presence(e), enc.presence(first), "{id}");
@@ -1049,7 +1047,7 @@ topology_template:
             }
             let shared = order
                 .iter()
-                .filter(|&&x| g.get(x).id == "artifact.z@0.node.x@0.node.y")
+                .filter(|&&x| g.id(x) == "artifact.z@0.node.x@0.node.y")
                 .count();
             assert_eq!(shared, 2);
             assert_eq!(enc.ids.find(g, "node.nothing"), None);
