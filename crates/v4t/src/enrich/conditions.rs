@@ -68,12 +68,13 @@ pub fn enrich_conditions(
     }
     let mut edit = vec![false; g.elements.len()];
     let mut first_error: Option<(u32, Error)> = None;
+    let definitions = g.definitions(doc);
     for (i, &r) in rank.iter().enumerate() {
         let id = ElementId(i as u32);
         if first_error.as_ref().is_some_and(|(fr, _)| *fr < r) {
             continue;
         }
-        let raw = g.raw_map(doc, id);
+        let raw = definitions.raw_map(id);
         edit[i] = raw.is_none_or(super::may_hold_options);
         if let Err(e) = enrich_element(doc, g, types, inputs, type_specific, id, raw, &mut current)
         {

@@ -133,6 +133,7 @@ pub fn rebuild(doc: &Node, previous: Graph) -> Result<Graph> {
         id_buf: String::new(),
         has_conditions: false,
         with_conditions: Vec::new(),
+        targets: Vec::new(),
         g,
     };
     b.anchor_check()?;
@@ -187,6 +188,7 @@ fn build_with(doc: &Node, copy: Copying) -> Result<(Graph, Vec<ElementId>)> {
         id_buf: String::new(),
         has_conditions: false,
         with_conditions: Vec::new(),
+        targets: Vec::new(),
         g: Graph {
             options,
             elements: Vec::new(),
@@ -317,6 +319,9 @@ struct Builder<'d> {
     /// The elements with such lists, so that moving them out visits only
     /// those definitions.
     with_conditions: Vec<ElementId>,
+    /// The `node` entry of each relation's definition, in relation order,
+    /// read while the definition is at hand.
+    targets: Vec<Option<&'d Node>>,
 }
 
 fn single(item: &Node) -> Option<(&str, Span, &Node)> {
@@ -706,6 +711,7 @@ impl<'d> Builder<'d> {
             e.hosting = is_hosting_name(name);
             let id = self.add(e);
             self.g.relations.push(id);
+            self.targets.push(a.get("node"));
             self.el(node).outgoing.push(id);
             if let Some(rname) = raw
                 .and_then(|m| m.get("relationship"))
@@ -878,9 +884,9 @@ impl<'d> Builder<'d> {
     }
 
     fn resolve_targets(&mut self) -> Result<()> {
-        for r in self.g.relations.clone() {
-            let raw = self.g.raw(self.doc, r);
-            let target_node = raw.and_then(|n| n.get("node"));
+        let targets = std::mem::take(&mut self.targets);
+        for (i, target_node) in targets.into_iter().enumerate() {
+            let r = self.g.relations[i];
             let name = target_node.and_then(Node::as_str);
             let Some(t) = name.and_then(|n| self.g.node(n)) else {
                 let shown = match target_node {

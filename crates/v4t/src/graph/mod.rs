@@ -304,12 +304,17 @@ impl Graph {
     /// The element's raw definition (the value of its single-entry map, or the
     /// import entry) in `doc`.
     pub fn raw<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Node> {
-        raw_at(
-            doc,
-            &self.get(id).loc,
-            &self.relationship_templates,
-            Some(&self.sections),
-        )
+        let section = |s: Section| section(doc, s, Some(&self.sections));
+        raw_at(&self.get(id).loc, &self.relationship_templates, &section)
+    }
+
+    /// The raw definitions in `doc` for many lookups: [`Graph::raw`] with
+    /// the document's sections found once.
+    pub fn definitions<'d>(&self, doc: &'d Node) -> Definitions<'_, 'd> {
+        Definitions {
+            graph: self,
+            sections: Section::ALL.map(|s| section(doc, s, Some(&self.sections))),
+        }
     }
 
     /// The raw definition as a map, if it is one.
@@ -435,6 +440,29 @@ impl Ids {
 
     pub(crate) fn reserve(&mut self, elements: usize) {
         self.ends.reserve(elements);
+    }
+}
+
+/// [`Graph::definitions`]: the sections of one document, by [`Section`].
+pub struct Definitions<'g, 'd> {
+    graph: &'g Graph,
+    sections: [Option<&'d Node>; 7],
+}
+
+impl<'d> Definitions<'_, 'd> {
+    /// [`Graph::raw`].
+    pub fn raw(&self, id: ElementId) -> Option<&'d Node> {
+        let section = |s: Section| self.sections[s as usize];
+        raw_at(
+            &self.graph.get(id).loc,
+            &self.graph.relationship_templates,
+            &section,
+        )
+    }
+
+    /// [`Graph::raw_map`].
+    pub fn raw_map(&self, id: ElementId) -> Option<&'d Map> {
+        self.raw(id).and_then(Node::as_map)
     }
 }
 
@@ -580,13 +608,12 @@ fn section_mut<'d>(doc: &'d mut Node, s: Section, hint: Option<&Sections>) -> Op
     )
 }
 
+/// The definition of `owner`, with the document's sections from `section`.
 fn owner_at<'d>(
-    doc: &'d Node,
     owner: &Owner,
     rts: &[String],
-    hint: Option<&Sections>,
+    section: &impl Fn(Section) -> Option<&'d Node>,
 ) -> Option<&'d Node> {
-    let section = |s: Section| section(doc, s, hint);
     match *owner {
         Owner::Node(i) => entry_value(section(Section::NodeTemplates), i),
         Owner::RelationshipTemplate(i) => {
@@ -634,13 +661,12 @@ fn owner_at_mut<'d>(
     }
 }
 
+/// The raw definition at `loc`, with the document's sections from `section`.
 fn raw_at<'d>(
-    doc: &'d Node,
     loc: &Loc,
     rts: &[String],
-    hint: Option<&Sections>,
+    section: &impl Fn(Section) -> Option<&'d Node>,
 ) -> Option<&'d Node> {
-    let section = |s: Section| section(doc, s, hint);
     let in_node = |node: u32, key: &str, index: u32| {
         entry_value(
             entry_value(section(Section::NodeTemplates), node)?.get(key),
@@ -658,10 +684,10 @@ fn raw_at<'d>(
         Loc::Output(i) => entry_value(section(Section::Outputs), i),
         Loc::Import(i) => section(Section::Imports)?.as_seq()?.get(i as usize),
         Loc::Property { owner, index } => {
-            entry_value(owner_at(doc, &owner, rts, hint)?.get("properties"), index)
+            entry_value(owner_at(&owner, rts, section)?.get("properties"), index)
         }
         Loc::Type { owner, index } => {
-            entry_value(owner_at(doc, &owner, rts, hint)?.get("type"), index)
+            entry_value(owner_at(&owner, rts, section)?.get("type"), index)
         }
     }
 }
@@ -809,13 +835,16 @@ imports:
         let rts = &g.relationship_templates;
         let same = |d: &Node| {
             for id in g.ordered() {
-                let searched = raw_at(d, &g.get(id).loc, rts, None).map(|n| n as *const Node);
+                let section = |s: Section| section(d, s, None);
+                let searched = raw_at(&g.get(id).loc, rts, &section).map(|n| n as *const Node);
                 assert_eq!(
                     g.raw(d, id).map(|n| n as *const Node),
                     searched,
                     "{}",
                     g.id(id)
                 );
+                let defs = g.definitions(d);
+                assert_eq!(defs.raw(id).map(|n| n as *const Node), searched);
             }
         };
         assert!(g.ordered().all(|id| g.raw(&d, id).is_some()));
@@ -828,7 +857,8 @@ imports:
         tt.expect("topology").remove("inputs");
         same(&d);
         for id in g.ordered() {
-            let searched = raw_at(&d, &g.get(id).loc, rts, None).map(|n| n as *const Node);
+            let section = |s: Section| section(&d, s, None);
+            let searched = raw_at(&g.get(id).loc, rts, &section).map(|n| n as *const Node);
             let got = g.raw_mut(&mut d, id).map(|n| n as *const Node);
             assert_eq!(got, searched, "{}", g.id(id));
         }
