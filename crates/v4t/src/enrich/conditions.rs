@@ -6,6 +6,7 @@
 use super::single;
 use crate::error::{bail, Error, Result};
 use crate::graph::{Cond, ElementId, Graph, Kind, Op};
+use crate::options::Switches;
 use crate::types::TypeSystem;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Value};
@@ -69,15 +70,24 @@ pub fn enrich_conditions(
     let mut edit = vec![false; g.elements.len()];
     let mut first_error: Option<(u32, Error)> = None;
     let definitions = g.definitions(doc);
+    let kinds = KindSwitches::new(g)?;
+    let context = Context {
+        doc,
+        g,
+        types,
+        inputs,
+        type_specific,
+        kinds: &kinds,
+    };
     for (i, &r) in rank.iter().enumerate() {
         let id = ElementId(i as u32);
         if first_error.as_ref().is_some_and(|(fr, _)| *fr < r) {
             continue;
         }
         let raw = definitions.raw_map(id);
-        edit[i] = raw.is_none_or(super::may_hold_options);
-        if let Err(e) = enrich_element(doc, g, types, inputs, type_specific, id, raw, &mut current)
-        {
+        let own = raw.filter(|m| super::may_hold_options(m));
+        edit[i] = raw.is_none() || own.is_some();
+        if let Err(e) = enrich_element(&context, id, own, &mut current) {
             first_error = Some((r, e.in_element(g.id(id))));
         }
     }
@@ -90,19 +100,61 @@ pub fn enrich_conditions(
     }
 }
 
-/// The final condition list of `id`, whose definition is `raw`, into
-/// `current[id]`.
-#[allow(clippy::too_many_arguments)]
+/// The switches of each kind (by `Kind as usize`) for elements without
+/// option keys of their own, without and with `anchor`: computed once
+/// instead of once per element.
+struct KindSwitches([[Switches; 2]; 11]);
+
+impl KindSwitches {
+    fn new(g: &Graph) -> Result<KindSwitches> {
+        let mut table = [[Switches::default(); 2]; 11];
+        for kind in [
+            Kind::Type,
+            Kind::Node,
+            Kind::Relation,
+            Kind::Property,
+            Kind::Policy,
+            Kind::Group,
+            Kind::Input,
+            Kind::Artifact,
+            Kind::Technology,
+            Kind::Output,
+        ] {
+            for anchor in [false, true] {
+                table[kind as usize][usize::from(anchor)] =
+                    g.options.element(kind.word(), None, anchor)?;
+            }
+        }
+        Ok(KindSwitches(table))
+    }
+
+    /// The switches of an element of `kind` whose definition holds no
+    /// option keys.
+    fn get(&self, kind: Kind, anchor: bool) -> Switches {
+        self.0[kind as usize][usize::from(anchor)]
+    }
+}
+
+/// What every element's enrichment reads.
+struct Context<'a> {
+    doc: &'a Node,
+    g: &'a Graph,
+    types: &'a TypeSystem<'a>,
+    inputs: Option<&'a Map>,
+    type_specific: Option<&'a Node>,
+    kinds: &'a KindSwitches,
+}
+
+/// The final condition list of `id` into `current[id]`. `own` is its
+/// definition if that may hold option keys (only those are read from it).
 fn enrich_element(
-    doc: &Node,
-    g: &Graph,
-    types: &TypeSystem<'_>,
-    inputs: Option<&Map>,
-    type_specific: Option<&Node>,
+    cx: &Context<'_>,
     id: ElementId,
-    raw: Option<&Map>,
+    own: Option<&Map>,
     current: &mut [Vec<Cond>],
 ) -> Result<()> {
+    let (doc, g, types, inputs, type_specific) =
+        (cx.doc, cx.g, cx.types, cx.inputs, cx.type_specific);
     {
         let e = g.get(id);
         // 4a. default / pruning condition candidates, computed first because
@@ -111,7 +163,7 @@ fn enrich_element(
             Some(ts) => type_specific_wrapper(doc, g, id, ts)?,
             None => None,
         };
-        let mut candidates = generic_wrappers(doc, raw, g, types, id, current)?;
+        let mut candidates = generic_wrappers(doc, own, g, types, id, current)?;
         if let Some(w) = specific {
             candidates.insert(0, w);
         }
@@ -144,8 +196,10 @@ fn enrich_element(
             Default::default()
         } else {
             // Without option keys, the kind's switches (no lookups).
-            let own = raw.filter(|m| super::may_hold_options(m));
-            g.options.element(kind_word, own, e.anchor)?
+            match own {
+                Some(own) => g.options.element(kind_word, Some(own), e.anchor)?,
+                None => cx.kinds.get(e.kind, e.anchor),
+            }
         };
         let mut selected = candidates
             .into_iter()
@@ -318,10 +372,11 @@ fn unknown_mode(g: &Graph, id: ElementId, mode: &str) -> Error {
     )
 }
 
-/// The element-generic default conditions (9.3).
+/// The element-generic default conditions (9.3); `own` as in
+/// [`enrich_element`].
 fn generic_wrappers(
     doc: &Node,
-    raw: Option<&Map>,
+    own: Option<&Map>,
     g: &Graph,
     types: &TypeSystem<'_>,
     id: ElementId,
@@ -339,7 +394,7 @@ fn generic_wrappers(
         || default_pruning_allowed(doc, g, id, current).then(|| Cond::Bratan(scope_without(g, id)));
     Ok(match e.kind {
         Kind::Node => {
-            let mode = mode_of(g, raw, id)?;
+            let mode = mode_of(g, own, id)?;
             let mut parts = Vec::new();
             for t in mode.split('-') {
                 // Each token contributes its operator if the node has the
@@ -370,7 +425,7 @@ fn generic_wrappers(
             }]
         }
         Kind::Relation => {
-            let mode = mode_of(g, raw, id)?;
+            let mode = mode_of(g, own, id)?;
             let mut parts = Vec::new();
             for t in mode.split('-') {
                 match t {
@@ -395,7 +450,7 @@ fn generic_wrappers(
             }]
         }
         Kind::Property => {
-            let mode = mode_of(g, raw, id)?;
+            let mode = mode_of(g, own, id)?;
             let mut parts = Vec::new();
             for t in mode.split('-') {
                 match t {
@@ -431,7 +486,7 @@ fn generic_wrappers(
             }]
         }
         Kind::Artifact => {
-            let mode = mode_of(g, raw, id)?;
+            let mode = mode_of(g, own, id)?;
             let (mut c, mut s) = (Vec::new(), Vec::new());
             for t in mode.split('-') {
                 match t {
@@ -448,7 +503,7 @@ fn generic_wrappers(
             split_wrappers(c, s)
         }
         Kind::Technology => {
-            let mode = mode_of(g, raw, id)?;
+            let mode = mode_of(g, own, id)?;
             let (mut c, mut s) = (Vec::new(), Vec::new());
             for t in mode.split('-') {
                 match t {
@@ -471,7 +526,7 @@ fn generic_wrappers(
             split_wrappers(c, s)
         }
         Kind::Output => {
-            let mode = mode_of(g, raw, id)?;
+            let mode = mode_of(g, own, id)?;
             let (mut c, mut s) = (Vec::new(), Vec::new());
             for t in mode.split('-') {
                 match t {
@@ -561,4 +616,50 @@ fn type_specific_wrapper(
         consistency: flag("consistency", false),
         semantic: flag("semantic", true),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::build;
+    use crate::normalize::normalize;
+
+    #[test]
+    fn kind_switches_are_those_of_elements_without_option_keys() {
+        let mut d = crate::testing::doc(
+            "
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options:
+      mode: strict
+      node_pruning: true
+      relation_default_condition: false
+      property_semantic_pruning: true
+  node_templates:
+    a: {type: t}
+",
+        );
+        normalize(&mut d).expect("normalizes");
+        let g = build(&d).expect("builds");
+        let kinds = KindSwitches::new(&g).expect("switches");
+        for kind in [
+            Kind::Type,
+            Kind::Node,
+            Kind::Relation,
+            Kind::Property,
+            Kind::Output,
+        ] {
+            for anchor in [false, true] {
+                assert_eq!(
+                    kinds.get(kind, anchor),
+                    g.options
+                        .element(kind.word(), None, anchor)
+                        .expect("switches"),
+                    "{kind:?} {anchor}"
+                );
+            }
+        }
+        assert_ne!(kinds.get(Kind::Node, false), kinds.get(Kind::Node, true));
+    }
 }
