@@ -70,7 +70,7 @@ pub fn enrich_conditions(
     let mut edit = vec![false; g.elements.len()];
     let mut first_error: Option<(u32, Error)> = None;
     let definitions = g.definitions(doc);
-    let kinds = KindSwitches::new(g)?;
+    let kinds = Kinds::new(g)?;
     let context = Context {
         doc,
         g,
@@ -100,14 +100,19 @@ pub fn enrich_conditions(
     }
 }
 
-/// The switches of each kind (by `Kind as usize`) for elements without
-/// option keys of their own, without and with `anchor`: computed once
-/// instead of once per element.
-struct KindSwitches([[Switches; 2]; 11]);
+/// Per kind (by `Kind as usize`), for elements without option keys of their
+/// own: the switches without and with `anchor`, and the default condition
+/// mode with its `-`-separated tokens. Computed once instead of once per
+/// element.
+struct Kinds<'a> {
+    switches: [[Switches; 2]; 11],
+    modes: [(&'a str, Vec<&'a str>); 11],
+}
 
-impl KindSwitches {
-    fn new(g: &Graph) -> Result<KindSwitches> {
-        let mut table = [[Switches::default(); 2]; 11];
+impl<'a> Kinds<'a> {
+    fn new(g: &'a Graph) -> Result<Kinds<'a>> {
+        let mut switches = [[Switches::default(); 2]; 11];
+        let mut modes: [(&str, Vec<&str>); 11] = Default::default();
         for kind in [
             Kind::Type,
             Kind::Node,
@@ -117,21 +122,43 @@ impl KindSwitches {
             Kind::Group,
             Kind::Input,
             Kind::Artifact,
+            Kind::Import,
             Kind::Technology,
             Kind::Output,
         ] {
             for anchor in [false, true] {
-                table[kind as usize][usize::from(anchor)] =
+                switches[kind as usize][usize::from(anchor)] =
                     g.options.element(kind.word(), None, anchor)?;
             }
+            let mode = g.options.kind_mode(kind.word()).unwrap_or_default();
+            modes[kind as usize] = (mode, mode.split('-').collect());
         }
-        Ok(KindSwitches(table))
+        Ok(Kinds { switches, modes })
     }
 
     /// The switches of an element of `kind` whose definition holds no
     /// option keys.
-    fn get(&self, kind: Kind, anchor: bool) -> Switches {
-        self.0[kind as usize][usize::from(anchor)]
+    fn switches(&self, kind: Kind, anchor: bool) -> Switches {
+        self.switches[kind as usize][usize::from(anchor)]
+    }
+}
+
+/// The tokens of a default condition mode: those of a kind's mode split
+/// once, or an element's own mode split as it is read.
+enum Tokens<'a> {
+    Kind(std::slice::Iter<'a, &'a str>),
+    Own(std::str::Split<'a, char>),
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = &'a str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        match self {
+            Tokens::Kind(tokens) => tokens.next().copied(),
+            Tokens::Own(tokens) => tokens.next(),
+        }
     }
 }
 
@@ -142,7 +169,7 @@ struct Context<'a> {
     types: &'a TypeSystem<'a>,
     inputs: Option<&'a Map>,
     type_specific: Option<&'a Node>,
-    kinds: &'a KindSwitches,
+    kinds: &'a Kinds<'a>,
 }
 
 /// The final condition list of `id` into `current[id]`. `own` is its
@@ -153,8 +180,7 @@ fn enrich_element(
     own: Option<&Map>,
     current: &mut [Vec<Cond>],
 ) -> Result<()> {
-    let (doc, g, types, inputs, type_specific) =
-        (cx.doc, cx.g, cx.types, cx.inputs, cx.type_specific);
+    let (doc, g, inputs, type_specific) = (cx.doc, cx.g, cx.inputs, cx.type_specific);
     {
         let e = g.get(id);
         // 4a. default / pruning condition candidates, computed first because
@@ -163,7 +189,7 @@ fn enrich_element(
             Some(ts) => type_specific_wrapper(doc, g, id, ts)?,
             None => None,
         };
-        let mut candidates = generic_wrappers(doc, own, g, types, id, current)?;
+        let mut candidates = generic_wrappers(cx, own, id, current)?;
         if let Some(w) = specific {
             candidates.insert(0, w);
         }
@@ -198,7 +224,7 @@ fn enrich_element(
             // Without option keys, the kind's switches (no lookups).
             match own {
                 Some(own) => g.options.element(kind_word, Some(own), e.anchor)?,
-                None => cx.kinds.get(e.kind, e.anchor),
+                None => cx.kinds.switches(e.kind, e.anchor),
             }
         };
         let mut selected = candidates
@@ -344,21 +370,26 @@ fn and_of(items: Vec<Cond>) -> Cond {
     Cond::And(items)
 }
 
-/// The element's default condition mode: its own `default_condition_mode`
-/// (`raw` is its definition) or the option for its kind.
-fn mode_of<'a>(g: &'a Graph, raw: Option<&'a Map>, id: ElementId) -> Result<&'a str> {
+/// The element's default condition mode and its tokens: its own
+/// `default_condition_mode` (`raw` is its definition) or the option for its
+/// kind.
+fn mode_of<'a>(
+    kinds: &'a Kinds<'a>,
+    raw: Option<&'a Map>,
+    kind: Kind,
+) -> Result<(&'a str, Tokens<'a>)> {
     let raw_mode = raw
         .and_then(|m| m.get("default_condition_mode"))
         .filter(|n| n.is_defined());
     match raw_mode {
         Some(n) => match n.as_str() {
-            Some(s) => Ok(s),
+            Some(s) => Ok((s, Tokens::Own(s.split('-')))),
             None => bail!(n.span, "Element \"{}\" is not a string", to_json(n)),
         },
-        None => Ok(g
-            .options
-            .kind_mode(g.get(id).kind.word())
-            .unwrap_or_default()),
+        None => {
+            let (mode, tokens) = &kinds.modes[kind as usize];
+            Ok((mode, Tokens::Kind(tokens.iter())))
+        }
     }
 }
 
@@ -375,13 +406,12 @@ fn unknown_mode(g: &Graph, id: ElementId, mode: &str) -> Error {
 /// The element-generic default conditions (9.3); `own` as in
 /// [`enrich_element`].
 fn generic_wrappers(
-    doc: &Node,
+    cx: &Context<'_>,
     own: Option<&Map>,
-    g: &Graph,
-    types: &TypeSystem<'_>,
     id: ElementId,
     current: &[Vec<Cond>],
 ) -> Result<Vec<Wrapper>> {
+    let (doc, g, types) = (cx.doc, cx.g, cx.types);
     let e = g.get(id);
     let wrapper = |op: Op, consistency: bool| Wrapper {
         expr: Cond::Op(op, id),
@@ -394,9 +424,9 @@ fn generic_wrappers(
         || default_pruning_allowed(doc, g, id, current).then(|| Cond::Bratan(scope_without(g, id)));
     Ok(match e.kind {
         Kind::Node => {
-            let mode = mode_of(g, own, id)?;
+            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
             let mut parts = Vec::new();
-            for t in mode.split('-') {
+            for t in tokens {
                 // Each token contributes its operator if the node has the
                 // relations or artifacts it talks about (9.3; `source` is
                 // gated on outgoing relations, as in the reference).
@@ -425,9 +455,9 @@ fn generic_wrappers(
             }]
         }
         Kind::Relation => {
-            let mode = mode_of(g, own, id)?;
+            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
             let mut parts = Vec::new();
-            for t in mode.split('-') {
+            for t in tokens {
                 match t {
                     "source" => {
                         if let Some(s) = e.source {
@@ -450,9 +480,9 @@ fn generic_wrappers(
             }]
         }
         Kind::Property => {
-            let mode = mode_of(g, own, id)?;
+            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
             let mut parts = Vec::new();
-            for t in mode.split('-') {
+            for t in tokens {
                 match t {
                     "container" => {
                         if let Some(c) = e.container {
@@ -486,9 +516,9 @@ fn generic_wrappers(
             }]
         }
         Kind::Artifact => {
-            let mode = mode_of(g, own, id)?;
+            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
             let (mut c, mut s) = (Vec::new(), Vec::new());
-            for t in mode.split('-') {
+            for t in tokens {
                 match t {
                     "container" => {
                         if let Some(n) = e.container {
@@ -503,9 +533,9 @@ fn generic_wrappers(
             split_wrappers(c, s)
         }
         Kind::Technology => {
-            let mode = mode_of(g, own, id)?;
+            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
             let (mut c, mut s) = (Vec::new(), Vec::new());
-            for t in mode.split('-') {
+            for t in tokens {
                 match t {
                     "container" => {
                         if let Some(n) = e.container {
@@ -526,9 +556,9 @@ fn generic_wrappers(
             split_wrappers(c, s)
         }
         Kind::Output => {
-            let mode = mode_of(g, own, id)?;
+            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
             let (mut c, mut s) = (Vec::new(), Vec::new());
-            for t in mode.split('-') {
+            for t in tokens {
                 match t {
                     "produced" => s.push(Cond::Op(Op::IsProduced, id)),
                     "default" => c.extend(default_bratan()),
@@ -642,7 +672,7 @@ topology_template:
         );
         normalize(&mut d).expect("normalizes");
         let g = build(&d).expect("builds");
-        let kinds = KindSwitches::new(&g).expect("switches");
+        let kinds = Kinds::new(&g).expect("switches");
         for kind in [
             Kind::Type,
             Kind::Node,
@@ -652,7 +682,7 @@ topology_template:
         ] {
             for anchor in [false, true] {
                 assert_eq!(
-                    kinds.get(kind, anchor),
+                    kinds.switches(kind, anchor),
                     g.options
                         .element(kind.word(), None, anchor)
                         .expect("switches"),
@@ -660,6 +690,11 @@ topology_template:
                 );
             }
         }
-        assert_ne!(kinds.get(Kind::Node, false), kinds.get(Kind::Node, true));
+        assert_ne!(
+            kinds.switches(Kind::Node, false),
+            kinds.switches(Kind::Node, true)
+        );
+        let (mode, tokens) = &kinds.modes[Kind::Node as usize];
+        assert_eq!(tokens.join("-"), *mode);
     }
 }
