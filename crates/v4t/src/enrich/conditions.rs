@@ -5,7 +5,7 @@
 
 use super::single;
 use crate::error::{bail, Error, Result};
-use crate::graph::{Cond, ElementId, Graph, Kind, Op};
+use crate::graph::{Cond, Definitions, ElementId, Graph, Kind, Op};
 use crate::options::Switches;
 use crate::types::TypeSystem;
 use v4t_yaml::json::to_json;
@@ -78,6 +78,7 @@ pub fn enrich_conditions(
         inputs,
         type_specific,
         kinds: &kinds,
+        definitions: &definitions,
     };
     for (i, &r) in rank.iter().enumerate() {
         let id = ElementId(i as u32);
@@ -170,6 +171,8 @@ struct Context<'a> {
     inputs: Option<&'a Map>,
     type_specific: Option<&'a Node>,
     kinds: &'a Kinds<'a>,
+    /// The definitions of the graph's elements in `doc`.
+    definitions: &'a Definitions<'a, 'a>,
 }
 
 /// The final condition list of `id` into `current[id]`. `own` is its
@@ -343,15 +346,20 @@ fn has_manual(list: &[Cond]) -> bool {
     list.iter().any(|c| !c.is_generated())
 }
 
-fn property_value_is_undefined(doc: &Node, g: &Graph, id: ElementId) -> bool {
-    g.raw(doc, id)
+fn property_value_is_undefined(defs: &Definitions<'_, '_>, id: ElementId) -> bool {
+    defs.raw(id)
         .and_then(|r| r.get("value"))
         .and_then(Node::as_str)
         == Some(UNDEFINED)
 }
 
 /// Whether default-alternative pruning is allowed for `id` (9.5).
-fn default_pruning_allowed(doc: &Node, g: &Graph, id: ElementId, current: &[Vec<Cond>]) -> bool {
+fn default_pruning_allowed(
+    defs: &Definitions<'_, '_>,
+    g: &Graph,
+    id: ElementId,
+    current: &[Vec<Cond>],
+) -> bool {
     let s = scope(g, id);
     if s.len() <= 1 {
         return false;
@@ -361,7 +369,7 @@ fn default_pruning_allowed(doc: &Node, g: &Graph, id: ElementId, current: &[Vec<
     let mut candidates = s
         .into_iter()
         .filter(|&x| !has_manual(&current[x.0 as usize]))
-        .filter(|&x| !is_property || !property_value_is_undefined(doc, g, x));
+        .filter(|&x| !is_property || !property_value_is_undefined(defs, x));
     candidates.next() == Some(id) && candidates.next().is_none()
 }
 
@@ -411,7 +419,7 @@ fn generic_wrappers(
     id: ElementId,
     current: &[Vec<Cond>],
 ) -> Result<Vec<Wrapper>> {
-    let (doc, g, types) = (cx.doc, cx.g, cx.types);
+    let (doc, g, types, defs) = (cx.doc, cx.g, cx.types, cx.definitions);
     let e = g.get(id);
     let wrapper = |op: Op, consistency: bool| Wrapper {
         expr: Cond::Op(op, id),
@@ -420,8 +428,9 @@ fn generic_wrappers(
     };
     // The `default` token: the bratan of the other alternatives, where
     // default-alternative pruning is allowed (9.5).
-    let default_bratan =
-        || default_pruning_allowed(doc, g, id, current).then(|| Cond::Bratan(scope_without(g, id)));
+    let default_bratan = || {
+        default_pruning_allowed(defs, g, id, current).then(|| Cond::Bratan(scope_without(g, id)))
+    };
     Ok(match e.kind {
         Kind::Node => {
             let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
@@ -496,12 +505,12 @@ fn generic_wrappers(
                         }
                     }
                     "default" => {
-                        if property_value_is_undefined(doc, g, id)
-                            || default_pruning_allowed(doc, g, id, current)
+                        if property_value_is_undefined(defs, id)
+                            || default_pruning_allowed(defs, g, id, current)
                         {
                             let others: Vec<ElementId> = scope_without(g, id)
                                 .into_iter()
-                                .filter(|&x| !property_value_is_undefined(doc, g, x))
+                                .filter(|&x| !property_value_is_undefined(defs, x))
                                 .collect();
                             parts.push(Cond::Bratan(others));
                         }
