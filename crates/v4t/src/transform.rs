@@ -233,7 +233,12 @@ pub fn transform(
                     .and_then(Node::as_map)
                     .expect("relationship templates");
                 for &r in &g.relations {
-                    let Some(t) = g.get(r).relationship.as_deref() else {
+                    let Some(t) = g
+                        .get(r)
+                        .relationship
+                        .and_then(|p| g.relationship_templates.get(p as usize))
+                        .map(String::as_str)
+                    else {
                         continue;
                     };
                     let position = g.get(r).types.first().and_then(|&ty| match g.get(ty).loc {

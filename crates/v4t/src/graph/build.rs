@@ -730,8 +730,9 @@ impl<'d> Builder<'d> {
                 if !self.used_templates.insert(rname) {
                     bail!(span, "Relation \"{rname}\" is used multiple times");
                 }
-                self.el(id).relationship = Some(rname.into());
-                let owner = Owner::RelationshipTemplate(pos.unwrap_or(0));
+                let pos = pos.unwrap_or(0);
+                self.el(id).relationship = Some(pos);
+                let owner = Owner::RelationshipTemplate(pos);
                 self.types(id, rt, rt.get("type"), owner)?;
                 self.properties(id, rt.get("properties"), owner)?;
             }
@@ -1601,6 +1602,8 @@ topology_template:
         let g = build(&d).expect("builds");
         let rel = g.relations[0];
         assert_eq!(g.get(g.get(rel).types[0]).name, "first");
+        let template = g.get(rel).relationship.expect("template") as usize;
+        assert_eq!(g.relationship_templates[template], "r");
     }
 
     #[test]

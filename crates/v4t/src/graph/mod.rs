@@ -126,8 +126,9 @@ pub struct Element {
     pub target: Option<ElementId>,
     /// Relation: whether the requirement name marks a hosting relation.
     pub hosting: bool,
-    /// Relation: the relationship template's name.
-    pub relationship: Option<Box<str>>,
+    /// Relation: its relationship template, by position in
+    /// [`Graph::relationship_templates`] (the names).
+    pub relationship: Option<u32>,
     /// Node and technology: optimisation weight in [0, 1].
     pub weight: f64,
     /// Technology: scenario priority.
