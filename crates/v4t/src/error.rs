@@ -73,7 +73,7 @@ pub(crate) use bail;
 macro_rules! fail_at {
     ($g:expr, $id:expr, $($arg:tt)*) => {
         return Err($crate::error::Error::at(format!($($arg)*), $g.get($id).span)
-            .in_element(&$g.get($id).id))
+            .in_element($g.id($id)))
     };
 }
 pub(crate) use fail_at;

@@ -40,7 +40,7 @@ impl Report {
         let elements = graph
             .ordered()
             .map(|id| ElementDecision {
-                id: graph.get(id).id.clone(),
+                id: graph.id(id).to_string(),
                 display: graph.display(id),
                 kind: graph.get(id).kind.word(),
                 present: solution.is_present(id),

@@ -12,7 +12,7 @@ use crate::graph::{ElementId, Graph, Loc, Owner};
 use crate::load::LoadedTypes;
 use crate::normalize::TYPE_COLLECTIONS;
 use crate::solve::Solution;
-use v4t_yaml::{Map, Node, Value};
+use v4t_yaml::{Key, Map, Node, Span, Value};
 
 const UNDEFINED: &str = "VINTNER_UNDEFINED";
 
@@ -157,7 +157,9 @@ pub fn transform(
         };
 
         if tt.contains_key("node_templates") {
-            let mut nodes = Map::with_capacity(g.nodes.len());
+            // Node names are unique (the graph checks): entries are appended
+            // without looking their names up, and indexed once at the end.
+            let mut nodes = Vec::with_capacity(g.nodes.len());
             for &n in g.nodes.iter().filter(|&&n| present(n)) {
                 // Requirements, artifacts, properties and the technology stay
                 // in `src` for their own elements.
@@ -208,9 +210,9 @@ pub fn transform(
                 } else {
                     m.insert("artifacts", Node::map(arts));
                 }
-                nodes.insert(g.get(n).name.clone(), def);
+                nodes.push((Key::new(g.get(n).name.clone(), Span::NONE), def));
             }
-            set_or_remove(tt, "node_templates", nodes);
+            set_or_remove(tt, "node_templates", Map::from_entries(nodes));
         }
 
         let relationship_templates = |src: &Node| {
@@ -231,7 +233,12 @@ pub fn transform(
                     .and_then(Node::as_map)
                     .expect("relationship templates");
                 for &r in &g.relations {
-                    let Some(t) = g.get(r).relationship.as_deref() else {
+                    let Some(t) = g
+                        .get(r)
+                        .relationship
+                        .and_then(|p| g.relationship_templates.get(p as usize))
+                        .map(String::as_str)
+                    else {
                         continue;
                     };
                     let position = g.get(r).types.first().and_then(|&ty| match g.get(ty).loc {
@@ -249,28 +256,30 @@ pub fn transform(
                     }
                 }
             }
-            let mut out = Map::with_capacity(len);
-            for (i, slot) in by_position.iter().enumerate() {
-                let rts = src
-                    .get("topology_template")
-                    .and_then(|t| t.get("relationship_templates"))
-                    .and_then(Node::as_map)
-                    .expect("relationship templates");
-                let Some((k, _)) = rts.get_index(i) else {
-                    break;
-                };
-                let rel = slot.or_else(|| by_name.get(k.name.as_str()).copied());
-                let Some(r) = rel.filter(|&r| present(r)) else {
-                    continue;
-                };
-                let k = k.clone();
-                // The template's properties stay in `src` for `set_props`.
-                let v = src
-                    .get_mut("topology_template")
-                    .and_then(|t| t.get_mut("relationship_templates"))
-                    .and_then(Node::as_map_mut)
-                    .and_then(|m| m.get_index_mut(i));
-                let mut v = shell(v, &["type", "properties"], false);
+            // The present templates moved out of `src` in one pass over its
+            // map, then typed and given their properties (read from `src`).
+            let mut moved = Vec::with_capacity(len);
+            if let Some(rts) = src
+                .get_mut("topology_template")
+                .and_then(|t| t.get_mut("relationship_templates"))
+                .and_then(Node::as_map_mut)
+            {
+                for (i, slot) in by_position.iter().enumerate() {
+                    let Some((k, _)) = rts.get_index(i) else {
+                        break;
+                    };
+                    let rel = slot.or_else(|| by_name.get(k.name.as_str()).copied());
+                    let Some(r) = rel.filter(|&r| present(r)) else {
+                        continue;
+                    };
+                    let k = k.clone();
+                    // The template's properties stay in `src` for `set_props`.
+                    let v = shell(rts.get_index_mut(i), &["type", "properties"], false);
+                    moved.push((k, v, r));
+                }
+            }
+            let mut out = Map::with_capacity(moved.len());
+            for (k, mut v, r) in moved {
                 if let Some(m) = v.as_map_mut() {
                     m.insert("type", Node::string(present_type(r)?));
                     set_props(src, m, r)?;

@@ -5,7 +5,8 @@
 
 use super::single;
 use crate::error::{bail, Error, Result};
-use crate::graph::{Cond, ElementId, Graph, Kind, Op};
+use crate::graph::{Cond, Definitions, ElementId, Graph, Kind, Op};
+use crate::options::Switches;
 use crate::types::TypeSystem;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Value};
@@ -68,16 +69,27 @@ pub fn enrich_conditions(
     }
     let mut edit = vec![false; g.elements.len()];
     let mut first_error: Option<(u32, Error)> = None;
+    let definitions = g.definitions(doc);
+    let kinds = Kinds::new(g)?;
+    let context = Context {
+        doc,
+        g,
+        types,
+        inputs,
+        type_specific,
+        kinds: &kinds,
+        definitions: &definitions,
+    };
     for (i, &r) in rank.iter().enumerate() {
         let id = ElementId(i as u32);
         if first_error.as_ref().is_some_and(|(fr, _)| *fr < r) {
             continue;
         }
-        let raw = g.raw_map(doc, id);
-        edit[i] = raw.is_none_or(super::may_hold_options);
-        if let Err(e) = enrich_element(doc, g, types, inputs, type_specific, id, raw, &mut current)
-        {
-            first_error = Some((r, e.in_element(&g.get(id).id)));
+        let raw = definitions.raw_map(id);
+        let own = raw.filter(|m| super::may_hold_options(m));
+        edit[i] = raw.is_none() || own.is_some();
+        if let Err(e) = enrich_element(&context, id, own, &mut current) {
+            first_error = Some((r, e.in_element(g.id(id))));
         }
     }
     match first_error {
@@ -89,19 +101,89 @@ pub fn enrich_conditions(
     }
 }
 
-/// The final condition list of `id`, whose definition is `raw`, into
-/// `current[id]`.
-#[allow(clippy::too_many_arguments)]
+/// Per kind (by `Kind as usize`), for elements without option keys of their
+/// own: the switches without and with `anchor`, and the default condition
+/// mode with its `-`-separated tokens. Computed once instead of once per
+/// element.
+struct Kinds<'a> {
+    switches: [[Switches; 2]; 11],
+    modes: [(&'a str, Vec<&'a str>); 11],
+}
+
+impl<'a> Kinds<'a> {
+    fn new(g: &'a Graph) -> Result<Kinds<'a>> {
+        let mut switches = [[Switches::default(); 2]; 11];
+        let mut modes: [(&str, Vec<&str>); 11] = Default::default();
+        for kind in [
+            Kind::Type,
+            Kind::Node,
+            Kind::Relation,
+            Kind::Property,
+            Kind::Policy,
+            Kind::Group,
+            Kind::Input,
+            Kind::Artifact,
+            Kind::Import,
+            Kind::Technology,
+            Kind::Output,
+        ] {
+            for anchor in [false, true] {
+                switches[kind as usize][usize::from(anchor)] =
+                    g.options.element(kind.word(), None, anchor)?;
+            }
+            let mode = g.options.kind_mode(kind.word()).unwrap_or_default();
+            modes[kind as usize] = (mode, mode.split('-').collect());
+        }
+        Ok(Kinds { switches, modes })
+    }
+
+    /// The switches of an element of `kind` whose definition holds no
+    /// option keys.
+    fn switches(&self, kind: Kind, anchor: bool) -> Switches {
+        self.switches[kind as usize][usize::from(anchor)]
+    }
+}
+
+/// The tokens of a default condition mode: those of a kind's mode split
+/// once, or an element's own mode split as it is read.
+enum Tokens<'a> {
+    Kind(std::slice::Iter<'a, &'a str>),
+    Own(std::str::Split<'a, char>),
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = &'a str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        match self {
+            Tokens::Kind(tokens) => tokens.next().copied(),
+            Tokens::Own(tokens) => tokens.next(),
+        }
+    }
+}
+
+/// What every element's enrichment reads.
+struct Context<'a> {
+    doc: &'a Node,
+    g: &'a Graph,
+    types: &'a TypeSystem<'a>,
+    inputs: Option<&'a Map>,
+    type_specific: Option<&'a Node>,
+    kinds: &'a Kinds<'a>,
+    /// The definitions of the graph's elements in `doc`.
+    definitions: &'a Definitions<'a, 'a>,
+}
+
+/// The final condition list of `id` into `current[id]`. `own` is its
+/// definition if that may hold option keys (only those are read from it).
 fn enrich_element(
-    doc: &Node,
-    g: &Graph,
-    types: &TypeSystem<'_>,
-    inputs: Option<&Map>,
-    type_specific: Option<&Node>,
+    cx: &Context<'_>,
     id: ElementId,
-    raw: Option<&Map>,
+    own: Option<&Map>,
     current: &mut [Vec<Cond>],
 ) -> Result<()> {
+    let (doc, g, inputs, type_specific) = (cx.doc, cx.g, cx.inputs, cx.type_specific);
     {
         let e = g.get(id);
         // 4a. default / pruning condition candidates, computed first because
@@ -110,7 +192,7 @@ fn enrich_element(
             Some(ts) => type_specific_wrapper(doc, g, id, ts)?,
             None => None,
         };
-        let mut candidates = generic_wrappers(doc, raw, g, types, id, current)?;
+        let mut candidates = generic_wrappers(cx, own, id, current)?;
         if let Some(w) = specific {
             candidates.insert(0, w);
         }
@@ -131,10 +213,10 @@ fn enrich_element(
             list = vec![Cond::Bratan(scope_without(g, id))];
         }
         // 3. input-name condition
-        if g.options.enrich_input_condition && inputs.is_some_and(|m| m.contains_key(&e.id)) {
+        if g.options.enrich_input_condition && inputs.is_some_and(|m| m.contains_key(g.id(id))) {
             list.push(Cond::Yaml(single(
                 "variability_input",
-                Node::string(e.id.clone()),
+                Node::string(g.id(id)),
             )));
         }
         // 4b. the selected default / pruning conditions
@@ -143,8 +225,10 @@ fn enrich_element(
             Default::default()
         } else {
             // Without option keys, the kind's switches (no lookups).
-            let own = raw.filter(|m| super::may_hold_options(m));
-            g.options.element(kind_word, own, e.anchor)?
+            match own {
+                Some(own) => g.options.element(kind_word, Some(own), e.anchor)?,
+                None => cx.kinds.switches(e.kind, e.anchor),
+            }
         };
         let mut selected = candidates
             .into_iter()
@@ -262,15 +346,20 @@ fn has_manual(list: &[Cond]) -> bool {
     list.iter().any(|c| !c.is_generated())
 }
 
-fn property_value_is_undefined(doc: &Node, g: &Graph, id: ElementId) -> bool {
-    g.raw(doc, id)
+fn property_value_is_undefined(defs: &Definitions<'_, '_>, id: ElementId) -> bool {
+    defs.raw(id)
         .and_then(|r| r.get("value"))
         .and_then(Node::as_str)
         == Some(UNDEFINED)
 }
 
 /// Whether default-alternative pruning is allowed for `id` (9.5).
-fn default_pruning_allowed(doc: &Node, g: &Graph, id: ElementId, current: &[Vec<Cond>]) -> bool {
+fn default_pruning_allowed(
+    defs: &Definitions<'_, '_>,
+    g: &Graph,
+    id: ElementId,
+    current: &[Vec<Cond>],
+) -> bool {
     let s = scope(g, id);
     if s.len() <= 1 {
         return false;
@@ -280,7 +369,7 @@ fn default_pruning_allowed(doc: &Node, g: &Graph, id: ElementId, current: &[Vec<
     let mut candidates = s
         .into_iter()
         .filter(|&x| !has_manual(&current[x.0 as usize]))
-        .filter(|&x| !is_property || !property_value_is_undefined(doc, g, x));
+        .filter(|&x| !is_property || !property_value_is_undefined(defs, x));
     candidates.next() == Some(id) && candidates.next().is_none()
 }
 
@@ -289,21 +378,26 @@ fn and_of(items: Vec<Cond>) -> Cond {
     Cond::And(items)
 }
 
-/// The element's default condition mode: its own `default_condition_mode`
-/// (`raw` is its definition) or the option for its kind.
-fn mode_of<'a>(g: &'a Graph, raw: Option<&'a Map>, id: ElementId) -> Result<&'a str> {
+/// The element's default condition mode and its tokens: its own
+/// `default_condition_mode` (`raw` is its definition) or the option for its
+/// kind.
+fn mode_of<'a>(
+    kinds: &'a Kinds<'a>,
+    raw: Option<&'a Map>,
+    kind: Kind,
+) -> Result<(&'a str, Tokens<'a>)> {
     let raw_mode = raw
         .and_then(|m| m.get("default_condition_mode"))
         .filter(|n| n.is_defined());
     match raw_mode {
         Some(n) => match n.as_str() {
-            Some(s) => Ok(s),
+            Some(s) => Ok((s, Tokens::Own(s.split('-')))),
             None => bail!(n.span, "Element \"{}\" is not a string", to_json(n)),
         },
-        None => Ok(g
-            .options
-            .kind_mode(g.get(id).kind.word())
-            .unwrap_or_default()),
+        None => {
+            let (mode, tokens) = &kinds.modes[kind as usize];
+            Ok((mode, Tokens::Kind(tokens.iter())))
+        }
     }
 }
 
@@ -317,15 +411,15 @@ fn unknown_mode(g: &Graph, id: ElementId, mode: &str) -> Error {
     )
 }
 
-/// The element-generic default conditions (9.3).
+/// The element-generic default conditions (9.3); `own` as in
+/// [`enrich_element`].
 fn generic_wrappers(
-    doc: &Node,
-    raw: Option<&Map>,
-    g: &Graph,
-    types: &TypeSystem<'_>,
+    cx: &Context<'_>,
+    own: Option<&Map>,
     id: ElementId,
     current: &[Vec<Cond>],
 ) -> Result<Vec<Wrapper>> {
+    let (doc, g, types, defs) = (cx.doc, cx.g, cx.types, cx.definitions);
     let e = g.get(id);
     let wrapper = |op: Op, consistency: bool| Wrapper {
         expr: Cond::Op(op, id),
@@ -334,13 +428,14 @@ fn generic_wrappers(
     };
     // The `default` token: the bratan of the other alternatives, where
     // default-alternative pruning is allowed (9.5).
-    let default_bratan =
-        || default_pruning_allowed(doc, g, id, current).then(|| Cond::Bratan(scope_without(g, id)));
+    let default_bratan = || {
+        default_pruning_allowed(defs, g, id, current).then(|| Cond::Bratan(scope_without(g, id)))
+    };
     Ok(match e.kind {
         Kind::Node => {
-            let mode = mode_of(g, raw, id)?;
+            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
             let mut parts = Vec::new();
-            for t in mode.split('-') {
+            for t in tokens {
                 // Each token contributes its operator if the node has the
                 // relations or artifacts it talks about (9.3; `source` is
                 // gated on outgoing relations, as in the reference).
@@ -369,9 +464,9 @@ fn generic_wrappers(
             }]
         }
         Kind::Relation => {
-            let mode = mode_of(g, raw, id)?;
+            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
             let mut parts = Vec::new();
-            for t in mode.split('-') {
+            for t in tokens {
                 match t {
                     "source" => {
                         if let Some(s) = e.source {
@@ -394,9 +489,9 @@ fn generic_wrappers(
             }]
         }
         Kind::Property => {
-            let mode = mode_of(g, raw, id)?;
+            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
             let mut parts = Vec::new();
-            for t in mode.split('-') {
+            for t in tokens {
                 match t {
                     "container" => {
                         if let Some(c) = e.container {
@@ -410,12 +505,12 @@ fn generic_wrappers(
                         }
                     }
                     "default" => {
-                        if property_value_is_undefined(doc, g, id)
-                            || default_pruning_allowed(doc, g, id, current)
+                        if property_value_is_undefined(defs, id)
+                            || default_pruning_allowed(defs, g, id, current)
                         {
                             let others: Vec<ElementId> = scope_without(g, id)
                                 .into_iter()
-                                .filter(|&x| !property_value_is_undefined(doc, g, x))
+                                .filter(|&x| !property_value_is_undefined(defs, x))
                                 .collect();
                             parts.push(Cond::Bratan(others));
                         }
@@ -430,9 +525,9 @@ fn generic_wrappers(
             }]
         }
         Kind::Artifact => {
-            let mode = mode_of(g, raw, id)?;
+            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
             let (mut c, mut s) = (Vec::new(), Vec::new());
-            for t in mode.split('-') {
+            for t in tokens {
                 match t {
                     "container" => {
                         if let Some(n) = e.container {
@@ -447,9 +542,9 @@ fn generic_wrappers(
             split_wrappers(c, s)
         }
         Kind::Technology => {
-            let mode = mode_of(g, raw, id)?;
+            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
             let (mut c, mut s) = (Vec::new(), Vec::new());
-            for t in mode.split('-') {
+            for t in tokens {
                 match t {
                     "container" => {
                         if let Some(n) = e.container {
@@ -470,9 +565,9 @@ fn generic_wrappers(
             split_wrappers(c, s)
         }
         Kind::Output => {
-            let mode = mode_of(g, raw, id)?;
+            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
             let (mut c, mut s) = (Vec::new(), Vec::new());
-            for t in mode.split('-') {
+            for t in tokens {
                 match t {
                     "produced" => s.push(Cond::Op(Op::IsProduced, id)),
                     "default" => c.extend(default_bratan()),
@@ -560,4 +655,55 @@ fn type_specific_wrapper(
         consistency: flag("consistency", false),
         semantic: flag("semantic", true),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::build;
+    use crate::normalize::normalize;
+
+    #[test]
+    fn kind_switches_are_those_of_elements_without_option_keys() {
+        let mut d = crate::testing::doc(
+            "
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options:
+      mode: strict
+      node_pruning: true
+      relation_default_condition: false
+      property_semantic_pruning: true
+  node_templates:
+    a: {type: t}
+",
+        );
+        normalize(&mut d).expect("normalizes");
+        let g = build(&d).expect("builds");
+        let kinds = Kinds::new(&g).expect("switches");
+        for kind in [
+            Kind::Type,
+            Kind::Node,
+            Kind::Relation,
+            Kind::Property,
+            Kind::Output,
+        ] {
+            for anchor in [false, true] {
+                assert_eq!(
+                    kinds.switches(kind, anchor),
+                    g.options
+                        .element(kind.word(), None, anchor)
+                        .expect("switches"),
+                    "{kind:?} {anchor}"
+                );
+            }
+        }
+        assert_ne!(
+            kinds.switches(Kind::Node, false),
+            kinds.switches(Kind::Node, true)
+        );
+        let (mode, tokens) = &kinds.modes[Kind::Node as usize];
+        assert_eq!(tokens.join("-"), *mode);
+    }
 }

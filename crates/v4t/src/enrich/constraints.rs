@@ -35,7 +35,7 @@ fn by_name(g: &Graph, ids: &[ElementId]) -> Vec<Vec<ElementId>> {
 /// The generated constraints, in the reference's order.
 pub fn enrich_constraints(doc: &Node, g: &Graph, types: &TypeSystem<'_>) -> Result<Vec<Node>> {
     let o = &g.options.constraints;
-    let id = |x: ElementId| s(&g.get(x).id);
+    let id = |x: ElementId| s(g.id(x));
     let ids = |xs: &[ElementId]| xs.iter().map(|&x| id(x)).collect::<Vec<_>>();
     let mut out = Vec::new();
 
@@ -170,7 +170,7 @@ pub fn enrich_constraints(doc: &Node, g: &Graph, types: &TypeSystem<'_>) -> Resu
     }
 
     // Implication constraints (10.2).
-    let manual = |x: ElementId| s(&format!("manual.{}", g.get(x).id));
+    let manual = |x: ElementId| s(&format!("manual.{}", g.id(x)));
     for x in g.ordered() {
         let e = g.get(x);
         if !g.is_implied(x) {

@@ -981,7 +981,7 @@ topology_template:
         search(&g, &types, g.node("app").unwrap(), &pattern, &[], &mut out)?;
         Ok(out
             .iter()
-            .map(|p| p.iter().map(|&e| g.get(e).id.clone()).collect())
+            .map(|p| p.iter().map(|&e| g.id(e).to_string()).collect())
             .collect())
     }
 

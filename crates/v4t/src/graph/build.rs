@@ -1,7 +1,7 @@
 //! Population: builds the [`Graph`] of a normalised document in the
 //! reference's order (part 1, section 5), raising its errors in that order.
 
-use super::{is_hosting_name, Cond, Element, ElementId, Graph, Kind, Loc, Owner, Sections};
+use super::{is_hosting_name, Cond, Element, ElementId, Graph, Ids, Kind, Loc, Owner, Sections};
 use crate::error::{bail, Error, Result};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::normalize::not_a_boolean;
@@ -85,14 +85,14 @@ enum Copying {
 
 /// Builds the graph of the normalised `doc`.
 pub fn build(doc: &Node) -> Result<Graph> {
-    build_with(doc, Copying::All)
+    build_with(doc, Copying::All).map(|(g, _)| g)
 }
 
 /// [`build`] for the technology enricher (graph #1), which reads no
 /// condition list but those of technologies: the others stay empty
 /// instead of being copied (default alternatives still get `[false]`).
 pub fn build_for_technologies(doc: &Node) -> Result<Graph> {
-    build_with(doc, Copying::Technologies)
+    build_with(doc, Copying::Technologies).map(|(g, _)| g)
 }
 
 /// [`build`], moving the condition lists out of `doc` into the elements
@@ -101,8 +101,8 @@ pub fn build_for_technologies(doc: &Node) -> Result<Graph> {
 /// enricher, which writes every list back, and the resolver, whose output
 /// drops them.
 pub fn build_moving_conditions(doc: &mut Node) -> Result<Graph> {
-    let mut g = build_with(doc, Copying::None)?;
-    move_conditions(doc, &mut g);
+    let (mut g, with_conditions) = build_with(doc, Copying::None)?;
+    move_conditions(doc, &mut g, &with_conditions);
     Ok(g)
 }
 
@@ -130,6 +130,10 @@ pub fn rebuild(doc: &Node, previous: Graph) -> Result<Graph> {
         copy: Copying::None,
         template_positions: FxHashMap::default(),
         used_templates: FxHashSet::default(),
+        id_buf: String::new(),
+        has_conditions: false,
+        with_conditions: Vec::new(),
+        targets: Vec::new(),
         g,
     };
     b.anchor_check()?;
@@ -144,18 +148,11 @@ fn options_raw(doc: &Node) -> Option<&Map> {
         .and_then(Node::as_map)
 }
 
-/// Moves the `conditions` of every element without a list yet from `doc`
-/// into the element.
-fn move_conditions(doc: &mut Node, g: &mut Graph) {
-    for i in 0..g.elements.len() {
-        // Non-empty lists at this point are `[false]` of a default alternative.
-        if !g.elements[i].conditions.is_empty() {
-            continue;
-        }
-        let Some(c) = g
-            .raw_mut(doc, ElementId(i as u32))
-            .and_then(|raw| raw.get_mut("conditions"))
-        else {
+/// Moves the `conditions` of the elements `ids` (those whose definitions
+/// have the key) from `doc` into the elements.
+fn move_conditions(doc: &mut Node, g: &mut Graph, ids: &[ElementId]) {
+    for &id in ids {
+        let Some(c) = g.raw_mut(doc, id).and_then(|raw| raw.get_mut("conditions")) else {
             continue;
         };
         let list = match std::mem::take(&mut c.value) {
@@ -163,11 +160,13 @@ fn move_conditions(doc: &mut Node, g: &mut Graph) {
             Value::Seq(items) => items,
             value => vec![Node::new(value, c.span)],
         };
-        g.elements[i].conditions = list.into_iter().map(Cond::Yaml).collect();
+        g.elements[id.0 as usize].conditions = list.into_iter().map(Cond::Yaml).collect();
     }
 }
 
-fn build_with(doc: &Node, copy: Copying) -> Result<Graph> {
+/// The graph of `doc`, and with [`Copying::None`] the elements whose lists
+/// [`move_conditions`] moves.
+fn build_with(doc: &Node, copy: Copying) -> Result<(Graph, Vec<ElementId>)> {
     let version = check_version(doc)?;
     let tt = doc.get("topology_template");
     let options = Options::new(version, options_raw(doc))?;
@@ -186,6 +185,10 @@ fn build_with(doc: &Node, copy: Copying) -> Result<Graph> {
         copy,
         template_positions,
         used_templates: FxHashSet::default(),
+        id_buf: String::new(),
+        has_conditions: false,
+        with_conditions: Vec::new(),
+        targets: Vec::new(),
         g: Graph {
             options,
             elements: Vec::new(),
@@ -203,12 +206,15 @@ fn build_with(doc: &Node, copy: Copying) -> Result<Graph> {
             node_index: FxHashMap::default(),
             group_index: FxHashMap::default(),
             relationship_templates,
+            ids: Ids::default(),
             sections: Sections::of(doc),
         },
     };
-    b.g.elements.reserve(element_count(doc));
+    let count = element_count(doc);
+    b.g.elements.reserve(count);
+    b.g.ids.reserve(count);
     b.populate()?;
-    Ok(b.g)
+    Ok((b.g, b.with_conditions))
 }
 
 /// The number of elements a build of `doc` creates (entries that are no
@@ -272,13 +278,17 @@ pub fn check_version(doc: &Node) -> Result<Version> {
         })
 }
 
-/// `<kind>.<name>[@<index>][.<container id>]`, allocated at its exact length
-/// (a large template has hundreds of thousands of ids).
-fn element_id(kind: Kind, name: &str, index: Option<u32>, container: Option<&str>) -> String {
-    // The decimal digits of the index, from the end of the buffer.
-    let mut digits = [0u8; 10];
-    let mut start = digits.len();
+/// Appends `<kind>.<name>[@<index>]` (an element id without its
+/// container's) to `out`.
+fn write_id(out: &mut String, kind: Kind, name: &str, index: Option<u32>) {
+    out.push_str(kind.word());
+    out.push('.');
+    out.push_str(name);
     if let Some(mut i) = index {
+        out.push('@');
+        // The decimal digits, from the end of the buffer.
+        let mut digits = [0u8; 10];
+        let mut start = digits.len();
         loop {
             start -= 1;
             digits[start] = b'0' + (i % 10) as u8;
@@ -287,28 +297,8 @@ fn element_id(kind: Kind, name: &str, index: Option<u32>, container: Option<&str
                 break;
             }
         }
+        out.extend(digits[start..].iter().map(|&d| char::from(d)));
     }
-    let digits = &digits[start..];
-    let word = kind.word();
-    let len = word.len()
-        + 1
-        + name.len()
-        + index.map_or(0, |_| 1 + digits.len())
-        + container.map_or(0, |c| 1 + c.len());
-    let mut s = String::with_capacity(len);
-    s.push_str(word);
-    s.push('.');
-    s.push_str(name);
-    if index.is_some() {
-        s.push('@');
-        // ASCII digits.
-        s.extend(digits.iter().map(|&d| char::from(d)));
-    }
-    if let Some(c) = container {
-        s.push('.');
-        s.push_str(c);
-    }
-    s
 }
 
 struct Builder<'d> {
@@ -320,6 +310,18 @@ struct Builder<'d> {
     template_positions: FxHashMap<&'d str, u32>,
     /// Relationship templates used by a requirement so far.
     used_templates: FxHashSet<&'d str>,
+    /// Where [`Builder::add`] writes an id before it goes into the arena
+    /// (which holds the container's id it copies).
+    id_buf: String,
+    /// Whether the definition of the element [`Builder::add`] adds next has
+    /// a condition list that stays in the document ([`Builder::conditions`]).
+    has_conditions: bool,
+    /// The elements with such lists, so that moving them out visits only
+    /// those definitions.
+    with_conditions: Vec<ElementId>,
+    /// The `node` entry of each relation's definition, in relation order,
+    /// read while the definition is at hand.
+    targets: Vec<Option<&'d Node>>,
 }
 
 fn single(item: &Node) -> Option<(&str, Span, &Node)> {
@@ -341,20 +343,34 @@ impl<'d> Builder<'d> {
             .unwrap_or(&[])
     }
 
-    fn add(&mut self, mut e: Element) -> ElementId {
+    fn add(&mut self, e: Element) -> ElementId {
         let id = ElementId(self.g.elements.len() as u32);
-        let container = e.container.map(|c| self.g.get(c).id.as_str());
-        e.id = element_id(e.kind, &e.name, e.index, container);
+        let buf = &mut self.id_buf;
+        buf.clear();
+        write_id(buf, e.kind, &e.name, e.index);
+        if let Some(c) = e.container {
+            buf.push('.');
+            buf.push_str(self.g.id(c));
+        }
+        self.g.ids.push(buf);
         self.g.elements.push(e);
+        if std::mem::take(&mut self.has_conditions) {
+            self.with_conditions.push(id);
+        }
         id
     }
 
-    /// [`conditions_of`] if lists of `kind` are copied, else nothing.
-    fn conditions(&self, kind: Kind, raw: Option<&Map>) -> Vec<Cond> {
+    /// [`conditions_of`] of the element added next if lists of `kind` are
+    /// copied, else nothing (without copying, whether it has a list).
+    fn conditions(&mut self, kind: Kind, raw: Option<&Map>) -> Vec<Cond> {
         match self.copy {
             Copying::All => {}
             Copying::Technologies if kind == Kind::Technology => {}
-            Copying::Technologies | Copying::None => return Vec::new(),
+            Copying::Technologies => return Vec::new(),
+            Copying::None => {
+                self.has_conditions = raw.is_some_and(|m| m.contains_key("conditions"));
+                return Vec::new();
+            }
         }
         conditions_of(raw).into_iter().map(Cond::Yaml).collect()
     }
@@ -386,7 +402,7 @@ impl<'d> Builder<'d> {
     /// if `default_alternative` is present at all, its `implied` is read raw.
     #[allow(clippy::too_many_arguments)]
     fn alternative(
-        &self,
+        &mut self,
         kind: Kind,
         name: &str,
         index: usize,
@@ -695,12 +711,14 @@ impl<'d> Builder<'d> {
             e.hosting = is_hosting_name(name);
             let id = self.add(e);
             self.g.relations.push(id);
+            self.targets.push(a.get("node"));
             self.el(node).outgoing.push(id);
             if let Some(rname) = raw
                 .and_then(|m| m.get("relationship"))
                 .and_then(Node::as_str)
             {
-                let Some(rt) = rts.and_then(|r| r.get(rname)) else {
+                let pos = self.template_positions.get(rname).copied();
+                let Some(rt) = self.relationship_template(rts, rname, pos) else {
                     bail!(
                         raw.and_then(|m| m.get("relationship"))
                             .map(|n| n.span)
@@ -712,8 +730,8 @@ impl<'d> Builder<'d> {
                 if !self.used_templates.insert(rname) {
                     bail!(span, "Relation \"{rname}\" is used multiple times");
                 }
-                let pos = self.template_positions.get(rname).copied().unwrap_or(0);
-                self.el(id).relationship = Some(rname.into());
+                let pos = pos.unwrap_or(0);
+                self.el(id).relationship = Some(pos);
                 let owner = Owner::RelationshipTemplate(pos);
                 self.types(id, rt, rt.get("type"), owner)?;
                 self.properties(id, rt.get("properties"), owner)?;
@@ -721,6 +739,23 @@ impl<'d> Builder<'d> {
         }
         let out = self.g.get(node).outgoing.clone();
         self.check_defaults(&out)
+    }
+
+    /// `rts[name]`, the relationship template at `pos`, its position in
+    /// [`Builder::template_positions`]: by position (no hashing of the name)
+    /// unless the keys repeat, where the position is the last one of the
+    /// name and a lookup finds the first.
+    fn relationship_template(
+        &self,
+        rts: Option<&'d Node>,
+        name: &str,
+        pos: Option<u32>,
+    ) -> Option<&'d Node> {
+        let m = rts?.as_map()?;
+        if self.template_positions.len() != m.len() {
+            return m.get(name);
+        }
+        m.get_index(pos? as usize).map(|(_, v)| v)
     }
 
     fn artifacts(&mut self, node: ElementId, node_index: u32, list: Option<&Node>) -> Result<()> {
@@ -850,9 +885,9 @@ impl<'d> Builder<'d> {
     }
 
     fn resolve_targets(&mut self) -> Result<()> {
-        for r in self.g.relations.clone() {
-            let raw = self.g.raw(self.doc, r);
-            let target_node = raw.and_then(|n| n.get("node"));
+        let targets = std::mem::take(&mut self.targets);
+        for (i, target_node) in targets.into_iter().enumerate() {
+            let r = self.g.relations[i];
             let name = target_node.and_then(Node::as_str);
             let Some(t) = name.and_then(|n| self.g.node(n)) else {
                 let shown = match target_node {
@@ -1448,7 +1483,7 @@ imports:
     }
 
     #[test]
-    fn element_ids_have_exact_length() {
+    fn element_ids_write_their_index_in_decimal() {
         for (index, expected) in [
             (None, "node.web"),
             (Some(0), "node.web@0"),
@@ -1456,13 +1491,10 @@ imports:
             (Some(10), "node.web@10"),
             (Some(u32::MAX), "node.web@4294967295"),
         ] {
-            let id = element_id(Kind::Node, "web", index, None);
-            assert_eq!(id, expected);
-            assert_eq!(id.capacity(), id.len());
+            let mut id = String::from("x");
+            write_id(&mut id, Kind::Node, "web", index);
+            assert_eq!(id, format!("x{expected}"));
         }
-        let id = element_id(Kind::Type, "t", Some(12), Some("relation.db@1.node.web"));
-        assert_eq!(id, "type.t@12.relation.db@1.node.web");
-        assert_eq!(id.capacity(), id.len());
     }
 
     #[test]
@@ -1506,7 +1538,7 @@ imports:
                 e.conditions.is_empty(),
                 e.kind != Kind::Technology,
                 "{}",
-                e.id
+                e.name
             );
         }
         let all = build(&d).expect("builds");
@@ -1517,6 +1549,61 @@ imports:
                 .count()
                 > 1
         );
+    }
+
+    #[test]
+    fn moving_conditions_gives_the_lists_a_copy_gives() {
+        let mut d = normalized();
+        let copied = build(&d).expect("builds");
+        let moved = build_moving_conditions(&mut d).expect("builds");
+        let yaml = |g: &Graph| -> Vec<Vec<String>> {
+            g.elements
+                .iter()
+                .map(|e| {
+                    e.conditions
+                        .iter()
+                        .map(|c| to_json(&c.to_node(g)))
+                        .collect()
+                })
+                .collect()
+        };
+        assert_eq!(yaml(&moved), yaml(&copied));
+        // Only the definitions with a list were visited; theirs are null now.
+        assert!(moved.ordered().all(|id| moved
+            .raw_map(&d, id)
+            .and_then(|m| m.get("conditions"))
+            .is_none_or(Node::is_null)));
+    }
+
+    #[test]
+    fn repeated_relationship_template_keys_find_the_first() {
+        let mut d = crate::testing::doc(
+            "
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    a: {type: t, requirements: [{db: {node: b, relationship: r}}]}
+    b: {type: t}
+  relationship_templates:
+    r: {type: first}
+",
+        );
+        normalize(&mut d).expect("normalizes");
+        let rts = d
+            .get_mut("topology_template")
+            .and_then(|t| t.get_mut("relationship_templates"))
+            .and_then(Node::as_map_mut)
+            .expect("templates");
+        let mut second = rts.get("r").expect("r").clone();
+        if let Some(t) = second.get_mut("type").and_then(Node::as_seq_mut) {
+            t[0] = Node::single("second", Node::null());
+        }
+        rts.push(v4t_yaml::Key::new("r", Span::NONE), second);
+        let g = build(&d).expect("builds");
+        let rel = g.relations[0];
+        assert_eq!(g.get(g.get(rel).types[0]).name, "first");
+        let template = g.get(rel).relationship.expect("template") as usize;
+        assert_eq!(g.relationship_templates[template], "r");
     }
 
     #[test]

@@ -102,8 +102,6 @@ pub struct Element {
     pub name: String,
     pub index: Option<u32>,
     pub container: Option<ElementId>,
-    /// `<kind>.<name>[@<index>][.<container id>]`, the SAT variable name.
-    pub id: String,
     pub span: Span,
     pub loc: Loc,
     /// The element's condition list as written (`[false]` for a
@@ -128,8 +126,9 @@ pub struct Element {
     pub target: Option<ElementId>,
     /// Relation: whether the requirement name marks a hosting relation.
     pub hosting: bool,
-    /// Relation: the relationship template's name.
-    pub relationship: Option<Box<str>>,
+    /// Relation: its relationship template, by position in
+    /// [`Graph::relationship_templates`] (the names).
+    pub relationship: Option<u32>,
     /// Node and technology: optimisation weight in [0, 1].
     pub weight: f64,
     /// Technology: scenario priority.
@@ -167,7 +166,6 @@ impl Element {
             name,
             index,
             container,
-            id: String::new(),
             span,
             loc,
             conditions: Vec::new(),
@@ -217,6 +215,8 @@ pub struct Graph {
     group_index: FxHashMap<String, ElementId>,
     /// Names of the relationship templates, in map order.
     pub relationship_templates: Vec<String>,
+    /// The element ids ([`Graph::id`]).
+    ids: Ids,
     /// Where the sections of the document sit, for [`Graph::raw`].
     sections: Sections,
 }
@@ -224,6 +224,13 @@ pub struct Graph {
 impl Graph {
     pub fn get(&self, id: ElementId) -> &Element {
         &self.elements[id.0 as usize]
+    }
+
+    /// `<kind>.<name>[@<index>][.<container id>]`, the element's SAT
+    /// variable name and the id errors report.
+    #[inline]
+    pub fn id(&self, id: ElementId) -> &str {
+        self.ids.get(id.0 as usize)
     }
 
     pub fn node(&self, name: &str) -> Option<ElementId> {
@@ -298,12 +305,17 @@ impl Graph {
     /// The element's raw definition (the value of its single-entry map, or the
     /// import entry) in `doc`.
     pub fn raw<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Node> {
-        raw_at(
-            doc,
-            &self.get(id).loc,
-            &self.relationship_templates,
-            Some(&self.sections),
-        )
+        let section = |s: Section| section(doc, s, Some(&self.sections));
+        raw_at(&self.get(id).loc, &self.relationship_templates, &section)
+    }
+
+    /// The raw definitions in `doc` for many lookups: [`Graph::raw`] with
+    /// the document's sections found once.
+    pub fn definitions<'d>(&self, doc: &'d Node) -> Definitions<'_, 'd> {
+        Definitions {
+            graph: self,
+            sections: Section::ALL.map(|s| section(doc, s, Some(&self.sections))),
+        }
     }
 
     /// The raw definition as a map, if it is one.
@@ -398,6 +410,60 @@ impl Graph {
             Kind::Import => ("import_presence", idx(e.index)),
         };
         Node::single(key, arg)
+    }
+}
+
+/// The ids of a graph's elements, one after the other in one string: a
+/// large template has hundreds of thousands of elements, and one allocation
+/// per id cost as much memory again as the ids themselves.
+#[derive(Debug, Default)]
+pub(crate) struct Ids {
+    text: String,
+    /// Where each id ends in `text` (it starts where the previous one ends).
+    ends: Vec<usize>,
+}
+
+impl Ids {
+    #[inline]
+    fn get(&self, i: usize) -> &str {
+        let start = match i.checked_sub(1) {
+            Some(p) => self.ends[p],
+            None => 0,
+        };
+        &self.text[start..self.ends[i]]
+    }
+
+    /// Appends the id of the next element.
+    pub(crate) fn push(&mut self, id: &str) {
+        self.text.push_str(id);
+        self.ends.push(self.text.len());
+    }
+
+    pub(crate) fn reserve(&mut self, elements: usize) {
+        self.ends.reserve(elements);
+    }
+}
+
+/// [`Graph::definitions`]: the sections of one document, by [`Section`].
+pub struct Definitions<'g, 'd> {
+    graph: &'g Graph,
+    sections: [Option<&'d Node>; 7],
+}
+
+impl<'d> Definitions<'_, 'd> {
+    /// [`Graph::raw`].
+    pub fn raw(&self, id: ElementId) -> Option<&'d Node> {
+        let section = |s: Section| self.sections[s as usize];
+        raw_at(
+            &self.graph.get(id).loc,
+            &self.graph.relationship_templates,
+            &section,
+        )
+    }
+
+    /// [`Graph::raw_map`].
+    pub fn raw_map(&self, id: ElementId) -> Option<&'d Map> {
+        self.raw(id).and_then(Node::as_map)
     }
 }
 
@@ -543,13 +609,12 @@ fn section_mut<'d>(doc: &'d mut Node, s: Section, hint: Option<&Sections>) -> Op
     )
 }
 
+/// The definition of `owner`, with the document's sections from `section`.
 fn owner_at<'d>(
-    doc: &'d Node,
     owner: &Owner,
     rts: &[String],
-    hint: Option<&Sections>,
+    section: &impl Fn(Section) -> Option<&'d Node>,
 ) -> Option<&'d Node> {
-    let section = |s: Section| section(doc, s, hint);
     match *owner {
         Owner::Node(i) => entry_value(section(Section::NodeTemplates), i),
         Owner::RelationshipTemplate(i) => {
@@ -597,13 +662,12 @@ fn owner_at_mut<'d>(
     }
 }
 
+/// The raw definition at `loc`, with the document's sections from `section`.
 fn raw_at<'d>(
-    doc: &'d Node,
     loc: &Loc,
     rts: &[String],
-    hint: Option<&Sections>,
+    section: &impl Fn(Section) -> Option<&'d Node>,
 ) -> Option<&'d Node> {
-    let section = |s: Section| section(doc, s, hint);
     let in_node = |node: u32, key: &str, index: u32| {
         entry_value(
             entry_value(section(Section::NodeTemplates), node)?.get(key),
@@ -621,10 +685,10 @@ fn raw_at<'d>(
         Loc::Output(i) => entry_value(section(Section::Outputs), i),
         Loc::Import(i) => section(Section::Imports)?.as_seq()?.get(i as usize),
         Loc::Property { owner, index } => {
-            entry_value(owner_at(doc, &owner, rts, hint)?.get("properties"), index)
+            entry_value(owner_at(&owner, rts, section)?.get("properties"), index)
         }
         Loc::Type { owner, index } => {
-            entry_value(owner_at(doc, &owner, rts, hint)?.get("type"), index)
+            entry_value(owner_at(&owner, rts, section)?.get("type"), index)
         }
     }
 }
@@ -663,21 +727,10 @@ fn raw_at_mut<'d>(
     }
 }
 
-/// Whether a requirement name marks a hosting relation: `^(.*_)?host(_.*)?$`.
+/// Whether a requirement name marks a hosting relation: `^(.*_)?host(_.*)?$`,
+/// that is, one of its `_`-separated parts is `host`.
 pub fn is_hosting_name(name: &str) -> bool {
-    let bytes = name.as_bytes();
-    let mut start = 0;
-    while let Some(pos) = name[start..].find("host") {
-        let i = start + pos;
-        let before_ok = i == 0 || bytes[i - 1] == b'_';
-        let after = i + 4;
-        let after_ok = after == bytes.len() || bytes[after] == b'_';
-        if before_ok && after_ok {
-            return true;
-        }
-        start = i + 1;
-    }
-    false
+    name.split('_').any(|part| part == "host")
 }
 
 #[cfg(test)]
@@ -689,7 +742,12 @@ mod tests {
         for yes in ["host", "x_host", "host_y", "a_host_b", "a_b_host"] {
             assert!(is_hosting_name(yes), "{yes}");
         }
-        for no in ["hosting", "myhost", "host2", "hostx", "ahost_b", ""] {
+        for yes in ["_host", "host_", "a__host", "host_host", "hosting_host"] {
+            assert!(is_hosting_name(yes), "{yes}");
+        }
+        for no in [
+            "hosting", "myhost", "host2", "hostx", "ahost_b", "", "_", "ho_st", "HOST",
+        ] {
             assert!(!is_hosting_name(no), "{no}");
         }
     }
@@ -744,7 +802,7 @@ imports:
     #[test]
     fn ids_follow_the_identifier_system() {
         let (_, g) = graph(TEMPLATE);
-        let ids: Vec<&str> = g.ordered().map(|i| g.get(i).id.as_str()).collect();
+        let ids: Vec<&str> = g.ordered().map(|i| g.id(i)).collect();
         for expected in [
             "type.web.a@0.node.web",
             "type.web.b@1.node.web",
@@ -778,13 +836,16 @@ imports:
         let rts = &g.relationship_templates;
         let same = |d: &Node| {
             for id in g.ordered() {
-                let searched = raw_at(d, &g.get(id).loc, rts, None).map(|n| n as *const Node);
+                let section = |s: Section| section(d, s, None);
+                let searched = raw_at(&g.get(id).loc, rts, &section).map(|n| n as *const Node);
                 assert_eq!(
                     g.raw(d, id).map(|n| n as *const Node),
                     searched,
                     "{}",
-                    g.get(id).id
+                    g.id(id)
                 );
+                let defs = g.definitions(d);
+                assert_eq!(defs.raw(id).map(|n| n as *const Node), searched);
             }
         };
         assert!(g.ordered().all(|id| g.raw(&d, id).is_some()));
@@ -797,16 +858,17 @@ imports:
         tt.expect("topology").remove("inputs");
         same(&d);
         for id in g.ordered() {
-            let searched = raw_at(&d, &g.get(id).loc, rts, None).map(|n| n as *const Node);
+            let section = |s: Section| section(&d, s, None);
+            let searched = raw_at(&g.get(id).loc, rts, &section).map(|n| n as *const Node);
             let got = g.raw_mut(&mut d, id).map(|n| n as *const Node);
-            assert_eq!(got, searched, "{}", g.get(id).id);
+            assert_eq!(got, searched, "{}", g.id(id));
         }
     }
 
     #[test]
     fn display_names_use_lower_case_containers() {
         let (_, g) = graph(TEMPLATE);
-        let find = |id: &str| g.ordered().find(|&i| g.get(i).id == id).expect("element");
+        let find = |id: &str| g.ordered().find(|&i| g.id(i) == id).expect("element");
         let p = find("property.p@1.node.web");
         assert_eq!(g.display(p), "property \"p@1\" of node \"web\"");
         assert_eq!(g.Display(p), "Property \"p@1\" of node \"web\"");
@@ -834,7 +896,7 @@ imports:
     #[test]
     fn presence_conditions_refer_by_name_and_index() {
         let (_, g) = graph(TEMPLATE);
-        let find = |id: &str| g.ordered().find(|&i| g.get(i).id == id).expect("element");
+        let find = |id: &str| g.ordered().find(|&i| g.id(i) == id).expect("element");
         let q = find("property.q@0.relation.db@1.node.web");
         assert_eq!(
             v4t_yaml::json::to_json(&g.presence_condition(q)),

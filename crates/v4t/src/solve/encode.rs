@@ -304,7 +304,7 @@ impl<'a> Encoder<'a> {
             };
             for &e in list {
                 let first = self.ids.first[e.0 as usize] == e;
-                if first && (every || graph.get(e).id.starts_with(prefix)) {
+                if first && (every || graph.id(e).starts_with(prefix)) {
                     lits.push(self.presence(e));
                 }
             }
@@ -323,7 +323,7 @@ impl<'a> Encoder<'a> {
         if let Some(l) = self.manual_lits[id.0 as usize] {
             return l;
         }
-        let name = format!("manual.{}", self.graph.get(id).id);
+        let name = format!("manual.{}", self.graph.id(id));
         let l = self.new_named(&name);
         self.manual_lits[id.0 as usize] = Some(l);
         l
@@ -939,7 +939,7 @@ impl IdIndex {
             recent: Cell::new(([EMPTY; RECENT], 0)),
         };
         for e in graph.ordered() {
-            let id = &graph.get(e).id;
+            let id = graph.id(e);
             let h = id_hash(id);
             let at = index.elements.len() as u32;
             match index.probe(graph, h, id) {
@@ -953,7 +953,7 @@ impl IdIndex {
 
     /// The id at position `at` of element order.
     fn id_at<'g>(&self, graph: &'g Graph, at: usize) -> &'g [u8] {
-        graph.get(self.elements[at]).id.as_bytes()
+        graph.id(self.elements[at]).as_bytes()
     }
 
     /// The first position with id `name` (`Ok`), or the free slot where it belongs.
@@ -1086,8 +1086,8 @@ topology_template:
         with_encoder(|g, enc| {
             let order: Vec<ElementId> = g.ordered().collect();
             for &e in &order {
-                let id = &g.get(e).id;
-                let first = *order.iter().find(|&&x| g.get(x).id == *id).expect("self");
+                let id = g.id(e);
+                let first = *order.iter().find(|&&x| g.id(x) == id).expect("self");
                 assert_eq!(enc.ids.find(g, id), Some(first), "{id}");
                 assert_eq!(enc.ids.first[e.0 as usize], first, "{id}");
                 assert_eq!(enc.presence(e), enc.presence(first), "{id}");
@@ -1095,7 +1095,7 @@ topology_template:
             }
             let shared = order
                 .iter()
-                .filter(|&&x| g.get(x).id == "artifact.z@0.node.x@0.node.y")
+                .filter(|&&x| g.id(x) == "artifact.z@0.node.x@0.node.y")
                 .count();
             assert_eq!(shared, 2);
             assert_eq!(enc.ids.find(g, "node.nothing"), None);
@@ -1109,8 +1109,8 @@ topology_template:
     fn lookup_order_does_not_change_results() {
         with_encoder(|g, enc| {
             let order: Vec<ElementId> = g.ordered().collect();
-            let want = |name: &str| order.iter().copied().find(|&x| g.get(x).id == name);
-            let mut names: Vec<String> = order.iter().map(|&e| g.get(e).id.clone()).collect();
+            let want = |name: &str| order.iter().copied().find(|&x| g.id(x) == name);
+            let mut names: Vec<String> = order.iter().map(|&e| g.id(e).to_string()).collect();
             names.extend(["", "node", "node.nothing", "manual.node.y"].map(String::from));
             let n = names.len();
             let mut sequence: Vec<usize> = (0..n).chain((0..n).rev()).collect();

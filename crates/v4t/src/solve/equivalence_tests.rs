@@ -424,7 +424,7 @@ fn compare(doc: &Node, graph: &Graph, assigned: v4t_yaml::Map, text: &str, count
             let describe = || {
                 format!(
                     "template:\n{text}\nelement: {}\nterm: {c:?}\nYAML form: {}",
-                    graph.get(id).id,
+                    graph.id(id),
                     to_json(&yaml)
                 )
             };

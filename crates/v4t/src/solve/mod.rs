@@ -85,7 +85,7 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
     }
     let mut buffers = (Vec::new(), Vec::new());
     for &id in &order {
-        encode_element(&mut enc, id, &mut buffers).map_err(|e| e.in_element(&graph.get(id).id))?;
+        encode_element(&mut enc, id, &mut buffers).map_err(|e| e.in_element(graph.id(id)))?;
     }
     if let Some(constraints) = variability
         .and_then(|v| v.get("constraints"))
@@ -97,7 +97,7 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
     }
     let raw = RawDefs::new(doc);
     for &id in &order {
-        encode_implies(&mut enc, &raw, id).map_err(|e| e.in_element(&graph.get(id).id))?;
+        encode_implies(&mut enc, &raw, id).map_err(|e| e.in_element(graph.id(id)))?;
     }
 
     // From here on every question is answered per independent part.
@@ -126,13 +126,13 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
         let v = enc
             .eval
             .evaluate(expr)
-            .map_err(|e| Error::at(e.message, e.span).in_element(&graph.get(p).id))?;
+            .map_err(|e| Error::at(e.message, e.span).in_element(graph.id(p)))?;
         if matches!(v, Value::Null) {
             return Err(Error::at(
                 format!("{} has no value", graph.Display(p)),
                 graph.get(p).span,
             )
-            .in_element(&graph.get(p).id));
+            .in_element(graph.id(p)));
         }
         values.push((p, v));
     }
@@ -534,7 +534,7 @@ imports:
                 raw.get(&g, id).map(std::ptr::from_ref),
                 want,
                 "{}",
-                g.get(id).id
+                g.id(id)
             );
             found += usize::from(want.is_some());
         }
