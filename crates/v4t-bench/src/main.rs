@@ -133,7 +133,10 @@ fn roundtrip(args: &[String]) -> Result<(), String> {
     };
     let text = std::fs::read_to_string(template).map_err(|e| format!("{template}: {e}"))?;
     let doc = v4t_yaml::parse(&text, v4t_yaml::SourceId(0)).map_err(|e| e.message)?;
-    std::fs::write(output, v4t_yaml::emit(&doc)).map_err(|e| format!("{output}: {e}"))
+    std::fs::write(output, v4t_yaml::emit(&doc)).map_err(|e| format!("{output}: {e}"))?;
+    // Like `v4t resolve`, leave the tree to the operating system at exit.
+    std::mem::forget(doc);
+    Ok(())
 }
 
 fn run(args: &[String]) -> Result<(), String> {
