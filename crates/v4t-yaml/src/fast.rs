@@ -373,51 +373,72 @@ impl<'t> Fast<'t> {
             return Err(Bail);
         }
         self.enter()?;
+        let start = self.pos;
+        let span = self.span_at(start);
+        // A scalar is read once: it is then either the first key of a map or
+        // the node itself.
         let node = match self.peek() {
             Some(b'-') if is_blank_or_end(self.at(self.pos + 1)) => self.block_seq(col, false)?,
-            _ if self.is_key()? => self.block_map(col)?,
+            Some(b'[' | b'{') => {
+                let node = self.flow_node()?;
+                self.scalar_line(node, parent)?
+            }
+            Some(b'"' | b'\'') => {
+                let text = self.quoted()?;
+                let after = self.pos;
+                self.skip_spaces();
+                if self.peek() == Some(b':') && is_blank_or_end(self.at(self.pos + 1)) {
+                    let colon = self.key_colon(start)?;
+                    self.block_map(col, span, (text, colon))?
+                } else {
+                    self.pos = after;
+                    self.scalar_line(Node::new(Value::String(text), span), parent)?
+                }
+            }
             _ => {
-                let node = self.inline_value()?;
-                self.next_line()?;
-                if let (Some(next), Ok(parent)) = (self.next, usize::try_from(parent)) {
-                    if next > parent {
-                        return Err(Bail); // continuation or error
+                let (end, stop) = self.scan_plain_block()?;
+                let text = self.text.get(start..end).ok_or(Bail)?;
+                match stop {
+                    Stop::Colon => {
+                        let name = plain_key(text)?;
+                        let colon = self.key_colon(start)?;
+                        self.block_map(col, span, (name, colon))?
                     }
+                    Stop::End => self.scalar_line(Node::new(plain_value(text), span), parent)?,
                 }
-                if parent < 0 && self.next.is_some() {
-                    return Err(Bail);
-                }
-                node
             }
         };
         self.depth -= 1;
         Ok(node)
     }
 
-    /// Whether an implicit key starts at `pos` (does not move).
-    fn is_key(&mut self) -> R<bool> {
-        let save = self.pos;
-        let result = match self.peek() {
-            Some(b'"' | b'\'') => {
-                self.quoted()?;
-                self.skip_spaces();
-                self.peek() == Some(b':') && is_blank_or_end(self.at(self.pos + 1))
+    /// Finishes the line of a block node that is a single scalar or flow
+    /// collection, which nothing deeper may follow.
+    fn scalar_line(&mut self, node: Node, parent: isize) -> R<Node> {
+        self.end_line()?;
+        self.next_line()?;
+        if let (Some(next), Ok(parent)) = (self.next, usize::try_from(parent)) {
+            if next > parent {
+                return Err(Bail); // continuation or error
             }
-            Some(b'[' | b'{') => false,
-            _ => matches!(self.scan_plain_block(), Ok((_, Stop::Colon))),
-        };
-        self.pos = save;
-        Ok(result)
+        }
+        if parent < 0 && self.next.is_some() {
+            return Err(Bail);
+        }
+        Ok(node)
     }
 
-    /// A block mapping whose keys are at column `indent`.
-    fn block_map(&mut self, indent: usize) -> R<Node> {
-        let span = self.span_at(self.pos);
+    /// A block mapping whose keys are at column `indent`, starting at `span`
+    /// with its first key already read (its name and the position of its `:`).
+    fn block_map(&mut self, indent: usize, span: Span, first: (String, usize)) -> R<Node> {
         let base = self.entries.len();
         let mut hashes: Option<HashSet<u64, BuildHasherDefault<Fnv>>> = None;
+        let mut first = Some(first);
         loop {
-            let key_span = self.span_at(self.pos);
-            let (name, colon) = self.block_key()?;
+            let (key_span, (name, colon)) = match first.take() {
+                Some(key) => (span, key),
+                None => (self.span_at(self.pos), self.block_key()?),
+            };
             check_duplicate(
                 self.entries.get(base..).unwrap_or_default(),
                 &mut hashes,
@@ -471,7 +492,8 @@ impl<'t> Fast<'t> {
         self.peek() == Some(b'-') && is_blank_or_end(self.at(self.pos + 1))
     }
 
-    /// A block key: returns its name and the position of its `:` (and moves past it).
+    /// A block key (not the first of its map): returns its name and the
+    /// position of its `:` (and moves past it).
     fn block_key(&mut self) -> R<(String, usize)> {
         let start = self.pos;
         let name = match self.peek() {
@@ -489,15 +511,21 @@ impl<'t> Fast<'t> {
                 plain_key(text)?
             }
         };
+        if self.peek() != Some(b':') || !is_blank_or_end(self.at(self.pos + 1)) {
+            return Err(Bail);
+        }
+        Ok((name, self.key_colon(start)?))
+    }
+
+    /// At the `:` of a key that started at `start`: checks the key's length,
+    /// moves past the `:` and returns its position.
+    fn key_colon(&mut self, start: usize) -> R<usize> {
         if self.pos - start > MAX_KEY_LEN {
             return Err(Bail);
         }
         let colon = self.pos;
-        if self.peek() != Some(b':') || !is_blank_or_end(self.at(colon + 1)) {
-            return Err(Bail);
-        }
         self.pos += 1;
-        Ok((name, colon))
+        Ok(colon)
     }
 
     /// A value on the current line (scalar or flow collection), then the line end.
