@@ -158,6 +158,23 @@ fn cannot_start_plain(c: u8) -> bool {
     )
 }
 
+/// The bytes at which the scan of a plain scalar in block context stops to
+/// look (everything else, spaces included, belongs to the scalar).
+const BLOCK_STOPS: [bool; 256] = byte_set(b"\n:#\t\r");
+
+/// The same for plain scalars in flow collections.
+const FLOW_STOPS: [bool; 256] = byte_set(b"\n:#\t\r,[]{}");
+
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+    let mut set = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        set[bytes[i] as usize] = true;
+        i += 1;
+    }
+    set
+}
+
 fn is_blank_or_end(b: Option<&u8>) -> bool {
     matches!(b, None | Some(b' ' | b'\n'))
 }
@@ -219,9 +236,24 @@ impl<'t> Fast<'t> {
     }
 
     fn skip_spaces(&mut self) {
-        while self.peek() == Some(b' ') {
-            self.pos += 1;
+        // Eight bytes at a time: indentation is a large share of the text.
+        const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
+        let mut i = self.pos;
+        while let Some(word) = self.b.get(i..i + 8) {
+            let Ok(word) = <[u8; 8]>::try_from(word) else {
+                break;
+            };
+            let other = u64::from_le_bytes(word) ^ SPACES;
+            if other != 0 {
+                self.pos = i + (other.trailing_zeros() / 8) as usize;
+                return;
+            }
+            i += 8;
         }
+        while self.at(i) == Some(&b' ') {
+            i += 1;
+        }
+        self.pos = i;
     }
 
     /// Finishes a line after a value: spaces, an optional comment, the line end.
@@ -604,6 +636,24 @@ impl<'t> Fast<'t> {
         self.span_at(m)
     }
 
+    /// The first position from `i` on whose byte is in `stops` (the text's
+    /// length if none is).
+    fn find(&self, i: usize, stops: &[bool; 256]) -> usize {
+        let rest = self.b.get(i..).unwrap_or_default();
+        i + rest
+            .iter()
+            .position(|&c| stops[usize::from(c)])
+            .unwrap_or(rest.len())
+    }
+
+    /// `end` moved back over the spaces that precede it, but not before `start`.
+    fn trim_spaces(&self, start: usize, mut end: usize) -> usize {
+        while end > start && self.at(end - 1) == Some(&b' ') {
+            end -= 1;
+        }
+        end
+    }
+
     /// Scans a plain scalar in block context from `pos`; returns the end of its
     /// text and why it stopped, leaving `pos` at the stop.
     fn scan_plain_block(&mut self) -> R<(usize, Stop)> {
@@ -613,20 +663,17 @@ impl<'t> Fast<'t> {
             return Err(Bail);
         }
         let mut i = start;
-        let mut end = start;
         let stop = loop {
+            i = self.find(i, &BLOCK_STOPS);
             match self.b.get(i) {
                 None | Some(b'\n') => break Stop::End,
                 Some(b':') if is_blank_or_end(self.at(i + 1)) => break Stop::Colon,
                 Some(b'#') if self.at(i.wrapping_sub(1)) == Some(&b' ') => break Stop::End,
                 Some(b'\t' | b'\r') => return Err(Bail),
-                Some(b' ') => i += 1,
-                Some(_) => {
-                    i += 1;
-                    end = i;
-                }
+                Some(_) => i += 1,
             }
         };
+        let end = self.trim_spaces(start, i);
         self.pos = if stop == Stop::End { end } else { i };
         Ok((end, stop))
     }
@@ -777,8 +824,8 @@ impl<'t> Fast<'t> {
             return Err(Bail);
         }
         let mut i = start;
-        let mut end = start;
         let stop = loop {
+            i = self.find(i, &FLOW_STOPS);
             match self.b.get(i) {
                 None | Some(b'\n' | b'\t' | b'\r' | b'#') => return Err(Bail),
                 Some(&c) if is_flow_indicator(c) => break Stop::End,
@@ -786,18 +833,12 @@ impl<'t> Fast<'t> {
                     Some(b' ') => break Stop::Colon,
                     Some(&c) if is_flow_indicator(c) => return Err(Bail),
                     None | Some(b'\n') => return Err(Bail),
-                    _ => {
-                        i += 1;
-                        end = i;
-                    }
+                    _ => i += 1,
                 },
-                Some(b' ') => i += 1,
-                Some(_) => {
-                    i += 1;
-                    end = i;
-                }
+                Some(_) => i += 1,
             }
         };
+        let end = self.trim_spaces(start, i);
         self.pos = end;
         Ok((self.text.get(start..end).ok_or(Bail)?, stop))
     }
