@@ -516,7 +516,9 @@ impl<'t> Fast<'t> {
                 _ => break,
             }
         }
-        let entries: Vec<(Key, Node)> = self.entries.drain(base..).collect();
+        // One allocation of the final size and one copy, also for `base == 0`
+        // since Rust 1.77 (`drain` would move entry by entry).
+        let entries = self.entries.split_off(base);
         Ok(Node::new(Value::Map(Map::from_entries(entries)), span))
     }
 
@@ -615,7 +617,7 @@ impl<'t> Fast<'t> {
                 _ => break,
             }
         }
-        let items: Vec<Node> = self.items.drain(base..).collect();
+        let items = self.items.split_off(base);
         Ok(Node::new(Value::Seq(items), span))
     }
 
@@ -743,7 +745,7 @@ impl<'t> Fast<'t> {
                     }
                 }
                 self.depth -= 1;
-                let items: Vec<Node> = self.items.drain(base..).collect();
+                let items = self.items.split_off(base);
                 Ok(Node::new(Value::Seq(items), span))
             }
             Some(b'{') => {
@@ -798,7 +800,7 @@ impl<'t> Fast<'t> {
                     }
                 }
                 self.depth -= 1;
-                let entries: Vec<(Key, Node)> = self.entries.drain(base..).collect();
+                let entries = self.entries.split_off(base);
                 Ok(Node::new(Value::Map(Map::from_entries(entries)), span))
             }
             Some(b'"' | b'\'') => Ok(Node::new(Value::String(self.quoted()?), span)),
