@@ -16,20 +16,14 @@
 //! The reader is recursive but bounded: it gives up beyond [`FAST_MAX_DEPTH`]
 //! nested collections (the saphyr path then applies the real limits).
 
-use std::collections::HashSet;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
-
 use crate::parse::{key_string, resolve_plain};
-use crate::value::{Key, Map, Node, SourceId, Span, Value};
+use crate::value::{Key, Map, Node, SourceId, Span, Value, INDEX_THRESHOLD};
 
 /// Nesting depth beyond which the fast path gives up.
 pub const FAST_MAX_DEPTH: usize = 200;
 
 /// Implicit keys longer than this (in bytes) are left to the saphyr path.
 const MAX_KEY_LEN: usize = 1000;
-
-/// Maps with more entries than this check duplicates with a hash set.
-const HASH_DUPLICATES: usize = 16;
 
 /// The fast path gave up; the caller must use the saphyr path.
 #[derive(Debug)]
@@ -100,33 +94,6 @@ enum Stop {
     End,
     /// Before a `:` that makes the scalar a key.
     Colon,
-}
-
-/// FNV-1a, for the duplicate-key check of large maps.
-#[derive(Default)]
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
-fn hash_key(name: &str) -> u64 {
-    BuildHasherDefault::<Fnv>::default().hash_one(name)
 }
 
 /// Characters a plain scalar may not start with on the fast path (indicators,
@@ -464,18 +431,13 @@ impl<'t> Fast<'t> {
     /// with its first key already read (its name and the position of its `:`).
     fn block_map(&mut self, indent: usize, span: Span, first: (String, usize)) -> R<Node> {
         let base = self.entries.len();
-        let mut hashes: Option<HashSet<u64, BuildHasherDefault<Fnv>>> = None;
         let mut first = Some(first);
         loop {
             let (key_span, (name, colon)) = match first.take() {
                 Some(key) => (span, key),
                 None => (self.span_at(self.pos), self.block_key()?),
             };
-            check_duplicate(
-                self.entries.get(base..).unwrap_or_default(),
-                &mut hashes,
-                &name,
-            )?;
+            check_duplicate(self.entries.get(base..).unwrap_or_default(), &name)?;
             self.skip_spaces();
             let value = match self.peek() {
                 None | Some(b'\n' | b'#') => {
@@ -519,7 +481,7 @@ impl<'t> Fast<'t> {
         // One allocation of the final size and one copy, also for `base == 0`
         // since Rust 1.77 (`drain` would move entry by entry).
         let entries = self.entries.split_off(base);
-        Ok(Node::new(Value::Map(Map::from_entries(entries)), span))
+        Ok(Node::new(finish_map(entries)?, span))
     }
 
     fn at_dash(&self) -> bool {
@@ -752,7 +714,6 @@ impl<'t> Fast<'t> {
                 self.enter()?;
                 self.pos += 1;
                 let base = self.entries.len();
-                let mut hashes = None;
                 loop {
                     self.skip_spaces();
                     if self.peek() == Some(b'}') {
@@ -776,11 +737,7 @@ impl<'t> Fast<'t> {
                     }
                     self.pos += 1;
                     self.skip_spaces();
-                    check_duplicate(
-                        self.entries.get(base..).unwrap_or_default(),
-                        &mut hashes,
-                        &name,
-                    )?;
+                    check_duplicate(self.entries.get(base..).unwrap_or_default(), &name)?;
                     let value = self.flow_node()?;
                     self.entries.push((
                         Key {
@@ -801,7 +758,7 @@ impl<'t> Fast<'t> {
                 }
                 self.depth -= 1;
                 let entries = self.entries.split_off(base);
-                Ok(Node::new(Value::Map(Map::from_entries(entries)), span))
+                Ok(Node::new(finish_map(entries)?, span))
             }
             Some(b'"' | b'\'') => Ok(Node::new(Value::String(self.quoted()?), span)),
             _ => {
@@ -846,29 +803,22 @@ impl<'t> Fast<'t> {
     }
 }
 
-/// Gives up on duplicate keys (the saphyr path reports them).
-fn check_duplicate(
-    entries: &[(Key, Node)],
-    hashes: &mut Option<HashSet<u64, BuildHasherDefault<Fnv>>>,
-    name: &str,
-) -> R<()> {
-    if entries.len() < HASH_DUPLICATES {
-        if entries.iter().any(|(k, _)| k.name == name) {
-            return Err(Bail);
-        }
-        return Ok(());
-    }
-    let set = hashes.get_or_insert_with(|| {
-        let mut set = HashSet::with_capacity_and_hasher(64, BuildHasherDefault::default());
-        for (k, _) in entries {
-            set.insert(hash_key(&k.name));
-        }
-        set
-    });
-    if !set.insert(hash_key(name)) && entries.iter().any(|(k, _)| k.name == name) {
+/// Gives up on duplicate keys (the saphyr path reports them). Only maps
+/// without a hash index are checked here, key by key; [`finish_map`] checks
+/// the others as it builds their index.
+fn check_duplicate(entries: &[(Key, Node)], name: &str) -> R<()> {
+    if entries.len() < INDEX_THRESHOLD && entries.iter().any(|(k, _)| k.name == name) {
         return Err(Bail);
     }
     Ok(())
+}
+
+/// The map of `entries` (checked by [`check_duplicate`]); gives up on
+/// duplicate keys in a map with an index.
+fn finish_map(entries: Vec<(Key, Node)>) -> R<Value> {
+    Map::from_unique_entries(entries)
+        .map(Value::Map)
+        .ok_or(Bail)
 }
 
 /// The value of a single-line double-quoted scalar's content.
