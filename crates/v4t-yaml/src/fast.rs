@@ -16,7 +16,7 @@
 //! The reader is recursive but bounded: it gives up beyond [`FAST_MAX_DEPTH`]
 //! nested collections (the saphyr path then applies the real limits).
 
-use crate::parse::{key_string, resolve_plain};
+use crate::parse::{is_null, key_string, resolve_bool, resolve_plain};
 use crate::value::{Key, Map, Node, SourceId, Span, Value, INDEX_THRESHOLD};
 
 /// Nesting depth beyond which the fast path gives up.
@@ -150,12 +150,16 @@ fn is_flow_indicator(b: u8) -> bool {
     matches!(b, b',' | b'[' | b']' | b'{' | b'}')
 }
 
-/// A plain scalar's value, skipping the full resolution for identifiers.
+/// A plain scalar's value, skipping the full resolution for identifiers: no
+/// number or timestamp starts with a letter or `_`, so only the null and
+/// boolean words remain to be told apart.
 fn plain_value(s: &str) -> Value {
     match s.as_bytes().first() {
         Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
-            if matches!(c, b'n' | b'N' | b't' | b'T' | b'f' | b'F') && s.len() <= 5 {
-                resolve_plain(s)
+            if is_null(s) {
+                Value::Null
+            } else if let Some(b) = resolve_bool(s) {
+                Value::Bool(b)
             } else {
                 Value::String(s.to_string())
             }

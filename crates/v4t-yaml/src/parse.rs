@@ -804,11 +804,11 @@ fn resolve_scalar(
     Ok((value, false))
 }
 
-fn is_null(s: &str) -> bool {
+pub(crate) fn is_null(s: &str) -> bool {
     matches!(s, "" | "~" | "null" | "Null" | "NULL")
 }
 
-fn resolve_bool(s: &str) -> Option<bool> {
+pub(crate) fn resolve_bool(s: &str) -> Option<bool> {
     match s {
         "true" | "True" | "TRUE" => Some(true),
         "false" | "False" | "FALSE" => Some(false),
