@@ -16,20 +16,14 @@
 //! The reader is recursive but bounded: it gives up beyond [`FAST_MAX_DEPTH`]
 //! nested collections (the saphyr path then applies the real limits).
 
-use std::collections::HashSet;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
-
-use crate::parse::{key_string, resolve_plain};
-use crate::value::{Key, Map, Node, SourceId, Span, Value};
+use crate::parse::{is_null, key_string, resolve_bool, resolve_plain};
+use crate::value::{Key, Map, Node, SourceId, Span, Value, INDEX_THRESHOLD};
 
 /// Nesting depth beyond which the fast path gives up.
 pub const FAST_MAX_DEPTH: usize = 200;
 
 /// Implicit keys longer than this (in bytes) are left to the saphyr path.
 const MAX_KEY_LEN: usize = 1000;
-
-/// Maps with more entries than this check duplicates with a hash set.
-const HASH_DUPLICATES: usize = 16;
 
 /// The fast path gave up; the caller must use the saphyr path.
 #[derive(Debug)]
@@ -102,33 +96,6 @@ enum Stop {
     Colon,
 }
 
-/// FNV-1a, for the duplicate-key check of large maps.
-#[derive(Default)]
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
-fn hash_key(name: &str) -> u64 {
-    BuildHasherDefault::<Fnv>::default().hash_one(name)
-}
-
 /// Characters a plain scalar may not start with on the fast path (indicators,
 /// quotes, whitespace); `-` is decided by the caller.
 fn cannot_start_plain(c: u8) -> bool {
@@ -158,6 +125,23 @@ fn cannot_start_plain(c: u8) -> bool {
     )
 }
 
+/// The bytes at which the scan of a plain scalar in block context stops to
+/// look (everything else, spaces included, belongs to the scalar).
+const BLOCK_STOPS: [bool; 256] = byte_set(b"\n:#\t\r");
+
+/// The same for plain scalars in flow collections.
+const FLOW_STOPS: [bool; 256] = byte_set(b"\n:#\t\r,[]{}");
+
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+    let mut set = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        set[bytes[i] as usize] = true;
+        i += 1;
+    }
+    set
+}
+
 fn is_blank_or_end(b: Option<&u8>) -> bool {
     matches!(b, None | Some(b' ' | b'\n'))
 }
@@ -166,12 +150,16 @@ fn is_flow_indicator(b: u8) -> bool {
     matches!(b, b',' | b'[' | b']' | b'{' | b'}')
 }
 
-/// A plain scalar's value, skipping the full resolution for identifiers.
+/// A plain scalar's value, skipping the full resolution for identifiers: no
+/// number or timestamp starts with a letter or `_`, so only the null and
+/// boolean words remain to be told apart.
 fn plain_value(s: &str) -> Value {
     match s.as_bytes().first() {
         Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
-            if matches!(c, b'n' | b'N' | b't' | b'T' | b'f' | b'F') && s.len() <= 5 {
-                resolve_plain(s)
+            if is_null(s) {
+                Value::Null
+            } else if let Some(b) = resolve_bool(s) {
+                Value::Bool(b)
             } else {
                 Value::String(s.to_string())
             }
@@ -219,9 +207,24 @@ impl<'t> Fast<'t> {
     }
 
     fn skip_spaces(&mut self) {
-        while self.peek() == Some(b' ') {
-            self.pos += 1;
+        // Eight bytes at a time: indentation is a large share of the text.
+        const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
+        let mut i = self.pos;
+        while let Some(word) = self.b.get(i..i + 8) {
+            let Ok(word) = <[u8; 8]>::try_from(word) else {
+                break;
+            };
+            let other = u64::from_le_bytes(word) ^ SPACES;
+            if other != 0 {
+                self.pos = i + (other.trailing_zeros() / 8) as usize;
+                return;
+            }
+            i += 8;
         }
+        while self.at(i) == Some(&b' ') {
+            i += 1;
+        }
+        self.pos = i;
     }
 
     /// Finishes a line after a value: spaces, an optional comment, the line end.
@@ -373,56 +376,72 @@ impl<'t> Fast<'t> {
             return Err(Bail);
         }
         self.enter()?;
+        let start = self.pos;
+        let span = self.span_at(start);
+        // A scalar is read once: it is then either the first key of a map or
+        // the node itself.
         let node = match self.peek() {
             Some(b'-') if is_blank_or_end(self.at(self.pos + 1)) => self.block_seq(col, false)?,
-            _ if self.is_key()? => self.block_map(col)?,
+            Some(b'[' | b'{') => {
+                let node = self.flow_node()?;
+                self.scalar_line(node, parent)?
+            }
+            Some(b'"' | b'\'') => {
+                let text = self.quoted()?;
+                let after = self.pos;
+                self.skip_spaces();
+                if self.peek() == Some(b':') && is_blank_or_end(self.at(self.pos + 1)) {
+                    let colon = self.key_colon(start)?;
+                    self.block_map(col, span, (text, colon))?
+                } else {
+                    self.pos = after;
+                    self.scalar_line(Node::new(Value::String(text), span), parent)?
+                }
+            }
             _ => {
-                let node = self.inline_value()?;
-                self.next_line()?;
-                if let (Some(next), Ok(parent)) = (self.next, usize::try_from(parent)) {
-                    if next > parent {
-                        return Err(Bail); // continuation or error
+                let (end, stop) = self.scan_plain_block()?;
+                let text = self.text.get(start..end).ok_or(Bail)?;
+                match stop {
+                    Stop::Colon => {
+                        let name = plain_key(text)?;
+                        let colon = self.key_colon(start)?;
+                        self.block_map(col, span, (name, colon))?
                     }
+                    Stop::End => self.scalar_line(Node::new(plain_value(text), span), parent)?,
                 }
-                if parent < 0 && self.next.is_some() {
-                    return Err(Bail);
-                }
-                node
             }
         };
         self.depth -= 1;
         Ok(node)
     }
 
-    /// Whether an implicit key starts at `pos` (does not move).
-    fn is_key(&mut self) -> R<bool> {
-        let save = self.pos;
-        let result = match self.peek() {
-            Some(b'"' | b'\'') => {
-                self.quoted()?;
-                self.skip_spaces();
-                self.peek() == Some(b':') && is_blank_or_end(self.at(self.pos + 1))
+    /// Finishes the line of a block node that is a single scalar or flow
+    /// collection, which nothing deeper may follow.
+    fn scalar_line(&mut self, node: Node, parent: isize) -> R<Node> {
+        self.end_line()?;
+        self.next_line()?;
+        if let (Some(next), Ok(parent)) = (self.next, usize::try_from(parent)) {
+            if next > parent {
+                return Err(Bail); // continuation or error
             }
-            Some(b'[' | b'{') => false,
-            _ => matches!(self.scan_plain_block(), Ok((_, Stop::Colon))),
-        };
-        self.pos = save;
-        Ok(result)
+        }
+        if parent < 0 && self.next.is_some() {
+            return Err(Bail);
+        }
+        Ok(node)
     }
 
-    /// A block mapping whose keys are at column `indent`.
-    fn block_map(&mut self, indent: usize) -> R<Node> {
-        let span = self.span_at(self.pos);
+    /// A block mapping whose keys are at column `indent`, starting at `span`
+    /// with its first key already read (its name and the position of its `:`).
+    fn block_map(&mut self, indent: usize, span: Span, first: (String, usize)) -> R<Node> {
         let base = self.entries.len();
-        let mut hashes: Option<HashSet<u64, BuildHasherDefault<Fnv>>> = None;
+        let mut first = Some(first);
         loop {
-            let key_span = self.span_at(self.pos);
-            let (name, colon) = self.block_key()?;
-            check_duplicate(
-                self.entries.get(base..).unwrap_or_default(),
-                &mut hashes,
-                &name,
-            )?;
+            let (key_span, (name, colon)) = match first.take() {
+                Some(key) => (span, key),
+                None => (self.span_at(self.pos), self.block_key()?),
+            };
+            check_duplicate(self.entries.get(base..).unwrap_or_default(), &name)?;
             self.skip_spaces();
             let value = match self.peek() {
                 None | Some(b'\n' | b'#') => {
@@ -463,15 +482,18 @@ impl<'t> Fast<'t> {
                 _ => break,
             }
         }
-        let entries: Vec<(Key, Node)> = self.entries.drain(base..).collect();
-        Ok(Node::new(Value::Map(Map::from_entries(entries)), span))
+        // One allocation of the final size and one copy, also for `base == 0`
+        // since Rust 1.77 (`drain` would move entry by entry).
+        let entries = self.entries.split_off(base);
+        Ok(Node::new(finish_map(entries)?, span))
     }
 
     fn at_dash(&self) -> bool {
         self.peek() == Some(b'-') && is_blank_or_end(self.at(self.pos + 1))
     }
 
-    /// A block key: returns its name and the position of its `:` (and moves past it).
+    /// A block key (not the first of its map): returns its name and the
+    /// position of its `:` (and moves past it).
     fn block_key(&mut self) -> R<(String, usize)> {
         let start = self.pos;
         let name = match self.peek() {
@@ -489,15 +511,21 @@ impl<'t> Fast<'t> {
                 plain_key(text)?
             }
         };
+        if self.peek() != Some(b':') || !is_blank_or_end(self.at(self.pos + 1)) {
+            return Err(Bail);
+        }
+        Ok((name, self.key_colon(start)?))
+    }
+
+    /// At the `:` of a key that started at `start`: checks the key's length,
+    /// moves past the `:` and returns its position.
+    fn key_colon(&mut self, start: usize) -> R<usize> {
         if self.pos - start > MAX_KEY_LEN {
             return Err(Bail);
         }
         let colon = self.pos;
-        if self.peek() != Some(b':') || !is_blank_or_end(self.at(colon + 1)) {
-            return Err(Bail);
-        }
         self.pos += 1;
-        Ok((name, colon))
+        Ok(colon)
     }
 
     /// A value on the current line (scalar or flow collection), then the line end.
@@ -555,7 +583,7 @@ impl<'t> Fast<'t> {
                 _ => break,
             }
         }
-        let items: Vec<Node> = self.items.drain(base..).collect();
+        let items = self.items.split_off(base);
         Ok(Node::new(Value::Seq(items), span))
     }
 
@@ -576,6 +604,53 @@ impl<'t> Fast<'t> {
         self.span_at(m)
     }
 
+    /// The first position from `i` on whose byte is in `stops` (the text's
+    /// length if none is).
+    fn find(&self, i: usize, stops: &[bool; 256]) -> usize {
+        let rest = self.b.get(i..).unwrap_or_default();
+        i + rest
+            .iter()
+            .position(|&c| stops[usize::from(c)])
+            .unwrap_or(rest.len())
+    }
+
+    /// [`Fast::find`] with [`BLOCK_STOPS`], eight bytes at a time: a word
+    /// without bytes below `$` (control characters, space, `!`, `"`, `#`)
+    /// and without `:` holds none. The lowest flagged byte of a word is exact
+    /// (borrows only flag bytes above it); a space there resumes the search.
+    fn find_block_stop(&self, mut i: usize) -> usize {
+        const ONES: u64 = u64::from_ne_bytes([1; 8]);
+        const HIGH: u64 = ONES * 0x80;
+        const COLONS: u64 = ONES * b':' as u64;
+        while let Some(word) = self.b.get(i..i + 8) {
+            let Ok(word) = <[u8; 8]>::try_from(word) else {
+                break;
+            };
+            let w = u64::from_le_bytes(word);
+            let colon = w ^ COLONS;
+            let flagged =
+                ((w.wrapping_sub(ONES * 0x24) & !w) | (colon.wrapping_sub(ONES) & !colon)) & HIGH;
+            if flagged == 0 {
+                i += 8;
+                continue;
+            }
+            i += (flagged.trailing_zeros() / 8) as usize;
+            match self.at(i) {
+                Some(&c) if BLOCK_STOPS[usize::from(c)] => return i,
+                _ => i += 1,
+            }
+        }
+        self.find(i, &BLOCK_STOPS)
+    }
+
+    /// `end` moved back over the spaces that precede it, but not before `start`.
+    fn trim_spaces(&self, start: usize, mut end: usize) -> usize {
+        while end > start && self.at(end - 1) == Some(&b' ') {
+            end -= 1;
+        }
+        end
+    }
+
     /// Scans a plain scalar in block context from `pos`; returns the end of its
     /// text and why it stopped, leaving `pos` at the stop.
     fn scan_plain_block(&mut self) -> R<(usize, Stop)> {
@@ -585,20 +660,17 @@ impl<'t> Fast<'t> {
             return Err(Bail);
         }
         let mut i = start;
-        let mut end = start;
         let stop = loop {
+            i = self.find_block_stop(i);
             match self.b.get(i) {
                 None | Some(b'\n') => break Stop::End,
                 Some(b':') if is_blank_or_end(self.at(i + 1)) => break Stop::Colon,
                 Some(b'#') if self.at(i.wrapping_sub(1)) == Some(&b' ') => break Stop::End,
                 Some(b'\t' | b'\r') => return Err(Bail),
-                Some(b' ') => i += 1,
-                Some(_) => {
-                    i += 1;
-                    end = i;
-                }
+                Some(_) => i += 1,
             }
         };
+        let end = self.trim_spaces(start, i);
         self.pos = if stop == Stop::End { end } else { i };
         Ok((end, stop))
     }
@@ -668,14 +740,13 @@ impl<'t> Fast<'t> {
                     }
                 }
                 self.depth -= 1;
-                let items: Vec<Node> = self.items.drain(base..).collect();
+                let items = self.items.split_off(base);
                 Ok(Node::new(Value::Seq(items), span))
             }
             Some(b'{') => {
                 self.enter()?;
                 self.pos += 1;
                 let base = self.entries.len();
-                let mut hashes = None;
                 loop {
                     self.skip_spaces();
                     if self.peek() == Some(b'}') {
@@ -699,11 +770,7 @@ impl<'t> Fast<'t> {
                     }
                     self.pos += 1;
                     self.skip_spaces();
-                    check_duplicate(
-                        self.entries.get(base..).unwrap_or_default(),
-                        &mut hashes,
-                        &name,
-                    )?;
+                    check_duplicate(self.entries.get(base..).unwrap_or_default(), &name)?;
                     let value = self.flow_node()?;
                     self.entries.push((
                         Key {
@@ -723,8 +790,8 @@ impl<'t> Fast<'t> {
                     }
                 }
                 self.depth -= 1;
-                let entries: Vec<(Key, Node)> = self.entries.drain(base..).collect();
-                Ok(Node::new(Value::Map(Map::from_entries(entries)), span))
+                let entries = self.entries.split_off(base);
+                Ok(Node::new(finish_map(entries)?, span))
             }
             Some(b'"' | b'\'') => Ok(Node::new(Value::String(self.quoted()?), span)),
             _ => {
@@ -749,8 +816,8 @@ impl<'t> Fast<'t> {
             return Err(Bail);
         }
         let mut i = start;
-        let mut end = start;
         let stop = loop {
+            i = self.find(i, &FLOW_STOPS);
             match self.b.get(i) {
                 None | Some(b'\n' | b'\t' | b'\r' | b'#') => return Err(Bail),
                 Some(&c) if is_flow_indicator(c) => break Stop::End,
@@ -758,46 +825,33 @@ impl<'t> Fast<'t> {
                     Some(b' ') => break Stop::Colon,
                     Some(&c) if is_flow_indicator(c) => return Err(Bail),
                     None | Some(b'\n') => return Err(Bail),
-                    _ => {
-                        i += 1;
-                        end = i;
-                    }
+                    _ => i += 1,
                 },
-                Some(b' ') => i += 1,
-                Some(_) => {
-                    i += 1;
-                    end = i;
-                }
+                Some(_) => i += 1,
             }
         };
+        let end = self.trim_spaces(start, i);
         self.pos = end;
         Ok((self.text.get(start..end).ok_or(Bail)?, stop))
     }
 }
 
-/// Gives up on duplicate keys (the saphyr path reports them).
-fn check_duplicate(
-    entries: &[(Key, Node)],
-    hashes: &mut Option<HashSet<u64, BuildHasherDefault<Fnv>>>,
-    name: &str,
-) -> R<()> {
-    if entries.len() < HASH_DUPLICATES {
-        if entries.iter().any(|(k, _)| k.name == name) {
-            return Err(Bail);
-        }
-        return Ok(());
-    }
-    let set = hashes.get_or_insert_with(|| {
-        let mut set = HashSet::with_capacity_and_hasher(64, BuildHasherDefault::default());
-        for (k, _) in entries {
-            set.insert(hash_key(&k.name));
-        }
-        set
-    });
-    if !set.insert(hash_key(name)) && entries.iter().any(|(k, _)| k.name == name) {
+/// Gives up on duplicate keys (the saphyr path reports them). Only maps
+/// without a hash index are checked here, key by key; [`finish_map`] checks
+/// the others as it builds their index.
+fn check_duplicate(entries: &[(Key, Node)], name: &str) -> R<()> {
+    if entries.len() < INDEX_THRESHOLD && entries.iter().any(|(k, _)| k.name == name) {
         return Err(Bail);
     }
     Ok(())
+}
+
+/// The map of `entries` (checked by [`check_duplicate`]); gives up on
+/// duplicate keys in a map with an index.
+fn finish_map(entries: Vec<(Key, Node)>) -> R<Value> {
+    Map::from_unique_entries(entries)
+        .map(Value::Map)
+        .ok_or(Bail)
 }
 
 /// The value of a single-line double-quoted scalar's content.

@@ -127,16 +127,23 @@ fn parse_checked(text: &str, source: SourceId) -> Result<Node, ParseError> {
 /// A quick byte scan for what [`check_printable`] rejects.
 fn has_non_printable(text: &str) -> bool {
     let b = text.as_bytes();
-    // Most chunks are plain printable ASCII: a branch-free test first.
-    for (n, chunk) in b.chunks(64).enumerate() {
-        let suspect = chunk.iter().fold(false, |acc, &c| {
-            acc | ((c < 0x20) & (c != b'\t') & (c != b'\n') & (c != b'\r')) | (c >= 0x7f)
-        });
-        if suspect && non_printable_from(b, n * 64, n * 64 + chunk.len()) {
+    // Most chunks are plain printable ASCII: a branch-free test first, on
+    // fixed-size chunks so that the compiler vectorises it. One signed
+    // comparison flags both control characters and non-ASCII bytes; tabs
+    // and carriage returns are rare and left to the precise test.
+    let suspect = |chunk: &[u8]| {
+        chunk.iter().fold(false, |acc, &c| {
+            acc | (((c as i8) < 0x20) & (c != b'\n')) | (c == 0x7f)
+        })
+    };
+    let chunks = b.chunks_exact(64);
+    let tail = chunks.remainder();
+    for (n, chunk) in chunks.enumerate() {
+        if suspect(chunk) && non_printable_from(b, n * 64, n * 64 + 64) {
             return true;
         }
     }
-    false
+    suspect(tail) && non_printable_from(b, b.len() - tail.len(), b.len())
 }
 
 /// The precise test of [`has_non_printable`] for characters starting in `from..to`.
@@ -797,11 +804,11 @@ fn resolve_scalar(
     Ok((value, false))
 }
 
-fn is_null(s: &str) -> bool {
+pub(crate) fn is_null(s: &str) -> bool {
     matches!(s, "" | "~" | "null" | "Null" | "NULL")
 }
 
-fn resolve_bool(s: &str) -> Option<bool> {
+pub(crate) fn resolve_bool(s: &str) -> Option<bool> {
     match s {
         "true" | "True" | "TRUE" => Some(true),
         "false" | "False" | "FALSE" => Some(false),

@@ -300,7 +300,7 @@ impl Value {
 }
 
 /// Maps with more entries than this keep a hash index for lookups.
-const INDEX_THRESHOLD: usize = 24;
+pub(crate) const INDEX_THRESHOLD: usize = 24;
 
 impl Map {
     pub fn new() -> Map {
@@ -518,6 +518,38 @@ impl Map {
         };
         m.reindex();
         m
+    }
+
+    /// [`Map::from_entries`] for a parser that has checked maps of up to
+    /// [`INDEX_THRESHOLD`] entries for duplicate keys: a larger map finds
+    /// them while building its index (`None` if two keys are equal), so that
+    /// the parser needs no hash set of its own.
+    pub(crate) fn from_unique_entries(entries: Vec<(Key, Node)>) -> Option<Map> {
+        if entries.len() <= INDEX_THRESHOLD {
+            return Some(Map::from_entries(entries));
+        }
+        let mut index = Index::with_capacity_and_hasher(entries.len(), Default::default());
+        for (i, (k, _)) in entries.iter().enumerate() {
+            match index.entry(key_hash(&k.name)) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(i as u32);
+                }
+                // Equal hashes: a duplicate, or (rarely) a collision.
+                std::collections::hash_map::Entry::Occupied(_) => {
+                    if entries
+                        .get(..i)?
+                        .iter()
+                        .any(|(other, _)| other.name == k.name)
+                    {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(Map {
+            entries,
+            index: Some(Box::new(index)),
+        })
     }
 }
 

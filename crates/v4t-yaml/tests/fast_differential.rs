@@ -287,6 +287,33 @@ fn fixtures_agree() {
     assert!(fast > FIXTURES.len() / 3);
 }
 
+/// Maps of up to 24 entries check duplicate keys as they are read, larger
+/// ones while building their index: both give up on every duplicate.
+#[test]
+fn duplicates_on_both_sides_of_the_index_threshold_give_up() {
+    for n in [2, 23, 24, 25, 26, 40] {
+        for (first, second) in [(0, n - 1), (n - 2, n - 1), (0, 1)] {
+            let names: Vec<String> = (0..n)
+                .map(|i| {
+                    if i == second {
+                        format!("k{first}")
+                    } else {
+                        format!("k{i}")
+                    }
+                })
+                .collect();
+            let block: String = names.iter().map(|k| format!("{k}: 1\n")).collect();
+            let flow = format!("a: {{{}}}\n", names.join(": 1, ") + ": 1");
+            for text in [block, flow] {
+                assert!(parse_fast(&text, SourceId(0)).is_none(), "{text}");
+                check(&text);
+            }
+            let unique: String = (0..n).map(|i| format!("k{i}: 1\n")).collect();
+            assert!(check(&unique));
+        }
+    }
+}
+
 /// xorshift64*.
 struct Rng(u64);
 
