@@ -677,6 +677,40 @@ mod tests {
             .collect()
     }
 
+    /// A random instance of `n` variables in `k` independent blocks, as a
+    /// monolithic solver and as a second solver of the same clauses to split.
+    struct Instance {
+        mono: Solver,
+        split_solver: Solver,
+        vars: Vec<Lit>,
+        cnf: Vec<Vec<Lit>>,
+        n: usize,
+        k: usize,
+    }
+
+    fn instance(rng: &mut Rng) -> Instance {
+        let mut mono = Solver::new();
+        let n = 1 + rng.below(12) as usize;
+        let k = 1 + rng.below(5) as usize;
+        let (vars, cnf) = blocks(rng, &mut mono, n, k);
+        let mut split_solver = Solver::new();
+        for _ in 0..n {
+            split_solver.new_var();
+        }
+        for c in &cnf {
+            mono.add_clause(c);
+            split_solver.add_clause(c);
+        }
+        Instance {
+            mono,
+            split_solver,
+            vars,
+            cnf,
+            n,
+            k,
+        }
+    }
+
     /// The monolithic answer to [`Split::implied`].
     fn implied(s: &mut Solver, lits: &[Lit]) -> bool {
         let all = s.and(lits);
@@ -691,20 +725,14 @@ mod tests {
     fn ask_matches_questions_asked_one_by_one() {
         let mut rng = Rng::new(77);
         for round in 0..300 {
-            let mut mono = Solver::new();
-            let n = 1 + rng.below(12) as usize;
-            let k = 1 + rng.below(5) as usize;
-            let (vars, cnf) = blocks(&mut rng, &mut mono, n, k);
-            for c in &cnf {
-                mono.add_clause(c);
-            }
-            let mut split_solver = Solver::new();
-            for _ in 0..n {
-                split_solver.new_var();
-            }
-            for c in &cnf {
-                split_solver.add_clause(c);
-            }
+            let Instance {
+                mut mono,
+                split_solver,
+                vars,
+                cnf,
+                n,
+                k,
+            } = instance(&mut rng);
             let mut split = split_solver.split();
             let ms = models(&vars, &cnf);
             let ctx = format!("round {round}, {n} vars, {k} blocks");
@@ -753,20 +781,14 @@ mod tests {
     fn split_matches_monolithic_solver() {
         let mut rng = Rng::new(2024);
         for round in 0..300 {
-            let mut mono = Solver::new();
-            let n = 1 + rng.below(12) as usize;
-            let k = 1 + rng.below(5) as usize;
-            let (vars, cnf) = blocks(&mut rng, &mut mono, n, k);
-            for c in &cnf {
-                mono.add_clause(c);
-            }
-            let mut split_solver = Solver::new();
-            for _ in 0..n {
-                split_solver.new_var();
-            }
-            for c in &cnf {
-                split_solver.add_clause(c);
-            }
+            let Instance {
+                mut mono,
+                mut split_solver,
+                vars,
+                cnf,
+                n,
+                k,
+            } = instance(&mut rng);
             if round % 3 == 0 {
                 // Sometimes split a solver that holds a model.
                 split_solver.solve(&[]);
