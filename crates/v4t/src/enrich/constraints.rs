@@ -1,23 +1,11 @@
 //! Constraint enrichment: structural constraints (each behind its option) and
-//! implication constraints of `implied` elements (part 1, section 10).
-//! Plain strings in constraints are SAT variable names (element ids).
+//! implication constraints of `implied` elements (part 1, section 10), as
+//! [`Constraint`] terms (element ids are SAT variable names in their YAML form).
 
 use crate::error::{bail, Error, Result};
-use crate::graph::{ElementId, Graph, Kind};
+use crate::graph::{Constraint, ElementId, Graph, Kind};
 use crate::types::TypeSystem;
 use v4t_yaml::Node;
-
-fn s(x: &str) -> Node {
-    Node::string(x)
-}
-
-fn implies(a: Node, b: Node) -> Node {
-    super::single("implies", Node::seq(vec![a, b]))
-}
-
-fn list(key: &str, items: Vec<Node>) -> Node {
-    super::single(key, Node::seq(items))
-}
 
 /// Groups `ids` by element name (first-appearance order).
 fn by_name(g: &Graph, ids: &[ElementId]) -> Vec<Vec<ElementId>> {
@@ -33,10 +21,11 @@ fn by_name(g: &Graph, ids: &[ElementId]) -> Vec<Vec<ElementId>> {
 }
 
 /// The generated constraints, in the reference's order.
-pub fn enrich_constraints(doc: &Node, g: &Graph, types: &TypeSystem<'_>) -> Result<Vec<Node>> {
+pub fn enrich_constraints(g: &Graph, types: &TypeSystem<'_>) -> Result<Vec<Constraint>> {
     let o = &g.options.constraints;
-    let id = |x: ElementId| s(g.id(x));
-    let ids = |xs: &[ElementId]| xs.iter().map(|&x| id(x)).collect::<Vec<_>>();
+    let id = Constraint::Var;
+    let ids = Constraint::vars;
+    let implies = Constraint::implies;
     let mut out = Vec::new();
 
     if o.relation_source {
@@ -56,7 +45,7 @@ pub fn enrich_constraints(doc: &Node, g: &Graph, types: &TypeSystem<'_>) -> Resu
     if o.unique_artifact {
         for &n in &g.nodes {
             for same in by_name(g, &g.get(n).artifacts) {
-                out.push(list("amo", ids(&same)));
+                out.push(Constraint::Amo(ids(&same)));
             }
         }
     }
@@ -84,7 +73,7 @@ pub fn enrich_constraints(doc: &Node, g: &Graph, types: &TypeSystem<'_>) -> Resu
             .chain(&g.artifacts);
         for &c in containers {
             for same in by_name(g, &g.get(c).properties) {
-                out.push(list("amo", ids(&same)));
+                out.push(Constraint::Amo(ids(&same)));
             }
         }
     }
@@ -108,20 +97,20 @@ pub fn enrich_constraints(doc: &Node, g: &Graph, types: &TypeSystem<'_>) -> Resu
             match hosting(n)[..] {
                 [] => {}
                 [h] => out.push(implies(id(n), id(h))),
-                ref hs => out.push(implies(id(n), list("exo", ids(hs)))),
+                ref hs => out.push(implies(id(n), Constraint::Exo(ids(hs)))),
             }
         }
     }
     if o.single_hosting {
         for &n in &g.nodes {
-            out.push(list("amo", ids(&hosting(n))));
+            out.push(Constraint::Amo(ids(&hosting(n))));
         }
     }
     if o.required_incoming_relation {
         for &n in &g.nodes {
             let inc = &g.get(n).incoming;
             if !inc.is_empty() {
-                out.push(implies(id(n), list("or", ids(inc))));
+                out.push(implies(id(n), Constraint::Or(ids(inc))));
             }
         }
     }
@@ -129,7 +118,7 @@ pub fn enrich_constraints(doc: &Node, g: &Graph, types: &TypeSystem<'_>) -> Resu
         for &n in &g.nodes {
             let arts = &g.get(n).artifacts;
             if !arts.is_empty() {
-                out.push(implies(id(n), list("exo", ids(arts))));
+                out.push(implies(id(n), Constraint::Exo(ids(arts))));
             }
         }
     }
@@ -140,37 +129,37 @@ pub fn enrich_constraints(doc: &Node, g: &Graph, types: &TypeSystem<'_>) -> Resu
             }
             match g.get(n).technologies[..] {
                 [t] => out.push(implies(id(n), id(t))),
-                ref ts => out.push(implies(id(n), list("exo", ids(ts)))),
+                ref ts => out.push(implies(id(n), Constraint::Exo(ids(ts)))),
             }
         }
     }
     if o.unique_technology {
         for &n in &g.nodes {
             if types.is_managed(n)? {
-                out.push(list("amo", ids(&g.get(n).technologies)));
+                out.push(Constraint::Amo(ids(&g.get(n).technologies)));
             }
         }
     }
     if o.unique_input {
         for same in by_name(g, &g.inputs) {
-            out.push(list("amo", ids(&same)));
+            out.push(Constraint::Amo(ids(&same)));
         }
     }
     if o.unique_output {
         for same in by_name(g, &g.outputs) {
-            out.push(list("amo", ids(&same)));
+            out.push(Constraint::Amo(ids(&same)));
         }
     }
     if o.unique_relation {
         for &n in &g.nodes {
             for same in by_name(g, &g.get(n).outgoing) {
-                out.push(implies(id(n), list("amo", ids(&same))));
+                out.push(implies(id(n), Constraint::Amo(ids(&same))));
             }
         }
     }
 
     // Implication constraints (10.2).
-    let manual = |x: ElementId| s(&format!("manual.{}", g.id(x)));
+    let manual = Constraint::Manual;
     for x in g.ordered() {
         let e = g.get(x);
         if !g.is_implied(x) {
@@ -186,14 +175,14 @@ pub fn enrich_constraints(doc: &Node, g: &Graph, types: &TypeSystem<'_>) -> Resu
                 }
                 let Some(c) = e.container else { continue };
                 let consumed = e.consumes.iter().map(|&c| manual(c)).collect();
-                let left = list("and", vec![id(c), manual(x), list("or", consumed)]);
+                let left = Constraint::And(vec![id(c), manual(x), Constraint::Or(consumed)]);
                 out.push(implies(left, id(x)));
             }
             Kind::Relation if o.relation_enhanced_implication_mode => {
                 let (Some(src), Some(t)) = (e.source, e.target) else {
                     continue;
                 };
-                let left = list("and", vec![id(src), manual(x), manual(t)]);
+                let left = Constraint::And(vec![id(src), manual(x), manual(t)]);
                 out.push(implies(left, id(x)));
             }
             _ => {
@@ -209,11 +198,10 @@ pub fn enrich_constraints(doc: &Node, g: &Graph, types: &TypeSystem<'_>) -> Resu
                     | (Some(v4t_yaml::Value::Bool(true)) | None, _) => {}
                     _ => return Err(Error::at("Left not defined", e.span)),
                 }
-                let left = list("and", vec![id(c), manual(x)]);
+                let left = Constraint::And(vec![id(c), manual(x)]);
                 out.push(implies(left, id(x)));
             }
         }
     }
-    let _ = doc;
     Ok(out)
 }

@@ -5,8 +5,8 @@
 //! lists on every element, the generated constraints appended to
 //! `variability.constraints`, variability groups removed and enrichment-only
 //! keys and options deleted. This is also what `v4t enrich` prints. For
-//! resolving, [`enrich_for_resolving`] keeps the final lists in graph #2,
-//! which becomes the resolver graph ([`crate::graph::rebuild`]).
+//! resolving, [`enrich_for_resolving`] keeps the final lists and the
+//! generated constraints in graph #2, which becomes the resolver graph ([`crate::graph::rebuild`]).
 
 mod conditions;
 mod constraints;
@@ -68,7 +68,8 @@ pub fn enrich(doc: &mut Node) -> Result<()> {
 
 /// [`enrich`] for the resolver. If the write-back keeps every element in
 /// place (it removes no variability group), the final condition lists stay
-/// in the elements of graph #2 instead of going into the document, and the
+/// in the elements of graph #2 (and the generated constraints in
+/// [`Graph::constraints`]) instead of going into the document, and the
 /// graph is returned for [`graph::rebuild`]; otherwise this is [`enrich`]
 /// and returns `None`.
 pub fn enrich_for_resolving(doc: &mut Node) -> Result<Option<Graph>> {
@@ -100,7 +101,7 @@ fn enrich_doc(doc: &mut Node, keep_graph: bool) -> Result<Option<Graph>> {
     let (conditions, constraints) = {
         let types = TypeSystem::new(doc, &g2);
         let conditions = conditions::enrich_conditions(doc, &g2, &types, manual)?;
-        let constraints = constraints::enrich_constraints(doc, &g2, &types)?;
+        let constraints = constraints::enrich_constraints(&g2, &types)?;
         (conditions, constraints)
     };
     let keep = keep_graph && keeps_elements(doc, &g2);
@@ -122,12 +123,13 @@ fn keeps_elements(doc: &Node, g: &Graph) -> bool {
 
 /// The enricher transformer (11): final conditions into the raw elements
 /// (or, with `into_graph`, into the graph's elements: the resolver reads
-/// them only there), variability groups and enrichment-only options removed.
+/// them only there, and the generated constraints into `g.constraints`),
+/// variability groups and enrichment-only options removed.
 fn write_back(
     doc: &mut Node,
     g: &mut Graph,
     conditions: conditions::Enriched,
-    constraints: Vec<Node>,
+    constraints: Vec<graph::Constraint>,
     into_graph: bool,
 ) {
     for (i, list) in conditions.lists.into_iter().enumerate() {
@@ -160,9 +162,16 @@ fn write_back(
     };
     if !constraints.is_empty() {
         if let Some(v) = tt.map_entry("variability") {
-            match v.get_mut("constraints").and_then(Node::as_seq_mut) {
-                Some(list) => list.extend(constraints),
-                None => v.insert("constraints", Node::seq(constraints)),
+            if into_graph {
+                // After `variability.constraints` in the solver, as if appended.
+                g.constraints = constraints;
+            } else {
+                // The YAML form of generated constraints exists only here.
+                let constraints = constraints.iter().map(|c| c.to_node(g));
+                match v.get_mut("constraints").and_then(Node::as_seq_mut) {
+                    Some(list) => list.extend(constraints),
+                    None => v.insert("constraints", Node::seq(constraints.collect())),
+                }
             }
         }
     }

@@ -208,6 +208,7 @@ fn build_with(doc: &Node, copy: Copying) -> Result<(Graph, Vec<ElementId>)> {
             relationship_templates,
             ids: Ids::default(),
             sections: Sections::of(doc),
+            constraints: Vec::new(),
         },
     };
     let count = element_count(doc);

@@ -9,6 +9,7 @@
 
 mod build;
 mod cond;
+mod constraint;
 pub mod lookup;
 
 pub use build::{
@@ -16,6 +17,7 @@ pub use build::{
     conditions_of, rebuild,
 };
 pub use cond::{Cond, Op};
+pub use constraint::Constraint;
 
 use crate::fxhash::FxHashMap;
 use crate::options::Options;
@@ -219,6 +221,9 @@ pub struct Graph {
     ids: Ids,
     /// Where the sections of the document sit, for [`Graph::raw`].
     sections: Sections,
+    /// The generated constraints when resolving (encoded after the ones in
+    /// `variability.constraints`); empty otherwise, as they are in the document.
+    pub constraints: Vec<Constraint>,
 }
 
 impl Graph {

@@ -5,7 +5,7 @@
 
 use crate::error::{bail, Error, Result};
 use crate::fxhash::{FxHashMap, FxHasher};
-use crate::graph::{Cond, ElementId, Graph, Kind, Op};
+use crate::graph::{Cond, Constraint, ElementId, Graph, Kind, Op};
 use crate::types::TypeSystem;
 use std::cell::Cell;
 use v4t_expr::Evaluator;
@@ -847,6 +847,62 @@ impl<'a> Encoder<'a> {
         result
     }
 
+    /// Requires a generated constraint: the clauses and variables
+    /// [`Encoder::require_logic`] makes of its YAML form, without the YAML.
+    pub fn require_constraint(&mut self, c: &Constraint) {
+        match c {
+            Constraint::Amo(items) => {
+                let lits = self.constraint_list(items);
+                self.sat.require_at_most_one(&lits);
+            }
+            Constraint::Implies(a, b) => {
+                let (a, b) = (self.constraint(a), self.constraint(b));
+                self.sat.add_clause(&[!a, b]);
+            }
+            other => {
+                let l = self.constraint(other);
+                self.sat.require(l);
+            }
+        }
+    }
+
+    /// The literal of a generated constraint term (see [`Encoder::logic`]).
+    fn constraint(&mut self, c: &Constraint) -> Lit {
+        match c {
+            // What the id names: the first element with it (see `presence`).
+            Constraint::Var(x) => self.presence(*x),
+            // Rare next to ids; by name, as `manual.<id>` may already be named.
+            Constraint::Manual(x) => {
+                let name = format!("manual.{}", self.graph.id(*x));
+                self.var(&name)
+            }
+            Constraint::And(items) => {
+                let l = self.constraint_list(items);
+                self.sat.and(&l)
+            }
+            Constraint::Or(items) => {
+                let l = self.constraint_list(items);
+                self.sat.or(&l)
+            }
+            Constraint::Exo(items) => {
+                let l = self.constraint_list(items);
+                self.sat.exactly_one(&l)
+            }
+            Constraint::Amo(items) => {
+                let l = self.constraint_list(items);
+                self.sat.at_most_one(&l)
+            }
+            Constraint::Implies(a, b) => {
+                let (a, b) = (self.constraint(a), self.constraint(b));
+                self.sat.implies(a, b)
+            }
+        }
+    }
+
+    fn constraint_list(&mut self, items: &[Constraint]) -> Vec<Lit> {
+        items.iter().map(|c| self.constraint(c)).collect()
+    }
+
     /// `{logic_expression: NAME}`: the first use transforms the named expression
     /// with the referencing element's context; later uses share its variable.
     fn named_logic(&mut self, arg: &Node, ctx: Option<ElementId>) -> Result<Lit> {
@@ -903,10 +959,11 @@ impl<'a> Encoder<'a> {
 /// (hash tag, position in element order) pairs, eight bytes a slot, filled
 /// in element order; strings are compared only where tags meet.
 ///
-/// Terms usually name elements in element order (the enricher's
-/// constraints walk the elements), so a lookup first tries the element
-/// after each of the last few found, which spares the random access into
-/// the table (hashing, probing and a cache miss per lookup otherwise).
+/// Terms usually name elements in element order (the `manual.<id>` names
+/// of the implication constraints walk the elements), so a lookup first
+/// tries the element after each of the last few found, which spares the
+/// random access into the table (hashing, probing and a cache miss per
+/// lookup otherwise).
 /// A copy of the ids in element order would make those comparisons
 /// sequential but costs more in fresh memory than it saves.
 struct IdIndex {
@@ -924,8 +981,8 @@ struct IdIndex {
 /// The element of a free slot.
 const EMPTY: u32 = u32::MAX;
 
-/// How many recent hits predict the next lookup: generated constraints
-/// interleave a few kinds (a node and its relations, say).
+/// How many recent hits predict the next lookup: constraints interleave a
+/// few kinds (a node and its relations, say).
 const RECENT: usize = 4;
 
 impl IdIndex {
@@ -1120,6 +1177,57 @@ topology_template:
             for i in sequence {
                 assert_eq!(enc.ids.find(g, &names[i]), want(&names[i]), "{}", names[i]);
             }
+        });
+    }
+
+    /// Constraint terms over every element (duplicate ids included) and
+    /// their `manual.` variables, of each generated shape plus nested ones.
+    fn constraint_fixture(g: &Graph) -> Vec<Constraint> {
+        use Constraint::*;
+        let order: Vec<ElementId> = g.ordered().collect();
+        let mut out = vec![Amo(Constraint::vars(&order)), Or(Constraint::vars(&order))];
+        for (i, &e) in order.iter().enumerate() {
+            let next = order[(i + 1) % order.len()];
+            out.push(Constraint::implies(Var(e), Var(next)));
+            out.push(Constraint::implies(
+                Var(e),
+                Exo(Constraint::vars(&order[i..])),
+            ));
+            out.push(Constraint::implies(
+                Var(e),
+                Amo(Constraint::vars(&order[..i])),
+            ));
+            let or = Or(vec![Manual(next), Manual(e)]);
+            let left = And(vec![Var(next), Manual(e), or]);
+            out.push(Constraint::implies(left, Var(e)));
+        }
+        out
+    }
+
+    /// Requiring a term makes the same variables (names included), clauses
+    /// and literals as requiring its YAML form.
+    #[test]
+    fn constraint_terms_encode_like_their_yaml() {
+        let mut by_yaml = None;
+        with_encoder(|g, enc| {
+            let mut lits = Vec::new();
+            for c in constraint_fixture(g) {
+                enc.require_logic(&c.to_node(g), None).expect("encodes");
+                lits.push(enc.logic(&c.to_node(g), None).expect("encodes"));
+            }
+            let size = (enc.sat.num_vars(), enc.sat.num_clauses());
+            by_yaml = Some((lits, enc.order.clone(), size));
+        });
+        let (lits, names, size) = by_yaml.expect("encoded");
+        with_encoder(|g, enc| {
+            let mut by_term = Vec::new();
+            for c in constraint_fixture(g) {
+                enc.require_constraint(&c);
+                by_term.push(enc.constraint(&c));
+            }
+            assert_eq!(by_term, lits);
+            assert_eq!(enc.order, names);
+            assert_eq!((enc.sat.num_vars(), enc.sat.num_clauses()), size);
         });
     }
 

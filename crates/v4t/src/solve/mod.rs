@@ -95,6 +95,9 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
             enc.require_logic(c, None)?;
         }
     }
+    for c in &graph.constraints {
+        enc.require_constraint(c);
+    }
     let raw = RawDefs::new(doc);
     for &id in &order {
         encode_implies(&mut enc, &raw, id).map_err(|e| e.in_element(graph.id(id)))?;
