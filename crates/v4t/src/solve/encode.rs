@@ -7,7 +7,6 @@ use crate::error::{bail, Error, Result};
 use crate::fxhash::{FxHashMap, FxHasher};
 use crate::graph::{Cond, Constraint, ElementId, Graph, Kind, Op};
 use crate::types::TypeSystem;
-use std::cell::Cell;
 use v4t_expr::Evaluator;
 use v4t_sat::{Lit, Solver};
 use v4t_yaml::json::{to_json, to_json_pretty};
@@ -169,13 +168,21 @@ pub struct Encoder<'a> {
 pub const MAX_LOGIC_DEPTH: usize = 128;
 
 impl<'a> Encoder<'a> {
+    /// An encoder for `doc`'s variability input definitions and named
+    /// expressions, with the assigned `inputs` and the clock `now_ms`.
     pub fn new(
         graph: &'a Graph,
         doc: &'a Node,
         types: &'a TypeSystem<'a>,
-        eval: Evaluator<'a>,
-        expressions: Option<&'a Map>,
+        inputs: Map,
+        now_ms: f64,
     ) -> Self {
+        let variability = doc
+            .get("topology_template")
+            .and_then(|t| t.get("variability"));
+        let section = |key: &str| variability.and_then(|v| v.get(key)).and_then(Node::as_map);
+        let expressions = section("expressions");
+        let eval = Evaluator::new(section("inputs"), expressions, inputs, now_ms);
         Encoder {
             graph,
             doc,
@@ -956,34 +963,18 @@ impl<'a> Encoder<'a> {
 }
 
 /// Element ids without a table of strings: an open-addressing table of
-/// (hash tag, position in element order) pairs, eight bytes a slot, filled
-/// in element order; strings are compared only where tags meet.
-///
-/// Terms usually name elements in element order (the `manual.<id>` names
-/// of the implication constraints walk the elements), so a lookup first
-/// tries the element after each of the last few found, which spares the
-/// random access into the table (hashing, probing and a cache miss per
-/// lookup otherwise).
-/// A copy of the ids in element order would make those comparisons
-/// sequential but costs more in fresh memory than it saves.
+/// (hash tag, element) pairs, eight bytes a slot, filled in element order;
+/// strings are compared only where tags meet.
 struct IdIndex {
-    /// `(tag, position)`, `EMPTY` positions for free slots; one slot per
-    /// distinct id (its first position).
+    /// `(tag, element)`, `EMPTY` elements for free slots; one slot per
+    /// distinct id (its first element).
     slots: Vec<(u32, u32)>,
     /// Per element: the first element in element order with the same id.
     first: Vec<ElementId>,
-    /// The element at each position of element order.
-    elements: Vec<ElementId>,
-    /// Positions of recent hits (`EMPTY` if unused), and the one to replace next.
-    recent: Cell<([u32; RECENT], usize)>,
 }
 
 /// The element of a free slot.
 const EMPTY: u32 = u32::MAX;
-
-/// How many recent hits predict the next lookup: constraints interleave a
-/// few kinds (a node and its relations, say).
-const RECENT: usize = 4;
 
 impl IdIndex {
     fn new(graph: &Graph) -> IdIndex {
@@ -992,37 +983,26 @@ impl IdIndex {
             // At most two thirds full: short probes, half the memory of 2n slots.
             slots: vec![(0, EMPTY); (n + n / 2).next_power_of_two().max(2)],
             first: (0..n as u32).map(ElementId).collect(),
-            elements: Vec::with_capacity(n),
-            recent: Cell::new(([EMPTY; RECENT], 0)),
         };
         for e in graph.ordered() {
             let id = graph.id(e);
             let h = id_hash(id);
-            let at = index.elements.len() as u32;
             match index.probe(graph, h, id) {
-                Ok(first) => index.first[e.0 as usize] = index.elements[first as usize],
-                Err(slot) => index.slots[slot] = (tag(h), at),
+                Ok(first) => index.first[e.0 as usize] = first,
+                Err(slot) => index.slots[slot] = (tag(h), e.0),
             }
-            index.elements.push(e);
         }
         index
     }
 
-    /// The id at position `at` of element order.
-    fn id_at<'g>(&self, graph: &'g Graph, at: usize) -> &'g [u8] {
-        graph.id(self.elements[at]).as_bytes()
-    }
-
-    /// The first position with id `name` (`Ok`), or the free slot where it belongs.
-    fn probe(&self, graph: &Graph, h: u64, name: &str) -> std::result::Result<u32, usize> {
+    /// The first element with id `name` (`Ok`), or the free slot where it belongs.
+    fn probe(&self, graph: &Graph, h: u64, name: &str) -> std::result::Result<ElementId, usize> {
         let mask = self.slots.len() - 1;
         let mut slot = h as usize & mask;
         loop {
             match self.slots[slot] {
                 (_, EMPTY) => return Err(slot),
-                (t, at) if t == tag(h) && self.id_at(graph, at as usize) == name.as_bytes() => {
-                    return Ok(at)
-                }
+                (t, e) if t == tag(h) && graph.id(ElementId(e)) == name => return Ok(ElementId(e)),
                 _ => slot = (slot + 1) & mask,
             }
         }
@@ -1030,25 +1010,7 @@ impl IdIndex {
 
     /// The first element (in element order) whose id is `name`.
     fn find(&self, graph: &Graph, name: &str) -> Option<ElementId> {
-        let (mut recent, next) = self.recent.get();
-        let next_hit = recent.iter().position(|&r| {
-            let at = r as usize + 1;
-            r != EMPTY && at < self.elements.len() && self.id_at(graph, at) == name.as_bytes()
-        });
-        let at = match next_hit {
-            Some(i) => {
-                recent[i] += 1;
-                self.recent.set((recent, next));
-                recent[i]
-            }
-            None => {
-                let at = self.probe(graph, id_hash(name), name).ok()?;
-                recent[next] = at;
-                self.recent.set((recent, (next + 1) % RECENT));
-                at
-            }
-        };
-        Some(self.first[self.elements[at as usize].0 as usize])
+        self.probe(graph, id_hash(name), name).ok()
     }
 }
 
@@ -1120,19 +1082,8 @@ topology_template:
         let mut d = doc(TEMPLATE);
         normalize(&mut d).expect("normalizes");
         let g = build(&d).expect("builds");
-        let expressions = d
-            .get("topology_template")
-            .and_then(|t| t.get("variability"))
-            .and_then(|v| v.get("expressions"))
-            .and_then(Node::as_map);
-        let inputs = d
-            .get("topology_template")
-            .and_then(|t| t.get("variability"))
-            .and_then(|v| v.get("inputs"))
-            .and_then(Node::as_map);
-        let eval = Evaluator::new(inputs, expressions, Map::new(), 0.0);
         let types = TypeSystem::new(&d, &g);
-        let mut enc = Encoder::new(&g, &d, &types, eval, expressions);
+        let mut enc = Encoder::new(&g, &d, &types, Map::new(), 0.0);
         f(&g, &mut enc);
     }
 
@@ -1159,9 +1110,9 @@ topology_template:
         });
     }
 
-    /// Predicting the element after a recent hit never changes what a
-    /// lookup finds, whatever the order of lookups (forwards, backwards,
-    /// interleaved, repeated, names that are no id, the last position).
+    /// What a lookup finds does not depend on the order of lookups
+    /// (forwards, backwards, interleaved, repeated, names that are no id,
+    /// the last position).
     #[test]
     fn lookup_order_does_not_change_results() {
         with_encoder(|g, enc| {

@@ -9,7 +9,6 @@ use super::Encoder;
 use crate::graph::{self, Cond, ElementId, Graph};
 use crate::types::TypeSystem;
 use crate::{enrich, inputs, load, normalize, validate, NoFiles, Node, Sources};
-use v4t_expr::Evaluator;
 use v4t_sat::Lit;
 use v4t_yaml::json::to_json;
 
@@ -377,18 +376,8 @@ fn check_template(text: &str, counts: &mut Counts) -> Result<(), String> {
 }
 
 fn compare(doc: &Node, graph: &Graph, assigned: v4t_yaml::Map, text: &str, counts: &mut Counts) {
-    let variability = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"));
-    let definitions = variability
-        .and_then(|v| v.get("inputs"))
-        .and_then(Node::as_map);
-    let expressions = variability
-        .and_then(|v| v.get("expressions"))
-        .and_then(Node::as_map);
-    let eval = Evaluator::new(definitions, expressions, assigned, 0.0);
     let types = TypeSystem::new(doc, graph);
-    let mut enc = Encoder::new(graph, doc, &types, eval, expressions);
+    let mut enc = Encoder::new(graph, doc, &types, assigned, 0.0);
     let order: Vec<ElementId> = graph.ordered().collect();
     for &id in &order {
         enc.presence(id);

@@ -29,7 +29,6 @@ use crate::error::{bail, Error, Result};
 use crate::graph::{ElementId, Graph, Loc, Owner};
 use crate::options::Optimize;
 use crate::types::TypeSystem;
-use v4t_expr::Evaluator;
 use v4t_sat::{Answer, Lit, Question, Split};
 use v4t_yaml::number::format_js;
 use v4t_yaml::{Map, Node, Value};
@@ -59,18 +58,11 @@ impl Solution {
 
 /// Solves the resolver graph of `doc` under the assigned `inputs`.
 pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solution> {
+    let types = TypeSystem::new(doc, graph);
+    let mut enc = Encoder::new(graph, doc, &types, inputs, now_ms);
     let variability = doc
         .get("topology_template")
         .and_then(|t| t.get("variability"));
-    let definitions = variability
-        .and_then(|v| v.get("inputs"))
-        .and_then(Node::as_map);
-    let expressions = variability
-        .and_then(|v| v.get("expressions"))
-        .and_then(Node::as_map);
-    let eval = Evaluator::new(definitions, expressions, inputs, now_ms);
-    let types = TypeSystem::new(doc, graph);
-    let mut enc = Encoder::new(graph, doc, &types, eval, expressions);
 
     for g in &graph.groups {
         if graph.get(*g).variability_group {
@@ -327,12 +319,7 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
             })
             .collect();
         let weights = whole_weights(&weights)?;
-        let terms: Vec<(Lit, u64)> = graph
-            .nodes
-            .iter()
-            .zip(&weights)
-            .map(|(&n, &w)| (enc.presence(n), w))
-            .collect();
+        let terms = presence_terms(enc, &graph.nodes, &weights);
         stages.push(Stage::Objective("topology", opts.topology, terms));
     }
     if opts.topology_unique {
@@ -351,12 +338,7 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
             .map(|&t| graph.get(t).prio)
             .collect();
         let prios = whole_weights(&prios)?;
-        let terms: Vec<(Lit, u64)> = graph
-            .technologies
-            .iter()
-            .zip(&prios)
-            .map(|(&t, &w)| (enc.presence(t), w))
-            .collect();
+        let terms = presence_terms(enc, &graph.technologies, &prios);
         stages.push(Stage::Objective("scenarios", Optimize::Min, terms));
     }
     if opts.scenarios_unique {
@@ -376,12 +358,7 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
             .map(|&t| graph.get(t).weight * 100.0)
             .collect();
         let weights = whole_weights(&weights)?;
-        let terms: Vec<(Lit, u64)> = graph
-            .technologies
-            .iter()
-            .zip(&weights)
-            .map(|(&t, &w)| (enc.presence(t), w))
-            .collect();
+        let terms = presence_terms(enc, &graph.technologies, &weights);
         let dir = if opts.technologies_mode == "weight-count" {
             Optimize::Max
         } else {
@@ -466,6 +443,14 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
         }
     }
     Ok(objectives)
+}
+
+/// Objective terms: each element's presence with its weight.
+fn presence_terms(enc: &mut Encoder<'_>, ids: &[ElementId], weights: &[u64]) -> Vec<(Lit, u64)> {
+    ids.iter()
+        .zip(weights)
+        .map(|(&e, &w)| (enc.presence(e), w))
+        .collect()
 }
 
 /// Whether another solution exists that changes the variables named with
