@@ -1,0 +1,16 @@
+//! The TOSCA layer of v4t: reads a TOSCA 2.0 (or TOSCA Simple Profile 1.3)
+//! file with everything it imports, builds its type system and validates it
+//! against the specification. It knows nothing about variability.
+//!
+//! Pipeline: [`load`] (files, imports, profiles, namespaces) →
+//! [`TypeSystem::build`] (types by identity, derivation) → [`validate`]
+//! (grammar, definitions, data, functions, templates).
+
+pub mod diag;
+pub mod load;
+pub mod types;
+pub mod value;
+
+pub use diag::{Diagnostic, Diagnostics, Severity};
+pub use load::{load, load_text, DocId, Document, Grammar, Loaded, MemoryRepository, Repository};
+pub use types::{Builtin, Kind, LookupError, TypeDef, TypeId, TypeSystem};
