@@ -12,6 +12,7 @@ mod fs_loader;
 mod inputs;
 mod resolve_cmd;
 mod test_runner;
+mod validate_cmd;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -66,7 +67,16 @@ enum Command {
     /// Run variability tests (conformance test trees, test groups, CSARs)
     #[command(after_help = EXIT_CODES, long_about = TEST_ABOUT)]
     Test(TestArgs),
+    /// Validate a TOSCA 2.0 (or 1.3) file, CSAR directory or archive with everything it imports
+    #[command(after_help = VALIDATE_EXIT_CODES)]
+    Validate(validate_cmd::ValidateArgs),
 }
+
+const VALIDATE_EXIT_CODES: &str = "\
+Exit codes:
+  0  valid (warnings may have been printed)
+  1  invalid: at least one error was printed
+  2  usage error: invalid arguments, or the path cannot be read";
 
 /// Arguments of `v4t resolve`.
 #[derive(Args, Debug)]
@@ -208,6 +218,7 @@ fn main() -> ExitCode {
         Command::Resolve(args) => resolve_cmd::run(&args),
         Command::Enrich(args) => resolve_cmd::run_enrich(&args),
         Command::Test(args) => test_runner::run(&args),
+        Command::Validate(args) => validate_cmd::run(&args),
     };
     let code = std::thread::Builder::new()
         .name("v4t".into())

@@ -168,6 +168,11 @@ impl Diagnostics {
         });
     }
 
+    /// Drops the diagnostics found after the first `len` (a tentative check).
+    pub fn truncate(&mut self, len: usize) {
+        self.list.truncate(len);
+    }
+
     pub fn has_errors(&self) -> bool {
         self.list.iter().any(Diagnostic::is_error)
     }

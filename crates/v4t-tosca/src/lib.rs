@@ -6,6 +6,8 @@
 //! [`TypeSystem::build`] (types by identity, derivation) → [`validate`]
 //! (grammar, definitions, data, functions, templates).
 
+pub mod check;
+pub mod csar;
 pub mod diag;
 pub mod load;
 pub mod types;
@@ -14,3 +16,4 @@ pub mod value;
 pub use diag::{Diagnostic, Diagnostics, Severity};
 pub use load::{load, load_text, DocId, Document, Grammar, Loaded, MemoryRepository, Repository};
 pub use types::{Builtin, Kind, LookupError, TypeDef, TypeId, TypeSystem};
+pub use check::validate;

@@ -43,6 +43,71 @@ pub fn classify(node: &Node) -> Scalar<'_> {
     }
 }
 
+/// [`classify`], telling integers from floats by how the number was written
+/// (`1.0` is a float) when the source text is at hand.
+///
+/// The YAML tree keeps one number type; until it keeps the written form,
+/// the plain scalar at the node's position is read again here.
+pub fn classify_written<'a>(node: &'a Node, text: Option<&str>) -> Scalar<'a> {
+    let c = classify(node);
+    if let (Scalar::Int(i), Some(raw)) = (c, text.and_then(|t| plain_token(t, node))) {
+        let lower = raw.to_ascii_lowercase();
+        let hex_or_octal = lower.starts_with("0x") || lower.starts_with("0o")
+            || lower.starts_with("-0x") || lower.starts_with("+0x");
+        if !hex_or_octal && (lower.contains('.') || lower.contains('e')) {
+            return Scalar::Float(i as f64);
+        }
+    }
+    c
+}
+
+/// Whether a boolean was written `true` or `false` (TOSCA 2.0 accepts no
+/// other spelling, §9.1.1.4). `None` if the source is not at hand.
+pub fn bool_written_lowercase(node: &Node, text: Option<&str>) -> Option<bool> {
+    let raw = plain_token(text?, node)?;
+    Some(raw == "true" || raw == "false")
+}
+
+/// Whether a map key was written as a string: quoted, or a plain scalar
+/// that YAML reads as a string (`99:` and `1.0:` are numbers).
+pub fn key_written_as_string(key: &v4t_yaml::Key, text: Option<&str>) -> bool {
+    let Some(line) = text.and_then(|t| line_from(t, key.span)) else {
+        return true;
+    };
+    if line.starts_with(['"', '\'', '?', '[', '{', '!', '&', '*']) {
+        return true;
+    }
+    let end = line
+        .find(": ")
+        .or_else(|| line.strip_suffix(':').map(str::len))
+        .unwrap_or(line.len());
+    let token = line[..end].trim_end();
+    token != key.name || matches!(v4t_yaml::parse::resolve_plain(token), Value::String(_))
+}
+
+/// The rest of the source line from where `span` starts.
+fn line_from(text: &str, span: v4t_yaml::Span) -> Option<&str> {
+    if !span.is_known() {
+        return None;
+    }
+    let line = text.lines().nth(span.line as usize - 1)?;
+    let start = line
+        .char_indices()
+        .nth(span.col as usize - 1)
+        .map(|(i, _)| i)?;
+    Some(&line[start..])
+}
+
+/// The characters of a plain (unquoted) number or word at the node's
+/// position, `None` for quoted, block or tagged scalars.
+fn plain_token<'t>(text: &'t str, node: &Node) -> Option<&'t str> {
+    let rest = line_from(text, node.span)?;
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '+' | '-')))
+        .unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
+}
+
 /// A short name of a value's YAML kind for messages (`a string`, `an integer`).
 pub fn describe(node: &Node) -> &'static str {
     match classify(node) {
@@ -85,6 +150,24 @@ pub fn show(node: &Node) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn written_forms_tell_floats_booleans_and_keys_apart() {
+        let text = "a: 1.0\nb: 1\nc: False\nd: 0x1F\n99: x\n'7': y\n";
+        let doc = v4t_yaml::parse(text, v4t_yaml::SourceId(0)).unwrap();
+        let get = |k: &str| doc.get(k).unwrap();
+        assert!(matches!(classify_written(get("a"), Some(text)), Scalar::Float(_)));
+        assert!(matches!(classify_written(get("b"), Some(text)), Scalar::Int(1)));
+        assert!(matches!(classify_written(get("d"), Some(text)), Scalar::Int(31)));
+        assert_eq!(bool_written_lowercase(get("c"), Some(text)), Some(false));
+        let keys: Vec<_> = doc
+            .as_map()
+            .unwrap()
+            .iter()
+            .map(|(k, _)| key_written_as_string(k, Some(text)))
+            .collect();
+        assert_eq!(keys, [true, true, true, true, false, true]);
+    }
 
     #[test]
     fn classify_distinguishes_the_yaml_kinds() {
