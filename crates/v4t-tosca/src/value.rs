@@ -82,7 +82,7 @@ pub fn key_written_as_string(key: &v4t_yaml::Key, text: Option<&str>) -> bool {
         .or_else(|| line.strip_suffix(':').map(str::len))
         .unwrap_or(line.len());
     let token = line[..end].trim_end();
-    token != key.name || matches!(v4t_yaml::parse::resolve_plain(token), Value::String(_))
+    matches!(v4t_yaml::parse::resolve_plain(token), Value::String(_))
 }
 
 /// The rest of the source line from where `span` starts.

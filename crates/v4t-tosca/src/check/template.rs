@@ -605,7 +605,8 @@ impl<'t, 'a> Checker<'t, 'a> {
         });
         // Short form: a node template name.
         let (map, node_ref): (Option<&'a Map>, Option<&'a Node>) = match &a.value {
-            v4t_yaml::Value::String(_) => (None, Some(a)),
+            // `- req: node` and `- req: [ node, index ]` (§8.5.2, §14.3.4).
+            v4t_yaml::Value::String(_) | v4t_yaml::Value::Seq(_) => (None, Some(a)),
             v4t_yaml::Value::Map(m) => (Some(m), m.get("node")),
             v4t_yaml::Value::Null => (None, None),
             _ => {
@@ -984,12 +985,15 @@ impl<'t, 'a> Checker<'t, 'a> {
                 continue;
             };
             let Some((_, p)) = props.iter().find(|(n, _)| *n == k.name) else {
+                // Allocations filter target candidates when the requirement
+                // is fulfilled (§8.5.5): one that no candidate can satisfy is
+                // worth a warning, the orchestrator decides.
                 let message = format!(
-                    "allocation `{}` names no property of the target capability type `{}`",
+                    "allocation `{}` names no property of the target capability type `{}`, so no target can satisfy it",
                     k.name,
                     self.type_name(cap_type.expect("known"))
                 );
-                self.error("allocation", "8.5.5", k.span, message);
+                self.warning("allocation", "8.5.5", k.span, message);
                 continue;
             };
             if let Some(s) = self.param_schema(p) {

@@ -778,7 +778,11 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.at("relationship", |c| c.relationship_def(r, parent));
         }
         if let Some(f) = map.get("node_filter") {
+            // SELF is the relationship being established (§8.6).
+            let saved = (self.fctx.self_node, self.fctx.self_relationship);
+            (self.fctx.self_node, self.fctx.self_relationship) = (None, true);
             self.at("node_filter", |c| c.condition(f, "8.6"));
+            (self.fctx.self_node, self.fctx.self_relationship) = saved;
         }
         if let Some(cr) = map.get("count_range").or_else(|| map.get("occurrences")) {
             let parent_range = get_parent("count_range")
