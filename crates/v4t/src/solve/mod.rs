@@ -296,9 +296,10 @@ fn run(sat: &mut Split, direction: Optimize, terms: &[(Lit, u64)]) -> Result<u64
 enum Stage {
     /// An objective: its name, direction and terms.
     Objective(&'static str, Optimize, Vec<(Lit, u64)>),
-    /// A uniqueness check: its error if the model can change on the
-    /// literals (on the absent ones too if the flag is set).
-    Unique(String, Vec<Lit>, bool),
+    /// A uniqueness check: its error if another model (of the problem
+    /// optimised so far) differs on the literals. Independent of the model
+    /// in hand, unlike the reference's forward-only checks.
+    Unique(String, Vec<Lit>),
 }
 
 /// The stages before the technology count (5.6), in order. Building stops at
@@ -328,8 +329,10 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
             "The result is ambiguous considering nodes ({} optimization)",
             if optimized { "besides" } else { "without" }
         );
+        // Both directions whatever `optimization_topology_unique_backward`
+        // says: "unique" must not depend on the model the solver found first.
         let vars = enc.vars_with_prefix("node");
-        stages.push(Stage::Unique(message, vars, opts.topology_unique_backward));
+        stages.push(Stage::Unique(message, vars));
     }
     if opts.scenarios {
         let prios: Vec<f64> = graph
@@ -349,7 +352,7 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
             .collect();
         let message =
             "There are multiple scenarios of the same priority for one node template possible";
-        stages.push(Stage::Unique(message.to_string(), lits, false));
+        stages.push(Stage::Unique(message.to_string(), lits));
     }
     if opts.technologies != Optimize::Off && opts.technologies_mode.contains("weight") {
         let weights: Vec<f64> = graph
@@ -383,7 +386,7 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
         .map(|stage| match stage {
             Stage::Objective(_, Optimize::Max, terms) => Question::Maximize(terms),
             Stage::Objective(_, _, terms) => Question::Minimize(terms),
-            Stage::Unique(_, lits, backward) => Question::Unchanged(lits, *backward),
+            Stage::Unique(_, lits) => Question::Unchanged(lits, true),
         })
         .collect();
     let answers = sat
@@ -435,7 +438,7 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
     }
     if opts.technologies_unique {
         let optimized = opts.technologies != Optimize::Off;
-        if ambiguous(enc, sat, "technology", true) {
+        if ambiguous(enc, sat, "technology") {
             return Err(Error::new(format!(
                 "The result is ambiguous considering technologies ({} optimization)",
                 if optimized { "besides" } else { "without" }
@@ -453,19 +456,15 @@ fn presence_terms(enc: &mut Encoder<'_>, ids: &[ElementId], weights: &[u64]) -> 
         .collect()
 }
 
-/// Whether another solution exists that changes the variables named with
-/// `prefix`: some present one absent, or (backward) some absent one present.
-/// The current model may change to another model of the unchanged problem.
-fn ambiguous(enc: &mut Encoder<'_>, sat: &mut Split, prefix: &str, backward: bool) -> bool {
+/// Whether another solution exists that changes a variable named with
+/// `prefix`. The current model may change to another model of the
+/// unchanged problem.
+fn ambiguous(enc: &mut Encoder<'_>, sat: &mut Split, prefix: &str) -> bool {
     let vars = enc.vars_with_prefix(prefix);
-    let mut keep = Vec::new();
-    for l in vars {
-        if sat.value(l) {
-            keep.push(l);
-        } else if backward {
-            keep.push(!l);
-        }
-    }
+    let keep: Vec<Lit> = vars
+        .into_iter()
+        .map(|l| if sat.value(l) { l } else { !l })
+        .collect();
     !sat.implied(&keep)
 }
 

@@ -15,12 +15,14 @@ fn present(template: &str, inputs: Option<&str>) -> Result<Vec<String>, String> 
 }
 
 /// A template with node `a` (unconditional) and node `x` with `condition`.
+/// Free variables leave `x` open: the uniqueness check is off, so the tie
+/// is broken (absence preferred).
 fn with_condition(condition: &str) -> String {
     format!(
         "tosca_definitions_version: tosca_variability_1_0
 topology_template:
   variability:
-    options: {{type_pruning: true, expected_artifact_check: false}}
+    options: {{type_pruning: true, expected_artifact_check: false, optimization_topology_unique: false}}
     inputs:
       on: {{type: boolean, default: true}}
       off: {{type: boolean, default: false}}
@@ -275,6 +277,38 @@ topology_template:
         present(t, None).unwrap_err(),
         "The result is ambiguous considering nodes (without optimization)"
     );
+}
+
+/// Whether the result is unique does not depend on the model the solver
+/// finds first: a node that may be present or absent makes it ambiguous
+/// whichever way the first model has it (issue 17, item 4).
+#[test]
+fn uniqueness_does_not_depend_on_the_model_found() {
+    let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {type_pruning: true}
+  node_templates:
+    one: {type: t}
+    maybe: {type: t, conditions: free}
+";
+    assert_eq!(
+        present(t, None).unwrap_err(),
+        "The result is ambiguous considering nodes (without optimization)"
+    );
+    // A node without weight may be present in an optimal result or not.
+    let weightless = t
+        .replace(
+            "{type_pruning: true}",
+            "{type_pruning: true, optimization_topology: min}",
+        )
+        .replace("conditions: free}", "conditions: free, weight: 0}");
+    assert_eq!(
+        present(&weightless, None).unwrap_err(),
+        "The result is ambiguous considering nodes (besides optimization)"
+    );
+    let decided = t.replace("conditions: free}", "conditions: {not: node.one}}");
+    assert_eq!(present(&decided, None), Ok(vec!["one".to_string()]));
 }
 
 /// The technology chosen for the single node `app`.
