@@ -373,6 +373,49 @@ fn technology_optimisation_modes() {
     );
 }
 
+/// Where nothing else decides, the earlier-listed of equally named
+/// alternatives is present (issue 17, item 5): here both artifacts `image`
+/// and both `host` requirements tie.
+#[test]
+fn ties_between_alternatives_keep_the_earlier_listed_one() {
+    let t = "tosca_definitions_version: tosca_variability_1_0_rc_3
+topology_template:
+  variability:
+    options: {mode: consistent-strict}
+  node_templates:
+    app:
+      type: tosca.nodes.Root
+      managed: false
+      artifacts:
+        - image: {file: first.tar}
+        - image: {file: second.tar, default_alternative: true}
+      requirements:
+        - host: {node: vm_a, conditions: free}
+        - host: vm_b
+    vm_b: {type: tosca.nodes.Root, managed: false}
+    vm_a: {type: tosca.nodes.Root, managed: false}
+";
+    let out = resolve_text(t, &[], None).expect("resolves");
+    let app = out
+        .get("topology_template")
+        .and_then(|t| t.get("node_templates"))
+        .and_then(|n| n.get("app"))
+        .expect("app");
+    let file = app
+        .get("artifacts")
+        .and_then(|a| a.get("image"))
+        .and_then(|i| i.get("file"))
+        .and_then(|f| f.as_str());
+    assert_eq!(file, Some("first.tar"));
+    let host = app
+        .get("requirements")
+        .and_then(|r| r.as_seq())
+        .and_then(|r| r.first())
+        .and_then(|r| r.get("host"))
+        .and_then(|h| h.as_str());
+    assert_eq!(host, Some("vm_a"));
+}
+
 #[test]
 fn technology_uniqueness_and_weights() {
     assert_eq!(
