@@ -301,3 +301,6 @@ fn hint_13(name: &str) -> &'static str {
         _ => "",
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -210,12 +210,10 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error("missing-keyname", section, v.span, format!("node template `{name}` needs a `type`"));
             return;
         };
-        let Some(ty) = ty.or_else(|| self.type_ref(type_node, Kind::Node, section)) else {
-            if own.contains_key("type") {
-                self.at("type", |c| {
-                    c.type_ref(type_node, Kind::Node, section);
-                });
-            }
+        let Some(ty) = ty else {
+            self.at("type", |c| {
+                c.type_ref(type_node, Kind::Node, section);
+            });
             return;
         };
         let mut select = false;
@@ -1174,7 +1172,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     c.error("missing-keyname", section, v.span, format!("relationship template `{}` needs a `type`", k.name));
                     return;
                 };
-                let Some(ty) = ty.or_else(|| c.type_ref(tn, Kind::Relationship, section)) else {
+                let Some(ty) = ty else {
                     c.at("type", |c| {
                         c.type_ref(tn, Kind::Relationship, section);
                     });
