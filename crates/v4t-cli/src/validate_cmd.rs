@@ -51,7 +51,10 @@ pub fn run(args: &ValidateArgs) -> u8 {
         match v4t_tosca::csar::entry_of(&mut repo) {
             Ok(entry) => (repo, entry, path.to_path_buf()),
             Err(message) => {
-                reporter.error(&format!("\"{}\" is not a valid CSAR: {message}", path.display()));
+                reporter.error(&format!(
+                    "\"{}\" is not a valid CSAR: {message}",
+                    path.display()
+                ));
                 return EXIT_FAILURE;
             }
         }
@@ -103,7 +106,10 @@ pub fn run(args: &ValidateArgs) -> u8 {
     } else {
         if reporter.format == Format::Text {
             let s = if errors == 1 { "" } else { "s" };
-            eprintln!("{errors} error{s}: \"{}\" is not valid TOSCA", args.path.display());
+            eprintln!(
+                "{errors} error{s}: \"{}\" is not valid TOSCA",
+                args.path.display()
+            );
         }
         EXIT_FAILURE
     }
@@ -118,7 +124,8 @@ fn format_diagnostic(reporter: &Reporter, sources: &Sources, d: &Diagnostic) -> 
     };
     match reporter.format {
         Format::Text => {
-            let mut out = diagnostics::render_as(sources, severity, &d.message, d.span, reporter.color);
+            let mut out =
+                diagnostics::render_as(sources, severity, &d.message, d.span, reporter.color);
             if !out.ends_with('\n') {
                 out.push('\n');
             }
@@ -200,8 +207,14 @@ impl Repository for FsRepository {
                 .collect();
             entries.sort_by(|a, b| a.0.cmp(&b.0));
             for (name, entry) in entries {
-                let child = if rel.is_empty() { name } else { format!("{rel}/{name}") };
-                let Ok(file_type) = entry.file_type() else { continue };
+                let child = if rel.is_empty() {
+                    name
+                } else {
+                    format!("{rel}/{name}")
+                };
+                let Ok(file_type) = entry.file_type() else {
+                    continue;
+                };
                 if file_type.is_dir() {
                     if child.matches('/').count() < 16 {
                         queue.push_back(child);

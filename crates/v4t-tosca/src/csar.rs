@@ -31,12 +31,20 @@ pub fn parse_meta(text: &str) -> Result<Meta, String> {
                     v.push(' ');
                     v.push_str(line.trim());
                 }
-                None => return Err(format!("TOSCA.meta line {}: a continuation line without a keyname", n + 1)),
+                None => {
+                    return Err(format!(
+                        "TOSCA.meta line {}: a continuation line without a keyname",
+                        n + 1
+                    ))
+                }
             }
             continue;
         }
         let Some((k, v)) = line.split_once(':') else {
-            return Err(format!("TOSCA.meta line {}: expected `<keyname>: <value>`", n + 1));
+            return Err(format!(
+                "TOSCA.meta line {}: expected `<keyname>: <value>`",
+                n + 1
+            ));
         };
         entries.push((k.trim().to_string(), v.trim().to_string()));
     }
@@ -53,7 +61,11 @@ pub fn parse_meta(text: &str) -> Result<Meta, String> {
     match meta.csar_version.as_deref() {
         None => return Err("TOSCA.meta: block 0 has no `CSAR-Version`".to_string()),
         Some("2.0" | "1.1" | "1.0") => {}
-        Some(v) => return Err(format!("TOSCA.meta: unsupported CSAR-Version `{v}` (expected 2.0)")),
+        Some(v) => {
+            return Err(format!(
+                "TOSCA.meta: unsupported CSAR-Version `{v}` (expected 2.0)"
+            ))
+        }
     }
     if meta.entry_definitions.as_deref().is_none_or(str::is_empty) {
         return Err("TOSCA.meta: block 0 has no `Entry-Definitions`".to_string());
@@ -101,7 +113,9 @@ pub fn entry_of(repo: &mut dyn Repository) -> Result<String, String> {
             let m = parse_meta(&text)?;
             let entry = crate::load::normalize(m.entry_definitions.as_deref().unwrap_or_default());
             if !files.contains(&entry) {
-                return Err(format!("TOSCA.meta: the Entry-Definitions file `{entry}` is not in the archive"));
+                return Err(format!(
+                    "TOSCA.meta: the Entry-Definitions file `{entry}` is not in the archive"
+                ));
             }
             Ok(entry)
         }
@@ -140,13 +154,20 @@ mod tests {
     #[test]
     fn the_entry_is_the_meta_entry_or_the_only_root_yaml() {
         let mut r = MemoryRepository::new()
-            .with("TOSCA-Metadata/TOSCA.meta", "CSAR-Version: 2.0\nEntry-Definitions: main.yaml\n")
+            .with(
+                "TOSCA-Metadata/TOSCA.meta",
+                "CSAR-Version: 2.0\nEntry-Definitions: main.yaml\n",
+            )
             .with("main.yaml", "")
             .with("other.yaml", "");
         assert_eq!(entry_of(&mut r).unwrap(), "main.yaml");
-        let mut r = MemoryRepository::new().with("main.yaml", "").with("types/t.yaml", "");
+        let mut r = MemoryRepository::new()
+            .with("main.yaml", "")
+            .with("types/t.yaml", "");
         assert_eq!(entry_of(&mut r).unwrap(), "main.yaml");
-        let mut r = MemoryRepository::new().with("a.yaml", "").with("b.yaml", "");
+        let mut r = MemoryRepository::new()
+            .with("a.yaml", "")
+            .with("b.yaml", "");
         assert!(entry_of(&mut r).is_err());
     }
 }

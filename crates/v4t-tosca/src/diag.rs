@@ -199,13 +199,7 @@ impl Diagnostics {
         // A stable sort keeps the discovery order among equal locations.
         self.list.sort_by_key(|d| {
             let known = d.span.is_known();
-            (
-                !known,
-                d.span.source,
-                d.span.line,
-                d.span.col,
-                d.severity,
-            )
+            (!known, d.span.source, d.span.line, d.span.col, d.severity)
         });
         self.list.dedup_by(|a, b| a == b);
         self.list

@@ -13,7 +13,7 @@ pub mod load;
 pub mod types;
 pub mod value;
 
+pub use check::validate;
 pub use diag::{Diagnostic, Diagnostics, Severity};
 pub use load::{load, load_text, DocId, Document, Grammar, Loaded, MemoryRepository, Repository};
 pub use types::{Builtin, Kind, LookupError, TypeDef, TypeId, TypeSystem};
-pub use check::validate;

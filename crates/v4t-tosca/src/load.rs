@@ -206,7 +206,11 @@ impl<'r> Loader<'r> {
         let text = match self.repo.read(&entry) {
             Ok(Some(text)) => text,
             Ok(None) => {
-                self.error_at(Span::NONE, "6.8.2", format!("cannot read `{entry}`: no such file"));
+                self.error_at(
+                    Span::NONE,
+                    "6.8.2",
+                    format!("cannot read `{entry}`: no such file"),
+                );
                 String::new()
             }
             Err(e) => {
@@ -380,7 +384,12 @@ impl<'r> Loader<'r> {
                     } else {
                         matches!(
                             k.name.as_str(),
-                            "url" | "profile" | "repository" | "namespace" | "description" | "metadata"
+                            "url"
+                                | "profile"
+                                | "repository"
+                                | "namespace"
+                                | "description"
+                                | "metadata"
                         )
                     };
                     if !known {
@@ -405,7 +414,12 @@ impl<'r> Loader<'r> {
                         return;
                     }
                 }
-                (str_of(url_key), str_of("profile"), str_of("repository"), str_of(ns_key))
+                (
+                    str_of(url_key),
+                    str_of("profile"),
+                    str_of("repository"),
+                    str_of(ns_key),
+                )
             }
             _ => {
                 self.error_at(
@@ -428,7 +442,8 @@ impl<'r> Loader<'r> {
                 self.error_at(
                     span,
                     "6.8.1",
-                    "an import definition must have either `url` or `profile`, not both".to_string(),
+                    "an import definition must have either `url` or `profile`, not both"
+                        .to_string(),
                 );
                 return;
             }
@@ -476,7 +491,11 @@ impl<'r> Loader<'r> {
                 };
                 let importing = self.out.docs[from.index()].path.clone();
                 if self.out.docs[from.index()].bundled {
-                    self.error_at(span, "6.8.2.2", "bundled profiles cannot import files".into());
+                    self.error_at(
+                        span,
+                        "6.8.2.2",
+                        "bundled profiles cannot import files".into(),
+                    );
                     return;
                 }
                 let path = match resolve_url(&importing, url, base.as_deref()) {
@@ -498,9 +517,7 @@ impl<'r> Loader<'r> {
         // Profile names propagate to imported files without their own (§6.7.1).
         if self.out.docs[target.index()].profile.is_none() {
             let inherited = self.out.docs[from.index()].profile.clone();
-            if inherited.is_some()
-                && self.out.docs[target.index()].root.get("profile").is_none()
-            {
+            if inherited.is_some() && self.out.docs[target.index()].root.get("profile").is_none() {
                 self.out.docs[target.index()].profile = inherited;
             }
         }
@@ -721,7 +738,11 @@ pub fn resolve_url(importing: &str, url: &str, base: Option<&str>) -> Result<Str
     if path.is_empty() {
         return Err("empty import URL".to_string());
     }
-    let dir = |p: &str| p.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default();
+    let dir = |p: &str| {
+        p.rsplit_once('/')
+            .map(|(d, _)| d.to_string())
+            .unwrap_or_default()
+    };
     let joined = if let Some(rest) = path.strip_prefix('/') {
         rest.to_string()
     } else {
@@ -775,12 +796,30 @@ mod tests {
 
     #[test]
     fn urls_resolve_relative_to_the_importing_file_and_stay_in_the_repository() {
-        assert_eq!(resolve_url("a/b/main.yaml", "types.yaml", None).unwrap(), "a/b/types.yaml");
-        assert_eq!(resolve_url("a/b/main.yaml", "../t.yaml", None).unwrap(), "a/t.yaml");
-        assert_eq!(resolve_url("a/b/main.yaml", "/t.yaml", None).unwrap(), "t.yaml");
-        assert_eq!(resolve_url("main.yaml", "../../t.yaml", None).unwrap(), "t.yaml");
-        assert_eq!(resolve_url("a/main.yaml", "file:x/t.yaml", None).unwrap(), "a/x/t.yaml");
-        assert_eq!(resolve_url("a/main.yaml", "file:///t.yaml", None).unwrap(), "t.yaml");
+        assert_eq!(
+            resolve_url("a/b/main.yaml", "types.yaml", None).unwrap(),
+            "a/b/types.yaml"
+        );
+        assert_eq!(
+            resolve_url("a/b/main.yaml", "../t.yaml", None).unwrap(),
+            "a/t.yaml"
+        );
+        assert_eq!(
+            resolve_url("a/b/main.yaml", "/t.yaml", None).unwrap(),
+            "t.yaml"
+        );
+        assert_eq!(
+            resolve_url("main.yaml", "../../t.yaml", None).unwrap(),
+            "t.yaml"
+        );
+        assert_eq!(
+            resolve_url("a/main.yaml", "file:x/t.yaml", None).unwrap(),
+            "a/x/t.yaml"
+        );
+        assert_eq!(
+            resolve_url("a/main.yaml", "file:///t.yaml", None).unwrap(),
+            "t.yaml"
+        );
         assert_eq!(
             resolve_url("a/main.yaml", "t.yaml", Some("types/")).unwrap(),
             "a/types/t.yaml"
@@ -803,21 +842,40 @@ mod tests {
     #[test]
     fn imports_are_loaded_once_and_cycles_are_reported() {
         let mut r = repo(&[
-            ("main.yaml", "tosca_definitions_version: tosca_2_0\nimports: [a.yaml, b.yaml]\n"),
-            ("a.yaml", "tosca_definitions_version: tosca_2_0\nimports: [c.yaml]\n"),
-            ("b.yaml", "tosca_definitions_version: tosca_2_0\nimports: [c.yaml]\n"),
-            ("c.yaml", "tosca_definitions_version: tosca_2_0\nimports: [a.yaml]\n"),
+            (
+                "main.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports: [a.yaml, b.yaml]\n",
+            ),
+            (
+                "a.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports: [c.yaml]\n",
+            ),
+            (
+                "b.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports: [c.yaml]\n",
+            ),
+            (
+                "c.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports: [a.yaml]\n",
+            ),
         ]);
         let loaded = load(&mut r, "main.yaml");
         assert_eq!(loaded.docs.len(), 4);
-        let messages: Vec<_> = loaded.diagnostics.iter().map(|d| d.message.clone()).collect();
+        let messages: Vec<_> = loaded
+            .diagnostics
+            .iter()
+            .map(|d| d.message.clone())
+            .collect();
         assert_eq!(messages.len(), 1, "{messages:?}");
         assert!(messages[0].contains("import cycle"), "{messages:?}");
     }
 
     #[test]
     fn a_file_importing_itself_is_a_cycle() {
-        let mut r = repo(&[("m.yaml", "tosca_definitions_version: tosca_2_0\nimports: [m.yaml]\n")]);
+        let mut r = repo(&[(
+            "m.yaml",
+            "tosca_definitions_version: tosca_2_0\nimports: [m.yaml]\n",
+        )]);
         let loaded = load(&mut r, "m.yaml");
         assert!(loaded.diagnostics.has_errors());
         assert!(loaded.edges[0].is_empty());
@@ -845,17 +903,33 @@ mod tests {
             "tosca_definitions_version: tosca_2_0\nimports:\n- nope.yaml\n- profile: no.such:1\n- url: http://x/y.yaml\n- namespace: x\n",
         )]);
         let loaded = load(&mut r, "main.yaml");
-        let messages: Vec<_> = loaded.diagnostics.iter().map(|d| d.message.clone()).collect();
+        let messages: Vec<_> = loaded
+            .diagnostics
+            .iter()
+            .map(|d| d.message.clone())
+            .collect();
         assert_eq!(messages.len(), 4, "{messages:?}");
     }
 
     #[test]
     fn the_version_must_be_first_and_known() {
-        let loaded = load_text("m.yaml", "description: x\ntosca_definitions_version: tosca_2_0\n");
-        assert!(loaded.diagnostics.iter().any(|d| d.message.contains("first keyname")));
+        let loaded = load_text(
+            "m.yaml",
+            "description: x\ntosca_definitions_version: tosca_2_0\n",
+        );
+        assert!(loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("first keyname")));
         let loaded = load_text("m.yaml", "tosca_definitions_version: not_tosca\n");
-        assert!(loaded.diagnostics.iter().any(|d| d.message.contains("unsupported")));
+        assert!(loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("unsupported")));
         let loaded = load_text("m.yaml", "");
-        assert!(loaded.diagnostics.iter().any(|d| d.message.contains("empty")));
+        assert!(loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("empty")));
     }
 }

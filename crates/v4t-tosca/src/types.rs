@@ -167,8 +167,14 @@ const BUILTINS_13: &[(&str, Builtin)] = &[
     ("map", Builtin::Map),
     ("scalar-unit.size", Builtin::ScalarUnit(ScalarUnit13::Size)),
     ("scalar-unit.time", Builtin::ScalarUnit(ScalarUnit13::Time)),
-    ("scalar-unit.frequency", Builtin::ScalarUnit(ScalarUnit13::Frequency)),
-    ("scalar-unit.bitrate", Builtin::ScalarUnit(ScalarUnit13::Bitrate)),
+    (
+        "scalar-unit.frequency",
+        Builtin::ScalarUnit(ScalarUnit13::Frequency),
+    ),
+    (
+        "scalar-unit.bitrate",
+        Builtin::ScalarUnit(ScalarUnit13::Bitrate),
+    ),
 ];
 
 /// Identifies a type in [`TypeSystem::types`].
@@ -219,6 +225,9 @@ pub enum LookupError {
 /// [`TypeSystem::repositories`].
 pub type Entry = u32;
 
+/// The result of a name lookup.
+type Lookup = Result<Entry, LookupError>;
+
 /// A named non-type definition (function or repository).
 #[derive(Clone, Debug)]
 pub struct NamedDef<'a> {
@@ -237,7 +246,7 @@ pub struct TypeSystem<'a> {
     local: HashMap<(DocId, Space, &'a str), Entry>,
     builtins_20: HashMap<&'static str, TypeId>,
     builtins_13: HashMap<&'static str, TypeId>,
-    memo: RefCell<HashMap<(DocId, Space, String), Result<Entry, LookupError>>>,
+    memo: RefCell<HashMap<(DocId, Space, String), Lookup>>,
     /// Problems found while building (unknown parents, cycles, duplicates).
     pub diagnostics: Diagnostics,
 }
@@ -320,7 +329,10 @@ impl<'a> TypeSystem<'a> {
                 self.local.insert((doc, Space::Type(kind), name), id.0);
             }
         }
-        for (space, section) in [(Space::Function, "functions"), (Space::Repository, "repositories")] {
+        for (space, section) in [
+            (Space::Function, "functions"),
+            (Space::Repository, "repositories"),
+        ] {
             let Some(defs) = map.get(section).and_then(Node::as_map) else {
                 continue;
             };
@@ -399,7 +411,8 @@ impl<'a> TypeSystem<'a> {
                         // `t` is on the chain: the last type derives back into it.
                         let last = *chain.last().expect("non-empty chain");
                         let def = &self.types[last];
-                        let names: Vec<&str> = chain[chain.iter().position(|&c| c == t).unwrap_or(0)..]
+                        let names: Vec<&str> = chain
+                            [chain.iter().position(|&c| c == t).unwrap_or(0)..]
                             .iter()
                             .map(|&c| self.types[c].name)
                             .collect();
@@ -524,7 +537,12 @@ impl<'a> TypeSystem<'a> {
 
     /// `name` in the root namespace of `doc`: its own definition, else the
     /// definitions of its root imports (which shadow their own imports).
-    fn in_root_namespace(&self, doc: DocId, space: Space, name: &str) -> Result<Entry, LookupError> {
+    fn in_root_namespace(
+        &self,
+        doc: DocId,
+        space: Space,
+        name: &str,
+    ) -> Result<Entry, LookupError> {
         if let Some(&e) = self.local.get(&(doc, space, name)) {
             return Ok(e);
         }
@@ -754,9 +772,18 @@ mod tests {
                 "main.yaml",
                 "tosca_definitions_version: tosca_2_0\nimports: [a.yaml, b.yaml, c.yaml]\n",
             ),
-            ("a.yaml", "tosca_definitions_version: tosca_2_0\nimports: [c.yaml]\nnode_types: {X: {}}\n"),
-            ("b.yaml", "tosca_definitions_version: tosca_2_0\nnode_types: {X: {}}\n"),
-            ("c.yaml", "tosca_definitions_version: tosca_2_0\nnode_types: {Y: {}}\n"),
+            (
+                "a.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports: [c.yaml]\nnode_types: {X: {}}\n",
+            ),
+            (
+                "b.yaml",
+                "tosca_definitions_version: tosca_2_0\nnode_types: {X: {}}\n",
+            ),
+            (
+                "c.yaml",
+                "tosca_definitions_version: tosca_2_0\nnode_types: {Y: {}}\n",
+            ),
         ]);
         let ts = TypeSystem::build(&loaded);
         assert!(matches!(
@@ -777,7 +804,9 @@ mod tests {
         assert_eq!(messages.len(), 4, "{messages:?}");
         assert!(messages.iter().any(|m| m.contains("derives from itself")));
         assert!(messages.iter().any(|m| m.contains("cycle")));
-        assert!(messages.iter().any(|m| m.contains("`integer` is a data type, not a node type")));
+        assert!(messages
+            .iter()
+            .any(|m| m.contains("`integer` is a data type, not a node type")));
         for t in 0..ts.types.len() {
             assert!(ts.chain(TypeId(t as u32)).count() <= ts.types.len());
         }
@@ -785,14 +814,17 @@ mod tests {
 
     #[test]
     fn deep_derivation_chains_do_not_recurse() {
-        let mut text = String::from("tosca_definitions_version: tosca_2_0\nnode_types:\n  T0: {}\n");
+        let mut text =
+            String::from("tosca_definitions_version: tosca_2_0\nnode_types:\n  T0: {}\n");
         for i in 1..20_000 {
             text.push_str(&format!("  T{i}: {{derived_from: T{}}}\n", i - 1));
         }
         let loaded = crate::load::load_text("m.yaml", &text);
         let ts = TypeSystem::build(&loaded);
         assert!(!ts.diagnostics.has_errors());
-        let last = ts.resolve_type(Loaded::ENTRY, Kind::Node, "T19999").unwrap();
+        let last = ts
+            .resolve_type(Loaded::ENTRY, Kind::Node, "T19999")
+            .unwrap();
         let first = ts.resolve_type(Loaded::ENTRY, Kind::Node, "T0").unwrap();
         assert!(ts.is_a(last, first));
         assert_eq!(ts.depth(last), 19_999);

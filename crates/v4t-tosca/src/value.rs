@@ -48,12 +48,14 @@ pub fn classify(node: &Node) -> Scalar<'_> {
 ///
 /// The YAML tree keeps one number type; until it keeps the written form,
 /// the plain scalar at the node's position is read again here.
-pub fn classify_written<'a>(node: &'a Node, text: Option<&str>) -> Scalar<'a> {
+pub fn classify_written<'a>(node: &'a Node, src: Option<Src<'_>>) -> Scalar<'a> {
     let c = classify(node);
-    if let (Scalar::Int(i), Some(raw)) = (c, text.and_then(|t| plain_token(t, node))) {
+    if let (Scalar::Int(i), Some(raw)) = (c, src.and_then(|t| plain_token(t, node))) {
         let lower = raw.to_ascii_lowercase();
-        let hex_or_octal = lower.starts_with("0x") || lower.starts_with("0o")
-            || lower.starts_with("-0x") || lower.starts_with("+0x");
+        let hex_or_octal = lower.starts_with("0x")
+            || lower.starts_with("0o")
+            || lower.starts_with("-0x")
+            || lower.starts_with("+0x");
         if !hex_or_octal && (lower.contains('.') || lower.contains('e')) {
             return Scalar::Float(i as f64);
         }
@@ -63,15 +65,15 @@ pub fn classify_written<'a>(node: &'a Node, text: Option<&str>) -> Scalar<'a> {
 
 /// Whether a boolean was written `true` or `false` (TOSCA 2.0 accepts no
 /// other spelling, §9.1.1.4). `None` if the source is not at hand.
-pub fn bool_written_lowercase(node: &Node, text: Option<&str>) -> Option<bool> {
-    let raw = plain_token(text?, node)?;
+pub fn bool_written_lowercase(node: &Node, src: Option<Src<'_>>) -> Option<bool> {
+    let raw = plain_token(src?, node)?;
     Some(raw == "true" || raw == "false")
 }
 
 /// Whether a map key was written as a string: quoted, or a plain scalar
 /// that YAML reads as a string (`99:` and `1.0:` are numbers).
-pub fn key_written_as_string(key: &v4t_yaml::Key, text: Option<&str>) -> bool {
-    let Some(line) = text.and_then(|t| line_from(t, key.span)) else {
+pub fn key_written_as_string(key: &v4t_yaml::Key, src: Option<Src<'_>>) -> bool {
+    let Some(line) = src.and_then(|t| line_from(t, key.span)) else {
         return true;
     };
     if line.starts_with(['"', '\'', '?', '[', '{', '!', '&', '*']) {
@@ -85,12 +87,36 @@ pub fn key_written_as_string(key: &v4t_yaml::Key, text: Option<&str>) -> bool {
     matches!(v4t_yaml::parse::resolve_plain(token), Value::String(_))
 }
 
+/// A source text with the offsets of its lines, to read back how a value
+/// was written.
+#[derive(Clone, Copy, Debug)]
+pub struct Src<'t> {
+    pub text: &'t str,
+    /// Byte offset of each line's start.
+    pub lines: &'t [u32],
+}
+
+/// The byte offsets of the starts of the lines of `text`.
+pub fn line_starts(text: &str) -> Vec<u32> {
+    let mut out = vec![0u32];
+    out.extend(
+        text.bytes()
+            .enumerate()
+            .filter(|(_, b)| *b == b'\n')
+            .map(|(i, _)| i as u32 + 1),
+    );
+    out
+}
+
 /// The rest of the source line from where `span` starts.
-fn line_from(text: &str, span: v4t_yaml::Span) -> Option<&str> {
+fn line_from<'t>(src: Src<'t>, span: v4t_yaml::Span) -> Option<&'t str> {
     if !span.is_known() {
         return None;
     }
-    let line = text.lines().nth(span.line as usize - 1)?;
+    let i = span.line as usize - 1;
+    let start = *src.lines.get(i)? as usize;
+    let end = src.lines.get(i + 1).map_or(src.text.len(), |&e| e as usize);
+    let line = src.text.get(start..end)?.trim_end_matches(['\n', '\r']);
     let start = line
         .char_indices()
         .nth(span.col as usize - 1)
@@ -100,8 +126,8 @@ fn line_from(text: &str, span: v4t_yaml::Span) -> Option<&str> {
 
 /// The characters of a plain (unquoted) number or word at the node's
 /// position, `None` for quoted, block or tagged scalars.
-fn plain_token<'t>(text: &'t str, node: &Node) -> Option<&'t str> {
-    let rest = line_from(text, node.span)?;
+fn plain_token<'t>(src: Src<'t>, node: &Node) -> Option<&'t str> {
+    let rest = line_from(src, node.span)?;
     let end = rest
         .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '+' | '-')))
         .unwrap_or(rest.len());
@@ -154,11 +180,25 @@ mod tests {
     #[test]
     fn written_forms_tell_floats_booleans_and_keys_apart() {
         let text = "a: 1.0\nb: 1\nc: False\nd: 0x1F\n99: x\n'7': y\n";
-        let doc = v4t_yaml::parse(text, v4t_yaml::SourceId(0)).unwrap();
+        let lines = line_starts(text);
+        let text = Src {
+            text,
+            lines: &lines,
+        };
+        let doc = v4t_yaml::parse(text.text, v4t_yaml::SourceId(0)).unwrap();
         let get = |k: &str| doc.get(k).unwrap();
-        assert!(matches!(classify_written(get("a"), Some(text)), Scalar::Float(_)));
-        assert!(matches!(classify_written(get("b"), Some(text)), Scalar::Int(1)));
-        assert!(matches!(classify_written(get("d"), Some(text)), Scalar::Int(31)));
+        assert!(matches!(
+            classify_written(get("a"), Some(text)),
+            Scalar::Float(_)
+        ));
+        assert!(matches!(
+            classify_written(get("b"), Some(text)),
+            Scalar::Int(1)
+        ));
+        assert!(matches!(
+            classify_written(get("d"), Some(text)),
+            Scalar::Int(31)
+        ));
         assert_eq!(bool_written_lowercase(get("c"), Some(text)), Some(false));
         let keys: Vec<_> = doc
             .as_map()
@@ -176,12 +216,7 @@ mod tests {
             v4t_yaml::SourceId(0),
         )
         .unwrap();
-        let kinds: Vec<_> = doc
-            .as_seq()
-            .unwrap()
-            .iter()
-            .map(describe)
-            .collect();
+        let kinds: Vec<_> = doc.as_seq().unwrap().iter().map(describe).collect();
         assert_eq!(
             kinds,
             [

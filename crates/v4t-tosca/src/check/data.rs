@@ -28,9 +28,21 @@ impl<'t, 'a> Checker<'t, 'a> {
         fits
     }
 
-    fn value_at(&mut self, v: &'a Node, s: &Schema<'a>, section: &'static str, depth: usize, validate: bool) {
+    fn value_at(
+        &mut self,
+        v: &'a Node,
+        s: &Schema<'a>,
+        section: &'static str,
+        depth: usize,
+        validate: bool,
+    ) {
         if depth > MAX_NESTING * 4 {
-            self.error("nesting", section, v.span, "value nested too deeply to validate");
+            self.error(
+                "nesting",
+                section,
+                v.span,
+                "value nested too deeply to validate",
+            );
             return;
         }
         match self.call_of(v) {
@@ -81,8 +93,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             },
             Some(Builtin::Boolean) => match got {
                 Scalar::Bool(_) => {
-                    let text = self.loaded.docs.get(v.span.source.0 as usize).map(|d| d.text.as_str());
-                    if !self.v13() && value::bool_written_lowercase(v, text) == Some(false) {
+                    if !self.v13()
+                        && value::bool_written_lowercase(v, self.src(v.span)) == Some(false)
+                    {
                         self.error(
                             "type-mismatch",
                             "9.1.1.4",
@@ -102,7 +115,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(Builtin::Bytes) => match got {
                 Scalar::Str(st) if is_base64(st) => true,
                 Scalar::Str(_) => {
-                    self.error("type-mismatch", "9.1.1.5", v.span, "bytes must be a Base64 string");
+                    self.error(
+                        "type-mismatch",
+                        "9.1.1.5",
+                        v.span,
+                        "bytes must be a Base64 string",
+                    );
                     false
                 }
                 _ => {
@@ -141,7 +159,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                         "type-mismatch",
                         "9.1.2.3",
                         v.span,
-                        format!("{} is not a version (`major.minor[.fix[.qualifier[-build]]]`)", value::show(v)),
+                        format!(
+                            "{} is not a version (`major.minor[.fix[.qualifier[-build]]]`)",
+                            value::show(v)
+                        ),
                     );
                     false
                 }
@@ -156,7 +177,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Scalar::Seq(items) => {
                     if let Some(entry) = self.entry_schema(s) {
                         for (i, item) in items.iter().enumerate() {
-                            self.at_index(i, |c| c.value_at(item, &entry, section, depth + 1, validate));
+                            self.at_index(i, |c| {
+                                c.value_at(item, &entry, section, depth + 1, validate)
+                            });
                         }
                     } else {
                         for item in items {
@@ -231,7 +254,15 @@ impl<'t, 'a> Checker<'t, 'a> {
             (_, None) => !matches!(got, Builtin::Boolean | Builtin::String | Builtin::Integer),
             (g, Some(w)) if g == w => true,
             (Builtin::Integer, Some(Builtin::Float)) => true,
-            (Builtin::String, Some(w)) => !matches!(w, Builtin::Integer | Builtin::Float | Builtin::Boolean | Builtin::List | Builtin::Map | Builtin::Nil),
+            (Builtin::String, Some(w)) => !matches!(
+                w,
+                Builtin::Integer
+                    | Builtin::Float
+                    | Builtin::Boolean
+                    | Builtin::List
+                    | Builtin::Map
+                    | Builtin::Nil
+            ),
             (_, Some(_)) => false,
         };
         if !ok {
@@ -267,7 +298,11 @@ impl<'t, 'a> Checker<'t, 'a> {
             _ => true,
         };
         if !fits {
-            let message = format!("map key `{}` does not fit the key schema `{}`", k.name, self.type_name(ks.ty));
+            let message = format!(
+                "map key `{}` does not fit the key schema `{}`",
+                k.name,
+                self.type_name(ks.ty)
+            );
             self.error("type-mismatch", section, k.span, message);
             return;
         }
@@ -275,7 +310,10 @@ impl<'t, 'a> Checker<'t, 'a> {
         let key_node = Node::new(v4t_yaml::Value::String(k.name.clone()), k.span);
         for clause in self.all_validations(ks) {
             if self.eval_validation(clause, &key_node, ks) == Some(false) {
-                let message = format!("map key `{}` does not satisfy its key schema's validation", k.name);
+                let message = format!(
+                    "map key `{}` does not satisfy its key schema's validation",
+                    k.name
+                );
                 self.error("validation", "9.11", k.span, message);
                 return;
             }
@@ -283,7 +321,13 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// A complex data type value: a map of its properties (§9.2).
-    fn complex_value(&mut self, v: &'a Node, ty: TypeId, section: &'static str, depth: usize) -> bool {
+    fn complex_value(
+        &mut self,
+        v: &'a Node,
+        ty: TypeId,
+        section: &'static str,
+        depth: usize,
+    ) -> bool {
         let Scalar::Map(m) = self.classify(v) else {
             let message = format!(
                 "expected a map of the properties of `{}`, got {}",
@@ -302,12 +346,18 @@ impl<'t, 'a> Checker<'t, 'a> {
                             "fixed-value",
                             "9.5",
                             k.span,
-                            format!("property `{}` of `{}` has a fixed value", k.name, self.type_name(ty)),
+                            format!(
+                                "property `{}` of `{}` has a fixed value",
+                                k.name,
+                                self.type_name(ty)
+                            ),
                         );
                         continue;
                     }
                     if let Some(ps) = self.param_schema(p) {
-                        self.at(k.name.as_str(), |c| c.value_at(item, &ps, section, depth + 1, true));
+                        self.at(k.name.as_str(), |c| {
+                            c.value_at(item, &ps, section, depth + 1, true)
+                        });
                     }
                 }
                 None => {
@@ -317,7 +367,8 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
         for (name, p) in &props {
-            if p.required() && !m.contains_key(name) && p.default().is_none() && p.fixed().is_none() {
+            if p.required() && !m.contains_key(name) && p.default().is_none() && p.fixed().is_none()
+            {
                 let message = format!(
                     "required property `{name}` of `{}` has no value",
                     self.type_name(ty)
@@ -339,7 +390,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error("type-mismatch", "9.1.2.2", v.span, message);
             return false;
         };
-        let Some(info) = self.scalar_info(ty) else { return true };
+        let Some(info) = self.scalar_info(ty) else {
+            return true;
+        };
         let Some(lit) = parse_scalar_literal(st) else {
             let message = format!(
                 "{} is not a scalar: expected `<number> <unit>` with a unit of `{}`",
@@ -397,7 +450,10 @@ impl<'t, 'a> Checker<'t, 'a> {
         for d in self.chain_defs(s.ty) {
             for key in ["validation", "constraints"] {
                 if let Some(c) = d.node.get(key) {
-                    out.push(DefNode { node: c, doc: d.doc });
+                    out.push(DefNode {
+                        node: c,
+                        doc: d.doc,
+                    });
                 }
             }
         }
@@ -438,7 +494,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                             "validation",
                             "9.11",
                             v.span,
-                            format!("a validation clause is a Boolean expression; `${name}` is not one"),
+                            format!(
+                                "a validation clause is a Boolean expression; `${name}` is not one"
+                            ),
                         );
                     }
                 }
@@ -476,9 +534,13 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.comparison_types(a, s, depth + 1);
                 }
             }
-            "equal" | "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal" if list.len() == 2 => {
+            "equal" | "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal"
+                if list.len() == 2 =>
+            {
                 let is_value = |c: &Self, n: &'a Node| match c.call_of_quiet(n) {
-                    Call::Yes("value", a) => a.is_none_or(|a| a.is_null() || a.as_seq().is_some_and(Vec::is_empty)),
+                    Call::Yes("value", a) => {
+                        a.is_none_or(|a| a.is_null() || a.as_seq().is_some_and(Vec::is_empty))
+                    }
                     _ => false,
                 };
                 let literal = if is_value(self, &list[0]) {
@@ -496,7 +558,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let numeric = matches!(lit, Scalar::Int(_) | Scalar::Float(_));
                 let incompatible = match base {
                     Some(Builtin::String | Builtin::Timestamp | Builtin::Version) => numeric,
-                    Some(Builtin::Integer | Builtin::Float) => matches!(lit, Scalar::Str(_) | Scalar::Bool(_)),
+                    Some(Builtin::Integer | Builtin::Float) => {
+                        matches!(lit, Scalar::Str(_) | Scalar::Bool(_))
+                    }
                     Some(Builtin::Scalar | Builtin::ScalarUnit(_)) => match lit {
                         Scalar::Str(st) => {
                             let info = self.scalar_info(s.ty);

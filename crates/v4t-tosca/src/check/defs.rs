@@ -125,7 +125,10 @@ pub fn collect_section<'a>(chain: &[DefNode<'a>], section: &str) -> Vec<(&'a str
             continue;
         };
         for (k, v) in map.iter() {
-            let def = DefNode { node: v, doc: d.doc };
+            let def = DefNode {
+                node: v,
+                doc: d.doc,
+            };
             match out.iter_mut().find(|(n, _)| *n == k.name) {
                 Some((_, p)) => p.defs.push(def),
                 None => out.push((k.name.as_str(), Param { defs: vec![def] })),
@@ -146,7 +149,10 @@ pub fn collect_requirements<'a>(chain: &[DefNode<'a>]) -> Vec<(&'a str, Param<'a
             let Some((k, v)) = item.as_map().filter(|m| m.len() == 1).and_then(Map::first) else {
                 continue;
             };
-            let def = DefNode { node: v, doc: d.doc };
+            let def = DefNode {
+                node: v,
+                doc: d.doc,
+            };
             match out.iter_mut().find(|(n, _)| *n == k.name) {
                 Some((_, p)) => p.defs.push(def),
                 None => out.push((k.name.as_str(), Param { defs: vec![def] })),
@@ -164,7 +170,10 @@ impl<'t, 'a> Checker<'t, 'a> {
             .chain(t)
             .filter_map(|c| {
                 let def = self.ts.get(c);
-                Some(DefNode { node: def.def?, doc: def.doc? })
+                Some(DefNode {
+                    node: def.def?,
+                    doc: def.doc?,
+                })
             })
             .collect();
         chain.reverse();
@@ -219,20 +228,35 @@ impl<'t, 'a> Checker<'t, 'a> {
                 continue;
             }
             let Some(m) = d.node.as_map() else { continue };
-            if let Some(t) = m.get("type").and_then(|n| self.quiet_type(d.doc, Kind::Data, n)) {
+            if let Some(t) = m
+                .get("type")
+                .and_then(|n| self.quiet_type(d.doc, Kind::Data, n))
+            {
                 ty = Some(t);
             }
             if let Some(v) = m.get("validation") {
-                validations.push(DefNode { node: v, doc: d.doc });
+                validations.push(DefNode {
+                    node: v,
+                    doc: d.doc,
+                });
             }
             if let Some(v) = m.get("constraints") {
-                validations.push(DefNode { node: v, doc: d.doc });
+                validations.push(DefNode {
+                    node: v,
+                    doc: d.doc,
+                });
             }
             if let Some(e) = m.get("entry_schema") {
-                entries.push(DefNode { node: e, doc: d.doc });
+                entries.push(DefNode {
+                    node: e,
+                    doc: d.doc,
+                });
             }
             if let Some(k) = m.get("key_schema") {
-                keys.push(DefNode { node: k, doc: d.doc });
+                keys.push(DefNode {
+                    node: k,
+                    doc: d.doc,
+                });
             }
         }
         let ty = ty?;
@@ -275,7 +299,12 @@ impl<'t, 'a> Checker<'t, 'a> {
         let parts: Vec<DefNode<'a>> = self
             .chain_defs(ty)
             .into_iter()
-            .filter_map(|d| Some(DefNode { node: d.node.get(key)?, doc: d.doc }))
+            .filter_map(|d| {
+                Some(DefNode {
+                    node: d.node.get(key)?,
+                    doc: d.doc,
+                })
+            })
             .collect();
         if parts.is_empty() {
             None
@@ -297,7 +326,12 @@ impl<'t, 'a> Checker<'t, 'a> {
         parent: Option<&Schema<'a>>,
     ) -> Option<Schema<'a>> {
         if depth > MAX_NESTING {
-            self.error("nesting", section, node.span, "schema definitions nested too deeply");
+            self.error(
+                "nesting",
+                section,
+                node.span,
+                "schema definitions nested too deeply",
+            );
             return None;
         }
         if let Some(name) = value::as_str(node) {
@@ -311,7 +345,15 @@ impl<'t, 'a> Checker<'t, 'a> {
         let map = self.expect_map(node, "a schema definition", "9.3")?;
         self.keys(
             map,
-            &["type", "description", "metadata", "validation", "key_schema", "entry_schema", "constraints"],
+            &[
+                "type",
+                "description",
+                "metadata",
+                "validation",
+                "key_schema",
+                "entry_schema",
+                "constraints",
+            ],
             "a schema definition",
             "9.3",
         );
@@ -328,29 +370,49 @@ impl<'t, 'a> Checker<'t, 'a> {
             None => match parent {
                 Some(p) => p.ty,
                 None => {
-                    self.error("missing-keyname", "9.3", node.span, "a schema definition needs a `type`");
+                    self.error(
+                        "missing-keyname",
+                        "9.3",
+                        node.span,
+                        "a schema definition needs a `type`",
+                    );
                     return None;
                 }
             },
         };
         let mut s = Schema::of_type(ty);
         if let Some(v) = map.get("validation") {
-            self.at("validation", |c| c.validation_clause(v, Some(&Schema::of_type(ty))));
-            s.validations.push(DefNode { node: v, doc: self.doc });
+            self.at("validation", |c| {
+                c.validation_clause(v, Some(&Schema::of_type(ty)))
+            });
+            s.validations.push(DefNode {
+                node: v,
+                doc: self.doc,
+            });
         }
         let parent_entry = parent.and_then(|p| p.entry.as_deref());
         let parent_key = parent.and_then(|p| p.key.as_deref());
         if let Some(e) = map.get("entry_schema") {
             s.entry = self
-                .at("entry_schema", |c| c.schema_at(e, section, depth + 1, parent_entry))
+                .at("entry_schema", |c| {
+                    c.schema_at(e, section, depth + 1, parent_entry)
+                })
                 .map(Box::new);
         }
         if let Some(k) = map.get("key_schema") {
             s.key = self
-                .at("key_schema", |c| c.schema_at(k, section, depth + 1, parent_key))
+                .at("key_schema", |c| {
+                    c.schema_at(k, section, depth + 1, parent_key)
+                })
                 .map(Box::new);
         }
-        self.check_collection_schema(&s, map.get("entry_schema"), map.get("key_schema"), node.span, parent);
+        self.check_collection_schema(
+            &s,
+            map.get("entry_schema"),
+            map.get("key_schema"),
+            node.span,
+            parent,
+        );
         Some(s)
     }
 
@@ -400,7 +462,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "missing-keyname",
                     "9.3",
                     span,
-                    format!("`entry_schema` is mandatory for the collection type `{}`", self.type_name(s.ty)),
+                    format!(
+                        "`entry_schema` is mandatory for the collection type `{}`",
+                        self.type_name(s.ty)
+                    ),
                 );
             }
         } else if let Some(e) = entry {
@@ -408,7 +473,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                 "entry-schema",
                 "9.3",
                 e.span,
-                format!("`entry_schema` is only allowed for lists and maps, not for `{}`", self.type_name(s.ty)),
+                format!(
+                    "`entry_schema` is only allowed for lists and maps, not for `{}`",
+                    self.type_name(s.ty)
+                ),
             );
         }
         if let Some(k) = key {
@@ -417,11 +485,17 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "key-schema",
                     "9.3",
                     k.span,
-                    format!("`key_schema` is only allowed for maps, not for `{}`", self.type_name(s.ty)),
+                    format!(
+                        "`key_schema` is only allowed for maps, not for `{}`",
+                        self.type_name(s.ty)
+                    ),
                 );
             } else if let Some(ks) = &s.key {
                 if self.ts.builtin_base(ks.ty) != Some(Builtin::String) {
-                    let message = format!("a `key_schema` must derive from `string`, not `{}`", self.type_name(ks.ty));
+                    let message = format!(
+                        "a `key_schema` must derive from `string`, not `{}`",
+                        self.type_name(ks.ty)
+                    );
                     self.error("key-schema", "9.3", k.span, message);
                 }
             }
@@ -486,11 +560,26 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(map) = node.as_map() else { return };
         let mut allowed: Vec<&str> = match role {
             Role::Attribute => vec![
-                "type", "description", "metadata", "default", "validation", "key_schema", "entry_schema", "status",
+                "type",
+                "description",
+                "metadata",
+                "default",
+                "validation",
+                "key_schema",
+                "entry_schema",
+                "status",
             ],
             _ => vec![
-                "type", "description", "metadata", "required", "default", "value", "status", "validation",
-                "key_schema", "entry_schema",
+                "type",
+                "description",
+                "metadata",
+                "required",
+                "default",
+                "value",
+                "status",
+                "validation",
+                "key_schema",
+                "entry_schema",
             ],
         };
         if matches!(role, Role::Incoming | Role::Outgoing) {
@@ -536,19 +625,29 @@ impl<'t, 'a> Checker<'t, 'a> {
             let pk = parent_schema.as_ref().and_then(|p| p.key.as_deref());
             let parent_same = parent_schema.as_ref();
             if let Some(e) = map.get("entry_schema") {
-                s.entry = self.at("entry_schema", |c| c.schema_at(e, section, 1, pe)).map(Box::new);
+                s.entry = self
+                    .at("entry_schema", |c| c.schema_at(e, section, 1, pe))
+                    .map(Box::new);
             } else if let Some(p) = parent_same {
                 s.entry = p.entry.clone();
             }
             if let Some(k) = map.get("key_schema") {
-                s.key = self.at("key_schema", |c| c.schema_at(k, section, 1, pk)).map(Box::new);
+                s.key = self
+                    .at("key_schema", |c| c.schema_at(k, section, 1, pk))
+                    .map(Box::new);
             } else if let Some(p) = parent_same {
                 s.key = p.key.clone();
             }
             if let Some(p) = parent_same {
                 s.validations = p.validations.clone();
             }
-            self.check_collection_schema(&s, map.get("entry_schema"), map.get("key_schema"), node.span, parent_same);
+            self.check_collection_schema(
+                &s,
+                map.get("entry_schema"),
+                map.get("key_schema"),
+                node.span,
+                parent_same,
+            );
             s
         });
         let mut schema = schema;
@@ -576,12 +675,18 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(v) = map.get("validation") {
             self.at("validation", |c| c.validation_clause(v, schema.as_ref()));
             if let Some(s) = schema.as_mut() {
-                s.validations.push(DefNode { node: v, doc: self.doc });
+                s.validations.push(DefNode {
+                    node: v,
+                    doc: self.doc,
+                });
             }
         }
         if let Some(v) = map.get("constraints") {
             if let Some(s) = schema.as_mut() {
-                s.validations.push(DefNode { node: v, doc: self.doc });
+                s.validations.push(DefNode {
+                    node: v,
+                    doc: self.doc,
+                });
             }
         }
         if let Some(d) = map.get("default") {
@@ -686,8 +791,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         role: Role,
         place: Place,
         parents: &[(&'a str, Param<'a>)],
-        section: &'static str,
-        what: &str,
+        (section, what): (&'static str, &str),
         allow_new: bool,
     ) {
         let Some(map) = self.named_map(node, what, section) else {

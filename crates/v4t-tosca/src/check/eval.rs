@@ -13,7 +13,9 @@ use v4t_yaml::{Node, Value};
 
 use super::defs::{DefNode, Schema, MAX_NESTING};
 use super::funcs::Call;
-use super::literals::{parse_scalar_literal, parse_timestamp, parse_version, TimestampValue, VersionValue};
+use super::literals::{
+    parse_scalar_literal, parse_timestamp, parse_version, TimestampValue, VersionValue,
+};
 use super::Checker;
 use crate::types::{Builtin, TypeId};
 use crate::value::Scalar;
@@ -70,7 +72,10 @@ impl ScalarInfo {
         }
         for (base, m) in &self.units {
             for (p, pm) in &self.prefixes {
-                if unit.len() == p.len() + base.len() && unit.starts_with(p.as_str()) && eq(&unit[p.len()..], base) {
+                if unit.len() == p.len() + base.len()
+                    && unit.starts_with(p.as_str())
+                    && eq(&unit[p.len()..], base)
+                {
                     return Some(m * pm);
                 }
             }
@@ -133,7 +138,10 @@ impl<'t, 'a> Checker<'t, 'a> {
     pub fn scalar_info(&self, t: TypeId) -> Option<ScalarInfo> {
         match self.ts.builtin_base(t)? {
             Builtin::ScalarUnit(u) => Some(ScalarInfo {
-                units: units_13(u).iter().map(|(n, m)| (n.to_string(), *m)).collect(),
+                units: units_13(u)
+                    .iter()
+                    .map(|(n, m)| (n.to_string(), *m))
+                    .collect(),
                 prefixes: Vec::new(),
                 data_type: None,
                 case_insensitive: true,
@@ -161,7 +169,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                         info.prefixes.push((n, m));
                     }
                     if let Some(dt) = d.node.get("data_type").and_then(|n| n.as_str()) {
-                        info.data_type = self.ts.resolve_type(d.doc, crate::types::Kind::Data, dt).ok();
+                        info.data_type = self
+                            .ts
+                            .resolve_type(d.doc, crate::types::Kind::Data, dt)
+                            .ok();
                     }
                 }
                 Some(info)
@@ -225,10 +236,18 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Evaluates a validation clause with `$value` bound to `value` (typed
     /// by `schema`): `Some(true/false)`, or `None` when not decidable.
-    pub fn eval_validation(&self, clause: DefNode<'a>, value: &Node, schema: &Schema<'a>) -> Option<bool> {
+    pub fn eval_validation(
+        &self,
+        clause: DefNode<'a>,
+        value: &Node,
+        schema: &Schema<'a>,
+    ) -> Option<bool> {
         let bound = self.constant(value, 0).ok()?;
         let bound = self.typed(&bound, schema.ty).unwrap_or(bound);
-        let env = Env { value: bound, ty: Some(schema.ty) };
+        let env = Env {
+            value: bound,
+            ty: Some(schema.ty),
+        };
         let g = self.loaded.doc(clause.doc).grammar;
         if g == Some(crate::load::Grammar::Tosca13) {
             return self.eval_constraints(clause.node, &env);
@@ -271,8 +290,14 @@ impl<'t, 'a> Checker<'t, 'a> {
                 for step in list {
                     let key = self.eval(step, env, depth + 1)?;
                     cur = match (cur, key) {
-                        (V::Map(m), V::Str(k)) => m.into_iter().find(|(n, _)| *n == k).map(|(_, v)| v).ok_or(Stop::Unknown)?,
-                        (V::List(l), V::Int(i)) if i >= 0 => l.into_iter().nth(i as usize).ok_or(Stop::Unknown)?,
+                        (V::Map(m), V::Str(k)) => m
+                            .into_iter()
+                            .find(|(n, _)| *n == k)
+                            .map(|(_, v)| v)
+                            .ok_or(Stop::Unknown)?,
+                        (V::List(l), V::Int(i)) if i >= 0 => {
+                            l.into_iter().nth(i as usize).ok_or(Stop::Unknown)?
+                        }
                         _ => return Err(Stop::Unknown),
                     };
                 }
@@ -313,14 +338,18 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
             "valid_values" => {
                 let a = arg(0)?;
-                let V::List(options) = arg(1)? else { return Err(Stop::Unknown) };
+                let V::List(options) = arg(1)? else {
+                    return Err(Stop::Unknown);
+                };
                 V::Bool(options.into_iter().any(|o| {
                     let (x, y) = self.pair(a.clone(), o, env);
                     equal(&x, &y)
                 }))
             }
             "matches" => {
-                let (V::Str(s), V::Str(p)) = (arg(0)?, arg(1)?) else { return Err(Stop::Unknown) };
+                let (V::Str(s), V::Str(p)) = (arg(0)?, arg(1)?) else {
+                    return Err(Stop::Unknown);
+                };
                 let re = regex_lite::Regex::new(&p).map_err(|_| Stop::Unknown)?;
                 V::Bool(re.is_match(&s))
             }
@@ -355,7 +384,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
             }
             "has_key" | "has_all_keys" | "has_any_key" => {
-                let V::Map(m) = arg(0)? else { return Ok(V::Bool(false)) };
+                let V::Map(m) = arg(0)? else {
+                    return Ok(V::Bool(false));
+                };
                 let has = |x: &V| matches!(x, V::Str(s) if m.iter().any(|(k, _)| k == s));
                 match (name, arg(1)?) {
                     ("has_key", x) => V::Bool(has(&x)),
@@ -373,7 +404,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             "concat" => {
                 let parts = all()?;
                 if parts.iter().all(|p| matches!(p, V::List(_))) {
-                    V::List(parts.into_iter().flat_map(|p| if let V::List(l) = p { l } else { Vec::new() }).collect())
+                    V::List(
+                        parts
+                            .into_iter()
+                            .flat_map(|p| if let V::List(l) = p { l } else { Vec::new() })
+                            .collect(),
+                    )
                 } else {
                     let mut s = String::new();
                     for p in parts {
@@ -383,8 +419,14 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
             }
             "join" => {
-                let V::List(items) = arg(0)? else { return Err(Stop::Unknown) };
-                let sep = if list.len() > 1 { text(&arg(1)?).ok_or(Stop::Unknown)? } else { String::new() };
+                let V::List(items) = arg(0)? else {
+                    return Err(Stop::Unknown);
+                };
+                let sep = if list.len() > 1 {
+                    text(&arg(1)?).ok_or(Stop::Unknown)?
+                } else {
+                    String::new()
+                };
                 let parts: Option<Vec<String>> = items.iter().map(text).collect();
                 V::Str(parts.ok_or(Stop::Unknown)?.join(&sep))
             }
@@ -392,7 +434,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let (V::Str(s), V::Str(chars), V::Int(i)) = (arg(0)?, arg(1)?, arg(2)?) else {
                     return Err(Stop::Unknown);
                 };
-                let token = s.split(|c| chars.contains(c)).filter(|t| !t.is_empty()).nth(i.max(0) as usize);
+                let token = s
+                    .split(|c| chars.contains(c))
+                    .filter(|t| !t.is_empty())
+                    .nth(i.max(0) as usize);
                 V::Str(token.ok_or(Stop::Unknown)?.to_string())
             }
             "union" | "intersection" => {
@@ -403,11 +448,24 @@ impl<'t, 'a> Checker<'t, 'a> {
                     _ => return Err(Stop::Unknown),
                 };
                 let pool: Vec<V> = if name == "union" {
-                    lists.iter().flat_map(|l| if let V::List(l) = l { l.clone() } else { Vec::new() }).collect()
+                    lists
+                        .iter()
+                        .flat_map(|l| {
+                            if let V::List(l) = l {
+                                l.clone()
+                            } else {
+                                Vec::new()
+                            }
+                        })
+                        .collect()
                 } else {
                     first
                         .into_iter()
-                        .filter(|x| lists.iter().all(|l| matches!(l, V::List(l) if l.iter().any(|y| equal(x, y)))))
+                        .filter(|x| {
+                            lists
+                                .iter()
+                                .all(|l| matches!(l, V::List(l) if l.iter().any(|y| equal(x, y))))
+                        })
                         .collect()
                 };
                 for x in pool {
@@ -524,7 +582,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                     }
                 }
                 "pattern" => {
-                    let (V::Str(s), V::Str(p)) = (&x, &a) else { return None };
+                    let (V::Str(s), V::Str(p)) = (&x, &a) else {
+                        return None;
+                    };
                     let re = regex_lite::Regex::new(&format!("^(?:{p})$")).ok()?;
                     re.is_match(s)
                 }
@@ -575,7 +635,9 @@ pub fn equal(a: &V, b: &V) -> bool {
         (V::Str(x), V::Str(y)) => x == y,
         (V::List(x), V::List(y)) => list_eq(x, y),
         (V::Map(x), V::Map(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.iter().any(|(k2, v2)| k == k2 && equal(v, v2)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.iter().any(|(k2, v2)| k == k2 && equal(v, v2)))
         }
         (V::Time(x), V::Time(y)) => x == y,
         (V::Version(x), V::Version(y)) => x.partial_cmp(y) == Some(Ordering::Equal),
@@ -607,7 +669,13 @@ fn arithmetic(name: &str, nums: &[V]) -> Option<V> {
         _ => None,
     };
     let all_int = nums.iter().all(|v| matches!(v, V::Int(_)));
-    let scalar_ty = nums.iter().find_map(|v| if let V::Scalar(_, t) = v { Some(*t) } else { None });
+    let scalar_ty = nums.iter().find_map(|v| {
+        if let V::Scalar(_, t) = v {
+            Some(*t)
+        } else {
+            None
+        }
+    });
     let f = |v: &V| match v {
         V::Scalar(x, _) => Some(*x),
         _ => as_f(v),

@@ -69,7 +69,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
                 "imports" => {
                     if v.is_null() {
-                        c.error("empty-section", "6.8.1", v.span, "`imports` is empty: omit it or list import definitions");
+                        c.error(
+                            "empty-section",
+                            "6.8.1",
+                            v.span,
+                            "`imports` is empty: omit it or list import definitions",
+                        );
                     } else {
                         c.expect_seq(v, "`imports`", "6.8.1");
                     }
@@ -82,7 +87,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
             });
         }
-        if let (Some((pk, _)), Some((sk, _))) = (root.get_entry("profile"), root.get_entry("service_template")) {
+        if let (Some((pk, _)), Some((sk, _))) = (
+            root.get_entry("profile"),
+            root.get_entry("service_template"),
+        ) {
             let _ = pk;
             self.error(
                 "profile-with-service-template",
@@ -108,7 +116,12 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         for (k, _) in map.iter() {
             if !self.key_is_string(k) {
-                self.error("metadata", "5.3.1", k.span, format!("metadata name `{}` must be a string", k.name));
+                self.error(
+                    "metadata",
+                    "5.3.1",
+                    k.span,
+                    format!("metadata name `{}` must be a string", k.name),
+                );
             }
         }
     }
@@ -182,12 +195,22 @@ impl<'t, 'a> Checker<'t, 'a> {
         for (k, def) in map.iter() {
             self.at(k.name.as_str(), |c| {
                 if k.name.contains('$') {
-                    c.error("function-name", "10.1", k.span, "function names must not contain `$`");
+                    c.error(
+                        "function-name",
+                        "10.1",
+                        k.span,
+                        "function names must not contain `$`",
+                    );
                 }
                 let Some(m) = c.expect_map(def, "a function definition", "10.4") else {
                     return;
                 };
-                c.keys(m, &["signatures", "description", "metadata"], "a function definition", "10.4");
+                c.keys(
+                    m,
+                    &["signatures", "description", "metadata"],
+                    "a function definition",
+                    "10.4",
+                );
                 if let Some(d) = m.get("description") {
                     c.description(d);
                 }
@@ -195,7 +218,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                     c.metadata(md);
                 }
                 let Some(sigs) = m.get("signatures") else {
-                    c.error("missing-keyname", "10.4", def.span, format!("function `{}` has no `signatures`", k.name));
+                    c.error(
+                        "missing-keyname",
+                        "10.4",
+                        def.span,
+                        format!("function `{}` has no `signatures`", k.name),
+                    );
                     return;
                 };
                 c.at("signatures", |c| {
@@ -203,7 +231,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                         return;
                     };
                     if list.is_empty() {
-                        c.error("missing-keyname", "10.4", sigs.span, "`signatures` needs at least one signature definition");
+                        c.error(
+                            "missing-keyname",
+                            "10.4",
+                            sigs.span,
+                            "`signatures` needs at least one signature definition",
+                        );
                     }
                     for (i, sig) in list.iter().enumerate() {
                         c.at_index(i, |c| c.signature(sig));
@@ -223,7 +256,13 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         self.keys(
             m,
-            &["arguments", "optional_arguments", "variadic", "result", "implementation"],
+            &[
+                "arguments",
+                "optional_arguments",
+                "variadic",
+                "result",
+                "implementation",
+            ],
             "a signature definition",
             "10.4",
         );

@@ -6,6 +6,9 @@
 //! TOSCA 1.3 functions (`get_input: x`, no `$`) are checked for the names
 //! and argument shapes of TOSCA 1.3 §4.
 
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
 use v4t_yaml::{Map, Node};
 
 use super::defs::{DefNode, Schema, MAX_NESTING};
@@ -54,9 +57,10 @@ pub struct FnCtx<'a> {
     pub self_node: Option<TypeId>,
     /// `SELF` is a relationship.
     pub self_relationship: bool,
-    /// The service template's node and relationship templates (name, type).
-    pub nodes: Option<Vec<(&'a str, Option<TypeId>)>>,
-    pub relationships: Option<Vec<&'a str>>,
+    /// The service template's node templates (with their types) and
+    /// relationship templates.
+    pub nodes: Option<Rc<HashMap<&'a str, Option<TypeId>>>>,
+    pub relationships: Option<Rc<HashSet<&'a str>>>,
     /// Inputs visible to `$get_input`: a workflow's, then the template's.
     pub inputs: Vec<&'a Map>,
     /// In a service template (names of templates and inputs are known).
@@ -83,12 +87,18 @@ impl<'t, 'a> Checker<'t, 'a> {
                 None => Call::No,
             },
             Scalar::Map(m) => {
-                let calls = m.iter().filter(|(k, _)| call_name(&k.name).is_some()).count();
+                let calls = m
+                    .iter()
+                    .filter(|(k, _)| call_name(&k.name).is_some())
+                    .count();
                 if calls == 0 {
                     return Call::No;
                 }
                 if m.len() > 1 {
-                    let span = m.iter().find(|(k, _)| call_name(&k.name).is_some()).map(|(k, _)| k.span);
+                    let span = m
+                        .iter()
+                        .find(|(k, _)| call_name(&k.name).is_some())
+                        .map(|(k, _)| k.span);
                     self.error(
                         "malformed-function",
                         "10.1",
@@ -250,9 +260,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
                 Returns::Builtin(Builtin::Boolean)
             }
-            "equal" | "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal" | "valid_values"
-            | "matches" | "has_suffix" | "has_prefix" | "contains" | "has_entry" | "has_key"
-            | "has_all_entries" | "has_all_keys" | "has_any_entry" | "has_any_key" => {
+            "equal" | "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal"
+            | "valid_values" | "matches" | "has_suffix" | "has_prefix" | "contains"
+            | "has_entry" | "has_key" | "has_all_entries" | "has_all_keys" | "has_any_entry"
+            | "has_any_key" => {
                 if let Some(l) = arity(self, 2, Some(2)) {
                     self.args(l);
                     self.literal_arg_shapes(name, l);
@@ -269,11 +280,18 @@ impl<'t, 'a> Checker<'t, 'a> {
             "concat" => {
                 if let Some(l) = arity(self, 1, None) {
                     self.args(l);
-                    let lists = l.iter().filter(|a| matches!(self.classify(a), Scalar::Seq(_))).count();
+                    let lists = l
+                        .iter()
+                        .filter(|a| matches!(self.classify(a), Scalar::Seq(_)))
+                        .count();
                     if lists == 0 {
                         return Returns::Builtin(Builtin::String);
                     }
-                    return if lists == l.len() { Returns::Builtin(Builtin::List) } else { Returns::Unknown };
+                    return if lists == l.len() {
+                        Returns::Builtin(Builtin::List)
+                    } else {
+                        Returns::Unknown
+                    };
                 }
                 Returns::Unknown
             }
@@ -343,7 +361,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                                 "function-arguments",
                                 "10.2.2.1",
                                 a.span,
-                                format!("the arguments of `${name}` must be Boolean, `${n}` is not"),
+                                format!(
+                                    "the arguments of `${name}` must be Boolean, `${n}` is not"
+                                ),
                             );
                         }
                     }
@@ -366,84 +386,65 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Checks the shapes of literal arguments where a function requires
     /// lists, strings or numbers (calls are not checked here).
     fn literal_arg_shapes(&mut self, name: &str, l: &'a [Node]) {
-        let is_call = |c: &mut Self, a: &'a Node| !matches!(c.call_of_quiet(a), Call::No);
-        let kind = |c: &Self, a: &'a Node| c.classify(a);
-        let bad = |c: &mut Self, a: &'a Node, what: &str| {
-            c.error(
-                "function-arguments",
-                "10.2",
-                a.span,
-                format!("argument of `${name}` must be {what}, not {}", value::describe(a)),
-            );
-        };
         for (i, a) in l.iter().enumerate() {
-            if is_call(self, a) {
+            if !matches!(self.call_of_quiet(a), Call::No) {
                 continue;
             }
-            let k = kind(self, a);
-            let number = matches!(k, Scalar::Int(_) | Scalar::Float(_) | Scalar::Str(_));
-            match (name, i) {
-                ("valid_values", 1) | ("has_all_entries" | "has_all_keys" | "has_any_entry" | "has_any_key", 1) => {
-                    if !matches!(k, Scalar::Seq(_)) {
-                        bad(self, a, "a list");
-                    }
+            let k = self.classify(a);
+            let (what, ok) = match (name, i) {
+                ("valid_values", 1)
+                | ("has_all_entries" | "has_all_keys" | "has_any_entry" | "has_any_key", 1) => {
+                    ("a list", matches!(k, Scalar::Seq(_)))
                 }
                 ("has_key" | "has_all_keys" | "has_any_key", 0) => {
-                    if !matches!(k, Scalar::Map(_)) {
-                        bad(self, a, "a map");
-                    }
+                    ("a map", matches!(k, Scalar::Map(_)))
                 }
-                ("has_entry" | "has_all_entries" | "has_any_entry", 0) => {
-                    if !matches!(k, Scalar::Map(_) | Scalar::Seq(_)) {
-                        bad(self, a, "a list or a map");
-                    }
-                }
-                ("has_suffix" | "has_prefix" | "contains", _) => {
-                    if !matches!(k, Scalar::Str(_) | Scalar::Seq(_)) {
-                        bad(self, a, "a string or a list");
-                    }
-                }
+                ("has_entry" | "has_all_entries" | "has_any_entry", 0) => (
+                    "a list or a map",
+                    matches!(k, Scalar::Map(_) | Scalar::Seq(_)),
+                ),
+                ("has_suffix" | "has_prefix" | "contains", _) => (
+                    "a string or a list",
+                    matches!(k, Scalar::Str(_) | Scalar::Seq(_)),
+                ),
                 ("matches", _) | ("token", 0 | 1) | ("join", 1) => {
-                    if !matches!(k, Scalar::Str(_)) {
-                        bad(self, a, "a string");
-                    }
+                    ("a string", matches!(k, Scalar::Str(_)))
                 }
-                ("token", 2) => {
-                    if !matches!(k, Scalar::Int(i) if i >= 0) {
-                        bad(self, a, "a non-negative integer");
-                    }
-                }
+                ("token", 2) => (
+                    "a non-negative integer",
+                    matches!(k, Scalar::Int(i) if i >= 0),
+                ),
                 ("join", 0) | ("union" | "intersection", _) => {
-                    if !matches!(k, Scalar::Seq(_)) {
-                        bad(self, a, "a list");
-                    }
+                    ("a list", matches!(k, Scalar::Seq(_)))
                 }
-                ("length", _) => {
-                    if !matches!(k, Scalar::Str(_) | Scalar::Seq(_) | Scalar::Map(_)) {
-                        bad(self, a, "a string, a list or a map");
-                    }
-                }
-                ("sum" | "difference" | "product" | "quotient", _) => {
-                    if !number {
-                        bad(self, a, "a number or a scalar");
-                    }
-                }
-                ("remainder", 1) => {
-                    if !matches!(k, Scalar::Int(_)) {
-                        bad(self, a, "an integer");
-                    }
-                }
-                ("remainder", 0) => {
-                    if !matches!(k, Scalar::Int(_) | Scalar::Str(_)) {
-                        bad(self, a, "an integer or a scalar");
-                    }
-                }
+                ("length", _) => (
+                    "a string, a list or a map",
+                    matches!(k, Scalar::Str(_) | Scalar::Seq(_) | Scalar::Map(_)),
+                ),
+                ("sum" | "difference" | "product" | "quotient", _) => (
+                    "a number or a scalar",
+                    matches!(k, Scalar::Int(_) | Scalar::Float(_) | Scalar::Str(_)),
+                ),
+                ("remainder", 1) => ("an integer", matches!(k, Scalar::Int(_))),
+                ("remainder", 0) => (
+                    "an integer or a scalar",
+                    matches!(k, Scalar::Int(_) | Scalar::Str(_)),
+                ),
                 ("round" | "floor" | "ceil", _) => {
-                    if !matches!(k, Scalar::Int(_) | Scalar::Float(_)) {
-                        bad(self, a, "a number");
-                    }
+                    ("a number", matches!(k, Scalar::Int(_) | Scalar::Float(_)))
                 }
-                _ => {}
+                _ => continue,
+            };
+            if !ok {
+                self.error(
+                    "function-arguments",
+                    "10.2",
+                    a.span,
+                    format!(
+                        "argument of `${name}` must be {what}, not {}",
+                        value::describe(a)
+                    ),
+                );
             }
         }
     }
@@ -451,9 +452,9 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Whether a value is a function call (or a malformed one).
     pub fn is_call(&self, v: &Node) -> bool {
         if self.v13() {
-            return v
-                .as_map()
-                .is_some_and(|m| m.len() == 1 && FUNCTIONS_13.contains(&m.first().expect("one").0.name.as_str()));
+            return v.as_map().is_some_and(|m| {
+                m.len() == 1 && FUNCTIONS_13.contains(&m.first().expect("one").0.name.as_str())
+            });
         }
         match &v.value {
             v4t_yaml::Value::String(s) => call_name(s).is_some(),
@@ -466,7 +467,10 @@ impl<'t, 'a> Checker<'t, 'a> {
     pub fn call_of_quiet(&self, v: &'a Node) -> Call<'a> {
         if self.v13() {
             return match v.as_map() {
-                Some(m) if m.len() == 1 && FUNCTIONS_13.contains(&m.first().expect("one").0.name.as_str()) => {
+                Some(m)
+                    if m.len() == 1
+                        && FUNCTIONS_13.contains(&m.first().expect("one").0.name.as_str()) =>
+                {
                     let (k, a) = m.first().expect("one entry");
                     Call::Yes(k.name.as_str(), Some(a))
                 }
@@ -514,13 +518,23 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// `$get_input` (§10.2.1.1): the input must be declared.
     fn get_input(&mut self, args: Option<&'a Node>, span: v4t_yaml::Span) -> Returns<'a> {
         let Some(args) = args else {
-            self.error("function-arguments", "10.2.1.1", span, "`$get_input` needs the name of an input");
+            self.error(
+                "function-arguments",
+                "10.2.1.1",
+                span,
+                "`$get_input` needs the name of an input",
+            );
             return Returns::Unknown;
         };
         let (name_node, nested): (&'a Node, &'a [Node]) = match args.as_seq() {
             Some(l) if !l.is_empty() => (&l[0], &l[1..]),
             Some(_) => {
-                self.error("function-arguments", "10.2.1.1", args.span, "`$get_input` needs the name of an input");
+                self.error(
+                    "function-arguments",
+                    "10.2.1.1",
+                    args.span,
+                    "`$get_input` needs the name of an input",
+                );
                 return Returns::Unknown;
             }
             None => (args, &[]),
@@ -554,7 +568,10 @@ impl<'t, 'a> Checker<'t, 'a> {
             return Returns::Unknown;
         }
         let view = super::defs::Param {
-            defs: vec![DefNode { node: def, doc: self.doc }],
+            defs: vec![DefNode {
+                node: def,
+                doc: self.doc,
+            }],
         };
         match self.param_schema(&view) {
             Some(s) => Returns::Schema(s),
@@ -584,7 +601,11 @@ impl<'t, 'a> Checker<'t, 'a> {
             Relationship,
             Unknown,
         }
-        let word = |c: &Self, i: usize| -> Option<&'a str> { l.get(i).and_then(|n| value::as_str(n)).filter(|_| !matches!(c.call_of_quiet(&l[i]), Call::Yes(..))) };
+        let word = |c: &Self, i: usize| -> Option<&'a str> {
+            l.get(i)
+                .and_then(|n| value::as_str(n))
+                .filter(|_| !matches!(c.call_of_quiet(&l[i]), Call::Yes(..)))
+        };
         let is_idx = |c: &Self, i: usize| -> bool {
             l.get(i).is_some_and(|n| {
                 matches!(c.classify(n), Scalar::Int(x) if x >= 0)
@@ -620,13 +641,13 @@ impl<'t, 'a> Checker<'t, 'a> {
                 .fctx
                 .nodes
                 .as_ref()
-                .and_then(|ns| ns.iter().find(|(n, _)| *n == first))
-                .map(|(_, t)| *t);
+                .and_then(|ns| ns.get(first))
+                .copied();
             let relationship = self
                 .fctx
                 .relationships
                 .as_ref()
-                .is_some_and(|rs| rs.contains(&first));
+                .is_some_and(|rs| rs.contains(first));
             match (node, relationship) {
                 (Some(t), _) => {
                     if is_idx(self, i) {
@@ -657,8 +678,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         // Walk the contexts.
         let mut bad = false;
-        loop {
-            let Some(w) = word(self, i) else { break };
+        while let Some(w) = word(self, i) {
             let node_ctx = matches!(ctx, Ctx::Node(_)) || ctx == Ctx::Unknown;
             let rel_ctx = ctx == Ctx::Relationship || ctx == Ctx::Unknown;
             match w {
@@ -669,7 +689,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                     };
                     if let Ctx::Node(Some(t)) = ctx {
                         if !self.node_requirements(t).iter().any(|(n, _)| *n == req) {
-                            let message = format!("node type `{}` has no requirement `{req}`", self.type_name(t));
+                            let message = format!(
+                                "node type `{}` has no requirement `{req}`",
+                                self.type_name(t)
+                            );
                             self.error("tosca-path", "10.3", l[i + 1].span, message);
                             return;
                         }
@@ -680,14 +703,23 @@ impl<'t, 'a> Checker<'t, 'a> {
                     }
                     ctx = Ctx::Relationship;
                 }
-                "CAPABILITY" if node_ctx && word(self, i + 1).is_some_and(|w| w != "RELATIONSHIP") => {
+                "CAPABILITY"
+                    if node_ctx && word(self, i + 1).is_some_and(|w| w != "RELATIONSHIP") =>
+                {
                     let cap = word(self, i + 1).expect("checked");
                     let mut cap_type = None;
                     if let Ctx::Node(Some(t)) = ctx {
-                        match self.node_capabilities(t).into_iter().find(|(n, _)| *n == cap) {
+                        match self
+                            .node_capabilities(t)
+                            .into_iter()
+                            .find(|(n, _)| *n == cap)
+                        {
                             Some((_, v)) => cap_type = self.capability_type_of(&v),
                             None => {
-                                let message = format!("node type `{}` has no capability `{cap}`", self.type_name(t));
+                                let message = format!(
+                                    "node type `{}` has no capability `{cap}`",
+                                    self.type_name(t)
+                                );
                                 self.error("tosca-path", "10.3", l[i + 1].span, message);
                                 return;
                             }
@@ -724,7 +756,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
         if bad {
-            self.error("tosca-path", "10.3", span, format!("malformed TOSCA path in `${function}`"));
+            self.error(
+                "tosca-path",
+                "10.3",
+                span,
+                format!("malformed TOSCA path in `${function}`"),
+            );
             return;
         }
         let rest = &l[i.min(l.len())..];
@@ -748,7 +785,12 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.nested_names(&rest[1..]);
         let Some(name) = value::as_str(&rest[0]) else {
             if !matches!(self.call_of_quiet(&rest[0]), Call::Yes(..)) {
-                self.error("tosca-path", "10.2.1", rest[0].span, "the name after a TOSCA path must be a string");
+                self.error(
+                    "tosca-path",
+                    "10.2.1",
+                    rest[0].span,
+                    "the name after a TOSCA path must be a string",
+                );
             }
             return;
         };
@@ -762,14 +804,19 @@ impl<'t, 'a> Checker<'t, 'a> {
         let known = match function {
             "get_artifact" => {
                 if matches!(ctx, Ctx::Node(_)) {
-                    self.type_entries(t, "artifacts").iter().any(|(n, _)| *n == name)
+                    self.type_entries(t, "artifacts")
+                        .iter()
+                        .any(|(n, _)| *n == name)
                         || self.fctx.self_node == Some(t)
                 } else {
                     true
                 }
             }
             _ if attrs => self.type_attributes(t).iter().any(|(n, _)| *n == name),
-            _ => self.type_entries(t, "properties").iter().any(|(n, _)| *n == name),
+            _ => self
+                .type_entries(t, "properties")
+                .iter()
+                .any(|(n, _)| *n == name),
         };
         if !known {
             let what = match function {
@@ -784,7 +831,12 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// A call of a `functions` definition (§10.4): the arguments must match
     /// one of its signatures.
-    fn custom_call(&mut self, name: &'a str, args: Option<&'a Node>, span: v4t_yaml::Span) -> Returns<'a> {
+    fn custom_call(
+        &mut self,
+        name: &'a str,
+        args: Option<&'a Node>,
+        span: v4t_yaml::Span,
+    ) -> Returns<'a> {
         let entry = match self.ts.resolve(self.doc, Space::Function, name) {
             Ok(e) => e,
             Err(_) => {
@@ -838,7 +890,10 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn signature_matches(&mut self, sig: &'a Node, args: &'a [Node]) -> Option<Returns<'a>> {
         let doc = self.doc;
         let schemas = |key: &str| -> Vec<&'a Node> {
-            sig.get(key).and_then(Node::as_seq).map(|l| l.iter().collect()).unwrap_or_default()
+            sig.get(key)
+                .and_then(Node::as_seq)
+                .map(|l| l.iter().collect())
+                .unwrap_or_default()
         };
         let (required, optional) = (schemas("arguments"), schemas("optional_arguments"));
         let variadic = sig.get("variadic").and_then(Node::as_bool).unwrap_or(false);
@@ -872,41 +927,29 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn call_13(&mut self, name: &'a str, args: Option<&'a Node>, at: &'a Node) {
         let Some(args) = args else { return };
         let list = args.as_seq();
-        let bad = |c: &mut Self, what: &str| {
-            c.error("function-arguments", "1.3 4", at.span, format!("`{name}` {what}"));
+        let len = list.map(Vec::len);
+        let problem = match name {
+            "get_input" if !(value::as_str(args).is_some() || len.is_some_and(|n| n > 0)) => {
+                Some("takes an input name or a list starting with one")
+            }
+            "get_property" | "get_attribute" if len.is_none_or(|n| n < 2) => {
+                Some("takes a list: [ <entity>, [<capability or requirement>,] <name>, ... ]")
+            }
+            "get_operation_output" if len != Some(4) => Some("takes four arguments"),
+            "get_artifact" if len.is_none_or(|n| !(2..=4).contains(&n)) => {
+                Some("takes two to four arguments")
+            }
+            "concat" | "join" if len.is_none() => Some("takes a list"),
+            "token" if len != Some(3) => Some("takes three arguments"),
+            _ => None,
         };
-        match name {
-            "get_input" => {
-                if list.is_some_and(Vec::is_empty) || !(value::as_str(args).is_some() || list.is_some()) {
-                    bad(self, "takes an input name or a list starting with one");
-                }
-            }
-            "get_property" | "get_attribute" => {
-                if list.is_none_or(|l| l.len() < 2) {
-                    bad(self, "takes a list: [ <entity>, [<capability or requirement>,] <name>, ... ]");
-                }
-            }
-            "get_operation_output" => {
-                if list.is_none_or(|l| l.len() != 4) {
-                    bad(self, "takes four arguments");
-                }
-            }
-            "get_artifact" => {
-                if list.is_none_or(|l| !(2..=4).contains(&l.len())) {
-                    bad(self, "takes two to four arguments");
-                }
-            }
-            "concat" | "join" => {
-                if list.is_none() {
-                    bad(self, "takes a list");
-                }
-            }
-            "token" => {
-                if list.is_none_or(|l| l.len() != 3) {
-                    bad(self, "takes three arguments");
-                }
-            }
-            _ => {}
+        if let Some(what) = problem {
+            self.error(
+                "function-arguments",
+                "1.3 4",
+                at.span,
+                format!("`{name}` {what}"),
+            );
         }
         if let Some(l) = list {
             for a in l {

@@ -70,7 +70,8 @@ pub fn parse_timestamp(s: &str) -> Option<TimestampValue> {
         }
         _ => return None,
     };
-    nanos += ((hour * 3600 + minute * 60 + second - offset_minutes * 60) as i128) * 1_000_000_000 + frac;
+    nanos +=
+        ((hour * 3600 + minute * 60 + second - offset_minutes * 60) as i128) * 1_000_000_000 + frac;
     Some(TimestampValue(nanos))
 }
 
@@ -172,14 +173,18 @@ pub fn parse_scalar_literal(s: &str) -> Option<ScalarLiteral<'_>> {
     };
     let lower = num.to_ascii_lowercase();
     let integer = !(lower.contains('.') || (lower.contains('e') && !lower.contains("0x")));
-    Some(ScalarLiteral { number, integer, unit })
+    Some(ScalarLiteral {
+        number,
+        integer,
+        unit,
+    })
 }
 
 /// Whether `s` is Base64 (RFC 2045 §6.8: line breaks and spaces ignored,
 /// `=` padding only at the end).
 pub fn is_base64(s: &str) -> bool {
     let data: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-    if data.len() % 4 != 0 {
+    if !data.len().is_multiple_of(4) {
         return false;
     }
     let pad = data.iter().rev().take_while(|&&b| b == b'=').count();
@@ -207,7 +212,10 @@ mod tests {
         let a = parse_timestamp("1996-12-19T16:39:57-08:00").unwrap();
         let b = parse_timestamp("1996-12-20T00:39:57Z").unwrap();
         assert_eq!(a, b);
-        assert_eq!(parse_timestamp("2000-01-01T00:00:00-00:00"), parse_timestamp("2000-01-01T00:00:00Z"));
+        assert_eq!(
+            parse_timestamp("2000-01-01T00:00:00-00:00"),
+            parse_timestamp("2000-01-01T00:00:00Z")
+        );
     }
 
     #[test]

@@ -26,7 +26,9 @@ use crate::load::{DocId, Grammar, Loaded};
 use crate::types::{Kind, TypeId, TypeSystem};
 use crate::value::{self, Scalar};
 
-pub use literals::{parse_scalar_literal, parse_timestamp, parse_version, TimestampValue, VersionValue};
+pub use literals::{
+    parse_scalar_literal, parse_timestamp, parse_version, TimestampValue, VersionValue,
+};
 
 /// Validates every document of a load; returns the load's, the type
 /// system's and the checks' diagnostics together.
@@ -53,6 +55,8 @@ pub(crate) struct Checker<'t, 'a> {
     pub grammar: Grammar,
     /// What `SELF`, template names and `$get_input` refer to here.
     pub fctx: funcs::FnCtx<'a>,
+    /// Line offsets of every document (to read back written forms).
+    lines: Vec<Vec<u32>>,
 }
 
 impl<'t, 'a> Checker<'t, 'a> {
@@ -65,6 +69,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             doc: Loaded::ENTRY,
             grammar: Grammar::Tosca2,
             fctx: funcs::FnCtx::default(),
+            lines: ts
+                .loaded
+                .docs
+                .iter()
+                .map(|d| value::line_starts(&d.text))
+                .collect(),
         }
     }
 
@@ -94,12 +104,24 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
-    pub fn error(&mut self, code: &'static str, section: &'static str, span: Span, message: impl Into<String>) {
+    pub fn error(
+        &mut self,
+        code: &'static str,
+        section: &'static str,
+        span: Span,
+        message: impl Into<String>,
+    ) {
         let path = self.path.render();
         self.diags.error(code, section, span, path, message);
     }
 
-    pub fn warning(&mut self, code: &'static str, section: &'static str, span: Span, message: impl Into<String>) {
+    pub fn warning(
+        &mut self,
+        code: &'static str,
+        section: &'static str,
+        span: Span,
+        message: impl Into<String>,
+    ) {
         let path = self.path.render();
         self.diags.warning(code, section, span, path, message);
     }
@@ -137,22 +159,21 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// The value's kind as TOSCA sees it (integer and float told apart by
     /// how the number was written).
     pub fn classify<'n>(&self, node: &'n Node) -> Scalar<'n> {
-        let text = self
-            .loaded
-            .docs
-            .get(node.span.source.0 as usize)
-            .map(|d| d.text.as_str());
-        value::classify_written(node, text)
+        value::classify_written(node, self.src(node.span))
+    }
+
+    /// The source text a span points into.
+    pub fn src(&self, span: Span) -> Option<value::Src<'_>> {
+        let i = span.source.0 as usize;
+        Some(value::Src {
+            text: &self.loaded.docs.get(i)?.text,
+            lines: self.lines.get(i)?,
+        })
     }
 
     /// Whether a map key was written as a string (not `99:` or `1.0:`).
     pub fn key_is_string(&self, key: &v4t_yaml::Key) -> bool {
-        let text = self
-            .loaded
-            .docs
-            .get(key.span.source.0 as usize)
-            .map(|d| d.text.as_str());
-        value::key_written_as_string(key, text)
+        value::key_written_as_string(key, self.src(key.span))
     }
 
     /// Checks the keynames of a map against the allowed ones and reports
@@ -172,43 +193,78 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// `node` as a map, or an error naming what was expected.
-    pub fn expect_map(&mut self, node: &'a Node, what: &str, section: &'static str) -> Option<&'a Map> {
+    pub fn expect_map(
+        &mut self,
+        node: &'a Node,
+        what: &str,
+        section: &'static str,
+    ) -> Option<&'a Map> {
         match node.as_map() {
             Some(m) => Some(m),
             None => {
                 let got = value::describe(node);
-                self.error("shape", section, node.span, format!("{what} must be a map, not {got}"));
+                self.error(
+                    "shape",
+                    section,
+                    node.span,
+                    format!("{what} must be a map, not {got}"),
+                );
                 None
             }
         }
     }
 
     /// `node` as a list, or an error naming what was expected.
-    pub fn expect_seq(&mut self, node: &'a Node, what: &str, section: &'static str) -> Option<&'a [Node]> {
+    pub fn expect_seq(
+        &mut self,
+        node: &'a Node,
+        what: &str,
+        section: &'static str,
+    ) -> Option<&'a [Node]> {
         match node.as_seq() {
             Some(s) => Some(s.as_slice()),
             None => {
                 let got = value::describe(node);
-                self.error("shape", section, node.span, format!("{what} must be a list, not {got}"));
+                self.error(
+                    "shape",
+                    section,
+                    node.span,
+                    format!("{what} must be a list, not {got}"),
+                );
                 None
             }
         }
     }
 
     /// `node` as a string, or an error naming what was expected.
-    pub fn expect_str(&mut self, node: &'a Node, what: &str, section: &'static str) -> Option<&'a str> {
+    pub fn expect_str(
+        &mut self,
+        node: &'a Node,
+        what: &str,
+        section: &'static str,
+    ) -> Option<&'a str> {
         match value::as_str(node) {
             Some(s) => Some(s),
             None => {
                 let got = value::describe(node);
-                self.error("shape", section, node.span, format!("{what} must be a string, not {got}"));
+                self.error(
+                    "shape",
+                    section,
+                    node.span,
+                    format!("{what} must be a string, not {got}"),
+                );
                 None
             }
         }
     }
 
     /// A list of strings (e.g. `valid_source_node_types`, `directives`).
-    pub fn expect_str_list(&mut self, node: &'a Node, what: &str, section: &'static str) -> Vec<(&'a str, Span)> {
+    pub fn expect_str_list(
+        &mut self,
+        node: &'a Node,
+        what: &str,
+        section: &'static str,
+    ) -> Vec<(&'a str, Span)> {
         let mut out = Vec::new();
         let Some(items) = self.expect_seq(node, what, section) else {
             return out;
@@ -223,7 +279,12 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// A map whose keys are names (type sections, node templates, ...):
     /// reports non-string and empty names; `null` and non-maps are errors.
-    pub fn named_map(&mut self, node: &'a Node, what: &str, section: &'static str) -> Option<&'a Map> {
+    pub fn named_map(
+        &mut self,
+        node: &'a Node,
+        what: &str,
+        section: &'static str,
+    ) -> Option<&'a Map> {
         if node.is_null() {
             self.error(
                 "empty-section",
@@ -236,13 +297,21 @@ impl<'t, 'a> Checker<'t, 'a> {
         let map = self.expect_map(node, what, section)?;
         for (k, _) in map.iter() {
             if k.name.is_empty() {
-                self.error("name", section, k.span, format!("an entry of {what} has an empty name"));
+                self.error(
+                    "name",
+                    section,
+                    k.span,
+                    format!("an entry of {what} has an empty name"),
+                );
             } else if !self.key_is_string(k) {
                 self.error(
                     "name",
                     section,
                     k.span,
-                    format!("the name `{}` in {what} must be a string (quote it)", k.name),
+                    format!(
+                        "the name `{}` in {what} must be a string (quote it)",
+                        k.name
+                    ),
                 );
             }
         }
@@ -251,7 +320,13 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Resolves a type name written in the current document; reports
     /// unknown names and names of another kind.
-    pub fn resolve_type(&mut self, name: &str, kind: Kind, span: Span, section: &'static str) -> Option<TypeId> {
+    pub fn resolve_type(
+        &mut self,
+        name: &str,
+        kind: Kind,
+        span: Span,
+        section: &'static str,
+    ) -> Option<TypeId> {
         match self.ts.resolve_type(self.doc, kind, name) {
             Ok(t) => Some(t),
             Err(e) => {
@@ -263,7 +338,12 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Resolves a type name given as a node (which must be a string).
-    pub fn type_ref(&mut self, node: &'a Node, kind: Kind, section: &'static str) -> Option<TypeId> {
+    pub fn type_ref(
+        &mut self,
+        node: &'a Node,
+        kind: Kind,
+        section: &'static str,
+    ) -> Option<TypeId> {
         let name = self.expect_str(node, &format!("a {} name", kind.noun()), section)?;
         self.resolve_type(name, kind, node.span, section)
     }
@@ -286,7 +366,9 @@ impl<'t, 'a> Checker<'t, 'a> {
 fn hint_13(name: &str) -> &'static str {
     match name {
         "topology_template" => " (TOSCA 2.0 uses `service_template`)",
-        "occurrences" => " (TOSCA 2.0 uses `count_range` on requirements and `allocation` for capacity)",
+        "occurrences" => {
+            " (TOSCA 2.0 uses `count_range` on requirements and `allocation` for capacity)"
+        }
         "constraints" => " (TOSCA 2.0 uses `validation`)",
         "valid_target_types" => " (TOSCA 2.0 uses `valid_capability_types`)",
         "valid_source_types" => " (TOSCA 2.0 uses `valid_source_node_types`)",

@@ -4,6 +4,9 @@
 //! assignments, relationship templates (§7.4), groups and policies (§16),
 //! workflows (§13) and substitution mappings (§15).
 
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use v4t_yaml::{Map, Node, Span};
 
 use super::defs::{DefNode, Param, Place, Role};
@@ -48,19 +51,28 @@ struct Tpl<'a> {
 
 impl<'a> Tpl<'a> {
     fn get(&self, key: &str) -> Option<&'a Node> {
-        self.own.get(key).or_else(|| self.source.and_then(|s| s.get(key)))
+        self.own
+            .get(key)
+            .or_else(|| self.source.and_then(|s| s.get(key)))
     }
 }
 
-/// The parts of a service template other parts refer to.
+/// The parts of a service template other parts refer to, by name.
 #[derive(Default)]
 struct Index<'a> {
-    nodes: Vec<(&'a str, Option<TypeId>, Tpl<'a>)>,
-    relationships: Vec<(&'a str, Option<TypeId>)>,
-    groups: Vec<(&'a str, Option<TypeId>)>,
+    nodes: HashMap<&'a str, (Option<TypeId>, Tpl<'a>)>,
+    relationships: HashMap<&'a str, Option<TypeId>>,
+    groups: HashMap<&'a str, Option<TypeId>>,
     workflows: Vec<&'a str>,
     inputs: Option<&'a Map>,
     outputs: Option<&'a Map>,
+}
+
+impl<'a> Index<'a> {
+    /// The type (if it resolves) and the template of node template `name`.
+    fn node(&self, name: &str) -> Option<(Option<TypeId>, Tpl<'a>)> {
+        self.nodes.get(name).copied()
+    }
 }
 
 impl<'t, 'a> Checker<'t, 'a> {
@@ -69,15 +81,26 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(map) = self.expect_map(v, "the service template", section) else {
             return;
         };
-        let keys = if self.v13() { TEMPLATE_KEYS_13 } else { TEMPLATE_KEYS_20 };
+        let keys = if self.v13() {
+            TEMPLATE_KEYS_13
+        } else {
+            TEMPLATE_KEYS_20
+        };
         self.keys(map, keys, "the service template", section);
         if !map.contains_key("node_templates") && !self.v13() {
-            self.error("missing-keyname", "6.9.1", v.span, "a service template needs `node_templates`");
+            self.error(
+                "missing-keyname",
+                "6.9.1",
+                v.span,
+                "a service template needs `node_templates`",
+            );
         }
         let idx = self.index(map);
         self.fctx = FnCtx {
-            nodes: Some(idx.nodes.iter().map(|(n, t, _)| (*n, *t)).collect()),
-            relationships: Some(idx.relationships.iter().map(|(n, _)| *n).collect()),
+            nodes: Some(Rc::new(
+                idx.nodes.iter().map(|(n, (t, _))| (*n, *t)).collect(),
+            )),
+            relationships: Some(Rc::new(idx.relationships.keys().copied().collect())),
             inputs: idx.inputs.into_iter().collect(),
             in_template: true,
             ..FnCtx::default()
@@ -87,8 +110,22 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.at(key, |c| match key {
                 "description" => c.description(node),
                 "metadata" => c.metadata(node),
-                "inputs" => c.param_defs(node, Role::Incoming, Place::Template, &[], "6.9.2", "`inputs`", true),
-                "outputs" => c.param_defs(node, Role::Outgoing, Place::Template, &[], "6.9.5", "`outputs`", true),
+                "inputs" => c.param_defs(
+                    node,
+                    Role::Incoming,
+                    Place::Template,
+                    &[],
+                    ("6.9.2", "`inputs`"),
+                    true,
+                ),
+                "outputs" => c.param_defs(
+                    node,
+                    Role::Outgoing,
+                    Place::Template,
+                    &[],
+                    ("6.9.5", "`outputs`"),
+                    true,
+                ),
                 "node_templates" => c.node_templates(node, &idx),
                 "relationship_templates" => c.relationship_templates(node, &idx),
                 "groups" => c.groups(node, &idx),
@@ -117,7 +154,16 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(nodes) = templates("node_templates") {
             for (k, v) in nodes.iter() {
                 let Some(own) = v.as_map() else {
-                    idx.nodes.push((k.name.as_str(), None, Tpl { own: &*EMPTY, source: None }));
+                    idx.nodes.insert(
+                        k.name.as_str(),
+                        (
+                            None,
+                            Tpl {
+                                own: &EMPTY,
+                                source: None,
+                            },
+                        ),
+                    );
                     continue;
                 };
                 let source = own
@@ -126,26 +172,31 @@ impl<'t, 'a> Checker<'t, 'a> {
                     .and_then(|s| nodes.get(s))
                     .and_then(Node::as_map);
                 let tpl = Tpl { own, source };
-                idx.nodes.push((k.name.as_str(), typed(self, tpl, Kind::Node), tpl));
+                idx.nodes
+                    .insert(k.name.as_str(), (typed(self, tpl, Kind::Node), tpl));
             }
         }
         if let Some(rels) = templates("relationship_templates") {
             for (k, v) in rels.iter() {
-                let own = v.as_map().unwrap_or(&*EMPTY);
+                let own = v.as_map().unwrap_or(&EMPTY);
                 let source = own
                     .get("copy")
                     .and_then(value::as_str)
                     .and_then(|s| rels.get(s))
                     .and_then(Node::as_map);
-                idx.relationships
-                    .push((k.name.as_str(), typed(self, Tpl { own, source }, Kind::Relationship)));
+                idx.relationships.insert(
+                    k.name.as_str(),
+                    typed(self, Tpl { own, source }, Kind::Relationship),
+                );
             }
         }
         if let Some(groups) = templates("groups") {
             for (k, v) in groups.iter() {
-                let own = v.as_map().unwrap_or(&*EMPTY);
-                idx.groups
-                    .push((k.name.as_str(), typed(self, Tpl { own, source: None }, Kind::Group)));
+                let own = v.as_map().unwrap_or(&EMPTY);
+                idx.groups.insert(
+                    k.name.as_str(),
+                    typed(self, Tpl { own, source: None }, Kind::Group),
+                );
             }
         }
         if let Some(w) = templates("workflows") {
@@ -155,22 +206,36 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     fn node_templates(&mut self, node: &'a Node, idx: &Index<'a>) {
-        let Some(map) = self.named_map(node, "`node_templates`", self.sec("6.9.3", "1.3 3.9")) else {
+        let Some(map) = self.named_map(node, "`node_templates`", self.sec("6.9.3", "1.3 3.9"))
+        else {
             return;
         };
         for (k, v) in map.iter() {
-            let (_, ty, tpl) = idx.nodes.iter().find(|(n, _, _)| *n == k.name).copied().expect("indexed");
-            self.at(k.name.as_str(), |c| c.node_template(k.name.as_str(), v, ty, tpl, idx, map));
+            let (ty, tpl) = idx.node(&k.name).expect("indexed");
+            self.at(k.name.as_str(), |c| {
+                c.node_template(k.name.as_str(), v, ty, tpl, idx, map)
+            });
         }
     }
 
     /// Resolves `copy` (§7.2, §7.4): the source exists and does not copy.
-    fn copy_source(&mut self, own: &'a Map, all: &'a Map, what: &str, section: &'static str) -> Option<&'a Map> {
+    fn copy_source(
+        &mut self,
+        own: &'a Map,
+        all: &'a Map,
+        what: &str,
+        section: &'static str,
+    ) -> Option<&'a Map> {
         let c = own.get("copy")?;
         let name = self.expect_str(c, "`copy`", section)?;
         match all.get(name).and_then(Node::as_map) {
             None => {
-                self.error("copy", section, c.span, format!("`copy` names `{name}`, which is not a {what}"));
+                self.error(
+                    "copy",
+                    section,
+                    c.span,
+                    format!("`copy` names `{name}`, which is not a {what}"),
+                );
                 None
             }
             Some(src) => {
@@ -187,15 +252,50 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
-    fn node_template(&mut self, name: &'a str, v: &'a Node, ty: Option<TypeId>, _tpl: Tpl<'a>, idx: &Index<'a>, all: &'a Map) {
+    fn node_template(
+        &mut self,
+        name: &'a str,
+        v: &'a Node,
+        ty: Option<TypeId>,
+        _tpl: Tpl<'a>,
+        idx: &Index<'a>,
+        all: &'a Map,
+    ) {
         let section = self.sec("7.2", "1.3 3.8.3");
         let Some(own) = self.expect_map(v, "a node template", section) else {
             return;
         };
         let keys: &[&str] = if self.v13() {
-            &["type", "description", "metadata", "directives", "properties", "attributes", "requirements", "capabilities", "interfaces", "artifacts", "node_filter", "copy"]
+            &[
+                "type",
+                "description",
+                "metadata",
+                "directives",
+                "properties",
+                "attributes",
+                "requirements",
+                "capabilities",
+                "interfaces",
+                "artifacts",
+                "node_filter",
+                "copy",
+            ]
         } else {
-            &["type", "description", "metadata", "directives", "properties", "attributes", "requirements", "capabilities", "interfaces", "artifacts", "count", "node_filter", "copy"]
+            &[
+                "type",
+                "description",
+                "metadata",
+                "directives",
+                "properties",
+                "attributes",
+                "requirements",
+                "capabilities",
+                "interfaces",
+                "artifacts",
+                "count",
+                "node_filter",
+                "copy",
+            ]
         };
         self.keys(own, keys, "a node template", section);
         let source = self.copy_source(own, all, "node template", section);
@@ -207,7 +307,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.metadata(m);
         }
         let Some(type_node) = tpl.get("type") else {
-            self.error("missing-keyname", section, v.span, format!("node template `{name}` needs a `type`"));
+            self.error(
+                "missing-keyname",
+                section,
+                v.span,
+                format!("node template `{name}` needs a `type`"),
+            );
             return;
         };
         let Some(ty) = ty else {
@@ -220,7 +325,13 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(d) = tpl.get("directives") {
             self.at("directives", |c| {
                 let allowed: &[&str] = if c.v13() {
-                    &["substitute", "substitutable", "select", "selectable", "create"]
+                    &[
+                        "substitute",
+                        "substitutable",
+                        "select",
+                        "selectable",
+                        "create",
+                    ]
                 } else {
                     &["create", "select", "substitute"]
                 };
@@ -233,7 +344,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                             "directive",
                             "7.2.1",
                             span,
-                            format!("unknown node template directive `{dname}` (allowed: {})", allowed.join(", ")),
+                            format!(
+                                "unknown node template directive `{dname}` (allowed: {})",
+                                allowed.join(", ")
+                            ),
                         );
                     }
                 }
@@ -262,16 +376,22 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         let props = self.type_entries(ty, "properties");
         match tpl.get("properties") {
-            Some(p) => self.at("properties", |c| c.assignments(p, &props, Role::Property, "9.5", true)),
+            Some(p) => self.at("properties", |c| {
+                c.assignments(p, &props, Role::Property, "9.5", true)
+            }),
             None => self.required_assigned(None, &props, v.span, "9.5"),
         }
         if let Some(a) = tpl.get("attributes") {
             let attrs = self.type_attributes(ty);
-            self.at("attributes", |c| c.assignments(a, &attrs, Role::Attribute, "9.7", false));
+            self.at("attributes", |c| {
+                c.assignments(a, &attrs, Role::Attribute, "9.7", false)
+            });
         }
         self.capability_assignments(tpl.get("capabilities"), ty, v.span);
         if let Some(r) = tpl.get("requirements") {
-            self.at("requirements", |c| c.requirement_assignments(name, r, ty, idx));
+            self.at("requirements", |c| {
+                c.requirement_assignments(name, r, ty, idx)
+            });
         } else {
             self.requirement_counts(name, &[], ty, v.span);
         }
@@ -281,7 +401,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(a) = tpl.get("artifacts") {
             self.at("artifacts", |c| {
-                let Some(m) = c.named_map(a, "`artifacts`", "12.2") else { return };
+                let Some(m) = c.named_map(a, "`artifacts`", "12.2") else {
+                    return;
+                };
                 for (k, def) in m.iter() {
                     c.at(k.name.as_str(), |c| c.artifact_def(def));
                 }
@@ -304,7 +426,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                         "count",
                         section,
                         count.span,
-                        format!("`count` must be a non-negative integer, not {}", value::show(count)),
+                        format!(
+                            "`count` must be a non-negative integer, not {}",
+                            value::show(count)
+                        ),
                     );
                 }
             }
@@ -325,7 +450,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                             "condition",
                             section,
                             v.span,
-                            format!("a condition clause is a Boolean expression; `${n}` is not one"),
+                            format!(
+                                "a condition clause is a Boolean expression; `${n}` is not one"
+                            ),
                         );
                     }
                 }
@@ -354,7 +481,11 @@ impl<'t, 'a> Checker<'t, 'a> {
         section: &'static str,
         check_required: bool,
     ) {
-        let what = if role == Role::Attribute { "attribute" } else { "property" };
+        let what = if role == Role::Attribute {
+            "attribute"
+        } else {
+            "property"
+        };
         let Some(map) = self.named_map(node, &format!("the {what} assignments"), section) else {
             return;
         };
@@ -368,7 +499,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 );
                 continue;
             };
-            self.at(k.name.as_str(), |c| c.assignment(k.name.as_str(), v, p, what, section));
+            self.at(k.name.as_str(), |c| {
+                c.assignment(k.name.as_str(), v, p, what, section)
+            });
         }
         if check_required {
             self.required_assigned(Some(map), defs, node.span, section);
@@ -376,7 +509,14 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// One value assigned to a defined property, attribute or parameter.
-    fn assignment(&mut self, name: &str, v: &'a Node, p: &Param<'a>, what: &str, section: &'static str) {
+    fn assignment(
+        &mut self,
+        name: &str,
+        v: &'a Node,
+        p: &Param<'a>,
+        what: &str,
+        section: &'static str,
+    ) {
         if p.fixed().is_some() {
             self.error(
                 "fixed-value",
@@ -429,12 +569,21 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(ct) = self.capability_type_of(cap) else {
             return Vec::new();
         };
-        let mut defs = if key == "attributes" { self.type_attributes(ct) } else { self.type_entries(ct, key) };
+        let mut defs = if key == "attributes" {
+            self.type_attributes(ct)
+        } else {
+            self.type_entries(ct, key)
+        };
         for d in &cap.defs {
-            let Some(m) = d.node.get(key).and_then(Node::as_map) else { continue };
+            let Some(m) = d.node.get(key).and_then(Node::as_map) else {
+                continue;
+            };
             for (k, v) in m.iter() {
                 if let Some((_, p)) = defs.iter_mut().find(|(n, _)| *n == k.name) {
-                    p.defs.push(DefNode { node: v, doc: d.doc });
+                    p.defs.push(DefNode {
+                        node: v,
+                        doc: d.doc,
+                    });
                 }
             }
         }
@@ -453,7 +602,11 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.path.push("capabilities");
             for (k, v) in map.iter() {
                 let Some((_, cap)) = caps.iter().find(|(n, _)| *n == k.name) else {
-                    let message = format!("node type `{}` has no capability `{}`", self.type_name(ty), k.name);
+                    let message = format!(
+                        "node type `{}` has no capability `{}`",
+                        self.type_name(ty),
+                        k.name
+                    );
                     self.error("undefined-capability", "8.3", k.span, message);
                     continue;
                 };
@@ -504,9 +657,17 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Requirement assignments (§8.5) and their counts (§8.5.4).
-    fn requirement_assignments(&mut self, source: &'a str, r: &'a Node, ty: TypeId, idx: &Index<'a>) {
+    fn requirement_assignments(
+        &mut self,
+        source: &'a str,
+        r: &'a Node,
+        ty: TypeId,
+        idx: &Index<'a>,
+    ) {
         let section = self.sec("8.5", "1.3 3.8.2");
-        let Some(list) = self.expect_seq(r, "`requirements`", section) else { return };
+        let Some(list) = self.expect_seq(r, "`requirements`", section) else {
+            return;
+        };
         let defs = self.node_requirements(ty);
         let mut counted: Vec<(&'a str, Option<u64>, bool, Span)> = Vec::new();
         for (i, item) in list.iter().enumerate() {
@@ -536,7 +697,13 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// §8.5.4: per requirement name, the sum of counts (and the sum of
     /// non-optional counts) lies within the definition's `count_range`.
-    fn requirement_counts(&mut self, _source: &str, counted: &[(&'a str, Option<u64>, bool, Span)], ty: TypeId, span: Span) {
+    fn requirement_counts(
+        &mut self,
+        _source: &str,
+        counted: &[(&'a str, Option<u64>, bool, Span)],
+        ty: TypeId,
+        span: Span,
+    ) {
         if self.v13() {
             return;
         }
@@ -552,14 +719,21 @@ impl<'t, 'a> Checker<'t, 'a> {
             let Some((lo, hi)) = def.get("count_range").and_then(|cr| self.range_of(cr)) else {
                 continue;
             };
-            let total: u64 = mine.iter().map(|(_, c, ..)| c.unwrap_or(0)).fold(0u64, |a, b| a.saturating_add(b));
+            let total: u64 = mine
+                .iter()
+                .map(|(_, c, ..)| c.unwrap_or(0))
+                .fold(0u64, |a, b| a.saturating_add(b));
             let mandatory: u64 = mine
                 .iter()
                 .filter(|(_, _, optional, _)| !optional)
                 .map(|(_, c, ..)| c.unwrap_or(0))
                 .fold(0u64, |a, b| a.saturating_add(b));
             let at = mine.last().map(|(.., s)| *s).unwrap_or(span);
-            let range = if hi == u64::MAX { format!("[{lo}, UNBOUNDED]") } else { format!("[{lo}, {hi}]") };
+            let range = if hi == u64::MAX {
+                format!("[{lo}, UNBOUNDED]")
+            } else {
+                format!("[{lo}, {hi}]")
+            };
             if total > hi {
                 self.error(
                     "requirement-count",
@@ -582,24 +756,39 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// One requirement assignment; returns its count (`None` if given by a
     /// function) and whether it is optional.
-    fn requirement_assignment(&mut self, source: &'a str, a: &'a Node, def: &Param<'a>, idx: &Index<'a>) -> (Option<u64>, bool) {
+    fn requirement_assignment(
+        &mut self,
+        source: &'a str,
+        a: &'a Node,
+        def: &Param<'a>,
+        idx: &Index<'a>,
+    ) -> (Option<u64>, bool) {
         let section = self.sec("8.5", "1.3 3.8.2");
         // The definition's parts.
-        let def_node_type = def
-            .get("node")
-            .and_then(|n| self.ts.resolve_type(self.doc_of(n), Kind::Node, value::as_str(n)?).ok());
-        let def_cap_name = def.defs.iter().rev().find_map(|d| match value::as_str(d.node) {
-            Some(s) => Some((s, d.doc)),
-            None => Some((value::as_str(d.node.get("capability")?)?, d.doc)),
+        let def_node_type = def.get("node").and_then(|n| {
+            self.ts
+                .resolve_type(self.doc_of(n), Kind::Node, value::as_str(n)?)
+                .ok()
         });
-        let def_cap_symbolic = def_cap_name
-            .filter(|(n, _)| def_node_type.is_some_and(|t| self.node_capabilities(t).iter().any(|(c, _)| c == n)));
+        let def_cap_name = def
+            .defs
+            .iter()
+            .rev()
+            .find_map(|d| match value::as_str(d.node) {
+                Some(s) => Some((s, d.doc)),
+                None => Some((value::as_str(d.node.get("capability")?)?, d.doc)),
+            });
+        let def_cap_symbolic = def_cap_name.filter(|(n, _)| {
+            def_node_type.is_some_and(|t| self.node_capabilities(t).iter().any(|(c, _)| c == n))
+        });
         let def_cap_type = def_cap_name
             .filter(|_| def_cap_symbolic.is_none())
             .and_then(|(n, doc)| self.ts.resolve_type(doc, Kind::Capability, n).ok());
         let def_rel_type = def.get("relationship").and_then(|r| {
             let name = value::as_str(r).or_else(|| value::as_str(r.get("type")?))?;
-            self.ts.resolve_type(self.doc_of(r), Kind::Relationship, name).ok()
+            self.ts
+                .resolve_type(self.doc_of(r), Kind::Relationship, name)
+                .ok()
         });
         // Short form: a node template name.
         let (map, node_ref): (Option<&'a Map>, Option<&'a Node>) = match &a.value {
@@ -619,9 +808,24 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         if let Some(m) = map {
             let keys: &[&str] = if self.v13() {
-                &["capability", "node", "relationship", "node_filter", "occurrences"]
+                &[
+                    "capability",
+                    "node",
+                    "relationship",
+                    "node_filter",
+                    "occurrences",
+                ]
             } else {
-                &["capability", "node", "relationship", "node_filter", "count", "directives", "optional", "allocation"]
+                &[
+                    "capability",
+                    "node",
+                    "relationship",
+                    "node_filter",
+                    "count",
+                    "directives",
+                    "optional",
+                    "allocation",
+                ]
             };
             self.keys(m, keys, "a requirement assignment", section);
         }
@@ -631,7 +835,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             let (name_node, index) = match n.as_seq() {
                 Some(l) if l.len() == 2 => (&l[0], Some(&l[1])),
                 Some(_) => {
-                    self.error("requirement", "8.5.1", n.span, "`node` as a list is `[ <node template>, <index> ]`");
+                    self.error(
+                        "requirement",
+                        "8.5.1",
+                        n.span,
+                        "`node` as a list is `[ <node template>, <index> ]`",
+                    );
                     (n, None)
                 }
                 None => (n, None),
@@ -644,13 +853,19 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Call::Malformed => {}
                     Call::No => {
                         if !matches!(self.classify(i), Scalar::Int(x) if x >= 0) {
-                            self.error("requirement", "8.5.1", i.span, "the node index must be a non-negative integer");
+                            self.error(
+                                "requirement",
+                                "8.5.1",
+                                i.span,
+                                "the node index must be a non-negative integer",
+                            );
                         }
                     }
                 }
             }
             if let Some(name) = self.expect_str(name_node, "the target `node`", "8.5.1") {
-                if let Some((_, t, _)) = idx.nodes.iter().find(|(n, _, _)| *n == name) {
+                if let Some((t, _)) = idx.node(name) {
+                    let t = &t;
                     target = *t;
                     if name == source && index.is_none() && !self.v13() {
                         // A node may relate to itself only through an index.
@@ -672,8 +887,16 @@ impl<'t, 'a> Checker<'t, 'a> {
                             target = Some(t);
                             if let Some(want) = def_node_type {
                                 if !self.ts.is_a(t, want) {
-                                    let message = format!("node type `{name}` is not a `{}`", self.type_name(want));
-                                    self.error("requirement-target", "8.5.2", name_node.span, message);
+                                    let message = format!(
+                                        "node type `{name}` is not a `{}`",
+                                        self.type_name(want)
+                                    );
+                                    self.error(
+                                        "requirement-target",
+                                        "8.5.2",
+                                        name_node.span,
+                                        message,
+                                    );
                                 }
                             }
                         }
@@ -695,7 +918,13 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
         let Some(m) = map else {
-            self.target_capability(target, None, def_cap_type, def_cap_symbolic.map(|(n, _)| n), a.span);
+            self.target_capability(
+                target,
+                None,
+                def_cap_type,
+                def_cap_symbolic.map(|(n, _)| n),
+                a.span,
+            );
             return (Some(1), false);
         };
         // capability
@@ -712,7 +941,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                         );
                     }
                 } else {
-                    let is_symbolic = target.is_some_and(|t| self.node_capabilities(t).iter().any(|(c, _)| *c == name));
+                    let is_symbolic = target
+                        .is_some_and(|t| self.node_capabilities(t).iter().any(|(c, _)| *c == name));
                     if !is_symbolic {
                         match self.ts.resolve_type(self.doc, Kind::Capability, name) {
                             Ok(ct) => {
@@ -742,7 +972,13 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
         let cap_name = assigned_cap.and_then(value::as_str);
-        self.target_capability(target, cap_name, def_cap_type, def_cap_symbolic.map(|(n, _)| n), a.span);
+        self.target_capability(
+            target,
+            cap_name,
+            def_cap_type,
+            def_cap_symbolic.map(|(n, _)| n),
+            a.span,
+        );
         // relationship
         let mut rel_type = def_rel_type;
         if let Some(r) = m.get("relationship") {
@@ -751,8 +987,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                     // A relationship type first, then a relationship template (§8.5.2).
                     let t = match c.ts.resolve_type(c.doc, Kind::Relationship, name) {
                         Ok(t) => Some(t),
-                        Err(_) => match idx.relationships.iter().find(|(n, _)| *n == name) {
-                            Some((_, t)) => *t,
+                        Err(_) => match idx.relationships.get(name) {
+                            Some(t) => *t,
                             None => {
                                 c.error(
                                     "requirement",
@@ -850,17 +1086,29 @@ impl<'t, 'a> Checker<'t, 'a> {
             });
         }
         if let Some(al) = m.get("allocation") {
-            self.at("allocation", |c| c.allocation(al, target, cap_name, def_cap_type));
+            self.at("allocation", |c| {
+                c.allocation(al, target, cap_name, def_cap_type)
+            });
         }
         (count, optional)
     }
 
     fn path_last(&self) -> String {
-        self.path.render().rsplit('.').next().unwrap_or_default().to_string()
+        self.path
+            .render()
+            .rsplit('.')
+            .next()
+            .unwrap_or_default()
+            .to_string()
     }
 
     /// The capability a requirement targets on a known target node type.
-    fn target_capability_type(&self, target: Option<TypeId>, cap_name: Option<&str>, def_cap_type: Option<TypeId>) -> Option<TypeId> {
+    fn target_capability_type(
+        &self,
+        target: Option<TypeId>,
+        cap_name: Option<&str>,
+        def_cap_type: Option<TypeId>,
+    ) -> Option<TypeId> {
         let t = target?;
         let caps = self.node_capabilities(t);
         if let Some(name) = cap_name {
@@ -869,7 +1117,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
         let want = def_cap_type?;
-        caps.iter().filter_map(|(_, v)| self.capability_type_of(v)).find(|&ct| self.ts.is_a(ct, want))
+        caps.iter()
+            .filter_map(|(_, v)| self.capability_type_of(v))
+            .find(|&ct| self.ts.is_a(ct, want))
     }
 
     /// A known target node type must offer a fitting capability.
@@ -885,7 +1135,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         let caps = self.node_capabilities(t);
         if let Some(sym) = def_symbolic.or(cap_name) {
             if caps.iter().any(|(n, _)| *n == sym) {
-                if let (Some(want), Some((_, v))) = (def_cap_type, caps.iter().find(|(n, _)| *n == sym)) {
+                if let (Some(want), Some((_, v))) =
+                    (def_cap_type, caps.iter().find(|(n, _)| *n == sym))
+                {
                     if let Some(ct) = self.capability_type_of(v) {
                         if !self.ts.is_a(ct, want) {
                             let message = format!(
@@ -901,13 +1153,17 @@ impl<'t, 'a> Checker<'t, 'a> {
                 return;
             }
             if def_symbolic.is_some() {
-                let message = format!("node type `{}` has no capability `{sym}`", self.type_name(t));
+                let message = format!(
+                    "node type `{}` has no capability `{sym}`",
+                    self.type_name(t)
+                );
                 self.error("requirement-target", "8.5.2", span, message);
                 return;
             }
         }
         if let Some(want) = def_cap_type {
-            if cap_name.is_some_and(|n| self.ts.resolve_type(self.doc, Kind::Capability, n).is_ok()) {
+            if cap_name.is_some_and(|n| self.ts.resolve_type(self.doc, Kind::Capability, n).is_ok())
+            {
                 // A capability type named in the assignment: checked above.
             }
             let fits = caps
@@ -936,7 +1192,8 @@ impl<'t, 'a> Checker<'t, 'a> {
     ) {
         let Some(rel) = rel else { return };
         let cap_type = self.target_capability_type(target, cap_name, def_cap_type);
-        if let (Some(ct), Some(list)) = (cap_type, self.ts.inherited(rel, "valid_capability_types")) {
+        if let (Some(ct), Some(list)) = (cap_type, self.ts.inherited(rel, "valid_capability_types"))
+        {
             let valid = self.types_in_list(list, Kind::Capability);
             if !valid.iter().any(|&v| self.ts.is_a(ct, v)) {
                 let message = format!(
@@ -958,7 +1215,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error("requirement-target", "7.3", span, message);
             }
         }
-        if let (Some(src), Some(list)) = (self.fctx.self_node, self.ts.inherited(rel, "valid_source_node_types")) {
+        if let (Some(src), Some(list)) = (
+            self.fctx.self_node,
+            self.ts.inherited(rel, "valid_source_node_types"),
+        ) {
             let valid = self.types_in_list(list, Kind::Node);
             if !valid.iter().any(|&v| self.ts.is_a(src, v)) {
                 let message = format!(
@@ -973,9 +1233,19 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// `allocation` (§8.5.5): properties of the target capability, of
     /// integer, float or scalar types.
-    fn allocation(&mut self, al: &'a Node, target: Option<TypeId>, cap_name: Option<&str>, def_cap_type: Option<TypeId>) {
-        let Some(m) = self.named_map(al, "`allocation`", "8.5.5") else { return };
-        let cap_type = self.target_capability_type(target, cap_name, def_cap_type).or(def_cap_type);
+    fn allocation(
+        &mut self,
+        al: &'a Node,
+        target: Option<TypeId>,
+        cap_name: Option<&str>,
+        def_cap_type: Option<TypeId>,
+    ) {
+        let Some(m) = self.named_map(al, "`allocation`", "8.5.5") else {
+            return;
+        };
+        let cap_type = self
+            .target_capability_type(target, cap_name, def_cap_type)
+            .or(def_cap_type);
         let props = cap_type.map(|ct| self.type_entries(ct, "properties"));
         for (k, v) in m.iter() {
             let Some(props) = &props else {
@@ -997,14 +1267,21 @@ impl<'t, 'a> Checker<'t, 'a> {
             if let Some(s) = self.param_schema(p) {
                 let allocatable = matches!(
                     self.ts.builtin_base(s.ty),
-                    Some(crate::types::Builtin::Integer | crate::types::Builtin::Float | crate::types::Builtin::Scalar)
+                    Some(
+                        crate::types::Builtin::Integer
+                            | crate::types::Builtin::Float
+                            | crate::types::Builtin::Scalar
+                    )
                 );
                 if !allocatable {
                     self.error(
                         "allocation",
                         "8.5.5",
                         k.span,
-                        format!("only integer, float or scalar properties can be allocated, not `{}`", k.name),
+                        format!(
+                            "only integer, float or scalar properties can be allocated, not `{}`",
+                            k.name
+                        ),
                     );
                     continue;
                 }
@@ -1015,8 +1292,15 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Interface assignments (§11.3) against the interface definitions of
     /// the node or relationship type.
-    fn interface_assignments(&mut self, node: &'a Node, defs: &[(&'a str, Param<'a>)], section: &'static str) {
-        let Some(map) = self.named_map(node, "`interfaces`", section) else { return };
+    fn interface_assignments(
+        &mut self,
+        node: &'a Node,
+        defs: &[(&'a str, Param<'a>)],
+        section: &'static str,
+    ) {
+        let Some(map) = self.named_map(node, "`interfaces`", section) else {
+            return;
+        };
         for (k, v) in map.iter() {
             let Some((_, def)) = defs.iter().find(|(n, _)| *n == k.name) else {
                 self.error(
@@ -1034,7 +1318,10 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// The view of an interface's inputs, operations or notifications:
     /// the interface type's chain, then the definitions.
     fn interface_parts(&self, def: &Param<'a>, key: &str) -> Vec<(&'a str, Param<'a>)> {
-        let mut chain = self.interface_type_of(def).map(|t| self.chain_defs(t)).unwrap_or_default();
+        let mut chain = self
+            .interface_type_of(def)
+            .map(|t| self.chain_defs(t))
+            .unwrap_or_default();
         chain.extend(def.defs.iter().copied());
         super::defs::collect_section(&chain, key)
     }
@@ -1043,10 +1330,17 @@ impl<'t, 'a> Checker<'t, 'a> {
         if v.is_null() {
             return;
         }
-        let Some(m) = self.expect_map(v, "an interface assignment", "11.3") else { return };
+        let Some(m) = self.expect_map(v, "an interface assignment", "11.3") else {
+            return;
+        };
         let v13 = self.v13();
         if !v13 {
-            self.keys(m, &["inputs", "operations", "notifications"], "an interface assignment", "11.3");
+            self.keys(
+                m,
+                &["inputs", "operations", "notifications"],
+                "an interface assignment",
+                "11.3",
+            );
         }
         let inputs = self.interface_parts(def, "inputs");
         if let Some(i) = m.get("inputs") {
@@ -1056,10 +1350,16 @@ impl<'t, 'a> Checker<'t, 'a> {
             let Some(ops) = m.get(key) else { continue };
             let defs = self.interface_parts(def, key);
             self.at(key, |c| {
-                let Some(om) = c.named_map(ops, &format!("`{key}`"), "11.5") else { return };
+                let Some(om) = c.named_map(ops, &format!("`{key}`"), "11.5") else {
+                    return;
+                };
                 for (k, ov) in om.iter() {
                     let Some((_, od)) = defs.iter().find(|(n, _)| *n == k.name) else {
-                        let what = if key == "operations" { "operation" } else { "notification" };
+                        let what = if key == "operations" {
+                            "operation"
+                        } else {
+                            "notification"
+                        };
                         c.error(
                             "undefined",
                             "11.5",
@@ -1093,11 +1393,20 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Parameter value assignments (§9.9): undefined inputs are allowed
     /// where `allow_new`; fixed-value inputs cannot be assigned.
-    fn input_assignments(&mut self, node: &'a Node, defs: &[(&'a str, Param<'a>)], allow_new: bool) {
-        let Some(map) = self.named_map(node, "`inputs`", "9.9") else { return };
+    fn input_assignments(
+        &mut self,
+        node: &'a Node,
+        defs: &[(&'a str, Param<'a>)],
+        allow_new: bool,
+    ) {
+        let Some(map) = self.named_map(node, "`inputs`", "9.9") else {
+            return;
+        };
         for (k, v) in map.iter() {
             match defs.iter().find(|(n, _)| *n == k.name) {
-                Some((_, p)) => self.at(k.name.as_str(), |c| c.assignment(k.name.as_str(), v, p, "input", "9.9")),
+                Some((_, p)) => self.at(k.name.as_str(), |c| {
+                    c.assignment(k.name.as_str(), v, p, "input", "9.9")
+                }),
                 None => {
                     if !allow_new {
                         self.error(
@@ -1124,7 +1433,14 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         let Some(m) = v.as_map() else { return };
         let allowed: &[&str] = if self.v13() {
-            &["implementation", "inputs", "outputs", "description", "operation_host", "timeout"]
+            &[
+                "implementation",
+                "inputs",
+                "outputs",
+                "description",
+                "operation_host",
+                "timeout",
+            ]
         } else {
             &["implementation", "inputs", "outputs", "description"]
         };
@@ -1139,9 +1455,14 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(o) = m.get("outputs") {
             let outputs = super::defs::collect_section(&def.defs, "outputs");
             self.at("outputs", |c| {
-                let Some(om) = c.named_map(o, "`outputs`", "9.10") else { return };
+                let Some(om) = c.named_map(o, "`outputs`", "9.10") else {
+                    return;
+                };
                 for (k, mv) in om.iter() {
-                    if outputs.iter().any(|(n, p)| *n == k.name && p.mapping().is_some()) {
+                    if outputs
+                        .iter()
+                        .any(|(n, p)| *n == k.name && p.mapping().is_some())
+                    {
                         c.error(
                             "parameter-mapping",
                             "11.5",
@@ -1159,17 +1480,34 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     fn relationship_templates(&mut self, node: &'a Node, idx: &Index<'a>) {
         let section = self.sec("7.4", "1.3 3.8.4");
-        let Some(map) = self.named_map(node, "`relationship_templates`", section) else { return };
+        let Some(map) = self.named_map(node, "`relationship_templates`", section) else {
+            return;
+        };
         for (k, v) in map.iter() {
-            let ty = idx.relationships.iter().find(|(n, _)| *n == k.name).and_then(|(_, t)| *t);
+            let ty = idx.relationships.get(k.name.as_str()).copied().flatten();
             self.at(k.name.as_str(), |c| {
-                let Some(own) = c.expect_map(v, "a relationship template", section) else { return };
-                let keys: &[&str] = &["type", "description", "metadata", "properties", "attributes", "interfaces", "copy"];
+                let Some(own) = c.expect_map(v, "a relationship template", section) else {
+                    return;
+                };
+                let keys: &[&str] = &[
+                    "type",
+                    "description",
+                    "metadata",
+                    "properties",
+                    "attributes",
+                    "interfaces",
+                    "copy",
+                ];
                 c.keys(own, keys, "a relationship template", section);
                 let source = c.copy_source(own, map, "relationship template", section);
                 let tpl = Tpl { own, source };
                 let Some(tn) = tpl.get("type") else {
-                    c.error("missing-keyname", section, v.span, format!("relationship template `{}` needs a `type`", k.name));
+                    c.error(
+                        "missing-keyname",
+                        section,
+                        v.span,
+                        format!("relationship template `{}` needs a `type`", k.name),
+                    );
                     return;
                 };
                 let Some(ty) = ty else {
@@ -1181,12 +1519,16 @@ impl<'t, 'a> Checker<'t, 'a> {
                 c.fctx.self_relationship = true;
                 let props = c.type_entries(ty, "properties");
                 match tpl.get("properties") {
-                    Some(p) => c.at("properties", |c| c.assignments(p, &props, Role::Property, "9.5", true)),
+                    Some(p) => c.at("properties", |c| {
+                        c.assignments(p, &props, Role::Property, "9.5", true)
+                    }),
                     None => c.required_assigned(None, &props, v.span, "9.5"),
                 }
                 if let Some(a) = tpl.get("attributes") {
                     let attrs = c.type_attributes(ty);
-                    c.at("attributes", |c| c.assignments(a, &attrs, Role::Attribute, "9.7", false));
+                    c.at("attributes", |c| {
+                        c.assignments(a, &attrs, Role::Attribute, "9.7", false)
+                    });
                 }
                 if let Some(i) = tpl.get("interfaces") {
                     let defs = c.type_entries(ty, "interfaces");
@@ -1205,7 +1547,9 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     fn groups(&mut self, node: &'a Node, idx: &Index<'a>) {
         let section = self.sec("16.2", "1.3 3.8.5");
-        let Some(map) = self.named_map(node, "`groups`", section) else { return };
+        let Some(map) = self.named_map(node, "`groups`", section) else {
+            return;
+        };
         for (k, v) in map.iter() {
             self.at(k.name.as_str(), |c| {
                 let Some(m) = c.expect_map(v, "a group definition", section) else { return };
@@ -1237,8 +1581,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                     let allowed = ty.and_then(|t| c.ts.inherited(t, "members")).map(|l| c.types_in_list(l, Kind::Node));
                     c.at("members", |c| {
                         for (name, span) in c.expect_str_list(mem, "`members`", section) {
-                            if let Some((_, nt, _)) = idx.nodes.iter().find(|(n, _, _)| *n == name) {
-                                if let (Some(nt), Some(allowed)) = (nt, &allowed) {
+                            if let Some((nt, _)) = idx.node(name) {
+                                if let (Some(nt), Some(allowed)) = (&nt, &allowed) {
                                     if !allowed.iter().any(|&a| c.ts.is_a(*nt, a)) {
                                         let message = format!(
                                             "node template `{name}` (type `{}`) is not a valid member of this group type",
@@ -1247,7 +1591,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                                         c.error("group-member", section, span, message);
                                     }
                                 }
-                            } else if idx.groups.iter().any(|(n, _)| *n == name) {
+                            } else if idx.groups.contains_key(name) {
                                 // Nested groups (§16.2 placeholder text).
                             } else {
                                 c.error(
@@ -1267,10 +1611,17 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn policies(&mut self, node: &'a Node, idx: &Index<'a>) {
         let section = self.sec("16.4", "1.3 3.8.6");
         if node.is_null() {
-            self.error("empty-section", "6.9.8", node.span, "`policies` is empty: omit it or list policy definitions");
+            self.error(
+                "empty-section",
+                "6.9.8",
+                node.span,
+                "`policies` is empty: omit it or list policy definitions",
+            );
             return;
         }
-        let Some(list) = self.expect_seq(node, "`policies`", "6.9.8") else { return };
+        let Some(list) = self.expect_seq(node, "`policies`", "6.9.8") else {
+            return;
+        };
         let mut names: Vec<&str> = Vec::new();
         for (i, item) in list.iter().enumerate() {
             self.at_index(i, |c| {
@@ -1290,19 +1641,40 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     fn policy(&mut self, v: &'a Node, idx: &Index<'a>, section: &'static str) {
-        let Some(m) = self.expect_map(v, "a policy definition", section) else { return };
-        self.keys(m, &["type", "description", "metadata", "properties", "targets", "triggers"], "a policy definition", section);
+        let Some(m) = self.expect_map(v, "a policy definition", section) else {
+            return;
+        };
+        self.keys(
+            m,
+            &[
+                "type",
+                "description",
+                "metadata",
+                "properties",
+                "targets",
+                "triggers",
+            ],
+            "a policy definition",
+            section,
+        );
         let ty = match m.get("type") {
             Some(tn) => self.at("type", |c| c.type_ref(tn, Kind::Policy, section)),
             None => {
-                self.error("missing-keyname", section, v.span, "a policy definition needs a `type`");
+                self.error(
+                    "missing-keyname",
+                    section,
+                    v.span,
+                    "a policy definition needs a `type`",
+                );
                 None
             }
         };
         if let Some(ty) = ty {
             let props = self.type_entries(ty, "properties");
             match m.get("properties") {
-                Some(p) => self.at("properties", |c| c.assignments(p, &props, Role::Property, "16.4", true)),
+                Some(p) => self.at("properties", |c| {
+                    c.assignments(p, &props, Role::Property, "16.4", true)
+                }),
                 None => self.required_assigned(None, &props, v.span, "16.4"),
             }
         }
@@ -1314,10 +1686,10 @@ impl<'t, 'a> Checker<'t, 'a> {
             });
             self.at("targets", |c| {
                 for (name, span) in c.expect_str_list(t, "`targets`", section) {
-                    let target_type = match idx.nodes.iter().find(|(n, _, _)| *n == name) {
-                        Some((_, t, _)) => *t,
-                        None => match idx.groups.iter().find(|(n, _)| *n == name) {
-                            Some((_, t)) => *t,
+                    let target_type = match idx.node(name) {
+                        Some((t, _)) => t,
+                        None => match idx.groups.get(name) {
+                            Some(t) => *t,
                             None => {
                                 c.error(
                                     "policy-target",
@@ -1340,7 +1712,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(tr) = m.get("triggers") {
             self.at("triggers", |c| {
-                let Some(tm) = c.named_map(tr, "`triggers`", "16.5") else { return };
+                let Some(tm) = c.named_map(tr, "`triggers`", "16.5") else {
+                    return;
+                };
                 for (k, def) in tm.iter() {
                     c.at(k.name.as_str(), |c| c.trigger(def));
                 }
@@ -1350,30 +1724,54 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// A trigger definition (§16.5).
     pub(super) fn trigger(&mut self, def: &'a Node) {
-        let Some(m) = self.expect_map(def, "a trigger definition", "16.5") else { return };
+        let Some(m) = self.expect_map(def, "a trigger definition", "16.5") else {
+            return;
+        };
         if self.v13() {
             return;
         }
-        self.keys(m, &["description", "event", "condition", "action"], "a trigger definition", "16.5");
+        self.keys(
+            m,
+            &["description", "event", "condition", "action"],
+            "a trigger definition",
+            "16.5",
+        );
         match m.get("event") {
             Some(e) => {
                 self.expect_str(e, "`event`", "16.5");
             }
-            None => self.error("missing-keyname", "16.5", def.span, "a trigger needs an `event`"),
+            None => self.error(
+                "missing-keyname",
+                "16.5",
+                def.span,
+                "a trigger needs an `event`",
+            ),
         }
         if let Some(c) = m.get("condition") {
             self.at("condition", |ch| ch.condition(c, "16.5"));
         }
         match m.get("action") {
             Some(a) => self.at("action", |c| c.activities(a, None, None)),
-            None => self.error("missing-keyname", "16.5", def.span, "a trigger needs an `action`"),
+            None => self.error(
+                "missing-keyname",
+                "16.5",
+                def.span,
+                "a trigger needs an `action`",
+            ),
         }
     }
 
     /// A list of activity definitions (§13.2.3); with a known target node
     /// template and the service template's workflows.
-    fn activities(&mut self, a: &'a Node, target: Option<(TypeId, Tpl<'a>)>, idx: Option<&Index<'a>>) {
-        let Some(list) = self.expect_seq(a, "a list of activities", "13.2.3") else { return };
+    fn activities(
+        &mut self,
+        a: &'a Node,
+        target: Option<(TypeId, Tpl<'a>)>,
+        idx: Option<&Index<'a>>,
+    ) {
+        let Some(list) = self.expect_seq(a, "a list of activities", "13.2.3") else {
+            return;
+        };
         for (i, item) in list.iter().enumerate() {
             self.at_index(i, |c| {
                 let Some(m) = c.expect_map(item, "an activity definition", "13.2.3") else { return };
@@ -1429,16 +1827,30 @@ impl<'t, 'a> Checker<'t, 'a> {
         let (op_node, inputs) = match value::as_str(v) {
             Some(_) => (v, None),
             None => {
-                let Some(m) = self.expect_map(v, "`call_operation`", "13.2.3.3") else { return };
-                self.keys(m, &["operation", "inputs"], "a `call_operation` activity", "13.2.3.3");
+                let Some(m) = self.expect_map(v, "`call_operation`", "13.2.3.3") else {
+                    return;
+                };
+                self.keys(
+                    m,
+                    &["operation", "inputs"],
+                    "a `call_operation` activity",
+                    "13.2.3.3",
+                );
                 let Some(op) = m.get("operation") else {
-                    self.error("missing-keyname", "13.2.3.3", v.span, "`call_operation` needs an `operation`");
+                    self.error(
+                        "missing-keyname",
+                        "13.2.3.3",
+                        v.span,
+                        "`call_operation` needs an `operation`",
+                    );
                     return;
                 };
                 (op, m.get("inputs"))
             }
         };
-        let Some(op) = self.expect_str(op_node, "the operation name", "13.2.3.3") else { return };
+        let Some(op) = self.expect_str(op_node, "the operation name", "13.2.3.3") else {
+            return;
+        };
         let Some((iface, opname)) = op.split_once('.') else {
             self.error(
                 "call-operation",
@@ -1456,7 +1868,10 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         let ifaces = self.type_entries(ty, "interfaces");
         let Some((_, idef)) = ifaces.iter().find(|(n, _)| *n == iface) else {
-            let message = format!("the target's type `{}` has no interface `{iface}`", self.type_name(ty));
+            let message = format!(
+                "the target's type `{}` has no interface `{iface}`",
+                self.type_name(ty)
+            );
             self.error("call-operation", "13.2.3.3", op_node.span, message);
             return;
         };
@@ -1483,7 +1898,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         // Values assigned by the node template's interface assignment.
         let tpl_iface = tpl.get("interfaces").and_then(|i| i.get(iface));
-        let tpl_inputs = tpl_iface.and_then(|i| i.get("inputs")).and_then(Node::as_map);
+        let tpl_inputs = tpl_iface
+            .and_then(|i| i.get("inputs"))
+            .and_then(Node::as_map);
         let tpl_op_inputs = tpl_iface
             .and_then(|i| i.get("operations"))
             .and_then(|o| o.get(opname))
@@ -1507,25 +1924,59 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     fn workflows(&mut self, node: &'a Node, idx: &Index<'a>) {
-        let Some(map) = self.named_map(node, "`workflows`", "13.2") else { return };
+        let Some(map) = self.named_map(node, "`workflows`", "13.2") else {
+            return;
+        };
         for (k, v) in map.iter() {
             self.at(k.name.as_str(), |c| c.workflow(v, idx));
         }
     }
 
     fn workflow(&mut self, v: &'a Node, idx: &Index<'a>) {
-        let Some(m) = self.expect_map(v, "a workflow definition", "13.2") else { return };
+        let Some(m) = self.expect_map(v, "a workflow definition", "13.2") else {
+            return;
+        };
         let keys: &[&str] = if self.v13() {
-            &["description", "metadata", "inputs", "preconditions", "steps", "implementation", "outputs"]
+            &[
+                "description",
+                "metadata",
+                "inputs",
+                "preconditions",
+                "steps",
+                "implementation",
+                "outputs",
+            ]
         } else {
-            &["description", "metadata", "inputs", "precondition", "steps", "implementation", "outputs"]
+            &[
+                "description",
+                "metadata",
+                "inputs",
+                "precondition",
+                "steps",
+                "implementation",
+                "outputs",
+            ]
         };
         self.keys(m, keys, "a workflow definition", "13.2");
         if m.contains_key("steps") && m.contains_key("implementation") {
-            self.error("workflow", "13.2", v.span, "`steps` and `implementation` are mutually exclusive");
+            self.error(
+                "workflow",
+                "13.2",
+                v.span,
+                "`steps` and `implementation` are mutually exclusive",
+            );
         }
         if let Some(i) = m.get("inputs") {
-            self.at("inputs", |c| c.param_defs(i, Role::Incoming, Place::Template, &[], "13.2", "workflow `inputs`", true));
+            self.at("inputs", |c| {
+                c.param_defs(
+                    i,
+                    Role::Incoming,
+                    Place::Template,
+                    &[],
+                    ("13.2", "workflow `inputs`"),
+                    true,
+                )
+            });
         }
         let saved_inputs = self.fctx.inputs.clone();
         if let Some(wi) = m.get("inputs").and_then(Node::as_map) {
@@ -1548,7 +1999,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(steps) = m.get("steps") {
             self.at("steps", |c| {
-                let Some(sm) = c.named_map(steps, "`steps`", "13.2.2") else { return };
+                let Some(sm) = c.named_map(steps, "`steps`", "13.2.2") else {
+                    return;
+                };
                 let step_names: Vec<&str> = sm.keys().collect();
                 for (k, s) in sm.iter() {
                     c.at(k.name.as_str(), |c| c.step(s, idx, &step_names));
@@ -1559,10 +2012,20 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     fn step(&mut self, s: &'a Node, idx: &Index<'a>, step_names: &[&str]) {
-        let Some(m) = self.expect_map(s, "a workflow step", "13.2.2") else { return };
+        let Some(m) = self.expect_map(s, "a workflow step", "13.2.2") else {
+            return;
+        };
         self.keys(
             m,
-            &["target", "target_relationship", "operation_host", "filter", "activities", "on_success", "on_failure"],
+            &[
+                "target",
+                "target_relationship",
+                "operation_host",
+                "filter",
+                "activities",
+                "on_success",
+                "on_failure",
+            ],
             "a workflow step",
             "13.2.2",
         );
@@ -1570,11 +2033,11 @@ impl<'t, 'a> Checker<'t, 'a> {
         match m.get("target") {
             Some(t) => {
                 if let Some(name) = self.expect_str(t, "the step `target`", "13.2.2") {
-                    match idx.nodes.iter().find(|(n, _, _)| *n == name) {
-                        Some((_, Some(ty), tpl)) => target = Some((*ty, *tpl)),
+                    match idx.node(name) {
+                        Some((Some(ty), tpl)) => target = Some((ty, tpl)),
                         Some(_) => {}
                         None => {
-                            if !idx.groups.iter().any(|(n, _)| *n == name) {
+                            if !idx.groups.contains_key(name) {
                                 self.error(
                                     "undefined",
                                     "13.2.2",
@@ -1586,12 +2049,23 @@ impl<'t, 'a> Checker<'t, 'a> {
                     }
                 }
             }
-            None => self.error("missing-keyname", "13.2.2", s.span, "a workflow step needs a `target`"),
+            None => self.error(
+                "missing-keyname",
+                "13.2.2",
+                s.span,
+                "a workflow step needs a `target`",
+            ),
         }
         if let Some(tr) = m.get("target_relationship") {
-            if let (Some(name), Some((ty, _))) = (self.expect_str(tr, "`target_relationship`", "13.2.2"), target) {
+            if let (Some(name), Some((ty, _))) = (
+                self.expect_str(tr, "`target_relationship`", "13.2.2"),
+                target,
+            ) {
                 if !self.node_requirements(ty).iter().any(|(n, _)| *n == name) {
-                    let message = format!("the target's type `{}` has no requirement `{name}`", self.type_name(ty));
+                    let message = format!(
+                        "the target's type `{}` has no requirement `{name}`",
+                        self.type_name(ty)
+                    );
                     self.error("undefined", "13.2.2", tr.span, message);
                 }
             }
@@ -1609,7 +2083,12 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.fctx.self_node = target.map(|(t, _)| t);
         match m.get("activities") {
             Some(a) => self.at("activities", |c| c.activities(a, target, Some(idx))),
-            None => self.error("missing-keyname", "13.2.2", s.span, "a workflow step needs `activities`"),
+            None => self.error(
+                "missing-keyname",
+                "13.2.2",
+                s.span,
+                "a workflow step needs `activities`",
+            ),
         }
         self.fctx.self_node = saved;
         for key in ["on_success", "on_failure"] {
@@ -1620,7 +2099,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             };
             for (name, span) in names {
                 if !step_names.contains(&name) {
-                    self.error("undefined", "13.2.2", span, format!("`{key}` names `{name}`, which is not a step of this workflow"));
+                    self.error(
+                        "undefined",
+                        "13.2.2",
+                        span,
+                        format!("`{key}` names `{name}`, which is not a step of this workflow"),
+                    );
                 }
             }
         }
@@ -1629,17 +2113,28 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Substitution mappings (§15).
     fn substitution_mappings(&mut self, node: &'a Node, idx: &Index<'a>) {
         let section = self.sec("15.1", "1.3 3.8.10");
-        let Some(m) = self.expect_map(node, "`substitution_mappings`", section) else { return };
-        let keys: &[&str] = if self.v13() {
-            &["node_type", "substitution_filter", "properties", "attributes", "capabilities", "requirements", "interfaces"]
-        } else {
-            &["node_type", "substitution_filter", "properties", "attributes", "capabilities", "requirements", "interfaces"]
+        let Some(m) = self.expect_map(node, "`substitution_mappings`", section) else {
+            return;
         };
-        self.keys(m, keys, "substitution mappings", section);
+        let keys = [
+            "node_type",
+            "substitution_filter",
+            "properties",
+            "attributes",
+            "capabilities",
+            "requirements",
+            "interfaces",
+        ];
+        self.keys(m, &keys, "substitution mappings", section);
         let ty = match m.get("node_type") {
             Some(t) => self.at("node_type", |c| c.type_ref(t, Kind::Node, section)),
             None => {
-                self.error("missing-keyname", section, node.span, "substitution mappings need a `node_type`");
+                self.error(
+                    "missing-keyname",
+                    section,
+                    node.span,
+                    "substitution mappings need a `node_type`",
+                );
                 None
             }
         };
@@ -1690,7 +2185,11 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(inputs) = idx.inputs.filter(|_| !self.v13()) {
             for (k, def) in inputs.iter() {
                 let required = def.get("required").and_then(Node::as_bool).unwrap_or(true);
-                if required && def.get("default").is_none() && def.get("value").is_none() && !mapped_inputs.contains(&k.name.as_str()) {
+                if required
+                    && def.get("default").is_none()
+                    && def.get("value").is_none()
+                    && !mapped_inputs.contains(&k.name.as_str())
+                {
                     self.error(
                         "substitution",
                         "15.2",
@@ -1704,17 +2203,37 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(a) = m.get("attributes") {
             let attrs = self.type_attributes(ty);
             self.at("attributes", |c| {
-                let Some(am) = c.named_map(a, "attribute mappings", "15.3") else { return };
+                let Some(am) = c.named_map(a, "attribute mappings", "15.3") else {
+                    return;
+                };
                 for (k, v) in am.iter() {
                     if !attrs.iter().any(|(n, _)| *n == k.name) {
-                        let message = format!("node type `{}` has no attribute `{}`", c.type_name(ty), k.name);
+                        let message = format!(
+                            "node type `{}` has no attribute `{}`",
+                            c.type_name(ty),
+                            k.name
+                        );
                         c.error("substitution", "15.3", k.span, message);
                     }
-                    let output = value::as_str(v).or_else(|| v.as_seq().filter(|l| l.len() == 1).and_then(|l| value::as_str(&l[0])));
+                    let output = value::as_str(v).or_else(|| {
+                        v.as_seq()
+                            .filter(|l| l.len() == 1)
+                            .and_then(|l| value::as_str(&l[0]))
+                    });
                     match output {
                         Some(o) if idx.outputs.is_some_and(|os| os.contains_key(o)) => {}
-                        Some(o) => c.error("substitution", "15.3", v.span, format!("`{o}` is not an output of this service template")),
-                        None => c.error("substitution", "15.3", v.span, "an attribute mapping maps an attribute to an output name"),
+                        Some(o) => c.error(
+                            "substitution",
+                            "15.3",
+                            v.span,
+                            format!("`{o}` is not an output of this service template"),
+                        ),
+                        None => c.error(
+                            "substitution",
+                            "15.3",
+                            v.span,
+                            "an attribute mapping maps an attribute to an output name",
+                        ),
                     }
                 }
             });
@@ -1738,12 +2257,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                         c.error("substitution", "15.4", v.span, "a capability mapping is `[ <node template>, <capability> ]`");
                         continue;
                     };
-                    let Some((_, nt, _)) = idx.nodes.iter().find(|(n, _, _)| *n == nname) else {
+                    let Some((nt, _)) = idx.node(nname) else {
                         c.error("substitution", "15.4", pair[0].span, format!("`{nname}` is not a node template"));
                         continue;
                     };
                     let Some(nt) = nt else { continue };
-                    match c.node_capabilities(*nt).into_iter().find(|(n, _)| *n == cname) {
+                    match c.node_capabilities(nt).into_iter().find(|(n, _)| *n == cname) {
                         None => {
                             let message = format!("node template `{nname}` has no capability `{cname}`");
                             c.error("substitution", "15.4", pair[1].span, message);
@@ -1770,23 +2289,44 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(i) = m.get("interfaces") {
             let ifaces = self.type_entries(ty, "interfaces");
             self.at("interfaces", |c| {
-                let Some(im) = c.named_map(i, "interface mappings", "15.6") else { return };
+                let Some(im) = c.named_map(i, "interface mappings", "15.6") else {
+                    return;
+                };
                 for (k, v) in im.iter() {
                     let Some((_, idef)) = ifaces.iter().find(|(n, _)| *n == k.name) else {
-                        let message = format!("node type `{}` has no interface `{}`", c.type_name(ty), k.name);
+                        let message = format!(
+                            "node type `{}` has no interface `{}`",
+                            c.type_name(ty),
+                            k.name
+                        );
                         c.error("substitution", "15.6", k.span, message);
                         continue;
                     };
                     let ops = c.interface_parts(idef, "operations");
                     c.at(k.name.as_str(), |c| {
-                        let Some(om) = c.expect_map(v, "an interface mapping", "15.6") else { return };
+                        let Some(om) = c.expect_map(v, "an interface mapping", "15.6") else {
+                            return;
+                        };
                         for (ok, ov) in om.iter() {
                             if !ops.iter().any(|(n, _)| *n == ok.name) {
-                                c.error("substitution", "15.6", ok.span, format!("interface `{}` has no operation `{}`", k.name, ok.name));
+                                c.error(
+                                    "substitution",
+                                    "15.6",
+                                    ok.span,
+                                    format!(
+                                        "interface `{}` has no operation `{}`",
+                                        k.name, ok.name
+                                    ),
+                                );
                             }
                             if let Some(w) = c.expect_str(ov, "the mapped workflow", "15.6") {
                                 if !idx.workflows.contains(&w) {
-                                    c.error("substitution", "15.6", ov.span, format!("workflow `{w}` is not defined"));
+                                    c.error(
+                                        "substitution",
+                                        "15.6",
+                                        ov.span,
+                                        format!("workflow `{w}` is not defined"),
+                                    );
                                 }
                             }
                         }
@@ -1808,7 +2348,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                     match item.as_map().filter(|m| m.len() == 1) {
                         Some(m) => out.push(m.first().expect("one entry")),
                         None => self.at_index(i, |c| {
-                            c.error("shape", "15.5", item.span, "each requirement mapping is a single-key map")
+                            c.error(
+                                "shape",
+                                "15.5",
+                                item.span,
+                                "each requirement mapping is a single-key map",
+                            )
                         }),
                     }
                 }
@@ -1816,13 +2361,22 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
             _ => {
                 let what = if self.v13() { "a map" } else { "a list" };
-                self.error("shape", "15.5", r.span, format!("requirement mappings must be {what}"));
+                self.error(
+                    "shape",
+                    "15.5",
+                    r.span,
+                    format!("requirement mappings must be {what}"),
+                );
                 return;
             }
         };
         for (k, v) in entries {
             if !reqs.iter().any(|(n, _)| *n == k.name) {
-                let message = format!("node type `{}` has no requirement `{}`", self.type_name(ty), k.name);
+                let message = format!(
+                    "node type `{}` has no requirement `{}`",
+                    self.type_name(ty),
+                    k.name
+                );
                 self.error("substitution", "15.5", k.span, message);
             }
             self.at(k.name.as_str(), |c| c.requirement_mapping_target(v, idx, 0));
@@ -1831,8 +2385,13 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     fn requirement_mapping_target(&mut self, v: &'a Node, idx: &Index<'a>, depth: usize) {
         if let Some(name) = value::as_str(v) {
-            if !idx.nodes.iter().any(|(n, _, _)| *n == name) {
-                self.error("substitution", "15.5", v.span, format!("`{name}` is not a node template"));
+            if !idx.nodes.contains_key(name) {
+                self.error(
+                    "substitution",
+                    "15.5",
+                    v.span,
+                    format!("`{name}` is not a node template"),
+                );
             }
             return;
         }
@@ -1842,17 +2401,30 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         let pair = list.len() == 2 && list.iter().all(|n| value::as_str(n).is_some());
         if pair {
-            let (nname, rname) = (value::as_str(&list[0]).expect("str"), value::as_str(&list[1]).expect("str"));
-            if let Some((_, nt, _)) = idx.nodes.iter().find(|(n, _, _)| *n == nname) {
+            let (nname, rname) = (
+                value::as_str(&list[0]).expect("str"),
+                value::as_str(&list[1]).expect("str"),
+            );
+            if let Some((nt, _)) = idx.node(nname) {
                 if let Some(nt) = nt {
-                    if !self.node_requirements(*nt).iter().any(|(n, _)| *n == rname) {
-                        self.error("substitution", "15.5", list[1].span, format!("node template `{nname}` has no requirement `{rname}`"));
+                    if !self.node_requirements(nt).iter().any(|(n, _)| *n == rname) {
+                        self.error(
+                            "substitution",
+                            "15.5",
+                            list[1].span,
+                            format!("node template `{nname}` has no requirement `{rname}`"),
+                        );
                     }
                 }
                 return;
             }
             if depth > 0 {
-                self.error("substitution", "15.5", list[0].span, format!("`{nname}` is not a node template"));
+                self.error(
+                    "substitution",
+                    "15.5",
+                    list[0].span,
+                    format!("`{nname}` is not a node template"),
+                );
                 return;
             }
         }
@@ -1883,10 +2455,15 @@ impl<'t, 'a> Checker<'t, 'a> {
                         .ok()
                         .map(|e| self.ts.functions[e as usize].def)
                 });
-            let Some(outer_sigs) = outer.and_then(|o| o.get("signatures")).and_then(Node::as_seq) else {
+            let Some(outer_sigs) = outer
+                .and_then(|o| o.get("signatures"))
+                .and_then(Node::as_seq)
+            else {
                 continue;
             };
-            let Some(sigs) = def.get("signatures").and_then(Node::as_seq) else { continue };
+            let Some(sigs) = def.get("signatures").and_then(Node::as_seq) else {
+                continue;
+            };
             for (i, sig) in sigs.iter().enumerate().take(outer_sigs.len()) {
                 if let Some(sm) = sig.as_map() {
                     for (sk, _) in sm.iter() {

@@ -98,8 +98,14 @@ fn required_properties_need_values_and_nil_needs_null() {
 #[test]
 fn collections_follow_their_schemas() {
     valid(&prop("list; entry_schema: integer", "[1, 2]"));
-    invalid(&prop("list; entry_schema: integer", "[1, two]"), "expected an integer");
-    invalid("node_types:\n  N:\n    properties:\n      p: {type: list}\n", "`entry_schema` is mandatory");
+    invalid(
+        &prop("list; entry_schema: integer", "[1, two]"),
+        "expected an integer",
+    );
+    invalid(
+        "node_types:\n  N:\n    properties:\n      p: {type: list}\n",
+        "`entry_schema` is mandatory",
+    );
     invalid(
         "node_types:\n  N:\n    properties:\n      p: {type: string, entry_schema: string}\n",
         "only allowed for lists and maps",
@@ -109,16 +115,28 @@ fn collections_follow_their_schemas() {
         "must derive from `string`",
     );
     valid(&prop("map; entry_schema: integer", "{a: 1}"));
-    invalid(&prop("map; entry_schema: integer", "{a: one}"), "expected an integer");
+    invalid(
+        &prop("map; entry_schema: integer", "{a: one}"),
+        "expected an integer",
+    );
 }
 
 #[test]
 fn complex_data_types_allow_only_their_properties() {
     let types = "data_types:\n  D:\n    properties:\n      a: {type: integer}\n      b: {type: string, required: false}\n";
     valid(&format!("{types}{}", prop("D", "{a: 1}")));
-    invalid(&format!("{types}{}", prop("D", "{a: 1, c: 2}")), "has no property `c`");
-    invalid(&format!("{types}{}", prop("D", "{b: x}")), "required property `a`");
-    invalid("data_types:\n  D: {description: x}\n", "needs `derived_from` or at least one property");
+    invalid(
+        &format!("{types}{}", prop("D", "{a: 1, c: 2}")),
+        "has no property `c`",
+    );
+    invalid(
+        &format!("{types}{}", prop("D", "{b: x}")),
+        "required property `a`",
+    );
+    invalid(
+        "data_types:\n  D: {description: x}\n",
+        "needs `derived_from` or at least one property",
+    );
     invalid(
         "data_types:\n  D:\n    derived_from: string\n    properties:\n      a: {type: string}\n",
         "only allowed in complex data types",
@@ -154,7 +172,10 @@ fn validation_clauses_are_evaluated_on_written_values() {
         "data_types:\n  S:\n    derived_from: string\n    validation: { $greater_or_equal: [ $value, 9 ] }\n",
         "compares a value of type `S`",
     );
-    invalid("data_types:\n  S:\n    derived_from: string\n    validation: abc\n", "Boolean expression");
+    invalid(
+        "data_types:\n  S:\n    derived_from: string\n    validation: abc\n",
+        "Boolean expression",
+    );
 }
 
 const SCALARS: &str = "data_types:\n  Size:\n    derived_from: scalar\n    data_type: integer\n    units: {B: 1, kB: 1000}\n  Len:\n    derived_from: scalar\n    units: {m: 1}\n    prefixes: {'': 1, k: 1000, c: 0.01}\n";
@@ -162,27 +183,60 @@ const SCALARS: &str = "data_types:\n  Size:\n    derived_from: scalar\n    data_
 #[test]
 fn scalars_have_a_number_and_a_known_unit() {
     valid(&format!("{SCALARS}{}", prop("Size", "10 kB")));
-    invalid(&format!("{SCALARS}{}", prop("Size", "10")), "`<number> <unit>`");
+    invalid(
+        &format!("{SCALARS}{}", prop("Size", "10")),
+        "`<number> <unit>`",
+    );
     invalid(&format!("{SCALARS}{}", prop("Size", "kB")), "not a scalar");
-    invalid(&format!("{SCALARS}{}", prop("Size", "10 KB")), "unknown unit");
-    invalid(&format!("{SCALARS}{}", prop("Size", "1.5 kB")), "must be an integer");
+    invalid(
+        &format!("{SCALARS}{}", prop("Size", "10 KB")),
+        "unknown unit",
+    );
+    invalid(
+        &format!("{SCALARS}{}", prop("Size", "1.5 kB")),
+        "must be an integer",
+    );
     valid(&format!("{SCALARS}{}", prop("Len", "12.5 cm")));
     invalid(&format!("{SCALARS}{}", prop("scalar", "1 m")), "abstract");
     let limited = format!("{SCALARS}  Small:\n    derived_from: Len\n    validation: {{ $less_than: [ $value, 1 km ] }}\n");
     valid(&format!("{limited}{}", prop("Small", "999 m")));
-    invalid(&format!("{limited}{}", prop("Small", "1001 m")), "does not satisfy");
+    invalid(
+        &format!("{limited}{}", prop("Small", "1001 m")),
+        "does not satisfy",
+    );
 }
 
 #[test]
 fn scalar_type_definitions_follow_their_rules() {
-    invalid("data_types:\n  S: {derived_from: scalar}\n", "needs `units`");
-    invalid("data_types:\n  S: {derived_from: scalar, units: {k: 1000}}\n", "multiplier 1");
-    invalid("data_types:\n  S: {derived_from: scalar, units: {a: 1, b: 1}}\n", "`canonical_unit` is required");
-    invalid("data_types:\n  S: {derived_from: scalar, units: {a: 1}, canonical_unit: z}\n", "not a unit");
+    invalid(
+        "data_types:\n  S: {derived_from: scalar}\n",
+        "needs `units`",
+    );
+    invalid(
+        "data_types:\n  S: {derived_from: scalar, units: {k: 1000}}\n",
+        "multiplier 1",
+    );
+    invalid(
+        "data_types:\n  S: {derived_from: scalar, units: {a: 1, b: 1}}\n",
+        "`canonical_unit` is required",
+    );
+    invalid(
+        "data_types:\n  S: {derived_from: scalar, units: {a: 1}, canonical_unit: z}\n",
+        "not a unit",
+    );
     invalid("data_types:\n  S: {derived_from: scalar, units: {a: 1, b: 2}, prefixes: {'': 1, k: 1000}}\n", "exactly one unit");
-    invalid("data_types:\n  S: {derived_from: scalar, data_type: string, units: {a: 1}}\n", "`float`, `integer`");
-    invalid("data_types:\n  S: {derived_from: scalar, data_type: integer, units: {a: 1, b: 0.5}}\n", "must be an integer");
-    invalid("data_types:\n  S: {derived_from: string, units: {a: 1}}\n", "only allowed in scalar types");
+    invalid(
+        "data_types:\n  S: {derived_from: scalar, data_type: string, units: {a: 1}}\n",
+        "`float`, `integer`",
+    );
+    invalid(
+        "data_types:\n  S: {derived_from: scalar, data_type: integer, units: {a: 1, b: 0.5}}\n",
+        "must be an integer",
+    );
+    invalid(
+        "data_types:\n  S: {derived_from: string, units: {a: 1}}\n",
+        "only allowed in scalar types",
+    );
     invalid(
         "data_types:\n  S: {derived_from: scalar, units: {a: 1}}\n  T: {derived_from: S, data_type: integer}\n",
         "must not be changed",
@@ -192,9 +246,15 @@ fn scalar_type_definitions_follow_their_rules() {
 
 #[test]
 fn unknown_keynames_are_reported_with_tosca_2_hints() {
-    invalid("node_types:\n  N:\n    properties:\n      p: {type: string, constraints: []}\n", "uses `validation`");
+    invalid(
+        "node_types:\n  N:\n    properties:\n      p: {type: string, constraints: []}\n",
+        "uses `validation`",
+    );
     invalid("topology_template: {}\n", "uses `service_template`");
-    invalid("repositories:\n  r: {url: x, credential: {user: u}}\n", "removed in TOSCA 2.0");
+    invalid(
+        "repositories:\n  r: {url: x, credential: {user: u}}\n",
+        "removed in TOSCA 2.0",
+    );
 }
 
 #[test]
@@ -203,22 +263,43 @@ fn sections_must_have_the_right_shape() {
     invalid("node_types: [a]\n", "must be a map");
     invalid("node_types:\n  '': {}\n", "empty name");
     invalid("node_types:\n  99: {}\n", "must be a string");
-    invalid("node_types:\n  N:\n    requirements:\n      r: {capability: C}\n", "must be a list");
-    invalid("service_template:\n  node_templates:\n    - n: {type: N}\n", "must be a map");
-    invalid("service_template:\n  inputs: {}\n", "needs `node_templates`");
+    invalid(
+        "node_types:\n  N:\n    requirements:\n      r: {capability: C}\n",
+        "must be a list",
+    );
+    invalid(
+        "service_template:\n  node_templates:\n    - n: {type: N}\n",
+        "must be a map",
+    );
+    invalid(
+        "service_template:\n  inputs: {}\n",
+        "needs `node_templates`",
+    );
     invalid("description: 1\n", "must be a string");
-    invalid("profile: p:1\nservice_template:\n  node_templates: {}\n", "must not define a service template");
+    invalid(
+        "profile: p:1\nservice_template:\n  node_templates: {}\n",
+        "must not define a service template",
+    );
 }
 
 #[test]
 fn type_names_resolve_to_types_of_the_right_kind() {
-    invalid("node_types:\n  N: {derived_from: Nope}\n", "unknown node type `Nope`");
-    invalid("capability_types:\n  C: {}\nnode_types:\n  N: {derived_from: C}\n", "is a capability type, not a node type");
+    invalid(
+        "node_types:\n  N: {derived_from: Nope}\n",
+        "unknown node type `Nope`",
+    );
+    invalid(
+        "capability_types:\n  C: {}\nnode_types:\n  N: {derived_from: C}\n",
+        "is a capability type, not a node type",
+    );
     invalid(
         "service_template:\n  node_templates:\n    n: {type: tosca.nodes.Compute}\n",
         "import a profile",
     );
-    invalid("capability_types:\n  C: {valid_source_node_types: [Nope]}\n", "unknown node type");
+    invalid(
+        "capability_types:\n  C: {valid_source_node_types: [Nope]}\n",
+        "unknown node type",
+    );
 }
 
 #[test]
@@ -241,7 +322,10 @@ fn derived_types_only_narrow_their_lists_and_refine_definitions() {
         "fixed value",
     );
     valid("node_types:\n  A:\n    properties:\n      p: {type: integer}\n  B:\n    derived_from: A\n    properties:\n      p: 2\n");
-    invalid("node_types:\n  A:\n    properties:\n      p: 2\n", "only refines");
+    invalid(
+        "node_types:\n  A:\n    properties:\n      p: 2\n",
+        "only refines",
+    );
 }
 
 #[test]
@@ -276,15 +360,39 @@ fn requirement_assignments_match_their_definitions() {
     valid(&tpl("        - host: s\n"));
     valid(&tpl("        - host: [s, 0]\n"));
     valid(&tpl("        - host: {node: Server, count: 2}\n"));
-    invalid(&tpl("        - host: nowhere\n"), "neither a node template nor a node type");
-    invalid(&tpl("        - host: p\n"), "has no capability of type `Host`");
+    invalid(
+        &tpl("        - host: nowhere\n"),
+        "neither a node template nor a node type",
+    );
+    invalid(
+        &tpl("        - host: p\n"),
+        "has no capability of type `Host`",
+    );
     invalid(&tpl("        - db: s\n"), "has no requirement `db`");
-    invalid(&tpl("        - host: s\n        - host: s\n        - host: s\n"), "more than its count_range");
-    invalid(&tpl("        - host: {node: s, optional: true}\n"), "fewer than its count_range");
-    invalid(&tpl("        - host: {node: s, count: -1}\n"), "non-negative integer");
-    invalid(&tpl("        - host: {node: s, relationship: Nope}\n"), "neither a relationship type nor a relationship template");
-    invalid(&tpl("        - host: {node: s, directives: [inside]}\n"), "unknown requirement directive");
-    invalid(&tpl("        - host: {node: s, capability: nope}\n"), "neither a capability");
+    invalid(
+        &tpl("        - host: s\n        - host: s\n        - host: s\n"),
+        "more than its count_range",
+    );
+    invalid(
+        &tpl("        - host: {node: s, optional: true}\n"),
+        "fewer than its count_range",
+    );
+    invalid(
+        &tpl("        - host: {node: s, count: -1}\n"),
+        "non-negative integer",
+    );
+    invalid(
+        &tpl("        - host: {node: s, relationship: Nope}\n"),
+        "neither a relationship type nor a relationship template",
+    );
+    invalid(
+        &tpl("        - host: {node: s, directives: [inside]}\n"),
+        "unknown requirement directive",
+    );
+    invalid(
+        &tpl("        - host: {node: s, capability: nope}\n"),
+        "neither a capability",
+    );
 }
 
 #[test]
@@ -312,13 +420,25 @@ fn functions_have_known_names_and_argument_shapes() {
     valid(&s("        p: { $concat: [ a, { $get_input: i } ] }\n"));
     valid(&s("        p: $$literal\n"));
     invalid(&s("        p: { $nope: [] }\n"), "unknown function `$nope`");
-    invalid(&s("        p: { $concat: [a], other: 1 }\n"), "malformed function");
-    invalid(&s("        b: { $xor: [ true, false, true ] }\n"), "`$xor` takes 2 argument(s)");
+    invalid(
+        &s("        p: { $concat: [a], other: 1 }\n"),
+        "malformed function",
+    );
+    invalid(
+        &s("        b: { $xor: [ true, false, true ] }\n"),
+        "`$xor` takes 2 argument(s)",
+    );
     invalid(&s("        b: { $and: [ true ] }\n"), "at least 2");
     invalid(&s("        p: { $token: [ a, b ] }\n"), "takes 3");
     invalid(&s("        p: { $get_input: j }\n"), "not a declared input");
-    invalid(&s("        p: { $get_property: [ m, x ] }\n"), "neither SELF nor a node or relationship template");
-    invalid(&s("        p: { $get_property: [ SELF, nope ] }\n"), "has no property `nope`");
+    invalid(
+        &s("        p: { $get_property: [ m, x ] }\n"),
+        "neither SELF nor a node or relationship template",
+    );
+    invalid(
+        &s("        p: { $get_property: [ SELF, nope ] }\n"),
+        "has no property `nope`",
+    );
     valid(&s("        p: { $get_property: [ SELF, p ] }\n"));
     invalid(&s("        b: { $concat: [ a ] }\n"), "returns a string");
     invalid(&s("        p: { $join: [ a ] }\n"), "must be a list");
@@ -327,7 +447,9 @@ fn functions_have_known_names_and_argument_shapes() {
 #[test]
 fn custom_functions_are_matched_against_their_signatures() {
     let f = "functions:\n  sqrt:\n    signatures:\n      - arguments: [integer]\n        result: float\n      - arguments: [float]\n        result: float\nnode_types:\n  N:\n    properties:\n      p: {type: float}\n";
-    let t = |v: &str| format!("{f}service_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n        p: {v}\n");
+    let t = |v: &str| {
+        format!("{f}service_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n        p: {v}\n")
+    };
     valid(&t("{ $sqrt: [ 4 ] }"));
     valid(&t("{ $sqrt: [ 4.5 ] }"));
     invalid(&t("{ $sqrt: [ four ] }"), "match none of its signatures");

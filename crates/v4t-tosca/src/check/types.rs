@@ -17,7 +17,12 @@ fn kind_keys(kind: Kind, v13: bool) -> &'static [&'static str] {
         (Kind::Artifact, _) => &["mime_type", "file_ext", "properties"],
         (Kind::Data, false) => &["validation", "properties", "key_schema", "entry_schema"],
         (Kind::Data, true) => &["constraints", "properties", "key_schema", "entry_schema"],
-        (Kind::Capability, false) => &["properties", "attributes", "valid_source_node_types", "valid_relationship_types"],
+        (Kind::Capability, false) => &[
+            "properties",
+            "attributes",
+            "valid_source_node_types",
+            "valid_relationship_types",
+        ],
         (Kind::Capability, true) => &["properties", "attributes", "valid_source_types"],
         (Kind::Interface, _) => &["inputs", "operations", "notifications"],
         (Kind::Relationship, false) => &[
@@ -28,10 +33,29 @@ fn kind_keys(kind: Kind, v13: bool) -> &'static [&'static str] {
             "valid_target_node_types",
             "valid_source_node_types",
         ],
-        (Kind::Relationship, true) => &["properties", "attributes", "interfaces", "valid_target_types"],
-        (Kind::Node, _) => &["properties", "attributes", "capabilities", "requirements", "interfaces", "artifacts"],
+        (Kind::Relationship, true) => &[
+            "properties",
+            "attributes",
+            "interfaces",
+            "valid_target_types",
+        ],
+        (Kind::Node, _) => &[
+            "properties",
+            "attributes",
+            "capabilities",
+            "requirements",
+            "interfaces",
+            "artifacts",
+        ],
         (Kind::Group, false) => &["properties", "attributes", "members"],
-        (Kind::Group, true) => &["properties", "attributes", "members", "requirements", "capabilities", "interfaces"],
+        (Kind::Group, true) => &[
+            "properties",
+            "attributes",
+            "members",
+            "requirements",
+            "capabilities",
+            "interfaces",
+        ],
         (Kind::Policy, _) => &["properties", "targets", "triggers"],
     }
 }
@@ -41,7 +65,8 @@ const SCALAR_KEYS: &[&str] = &["data_type", "units", "canonical_unit", "prefixes
 impl<'t, 'a> Checker<'t, 'a> {
     /// A `*_types` section.
     pub(super) fn type_section(&mut self, kind: Kind, v: &'a Node) {
-        let Some(map) = self.named_map(v, &format!("`{}`", kind.section()), kind.spec_section()) else {
+        let Some(map) = self.named_map(v, &format!("`{}`", kind.section()), kind.spec_section())
+        else {
             return;
         };
         for (k, def) in map.iter() {
@@ -57,7 +82,8 @@ impl<'t, 'a> Checker<'t, 'a> {
         if def.is_null() && self.v13() {
             return;
         }
-        let Some(map) = self.expect_map(def, &format!("a {} definition", kind.noun()), section) else {
+        let Some(map) = self.expect_map(def, &format!("a {} definition", kind.noun()), section)
+        else {
             return;
         };
         let scalar = kind == Kind::Data && self.ts.builtin_base(t) == Some(Builtin::Scalar);
@@ -68,12 +94,18 @@ impl<'t, 'a> Checker<'t, 'a> {
             allowed.retain(|k| *k != "properties" && *k != "key_schema" && *k != "entry_schema");
         }
         if !scalar && kind == Kind::Data && !self.v13() {
-            let misplaced: Vec<&str> = SCALAR_KEYS.iter().copied().filter(|k| map.contains_key(k)).collect();
+            let misplaced: Vec<&str> = SCALAR_KEYS
+                .iter()
+                .copied()
+                .filter(|k| map.contains_key(k))
+                .collect();
             if !misplaced.is_empty() {
                 self.error(
                     "scalar-type",
                     "9.1.2.2",
-                    map.get_entry(misplaced[0]).map(|(k, _)| k.span).unwrap_or(def.span),
+                    map.get_entry(misplaced[0])
+                        .map(|(k, _)| k.span)
+                        .unwrap_or(def.span),
                     format!(
                         "`{}` is only allowed in scalar types (types derived from `scalar`)",
                         misplaced.join("`, `")
@@ -84,7 +116,12 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         // TOSCA 1.3 interface types may list operations directly.
         if !(self.v13() && kind == Kind::Interface) {
-            self.keys(map, &allowed, &format!("a {} definition", kind.noun()), section);
+            self.keys(
+                map,
+                &allowed,
+                &format!("a {} definition", kind.noun()),
+                section,
+            );
         }
         let _ = name_span;
         if let Some(d) = map.get("description") {
@@ -108,14 +145,36 @@ impl<'t, 'a> Checker<'t, 'a> {
             ..FnCtx::default()
         };
         for section_key in ["properties", "attributes"] {
-            let Some(node) = map.get(section_key) else { continue };
-            if !matches!(kind, Kind::Node | Kind::Relationship | Kind::Capability | Kind::Data | Kind::Group | Kind::Policy | Kind::Artifact) {
+            let Some(node) = map.get(section_key) else {
+                continue;
+            };
+            if !matches!(
+                kind,
+                Kind::Node
+                    | Kind::Relationship
+                    | Kind::Capability
+                    | Kind::Data
+                    | Kind::Group
+                    | Kind::Policy
+                    | Kind::Artifact
+            ) {
                 continue;
             }
-            let role = if section_key == "properties" { Role::Property } else { Role::Attribute };
+            let role = if section_key == "properties" {
+                Role::Property
+            } else {
+                Role::Attribute
+            };
             let parents = super::defs::collect_section(&parent_chain, section_key);
             self.at(section_key, |c| {
-                c.param_defs(node, role, Place::Type, &parents, section_for(role), &format!("`{section_key}`"), true)
+                c.param_defs(
+                    node,
+                    role,
+                    Place::Type,
+                    &parents,
+                    (section_for(role), &format!("`{section_key}`")),
+                    true,
+                )
             });
         }
         match kind {
@@ -201,7 +260,14 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Lists of types that a derived type may only narrow (`valid_*`,
     /// `members`): every entry resolves, and, where the parent type has the
     /// list, is in it or derives from an entry of it.
-    fn narrowing_list(&mut self, t: TypeId, key: &'a str, l: &'a Node, kind: Kind, section: &'static str) {
+    fn narrowing_list(
+        &mut self,
+        t: TypeId,
+        key: &'a str,
+        l: &'a Node,
+        kind: Kind,
+        section: &'static str,
+    ) {
         self.at(key, |c| {
             let entries = c.expect_str_list(l, &format!("`{key}`"), section);
             let parent_list = c.ts.get(t).parent.and_then(|p| c.ts.inherited(p, key));
@@ -290,7 +356,11 @@ impl<'t, 'a> Checker<'t, 'a> {
         let base = self.ts.builtin_base(t);
         if map.get("derived_from").is_none() && map.get("properties").is_none() && !self.v13() {
             let message = "a data type needs `derived_from` or at least one property definition";
-            let hint = if map.contains_key("type") { " (`type` is not a data type keyname; use `derived_from`)" } else { "" };
+            let hint = if map.contains_key("type") {
+                " (`type` is not a data type keyname; use `derived_from`)"
+            } else {
+                ""
+            };
             self.error("data-type", "9.2", def.span, format!("{message}{hint}"));
         }
         if let Some(p) = map.get("properties") {
@@ -303,7 +373,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                 );
             }
             if p.as_map().is_some_and(Map::is_empty) {
-                self.error("data-type", "9.2", p.span, "`properties` must contain at least one property definition");
+                self.error(
+                    "data-type",
+                    "9.2",
+                    p.span,
+                    "`properties` must contain at least one property definition",
+                );
             }
         }
         if let Some(v) = map.get("validation") {
@@ -317,7 +392,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                     let s = super::defs::Schema::of_type(p);
                     self.entry_schema(&s)
                 });
-                self.at("entry_schema", |c| c.schema_refining(e, parent_schema.as_ref()));
+                self.at("entry_schema", |c| {
+                    c.schema_refining(e, parent_schema.as_ref())
+                });
             } else {
                 self.error(
                     "entry-schema",
@@ -327,7 +404,11 @@ impl<'t, 'a> Checker<'t, 'a> {
                 );
             }
         } else if collection && !self.v13() {
-            let inherited = self.ts.get(t).parent.is_some_and(|p| self.ts.inherited(p, "entry_schema").is_some());
+            let inherited = self
+                .ts
+                .get(t)
+                .parent
+                .is_some_and(|p| self.ts.inherited(p, "entry_schema").is_some());
             if !inherited {
                 self.error(
                     "missing-keyname",
@@ -341,11 +422,21 @@ impl<'t, 'a> Checker<'t, 'a> {
             if base == Some(Builtin::Map) {
                 if let Some(s) = self.at("key_schema", |c| c.schema(k, "9.2")) {
                     if self.ts.builtin_base(s.ty) != Some(Builtin::String) {
-                        self.error("key-schema", "9.2", k.span, "a `key_schema` must derive from `string`");
+                        self.error(
+                            "key-schema",
+                            "9.2",
+                            k.span,
+                            "a `key_schema` must derive from `string`",
+                        );
                     }
                 }
             } else {
-                self.error("key-schema", "9.2", k.span, "`key_schema` is only allowed in data types derived from `map`");
+                self.error(
+                    "key-schema",
+                    "9.2",
+                    k.span,
+                    "`key_schema` is only allowed in data types derived from `map`",
+                );
             }
         }
         if scalar {
@@ -363,7 +454,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(p) => {
                 // The type, if given, must derive from the parent's.
                 let ty = match value::as_str(node) {
-                    Some(n) => self.resolve_type(n, Kind::Data, node.span, "9.3").map(|t| (t, node.span)),
+                    Some(n) => self
+                        .resolve_type(n, Kind::Data, node.span, "9.3")
+                        .map(|t| (t, node.span)),
                     None => node
                         .get("type")
                         .and_then(|tn| self.type_ref(tn, Kind::Data, "9.3").map(|t| (t, tn.span))),
@@ -391,7 +484,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if !p.required() || p.default().is_some() || p.fixed().is_some() {
                     continue;
                 }
-                let Some(s) = self.param_schema(&p) else { continue };
+                let Some(s) = self.param_schema(&p) else {
+                    continue;
+                };
                 if self.ts.builtin_base(s.ty).is_some() {
                     continue;
                 }
@@ -412,13 +507,20 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn scalar_type(&mut self, t: TypeId, map: &'a Map) {
         let span = self.ts.get(t).span;
         let parent = self.ts.get(t).parent;
-        let parent_is_abstract = parent.is_some_and(|p| self.ts.get(p).builtin == Some(Builtin::Scalar));
-        let inherited = |c: &Self, key: &str| parent.filter(|_| !parent_is_abstract).and_then(|p| c.ts.inherited(p, key));
+        let parent_is_abstract =
+            parent.is_some_and(|p| self.ts.get(p).builtin == Some(Builtin::Scalar));
+        let inherited = |c: &Self, key: &str| {
+            parent
+                .filter(|_| !parent_is_abstract)
+                .and_then(|p| c.ts.inherited(p, key))
+        };
         // data_type: float or integer (or derived); not changed on derivation.
         let mut integer = false;
         match map.get("data_type") {
             Some(dt) => {
-                if inherited(self, "data_type").is_some() || (!parent_is_abstract && parent.is_some()) {
+                if inherited(self, "data_type").is_some()
+                    || (!parent_is_abstract && parent.is_some())
+                {
                     self.error(
                         "scalar-type",
                         "9.1.2.2",
@@ -477,25 +579,42 @@ impl<'t, 'a> Checker<'t, 'a> {
         let prefixes = multipliers(self, "prefixes");
         let inherited_units = inherited(self, "units");
         if map.get("units").is_none() && inherited_units.is_none() {
-            self.error("missing-keyname", "9.1.2.2", span, "a scalar type needs `units`");
+            self.error(
+                "missing-keyname",
+                "9.1.2.2",
+                span,
+                "a scalar type needs `units`",
+            );
             return;
         }
         if inherited_units.is_none() {
             let ones = units.iter().filter(|(_, m, _)| *m == 1.0).count();
             if !units.is_empty() && ones == 0 {
-                self.error("scalar-type", "9.1.2.2", span, "at least one unit needs the multiplier 1");
+                self.error(
+                    "scalar-type",
+                    "9.1.2.2",
+                    span,
+                    "at least one unit needs the multiplier 1",
+                );
             }
             if map.get("prefixes").is_some() {
                 if units.len() > 1 {
                     self.error(
                         "scalar-type",
                         "9.1.2.2",
-                        map.get_entry("prefixes").map(|(k, _)| k.span).unwrap_or(span),
+                        map.get_entry("prefixes")
+                            .map(|(k, _)| k.span)
+                            .unwrap_or(span),
                         "`prefixes` require exactly one unit (with multiplier 1)",
                     );
                 }
                 if !prefixes.is_empty() && !prefixes.iter().any(|(_, m, _)| *m == 1.0) {
-                    self.error("scalar-type", "9.1.2.2", span, "at least one prefix needs the multiplier 1");
+                    self.error(
+                        "scalar-type",
+                        "9.1.2.2",
+                        span,
+                        "at least one prefix needs the multiplier 1",
+                    );
                 }
             }
             match map.get("canonical_unit") {
@@ -509,7 +628,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                     if let Some(name) = self.expect_str(cu, "`canonical_unit`", "9.1.2.2") {
                         let info = super::eval::ScalarInfo {
                             units: units.iter().map(|(n, m, _)| (n.to_string(), *m)).collect(),
-                            prefixes: prefixes.iter().map(|(n, m, _)| (n.to_string(), *m)).collect(),
+                            prefixes: prefixes
+                                .iter()
+                                .map(|(n, m, _)| (n.to_string(), *m))
+                                .collect(),
                             data_type: None,
                             case_insensitive: false,
                         };
@@ -518,7 +640,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                                 "scalar-type",
                                 "9.1.2.2",
                                 cu.span,
-                                format!("canonical unit `{name}` is not a unit of this scalar type"),
+                                format!(
+                                    "canonical unit `{name}` is not a unit of this scalar type"
+                                ),
                             ),
                             Some(m) if m != 1.0 => self.error(
                                 "scalar-type",
@@ -547,7 +671,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(caps) = map.get("capabilities") {
             let parents = super::defs::collect_section(parent_chain, "capabilities");
             self.at("capabilities", |c| {
-                let Some(m) = c.named_map(caps, "`capabilities`", "8.2") else { return };
+                let Some(m) = c.named_map(caps, "`capabilities`", "8.2") else {
+                    return;
+                };
                 for (k, def) in m.iter() {
                     let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
                     c.at(k.name.as_str(), |c| c.capability_def(def, parent));
@@ -564,7 +690,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(a) = map.get("artifacts") {
             self.at("artifacts", |c| {
-                let Some(m) = c.named_map(a, "`artifacts`", "12.2") else { return };
+                let Some(m) = c.named_map(a, "`artifacts`", "12.2") else {
+                    return;
+                };
                 for (k, def) in m.iter() {
                     c.at(k.name.as_str(), |c| c.artifact_def(def));
                 }
@@ -619,7 +747,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             }),
             None => {
                 if parent.is_none() {
-                    self.error("missing-keyname", "8.2", def.span, "a capability definition needs a `type`");
+                    self.error(
+                        "missing-keyname",
+                        "8.2",
+                        def.span,
+                        "a capability definition needs a `type`",
+                    );
                 }
                 parent_type
             }
@@ -627,14 +760,25 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(ty) = ty else { return };
         for section_key in ["properties", "attributes"] {
             if let Some(n) = map.get(section_key) {
-                let role = if section_key == "properties" { Role::Property } else { Role::Attribute };
+                let role = if section_key == "properties" {
+                    Role::Property
+                } else {
+                    Role::Attribute
+                };
                 let parents = if role == Role::Property {
                     self.type_entries(ty, "properties")
                 } else {
                     self.type_attributes(ty)
                 };
                 self.at(section_key, |c| {
-                    c.param_defs(n, role, Place::Type, &parents, section_for(role), &format!("capability `{section_key}`"), false)
+                    c.param_defs(
+                        n,
+                        role,
+                        Place::Type,
+                        &parents,
+                        (section_for(role), &format!("capability `{section_key}`")),
+                        false,
+                    )
                 });
             }
         }
@@ -651,12 +795,21 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// A list in a definition that must stay within the same list of the
     /// definition's type (§8.2).
-    fn subset_of_type_list(&mut self, ty: TypeId, key: &'a str, l: &'a Node, kind: Kind, section: &'static str) {
+    fn subset_of_type_list(
+        &mut self,
+        ty: TypeId,
+        key: &'a str,
+        l: &'a Node,
+        kind: Kind,
+        section: &'static str,
+    ) {
         self.at(key, |c| {
             let entries = c.expect_str_list(l, &format!("`{key}`"), section);
             let allowed = c.ts.inherited(ty, key).map(|tl| c.types_in_list(tl, kind));
             for (name, span) in entries {
-                let Some(e) = c.resolve_type(name, kind, span, section) else { continue };
+                let Some(e) = c.resolve_type(name, kind, span, section) else {
+                    continue;
+                };
                 if let Some(a) = &allowed {
                     if !a.iter().any(|&p| c.ts.is_a(e, p)) {
                         let message = format!(
@@ -679,7 +832,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         let mut names: Vec<&str> = Vec::new();
         for (i, item) in list.iter().enumerate() {
             self.at_index(i, |c| {
-                let Some(m) = c.expect_map(item, "a requirement definition", "8.4") else { return };
+                let Some(m) = c.expect_map(item, "a requirement definition", "8.4") else {
+                    return;
+                };
                 if m.len() != 1 {
                     c.error(
                         "shape",
@@ -691,7 +846,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
                 let (k, def) = m.first().expect("one entry");
                 if names.contains(&k.name.as_str()) {
-                    c.error("duplicate", "8.4", k.span, format!("requirement `{}` is defined twice", k.name));
+                    c.error(
+                        "duplicate",
+                        "8.4",
+                        k.span,
+                        format!("requirement `{}` is defined twice", k.name),
+                    );
                 }
                 names.push(k.name.as_str());
                 let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
@@ -709,7 +869,15 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(map) = self.expect_map(def, "a requirement definition", "8.4") else {
             return;
         };
-        let mut allowed = vec!["description", "metadata", "capability", "node", "relationship", "node_filter", "count_range"];
+        let mut allowed = vec![
+            "description",
+            "metadata",
+            "capability",
+            "node",
+            "relationship",
+            "node_filter",
+            "count_range",
+        ];
         if self.v13() {
             allowed.push("occurrences");
         }
@@ -722,7 +890,11 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         let get_parent = |key: &str| parent.and_then(|p| p.get(key));
         // node
-        let parent_node = get_parent("node").and_then(|n| self.ts.resolve_type(self.doc_of(n), Kind::Node, value::as_str(n)?).ok());
+        let parent_node = get_parent("node").and_then(|n| {
+            self.ts
+                .resolve_type(self.doc_of(n), Kind::Node, value::as_str(n)?)
+                .ok()
+        });
         let node = map.get("node").and_then(|n| {
             let t = self.type_ref(n, Kind::Node, "8.4")?;
             self.check_refined_type(parent_node, t, n.span);
@@ -733,11 +905,17 @@ impl<'t, 'a> Checker<'t, 'a> {
         match map.get("capability") {
             Some(cn) => {
                 if let Some(name) = self.expect_str(cn, "`capability`", "8.4") {
-                    let symbolic = node.filter(|&n| self.node_capabilities(n).iter().any(|(c, _)| *c == name));
+                    let symbolic =
+                        node.filter(|&n| self.node_capabilities(n).iter().any(|(c, _)| *c == name));
                     let parent_cap = get_parent("capability").and_then(value::as_str);
                     if symbolic.is_some() {
                         if let Some(pc) = parent_cap {
-                            if pc != name && self.ts.resolve_type(self.doc, Kind::Capability, pc).is_err() {
+                            if pc != name
+                                && self
+                                    .ts
+                                    .resolve_type(self.doc, Kind::Capability, pc)
+                                    .is_err()
+                            {
                                 self.error(
                                     "refinement",
                                     "8.4.1",
@@ -746,15 +924,20 @@ impl<'t, 'a> Checker<'t, 'a> {
                                 );
                             }
                         }
-                    } else if let Some(ct) = self.resolve_type(name, Kind::Capability, cn.span, "8.4") {
-                        let parent_type = get_parent("capability")
-                            .and_then(|p| self.ts.resolve_type(self.doc_of(p), Kind::Capability, value::as_str(p)?).ok());
+                    } else if let Some(ct) =
+                        self.resolve_type(name, Kind::Capability, cn.span, "8.4")
+                    {
+                        let parent_type = get_parent("capability").and_then(|p| {
+                            self.ts
+                                .resolve_type(self.doc_of(p), Kind::Capability, value::as_str(p)?)
+                                .ok()
+                        });
                         self.check_refined_type(parent_type, ct, cn.span);
                         if let Some(n) = node {
-                            let fulfils = self
-                                .node_capabilities(n)
-                                .iter()
-                                .any(|(_, v)| self.capability_type_of(v).is_some_and(|t| self.ts.is_a(t, ct)));
+                            let fulfils = self.node_capabilities(n).iter().any(|(_, v)| {
+                                self.capability_type_of(v)
+                                    .is_some_and(|t| self.ts.is_a(t, ct))
+                            });
                             if !fulfils {
                                 let message = format!(
                                     "node type `{}` has no capability of type `{}`",
@@ -769,7 +952,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
             None => {
                 if parent.is_none() && !self.v13() {
-                    self.error("missing-keyname", "8.4", def.span, "a requirement definition needs a `capability`");
+                    self.error(
+                        "missing-keyname",
+                        "8.4",
+                        def.span,
+                        "a requirement definition needs a `capability`",
+                    );
                 }
             }
         }
@@ -841,7 +1029,9 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn relationship_def(&mut self, r: &'a Node, parent: Option<&Param<'a>>) {
         let parent_type = parent.and_then(|p| p.get("relationship")).and_then(|pr| {
             let name = value::as_str(pr).or_else(|| value::as_str(pr.get("type")?))?;
-            self.ts.resolve_type(self.doc_of(pr), Kind::Relationship, name).ok()
+            self.ts
+                .resolve_type(self.doc_of(pr), Kind::Relationship, name)
+                .ok()
         });
         if let Some(name) = value::as_str(r) {
             if let Some(t) = self.resolve_type(name, Kind::Relationship, r.span, "8.4") {
@@ -854,7 +1044,14 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         self.keys(
             map,
-            &["type", "description", "metadata", "properties", "attributes", "interfaces"],
+            &[
+                "type",
+                "description",
+                "metadata",
+                "properties",
+                "attributes",
+                "interfaces",
+            ],
             "a relationship definition",
             "8.4",
         );
@@ -864,7 +1061,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             }),
             None => {
                 if parent_type.is_none() {
-                    self.error("missing-keyname", "8.4", r.span, "a relationship definition needs a `type`");
+                    self.error(
+                        "missing-keyname",
+                        "8.4",
+                        r.span,
+                        "a relationship definition needs a `type`",
+                    );
                 }
                 parent_type
             }
@@ -872,10 +1074,25 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(ty) = ty else { return };
         for key in ["properties", "attributes"] {
             if let Some(n) = map.get(key) {
-                let role = if key == "properties" { Role::Property } else { Role::Attribute };
-                let parents = if role == Role::Property { self.type_entries(ty, key) } else { self.type_attributes(ty) };
+                let role = if key == "properties" {
+                    Role::Property
+                } else {
+                    Role::Attribute
+                };
+                let parents = if role == Role::Property {
+                    self.type_entries(ty, key)
+                } else {
+                    self.type_attributes(ty)
+                };
                 self.at(key, |c| {
-                    c.param_defs(n, role, Place::Type, &parents, section_for(role), &format!("relationship `{key}`"), false)
+                    c.param_defs(
+                        n,
+                        role,
+                        Place::Type,
+                        &parents,
+                        (section_for(role), &format!("relationship `{key}`")),
+                        false,
+                    )
                 });
             }
         }
@@ -887,7 +1104,9 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Interface definitions in node and relationship types (§11.2).
     fn interface_defs(&mut self, node: &'a Node, parents: &[(&'a str, Param<'a>)]) {
-        let Some(m) = self.named_map(node, "`interfaces`", "11.2") else { return };
+        let Some(m) = self.named_map(node, "`interfaces`", "11.2") else {
+            return;
+        };
         for (k, def) in m.iter() {
             let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
             self.at(k.name.as_str(), |c| c.interface_def(def, parent));
@@ -897,7 +1116,9 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Interface refinements (relationship definitions in requirements):
     /// the interfaces must exist in the relationship type.
     fn interface_refinements_only(&mut self, node: &'a Node, parents: &[(&'a str, Param<'a>)]) {
-        let Some(m) = self.named_map(node, "`interfaces`", "8.4") else { return };
+        let Some(m) = self.named_map(node, "`interfaces`", "8.4") else {
+            return;
+        };
         for (k, def) in m.iter() {
             match parents.iter().find(|(n, _)| *n == k.name) {
                 Some((_, p)) => self.at(k.name.as_str(), |c| c.interface_def(def, Some(p))),
@@ -905,7 +1126,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "undefined",
                     "8.4",
                     k.span,
-                    format!("interface `{}` is not defined by the relationship type", k.name),
+                    format!(
+                        "interface `{}` is not defined by the relationship type",
+                        k.name
+                    ),
                 ),
             }
         }
@@ -923,7 +1147,14 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(map) = self.expect_map(def, "an interface definition", "11.2") else {
             return;
         };
-        let mut allowed = vec!["type", "description", "metadata", "inputs", "operations", "notifications"];
+        let mut allowed = vec![
+            "type",
+            "description",
+            "metadata",
+            "inputs",
+            "operations",
+            "notifications",
+        ];
         if self.v13() {
             allowed.clear();
         }
@@ -937,7 +1168,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             }),
             None => {
                 if parent_type.is_none() {
-                    self.error("missing-keyname", "11.2", def.span, "an interface definition needs a `type`");
+                    self.error(
+                        "missing-keyname",
+                        "11.2",
+                        def.span,
+                        "an interface definition needs a `type`",
+                    );
                 }
                 parent_type
             }
@@ -951,19 +1187,39 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(i) = map.get("inputs") {
             let parents = super::defs::collect_section(&chain, "inputs");
-            self.at("inputs", |c| c.param_defs(i, Role::Outgoing, Place::Type, &parents, "11.2", "interface `inputs`", true));
+            self.at("inputs", |c| {
+                c.param_defs(
+                    i,
+                    Role::Outgoing,
+                    Place::Type,
+                    &parents,
+                    ("11.2", "interface `inputs`"),
+                    true,
+                )
+            });
         }
         for key in ["operations", "notifications"] {
             if let Some(ops) = map.get(key) {
                 let parents = super::defs::collect_section(&chain, key);
-                self.at(key, |c| c.operation_defs(ops, &parents, key, Place::Type, false));
+                self.at(key, |c| {
+                    c.operation_defs(ops, &parents, key, Place::Type, false)
+                });
             }
         }
         if self.v13() {
             // 1.3: operations may be listed directly in the interface definition.
             let parents = super::defs::collect_section(&chain, "operations");
             for (k, v) in map.iter() {
-                if !["type", "description", "inputs", "operations", "notifications", "metadata"].contains(&k.name.as_str()) {
+                if ![
+                    "type",
+                    "description",
+                    "inputs",
+                    "operations",
+                    "notifications",
+                    "metadata",
+                ]
+                .contains(&k.name.as_str())
+                {
                     let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
                     self.at(k.name.as_str(), |c| c.operation_def(v, parent, Place::Type));
                 }
@@ -977,21 +1233,34 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(i) = map.get("inputs") {
             let parents = super::defs::collect_section(parent_chain, "inputs");
             self.at("inputs", |c| {
-                c.param_defs(i, Role::Outgoing, Place::InterfaceType, &parents, "11.1", "interface type `inputs`", true)
+                c.param_defs(
+                    i,
+                    Role::Outgoing,
+                    Place::InterfaceType,
+                    &parents,
+                    ("11.1", "interface type `inputs`"),
+                    true,
+                )
             });
         }
         for key in ["operations", "notifications"] {
             if let Some(ops) = map.get(key) {
                 let parents = super::defs::collect_section(parent_chain, key);
-                self.at(key, |c| c.operation_defs(ops, &parents, key, Place::InterfaceType, true));
+                self.at(key, |c| {
+                    c.operation_defs(ops, &parents, key, Place::InterfaceType, true)
+                });
             }
         }
         if self.v13() {
             let parents = super::defs::collect_section(parent_chain, "operations");
             for (k, v) in map.iter() {
-                if !(COMMON.contains(&k.name.as_str()) || ["inputs", "operations", "notifications"].contains(&k.name.as_str())) {
+                if !(COMMON.contains(&k.name.as_str())
+                    || ["inputs", "operations", "notifications"].contains(&k.name.as_str()))
+                {
                     let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
-                    self.at(k.name.as_str(), |c| c.operation_def(v, parent, Place::InterfaceType));
+                    self.at(k.name.as_str(), |c| {
+                        c.operation_def(v, parent, Place::InterfaceType)
+                    });
                 }
             }
         }
@@ -999,9 +1268,22 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Operation or notification definitions: new ones only in interface
     /// types, refinements elsewhere (§11.4, §11.6).
-    fn operation_defs(&mut self, ops: &'a Node, parents: &[(&'a str, Param<'a>)], key: &str, place: Place, allow_new: bool) {
-        let what = if key == "operations" { "operation" } else { "notification" };
-        let Some(m) = self.named_map(ops, &format!("`{key}`"), "11.4") else { return };
+    fn operation_defs(
+        &mut self,
+        ops: &'a Node,
+        parents: &[(&'a str, Param<'a>)],
+        key: &str,
+        place: Place,
+        allow_new: bool,
+    ) {
+        let what = if key == "operations" {
+            "operation"
+        } else {
+            "notification"
+        };
+        let Some(m) = self.named_map(ops, &format!("`{key}`"), "11.4") else {
+            return;
+        };
         for (k, def) in m.iter() {
             let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
             if parent.is_none() && !allow_new {
@@ -1059,18 +1341,38 @@ impl<'t, 'a> Checker<'t, 'a> {
         let chain: Vec<DefNode<'a>> = parent.map(|p| p.defs.clone()).unwrap_or_default();
         if let Some(i) = map.get("inputs") {
             let parents = super::defs::collect_section(&chain, "inputs");
-            self.at("inputs", |c| c.param_defs(i, Role::Outgoing, place, &parents, "11.4", "operation `inputs`", true));
+            self.at("inputs", |c| {
+                c.param_defs(
+                    i,
+                    Role::Outgoing,
+                    place,
+                    &parents,
+                    ("11.4", "operation `inputs`"),
+                    true,
+                )
+            });
         }
         if let Some(o) = map.get("outputs") {
             let parents = super::defs::collect_section(&chain, "outputs");
-            self.at("outputs", |c| c.param_defs(o, Role::Incoming, place, &parents, "11.4", "operation `outputs`", true));
+            self.at("outputs", |c| {
+                c.param_defs(
+                    o,
+                    Role::Incoming,
+                    place,
+                    &parents,
+                    ("11.4", "operation `outputs`"),
+                    true,
+                )
+            });
         }
     }
 
     /// Policy type triggers: new ones may be added, inherited ones must not
     /// be changed (§16.3).
     fn triggers(&mut self, tr: &'a Node, parents: &[(&'a str, Param<'a>)]) {
-        let Some(m) = self.named_map(tr, "`triggers`", "16.5") else { return };
+        let Some(m) = self.named_map(tr, "`triggers`", "16.5") else {
+            return;
+        };
         for (k, def) in m.iter() {
             if parents.iter().any(|(n, _)| *n == k.name) {
                 self.error(
@@ -1102,15 +1404,41 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         };
         let allowed: &[&str] = if self.v13() {
-            &["type", "file", "repository", "description", "deploy_path", "artifact_version", "checksum", "checksum_algorithm", "properties"]
+            &[
+                "type",
+                "file",
+                "repository",
+                "description",
+                "deploy_path",
+                "artifact_version",
+                "checksum",
+                "checksum_algorithm",
+                "properties",
+            ]
         } else {
-            &["type", "file", "repository", "description", "metadata", "artifact_version", "version", "checksum", "checksum_algorithm", "properties"]
+            &[
+                "type",
+                "file",
+                "repository",
+                "description",
+                "metadata",
+                "artifact_version",
+                "version",
+                "checksum",
+                "checksum_algorithm",
+                "properties",
+            ]
         };
         self.keys(map, allowed, "an artifact definition", "12.2");
         let ty = match map.get("type") {
             Some(tn) => self.type_ref(tn, Kind::Artifact, "12.2"),
             None => {
-                self.error("missing-keyname", "12.2", def.span, "an artifact definition needs a `type`");
+                self.error(
+                    "missing-keyname",
+                    "12.2",
+                    def.span,
+                    "an artifact definition needs a `type`",
+                );
                 None
             }
         };
@@ -1118,16 +1446,35 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(f) => {
                 self.expect_str(f, "the artifact `file`", "12.2");
             }
-            None => self.error("missing-keyname", "12.2", def.span, "an artifact definition needs a `file`"),
+            None => self.error(
+                "missing-keyname",
+                "12.2",
+                def.span,
+                "an artifact definition needs a `file`",
+            ),
         }
         if let Some(r) = map.get("repository") {
             if let Some(name) = self.expect_str(r, "the artifact `repository`", "12.2") {
-                if self.ts.resolve(self.doc, crate::types::Space::Repository, name).is_err() {
-                    self.error("undefined", "12.2", r.span, format!("repository `{name}` is not defined"));
+                if self
+                    .ts
+                    .resolve(self.doc, crate::types::Space::Repository, name)
+                    .is_err()
+                {
+                    self.error(
+                        "undefined",
+                        "12.2",
+                        r.span,
+                        format!("repository `{name}` is not defined"),
+                    );
                 }
             }
         }
-        for key in ["checksum", "checksum_algorithm", "artifact_version", "description"] {
+        for key in [
+            "checksum",
+            "checksum_algorithm",
+            "artifact_version",
+            "description",
+        ] {
             if let Some(v) = map.get(key) {
                 self.expect_str(v, &format!("`{key}`"), "12.2");
             }
@@ -1145,7 +1492,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let (Some(ty), Some(props)) = (ty, map.get("properties")) {
             let defs = self.type_entries(ty, "properties");
-            self.at("properties", |c| c.assignments(props, &defs, Role::Property, "12.2", true));
+            self.at("properties", |c| {
+                c.assignments(props, &defs, Role::Property, "12.2", true)
+            });
         } else if let Some(ty) = ty {
             let defs = self.type_entries(ty, "properties");
             self.required_assigned(None, &defs, def.span, "12.2");
