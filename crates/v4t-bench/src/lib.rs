@@ -565,9 +565,10 @@ topology_template:
     #[test]
     fn the_tosca_2_benchmark_file_is_valid_tosca() {
         let text = tosca2_service(12);
-        let loaded = v4t_tosca::load_text("service.yaml", &text);
+        let mut sources = v4t_tosca::Sources::new();
+        let loaded = v4t_tosca::load_text(&mut sources, "service.yaml", &text);
         let ts = v4t_tosca::TypeSystem::build(&loaded);
-        let errors: Vec<_> = v4t_tosca::validate(&ts)
+        let errors: Vec<_> = v4t_tosca::validate(&ts, &sources)
             .into_sorted()
             .into_iter()
             .filter(|d| d.is_error())

@@ -113,9 +113,11 @@ fn exit_codes_tell_valid_invalid_and_unreadable_apart() {
     assert!(err.contains("error: unknown node type `M`"), "{err}");
     assert!(err.contains("bad.yaml:3:21"), "{err}");
     assert!(
-        err.contains("= note: in node_types.N.derived_from; TOSCA 2.0 §7.1"),
+        err.contains("= note: in element node_types.N.derived_from"),
         "{err}"
     );
+    assert!(err.contains("= note: TOSCA 2.0 §7.1"), "{err}");
+    assert!(err.contains("= code: V4T012"), "{err}");
     assert_eq!(validate(&dir.join("missing.yaml")).status.code(), Some(2));
 }
 
@@ -133,16 +135,23 @@ fn json_lines_carry_location_path_code_and_section() {
     let err = stderr(&out);
     let line = err.lines().next().unwrap();
     assert!(
-        line.starts_with("{\"severity\":\"error\",\"message\":\"expected an integer"),
+        line.starts_with(
+            "{\"severity\":\"error\",\"code\":\"V4T104\",\"message\":\"expected an integer"
+        ),
         "{line}"
     );
-    assert!(line.contains("\"line\":11,\"column\":15"), "{line}");
-    assert!(line.contains("\"code\":\"type-mismatch\""), "{line}");
     assert!(
-        line.contains("\"path\":\"service_template.node_templates.db.properties.port\""),
+        line.contains("\"line\":11,\"column\":15,\"end_line\":11,\"end_column\":21"),
         "{line}"
     );
-    assert!(line.contains("\"section\":\"TOSCA 2.0 §9.1\""), "{line}");
+    assert!(
+        line.contains("\"element\":\"service_template.node_templates.db.properties.port\""),
+        "{line}"
+    );
+    assert!(
+        line.contains("\"notes\":[{\"message\":\"TOSCA 2.0 §9.1\"}]"),
+        "{line}"
+    );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 

@@ -2,7 +2,7 @@
 //! the entry file. Reading the archive itself (a directory or a zip file)
 //! is the caller's business; this module only sees its file list and texts.
 
-use crate::load::Repository;
+use v4t_source::Loader;
 
 /// The keynames of block 0 of a `TOSCA.meta` file (§17.2.1).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -99,8 +99,8 @@ fn split_names(v: &str) -> Vec<String> {
 /// The entry file of a CSAR (§17.1, §17.3): `Entry-Definitions` of its
 /// `TOSCA.meta` (at the root or in `TOSCA-Metadata/`), else its only YAML
 /// file at the root.
-pub fn entry_of(repo: &mut dyn Repository) -> Result<String, String> {
-    let files = repo.list();
+pub fn entry_of(repo: &mut dyn Loader) -> Result<String, String> {
+    let files = repo.files();
     let metas: Vec<&String> = files
         .iter()
         .filter(|f| *f == "TOSCA.meta" || *f == "TOSCA-Metadata/TOSCA.meta")
@@ -140,7 +140,7 @@ pub fn entry_of(repo: &mut dyn Repository) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::MemoryRepository;
+    use crate::load::MemoryFiles;
 
     #[test]
     fn meta_block_0_is_read_with_continuation_lines() {
@@ -153,7 +153,7 @@ mod tests {
 
     #[test]
     fn the_entry_is_the_meta_entry_or_the_only_root_yaml() {
-        let mut r = MemoryRepository::new()
+        let mut r = MemoryFiles::new()
             .with(
                 "TOSCA-Metadata/TOSCA.meta",
                 "CSAR-Version: 2.0\nEntry-Definitions: main.yaml\n",
@@ -161,13 +161,11 @@ mod tests {
             .with("main.yaml", "")
             .with("other.yaml", "");
         assert_eq!(entry_of(&mut r).unwrap(), "main.yaml");
-        let mut r = MemoryRepository::new()
+        let mut r = MemoryFiles::new()
             .with("main.yaml", "")
             .with("types/t.yaml", "");
         assert_eq!(entry_of(&mut r).unwrap(), "main.yaml");
-        let mut r = MemoryRepository::new()
-            .with("a.yaml", "")
-            .with("b.yaml", "");
+        let mut r = MemoryFiles::new().with("a.yaml", "").with("b.yaml", "");
         assert!(entry_of(&mut r).is_err());
     }
 }

@@ -5,47 +5,15 @@
 //! of borrowed segments while checking and only rendered when a diagnostic is
 //! emitted, so walking a large template costs no string building.
 
-use std::fmt;
+use v4t_source::{Code, Diagnostic, Severity, Span};
 
-use v4t_yaml::Span;
-
-/// How bad a finding is: errors make a file invalid, warnings do not.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
-/// One finding about a TOSCA file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diagnostic {
-    pub severity: Severity,
-    /// A short, stable, machine-readable name of the rule (`unknown-type`).
-    pub code: &'static str,
-    pub message: String,
-    /// Where the offending YAML node starts ([`Span::NONE`] if unknown).
-    pub span: Span,
-    /// The element path, e.g. `service_template.node_templates.db.properties.port`
-    /// (empty for file-level findings).
-    pub path: String,
-    /// The section of the TOSCA specification the rule comes from (`9.5`);
-    /// for TOSCA 1.3 files, the 1.3 section prefixed with `1.3 `.
-    pub section: &'static str,
-}
-
-impl Diagnostic {
-    pub fn is_error(&self) -> bool {
-        self.severity == Severity::Error
-    }
-}
-
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)?;
-        if !self.path.is_empty() {
-            write!(f, " (at {})", self.path)?;
-        }
-        Ok(())
+/// The note that names the section of the specification a rule comes
+/// from: `TOSCA 2.0 §9.5`, or `TOSCA 1.3 §3.6.10` for sections written
+/// `1.3 3.6.10`.
+pub fn section_note(section: &str) -> String {
+    match section.strip_prefix("1.3 ") {
+        Some(s) => format!("TOSCA 1.3 §{s}"),
+        None => format!("TOSCA 2.0 §{section}"),
     }
 }
 
@@ -117,7 +85,8 @@ impl<'a> ElementPath<'a> {
     }
 }
 
-/// Collects diagnostics, deduplicated and in a deterministic order.
+/// Collects diagnostics; [`Diagnostics::into_sorted`] gives them
+/// deduplicated and in a deterministic order.
 #[derive(Clone, Debug, Default)]
 pub struct Diagnostics {
     list: Vec<Diagnostic>,
@@ -132,45 +101,46 @@ impl Diagnostics {
         self.list.push(d);
     }
 
-    pub fn error(
+    /// A finding of `severity` at `span`, about the element at `path`
+    /// (omitted if empty), citing `section` of the specification.
+    pub fn report(
         &mut self,
-        code: &'static str,
-        section: &'static str,
+        severity: Severity,
+        code: Code,
+        section: &str,
         span: Span,
         path: String,
         message: impl Into<String>,
     ) {
-        self.push(Diagnostic {
-            severity: Severity::Error,
-            code,
-            message: message.into(),
-            span,
-            path,
-            section,
-        });
+        let mut d = Diagnostic::new(severity, code, message)
+            .at(span)
+            .with_note(section_note(section), None);
+        if !path.is_empty() {
+            d.element = Some(path);
+        }
+        self.push(d);
+    }
+
+    pub fn error(
+        &mut self,
+        code: Code,
+        section: &str,
+        span: Span,
+        path: String,
+        message: impl Into<String>,
+    ) {
+        self.report(Severity::Error, code, section, span, path, message);
     }
 
     pub fn warning(
         &mut self,
-        code: &'static str,
-        section: &'static str,
+        code: Code,
+        section: &str,
         span: Span,
         path: String,
         message: impl Into<String>,
     ) {
-        self.push(Diagnostic {
-            severity: Severity::Warning,
-            code,
-            message: message.into(),
-            span,
-            path,
-            section,
-        });
-    }
-
-    /// Drops the diagnostics found after the first `len` (a tentative check).
-    pub fn truncate(&mut self, len: usize) {
-        self.list.truncate(len);
+        self.report(Severity::Warning, code, section, span, path, message);
     }
 
     pub fn has_errors(&self) -> bool {
@@ -183,6 +153,11 @@ impl Diagnostics {
 
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
+    }
+
+    /// Drops the diagnostics found after the first `len` (a tentative check).
+    pub fn truncate(&mut self, len: usize) {
+        self.list.truncate(len);
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
@@ -198,8 +173,14 @@ impl Diagnostics {
     pub fn into_sorted(mut self) -> Vec<Diagnostic> {
         // A stable sort keeps the discovery order among equal locations.
         self.list.sort_by_key(|d| {
-            let known = d.span.is_known();
-            (!known, d.span.source, d.span.line, d.span.col, d.severity)
+            let s = d.span;
+            (
+                !s.is_known(),
+                s.source,
+                s.line,
+                s.col,
+                d.severity == Severity::Warning,
+            )
         });
         self.list.dedup_by(|a, b| a == b);
         self.list
@@ -231,12 +212,21 @@ mod tests {
     fn diagnostics_sort_by_location_and_drop_duplicates() {
         let mut ds = Diagnostics::new();
         let at = |line| Span::new(v4t_yaml::SourceId(0), line, 1);
-        ds.error("b", "1", at(5), String::new(), "later");
-        ds.error("a", "1", at(2), String::new(), "earlier");
-        ds.error("a", "1", at(2), String::new(), "earlier");
-        ds.error("c", "1", Span::NONE, String::new(), "nowhere");
+        ds.error(Code::Template, "1", at(5), String::new(), "later");
+        ds.error(Code::Template, "1", at(2), "a.b".to_string(), "earlier");
+        ds.error(Code::Template, "1", at(2), "a.b".to_string(), "earlier");
+        ds.error(
+            Code::Template,
+            "1.3 3.1",
+            Span::NONE,
+            String::new(),
+            "nowhere",
+        );
         let sorted = ds.into_sorted();
         let messages: Vec<_> = sorted.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(messages, ["earlier", "later", "nowhere"]);
+        assert_eq!(sorted[0].element.as_deref(), Some("a.b"));
+        assert_eq!(sorted[0].notes[0].message, "TOSCA 2.0 §1");
+        assert_eq!(sorted[2].notes[0].message, "TOSCA 1.3 §3.1");
     }
 }

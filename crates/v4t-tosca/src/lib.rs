@@ -14,6 +14,7 @@ pub mod types;
 pub mod value;
 
 pub use check::validate;
-pub use diag::{Diagnostic, Diagnostics, Severity};
-pub use load::{load, load_text, DocId, Document, Grammar, Loaded, MemoryRepository, Repository};
+pub use diag::Diagnostics;
+pub use load::{load, load_source, load_text, DocId, Document, Grammar, Loaded, MemoryFiles};
 pub use types::{Builtin, Kind, LookupError, TypeDef, TypeId, TypeSystem};
+pub use v4t_source::{Code, Diagnostic, Loader, Severity, Sources};

@@ -1,7 +1,8 @@
 //! Reading a TOSCA file and everything it imports (TOSCA 2.0 §6.8, §17).
 //!
-//! Input: a [`Repository`] (a directory, a CSAR, or files in memory) and the
-//! repository path of the entry file. Output: [`Loaded`], every document
+//! Input: a [`Loader`] over the repository (a directory, a CSAR, files in
+//! memory) and the repository path of the entry file; every text goes into
+//! the caller's [`Sources`]. Output: [`Loaded`], every document
 //! parsed once (the same file imported twice is one document, so its types
 //! have one identity), the import edges with their namespaces, and the
 //! problems found on the way.
@@ -14,64 +15,51 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
+use v4t_source::{Code, Loader, Sources};
 use v4t_yaml::{Node, SourceId, Span, Value};
 
 use crate::diag::Diagnostics;
 use crate::value::as_str;
 
-/// Read access to the files of a repository (a directory or a CSAR).
-///
-/// Paths are repository paths: `/`-separated, relative to the repository
-/// root, without `.` or `..` segments.
-pub trait Repository {
-    /// The file's text, `Ok(None)` if there is no such file, `Err` with a
-    /// message if it exists but cannot be read (not UTF-8, too large, ...).
-    fn read(&mut self, path: &str) -> Result<Option<String>, String>;
-
-    /// Every file of the repository (used to find profiles bundled in it),
-    /// sorted; implementations may stop after a bound.
-    fn list(&mut self) -> Vec<String>;
-}
-
-/// A repository held in memory (tests, fuzzing, unpacked archives).
+/// Files held in memory, as a [`Loader`] (tests, fuzzing, unpacked archives).
 #[derive(Clone, Debug, Default)]
-pub struct MemoryRepository {
+pub struct MemoryFiles {
     pub files: BTreeMap<String, String>,
 }
 
-impl MemoryRepository {
-    pub fn new() -> MemoryRepository {
-        MemoryRepository::default()
+impl MemoryFiles {
+    pub fn new() -> MemoryFiles {
+        MemoryFiles::default()
     }
 
-    pub fn with(mut self, path: &str, text: &str) -> MemoryRepository {
+    /// Adds a file.
+    pub fn with(mut self, path: &str, text: &str) -> MemoryFiles {
         self.files.insert(path.to_string(), text.to_string());
         self
     }
 }
 
-impl Repository for MemoryRepository {
+impl Loader for MemoryFiles {
     fn read(&mut self, path: &str) -> Result<Option<String>, String> {
         Ok(self.files.get(path).cloned())
     }
 
-    fn list(&mut self) -> Vec<String> {
+    fn lib_files(&mut self) -> Vec<String> {
+        Vec::new()
+    }
+
+    fn files(&mut self) -> Vec<String> {
         self.files.keys().cloned().collect()
     }
 }
 
-/// Index of a document in [`Loaded::docs`]; it is also the [`SourceId`] of
-/// its text.
+/// Index of a document in [`Loaded::docs`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DocId(pub u32);
 
 impl DocId {
     pub fn index(self) -> usize {
         self.0 as usize
-    }
-
-    pub fn source(self) -> SourceId {
-        SourceId(self.0)
     }
 }
 
@@ -89,7 +77,8 @@ pub enum Grammar {
 pub struct Document {
     /// The repository path, or `<bundled>/<file>` for bundled profiles.
     pub path: String,
-    pub text: String,
+    /// The text's id in the [`Sources`] the load was given.
+    pub source: SourceId,
     pub root: Node,
     /// `None` if the version key is missing or unknown (already reported).
     pub grammar: Option<Grammar>,
@@ -119,11 +108,18 @@ pub struct Loaded {
     /// For each document, the indices into `imports` of its edges, in order.
     pub edges: Vec<Vec<usize>>,
     pub diagnostics: Diagnostics,
+    /// The document of each source.
+    by_source: HashMap<SourceId, DocId>,
 }
 
 impl Loaded {
     pub fn doc(&self, id: DocId) -> &Document {
         &self.docs[id.index()]
+    }
+
+    /// The document a source (the [`SourceId`] of a node's span) belongs to.
+    pub fn doc_of_source(&self, source: SourceId) -> Option<DocId> {
+        self.by_source.get(&source).copied()
     }
 
     pub fn doc_ids(&self) -> impl Iterator<Item = DocId> {
@@ -170,19 +166,55 @@ enum Key {
     Bundled(&'static str),
 }
 
-/// Loads `entry` and, transitively, everything it imports.
-pub fn load(repo: &mut dyn Repository, entry: &str) -> Loaded {
-    Loader::new(repo).run(entry)
+/// Loads the file `entry` (a path the `files` loader can read) and,
+/// transitively, everything it imports; every text goes into `sources`.
+pub fn load(sources: &mut Sources, files: &mut dyn Loader, entry: &str) -> Loaded {
+    let entry = normalize(entry.trim_start_matches('/'));
+    let mut out = Imports::new(sources, files);
+    let text = match out.files.read(&entry) {
+        Ok(Some(text)) => text,
+        Ok(None) => {
+            out.error_at(
+                Span::NONE,
+                "6.8.2",
+                format!("cannot read `{entry}`: no such file"),
+            );
+            String::new()
+        }
+        Err(e) => {
+            out.error_at(Span::NONE, "6.8.2", format!("cannot read `{entry}`: {e}"));
+            String::new()
+        }
+    };
+    let id = out.sources.add_loaded(entry.clone(), text);
+    out.run(id, entry)
 }
 
-/// Loads a text given in memory (no imports except bundled profiles).
-pub fn load_text(name: &str, text: &str) -> Loaded {
-    let mut repo = MemoryRepository::new().with(name, text);
-    load(&mut repo, name)
+/// Loads a text the caller already added to `sources` (its
+/// [`v4t_source::SourceFile::path`], if any, places it in the repository;
+/// imports are read through `files`).
+pub fn load_source(sources: &mut Sources, files: &mut dyn Loader, entry: SourceId) -> Loaded {
+    let path = sources
+        .get(entry)
+        .map(|f| {
+            f.path
+                .clone()
+                .unwrap_or_else(|| f.name.rsplit('/').next().unwrap_or_default().to_string())
+        })
+        .unwrap_or_default();
+    Imports::new(sources, files).run(entry, normalize(&path))
 }
 
-struct Loader<'r> {
-    repo: &'r mut dyn Repository,
+/// Loads a text given in memory (no files beside it: only bundled profiles
+/// can be imported).
+pub fn load_text(sources: &mut Sources, name: &str, text: &str) -> Loaded {
+    let id = sources.add(name, text);
+    load_source(sources, &mut v4t_source::NoFiles, id)
+}
+
+struct Imports<'r> {
+    sources: &'r mut Sources,
+    files: &'r mut dyn Loader,
     out: Loaded,
     by_key: HashMap<Key, DocId>,
     queue: VecDeque<DocId>,
@@ -190,10 +222,11 @@ struct Loader<'r> {
     repo_profiles: Option<BTreeMap<String, String>>,
 }
 
-impl<'r> Loader<'r> {
-    fn new(repo: &'r mut dyn Repository) -> Loader<'r> {
-        Loader {
-            repo,
+impl<'r> Imports<'r> {
+    fn new(sources: &'r mut Sources, files: &'r mut dyn Loader) -> Imports<'r> {
+        Imports {
+            sources,
+            files,
             out: Loaded::default(),
             by_key: HashMap::new(),
             queue: VecDeque::new(),
@@ -201,24 +234,8 @@ impl<'r> Loader<'r> {
         }
     }
 
-    fn run(mut self, entry: &str) -> Loaded {
-        let entry = normalize(entry.trim_start_matches('/'));
-        let text = match self.repo.read(&entry) {
-            Ok(Some(text)) => text,
-            Ok(None) => {
-                self.error_at(
-                    Span::NONE,
-                    "6.8.2",
-                    format!("cannot read `{entry}`: no such file"),
-                );
-                String::new()
-            }
-            Err(e) => {
-                self.error_at(Span::NONE, "6.8.2", format!("cannot read `{entry}`: {e}"));
-                String::new()
-            }
-        };
-        let id = self.add(Key::Repo(entry.clone()), entry, text, false);
+    fn run(mut self, entry: SourceId, path: String) -> Loaded {
+        let id = self.add(Key::Repo(path.clone()), path, entry, false);
         self.queue.push_back(id);
         while let Some(id) = self.queue.pop_front() {
             self.process(id);
@@ -230,26 +247,33 @@ impl<'r> Loader<'r> {
     fn error_at(&mut self, span: Span, section: &'static str, message: String) {
         self.out
             .diagnostics
-            .error("import", section, span, String::new(), message);
+            .error(Code::Import, section, span, String::new(), message);
     }
 
-    /// Registers and parses a document.
-    fn add(&mut self, key: Key, path: String, text: String, bundled: bool) -> DocId {
+    /// Registers and parses a document (YAML 1.2 core schema: TOSCA 2.0
+    /// rejects implicit timestamps and `!!binary`, §9.1).
+    fn add(&mut self, key: Key, path: String, source: SourceId, bundled: bool) -> DocId {
         let id = DocId(self.out.docs.len() as u32);
-        let root = match v4t_yaml::parse(&text, id.source()) {
+        let text = self
+            .sources
+            .get(source)
+            .map(|f| f.text.as_str())
+            .unwrap_or_default();
+        let root = match v4t_yaml::parse_with(text, source, v4t_yaml::Schema::Core) {
             Ok(root) => root,
             Err(e) => {
                 let message = format!("invalid YAML: {}", e.message);
                 self.out
                     .diagnostics
-                    .error("yaml", "6", e.span, String::new(), message);
+                    .error(Code::Yaml, "6", e.span, String::new(), message);
                 Node::null()
             }
         };
         self.by_key.insert(key, id);
+        self.out.by_source.insert(source, id);
         self.out.docs.push(Document {
             path,
-            text,
+            source,
             root,
             grammar: None,
             profile: None,
@@ -297,7 +321,7 @@ impl<'r> Loader<'r> {
             let what = if root.is_null() { "empty" } else { "not a map" };
             let path = self.out.docs[id.index()].path.clone();
             self.out.diagnostics.error(
-                "version",
+                Code::DefinitionsVersion,
                 "6.1",
                 span,
                 String::new(),
@@ -307,7 +331,7 @@ impl<'r> Loader<'r> {
         };
         let Some((key, value)) = map.get_entry("tosca_definitions_version") else {
             self.out.diagnostics.error(
-                "version",
+                Code::DefinitionsVersion,
                 "6.2",
                 span,
                 String::new(),
@@ -318,7 +342,7 @@ impl<'r> Loader<'r> {
         let (key_span, value) = (key.span, value.clone());
         if map.first().map(|(k, _)| k.name.as_str()) != Some("tosca_definitions_version") {
             self.out.diagnostics.error(
-                "version",
+                Code::DefinitionsVersion,
                 "6.1",
                 key_span,
                 String::new(),
@@ -335,7 +359,7 @@ impl<'r> Loader<'r> {
             ) => Some(Grammar::Tosca13),
             _ => {
                 self.out.diagnostics.error(
-                    "version",
+                    Code::DefinitionsVersion,
                     "6.2",
                     value.span.or(key_span),
                     "tosca_definitions_version".to_string(),
@@ -558,9 +582,10 @@ impl<'r> Loader<'r> {
         if self.out.docs.len() >= MAX_DOCUMENTS {
             return Err(format!("more than {MAX_DOCUMENTS} files imported"));
         }
-        match self.repo.read(path) {
+        match self.files.read(path) {
             Ok(Some(text)) => {
-                let id = self.add(key, path.to_string(), text, false);
+                let source = self.sources.add_loaded(path, text);
+                let id = self.add(key, path.to_string(), source, false);
                 self.queue.push_back(id);
                 Ok(id)
             }
@@ -573,7 +598,8 @@ impl<'r> Loader<'r> {
         if let Some(&id) = self.by_key.get(&Key::Bundled(path)) {
             return id;
         }
-        let id = self.add(Key::Bundled(path), path.to_string(), text.to_string(), true);
+        let source = self.sources.add(path, text);
+        let id = self.add(Key::Bundled(path), path.to_string(), source, true);
         self.queue.push_back(id);
         id
     }
@@ -594,14 +620,14 @@ impl<'r> Loader<'r> {
     /// Finds the files of the repository that declare a profile.
     fn scan_profiles(&mut self) -> BTreeMap<String, String> {
         let mut found = BTreeMap::new();
-        for path in self.repo.list().into_iter().take(MAX_DOCUMENTS) {
+        for path in self.files.files().into_iter().take(MAX_DOCUMENTS) {
             let name = path.rsplit('/').next().unwrap_or(&path);
             // Any visible file: profiles may be named after themselves
             // (`io.kubernetes`) rather than `*.yaml`.
             if name.starts_with('.') {
                 continue;
             }
-            let Ok(Some(text)) = self.repo.read(&path) else {
+            let Ok(Some(text)) = self.files.read(&path) else {
                 continue;
             };
             if !text.contains("profile:") || !text.contains("tosca_definitions_version") {
@@ -831,17 +857,17 @@ mod tests {
         assert!(resolve_url("main.yaml", "file:t.yaml", Some("r/")).is_err());
     }
 
-    fn repo(files: &[(&str, &str)]) -> MemoryRepository {
-        let mut r = MemoryRepository::new();
+    fn load_files(files: &[(&str, &str)]) -> Loaded {
+        let mut r = MemoryFiles::new();
         for (p, t) in files {
             r = r.with(p, t);
         }
-        r
+        load(&mut Sources::new(), &mut r, files[0].0)
     }
 
     #[test]
     fn imports_are_loaded_once_and_cycles_are_reported() {
-        let mut r = repo(&[
+        let loaded = load_files(&[
             (
                 "main.yaml",
                 "tosca_definitions_version: tosca_2_0\nimports: [a.yaml, b.yaml]\n",
@@ -859,7 +885,6 @@ mod tests {
                 "tosca_definitions_version: tosca_2_0\nimports: [a.yaml]\n",
             ),
         ]);
-        let loaded = load(&mut r, "main.yaml");
         assert_eq!(loaded.docs.len(), 4);
         let messages: Vec<_> = loaded
             .diagnostics
@@ -872,25 +897,23 @@ mod tests {
 
     #[test]
     fn a_file_importing_itself_is_a_cycle() {
-        let mut r = repo(&[(
+        let loaded = load_files(&[(
             "m.yaml",
             "tosca_definitions_version: tosca_2_0\nimports: [m.yaml]\n",
         )]);
-        let loaded = load(&mut r, "m.yaml");
         assert!(loaded.diagnostics.has_errors());
         assert!(loaded.edges[0].is_empty());
     }
 
     #[test]
     fn profiles_are_found_in_the_repository() {
-        let mut r = repo(&[
+        let loaded = load_files(&[
             (
                 "main.yaml",
                 "tosca_definitions_version: tosca_2_0\nimports:\n- profile: io.example:1.0\n  namespace: ex\n",
             ),
             ("io.example", "tosca_definitions_version: tosca_2_0\nprofile: io.example:1.0\n"),
         ]);
-        let loaded = load(&mut r, "main.yaml");
         assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
         assert_eq!(loaded.imports[0].namespace.as_deref(), Some("ex"));
         assert_eq!(loaded.doc(loaded.imports[0].target).path, "io.example");
@@ -898,11 +921,10 @@ mod tests {
 
     #[test]
     fn missing_files_unknown_profiles_and_remote_urls_are_errors() {
-        let mut r = repo(&[(
+        let loaded = load_files(&[(
             "main.yaml",
             "tosca_definitions_version: tosca_2_0\nimports:\n- nope.yaml\n- profile: no.such:1\n- url: http://x/y.yaml\n- namespace: x\n",
         )]);
-        let loaded = load(&mut r, "main.yaml");
         let messages: Vec<_> = loaded
             .diagnostics
             .iter()
@@ -914,6 +936,7 @@ mod tests {
     #[test]
     fn the_version_must_be_first_and_known() {
         let loaded = load_text(
+            &mut Sources::new(),
             "m.yaml",
             "description: x\ntosca_definitions_version: tosca_2_0\n",
         );
@@ -921,12 +944,16 @@ mod tests {
             .diagnostics
             .iter()
             .any(|d| d.message.contains("first keyname")));
-        let loaded = load_text("m.yaml", "tosca_definitions_version: not_tosca\n");
+        let loaded = load_text(
+            &mut Sources::new(),
+            "m.yaml",
+            "tosca_definitions_version: not_tosca\n",
+        );
         assert!(loaded
             .diagnostics
             .iter()
             .any(|d| d.message.contains("unsupported")));
-        let loaded = load_text("m.yaml", "");
+        let loaded = load_text(&mut Sources::new(), "m.yaml", "");
         assert!(loaded
             .diagnostics
             .iter()

@@ -21,6 +21,7 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet, VecDeque};
+use v4t_source::Code;
 
 use v4t_yaml::{Node, Span};
 
@@ -378,7 +379,7 @@ impl<'a> TypeSystem<'a> {
                     let span = parent_node.span;
                     let section = kind.spec_section();
                     self.diagnostics.error(
-                        "unknown-parent",
+                        Code::UndefinedReference,
                         section,
                         span,
                         format!("{}.{}.derived_from", kind.section(), self.types[i].name),
@@ -433,7 +434,7 @@ impl<'a> TypeSystem<'a> {
                         };
                         let path = format!("{}.{}.derived_from", def.kind.section(), def.name);
                         self.diagnostics
-                            .error("derivation-cycle", "6.4.2", span, path, message);
+                            .error(Code::Definition, "6.4.2", span, path, message);
                         self.types[last].parent = None;
                         break;
                     }
@@ -726,14 +727,15 @@ impl<'a> TypeSystem<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::{load, MemoryRepository};
+    use crate::load::{load, MemoryFiles};
+    use v4t_source::Sources;
 
     fn system(files: &[(&str, &str)]) -> Loaded {
-        let mut r = MemoryRepository::new();
+        let mut r = MemoryFiles::new();
         for (p, t) in files {
             r = r.with(p, t);
         }
-        load(&mut r, files[0].0)
+        load(&mut Sources::new(), &mut r, files[0].0)
     }
 
     #[test]
@@ -819,7 +821,7 @@ mod tests {
         for i in 1..20_000 {
             text.push_str(&format!("  T{i}: {{derived_from: T{}}}\n", i - 1));
         }
-        let loaded = crate::load::load_text("m.yaml", &text);
+        let loaded = crate::load::load_text(&mut Sources::new(), "m.yaml", &text);
         let ts = TypeSystem::build(&loaded);
         assert!(!ts.diagnostics.has_errors());
         let last = ts
@@ -833,6 +835,7 @@ mod tests {
     #[test]
     fn tosca_13_short_names_resolve_to_normative_types() {
         let loaded = crate::load::load_text(
+            &mut Sources::new(),
             "m.yaml",
             "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  My: {derived_from: tosca:DBMS}\n  Other: {derived_from: Compute}\n",
         );

@@ -4,7 +4,7 @@
 //! Every place that asks what kind of YAML value a node holds goes through
 //! [`classify`], so the mapping from the YAML tree lives in one function.
 
-use v4t_yaml::{Map, Node, Value};
+use v4t_yaml::{Map, Node, Tag, Value};
 
 /// The kind of a YAML value as TOSCA sees it.
 #[derive(Clone, Copy, Debug)]
@@ -21,21 +21,21 @@ pub enum Scalar<'a> {
     Map(&'a Map),
 }
 
-/// Classifies a node's value.
+/// Classifies a node's value; integers and floats are told apart by how
+/// the number was written (`1.0` is a float, §9.1.1.3).
 pub fn classify(node: &Node) -> Scalar<'_> {
     match &node.value {
         Value::Null => Scalar::Null,
         Value::Bool(b) => Scalar::Bool(*b),
         Value::Number(n) => {
-            // Integral values are YAML `!!int` unless written as floats; the
-            // parser keeps one number type, so integral numbers count as
-            // integers here.
-            if n.fract() == 0.0 && n.abs() < 9.2e18 {
-                Scalar::Int(*n as i64)
-            } else {
+            let integral = n.fract() == 0.0 && n.abs() < 9.2e18;
+            if node.form.is_float() || !integral {
                 Scalar::Float(*n)
+            } else {
+                Scalar::Int(*n as i64)
             }
         }
+        Value::String(_) if node.form.tag() == Some(Tag::Timestamp) => Scalar::Timestamp,
         Value::String(s) => Scalar::Str(s),
         Value::Timestamp(_) => Scalar::Timestamp,
         Value::Seq(items) => Scalar::Seq(items),
@@ -43,95 +43,24 @@ pub fn classify(node: &Node) -> Scalar<'_> {
     }
 }
 
-/// [`classify`], telling integers from floats by how the number was written
-/// (`1.0` is a float) when the source text is at hand.
-///
-/// The YAML tree keeps one number type; until it keeps the written form,
-/// the plain scalar at the node's position is read again here.
-pub fn classify_written<'a>(node: &'a Node, src: Option<Src<'_>>) -> Scalar<'a> {
-    let c = classify(node);
-    if let (Scalar::Int(i), Some(raw)) = (c, src.and_then(|t| plain_token(t, node))) {
-        let lower = raw.to_ascii_lowercase();
-        let hex_or_octal = lower.starts_with("0x")
-            || lower.starts_with("0o")
-            || lower.starts_with("-0x")
-            || lower.starts_with("+0x");
-        if !hex_or_octal && (lower.contains('.') || lower.contains('e')) {
-            return Scalar::Float(i as f64);
-        }
-    }
-    c
-}
-
 /// Whether a boolean was written `true` or `false` (TOSCA 2.0 accepts no
-/// other spelling, §9.1.1.4). `None` if the source is not at hand.
-pub fn bool_written_lowercase(node: &Node, src: Option<Src<'_>>) -> Option<bool> {
-    let raw = plain_token(src?, node)?;
-    Some(raw == "true" || raw == "false")
+/// other spelling, §9.1.1.4), given its text as written.
+pub fn bool_written_lowercase(written: Option<&str>) -> Option<bool> {
+    written.map(|w| w == "true" || w == "false")
 }
 
-/// Whether a map key was written as a string: quoted, or a plain scalar
-/// that YAML reads as a string (`99:` and `1.0:` are numbers).
-pub fn key_written_as_string(key: &v4t_yaml::Key, src: Option<Src<'_>>) -> bool {
-    let Some(line) = src.and_then(|t| line_from(t, key.span)) else {
-        return true;
-    };
-    if line.starts_with(['"', '\'', '?', '[', '{', '!', '&', '*']) {
+/// Whether a map key was written as a string (quoted, or a plain scalar
+/// YAML reads as a string: `99:` and `1.0:` are numbers), given its text
+/// as written.
+pub fn key_written_as_string(written: Option<&str>) -> bool {
+    let Some(w) = written else { return true };
+    if w.starts_with(['"', '\'', '?', '[', '{', '!', '&', '*']) {
         return true;
     }
-    let end = line
-        .find(": ")
-        .or_else(|| line.strip_suffix(':').map(str::len))
-        .unwrap_or(line.len());
-    let token = line[..end].trim_end();
-    matches!(v4t_yaml::parse::resolve_plain(token), Value::String(_))
-}
-
-/// A source text with the offsets of its lines, to read back how a value
-/// was written.
-#[derive(Clone, Copy, Debug)]
-pub struct Src<'t> {
-    pub text: &'t str,
-    /// Byte offset of each line's start.
-    pub lines: &'t [u32],
-}
-
-/// The byte offsets of the starts of the lines of `text`.
-pub fn line_starts(text: &str) -> Vec<u32> {
-    let mut out = vec![0u32];
-    out.extend(
-        text.bytes()
-            .enumerate()
-            .filter(|(_, b)| *b == b'\n')
-            .map(|(i, _)| i as u32 + 1),
-    );
-    out
-}
-
-/// The rest of the source line from where `span` starts.
-fn line_from<'t>(src: Src<'t>, span: v4t_yaml::Span) -> Option<&'t str> {
-    if !span.is_known() {
-        return None;
-    }
-    let i = span.line as usize - 1;
-    let start = *src.lines.get(i)? as usize;
-    let end = src.lines.get(i + 1).map_or(src.text.len(), |&e| e as usize);
-    let line = src.text.get(start..end)?.trim_end_matches(['\n', '\r']);
-    let start = line
-        .char_indices()
-        .nth(span.col as usize - 1)
-        .map(|(i, _)| i)?;
-    Some(&line[start..])
-}
-
-/// The characters of a plain (unquoted) number or word at the node's
-/// position, `None` for quoted, block or tagged scalars.
-fn plain_token<'t>(src: Src<'t>, node: &Node) -> Option<&'t str> {
-    let rest = line_from(src, node.span)?;
-    let end = rest
-        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '+' | '-')))
-        .unwrap_or(rest.len());
-    (end > 0).then(|| &rest[..end])
+    matches!(
+        v4t_yaml::parse::resolve_plain_form(w.trim_end(), v4t_yaml::Schema::Core).0,
+        Value::String(_)
+    )
 }
 
 /// A short name of a value's YAML kind for messages (`a string`, `an integer`).
@@ -179,34 +108,26 @@ mod tests {
 
     #[test]
     fn written_forms_tell_floats_booleans_and_keys_apart() {
-        let text = "a: 1.0\nb: 1\nc: False\nd: 0x1F\n99: x\n'7': y\n";
-        let lines = line_starts(text);
-        let text = Src {
-            text,
-            lines: &lines,
-        };
-        let doc = v4t_yaml::parse(text.text, v4t_yaml::SourceId(0)).unwrap();
+        let text = "a: 1.0\nb: 1\nc: False\nd: 0x1F\n99: x\n'7': y\ne: !!timestamp 2001-01-01\n";
+        let mut sources = v4t_source::Sources::new();
+        let id = sources.add("t.yaml", text);
+        let doc = v4t_yaml::parse_with(text, id, v4t_yaml::Schema::Core).unwrap();
         let get = |k: &str| doc.get(k).unwrap();
-        assert!(matches!(
-            classify_written(get("a"), Some(text)),
-            Scalar::Float(_)
-        ));
-        assert!(matches!(
-            classify_written(get("b"), Some(text)),
-            Scalar::Int(1)
-        ));
-        assert!(matches!(
-            classify_written(get("d"), Some(text)),
-            Scalar::Int(31)
-        ));
-        assert_eq!(bool_written_lowercase(get("c"), Some(text)), Some(false));
+        assert!(matches!(classify(get("a")), Scalar::Float(_)));
+        assert!(matches!(classify(get("b")), Scalar::Int(1)));
+        assert!(matches!(classify(get("d")), Scalar::Int(31)));
+        assert!(matches!(classify(get("e")), Scalar::Timestamp));
+        assert_eq!(
+            bool_written_lowercase(sources.text_of(get("c").span)),
+            Some(false)
+        );
         let keys: Vec<_> = doc
             .as_map()
             .unwrap()
             .iter()
-            .map(|(k, _)| key_written_as_string(k, Some(text)))
+            .map(|(k, _)| key_written_as_string(sources.text_of(k.span)))
             .collect();
-        assert_eq!(keys, [true, true, true, true, false, true]);
+        assert_eq!(keys, [true, true, true, true, false, true, true]);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! their properties, and every validation clause that applies (the data
 //! type's and its ancestors', the schema's and the definition's).
 
+use v4t_source::Code;
 use v4t_yaml::Node;
 
 use super::defs::{DefNode, Schema, MAX_NESTING};
@@ -38,7 +39,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     ) {
         if depth > MAX_NESTING * 4 {
             self.error(
-                "nesting",
+                Code::InvalidShape,
                 section,
                 v.span,
                 "value nested too deeply to validate",
@@ -57,6 +58,15 @@ impl<'t, 'a> Checker<'t, 'a> {
         let ty = s.ty;
         let base = self.ts.builtin_base(ty);
         let got = self.classify(v);
+        if v.form.tag() == Some(v4t_yaml::Tag::Binary) {
+            self.error(
+                Code::TypeMismatch,
+                "9.1.1.5",
+                v.span,
+                "YAML `!!binary` is not accepted: write bytes as a Base64 string",
+            );
+            return;
+        }
         let mismatch = |c: &mut Self, expected: &str| {
             let message = format!(
                 "expected {expected} for type `{}`, got {} {}",
@@ -64,7 +74,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 value::describe(v),
                 value::show(v)
             );
-            c.error("type-mismatch", "9.1", v.span, message);
+            c.error(Code::TypeMismatch, "9.1", v.span, message);
         };
         let ok = match base {
             None => self.complex_value(v, ty, section, depth),
@@ -94,10 +104,10 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(Builtin::Boolean) => match got {
                 Scalar::Bool(_) => {
                     if !self.v13()
-                        && value::bool_written_lowercase(v, self.src(v.span)) == Some(false)
+                        && value::bool_written_lowercase(self.written(v.span)) == Some(false)
                     {
                         self.error(
-                            "type-mismatch",
+                            Code::TypeMismatch,
                             "9.1.1.4",
                             v.span,
                             "TOSCA booleans are written `true` or `false` (lowercase)",
@@ -116,7 +126,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Scalar::Str(st) if is_base64(st) => true,
                 Scalar::Str(_) => {
                     self.error(
-                        "type-mismatch",
+                        Code::TypeMismatch,
                         "9.1.1.5",
                         v.span,
                         "bytes must be a Base64 string",
@@ -137,10 +147,20 @@ impl<'t, 'a> Checker<'t, 'a> {
             },
             Some(Builtin::Timestamp) => match got {
                 Scalar::Str(st) if parse_timestamp(st).is_some() => true,
-                Scalar::Timestamp => true,
+                Scalar::Str(st) if self.v13() && yaml_timestamp(st) => true,
+                Scalar::Timestamp if self.v13() => true,
+                Scalar::Timestamp => {
+                    self.error(
+                        Code::TypeMismatch,
+                        "9.1.2.1",
+                        v.span,
+                        "YAML `!!timestamp` is not accepted: write timestamps as RFC 3339 strings",
+                    );
+                    false
+                }
                 Scalar::Str(_) => {
                     self.error(
-                        "type-mismatch",
+                        Code::TypeMismatch,
                         "9.1.2.1",
                         v.span,
                         format!("{} is not an RFC 3339 timestamp", value::show(v)),
@@ -156,7 +176,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Scalar::Str(st) if parse_version(st).is_some() => true,
                 Scalar::Str(_) => {
                     self.error(
-                        "type-mismatch",
+                        Code::TypeMismatch,
                         "9.1.2.3",
                         v.span,
                         format!(
@@ -243,7 +263,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             self.type_name(rs.ty),
                             self.type_name(s.ty)
                         );
-                        self.error("type-mismatch", "10.2", v.span, message);
+                        self.error(Code::TypeMismatch, "10.2", v.span, message);
                         return;
                     }
                 }
@@ -271,7 +291,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 builtin_noun(got),
                 self.type_name(s.ty)
             );
-            self.error("type-mismatch", "10.2", v.span, message);
+            self.error(Code::TypeMismatch, "10.2", v.span, message);
         }
     }
 
@@ -303,7 +323,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 k.name,
                 self.type_name(ks.ty)
             );
-            self.error("type-mismatch", section, k.span, message);
+            self.error(Code::TypeMismatch, section, k.span, message);
             return;
         }
         // Validation clauses of the key schema, on the key as a string.
@@ -314,7 +334,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "map key `{}` does not satisfy its key schema's validation",
                     k.name
                 );
-                self.error("validation", "9.11", k.span, message);
+                self.error(Code::Validation, "9.11", k.span, message);
                 return;
             }
         }
@@ -334,7 +354,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.type_name(ty),
                 value::describe(v)
             );
-            self.error("type-mismatch", "9.2", v.span, message);
+            self.error(Code::TypeMismatch, "9.2", v.span, message);
             return false;
         };
         let props = self.type_entries(ty, "properties");
@@ -343,7 +363,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Some((_, p)) => {
                     if p.fixed().is_some() {
                         self.error(
-                            "fixed-value",
+                            Code::Definition,
                             "9.5",
                             k.span,
                             format!(
@@ -362,7 +382,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
                 None => {
                     let message = format!("`{}` has no property `{}`", self.type_name(ty), k.name);
-                    self.error("undefined-property", "9.2", k.span, message);
+                    self.error(Code::UndefinedReference, "9.2", k.span, message);
                 }
             }
         }
@@ -373,7 +393,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "required property `{name}` of `{}` has no value",
                     self.type_name(ty)
                 );
-                self.error("required-property", "9.2", v.span, message);
+                self.error(Code::MissingValue, "9.2", v.span, message);
             }
         }
         true
@@ -387,7 +407,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.type_name(ty),
                 value::describe(v)
             );
-            self.error("type-mismatch", "9.1.2.2", v.span, message);
+            self.error(Code::TypeMismatch, "9.1.2.2", v.span, message);
             return false;
         };
         let Some(info) = self.scalar_info(ty) else {
@@ -399,7 +419,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 value::show(v),
                 self.type_name(ty)
             );
-            self.error("type-mismatch", "9.1.2.2", v.span, message);
+            self.error(Code::TypeMismatch, "9.1.2.2", v.span, message);
             return false;
         };
         if info.multiplier(lit.unit).is_none() {
@@ -410,7 +430,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.type_name(ty),
                 units.join(", ")
             );
-            self.error("type-mismatch", "9.1.2.2", v.span, message);
+            self.error(Code::TypeMismatch, "9.1.2.2", v.span, message);
             return false;
         }
         // The number is a value of the scalar type's data type.
@@ -421,7 +441,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 "the number of a `{}` scalar must be an integer",
                 self.type_name(ty)
             );
-            self.error("type-mismatch", "9.1.2.2", v.span, message);
+            self.error(Code::TypeMismatch, "9.1.2.2", v.span, message);
             return false;
         }
         if let Some(d) = data_type {
@@ -435,7 +455,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         value::show(v),
                         self.type_name(d)
                     );
-                    self.error("validation", "9.1.2.2", v.span, message);
+                    self.error(Code::Validation, "9.1.2.2", v.span, message);
                     return false;
                 }
             }
@@ -470,7 +490,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(s.ty),
                     clause.node.span.line
                 );
-                self.error("validation", "9.11", v.span, message);
+                self.error(Code::Validation, "9.11", v.span, message);
                 return;
             }
         }
@@ -491,7 +511,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if let Returns::Builtin(b) = r {
                     if b != Builtin::Boolean {
                         self.error(
-                            "validation",
+                            Code::Validation,
                             "9.11",
                             v.span,
                             format!(
@@ -508,7 +528,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Call::No => {
                 if !matches!(self.classify(v), Scalar::Bool(_)) {
                     self.error(
-                        "validation",
+                        Code::Validation,
                         "9.11",
                         v.span,
                         "a validation clause must be a Boolean expression (a function call such as `$greater_or_equal`)",
@@ -581,12 +601,17 @@ impl<'t, 'a> Checker<'t, 'a> {
                         value::describe(literal),
                         value::show(literal)
                     );
-                    self.error("validation", "9.2", literal.span, message);
+                    self.error(Code::Validation, "9.2", literal.span, message);
                 }
             }
             _ => {}
         }
     }
+}
+
+/// A timestamp as YAML 1.1 writes it (TOSCA 1.3 accepts these).
+fn yaml_timestamp(s: &str) -> bool {
+    v4t_yaml::timestamp::parse_yaml_timestamp(s).is_some()
 }
 
 fn builtin_noun(b: Builtin) -> &'static str {

@@ -10,6 +10,7 @@
 //! where they were written. Views are built without diagnostics; the
 //! definitions themselves are checked once, where they are written.
 
+use v4t_source::Code;
 use v4t_yaml::{Map, Node, Span};
 
 use super::Checker;
@@ -327,7 +328,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     ) -> Option<Schema<'a>> {
         if depth > MAX_NESTING {
             self.error(
-                "nesting",
+                Code::InvalidShape,
                 section,
                 node.span,
                 "schema definitions nested too deeply",
@@ -371,7 +372,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Some(p) => p.ty,
                 None => {
                     self.error(
-                        "missing-keyname",
+                        Code::MissingKeyname,
                         "9.3",
                         node.span,
                         "a schema definition needs a `type`",
@@ -420,7 +421,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn no_abstract_scalar(&mut self, ty: TypeId, span: Span) {
         if self.ts.get(ty).builtin == Some(Builtin::Scalar) {
             self.error(
-                "abstract-scalar",
+                Code::Definition,
                 "9.1.2.2",
                 span,
                 "the `scalar` type is abstract: use a scalar type derived from it",
@@ -437,7 +438,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(ty),
                     self.type_name(p)
                 );
-                self.error("refinement", "5.1.3", span, message);
+                self.error(Code::Definition, "5.1.3", span, message);
             }
         }
     }
@@ -459,7 +460,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 || self.type_schema_part(s.ty, "entry_schema").is_some();
             if entry.is_none() && !inherited && !self.v13() {
                 self.error(
-                    "missing-keyname",
+                    Code::MissingKeyname,
                     "9.3",
                     span,
                     format!(
@@ -470,7 +471,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         } else if let Some(e) = entry {
             self.error(
-                "entry-schema",
+                Code::Definition,
                 "9.3",
                 e.span,
                 format!(
@@ -482,7 +483,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(k) = key {
             if base != Some(Builtin::Map) {
                 self.error(
-                    "key-schema",
+                    Code::Definition,
                     "9.3",
                     k.span,
                     format!(
@@ -496,7 +497,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         "a `key_schema` must derive from `string`, not `{}`",
                         self.type_name(ks.ty)
                     );
-                    self.error("key-schema", "9.3", k.span, message);
+                    self.error(Code::Definition, "9.3", k.span, message);
                 }
             }
         }
@@ -527,7 +528,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if let Some(fixed) = p.fixed() {
                 let _ = fixed;
                 self.error(
-                    "fixed-value",
+                    Code::Definition,
                     section,
                     node.span,
                     format!("{what} `{name}` has a fixed value in its parent definition and cannot be refined"),
@@ -541,7 +542,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 || self.v13() && role != Role::Property && role != Role::Attribute;
             if !short_ok {
                 self.error(
-                    "short-form",
+                    Code::Definition,
                     section,
                     node.span,
                     format!(
@@ -610,7 +611,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             None => {
                 if parent.is_none() && matches!(role, Role::Property | Role::Attribute) {
                     self.error(
-                        "missing-keyname",
+                        Code::MissingKeyname,
                         section,
                         node.span,
                         format!("{what} `{name}` needs a `type`"),
@@ -657,7 +658,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Scalar::Bool(b) => {
                     if !b && parent.is_some_and(Param::required) {
                         self.error(
-                            "refinement",
+                            Code::Definition,
                             section,
                             r.span,
                             format!("{what} `{name}` is required in its parent definition and cannot become optional"),
@@ -666,7 +667,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                     b
                 }
                 _ => {
-                    self.error("shape", section, r.span, "`required` must be a boolean");
+                    self.error(
+                        Code::InvalidShape,
+                        section,
+                        r.span,
+                        "`required` must be a boolean",
+                    );
                     true
                 }
             },
@@ -692,7 +698,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(d) = map.get("default") {
             if !required && role != Role::Attribute && !self.v13() {
                 self.error(
-                    "default-not-required",
+                    Code::Definition,
                     section,
                     d.span,
                     format!("{what} `{name}` is not required, so it cannot have a `default`"),
@@ -708,7 +714,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(v) = value {
             if role == Role::Incoming {
                 self.error(
-                    "parameter-value",
+                    Code::Definition,
                     "9.8",
                     v.span,
                     format!("`value` is only for outgoing parameters; `{name}` is incoming"),
@@ -723,21 +729,21 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(m) = mapping {
             if value.is_some() {
                 self.error(
-                    "parameter-mapping",
+                    Code::Definition,
                     "9.8",
                     m.span,
                     format!("parameter `{name}` has both `value` and `mapping`"),
                 );
             } else if role == Role::Outgoing {
                 self.error(
-                    "parameter-mapping",
+                    Code::Definition,
                     "9.8",
                     m.span,
                     format!("`mapping` is only for incoming parameters; `{name}` is outgoing"),
                 );
             } else if place == Place::InterfaceType {
                 self.error(
-                    "parameter-mapping",
+                    Code::Definition,
                     "11.4",
                     m.span,
                     "attribute mappings are not allowed in interface type definitions",
@@ -747,7 +753,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
             if parent.is_some_and(|p| p.mapping().is_some()) {
                 self.error(
-                    "parameter-mapping",
+                    Code::Definition,
                     "9.8",
                     m.span,
                     format!("parameter `{name}` is already mapped in its parent definition"),
@@ -766,7 +772,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 for i in items {
                     if !matches!(self.classify(i), Scalar::Str(_) | Scalar::Int(_)) {
                         self.error(
-                            "mapping",
+                            Code::InvalidShape,
                             "9.10",
                             i.span,
                             "an attribute selection lists names and indices",
@@ -775,7 +781,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
             }
             _ => self.error(
-                "mapping",
+                Code::InvalidShape,
                 "9.10",
                 m.span,
                 "a parameter mapping is a list: [ <tosca_path>, <attribute_name>, ... ]",
@@ -802,7 +808,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             let parent = parents.iter().find(|(n, _)| *n == name).map(|(_, p)| p);
             if parent.is_none() && !allow_new {
                 self.error(
-                    "undefined",
+                    Code::UndefinedReference,
                     section,
                     k.span,
                     format!("{what} refine inherited definitions only; `{name}` is not defined"),

@@ -3,6 +3,7 @@
 //! profiles, imports, function definitions; then each type section and the
 //! service template.
 
+use v4t_source::Code;
 use v4t_yaml::{Map, Node};
 
 use super::Checker;
@@ -70,7 +71,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 "imports" => {
                     if v.is_null() {
                         c.error(
-                            "empty-section",
+                            Code::InvalidShape,
                             "6.8.1",
                             v.span,
                             "`imports` is empty: omit it or list import definitions",
@@ -93,7 +94,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         ) {
             let _ = pk;
             self.error(
-                "profile-with-service-template",
+                Code::Definition,
                 "6.7.1",
                 sk.span,
                 "a TOSCA file that defines a profile must not define a service template",
@@ -117,7 +118,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         for (k, _) in map.iter() {
             if !self.key_is_string(k) {
                 self.error(
-                    "metadata",
+                    Code::InvalidShape,
                     "5.3.1",
                     k.span,
                     format!("metadata name `{}` must be a string", k.name),
@@ -135,7 +136,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if !matches!(self.classify(def), Scalar::Map(_) | Scalar::Seq(_)) {
                 let got = value::describe(def);
                 self.error(
-                    "dsl-definition",
+                    Code::InvalidShape,
                     "6.3",
                     def.span.or(k.span),
                     format!(
@@ -171,7 +172,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         c.expect_str(url, "the repository `url`", "6.5");
                     }
                     None => c.error(
-                        "missing-keyname",
+                        Code::MissingKeyname,
                         "6.5",
                         def.span.or(k.span),
                         format!("repository `{}` has no `url`", k.name),
@@ -196,7 +197,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.at(k.name.as_str(), |c| {
                 if k.name.contains('$') {
                     c.error(
-                        "function-name",
+                        Code::Definition,
                         "10.1",
                         k.span,
                         "function names must not contain `$`",
@@ -219,7 +220,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
                 let Some(sigs) = m.get("signatures") else {
                     c.error(
-                        "missing-keyname",
+                        Code::MissingKeyname,
                         "10.4",
                         def.span,
                         format!("function `{}` has no `signatures`", k.name),
@@ -232,7 +233,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     };
                     if list.is_empty() {
                         c.error(
-                            "missing-keyname",
+                            Code::MissingKeyname,
                             "10.4",
                             sigs.span,
                             "`signatures` needs at least one signature definition",
@@ -281,7 +282,12 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(v) = m.get("variadic") {
             if !matches!(self.classify(v), Scalar::Bool(_)) {
-                self.error("shape", "10.4", v.span, "`variadic` must be a boolean");
+                self.error(
+                    Code::InvalidShape,
+                    "10.4",
+                    v.span,
+                    "`variadic` must be a boolean",
+                );
             }
         }
         if let Some(r) = m.get("result") {

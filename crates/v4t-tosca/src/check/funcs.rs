@@ -8,6 +8,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
+use v4t_source::Code;
 
 use v4t_yaml::{Map, Node};
 
@@ -100,7 +101,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         .find(|(k, _)| call_name(&k.name).is_some())
                         .map(|(k, _)| k.span);
                     self.error(
-                        "malformed-function",
+                        Code::Function,
                         "10.1",
                         span.unwrap_or(v.span),
                         "malformed function: a map with a `$` key must have exactly one key (escape literal `$` as `$$`)",
@@ -175,7 +176,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Some(l) => Some(l),
                 None => {
                     c.error(
-                        "function-arguments",
+                        Code::Function,
                         "10.2",
                         args_span,
                         format!("`${name}` takes a list of arguments"),
@@ -194,7 +195,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     None => format!("at least {min}"),
                 };
                 c.error(
-                    "function-arguments",
+                    Code::Function,
                     "10.2",
                     args_span,
                     format!("`${name}` takes {expected} argument(s), not {}", l.len()),
@@ -234,7 +235,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             "node_index" | "relationship_index" => {
                 if !no_args {
                     self.error(
-                        "function-arguments",
+                        Code::Function,
                         "10.2.1",
                         args_span,
                         format!("`${name}` takes no arguments"),
@@ -358,7 +359,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     if let Returns::Builtin(b) = r {
                         if b != Builtin::Boolean {
                             self.error(
-                                "function-arguments",
+                                Code::Function,
                                 "10.2.2.1",
                                 a.span,
                                 format!(
@@ -372,7 +373,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Call::No => {
                     if !matches!(self.classify(a), Scalar::Bool(_)) {
                         self.error(
-                            "function-arguments",
+                            Code::Function,
                             "10.2.2.1",
                             a.span,
                             format!("the arguments of `${name}` must be Boolean expressions"),
@@ -437,7 +438,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             };
             if !ok {
                 self.error(
-                    "function-arguments",
+                    Code::Function,
                     "10.2",
                     a.span,
                     format!(
@@ -504,7 +505,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Call::No => {
                     if !matches!(self.classify(a), Scalar::Str(_) | Scalar::Int(_)) {
                         self.error(
-                            "function-arguments",
+                            Code::Function,
                             "10.2.1",
                             a.span,
                             "nested names are strings and indices are non-negative integers",
@@ -519,7 +520,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn get_input(&mut self, args: Option<&'a Node>, span: v4t_yaml::Span) -> Returns<'a> {
         let Some(args) = args else {
             self.error(
-                "function-arguments",
+                Code::Function,
                 "10.2.1.1",
                 span,
                 "`$get_input` needs the name of an input",
@@ -530,7 +531,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(l) if !l.is_empty() => (&l[0], &l[1..]),
             Some(_) => {
                 self.error(
-                    "function-arguments",
+                    Code::Function,
                     "10.2.1.1",
                     args.span,
                     "`$get_input` needs the name of an input",
@@ -543,7 +544,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(name) = value::as_str(name_node) else {
             if !matches!(self.call_of(name_node), Call::Yes(..)) {
                 self.error(
-                    "function-arguments",
+                    Code::Function,
                     "10.2.1.1",
                     name_node.span,
                     "the input name of `$get_input` must be a string",
@@ -557,7 +558,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let def = self.fctx.inputs.iter().find_map(|m| m.get(name));
         let Some(def) = def else {
             self.error(
-                "undefined-input",
+                Code::UndefinedReference,
                 "10.2.1.1",
                 name_node.span,
                 format!("`$get_input` names `{name}`, which is not a declared input"),
@@ -620,7 +621,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         let Some(first) = word(self, 0) else {
             self.error(
-                "tosca-path",
+                Code::Function,
                 "10.3",
                 l.first().map(|n| n.span).unwrap_or(span),
                 format!("the TOSCA path of `${function}` starts with SELF or a template name"),
@@ -659,14 +660,14 @@ impl<'t, 'a> Checker<'t, 'a> {
                 (None, false) => {
                     if self.fctx.in_template {
                         self.error(
-                            "tosca-path",
+                            Code::Function,
                             "10.3",
                             l[0].span,
                             format!("`${function}` names `{first}`, which is neither SELF nor a node or relationship template"),
                         );
                     } else {
                         self.error(
-                            "tosca-path",
+                            Code::Function,
                             "11.4",
                             l[0].span,
                             format!("outside a service template, `${function}` can only start at SELF, not `{first}`"),
@@ -693,7 +694,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                                 "node type `{}` has no requirement `{req}`",
                                 self.type_name(t)
                             );
-                            self.error("tosca-path", "10.3", l[i + 1].span, message);
+                            self.error(Code::Function, "10.3", l[i + 1].span, message);
                             return;
                         }
                     }
@@ -720,7 +721,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                                     "node type `{}` has no capability `{cap}`",
                                     self.type_name(t)
                                 );
-                                self.error("tosca-path", "10.3", l[i + 1].span, message);
+                                self.error(Code::Function, "10.3", l[i + 1].span, message);
                                 return;
                             }
                         }
@@ -757,7 +758,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if bad {
             self.error(
-                "tosca-path",
+                Code::Function,
                 "10.3",
                 span,
                 format!("malformed TOSCA path in `${function}`"),
@@ -767,7 +768,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let rest = &l[i.min(l.len())..];
         if rest.is_empty() {
             self.error(
-                "tosca-path",
+                Code::Function,
                 "10.2.1",
                 span,
                 format!("`${function}` needs a name after its TOSCA path"),
@@ -776,7 +777,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if !nested && rest.len() > 1 {
             self.error(
-                "function-arguments",
+                Code::Function,
                 "10.2.1",
                 rest[1].span,
                 format!("`${function}` takes a TOSCA path and one name"),
@@ -786,7 +787,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(name) = value::as_str(&rest[0]) else {
             if !matches!(self.call_of_quiet(&rest[0]), Call::Yes(..)) {
                 self.error(
-                    "tosca-path",
+                    Code::Function,
                     "10.2.1",
                     rest[0].span,
                     "the name after a TOSCA path must be a string",
@@ -825,7 +826,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 _ => "property",
             };
             let message = format!("`{}` has no {what} `{name}`", self.type_name(t));
-            self.error("tosca-path", "10.2.1", rest[0].span, message);
+            self.error(Code::Function, "10.2.1", rest[0].span, message);
         }
     }
 
@@ -841,7 +842,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Ok(e) => e,
             Err(_) => {
                 self.error(
-                    "unknown-function",
+                    Code::Function,
                     "10.4",
                     span,
                     format!(
@@ -860,7 +861,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(v4t_yaml::Value::Seq(items)) => items.as_slice(),
             Some(_) => {
                 self.error(
-                    "function-arguments",
+                    Code::Function,
                     "10.4",
                     args.map(|a| a.span).unwrap_or(span),
                     format!("the arguments of `${name}` must be a list"),
@@ -878,7 +879,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
         self.error(
-            "function-arguments",
+            Code::Function,
             "10.4",
             span,
             format!("the arguments of `${name}` match none of its signatures"),
@@ -944,12 +945,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             _ => None,
         };
         if let Some(what) = problem {
-            self.error(
-                "function-arguments",
-                "1.3 4",
-                at.span,
-                format!("`{name}` {what}"),
-            );
+            self.error(Code::Function, "1.3 4", at.span, format!("`{name}` {what}"));
         }
         if let Some(l) = list {
             for a in l {

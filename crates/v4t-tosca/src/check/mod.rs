@@ -19,7 +19,10 @@ mod literals;
 mod template;
 mod types;
 
+use v4t_source::Code;
 use v4t_yaml::{Map, Node, Span};
+
+use v4t_source::Sources;
 
 use crate::diag::{Diagnostics, ElementPath};
 use crate::load::{DocId, Grammar, Loaded};
@@ -31,9 +34,10 @@ pub use literals::{
 };
 
 /// Validates every document of a load; returns the load's, the type
-/// system's and the checks' diagnostics together.
-pub fn validate(ts: &TypeSystem<'_>) -> Diagnostics {
-    let mut c = Checker::new(ts);
+/// system's and the checks' diagnostics together. `sources` are the texts
+/// the load read (to see how values were written).
+pub fn validate(ts: &TypeSystem<'_>, sources: &Sources) -> Diagnostics {
+    let mut c = Checker::new(ts, sources);
     for doc in ts.loaded.doc_ids() {
         c.document(doc);
     }
@@ -55,12 +59,12 @@ pub(crate) struct Checker<'t, 'a> {
     pub grammar: Grammar,
     /// What `SELF`, template names and `$get_input` refer to here.
     pub fctx: funcs::FnCtx<'a>,
-    /// Line offsets of every document (to read back written forms).
-    lines: Vec<Vec<u32>>,
+    /// The texts (to read back how a value or key was written).
+    sources: &'t Sources,
 }
 
 impl<'t, 'a> Checker<'t, 'a> {
-    fn new(ts: &'t TypeSystem<'a>) -> Checker<'t, 'a> {
+    fn new(ts: &'t TypeSystem<'a>, sources: &'t Sources) -> Checker<'t, 'a> {
         Checker {
             ts,
             loaded: ts.loaded,
@@ -69,12 +73,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             doc: Loaded::ENTRY,
             grammar: Grammar::Tosca2,
             fctx: funcs::FnCtx::default(),
-            lines: ts
-                .loaded
-                .docs
-                .iter()
-                .map(|d| value::line_starts(&d.text))
-                .collect(),
+            sources,
         }
     }
 
@@ -106,7 +105,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     pub fn error(
         &mut self,
-        code: &'static str,
+        code: Code,
         section: &'static str,
         span: Span,
         message: impl Into<String>,
@@ -117,7 +116,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     pub fn warning(
         &mut self,
-        code: &'static str,
+        code: Code,
         section: &'static str,
         span: Span,
         message: impl Into<String>,
@@ -156,24 +155,19 @@ impl<'t, 'a> Checker<'t, 'a> {
         r
     }
 
-    /// The value's kind as TOSCA sees it (integer and float told apart by
-    /// how the number was written).
+    /// The value's kind as TOSCA sees it.
     pub fn classify<'n>(&self, node: &'n Node) -> Scalar<'n> {
-        value::classify_written(node, self.src(node.span))
+        value::classify(node)
     }
 
-    /// The source text a span points into.
-    pub fn src(&self, span: Span) -> Option<value::Src<'_>> {
-        let i = span.source.0 as usize;
-        Some(value::Src {
-            text: &self.loaded.docs.get(i)?.text,
-            lines: self.lines.get(i)?,
-        })
+    /// The text a node or key was written as.
+    pub fn written(&self, span: Span) -> Option<&'t str> {
+        self.sources.text_of(span)
     }
 
     /// Whether a map key was written as a string (not `99:` or `1.0:`).
     pub fn key_is_string(&self, key: &v4t_yaml::Key) -> bool {
-        value::key_written_as_string(key, self.src(key.span))
+        value::key_written_as_string(self.written(key.span))
     }
 
     /// Checks the keynames of a map against the allowed ones and reports
@@ -183,7 +177,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if !allowed.contains(&k.name.as_str()) {
                 let hint = if self.v13() { "" } else { hint_13(&k.name) };
                 self.error(
-                    "unknown-keyname",
+                    Code::UnknownKeyname,
                     section,
                     k.span,
                     format!("unknown keyname `{}` in {what}{hint}", k.name),
@@ -204,7 +198,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             None => {
                 let got = value::describe(node);
                 self.error(
-                    "shape",
+                    Code::InvalidShape,
                     section,
                     node.span,
                     format!("{what} must be a map, not {got}"),
@@ -226,7 +220,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             None => {
                 let got = value::describe(node);
                 self.error(
-                    "shape",
+                    Code::InvalidShape,
                     section,
                     node.span,
                     format!("{what} must be a list, not {got}"),
@@ -248,7 +242,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             None => {
                 let got = value::describe(node);
                 self.error(
-                    "shape",
+                    Code::InvalidShape,
                     section,
                     node.span,
                     format!("{what} must be a string, not {got}"),
@@ -287,7 +281,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     ) -> Option<&'a Map> {
         if node.is_null() {
             self.error(
-                "empty-section",
+                Code::InvalidShape,
                 section,
                 node.span,
                 format!("{what} is empty: omit the keyname or give it entries"),
@@ -298,14 +292,14 @@ impl<'t, 'a> Checker<'t, 'a> {
         for (k, _) in map.iter() {
             if k.name.is_empty() {
                 self.error(
-                    "name",
+                    Code::InvalidShape,
                     section,
                     k.span,
                     format!("an entry of {what} has an empty name"),
                 );
             } else if !self.key_is_string(k) {
                 self.error(
-                    "name",
+                    Code::InvalidShape,
                     section,
                     k.span,
                     format!(
@@ -331,7 +325,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Ok(t) => Some(t),
             Err(e) => {
                 let message = self.ts.lookup_message(self.doc, kind, name, &e);
-                self.error("unknown-type", section, span, message);
+                self.error(Code::UndefinedReference, section, span, message);
                 None
             }
         }

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 use std::rc::Rc;
+use v4t_source::Code;
 
 use v4t_yaml::{Map, Node, Span};
 
@@ -89,7 +90,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.keys(map, keys, "the service template", section);
         if !map.contains_key("node_templates") && !self.v13() {
             self.error(
-                "missing-keyname",
+                Code::MissingKeyname,
                 "6.9.1",
                 v.span,
                 "a service template needs `node_templates`",
@@ -231,7 +232,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         match all.get(name).and_then(Node::as_map) {
             None => {
                 self.error(
-                    "copy",
+                    Code::Template,
                     section,
                     c.span,
                     format!("`copy` names `{name}`, which is not a {what}"),
@@ -241,7 +242,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(src) => {
                 if src.contains_key("copy") {
                     self.error(
-                        "copy",
+                        Code::Template,
                         section,
                         c.span,
                         format!("`{name}` itself uses `copy`, so it cannot be copied"),
@@ -308,7 +309,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         let Some(type_node) = tpl.get("type") else {
             self.error(
-                "missing-keyname",
+                Code::MissingKeyname,
                 section,
                 v.span,
                 format!("node template `{name}` needs a `type`"),
@@ -341,7 +342,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     }
                     if !allowed.contains(&dname) {
                         c.error(
-                            "directive",
+                            Code::InvalidShape,
                             "7.2.1",
                             span,
                             format!(
@@ -358,7 +359,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(f) = tpl.get("node_filter") {
             if !select && !self.v13() {
                 self.warning(
-                    "node-filter",
+                    Code::ToscaNotice,
                     "7.2.1",
                     f.span,
                     "`node_filter` is only used with the `select` directive",
@@ -423,7 +424,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Call::No => {
                 if !matches!(self.classify(count), Scalar::Int(i) if i >= 0) {
                     self.error(
-                        "count",
+                        Code::InvalidShape,
                         section,
                         count.span,
                         format!(
@@ -447,7 +448,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if let super::funcs::Returns::Builtin(b) = r {
                     if b != crate::types::Builtin::Boolean {
                         self.error(
-                            "condition",
+                            Code::Function,
                             section,
                             v.span,
                             format!(
@@ -461,7 +462,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Call::No => {
                 if !matches!(self.classify(v), Scalar::Bool(_)) {
                     self.error(
-                        "condition",
+                        Code::Function,
                         section,
                         v.span,
                         "a condition clause must be a Boolean expression (a function call such as `$equal`)",
@@ -492,7 +493,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         for (k, v) in map.iter() {
             let Some((_, p)) = defs.iter().find(|(n, _)| *n == k.name) else {
                 self.error(
-                    "undefined-property",
+                    Code::UndefinedReference,
                     section,
                     k.span,
                     format!("`{}` is not a defined {what}", k.name),
@@ -519,7 +520,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     ) {
         if p.fixed().is_some() {
             self.error(
-                "fixed-value",
+                Code::Definition,
                 section,
                 v.span,
                 format!("{what} `{name}` has a fixed value and cannot be assigned"),
@@ -529,7 +530,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if p.required() && what != "attribute" {
             if let Some(input) = self.optional_input(v) {
                 self.error(
-                    "optional-input",
+                    Code::MissingValue,
                     section,
                     v.span,
                     format!("required {what} `{name}` takes its value from the optional input `{input}`, which may have none"),
@@ -554,7 +555,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             let assigned = map.is_some_and(|m| m.contains_key(name));
             if !assigned && p.required() && p.default().is_none() && p.fixed().is_none() {
                 self.error(
-                    "required-property",
+                    Code::MissingValue,
                     section,
                     span,
                     format!("required property `{name}` has no value: assign one (a `nil` property is assigned `null`)"),
@@ -607,7 +608,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.type_name(ty),
                         k.name
                     );
-                    self.error("undefined-capability", "8.3", k.span, message);
+                    self.error(Code::UndefinedReference, "8.3", k.span, message);
                     continue;
                 };
                 self.at(k.name.as_str(), |c| {
@@ -632,7 +633,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             for (dname, span) in c.expect_str_list(d, "`directives`", "8.3") {
                                 if !["internal", "external"].contains(&dname) {
                                     c.error(
-                                        "directive",
+                                        Code::InvalidShape,
                                         "8.3",
                                         span,
                                         format!("unknown capability directive `{dname}` (allowed: internal, external)"),
@@ -675,7 +676,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let Some(m) = c.expect_map(item, "a requirement assignment", section) else { return };
                 if m.len() != 1 {
                     c.error(
-                        "shape",
+                        Code::InvalidShape,
                         section,
                         item.span,
                         "each entry of `requirements` is a single-key map `<requirement name>: <assignment>`",
@@ -685,7 +686,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let (k, a) = m.first().expect("one entry");
                 let Some((_, def)) = defs.iter().find(|(n, _)| *n == k.name) else {
                     let message = format!("node type `{}` has no requirement `{}`", c.type_name(ty), k.name);
-                    c.error("undefined-requirement", section, k.span, message);
+                    c.error(Code::UndefinedReference, section, k.span, message);
                     return;
                 };
                 let entry = c.at(k.name.as_str(), |c| c.requirement_assignment(source, a, def, idx));
@@ -736,14 +737,14 @@ impl<'t, 'a> Checker<'t, 'a> {
             };
             if total > hi {
                 self.error(
-                    "requirement-count",
+                    Code::Template,
                     "8.5.4",
                     at,
                     format!("requirement `{name}` is assigned {total} times, more than its count_range {range} allows"),
                 );
             } else if mandatory < lo {
                 self.error(
-                    "requirement-count",
+                    Code::Template,
                     "8.5.4",
                     at,
                     format!(
@@ -798,7 +799,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             v4t_yaml::Value::Null => (None, None),
             _ => {
                 self.error(
-                    "shape",
+                    Code::InvalidShape,
                     section,
                     a.span,
                     "a requirement assignment is a node template name or a map",
@@ -836,7 +837,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Some(l) if l.len() == 2 => (&l[0], Some(&l[1])),
                 Some(_) => {
                     self.error(
-                        "requirement",
+                        Code::Template,
                         "8.5.1",
                         n.span,
                         "`node` as a list is `[ <node template>, <index> ]`",
@@ -854,7 +855,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Call::No => {
                         if !matches!(self.classify(i), Scalar::Int(x) if x >= 0) {
                             self.error(
-                                "requirement",
+                                Code::Template,
                                 "8.5.1",
                                 i.span,
                                 "the node index must be a non-negative integer",
@@ -878,7 +879,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                                 self.type_name(want),
                                 self.path_last()
                             );
-                            self.error("requirement-target", "8.5.2", name_node.span, message);
+                            self.error(Code::Template, "8.5.2", name_node.span, message);
                         }
                     }
                 } else if index.is_none() {
@@ -891,17 +892,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                                         "node type `{name}` is not a `{}`",
                                         self.type_name(want)
                                     );
-                                    self.error(
-                                        "requirement-target",
-                                        "8.5.2",
-                                        name_node.span,
-                                        message,
-                                    );
+                                    self.error(Code::Template, "8.5.2", name_node.span, message);
                                 }
                             }
                         }
                         Err(_) => self.error(
-                            "requirement-target",
+                            Code::Template,
                             "8.5.2",
                             name_node.span,
                             format!("`{name}` is neither a node template nor a node type"),
@@ -909,7 +905,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     }
                 } else {
                     self.error(
-                        "requirement-target",
+                        Code::Template,
                         "8.5.2",
                         name_node.span,
                         format!("`{name}` is not a node template"),
@@ -934,7 +930,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if let Some((sym, _)) = def_cap_symbolic {
                     if name != sym {
                         self.error(
-                            "requirement",
+                            Code::Template,
                             "8.5.2",
                             cn.span,
                             format!("the requirement's capability is the symbolic name `{sym}` and must stay unchanged"),
@@ -952,7 +948,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                                             "capability type `{name}` is not a `{}` as the requirement definition needs",
                                             self.type_name(want)
                                         );
-                                        self.error("requirement", "8.5.2", cn.span, message);
+                                        self.error(Code::Template, "8.5.2", cn.span, message);
                                     }
                                 }
                             }
@@ -964,7 +960,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                                     ),
                                     None => format!("`{name}` is not a capability type"),
                                 };
-                                self.error("requirement", "8.5.2", cn.span, message);
+                                self.error(Code::Template, "8.5.2", cn.span, message);
                             }
                         }
                     }
@@ -991,7 +987,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             Some(t) => *t,
                             None => {
                                 c.error(
-                                    "requirement",
+                                    Code::Template,
                                     "8.5.2",
                                     r.span,
                                     format!("`{name}` is neither a relationship type nor a relationship template"),
@@ -1003,7 +999,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     if let (Some(t), Some(want)) = (t, def_rel_type) {
                         if !c.ts.is_a(t, want) {
                             let message = format!("relationship `{name}` is not a `{}`", c.type_name(want));
-                            c.error("requirement", "8.5.2", r.span, message);
+                            c.error(Code::Template, "8.5.2", r.span, message);
                         }
                     }
                     rel_type = t.or(rel_type);
@@ -1014,7 +1010,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             if let Some(want) = def_rel_type {
                                 if !c.ts.is_a(t, want) {
                                     let message = format!("relationship type `{}` is not a `{}`", c.type_name(t), c.type_name(want));
-                                    c.error("requirement", "8.5.2", tn.span, message);
+                                    c.error(Code::Template, "8.5.2", tn.span, message);
                                 }
                             }
                             rel_type = Some(t);
@@ -1068,7 +1064,12 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(o) = m.get("optional") {
             match self.classify(o) {
                 Scalar::Bool(b) => optional = b,
-                _ => self.error("shape", "8.5.1", o.span, "`optional` must be a boolean"),
+                _ => self.error(
+                    Code::InvalidShape,
+                    "8.5.1",
+                    o.span,
+                    "`optional` must be a boolean",
+                ),
             }
         }
         if let Some(d) = m.get("directives") {
@@ -1076,7 +1077,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 for (dname, span) in c.expect_str_list(d, "`directives`", "8.5.1") {
                     if !["internal", "external"].contains(&dname) {
                         c.error(
-                            "directive",
+                            Code::InvalidShape,
                             "8.5.1",
                             span,
                             format!("unknown requirement directive `{dname}` (allowed: internal, external)"),
@@ -1146,7 +1147,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                                 self.type_name(ct),
                                 self.type_name(want)
                             );
-                            self.error("requirement-target", "8.5.2", span, message);
+                            self.error(Code::Template, "8.5.2", span, message);
                         }
                     }
                 }
@@ -1157,7 +1158,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "node type `{}` has no capability `{sym}`",
                     self.type_name(t)
                 );
-                self.error("requirement-target", "8.5.2", span, message);
+                self.error(Code::Template, "8.5.2", span, message);
                 return;
             }
         }
@@ -1176,7 +1177,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(t),
                     self.type_name(want)
                 );
-                self.error("requirement-target", "8.5.2", span, message);
+                self.error(Code::Template, "8.5.2", span, message);
             }
         }
     }
@@ -1201,7 +1202,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(rel),
                     self.type_name(ct)
                 );
-                self.error("requirement-target", "7.3", span, message);
+                self.error(Code::Template, "7.3", span, message);
             }
         }
         if let (Some(t), Some(list)) = (target, self.ts.inherited(rel, "valid_target_node_types")) {
@@ -1212,7 +1213,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(rel),
                     self.type_name(t)
                 );
-                self.error("requirement-target", "7.3", span, message);
+                self.error(Code::Template, "7.3", span, message);
             }
         }
         if let (Some(src), Some(list)) = (
@@ -1226,7 +1227,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(rel),
                     self.type_name(src)
                 );
-                self.error("requirement-target", "7.3", span, message);
+                self.error(Code::Template, "7.3", span, message);
             }
         }
     }
@@ -1261,7 +1262,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     k.name,
                     self.type_name(cap_type.expect("known"))
                 );
-                self.warning("allocation", "8.5.5", k.span, message);
+                self.warning(Code::ToscaNotice, "8.5.5", k.span, message);
                 continue;
             };
             if let Some(s) = self.param_schema(p) {
@@ -1275,7 +1276,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 );
                 if !allocatable {
                     self.error(
-                        "allocation",
+                        Code::ToscaNotice,
                         "8.5.5",
                         k.span,
                         format!(
@@ -1304,7 +1305,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         for (k, v) in map.iter() {
             let Some((_, def)) = defs.iter().find(|(n, _)| *n == k.name) else {
                 self.error(
-                    "undefined-interface",
+                    Code::UndefinedReference,
                     "11.3",
                     k.span,
                     format!("`{}` is not an interface of the type", k.name),
@@ -1361,7 +1362,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             "notification"
                         };
                         c.error(
-                            "undefined",
+                            Code::UndefinedReference,
                             "11.5",
                             k.span,
                             format!("{what} `{}` is not defined by the interface", k.name),
@@ -1381,7 +1382,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 match defs.iter().find(|(n, _)| *n == k.name) {
                     Some((_, od)) => self.at(k.name.as_str(), |c| c.operation_assignment(ov, od)),
                     None => self.error(
-                        "undefined",
+                        Code::UndefinedReference,
                         "1.3 3.6.16",
                         k.span,
                         format!("operation `{}` is not defined by the interface", k.name),
@@ -1410,7 +1411,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 None => {
                     if !allow_new {
                         self.error(
-                            "undefined",
+                            Code::UndefinedReference,
                             "13.2.3.3",
                             k.span,
                             format!("`{}` is not an input of the operation", k.name),
@@ -1464,7 +1465,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         .any(|(n, p)| *n == k.name && p.mapping().is_some())
                     {
                         c.error(
-                            "parameter-mapping",
+                            Code::Definition,
                             "11.5",
                             k.span,
                             format!("output `{}` is already mapped in its definition", k.name),
@@ -1503,7 +1504,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let tpl = Tpl { own, source };
                 let Some(tn) = tpl.get("type") else {
                     c.error(
-                        "missing-keyname",
+                        Code::MissingKeyname,
                         section,
                         v.span,
                         format!("relationship template `{}` needs a `type`", k.name),
@@ -1562,7 +1563,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let ty = match m.get("type") {
                     Some(tn) => c.at("type", |c| c.type_ref(tn, Kind::Group, section)),
                     None => {
-                        c.error("missing-keyname", section, v.span, format!("group `{}` needs a `type`", k.name));
+                        c.error(Code::MissingKeyname, section, v.span, format!("group `{}` needs a `type`", k.name));
                         None
                     }
                 };
@@ -1588,14 +1589,14 @@ impl<'t, 'a> Checker<'t, 'a> {
                                             "node template `{name}` (type `{}`) is not a valid member of this group type",
                                             c.type_name(*nt)
                                         );
-                                        c.error("group-member", section, span, message);
+                                        c.error(Code::Template, section, span, message);
                                     }
                                 }
                             } else if idx.groups.contains_key(name) {
                                 // Nested groups (§16.2 placeholder text).
                             } else {
                                 c.error(
-                                    "group-member",
+                                    Code::Template,
                                     section,
                                     span,
                                     format!("group member `{name}` is not a node template of this service template"),
@@ -1612,7 +1613,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let section = self.sec("16.4", "1.3 3.8.6");
         if node.is_null() {
             self.error(
-                "empty-section",
+                Code::InvalidShape,
                 "6.9.8",
                 node.span,
                 "`policies` is empty: omit it or list policy definitions",
@@ -1627,12 +1628,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.at_index(i, |c| {
                 let Some(m) = c.expect_map(item, "a policy definition", section) else { return };
                 if m.len() != 1 {
-                    c.error("shape", "6.9.8", item.span, "each entry of `policies` is a single-key map `<name>: <policy definition>`");
+                    c.error(Code::InvalidShape, "6.9.8", item.span, "each entry of `policies` is a single-key map `<name>: <policy definition>`");
                     return;
                 }
                 let (k, v) = m.first().expect("one entry");
                 if names.contains(&k.name.as_str()) {
-                    c.error("duplicate", "6.9.1", k.span, format!("policy `{}` is defined twice", k.name));
+                    c.error(Code::Duplicate, "6.9.1", k.span, format!("policy `{}` is defined twice", k.name));
                 }
                 names.push(k.name.as_str());
                 c.at(k.name.as_str(), |c| c.policy(v, idx, section));
@@ -1661,7 +1662,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(tn) => self.at("type", |c| c.type_ref(tn, Kind::Policy, section)),
             None => {
                 self.error(
-                    "missing-keyname",
+                    Code::MissingKeyname,
                     section,
                     v.span,
                     "a policy definition needs a `type`",
@@ -1692,7 +1693,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             Some(t) => *t,
                             None => {
                                 c.error(
-                                    "policy-target",
+                                    Code::Template,
                                     section,
                                     span,
                                     format!("policy target `{name}` is neither a node template nor a group"),
@@ -1704,7 +1705,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     if let (Some(tt), Some(allowed)) = (target_type, &allowed) {
                         if !allowed.iter().any(|&a| c.ts.is_a(tt, a)) {
                             let message = format!("`{name}` (type `{}`) is not a valid target of this policy type", c.type_name(tt));
-                            c.error("policy-target", section, span, message);
+                            c.error(Code::Template, section, span, message);
                         }
                     }
                 }
@@ -1741,7 +1742,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.expect_str(e, "`event`", "16.5");
             }
             None => self.error(
-                "missing-keyname",
+                Code::MissingKeyname,
                 "16.5",
                 def.span,
                 "a trigger needs an `event`",
@@ -1753,7 +1754,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         match m.get("action") {
             Some(a) => self.at("action", |c| c.activities(a, None, None)),
             None => self.error(
-                "missing-keyname",
+                Code::MissingKeyname,
                 "16.5",
                 def.span,
                 "a trigger needs an `action`",
@@ -1776,7 +1777,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.at_index(i, |c| {
                 let Some(m) = c.expect_map(item, "an activity definition", "13.2.3") else { return };
                 if m.len() != 1 {
-                    c.error("shape", "13.2.3", item.span, "an activity is a single-key map (delegate, set_state, call_operation or inline)");
+                    c.error(Code::InvalidShape, "13.2.3", item.span, "an activity is a single-key map (delegate, set_state, call_operation or inline)");
                     return;
                 }
                 let (k, v) = m.first().expect("one entry");
@@ -1796,7 +1797,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                                 match vm.get("workflow") {
                                     Some(w) => c.expect_str(w, "`workflow`", "13.2.3").map(|s| (s, w.span)),
                                     None => {
-                                        c.error("missing-keyname", "13.2.3", v.span, format!("`{kind}` needs a `workflow`"));
+                                        c.error(Code::MissingKeyname, "13.2.3", v.span, format!("`{kind}` needs a `workflow`"));
                                         None
                                     }
                                 }
@@ -1804,13 +1805,13 @@ impl<'t, 'a> Checker<'t, 'a> {
                         };
                         if let (Some((name, span)), Some(idx), "inline") = (name, idx, kind) {
                             if !idx.workflows.contains(&name) {
-                                c.error("undefined", "13.2.3.4", span, format!("workflow `{name}` is not defined"));
+                                c.error(Code::UndefinedReference, "13.2.3.4", span, format!("workflow `{name}` is not defined"));
                             }
                         }
                     }
                     "call_operation" => c.call_operation(v, target),
                     _ => c.error(
-                        "activity",
+                        Code::Template,
                         "13.2.3",
                         k.span,
                         format!("unknown activity `{kind}` (delegate, set_state, call_operation or inline)"),
@@ -1838,7 +1839,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 );
                 let Some(op) = m.get("operation") else {
                     self.error(
-                        "missing-keyname",
+                        Code::MissingKeyname,
                         "13.2.3.3",
                         v.span,
                         "`call_operation` needs an `operation`",
@@ -1853,7 +1854,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         let Some((iface, opname)) = op.split_once('.') else {
             self.error(
-                "call-operation",
+                Code::Template,
                 "13.2.3.3",
                 op_node.span,
                 format!("`{op}` is not `<interface_name>.<operation_name>`"),
@@ -1872,13 +1873,13 @@ impl<'t, 'a> Checker<'t, 'a> {
                 "the target's type `{}` has no interface `{iface}`",
                 self.type_name(ty)
             );
-            self.error("call-operation", "13.2.3.3", op_node.span, message);
+            self.error(Code::Template, "13.2.3.3", op_node.span, message);
             return;
         };
         let ops = self.interface_parts(idef, "operations");
         let Some((_, odef)) = ops.iter().find(|(n, _)| *n == opname) else {
             self.error(
-                "call-operation",
+                Code::Template,
                 "13.2.3.3",
                 op_node.span,
                 format!("interface `{iface}` has no operation `{opname}`"),
@@ -1914,7 +1915,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 || p.fixed().is_some();
             if p.required() && !has_value {
                 self.error(
-                    "required-input",
+                    Code::MissingValue,
                     "13.2.3.3",
                     v.span,
                     format!("required input `{name}` of operation `{op}` gets no value"),
@@ -1960,7 +1961,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.keys(m, keys, "a workflow definition", "13.2");
         if m.contains_key("steps") && m.contains_key("implementation") {
             self.error(
-                "workflow",
+                Code::Template,
                 "13.2",
                 v.span,
                 "`steps` and `implementation` are mutually exclusive",
@@ -2039,7 +2040,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         None => {
                             if !idx.groups.contains_key(name) {
                                 self.error(
-                                    "undefined",
+                                    Code::UndefinedReference,
                                     "13.2.2",
                                     t.span,
                                     format!("step target `{name}` is neither a node template nor a group"),
@@ -2050,7 +2051,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
             }
             None => self.error(
-                "missing-keyname",
+                Code::MissingKeyname,
                 "13.2.2",
                 s.span,
                 "a workflow step needs a `target`",
@@ -2066,7 +2067,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         "the target's type `{}` has no requirement `{name}`",
                         self.type_name(ty)
                     );
-                    self.error("undefined", "13.2.2", tr.span, message);
+                    self.error(Code::UndefinedReference, "13.2.2", tr.span, message);
                 }
             }
         }
@@ -2084,7 +2085,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         match m.get("activities") {
             Some(a) => self.at("activities", |c| c.activities(a, target, Some(idx))),
             None => self.error(
-                "missing-keyname",
+                Code::MissingKeyname,
                 "13.2.2",
                 s.span,
                 "a workflow step needs `activities`",
@@ -2100,7 +2101,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             for (name, span) in names {
                 if !step_names.contains(&name) {
                     self.error(
-                        "undefined",
+                        Code::UndefinedReference,
                         "13.2.2",
                         span,
                         format!("`{key}` names `{name}`, which is not a step of this workflow"),
@@ -2130,7 +2131,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(t) => self.at("node_type", |c| c.type_ref(t, Kind::Node, section)),
             None => {
                 self.error(
-                    "missing-keyname",
+                    Code::MissingKeyname,
                     section,
                     node.span,
                     "substitution mappings need a `node_type`",
@@ -2151,18 +2152,18 @@ impl<'t, 'a> Checker<'t, 'a> {
                 for (k, v) in pm.iter() {
                     let input = value::as_str(v).or_else(|| v.as_seq().filter(|l| l.len() == 1).and_then(|l| value::as_str(&l[0])));
                     let Some(input) = input else {
-                        c.error("substitution", "15.2", v.span, "a property mapping maps a property to an input name");
+                        c.error(Code::Template, "15.2", v.span, "a property mapping maps a property to an input name");
                         continue;
                     };
                     mapped_inputs.push(input);
                     let prop = props.iter().find(|(n, _)| *n == k.name);
                     if prop.is_none() {
                         let message = format!("node type `{}` has no property `{}`", c.type_name(ty), k.name);
-                        c.error("substitution", "15.2", k.span, message);
+                        c.error(Code::Template, "15.2", k.span, message);
                     }
                     let input_def = idx.inputs.and_then(|i| i.get(input));
                     match input_def {
-                        None => c.error("substitution", "15.2", v.span, format!("`{input}` is not an input of this service template")),
+                        None => c.error(Code::Template, "15.2", v.span, format!("`{input}` is not an input of this service template")),
                         Some(idef) => {
                             let ps = prop.and_then(|(_, p)| c.param_schema(p));
                             let is = c.param_schema(&Param { defs: vec![DefNode { node: idef, doc: c.doc }] });
@@ -2174,7 +2175,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                                         c.type_name(ps.ty),
                                         c.type_name(is.ty)
                                     );
-                                    c.error("substitution", "15.2", v.span, message);
+                                    c.error(Code::Template, "15.2", v.span, message);
                                 }
                             }
                         }
@@ -2191,7 +2192,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     && !mapped_inputs.contains(&k.name.as_str())
                 {
                     self.error(
-                        "substitution",
+                        Code::Template,
                         "15.2",
                         k.span,
                         format!("input `{}` is required and has no default, so the substitution mappings must map a property to it", k.name),
@@ -2213,7 +2214,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             c.type_name(ty),
                             k.name
                         );
-                        c.error("substitution", "15.3", k.span, message);
+                        c.error(Code::Template, "15.3", k.span, message);
                     }
                     let output = value::as_str(v).or_else(|| {
                         v.as_seq()
@@ -2223,13 +2224,13 @@ impl<'t, 'a> Checker<'t, 'a> {
                     match output {
                         Some(o) if idx.outputs.is_some_and(|os| os.contains_key(o)) => {}
                         Some(o) => c.error(
-                            "substitution",
+                            Code::Template,
                             "15.3",
                             v.span,
                             format!("`{o}` is not an output of this service template"),
                         ),
                         None => c.error(
-                            "substitution",
+                            Code::Template,
                             "15.3",
                             v.span,
                             "an attribute mapping maps an attribute to an output name",
@@ -2247,25 +2248,25 @@ impl<'t, 'a> Checker<'t, 'a> {
                     let want = caps.iter().find(|(n, _)| *n == k.name).map(|(_, p)| c.capability_type_of(p));
                     if want.is_none() {
                         let message = format!("node type `{}` has no capability `{}`", c.type_name(ty), k.name);
-                        c.error("substitution", "15.4", k.span, message);
+                        c.error(Code::Template, "15.4", k.span, message);
                     }
                     let Some(pair) = v.as_seq().filter(|l| l.len() == 2) else {
-                        c.error("substitution", "15.4", v.span, "a capability mapping is `[ <node template>, <capability> ]`");
+                        c.error(Code::Template, "15.4", v.span, "a capability mapping is `[ <node template>, <capability> ]`");
                         continue;
                     };
                     let (Some(nname), Some(cname)) = (value::as_str(&pair[0]), value::as_str(&pair[1])) else {
-                        c.error("substitution", "15.4", v.span, "a capability mapping is `[ <node template>, <capability> ]`");
+                        c.error(Code::Template, "15.4", v.span, "a capability mapping is `[ <node template>, <capability> ]`");
                         continue;
                     };
                     let Some((nt, _)) = idx.node(nname) else {
-                        c.error("substitution", "15.4", pair[0].span, format!("`{nname}` is not a node template"));
+                        c.error(Code::Template, "15.4", pair[0].span, format!("`{nname}` is not a node template"));
                         continue;
                     };
                     let Some(nt) = nt else { continue };
                     match c.node_capabilities(nt).into_iter().find(|(n, _)| *n == cname) {
                         None => {
                             let message = format!("node template `{nname}` has no capability `{cname}`");
-                            c.error("substitution", "15.4", pair[1].span, message);
+                            c.error(Code::Template, "15.4", pair[1].span, message);
                         }
                         Some((_, p)) => {
                             if let (Some(Some(want)), Some(got)) = (want, c.capability_type_of(&p)) {
@@ -2275,7 +2276,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                                         c.type_name(got),
                                         c.type_name(want)
                                     );
-                                    c.error("substitution", "15.4", pair[1].span, message);
+                                    c.error(Code::Template, "15.4", pair[1].span, message);
                                 }
                             }
                         }
@@ -2299,7 +2300,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             c.type_name(ty),
                             k.name
                         );
-                        c.error("substitution", "15.6", k.span, message);
+                        c.error(Code::Template, "15.6", k.span, message);
                         continue;
                     };
                     let ops = c.interface_parts(idef, "operations");
@@ -2310,7 +2311,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         for (ok, ov) in om.iter() {
                             if !ops.iter().any(|(n, _)| *n == ok.name) {
                                 c.error(
-                                    "substitution",
+                                    Code::Template,
                                     "15.6",
                                     ok.span,
                                     format!(
@@ -2322,7 +2323,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             if let Some(w) = c.expect_str(ov, "the mapped workflow", "15.6") {
                                 if !idx.workflows.contains(&w) {
                                     c.error(
-                                        "substitution",
+                                        Code::Template,
                                         "15.6",
                                         ov.span,
                                         format!("workflow `{w}` is not defined"),
@@ -2349,7 +2350,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         Some(m) => out.push(m.first().expect("one entry")),
                         None => self.at_index(i, |c| {
                             c.error(
-                                "shape",
+                                Code::InvalidShape,
                                 "15.5",
                                 item.span,
                                 "each requirement mapping is a single-key map",
@@ -2362,7 +2363,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             _ => {
                 let what = if self.v13() { "a map" } else { "a list" };
                 self.error(
-                    "shape",
+                    Code::InvalidShape,
                     "15.5",
                     r.span,
                     format!("requirement mappings must be {what}"),
@@ -2377,7 +2378,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(ty),
                     k.name
                 );
-                self.error("substitution", "15.5", k.span, message);
+                self.error(Code::Template, "15.5", k.span, message);
             }
             self.at(k.name.as_str(), |c| c.requirement_mapping_target(v, idx, 0));
         }
@@ -2387,7 +2388,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(name) = value::as_str(v) {
             if !idx.nodes.contains_key(name) {
                 self.error(
-                    "substitution",
+                    Code::Template,
                     "15.5",
                     v.span,
                     format!("`{name}` is not a node template"),
@@ -2396,7 +2397,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         }
         let Some(list) = v.as_seq() else {
-            self.error("substitution", "15.5", v.span, "a requirement mapping target is `[ <node template>, <requirement> ]` or a node template name");
+            self.error(Code::Template, "15.5", v.span, "a requirement mapping target is `[ <node template>, <requirement> ]` or a node template name");
             return;
         };
         let pair = list.len() == 2 && list.iter().all(|n| value::as_str(n).is_some());
@@ -2409,7 +2410,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if let Some(nt) = nt {
                     if !self.node_requirements(nt).iter().any(|(n, _)| *n == rname) {
                         self.error(
-                            "substitution",
+                            Code::Template,
                             "15.5",
                             list[1].span,
                             format!("node template `{nname}` has no requirement `{rname}`"),
@@ -2420,7 +2421,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
             if depth > 0 {
                 self.error(
-                    "substitution",
+                    Code::Template,
                     "15.5",
                     list[0].span,
                     format!("`{nname}` is not a node template"),
@@ -2429,7 +2430,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
         if depth > 0 {
-            self.error("substitution", "15.5", v.span, "a requirement mapping target is `[ <node template>, <requirement> ]` or a node template name");
+            self.error(Code::Template, "15.5", v.span, "a requirement mapping target is `[ <node template>, <requirement> ]` or a node template name");
             return;
         }
         for (i, item) in list.iter().enumerate() {
@@ -2469,7 +2470,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     for (sk, _) in sm.iter() {
                         if sk.name != "implementation" {
                             self.error(
-                                "function-refinement",
+                                Code::Definition,
                                 "10.4",
                                 sk.span,
                                 format!("refining signature {i} of `{}` may only change its `implementation`", k.name),

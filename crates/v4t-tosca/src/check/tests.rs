@@ -1,18 +1,21 @@
 //! Small TOSCA files, one rule each: valid ones must pass, invalid ones
 //! must fail with the expected message.
 
-use crate::load::{load, MemoryRepository};
+use v4t_source::Sources;
+
+use crate::load::{load, MemoryFiles};
 use crate::types::TypeSystem;
 
 /// The error messages of validating `text` (with extra files beside it).
 fn errors_with(text: &str, files: &[(&str, &str)]) -> Vec<String> {
-    let mut repo = MemoryRepository::new().with("main.yaml", text);
+    let mut repo = MemoryFiles::new().with("main.yaml", text);
     for (p, t) in files {
         repo = repo.with(p, t);
     }
-    let loaded = load(&mut repo, "main.yaml");
+    let mut sources = Sources::new();
+    let loaded = load(&mut sources, &mut repo, "main.yaml");
     let ts = TypeSystem::build(&loaded);
-    super::validate(&ts)
+    super::validate(&ts, &sources)
         .into_sorted()
         .into_iter()
         .filter(|d| d.is_error())

@@ -2,6 +2,7 @@
 //! common keynames, and the derivation and refinement rules of everything
 //! a type defines.
 
+use v4t_source::Code;
 use v4t_yaml::{Map, Node, Span};
 
 use super::defs::{is_short_form, DefNode, Param, Place, Role};
@@ -101,7 +102,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 .collect();
             if !misplaced.is_empty() {
                 self.error(
-                    "scalar-type",
+                    Code::Definition,
                     "9.1.2.2",
                     map.get_entry(misplaced[0])
                         .map(|(k, _)| k.span)
@@ -246,7 +247,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         if !ok {
             self.error(
-                "version",
+                Code::DefinitionsVersion,
                 "6.4.1",
                 v.span,
                 format!(
@@ -281,7 +282,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         let message = format!(
                             "`{name}` is not in (or derived from a type in) the `{key}` of the parent type: a derived type may only narrow this list"
                         );
-                        c.error("refinement", section, span, message);
+                        c.error(Code::Definition, section, span, message);
                     }
                 }
             }
@@ -304,11 +305,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The document a node was read from.
     pub fn doc_of(&self, n: &Node) -> crate::load::DocId {
-        if n.span.is_known() && (n.span.source.0 as usize) < self.loaded.docs.len() {
-            crate::load::DocId(n.span.source.0)
-        } else {
-            self.doc
-        }
+        self.loaded.doc_of_source(n.span.source).unwrap_or(self.doc)
     }
 
     /// Policy type `targets`: node or group types, narrowing the parent's.
@@ -328,7 +325,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     .or_else(|_| c.ts.resolve_type(c.doc, Kind::Group, name));
                 let Ok(e) = found else {
                     c.error(
-                        "unknown-type",
+                        Code::UndefinedReference,
                         "16.3",
                         span,
                         format!("policy target `{name}` is neither a node type nor a group type"),
@@ -338,7 +335,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if let Some(ps) = &parents {
                     if !ps.iter().any(|&p| c.ts.is_a(e, p)) {
                         c.error(
-                            "refinement",
+                            Code::Definition,
                             "16.3",
                             span,
                             format!("`{name}` is not in (or derived from a type in) the `targets` of the parent policy type"),
@@ -361,12 +358,17 @@ impl<'t, 'a> Checker<'t, 'a> {
             } else {
                 ""
             };
-            self.error("data-type", "9.2", def.span, format!("{message}{hint}"));
+            self.error(
+                Code::Definition,
+                "9.2",
+                def.span,
+                format!("{message}{hint}"),
+            );
         }
         if let Some(p) = map.get("properties") {
             if !scalar && base.is_some() && !self.v13() {
                 self.error(
-                    "data-type",
+                    Code::Definition,
                     "9.2",
                     p.span,
                     "properties are only allowed in complex data types, not in types derived from built-in types",
@@ -374,7 +376,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
             if p.as_map().is_some_and(Map::is_empty) {
                 self.error(
-                    "data-type",
+                    Code::Definition,
                     "9.2",
                     p.span,
                     "`properties` must contain at least one property definition",
@@ -397,7 +399,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 });
             } else {
                 self.error(
-                    "entry-schema",
+                    Code::Definition,
                     "9.2",
                     e.span,
                     "`entry_schema` is only allowed in data types derived from `list` or `map`",
@@ -411,7 +413,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 .is_some_and(|p| self.ts.inherited(p, "entry_schema").is_some());
             if !inherited {
                 self.error(
-                    "missing-keyname",
+                    Code::MissingKeyname,
                     "9.2",
                     self.ts.get(t).span,
                     "a data type derived from `list` or `map` needs an `entry_schema`",
@@ -423,7 +425,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if let Some(s) = self.at("key_schema", |c| c.schema(k, "9.2")) {
                     if self.ts.builtin_base(s.ty) != Some(Builtin::String) {
                         self.error(
-                            "key-schema",
+                            Code::Definition,
                             "9.2",
                             k.span,
                             "a `key_schema` must derive from `string`",
@@ -432,7 +434,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
             } else {
                 self.error(
-                    "key-schema",
+                    Code::Definition,
                     "9.2",
                     k.span,
                     "`key_schema` is only allowed in data types derived from `map`",
@@ -495,7 +497,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         "data type `{}` contains itself through the required property `{name}`: no finite value exists",
                         self.ts.get(t).name
                     );
-                    self.error("recursive-data-type", "9.2", self.ts.get(t).span, message);
+                    self.error(Code::Definition, "9.2", self.ts.get(t).span, message);
                     return;
                 }
                 stack.push((s.ty, depth + 1));
@@ -522,7 +524,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     || (!parent_is_abstract && parent.is_some())
                 {
                     self.error(
-                        "scalar-type",
+                        Code::Definition,
                         "9.1.2.2",
                         dt.span,
                         "the `data_type` of a scalar type must not be changed in a derived scalar type",
@@ -533,7 +535,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         Some(Builtin::Integer) => integer = true,
                         Some(Builtin::Float) => {}
                         _ => self.error(
-                            "scalar-type",
+                            Code::Definition,
                             "9.1.2.2",
                             dt.span,
                             "the `data_type` of a scalar type must be `float`, `integer` or derived from them",
@@ -560,13 +562,13 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Scalar::Int(i) if i > 0 => out.push((k.name.as_str(), i as f64, k.span)),
                     Scalar::Float(f) if f > 0.0 && !integer => out.push((k.name.as_str(), f, k.span)),
                     Scalar::Float(_) if integer => c.error(
-                        "scalar-type",
+                        Code::Definition,
                         "9.1.2.2",
                         v.span,
                         format!("multiplier of `{}` must be an integer: the scalar's data type is an integer", k.name),
                     ),
                     _ => c.error(
-                        "scalar-type",
+                        Code::Definition,
                         "9.1.2.2",
                         v.span,
                         format!("multiplier of `{}` must be a positive number", k.name),
@@ -580,7 +582,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let inherited_units = inherited(self, "units");
         if map.get("units").is_none() && inherited_units.is_none() {
             self.error(
-                "missing-keyname",
+                Code::MissingKeyname,
                 "9.1.2.2",
                 span,
                 "a scalar type needs `units`",
@@ -591,7 +593,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             let ones = units.iter().filter(|(_, m, _)| *m == 1.0).count();
             if !units.is_empty() && ones == 0 {
                 self.error(
-                    "scalar-type",
+                    Code::Definition,
                     "9.1.2.2",
                     span,
                     "at least one unit needs the multiplier 1",
@@ -600,7 +602,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if map.get("prefixes").is_some() {
                 if units.len() > 1 {
                     self.error(
-                        "scalar-type",
+                        Code::Definition,
                         "9.1.2.2",
                         map.get_entry("prefixes")
                             .map(|(k, _)| k.span)
@@ -610,7 +612,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
                 if !prefixes.is_empty() && !prefixes.iter().any(|(_, m, _)| *m == 1.0) {
                     self.error(
-                        "scalar-type",
+                        Code::Definition,
                         "9.1.2.2",
                         span,
                         "at least one prefix needs the multiplier 1",
@@ -619,7 +621,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
             match map.get("canonical_unit") {
                 None if ones > 1 => self.error(
-                    "scalar-type",
+                    Code::Definition,
                     "9.1.2.2",
                     span,
                     "`canonical_unit` is required when several units have the multiplier 1",
@@ -637,7 +639,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         };
                         match info.multiplier(name) {
                             None => self.error(
-                                "scalar-type",
+                                Code::Definition,
                                 "9.1.2.2",
                                 cu.span,
                                 format!(
@@ -645,7 +647,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                                 ),
                             ),
                             Some(m) if m != 1.0 => self.error(
-                                "scalar-type",
+                                Code::Definition,
                                 "9.1.2.2",
                                 cu.span,
                                 format!("canonical unit `{name}` must have the multiplier 1"),
@@ -658,7 +660,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         } else if let Some(cu) = map.get("canonical_unit") {
             self.error(
-                "scalar-type",
+                Code::Definition,
                 "9.1.2.2",
                 cu.span,
                 "a derived scalar type must not add or change `canonical_unit`",
@@ -729,7 +731,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.keys(map, &allowed, "a capability definition", "8.2");
         if let Some(o) = map.get_entry("occurrences").filter(|_| !self.v13()) {
             self.warning(
-                "deprecated",
+                Code::ToscaNotice,
                 "8.2",
                 o.0.span,
                 "`occurrences` on capabilities is deprecated in TOSCA 2.0 (use `allocation` in requirement assignments)",
@@ -748,7 +750,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             None => {
                 if parent.is_none() {
                     self.error(
-                        "missing-keyname",
+                        Code::MissingKeyname,
                         "8.2",
                         def.span,
                         "a capability definition needs a `type`",
@@ -816,7 +818,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             "`{name}` is not in (or derived from a type in) the `{key}` of `{}`",
                             c.type_name(ty)
                         );
-                        c.error("refinement", section, span, message);
+                        c.error(Code::Definition, section, span, message);
                     }
                 }
             }
@@ -837,7 +839,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 };
                 if m.len() != 1 {
                     c.error(
-                        "shape",
+                        Code::InvalidShape,
                         "8.4",
                         item.span,
                         "each entry of `requirements` is a single-key map `<name>: <definition>`",
@@ -847,7 +849,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let (k, def) = m.first().expect("one entry");
                 if names.contains(&k.name.as_str()) {
                     c.error(
-                        "duplicate",
+                        Code::Duplicate,
                         "8.4",
                         k.span,
                         format!("requirement `{}` is defined twice", k.name),
@@ -917,7 +919,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                                     .is_err()
                             {
                                 self.error(
-                                    "refinement",
+                                    Code::Definition,
                                     "8.4.1",
                                     cn.span,
                                     "a capability given by symbolic name must stay unchanged in refinements",
@@ -944,7 +946,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                                     self.type_name(n),
                                     self.type_name(ct)
                                 );
-                                self.error("requirement", "8.4", cn.span, message);
+                                self.error(Code::Template, "8.4", cn.span, message);
                             }
                         }
                     }
@@ -953,7 +955,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             None => {
                 if parent.is_none() && !self.v13() {
                     self.error(
-                        "missing-keyname",
+                        Code::MissingKeyname,
                         "8.4",
                         def.span,
                         "a requirement definition needs a `capability`",
@@ -980,7 +982,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if let Some((plo, phi)) = parent_range {
                     if lo < plo || hi > phi {
                         self.error(
-                            "refinement",
+                            Code::Definition,
                             "8.4.1",
                             cr.span,
                             "a refined `count_range` must lie within the parent's range",
@@ -996,7 +998,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let r = self.range_of(cr);
         if r.is_none() {
             self.error(
-                "count-range",
+                Code::InvalidShape,
                 "8.4",
                 cr.span,
                 "`count_range` is `[min, max]` with non-negative integers, min <= max, max may be UNBOUNDED",
@@ -1062,7 +1064,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             None => {
                 if parent_type.is_none() {
                     self.error(
-                        "missing-keyname",
+                        Code::MissingKeyname,
                         "8.4",
                         r.span,
                         "a relationship definition needs a `type`",
@@ -1123,7 +1125,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             match parents.iter().find(|(n, _)| *n == k.name) {
                 Some((_, p)) => self.at(k.name.as_str(), |c| c.interface_def(def, Some(p))),
                 None => self.error(
-                    "undefined",
+                    Code::UndefinedReference,
                     "8.4",
                     k.span,
                     format!(
@@ -1169,7 +1171,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             None => {
                 if parent_type.is_none() {
                     self.error(
-                        "missing-keyname",
+                        Code::MissingKeyname,
                         "11.2",
                         def.span,
                         "an interface definition needs a `type`",
@@ -1288,7 +1290,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
             if parent.is_none() && !allow_new {
                 self.error(
-                    "undefined",
+                    Code::UndefinedReference,
                     "11.4",
                     k.span,
                     format!("{what} `{}` is not defined by the interface type", k.name),
@@ -1306,7 +1308,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if is_short_form(def) {
             if place == Place::InterfaceType {
                 self.error(
-                    "implementation",
+                    Code::Definition,
                     "11.1",
                     def.span,
                     "interface types must not define implementations (here in short form)",
@@ -1329,7 +1331,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(i) = map.get("implementation") {
             if place == Place::InterfaceType {
                 self.error(
-                    "implementation",
+                    Code::Definition,
                     "11.1",
                     i.span,
                     "interface types must not define implementations for their operations and notifications",
@@ -1376,7 +1378,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         for (k, def) in m.iter() {
             if parents.iter().any(|(n, _)| *n == k.name) {
                 self.error(
-                    "refinement",
+                    Code::Definition,
                     "16.3",
                     k.span,
                     format!("trigger `{}` is inherited and must not be changed", k.name),
@@ -1392,7 +1394,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(file) = value::as_str(def) {
             if !self.v13() {
                 self.warning(
-                    "artifact-short-form",
+                    Code::ToscaNotice,
                     "12.2",
                     def.span,
                     format!("short artifact form `{file}`: TOSCA 2.0 artifact definitions need `type` and `file`"),
@@ -1434,7 +1436,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(tn) => self.type_ref(tn, Kind::Artifact, "12.2"),
             None => {
                 self.error(
-                    "missing-keyname",
+                    Code::MissingKeyname,
                     "12.2",
                     def.span,
                     "an artifact definition needs a `type`",
@@ -1447,7 +1449,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.expect_str(f, "the artifact `file`", "12.2");
             }
             None => self.error(
-                "missing-keyname",
+                Code::MissingKeyname,
                 "12.2",
                 def.span,
                 "an artifact definition needs a `file`",
@@ -1461,7 +1463,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     .is_err()
                 {
                     self.error(
-                        "undefined",
+                        Code::UndefinedReference,
                         "12.2",
                         r.span,
                         format!("repository `{name}` is not defined"),
@@ -1481,7 +1483,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if map.contains_key("checksum") && !map.contains_key("checksum_algorithm") {
             self.error(
-                "missing-keyname",
+                Code::MissingKeyname,
                 "12.2",
                 def.span,
                 "`checksum_algorithm` is required when `checksum` is given",
@@ -1537,7 +1539,12 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(t) = map.get("timeout") {
             if !matches!(self.classify(t), Scalar::Int(_)) {
-                self.error("shape", "11.8", t.span, "`timeout` must be an integer");
+                self.error(
+                    Code::InvalidShape,
+                    "11.8",
+                    t.span,
+                    "`timeout` must be an integer",
+                );
             }
         }
     }
