@@ -66,6 +66,9 @@ pub struct FnCtx<'a> {
     pub inputs: Vec<&'a Map>,
     /// In a service template (names of templates and inputs are known).
     pub in_template: bool,
+    /// In an interface type: `$get_property` and `$get_attribute` have no
+    /// entity to read from (§11.4).
+    pub in_interface_type: bool,
 }
 
 /// The static result of a function, where known.
@@ -206,6 +209,15 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         let returns = match name {
             "get_input" => return self.get_input(args, span),
+            "get_property" | "get_attribute" if self.fctx.in_interface_type => {
+                self.error(
+                    Code::Function,
+                    "11.4",
+                    span,
+                    format!("`${name}` cannot be used in an interface type definition: there is no node or relationship to read from"),
+                );
+                Returns::Unknown
+            }
             "get_property" | "get_attribute" => {
                 if let Some(l) = arity(self, 2, None) {
                     self.tosca_path(name, l, args_span, true);
@@ -268,6 +280,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if let Some(l) = arity(self, 2, Some(2)) {
                     self.args(l);
                     self.literal_arg_shapes(name, l);
+                    self.literal_comparison(name, l);
                 }
                 Returns::Builtin(Builtin::Boolean)
             }
@@ -447,6 +460,46 @@ impl<'t, 'a> Checker<'t, 'a> {
                     ),
                 );
             }
+        }
+    }
+
+    /// Comparisons of two literals of different types (§10.2.2.2: `$equal`
+    /// of different types SHOULD be flagged; ordering needs comparable
+    /// values of one type).
+    fn literal_comparison(&mut self, name: &str, l: &'a [Node]) {
+        let ordering = matches!(
+            name,
+            "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal"
+        );
+        if !(ordering || name == "equal") || l.len() != 2 {
+            return;
+        }
+        if l.iter().any(|a| !matches!(self.call_of_quiet(a), Call::No)) {
+            return;
+        }
+        let kind = |k: Scalar<'_>| match k {
+            Scalar::Int(_) | Scalar::Float(_) => "a number",
+            Scalar::Str(_) | Scalar::Timestamp => "a string",
+            Scalar::Bool(_) => "a boolean",
+            Scalar::Null => "null",
+            Scalar::Seq(_) => "a list",
+            Scalar::Map(_) => "a map",
+        };
+        let (a, b) = (kind(self.classify(&l[0])), kind(self.classify(&l[1])));
+        if a != b {
+            self.error(
+                Code::Function,
+                "10.2.2.2",
+                l[1].span,
+                format!("`${name}` compares {a} with {b}: its arguments must have the same type"),
+            );
+        } else if ordering && !matches!(a, "a number" | "a string") {
+            self.error(
+                Code::Function,
+                "10.2.2.2",
+                l[0].span,
+                format!("`${name}` cannot order {a}s"),
+            );
         }
     }
 

@@ -348,6 +348,10 @@ fn interfaces_define_operations_in_types_and_implement_them_elsewhere() {
         "not an interface",
     );
     invalid(
+        "interface_types:\n  I:\n    inputs:\n      i: {type: string, value: { $get_property: [SELF, p] }}\n",
+        "cannot be used in an interface type",
+    );
+    invalid(
         "interface_types:\n  I:\n    outputs: {}\n    operations:\n      op:\n        outputs:\n          o: {type: string, mapping: [SELF, a]}\n",
         "not allowed in interface type",
     );
@@ -445,6 +449,15 @@ fn functions_have_known_names_and_argument_shapes() {
     valid(&s("        p: { $get_property: [ SELF, p ] }\n"));
     invalid(&s("        b: { $concat: [ a ] }\n"), "returns a string");
     invalid(&s("        p: { $join: [ a ] }\n"), "must be a list");
+    invalid(
+        &s("        b: { $equal: [ 1, '1' ] }\n"),
+        "must have the same type",
+    );
+    invalid(
+        &s("        b: { $less_than: [ true, false ] }\n"),
+        "cannot order",
+    );
+    valid(&s("        b: { $equal: [ 1, 1.0 ] }\n"));
 }
 
 #[test]

@@ -143,6 +143,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.fctx = FnCtx {
             self_node: (kind == Kind::Node).then_some(t),
             self_relationship: kind == Kind::Relationship,
+            in_interface_type: kind == Kind::Interface,
             ..FnCtx::default()
         };
         for section_key in ["properties", "attributes"] {
