@@ -165,6 +165,22 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Checks one call and returns what it statically returns.
     pub fn call(&mut self, name: &'a str, args: Option<&'a Node>, at: &'a Node) -> Returns<'a> {
+        if self.call_depth >= MAX_NESTING {
+            self.error(
+                Code::Function,
+                "10.1",
+                at.span,
+                "function calls nested too deeply to check",
+            );
+            return Returns::Unknown;
+        }
+        self.call_depth += 1;
+        let r = self.call_checked(name, args, at);
+        self.call_depth -= 1;
+        r
+    }
+
+    fn call_checked(&mut self, name: &'a str, args: Option<&'a Node>, at: &'a Node) -> Returns<'a> {
         if self.v13() {
             self.call_13(name, args, at);
             return Returns::Unknown;

@@ -61,6 +61,9 @@ pub(crate) struct Checker<'t, 'a> {
     pub fctx: funcs::FnCtx<'a>,
     /// The texts (to read back how a value or key was written).
     sources: &'t Sources,
+    /// How deeply function calls are nested right now (bounded: arguments
+    /// are checked recursively).
+    pub call_depth: usize,
 }
 
 impl<'t, 'a> Checker<'t, 'a> {
@@ -74,6 +77,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             grammar: Grammar::Tosca2,
             fctx: funcs::FnCtx::default(),
             sources,
+            call_depth: 0,
         }
     }
 

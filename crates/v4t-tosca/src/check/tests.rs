@@ -542,3 +542,28 @@ fn tosca_13_files_use_the_normative_types() {
     let e = errors(&text.replace("4 GB", "4 parsecs"));
     assert!(e.iter().any(|m| m.contains("unknown unit")), "{e:?}");
 }
+
+#[test]
+fn deeply_nested_calls_and_values_end_with_an_error() {
+    // Block style: flow collections stop at 255 levels in the YAML layer.
+    let mut calls = String::new();
+    let mut lists = String::new();
+    for level in 0..300 {
+        let pad = " ".repeat(10 + 2 * level);
+        calls.push_str(&format!("{pad}- $concat:\n"));
+        lists.push_str(&format!("{pad}-\n"));
+    }
+    calls.push_str(&format!("{}- a\n", " ".repeat(10 + 600)));
+    lists.push_str(&format!("{}- 1\n", " ".repeat(10 + 600)));
+    let node = |ty: &str, value: &str| {
+        format!("node_types:\n  N:\n    properties:\n      p: {{type: {ty}}}\nservice_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n        p:\n{value}")
+    };
+    invalid(
+        &node("string", &format!("          $concat:\n{calls}")),
+        "nested too deeply",
+    );
+    invalid(
+        &node("list, entry_schema: string", &lists),
+        "expected a string",
+    );
+}
