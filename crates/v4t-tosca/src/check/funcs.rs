@@ -872,16 +872,8 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         let Some(t) = entity else { return };
         let known = match function {
-            "get_artifact" => {
-                if matches!(ctx, Ctx::Node(_)) {
-                    self.type_entries(t, "artifacts")
-                        .iter()
-                        .any(|(n, _)| *n == name)
-                        || self.fctx.self_node == Some(t)
-                } else {
-                    true
-                }
-            }
+            // Templates may add artifacts to their type's.
+            "get_artifact" => true,
             _ if attrs => self.type_attributes(t).iter().any(|(n, _)| *n == name),
             _ => self
                 .type_entries(t, "properties")
