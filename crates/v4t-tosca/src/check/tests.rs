@@ -567,3 +567,44 @@ fn deeply_nested_calls_and_values_end_with_an_error() {
         "expected a string",
     );
 }
+
+#[test]
+fn timestamps_versions_and_scalars_compare_by_magnitude() {
+    let ts = "data_types:\n  Recent:\n    derived_from: timestamp\n    validation: { $greater_than: [ $value, '2020-01-01T00:00:00Z' ] }\n";
+    valid(&format!(
+        "{ts}{}",
+        prop("Recent", "'2021-06-01T12:00:00+02:00'")
+    ));
+    invalid(
+        &format!("{ts}{}", prop("Recent", "'2019-12-31T18:00:00-05:00'")),
+        "does not satisfy",
+    );
+    let vs = "data_types:\n  Modern:\n    derived_from: version\n    validation: { $greater_or_equal: [ $value, '1.10' ] }\n";
+    valid(&format!("{vs}{}", prop("Modern", "1.10.0")));
+    invalid(
+        &format!("{vs}{}", prop("Modern", "'1.9'")),
+        "does not satisfy",
+    );
+    let sz = format!("{SCALARS}  Big:\n    derived_from: Size\n    validation: {{ $greater_or_equal: [ $value, 2 kB ] }}\n");
+    valid(&format!("{sz}{}", prop("Big", "2000 B")));
+    invalid(
+        &format!("{sz}{}", prop("Big", "1999 B")),
+        "does not satisfy",
+    );
+    // Lists and maps with the string, list and set functions.
+    let l = "data_types:\n  Tags:\n    derived_from: list\n    entry_schema: string\n    validation: { $and: [ { $has_entry: [ $value, web ] }, { $less_or_equal: [ { $length: [ $value ] }, 3 ] } ] }\n";
+    valid(&format!("{l}{}", prop("Tags", "[web, db]")));
+    invalid(&format!("{l}{}", prop("Tags", "[db]")), "does not satisfy");
+    invalid(
+        &format!("{l}{}", prop("Tags", "[web, a, b, c]")),
+        "does not satisfy",
+    );
+}
+
+#[test]
+fn tosca_13_constraints_are_evaluated() {
+    let text = "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  N:\n    derived_from: tosca.nodes.Root\n    properties:\n      p:\n        type: integer\n        constraints:\n          - in_range: [ 1, 10 ]\ntopology_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n        p: VALUE\n";
+    assert!(errors(&text.replace("VALUE", "5")).is_empty());
+    let e = errors(&text.replace("VALUE", "11"));
+    assert!(e.iter().any(|m| m.contains("does not satisfy")), "{e:?}");
+}
