@@ -18,6 +18,33 @@ pub enum Format {
     Json,
 }
 
+/// When to colour diagnostics (`--color`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// When standard error is a terminal and `NO_COLOR` is not set.
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour, given whether standard error is a terminal.
+    pub fn enabled(self, terminal: bool) -> bool {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        self.decide(terminal, no_color)
+    }
+
+    /// [`ColorChoice::enabled`] with the environment given (testable).
+    fn decide(self, terminal: bool, no_color: bool) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => terminal && !no_color,
+        }
+    }
+}
+
 /// The severity of a diagnostic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Severity {
@@ -39,6 +66,8 @@ impl Severity {
 pub struct Reporter {
     pub format: Format,
     pub color: bool,
+    /// Leave out warnings (`--quiet`).
+    pub quiet: bool,
 }
 
 impl Reporter {
@@ -74,7 +103,21 @@ impl Reporter {
         span: Span,
         element: Option<&str>,
     ) {
+        if self.quiet && severity == Severity::Warning {
+            return;
+        }
         eprint!("{}", self.format(sources, severity, message, span, element));
+    }
+
+    /// Prints a library error.
+    pub fn emit_error(&self, sources: &Sources, e: &v4t::Error) {
+        self.emit(
+            sources,
+            Severity::Error,
+            &e.message,
+            e.span,
+            e.element.as_deref(),
+        );
     }
 
     /// Prints an error that has no location (I/O, usage).
@@ -296,6 +339,18 @@ mod tests {
         );
         let text = render_as(&sources, Severity::Warning, "w", Span::new(id, 1, 1), false);
         assert!(text.starts_with("warning: w\n --> t.yaml:1:1\n"), "{text}");
+    }
+
+    #[test]
+    fn color_choice() {
+        assert!(ColorChoice::Auto.decide(true, false));
+        assert!(
+            !ColorChoice::Auto.decide(true, true),
+            "NO_COLOR wins over auto"
+        );
+        assert!(!ColorChoice::Auto.decide(false, false));
+        assert!(ColorChoice::Always.decide(false, true));
+        assert!(!ColorChoice::Never.decide(true, false));
     }
 
     #[test]

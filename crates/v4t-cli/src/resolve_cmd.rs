@@ -1,79 +1,216 @@
-//! `v4t resolve`: read a variable service template and its inputs, resolve
-//! it with the library, and write the TOSCA result.
+//! `v4t resolve` and `v4t enrich`: read a variable service template (a
+//! file, standard input or a zipped CSAR) and its inputs, run the library,
+//! and write the result.
 //!
-//! All I/O of a resolution happens here: reading the template (or stdin),
-//! the inputs file and the environment, the clock, and writing the output
+//! All I/O of a resolution happens here: reading the template and the
+//! inputs file, the environment, the clock, and writing the output
 //! atomically so that a failed run never leaves a half-written or clobbered
-//! file behind.
+//! file behind. Output paths are checked before any work: the result may
+//! not overwrite the template or the inputs file, and the report may not
+//! share a destination with the result.
 
-use std::fs;
-use std::io::{IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use v4t::{ResolveOptions, Sources};
+use v4t::{ResolveOptions, SourceId, Sources, Span};
 use v4t_yaml::{Map, Node};
 
-use crate::diagnostics::{catch_panic, Reporter, Severity};
-use crate::fs_loader::FsLoader;
+use crate::csar::{Archive, ArchiveLoader};
+use crate::diagnostics::{catch_panic, ColorChoice, Reporter, Severity};
+use crate::files::{read_bounded, read_bytes, same_file, write_atomically, MAX_INPUT_BYTES};
+use crate::fs_loader::{AnyLoader, FsLoader};
 use crate::inputs::{assignment_value, env_inputs, inputs_from_file};
 use crate::{EnrichArgs, ResolveArgs, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 
-/// The largest template or inputs file that is read (256 MiB). Larger
-/// inputs are refused with a clear error instead of exhausting memory.
-pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+/// The format of the result (`--output-format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// YAML (the default).
+    Yaml,
+    /// JSON, pretty-printed.
+    Json,
+    /// A zipped CSAR: the input archive (or just the template) with the
+    /// result in place of the template.
+    Csar,
+}
 
-/// Reads the template named on the command line (`-` is standard input).
-fn read_template(
-    sources: &mut Sources,
-    template: &str,
-    reporter: Reporter,
-) -> Result<(v4t::SourceId, FsLoader), u8> {
+impl OutputFormat {
+    /// The format `--output-format` names, or else the one the output
+    /// file's extension suggests.
+    fn choose(given: Option<OutputFormat>, output: Option<&Path>) -> OutputFormat {
+        given.unwrap_or_else(|| match output {
+            Some(p) if crate::csar::has_archive_extension(p) => OutputFormat::Csar,
+            Some(p)
+                if p.extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("json")) =>
+            {
+                OutputFormat::Json
+            }
+            _ => OutputFormat::Yaml,
+        })
+    }
+}
+
+/// A template read from the command line.
+struct Template {
+    sources: Sources,
+    id: SourceId,
+    loader: AnyLoader,
+    /// For a zipped CSAR: the archive and the template's path inside it.
+    archive: Option<(Arc<Archive>, String)>,
+}
+
+/// Reads the template named on the command line: `-` is standard input, a
+/// zipped CSAR is opened and its template found. The error is the message
+/// for a usage error.
+fn read_template(template: &str) -> Result<Template, String> {
+    let mut sources = Sources::new();
     if template == "-" {
-        let mut bytes = Vec::new();
-        let read = std::io::stdin()
-            .take(MAX_INPUT_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| e.to_string())
-            .and_then(|_| check_size(bytes.len() as u64))
-            .and_then(|()| utf8(bytes));
-        match read {
-            Ok(text) => Ok((sources.add("<stdin>", text), FsLoader::new("."))),
-            Err(e) => {
-                reporter.error(&format!(
-                    "could not read the template from standard input: {e}"
+        let bytes = read_bounded(std::io::stdin().lock(), MAX_INPUT_BYTES)
+            .map_err(|e| format!("could not read the template from standard input: {e}"))?;
+        if crate::csar::looks_like_zip(&bytes) {
+            return from_archive(&bytes, "<stdin>");
+        }
+        let text = utf8(bytes)
+            .map_err(|e| format!("could not read the template from standard input: {e}"))?;
+        let id = sources.add("<stdin>", text);
+        return Ok(Template {
+            sources,
+            id,
+            loader: AnyLoader::Fs(FsLoader::new(".")),
+            archive: None,
+        });
+    }
+    let path = Path::new(template);
+    let bytes = read_bytes(path, MAX_INPUT_BYTES)
+        .map_err(|e| format!("could not read template \"{template}\": {e}"))?;
+    if crate::csar::has_archive_extension(path) || crate::csar::looks_like_zip(&bytes) {
+        return from_archive(&bytes, template);
+    }
+    let text = utf8(bytes).map_err(|e| format!("could not read template \"{template}\": {e}"))?;
+    let id = sources.add(template, text);
+    Ok(Template {
+        sources,
+        id,
+        loader: AnyLoader::Fs(FsLoader::for_template(path)),
+        archive: None,
+    })
+}
+
+/// The template inside the zipped CSAR `bytes` (named `name` in messages).
+fn from_archive(bytes: &[u8], name: &str) -> Result<Template, String> {
+    let invalid = |e: String| format!("could not read CSAR \"{name}\": {e}");
+    let archive = Archive::read(bytes).map_err(invalid)?;
+    let entry = archive.entry_definitions().map_err(invalid)?;
+    let text = archive.get(&entry).unwrap_or_default().to_vec();
+    let text = utf8(text).map_err(|e| invalid(format!("\"{entry}\": {e}")))?;
+    let mut sources = Sources::new();
+    let id = sources.add(format!("{name}!/{entry}"), text);
+    let archive = Arc::new(archive);
+    Ok(Template {
+        sources,
+        id,
+        loader: AnyLoader::Archive(ArchiveLoader::for_template(archive.clone(), &entry)),
+        archive: Some((archive, entry)),
+    })
+}
+
+/// The text of `bytes`, or an error naming where it is not UTF-8.
+fn utf8(bytes: Vec<u8>) -> Result<String, String> {
+    String::from_utf8(bytes).map_err(|e| crate::files::not_utf8_message(&e))
+}
+
+/// The output file, unless it is standard output (`-` or absent).
+fn output_file(output: Option<&Path>) -> Option<&Path> {
+    output.filter(|p| p.as_os_str() != "-")
+}
+
+/// Refuses output paths that would destroy an input or lose a result.
+fn check_destinations(
+    template: &str,
+    inputs: Option<&Path>,
+    output: Option<&Path>,
+    report: Option<&Path>,
+) -> Result<(), String> {
+    let template = (template != "-").then(|| Path::new(template));
+    let named_inputs = [("the template", template), ("the inputs file", inputs)];
+    for (what, destination) in [("the result", output_file(output)), ("the report", report)] {
+        let Some(destination) = destination.filter(|p| p.as_os_str() != "-") else {
+            continue;
+        };
+        for (input_name, input) in named_inputs {
+            if input.is_some_and(|i| same_file(i, destination)) {
+                return Err(format!(
+                    "refusing to write {what} to \"{}\": it is {input_name}",
+                    destination.display()
                 ));
-                Err(EXIT_USAGE)
             }
         }
-    } else {
-        let path = Path::new(template);
-        match read_text(path) {
-            Ok(text) => Ok((sources.add(template, text), FsLoader::for_template(path))),
-            Err(e) => {
-                reporter.error(&format!("could not read template \"{template}\": {e}"));
-                Err(EXIT_USAGE)
-            }
+    }
+    match (output_file(output), report) {
+        (None, Some(r)) if r.as_os_str() == "-" => {
+            Err("--report - needs --output FILE: standard output already carries the result".into())
         }
+        (Some(o), Some(r)) if same_file(o, r) => Err(format!(
+            "--report and --output both name \"{}\"; the report would be lost",
+            r.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Prints what the loader skipped and the library's warnings.
+fn print_warnings(
+    reporter: &Reporter,
+    sources: &Sources,
+    loader: &AnyLoader,
+    warnings: &[v4t::lint::Warning],
+) {
+    for w in loader.warnings() {
+        reporter.emit(sources, Severity::Warning, w, Span::NONE, None);
+    }
+    for w in warnings {
+        reporter.emit(sources, Severity::Warning, &w.message, w.span, None);
     }
 }
 
 /// Runs `v4t resolve` and returns the exit code.
-pub fn run(args: &ResolveArgs) -> u8 {
+pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
+    let flags = &args.flags;
     let reporter = Reporter {
-        format: args.format,
-        color: std::io::stderr().is_terminal(),
+        format: flags.format,
+        color: color.enabled(std::io::stderr().is_terminal()),
+        quiet: flags.quiet,
     };
-    let mut sources = Sources::new();
-    let (template, mut loader) = match read_template(&mut sources, &args.template, reporter) {
+    if let Err(e) = check_destinations(
+        &args.template,
+        flags.inputs.as_deref(),
+        flags.output.as_deref(),
+        flags.report.as_deref(),
+    ) {
+        reporter.error(&e);
+        return EXIT_USAGE;
+    }
+    let format = OutputFormat::choose(flags.output_format, output_file(flags.output.as_deref()));
+    let Template {
+        mut sources,
+        id,
+        mut loader,
+        archive,
+    } = match read_template(&args.template) {
         Ok(t) => t,
-        Err(code) => return code,
+        Err(e) => {
+            reporter.error(&e);
+            return EXIT_USAGE;
+        }
     };
 
     // Inputs: environment + file (only with --inputs), then --input.
     let mut inputs: Option<Node> = None;
-    if let Some(path) = &args.inputs {
-        let text = match read_text(path) {
+    if let Some(path) = &flags.inputs {
+        let text = match crate::files::read_text(path) {
             Ok(text) => text,
             Err(e) => {
                 reporter.error(&format!(
@@ -87,18 +224,12 @@ pub fn run(args: &ResolveArgs) -> u8 {
         match inputs_from_file(&mut sources, &env_inputs(), &name, text) {
             Ok(map) => inputs = Some(map),
             Err(e) => {
-                reporter.emit(
-                    &sources,
-                    Severity::Error,
-                    &e.message,
-                    e.span,
-                    e.element.as_deref(),
-                );
+                reporter.emit_error(&sources, &e);
                 return EXIT_FAILURE;
             }
         }
     }
-    for (name, value) in &args.input {
+    for (name, value) in &flags.input {
         let map = inputs.get_or_insert_with(|| Node::map(Map::new()));
         if let Some(map) = map.as_map_mut() {
             map.insert(name.as_str(), assignment_value(value));
@@ -110,84 +241,148 @@ pub fn run(args: &ResolveArgs) -> u8 {
         inputs,
         enrich: true,
         now_ms: Some(now_ms()),
-        report: args.report.is_some(),
+        report: flags.report.is_some(),
         // The process ends after writing the result.
         free_memory: false,
     };
 
+    let mut warnings = Vec::new();
     let outcome = catch_panic(|| {
-        v4t::resolve(&mut sources, template, &mut loader, &options).map(|mut resolved| {
-            let report = args.report.as_ref().map(|path| {
-                let node = resolved.report.to_node();
-                if path.extension().is_some_and(|e| e == "json") {
-                    let mut json = v4t_yaml::json::to_json_pretty(&node);
-                    json.push('\n');
-                    json
-                } else {
-                    v4t_yaml::emit(&node)
-                }
-            });
-            let yaml = v4t_yaml::emit(&resolved.template);
-            let warnings = std::mem::take(&mut resolved.warnings);
-            // Left to the operating system at exit (see `free_memory`).
-            std::mem::forget(resolved);
-            (yaml, report, warnings)
-        })
+        v4t::resolve_with_warnings(&mut sources, id, &mut loader, &options, &mut warnings).map(
+            |resolved| {
+                let report = flags.report.as_ref().map(|path| {
+                    let node = resolved.report.to_node();
+                    if path.extension().is_some_and(|e| e == "json") {
+                        json_text(&node)
+                    } else {
+                        v4t_yaml::emit(&node)
+                    }
+                });
+                let result = render(&resolved.template, format);
+                // Left to the operating system at exit (see `free_memory`).
+                std::mem::forget(resolved);
+                (result, report)
+            },
+        )
     });
-    let (yaml, report, warnings) = match finish(outcome, &sources, reporter) {
+    // Warnings come first, also when resolution failed (a typo is often
+    // the cause), and never change the exit code.
+    print_warnings(&reporter, &sources, &loader, &warnings);
+    let (result, report) = match finish(outcome, &sources, &reporter) {
         Ok(result) => result,
         Err(code) => return code,
     };
-    // Warnings are printed before the result is written and never change
-    // the exit code.
-    for w in &warnings {
-        reporter.emit(&sources, Severity::Warning, &w.message, w.span, None);
-    }
-    if let (Some(path), Some(text)) = (&args.report, report) {
-        if let Err(e) = write_atomically(path, &text) {
+    let bytes = match package(result, format, archive) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            reporter.error(&e);
+            return EXIT_FAILURE;
+        }
+    };
+    if let (Some(path), Some(text)) = (&flags.report, report) {
+        let written = if path.as_os_str() == "-" {
+            write_stdout(text.as_bytes())
+        } else {
+            write_atomically(path, text.as_bytes())
+        };
+        if let Err(e) = written {
             reporter.error(&format!("could not write \"{}\": {e}", path.display()));
             return EXIT_USAGE;
         }
     }
-    write_result(args.output.as_deref(), &yaml, reporter)
+    write_result(flags.output.as_deref(), &bytes, &reporter)
 }
 
 /// Runs `v4t enrich` and returns the exit code.
-pub fn run_enrich(args: &EnrichArgs) -> u8 {
+pub fn run_enrich(args: &EnrichArgs, color: ColorChoice) -> u8 {
     let reporter = Reporter {
         format: args.format,
-        color: std::io::stderr().is_terminal(),
+        color: color.enabled(std::io::stderr().is_terminal()),
+        quiet: false,
     };
-    let mut sources = Sources::new();
-    let (template, mut loader) = match read_template(&mut sources, &args.template, reporter) {
+    if let Err(e) = check_destinations(&args.template, None, args.output.as_deref(), None) {
+        reporter.error(&e);
+        return EXIT_USAGE;
+    }
+    let format = OutputFormat::choose(None, output_file(args.output.as_deref()));
+    let Template {
+        mut sources,
+        id,
+        mut loader,
+        archive,
+    } = match read_template(&args.template) {
         Ok(t) => t,
+        Err(e) => {
+            reporter.error(&e);
+            return EXIT_USAGE;
+        }
+    };
+    let outcome =
+        catch_panic(|| v4t::enrich(&mut sources, id, &mut loader).map(|doc| render(&doc, format)));
+    print_warnings(&reporter, &sources, &loader, &[]);
+    let result = match finish(outcome, &sources, &reporter) {
+        Ok(result) => result,
         Err(code) => return code,
     };
-    let outcome = catch_panic(|| {
-        v4t::enrich(&mut sources, template, &mut loader).map(|doc| v4t_yaml::emit(&doc))
-    });
-    match finish(outcome, &sources, reporter) {
-        Ok(yaml) => write_result(args.output.as_deref(), &yaml, reporter),
-        Err(code) => code,
+    match package(result, format, archive) {
+        Ok(bytes) => write_result(args.output.as_deref(), &bytes, &reporter),
+        Err(e) => {
+            reporter.error(&e);
+            EXIT_FAILURE
+        }
     }
+}
+
+/// The document as text: JSON for `json`, YAML otherwise (a CSAR holds YAML).
+fn render(doc: &Node, format: OutputFormat) -> String {
+    match format {
+        OutputFormat::Json => json_text(doc),
+        OutputFormat::Yaml | OutputFormat::Csar => v4t_yaml::emit(doc),
+    }
+}
+
+/// Pretty JSON with a final newline.
+fn json_text(node: &Node) -> String {
+    let mut json = v4t_yaml::json::to_json_pretty(node);
+    json.push('\n');
+    json
+}
+
+/// The bytes to write: the text, or for `csar` the input archive (or a new
+/// one) with the result as its template.
+fn package(
+    text: String,
+    format: OutputFormat,
+    archive: Option<(Arc<Archive>, String)>,
+) -> Result<Vec<u8>, String> {
+    if format != OutputFormat::Csar {
+        return Ok(text.into_bytes());
+    }
+    let (mut archive, entry) = match archive {
+        Some((archive, entry)) => (Arc::unwrap_or_clone(archive), entry),
+        None => {
+            let mut archive = Archive::default();
+            archive.set(
+                "TOSCA-Metadata/TOSCA.meta",
+                b"TOSCA-Meta-File-Version: 1.1\nCSAR-Version: 1.1\nCreated-By: v4t\nEntry-Definitions: service-template.yaml\n".to_vec(),
+            );
+            (archive, "service-template.yaml".to_string())
+        }
+    };
+    archive.set(&entry, text.into_bytes());
+    archive.to_zip()
 }
 
 /// Renders a library error or panic; passes a result through.
 fn finish<T>(
     outcome: Result<Result<T, v4t::Error>, String>,
     sources: &Sources,
-    reporter: Reporter,
+    reporter: &Reporter,
 ) -> Result<T, u8> {
     match outcome {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(e)) => {
-            reporter.emit(
-                sources,
-                Severity::Error,
-                &e.message,
-                e.span,
-                e.element.as_deref(),
-            );
+            reporter.emit_error(sources, &e);
             Err(EXIT_FAILURE)
         }
         Err(panic) => {
@@ -197,18 +392,24 @@ fn finish<T>(
     }
 }
 
-/// Writes the result to `output` (atomically) or standard output.
-fn write_result(output: Option<&Path>, yaml: &str, reporter: Reporter) -> u8 {
-    match output {
+/// Writes `bytes` to standard output.
+fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes).and_then(|()| out.flush())
+}
+
+/// Writes the result to `output` (atomically) or standard output (`-` or
+/// no output).
+fn write_result(output: Option<&Path>, bytes: &[u8], reporter: &Reporter) -> u8 {
+    match output_file(output) {
         Some(path) => {
-            if let Err(e) = write_atomically(path, yaml) {
+            if let Err(e) = write_atomically(path, bytes) {
                 reporter.error(&format!("could not write \"{}\": {e}", path.display()));
                 return EXIT_USAGE;
             }
         }
         None => {
-            let mut out = std::io::stdout().lock();
-            if let Err(e) = out.write_all(yaml.as_bytes()).and_then(|_| out.flush()) {
+            if let Err(e) = write_stdout(bytes) {
                 if e.kind() != std::io::ErrorKind::BrokenPipe {
                     reporter.error(&format!("could not write the result: {e}"));
                 }
@@ -217,83 +418,6 @@ fn write_result(output: Option<&Path>, yaml: &str, reporter: Reporter) -> u8 {
         }
     }
     EXIT_OK
-}
-
-/// Reads a UTF-8 text file of at most [`MAX_INPUT_BYTES`] with a readable error.
-pub fn read_text(path: &Path) -> Result<String, String> {
-    let file = fs::File::open(path).map_err(|e| e.to_string())?;
-    if let Ok(meta) = file.metadata() {
-        check_size(meta.len())?;
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
-    check_size(bytes.len() as u64)?;
-    utf8(bytes)
-}
-
-fn check_size(len: u64) -> Result<(), String> {
-    if len > MAX_INPUT_BYTES {
-        Err(format!(
-            "the input is larger than {} MiB",
-            MAX_INPUT_BYTES / (1024 * 1024)
-        ))
-    } else {
-        Ok(())
-    }
-}
-
-/// The text of `bytes`, or an error naming the line and column (in
-/// characters) of the first byte that is not UTF-8.
-pub fn utf8(bytes: Vec<u8>) -> Result<String, String> {
-    String::from_utf8(bytes).map_err(|e| {
-        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-        // The valid prefix is UTF-8 by definition.
-        let prefix = std::str::from_utf8(valid).unwrap_or_default();
-        let line = prefix.matches('\n').count() + 1;
-        let col = prefix
-            .rsplit('\n')
-            .next()
-            .unwrap_or_default()
-            .chars()
-            .count()
-            + 1;
-        format!("the file is not valid UTF-8 (line {line}, column {col})")
-    })
-}
-
-/// Writes `text` to `path` via a temporary file in the same directory and a
-/// rename, so readers never see a partial file and a failure leaves any
-/// existing file untouched. A path that exists but is not a regular file
-/// (`/dev/null`, a pipe) is written directly: renaming over it would
-/// replace the device.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    if fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
-        let mut file = fs::OpenOptions::new().write(true).open(path)?;
-        return file.write_all(text.as_bytes());
-    }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let file_name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::other("not a file name"))?
-        .to_string_lossy()
-        .into_owned();
-    let temp = dir.join(format!(".{file_name}.{}.v4t-tmp", std::process::id()));
-    let result = (|| {
-        let mut file = fs::File::create(&temp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    result
 }
 
 /// The presets to apply: those given on the command line, or else those in
@@ -341,12 +465,54 @@ pub fn now_ms() -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::presets_from_env;
+    use super::*;
 
     #[test]
     fn presets_from_the_environment() {
         assert_eq!(presets_from_env(r#"["dev", "eu"]"#), ["dev", "eu"]);
         assert_eq!(presets_from_env("dev"), ["dev"]);
         assert!(presets_from_env("").is_empty());
+    }
+
+    #[test]
+    fn output_format_by_extension() {
+        let choose = |p: &str| OutputFormat::choose(None, Some(Path::new(p)));
+        assert_eq!(choose("out.json"), OutputFormat::Json);
+        assert_eq!(choose("out.JSON"), OutputFormat::Json);
+        assert_eq!(choose("out.csar"), OutputFormat::Csar);
+        assert_eq!(choose("out.zip"), OutputFormat::Csar);
+        assert_eq!(choose("out.yaml"), OutputFormat::Yaml);
+        assert_eq!(OutputFormat::choose(None, None), OutputFormat::Yaml);
+        assert_eq!(
+            OutputFormat::choose(Some(OutputFormat::Json), Some(Path::new("x.yaml"))),
+            OutputFormat::Json
+        );
+    }
+
+    #[test]
+    fn destinations_may_not_be_inputs() {
+        let dir = std::env::temp_dir().join(format!("v4t-dest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let template = dir.join("t.yaml");
+        std::fs::write(&template, "x").unwrap();
+        let t = template.to_str().unwrap();
+        let out = dir.join("o.yaml");
+        assert!(check_destinations(t, None, Some(&template), None)
+            .unwrap_err()
+            .ends_with("it is the template"));
+        assert!(check_destinations(t, None, Some(&out), Some(&template)).is_err());
+        assert!(check_destinations(t, Some(&out), None, Some(&out))
+            .unwrap_err()
+            .ends_with("it is the inputs file"));
+        assert!(
+            check_destinations(t, None, Some(&out), Some(&dir.join("./o.yaml")))
+                .unwrap_err()
+                .contains("the report would be lost")
+        );
+        assert!(check_destinations(t, None, None, Some(Path::new("-"))).is_err());
+        assert!(check_destinations(t, None, Some(Path::new("-")), Some(Path::new("-"))).is_err());
+        assert!(check_destinations(t, None, Some(&out), Some(Path::new("-"))).is_ok());
+        assert!(check_destinations("-", None, Some(Path::new("-")), None).is_ok());
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }

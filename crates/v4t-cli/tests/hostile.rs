@@ -12,8 +12,9 @@
 //! The location is `LINE:COLUMN`, or `-` for errors that have no location
 //! (`Could not solve`); `\n` in the message stands for a line break (the
 //! reference pretty-prints JSON in some messages). `# error-prefix:` compares
-//! only the start of the message. `# ok` expects success; `# warning: L:C
-//! message` lines then list the expected warnings, in order.
+//! only the start of the message. `# ok` expects success. `# warning: L:C
+//! message` lines list the expected warnings, in order (also for a failing
+//! case: warnings are reported when resolution fails, too).
 //!
 //! Inputs that cannot be files (10,000 levels of nesting, alias bombs,
 //! 10 MB strings, non-UTF-8 bytes) are generated below. Every case runs
@@ -79,6 +80,15 @@ fn parse_expectation(name: &str, text: &str) -> Expectation {
 
 /// Resolves `text` in-process, turning a panic into a test failure.
 fn resolve(name: &str, text: &str, presets: &[String]) -> Result<v4t::Resolved, v4t::Error> {
+    resolve_warned(name, text, presets).0
+}
+
+/// [`resolve`] with the warnings (collected also when resolution fails).
+fn resolve_warned(
+    name: &str,
+    text: &str,
+    presets: &[String],
+) -> (Result<v4t::Resolved, v4t::Error>, Vec<v4t::lint::Warning>) {
     let options = ResolveOptions {
         presets: presets.to_vec(),
         ..ResolveOptions::default()
@@ -86,7 +96,10 @@ fn resolve(name: &str, text: &str, presets: &[String]) -> Result<v4t::Resolved, 
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         let mut sources = Sources::new();
         let id = sources.add(name, text);
-        v4t::resolve(&mut sources, id, &mut NoFiles, &options)
+        let mut warnings = Vec::new();
+        let result =
+            v4t::resolve_with_warnings(&mut sources, id, &mut NoFiles, &options, &mut warnings);
+        (result, warnings)
     }));
     match outcome {
         Ok(result) => result,
@@ -96,7 +109,18 @@ fn resolve(name: &str, text: &str, presets: &[String]) -> Result<v4t::Resolved, 
 
 /// Checks one case; returns a description of the mismatch, if any.
 fn check(name: &str, text: &str, expect: &Expectation) -> Option<String> {
-    match (resolve(name, text, &expect.presets), &expect.error) {
+    let (result, warnings) = resolve_warned(name, text, &expect.presets);
+    let got: Vec<_> = warnings
+        .iter()
+        .map(|w| (w.message.clone(), (w.span.line, w.span.col)))
+        .collect();
+    if got != expect.warnings {
+        return Some(format!(
+            "{name}: expected warnings {:?}, got {got:?}",
+            expect.warnings
+        ));
+    }
+    match (result, &expect.error) {
         (Err(e), Some((message, prefix, loc))) => {
             let message_ok = if *prefix {
                 e.message.starts_with(message.as_str())
@@ -116,19 +140,7 @@ fn check(name: &str, text: &str, expect: &Expectation) -> Option<String> {
             }
             None
         }
-        (Ok(resolved), None) => {
-            let got: Vec<_> = resolved
-                .warnings
-                .iter()
-                .map(|w| (w.message.clone(), (w.span.line, w.span.col)))
-                .collect();
-            (got != expect.warnings).then(|| {
-                format!(
-                    "{name}: expected warnings {:?}, got {got:?}",
-                    expect.warnings
-                )
-            })
-        }
+        (Ok(_), None) => None,
         (Err(e), None) => Some(format!("{name}: unexpected error {:?}", e.message)),
         (Ok(_), Some((message, ..))) => Some(format!("{name}: expected error {message:?}")),
     }

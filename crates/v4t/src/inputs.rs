@@ -4,16 +4,41 @@
 //! `excludes` (part 2, 2.6).
 
 use crate::error::{bail, Error, Result};
+use crate::lint::Warning;
+use crate::suggest::did_you_mean;
 use v4t_expr::deep_merge;
 use v4t_sat::{Lit, Solver};
 use v4t_yaml::json::to_json;
-use v4t_yaml::{Map, Node, Span};
+use v4t_yaml::{Map, Node, Span, Value};
 
 /// The accumulated input assignments of presets (in order) and `direct`.
-pub fn assign(doc: &Node, presets: &[String], direct: Option<&Node>) -> Result<Map> {
+/// Direct assignments to inputs the template does not declare are read by
+/// nothing (the reference accepts them silently); each is a warning, with
+/// the closest declared name as a suggestion.
+pub fn assign(
+    doc: &Node,
+    presets: &[String],
+    direct: Option<&Node>,
+    warnings: &mut Vec<Warning>,
+) -> Result<Map> {
     let variability = doc
         .get("topology_template")
         .and_then(|t| t.get("variability"));
+    if let Some(direct) = direct.and_then(Node::as_map) {
+        let declared = declared_inputs(variability);
+        for (key, _) in direct.iter() {
+            if !declared.contains(&key.name.as_str()) {
+                warnings.push(Warning {
+                    message: format!(
+                        "Variability input \"{}\" is assigned but not declared{}",
+                        key.name,
+                        did_you_mean(&key.name, declared.iter().copied())
+                    ),
+                    span: key.span,
+                });
+            }
+        }
+    }
     let defined = variability.and_then(|v| v.get("presets"));
     let mut acc = Node::map(Map::new());
     for name in presets {
@@ -31,6 +56,19 @@ pub fn assign(doc: &Node, presets: &[String], direct: Option<&Node>) -> Result<M
         v4t_yaml::Value::Map(m) => m,
         _ => Map::new(),
     })
+}
+
+/// The names of the declared variability inputs (map or list form).
+pub fn declared_inputs(variability: Option<&Node>) -> Vec<&str> {
+    match variability.and_then(|v| v.get("inputs")).map(|i| &i.value) {
+        Some(Value::Map(m)) => m.keys().collect(),
+        Some(Value::Seq(items)) => items
+            .iter()
+            .filter_map(Node::as_map)
+            .flat_map(Map::keys)
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 const FEATURE_KEYS: [&str; 6] = [
@@ -230,7 +268,13 @@ topology_template:
     fn presets_apply_in_order_and_direct_inputs_win() {
         let d = doc(TEMPLATE);
         let direct = doc("mode: override");
-        let m = assign(&d, &["dev".into(), "prod".into()], Some(&direct)).unwrap();
+        let m = assign(
+            &d,
+            &["dev".into(), "prod".into()],
+            Some(&direct),
+            &mut Vec::new(),
+        )
+        .unwrap();
         assert_eq!(
             to_json(&Node::map(m)),
             r#"{"mode":"override","other":"prod","third":"dev"}"#
@@ -240,8 +284,25 @@ topology_template:
     #[test]
     fn unknown_presets_are_errors() {
         let d = doc(TEMPLATE);
-        let e = assign(&d, &["test".into()], None).unwrap_err();
+        let e = assign(&d, &["test".into()], None, &mut Vec::new()).unwrap_err();
         assert_eq!(e.message, "Did not find variability preset \"test\"");
+    }
+
+    #[test]
+    fn undeclared_direct_inputs_are_warnings() {
+        let d = doc(TEMPLATE);
+        let mut warnings = Vec::new();
+        let direct = doc("mdoe: x\nmode: prod\nzzz: 1");
+        assign(&d, &[], Some(&direct), &mut warnings).unwrap();
+        let messages: Vec<_> = warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "Variability input \"mdoe\" is assigned but not declared; did you mean \"mode\"?",
+                "Variability input \"zzz\" is assigned but not declared",
+            ]
+        );
+        assert_eq!((warnings[0].span.line, warnings[0].span.col), (1, 1));
     }
 
     #[test]
@@ -249,7 +310,7 @@ topology_template:
         let d = doc(
             "topology_template:\n  variability:\n    presets:\n      a: {inputs: {l: [1, 2, 3]}}\n",
         );
-        let m = assign(&d, &["a".into()], Some(&doc("l: [9]"))).unwrap();
+        let m = assign(&d, &["a".into()], Some(&doc("l: [9]")), &mut Vec::new()).unwrap();
         assert_eq!(to_json(&Node::map(m)), r#"{"l":[9,2,3]}"#);
     }
 

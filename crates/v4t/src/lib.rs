@@ -31,6 +31,7 @@ pub mod options;
 pub mod report;
 pub mod solve;
 pub mod sources;
+pub mod suggest;
 pub mod transform;
 pub mod types;
 pub mod validate;
@@ -85,8 +86,6 @@ pub struct Resolved {
     pub template: Node,
     /// What was decided: element presence, technologies, objectives, inputs.
     pub report: report::Report,
-    /// Probable mistakes in the template ([`lint`]); they never change the result.
-    pub warnings: Vec<lint::Warning>,
 }
 
 /// Resolves the variable service template `template` (already added to `sources`).
@@ -96,7 +95,21 @@ pub fn resolve(
     loader: &mut dyn Loader,
     options: &ResolveOptions,
 ) -> Result<Resolved> {
-    resolve_observed(sources, template, loader, options, &mut |_| {})
+    resolve_with_warnings(sources, template, loader, options, &mut Vec::new())
+}
+
+/// [`resolve`], adding the probable mistakes found on the way ([`lint`],
+/// assignments to undeclared variability inputs) to `warnings`, whether or
+/// not resolution succeeds: a typo is often the cause of a failure.
+/// Warnings never change the result.
+pub fn resolve_with_warnings(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+    options: &ResolveOptions,
+    warnings: &mut Vec<lint::Warning>,
+) -> Result<Resolved> {
+    resolve_observed(sources, template, loader, options, &mut |_| {}, warnings)
 }
 
 /// The pipeline stages [`resolve_observed`] reports, in order.
@@ -116,18 +129,20 @@ pub enum Stage {
     Transform,
 }
 
-/// [`resolve`], calling `observe` as each stage finishes (used by the benchmark).
+/// [`resolve_with_warnings`], calling `observe` as each stage finishes
+/// (used by the benchmark).
 pub fn resolve_observed(
     sources: &mut Sources,
     template: SourceId,
     loader: &mut dyn Loader,
     options: &ResolveOptions,
     observe: &mut dyn FnMut(Stage),
+    warnings: &mut Vec<lint::Warning>,
 ) -> Result<Resolved> {
     let (mut doc, loaded) = load::load(sources, template, loader)?;
     graph::check_version(&doc)?;
     validate::validate(&doc)?;
-    let warnings = lint::lint(&doc);
+    warnings.extend(lint::lint(&doc));
     observe(Stage::Load);
     let enriched = if options.enrich {
         enrich::enrich_for_resolving(&mut doc)?
@@ -135,7 +150,7 @@ pub fn resolve_observed(
         None
     };
     observe(Stage::Enrich);
-    let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref())?;
+    let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref(), warnings)?;
     // The reference's "hotfix": no fallback properties in the resolver graph.
     if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
         if let Some(o) = tt
@@ -170,11 +185,7 @@ pub fn resolve_observed(
         std::mem::forget(graph);
         std::mem::forget(solution);
     }
-    Ok(Resolved {
-        template,
-        report,
-        warnings,
-    })
+    Ok(Resolved { template, report })
 }
 
 /// Enriches the variable service template `template`: the template with every

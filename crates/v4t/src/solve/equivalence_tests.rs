@@ -360,7 +360,7 @@ fn check_template(text: &str, counts: &mut Counts) -> Result<(), String> {
     let g2 = enrich::enrich_for_resolving(&mut doc)
         .map_err(|e| e.message)?
         .ok_or("no graph kept")?;
-    let assigned = inputs::assign(&doc, &[], None).map_err(|e| e.message)?;
+    let assigned = inputs::assign(&doc, &[], None, &mut Vec::new()).map_err(|e| e.message)?;
     if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
         if let Some(o) = tt
             .map_entry("variability")
