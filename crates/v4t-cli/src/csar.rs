@@ -212,8 +212,9 @@ impl Archive {
         }
     }
 
-    /// The archive as zip bytes (deflated entries in archive order, no
-    /// timestamps, so the same archive gives the same bytes).
+    /// The archive as zip bytes: deflated entries in archive order, all
+    /// dated 1980-01-01 (the earliest date zip can store), so the same
+    /// archive gives the same bytes.
     pub fn to_zip(&self) -> Result<Vec<u8>, String> {
         let mut out = Vec::new();
         let mut writer = ZipArchiveWriter::new(&mut out);
@@ -226,6 +227,7 @@ impl Archive {
                 .new_file(path.as_str())
                 .compression_method(CompressionMethod::DEFLATE)
                 .unix_permissions(0o644)
+                .last_modified(rawzip::time::UtcDateTime::from_unix(315_532_800))
                 .start()
                 .map_err(error)?;
             let compressed = miniz_oxide::deflate::compress_to_vec(content, 6);

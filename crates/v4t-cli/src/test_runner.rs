@@ -165,7 +165,7 @@ impl Tree {
         match self {
             Tree::Disk => path.display().to_string(),
             Tree::Archive { name, .. } => match Tree::inner(path) {
-                Some(p) if p.is_empty() => format!("{name}!"),
+                Some(p) if p.is_empty() => name.clone(),
                 Some(p) => format!("{name}!/{p}"),
                 None => format!("{name}!/{}", path.display()),
             },

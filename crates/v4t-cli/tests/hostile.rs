@@ -24,9 +24,11 @@
 use std::fs;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use v4t::{NoFiles, ResolveOptions, Sources};
+
+mod common;
+use common::v4t;
 
 /// An expected error: message, whether only its start is compared, location.
 type ExpectedError = (String, bool, Option<(u32, u32)>);
@@ -380,13 +382,6 @@ fn control_characters() {
     let outcome = resolve("bell", &text, &[]);
     let e = outcome.expect_err("control characters are not allowed in YAML");
     assert_eq!((e.span.line, e.span.col), (2, 15), "{e:?}");
-}
-
-fn v4t(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_v4t"))
-        .args(args)
-        .output()
-        .expect("run v4t")
 }
 
 fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
