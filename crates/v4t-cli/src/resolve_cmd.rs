@@ -161,6 +161,22 @@ fn check_destinations(
     }
 }
 
+/// Checks the destinations (result, report) against the inputs, then
+/// reads the template; a problem is reported as a usage error.
+fn open(
+    reporter: &Reporter,
+    template: &str,
+    inputs: Option<&Path>,
+    [output, report]: [Option<&Path>; 2],
+) -> Result<Template, u8> {
+    check_destinations(template, inputs, output, report)
+        .and_then(|()| read_template(template))
+        .map_err(|e| {
+            reporter.error(&e);
+            EXIT_USAGE
+        })
+}
+
 /// Prints what the loader skipped and the library's warnings.
 fn print_warnings(
     reporter: &Reporter,
@@ -184,28 +200,22 @@ pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
         color: color.enabled(std::io::stderr().is_terminal()),
         quiet: flags.quiet,
     };
-    if let Err(e) = check_destinations(
-        &args.template,
-        flags.inputs.as_deref(),
-        flags.output.as_deref(),
-        flags.report.as_deref(),
-    ) {
-        reporter.error(&e);
-        return EXIT_USAGE;
-    }
-    let format = OutputFormat::choose(flags.output_format, output_file(flags.output.as_deref()));
+    let destinations = [flags.output.as_deref(), flags.report.as_deref()];
     let Template {
         mut sources,
         id,
         mut loader,
         archive,
-    } = match read_template(&args.template) {
+    } = match open(
+        &reporter,
+        &args.template,
+        flags.inputs.as_deref(),
+        destinations,
+    ) {
         Ok(t) => t,
-        Err(e) => {
-            reporter.error(&e);
-            return EXIT_USAGE;
-        }
+        Err(code) => return code,
     };
+    let format = OutputFormat::choose(flags.output_format, output_file(flags.output.as_deref()));
 
     // Inputs: environment + file (only with --inputs), then --input.
     let mut inputs: Option<Node> = None;
@@ -300,23 +310,21 @@ pub fn run_enrich(args: &EnrichArgs, color: ColorChoice) -> u8 {
         color: color.enabled(std::io::stderr().is_terminal()),
         quiet: false,
     };
-    if let Err(e) = check_destinations(&args.template, None, args.output.as_deref(), None) {
-        reporter.error(&e);
-        return EXIT_USAGE;
-    }
-    let format = OutputFormat::choose(None, output_file(args.output.as_deref()));
     let Template {
         mut sources,
         id,
         mut loader,
         archive,
-    } = match read_template(&args.template) {
+    } = match open(
+        &reporter,
+        &args.template,
+        None,
+        [args.output.as_deref(), None],
+    ) {
         Ok(t) => t,
-        Err(e) => {
-            reporter.error(&e);
-            return EXIT_USAGE;
-        }
+        Err(code) => return code,
     };
+    let format = OutputFormat::choose(None, output_file(args.output.as_deref()));
     let outcome =
         catch_panic(|| v4t::enrich(&mut sources, id, &mut loader).map(|doc| render(&doc, format)));
     print_warnings(&reporter, &sources, &loader, &[]);

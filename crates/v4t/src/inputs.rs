@@ -4,12 +4,12 @@
 //! `excludes` (part 2, 2.6).
 
 use crate::error::{bail, Error, Result};
-use crate::lint::Warning;
+use crate::lint::{collection_entries, Warning};
 use crate::suggest::did_you_mean;
 use v4t_expr::deep_merge;
 use v4t_sat::{Lit, Solver};
 use v4t_yaml::json::to_json;
-use v4t_yaml::{Map, Node, Span, Value};
+use v4t_yaml::{Map, Node, Span};
 
 /// The accumulated input assignments of presets (in order) and `direct`.
 /// Direct assignments to inputs the template does not declare are read by
@@ -60,15 +60,10 @@ pub fn assign(
 
 /// The names of the declared variability inputs (map or list form).
 pub fn declared_inputs(variability: Option<&Node>) -> Vec<&str> {
-    match variability.and_then(|v| v.get("inputs")).map(|i| &i.value) {
-        Some(Value::Map(m)) => m.keys().collect(),
-        Some(Value::Seq(items)) => items
-            .iter()
-            .filter_map(Node::as_map)
-            .flat_map(Map::keys)
-            .collect(),
-        _ => Vec::new(),
-    }
+    collection_entries(variability.and_then(|v| v.get("inputs")))
+        .into_iter()
+        .map(|(k, _)| k.name.as_str())
+        .collect()
 }
 
 const FEATURE_KEYS: [&str; 6] = [

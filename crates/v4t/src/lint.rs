@@ -9,9 +9,11 @@
 //!   `topology_template.variability.inputs` whose name is never the argument
 //!   of a `variability_input` operator anywhere in the document (conditions,
 //!   named expressions, constraints, other inputs' `default_expression`,
-//!   property expressions, type-specific conditions). Assigning it in a
-//!   preset or an inputs file does not count as a use: such a value is read
-//!   by nothing.
+//!   property expressions, type-specific conditions), is not named in
+//!   another input's feature model (`requires`, `alternatives`, ...) and is
+//!   not named like an element id (which makes it that element's condition,
+//!   `enrich_input_condition`). Assigning it in a preset or an inputs file
+//!   does not count as a use: such a value is read by nothing.
 //! * **Unknown key.** A key that is neither a TOSCA Simple Profile 1.3 key
 //!   nor a Variability4TOSCA key of its section: the service template, the
 //!   topology template, the variability definition, variability inputs and
@@ -139,6 +141,31 @@ const VARIABILITY_INPUT_KEYS: &[&str] = &[
     "excludes",
 ];
 
+/// The variability input keys that name other inputs (the feature model).
+const FEATURE_MODEL_KEYS: [&str; 6] = [
+    "mandatory",
+    "optional",
+    "choices",
+    "alternatives",
+    "requires",
+    "excludes",
+];
+
+/// How element ids start (`node.web`, `property.port@0.node.web`, ...).
+const ELEMENT_ID_PREFIXES: [&str; 11] = [
+    "node.",
+    "relation.",
+    "property.",
+    "artifact.",
+    "policy.",
+    "group.",
+    "type.",
+    "technology.",
+    "input.",
+    "output.",
+    "import.",
+];
+
 /// Keys of a variability preset.
 const PRESET_KEYS: &[&str] = &["name", "description", "inputs"];
 
@@ -250,14 +277,14 @@ pub fn lint(doc: &Node) -> Vec<Warning> {
         lint.variability(v);
     }
     for (kind, collection) in [("input", "inputs"), ("output", "outputs")] {
-        for (name, n) in entries(tt.get(collection)) {
+        for (name, n) in collection_entries(tt.get(collection)) {
             if let Some(m) = n.as_map() {
                 let what = || format!("{kind} \"{}\"", name.name);
                 lint.keys(m, &what, PARAMETER_KEYS, true);
             }
         }
     }
-    for (name, n) in entries(tt.get("node_templates")) {
+    for (name, n) in collection_entries(tt.get("node_templates")) {
         if let Some(m) = n.as_map() {
             lint.node(&name.name, m);
         }
@@ -275,7 +302,7 @@ pub fn lint(doc: &Node) -> Vec<Warning> {
         ("group", "groups", GROUP_KEYS),
         ("policy", "policies", POLICY_KEYS),
     ] {
-        for (name, n) in entries(tt.get(collection)) {
+        for (name, n) in collection_entries(tt.get(collection)) {
             if let Some(m) = n.as_map() {
                 let what = || format!("{kind} \"{}\"", name.name);
                 lint.keys(m, &what, keys, true);
@@ -292,7 +319,7 @@ pub fn lint(doc: &Node) -> Vec<Warning> {
 
 /// The entries of a collection in map form or list form (every key of every
 /// list item; list items with more than one key are errors elsewhere).
-fn entries(collection: Option<&Node>) -> Vec<(&Key, &Node)> {
+pub(crate) fn collection_entries(collection: Option<&Node>) -> Vec<(&Key, &Node)> {
     match collection.map(|n| &n.value) {
         Some(Value::Map(m)) => m.iter().collect(),
         Some(Value::Seq(items)) => items
@@ -381,7 +408,7 @@ impl Lint<'_> {
             .chain(VARIABILITY_INPUT_KEYS)
             .copied()
             .collect();
-        for (name, n) in entries(v.get("inputs")) {
+        for (name, n) in collection_entries(v.get("inputs")) {
             if let Some(m) = n.as_map() {
                 let what = || format!("variability input \"{}\"", name.name);
                 self.keys(m, &what, &input_keys, false);
@@ -467,7 +494,7 @@ impl Lint<'_> {
                 }
             }
         }
-        for (aname, a) in entries(m.get("artifacts")) {
+        for (aname, a) in collection_entries(m.get("artifacts")) {
             if let Some(am) = a.as_map() {
                 let what = || format!("artifact \"{}\" of node template \"{name}\"", aname.name);
                 self.keys(am, &what, ARTIFACT_KEYS, true);
@@ -480,7 +507,7 @@ impl Lint<'_> {
                 let Some(cm) = c.as_map() else { continue };
                 let what = || format!("capability \"{}\" of node template \"{name}\"", cname.name);
                 self.keys(cm, &what, CAPABILITY_KEYS, false);
-                for (pname, p) in entries(cm.get("properties")) {
+                for (pname, p) in collection_entries(cm.get("properties")) {
                     if let Some(key) = element_key(p) {
                         self.warn(
                             format!(
@@ -495,7 +522,7 @@ impl Lint<'_> {
                 }
             }
         }
-        for (tname, t) in entries(m.get("technology").filter(|t| t.as_seq().is_some())) {
+        for (tname, t) in collection_entries(m.get("technology").filter(|t| t.as_seq().is_some())) {
             if let Some(tm) = t.as_map() {
                 let what = || format!("technology \"{}\" of node template \"{name}\"", tname.name);
                 self.keys(tm, &what, TECHNOLOGY_KEYS, true);
@@ -505,7 +532,7 @@ impl Lint<'_> {
 
     /// Type assignments (`type` in list form) carry only element keys.
     fn type_assignments(&mut self, m: &Map, container: &dyn Fn() -> String) {
-        for (tname, t) in entries(m.get("type").filter(|t| t.as_seq().is_some())) {
+        for (tname, t) in collection_entries(m.get("type").filter(|t| t.as_seq().is_some())) {
             if let Some(tm) = t.as_map() {
                 let what = || format!("type \"{}\" of {}", tname.name, container());
                 self.keys(tm, &what, &[], true);
@@ -536,7 +563,7 @@ impl Lint<'_> {
             }
             return;
         }
-        for (pname, p) in entries(Some(props)) {
+        for (pname, p) in collection_entries(Some(props)) {
             let Some(pm) = p.as_map() else { continue };
             let wrapped = PROPERTY_KEYS
                 .iter()
@@ -582,6 +609,39 @@ fn unused_inputs(doc: &Node, tt: &Map, out: &mut Vec<Warning>) {
     }
     // The declared inputs referred to so far; the walk ends once all are.
     let mut used: FxHashSet<&str> = FxHashSet::default();
+    // Inputs named like an element id are that element's condition
+    // (`enrich_input_condition`, on unless switched off).
+    let input_conditions = tt
+        .get("variability")
+        .and_then(|v| v.get("options"))
+        .and_then(|o| o.get("enrich_input_condition"))
+        .and_then(Node::as_bool)
+        != Some(false);
+    for (name, definition) in inputs.iter() {
+        if input_conditions && ELEMENT_ID_PREFIXES.iter().any(|p| name.name.starts_with(p)) {
+            used.insert(name.name.as_str());
+        }
+        // Inputs in a feature model (having one, or named in another
+        // input's) are read by its check.
+        for key in FEATURE_MODEL_KEYS {
+            let Some(targets) = definition.get(key) else {
+                continue;
+            };
+            used.insert(name.name.as_str());
+            let names = targets
+                .as_seq()
+                .map(|items| items.iter().collect::<Vec<_>>())
+                .unwrap_or_else(|| vec![targets]);
+            for target in names.into_iter().filter_map(Node::as_str) {
+                if inputs.contains_key(target) {
+                    used.insert(target);
+                }
+            }
+        }
+    }
+    if used.len() == inputs.len() {
+        return;
+    }
     // Iterative walk in document order (children pushed last to first), so
     // that the variability section, where inputs are usually used, comes
     // before the templates: documents can be deep (up to the parser's depth
@@ -644,6 +704,24 @@ mod tests {
                 5,
                 7
             )]
+        );
+    }
+
+    #[test]
+    fn feature_models_and_element_ids_are_uses() {
+        let w = messages(
+            "topology_template:\n  variability:\n    inputs:\n      a: {requires: b}\n      b: {}\n      c: {alternatives: [d, e]}\n      d: {}\n      e: {}\n      f: {}\n      node.web: {}\n",
+        );
+        assert_eq!(
+            w,
+            ["Variability input \"f\" is never used by a condition or an expression"]
+        );
+        let w = messages(
+            "topology_template:\n  variability:\n    options: {enrich_input_condition: false}\n    inputs:\n      node.web: {}\n",
+        );
+        assert_eq!(
+            w,
+            ["Variability input \"node.web\" is never used by a condition or an expression"]
         );
     }
 
