@@ -6,9 +6,10 @@
 //! Output: a [`Solution`] with the presence of every element and the values of
 //! present properties with an `expression`.
 //!
-//! Where several optimal solutions remain, the one chosen is the
-//! lexicographically smallest in element order with absence preferred
-//! (documented in ARCHITECTURE.md), so results never depend on solver internals.
+//! Where several optimal solutions remain, the earliest-listed of equally
+//! named alternatives is present where it can be, and otherwise absence is
+//! preferred in element order (documented in ARCHITECTURE.md), so results
+//! never depend on solver internals.
 //!
 //! After encoding, the problem is split into independent parts
 //! ([`v4t_sat::Split`]): inputs fix most literals, and what remains is usually
@@ -99,7 +100,10 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
     let mut sat = std::mem::take(&mut enc.sat).split();
     let objectives = optimize(&mut enc, &mut sat)?;
     let presence: Vec<Lit> = order.iter().map(|&id| enc.presence(id)).collect();
-    sat.prefer_false(&presence);
+    let (members, groups) = alternatives(graph, &order);
+    let members: Vec<Lit> = members.iter().map(|&id| enc.presence(id)).collect();
+    let firsts: Vec<&[Lit]> = groups.into_iter().map(|g| &members[g]).collect();
+    sat.prefer(&firsts, &presence);
 
     let mut present = vec![false; graph.elements.len()];
     for (&id, &l) in order.iter().zip(&presence) {
@@ -137,6 +141,80 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
         objectives,
         inputs: enc.eval.assigned().clone(),
     })
+}
+
+/// The groups of alternatives for tie-breaking: elements of one kind and
+/// container that share a name (list-form alternatives such as two `image`
+/// artifacts of a node or two `host` requirements), each in list order, the
+/// groups in element order of their first member. Where optimisation leaves
+/// a choice, the earliest-listed alternative that can be present is.
+///
+/// Returns the members of all groups one after another, and each group's
+/// range in them.
+fn alternatives(
+    graph: &Graph,
+    order: &[ElementId],
+) -> (Vec<ElementId>, Vec<std::ops::Range<usize>>) {
+    let mut members: Vec<ElementId> = Vec::new();
+    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut by_name: Vec<ElementId> = Vec::new();
+    let name = |id: ElementId| graph.get(id).name.as_str();
+    let mut add = |list: &[ElementId]| match *list {
+        [] | [_] => {}
+        // The common case: a property and its fallback.
+        [a, b] => {
+            if name(a) == name(b) {
+                groups.push(members.len()..members.len() + 2);
+                members.extend([a, b]);
+            }
+        }
+        _ => {
+            // Stable: list order within a name.
+            by_name.clear();
+            by_name.extend_from_slice(list);
+            by_name.sort_by(|&a, &b| name(a).cmp(name(b)));
+            for run in by_name.chunk_by(|&a, &b| name(a) == name(b)) {
+                if run.len() > 1 {
+                    groups.push(members.len()..members.len() + run.len());
+                    members.extend_from_slice(run);
+                }
+            }
+        }
+    };
+    for &n in &graph.nodes {
+        let e = graph.get(n);
+        for list in [
+            &e.types,
+            &e.outgoing,
+            &e.properties,
+            &e.artifacts,
+            &e.technologies,
+        ] {
+            add(list);
+        }
+    }
+    for &c in graph
+        .relations
+        .iter()
+        .chain(&graph.groups)
+        .chain(&graph.policies)
+        .chain(&graph.artifacts)
+    {
+        let e = graph.get(c);
+        add(&e.types);
+        add(&e.properties);
+    }
+    add(&graph.policies);
+    add(&graph.inputs);
+    add(&graph.outputs);
+    if groups.len() > 1 {
+        let mut position = vec![0u32; graph.elements.len()];
+        for (i, &id) in order.iter().enumerate() {
+            position[id.0 as usize] = i as u32;
+        }
+        groups.sort_by_key(|g| position[members[g.start].0 as usize]);
+    }
+    (members, groups)
 }
 
 /// Manual and presence clauses of one element (5.2). `buffers` hold the
@@ -296,9 +374,10 @@ fn run(sat: &mut Split, direction: Optimize, terms: &[(Lit, u64)]) -> Result<u64
 enum Stage {
     /// An objective: its name, direction and terms.
     Objective(&'static str, Optimize, Vec<(Lit, u64)>),
-    /// A uniqueness check: its error if the model can change on the
-    /// literals (on the absent ones too if the flag is set).
-    Unique(String, Vec<Lit>, bool),
+    /// A uniqueness check: its error if another model (of the problem
+    /// optimised so far) differs on the literals. Independent of the model
+    /// in hand, unlike the reference's forward-only checks.
+    Unique(String, Vec<Lit>),
 }
 
 /// The stages before the technology count (5.6), in order. Building stops at
@@ -328,8 +407,10 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
             "The result is ambiguous considering nodes ({} optimization)",
             if optimized { "besides" } else { "without" }
         );
+        // Both directions whatever `optimization_topology_unique_backward`
+        // says: "unique" must not depend on the model the solver found first.
         let vars = enc.vars_with_prefix("node");
-        stages.push(Stage::Unique(message, vars, opts.topology_unique_backward));
+        stages.push(Stage::Unique(message, vars));
     }
     if opts.scenarios {
         let prios: Vec<f64> = graph
@@ -349,7 +430,7 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
             .collect();
         let message =
             "There are multiple scenarios of the same priority for one node template possible";
-        stages.push(Stage::Unique(message.to_string(), lits, false));
+        stages.push(Stage::Unique(message.to_string(), lits));
     }
     if opts.technologies != Optimize::Off && opts.technologies_mode.contains("weight") {
         let weights: Vec<f64> = graph
@@ -383,7 +464,7 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
         .map(|stage| match stage {
             Stage::Objective(_, Optimize::Max, terms) => Question::Maximize(terms),
             Stage::Objective(_, _, terms) => Question::Minimize(terms),
-            Stage::Unique(_, lits, backward) => Question::Unchanged(lits, *backward),
+            Stage::Unique(_, lits) => Question::Unchanged(lits, true),
         })
         .collect();
     let answers = sat
@@ -435,7 +516,7 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
     }
     if opts.technologies_unique {
         let optimized = opts.technologies != Optimize::Off;
-        if ambiguous(enc, sat, "technology", true) {
+        if ambiguous(enc, sat, "technology") {
             return Err(Error::new(format!(
                 "The result is ambiguous considering technologies ({} optimization)",
                 if optimized { "besides" } else { "without" }
@@ -453,19 +534,15 @@ fn presence_terms(enc: &mut Encoder<'_>, ids: &[ElementId], weights: &[u64]) -> 
         .collect()
 }
 
-/// Whether another solution exists that changes the variables named with
-/// `prefix`: some present one absent, or (backward) some absent one present.
-/// The current model may change to another model of the unchanged problem.
-fn ambiguous(enc: &mut Encoder<'_>, sat: &mut Split, prefix: &str, backward: bool) -> bool {
+/// Whether another solution exists that changes a variable named with
+/// `prefix`. The current model may change to another model of the
+/// unchanged problem.
+fn ambiguous(enc: &mut Encoder<'_>, sat: &mut Split, prefix: &str) -> bool {
     let vars = enc.vars_with_prefix(prefix);
-    let mut keep = Vec::new();
-    for l in vars {
-        if sat.value(l) {
-            keep.push(l);
-        } else if backward {
-            keep.push(!l);
-        }
-    }
+    let keep: Vec<Lit> = vars
+        .into_iter()
+        .map(|l| if sat.value(l) { l } else { !l })
+        .collect();
     !sat.implied(&keep)
 }
 
