@@ -51,95 +51,137 @@ pub struct Warning {
     pub span: Span,
 }
 
-/// The element-level Variability4TOSCA keys (conditions and per-element options).
-const V4T_ELEMENT_KEYS: &[&str] = &[
-    "conditions",
-    "default_alternative",
-    "default_condition",
-    "default_condition_mode",
-    "default_consistency_condition",
-    "default_semantic_condition",
-    "pruning",
-    "consistency_pruning",
-    "semantic_pruning",
-    "implies",
-    "implied",
-    "weight",
-];
+/// A set of known keys: the list (for suggestions) and a fast membership
+/// test (a `match`: it runs for every key of every template).
+struct Keys {
+    list: &'static [&'static str],
+    contains: fn(&str) -> bool,
+}
 
-/// Keys of a service template (TOSCA 1.3, plus those TOSCA 2.0 adds).
-const SERVICE_TEMPLATE_KEYS: &[&str] = &[
-    "tosca_definitions_version",
-    "namespace",
-    "metadata",
-    "description",
-    "dsl_definitions",
-    "repositories",
-    "imports",
-    "artifact_types",
-    "data_types",
-    "capability_types",
-    "interface_types",
-    "relationship_types",
-    "node_types",
-    "group_types",
-    "policy_types",
-    "topology_template",
-    "profile",
-    "functions",
-    "service_template",
-];
+/// `keys!(/// doc comment
+///        NAME = ["a", "b"])` defines a [`Keys`] constant.
+macro_rules! keys {
+    ($(#[$doc:meta])* $name:ident = [$($key:literal),+ $(,)?]) => {
+        $(#[$doc])*
+        const $name: Keys = Keys {
+            list: &[$($key),+],
+            contains: |k| matches!(k, $($key)|+),
+        };
+    };
+}
 
-/// Keys of a topology template.
-const TOPOLOGY_KEYS: &[&str] = &[
-    "description",
-    "inputs",
-    "node_templates",
-    "relationship_templates",
-    "groups",
-    "policies",
-    "outputs",
-    "substitution_mappings",
-    "workflows",
-    "variability",
-];
+keys!(
+    /// The element-level Variability4TOSCA keys (conditions and per-element options).
+    V4T_ELEMENT_KEYS = [
+        "conditions",
+        "default_alternative",
+        "default_condition",
+        "default_condition_mode",
+        "default_consistency_condition",
+        "default_semantic_condition",
+        "pruning",
+        "consistency_pruning",
+        "semantic_pruning",
+        "implies",
+        "implied",
+        "weight",
+    ]
+);
 
-/// Keys of the variability definition (`plugins` has its own warning).
-const VARIABILITY_KEYS: &[&str] = &[
-    "inputs",
-    "presets",
-    "expressions",
-    "constraints",
-    "options",
-    "type_specific_conditions",
-    "qualities",
-];
+keys!(
+    /// Keys of a service template (TOSCA 1.3, plus those TOSCA 2.0 adds).
+    SERVICE_TEMPLATE_KEYS = [
+        "tosca_definitions_version",
+        "namespace",
+        "metadata",
+        "description",
+        "dsl_definitions",
+        "repositories",
+        "imports",
+        "artifact_types",
+        "data_types",
+        "capability_types",
+        "interface_types",
+        "relationship_types",
+        "node_types",
+        "group_types",
+        "policy_types",
+        "topology_template",
+        "profile",
+        "functions",
+        "service_template",
+    ]
+);
 
-/// Keys of a TOSCA parameter definition (inputs and outputs).
-const PARAMETER_KEYS: &[&str] = &[
-    "type",
-    "description",
-    "value",
-    "required",
-    "default",
-    "status",
-    "constraints",
-    "key_schema",
-    "entry_schema",
-    "external-schema",
-    "metadata",
-];
+keys!(
+    /// Keys of a topology template.
+    TOPOLOGY_KEYS = [
+        "description",
+        "inputs",
+        "node_templates",
+        "relationship_templates",
+        "groups",
+        "policies",
+        "outputs",
+        "substitution_mappings",
+        "workflows",
+        "variability",
+    ]
+);
 
-/// Variability input keys besides the parameter keys.
-const VARIABILITY_INPUT_KEYS: &[&str] = &[
-    "default_expression",
-    "mandatory",
-    "optional",
-    "choices",
-    "alternatives",
-    "requires",
-    "excludes",
-];
+keys!(
+    /// Keys of the variability definition (`plugins` has its own warning).
+    VARIABILITY_KEYS = [
+        "inputs",
+        "presets",
+        "expressions",
+        "constraints",
+        "options",
+        "type_specific_conditions",
+        "qualities",
+    ]
+);
+
+keys!(
+    /// Keys of a TOSCA parameter definition (inputs and outputs).
+    PARAMETER_KEYS = [
+        "type",
+        "description",
+        "value",
+        "required",
+        "default",
+        "status",
+        "constraints",
+        "key_schema",
+        "entry_schema",
+        "external-schema",
+        "metadata",
+    ]
+);
+
+keys!(
+    /// Keys of a variability input: the parameter keys and the V4T ones.
+    VARIABILITY_INPUT_KEYS = [
+        "type",
+        "description",
+        "value",
+        "required",
+        "default",
+        "status",
+        "constraints",
+        "key_schema",
+        "entry_schema",
+        "external-schema",
+        "metadata",
+        "default_expression",
+        "mandatory",
+        "optional",
+        "choices",
+        "alternatives",
+        "requires",
+        "excludes",
+    ]
+);
 
 /// The variability input keys that name other inputs (the feature model).
 const FEATURE_MODEL_KEYS: [&str; 6] = [
@@ -166,94 +208,111 @@ const ELEMENT_ID_PREFIXES: [&str; 11] = [
     "import.",
 ];
 
-/// Keys of a variability preset.
-const PRESET_KEYS: &[&str] = &["name", "description", "inputs"];
+keys!(
+    /// Keys of a variability preset.
+PRESET_KEYS = ["name", "description", "inputs"]);
 
-/// TOSCA 1.3 node template keys plus the node-only V4T keys.
-const NODE_KEYS: &[&str] = &[
-    "type",
-    "description",
-    "metadata",
-    "directives",
-    "properties",
-    "attributes",
-    "requirements",
-    "capabilities",
-    "interfaces",
-    "artifacts",
-    "node_filter",
-    "copy",
-    "anchor",
-    "persistent",
-    "managed",
-    "technology",
-];
+keys!(
+    /// TOSCA 1.3 node template keys plus the node-only V4T keys.
+    NODE_KEYS = [
+        "type",
+        "description",
+        "metadata",
+        "directives",
+        "properties",
+        "attributes",
+        "requirements",
+        "capabilities",
+        "interfaces",
+        "artifacts",
+        "node_filter",
+        "copy",
+        "anchor",
+        "persistent",
+        "managed",
+        "technology",
+    ]
+);
 
-/// TOSCA 1.3 requirement assignment keys.
-const REQUIREMENT_KEYS: &[&str] = &[
-    "node",
-    "capability",
-    "relationship",
-    "node_filter",
-    "occurrences",
-];
+keys!(
+    /// TOSCA 1.3 requirement assignment keys.
+    REQUIREMENT_KEYS = [
+        "node",
+        "capability",
+        "relationship",
+        "node_filter",
+        "occurrences",
+    ]
+);
 
-/// Wrapped property keys.
-const PROPERTY_KEYS: &[&str] = &["value", "expression"];
+keys!(
+    /// Wrapped property keys.
+PROPERTY_KEYS = ["value", "expression"]);
 
-/// TOSCA 1.3 artifact definition keys.
-const ARTIFACT_KEYS: &[&str] = &[
-    "type",
-    "file",
-    "repository",
-    "description",
-    "deploy_path",
-    "artifact_version",
-    "checksum",
-    "checksum_algorithm",
-    "properties",
-];
+keys!(
+    /// TOSCA 1.3 artifact definition keys.
+    ARTIFACT_KEYS = [
+        "type",
+        "file",
+        "repository",
+        "description",
+        "deploy_path",
+        "artifact_version",
+        "checksum",
+        "checksum_algorithm",
+        "properties",
+    ]
+);
 
-/// TOSCA 1.3 capability assignment keys.
-const CAPABILITY_KEYS: &[&str] = &["properties", "attributes", "occurrences"];
+keys!(
+    /// TOSCA 1.3 capability assignment keys.
+CAPABILITY_KEYS = ["properties", "attributes", "occurrences"]);
 
-/// Technology template keys besides the element keys.
-const TECHNOLOGY_KEYS: &[&str] = &["assign", "scenario", "prio"];
+keys!(
+    /// Technology template keys besides the element keys.
+TECHNOLOGY_KEYS = ["assign", "scenario", "prio"]);
 
-/// TOSCA 1.3 relationship template keys.
-const RELATIONSHIP_KEYS: &[&str] = &[
-    "type",
-    "description",
-    "metadata",
-    "properties",
-    "attributes",
-    "interfaces",
-    "copy",
-];
+keys!(
+    /// TOSCA 1.3 relationship template keys.
+    RELATIONSHIP_KEYS = [
+        "type",
+        "description",
+        "metadata",
+        "properties",
+        "attributes",
+        "interfaces",
+        "copy",
+    ]
+);
 
-/// TOSCA 1.3 group keys.
-const GROUP_KEYS: &[&str] = &[
-    "type",
-    "description",
-    "metadata",
-    "properties",
-    "attributes",
-    "members",
-    "interfaces",
-];
+keys!(
+    /// TOSCA 1.3 group keys.
+    GROUP_KEYS = [
+        "type",
+        "description",
+        "metadata",
+        "properties",
+        "attributes",
+        "members",
+        "interfaces",
+    ]
+);
 
-/// TOSCA 1.3 policy keys.
-const POLICY_KEYS: &[&str] = &[
-    "type",
-    "description",
-    "metadata",
-    "properties",
-    "targets",
-    "triggers",
-];
+keys!(
+    /// TOSCA 1.3 policy keys.
+    POLICY_KEYS = [
+        "type",
+        "description",
+        "metadata",
+        "properties",
+        "targets",
+        "triggers",
+    ]
+);
 
-/// TOSCA 1.3 import definition keys.
-const IMPORT_KEYS: &[&str] = &["file", "repository", "namespace_uri", "namespace_prefix"];
+keys!(
+    /// TOSCA 1.3 import definition keys.
+IMPORT_KEYS = ["file", "repository", "namespace_uri", "namespace_prefix"]);
 
 /// Collects the warnings for `doc`.
 pub fn lint(doc: &Node) -> Vec<Warning> {
@@ -265,14 +324,14 @@ pub fn lint(doc: &Node) -> Vec<Warning> {
     lint.keys(
         root,
         &|| "the service template".into(),
-        SERVICE_TEMPLATE_KEYS,
+        &SERVICE_TEMPLATE_KEYS,
         false,
     );
     lint.imports(root.get("imports"));
     let Some(tt) = root.get("topology_template").and_then(Node::as_map) else {
         return out;
     };
-    lint.keys(tt, &|| "topology_template".into(), TOPOLOGY_KEYS, false);
+    lint.keys(tt, &|| "topology_template".into(), &TOPOLOGY_KEYS, false);
     if let Some(v) = tt.get("variability") {
         lint.variability(v);
     }
@@ -280,7 +339,7 @@ pub fn lint(doc: &Node) -> Vec<Warning> {
         for (name, n) in collection_entries(tt.get(collection)) {
             if let Some(m) = n.as_map() {
                 let what = || format!("{kind} \"{}\"", name.name);
-                lint.keys(m, &what, PARAMETER_KEYS, true);
+                lint.keys(m, &what, &PARAMETER_KEYS, true);
             }
         }
     }
@@ -293,21 +352,18 @@ pub fn lint(doc: &Node) -> Vec<Warning> {
         for (name, r) in templates.iter() {
             if let Some(m) = r.as_map() {
                 let what = || format!("relationship template \"{}\"", name.name);
-                lint.keys(m, &what, RELATIONSHIP_KEYS, false);
-                lint.properties(m, &what);
+                lint.template(m, &what, &RELATIONSHIP_KEYS, false, |_, _, _| {});
             }
         }
     }
     for (kind, collection, keys) in [
-        ("group", "groups", GROUP_KEYS),
-        ("policy", "policies", POLICY_KEYS),
+        ("group", "groups", &GROUP_KEYS),
+        ("policy", "policies", &POLICY_KEYS),
     ] {
         for (name, n) in collection_entries(tt.get(collection)) {
             if let Some(m) = n.as_map() {
                 let what = || format!("{kind} \"{}\"", name.name);
-                lint.keys(m, &what, keys, true);
-                lint.type_assignments(m, &what);
-                lint.properties(m, &what);
+                lint.template(m, &what, keys, true, |_, _, _| {});
             }
         }
     }
@@ -344,28 +400,61 @@ impl Lint<'_> {
     /// Warns about the keys of `m` that are neither in `own` nor (if
     /// `conditional`) element keys; `what` names the map (only formatted
     /// for a warning).
-    fn keys(&mut self, m: &Map, what: &dyn Fn() -> String, own: &[&str], conditional: bool) {
+    fn keys(&mut self, m: &Map, what: &dyn Fn() -> String, own: &Keys, conditional: bool) {
         for (key, _) in m.iter() {
-            let k = key.name.as_str();
-            if own.contains(&k) || (conditional && V4T_ELEMENT_KEYS.contains(&k)) {
-                continue;
-            }
-            let message = if !conditional && V4T_ELEMENT_KEYS.contains(&k) {
-                format!(
-                    "Key \"{k}\" has no effect in {}: it is not a conditional element",
-                    what()
-                )
+            self.key(key, what, own, conditional);
+        }
+    }
+
+    /// [`Lint::keys`] for one key.
+    fn key(&mut self, key: &Key, what: &dyn Fn() -> String, own: &Keys, conditional: bool) {
+        let k = key.name.as_str();
+        if (own.contains)(k) {
+            return;
+        }
+        let element_key = (V4T_ELEMENT_KEYS.contains)(k);
+        if conditional && element_key {
+            return;
+        }
+        let message = if element_key {
+            format!(
+                "Key \"{k}\" has no effect in {}: it is not a conditional element",
+                what()
+            )
+        } else {
+            let known = own.list.iter().chain(if conditional {
+                V4T_ELEMENT_KEYS.list
             } else {
-                let known = own
-                    .iter()
-                    .chain(if conditional { V4T_ELEMENT_KEYS } else { &[] });
-                format!(
-                    "Unknown key \"{k}\" in {}{}",
-                    what(),
-                    did_you_mean(k, known.copied())
-                )
-            };
-            self.warn(message, key.span);
+                &[]
+            });
+            format!(
+                "Unknown key \"{k}\" in {}{}",
+                what(),
+                did_you_mean(k, known.copied())
+            )
+        };
+        self.warn(message, key.span);
+    }
+
+    /// A template with `type` and `properties` (node, relationship, group,
+    /// policy, artifact), in one pass over its keys (this runs for every
+    /// template): unknown keys, type assignments, properties; `child` sees
+    /// every other key with its value.
+    fn template(
+        &mut self,
+        m: &Map,
+        what: &dyn Fn() -> String,
+        own: &Keys,
+        conditional: bool,
+        mut child: impl FnMut(&mut Self, &str, &Node),
+    ) {
+        for (key, value) in m.iter() {
+            self.key(key, what, own, conditional);
+            match key.name.as_str() {
+                "type" => self.type_assignments(value, what),
+                "properties" => self.properties(value, what),
+                k => child(self, k, value),
+            }
         }
     }
 
@@ -377,7 +466,7 @@ impl Lint<'_> {
             };
             let file = m.get("file").and_then(Node::as_str).unwrap_or_default();
             let what = || format!("import \"{file}\"");
-            self.keys(m, &what, IMPORT_KEYS, true);
+            self.keys(m, &what, &IMPORT_KEYS, true);
         }
     }
 
@@ -393,25 +482,20 @@ impl Lint<'_> {
                         .into(),
                     key.span,
                 );
-            } else if !VARIABILITY_KEYS.contains(&k) {
+            } else if !(VARIABILITY_KEYS.contains)(k) {
                 self.warn(
                     format!(
                         "Unknown key \"{k}\" in the variability definition{}",
-                        did_you_mean(k, VARIABILITY_KEYS.iter().copied())
+                        did_you_mean(k, VARIABILITY_KEYS.list.iter().copied())
                     ),
                     key.span,
                 );
             }
         }
-        let input_keys: Vec<&str> = PARAMETER_KEYS
-            .iter()
-            .chain(VARIABILITY_INPUT_KEYS)
-            .copied()
-            .collect();
         for (name, n) in collection_entries(v.get("inputs")) {
             if let Some(m) = n.as_map() {
                 let what = || format!("variability input \"{}\"", name.name);
-                self.keys(m, &what, &input_keys, false);
+                self.keys(m, &what, &VARIABILITY_INPUT_KEYS, false);
             }
         }
         if let Some(presets) = v.get("presets").and_then(Node::as_map) {
@@ -419,7 +503,7 @@ impl Lint<'_> {
             for (name, n) in presets.iter() {
                 let Some(m) = n.as_map() else { continue };
                 let what = || format!("variability preset \"{}\"", name.name);
-                self.keys(m, &what, PRESET_KEYS, false);
+                self.keys(m, &what, &PRESET_KEYS, false);
                 let assigned = m.get("inputs").and_then(Node::as_map).into_iter();
                 for (input, _) in assigned.flat_map(Map::iter) {
                     if !declared.contains(&input.name.as_str()) {
@@ -466,85 +550,92 @@ impl Lint<'_> {
 
     fn node(&mut self, name: &str, m: &Map) {
         let what = || format!("node template \"{name}\"");
-        self.keys(m, &what, NODE_KEYS, true);
-        self.type_assignments(m, &what);
-        self.properties(m, &what);
-        if let Some(reqs) = m.get("requirements").and_then(Node::as_seq) {
-            for req in reqs {
-                let Some((rname, assignment)) = req.as_map().and_then(Map::first) else {
-                    continue;
-                };
-                let target = match &assignment.value {
-                    Value::Map(am) => am.get("node"),
-                    _ => Some(assignment),
-                };
-                if let Some(t) = target.filter(|t| t.as_str() == Some(name)) {
-                    self.warn(
-                        format!(
-                            "Requirement \"{}\" of node template \"{name}\" refers to the node itself",
-                            rname.name
-                        ),
-                        t.span,
-                    );
-                }
-                if let Some(am) = assignment.as_map() {
-                    let what =
-                        || format!("requirement \"{}\" of node template \"{name}\"", rname.name);
-                    self.keys(am, &what, REQUIREMENT_KEYS, true);
-                }
-            }
-        }
-        for (aname, a) in collection_entries(m.get("artifacts")) {
-            if let Some(am) = a.as_map() {
-                let what = || format!("artifact \"{}\" of node template \"{name}\"", aname.name);
-                self.keys(am, &what, ARTIFACT_KEYS, true);
-                self.type_assignments(am, &what);
-                self.properties(am, &what);
-            }
-        }
-        if let Some(caps) = m.get("capabilities").and_then(Node::as_map) {
-            for (cname, c) in caps.iter() {
-                let Some(cm) = c.as_map() else { continue };
-                let what = || format!("capability \"{}\" of node template \"{name}\"", cname.name);
-                self.keys(cm, &what, CAPABILITY_KEYS, false);
-                for (pname, p) in collection_entries(cm.get("properties")) {
-                    if let Some(key) = element_key(p) {
-                        self.warn(
-                            format!(
-                                "Capability properties are not conditional elements: \"{}\" of property \"{}\" of {} is kept as part of its value",
-                                key.name,
-                                pname.name,
-                                what()
-                            ),
-                            key.span,
-                        );
+        self.template(m, &what, &NODE_KEYS, true, |lint, key, value| match key {
+            "requirements" => lint.requirements(name, value),
+            "artifacts" => {
+                for (aname, a) in collection_entries(Some(value)) {
+                    if let Some(am) = a.as_map() {
+                        let what =
+                            || format!("artifact \"{}\" of node template \"{name}\"", aname.name);
+                        lint.template(am, &what, &ARTIFACT_KEYS, true, |_, _, _| {});
                     }
                 }
             }
+            "capabilities" => lint.capabilities(name, value),
+            "technology" if value.as_seq().is_some() => {
+                for (tname, t) in collection_entries(Some(value)) {
+                    if let Some(tm) = t.as_map() {
+                        let what =
+                            || format!("technology \"{}\" of node template \"{name}\"", tname.name);
+                        lint.keys(tm, &what, &TECHNOLOGY_KEYS, true);
+                    }
+                }
+            }
+            _ => {}
+        });
+    }
+
+    fn requirements(&mut self, name: &str, requirements: &Node) {
+        for req in requirements.as_seq().into_iter().flatten() {
+            let Some((rname, assignment)) = req.as_map().and_then(Map::first) else {
+                continue;
+            };
+            let target = match &assignment.value {
+                Value::Map(am) => am.get("node"),
+                _ => Some(assignment),
+            };
+            if let Some(t) = target.filter(|t| t.as_str() == Some(name)) {
+                self.warn(
+                    format!(
+                        "Requirement \"{}\" of node template \"{name}\" refers to the node itself",
+                        rname.name
+                    ),
+                    t.span,
+                );
+            }
+            if let Some(am) = assignment.as_map() {
+                let what = || format!("requirement \"{}\" of node template \"{name}\"", rname.name);
+                self.keys(am, &what, &REQUIREMENT_KEYS, true);
+            }
         }
-        for (tname, t) in collection_entries(m.get("technology").filter(|t| t.as_seq().is_some())) {
-            if let Some(tm) = t.as_map() {
-                let what = || format!("technology \"{}\" of node template \"{name}\"", tname.name);
-                self.keys(tm, &what, TECHNOLOGY_KEYS, true);
+    }
+
+    fn capabilities(&mut self, name: &str, capabilities: &Node) {
+        for (cname, c) in capabilities.as_map().into_iter().flat_map(Map::iter) {
+            let Some(cm) = c.as_map() else { continue };
+            let what = || format!("capability \"{}\" of node template \"{name}\"", cname.name);
+            self.keys(cm, &what, &CAPABILITY_KEYS, false);
+            for (pname, p) in collection_entries(cm.get("properties")) {
+                if let Some(key) = element_key(p) {
+                    self.warn(
+                        format!(
+                            "Capability properties are not conditional elements: \"{}\" of property \"{}\" of {} is kept as part of its value",
+                            key.name,
+                            pname.name,
+                            what()
+                        ),
+                        key.span,
+                    );
+                }
             }
         }
     }
 
     /// Type assignments (`type` in list form) carry only element keys.
-    fn type_assignments(&mut self, m: &Map, container: &dyn Fn() -> String) {
-        for (tname, t) in collection_entries(m.get("type").filter(|t| t.as_seq().is_some())) {
+    fn type_assignments(&mut self, types: &Node, container: &dyn Fn() -> String) {
+        if types.as_seq().is_none() {
+            return;
+        }
+        for (tname, t) in collection_entries(Some(types)) {
             if let Some(tm) = t.as_map() {
                 let what = || format!("type \"{}\" of {}", tname.name, container());
-                self.keys(tm, &what, &[], true);
+                self.keys(tm, &what, &V4T_ELEMENT_KEYS, false);
             }
         }
     }
 
     /// Wrapped properties in list form; element keys where they are data.
-    fn properties(&mut self, m: &Map, container: &dyn Fn() -> String) {
-        let Some(props) = m.get("properties") else {
-            return;
-        };
+    fn properties(&mut self, props: &Node, container: &dyn Fn() -> String) {
         if let Some(map) = props.as_map() {
             for (pname, p) in map.iter() {
                 if let Some(key) = element_key(p) {
@@ -566,11 +657,12 @@ impl Lint<'_> {
         for (pname, p) in collection_entries(Some(props)) {
             let Some(pm) = p.as_map() else { continue };
             let wrapped = PROPERTY_KEYS
+                .list
                 .iter()
                 .any(|k| pm.get(k).is_some_and(Node::is_defined));
             if wrapped {
                 let what = || format!("property \"{}\" of {}", pname.name, container());
-                self.keys(pm, &what, PROPERTY_KEYS, true);
+                self.keys(pm, &what, &PROPERTY_KEYS, true);
             } else if let Some(key) = element_key(p) {
                 self.warn(
                     format!(
@@ -593,7 +685,7 @@ fn element_key(value: &Node) -> Option<&Key> {
         .as_map()?
         .iter()
         .map(|(k, _)| k)
-        .find(|k| V4T_ELEMENT_KEYS.contains(&k.name.as_str()))
+        .find(|k| (V4T_ELEMENT_KEYS.contains)(&k.name))
 }
 
 fn unused_inputs(doc: &Node, tt: &Map, out: &mut Vec<Warning>) {

@@ -19,6 +19,8 @@ use v4t_yaml::{Node, Value};
 /// What a key's value may be.
 #[derive(Clone, Copy)]
 enum Shape {
+    /// Anything (a key without a shape check).
+    Any,
     Map,
     List,
     MapOrList,
@@ -29,7 +31,8 @@ impl Shape {
     fn accepts(self, value: &Value) -> bool {
         matches!(
             (self, value),
-            (_, Value::Null)
+            (Shape::Any, _)
+                | (_, Value::Null)
                 | (Shape::Map | Shape::MapOrList, Value::Map(_))
                 | (Shape::List | Shape::MapOrList, Value::Seq(_))
                 | (Shape::Bool, Value::Bool(_))
@@ -38,6 +41,7 @@ impl Shape {
 
     fn describe(self) -> &'static str {
         match self {
+            Shape::Any => "anything",
             Shape::Map => "a map",
             Shape::List => "a list",
             Shape::MapOrList => "a map or a list",
@@ -109,28 +113,32 @@ pub fn validate(doc: &Node) -> Result<()> {
         })?;
     }
     for_each_template(tt.get("node_templates"), |name, node| {
+        let Some(map) = node.as_map() else {
+            return Ok(());
+        };
         let what = || format!("node template \"{name}\"");
-        single_key_lists(node, &what)?;
-        for key in ["requirements", "technology"] {
-            single_key_items(node.get(key), &|| format!("\"{key}\" of {}", what()))?;
-        }
-        for_each_template(node.get("artifacts"), |artifact, a| {
-            single_key_lists(a, &|| format!("artifact \"{artifact}\" of {}", what()))
-        })?;
-        single_key_items(node.get("artifacts"), &|| {
-            format!("\"artifacts\" of {}", what())
-        })?;
-        for (key, shape) in [
-            ("properties", Shape::MapOrList),
-            ("attributes", Shape::Map),
-            ("capabilities", Shape::Map),
-            ("artifacts", Shape::MapOrList),
-            ("interfaces", Shape::Map),
-            ("default_alternative", Shape::Bool),
-        ] {
-            // The message is formatted only for an error (one check per node).
-            if let Some(n) = node.get(key).filter(|n| !shape.accepts(&n.value)) {
-                expect(n, &format!("\"{key}\" of node template \"{name}\""), shape)?;
+        // One pass over the node's keys: this runs for every node.
+        for (key, value) in map.iter() {
+            let k = key.name.as_str();
+            let shape = match k {
+                "properties" | "artifacts" => Shape::MapOrList,
+                "attributes" | "capabilities" | "interfaces" => Shape::Map,
+                "default_alternative" => Shape::Bool,
+                _ => Shape::Any,
+            };
+            if !shape.accepts(&value.value) {
+                expect(value, &format!("\"{k}\" of {}", what()), shape)?;
+            }
+            if matches!(
+                k,
+                "properties" | "type" | "requirements" | "technology" | "artifacts"
+            ) {
+                single_key_items(Some(value), &|| format!("\"{k}\" of {}", what()))?;
+            }
+            if k == "artifacts" {
+                for_each_template(Some(value), |artifact, a| {
+                    single_key_lists(a, &|| format!("artifact \"{artifact}\" of {}", what()))
+                })?;
             }
         }
         Ok(())
