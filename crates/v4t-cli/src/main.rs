@@ -394,16 +394,30 @@ fn print_completions(shell: clap_complete::Shell) -> u8 {
 fn man_pages(output_dir: Option<&std::path::Path>) -> u8 {
     let command = Cli::command();
     if let Some(dir) = output_dir {
-        return match clap_mangen::generate_to(command, dir) {
-            Ok(()) => EXIT_OK,
-            Err(e) => {
-                eprintln!(
-                    "error: could not write the manual pages to \"{}\": {e}",
-                    dir.display()
-                );
-                EXIT_USAGE
+        // Like `clap_mangen::generate_to`, but every page is written the
+        // way v4t writes all files (atomically, never through a planted link).
+        let mut command = command.disable_help_subcommand(true);
+        command.build();
+        let mut pending = vec![command];
+        while let Some(command) = pending.pop() {
+            pending.extend(
+                command
+                    .get_subcommands()
+                    .filter(|s| !s.is_hide_set())
+                    .cloned(),
+            );
+            let man = clap_mangen::Man::new(command);
+            let mut page = Vec::new();
+            let path = dir.join(man.get_filename());
+            let written = man
+                .render(&mut page)
+                .and_then(|()| files::write_atomically(&path, &page));
+            if let Err(e) = written {
+                eprintln!("error: could not write \"{}\": {e}", path.display());
+                return EXIT_USAGE;
             }
-        };
+        }
+        return EXIT_OK;
     }
     let mut out = Vec::new();
     if let Err(e) = clap_mangen::Man::new(command).render(&mut out) {
