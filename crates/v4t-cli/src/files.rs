@@ -94,12 +94,6 @@ pub fn read_bounded(reader: impl Read, limit: u64) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-/// Reads a UTF-8 text file of at most [`MAX_INPUT_BYTES`].
-pub fn read_text(path: &Path) -> Result<String, String> {
-    let bytes = read_bytes(path, MAX_INPUT_BYTES)?;
-    String::from_utf8(bytes).map_err(|e| not_utf8_message(&e))
-}
-
 /// Where the first byte that is not UTF-8 is: 1-based line and column (in
 /// characters).
 pub fn utf8_error_position(e: &std::string::FromUtf8Error) -> (u32, u32) {

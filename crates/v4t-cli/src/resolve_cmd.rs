@@ -14,11 +14,11 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use v4t::{ResolveOptions, SourceId, Sources, Span};
+use v4t::{Code, Diagnostic, ResolveOptions, SourceId, Sources, Span};
 use v4t_yaml::{Map, Node};
 
 use crate::csar::{Archive, ArchiveLoader};
-use crate::diagnostics::{catch_panic, ColorChoice, Reporter, Severity};
+use crate::diagnostics::{catch_panic, ColorChoice, Reporter};
 use crate::files::{read_bounded, read_bytes, same_file, write_atomically, MAX_INPUT_BYTES};
 use crate::fs_loader::{AnyLoader, FsLoader};
 use crate::inputs::{assignment_value, env_inputs, inputs_from_file};
@@ -62,52 +62,93 @@ struct Template {
     archive: Option<(Arc<Archive>, String)>,
 }
 
-/// Reads the template named on the command line: `-` is standard input, a
-/// zipped CSAR is opened and its template found. The error is the message
-/// for a usage error.
-fn read_template(template: &str) -> Result<Template, String> {
-    let mut sources = Sources::new();
-    if template == "-" {
-        let bytes = read_bounded(std::io::stdin().lock(), MAX_INPUT_BYTES)
-            .map_err(|e| format!("could not read the template from standard input: {e}"))?;
-        if crate::csar::looks_like_zip(&bytes) {
-            return from_archive(&bytes, "<stdin>");
+/// Why a template or inputs file could not be opened.
+enum OpenError {
+    /// It cannot be read or may not be read (exit 2): the code and message.
+    Usage(Code, String),
+    /// It was read but is not text (exit 1): the diagnostic points into it.
+    Invalid(Box<Sources>, Diagnostic),
+}
+
+impl OpenError {
+    /// Reports the error; returns the exit code.
+    fn report(self, reporter: &Reporter) -> u8 {
+        match self {
+            OpenError::Usage(code, message) => {
+                reporter.error(code, &message);
+                EXIT_USAGE
+            }
+            OpenError::Invalid(sources, diagnostic) => {
+                reporter.report(&sources, &diagnostic);
+                EXIT_FAILURE
+            }
         }
-        let text = utf8(bytes)
-            .map_err(|e| format!("could not read the template from standard input: {e}"))?;
-        let id = sources.add("<stdin>", text);
-        return Ok(Template {
+    }
+}
+
+/// Adds `bytes` to `sources` under `name` as text. Bytes that are not UTF-8
+/// are invalid input like invalid YAML: the error points at the line and
+/// column of the first bad byte, in the text with the bad bytes replaced.
+pub fn add_text(sources: &mut Sources, name: &str, bytes: Vec<u8>) -> Result<SourceId, Diagnostic> {
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(sources.add(name, text)),
+        Err(e) => {
+            let (line, col) = crate::files::utf8_error_position(&e);
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let id = sources.add(name, text);
+            let message = format!("\"{name}\" is not valid UTF-8");
+            Err(Diagnostic::error(Code::Encoding, message).at(Span::new(id, line, col)))
+        }
+    }
+}
+
+/// Reads the template named on the command line: `-` is standard input, a
+/// zipped CSAR is opened and its template found.
+fn read_template(template: &str) -> Result<Template, OpenError> {
+    let (bytes, name, loader) = if template == "-" {
+        let bytes = read_bounded(std::io::stdin().lock(), MAX_INPUT_BYTES).map_err(|e| {
+            let message = format!("could not read the template from standard input: {e}");
+            OpenError::Usage(Code::File, message)
+        })?;
+        (bytes, "<stdin>", FsLoader::new("."))
+    } else {
+        let path = Path::new(template);
+        let bytes = read_bytes(path, MAX_INPUT_BYTES).map_err(|e| {
+            let message = format!("could not read template \"{template}\": {e}");
+            OpenError::Usage(Code::File, message)
+        })?;
+        if crate::csar::has_archive_extension(path) {
+            return from_archive(&bytes, template);
+        }
+        (bytes, template, FsLoader::for_template(path))
+    };
+    if crate::csar::looks_like_zip(&bytes) {
+        return from_archive(&bytes, name);
+    }
+    let mut sources = Sources::new();
+    match add_text(&mut sources, name, bytes) {
+        Ok(id) => Ok(Template {
             sources,
             id,
-            loader: AnyLoader::Fs(FsLoader::new(".")),
+            loader: AnyLoader::Fs(loader),
             archive: None,
-        });
+        }),
+        Err(d) => Err(OpenError::Invalid(Box::new(sources), d)),
     }
-    let path = Path::new(template);
-    let bytes = read_bytes(path, MAX_INPUT_BYTES)
-        .map_err(|e| format!("could not read template \"{template}\": {e}"))?;
-    if crate::csar::has_archive_extension(path) || crate::csar::looks_like_zip(&bytes) {
-        return from_archive(&bytes, template);
-    }
-    let text = utf8(bytes).map_err(|e| format!("could not read template \"{template}\": {e}"))?;
-    let id = sources.add(template, text);
-    Ok(Template {
-        sources,
-        id,
-        loader: AnyLoader::Fs(FsLoader::for_template(path)),
-        archive: None,
-    })
 }
 
 /// The template inside the zipped CSAR `bytes` (named `name` in messages).
-fn from_archive(bytes: &[u8], name: &str) -> Result<Template, String> {
-    let invalid = |e: String| format!("could not read CSAR \"{name}\": {e}");
+fn from_archive(bytes: &[u8], name: &str) -> Result<Template, OpenError> {
+    let invalid =
+        |e: String| OpenError::Usage(Code::File, format!("could not read CSAR \"{name}\": {e}"));
     let archive = Archive::read(bytes).map_err(invalid)?;
     let entry = archive.entry_definitions().map_err(invalid)?;
     let text = archive.get(&entry).unwrap_or_default().to_vec();
-    let text = utf8(text).map_err(|e| invalid(format!("\"{entry}\": {e}")))?;
     let mut sources = Sources::new();
-    let id = sources.add(format!("{name}!/{entry}"), text);
+    let id = match add_text(&mut sources, &format!("{name}!/{entry}"), text) {
+        Ok(id) => id,
+        Err(d) => return Err(OpenError::Invalid(Box::new(sources), d)),
+    };
     let archive = Arc::new(archive);
     Ok(Template {
         sources,
@@ -115,11 +156,6 @@ fn from_archive(bytes: &[u8], name: &str) -> Result<Template, String> {
         loader: AnyLoader::Archive(ArchiveLoader::for_template(archive.clone(), &entry)),
         archive: Some((archive, entry)),
     })
-}
-
-/// The text of `bytes`, or an error naming where it is not UTF-8.
-fn utf8(bytes: Vec<u8>) -> Result<String, String> {
-    String::from_utf8(bytes).map_err(|e| crate::files::not_utf8_message(&e))
 }
 
 /// The output file, unless it is standard output (`-` or absent).
@@ -170,11 +206,9 @@ fn open(
     [output, report]: [Option<&Path>; 2],
 ) -> Result<Template, u8> {
     check_destinations(template, inputs, output, report)
+        .map_err(|e| OpenError::Usage(Code::Write, e))
         .and_then(|()| read_template(template))
-        .map_err(|e| {
-            reporter.error(&e);
-            EXIT_USAGE
-        })
+        .map_err(|e| e.report(reporter))
 }
 
 /// Prints what the loader skipped and the library's warnings.
@@ -185,10 +219,10 @@ fn print_warnings(
     warnings: &[v4t::lint::Warning],
 ) {
     for w in loader.warnings() {
-        reporter.emit(sources, Severity::Warning, w, Span::NONE, None);
+        reporter.report(sources, &Diagnostic::warning(Code::SkippedFile, w.as_str()));
     }
     for w in warnings {
-        reporter.emit(sources, Severity::Warning, &w.message, w.span, None);
+        reporter.report(sources, w);
     }
 }
 
@@ -220,21 +254,25 @@ pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
     // Inputs: environment + file (only with --inputs), then --input.
     let mut inputs: Option<Node> = None;
     if let Some(path) = &flags.inputs {
-        let text = match crate::files::read_text(path) {
-            Ok(text) => text,
-            Err(e) => {
-                reporter.error(&format!(
-                    "could not read inputs file \"{}\": {e}",
-                    path.display()
-                ));
-                return EXIT_USAGE;
-            }
-        };
         let name = path.display().to_string();
-        match inputs_from_file(&mut sources, &env_inputs(), &name, text) {
+        let read = read_bytes(path, MAX_INPUT_BYTES)
+            .map_err(|e| {
+                let message = format!("could not read inputs file \"{name}\": {e}");
+                OpenError::Usage(Code::File, message)
+            })
+            .and_then(|bytes| {
+                // Parsed from `sources` below: only its id is needed here.
+                add_text(&mut sources, &name, bytes)
+                    .map_err(|d| OpenError::Invalid(Box::new(sources.clone()), d))
+            });
+        let id = match read {
+            Ok(id) => id,
+            Err(e) => return e.report(&reporter),
+        };
+        match inputs_from_file(&sources, &env_inputs(), id) {
             Ok(map) => inputs = Some(map),
             Err(e) => {
-                reporter.emit_error(&sources, &e);
+                reporter.report(&sources, &e);
                 return EXIT_FAILURE;
             }
         }
@@ -285,7 +323,7 @@ pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
     let bytes = match package(result, format, archive) {
         Ok(bytes) => bytes,
         Err(e) => {
-            reporter.error(&e);
+            reporter.error(Code::Write, &e);
             return EXIT_FAILURE;
         }
     };
@@ -296,7 +334,8 @@ pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
             write_atomically(path, text.as_bytes())
         };
         if let Err(e) = written {
-            reporter.error(&format!("could not write \"{}\": {e}", path.display()));
+            let message = format!("could not write \"{}\": {e}", path.display());
+            reporter.error(Code::Write, &message);
             return EXIT_USAGE;
         }
     }
@@ -335,7 +374,7 @@ pub fn run_enrich(args: &EnrichArgs, color: ColorChoice) -> u8 {
     match package(result, format, archive) {
         Ok(bytes) => write_result(args.output.as_deref(), &bytes, &reporter),
         Err(e) => {
-            reporter.error(&e);
+            reporter.error(Code::Write, &e);
             EXIT_FAILURE
         }
     }
@@ -390,11 +429,12 @@ fn finish<T>(
     match outcome {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(e)) => {
-            reporter.emit_error(sources, &e);
+            reporter.report(sources, &e);
             Err(EXIT_FAILURE)
         }
         Err(panic) => {
-            reporter.error(&format!("internal error: the resolver panicked: {panic}"));
+            let message = format!("internal error: the resolver panicked: {panic}");
+            reporter.error(Code::Internal, &message);
             Err(EXIT_FAILURE)
         }
     }
@@ -412,14 +452,15 @@ fn write_result(output: Option<&Path>, bytes: &[u8], reporter: &Reporter) -> u8 
     match output_file(output) {
         Some(path) => {
             if let Err(e) = write_atomically(path, bytes) {
-                reporter.error(&format!("could not write \"{}\": {e}", path.display()));
+                let message = format!("could not write \"{}\": {e}", path.display());
+                reporter.error(Code::Write, &message);
                 return EXIT_USAGE;
             }
         }
         None => {
             if let Err(e) = write_stdout(bytes) {
                 if e.kind() != std::io::ErrorKind::BrokenPipe {
-                    reporter.error(&format!("could not write the result: {e}"));
+                    reporter.error(Code::Write, &format!("could not write the result: {e}"));
                 }
                 return EXIT_USAGE;
             }

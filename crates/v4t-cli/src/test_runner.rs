@@ -715,7 +715,8 @@ fn run_one(tree: &Tree, test: &TestCase, env: &Map) -> Result<(), Vec<String>> {
         let text = tree
             .read_text(path)
             .map_err(|e| fail(format!("could not read \"{}\": {e}", tree.show(path))))?;
-        match inputs_from_file(&mut sources, env, &tree.show(path), text) {
+        let id = sources.add(tree.show(path), text);
+        match inputs_from_file(&sources, env, id) {
             Ok(map) => inputs = Some(map),
             // Loading inputs is part of resolving in the reference.
             Err(e) => inputs_error = Some(e),

@@ -397,17 +397,37 @@ fn non_utf8_bytes_through_the_binary() {
     let mut bytes = HEADER.as_bytes().to_vec();
     bytes.extend_from_slice(b"description: caf\xe9 \xff\n");
     let path = temp_file("latin1.yaml", &bytes);
+    // Invalid input like invalid YAML: exit 1, pointing at the first bad byte.
     let out = v4t(&["resolve", path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<_> = stderr.lines().collect();
     assert_eq!(
-        stderr.lines().next().unwrap(),
-        format!(
-            "error: could not read template \"{}\": the file is not valid UTF-8 (line 2, column 17)",
-            path.display()
-        )
+        lines[0],
+        format!("error: \"{}\" is not valid UTF-8", path.display())
     );
+    assert_eq!(lines[1], format!(" --> {}:2:17", path.display()));
+    assert!(stderr.ends_with("  = code: V4T002\n"), "{stderr}");
     assert!(out.stdout.is_empty());
+
+    // An inputs file likewise, also as JSON.
+    let template = temp_file("plain.yaml", HEADER.as_bytes());
+    let inputs = temp_file("latin1-inputs.yaml", b"mode: \xe9t\xe9\n");
+    let out = v4t(&[
+        "resolve",
+        template.to_str().unwrap(),
+        "--inputs",
+        inputs.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("{\"severity\":\"error\",\"code\":\"V4T002\",\"message\":")
+            && stderr.contains("\"line\":1,\"column\":7,"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -419,7 +439,9 @@ fn limits_are_clear_errors_through_the_binary() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.starts_with("{\"severity\":\"error\",\"message\":\"nesting too deep"),
+        stderr.starts_with(
+            "{\"severity\":\"error\",\"code\":\"V4T001\",\"message\":\"nesting too deep"
+        ),
         "{stderr}"
     );
     assert!(stderr.contains("\"line\":2,"), "{stderr}");

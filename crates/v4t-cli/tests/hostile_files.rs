@@ -78,7 +78,7 @@ fn fifos_and_devices_are_refused_without_reading() {
     let out = v4t_bounded(&["resolve", arg(&fifo)]);
     assert_clean_exit(&out, 2);
     assert!(
-        text(&out.stderr).ends_with("not a regular file (a FIFO)\n"),
+        text(&out.stderr).contains("not a regular file (a FIFO)\n  = code: V4T003\n"),
         "{}",
         text(&out.stderr)
     );

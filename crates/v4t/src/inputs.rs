@@ -8,6 +8,7 @@ use crate::lint::{collection_entries, Warning};
 use crate::suggest::did_you_mean;
 use v4t_expr::deep_merge;
 use v4t_sat::{Lit, Solver};
+use v4t_source::{Code, Diagnostic};
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Span};
 
@@ -28,14 +29,12 @@ pub fn assign(
         let declared = declared_inputs(variability);
         for (key, _) in direct.iter() {
             if !declared.contains(&key.name.as_str()) {
-                warnings.push(Warning {
-                    message: format!(
-                        "Variability input \"{}\" is assigned but not declared{}",
-                        key.name,
-                        did_you_mean(&key.name, declared.iter().copied())
-                    ),
-                    span: key.span,
-                });
+                let message = format!(
+                    "Variability input \"{}\" is assigned but not declared{}",
+                    key.name,
+                    did_you_mean(&key.name, declared.iter().copied())
+                );
+                warnings.push(Diagnostic::warning(Code::UndeclaredInput, message).at(key.span));
             }
         }
     }
@@ -43,7 +42,8 @@ pub fn assign(
     let mut acc = Node::map(Map::new());
     for name in presets {
         let Some(preset) = defined.and_then(|p| p.get(name)).filter(|p| p.is_defined()) else {
-            bail!(Span::NONE, "Did not find variability preset \"{name}\"");
+            let message = format!("Did not find variability preset \"{name}\"");
+            return Err(Error::coded(Code::UnknownPreset, message, Span::NONE));
         };
         if let Some(inputs) = preset.get("inputs").filter(|i| i.is_defined()) {
             deep_merge(&mut acc, inputs);
@@ -236,7 +236,8 @@ pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
         sat.require(if truthy { me } else { !me });
     }
     if !sat.solve(&[]) {
-        bail!(Span::NONE, "Variability inputs constraints are violated");
+        let message = "Variability inputs constraints are violated";
+        return Err(Error::coded(Code::InvalidInput, message, Span::NONE));
     }
     Ok(())
 }

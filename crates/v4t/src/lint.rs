@@ -42,14 +42,12 @@ use crate::fxhash::FxHashSet;
 use crate::inputs::declared_inputs;
 use crate::options::{is_known_option, known_options, RENAMED_OPTIONS};
 use crate::suggest::did_you_mean;
+use v4t_source::{Code, Diagnostic};
 use v4t_yaml::{Key, Map, Node, Span, Value};
 
-/// A warning: a message and the location of the node it is about.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Warning {
-    pub message: String,
-    pub span: Span,
-}
+/// A warning: a [`Diagnostic`] of severity warning, located at the node it
+/// is about.
+pub type Warning = Diagnostic;
 
 /// A set of known keys: the list (for suggestions) and a fast membership
 /// test (a `match`: it runs for every key of every template).
@@ -393,8 +391,8 @@ struct Lint<'o> {
 }
 
 impl Lint<'_> {
-    fn warn(&mut self, message: String, span: Span) {
-        self.out.push(Warning { message, span });
+    fn warn(&mut self, code: Code, message: String, span: Span) {
+        self.out.push(Diagnostic::warning(code, message).at(span));
     }
 
     /// Warns about the keys of `m` that are neither in `own` nor (if
@@ -433,7 +431,7 @@ impl Lint<'_> {
                 did_you_mean(k, known.copied())
             )
         };
-        self.warn(message, key.span);
+        self.warn(Code::UnknownKey, message, key.span);
     }
 
     /// A template with `type` and `properties` (node, relationship, group,
@@ -478,12 +476,14 @@ impl Lint<'_> {
             let k = key.name.as_str();
             if k == "plugins" {
                 self.warn(
+                    Code::Unsupported,
                     "\"plugins\" (technology rule plugins) are not supported by v4t and are ignored"
                         .into(),
                     key.span,
                 );
             } else if !(VARIABILITY_KEYS.contains)(k) {
                 self.warn(
+                    Code::UnknownKey,
                     format!(
                         "Unknown key \"{k}\" in the variability definition{}",
                         did_you_mean(k, VARIABILITY_KEYS.list.iter().copied())
@@ -508,6 +508,7 @@ impl Lint<'_> {
                 for (input, _) in assigned.flat_map(Map::iter) {
                     if !declared.contains(&input.name.as_str()) {
                         self.warn(
+                            Code::UndeclaredInput,
                             format!(
                                 "Variability preset \"{}\" assigns the undeclared variability input \"{}\"{}",
                                 name.name,
@@ -544,7 +545,7 @@ impl Lint<'_> {
                     )
                 }
             };
-            self.warn(message, key.span);
+            self.warn(Code::UnknownOption, message, key.span);
         }
     }
 
@@ -586,6 +587,7 @@ impl Lint<'_> {
             };
             if let Some(t) = target.filter(|t| t.as_str() == Some(name)) {
                 self.warn(
+                    Code::SelfReference,
                     format!(
                         "Requirement \"{}\" of node template \"{name}\" refers to the node itself",
                         rname.name
@@ -608,6 +610,7 @@ impl Lint<'_> {
             for (pname, p) in collection_entries(cm.get("properties")) {
                 if let Some(key) = element_key(p) {
                     self.warn(
+                        Code::ConditionAsData,
                         format!(
                             "Capability properties are not conditional elements: \"{}\" of property \"{}\" of {} is kept as part of its value",
                             key.name,
@@ -640,6 +643,7 @@ impl Lint<'_> {
             for (pname, p) in map.iter() {
                 if let Some(key) = element_key(p) {
                     self.warn(
+                        Code::ConditionAsData,
                         format!(
                             "Property \"{}\" of {} is in map form, so its \"{}\" is part of its value; write the properties as a list (- {}: {{value: ..., {}: ...}}) to make it conditional",
                             pname.name,
@@ -665,6 +669,7 @@ impl Lint<'_> {
                 self.keys(pm, &what, &PROPERTY_KEYS, true);
             } else if let Some(key) = element_key(p) {
                 self.warn(
+                    Code::ConditionAsData,
                     format!(
                         "Property \"{}\" of {} has \"{}\" but neither \"value\" nor \"expression\", so the whole map is its value",
                         pname.name,
@@ -756,13 +761,11 @@ fn unused_inputs(doc: &Node, tt: &Map, out: &mut Vec<Warning>) {
     }
     for (name, _) in inputs.iter() {
         if !used.contains(name.name.as_str()) {
-            out.push(Warning {
-                message: format!(
-                    "Variability input \"{}\" is never used by a condition or an expression",
-                    name.name
-                ),
-                span: name.span,
-            });
+            let message = format!(
+                "Variability input \"{}\" is never used by a condition or an expression",
+                name.name
+            );
+            out.push(Diagnostic::warning(Code::UnusedInput, message).at(name.span));
         }
     }
 }
