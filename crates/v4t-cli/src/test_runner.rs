@@ -26,7 +26,7 @@ use v4t_yaml::{Map, Node, SourceId, Value};
 
 use crate::compare::diff;
 use crate::csar::{Archive, ArchiveLoader};
-use crate::diagnostics::{catch_panic, Format};
+use crate::diagnostics::{catch_panic, escape, Format};
 use crate::files::{read_bytes, write_atomically, MAX_INPUT_BYTES};
 use crate::fs_loader::{confine, AnyLoader, FsLoader};
 use crate::inputs::{env_inputs, inputs_from_file};
@@ -111,7 +111,7 @@ impl Tree {
                     {
                         eprintln!(
                             "warning: not following the symlinked directory \"{}\"",
-                            entry.path().display()
+                            escape(&entry.path().display().to_string())
                         );
                     }
                 }
@@ -274,13 +274,14 @@ impl Results<'_> {
         if !quiet {
             for (test, outcome) in self.tests.iter().zip(self.outcomes) {
                 let dir = self.tree.show(&test.dir);
+                let dir = escape(&dir);
                 match outcome {
                     Outcome::Passed if verbose => out.push_str(&format!("ok   {dir}\n")),
                     Outcome::Skipped if verbose => out.push_str(&format!("skip {dir}\n")),
                     Outcome::Failed(lines) => {
                         out.push_str(&format!("FAIL {dir}\n"));
                         for part in lines.iter().flat_map(|l| l.lines()) {
-                            out.push_str(&format!("     {part}\n"));
+                            out.push_str(&format!("     {}\n", escape(part)));
                         }
                     }
                     _ => {}
@@ -294,7 +295,7 @@ impl Results<'_> {
                     } else {
                         String::new()
                     };
-                    out.push_str(&format!("{name}: {p}/{total}{skipped}\n"));
+                    out.push_str(&format!("{}: {p}/{total}{skipped}\n", escape(name)));
                 }
             }
         }

@@ -478,3 +478,56 @@ topology_template:
     let error = stderr.find("error: Could not solve").expect(&stderr);
     assert!(first < error, "{stderr}");
 }
+
+#[test]
+fn escape_sequences_never_reach_the_terminal() {
+    let dir = TempDir::new("escapes");
+    // Escapes written as YAML escapes end up raw in the parsed strings.
+    let template = dir.write(
+        "t.yaml",
+        "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    a:
+      type: tosca.nodes.Root
+      requirements:
+        - dependency: \"\\e]0;pwned\\a\\e[2J\\u202e\"
+      \"\\e[31mcolour\": x
+",
+    );
+    let raw = |s: &str| {
+        s.chars()
+            .any(|c| c.is_control() && c != '\n' || c == '\u{202e}')
+    };
+    for color in ["never", "auto"] {
+        let out = v4t_bounded(&["resolve", arg(&template), "--color", color]);
+        assert_clean_exit(&out, 1);
+        let stderr = text(&out.stderr);
+        assert!(!raw(&stderr), "{stderr:?}");
+        assert!(
+            stderr.contains("\\u{1b}]0;pwned\\u{7}\\u{1b}[2J\\u{202e}"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("Unknown key \"\\u{1b}[31mcolour\""),
+            "{stderr}"
+        );
+    }
+    // Through `v4t test`, where the message is part of a failure report.
+    dir.write("suite/case/template.yaml", fs::read(&template).unwrap());
+    dir.write("suite/case/test.yaml", "error: nothing\n");
+    let out = v4t_bounded(&["test", arg(&dir.path().join("suite"))]);
+    assert_clean_exit(&out, 1);
+    assert!(!raw(&text(&out.stdout)), "{:?}", text(&out.stdout));
+    // A raw control character in the source line (refused by the YAML
+    // reader) is shown as a visible character.
+    let bell = dir.write("bell.yaml", "description: a\u{7}b\u{1b}[2J\n");
+    let out = v4t_bounded(&["resolve", arg(&bell)]);
+    assert_clean_exit(&out, 1);
+    let stderr = text(&out.stderr);
+    assert!(!raw(&stderr), "{stderr:?}");
+    assert!(
+        stderr.contains("description: a\u{2407}b\u{241b}[2J"),
+        "{stderr}"
+    );
+}
