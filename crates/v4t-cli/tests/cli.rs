@@ -421,3 +421,45 @@ fn json_diagnostics_name_the_element() {
         "{stderr}"
     );
 }
+
+/// Unknown presets list the defined ones; unknown operators keep the
+/// reference's message and get a note at the key with the closest operator.
+#[test]
+fn typos_get_notes_with_suggestions() {
+    let example =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/web-app/template.yaml");
+    let out = v4t(&["resolve", example.to_str().unwrap(), "--presets", "prdo"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("error: Did not find variability preset \"prdo\"\n"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "note: the template defines the presets \"dev\", \"prod\"; did you mean \"prod\"?"
+        ),
+        "{stderr}"
+    );
+
+    let dir = TempDir::new("equals");
+    let template = dir.path().join("t.yaml");
+    fs::write(
+        &template,
+        "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n    a:\n      type: tosca.nodes.Root\n      conditions: {equals: [1, 1]}\n",
+    )
+    .unwrap();
+    let out = v4t(&["resolve", template.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(r#""message":"Unknown value expression \"{\n    \"equals\": [\n        1,\n        1\n    ]\n}\"""#),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            r#""notes":[{"message":"unknown operator \"equals\"; did you mean \"equal\"?","file":"#
+        ) && stderr.contains(r#""line":6,"column":20}]"#),
+        "{stderr}"
+    );
+}

@@ -43,7 +43,26 @@ pub fn assign(
     for name in presets {
         let Some(preset) = defined.and_then(|p| p.get(name)).filter(|p| p.is_defined()) else {
             let message = format!("Did not find variability preset \"{name}\"");
-            return Err(Error::coded(Code::UnknownPreset, message, Span::NONE));
+            let error = Error::coded(Code::UnknownPreset, message, Span::NONE);
+            return Err(
+                match defined.and_then(Node::as_map).filter(|m| !m.is_empty()) {
+                    Some(m) => {
+                        let names: Vec<String> = m.keys().map(|k| format!("\"{k}\"")).collect();
+                        let note = format!(
+                            "the template defines the presets {}{}",
+                            names.join(", "),
+                            did_you_mean(name, m.keys())
+                        );
+                        // At the `presets` key, where the list of names begins.
+                        let at = variability
+                            .and_then(Node::as_map)
+                            .and_then(|v| v.get_entry("presets"))
+                            .map_or(Span::NONE, |(k, _)| k.span);
+                        error.with_note(note, at)
+                    }
+                    None => error.with_note("the template defines no presets", Span::NONE),
+                },
+            );
         };
         if let Some(inputs) = preset.get("inputs").filter(|i| i.is_defined()) {
             deep_merge(&mut acc, inputs);
@@ -282,6 +301,17 @@ topology_template:
         let d = doc(TEMPLATE);
         let e = assign(&d, &["test".into()], None, &mut Vec::new()).unwrap_err();
         assert_eq!(e.message, "Did not find variability preset \"test\"");
+        let e = assign(&d, &["prdo".into()], None, &mut Vec::new()).unwrap_err();
+        assert_eq!(e.message, "Did not find variability preset \"prdo\"");
+        let note = &e.notes[0];
+        assert_eq!(
+            note.message,
+            "the template defines the presets \"dev\", \"prod\"; did you mean \"prod\"?"
+        );
+        assert_eq!((note.span.line, note.span.col), (8, 5));
+        let none = doc("topology_template: {}");
+        let e = assign(&none, &["x".into()], None, &mut Vec::new()).unwrap_err();
+        assert_eq!(e.notes[0].message, "the template defines no presets");
     }
 
     #[test]
