@@ -58,6 +58,17 @@ pub struct Reporter {
 }
 
 impl Reporter {
+    /// Diagnostics for standard error in `format`, coloured as `color`
+    /// says for standard error, warnings left out if `quiet`.
+    pub fn to_stderr(format: Format, color: ColorChoice, quiet: bool) -> Reporter {
+        use std::io::IsTerminal;
+        Reporter {
+            format,
+            color: color.enabled(std::io::stderr().is_terminal()),
+            quiet,
+        }
+    }
+
     /// Formats one diagnostic (always ends with a newline).
     pub fn format(&self, sources: &Sources, diagnostic: &Diagnostic) -> String {
         match self.format {

@@ -9,7 +9,7 @@
 //! not overwrite the template or the inputs file, and the report may not
 //! share a destination with the result.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -229,11 +229,7 @@ fn print_warnings(
 /// Runs `v4t resolve` and returns the exit code.
 pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
     let flags = &args.flags;
-    let reporter = Reporter {
-        format: flags.format,
-        color: color.enabled(std::io::stderr().is_terminal()),
-        quiet: flags.quiet,
-    };
+    let reporter = Reporter::to_stderr(flags.format, color, flags.quiet);
     let destinations = [flags.output.as_deref(), flags.report.as_deref()];
     let Template {
         mut sources,
@@ -344,11 +340,7 @@ pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
 
 /// Runs `v4t enrich` and returns the exit code.
 pub fn run_enrich(args: &EnrichArgs, color: ColorChoice) -> u8 {
-    let reporter = Reporter {
-        format: args.format,
-        color: color.enabled(std::io::stderr().is_terminal()),
-        quiet: false,
-    };
+    let reporter = Reporter::to_stderr(args.format, color, false);
     let Template {
         mut sources,
         id,

@@ -85,7 +85,8 @@ pub fn declared_inputs(variability: Option<&Node>) -> Vec<&str> {
         .collect()
 }
 
-const FEATURE_KEYS: [&str; 6] = [
+/// The keys of a variability input's feature model (they name other inputs).
+pub(crate) const FEATURE_KEYS: [&str; 6] = [
     "mandatory",
     "optional",
     "choices",

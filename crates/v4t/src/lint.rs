@@ -39,7 +39,7 @@
 //!   use it to test relation conditions, but no orchestrator can deploy it).
 
 use crate::fxhash::FxHashSet;
-use crate::inputs::declared_inputs;
+use crate::inputs::{declared_inputs, FEATURE_KEYS};
 use crate::options::{is_known_option, known_options, RENAMED_OPTIONS};
 use crate::suggest::did_you_mean;
 use v4t_source::{Code, Diagnostic};
@@ -158,19 +158,8 @@ keys!(
 );
 
 keys!(
-    /// Keys of a variability input: the parameter keys and the V4T ones.
+    /// Keys of a variability input besides the parameter keys.
     VARIABILITY_INPUT_KEYS = [
-        "type",
-        "description",
-        "value",
-        "required",
-        "default",
-        "status",
-        "constraints",
-        "key_schema",
-        "entry_schema",
-        "external-schema",
-        "metadata",
         "default_expression",
         "mandatory",
         "optional",
@@ -180,16 +169,6 @@ keys!(
         "excludes",
     ]
 );
-
-/// The variability input keys that name other inputs (the feature model).
-const FEATURE_MODEL_KEYS: [&str; 6] = [
-    "mandatory",
-    "optional",
-    "choices",
-    "alternatives",
-    "requires",
-    "excludes",
-];
 
 /// How element ids start (`node.web`, `property.port@0.node.web`, ...).
 const ELEMENT_ID_PREFIXES: [&str; 11] = [
@@ -322,14 +301,14 @@ pub fn lint(doc: &Node) -> Vec<Warning> {
     lint.keys(
         root,
         &|| "the service template".into(),
-        &SERVICE_TEMPLATE_KEYS,
+        &[&SERVICE_TEMPLATE_KEYS],
         false,
     );
     lint.imports(root.get("imports"));
     let Some(tt) = root.get("topology_template").and_then(Node::as_map) else {
         return out;
     };
-    lint.keys(tt, &|| "topology_template".into(), &TOPOLOGY_KEYS, false);
+    lint.keys(tt, &|| "topology_template".into(), &[&TOPOLOGY_KEYS], false);
     if let Some(v) = tt.get("variability") {
         lint.variability(v);
     }
@@ -337,7 +316,7 @@ pub fn lint(doc: &Node) -> Vec<Warning> {
         for (name, n) in collection_entries(tt.get(collection)) {
             if let Some(m) = n.as_map() {
                 let what = || format!("{kind} \"{}\"", name.name);
-                lint.keys(m, &what, &PARAMETER_KEYS, true);
+                lint.keys(m, &what, &[&PARAMETER_KEYS], true);
             }
         }
     }
@@ -350,13 +329,13 @@ pub fn lint(doc: &Node) -> Vec<Warning> {
         for (name, r) in templates.iter() {
             if let Some(m) = r.as_map() {
                 let what = || format!("relationship template \"{}\"", name.name);
-                lint.template(m, &what, &RELATIONSHIP_KEYS, false, |_, _, _| {});
+                lint.template(m, &what, &[&RELATIONSHIP_KEYS], false, |_, _, _| {});
             }
         }
     }
     for (kind, collection, keys) in [
-        ("group", "groups", &GROUP_KEYS),
-        ("policy", "policies", &POLICY_KEYS),
+        ("group", "groups", &[&GROUP_KEYS]),
+        ("policy", "policies", &[&POLICY_KEYS]),
     ] {
         for (name, n) in collection_entries(tt.get(collection)) {
             if let Some(m) = n.as_map() {
@@ -398,16 +377,16 @@ impl Lint<'_> {
     /// Warns about the keys of `m` that are neither in `own` nor (if
     /// `conditional`) element keys; `what` names the map (only formatted
     /// for a warning).
-    fn keys(&mut self, m: &Map, what: &dyn Fn() -> String, own: &Keys, conditional: bool) {
+    fn keys(&mut self, m: &Map, what: &dyn Fn() -> String, own: &[&Keys], conditional: bool) {
         for (key, _) in m.iter() {
             self.key(key, what, own, conditional);
         }
     }
 
     /// [`Lint::keys`] for one key.
-    fn key(&mut self, key: &Key, what: &dyn Fn() -> String, own: &Keys, conditional: bool) {
+    fn key(&mut self, key: &Key, what: &dyn Fn() -> String, own: &[&Keys], conditional: bool) {
         let k = key.name.as_str();
-        if (own.contains)(k) {
+        if own.iter().any(|keys| (keys.contains)(k)) {
             return;
         }
         let element_key = (V4T_ELEMENT_KEYS.contains)(k);
@@ -420,7 +399,7 @@ impl Lint<'_> {
                 what()
             )
         } else {
-            let known = own.list.iter().chain(if conditional {
+            let known = own.iter().flat_map(|keys| keys.list).chain(if conditional {
                 V4T_ELEMENT_KEYS.list
             } else {
                 &[]
@@ -442,7 +421,7 @@ impl Lint<'_> {
         &mut self,
         m: &Map,
         what: &dyn Fn() -> String,
-        own: &Keys,
+        own: &[&Keys],
         conditional: bool,
         mut child: impl FnMut(&mut Self, &str, &Node),
     ) {
@@ -464,7 +443,7 @@ impl Lint<'_> {
             };
             let file = m.get("file").and_then(Node::as_str).unwrap_or_default();
             let what = || format!("import \"{file}\"");
-            self.keys(m, &what, &IMPORT_KEYS, true);
+            self.keys(m, &what, &[&IMPORT_KEYS], true);
         }
     }
 
@@ -495,7 +474,7 @@ impl Lint<'_> {
         for (name, n) in collection_entries(v.get("inputs")) {
             if let Some(m) = n.as_map() {
                 let what = || format!("variability input \"{}\"", name.name);
-                self.keys(m, &what, &VARIABILITY_INPUT_KEYS, false);
+                self.keys(m, &what, &[&PARAMETER_KEYS, &VARIABILITY_INPUT_KEYS], false);
             }
         }
         if let Some(presets) = v.get("presets").and_then(Node::as_map) {
@@ -503,7 +482,7 @@ impl Lint<'_> {
             for (name, n) in presets.iter() {
                 let Some(m) = n.as_map() else { continue };
                 let what = || format!("variability preset \"{}\"", name.name);
-                self.keys(m, &what, &PRESET_KEYS, false);
+                self.keys(m, &what, &[&PRESET_KEYS], false);
                 let assigned = m.get("inputs").and_then(Node::as_map).into_iter();
                 for (input, _) in assigned.flat_map(Map::iter) {
                     if !declared.contains(&input.name.as_str()) {
@@ -551,29 +530,37 @@ impl Lint<'_> {
 
     fn node(&mut self, name: &str, m: &Map) {
         let what = || format!("node template \"{name}\"");
-        self.template(m, &what, &NODE_KEYS, true, |lint, key, value| match key {
-            "requirements" => lint.requirements(name, value),
-            "artifacts" => {
-                for (aname, a) in collection_entries(Some(value)) {
-                    if let Some(am) = a.as_map() {
-                        let what =
-                            || format!("artifact \"{}\" of node template \"{name}\"", aname.name);
-                        lint.template(am, &what, &ARTIFACT_KEYS, true, |_, _, _| {});
+        self.template(
+            m,
+            &what,
+            &[&NODE_KEYS],
+            true,
+            |lint, key, value| match key {
+                "requirements" => lint.requirements(name, value),
+                "artifacts" => {
+                    for (aname, a) in collection_entries(Some(value)) {
+                        if let Some(am) = a.as_map() {
+                            let what = || {
+                                format!("artifact \"{}\" of node template \"{name}\"", aname.name)
+                            };
+                            lint.template(am, &what, &[&ARTIFACT_KEYS], true, |_, _, _| {});
+                        }
                     }
                 }
-            }
-            "capabilities" => lint.capabilities(name, value),
-            "technology" if value.as_seq().is_some() => {
-                for (tname, t) in collection_entries(Some(value)) {
-                    if let Some(tm) = t.as_map() {
-                        let what =
-                            || format!("technology \"{}\" of node template \"{name}\"", tname.name);
-                        lint.keys(tm, &what, &TECHNOLOGY_KEYS, true);
+                "capabilities" => lint.capabilities(name, value),
+                "technology" if value.as_seq().is_some() => {
+                    for (tname, t) in collection_entries(Some(value)) {
+                        if let Some(tm) = t.as_map() {
+                            let what = || {
+                                format!("technology \"{}\" of node template \"{name}\"", tname.name)
+                            };
+                            lint.keys(tm, &what, &[&TECHNOLOGY_KEYS], true);
+                        }
                     }
                 }
-            }
-            _ => {}
-        });
+                _ => {}
+            },
+        );
     }
 
     fn requirements(&mut self, name: &str, requirements: &Node) {
@@ -597,7 +584,7 @@ impl Lint<'_> {
             }
             if let Some(am) = assignment.as_map() {
                 let what = || format!("requirement \"{}\" of node template \"{name}\"", rname.name);
-                self.keys(am, &what, &REQUIREMENT_KEYS, true);
+                self.keys(am, &what, &[&REQUIREMENT_KEYS], true);
             }
         }
     }
@@ -606,7 +593,7 @@ impl Lint<'_> {
         for (cname, c) in capabilities.as_map().into_iter().flat_map(Map::iter) {
             let Some(cm) = c.as_map() else { continue };
             let what = || format!("capability \"{}\" of node template \"{name}\"", cname.name);
-            self.keys(cm, &what, &CAPABILITY_KEYS, false);
+            self.keys(cm, &what, &[&CAPABILITY_KEYS], false);
             for (pname, p) in collection_entries(cm.get("properties")) {
                 if let Some(key) = element_key(p) {
                     self.warn(
@@ -632,7 +619,7 @@ impl Lint<'_> {
         for (tname, t) in collection_entries(Some(types)) {
             if let Some(tm) = t.as_map() {
                 let what = || format!("type \"{}\" of {}", tname.name, container());
-                self.keys(tm, &what, &V4T_ELEMENT_KEYS, false);
+                self.keys(tm, &what, &[&V4T_ELEMENT_KEYS], false);
             }
         }
     }
@@ -666,7 +653,7 @@ impl Lint<'_> {
                 .any(|k| pm.get(k).is_some_and(Node::is_defined));
             if wrapped {
                 let what = || format!("property \"{}\" of {}", pname.name, container());
-                self.keys(pm, &what, &PROPERTY_KEYS, true);
+                self.keys(pm, &what, &[&PROPERTY_KEYS], true);
             } else if let Some(key) = element_key(p) {
                 self.warn(
                     Code::ConditionAsData,
@@ -720,7 +707,7 @@ fn unused_inputs(doc: &Node, tt: &Map, out: &mut Vec<Warning>) {
         }
         // Inputs in a feature model (having one, or named in another
         // input's) are read by its check.
-        for key in FEATURE_MODEL_KEYS {
+        for key in FEATURE_KEYS {
             let Some(targets) = definition.get(key) else {
                 continue;
             };
