@@ -75,15 +75,22 @@ fn open_regular(path: &Path) -> Result<fs::File, String> {
 /// Reads the regular file `path` if it has at most `limit` bytes.
 pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     let file = open_regular(path)?;
-    if file.metadata().is_ok_and(|m| m.len() > limit) {
+    let len = file.metadata().map_or(0, |m| m.len());
+    if len > limit {
         return Err(too_large(limit));
     }
-    read_bounded(file, limit)
+    // The size as the capacity (plus one byte to see the end): no
+    // doubling of a large template's buffer while it is read.
+    read_into(file, limit, Vec::with_capacity(len as usize + 1))
 }
 
 /// Reads at most `limit` bytes from `reader`; more is an error.
 pub fn read_bounded(reader: impl Read, limit: u64) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
+    read_into(reader, limit, Vec::new())
+}
+
+/// [`read_bounded`] into `bytes`.
+fn read_into(reader: impl Read, limit: u64, mut bytes: Vec<u8>) -> Result<Vec<u8>, String> {
     reader
         .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
