@@ -2,20 +2,22 @@
 //! CSAR archive with everything it imports, and prints the diagnostics.
 
 use std::fs;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use v4t::{Code, Sources};
+use v4t::{Code, Loader, Sources};
 
-use crate::diagnostics::{catch_panic, Format, Reporter};
-use crate::fs_loader::FsLoader;
+use crate::csar::{Archive, ArchiveLoader};
+use crate::diagnostics::{catch_panic, ColorChoice, Format, Reporter};
+use crate::fs_loader::{AnyLoader, FsLoader};
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 
 /// Arguments of `v4t validate`.
 #[derive(clap::Args, Debug)]
 pub struct ValidateArgs {
-    /// A TOSCA file, a CSAR directory (with `TOSCA.meta` or one YAML file at
-    /// its root) or a CSAR zip archive.
+    /// A TOSCA file, a CSAR directory or a zipped CSAR (`.csar`/`.zip`): its
+    /// entry is `Entry-Definitions` of `TOSCA.meta` (at the root or in
+    /// `TOSCA-Metadata/`), else its only YAML file at the root.
     #[arg(value_name = "FILE|DIR|CSAR")]
     pub path: PathBuf,
 
@@ -25,14 +27,15 @@ pub struct ValidateArgs {
     /// `element` (the element path) and `notes` (the section)).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+
+    /// Print errors only, no warnings.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Runs `v4t validate`; returns the exit code.
-pub fn run(args: &ValidateArgs) -> u8 {
-    let reporter = Reporter {
-        format: args.format,
-        color: std::io::stderr().is_terminal(),
-    };
+pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
+    let reporter = Reporter::to_stderr(args.format, color, args.quiet);
     let path = &args.path;
     let meta = match fs::metadata(path) {
         Ok(m) => m,
@@ -44,38 +47,54 @@ pub fn run(args: &ValidateArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let (dir, entry) = if meta.is_dir() {
-        let mut loader = FsLoader::new(path);
+    // The repository (a directory or an archive), its entry file, and the
+    // directory diagnostics name files relative to.
+    let (mut loader, entry, shown) = if meta.is_dir() {
+        let mut loader = AnyLoader::Fs(FsLoader::new(path));
         match v4t_tosca::csar::entry_of(&mut loader) {
-            Ok(entry) => (path.to_path_buf(), entry),
+            Ok(entry) => (loader, entry, path.to_path_buf()),
             Err(message) => {
                 let message = format!("\"{}\" is not a valid CSAR: {message}", path.display());
                 reporter.error(Code::Csar, &message);
                 return EXIT_FAILURE;
             }
         }
-    } else if is_zip(path) {
-        let message = format!(
-            "\"{}\" is a zip archive: unpack it and validate the directory",
-            path.display()
-        );
-        reporter.error(Code::File, &message);
-        return EXIT_USAGE;
+    } else if crate::csar::has_archive_extension(path) || is_zip(path) {
+        let archive = crate::files::read_bytes(path, crate::files::MAX_INPUT_BYTES)
+            .and_then(|bytes| Archive::read(&bytes));
+        let archive = match archive {
+            Ok(a) => Arc::new(a),
+            Err(message) => {
+                reporter.error(
+                    Code::Csar,
+                    &format!("cannot read the CSAR \"{}\": {message}", path.display()),
+                );
+                return EXIT_FAILURE;
+            }
+        };
+        let mut loader = AnyLoader::Archive(ArchiveLoader::for_template(archive, ""));
+        match v4t_tosca::csar::entry_of(&mut loader) {
+            Ok(entry) => (loader, entry, path.to_path_buf()),
+            Err(message) => {
+                let message = format!("\"{}\" is not a valid CSAR: {message}", path.display());
+                reporter.error(Code::Csar, &message);
+                return EXIT_FAILURE;
+            }
+        }
     } else {
         let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        (dir, name)
+        (AnyLoader::Fs(FsLoader::new(&dir)), name, dir)
     };
     let outcome = catch_panic(move || {
         let mut sources = Sources::new();
-        let mut loader = FsLoader::new(&dir);
-        let loaded = v4t_tosca::load(&mut sources, &mut loader, &entry);
+        let loaded = v4t_tosca::load(&mut sources, &mut loader as &mut dyn Loader, &entry);
         let ts = v4t_tosca::TypeSystem::build(&loaded);
         let diagnostics = v4t_tosca::validate(&ts, &sources).into_sorted();
-        (display_names(sources, &dir), diagnostics)
+        (display_names(sources, &shown), diagnostics)
     });
     let (sources, diagnostics) = match outcome {
         Ok(r) => r,
@@ -101,8 +120,8 @@ pub fn run(args: &ValidateArgs) -> u8 {
     EXIT_FAILURE
 }
 
-/// The sources with names as the user sees them: loaded files relative to
-/// the current directory (`dir/path`), bundled profiles as they are.
+/// The sources with names as the user sees them: loaded files as
+/// `DIR/path` (or `ARCHIVE/path`), bundled profiles as they are.
 fn display_names(sources: Sources, dir: &Path) -> Sources {
     let mut out = Sources::new();
     let mut id = 0u32;

@@ -169,6 +169,80 @@ fn csar_directories_use_their_tosca_meta_entry() {
     assert_eq!(validate(&dir).status.code(), Some(0));
 }
 
+/// A zip archive (deflated) of `files`.
+fn zip(files: &[(&str, &str)]) -> Vec<u8> {
+    use std::io::Write;
+    let mut out = Vec::new();
+    let mut writer = rawzip::ZipArchiveWriter::new(&mut out);
+    for (path, content) in files {
+        let (mut entry, _) = writer
+            .new_file(path)
+            .compression_method(rawzip::CompressionMethod::DEFLATE)
+            .start()
+            .unwrap();
+        entry
+            .write_all(&miniz_oxide::deflate::compress_to_vec(
+                content.as_bytes(),
+                6,
+            ))
+            .unwrap();
+        entry
+            .finish(rawzip::DataDescriptorOutput::new(
+                rawzip::crc32(content.as_bytes()),
+                content.len() as u64,
+            ))
+            .unwrap();
+    }
+    writer.finish().unwrap();
+    out
+}
+
+#[test]
+fn zipped_csars_are_validated_with_their_files_and_profiles() {
+    let dir = temp_dir("zip");
+    let meta = "CSAR-Version: 2.0\nEntry-Definitions: service.yaml\n";
+    let service = "tosca_definitions_version: tosca_2_0\nimports:\n  - profile: example.base:1.0\n    namespace: b\n  - types/extra.yaml\nservice_template:\n  node_templates:\n    web: {type: b:Server}\n    db: {type: Database}\n";
+    let profile = "tosca_definitions_version: tosca_2_0\nprofile: example.base:1.0\nnode_types:\n  Server: {}\n";
+    let extra = "tosca_definitions_version: tosca_2_0\nnode_types:\n  Database: {}\n";
+    let good = dir.join("good.csar");
+    fs::write(
+        &good,
+        zip(&[
+            ("TOSCA-Metadata/TOSCA.meta", meta),
+            ("service.yaml", service),
+            ("profiles/base.yaml", profile),
+            ("types/extra.yaml", extra),
+        ]),
+    )
+    .unwrap();
+    let out = validate(&good);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let bad = dir.join("bad.zip");
+    fs::write(
+        &bad,
+        zip(&[
+            ("TOSCA-Metadata/TOSCA.meta", meta),
+            ("service.yaml", service),
+            ("types/extra.yaml", extra),
+        ]),
+    )
+    .unwrap();
+    let out = validate(&bad);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("unknown profile `example.base:1.0`"), "{err}");
+    assert!(err.contains("bad.zip/service.yaml:3:5"), "{err}");
+    let broken = dir.join("broken.csar");
+    fs::write(&broken, b"PK\x03\x04 not really a zip").unwrap();
+    let out = validate(&broken);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("cannot read the CSAR"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 #[test]
 fn generated_hostile_inputs_end_with_an_error_or_success() {
     let dir = temp_dir("generated");
