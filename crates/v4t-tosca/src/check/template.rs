@@ -938,6 +938,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     }
                 } else {
                     let is_symbolic = target
+                        .or(def_node_type)
                         .is_some_and(|t| self.node_capabilities(t).iter().any(|(c, _)| *c == name));
                     if !is_symbolic {
                         match self.ts.resolve_type(self.doc, Kind::Capability, name) {
@@ -952,15 +953,16 @@ impl<'t, 'a> Checker<'t, 'a> {
                                     }
                                 }
                             }
+                            // Without a known target, a symbolic name is
+                            // matched against the candidates at deployment.
                             Err(_) => {
-                                let message = match target {
-                                    Some(t) => format!(
+                                if let Some(t) = target.or(def_node_type) {
+                                    let message = format!(
                                         "`{name}` is neither a capability of `{}` nor a capability type",
                                         self.type_name(t)
-                                    ),
-                                    None => format!("`{name}` is not a capability type"),
-                                };
-                                self.error(Code::Template, "8.5.2", cn.span, message);
+                                    );
+                                    self.error(Code::Template, "8.5.2", cn.span, message);
+                                }
                             }
                         }
                     }
@@ -2371,6 +2373,24 @@ impl<'t, 'a> Checker<'t, 'a> {
                 return;
             }
         };
+        // §15.5.4 rule 3: no more mappings than the requirement's upper bound.
+        for (name, def) in &reqs {
+            let mapped: Vec<&v4t_yaml::Key> = entries
+                .iter()
+                .filter(|(k, _)| k.name == *name)
+                .map(|(k, _)| *k)
+                .collect();
+            let Some((_, hi)) = def.get("count_range").and_then(|cr| self.range_of(cr)) else {
+                continue;
+            };
+            if mapped.len() as u64 > hi {
+                let message = format!(
+                    "requirement `{name}` is mapped {} times, more than the upper bound {hi} of its count_range",
+                    mapped.len()
+                );
+                self.error(Code::Template, "15.5.4", mapped[hi as usize].span, message);
+            }
+        }
         for (k, v) in entries {
             if !reqs.iter().any(|(n, _)| *n == k.name) {
                 let message = format!(
@@ -2406,7 +2426,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 value::as_str(&list[0]).expect("str"),
                 value::as_str(&list[1]).expect("str"),
             );
-            if let Some((nt, _)) = idx.node(nname) {
+            if let Some((nt, tpl)) = idx.node(nname) {
                 if let Some(nt) = nt {
                     if !self.node_requirements(nt).iter().any(|(n, _)| *n == rname) {
                         self.error(
@@ -2414,6 +2434,15 @@ impl<'t, 'a> Checker<'t, 'a> {
                             "15.5",
                             list[1].span,
                             format!("node template `{nname}` has no requirement `{rname}`"),
+                        );
+                    } else if !has_dangling(tpl, rname) {
+                        self.error(
+                            Code::Template,
+                            "15.5.4",
+                            list[1].span,
+                            format!(
+                                "requirement `{rname}` of `{nname}` is not dangling: every assignment names its target node, and a requirement of the substituted node can only be mapped onto a dangling requirement"
+                            ),
                         );
                     }
                 }
@@ -2481,6 +2510,31 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
     }
+}
+
+/// Whether requirement `name` of a node template is dangling (§15.5.4): it
+/// has no assignment (an implicit one is dangling), or one without a
+/// target `node`.
+fn has_dangling(tpl: Tpl<'_>, name: &str) -> bool {
+    let Some(list) = tpl.get("requirements").and_then(Node::as_seq) else {
+        return true;
+    };
+    let mut assigned = false;
+    for item in list {
+        let Some(a) = item.as_map().and_then(|m| m.get(name)) else {
+            continue;
+        };
+        assigned = true;
+        let targeted = match &a.value {
+            v4t_yaml::Value::String(_) | v4t_yaml::Value::Seq(_) => true,
+            v4t_yaml::Value::Map(m) => m.contains_key("node"),
+            _ => false,
+        };
+        if !targeted {
+            return true;
+        }
+    }
+    !assigned
 }
 
 /// An empty map for templates that are not maps (reported elsewhere).

@@ -608,3 +608,27 @@ fn tosca_13_constraints_are_evaluated() {
     let e = errors(&text.replace("VALUE", "11"));
     assert!(e.iter().any(|m| m.contains("does not satisfy")), "{e:?}");
 }
+
+#[test]
+fn requirement_mappings_go_onto_dangling_requirements_within_the_count_range() {
+    let types = "capability_types:\n  C: {}\nnode_types:\n  S:\n    requirements:\n      - r: {capability: C, count_range: [0, 1]}\n  Inner:\n    capabilities:\n      c: C\n    requirements:\n      - r: {capability: C}\n";
+    let t = |reqs: &str, maps: &str| {
+        format!("{types}service_template:\n  substitution_mappings:\n    node_type: S\n    requirements:\n{maps}  node_templates:\n    x: {{type: Inner}}\n    i:\n      type: Inner\n{reqs}")
+    };
+    valid(&t("", "      - r: [i, r]\n"));
+    valid(&t(
+        "      requirements:\n        - r: {capability: c}\n",
+        "      - r: [i, r]\n",
+    ));
+    invalid(
+        &t(
+            "      requirements:\n        - r: x\n",
+            "      - r: [i, r]\n",
+        ),
+        "not dangling",
+    );
+    invalid(
+        &t("", "      - r: [i, r]\n      - r: [i, r]\n"),
+        "more than the upper bound",
+    );
+}
