@@ -43,6 +43,23 @@ const TEMPLATE_KEYS_13: &[&str] = &[
     "workflows",
 ];
 
+/// The keynames of a node template (§7.2).
+const NODE_TEMPLATE_KEYS: &[&str] = &[
+    "type",
+    "description",
+    "metadata",
+    "directives",
+    "properties",
+    "attributes",
+    "requirements",
+    "capabilities",
+    "interfaces",
+    "artifacts",
+    "count",
+    "node_filter",
+    "copy",
+];
+
 /// A template with `copy` (§7.2, §7.4): its own keynames over the source's.
 #[derive(Clone, Copy)]
 struct Tpl<'a> {
@@ -266,39 +283,13 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(own) = self.expect_map(v, "a node template", section) else {
             return;
         };
-        let keys: &[&str] = if self.v13() {
-            &[
-                "type",
-                "description",
-                "metadata",
-                "directives",
-                "properties",
-                "attributes",
-                "requirements",
-                "capabilities",
-                "interfaces",
-                "artifacts",
-                "node_filter",
-                "copy",
-            ]
-        } else {
-            &[
-                "type",
-                "description",
-                "metadata",
-                "directives",
-                "properties",
-                "attributes",
-                "requirements",
-                "capabilities",
-                "interfaces",
-                "artifacts",
-                "count",
-                "node_filter",
-                "copy",
-            ]
-        };
-        self.keys(own, keys, "a node template", section);
+        // `count` is new in TOSCA 2.0 (§7.2).
+        let keys: Vec<&str> = NODE_TEMPLATE_KEYS
+            .iter()
+            .copied()
+            .filter(|k| !(self.v13() && *k == "count"))
+            .collect();
+        self.keys(own, &keys, "a node template", section);
         let source = self.copy_source(own, all, "node template", section);
         let tpl = Tpl { own, source };
         if let Some(d) = own.get("description") {
@@ -1165,10 +1156,6 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
         if let Some(want) = def_cap_type {
-            if cap_name.is_some_and(|n| self.ts.resolve_type(self.doc, Kind::Capability, n).is_ok())
-            {
-                // A capability type named in the assignment: checked above.
-            }
             let fits = caps
                 .iter()
                 .filter_map(|(_, v)| self.capability_type_of(v))
@@ -1195,39 +1182,36 @@ impl<'t, 'a> Checker<'t, 'a> {
     ) {
         let Some(rel) = rel else { return };
         let cap_type = self.target_capability_type(target, cap_name, def_cap_type);
-        if let (Some(ct), Some(list)) = (cap_type, self.ts.inherited(rel, "valid_capability_types"))
-        {
-            let valid = self.types_in_list(list, Kind::Capability);
-            if !valid.iter().any(|&v| self.ts.is_a(ct, v)) {
-                let message = format!(
-                    "relationship type `{}` cannot target a capability of type `{}` (valid_capability_types)",
-                    self.type_name(rel),
-                    self.type_name(ct)
-                );
-                self.error(Code::Template, "7.3", span, message);
-            }
-        }
-        if let (Some(t), Some(list)) = (target, self.ts.inherited(rel, "valid_target_node_types")) {
-            let valid = self.types_in_list(list, Kind::Node);
+        let checks = [
+            (
+                "valid_capability_types",
+                Kind::Capability,
+                cap_type,
+                "target a capability",
+            ),
+            (
+                "valid_target_node_types",
+                Kind::Node,
+                target,
+                "target a node",
+            ),
+            (
+                "valid_source_node_types",
+                Kind::Node,
+                self.fctx.self_node,
+                "start at a node",
+            ),
+        ];
+        for (key, kind, subject, what) in checks {
+            let (Some(t), Some(list)) = (subject, self.ts.inherited(rel, key)) else {
+                continue;
+            };
+            let valid = self.types_in_list(list, kind);
             if !valid.iter().any(|&v| self.ts.is_a(t, v)) {
                 let message = format!(
-                    "relationship type `{}` cannot target a node of type `{}` (valid_target_node_types)",
+                    "relationship type `{}` cannot {what} of type `{}` ({key})",
                     self.type_name(rel),
                     self.type_name(t)
-                );
-                self.error(Code::Template, "7.3", span, message);
-            }
-        }
-        if let (Some(src), Some(list)) = (
-            self.fctx.self_node,
-            self.ts.inherited(rel, "valid_source_node_types"),
-        ) {
-            let valid = self.types_in_list(list, Kind::Node);
-            if !valid.iter().any(|&v| self.ts.is_a(src, v)) {
-                let message = format!(
-                    "relationship type `{}` cannot start at a node of type `{}` (valid_source_node_types)",
-                    self.type_name(rel),
-                    self.type_name(src)
                 );
                 self.error(Code::Template, "7.3", span, message);
             }

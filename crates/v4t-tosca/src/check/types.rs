@@ -744,47 +744,16 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(m) = map.get("metadata") {
             self.metadata(m);
         }
-        let ty = match map.get("type") {
-            Some(tn) => self.type_ref(tn, Kind::Capability, "8.2").inspect(|&ty| {
-                self.check_refined_type(parent_type, ty, tn.span);
-            }),
-            None => {
-                if parent.is_none() {
-                    self.error(
-                        Code::MissingKeyname,
-                        "8.2",
-                        def.span,
-                        "a capability definition needs a `type`",
-                    );
-                }
-                parent_type
-            }
+        let Some(ty) = self.refined_type(
+            map,
+            Kind::Capability,
+            parent_type,
+            def,
+            ("8.2", "a capability definition"),
+        ) else {
+            return;
         };
-        let Some(ty) = ty else { return };
-        for section_key in ["properties", "attributes"] {
-            if let Some(n) = map.get(section_key) {
-                let role = if section_key == "properties" {
-                    Role::Property
-                } else {
-                    Role::Attribute
-                };
-                let parents = if role == Role::Property {
-                    self.type_entries(ty, "properties")
-                } else {
-                    self.type_attributes(ty)
-                };
-                self.at(section_key, |c| {
-                    c.param_defs(
-                        n,
-                        role,
-                        Place::Type,
-                        &parents,
-                        (section_for(role), &format!("capability `{section_key}`")),
-                        false,
-                    )
-                });
-            }
-        }
+        self.refine_type_entries(map, ty, "capability");
         for (key, kind) in [
             ("valid_source_node_types", Kind::Node),
             ("valid_relationship_types", Kind::Relationship),
@@ -793,6 +762,58 @@ impl<'t, 'a> Checker<'t, 'a> {
             if let Some(l) = map.get(key) {
                 self.subset_of_type_list(ty, key, l, kind, "8.2");
             }
+        }
+    }
+
+    /// The `type` of a definition that may refine an inherited one: the
+    /// written type (which must derive from the inherited one), else the
+    /// inherited one; a new definition needs one.
+    fn refined_type(
+        &mut self,
+        map: &'a Map,
+        kind: Kind,
+        parent_type: Option<TypeId>,
+        at: &'a Node,
+        (section, what): (&'static str, &str),
+    ) -> Option<TypeId> {
+        match map.get("type") {
+            Some(tn) => self.type_ref(tn, kind, section).inspect(|&t| {
+                self.check_refined_type(parent_type, t, tn.span);
+            }),
+            None => {
+                if parent_type.is_none() {
+                    self.error(
+                        Code::MissingKeyname,
+                        section,
+                        at.span,
+                        format!("{what} needs a `type`"),
+                    );
+                }
+                parent_type
+            }
+        }
+    }
+
+    /// `properties` and `attributes` of a definition that only refines those
+    /// of its type `ty` (capability and relationship definitions, §8.2, §8.4).
+    fn refine_type_entries(&mut self, map: &'a Map, ty: TypeId, what: &str) {
+        for key in ["properties", "attributes"] {
+            let Some(n) = map.get(key) else { continue };
+            let (role, parents) = if key == "properties" {
+                (Role::Property, self.type_entries(ty, key))
+            } else {
+                (Role::Attribute, self.type_attributes(ty))
+            };
+            self.at(key, |c| {
+                c.param_defs(
+                    n,
+                    role,
+                    Place::Type,
+                    &parents,
+                    (section_for(role), &format!("{what} `{key}`")),
+                    false,
+                )
+            });
         }
     }
 
@@ -1058,47 +1079,16 @@ impl<'t, 'a> Checker<'t, 'a> {
             "a relationship definition",
             "8.4",
         );
-        let ty = match map.get("type") {
-            Some(tn) => self.type_ref(tn, Kind::Relationship, "8.4").inspect(|&t| {
-                self.check_refined_type(parent_type, t, tn.span);
-            }),
-            None => {
-                if parent_type.is_none() {
-                    self.error(
-                        Code::MissingKeyname,
-                        "8.4",
-                        r.span,
-                        "a relationship definition needs a `type`",
-                    );
-                }
-                parent_type
-            }
+        let Some(ty) = self.refined_type(
+            map,
+            Kind::Relationship,
+            parent_type,
+            r,
+            ("8.4", "a relationship definition"),
+        ) else {
+            return;
         };
-        let Some(ty) = ty else { return };
-        for key in ["properties", "attributes"] {
-            if let Some(n) = map.get(key) {
-                let role = if key == "properties" {
-                    Role::Property
-                } else {
-                    Role::Attribute
-                };
-                let parents = if role == Role::Property {
-                    self.type_entries(ty, key)
-                } else {
-                    self.type_attributes(ty)
-                };
-                self.at(key, |c| {
-                    c.param_defs(
-                        n,
-                        role,
-                        Place::Type,
-                        &parents,
-                        (section_for(role), &format!("relationship `{key}`")),
-                        false,
-                    )
-                });
-            }
-        }
+        self.refine_type_entries(map, ty, "relationship");
         if let Some(i) = map.get("interfaces") {
             let parents = self.type_entries(ty, "interfaces");
             self.at("interfaces", |c| c.interface_refinements_only(i, &parents));
@@ -1165,22 +1155,13 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.keys(map, &allowed, "an interface definition", "11.2");
         }
         let parent_type = parent.and_then(|p| self.interface_type_of(p));
-        let ty = match map.get("type") {
-            Some(tn) => self.type_ref(tn, Kind::Interface, "11.2").inspect(|&t| {
-                self.check_refined_type(parent_type, t, tn.span);
-            }),
-            None => {
-                if parent_type.is_none() {
-                    self.error(
-                        Code::MissingKeyname,
-                        "11.2",
-                        def.span,
-                        "an interface definition needs a `type`",
-                    );
-                }
-                parent_type
-            }
-        };
+        let ty = self.refined_type(
+            map,
+            Kind::Interface,
+            parent_type,
+            def,
+            ("11.2", "an interface definition"),
+        );
         let Some(ty) = ty else { return };
         // The view: the interface type's chain, then the inherited
         // definitions, for inputs, operations and notifications.
