@@ -375,6 +375,9 @@ fn hint_13(name: &str) -> &'static str {
         "deploy_path" => " (removed in TOSCA 2.0)",
         "preconditions" => " (TOSCA 2.0 uses `precondition`)",
         "schedule" | "target_filter" => " (removed in TOSCA 2.0)",
+        // Spellings used in examples of the specification (§14.3.5, §10.2.1.8).
+        "allocations" => " (the keyname is `allocation`)",
+        "directive" => " (the keyname is `directives`)",
         "get_input" | "get_property" | "get_attribute" | "concat" | "get_artifact" => {
             " (TOSCA 2.0 functions start with `$`)"
         }
