@@ -220,6 +220,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                     for (k, item) in m.iter() {
                         if let Some(ks) = &key {
                             self.map_key(k, ks, section);
+                        } else if !self.key_is_string(k) {
+                            let message =
+                                format!("map key `{}` must be a string (quote it)", k.name);
+                            self.error(Code::TypeMismatch, "9.1.3.2", k.span, message);
                         }
                         self.at(k.name.as_str(), |c| match &entry {
                             Some(e) => c.value_at(item, e, section, depth + 1, validate),

@@ -119,6 +119,14 @@ fn collections_follow_their_schemas() {
     );
     valid(&prop("map; entry_schema: integer", "{a: 1}"));
     invalid(
+        &prop("map; entry_schema: integer", "{1: 1}"),
+        "must be a string",
+    );
+    invalid(
+        "data_types:\n  string: {derived_from: integer}\n",
+        "built-in type",
+    );
+    invalid(
         &prop("map; entry_schema: integer", "{a: one}"),
         "expected an integer",
     );

@@ -71,6 +71,18 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         };
         for (k, def) in map.iter() {
+            if kind == Kind::Data && self.ts.builtin(self.grammar, &k.name).is_some() {
+                self.error(
+                    Code::Definition,
+                    "9.1",
+                    k.span,
+                    format!(
+                        "`{}` is the name of a built-in type and cannot be used for a data type",
+                        k.name
+                    ),
+                );
+                continue;
+            }
             let Some(t) = self.ts.local_type(self.doc, kind, &k.name) else {
                 continue;
             };
