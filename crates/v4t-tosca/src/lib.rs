@@ -59,6 +59,8 @@ pub mod value;
 
 pub use check::validate;
 pub use diag::Diagnostics;
-pub use load::{load, load_source, load_text, DocId, Document, Grammar, Loaded, MemoryFiles};
+pub use load::{
+    load, load_source, load_text, load_tree, DocId, Document, Grammar, Loaded, MemoryFiles,
+};
 pub use types::{Builtin, Kind, LookupError, TypeDef, TypeId, TypeSystem};
 pub use v4t_source::{Code, Diagnostic, Loader, Severity, Sources};

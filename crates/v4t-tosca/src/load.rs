@@ -205,6 +205,29 @@ pub fn load_source(sources: &mut Sources, files: &mut dyn Loader, entry: SourceI
     Imports::new(sources, files).run(entry, normalize(&path))
 }
 
+/// Loads a document whose tree is already in hand (a resolved variable
+/// service template): `root` is validated as the file `path` of the
+/// repository `files` reads its imports from. Its nodes keep their spans,
+/// so diagnostics point where the values were written.
+pub fn load_tree(sources: &mut Sources, files: &mut dyn Loader, path: &str, root: Node) -> Loaded {
+    let path = normalize(path.trim_start_matches('/'));
+    let source = sources.add(format!("{path} (in memory)"), "");
+    let mut imports = Imports::new(sources, files);
+    let id = DocId(0);
+    imports.by_key.insert(Key::Repo(path.clone()), id);
+    imports.out.by_source.insert(source, id);
+    imports.out.docs.push(Document {
+        path,
+        source,
+        root,
+        grammar: None,
+        profile: None,
+        bundled: false,
+    });
+    imports.out.edges.push(Vec::new());
+    imports.drain(id)
+}
+
 /// Loads a text given in memory (no files beside it: only bundled profiles
 /// can be imported).
 pub fn load_text(sources: &mut Sources, name: &str, text: &str) -> Loaded {
@@ -236,7 +259,12 @@ impl<'r> Imports<'r> {
 
     fn run(mut self, entry: SourceId, path: String) -> Loaded {
         let id = self.add(Key::Repo(path.clone()), path, entry, false);
-        self.queue.push_back(id);
+        self.drain(id)
+    }
+
+    /// Loads everything `entry` imports, then cuts import cycles.
+    fn drain(mut self, entry: DocId) -> Loaded {
+        self.queue.push_back(entry);
         while let Some(id) = self.queue.pop_front() {
             self.process(id);
         }
@@ -931,6 +959,23 @@ mod tests {
             .map(|d| d.message.clone())
             .collect();
         assert_eq!(messages.len(), 4, "{messages:?}");
+    }
+
+    #[test]
+    fn trees_in_hand_are_loaded_with_their_imports() {
+        let mut files = MemoryFiles::new().with(
+            "lib/t.yaml",
+            "tosca_definitions_version: tosca_2_0\nnode_types: {T: {}}\n",
+        );
+        let root = v4t_yaml::parse(
+            "tosca_definitions_version: tosca_2_0\nimports: [lib/t.yaml]\n",
+            SourceId(7),
+        )
+        .unwrap();
+        let loaded = load_tree(&mut Sources::new(), &mut files, "main.yaml", root);
+        assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
+        assert_eq!(loaded.docs.len(), 2);
+        assert_eq!(loaded.doc(loaded.imports[0].target).path, "lib/t.yaml");
     }
 
     #[test]

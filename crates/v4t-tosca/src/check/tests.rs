@@ -640,3 +640,17 @@ fn requirement_mappings_go_onto_dangling_requirements_within_the_count_range() {
         "more than the upper bound",
     );
 }
+
+#[test]
+fn a_tree_in_hand_is_validated_with_the_spans_it_was_written_with() {
+    let mut sources = Sources::new();
+    let text = "tosca_definitions_version: tosca_2_0\nservice_template:\n  node_templates:\n    n: {type: Missing}\n";
+    let id = sources.add("variable.yaml", text);
+    let root = v4t_yaml::parse_with(text, id, v4t_yaml::Schema::Core).unwrap();
+    let loaded = crate::load::load_tree(&mut sources, &mut MemoryFiles::new(), "out.yaml", root);
+    let ts = TypeSystem::build(&loaded);
+    let ds = super::validate(&ts, &sources).into_sorted();
+    assert_eq!(ds.len(), 1, "{ds:?}");
+    assert_eq!(ds[0].span.source, id);
+    assert_eq!((ds[0].span.line, ds[0].span.col), (4, 14));
+}
