@@ -652,5 +652,5 @@ fn a_tree_in_hand_is_validated_with_the_spans_it_was_written_with() {
     let ds = super::validate(&ts, &sources).into_sorted();
     assert_eq!(ds.len(), 1, "{ds:?}");
     assert_eq!(ds[0].span.source, id);
-    assert_eq!((ds[0].span.line, ds[0].span.col), (4, 14));
+    assert_eq!((ds[0].span.line, ds[0].span.col), (4, 15));
 }
