@@ -176,8 +176,23 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Checks the keynames of a map against the allowed ones and reports
     /// unknown ones (with the TOSCA 2.0 name where a 1.3 name was used).
+    ///
+    /// `description` and `metadata` are allowed in every map-form grammar
+    /// element of TOSCA 2.0 (§5.3, "except where explicitly noted"); where
+    /// `allowed` does not list them, their shapes are checked here.
     pub fn keys(&mut self, map: &'a Map, allowed: &[&str], what: &str, section: &'static str) {
-        for (k, _) in map.iter() {
+        for (k, v) in map.iter() {
+            let common = !self.v13() && matches!(k.name.as_str(), "description" | "metadata");
+            if common && !allowed.contains(&k.name.as_str()) {
+                self.at(k.name.as_str(), |c| {
+                    if k.name == "description" {
+                        c.description(v);
+                    } else {
+                        c.metadata(v);
+                    }
+                });
+                continue;
+            }
             if !allowed.contains(&k.name.as_str()) {
                 let hint = if self.v13() { "" } else { hint_13(&k.name) };
                 self.error(

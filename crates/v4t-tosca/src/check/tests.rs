@@ -654,3 +654,9 @@ fn a_tree_in_hand_is_validated_with_the_spans_it_was_written_with() {
     assert_eq!(ds[0].span.source, id);
     assert_eq!((ds[0].span.line, ds[0].span.col), (4, 15));
 }
+
+#[test]
+fn description_and_metadata_are_allowed_in_every_element() {
+    valid(&format!("{REQS}service_template:\n  node_templates:\n    s: {{type: Server}}\n    a:\n      type: App\n      requirements:\n        - host:\n            node: s\n            description: the web server's host\n            metadata: {{owner: ops}}\n"));
+    invalid(&format!("{REQS}service_template:\n  node_templates:\n    s: {{type: Server}}\n    a:\n      type: App\n      requirements:\n        - host:\n            node: s\n            description: [not, text]\n"), "`description` must be a string");
+}
