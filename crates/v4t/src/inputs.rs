@@ -4,7 +4,7 @@
 //! `excludes` (part 2, 2.6).
 
 use crate::error::{bail, Error, Result};
-use v4t_expr::deep_merge;
+use v4t_expr::{deep_merge, Evaluator};
 use v4t_sat::{Lit, Solver};
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Span};
@@ -67,10 +67,12 @@ fn targets(n: &Node, allow_string: bool) -> Result<Vec<String>> {
 }
 
 /// The feature-model check (2.6); a no-op unless some input uses a feature key.
-pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
-    let Some(defs) = doc
+/// `now_ms` is the clock for `default_expression`s.
+pub fn validate(doc: &Node, assigned: &Map, now_ms: f64) -> Result<()> {
+    let variability = doc
         .get("topology_template")
-        .and_then(|t| t.get("variability"))
+        .and_then(|t| t.get("variability"));
+    let Some(defs) = variability
         .and_then(|v| v.get("inputs"))
         .and_then(Node::as_map)
     else {
@@ -84,12 +86,27 @@ pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
     if !defs.iter().any(|(_, d)| has_key(d)) {
         return Ok(());
     }
-    let value_of = |name: &str, d: &Node| -> Option<Node> {
-        assigned
+    let expressions = variability
+        .and_then(|v| v.get("expressions"))
+        .and_then(Node::as_map);
+    let mut eval = Evaluator::new(Some(defs), expressions, assigned.clone(), now_ms);
+    // The assigned value, else the default, else the value of the default
+    // expression (which the reference ignores here).
+    let mut value_of = |name: &str, d: &Node| -> Result<Option<Node>> {
+        let value = assigned
             .get(name)
             .filter(|v| v.is_defined())
-            .or_else(|| d.get("default").filter(|v| v.is_defined()))
-            .cloned()
+            .or_else(|| d.get("default").filter(|v| v.is_defined()));
+        if let Some(v) = value {
+            return Ok(Some(v.clone()));
+        }
+        if d.get("default_expression").is_some_and(Node::is_defined) {
+            let v = eval
+                .variability_input(name, d.span)
+                .map_err(|e| Error::at(e.message, e.span))?;
+            return Ok(Some(Node::new(v, d.span)));
+        }
+        Ok(None)
     };
     // Targets count only from the first feature key defined on an input.
     let mut targeted: Vec<String> = Vec::new();
@@ -124,15 +141,13 @@ pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
     };
     for (k, d) in defs.iter() {
         let name = k.name.as_str();
-        if !targeted.iter().any(|t| t == name) && value_of(name, d).is_none() {
+        if !targeted.iter().any(|t| t == name) && value_of(name, d)?.is_none() {
             bail!(
                 k.span,
                 "Variability input \"{name}\" is not targeted and not assigned"
             );
         }
         let me = var(&mut sat, name);
-        // `optional` given as a string is copied into `mandatory` by the reference.
-        let optional_string = d.get("optional").and_then(Node::as_str).is_some();
         for key in FEATURE_KEYS {
             let Some(n) = d.get(key).filter(|n| n.is_defined()) else {
                 continue;
@@ -145,28 +160,15 @@ pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
                         sat.require(eq);
                     }
                 }
-                "optional" => {
-                    if optional_string {
-                        for t in targets(n, true)? {
-                            let t = var(&mut sat, &t);
-                            let eq = sat.iff(me, t);
-                            sat.require(eq);
-                        }
-                    }
-                    for t in targets(n, false)? {
+                // A chosen optional input requires its parent. The spec's
+                // `choices` ("none, one, or multiple") are the same; the
+                // reference requires at least one choice.
+                "optional" | "choices" => {
+                    for t in targets(n, key == "optional")? {
                         let t = var(&mut sat, &t);
                         let imp = sat.implies(t, me);
                         sat.require(imp);
                     }
-                }
-                "choices" => {
-                    let ts: Vec<Lit> = targets(n, false)?
-                        .iter()
-                        .map(|t| var(&mut sat, t))
-                        .collect();
-                    let any = sat.or(&ts);
-                    let imp = sat.implies(me, any);
-                    sat.require(imp);
                 }
                 "alternatives" => {
                     let ts: Vec<Lit> = targets(n, false)?
@@ -184,10 +186,12 @@ pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
                         sat.require(imp);
                     }
                 }
+                // Not both (the reference fails on any `excludes`).
                 "excludes" => {
-                    // The reference negates the whole list, which its solver rejects.
-                    let ts = targets(n, true)?;
-                    bail!(n.span, "{} is not a Formula or Term", ts.join(","));
+                    for t in targets(n, true)? {
+                        let t = var(&mut sat, &t);
+                        sat.add_clause(&[!me, !t]);
+                    }
                 }
                 _ => {}
             }
@@ -195,7 +199,7 @@ pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
     }
     for (k, d) in defs.iter() {
         let me = var(&mut sat, &k.name);
-        let truthy = value_of(&k.name, d).is_some_and(|v| match v.value {
+        let truthy = value_of(&k.name, d)?.is_some_and(|v| match v.value {
             v4t_yaml::Value::Bool(b) => b,
             v4t_yaml::Value::Number(n) => n != 0.0,
             _ => true,
@@ -258,7 +262,7 @@ topology_template:
             "topology_template:\n  variability:\n    inputs:\n{defs}"
         ));
         let a = doc(assigned);
-        validate(&d, a.as_map().unwrap_or(&Map::new()))
+        validate(&d, a.as_map().unwrap_or(&Map::new()), 0.0)
     }
 
     #[test]
@@ -269,11 +273,18 @@ topology_template:
             "Variability inputs constraints are violated"
         );
         assert!(validate_text(defs, "a: false").is_ok());
-        let excludes = "      a: {excludes: b}\n      b: {default: false}\n";
-        assert_eq!(
-            validate_text(excludes, "a: true").unwrap_err().message,
-            "b is not a Formula or Term"
-        );
+        // `excludes` (string or list): not both.
+        for excludes in [
+            "      a: {excludes: b}\n      b: {default: true}\n",
+            "      a: {excludes: [c, b]}\n      b: {default: true}\n      c: {default: false}\n",
+        ] {
+            assert_eq!(
+                validate_text(excludes, "a: true").unwrap_err().message,
+                "Variability inputs constraints are violated"
+            );
+            assert!(validate_text(excludes, "a: false").is_ok());
+            assert!(validate_text(excludes, "{a: true, b: false}").is_ok());
+        }
         let untargeted = "      a: {requires: b}\n      b: {}\n      c: {}\n";
         assert_eq!(
             validate_text(untargeted, "a: false").unwrap_err().message,
@@ -283,6 +294,41 @@ topology_template:
         assert_eq!(
             validate_text(choices, "a: true").unwrap_err().message,
             "Element \"\"b\"\" is not an array"
+        );
+    }
+
+    /// `optional` takes a string or a list; `optional` and `choices`
+    /// targets require their parent, and `choices` allows none of them.
+    #[test]
+    fn feature_model_optional_and_choices() {
+        for key in ["optional: b", "optional: [b]", "choices: [b, c]"] {
+            let defs = format!(
+                "      a: {{{key}}}\n      b: {{default: false}}\n      c: {{default: false}}\n"
+            );
+            assert!(
+                validate_text(&defs, "a: true").is_ok(),
+                "{key}: none chosen"
+            );
+            assert!(validate_text(&defs, "{a: true, b: true}").is_ok(), "{key}");
+            assert_eq!(
+                validate_text(&defs, "{a: false, b: true}")
+                    .unwrap_err()
+                    .message,
+                "Variability inputs constraints are violated",
+                "{key}: a choice requires its parent"
+            );
+        }
+    }
+
+    /// An input with only a `default_expression` has a value: its result.
+    #[test]
+    fn feature_model_reads_default_expressions() {
+        let defs = "      a: {requires: b}\n      b: {default_expression: {equal: [1, 1]}}\n      c: {default_expression: {variability_input: b}}\n";
+        assert!(validate_text(defs, "a: true").is_ok());
+        let defs = defs.replace("[1, 1]", "[1, 2]");
+        assert_eq!(
+            validate_text(&defs, "a: true").unwrap_err().message,
+            "Variability inputs constraints are violated"
         );
     }
 

@@ -152,7 +152,7 @@ pub fn resolve_observed(
         Some(g2) => graph::rebuild(&doc, g2)?,
         None => graph::build_moving_conditions(&mut doc)?,
     };
-    inputs::validate(&doc, &assigned)?;
+    inputs::validate(&doc, &assigned, options.now_ms.unwrap_or(0.0))?;
     observe(Stage::Graph);
     let solution = solve::solve(&doc, &graph, assigned, options.now_ms.unwrap_or(0.0))?;
     observe(Stage::Solve);
