@@ -66,8 +66,12 @@ fn targets(n: &Node, allow_string: bool) -> Result<Vec<String>> {
         .collect()
 }
 
-/// The feature-model check (2.6); a no-op unless some input uses a feature key.
-/// `now_ms` is the clock for `default_expression`s.
+/// Checks the variability inputs before solving: the feature model (2.6),
+/// then the declared type and constraints of every input with a value
+/// ([`check_types`]; after the feature model, whose error the conformance
+/// test `variability-inputs/requires-throw-truthy` expects for a `boolean`
+/// input with the default `yes`). `now_ms` is the clock for
+/// `default_expression`s.
 pub fn validate(doc: &Node, assigned: &Map, now_ms: f64) -> Result<()> {
     let variability = doc
         .get("topology_template")
@@ -78,6 +82,16 @@ pub fn validate(doc: &Node, assigned: &Map, now_ms: f64) -> Result<()> {
     else {
         return Ok(());
     };
+    let expressions = variability
+        .and_then(|v| v.get("expressions"))
+        .and_then(Node::as_map);
+    let mut eval = Evaluator::new(Some(defs), expressions, assigned.clone(), now_ms);
+    check_feature_model(defs, assigned, &mut eval)?;
+    check_types(defs, assigned, &mut eval)
+}
+
+/// The feature-model check (2.6); a no-op unless some input uses a feature key.
+fn check_feature_model(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> Result<()> {
     let has_key = |d: &Node| {
         FEATURE_KEYS
             .iter()
@@ -86,10 +100,6 @@ pub fn validate(doc: &Node, assigned: &Map, now_ms: f64) -> Result<()> {
     if !defs.iter().any(|(_, d)| has_key(d)) {
         return Ok(());
     }
-    let expressions = variability
-        .and_then(|v| v.get("expressions"))
-        .and_then(Node::as_map);
-    let mut eval = Evaluator::new(Some(defs), expressions, assigned.clone(), now_ms);
     // The assigned value, else the default, else the value of the default
     // expression (which the reference ignores here).
     let mut value_of = |name: &str, d: &Node| -> Result<Option<Node>> {
@@ -212,6 +222,37 @@ pub fn validate(doc: &Node, assigned: &Map, now_ms: f64) -> Result<()> {
     Ok(())
 }
 
+/// Variability inputs are input parameters: an assigned value (or a
+/// `default`) must have the declared `type` and satisfy the `constraints`
+/// (TOSCA 1.3, [`crate::tosca_types`]). The value checked is the one
+/// conditions read, i.e. after evaluating it as a value expression; a value
+/// whose evaluation fails is left to the place that reads it.
+fn check_types(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> Result<()> {
+    for (k, d) in defs.iter() {
+        let name = k.name.as_str();
+        let checked = ["type", "constraints"]
+            .iter()
+            .any(|key| d.get(key).is_some_and(Node::is_defined));
+        let given = assigned.get(name).is_some_and(Node::is_defined)
+            || d.get("default").is_some_and(Node::is_defined);
+        if !checked || !given {
+            continue;
+        }
+        let Ok(value) = eval.variability_input(name, k.span) else {
+            continue;
+        };
+        if let Some(v) = crate::tosca_types::violation(d, &value) {
+            let shown = v4t_yaml::json::to_json(&Node::new(value, Span::NONE));
+            bail!(
+                v.span,
+                "Variability input \"{name}\" with value {shown} violates {}",
+                v.rule
+            );
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,6 +370,35 @@ topology_template:
         assert_eq!(
             validate_text(&defs, "a: true").unwrap_err().message,
             "Variability inputs constraints are violated"
+        );
+    }
+
+    /// Assigned values and defaults must have the declared type and satisfy
+    /// the constraints; the error names the input, its value and the rule.
+    #[test]
+    fn values_have_the_declared_type_and_constraints() {
+        let defs = "      port: {type: integer, constraints: [{greater_than: 0}, {less_or_equal: 65535}]}\n";
+        assert!(validate_text(defs, "port: 80").is_ok());
+        assert!(
+            validate_text(defs, "{}").is_ok(),
+            "no value, nothing to check"
+        );
+        let e = validate_text(defs, "port: abc").unwrap_err();
+        assert_eq!(
+            e.message,
+            "Variability input \"port\" with value \"abc\" violates type \"integer\""
+        );
+        assert_eq!((e.span.line, e.span.col), (4, 20));
+        assert_eq!(
+            validate_text(defs, "port: 70000").unwrap_err().message,
+            "Variability input \"port\" with value 70000 violates {\"less_or_equal\":65535}"
+        );
+        // A default counts, after evaluation as a value expression.
+        let defaults = "      mode: {type: string, default: {concat: [de, v]}, constraints: [{valid_values: [dev, prod]}]}\n";
+        assert!(validate_text(defaults, "{}").is_ok());
+        assert_eq!(
+            validate_text(defaults, "mode: test").unwrap_err().message,
+            "Variability input \"mode\" with value \"test\" violates {\"valid_values\":[\"dev\",\"prod\"]}"
         );
     }
 

@@ -31,6 +31,7 @@ pub mod options;
 pub mod report;
 pub mod solve;
 pub mod sources;
+pub mod tosca_types;
 pub mod transform;
 pub mod types;
 pub mod validate;
