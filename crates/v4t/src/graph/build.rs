@@ -1070,28 +1070,45 @@ impl<'d> Builder<'d> {
     }
 
     /// Which elements each property consumes (5.4).
+    /// What each property consumes (5.4): the inputs, nodes, groups,
+    /// policies, artifacts or relation targets its `value` refers to with
+    /// `get_input`, `get_property`, `get_attribute` or `eval`, anywhere in
+    /// the value (the reference looks at the whole value only, so
+    /// `{concat: [.., {get_input: x}]}` kept `get_input: x` in the output
+    /// while the input was pruned).
     fn consumers(&mut self) -> Result<()> {
         for p in self.g.properties.clone() {
             let Some(value) = self.g.raw(self.doc, p).and_then(|r| r.get("value")) else {
                 continue;
             };
-            let Some(m) = value.as_map() else { continue };
-            let consumed = if let Some(x) = m.get("get_input").filter(|n| n.is_defined()) {
-                vec![self.input_ref(x)?]
-            } else if let Some(l) = m
-                .get("get_property")
-                .filter(|n| n.is_defined())
-                .or_else(|| m.get("get_attribute").filter(|n| n.is_defined()))
-            {
-                self.property_ref(p, l)?
-            } else if let Some(e) = m.get("eval").and_then(Node::as_str) {
-                match e.split("::").collect::<Vec<_>>()[..] {
-                    [a, _] => vec![self.container_element(p, a, value.span)?],
-                    _ => vec![],
+            let mut consumed: Vec<ElementId> = Vec::new();
+            walk(value, &mut |n: &Node| {
+                let Some(m) = n.as_map() else {
+                    return Ok(());
+                };
+                let found = if let Some(x) = m.get("get_input").filter(|n| n.is_defined()) {
+                    vec![self.input_ref(x)?]
+                } else if let Some(l) = m
+                    .get("get_property")
+                    .filter(|n| n.is_defined())
+                    .or_else(|| m.get("get_attribute").filter(|n| n.is_defined()))
+                {
+                    self.property_ref(p, l)?
+                } else if let Some(e) = m.get("eval").and_then(Node::as_str) {
+                    match e.split("::").collect::<Vec<_>>()[..] {
+                        [a, _] => vec![self.container_element(p, a, n.span)?],
+                        _ => vec![],
+                    }
+                } else {
+                    vec![]
+                };
+                for c in found {
+                    if !consumed.contains(&c) {
+                        consumed.push(c);
+                    }
                 }
-            } else {
-                vec![]
-            };
+                Ok(())
+            })?;
             for c in consumed {
                 self.el(p).consumes.push(c);
                 if self.g.get(c).kind == Kind::Input {
@@ -1225,55 +1242,29 @@ impl<'d> Builder<'d> {
         )
     }
 
-    /// Which nodes produce each output (5.5).
+    /// Which nodes produce each output (5.5): the nodes its `value` refers
+    /// to with `get_property`, `get_attribute` or `eval`, anywhere in the
+    /// value (the reference looks at the whole value only).
     fn producers(&mut self) -> Result<()> {
         for o in self.g.outputs.clone() {
             let raw = self.g.raw(self.doc, o);
             let Some(value) = raw.and_then(|r| r.get("value")).filter(|v| v.is_defined()) else {
                 bail!(self.g.get(o).span, "Unexpected error");
             };
-            let mut producer: Option<&str> = None;
-            if let Some(m) = value.as_map() {
-                if let Some(l) = m
-                    .get("get_property")
-                    .filter(|n| n.is_defined())
-                    .or_else(|| m.get("get_attribute").filter(|n| n.is_defined()))
-                {
-                    if let Some(items) = l.as_seq() {
-                        match items.len() {
-                            2 => {
-                                let n = items[0].as_str().ok_or_else(|| {
-                                    Error::at(
-                                        format!(
-                                            "Element \"{}\" is not a string",
-                                            to_json(&items[0])
-                                        ),
-                                        items[0].span,
-                                    )
-                                })?;
-                                if n == "SELF" {
-                                    bail!(items[0].span, "Element not defined");
-                                }
-                                producer = Some(n);
-                            }
-                            3 => bail!(l.span, "Not implemented"),
-                            _ => {}
-                        }
-                    }
-                } else if let Some(e) = m.get("eval").and_then(Node::as_str) {
-                    if let [n, _] = e.split("::").collect::<Vec<_>>()[..] {
-                        producer = Some(n);
-                    }
-                }
-            } else if let Some(s) = value.as_str() {
-                producer = jinja_eval_producer(s);
-            }
-            if let Some(name) = producer {
-                let Some(n) = self.g.node(name) else {
-                    bail!(value.span, "Node \"{name}\" not found");
+            let mut producers: Vec<ElementId> = Vec::new();
+            walk(value, &mut |n: &Node| {
+                let Some(name) = producer(n)? else {
+                    return Ok(());
                 };
-                self.el(o).producers.push(n);
-            }
+                let Some(node) = self.g.node(name) else {
+                    bail!(n.span, "Node \"{name}\" not found");
+                };
+                if !producers.contains(&node) {
+                    producers.push(node);
+                }
+                Ok(())
+            })?;
+            self.el(o).producers.extend(producers);
         }
         Ok(())
     }
@@ -1295,6 +1286,64 @@ impl<'d> Builder<'d> {
         }
         Ok(())
     }
+}
+
+/// Calls `f` on `value` and every node inside it, in document order.
+fn walk<'v>(value: &'v Node, f: &mut dyn FnMut(&'v Node) -> Result<()>) -> Result<()> {
+    let mut stack = vec![value];
+    while let Some(n) = stack.pop() {
+        f(n)?;
+        match &n.value {
+            Value::Map(m) => stack.extend(m.iter().rev().map(|(_, v)| v)),
+            Value::Seq(items) => stack.extend(items.iter().rev()),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The producing node an output value's node names, if it is a reference
+/// (5.5): `{get_property|get_attribute: [N, p]}`, `{eval: "N::p"}` or the
+/// string `{{ '::N::p' | eval }}`.
+fn producer(n: &Node) -> Result<Option<&str>> {
+    if let Some(s) = n.as_str() {
+        return Ok(jinja_eval_producer(s));
+    }
+    let Some(m) = n.as_map() else {
+        return Ok(None);
+    };
+    if let Some(l) = m
+        .get("get_property")
+        .filter(|n| n.is_defined())
+        .or_else(|| m.get("get_attribute").filter(|n| n.is_defined()))
+    {
+        let Some(items) = l.as_seq() else {
+            return Ok(None);
+        };
+        return match items.len() {
+            2 => {
+                let name = items[0].as_str().ok_or_else(|| {
+                    Error::at(
+                        format!("Element \"{}\" is not a string", to_json(&items[0])),
+                        items[0].span,
+                    )
+                })?;
+                if name == "SELF" {
+                    bail!(items[0].span, "Element not defined");
+                }
+                Ok(Some(name))
+            }
+            3 => bail!(l.span, "Not implemented"),
+            _ => Ok(None),
+        };
+    }
+    Ok(match m.get("eval").and_then(Node::as_str) {
+        Some(e) => match e.split("::").collect::<Vec<_>>()[..] {
+            [n, _] => Some(n),
+            _ => None,
+        },
+        None => None,
+    })
 }
 
 /// The node of `{{ '::N::p' | eval }}` (exact spacing, either quote).
