@@ -24,8 +24,9 @@ pub const TYPE_COLLECTIONS: [(&str, &str); 8] = [
     ("interface_types", "tosca.interfaces.Root"),
     ("node_types", "tosca.nodes.Root"),
     ("policy_types", "tosca.policies.Root"),
-    // The reference's typo, visible in the output of user types.
-    ("relationship_types", "tosca.relationship.Root"),
+    // The TOSCA 1.3 name; the reference writes `tosca.relationship.Root`,
+    // which does not exist (docs/spec-deviations.md).
+    ("relationship_types", "tosca.relationships.Root"),
 ];
 
 /// Normalises `doc` in place.
@@ -724,5 +725,20 @@ topology_template:
             ],
         );
         assert_eq!(flag.as_str(), Some("a"));
+    }
+
+    /// Types without `derived_from` derive from their category's root; for
+    /// relationship types the TOSCA 1.3 `tosca.relationships.Root` (issue 12).
+    #[test]
+    fn entity_types_derive_from_the_tosca_roots() {
+        let d = norm("relationship_types:\n  my.Rel: {}\nnode_types:\n  my.Node: {}\n");
+        assert_eq!(
+            at(&d, &["relationship_types", "my.Rel", "derived_from"]).as_str(),
+            Some("tosca.relationships.Root")
+        );
+        assert_eq!(
+            at(&d, &["node_types", "my.Node", "derived_from"]).as_str(),
+            Some("tosca.nodes.Root")
+        );
     }
 }
