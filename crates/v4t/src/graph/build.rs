@@ -709,17 +709,20 @@ impl<'d> Builder<'d> {
                 raw,
             );
             e.source = Some(node);
-            e.hosting = is_hosting_name(name);
+            let relationship = raw.and_then(|m| m.get("relationship"));
+            e.hosting = is_hosting_name(name) || self.hosted_on(rts, relationship);
             let id = self.add(e);
             self.g.relations.push(id);
             self.targets.push(a.get("node"));
             self.el(node).outgoing.push(id);
-            if let Some(rname) = raw
-                .and_then(|m| m.get("relationship"))
-                .and_then(Node::as_str)
-            {
+            if let Some(rname) = relationship.and_then(Node::as_str) {
                 let pos = self.template_positions.get(rname).copied();
                 let Some(rt) = self.relationship_template(rts, rname, pos) else {
+                    // A relationship type (valid TOSCA 1.3): no template,
+                    // so nothing the relation's presence depends on.
+                    if self.relationship_type(rname).is_some() {
+                        continue;
+                    }
                     bail!(
                         raw.and_then(|m| m.get("relationship"))
                             .map(|n| n.span)
@@ -740,6 +743,50 @@ impl<'d> Builder<'d> {
         }
         let out = self.g.get(node).outgoing.clone();
         self.check_defaults(&out)
+    }
+
+    /// The relationship type `name` (user-defined or normative), if defined.
+    fn relationship_type(&self, name: &str) -> Option<&'d Node> {
+        self.doc.get("relationship_types")?.as_map()?.get(name)
+    }
+
+    /// Whether a requirement's `relationship` (a template name, a type name
+    /// or an inline `{type: ..}`) is, or derives from,
+    /// `tosca.relationships.HostedOn`: such a requirement is a hosting
+    /// relation whatever its name (the reference looks at names only).
+    fn hosted_on(&self, rts: Option<&'d Node>, relationship: Option<&'d Node>) -> bool {
+        let Some(relationship) = relationship.filter(|r| r.is_defined()) else {
+            return false;
+        };
+        let types: Vec<&str> = match relationship.as_str() {
+            Some(name) => match rts.and_then(|t| t.get(name)).and_then(|t| t.get("type")) {
+                // A template: its (possibly conditional) types.
+                Some(t) => match t.as_seq() {
+                    Some(list) => list
+                        .iter()
+                        .filter_map(|a| a.as_map().and_then(Map::first))
+                        .map(|(k, _)| k.name.as_str())
+                        .collect(),
+                    None => t.as_str().into_iter().collect(),
+                },
+                None => vec![name],
+            },
+            None => relationship
+                .get("type")
+                .and_then(Node::as_str)
+                .into_iter()
+                .collect(),
+        };
+        let defined = self.doc.get("relationship_types").and_then(Node::as_map);
+        types.iter().any(|&t| {
+            // The chain, and the parent its last type names.
+            let chain = crate::types::chain_in(defined, t);
+            let parent = chain
+                .last()
+                .and_then(|l| defined?.get(l)?.get("derived_from")?.as_str());
+            let hosted_on = "tosca.relationships.HostedOn";
+            t == hosted_on || parent == Some(hosted_on) || chain.iter().any(|x| x == hosted_on)
+        })
     }
 
     /// `rts[name]`, the relationship template at `pos`, its position in
@@ -1681,5 +1728,50 @@ topology_template:
         );
         assert_eq!(jinja_eval_producer("{{'::web::url' | eval }}"), None);
         assert_eq!(jinja_eval_producer("plain"), None);
+    }
+
+    const RELATIONSHIPS: &str = "tosca_definitions_version: tosca_variability_1_0
+relationship_types:
+  my.RunsOn: {derived_from: tosca.relationships.HostedOn}
+  my.DependsOn: {derived_from: tosca.relationships.Root}
+topology_template:
+  node_templates:
+    app:
+      type: tosca.nodes.Root
+      requirements:
+        - db: {node: db, relationship: my.DependsOn}
+        - runs_on: {node: vm, relationship: runs}
+        - placed_on: {node: vm, relationship: {type: tosca.relationships.HostedOn}}
+    db: {type: tosca.nodes.Root}
+    vm: {type: tosca.nodes.Root}
+  relationship_templates:
+    runs: {type: my.RunsOn}
+";
+
+    /// A requirement may name a relationship type (valid TOSCA 1.3) instead
+    /// of a template; a relationship (derived from) `HostedOn` makes a
+    /// hosting relation whatever the requirement's name (issue 12).
+    #[test]
+    fn relationship_types_in_requirements_and_hosted_on() {
+        let mut d = v4t_yaml::parse(RELATIONSHIPS, v4t_yaml::SourceId(0)).expect("parses");
+        crate::normalize::normalize(&mut d).expect("normalizes");
+        let g = build(&d).expect("builds");
+        let app = g.node("app").unwrap();
+        let hosting: Vec<bool> = g
+            .get(app)
+            .outgoing
+            .iter()
+            .map(|&r| g.get(r).hosting)
+            .collect();
+        assert_eq!(hosting, vec![false, true, true]);
+        assert_eq!(g.get(g.get(app).outgoing[0]).relationship, None);
+        let unknown =
+            RELATIONSHIPS.replace("relationship: my.DependsOn}", "relationship: nowhere}");
+        let mut d = v4t_yaml::parse(&unknown, v4t_yaml::SourceId(0)).expect("parses");
+        crate::normalize::normalize(&mut d).expect("normalizes");
+        assert_eq!(
+            build(&d).unwrap_err().message,
+            "Relationship \"nowhere\" of relation \"db\" of node \"app\" does not exist!"
+        );
     }
 }
