@@ -290,10 +290,6 @@ mod tests {
                 "Container of property \"p@0\" of node \"a\" does not exist",
             ),
             (
-                "    a: {type: t, conditions: false}\n",
-                "Container of type \"t@0\" of node \"a\" does not exist",
-            ),
-            (
                 "    a: {type: t, properties: [{p: 1}, {p: 2}]}\n",
                 "Property \"p@1\" of node \"a\" is ambiguous",
             ),
@@ -311,6 +307,27 @@ mod tests {
             ),
         ] {
             assert_eq!(resolve(nodes).unwrap_err(), message, "{nodes}");
+        }
+    }
+
+    /// A type follows its container: an absent node's types are absent,
+    /// also without type default conditions or pruning (the spec's own
+    /// `is_prod` example failed the type container check, issue 12).
+    #[test]
+    fn types_of_absent_nodes_are_absent() {
+        for nodes in [
+            "    a: {type: t, conditions: false}\n",
+            "    a: {type: [{t: {conditions: true}}, {u: {default_alternative: true}}], conditions: false}\n",
+        ] {
+            let t = format!("tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n{nodes}    b: {{type: t}}\n");
+            let out = resolve_text(&t, &[], None).expect("resolves");
+            let names: Vec<&str> = out
+                .get("topology_template")
+                .and_then(|t| t.get("node_templates"))
+                .and_then(|n| n.as_map())
+                .map(|m| m.keys().collect())
+                .unwrap_or_default();
+            assert_eq!(names, vec!["b"], "{nodes}");
         }
     }
 

@@ -230,13 +230,20 @@ fn enrich_element(
                 None => cx.kinds.switches(e.kind, e.anchor),
             }
         };
+        // A type is part of its container: its one candidate, the
+        // container's presence, always applies (the reference applies it
+        // only as a default or pruning condition, so the type of an absent
+        // node stays present and fails the type container check, even in
+        // the spec's own examples).
+        let is_type = e.kind == Kind::Type;
         let mut selected = candidates
             .into_iter()
             .filter(|w| {
-                (switches.default
-                    && list.is_empty()
-                    && ((w.consistency && switches.default_consistency)
-                        || (w.semantic && switches.default_semantic)))
+                is_type
+                    || (switches.default
+                        && list.is_empty()
+                        && ((w.consistency && switches.default_consistency)
+                            || (w.semantic && switches.default_semantic)))
                     || (switches.pruning
                         && ((w.consistency && switches.consistency_pruning)
                             || (w.semantic && switches.semantic_pruning)))
