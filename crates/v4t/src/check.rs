@@ -72,10 +72,15 @@ pub fn check(graph: &Graph, solution: &Solution) -> Result<()> {
             .chain(&g.artifacts);
         for &x in containers.filter(|&&x| present(x)) {
             let types = &g.get(x).types;
-            if !types.iter().any(|&t| present(t)) {
+            let mut present_types = types.iter().copied().filter(|&t| present(t));
+            if present_types.next().is_none() {
                 fail_at!(g, x, "{} has no type", g.Display(x));
             }
-            ambiguous_names(g, types, &present)?;
+            // Exactly one present type (spec check 9); the reference only
+            // rejects two of the same name and silently takes the first.
+            if let Some(second) = present_types.next() {
+                fail_at!(g, second, "{} is ambiguous", g.Display(second));
+            }
         }
     }
     let hosting = |n: ElementId| {
@@ -304,6 +309,10 @@ mod tests {
             (
                 "    a: {type: [{t: {conditions: false}}]}\n",
                 "Node \"a\" has no type",
+            ),
+            (
+                "    a: {type: [{t: {}}, {u: {}}]}\n",
+                "Type \"u@1\" of node \"a\" is ambiguous",
             ),
         ] {
             assert_eq!(resolve(nodes).unwrap_err(), message, "{nodes}");
