@@ -53,6 +53,11 @@ impl<'d> TypeSystem<'d> {
         }
     }
 
+    /// The definition of type `name` in `collection`, if any.
+    pub fn definition(&self, collection: &str, name: &str) -> Option<&'d Node> {
+        self.collection(collection)?.get(name)
+    }
+
     /// Whether type `start` of `collection` is `target` or derives from it.
     pub fn is_a(&self, collection: &str, start: &str, target: &str) -> Result<bool> {
         let types = self.collection(collection);

@@ -408,8 +408,10 @@ topology_template:
     assert!(d.get("topology_template").unwrap().get("groups").is_none());
 }
 
+/// A type-specific default condition replaces the generic one (the
+/// reference adds it to the generic one).
 #[test]
-fn type_specific_conditions_are_added_to_generic_ones() {
+fn type_specific_conditions_override_generic_ones() {
     let t = "tosca_definitions_version: tosca_variability_1_0
 topology_template:
   variability:
@@ -425,7 +427,7 @@ topology_template:
     let d = enriched(t);
     assert_eq!(
         node_conditions(&d, "m"),
-        r#"[{"and":[{"host_presence":"SELF"},{"and":[]}],"_generated":true}]"#
+        r#"[{"host_presence":"SELF","_generated":true}]"#
     );
     let missing = t.replace("conditions: {host_presence: SELF}", "semantic: true");
     assert_eq!(
