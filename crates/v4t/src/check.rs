@@ -157,8 +157,9 @@ pub fn check(graph: &Graph, solution: &Solution) -> Result<()> {
     if c.ambiguous_input {
         ambiguous_names(g, &g.inputs, &present)?;
     }
-    // The reference guards the input-consumption check with the output flag.
-    if c.unproduced_output {
+    // `unconsumed_input_check` (the reference guards this check with
+    // `unproduced_output_check`; their defaults agree).
+    if c.unconsumed_input {
         for &i in g.inputs.iter().filter(|&&i| present(i)) {
             if !g.get(i).consumers.iter().any(|&p| present(p)) {
                 fail_at!(g, i, "{} is not consumed", g.Display(i));
@@ -394,5 +395,19 @@ topology_template:
                 .unwrap_err(),
             "Node \"b\" expected to have a hosting relation"
         );
+    }
+
+    /// `unconsumed_input_check` guards the check that present inputs are
+    /// consumed; `unproduced_output_check` only the output check (issue 12).
+    #[test]
+    fn unconsumed_inputs_have_their_own_check() {
+        let t = |options: &str| {
+            format!("tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    options: {options}\n  inputs:\n    x: {{type: string}}\n  node_templates:\n    a: {{type: t}}\n")
+        };
+        assert_eq!(
+            resolve_text(&t("{unconsumed_input_check: true}"), &[], None).unwrap_err(),
+            "Input \"x@0\" is not consumed"
+        );
+        assert!(resolve_text(&t("{unproduced_output_check: true}"), &[], None).is_ok());
     }
 }

@@ -340,6 +340,14 @@ impl Options {
                 raw.user(key)?.or(constraints_user).unwrap_or(true)
             })
         };
+        // The spec's names for the hosting and technology constraints: wider
+        // than the reference's keys, narrower than `constraints`.
+        let under = |group: &str, key: &str| -> Result<bool> {
+            match raw.user(key)?.or(raw.user(group)?) {
+                Some(b) => Ok(b),
+                None => rc_true(key),
+            }
+        };
         let constraints = Constraints {
             relation_source: rc("relation_source_constraint")?,
             relation_target: rc("relation_target_constraint")?,
@@ -348,15 +356,15 @@ impl Options {
             artifact_container: rc("artifact_container_constraint")?,
             property_container: rc("property_container_constraint")?,
             type_container: rc("type_container_constraint")?,
-            required_hosting: rc_true("required_hosting_constraint")?,
+            required_hosting: under("hosting_stack_constraint", "required_hosting_constraint")?,
             single_hosting: rc("single_hosting_constraint")?,
-            required_technology: rc_true("required_technology_constraint")?,
+            required_technology: under("technology_constraint", "required_technology_constraint")?,
             unique_property: rc_true("unique_property_constraint")?,
             unique_artifact: rc_true("unique_artifact_constraint")?,
             unique_input: rc_true("unique_input_constraint")?,
             unique_output: rc_true("unique_output_constraint")?,
             unique_relation: rc_true("unique_relation_constraint")?,
-            unique_technology: rc_true("unique_technology_constraint")?,
+            unique_technology: under("technology_constraint", "unique_technology_constraint")?,
             required_incoming_relation: if v1 {
                 rc("required_incoming_relation_constraint")?
             } else {
@@ -676,5 +684,29 @@ mod tests {
             e.message,
             "Option optimization_technology_mode must be \"weight\" or \"count\""
         );
+    }
+
+    /// The spec's `hosting_stack_constraint` and `technology_constraint`
+    /// switch the hosting and technology constraints; the specific keys
+    /// still win (issue 12).
+    #[test]
+    fn spec_constraint_options_are_read() {
+        let o = opts(
+            Version::V3,
+            &[("hosting_stack_constraint", Node::bool(false))],
+        );
+        assert!(!o.constraints.required_hosting);
+        let o = opts(Version::V1, &[("technology_constraint", Node::bool(true))]);
+        assert!(o.constraints.required_technology && o.constraints.unique_technology);
+        let o = opts(
+            Version::V1,
+            &[
+                ("technology_constraint", Node::bool(true)),
+                ("required_technology_constraint", Node::bool(false)),
+            ],
+        );
+        assert!(!o.constraints.required_technology && o.constraints.unique_technology);
+        let o = opts(Version::V3, &[]);
+        assert!(o.constraints.required_hosting && o.constraints.required_technology);
     }
 }
