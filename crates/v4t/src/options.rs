@@ -187,9 +187,18 @@ impl Raw<'_> {
         self.mode.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
     }
 
-    /// user ?? mode ?? fallback
-    fn chain(&self, key: &str, fallback: bool) -> Result<bool> {
-        Ok(self.user(key)?.or(self.mode(key)).unwrap_or(fallback))
+    /// The user's value of the most specific of `keys` (specific to
+    /// general) that has one, else the mode's, else `false`: more specific
+    /// options override wider ones, and the mode is the widest of all (the
+    /// reference lets the mode's specific keys beat the user's general ones,
+    /// so `pruning: true` never reached inputs in v1 and rc_2).
+    fn layered(&self, keys: &[&str]) -> Result<bool> {
+        for key in keys {
+            if let Some(b) = self.user(key)? {
+                return Ok(b);
+            }
+        }
+        Ok(keys.iter().find_map(|k| self.mode(k)).unwrap_or(false))
     }
 
     fn or(&self, key: &str, fallback: bool) -> Result<bool> {
@@ -236,20 +245,34 @@ impl Options {
         let v3 = version == Version::V3;
         let v1_or_v2 = matches!(version, Version::V1 | Version::V2);
 
-        let default_condition = raw.chain("default_condition", false)?;
-        let pruning = raw.chain("pruning", false)?;
         let mut kinds = [Switches::default(); 10];
         let mut modes: [Option<String>; 10] = Default::default();
         for (i, k) in OPTION_KINDS.iter().enumerate() {
-            let d = raw.chain(&format!("{k}_default_condition"), default_condition)?;
-            let p = raw.chain(&format!("{k}_pruning"), pruning)?;
+            let d = format!("{k}_default_condition");
+            let p = format!("{k}_pruning");
             kinds[i] = Switches {
-                default: d,
-                default_consistency: raw.chain(&format!("{k}_default_consistency_condition"), d)?,
-                default_semantic: raw.chain(&format!("{k}_default_semantic_condition"), d)?,
-                pruning: p,
-                consistency_pruning: raw.chain(&format!("{k}_consistency_pruning"), p)?,
-                semantic_pruning: raw.chain(&format!("{k}_semantic_pruning"), p)?,
+                default: raw.layered(&[&d, "default_condition"])?,
+                default_consistency: raw.layered(&[
+                    &format!("{k}_default_consistency_condition"),
+                    &d,
+                    "default_condition",
+                ])?,
+                default_semantic: raw.layered(&[
+                    &format!("{k}_default_semantic_condition"),
+                    &d,
+                    "default_condition",
+                ])?,
+                pruning: raw.layered(&[&p, "pruning"])?,
+                consistency_pruning: raw.layered(&[
+                    &format!("{k}_consistency_pruning"),
+                    &p,
+                    "pruning",
+                ])?,
+                semantic_pruning: raw.layered(&[
+                    &format!("{k}_semantic_pruning"),
+                    &p,
+                    "pruning",
+                ])?,
             };
             let default_mode = match *k {
                 "node" => Some(if v1 {
@@ -628,9 +651,15 @@ mod tests {
 
     #[test]
     fn rc2_semantic_loose_prunes_topology_but_not_inputs() {
-        let o = opts(Version::V2, &[("pruning", Node::bool(true))]);
+        let o = opts(Version::V2, &[]);
         assert!(o.kind("node").pruning);
-        assert!(!o.kind("input").pruning, "M1 forces input pruning off");
+        assert!(!o.kind("input").pruning, "the mode leaves inputs alone");
+        // The user's options are more specific than the mode (issue 12).
+        let o = opts(Version::V2, &[("pruning", Node::bool(true))]);
+        assert!(o.kind("input").pruning && o.kind("input").consistency_pruning);
+        let v1 = opts(Version::V1, &[("output_pruning", Node::bool(true))]);
+        assert!(v1.kind("output").consistency_pruning && v1.kind("output").semantic_pruning);
+        assert!(!v1.kind("node").pruning);
         assert_eq!(o.solver.topology, Optimize::Min);
         assert!(o.constraints.unique_property);
         assert!(!o.constraints.single_hosting);
