@@ -30,7 +30,6 @@ pub mod normalize;
 pub mod options;
 pub mod report;
 pub mod solve;
-pub mod sources;
 pub mod tosca_types;
 pub mod transform;
 pub mod types;
@@ -40,8 +39,10 @@ pub mod validate;
 mod testing;
 
 pub use error::{Error, Result};
-pub use sources::{Loader, NoFiles, SourceFile, Sources};
 pub use v4t_expr::deep_merge;
+pub use v4t_source::{
+    join_import, Code, Diagnostic, Loader, NoFiles, Note, Severity, SourceFile, Sources,
+};
 pub use v4t_yaml::{Node, SourceId, Span, Value};
 
 /// What to resolve with.
@@ -125,18 +126,17 @@ pub fn resolve_observed(
     options: &ResolveOptions,
     observe: &mut dyn FnMut(Stage),
 ) -> Result<Resolved> {
-    let (mut doc, loaded) = load::load(sources, template, loader)?;
-    graph::check_version(&doc)?;
-    validate::validate(&doc)?;
+    let (mut doc, loaded) = load_checked(sources, template, loader)?;
     let warnings = lint::lint(&doc);
     observe(Stage::Load);
     let enriched = if options.enrich {
-        enrich::enrich_for_resolving(&mut doc)?
+        enrich::enrich_for_resolving(&mut doc).map_err(code(Code::InvalidCondition))?
     } else {
         None
     };
     observe(Stage::Enrich);
-    let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref())?;
+    let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref())
+        .map_err(code(Code::InvalidInput))?;
     // The reference's "hotfix": no fallback properties in the resolver graph.
     if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
         if let Some(o) = tt
@@ -146,25 +146,29 @@ pub fn resolve_observed(
             o.insert("bratans_unknown", Node::bool(true));
         }
     }
-    normalize::normalize(&mut doc)?;
+    normalize::normalize(&mut doc).map_err(code(Code::InvalidShape))?;
     // The resolver reads conditions only through the graph; the output drops
     // them. The enricher's graph already has the resolver graph's structure.
     let graph = match enriched {
-        Some(g2) => graph::rebuild(&doc, g2)?,
-        None => graph::build_moving_conditions(&mut doc)?,
-    };
-    inputs::validate(&doc, &assigned, options.now_ms.unwrap_or(0.0))?;
+        Some(g2) => graph::rebuild(&doc, g2),
+        None => graph::build_moving_conditions(&mut doc),
+    }
+    .map_err(code(Code::UndefinedReference))?;
+    inputs::validate(&doc, &assigned, options.now_ms.unwrap_or(0.0))
+        .map_err(code(Code::InvalidInput))?;
     observe(Stage::Graph);
-    let solution = solve::solve(&doc, &graph, assigned, options.now_ms.unwrap_or(0.0))?;
+    let solution = solve::solve(&doc, &graph, assigned, options.now_ms.unwrap_or(0.0))
+        .map_err(code(Code::InvalidCondition))?;
     observe(Stage::Solve);
-    check::check(&graph, &solution)?;
+    check::check(&graph, &solution).map_err(code(Code::Inconsistent))?;
     let report = if options.report {
         report::Report::new(&doc, &graph, &solution)
     } else {
         report::Report::default()
     };
     observe(Stage::Check);
-    let template = transform::transform(&mut doc, &graph, &solution, &loaded)?;
+    let template =
+        transform::transform(&mut doc, &graph, &solution, &loaded).map_err(code(Code::Output))?;
     observe(Stage::Transform);
     if !options.free_memory {
         std::mem::forget(doc);
@@ -181,10 +185,25 @@ pub fn resolve_observed(
 /// Enriches the variable service template `template`: the template with every
 /// generated condition and constraint made explicit (`v4t enrich`).
 pub fn enrich(sources: &mut Sources, template: SourceId, loader: &mut dyn Loader) -> Result<Node> {
-    let (mut doc, loaded) = load::load(sources, template, loader)?;
-    graph::check_version(&doc)?;
-    validate::validate(&doc)?;
-    enrich::enrich(&mut doc)?;
+    let (mut doc, loaded) = load_checked(sources, template, loader)?;
+    enrich::enrich(&mut doc).map_err(code(Code::InvalidCondition))?;
     load::remove_loaded_types(&mut doc, &loaded);
     Ok(doc)
+}
+
+/// Loads the template and checks its version and shape.
+fn load_checked(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+) -> Result<(Node, load::LoadedTypes)> {
+    let (doc, loaded) = load::load(sources, template, loader).map_err(code(Code::InvalidShape))?;
+    graph::check_version(&doc).map_err(code(Code::DefinitionsVersion))?;
+    validate::validate(&doc).map_err(code(Code::InvalidShape))?;
+    Ok((doc, loaded))
+}
+
+/// Gives a stage's errors the stage's code unless they have a more specific one.
+fn code(code: Code) -> impl Fn(Error) -> Error {
+    move |e| e.or_code(code)
 }

@@ -410,10 +410,7 @@ impl<'a> Encoder<'a> {
             Value::Null => bail!(expr.span, "Received undefined condition"),
             _ => {}
         }
-        let b = self
-            .eval
-            .evaluate_as_logic(expr)
-            .map_err(|e| Error::at(e.message, e.span))?;
+        let b = self.eval.evaluate_as_logic(expr).map_err(Error::from)?;
         Ok(self.sat.constant(b))
     }
 

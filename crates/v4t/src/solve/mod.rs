@@ -31,8 +31,9 @@ use crate::graph::{ElementId, Graph, Loc, Owner};
 use crate::options::Optimize;
 use crate::types::TypeSystem;
 use v4t_sat::{Answer, Lit, Question, Split};
+use v4t_source::Code;
 use v4t_yaml::number::format_js;
-use v4t_yaml::{Map, Node, Value};
+use v4t_yaml::{Map, Node, Span, Value};
 
 /// The outcome of solving.
 #[derive(Clone, Debug)]
@@ -125,7 +126,7 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
         let v = enc
             .eval
             .evaluate(expr)
-            .map_err(|e| Error::at(e.message, e.span).in_element(graph.id(p)))?;
+            .map_err(|e| Error::from(e).in_element(graph.id(p)))?;
         if matches!(v, Value::Null) {
             return Err(Error::at(
                 format!("{} has no value", graph.Display(p)),
@@ -362,12 +363,17 @@ fn whole_weights(weights: &[f64]) -> Result<Vec<u64>> {
     )))
 }
 
+/// The error of a problem without a solution.
+fn unsatisfiable() -> Error {
+    Error::coded(Code::Unsatisfiable, "Could not solve", Span::NONE)
+}
+
 fn run(sat: &mut Split, direction: Optimize, terms: &[(Lit, u64)]) -> Result<u64> {
     let r = match direction {
         Optimize::Max => sat.maximize(terms),
         _ => sat.minimize(terms),
     };
-    r.ok_or_else(|| Error::new("Could not solve"))
+    r.ok_or_else(unsatisfiable)
 }
 
 /// An optimisation stage that needs no disjunction across parts.
@@ -467,18 +473,16 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
             Stage::Unique(_, lits) => Question::Unchanged(lits, true),
         })
         .collect();
-    let answers = sat
-        .ask(&questions)
-        .ok_or_else(|| Error::new("Could not solve"))?;
+    let answers = sat.ask(&questions).ok_or_else(unsatisfiable)?;
     let mut objectives = Vec::new();
     for (stage, answer) in list.iter().zip(answers) {
         match (stage, answer) {
             (Stage::Objective(name, ..), Answer::Optimum(v)) => {
-                let v = v.ok_or_else(|| Error::new("Could not solve"))?;
+                let v = v.ok_or_else(unsatisfiable)?;
                 objectives.push((name.to_string(), v));
             }
             (Stage::Unique(message, ..), Answer::Unchanged(false)) => {
-                return Err(Error::new(message.clone()));
+                return Err(Error::coded(Code::Ambiguous, message.clone(), Span::NONE));
             }
             _ => {}
         }
@@ -517,10 +521,11 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
     if opts.technologies_unique {
         let optimized = opts.technologies != Optimize::Off;
         if ambiguous(enc, sat, "technology") {
-            return Err(Error::new(format!(
+            let message = format!(
                 "The result is ambiguous considering technologies ({} optimization)",
                 if optimized { "besides" } else { "without" }
-            )));
+            );
+            return Err(Error::coded(Code::Ambiguous, message, Span::NONE));
         }
     }
     Ok(objectives)
