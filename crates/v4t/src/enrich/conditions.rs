@@ -446,15 +446,17 @@ fn generic_wrappers(
             let mut parts = Vec::new();
             for t in tokens {
                 // Each token contributes its operator if the node has the
-                // relations or artifacts it talks about (9.3; `source` is
-                // gated on outgoing relations, as in the reference).
+                // relations or artifacts it talks about (9.3). `relation` is
+                // the spec's per-node name of `incoming`; `source` looks at
+                // incoming relations, as the spec says (the reference gates
+                // it on outgoing ones).
                 let (applies, op) = match t {
                     "host" => (
                         e.outgoing.iter().any(|&r| g.get(r).hosting),
                         Op::HostPresence,
                     ),
-                    "source" => (!e.outgoing.is_empty(), Op::HasSource),
-                    "incoming" => (!e.incoming.is_empty(), Op::HasIncomingRelation),
+                    "source" => (!e.incoming.is_empty(), Op::HasSource),
+                    "incoming" | "relation" => (!e.incoming.is_empty(), Op::HasIncomingRelation),
                     "incomingnaive" => (!e.incoming.is_empty(), Op::HasIncomingRelationNaive),
                     "outgoing" => (!e.outgoing.is_empty(), Op::HasOutgoingRelation),
                     "outgoingnaive" => (!e.outgoing.is_empty(), Op::HasOutgoingRelationNaive),
@@ -543,7 +545,8 @@ fn generic_wrappers(
                             c.push(Cond::Presence(n));
                         }
                     }
-                    "managed" => s.push(Cond::Op(Op::IsManaged, id)),
+                    // `technology`: the spec's name of `managed`.
+                    "managed" | "technology" => s.push(Cond::Op(Op::IsManaged, id)),
                     "default" => c.extend(default_bratan()),
                     _ => return Err(unknown_mode(g, id, mode)),
                 }
@@ -575,15 +578,17 @@ fn generic_wrappers(
         }
         Kind::Output => {
             let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
-            let (mut c, mut s) = (Vec::new(), Vec::new());
+            let mut c = Vec::new();
             for t in tokens {
                 match t {
-                    "produced" => s.push(Cond::Op(Op::IsProduced, id)),
+                    // A consistency condition, as the spec's table says (the
+                    // reference makes it semantic).
+                    "produced" => c.push(Cond::Op(Op::IsProduced, id)),
                     "default" => c.extend(default_bratan()),
                     _ => return Err(unknown_mode(g, id, mode)),
                 }
             }
-            split_wrappers(c, s)
+            split_wrappers(c, Vec::new())
         }
         Kind::Input => vec![wrapper(Op::IsConsumed, false)],
         Kind::Group => vec![wrapper(Op::HasPresentMember, false)],
