@@ -777,16 +777,21 @@ impl<'d> Builder<'d> {
                 .into_iter()
                 .collect(),
         };
-        let defined = self.doc.get("relationship_types").and_then(Node::as_map);
-        types.iter().any(|&t| {
-            // The chain, and the parent its last type names.
-            let chain = crate::types::chain_in(defined, t);
-            let parent = chain
-                .last()
-                .and_then(|l| defined?.get(l)?.get("derived_from")?.as_str());
-            let hosted_on = "tosca.relationships.HostedOn";
-            t == hosted_on || parent == Some(hosted_on) || chain.iter().any(|x| x == hosted_on)
-        })
+        types
+            .iter()
+            .any(|t| self.is_a("relationship_types", t, "tosca.relationships.HostedOn"))
+    }
+
+    /// Whether type `name` of `collection` is `target` or derives from it,
+    /// as far as the chain of defined types (and the last one's parent)
+    /// shows; `false` where it breaks off.
+    fn is_a(&self, collection: &str, name: &str, target: &str) -> bool {
+        let defined = self.doc.get(collection).and_then(Node::as_map);
+        let chain = crate::types::chain_in(defined, name);
+        let parent = chain
+            .last()
+            .and_then(|l| defined?.get(l)?.get("derived_from")?.as_str());
+        name == target || parent == Some(target) || chain.iter().any(|x| x == target)
     }
 
     /// `rts[name]`, the relationship template at `pos`, its position in
@@ -990,11 +995,13 @@ impl<'d> Builder<'d> {
             }
             self.types(id, def, def.get("type"), Owner::Group(i))?;
             let types = self.g.get(id).types.clone();
+            // Its type is, or derives from, `variability.groups.ConditionalMembers`
+            // (the reference compares the name only); `variability.groups.Root`
+            // itself also counts, as in the reference.
             let variability = types.first().is_some_and(|&t| {
-                matches!(
-                    self.g.get(t).name.as_str(),
-                    "variability.groups.Root" | "variability.groups.ConditionalMembers"
-                )
+                let name = self.g.get(t).name.as_str();
+                name == "variability.groups.Root"
+                    || self.is_a("group_types", name, "variability.groups.ConditionalMembers")
             });
             if variability && types.len() > 1 {
                 bail!(
@@ -1773,5 +1780,37 @@ topology_template:
             build(&d).unwrap_err().message,
             "Relationship \"nowhere\" of relation \"db\" of node \"app\" does not exist!"
         );
+    }
+
+    /// A group whose type derives from `variability.groups.ConditionalMembers`
+    /// is a variability group: its conditions go to its members (issue 12).
+    #[test]
+    fn derived_variability_groups_condition_their_members() {
+        let out = crate::testing::resolve_text(
+            "tosca_definitions_version: tosca_variability_1_0
+group_types:
+  my.members: {derived_from: variability.groups.ConditionalMembers}
+topology_template:
+  node_templates:
+    a: {type: t}
+    b: {type: t}
+  groups:
+    g: {type: my.members, members: [a], conditions: false}
+",
+            &[],
+            None,
+        )
+        .expect("resolves");
+        let tt = out.get("topology_template").expect("topology");
+        assert!(
+            tt.get("groups").is_none(),
+            "the variability group is removed"
+        );
+        let nodes: Vec<&str> = tt
+            .get("node_templates")
+            .and_then(Node::as_map)
+            .map(|m| m.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(nodes, vec!["b"]);
     }
 }
