@@ -146,7 +146,11 @@ pub struct Encoder<'a> {
     /// Named logic expressions by the address of their definition in
     /// `variability.expressions` (no name hashing): `None` while being
     /// transformed (cycle detection), then their `expression.<name>` variable.
-    named_expressions: FxHashMap<usize, Option<Lit>>,
+    /// Keyed also by the referencing element for expressions that depend
+    /// on it ([`context_dependent`]).
+    named_expressions: FxHashMap<(usize, Option<u32>), Option<Lit>>,
+    /// Per named expression (by address): whether it depends on the context.
+    dependent: FxHashMap<usize, bool>,
     /// A free variable named `expression.<name>` exists in `names`, so the
     /// variable of a named expression must be looked up there.
     free_expression_names: bool,
@@ -193,6 +197,7 @@ impl<'a> Encoder<'a> {
             names: FxHashMap::default(),
             order: Vec::new(),
             named_expressions: FxHashMap::default(),
+            dependent: FxHashMap::default(),
             free_expression_names: false,
             presence_lits: vec![None; graph.elements.len()],
             manual_lits: vec![None; graph.elements.len()],
@@ -230,7 +235,7 @@ impl<'a> Encoder<'a> {
                 .expressions
                 .and_then(|m| m.get(expression))
                 .map(|n| std::ptr::from_ref(n) as usize);
-            if let Some(&Some(l)) = key.and_then(|k| self.named_expressions.get(&k)) {
+            if let Some(&Some(l)) = key.and_then(|k| self.named_expressions.get(&(k, None))) {
                 return l;
             }
             self.free_expression_names = true;
@@ -909,6 +914,8 @@ impl<'a> Encoder<'a> {
 
     /// `{logic_expression: NAME}`: the first use transforms the named expression
     /// with the referencing element's context; later uses share its variable.
+    /// An expression that depends on the context (`SELF`, ...) is transformed
+    /// once per referencing element (the reference binds it to its first user).
     fn named_logic(&mut self, arg: &Node, ctx: Option<ElementId>) -> Result<Lit> {
         let Some(name) = arg.as_str() else {
             bail!(arg.span, "Element \"{}\" is not a string", to_json(arg));
@@ -932,7 +939,12 @@ impl<'a> Encoder<'a> {
         }
         // `Map::get` finds the first entry of a name, so the address
         // identifies the named expression.
-        let key = std::ptr::from_ref(expr) as usize;
+        let address = std::ptr::from_ref(expr) as usize;
+        let dependent = *self
+            .dependent
+            .entry(address)
+            .or_insert_with(|| context_dependent(expr));
+        let key = (address, ctx.filter(|_| dependent).map(|c| c.0));
         match self.named_expressions.get(&key) {
             Some(Some(l)) => return Ok(*l),
             // Still being transformed: the expression refers to itself.
@@ -948,7 +960,7 @@ impl<'a> Encoder<'a> {
         }
         // `expression.<name>` is only in `names` if a term used it; element
         // ids and `manual.` names never start with `expression.`.
-        let var = if self.free_expression_names {
+        let var = if self.free_expression_names && key.1.is_none() {
             self.var(&format!("expression.{name}"))
         } else {
             self.sat.new_var()
@@ -957,6 +969,31 @@ impl<'a> Encoder<'a> {
         self.named_expressions.insert(key, Some(var));
         Ok(var)
     }
+}
+
+/// Whether a named logic expression may mean something else for each
+/// element that uses it: it mentions `SELF`, `CONTAINER`, `SOURCE` or
+/// `TARGET`, or another named expression (which might).
+fn context_dependent(expr: &Node) -> bool {
+    let mut stack = vec![expr];
+    while let Some(n) = stack.pop() {
+        match &n.value {
+            Value::String(s) => {
+                if matches!(s.as_str(), "SELF" | "CONTAINER" | "SOURCE" | "TARGET") {
+                    return true;
+                }
+            }
+            Value::Map(m) => {
+                if m.contains_key("logic_expression") {
+                    return true;
+                }
+                stack.extend(m.iter().map(|(_, v)| v));
+            }
+            Value::Seq(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Element ids without a table of strings: an open-addressing table of

@@ -460,3 +460,30 @@ fn node_weights_are_validated() {
         "Weight \"true\" of node \"n\" is not a number or boolean"
     );
 }
+
+/// `SELF` in a named logic expression is the element that uses it, for
+/// every user (the reference binds it to the first one; issue 12).
+#[test]
+fn self_in_named_expressions_binds_to_each_user() {
+    let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {expected_artifact_check: false}
+    expressions:
+      has_art: {has_artifact_naive: SELF}
+      wrapped: {logic_expression: has_art}
+  node_templates:
+    a:
+      type: t
+      conditions: {logic_expression: has_art}
+      artifacts: [{art: {file: f}}]
+    b:
+      type: t
+      conditions: {logic_expression: wrapped}
+      artifacts: [{art: {file: f, conditions: false}}]
+    c:
+      type: t
+      conditions: {logic_expression: has_art}
+";
+    assert_eq!(present(t, None), Ok(vec!["a".to_string()]));
+}
