@@ -346,6 +346,14 @@ fn normalize_technologies(node: &mut Node, automatic: bool) -> Result<()> {
     }
     if let Some(list) = tech.as_seq_mut() {
         for item in list.iter_mut() {
+            // `technology: [ansible, terraform]`: plain names (the reference
+            // ignores them).
+            if let Value::String(name) = &item.value {
+                let key = Key::new(name.clone(), item.span);
+                let mut single = Map::with_capacity(1);
+                single.push(key, Node::new(Value::Map(Map::new()), item.span));
+                item.value = Value::Map(single);
+            }
             let Some(m) = item.as_map_mut() else { continue };
             let entries = std::mem::take(m).into_entries();
             let mut renamed = Map::with_capacity(entries.len());
@@ -374,10 +382,34 @@ fn normalize_technologies(node: &mut Node, automatic: bool) -> Result<()> {
 }
 
 /// Validates technology rules (3.7): weight defaults to 1, hosting to `[]`.
+/// The spec's map form `{<technology>: [<rule>, ..]}` becomes the list form
+/// with `technology` set in each rule, and a single hosting type a
+/// one-element stack (the reference ignores the map form and rejects the
+/// string).
 fn normalize_rules(rules: &mut Node) -> Result<()> {
     let span = rules.span;
+    if let Value::Map(m) = &mut rules.value {
+        let mut list = Vec::new();
+        for (technology, group) in std::mem::take(m).into_entries() {
+            let items = match group.value {
+                Value::Seq(items) => items,
+                _ => vec![group],
+            };
+            for mut rule in items {
+                if let Some(r) = rule.as_map_mut() {
+                    if !r.get("technology").is_some_and(Node::is_defined) {
+                        let name =
+                            Node::new(Value::String(technology.name.clone()), technology.span);
+                        r.insert("technology", name);
+                    }
+                }
+                list.push(rule);
+            }
+        }
+        rules.value = Value::Seq(list);
+    }
     let Some(list) = rules.as_seq_mut() else {
-        if rules.as_map().is_some() || rules.is_null() {
+        if rules.is_null() {
             return Ok(());
         }
         return Err(Error::at("Rules not loaded", span));
@@ -412,6 +444,10 @@ fn normalize_rules(rules: &mut Node) -> Result<()> {
         match m.get("hosting") {
             None => m.insert("hosting", Node::seq(Vec::new())),
             Some(h) if h.is_null() => m.insert("hosting", Node::seq(Vec::new())),
+            Some(h) if h.as_str().is_some() => {
+                let h = h.clone();
+                m.insert("hosting", Node::new(Value::Seq(vec![h.clone()]), h.span));
+            }
             Some(h) => {
                 let Some(items) = h.as_seq() else {
                     return Err(Error::at(
