@@ -639,6 +639,14 @@ impl<'a> Encoder<'a> {
         whole: &Node,
     ) -> Result<Lit> {
         let g = self.graph;
+        let doc = self.doc;
+        // The fallback property of a name (5.3).
+        let fallback = |p: ElementId| {
+            g.raw(doc, p)
+                .and_then(|r| r.get("value"))
+                .and_then(Node::as_str)
+                == Some("VINTNER_UNDEFINED")
+        };
         Ok(match key {
             "logic_expression" => self.named_logic(arg, ctx)?,
             "and" => {
@@ -741,7 +749,7 @@ impl<'a> Encoder<'a> {
                 } else {
                     Kind::Type
                 };
-                let p = g.lookup_member(n, arg, kind)?;
+                let p = g.lookup_member(n, arg, kind, &fallback)?;
                 self.presence(p)
             }
             "relation_property_presence" | "relation_type_presence" => {
@@ -753,7 +761,7 @@ impl<'a> Encoder<'a> {
                 } else {
                     Kind::Type
                 };
-                let p = g.lookup_member(r, arg, kind)?;
+                let p = g.lookup_member(r, arg, kind, &fallback)?;
                 self.presence(p)
             }
             "group_property_presence" | "group_type_presence" => {
@@ -764,7 +772,7 @@ impl<'a> Encoder<'a> {
                 } else {
                     Kind::Type
                 };
-                let p = g.lookup_member(gr, arg, kind)?;
+                let p = g.lookup_member(gr, arg, kind, &fallback)?;
                 self.presence(p)
             }
             "policy_property_presence" | "policy_type_presence" => {
@@ -772,7 +780,7 @@ impl<'a> Encoder<'a> {
                 let list = Graph::check_args(arg, is_prop)?;
                 let pol = g.lookup_policy(ctx, &list[0])?;
                 let kind = if is_prop { Kind::Property } else { Kind::Type };
-                let p = g.lookup_member(pol, arg, kind)?;
+                let p = g.lookup_member(pol, arg, kind, &fallback)?;
                 self.presence(p)
             }
             "artifact_property_presence" | "artifact_type_presence" => {
@@ -784,7 +792,7 @@ impl<'a> Encoder<'a> {
                 } else {
                     Kind::Type
                 };
-                let p = g.lookup_member(a, arg, kind)?;
+                let p = g.lookup_member(a, arg, kind, &fallback)?;
                 self.presence(p)
             }
             "input_presence" => {

@@ -162,7 +162,10 @@ fn reference_errors_are_exact() {
             "{relation_presence: [a, 5]}",
             "Relation \"[\n    \"a\",\n    5\n]\" not found",
         ),
-        ("{artifact_presence: [SELF, 0]}", "Element not defined"),
+        (
+            "{artifact_presence: [SELF, 0]}",
+            "Artifact \"[\n    \"SELF\",\n    0\n]\" not found",
+        ),
         ("{group_presence: g}", "Group \"g\" not found"),
         ("{policy_presence: 0}", "Policy \"0\" not found"),
         ("{input_presence: i}", "Input \"i\" not found"),
@@ -486,4 +489,29 @@ topology_template:
       conditions: {logic_expression: has_art}
 ";
     assert_eq!(present(t, None), Ok(vec!["a".to_string()]));
+}
+
+/// `artifact_presence: [SELF, x]` takes the node from the context, and a
+/// property is found by name although every name has a hidden fallback
+/// property (the reference fails on both; issue 12).
+#[test]
+fn self_artifacts_and_properties_by_name() {
+    let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      on: {type: boolean}
+  node_templates:
+    a:
+      type: t
+      conditions: {artifact_presence: [SELF, image]}
+      artifacts: [{image: {file: f, conditions: {variability_input: on}}}]
+      properties: [{p: {value: 1, conditions: {variability_input: on}}}]
+    b:
+      type: t
+      conditions: {node_property_presence: [a, p]}
+";
+    let on = present(t, Some("on: true"));
+    assert_eq!(on, Ok(vec!["a".to_string(), "b".to_string()]));
+    assert_eq!(present(t, Some("on: false")), Ok(vec![]));
 }
