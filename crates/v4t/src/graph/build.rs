@@ -540,27 +540,30 @@ impl<'d> Builder<'d> {
     }
 
     fn node_weight(&self, id: ElementId, weight: Option<&Node>) -> Result<f64> {
-        let Some(w) = weight.filter(|n| n.is_defined()) else {
-            return Ok(1.0);
-        };
+        match weight.filter(|n| n.is_defined()) {
+            Some(w) => self.weight(id, w),
+            None => Ok(1.0),
+        }
+    }
+
+    /// A node or technology `weight`: a boolean (1 or 0) or a non-negative
+    /// number, as the spec says (the reference rejects booleans and values
+    /// above 1).
+    fn weight(&self, id: ElementId, w: &Node) -> Result<f64> {
         let shown = match &w.value {
             Value::Number(n) => format_js(*n),
             Value::String(s) => s.clone(),
             _ => to_json(w),
         };
-        match w.as_f64() {
-            Some(n) if n < 0.0 => bail!(
+        match w.value {
+            Value::Bool(b) => Ok(if b { 1.0 } else { 0.0 }),
+            Value::Number(n) if n < 0.0 => bail!(
                 w.span,
                 "Weight \"{shown}\" of {} is a negative number",
                 self.g.display(id)
             ),
-            Some(n) if n > 1.0 => bail!(
-                w.span,
-                "Weight \"{shown}\" of {} is larger than 1",
-                self.g.display(id)
-            ),
-            Some(n) => Ok(n),
-            None => bail!(
+            Value::Number(n) if n.is_finite() => Ok(n),
+            _ => bail!(
                 w.span,
                 "Weight \"{shown}\" of {} is not a number or boolean",
                 self.g.display(id)
@@ -882,26 +885,7 @@ impl<'d> Builder<'d> {
                 bail!(span, "{} not normalized", self.g.Display(id));
             }
             if let Some(w) = raw.and_then(|m| m.get("weight")).filter(|n| n.is_defined()) {
-                let Some(n) = w.as_f64() else {
-                    bail!(w.span, "Element \"{}\" is not a number", to_json(w));
-                };
-                if n < 0.0 {
-                    bail!(
-                        w.span,
-                        "Weight \"{}\" of {} is a negative number",
-                        format_js(n),
-                        self.g.display(id)
-                    );
-                }
-                if n > 1.0 {
-                    bail!(
-                        w.span,
-                        "Weight \"{}\" of {} is larger than 1",
-                        format_js(n),
-                        self.g.display(id)
-                    );
-                }
-                self.el(id).weight = n;
+                self.el(id).weight = self.weight(id, w)?;
             }
             if let Some(p) = raw.and_then(|m| m.get("prio")).and_then(Node::as_f64) {
                 self.el(id).prio = p;

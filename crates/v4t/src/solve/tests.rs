@@ -429,19 +429,33 @@ fn technology_uniqueness_and_weights() {
         .unwrap_err(),
         "The result is ambiguous considering technologies (besides optimization)"
     );
-    let heavy = "        - ansible: {conditions: true, weight: 2}\n";
+    let negative = "        - ansible: {conditions: true, weight: -2}\n";
     assert_eq!(
-        technology(&technologies("optimization_technologies: true", heavy)).unwrap_err(),
-        "Weight \"2\" of technology \"ansible@0\" of node \"app\" is larger than 1"
+        technology(&technologies("optimization_technologies: true", negative)).unwrap_err(),
+        "Weight \"-2\" of technology \"ansible@0\" of node \"app\" is a negative number"
     );
-    let fraction = "        - ansible: {conditions: true, weight: 0.07}\n";
+    // Weights are booleans or non-negative numbers, any decimals (issue 12;
+    // the reference rejects 2, true and 0.07).
+    let weights = "        - ansible: {conditions: true, weight: 0.07}
+        - terraform: {conditions: true, weight: 2}
+        - puppet: {conditions: true, weight: true}
+";
+    let minimum = "optimization_technologies: min, optimization_technologies_mode: weight";
     assert_eq!(
-        technology(&technologies(
-            "optimization_technologies: true, optimization_technologies_mode: weight",
-            fraction
-        ))
-        .unwrap_err(),
-        "7.000000000000001 is not an array of a whole number (integer >= 0)"
+        technology(&technologies(minimum, weights)).as_deref(),
+        Ok("app~app::ansible")
+    );
+    let maximum = "optimization_technologies: max, optimization_technologies_mode: weight";
+    assert_eq!(
+        technology(&technologies(maximum, weights)).as_deref(),
+        Ok("app~app::terraform")
+    );
+    let thirds = weights
+        .replace("weight: 2}", "weight: 0.333}")
+        .replace("weight: true", "weight: 0.334");
+    assert_eq!(
+        technology(&technologies(maximum, &thirds)).as_deref(),
+        Ok("app~app::puppet")
     );
 }
 
@@ -455,13 +469,13 @@ fn node_weights_are_validated() {
         "Weight \"-1\" of node \"n\" is a negative number"
     );
     assert_eq!(
-        present(&t("1.5"), None).unwrap_err(),
-        "Weight \"1.5\" of node \"n\" is larger than 1"
+        present(&t("abc"), None).unwrap_err(),
+        "Weight \"abc\" of node \"n\" is not a number or boolean"
     );
-    assert_eq!(
-        present(&t("true"), None).unwrap_err(),
-        "Weight \"true\" of node \"n\" is not a number or boolean"
-    );
+    // Booleans and numbers above 1 are weights (issue 12).
+    for w in ["1.5", "true", "false", "0.29"] {
+        assert_eq!(present(&t(w), None), Ok(vec!["n".to_string()]), "{w}");
+    }
 }
 
 /// `SELF` in a named logic expression is the element that uses it, for
