@@ -563,6 +563,11 @@ impl<'d> Builder<'d> {
                 self.g.display(id)
             ),
             Value::Number(n) if n.is_finite() => Ok(n),
+            Value::Number(n) if n.is_infinite() => bail!(
+                w.span,
+                "Weight \"{shown}\" of {} is too large",
+                self.g.display(id)
+            ),
             _ => bail!(
                 w.span,
                 "Weight \"{shown}\" of {} is not a number or boolean",
