@@ -2,9 +2,9 @@
 //! elements, in the reference's order; the first violation is the error
 //! (part 2, section 7).
 
-use crate::error::{fail_at, Result};
+use crate::error::{fail_at, Error, Result};
 
-use crate::graph::{ElementId, Graph};
+use crate::graph::{ElementId, Graph, Kind};
 use crate::solve::Solution;
 
 /// Runs every enabled check; a hosting cycle among present nodes is always
@@ -251,9 +251,26 @@ fn missing_container(
     present: &impl Fn(ElementId) -> bool,
 ) -> Result<()> {
     for &x in ids.iter().filter(|&&x| present(x)) {
-        if g.get(x).container.is_some_and(|c| !present(c)) {
-            fail_at!(g, x, "Container of {} does not exist", g.display(x));
+        let Some(c) = g.get(x).container.filter(|&c| !present(c)) else {
+            continue;
+        };
+        let error = Error::at(
+            format!("Container of {} does not exist", g.display(x)),
+            g.get(x).span,
+        )
+        .in_element(g.id(x));
+        // Enriched templates never get here for types (a type follows its
+        // container); say what to do for templates resolved without.
+        if g.get(x).kind == Kind::Type {
+            return Err(error.with_note(
+                format!(
+                    "the conditions of the type hold while those of {} do not: give the type the same conditions or enable `type_default_condition` or `type_pruning`",
+                    g.display(c)
+                ),
+                g.get(c).span,
+            ));
         }
+        return Err(error);
     }
     Ok(())
 }
@@ -409,5 +426,27 @@ topology_template:
             "Input \"x@0\" is not consumed"
         );
         assert!(resolve_text(&t("{unproduced_output_check: true}"), &[], None).is_ok());
+    }
+
+    /// Resolved without enrichment, a type of an absent node is present:
+    /// the error says what to do.
+    #[test]
+    fn type_container_errors_name_the_remedy() {
+        let mut sources = crate::Sources::new();
+        let id = sources.add(
+            "template.yaml",
+            "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n    a: {type: t, conditions: false}\n",
+        );
+        let options = crate::ResolveOptions {
+            enrich: false,
+            ..crate::ResolveOptions::default()
+        };
+        let e = crate::resolve(&mut sources, id, &mut crate::NoFiles, &options).unwrap_err();
+        assert_eq!(
+            e.message,
+            "Container of type \"t@0\" of node \"a\" does not exist"
+        );
+        assert_eq!(e.notes.len(), 1);
+        assert!(e.notes[0].message.contains("`type_default_condition`"));
     }
 }
