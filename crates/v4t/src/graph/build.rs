@@ -766,40 +766,47 @@ impl<'d> Builder<'d> {
         let Some(relationship) = relationship.filter(|r| r.is_defined()) else {
             return false;
         };
-        let types: Vec<&str> = match relationship.as_str() {
+        let hosted_on =
+            |t: &str| self.is_a("relationship_types", t, "tosca.relationships.HostedOn");
+        match relationship.as_str() {
             Some(name) => match rts.and_then(|t| t.get(name)).and_then(|t| t.get("type")) {
                 // A template: its (possibly conditional) types.
                 Some(t) => match t.as_seq() {
                     Some(list) => list
                         .iter()
                         .filter_map(|a| a.as_map().and_then(Map::first))
-                        .map(|(k, _)| k.name.as_str())
-                        .collect(),
-                    None => t.as_str().into_iter().collect(),
+                        .any(|(k, _)| hosted_on(&k.name)),
+                    None => t.as_str().is_some_and(hosted_on),
                 },
-                None => vec![name],
+                None => hosted_on(name),
             },
             None => relationship
                 .get("type")
                 .and_then(Node::as_str)
-                .into_iter()
-                .collect(),
-        };
-        types
-            .iter()
-            .any(|t| self.is_a("relationship_types", t, "tosca.relationships.HostedOn"))
+                .is_some_and(hosted_on),
+        }
     }
 
     /// Whether type `name` of `collection` is `target` or derives from it,
     /// as far as the chain of defined types (and the last one's parent)
-    /// shows; `false` where it breaks off.
+    /// shows; `false` where it breaks off (or cycles).
     fn is_a(&self, collection: &str, name: &str, target: &str) -> bool {
         let defined = self.doc.get(collection).and_then(Node::as_map);
-        let chain = crate::types::chain_in(defined, name);
-        let parent = chain
-            .last()
-            .and_then(|l| defined?.get(l)?.get("derived_from")?.as_str());
-        name == target || parent == Some(target) || chain.iter().any(|x| x == target)
+        let mut current = name;
+        for _ in 0..=defined.map_or(0, Map::len) {
+            if current == target {
+                return true;
+            }
+            let parent = defined
+                .and_then(|m| m.get(current))
+                .and_then(|d| d.get("derived_from"))
+                .and_then(Node::as_str);
+            match parent {
+                Some(p) => current = p,
+                None => return false,
+            }
+        }
+        false
     }
 
     /// `rts[name]`, the relationship template at `pos`, its position in
@@ -1333,6 +1340,10 @@ impl<'d> Builder<'d> {
 
 /// Calls `f` on `value` and every node inside it, in document order.
 fn walk<'v>(value: &'v Node, f: &mut dyn FnMut(&'v Node) -> Result<()>) -> Result<()> {
+    if !matches!(value.value, Value::Map(_) | Value::Seq(_)) {
+        // Most values: no stack.
+        return f(value);
+    }
     let mut stack = vec![value];
     while let Some(n) = stack.pop() {
         f(n)?;

@@ -149,8 +149,6 @@ pub struct Encoder<'a> {
     /// Keyed also by the referencing element for expressions that depend
     /// on it ([`context_dependent`]).
     named_expressions: FxHashMap<(usize, Option<u32>), Option<Lit>>,
-    /// Per named expression (by address): whether it depends on the context.
-    dependent: FxHashMap<usize, bool>,
     /// A free variable named `expression.<name>` exists in `names`, so the
     /// variable of a named expression must be looked up there.
     free_expression_names: bool,
@@ -197,7 +195,6 @@ impl<'a> Encoder<'a> {
             names: FxHashMap::default(),
             order: Vec::new(),
             named_expressions: FxHashMap::default(),
-            dependent: FxHashMap::default(),
             free_expression_names: false,
             presence_lits: vec![None; graph.elements.len()],
             manual_lits: vec![None; graph.elements.len()],
@@ -948,12 +945,17 @@ impl<'a> Encoder<'a> {
         // `Map::get` finds the first entry of a name, so the address
         // identifies the named expression.
         let address = std::ptr::from_ref(expr) as usize;
-        let dependent = *self
-            .dependent
-            .entry(address)
-            .or_insert_with(|| context_dependent(expr));
-        let key = (address, ctx.filter(|_| dependent).map(|c| c.0));
-        match self.named_expressions.get(&key) {
+        // Transformed already without depending on the context, or for
+        // this context.
+        let mut key = (address, None);
+        let mut found = self.named_expressions.get(&key);
+        if found.is_none() {
+            if let Some(c) = ctx.filter(|_| context_dependent(expr, 0)) {
+                key = (address, Some(c.0));
+                found = self.named_expressions.get(&key);
+            }
+        }
+        match found {
             Some(Some(l)) => return Ok(*l),
             // Still being transformed: the expression refers to itself.
             Some(None) => bail!(arg.span, "Logic expression \"{name}\" is cyclic"),
@@ -982,26 +984,20 @@ impl<'a> Encoder<'a> {
 /// Whether a named logic expression may mean something else for each
 /// element that uses it: it mentions `SELF`, `CONTAINER`, `SOURCE` or
 /// `TARGET`, or another named expression (which might).
-fn context_dependent(expr: &Node) -> bool {
-    let mut stack = vec![expr];
-    while let Some(n) = stack.pop() {
-        match &n.value {
-            Value::String(s) => {
-                if matches!(s.as_str(), "SELF" | "CONTAINER" | "SOURCE" | "TARGET") {
-                    return true;
-                }
-            }
-            Value::Map(m) => {
-                if m.contains_key("logic_expression") {
-                    return true;
-                }
-                stack.extend(m.iter().map(|(_, v)| v));
-            }
-            Value::Seq(items) => stack.extend(items),
-            _ => {}
-        }
+fn context_dependent(expr: &Node, depth: usize) -> bool {
+    // Deeper than logic expressions may go: assume the worst.
+    if depth > MAX_LOGIC_DEPTH {
+        return true;
     }
-    false
+    match &expr.value {
+        Value::String(s) => matches!(s.as_str(), "SELF" | "CONTAINER" | "SOURCE" | "TARGET"),
+        Value::Map(m) => {
+            m.contains_key("logic_expression")
+                || m.iter().any(|(_, v)| context_dependent(v, depth + 1))
+        }
+        Value::Seq(items) => items.iter().any(|v| context_dependent(v, depth + 1)),
+        _ => false,
+    }
 }
 
 /// Element ids without a table of strings: an open-addressing table of
