@@ -30,6 +30,7 @@ pub mod normalize;
 pub mod options;
 pub mod report;
 pub mod solve;
+pub mod suggest;
 pub mod tosca_types;
 pub mod transform;
 pub mod types;
@@ -87,8 +88,6 @@ pub struct Resolved {
     pub template: Node,
     /// What was decided: element presence, technologies, objectives, inputs.
     pub report: report::Report,
-    /// Probable mistakes in the template ([`lint`]); they never change the result.
-    pub warnings: Vec<lint::Warning>,
 }
 
 /// Resolves the variable service template `template` (already added to `sources`).
@@ -98,7 +97,21 @@ pub fn resolve(
     loader: &mut dyn Loader,
     options: &ResolveOptions,
 ) -> Result<Resolved> {
-    resolve_observed(sources, template, loader, options, &mut |_| {})
+    resolve_with_warnings(sources, template, loader, options, &mut Vec::new())
+}
+
+/// [`resolve`], adding the probable mistakes found on the way ([`lint`],
+/// assignments to undeclared variability inputs) to `warnings`, whether or
+/// not resolution succeeds: a typo is often the cause of a failure.
+/// Warnings never change the result.
+pub fn resolve_with_warnings(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+    options: &ResolveOptions,
+    warnings: &mut Vec<lint::Warning>,
+) -> Result<Resolved> {
+    resolve_observed(sources, template, loader, options, &mut |_| {}, warnings)
 }
 
 /// The pipeline stages [`resolve_observed`] reports, in order.
@@ -118,16 +131,18 @@ pub enum Stage {
     Transform,
 }
 
-/// [`resolve`], calling `observe` as each stage finishes (used by the benchmark).
+/// [`resolve_with_warnings`], calling `observe` as each stage finishes
+/// (used by the benchmark).
 pub fn resolve_observed(
     sources: &mut Sources,
     template: SourceId,
     loader: &mut dyn Loader,
     options: &ResolveOptions,
     observe: &mut dyn FnMut(Stage),
+    warnings: &mut Vec<lint::Warning>,
 ) -> Result<Resolved> {
     let (mut doc, loaded) = load_checked(sources, template, loader)?;
-    let warnings = lint::lint(&doc);
+    warnings.extend(lint::lint(&doc));
     observe(Stage::Load);
     let enriched = if options.enrich {
         enrich::enrich_for_resolving(&mut doc).map_err(code(Code::InvalidCondition))?
@@ -135,7 +150,7 @@ pub fn resolve_observed(
         None
     };
     observe(Stage::Enrich);
-    let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref())
+    let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref(), warnings)
         .map_err(code(Code::InvalidInput))?;
     // The reference's "hotfix": no fallback properties in the resolver graph.
     if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
@@ -175,11 +190,7 @@ pub fn resolve_observed(
         std::mem::forget(graph);
         std::mem::forget(solution);
     }
-    Ok(Resolved {
-        template,
-        report,
-        warnings,
-    })
+    Ok(Resolved { template, report })
 }
 
 /// Enriches the variable service template `template`: the template with every
