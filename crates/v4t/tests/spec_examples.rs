@@ -29,6 +29,11 @@ fn nodes(out: &Node) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// A section of the resolved topology template (`groups`, `policies`, ...).
+fn section<'a>(out: &'a Node, key: &str) -> Option<&'a Node> {
+    out.get("topology_template").and_then(|t| t.get(key))
+}
+
 fn node<'a>(out: &'a Node, name: &str) -> &'a Node {
     out.get("topology_template")
         .and_then(|t| t.get("node_templates"))
@@ -331,10 +336,7 @@ topology_template:
         to_json(node(&out, "my_node")),
         r#"{"type":"my.node","properties":{"key_one":{"value":"the_value"},"conditional_property":"conditional_value"},"artifacts":{"artifact_a":{"file":"a.tar","type":"tosca.artifacts.File"}},"requirements":[{"connection":{"node":"other","relationship":"my_relationship"}}]}"#
     );
-    let relationship = out
-        .get("topology_template")
-        .and_then(|t| t.get("relationship_templates"))
-        .map(to_json);
+    let relationship = section(&out, "relationship_templates").map(to_json);
     assert_eq!(
         relationship.as_deref(),
         Some(
@@ -374,17 +376,12 @@ topology_template:
         .replace("GROUP:", "conditional_group:")
         .replace("GROUP_TYPE", "tosca.groups.Root");
     let prod = resolved(&conditional, &[], Some("mode: prod")).expect("resolves");
-    assert!(prod
-        .get("topology_template")
-        .and_then(|t| t.get("groups"))
+    assert!(section(&prod, "groups")
         .and_then(|g| g.get("conditional_group"))
         .is_some());
     let dev = resolved(&conditional, &[], Some("mode: dev")).expect("resolves");
     assert_eq!(nodes(&dev), ["prod_database", "application"]);
-    assert!(dev
-        .get("topology_template")
-        .and_then(|t| t.get("groups"))
-        .is_none());
+    assert!(section(&dev, "groups").is_none());
 
     let variability = template
         .replace("GROUP:", "variability_group:")
@@ -394,10 +391,7 @@ topology_template:
     assert_eq!(to_json(node(&dev, "application")), r#"{"type":"my.app"}"#);
     let prod = resolved(&variability, &[], Some("mode: prod")).expect("resolves");
     assert_eq!(nodes(&prod), ["prod_database", "application"]);
-    assert!(prod
-        .get("topology_template")
-        .and_then(|t| t.get("groups"))
-        .is_none());
+    assert!(section(&prod, "groups").is_none());
 }
 
 /// "Policy Template": the `anticollocation` policy under `is_prod`.
@@ -421,19 +415,13 @@ topology_template:
 ";
     let prod = resolved(template, &[], Some("prod: true")).expect("resolves");
     assert_eq!(
-        prod.get("topology_template")
-            .and_then(|t| t.get("policies"))
-            .map(to_json)
-            .as_deref(),
+        section(&prod, "policies").map(to_json).as_deref(),
         Some(
             r#"[{"anticollocation":{"type":"tosca.policies.AntiCollocation","targets":["wordpress_server","mysql"]}}]"#
         )
     );
     let dev = resolved(template, &[], Some("prod: false")).expect("resolves");
-    assert!(dev
-        .get("topology_template")
-        .and_then(|t| t.get("policies"))
-        .is_none());
+    assert!(section(&dev, "policies").is_none());
 }
 
 /// "Topology Template Input", "Topology Template Output" and "Import
