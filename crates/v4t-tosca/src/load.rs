@@ -87,6 +87,8 @@ pub struct Document {
     pub profile: Option<String>,
     /// A profile that ships with v4t.
     pub bundled: bool,
+    /// The text is not YAML (reported; `root` is null).
+    pub yaml_error: bool,
 }
 
 /// An import edge (explicit, or the implicit TOSCA 1.3 normative types).
@@ -223,6 +225,7 @@ pub fn load_tree(sources: &mut Sources, files: &mut dyn Loader, path: &str, root
         grammar: None,
         profile: None,
         bundled: false,
+        yaml_error: false,
     });
     imports.out.edges.push(Vec::new());
     imports.drain(id)
@@ -287,9 +290,11 @@ impl<'r> Imports<'r> {
             .get(source)
             .map(|f| f.text.as_str())
             .unwrap_or_default();
+        let mut yaml_error = false;
         let root = match v4t_yaml::parse_with(text, source, v4t_yaml::Schema::Core) {
             Ok(root) => root,
             Err(e) => {
+                yaml_error = true;
                 let message = format!("invalid YAML: {}", e.message);
                 self.out
                     .diagnostics
@@ -306,6 +311,7 @@ impl<'r> Imports<'r> {
             grammar: None,
             profile: None,
             bundled,
+            yaml_error,
         });
         self.out.edges.push(Vec::new());
         id
@@ -343,6 +349,9 @@ impl<'r> Imports<'r> {
     }
 
     fn grammar_of(&mut self, id: DocId) -> Option<Grammar> {
+        if self.out.docs[id.index()].yaml_error {
+            return None;
+        }
         let root = &self.out.docs[id.index()].root;
         let span = root.span;
         let Some(map) = root.as_map() else {

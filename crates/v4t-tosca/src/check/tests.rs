@@ -660,3 +660,14 @@ fn description_and_metadata_are_allowed_in_every_element() {
     valid(&format!("{REQS}service_template:\n  node_templates:\n    s: {{type: Server}}\n    a:\n      type: App\n      requirements:\n        - host:\n            node: s\n            description: the web server's host\n            metadata: {{owner: ops}}\n"));
     invalid(&format!("{REQS}service_template:\n  node_templates:\n    s: {{type: Server}}\n    a:\n      type: App\n      requirements:\n        - host:\n            node: s\n            description: [not, text]\n"), "`description` must be a string");
 }
+
+#[test]
+fn text_that_is_not_yaml_gives_one_error() {
+    let e = errors("a: [\n");
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("invalid YAML"), "{e:?}");
+    // An empty file is not YAML that failed: it is an empty document.
+    let e = errors("");
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].contains("the document is empty"), "{e:?}");
+}
