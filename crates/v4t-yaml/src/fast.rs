@@ -509,13 +509,7 @@ impl<'t> Fast<'t> {
                     node
                 }
             };
-            self.entries.push((
-                Key {
-                    name,
-                    span: key_span,
-                },
-                value,
-            ));
+            self.entries.push((Key::new(name, key_span), value));
             match self.next {
                 Some(c) if c == indent => {
                     if self.at_dash() {
@@ -827,13 +821,7 @@ impl<'t> Fast<'t> {
                     self.skip_spaces();
                     check_duplicate(self.entries.get(base..).unwrap_or_default(), &name)?;
                     let value = self.flow_node()?;
-                    self.entries.push((
-                        Key {
-                            name,
-                            span: key_span,
-                        },
-                        value,
-                    ));
+                    self.entries.push((Key::new(name, key_span), value));
                     self.skip_spaces();
                     match self.peek() {
                         Some(b',') => self.pos += 1,
@@ -907,7 +895,7 @@ fn clamp_u32(n: usize) -> u32 {
 /// without a hash index are checked here, key by key; [`finish_map`] checks
 /// the others as it builds their index.
 fn check_duplicate(entries: &[(Key, Node)], name: &str) -> R<()> {
-    if entries.len() < INDEX_THRESHOLD && entries.iter().any(|(k, _)| k.name == name) {
+    if entries.len() < INDEX_THRESHOLD && entries.iter().any(|(k, _)| *k.name == *name) {
         return Err(Bail);
     }
     Ok(())

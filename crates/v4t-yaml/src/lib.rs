@@ -27,4 +27,4 @@ pub mod value;
 
 pub use emit::{emit, emit_with, Style};
 pub use parse::{parse, parse_with, ParseError, Schema};
-pub use value::{deep_equal, Form, Key, Map, Node, SourceId, Span, Tag, Value};
+pub use value::{deep_equal, Form, Key, KeyName, Map, Node, SourceId, Span, Tag, Value};

@@ -678,20 +678,10 @@ impl Builder<'_> {
         Ok(false)
     }
 
-    /// Checks that a collection may start here (depth, not a map key).
+    /// Checks that a collection may start here (depth).
     fn open_check(&self, span: Span) -> Result<(), ParseError> {
         if self.frames.len() >= MAX_DEPTH {
             return Err(depth_error(span));
-        }
-        if let Some(Frame {
-            kind: FrameKind::Map { pending: None, .. },
-            ..
-        }) = self.frames.last()
-        {
-            return Err(ParseError::new(
-                "a mapping key must be a scalar (complex keys are not supported)",
-                span,
-            ));
         }
         Ok(())
     }
@@ -734,25 +724,26 @@ impl Builder<'_> {
             } => match pending.take() {
                 None => {
                     let span = built.node.span;
-                    let Some(name) = key_string(&built.node.value) else {
-                        return Err(ParseError::new(
-                            "a mapping key must be a scalar (complex keys are not supported)",
-                            span,
-                        ));
+                    let key = match key_string(&built.node.value) {
+                        Some(name) => Key::new(name, span),
+                        None => {
+                            let name = complex_key_name(&built.node, self.schema)?;
+                            Key::complex(name, built.node)
+                        }
                     };
                     if !merge_key
-                        && index.get(entries, &name).is_some()
-                        && !overridable.contains(&name)
+                        && index.get(entries, &key.name).is_some()
+                        && !overridable.contains(&*key.name)
                     {
                         return Err(ParseError::new("duplicated mapping key", span));
                     }
-                    *pending = Some((Key { name, span }, merge_key));
+                    *pending = Some((key, merge_key));
                 }
                 Some((key, true)) => {
                     merge_into(entries, index, overridable, built.node, key.span)?;
                 }
                 Some((key, false)) => {
-                    overridable.remove(&key.name);
+                    overridable.remove(&*key.name);
                     match index.get(entries, &key.name) {
                         Some(i) => {
                             if let Some(slot) = entries.get_mut(i) {
@@ -791,20 +782,20 @@ impl KeyIndex {
     fn get(&self, entries: &[(Key, Node)], name: &str) -> Option<usize> {
         match &self.map {
             Some(map) => map.get(name).copied(),
-            None => entries.iter().position(|(k, _)| k.name == name),
+            None => entries.iter().position(|(k, _)| *k.name == *name),
         }
     }
 
     fn push(&mut self, entries: &mut Vec<(Key, Node)>, key: Key, node: Node) {
         if let Some(map) = &mut self.map {
-            map.insert(key.name.clone(), entries.len());
+            map.insert(key.name.to_string(), entries.len());
         } else if entries.len() + 1 >= Self::THRESHOLD {
             let mut map: HashMap<String, usize> = entries
                 .iter()
                 .enumerate()
-                .map(|(i, (k, _))| (k.name.clone(), i))
+                .map(|(i, (k, _))| (k.name.to_string(), i))
                 .collect();
-            map.insert(key.name.clone(), entries.len());
+            map.insert(key.name.to_string(), entries.len());
             self.map = Some(map);
         }
         entries.push((key, node));
@@ -843,7 +834,7 @@ fn merge_into(
     for map in sources {
         for (key, node) in map.into_entries() {
             if index.get(entries, &key.name).is_none() {
-                overridable.insert(key.name.clone());
+                overridable.insert(key.name.to_string());
                 index.push(entries, key, node);
             }
         }
@@ -878,7 +869,7 @@ fn finish(frame: Frame) -> Result<(Built, Option<usize>), ParseError> {
                     match item.value {
                         Value::Map(m) if m.len() == 1 => {
                             for (k, v) in m.into_entries() {
-                                let key = Node::new(Value::String(k.name), k.span);
+                                let key = Node::new(Value::String(k.name.into()), k.span);
                                 pairs.push(Node::new(Value::Seq(vec![key, v]), item_span));
                             }
                         }
@@ -949,6 +940,39 @@ pub(crate) fn key_string(value: &Value) -> Option<String> {
         Value::Timestamp(t) => js_date_string(*t),
         Value::Seq(_) | Value::Map(_) => return None,
     })
+}
+
+/// The name of a complex key (a collection), see [`Key`]: js-yaml's
+/// `String(key)` with [`Schema::JsYaml`], the key's flow form with
+/// [`Schema::Core`].
+fn complex_key_name(key: &Node, schema: Schema) -> Result<String, ParseError> {
+    if schema == Schema::Core {
+        return Ok(crate::emit::flow_text(key, crate::emit::Style::AsWritten));
+    }
+    const OBJECT: &str = "[object Object]";
+    let Value::Seq(items) = &key.value else {
+        return Ok(OBJECT.to_string());
+    };
+    // `Array.prototype.join`: null items are empty, maps `[object Object]`;
+    // js-yaml refuses nested sequences (their rendering can explode).
+    let mut name = String::new();
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            name.push(',');
+        }
+        match &item.value {
+            Value::Null => {}
+            Value::Map(_) => name.push_str(OBJECT),
+            Value::Seq(_) => {
+                return Err(ParseError::new(
+                    "nested arrays are not supported inside keys",
+                    item.span,
+                ))
+            }
+            scalar => name.push_str(&key_string(scalar).unwrap_or_default()),
+        }
+    }
+    Ok(name)
 }
 
 /// `Date#toString()` in UTC, e.g. `Sun Jan 01 2023 00:00:00 GMT+0000 (Coordinated Universal Time)`.
@@ -1720,12 +1744,90 @@ mod tests {
                 .map(|(k, _)| k.name.clone()),
             Some("Sun Jan 01 2023 00:00:00 GMT+0000 (Coordinated Universal Time)".into())
         );
-        assert!(err("? [a]\n: b\n")
-            .message
-            .contains("mapping key must be a scalar"));
-        assert!(err("a: &x [1]\n*x : b\n")
-            .message
-            .contains("mapping key must be a scalar"));
+    }
+
+    fn key_names(doc: &Node) -> Vec<&str> {
+        doc.as_map().map(|m| m.keys().collect()).unwrap_or_default()
+    }
+
+    fn core(text: &str) -> Result<Node, ParseError> {
+        parse_with(text, SourceId(7), Schema::Core)
+    }
+
+    #[test]
+    fn complex_keys_are_named_like_js_yaml_and_keep_their_tree() {
+        let doc = p("- [ service, 2 ]: [ software, service ]\n");
+        let entry = doc
+            .as_seq()
+            .and_then(|s| s[0].as_map())
+            .and_then(Map::first);
+        let (key, value) = entry.expect("one entry");
+        assert_eq!(&*key.name, "service,2");
+        assert_eq!(key.span, rg(1, 3, 1, 17));
+        let tree = key.complex.as_deref().expect("the key's tree");
+        assert_eq!(tree.span, key.span);
+        let items: Vec<String> = tree
+            .as_seq()
+            .map(|s| s.iter().map(|n| format!("{:?}", n.value)).collect())
+            .unwrap_or_default();
+        assert_eq!(items, ["String(\"service\")", "Number(2.0)"]);
+        assert_eq!(value.as_seq().map(Vec::len), Some(2));
+        // js-yaml's `String(key)`: nulls empty, maps `[object Object]`,
+        // numbers and dates as JavaScript writes them.
+        let doc = p("? [a, {b: 1}, null, 1.50, true, ~, 2023-01-01]\n: x\n? {a: 1}\n: y\n[]: z\n");
+        assert_eq!(
+            key_names(&doc),
+            [
+                "a,[object Object],,1.5,true,,Sun Jan 01 2023 00:00:00 GMT+0000 (Coordinated Universal Time)",
+                "[object Object]",
+                ""
+            ]
+        );
+        // Aliases and flow mappings as keys; scalar keys keep no tree.
+        let doc = p("a: &x [1, b]\n*x : c\n{k: [v]}: d\n");
+        assert_eq!(key_names(&doc), ["a", "1,b", "[object Object]"]);
+        let m = doc.as_map().expect("map");
+        assert!(m.get_entry("a").is_some_and(|(k, _)| k.complex.is_none()));
+        assert!(m.get_entry("1,b").is_some_and(|(k, _)| k.complex.is_some()));
+        assert_eq!(m.get("1,b").and_then(Node::as_str), Some("c"));
+        // Inside a flow mapping.
+        let doc = p("x: {[a, b]: 1, c: 2}\n");
+        assert_eq!(doc.get("x").map(key_names), Some(vec!["a,b", "c"]));
+    }
+
+    #[test]
+    fn complex_key_errors_follow_js_yaml() {
+        let e = err("? [a, [b]]\n: x\n");
+        assert_eq!(e.message, "nested arrays are not supported inside keys");
+        assert_eq!(e.span.start(), at(1, 7));
+        // Duplicates are found by name: maps all read `[object Object]`,
+        // and `[a, b]` is `a,b`.
+        let e = err("{ a: 1 }: 34\n{ b: 1 }: 35\n");
+        assert_eq!(
+            (e.message.as_str(), e.span.start()),
+            ("duplicated mapping key", at(2, 1))
+        );
+        assert_eq!(err("[a, b]: 1\na,b: 2\n").span.start(), at(2, 1));
+    }
+
+    #[test]
+    fn core_schema_names_complex_keys_by_their_flow_form() {
+        // TOSCA 2.0 §10.1: function calls as keys, told apart by suffixes.
+        let doc = core("hint:\n  { $keygen: [ UUID ]}: 34\n  { $keygen$1: [ UUID ]}: 56\n")
+            .expect("valid");
+        let hint = doc.get("hint").expect("hint");
+        assert_eq!(
+            key_names(hint),
+            ["{$keygen: [UUID]}", "{$keygen$1: [UUID]}"]
+        );
+        let doc = core("? [a, [b, 1.0], 'c, d', '1', null]\n: x\n").expect("valid");
+        assert_eq!(key_names(&doc), ["[a, [b, 1.0], 'c, d', '1', null]"]);
+        let e = core("{a: 1}: x\n{ a: 1 }: y\n").expect_err("duplicate");
+        assert_eq!(
+            (e.message.as_str(), e.span.start()),
+            ("duplicated mapping key", at(2, 1))
+        );
+        assert!(core("{a: 1}: x\n{a: 2}: y\n").is_ok());
     }
 
     #[test]

@@ -45,6 +45,20 @@ fn diff(a: &Node, b: &Node, path: &str) -> Option<String> {
                         k1.name, k1.span, k2.name, k2.span
                     ));
                 }
+                match (&k1.complex, &k2.complex) {
+                    (None, None) => {}
+                    (Some(c1), Some(c2)) => {
+                        if let Some(d) = diff(c1, c2, &format!("{path}.<key {}>", k1.name)) {
+                            return Some(d);
+                        }
+                    }
+                    _ => {
+                        return Some(format!(
+                            "{path}: key {:?} complex on one side only",
+                            k1.name
+                        ))
+                    }
+                }
                 if x.get(&k1.name).map(|n| n.span) != y.get(&k2.name).map(|n| n.span) {
                     return Some(format!("{path}: lookup of {:?} differs", k1.name));
                 }

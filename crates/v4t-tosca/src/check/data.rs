@@ -331,7 +331,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         }
         // Validation clauses of the key schema, on the key as a string.
-        let key_node = Node::new(v4t_yaml::Value::String(k.name.clone()), k.span);
+        let key_node = Node::new(v4t_yaml::Value::String(k.name.to_string()), k.span);
         for clause in self.all_validations(ks) {
             if self.eval_validation(clause, &key_node, ks) == Some(false) {
                 let message = format!(
