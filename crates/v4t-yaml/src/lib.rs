@@ -11,6 +11,8 @@
 //!   1.2 core schema, [`Schema::Core`], for TOSCA 2.0), anchors, aliases and
 //!   merge keys, duplicate-key errors and resource limits.
 //! * [`fast`]: the fast path of [`parse`] for common documents.
+//! * `lenient`: quoted scalars with under-indented continuation lines
+//!   (accepted like js-yaml does) on the saphyr path.
 //! * [`emit`]: tree to text, quoting every string a YAML 1.1 reader would
 //!   misread; [`Style::AsWritten`] keeps number kinds as they were written.
 //! * [`json`]: JSON renderings used in error messages (`JSON.stringify`).
@@ -20,6 +22,7 @@
 pub mod emit;
 pub mod fast;
 pub mod json;
+mod lenient;
 pub mod number;
 pub mod parse;
 pub mod timestamp;

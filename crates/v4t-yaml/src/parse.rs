@@ -16,6 +16,7 @@ use std::fmt;
 
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Tag};
 
+use crate::lenient::Indented;
 use crate::number::format_js;
 use crate::timestamp::{civil_from_days, parse_yaml_timestamp, weekday};
 use crate::value::{Form, Key, Map, Node, SourceId, Span, Tag as ScalarTag, Value};
@@ -110,7 +111,63 @@ pub fn parse_saphyr_with(text: &str, source: SourceId, schema: Schema) -> Result
 }
 
 /// The saphyr path on a text without non-printable characters.
+///
+/// saphyr requires the continuation lines of quoted scalars to be indented
+/// (YAML 1.2); js-yaml and libyaml accept them in any column. Where saphyr
+/// rejects a quoted scalar for that alone, its continuation lines are
+/// indented (which changes no value: folding drops leading blanks) and the
+/// text is read again; spans are then mapped back to the text as written
+/// ([`crate::lenient`]).
 fn parse_checked(text: &str, source: SourceId, schema: Schema) -> Result<Node, ParseError> {
+    let mut indented = Indented::new(text);
+    loop {
+        match build(indented.text(), source, schema) {
+            Ok(mut node) => {
+                indented.map_back_tree(&mut node);
+                return Ok(node);
+            }
+            Err(Failure {
+                mut error,
+                under_indented_quote: Some(quote),
+            }) => {
+                if let Err(limit) = indented.indent_quoted(quote) {
+                    indented.map_back(&mut error.span);
+                    if let Some(limit) = limit {
+                        error.message = format!(
+                            "{} (more than {limit} quoted scalars with under-indented lines)",
+                            error.message
+                        );
+                    }
+                    return Err(error);
+                }
+            }
+            Err(Failure { mut error, .. }) => {
+                indented.map_back(&mut error.span);
+                return Err(error);
+            }
+        }
+    }
+}
+
+/// A failed read of the saphyr path.
+struct Failure {
+    error: ParseError,
+    /// Byte offset of the opening quote when saphyr rejected a quoted
+    /// scalar's continuation line for its indentation.
+    under_indented_quote: Option<usize>,
+}
+
+impl From<ParseError> for Failure {
+    fn from(error: ParseError) -> Failure {
+        Failure {
+            error,
+            under_indented_quote: None,
+        }
+    }
+}
+
+/// One read of `text` with saphyr's event stream.
+fn build(text: &str, source: SourceId, schema: Schema) -> Result<Node, Failure> {
     let mut builder = Builder {
         text,
         schema,
@@ -129,14 +186,30 @@ fn parse_checked(text: &str, source: SourceId, schema: Schema) -> Result<Node, P
         documents: 0,
     };
     let mut parser = Parser::new_from_str(text);
-    // The last event's span (for errors that saphyr reports late).
+    // The last event's span (for errors that saphyr reports late), and the
+    // byte offset where it ends.
     let mut last = Span::NONE;
+    let mut last_end = 0;
     loop {
         let (event, span) = match parser.next_event() {
             None => break,
             Some(Ok(x)) => x,
-            Some(Err(e)) => return Err(scan_error(&e, source, text, last)),
+            Some(Err(e)) => {
+                let under_indented_quote = match e.info() {
+                    "invalid indentation in quoted scalar" => builder.offset(e.marker()),
+                    // A tab in the leading blanks of an under-indented line.
+                    "tab cannot be used as indentation" => builder
+                        .offset(e.marker())
+                        .and_then(|at| crate::lenient::enclosing_quote(text, last_end, at)),
+                    _ => None,
+                };
+                return Err(Failure {
+                    error: scan_error(&e, source, text, last),
+                    under_indented_quote,
+                });
+            }
         };
+        last_end = builder.offset(&span.end).unwrap_or(last_end);
         let mut start = builder.span(&span.start);
         match &event {
             Event::SequenceStart(..) => start = builder.dash_span(&span.start, start),
@@ -1808,6 +1881,87 @@ mod tests {
             ("duplicated mapping key", at(2, 1))
         );
         assert_eq!(err("[a, b]: 1\na,b: 2\n").span.start(), at(2, 1));
+    }
+
+    fn saphyr(text: &str) -> Result<Node, ParseError> {
+        parse_saphyr(text, SourceId(7))
+    }
+
+    /// Values js-yaml 4 gives (checked with js-yaml 4.1).
+    #[test]
+    fn quoted_scalars_may_continue_in_any_column_like_js_yaml() {
+        let cases: &[(&str, &str, &str)] = &[
+            (
+                "description: \"A multiline description \nusing a quoted string\"\n",
+                "description",
+                "A multiline description using a quoted string",
+            ),
+            ("a: 'it''s\n x\n\n y'\n", "a", "it's x\ny"),
+            ("p: \"\\\nR0lG\\\nOTk6\\\n+f/+\"\n", "p", "R0lGOTk6+f/+"),
+            ("a: \"x\n\ty\"\n", "a", "x y"),
+            ("a: \"x \\\ny\"\n", "a", "x y"),
+            ("a: \"x\n  \n\"\n", "a", "x\n"),
+            ("a: \"x\n---y\"\n", "a", "x ---y"),
+        ];
+        for &(text, key, want) in cases {
+            for (path, doc) in [
+                ("parse", parse(text, SourceId(7))),
+                ("saphyr", saphyr(text)),
+            ] {
+                let doc = doc.unwrap_or_else(|e| panic!("{path}: {e} for {text:?}"));
+                assert_eq!(
+                    doc.get(key).and_then(Node::as_str),
+                    Some(want),
+                    "{path}: {text:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn under_indented_quoted_scalars_keep_their_spans_as_written() {
+        let text = "a:\n  b: \"x\ny\"\n  c: [\"p\nq\", r]\n  d: &s 'u\nv'\n  e: *s\n";
+        let doc = saphyr(text).unwrap_or_else(|e| panic!("{e}"));
+        let a = doc.get("a").expect("a");
+        assert_eq!(a.get("b").map(|n| n.span), Some(rg(2, 6, 3, 3)));
+        assert_eq!(a.get("b").and_then(Node::as_str), Some("x y"));
+        let c = a.get("c").and_then(Node::as_seq).expect("c");
+        assert_eq!((c[0].span, c[1].span), (rg(4, 7, 5, 3), rg(5, 5, 5, 6)));
+        assert_eq!(a.get("c").map(|n| n.span), Some(rg(4, 6, 5, 7)));
+        assert_eq!(a.get("d").and_then(Node::as_str), Some("u v"));
+        // The alias is a copy of the anchored node, span included.
+        assert_eq!(a.get("d").map(|n| n.span), Some(rg(6, 6, 7, 3)));
+        assert_eq!(a.get("e").map(|n| n.span), Some(rg(6, 6, 7, 3)));
+        let keys: Vec<Span> = a
+            .as_map()
+            .map(|m| m.iter().map(|(k, _)| k.span).collect())
+            .unwrap_or_default();
+        assert_eq!(keys[3], rg(8, 3, 8, 4));
+        assert_eq!(doc.span, rg(1, 1, 8, 4));
+        // Many such scalars in one text (one read each).
+        let many: String = (0..300)
+            .map(|i| format!("k{i}: &a{i} \"x\ny\"\n"))
+            .collect();
+        let doc = saphyr(&many).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            doc.get("k299").map(|n| (n.span, n.as_str())),
+            Some((rg(599, 7, 600, 3), Some("x y")))
+        );
+    }
+
+    #[test]
+    fn document_markers_still_end_quoted_scalars() {
+        for text in [
+            "a:\n  b: \"x\n...\ny\"\n",
+            "a:\n  b: 'x\n--- y'\n",
+            "a: \"x\n---\n\"\n",
+        ] {
+            let e = err(text);
+            assert!(e.message.contains("document indicator"), "{text:?}: {e}");
+        }
+        // A multi-line quoted scalar is no implicit key.
+        assert!(saphyr("a:\n  \"b\nc\": 1\n").is_err());
+        assert!(saphyr("\"b\nc\": 1\n").is_err());
     }
 
     #[test]

@@ -770,6 +770,12 @@ impl Map {
         }
     }
 
+    /// Mutable keys and values, for the parser to adjust spans. Key names
+    /// must not change (the index hashes them).
+    pub(crate) fn entries_mut(&mut self) -> impl Iterator<Item = (&mut Key, &mut Node)> {
+        self.entries.iter_mut().map(|(k, v)| (k, v))
+    }
+
     pub fn into_entries(self) -> Vec<(Key, Node)> {
         self.entries
     }
