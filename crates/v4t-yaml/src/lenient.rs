@@ -41,6 +41,8 @@ pub(crate) struct Indented<'t> {
     /// spaces at line starts are inserted, so line numbers stay the same).
     inserted: BTreeMap<u32, u32>,
     rereads: usize,
+    /// How often the text may be indented (read again).
+    limit: usize,
 }
 
 impl<'t> Indented<'t> {
@@ -50,6 +52,7 @@ impl<'t> Indented<'t> {
             text: None,
             inserted: BTreeMap::new(),
             rereads: 0,
+            limit: MIN_REREADS.max(MAX_REREAD_BYTES / original.len().max(1)),
         }
     }
 
@@ -64,7 +67,6 @@ impl<'t> Indented<'t> {
     /// has another cause), `Err(Some(limit))` if the text has been read
     /// again `limit` times already.
     pub(crate) fn indent_quoted(&mut self, quote: usize) -> Result<(), Option<usize>> {
-        let limit = MIN_REREADS.max(MAX_REREAD_BYTES / self.original.len().max(1));
         let text = self.text.as_deref().unwrap_or(self.original);
         let before = text.get(..quote).ok_or(None)?;
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
@@ -82,8 +84,8 @@ impl<'t> Indented<'t> {
         if insertions.is_empty() {
             return Err(None);
         }
-        if self.rereads >= limit {
-            return Err(Some(limit));
+        if self.rereads >= self.limit {
+            return Err(Some(self.limit));
         }
         let added: usize = insertions.iter().map(|(_, _, n)| n).sum();
         let mut out = String::with_capacity(text.len() + added);
@@ -214,4 +216,81 @@ pub(crate) fn enclosing_quote(text: &str, from: usize, at: usize) -> Option<usiz
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::SourceId;
+
+    fn quote_after(indented: &Indented<'_>, key: &str) -> usize {
+        indented
+            .text()
+            .find(key)
+            .map_or(usize::MAX, |i| i + key.len())
+    }
+
+    #[test]
+    fn continuation_lines_are_indented_to_the_quote_and_mapped_back() {
+        let text = "k:\n  a: \"x\ny\n\n  \n z \\\n\tw\"\n---\n";
+        let mut indented = Indented::new(text);
+        assert_eq!(
+            indented.indent_quoted(quote_after(&indented, "a: ")),
+            Ok(())
+        );
+        // Lines 3 (`y`), 6 (` z`) and 7 (a tab) move to column 6; blank
+        // lines stay as they are.
+        assert_eq!(
+            indented.text(),
+            "k:\n  a: \"x\n     y\n\n  \n     z \\\n     \tw\"\n---\n"
+        );
+        let mut span = Span::range(SourceId(0), (3, 6), (7, 8));
+        indented.map_back(&mut span);
+        assert_eq!(span, Span::range(SourceId(0), (3, 1), (7, 3)));
+        let mut span = Span::new(SourceId(0), 6, 6);
+        indented.map_back(&mut span);
+        assert_eq!(span, Span::new(SourceId(0), 6, 2));
+        // Nothing left to indent: the error has another cause.
+        assert_eq!(
+            indented.indent_quoted(quote_after(&indented, "a: ")),
+            Err(None)
+        );
+        assert_eq!(indented.indent_quoted(0), Err(None));
+    }
+
+    #[test]
+    fn document_markers_end_the_scan() {
+        let text = "a: 'x\ny\n--- z\nw'\n";
+        let mut indented = Indented::new(text);
+        assert_eq!(indented.indent_quoted(3), Ok(()));
+        assert_eq!(indented.text(), "a: 'x\n   y\n--- z\nw'\n");
+    }
+
+    #[test]
+    fn rereads_are_limited() {
+        let text = "a: \"x\ny\"\nb: 'x\ny'\nc: \"x\ny\"\n";
+        let mut indented = Indented::new(text);
+        indented.limit = 2;
+        assert_eq!(
+            indented.indent_quoted(quote_after(&indented, "a: ")),
+            Ok(())
+        );
+        assert_eq!(
+            indented.indent_quoted(quote_after(&indented, "b: ")),
+            Ok(())
+        );
+        assert_eq!(
+            indented.indent_quoted(quote_after(&indented, "c: ")),
+            Err(Some(2))
+        );
+    }
+
+    #[test]
+    fn the_enclosing_quote_skips_comments_properties_and_earlier_scalars() {
+        let text = "a: # it's\n  {\"k\": &x !t \"v\n\ty\"}\n";
+        let tab = text.find('\t').unwrap_or(0);
+        let quote = text.find("\"v").unwrap_or(0);
+        assert_eq!(enclosing_quote(text, 2, tab), Some(quote));
+        assert_eq!(enclosing_quote(text, 2, 5), None);
+    }
 }

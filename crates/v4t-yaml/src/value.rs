@@ -923,6 +923,37 @@ mod tests {
             "{}",
             std::mem::size_of::<Node>()
         );
+        // A key: name (16), span (20), complex-key pointer (8).
+        assert_eq!(std::mem::size_of::<Key>(), 48);
+    }
+
+    #[test]
+    fn key_names_read_like_strings() {
+        let key = Key::new("name", Span::NONE);
+        let (owned, borrowed): (String, &str) = ("name".into(), "name");
+        assert!(key.name == borrowed);
+        assert!(borrowed == key.name);
+        assert!(key.name == *borrowed);
+        assert!(*borrowed == key.name);
+        assert!(key.name == owned);
+        assert!(owned == key.name);
+        assert!(key.name != "other" && key.name != *"nam");
+        assert_eq!((key.name.as_str(), key.name.len()), ("name", 4));
+        assert_eq!(format!("{} {:?}", key.name, key.name), "name \"name\"");
+        assert_eq!(String::from(key.name.clone()), "name");
+        let mut set = std::collections::HashSet::new();
+        set.insert(key.name.clone());
+        assert!(set.contains("name"));
+        assert!(key.complex.is_none());
+        let complex = Key::complex("a,b", Node::seq(vec![Node::string("a"), Node::string("b")]));
+        assert_eq!(
+            complex
+                .complex
+                .as_deref()
+                .and_then(Node::as_seq)
+                .map(Vec::len),
+            Some(2)
+        );
     }
 
     #[test]
