@@ -218,7 +218,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                     let entry = self.entry_schema(s);
                     let key = self.key_schema(s);
                     for (k, item) in m.iter() {
-                        if let Some(ks) = &key {
+                        if self.key_call(k) {
+                            // A key computed when the function is
+                            // evaluated (§10.1): nothing to check now.
+                        } else if let Some(ks) = &key {
                             self.map_key(k, ks, section);
                         } else if !self.key_is_string(k) {
                             let message =
