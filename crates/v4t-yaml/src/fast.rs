@@ -1,17 +1,20 @@
 //! A fast, single-pass reader for the YAML that TOSCA templates use.
 //!
 //! [`parse_fast`] reads block mappings and sequences (including sequences not
-//! indented under their key), single-line plain, single- and double-quoted
-//! scalars, single-line flow collections, comments, blank lines, a leading
-//! `---` and a final `...`. It builds exactly the tree (values, key order and
-//! spans) that the `saphyr-parser` path ([`crate::parse::parse_saphyr`])
-//! builds, with the same scalar resolution.
+//! indented under their key), single-line plain scalars, single- and
+//! double-quoted scalars (values in block context may continue over lines,
+//! in any column, as js-yaml reads them), single-line flow collections,
+//! comments, blank lines, a leading `---` and a final `...`. It builds
+//! exactly the tree (values, key order and spans) that the `saphyr-parser`
+//! path ([`crate::parse::parse_saphyr`]) builds, with the same scalar
+//! resolution.
 //!
 //! Whenever it meets anything else (anchors, aliases, tags, block scalars,
-//! explicit keys, merge keys, multi-line scalars or flows, directives, tabs,
-//! several documents, duplicate keys, deep nesting, any syntax error or
-//! doubt) it gives up and returns `None`, and the caller reruns the saphyr
-//! path, which keeps every message and rare feature as it is.
+//! explicit or complex keys, merge keys, multi-line plain scalars or flows,
+//! directives, tabs, several documents, duplicate keys, deep nesting, any
+//! syntax error or doubt) it gives up and returns `None`, and the caller
+//! reruns the saphyr path, which keeps every message and rare feature as it
+//! is.
 //!
 //! The reader is recursive but bounded: it gives up beyond [`FAST_MAX_DEPTH`]
 //! nested collections (the saphyr path then applies the real limits).
