@@ -26,7 +26,9 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod count;
 mod gates;
+mod natural;
 mod pb;
 mod prefer;
 mod propagate;
@@ -37,6 +39,8 @@ mod testutil;
 use batsat::{lbool, Callbacks, SolverInterface, SolverOpts};
 use std::fmt;
 
+pub use count::{Count, CountBudget};
+pub use natural::Natural;
 pub use split::{Answer, Question, Split};
 
 /// A literal: a variable or its negation.
@@ -100,10 +104,24 @@ impl fmt::Debug for Lit {
     }
 }
 
-/// Callbacks that do nothing (unlike batsat's `Basic`, this keeps the solver `Send`).
-struct Quiet;
+/// Callbacks that only enforce a conflict budget (unlike batsat's `Basic`,
+/// this keeps the solver `Send`).
+struct Quiet {
+    /// Conflicts the current search may still learn from before it gives up.
+    conflicts_left: u64,
+}
 
-impl Callbacks for Quiet {}
+impl Callbacks for Quiet {
+    fn on_new_clause(&mut self, _: &[batsat::Lit], kind: batsat::clause::Kind) {
+        if kind == batsat::clause::Kind::Learnt {
+            self.conflicts_left = self.conflicts_left.saturating_sub(1);
+        }
+    }
+
+    fn stop(&self) -> bool {
+        self.conflicts_left == 0
+    }
+}
 
 /// Solver with a formula builder (Tseitin gates with constant folding).
 ///
@@ -415,7 +433,12 @@ impl Solver {
     /// The batsat instance, built from the stored clauses on first use.
     fn backend(&mut self) -> &mut batsat::Solver<Quiet> {
         if self.sat.is_none() {
-            let mut sat = batsat::Solver::new(SolverOpts::default(), Quiet);
+            let mut sat = batsat::Solver::new(
+                SolverOpts::default(),
+                Quiet {
+                    conflicts_left: u64::MAX,
+                },
+            );
             sat.new_var(lbool::TRUE, false);
             for _ in 1..self.vars {
                 sat.new_var(lbool::FALSE, true);
@@ -472,6 +495,12 @@ impl Solver {
 
     /// Solves; on success stores the model, on failure keeps the previous model.
     pub(crate) fn solve_raw(&mut self, assumptions: &[Lit]) -> bool {
+        self.solve_limited(assumptions, u64::MAX) == Some(true)
+    }
+
+    /// [`Solver::solve_raw`] that gives up (`None`, previous model kept)
+    /// after `conflicts` conflicts.
+    pub(crate) fn solve_limited(&mut self, assumptions: &[Lit], conflicts: u64) -> Option<bool> {
         self.backend();
         let sat = self.sat.as_mut().expect("built above");
         self.scratch.clear();
@@ -481,15 +510,20 @@ impl Solver {
                 .filter(|&&l| l != self.truth)
                 .map(|l| l.to_bs()),
         );
+        sat.cb_mut().conflicts_left = conflicts;
         let res = sat.solve_limited(&self.scratch);
+        sat.cb_mut().conflicts_left = u64::MAX;
         self.pending_units = false;
+        if res == lbool::UNDEF {
+            return None;
+        }
         if res == lbool::TRUE {
             self.core.clear();
             self.model.clear();
             self.model
                 .extend(sat.get_model().iter().map(|&v| v == lbool::TRUE));
             self.model_valid = true;
-            true
+            Some(true)
         } else {
             // batsat reports the final conflict clause, i.e. negated assumptions.
             self.core.clear();
@@ -497,7 +531,7 @@ impl Solver {
                 .extend(sat.unsat_core().iter().map(|&l| !Lit::from_bs(l)));
             self.core.sort_unstable();
             self.core.dedup();
-            false
+            Some(false)
         }
     }
 

@@ -98,26 +98,7 @@ impl Solver {
     /// parts start from it, so no part needs an initial search.
     pub fn split(mut self) -> Split {
         let n = self.num_vars() as usize;
-        // Level-0 facts: from the backend if there is one, else propagated in the store.
-        let facts: Option<Vec<i8>> = if self.sat.is_some() {
-            self.propagate_units();
-            (!self.is_known_unsat()).then(|| {
-                (0..n as u32)
-                    .map(|v| match self.fixed(Lit::from_var(v)) {
-                        None => 0,
-                        Some(b) => {
-                            if b {
-                                1
-                            } else {
-                                -1
-                            }
-                        }
-                    })
-                    .collect()
-            })
-        } else {
-            self.store_level0()
-        };
+        let facts = self.level0();
         let mut split = Split {
             truth: self.truth,
             unsat: facts.is_none(),
