@@ -156,6 +156,13 @@ struct Frame {
     product: Product,
 }
 
+/// What entering a part gives: its count (and whether it is exact), or a
+/// frame branching on it.
+enum Entered {
+    Counted(Natural, bool),
+    Branching(Frame),
+}
+
 /// The search state: the simplified clauses, the assignment and the cache.
 struct Counter {
     /// Clause literals; clause `c` is `lits[start[c]..start[c + 1]]`, the
@@ -316,12 +323,12 @@ impl Counter {
                 );
                 product.next += 1;
                 match self.enter(part, oracle) {
-                    Ok((value, exact)) => {
+                    Entered::Counted(value, exact) => {
                         let product = frames.last_mut().map_or(&mut root, |f| &mut f.product);
                         product.value = product.value.mul(&value);
                         product.exact &= exact;
                     }
-                    Err(frame) => frames.push(frame),
+                    Entered::Branching(frame) => frames.push(frame),
                 }
                 continue;
             }
@@ -346,17 +353,17 @@ impl Counter {
 
     /// The count of `part` if it is known without branching, else a frame
     /// that branches on it (its first branch open).
-    fn enter(&mut self, part: Part, oracle: &mut Solver) -> Result<(Natural, bool), Frame> {
+    fn enter(&mut self, part: Part, oracle: &mut Solver) -> Entered {
         if part.branch == NONE {
-            return Ok((Natural::ONE, true));
+            return Entered::Counted(Natural::ONE, true);
         }
         if let Some(v) = self.cache.get(&part.key) {
-            return Ok((v.clone(), true));
+            return Entered::Counted(v.clone(), true);
         }
         if self.decisions_made >= self.budget.decisions {
             // Satisfiable (the invariant), so at least one projected model.
             self.exhausted = true;
-            return Ok((Natural::ONE, false));
+            return Entered::Counted(Natural::ONE, false);
         }
         let var = Lit::from_var(part.branch);
         let first = oracle.has_model() && oracle.value(var);
@@ -370,9 +377,10 @@ impl Counter {
             product: Product::new(Vec::new(), 0),
         };
         if self.open_branch(&mut frame, oracle) {
-            Err(frame)
+            Entered::Branching(frame)
         } else {
-            Ok(self.finish(frame))
+            let (value, exact) = self.finish(frame);
+            Entered::Counted(value, exact)
         }
     }
 
