@@ -21,13 +21,28 @@
 //!   independent part of the problem, with the same optimisation, tie-breaking
 //!   and entailment questions answered part by part.
 //!
+//! Questions about *all* models, for analyses of a whole product family:
+//! * [`Solver::count`]: the number of distinct assignments of a set of
+//!   projection variables in the models (sharpSAT-style exact counting with
+//!   a time-free [`CountBudget`]; a [`Count`] says whether it is exact), as a
+//!   [`Natural`] that cannot overflow;
+//! * [`Solver::backbone`] (and [`Split::backbone`]): which literals are
+//!   true in every model, false in every model, or free ([`Implied`]);
+//! * [`Solver::minimal_core`] (and [`Split::minimal_core`]): a
+//!   subset-minimal set of assumption literals that has no model;
+//! * [`Solver::enumerate`]: the distinct projections of the models in
+//!   lexicographic order, up to a limit ([`Enumeration`]).
+//!
 //! All literals passed to a [`Solver`] must come from that same solver; a
 //! literal from another solver whose variable does not exist here may panic.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod backbone;
 mod count;
+mod enumerate;
 mod gates;
+mod mus;
 mod natural;
 mod pb;
 mod prefer;
@@ -39,7 +54,9 @@ mod testutil;
 use batsat::{lbool, Callbacks, SolverInterface, SolverOpts};
 use std::fmt;
 
+pub use backbone::Implied;
 pub use count::{Count, CountBudget};
+pub use enumerate::Enumeration;
 pub use natural::Natural;
 pub use split::{Answer, Question, Split};
 

@@ -14,11 +14,24 @@ impl Solver {
     /// The choices are not permanent: only the stored model changes. Does nothing
     /// if the clauses are unsatisfiable (the stored model is then cleared).
     pub fn prefer_false(&mut self, order: &[Lit]) {
-        if !self.ensure_model() {
-            return;
+        self.lex_min(&[], order);
+    }
+
+    /// Makes the current model the lexicographically smallest model with
+    /// respect to `order` among the models satisfying the assumptions
+    /// `base`; `false` if there is none (the stored model is then cleared
+    /// if `base` is empty, else kept).
+    pub(crate) fn lex_min(&mut self, base: &[Lit], order: &[Lit]) -> bool {
+        let found = if base.is_empty() {
+            self.ensure_model()
+        } else {
+            self.solve_raw(base)
+        };
+        if !found {
+            return false;
         }
         self.propagate_units();
-        let mut assumptions: Vec<Lit> = Vec::new();
+        let mut assumptions: Vec<Lit> = base.to_vec();
         for &lit in order {
             if self.fixed(lit).is_some() {
                 continue;
@@ -34,6 +47,7 @@ impl Solver {
                 assumptions.push(!lit);
             }
         }
+        true
     }
 }
 
