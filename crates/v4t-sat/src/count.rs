@@ -78,21 +78,32 @@ pub struct Count {
 
 impl Solver {
     /// The number of assignments of the variables of `projection` that
-    /// extend to a model of the clauses (see the module documentation).
+    /// extend to a model of the clauses in which all of `assumptions` are
+    /// true (see the module documentation).
     ///
     /// Signs in `projection` are ignored and repeated variables count once;
-    /// an empty projection counts 1 if the clauses are satisfiable, 0 if not.
-    /// Neither the clauses nor the stored model change meaning; the search
-    /// backend is built if needed and keeps what it learnt.
-    pub fn count(&mut self, projection: &[Lit], budget: &CountBudget) -> Count {
+    /// an empty projection counts 1 if there is such a model, 0 if not.
+    /// The clauses do not change; the current model may change to another
+    /// model, and the search backend keeps what it learnt.
+    pub fn count(
+        &mut self,
+        assumptions: &[Lit],
+        projection: &[Lit],
+        budget: &CountBudget,
+    ) -> Count {
         let exact = |value| Count { value, exact: true };
         let Some(facts) = self.level0() else {
             return exact(Natural::ZERO);
         };
-        if !self.ensure_model() {
+        let satisfiable = if assumptions.is_empty() {
+            self.ensure_model()
+        } else {
+            self.solve_raw(assumptions)
+        };
+        if !satisfiable {
             return exact(Natural::ZERO);
         }
-        match Counter::new(self, facts, projection, *budget) {
+        match Counter::new(self, facts, assumptions, projection, *budget) {
             Some(mut counter) => {
                 let (value, exact) = counter.run(self);
                 Count { value, exact }
@@ -196,10 +207,12 @@ struct Counter {
 
 impl Counter {
     /// The clauses of `solver` without the level-0 `facts`, with the units
-    /// that remain propagated; `None` if that finds a conflict.
+    /// that remain and the `assumptions` propagated; `None` if that finds a
+    /// conflict.
     fn new(
         solver: &Solver,
         facts: Vec<i8>,
+        assumptions: &[Lit],
         projection: &[Lit],
         budget: CountBudget,
     ) -> Option<Counter> {
@@ -282,7 +295,8 @@ impl Counter {
             value: facts,
             trail: Vec::new(),
             projected,
-            decisions: Vec::new(),
+            // Every satisfiability check assumes them.
+            decisions: assumptions.to_vec(),
             var_mark: vec![0; n],
             clause_mark: vec![0; clauses],
             stamp: 0,
@@ -293,7 +307,7 @@ impl Counter {
             decisions_made: 0,
             exhausted: false,
         };
-        for unit in units {
+        for unit in units.into_iter().chain(assumptions.iter().copied()) {
             match counter.lit_value(unit) {
                 0 => counter.assign(unit),
                 v if v < 0 => return None,
@@ -667,8 +681,21 @@ mod tests {
             if round % 5 == 0 {
                 s.solve(&[]);
             }
-            let got = s.count(&lits, &CountBudget::default());
-            let want = brute_force(&vars, &cnf, &projection);
+            // Sometimes under assumptions: like unit clauses.
+            let assumptions: Vec<Lit> = (0..rng.below(3))
+                .map(|_| {
+                    let v = vars[rng.below(n as u64) as usize];
+                    if rng.below(2) == 0 {
+                        v
+                    } else {
+                        !v
+                    }
+                })
+                .collect();
+            let got = s.count(&assumptions, &lits, &CountBudget::default());
+            let mut constrained = cnf.clone();
+            constrained.extend(assumptions.iter().map(|&a| vec![a]));
+            let want = brute_force(&vars, &constrained, &projection);
             assert!(got.exact, "round {round}");
             assert_eq!(
                 got.value.to_u128(),
@@ -711,7 +738,7 @@ mod tests {
                 .map(|_| rng.below(n as u64) as usize)
                 .collect();
             let lits: Vec<Lit> = projection.iter().map(|&i| vars[i]).collect();
-            let got = s.count(&lits, &CountBudget::default());
+            let got = s.count(&[], &lits, &CountBudget::default());
             let want = brute_force(&vars, &cnf, &projection);
             assert!(got.exact);
             assert_eq!(got.value.to_u128(), Some(want), "round {round}");
@@ -749,7 +776,7 @@ mod tests {
             let all: Vec<Lit> = fs.iter().map(|f| f.0).collect();
             let top = s.or(&all);
             s.require(top);
-            let got = s.count(&xs, &CountBudget::default());
+            let got = s.count(&[], &xs, &CountBudget::default());
             // Brute force over the inputs: evaluate through a fresh solve.
             let mut want = 0u128;
             for m in 0..1u32 << n {
@@ -773,7 +800,7 @@ mod tests {
         for pair in xs.chunks(2) {
             s.add_clause(pair);
         }
-        let got = s.count(&xs, &CountBudget::default());
+        let got = s.count(&[], &xs, &CountBudget::default());
         assert!(got.exact);
         let mut want = Natural::ONE;
         for _ in 0..100 {
@@ -785,7 +812,7 @@ mod tests {
         let xs: Vec<Lit> = (0..130).map(|_| s.new_var()).collect();
         s.require(xs[0]);
         assert_eq!(
-            s.count(&xs, &CountBudget::default()).value,
+            s.count(&[], &xs, &CountBudget::default()).value,
             Natural::pow2(129)
         );
     }
@@ -796,14 +823,17 @@ mod tests {
         let (a, b) = (s.new_var(), s.new_var());
         s.add_clause(&[a, b]);
         let budget = CountBudget::default();
-        assert_eq!(s.count(&[], &budget).value, Natural::ONE);
-        assert_eq!(s.count(&[a, !a, b], &budget).value, Natural::from(3u64));
+        assert_eq!(s.count(&[], &[], &budget).value, Natural::ONE);
+        assert_eq!(
+            s.count(&[], &[a, !a, b], &budget).value,
+            Natural::from(3u64)
+        );
         s.add_clause(&[!a]);
         s.add_clause(&[!b]);
-        let got = s.count(&[a, b], &budget);
+        let got = s.count(&[], &[a, b], &budget);
         assert_eq!(got.value, Natural::ZERO);
         assert!(got.exact);
-        assert_eq!(s.count(&[], &budget).value, Natural::ZERO);
+        assert_eq!(s.count(&[], &[], &budget).value, Natural::ZERO);
     }
 
     /// With a tiny budget the count is a lower bound, flagged inexact, and
@@ -825,7 +855,7 @@ mod tests {
                 decisions: rng.below(4),
                 ..CountBudget::default()
             };
-            let got = s.count(&vars, &budget);
+            let got = s.count(&[], &vars, &budget);
             let value = got.value.to_u128().expect("small");
             assert!(value <= want, "round {round}");
             if got.exact {
@@ -834,7 +864,7 @@ mod tests {
             if want > 0 {
                 assert!(value >= 1, "round {round}");
             }
-            let full = s.count(&vars, &CountBudget::default());
+            let full = s.count(&[], &vars, &CountBudget::default());
             assert_eq!(full.value.to_u128(), Some(want), "round {round}");
         }
         // A budget of zero decisions on a problem that needs some.
@@ -846,7 +876,7 @@ mod tests {
             decisions: 0,
             ..CountBudget::default()
         };
-        let got = s.count(&xs, &none);
+        let got = s.count(&[], &xs, &none);
         assert!(!got.exact);
         assert_eq!(got.value, Natural::ONE);
     }

@@ -81,6 +81,27 @@ impl Natural {
         Natural::from_limbs(out)
     }
 
+    /// `self - other`, or `None` if `other` is larger.
+    pub fn checked_sub(&self, other: &Natural) -> Option<Natural> {
+        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &other.0) {
+            return a.checked_sub(*b).map(|d| Natural(Repr::Small(d)));
+        }
+        if self < other {
+            return None;
+        }
+        let (a, b) = (self.limbs(), other.limbs());
+        let mut out = Vec::with_capacity(a.len());
+        let mut borrow = 0u64;
+        for (i, &x) in a.iter().enumerate() {
+            let y = *b.get(i).unwrap_or(&0);
+            let (d, o1) = x.overflowing_sub(y);
+            let (d, o2) = d.overflowing_sub(borrow);
+            out.push(d);
+            borrow = u64::from(o1 || o2);
+        }
+        Some(Natural::from_limbs(out))
+    }
+
     /// `self * other`.
     pub fn mul(&self, other: &Natural) -> Natural {
         if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &other.0) {
@@ -264,6 +285,11 @@ mod tests {
             let (b, sb) = random(&mut rng);
             assert_eq!(a.add(&b).to_string(), dec_add(&sa, &sb), "round {round}");
             assert_eq!(a.mul(&b).to_string(), dec_mul(&sa, &sb), "round {round}");
+            let sum = a.add(&b);
+            assert_eq!(sum.checked_sub(&b), Some(a.clone()), "round {round}");
+            assert_eq!(sum.checked_sub(&a), Some(b.clone()), "round {round}");
+            let bigger = sum.add(&Natural::ONE);
+            assert_eq!(a.checked_sub(&bigger), None, "round {round}");
             assert_eq!(
                 a.cmp(&b),
                 (sa.len(), &sa).cmp(&(sb.len(), &sb)),
