@@ -31,7 +31,9 @@
 //! * [`Solver::minimal_core`] (and [`Split::minimal_core`]): a
 //!   subset-minimal set of assumption literals that has no model;
 //! * [`Solver::enumerate`]: the distinct projections of the models in
-//!   lexicographic order, up to a limit ([`Enumeration`]).
+//!   lexicographic order, up to a limit ([`Enumeration`]);
+//! * [`Solver::can_differ`]: whether some literals are determined by others
+//!   (two models agreeing on these, differing on those).
 //!
 //! All literals passed to a [`Solver`] must come from that same solver; a
 //! literal from another solver whose variable does not exist here may panic.
@@ -40,6 +42,7 @@
 
 mod backbone;
 mod count;
+mod differ;
 mod enumerate;
 mod gates;
 mod mus;

@@ -14,14 +14,13 @@ impl Solver {
     /// The choices are not permanent: only the stored model changes. Does nothing
     /// if the clauses are unsatisfiable (the stored model is then cleared).
     pub fn prefer_false(&mut self, order: &[Lit]) {
-        self.lex_min(&[], order);
+        self.prefer_false_assuming(&[], order);
     }
 
-    /// Makes the current model the lexicographically smallest model with
-    /// respect to `order` among the models satisfying the assumptions
-    /// `base`; `false` if there is none (the stored model is then cleared
-    /// if `base` is empty, else kept).
-    pub(crate) fn lex_min(&mut self, base: &[Lit], order: &[Lit]) -> bool {
+    /// [`Solver::prefer_false`] among the models in which all of `base` are
+    /// true; `false` if there is none (the stored model is then cleared if
+    /// `base` is empty, else kept).
+    pub fn prefer_false_assuming(&mut self, base: &[Lit], order: &[Lit]) -> bool {
         let found = if base.is_empty() {
             self.ensure_model()
         } else {

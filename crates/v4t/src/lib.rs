@@ -18,6 +18,7 @@
 //!
 //! The library does no I/O: texts come in through [`Sources`] and a [`Loader`].
 
+pub mod analyze;
 pub mod check;
 pub mod enrich;
 pub mod error;
@@ -124,34 +125,24 @@ pub fn resolve_observed(
     options: &ResolveOptions,
     observe: &mut dyn FnMut(Stage),
 ) -> Result<Resolved> {
-    let (mut doc, loaded) = load::load(sources, template, loader)?;
-    graph::check_version(&doc)?;
-    validate::validate(&doc)?;
-    let warnings = lint::lint(&doc);
-    observe(Stage::Load);
-    let enriched = if options.enrich {
-        enrich::enrich_for_resolving(&mut doc)?
-    } else {
-        None
-    };
-    observe(Stage::Enrich);
-    let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref())?;
-    // The reference's "hotfix": no fallback properties in the resolver graph.
-    if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
-        if let Some(o) = tt
-            .map_entry("variability")
-            .and_then(|v| v.map_entry("options"))
-        {
-            o.insert("bratans_unknown", Node::bool(true));
-        }
-    }
-    normalize::normalize(&mut doc)?;
-    // The resolver reads conditions only through the graph; the output drops
-    // them. The enricher's graph already has the resolver graph's structure.
-    let graph = match enriched {
-        Some(g2) => graph::rebuild(&doc, g2)?,
-        None => graph::build_moving_conditions(&mut doc)?,
-    };
+    let mut assigned = v4t_yaml::Map::new();
+    let prepared = prepare(
+        sources,
+        template,
+        loader,
+        options.enrich,
+        &mut |doc| {
+            assigned = inputs::assign(doc, &options.presets, options.inputs.as_ref())?;
+            Ok(())
+        },
+        observe,
+    )?;
+    let Prepared {
+        mut doc,
+        graph,
+        loaded,
+        warnings,
+    } = prepared;
     inputs::validate(&doc, &assigned)?;
     observe(Stage::Graph);
     let solution = solve::solve(&doc, &graph, assigned, options.now_ms.unwrap_or(0.0))?;
@@ -173,6 +164,63 @@ pub fn resolve_observed(
     Ok(Resolved {
         template,
         report,
+        warnings,
+    })
+}
+
+/// A template up to the resolver graph (what resolving and analysing share).
+struct Prepared {
+    doc: Node,
+    graph: graph::Graph,
+    loaded: load::LoadedTypes,
+    warnings: Vec<lint::Warning>,
+}
+
+/// Loads, checks, enriches (if `enrich`) and normalises the template and
+/// builds the resolver graph. `between` runs after enrichment, where
+/// resolving assigns the inputs (so its errors come in the same order).
+/// Reports [`Stage::Load`] and [`Stage::Enrich`]; the caller reports
+/// [`Stage::Graph`].
+fn prepare(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+    enrich: bool,
+    between: &mut dyn FnMut(&Node) -> Result<()>,
+    observe: &mut dyn FnMut(Stage),
+) -> Result<Prepared> {
+    let (mut doc, loaded) = load::load(sources, template, loader)?;
+    graph::check_version(&doc)?;
+    validate::validate(&doc)?;
+    let warnings = lint::lint(&doc);
+    observe(Stage::Load);
+    let enriched = if enrich {
+        enrich::enrich_for_resolving(&mut doc)?
+    } else {
+        None
+    };
+    observe(Stage::Enrich);
+    between(&doc)?;
+    // The reference's "hotfix": no fallback properties in the resolver graph.
+    if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
+        if let Some(o) = tt
+            .map_entry("variability")
+            .and_then(|v| v.map_entry("options"))
+        {
+            o.insert("bratans_unknown", Node::bool(true));
+        }
+    }
+    normalize::normalize(&mut doc)?;
+    // The resolver reads conditions only through the graph; the output drops
+    // them. The enricher's graph already has the resolver graph's structure.
+    let graph = match enriched {
+        Some(g2) => graph::rebuild(&doc, g2)?,
+        None => graph::build_moving_conditions(&mut doc)?,
+    };
+    Ok(Prepared {
+        doc,
+        graph,
+        loaded,
         warnings,
     })
 }

@@ -1,0 +1,303 @@
+//! The analysis against brute force: random templates resolved in every
+//! configuration of the analysis' domains.
+
+use super::{analyze, Analysis, AnalyzeOptions};
+use crate::{resolve, NoFiles, ResolveOptions, Sources};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+use v4t_yaml::json::to_json;
+use v4t_yaml::{Node, Span, Value};
+
+/// xorshift64*, deterministic.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D) % n.max(1)
+    }
+}
+
+/// A random condition over the inputs and the nodes before node `i`.
+/// Inputs are boolean (`b`), string (`s`) or untyped (`u`: compared with
+/// numbers and strings, and added to a number, which fails for strings).
+fn condition(rng: &mut Rng, inputs: &[(String, char)], i: usize, depth: u32) -> String {
+    let pick = rng.below(if depth > 1 { 4 } else { 7 });
+    match pick {
+        0 | 1 if !inputs.is_empty() => {
+            let (name, kind) = &inputs[rng.below(inputs.len() as u64) as usize];
+            let read = format!("{{variability_input: {name}}}");
+            match (kind, rng.below(3)) {
+                ('b', _) => read,
+                ('s', _) | ('u', 0) => {
+                    let v = ["a", "b"][rng.below(2) as usize];
+                    format!("{{equal: [{read}, {v}]}}")
+                }
+                ('u', 1) => format!("{{greater: [{read}, 1]}}"),
+                _ => format!("{{greater: [{{add: [{read}, 1]}}, 2]}}"),
+            }
+        }
+        2 if i > 0 => format!("{{node_presence: n{}}}", rng.below(i as u64)),
+        3 => "true".to_string(),
+        4 => format!("{{not: {}}}", condition(rng, inputs, i, depth + 1)),
+        5 | 6 => {
+            let op = if pick == 5 { "and" } else { "or" };
+            let a = condition(rng, inputs, i, depth + 1);
+            let b = condition(rng, inputs, i, depth + 1);
+            format!("{{{op}: [{a}, {b}]}}")
+        }
+        _ => "false".to_string(),
+    }
+}
+
+/// A random template: boolean and string inputs, nodes with conditions,
+/// relations, and sometimes a constraint. Default conditions keep types and
+/// relations consistent with their nodes (the analysis does not model the
+/// consistency checks yet).
+fn template(rng: &mut Rng) -> String {
+    let inputs: Vec<(String, char)> = (0..rng.below(5))
+        .map(|k| {
+            let kind = ['b', 'b', 's', 'u', 'u'][rng.below(5) as usize];
+            (format!("{kind}{k}"), kind)
+        })
+        .collect();
+    let mut s = String::from(
+        "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    options: {default_condition: true, semantic_checks: false}\n    inputs:\n",
+    );
+    if inputs.is_empty() {
+        s.push_str("      {}\n");
+    }
+    for (name, kind) in &inputs {
+        match kind {
+            'b' => writeln!(s, "      {name}: {{type: boolean}}"),
+            's' => writeln!(s, "      {name}: {{type: string}}"),
+            _ => writeln!(s, "      {name}: {{description: untyped}}"),
+        }
+        .expect("writes to a string");
+    }
+    let nodes = 1 + rng.below(5) as usize;
+    if rng.below(3) == 0 {
+        let a = rng.below(nodes as u64);
+        let b = rng.below(nodes as u64);
+        let _ = writeln!(
+            s,
+            "    constraints:\n      - {{or: [{{not: node.n{a}}}, {{not: node.n{b}}}]}}"
+        );
+    }
+    s.push_str("  node_templates:\n");
+    for i in 0..nodes {
+        let _ = writeln!(s, "    n{i}:\n      type: t{i}");
+        if rng.below(4) != 0 {
+            let _ = writeln!(s, "      conditions: {}", condition(rng, &inputs, i, 0));
+        }
+        if i > 0 && rng.below(2) == 0 {
+            let t = rng.below(i as u64);
+            let _ = writeln!(s, "      requirements:\n        - uses: n{t}");
+        }
+    }
+    s
+}
+
+/// What resolving every configuration gives.
+#[derive(Default)]
+struct BruteForce {
+    valid: u128,
+    topologies: BTreeSet<Vec<String>>,
+    /// Per element id: (present somewhere, absent somewhere).
+    seen: BTreeMap<String, (bool, bool)>,
+    failures: BTreeMap<String, u128>,
+    /// The topology of each valid configuration (value indices).
+    by_config: Vec<(Vec<usize>, Vec<String>)>,
+}
+
+fn brute_force(text: &str, analysis: &Analysis) -> BruteForce {
+    let mut out = BruteForce::default();
+    let sizes: Vec<usize> = analysis.inputs.iter().map(|i| i.values.len()).collect();
+    let total: usize = sizes.iter().product();
+    let mut choice = vec![0usize; sizes.len()];
+    for _ in 0..total {
+        let mut map = v4t_yaml::Map::new();
+        for (input, &v) in analysis.inputs.iter().zip(&choice) {
+            map.insert(
+                input.name.clone(),
+                Node::new(input.values[v].clone(), Span::NONE),
+            );
+        }
+        let mut sources = Sources::new();
+        let id = sources.add("template.yaml", text);
+        let options = ResolveOptions {
+            inputs: Some(Node::new(Value::Map(map), Span::NONE)),
+            ..ResolveOptions::default()
+        };
+        match resolve(&mut sources, id, &mut NoFiles, &options) {
+            Ok(r) => {
+                out.valid += 1;
+                let present: Vec<String> = r
+                    .report
+                    .elements
+                    .iter()
+                    .filter(|e| e.present)
+                    .map(|e| e.id.clone())
+                    .collect();
+                for e in &r.report.elements {
+                    let entry = out.seen.entry(e.id.clone()).or_default();
+                    if e.present {
+                        entry.0 = true;
+                    } else {
+                        entry.1 = true;
+                    }
+                }
+                out.by_config.push((choice.clone(), present.clone()));
+                out.topologies.insert(present);
+            }
+            Err(e) => *out.failures.entry(e.message).or_default() += 1,
+        }
+        for (c, &s) in choice.iter_mut().zip(&sizes).rev() {
+            *c += 1;
+            if *c < s {
+                break;
+            }
+            *c = 0;
+        }
+    }
+    out
+}
+
+#[test]
+fn analysis_matches_resolving_every_configuration() {
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let mut interesting = 0;
+    let mut determined = 0;
+    let mut errors = 0;
+    for round in 0..150 {
+        let text = template(&mut rng);
+        let mut sources = Sources::new();
+        let id = sources.add("template.yaml", &text);
+        let analysis = match analyze(&mut sources, id, &mut NoFiles, &AnalyzeOptions::default()) {
+            Ok(a) => a,
+            Err(e) => panic!("round {round}: {}\n{text}", e.message),
+        };
+        let want = brute_force(&text, &analysis);
+        let ctx = format!("round {round}\n{text}");
+        assert!(analysis.valid.exact && analysis.topologies.exact, "{ctx}");
+        // Where the inputs leave a choice, resolution may still find the
+        // result ambiguous: the analysis counts those configurations as valid.
+        let ambiguous: u128 = want
+            .failures
+            .iter()
+            .filter(|(m, _)| m.starts_with("The result is ambiguous"))
+            .map(|(_, &c)| c)
+            .sum();
+        if analysis.determined {
+            assert_eq!(ambiguous, 0, "{ctx}");
+        }
+        assert_eq!(
+            analysis.valid.value.to_u128(),
+            Some(want.valid + ambiguous),
+            "{ctx}"
+        );
+        let total: u128 = analysis
+            .inputs
+            .iter()
+            .map(|i| i.values.len() as u128)
+            .product();
+        assert_eq!(analysis.configurations.to_u128(), Some(total), "{ctx}");
+        let topologies = analysis.topologies.value.to_u128().expect("small");
+        if analysis.determined {
+            assert_eq!(topologies, want.topologies.len() as u128, "{ctx}");
+        } else {
+            assert!(topologies >= want.topologies.len() as u128, "{ctx}");
+        }
+        let failures: BTreeMap<String, u128> = analysis
+            .failures
+            .iter()
+            .map(|f| {
+                (
+                    f.error.message.clone(),
+                    f.configurations.value.to_u128().expect("small"),
+                )
+            })
+            .collect();
+        let mut expected = want.failures.clone();
+        expected.retain(|m, _| !m.starts_with("The result is ambiguous"));
+        assert_eq!(failures, expected, "{ctx}");
+        if want.valid > 0 {
+            let dead: BTreeSet<&String> = want
+                .seen
+                .iter()
+                .filter(|(_, s)| !s.0)
+                .map(|(id, _)| id)
+                .collect();
+            let core: BTreeSet<&String> = want
+                .seen
+                .iter()
+                .filter(|(_, s)| !s.1)
+                .map(|(id, _)| id)
+                .collect();
+            let got_dead: BTreeSet<&String> = analysis.dead.iter().collect();
+            let got_core: BTreeSet<&String> = analysis.core.iter().collect();
+            if analysis.determined {
+                assert_eq!(got_dead, dead, "{ctx}");
+                assert_eq!(got_core, core, "{ctx}");
+            } else {
+                assert!(
+                    got_dead.is_subset(&dead) && got_core.is_subset(&core),
+                    "{ctx}"
+                );
+            }
+        }
+        if analysis.determined {
+            // An input is irrelevant iff changing it alone never changes
+            // the topology of a valid configuration.
+            for (i, input) in analysis.inputs.iter().enumerate() {
+                let relevant = want.by_config.iter().any(|(a, ta)| {
+                    want.by_config.iter().any(|(b, tb)| {
+                        a.iter()
+                            .zip(b)
+                            .enumerate()
+                            .all(|(j, (x, y))| j == i || x == y)
+                            && ta != tb
+                    })
+                });
+                assert_eq!(
+                    analysis.irrelevant.contains(&input.name),
+                    !relevant,
+                    "{ctx}"
+                );
+            }
+        }
+        determined += usize::from(analysis.determined);
+        // Witnesses fail with their message.
+        for f in &analysis.failures {
+            let Some(w) = &f.witness else { continue };
+            let inputs: String = w
+                .iter()
+                .map(|(k, v)| format!("{k}: {}\n", to_json(&Node::new(v.clone(), Span::NONE))))
+                .collect();
+            let got = crate::testing::resolve_text(&text, &[], Some(&inputs));
+            assert_eq!(
+                got.err().as_deref(),
+                Some(f.error.message.as_str()),
+                "{ctx}"
+            );
+        }
+        interesting += usize::from(want.topologies.len() > 1 && !want.failures.is_empty());
+        errors += usize::from(want.failures.keys().any(|m| m != "Could not solve"));
+    }
+    assert!(
+        interesting > 3,
+        "too few interesting templates: {interesting}"
+    );
+    assert!(
+        determined > 40,
+        "too few determined templates: {determined}"
+    );
+    assert!(
+        errors > 3,
+        "too few templates with evaluation errors: {errors}"
+    );
+}
