@@ -513,6 +513,12 @@ impl Solver {
         }
     }
 
+    /// Literals the backend has propagated so far (0 without one): a
+    /// machine-independent measure of the work of searching.
+    pub(crate) fn propagations(&self) -> u64 {
+        self.sat.as_ref().map_or(0, |s| s.num_propagations())
+    }
+
     /// Solves; on success stores the model, on failure keeps the previous model.
     pub(crate) fn solve_raw(&mut self, assumptions: &[Lit]) -> bool {
         self.solve_limited(assumptions, u64::MAX) == Some(true)
