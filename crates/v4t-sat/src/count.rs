@@ -23,11 +23,16 @@
 //! Since the parts under the decisions share no variable, every part is
 //! then satisfiable: a part without projection variables counts 1, any part
 //! at least 1, and a decision the backend refutes makes its branch 0.
+//! Decisions in a part made of projection variables only skip the check:
+//! every part below it has projection variables, so the search counts it
+//! exactly (a conflict gives 0) and never needs the invariant. (Plain model
+//! counting, where every variable is projected, needs no check at all.)
 //!
 //! **Budget.** The search stops deciding after [`CountBudget::decisions`]
 //! decisions or [`CountBudget::steps`] steps (a clause visited by
-//! propagation or decomposition, a literal propagated by a satisfiability
-//! check: a measure of work that does not depend on the machine); every part not counted by then contributes 1
+//! propagation or decomposition, a literal propagated or a conflict in a
+//! satisfiability check: a measure of work that does not depend on the
+//! machine); every part not counted by then contributes 1
 //! (it is satisfiable), so the result is a lower bound, reported as not
 //! exact. A
 //! satisfiability check that exceeds [`CountBudget::conflicts`] makes its
@@ -48,9 +53,10 @@ pub struct CountBudget {
     /// Branching decisions on projection variables; once used up, the
     /// parts not yet counted count 1 and the result is a lower bound.
     pub decisions: u64,
-    /// Clauses visited by propagation and decomposition plus literals
-    /// propagated by satisfiability checks; once used up, like
-    /// `decisions`. Decisions on large parts cost more steps.
+    /// Clauses visited by propagation and decomposition plus the work of
+    /// satisfiability checks (a literal propagated, a hundred per
+    /// conflict); once used up, like `decisions`. Decisions on large parts
+    /// cost more steps.
     pub steps: u64,
     /// Conflicts one satisfiability check may take; a check that runs out
     /// makes its branch count 0 and the result a lower bound.
@@ -121,6 +127,9 @@ impl Solver {
     }
 }
 
+/// How many models [`Counter::remember`] keeps.
+const MODELS: usize = 4;
+
 /// No variable (a part without projection variables has no branch variable).
 const NONE: u32 = u32::MAX;
 
@@ -132,6 +141,9 @@ struct Part {
     vars: usize,
     /// The projection variable to branch on ([`NONE`] if there is none).
     branch: u32,
+    /// It has a variable outside the projection (so deciding in it needs
+    /// satisfiability checks; see [`Counter::decide`]).
+    mixed: bool,
 }
 
 impl Part {
@@ -149,6 +161,15 @@ struct Product {
 }
 
 impl Product {
+    /// Multiplies a part's count in; after a zero the other parts need no counting.
+    fn multiply(&mut self, value: &Natural, exact: bool) {
+        self.value = self.value.mul(value);
+        self.exact &= exact;
+        if self.value.is_zero() {
+            self.next = self.parts.len();
+        }
+    }
+
     fn new(parts: Vec<Part>, free: u32) -> Product {
         Product {
             parts,
@@ -171,6 +192,8 @@ struct Frame {
     exact: bool,
     /// Trail length before the branch's decision.
     trail_len: usize,
+    /// The open branch's decision was not checked for satisfiability.
+    unchecked: bool,
     /// The open branch's product.
     product: Product,
 }
@@ -211,6 +234,11 @@ struct Counter {
     decisions_made: u64,
     /// Clauses visited so far (see [`CountBudget::steps`]).
     steps: u64,
+    /// Open branches whose decision was not checked (see [`Counter::decide`]).
+    unchecked: u32,
+    /// The last few models the backend found (its own holds only the last).
+    models: Vec<Vec<bool>>,
+    next_model: usize,
     /// A check or the decision budget ran out somewhere.
     exhausted: bool,
 }
@@ -316,6 +344,9 @@ impl Counter {
             budget,
             decisions_made: 0,
             steps: 0,
+            unchecked: 0,
+            models: Vec::new(),
+            next_model: 0,
             exhausted: false,
         };
         for unit in units.into_iter().chain(assumptions.iter().copied()) {
@@ -344,14 +375,14 @@ impl Counter {
                         key: Box::new([]),
                         vars: 0,
                         branch: NONE,
+                        mixed: false,
                     },
                 );
                 product.next += 1;
                 match self.enter(part, oracle) {
                     Entered::Counted(value, exact) => {
                         let product = frames.last_mut().map_or(&mut root, |f| &mut f.product);
-                        product.value = product.value.mul(&value);
-                        product.exact &= exact;
+                        product.multiply(&value, exact);
                     }
                     Entered::Branching(frame) => frames.push(frame),
                 }
@@ -371,8 +402,7 @@ impl Counter {
             let frame = frames.pop().expect("top frame exists");
             let (value, exact) = self.finish(frame);
             let product = frames.last_mut().map_or(&mut root, |f| &mut f.product);
-            product.value = product.value.mul(&value);
-            product.exact &= exact;
+            product.multiply(&value, exact);
         }
     }
 
@@ -386,10 +416,23 @@ impl Counter {
             return Entered::Counted(v.clone(), true);
         }
         if self.decisions_made >= self.budget.decisions || self.steps >= self.budget.steps {
-            // Satisfiable (the invariant), so at least one projected model.
+            // Satisfiable if checked (the invariant): at least one projected model.
             self.exhausted = true;
-            return Entered::Counted(Natural::ONE, false);
+            // Unchecked: one check tells whether every part is satisfiable.
+            let satisfiable = self.unchecked == 0
+                || self.known_satisfiable(oracle)
+                || oracle.solve_limited(&self.decisions, self.budget.conflicts) == Some(true);
+            let bound = if satisfiable {
+                Natural::ONE
+            } else {
+                Natural::ZERO
+            };
+            return Entered::Counted(bound, false);
         }
+        debug_assert!(
+            !part.mixed || self.unchecked == 0,
+            "mixed parts are entered checked"
+        );
         let var = Lit::from_var(part.branch);
         let first = oracle.has_model() && oracle.value(var);
         let mut frame = Frame {
@@ -399,6 +442,7 @@ impl Counter {
             sum: Natural::ZERO,
             exact: true,
             trail_len: self.trail.len(),
+            unchecked: false,
             product: Product::new(Vec::new(), 0),
         };
         if self.open_branch(&mut frame, oracle) {
@@ -417,7 +461,9 @@ impl Counter {
             let var = Lit::from_var(frame.part.branch);
             let lit = if positive { var } else { !var };
             self.decisions_made += 1;
-            if self.decide(lit, oracle) {
+            frame.unchecked = !frame.part.mixed;
+            if self.decide(lit, frame.unchecked, oracle) {
+                self.unchecked += u32::from(frame.unchecked);
                 let (parts, free) = self.decompose(frame.part.vars());
                 frame.product = Product::new(parts, free);
                 return true;
@@ -427,9 +473,15 @@ impl Counter {
         false
     }
 
-    /// Assigns and propagates `lit` and checks that the clauses stay
-    /// satisfiable under the decisions; on `false` nothing is left assigned.
-    fn decide(&mut self, lit: Lit, oracle: &mut Solver) -> bool {
+    /// Assigns and propagates `lit` and, unless `unchecked`, checks that the
+    /// clauses stay satisfiable under the decisions; on `false` nothing is
+    /// left assigned.
+    ///
+    /// A part of projection variables only needs no check: its sub-parts
+    /// have projection variables too, so the search counts them exactly
+    /// (possibly 0) without the invariant. Only a part with other variables
+    /// relies on it (its sub-parts without projection variables count 1).
+    fn decide(&mut self, lit: Lit, unchecked: bool, oracle: &mut Solver) -> bool {
         let at = self.trail.len();
         self.assign(lit);
         if !self.propagate(at) {
@@ -437,13 +489,13 @@ impl Counter {
             return false;
         }
         self.decisions.push(lit);
-        let known = oracle.has_model() && self.decisions.iter().all(|&d| oracle.value(d));
+        let known = unchecked || self.known_satisfiable(oracle);
         if !known {
-            let before = oracle.propagations();
+            let before = oracle.search_work();
             let answer = oracle.solve_limited(&self.decisions, self.budget.conflicts);
-            self.steps += oracle.propagations().saturating_sub(before);
+            self.steps += oracle.search_work().saturating_sub(before);
             match answer {
-                Some(true) => {}
+                Some(true) => self.remember(oracle),
                 answer => {
                     self.exhausted |= answer.is_none();
                     self.decisions.pop();
@@ -455,9 +507,34 @@ impl Counter {
         true
     }
 
+    /// Whether the backend's model or a remembered one agrees with every decision.
+    fn known_satisfiable(&self, oracle: &Solver) -> bool {
+        let agrees = |value: &dyn Fn(Lit) -> bool| self.decisions.iter().all(|&d| value(d));
+        (oracle.has_model() && agrees(&|d| oracle.value(d)))
+            || self.models.iter().any(|m| {
+                agrees(&|d: Lit| {
+                    m.get(d.var_index() as usize)
+                        .is_some_and(|&b| b != d.is_negated())
+                })
+            })
+    }
+
+    /// Keeps a copy of the backend's model among the last few.
+    fn remember(&mut self, oracle: &Solver) {
+        if self.models.len() < MODELS {
+            self.models.push(oracle.model.clone());
+        } else {
+            let slot = &mut self.models[self.next_model];
+            slot.clear();
+            slot.extend_from_slice(&oracle.model);
+        }
+        self.next_model = (self.next_model + 1) % MODELS;
+    }
+
     /// Takes back the decision of the open branch of `frame`.
     fn close_branch(&mut self, frame: &Frame) {
         self.decisions.pop();
+        self.unchecked -= u32::from(frame.unchecked);
         self.undo(frame.trail_len);
     }
 
@@ -583,6 +660,7 @@ impl Counter {
                     }
                     self.clause_mark[c] = stamp;
                     let clause = &self.lits[self.start[c] as usize..self.start[c + 1] as usize];
+                    self.steps += clause.len() as u64;
                     if clause.iter().any(|&l| self.lit_value(l) > 0) {
                         continue;
                     }
@@ -628,10 +706,12 @@ impl Counter {
                 key.extend_from_slice(&long);
                 key.into_boxed_slice()
             };
+            let mixed = members.iter().any(|&m| !self.projected[m as usize]);
             parts.push(Part {
                 key,
                 vars: if branch == NONE { 0 } else { members.len() },
                 branch,
+                mixed,
             });
         }
         (parts, free)
@@ -884,6 +964,7 @@ mod tests {
                 assert_eq!(value, want, "round {round}");
             }
             if want > 0 {
+                // Whatever was not counted is known satisfiable.
                 assert!(value >= 1, "round {round}");
             }
             let full = s.count(&[], &vars, &CountBudget::default());

@@ -513,10 +513,12 @@ impl Solver {
         }
     }
 
-    /// Literals the backend has propagated so far (0 without one): a
-    /// machine-independent measure of the work of searching.
-    pub(crate) fn propagations(&self) -> u64 {
-        self.sat.as_ref().map_or(0, |s| s.num_propagations())
+    /// The backend's work so far (0 without one): literals propagated plus
+    /// a hundred per conflict, a machine-independent measure of searching.
+    pub(crate) fn search_work(&self) -> u64 {
+        self.sat
+            .as_ref()
+            .map_or(0, |s| s.num_propagations() + 100 * s.num_conflicts())
     }
 
     /// Solves; on success stores the model, on failure keeps the previous model.
