@@ -58,10 +58,10 @@ fn condition(rng: &mut Rng, inputs: &[(String, char)], i: usize, depth: u32) -> 
 /// relations, and sometimes a constraint. Default conditions keep types and
 /// relations consistent with their nodes (the analysis does not model the
 /// consistency checks yet).
-fn template(rng: &mut Rng) -> String {
-    let inputs: Vec<(String, char)> = (0..rng.below(5))
+fn template(rng: &mut Rng, inputs: usize, kinds: &[char], nodes: usize) -> String {
+    let inputs: Vec<(String, char)> = (0..inputs)
         .map(|k| {
-            let kind = ['b', 'b', 's', 'u', 'u'][rng.below(5) as usize];
+            let kind = kinds[rng.below(kinds.len() as u64) as usize];
             (format!("{kind}{k}"), kind)
         })
         .collect();
@@ -79,7 +79,6 @@ fn template(rng: &mut Rng) -> String {
         }
         .expect("writes to a string");
     }
-    let nodes = 1 + rng.below(5) as usize;
     if rng.below(3) == 0 {
         let a = rng.below(nodes as u64);
         let b = rng.below(nodes as u64);
@@ -114,7 +113,59 @@ struct BruteForce {
     by_config: Vec<(Vec<usize>, Vec<String>)>,
 }
 
-fn brute_force(text: &str, analysis: &Analysis) -> BruteForce {
+/// Each element's id and presence in a resolved configuration, or the error.
+type Outcome = Result<Vec<(String, bool)>, String>;
+
+/// Resolves `text` with `inputs` through [`resolve`], as `v4t resolve` does.
+fn resolve_fully(text: &str, inputs: v4t_yaml::Map) -> Outcome {
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", text);
+    let options = ResolveOptions {
+        inputs: Some(Node::new(Value::Map(inputs), Span::NONE)),
+        ..ResolveOptions::default()
+    };
+    let r = resolve(&mut sources, id, &mut NoFiles, &options).map_err(|e| e.message)?;
+    Ok(r.report
+        .elements
+        .iter()
+        .map(|e| (e.id.clone(), e.present))
+        .collect())
+}
+
+/// A resolver for many configurations of one template: loading, enrichment
+/// and the graph once, then what [`crate::resolve`] does after them (input
+/// check, solving, checks) per configuration.
+fn resolver(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome {
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", text);
+    let prepared = crate::prepare(
+        &mut sources,
+        id,
+        &mut NoFiles,
+        true,
+        &mut |_| Ok(()),
+        &mut |_| {},
+    )
+    .map_err(|e| e.message);
+    move |inputs| {
+        let p = prepared.as_ref().map_err(Clone::clone)?;
+        let run = || -> crate::Result<Vec<(String, bool)>> {
+            crate::inputs::validate(&p.doc, &inputs)?;
+            let solution = crate::solve::solve(&p.doc, &p.graph, inputs.clone(), 0.0)?;
+            crate::check::check(&p.graph, &solution)?;
+            Ok(p.graph
+                .ordered()
+                .map(|e| (p.graph.id(e).to_string(), solution.is_present(e)))
+                .collect())
+        };
+        run().map_err(|e| e.message)
+    }
+}
+
+fn brute_force(
+    analysis: &Analysis,
+    resolve_one: &mut dyn FnMut(v4t_yaml::Map) -> Outcome,
+) -> BruteForce {
     let mut out = BruteForce::default();
     let sizes: Vec<usize> = analysis.inputs.iter().map(|i| i.values.len()).collect();
     let total: usize = sizes.iter().product();
@@ -127,25 +178,17 @@ fn brute_force(text: &str, analysis: &Analysis) -> BruteForce {
                 Node::new(input.values[v].clone(), Span::NONE),
             );
         }
-        let mut sources = Sources::new();
-        let id = sources.add("template.yaml", text);
-        let options = ResolveOptions {
-            inputs: Some(Node::new(Value::Map(map), Span::NONE)),
-            ..ResolveOptions::default()
-        };
-        match resolve(&mut sources, id, &mut NoFiles, &options) {
-            Ok(r) => {
+        match resolve_one(map) {
+            Ok(elements) => {
                 out.valid += 1;
-                let present: Vec<String> = r
-                    .report
-                    .elements
+                let present: Vec<String> = elements
                     .iter()
-                    .filter(|e| e.present)
-                    .map(|e| e.id.clone())
+                    .filter(|e| e.1)
+                    .map(|e| e.0.clone())
                     .collect();
-                for e in &r.report.elements {
-                    let entry = out.seen.entry(e.id.clone()).or_default();
-                    if e.present {
+                for (id, present) in &elements {
+                    let entry = out.seen.entry(id.clone()).or_default();
+                    if *present {
                         entry.0 = true;
                     } else {
                         entry.1 = true;
@@ -154,7 +197,7 @@ fn brute_force(text: &str, analysis: &Analysis) -> BruteForce {
                 out.by_config.push((choice.clone(), present.clone()));
                 out.topologies.insert(present);
             }
-            Err(e) => *out.failures.entry(e.message).or_default() += 1,
+            Err(message) => *out.failures.entry(message).or_default() += 1,
         }
         for (c, &s) in choice.iter_mut().zip(&sizes).rev() {
             *c += 1;
@@ -167,21 +210,89 @@ fn brute_force(text: &str, analysis: &Analysis) -> BruteForce {
     out
 }
 
+/// Whether changing input `i` alone changes the topology of some valid
+/// configuration.
+fn relevant(by_config: &[(Vec<usize>, Vec<String>)], i: usize) -> bool {
+    let mut first: BTreeMap<Vec<usize>, &Vec<String>> = BTreeMap::new();
+    by_config.iter().any(|(config, topology)| {
+        let mut others = config.clone();
+        others.remove(i);
+        *first.entry(others).or_insert(topology) != topology
+    })
+}
+
+/// Small templates of every kind of input, many of them.
 #[test]
 fn analysis_matches_resolving_every_configuration() {
     let mut rng = Rng(0x5eed_1234_abcd_0001);
-    let mut interesting = 0;
-    let mut determined = 0;
-    let mut errors = 0;
+    let mut stats = Stats::default();
     for round in 0..150 {
-        let text = template(&mut rng);
+        let inputs = rng.below(5) as usize;
+        let nodes = 1 + rng.below(5) as usize;
+        let text = template(&mut rng, inputs, &['b', 'b', 's', 'u', 'u'], nodes);
+        check(round, &text, &mut resolve_fully_with(&text), &mut stats);
+    }
+    assert!(
+        stats.interesting > 3,
+        "too few interesting templates: {}",
+        stats.interesting
+    );
+    assert!(
+        stats.determined > 40,
+        "too few determined templates: {}",
+        stats.determined
+    );
+    assert!(
+        stats.errors > 3,
+        "too few templates with evaluation errors: {}",
+        stats.errors
+    );
+}
+
+/// A few templates with 12 to 16 boolean inputs (4,096 to 65,536
+/// configurations, each resolved).
+#[test]
+fn analysis_matches_resolving_with_up_to_16_inputs() {
+    let mut rng = Rng(0x5eed_0016_0000_0001);
+    let mut stats = Stats::default();
+    for (round, inputs) in [12, 14, 16].into_iter().enumerate() {
+        let text = template(&mut rng, inputs, &['b'], 8);
+        check(round, &text, &mut resolver(&text), &mut stats);
+    }
+    assert!(stats.determined > 0);
+}
+
+/// Counters of what the random templates exercised.
+#[derive(Default)]
+struct Stats {
+    /// Several topologies and some failing configuration.
+    interesting: usize,
+    determined: usize,
+    /// Some configuration fails with an evaluation error.
+    errors: usize,
+}
+
+fn resolve_fully_with(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome + '_ {
+    move |inputs| resolve_fully(text, inputs)
+}
+
+/// Analyses `text` and compares the analysis with resolving every
+/// configuration through `resolve_one`.
+fn check(
+    round: usize,
+    text: &str,
+    resolve_one: &mut dyn FnMut(v4t_yaml::Map) -> Outcome,
+    stats: &mut Stats,
+) {
+    let text = text.to_string();
+    {
         let mut sources = Sources::new();
         let id = sources.add("template.yaml", &text);
         let analysis = match analyze(&mut sources, id, &mut NoFiles, &AnalyzeOptions::default()) {
             Ok(a) => a,
             Err(e) => panic!("round {round}: {}\n{text}", e.message),
         };
-        let want = brute_force(&text, &analysis);
+        let want = brute_force(&analysis, resolve_one);
         let ctx = format!("round {round}\n{text}");
         assert!(analysis.valid.exact && analysis.topologies.exact, "{ctx}");
         // Where the inputs leave a choice, resolution may still find the
@@ -254,15 +365,7 @@ fn analysis_matches_resolving_every_configuration() {
             // An input is irrelevant iff changing it alone never changes
             // the topology of a valid configuration.
             for (i, input) in analysis.inputs.iter().enumerate() {
-                let relevant = want.by_config.iter().any(|(a, ta)| {
-                    want.by_config.iter().any(|(b, tb)| {
-                        a.iter()
-                            .zip(b)
-                            .enumerate()
-                            .all(|(j, (x, y))| j == i || x == y)
-                            && ta != tb
-                    })
-                });
+                let relevant = relevant(&want.by_config, i);
                 assert_eq!(
                     analysis.irrelevant.contains(&input.name),
                     !relevant,
@@ -270,7 +373,6 @@ fn analysis_matches_resolving_every_configuration() {
                 );
             }
         }
-        determined += usize::from(analysis.determined);
         // Witnesses fail with their message.
         for f in &analysis.failures {
             let Some(w) = &f.witness else { continue };
@@ -285,19 +387,8 @@ fn analysis_matches_resolving_every_configuration() {
                 "{ctx}"
             );
         }
-        interesting += usize::from(want.topologies.len() > 1 && !want.failures.is_empty());
-        errors += usize::from(want.failures.keys().any(|m| m != "Could not solve"));
+        stats.interesting += usize::from(want.topologies.len() > 1 && !want.failures.is_empty());
+        stats.errors += usize::from(want.failures.keys().any(|m| m != "Could not solve"));
+        stats.determined += usize::from(analysis.determined);
     }
-    assert!(
-        interesting > 3,
-        "too few interesting templates: {interesting}"
-    );
-    assert!(
-        determined > 40,
-        "too few determined templates: {determined}"
-    );
-    assert!(
-        errors > 3,
-        "too few templates with evaluation errors: {errors}"
-    );
 }
