@@ -30,7 +30,7 @@ pub fn analyze(family: Family, size: usize, runs: usize) -> Result<String, Strin
                 mark = now;
             },
         )
-        .map_err(|e| e.message)?;
+        .map_err(|e| e.message.clone())?;
         totals.push(start.elapsed());
         per_stage.push(stages);
         last = Some(analysis);

@@ -1,12 +1,15 @@
-//! Rendering of errors for humans, rustc-style, with annotate-snippets.
+//! Rendering of diagnostics for humans (rustc-style, with annotate-snippets)
+//! and for programs (JSON Lines).
 //!
-//! The first line is always `error: <message>` with the message unchanged
-//! (scripts and tests compare it with the reference implementation's texts);
-//! if the error has a known location, the `--> file:line:col` pointer, the
-//! source line and a caret follow.
+//! The first line is always `error: <message>` (or `warning: `) with the
+//! message unchanged (scripts and tests compare it with the reference
+//! implementation's texts). If the diagnostic has a known location, the
+//! `--> file:line:col` pointer, the source line and the range underlined
+//! follow; then `= note:` lines (the element, notes without a location),
+//! notes with a location as their own snippets, and `= code: V4T0xx`.
 
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
-use v4t::{Sources, Span};
+use v4t::{Code, Diagnostic, Severity, Sources, Span};
 
 /// How diagnostics are printed (`--format`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -18,22 +21,6 @@ pub enum Format {
     Json,
 }
 
-/// The severity of a diagnostic.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
-impl Severity {
-    fn word(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
-
 /// Where diagnostics go: standard error, as text or JSON.
 #[derive(Clone, Copy, Debug)]
 pub struct Reporter {
@@ -42,98 +29,122 @@ pub struct Reporter {
 }
 
 impl Reporter {
-    /// Formats one diagnostic (always ends with a newline). `element` is the
-    /// id of the element it is about, if known.
-    pub fn format(
-        &self,
-        sources: &Sources,
-        severity: Severity,
-        message: &str,
-        span: Span,
-        element: Option<&str>,
-    ) -> String {
-        let mut out = match self.format {
-            Format::Text => render_as(sources, severity, message, span, self.color),
-            Format::Json => json(sources, severity, message, span, element),
-        };
-        if !out.ends_with('\n') {
-            out.push('\n');
+    /// Formats one diagnostic (always ends with a newline).
+    pub fn format(&self, sources: &Sources, diagnostic: &Diagnostic) -> String {
+        match self.format {
+            Format::Text => render(sources, diagnostic, self.color),
+            Format::Json => json(sources, diagnostic),
         }
-        if let (Format::Text, Some(id)) = (self.format, element) {
-            out.push_str(&format!("  = note: in element {id}\n"));
-        }
-        out
     }
 
     /// Prints one diagnostic to standard error.
-    pub fn emit(
-        &self,
-        sources: &Sources,
-        severity: Severity,
-        message: &str,
-        span: Span,
-        element: Option<&str>,
-    ) {
-        eprint!("{}", self.format(sources, severity, message, span, element));
+    pub fn report(&self, sources: &Sources, diagnostic: &Diagnostic) {
+        eprint!("{}", self.format(sources, diagnostic));
     }
 
     /// Prints an error that has no location (I/O, usage).
-    pub fn error(&self, message: &str) {
-        self.emit(&Sources::new(), Severity::Error, message, Span::NONE, None);
+    pub fn error(&self, code: Code, message: &str) {
+        self.report(&Sources::new(), &Diagnostic::error(code, message));
     }
 }
 
-/// One diagnostic as a JSON object on one line: `severity`, `message`, and,
-/// when known, `file`, `line` and `column` (1-based) and `element` (the id of
-/// the element the diagnostic is about).
-pub fn json(
-    sources: &Sources,
-    severity: Severity,
-    message: &str,
-    span: Span,
-    element: Option<&str>,
-) -> String {
+/// One diagnostic as a JSON object on one line: `severity`, `code`,
+/// `message`; `file`, `line`, `column`, `end_line` and `end_column` (1-based,
+/// the end exclusive) when the location is known; `element` when known;
+/// `notes` (each with `message` and, when it has a location, `file`, `line`
+/// and `column`).
+pub fn json(sources: &Sources, d: &Diagnostic) -> String {
+    use v4t_yaml::json::write_json_string as string;
     let mut out = String::from("{\"severity\":");
-    v4t_yaml::json::write_json_string(&mut out, severity.word());
+    string(&mut out, d.severity.word());
+    out.push_str(",\"code\":");
+    string(&mut out, d.code.as_str());
     out.push_str(",\"message\":");
-    v4t_yaml::json::write_json_string(&mut out, message);
-    if let Some(file) = span.is_known().then(|| sources.get(span.source)).flatten() {
+    string(&mut out, &d.message);
+    if let Some(file) = file_of(sources, d.span) {
         out.push_str(",\"file\":");
-        v4t_yaml::json::write_json_string(&mut out, &file.name);
-        out.push_str(&format!(",\"line\":{},\"column\":{}", span.line, span.col));
+        string(&mut out, &file.name);
+        let s = d.span;
+        out.push_str(&format!(
+            ",\"line\":{},\"column\":{},\"end_line\":{},\"end_column\":{}",
+            s.line, s.col, s.end_line, s.end_col
+        ));
     }
-    if let Some(id) = element {
+    if let Some(id) = &d.element {
         out.push_str(",\"element\":");
-        v4t_yaml::json::write_json_string(&mut out, id);
+        string(&mut out, id);
     }
-    out.push_str("}\n");
+    out.push_str(",\"notes\":[");
+    for (i, note) in d.notes.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str("{\"message\":");
+        string(&mut out, &note.message);
+        if let Some(file) = file_of(sources, note.span) {
+            out.push_str(",\"file\":");
+            string(&mut out, &file.name);
+            out.push_str(&format!(
+                ",\"line\":{},\"column\":{}",
+                note.span.line, note.span.col
+            ));
+        }
+        out.push('}');
+    }
+    out.push_str("]}\n");
     out
 }
 
-/// Renders an error `message` at `span` (which may be unknown). `color`
-/// selects ANSI styling (only wanted when writing to a terminal).
-#[cfg(test)]
-pub fn render(sources: &Sources, message: &str, span: Span, color: bool) -> String {
-    render_as(sources, Severity::Error, message, span, color)
+/// The source a known span points into.
+fn file_of(sources: &Sources, span: Span) -> Option<&v4t::SourceFile> {
+    span.is_known().then(|| sources.get(span.source)).flatten()
 }
 
-/// [`render`] with a severity (`error:` or `warning:`).
-pub fn render_as(
-    sources: &Sources,
-    severity: Severity,
-    message: &str,
-    span: Span,
-    color: bool,
-) -> String {
-    let word = severity.word();
-    let header = if color {
-        let code = if severity == Severity::Error { 31 } else { 33 };
-        format!("\x1b[1;{code}m{word}\x1b[0m\x1b[1m: {message}\x1b[0m\n")
+/// Renders `d` rustc-style. `color` selects ANSI styling (only wanted when
+/// writing to a terminal).
+pub fn render(sources: &Sources, d: &Diagnostic, color: bool) -> String {
+    let (word, level, ansi) = match d.severity {
+        Severity::Error => ("error", Level::ERROR, 31),
+        Severity::Warning => ("warning", Level::WARNING, 33),
+    };
+    let mut out = header(word, &d.message, ansi, color);
+    out.push_str(&snippet(sources, d.span, level, color));
+    if let Some(id) = &d.element {
+        out.push_str(&format!("  = note: in element {id}\n"));
+    }
+    for note in d
+        .notes
+        .iter()
+        .filter(|n| file_of(sources, n.span).is_none())
+    {
+        out.push_str(&format!("  = note: {}\n", note.message));
+    }
+    for note in d
+        .notes
+        .iter()
+        .filter(|n| file_of(sources, n.span).is_some())
+    {
+        out.push_str(&header("note", &note.message, 32, color));
+        out.push_str(&snippet(sources, note.span, Level::NOTE, color));
+    }
+    out.push_str(&format!("  = code: {}\n", d.code));
+    out
+}
+
+/// `word: message`, bold and coloured when `color` is set.
+fn header(word: &str, message: &str, ansi: u8, color: bool) -> String {
+    if color {
+        format!("\x1b[1;{ansi}m{word}\x1b[0m\x1b[1m: {message}\x1b[0m\n")
     } else {
         format!("{word}: {message}\n")
-    };
-    let Some(file) = span.is_known().then(|| sources.get(span.source)).flatten() else {
-        return header;
+    }
+}
+
+/// The `--> file:line:col` pointer and the source line with the span's
+/// range underlined (on its first line); empty for unknown spans.
+fn snippet(sources: &Sources, span: Span, level: Level<'_>, color: bool) -> String {
+    let Some(file) = file_of(sources, span) else {
+        return String::new();
     };
     // Errors at the end of the input may point one line past the last one.
     let line = file
@@ -141,7 +152,12 @@ pub fn render_as(
         .lines()
         .nth(span.line as usize - 1)
         .unwrap_or_default();
-    let range = char_range(line, span.col as usize);
+    let end_col = if span.end_line == span.line {
+        span.end_col as usize
+    } else {
+        usize::MAX
+    };
+    let range = char_range(line, span.col as usize, end_col);
     let snippet = Snippet::source(line)
         .line_start(span.line as usize)
         .path(file.name.as_str())
@@ -153,30 +169,33 @@ pub fn render_as(
     };
     // annotate-snippets re-indents multi-line titles; render a placeholder
     // title and keep only the snippet part, so the message stays unchanged.
-    let level = match severity {
-        Severity::Error => Level::ERROR,
-        Severity::Warning => Level::WARNING,
-    };
     let rendered = renderer.render(&[level.primary_title("_").element(snippet)]);
-    let body = rendered
+    let mut body = rendered
         .split_once('\n')
-        .map(|(_, rest)| rest)
+        .map(|(_, rest)| rest.to_string())
         .unwrap_or_default();
-    let mut out = header;
-    out.push_str(body);
-    if !out.ends_with('\n') {
-        out.push('\n');
+    if !body.ends_with('\n') {
+        body.push('\n');
     }
-    out
+    body
 }
 
-/// The byte range of the character at 1-based column `col` of `line`
-/// (empty at the end of the line, clamped if the column is too large).
-fn char_range(line: &str, col: usize) -> std::ops::Range<usize> {
-    match line.char_indices().nth(col.saturating_sub(1)) {
-        Some((start, c)) => start..start + c.len_utf8(),
-        None => line.len()..line.len(),
-    }
+/// The byte range of 1-based columns `col..end_col` (characters, end
+/// exclusive) of `line`: at least the character at `col` (empty at the end of
+/// the line), clamped to the line.
+fn char_range(line: &str, col: usize, end_col: usize) -> std::ops::Range<usize> {
+    let offset = |c: usize| {
+        line.char_indices()
+            .nth(c.saturating_sub(1))
+            .map_or(line.len(), |(i, _)| i)
+    };
+    let start = offset(col);
+    let one = line
+        .get(start..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(start, |c| start + c.len_utf8());
+    let end = if end_col > col { offset(end_col) } else { one };
+    start..end.max(one)
 }
 
 /// Runs `f`, turning a panic into `Err("<message> at <file:line:col>")`.
@@ -234,32 +253,74 @@ fn payload_message(payload: &(dyn std::any::Any + Send)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use v4t::SourceId;
 
-    #[test]
-    fn unknown_span_is_just_the_message() {
-        let sources = Sources::new();
-        let out = render(&sources, "Could not solve", Span::NONE, false);
-        assert_eq!(out, "error: Could not solve\n");
+    fn error(message: &str, span: Span) -> Diagnostic {
+        Diagnostic::error(Code::InvalidShape, message).at(span)
     }
 
     #[test]
-    fn known_span_points_at_the_column() {
+    fn unknown_span_is_the_message_and_the_code() {
+        let sources = Sources::new();
+        let d = Diagnostic::error(Code::Unsatisfiable, "Could not solve");
+        assert_eq!(
+            render(&sources, &d, false),
+            "error: Could not solve\n  = code: V4T040\n"
+        );
+    }
+
+    #[test]
+    fn known_span_underlines_the_range() {
         let mut sources = Sources::new();
-        let id = sources.add("t.yaml", "a: 1\nbé: [x\n");
-        let out = render(&sources, "bad", Span::new(id, 2, 5), false);
+        let id = sources.add("t.yaml", "a: 1\nbé: [x, yz]\n");
+        let out = render(
+            &sources,
+            &error("bad", Span::range(id, (2, 5), (2, 12))),
+            false,
+        );
         let lines: Vec<_> = out.lines().collect();
         assert_eq!(lines[0], "error: bad");
         assert_eq!(lines[1], " --> t.yaml:2:5", "{out}");
-        assert!(out.contains("bé: [x"), "{out}");
-        // The caret sits under `[` (column 5).
-        let caret = lines.iter().find(|l| l.trim_end().ends_with('^')).unwrap();
-        let source = lines.iter().find(|l| l.contains("bé: [x")).unwrap();
-        assert_eq!(
-            caret.chars().position(|c| c == '^'),
-            source.chars().position(|c| c == '[')
+        let source = lines.iter().find(|l| l.contains("bé: [x, yz]")).unwrap();
+        let carets = lines.iter().find(|l| l.trim_end().ends_with('^')).unwrap();
+        let col = |l: &str, c: char| l.chars().position(|x| x == c);
+        assert_eq!(col(carets, '^'), col(source, '['), "{out}");
+        assert_eq!(carets.matches('^').count(), 7, "{out}");
+        assert_eq!(lines.last(), Some(&"  = code: V4T011"));
+        // A zero-width span still gets one caret; a multi-line range is
+        // underlined to the end of its first line.
+        let out = render(&sources, &error("bad", Span::new(id, 2, 5)), false);
+        assert_eq!(out.matches('^').count(), 1, "{out}");
+        let out = render(
+            &sources,
+            &error("bad", Span::range(id, (1, 1), (2, 3))),
+            false,
         );
-        assert_eq!(SourceId(0), id);
+        assert_eq!(out.matches('^').count(), 4, "{out}");
+    }
+
+    #[test]
+    fn notes_and_element_follow_the_snippet() {
+        let mut sources = Sources::new();
+        let id = sources.add("t.yaml", "a: 1\nb: 2\n");
+        let d = error("Could not solve", Span::range(id, (1, 4), (1, 5)))
+            .in_element("node.a")
+            .with_note("plain note", None)
+            .with_note("located note", Span::range(id, (2, 1), (2, 2)));
+        let out = render(&sources, &d, false);
+        let lines: Vec<_> = out.lines().collect();
+        assert_eq!(lines[0], "error: Could not solve");
+        let element = lines
+            .iter()
+            .position(|l| *l == "  = note: in element node.a");
+        let plain = lines.iter().position(|l| *l == "  = note: plain note");
+        let located = lines.iter().position(|l| *l == "note: located note");
+        let pointer = lines.iter().position(|l| *l == " --> t.yaml:2:1");
+        assert!(
+            element < plain && plain < located && located < pointer,
+            "{out}"
+        );
+        assert!(element.is_some() && pointer.is_some(), "{out}");
+        assert_eq!(lines.last(), Some(&"  = code: V4T011"));
     }
 
     #[test]
@@ -268,8 +329,7 @@ mod tests {
         let id = sources.add("t.yaml", "a: 1\n");
         let out = render(
             &sources,
-            "Value {\n    \"a\": 1\n}",
-            Span::new(id, 1, 1),
+            &error("Value {\n    \"a\": 1\n}", Span::new(id, 1, 1)),
             false,
         );
         assert!(
@@ -282,20 +342,25 @@ mod tests {
     fn json_has_one_object_per_line() {
         let mut sources = Sources::new();
         let id = sources.add("t.yaml", "a: 1\n");
+        let w =
+            Diagnostic::warning(Code::UnknownKey, "say \"hi\"").at(Span::range(id, (1, 4), (1, 5)));
         assert_eq!(
-            json(&sources, Severity::Warning, "say \"hi\"", Span::new(id, 1, 4), None),
-            "{\"severity\":\"warning\",\"message\":\"say \\\"hi\\\"\",\"file\":\"t.yaml\",\"line\":1,\"column\":4}\n"
+            json(&sources, &w),
+            "{\"severity\":\"warning\",\"code\":\"V4T081\",\"message\":\"say \\\"hi\\\"\",\"file\":\"t.yaml\",\"line\":1,\"column\":4,\"end_line\":1,\"end_column\":5,\"notes\":[]}\n"
         );
+        let d = Diagnostic::error(Code::Unsatisfiable, "x")
+            .in_element("node.a")
+            .with_note("n1", Span::new(id, 1, 1))
+            .with_note("n2", None);
         assert_eq!(
-            json(&sources, Severity::Error, "x", Span::NONE, None),
-            "{\"severity\":\"error\",\"message\":\"x\"}\n"
+            json(&sources, &d),
+            "{\"severity\":\"error\",\"code\":\"V4T040\",\"message\":\"x\",\"element\":\"node.a\",\"notes\":[{\"message\":\"n1\",\"file\":\"t.yaml\",\"line\":1,\"column\":1},{\"message\":\"n2\"}]}\n"
         );
-        assert_eq!(
-            json(&sources, Severity::Error, "x", Span::NONE, Some("node.a")),
-            "{\"severity\":\"error\",\"message\":\"x\",\"element\":\"node.a\"}\n"
+        let text = render(&sources, &w, false);
+        assert!(
+            text.starts_with("warning: say \"hi\"\n --> t.yaml:1:4\n"),
+            "{text}"
         );
-        let text = render_as(&sources, Severity::Warning, "w", Span::new(id, 1, 1), false);
-        assert!(text.starts_with("warning: w\n --> t.yaml:1:1\n"), "{text}");
     }
 
     #[test]

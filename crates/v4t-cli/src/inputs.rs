@@ -5,7 +5,7 @@
 //! Kept separate from the commands because `v4t resolve` and `v4t test` build
 //! their inputs the same way.
 
-use v4t::{deep_merge, Error, Sources};
+use v4t::{deep_merge, Code, Error, Sources};
 use v4t_yaml::{Map, Node, SourceId, Span, Value};
 
 /// Prefix of the environment variables that carry variability inputs.
@@ -83,9 +83,8 @@ pub fn inputs_from_file(
 ) -> Result<Node, Error> {
     if name.ends_with(".xml") {
         let file = crate::featureide::inputs_from_featureide(&text).map_err(|e| {
-            Error::new(format!(
-                "Inputs file \"{name}\" is not a FeatureIDE configuration: {e}"
-            ))
+            let message = format!("Inputs file \"{name}\" is not a FeatureIDE configuration: {e}");
+            Error::coded(Code::InvalidInput, message, v4t::Span::NONE)
         })?;
         let mut inputs = Node::map(env.clone());
         deep_merge(&mut inputs, &Node::map(file));
@@ -93,13 +92,15 @@ pub fn inputs_from_file(
     }
     let id = sources.add(name, text);
     let text = sources.get(id).map(|f| f.text.as_str()).unwrap_or("");
-    let file = v4t_yaml::parse(text, id).map_err(|e| Error::at(e.message, e.span))?;
+    let file =
+        v4t_yaml::parse(text, id).map_err(|e| Error::coded(Code::Yaml, e.message, e.span))?;
     let mut inputs = Node::map(env.clone());
     match &file.value {
         Value::Null => {}
         Value::Map(_) => deep_merge(&mut inputs, &file),
         other => {
-            return Err(Error::at(
+            return Err(Error::coded(
+                Code::InvalidInput,
                 format!(
                     "Variability inputs in \"{name}\" must be a map, not a {}",
                     other.kind_name()

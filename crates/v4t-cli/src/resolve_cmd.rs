@@ -11,10 +11,10 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use v4t::{ResolveOptions, Sources};
+use v4t::{Code, ResolveOptions, Sources};
 use v4t_yaml::{Map, Node};
 
-use crate::diagnostics::{catch_panic, Reporter, Severity};
+use crate::diagnostics::{catch_panic, Reporter};
 use crate::fs_loader::FsLoader;
 use crate::inputs::{assignment_value, env_inputs, inputs_from_file};
 use crate::{EnrichArgs, ResolveArgs, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
@@ -40,9 +40,10 @@ fn read_template(
         match read {
             Ok(text) => Ok((sources.add("<stdin>", text), FsLoader::new("."))),
             Err(e) => {
-                reporter.error(&format!(
-                    "could not read the template from standard input: {e}"
-                ));
+                reporter.error(
+                    Code::File,
+                    &format!("could not read the template from standard input: {e}"),
+                );
                 Err(EXIT_USAGE)
             }
         }
@@ -51,7 +52,8 @@ fn read_template(
         match read_text(path) {
             Ok(text) => Ok((sources.add(template, text), FsLoader::for_template(path))),
             Err(e) => {
-                reporter.error(&format!("could not read template \"{template}\": {e}"));
+                let message = format!("could not read template \"{template}\": {e}");
+                reporter.error(Code::File, &message);
                 Err(EXIT_USAGE)
             }
         }
@@ -76,10 +78,8 @@ pub fn run(args: &ResolveArgs) -> u8 {
         let text = match read_text(path) {
             Ok(text) => text,
             Err(e) => {
-                reporter.error(&format!(
-                    "could not read inputs file \"{}\": {e}",
-                    path.display()
-                ));
+                let message = format!("could not read inputs file \"{}\": {e}", path.display());
+                reporter.error(Code::File, &message);
                 return EXIT_USAGE;
             }
         };
@@ -87,13 +87,7 @@ pub fn run(args: &ResolveArgs) -> u8 {
         match inputs_from_file(&mut sources, &env_inputs(), &name, text) {
             Ok(map) => inputs = Some(map),
             Err(e) => {
-                reporter.emit(
-                    &sources,
-                    Severity::Error,
-                    &e.message,
-                    e.span,
-                    e.element.as_deref(),
-                );
+                reporter.report(&sources, &e);
                 return EXIT_FAILURE;
             }
         }
@@ -141,11 +135,14 @@ pub fn run(args: &ResolveArgs) -> u8 {
     // Warnings are printed before the result is written and never change
     // the exit code.
     for w in &warnings {
-        reporter.emit(&sources, Severity::Warning, &w.message, w.span, None);
+        reporter.report(&sources, w);
     }
     if let (Some(path), Some(text)) = (&args.report, report) {
         if let Err(e) = write_atomically(path, &text) {
-            reporter.error(&format!("could not write \"{}\": {e}", path.display()));
+            reporter.error(
+                Code::Write,
+                &format!("could not write \"{}\": {e}", path.display()),
+            );
             return EXIT_USAGE;
         }
     }
@@ -181,17 +178,12 @@ fn finish<T>(
     match outcome {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(e)) => {
-            reporter.emit(
-                sources,
-                Severity::Error,
-                &e.message,
-                e.span,
-                e.element.as_deref(),
-            );
+            reporter.report(sources, &e);
             Err(EXIT_FAILURE)
         }
         Err(panic) => {
-            reporter.error(&format!("internal error: the resolver panicked: {panic}"));
+            let message = format!("internal error: the resolver panicked: {panic}");
+            reporter.error(Code::Internal, &message);
             Err(EXIT_FAILURE)
         }
     }
@@ -202,7 +194,10 @@ fn write_result(output: Option<&Path>, yaml: &str, reporter: Reporter) -> u8 {
     match output {
         Some(path) => {
             if let Err(e) = write_atomically(path, yaml) {
-                reporter.error(&format!("could not write \"{}\": {e}", path.display()));
+                reporter.error(
+                    Code::Write,
+                    &format!("could not write \"{}\": {e}", path.display()),
+                );
                 return EXIT_USAGE;
             }
         }
@@ -210,7 +205,7 @@ fn write_result(output: Option<&Path>, yaml: &str, reporter: Reporter) -> u8 {
             let mut out = std::io::stdout().lock();
             if let Err(e) = out.write_all(yaml.as_bytes()).and_then(|_| out.flush()) {
                 if e.kind() != std::io::ErrorKind::BrokenPipe {
-                    reporter.error(&format!("could not write the result: {e}"));
+                    reporter.error(Code::Write, &format!("could not write the result: {e}"));
                 }
                 return EXIT_USAGE;
             }

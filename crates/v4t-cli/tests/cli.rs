@@ -341,10 +341,16 @@ fn warnings_are_reported_separately_and_do_not_change_the_result() {
     let lines: Vec<_> = stderr.lines().collect();
     assert_eq!(lines.len(), 2, "{stderr}");
     assert!(
-        lines[0].starts_with("{\"severity\":\"warning\",\"message\":\"Variability input"),
+        lines[0].starts_with(
+            "{\"severity\":\"warning\",\"code\":\"V4T080\",\"message\":\"Variability input"
+        ),
         "{stderr}"
     );
-    assert!(lines[0].ends_with("\"line\":5,\"column\":7}"), "{stderr}");
+    assert!(
+        lines[0]
+            .ends_with("\"line\":5,\"column\":7,\"end_line\":5,\"end_column\":13,\"notes\":[]}"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -356,15 +362,16 @@ fn errors_as_json() {
         let out = v4t(&[command, template.to_str().unwrap(), "--format", "json"]);
         assert_eq!(out.status.code(), Some(1));
         let expected = format!(
-            "{{\"severity\":\"error\",\"message\":\"duplicated mapping key\",\"file\":{},\"line\":2,\"column\":1}}\n",
+            "{{\"severity\":\"error\",\"code\":\"V4T001\",\"message\":\"duplicated mapping key\",\"file\":{},\"line\":2,\"column\":1,\"end_line\":2,\"end_column\":2,\"notes\":[]}}\n",
             json_string(template.to_str().unwrap())
         );
         assert_eq!(text(&out.stderr), expected);
     }
     let out = v4t(&["resolve", "/nonexistent/t.yaml", "--format", "json"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr)
-        .starts_with("{\"severity\":\"error\",\"message\":\"could not read template"));
+    assert!(text(&out.stderr).starts_with(
+        "{\"severity\":\"error\",\"code\":\"V4T003\",\"message\":\"could not read template"
+    ));
 }
 
 fn json_string(s: &str) -> String {

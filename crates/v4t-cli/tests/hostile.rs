@@ -412,7 +412,9 @@ fn limits_are_clear_errors_through_the_binary() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.starts_with("{\"severity\":\"error\",\"message\":\"nesting too deep"),
+        stderr.starts_with(
+            "{\"severity\":\"error\",\"code\":\"V4T001\",\"message\":\"nesting too deep"
+        ),
         "{stderr}"
     );
     assert!(stderr.contains("\"line\":2,"), "{stderr}");

@@ -524,12 +524,19 @@ impl<'a> Evaluator<'a> {
             ));
         };
         let n = self.eval_item(items.get(1), span)?;
+        // The reference asserts a number here: `length: [b, A]` is an error, not `false`.
+        let Value::Number(n) = *n else {
+            return Err(not_a(
+                json_eval(&n),
+                "not a number",
+                item_span(items.get(1), span),
+            ));
+        };
         let len = js::utf16_len(text) as f64;
-        let len_value = Value::Number(len);
         Ok(Value::Bool(match op {
-            Op::Length => js::loose_equal_number(len, defined(&n)),
-            Op::MinLength => js::ge(Some(&len_value), defined(&n)),
-            _ => js::le(Some(&len_value), defined(&n)),
+            Op::Length => len == n,
+            Op::MinLength => len >= n,
+            _ => len <= n,
         }))
     }
 
@@ -1064,7 +1071,7 @@ pub(crate) mod tests {
         check("{length: ['hallo', 4]}", "false");
         check("{length: ['hallo', 5]}", "true");
         check("{length: ['äöü', 3]}", "true");
-        check("{length: ['hallo', '5']}", "true");
+        check("{length: ['hallo', {add: [2, 3]}]}", "true");
         check("{min_length: ['hallo', 5]}", "true");
         check("{min_length: ['hallo', 6]}", "false");
         check("{max_length: ['hallo', 5]}", "true");
@@ -1072,6 +1079,17 @@ pub(crate) mod tests {
         check_err("{length: [[1], 1]}", "Element \"[1]\" is not a string");
         check_err("{min_length: [1, 1]}", "Element \"1\" is not a string");
         check_err("{max_length: ['a']}", "Received undefined condition");
+        // The second argument must be a number (issue 17, item 3).
+        check_err("{length: [b, A]}", "Element \"\"A\"\" is not a number");
+        check_err(
+            "{length: ['hallo', '5']}",
+            "Element \"\"5\"\" is not a number",
+        );
+        check_err(
+            "{min_length: [b, true]}",
+            "Element \"true\" is not a number",
+        );
+        check_err("{max_length: [b, [1]]}", "Element \"[1]\" is not a number");
     }
 
     #[test]

@@ -76,14 +76,6 @@ pub(crate) fn same_value_zero(a: Option<&Value>, b: Option<&Value>) -> bool {
     }
 }
 
-/// JavaScript's loose `n == v` for a number `n`.
-pub(crate) fn loose_equal_number(n: f64, v: Option<&Value>) -> bool {
-    match to_primitive(v, false) {
-        Prim::Undefined | Prim::Null => false,
-        p => n == prim_to_number(&p),
-    }
-}
-
 /// The abstract relational comparison `a < b`: `None` when the result is
 /// `undefined` (a `NaN` was involved), which makes every operator false.
 fn less_than(a: Option<&Value>, b: Option<&Value>) -> Option<bool> {
@@ -422,8 +414,6 @@ mod tests {
         assert!(string_to_number("inf").is_nan());
         assert!(string_to_number("1e").is_nan());
         assert!(string_to_number("12px").is_nan());
-        assert!(loose_equal_number(5.0, Some(&s("5"))));
-        assert!(!loose_equal_number(0.0, Some(&Value::Null)));
     }
 
     #[test]

@@ -16,7 +16,9 @@
 //! * [`Solver::minimize`] / [`Solver::maximize`] optimise a weighted sum and
 //!   then permanently restrict the problem to the optimal solutions.
 //! * [`Solver::prefer_false`] picks the lexicographically smallest model with
-//!   respect to a literal order, which makes results independent of search order.
+//!   respect to a literal order, which makes results independent of search
+//!   order; [`Solver::prefer`] first makes the earliest possible literal of
+//!   each given list true.
 //! * [`Solver::split`] turns the solver into a [`Split`]: one small solver per
 //!   independent part of the problem, with the same optimisation, tie-breaking
 //!   and entailment questions answered part by part.

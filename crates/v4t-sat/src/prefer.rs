@@ -1,9 +1,10 @@
-//! Deterministic tie-breaking: the lexicographically smallest model.
+//! Deterministic tie-breaking: the lexicographically best model.
 //!
 //! After optimisation many models may remain; which one the CDCL search finds
-//! depends on its internal heuristics. `prefer_false` walks a caller-given
-//! literal order and fixes each literal to `false` whenever that is still
-//! possible, so the chosen model depends only on the clauses and the order.
+//! depends on its internal heuristics. `prefer` walks caller-given preferences
+//! (first "the earliest literal of each list true", then "each literal of an
+//! order false") and keeps each one whenever that is still possible, so the
+//! chosen model depends only on the clauses and the preferences.
 
 use crate::{Lit, Solver};
 
@@ -14,7 +15,26 @@ impl Solver {
     /// The choices are not permanent: only the stored model changes. Does nothing
     /// if the clauses are unsatisfiable (the stored model is then cleared).
     pub fn prefer_false(&mut self, order: &[Lit]) {
-        self.prefer_false_assuming(&[], order);
+        self.prefer(&[], order);
+    }
+
+    /// Makes the current model the best one under a lexicographic preference:
+    /// first, for each list of `firsts` in turn, its earliest literal that can
+    /// still be true is true (its later literals are left to `order`); then,
+    /// as [`Solver::prefer_false`], each literal of `order` is false where
+    /// that is still possible.
+    ///
+    /// Not permanent, like [`Solver::prefer_false`].
+    pub fn prefer(&mut self, firsts: &[&[Lit]], order: &[Lit]) {
+        let Some(mut choices) = self.start_choices() else {
+            return;
+        };
+        for list in firsts {
+            self.choose_first(&mut choices, list);
+        }
+        for &lit in order {
+            self.choose(&mut choices, !lit);
+        }
     }
 
     /// [`Solver::prefer_false`] among the models in which all of `base` are
@@ -30,23 +50,46 @@ impl Solver {
             return false;
         }
         self.propagate_units();
-        let mut assumptions: Vec<Lit> = base.to_vec();
+        let mut choices = base.to_vec();
         for &lit in order {
-            if self.fixed(lit).is_some() {
-                continue;
-            }
-            if self.value(lit) {
-                assumptions.push(!lit);
-                if !self.solve_raw(&assumptions) {
-                    assumptions.pop();
-                    assumptions.push(lit);
-                }
-            } else {
-                // The current model already satisfies the assumptions plus `!lit`.
-                assumptions.push(!lit);
-            }
+            self.choose(&mut choices, !lit);
         }
         true
+    }
+
+    /// The (empty) choices of a preference search, once there is a model.
+    pub(crate) fn start_choices(&mut self) -> Option<Vec<Lit>> {
+        if !self.ensure_model() {
+            return None;
+        }
+        self.propagate_units();
+        Some(Vec::new())
+    }
+
+    /// Makes the earliest literal of `list` true that can be, given `choices`.
+    pub(crate) fn choose_first(&mut self, choices: &mut Vec<Lit>, list: &[Lit]) {
+        for &lit in list {
+            if self.choose(choices, lit) {
+                return;
+            }
+        }
+    }
+
+    /// Makes `lit` true if that is possible given `choices`, records the
+    /// outcome in `choices` and returns it. The stored model always
+    /// satisfies `choices`.
+    pub(crate) fn choose(&mut self, choices: &mut Vec<Lit>, lit: Lit) -> bool {
+        if let Some(fixed) = self.fixed(lit) {
+            return fixed;
+        }
+        choices.push(lit);
+        // The current model already satisfies the choices plus `lit`.
+        if self.value(lit) || self.solve_raw(choices) {
+            return true;
+        }
+        choices.pop();
+        choices.push(!lit);
+        false
     }
 }
 
@@ -116,5 +159,57 @@ mod tests {
         assert_eq!(got, vec![true, false, false, true, true]);
         // Not permanent.
         assert!(s.solve(&[xs[1]]));
+    }
+
+    /// `prefer` gives the lexicographically smallest key: per list the
+    /// position of its first true literal (none = after the last), then
+    /// the literals of the order (`false < true`).
+    #[test]
+    fn prefer_picks_the_earliest_true_literal_of_each_list_first() {
+        let mut rng = Rng::new(7);
+        for round in 0..300 {
+            let mut s = Solver::new();
+            let n = 1 + rng.below(10) as usize;
+            let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+            let k = rng.below(3 * n as u64 + 1) as usize;
+            let cnf = random_cnf(&mut rng, &vars, k);
+            for c in &cnf {
+                s.add_clause(c);
+            }
+            let lit = |rng: &mut Rng| {
+                let v = vars[rng.below(n as u64) as usize];
+                if rng.below(3) == 0 {
+                    !v
+                } else {
+                    v
+                }
+            };
+            let lists: Vec<Vec<Lit>> = (0..rng.below(4))
+                .map(|_| (0..1 + rng.below(3)).map(|_| lit(&mut rng)).collect())
+                .collect();
+            let firsts: Vec<&[Lit]> = lists.iter().map(Vec::as_slice).collect();
+            let order: Vec<Lit> = (0..n).map(|_| lit(&mut rng)).collect();
+            s.prefer(&firsts, &order);
+            let ms = models(&vars, &cnf);
+            if ms.is_empty() {
+                assert!(!s.has_model());
+                continue;
+            }
+            let key = |value: &dyn Fn(Lit) -> bool| -> (Vec<usize>, Vec<bool>) {
+                let firsts = lists
+                    .iter()
+                    .map(|l| l.iter().position(|&x| value(x)).unwrap_or(l.len()))
+                    .collect();
+                (firsts, order.iter().map(|&x| value(x)).collect())
+            };
+            let best = ms
+                .iter()
+                .map(|m| key(&|l| eval_lit(l, &vars, m)))
+                .min()
+                .unwrap();
+            assert_eq!(key(&|l| s.value(l)), best, "round {round}");
+            let model: Vec<bool> = vars.iter().map(|&v| s.value(v)).collect();
+            assert!(ms.contains(&model));
+        }
     }
 }

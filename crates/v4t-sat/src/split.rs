@@ -76,6 +76,15 @@ pub enum Answer {
     Unchanged(bool),
 }
 
+/// One preference of [`Split::prefer`] within a part.
+enum Step {
+    /// The earliest literal that can be true of a list (its position in a
+    /// buffer of lists).
+    First(usize, usize),
+    /// The literal false if possible.
+    False(Lit),
+}
+
 /// A problem split into independent parts (see the module documentation).
 ///
 /// Literals passed in must come from the [`Solver`] that was split or from
@@ -268,19 +277,74 @@ impl Split {
     /// Makes the current model the lexicographically smallest one with respect to
     /// `order`, like [`Solver::prefer_false`] (not permanent).
     pub fn prefer_false(&mut self, order: &[Lit]) {
+        self.prefer(&[], order);
+    }
+
+    /// Makes the current model the best one under the preference of
+    /// [`Solver::prefer`] (not permanent). The parts a list of `firsts`
+    /// spans are merged first; then every part follows the preferences
+    /// restricted to it, which gives the same model as one solver would.
+    pub fn prefer(&mut self, firsts: &[&[Lit]], order: &[Lit]) {
         if !self.satisfiable() {
             return;
         }
-        let local: Vec<(u32, Lit)> = order
-            .iter()
-            .filter_map(|&lit| match self.place(lit) {
-                Place::Const(_) => None,
-                Place::In(p, l) => Some((p, l)),
-            })
-            .collect();
-        for (p, order) in by_part(local) {
+        // Only the literals of a list before its first one true in every
+        // model matter; merge the parts they lie in where there are several.
+        for &list in firsts {
+            let mut parts: Vec<u32> = Vec::new();
+            for &lit in list {
+                match self.place(lit) {
+                    Place::Const(true) => break,
+                    Place::Const(false) => {}
+                    Place::In(p, _) => {
+                        if !parts.contains(&p) {
+                            parts.push(p);
+                        }
+                    }
+                }
+            }
+            if parts.len() > 1 {
+                parts.sort_unstable();
+                self.merge(&parts);
+            }
+        }
+        // The lists' open literals, one after another; steps refer to them.
+        let mut lists: Vec<Lit> = Vec::new();
+        let mut steps: Vec<(u32, Step)> = Vec::with_capacity(firsts.len() + order.len());
+        for &list in firsts {
+            let start = lists.len();
+            let mut part = None;
+            for &lit in list {
+                match self.place(lit) {
+                    Place::Const(true) => break,
+                    Place::Const(false) => {}
+                    Place::In(p, l) => {
+                        part = Some(p);
+                        lists.push(l);
+                    }
+                }
+            }
+            if let Some(p) = part {
+                steps.push((p, Step::First(start, lists.len())));
+            }
+        }
+        for &lit in order {
+            if let Place::In(p, l) = self.place(lit) {
+                steps.push((p, Step::False(l)));
+            }
+        }
+        for (p, steps) in by_part(steps) {
             let sat = &mut self.part_mut(p).sat;
-            sat.prefer_false(&order);
+            if let Some(mut choices) = sat.start_choices() {
+                for step in steps {
+                    match step {
+                        Step::First(from, to) => sat.choose_first(&mut choices, &lists[from..to]),
+                        Step::False(lit) => {
+                            sat.choose(&mut choices, !lit);
+                        }
+                    }
+                }
+            }
             sat.release_backend();
         }
     }
@@ -881,6 +945,36 @@ mod tests {
             if !ms.is_empty() {
                 assert!(ms.contains(&got), "{ctx}");
             }
+        }
+    }
+
+    /// [`Split::prefer`] picks the model one solver would, also for lists
+    /// spanning several parts.
+    #[test]
+    fn prefer_matches_monolithic_solver() {
+        let mut rng = Rng::new(31);
+        for round in 0..300 {
+            let Instance {
+                mut mono,
+                split_solver,
+                vars,
+                n,
+                k,
+                ..
+            } = instance(&mut rng);
+            let mut split = split_solver.split();
+            let ctx = format!("round {round}, {n} vars, {k} blocks");
+            let lists: Vec<Vec<Lit>> = (0..rng.below(5))
+                .map(|_| random_lits(&mut rng, &vars, 4))
+                .collect();
+            let firsts: Vec<&[Lit]> = lists.iter().map(Vec::as_slice).collect();
+            let mut order = random_lits(&mut rng, &vars, n as u64);
+            order.extend(&vars);
+            mono.prefer(&firsts, &order);
+            split.prefer(&firsts, &order);
+            let got: Vec<bool> = vars.iter().map(|&v| split.value(v)).collect();
+            let want: Vec<bool> = vars.iter().map(|&v| mono.value(v)).collect();
+            assert_eq!(got, want, "{ctx}");
         }
     }
 

@@ -14,18 +14,37 @@ use crate::number::format_js;
 use crate::timestamp::format_iso;
 use crate::value::{Map, Node, Value};
 
+/// How scalars are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Style {
+    /// Like js-yaml's `dump` (the reference implementation's output): one
+    /// number type, so `1.0` is written `1`.
+    #[default]
+    JsYaml,
+    /// Values keep the type they were written with (TOSCA 2.0 output, read
+    /// with [`crate::parse::Schema::Core`]): a number read as a float
+    /// ([`crate::value::Form::is_float`]) keeps a fractional part (`1.0`
+    /// stays `1.0`, not `1`); strings, dates among them, stay strings.
+    AsWritten,
+}
+
 /// Implicit keys longer than this are written as explicit `? key` entries
 /// (YAML limits implicit keys to 1024 characters).
 const MAX_IMPLICIT_KEY: usize = 1000;
 
 /// Writes `node` as a YAML document (ending with a newline).
 pub fn emit(node: &Node) -> String {
+    emit_with(node, Style::JsYaml)
+}
+
+/// [`emit`] with the scalar style `style`.
+pub fn emit_with(node: &Node, style: Style) -> String {
     let mut out = String::with_capacity(1 << 16);
     match &node.value {
-        Value::Seq(items) if !items.is_empty() => write_seq(&mut out, items, 0, false),
-        Value::Map(map) if !map.is_empty() => write_map(&mut out, map, 0, false),
-        value => {
-            write_scalar_value(&mut out, value, 2);
+        Value::Seq(items) if !items.is_empty() => write_seq(&mut out, items, 0, false, style),
+        Value::Map(map) if !map.is_empty() => write_map(&mut out, map, 0, false, style),
+        _ => {
+            write_scalar(&mut out, node, 2, style);
             out.push('\n');
         }
     }
@@ -43,7 +62,7 @@ fn push_indent(out: &mut String, indent: usize) {
 }
 
 /// A block sequence at `indent`; with `inline` the first dash is already positioned.
-fn write_seq(out: &mut String, items: &[Node], indent: usize, inline: bool) {
+fn write_seq(out: &mut String, items: &[Node], indent: usize, inline: bool, style: Style) {
     for (i, item) in items.iter().enumerate() {
         if i > 0 || !inline {
             push_indent(out, indent);
@@ -52,15 +71,15 @@ fn write_seq(out: &mut String, items: &[Node], indent: usize, inline: bool) {
         match &item.value {
             Value::Seq(inner) if !inner.is_empty() => {
                 out.push(' ');
-                write_seq(out, inner, indent + 2, true);
+                write_seq(out, inner, indent + 2, true, style);
             }
             Value::Map(map) if !map.is_empty() => {
                 out.push(' ');
-                write_map(out, map, indent + 2, true);
+                write_map(out, map, indent + 2, true, style);
             }
-            value => {
+            _ => {
                 out.push(' ');
-                write_scalar_value(out, value, indent + 2);
+                write_scalar(out, item, indent + 2, style);
                 out.push('\n');
             }
         }
@@ -68,7 +87,7 @@ fn write_seq(out: &mut String, items: &[Node], indent: usize, inline: bool) {
 }
 
 /// A block mapping at `indent`; with `inline` the first key is already positioned.
-fn write_map(out: &mut String, map: &Map, indent: usize, inline: bool) {
+fn write_map(out: &mut String, map: &Map, indent: usize, inline: bool, style: Style) {
     for (i, (key, item)) in map.iter().enumerate() {
         if i > 0 || !inline {
             push_indent(out, indent);
@@ -91,15 +110,15 @@ fn write_map(out: &mut String, map: &Map, indent: usize, inline: bool) {
         match &item.value {
             Value::Seq(inner) if !inner.is_empty() => {
                 out.push('\n');
-                write_seq(out, inner, indent + 2, false);
+                write_seq(out, inner, indent + 2, false, style);
             }
             Value::Map(inner) if !inner.is_empty() => {
                 out.push('\n');
-                write_map(out, inner, indent + 2, false);
+                write_map(out, inner, indent + 2, false, style);
             }
-            value => {
+            _ => {
                 out.push(' ');
-                write_scalar_value(out, value, indent + 2);
+                write_scalar(out, item, indent + 2, style);
                 out.push('\n');
             }
         }
@@ -108,8 +127,8 @@ fn write_map(out: &mut String, map: &Map, indent: usize, inline: bool) {
 
 /// A scalar or empty collection, without the final newline. Block scalars
 /// put their content lines at `content_indent`.
-fn write_scalar_value(out: &mut String, value: &Value, content_indent: usize) {
-    match value {
+fn write_scalar(out: &mut String, node: &Node, content_indent: usize, style: Style) {
+    match &node.value {
         // js-yaml's dump writes `null` (both YAML versions read it as null).
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -117,6 +136,9 @@ fn write_scalar_value(out: &mut String, value: &Value, content_indent: usize) {
             if n.fract() == 0.0 && n.abs() < 1e15 && !(*n == 0.0 && n.is_sign_negative()) {
                 // Integers: what `format_js` writes, without allocating.
                 let _ = write!(out, "{}", *n as i64);
+                if style == Style::AsWritten && node.form.is_float() {
+                    out.push_str(".0");
+                }
             } else {
                 out.push_str(&format_number(*n));
             }
@@ -609,6 +631,32 @@ mod tests {
             let text = emit(&Node::number(n));
             assert_eq!(p(&text).as_f64(), Some(n), "{n:e} emitted as {text:?}");
         }
+    }
+
+    #[test]
+    fn as_written_keeps_the_types_values_were_written_with() {
+        use crate::parse::{parse_with, Schema};
+        let text = "i: 1\nf: 1.0\ng: 2.50\ne: 1e3\nt: !!float 7\nd: 2024-01-02\n\
+                    s: '1.0'\nl: [1, 1.0, -0.0]\n";
+        let doc = parse_with(text, SourceId(0), Schema::Core).unwrap_or_else(|e| panic!("{e}"));
+        let out = emit_with(&doc, Style::AsWritten);
+        assert_eq!(
+            out,
+            "i: 1\nf: 1.0\ng: 2.5\ne: 1000.0\nt: 7.0\nd: '2024-01-02'\ns: '1.0'\nl:\n  - 1\n  - 1.0\n  - -0.0\n"
+        );
+        // Read back with the same schema: the same values and number kinds.
+        let back = parse_with(&out, SourceId(0), Schema::Core).unwrap_or_else(|e| panic!("{e}"));
+        assert!(deep_equal(&back.value, &doc.value));
+        for key in ["i", "f", "g", "e", "t"] {
+            let (a, b) = (doc.get(key), back.get(key));
+            assert_eq!(
+                a.map(|n| n.form.is_float()),
+                b.map(|n| n.form.is_float()),
+                "{key}"
+            );
+        }
+        // The reference's style writes one number type.
+        assert_eq!(emit(&doc).lines().nth(1), Some("f: 1"));
     }
 
     #[test]

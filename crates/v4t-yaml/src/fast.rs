@@ -16,8 +16,8 @@
 //! The reader is recursive but bounded: it gives up beyond [`FAST_MAX_DEPTH`]
 //! nested collections (the saphyr path then applies the real limits).
 
-use crate::parse::{is_null, key_string, resolve_bool, resolve_plain};
-use crate::value::{Key, Map, Node, SourceId, Span, Value, INDEX_THRESHOLD};
+use crate::parse::{is_null, key_string, resolve_bool, resolve_plain_form, Schema};
+use crate::value::{Form, Key, Map, Node, SourceId, Span, Value, INDEX_THRESHOLD};
 
 /// Nesting depth beyond which the fast path gives up.
 pub const FAST_MAX_DEPTH: usize = 200;
@@ -35,6 +35,11 @@ type R<T> = Result<T, Bail>;
 ///
 /// The caller must have rejected non-printable characters already.
 pub fn parse_fast(text: &str, source: SourceId) -> Option<Node> {
+    parse_fast_with(text, source, Schema::JsYaml)
+}
+
+/// [`parse_fast`] with the scalar resolution of `schema`.
+pub fn parse_fast_with(text: &str, source: SourceId, schema: Schema) -> Option<Node> {
     let ascii = text.is_ascii();
     if !ascii && text.chars().any(odd_char) {
         return None;
@@ -47,6 +52,7 @@ pub fn parse_fast(text: &str, source: SourceId) -> Option<Node> {
         line_start: 0,
         ascii,
         source,
+        schema,
         depth: 0,
         next: None,
         doc_end: false,
@@ -73,6 +79,7 @@ struct Fast<'t> {
     line_start: usize,
     ascii: bool,
     source: SourceId,
+    schema: Schema,
     depth: usize,
     /// Indentation of the content line `pos` is at (after [`Fast::next_line`]);
     /// `None` at the end of the document.
@@ -150,30 +157,31 @@ fn is_flow_indicator(b: u8) -> bool {
     matches!(b, b',' | b'[' | b']' | b'{' | b'}')
 }
 
-/// A plain scalar's value, skipping the full resolution for identifiers: no
-/// number or timestamp starts with a letter or `_`, so only the null and
-/// boolean words remain to be told apart.
-fn plain_value(s: &str) -> Value {
+/// A plain scalar's value and form, skipping the full resolution for
+/// identifiers: no number or timestamp starts with a letter or `_`, so only
+/// the null and boolean words remain to be told apart.
+fn plain_value(s: &str, schema: Schema) -> (Value, Form) {
     match s.as_bytes().first() {
         Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
-            if is_null(s) {
+            let value = if is_null(s) {
                 Value::Null
             } else if let Some(b) = resolve_bool(s) {
                 Value::Bool(b)
             } else {
                 Value::String(s.to_string())
-            }
+            };
+            (value, Form::Plain)
         }
-        _ => resolve_plain(s),
+        _ => resolve_plain_form(s, schema),
     }
 }
 
 /// A plain key's JavaScript property name.
-fn plain_key(s: &str) -> R<String> {
+fn plain_key(s: &str, schema: Schema) -> R<String> {
     if s == "<<" {
         return Err(Bail);
     }
-    match plain_value(s) {
+    match plain_value(s, schema).0 {
         Value::String(name) => Ok(name),
         value => key_string(&value).ok_or(Bail),
     }
@@ -188,16 +196,46 @@ impl<'t> Fast<'t> {
         self.b.get(i)
     }
 
-    fn span_at(&self, pos: usize) -> Span {
-        let col = if self.ascii {
-            pos.saturating_sub(self.line_start)
+    /// The 1-based character column of `pos` on the current line.
+    #[inline(always)]
+    fn col_at(&self, pos: usize) -> u32 {
+        if self.ascii {
+            clamp_u32(pos.saturating_sub(self.line_start)).saturating_add(1)
         } else {
-            self.text
-                .get(self.line_start..pos)
-                .map_or(0, |s| s.chars().count())
-        };
-        let col = u32::try_from(col).unwrap_or(u32::MAX - 1).saturating_add(1);
-        Span::new(self.source, self.line, col)
+            self.col_of_unicode(pos)
+        }
+    }
+
+    /// [`Fast::col_at`] in a text with multi-byte characters.
+    #[cold]
+    #[inline(never)]
+    fn col_of_unicode(&self, pos: usize) -> u32 {
+        let chars = self
+            .text
+            .get(self.line_start..pos)
+            .map_or(0, |s| s.chars().count());
+        clamp_u32(chars).saturating_add(1)
+    }
+
+    /// The zero-width span at `pos` (on the current line).
+    #[inline(always)]
+    fn span_at(&self, pos: usize) -> Span {
+        Span::new(self.source, self.line, self.col_at(pos))
+    }
+
+    /// The span from `start` to `end` (both on the current line).
+    #[inline(always)]
+    fn span_of(&self, start: usize, end: usize) -> Span {
+        Span::range(
+            self.source,
+            (self.line, self.col_at(start)),
+            (self.line, self.col_at(end)),
+        )
+    }
+
+    /// A scalar node from `start` to `end` on the current line.
+    fn scalar(&self, (value, form): (Value, Form), start: usize, end: usize) -> Node {
+        Node::scalar(value, self.span_of(start, end), form)
     }
 
     /// Column (0-based, in bytes) of `pos`; only spaces and dashes precede
@@ -377,7 +415,6 @@ impl<'t> Fast<'t> {
         }
         self.enter()?;
         let start = self.pos;
-        let span = self.span_at(start);
         // A scalar is read once: it is then either the first key of a map or
         // the node itself.
         let node = match self.peek() {
@@ -391,11 +428,13 @@ impl<'t> Fast<'t> {
                 let after = self.pos;
                 self.skip_spaces();
                 if self.peek() == Some(b':') && is_blank_or_end(self.at(self.pos + 1)) {
+                    let key_span = self.span_of(start, after);
                     let colon = self.key_colon(start)?;
-                    self.block_map(col, span, (text, colon))?
+                    self.block_map(col, (text, key_span, colon))?
                 } else {
                     self.pos = after;
-                    self.scalar_line(Node::new(Value::String(text), span), parent)?
+                    let node = self.scalar((Value::String(text), Form::Quoted), start, after);
+                    self.scalar_line(node, parent)?
                 }
             }
             _ => {
@@ -403,11 +442,15 @@ impl<'t> Fast<'t> {
                 let text = self.text.get(start..end).ok_or(Bail)?;
                 match stop {
                     Stop::Colon => {
-                        let name = plain_key(text)?;
+                        let name = plain_key(text, self.schema)?;
+                        let key_span = self.span_of(start, end);
                         let colon = self.key_colon(start)?;
-                        self.block_map(col, span, (name, colon))?
+                        self.block_map(col, (name, key_span, colon))?
                     }
-                    Stop::End => self.scalar_line(Node::new(plain_value(text), span), parent)?,
+                    Stop::End => {
+                        let node = self.scalar(plain_value(text, self.schema), start, end);
+                        self.scalar_line(node, parent)?
+                    }
                 }
             }
         };
@@ -431,15 +474,16 @@ impl<'t> Fast<'t> {
         Ok(node)
     }
 
-    /// A block mapping whose keys are at column `indent`, starting at `span`
-    /// with its first key already read (its name and the position of its `:`).
-    fn block_map(&mut self, indent: usize, span: Span, first: (String, usize)) -> R<Node> {
+    /// A block mapping whose keys are at column `indent`, with its first key
+    /// already read (its name, span and the position of its `:`).
+    fn block_map(&mut self, indent: usize, first: (String, Span, usize)) -> R<Node> {
         let base = self.entries.len();
+        let start = first.1.start_point();
         let mut first = Some(first);
         loop {
-            let (key_span, (name, colon)) = match first.take() {
-                Some(key) => (span, key),
-                None => (self.span_at(self.pos), self.block_key()?),
+            let (name, key_span, colon) = match first.take() {
+                Some(key) => key,
+                None => self.block_key()?,
             };
             check_duplicate(self.entries.get(base..).unwrap_or_default(), &name)?;
             self.skip_spaces();
@@ -456,7 +500,7 @@ impl<'t> Fast<'t> {
                             self.depth -= 1;
                             seq
                         }
-                        _ => Node::new(Value::Null, null_span),
+                        _ => Node::scalar(Value::Null, null_span, Form::Plain),
                     }
                 }
                 _ => {
@@ -485,6 +529,11 @@ impl<'t> Fast<'t> {
         // One allocation of the final size and one copy, also for `base == 0`
         // since Rust 1.77 (`drain` would move entry by entry).
         let entries = self.entries.split_off(base);
+        // The map ends where its last entry does (its value, or its key if
+        // the value is empty).
+        let span = entries
+            .last()
+            .map_or(start, |(k, v)| start.to(k.span).to(v.span));
         Ok(Node::new(finish_map(entries)?, span))
     }
 
@@ -492,15 +541,16 @@ impl<'t> Fast<'t> {
         self.peek() == Some(b'-') && is_blank_or_end(self.at(self.pos + 1))
     }
 
-    /// A block key (not the first of its map): returns its name and the
-    /// position of its `:` (and moves past it).
-    fn block_key(&mut self) -> R<(String, usize)> {
+    /// A block key (not the first of its map): returns its name, its span
+    /// and the position of its `:` (and moves past it).
+    fn block_key(&mut self) -> R<(String, Span, usize)> {
         let start = self.pos;
-        let name = match self.peek() {
+        let (name, end) = match self.peek() {
             Some(b'"' | b'\'') => {
                 let name = self.quoted()?;
+                let end = self.pos;
                 self.skip_spaces();
-                name
+                (name, end)
             }
             _ => {
                 let (end, stop) = self.scan_plain_block()?;
@@ -508,13 +558,14 @@ impl<'t> Fast<'t> {
                     return Err(Bail);
                 }
                 let text = self.text.get(start..end).ok_or(Bail)?;
-                plain_key(text)?
+                (plain_key(text, self.schema)?, end)
             }
         };
         if self.peek() != Some(b':') || !is_blank_or_end(self.at(self.pos + 1)) {
             return Err(Bail);
         }
-        Ok((name, self.key_colon(start)?))
+        let span = self.span_of(start, end);
+        Ok((name, span, self.key_colon(start)?))
     }
 
     /// At the `:` of a key that started at `start`: checks the key's length,
@@ -530,18 +581,20 @@ impl<'t> Fast<'t> {
 
     /// A value on the current line (scalar or flow collection), then the line end.
     fn inline_value(&mut self) -> R<Node> {
-        let span = self.span_at(self.pos);
+        let start = self.pos;
         let node = match self.peek() {
             Some(b'[' | b'{') => self.flow_node()?,
-            Some(b'"' | b'\'') => Node::new(Value::String(self.quoted()?), span),
+            Some(b'"' | b'\'') => {
+                let text = self.quoted()?;
+                self.scalar((Value::String(text), Form::Quoted), start, self.pos)
+            }
             _ => {
-                let start = self.pos;
                 let (end, stop) = self.scan_plain_block()?;
                 if stop != Stop::End {
                     return Err(Bail);
                 }
                 let text = self.text.get(start..end).ok_or(Bail)?;
-                Node::new(plain_value(text), span)
+                self.scalar(plain_value(text, self.schema), start, end)
             }
         };
         self.end_line()?;
@@ -571,7 +624,7 @@ impl<'t> Fast<'t> {
                     self.next_line()?;
                     match self.next {
                         Some(c) if c > indent => self.block_node(indent as isize)?,
-                        _ => Node::new(Value::Null, null_span),
+                        _ => Node::scalar(Value::Null, null_span, Form::Plain),
                     }
                 }
                 false => self.block_node(indent as isize)?,
@@ -584,6 +637,7 @@ impl<'t> Fast<'t> {
             }
         }
         let items = self.items.split_off(base);
+        let span = items.last().map_or(span, |item| span.to(item.span));
         Ok(Node::new(Value::Seq(items), span))
     }
 
@@ -715,7 +769,7 @@ impl<'t> Fast<'t> {
 
     /// A flow collection or scalar at `pos`.
     fn flow_node(&mut self) -> R<Node> {
-        let span = self.span_at(self.pos);
+        let start = self.pos;
         match self.peek() {
             Some(b'[') => {
                 self.enter()?;
@@ -741,7 +795,7 @@ impl<'t> Fast<'t> {
                 }
                 self.depth -= 1;
                 let items = self.items.split_off(base);
-                Ok(Node::new(Value::Seq(items), span))
+                Ok(Node::new(Value::Seq(items), self.span_of(start, self.pos)))
             }
             Some(b'{') => {
                 self.enter()?;
@@ -753,7 +807,7 @@ impl<'t> Fast<'t> {
                         self.pos += 1;
                         break;
                     }
-                    let key_span = self.span_at(self.pos);
+                    let key_start = self.pos;
                     let name = match self.peek() {
                         Some(b'"' | b'\'') => self.quoted()?,
                         _ => {
@@ -761,9 +815,10 @@ impl<'t> Fast<'t> {
                             if stop != Stop::Colon {
                                 return Err(Bail);
                             }
-                            plain_key(text)?
+                            plain_key(text, self.schema)?
                         }
                     };
+                    let key_span = self.span_of(key_start, self.pos);
                     self.skip_spaces();
                     if self.peek() != Some(b':') || self.at(self.pos + 1) != Some(&b' ') {
                         return Err(Bail);
@@ -791,15 +846,21 @@ impl<'t> Fast<'t> {
                 }
                 self.depth -= 1;
                 let entries = self.entries.split_off(base);
-                Ok(Node::new(finish_map(entries)?, span))
+                Ok(Node::new(
+                    finish_map(entries)?,
+                    self.span_of(start, self.pos),
+                ))
             }
-            Some(b'"' | b'\'') => Ok(Node::new(Value::String(self.quoted()?), span)),
+            Some(b'"' | b'\'') => {
+                let text = self.quoted()?;
+                Ok(self.scalar((Value::String(text), Form::Quoted), start, self.pos))
+            }
             _ => {
                 let (text, stop) = self.scan_plain_flow()?;
                 if stop != Stop::End {
                     return Err(Bail);
                 }
-                Ok(Node::new(plain_value(text), span))
+                Ok(self.scalar(plain_value(text, self.schema), start, self.pos))
             }
         }
     }
@@ -834,6 +895,12 @@ impl<'t> Fast<'t> {
         self.pos = end;
         Ok((self.text.get(start..end).ok_or(Bail)?, stop))
     }
+}
+
+/// `n` as a `u32`, saturated (texts are far smaller; never panics).
+#[inline]
+fn clamp_u32(n: usize) -> u32 {
+    n.min(u32::MAX as usize) as u32
 }
 
 /// Gives up on duplicate keys (the saphyr path reports them). Only maps

@@ -18,7 +18,7 @@ use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Tag};
 
 use crate::number::format_js;
 use crate::timestamp::{civil_from_days, parse_yaml_timestamp, weekday};
-use crate::value::{Key, Map, Node, SourceId, Span, Value};
+use crate::value::{Form, Key, Map, Node, SourceId, Span, Tag as ScalarTag, Value};
 
 /// Maximum number of nested collections.
 pub const MAX_DEPTH: usize = 1000;
@@ -27,6 +27,23 @@ pub const MAX_DEPTH: usize = 1000;
 pub const MAX_ALIAS_NODES: usize = 1_000_000;
 
 const CORE: &str = "tag:yaml.org,2002:";
+
+/// How plain scalars and explicit scalar tags are resolved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Schema {
+    /// js-yaml 4's default schema, what the reference implementation reads:
+    /// the YAML 1.2 core schema extended with `_` digit separators, `0b`
+    /// integers, implicit timestamps (as [`Value::Timestamp`]) and `!!binary`
+    /// refused. Variability4TOSCA on TOSCA 1.3 uses it.
+    #[default]
+    JsYaml,
+    /// The YAML 1.2 core schema exactly (TOSCA 2.0): null, booleans,
+    /// integers (`[-+]?[0-9]+`, `0o`, `0x`) and floats; everything else,
+    /// timestamps included, is the string written. Explicit `!!timestamp`
+    /// and `!!binary` scalars are kept as their text with [`Form::Tagged`],
+    /// for the validator to reject or interpret. Merge keys (`<<`) still merge.
+    Core,
+}
 
 /// A YAML syntax or semantic error with the location it refers to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,26 +83,37 @@ impl std::error::Error for ParseError {}
 /// does not handle with certainty (and every error) goes through
 /// [`parse_saphyr`], with identical results.
 pub fn parse(text: &str, source: SourceId) -> Result<Node, ParseError> {
+    parse_with(text, source, Schema::JsYaml)
+}
+
+/// [`parse`] with the scalar resolution of `schema`.
+pub fn parse_with(text: &str, source: SourceId, schema: Schema) -> Result<Node, ParseError> {
     if has_non_printable(text) {
         check_printable(text, source)?;
     }
-    if let Some(node) = crate::fast::parse_fast(text, source) {
+    if let Some(node) = crate::fast::parse_fast_with(text, source, schema) {
         return Ok(node);
     }
-    parse_checked(text, source)
+    parse_checked(text, source, schema)
 }
 
 /// Parses a single YAML document with the `saphyr-parser` event stream (the
 /// reference path: every feature, every error message).
 pub fn parse_saphyr(text: &str, source: SourceId) -> Result<Node, ParseError> {
+    parse_saphyr_with(text, source, Schema::JsYaml)
+}
+
+/// [`parse_saphyr`] with the scalar resolution of `schema`.
+pub fn parse_saphyr_with(text: &str, source: SourceId, schema: Schema) -> Result<Node, ParseError> {
     check_printable(text, source)?;
-    parse_checked(text, source)
+    parse_checked(text, source, schema)
 }
 
 /// The saphyr path on a text without non-printable characters.
-fn parse_checked(text: &str, source: SourceId) -> Result<Node, ParseError> {
+fn parse_checked(text: &str, source: SourceId, schema: Schema) -> Result<Node, ParseError> {
     let mut builder = Builder {
         text,
+        schema,
         char_offsets: if text.is_ascii() {
             None
         } else {
@@ -112,7 +140,19 @@ fn parse_checked(text: &str, source: SourceId) -> Result<Node, ParseError> {
             Event::SequenceStart(..) => start = builder.dash_span(&span.start, start),
             Event::Scalar(_, ScalarStyle::Literal | ScalarStyle::Folded, ..) => {
                 start = builder.block_scalar_span(&span.start, start);
+                start = start.to(builder.trimmed_end(&span.end, start));
             }
+            Event::Scalar(_, ScalarStyle::SingleQuoted, ..) => {
+                start = start.to(builder.quoted_end(&span.start, b'\''));
+            }
+            Event::Scalar(_, ScalarStyle::DoubleQuoted, ..) => {
+                start = start.to(builder.quoted_end(&span.start, b'"'));
+            }
+            Event::Scalar(..) | Event::Alias(..) => start = start.to(builder.span(&span.end)),
+            // A flow collection ends after its bracket; a block one where
+            // its last entry ends (see `Frame::end`).
+            Event::SequenceEnd => start = builder.flow_close(&span.start, b']'),
+            Event::MappingEnd => start = builder.flow_close(&span.start, b'}'),
             _ => {}
         }
         if builder.event(event, start)? {
@@ -215,6 +255,8 @@ fn scan_error(e: &ScanError, source: SourceId) -> ParseError {
 /// A collection under construction.
 struct Frame {
     span: Span,
+    /// The furthest end of its children so far (a block collection ends there).
+    end: (u32, u32),
     anchor: usize,
     /// Height (in nested collections) of the deepest child so far.
     height: usize,
@@ -257,6 +299,7 @@ struct Built {
 
 struct Builder<'t> {
     text: &'t str,
+    schema: Schema,
     /// Byte offset of every character, for non-ASCII texts (saphyr counts characters).
     char_offsets: Option<Vec<usize>>,
     source: SourceId,
@@ -294,6 +337,119 @@ impl Builder<'_> {
                 .copied()
                 .or_else(|| (m.index() == offsets.len()).then_some(self.text.len())),
         }
+    }
+
+    /// The position after the text from marker `m` to byte offset `target`.
+    fn position_after(&self, m: &Marker, target: usize) -> Option<(u32, u32)> {
+        let from = self.offset(m)?;
+        let gap = self.text.get(from..target)?;
+        let line = u32::try_from(m.line())
+            .ok()?
+            .saturating_add(u32::try_from(gap.matches('\n').count()).ok()?);
+        let col = match gap.rfind('\n') {
+            Some(i) => gap.get(i + 1..)?.chars().count(),
+            None => m.col().saturating_add(gap.chars().count()),
+        };
+        Some((line, u32::try_from(col).ok()?.saturating_add(1)))
+    }
+
+    /// The end of a quoted scalar starting at marker `m` (at its quote or
+    /// at its anchor or tag): saphyr's end event includes the blanks and
+    /// comment after the closing quote.
+    fn quoted_end(&self, m: &Marker, quote: u8) -> Span {
+        let Some(mut i) = self.offset(m) else {
+            return Span::NONE;
+        };
+        let bytes = self.text.as_bytes();
+        // Node properties (`&anchor`, `!tag`) before the quote.
+        while let Some(b'&' | b'!') = bytes.get(i) {
+            while bytes.get(i).is_some_and(|c| !c.is_ascii_whitespace()) {
+                i += 1;
+            }
+            while bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+                i += 1;
+            }
+        }
+        if bytes.get(i) != Some(&quote) {
+            return Span::NONE;
+        }
+        i += 1;
+        loop {
+            match bytes.get(i) {
+                None => return Span::NONE,
+                Some(b'\\') if quote == b'"' => i += 2,
+                Some(&c) if c == quote => {
+                    if quote == b'\'' && bytes.get(i + 1) == Some(&b'\'') {
+                        i += 2;
+                    } else {
+                        break;
+                    }
+                }
+                Some(_) => i += 1,
+            }
+        }
+        match self.position_after(m, i + 1) {
+            Some(end) => Span::range(self.source, end, end),
+            None => Span::NONE,
+        }
+    }
+
+    /// The end of a flow collection closed by `close`: saphyr's end event
+    /// may start at a trailing comma and end after the blanks and comments
+    /// that follow the bracket, so the bracket is looked up from the event's
+    /// start. [`Span::NONE`] if there is none (a block collection, or an
+    /// implicit single-pair map inside a flow sequence).
+    fn flow_close(&self, m: &Marker, close: u8) -> Span {
+        let Some(mut i) = self.offset(m) else {
+            return Span::NONE;
+        };
+        let bytes = self.text.as_bytes();
+        while let Some(&c) = bytes.get(i) {
+            match c {
+                b' ' | b'\t' | b'\r' | b'\n' | b',' => i += 1,
+                b'#' => {
+                    while bytes.get(i).is_some_and(|&c| c != b'\n') {
+                        i += 1;
+                    }
+                }
+                _ => break,
+            }
+        }
+        if bytes.get(i) != Some(&close) {
+            return Span::NONE;
+        }
+        match self.position_after(m, i + 1) {
+            Some(end) => Span::range(self.source, end, end),
+            None => Span::NONE,
+        }
+    }
+
+    /// saphyr ends block scalars at the next token; the end of the last
+    /// non-blank character before the marker instead (never before `start`,
+    /// the header indicator).
+    fn trimmed_end(&self, m: &Marker, start: Span) -> Span {
+        let Some(offset) = self.offset(m) else {
+            return start;
+        };
+        let before = self.text.get(..offset).unwrap_or_default();
+        let trimmed = before.trim_end_matches([' ', '\t', '\r', '\n']);
+        let lines_back = before
+            .get(trimmed.len()..)
+            .map_or(0, |gap| gap.matches('\n').count());
+        let line_start = trimmed.rfind('\n').map_or(0, |i| i + 1);
+        let col = trimmed.get(line_start..).map_or(0, |l| l.chars().count());
+        let line = u32::try_from(m.line())
+            .unwrap_or(u32::MAX)
+            .saturating_sub(u32::try_from(lines_back).unwrap_or(u32::MAX));
+        let end = (
+            line,
+            u32::try_from(col).unwrap_or(u32::MAX - 1).saturating_add(1),
+        );
+        if end <= start.start() {
+            // No content: the span covers the indicator.
+            return Span::range(start.source, start.start(), (start.line, start.col + 1));
+        }
+        Span::range(start.source, end, end)
     }
 
     /// saphyr starts block scalars (`|`, `>`) at their content; move the span
@@ -377,11 +533,11 @@ impl Builder<'_> {
                 self.deliver(built, false)?;
             }
             Event::Scalar(text, style, anchor, tag) => {
-                let plain = matches!(style, ScalarStyle::Plain);
                 let tag = tag.map(|t| full_tag(&t));
-                let (value, merge) = resolve_scalar(&text, plain, tag.as_deref(), span)?;
+                let (value, form, merge) =
+                    resolve_scalar(&text, style, tag.as_deref(), span, self.schema)?;
                 let built = Built {
-                    node: Node::new(value, span),
+                    node: Node::scalar(value, span, form),
                     height: 0,
                     size: 1,
                 };
@@ -401,6 +557,7 @@ impl Builder<'_> {
                 };
                 self.frames.push(Frame {
                     span,
+                    end: span.end(),
                     anchor,
                     height: 0,
                     size: 1,
@@ -422,6 +579,7 @@ impl Builder<'_> {
                 };
                 self.frames.push(Frame {
                     span,
+                    end: span.end(),
                     anchor,
                     height: 0,
                     size: 1,
@@ -435,9 +593,16 @@ impl Builder<'_> {
                 });
             }
             Event::SequenceEnd | Event::MappingEnd => {
-                let Some(frame) = self.frames.pop() else {
+                let Some(mut frame) = self.frames.pop() else {
                     return Err(ParseError::new("unbalanced collection end", span));
                 };
+                // `span` is the flow bracket's end, or unknown for block collections.
+                let end = if span.is_known() {
+                    span.end()
+                } else {
+                    frame.end
+                };
+                frame.span = Span::range(frame.span.source, frame.span.start(), end);
                 let built = finish(frame)?;
                 if let Some(anchor) = built.1 {
                     self.anchor(anchor, &built.0)?;
@@ -490,6 +655,9 @@ impl Builder<'_> {
         };
         frame.height = frame.height.max(built.height);
         frame.size = frame.size.saturating_add(built.size);
+        if built.node.span.source == frame.span.source {
+            frame.end = frame.end.max(built.node.span.end());
+        }
         match &mut frame.kind {
             FrameKind::Seq { items, .. } => items.push(built.node),
             FrameKind::Map {
@@ -748,60 +916,68 @@ fn js_date_string(ms: f64) -> String {
 }
 
 /// Resolves a scalar: explicit tag, else implicit (plain only), else string.
-/// Returns the value and whether it is the merge key `<<`.
+/// Returns the value, how it was written and whether it is the merge key `<<`.
 fn resolve_scalar(
     text: &str,
-    plain: bool,
+    style: ScalarStyle,
     tag: Option<&str>,
     span: Span,
-) -> Result<(Value, bool), ParseError> {
+    schema: Schema,
+) -> Result<(Value, Form, bool), ParseError> {
+    let string = || Value::String(text.to_string());
     let Some(tag) = tag else {
-        if !plain {
-            return Ok((Value::String(text.to_string()), false));
-        }
-        if text == "<<" {
-            return Ok((Value::String(text.to_string()), true));
-        }
-        return Ok((resolve_plain(text), false));
+        return Ok(match style {
+            ScalarStyle::Plain if text == "<<" => (string(), Form::Plain, true),
+            ScalarStyle::Plain => {
+                let (value, form) = resolve_plain_form(text, schema);
+                (value, form, false)
+            }
+            ScalarStyle::Literal | ScalarStyle::Folded => (string(), Form::Block, false),
+            ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
+                (string(), Form::Quoted, false)
+            }
+        });
     };
     if tag == "!" {
-        return Ok((Value::String(text.to_string()), false));
+        return Ok((string(), Form::Tagged(ScalarTag::NonSpecific), false));
     }
+    let core = schema == Schema::Core;
     let fail = |name: &str| cannot_resolve(name, span);
-    let value = match tag.strip_prefix(CORE) {
-        Some("str") => Value::String(text.to_string()),
-        Some("null") => {
-            if is_null(text) {
-                Value::Null
-            } else {
-                return Err(fail("null"));
-            }
-        }
+    let (value, tag) = match tag.strip_prefix(CORE) {
+        Some("str") => (string(), ScalarTag::Str),
+        Some("null") if is_null(text) => (Value::Null, ScalarTag::Null),
+        Some("null") => return Err(fail("null")),
         Some("bool") => match resolve_bool(text) {
-            Some(b) => Value::Bool(b),
+            Some(b) => (Value::Bool(b), ScalarTag::Bool),
             None => return Err(fail("bool")),
         },
-        Some("int") => match resolve_int(text) {
-            Some(n) => Value::Number(n),
+        Some("int") => match if core {
+            core_int(text)
+        } else {
+            resolve_int(text)
+        } {
+            Some(n) => (Value::Number(n), ScalarTag::Int),
             None => return Err(fail("int")),
         },
-        Some("float") => match resolve_float(text) {
-            Some(n) => Value::Number(n),
+        Some("float") => match if core {
+            core_float(text)
+        } else {
+            resolve_float(text)
+        } {
+            Some(n) => (Value::Number(n), ScalarTag::Float),
             None => return Err(fail("float")),
         },
+        Some("timestamp") if core => (string(), ScalarTag::Timestamp),
         Some("timestamp") => match parse_yaml_timestamp(text) {
-            Some(t) => Value::Timestamp(t),
+            Some(t) => (Value::Timestamp(t), ScalarTag::Timestamp),
             None => return Err(fail("timestamp")),
         },
-        Some("merge") => {
-            if text == "<<" {
-                return Ok((Value::String(text.to_string()), true));
-            }
-            return Err(fail("merge"));
-        }
+        Some("binary") if core => (string(), ScalarTag::Binary),
+        Some("merge") if text == "<<" => return Ok((string(), Form::Plain, true)),
+        Some("merge") => return Err(fail("merge")),
         _ => return Err(tag_kind_error(tag, "scalar", span)),
     };
-    Ok((value, false))
+    Ok((value, Form::Tagged(tag), false))
 }
 
 pub(crate) fn is_null(s: &str) -> bool {
@@ -818,22 +994,105 @@ pub(crate) fn resolve_bool(s: &str) -> Option<bool> {
 
 /// Implicit resolution of a plain scalar with js-yaml's default schema.
 pub fn resolve_plain(s: &str) -> Value {
+    resolve_plain_form(s, Schema::JsYaml).0
+}
+
+/// Implicit resolution of a plain scalar with `schema`, and its [`Form`].
+pub fn resolve_plain_form(s: &str, schema: Schema) -> (Value, Form) {
     if is_null(s) {
-        return Value::Null;
+        return (Value::Null, Form::Plain);
     }
     if let Some(b) = resolve_bool(s) {
-        return Value::Bool(b);
+        return (Value::Bool(b), Form::Plain);
     }
-    if let Some(n) = resolve_int(s) {
-        return Value::Number(n);
+    match schema {
+        Schema::JsYaml => {
+            if let Some(n) = resolve_int(s) {
+                return (Value::Number(n), Form::Int);
+            }
+            if let Some(n) = resolve_float(s) {
+                return (Value::Number(n), Form::Float);
+            }
+            if let Some(t) = parse_yaml_timestamp(s) {
+                return (Value::Timestamp(t), Form::Plain);
+            }
+        }
+        Schema::Core => {
+            if let Some(n) = core_int(s) {
+                return (Value::Number(n), Form::Int);
+            }
+            if let Some(n) = core_float(s) {
+                return (Value::Number(n), Form::Float);
+            }
+        }
     }
-    if let Some(n) = resolve_float(s) {
-        return Value::Number(n);
+    (Value::String(s.to_string()), Form::Plain)
+}
+
+/// The YAML 1.2 core schema's `!!int`: `[-+]?[0-9]+`, `0o[0-7]+`, `0x[0-9a-fA-F]+`.
+fn core_int(s: &str) -> Option<f64> {
+    let b = s.as_bytes();
+    for (prefix, radix) in [("0o", 8), ("0x", 16)] {
+        if let Some(digits) = b.strip_prefix(prefix.as_bytes()) {
+            if digits.is_empty() || !digits.iter().all(|&c| (c as char).is_digit(radix)) {
+                return None;
+            }
+            return Some(radix_value(digits, radix));
+        }
     }
-    if let Some(t) = parse_yaml_timestamp(s) {
-        return Value::Timestamp(t);
+    let (sign, digits) = match b.first()? {
+        b'-' => (-1.0, b.get(1..)?),
+        b'+' => (1.0, b.get(1..)?),
+        _ => (1.0, b),
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
     }
-    Value::String(s.to_string())
+    std::str::from_utf8(digits)
+        .ok()?
+        .parse::<f64>()
+        .ok()
+        .map(|n| sign * n)
+}
+
+/// The YAML 1.2 core schema's `!!float`:
+/// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, `[-+]?\.(inf|Inf|INF)`,
+/// `\.(nan|NaN|NAN)`.
+fn core_float(s: &str) -> Option<f64> {
+    match s {
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Some(f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => return Some(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => return Some(f64::NAN),
+        _ => {}
+    }
+    let b = s.as_bytes();
+    let digits = |from: usize| {
+        b.get(from..)
+            .map_or(0, |r| r.iter().take_while(|c| c.is_ascii_digit()).count())
+    };
+    let mut i = usize::from(matches!(b.first(), Some(b'-' | b'+')));
+    let whole = digits(i);
+    i += whole;
+    let mut fraction = 0;
+    if b.get(i) == Some(&b'.') {
+        fraction = digits(i + 1);
+        i += 1 + fraction;
+    }
+    if whole == 0 && fraction == 0 {
+        return None;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1 + usize::from(matches!(b.get(i + 1), Some(b'-' | b'+')));
+        let exponent = digits(i);
+        if exponent == 0 {
+            return None;
+        }
+        i += exponent;
+    }
+    if i != b.len() {
+        return None;
+    }
+    parse_float_prefix(s.strip_prefix('+').unwrap_or(s))
 }
 
 /// js-yaml's `!!int`: decimal, `0b`, `0x`, `0o`, with `_` separators.
@@ -1010,7 +1269,7 @@ fn parse_float_prefix(s: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::value::deep_equal;
+    use crate::value::{deep_equal, Tag};
 
     fn p(text: &str) -> Node {
         match parse(text, SourceId(7)) {
@@ -1026,8 +1285,14 @@ mod tests {
         }
     }
 
-    fn at(line: u32, col: u32) -> Span {
-        Span::new(SourceId(7), line, col)
+    /// A start position (tests of where things start).
+    fn at(line: u32, col: u32) -> (u32, u32) {
+        (line, col)
+    }
+
+    /// A range.
+    fn rg(line: u32, col: u32, end_line: u32, end_col: u32) -> Span {
+        Span::range(SourceId(7), (line, col), (end_line, end_col))
     }
 
     fn scalar(text: &str) -> Value {
@@ -1040,61 +1305,83 @@ mod tests {
     #[test]
     fn locations_of_nodes_and_keys() {
         let doc = p("a: 1\nb:\n  - x\n  - y: 2\n    z: [1, {q: r}]\nc:\n- i1\n- i2\n");
-        assert_eq!(doc.span, at(1, 1));
+        assert_eq!(doc.span, rg(1, 1, 8, 5));
         let m = doc.as_map().unwrap_or_else(|| panic!("map"));
         let (ka, va) = m.get_entry("a").unwrap_or_else(|| panic!("a"));
-        assert_eq!((ka.span, va.span), (at(1, 1), at(1, 4)));
+        assert_eq!((ka.span, va.span), (rg(1, 1, 1, 2), rg(1, 4, 1, 5)));
         let b = doc.get("b").unwrap_or_else(|| panic!("b"));
-        assert_eq!(b.span, at(3, 3));
+        assert_eq!(b.span, rg(3, 3, 5, 19));
         let items = b.as_seq().unwrap_or_else(|| panic!("seq"));
-        assert_eq!(items[0].span, at(3, 5));
-        assert_eq!(items[1].span, at(4, 5));
+        assert_eq!(items[0].span, rg(3, 5, 3, 6));
+        assert_eq!(items[1].span, rg(4, 5, 5, 19));
         let (kz, z) = items[1]
             .as_map()
             .and_then(|m| m.get_entry("z"))
             .unwrap_or_else(|| panic!("z"));
-        assert_eq!((kz.span, z.span), (at(5, 5), at(5, 8)));
+        assert_eq!((kz.span, z.span), (rg(5, 5, 5, 6), rg(5, 8, 5, 19)));
         let flow = z.as_seq().unwrap_or_else(|| panic!("flow"));
-        assert_eq!(flow[0].span, at(5, 9));
-        assert_eq!(flow[1].span, at(5, 12));
+        assert_eq!(flow[0].span, rg(5, 9, 5, 10));
+        assert_eq!(flow[1].span, rg(5, 12, 5, 18));
         let (kq, q) = flow[1]
             .as_map()
             .and_then(|m| m.get_entry("q"))
             .unwrap_or_else(|| panic!("q"));
-        assert_eq!((kq.span, q.span), (at(5, 13), at(5, 16)));
+        assert_eq!((kq.span, q.span), (rg(5, 13, 5, 14), rg(5, 16, 5, 17)));
         // Indentless sequence: starts at its first dash.
         let c = doc.get("c").unwrap_or_else(|| panic!("c"));
-        assert_eq!(c.span, at(7, 1));
-        assert_eq!(c.as_seq().map(|s| s[1].span), Some(at(8, 3)));
+        assert_eq!(c.span, rg(7, 1, 8, 5));
+        assert_eq!(c.as_seq().map(|s| s[1].span), Some(rg(8, 3, 8, 5)));
+        // Empty values are zero-width; quoted scalars include their quotes.
+        let doc = p("k:\nq: 'a b'  # c\n");
+        assert_eq!(doc.get("k").map(|n| n.span), Some(rg(1, 2, 1, 2)));
+        assert_eq!(doc.get("q").map(|n| n.span), Some(rg(2, 4, 2, 9)));
+        assert_eq!(doc.span, rg(1, 1, 2, 9));
+    }
+
+    #[test]
+    fn saphyr_path_ranges_of_multi_line_nodes() {
+        // Multi-line scalars and flows are read by the saphyr path only.
+        let doc = p("a: |\n  x\n  yy\n\n\nb: plain\n  multi  \nc: [1,\n  2 ]\nd: {x: [\n ]}\n");
+        assert_eq!(doc.get("a").map(|n| n.span), Some(rg(1, 4, 3, 5)));
+        assert_eq!(doc.get("b").map(|n| n.span), Some(rg(6, 4, 7, 8)));
+        assert_eq!(doc.get("c").map(|n| n.span), Some(rg(8, 4, 9, 6)));
+        assert_eq!(doc.get("d").map(|n| n.span), Some(rg(10, 4, 11, 4)));
+        assert_eq!(doc.span, rg(1, 1, 11, 4));
+        // An empty block scalar covers its indicator.
+        let doc = p("e: |\nf: 1\n");
+        assert_eq!(doc.get("e").map(|n| n.span), Some(rg(1, 4, 1, 5)));
+        // Anchored and tagged scalars start at their properties.
+        let doc = p("g: &a !!str x\nh: *a\n");
+        assert_eq!(doc.get("g").map(|n| n.span), Some(rg(1, 4, 1, 14)));
     }
 
     #[test]
     fn block_scalars_start_at_their_indicator() {
         let doc = p("a: |\n  x\n\n  y\nb: >- # c | d\n\n  z\nc:\n  - |+\nd: é |\n");
-        assert_eq!(doc.get("a").map(|n| n.span), Some(at(1, 4)));
-        assert_eq!(doc.get("b").map(|n| n.span), Some(at(5, 4)));
+        assert_eq!(doc.get("a").map(|n| n.span.start()), Some(at(1, 4)));
+        assert_eq!(doc.get("b").map(|n| n.span.start()), Some(at(5, 4)));
         let c = doc
             .get("c")
             .and_then(Node::as_seq)
             .unwrap_or_else(|| panic!("c"));
-        assert_eq!(c[0].span, at(9, 5));
+        assert_eq!(c[0].span.start(), at(9, 5));
         assert_eq!(doc.get("d").and_then(Node::as_str), Some("é |"));
         let doc = p("k: é\nv: |2\n   x\n");
-        assert_eq!(doc.get("v").map(|n| n.span), Some(at(2, 4)));
+        assert_eq!(doc.get("v").map(|n| n.span.start()), Some(at(2, 4)));
         assert_eq!(doc.get("v").and_then(Node::as_str), Some(" x\n"));
         let doc = p("- |\r\n  x\r\n");
-        assert_eq!(doc.as_seq().map(|s| s[0].span), Some(at(1, 3)));
+        assert_eq!(doc.as_seq().map(|s| s[0].span.start()), Some(at(1, 3)));
     }
 
     #[test]
     fn locations_count_characters_not_bytes() {
         let doc = p("é: ü\nk: [ä, ö]\n");
-        assert_eq!(doc.get("é").map(|n| n.span), Some(at(1, 4)));
+        assert_eq!(doc.get("é").map(|n| n.span.start()), Some(at(1, 4)));
         let k = doc
             .get("k")
             .and_then(Node::as_seq)
             .unwrap_or_else(|| panic!("k"));
-        assert_eq!(k[1].span, at(2, 8));
+        assert_eq!(k[1].span.start(), at(2, 8));
     }
 
     #[test]
@@ -1174,10 +1461,122 @@ mod tests {
         }
     }
 
+    /// The value and form of `v` in `v: {text}` under `schema`.
+    fn scalar_with(text: &str, schema: Schema) -> (Value, Form) {
+        let doc = parse_with(&format!("v: {text}\n"), SourceId(7), schema)
+            .unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        let v = doc.get("v").unwrap_or_else(|| panic!("v"));
+        (v.value.clone(), v.form)
+    }
+
+    #[test]
+    fn forms_tell_how_scalars_were_written() {
+        use Form::*;
+        for schema in [Schema::JsYaml, Schema::Core] {
+            let cases = [
+                ("1", Int),
+                ("-12", Int),
+                ("0x1F", Int),
+                ("1.0", Float),
+                ("1e3", Float),
+                (".inf", Float),
+                ("x", Plain),
+                ("true", Plain),
+                ("", Plain),
+                ("'1'", Quoted),
+                ("\"1.0\"", Quoted),
+                ("|\n  x", Block),
+                (">\n  x", Block),
+                ("!!float 1", Tagged(Tag::Float)),
+                ("!!int '1'", Tagged(Tag::Int)),
+                ("!!str 1", Tagged(Tag::Str)),
+                ("!!bool true", Tagged(Tag::Bool)),
+                ("!!null ''", Tagged(Tag::Null)),
+                ("! 1", Tagged(Tag::NonSpecific)),
+            ];
+            for (text, form) in cases {
+                assert_eq!(scalar_with(text, schema).1, form, "{text:?} {schema:?}");
+            }
+        }
+        assert!(Form::Float.is_float() && Form::Tagged(Tag::Float).is_float());
+        assert!(Form::Int.is_int() && !Form::Int.is_float());
+        assert_eq!(Form::Tagged(Tag::Binary).tag(), Some(Tag::Binary));
+        assert_eq!(Form::Quoted.tag(), None);
+        // Collections and processor-made nodes have no scalar form.
+        assert_eq!(p("a: [1]\n").form, Form::Other);
+        assert_eq!(Node::string("x").form, Form::Other);
+    }
+
+    #[test]
+    fn the_core_schema_is_yaml_1_2_exactly() {
+        use Value::*;
+        let cases: Vec<(&str, Value, Value)> = vec![
+            // (text, js-yaml, YAML 1.2 core)
+            ("1_000", Number(1000.0), String("1_000".into())),
+            ("0b101", Number(5.0), String("0b101".into())),
+            ("-0x10", Number(-16.0), String("-0x10".into())),
+            ("0o17", Number(15.0), Number(15.0)),
+            ("012", Number(12.0), Number(12.0)),
+            ("+12", Number(12.0), Number(12.0)),
+            ("-.5", String("-.5".into()), Number(-0.5)),
+            ("+.5", String("+.5".into()), Number(0.5)),
+            ("1.", Number(1.0), Number(1.0)),
+            ("1_0.5", Number(10.5), String("1_0.5".into())),
+            ("1e", String("1e".into()), String("1e".into())),
+            (".", String(".".into()), String(".".into())),
+            (
+                "2023-01-01",
+                Timestamp(1_672_531_200_000.0),
+                String("2023-01-01".into()),
+            ),
+            (
+                "2023-01-01T10:00:00+01:00",
+                Timestamp(1_672_563_600_000.0),
+                String("2023-01-01T10:00:00+01:00".into()),
+            ),
+        ];
+        for (text, js, core) in cases {
+            let got_js = scalar_with(text, Schema::JsYaml).0;
+            let got_core = scalar_with(text, Schema::Core).0;
+            assert!(deep_equal(&got_js, &js), "{text:?}: js-yaml {got_js:?}");
+            assert!(deep_equal(&got_core, &core), "{text:?}: core {got_core:?}");
+        }
+        // A timestamp-looking plain scalar is the string written, and a
+        // timestamp-looking key is that string too (js-yaml: a Date's text).
+        let doc = parse_with("2023-01-01: x\n", SourceId(7), Schema::Core)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(doc.get("2023-01-01").is_some());
+    }
+
+    #[test]
+    fn the_core_schema_keeps_timestamp_and_binary_tags_for_the_validator() {
+        let (value, form) = scalar_with("!!timestamp 2023-01-01", Schema::Core);
+        assert_eq!(
+            (value.kind_name(), form),
+            ("string", Form::Tagged(Tag::Timestamp))
+        );
+        let (value, form) = scalar_with("!!timestamp 2023-01-01", Schema::JsYaml);
+        assert_eq!(
+            (value.kind_name(), form),
+            ("timestamp", Form::Tagged(Tag::Timestamp))
+        );
+        let (value, form) = scalar_with("!!binary aGVsbG8=", Schema::Core);
+        assert!(deep_equal(&value, &Value::String("aGVsbG8=".into())));
+        assert_eq!(form, Form::Tagged(Tag::Binary));
+        // js-yaml's schema as the reference path reads it: refused.
+        assert!(parse("v: !!binary aGVsbG8=\n", SourceId(7)).is_err());
+        // Strictness of the core tags.
+        assert!(parse_with("v: !!int 1_0\n", SourceId(7), Schema::Core).is_err());
+        assert!(parse_with("v: !!int 1_0\n", SourceId(7), Schema::JsYaml).is_ok());
+        let (value, form) = scalar_with("!!float 1", Schema::Core);
+        assert!(deep_equal(&value, &Value::Number(1.0)));
+        assert!(form.is_float());
+    }
+
     #[test]
     fn explicit_tags_are_checked() {
         assert_eq!(err("a: !foo x\n").message, "unknown tag !<!foo>");
-        assert_eq!(err("a: !foo x\n").span, at(1, 4));
+        assert_eq!(err("a: !foo x\n").span.start(), at(1, 4));
         assert_eq!(
             err("a: !!int x\n").message,
             "cannot resolve a node with !<tag:yaml.org,2002:int> explicit tag"
@@ -1236,14 +1635,14 @@ mod tests {
     fn duplicate_keys_are_errors_at_the_duplicate() {
         let e = err("a: 1\nb:\n  c: 1\n  c: 2\n");
         assert_eq!(e.message, "duplicated mapping key");
-        assert_eq!(e.span, at(4, 3));
+        assert_eq!(e.span.start(), at(4, 3));
         let e = err("x: {a: 1, 1: 2, '1': 3}\n");
-        assert_eq!(e.span, at(1, 17));
-        assert_eq!(err("1: a\n1.0: b\n").span, at(2, 1));
+        assert_eq!(e.span.start(), at(1, 17));
+        assert_eq!(err("1: a\n1.0: b\n").span.start(), at(2, 1));
         // Large maps use a hash index: same behaviour.
         let mut big: String = (0..100).map(|i| format!("k{i}: {i}\n")).collect();
         big.push_str("k42: again\n");
-        assert_eq!(err(&big).span, at(101, 1));
+        assert_eq!(err(&big).span.start(), at(101, 1));
         let mut merged: String = String::from("m:\n  <<: {");
         merged.push_str(
             &(0..50)
@@ -1267,7 +1666,7 @@ mod tests {
         assert!(deep_equal(&a.value, &b.value));
         assert_eq!(a.span, b.span);
         assert_eq!(doc.get("d").and_then(Node::as_str), Some("text"));
-        assert_eq!(err("a: *nope\n").span, at(1, 4));
+        assert_eq!(err("a: *nope\n").span.start(), at(1, 4));
         // Re-defined anchors: aliases refer to the latest definition.
         let doc = p("x: &a 1\ny: &a 2\nz: *a\n");
         assert_eq!(doc.get("z").and_then(Node::as_f64), Some(2.0));
@@ -1303,7 +1702,9 @@ mod tests {
         assert_eq!(keys, ["a", "b"]);
         // An explicit key may override a merged one only once.
         assert_eq!(
-            err("b: &b {a: 1}\nm:\n  <<: *b\n  a: 2\n  a: 3\n").span,
+            err("b: &b {a: 1}\nm:\n  <<: *b\n  a: 2\n  a: 3\n")
+                .span
+                .start(),
             at(5, 3)
         );
         assert!(err("m:\n  <<: 1\n")
@@ -1376,14 +1777,14 @@ mod tests {
         assert!(p("--- 5\n...\n").as_f64() == Some(5.0));
         let e = err("a: 1\n---\nb: 2\n");
         assert_eq!(e.message, "expected a single document in the stream");
-        assert_eq!(e.span, at(2, 1));
+        assert_eq!(e.span.start(), at(2, 1));
         let e = err("a:\n\t- b\n");
         assert_eq!(e.span.line, 2);
         let e = err("a: \"x\n");
         assert!(e.span.is_known());
         let e = err("a: b\u{1}\n");
         assert_eq!(e.message, "the stream contains non-printable characters");
-        assert_eq!(e.span, at(1, 5));
+        assert_eq!(e.span.start(), at(1, 5));
         assert!(err("a: [1, 2\n").span.is_known());
         assert!(format!("{}", err("a: 1\na: 2\n")).contains("line 2, column 1"));
     }

@@ -18,14 +18,29 @@ use foldhash::SharedSeed;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SourceId(pub u32);
 
-/// Where a node starts: source, 1-based line and 1-based column (in characters).
+/// Where a node was written: its source and the range it covers, as 1-based
+/// lines and columns (columns count characters). The start is the node's
+/// first character (`line`, `col`); the end (`end_line`, `end_col`) is the
+/// position just after its last character (exclusive), so a scalar `abc` at
+/// 1:4 ends at 1:7. An empty scalar (`key:` with nothing after it) has a
+/// zero-width span. A block collection ends where its last entry ends, a flow
+/// collection after its closing bracket.
 ///
 /// Nodes created by the processor (not read from a file) carry [`Span::NONE`].
+/// Diagnostics that point at a position rather than a node use a zero-width
+/// [`Span::new`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Span {
+    /// The text the node was read from.
     pub source: SourceId,
+    /// Line of the first character (1-based; 0 for [`Span::NONE`]).
     pub line: u32,
+    /// Column of the first character (1-based, in characters).
     pub col: u32,
+    /// Line of the position after the last character.
+    pub end_line: u32,
+    /// Column of the position after the last character (exclusive).
+    pub end_col: u32,
 }
 
 impl Span {
@@ -34,10 +49,32 @@ impl Span {
         source: SourceId(u32::MAX),
         line: 0,
         col: 0,
+        end_line: 0,
+        end_col: 0,
     };
 
+    /// A zero-width span at `line`:`col` (a position, e.g. of a syntax error).
+    #[inline]
     pub fn new(source: SourceId, line: u32, col: u32) -> Span {
-        Span { source, line, col }
+        Span {
+            source,
+            line,
+            col,
+            end_line: line,
+            end_col: col,
+        }
+    }
+
+    /// The span from `start` to `end` (each a 1-based `(line, column)`).
+    #[inline]
+    pub fn range(source: SourceId, start: (u32, u32), end: (u32, u32)) -> Span {
+        Span {
+            source,
+            line: start.0,
+            col: start.1,
+            end_line: end.0,
+            end_col: end.1,
+        }
     }
 
     /// Whether this span points into a real source.
@@ -53,13 +90,118 @@ impl Span {
             other
         }
     }
+
+    /// The start position `(line, col)`.
+    pub fn start(&self) -> (u32, u32) {
+        (self.line, self.col)
+    }
+
+    /// The (exclusive) end position `(end_line, end_col)`.
+    pub fn end(&self) -> (u32, u32) {
+        (self.end_line, self.end_col)
+    }
+
+    /// The zero-width span at this span's start.
+    pub fn start_point(self) -> Span {
+        Span::new(self.source, self.line, self.col)
+    }
+
+    /// This span extended to end where `other` ends, if `other` is in the
+    /// same source and ends later.
+    #[inline]
+    pub fn to(self, other: Span) -> Span {
+        if !self.is_known() {
+            return other;
+        }
+        if other.source == self.source && other.is_known() && other.end() > self.end() {
+            Span {
+                end_line: other.end_line,
+                end_col: other.end_col,
+                ..self
+            }
+        } else {
+            self
+        }
+    }
 }
 
-/// A YAML node: a value and where it was written.
+/// How a scalar was written, as far as it matters to a reader that must tell
+/// `1` from `1.0`, `true` from `'true'` or see explicit tags (a TOSCA 2.0
+/// validator), and to an emitter that writes values back as they were
+/// written. One byte on every [`Node`]; it describes the value the parser
+/// produced (a stage that replaces a node's value should not rely on it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// Not a scalar read from text: a collection, or a node the processor made.
+    #[default]
+    Other,
+    /// A plain scalar resolved implicitly to null, a boolean, a string or
+    /// (js-yaml schema only) a timestamp.
+    Plain,
+    /// A plain scalar resolved implicitly to an integer (`1`, `0x1F`).
+    Int,
+    /// A plain scalar resolved implicitly to a float (`1.0`, `1e3`, `.inf`).
+    Float,
+    /// A single- or double-quoted scalar (always a string).
+    Quoted,
+    /// A literal (`|`) or folded (`>`) block scalar (always a string).
+    Block,
+    /// A scalar with an explicit tag.
+    Tagged(Tag),
+}
+
+/// The explicit tags a scalar may carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tag {
+    /// `!!str`
+    Str,
+    /// `!!int`
+    Int,
+    /// `!!float`
+    Float,
+    /// `!!bool`
+    Bool,
+    /// `!!null`
+    Null,
+    /// `!!timestamp`
+    Timestamp,
+    /// `!!binary` (accepted only by [`crate::parse::Schema::Core`], as the
+    /// string written, for a validator to reject or decode).
+    Binary,
+    /// `!` (the non-specific tag: a string).
+    NonSpecific,
+}
+
+impl Form {
+    /// Whether the scalar was written as a floating-point number (plain or
+    /// `!!float`): `1.0` as opposed to `1`.
+    pub fn is_float(self) -> bool {
+        matches!(self, Form::Float | Form::Tagged(Tag::Float))
+    }
+
+    /// Whether the scalar was written as an integer (plain or `!!int`).
+    pub fn is_int(self) -> bool {
+        matches!(self, Form::Int | Form::Tagged(Tag::Int))
+    }
+
+    /// The explicit tag, if the scalar had one.
+    pub fn tag(self) -> Option<Tag> {
+        match self {
+            Form::Tagged(tag) => Some(tag),
+            _ => None,
+        }
+    }
+}
+
+/// A YAML node: a value, where it was written and how.
 #[derive(Clone, Debug, Default)]
 pub struct Node {
+    /// The value.
     pub value: Value,
+    /// Where it was written ([`Span::NONE`] for nodes the processor made).
     pub span: Span,
+    /// How a scalar was written ([`Form::Other`] for everything else).
+    pub form: Form,
 }
 
 /// A YAML value with JavaScript semantics.
@@ -149,15 +291,22 @@ impl Hasher for HashIsKey {
 
 impl Node {
     pub fn new(value: Value, span: Span) -> Node {
-        Node { value, span }
+        Node {
+            value,
+            span,
+            form: Form::Other,
+        }
+    }
+
+    /// A scalar read from text: its value, span and how it was written.
+    #[inline]
+    pub fn scalar(value: Value, span: Span, form: Form) -> Node {
+        Node { value, span, form }
     }
 
     /// A synthesized node without source location.
     pub fn synth(value: Value) -> Node {
-        Node {
-            value,
-            span: Span::NONE,
-        }
+        Node::new(value, Span::NONE)
     }
 
     pub fn null() -> Node {
@@ -634,12 +783,28 @@ mod tests {
 
     #[test]
     fn nodes_stay_small() {
-        // Documents hold millions of nodes; keep them compact.
+        // Documents hold millions of nodes; keep them compact. A span is a
+        // range (20 bytes) and the form one byte, in what was padding.
+        assert_eq!(std::mem::size_of::<Span>(), 20);
+        assert_eq!(std::mem::size_of::<Form>(), 1);
         assert!(
             std::mem::size_of::<Node>() <= 56,
             "{}",
             std::mem::size_of::<Node>()
         );
+    }
+
+    #[test]
+    fn spans_extend_to_later_ends_in_the_same_source() {
+        let a = Span::range(SourceId(1), (2, 3), (2, 9));
+        let b = Span::range(SourceId(1), (4, 1), (5, 2));
+        assert_eq!(a.to(b), Span::range(SourceId(1), (2, 3), (5, 2)));
+        assert_eq!(b.to(a), b);
+        assert_eq!(a.to(Span::NONE), a);
+        assert_eq!(Span::NONE.to(a), a);
+        assert_eq!(a.to(Span::range(SourceId(2), (9, 1), (9, 2))), a);
+        assert_eq!(a.start_point(), Span::new(SourceId(1), 2, 3));
+        assert_eq!(Span::new(SourceId(1), 2, 3).end(), (2, 3));
     }
 
     #[test]

@@ -4,14 +4,17 @@
 //! random documents (and random mutations of them), and on the conformance
 //! templates when they are present.
 
-use v4t_yaml::fast::parse_fast;
-use v4t_yaml::parse::{parse_saphyr, ParseError};
-use v4t_yaml::{parse, Node, SourceId, Value};
+use v4t_yaml::fast::{parse_fast, parse_fast_with};
+use v4t_yaml::parse::{parse_saphyr, parse_saphyr_with, parse_with, ParseError, Schema};
+use v4t_yaml::{Node, SourceId, Value};
 
 /// Describes the first difference between two trees (spans included).
 fn diff(a: &Node, b: &Node, path: &str) -> Option<String> {
     if a.span != b.span {
         return Some(format!("{path}: span {:?} vs {:?}", a.span, b.span));
+    }
+    if a.form != b.form {
+        return Some(format!("{path}: form {:?} vs {:?}", a.form, b.form));
     }
     let same_scalar = match (&a.value, &b.value) {
         (Value::Null, Value::Null) => true,
@@ -56,12 +59,18 @@ fn diff(a: &Node, b: &Node, path: &str) -> Option<String> {
     (!same_scalar).then(|| format!("{path}: {:?} vs {:?}", a.value, b.value))
 }
 
-/// Compares `parse` (fast path first) with the saphyr path; returns whether
-/// the fast path accepted the text.
+/// Compares `parse` (fast path first) with the saphyr path, under both
+/// schemas; returns whether the fast path accepted the text.
 fn check(text: &str) -> bool {
+    let accepted = check_with(text, Schema::JsYaml);
+    assert_eq!(check_with(text, Schema::Core), accepted, "{text:?}");
+    accepted
+}
+
+fn check_with(text: &str, schema: Schema) -> bool {
     let src = SourceId(3);
-    let fast = parse_fast(text, src);
-    let reference: Result<Node, ParseError> = parse_saphyr(text, src);
+    let fast = parse_fast_with(text, src, schema);
+    let reference: Result<Node, ParseError> = parse_saphyr_with(text, src, schema);
     if let Some(fast) = &fast {
         match &reference {
             Ok(r) => {
@@ -72,7 +81,7 @@ fn check(text: &str) -> bool {
             Err(e) => panic!("fast path accepted {text:?}, saphyr says {e}"),
         }
     }
-    let full = parse(text, src);
+    let full = parse_with(text, src, schema);
     match (&full, &reference) {
         (Ok(a), Ok(b)) => {
             if let Some(d) = diff(a, b, "$") {

@@ -164,7 +164,8 @@ pub fn analyze_observed(
         inputs,
         presence,
         failures,
-    } = family_problem(doc, graph, options.now_ms.unwrap_or(0.0))?;
+    } = family_problem(doc, graph, options.now_ms.unwrap_or(0.0))
+        .map_err(crate::code(crate::Code::InvalidCondition))?;
     observe(AnalyzeStage::Encode);
     let budget = &options.budget;
     let input_lits: Vec<Lit> = inputs.iter().flat_map(|d| d.lits.iter().copied()).collect();
@@ -209,7 +210,7 @@ pub fn analyze_observed(
     if !unsolvable.is_zero() {
         let witness = unsolvable_witness(&mut sat, &mut domains, &inputs);
         groups.push(FailureGroup {
-            error: crate::Error::new("Could not solve"),
+            error: crate::solve::unsatisfiable(),
             configurations: Count {
                 value: unsolvable,
                 exact: valid.exact && failed.exact,

@@ -7,11 +7,16 @@ use crate::error::{fail_at, Result};
 use crate::graph::{ElementId, Graph};
 use crate::solve::Solution;
 
-/// Runs every enabled check.
+/// Runs every enabled check; a hosting cycle among present nodes is always
+/// an error.
 pub fn check(graph: &Graph, solution: &Solution) -> Result<()> {
     let c = &graph.options.checks;
     let present = |id: ElementId| solution.is_present(id);
     let g = graph;
+
+    if let Some(cycle) = present_hosting_cycle(g, &present) {
+        return Err(g.hosting_cycle(&cycle));
+    }
 
     if c.relation_source {
         for &r in g.relations.iter().filter(|&&r| present(r)) {
@@ -173,6 +178,67 @@ pub fn check(graph: &Graph, solution: &Solution) -> Result<()> {
     Ok(())
 }
 
+/// The first cycle of present hosting relations between present nodes
+/// (depth-first in node and requirement order), as its relations.
+fn present_hosting_cycle(
+    g: &Graph,
+    present: &impl Fn(ElementId) -> bool,
+) -> Option<Vec<ElementId>> {
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        New,
+        OnPath,
+        Done,
+    }
+    let mut state = vec![State::New; g.elements.len()];
+    // The present hosting relations of a node whose target is present.
+    let hosting = |n: ElementId| {
+        g.get(n).outgoing.iter().copied().filter(move |&r| {
+            let e = g.get(r);
+            e.hosting && present(r) && e.target.is_some_and(present)
+        })
+    };
+    for &root in g.nodes.iter().filter(|&&n| present(n)) {
+        if state[root.0 as usize] != State::New {
+            continue;
+        }
+        // The relations of the current path, and per path node the next one to follow.
+        let mut path: Vec<ElementId> = Vec::new();
+        let mut stack: Vec<(ElementId, usize)> = vec![(root, 0)];
+        state[root.0 as usize] = State::OnPath;
+        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+            let Some(r) = hosting(node).nth(*next) else {
+                state[node.0 as usize] = State::Done;
+                stack.pop();
+                path.pop();
+                continue;
+            };
+            *next += 1;
+            let Some(host) = g.get(r).target else {
+                continue;
+            };
+            match state[host.0 as usize] {
+                State::OnPath => {
+                    let start = path
+                        .iter()
+                        .position(|&p| g.get(p).source == Some(host))
+                        .unwrap_or(path.len());
+                    let mut cycle = path[start..].to_vec();
+                    cycle.push(r);
+                    return Some(cycle);
+                }
+                State::Done => {}
+                State::New => {
+                    state[host.0 as usize] = State::OnPath;
+                    path.push(r);
+                    stack.push((host, 0));
+                }
+            }
+        }
+    }
+    None
+}
+
 fn missing_container(
     g: &Graph,
     ids: &[ElementId],
@@ -268,6 +334,39 @@ topology_template:
                 .and_then(|p| p.get("p"))
                 .and_then(|p| p.as_f64()),
             Some(2.0)
+        );
+    }
+
+    /// Present nodes hosted on each other are an error that names the cycle
+    /// from the node listed first, even with the checks off; a cycle that is
+    /// not present is none (issue 17, item 1).
+    #[test]
+    fn hosting_cycles_among_present_nodes_are_errors() {
+        for (options, nodes, cycle) in [
+            (
+                "{}",
+                "    a: {type: t, requirements: [{host: b}]}\n    b: {type: t, requirements: [{host: c}]}\n    c: {type: t, requirements: [{host: b}]}\n",
+                "b → c → b",
+            ),
+            (
+                "{checks: false}",
+                "    c: {type: t, requirements: [{host: b}]}\n    b: {type: t, requirements: [{host: c}]}\n",
+                "c → b → c",
+            ),
+            (
+                "{checks: false}",
+                "    b: {type: t, requirements: [{db: c}, {host: b}]}\n    c: {type: t}\n",
+                "b → b",
+            ),
+        ] {
+            let t = format!("tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    options: {options}\n  node_templates:\n{nodes}");
+            let e = resolve_text(&t, &[], None).unwrap_err();
+            assert_eq!(e, format!("Hosting relations form a cycle: {cycle}"), "{nodes}");
+        }
+        assert_eq!(
+            resolve("    a: {type: t, requirements: [{host: b}]}\n    b: {type: t, requirements: [{host: {node: a, conditions: false}}]}\n")
+                .unwrap_err(),
+            "Node \"b\" expected to have a hosting relation"
         );
     }
 }

@@ -1,60 +1,115 @@
-//! The one error type of the processor: the reference implementation's exact
-//! message plus, where the input has one, the location of the offending node.
+//! The one error type of the processor: a [`Diagnostic`] with the reference
+//! implementation's exact message, the range of the offending node, a stable
+//! code, notes and, where known, the element it is about.
 
 use std::fmt;
+use std::ops::{Deref, DerefMut};
+
+use v4t_source::{Code, Diagnostic, Note};
 use v4t_yaml::Span;
 
-/// A resolution failure. `message` is the reference implementation's text,
-/// unchanged, so that test expectations compare exactly; `span` points at the
-/// YAML node that caused it ([`Span::NONE`] if there is none).
+/// A resolution failure: a boxed [`Diagnostic`] (boxed so that the
+/// `Result`s of the hot paths stay one word wide on the error side).
+///
+/// Stages create errors with [`Error::at`] and leave the code to the
+/// pipeline, which gives each stage's errors that stage's code
+/// ([`Error::or_code`]); sites that know better set it with [`Error::coded`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
-    pub message: String,
-    pub span: Span,
-    /// The id of the element the error is about (`node.web`,
-    /// `property.p@0.node.web`, ...), where the stage knows it.
-    pub element: Option<String>,
-}
+pub struct Error(Box<Diagnostic>);
 
+/// Results of the processor.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    /// An error without location (code [`Code::Internal`] until classified).
     pub fn new(message: impl Into<String>) -> Error {
-        Error {
-            message: message.into(),
-            span: Span::NONE,
-            element: None,
-        }
+        Error(Box::new(Diagnostic::error(Code::Internal, message)))
     }
 
+    /// An error located at `span` (code [`Code::Internal`] until classified).
     pub fn at(message: impl Into<String>, span: Span) -> Error {
-        Error {
-            message: message.into(),
-            span,
-            element: None,
-        }
+        Error::coded(Code::Internal, message, span)
+    }
+
+    /// An error with its code, located at `span`.
+    pub fn coded(code: Code, message: impl Into<String>, span: Span) -> Error {
+        Error(Box::new(Diagnostic::error(code, message).at(span)))
     }
 
     /// Records the element the error is about, if none is recorded yet.
     pub fn in_element(mut self, id: &str) -> Error {
-        if self.element.is_none() {
-            self.element = Some(id.to_string());
+        if self.0.element.is_none() {
+            self.0.element = Some(id.to_string());
         }
         self
     }
 
     /// Adds a location if the error has none yet.
     pub fn or_at(mut self, span: Span) -> Error {
-        if !self.span.is_known() {
-            self.span = span;
+        if !self.0.span.is_known() {
+            self.0.span = span;
         }
         self
+    }
+
+    /// Sets `code` unless a more specific code is already set.
+    pub fn or_code(mut self, code: Code) -> Error {
+        if self.0.code == Code::Internal {
+            self.0.code = code;
+        }
+        self
+    }
+
+    /// Adds a note (with a location if `span` is known).
+    pub fn with_note(mut self, message: impl Into<String>, span: Span) -> Error {
+        self.0.notes.push(Note {
+            message: message.into(),
+            span,
+        });
+        self
+    }
+
+    /// The diagnostic.
+    pub fn into_diagnostic(self) -> Diagnostic {
+        *self.0
+    }
+}
+
+impl Deref for Error {
+    type Target = Diagnostic;
+
+    fn deref(&self) -> &Diagnostic {
+        &self.0
+    }
+}
+
+impl DerefMut for Error {
+    fn deref_mut(&mut self) -> &mut Diagnostic {
+        &mut self.0
+    }
+}
+
+impl From<Diagnostic> for Error {
+    fn from(diagnostic: Diagnostic) -> Error {
+        Error(Box::new(diagnostic))
+    }
+}
+
+impl From<v4t_expr::EvalError> for Error {
+    fn from(e: v4t_expr::EvalError) -> Error {
+        Error::coded(Code::Expression, e.message, e.span)
+    }
+}
+
+impl From<Error> for Diagnostic {
+    fn from(error: Error) -> Diagnostic {
+        error.into_diagnostic()
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&self.0.message)
     }
 }
 
@@ -77,3 +132,32 @@ macro_rules! fail_at {
     };
 }
 pub(crate) use fail_at;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use v4t_yaml::SourceId;
+
+    #[test]
+    fn errors_stay_one_word_and_keep_specific_codes() {
+        assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
+        let span = Span::new(SourceId(0), 3, 4);
+        let e = Error::at("m", Span::NONE)
+            .or_at(span)
+            .or_at(Span::new(SourceId(0), 9, 9))
+            .in_element("node.a")
+            .or_code(Code::Inconsistent)
+            .or_code(Code::Output)
+            .with_note("why", span);
+        assert_eq!(
+            (e.span, e.code, e.element.as_deref()),
+            (span, Code::Inconsistent, Some("node.a"))
+        );
+        assert_eq!(e.notes.len(), 1);
+        let coded = Error::coded(Code::Unsatisfiable, "Could not solve", Span::NONE)
+            .or_code(Code::Internal);
+        assert_eq!(coded.code, Code::Unsatisfiable);
+        assert_eq!(coded.to_string(), "Could not solve");
+        assert_eq!(Diagnostic::from(coded).message, "Could not solve");
+    }
+}

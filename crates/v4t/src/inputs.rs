@@ -6,6 +6,7 @@
 use crate::error::{bail, Error, Result};
 use v4t_expr::deep_merge;
 use v4t_sat::{Lit, Solver};
+use v4t_source::Code;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Span};
 
@@ -18,7 +19,8 @@ pub fn assign(doc: &Node, presets: &[String], direct: Option<&Node>) -> Result<M
     let mut acc = Node::map(Map::new());
     for name in presets {
         let Some(preset) = defined.and_then(|p| p.get(name)).filter(|p| p.is_defined()) else {
-            bail!(Span::NONE, "Did not find variability preset \"{name}\"");
+            let message = format!("Did not find variability preset \"{name}\"");
+            return Err(Error::coded(Code::UnknownPreset, message, Span::NONE));
         };
         if let Some(inputs) = preset.get("inputs").filter(|i| i.is_defined()) {
             deep_merge(&mut acc, inputs);
@@ -203,7 +205,8 @@ pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
         sat.require(if truthy { me } else { !me });
     }
     if !sat.solve(&[]) {
-        bail!(Span::NONE, "Variability inputs constraints are violated");
+        let message = "Variability inputs constraints are violated";
+        return Err(Error::coded(Code::InvalidInput, message, Span::NONE));
     }
     Ok(())
 }

@@ -31,7 +31,6 @@ pub mod normalize;
 pub mod options;
 pub mod report;
 pub mod solve;
-pub mod sources;
 pub mod transform;
 pub mod types;
 pub mod validate;
@@ -40,8 +39,10 @@ pub mod validate;
 mod testing;
 
 pub use error::{Error, Result};
-pub use sources::{Loader, NoFiles, SourceFile, Sources};
 pub use v4t_expr::deep_merge;
+pub use v4t_source::{
+    join_import, Code, Diagnostic, Loader, NoFiles, Note, Severity, SourceFile, Sources,
+};
 pub use v4t_yaml::{Node, SourceId, Span, Value};
 
 /// What to resolve with.
@@ -132,7 +133,8 @@ pub fn resolve_observed(
         loader,
         options.enrich,
         &mut |doc| {
-            assigned = inputs::assign(doc, &options.presets, options.inputs.as_ref())?;
+            assigned = inputs::assign(doc, &options.presets, options.inputs.as_ref())
+                .map_err(code(Code::InvalidInput))?;
             Ok(())
         },
         observe,
@@ -143,18 +145,20 @@ pub fn resolve_observed(
         loaded,
         warnings,
     } = prepared;
-    inputs::validate(&doc, &assigned)?;
+    inputs::validate(&doc, &assigned).map_err(code(Code::InvalidInput))?;
     observe(Stage::Graph);
-    let solution = solve::solve(&doc, &graph, assigned, options.now_ms.unwrap_or(0.0))?;
+    let solution = solve::solve(&doc, &graph, assigned, options.now_ms.unwrap_or(0.0))
+        .map_err(code(Code::InvalidCondition))?;
     observe(Stage::Solve);
-    check::check(&graph, &solution)?;
+    check::check(&graph, &solution).map_err(code(Code::Inconsistent))?;
     let report = if options.report {
         report::Report::new(&doc, &graph, &solution)
     } else {
         report::Report::default()
     };
     observe(Stage::Check);
-    let template = transform::transform(&mut doc, &graph, &solution, &loaded)?;
+    let template =
+        transform::transform(&mut doc, &graph, &solution, &loaded).map_err(code(Code::Output))?;
     observe(Stage::Transform);
     if !options.free_memory {
         std::mem::forget(doc);
@@ -189,13 +193,11 @@ fn prepare(
     between: &mut dyn FnMut(&Node) -> Result<()>,
     observe: &mut dyn FnMut(Stage),
 ) -> Result<Prepared> {
-    let (mut doc, loaded) = load::load(sources, template, loader)?;
-    graph::check_version(&doc)?;
-    validate::validate(&doc)?;
+    let (mut doc, loaded) = load_checked(sources, template, loader)?;
     let warnings = lint::lint(&doc);
     observe(Stage::Load);
     let enriched = if enrich {
-        enrich::enrich_for_resolving(&mut doc)?
+        enrich::enrich_for_resolving(&mut doc).map_err(code(Code::InvalidCondition))?
     } else {
         None
     };
@@ -210,13 +212,14 @@ fn prepare(
             o.insert("bratans_unknown", Node::bool(true));
         }
     }
-    normalize::normalize(&mut doc)?;
+    normalize::normalize(&mut doc).map_err(code(Code::InvalidShape))?;
     // The resolver reads conditions only through the graph; the output drops
     // them. The enricher's graph already has the resolver graph's structure.
     let graph = match enriched {
-        Some(g2) => graph::rebuild(&doc, g2)?,
-        None => graph::build_moving_conditions(&mut doc)?,
-    };
+        Some(g2) => graph::rebuild(&doc, g2),
+        None => graph::build_moving_conditions(&mut doc),
+    }
+    .map_err(code(Code::UndefinedReference))?;
     Ok(Prepared {
         doc,
         graph,
@@ -228,10 +231,25 @@ fn prepare(
 /// Enriches the variable service template `template`: the template with every
 /// generated condition and constraint made explicit (`v4t enrich`).
 pub fn enrich(sources: &mut Sources, template: SourceId, loader: &mut dyn Loader) -> Result<Node> {
-    let (mut doc, loaded) = load::load(sources, template, loader)?;
-    graph::check_version(&doc)?;
-    validate::validate(&doc)?;
-    enrich::enrich(&mut doc)?;
+    let (mut doc, loaded) = load_checked(sources, template, loader)?;
+    enrich::enrich(&mut doc).map_err(code(Code::InvalidCondition))?;
     load::remove_loaded_types(&mut doc, &loaded);
     Ok(doc)
+}
+
+/// Loads the template and checks its version and shape.
+fn load_checked(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+) -> Result<(Node, load::LoadedTypes)> {
+    let (doc, loaded) = load::load(sources, template, loader).map_err(code(Code::InvalidShape))?;
+    graph::check_version(&doc).map_err(code(Code::DefinitionsVersion))?;
+    validate::validate(&doc).map_err(code(Code::InvalidShape))?;
+    Ok((doc, loaded))
+}
+
+/// Gives a stage's errors the stage's code unless they have a more specific one.
+fn code(code: Code) -> impl Fn(Error) -> Error {
+    move |e| e.or_code(code)
 }

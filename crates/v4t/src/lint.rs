@@ -21,14 +21,12 @@
 //!   use it to test relation conditions, but no orchestrator can deploy it).
 
 use crate::fxhash::FxHashSet;
-use v4t_yaml::{Map, Node, Span, Value};
+use v4t_source::{Code, Diagnostic};
+use v4t_yaml::{Map, Node, Value};
 
-/// A warning: a message and the location of the node it is about.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Warning {
-    pub message: String,
-    pub span: Span,
-}
+/// A warning: a [`Diagnostic`] of severity warning, located at the node it
+/// is about.
+pub type Warning = Diagnostic;
 
 /// The element-level Variability4TOSCA keys (conditions and per-element options).
 const V4T_ELEMENT_KEYS: &[&str] = &[
@@ -127,13 +125,11 @@ fn unused_inputs(doc: &Node, tt: &Node, out: &mut Vec<Warning>) {
     }
     for (name, _) in inputs.iter() {
         if !used.contains(name.name.as_str()) {
-            out.push(Warning {
-                message: format!(
-                    "Variability input \"{}\" is never used by a condition or an expression",
-                    name.name
-                ),
-                span: name.span,
-            });
+            let message = format!(
+                "Variability input \"{}\" is never used by a condition or an expression",
+                name.name
+            );
+            out.push(Diagnostic::warning(Code::UnusedInput, message).at(name.span));
         }
     }
 }
@@ -164,13 +160,11 @@ fn unknown_keys(tt: &Node, out: &mut Vec<Warning>) {
                     _ => Some(assignment),
                 };
                 if let Some(t) = target.filter(|t| t.as_str() == Some(name)) {
-                    out.push(Warning {
-                        message: format!(
-                            "Requirement \"{}\" of node template \"{name}\" refers to the node itself",
-                            rname.name
-                        ),
-                        span: t.span,
-                    });
+                    let message = format!(
+                        "Requirement \"{}\" of node template \"{name}\" refers to the node itself",
+                        rname.name
+                    );
+                    out.push(Diagnostic::warning(Code::SelfReference, message).at(t.span));
                 }
                 if let Some(am) = assignment.as_map() {
                     let what =
@@ -204,10 +198,8 @@ fn check_keys(m: &Map, what: impl Fn() -> String, own: &[&str], out: &mut Vec<Wa
     for (key, _) in m.iter() {
         let k = key.name.as_str();
         if !own.contains(&k) && !V4T_ELEMENT_KEYS.contains(&k) {
-            out.push(Warning {
-                message: format!("Unknown key \"{k}\" in {}", what()),
-                span: key.span,
-            });
+            let message = format!("Unknown key \"{k}\" in {}", what());
+            out.push(Diagnostic::warning(Code::UnknownKey, message).at(key.span));
         }
     }
 }

@@ -6,7 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::fxhash::FxHashSet;
-use crate::sources::{Loader, Sources};
+use v4t_source::{Code, Loader, Sources};
 use v4t_yaml::{parse, Map, Node, SourceId, Span, Value};
 
 /// The bundled normative types (written for v4t from the TOSCA 1.3 specification).
@@ -45,7 +45,7 @@ impl LoadedTypes {
 /// Parses a source text into a document.
 pub fn parse_source(sources: &Sources, id: SourceId) -> Result<Node> {
     let text = sources.get(id).map(|f| f.text.as_str()).unwrap_or("");
-    parse(text, id).map_err(|e| Error::at(e.message, e.span))
+    parse(text, id).map_err(|e| Error::coded(Code::Yaml, e.message, e.span))
 }
 
 /// Loads the template `id` and everything it refers to.
@@ -59,7 +59,8 @@ pub fn load(
         doc = Node::new(Value::Map(Map::new()), doc.span);
     }
     if doc.as_map().is_none() {
-        return Err(Error::at("Unsupported TOSCA definitions version", doc.span));
+        let message = "Unsupported TOSCA definitions version";
+        return Err(Error::coded(Code::DefinitionsVersion, message, doc.span));
     }
     if doc.get("topology_template").is_some_and(Node::is_defined) {
         load_referenced(
@@ -90,10 +91,10 @@ fn read(
     match loader.read(path) {
         Ok(None) => Ok(None),
         Ok(Some(text)) => {
-            let id = sources.add(path, text);
+            let id = sources.add_loaded(path, text);
             parse_source(sources, id).map(Some)
         }
-        Err(message) => Err(Error::at(message, span)),
+        Err(message) => Err(Error::coded(Code::File, message, span)),
     }
 }
 
@@ -117,7 +118,10 @@ fn load_referenced(
                 let (path, span) = (path.to_string(), n.span);
                 match read(sources, loader, &path, span)? {
                     Some(d) => Some(d),
-                    None => return Err(Error::at(format!("File \"{path}\" does not exist"), span)),
+                    None => {
+                        let message = format!("File \"{path}\" does not exist");
+                        return Err(Error::coded(Code::File, message, span));
+                    }
                 }
             }
             None => return Ok(()),
@@ -176,7 +180,8 @@ fn load_types(
                 .as_str()
                 .map(str::to_string)
                 .unwrap_or_else(|| v4t_yaml::json::to_json(version));
-            return Err(Error::at(
+            return Err(Error::coded(
+                Code::DefinitionsVersion,
                 format!("TOSCA definitions version \"{shown}\" not supported"),
                 version.span,
             ));
@@ -190,7 +195,8 @@ fn load_types(
             };
             for (k, v) in types.iter() {
                 if target.contains_key(&k.name) {
-                    return Err(Error::at(
+                    return Err(Error::coded(
+                        Code::Duplicate,
                         format!(
                             "{collection} \"{}\" duplicated in service template \"{path}\"",
                             k.name
@@ -199,7 +205,8 @@ fn load_types(
                     ));
                 }
                 if v.get("derived_from").and_then(Node::as_str) == Some(k.name.as_str()) {
-                    return Err(Error::at(
+                    return Err(Error::coded(
+                        Code::InvalidShape,
                         format!("{collection} \"{}\" is derived from itself...", k.name),
                         k.span,
                     ));

@@ -195,7 +195,7 @@ fn normalize_node(node: &mut Node, automatic: bool) -> Result<()> {
         if let Some(list) = artifacts.as_seq_mut() {
             for item in list.iter_mut() {
                 if let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) {
-                    normalize_artifact(a)?;
+                    normalize_artifact(a, automatic)?;
                 }
             }
             if automatic {
@@ -207,7 +207,7 @@ fn normalize_node(node: &mut Node, automatic: bool) -> Result<()> {
     Ok(())
 }
 
-fn normalize_artifact(a: &mut Node) -> Result<()> {
+fn normalize_artifact(a: &mut Node, automatic: bool) -> Result<()> {
     match &mut a.value {
         Value::String(s) => {
             let file = Node::new(Value::String(std::mem::take(s)), a.span);
@@ -224,7 +224,7 @@ fn normalize_artifact(a: &mut Node) -> Result<()> {
         }
         _ => {}
     }
-    normalize_properties(a, false);
+    normalize_properties(a, automatic);
     normalize_types(a)?;
     Ok(())
 }
@@ -687,5 +687,42 @@ mod tests {
                 .is_none(),
             "option removed"
         );
+    }
+
+    /// Artifact properties get automatic default alternatives like the
+    /// properties of every other container (issue 17, item 2).
+    #[test]
+    fn automatic_default_alternatives_reach_artifact_properties() {
+        let out = crate::testing::resolve_text(
+            "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability: {options: {automatic_default_alternatives: true}}
+  node_templates:
+    a:
+      type: t
+      artifacts:
+        - image:
+            file: a.tar
+            properties:
+              - flag: {value: a, conditions: true}
+              - flag: b
+",
+            &[],
+            None,
+        )
+        .expect("resolves");
+        let flag = at(
+            &out,
+            &[
+                "topology_template",
+                "node_templates",
+                "a",
+                "artifacts",
+                "image",
+                "properties",
+                "flag",
+            ],
+        );
+        assert_eq!(flag.as_str(), Some("a"));
     }
 }

@@ -131,7 +131,6 @@ pub enum Optimize {
 pub struct SolverOptions {
     pub topology: Optimize,
     pub topology_unique: bool,
-    pub topology_unique_backward: bool,
     /// `true`: weight mode, `false`: count mode.
     pub topology_by_weight: bool,
     pub technologies: Optimize,
@@ -496,10 +495,12 @@ fn solver_options(raw: &Raw<'_>, version: Version) -> Result<SolverOptions> {
             }
         },
     };
+    // Validated only: the topology uniqueness check always compares both
+    // directions (the node sets of all optimal models), see `solve`.
+    raw.or("optimization_topology_unique_backward", false)?;
     Ok(SolverOptions {
         topology,
         topology_unique: raw.or("optimization_topology_unique", true)?,
-        topology_unique_backward: raw.or("optimization_topology_unique_backward", false)?,
         topology_by_weight,
         technologies,
         technologies_unique: raw.or("optimization_technologies_unique", false)?,

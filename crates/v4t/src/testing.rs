@@ -22,5 +22,5 @@ pub fn resolve_text(
     };
     resolve(&mut sources, id, &mut NoFiles, &options)
         .map(|r| r.template)
-        .map_err(|e| e.message)
+        .map_err(|e| e.message.clone())
 }

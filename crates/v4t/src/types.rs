@@ -206,7 +206,12 @@ node_types:
             .expect("walks"));
         assert!(!t.is_a("node_types", "base", "leaf").expect("walks"));
         assert!(!t.is_a("node_types", "loop_a", "base").expect("stops"));
-        let missing = |start: &str| t.is_a("node_types", start, "x").unwrap_err().message;
+        let missing = |start: &str| {
+            t.is_a("node_types", start, "x")
+                .unwrap_err()
+                .message
+                .clone()
+        };
         assert_eq!(
             missing("nope"),
             "starting node_types \"nope\" has no definition"

@@ -124,7 +124,7 @@ fn resolve_fully(text: &str, inputs: v4t_yaml::Map) -> Outcome {
         inputs: Some(Node::new(Value::Map(inputs), Span::NONE)),
         ..ResolveOptions::default()
     };
-    let r = resolve(&mut sources, id, &mut NoFiles, &options).map_err(|e| e.message)?;
+    let r = resolve(&mut sources, id, &mut NoFiles, &options).map_err(|e| e.message.clone())?;
     Ok(r.report
         .elements
         .iter()
@@ -146,7 +146,7 @@ fn resolver(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome {
         &mut |_| Ok(()),
         &mut |_| {},
     )
-    .map_err(|e| e.message);
+    .map_err(|e| e.message.clone());
     move |inputs| {
         let p = prepared.as_ref().map_err(Clone::clone)?;
         let run = || -> crate::Result<Vec<(String, bool)>> {
@@ -158,7 +158,7 @@ fn resolver(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome {
                 .map(|e| (p.graph.id(e).to_string(), solution.is_present(e)))
                 .collect())
         };
-        run().map_err(|e| e.message)
+        run().map_err(|e| e.message.clone())
     }
 }
 

@@ -533,7 +533,9 @@ fn hosts(g: &Graph, node: ElementId) -> Vec<(ElementId, ElementId)> {
 }
 
 /// Collects every hosting path of `node` that realises `pattern` (node type
-/// names, `*` skips any number of hosting levels) into `paths`.
+/// names, `*` skips any number of hosting levels) into `paths`. A hosting
+/// relation back to a node of the path is a hosting cycle, an error (the
+/// reference recurses without end there).
 fn search(
     g: &Graph,
     types: &TypeSystem<'_>,
@@ -553,6 +555,9 @@ fn search(
     };
     let rest = &pattern[if wildcard { 2 } else { 1 }..];
     for (relation, host) in hosts(g, node) {
+        if let Some(cycle) = cycle_through(g, history, relation, host) {
+            return Err(g.hosting_cycle(&cycle));
+        }
         let matched = types.is_a("node_types", types.single_type(host)?, searched)?;
         if !matched && !wildcard {
             continue;
@@ -572,6 +577,25 @@ fn search(
         }
     }
     Ok(())
+}
+
+/// The hosting relations of the cycle closed by `relation` (to `host`) at
+/// the end of the path `history` (`[relation, host, ...]` pairs), if `host`
+/// is already on the path.
+fn cycle_through(
+    g: &Graph,
+    history: &[ElementId],
+    relation: ElementId,
+    host: ElementId,
+) -> Option<Vec<ElementId>> {
+    let relations: Vec<ElementId> = history.iter().step_by(2).copied().collect();
+    let start = relations
+        .iter()
+        .position(|&r| g.get(r).source == Some(host))
+        .or_else(|| (g.get(relation).source == Some(host)).then_some(relations.len()))?;
+    let mut cycle = relations[start..].to_vec();
+    cycle.push(relation);
+    Some(cycle)
 }
 
 // ---------------------------------------------------------------------------
@@ -1185,5 +1209,42 @@ topology_template:
             prio_candidates(false),
             vec!["chef:2", "ansible:1", "terraform:1"]
         );
+    }
+
+    /// A wildcard hosting rule over a hosting cycle ends with an error that
+    /// names the cycle instead of searching forever (issue 17, item 1).
+    #[test]
+    fn hosting_cycles_in_rule_search_are_errors() {
+        let template = "tosca_definitions_version: tosca_variability_1_0
+node_types: {a.type: {derived_from: tosca.nodes.Root}, b.type: {derived_from: tosca.nodes.Root}}
+topology_template:
+  variability:
+    qualities:
+      - {component: a.type, technology: ansible, hosting: ['*', c.type]}
+  node_templates:
+    a: {type: a.type, technology: ansible, requirements: [{host: b}]}
+    b: {type: b.type, requirements: [{host: a}]}
+";
+        let mut sources = crate::Sources::new();
+        let id = sources.add("template.yaml", template);
+        let e = crate::resolve(
+            &mut sources,
+            id,
+            &mut crate::NoFiles,
+            &crate::ResolveOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(e.message, "Hosting relations form a cycle: a → b → a");
+        assert_eq!((e.span.line, e.span.col), (8, 60), "a's host requirement");
+        assert_eq!(e.element.as_deref(), Some("relation.host@0.node.a"));
+
+        // Without a wildcard the pattern runs into the cycle as well.
+        let doc = load(&template.replace("['*', c.type]", "[b.type, a.type, b.type]"));
+        let g = crate::graph::build(&doc).expect("builds");
+        let types = TypeSystem::new(&doc, &g);
+        let a = g.node("a").unwrap();
+        let pattern: Vec<String> = ["b.type", "a.type", "b.type"].map(String::from).to_vec();
+        let e = search(&g, &types, a, &pattern, &[], &mut Vec::new()).unwrap_err();
+        assert_eq!(e.message, "Hosting relations form a cycle: a → b → a");
     }
 }

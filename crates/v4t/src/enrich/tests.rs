@@ -15,7 +15,7 @@ fn enriched(template: &str) -> Node {
 
 fn enrich_error(template: &str) -> String {
     let mut d = doc(template);
-    enrich(&mut d).expect_err("fails").message
+    enrich(&mut d).expect_err("fails").message.clone()
 }
 
 /// The conditions written to node `name`.

@@ -338,6 +338,36 @@ impl Graph {
         )
     }
 
+    /// The error for hosting relations that form a cycle (`relations` in
+    /// cycle order, each one's target the next one's source): it names the
+    /// cycle from the node listed first, `a → b → a`, and points at that
+    /// node's hosting requirement.
+    pub fn hosting_cycle(&self, relations: &[ElementId]) -> crate::Error {
+        let start = (0..relations.len())
+            .min_by_key(|&i| self.get(relations[i]).source)
+            .unwrap_or(0);
+        let mut names: Vec<&str> = Vec::with_capacity(relations.len() + 1);
+        for i in 0..relations.len() {
+            let r = relations[(start + i) % relations.len()];
+            if let Some(s) = self.get(r).source {
+                names.push(&self.get(s).name);
+            }
+        }
+        if let Some(&first) = names.first() {
+            names.push(first);
+        }
+        let first = relations.get(start).copied();
+        let span = first.map_or(Span::NONE, |r| self.get(r).span);
+        let error = crate::Error::at(
+            format!("Hosting relations form a cycle: {}", names.join(" → ")),
+            span,
+        );
+        match first {
+            Some(r) => error.in_element(self.id(r)),
+            None => error,
+        }
+    }
+
     /// The presence condition the enricher writes for this element (4.4).
     pub fn presence_condition(&self, id: ElementId) -> Node {
         let e = self.get(id);

@@ -417,10 +417,7 @@ impl<'a> Encoder<'a> {
         if let Some(family) = &mut self.family {
             return family.encode(expr, &mut self.sat);
         }
-        let b = self
-            .eval
-            .evaluate_as_logic(expr)
-            .map_err(|e| Error::at(e.message, e.span))?;
+        let b = self.eval.evaluate_as_logic(expr).map_err(Error::from)?;
         Ok(self.sat.constant(b))
     }
 

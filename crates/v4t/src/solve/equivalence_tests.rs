@@ -354,13 +354,14 @@ struct Counts {
 fn check_template(text: &str, counts: &mut Counts) -> Result<(), String> {
     let mut sources = Sources::new();
     let sid = sources.add("template.yaml", text);
-    let (mut doc, _) = load::load(&mut sources, sid, &mut NoFiles).map_err(|e| e.message)?;
-    graph::check_version(&doc).map_err(|e| e.message)?;
-    validate::validate(&doc).map_err(|e| e.message)?;
+    let (mut doc, _) =
+        load::load(&mut sources, sid, &mut NoFiles).map_err(|e| e.message.clone())?;
+    graph::check_version(&doc).map_err(|e| e.message.clone())?;
+    validate::validate(&doc).map_err(|e| e.message.clone())?;
     let g2 = enrich::enrich_for_resolving(&mut doc)
-        .map_err(|e| e.message)?
+        .map_err(|e| e.message.clone())?
         .ok_or("no graph kept")?;
-    let assigned = inputs::assign(&doc, &[], None).map_err(|e| e.message)?;
+    let assigned = inputs::assign(&doc, &[], None).map_err(|e| e.message.clone())?;
     if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
         if let Some(o) = tt
             .map_entry("variability")
@@ -369,8 +370,8 @@ fn check_template(text: &str, counts: &mut Counts) -> Result<(), String> {
             o.insert("bratans_unknown", Node::bool(true));
         }
     }
-    normalize::normalize(&mut doc).map_err(|e| e.message)?;
-    let graph = graph::rebuild(&doc, g2).map_err(|e| e.message)?;
+    normalize::normalize(&mut doc).map_err(|e| e.message.clone())?;
+    let graph = graph::rebuild(&doc, g2).map_err(|e| e.message.clone())?;
     compare(&doc, &graph, assigned, text, counts);
     Ok(())
 }
@@ -406,10 +407,10 @@ fn compare(doc: &Node, graph: &Graph, assigned: v4t_yaml::Map, text: &str, count
                 counts.not_self += 1;
             }
             let yaml = c.to_node(graph);
-            let term = enc.cond(c, Some(id)).map_err(|e| e.message);
+            let term = enc.cond(c, Some(id)).map_err(|e| e.message.clone());
             let written = enc
                 .cond(&Cond::Yaml(yaml.clone()), Some(id))
-                .map_err(|e| e.message);
+                .map_err(|e| e.message.clone());
             let describe = || {
                 format!(
                     "template:\n{text}\nelement: {}\nterm: {c:?}\nYAML form: {}",

@@ -219,7 +219,7 @@ impl<'a> FamilyInputs<'a> {
                 Ok(false) => {}
                 Err(e) => {
                     let combination = reads.iter().copied().zip(choice.iter().copied()).collect();
-                    self.fail(Error::at(e.message, e.span), combination);
+                    self.fail(Error::from(e), combination);
                 }
             }
             // Next combination (the last read input counts fastest).

@@ -6,9 +6,10 @@
 //! Output: a [`Solution`] with the presence of every element and the values of
 //! present properties with an `expression`.
 //!
-//! Where several optimal solutions remain, the one chosen is the
-//! lexicographically smallest in element order with absence preferred
-//! (documented in ARCHITECTURE.md), so results never depend on solver internals.
+//! Where several optimal solutions remain, the earliest-listed of equally
+//! named alternatives is present where it can be, and otherwise absence is
+//! preferred in element order (documented in ARCHITECTURE.md), so results
+//! never depend on solver internals.
 //!
 //! After encoding, the problem is split into independent parts
 //! ([`v4t_sat::Split`]): inputs fix most literals, and what remains is usually
@@ -31,8 +32,9 @@ use crate::graph::{ElementId, Graph, Loc, Owner};
 use crate::options::Optimize;
 use crate::types::TypeSystem;
 use v4t_sat::{Answer, Lit, Question, Split};
+use v4t_source::Code;
 use v4t_yaml::number::format_js;
-use v4t_yaml::{Map, Node, Value};
+use v4t_yaml::{Map, Node, Span, Value};
 
 /// The outcome of solving.
 #[derive(Clone, Debug)]
@@ -68,7 +70,10 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
     let mut sat = std::mem::take(&mut enc.sat).split();
     let objectives = optimize(&mut enc, &mut sat)?;
     let presence: Vec<Lit> = order.iter().map(|&id| enc.presence(id)).collect();
-    sat.prefer_false(&presence);
+    let (members, groups) = alternatives(graph, &order);
+    let members: Vec<Lit> = members.iter().map(|&id| enc.presence(id)).collect();
+    let firsts: Vec<&[Lit]> = groups.into_iter().map(|g| &members[g]).collect();
+    sat.prefer(&firsts, &presence);
 
     let mut present = vec![false; graph.elements.len()];
     for (&id, &l) in order.iter().zip(&presence) {
@@ -90,7 +95,7 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
         let v = enc
             .eval
             .evaluate(expr)
-            .map_err(|e| Error::at(e.message, e.span).in_element(graph.id(p)))?;
+            .map_err(|e| Error::from(e).in_element(graph.id(p)))?;
         if matches!(v, Value::Null) {
             return Err(Error::at(
                 format!("{} has no value", graph.Display(p)),
@@ -147,6 +152,80 @@ fn encode_problem(enc: &mut Encoder<'_>) -> Result<Vec<ElementId>> {
         encode_implies(enc, &raw, id).map_err(|e| e.in_element(graph.id(id)))?;
     }
     Ok(order)
+}
+
+/// The groups of alternatives for tie-breaking: elements of one kind and
+/// container that share a name (list-form alternatives such as two `image`
+/// artifacts of a node or two `host` requirements), each in list order, the
+/// groups in element order of their first member. Where optimisation leaves
+/// a choice, the earliest-listed alternative that can be present is.
+///
+/// Returns the members of all groups one after another, and each group's
+/// range in them.
+fn alternatives(
+    graph: &Graph,
+    order: &[ElementId],
+) -> (Vec<ElementId>, Vec<std::ops::Range<usize>>) {
+    let mut members: Vec<ElementId> = Vec::new();
+    let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut by_name: Vec<ElementId> = Vec::new();
+    let name = |id: ElementId| graph.get(id).name.as_str();
+    let mut add = |list: &[ElementId]| match *list {
+        [] | [_] => {}
+        // The common case: a property and its fallback.
+        [a, b] => {
+            if name(a) == name(b) {
+                groups.push(members.len()..members.len() + 2);
+                members.extend([a, b]);
+            }
+        }
+        _ => {
+            // Stable: list order within a name.
+            by_name.clear();
+            by_name.extend_from_slice(list);
+            by_name.sort_by(|&a, &b| name(a).cmp(name(b)));
+            for run in by_name.chunk_by(|&a, &b| name(a) == name(b)) {
+                if run.len() > 1 {
+                    groups.push(members.len()..members.len() + run.len());
+                    members.extend_from_slice(run);
+                }
+            }
+        }
+    };
+    for &n in &graph.nodes {
+        let e = graph.get(n);
+        for list in [
+            &e.types,
+            &e.outgoing,
+            &e.properties,
+            &e.artifacts,
+            &e.technologies,
+        ] {
+            add(list);
+        }
+    }
+    for &c in graph
+        .relations
+        .iter()
+        .chain(&graph.groups)
+        .chain(&graph.policies)
+        .chain(&graph.artifacts)
+    {
+        let e = graph.get(c);
+        add(&e.types);
+        add(&e.properties);
+    }
+    add(&graph.policies);
+    add(&graph.inputs);
+    add(&graph.outputs);
+    if groups.len() > 1 {
+        let mut position = vec![0u32; graph.elements.len()];
+        for (i, &id) in order.iter().enumerate() {
+            position[id.0 as usize] = i as u32;
+        }
+        groups.sort_by_key(|g| position[members[g.start].0 as usize]);
+    }
+    (members, groups)
 }
 
 /// Manual and presence clauses of one element (5.2). `buffers` hold the
@@ -294,21 +373,27 @@ fn whole_weights(weights: &[f64]) -> Result<Vec<u64>> {
     )))
 }
 
+/// The error of a problem without a solution.
+pub(crate) fn unsatisfiable() -> Error {
+    Error::coded(Code::Unsatisfiable, "Could not solve", Span::NONE)
+}
+
 fn run(sat: &mut Split, direction: Optimize, terms: &[(Lit, u64)]) -> Result<u64> {
     let r = match direction {
         Optimize::Max => sat.maximize(terms),
         _ => sat.minimize(terms),
     };
-    r.ok_or_else(|| Error::new("Could not solve"))
+    r.ok_or_else(unsatisfiable)
 }
 
 /// An optimisation stage that needs no disjunction across parts.
 enum Stage {
     /// An objective: its name, direction and terms.
     Objective(&'static str, Optimize, Vec<(Lit, u64)>),
-    /// A uniqueness check: its error if the model can change on the
-    /// literals (on the absent ones too if the flag is set).
-    Unique(String, Vec<Lit>, bool),
+    /// A uniqueness check: its error if another model (of the problem
+    /// optimised so far) differs on the literals. Independent of the model
+    /// in hand, unlike the reference's forward-only checks.
+    Unique(String, Vec<Lit>),
 }
 
 /// The stages before the technology count (5.6), in order. Building stops at
@@ -338,8 +423,10 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
             "The result is ambiguous considering nodes ({} optimization)",
             if optimized { "besides" } else { "without" }
         );
+        // Both directions whatever `optimization_topology_unique_backward`
+        // says: "unique" must not depend on the model the solver found first.
         let vars = enc.vars_with_prefix("node");
-        stages.push(Stage::Unique(message, vars, opts.topology_unique_backward));
+        stages.push(Stage::Unique(message, vars));
     }
     if opts.scenarios {
         let prios: Vec<f64> = graph
@@ -359,7 +446,7 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
             .collect();
         let message =
             "There are multiple scenarios of the same priority for one node template possible";
-        stages.push(Stage::Unique(message.to_string(), lits, false));
+        stages.push(Stage::Unique(message.to_string(), lits));
     }
     if opts.technologies != Optimize::Off && opts.technologies_mode.contains("weight") {
         let weights: Vec<f64> = graph
@@ -393,21 +480,19 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
         .map(|stage| match stage {
             Stage::Objective(_, Optimize::Max, terms) => Question::Maximize(terms),
             Stage::Objective(_, _, terms) => Question::Minimize(terms),
-            Stage::Unique(_, lits, backward) => Question::Unchanged(lits, *backward),
+            Stage::Unique(_, lits) => Question::Unchanged(lits, true),
         })
         .collect();
-    let answers = sat
-        .ask(&questions)
-        .ok_or_else(|| Error::new("Could not solve"))?;
+    let answers = sat.ask(&questions).ok_or_else(unsatisfiable)?;
     let mut objectives = Vec::new();
     for (stage, answer) in list.iter().zip(answers) {
         match (stage, answer) {
             (Stage::Objective(name, ..), Answer::Optimum(v)) => {
-                let v = v.ok_or_else(|| Error::new("Could not solve"))?;
+                let v = v.ok_or_else(unsatisfiable)?;
                 objectives.push((name.to_string(), v));
             }
             (Stage::Unique(message, ..), Answer::Unchanged(false)) => {
-                return Err(Error::new(message.clone()));
+                return Err(Error::coded(Code::Ambiguous, message.clone(), Span::NONE));
             }
             _ => {}
         }
@@ -445,11 +530,12 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
     }
     if opts.technologies_unique {
         let optimized = opts.technologies != Optimize::Off;
-        if ambiguous(enc, sat, "technology", true) {
-            return Err(Error::new(format!(
+        if ambiguous(enc, sat, "technology") {
+            let message = format!(
                 "The result is ambiguous considering technologies ({} optimization)",
                 if optimized { "besides" } else { "without" }
-            )));
+            );
+            return Err(Error::coded(Code::Ambiguous, message, Span::NONE));
         }
     }
     Ok(objectives)
@@ -463,19 +549,15 @@ fn presence_terms(enc: &mut Encoder<'_>, ids: &[ElementId], weights: &[u64]) -> 
         .collect()
 }
 
-/// Whether another solution exists that changes the variables named with
-/// `prefix`: some present one absent, or (backward) some absent one present.
-/// The current model may change to another model of the unchanged problem.
-fn ambiguous(enc: &mut Encoder<'_>, sat: &mut Split, prefix: &str, backward: bool) -> bool {
+/// Whether another solution exists that changes a variable named with
+/// `prefix`. The current model may change to another model of the
+/// unchanged problem.
+fn ambiguous(enc: &mut Encoder<'_>, sat: &mut Split, prefix: &str) -> bool {
     let vars = enc.vars_with_prefix(prefix);
-    let mut keep = Vec::new();
-    for l in vars {
-        if sat.value(l) {
-            keep.push(l);
-        } else if backward {
-            keep.push(!l);
-        }
-    }
+    let keep: Vec<Lit> = vars
+        .into_iter()
+        .map(|l| if sat.value(l) { l } else { !l })
+        .collect();
     !sat.implied(&keep)
 }
 

@@ -15,12 +15,14 @@ fn present(template: &str, inputs: Option<&str>) -> Result<Vec<String>, String> 
 }
 
 /// A template with node `a` (unconditional) and node `x` with `condition`.
+/// Free variables leave `x` open: the uniqueness check is off, so the tie
+/// is broken (absence preferred).
 fn with_condition(condition: &str) -> String {
     format!(
         "tosca_definitions_version: tosca_variability_1_0
 topology_template:
   variability:
-    options: {{type_pruning: true, expected_artifact_check: false}}
+    options: {{type_pruning: true, expected_artifact_check: false, optimization_topology_unique: false}}
     inputs:
       on: {{type: boolean, default: true}}
       off: {{type: boolean, default: false}}
@@ -277,6 +279,38 @@ topology_template:
     );
 }
 
+/// Whether the result is unique does not depend on the model the solver
+/// finds first: a node that may be present or absent makes it ambiguous
+/// whichever way the first model has it (issue 17, item 4).
+#[test]
+fn uniqueness_does_not_depend_on_the_model_found() {
+    let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {type_pruning: true}
+  node_templates:
+    one: {type: t}
+    maybe: {type: t, conditions: free}
+";
+    assert_eq!(
+        present(t, None).unwrap_err(),
+        "The result is ambiguous considering nodes (without optimization)"
+    );
+    // A node without weight may be present in an optimal result or not.
+    let weightless = t
+        .replace(
+            "{type_pruning: true}",
+            "{type_pruning: true, optimization_topology: min}",
+        )
+        .replace("conditions: free}", "conditions: free, weight: 0}");
+    assert_eq!(
+        present(&weightless, None).unwrap_err(),
+        "The result is ambiguous considering nodes (besides optimization)"
+    );
+    let decided = t.replace("conditions: free}", "conditions: {not: node.one}}");
+    assert_eq!(present(&decided, None), Ok(vec!["one".to_string()]));
+}
+
 /// The technology chosen for the single node `app`.
 fn technology(template: &str) -> Result<String, String> {
     let out = resolve_text(template, &[], None)?;
@@ -337,6 +371,49 @@ fn technology_optimisation_modes() {
         .as_deref(),
         Ok("app~app::terraform")
     );
+}
+
+/// Where nothing else decides, the earlier-listed of equally named
+/// alternatives is present (issue 17, item 5): here both artifacts `image`
+/// and both `host` requirements tie.
+#[test]
+fn ties_between_alternatives_keep_the_earlier_listed_one() {
+    let t = "tosca_definitions_version: tosca_variability_1_0_rc_3
+topology_template:
+  variability:
+    options: {mode: consistent-strict}
+  node_templates:
+    app:
+      type: tosca.nodes.Root
+      managed: false
+      artifacts:
+        - image: {file: first.tar}
+        - image: {file: second.tar, default_alternative: true}
+      requirements:
+        - host: {node: vm_a, conditions: free}
+        - host: vm_b
+    vm_b: {type: tosca.nodes.Root, managed: false}
+    vm_a: {type: tosca.nodes.Root, managed: false}
+";
+    let out = resolve_text(t, &[], None).expect("resolves");
+    let app = out
+        .get("topology_template")
+        .and_then(|t| t.get("node_templates"))
+        .and_then(|n| n.get("app"))
+        .expect("app");
+    let file = app
+        .get("artifacts")
+        .and_then(|a| a.get("image"))
+        .and_then(|i| i.get("file"))
+        .and_then(|f| f.as_str());
+    assert_eq!(file, Some("first.tar"));
+    let host = app
+        .get("requirements")
+        .and_then(|r| r.as_seq())
+        .and_then(|r| r.first())
+        .and_then(|r| r.get("host"))
+        .and_then(|h| h.as_str());
+    assert_eq!(host, Some("vm_a"));
 }
 
 #[test]

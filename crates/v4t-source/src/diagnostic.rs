@@ -1,0 +1,305 @@
+//! Diagnostics: errors and warnings that explain themselves.
+//!
+//! A [`Diagnostic`] keeps the message exactly as the reference implementation
+//! words it (tests and scripts compare it verbatim) and adds what a reader
+//! needs to act on it: a stable [`Code`], the range of the offending node,
+//! [`Note`]s with their own locations (why a template cannot be solved, what
+//! was meant), and the element it is about.
+
+use std::fmt;
+
+use v4t_yaml::Span;
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Severity {
+    /// The run fails.
+    #[default]
+    Error,
+    /// A probable mistake; the result is not affected.
+    Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`, as printed.
+    pub fn word(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// Declares [`Code`] with each code's number and summary in one table, which
+/// `docs/diagnostics.md` mirrors (a test compares them).
+macro_rules! codes {
+    ($($(#[$doc:meta])* $name:ident = $code:literal, $summary:literal;)*) => {
+        /// The stable code of a diagnostic (`V4T0xx`). Codes are never reused
+        /// for another meaning; `docs/diagnostics.md` lists them all.
+        /// `V4T1xx` is reserved for the TOSCA 2.0 validator.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Code {
+            $($(#[$doc])* $name,)*
+        }
+
+        impl Code {
+            /// Every code, in table order.
+            pub const ALL: &'static [Code] = &[$(Code::$name,)*];
+
+            /// The code as printed (`V4T040`).
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$name => $code,)*
+                }
+            }
+
+            /// One line on what the code means (the table's second column).
+            pub fn summary(self) -> &'static str {
+                match self {
+                    $(Code::$name => $summary,)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    /// Invalid YAML.
+    Yaml = "V4T001", "The text is not valid YAML (syntax, duplicate key, unknown tag or alias) or exceeds a YAML limit (nesting depth, alias expansion).";
+    /// Not UTF-8 or too large.
+    Encoding = "V4T002", "A template or inputs text is not UTF-8 or is too large.";
+    /// A file that cannot be read.
+    File = "V4T003", "A file cannot be read: the template, an inputs file or a file the template refers to does not exist, cannot be read or may not be read.";
+    /// An output that cannot be written.
+    Write = "V4T004", "An output (the result, the decision report) cannot be written.";
+    /// Unsupported `tosca_definitions_version`.
+    DefinitionsVersion = "V4T010", "The `tosca_definitions_version` is missing or not supported.";
+    /// Wrong shape of a section or element.
+    InvalidShape = "V4T011", "A section or element has the wrong shape (a list where a map belongs, a missing or surplus key, a value of the wrong kind).";
+    /// A name that refers to nothing.
+    UndefinedReference = "V4T012", "A name refers to nothing: a node, type, input, expression, element or container that is not defined.";
+    /// Duplicate or ambiguous definitions.
+    Duplicate = "V4T013", "Definitions are duplicated or ambiguous: two elements of one name, several defaults, a reference that matches more than one element.";
+    /// A malformed condition, constraint or logic expression.
+    InvalidCondition = "V4T020", "A condition, constraint or logic expression is malformed (unknown operator, wrong operands, too deep).";
+    /// A value expression that cannot be evaluated.
+    Expression = "V4T021", "A value expression cannot be evaluated (wrong operands, unknown input or expression, cycle, too deep).";
+    /// Technology rules that cannot be applied.
+    Technology = "V4T022", "Deployment technology rules or technologies cannot be applied.";
+    /// An unknown variability preset.
+    UnknownPreset = "V4T030", "A variability preset that the template does not define was requested.";
+    /// Variability inputs that are not allowed.
+    InvalidInput = "V4T031", "Variability inputs violate the template's input constraints or cannot be read.";
+    /// No variant satisfies everything.
+    Unsatisfiable = "V4T040", "Could not solve: conditions, constraints and input values contradict each other; the notes name the ones involved.";
+    /// An optimisation result that is not unique.
+    Ambiguous = "V4T041", "The optimisation result is not unique although a uniqueness check was requested.";
+    /// A failed consistency or semantic check of the resolved template.
+    Inconsistent = "V4T050", "A consistency or semantic check of the resolved template failed (a relation without its target, a node without its type or host, ...).";
+    /// The resolved template cannot be written.
+    Output = "V4T060", "The resolved template cannot be written (property values, outputs or other elements cannot be transformed).";
+    /// A declared variability input that nothing reads (warning).
+    UnusedInput = "V4T080", "Warning: a declared variability input is read by no `variability_input` operator.";
+    /// A key that neither TOSCA nor Variability4TOSCA knows (warning).
+    UnknownKey = "V4T081", "Warning: a key is neither a TOSCA nor a Variability4TOSCA key (probably a typo).";
+    /// A requirement that targets its own node (warning).
+    SelfReference = "V4T082", "Warning: a requirement targets the node that declares it.";
+    /// A failure that the processor does not classify further.
+    Internal = "V4T090", "An error the processor does not classify further (the message says what happened).";
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A remark that explains a diagnostic, optionally pointing at a place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// What the note says.
+    pub message: String,
+    /// Where ([`Span::NONE`] if the note is not about a place).
+    pub span: Span,
+}
+
+/// An error or warning with everything known about it.
+///
+/// `message` is the reference implementation's text, unchanged, so that test
+/// expectations compare exactly; the rest explains it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// The stable code.
+    pub code: Code,
+    /// The message, exactly as the reference implementation words it.
+    pub message: String,
+    /// The range of the offending node ([`Span::NONE`] if there is none).
+    pub span: Span,
+    /// Explanations, in order.
+    pub notes: Vec<Note>,
+    /// The id of the element the diagnostic is about (`node.web`,
+    /// `property.p@0.node.web`) or the document path of the offending part,
+    /// where known.
+    pub element: Option<String>,
+}
+
+impl Diagnostic {
+    /// An error with `code` and `message`, without location yet.
+    pub fn error(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Error, code, message)
+    }
+
+    /// A warning with `code` and `message`, without location yet.
+    pub fn warning(code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Warning, code, message)
+    }
+
+    /// A diagnostic of `severity` with `code` and `message`.
+    pub fn new(severity: Severity, code: Code, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity,
+            code,
+            message: message.into(),
+            span: Span::NONE,
+            notes: Vec::new(),
+            element: None,
+        }
+    }
+
+    /// The diagnostic located at `span`.
+    pub fn at(mut self, span: Span) -> Diagnostic {
+        self.span = span;
+        self
+    }
+
+    /// Adds a location if the diagnostic has none yet.
+    pub fn or_at(mut self, span: Span) -> Diagnostic {
+        if !self.span.is_known() {
+            self.span = span;
+        }
+        self
+    }
+
+    /// Adds a note (with a location if `span` is a known span).
+    pub fn with_note(
+        mut self,
+        message: impl Into<String>,
+        span: impl Into<Option<Span>>,
+    ) -> Diagnostic {
+        self.notes.push(Note {
+            message: message.into(),
+            span: span.into().unwrap_or(Span::NONE),
+        });
+        self
+    }
+
+    /// Records the element the diagnostic is about, if none is recorded yet.
+    pub fn in_element(mut self, id: &str) -> Diagnostic {
+        if self.element.is_none() {
+            self.element = Some(id.to_string());
+        }
+        self
+    }
+
+    /// Whether the diagnostic is an error.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    /// The message alone (what the reference prints).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use v4t_yaml::SourceId;
+
+    #[test]
+    fn codes_are_unique_and_well_formed() {
+        let mut seen = std::collections::HashSet::new();
+        for code in Code::ALL {
+            let s = code.as_str();
+            assert!(seen.insert(s), "{s} twice");
+            assert!(
+                s.len() == 6
+                    && (s.starts_with("V4T0") || s.starts_with("V4T1"))
+                    && s[3..].bytes().all(|b| b.is_ascii_digit()),
+                "{s}"
+            );
+            assert!(!code.summary().is_empty());
+        }
+        // Table order is numeric order.
+        let numbers: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        let mut sorted = numbers.clone();
+        sorted.sort_unstable();
+        assert_eq!(numbers, sorted);
+    }
+
+    /// `docs/diagnostics.md` has one row per code with the same summary, and
+    /// no row for a code that does not exist.
+    #[test]
+    fn the_documented_table_matches_the_codes() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/diagnostics.md");
+        let doc = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let rows: Vec<(&str, &str)> = doc
+            .lines()
+            .filter_map(|l| l.strip_prefix("| `V4T"))
+            .filter_map(|l| {
+                let (number, rest) = l.split_once("` |")?;
+                let summary = rest.trim().strip_suffix('|')?.trim();
+                Some((number, summary))
+            })
+            .collect();
+        for code in Code::ALL {
+            let row = rows
+                .iter()
+                .find(|(n, _)| format!("V4T{n}") == code.as_str());
+            let Some((_, summary)) = row else {
+                panic!("{} is not in docs/diagnostics.md", code.as_str());
+            };
+            assert_eq!(*summary, code.summary(), "{}", code.as_str());
+        }
+        for (number, _) in &rows {
+            let known = Code::ALL
+                .iter()
+                .any(|c| c.as_str() == format!("V4T{number}"));
+            assert!(
+                known || number.starts_with('1'),
+                "V4T{number} is documented but unknown"
+            );
+        }
+    }
+
+    #[test]
+    fn builders_fill_every_field() {
+        let span = Span::range(SourceId(1), (2, 3), (2, 7));
+        let d = Diagnostic::error(Code::Unsatisfiable, "Could not solve")
+            .with_note("constraint requires node \"db\"", span)
+            .with_note("no location", None)
+            .in_element("node.db")
+            .in_element("node.other")
+            .or_at(span);
+        assert_eq!(d.to_string(), "Could not solve");
+        assert_eq!(d.span, span);
+        assert_eq!(d.element.as_deref(), Some("node.db"));
+        assert_eq!(d.notes.len(), 2);
+        assert_eq!(d.notes[0].span, span);
+        assert!(!d.notes[1].span.is_known());
+        assert!(d.is_error());
+        let w = Diagnostic::warning(Code::UnknownKey, "x")
+            .at(span)
+            .or_at(Span::NONE);
+        assert_eq!((w.severity.word(), w.span), ("warning", span));
+        assert_eq!(Code::Unsatisfiable.to_string(), "V4T040");
+    }
+}

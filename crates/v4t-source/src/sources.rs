@@ -1,0 +1,237 @@
+//! Source texts and the files a template pulls in.
+//!
+//! The library does no I/O: the caller hands over the template text and a
+//! [`Loader`] that reads the files next to it (`lib/` types, qualities,
+//! type-specific conditions, TOSCA imports). Every text gets a [`SourceId`]
+//! so that spans can be rendered as `file:line:column` by the caller.
+
+use std::sync::OnceLock;
+
+use v4t_yaml::{SourceId, Span};
+
+/// One loaded text.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// The name shown in diagnostics (normally the path as the user gave it).
+    pub name: String,
+    /// The path the [`Loader`] read it from (relative to the template's
+    /// directory, `/`-separated), or `None` for texts the caller added
+    /// itself (the template, an inputs file). Imports in this file are
+    /// relative to its directory ([`join_import`]).
+    pub path: Option<String>,
+    /// The text.
+    pub text: String,
+    /// Byte offsets of line starts, built on first use by [`Sources::text_of`].
+    lines: OnceLock<Vec<usize>>,
+}
+
+impl SourceFile {
+    fn new(name: String, path: Option<String>, text: String) -> SourceFile {
+        SourceFile {
+            name,
+            path,
+            text,
+            lines: OnceLock::new(),
+        }
+    }
+
+    /// The byte offset of 1-based `line` and `col` (in characters); the end
+    /// of the line if the column is past it.
+    pub fn offset(&self, line: u32, col: u32) -> Option<usize> {
+        let lines = self.lines.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        });
+        let start = *lines.get((line as usize).checked_sub(1)?)?;
+        let rest = self.text.get(start..)?;
+        let rest = rest.split('\n').next().unwrap_or_default();
+        let skip = (col as usize).checked_sub(1)?;
+        let within = rest.char_indices().nth(skip).map_or(rest.len(), |(i, _)| i);
+        Some(start + within)
+    }
+}
+
+/// All texts of one run, indexed by [`SourceId`].
+#[derive(Clone, Debug, Default)]
+pub struct Sources {
+    files: Vec<SourceFile>,
+}
+
+impl Sources {
+    /// No texts yet.
+    pub fn new() -> Sources {
+        Sources::default()
+    }
+
+    /// Adds a text the caller read itself (the template, an inputs file).
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> SourceId {
+        self.push(SourceFile::new(name.into(), None, text.into()))
+    }
+
+    /// Adds a text a [`Loader`] read from `path` (also its name).
+    pub fn add_loaded(&mut self, path: impl Into<String>, text: impl Into<String>) -> SourceId {
+        let path = path.into();
+        self.push(SourceFile::new(path.clone(), Some(path), text.into()))
+    }
+
+    fn push(&mut self, file: SourceFile) -> SourceId {
+        self.files.push(file);
+        // More than 4 billion texts cannot be held in memory anyway.
+        SourceId(u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX - 1))
+    }
+
+    /// The text with id `id`.
+    pub fn get(&self, id: SourceId) -> Option<&SourceFile> {
+        self.files.get(id.0 as usize)
+    }
+
+    /// The text a span covers, exactly as written (`None` for unknown spans).
+    pub fn text_of(&self, span: Span) -> Option<&str> {
+        if !span.is_known() {
+            return None;
+        }
+        let file = self.get(span.source)?;
+        let start = file.offset(span.line, span.col)?;
+        let end = file.offset(span.end_line, span.end_col)?;
+        file.text.get(start..end.max(start))
+    }
+}
+
+/// Reads the files a template refers to, relative to the template's directory.
+///
+/// Paths are `/`-separated and relative to the directory of the template;
+/// an implementation decides what it allows (the command line refuses paths
+/// that leave that directory). To follow an import written in a file that
+/// was itself loaded, resolve it with [`join_import`] first.
+pub trait Loader {
+    /// Reads `path` (relative to the template directory, `/`-separated).
+    /// `Ok(None)` if it does not exist; `Err` with a message if it cannot be read.
+    fn read(&mut self, path: &str) -> Result<Option<String>, String>;
+
+    /// Every `.yaml`/`.yml` file below `lib/`, breadth-first, as relative paths
+    /// (`lib/a.yaml`, `lib/sub/b.yaml`); empty if there is no `lib/`.
+    fn lib_files(&mut self) -> Vec<String>;
+}
+
+/// A loader for templates that have no files beside them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoFiles;
+
+impl Loader for NoFiles {
+    fn read(&mut self, _path: &str) -> Result<Option<String>, String> {
+        Ok(None)
+    }
+
+    fn lib_files(&mut self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// The path (relative to the template directory) of `import`, written in a
+/// file read from `importer` ([`SourceFile::path`]; `None` for the template
+/// itself): `import` joined to the importer's directory, with `.` and `..`
+/// resolved lexically. Leading `..` that leave the template directory are
+/// kept, for the [`Loader`] to refuse or allow. Absolute paths and URLs
+/// (`/x`, `C:/x`, `https://...`, `file:...`) are returned unchanged.
+///
+/// ```
+/// use v4t_source::join_import;
+/// assert_eq!(join_import(Some("lib/net/a.yaml"), "../b.yaml"), "lib/b.yaml");
+/// assert_eq!(join_import(None, "./types/c.yaml"), "types/c.yaml");
+/// assert_eq!(join_import(Some("a.yaml"), "../up.yaml"), "../up.yaml");
+/// assert_eq!(join_import(Some("lib/a.yaml"), "https://x.org/t.yaml"), "https://x.org/t.yaml");
+/// ```
+pub fn join_import(importer: Option<&str>, import: &str) -> String {
+    if import.starts_with(['/', '\\']) || has_scheme(import) {
+        return import.to_string();
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    if let Some(importer) = importer {
+        parts.extend(importer.split('/'));
+        parts.pop(); // the importing file's own name
+    }
+    for part in import.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            _ => parts.push(part),
+        }
+    }
+    parts.retain(|p| !p.is_empty() && *p != ".");
+    parts.join("/")
+}
+
+/// Whether `path` starts with a URL scheme or a drive letter (`scheme:`).
+fn has_scheme(path: &str) -> bool {
+    match path.split_once(':') {
+        Some((scheme, _)) => {
+            scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        }
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_of_returns_what_a_span_covers() {
+        let mut sources = Sources::new();
+        let id = sources.add("t.yaml", "a: 1.0\nbé: [x, 'y']\nc: |\n  z\n");
+        let doc = v4t_yaml::parse(&sources.get(id).map(|f| f.text.clone()).unwrap(), id).unwrap();
+        let text = |key: &str| doc.get(key).and_then(|n| sources.text_of(n.span));
+        assert_eq!(text("a"), Some("1.0"));
+        assert_eq!(text("bé"), Some("[x, 'y']"));
+        assert_eq!(text("c"), Some("|\n  z"));
+        assert_eq!(sources.text_of(doc.span).map(str::len), Some(29));
+        assert_eq!(sources.text_of(Span::NONE), None);
+        assert_eq!(sources.text_of(Span::new(SourceId(9), 1, 1)), None);
+        // Past the end of a line: the line's end.
+        assert_eq!(
+            sources.text_of(Span::range(id, (1, 4), (1, 99))),
+            Some("1.0")
+        );
+    }
+
+    #[test]
+    fn loaded_files_remember_their_path() {
+        let mut sources = Sources::new();
+        let t = sources.add("dir/template.yaml", "");
+        let l = sources.add_loaded("lib/a.yaml", "x: 1");
+        assert_eq!(sources.get(t).and_then(|f| f.path.as_deref()), None);
+        assert_eq!(sources.get(l).map(|f| f.name.as_str()), Some("lib/a.yaml"));
+        assert_eq!(
+            sources.get(l).and_then(|f| f.path.as_deref()),
+            Some("lib/a.yaml")
+        );
+        assert_eq!((t, l), (SourceId(0), SourceId(1)));
+    }
+
+    #[test]
+    fn imports_resolve_against_the_importing_file() {
+        let cases = [
+            (None, "types.yaml", "types.yaml"),
+            (None, "a/./b/../c.yaml", "a/c.yaml"),
+            (None, "../x.yaml", "../x.yaml"),
+            (Some("lib/a.yaml"), "b.yaml", "lib/b.yaml"),
+            (Some("lib/a.yaml"), "../../x.yaml", "../x.yaml"),
+            (Some("lib/deep/a.yaml"), "../../top.yaml", "top.yaml"),
+            (Some("lib/a.yaml"), "sub//b.yaml", "lib/sub/b.yaml"),
+            (Some("lib/a.yaml"), "/etc/passwd", "/etc/passwd"),
+            (Some("lib/a.yaml"), "file:x.yaml", "file:x.yaml"),
+            (Some("lib/a.yaml"), "C:/x.yaml", "C:/x.yaml"),
+            (Some("lib/a.yaml"), "a:b/x.yaml", "a:b/x.yaml"),
+            (Some("lib/a.yaml"), "x/a:b.yaml", "lib/x/a:b.yaml"),
+        ];
+        for (importer, import, want) in cases {
+            assert_eq!(join_import(importer, import), want, "{importer:?} {import}");
+        }
+    }
+}
