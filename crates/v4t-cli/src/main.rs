@@ -5,6 +5,7 @@
 //! The library (`v4t`) does no I/O; everything touching files, the
 //! environment, the terminal and the clock lives in this crate.
 
+mod analyze_cmd;
 mod compare;
 mod diagnostics;
 mod featureide;
@@ -66,6 +67,52 @@ enum Command {
     /// Run variability tests (conformance test trees, test groups, CSARs)
     #[command(after_help = EXIT_CODES, long_about = TEST_ABOUT)]
     Test(TestArgs),
+    /// Analyse every configuration of a template at once: counts, dead and
+    /// core elements, failing configurations
+    #[command(after_help = ANALYZE_EXIT_CODES, long_about = ANALYZE_ABOUT)]
+    Analyze(AnalyzeArgs),
+}
+
+/// The long help of `v4t analyze`.
+const ANALYZE_ABOUT: &str = "\
+Analyse every configuration of a variable service template at once, on one
+SAT encoding of all of them (not by resolving each).
+
+A configuration gives every variability input a value of its domain: a
+boolean input is false or true; any other input takes the values the
+template mentions for it (its default, its preset values, the constants it
+is compared with) plus representatives of the values it does not mention.
+The report lists the number of configurations, of valid ones and of
+distinct topologies (\"at least\" where counting stopped at its budget),
+dead elements (absent in every valid configuration), core elements
+(present in every one), inputs that never change the topology, and the
+failing configurations grouped by error with one example each.
+
+Not yet modelled: the optimiser (when the inputs leave presence open, the
+topology count covers every solution the conditions allow), the
+consistency and semantic checks, and the input feature model.";
+
+const ANALYZE_EXIT_CODES: &str = "\
+Exit codes:
+  0  every configuration resolves
+  1  some configuration fails, or the template is invalid
+  2  usage error: invalid arguments or an unreadable template";
+
+/// Arguments of `v4t analyze`.
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The variable service template (YAML); `-` reads standard input.
+    #[arg(value_name = "TEMPLATE")]
+    pub template: String,
+
+    /// Also list up to N distinct topologies (the ids of their present elements).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub enumerate: usize,
+
+    /// `text` (a report) or `json` (one object on standard output; errors
+    /// as JSON Lines on standard error).
+    #[arg(long, value_enum, default_value_t = diagnostics::Format::Text)]
+    pub format: diagnostics::Format,
 }
 
 /// Arguments of `v4t resolve`.
@@ -208,6 +255,7 @@ fn main() -> ExitCode {
         Command::Resolve(args) => resolve_cmd::run(&args),
         Command::Enrich(args) => resolve_cmd::run_enrich(&args),
         Command::Test(args) => test_runner::run(&args),
+        Command::Analyze(args) => analyze_cmd::run(&args),
     };
     let code = std::thread::Builder::new()
         .name("v4t".into())

@@ -24,7 +24,7 @@ use crate::{EnrichArgs, ResolveArgs, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Reads the template named on the command line (`-` is standard input).
-fn read_template(
+pub fn read_template(
     sources: &mut Sources,
     template: &str,
     reporter: Reporter,

@@ -27,7 +27,8 @@
 use crate::error::Result;
 use crate::solve::family::{family_problem, show, FamilyProblem, InputDomain};
 use crate::{prepare, Loader, SourceId, Sources, Stage};
-use v4t_sat::{Count, CountBudget, Implied, Lit, Natural, Solver};
+pub use v4t_sat::{Count, CountBudget, Natural};
+use v4t_sat::{Implied, Lit, Solver};
 use v4t_yaml::Value;
 
 /// What to analyse with.
