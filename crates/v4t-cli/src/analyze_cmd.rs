@@ -122,6 +122,9 @@ pub fn text(a: &Analysis) -> String {
             }
         }
     }
+    for note in &a.unmodelled {
+        line(format!("not modelled: {note}"));
+    }
     if let Some((topologies, complete)) = &a.enumerated {
         line(format!(
             "topologies listed: {}{}",
@@ -164,7 +167,7 @@ fn strings(list: &[String]) -> Node {
 /// The JSON report: `inputs` (`name`, `values`), `configurations`,
 /// `valid` and `topologies` (`count`, `exact`), `determined`, `dead`,
 /// `core`, `irrelevant`, `failures` (`message`, `code`, `configurations`,
-/// `witness`: input → value or null), and `topologies_listed`
+/// `witness`: input → value or null), `unmodelled`, and `topologies_listed`
 /// (`topologies`, `complete`) with `--enumerate`.
 pub fn json(a: &Analysis) -> Node {
     let mut m = Map::new();
@@ -214,6 +217,7 @@ pub fn json(a: &Analysis) -> Node {
         })
         .collect();
     m.insert("failures", Node::new(Value::Seq(failures), Span::NONE));
+    m.insert("unmodelled", strings(&a.unmodelled));
     if let Some((topologies, complete)) = &a.enumerated {
         let mut tm = Map::new();
         let list = topologies.iter().map(|t| strings(t)).collect();

@@ -5,27 +5,33 @@
 //!
 //! A *configuration* assigns every variability input a value of its domain
 //! (the rule is in [`crate::solve::family`]). It *fails* if evaluating a
-//! value expression fails under it (grouped by message) or if its
-//! conditions and constraints have no solution ("Could not solve"); the
-//! others are *valid*. Over the valid ones, the analysis counts them and
-//! the distinct topologies (sets of present elements), and finds the dead
-//! elements (absent in every one) and the core elements (present in every
-//! one).
+//! value expression fails under it, if its conditions and constraints have
+//! no solution ("Could not solve"), or if its solution violates a
+//! consistency or semantic check (the checks of [`crate::check`], built as
+//! literals; a configuration fails with the first one it violates), each
+//! grouped by message; the others are *valid*. Over the valid ones, the
+//! analysis counts them and the distinct topologies (sets of present
+//! elements), and finds the dead elements (absent in every one) and the
+//! core elements (present in every one).
 //!
-//! What the analysis does not see yet: the optimiser. Where conditions
-//! leave an element's presence open (cyclic conditions, free variables),
-//! resolution picks an optimal solution; the analysis counts every solution
-//! the conditions allow, so the topology count is then an upper bound of
-//! what resolution produces, and an element free here may still be dead or
-//! core after optimisation (dead and core elements reported are always
-//! right). [`Analysis::determined`] says whether this happens (Padoa's
-//! method: two solutions of the same configuration that differ). The
-//! consistency and semantic checks and the input feature model
-//! (`requires`, `alternatives`, ...) are not encoded yet either: a
-//! configuration failing only those counts as valid.
+//! What the analysis does not see: the optimiser. Where conditions leave an
+//! element's presence open (cyclic conditions, free variables), resolution
+//! picks an optimal solution; the analysis considers every solution the
+//! conditions allow, so the topology count is then an upper bound of what
+//! resolution produces, an element free here may still be dead or core
+//! after optimisation (dead and core elements reported are always right),
+//! a check counts as failing if some solution violates it, and the
+//! uniqueness checks of the optimiser are not counted.
+//! [`Analysis::determined`] says whether this happens (Padoa's method: two
+//! solutions of the same configuration that differ). Not modelled either:
+//! the input feature model (`requires`, `alternatives`, ...) and hosting
+//! cycles that only some configurations close ([`Analysis::unmodelled`]
+//! names them when the template has such a cycle).
 
-use crate::error::Result;
-use crate::solve::family::{family_problem, show, FamilyProblem, InputDomain};
+use crate::check;
+use crate::error::{Error, Result};
+use crate::graph::{ElementId, Graph};
+use crate::solve::family::{family_problem, show, Failure, FamilyProblem, InputDomain};
 use crate::{prepare, Loader, SourceId, Sources, Stage};
 pub use v4t_sat::{Count, CountBudget, Natural};
 use v4t_sat::{Implied, Lit, Solver};
@@ -85,6 +91,9 @@ pub struct Analysis {
     /// Up to [`AnalyzeOptions::enumerate`] topologies (the ids of their
     /// present elements), and whether that is all of them.
     pub enumerated: Option<(Vec<Vec<String>>, bool)>,
+    /// What this template uses that the analysis does not model (each
+    /// a short description); empty if it models everything it needs.
+    pub unmodelled: Vec<String>,
 }
 
 /// A variability input and its domain.
@@ -160,104 +169,274 @@ pub fn analyze_observed(
     )?;
     observe(AnalyzeStage::Prepare);
     let (doc, graph) = (&prepared.doc, &prepared.graph);
-    let FamilyProblem {
-        mut sat,
-        inputs,
-        presence,
-        failures,
-    } = family_problem(doc, graph, options.now_ms.unwrap_or(0.0))
+    let problem = family_problem(doc, graph, options.now_ms.unwrap_or(0.0))
         .map_err(crate::code(crate::Code::InvalidCondition))?;
     observe(AnalyzeStage::Encode);
-    let budget = &options.budget;
-    let input_lits: Vec<Lit> = inputs.iter().flat_map(|d| d.lits.iter().copied()).collect();
-    let configurations = inputs.iter().fold(Natural::ONE, |acc, d| {
-        acc.mul(&Natural::from(d.values.len() as u64))
-    });
-
-    // Evaluation failures depend on the inputs only: counted over the domains.
-    let mut groups = Vec::new();
-    let mut domains = DomainSolver::new(&inputs);
-    let mut any_failure = Vec::new();
-    for f in &failures {
-        let failing = domains.any_of(&f.combinations);
-        any_failure.push(failing);
-        groups.push(FailureGroup {
-            error: f.error.clone(),
-            configurations: domains.sat.count(&[failing], &domains.all, budget),
-            witness: domains.witness(failing, &inputs),
-        });
-    }
-    let failing = domains.sat.or(&any_failure);
-    let failed = domains.sat.count(&[failing], &domains.all, budget);
+    let mut f = Family::new(problem, options);
+    let mut domains = DomainSolver::new(&f.inputs);
+    let (mut failures, failed) = f.evaluation_failures(&mut domains);
     observe(AnalyzeStage::Failures);
 
     // From here on, only the configurations without evaluation errors.
-    for f in &failures {
-        for combination in &f.combinations {
-            let lits: Vec<Lit> = combination
-                .iter()
-                .map(|&(i, v)| inputs[i].lits[v])
-                .collect();
-            let clause: Vec<Lit> = lits.iter().map(|&l| !l).collect();
-            sat.add_clause(&clause);
-        }
-    }
-    let valid = sat.count(&[], &input_lits, budget);
-    observe(AnalyzeStage::Configurations);
-    let unsolvable = configurations
+    let satisfiable = f.sat.count(&[], &f.input_lits, &options.budget);
+    let unsolvable = f
+        .configurations
         .checked_sub(&failed.value)
-        .and_then(|rest| rest.checked_sub(&valid.value))
+        .and_then(|rest| rest.checked_sub(&satisfiable.value))
         .unwrap_or(Natural::ZERO);
     if !unsolvable.is_zero() {
-        let witness = unsolvable_witness(&mut sat, &mut domains, &inputs);
-        groups.push(FailureGroup {
+        failures.push(FailureGroup {
             error: crate::solve::unsatisfiable(),
             configurations: Count {
                 value: unsolvable,
-                exact: valid.exact && failed.exact,
+                exact: satisfiable.exact && failed.exact,
             },
-            witness,
+            witness: f.unsolvable_witness(&mut domains),
         });
     }
-
-    let presence_lits: Vec<Lit> = presence.iter().map(|&(_, l)| l).collect();
-    let topologies = sat.count(&[], &presence_lits, budget);
+    let mut unmodelled = Vec::new();
+    if check::present_hosting_cycle(graph, &|_| true).is_some() {
+        unmodelled.push("hosting cycles among present nodes (the hosting relations form a cycle in the template)".to_string());
+    }
+    failures.extend(f.check_failures(graph)?);
+    // From here on, only the valid configurations.
+    let valid = f.sat.count(&[], &f.input_lits, &options.budget);
+    observe(AnalyzeStage::Configurations);
+    let topologies = f.sat.count(&[], &f.presence_lits, &options.budget);
     observe(AnalyzeStage::Topologies);
-    let determined = !sat.can_differ(&input_lits, &presence_lits);
-    let mut irrelevant = Vec::new();
-    if determined {
-        for (i, input) in inputs.iter().enumerate() {
-            let others: Vec<Lit> = inputs
+    let (determined, irrelevant) = f.determinism();
+    observe(AnalyzeStage::Determined);
+    let (dead, core) = f.dead_and_core(graph);
+    observe(AnalyzeStage::Backbone);
+    let enumerated = (options.enumerate > 0).then(|| f.enumerate(graph, options.enumerate));
+    observe(AnalyzeStage::Enumerate);
+    Ok(Analysis {
+        inputs: f
+            .inputs
+            .iter()
+            .map(|d| Input {
+                name: d.name.clone(),
+                values: d.values.clone(),
+            })
+            .collect(),
+        configurations: f.configurations,
+        valid,
+        topologies,
+        determined,
+        irrelevant,
+        dead,
+        core,
+        failures,
+        enumerated,
+        unmodelled,
+    })
+}
+
+/// The family problem with the literals the questions are about.
+struct Family<'o> {
+    sat: Solver,
+    inputs: Vec<InputDomain>,
+    /// Every element's presence literal (element order) and, by element id.
+    presence: Vec<(ElementId, Lit)>,
+    by_id: Vec<Lit>,
+    failures: Vec<Failure>,
+    input_lits: Vec<Lit>,
+    presence_lits: Vec<Lit>,
+    configurations: Natural,
+    options: &'o AnalyzeOptions,
+}
+
+impl<'o> Family<'o> {
+    fn new(p: FamilyProblem, options: &'o AnalyzeOptions) -> Family<'o> {
+        let input_lits = p
+            .inputs
+            .iter()
+            .flat_map(|d| d.lits.iter().copied())
+            .collect();
+        let presence_lits = p.presence.iter().map(|&(_, l)| l).collect();
+        let configurations = p.inputs.iter().fold(Natural::ONE, |acc, d| {
+            acc.mul(&Natural::from(d.values.len() as u64))
+        });
+        let mut by_id = vec![p.sat.constant(false); p.presence.len()];
+        for &(id, l) in &p.presence {
+            if let Some(slot) = by_id.get_mut(id.0 as usize) {
+                *slot = l;
+            } else {
+                by_id.resize(id.0 as usize + 1, p.sat.constant(false));
+                by_id[id.0 as usize] = l;
+            }
+        }
+        Family {
+            sat: p.sat,
+            inputs: p.inputs,
+            presence: p.presence,
+            by_id,
+            failures: p.failures,
+            input_lits,
+            presence_lits,
+            configurations,
+            options,
+        }
+    }
+
+    /// The configurations in which a value expression fails, by message,
+    /// and how many fail at all; afterwards the problem excludes them.
+    /// They depend on the inputs only, so they are counted over the domains.
+    fn evaluation_failures(&mut self, domains: &mut DomainSolver) -> (Vec<FailureGroup>, Count) {
+        let budget = &self.options.budget;
+        let mut groups = Vec::new();
+        let mut any_failure = Vec::new();
+        for f in &self.failures {
+            let failing = domains.any_of(&f.combinations);
+            any_failure.push(failing);
+            groups.push(FailureGroup {
+                error: f.error.clone(),
+                configurations: domains.sat.count(&[failing], &domains.all, budget),
+                witness: domains.witness(failing, &self.inputs),
+            });
+        }
+        let failing = domains.sat.or(&any_failure);
+        let failed = domains.sat.count(&[failing], &domains.all, budget);
+        for f in &self.failures {
+            for combination in &f.combinations {
+                let clause: Vec<Lit> = combination
+                    .iter()
+                    .map(|&(i, v)| !self.inputs[i].lits[v])
+                    .collect();
+                self.sat.add_clause(&clause);
+            }
+        }
+        (groups, failed)
+    }
+
+    /// The configurations failing a consistency or semantic check, grouped
+    /// by message: a configuration fails with the first check it violates.
+    /// Afterwards the problem excludes them.
+    fn check_failures(&mut self, graph: &Graph) -> Result<Vec<FailureGroup>> {
+        let mut symbolic = Symbolic {
+            sat: &mut self.sat,
+            by_id: &self.by_id,
+            violations: Vec::new(),
+        };
+        check::checks(graph, &mut symbolic)?;
+        let violations = symbolic.violations;
+        // The first violation: violated, and no earlier one is.
+        let mut earlier = self.sat.constant(false);
+        let mut firsts: Vec<(Error, Vec<Lit>)> = Vec::new();
+        for (error, v) in violations {
+            let first = self.sat.and(&[v, !earlier]);
+            earlier = self.sat.or(&[earlier, v]);
+            if self.sat.fixed(first) == Some(false) {
+                continue;
+            }
+            match firsts.iter_mut().find(|(e, _)| e.message == error.message) {
+                Some((_, lits)) => lits.push(first),
+                None => firsts.push((error, vec![first])),
+            }
+        }
+        let mut groups = Vec::new();
+        for (error, lits) in firsts {
+            let group = self.sat.or(&lits);
+            let configurations = self
+                .sat
+                .count(&[group], &self.input_lits, &self.options.budget);
+            if configurations.value.is_zero() && configurations.exact {
+                continue;
+            }
+            let witness = self.witness(group);
+            groups.push(FailureGroup {
+                error: error.or_code(crate::Code::Inconsistent),
+                configurations,
+                witness,
+            });
+        }
+        self.sat.require(!earlier);
+        Ok(groups)
+    }
+
+    /// The smallest configuration (lexicographically over the value
+    /// literals) with a solution in which `lit` holds.
+    fn witness(&mut self, lit: Lit) -> Option<Vec<(String, Value)>> {
+        if !self.sat.prefer_false_assuming(&[lit], &self.input_lits) {
+            return None;
+        }
+        let chosen: Vec<usize> = self
+            .inputs
+            .iter()
+            .map(|d| d.lits.iter().position(|&l| self.sat.value(l)).unwrap_or(0))
+            .collect();
+        Some(named(&chosen, &self.inputs))
+    }
+
+    /// A configuration whose conditions have no solution: the first one, in
+    /// lexicographic order of the domain literals, among the first
+    /// [`WITNESS_TRIES`] configurations without evaluation errors.
+    fn unsolvable_witness(&mut self, domains: &mut DomainSolver) -> Option<Vec<(String, Value)>> {
+        let all = domains.all.clone();
+        let candidates = domains.sat.enumerate(&all, WITNESS_TRIES);
+        for model in candidates.models {
+            let chosen = domains.decode(&model);
+            if domains.fails(&chosen) {
+                continue;
+            }
+            let assume: Vec<Lit> = chosen
                 .iter()
                 .enumerate()
-                .filter(|&(j, _)| j != i)
-                .flat_map(|(_, d)| d.lits.iter().copied())
+                .map(|(i, &v)| self.inputs[i].lits[v])
                 .collect();
-            if !sat.can_differ(&others, &presence_lits) {
-                irrelevant.push(input.name.clone());
+            if !self.sat.solve(&assume) {
+                return Some(named(&chosen, &self.inputs));
             }
         }
+        None
     }
-    observe(AnalyzeStage::Determined);
-    let mut dead = Vec::new();
-    let mut core = Vec::new();
-    if let Some(implied) = sat.backbone(&presence_lits) {
-        for (&(id, _), i) in presence.iter().zip(implied) {
-            match i {
-                Implied::True => core.push(graph.id(id).to_string()),
-                Implied::False => dead.push(graph.id(id).to_string()),
-                Implied::Free => {}
+
+    /// Whether the inputs decide every presence (Padoa's method), and if
+    /// so the inputs that never change the topology.
+    fn determinism(&mut self) -> (bool, Vec<String>) {
+        if !self.sat.can_differ(&self.input_lits, &self.presence_lits) {
+            let mut irrelevant = Vec::new();
+            for (i, input) in self.inputs.iter().enumerate() {
+                let others: Vec<Lit> = self
+                    .inputs
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .flat_map(|(_, d)| d.lits.iter().copied())
+                    .collect();
+                if !self.sat.can_differ(&others, &self.presence_lits) {
+                    irrelevant.push(input.name.clone());
+                }
+            }
+            return (true, irrelevant);
+        }
+        (false, Vec::new())
+    }
+
+    /// The ids of the elements absent, and present, in every valid configuration.
+    fn dead_and_core(&mut self, graph: &Graph) -> (Vec<String>, Vec<String>) {
+        let mut dead = Vec::new();
+        let mut core = Vec::new();
+        if let Some(implied) = self.sat.backbone(&self.presence_lits) {
+            for (&(id, _), i) in self.presence.iter().zip(implied) {
+                match i {
+                    Implied::True => core.push(graph.id(id).to_string()),
+                    Implied::False => dead.push(graph.id(id).to_string()),
+                    Implied::Free => {}
+                }
             }
         }
+        (dead, core)
     }
-    observe(AnalyzeStage::Backbone);
-    let enumerated = (options.enumerate > 0).then(|| {
-        let e = sat.enumerate(&presence_lits, options.enumerate);
+
+    /// Up to `limit` topologies (present element ids), and whether that is all.
+    fn enumerate(&mut self, graph: &Graph, limit: usize) -> (Vec<Vec<String>>, bool) {
+        let e = self.sat.enumerate(&self.presence_lits, limit);
         let lists = e
             .models
             .iter()
             .map(|m| {
-                presence
+                self.presence
                     .iter()
                     .zip(m)
                     .filter(|(_, &p)| p)
@@ -266,53 +445,49 @@ pub fn analyze_observed(
             })
             .collect();
         (lists, e.complete)
-    });
-    observe(AnalyzeStage::Enumerate);
-    Ok(Analysis {
-        inputs: inputs
-            .iter()
-            .map(|d| Input {
-                name: d.name.clone(),
-                values: d.values.clone(),
-            })
-            .collect(),
-        configurations,
-        valid,
-        topologies,
-        determined,
-        irrelevant,
-        dead,
-        core,
-        failures: groups,
-        enumerated,
-    })
+    }
 }
 
-/// A configuration whose conditions have no solution: the first one, in
-/// lexicographic order of the domain literals, among the first
-/// [`WITNESS_TRIES`] configurations without evaluation errors.
-fn unsolvable_witness(
-    sat: &mut Solver,
-    domains: &mut DomainSolver,
-    inputs: &[InputDomain],
-) -> Option<Vec<(String, Value)>> {
-    let all = domains.all.clone();
-    let candidates = domains.sat.enumerate(&all, WITNESS_TRIES);
-    for model in candidates.models {
-        let chosen = domains.decode(&model);
-        if domains.fails(&chosen) {
-            continue;
-        }
-        let assume: Vec<Lit> = chosen
-            .iter()
-            .enumerate()
-            .map(|(i, &v)| inputs[i].lits[v])
-            .collect();
-        if !sat.solve(&assume) {
-            return Some(named(&chosen, inputs));
-        }
+/// The checks over every configuration: presence literals, violations
+/// recorded in check order.
+struct Symbolic<'a> {
+    sat: &'a mut Solver,
+    by_id: &'a [Lit],
+    violations: Vec<(Error, Lit)>,
+}
+
+impl check::Logic for Symbolic<'_> {
+    type B = Lit;
+    fn present(&mut self, id: ElementId) -> Lit {
+        self.by_id
+            .get(id.0 as usize)
+            .copied()
+            .unwrap_or_else(|| self.sat.constant(false))
     }
-    None
+    fn is_false(&self, b: Lit) -> bool {
+        self.sat.fixed(b) == Some(false)
+    }
+    fn constant(&self, b: bool) -> Lit {
+        self.sat.constant(b)
+    }
+    fn not(&mut self, b: Lit) -> Lit {
+        !b
+    }
+    fn and(&mut self, xs: &[Lit]) -> Lit {
+        self.sat.and(xs)
+    }
+    fn or(&mut self, xs: &[Lit]) -> Lit {
+        self.sat.or(xs)
+    }
+    fn at_least_two(&mut self, xs: &[Lit]) -> Lit {
+        !self.sat.at_most_one(xs)
+    }
+    fn violation(&mut self, when: Lit, error: impl FnOnce() -> Error) -> Result<()> {
+        if !self.is_false(when) {
+            self.violations.push((error(), when));
+        }
+        Ok(())
+    }
 }
 
 /// A configuration as (input, value) pairs.
