@@ -30,6 +30,7 @@
 
 use crate::check;
 use crate::error::{Error, Result};
+use crate::fxhash::FxHashMap;
 use crate::graph::{ElementId, Graph};
 use crate::solve::family::{family_problem, show, Failure, FamilyProblem, InputDomain};
 use crate::{prepare, Loader, SourceId, Sources, Stage};
@@ -323,35 +324,57 @@ impl<'o> Family<'o> {
         // The first violation: violated, and no earlier one is.
         let mut earlier = self.sat.constant(false);
         let mut firsts: Vec<(Error, Vec<Lit>)> = Vec::new();
+        // Group by message (a lookup table; `firsts` keeps the check order).
+        let mut index: FxHashMap<String, usize> = FxHashMap::default();
         for (error, v) in violations {
             let first = self.sat.and(&[v, !earlier]);
             earlier = self.sat.or(&[earlier, v]);
             if self.sat.fixed(first) == Some(false) {
                 continue;
             }
-            match firsts.iter_mut().find(|(e, _)| e.message == error.message) {
-                Some((_, lits)) => lits.push(first),
-                None => firsts.push((error, vec![first])),
+            match index.get(&error.message) {
+                Some(&i) => firsts[i].1.push(first),
+                None => {
+                    index.insert(error.message.clone(), firsts.len());
+                    firsts.push((error, vec![first]));
+                }
             }
         }
-        let mut groups = Vec::new();
-        for (error, lits) in firsts {
-            let group = self.sat.or(&lits);
+        let groups: Vec<(Error, Lit)> = firsts
+            .into_iter()
+            .map(|(error, lits)| {
+                let group = self.sat.or(&lits);
+                (error, group)
+            })
+            .collect();
+        // Most groups are empty (each element's violation has its own
+        // message): find the others one model at a time, each model
+        // excluding the groups found before it.
+        let mut assumptions = vec![earlier];
+        let mut found = Vec::new();
+        while self.sat.solve(&assumptions) {
+            let Some(g) = groups.iter().position(|&(_, l)| self.sat.value(l)) else {
+                break;
+            };
+            assumptions.push(!groups[g].1);
+            found.push(g);
+        }
+        found.sort_unstable();
+        let mut failures = Vec::new();
+        for g in found {
+            let (error, group) = &groups[g];
             let configurations = self
                 .sat
-                .count(&[group], &self.input_lits, &self.options.budget);
-            if configurations.value.is_zero() && configurations.exact {
-                continue;
-            }
-            let witness = self.witness(group);
-            groups.push(FailureGroup {
-                error: error.or_code(crate::Code::Inconsistent),
+                .count(&[*group], &self.input_lits, &self.options.budget);
+            let witness = self.witness(*group);
+            failures.push(FailureGroup {
+                error: error.clone().or_code(crate::Code::Inconsistent),
                 configurations,
                 witness,
             });
         }
         self.sat.require(!earlier);
-        Ok(groups)
+        Ok(failures)
     }
 
     /// The smallest configuration (lexicographically over the value
