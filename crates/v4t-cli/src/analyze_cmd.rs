@@ -1,8 +1,9 @@
 //! `v4t analyze`: questions about every configuration of a variable service
 //! template ([`v4t::analyze`]), printed as a text report or one JSON object.
 //!
-//! Exit code 1 when some configuration fails (so CI can gate a template
-//! library on "every variant resolves") or the template itself is invalid.
+//! Exit code 1 when some configuration or preset fails (so CI can gate a
+//! template library on "every variant resolves") or the template itself is
+//! invalid.
 
 use std::io::IsTerminal;
 
@@ -50,7 +51,7 @@ pub fn run(args: &AnalyzeArgs) -> u8 {
         Format::Text => print!("{}", text(&analysis)),
         Format::Json => println!("{}", to_json(&json(&analysis))),
     }
-    if analysis.failures.is_empty() {
+    if analysis.failures.is_empty() && analysis.presets.iter().all(|p| p.error.is_none()) {
         EXIT_OK
     } else {
         EXIT_FAILURE
@@ -122,6 +123,16 @@ pub fn text(a: &Analysis) -> String {
             }
         }
     }
+    if !a.presets.is_empty() {
+        line("presets:".to_string());
+        for p in &a.presets {
+            match (&p.error, &p.same_as) {
+                (Some(e), _) => line(format!("  {}: fails with \"{}\"", p.name, e.message)),
+                (None, Some(other)) => line(format!("  {}: same topology as {other}", p.name)),
+                (None, None) => line(format!("  {}: resolves", p.name)),
+            }
+        }
+    }
     for note in &a.unmodelled {
         line(format!("not modelled: {note}"));
     }
@@ -167,7 +178,8 @@ fn strings(list: &[String]) -> Node {
 /// The JSON report: `inputs` (`name`, `values`), `configurations`,
 /// `valid` and `topologies` (`count`, `exact`), `determined`, `dead`,
 /// `core`, `irrelevant`, `failures` (`message`, `code`, `configurations`,
-/// `witness`: input → value or null), `unmodelled`, and `topologies_listed`
+/// `witness`: input → value or null), `unmodelled`, `presets` (`name`,
+/// `error` and `same_as`, each a string or null), and `topologies_listed`
 /// (`topologies`, `complete`) with `--enumerate`.
 pub fn json(a: &Analysis) -> Node {
     let mut m = Map::new();
@@ -218,6 +230,22 @@ pub fn json(a: &Analysis) -> Node {
         .collect();
     m.insert("failures", Node::new(Value::Seq(failures), Span::NONE));
     m.insert("unmodelled", strings(&a.unmodelled));
+    let presets = a
+        .presets
+        .iter()
+        .map(|p| {
+            let mut pm = Map::new();
+            pm.insert("name", string(&p.name));
+            let null = || Node::new(Value::Null, Span::NONE);
+            pm.insert(
+                "error",
+                p.error.as_ref().map_or_else(null, |e| string(&e.message)),
+            );
+            pm.insert("same_as", p.same_as.as_deref().map_or_else(null, string));
+            Node::new(Value::Map(pm), Span::NONE)
+        })
+        .collect();
+    m.insert("presets", Node::new(Value::Seq(presets), Span::NONE));
     if let Some((topologies, complete)) = &a.enumerated {
         let mut tm = Map::new();
         let list = topologies.iter().map(|t| strings(t)).collect();

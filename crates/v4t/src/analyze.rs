@@ -12,7 +12,8 @@
 //! grouped by message; the others are *valid*. Over the valid ones, the
 //! analysis counts them and the distinct topologies (sets of present
 //! elements), and finds the dead elements (absent in every one) and the
-//! core elements (present in every one).
+//! core elements (present in every one). The presets, a handful of
+//! configurations, are resolved one by one on the prepared graph.
 //!
 //! What the analysis does not see: the optimiser. Where conditions leave an
 //! element's presence open (cyclic conditions, free variables), resolution
@@ -33,10 +34,10 @@ use crate::error::{Error, Result};
 use crate::fxhash::FxHashMap;
 use crate::graph::{ElementId, Graph};
 use crate::solve::family::{family_problem, show, Failure, FamilyProblem, InputDomain};
-use crate::{prepare, Loader, SourceId, Sources, Stage};
+use crate::{code, prepare, Code, Loader, SourceId, Sources, Stage};
 pub use v4t_sat::{Count, CountBudget, Natural};
 use v4t_sat::{Implied, Lit, Solver};
-use v4t_yaml::Value;
+use v4t_yaml::{Map, Node, Value};
 
 /// What to analyse with.
 #[derive(Clone, Debug)]
@@ -95,6 +96,19 @@ pub struct Analysis {
     /// What this template uses that the analysis does not model (each
     /// a short description); empty if it models everything it needs.
     pub unmodelled: Vec<String>,
+    /// Every preset of the template, in order, resolved on its own.
+    pub presets: Vec<Preset>,
+}
+
+/// A preset resolved on its own (`v4t resolve --presets NAME`).
+#[derive(Clone, Debug)]
+pub struct Preset {
+    /// The preset's name.
+    pub name: String,
+    /// Why it does not resolve, if it does not.
+    pub error: Option<crate::Error>,
+    /// An earlier preset that gives the same topology, if any.
+    pub same_as: Option<String>,
 }
 
 /// A variability input and its domain.
@@ -137,6 +151,8 @@ pub enum AnalyzeStage {
     Backbone,
     /// Listing topologies (`enumerate`).
     Enumerate,
+    /// Resolving the presets.
+    Presets,
 }
 
 /// How many configurations are tried for a witness of "Could not solve".
@@ -160,18 +176,27 @@ pub fn analyze_observed(
     options: &AnalyzeOptions,
     observe: &mut dyn FnMut(AnalyzeStage),
 ) -> Result<Analysis> {
+    // Each preset's assignments, read where resolving reads them.
+    let mut presets: Vec<(String, Result<Map>)> = Vec::new();
     let prepared = prepare(
         sources,
         template,
         loader,
         options.enrich,
-        &mut |_| Ok(()),
+        &mut |doc| {
+            for name in preset_names(doc) {
+                let assigned = crate::inputs::assign(doc, std::slice::from_ref(&name), None)
+                    .map_err(code(Code::InvalidInput));
+                presets.push((name, assigned));
+            }
+            Ok(())
+        },
         &mut |_: Stage| {},
     )?;
     observe(AnalyzeStage::Prepare);
     let (doc, graph) = (&prepared.doc, &prepared.graph);
     let problem = family_problem(doc, graph, options.now_ms.unwrap_or(0.0))
-        .map_err(crate::code(crate::Code::InvalidCondition))?;
+        .map_err(code(Code::InvalidCondition))?;
     observe(AnalyzeStage::Encode);
     let mut f = Family::new(problem, options);
     let mut domains = DomainSolver::new(&f.inputs);
@@ -211,6 +236,8 @@ pub fn analyze_observed(
     observe(AnalyzeStage::Backbone);
     let enumerated = (options.enumerate > 0).then(|| f.enumerate(graph, options.enumerate));
     observe(AnalyzeStage::Enumerate);
+    let presets = resolve_presets(doc, graph, presets, options.now_ms.unwrap_or(0.0));
+    observe(AnalyzeStage::Presets);
     Ok(Analysis {
         inputs: f
             .inputs
@@ -230,7 +257,61 @@ pub fn analyze_observed(
         failures,
         enumerated,
         unmodelled,
+        presets,
     })
+}
+
+/// The names of the presets in `variability.presets`, in order.
+fn preset_names(doc: &Node) -> Vec<String> {
+    doc.get("topology_template")
+        .and_then(|t| t.get("variability"))
+        .and_then(|v| v.get("presets"))
+        .and_then(Node::as_map)
+        .map(|m| m.iter().map(|(k, _)| k.name.clone()).collect())
+        .unwrap_or_default()
+}
+
+/// Resolves each preset's configuration on the prepared graph (a handful
+/// of configurations, solved like `v4t resolve --presets NAME` after its
+/// graph stage) and compares the topologies.
+fn resolve_presets(
+    doc: &Node,
+    graph: &Graph,
+    presets: Vec<(String, Result<Map>)>,
+    now_ms: f64,
+) -> Vec<Preset> {
+    let mut out: Vec<Preset> = Vec::new();
+    let mut topologies: Vec<Option<Vec<bool>>> = Vec::new();
+    for (name, assigned) in presets {
+        // With the codes resolving gives each stage's errors.
+        let outcome = assigned.and_then(|assigned| {
+            crate::inputs::validate(doc, &assigned).map_err(code(Code::InvalidInput))?;
+            let solution = crate::solve::solve(doc, graph, assigned, now_ms)
+                .map_err(code(Code::InvalidCondition))?;
+            check::check(graph, &solution).map_err(code(Code::Inconsistent))?;
+            Ok(solution.present)
+        });
+        let (error, same_as) = match outcome {
+            Ok(present) => {
+                let same = topologies
+                    .iter()
+                    .position(|t| t.as_ref() == Some(&present))
+                    .map(|i| out[i].name.clone());
+                topologies.push(Some(present));
+                (None, same)
+            }
+            Err(e) => {
+                topologies.push(None);
+                (Some(e), None)
+            }
+        };
+        out.push(Preset {
+            name,
+            error,
+            same_as,
+        });
+    }
+    out
 }
 
 /// The family problem with the literals the questions are about.
@@ -368,7 +449,7 @@ impl<'o> Family<'o> {
                 .count(&[*group], &self.input_lits, &self.options.budget);
             let witness = self.witness(*group);
             failures.push(FailureGroup {
-                error: error.clone().or_code(crate::Code::Inconsistent),
+                error: error.clone().or_code(Code::Inconsistent),
                 configurations,
                 witness,
             });

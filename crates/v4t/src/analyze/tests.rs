@@ -405,3 +405,57 @@ fn check(
         stats.determined += usize::from(analysis.determined);
     }
 }
+
+/// Presets resolved on their own: one that fails, one with the topology of
+/// an earlier one, one that names an undefined preset input value.
+#[test]
+fn presets_are_resolved_and_compared() {
+    let text = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {type_default_condition: true}
+    inputs:
+      big: {type: boolean}
+      tls: {type: boolean}
+    presets:
+      small: {inputs: {big: false, tls: false}}
+      secure: {inputs: {big: true, tls: true}}
+      large: {inputs: {big: true, tls: false}}
+      plain: {inputs: {big: false, tls: true}}
+    constraints:
+      - {not: {and: [{variability_input: tls}, {not: {variability_input: big}}]}}
+  node_templates:
+    vm:
+      type: vm
+      conditions: {variability_input: big}
+";
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", text);
+    let a = analyze(&mut sources, id, &mut NoFiles, &AnalyzeOptions::default()).expect("analyses");
+    let got: Vec<(String, Option<String>, Option<String>)> = a
+        .presets
+        .iter()
+        .map(|p| {
+            (
+                p.name.clone(),
+                p.error.as_ref().map(|e| e.message.clone()),
+                p.same_as.clone(),
+            )
+        })
+        .collect();
+    let s = |v: &str| Some(v.to_string());
+    assert_eq!(
+        got,
+        vec![
+            ("small".to_string(), None, None),
+            ("secure".to_string(), None, None),
+            ("large".to_string(), None, s("secure")),
+            ("plain".to_string(), s("Could not solve"), None),
+        ]
+    );
+    // The same failure, found for every configuration.
+    assert_eq!(a.failures.len(), 1);
+    assert_eq!(a.failures[0].configurations.value.to_u128(), Some(1));
+    assert_eq!(a.irrelevant, vec!["tls".to_string()]);
+}
