@@ -5,25 +5,19 @@
 //! template library on "every variant resolves") or the template itself is
 //! invalid.
 
-use std::io::IsTerminal;
-
 use v4t::analyze::{analyze, Analysis, AnalyzeOptions, Count, Natural};
-use v4t::{Code, Sources};
+use v4t::Code;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Span, Value};
 
-use crate::diagnostics::{catch_panic, Format, Reporter};
-use crate::resolve_cmd::{now_ms, read_template};
+use crate::diagnostics::{catch_panic, ColorChoice, Format, Reporter};
+use crate::resolve_cmd::{now_ms, open_template};
 use crate::{AnalyzeArgs, EXIT_FAILURE, EXIT_OK};
 
 /// Runs `v4t analyze` and returns the exit code.
-pub fn run(args: &AnalyzeArgs) -> u8 {
-    let reporter = Reporter {
-        format: args.format,
-        color: std::io::stderr().is_terminal(),
-    };
-    let mut sources = Sources::new();
-    let (template, mut loader) = match read_template(&mut sources, &args.template, reporter) {
+pub fn run(args: &AnalyzeArgs, color: ColorChoice) -> u8 {
+    let reporter = Reporter::to_stderr(args.format, color, false);
+    let (mut sources, template, mut loader) = match open_template(&reporter, &args.template) {
         Ok(t) => t,
         Err(code) => return code,
     };
@@ -47,6 +41,9 @@ pub fn run(args: &AnalyzeArgs) -> u8 {
             return EXIT_FAILURE;
         }
     };
+    for w in &analysis.warnings {
+        reporter.report(&sources, w);
+    }
     match args.format {
         Format::Text => print!("{}", text(&analysis)),
         Format::Json => println!("{}", to_json(&json(&analysis))),

@@ -98,6 +98,9 @@ pub struct Analysis {
     pub unmodelled: Vec<String>,
     /// Every preset of the template, in order, resolved on its own.
     pub presets: Vec<Preset>,
+    /// Probable mistakes in the template ([`crate::lint`], preset
+    /// assignments to undeclared inputs), as `v4t resolve` reports them.
+    pub warnings: Vec<crate::lint::Warning>,
 }
 
 /// A preset resolved on its own (`v4t resolve --presets NAME`).
@@ -178,20 +181,23 @@ pub fn analyze_observed(
 ) -> Result<Analysis> {
     // Each preset's assignments, read where resolving reads them.
     let mut presets: Vec<(String, Result<Map>)> = Vec::new();
+    let mut warnings = Vec::new();
     let prepared = prepare(
         sources,
         template,
         loader,
         options.enrich,
-        &mut |doc| {
+        &mut |doc, warnings| {
             for name in preset_names(doc) {
-                let assigned = crate::inputs::assign(doc, std::slice::from_ref(&name), None)
-                    .map_err(code(Code::InvalidInput));
+                let assigned =
+                    crate::inputs::assign(doc, std::slice::from_ref(&name), None, warnings)
+                        .map_err(code(Code::InvalidInput));
                 presets.push((name, assigned));
             }
             Ok(())
         },
         &mut |_: Stage| {},
+        &mut warnings,
     )?;
     observe(AnalyzeStage::Prepare);
     let (doc, graph) = (&prepared.doc, &prepared.graph);
@@ -258,6 +264,7 @@ pub fn analyze_observed(
         enumerated,
         unmodelled,
         presets,
+        warnings,
     })
 }
 

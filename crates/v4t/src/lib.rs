@@ -31,6 +31,7 @@ pub mod normalize;
 pub mod options;
 pub mod report;
 pub mod solve;
+pub mod suggest;
 pub mod transform;
 pub mod types;
 pub mod validate;
@@ -87,8 +88,6 @@ pub struct Resolved {
     pub template: Node,
     /// What was decided: element presence, technologies, objectives, inputs.
     pub report: report::Report,
-    /// Probable mistakes in the template ([`lint`]); they never change the result.
-    pub warnings: Vec<lint::Warning>,
 }
 
 /// Resolves the variable service template `template` (already added to `sources`).
@@ -98,7 +97,21 @@ pub fn resolve(
     loader: &mut dyn Loader,
     options: &ResolveOptions,
 ) -> Result<Resolved> {
-    resolve_observed(sources, template, loader, options, &mut |_| {})
+    resolve_with_warnings(sources, template, loader, options, &mut Vec::new())
+}
+
+/// [`resolve`], adding the probable mistakes found on the way ([`lint`],
+/// assignments to undeclared variability inputs) to `warnings`, whether or
+/// not resolution succeeds: a typo is often the cause of a failure.
+/// Warnings never change the result.
+pub fn resolve_with_warnings(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+    options: &ResolveOptions,
+    warnings: &mut Vec<lint::Warning>,
+) -> Result<Resolved> {
+    resolve_observed(sources, template, loader, options, &mut |_| {}, warnings)
 }
 
 /// The pipeline stages [`resolve_observed`] reports, in order.
@@ -118,13 +131,15 @@ pub enum Stage {
     Transform,
 }
 
-/// [`resolve`], calling `observe` as each stage finishes (used by the benchmark).
+/// [`resolve_with_warnings`], calling `observe` as each stage finishes
+/// (used by the benchmark).
 pub fn resolve_observed(
     sources: &mut Sources,
     template: SourceId,
     loader: &mut dyn Loader,
     options: &ResolveOptions,
     observe: &mut dyn FnMut(Stage),
+    warnings: &mut Vec<lint::Warning>,
 ) -> Result<Resolved> {
     let mut assigned = v4t_yaml::Map::new();
     let prepared = prepare(
@@ -132,18 +147,18 @@ pub fn resolve_observed(
         template,
         loader,
         options.enrich,
-        &mut |doc| {
-            assigned = inputs::assign(doc, &options.presets, options.inputs.as_ref())
+        &mut |doc, warnings| {
+            assigned = inputs::assign(doc, &options.presets, options.inputs.as_ref(), warnings)
                 .map_err(code(Code::InvalidInput))?;
             Ok(())
         },
         observe,
+        warnings,
     )?;
     let Prepared {
         mut doc,
         graph,
         loaded,
-        warnings,
     } = prepared;
     inputs::validate(&doc, &assigned).map_err(code(Code::InvalidInput))?;
     observe(Stage::Graph);
@@ -165,11 +180,7 @@ pub fn resolve_observed(
         std::mem::forget(graph);
         std::mem::forget(solution);
     }
-    Ok(Resolved {
-        template,
-        report,
-        warnings,
-    })
+    Ok(Resolved { template, report })
 }
 
 /// A template up to the resolver graph (what resolving and analysing share).
@@ -177,24 +188,24 @@ struct Prepared {
     doc: Node,
     graph: graph::Graph,
     loaded: load::LoadedTypes,
-    warnings: Vec<lint::Warning>,
 }
 
 /// Loads, checks, enriches (if `enrich`) and normalises the template and
-/// builds the resolver graph. `between` runs after enrichment, where
-/// resolving assigns the inputs (so its errors come in the same order).
-/// Reports [`Stage::Load`] and [`Stage::Enrich`]; the caller reports
-/// [`Stage::Graph`].
+/// builds the resolver graph, adding lint warnings to `warnings`. `between`
+/// runs after enrichment, where resolving assigns the inputs (so its errors
+/// come in the same order). Reports [`Stage::Load`] and [`Stage::Enrich`];
+/// the caller reports [`Stage::Graph`].
 fn prepare(
     sources: &mut Sources,
     template: SourceId,
     loader: &mut dyn Loader,
     enrich: bool,
-    between: &mut dyn FnMut(&Node) -> Result<()>,
+    between: &mut dyn FnMut(&Node, &mut Vec<lint::Warning>) -> Result<()>,
     observe: &mut dyn FnMut(Stage),
+    warnings: &mut Vec<lint::Warning>,
 ) -> Result<Prepared> {
     let (mut doc, loaded) = load_checked(sources, template, loader)?;
-    let warnings = lint::lint(&doc);
+    warnings.extend(lint::lint(&doc));
     observe(Stage::Load);
     let enriched = if enrich {
         enrich::enrich_for_resolving(&mut doc).map_err(code(Code::InvalidCondition))?
@@ -202,7 +213,7 @@ fn prepare(
         None
     };
     observe(Stage::Enrich);
-    between(&doc)?;
+    between(&doc, warnings)?;
     // The reference's "hotfix": no fallback properties in the resolver graph.
     if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
         if let Some(o) = tt
@@ -220,12 +231,7 @@ fn prepare(
         None => graph::build_moving_conditions(&mut doc),
     }
     .map_err(code(Code::UndefinedReference))?;
-    Ok(Prepared {
-        doc,
-        graph,
-        loaded,
-        warnings,
-    })
+    Ok(Prepared { doc, graph, loaded })
 }
 
 /// Enriches the variable service template `template`: the template with every

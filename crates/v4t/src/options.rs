@@ -59,6 +59,215 @@ pub const OPTION_KINDS: [&str; 10] = [
     "technology",
 ];
 
+/// The per-kind option suffixes (`node_pruning`, ...).
+const KIND_OPTION_SUFFIXES: [&str; 6] = [
+    "default_condition",
+    "default_consistency_condition",
+    "default_semantic_condition",
+    "pruning",
+    "consistency_pruning",
+    "semantic_pruning",
+];
+
+/// The kinds that have a `<kind>_default_condition_mode` option.
+const MODE_KINDS: [&str; 6] = [
+    "node",
+    "relation",
+    "artifact",
+    "property",
+    "technology",
+    "output",
+];
+
+/// Every option key [`Options::new`] reads, besides the per-kind ones.
+const GLOBAL_OPTION_KEYS: &[&str] = &[
+    "mode",
+    "default_condition",
+    "pruning",
+    "relation_default_implied",
+    "checks",
+    "consistency_checks",
+    "semantic_checks",
+    "relation_source_check",
+    "relation_target_check",
+    "ambiguous_hosting_check",
+    "missing_artifact_container_check",
+    "ambiguous_artifact_check",
+    "missing_property_container_check",
+    "ambiguous_property_check",
+    "missing_type_container_check",
+    "ambiguous_type_check",
+    "missing_technology_container_check",
+    "ambiguous_technology_check",
+    "ambiguous_relation_check",
+    "ambiguous_input_check",
+    "ambiguous_output_check",
+    "expected_hosting_check",
+    "expected_incoming_relation_check",
+    "expected_artifact_check",
+    "expected_technology_check",
+    "unconsumed_input_check",
+    "unproduced_output_check",
+    "required_technology_check",
+    "anchor_check",
+    "optimization_topology",
+    "optimization_topology_unique",
+    "optimization_topology_unique_backward",
+    "optimization_topology_mode",
+    "optimization_technologies",
+    "optimization_technologies_unique",
+    "optimization_technologies_mode",
+    "optimization_scenarios",
+    "optimization_scenarios_unique",
+    "constraints",
+    "relation_source_constraint",
+    "relation_target_constraint",
+    "relation_enhanced_implication_mode",
+    "artifact_container_constraint",
+    "property_container_constraint",
+    "type_container_constraint",
+    "required_hosting_constraint",
+    "single_hosting_constraint",
+    "required_technology_constraint",
+    "unique_property_constraint",
+    "unique_artifact_constraint",
+    "unique_input_constraint",
+    "unique_output_constraint",
+    "unique_relation_constraint",
+    "unique_technology_constraint",
+    "required_incoming_relation_constraint",
+    "required_artifact_constraint",
+    "fallback_property_default_alternative",
+    "bratans_unknown",
+    "enrich_input_condition",
+    "enrich_technologies",
+    "enrich_technologies_best_only",
+    "enrich_implementations",
+    "automatic_default_alternatives",
+];
+
+/// Whether `key` is an option v4t reads (as the reference does).
+pub fn is_known_option(key: &str) -> bool {
+    if GLOBAL_OPTION_KEYS.contains(&key) {
+        return true;
+    }
+    OPTION_KINDS.iter().any(|kind| {
+        key.strip_prefix(kind)
+            .and_then(|rest| rest.strip_prefix('_'))
+            .is_some_and(|suffix| {
+                KIND_OPTION_SUFFIXES.contains(&suffix)
+                    || (suffix == "default_condition_mode" && MODE_KINDS.contains(kind))
+            })
+    })
+}
+
+/// Every option key v4t reads, in a fixed order (for suggestions).
+pub fn known_options() -> Vec<String> {
+    let mut keys: Vec<String> = GLOBAL_OPTION_KEYS.iter().map(|k| k.to_string()).collect();
+    for kind in OPTION_KINDS {
+        keys.extend(KIND_OPTION_SUFFIXES.iter().map(|s| format!("{kind}_{s}")));
+        if MODE_KINDS.contains(&kind) {
+            keys.push(format!("{kind}_default_condition_mode"));
+        }
+    }
+    keys
+}
+
+/// Option keys of earlier Variability4TOSCA drafts (and names the latest
+/// draft uses but the reference never read), with what to write instead.
+/// The reference ignores all of them silently.
+pub const RENAMED_OPTIONS: &[(&str, &str)] = &[
+    // 1.0 release candidate, early drafts.
+    (
+        "enable_relation_default_condition",
+        "relation_default_condition",
+    ),
+    (
+        "enable_policy_default_condition",
+        "policy_default_condition",
+    ),
+    ("enable_group_default_condition", "group_default_condition"),
+    (
+        "enable_artifact_default_condition",
+        "artifact_default_condition",
+    ),
+    (
+        "enable_property_default_condition",
+        "property_default_condition",
+    ),
+    ("enable_relation_pruning", "relation_pruning"),
+    ("enable_policy_pruning", "policy_pruning"),
+    ("enable_group_pruning", "group_pruning"),
+    ("enable_artifact_pruning", "artifact_pruning"),
+    ("enable_property_pruning", "property_pruning"),
+    ("disable_consistency_checks", "consistency_checks: false"),
+    (
+        "disable_relation_source_consistency_check",
+        "relation_source_check: false",
+    ),
+    (
+        "disable_relation_target_consistency_check",
+        "relation_target_check: false",
+    ),
+    (
+        "disable_ambiguous_hosting_consistency_check",
+        "ambiguous_hosting_check: false",
+    ),
+    (
+        "disable_expected_hosting_consistency_check",
+        "expected_hosting_check: false",
+    ),
+    (
+        "disable_missing_artifact_parent_consistency_check",
+        "missing_artifact_container_check: false",
+    ),
+    (
+        "disable_ambiguous_artifact_consistency_check",
+        "ambiguous_artifact_check: false",
+    ),
+    (
+        "disable_missing_property_parent_consistency_check",
+        "missing_property_container_check: false",
+    ),
+    (
+        "disable_ambiguous_property_consistency_check",
+        "ambiguous_property_check: false",
+    ),
+    // 1.0 release candidate, middle drafts.
+    ("strict", "mode: strict"),
+    ("relation_source_consistency_check", "relation_source_check"),
+    ("relation_target_consistency_check", "relation_target_check"),
+    (
+        "ambiguous_hosting_consistency_check",
+        "ambiguous_hosting_check",
+    ),
+    (
+        "expected_hosting_consistency_check",
+        "expected_hosting_check",
+    ),
+    (
+        "missing_artifact_parent_consistency_check",
+        "missing_artifact_container_check",
+    ),
+    (
+        "ambiguous_artifact_consistency_check",
+        "ambiguous_artifact_check",
+    ),
+    (
+        "missing_property_parent_consistency_check",
+        "missing_property_container_check",
+    ),
+    (
+        "ambiguous_property_consistency_check",
+        "ambiguous_property_check",
+    ),
+    ("optimization", "optimization_topology"),
+    // Names in the latest draft that the reference implementation reads
+    // under another name.
+    ("hosting_stack_constraint", "required_hosting_constraint"),
+    ("technology_constraint", "required_technology_constraint"),
+];
+
 /// Default-condition and pruning switches of one element kind (or element).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Switches {
@@ -171,6 +380,11 @@ struct Raw<'a> {
 
 impl Raw<'_> {
     fn user_node(&self, key: &str) -> Option<&Node> {
+        // Keeps the list the unknown-option warnings use complete.
+        debug_assert!(
+            is_known_option(key),
+            "option {key} missing in the known options"
+        );
         self.user
             .and_then(|m| m.get(key))
             .filter(|n| n.is_defined())
@@ -213,6 +427,7 @@ impl Options {
     /// Resolves the options of a template with version `version` and raw
     /// options `user` (`variability.options`).
     pub fn new(version: Version, user: Option<&Map>) -> Result<Options> {
+        debug_assert!(is_known_option("mode"));
         let mode_name = match user.and_then(|m| m.get("mode")).filter(|n| n.is_defined()) {
             None => version.default_mode().to_string(),
             Some(n) => n
@@ -616,6 +831,25 @@ mod tests {
             m.insert(*k, v.clone());
         }
         Options::new(version, Some(&m)).expect("options")
+    }
+
+    #[test]
+    fn known_and_renamed_options() {
+        let known = known_options();
+        assert!(known.iter().all(|k| is_known_option(k)));
+        assert!(is_known_option("node_pruning"));
+        assert!(is_known_option("node_default_condition_mode"));
+        assert!(!is_known_option("input_default_condition_mode"));
+        assert!(!is_known_option("node_prunning"));
+        for (old, new) in RENAMED_OPTIONS {
+            assert!(!is_known_option(old), "{old}");
+            let key = new.split(':').next().unwrap();
+            assert!(is_known_option(key), "{new}");
+        }
+        // Every version reads only known keys (checked by `Raw::user_node`).
+        for version in [Version::V1, Version::V2, Version::V3, Version::Tosca2] {
+            opts(version, &[]);
+        }
     }
 
     #[test]

@@ -144,8 +144,9 @@ fn resolver(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome {
         id,
         &mut NoFiles,
         true,
-        &mut |_| Ok(()),
+        &mut |_, _| Ok(()),
         &mut |_| {},
+        &mut Vec::new(),
     )
     .map_err(|e| e.message.clone());
     move |inputs| {

@@ -13,7 +13,7 @@ use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::{Map, Node, Value};
 
 /// Logic-mode operator keys, in the order the reference tests them.
-const LOGIC_KEYS: [&str; 43] = [
+pub(crate) const LOGIC_KEYS: [&str; 43] = [
     "logic_expression",
     "and",
     "or",
@@ -417,7 +417,10 @@ impl<'a> Encoder<'a> {
         if let Some(family) = &mut self.family {
             return family.encode(expr, &mut self.sat);
         }
-        let b = self.eval.evaluate_as_logic(expr).map_err(Error::from)?;
+        let b = self
+            .eval
+            .evaluate_as_logic(expr)
+            .map_err(|e| Error::from_eval(e, true))?;
         Ok(self.sat.constant(b))
     }
 

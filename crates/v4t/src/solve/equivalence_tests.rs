@@ -361,7 +361,8 @@ fn check_template(text: &str, counts: &mut Counts) -> Result<(), String> {
     let g2 = enrich::enrich_for_resolving(&mut doc)
         .map_err(|e| e.message.clone())?
         .ok_or("no graph kept")?;
-    let assigned = inputs::assign(&doc, &[], None).map_err(|e| e.message.clone())?;
+    let assigned =
+        inputs::assign(&doc, &[], None, &mut Vec::new()).map_err(|e| e.message.clone())?;
     if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
         if let Some(o) = tt
             .map_entry("variability")

@@ -19,6 +19,7 @@
 //! are asked together, so each part builds its search backend once for them.
 
 mod encode;
+pub(crate) use encode::LOGIC_KEYS;
 #[cfg(test)]
 mod equivalence_tests;
 pub(crate) mod family;
