@@ -12,6 +12,7 @@ mod diagnostics;
 mod featureide;
 mod files;
 mod fs_loader;
+mod graph_cmd;
 mod inputs;
 mod resolve_cmd;
 mod signals;
@@ -81,6 +82,10 @@ enum Command {
     /// core elements, failing configurations
     #[command(after_help = ANALYZE_EXIT_CODES, long_about = ANALYZE_ABOUT)]
     Analyze(AnalyzeArgs),
+    /// Draw the topology (DOT, Mermaid, PlantUML or SVG), of the variable
+    /// template or of a resolved variant
+    #[command(after_help = EXIT_CODES)]
+    Graph(GraphArgs),
     /// The command forms of OpenTOSCA Vintner (`v4t template resolve --template T ...`)
     #[command(subcommand)]
     Template(TemplateCommand),
@@ -417,6 +422,62 @@ pub struct AnalyzeArgs {
     pub format: diagnostics::Format,
 }
 
+/// The drawing formats of `v4t graph`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum GraphFormat {
+    /// Graphviz DOT.
+    Dot,
+    /// A Mermaid flowchart.
+    Mermaid,
+    /// A PlantUML deployment diagram.
+    Plantuml,
+    /// SVG, laid out without external programs.
+    Svg,
+}
+
+/// Arguments of `v4t graph`.
+#[derive(Args, Debug)]
+pub struct GraphArgs {
+    /// The variable service template: a YAML file, `-` for standard input,
+    /// or a zipped CSAR.
+    #[arg(value_name = "TEMPLATE")]
+    pub template: String,
+
+    /// The drawing format.
+    #[arg(long, value_enum, default_value_t = GraphFormat::Dot)]
+    pub format: GraphFormat,
+
+    /// Draw a resolved variant (only what is present in it) instead of the
+    /// variable template with its conditions; implied by --presets,
+    /// --inputs and --input.
+    #[arg(long)]
+    pub resolved: bool,
+
+    /// Variability presets of the variant, in order (comma-separated, repeatable).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub presets: Vec<String>,
+
+    /// Variability inputs file of the variant (as for `v4t resolve`).
+    #[arg(long, value_name = "FILE")]
+    pub inputs: Option<PathBuf>,
+
+    /// Set one variability input of the variant (repeatable).
+    #[arg(long = "input", value_name = "NAME=VALUE", value_parser = parse_assignment)]
+    pub input: Vec<(String, String)>,
+
+    /// Also draw the nodes' deployment artifacts.
+    #[arg(long)]
+    pub artifacts: bool,
+
+    /// Write the drawing to FILE instead of standard output (atomically).
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// How errors are printed on standard error: `text` or `json`.
+    #[arg(long = "error-format", value_enum, default_value_t = diagnostics::Format::Text)]
+    pub format_errors: diagnostics::Format,
+}
+
 /// The stack size of the thread that runs a command.
 const MAIN_STACK_BYTES: usize = 64 * 1024 * 1024;
 
@@ -504,6 +565,7 @@ fn main() -> ExitCode {
         Command::Enrich(args) => resolve_cmd::run_enrich(&args, color),
         Command::Test(args) => test_runner::run(&args),
         Command::Analyze(args) => analyze_cmd::run(&args, color),
+        Command::Graph(args) => graph_cmd::run(&args, color),
         Command::Template(TemplateCommand::Resolve(args)) => resolve_cmd::run(&args.into(), color),
         Command::Template(TemplateCommand::Enrich(args)) => {
             resolve_cmd::run_enrich(&args.into(), color)

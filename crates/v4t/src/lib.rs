@@ -20,6 +20,7 @@
 
 pub mod analyze;
 pub mod check;
+pub mod draw;
 pub mod enrich;
 pub mod error;
 pub mod fxhash;
