@@ -392,12 +392,13 @@ The report lists the number of configurations, of valid ones and of
 distinct topologies (\"at least\" where counting stopped at its budget),
 dead elements (absent in every valid configuration), core elements
 (present in every one), inputs that never change the topology, and the
-failing configurations (an expression that fails, no solution, a failed
-consistency or semantic check) grouped by error with one example each.
+failing configurations (outside the input feature model, an expression
+that fails, no solution, a failed consistency or semantic check) grouped by
+error with one example each, and the presets resolved one by one.
 
 Not modelled: the optimiser (when the inputs leave presence open, the
 topology count covers every solution the conditions allow, and the report
-says so) and the input feature model.";
+says so).";
 
 const ANALYZE_EXIT_CODES: &str = "\
 Exit codes:

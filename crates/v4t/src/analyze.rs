@@ -4,16 +4,18 @@
 //! each configuration.
 //!
 //! A *configuration* assigns every variability input a value of its domain
-//! (the rule is in [`crate::solve::family`]). It *fails* if evaluating a
-//! value expression fails under it, if its conditions and constraints have
-//! no solution ("Could not solve"), or if its solution violates a
-//! consistency or semantic check (the checks of [`crate::check`], built as
-//! literals; a configuration fails with the first one it violates), each
-//! grouped by message; the others are *valid*. Over the valid ones, the
-//! analysis counts them and the distinct topologies (sets of present
-//! elements), and finds the dead elements (absent in every one) and the
-//! core elements (present in every one). The presets, a handful of
-//! configurations, are resolved one by one on the prepared graph.
+//! (the rule is in [`crate::solve::family`]). It *fails*, in the order
+//! resolving finds out, if the input feature model (`requires`,
+//! `alternatives`, ...) does not allow it, if evaluating a value expression
+//! fails under it, if its conditions and constraints have no solution
+//! ("Could not solve"), or if its solution violates a consistency or
+//! semantic check (the checks of [`crate::check`], built as literals; a
+//! configuration fails with the first one it violates), each grouped by
+//! message; the others are *valid*. Over the valid ones, the analysis
+//! counts them and the distinct topologies (sets of present elements), and
+//! finds the dead elements (absent in every one) and the core elements
+//! (present in every one). The presets, a handful of configurations, are
+//! resolved one by one on the prepared graph.
 //!
 //! What the analysis does not see: the optimiser. Where conditions leave an
 //! element's presence open (cyclic conditions, free variables), resolution
@@ -25,9 +27,8 @@
 //! uniqueness checks of the optimiser are not counted.
 //! [`Analysis::determined`] says whether this happens (Padoa's method: two
 //! solutions of the same configuration that differ). Not modelled either:
-//! the input feature model (`requires`, `alternatives`, ...) and hosting
-//! cycles that only some configurations close ([`Analysis::unmodelled`]
-//! names them when the template has such a cycle).
+//! hosting cycles that only some configurations close
+//! ([`Analysis::unmodelled`] names them when the template has such a cycle).
 
 use crate::check;
 use crate::error::{Error, Result};
@@ -206,6 +207,10 @@ pub fn analyze_observed(
     observe(AnalyzeStage::Encode);
     let mut f = Family::new(problem, options);
     let mut domains = DomainSolver::new(&f.inputs);
+    let lits: Vec<Vec<Lit>> = f.inputs.iter().map(|d| d.lits.clone()).collect();
+    domains.feature_model = feature_model(doc, &mut domains.sat, &domains.lits, &f.inputs)?;
+    let in_family = feature_model(doc, &mut f.sat, &lits, &f.inputs)?;
+    f.sat.require(in_family);
     let (mut failures, failed) = f.evaluation_failures(&mut domains);
     observe(AnalyzeStage::Failures);
 
@@ -230,13 +235,18 @@ pub fn analyze_observed(
     if check::present_hosting_cycle(graph, &|_| true).is_some() {
         unmodelled.push("hosting cycles among present nodes (the hosting relations form a cycle in the template)".to_string());
     }
+    let determined = f.determined();
     failures.extend(f.check_failures(graph)?);
     // From here on, only the valid configurations.
     let valid = f.sat.count(&[], &f.input_lits, &options.budget);
     observe(AnalyzeStage::Configurations);
     let topologies = f.sat.count(&[], &f.presence_lits, &options.budget);
     observe(AnalyzeStage::Topologies);
-    let (determined, irrelevant) = f.determinism();
+    let irrelevant = if determined {
+        f.irrelevant()
+    } else {
+        Vec::new()
+    };
     observe(AnalyzeStage::Determined);
     let (dead, core) = f.dead_and_core(graph);
     observe(AnalyzeStage::Backbone);
@@ -374,9 +384,20 @@ impl<'o> Family<'o> {
     fn evaluation_failures(&mut self, domains: &mut DomainSolver) -> (Vec<FailureGroup>, Count) {
         let budget = &self.options.budget;
         let mut groups = Vec::new();
+        // The feature model is checked first (before anything is evaluated).
+        let fm = domains.feature_model;
+        let outside = domains.sat.count(&[!fm], &domains.all, budget);
+        if !outside.value.is_zero() {
+            groups.push(FailureGroup {
+                error: crate::inputs::feature_model_violated(),
+                configurations: outside,
+                witness: domains.witness(!fm, &self.inputs),
+            });
+        }
         let mut any_failure = Vec::new();
         for f in &self.failures {
             let failing = domains.any_of(&f.combinations);
+            let failing = domains.sat.and(&[fm, failing]);
             any_failure.push(failing);
             groups.push(FailureGroup {
                 error: f.error.clone(),
@@ -384,6 +405,7 @@ impl<'o> Family<'o> {
                 witness: domains.witness(failing, &self.inputs),
             });
         }
+        any_failure.push(!fm);
         let failing = domains.sat.or(&any_failure);
         let failed = domains.sat.count(&[failing], &domains.all, budget);
         for f in &self.failures {
@@ -490,6 +512,16 @@ impl<'o> Family<'o> {
             if domains.fails(&chosen) {
                 continue;
             }
+            let mut in_domains: Vec<Lit> = chosen
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| domains.lits[i][v])
+                .collect();
+            in_domains.push(domains.feature_model);
+            if !domains.sat.solve(&in_domains) {
+                // Outside the feature model: it fails before solving.
+                continue;
+            }
             let assume: Vec<Lit> = chosen
                 .iter()
                 .enumerate()
@@ -502,26 +534,31 @@ impl<'o> Family<'o> {
         None
     }
 
-    /// Whether the inputs decide every presence (Padoa's method), and if
-    /// so the inputs that never change the topology.
-    fn determinism(&mut self) -> (bool, Vec<String>) {
-        if !self.sat.can_differ(&self.input_lits, &self.presence_lits) {
-            let mut irrelevant = Vec::new();
-            for (i, input) in self.inputs.iter().enumerate() {
-                let others: Vec<Lit> = self
-                    .inputs
-                    .iter()
-                    .enumerate()
-                    .filter(|&(j, _)| j != i)
-                    .flat_map(|(_, d)| d.lits.iter().copied())
-                    .collect();
-                if !self.sat.can_differ(&others, &self.presence_lits) {
-                    irrelevant.push(input.name.clone());
-                }
+    /// Whether the inputs decide every presence (Padoa's method). Asked
+    /// before the checks become constraints: resolution picks a solution
+    /// first and checks it afterwards, so a second solution that fails a
+    /// check still makes the choice the optimiser's.
+    fn determined(&mut self) -> bool {
+        !self.sat.can_differ(&self.input_lits, &self.presence_lits)
+    }
+
+    /// The inputs that never change the topology of a valid configuration
+    /// (with the other inputs fixed); only meaningful if determined.
+    fn irrelevant(&mut self) -> Vec<String> {
+        let mut irrelevant = Vec::new();
+        for (i, input) in self.inputs.iter().enumerate() {
+            let others: Vec<Lit> = self
+                .inputs
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .flat_map(|(_, d)| d.lits.iter().copied())
+                .collect();
+            if !self.sat.can_differ(&others, &self.presence_lits) {
+                irrelevant.push(input.name.clone());
             }
-            return (true, irrelevant);
         }
-        (false, Vec::new())
+        irrelevant
     }
 
     /// The ids of the elements absent, and present, in every valid configuration.
@@ -601,6 +638,52 @@ impl check::Logic for Symbolic<'_> {
     }
 }
 
+/// The literal "the input feature model (2.6) allows the configuration" over
+/// the value literals `lits` (per input, per value of its domain): an
+/// input's feature variable is true where its value is truthy, as
+/// resolving reads it.
+fn feature_model(
+    doc: &Node,
+    sat: &mut Solver,
+    lits: &[Vec<Lit>],
+    inputs: &[InputDomain],
+) -> Result<Lit> {
+    let Some(defs) = doc
+        .get("topology_template")
+        .and_then(|t| t.get("variability"))
+        .and_then(|v| v.get("inputs"))
+        .and_then(Node::as_map)
+    else {
+        return Ok(sat.truth());
+    };
+    let mut free: Vec<(String, Lit)> = Vec::new();
+    let mut var = |sat: &mut Solver, name: &str| -> Lit {
+        if let Some(i) = inputs.iter().position(|d| d.name == name) {
+            let truthy: Vec<Lit> = inputs[i]
+                .values
+                .iter()
+                .zip(&lits[i])
+                .filter(|(v, _)| crate::inputs::truthy(v))
+                .map(|(_, &l)| l)
+                .collect();
+            return sat.or(&truthy);
+        }
+        if let Some((_, l)) = free.iter().find(|(n, _)| n == name) {
+            return *l;
+        }
+        let l = sat.new_var();
+        free.push((name.to_string(), l));
+        l
+    };
+    // Every input has a value in every configuration: nothing to precheck.
+    let constraints = crate::inputs::feature_model(defs, sat, &mut var, &mut |_, _, _| Ok(()))
+        .map_err(code(Code::InvalidInput))?;
+    Ok(match constraints {
+        Some(c) => sat.and(&c),
+        None => sat.truth(),
+    })
+}
+
 /// A configuration as (input, value) pairs.
 fn named(chosen: &[usize], inputs: &[InputDomain]) -> Vec<(String, Value)> {
     chosen
@@ -620,6 +703,8 @@ struct DomainSolver {
     all: Vec<Lit>,
     /// Failing combinations seen so far (for [`DomainSolver::fails`]).
     failing: Vec<Vec<(usize, usize)>>,
+    /// True in the configurations the input feature model allows.
+    feature_model: Lit,
 }
 
 impl DomainSolver {
@@ -633,11 +718,13 @@ impl DomainSolver {
             lits.push(ls);
         }
         let all = lits.iter().flatten().copied().collect();
+        let feature_model = sat.truth();
         DomainSolver {
             sat,
             lits,
             all,
             failing: Vec::new(),
+            feature_model,
         }
     }
 

@@ -129,14 +129,6 @@ pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
     else {
         return Ok(());
     };
-    let has_key = |d: &Node| {
-        FEATURE_KEYS
-            .iter()
-            .any(|k| d.get(k).is_some_and(Node::is_defined))
-    };
-    if !defs.iter().any(|(_, d)| has_key(d)) {
-        return Ok(());
-    }
     let value_of = |name: &str, d: &Node| -> Option<Node> {
         assigned
             .get(name)
@@ -144,6 +136,80 @@ pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
             .or_else(|| d.get("default").filter(|v| v.is_defined()))
             .cloned()
     };
+    let mut sat = Solver::new();
+    let mut vars: Vec<(String, Lit)> = Vec::new();
+    let Some(constraints) = feature_model(
+        defs,
+        &mut sat,
+        &mut |sat, name| named_var(&mut vars, sat, name),
+        &mut |k, d, targeted| {
+            let name = k.name.as_str();
+            if !targeted.iter().any(|t| t == name) && value_of(name, d).is_none() {
+                bail!(
+                    k.span,
+                    "Variability input \"{name}\" is not targeted and not assigned"
+                );
+            }
+            Ok(())
+        },
+    )?
+    else {
+        return Ok(());
+    };
+    for c in constraints {
+        sat.require(c);
+    }
+    for (k, d) in defs.iter() {
+        let me = named_var(&mut vars, &mut sat, &k.name);
+        let truthy = value_of(&k.name, d).is_some_and(|v| truthy(&v.value));
+        sat.require(if truthy { me } else { !me });
+    }
+    if !sat.solve(&[]) {
+        return Err(feature_model_violated());
+    }
+    Ok(())
+}
+
+/// Whether an input's value makes its feature variable true (2.6).
+pub(crate) fn truthy(value: &v4t_yaml::Value) -> bool {
+    match value {
+        v4t_yaml::Value::Bool(b) => *b,
+        v4t_yaml::Value::Number(n) => *n != 0.0,
+        _ => true,
+    }
+}
+
+/// The error of an assignment the feature model does not allow.
+pub(crate) fn feature_model_violated() -> Error {
+    let message = "Variability inputs constraints are violated";
+    Error::coded(Code::InvalidInput, message, Span::NONE)
+}
+
+/// A check of one input definition (its key, its definition, the names
+/// some input targets) before [`feature_model`] reads its keys.
+pub(crate) type Precheck<'a> = dyn FnMut(&v4t_yaml::Key, &Node, &[String]) -> Result<()> + 'a;
+
+/// The feature model of the variability inputs (2.6) as literals that
+/// must all hold, over `var(name)`, the literal "input `name` is truthy";
+/// `None` if no input uses a feature key (then there is no model).
+/// `precheck` runs for each input before its keys are read, with the
+/// names some input targets (resolving checks there that an untargeted
+/// input is assigned). Resolving asks this of one assignment, `analyze` of
+/// every configuration.
+pub(crate) fn feature_model(
+    defs: &Map,
+    sat: &mut Solver,
+    var: &mut dyn FnMut(&mut Solver, &str) -> Lit,
+    precheck: &mut Precheck<'_>,
+) -> Result<Option<Vec<Lit>>> {
+    let has_key = |d: &Node| {
+        FEATURE_KEYS
+            .iter()
+            .any(|k| d.get(k).is_some_and(Node::is_defined))
+    };
+    if !defs.iter().any(|(_, d)| has_key(d)) {
+        return Ok(None);
+    }
     // Targets count only from the first feature key defined on an input.
     let mut targeted: Vec<String> = Vec::new();
     for (_, d) in defs.iter() {
@@ -165,25 +231,11 @@ pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
             }
         }
     }
-    let mut sat = Solver::new();
-    let mut vars: Vec<(String, Lit)> = Vec::new();
-    let mut var = |sat: &mut Solver, name: &str| -> Lit {
-        if let Some((_, l)) = vars.iter().find(|(n, _)| n == name) {
-            return *l;
-        }
-        let l = sat.new_var();
-        vars.push((name.to_string(), l));
-        l
-    };
+    let mut constraints = Vec::new();
     for (k, d) in defs.iter() {
+        precheck(k, d, &targeted)?;
         let name = k.name.as_str();
-        if !targeted.iter().any(|t| t == name) && value_of(name, d).is_none() {
-            bail!(
-                k.span,
-                "Variability input \"{name}\" is not targeted and not assigned"
-            );
-        }
-        let me = var(&mut sat, name);
+        let me = var(sat, name);
         // `optional` given as a string is copied into `mandatory` by the reference.
         let optional_string = d.get("optional").and_then(Node::as_str).is_some();
         for key in FEATURE_KEYS {
@@ -193,48 +245,42 @@ pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
             match key {
                 "mandatory" => {
                     for t in targets(n, true)? {
-                        let t = var(&mut sat, &t);
+                        let t = var(sat, &t);
                         let eq = sat.iff(me, t);
-                        sat.require(eq);
+                        constraints.push(eq);
                     }
                 }
                 "optional" => {
                     if optional_string {
                         for t in targets(n, true)? {
-                            let t = var(&mut sat, &t);
+                            let t = var(sat, &t);
                             let eq = sat.iff(me, t);
-                            sat.require(eq);
+                            constraints.push(eq);
                         }
                     }
                     for t in targets(n, false)? {
-                        let t = var(&mut sat, &t);
+                        let t = var(sat, &t);
                         let imp = sat.implies(t, me);
-                        sat.require(imp);
+                        constraints.push(imp);
                     }
                 }
                 "choices" => {
-                    let ts: Vec<Lit> = targets(n, false)?
-                        .iter()
-                        .map(|t| var(&mut sat, t))
-                        .collect();
+                    let ts: Vec<Lit> = targets(n, false)?.iter().map(|t| var(sat, t)).collect();
                     let any = sat.or(&ts);
                     let imp = sat.implies(me, any);
-                    sat.require(imp);
+                    constraints.push(imp);
                 }
                 "alternatives" => {
-                    let ts: Vec<Lit> = targets(n, false)?
-                        .iter()
-                        .map(|t| var(&mut sat, t))
-                        .collect();
+                    let ts: Vec<Lit> = targets(n, false)?.iter().map(|t| var(sat, t)).collect();
                     let one = sat.exactly_one(&ts);
                     let imp = sat.implies(me, one);
-                    sat.require(imp);
+                    constraints.push(imp);
                 }
                 "requires" => {
                     for t in targets(n, true)? {
-                        let t = var(&mut sat, &t);
+                        let t = var(sat, &t);
                         let imp = sat.implies(me, t);
-                        sat.require(imp);
+                        constraints.push(imp);
                     }
                 }
                 "excludes" => {
@@ -246,20 +292,17 @@ pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
             }
         }
     }
-    for (k, d) in defs.iter() {
-        let me = var(&mut sat, &k.name);
-        let truthy = value_of(&k.name, d).is_some_and(|v| match v.value {
-            v4t_yaml::Value::Bool(b) => b,
-            v4t_yaml::Value::Number(n) => n != 0.0,
-            _ => true,
-        });
-        sat.require(if truthy { me } else { !me });
+    Ok(Some(constraints))
+}
+
+/// The variable of `name` in `vars`, created on first use.
+fn named_var(vars: &mut Vec<(String, Lit)>, sat: &mut Solver, name: &str) -> Lit {
+    if let Some((_, l)) = vars.iter().find(|(n, _)| n == name) {
+        return *l;
     }
-    if !sat.solve(&[]) {
-        let message = "Variability inputs constraints are violated";
-        return Err(Error::coded(Code::InvalidInput, message, Span::NONE));
-    }
-    Ok(())
+    let l = sat.new_var();
+    vars.push((name.to_string(), l));
+    l
 }
 
 #[cfg(test)]
