@@ -6,12 +6,11 @@
 //! invalid.
 
 use v4t::analyze::{analyze, Analysis, AnalyzeOptions, Count, Natural};
-use v4t::Code;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Span, Value};
 
 use crate::diagnostics::{catch_panic, ColorChoice, Format, Reporter};
-use crate::resolve_cmd::{now_ms, open_template};
+use crate::resolve_cmd::{finish, now_ms, open_template};
 use crate::{AnalyzeArgs, EXIT_FAILURE, EXIT_OK};
 
 /// Runs `v4t analyze` and returns the exit code.
@@ -27,19 +26,9 @@ pub fn run(args: &AnalyzeArgs, color: ColorChoice) -> u8 {
         ..AnalyzeOptions::default()
     };
     let outcome = catch_panic(|| analyze(&mut sources, template, &mut loader, &options));
-    let analysis = match outcome {
-        Ok(Ok(a)) => a,
-        Ok(Err(e)) => {
-            reporter.report(&sources, &e);
-            return EXIT_FAILURE;
-        }
-        Err(panic) => {
-            reporter.error(
-                Code::Internal,
-                &format!("internal error: the analysis panicked: {panic}"),
-            );
-            return EXIT_FAILURE;
-        }
+    let analysis = match finish(outcome, &sources, &reporter) {
+        Ok(a) => a,
+        Err(code) => return code,
     };
     for w in &analysis.warnings {
         reporter.report(&sources, w);

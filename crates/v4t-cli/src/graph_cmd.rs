@@ -6,7 +6,7 @@ use v4t::draw::{draw, DrawOptions, Format};
 use v4t::{Code, ResolveOptions};
 
 use crate::diagnostics::{catch_panic, ColorChoice, Reporter};
-use crate::resolve_cmd::{now_ms, open_template, presets, read_inputs, write_result};
+use crate::resolve_cmd::{finish, now_ms, open_template, presets, read_inputs, write_result};
 use crate::{GraphArgs, GraphFormat, EXIT_FAILURE};
 
 /// Runs `v4t graph` and returns the exit code.
@@ -37,19 +37,10 @@ pub fn run(args: &GraphArgs, color: ColorChoice) -> u8 {
             GraphFormat::Dot | GraphFormat::Svg => Format::Dot,
         },
     };
-    let text = match catch_panic(|| draw(&mut sources, template, &mut loader, &options)) {
-        Ok(Ok(text)) => text,
-        Ok(Err(e)) => {
-            reporter.report(&sources, &e);
-            return EXIT_FAILURE;
-        }
-        Err(panic) => {
-            reporter.error(
-                Code::Internal,
-                &format!("internal error: drawing panicked: {panic}"),
-            );
-            return EXIT_FAILURE;
-        }
+    let outcome = catch_panic(|| draw(&mut sources, template, &mut loader, &options));
+    let text = match finish(outcome, &sources, &reporter) {
+        Ok(text) => text,
+        Err(code) => return code,
     };
     let text = if args.format == GraphFormat::Svg {
         match catch_panic(|| svg(&text)) {

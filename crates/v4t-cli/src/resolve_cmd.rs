@@ -446,7 +446,7 @@ fn package(
 }
 
 /// Renders a library error or panic; passes a result through.
-fn finish<T>(
+pub fn finish<T>(
     outcome: Result<Result<T, v4t::Error>, String>,
     sources: &Sources,
     reporter: &Reporter,

@@ -72,7 +72,7 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::Implied;
-    use crate::testutil::{eval_lit, models, random_cnf, Rng};
+    use crate::testutil::{eval_lit, models, random_cnf, random_lit, Rng};
     use crate::{Lit, Solver};
 
     fn brute_force(vars: &[Lit], ms: &[Vec<bool>], lits: &[Lit]) -> Vec<Implied> {
@@ -105,14 +105,7 @@ mod tests {
                 s.add_clause(c);
             }
             let lits: Vec<Lit> = (0..rng.below(2 * n as u64 + 1))
-                .map(|_| {
-                    let v = vars[rng.below(n as u64) as usize];
-                    if rng.below(2) == 0 {
-                        v
-                    } else {
-                        !v
-                    }
-                })
+                .map(|_| random_lit(&mut rng, &vars))
                 .collect();
             let ms = models(&vars, &cnf);
             let mut split = Solver::new();

@@ -722,7 +722,7 @@ impl Counter {
 mod tests {
     use super::CountBudget;
     use crate::natural::Natural;
-    use crate::testutil::{models, random_cnf, Rng};
+    use crate::testutil::{models, random_cnf, random_lit, Rng};
     use crate::{Lit, Solver};
     use std::collections::BTreeSet;
 
@@ -757,14 +757,7 @@ mod tests {
             // Longer clauses too (component keys with long clause ids).
             for _ in 0..rng.below(3) {
                 let long: Vec<Lit> = (0..3 + rng.below(3))
-                    .map(|_| {
-                        let v = vars[rng.below(n as u64) as usize];
-                        if rng.below(2) == 0 {
-                            v
-                        } else {
-                            !v
-                        }
-                    })
+                    .map(|_| random_lit(&mut rng, &vars))
                     .collect();
                 cnf.push(long);
             }
@@ -778,14 +771,7 @@ mod tests {
             }
             // Sometimes under assumptions: like unit clauses.
             let assumptions: Vec<Lit> = (0..rng.below(3))
-                .map(|_| {
-                    let v = vars[rng.below(n as u64) as usize];
-                    if rng.below(2) == 0 {
-                        v
-                    } else {
-                        !v
-                    }
-                })
+                .map(|_| random_lit(&mut rng, &vars))
                 .collect();
             let got = s.count(&assumptions, &lits, &CountBudget::default());
             let mut constrained = cnf.clone();
@@ -813,18 +799,7 @@ mod tests {
             let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
             let k = 3 * n + rng.below(2 * n as u64) as usize;
             let cnf: Vec<Vec<Lit>> = (0..k)
-                .map(|_| {
-                    (0..3)
-                        .map(|_| {
-                            let v = vars[rng.below(n as u64) as usize];
-                            if rng.below(2) == 0 {
-                                v
-                            } else {
-                                !v
-                            }
-                        })
-                        .collect()
-                })
+                .map(|_| (0..3).map(|_| random_lit(&mut rng, &vars)).collect())
                 .collect();
             for c in &cnf {
                 s.add_clause(c);
@@ -851,14 +826,7 @@ mod tests {
             let xs: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
             let mut fs = Vec::new();
             for _ in 0..1 + rng.below(4) {
-                let pick = |rng: &mut Rng| {
-                    let v = xs[rng.below(n as u64) as usize];
-                    if rng.below(2) == 0 {
-                        v
-                    } else {
-                        !v
-                    }
-                };
+                let pick = |rng: &mut Rng| random_lit(rng, &xs);
                 let (a, b, c) = (pick(&mut rng), pick(&mut rng), pick(&mut rng));
                 let g = match rng.below(4) {
                     0 => s.and(&[a, b]),

@@ -66,7 +66,7 @@ impl Solver {
 
 #[cfg(test)]
 mod tests {
-    use crate::testutil::{eval_lit, models, random_cnf, Rng};
+    use crate::testutil::{eval_lit, models, random_cnf, random_lit, Rng};
     use crate::{Lit, Solver};
 
     #[test]
@@ -83,14 +83,7 @@ mod tests {
             }
             let pick = |rng: &mut Rng| -> Vec<Lit> {
                 (0..rng.below(n as u64 + 1))
-                    .map(|_| {
-                        let v = vars[rng.below(n as u64) as usize];
-                        if rng.below(2) == 0 {
-                            v
-                        } else {
-                            !v
-                        }
-                    })
+                    .map(|_| random_lit(rng, &vars))
                     .collect()
             };
             let shared = pick(&mut rng);

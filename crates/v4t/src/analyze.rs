@@ -648,12 +648,7 @@ fn feature_model(
     lits: &[Vec<Lit>],
     inputs: &[InputDomain],
 ) -> Result<Lit> {
-    let Some(defs) = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"))
-        .and_then(|v| v.get("inputs"))
-        .and_then(Node::as_map)
-    else {
+    let Some(defs) = crate::inputs::definitions(doc) else {
         return Ok(sat.truth());
     };
     let mut free: Vec<(String, Lit)> = Vec::new();

@@ -195,11 +195,7 @@ fn types<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
             continue;
         }
         let types = &g.get(x).types;
-        lits.clear();
-        lits.extend(types.iter().map(|&t| l.present(t)));
-        let some = l.or(&lits);
-        let none = l.not(some);
-        let when = l.and(&[here, none]);
+        let when = present_without_any(l, here, types, &mut lits);
         l.violation(when, || {
             Error::at(format!("{} has no type", g.Display(x)), g.get(x).span).in_element(g.id(x))
         })?;
@@ -278,11 +274,7 @@ fn expected<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
             if l.is_false(here) || ids.is_empty() {
                 continue;
             }
-            lits.clear();
-            lits.extend(ids.iter().map(|&m| l.present(m)));
-            let some = l.or(&lits);
-            let none = l.not(some);
-            let when = l.and(&[here, none]);
+            let when = present_without_any(l, here, &ids, &mut lits);
             l.violation(when, || node_error(g, n, what))?;
         }
     }
@@ -314,11 +306,7 @@ fn unconsumed_inputs<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
         if l.is_false(here) {
             continue;
         }
-        lits.clear();
-        lits.extend(g.get(i).consumers.iter().map(|&p| l.present(p)));
-        let some = l.or(&lits);
-        let none = l.not(some);
-        let when = l.and(&[here, none]);
+        let when = present_without_any(l, here, &g.get(i).consumers, &mut lits);
         l.violation(when, || {
             Error::at(format!("{} is not consumed", g.Display(i)), g.get(i).span)
                 .in_element(g.id(i))
@@ -348,6 +336,23 @@ fn unproduced_outputs<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
         })?;
     }
     Ok(())
+}
+
+/// `here` holds and none of `ids` is present (`lits` is scratch space).
+fn present_without_any<L: Logic>(
+    l: &mut L,
+    here: L::B,
+    ids: &[ElementId],
+    lits: &mut Vec<L::B>,
+) -> L::B {
+    lits.clear();
+    for &id in ids {
+        let p = l.present(id);
+        lits.push(p);
+    }
+    let some = l.or(lits);
+    let none = l.not(some);
+    l.and(&[here, none])
 }
 
 /// `<Display> <what>` about a node, at the node.

@@ -121,12 +121,7 @@ fn targets(n: &Node, allow_string: bool) -> Result<Vec<String>> {
 
 /// The feature-model check (2.6); a no-op unless some input uses a feature key.
 pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
-    let Some(defs) = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"))
-        .and_then(|v| v.get("inputs"))
-        .and_then(Node::as_map)
-    else {
+    let Some(defs) = definitions(doc) else {
         return Ok(());
     };
     let value_of = |name: &str, d: &Node| -> Option<Node> {
@@ -168,6 +163,14 @@ pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
         return Err(feature_model_violated());
     }
     Ok(())
+}
+
+/// The variability input definitions (`variability.inputs`), if any.
+pub(crate) fn definitions(doc: &Node) -> Option<&Map> {
+    doc.get("topology_template")
+        .and_then(|t| t.get("variability"))
+        .and_then(|v| v.get("inputs"))
+        .and_then(Node::as_map)
 }
 
 /// Whether an input's value makes its feature variable true (2.6).
