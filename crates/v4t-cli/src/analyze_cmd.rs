@@ -105,7 +105,11 @@ pub fn text(a: &Analysis) -> String {
             if let Some(w) = &f.witness {
                 let shown: Vec<String> =
                     w.iter().map(|(k, v)| format!("{k}={}", value(v))).collect();
-                line(format!("    for example: {}", shown.join(" ")));
+                if shown.is_empty() {
+                    line("    (the only configuration: the template has no inputs)".to_string());
+                } else {
+                    line(format!("    for example: {}", shown.join(" ")));
+                }
             }
         }
     }

@@ -143,3 +143,34 @@ fn invalid_templates_fail_with_a_diagnostic() {
     let out = v4t(&["analyze", "/no/such/template.yaml"], None);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Without inputs there is one configuration; a failing check is reported
+/// for it, and the consistency check's message is the resolver's.
+#[test]
+fn a_template_without_inputs_has_one_configuration() {
+    let template = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    app:
+      type: app
+      requirements:
+        - host: a
+        - host: b
+    a: {type: vm}
+    b: {type: vm}
+";
+    let out = v4t(&["analyze", "-"], Some(template));
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.starts_with("inputs: 0\nconfigurations: 1\nvalid configurations: 0\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "  1 with \"Node \"app\" has more than one hosting relations\"\n    (the only configuration: the template has no inputs)\n"
+        ),
+        "{stdout}"
+    );
+}
