@@ -302,7 +302,7 @@ fn resolve_presets(
     for (name, assigned) in presets {
         // With the codes resolving gives each stage's errors.
         let outcome = assigned.and_then(|assigned| {
-            crate::inputs::validate(doc, &assigned).map_err(code(Code::InvalidInput))?;
+            crate::inputs::validate(doc, &assigned, now_ms).map_err(code(Code::InvalidInput))?;
             let solution = crate::solve::solve(doc, graph, assigned, now_ms)
                 .map_err(code(Code::InvalidCondition))?;
             check::check(graph, &solution).map_err(code(Code::Inconsistent))?;
@@ -648,7 +648,9 @@ fn feature_model(
     lits: &[Vec<Lit>],
     inputs: &[InputDomain],
 ) -> Result<Lit> {
-    let Some(defs) = crate::inputs::definitions(doc) else {
+    let Some(defs) =
+        crate::inputs::definitions(doc).filter(|d| crate::inputs::has_feature_model(d))
+    else {
         return Ok(sat.truth());
     };
     let mut free: Vec<(String, Lit)> = Vec::new();
@@ -673,10 +675,7 @@ fn feature_model(
     // Every input has a value in every configuration: nothing to precheck.
     let constraints = crate::inputs::feature_model(defs, sat, &mut var, &mut |_, _, _| Ok(()))
         .map_err(code(Code::InvalidInput))?;
-    Ok(match constraints {
-        Some(c) => sat.and(&c),
-        None => sat.truth(),
-    })
+    Ok(sat.and(&constraints))
 }
 
 /// A configuration as (input, value) pairs.

@@ -10,7 +10,7 @@
 
 use crate::error::{Error, Result};
 
-use crate::graph::{ElementId, Graph};
+use crate::graph::{ElementId, Graph, Kind};
 use crate::solve::Solution;
 
 /// Runs every enabled check; a hosting cycle among present nodes is always
@@ -115,15 +115,16 @@ pub(crate) fn checks<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
     }
     if c.ambiguous_input {
         let always = l.constant(true);
-        ambiguous_names(g, l, always, &g.inputs)?;
+        ambiguous(g, l, always, &g.inputs, true)?;
     }
-    // The reference guards the input-consumption check with the output flag.
-    if c.unproduced_output {
+    // `unconsumed_input_check` (the reference guards this check with
+    // `unproduced_output_check`; their defaults agree).
+    if c.unconsumed_input {
         unconsumed_inputs(g, l)?;
     }
     if c.ambiguous_output {
         let always = l.constant(true);
-        ambiguous_names(g, l, always, &g.outputs)?;
+        ambiguous(g, l, always, &g.outputs, true)?;
     }
     if c.unproduced_output {
         unproduced_outputs(g, l)?;
@@ -173,14 +174,15 @@ fn per_present_node<L: Logic>(
     for &n in &g.nodes {
         let here = l.present(n);
         if !l.is_false(here) {
-            ambiguous_names(g, l, here, list(g.get(n)))?;
+            ambiguous(g, l, here, list(g.get(n)), true)?;
         }
     }
     Ok(())
 }
 
-/// Every present container has a present type, and no two present types
-/// share a name.
+/// Every present container has exactly one present type (spec check 9;
+/// the reference only rejects two of the same name and silently takes the
+/// first): the second one present is reported.
 fn types<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
     let containers = g
         .nodes
@@ -199,7 +201,7 @@ fn types<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
         l.violation(when, || {
             Error::at(format!("{} has no type", g.Display(x)), g.get(x).span).in_element(g.id(x))
         })?;
-        ambiguous_names(g, l, here, types)?;
+        ambiguous(g, l, here, types, false)?;
     }
     Ok(())
 }
@@ -435,19 +437,37 @@ fn missing_container<L: Logic>(g: &Graph, l: &mut L, ids: &[ElementId]) -> Resul
         let gone = l.not(there);
         let when = l.and(&[here, gone]);
         l.violation(when, || {
-            Error::at(
+            let error = Error::at(
                 format!("Container of {} does not exist", g.display(x)),
                 g.get(x).span,
             )
-            .in_element(g.id(x))
+            .in_element(g.id(x));
+            // Enriched templates never get here for types (a type follows
+            // its container); say what to do for templates resolved without.
+            if g.get(x).kind != Kind::Type {
+                return error;
+            }
+            error.with_note(
+                format!(
+                    "the conditions of the type hold while those of {} do not: give the type the same conditions or enable `type_default_condition` or `type_pruning`",
+                    g.display(c)
+                ),
+                g.get(c).span,
+            )
         })?;
     }
     Ok(())
 }
 
-/// No two present elements of `ids` share a name where `guard` holds;
-/// reports the second one.
-fn ambiguous_names<L: Logic>(g: &Graph, l: &mut L, guard: L::B, ids: &[ElementId]) -> Result<()> {
+/// No two present elements of `ids` share a name (any two, unless
+/// `by_name`) where `guard` holds; reports the second one.
+fn ambiguous<L: Logic>(
+    g: &Graph,
+    l: &mut L,
+    guard: L::B,
+    ids: &[ElementId],
+    by_name: bool,
+) -> Result<()> {
     // Per name: whether an earlier element of that name is present.
     let mut seen: Vec<(&str, L::B)> = Vec::new();
     for &x in ids {
@@ -455,7 +475,7 @@ fn ambiguous_names<L: Logic>(g: &Graph, l: &mut L, guard: L::B, ids: &[ElementId
         if l.is_false(here) {
             continue;
         }
-        let name = g.get(x).name.as_str();
+        let name = if by_name { g.get(x).name.as_str() } else { "" };
         match seen.iter_mut().find(|(n, _)| *n == name) {
             Some((_, earlier)) => {
                 let before = *earlier;
@@ -496,10 +516,6 @@ mod tests {
                 "Container of property \"p@0\" of node \"a\" does not exist",
             ),
             (
-                "    a: {type: t, conditions: false}\n",
-                "Container of type \"t@0\" of node \"a\" does not exist",
-            ),
-            (
                 "    a: {type: t, properties: [{p: 1}, {p: 2}]}\n",
                 "Property \"p@1\" of node \"a\" is ambiguous",
             ),
@@ -515,8 +531,33 @@ mod tests {
                 "    a: {type: [{t: {conditions: false}}]}\n",
                 "Node \"a\" has no type",
             ),
+            (
+                "    a: {type: [{t: {}}, {u: {}}]}\n",
+                "Type \"u@1\" of node \"a\" is ambiguous",
+            ),
         ] {
             assert_eq!(resolve(nodes).unwrap_err(), message, "{nodes}");
+        }
+    }
+
+    /// A type follows its container: an absent node's types are absent,
+    /// also without type default conditions or pruning (the spec's own
+    /// `is_prod` example failed the type container check, issue 12).
+    #[test]
+    fn types_of_absent_nodes_are_absent() {
+        for nodes in [
+            "    a: {type: t, conditions: false}\n",
+            "    a: {type: [{t: {conditions: true}}, {u: {default_alternative: true}}], conditions: false}\n",
+        ] {
+            let t = format!("tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n{nodes}    b: {{type: t}}\n");
+            let out = resolve_text(&t, &[], None).expect("resolves");
+            let names: Vec<&str> = out
+                .get("topology_template")
+                .and_then(|t| t.get("node_templates"))
+                .and_then(|n| n.as_map())
+                .map(|m| m.keys().collect())
+                .unwrap_or_default();
+            assert_eq!(names, vec!["b"], "{nodes}");
         }
     }
 
@@ -574,5 +615,41 @@ topology_template:
                 .unwrap_err(),
             "Node \"b\" expected to have a hosting relation"
         );
+    }
+
+    /// `unconsumed_input_check` guards the check that present inputs are
+    /// consumed; `unproduced_output_check` only the output check (issue 12).
+    #[test]
+    fn unconsumed_inputs_have_their_own_check() {
+        let t = |options: &str| {
+            format!("tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    options: {options}\n  inputs:\n    x: {{type: string}}\n  node_templates:\n    a: {{type: t}}\n")
+        };
+        assert_eq!(
+            resolve_text(&t("{unconsumed_input_check: true}"), &[], None).unwrap_err(),
+            "Input \"x@0\" is not consumed"
+        );
+        assert!(resolve_text(&t("{unproduced_output_check: true}"), &[], None).is_ok());
+    }
+
+    /// Resolved without enrichment, a type of an absent node is present:
+    /// the error says what to do.
+    #[test]
+    fn type_container_errors_name_the_remedy() {
+        let mut sources = crate::Sources::new();
+        let id = sources.add(
+            "template.yaml",
+            "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n    a: {type: t, conditions: false}\n",
+        );
+        let options = crate::ResolveOptions {
+            enrich: false,
+            ..crate::ResolveOptions::default()
+        };
+        let e = crate::resolve(&mut sources, id, &mut crate::NoFiles, &options).unwrap_err();
+        assert_eq!(
+            e.message,
+            "Container of type \"t@0\" of node \"a\" does not exist"
+        );
+        assert_eq!(e.notes.len(), 1);
+        assert!(e.notes[0].message.contains("`type_default_condition`"));
     }
 }

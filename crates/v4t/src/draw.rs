@@ -98,7 +98,8 @@ pub fn draw(
     let present: Option<Vec<bool>> = match &options.resolved {
         None => None,
         Some(r) => {
-            crate::inputs::validate(doc, &assigned).map_err(code(Code::InvalidInput))?;
+            crate::inputs::validate(doc, &assigned, r.now_ms.unwrap_or(0.0))
+                .map_err(code(Code::InvalidInput))?;
             let solution = crate::solve::solve(doc, graph, assigned, r.now_ms.unwrap_or(0.0))
                 .map_err(code(Code::InvalidCondition))?;
             check::check(graph, &solution).map_err(code(Code::Inconsistent))?;

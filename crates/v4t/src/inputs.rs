@@ -6,7 +6,7 @@
 use crate::error::{bail, Error, Result};
 use crate::lint::{collection_entries, Warning};
 use crate::suggest::did_you_mean;
-use v4t_expr::deep_merge;
+use v4t_expr::{deep_merge, Evaluator};
 use v4t_sat::{Lit, Solver};
 use v4t_source::{Code, Diagnostic};
 use v4t_yaml::json::to_json;
@@ -119,27 +119,62 @@ fn targets(n: &Node, allow_string: bool) -> Result<Vec<String>> {
         .collect()
 }
 
-/// The feature-model check (2.6); a no-op unless some input uses a feature key.
-pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
-    let Some(defs) = definitions(doc) else {
+/// Checks the variability inputs before solving: the feature model (2.6),
+/// then the declared type and constraints of every input with a value
+/// ([`check_types`]; after the feature model, whose error the conformance
+/// test `variability-inputs/requires-throw-truthy` expects for a `boolean`
+/// input with the default `yes`). `now_ms` is the clock for
+/// `default_expression`s.
+pub fn validate(doc: &Node, assigned: &Map, now_ms: f64) -> Result<()> {
+    let variability = doc
+        .get("topology_template")
+        .and_then(|t| t.get("variability"));
+    let Some(defs) = variability
+        .and_then(|v| v.get("inputs"))
+        .and_then(Node::as_map)
+    else {
         return Ok(());
     };
-    let value_of = |name: &str, d: &Node| -> Option<Node> {
-        assigned
+    let expressions = variability
+        .and_then(|v| v.get("expressions"))
+        .and_then(Node::as_map);
+    let mut eval = Evaluator::new(Some(defs), expressions, assigned.clone(), now_ms);
+    check_feature_model(defs, assigned, &mut eval)?;
+    check_types(defs, assigned, &mut eval)
+}
+
+/// The feature-model check (2.6); a no-op unless some input uses a feature key.
+fn check_feature_model(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> Result<()> {
+    if !has_feature_model(defs) {
+        return Ok(());
+    }
+    // The assigned value, else the default, else the value of the default
+    // expression (which the reference ignores here).
+    let mut value_of = |name: &str, d: &Node| -> Result<Option<Node>> {
+        let value = assigned
             .get(name)
             .filter(|v| v.is_defined())
-            .or_else(|| d.get("default").filter(|v| v.is_defined()))
-            .cloned()
+            .or_else(|| d.get("default").filter(|v| v.is_defined()));
+        if let Some(v) = value {
+            return Ok(Some(v.clone()));
+        }
+        if d.get("default_expression").is_some_and(Node::is_defined) {
+            let v = eval
+                .variability_input(name, d.span)
+                .map_err(|e| Error::at(e.message, e.span))?;
+            return Ok(Some(Node::new(v, d.span)));
+        }
+        Ok(None)
     };
     let mut sat = Solver::new();
     let mut vars: Vec<(String, Lit)> = Vec::new();
-    let Some(constraints) = feature_model(
+    let constraints = feature_model(
         defs,
         &mut sat,
         &mut |sat, name| named_var(&mut vars, sat, name),
         &mut |k, d, targeted| {
             let name = k.name.as_str();
-            if !targeted.iter().any(|t| t == name) && value_of(name, d).is_none() {
+            if !targeted.iter().any(|t| t == name) && value_of(name, d)?.is_none() {
                 bail!(
                     k.span,
                     "Variability input \"{name}\" is not targeted and not assigned"
@@ -147,22 +182,129 @@ pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
             }
             Ok(())
         },
-    )?
-    else {
-        return Ok(());
-    };
+    )?;
     for c in constraints {
         sat.require(c);
     }
     for (k, d) in defs.iter() {
         let me = named_var(&mut vars, &mut sat, &k.name);
-        let truthy = value_of(&k.name, d).is_some_and(|v| truthy(&v.value));
+        let truthy = value_of(&k.name, d)?.is_some_and(|v| truthy(&v.value));
         sat.require(if truthy { me } else { !me });
     }
     if !sat.solve(&[]) {
         return Err(feature_model_violated());
     }
     Ok(())
+}
+
+/// A check of one input definition (its key, its definition, the names
+/// some input targets) before [`feature_model`] reads its keys.
+pub(crate) type Precheck<'a> = dyn FnMut(&v4t_yaml::Key, &Node, &[String]) -> Result<()> + 'a;
+
+/// The feature model of the variability inputs (2.6) as literals that
+/// must all hold, over `var(name)`, the literal "input `name` is truthy".
+/// `precheck` runs for each input before its keys are read, with the names
+/// some input targets (resolving checks there that an untargeted input has
+/// a value). Resolving asks this of one assignment, `analyze` of every
+/// configuration. Callers check first that some input uses a feature key.
+pub(crate) fn feature_model(
+    defs: &Map,
+    sat: &mut Solver,
+    var: &mut dyn FnMut(&mut Solver, &str) -> Lit,
+    precheck: &mut Precheck<'_>,
+) -> Result<Vec<Lit>> {
+    // Targets count only from the first feature key defined on an input.
+    let mut targeted: Vec<String> = Vec::new();
+    for (_, d) in defs.iter() {
+        if let Some(k) = FEATURE_KEYS
+            .iter()
+            .find(|k| d.get(k).is_some_and(Node::is_defined))
+        {
+            if let Some(n) = d.get(k) {
+                match n.as_str() {
+                    Some(s) => targeted.push(s.to_string()),
+                    None => {
+                        for i in n.as_seq().into_iter().flatten() {
+                            if let Some(s) = i.as_str() {
+                                targeted.push(s.to_string());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut constraints = Vec::new();
+    for (k, d) in defs.iter() {
+        precheck(k, d, &targeted)?;
+        let me = var(sat, k.name.as_str());
+        for key in FEATURE_KEYS {
+            let Some(n) = d.get(key).filter(|n| n.is_defined()) else {
+                continue;
+            };
+            match key {
+                "mandatory" => {
+                    for t in targets(n, true)? {
+                        let t = var(sat, &t);
+                        let eq = sat.iff(me, t);
+                        constraints.push(eq);
+                    }
+                }
+                // A chosen optional input requires its parent. The spec's
+                // `choices` ("none, one, or multiple") are the same; the
+                // reference requires at least one choice.
+                "optional" | "choices" => {
+                    for t in targets(n, key == "optional")? {
+                        let t = var(sat, &t);
+                        let imp = sat.implies(t, me);
+                        constraints.push(imp);
+                    }
+                }
+                "alternatives" => {
+                    let ts: Vec<Lit> = targets(n, false)?.iter().map(|t| var(sat, t)).collect();
+                    let one = sat.exactly_one(&ts);
+                    let imp = sat.implies(me, one);
+                    constraints.push(imp);
+                }
+                "requires" => {
+                    for t in targets(n, true)? {
+                        let t = var(sat, &t);
+                        let imp = sat.implies(me, t);
+                        constraints.push(imp);
+                    }
+                }
+                // Not both (the reference fails on any `excludes`).
+                "excludes" => {
+                    for t in targets(n, true)? {
+                        let t = var(sat, &t);
+                        let not_both = sat.or(&[!me, !t]);
+                        constraints.push(not_both);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(constraints)
+}
+
+/// Whether some input uses a feature key (else there is no feature model).
+pub(crate) fn has_feature_model(defs: &Map) -> bool {
+    defs.iter().any(|(_, d)| {
+        FEATURE_KEYS
+            .iter()
+            .any(|k| d.get(k).is_some_and(Node::is_defined))
+    })
+}
+
+/// The variable of `name` in `vars`, created on first use.
+fn named_var(vars: &mut Vec<(String, Lit)>, sat: &mut Solver, name: &str) -> Lit {
+    if let Some((_, l)) = vars.iter().find(|(n, _)| n == name) {
+        return *l;
+    }
+    let l = sat.new_var();
+    vars.push((name.to_string(), l));
+    l
 }
 
 /// The variability input definitions (`variability.inputs`), if any.
@@ -188,124 +330,35 @@ pub(crate) fn feature_model_violated() -> Error {
     Error::coded(Code::InvalidInput, message, Span::NONE)
 }
 
-/// A check of one input definition (its key, its definition, the names
-/// some input targets) before [`feature_model`] reads its keys.
-pub(crate) type Precheck<'a> = dyn FnMut(&v4t_yaml::Key, &Node, &[String]) -> Result<()> + 'a;
-
-/// The feature model of the variability inputs (2.6) as literals that
-/// must all hold, over `var(name)`, the literal "input `name` is truthy";
-/// `None` if no input uses a feature key (then there is no model).
-/// `precheck` runs for each input before its keys are read, with the
-/// names some input targets (resolving checks there that an untargeted
-/// input is assigned). Resolving asks this of one assignment, `analyze` of
-/// every configuration.
-pub(crate) fn feature_model(
-    defs: &Map,
-    sat: &mut Solver,
-    var: &mut dyn FnMut(&mut Solver, &str) -> Lit,
-    precheck: &mut Precheck<'_>,
-) -> Result<Option<Vec<Lit>>> {
-    let has_key = |d: &Node| {
-        FEATURE_KEYS
-            .iter()
-            .any(|k| d.get(k).is_some_and(Node::is_defined))
-    };
-    if !defs.iter().any(|(_, d)| has_key(d)) {
-        return Ok(None);
-    }
-    // Targets count only from the first feature key defined on an input.
-    let mut targeted: Vec<String> = Vec::new();
-    for (_, d) in defs.iter() {
-        if let Some(k) = FEATURE_KEYS
-            .iter()
-            .find(|k| d.get(k).is_some_and(Node::is_defined))
-        {
-            if let Some(n) = d.get(k) {
-                match n.as_str() {
-                    Some(s) => targeted.push(s.to_string()),
-                    None => {
-                        for i in n.as_seq().into_iter().flatten() {
-                            if let Some(s) = i.as_str() {
-                                targeted.push(s.to_string());
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    let mut constraints = Vec::new();
+/// Variability inputs are input parameters: an assigned value (or a
+/// `default`) must have the declared `type` and satisfy the `constraints`
+/// (TOSCA 1.3, [`crate::tosca_types`]). The value checked is the one
+/// conditions read, i.e. after evaluating it as a value expression; a value
+/// whose evaluation fails is left to the place that reads it.
+fn check_types(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> Result<()> {
     for (k, d) in defs.iter() {
-        precheck(k, d, &targeted)?;
         let name = k.name.as_str();
-        let me = var(sat, name);
-        // `optional` given as a string is copied into `mandatory` by the reference.
-        let optional_string = d.get("optional").and_then(Node::as_str).is_some();
-        for key in FEATURE_KEYS {
-            let Some(n) = d.get(key).filter(|n| n.is_defined()) else {
-                continue;
-            };
-            match key {
-                "mandatory" => {
-                    for t in targets(n, true)? {
-                        let t = var(sat, &t);
-                        let eq = sat.iff(me, t);
-                        constraints.push(eq);
-                    }
-                }
-                "optional" => {
-                    if optional_string {
-                        for t in targets(n, true)? {
-                            let t = var(sat, &t);
-                            let eq = sat.iff(me, t);
-                            constraints.push(eq);
-                        }
-                    }
-                    for t in targets(n, false)? {
-                        let t = var(sat, &t);
-                        let imp = sat.implies(t, me);
-                        constraints.push(imp);
-                    }
-                }
-                "choices" => {
-                    let ts: Vec<Lit> = targets(n, false)?.iter().map(|t| var(sat, t)).collect();
-                    let any = sat.or(&ts);
-                    let imp = sat.implies(me, any);
-                    constraints.push(imp);
-                }
-                "alternatives" => {
-                    let ts: Vec<Lit> = targets(n, false)?.iter().map(|t| var(sat, t)).collect();
-                    let one = sat.exactly_one(&ts);
-                    let imp = sat.implies(me, one);
-                    constraints.push(imp);
-                }
-                "requires" => {
-                    for t in targets(n, true)? {
-                        let t = var(sat, &t);
-                        let imp = sat.implies(me, t);
-                        constraints.push(imp);
-                    }
-                }
-                "excludes" => {
-                    // The reference negates the whole list, which its solver rejects.
-                    let ts = targets(n, true)?;
-                    bail!(n.span, "{} is not a Formula or Term", ts.join(","));
-                }
-                _ => {}
-            }
+        let checked = ["type", "constraints"]
+            .iter()
+            .any(|key| d.get(key).is_some_and(Node::is_defined));
+        let given = assigned.get(name).is_some_and(Node::is_defined)
+            || d.get("default").is_some_and(Node::is_defined);
+        if !checked || !given {
+            continue;
+        }
+        let Ok(value) = eval.variability_input(name, k.span) else {
+            continue;
+        };
+        if let Some(v) = crate::tosca_types::violation(d, &value) {
+            let shown = v4t_yaml::json::to_json(&Node::new(value, Span::NONE));
+            bail!(
+                v.span,
+                "Variability input \"{name}\" with value {shown} violates {}",
+                v.rule
+            );
         }
     }
-    Ok(Some(constraints))
-}
-
-/// The variable of `name` in `vars`, created on first use.
-fn named_var(vars: &mut Vec<(String, Lit)>, sat: &mut Solver, name: &str) -> Lit {
-    if let Some((_, l)) = vars.iter().find(|(n, _)| n == name) {
-        return *l;
-    }
-    let l = sat.new_var();
-    vars.push((name.to_string(), l));
-    l
+    Ok(())
 }
 
 #[cfg(test)]
@@ -392,7 +445,7 @@ topology_template:
             "topology_template:\n  variability:\n    inputs:\n{defs}"
         ));
         let a = doc(assigned);
-        validate(&d, a.as_map().unwrap_or(&Map::new()))
+        validate(&d, a.as_map().unwrap_or(&Map::new()), 0.0)
     }
 
     #[test]
@@ -403,11 +456,18 @@ topology_template:
             "Variability inputs constraints are violated"
         );
         assert!(validate_text(defs, "a: false").is_ok());
-        let excludes = "      a: {excludes: b}\n      b: {default: false}\n";
-        assert_eq!(
-            validate_text(excludes, "a: true").unwrap_err().message,
-            "b is not a Formula or Term"
-        );
+        // `excludes` (string or list): not both.
+        for excludes in [
+            "      a: {excludes: b}\n      b: {default: true}\n",
+            "      a: {excludes: [c, b]}\n      b: {default: true}\n      c: {default: false}\n",
+        ] {
+            assert_eq!(
+                validate_text(excludes, "a: true").unwrap_err().message,
+                "Variability inputs constraints are violated"
+            );
+            assert!(validate_text(excludes, "a: false").is_ok());
+            assert!(validate_text(excludes, "{a: true, b: false}").is_ok());
+        }
         let untargeted = "      a: {requires: b}\n      b: {}\n      c: {}\n";
         assert_eq!(
             validate_text(untargeted, "a: false").unwrap_err().message,
@@ -417,6 +477,70 @@ topology_template:
         assert_eq!(
             validate_text(choices, "a: true").unwrap_err().message,
             "Element \"\"b\"\" is not an array"
+        );
+    }
+
+    /// `optional` takes a string or a list; `optional` and `choices`
+    /// targets require their parent, and `choices` allows none of them.
+    #[test]
+    fn feature_model_optional_and_choices() {
+        for key in ["optional: b", "optional: [b]", "choices: [b, c]"] {
+            let defs = format!(
+                "      a: {{{key}}}\n      b: {{default: false}}\n      c: {{default: false}}\n"
+            );
+            assert!(
+                validate_text(&defs, "a: true").is_ok(),
+                "{key}: none chosen"
+            );
+            assert!(validate_text(&defs, "{a: true, b: true}").is_ok(), "{key}");
+            assert_eq!(
+                validate_text(&defs, "{a: false, b: true}")
+                    .unwrap_err()
+                    .message,
+                "Variability inputs constraints are violated",
+                "{key}: a choice requires its parent"
+            );
+        }
+    }
+
+    /// An input with only a `default_expression` has a value: its result.
+    #[test]
+    fn feature_model_reads_default_expressions() {
+        let defs = "      a: {requires: b}\n      b: {default_expression: {equal: [1, 1]}}\n      c: {default_expression: {variability_input: b}}\n";
+        assert!(validate_text(defs, "a: true").is_ok());
+        let defs = defs.replace("[1, 1]", "[1, 2]");
+        assert_eq!(
+            validate_text(&defs, "a: true").unwrap_err().message,
+            "Variability inputs constraints are violated"
+        );
+    }
+
+    /// Assigned values and defaults must have the declared type and satisfy
+    /// the constraints; the error names the input, its value and the rule.
+    #[test]
+    fn values_have_the_declared_type_and_constraints() {
+        let defs = "      port: {type: integer, constraints: [{greater_than: 0}, {less_or_equal: 65535}]}\n";
+        assert!(validate_text(defs, "port: 80").is_ok());
+        assert!(
+            validate_text(defs, "{}").is_ok(),
+            "no value, nothing to check"
+        );
+        let e = validate_text(defs, "port: abc").unwrap_err();
+        assert_eq!(
+            e.message,
+            "Variability input \"port\" with value \"abc\" violates type \"integer\""
+        );
+        assert_eq!((e.span.line, e.span.col), (4, 20));
+        assert_eq!(
+            validate_text(defs, "port: 70000").unwrap_err().message,
+            "Variability input \"port\" with value 70000 violates {\"less_or_equal\":65535}"
+        );
+        // A default counts, after evaluation as a value expression.
+        let defaults = "      mode: {type: string, default: {concat: [de, v]}, constraints: [{valid_values: [dev, prod]}]}\n";
+        assert!(validate_text(defaults, "{}").is_ok());
+        assert_eq!(
+            validate_text(defaults, "mode: test").unwrap_err().message,
+            "Variability input \"mode\" with value \"test\" violates {\"valid_values\":[\"dev\",\"prod\"]}"
         );
     }
 

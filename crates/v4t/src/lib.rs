@@ -33,6 +33,7 @@ pub mod options;
 pub mod report;
 pub mod solve;
 pub mod suggest;
+pub mod tosca_types;
 pub mod transform;
 pub mod types;
 pub mod validate;
@@ -161,7 +162,8 @@ pub fn resolve_observed(
         graph,
         loaded,
     } = prepared;
-    inputs::validate(&doc, &assigned).map_err(code(Code::InvalidInput))?;
+    inputs::validate(&doc, &assigned, options.now_ms.unwrap_or(0.0))
+        .map_err(code(Code::InvalidInput))?;
     observe(Stage::Graph);
     let solution = solve::solve(&doc, &graph, assigned, options.now_ms.unwrap_or(0.0))
         .map_err(code(Code::InvalidCondition))?;

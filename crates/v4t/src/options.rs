@@ -127,6 +127,9 @@ const GLOBAL_OPTION_KEYS: &[&str] = &[
     "property_container_constraint",
     "type_container_constraint",
     "required_hosting_constraint",
+    // The latest draft's wider keys of the hosting and technology constraints.
+    "hosting_stack_constraint",
+    "technology_constraint",
     "single_hosting_constraint",
     "required_technology_constraint",
     "unique_property_constraint",
@@ -262,10 +265,6 @@ pub const RENAMED_OPTIONS: &[(&str, &str)] = &[
         "ambiguous_property_check",
     ),
     ("optimization", "optimization_topology"),
-    // Names in the latest draft that the reference implementation reads
-    // under another name.
-    ("hosting_stack_constraint", "required_hosting_constraint"),
-    ("technology_constraint", "required_technology_constraint"),
 ];
 
 /// Default-condition and pruning switches of one element kind (or element).
@@ -401,9 +400,18 @@ impl Raw<'_> {
         self.mode.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
     }
 
-    /// user ?? mode ?? fallback
-    fn chain(&self, key: &str, fallback: bool) -> Result<bool> {
-        Ok(self.user(key)?.or(self.mode(key)).unwrap_or(fallback))
+    /// The user's value of the most specific of `keys` (specific to
+    /// general) that has one, else the mode's, else `false`: more specific
+    /// options override wider ones, and the mode is the widest of all (the
+    /// reference lets the mode's specific keys beat the user's general ones,
+    /// so `pruning: true` never reached inputs in v1 and rc_2).
+    fn layered(&self, keys: &[&str]) -> Result<bool> {
+        for key in keys {
+            if let Some(b) = self.user(key)? {
+                return Ok(b);
+            }
+        }
+        Ok(keys.iter().find_map(|k| self.mode(k)).unwrap_or(false))
     }
 
     fn or(&self, key: &str, fallback: bool) -> Result<bool> {
@@ -451,20 +459,34 @@ impl Options {
         let v3 = version == Version::V3;
         let v1_or_v2 = matches!(version, Version::V1 | Version::V2);
 
-        let default_condition = raw.chain("default_condition", false)?;
-        let pruning = raw.chain("pruning", false)?;
         let mut kinds = [Switches::default(); 10];
         let mut modes: [Option<String>; 10] = Default::default();
         for (i, k) in OPTION_KINDS.iter().enumerate() {
-            let d = raw.chain(&format!("{k}_default_condition"), default_condition)?;
-            let p = raw.chain(&format!("{k}_pruning"), pruning)?;
+            let d = format!("{k}_default_condition");
+            let p = format!("{k}_pruning");
             kinds[i] = Switches {
-                default: d,
-                default_consistency: raw.chain(&format!("{k}_default_consistency_condition"), d)?,
-                default_semantic: raw.chain(&format!("{k}_default_semantic_condition"), d)?,
-                pruning: p,
-                consistency_pruning: raw.chain(&format!("{k}_consistency_pruning"), p)?,
-                semantic_pruning: raw.chain(&format!("{k}_semantic_pruning"), p)?,
+                default: raw.layered(&[&d, "default_condition"])?,
+                default_consistency: raw.layered(&[
+                    &format!("{k}_default_consistency_condition"),
+                    &d,
+                    "default_condition",
+                ])?,
+                default_semantic: raw.layered(&[
+                    &format!("{k}_default_semantic_condition"),
+                    &d,
+                    "default_condition",
+                ])?,
+                pruning: raw.layered(&[&p, "pruning"])?,
+                consistency_pruning: raw.layered(&[
+                    &format!("{k}_consistency_pruning"),
+                    &p,
+                    "pruning",
+                ])?,
+                semantic_pruning: raw.layered(&[
+                    &format!("{k}_semantic_pruning"),
+                    &p,
+                    "pruning",
+                ])?,
             };
             let default_mode = match *k {
                 "node" => Some(if v1 {
@@ -555,6 +577,14 @@ impl Options {
                 raw.user(key)?.or(constraints_user).unwrap_or(true)
             })
         };
+        // The spec's names for the hosting and technology constraints: wider
+        // than the reference's keys, narrower than `constraints`.
+        let under = |group: &str, key: &str| -> Result<bool> {
+            match raw.user(key)?.or(raw.user(group)?) {
+                Some(b) => Ok(b),
+                None => rc_true(key),
+            }
+        };
         let constraints = Constraints {
             relation_source: rc("relation_source_constraint")?,
             relation_target: rc("relation_target_constraint")?,
@@ -563,15 +593,15 @@ impl Options {
             artifact_container: rc("artifact_container_constraint")?,
             property_container: rc("property_container_constraint")?,
             type_container: rc("type_container_constraint")?,
-            required_hosting: rc_true("required_hosting_constraint")?,
+            required_hosting: under("hosting_stack_constraint", "required_hosting_constraint")?,
             single_hosting: rc("single_hosting_constraint")?,
-            required_technology: rc_true("required_technology_constraint")?,
+            required_technology: under("technology_constraint", "required_technology_constraint")?,
             unique_property: rc_true("unique_property_constraint")?,
             unique_artifact: rc_true("unique_artifact_constraint")?,
             unique_input: rc_true("unique_input_constraint")?,
             unique_output: rc_true("unique_output_constraint")?,
             unique_relation: rc_true("unique_relation_constraint")?,
-            unique_technology: rc_true("unique_technology_constraint")?,
+            unique_technology: under("technology_constraint", "unique_technology_constraint")?,
             required_incoming_relation: if v1 {
                 rc("required_incoming_relation_constraint")?
             } else {
@@ -854,9 +884,15 @@ mod tests {
 
     #[test]
     fn rc2_semantic_loose_prunes_topology_but_not_inputs() {
-        let o = opts(Version::V2, &[("pruning", Node::bool(true))]);
+        let o = opts(Version::V2, &[]);
         assert!(o.kind("node").pruning);
-        assert!(!o.kind("input").pruning, "M1 forces input pruning off");
+        assert!(!o.kind("input").pruning, "the mode leaves inputs alone");
+        // The user's options are more specific than the mode (issue 12).
+        let o = opts(Version::V2, &[("pruning", Node::bool(true))]);
+        assert!(o.kind("input").pruning && o.kind("input").consistency_pruning);
+        let v1 = opts(Version::V1, &[("output_pruning", Node::bool(true))]);
+        assert!(v1.kind("output").consistency_pruning && v1.kind("output").semantic_pruning);
+        assert!(!v1.kind("node").pruning);
         assert_eq!(o.solver.topology, Optimize::Min);
         assert!(o.constraints.unique_property);
         assert!(!o.constraints.single_hosting);
@@ -910,5 +946,29 @@ mod tests {
             e.message,
             "Option optimization_technology_mode must be \"weight\" or \"count\""
         );
+    }
+
+    /// The spec's `hosting_stack_constraint` and `technology_constraint`
+    /// switch the hosting and technology constraints; the specific keys
+    /// still win (issue 12).
+    #[test]
+    fn spec_constraint_options_are_read() {
+        let o = opts(
+            Version::V3,
+            &[("hosting_stack_constraint", Node::bool(false))],
+        );
+        assert!(!o.constraints.required_hosting);
+        let o = opts(Version::V1, &[("technology_constraint", Node::bool(true))]);
+        assert!(o.constraints.required_technology && o.constraints.unique_technology);
+        let o = opts(
+            Version::V1,
+            &[
+                ("technology_constraint", Node::bool(true)),
+                ("required_technology_constraint", Node::bool(false)),
+            ],
+        );
+        assert!(!o.constraints.required_technology && o.constraints.unique_technology);
+        let o = opts(Version::V3, &[]);
+        assert!(o.constraints.required_hosting && o.constraints.required_technology);
     }
 }

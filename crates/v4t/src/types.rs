@@ -53,6 +53,11 @@ impl<'d> TypeSystem<'d> {
         }
     }
 
+    /// The definition of type `name` in `collection`, if any.
+    pub fn definition(&self, collection: &str, name: &str) -> Option<&'d Node> {
+        self.collection(collection)?.get(name)
+    }
+
     /// Whether type `start` of `collection` is `target` or derives from it.
     pub fn is_a(&self, collection: &str, start: &str, target: &str) -> Result<bool> {
         let types = self.collection(collection);
@@ -89,20 +94,7 @@ impl<'d> TypeSystem<'d> {
 
     /// The inheritance chain of a type, starting with itself (for scenario priorities).
     pub fn chain(&self, collection: &str, start: &str) -> Vec<String> {
-        let types = self.collection(collection);
-        let mut out = Vec::new();
-        let mut cur = start.to_string();
-        while let Some(def) = types.and_then(|m| m.get(&cur)) {
-            if out.contains(&cur) {
-                break;
-            }
-            out.push(cur.clone());
-            match def.get("derived_from").and_then(Node::as_str) {
-                Some(p) if p != "tosca.entity.Root" => cur = p.to_string(),
-                _ => break,
-            }
-        }
-        out
+        chain_in(self.collection(collection), start)
     }
 
     /// The single type name of an element (`<Display> has more than one type`).
@@ -175,6 +167,24 @@ impl<'d> TypeSystem<'d> {
         }
         Ok(out)
     }
+}
+
+/// The inheritance chain of type `start` in the type collection `types`
+/// (`start` first, up to the last defined ancestor; a cycle stops it).
+pub fn chain_in(types: Option<&Map>, start: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = start.to_string();
+    while let Some(def) = types.and_then(|m| m.get(&cur)) {
+        if out.contains(&cur) {
+            break;
+        }
+        out.push(cur.clone());
+        match def.get("derived_from").and_then(Node::as_str) {
+            Some(p) if p != "tosca.entity.Root" => cur = p.to_string(),
+            _ => break,
+        }
+    }
+    out
 }
 
 #[cfg(test)]

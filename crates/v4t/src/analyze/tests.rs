@@ -160,7 +160,7 @@ fn resolver(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome {
     move |inputs| {
         let p = prepared.as_ref().map_err(Clone::clone)?;
         let run = || -> crate::Result<Vec<(String, bool)>> {
-            crate::inputs::validate(&p.doc, &inputs)?;
+            crate::inputs::validate(&p.doc, &inputs, 0.0)?;
             let solution = crate::solve::solve(&p.doc, &p.graph, inputs.clone(), 0.0)?;
             crate::check::check(&p.graph, &solution)?;
             Ok(p.graph

@@ -20,6 +20,8 @@
 //! boundary of truthiness); for strings, one string not mentioned; an input
 //! with neither (no type, nothing mentioned) gets `false` and `true`. Every
 //! comparison with a constant then behaves on the domain as on all values.
+//! Values the input's declared `type` or `constraints` reject are left out
+//! (resolving rejects them as wrong inputs, not as a failing variant).
 //!
 //! A combination under which a value expression fails (an error) is a
 //! failing configuration: [`FamilyProblem::failures`] lists them by message,
@@ -145,11 +147,19 @@ impl<'a> FamilyInputs<'a> {
                 .and_then(|d| d.get(name))
                 .and_then(|d| d.get("type"))
                 .and_then(Node::as_str);
-            let values = domain(ty, mentioned.remove(name).unwrap_or_default());
+            let def = definitions.and_then(|d| d.get(name));
+            // Values the input's declared type and constraints reject are
+            // no configuration: resolving rejects them as wrong inputs.
+            let values: Vec<Value> = domain(ty, mentioned.remove(name).unwrap_or_default())
+                .into_iter()
+                .filter(|v| def.is_none_or(|d| crate::tosca_types::violation(d, v).is_none()))
+                .collect();
             let lits: Vec<Lit> = values.iter().map(|_| sat.new_var()).collect();
             let one = sat.exactly_one(&lits);
             sat.require(one);
-            base.insert(name, Node::new(values[0].clone(), v4t_yaml::Span::NONE));
+            if let Some(first) = values.first() {
+                base.insert(name, Node::new(first.clone(), v4t_yaml::Span::NONE));
+            }
             by_name.insert(name.to_string(), domains.len());
             domains.push(InputDomain {
                 name: name.to_string(),
