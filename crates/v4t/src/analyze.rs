@@ -394,19 +394,31 @@ impl<'o> Family<'o> {
                 witness: domains.witness(!fm, &self.inputs),
             });
         }
-        let mut any_failure = Vec::new();
+        // A configuration fails with the first failing combination it agrees
+        // with (in resolving's order), grouped by message.
+        let mut earlier = !fm;
+        let mut firsts: Vec<(Error, Vec<Lit>)> = Vec::new();
         for f in &self.failures {
             let failing = domains.any_of(&f.combinations);
-            let failing = domains.sat.and(&[fm, failing]);
-            any_failure.push(failing);
+            let first = domains.sat.and(&[failing, !earlier]);
+            earlier = domains.sat.or(&[earlier, failing]);
+            match firsts
+                .iter_mut()
+                .find(|(e, _)| e.message == f.error.message)
+            {
+                Some((_, lits)) => lits.push(first),
+                None => firsts.push((f.error.clone(), vec![first])),
+            }
+        }
+        for (error, lits) in firsts {
+            let group = domains.sat.or(&lits);
             groups.push(FailureGroup {
-                error: f.error.clone(),
-                configurations: domains.sat.count(&[failing], &domains.all, budget),
-                witness: domains.witness(failing, &self.inputs),
+                error,
+                configurations: domains.sat.count(&[group], &domains.all, budget),
+                witness: domains.witness(group, &self.inputs),
             });
         }
-        any_failure.push(!fm);
-        let failing = domains.sat.or(&any_failure);
+        let failing = earlier;
         let failed = domains.sat.count(&[failing], &domains.all, budget);
         for f in &self.failures {
             for combination in &f.combinations {

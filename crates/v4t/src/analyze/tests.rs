@@ -479,3 +479,29 @@ topology_template:
     assert_eq!(a.failures[0].configurations.value.to_u128(), Some(1));
     assert_eq!(a.irrelevant, vec!["tls".to_string()]);
 }
+
+/// Two expressions that fail for different inputs: a configuration in
+/// which both fail fails with the first one resolving evaluates, so every
+/// failing configuration is counted once, in the right group.
+#[test]
+fn a_configuration_fails_with_the_first_error() {
+    let text = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {type_default_condition: true}
+    inputs:
+      u0: {description: untyped}
+      u1: {description: untyped}
+  node_templates:
+    a:
+      type: t
+      conditions: {or: [{equal: [{variability_input: u0}, x]}, {greater: [{add: [{variability_input: u0}, 1]}, 2]}]}
+    b:
+      type: t
+      conditions: {or: [{equal: [{variability_input: u1}, y]}, {greater: [{add: [{variability_input: u1}, 1]}, 2]}]}
+";
+    let mut stats = Stats::default();
+    check(0, text, &mut resolve_fully_with(text), &mut stats);
+    assert_eq!(stats.errors, 1);
+}

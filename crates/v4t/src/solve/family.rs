@@ -67,7 +67,9 @@ pub(crate) struct FamilyProblem {
     pub inputs: Vec<InputDomain>,
     /// Every element's presence literal, in element order.
     pub presence: Vec<(ElementId, Lit)>,
-    /// Failing configurations, grouped by message in order of discovery.
+    /// Failing combinations in the order resolving meets them (a
+    /// configuration fails with the first it agrees with); consecutive
+    /// ones with the same message share an entry.
     pub failures: Vec<Failure>,
 }
 
@@ -246,14 +248,13 @@ impl<'a> FamilyInputs<'a> {
         Ok(l)
     }
 
+    /// Records a failing combination, after those found before it: a
+    /// configuration fails with the first error resolving meets, and
+    /// expressions are encoded in resolving's order.
     fn fail(&mut self, error: Error, combination: Vec<(usize, usize)>) {
-        match self
-            .failures
-            .iter_mut()
-            .find(|f| f.error.message == error.message)
-        {
-            Some(f) => f.combinations.push(combination),
-            None => self.failures.push(Failure {
+        match self.failures.last_mut() {
+            Some(f) if f.error.message == error.message => f.combinations.push(combination),
+            _ => self.failures.push(Failure {
                 error,
                 combinations: vec![combination],
             }),
