@@ -143,14 +143,21 @@ pub enum AnalyzeStage {
     Prepare,
     /// The family encoding.
     Encode,
-    /// Counting the failing configurations.
+    /// Counting the configurations failing before solving (feature model,
+    /// evaluation errors).
     Failures,
+    /// Counting the configurations without a solution.
+    Unsolvable,
+    /// Whether the inputs decide the topology.
+    Determined,
+    /// The checks as literals, counting the configurations failing them.
+    Checks,
     /// Counting the valid configurations.
     Configurations,
     /// Counting the topologies.
     Topologies,
-    /// Whether the inputs decide the topology, and which inputs never change it.
-    Determined,
+    /// The inputs that never change the topology.
+    Irrelevant,
     /// Dead and core elements.
     Backbone,
     /// Listing topologies (`enumerate`).
@@ -235,8 +242,11 @@ pub fn analyze_observed(
     if check::present_hosting_cycle(graph, &|_| true).is_some() {
         unmodelled.push("hosting cycles among present nodes (the hosting relations form a cycle in the template)".to_string());
     }
+    observe(AnalyzeStage::Unsolvable);
     let determined = f.determined();
+    observe(AnalyzeStage::Determined);
     failures.extend(f.check_failures(graph)?);
+    observe(AnalyzeStage::Checks);
     // From here on, only the valid configurations.
     let valid = f.sat.count(&[], &f.input_lits, &options.budget);
     observe(AnalyzeStage::Configurations);
@@ -247,7 +257,7 @@ pub fn analyze_observed(
     } else {
         Vec::new()
     };
-    observe(AnalyzeStage::Determined);
+    observe(AnalyzeStage::Irrelevant);
     let (dead, core) = f.dead_and_core(graph);
     observe(AnalyzeStage::Backbone);
     let enumerated = (options.enumerate > 0).then(|| f.enumerate(graph, options.enumerate));
