@@ -1,10 +1,10 @@
 //! Family-based analysis (`v4t analyze`, issue 16): questions about every
 //! configuration of a variable service template, answered on one SAT
-//! encoding of all of them ([`crate::solve::family`]) instead of resolving
+//! encoding of all of them (`solve::family`) instead of resolving
 //! each configuration.
 //!
 //! A *configuration* assigns every variability input a value of its domain
-//! (the rule is in [`crate::solve::family`]). It *fails*, in the order
+//! (the rule is in `solve::family`). It *fails*, in the order
 //! resolving finds out, if the input feature model (`requires`,
 //! `alternatives`, ...) does not allow it, if evaluating a value expression
 //! fails under it, if its conditions and constraints have no solution

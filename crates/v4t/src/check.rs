@@ -2,10 +2,10 @@
 //! elements, in the reference's order; the first violation is the error
 //! (part 2, section 7).
 //!
-//! The checks are written once, over a [`Logic`] of presence: resolving
+//! The checks are written once, over a `Logic` of presence: resolving
 //! evaluates them on one solution (`bool`, stopping at the first
 //! violation); `v4t analyze` builds them as SAT literals over every
-//! configuration at once ([`crate::solve::family`]), one violation literal
+//! configuration at once (`solve::family`), one violation literal
 //! per check and element, in the same order.
 
 use crate::error::{Error, Result};
