@@ -34,8 +34,9 @@
 //!   subset-minimal set of assumption literals that has no model;
 //! * [`Solver::enumerate`]: the distinct projections of the models in
 //!   lexicographic order, up to a limit ([`Enumeration`]);
-//! * [`Solver::can_differ`]: whether some literals are determined by others
-//!   (two models agreeing on these, differing on those).
+//! * [`Solver::can_differ`] and [`Solver::differ`]: whether some literals
+//!   are determined by others (two models agreeing on these, differing on
+//!   those), several such questions on one pair of copies ([`Differ`]).
 //!
 //! All literals passed to a [`Solver`] must come from that same solver; a
 //! literal from another solver whose variable does not exist here may panic.
@@ -61,6 +62,7 @@ use std::fmt;
 
 pub use backbone::Implied;
 pub use count::{Count, CountBudget};
+pub use differ::Differ;
 pub use enumerate::Enumeration;
 pub use natural::Natural;
 pub use split::{Answer, Question, Split};

@@ -566,21 +566,17 @@ impl<'o> Family<'o> {
 
     /// The inputs that never change the topology of a valid configuration
     /// (with the other inputs fixed); only meaningful if determined.
+    /// One pair of copies of the problem answers the question for every input.
     fn irrelevant(&mut self) -> Vec<String> {
-        let mut irrelevant = Vec::new();
-        for (i, input) in self.inputs.iter().enumerate() {
-            let others: Vec<Lit> = self
-                .inputs
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .flat_map(|(_, d)| d.lits.iter().copied())
-                .collect();
-            if !self.sat.can_differ(&others, &self.presence_lits) {
-                irrelevant.push(input.name.clone());
-            }
+        if self.inputs.is_empty() {
+            return Vec::new();
         }
-        irrelevant
+        let mut differ = self.sat.differ(&self.input_lits, &self.presence_lits);
+        self.inputs
+            .iter()
+            .filter(|input| !differ.can_differ(&input.lits))
+            .map(|input| input.name.clone())
+            .collect()
     }
 
     /// The ids of the elements absent, and present, in every valid configuration.
