@@ -252,10 +252,17 @@ pub fn analyze_observed(
     observe(AnalyzeStage::Configurations);
     let topologies = f.sat.count(&[], &f.presence_lits, &options.budget);
     observe(AnalyzeStage::Topologies);
-    let irrelevant = if determined {
-        f.irrelevant()
-    } else {
-        Vec::new()
+    let irrelevant = match (determined, topologies.exact, f.inputs.len()) {
+        (false, _, _) => Vec::new(),
+        // With one topology no input changes it; with one input, it is the
+        // only thing that can.
+        (true, true, n) if topologies.value <= Natural::ONE || n == 1 => f
+            .inputs
+            .iter()
+            .filter(|_| topologies.value <= Natural::ONE)
+            .map(|d| d.name.clone())
+            .collect(),
+        (true, _, _) => f.irrelevant(),
     };
     observe(AnalyzeStage::Irrelevant);
     let (dead, core) = f.dead_and_core(graph);
