@@ -38,6 +38,10 @@ use v4t_sat::{Lit, Solver};
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Value};
 
+/// The longest chain of named expressions followed to find the inputs an
+/// expression reads (evaluation itself stops at 256 levels).
+const MAX_EXPRESSION_CHAIN: usize = 256;
+
 /// The most value combinations one value expression is evaluated under.
 pub(crate) const MAX_COMBINATIONS: usize = 4096;
 
@@ -314,6 +318,11 @@ impl<'a> FamilyInputs<'a> {
             return;
         }
         if active.iter().any(|a| a == name) {
+            return;
+        }
+        if active.len() >= MAX_EXPRESSION_CHAIN {
+            // Deeper than evaluation goes: any input, to be safe.
+            out.extend(0..self.domains.len());
             return;
         }
         let Some(def) = self.expressions.and_then(|m| m.get(name)) else {
