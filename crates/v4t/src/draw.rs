@@ -143,132 +143,180 @@ fn condition_label(g: &Graph, id: ElementId) -> Option<String> {
 
 /// The elements to draw: all of them, or the present ones of a variant.
 fn picture(g: &Graph, present: Option<&[bool]>, artifacts: bool) -> Picture {
-    let shown =
-        |id: ElementId| present.is_none_or(|p| p.get(id.0 as usize).copied().unwrap_or(false));
-    let label = |id: ElementId, lines: &mut Vec<String>| {
-        if present.is_none() {
-            lines.extend(condition_label(g, id).map(|c| format!("if {c}")));
-        }
+    let mut d = Drawer {
+        g,
+        present,
+        keys: vec![String::new(); g.elements.len()],
+        picture: Picture {
+            boxes: Vec::new(),
+            arrows: Vec::new(),
+            clusters: Vec::new(),
+        },
     };
-    let mut keys = vec![String::new(); g.elements.len()];
-    let mut boxes = Vec::new();
-    for (i, &n) in g.nodes.iter().enumerate() {
-        if !shown(n) {
-            continue;
-        }
-        let types: Vec<&str> = g
-            .get(n)
-            .types
-            .iter()
-            .filter(|&&t| shown(t))
-            .map(|&t| g.get(t).name.as_str())
-            .collect();
-        let mut lines = vec![g.get(n).name.clone(), types.join(" | ")];
-        label(n, &mut lines);
-        keys[n.0 as usize] = format!("n{i}");
-        boxes.push(Shape {
-            key: keys[n.0 as usize].clone(),
-            lines,
-        });
-    }
-    let mut arrows = Vec::new();
-    for &r in &g.relations {
-        let e = g.get(r);
-        let (Some(s), Some(t)) = (e.source, e.target) else {
-            continue;
-        };
-        if !shown(r) || keys[s.0 as usize].is_empty() || keys[t.0 as usize].is_empty() {
-            continue;
-        }
-        let siblings = g
-            .get(s)
-            .outgoing
-            .iter()
-            .filter(|&&o| g.get(o).name == e.name);
-        let mut text = e.name.clone();
-        if present.is_none() {
-            if let Some(c) = condition_label(g, r) {
-                text = format!("{text} if {c}");
-            }
-        }
-        arrows.push(Arrow {
-            from: keys[s.0 as usize].clone(),
-            to: keys[t.0 as usize].clone(),
-            label: text,
-            hosting: e.hosting,
-            alternative: present.is_none() && siblings.count() > 1,
-        });
-    }
-    let mut clusters = Vec::new();
-    for (i, &p) in g.policies.iter().enumerate() {
-        if !shown(p) {
-            continue;
-        }
-        let key = format!("p{i}");
-        let mut lines = vec![format!("policy {}", g.get(p).name)];
-        label(p, &mut lines);
-        for &t in &g.get(p).targets {
-            let target = &keys[t.0 as usize];
-            if !target.is_empty() {
-                arrows.push(Arrow {
-                    from: key.clone(),
-                    to: target.clone(),
-                    label: "targets".to_string(),
-                    hosting: false,
-                    alternative: false,
-                });
-            }
-        }
-        boxes.push(Shape { key, lines });
-    }
+    d.nodes();
+    d.relations();
+    d.policies();
     if artifacts {
+        d.artifacts();
+    }
+    d.groups();
+    d.picture
+}
+
+/// Builds a [`Picture`], element kind by element kind.
+struct Drawer<'g> {
+    g: &'g Graph,
+    /// Presence in the variant drawn (`None`: the variable template).
+    present: Option<&'g [bool]>,
+    /// The key of each element drawn as a box (empty if none).
+    keys: Vec<String>,
+    picture: Picture,
+}
+
+impl Drawer<'_> {
+    fn shown(&self, id: ElementId) -> bool {
+        self.present
+            .is_none_or(|p| p.get(id.0 as usize).copied().unwrap_or(false))
+    }
+
+    /// `if <conditions>` for the variable template, if it has any.
+    fn condition(&self, id: ElementId) -> Option<String> {
+        self.present
+            .is_none()
+            .then(|| condition_label(self.g, id))
+            .flatten()
+            .map(|c| format!("if {c}"))
+    }
+
+    fn key(&self, id: ElementId) -> &str {
+        &self.keys[id.0 as usize]
+    }
+
+    fn arrow(&mut self, from: String, to: String, label: &str) {
+        self.picture.arrows.push(Arrow {
+            from,
+            to,
+            label: label.to_string(),
+            hosting: false,
+            alternative: false,
+        });
+    }
+
+    /// Node templates: name, type(s), conditions.
+    fn nodes(&mut self) {
+        let g = self.g;
+        for (i, &n) in g.nodes.iter().enumerate() {
+            if !self.shown(n) {
+                continue;
+            }
+            let types: Vec<&str> = g
+                .get(n)
+                .types
+                .iter()
+                .filter(|&&t| self.shown(t))
+                .map(|&t| g.get(t).name.as_str())
+                .collect();
+            let mut lines = vec![g.get(n).name.clone(), types.join(" | ")];
+            lines.extend(self.condition(n));
+            self.keys[n.0 as usize] = format!("n{i}");
+            self.picture.boxes.push(Shape {
+                key: format!("n{i}"),
+                lines,
+            });
+        }
+    }
+
+    /// Relations between drawn nodes; alternatives share a requirement name.
+    fn relations(&mut self) {
+        let g = self.g;
+        for &r in &g.relations {
+            let e = g.get(r);
+            let (Some(s), Some(t)) = (e.source, e.target) else {
+                continue;
+            };
+            if !self.shown(r) || self.key(s).is_empty() || self.key(t).is_empty() {
+                continue;
+            }
+            let siblings = g
+                .get(s)
+                .outgoing
+                .iter()
+                .filter(|&&o| g.get(o).name == e.name);
+            let label = match self.condition(r) {
+                Some(c) => format!("{} {c}", e.name),
+                None => e.name.clone(),
+            };
+            self.picture.arrows.push(Arrow {
+                from: self.key(s).to_string(),
+                to: self.key(t).to_string(),
+                label,
+                hosting: e.hosting,
+                alternative: self.present.is_none() && siblings.count() > 1,
+            });
+        }
+    }
+
+    /// Policies, with an arrow to each drawn target.
+    fn policies(&mut self) {
+        let g = self.g;
+        for (i, &p) in g.policies.iter().enumerate() {
+            if !self.shown(p) {
+                continue;
+            }
+            let key = format!("p{i}");
+            let mut lines = vec![format!("policy {}", g.get(p).name)];
+            lines.extend(self.condition(p));
+            for &t in &g.get(p).targets {
+                if !self.key(t).is_empty() {
+                    self.arrow(key.clone(), self.key(t).to_string(), "targets");
+                }
+            }
+            self.picture.boxes.push(Shape { key, lines });
+        }
+    }
+
+    /// Deployment artifacts of drawn nodes.
+    fn artifacts(&mut self) {
+        let g = self.g;
         for (i, &a) in g.artifacts.iter().enumerate() {
             let Some(n) = g.get(a).container else {
                 continue;
             };
-            if !shown(a) || keys[n.0 as usize].is_empty() {
+            if !self.shown(a) || self.key(n).is_empty() {
                 continue;
             }
             let key = format!("a{i}");
             let mut lines = vec![format!("artifact {}", g.get(a).name)];
-            label(a, &mut lines);
-            arrows.push(Arrow {
-                from: keys[n.0 as usize].clone(),
-                to: key.clone(),
-                label: "artifact".to_string(),
-                hosting: false,
-                alternative: false,
-            });
-            boxes.push(Shape { key, lines });
+            lines.extend(self.condition(a));
+            self.arrow(self.key(n).to_string(), key.clone(), "artifact");
+            self.picture.boxes.push(Shape { key, lines });
         }
     }
-    for (i, &grp) in g.groups.iter().enumerate() {
-        if !shown(grp) {
-            continue;
-        }
-        let members: Vec<String> = g
-            .get(grp)
-            .members
-            .iter()
-            .map(|&m| keys[m.0 as usize].clone())
-            .filter(|k| !k.is_empty() && k.starts_with('n'))
-            .collect();
-        let mut label = format!("group {}", g.get(grp).name);
-        if present.is_none() {
-            if let Some(c) = condition_label(g, grp) {
-                label = format!("{label} if {c}");
+
+    /// Groups as clusters of their drawn member nodes.
+    fn groups(&mut self) {
+        let g = self.g;
+        for (i, &grp) in g.groups.iter().enumerate() {
+            if !self.shown(grp) {
+                continue;
             }
+            let members: Vec<String> = g
+                .get(grp)
+                .members
+                .iter()
+                .map(|&m| self.key(m).to_string())
+                .filter(|k| k.starts_with('n'))
+                .collect();
+            let label = match self.condition(grp) {
+                Some(c) => format!("group {} {c}", g.get(grp).name),
+                None => format!("group {}", g.get(grp).name),
+            };
+            self.picture.clusters.push(Cluster {
+                key: format!("g{i}"),
+                label,
+                members,
+            });
         }
-        clusters.push(Cluster {
-            key: format!("g{i}"),
-            label,
-            members,
-        });
-    }
-    Picture {
-        boxes,
-        arrows,
-        clusters,
     }
 }
 
