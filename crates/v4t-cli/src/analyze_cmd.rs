@@ -111,6 +111,11 @@ pub fn text(a: &Analysis) -> String {
                     line(format!("    for example: {}", shown.join(" ")));
                 }
             }
+            if let Some(c) = f.conflict.as_ref().filter(|c| !c.is_empty()) {
+                let shown: Vec<String> =
+                    c.iter().map(|(k, v)| format!("{k}={}", value(v))).collect();
+                line(format!("    no solution with: {}", shown.join(" ")));
+            }
         }
     }
     if !a.presets.is_empty() {
@@ -143,6 +148,19 @@ fn string(s: &str) -> Node {
     Node::string(s)
 }
 
+fn null() -> Node {
+    Node::new(Value::Null, Span::NONE)
+}
+
+/// Input values as a JSON object `name: value`.
+fn pairs(values: &[(String, Value)]) -> Node {
+    let mut m = Map::new();
+    for (k, v) in values {
+        m.insert(k.clone(), Node::new(v.clone(), Span::NONE));
+    }
+    Node::new(Value::Map(m), Span::NONE)
+}
+
 /// A number as JSON: a number up to 2^53, a decimal string above.
 fn natural(n: &Natural) -> Node {
     match n.to_u128().filter(|&v| v <= 1 << 53) {
@@ -168,7 +186,8 @@ fn strings(list: &[String]) -> Node {
 /// The JSON report: `inputs` (`name`, `values`), `configurations`,
 /// `valid` and `topologies` (`count`, `exact`), `determined`, `dead`,
 /// `core`, `irrelevant`, `failures` (`message`, `code`, `configurations`,
-/// `witness`: input → value or null), `unmodelled`, `presets` (`name`,
+/// `witness`: input → value or null, `conflict`: the part of the witness
+/// that has no solution, or null), `unmodelled`, `presets` (`name`,
 /// `error` and `same_as`, each a string or null), and `topologies_listed`
 /// (`topologies`, `complete`) with `--enumerate`.
 pub fn json(a: &Analysis) -> Node {
@@ -204,17 +223,12 @@ pub fn json(a: &Analysis) -> Node {
             fm.insert("message", string(&f.error.message));
             fm.insert("code", string(&f.error.code.to_string()));
             fm.insert("configurations", counted(&f.configurations));
-            let witness = match &f.witness {
-                Some(w) => {
-                    let mut wm = Map::new();
-                    for (k, v) in w {
-                        wm.insert(k.clone(), Node::new(v.clone(), Span::NONE));
-                    }
-                    Node::new(Value::Map(wm), Span::NONE)
-                }
-                None => Node::new(Value::Null, Span::NONE),
-            };
+            let witness = f.witness.as_ref().map_or_else(null, |w| pairs(w));
             fm.insert("witness", witness);
+            fm.insert(
+                "conflict",
+                f.conflict.as_ref().map_or_else(null, |c| pairs(c)),
+            );
             Node::new(Value::Map(fm), Span::NONE)
         })
         .collect();
@@ -226,7 +240,6 @@ pub fn json(a: &Analysis) -> Node {
         .map(|p| {
             let mut pm = Map::new();
             pm.insert("name", string(&p.name));
-            let null = || Node::new(Value::Null, Span::NONE);
             pm.insert(
                 "error",
                 p.error.as_ref().map_or_else(null, |e| string(&e.message)),

@@ -82,7 +82,10 @@ fn example_fails_without_a_known_environment() {
         json.contains("\"configurations\":3,\"valid\":{\"count\":2,\"exact\":true}"),
         "{json}"
     );
-    assert!(json.contains("\"witness\":{\"env\":\"other\"}}]"), "{json}");
+    assert!(
+        json.contains("\"witness\":{\"env\":\"other\"},\"conflict\":null}]"),
+        "{json}"
+    );
     assert!(
         json.contains("\"topologies_listed\":{\"topologies\":[["),
         "{json}"
@@ -126,7 +129,7 @@ topology_template:
     assert_eq!(out.status.code(), Some(1));
     let json = text(&out.stdout);
     assert!(
-        json.contains("\"failures\":[{\"message\":\"Could not solve\",\"code\":\"V4T040\",\"configurations\":{\"count\":1,\"exact\":true},\"witness\":{\"env\":\"dev\",\"debug\":true}}]"),
+        json.contains("\"failures\":[{\"message\":\"Could not solve\",\"code\":\"V4T040\",\"configurations\":{\"count\":1,\"exact\":true},\"witness\":{\"env\":\"dev\",\"debug\":true},\"conflict\":{\"env\":\"dev\",\"debug\":true}}]"),
         "{json}"
     );
 }

@@ -134,6 +134,9 @@ pub struct FailureGroup {
     /// One of them: a value for every input, in definition order (`None`
     /// if none was found within the search limit).
     pub witness: Option<Vec<(String, Value)>>,
+    /// For `Could not solve`: a subset-minimal part of the witness that no
+    /// configuration resolves with (each of these values is needed).
+    pub conflict: Option<Vec<(String, Value)>>,
 }
 
 /// The stages [`analyze_observed`] reports, in order.
@@ -229,13 +232,15 @@ pub fn analyze_observed(
         .and_then(|rest| rest.checked_sub(&satisfiable.value))
         .unwrap_or(Natural::ZERO);
     if !unsolvable.is_zero() {
+        let (witness, conflict) = f.unsolvable_witness(&mut domains).unzip();
         failures.push(FailureGroup {
             error: crate::solve::unsatisfiable(),
             configurations: Count {
                 value: unsolvable,
                 exact: satisfiable.exact && failed.exact,
             },
-            witness: f.unsolvable_witness(&mut domains),
+            witness,
+            conflict,
         });
     }
     let mut unmodelled = Vec::new();
@@ -409,6 +414,7 @@ impl<'o> Family<'o> {
                 error: crate::inputs::feature_model_violated(),
                 configurations: outside,
                 witness: domains.witness(!fm, &self.inputs),
+                conflict: None,
             });
         }
         // A configuration fails with the first failing combination it agrees
@@ -433,6 +439,7 @@ impl<'o> Family<'o> {
                 error,
                 configurations: domains.sat.count(&[group], &domains.all, budget),
                 witness: domains.witness(group, &self.inputs),
+                conflict: None,
             });
         }
         let failing = earlier;
@@ -510,6 +517,7 @@ impl<'o> Family<'o> {
                 error: error.clone().or_code(Code::Inconsistent),
                 configurations,
                 witness,
+                conflict: None,
             });
         }
         self.sat.require(!earlier);
@@ -533,7 +541,8 @@ impl<'o> Family<'o> {
     /// A configuration whose conditions have no solution: the first one, in
     /// lexicographic order of the domain literals, among the first
     /// [`WITNESS_TRIES`] configurations without evaluation errors.
-    fn unsolvable_witness(&mut self, domains: &mut DomainSolver) -> Option<Vec<(String, Value)>> {
+    /// With it, the subset-minimal part of it that has no solution.
+    fn unsolvable_witness(&mut self, domains: &mut DomainSolver) -> Option<(Named, Named)> {
         let all = domains.all.clone();
         let candidates = domains.sat.enumerate(&all, WITNESS_TRIES);
         for model in candidates.models {
@@ -556,8 +565,14 @@ impl<'o> Family<'o> {
                 .enumerate()
                 .map(|(i, &v)| self.inputs[i].lits[v])
                 .collect();
-            if !self.sat.solve(&assume) {
-                return Some(named(&chosen, &self.inputs));
+            if let Some(core) = self.sat.minimal_core(&assume) {
+                let conflict = chosen
+                    .iter()
+                    .zip(&self.inputs)
+                    .filter(|&(&v, d)| core.contains(&d.lits[v]))
+                    .map(|(&v, d)| (d.name.clone(), d.values[v].clone()))
+                    .collect();
+                return Some((named(&chosen, &self.inputs), conflict));
             }
         }
         None
@@ -702,6 +717,9 @@ fn feature_model(
         .map_err(code(Code::InvalidInput))?;
     Ok(sat.and(&constraints))
 }
+
+/// Input values by name.
+type Named = Vec<(String, Value)>;
 
 /// A configuration as (input, value) pairs.
 fn named(chosen: &[usize], inputs: &[InputDomain]) -> Vec<(String, Value)> {

@@ -114,6 +114,9 @@ fn template(rng: &mut Rng, inputs: usize, kinds: &[char], nodes: usize) -> Strin
 #[derive(Default)]
 struct BruteForce {
     valid: u128,
+    /// Per configuration (value indices): whether its conditions have a
+    /// solution (it resolves, or fails only after solving).
+    solvable: Vec<(Vec<usize>, bool)>,
     topologies: BTreeSet<Vec<String>>,
     /// Per element id: (present somewhere, absent somewhere).
     seen: BTreeMap<String, (bool, bool)>,
@@ -207,17 +210,31 @@ fn brute_force(
                 out.by_config.push((choice.clone(), present.clone()));
                 out.topologies.insert(present);
             }
-            Err(message) => *out.failures.entry(message).or_default() += 1,
-        }
-        for (c, &s) in choice.iter_mut().zip(&sizes).rev() {
-            *c += 1;
-            if *c < s {
-                break;
+            Err(message) => {
+                let before_solving = message == "Could not solve"
+                    || message == "Variability inputs constraints are violated"
+                    || message.starts_with("Element");
+                out.solvable.push((choice.clone(), !before_solving));
+                *out.failures.entry(message).or_default() += 1;
+                continue_counting(&mut choice, &sizes);
+                continue;
             }
-            *c = 0;
         }
+        out.solvable.push((choice.clone(), true));
+        continue_counting(&mut choice, &sizes);
     }
     out
+}
+
+/// The next combination of value indices (the last input counts fastest).
+fn continue_counting(choice: &mut [usize], sizes: &[usize]) {
+    for (c, &s) in choice.iter_mut().zip(sizes).rev() {
+        *c += 1;
+        if *c < s {
+            break;
+        }
+        *c = 0;
+    }
 }
 
 /// Whether changing input `i` alone changes the topology of some valid
@@ -262,6 +279,16 @@ fn analysis_matches_resolving_every_configuration() {
         "too few templates failing checks: {}",
         stats.checks
     );
+    assert!(
+        stats.feature_model > 5,
+        "too few feature models: {}",
+        stats.feature_model
+    );
+    assert!(
+        stats.conflicts > 5,
+        "too few conflicts: {}",
+        stats.conflicts
+    );
 }
 
 /// A few templates with 12 to 16 boolean inputs (4,096 to 65,536
@@ -289,6 +316,8 @@ struct Stats {
     checks: usize,
     /// Some configuration is outside the input feature model.
     feature_model: usize,
+    /// Conflicts of "Could not solve" checked.
+    conflicts: usize,
 }
 
 fn resolve_fully_with(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome + '_ {
@@ -392,6 +421,46 @@ fn check(
                     "{ctx}"
                 );
             }
+        }
+        // A conflict: no configuration with all of its values has a
+        // solution, and without any one of them some configuration has.
+        for f in &analysis.failures {
+            let Some(conflict) = &f.conflict else {
+                continue;
+            };
+            let index = |name: &str, value: &Value| {
+                let i = analysis
+                    .inputs
+                    .iter()
+                    .position(|d| d.name == name)
+                    .expect("input");
+                let v = analysis.inputs[i]
+                    .values
+                    .iter()
+                    .position(|x| v4t_yaml::deep_equal(x, value))
+                    .expect("value");
+                (i, v)
+            };
+            let fixed: Vec<(usize, usize)> = conflict.iter().map(|(n, v)| index(n, v)).collect();
+            let agrees = |config: &[usize], except: Option<usize>| {
+                fixed
+                    .iter()
+                    .enumerate()
+                    .all(|(k, &(i, v))| Some(k) == except || config[i] == v)
+            };
+            assert!(
+                !want.solvable.iter().any(|(c, ok)| *ok && agrees(c, None)),
+                "{ctx}\nconflict {conflict:?}"
+            );
+            for k in 0..fixed.len() {
+                assert!(
+                    want.solvable
+                        .iter()
+                        .any(|(c, ok)| *ok && agrees(c, Some(k))),
+                    "{ctx}\nconflict {conflict:?} without {k}"
+                );
+            }
+            stats.conflicts += 1;
         }
         // Witnesses fail with their message.
         for f in &analysis.failures {
