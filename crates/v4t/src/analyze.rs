@@ -169,9 +169,6 @@ pub enum AnalyzeStage {
     Presets,
 }
 
-/// How many configurations are tried for a witness of "Could not solve".
-const WITNESS_TRIES: usize = 1024;
-
 /// Analyses every configuration of the variable service template `template`.
 pub fn analyze(
     sources: &mut Sources,
@@ -442,8 +439,8 @@ impl<'o> Family<'o> {
                 conflict: None,
             });
         }
-        let failing = earlier;
-        let failed = domains.sat.count(&[failing], &domains.all, budget);
+        domains.failed = earlier;
+        let failed = domains.sat.count(&[earlier], &domains.all, budget);
         for f in &self.failures {
             for combination in &f.combinations {
                 let clause: Vec<Lit> = combination
@@ -538,44 +535,40 @@ impl<'o> Family<'o> {
         Some(named(&chosen, &self.inputs))
     }
 
-    /// A configuration whose conditions have no solution: the first one, in
-    /// lexicographic order of the domain literals, among the first
-    /// [`WITNESS_TRIES`] configurations without evaluation errors.
-    /// With it, the subset-minimal part of it that has no solution.
+    /// A configuration whose conditions have no solution, found input by
+    /// input: the first value that leaves more configurations without
+    /// failures before solving (over the domains) than with a solution
+    /// (over the problem) keeps such a configuration among the rest. With
+    /// it, the subset-minimal part of it that has no solution. `None` if a
+    /// count was only a lower bound and the search went wrong.
     fn unsolvable_witness(&mut self, domains: &mut DomainSolver) -> Option<(Named, Named)> {
-        let all = domains.all.clone();
-        let candidates = domains.sat.enumerate(&all, WITNESS_TRIES);
-        for model in candidates.models {
-            let chosen = domains.decode(&model);
-            if domains.fails(&chosen) {
-                continue;
-            }
-            let mut in_domains: Vec<Lit> = chosen
-                .iter()
-                .enumerate()
-                .map(|(i, &v)| domains.lits[i][v])
-                .collect();
-            in_domains.push(domains.feature_model);
-            if !domains.sat.solve(&in_domains) {
-                // Outside the feature model: it fails before solving.
-                continue;
-            }
-            let assume: Vec<Lit> = chosen
-                .iter()
-                .enumerate()
-                .map(|(i, &v)| self.inputs[i].lits[v])
-                .collect();
-            if let Some(core) = self.sat.minimal_core(&assume) {
-                let conflict = chosen
-                    .iter()
-                    .zip(&self.inputs)
-                    .filter(|&(&v, d)| core.contains(&d.lits[v]))
-                    .map(|(&v, d)| (d.name.clone(), d.values[v].clone()))
-                    .collect();
-                return Some((named(&chosen, &self.inputs), conflict));
-            }
+        let budget = &self.options.budget;
+        let mut in_domains = vec![!domains.failed];
+        let mut in_problem = Vec::new();
+        let mut chosen = Vec::with_capacity(self.inputs.len());
+        for (i, input) in self.inputs.iter().enumerate() {
+            let v = (0..input.values.len()).find(|&v| {
+                in_domains.push(domains.lits[i][v]);
+                in_problem.push(input.lits[v]);
+                let candidates = domains.sat.count(&in_domains, &domains.all, budget).value;
+                let solvable = self.sat.count(&in_problem, &self.input_lits, budget).value;
+                if candidates > solvable {
+                    return true;
+                }
+                in_domains.pop();
+                in_problem.pop();
+                false
+            })?;
+            chosen.push(v);
         }
-        None
+        let core = self.sat.minimal_core(&in_problem)?;
+        let conflict = chosen
+            .iter()
+            .zip(&self.inputs)
+            .filter(|&(&v, d)| core.contains(&d.lits[v]))
+            .map(|(&v, d)| (d.name.clone(), d.values[v].clone()))
+            .collect();
+        Some((named(&chosen, &self.inputs), conflict))
     }
 
     /// Whether the inputs decide every presence (Padoa's method). Asked
@@ -738,10 +731,11 @@ struct DomainSolver {
     lits: Vec<Vec<Lit>>,
     /// All value literals.
     all: Vec<Lit>,
-    /// Failing combinations seen so far (for [`DomainSolver::fails`]).
-    failing: Vec<Vec<(usize, usize)>>,
     /// True in the configurations the input feature model allows.
     feature_model: Lit,
+    /// True in the configurations that fail before solving (outside the
+    /// feature model, or an evaluation error).
+    failed: Lit,
 }
 
 impl DomainSolver {
@@ -756,12 +750,13 @@ impl DomainSolver {
         }
         let all = lits.iter().flatten().copied().collect();
         let feature_model = sat.truth();
+        let failed = !sat.truth();
         DomainSolver {
             sat,
             lits,
             all,
-            failing: Vec::new(),
             feature_model,
+            failed,
         }
     }
 
@@ -775,7 +770,6 @@ impl DomainSolver {
                 self.sat.and(&lits)
             })
             .collect();
-        self.failing.extend(combinations.iter().cloned());
         self.sat.or(&terms)
     }
 
@@ -801,13 +795,6 @@ impl DomainSolver {
                 v
             })
             .collect()
-    }
-
-    /// Whether a configuration agrees with a failing combination.
-    fn fails(&self, chosen: &[usize]) -> bool {
-        self.failing
-            .iter()
-            .any(|c| c.iter().all(|&(i, v)| chosen[i] == v))
     }
 }
 

@@ -462,6 +462,14 @@ fn check(
             }
             stats.conflicts += 1;
         }
+        // Every group with exact counts has a witness.
+        for f in &analysis.failures {
+            assert!(
+                f.witness.is_some() || !f.configurations.exact,
+                "{ctx}\nno witness for {}",
+                f.error.message
+            );
+        }
         // Witnesses fail with their message.
         for f in &analysis.failures {
             let Some(w) = &f.witness else { continue };
