@@ -132,7 +132,7 @@ pub struct FailureGroup {
     /// How many configurations fail this way (a lower bound if not exact).
     pub configurations: Count,
     /// One of them: a value for every input, in definition order (`None`
-    /// if none was found within the search limit).
+    /// only where a count stopped at its budget).
     pub witness: Option<Vec<(String, Value)>>,
     /// For `Could not solve`: a subset-minimal part of the witness that no
     /// configuration resolves with (each of these values is needed).
