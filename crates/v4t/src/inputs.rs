@@ -145,12 +145,7 @@ pub fn validate(doc: &Node, assigned: &Map, now_ms: f64) -> Result<()> {
 
 /// The feature-model check (2.6); a no-op unless some input uses a feature key.
 fn check_feature_model(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> Result<()> {
-    let has_key = |d: &Node| {
-        FEATURE_KEYS
-            .iter()
-            .any(|k| d.get(k).is_some_and(Node::is_defined))
-    };
-    if !defs.iter().any(|(_, d)| has_key(d)) {
+    if !has_feature_model(defs) {
         return Ok(());
     }
     // The assigned value, else the default, else the value of the default
@@ -171,6 +166,53 @@ fn check_feature_model(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> 
         }
         Ok(None)
     };
+    let mut sat = Solver::new();
+    let mut vars: Vec<(String, Lit)> = Vec::new();
+    let constraints = feature_model(
+        defs,
+        &mut sat,
+        &mut |sat, name| named_var(&mut vars, sat, name),
+        &mut |k, d, targeted| {
+            let name = k.name.as_str();
+            if !targeted.iter().any(|t| t == name) && value_of(name, d)?.is_none() {
+                bail!(
+                    k.span,
+                    "Variability input \"{name}\" is not targeted and not assigned"
+                );
+            }
+            Ok(())
+        },
+    )?;
+    for c in constraints {
+        sat.require(c);
+    }
+    for (k, d) in defs.iter() {
+        let me = named_var(&mut vars, &mut sat, &k.name);
+        let truthy = value_of(&k.name, d)?.is_some_and(|v| truthy(&v.value));
+        sat.require(if truthy { me } else { !me });
+    }
+    if !sat.solve(&[]) {
+        return Err(feature_model_violated());
+    }
+    Ok(())
+}
+
+/// A check of one input definition (its key, its definition, the names
+/// some input targets) before [`feature_model`] reads its keys.
+pub(crate) type Precheck<'a> = dyn FnMut(&v4t_yaml::Key, &Node, &[String]) -> Result<()> + 'a;
+
+/// The feature model of the variability inputs (2.6) as literals that
+/// must all hold, over `var(name)`, the literal "input `name` is truthy".
+/// `precheck` runs for each input before its keys are read, with the names
+/// some input targets (resolving checks there that an untargeted input has
+/// a value). Resolving asks this of one assignment, `analyze` of every
+/// configuration. Callers check first that some input uses a feature key.
+pub(crate) fn feature_model(
+    defs: &Map,
+    sat: &mut Solver,
+    var: &mut dyn FnMut(&mut Solver, &str) -> Lit,
+    precheck: &mut Precheck<'_>,
+) -> Result<Vec<Lit>> {
     // Targets count only from the first feature key defined on an input.
     let mut targeted: Vec<String> = Vec::new();
     for (_, d) in defs.iter() {
@@ -192,25 +234,10 @@ fn check_feature_model(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> 
             }
         }
     }
-    let mut sat = Solver::new();
-    let mut vars: Vec<(String, Lit)> = Vec::new();
-    let mut var = |sat: &mut Solver, name: &str| -> Lit {
-        if let Some((_, l)) = vars.iter().find(|(n, _)| n == name) {
-            return *l;
-        }
-        let l = sat.new_var();
-        vars.push((name.to_string(), l));
-        l
-    };
+    let mut constraints = Vec::new();
     for (k, d) in defs.iter() {
-        let name = k.name.as_str();
-        if !targeted.iter().any(|t| t == name) && value_of(name, d)?.is_none() {
-            bail!(
-                k.span,
-                "Variability input \"{name}\" is not targeted and not assigned"
-            );
-        }
-        let me = var(&mut sat, name);
+        precheck(k, d, &targeted)?;
+        let me = var(sat, k.name.as_str());
         for key in FEATURE_KEYS {
             let Some(n) = d.get(key).filter(|n| n.is_defined()) else {
                 continue;
@@ -218,9 +245,9 @@ fn check_feature_model(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> 
             match key {
                 "mandatory" => {
                     for t in targets(n, true)? {
-                        let t = var(&mut sat, &t);
+                        let t = var(sat, &t);
                         let eq = sat.iff(me, t);
-                        sat.require(eq);
+                        constraints.push(eq);
                     }
                 }
                 // A chosen optional input requires its parent. The spec's
@@ -228,52 +255,79 @@ fn check_feature_model(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> 
                 // reference requires at least one choice.
                 "optional" | "choices" => {
                     for t in targets(n, key == "optional")? {
-                        let t = var(&mut sat, &t);
+                        let t = var(sat, &t);
                         let imp = sat.implies(t, me);
-                        sat.require(imp);
+                        constraints.push(imp);
                     }
                 }
                 "alternatives" => {
-                    let ts: Vec<Lit> = targets(n, false)?
-                        .iter()
-                        .map(|t| var(&mut sat, t))
-                        .collect();
+                    let ts: Vec<Lit> = targets(n, false)?.iter().map(|t| var(sat, t)).collect();
                     let one = sat.exactly_one(&ts);
                     let imp = sat.implies(me, one);
-                    sat.require(imp);
+                    constraints.push(imp);
                 }
                 "requires" => {
                     for t in targets(n, true)? {
-                        let t = var(&mut sat, &t);
+                        let t = var(sat, &t);
                         let imp = sat.implies(me, t);
-                        sat.require(imp);
+                        constraints.push(imp);
                     }
                 }
                 // Not both (the reference fails on any `excludes`).
                 "excludes" => {
                     for t in targets(n, true)? {
-                        let t = var(&mut sat, &t);
-                        sat.add_clause(&[!me, !t]);
+                        let t = var(sat, &t);
+                        let not_both = sat.or(&[!me, !t]);
+                        constraints.push(not_both);
                     }
                 }
                 _ => {}
             }
         }
     }
-    for (k, d) in defs.iter() {
-        let me = var(&mut sat, &k.name);
-        let truthy = value_of(&k.name, d)?.is_some_and(|v| match v.value {
-            v4t_yaml::Value::Bool(b) => b,
-            v4t_yaml::Value::Number(n) => n != 0.0,
-            _ => true,
-        });
-        sat.require(if truthy { me } else { !me });
+    Ok(constraints)
+}
+
+/// Whether some input uses a feature key (else there is no feature model).
+pub(crate) fn has_feature_model(defs: &Map) -> bool {
+    defs.iter().any(|(_, d)| {
+        FEATURE_KEYS
+            .iter()
+            .any(|k| d.get(k).is_some_and(Node::is_defined))
+    })
+}
+
+/// The variable of `name` in `vars`, created on first use.
+fn named_var(vars: &mut Vec<(String, Lit)>, sat: &mut Solver, name: &str) -> Lit {
+    if let Some((_, l)) = vars.iter().find(|(n, _)| n == name) {
+        return *l;
     }
-    if !sat.solve(&[]) {
-        let message = "Variability inputs constraints are violated";
-        return Err(Error::coded(Code::InvalidInput, message, Span::NONE));
+    let l = sat.new_var();
+    vars.push((name.to_string(), l));
+    l
+}
+
+/// The variability input definitions (`variability.inputs`), if any.
+pub(crate) fn definitions(doc: &Node) -> Option<&Map> {
+    doc.get("topology_template")
+        .and_then(|t| t.get("variability"))
+        .and_then(|v| v.get("inputs"))
+        .and_then(Node::as_map)
+}
+
+/// Whether an input's value makes its feature variable true (2.6).
+pub(crate) fn truthy(value: &v4t_yaml::Value) -> bool {
+    match value {
+        v4t_yaml::Value::Bool(b) => *b,
+        v4t_yaml::Value::Number(n) => *n != 0.0,
+        _ => true,
     }
-    Ok(())
+}
+
+/// The error of an assignment the feature model does not allow.
+pub(crate) fn feature_model_violated() -> Error {
+    let message = "Variability inputs constraints are violated";
+    Error::coded(Code::InvalidInput, message, Span::NONE)
 }
 
 /// Variability inputs are input parameters: an assigned value (or a

@@ -18,7 +18,9 @@
 //!
 //! The library does no I/O: texts come in through [`Sources`] and a [`Loader`].
 
+pub mod analyze;
 pub mod check;
+pub mod draw;
 pub mod enrich;
 pub mod error;
 pub mod fxhash;
@@ -141,34 +143,25 @@ pub fn resolve_observed(
     observe: &mut dyn FnMut(Stage),
     warnings: &mut Vec<lint::Warning>,
 ) -> Result<Resolved> {
-    let (mut doc, loaded) = load_checked(sources, template, loader)?;
-    warnings.extend(lint::lint(&doc));
-    observe(Stage::Load);
-    let enriched = if options.enrich {
-        enrich::enrich_for_resolving(&mut doc).map_err(code(Code::InvalidCondition))?
-    } else {
-        None
-    };
-    observe(Stage::Enrich);
-    let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref(), warnings)
-        .map_err(code(Code::InvalidInput))?;
-    // The reference's "hotfix": no fallback properties in the resolver graph.
-    if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
-        if let Some(o) = tt
-            .map_entry("variability")
-            .and_then(|v| v.map_entry("options"))
-        {
-            o.insert("bratans_unknown", Node::bool(true));
-        }
-    }
-    normalize::normalize(&mut doc).map_err(code(Code::InvalidShape))?;
-    // The resolver reads conditions only through the graph; the output drops
-    // them. The enricher's graph already has the resolver graph's structure.
-    let graph = match enriched {
-        Some(g2) => graph::rebuild(&doc, g2),
-        None => graph::build_moving_conditions(&mut doc),
-    }
-    .map_err(code(Code::UndefinedReference))?;
+    let mut assigned = v4t_yaml::Map::new();
+    let prepared = prepare(
+        sources,
+        template,
+        loader,
+        options.enrich,
+        &mut |doc, warnings| {
+            assigned = inputs::assign(doc, &options.presets, options.inputs.as_ref(), warnings)
+                .map_err(code(Code::InvalidInput))?;
+            Ok(())
+        },
+        observe,
+        warnings,
+    )?;
+    let Prepared {
+        mut doc,
+        graph,
+        loaded,
+    } = prepared;
     inputs::validate(&doc, &assigned, options.now_ms.unwrap_or(0.0))
         .map_err(code(Code::InvalidInput))?;
     observe(Stage::Graph);
@@ -191,6 +184,57 @@ pub fn resolve_observed(
         std::mem::forget(solution);
     }
     Ok(Resolved { template, report })
+}
+
+/// A template up to the resolver graph (what resolving and analysing share).
+struct Prepared {
+    doc: Node,
+    graph: graph::Graph,
+    loaded: load::LoadedTypes,
+}
+
+/// Loads, checks, enriches (if `enrich`) and normalises the template and
+/// builds the resolver graph, adding lint warnings to `warnings`. `between`
+/// runs after enrichment, where resolving assigns the inputs (so its errors
+/// come in the same order). Reports [`Stage::Load`] and [`Stage::Enrich`];
+/// the caller reports [`Stage::Graph`].
+fn prepare(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+    enrich: bool,
+    between: &mut dyn FnMut(&Node, &mut Vec<lint::Warning>) -> Result<()>,
+    observe: &mut dyn FnMut(Stage),
+    warnings: &mut Vec<lint::Warning>,
+) -> Result<Prepared> {
+    let (mut doc, loaded) = load_checked(sources, template, loader)?;
+    warnings.extend(lint::lint(&doc));
+    observe(Stage::Load);
+    let enriched = if enrich {
+        enrich::enrich_for_resolving(&mut doc).map_err(code(Code::InvalidCondition))?
+    } else {
+        None
+    };
+    observe(Stage::Enrich);
+    between(&doc, warnings)?;
+    // The reference's "hotfix": no fallback properties in the resolver graph.
+    if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
+        if let Some(o) = tt
+            .map_entry("variability")
+            .and_then(|v| v.map_entry("options"))
+        {
+            o.insert("bratans_unknown", Node::bool(true));
+        }
+    }
+    normalize::normalize(&mut doc).map_err(code(Code::InvalidShape))?;
+    // The resolver reads conditions only through the graph; the output drops
+    // them. The enricher's graph already has the resolver graph's structure.
+    let graph = match enriched {
+        Some(g2) => graph::rebuild(&doc, g2),
+        None => graph::build_moving_conditions(&mut doc),
+    }
+    .map_err(code(Code::UndefinedReference))?;
+    Ok(Prepared { doc, graph, loaded })
 }
 
 /// Enriches the variable service template `template`: the template with every

@@ -163,6 +163,9 @@ pub struct Encoder<'a> {
     presence_direct: Vec<u8>,
     /// Current nesting of logic expressions (bounded by [`MAX_LOGIC_DEPTH`]).
     depth: usize,
+    /// Family mode ([`super::family`]): inputs are variables, and value
+    /// expressions become literals over them instead of constants.
+    pub(crate) family: Option<Box<super::family::FamilyInputs<'a>>>,
 }
 
 /// The deepest nesting of logic expressions that is encoded; deeper ones fail
@@ -201,6 +204,7 @@ impl<'a> Encoder<'a> {
             ids: IdIndex::new(graph),
             presence_direct: vec![0; graph.elements.len()],
             depth: 0,
+            family: None,
         }
     }
 
@@ -411,6 +415,9 @@ impl<'a> Encoder<'a> {
             }
             Value::Null => bail!(expr.span, "Received undefined condition"),
             _ => {}
+        }
+        if let Some(family) = &mut self.family {
+            return family.encode(expr, &mut self.sat);
         }
         let b = self
             .eval

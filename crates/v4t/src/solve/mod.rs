@@ -22,6 +22,7 @@ mod encode;
 pub(crate) use encode::LOGIC_KEYS;
 #[cfg(test)]
 mod equivalence_tests;
+pub(crate) mod family;
 #[cfg(test)]
 mod tests;
 
@@ -63,40 +64,8 @@ impl Solution {
 pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solution> {
     let types = TypeSystem::new(doc, graph);
     let mut enc = Encoder::new(graph, doc, &types, inputs, now_ms);
-    let variability = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"));
-
-    for g in &graph.groups {
-        if graph.get(*g).variability_group {
-            bail!(graph.get(*g).span, "Variability groups are not allowed");
-        }
-    }
-
-    // Element variables first, in element order, so that numbering follows the graph.
-    let order: Vec<ElementId> = graph.ordered().collect();
-    for &id in &order {
-        enc.presence(id);
-    }
-    let mut buffers = (Vec::new(), Vec::new());
-    for &id in &order {
-        encode_element(&mut enc, id, &mut buffers).map_err(|e| e.in_element(graph.id(id)))?;
-    }
-    if let Some(constraints) = variability
-        .and_then(|v| v.get("constraints"))
-        .and_then(Node::as_seq)
-    {
-        for c in constraints {
-            enc.require_logic(c, None)?;
-        }
-    }
-    for c in &graph.constraints {
-        enc.require_constraint(c);
-    }
+    let order = encode_problem(&mut enc)?;
     let raw = RawDefs::new(doc);
-    for &id in &order {
-        encode_implies(&mut enc, &raw, id).map_err(|e| e.in_element(graph.id(id)))?;
-    }
 
     // From here on every question is answered per independent part.
     let mut sat = std::mem::take(&mut enc.sat).split();
@@ -143,6 +112,47 @@ pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solu
         objectives,
         inputs: enc.eval.assigned().clone(),
     })
+}
+
+/// The clauses of the problem: every element's conditions, the constraints
+/// (`variability.constraints`, then the generated ones) and `implies`.
+/// Returns the elements in element order, whose presence variables come
+/// first, so that numbering follows the graph.
+fn encode_problem(enc: &mut Encoder<'_>) -> Result<Vec<ElementId>> {
+    let graph = enc.graph;
+    let doc = enc.doc;
+    for g in &graph.groups {
+        if graph.get(*g).variability_group {
+            bail!(graph.get(*g).span, "Variability groups are not allowed");
+        }
+    }
+    let order: Vec<ElementId> = graph.ordered().collect();
+    for &id in &order {
+        enc.presence(id);
+    }
+    let mut buffers = (Vec::new(), Vec::new());
+    for &id in &order {
+        encode_element(enc, id, &mut buffers).map_err(|e| e.in_element(graph.id(id)))?;
+    }
+    let variability = doc
+        .get("topology_template")
+        .and_then(|t| t.get("variability"));
+    if let Some(constraints) = variability
+        .and_then(|v| v.get("constraints"))
+        .and_then(Node::as_seq)
+    {
+        for c in constraints {
+            enc.require_logic(c, None)?;
+        }
+    }
+    for c in &graph.constraints {
+        enc.require_constraint(c);
+    }
+    let raw = RawDefs::new(doc);
+    for &id in &order {
+        encode_implies(enc, &raw, id).map_err(|e| e.in_element(graph.id(id)))?;
+    }
+    Ok(order)
 }
 
 /// The groups of alternatives for tie-breaking: elements of one kind and
@@ -399,7 +409,7 @@ fn whole_weights(weights: &[f64]) -> Result<Vec<u64>> {
 }
 
 /// The error of a problem without a solution.
-fn unsatisfiable() -> Error {
+pub(crate) fn unsatisfiable() -> Error {
     Error::coded(Code::Unsatisfiable, "Could not solve", Span::NONE)
 }
 
