@@ -303,7 +303,7 @@ fn preset_names(doc: &Node) -> Vec<String> {
         .and_then(|t| t.get("variability"))
         .and_then(|v| v.get("presets"))
         .and_then(Node::as_map)
-        .map(|m| m.iter().map(|(k, _)| k.name.clone()).collect())
+        .map(|m| m.iter().map(|(k, _)| k.name.to_string()).collect())
         .unwrap_or_default()
 }
 
