@@ -243,7 +243,10 @@ impl<'t, 'a> Checker<'t, 'a> {
         let list = tree.as_seq().map(Vec::as_slice).unwrap_or_default();
         let (target_ty, name_node, all) = match list {
             [kind, cap, name] if value::as_str(kind) == Some("CAPABILITY") => {
-                let cap_name = value::as_str(cap)?;
+                let Some(cap_name) = value::as_str(cap) else {
+                    self.error(Code::Template, section, cap.span, shape);
+                    return None;
+                };
                 let found = self
                     .node_capabilities(ty)
                     .into_iter()
@@ -267,7 +270,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                     let message = "the relationship index is a non-negative integer or ALL";
                     self.error(Code::Template, section, i.span, message);
                 }
-                let req_name = value::as_str(req)?;
+                let Some(req_name) = value::as_str(req) else {
+                    self.error(Code::Template, section, req.span, shape);
+                    return None;
+                };
                 let found = self
                     .node_requirements(ty)
                     .into_iter()

@@ -751,10 +751,18 @@ fn property_and_attribute_mappings_reach_capabilities_and_relationships() {
         &t("      [ RELATIONSHIP, r, -1, rp ]: s\n", attrs),
         "the relationship index is a non-negative integer or ALL",
     );
-    invalid(
-        &t("      [ SOMETHING, c, cp ]: n\n", attrs),
-        "a property mapping key is",
-    );
+    for key in [
+        "[ SOMETHING, c, cp ]",
+        "[ CAPABILITY, 1, cp ]",
+        "[ RELATIONSHIP, [r], rp ]",
+        "[ CAPABILITY, c, [cp] ]",
+        "{ CAPABILITY: c }",
+    ] {
+        invalid(
+            &t(&format!("      {key}: n\n"), attrs),
+            "a property mapping key is",
+        );
+    }
     invalid(
         &t(
             "      [ CAPABILITY, c, cp ]: n\n",
