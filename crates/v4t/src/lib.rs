@@ -26,6 +26,7 @@ pub mod graph;
 pub mod inputs;
 pub mod lint;
 pub mod load;
+mod logic;
 pub mod normalize;
 pub mod options;
 pub mod report;

@@ -5,7 +5,8 @@
 
 use super::single;
 use crate::error::{bail, Error, Result};
-use crate::graph::{Cond, Definitions, ElementId, Graph, Kind, Op};
+use crate::graph::{Cond, Definitions, ElementId, Graph, Kind};
+use crate::logic::LogicOp as Op;
 use crate::options::Switches;
 use crate::types::TypeSystem;
 use v4t_yaml::json::to_json;

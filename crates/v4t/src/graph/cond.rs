@@ -11,6 +11,7 @@
 //! name lookup).
 
 use super::{ElementId, Graph, Kind};
+use crate::logic::LogicOp;
 use v4t_yaml::{Key, Map, Node, Span};
 
 /// One entry of a condition list.
@@ -28,63 +29,13 @@ pub enum Cond {
     /// `{not: {or: [presence of each]}, _bratan: true}`: none of the
     /// alternatives is present (a *manual* entry unless generated).
     Bratan(Vec<ElementId>),
-    /// A one-argument operator about the element itself (see [`Op`]).
-    Op(Op, ElementId),
+    /// An operator about the element itself, one the enricher generates
+    /// (`host_presence: SELF`, `has_source: <node name>`, `is_managed: SELF`,
+    /// `is_consumed: <input index>`, `has_present_member: <group name>`, ...).
+    Op(LogicOp, ElementId),
     /// The generated default or pruning condition: the inner condition (a
     /// map) with `_generated: true`.
     Generated(Box<Cond>),
-}
-
-/// Operators the enricher generates about the element itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
-    /// `{host_presence: SELF}`.
-    HostPresence,
-    /// `{has_source: <node name>}`.
-    HasSource,
-    /// `{has_incoming_relation: <node name>}`.
-    HasIncomingRelation,
-    /// `{has_incoming_relation_naive: <node name>}`.
-    HasIncomingRelationNaive,
-    /// `{has_outgoing_relation: <node name>}`.
-    HasOutgoingRelation,
-    /// `{has_outgoing_relation_naive: <node name>}`.
-    HasOutgoingRelationNaive,
-    /// `{has_artifact: <node name>}`.
-    HasArtifact,
-    /// `{has_artifact_naive: <node name>}`.
-    HasArtifactNaive,
-    /// `{is_managed: SELF}` (artifacts).
-    IsManaged,
-    /// `{is_consumed: <input index>}`.
-    IsConsumed,
-    /// `{is_produced: <output index>}`.
-    IsProduced,
-    /// `{has_present_member: <group name>}`.
-    HasPresentMember,
-    /// `{has_present_target: <policy index>}`.
-    HasPresentTarget,
-}
-
-impl Op {
-    /// The operator key.
-    pub fn key(self) -> &'static str {
-        match self {
-            Op::HostPresence => "host_presence",
-            Op::HasSource => "has_source",
-            Op::HasIncomingRelation => "has_incoming_relation",
-            Op::HasIncomingRelationNaive => "has_incoming_relation_naive",
-            Op::HasOutgoingRelation => "has_outgoing_relation",
-            Op::HasOutgoingRelationNaive => "has_outgoing_relation_naive",
-            Op::HasArtifact => "has_artifact",
-            Op::HasArtifactNaive => "has_artifact_naive",
-            Op::IsManaged => "is_managed",
-            Op::IsConsumed => "is_consumed",
-            Op::IsProduced => "is_produced",
-            Op::HasPresentMember => "has_present_member",
-            Op::HasPresentTarget => "has_present_target",
-        }
-    }
 }
 
 /// `{key: value}` with room for `capacity` entries.
@@ -142,8 +93,10 @@ impl Cond {
                 let e = g.get(*id);
                 let index = || Node::number(e.index.unwrap_or(0) as f64);
                 let arg = match op {
-                    Op::HostPresence | Op::IsManaged => Node::string("SELF"),
-                    Op::IsConsumed | Op::IsProduced | Op::HasPresentTarget => index(),
+                    LogicOp::HostPresence | LogicOp::IsManaged => Node::string("SELF"),
+                    LogicOp::IsConsumed | LogicOp::IsProduced | LogicOp::HasPresentTarget => {
+                        index()
+                    }
                     _ => Node::string(e.name.clone()),
                 };
                 map_with(1, op.key(), arg)

@@ -16,10 +16,11 @@ pub use build::{
     add_fallback_properties, build, build_for_technologies, build_moving_conditions, check_version,
     conditions_of, rebuild,
 };
-pub use cond::{Cond, Op};
+pub use cond::Cond;
 pub use constraint::Constraint;
 
 use crate::fxhash::FxHashMap;
+use crate::logic::LogicOp;
 use crate::options::Options;
 use v4t_yaml::{Map, Node, Span};
 
@@ -370,81 +371,59 @@ impl Graph {
 
     /// The presence condition the enricher writes for this element (4.4).
     pub fn presence_condition(&self, id: ElementId) -> Node {
+        use LogicOp as L;
         let e = self.get(id);
         let idx = |i: Option<u32>| Node::number(i.unwrap_or(0) as f64);
         let name = |id: ElementId| Node::string(self.get(id).name.clone());
-        let (key, arg) = match e.kind {
-            Kind::Node => ("node_presence", Node::string(e.name.clone())),
-            Kind::Relation => (
-                "relation_presence",
-                Node::seq(vec![name(e.container.unwrap_or(id)), idx(e.index)]),
-            ),
+        // `[<container name>, <index>]` of an element in a node.
+        let in_node = |x: ElementId| {
+            let xe = self.get(x);
+            vec![name(xe.container.unwrap_or(x)), idx(xe.index)]
+        };
+        let (op, arg) = match e.kind {
+            Kind::Node => (L::NodePresence, Node::string(e.name.clone())),
+            Kind::Relation => (L::RelationPresence, Node::seq(in_node(id))),
+            Kind::Artifact => (L::ArtifactPresence, Node::seq(in_node(id))),
+            Kind::Technology => (L::TechnologyPresence, Node::seq(in_node(id))),
+            Kind::Group => (L::GroupPresence, Node::string(e.name.clone())),
+            Kind::Policy => (L::PolicyPresence, idx(e.index)),
+            Kind::Input => (L::InputPresence, idx(e.index)),
+            Kind::Output => (L::OutputPresence, idx(e.index)),
+            Kind::Import => (L::ImportPresence, idx(e.index)),
             Kind::Property | Kind::Type => {
                 let Some(c) = e.container else {
                     return Node::bool(false);
                 };
-                let ce = self.get(c);
-                let (key, mut args) = match ce.kind {
+                let property = e.kind == Kind::Property;
+                let pick = |p: LogicOp, t: LogicOp| if property { p } else { t };
+                let (op, mut args) = match self.get(c).kind {
                     Kind::Node => (
-                        if e.kind == Kind::Property {
-                            "node_property_presence"
-                        } else {
-                            "node_type_presence"
-                        },
+                        pick(L::NodePropertyPresence, L::NodeTypePresence),
                         vec![name(c)],
                     ),
                     Kind::Relation => (
-                        if e.kind == Kind::Property {
-                            "relation_property_presence"
-                        } else {
-                            "relation_type_presence"
-                        },
-                        vec![name(ce.container.unwrap_or(c)), idx(ce.index)],
+                        pick(L::RelationPropertyPresence, L::RelationTypePresence),
+                        in_node(c),
                     ),
                     Kind::Group => (
-                        if e.kind == Kind::Property {
-                            "group_property_presence"
-                        } else {
-                            "group_type_presence"
-                        },
+                        pick(L::GroupPropertyPresence, L::GroupTypePresence),
                         vec![name(c)],
                     ),
                     Kind::Policy => (
-                        if e.kind == Kind::Property {
-                            "policy_property_presence"
-                        } else {
-                            "policy_type_presence"
-                        },
-                        vec![idx(ce.index)],
+                        pick(L::PolicyPropertyPresence, L::PolicyTypePresence),
+                        vec![idx(self.get(c).index)],
                     ),
                     Kind::Artifact => (
-                        if e.kind == Kind::Property {
-                            "artifact_property_presence"
-                        } else {
-                            "artifact_type_presence"
-                        },
-                        vec![name(ce.container.unwrap_or(c)), idx(ce.index)],
+                        pick(L::ArtifactPropertyPresence, L::ArtifactTypePresence),
+                        in_node(c),
                     ),
                     _ => return Node::bool(false),
                 };
                 args.push(idx(e.index));
-                (key, Node::seq(args))
+                (op, Node::seq(args))
             }
-            Kind::Artifact => (
-                "artifact_presence",
-                Node::seq(vec![name(e.container.unwrap_or(id)), idx(e.index)]),
-            ),
-            Kind::Technology => (
-                "technology_presence",
-                Node::seq(vec![name(e.container.unwrap_or(id)), idx(e.index)]),
-            ),
-            Kind::Group => ("group_presence", Node::string(e.name.clone())),
-            Kind::Policy => ("policy_presence", idx(e.index)),
-            Kind::Input => ("input_presence", idx(e.index)),
-            Kind::Output => ("output_presence", idx(e.index)),
-            Kind::Import => ("import_presence", idx(e.index)),
         };
-        Node::single(key, arg)
+        Node::single(op.key(), arg)
     }
 }
 

@@ -5,129 +5,13 @@
 
 use crate::error::{bail, Error, Result};
 use crate::fxhash::{FxHashMap, FxHasher};
-use crate::graph::{Cond, Constraint, ElementId, Graph, Kind, Op};
+use crate::graph::{Cond, Constraint, ElementId, Graph, Kind};
+use crate::logic::{Arity, LogicOp};
 use crate::types::TypeSystem;
 use v4t_expr::Evaluator;
 use v4t_sat::{Lit, Solver};
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::{Map, Node, Value};
-
-/// Logic-mode operator keys, in the order the reference tests them.
-const LOGIC_KEYS: [&str; 43] = [
-    "logic_expression",
-    "and",
-    "or",
-    "not",
-    "xor",
-    "exo",
-    "implies",
-    "amo",
-    "node_presence",
-    "host_presence",
-    "has_source",
-    "has_incoming_relation",
-    "has_incoming_relation_naive",
-    "has_outgoing_relation",
-    "has_outgoing_relation_naive",
-    "has_artifact",
-    "has_artifact_naive",
-    "relation_presence",
-    "source_presence",
-    "target_presence",
-    "container_presence",
-    "policy_presence",
-    "has_present_target",
-    "group_presence",
-    "has_present_member",
-    "artifact_presence",
-    "is_managed",
-    "node_property_presence",
-    "relation_property_presence",
-    "group_property_presence",
-    "policy_property_presence",
-    "artifact_property_presence",
-    "input_presence",
-    "is_consumed",
-    "output_presence",
-    "is_produced",
-    "import_presence",
-    "technology_presence",
-    "node_type_presence",
-    "relation_type_presence",
-    "group_type_presence",
-    "policy_type_presence",
-    "artifact_type_presence",
-];
-
-/// The position of `name` in [`LOGIC_KEYS`] (a `match` compiles to a
-/// length switch and few comparisons instead of a scan of 43 keys).
-fn logic_rank(name: &str) -> Option<usize> {
-    Some(match name {
-        "logic_expression" => 0,
-        "and" => 1,
-        "or" => 2,
-        "not" => 3,
-        "xor" => 4,
-        "exo" => 5,
-        "implies" => 6,
-        "amo" => 7,
-        "node_presence" => 8,
-        "host_presence" => 9,
-        "has_source" => 10,
-        "has_incoming_relation" => 11,
-        "has_incoming_relation_naive" => 12,
-        "has_outgoing_relation" => 13,
-        "has_outgoing_relation_naive" => 14,
-        "has_artifact" => 15,
-        "has_artifact_naive" => 16,
-        "relation_presence" => 17,
-        "source_presence" => 18,
-        "target_presence" => 19,
-        "container_presence" => 20,
-        "policy_presence" => 21,
-        "has_present_target" => 22,
-        "group_presence" => 23,
-        "has_present_member" => 24,
-        "artifact_presence" => 25,
-        "is_managed" => 26,
-        "node_property_presence" => 27,
-        "relation_property_presence" => 28,
-        "group_property_presence" => 29,
-        "policy_property_presence" => 30,
-        "artifact_property_presence" => 31,
-        "input_presence" => 32,
-        "is_consumed" => 33,
-        "output_presence" => 34,
-        "is_produced" => 35,
-        "import_presence" => 36,
-        "technology_presence" => 37,
-        "node_type_presence" => 38,
-        "relation_type_presence" => 39,
-        "group_type_presence" => 40,
-        "policy_type_presence" => 41,
-        "artifact_type_presence" => 42,
-        _ => return None,
-    })
-}
-
-/// The logic operator of a map: its defined key that comes first in
-/// [`LOGIC_KEYS`] (one pass over the map's usually one or two entries).
-fn logic_operator(m: &Map) -> Option<(&'static str, &Node)> {
-    let mut best: Option<(usize, &Node)> = None;
-    // Like `Map::get`, only the first entry of a (duplicated) key counts.
-    let mut seen = 0u64;
-    for (k, v) in m.iter() {
-        let Some(rank) = logic_rank(&k.name) else {
-            continue;
-        };
-        let first = seen & (1 << rank) == 0;
-        seen |= 1 << rank;
-        if first && v.is_defined() && best.is_none_or(|(b, _)| rank < b) {
-            best = Some((rank, v));
-        }
-    }
-    best.map(|(rank, v)| (LOGIC_KEYS[rank], v))
-}
 
 /// The SAT problem under construction: named variables, the graph and the
 /// value evaluator.
@@ -403,8 +287,8 @@ impl<'a> Encoder<'a> {
             Value::String(s) => return self.term(s, expr, in_list),
             Value::Bool(b) => return Ok(self.sat.constant(*b)),
             Value::Map(m) => {
-                if let Some((key, arg)) = logic_operator(m) {
-                    return self.operator(key, arg, ctx, expr);
+                if let Some((op, arg)) = LogicOp::of_map(m) {
+                    return self.operator(op, arg, ctx);
                 }
             }
             Value::Null => bail!(expr.span, "Received undefined condition"),
@@ -429,7 +313,7 @@ impl<'a> Encoder<'a> {
                 return match &**inner {
                     // `_generated` is no logic key, but a value expression
                     // would see it: evaluate the YAML form as written.
-                    Cond::Yaml(n) if n.as_map().and_then(logic_operator).is_none() => {
+                    Cond::Yaml(n) if n.as_map().and_then(LogicOp::of_map).is_none() => {
                         let node = c.to_node(self.graph);
                         self.logic_in(&node, ctx, in_list)
                     }
@@ -525,33 +409,28 @@ impl<'a> Encoder<'a> {
 
     /// The element the argument of `{op: ..}` generated for `id` resolves
     /// to in context `ctx`, when that is found without reading YAML.
-    fn op_target(&self, op: Op, id: ElementId, ctx: Option<ElementId>) -> Option<ElementId> {
+    fn op_target(&self, op: LogicOp, id: ElementId, ctx: Option<ElementId>) -> Option<ElementId> {
         let g = self.graph;
         let e = g.get(id);
         let at = |list: &[ElementId]| list.get(e.index.unwrap_or(0) as usize).copied();
         match op {
             // `SELF` in the element's own context.
-            Op::HostPresence => (ctx == Some(id) && e.kind == Kind::Node).then_some(id),
-            Op::IsManaged => (ctx == Some(id) && e.kind == Kind::Artifact).then_some(id),
-            Op::IsConsumed => at(&g.inputs),
-            Op::IsProduced => at(&g.outputs),
-            Op::HasPresentTarget => at(&g.policies),
-            Op::HasPresentMember => g.group_by_own_name(id).then_some(id),
+            LogicOp::HostPresence => (ctx == Some(id) && e.kind == Kind::Node).then_some(id),
+            LogicOp::IsManaged => (ctx == Some(id) && e.kind == Kind::Artifact).then_some(id),
+            LogicOp::IsConsumed => at(&g.inputs),
+            LogicOp::IsProduced => at(&g.outputs),
+            LogicOp::HasPresentTarget => at(&g.policies),
+            LogicOp::HasPresentMember => g.group_by_own_name(id).then_some(id),
             _ => g.node_by_own_name(id).then_some(id),
         }
     }
 
-    /// An operator whose argument names a node.
-    fn node_op(&mut self, op: Op, ctx: Option<ElementId>, arg: &Node) -> Result<Lit> {
-        let n = self.graph.lookup_node(ctx, arg)?;
-        self.element_op(op, n)
-    }
-
-    /// The operators about one element, once their argument is resolved to `n`.
-    fn element_op(&mut self, op: Op, n: ElementId) -> Result<Lit> {
+    /// The operators about one element, once their argument is resolved to
+    /// `n`: its presence, or a statement about its neighbours.
+    fn element_op(&mut self, op: LogicOp, n: ElementId) -> Result<Lit> {
         let g = self.graph;
         Ok(match op {
-            Op::HostPresence => {
+            LogicOp::HostPresence => {
                 let hosts: Vec<ElementId> = g
                     .get(n)
                     .outgoing
@@ -561,7 +440,7 @@ impl<'a> Encoder<'a> {
                     .collect();
                 self.or_of(&hosts)
             }
-            Op::HasSource => {
+            LogicOp::HasSource => {
                 let sources: Vec<ElementId> = g
                     .get(n)
                     .incoming
@@ -570,8 +449,8 @@ impl<'a> Encoder<'a> {
                     .collect();
                 self.or_of(&sources)
             }
-            Op::HasIncomingRelation | Op::HasOutgoingRelation => {
-                let incoming = op == Op::HasIncomingRelation;
+            LogicOp::HasIncomingRelation | LogicOp::HasOutgoingRelation => {
+                let incoming = op == LogicOp::HasIncomingRelation;
                 let rels = if incoming {
                     &g.get(n).incoming
                 } else {
@@ -593,18 +472,18 @@ impl<'a> Encoder<'a> {
                 }
                 self.sat.or(&terms)
             }
-            Op::HasIncomingRelationNaive => self.or_of(&g.get(n).incoming),
-            Op::HasOutgoingRelationNaive => self.or_of(&g.get(n).outgoing),
-            Op::HasArtifact => {
+            LogicOp::HasIncomingRelationNaive => self.or_of(&g.get(n).incoming),
+            LogicOp::HasOutgoingRelationNaive => self.or_of(&g.get(n).outgoing),
+            LogicOp::HasArtifact => {
                 let lits: Vec<Lit> = g.get(n).artifacts.iter().map(|&a| self.manual(a)).collect();
                 self.sat.or(&lits)
             }
-            Op::HasArtifactNaive => self.or_of(&g.get(n).artifacts),
-            Op::IsManaged => {
+            LogicOp::HasArtifactNaive => self.or_of(&g.get(n).artifacts),
+            LogicOp::IsManaged => {
                 let techs = self.types.managing_technologies(self.doc, n)?;
                 self.or_of(&techs)
             }
-            Op::HasPresentTarget => {
+            LogicOp::HasPresentTarget => {
                 let mut terms = Vec::new();
                 for &t in &g.get(n).targets {
                     if g.get(t).kind == Kind::Group {
@@ -615,9 +494,10 @@ impl<'a> Encoder<'a> {
                 }
                 self.sat.or(&terms)
             }
-            Op::HasPresentMember => self.or_of(&g.get(n).members),
-            Op::IsConsumed => self.or_of(&g.get(n).consumers),
-            Op::IsProduced => self.or_of(&g.get(n).producers),
+            LogicOp::HasPresentMember => self.or_of(&g.get(n).members),
+            LogicOp::IsConsumed => self.or_of(&g.get(n).consumers),
+            LogicOp::IsProduced => self.or_of(&g.get(n).producers),
+            _ => self.presence(n),
         })
     }
 
@@ -626,192 +506,108 @@ impl<'a> Encoder<'a> {
         self.sat.or(&lits)
     }
 
-    fn operator(
-        &mut self,
-        key: &str,
-        arg: &Node,
-        ctx: Option<ElementId>,
-        whole: &Node,
-    ) -> Result<Lit> {
-        let g = self.graph;
-        Ok(match key {
-            "logic_expression" => self.named_logic(arg, ctx)?,
-            "and" => {
-                let l = self.logic_list(arg, ctx)?;
-                self.sat.and(&l)
-            }
-            "or" => {
-                let l = self.logic_list(arg, ctx)?;
-                self.sat.or(&l)
-            }
-            "not" => !self.logic(arg, ctx)?,
-            "xor" => {
-                let l = self.logic_list(arg, ctx)?;
-                self.sat.xor(&l)
-            }
-            "exo" => {
-                let l = self.logic_list(arg, ctx)?;
-                self.sat.exactly_one(&l)
-            }
-            "amo" => {
-                let l = self.logic_list(arg, ctx)?;
-                self.sat.at_most_one(&l)
-            }
-            "implies" => {
+    /// Encodes `{op: arg}` with context element `ctx`.
+    fn operator(&mut self, op: LogicOp, arg: &Node, ctx: Option<ElementId>) -> Result<Lit> {
+        match op.arity() {
+            Arity::Name => self.named_logic(arg, ctx),
+            Arity::One => Ok(!self.logic(arg, ctx)?),
+            Arity::Pair => {
                 let (a, b) = self.implies_args(arg, ctx)?;
-                self.sat.implies(a, b)
+                Ok(self.sat.implies(a, b))
             }
-            "node_presence" => {
-                let n = g.lookup_node(ctx, arg)?;
-                self.presence(n)
+            Arity::List => {
+                let l = self.logic_list(arg, ctx)?;
+                Ok(match op {
+                    LogicOp::And => self.sat.and(&l),
+                    LogicOp::Or => self.sat.or(&l),
+                    LogicOp::Xor => self.sat.xor(&l),
+                    LogicOp::Exo => self.sat.exactly_one(&l),
+                    _ => self.sat.at_most_one(&l),
+                })
             }
-            "host_presence" => self.node_op(Op::HostPresence, ctx, arg)?,
-            "has_source" => self.node_op(Op::HasSource, ctx, arg)?,
-            "has_incoming_relation" => self.node_op(Op::HasIncomingRelation, ctx, arg)?,
-            "has_outgoing_relation" => self.node_op(Op::HasOutgoingRelation, ctx, arg)?,
-            "has_incoming_relation_naive" => {
-                self.node_op(Op::HasIncomingRelationNaive, ctx, arg)?
+            Arity::Element => self.element_operator(op, arg, ctx),
+        }
+    }
+
+    /// An operator about an element named by `arg` (4.4-4.6): the element
+    /// is looked up in context `ctx`, then it is its presence or a
+    /// statement about its neighbours ([`Encoder::element_op`]).
+    fn element_operator(&mut self, op: LogicOp, arg: &Node, ctx: Option<ElementId>) -> Result<Lit> {
+        use LogicOp as L;
+        let g = self.graph;
+        let about = match op {
+            L::NodePresence
+            | L::HostPresence
+            | L::HasSource
+            | L::HasIncomingRelation
+            | L::HasOutgoingRelation
+            | L::HasIncomingRelationNaive
+            | L::HasOutgoingRelationNaive
+            | L::HasArtifact
+            | L::HasArtifactNaive => g.lookup_node(ctx, arg)?,
+            L::RelationPresence | L::SourcePresence | L::TargetPresence => {
+                g.lookup_relation(ctx, arg)?
             }
-            "has_outgoing_relation_naive" => {
-                self.node_op(Op::HasOutgoingRelationNaive, ctx, arg)?
-            }
-            "has_artifact" => self.node_op(Op::HasArtifact, ctx, arg)?,
-            "has_artifact_naive" => self.node_op(Op::HasArtifactNaive, ctx, arg)?,
-            "relation_presence" => {
-                let r = g.lookup_relation(ctx, arg)?;
-                self.presence(r)
-            }
-            "source_presence" | "target_presence" => {
-                let r = g.lookup_relation(ctx, arg)?;
-                let e = g.get(r);
-                match if key == "source_presence" {
+            L::ContainerPresence => match arg.as_str() {
+                Some("SELF") => g.lookup_container(ctx, arg)?,
+                Some("CONTAINER") => {
+                    let c = g.lookup_container(ctx, arg)?;
+                    g.lookup_container(Some(c), arg)?
+                }
+                _ => bail!(arg.span, "Unexpected error"),
+            },
+            L::PolicyPresence | L::HasPresentTarget => g.lookup_policy(ctx, arg)?,
+            L::GroupPresence | L::HasPresentMember => g.lookup_group(ctx, arg)?,
+            L::ArtifactPresence | L::IsManaged => g.lookup_artifact(ctx, arg)?,
+            L::InputPresence | L::IsConsumed => g.lookup_input_output(ctx, arg, Kind::Input)?,
+            L::OutputPresence | L::IsProduced => g.lookup_input_output(ctx, arg, Kind::Output)?,
+            L::ImportPresence => g.lookup_import(ctx, arg)?,
+            L::TechnologyPresence => g.lookup_technology(ctx, arg)?,
+            _ => self.member(op, arg, ctx)?,
+        };
+        match op {
+            L::SourcePresence | L::TargetPresence => {
+                let e = g.get(about);
+                let end = if op == L::SourcePresence {
                     e.source
                 } else {
                     e.target
-                } {
+                };
+                Ok(match end {
                     Some(n) => self.presence(n),
                     None => self.sat.constant(false),
-                }
+                })
             }
-            "container_presence" => {
-                let c = match arg.as_str() {
-                    Some("SELF") => g.lookup_container(ctx, arg)?,
-                    Some("CONTAINER") => {
-                        let c = g.lookup_container(ctx, arg)?;
-                        g.lookup_container(Some(c), arg)?
-                    }
-                    _ => bail!(arg.span, "Unexpected error"),
-                };
-                self.presence(c)
+            _ => self.element_op(op, about),
+        }
+    }
+
+    /// The property or type an `*_property_presence` or `*_type_presence`
+    /// argument names: `[<container reference...>, <member name or index>]`.
+    fn member(&self, op: LogicOp, arg: &Node, ctx: Option<ElementId>) -> Result<ElementId> {
+        use LogicOp as L;
+        let g = self.graph;
+        let is_property = op.is_property_presence();
+        let kind = if is_property {
+            Kind::Property
+        } else {
+            Kind::Type
+        };
+        // Policies are referred to by index, so their property argument
+        // lists differ.
+        let is_policy_property = op == L::PolicyPropertyPresence;
+        let list = Graph::check_args(arg, is_policy_property)?;
+        let pair = || Node::seq(list.iter().take(2).cloned().collect());
+        let container = match op {
+            L::NodePropertyPresence | L::NodeTypePresence => g.lookup_node(ctx, &list[0])?,
+            L::RelationPropertyPresence | L::RelationTypePresence => {
+                g.lookup_relation(ctx, &pair())?
             }
-            "policy_presence" => {
-                let p = g.lookup_policy(ctx, arg)?;
-                self.presence(p)
-            }
-            "has_present_target" => {
-                let p = g.lookup_policy(ctx, arg)?;
-                self.element_op(Op::HasPresentTarget, p)?
-            }
-            "group_presence" => {
-                let gr = g.lookup_group(ctx, arg)?;
-                self.presence(gr)
-            }
-            "has_present_member" => {
-                let gr = g.lookup_group(ctx, arg)?;
-                self.element_op(Op::HasPresentMember, gr)?
-            }
-            "artifact_presence" => {
-                let a = g.lookup_artifact(ctx, arg)?;
-                self.presence(a)
-            }
-            "is_managed" => {
-                let a = g.lookup_artifact(ctx, arg)?;
-                self.element_op(Op::IsManaged, a)?
-            }
-            "node_property_presence" | "node_type_presence" => {
-                let list = Graph::check_args(arg, false)?;
-                let n = g.lookup_node(ctx, &list[0])?;
-                let kind = if key.ends_with("property_presence") {
-                    Kind::Property
-                } else {
-                    Kind::Type
-                };
-                let p = g.lookup_member(n, arg, kind)?;
-                self.presence(p)
-            }
-            "relation_property_presence" | "relation_type_presence" => {
-                let list = Graph::check_args(arg, false)?;
-                let pair = Node::seq(list.iter().take(2).cloned().collect());
-                let r = g.lookup_relation(ctx, &pair)?;
-                let kind = if key.ends_with("property_presence") {
-                    Kind::Property
-                } else {
-                    Kind::Type
-                };
-                let p = g.lookup_member(r, arg, kind)?;
-                self.presence(p)
-            }
-            "group_property_presence" | "group_type_presence" => {
-                let list = Graph::check_args(arg, false)?;
-                let gr = g.lookup_group(ctx, &list[0])?;
-                let kind = if key.ends_with("property_presence") {
-                    Kind::Property
-                } else {
-                    Kind::Type
-                };
-                let p = g.lookup_member(gr, arg, kind)?;
-                self.presence(p)
-            }
-            "policy_property_presence" | "policy_type_presence" => {
-                let is_prop = key.ends_with("property_presence");
-                let list = Graph::check_args(arg, is_prop)?;
-                let pol = g.lookup_policy(ctx, &list[0])?;
-                let kind = if is_prop { Kind::Property } else { Kind::Type };
-                let p = g.lookup_member(pol, arg, kind)?;
-                self.presence(p)
-            }
-            "artifact_property_presence" | "artifact_type_presence" => {
-                let list = Graph::check_args(arg, false)?;
-                let pair = Node::seq(list.iter().take(2).cloned().collect());
-                let a = g.lookup_artifact(ctx, &pair)?;
-                let kind = if key.ends_with("property_presence") {
-                    Kind::Property
-                } else {
-                    Kind::Type
-                };
-                let p = g.lookup_member(a, arg, kind)?;
-                self.presence(p)
-            }
-            "input_presence" => {
-                let i = g.lookup_input_output(ctx, arg, Kind::Input)?;
-                self.presence(i)
-            }
-            "is_consumed" => {
-                let i = g.lookup_input_output(ctx, arg, Kind::Input)?;
-                self.element_op(Op::IsConsumed, i)?
-            }
-            "output_presence" => {
-                let o = g.lookup_input_output(ctx, arg, Kind::Output)?;
-                self.presence(o)
-            }
-            "is_produced" => {
-                let o = g.lookup_input_output(ctx, arg, Kind::Output)?;
-                self.element_op(Op::IsProduced, o)?
-            }
-            "import_presence" => {
-                let i = g.lookup_import(ctx, arg)?;
-                self.presence(i)
-            }
-            "technology_presence" => {
-                let t = g.lookup_technology(ctx, arg)?;
-                self.presence(t)
-            }
-            _ => bail!(
-                whole.span,
-                "Unknown logic expression \"{}\"",
-                to_json_pretty(whole)
-            ),
-        })
+            L::GroupPropertyPresence | L::GroupTypePresence => g.lookup_group(ctx, &list[0])?,
+            L::PolicyPropertyPresence | L::PolicyTypePresence => g.lookup_policy(ctx, &list[0])?,
+            _ => g.lookup_artifact(ctx, &pair())?,
+        };
+        g.lookup_member(container, arg, kind)
     }
 
     /// The two sides of `{implies: [a, b]}`.
@@ -831,16 +627,16 @@ impl<'a> Encoder<'a> {
     pub fn require_logic(&mut self, expr: &Node, ctx: Option<ElementId>) -> Result<()> {
         let op = expr
             .as_map()
-            .and_then(logic_operator)
-            .filter(|(key, _)| matches!(*key, "amo" | "implies"));
-        let Some((key, arg)) = op.filter(|_| self.depth < MAX_LOGIC_DEPTH) else {
+            .and_then(LogicOp::of_map)
+            .filter(|(op, _)| matches!(op, LogicOp::Amo | LogicOp::Implies));
+        let Some((op, arg)) = op.filter(|_| self.depth < MAX_LOGIC_DEPTH) else {
             let l = self.logic(expr, ctx)?;
             self.sat.require(l);
             return Ok(());
         };
         // One level of nesting, as `logic_in` counts for the operator.
         self.depth += 1;
-        let result = if key == "amo" {
+        let result = if op == LogicOp::Amo {
             self.logic_list(arg, ctx)
                 .map(|lits| self.sat.require_at_most_one(&lits))
         } else {
@@ -1032,20 +828,6 @@ fn looks_numeric(s: &str) -> bool {
         && !s.eq_ignore_ascii_case("inf")
         && !s.eq_ignore_ascii_case("nan")
         && !s.eq_ignore_ascii_case("infinity")
-}
-
-#[cfg(test)]
-mod rank_tests {
-    use super::*;
-
-    #[test]
-    fn logic_rank_follows_logic_keys() {
-        for (i, k) in LOGIC_KEYS.iter().enumerate() {
-            assert_eq!(logic_rank(k), Some(i), "{k}");
-        }
-        assert_eq!(logic_rank("_generated"), None);
-        assert_eq!(logic_rank("variability_input"), None);
-    }
 }
 
 #[cfg(test)]
