@@ -3,6 +3,7 @@
 //! `mandatory`, `optional`, `choices`, `alternatives`, `requires` and
 //! `excludes` (part 2, 2.6).
 
+use crate::document;
 use crate::error::{bail, Error, Result};
 use v4t_expr::deep_merge;
 use v4t_sat::{Lit, Solver};
@@ -12,9 +13,7 @@ use v4t_yaml::{Map, Node, Span};
 
 /// The accumulated input assignments of presets (in order) and `direct`.
 pub fn assign(doc: &Node, presets: &[String], direct: Option<&Node>) -> Result<Map> {
-    let variability = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"));
+    let variability = document::variability(doc);
     let defined = variability.and_then(|v| v.get("presets"));
     let mut acc = Node::map(Map::new());
     for name in presets {
@@ -70,9 +69,7 @@ fn targets(n: &Node, allow_string: bool) -> Result<Vec<String>> {
 
 /// The feature-model check (2.6); a no-op unless some input uses a feature key.
 pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
-    let Some(defs) = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"))
+    let Some(defs) = document::variability(doc)
         .and_then(|v| v.get("inputs"))
         .and_then(Node::as_map)
     else {

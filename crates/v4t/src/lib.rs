@@ -19,6 +19,7 @@
 //! The library does no I/O: texts come in through [`Sources`] and a [`Loader`].
 
 pub mod check;
+mod document;
 pub mod enrich;
 pub mod error;
 pub mod fxhash;
@@ -138,7 +139,7 @@ pub fn resolve_observed(
     let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref())
         .map_err(code(Code::InvalidInput))?;
     // The reference's "hotfix": no fallback properties in the resolver graph.
-    if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
+    if let Some(tt) = crate::document::topology_map_mut(&mut doc) {
         if let Some(o) = tt
             .map_entry("variability")
             .and_then(|v| v.map_entry("options"))

@@ -6,7 +6,7 @@
 //! this module only reads.
 //!
 //! * **Unused variability input.** An input declared in
-//!   `topology_template.variability.inputs` whose name is never the argument
+//!   `variability.inputs` of the topology whose name is never the argument
 //!   of a `variability_input` operator anywhere in the document (conditions,
 //!   named expressions, constraints, other inputs' `default_expression`,
 //!   property expressions, type-specific conditions). Assigning it in a
@@ -20,6 +20,7 @@
 //!   node that declares it (the reference accepts it, and conformance tests
 //!   use it to test relation conditions, but no orchestrator can deploy it).
 
+use crate::document;
 use crate::fxhash::FxHashSet;
 use v4t_source::{Code, Diagnostic};
 use v4t_yaml::{Map, Node, Value};
@@ -79,10 +80,7 @@ const PROPERTY_KEYS: &[&str] = &["value", "expression"];
 /// Collects the warnings for `doc`.
 pub fn lint(doc: &Node) -> Vec<Warning> {
     let mut out = Vec::new();
-    let Some(tt) = doc
-        .get("topology_template")
-        .filter(|n| n.as_map().is_some())
-    else {
+    let Some(tt) = document::topology(doc).filter(|n| n.as_map().is_some()) else {
         return out;
     };
     unused_inputs(doc, tt, &mut out);

@@ -4,6 +4,7 @@
 //!
 //! Imports (`imports:`) are never loaded: they are conditional elements only.
 
+use crate::document;
 use crate::error::{Error, Result};
 use crate::fxhash::FxHashSet;
 use v4t_source::{Code, Loader, Sources};
@@ -62,7 +63,7 @@ pub fn load(
         let message = "Unsupported TOSCA definitions version";
         return Err(Error::coded(Code::DefinitionsVersion, message, doc.span));
     }
-    if doc.get("topology_template").is_some_and(Node::is_defined) {
+    if document::topology(&doc).is_some_and(Node::is_defined) {
         load_referenced(
             sources,
             &mut doc,
@@ -107,9 +108,7 @@ fn load_referenced(
     key: &str,
     defaults: &[&str],
 ) -> Result<()> {
-    let current = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"))
+    let current = document::variability(doc)
         .and_then(|v| v.get(key))
         .filter(|n| n.is_defined());
     let loaded = match current {
@@ -138,7 +137,7 @@ fn load_referenced(
         }
     };
     if let Some(value) = loaded {
-        let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) else {
+        let Some(tt) = document::topology_map_mut(doc) else {
             return Ok(());
         };
         if let Some(v) = tt.map_entry("variability") {

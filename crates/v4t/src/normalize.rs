@@ -11,6 +11,7 @@
 //! **Invariant:** normalisation is idempotent; the pipeline normalises the same
 //! document several times, as the reference implementation does.
 
+use crate::document;
 use crate::error::{Error, Result};
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Key, Map, Node, Span, Value};
@@ -32,7 +33,7 @@ pub const TYPE_COLLECTIONS: [(&str, &str); 8] = [
 pub fn normalize(doc: &mut Node) -> Result<()> {
     let automatic = automatic_default_alternatives(doc)?;
     normalize_imports(doc);
-    if let Some(tt) = doc.get_mut("topology_template") {
+    if let Some(tt) = document::topology_mut(doc) {
         if tt.as_map().is_some() {
             normalize_topology(tt, automatic)?;
         }
@@ -43,9 +44,7 @@ pub fn normalize(doc: &mut Node) -> Result<()> {
 }
 
 fn automatic_default_alternatives(doc: &Node) -> Result<bool> {
-    match doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"))
+    match document::variability(doc)
         .and_then(|v| v.get("options"))
         .and_then(|o| o.get_defined("automatic_default_alternatives"))
     {
@@ -549,7 +548,7 @@ fn normalize_entity_types(doc: &mut Node) {
 
 /// Deletes `automatic_default_alternatives` after the first normalisation (3.10).
 fn cleanup_variability(doc: &mut Node) {
-    let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) else {
+    let Some(tt) = document::topology_map_mut(doc) else {
         return;
     };
     let Some(variability) = tt.get_mut("variability") else {

@@ -1,4 +1,4 @@
-//! Variability options (`topology_template.variability.options`): pruning
+//! Variability options (`variability.options` of the topology): pruning
 //! modes, per-version defaults and the precedence general < per element kind <
 //! per element (part 1, section 6).
 //!

@@ -5,6 +5,7 @@
 //! and policy targets pruned, list forms turned into maps, property
 //! expressions replaced by their values, every V4T-only key removed.
 
+use crate::document::{self, TOPOLOGY};
 use crate::error::{fail_at, Result};
 
 use crate::fxhash::FxHashMap;
@@ -68,7 +69,7 @@ fn shell(raw: Option<&mut Node>, replaced: &[&str], drop_v4t: bool) -> Node {
     Node::new(Value::Map(out), span)
 }
 
-/// Keys of `topology_template` whose values the transformation rebuilds.
+/// Keys of the topology whose values the transformation rebuilds.
 const REBUILT: [&str; 7] = [
     "inputs",
     "node_templates",
@@ -93,14 +94,14 @@ pub fn transform(
     let src = source;
     // The output starts as the document without the collections that are
     // rebuilt from the graph (placeholders keep their positions).
-    let mut doc = shell(Some(src), &["topology_template", "imports"], false);
+    let mut doc = shell(Some(src), &[TOPOLOGY, "imports"], false);
     if let Some(root) = doc.as_map_mut() {
-        if let Some(tt) = src.get_mut("topology_template") {
-            root.insert("topology_template", shell(Some(tt), &REBUILT, false));
+        if let Some(tt) = document::topology_mut(src) {
+            root.insert(TOPOLOGY, shell(Some(tt), &REBUILT, false));
         }
     }
 
-    if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
+    if let Some(tt) = document::topology_map_mut(&mut doc) {
         // Inputs first: they rewrite the values of their consumers.
         let mut consumer_values: Vec<(ElementId, Node)> = Vec::new();
         if tt.contains_key("inputs") {
@@ -216,7 +217,7 @@ pub fn transform(
         }
 
         let relationship_templates = |src: &Node| {
-            src.get("topology_template")
+            document::topology(src)
                 .and_then(|t| t.get("relationship_templates"))
                 .and_then(Node::as_map)
                 .map(Map::len)
@@ -227,8 +228,7 @@ pub fn transform(
             let mut by_position: Vec<Option<ElementId>> = vec![None; len];
             let mut by_name: FxHashMap<&str, ElementId> = FxHashMap::default();
             {
-                let rts = src
-                    .get("topology_template")
+                let rts = document::topology(src)
                     .and_then(|t| t.get("relationship_templates"))
                     .and_then(Node::as_map)
                     .expect("relationship templates");
@@ -259,8 +259,7 @@ pub fn transform(
             // The present templates moved out of `src` in one pass over its
             // map, then typed and given their properties (read from `src`).
             let mut moved = Vec::with_capacity(len);
-            if let Some(rts) = src
-                .get_mut("topology_template")
+            if let Some(rts) = document::topology_mut(src)
                 .and_then(|t| t.get_mut("relationship_templates"))
                 .and_then(Node::as_map_mut)
             {
@@ -374,11 +373,11 @@ pub fn transform(
         Node::string("tosca_simple_yaml_1_3"),
     );
     if root
-        .get("topology_template")
+        .get(TOPOLOGY)
         .and_then(Node::as_map)
         .is_some_and(Map::is_empty)
     {
-        root.remove("topology_template");
+        root.remove(TOPOLOGY);
     }
     for (collection, _) in TYPE_COLLECTIONS {
         let Some(types) = root.get_mut(collection).and_then(Node::as_map_mut) else {

@@ -13,6 +13,7 @@
 //! `persistent`, ...), that stage keeps doing so and this module stays quiet.
 //! `null` always counts as "not given".
 
+use crate::document::{self, TOPOLOGY};
 use crate::error::{Error, Result};
 use v4t_yaml::{Node, Value};
 
@@ -48,15 +49,16 @@ impl Shape {
 
 /// Checks the shapes of the V4T and TOSCA keys of `doc`.
 pub fn validate(doc: &Node) -> Result<()> {
-    let Some(root) = doc.as_map() else {
+    if doc.as_map().is_none() {
+        return Ok(());
+    }
+    let Some(tt) = document::topology(doc) else {
         return Ok(());
     };
-    let Some(tt) = root.get("topology_template") else {
-        return Ok(());
-    };
-    expect(tt, "topology_template", Shape::Map)?;
+    expect(tt, TOPOLOGY, Shape::Map)?;
     if let Some(v) = tt.get("variability") {
-        let path = "topology_template.variability";
+        let path = format!("{TOPOLOGY}.variability");
+        let path = path.as_str();
         expect(v, path, Shape::Map)?;
         for (key, shape) in [
             ("inputs", Shape::MapOrList),
@@ -87,7 +89,7 @@ pub fn validate(doc: &Node) -> Result<()> {
         ("outputs", Shape::MapOrList),
     ] {
         if let Some(n) = tt.get(key) {
-            expect(n, &format!("topology_template.{key}"), shape)?;
+            expect(n, &format!("{TOPOLOGY}.{key}"), shape)?;
         }
     }
     for_each_template(tt.get("node_templates"), |name, node| {

@@ -4,6 +4,7 @@
 //! condition (part 1, section 9).
 
 use super::single;
+use crate::document;
 use crate::error::{bail, Error, Result};
 use crate::graph::{Cond, Definitions, ElementId, Graph, Kind};
 use crate::logic::LogicOp as Op;
@@ -50,9 +51,7 @@ pub fn enrich_conditions(
     let g = graph;
     // An element's entry holds its manual list until its turn, then its final list.
     let mut current = manual;
-    let variability = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"));
+    let variability = document::variability(doc);
     let inputs = variability
         .and_then(|v| v.get("inputs"))
         .and_then(Node::as_map);

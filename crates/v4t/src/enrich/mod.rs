@@ -16,6 +16,7 @@ mod tests;
 
 pub use conditions::{bratan, scope, simplify};
 
+use crate::document;
 use crate::error::Result;
 use crate::graph::{self, Graph};
 use crate::normalize::normalize;
@@ -113,8 +114,7 @@ fn enrich_doc(doc: &mut Node, keep_graph: bool) -> Result<Option<Graph>> {
 /// removes no variability group, and rebuilds `groups` from group elements
 /// only, so every entry must be one.
 fn keeps_elements(doc: &Node, g: &Graph) -> bool {
-    let group_entries = doc
-        .get("topology_template")
+    let group_entries = document::topology(doc)
         .and_then(|t| t.get("groups"))
         .and_then(Node::as_seq)
         .map_or(0, Vec::len);
@@ -157,7 +157,7 @@ fn write_back(
             m.insert("conditions", Node::seq(list));
         }
     }
-    let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) else {
+    let Some(tt) = document::topology_map_mut(doc) else {
         return;
     };
     if !constraints.is_empty() {

@@ -9,6 +9,7 @@
 //! technologies (`enrich_implementations`, 8.5) or become the technologies of
 //! a managed node without any (`enrich_technologies`, 8.4).
 
+use crate::document;
 use crate::error::{bail, Result};
 use crate::graph::{Cond, ElementId, Graph};
 use crate::types::TypeSystem;
@@ -54,11 +55,7 @@ pub fn may_edit(doc: &Node) -> Result<bool> {
     let Ok(version) = crate::graph::check_version(doc) else {
         return Ok(true);
     };
-    let options_raw = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"))
-        .and_then(|v| v.get("options"))
-        .and_then(Node::as_map);
+    let options_raw = document::options(doc);
     let options = crate::options::Options::new(version, options_raw)?;
     Ok(options.enrich_technologies
         || (options.enrich_implementations && !read_rules(doc).is_empty()))
@@ -123,9 +120,7 @@ impl Rule {
 
 /// The rules of the document, sorted (8.1).
 fn read_rules(doc: &Node) -> Vec<Rule> {
-    let list = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"))
+    let list = document::variability(doc)
         .and_then(|v| v.get("qualities"))
         .and_then(Node::as_seq);
     let mut rules: Vec<Rule> = list

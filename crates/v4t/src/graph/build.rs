@@ -1,7 +1,8 @@
 //! Population: builds the [`Graph`] of a normalised document in the
 //! reference's order (part 1, section 5), raising its errors in that order.
 
-use super::{is_hosting_name, Cond, Element, ElementId, Graph, Ids, Kind, Loc, Owner, Sections};
+use super::{is_hosting_name, Cond, Element, ElementId, Graph, Ids, Kind, Loc, Owner};
+use crate::document::{self, Sections};
 use crate::error::{bail, Error, Result};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::normalize::not_a_boolean;
@@ -142,10 +143,7 @@ pub fn rebuild(doc: &Node, previous: Graph) -> Result<Graph> {
 
 /// `variability.options` of `doc`.
 fn options_raw(doc: &Node) -> Option<&Map> {
-    doc.get("topology_template")
-        .and_then(|t| t.get("variability"))
-        .and_then(|v| v.get("options"))
-        .and_then(Node::as_map)
+    document::options(doc)
 }
 
 /// Moves the `conditions` of the elements `ids` (those whose definitions
@@ -168,7 +166,7 @@ fn move_conditions(doc: &mut Node, g: &mut Graph, ids: &[ElementId]) {
 /// [`move_conditions`] moves.
 fn build_with(doc: &Node, copy: Copying) -> Result<(Graph, Vec<ElementId>)> {
     let version = check_version(doc)?;
-    let tt = doc.get("topology_template");
+    let tt = document::topology(doc);
     let options = Options::new(version, options_raw(doc))?;
     let relationship_templates: Vec<String> = tt
         .and_then(|t| t.get("relationship_templates"))
@@ -237,7 +235,7 @@ fn element_count(doc: &Node) -> usize {
             .sum()
     };
     let mut n = doc.get("imports").map_or(0, len);
-    let Some(tt) = doc.get("topology_template").and_then(Node::as_map) else {
+    let Some(tt) = document::topology(doc).and_then(Node::as_map) else {
         return n;
     };
     for (k, v) in tt.iter() {
@@ -333,7 +331,7 @@ fn single(item: &Node) -> Option<(&str, Span, &Node)> {
 
 impl<'d> Builder<'d> {
     fn tt(&self) -> Option<&'d Node> {
-        self.doc.get("topology_template")
+        document::topology(self.doc)
     }
 
     fn list(&self, key: &str) -> &'d [Node] {
@@ -1319,17 +1317,13 @@ pub fn add_fallback_properties(doc: &mut Node) -> Result<()> {
     let Ok(version) = check_version(doc) else {
         return Ok(());
     };
-    let options_raw = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"))
-        .and_then(|v| v.get("options"))
-        .and_then(Node::as_map);
+    let options_raw = document::options(doc);
     let options = Options::new(version, options_raw)?;
     if options.bratans_unknown {
         return Ok(());
     }
     let mode_a = options.fallback_property_default_alternative;
-    let Some(tt) = doc.get_mut("topology_template") else {
+    let Some(tt) = document::topology_mut(doc) else {
         return Ok(());
     };
     let mut containers: Vec<&mut Node> = Vec::new();

@@ -19,6 +19,7 @@ pub use build::{
 pub use cond::Cond;
 pub use constraint::Constraint;
 
+use crate::document::{section, section_mut, Section, Sections};
 use crate::fxhash::FxHashMap;
 use crate::logic::LogicOp;
 use crate::options::Options;
@@ -507,120 +508,6 @@ fn entry_value_mut(list: Option<&mut Node>, index: u32) -> Option<&mut Node> {
         .as_map_mut()?
         .first_mut()
         .map(|(_, v)| v)
-}
-
-/// A top-level list or map that element locations start from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Section {
-    NodeTemplates,
-    RelationshipTemplates,
-    Groups,
-    Policies,
-    Inputs,
-    Outputs,
-    /// `imports`, beside `topology_template`.
-    Imports,
-}
-
-impl Section {
-    const ALL: [Section; 7] = [
-        Section::NodeTemplates,
-        Section::RelationshipTemplates,
-        Section::Groups,
-        Section::Policies,
-        Section::Inputs,
-        Section::Outputs,
-        Section::Imports,
-    ];
-
-    fn key(self) -> &'static str {
-        match self {
-            Section::NodeTemplates => "node_templates",
-            Section::RelationshipTemplates => "relationship_templates",
-            Section::Groups => "groups",
-            Section::Policies => "policies",
-            Section::Inputs => "inputs",
-            Section::Outputs => "outputs",
-            Section::Imports => "imports",
-        }
-    }
-}
-
-/// The positions of `topology_template` and of the sections in the document
-/// a graph was built from, so that [`Graph::raw`] indexes them instead of
-/// searching their keys for every element. Lookups check the key at each
-/// position and search again if it differs (a key added or removed since).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Sections {
-    topology: Option<usize>,
-    /// By [`Section`], in [`Section::ALL`] order.
-    positions: [Option<usize>; 7],
-}
-
-impl Sections {
-    pub(crate) fn of(doc: &Node) -> Sections {
-        let mut s = Sections::default();
-        let Some(m) = doc.as_map() else { return s };
-        s.topology = position(m, "topology_template");
-        s.positions[6] = position(m, Section::Imports.key());
-        if let Some(tt) = s
-            .topology
-            .and_then(|i| m.get_index(i))
-            .and_then(|(_, v)| v.as_map())
-        {
-            for (slot, section) in s.positions.iter_mut().zip(&Section::ALL[..6]) {
-                *slot = position(tt, section.key());
-            }
-        }
-        s
-    }
-}
-
-/// The position of `key` in `m`.
-fn position(m: &Map, key: &str) -> Option<usize> {
-    m.keys().position(|k| k == key)
-}
-
-/// The entry of `m` at `at` if its key is `key`, else the entry `key`.
-fn entry_at<'d>(m: &'d Map, at: Option<usize>, key: &str) -> Option<&'d Node> {
-    match at.and_then(|i| m.get_index(i)) {
-        Some((k, v)) if k.name == key => Some(v),
-        _ => m.get(key),
-    }
-}
-
-fn entry_at_mut<'d>(m: &'d mut Map, at: Option<usize>, key: &str) -> Option<&'d mut Node> {
-    match at {
-        Some(i) if m.get_index(i).is_some_and(|(k, _)| k.name == key) => m.get_index_mut(i),
-        _ => m.get_mut(key),
-    }
-}
-
-/// A section of `doc`, at its position in `hint` if given.
-fn section<'d>(doc: &'d Node, s: Section, hint: Option<&Sections>) -> Option<&'d Node> {
-    let m = doc.as_map()?;
-    if s == Section::Imports {
-        return entry_at(m, hint.and_then(|h| h.positions[6]), s.key());
-    }
-    let tt = entry_at(m, hint.and_then(|h| h.topology), "topology_template")?;
-    entry_at(
-        tt.as_map()?,
-        hint.and_then(|h| h.positions[s as usize]),
-        s.key(),
-    )
-}
-
-fn section_mut<'d>(doc: &'d mut Node, s: Section, hint: Option<&Sections>) -> Option<&'d mut Node> {
-    let m = doc.as_map_mut()?;
-    if s == Section::Imports {
-        return entry_at_mut(m, hint.and_then(|h| h.positions[6]), s.key());
-    }
-    let tt = entry_at_mut(m, hint.and_then(|h| h.topology), "topology_template")?;
-    entry_at_mut(
-        tt.as_map_mut()?,
-        hint.and_then(|h| h.positions[s as usize]),
-        s.key(),
-    )
 }
 
 /// The definition of `owner`, with the document's sections from `section`.

@@ -3,6 +3,7 @@
 //! Boolean and presence operators are encoded symbolically; everything else is
 //! evaluated eagerly as a value expression and coerced to a constant (4.8).
 
+use crate::document;
 use crate::error::{bail, Error, Result};
 use crate::fxhash::{FxHashMap, FxHasher};
 use crate::graph::{Cond, Constraint, ElementId, Graph, Kind};
@@ -61,9 +62,7 @@ impl<'a> Encoder<'a> {
         inputs: Map,
         now_ms: f64,
     ) -> Self {
-        let variability = doc
-            .get("topology_template")
-            .and_then(|t| t.get("variability"));
+        let variability = document::variability(doc);
         let section = |key: &str| variability.and_then(|v| v.get(key)).and_then(Node::as_map);
         let expressions = section("expressions");
         let eval = Evaluator::new(section("inputs"), expressions, inputs, now_ms);

@@ -26,6 +26,7 @@ mod tests;
 
 pub use encode::Encoder;
 
+use crate::document;
 use crate::error::{bail, Error, Result};
 use crate::graph::{ElementId, Graph, Loc, Owner};
 use crate::options::Optimize;
@@ -62,9 +63,7 @@ impl Solution {
 pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solution> {
     let types = TypeSystem::new(doc, graph);
     let mut enc = Encoder::new(graph, doc, &types, inputs, now_ms);
-    let variability = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"));
+    let variability = document::variability(doc);
 
     for g in &graph.groups {
         if graph.get(*g).variability_group {
@@ -307,8 +306,7 @@ struct RawDefs<'d> {
 
 impl<'d> RawDefs<'d> {
     fn new(doc: &'d Node) -> RawDefs<'d> {
-        let nodes = doc
-            .get("topology_template")
+        let nodes = document::topology(doc)
             .and_then(|t| t.get("node_templates"))
             .and_then(Node::as_seq)
             .map_or(&[][..], Vec::as_slice);
