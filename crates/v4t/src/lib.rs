@@ -19,6 +19,7 @@
 //! The library does no I/O: texts come in through [`Sources`] and a [`Loader`].
 
 pub mod check;
+mod config;
 mod document;
 pub mod enrich;
 pub mod error;
@@ -39,6 +40,7 @@ pub mod validate;
 #[cfg(test)]
 mod testing;
 
+use config::{Config, Version};
 pub use error::{Error, Result};
 pub use v4t_expr::deep_merge;
 pub use v4t_source::{
@@ -127,37 +129,23 @@ pub fn resolve_observed(
     options: &ResolveOptions,
     observe: &mut dyn FnMut(Stage),
 ) -> Result<Resolved> {
-    let (mut doc, loaded) = load_checked(sources, template, loader)?;
+    let (mut doc, loaded, version) = load_checked(sources, template, loader)?;
     let warnings = lint::lint(&doc);
     observe(Stage::Load);
     let enriched = if options.enrich {
-        enrich::enrich_for_resolving(&mut doc).map_err(code(Code::InvalidCondition))?
+        let enriched = enrich::enrich_for_resolving(&mut doc, version);
+        Some(enriched.map_err(code(Code::InvalidCondition))?)
     } else {
         None
     };
     observe(Stage::Enrich);
     let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref())
         .map_err(code(Code::InvalidInput))?;
-    // The reference's "hotfix": no fallback properties in the resolver graph.
-    if let Some(tt) = crate::document::topology_map_mut(&mut doc) {
-        if let Some(o) = tt
-            .map_entry("variability")
-            .and_then(|v| v.map_entry("options"))
-        {
-            o.insert("bratans_unknown", Node::bool(true));
-        }
-    }
-    normalize::normalize(&mut doc).map_err(code(Code::InvalidShape))?;
-    // The resolver reads conditions only through the graph; the output drops
-    // them. The enricher's graph already has the resolver graph's structure.
-    let graph = match enriched {
-        Some(g2) => graph::rebuild(&doc, g2),
-        None => graph::build_moving_conditions(&mut doc),
-    }
-    .map_err(code(Code::UndefinedReference))?;
+    let (config, graph) = resolver_graph(&mut doc, version, enriched)?;
     inputs::validate(&doc, &assigned).map_err(code(Code::InvalidInput))?;
     observe(Stage::Graph);
-    let solution = solve::solve(&doc, &graph, assigned, options.now_ms.unwrap_or(0.0))
+    let now_ms = options.now_ms.unwrap_or(0.0);
+    let solution = solve::solve(&doc, &graph, &config.types, assigned, now_ms)
         .map_err(code(Code::InvalidCondition))?;
     observe(Stage::Solve);
     check::check(&graph, &solution).map_err(code(Code::Inconsistent))?;
@@ -185,8 +173,8 @@ pub fn resolve_observed(
 /// Enriches the variable service template `template`: the template with every
 /// generated condition and constraint made explicit (`v4t enrich`).
 pub fn enrich(sources: &mut Sources, template: SourceId, loader: &mut dyn Loader) -> Result<Node> {
-    let (mut doc, loaded) = load_checked(sources, template, loader)?;
-    enrich::enrich(&mut doc).map_err(code(Code::InvalidCondition))?;
+    let (mut doc, loaded, version) = load_checked(sources, template, loader)?;
+    enrich::enrich(&mut doc, version).map_err(code(Code::InvalidCondition))?;
     load::remove_loaded_types(&mut doc, &loaded);
     Ok(doc)
 }
@@ -196,11 +184,44 @@ fn load_checked(
     sources: &mut Sources,
     template: SourceId,
     loader: &mut dyn Loader,
-) -> Result<(Node, load::LoadedTypes)> {
+) -> Result<(Node, load::LoadedTypes, Version)> {
     let (doc, loaded) = load::load(sources, template, loader).map_err(code(Code::InvalidShape))?;
-    graph::check_version(&doc).map_err(code(Code::DefinitionsVersion))?;
+    let version = Version::of(&doc).map_err(code(Code::DefinitionsVersion))?;
     validate::validate(&doc).map_err(code(Code::InvalidShape))?;
-    Ok((doc, loaded))
+    Ok((doc, loaded, version))
+}
+
+/// The configuration and the resolver graph: the enricher's graph #2 when
+/// it kept one (`enriched`), else a graph built from `doc`. The resolver
+/// reads conditions only through the graph; the output drops them.
+fn resolver_graph(
+    doc: &mut Node,
+    version: Version,
+    enriched: Option<(Config, Option<graph::Graph>)>,
+) -> Result<(Config, graph::Graph)> {
+    let automatic = match &enriched {
+        // The enricher's first normalisation deleted the option.
+        Some(_) => false,
+        None => options::automatic_default_alternatives(document::options(doc))?,
+    };
+    normalize::normalize(doc, automatic).map_err(code(Code::InvalidShape))?;
+    let enriched_ran = enriched.is_some();
+    let (config, kept) = match enriched {
+        Some((config, kept)) => (config, kept),
+        None => {
+            let config = Config::read(doc, version).map_err(code(Code::InvalidShape))?;
+            (config, None)
+        }
+    };
+    let resolver_options = config
+        .resolver_options(enriched_ran)
+        .map_err(code(Code::InvalidShape))?;
+    let graph = match kept {
+        Some(g2) => graph::rebuild(doc, g2, resolver_options),
+        None => graph::build_moving_conditions(doc, &resolver_options),
+    }
+    .map_err(code(Code::UndefinedReference))?;
+    Ok((config, graph))
 }
 
 /// Gives a stage's errors the stage's code unless they have a more specific one.

@@ -29,9 +29,9 @@ pub const TYPE_COLLECTIONS: [(&str, &str); 8] = [
     ("relationship_types", "tosca.relationship.Root"),
 ];
 
-/// Normalises `doc` in place.
-pub fn normalize(doc: &mut Node) -> Result<()> {
-    let automatic = automatic_default_alternatives(doc)?;
+/// Normalises `doc` in place; `automatic` is the option
+/// `automatic_default_alternatives` (the first normalisation deletes it).
+pub fn normalize(doc: &mut Node, automatic: bool) -> Result<()> {
     normalize_imports(doc);
     if let Some(tt) = document::topology_mut(doc) {
         if tt.as_map().is_some() {
@@ -41,16 +41,6 @@ pub fn normalize(doc: &mut Node) -> Result<()> {
     normalize_entity_types(doc);
     cleanup_variability(doc);
     Ok(())
-}
-
-fn automatic_default_alternatives(doc: &Node) -> Result<bool> {
-    match document::variability(doc)
-        .and_then(|v| v.get("options"))
-        .and_then(|o| o.get_defined("automatic_default_alternatives"))
-    {
-        None => Ok(false),
-        Some(n) => n.as_bool().ok_or_else(|| not_a_boolean(n)),
-    }
 }
 
 pub(crate) fn not_a_boolean(n: &Node) -> Error {
@@ -569,9 +559,9 @@ fn cleanup_variability(doc: &mut Node) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::testing::doc;
+    use crate::testing::{doc, normalize};
     use v4t_yaml::json::to_json;
+    use v4t_yaml::Node;
 
     fn norm(yaml: &str) -> Node {
         let mut d = doc(yaml);

@@ -6,43 +6,78 @@
 //! with every option resolved; element-level overrides are resolved by the
 //! enricher through [`Options::element`].
 
+use crate::config::Version;
 use crate::error::{Error, Result};
 use crate::normalize::not_a_boolean;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Span};
 
-/// `tosca_definitions_version`, grouped as the option defaults see it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Version {
-    /// `tosca_simple_yaml_1_3`, `tosca_variability_1_0`, `tosca_variability_1_0_rc_1`.
-    V1,
-    /// `tosca_variability_1_0_rc_2`.
-    V2,
-    /// `tosca_variability_1_0_rc_3`.
-    V3,
-    /// `tosca_2_0` (a hybrid).
-    Tosca2,
+/// The pruning mode of a version without `mode` (table 2.3).
+fn default_mode(version: Version) -> &'static str {
+    match version {
+        Version::V1 | Version::Tosca2 => "manual",
+        Version::V2 | Version::V3 => "semantic-loose",
+    }
 }
 
-impl Version {
-    pub fn parse(s: &str) -> Option<Version> {
-        Some(match s {
-            "tosca_simple_yaml_1_3" | "tosca_variability_1_0" | "tosca_variability_1_0_rc_1" => {
-                Version::V1
-            }
-            "tosca_variability_1_0_rc_2" => Version::V2,
-            "tosca_variability_1_0_rc_3" => Version::V3,
-            "tosca_2_0" => Version::Tosca2,
-            _ => return None,
-        })
+/// `automatic_default_alternatives` of the options `user` as written (read
+/// by the first normalisation, which then deletes it, 3.10).
+pub fn automatic_default_alternatives(user: Option<&Map>) -> Result<bool> {
+    match user
+        .and_then(|o| o.get("automatic_default_alternatives"))
+        .filter(|n| n.is_defined())
+    {
+        None => Ok(false),
+        Some(n) => n.as_bool().ok_or_else(|| not_a_boolean(n)),
     }
+}
 
-    fn default_mode(self) -> &'static str {
-        match self {
-            Version::V1 | Version::Tosca2 => "manual",
-            Version::V2 | Version::V3 => "semantic-loose",
-        }
-    }
+/// The options the enricher's transformer deletes (11.3): they only steer
+/// enrichment, so the resolver graph sees their defaults.
+pub fn is_enrichment_only(key: &str) -> bool {
+    const GENERAL: [&str; 26] = [
+        "mode",
+        "default_condition",
+        "node_default_condition_mode",
+        "relation_default_condition_mode",
+        "output_default_condition_mode",
+        "relation_default_implied",
+        "pruning",
+        "consistency_pruning",
+        "semantic_pruning",
+        "relation_source_constraint",
+        "relation_target_constraint",
+        "artifact_container_constraint",
+        "property_container_constraint",
+        "type_container_constraint",
+        "required_hosting_constraint",
+        "required_technology_constraint",
+        "unique_property_constraint",
+        "unique_artifact_constraint",
+        "unique_input_constraint",
+        "unique_output_constraint",
+        "required_artifact_constraint",
+        "required_incoming_relation_constraint",
+        "required_technology_check",
+        "enrich_input_condition",
+        "enrich_technologies",
+        "enrich_implementations",
+    ];
+    const KINDS: [&str; 8] = [
+        "node", "relation", "policy", "group", "artifact", "property", "type", "output",
+    ];
+    const SUFFIXES: [&str; 6] = [
+        "default_condition",
+        "default_consistency_condition",
+        "default_semantic_condition",
+        "pruning",
+        "consistency_pruning",
+        "semantic_pruning",
+    ];
+    GENERAL.contains(&key)
+        || key
+            .split_once('_')
+            .is_some_and(|(kind, rest)| KINDS.contains(&kind) && SUFFIXES.contains(&rest))
 }
 
 /// The ten element kinds that have default-condition and pruning options.
@@ -214,7 +249,7 @@ impl Options {
     /// options `user` (`variability.options`).
     pub fn new(version: Version, user: Option<&Map>) -> Result<Options> {
         let mode_name = match user.and_then(|m| m.get("mode")).filter(|n| n.is_defined()) {
-            None => version.default_mode().to_string(),
+            None => default_mode(version).to_string(),
             Some(n) => n
                 .as_str()
                 .ok_or_else(|| {

@@ -45,7 +45,7 @@ pub struct Enriched {
 pub fn enrich_conditions(
     doc: &Node,
     graph: &Graph,
-    types: &TypeSystem<'_>,
+    types: &TypeSystem,
     manual: Vec<Vec<Cond>>,
 ) -> Result<Enriched> {
     let g = graph;
@@ -167,7 +167,7 @@ impl<'a> Iterator for Tokens<'a> {
 struct Context<'a> {
     doc: &'a Node,
     g: &'a Graph,
-    types: &'a TypeSystem<'a>,
+    types: &'a TypeSystem,
     inputs: Option<&'a Map>,
     type_specific: Option<&'a Node>,
     kinds: &'a Kinds<'a>,
@@ -660,8 +660,8 @@ fn type_specific_wrapper(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::build;
-    use crate::normalize::normalize;
+    use crate::testing::build;
+    use crate::testing::normalize;
 
     #[test]
     fn kind_switches_are_those_of_elements_without_option_keys() {

@@ -21,7 +21,7 @@ fn by_name(g: &Graph, ids: &[ElementId]) -> Vec<Vec<ElementId>> {
 }
 
 /// The generated constraints, in the reference's order.
-pub fn enrich_constraints(g: &Graph, types: &TypeSystem<'_>) -> Result<Vec<Constraint>> {
+pub fn enrich_constraints(doc: &Node, g: &Graph, types: &TypeSystem) -> Result<Vec<Constraint>> {
     let o = &g.options.constraints;
     let id = Constraint::Var;
     let ids = Constraint::vars;
@@ -124,7 +124,7 @@ pub fn enrich_constraints(g: &Graph, types: &TypeSystem<'_>) -> Result<Vec<Const
     }
     if o.required_technology {
         for &n in &g.nodes {
-            if !types.is_managed(n)? {
+            if !types.is_managed(g, g.raw_map(doc, n), n)? {
                 continue;
             }
             match g.get(n).technologies[..] {
@@ -135,7 +135,7 @@ pub fn enrich_constraints(g: &Graph, types: &TypeSystem<'_>) -> Result<Vec<Const
     }
     if o.unique_technology {
         for &n in &g.nodes {
-            if types.is_managed(n)? {
+            if types.is_managed(g, g.raw_map(doc, n), n)? {
                 out.push(Constraint::Amo(ids(&g.get(n).technologies)));
             }
         }

@@ -16,11 +16,13 @@ mod tests;
 
 pub use conditions::{bratan, scope, simplify};
 
+use crate::config::{Config, Version};
 use crate::document;
 use crate::error::Result;
 use crate::graph::{self, Graph};
 use crate::normalize::normalize;
-use crate::types::TypeSystem;
+use crate::options;
+use v4t_source::Code;
 use v4t_yaml::{Key, Map, Node, Span};
 
 /// Per-element option keys removed by the enricher (11.1).
@@ -62,9 +64,10 @@ fn single_flagged(key: &str, value: Node) -> Node {
     map_with(2, key, value)
 }
 
-/// Enriches `doc` in place.
-pub fn enrich(doc: &mut Node) -> Result<()> {
-    enrich_doc(doc, false).map(drop)
+/// Enriches `doc` (of version `version`) in place; returns the template's
+/// configuration, read once the document is normalised.
+pub fn enrich(doc: &mut Node, version: Version) -> Result<Config> {
+    enrich_doc(doc, version, false).map(|(config, _)| config)
 }
 
 /// [`enrich`] for the resolver. If the write-back keeps every element in
@@ -72,42 +75,44 @@ pub fn enrich(doc: &mut Node) -> Result<()> {
 /// in the elements of graph #2 (and the generated constraints in
 /// [`Graph::constraints`]) instead of going into the document, and the
 /// graph is returned for [`graph::rebuild`]; otherwise this is [`enrich`]
-/// and returns `None`.
-pub fn enrich_for_resolving(doc: &mut Node) -> Result<Option<Graph>> {
-    enrich_doc(doc, true)
+/// and the graph is `None`.
+pub fn enrich_for_resolving(doc: &mut Node, version: Version) -> Result<(Config, Option<Graph>)> {
+    enrich_doc(doc, version, true)
 }
 
-fn enrich_doc(doc: &mut Node, keep_graph: bool) -> Result<Option<Graph>> {
-    graph::check_version(doc)?;
+fn enrich_doc(
+    doc: &mut Node,
+    version: Version,
+    keep_graph: bool,
+) -> Result<(Config, Option<Graph>)> {
+    let automatic = options::automatic_default_alternatives(document::options(doc))?;
+    normalize(doc, automatic)?;
+    let config = Config::read(doc, version).map_err(|e| e.or_code(Code::InvalidShape))?;
+    let (options, types) = (&config.options, &config.types);
     // Graph #1: technologies and implementations.
-    normalize(doc)?;
-    graph::add_fallback_properties(doc)?;
-    if technologies::may_edit(doc)? {
-        let g1 = graph::build_for_technologies(doc)?;
-        technologies::enrich_technologies(doc, &g1)?;
+    graph::add_fallback_properties(doc, options);
+    if technologies::may_edit(doc, options) {
+        let g1 = graph::build_for_technologies(doc, options)?;
+        technologies::enrich_technologies(doc, &g1, types)?;
         drop(g1);
-        normalize(doc)?;
-        graph::add_fallback_properties(doc)?;
+        normalize(doc, false)?;
+        graph::add_fallback_properties(doc, options);
     }
     // Graph #2: conditions and constraints. (Without technology edits, both
     // normalisations above are idempotent and graph #2 raises graph #1's errors.)
     // The manual condition lists move from the document into the graph and
     // on into the enrichment; `write_back` replaces every one of them.
-    let mut g2 = graph::build_moving_conditions(doc)?;
+    let mut g2 = graph::build_moving_conditions(doc, options)?;
     let manual: Vec<Vec<graph::Cond>> = g2
         .elements
         .iter_mut()
         .map(|e| std::mem::take(&mut e.conditions))
         .collect();
-    let (conditions, constraints) = {
-        let types = TypeSystem::new(doc, &g2);
-        let conditions = conditions::enrich_conditions(doc, &g2, &types, manual)?;
-        let constraints = constraints::enrich_constraints(&g2, &types)?;
-        (conditions, constraints)
-    };
+    let conditions = conditions::enrich_conditions(doc, &g2, types, manual)?;
+    let constraints = constraints::enrich_constraints(doc, &g2, types)?;
     let keep = keep_graph && keeps_elements(doc, &g2);
     write_back(doc, &mut g2, conditions, constraints, keep);
-    Ok(keep.then_some(g2))
+    Ok((config, keep.then_some(g2)))
 }
 
 /// Whether the write-back leaves every element where graph `g` found it: it
@@ -202,9 +207,7 @@ fn write_back(
             v.remove("inputs");
         }
         if let Some(o) = v.get_mut("options").and_then(Node::as_map_mut) {
-            for k in deleted_options() {
-                o.remove(&k);
-            }
+            o.retain(|k, _| !crate::options::is_enrichment_only(&k.name));
             if o.is_empty() {
                 v.remove("options");
             }
@@ -213,54 +216,4 @@ fn write_back(
             tt.remove("variability");
         }
     }
-}
-
-/// The options the enricher transformer deletes (11.3).
-fn deleted_options() -> Vec<String> {
-    let mut out: Vec<String> = [
-        "mode",
-        "default_condition",
-        "node_default_condition_mode",
-        "relation_default_condition_mode",
-        "output_default_condition_mode",
-        "relation_default_implied",
-        "pruning",
-        "consistency_pruning",
-        "semantic_pruning",
-        "relation_source_constraint",
-        "relation_target_constraint",
-        "artifact_container_constraint",
-        "property_container_constraint",
-        "type_container_constraint",
-        "required_hosting_constraint",
-        "required_technology_constraint",
-        "unique_property_constraint",
-        "unique_artifact_constraint",
-        "unique_input_constraint",
-        "unique_output_constraint",
-        "required_artifact_constraint",
-        "required_incoming_relation_constraint",
-        "required_technology_check",
-        "enrich_input_condition",
-        "enrich_technologies",
-        "enrich_implementations",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    for k in [
-        "node", "relation", "policy", "group", "artifact", "property", "type", "output",
-    ] {
-        for suffix in [
-            "default_condition",
-            "default_consistency_condition",
-            "default_semantic_condition",
-            "pruning",
-            "consistency_pruning",
-            "semantic_pruning",
-        ] {
-            out.push(format!("{k}_{suffix}"));
-        }
-    }
-    out
 }

@@ -1,8 +1,7 @@
 //! The enricher's generated conditions and constraints, per mode token and
 //! per constraint kind, checked on small templates in their exact shapes.
 
-use super::enrich;
-use crate::testing::doc;
+use crate::testing::{doc, enrich, version};
 use v4t_yaml::json::to_json;
 use v4t_yaml::Node;
 
@@ -473,7 +472,7 @@ topology_template:
 #[test]
 fn reused_resolver_graph_equals_a_fresh_build() {
     use crate::graph::{build_moving_conditions, rebuild, Cond};
-    use crate::normalize::normalize;
+    use crate::testing::{normalize, options};
     for template in [
         "
 tosca_definitions_version: tosca_variability_1_0
@@ -508,16 +507,27 @@ topology_template:
     a: {type: [{u: null}], default_condition: true, pruning: false}
 ",
     ] {
+        // What the reference does: build anew from the enriched document,
+        // re-reading its options with `bratans_unknown` set.
         let mut fresh = doc(template);
         enrich(&mut fresh).expect("enriches");
+        let variability = crate::document::topology_map_mut(&mut fresh)
+            .and_then(|t| t.map_entry("variability"))
+            .expect("topology");
+        if let Some(o) = variability.map_entry("options") {
+            o.insert("bratans_unknown", Node::bool(true));
+        }
         normalize(&mut fresh).expect("normalizes");
-        let expected = build_moving_conditions(&mut fresh).expect("builds");
+        let written = options(&fresh).expect("options");
+        let expected = build_moving_conditions(&mut fresh, &written).expect("builds");
         let mut reused = doc(template);
-        let g2 = super::enrich_for_resolving(&mut reused)
-            .expect("enriches")
-            .expect("keeps the elements");
+        let v = version(&reused);
+        let (config, g2) = super::enrich_for_resolving(&mut reused, v)
+            .expect("enriches");
+        let g2 = g2.expect("keeps the elements");
         normalize(&mut reused).expect("normalizes");
-        let mut g = rebuild(&reused, g2).expect("rebuilds");
+        let resolver = config.resolver_options(true).expect("options");
+        let mut g = rebuild(&reused, g2, resolver).expect("rebuilds");
         // Generated conditions are compact terms in the reused graph and YAML
         // in the fresh one: compare their YAML forms.
         let yaml: Vec<Vec<Cond>> = g
@@ -545,8 +555,10 @@ topology_template:
   groups:
     g: {type: variability.groups.ConditionalMembers, members: [a], conditions: false}
 ");
-    assert!(super::enrich_for_resolving(&mut d)
+    let v = version(&d);
+    assert!(super::enrich_for_resolving(&mut d, v)
         .expect("enriches")
+        .1
         .is_none());
     assert!(node_conditions(&d, "a").contains("false"));
 }

@@ -6,7 +6,7 @@ use crate::document::{self, Sections};
 use crate::error::{bail, Error, Result};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::normalize::not_a_boolean;
-use crate::options::{Options, Version};
+use crate::options::Options;
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::number::format_js;
 use v4t_yaml::{Key, Map, Node, Span, Value};
@@ -84,16 +84,16 @@ enum Copying {
     None,
 }
 
-/// Builds the graph of the normalised `doc`.
-pub fn build(doc: &Node) -> Result<Graph> {
-    build_with(doc, Copying::All).map(|(g, _)| g)
+/// Builds the graph of the normalised `doc` under `options`.
+pub fn build(doc: &Node, options: &Options) -> Result<Graph> {
+    build_with(doc, options, Copying::All).map(|(g, _)| g)
 }
 
 /// [`build`] for the technology enricher (graph #1), which reads no
 /// condition list but those of technologies: the others stay empty
 /// instead of being copied (default alternatives still get `[false]`).
-pub fn build_for_technologies(doc: &Node) -> Result<Graph> {
-    build_with(doc, Copying::Technologies).map(|(g, _)| g)
+pub fn build_for_technologies(doc: &Node, options: &Options) -> Result<Graph> {
+    build_with(doc, options, Copying::Technologies).map(|(g, _)| g)
 }
 
 /// [`build`], moving the condition lists out of `doc` into the elements
@@ -101,8 +101,8 @@ pub fn build_for_technologies(doc: &Node) -> Result<Graph> {
 /// callers that read conditions only through the graph afterwards: the
 /// enricher, which writes every list back, and the resolver, whose output
 /// drops them.
-pub fn build_moving_conditions(doc: &mut Node) -> Result<Graph> {
-    let (mut g, with_conditions) = build_with(doc, Copying::None)?;
+pub fn build_moving_conditions(doc: &mut Node, options: &Options) -> Result<Graph> {
+    let (mut g, with_conditions) = build_with(doc, options, Copying::None)?;
     move_conditions(doc, &mut g, &with_conditions);
     Ok(g)
 }
@@ -113,13 +113,11 @@ pub fn build_moving_conditions(doc: &mut Node) -> Result<Graph> {
 /// write-back, input assignment and normalisation leave every element in
 /// place; they change element options and the variability options. So
 /// this keeps the elements and refreshes what those edits change, exactly
-/// as [`build`] of `doc` would see it: the options (and with them the
-/// default `implied` of relations, [`Graph::is_implied`]), the
-/// default-alternative flags (the write-back deletes `default_alternative`)
-/// and the anchor check.
-pub fn rebuild(doc: &Node, previous: Graph) -> Result<Graph> {
-    let version = check_version(doc)?;
-    let options = Options::new(version, options_raw(doc))?;
+/// as [`build`] of `doc` would see it: the options (the resolver's,
+/// `options`, and with them the default `implied` of relations,
+/// [`Graph::is_implied`]), the default-alternative flags (the write-back
+/// deletes `default_alternative`) and the anchor check.
+pub fn rebuild(doc: &Node, previous: Graph, options: Options) -> Result<Graph> {
     let mut g = previous;
     g.options = options;
     g.sections = Sections::of(doc);
@@ -141,11 +139,6 @@ pub fn rebuild(doc: &Node, previous: Graph) -> Result<Graph> {
     Ok(b.g)
 }
 
-/// `variability.options` of `doc`.
-fn options_raw(doc: &Node) -> Option<&Map> {
-    document::options(doc)
-}
-
 /// Moves the `conditions` of the elements `ids` (those whose definitions
 /// have the key) from `doc` into the elements.
 fn move_conditions(doc: &mut Node, g: &mut Graph, ids: &[ElementId]) {
@@ -164,10 +157,9 @@ fn move_conditions(doc: &mut Node, g: &mut Graph, ids: &[ElementId]) {
 
 /// The graph of `doc`, and with [`Copying::None`] the elements whose lists
 /// [`move_conditions`] moves.
-fn build_with(doc: &Node, copy: Copying) -> Result<(Graph, Vec<ElementId>)> {
-    let version = check_version(doc)?;
+fn build_with(doc: &Node, options: &Options, copy: Copying) -> Result<(Graph, Vec<ElementId>)> {
     let tt = document::topology(doc);
-    let options = Options::new(version, options_raw(doc))?;
+    let options = options.clone();
     let relationship_templates: Vec<String> = tt
         .and_then(|t| t.get("relationship_templates"))
         .and_then(Node::as_map)
@@ -262,19 +254,6 @@ fn owned_by_artifact(def: &Node) -> usize {
 /// The definitions of the single-entry maps in the list `n`.
 fn entries(n: &Node) -> impl Iterator<Item = (&str, Span, &Node)> {
     n.as_seq().into_iter().flatten().filter_map(single)
-}
-
-/// Checks `tosca_definitions_version`.
-pub fn check_version(doc: &Node) -> Result<Version> {
-    let v = doc.get("tosca_definitions_version");
-    v.and_then(Node::as_str)
-        .and_then(Version::parse)
-        .ok_or_else(|| {
-            Error::at(
-                "Unsupported TOSCA definitions version",
-                v.map(|n| n.span).unwrap_or(doc.span),
-            )
-        })
 }
 
 /// Appends `<kind>.<name>[@<index>]` (an element id without its
@@ -1313,23 +1292,15 @@ fn jinja_eval_producer(s: &str) -> Option<&str> {
 
 /// Appends the fallback `VINTNER_UNDEFINED` property of every property name of
 /// every container (5.3), unless `bratans_unknown` is set.
-pub fn add_fallback_properties(doc: &mut Node) -> Result<()> {
-    let Ok(version) = check_version(doc) else {
-        return Ok(());
-    };
-    let options_raw = document::options(doc);
-    let options = Options::new(version, options_raw)?;
+pub fn add_fallback_properties(doc: &mut Node, options: &Options) {
     if options.bratans_unknown {
-        return Ok(());
+        return;
     }
     let mode_a = options.fallback_property_default_alternative;
-    let Some(tt) = document::topology_mut(doc) else {
-        return Ok(());
+    let Some(ttm) = document::topology_map_mut(doc) else {
+        return;
     };
     let mut containers: Vec<&mut Node> = Vec::new();
-    let Some(ttm) = tt.as_map_mut() else {
-        return Ok(());
-    };
     for (k, v) in ttm.iter_mut() {
         match k.name.as_str() {
             "node_templates" => {
@@ -1359,7 +1330,6 @@ pub fn add_fallback_properties(doc: &mut Node) -> Result<()> {
     for c in containers {
         add_fallbacks_to(c, mode_a);
     }
-    Ok(())
 }
 
 fn containers_of_node<'a>(node: &'a mut Node, out: &mut Vec<&'a mut Node>) {
@@ -1438,7 +1408,7 @@ fn add_fallbacks_to(container: &mut Node, mode_a: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::normalize::normalize;
+    use crate::testing::{build, normalize, options};
 
     const TEMPLATE: &str = "
 tosca_definitions_version: tosca_variability_1_0
@@ -1527,7 +1497,7 @@ imports:
     #[test]
     fn graph_one_copies_only_technology_conditions() {
         let d = normalized();
-        let g = build_for_technologies(&d).expect("builds");
+        let g = build_for_technologies(&d, &options(&d).expect("options")).expect("builds");
         for e in &g.elements {
             assert_eq!(
                 e.conditions.is_empty(),
@@ -1550,7 +1520,8 @@ imports:
     fn moving_conditions_gives_the_lists_a_copy_gives() {
         let mut d = normalized();
         let copied = build(&d).expect("builds");
-        let moved = build_moving_conditions(&mut d).expect("builds");
+        let written = options(&d).expect("options");
+        let moved = build_moving_conditions(&mut d, &written).expect("builds");
         let yaml = |g: &Graph| -> Vec<Vec<String>> {
             g.elements
                 .iter()

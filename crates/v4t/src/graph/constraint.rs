@@ -66,9 +66,9 @@ impl Constraint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::build;
-    use crate::normalize::normalize;
+    use crate::testing::build;
     use crate::testing::doc;
+    use crate::testing::normalize;
     use v4t_yaml::json::to_json;
 
     /// The YAML form is what the enricher wrote before the terms: ids and

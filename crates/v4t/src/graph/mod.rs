@@ -13,8 +13,8 @@ mod constraint;
 pub mod lookup;
 
 pub use build::{
-    add_fallback_properties, build, build_for_technologies, build_moving_conditions, check_version,
-    conditions_of, rebuild,
+    add_fallback_properties, build, build_for_technologies, build_moving_conditions, conditions_of,
+    rebuild,
 };
 pub use cond::Cond;
 pub use constraint::Constraint;
@@ -294,6 +294,19 @@ impl Graph {
     #[allow(non_snake_case)]
     pub fn Display(&self, id: ElementId) -> String {
         capitalize(&self.display(id))
+    }
+
+    /// The single type name of an element (`<Display> has more than one
+    /// type`, `<Display> has no type`).
+    pub fn single_type(&self, id: ElementId) -> crate::Result<&str> {
+        let e = self.get(id);
+        if e.types.len() > 1 {
+            crate::error::bail!(e.span, "{} has more than one type", self.Display(id));
+        }
+        let Some(&t) = e.types.first() else {
+            crate::error::bail!(e.span, "{} has no type", self.Display(id));
+        };
+        Ok(self.get(t).name.as_str())
     }
 
     /// Whether the element is implied: its `implied` value if written, else
@@ -657,8 +670,7 @@ mod tests {
 #[cfg(test)]
 mod id_tests {
     use super::*;
-    use crate::normalize::normalize;
-    use crate::testing::doc;
+    use crate::testing::{build, doc, normalize};
 
     fn graph(yaml: &str) -> (Node, Graph) {
         let mut d = doc(yaml);

@@ -19,7 +19,7 @@ use v4t_yaml::{Map, Node, Value};
 pub struct Encoder<'a> {
     pub graph: &'a Graph,
     pub doc: &'a Node,
-    pub types: &'a TypeSystem<'a>,
+    pub types: &'a TypeSystem,
     pub sat: Solver,
     pub eval: Evaluator<'a>,
     expressions: Option<&'a Map>,
@@ -58,7 +58,7 @@ impl<'a> Encoder<'a> {
     pub fn new(
         graph: &'a Graph,
         doc: &'a Node,
-        types: &'a TypeSystem<'a>,
+        types: &'a TypeSystem,
         inputs: Map,
         now_ms: f64,
     ) -> Self {
@@ -479,7 +479,7 @@ impl<'a> Encoder<'a> {
             }
             LogicOp::HasArtifactNaive => self.or_of(&g.get(n).artifacts),
             LogicOp::IsManaged => {
-                let techs = self.types.managing_technologies(self.doc, n)?;
+                let techs = self.types.managing_technologies(g, self.doc, n)?;
                 self.or_of(&techs)
             }
             LogicOp::HasPresentTarget => {
@@ -832,9 +832,9 @@ fn looks_numeric(s: &str) -> bool {
 #[cfg(test)]
 mod index_tests {
     use super::*;
-    use crate::graph::build;
-    use crate::normalize::normalize;
+    use crate::testing::build;
     use crate::testing::doc;
+    use crate::testing::normalize;
 
     const TEMPLATE: &str = "
 tosca_definitions_version: tosca_variability_1_0
@@ -860,7 +860,7 @@ topology_template:
         let mut d = doc(TEMPLATE);
         normalize(&mut d).expect("normalizes");
         let g = build(&d).expect("builds");
-        let types = TypeSystem::new(&d, &g);
+        let types = TypeSystem::new(&d);
         let mut enc = Encoder::new(&g, &d, &types, Map::new(), 0.0);
         f(&g, &mut enc);
     }

@@ -60,9 +60,14 @@ impl Solution {
 }
 
 /// Solves the resolver graph of `doc` under the assigned `inputs`.
-pub fn solve(doc: &Node, graph: &Graph, inputs: Map, now_ms: f64) -> Result<Solution> {
-    let types = TypeSystem::new(doc, graph);
-    let mut enc = Encoder::new(graph, doc, &types, inputs, now_ms);
+pub fn solve(
+    doc: &Node,
+    graph: &Graph,
+    types: &TypeSystem,
+    inputs: Map,
+    now_ms: f64,
+) -> Result<Solution> {
+    let mut enc = Encoder::new(graph, doc, types, inputs, now_ms);
     let variability = document::variability(doc);
 
     for g in &graph.groups {
@@ -556,9 +561,9 @@ mod raw_tests {
     /// `RawDefs` finds the same definition as `Graph::raw` for every element.
     #[test]
     fn raw_definitions_match_the_graph() {
-        use crate::graph::build;
-        use crate::normalize::normalize;
+        use crate::testing::build;
         use crate::testing::doc;
+        use crate::testing::normalize;
         let mut d = doc("
 tosca_definitions_version: tosca_variability_1_0
 topology_template:
