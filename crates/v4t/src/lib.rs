@@ -26,6 +26,7 @@ pub mod error;
 pub mod fxhash;
 pub mod graph;
 pub mod inputs;
+mod kind;
 pub mod lint;
 pub mod load;
 mod logic;

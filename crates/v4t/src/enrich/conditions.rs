@@ -8,8 +8,9 @@ use crate::document;
 use crate::error::{bail, Error, Result};
 use crate::graph::{Cond, Definitions, ElementId, Graph, Kind};
 use crate::logic::LogicOp as Op;
-use crate::options::Switches;
+use crate::options::{self, ModeToken, Switches};
 use crate::types::TypeSystem;
+use std::borrow::Cow;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Value};
 
@@ -102,64 +103,28 @@ pub fn enrich_conditions(
 }
 
 /// Per kind (by `Kind as usize`), for elements without option keys of their
-/// own: the switches without and with `anchor`, and the default condition
-/// mode with its `-`-separated tokens. Computed once instead of once per
-/// element.
-struct Kinds<'a> {
+/// own: the switches without and with `anchor`. Computed once instead of
+/// once per element.
+struct Kinds {
     switches: [[Switches; 2]; 11],
-    modes: [(&'a str, Vec<&'a str>); 11],
 }
 
-impl<'a> Kinds<'a> {
-    fn new(g: &'a Graph) -> Result<Kinds<'a>> {
+impl Kinds {
+    fn new(g: &Graph) -> Result<Kinds> {
         let mut switches = [[Switches::default(); 2]; 11];
-        let mut modes: [(&str, Vec<&str>); 11] = Default::default();
-        for kind in [
-            Kind::Type,
-            Kind::Node,
-            Kind::Relation,
-            Kind::Property,
-            Kind::Policy,
-            Kind::Group,
-            Kind::Input,
-            Kind::Artifact,
-            Kind::Import,
-            Kind::Technology,
-            Kind::Output,
-        ] {
+        for kind in Kind::ALL {
             for anchor in [false, true] {
                 switches[kind as usize][usize::from(anchor)] =
-                    g.options.element(kind.word(), None, anchor)?;
+                    g.options.element(kind, None, anchor)?;
             }
-            let mode = g.options.kind_mode(kind.word()).unwrap_or_default();
-            modes[kind as usize] = (mode, mode.split('-').collect());
         }
-        Ok(Kinds { switches, modes })
+        Ok(Kinds { switches })
     }
 
     /// The switches of an element of `kind` whose definition holds no
     /// option keys.
     fn switches(&self, kind: Kind, anchor: bool) -> Switches {
         self.switches[kind as usize][usize::from(anchor)]
-    }
-}
-
-/// The tokens of a default condition mode: those of a kind's mode split
-/// once, or an element's own mode split as it is read.
-enum Tokens<'a> {
-    Kind(std::slice::Iter<'a, &'a str>),
-    Own(std::str::Split<'a, char>),
-}
-
-impl<'a> Iterator for Tokens<'a> {
-    type Item = &'a str;
-
-    #[inline]
-    fn next(&mut self) -> Option<&'a str> {
-        match self {
-            Tokens::Kind(tokens) => tokens.next().copied(),
-            Tokens::Own(tokens) => tokens.next(),
-        }
     }
 }
 
@@ -170,7 +135,7 @@ struct Context<'a> {
     types: &'a TypeSystem,
     inputs: Option<&'a Map>,
     type_specific: Option<&'a Node>,
-    kinds: &'a Kinds<'a>,
+    kinds: &'a Kinds,
     /// The definitions of the graph's elements in `doc`.
     definitions: &'a Definitions<'a, 'a>,
 }
@@ -220,13 +185,12 @@ fn enrich_element(
             )));
         }
         // 4b. the selected default / pruning conditions
-        let kind_word = e.kind.word();
         let switches = if e.kind == Kind::Import {
             Default::default()
         } else {
             // Without option keys, the kind's switches (no lookups).
             match own {
-                Some(own) => g.options.element(kind_word, Some(own), e.anchor)?,
+                Some(own) => g.options.element(e.kind, Some(own), e.anchor)?,
                 None => cx.kinds.switches(e.kind, e.anchor),
             }
         };
@@ -382,22 +346,22 @@ fn and_of(items: Vec<Cond>) -> Cond {
 /// `default_condition_mode` (`raw` is its definition) or the option for its
 /// kind.
 fn mode_of<'a>(
-    kinds: &'a Kinds<'a>,
+    g: &'a Graph,
     raw: Option<&'a Map>,
     kind: Kind,
-) -> Result<(&'a str, Tokens<'a>)> {
+) -> Result<(&'a str, Cow<'a, [ModeToken]>)> {
     let raw_mode = raw
         .and_then(|m| m.get("default_condition_mode"))
         .filter(|n| n.is_defined());
     match raw_mode {
         Some(n) => match n.as_str() {
-            Some(s) => Ok((s, Tokens::Own(s.split('-')))),
+            Some(s) => Ok((s, Cow::Owned(options::tokens(s).collect()))),
             None => bail!(n.span, "Element \"{}\" is not a string", to_json(n)),
         },
-        None => {
-            let (mode, tokens) = &kinds.modes[kind as usize];
-            Ok((mode, Tokens::Kind(tokens.iter())))
-        }
+        None => Ok(match g.options.kind_mode(kind) {
+            Some(mode) => (mode.text(), Cow::Borrowed(mode.tokens())),
+            None => ("", Cow::Owned(vec![ModeToken::Unknown])),
+        }),
     }
 }
 
@@ -419,6 +383,7 @@ fn generic_wrappers(
     id: ElementId,
     current: &[Vec<Cond>],
 ) -> Result<Vec<Wrapper>> {
+    use ModeToken as T;
     let (doc, g, types, defs) = (cx.doc, cx.g, cx.types, cx.definitions);
     let e = g.get(id);
     let wrapper = |op: Op, consistency: bool| Wrapper {
@@ -433,24 +398,24 @@ fn generic_wrappers(
     };
     Ok(match e.kind {
         Kind::Node => {
-            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
+            let (mode, tokens) = mode_of(g, own, e.kind)?;
             let mut parts = Vec::new();
-            for t in tokens {
+            for &t in tokens.iter() {
                 // Each token contributes its operator if the node has the
                 // relations or artifacts it talks about (9.3; `source` is
                 // gated on outgoing relations, as in the reference).
                 let (applies, op) = match t {
-                    "host" => (
+                    T::Host => (
                         e.outgoing.iter().any(|&r| g.get(r).hosting),
                         Op::HostPresence,
                     ),
-                    "source" => (!e.outgoing.is_empty(), Op::HasSource),
-                    "incoming" => (!e.incoming.is_empty(), Op::HasIncomingRelation),
-                    "incomingnaive" => (!e.incoming.is_empty(), Op::HasIncomingRelationNaive),
-                    "outgoing" => (!e.outgoing.is_empty(), Op::HasOutgoingRelation),
-                    "outgoingnaive" => (!e.outgoing.is_empty(), Op::HasOutgoingRelationNaive),
-                    "artifact" => (!e.artifacts.is_empty(), Op::HasArtifact),
-                    "artifactnaive" => (!e.artifacts.is_empty(), Op::HasArtifactNaive),
+                    T::Source => (!e.outgoing.is_empty(), Op::HasSource),
+                    T::Incoming => (!e.incoming.is_empty(), Op::HasIncomingRelation),
+                    T::IncomingNaive => (!e.incoming.is_empty(), Op::HasIncomingRelationNaive),
+                    T::Outgoing => (!e.outgoing.is_empty(), Op::HasOutgoingRelation),
+                    T::OutgoingNaive => (!e.outgoing.is_empty(), Op::HasOutgoingRelationNaive),
+                    T::Artifact => (!e.artifacts.is_empty(), Op::HasArtifact),
+                    T::ArtifactNaive => (!e.artifacts.is_empty(), Op::HasArtifactNaive),
                     _ => return Err(unknown_mode(g, id, mode)),
                 };
                 if applies {
@@ -464,21 +429,21 @@ fn generic_wrappers(
             }]
         }
         Kind::Relation => {
-            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
+            let (mode, tokens) = mode_of(g, own, e.kind)?;
             let mut parts = Vec::new();
-            for t in tokens {
+            for &t in tokens.iter() {
                 match t {
-                    "source" => {
+                    T::Source => {
                         if let Some(s) = e.source {
                             parts.push(Cond::Presence(s));
                         }
                     }
-                    "target" => {
+                    T::Target => {
                         if let Some(s) = e.target {
                             parts.push(Cond::Presence(s));
                         }
                     }
-                    "default" => parts.extend(default_bratan()),
+                    T::Default => parts.extend(default_bratan()),
                     _ => return Err(unknown_mode(g, id, mode)),
                 }
             }
@@ -489,22 +454,22 @@ fn generic_wrappers(
             }]
         }
         Kind::Property => {
-            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
+            let (mode, tokens) = mode_of(g, own, e.kind)?;
             let mut parts = Vec::new();
-            for t in tokens {
+            for &t in tokens.iter() {
                 match t {
-                    "container" => {
+                    T::Container => {
                         if let Some(c) = e.container {
                             parts.push(Cond::Presence(c));
                         }
                     }
-                    "consuming" => {
+                    T::Consuming => {
                         if !e.consumes.is_empty() {
                             let ors = e.consumes.iter().map(|&c| Cond::Presence(c)).collect();
                             parts.push(Cond::Or(ors));
                         }
                     }
-                    "default" => {
+                    T::Default => {
                         if property_value_is_undefined(defs, id)
                             || default_pruning_allowed(defs, g, id, current)
                         {
@@ -525,52 +490,52 @@ fn generic_wrappers(
             }]
         }
         Kind::Artifact => {
-            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
+            let (mode, tokens) = mode_of(g, own, e.kind)?;
             let (mut c, mut s) = (Vec::new(), Vec::new());
-            for t in tokens {
+            for &t in tokens.iter() {
                 match t {
-                    "container" => {
+                    T::Container => {
                         if let Some(n) = e.container {
                             c.push(Cond::Presence(n));
                         }
                     }
-                    "managed" => s.push(Cond::Op(Op::IsManaged, id)),
-                    "default" => c.extend(default_bratan()),
+                    T::Managed => s.push(Cond::Op(Op::IsManaged, id)),
+                    T::Default => c.extend(default_bratan()),
                     _ => return Err(unknown_mode(g, id, mode)),
                 }
             }
             split_wrappers(c, s)
         }
         Kind::Technology => {
-            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
+            let (mode, tokens) = mode_of(g, own, e.kind)?;
             let (mut c, mut s) = (Vec::new(), Vec::new());
-            for t in tokens {
+            for &t in tokens.iter() {
                 match t {
-                    "container" => {
+                    T::Container => {
                         if let Some(n) = e.container {
                             c.push(Cond::Presence(n));
                         }
                     }
-                    "other" => c.push(Cond::Bratan(scope_without(g, id))),
-                    "scenario" => {
+                    T::Other => c.push(Cond::Bratan(scope_without(g, id))),
+                    T::Scenario => {
                         if let Some(m) = super::technologies::scenario_condition(doc, g, types, id)?
                         {
                             s.push(m);
                         }
                     }
-                    "default" => c.extend(default_bratan()),
+                    T::Default => c.extend(default_bratan()),
                     _ => return Err(unknown_mode(g, id, mode)),
                 }
             }
             split_wrappers(c, s)
         }
         Kind::Output => {
-            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
+            let (mode, tokens) = mode_of(g, own, e.kind)?;
             let (mut c, mut s) = (Vec::new(), Vec::new());
-            for t in tokens {
+            for &t in tokens.iter() {
                 match t {
-                    "produced" => s.push(Cond::Op(Op::IsProduced, id)),
-                    "default" => c.extend(default_bratan()),
+                    T::Produced => s.push(Cond::Op(Op::IsProduced, id)),
+                    T::Default => c.extend(default_bratan()),
                     _ => return Err(unknown_mode(g, id, mode)),
                 }
             }
@@ -692,9 +657,7 @@ topology_template:
             for anchor in [false, true] {
                 assert_eq!(
                     kinds.switches(kind, anchor),
-                    g.options
-                        .element(kind.word(), None, anchor)
-                        .expect("switches"),
+                    g.options.element(kind, None, anchor).expect("switches"),
                     "{kind:?} {anchor}"
                 );
             }
@@ -703,7 +666,9 @@ topology_template:
             kinds.switches(Kind::Node, false),
             kinds.switches(Kind::Node, true)
         );
-        let (mode, tokens) = &kinds.modes[Kind::Node as usize];
-        assert_eq!(tokens.join("-"), *mode);
+        let mode = g.options.kind_mode(Kind::Node).expect("node mode");
+        // v1's node mode.
+        assert_eq!(mode.text(), "incoming-artifact");
+        assert_eq!(mode.tokens(), [ModeToken::Incoming, ModeToken::Artifact]);
     }
 }

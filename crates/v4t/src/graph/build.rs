@@ -6,7 +6,7 @@ use crate::document::{self, Sections};
 use crate::error::{bail, Error, Result};
 use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::normalize::not_a_boolean;
-use crate::options::Options;
+use crate::options::{Mode, Options};
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::number::format_js;
 use v4t_yaml::{Key, Map, Node, Span, Value};
@@ -1256,8 +1256,8 @@ impl<'d> Builder<'d> {
     }
 
     fn anchor_check(&self) -> Result<()> {
-        let mode = &self.g.options.node_mode;
-        if !(self.g.options.anchor_check && mode.contains("incoming") && mode.contains("host")) {
+        let mode = self.g.options.kind_mode(Kind::Node);
+        if !(self.g.options.anchor_check && mode.is_some_and(Mode::names_incoming_and_host)) {
             return Ok(());
         }
         let ok = self.g.nodes.iter().any(|&n| {

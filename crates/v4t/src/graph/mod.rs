@@ -21,6 +21,7 @@ pub use constraint::Constraint;
 
 use crate::document::{section, section_mut, Section, Sections};
 use crate::fxhash::FxHashMap;
+pub use crate::kind::Kind;
 use crate::logic::LogicOp;
 use crate::options::Options;
 use v4t_yaml::{Map, Node, Span};
@@ -28,41 +29,6 @@ use v4t_yaml::{Map, Node, Span};
 /// Index of an element in [`Graph::elements`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ElementId(pub u32);
-
-/// The eleven kinds of conditional elements.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
-    Type,
-    Node,
-    Relation,
-    Property,
-    Policy,
-    Group,
-    Input,
-    Artifact,
-    Import,
-    Technology,
-    Output,
-}
-
-impl Kind {
-    /// The word used in ids and display names.
-    pub fn word(self) -> &'static str {
-        match self {
-            Kind::Type => "type",
-            Kind::Node => "node",
-            Kind::Relation => "relation",
-            Kind::Property => "property",
-            Kind::Policy => "policy",
-            Kind::Group => "group",
-            Kind::Input => "input",
-            Kind::Artifact => "artifact",
-            Kind::Import => "import",
-            Kind::Technology => "technology",
-            Kind::Output => "output",
-        }
-    }
-}
 
 /// Whose properties or types a [`Loc`] refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

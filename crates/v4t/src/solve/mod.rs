@@ -29,7 +29,7 @@ pub use encode::Encoder;
 use crate::document;
 use crate::error::{bail, Error, Result};
 use crate::graph::{ElementId, Graph, Loc, Owner};
-use crate::options::Optimize;
+use crate::options::{Optimize, TechnologiesMode};
 use crate::types::TypeSystem;
 use v4t_sat::{Answer, Lit, Question, Split};
 use v4t_source::Code;
@@ -441,7 +441,7 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
             "There are multiple scenarios of the same priority for one node template possible";
         stages.push(Stage::Unique(message.to_string(), lits));
     }
-    if opts.technologies != Optimize::Off && opts.technologies_mode.contains("weight") {
+    if opts.technologies != Optimize::Off && opts.technologies_mode.weighs() {
         let weights: Vec<f64> = graph
             .technologies
             .iter()
@@ -449,7 +449,7 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
             .collect();
         let weights = whole_weights(&weights)?;
         let terms = presence_terms(enc, &graph.technologies, &weights);
-        let dir = if opts.technologies_mode == "weight-count" {
+        let dir = if opts.technologies_mode == TechnologiesMode::WeightCount {
             Optimize::Max
         } else {
             opts.technologies
@@ -494,8 +494,8 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
 
     let graph = enc.graph;
     let opts = &graph.options.solver;
-    if opts.technologies != Optimize::Off && opts.technologies_mode.contains("count") {
-        let weight_count = opts.technologies_mode == "weight-count";
+    if opts.technologies != Optimize::Off && opts.technologies_mode.counts() {
+        let weight_count = opts.technologies_mode == TechnologiesMode::WeightCount;
         let mut names: Vec<&str> = Vec::new();
         for &t in &graph.technologies {
             let n = graph.get(t).name.as_str();
