@@ -17,6 +17,9 @@
 //! The generators write text directly (no YAML tree), so generating a
 //! 100,000-seed template costs a few milliseconds.
 
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
 use std::fmt::Write;
 
 /// A generated template and the inputs to resolve it with.

@@ -10,6 +10,7 @@ mod diagnostics;
 mod featureide;
 mod fs_loader;
 mod inputs;
+mod loose;
 mod resolve_cmd;
 mod test_runner;
 

@@ -311,7 +311,7 @@ fn presets(given: &[String]) -> Vec<String> {
 
 /// Presets from the environment variable's text.
 fn presets_from_env(text: &str) -> Vec<String> {
-    let value = crate::inputs::loose_parse(text);
+    let value = crate::loose::loose_parse(text);
     match (value.as_seq(), value.as_str()) {
         (Some(items), _) => items
             .iter()

@@ -11,7 +11,7 @@ use v4t_yaml::{Node, Span, Value};
 
 use crate::compat;
 use crate::error::{EvalError, Result};
-use crate::evaluate::{item_span, json_raw, list, not_a};
+use crate::operands::{item_span, json_raw, list, not_a};
 
 /// JavaScript's largest time value (`TimeClip`).
 const MAX_TIME: f64 = 8.64e15;

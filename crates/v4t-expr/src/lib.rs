@@ -21,6 +21,7 @@
 //! inputs and overly deep nesting are reported as errors.
 
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod analytics;
 mod compat;
@@ -29,6 +30,7 @@ mod error;
 mod evaluate;
 mod inputs;
 mod js;
+mod operands;
 #[cfg(test)]
 mod testing;
 

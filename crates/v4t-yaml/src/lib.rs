@@ -4,24 +4,42 @@
 //!
 //! This crate knows nothing about TOSCA.
 //!
+//! ```
+//! use v4t_yaml::{emit, parse, parse_with, Form, Schema, SourceId};
+//!
+//! let doc = parse("size: 1.0\nwhen: 2024-01-02\n", SourceId(0)).unwrap();
+//! let size = doc.get("size").unwrap();
+//! assert_eq!((size.as_f64(), size.form), (Some(1.0), Form::Float));
+//! assert_eq!((size.span.line, size.span.col, size.span.end_col), (1, 7, 10));
+//! // js-yaml reads dates as timestamps; the YAML 1.2 core schema as strings.
+//! assert_eq!(doc.get("when").unwrap().value.kind_name(), "timestamp");
+//! let core = parse_with("when: 2024-01-02\n", SourceId(0), Schema::Core).unwrap();
+//! assert_eq!(core.get("when").and_then(|n| n.as_str()), Some("2024-01-02"));
+//! assert_eq!(emit(&doc), "size: 1\nwhen: 2024-01-02T00:00:00.000Z\n");
+//! ```
+//!
 //! * [`value`]: the tree ([`Node`], [`Value`], [`Map`]), [`Span`]s (source
 //!   ranges) and [`Form`]s (how a scalar was written: `1` or `1.0`, quoted,
 //!   tagged).
-//! * [`parse`]: text to tree, with js-yaml's scalar resolution (or the YAML
+//! * [`mod@parse`]: text to tree, with js-yaml's scalar resolution (or the YAML
 //!   1.2 core schema, [`Schema::Core`], for TOSCA 2.0), anchors, aliases and
 //!   merge keys, duplicate-key errors and resource limits.
-//! * [`fast`]: the fast path of [`parse`] for common documents.
-//! * [`emit`]: tree to text, quoting every string a YAML 1.1 reader would
+//! * [`fast`]: the fast path of [`parse()`] for common documents.
+//! * [`mod@emit`]: tree to text, quoting every string a YAML 1.1 reader would
 //!   misread; [`Style::AsWritten`] keeps number kinds as they were written.
 //! * [`json`]: JSON renderings used in error messages (`JSON.stringify`).
 //! * [`number`]: JavaScript number formatting.
 //! * [`timestamp`]: YAML timestamps as JavaScript dates.
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod emit;
 pub mod fast;
 pub mod json;
 pub mod number;
 pub mod parse;
+mod scalar;
 pub mod timestamp;
 pub mod value;
 

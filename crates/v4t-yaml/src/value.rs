@@ -211,19 +211,26 @@ pub enum Value {
     /// value is required but absent.
     #[default]
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// A number (JavaScript has one number type).
     Number(f64),
+    /// A string.
     String(String),
     /// A YAML timestamp (a JavaScript `Date`), in milliseconds since the epoch (UTC).
     Timestamp(f64),
+    /// A sequence.
     Seq(Vec<Node>),
+    /// A mapping.
     Map(Map),
 }
 
 /// A map key and where it was written.
 #[derive(Clone, Debug)]
 pub struct Key {
+    /// The key as a JavaScript property name (`1` and `'1'` are both `"1"`).
     pub name: String,
+    /// Where the key was written.
     pub span: Span,
 }
 
@@ -290,6 +297,7 @@ impl Hasher for HashIsKey {
 }
 
 impl Node {
+    /// A node of `value` written at `span` (no scalar form).
     pub fn new(value: Value, span: Span) -> Node {
         Node {
             value,
@@ -309,26 +317,32 @@ impl Node {
         Node::new(value, Span::NONE)
     }
 
+    /// A synthesized `null`.
     pub fn null() -> Node {
         Node::synth(Value::Null)
     }
 
+    /// A synthesized string.
     pub fn string(s: impl Into<String>) -> Node {
         Node::synth(Value::String(s.into()))
     }
 
+    /// A synthesized number.
     pub fn number(n: f64) -> Node {
         Node::synth(Value::Number(n))
     }
 
+    /// A synthesized boolean.
     pub fn bool(b: bool) -> Node {
         Node::synth(Value::Bool(b))
     }
 
+    /// A synthesized sequence.
     pub fn seq(items: Vec<Node>) -> Node {
         Node::synth(Value::Seq(items))
     }
 
+    /// A synthesized map.
     pub fn map(map: Map) -> Node {
         Node::synth(Value::Map(map))
     }
@@ -341,6 +355,7 @@ impl Node {
         Node::map(map)
     }
 
+    /// Whether the value is `null`.
     pub fn is_null(&self) -> bool {
         matches!(self.value, Value::Null)
     }
@@ -350,6 +365,7 @@ impl Node {
         !self.is_null()
     }
 
+    /// The string, if the value is one.
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
             Value::String(s) => Some(s),
@@ -357,6 +373,7 @@ impl Node {
         }
     }
 
+    /// The boolean, if the value is one.
     pub fn as_bool(&self) -> Option<bool> {
         match self.value {
             Value::Bool(b) => Some(b),
@@ -364,6 +381,7 @@ impl Node {
         }
     }
 
+    /// The number, if the value is one.
     pub fn as_f64(&self) -> Option<f64> {
         match self.value {
             Value::Number(n) => Some(n),
@@ -371,6 +389,7 @@ impl Node {
         }
     }
 
+    /// The items, if the value is a sequence.
     pub fn as_seq(&self) -> Option<&Vec<Node>> {
         match &self.value {
             Value::Seq(s) => Some(s),
@@ -378,6 +397,7 @@ impl Node {
         }
     }
 
+    /// The items, mutable, if the value is a sequence.
     pub fn as_seq_mut(&mut self) -> Option<&mut Vec<Node>> {
         match &mut self.value {
             Value::Seq(s) => Some(s),
@@ -385,6 +405,7 @@ impl Node {
         }
     }
 
+    /// The map, if the value is one.
     pub fn as_map(&self) -> Option<&Map> {
         match &self.value {
             Value::Map(m) => Some(m),
@@ -392,6 +413,7 @@ impl Node {
         }
     }
 
+    /// The map, mutable, if the value is one.
     pub fn as_map_mut(&mut self) -> Option<&mut Map> {
         match &mut self.value {
             Value::Map(m) => Some(m),
@@ -411,6 +433,7 @@ impl Node {
         self.get(key).filter(|n| n.is_defined())
     }
 
+    /// Looks up `key`, mutable, if this node is a map.
     #[inline]
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Node> {
         self.as_map_mut().and_then(|m| m.get_mut(key))
@@ -452,10 +475,12 @@ impl Value {
 pub(crate) const INDEX_THRESHOLD: usize = 24;
 
 impl Map {
+    /// An empty map.
     pub fn new() -> Map {
         Map::default()
     }
 
+    /// An empty map with room for `n` entries.
     pub fn with_capacity(n: usize) -> Map {
         Map {
             entries: Vec::with_capacity(n),
@@ -463,10 +488,12 @@ impl Map {
         }
     }
 
+    /// The number of entries.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether the map has no entries.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -519,6 +546,7 @@ impl Map {
         }
     }
 
+    /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&Node> {
         let bytes = key.as_bytes();
         // `position`'s scan, finding the entry itself: no counter, no bounds
@@ -535,6 +563,7 @@ impl Map {
         found.map(|(_, v)| v)
     }
 
+    /// The value of `key`, mutable.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Node> {
         let bytes = key.as_bytes();
         // As in `get`.
@@ -568,6 +597,7 @@ impl Map {
         })
     }
 
+    /// Whether `key` has an entry.
     pub fn contains_key(&self, key: &str) -> bool {
         self.position(key).is_some()
     }
@@ -630,24 +660,29 @@ impl Map {
         self.entries.first().map(|(k, v)| (k, v))
     }
 
+    /// The first entry, its value mutable.
     pub fn first_mut(&mut self) -> Option<(&Key, &mut Node)> {
         self.entries.first_mut().map(|(k, v)| (&*k, v))
     }
 
+    /// The entries in insertion order.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&Key, &Node)> + ExactSizeIterator {
         self.entries.iter().map(|(k, v)| (k, v))
     }
 
+    /// The entries in insertion order, values mutable.
     pub fn iter_mut(
         &mut self,
     ) -> impl DoubleEndedIterator<Item = (&Key, &mut Node)> + ExactSizeIterator {
         self.entries.iter_mut().map(|(k, v)| (&*k, v))
     }
 
+    /// The keys in insertion order.
     pub fn keys(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().map(|(k, _)| k.name.as_str())
     }
 
+    /// Keeps the entries for which `f` holds, in order.
     pub fn retain(&mut self, mut f: impl FnMut(&Key, &Node) -> bool) {
         let before = self.entries.len();
         self.entries.retain(|(k, v)| f(k, v));
@@ -656,10 +691,12 @@ impl Map {
         }
     }
 
+    /// The entries, in insertion order.
     pub fn into_entries(self) -> Vec<(Key, Node)> {
         self.entries
     }
 
+    /// A map of `entries` (not checked for duplicate keys).
     pub fn from_entries(entries: Vec<(Key, Node)>) -> Map {
         let mut m = Map {
             entries,
@@ -736,6 +773,7 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 }
 
 impl Key {
+    /// The key `name` written at `span`.
     pub fn new(name: impl Into<String>, span: Span) -> Key {
         Key {
             name: name.into(),

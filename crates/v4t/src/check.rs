@@ -9,7 +9,7 @@ use crate::solve::Solution;
 
 /// Runs every enabled check; a hosting cycle among present nodes is always
 /// an error.
-pub fn check(graph: &Graph, solution: &Solution) -> Result<()> {
+pub(crate) fn check(graph: &Graph, solution: &Solution) -> Result<()> {
     let c = &graph.options.checks;
     let present = |id: ElementId| solution.is_present(id);
     let g = graph;

@@ -10,51 +10,11 @@
 //! so the resolver graph sees [`Config::resolver_options`].
 
 use crate::document;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::options::{is_enrichment_only, Options};
 use crate::types::TypeSystem;
+pub(crate) use crate::version::Version;
 use v4t_yaml::{Map, Node};
-
-/// `tosca_definitions_version`, grouped as the option defaults see it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Version {
-    /// `tosca_simple_yaml_1_3`, `tosca_variability_1_0`, `tosca_variability_1_0_rc_1`.
-    V1,
-    /// `tosca_variability_1_0_rc_2`.
-    V2,
-    /// `tosca_variability_1_0_rc_3`.
-    V3,
-    /// `tosca_2_0` (a hybrid: none of the above, with its own defaults).
-    Tosca2,
-}
-
-impl Version {
-    /// The version named `s`, if supported.
-    pub fn parse(s: &str) -> Option<Version> {
-        Some(match s {
-            "tosca_simple_yaml_1_3" | "tosca_variability_1_0" | "tosca_variability_1_0_rc_1" => {
-                Version::V1
-            }
-            "tosca_variability_1_0_rc_2" => Version::V2,
-            "tosca_variability_1_0_rc_3" => Version::V3,
-            "tosca_2_0" => Version::Tosca2,
-            _ => return None,
-        })
-    }
-
-    /// The version of `doc` (its `tosca_definitions_version`).
-    pub fn of(doc: &Node) -> Result<Version> {
-        let v = doc.get("tosca_definitions_version");
-        v.and_then(Node::as_str)
-            .and_then(Version::parse)
-            .ok_or_else(|| {
-                Error::at(
-                    "Unsupported TOSCA definitions version",
-                    v.map(|n| n.span).unwrap_or(doc.span),
-                )
-            })
-    }
-}
 
 /// The TOSCA grammar the template is written in, told by its topology key
 /// (`topology_template`: TOSCA 1.3; `service_template`: TOSCA 2.0).
@@ -63,7 +23,7 @@ impl Version {
 /// (a TOSCA 2.0 document has no topology they would find); a TOSCA 2.0
 /// base grammar plugs in where stages ask for [`Config::grammar`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Grammar {
+pub(crate) enum Grammar {
     /// TOSCA Simple Profile in YAML 1.3.
     Tosca13,
     /// TOSCA 2.0.
@@ -72,7 +32,7 @@ pub enum Grammar {
 
 impl Grammar {
     /// The grammar of `doc`.
-    pub fn of(doc: &Node) -> Grammar {
+    pub(crate) fn of(doc: &Node) -> Grammar {
         if doc.get(document::TOPOLOGY).is_none() && doc.get("service_template").is_some() {
             Grammar::Tosca20
         } else {
@@ -83,10 +43,11 @@ impl Grammar {
 
 /// How one template is processed.
 #[derive(Debug)]
-pub struct Config {
+pub(crate) struct Config {
     /// The definitions version.
     pub version: Version,
-    /// The base grammar.
+    /// The base grammar (the seam for TOSCA 2.0: no stage branches on it yet).
+    #[allow(dead_code)]
     pub grammar: Grammar,
     /// The options as written (what the enricher reads).
     pub options: Options,
@@ -98,7 +59,7 @@ pub struct Config {
 
 impl Config {
     /// Reads the configuration of the normalised `doc` of version `version`.
-    pub fn read(doc: &Node, version: Version) -> Result<Config> {
+    pub(crate) fn read(doc: &Node, version: Version) -> Result<Config> {
         let written = document::options(doc).cloned().unwrap_or_default();
         Ok(Config {
             version,
@@ -113,7 +74,7 @@ impl Config {
     /// enricher's transformer deletes if it ran (`enriched`) and less
     /// `automatic_default_alternatives` (which the first normalisation
     /// deletes), with `bratans_unknown` set.
-    pub fn resolver_options(&self, enriched: bool) -> Result<Options> {
+    pub(crate) fn resolver_options(&self, enriched: bool) -> Result<Options> {
         let mut written = self.written.clone();
         written.remove("automatic_default_alternatives");
         if enriched {

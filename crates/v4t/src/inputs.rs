@@ -12,7 +12,7 @@ use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Span};
 
 /// The accumulated input assignments of presets (in order) and `direct`.
-pub fn assign(doc: &Node, presets: &[String], direct: Option<&Node>) -> Result<Map> {
+pub(crate) fn assign(doc: &Node, presets: &[String], direct: Option<&Node>) -> Result<Map> {
     let variability = document::variability(doc);
     let defined = variability.and_then(|v| v.get("presets"));
     let mut acc = Node::map(Map::new());
@@ -68,7 +68,7 @@ fn targets(n: &Node, allow_string: bool) -> Result<Vec<String>> {
 }
 
 /// The feature-model check (2.6); a no-op unless some input uses a feature key.
-pub fn validate(doc: &Node, assigned: &Map) -> Result<()> {
+pub(crate) fn validate(doc: &Node, assigned: &Map) -> Result<()> {
     let Some(defs) = document::variability(doc)
         .and_then(|v| v.get("inputs"))
         .and_then(Node::as_map)

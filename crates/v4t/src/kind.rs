@@ -3,7 +3,7 @@
 
 /// The eleven kinds of conditional elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
+pub(crate) enum Kind {
     Type,
     Node,
     Relation,
@@ -19,7 +19,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in element order (the order of [`Kind`]'s variants).
-    pub const ALL: [Kind; 11] = [
+    pub(crate) const ALL: [Kind; 11] = [
         Kind::Type,
         Kind::Node,
         Kind::Relation,
@@ -34,7 +34,7 @@ impl Kind {
     ];
 
     /// The word used in ids and display names.
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         match self {
             Kind::Type => "type",
             Kind::Node => "node",

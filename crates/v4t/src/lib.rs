@@ -5,44 +5,84 @@
 //! Variability4TOSCA specification and the observable behaviour of the
 //! reference implementation, OpenTOSCA Vintner.
 //!
-//! # Steps
-//! 1. [`load`]: parse the template, pull in type-specific conditions,
-//!    technology rules and types (normative profile and `lib/`).
-//! 2. [`normalize`]: rewrite map and list forms into one canonical shape.
-//! 3. [`graph`]: build the element graph (typed ids, names, containers).
-//! 4. [`enrich`](mod@enrich): technologies, default and pruning conditions, constraints.
-//! 5. [`inputs`]: presets and variability input assignments.
-//! 6. [`solve`]: encode conditions into SAT, solve and optimise.
-//! 7. [`check`]: consistency and semantic checks of the result.
-//! 8. [`transform`]: write the variability-resolved template.
+//! The library does no I/O: texts come in through [`Sources`] and a
+//! [`Loader`] (the command line's reads files beside the template; [`NoFiles`]
+//! reads none). Failures are [`Error`]s: a [`Diagnostic`] with the
+//! reference's message, a stable [`Code`], the range of the offending node
+//! and notes.
 //!
-//! The library does no I/O: texts come in through [`Sources`] and a [`Loader`].
+//! ```
+//! use v4t::{resolve, NoFiles, ResolveOptions, Sources};
+//!
+//! let template = "
+//! tosca_definitions_version: tosca_variability_1_0
+//! topology_template:
+//!   variability:
+//!     inputs:
+//!       prod: {type: boolean}
+//!     options: {type_default_condition: true}
+//!   node_templates:
+//!     small: {type: tosca.nodes.Compute, conditions: {not: {variability_input: prod}}}
+//!     large: {type: tosca.nodes.Compute, conditions: {variability_input: prod}}
+//! ";
+//! let mut sources = Sources::new();
+//! let id = sources.add("template.yaml", template);
+//! let options = ResolveOptions {
+//!     inputs: Some(v4t_yaml::parse("prod: true", v4t::SourceId(1)).unwrap()),
+//!     ..ResolveOptions::default()
+//! };
+//! let resolved = resolve(&mut sources, id, &mut NoFiles, &options).unwrap();
+//! let nodes = resolved.template.get("topology_template").and_then(|t| t.get("node_templates"));
+//! assert!(nodes.and_then(|n| n.get("large")).is_some());
+//! assert!(nodes.and_then(|n| n.get("small")).is_none());
+//! ```
+//!
+//! # Stages
+//! The pipeline ([`resolve`]) runs these modules in order; each module's
+//! documentation states its input, output and invariants.
+//! 1. `load`: parse the template, pull in type-specific conditions,
+//!    technology rules and types (normative profile and `lib/`); `validate`
+//!    checks shapes, `lint` finds probable mistakes.
+//! 2. `config`: the definitions version, the base grammar, the options and
+//!    the type system, read once.
+//! 3. `normalize`: rewrite map and list forms into one canonical shape.
+//! 4. `graph`: build the element graph (typed ids, names, containers).
+//! 5. `enrich`: technologies, default and pruning conditions, constraints.
+//! 6. `inputs`: presets and variability input assignments.
+//! 7. `solve`: encode conditions into SAT, solve and optimise.
+//! 8. `check`: consistency and semantic checks of the result.
+//! 9. `transform`: write the variability-resolved template.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+#![warn(unreachable_pub)]
 
-pub mod check;
+mod check;
 mod config;
 mod document;
-pub mod enrich;
-pub mod error;
-pub mod fxhash;
-pub mod graph;
-pub mod inputs;
+mod enrich;
+mod error;
+mod fxhash;
+mod graph;
+mod inputs;
 mod kind;
-pub mod lint;
-pub mod load;
+mod lint;
+mod load;
 mod logic;
-pub mod normalize;
-pub mod options;
-pub mod report;
-pub mod solve;
-pub mod transform;
-pub mod types;
-pub mod validate;
+mod normalize;
+mod options;
+mod report;
+mod solve;
+mod transform;
+mod types;
+mod validate;
+mod version;
 
 #[cfg(test)]
 mod testing;
 
 use config::{Config, Version};
 pub use error::{Error, Result};
+pub use report::{ElementDecision, Report, TechnologyChoice};
 pub use v4t_expr::deep_merge;
 pub use v4t_source::{
     join_import, Code, Diagnostic, Loader, NoFiles, Note, Severity, SourceFile, Sources,
@@ -91,7 +131,7 @@ pub struct Resolved {
     pub template: Node,
     /// What was decided: element presence, technologies, objectives, inputs.
     pub report: report::Report,
-    /// Probable mistakes in the template ([`lint`]); they never change the result.
+    /// Probable mistakes in the template (warnings); they never change the result.
     pub warnings: Vec<lint::Warning>,
 }
 

@@ -27,7 +27,7 @@ use v4t_yaml::{Map, Node, Value};
 
 /// A warning: a [`Diagnostic`] of severity warning, located at the node it
 /// is about.
-pub type Warning = Diagnostic;
+pub(crate) type Warning = Diagnostic;
 
 /// The element-level Variability4TOSCA keys (conditions and per-element options).
 const V4T_ELEMENT_KEYS: &[&str] = &[
@@ -78,7 +78,7 @@ const REQUIREMENT_KEYS: &[&str] = &[
 const PROPERTY_KEYS: &[&str] = &["value", "expression"];
 
 /// Collects the warnings for `doc`.
-pub fn lint(doc: &Node) -> Vec<Warning> {
+pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
     let mut out = Vec::new();
     let Some(tt) = document::topology(doc).filter(|n| n.as_map().is_some()) else {
         return out;

@@ -27,7 +27,7 @@ const LOADED_COLLECTIONS: [&str; 8] = [
 
 /// Types that came from the profile or `lib/` (removed again from the output).
 #[derive(Clone, Debug, Default)]
-pub struct LoadedTypes {
+pub(crate) struct LoadedTypes {
     /// Type names per collection, in the order of [`LOADED_COLLECTIONS`].
     names: [FxHashSet<String>; LOADED_COLLECTIONS.len()],
 }
@@ -35,7 +35,7 @@ pub struct LoadedTypes {
 impl LoadedTypes {
     /// Whether type `name` of `collection` was loaded (no allocation: the
     /// output filter asks this for every type of the template).
-    pub fn contains(&self, collection: &str, name: &str) -> bool {
+    pub(crate) fn contains(&self, collection: &str, name: &str) -> bool {
         LOADED_COLLECTIONS
             .iter()
             .position(|&c| c == collection)
@@ -44,13 +44,13 @@ impl LoadedTypes {
 }
 
 /// Parses a source text into a document.
-pub fn parse_source(sources: &Sources, id: SourceId) -> Result<Node> {
+pub(crate) fn parse_source(sources: &Sources, id: SourceId) -> Result<Node> {
     let text = sources.get(id).map(|f| f.text.as_str()).unwrap_or("");
     parse(text, id).map_err(|e| Error::coded(Code::Yaml, e.message, e.span))
 }
 
 /// Loads the template `id` and everything it refers to.
-pub fn load(
+pub(crate) fn load(
     sources: &mut Sources,
     id: SourceId,
     loader: &mut dyn Loader,
@@ -219,7 +219,7 @@ fn load_types(
 }
 
 /// Removes the loaded types again (and type collections left empty).
-pub fn remove_loaded_types(doc: &mut Node, loaded: &LoadedTypes) {
+pub(crate) fn remove_loaded_types(doc: &mut Node, loaded: &LoadedTypes) {
     let Some(root) = doc.as_map_mut() else { return };
     for collection in LOADED_COLLECTIONS {
         let Some(types) = root.get_mut(collection).and_then(Node::as_map_mut) else {

@@ -29,7 +29,7 @@ macro_rules! logic_ops {
     ($($(#[$doc:meta])* $variant:ident = $key:literal, $arity:ident;)*) => {
         /// A logic operator. The declaration order is the precedence order.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum LogicOp {
+        pub(crate) enum LogicOp {
             $($(#[$doc])* $variant,)*
         }
 

@@ -17,7 +17,7 @@ use v4t_yaml::json::to_json;
 use v4t_yaml::{Key, Map, Node, Span, Value};
 
 /// The eight type collections, in the order the reference walks them.
-pub const TYPE_COLLECTIONS: [(&str, &str); 8] = [
+pub(crate) const TYPE_COLLECTIONS: [(&str, &str); 8] = [
     ("artifact_types", "tosca.artifacts.Root"),
     ("capability_types", "tosca.capabilities.Root"),
     ("data_types", "tosca.datatypes.Root"),
@@ -31,7 +31,7 @@ pub const TYPE_COLLECTIONS: [(&str, &str); 8] = [
 
 /// Normalises `doc` in place; `automatic` is the option
 /// `automatic_default_alternatives` (the first normalisation deletes it).
-pub fn normalize(doc: &mut Node, automatic: bool) -> Result<()> {
+pub(crate) fn normalize(doc: &mut Node, automatic: bool) -> Result<()> {
     normalize_imports(doc);
     if let Some(tt) = document::topology_mut(doc) {
         if tt.as_map().is_some() {

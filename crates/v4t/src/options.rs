@@ -6,10 +6,10 @@
 //! with every option resolved; element-level overrides are resolved by the
 //! enricher through [`Options::element`].
 
-use crate::config::Version;
 use crate::error::{Error, Result};
 use crate::kind::Kind;
 use crate::normalize::not_a_boolean;
+use crate::version::Version;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Span};
 
@@ -23,7 +23,7 @@ fn default_mode(version: Version) -> &'static str {
 
 /// `automatic_default_alternatives` of the options `user` as written (read
 /// by the first normalisation, which then deletes it, 3.10).
-pub fn automatic_default_alternatives(user: Option<&Map>) -> Result<bool> {
+pub(crate) fn automatic_default_alternatives(user: Option<&Map>) -> Result<bool> {
     match user
         .and_then(|o| o.get("automatic_default_alternatives"))
         .filter(|n| n.is_defined())
@@ -35,7 +35,7 @@ pub fn automatic_default_alternatives(user: Option<&Map>) -> Result<bool> {
 
 /// The options the enricher's transformer deletes (11.3): they only steer
 /// enrichment, so the resolver graph sees their defaults.
-pub fn is_enrichment_only(key: &str) -> bool {
+pub(crate) fn is_enrichment_only(key: &str) -> bool {
     const GENERAL: [&str; 26] = [
         "mode",
         "default_condition",
@@ -144,7 +144,7 @@ impl Switch {
 
 /// Default-condition and pruning switches of one element kind (or element).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Switches {
+pub(crate) struct Switches {
     /// Default conditions are generated.
     pub default: bool,
     /// ... among them the consistency ones.
@@ -162,7 +162,7 @@ pub struct Switches {
 /// A token of a default condition mode (9.3): which statement about the
 /// element its default condition contains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ModeToken {
+pub(crate) enum ModeToken {
     /// `host`: a host is present.
     Host,
     /// `source`: a source of an incoming relation (nodes) or the relation's
@@ -202,7 +202,7 @@ pub enum ModeToken {
 
 impl ModeToken {
     /// The token written `s`.
-    pub fn parse(s: &str) -> ModeToken {
+    pub(crate) fn parse(s: &str) -> ModeToken {
         match s {
             "host" => ModeToken::Host,
             "source" => ModeToken::Source,
@@ -229,14 +229,14 @@ impl ModeToken {
 /// checked per element kind where they are used; the text stays for
 /// messages.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mode {
+pub(crate) struct Mode {
     text: String,
     tokens: Vec<ModeToken>,
 }
 
 impl Mode {
     /// The mode written `text`.
-    pub fn parse(text: &str) -> Mode {
+    pub(crate) fn parse(text: &str) -> Mode {
         Mode {
             text: text.to_string(),
             tokens: tokens(text).collect(),
@@ -244,32 +244,30 @@ impl Mode {
     }
 
     /// The mode as written.
-    pub fn text(&self) -> &str {
+    pub(crate) fn text(&self) -> &str {
         &self.text
     }
 
     /// Its tokens, in order.
-    pub fn tokens(&self) -> &[ModeToken] {
+    pub(crate) fn tokens(&self) -> &[ModeToken] {
         &self.tokens
     }
 
     /// Whether the text names incoming relations and hosts (the anchor check
     /// of 5.6 tests the mode's text for both words, as the reference does).
-    pub fn names_incoming_and_host(&self) -> bool {
+    pub(crate) fn names_incoming_and_host(&self) -> bool {
         self.text.contains("incoming") && self.text.contains("host")
     }
 }
 
 /// The tokens of a mode text (for an element's own mode, parsed where read).
-pub fn tokens(text: &str) -> impl Iterator<Item = ModeToken> + '_ {
+pub(crate) fn tokens(text: &str) -> impl Iterator<Item = ModeToken> + '_ {
     text.split('-').map(ModeToken::parse)
 }
 
 /// Every resolved option.
 #[derive(Clone, Debug)]
-pub struct Options {
-    /// The version the defaults come from.
-    pub version: Version,
+pub(crate) struct Options {
     /// Switches per [`Kind`] (by `Kind as usize`; imports have none).
     kinds: [Switches; 11],
     /// Default condition modes per [`Kind`] (the kinds that have one).
@@ -298,14 +296,12 @@ pub struct Options {
     pub required_technology_check: bool,
     /// At least one anchor or implied node (5.6).
     pub anchor_check: bool,
-    /// Automatic default alternatives (3.10).
-    pub automatic_default_alternatives: bool,
 }
 
 /// Checker switches (part 1, 6.5).
 #[derive(Clone, Debug, Default)]
 #[allow(missing_docs)] // each is the check of the same name (6.5)
-pub struct Checks {
+pub(crate) struct Checks {
     pub relation_source: bool,
     pub relation_target: bool,
     pub ambiguous_hosting: bool,
@@ -324,13 +320,12 @@ pub struct Checks {
     pub expected_incoming_relation: bool,
     pub expected_artifact: bool,
     pub expected_technology: bool,
-    pub unconsumed_input: bool,
     pub unproduced_output: bool,
 }
 
 /// Topology or technology optimisation direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Optimize {
+pub(crate) enum Optimize {
     /// No optimisation.
     Off,
     /// Minimise.
@@ -341,7 +336,7 @@ pub enum Optimize {
 
 /// What the technology optimisation counts (`optimization_technologies_mode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TechnologiesMode {
+pub(crate) enum TechnologiesMode {
     /// The sum of the technologies' weights.
     Weight,
     /// The number of technologies.
@@ -352,7 +347,7 @@ pub enum TechnologiesMode {
 
 impl TechnologiesMode {
     /// Whether a weight objective comes first.
-    pub fn weighs(self) -> bool {
+    pub(crate) fn weighs(self) -> bool {
         matches!(
             self,
             TechnologiesMode::Weight | TechnologiesMode::WeightCount
@@ -360,7 +355,7 @@ impl TechnologiesMode {
     }
 
     /// Whether a count objective is part of it.
-    pub fn counts(self) -> bool {
+    pub(crate) fn counts(self) -> bool {
         matches!(
             self,
             TechnologiesMode::Count | TechnologiesMode::WeightCount
@@ -370,7 +365,7 @@ impl TechnologiesMode {
 
 /// Solver switches (part 1, 6.6).
 #[derive(Clone, Debug)]
-pub struct SolverOptions {
+pub(crate) struct SolverOptions {
     /// Topology optimisation.
     pub topology: Optimize,
     /// The optimal topology must be unique.
@@ -392,7 +387,7 @@ pub struct SolverOptions {
 /// Constraint switches (part 1, 6.7).
 #[derive(Clone, Debug, Default)]
 #[allow(missing_docs)] // each is the constraint of the same name (6.7)
-pub struct Constraints {
+pub(crate) struct Constraints {
     pub relation_source: bool,
     pub relation_target: bool,
     pub relation_enhanced_implication_mode: bool,
@@ -469,7 +464,7 @@ impl Raw<'_> {
 impl Options {
     /// Resolves the options of a template with version `version` and raw
     /// options `user` (`variability.options`).
-    pub fn new(version: Version, user: Option<&Map>) -> Result<Options> {
+    pub(crate) fn new(version: Version, user: Option<&Map>) -> Result<Options> {
         let raw = Raw {
             user,
             mode: pruning_mode(version, user)?,
@@ -487,8 +482,9 @@ impl Options {
         let constraints = constraints(&raw, version)?;
         let v1 = version == Version::V1;
         let v3 = version == Version::V3;
+        // Read by the first normalisation (and validated here).
+        raw.or("automatic_default_alternatives", false)?;
         Ok(Options {
-            version,
             kinds,
             modes,
             relation_default_implied: raw.or("relation_default_implied", !v1)?,
@@ -507,23 +503,22 @@ impl Options {
             enrich_implementations: raw.or("enrich_implementations", true)?,
             required_technology_check,
             anchor_check,
-            automatic_default_alternatives: raw.or("automatic_default_alternatives", false)?,
         })
     }
 
     /// The kind-level switches of `kind`.
-    pub fn kind(&self, kind: Kind) -> Switches {
+    pub(crate) fn kind(&self, kind: Kind) -> Switches {
         self.kinds[kind as usize]
     }
 
     /// The kind-level default condition mode of `kind`, if the kind has one.
-    pub fn kind_mode(&self, kind: Kind) -> Option<&Mode> {
+    pub(crate) fn kind_mode(&self, kind: Kind) -> Option<&Mode> {
         self.modes[kind as usize].as_ref()
     }
 
     /// The switches of one element: its own keys override the kind's (6.2).
     /// `anchor` disables default conditions and pruning of nodes.
-    pub fn element(&self, kind: Kind, raw: Option<&Map>, anchor: bool) -> Result<Switches> {
+    pub(crate) fn element(&self, kind: Kind, raw: Option<&Map>, anchor: bool) -> Result<Switches> {
         let k = self.kind(kind);
         let get = |key: &str| -> Result<Option<bool>> {
             match raw.and_then(|m| m.get(key)).filter(|n| n.is_defined()) {
@@ -634,14 +629,17 @@ fn checks(raw: &Raw<'_>, version: Version, checks_all: bool) -> Result<(Checks, 
         expected_incoming_relation: s("expected_incoming_relation_check")?,
         expected_artifact: s("expected_artifact_check")?,
         expected_technology: s("expected_technology_check")?,
-        unconsumed_input: raw.or(
-            "unconsumed_input_check",
-            if v1_or_v2 { false } else { semantic },
-        )?,
-        unproduced_output: raw.or(
-            "unproduced_output_check",
-            if v1_or_v2 { false } else { consistency },
-        )?,
+        // Validated only: the reference has no such check.
+        unproduced_output: {
+            raw.or(
+                "unconsumed_input_check",
+                if v1_or_v2 { false } else { semantic },
+            )?;
+            raw.or(
+                "unproduced_output_check",
+                if v1_or_v2 { false } else { consistency },
+            )?
+        },
     };
     Ok((checks, semantic))
 }

@@ -6,39 +6,40 @@ use crate::options::Options;
 use crate::{document, resolve, NoFiles, Node, ResolveOptions, Sources};
 
 /// Parses a YAML fixture.
-pub fn doc(yaml: &str) -> Node {
+pub(crate) fn doc(yaml: &str) -> Node {
     v4t_yaml::parse(yaml, v4t_yaml::SourceId(0)).expect("fixture parses")
 }
 
 /// The version of a fixture (`tosca_variability_1_0` if it has none).
-pub fn version(doc: &Node) -> Version {
+pub(crate) fn version(doc: &Node) -> Version {
     Version::of(doc).unwrap_or(Version::V1)
 }
 
 /// The first normalisation of `doc`, as the enricher does it (with the
 /// option `automatic_default_alternatives` as written).
-pub fn normalize(doc: &mut Node) -> crate::Result<()> {
+pub(crate) fn normalize(doc: &mut Node) -> crate::Result<()> {
     let automatic = crate::options::automatic_default_alternatives(document::options(doc))?;
     crate::normalize::normalize(doc, automatic)
 }
 
 /// The options of `doc` as written.
-pub fn options(doc: &Node) -> crate::Result<Options> {
+pub(crate) fn options(doc: &Node) -> crate::Result<Options> {
     Options::new(version(doc), document::options(doc))
 }
 
-/// The graph of the normalised `doc` under its options as written.
-pub fn build(doc: &Node) -> crate::Result<Graph> {
-    crate::graph::build(doc, &options(doc)?)
+/// The graph of the normalised `doc` under its options as written (the
+/// condition lists moved out of a copy, so that `doc` keeps them).
+pub(crate) fn build(doc: &Node) -> crate::Result<Graph> {
+    crate::graph::build_moving_conditions(&mut doc.clone(), &options(doc)?)
 }
 
 /// Enriches `doc` in place (`v4t enrich` without loading).
-pub fn enrich(doc: &mut Node) -> crate::Result<()> {
+pub(crate) fn enrich(doc: &mut Node) -> crate::Result<()> {
     crate::enrich::enrich(doc, version(doc)).map(drop)
 }
 
 /// Resolves a template text with the given presets and inputs (YAML map text).
-pub fn resolve_text(
+pub(crate) fn resolve_text(
     template: &str,
     presets: &[&str],
     inputs: Option<&str>,

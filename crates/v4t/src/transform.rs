@@ -83,7 +83,7 @@ const REBUILT: [&str; 7] = [
 /// Transforms `source` (the document the graph was built from) into the
 /// result, moving the surviving definitions out of `source` (which is left
 /// with nulls in their place and is only good for dropping afterwards).
-pub fn transform(
+pub(crate) fn transform(
     source: &mut Node,
     graph: &Graph,
     solution: &Solution,

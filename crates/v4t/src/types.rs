@@ -14,7 +14,7 @@ use v4t_yaml::{Map, Node};
 
 /// The type collections of the element kinds that have types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Collection {
+pub(crate) enum Collection {
     /// `node_types`.
     Node,
     /// `relationship_types`.
@@ -37,7 +37,7 @@ impl Collection {
     ];
 
     /// The collection's key in the document.
-    pub fn key(self) -> &'static str {
+    pub(crate) fn key(self) -> &'static str {
         match self {
             Collection::Node => "node_types",
             Collection::Relationship => "relationship_types",
@@ -62,14 +62,14 @@ struct TypeDef {
 
 /// The type collections of one template.
 #[derive(Clone, Debug, Default)]
-pub struct TypeSystem {
+pub(crate) struct TypeSystem {
     /// By [`Collection`], in [`Collection::ALL`] order.
     collections: [FxHashMap<String, TypeDef>; 5],
 }
 
 impl TypeSystem {
     /// Reads the type collections of `doc`.
-    pub fn new(doc: &Node) -> TypeSystem {
+    pub(crate) fn new(doc: &Node) -> TypeSystem {
         let mut t = TypeSystem::default();
         for (slot, c) in t.collections.iter_mut().zip(Collection::ALL) {
             let Some(types) = doc.get(c.key()).and_then(Node::as_map) else {
@@ -101,7 +101,7 @@ impl TypeSystem {
     }
 
     /// Whether type `start` of collection `c` is `target` or derives from it.
-    pub fn is_a(&self, c: Collection, start: &str, target: &str) -> Result<bool> {
+    pub(crate) fn is_a(&self, c: Collection, start: &str, target: &str) -> Result<bool> {
         let types = self.collection(c);
         let Some(mut def) = types.get(start) else {
             bail!(
@@ -133,7 +133,7 @@ impl TypeSystem {
 
     /// The inheritance chain of a type, starting with itself (for scenario
     /// priorities); it stops at the root, an undefined type or a repetition.
-    pub fn chain<'t>(&'t self, c: Collection, start: &'t str) -> Vec<&'t str> {
+    pub(crate) fn chain<'t>(&'t self, c: Collection, start: &'t str) -> Vec<&'t str> {
         let types = self.collection(c);
         let mut out: Vec<&str> = Vec::new();
         let mut cur = start;
@@ -153,7 +153,7 @@ impl TypeSystem {
     /// Whether a node requires a deployment technology (4.5): its `managed`
     /// if written, else whether it has technologies or its type is not
     /// abstract (`raw` is its definition).
-    pub fn is_managed(&self, g: &Graph, raw: Option<&Map>, node: ElementId) -> Result<bool> {
+    pub(crate) fn is_managed(&self, g: &Graph, raw: Option<&Map>, node: ElementId) -> Result<bool> {
         if let Some(m) = raw
             .and_then(|m| m.get("managed"))
             .filter(|n| n.is_defined())
@@ -175,7 +175,7 @@ impl TypeSystem {
 
     /// The technologies of the artifact's node whose stored scenario names an
     /// artifact type the artifact's type derives from (`is_managed`).
-    pub fn managing_technologies(
+    pub(crate) fn managing_technologies(
         &self,
         g: &Graph,
         doc: &Node,

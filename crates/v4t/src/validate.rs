@@ -48,7 +48,7 @@ impl Shape {
 }
 
 /// Checks the shapes of the V4T and TOSCA keys of `doc`.
-pub fn validate(doc: &Node) -> Result<()> {
+pub(crate) fn validate(doc: &Node) -> Result<()> {
     if doc.as_map().is_none() {
         return Ok(());
     }

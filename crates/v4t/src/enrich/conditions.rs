@@ -28,7 +28,7 @@ struct Wrapper {
 /// is no map (a null one becomes a map) or may hold element option keys.
 /// Found while the definitions are at hand, so that the write-back for the
 /// resolver looks up only those.
-pub struct Enriched {
+pub(super) struct Enriched {
     pub lists: Vec<Vec<Cond>>,
     pub edit: Vec<bool>,
 }
@@ -43,7 +43,7 @@ pub struct Enriched {
 /// document and keeps memory accesses sequential. Of several errors, the one
 /// of the element first in element order is returned, as the reference
 /// would stop there.
-pub fn enrich_conditions(
+pub(super) fn enrich_conditions(
     doc: &Node,
     graph: &Graph,
     types: &TypeSystem,
@@ -235,7 +235,7 @@ fn enrich_element(
 }
 
 /// Flattens single-entry `and`/`or` lists (9.8).
-pub fn simplify(mut n: Node) -> Node {
+pub(crate) fn simplify(mut n: Node) -> Node {
     let Some(m) = n.as_map_mut() else { return n };
     for key in ["and", "or"] {
         let Some(list) = m.get_mut(key).and_then(Node::as_seq_mut) else {
@@ -267,13 +267,8 @@ fn simplify_cond(c: Cond) -> Cond {
     }
 }
 
-/// `{not: {or: [presence of each]}, _bratan: true}`: none of `set` is present.
-pub fn bratan(g: &Graph, set: &[ElementId]) -> Node {
-    Cond::Bratan(set.to_vec()).to_node(g)
-}
-
 /// The set of mutually exclusive alternatives an element belongs to (9.5).
-pub fn scope(g: &Graph, id: ElementId) -> Vec<ElementId> {
+pub(crate) fn scope(g: &Graph, id: ElementId) -> Vec<ElementId> {
     let e = g.get(id);
     let same_name = |list: &[ElementId]| -> Vec<ElementId> {
         list.iter()

@@ -21,7 +21,11 @@ fn by_name(g: &Graph, ids: &[ElementId]) -> Vec<Vec<ElementId>> {
 }
 
 /// The generated constraints, in the reference's order.
-pub fn enrich_constraints(doc: &Node, g: &Graph, types: &TypeSystem) -> Result<Vec<Constraint>> {
+pub(super) fn enrich_constraints(
+    doc: &Node,
+    g: &Graph,
+    types: &TypeSystem,
+) -> Result<Vec<Constraint>> {
     let o = &g.options.constraints;
     let id = Constraint::Var;
     let ids = Constraint::vars;

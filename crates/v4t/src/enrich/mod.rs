@@ -10,11 +10,9 @@
 
 mod conditions;
 mod constraints;
-pub mod technologies;
+pub(crate) mod technologies;
 #[cfg(test)]
 mod tests;
-
-pub use conditions::{bratan, scope, simplify};
 
 use crate::config::{Config, Version};
 use crate::document;
@@ -66,7 +64,7 @@ fn single_flagged(key: &str, value: Node) -> Node {
 
 /// Enriches `doc` (of version `version`) in place; returns the template's
 /// configuration, read once the document is normalised.
-pub fn enrich(doc: &mut Node, version: Version) -> Result<Config> {
+pub(crate) fn enrich(doc: &mut Node, version: Version) -> Result<Config> {
     enrich_doc(doc, version, false).map(|(config, _)| config)
 }
 
@@ -76,7 +74,10 @@ pub fn enrich(doc: &mut Node, version: Version) -> Result<Config> {
 /// [`Graph::constraints`]) instead of going into the document, and the
 /// graph is returned for [`graph::rebuild`]; otherwise this is [`enrich`]
 /// and the graph is `None`.
-pub fn enrich_for_resolving(doc: &mut Node, version: Version) -> Result<(Config, Option<Graph>)> {
+pub(crate) fn enrich_for_resolving(
+    doc: &mut Node,
+    version: Version,
+) -> Result<(Config, Option<Graph>)> {
     enrich_doc(doc, version, true)
 }
 

@@ -20,7 +20,7 @@ use v4t_yaml::{Map, Node, Value};
 
 /// Rewrites the raw `technology` lists of managed nodes from the rules
 /// (`enrich_implementations`, then `enrich_technologies`), on graph #1.
-pub fn enrich_technologies(doc: &mut Node, graph: &Graph, types: &TypeSystem) -> Result<()> {
+pub(crate) fn enrich_technologies(doc: &mut Node, graph: &Graph, types: &TypeSystem) -> Result<()> {
     let edits = {
         let doc: &Node = doc;
         let rules = read_rules(doc);
@@ -50,7 +50,7 @@ pub fn enrich_technologies(doc: &mut Node, graph: &Graph, types: &TypeSystem) ->
 /// Whether [`enrich_technologies`] can change `doc` under `options`:
 /// technology enrichment is on, or implementation enrichment is on and there
 /// are rules. Otherwise the enricher skips graph #1.
-pub fn may_edit(doc: &Node, options: &Options) -> bool {
+pub(crate) fn may_edit(doc: &Node, options: &Options) -> bool {
     options.enrich_technologies || (options.enrich_implementations && !read_rules(doc).is_empty())
 }
 

@@ -13,7 +13,7 @@ use v4t_yaml::{Key, Map, Node, Span, Value};
 
 /// The condition list of a raw definition: `conditions` as a list (a single
 /// expression becomes a one-element list; missing or null is empty).
-pub fn conditions_of(raw: Option<&Map>) -> Vec<Node> {
+pub(crate) fn conditions_of(raw: Option<&Map>) -> Vec<Node> {
     match raw.and_then(|m| m.get("conditions")) {
         None => Vec::new(),
         Some(n) => match &n.value {
@@ -77,22 +77,16 @@ impl<'d> NodeKeys<'d> {
 /// Which condition lists a build copies from the document into the elements.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Copying {
-    All,
     /// Only those of technologies (graph #1).
     Technologies,
     /// None: [`build_moving_conditions`] moves them in afterwards.
     None,
 }
 
-/// Builds the graph of the normalised `doc` under `options`.
-pub fn build(doc: &Node, options: &Options) -> Result<Graph> {
-    build_with(doc, options, Copying::All).map(|(g, _)| g)
-}
-
 /// [`build`] for the technology enricher (graph #1), which reads no
 /// condition list but those of technologies: the others stay empty
 /// instead of being copied (default alternatives still get `[false]`).
-pub fn build_for_technologies(doc: &Node, options: &Options) -> Result<Graph> {
+pub(crate) fn build_for_technologies(doc: &Node, options: &Options) -> Result<Graph> {
     build_with(doc, options, Copying::Technologies).map(|(g, _)| g)
 }
 
@@ -101,7 +95,7 @@ pub fn build_for_technologies(doc: &Node, options: &Options) -> Result<Graph> {
 /// callers that read conditions only through the graph afterwards: the
 /// enricher, which writes every list back, and the resolver, whose output
 /// drops them.
-pub fn build_moving_conditions(doc: &mut Node, options: &Options) -> Result<Graph> {
+pub(crate) fn build_moving_conditions(doc: &mut Node, options: &Options) -> Result<Graph> {
     let (mut g, with_conditions) = build_with(doc, options, Copying::None)?;
     move_conditions(doc, &mut g, &with_conditions);
     Ok(g)
@@ -117,7 +111,7 @@ pub fn build_moving_conditions(doc: &mut Node, options: &Options) -> Result<Grap
 /// `options`, and with them the default `implied` of relations,
 /// [`Graph::is_implied`]), the default-alternative flags (the write-back
 /// deletes `default_alternative`) and the anchor check.
-pub fn rebuild(doc: &Node, previous: Graph, options: Options) -> Result<Graph> {
+pub(crate) fn rebuild(doc: &Node, previous: Graph, options: Options) -> Result<Graph> {
     let mut g = previous;
     g.options = options;
     g.sections = Sections::of(doc);
@@ -342,7 +336,6 @@ impl<'d> Builder<'d> {
     /// copied, else nothing (without copying, whether it has a list).
     fn conditions(&mut self, kind: Kind, raw: Option<&Map>) -> Vec<Cond> {
         match self.copy {
-            Copying::All => {}
             Copying::Technologies if kind == Kind::Technology => {}
             Copying::Technologies => return Vec::new(),
             Copying::None => {
@@ -1292,7 +1285,7 @@ fn jinja_eval_producer(s: &str) -> Option<&str> {
 
 /// Appends the fallback `VINTNER_UNDEFINED` property of every property name of
 /// every container (5.3), unless `bratans_unknown` is set.
-pub fn add_fallback_properties(doc: &mut Node, options: &Options) {
+pub(crate) fn add_fallback_properties(doc: &mut Node, options: &Options) {
     if options.bratans_unknown {
         return;
     }

@@ -16,7 +16,7 @@ use v4t_yaml::{Key, Map, Node, Span};
 
 /// One entry of a condition list.
 #[derive(Clone, Debug)]
-pub enum Cond {
+pub(crate) enum Cond {
     /// A condition as written (manual conditions, group and input-name
     /// conditions, type-specific and scenario conditions).
     Yaml(Node),
@@ -58,7 +58,7 @@ pub(crate) fn insert_tight(m: &mut Map, key: &str, value: Node) {
 impl Cond {
     /// Whether this is a generated (default or pruning) condition: a map
     /// with a truthy `_generated`.
-    pub fn is_generated(&self) -> bool {
+    pub(crate) fn is_generated(&self) -> bool {
         match self {
             Cond::Generated(_) => true,
             Cond::Yaml(n) => n.get("_generated").is_some_and(Node::is_truthy),
@@ -67,7 +67,7 @@ impl Cond {
     }
 
     /// Whether the YAML form is a map (it can take `_generated`).
-    pub fn is_map(&self, g: &Graph) -> bool {
+    pub(crate) fn is_map(&self, g: &Graph) -> bool {
         match self {
             Cond::Yaml(n) => n.as_map().is_some(),
             Cond::Presence(id) => !g.presence_is_false(*id),
@@ -76,7 +76,7 @@ impl Cond {
     }
 
     /// The YAML form (what `v4t enrich` prints).
-    pub fn to_node(&self, g: &Graph) -> Node {
+    pub(crate) fn to_node(&self, g: &Graph) -> Node {
         match self {
             Cond::Yaml(n) => n.clone(),
             Cond::Presence(id) => g.presence_condition(*id),
@@ -112,7 +112,7 @@ impl Cond {
     }
 
     /// The YAML form, consuming `self` (no clone of YAML entries).
-    pub fn into_node(self, g: &Graph) -> Node {
+    pub(crate) fn into_node(self, g: &Graph) -> Node {
         match self {
             Cond::Yaml(n) => n,
             other => other.to_node(g),
@@ -132,7 +132,7 @@ fn is_keyword(name: &str) -> bool {
 impl Graph {
     /// Whether [`Graph::presence_condition`] of `id` is the constant `false`
     /// (a property or type without a suitable container).
-    pub fn presence_is_false(&self, id: ElementId) -> bool {
+    pub(crate) fn presence_is_false(&self, id: ElementId) -> bool {
         let e = self.get(id);
         match e.kind {
             Kind::Property | Kind::Type => !e.container.is_some_and(|c| {
@@ -167,7 +167,7 @@ impl Graph {
     /// itself, so that the encoder can use its presence variable directly
     /// (names are unique and indices are positions in the usual case; a
     /// node called `SELF` or two nodes of one name are not).
-    pub fn presence_resolves_to_self(&self, id: ElementId) -> bool {
+    pub(crate) fn presence_resolves_to_self(&self, id: ElementId) -> bool {
         let e = self.get(id);
         let contained = |list: fn(&super::Element) -> &[ElementId], x: ElementId| {
             let Some(c) = self.get(x).container else {

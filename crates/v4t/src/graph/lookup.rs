@@ -103,7 +103,7 @@ impl Graph {
     }
 
     /// The container of the context element (`container_presence`).
-    pub fn lookup_container(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_container(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
         let Some(c) = ctx else {
             bail!(n.span, "Element is not defined")
         };
@@ -113,7 +113,7 @@ impl Graph {
     }
 
     /// A node: `SELF`, `CONTAINER`, `SOURCE`, `TARGET` or a name.
-    pub fn lookup_node(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_node(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
         let name = string_arg(n)?;
         if let Some(id) = self.self_or_container(ctx, name, Kind::Node, n)? {
             return Ok(id);
@@ -132,7 +132,7 @@ impl Graph {
     }
 
     /// A relation: `SELF`, `CONTAINER` or `[node, name | index]`.
-    pub fn lookup_relation(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_relation(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
         if let Some(word) = n.as_str() {
             if let Some(id) = self.self_or_container(ctx, word, Kind::Relation, n)? {
                 return Ok(id);
@@ -180,7 +180,7 @@ impl Graph {
     }
 
     /// An artifact: `SELF`, `CONTAINER` or `[node, name | index]` (node without context).
-    pub fn lookup_artifact(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_artifact(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
         if let Some(word) = n.as_str() {
             if let Some(id) = self.self_or_container(ctx, word, Kind::Artifact, n)? {
                 return Ok(id);
@@ -195,7 +195,7 @@ impl Graph {
     }
 
     /// A policy: `SELF`, `CONTAINER`, name or index.
-    pub fn lookup_policy(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_policy(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
         match &n.value {
             Value::String(s) => {
                 if let Some(id) = self.self_or_container(ctx, s, Kind::Policy, n)? {
@@ -220,7 +220,7 @@ impl Graph {
     }
 
     /// A group: `SELF`, `CONTAINER` or a name.
-    pub fn lookup_group(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_group(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
         let name = string_arg(n)?;
         if let Some(id) = self.self_or_container(ctx, name, Kind::Group, n)? {
             return Ok(id);
@@ -230,7 +230,7 @@ impl Graph {
     }
 
     /// An import: `SELF`, `CONTAINER` or an index.
-    pub fn lookup_import(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_import(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
         if let Some(word) = n.as_str() {
             if let Some(id) = self.self_or_container(ctx, word, Kind::Import, n)? {
                 return Ok(id);
@@ -244,7 +244,7 @@ impl Graph {
     }
 
     /// An input or output: `SELF`, `CONTAINER`, name or index.
-    pub fn lookup_input_output(
+    pub(crate) fn lookup_input_output(
         &self,
         ctx: Option<ElementId>,
         n: &Node,
@@ -279,7 +279,7 @@ impl Graph {
     }
 
     /// A property or type of `container`, selected by the last argument.
-    pub fn lookup_member(
+    pub(crate) fn lookup_member(
         &self,
         container: ElementId,
         args: &Node,
@@ -295,7 +295,11 @@ impl Graph {
     }
 
     /// A technology: `[node, name | index]`.
-    pub fn lookup_technology(&self, ctx: Option<ElementId>, args: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_technology(
+        &self,
+        ctx: Option<ElementId>,
+        args: &Node,
+    ) -> Result<ElementId> {
         let list = list_arg(args)?;
         let Some(first) = list.first() else {
             bail!(args.span, "Technology \"{} not found", to_json_pretty(args))
@@ -311,7 +315,7 @@ impl Graph {
 
     /// Argument shape checks of the type, property and technology getters:
     /// first item a string (or number for policies), others strings or numbers.
-    pub fn check_args(args: &Node, first_may_be_number: bool) -> Result<&[Node]> {
+    pub(crate) fn check_args(args: &Node, first_may_be_number: bool) -> Result<&[Node]> {
         let list = list_arg(args)?;
         for (i, item) in list.iter().enumerate() {
             if i == 0 && !first_may_be_number {

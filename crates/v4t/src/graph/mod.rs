@@ -10,29 +10,28 @@
 mod build;
 mod cond;
 mod constraint;
-pub mod lookup;
+pub(crate) mod lookup;
 
-pub use build::{
-    add_fallback_properties, build, build_for_technologies, build_moving_conditions, conditions_of,
-    rebuild,
+pub(crate) use build::{
+    add_fallback_properties, build_for_technologies, build_moving_conditions, rebuild,
 };
-pub use cond::Cond;
-pub use constraint::Constraint;
+pub(crate) use cond::Cond;
+pub(crate) use constraint::Constraint;
 
 use crate::document::{section, section_mut, Section, Sections};
 use crate::fxhash::FxHashMap;
-pub use crate::kind::Kind;
+pub(crate) use crate::kind::Kind;
 use crate::logic::LogicOp;
 use crate::options::Options;
 use v4t_yaml::{Map, Node, Span};
 
 /// Index of an element in [`Graph::elements`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ElementId(pub u32);
+pub(crate) struct ElementId(pub u32);
 
 /// Whose properties or types a [`Loc`] refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Owner {
+pub(crate) enum Owner {
     Node(u32),
     /// A relationship template, by position in `relationship_templates`.
     RelationshipTemplate(u32),
@@ -46,7 +45,7 @@ pub enum Owner {
 
 /// Where an element's raw definition lives in the normalised document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Loc {
+pub(crate) enum Loc {
     Node(u32),
     Relation { node: u32, index: u32 },
     Artifact { node: u32, index: u32 },
@@ -63,11 +62,11 @@ pub enum Loc {
 /// A list of related elements. One pointer wide and without allocation while
 /// empty: an element has twelve such lists and most stay empty, and a large
 /// template has hundreds of thousands of elements.
-pub type IdList = thin_vec::ThinVec<ElementId>;
+pub(crate) type IdList = thin_vec::ThinVec<ElementId>;
 
 /// One conditional element. Fields that do not apply to a kind stay empty.
 #[derive(Clone, Debug)]
-pub struct Element {
+pub(crate) struct Element {
     pub kind: Kind,
     pub name: String,
     pub index: Option<u32>,
@@ -167,7 +166,7 @@ impl Element {
 
 /// The element graph of one normalised template.
 #[derive(Debug)]
-pub struct Graph {
+pub(crate) struct Graph {
     pub options: Options,
     pub elements: Vec<Element>,
     pub types: Vec<ElementId>,
@@ -195,28 +194,28 @@ pub struct Graph {
 }
 
 impl Graph {
-    pub fn get(&self, id: ElementId) -> &Element {
+    pub(crate) fn get(&self, id: ElementId) -> &Element {
         &self.elements[id.0 as usize]
     }
 
     /// `<kind>.<name>[@<index>][.<container id>]`, the element's SAT
     /// variable name and the id errors report.
     #[inline]
-    pub fn id(&self, id: ElementId) -> &str {
+    pub(crate) fn id(&self, id: ElementId) -> &str {
         self.ids.get(id.0 as usize)
     }
 
-    pub fn node(&self, name: &str) -> Option<ElementId> {
+    pub(crate) fn node(&self, name: &str) -> Option<ElementId> {
         self.node_index.get(name).copied()
     }
 
-    pub fn group(&self, name: &str) -> Option<ElementId> {
+    pub(crate) fn group(&self, name: &str) -> Option<ElementId> {
         self.group_index.get(name).copied()
     }
 
     /// All elements in the reference's element order: types, nodes, relations,
     /// properties, policies, groups, inputs, artifacts, imports, technologies, outputs.
-    pub fn ordered(&self) -> impl Iterator<Item = ElementId> + '_ {
+    pub(crate) fn ordered(&self) -> impl Iterator<Item = ElementId> + '_ {
         self.types
             .iter()
             .chain(&self.nodes)
@@ -233,7 +232,7 @@ impl Graph {
     }
 
     /// `<kind> "<name>[@<index>]"[ of <container display>]`, all lower case.
-    pub fn display(&self, id: ElementId) -> String {
+    pub(crate) fn display(&self, id: ElementId) -> String {
         let mut out = String::new();
         let mut cur = Some(id);
         let mut first = true;
@@ -258,13 +257,13 @@ impl Graph {
 
     /// [`Graph::display`] with the first character upper-cased.
     #[allow(non_snake_case)]
-    pub fn Display(&self, id: ElementId) -> String {
+    pub(crate) fn Display(&self, id: ElementId) -> String {
         capitalize(&self.display(id))
     }
 
     /// The single type name of an element (`<Display> has more than one
     /// type`, `<Display> has no type`).
-    pub fn single_type(&self, id: ElementId) -> crate::Result<&str> {
+    pub(crate) fn single_type(&self, id: ElementId) -> crate::Result<&str> {
         let e = self.get(id);
         if e.types.len() > 1 {
             crate::error::bail!(e.span, "{} has more than one type", self.Display(id));
@@ -278,7 +277,7 @@ impl Graph {
     /// Whether the element is implied: its `implied` value if written, else
     /// the default (properties: true; relations: `relation_default_implied`
     /// unless hosting; other kinds: false).
-    pub fn is_implied(&self, id: ElementId) -> bool {
+    pub(crate) fn is_implied(&self, id: ElementId) -> bool {
         let e = self.get(id);
         match (&e.implied, e.kind) {
             (Some(v), _) => v.is_truthy(),
@@ -290,14 +289,14 @@ impl Graph {
 
     /// The element's raw definition (the value of its single-entry map, or the
     /// import entry) in `doc`.
-    pub fn raw<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Node> {
+    pub(crate) fn raw<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Node> {
         let section = |s: Section| section(doc, s, Some(&self.sections));
         raw_at(&self.get(id).loc, &self.relationship_templates, &section)
     }
 
     /// The raw definitions in `doc` for many lookups: [`Graph::raw`] with
     /// the document's sections found once.
-    pub fn definitions<'d>(&self, doc: &'d Node) -> Definitions<'_, 'd> {
+    pub(crate) fn definitions<'d>(&self, doc: &'d Node) -> Definitions<'_, 'd> {
         Definitions {
             graph: self,
             sections: Section::ALL.map(|s| section(doc, s, Some(&self.sections))),
@@ -305,12 +304,12 @@ impl Graph {
     }
 
     /// The raw definition as a map, if it is one.
-    pub fn raw_map<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Map> {
+    pub(crate) fn raw_map<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Map> {
         self.raw(doc, id).and_then(Node::as_map)
     }
 
     /// Mutable access to the element's raw definition.
-    pub fn raw_mut<'d>(&self, doc: &'d mut Node, id: ElementId) -> Option<&'d mut Node> {
+    pub(crate) fn raw_mut<'d>(&self, doc: &'d mut Node, id: ElementId) -> Option<&'d mut Node> {
         raw_at_mut(
             doc,
             &self.get(id).loc,
@@ -323,7 +322,7 @@ impl Graph {
     /// cycle order, each one's target the next one's source): it names the
     /// cycle from the node listed first, `a → b → a`, and points at that
     /// node's hosting requirement.
-    pub fn hosting_cycle(&self, relations: &[ElementId]) -> crate::Error {
+    pub(crate) fn hosting_cycle(&self, relations: &[ElementId]) -> crate::Error {
         let start = (0..relations.len())
             .min_by_key(|&i| self.get(relations[i]).source)
             .unwrap_or(0);
@@ -350,7 +349,7 @@ impl Graph {
     }
 
     /// The presence condition the enricher writes for this element (4.4).
-    pub fn presence_condition(&self, id: ElementId) -> Node {
+    pub(crate) fn presence_condition(&self, id: ElementId) -> Node {
         use LogicOp as L;
         let e = self.get(id);
         let idx = |i: Option<u32>| Node::number(i.unwrap_or(0) as f64);
@@ -439,14 +438,14 @@ impl Ids {
 }
 
 /// [`Graph::definitions`]: the sections of one document, by [`Section`].
-pub struct Definitions<'g, 'd> {
+pub(crate) struct Definitions<'g, 'd> {
     graph: &'g Graph,
     sections: [Option<&'d Node>; 7],
 }
 
 impl<'d> Definitions<'_, 'd> {
     /// [`Graph::raw`].
-    pub fn raw(&self, id: ElementId) -> Option<&'d Node> {
+    pub(crate) fn raw(&self, id: ElementId) -> Option<&'d Node> {
         let section = |s: Section| self.sections[s as usize];
         raw_at(
             &self.graph.get(id).loc,
@@ -456,13 +455,13 @@ impl<'d> Definitions<'_, 'd> {
     }
 
     /// [`Graph::raw_map`].
-    pub fn raw_map(&self, id: ElementId) -> Option<&'d Map> {
+    pub(crate) fn raw_map(&self, id: ElementId) -> Option<&'d Map> {
         self.raw(id).and_then(Node::as_map)
     }
 }
 
 /// Upper-cases the first character.
-pub fn capitalize(s: &str) -> String {
+pub(crate) fn capitalize(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
@@ -609,7 +608,7 @@ fn raw_at_mut<'d>(
 
 /// Whether a requirement name marks a hosting relation: `^(.*_)?host(_.*)?$`,
 /// that is, one of its `_`-separated parts is `host`.
-pub fn is_hosting_name(name: &str) -> bool {
+pub(crate) fn is_hosting_name(name: &str) -> bool {
     name.split('_').any(|part| part == "host")
 }
 

@@ -16,7 +16,7 @@ use v4t_yaml::{Map, Node, Value};
 
 /// The SAT problem under construction: named variables, the graph and the
 /// value evaluator.
-pub struct Encoder<'a> {
+pub(crate) struct Encoder<'a> {
     pub graph: &'a Graph,
     pub doc: &'a Node,
     pub types: &'a TypeSystem,
@@ -50,12 +50,12 @@ pub struct Encoder<'a> {
 
 /// The deepest nesting of logic expressions that is encoded; deeper ones fail
 /// with a clear error instead of overflowing the stack.
-pub const MAX_LOGIC_DEPTH: usize = 128;
+pub(super) const MAX_LOGIC_DEPTH: usize = 128;
 
 impl<'a> Encoder<'a> {
     /// An encoder for `doc`'s variability input definitions and named
     /// expressions, with the assigned `inputs` and the clock `now_ms`.
-    pub fn new(
+    pub(crate) fn new(
         graph: &'a Graph,
         doc: &'a Node,
         types: &'a TypeSystem,
@@ -89,7 +89,7 @@ impl<'a> Encoder<'a> {
     ///
     /// `manual.<id>` names the literal of [`Encoder::manual`], which usually
     /// exists without a name (see there).
-    pub fn var(&mut self, name: &str) -> Lit {
+    pub(crate) fn var(&mut self, name: &str) -> Lit {
         // Element ids never name anything in `names` (see `presence`), and
         // most terms are ids.
         if let Some(id) = self.ids.find(self.graph, name) {
@@ -144,7 +144,7 @@ impl<'a> Encoder<'a> {
     /// never collide with `manual.` or `expression.` names, and [`Encoder::var`]
     /// resolves a term naming an element to this variable before looking for a
     /// free variable; presence variables therefore need no name table.
-    pub fn presence(&mut self, id: ElementId) -> Lit {
+    pub(crate) fn presence(&mut self, id: ElementId) -> Lit {
         if let Some(l) = self.presence_lits[id.0 as usize] {
             return l;
         }
@@ -162,7 +162,7 @@ impl<'a> Encoder<'a> {
     /// followed by the other named variables whose name does (element order,
     /// then creation order; each variable once). Named expression variables
     /// are only listed if a term named them (no caller asks for them).
-    pub fn vars_with_prefix(&mut self, prefix: &str) -> Vec<Lit> {
+    pub(crate) fn vars_with_prefix(&mut self, prefix: &str) -> Vec<Lit> {
         let graph = self.graph;
         let mut lits = Vec::new();
         let lists: [&[ElementId]; 11] = [
@@ -209,7 +209,7 @@ impl<'a> Encoder<'a> {
     }
 
     /// The `manual.<id>` variable of an element.
-    pub fn manual(&mut self, id: ElementId) -> Lit {
+    pub(crate) fn manual(&mut self, id: ElementId) -> Lit {
         if let Some(l) = self.manual_lits[id.0 as usize] {
             return l;
         }
@@ -222,7 +222,7 @@ impl<'a> Encoder<'a> {
     /// Defines `manual.<id>` as the conjunction of `lits` (5.2). Unless the
     /// variable was referenced already, the conjunction's own literal (often a
     /// constant) stands for it, unnamed: [`Encoder::var`] finds it by name.
-    pub fn define_manual(&mut self, id: ElementId, lits: &[Lit]) {
+    pub(crate) fn define_manual(&mut self, id: ElementId, lits: &[Lit]) {
         match self.manual_lits[id.0 as usize] {
             Some(l) => self.sat.define_and(l, lits),
             None => {
@@ -252,7 +252,7 @@ impl<'a> Encoder<'a> {
     }
 
     /// Transforms a logic expression with context element `ctx`.
-    pub fn logic(&mut self, expr: &Node, ctx: Option<ElementId>) -> Result<Lit> {
+    pub(crate) fn logic(&mut self, expr: &Node, ctx: Option<ElementId>) -> Result<Lit> {
         self.logic_in(expr, ctx, false)
     }
 
@@ -300,7 +300,7 @@ impl<'a> Encoder<'a> {
     /// Encodes a condition entry with context element `ctx` (the element
     /// whose list it is): YAML in logic mode, generated terms directly. Each
     /// term level counts as one level of nesting, like the map it stands for.
-    pub fn cond(&mut self, c: &Cond, ctx: Option<ElementId>) -> Result<Lit> {
+    pub(crate) fn cond(&mut self, c: &Cond, ctx: Option<ElementId>) -> Result<Lit> {
         self.cond_in(c, ctx, false)
     }
 
@@ -623,7 +623,7 @@ impl<'a> Encoder<'a> {
     /// Requires a constraint, like `require(logic(expr))`: a top-level `amo`
     /// or `implies` becomes clauses directly instead of a gate variable
     /// (templates carry one such constraint per element group).
-    pub fn require_logic(&mut self, expr: &Node, ctx: Option<ElementId>) -> Result<()> {
+    pub(crate) fn require_logic(&mut self, expr: &Node, ctx: Option<ElementId>) -> Result<()> {
         let op = expr
             .as_map()
             .and_then(LogicOp::of_map)
@@ -648,7 +648,7 @@ impl<'a> Encoder<'a> {
 
     /// Requires a generated constraint: the clauses and variables
     /// [`Encoder::require_logic`] makes of its YAML form, without the YAML.
-    pub fn require_constraint(&mut self, c: &Constraint) {
+    pub(crate) fn require_constraint(&mut self, c: &Constraint) {
         match c {
             Constraint::Amo(items) => {
                 let lits = self.constraint_list(items);

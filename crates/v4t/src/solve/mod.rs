@@ -24,7 +24,7 @@ mod equivalence_tests;
 #[cfg(test)]
 mod tests;
 
-pub use encode::Encoder;
+pub(crate) use encode::Encoder;
 
 use crate::document;
 use crate::error::{bail, Error, Result};
@@ -38,7 +38,7 @@ use v4t_yaml::{Map, Node, Span, Value};
 
 /// The outcome of solving.
 #[derive(Clone, Debug)]
-pub struct Solution {
+pub(crate) struct Solution {
     /// Presence per element, indexed by [`ElementId`].
     pub present: Vec<bool>,
     /// Evaluated `expression`s of present properties.
@@ -50,17 +50,17 @@ pub struct Solution {
 }
 
 impl Solution {
-    pub fn is_present(&self, id: ElementId) -> bool {
+    pub(crate) fn is_present(&self, id: ElementId) -> bool {
         self.present.get(id.0 as usize).copied().unwrap_or(false)
     }
 
-    pub fn value_of(&self, id: ElementId) -> Option<&Value> {
+    pub(crate) fn value_of(&self, id: ElementId) -> Option<&Value> {
         self.values.iter().find(|(p, _)| *p == id).map(|(_, v)| v)
     }
 }
 
 /// Solves the resolver graph of `doc` under the assigned `inputs`.
-pub fn solve(
+pub(crate) fn solve(
     doc: &Node,
     graph: &Graph,
     types: &TypeSystem,
