@@ -378,163 +378,30 @@ fn generic_wrappers(
     id: ElementId,
     current: &[Vec<Cond>],
 ) -> Result<Vec<Wrapper>> {
-    use ModeToken as T;
-    let (doc, g, types, defs) = (cx.doc, cx.g, cx.types, cx.definitions);
+    let g = cx.g;
     let e = g.get(id);
     let wrapper = |op: Op, consistency: bool| Wrapper {
         expr: Cond::Op(op, id),
         consistency,
         semantic: !consistency,
     };
-    // The `default` token: the bratan of the other alternatives, where
-    // default-alternative pruning is allowed (9.5).
-    let default_bratan = || {
-        default_pruning_allowed(defs, g, id, current).then(|| Cond::Bratan(scope_without(g, id)))
-    };
     Ok(match e.kind {
-        Kind::Node => {
-            let (mode, tokens) = mode_of(g, own, e.kind)?;
-            let mut parts = Vec::new();
-            for &t in tokens.iter() {
-                // Each token contributes its operator if the node has the
-                // relations or artifacts it talks about (9.3; `source` is
-                // gated on outgoing relations, as in the reference).
-                let (applies, op) = match t {
-                    T::Host => (
-                        e.outgoing.iter().any(|&r| g.get(r).hosting),
-                        Op::HostPresence,
-                    ),
-                    T::Source => (!e.outgoing.is_empty(), Op::HasSource),
-                    T::Incoming => (!e.incoming.is_empty(), Op::HasIncomingRelation),
-                    T::IncomingNaive => (!e.incoming.is_empty(), Op::HasIncomingRelationNaive),
-                    T::Outgoing => (!e.outgoing.is_empty(), Op::HasOutgoingRelation),
-                    T::OutgoingNaive => (!e.outgoing.is_empty(), Op::HasOutgoingRelationNaive),
-                    T::Artifact => (!e.artifacts.is_empty(), Op::HasArtifact),
-                    T::ArtifactNaive => (!e.artifacts.is_empty(), Op::HasArtifactNaive),
-                    _ => return Err(unknown_mode(g, id, mode)),
-                };
-                if applies {
-                    parts.push(Cond::Op(op, id));
-                }
-            }
+        Kind::Node | Kind::Relation | Kind::Property => {
+            let (consistency, semantic) = mode_parts(cx, own, id, current)?;
+            // One wrapper, even without parts: its kind's.
+            let (expr, consistency) = match e.kind {
+                Kind::Node => (and_of(semantic), false),
+                _ => (and_of(consistency), true),
+            };
             vec![Wrapper {
-                expr: and_of(parts),
-                consistency: false,
-                semantic: true,
+                expr,
+                consistency,
+                semantic: !consistency,
             }]
         }
-        Kind::Relation => {
-            let (mode, tokens) = mode_of(g, own, e.kind)?;
-            let mut parts = Vec::new();
-            for &t in tokens.iter() {
-                match t {
-                    T::Source => {
-                        if let Some(s) = e.source {
-                            parts.push(Cond::Presence(s));
-                        }
-                    }
-                    T::Target => {
-                        if let Some(s) = e.target {
-                            parts.push(Cond::Presence(s));
-                        }
-                    }
-                    T::Default => parts.extend(default_bratan()),
-                    _ => return Err(unknown_mode(g, id, mode)),
-                }
-            }
-            vec![Wrapper {
-                expr: and_of(parts),
-                consistency: true,
-                semantic: false,
-            }]
-        }
-        Kind::Property => {
-            let (mode, tokens) = mode_of(g, own, e.kind)?;
-            let mut parts = Vec::new();
-            for &t in tokens.iter() {
-                match t {
-                    T::Container => {
-                        if let Some(c) = e.container {
-                            parts.push(Cond::Presence(c));
-                        }
-                    }
-                    T::Consuming => {
-                        if !e.consumes.is_empty() {
-                            let ors = e.consumes.iter().map(|&c| Cond::Presence(c)).collect();
-                            parts.push(Cond::Or(ors));
-                        }
-                    }
-                    T::Default => {
-                        if property_value_is_undefined(defs, id)
-                            || default_pruning_allowed(defs, g, id, current)
-                        {
-                            let others: Vec<ElementId> = scope_without(g, id)
-                                .into_iter()
-                                .filter(|&x| !property_value_is_undefined(defs, x))
-                                .collect();
-                            parts.push(Cond::Bratan(others));
-                        }
-                    }
-                    _ => return Err(unknown_mode(g, id, mode)),
-                }
-            }
-            vec![Wrapper {
-                expr: and_of(parts),
-                consistency: true,
-                semantic: false,
-            }]
-        }
-        Kind::Artifact => {
-            let (mode, tokens) = mode_of(g, own, e.kind)?;
-            let (mut c, mut s) = (Vec::new(), Vec::new());
-            for &t in tokens.iter() {
-                match t {
-                    T::Container => {
-                        if let Some(n) = e.container {
-                            c.push(Cond::Presence(n));
-                        }
-                    }
-                    T::Managed => s.push(Cond::Op(Op::IsManaged, id)),
-                    T::Default => c.extend(default_bratan()),
-                    _ => return Err(unknown_mode(g, id, mode)),
-                }
-            }
-            split_wrappers(c, s)
-        }
-        Kind::Technology => {
-            let (mode, tokens) = mode_of(g, own, e.kind)?;
-            let (mut c, mut s) = (Vec::new(), Vec::new());
-            for &t in tokens.iter() {
-                match t {
-                    T::Container => {
-                        if let Some(n) = e.container {
-                            c.push(Cond::Presence(n));
-                        }
-                    }
-                    T::Other => c.push(Cond::Bratan(scope_without(g, id))),
-                    T::Scenario => {
-                        if let Some(m) = super::technologies::scenario_condition(doc, g, types, id)?
-                        {
-                            s.push(m);
-                        }
-                    }
-                    T::Default => c.extend(default_bratan()),
-                    _ => return Err(unknown_mode(g, id, mode)),
-                }
-            }
-            split_wrappers(c, s)
-        }
-        Kind::Output => {
-            let (mode, tokens) = mode_of(g, own, e.kind)?;
-            let (mut c, mut s) = (Vec::new(), Vec::new());
-            for &t in tokens.iter() {
-                match t {
-                    T::Produced => s.push(Cond::Op(Op::IsProduced, id)),
-                    T::Default => c.extend(default_bratan()),
-                    _ => return Err(unknown_mode(g, id, mode)),
-                }
-            }
-            split_wrappers(c, s)
+        Kind::Artifact | Kind::Technology | Kind::Output => {
+            let (consistency, semantic) = mode_parts(cx, own, id, current)?;
+            split_wrappers(consistency, semantic)
         }
         Kind::Input => vec![wrapper(Op::IsConsumed, false)],
         Kind::Group => vec![wrapper(Op::HasPresentMember, false)],
@@ -549,6 +416,110 @@ fn generic_wrappers(
         },
         Kind::Import => vec![],
     })
+}
+
+/// The consistency and the semantic parts of an element's default
+/// condition, one per token of its mode (9.3).
+fn mode_parts(
+    cx: &Context<'_>,
+    own: Option<&Map>,
+    id: ElementId,
+    current: &[Vec<Cond>],
+) -> Result<(Vec<Cond>, Vec<Cond>)> {
+    let g = cx.g;
+    let (mode, tokens) = mode_of(g, own, g.get(id).kind)?;
+    let (mut consistency, mut semantic) = (Vec::new(), Vec::new());
+    for &t in tokens.iter() {
+        let part = match g.get(id).kind {
+            Kind::Node => node_part(g, id, t).map(|p| (p, false)),
+            _ => other_part(cx, id, current, t)?,
+        };
+        match part {
+            None => return Err(unknown_mode(g, id, mode)),
+            Some((Some(c), false)) => semantic.push(c),
+            Some((Some(c), true)) => consistency.push(c),
+            Some((None, _)) => {}
+        }
+    }
+    Ok((consistency, semantic))
+}
+
+/// A node's token: its operator if the node has the relations or artifacts
+/// it talks about (9.3; `source` is gated on outgoing relations, as in the
+/// reference); `None` for a token nodes do not know.
+fn node_part(g: &Graph, id: ElementId, t: ModeToken) -> Option<Option<Cond>> {
+    use ModeToken as T;
+    let e = g.get(id);
+    let (applies, op) = match t {
+        T::Host => (
+            e.outgoing.iter().any(|&r| g.get(r).hosting),
+            Op::HostPresence,
+        ),
+        T::Source => (!e.outgoing.is_empty(), Op::HasSource),
+        T::Incoming => (!e.incoming.is_empty(), Op::HasIncomingRelation),
+        T::IncomingNaive => (!e.incoming.is_empty(), Op::HasIncomingRelationNaive),
+        T::Outgoing => (!e.outgoing.is_empty(), Op::HasOutgoingRelation),
+        T::OutgoingNaive => (!e.outgoing.is_empty(), Op::HasOutgoingRelationNaive),
+        T::Artifact => (!e.artifacts.is_empty(), Op::HasArtifact),
+        T::ArtifactNaive => (!e.artifacts.is_empty(), Op::HasArtifactNaive),
+        _ => return None,
+    };
+    Some(applies.then(|| Cond::Op(op, id)))
+}
+
+/// The part a token contributes to a relation's, property's, artifact's,
+/// technology's or output's default condition, and whether it is a
+/// consistency part (else semantic); `None` for a token the kind does not
+/// know.
+fn other_part(
+    cx: &Context<'_>,
+    id: ElementId,
+    current: &[Vec<Cond>],
+    t: ModeToken,
+) -> Result<Option<(Option<Cond>, bool)>> {
+    use ModeToken as T;
+    let (g, defs) = (cx.g, cx.definitions);
+    let e = g.get(id);
+    let presence = |x: Option<ElementId>| x.map(Cond::Presence);
+    // The `default` token: the bratan of the other alternatives, where
+    // default-alternative pruning is allowed (9.5).
+    let default_bratan = || {
+        default_pruning_allowed(defs, g, id, current).then(|| Cond::Bratan(scope_without(g, id)))
+    };
+    let consistency = |c: Option<Cond>| Ok(Some((c, true)));
+    let semantic = |c: Option<Cond>| Ok(Some((c, false)));
+    match (e.kind, t) {
+        (Kind::Relation, T::Source) => consistency(presence(e.source)),
+        (Kind::Relation, T::Target) => consistency(presence(e.target)),
+        (Kind::Property, T::Consuming) => {
+            let consumed = || Cond::Or(e.consumes.iter().map(|&c| Cond::Presence(c)).collect());
+            consistency((!e.consumes.is_empty()).then(consumed))
+        }
+        (Kind::Property, T::Default) => {
+            let applies = property_value_is_undefined(defs, id)
+                || default_pruning_allowed(defs, g, id, current);
+            let others = || {
+                let others = scope_without(g, id)
+                    .into_iter()
+                    .filter(|&x| !property_value_is_undefined(defs, x));
+                Cond::Bratan(others.collect())
+            };
+            consistency(applies.then(others))
+        }
+        (Kind::Relation | Kind::Artifact | Kind::Technology | Kind::Output, T::Default) => {
+            consistency(default_bratan())
+        }
+        (Kind::Property | Kind::Artifact | Kind::Technology, T::Container) => {
+            consistency(presence(e.container))
+        }
+        (Kind::Artifact, T::Managed) => semantic(Some(Cond::Op(Op::IsManaged, id))),
+        (Kind::Technology, T::Other) => consistency(Some(Cond::Bratan(scope_without(g, id)))),
+        (Kind::Technology, T::Scenario) => {
+            semantic(super::technologies::scenario_condition(cx.doc, g, cx.types, id)?)
+        }
+        (Kind::Output, T::Produced) => semantic(Some(Cond::Op(Op::IsProduced, id))),
+        _ => Ok(None),
+    }
 }
 
 fn split_wrappers(c: Vec<Cond>, s: Vec<Cond>) -> Vec<Wrapper> {

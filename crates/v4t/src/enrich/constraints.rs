@@ -26,12 +26,33 @@ pub(super) fn enrich_constraints(
     g: &Graph,
     types: &TypeSystem,
 ) -> Result<Vec<Constraint>> {
-    let o = &g.options.constraints;
-    let id = Constraint::Var;
-    let ids = Constraint::vars;
-    let implies = Constraint::implies;
     let mut out = Vec::new();
+    containment(g, &mut out);
+    hosting_and_requirements(g, &mut out);
+    technologies(doc, g, types, &mut out)?;
+    uniqueness(g, &mut out);
+    implications(g, &mut out)?;
+    Ok(out)
+}
 
+/// `{a: b}` as an implication constraint.
+fn implies(a: Constraint, b: Constraint) -> Constraint {
+    Constraint::implies(a, b)
+}
+
+/// Relations, artifacts, properties and types imply their ends and
+/// containers (10.1), in the reference's order (unique artifacts among them).
+fn containment(g: &Graph, out: &mut Vec<Constraint>) {
+    let o = &g.options.constraints;
+    let (id, ids) = (Constraint::Var, Constraint::vars);
+    // An element implies its container.
+    let contained = |list: &[ElementId], out: &mut Vec<Constraint>| {
+        for &x in list {
+            if let Some(c) = g.get(x).container {
+                out.push(implies(id(x), id(c)));
+            }
+        }
+    };
     if o.relation_source {
         for &r in &g.relations {
             if let Some(t) = g.get(r).target {
@@ -54,18 +75,10 @@ pub(super) fn enrich_constraints(
         }
     }
     if o.artifact_container {
-        for &a in &g.artifacts {
-            if let Some(c) = g.get(a).container {
-                out.push(implies(id(a), id(c)));
-            }
-        }
+        contained(&g.artifacts, out);
     }
     if o.property_container {
-        for &p in &g.properties {
-            if let Some(c) = g.get(p).container {
-                out.push(implies(id(p), id(c)));
-            }
-        }
+        contained(&g.properties, out);
     }
     if o.unique_property {
         let containers = g
@@ -82,12 +95,14 @@ pub(super) fn enrich_constraints(
         }
     }
     if o.type_container {
-        for &t in &g.types {
-            if let Some(c) = g.get(t).container {
-                out.push(implies(id(t), id(c)));
-            }
-        }
+        contained(&g.types, out);
     }
+}
+
+/// Hosting, incoming relations and artifacts nodes require (10.1).
+fn hosting_and_requirements(g: &Graph, out: &mut Vec<Constraint>) {
+    let o = &g.options.constraints;
+    let (id, ids) = (Constraint::Var, Constraint::vars);
     let hosting = |n: ElementId| -> Vec<ElementId> {
         g.get(n)
             .outgoing
@@ -126,6 +141,17 @@ pub(super) fn enrich_constraints(
             }
         }
     }
+}
+
+/// Managed nodes require exactly one technology, or at most one (10.1).
+fn technologies(
+    doc: &Node,
+    g: &Graph,
+    types: &TypeSystem,
+    out: &mut Vec<Constraint>,
+) -> Result<()> {
+    let o = &g.options.constraints;
+    let (id, ids) = (Constraint::Var, Constraint::vars);
     if o.required_technology {
         for &n in &g.nodes {
             if !types.is_managed(g, g.raw_map(doc, n), n)? {
@@ -144,6 +170,13 @@ pub(super) fn enrich_constraints(
             }
         }
     }
+    Ok(())
+}
+
+/// At most one input, output and relation of a name (10.1).
+fn uniqueness(g: &Graph, out: &mut Vec<Constraint>) {
+    let o = &g.options.constraints;
+    let (id, ids) = (Constraint::Var, Constraint::vars);
     if o.unique_input {
         for same in by_name(g, &g.inputs) {
             out.push(Constraint::Amo(ids(&same)));
@@ -161,9 +194,12 @@ pub(super) fn enrich_constraints(
             }
         }
     }
+}
 
-    // Implication constraints (10.2).
-    let manual = Constraint::Manual;
+/// Implication constraints of implied elements (10.2).
+fn implications(g: &Graph, out: &mut Vec<Constraint>) -> Result<()> {
+    let o = &g.options.constraints;
+    let (id, manual) = (Constraint::Var, Constraint::Manual);
     for x in g.ordered() {
         let e = g.get(x);
         if !g.is_implied(x) {
@@ -207,5 +243,5 @@ pub(super) fn enrich_constraints(
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
