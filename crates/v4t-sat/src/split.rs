@@ -107,26 +107,7 @@ impl Solver {
     /// parts start from it, so no part needs an initial search.
     pub fn split(mut self) -> Split {
         let n = self.num_vars() as usize;
-        // Level-0 facts: from the backend if there is one, else propagated in the store.
-        let facts: Option<Vec<i8>> = if self.sat.is_some() {
-            self.propagate_units();
-            (!self.is_known_unsat()).then(|| {
-                (0..n as u32)
-                    .map(|v| match self.fixed(Lit::from_var(v)) {
-                        None => 0,
-                        Some(b) => {
-                            if b {
-                                1
-                            } else {
-                                -1
-                            }
-                        }
-                    })
-                    .collect()
-            })
-        } else {
-            self.store_level0()
-        };
+        let facts = self.level0_facts();
         let mut split = Split {
             truth: self.truth,
             unsat: facts.is_none(),
@@ -143,29 +124,12 @@ impl Solver {
         };
         let is_fixed = |l: Lit| fixed_var(l.var_index()).map(|b| b != l.is_negated());
 
-        // Connected components of the clauses that are not yet satisfied.
-        let mut roots = UnionFind::new(n);
-        let mut active = vec![false; n];
-        let mut start = 0;
-        for &end in &self.clause_ends {
-            let clause = &self.clause_lits[start..end];
-            start = end;
-            if clause.iter().any(|&l| is_fixed(l) == Some(true)) {
-                continue;
-            }
-            let mut free = clause.iter().filter(|&&l| is_fixed(l).is_none());
-            let Some(first) = free.next() else {
-                // A falsified clause: propagation would have found it, but be safe.
-                split.unsat = true;
-                split.locs.resize(n, Loc::Fixed(false));
-                return split;
-            };
-            active[first.var_index() as usize] = true;
-            for l in free {
-                active[l.var_index() as usize] = true;
-                roots.union(first.var_index(), l.var_index());
-            }
-        }
+        let Some((mut roots, active)) = self.components(&is_fixed) else {
+            // A falsified clause: propagation would have found it, but be safe.
+            split.unsat = true;
+            split.locs.resize(n, Loc::Fixed(false));
+            return split;
+        };
 
         // Parts in order of their smallest variable; unconstrained variables share one.
         let mut part_of_root = vec![NONE; n];
@@ -230,6 +194,59 @@ impl Solver {
             }
         }
         split
+    }
+}
+
+impl Solver {
+    /// The level-0 value of every variable (1 true, -1 false, 0 free): from
+    /// the backend if there is one, else propagated in the store; `None` if
+    /// the problem is known to be unsatisfiable.
+    fn level0_facts(&mut self) -> Option<Vec<i8>> {
+        if self.sat.is_none() {
+            return self.store_level0();
+        }
+        self.propagate_units();
+        if self.is_known_unsat() {
+            return None;
+        }
+        let n = self.num_vars();
+        Some(
+            (0..n)
+                .map(|v| match self.fixed(Lit::from_var(v)) {
+                    None => 0,
+                    Some(true) => 1,
+                    Some(false) => -1,
+                })
+                .collect(),
+        )
+    }
+
+    /// The connected components of the clauses not yet satisfied under
+    /// `is_fixed`, and which variables occur in them; `None` if a clause is
+    /// falsified.
+    fn components(
+        &self,
+        is_fixed: &impl Fn(Lit) -> Option<bool>,
+    ) -> Option<(UnionFind, Vec<bool>)> {
+        let n = self.num_vars() as usize;
+        let mut roots = UnionFind::new(n);
+        let mut active = vec![false; n];
+        let mut start = 0;
+        for &end in &self.clause_ends {
+            let clause = &self.clause_lits[start..end];
+            start = end;
+            if clause.iter().any(|&l| is_fixed(l) == Some(true)) {
+                continue;
+            }
+            let mut free = clause.iter().filter(|&&l| is_fixed(l).is_none());
+            let first = free.next()?;
+            active[first.var_index() as usize] = true;
+            for l in free {
+                active[l.var_index() as usize] = true;
+                roots.union(first.var_index(), l.var_index());
+            }
+        }
+        Some((roots, active))
     }
 }
 

@@ -10,172 +10,209 @@ use crate::solve::Solution;
 /// Runs every enabled check; a hosting cycle among present nodes is always
 /// an error.
 pub(crate) fn check(graph: &Graph, solution: &Solution) -> Result<()> {
-    let c = &graph.options.checks;
     let present = |id: ElementId| solution.is_present(id);
-    let g = graph;
-
-    if let Some(cycle) = present_hosting_cycle(g, &present) {
-        return Err(g.hosting_cycle(&cycle));
+    if let Some(cycle) = present_hosting_cycle(graph, &present) {
+        return Err(graph.hosting_cycle(&cycle));
     }
-
-    if c.relation_source {
-        for &r in g.relations.iter().filter(|&&r| present(r)) {
-            if let Some(s) = g.get(r).source.filter(|&s| !present(s)) {
-                fail_at!(
-                    g,
-                    r,
-                    "Relation source \"{}\" of {} does not exist",
-                    g.get(s).name,
-                    g.display(r)
-                );
-            }
-        }
-    }
-    if c.relation_target {
-        for &r in g.relations.iter().filter(|&&r| present(r)) {
-            if let Some(t) = g.get(r).target.filter(|&t| !present(t)) {
-                fail_at!(
-                    g,
-                    r,
-                    "Relation target \"{}\" of {} does not exist",
-                    g.get(t).name,
-                    g.display(r)
-                );
-            }
-        }
-    }
-    if c.missing_artifact_container {
-        missing_container(g, &g.artifacts, &present)?;
-    }
-    if c.ambiguous_artifact {
-        for &n in g.nodes.iter().filter(|&&n| present(n)) {
-            ambiguous_names(g, &g.get(n).artifacts, &present)?;
-        }
-    }
-    if c.missing_property_container {
-        missing_container(g, &g.properties, &present)?;
-    }
-    if c.ambiguous_property {
-        for &n in g.nodes.iter().filter(|&&n| present(n)) {
-            ambiguous_names(g, &g.get(n).properties, &present)?;
-        }
-    }
-    if c.missing_type_container {
-        missing_container(g, &g.types, &present)?;
-    }
-    if c.ambiguous_type {
-        let containers = g
-            .nodes
-            .iter()
-            .chain(&g.groups)
-            .chain(&g.policies)
-            .chain(&g.artifacts);
-        for &x in containers.filter(|&&x| present(x)) {
-            let types = &g.get(x).types;
-            if !types.iter().any(|&t| present(t)) {
-                fail_at!(g, x, "{} has no type", g.Display(x));
-            }
-            ambiguous_names(g, types, &present)?;
-        }
-    }
-    let hosting = |n: ElementId| {
-        g.get(n)
-            .outgoing
-            .iter()
-            .copied()
-            .filter(|&r| g.get(r).hosting)
-    };
-    if c.ambiguous_hosting {
-        for &n in g.nodes.iter().filter(|&&n| present(n)) {
-            if hosting(n).filter(|&r| present(r)).count() > 1 {
-                fail_at!(g, n, "{} has more than one hosting relations", g.Display(n));
-            }
-        }
-    }
-    if c.expected_hosting {
-        for &n in g.nodes.iter().filter(|&&n| present(n)) {
-            if hosting(n).count() > 0 && !hosting(n).any(present) {
-                fail_at!(g, n, "{} expected to have a hosting relation", g.Display(n));
-            }
-        }
-    }
-    if c.expected_incoming_relation {
-        for &n in g.nodes.iter().filter(|&&n| present(n)) {
-            let inc = &g.get(n).incoming;
-            if !inc.is_empty() && !inc.iter().any(|&r| present(r)) {
-                fail_at!(
-                    g,
-                    n,
-                    "{} expected to have an incoming relation",
-                    g.Display(n)
-                );
-            }
-        }
-    }
-    if c.expected_artifact {
-        for &n in g.nodes.iter().filter(|&&n| present(n)) {
-            let arts = &g.get(n).artifacts;
-            if !arts.is_empty() && !arts.iter().any(|&a| present(a)) {
-                fail_at!(
-                    g,
-                    n,
-                    "{} expected to have an deployment artifact",
-                    g.Display(n)
-                );
-            }
-        }
-    }
-    if c.expected_technology {
-        for &n in g.nodes.iter().filter(|&&n| present(n)) {
-            let techs = &g.get(n).technologies;
-            if !techs.is_empty() && !techs.iter().any(|&t| present(t)) {
-                fail_at!(g, n, "{} expected to have a technology", g.Display(n));
-            }
-        }
-    }
-    if c.missing_technology_container {
-        missing_container(g, &g.technologies, &present)?;
-    }
-    if c.ambiguous_technology {
-        for &n in g.nodes.iter().filter(|&&n| present(n)) {
-            if g.get(n)
-                .technologies
-                .iter()
-                .filter(|&&t| present(t))
-                .count()
-                > 1
-            {
-                fail_at!(g, n, "{} has more than one technology", g.Display(n));
-            }
-        }
-    }
-    if c.ambiguous_input {
-        ambiguous_names(g, &g.inputs, &present)?;
-    }
-    // The reference guards the input-consumption check with the output flag.
-    if c.unproduced_output {
-        for &i in g.inputs.iter().filter(|&&i| present(i)) {
-            if !g.get(i).consumers.iter().any(|&p| present(p)) {
-                fail_at!(g, i, "{} is not consumed", g.Display(i));
-            }
-        }
-    }
-    if c.ambiguous_output {
-        ambiguous_names(g, &g.outputs, &present)?;
-    }
-    if c.unproduced_output {
-        for &o in g.outputs.iter().filter(|&&o| present(o)) {
-            if g.get(o).producers.iter().any(|&p| !present(p)) {
-                fail_at!(g, o, "{} is not produced", g.Display(o));
-            }
-        }
-    }
+    let checker = Checker { g: graph, solution };
+    checker.relation_ends()?;
+    checker.containers_and_names()?;
+    checker.nodes()?;
+    checker.technologies()?;
+    checker.inputs_and_outputs()?;
+    let c = &graph.options.checks;
     if c.ambiguous_relation {
-        for &n in g.nodes.iter().filter(|&&n| present(n)) {
-            ambiguous_names(g, &g.get(n).outgoing, &present)?;
+        for n in checker.present_of(&graph.nodes) {
+            ambiguous_names(graph, &graph.get(n).outgoing, &present)?;
         }
     }
     Ok(())
+}
+
+/// The checks of one solution, by family, in the reference's order.
+struct Checker<'a> {
+    g: &'a Graph,
+    solution: &'a Solution,
+}
+
+impl Checker<'_> {
+    fn present(&self, id: ElementId) -> bool {
+        self.solution.is_present(id)
+    }
+
+    /// The present elements of `list`.
+    fn present_of<'l>(&'l self, list: &'l [ElementId]) -> impl Iterator<Item = ElementId> + 'l {
+        list.iter().copied().filter(|&x| self.present(x))
+    }
+
+    /// Present relations have present sources and targets.
+    fn relation_ends(&self) -> Result<()> {
+        let (g, c) = (self.g, &self.g.options.checks);
+        if c.relation_source {
+            for r in self.present_of(&g.relations) {
+                if let Some(s) = g.get(r).source.filter(|&s| !self.present(s)) {
+                    fail_at!(
+                        g,
+                        r,
+                        "Relation source \"{}\" of {} does not exist",
+                        g.get(s).name,
+                        g.display(r)
+                    );
+                }
+            }
+        }
+        if c.relation_target {
+            for r in self.present_of(&g.relations) {
+                if let Some(t) = g.get(r).target.filter(|&t| !self.present(t)) {
+                    fail_at!(
+                        g,
+                        r,
+                        "Relation target \"{}\" of {} does not exist",
+                        g.get(t).name,
+                        g.display(r)
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Artifacts, properties and types have present containers and no
+    /// present namesakes; typed elements have a present type.
+    fn containers_and_names(&self) -> Result<()> {
+        let (g, c) = (self.g, &self.g.options.checks);
+        let present = |id: ElementId| self.present(id);
+        if c.missing_artifact_container {
+            missing_container(g, &g.artifacts, &present)?;
+        }
+        if c.ambiguous_artifact {
+            for n in self.present_of(&g.nodes) {
+                ambiguous_names(g, &g.get(n).artifacts, &present)?;
+            }
+        }
+        if c.missing_property_container {
+            missing_container(g, &g.properties, &present)?;
+        }
+        if c.ambiguous_property {
+            for n in self.present_of(&g.nodes) {
+                ambiguous_names(g, &g.get(n).properties, &present)?;
+            }
+        }
+        if c.missing_type_container {
+            missing_container(g, &g.types, &present)?;
+        }
+        if c.ambiguous_type {
+            let containers = g
+                .nodes
+                .iter()
+                .chain(&g.groups)
+                .chain(&g.policies)
+                .chain(&g.artifacts);
+            for &x in containers.filter(|&&x| present(x)) {
+                let types = &g.get(x).types;
+                if !types.iter().any(|&t| present(t)) {
+                    fail_at!(g, x, "{} has no type", g.Display(x));
+                }
+                ambiguous_names(g, types, &present)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Present nodes have one host, and the hosts, incoming relations and
+    /// artifacts they may have.
+    fn nodes(&self) -> Result<()> {
+        let (g, c) = (self.g, &self.g.options.checks);
+        let hosting = |n: ElementId| {
+            g.get(n)
+                .outgoing
+                .iter()
+                .copied()
+                .filter(|&r| g.get(r).hosting)
+        };
+        for n in self.present_of(&g.nodes).filter(|_| c.ambiguous_hosting) {
+            if hosting(n).filter(|&r| self.present(r)).count() > 1 {
+                fail_at!(g, n, "{} has more than one hosting relations", g.Display(n));
+            }
+        }
+        for n in self.present_of(&g.nodes).filter(|_| c.expected_hosting) {
+            if hosting(n).count() > 0 && !hosting(n).any(|r| self.present(r)) {
+                fail_at!(g, n, "{} expected to have a hosting relation", g.Display(n));
+            }
+        }
+        for n in self
+            .present_of(&g.nodes)
+            .filter(|_| c.expected_incoming_relation)
+        {
+            let inc = &g.get(n).incoming;
+            if !inc.is_empty() && self.present_of(inc).next().is_none() {
+                let display = g.Display(n);
+                fail_at!(g, n, "{display} expected to have an incoming relation");
+            }
+        }
+        for n in self.present_of(&g.nodes).filter(|_| c.expected_artifact) {
+            let arts = &g.get(n).artifacts;
+            if !arts.is_empty() && self.present_of(arts).next().is_none() {
+                let display = g.Display(n);
+                fail_at!(g, n, "{display} expected to have an deployment artifact");
+            }
+        }
+        Ok(())
+    }
+
+    /// Present nodes with technologies have exactly one present, in a
+    /// present container.
+    fn technologies(&self) -> Result<()> {
+        let (g, c) = (self.g, &self.g.options.checks);
+        if c.expected_technology {
+            for n in self.present_of(&g.nodes) {
+                let techs = &g.get(n).technologies;
+                if !techs.is_empty() && self.present_of(techs).next().is_none() {
+                    fail_at!(g, n, "{} expected to have a technology", g.Display(n));
+                }
+            }
+        }
+        if c.missing_technology_container {
+            missing_container(g, &g.technologies, &|id| self.present(id))?;
+        }
+        if c.ambiguous_technology {
+            for n in self.present_of(&g.nodes) {
+                if self.present_of(&g.get(n).technologies).count() > 1 {
+                    fail_at!(g, n, "{} has more than one technology", g.Display(n));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Inputs and outputs have no present namesakes; present inputs are
+    /// consumed and present outputs produced.
+    fn inputs_and_outputs(&self) -> Result<()> {
+        let (g, c) = (self.g, &self.g.options.checks);
+        let present = |id: ElementId| self.present(id);
+        if c.ambiguous_input {
+            ambiguous_names(g, &g.inputs, &present)?;
+        }
+        // The reference guards the input-consumption check with the output flag.
+        if c.unproduced_output {
+            for i in self.present_of(&g.inputs) {
+                if self.present_of(&g.get(i).consumers).next().is_none() {
+                    fail_at!(g, i, "{} is not consumed", g.Display(i));
+                }
+            }
+        }
+        if c.ambiguous_output {
+            ambiguous_names(g, &g.outputs, &present)?;
+        }
+        if c.unproduced_output {
+            for o in self.present_of(&g.outputs) {
+                if g.get(o).producers.iter().any(|&p| !present(p)) {
+                    fail_at!(g, o, "{} is not produced", g.Display(o));
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The first cycle of present hosting relations between present nodes

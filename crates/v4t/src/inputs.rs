@@ -90,37 +90,8 @@ pub(crate) fn validate(doc: &Node, assigned: &Map) -> Result<()> {
             .or_else(|| d.get("default").filter(|v| v.is_defined()))
             .cloned()
     };
-    // Targets count only from the first feature key defined on an input.
-    let mut targeted: Vec<String> = Vec::new();
-    for (_, d) in defs.iter() {
-        if let Some(k) = FEATURE_KEYS
-            .iter()
-            .find(|k| d.get(k).is_some_and(Node::is_defined))
-        {
-            if let Some(n) = d.get(k) {
-                match n.as_str() {
-                    Some(s) => targeted.push(s.to_string()),
-                    None => {
-                        for i in n.as_seq().into_iter().flatten() {
-                            if let Some(s) = i.as_str() {
-                                targeted.push(s.to_string());
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    let mut sat = Solver::new();
-    let mut vars: Vec<(String, Lit)> = Vec::new();
-    let mut var = |sat: &mut Solver, name: &str| -> Lit {
-        if let Some((_, l)) = vars.iter().find(|(n, _)| n == name) {
-            return *l;
-        }
-        let l = sat.new_var();
-        vars.push((name.to_string(), l));
-        l
-    };
+    let targeted = targeted_names(defs);
+    let mut model = FeatureModel::default();
     for (k, d) in defs.iter() {
         let name = k.name.as_str();
         if !targeted.iter().any(|t| t == name) && value_of(name, d).is_none() {
@@ -129,83 +100,130 @@ pub(crate) fn validate(doc: &Node, assigned: &Map) -> Result<()> {
                 "Variability input \"{name}\" is not targeted and not assigned"
             );
         }
-        let me = var(&mut sat, name);
+        let me = model.var(name);
         // `optional` given as a string is copied into `mandatory` by the reference.
         let optional_string = d.get("optional").and_then(Node::as_str).is_some();
         for key in FEATURE_KEYS {
-            let Some(n) = d.get(key).filter(|n| n.is_defined()) else {
-                continue;
-            };
-            match key {
-                "mandatory" => {
-                    for t in targets(n, true)? {
-                        let t = var(&mut sat, &t);
-                        let eq = sat.iff(me, t);
-                        sat.require(eq);
-                    }
-                }
-                "optional" => {
-                    if optional_string {
-                        for t in targets(n, true)? {
-                            let t = var(&mut sat, &t);
-                            let eq = sat.iff(me, t);
-                            sat.require(eq);
-                        }
-                    }
-                    for t in targets(n, false)? {
-                        let t = var(&mut sat, &t);
-                        let imp = sat.implies(t, me);
-                        sat.require(imp);
-                    }
-                }
-                "choices" => {
-                    let ts: Vec<Lit> = targets(n, false)?
-                        .iter()
-                        .map(|t| var(&mut sat, t))
-                        .collect();
-                    let any = sat.or(&ts);
-                    let imp = sat.implies(me, any);
-                    sat.require(imp);
-                }
-                "alternatives" => {
-                    let ts: Vec<Lit> = targets(n, false)?
-                        .iter()
-                        .map(|t| var(&mut sat, t))
-                        .collect();
-                    let one = sat.exactly_one(&ts);
-                    let imp = sat.implies(me, one);
-                    sat.require(imp);
-                }
-                "requires" => {
-                    for t in targets(n, true)? {
-                        let t = var(&mut sat, &t);
-                        let imp = sat.implies(me, t);
-                        sat.require(imp);
-                    }
-                }
-                "excludes" => {
-                    // The reference negates the whole list, which its solver rejects.
-                    let ts = targets(n, true)?;
-                    bail!(n.span, "{} is not a Formula or Term", ts.join(","));
-                }
-                _ => {}
+            if let Some(n) = d.get(key).filter(|n| n.is_defined()) {
+                model.feature(me, key, n, optional_string)?;
             }
         }
     }
     for (k, d) in defs.iter() {
-        let me = var(&mut sat, &k.name);
+        let me = model.var(&k.name);
         let truthy = value_of(&k.name, d).is_some_and(|v| match v.value {
             v4t_yaml::Value::Bool(b) => b,
             v4t_yaml::Value::Number(n) => n != 0.0,
             _ => true,
         });
-        sat.require(if truthy { me } else { !me });
+        model.sat.require(if truthy { me } else { !me });
     }
-    if !sat.solve(&[]) {
+    if !model.sat.solve(&[]) {
         let message = "Variability inputs constraints are violated";
         return Err(Error::coded(Code::InvalidInput, message, Span::NONE));
     }
     Ok(())
+}
+
+/// The inputs some input targets; targets count only from the first
+/// feature key defined on an input.
+fn targeted_names(defs: &Map) -> Vec<String> {
+    let mut targeted: Vec<String> = Vec::new();
+    for (_, d) in defs.iter() {
+        let first = FEATURE_KEYS
+            .iter()
+            .find(|k| d.get(k).is_some_and(Node::is_defined));
+        let Some(n) = first.and_then(|k| d.get(k)) else {
+            continue;
+        };
+        match n.as_str() {
+            Some(s) => targeted.push(s.to_string()),
+            None => {
+                for i in n.as_seq().into_iter().flatten() {
+                    if let Some(s) = i.as_str() {
+                        targeted.push(s.to_string());
+                    }
+                }
+            }
+        }
+    }
+    targeted
+}
+
+/// The feature model as a SAT problem: one variable per input name.
+#[derive(Default)]
+struct FeatureModel {
+    sat: Solver,
+    vars: Vec<(String, Lit)>,
+}
+
+impl FeatureModel {
+    /// The variable of input `name`.
+    fn var(&mut self, name: &str) -> Lit {
+        if let Some((_, l)) = self.vars.iter().find(|(n, _)| n == name) {
+            return *l;
+        }
+        let l = self.sat.new_var();
+        self.vars.push((name.to_string(), l));
+        l
+    }
+
+    /// The variables of the targets of `n`.
+    fn targets(&mut self, n: &Node, allow_string: bool) -> Result<Vec<Lit>> {
+        Ok(targets(n, allow_string)?
+            .iter()
+            .map(|t| self.var(t))
+            .collect())
+    }
+
+    /// Requires what feature key `key` (value `n`) of input `me` says.
+    fn feature(&mut self, me: Lit, key: &str, n: &Node, optional_string: bool) -> Result<()> {
+        match key {
+            "mandatory" => {
+                for t in self.targets(n, true)? {
+                    let eq = self.sat.iff(me, t);
+                    self.sat.require(eq);
+                }
+            }
+            "optional" => {
+                if optional_string {
+                    for t in self.targets(n, true)? {
+                        let eq = self.sat.iff(me, t);
+                        self.sat.require(eq);
+                    }
+                }
+                for t in self.targets(n, false)? {
+                    let imp = self.sat.implies(t, me);
+                    self.sat.require(imp);
+                }
+            }
+            "choices" => {
+                let ts = self.targets(n, false)?;
+                let any = self.sat.or(&ts);
+                let imp = self.sat.implies(me, any);
+                self.sat.require(imp);
+            }
+            "alternatives" => {
+                let ts = self.targets(n, false)?;
+                let one = self.sat.exactly_one(&ts);
+                let imp = self.sat.implies(me, one);
+                self.sat.require(imp);
+            }
+            "requires" => {
+                for t in self.targets(n, true)? {
+                    let imp = self.sat.implies(me, t);
+                    self.sat.require(imp);
+                }
+            }
+            "excludes" => {
+                // The reference negates the whole list, which its solver rejects.
+                let ts = targets(n, true)?;
+                bail!(n.span, "{} is not a Formula or Term", ts.join(","));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

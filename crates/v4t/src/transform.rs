@@ -377,7 +377,10 @@ impl Transformer<'_> {
     /// The relation of each relationship template in `rts`: by position (a
     /// relation's types record its template's), by name where that does
     /// not apply.
-    fn template_relations(&self, rts: &Map) -> (Vec<Option<ElementId>>, FxHashMap<&str, ElementId>) {
+    fn template_relations(
+        &self,
+        rts: &Map,
+    ) -> (Vec<Option<ElementId>>, FxHashMap<&str, ElementId>) {
         let g = self.g;
         let mut by_position: Vec<Option<ElementId>> = vec![None; rts.len()];
         let mut by_name: FxHashMap<&str, ElementId> = FxHashMap::default();

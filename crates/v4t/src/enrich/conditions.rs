@@ -464,7 +464,7 @@ fn node_part(g: &Graph, id: ElementId, t: ModeToken) -> Option<Option<Cond>> {
         T::ArtifactNaive => (!e.artifacts.is_empty(), Op::HasArtifactNaive),
         _ => return None,
     };
-    Some(applies.then(|| Cond::Op(op, id)))
+    Some(applies.then_some(Cond::Op(op, id)))
 }
 
 /// The part a token contributes to a relation's, property's, artifact's,
@@ -514,9 +514,9 @@ fn other_part(
         }
         (Kind::Artifact, T::Managed) => semantic(Some(Cond::Op(Op::IsManaged, id))),
         (Kind::Technology, T::Other) => consistency(Some(Cond::Bratan(scope_without(g, id)))),
-        (Kind::Technology, T::Scenario) => {
-            semantic(super::technologies::scenario_condition(cx.doc, g, cx.types, id)?)
-        }
+        (Kind::Technology, T::Scenario) => semantic(super::technologies::scenario_condition(
+            cx.doc, g, cx.types, id,
+        )?),
         (Kind::Output, T::Produced) => semantic(Some(Cond::Op(Op::IsProduced, id))),
         _ => Ok(None),
     }
