@@ -85,18 +85,25 @@ pub fn measure(case: &Case, size: usize) -> Result<Row, String> {
             ..ResolveOptions::default()
         };
         let mut last = Instant::now();
-        let resolved = v4t::resolve_observed(&mut sources, id, &mut NoFiles, &options, &mut |s| {
-            let i = match s {
-                Stage::Load => 0,
-                Stage::Enrich => 1,
-                Stage::Graph => 2,
-                Stage::Solve => 3,
-                Stage::Check => 4,
-                Stage::Transform => 5,
-            };
-            times[i] = last.elapsed();
-            last = Instant::now();
-        })
+        let resolved = v4t::resolve_observed(
+            &mut sources,
+            id,
+            &mut NoFiles,
+            &options,
+            &mut |s| {
+                let i = match s {
+                    Stage::Load => 0,
+                    Stage::Enrich => 1,
+                    Stage::Graph => 2,
+                    Stage::Solve => 3,
+                    Stage::Check => 4,
+                    Stage::Transform => 5,
+                };
+                times[i] = last.elapsed();
+                last = Instant::now();
+            },
+            &mut Vec::new(),
+        )
         .map_err(|e| format!("{}: {}", case.template.display(), e.message))?;
         let start = Instant::now();
         let out = v4t_yaml::emit(&resolved.template);

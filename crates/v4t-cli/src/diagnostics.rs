@@ -21,14 +21,54 @@ pub enum Format {
     Json,
 }
 
+/// When to colour diagnostics (`--color`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// When standard error is a terminal and `NO_COLOR` is not set.
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour, given whether standard error is a terminal.
+    pub fn enabled(self, terminal: bool) -> bool {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        self.decide(terminal, no_color)
+    }
+
+    /// [`ColorChoice::enabled`] with the environment given (testable).
+    fn decide(self, terminal: bool, no_color: bool) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => terminal && !no_color,
+        }
+    }
+}
+
 /// Where diagnostics go: standard error, as text or JSON.
 #[derive(Clone, Copy, Debug)]
 pub struct Reporter {
     pub format: Format,
     pub color: bool,
+    /// Leave out warnings (`--quiet`).
+    pub quiet: bool,
 }
 
 impl Reporter {
+    /// Diagnostics for standard error in `format`, coloured as `color`
+    /// says for standard error, warnings left out if `quiet`.
+    pub fn to_stderr(format: Format, color: ColorChoice, quiet: bool) -> Reporter {
+        use std::io::IsTerminal;
+        Reporter {
+            format,
+            color: color.enabled(std::io::stderr().is_terminal()),
+            quiet,
+        }
+    }
+
     /// Formats one diagnostic (always ends with a newline).
     pub fn format(&self, sources: &Sources, diagnostic: &Diagnostic) -> String {
         match self.format {
@@ -37,8 +77,11 @@ impl Reporter {
         }
     }
 
-    /// Prints one diagnostic to standard error.
+    /// Prints one diagnostic to standard error (warnings not when quiet).
     pub fn report(&self, sources: &Sources, diagnostic: &Diagnostic) {
+        if self.quiet && diagnostic.severity == Severity::Warning {
+            return;
+        }
         eprint!("{}", self.format(sources, diagnostic));
     }
 
@@ -110,14 +153,14 @@ pub fn render(sources: &Sources, d: &Diagnostic, color: bool) -> String {
     let mut out = header(word, &d.message, ansi, color);
     out.push_str(&snippet(sources, d.span, level, color));
     if let Some(id) = &d.element {
-        out.push_str(&format!("  = note: in element {id}\n"));
+        out.push_str(&format!("  = note: in element {}\n", escape(id)));
     }
     for note in d
         .notes
         .iter()
         .filter(|n| file_of(sources, n.span).is_none())
     {
-        out.push_str(&format!("  = note: {}\n", note.message));
+        out.push_str(&format!("  = note: {}\n", escape(&note.message)));
     }
     for note in d
         .notes
@@ -131,8 +174,55 @@ pub fn render(sources: &Sources, d: &Diagnostic, color: bool) -> String {
     out
 }
 
-/// `word: message`, bold and coloured when `color` is set.
+/// Whether `c` may not reach a terminal as it is: control characters
+/// (terminal escape sequences start with one) and the invisible marks that
+/// reorder or hide text (bidirectional overrides, isolates, marks).
+fn hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` safe for a terminal: every [`hidden`] character as a `\u{..}`
+/// escape, except line breaks and tabs (messages may span lines). Template
+/// strings end up in messages, so a template could otherwise write escape
+/// sequences to the user's terminal.
+pub fn escape(text: &str) -> std::borrow::Cow<'_, str> {
+    let keep = |c: char| matches!(c, '\n' | '\t') || !hidden(c);
+    if text.chars().all(keep) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if keep(c) {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// A source line safe for a terminal with its columns unchanged: every
+/// [`hidden`] character (but tabs) replaced by one visible character, its
+/// Unicode control picture (`␛` for ESC) or `�`.
+fn visible(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.chars().any(|c| c != '\t' && hidden(c)) {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let shown = line.chars().map(|c| match c {
+        '\t' => c,
+        '\u{0}'..='\u{1F}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}'),
+        '\u{7F}' => '\u{2421}',
+        c if hidden(c) => '\u{FFFD}',
+        c => c,
+    });
+    std::borrow::Cow::Owned(shown.collect())
+}
+
+/// `word: message`, bold and coloured when `color` is set; the message
+/// [`escape`]d.
 fn header(word: &str, message: &str, ansi: u8, color: bool) -> String {
+    let message = escape(message);
     if color {
         format!("\x1b[1;{ansi}m{word}\x1b[0m\x1b[1m: {message}\x1b[0m\n")
     } else {
@@ -157,10 +247,12 @@ fn snippet(sources: &Sources, span: Span, level: Level<'_>, color: bool) -> Stri
     } else {
         usize::MAX
     };
-    let range = char_range(line, span.col as usize, end_col);
-    let snippet = Snippet::source(line)
+    let line = visible(line);
+    let name = escape(&file.name);
+    let range = char_range(&line, span.col as usize, end_col);
+    let snippet = Snippet::source(line.as_ref())
         .line_start(span.line as usize)
-        .path(file.name.as_str())
+        .path(name.as_ref())
         .annotation(AnnotationKind::Primary.span(range));
     let renderer = if color {
         Renderer::styled()
@@ -361,6 +453,52 @@ mod tests {
             text.starts_with("warning: say \"hi\"\n --> t.yaml:1:4\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn control_characters_never_reach_the_terminal() {
+        assert_eq!(escape("plain\nlines\ttab"), "plain\nlines\ttab");
+        assert_eq!(escape("a\u{1b}[31mb\u{7}"), "a\\u{1b}[31mb\\u{7}");
+        assert_eq!(escape("\u{202e}gnp.exe"), "\\u{202e}gnp.exe");
+        assert_eq!(
+            visible("a\u{1b}b\u{7f}\tc\u{85}"),
+            "a\u{241b}b\u{2421}\tc\u{FFFD}"
+        );
+
+        let mut sources = Sources::new();
+        let id = sources.add("t\u{1b}]0;title\u{7}.yaml", "key: \u{1b}[2J x\n");
+        let d = Diagnostic::error(Code::Yaml, "bad \u{1b}[31mred\u{1b}[0m")
+            .at(Span::range(id, (1, 6), (1, 7)))
+            .in_element("node.\u{1b}x")
+            .with_note("note \u{9b}31m", None);
+        let out = render(&sources, &d, false);
+        assert!(!out.chars().any(|c| c != '\n' && hidden(c)), "{out:?}");
+        assert!(
+            out.starts_with("error: bad \\u{1b}[31mred\\u{1b}[0m\n"),
+            "{out}"
+        );
+        assert!(out.contains("t\\u{1b}]0;title\\u{7}.yaml:1:6"), "{out}");
+        assert!(out.contains("key: \u{241b}[2J x"), "{out}");
+        assert!(out.contains("in element node.\\u{1b}x"), "{out}");
+        assert!(out.contains("note \\u{9b}31m"), "{out}");
+        // The caret still sits under the replaced character.
+        let lines: Vec<_> = out.lines().collect();
+        let source = lines.iter().find(|l| l.contains("key:")).unwrap();
+        let caret = lines.iter().find(|l| l.trim_end().ends_with('^')).unwrap();
+        let col = |l: &str, c: char| l.chars().position(|x| x == c);
+        assert_eq!(col(caret, '^'), col(source, '\u{241b}'), "{out}");
+    }
+
+    #[test]
+    fn color_choice() {
+        assert!(ColorChoice::Auto.decide(true, false));
+        assert!(
+            !ColorChoice::Auto.decide(true, true),
+            "NO_COLOR wins over auto"
+        );
+        assert!(!ColorChoice::Auto.decide(false, false));
+        assert!(ColorChoice::Always.decide(false, true));
+        assert!(!ColorChoice::Never.decide(true, false));
     }
 
     #[test]

@@ -4,14 +4,52 @@
 //! `lib/types.yaml`, a `type_specific_conditions` path written in the
 //! template). Templates are untrusted input, so every path is confined to the
 //! template's directory: absolute paths, `..` leaving the directory and
-//! symlinks resolving outside it are refused. `lib/` is listed breadth-first
-//! and sorted by name so results do not depend on the file system's order.
+//! symlinks resolving outside it are refused. Only regular files are read,
+//! each of at most [`MAX_INPUT_BYTES`] and all together of at most
+//! [`MAX_BESIDE_BYTES`]. `lib/` is listed breadth-first and sorted by name so
+//! results do not depend on the file system's order; entries it skips
+//! (symlinks leaving the directory, files that are not regular files) are
+//! kept as [`FsLoader::warnings`] for the command to print.
 
 use std::collections::VecDeque;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
 use v4t::Loader;
+
+use crate::csar::ArchiveLoader;
+use crate::files::{read_bytes, too_large, MAX_INPUT_BYTES};
+
+/// The most bytes read from all files beside one template together.
+pub const MAX_BESIDE_BYTES: u64 = MAX_INPUT_BYTES;
+
+/// Checks the relative `path` lexically and returns it as a relative path
+/// below the template directory (shown as `dir` in the message): absolute
+/// paths and `..` leaving the directory are refused. Shared by the file
+/// system and the archive loader.
+pub fn confine(path: &str, dir: &str) -> Result<PathBuf, String> {
+    let escape = || {
+        format!("Refusing to read \"{path}\": it is outside of the template directory \"{dir}\"")
+    };
+    // Also refuse Windows-style absolute paths written with `/` on Unix.
+    if path.starts_with('\\') || path.get(1..2) == Some(":") {
+        return Err(escape());
+    }
+    let mut rel = PathBuf::new();
+    for component in Path::new(path).components() {
+        match component {
+            Component::Normal(c) => rel.push(c),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !rel.pop() {
+                    return Err(escape());
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => return Err(escape()),
+        }
+    }
+    Ok(rel)
+}
 
 /// Reads files relative to (and confined to) one directory.
 #[derive(Debug)]
@@ -21,6 +59,10 @@ pub struct FsLoader {
     /// Its canonical form (used for containment checks); `None` if the
     /// directory does not exist or cannot be resolved.
     root: Option<PathBuf>,
+    /// Bytes read so far (bounded by [`MAX_BESIDE_BYTES`]).
+    read_bytes: u64,
+    /// Entries of `lib/` that were skipped, with the reason.
+    pub warnings: Vec<String>,
 }
 
 impl FsLoader {
@@ -33,41 +75,17 @@ impl FsLoader {
             dir
         };
         let root = fs::canonicalize(&dir).ok();
-        FsLoader { dir, root }
+        FsLoader {
+            dir,
+            root,
+            read_bytes: 0,
+            warnings: Vec::new(),
+        }
     }
 
     /// The loader for the template file `template` (its parent directory).
     pub fn for_template(template: &Path) -> FsLoader {
         FsLoader::new(template.parent().unwrap_or(Path::new(".")))
-    }
-
-    /// Checks `path` lexically and returns it as a relative path below the
-    /// directory.
-    fn confine(&self, path: &str) -> Result<PathBuf, String> {
-        let escape = || {
-            format!(
-                "Refusing to read \"{path}\": it is outside of the template directory \"{}\"",
-                self.dir.display()
-            )
-        };
-        let mut rel = PathBuf::new();
-        for component in Path::new(path).components() {
-            match component {
-                Component::Normal(c) => rel.push(c),
-                Component::CurDir => {}
-                Component::ParentDir => {
-                    if !rel.pop() {
-                        return Err(escape());
-                    }
-                }
-                Component::RootDir | Component::Prefix(_) => return Err(escape()),
-            }
-        }
-        // Also refuse Windows-style absolute paths written with `/` on Unix.
-        if path.starts_with('\\') || path.get(1..2) == Some(":") {
-            return Err(escape());
-        }
-        Ok(rel)
     }
 
     /// Whether the existing `path` resolves (through symlinks) to a place
@@ -82,7 +100,7 @@ impl FsLoader {
 
 impl Loader for FsLoader {
     fn read(&mut self, path: &str) -> Result<Option<String>, String> {
-        let rel = self.confine(path)?;
+        let rel = confine(path, &self.dir.display().to_string())?;
         let full = self.dir.join(&rel);
         // `symlink_metadata` so that a dangling symlink counts as existing
         // (and is then refused below rather than silently ignored).
@@ -95,12 +113,26 @@ impl Loader for FsLoader {
                 self.dir.display()
             ));
         }
-        match fs::read(&full) {
-            Ok(bytes) => String::from_utf8(bytes)
-                .map(Some)
-                .map_err(|_| format!("Could not read \"{}\": not UTF-8", full.display())),
-            Err(e) => Err(format!("Could not read \"{}\": {e}", full.display())),
-        }
+        let left = MAX_BESIDE_BYTES - self.read_bytes;
+        let bytes = read_bytes(&full, left.min(MAX_INPUT_BYTES)).map_err(|e| {
+            let e = if left < MAX_INPUT_BYTES && e == too_large(left) {
+                format!(
+                    "the files beside the template are larger than {} MiB together",
+                    MAX_BESIDE_BYTES / (1024 * 1024)
+                )
+            } else {
+                e
+            };
+            format!("Could not read \"{}\": {e}", full.display())
+        })?;
+        self.read_bytes += bytes.len() as u64;
+        String::from_utf8(bytes).map(Some).map_err(|e| {
+            format!(
+                "Could not read \"{}\": {}",
+                full.display(),
+                crate::files::not_utf8_message(&e)
+            )
+        })
     }
 
     fn lib_files(&mut self) -> Vec<String> {
@@ -129,22 +161,76 @@ impl Loader for FsLoader {
                 };
                 if file_type.is_dir() {
                     queue.push_back(child);
-                } else if is_yaml(&name) {
-                    let full = entry.path();
+                    continue;
+                }
+                let full = entry.path();
+                if file_type.is_symlink() {
                     // Symlinked directories are never followed (no loops);
                     // symlinked files only if they stay inside.
-                    let ok = if file_type.is_symlink() {
-                        full.is_file() && self.inside(&full)
-                    } else {
-                        file_type.is_file()
-                    };
-                    if ok {
+                    if fs::metadata(&full).is_err() {
+                        self.warnings.push(format!(
+                            "Skipping \"{}\": it is a dangling symlink",
+                            full.display()
+                        ));
+                    } else if !self.inside(&full) {
+                        self.warnings.push(format!(
+                            "Skipping \"{}\": it is a symlink to a place outside of the template directory \"{}\"",
+                            full.display(),
+                            self.dir.display()
+                        ));
+                    } else if is_yaml(&name) && full.is_file() {
                         files.push(child);
+                    } else if full.is_dir() {
+                        self.warnings.push(format!(
+                            "Skipping \"{}\": symlinked directories in lib/ are not followed",
+                            full.display()
+                        ));
+                    }
+                } else if is_yaml(&name) {
+                    if file_type.is_file() {
+                        files.push(child);
+                    } else {
+                        self.warnings.push(format!(
+                            "Skipping \"{}\": not a regular file",
+                            full.display()
+                        ));
                     }
                 }
             }
         }
         files
+    }
+}
+
+/// Where the files beside the template come from.
+pub enum AnyLoader {
+    Fs(FsLoader),
+    Archive(ArchiveLoader),
+}
+
+impl Loader for AnyLoader {
+    fn read(&mut self, path: &str) -> Result<Option<String>, String> {
+        match self {
+            AnyLoader::Fs(l) => l.read(path),
+            AnyLoader::Archive(l) => l.read(path),
+        }
+    }
+
+    fn lib_files(&mut self) -> Vec<String> {
+        match self {
+            AnyLoader::Fs(l) => l.lib_files(),
+            AnyLoader::Archive(l) => l.lib_files(),
+        }
+    }
+}
+
+impl AnyLoader {
+    /// What the loader skipped (printed as warnings).
+    pub fn warnings(&self) -> &[String] {
+        match self {
+            AnyLoader::Fs(l) => &l.warnings,
+            AnyLoader::Archive(_) => &[],
+        }
     }
 }
 
@@ -264,5 +350,52 @@ mod tests {
         std::os::unix::fs::symlink(dir.join("lib"), dir.join("lib/loop")).unwrap();
         let mut loader = FsLoader::new(&dir);
         assert_eq!(loader.lib_files(), ["lib/a.yaml"]);
+        assert_eq!(loader.warnings.len(), 1, "{:?}", loader.warnings);
+        assert!(loader.warnings[0].ends_with("symlinked directories in lib/ are not followed"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn skipped_lib_entries_are_warnings() {
+        let tmp = TempDir::new();
+        let dir = tmp.0.join("csar");
+        write(&dir.join("lib/a.yaml"), "x: 1\n");
+        write(&tmp.0.join("secret.yaml"), "secret: 1\n");
+        std::os::unix::fs::symlink(tmp.0.join("secret.yaml"), dir.join("lib/b.yaml")).unwrap();
+        std::os::unix::fs::symlink(tmp.0.join("nowhere"), dir.join("lib/c.yaml")).unwrap();
+        let fifo = std::ffi::CString::new(dir.join("lib/d.yaml").to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        let mut loader = FsLoader::new(&dir);
+        assert_eq!(loader.lib_files(), ["lib/a.yaml"]);
+        let w = &loader.warnings;
+        assert_eq!(w.len(), 3, "{w:?}");
+        assert!(
+            w[0].contains("lib/b.yaml") && w[0].contains("outside"),
+            "{w:?}"
+        );
+        assert!(
+            w[1].contains("lib/c.yaml") && w[1].contains("dangling"),
+            "{w:?}"
+        );
+        assert!(
+            w[2].contains("lib/d.yaml") && w[2].contains("not a regular file"),
+            "{w:?}"
+        );
+        // Read directly (a `type_specific_conditions` path), the FIFO is an
+        // error, not a hang.
+        let e = loader.read("lib/d.yaml").unwrap_err();
+        assert!(e.contains("not a regular file (a FIFO)"), "{e}");
+    }
+
+    #[test]
+    fn reads_beside_the_template_are_bounded_together() {
+        let tmp = TempDir::new();
+        let dir = tmp.0.join("csar");
+        write(&dir.join("a.yaml"), "a: 1\n");
+        let mut loader = FsLoader::new(&dir);
+        loader.read_bytes = MAX_BESIDE_BYTES - 3;
+        let e = loader.read("a.yaml").unwrap_err();
+        assert!(e.ends_with("larger than 256 MiB together"), "{e}");
     }
 }

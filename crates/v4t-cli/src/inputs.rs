@@ -57,18 +57,17 @@ pub fn assignment_value(text: &str) -> Node {
     }
 }
 
-/// Builds the inputs map from an inputs file: the environment inputs `env`
-/// with the file's map deep-merged over them. The text is added to `sources`
-/// under `name` so that errors point into it. An empty file counts as an
-/// empty map.
-pub fn inputs_from_file(
-    sources: &mut Sources,
-    env: &Map,
-    name: &str,
-    text: String,
-) -> Result<Node, Error> {
+/// Builds the inputs map from the inputs file `id` of `sources` (so that
+/// errors point into it; its name says whether it is a FeatureIDE `.xml`):
+/// the environment inputs `env` with the file's map deep-merged over them.
+/// An empty file counts as an empty map.
+pub fn inputs_from_file(sources: &Sources, env: &Map, id: SourceId) -> Result<Node, Error> {
+    let (name, text) = sources
+        .get(id)
+        .map(|f| (f.name.as_str(), f.text.as_str()))
+        .unwrap_or_default();
     if name.ends_with(".xml") {
-        let file = crate::featureide::inputs_from_featureide(&text).map_err(|e| {
+        let file = crate::featureide::inputs_from_featureide(text).map_err(|e| {
             let message = format!("Inputs file \"{name}\" is not a FeatureIDE configuration: {e}");
             Error::coded(Code::InvalidInput, message, v4t::Span::NONE)
         })?;
@@ -76,8 +75,6 @@ pub fn inputs_from_file(
         deep_merge(&mut inputs, &Node::map(file));
         return Ok(inputs);
     }
-    let id = sources.add(name, text);
-    let text = sources.get(id).map(|f| f.text.as_str()).unwrap_or("");
     let file =
         v4t_yaml::parse(text, id).map_err(|e| Error::coded(Code::Yaml, e.message, e.span))?;
     let mut inputs = Node::map(env.clone());

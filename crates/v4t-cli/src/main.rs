@@ -6,18 +6,23 @@
 //! environment, the terminal and the clock lives in this crate.
 
 mod compare;
+mod csar;
 mod diagnostics;
 mod featureide;
+mod files;
 mod fs_loader;
 mod inputs;
 mod loose;
 mod resolve_cmd;
+mod signals;
 mod test_runner;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use std::io::Write;
+
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
 /// mimalloc instead of glibc malloc: resolving allocates millions of small
 /// maps and strings on a worker thread, where glibc grows a secondary arena
@@ -51,15 +56,20 @@ Exit codes:
                   following the behaviour of OpenTOSCA Vintner.",
     after_help = EXIT_CODES
 )]
-struct Cli {
+pub struct Cli {
     #[command(subcommand)]
     command: Command,
+
+    /// When to colour diagnostics: `auto` (when standard error is a
+    /// terminal and NO_COLOR is not set), `always` or `never`.
+    #[arg(long, value_enum, global = true, default_value_t = diagnostics::ColorChoice::Auto)]
+    color: diagnostics::ColorChoice,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Resolve a variable service template into a TOSCA service template
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = EXIT_CODES, long_about = RESOLVE_ABOUT)]
     Resolve(ResolveArgs),
     /// Write the template with every generated condition and constraint made explicit
     #[command(after_help = EXIT_CODES)]
@@ -67,21 +77,72 @@ enum Command {
     /// Run variability tests (conformance test trees, test groups, CSARs)
     #[command(after_help = EXIT_CODES, long_about = TEST_ABOUT)]
     Test(TestArgs),
+    /// The command forms of OpenTOSCA Vintner (`v4t template resolve --template T ...`)
+    #[command(subcommand)]
+    Template(TemplateCommand),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff; `v4t man | man -l -`), or write one page per command
+    Man {
+        /// Write `v4t.1`, `v4t-resolve.1`, ... into DIR instead.
+        #[arg(long, value_name = "DIR")]
+        output_dir: Option<PathBuf>,
+    },
 }
 
-/// Arguments of `v4t resolve`.
-#[derive(Args, Debug)]
-pub struct ResolveArgs {
-    /// The variable service template (YAML); `-` reads standard input.
-    ///
-    /// Files the template refers to (`lib/`, `qualities.yaml`,
-    /// `type-specific-conditions.yaml`) are read relative to its directory,
-    /// or to the current directory for standard input; paths leaving that
-    /// directory are refused.
-    #[arg(value_name = "TEMPLATE")]
-    pub template: String,
+/// `v4t template ...`: the reference implementation's command lines.
+#[derive(Subcommand, Debug)]
+enum TemplateCommand {
+    /// Resolve a variable service template (`v4t resolve` with the reference's flags)
+    #[command(after_help = EXIT_CODES, long_about = RESOLVE_ABOUT)]
+    Resolve(TemplateResolveArgs),
+    /// Enrich a variable service template (`v4t enrich` with the reference's flags)
+    #[command(after_help = EXIT_CODES)]
+    Enrich(TemplateEnrichArgs),
+    /// Run the tests of a CSAR (`v4t test` with the reference's flags)
+    #[command(after_help = EXIT_CODES, long_about = TEST_ABOUT)]
+    Test(TemplateTestArgs),
+}
 
-    /// Variability inputs file (YAML or JSON map `name: value`).
+/// The long help of `v4t resolve`: every form the inputs can take.
+const RESOLVE_ABOUT: &str = "\
+Resolve a variable service template into a TOSCA service template.
+
+The template may be:
+  * a YAML file (the variable service template); files it refers to
+    (`lib/`, `qualities.yaml`, `type-specific-conditions.yaml`) are read
+    relative to its directory;
+  * `-`: the template is read from standard input (files beside it relative
+    to the current directory);
+  * a zipped CSAR (`.csar` or `.zip`, or any file that starts like a zip
+    archive): the template is the file named by `Entry-Definitions` in
+    `TOSCA-Metadata/TOSCA.meta`, or else the single YAML file at the root of
+    the archive; files beside it are read from the archive.
+
+Variability inputs come from, lowest precedence first:
+  * the presets named by --presets (or, without --presets, the JSON list in
+    OPENTOSCA_VINTNER_VARIABILITY_PRESETS);
+  * with --inputs only: the environment variables
+    OPENTOSCA_VINTNER_VARIABILITY_INPUT_<NAME>;
+  * the --inputs file: a YAML or JSON map `name: value`, or a FeatureIDE
+    extended configuration (`.xml`: every feature a boolean input, every
+    attribute an input `<feature>_<attribute>`);
+  * --input NAME=VALUE assignments.
+
+The result goes to standard output, or to the --output file, as YAML, as
+JSON (`.json` or --output-format json) or as a zipped CSAR with the resolved
+template in place of the variable one (`.csar`/`.zip` or --output-format
+csar).";
+
+/// Flags `v4t resolve` and `v4t template resolve` share.
+#[derive(Args, Debug, Clone)]
+pub struct ResolveFlags {
+    /// Variability inputs file: a YAML or JSON map `name: value`, or a
+    /// FeatureIDE extended configuration (`.xml`).
     ///
     /// When given, the environment variables
     /// OPENTOSCA_VINTNER_VARIABILITY_INPUT_<NAME> are read first (key: NAME
@@ -89,10 +150,6 @@ pub struct ResolveArgs {
     /// deep-merged over them. Without this option the environment is ignored.
     #[arg(long, value_name = "FILE")]
     pub inputs: Option<PathBuf>,
-
-    /// Variability presets to apply, in order (comma-separated, repeatable).
-    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
-    pub presets: Vec<String>,
 
     /// Set one variability input, overriding the inputs file (repeatable).
     ///
@@ -102,17 +159,26 @@ pub struct ResolveArgs {
     #[arg(long = "input", value_name = "NAME=VALUE", value_parser = parse_assignment)]
     pub input: Vec<(String, String)>,
 
-    /// Write the resolved template to FILE instead of standard output.
+    /// Write the resolved template to FILE instead of standard output (`-`
+    /// is standard output).
     ///
     /// The file is replaced atomically (temporary file + rename) and only if
     /// resolution succeeded; otherwise an existing FILE is left untouched.
+    /// FILE may not be the template or the inputs file.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// Also write a decision report to FILE: every element's id, display name
-    /// and presence, the chosen technologies, the optimisation objectives and
-    /// the inputs used. JSON if FILE ends in `.json`, YAML otherwise; written
-    /// only if resolution succeeded.
+    /// The format of the result: `yaml`, `json` or `csar` (a zipped CSAR).
+    /// Default: from the extension of --output (`.json`, `.csar`, `.zip`),
+    /// otherwise YAML.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub output_format: Option<resolve_cmd::OutputFormat>,
+
+    /// Also write a decision report to FILE (`-` is standard output, when
+    /// the result goes to a file): every element's id, display name and
+    /// presence, the chosen technologies, the optimisation objectives and
+    /// the inputs used. JSON if FILE ends in `.json`, YAML otherwise;
+    /// written only if resolution succeeded.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
 
@@ -121,17 +187,64 @@ pub struct ResolveArgs {
     /// `message`, and `file`, `line`, `column` when the location is known).
     #[arg(long, value_enum, default_value_t = diagnostics::Format::Text)]
     pub format: diagnostics::Format,
+
+    /// Do not print warnings (errors are still printed).
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Arguments of `v4t resolve`.
+#[derive(Args, Debug, Clone)]
+pub struct ResolveArgs {
+    /// The variable service template: a YAML file, `-` for standard input,
+    /// or a zipped CSAR (`.csar`, `.zip`).
+    #[arg(value_name = "TEMPLATE")]
+    pub template: String,
+
+    /// Variability presets to apply, in order (comma-separated, repeatable).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub presets: Vec<String>,
+
+    #[command(flatten)]
+    pub flags: ResolveFlags,
+}
+
+/// Arguments of `v4t template resolve` (the reference's form).
+#[derive(Args, Debug)]
+pub struct TemplateResolveArgs {
+    /// The variable service template: a YAML file, `-` for standard input,
+    /// or a zipped CSAR (`.csar`, `.zip`).
+    #[arg(long, value_name = "TEMPLATE")]
+    pub template: String,
+
+    /// Variability presets to apply, in order (space- or comma-separated).
+    #[arg(long, value_name = "NAMES", num_args = 1.., value_delimiter = ',')]
+    pub presets: Vec<String>,
+
+    #[command(flatten)]
+    pub flags: ResolveFlags,
+}
+
+impl From<TemplateResolveArgs> for ResolveArgs {
+    fn from(args: TemplateResolveArgs) -> ResolveArgs {
+        ResolveArgs {
+            template: args.template,
+            presets: args.presets,
+            flags: args.flags,
+        }
+    }
 }
 
 /// Arguments of `v4t enrich`.
 #[derive(Args, Debug)]
 pub struct EnrichArgs {
-    /// The variable service template (YAML); `-` reads standard input.
+    /// The variable service template: a YAML file, `-` for standard input,
+    /// or a zipped CSAR (`.csar`, `.zip`).
     #[arg(value_name = "TEMPLATE")]
     pub template: String,
 
-    /// Write the enriched template to FILE instead of standard output
-    /// (atomically, and only on success).
+    /// Write the enriched template to FILE instead of standard output (`-`
+    /// is standard output; atomically, and only on success).
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
@@ -141,6 +254,33 @@ pub struct EnrichArgs {
     pub format: diagnostics::Format,
 }
 
+/// Arguments of `v4t template enrich` (the reference's form).
+#[derive(Args, Debug)]
+pub struct TemplateEnrichArgs {
+    /// The variable service template: a YAML file, `-` for standard input,
+    /// or a zipped CSAR (`.csar`, `.zip`).
+    #[arg(long, value_name = "TEMPLATE")]
+    pub template: String,
+
+    /// Write the enriched template to FILE instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// How errors are printed on standard error: `text` or `json`.
+    #[arg(long, value_enum, default_value_t = diagnostics::Format::Text)]
+    pub format: diagnostics::Format,
+}
+
+impl From<TemplateEnrichArgs> for EnrichArgs {
+    fn from(args: TemplateEnrichArgs) -> EnrichArgs {
+        EnrichArgs {
+            template: args.template,
+            output: args.output,
+            format: args.format,
+        }
+    }
+}
+
 /// The long help of `v4t test`.
 const TEST_ABOUT: &str = "\
 Run variability tests in the format of OpenTOSCA Vintner.
@@ -148,10 +288,12 @@ Run variability tests in the format of OpenTOSCA Vintner.
 PATH may be:
   * a CSAR: a directory with a `tests/` sub-directory; the variable service
     template is at the CSAR root and every `tests/<name>/` is one test;
+  * a zipped CSAR (`.csar` or `.zip`) with the same layout inside;
   * a single test directory (contains `test.yaml` or a template file such as
     `template.yaml`);
   * a group of test directories, or a tree of groups (searched recursively,
-    names starting with `.` are ignored).
+    names starting with `.` are ignored, symlinked directories are not
+    followed).
 
 Per test, `test.yaml` may set `name`, `description`, `presets` (string or
 list), `inputs`, `template`, `expected`, `error` (the exact expected error
@@ -162,18 +304,32 @@ ending in `---disabled` are skipped; if any name ends in `---only`, only those
 tests run.
 
 Failing tests are listed with a short diff. The last line of the output is
-`N passed, M failed` (followed by `, K skipped` if tests were skipped).";
+`N passed, M failed` (followed by `, K skipped` if tests were skipped);
+--format json prints one JSON document instead, --junit also writes a JUnit
+XML report.";
 
 /// Arguments of `v4t test`.
 #[derive(Args, Debug)]
 pub struct TestArgs {
-    /// A CSAR, a test directory, a group of tests or a tree of groups.
+    /// A CSAR (directory or zipped), a test directory, a group of tests or a
+    /// tree of groups.
     #[arg(value_name = "PATH")]
     pub path: PathBuf,
 
+    #[command(flatten)]
+    pub flags: TestFlags,
+}
+
+/// Flags `v4t test` and `v4t template test` share.
+#[derive(Args, Debug)]
+pub struct TestFlags {
     /// Also list passed and skipped tests.
-    #[arg(long, short)]
+    #[arg(long, short, conflicts_with = "quiet")]
     pub verbose: bool,
+
+    /// Print only the last line (`N passed, M failed`), no failure details.
+    #[arg(long, short)]
+    pub quiet: bool,
 
     /// Always print the per-group summary (printed by default when the tests
     /// come from more than one group).
@@ -183,6 +339,35 @@ pub struct TestArgs {
     /// Number of worker threads (default: available parallelism).
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<std::num::NonZeroUsize>,
+
+    /// How results are printed on standard output: `text`, or `json` (one
+    /// JSON document with every test's outcome and the counts).
+    #[arg(long, value_enum, default_value_t = diagnostics::Format::Text)]
+    pub format: diagnostics::Format,
+
+    /// Also write the results as JUnit XML to FILE (`-` is standard output).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+}
+
+/// Arguments of `v4t template test` (the reference's form).
+#[derive(Args, Debug)]
+pub struct TemplateTestArgs {
+    /// The CSAR (directory or zipped) whose `tests/` are run.
+    #[arg(long, value_name = "PATH")]
+    pub path: PathBuf,
+
+    #[command(flatten)]
+    pub flags: TestFlags,
+}
+
+impl From<TemplateTestArgs> for TestArgs {
+    fn from(args: TemplateTestArgs) -> TestArgs {
+        TestArgs {
+            path: args.path,
+            flags: args.flags,
+        }
+    }
 }
 
 /// The stack size of the thread that runs a command.
@@ -196,6 +381,67 @@ fn parse_assignment(text: &str) -> Result<(String, String), String> {
     }
 }
 
+/// `v4t completions SHELL`: the completion script, generated from the
+/// same clap definition as the parser.
+fn print_completions(shell: clap_complete::Shell) -> u8 {
+    let mut command = Cli::command();
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut command, "v4t", &mut out);
+    write_stdout(&out)
+}
+
+/// `v4t man`: the manual page (roff) generated from the clap definition;
+/// with a directory, one page per command and subcommand.
+fn man_pages(output_dir: Option<&std::path::Path>) -> u8 {
+    let command = Cli::command();
+    if let Some(dir) = output_dir {
+        // Like `clap_mangen::generate_to`, but every page is written the
+        // way v4t writes all files (atomically, never through a planted link).
+        let mut command = command.disable_help_subcommand(true);
+        command.build();
+        let mut pending = vec![command];
+        while let Some(command) = pending.pop() {
+            pending.extend(
+                command
+                    .get_subcommands()
+                    .filter(|s| !s.is_hide_set())
+                    .cloned(),
+            );
+            let man = clap_mangen::Man::new(command);
+            let mut page = Vec::new();
+            let path = dir.join(man.get_filename());
+            let written = man
+                .render(&mut page)
+                .and_then(|()| files::write_atomically(&path, &page));
+            if let Err(e) = written {
+                eprintln!("error: could not write \"{}\": {e}", path.display());
+                return EXIT_USAGE;
+            }
+        }
+        return EXIT_OK;
+    }
+    let mut out = Vec::new();
+    if let Err(e) = clap_mangen::Man::new(command).render(&mut out) {
+        eprintln!("error: could not render the manual page: {e}");
+        return EXIT_FAILURE;
+    }
+    write_stdout(&out)
+}
+
+/// Writes `bytes` to standard output (a closed pipe is not an error worth
+/// a message).
+fn write_stdout(bytes: &[u8]) -> u8 {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => EXIT_OK,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_OK,
+        Err(e) => {
+            eprintln!("error: could not write to standard output: {e}");
+            EXIT_USAGE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -205,10 +451,18 @@ fn main() -> ExitCode {
     // The library bounds every recursion (YAML depth, expression depth), but
     // the bounds are sized for small stacks; a generous main stack keeps
     // debug builds and unusual inputs far from the edge.
+    let color = cli.color;
     let run = move || match cli.command {
-        Command::Resolve(args) => resolve_cmd::run(&args),
-        Command::Enrich(args) => resolve_cmd::run_enrich(&args),
+        Command::Resolve(args) => resolve_cmd::run(&args, color),
+        Command::Enrich(args) => resolve_cmd::run_enrich(&args, color),
         Command::Test(args) => test_runner::run(&args),
+        Command::Template(TemplateCommand::Resolve(args)) => resolve_cmd::run(&args.into(), color),
+        Command::Template(TemplateCommand::Enrich(args)) => {
+            resolve_cmd::run_enrich(&args.into(), color)
+        }
+        Command::Template(TemplateCommand::Test(args)) => test_runner::run(&args.into()),
+        Command::Completions { shell } => print_completions(shell),
+        Command::Man { output_dir } => man_pages(output_dir.as_deref()),
     };
     let code = std::thread::Builder::new()
         .name("v4t".into())

@@ -1,90 +1,271 @@
-//! `v4t resolve`: read a variable service template and its inputs, resolve
-//! it with the library, and write the TOSCA result.
+//! `v4t resolve` and `v4t enrich`: read a variable service template (a
+//! file, standard input or a zipped CSAR) and its inputs, run the library,
+//! and write the result.
 //!
-//! All I/O of a resolution happens here: reading the template (or stdin),
-//! the inputs file and the environment, the clock, and writing the output
+//! All I/O of a resolution happens here: reading the template and the
+//! inputs file, the environment, the clock, and writing the output
 //! atomically so that a failed run never leaves a half-written or clobbered
-//! file behind.
+//! file behind. Output paths are checked before any work: the result may
+//! not overwrite the template or the inputs file, and the report may not
+//! share a destination with the result.
 
-use std::fs;
-use std::io::{IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use v4t::{Code, ResolveOptions, Sources};
+use v4t::{Code, Diagnostic, ResolveOptions, SourceId, Sources, Span};
 use v4t_yaml::{Map, Node};
 
-use crate::diagnostics::{catch_panic, Reporter};
-use crate::fs_loader::FsLoader;
+use crate::csar::{Archive, ArchiveLoader};
+use crate::diagnostics::{catch_panic, ColorChoice, Reporter};
+use crate::files::{read_bounded, read_bytes, same_file, write_atomically, MAX_INPUT_BYTES};
+use crate::fs_loader::{AnyLoader, FsLoader};
 use crate::inputs::{assignment_value, env_inputs, inputs_from_file};
 use crate::{EnrichArgs, ResolveArgs, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 
-/// The largest template or inputs file that is read (256 MiB). Larger
-/// inputs are refused with a clear error instead of exhausting memory.
-pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+/// The format of the result (`--output-format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// YAML (the default).
+    Yaml,
+    /// JSON, pretty-printed.
+    Json,
+    /// A zipped CSAR: the input archive (or just the template) with the
+    /// result in place of the template.
+    Csar,
+}
 
-/// Reads the template named on the command line (`-` is standard input).
-fn read_template(
-    sources: &mut Sources,
-    template: &str,
-    reporter: Reporter,
-) -> Result<(v4t::SourceId, FsLoader), u8> {
-    if template == "-" {
-        let mut bytes = Vec::new();
-        let read = std::io::stdin()
-            .take(MAX_INPUT_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| e.to_string())
-            .and_then(|_| check_size(bytes.len() as u64))
-            .and_then(|()| utf8(bytes));
-        match read {
-            Ok(text) => Ok((sources.add("<stdin>", text), FsLoader::new("."))),
-            Err(e) => {
-                reporter.error(
-                    Code::File,
-                    &format!("could not read the template from standard input: {e}"),
-                );
-                Err(EXIT_USAGE)
+impl OutputFormat {
+    /// The format `--output-format` names, or else the one the output
+    /// file's extension suggests.
+    fn choose(given: Option<OutputFormat>, output: Option<&Path>) -> OutputFormat {
+        given.unwrap_or_else(|| match output {
+            Some(p) if crate::csar::has_archive_extension(p) => OutputFormat::Csar,
+            Some(p)
+                if p.extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("json")) =>
+            {
+                OutputFormat::Json
             }
-        }
-    } else {
-        let path = Path::new(template);
-        match read_text(path) {
-            Ok(text) => Ok((sources.add(template, text), FsLoader::for_template(path))),
-            Err(e) => {
-                let message = format!("could not read template \"{template}\": {e}");
-                reporter.error(Code::File, &message);
-                Err(EXIT_USAGE)
+            _ => OutputFormat::Yaml,
+        })
+    }
+}
+
+/// A template read from the command line.
+struct Template {
+    sources: Sources,
+    id: SourceId,
+    loader: AnyLoader,
+    /// For a zipped CSAR: the archive and the template's path inside it.
+    archive: Option<(Arc<Archive>, String)>,
+}
+
+/// Why a template or inputs file could not be opened.
+enum OpenError {
+    /// It cannot be read or may not be read (exit 2): the code and message.
+    Usage(Code, String),
+    /// It was read but is not text (exit 1): the diagnostic points into it.
+    Invalid(Box<Sources>, Diagnostic),
+}
+
+impl OpenError {
+    /// Reports the error; returns the exit code.
+    fn report(self, reporter: &Reporter) -> u8 {
+        match self {
+            OpenError::Usage(code, message) => {
+                reporter.error(code, &message);
+                EXIT_USAGE
+            }
+            OpenError::Invalid(sources, diagnostic) => {
+                reporter.report(&sources, &diagnostic);
+                EXIT_FAILURE
             }
         }
     }
 }
 
-/// Runs `v4t resolve` and returns the exit code.
-pub fn run(args: &ResolveArgs) -> u8 {
-    let reporter = Reporter {
-        format: args.format,
-        color: std::io::stderr().is_terminal(),
+/// Adds `bytes` to `sources` under `name` as text. Bytes that are not UTF-8
+/// are invalid input like invalid YAML: the error points at the line and
+/// column of the first bad byte, in the text with the bad bytes replaced.
+pub fn add_text(sources: &mut Sources, name: &str, bytes: Vec<u8>) -> Result<SourceId, Diagnostic> {
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(sources.add(name, text)),
+        Err(e) => {
+            let (line, col) = crate::files::utf8_error_position(&e);
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let id = sources.add(name, text);
+            let message = format!("\"{name}\" is not valid UTF-8");
+            Err(Diagnostic::error(Code::Encoding, message).at(Span::new(id, line, col)))
+        }
+    }
+}
+
+/// Reads the template named on the command line: `-` is standard input, a
+/// zipped CSAR is opened and its template found.
+fn read_template(template: &str) -> Result<Template, OpenError> {
+    let (bytes, name, loader) = if template == "-" {
+        let bytes = read_bounded(std::io::stdin().lock(), MAX_INPUT_BYTES).map_err(|e| {
+            let message = format!("could not read the template from standard input: {e}");
+            OpenError::Usage(Code::File, message)
+        })?;
+        (bytes, "<stdin>", FsLoader::new("."))
+    } else {
+        let path = Path::new(template);
+        let bytes = read_bytes(path, MAX_INPUT_BYTES).map_err(|e| {
+            let message = format!("could not read template \"{template}\": {e}");
+            OpenError::Usage(Code::File, message)
+        })?;
+        if crate::csar::has_archive_extension(path) {
+            return from_archive(&bytes, template);
+        }
+        (bytes, template, FsLoader::for_template(path))
     };
+    if crate::csar::looks_like_zip(&bytes) {
+        return from_archive(&bytes, name);
+    }
     let mut sources = Sources::new();
-    let (template, mut loader) = match read_template(&mut sources, &args.template, reporter) {
+    match add_text(&mut sources, name, bytes) {
+        Ok(id) => Ok(Template {
+            sources,
+            id,
+            loader: AnyLoader::Fs(loader),
+            archive: None,
+        }),
+        Err(d) => Err(OpenError::Invalid(Box::new(sources), d)),
+    }
+}
+
+/// The template inside the zipped CSAR `bytes` (named `name` in messages).
+fn from_archive(bytes: &[u8], name: &str) -> Result<Template, OpenError> {
+    let invalid =
+        |e: String| OpenError::Usage(Code::File, format!("could not read CSAR \"{name}\": {e}"));
+    let archive = Archive::read(bytes).map_err(invalid)?;
+    let entry = archive.entry_definitions().map_err(invalid)?;
+    let text = archive.get(&entry).unwrap_or_default().to_vec();
+    let mut sources = Sources::new();
+    let id = match add_text(&mut sources, &format!("{name}!/{entry}"), text) {
+        Ok(id) => id,
+        Err(d) => return Err(OpenError::Invalid(Box::new(sources), d)),
+    };
+    let archive = Arc::new(archive);
+    Ok(Template {
+        sources,
+        id,
+        loader: AnyLoader::Archive(ArchiveLoader::for_template(archive.clone(), &entry)),
+        archive: Some((archive, entry)),
+    })
+}
+
+/// The output file, unless it is standard output (`-` or absent).
+fn output_file(output: Option<&Path>) -> Option<&Path> {
+    output.filter(|p| p.as_os_str() != "-")
+}
+
+/// Refuses output paths that would destroy an input or lose a result.
+fn check_destinations(
+    template: &str,
+    inputs: Option<&Path>,
+    output: Option<&Path>,
+    report: Option<&Path>,
+) -> Result<(), String> {
+    let template = (template != "-").then(|| Path::new(template));
+    let named_inputs = [("the template", template), ("the inputs file", inputs)];
+    for (what, destination) in [("the result", output_file(output)), ("the report", report)] {
+        let Some(destination) = destination.filter(|p| p.as_os_str() != "-") else {
+            continue;
+        };
+        for (input_name, input) in named_inputs {
+            if input.is_some_and(|i| same_file(i, destination)) {
+                return Err(format!(
+                    "refusing to write {what} to \"{}\": it is {input_name}",
+                    destination.display()
+                ));
+            }
+        }
+    }
+    match (output_file(output), report) {
+        (None, Some(r)) if r.as_os_str() == "-" => {
+            Err("--report - needs --output FILE: standard output already carries the result".into())
+        }
+        (Some(o), Some(r)) if same_file(o, r) => Err(format!(
+            "--report and --output both name \"{}\"; the report would be lost",
+            r.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Checks the destinations (result, report) against the inputs, then
+/// reads the template; a problem is reported as a usage error.
+fn open(
+    reporter: &Reporter,
+    template: &str,
+    inputs: Option<&Path>,
+    [output, report]: [Option<&Path>; 2],
+) -> Result<Template, u8> {
+    check_destinations(template, inputs, output, report)
+        .map_err(|e| OpenError::Usage(Code::Write, e))
+        .and_then(|()| read_template(template))
+        .map_err(|e| e.report(reporter))
+}
+
+/// Prints what the loader skipped and the library's warnings.
+fn print_warnings(
+    reporter: &Reporter,
+    sources: &Sources,
+    loader: &AnyLoader,
+    warnings: &[v4t::Diagnostic],
+) {
+    for w in loader.warnings() {
+        reporter.report(sources, &Diagnostic::warning(Code::SkippedFile, w.as_str()));
+    }
+    for w in warnings {
+        reporter.report(sources, w);
+    }
+}
+
+/// Runs `v4t resolve` and returns the exit code.
+pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
+    let flags = &args.flags;
+    let reporter = Reporter::to_stderr(flags.format, color, flags.quiet);
+    let destinations = [flags.output.as_deref(), flags.report.as_deref()];
+    let Template {
+        mut sources,
+        id,
+        mut loader,
+        archive,
+    } = match open(
+        &reporter,
+        &args.template,
+        flags.inputs.as_deref(),
+        destinations,
+    ) {
         Ok(t) => t,
         Err(code) => return code,
     };
+    let format = OutputFormat::choose(flags.output_format, output_file(flags.output.as_deref()));
 
     // Inputs: environment + file (only with --inputs), then --input.
     let mut inputs: Option<Node> = None;
-    if let Some(path) = &args.inputs {
-        let text = match read_text(path) {
-            Ok(text) => text,
-            Err(e) => {
-                let message = format!("could not read inputs file \"{}\": {e}", path.display());
-                reporter.error(Code::File, &message);
-                return EXIT_USAGE;
-            }
-        };
+    if let Some(path) = &flags.inputs {
         let name = path.display().to_string();
-        match inputs_from_file(&mut sources, &env_inputs(), &name, text) {
+        let read = read_bytes(path, MAX_INPUT_BYTES)
+            .map_err(|e| {
+                let message = format!("could not read inputs file \"{name}\": {e}");
+                OpenError::Usage(Code::File, message)
+            })
+            .and_then(|bytes| {
+                // Parsed from `sources` below: only its id is needed here.
+                add_text(&mut sources, &name, bytes)
+                    .map_err(|d| OpenError::Invalid(Box::new(sources.clone()), d))
+            });
+        let id = match read {
+            Ok(id) => id,
+            Err(e) => return e.report(&reporter),
+        };
+        match inputs_from_file(&sources, &env_inputs(), id) {
             Ok(map) => inputs = Some(map),
             Err(e) => {
                 reporter.report(&sources, &e);
@@ -92,7 +273,7 @@ pub fn run(args: &ResolveArgs) -> u8 {
             }
         }
     }
-    for (name, value) in &args.input {
+    for (name, value) in &flags.input {
         let map = inputs.get_or_insert_with(|| Node::map(Map::new()));
         if let Some(map) = map.as_map_mut() {
             map.insert(name.as_str(), assignment_value(value));
@@ -104,76 +285,138 @@ pub fn run(args: &ResolveArgs) -> u8 {
         inputs,
         enrich: true,
         now_ms: Some(now_ms()),
-        report: args.report.is_some(),
+        report: flags.report.is_some(),
         // The process ends after writing the result.
         free_memory: false,
     };
 
+    let mut warnings = Vec::new();
     let outcome = catch_panic(|| {
-        v4t::resolve(&mut sources, template, &mut loader, &options).map(|mut resolved| {
-            let report = args.report.as_ref().map(|path| {
-                let node = resolved.report.to_node();
-                if path.extension().is_some_and(|e| e == "json") {
-                    let mut json = v4t_yaml::json::to_json_pretty(&node);
-                    json.push('\n');
-                    json
-                } else {
-                    v4t_yaml::emit(&node)
-                }
-            });
-            let yaml = v4t_yaml::emit(&resolved.template);
-            let warnings = std::mem::take(&mut resolved.warnings);
-            // Left to the operating system at exit (see `free_memory`).
-            std::mem::forget(resolved);
-            (yaml, report, warnings)
-        })
+        v4t::resolve_with_warnings(&mut sources, id, &mut loader, &options, &mut warnings).map(
+            |resolved| {
+                let report = flags.report.as_ref().map(|path| {
+                    let node = resolved.report.to_node();
+                    if path.extension().is_some_and(|e| e == "json") {
+                        json_text(&node)
+                    } else {
+                        v4t_yaml::emit(&node)
+                    }
+                });
+                let result = render(&resolved.template, format);
+                // Left to the operating system at exit (see `free_memory`).
+                std::mem::forget(resolved);
+                (result, report)
+            },
+        )
     });
-    let (yaml, report, warnings) = match finish(outcome, &sources, reporter) {
+    // Warnings come first, also when resolution failed (a typo is often
+    // the cause), and never change the exit code.
+    print_warnings(&reporter, &sources, &loader, &warnings);
+    let (result, report) = match finish(outcome, &sources, &reporter) {
         Ok(result) => result,
         Err(code) => return code,
     };
-    // Warnings are printed before the result is written and never change
-    // the exit code.
-    for w in &warnings {
-        reporter.report(&sources, w);
-    }
-    if let (Some(path), Some(text)) = (&args.report, report) {
-        if let Err(e) = write_atomically(path, &text) {
-            reporter.error(
-                Code::Write,
-                &format!("could not write \"{}\": {e}", path.display()),
-            );
+    let bytes = match package(result, format, archive) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            reporter.error(Code::Write, &e);
+            return EXIT_FAILURE;
+        }
+    };
+    if let (Some(path), Some(text)) = (&flags.report, report) {
+        let written = if path.as_os_str() == "-" {
+            write_stdout(text.as_bytes())
+        } else {
+            write_atomically(path, text.as_bytes())
+        };
+        if let Err(e) = written {
+            let message = format!("could not write \"{}\": {e}", path.display());
+            reporter.error(Code::Write, &message);
             return EXIT_USAGE;
         }
     }
-    write_result(args.output.as_deref(), &yaml, reporter)
+    write_result(flags.output.as_deref(), &bytes, &reporter)
 }
 
 /// Runs `v4t enrich` and returns the exit code.
-pub fn run_enrich(args: &EnrichArgs) -> u8 {
-    let reporter = Reporter {
-        format: args.format,
-        color: std::io::stderr().is_terminal(),
-    };
-    let mut sources = Sources::new();
-    let (template, mut loader) = match read_template(&mut sources, &args.template, reporter) {
+pub fn run_enrich(args: &EnrichArgs, color: ColorChoice) -> u8 {
+    let reporter = Reporter::to_stderr(args.format, color, false);
+    let Template {
+        mut sources,
+        id,
+        mut loader,
+        archive,
+    } = match open(
+        &reporter,
+        &args.template,
+        None,
+        [args.output.as_deref(), None],
+    ) {
         Ok(t) => t,
         Err(code) => return code,
     };
-    let outcome = catch_panic(|| {
-        v4t::enrich(&mut sources, template, &mut loader).map(|doc| v4t_yaml::emit(&doc))
-    });
-    match finish(outcome, &sources, reporter) {
-        Ok(yaml) => write_result(args.output.as_deref(), &yaml, reporter),
-        Err(code) => code,
+    let format = OutputFormat::choose(None, output_file(args.output.as_deref()));
+    let outcome =
+        catch_panic(|| v4t::enrich(&mut sources, id, &mut loader).map(|doc| render(&doc, format)));
+    print_warnings(&reporter, &sources, &loader, &[]);
+    let result = match finish(outcome, &sources, &reporter) {
+        Ok(result) => result,
+        Err(code) => return code,
+    };
+    match package(result, format, archive) {
+        Ok(bytes) => write_result(args.output.as_deref(), &bytes, &reporter),
+        Err(e) => {
+            reporter.error(Code::Write, &e);
+            EXIT_FAILURE
+        }
     }
+}
+
+/// The document as text: JSON for `json`, YAML otherwise (a CSAR holds YAML).
+fn render(doc: &Node, format: OutputFormat) -> String {
+    match format {
+        OutputFormat::Json => json_text(doc),
+        OutputFormat::Yaml | OutputFormat::Csar => v4t_yaml::emit(doc),
+    }
+}
+
+/// Pretty JSON with a final newline.
+fn json_text(node: &Node) -> String {
+    let mut json = v4t_yaml::json::to_json_pretty(node);
+    json.push('\n');
+    json
+}
+
+/// The bytes to write: the text, or for `csar` the input archive (or a new
+/// one) with the result as its template.
+fn package(
+    text: String,
+    format: OutputFormat,
+    archive: Option<(Arc<Archive>, String)>,
+) -> Result<Vec<u8>, String> {
+    if format != OutputFormat::Csar {
+        return Ok(text.into_bytes());
+    }
+    let (mut archive, entry) = match archive {
+        Some((archive, entry)) => (Arc::unwrap_or_clone(archive), entry),
+        None => {
+            let mut archive = Archive::default();
+            archive.set(
+                "TOSCA-Metadata/TOSCA.meta",
+                b"TOSCA-Meta-File-Version: 1.1\nCSAR-Version: 1.1\nCreated-By: v4t\nEntry-Definitions: service-template.yaml\n".to_vec(),
+            );
+            (archive, "service-template.yaml".to_string())
+        }
+    };
+    archive.set(&entry, text.into_bytes());
+    archive.to_zip()
 }
 
 /// Renders a library error or panic; passes a result through.
 fn finish<T>(
     outcome: Result<Result<T, v4t::Error>, String>,
     sources: &Sources,
-    reporter: Reporter,
+    reporter: &Reporter,
 ) -> Result<T, u8> {
     match outcome {
         Ok(Ok(value)) => Ok(value),
@@ -189,21 +432,25 @@ fn finish<T>(
     }
 }
 
-/// Writes the result to `output` (atomically) or standard output.
-fn write_result(output: Option<&Path>, yaml: &str, reporter: Reporter) -> u8 {
-    match output {
+/// Writes `bytes` to standard output.
+fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes).and_then(|()| out.flush())
+}
+
+/// Writes the result to `output` (atomically) or standard output (`-` or
+/// no output).
+fn write_result(output: Option<&Path>, bytes: &[u8], reporter: &Reporter) -> u8 {
+    match output_file(output) {
         Some(path) => {
-            if let Err(e) = write_atomically(path, yaml) {
-                reporter.error(
-                    Code::Write,
-                    &format!("could not write \"{}\": {e}", path.display()),
-                );
+            if let Err(e) = write_atomically(path, bytes) {
+                let message = format!("could not write \"{}\": {e}", path.display());
+                reporter.error(Code::Write, &message);
                 return EXIT_USAGE;
             }
         }
         None => {
-            let mut out = std::io::stdout().lock();
-            if let Err(e) = out.write_all(yaml.as_bytes()).and_then(|_| out.flush()) {
+            if let Err(e) = write_stdout(bytes) {
                 if e.kind() != std::io::ErrorKind::BrokenPipe {
                     reporter.error(Code::Write, &format!("could not write the result: {e}"));
                 }
@@ -212,83 +459,6 @@ fn write_result(output: Option<&Path>, yaml: &str, reporter: Reporter) -> u8 {
         }
     }
     EXIT_OK
-}
-
-/// Reads a UTF-8 text file of at most [`MAX_INPUT_BYTES`] with a readable error.
-pub fn read_text(path: &Path) -> Result<String, String> {
-    let file = fs::File::open(path).map_err(|e| e.to_string())?;
-    if let Ok(meta) = file.metadata() {
-        check_size(meta.len())?;
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
-    check_size(bytes.len() as u64)?;
-    utf8(bytes)
-}
-
-fn check_size(len: u64) -> Result<(), String> {
-    if len > MAX_INPUT_BYTES {
-        Err(format!(
-            "the input is larger than {} MiB",
-            MAX_INPUT_BYTES / (1024 * 1024)
-        ))
-    } else {
-        Ok(())
-    }
-}
-
-/// The text of `bytes`, or an error naming the line and column (in
-/// characters) of the first byte that is not UTF-8.
-pub fn utf8(bytes: Vec<u8>) -> Result<String, String> {
-    String::from_utf8(bytes).map_err(|e| {
-        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-        // The valid prefix is UTF-8 by definition.
-        let prefix = std::str::from_utf8(valid).unwrap_or_default();
-        let line = prefix.matches('\n').count() + 1;
-        let col = prefix
-            .rsplit('\n')
-            .next()
-            .unwrap_or_default()
-            .chars()
-            .count()
-            + 1;
-        format!("the file is not valid UTF-8 (line {line}, column {col})")
-    })
-}
-
-/// Writes `text` to `path` via a temporary file in the same directory and a
-/// rename, so readers never see a partial file and a failure leaves any
-/// existing file untouched. A path that exists but is not a regular file
-/// (`/dev/null`, a pipe) is written directly: renaming over it would
-/// replace the device.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    if fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
-        let mut file = fs::OpenOptions::new().write(true).open(path)?;
-        return file.write_all(text.as_bytes());
-    }
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let file_name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::other("not a file name"))?
-        .to_string_lossy()
-        .into_owned();
-    let temp = dir.join(format!(".{file_name}.{}.v4t-tmp", std::process::id()));
-    let result = (|| {
-        let mut file = fs::File::create(&temp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    result
 }
 
 /// The presets to apply: those given on the command line, or else those in
@@ -336,12 +506,54 @@ pub fn now_ms() -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::presets_from_env;
+    use super::*;
 
     #[test]
     fn presets_from_the_environment() {
         assert_eq!(presets_from_env(r#"["dev", "eu"]"#), ["dev", "eu"]);
         assert_eq!(presets_from_env("dev"), ["dev"]);
         assert!(presets_from_env("").is_empty());
+    }
+
+    #[test]
+    fn output_format_by_extension() {
+        let choose = |p: &str| OutputFormat::choose(None, Some(Path::new(p)));
+        assert_eq!(choose("out.json"), OutputFormat::Json);
+        assert_eq!(choose("out.JSON"), OutputFormat::Json);
+        assert_eq!(choose("out.csar"), OutputFormat::Csar);
+        assert_eq!(choose("out.zip"), OutputFormat::Csar);
+        assert_eq!(choose("out.yaml"), OutputFormat::Yaml);
+        assert_eq!(OutputFormat::choose(None, None), OutputFormat::Yaml);
+        assert_eq!(
+            OutputFormat::choose(Some(OutputFormat::Json), Some(Path::new("x.yaml"))),
+            OutputFormat::Json
+        );
+    }
+
+    #[test]
+    fn destinations_may_not_be_inputs() {
+        let dir = std::env::temp_dir().join(format!("v4t-dest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let template = dir.join("t.yaml");
+        std::fs::write(&template, "x").unwrap();
+        let t = template.to_str().unwrap();
+        let out = dir.join("o.yaml");
+        assert!(check_destinations(t, None, Some(&template), None)
+            .unwrap_err()
+            .ends_with("it is the template"));
+        assert!(check_destinations(t, None, Some(&out), Some(&template)).is_err());
+        assert!(check_destinations(t, Some(&out), None, Some(&out))
+            .unwrap_err()
+            .ends_with("it is the inputs file"));
+        assert!(
+            check_destinations(t, None, Some(&out), Some(&dir.join("./o.yaml")))
+                .unwrap_err()
+                .contains("the report would be lost")
+        );
+        assert!(check_destinations(t, None, None, Some(Path::new("-"))).is_err());
+        assert!(check_destinations(t, None, Some(Path::new("-")), Some(Path::new("-"))).is_err());
+        assert!(check_destinations(t, None, Some(&out), Some(Path::new("-"))).is_ok());
+        assert!(check_destinations("-", None, Some(Path::new("-")), None).is_ok());
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -7,22 +7,30 @@
 //! `vintner template test`: template, inputs and expected files found by
 //! their default names or named in `test.yaml`; `error:` compared exactly;
 //! results compared as data (see [`crate::compare`]).
+//!
+//! The tests are read through a [`Tree`]: the file system (where discovery
+//! never follows a symlinked directory, so a `self -> .` link cannot loop
+//! and `up -> ..` cannot count tests twice) or a zipped CSAR held in memory.
+//! Results go to standard output as text or one JSON document, and
+//! optionally to a JUnit XML file.
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use v4t::{Error, ResolveOptions, Sources};
 use v4t_yaml::{Map, Node, SourceId, Value};
 
 use crate::compare::diff;
-use crate::diagnostics::catch_panic;
-use crate::fs_loader::FsLoader;
+use crate::csar::{Archive, ArchiveLoader};
+use crate::diagnostics::{catch_panic, escape, Format};
+use crate::files::{read_bytes, write_atomically, MAX_INPUT_BYTES};
+use crate::fs_loader::{confine, AnyLoader, FsLoader};
 use crate::inputs::{env_inputs, inputs_from_file};
-use crate::resolve_cmd::{now_ms, read_text};
+use crate::resolve_cmd::now_ms;
 use crate::{TestArgs, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 use v4t::deep_merge;
 
@@ -39,10 +47,131 @@ const INPUTS_NAMES: [&str; 2] = ["inputs.yaml", "inputs.xml"];
 const EXPECTED_NAMES: [&str; 2] = ["est.yaml", "expected.yaml"];
 /// At most this many diff lines per failing test.
 const MAX_DIFF_LINES: usize = 20;
-/// Directory nesting limit of discovery (guards against symlink loops).
+/// Directory nesting limit of discovery.
 const MAX_DEPTH: usize = 32;
 /// Stack size of the worker threads: the resolver recurses over documents.
 const STACK_SIZE: usize = 64 * 1024 * 1024;
+
+/// Where the tests are read from.
+enum Tree {
+    /// The file system.
+    Disk,
+    /// A zipped CSAR in memory; paths are relative to its root. `name` is
+    /// the archive's path, shown in front of the paths inside it.
+    Archive { archive: Arc<Archive>, name: String },
+}
+
+impl Tree {
+    /// The `/`-separated path inside an archive (`None` if `path` leaves
+    /// the archive's root).
+    fn inner(path: &Path) -> Option<String> {
+        let text = path.to_str()?;
+        let rel = confine(text, ".").ok()?;
+        let parts: Vec<&str> = rel.iter().filter_map(|c| c.to_str()).collect();
+        Some(parts.join("/"))
+    }
+
+    fn is_file(&self, path: &Path) -> bool {
+        match self {
+            Tree::Disk => path.is_file(),
+            Tree::Archive { archive, .. } => Tree::inner(path).is_some_and(|p| archive.is_file(&p)),
+        }
+    }
+
+    fn is_dir(&self, path: &Path) -> bool {
+        match self {
+            // A symlinked directory is not followed (see [`Tree::sub_directories`]).
+            Tree::Disk => fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()),
+            Tree::Archive { archive, .. } => Tree::inner(path).is_some_and(|p| archive.is_dir(&p)),
+        }
+    }
+
+    /// Sub-directory names of `dir`, sorted, without those starting with
+    /// `.`. On disk, symlinked directories are left out (with a warning):
+    /// following them could loop forever or count tests twice.
+    fn sub_directories(&self, dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = match self {
+            Tree::Disk => {
+                let Ok(entries) = fs::read_dir(dir) else {
+                    return Vec::new();
+                };
+                let mut names = Vec::new();
+                for entry in entries.filter_map(|e| e.ok()) {
+                    let Ok(name) = entry.file_name().into_string() else {
+                        continue;
+                    };
+                    let Ok(file_type) = entry.file_type() else {
+                        continue;
+                    };
+                    if file_type.is_dir() {
+                        names.push(name);
+                    } else if file_type.is_symlink()
+                        && entry.path().is_dir()
+                        && !name.starts_with('.')
+                    {
+                        eprintln!(
+                            "warning: not following the symlinked directory \"{}\"",
+                            escape(&entry.path().display().to_string())
+                        );
+                    }
+                }
+                names
+            }
+            Tree::Archive { archive, .. } => Tree::inner(dir)
+                .map(|d| archive.sub_directories(&d))
+                .unwrap_or_default(),
+        };
+        names.retain(|n| !n.starts_with('.'));
+        names.sort();
+        names
+    }
+
+    /// Reads a UTF-8 text file (bounded, regular files only).
+    fn read_text(&self, path: &Path) -> Result<String, String> {
+        let bytes = match self {
+            Tree::Disk => read_bytes(path, MAX_INPUT_BYTES)?,
+            Tree::Archive { archive, .. } => Tree::inner(path)
+                .and_then(|p| archive.get(&p))
+                .ok_or_else(|| "not in the archive".to_string())?
+                .to_vec(),
+        };
+        String::from_utf8(bytes).map_err(|e| crate::files::not_utf8_message(&e))
+    }
+
+    /// The loader for the files beside the template at `template`.
+    fn loader(&self, template: &Path) -> AnyLoader {
+        match self {
+            Tree::Disk => AnyLoader::Fs(FsLoader::for_template(template)),
+            Tree::Archive { archive, .. } => AnyLoader::Archive(ArchiveLoader::for_template(
+                archive.clone(),
+                &Tree::inner(template).unwrap_or_default(),
+            )),
+        }
+    }
+
+    /// For the root of a zipped CSAR, its `Entry-Definitions` (or single
+    /// root YAML file), where no default template name exists.
+    fn entry_definitions(&self, base: &Path) -> Option<PathBuf> {
+        match self {
+            Tree::Archive { archive, .. } if Tree::inner(base)?.is_empty() => {
+                archive.entry_definitions().ok().map(PathBuf::from)
+            }
+            _ => None,
+        }
+    }
+
+    /// `path` for messages.
+    fn show(&self, path: &Path) -> String {
+        match self {
+            Tree::Disk => path.display().to_string(),
+            Tree::Archive { name, .. } => match Tree::inner(path) {
+                Some(p) if p.is_empty() => name.clone(),
+                Some(p) => format!("{name}!/{p}"),
+                None => format!("{name}!/{}", path.display()),
+            },
+        }
+    }
+}
 
 /// One discovered test.
 #[derive(Debug, Clone)]
@@ -66,21 +195,236 @@ enum Outcome {
     Skipped,
 }
 
+/// An outcome without its details (for counting).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Passed,
+    Failed,
+    Skipped,
+}
+
+impl Outcome {
+    fn kind(&self) -> Kind {
+        match self {
+            Outcome::Passed => Kind::Passed,
+            Outcome::Failed(_) => Kind::Failed,
+            Outcome::Skipped => Kind::Skipped,
+        }
+    }
+}
+
+impl Kind {
+    fn word(self) -> &'static str {
+        match self {
+            Kind::Passed => "passed",
+            Kind::Failed => "failed",
+            Kind::Skipped => "skipped",
+        }
+    }
+}
+
+/// The outcomes of a run, in path order, and their renderings.
+struct Results<'a> {
+    tree: &'a Tree,
+    tests: &'a [TestCase],
+    outcomes: &'a [Outcome],
+}
+
+impl Results<'_> {
+    fn count(&self, kind: Kind) -> usize {
+        self.outcomes.iter().filter(|o| o.kind() == kind).count()
+    }
+
+    /// `N passed, M failed` (plus `, K skipped`).
+    fn last_line(&self) -> String {
+        let mut last = format!(
+            "{} passed, {} failed",
+            self.count(Kind::Passed),
+            self.count(Kind::Failed)
+        );
+        let skipped = self.count(Kind::Skipped);
+        if skipped > 0 {
+            last.push_str(&format!(", {skipped} skipped"));
+        }
+        last
+    }
+
+    /// Per group: passed, total and skipped tests, by group name.
+    fn groups(&self) -> BTreeMap<&str, (usize, usize, usize)> {
+        let mut groups: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
+        for (test, outcome) in self.tests.iter().zip(self.outcomes) {
+            let group = groups.entry(test.group.as_str()).or_default();
+            match outcome.kind() {
+                Kind::Passed => {
+                    group.0 += 1;
+                    group.1 += 1;
+                }
+                Kind::Failed => group.1 += 1,
+                Kind::Skipped => group.2 += 1,
+            }
+        }
+        groups
+    }
+
+    /// The text report: failures with their diffs (and with `verbose` passed
+    /// and skipped tests), the per-group summary, the last line. `quiet`
+    /// leaves only the last line.
+    fn text(&self, verbose: bool, quiet: bool, summary: bool) -> String {
+        let mut out = String::new();
+        if !quiet {
+            for (test, outcome) in self.tests.iter().zip(self.outcomes) {
+                let dir = self.tree.show(&test.dir);
+                let dir = escape(&dir);
+                match outcome {
+                    Outcome::Passed if verbose => out.push_str(&format!("ok   {dir}\n")),
+                    Outcome::Skipped if verbose => out.push_str(&format!("skip {dir}\n")),
+                    Outcome::Failed(lines) => {
+                        out.push_str(&format!("FAIL {dir}\n"));
+                        for part in lines.iter().flat_map(|l| l.lines()) {
+                            out.push_str(&format!("     {}\n", escape(part)));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let groups = self.groups();
+            if summary || groups.len() > 1 {
+                for (name, (p, total, s)) in &groups {
+                    let skipped = if *s > 0 {
+                        format!(" ({s} skipped)")
+                    } else {
+                        String::new()
+                    };
+                    out.push_str(&format!("{}: {p}/{total}{skipped}\n", escape(name)));
+                }
+            }
+        }
+        out.push_str(&self.last_line());
+        out.push('\n');
+        out
+    }
+
+    /// One JSON document: every test (path, group, outcome, messages) and
+    /// the counts.
+    fn json(&self) -> String {
+        let tests = self
+            .tests
+            .iter()
+            .zip(self.outcomes)
+            .map(|(test, outcome)| {
+                let mut m = Map::new();
+                m.insert("path", Node::string(self.tree.show(&test.dir)));
+                m.insert("group", Node::string(test.group.as_str()));
+                m.insert("outcome", Node::string(outcome.kind().word()));
+                if let Outcome::Failed(lines) = outcome {
+                    let lines = lines.iter().map(|l| Node::string(l.as_str())).collect();
+                    m.insert("messages", Node::seq(lines));
+                }
+                Node::map(m)
+            })
+            .collect();
+        let mut doc = Map::new();
+        doc.insert("tests", Node::seq(tests));
+        for kind in [Kind::Passed, Kind::Failed, Kind::Skipped] {
+            doc.insert(kind.word(), Node::number(self.count(kind) as f64));
+        }
+        let mut json = v4t_yaml::json::to_json_pretty(&Node::map(doc));
+        json.push('\n');
+        json
+    }
+
+    /// JUnit XML: one `testsuite` per group, one `testcase` per test (name:
+    /// its path, class name: its group), `failure` with the messages,
+    /// `skipped`. No timings, so the same run gives the same bytes.
+    fn junit(&self) -> String {
+        let mut suites: BTreeMap<&str, Vec<(&TestCase, &Outcome)>> = BTreeMap::new();
+        for (test, outcome) in self.tests.iter().zip(self.outcomes) {
+            suites
+                .entry(test.group.as_str())
+                .or_default()
+                .push((test, outcome));
+        }
+        let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        out.push_str(&format!(
+            "<testsuites name=\"v4t\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n",
+            self.tests.len(),
+            self.count(Kind::Failed),
+            self.count(Kind::Skipped)
+        ));
+        for (group, cases) in suites {
+            let count = |kind: Kind| cases.iter().filter(|(_, o)| o.kind() == kind).count();
+            out.push_str(&format!(
+                "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n",
+                xml_escape(group),
+                cases.len(),
+                count(Kind::Failed),
+                count(Kind::Skipped)
+            ));
+            for (test, outcome) in cases {
+                let open = format!(
+                    "    <testcase name=\"{}\" classname=\"{}\"",
+                    xml_escape(&self.tree.show(&test.dir)),
+                    xml_escape(group)
+                );
+                match outcome {
+                    Outcome::Passed => out.push_str(&format!("{open}/>\n")),
+                    Outcome::Skipped => {
+                        out.push_str(&format!("{open}>\n      <skipped/>\n    </testcase>\n"))
+                    }
+                    Outcome::Failed(lines) => {
+                        let first = lines.first().map(String::as_str).unwrap_or_default();
+                        out.push_str(&format!(
+                            "{open}>\n      <failure message=\"{}\">{}</failure>\n    </testcase>\n",
+                            xml_escape(first.lines().next().unwrap_or_default()),
+                            xml_escape(&lines.join("\n"))
+                        ));
+                    }
+                }
+            }
+            out.push_str("  </testsuite>\n");
+        }
+        out.push_str("</testsuites>\n");
+        out
+    }
+}
+
+/// Text as XML character data or attribute value: markup characters as
+/// entities, characters XML 1.0 cannot carry (control characters other than
+/// tab and line breaks) as `\u{..}` escapes in the text.
+fn xml_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if c.is_control() || c == '\u{FFFE}' || c == '\u{FFFF}' => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Runs `v4t test` and returns the exit code.
 pub fn run(args: &TestArgs) -> u8 {
-    let root = &args.path;
-    if !root.is_dir() {
-        eprintln!(
-            "error: \"{}\" is not a directory (expected a CSAR, a test directory or a directory of tests)",
-            root.display()
-        );
-        return EXIT_USAGE;
-    }
+    let flags = &args.flags;
+    let (tree, root) = match open(&args.path) {
+        Ok(opened) => opened,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
     let mut tests = Vec::new();
-    discover(root, &mut Vec::new(), root, &mut tests, 0);
+    discover(&tree, &root, &mut Vec::new(), &root, &mut tests, 0);
     tests.sort_by(|a, b| a.components.cmp(&b.components));
     if tests.is_empty() {
-        eprintln!("warning: no tests found in \"{}\"", root.display());
+        eprintln!("warning: no tests found in \"{}\"", args.path.display());
     }
 
     let only = tests
@@ -95,83 +439,105 @@ pub fn run(args: &TestArgs) -> u8 {
         })
         .collect();
 
-    let threads = args
+    let threads = flags
         .jobs
         .map(|n| n.get())
         .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
         .unwrap_or(1)
         .min(tests.len().max(1));
-    let outcomes = run_all(&tests, &skip, threads);
+    let progress = !flags.quiet && std::io::stderr().is_terminal();
+    let outcomes = run_all(&tree, &tests, &skip, threads, progress);
+    let results = Results {
+        tree: &tree,
+        tests: &tests,
+        outcomes: &outcomes,
+    };
 
-    // Report in path order.
-    let mut stdout = std::io::stdout().lock();
-    let (mut passed, mut failed, mut skipped) = (0usize, 0usize, 0usize);
-    let mut groups: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
-    for (test, outcome) in tests.iter().zip(&outcomes) {
-        let group = groups.entry(test.group.as_str()).or_default();
-        match outcome {
-            Outcome::Passed => {
-                passed += 1;
-                group.0 += 1;
-                group.1 += 1;
-                if args.verbose {
-                    let _ = writeln!(stdout, "ok   {}", test.dir.display());
-                }
-            }
-            Outcome::Failed(lines) => {
-                failed += 1;
-                group.1 += 1;
-                let _ = writeln!(stdout, "FAIL {}", test.dir.display());
-                for line in lines {
-                    for part in line.lines() {
-                        let _ = writeln!(stdout, "     {part}");
-                    }
-                }
-            }
-            Outcome::Skipped => {
-                skipped += 1;
-                group.2 += 1;
-                if args.verbose {
-                    let _ = writeln!(stdout, "skip {}", test.dir.display());
-                }
-            }
-        }
-    }
-    if args.summary || groups.len() > 1 {
-        for (name, (p, total, s)) in &groups {
-            let skipped = if *s > 0 {
-                format!(" ({s} skipped)")
-            } else {
-                String::new()
-            };
-            let _ = writeln!(stdout, "{name}: {p}/{total}{skipped}");
-        }
-    }
-    let mut last = format!("{passed} passed, {failed} failed");
-    if skipped > 0 {
-        last.push_str(&format!(", {skipped} skipped"));
-    }
-    let _ = writeln!(stdout, "{last}");
-    let _ = stdout.flush();
-    if failed == 0 {
+    let text = match flags.format {
+        Format::Json => results.json(),
+        Format::Text => results.text(flags.verbose, flags.quiet, flags.summary),
+    };
+    let mut code = if results.count(Kind::Failed) == 0 {
         EXIT_OK
     } else {
         EXIT_FAILURE
+    };
+    if let Some(path) = &flags.junit {
+        let xml = results.junit();
+        let written = if path.as_os_str() == "-" {
+            write_stdout(xml.as_bytes())
+        } else {
+            write_atomically(path, xml.as_bytes())
+        };
+        if let Err(e) = written {
+            eprintln!("error: could not write \"{}\": {e}", path.display());
+            code = EXIT_USAGE;
+        }
     }
+    if let Err(e) = write_stdout(text.as_bytes()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: could not write the results: {e}");
+        }
+        return EXIT_USAGE;
+    }
+    code
+}
+
+fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes).and_then(|()| out.flush())
+}
+
+/// The tree and the root directory in it for the PATH argument: a
+/// directory, or a zipped CSAR.
+fn open(path: &Path) -> Result<(Tree, PathBuf), String> {
+    if path.is_dir() {
+        return Ok((Tree::Disk, path.to_path_buf()));
+    }
+    let not_tests = || {
+        format!(
+            "\"{}\" is not a directory or a zipped CSAR (expected a CSAR, a test directory or a directory of tests)",
+            path.display()
+        )
+    };
+    if !path.exists() {
+        return Err(not_tests());
+    }
+    let bytes = read_bytes(path, MAX_INPUT_BYTES)
+        .map_err(|e| format!("could not read \"{}\": {e}", path.display()))?;
+    if !crate::csar::has_archive_extension(path) && !crate::csar::looks_like_zip(&bytes) {
+        return Err(not_tests());
+    }
+    let archive = Archive::read(&bytes)
+        .map_err(|e| format!("could not read CSAR \"{}\": {e}", path.display()))?;
+    Ok((
+        Tree::Archive {
+            archive: Arc::new(archive),
+            name: path.display().to_string(),
+        },
+        PathBuf::new(),
+    ))
 }
 
 /// Finds the tests below `dir` (`rel` are the names from the root to `dir`).
-fn discover(root: &Path, rel: &mut Vec<String>, dir: &Path, out: &mut Vec<TestCase>, depth: usize) {
+fn discover(
+    tree: &Tree,
+    root: &Path,
+    rel: &mut Vec<String>,
+    dir: &Path,
+    out: &mut Vec<TestCase>,
+    depth: usize,
+) {
     let group_of = |rel: &[String]| {
         if rel.is_empty() {
-            root.display().to_string()
+            tree.show(root)
         } else {
             rel.join("/")
         }
     };
-    if dir.join("tests").is_dir() {
+    if tree.is_dir(&dir.join("tests")) {
         // A CSAR: the template is at its root, tests below `tests/`.
-        for name in sub_directories(&dir.join("tests")) {
+        for name in tree.sub_directories(&dir.join("tests")) {
             let mut components = rel.clone();
             components.extend(["tests".to_string(), name.clone()]);
             out.push(TestCase {
@@ -181,7 +547,7 @@ fn discover(root: &Path, rel: &mut Vec<String>, dir: &Path, out: &mut Vec<TestCa
                 group: group_of(rel),
             });
         }
-    } else if is_test_dir(dir) {
+    } else if is_test_dir(tree, dir) {
         let group = group_of(rel.split_last().map(|(_, g)| g).unwrap_or(&[]));
         out.push(TestCase {
             dir: dir.to_path_buf(),
@@ -190,41 +556,33 @@ fn discover(root: &Path, rel: &mut Vec<String>, dir: &Path, out: &mut Vec<TestCa
             group,
         });
     } else if depth < MAX_DEPTH {
-        for name in sub_directories(dir) {
+        for name in tree.sub_directories(dir) {
             rel.push(name.clone());
-            discover(root, rel, &dir.join(&name), out, depth + 1);
+            discover(tree, root, rel, &dir.join(&name), out, depth + 1);
             rel.pop();
         }
     }
 }
 
 /// Whether `dir` is a single test (has `test.yaml` or a template file).
-fn is_test_dir(dir: &Path) -> bool {
-    dir.join("test.yaml").is_file() || TEMPLATE_NAMES.iter().any(|n| dir.join(n).is_file())
-}
-
-/// Sub-directory names of `dir`, sorted, without those starting with `.`.
-fn sub_directories(dir: &Path) -> Vec<String> {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().is_dir())
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| !n.starts_with('.'))
-        .collect();
-    names.sort();
-    names
+fn is_test_dir(tree: &Tree, dir: &Path) -> bool {
+    tree.is_file(&dir.join("test.yaml"))
+        || TEMPLATE_NAMES.iter().any(|n| tree.is_file(&dir.join(n)))
 }
 
 /// Runs the tests on `threads` workers; outcomes in the order of `tests`.
-fn run_all(tests: &[TestCase], skip: &[bool], threads: usize) -> Vec<Outcome> {
+fn run_all(
+    tree: &Tree,
+    tests: &[TestCase],
+    skip: &[bool],
+    threads: usize,
+    progress: bool,
+) -> Vec<Outcome> {
     let env = env_inputs();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Outcome>>> = Mutex::new((0..tests.len()).map(|_| None).collect());
-    let progress = std::io::stderr().is_terminal() && !tests.is_empty();
+    let progress = progress && !tests.is_empty();
     let to_run = skip.iter().filter(|s| !**s).count();
 
     std::thread::scope(|scope| {
@@ -237,7 +595,7 @@ fn run_all(tests: &[TestCase], skip: &[bool], threads: usize) -> Vec<Outcome> {
                 let outcome = if skip[i] {
                     Outcome::Skipped
                 } else {
-                    let outcome = match catch_panic(|| run_one(&tests[i], &env)) {
+                    let outcome = match catch_panic(|| run_one(tree, &tests[i], &env)) {
                         Ok(Ok(())) => Outcome::Passed,
                         Ok(Err(lines)) => Outcome::Failed(lines),
                         Err(panic) => Outcome::Failed(vec![format!("panicked: {panic}")]),
@@ -275,7 +633,7 @@ fn run_all(tests: &[TestCase], skip: &[bool], threads: usize) -> Vec<Outcome> {
                 if skip[i] {
                     Outcome::Skipped
                 } else {
-                    match catch_panic(|| run_one(&tests[i], &env)) {
+                    match catch_panic(|| run_one(tree, &tests[i], &env)) {
                         Ok(Ok(())) => Outcome::Passed,
                         Ok(Err(lines)) => Outcome::Failed(lines),
                         Err(panic) => Outcome::Failed(vec![format!("panicked: {panic}")]),
@@ -315,9 +673,9 @@ struct TestConfig {
 }
 
 /// Runs one test; `Err` holds the lines explaining the failure.
-fn run_one(test: &TestCase, env: &Map) -> Result<(), Vec<String>> {
+fn run_one(tree: &Tree, test: &TestCase, env: &Map) -> Result<(), Vec<String>> {
     let fail = |line: String| vec![line];
-    let config = read_config(&test.dir).map_err(fail)?;
+    let config = read_config(tree, &test.dir).map_err(fail)?;
 
     // The template.
     let template_path = match &config.template {
@@ -325,23 +683,24 @@ fn run_one(test: &TestCase, env: &Map) -> Result<(), Vec<String>> {
         None => TEMPLATE_NAMES
             .iter()
             .map(|n| test.base.join(n))
-            .find(|p| p.is_file())
+            .find(|p| tree.is_file(p))
+            .or_else(|| tree.entry_definitions(&test.base))
             .ok_or_else(|| {
                 fail(format!(
                     "Did not find variable service template in directory \"{}\"",
-                    test.base.display()
+                    tree.show(&test.base)
                 ))
             })?,
     };
-    let text = read_text(&template_path).map_err(|e| {
+    let text = tree.read_text(&template_path).map_err(|e| {
         fail(format!(
             "could not read \"{}\": {e}",
-            template_path.display()
+            tree.show(&template_path)
         ))
     })?;
     let mut sources = Sources::new();
-    let template = sources.add(template_path.display().to_string(), text);
-    let mut loader = FsLoader::for_template(&template_path);
+    let template = sources.add(tree.show(&template_path), text);
+    let mut loader = tree.loader(&template_path);
 
     // The inputs: only if a file exists (then with the environment).
     let inputs_path = match &config.inputs {
@@ -349,14 +708,16 @@ fn run_one(test: &TestCase, env: &Map) -> Result<(), Vec<String>> {
         None => INPUTS_NAMES
             .iter()
             .map(|n| test.dir.join(n))
-            .find(|p| p.is_file()),
+            .find(|p| tree.is_file(p)),
     };
     let mut inputs_error: Option<Error> = None;
     let mut inputs = None;
     if let Some(path) = &inputs_path {
-        let text = read_text(path)
-            .map_err(|e| fail(format!("could not read \"{}\": {e}", path.display())))?;
-        match inputs_from_file(&mut sources, env, &path.display().to_string(), text) {
+        let text = tree
+            .read_text(path)
+            .map_err(|e| fail(format!("could not read \"{}\": {e}", tree.show(path))))?;
+        let id = sources.add(tree.show(path), text);
+        match inputs_from_file(&sources, env, id) {
             Ok(map) => inputs = Some(map),
             // Loading inputs is part of resolving in the reference.
             Err(e) => inputs_error = Some(e),
@@ -419,24 +780,24 @@ fn run_one(test: &TestCase, env: &Map) -> Result<(), Vec<String>> {
         None => EXPECTED_NAMES
             .iter()
             .map(|n| test.dir.join(n))
-            .find(|p| p.is_file())
+            .find(|p| tree.is_file(p))
             .ok_or_else(|| {
                 fail(format!(
                     "Did not find expected service template in directory \"{}\"",
-                    test.dir.display()
+                    tree.show(&test.dir)
                 ))
             })?,
     };
-    let text = read_text(&expected_path).map_err(|e| {
+    let text = tree.read_text(&expected_path).map_err(|e| {
         fail(format!(
             "could not read \"{}\": {e}",
-            expected_path.display()
+            tree.show(&expected_path)
         ))
     })?;
     let mut expected = v4t_yaml::parse(&text, SourceId(0)).map_err(|e| {
         fail(format!(
             "invalid expected file \"{}\": {} at {}",
-            expected_path.display(),
+            tree.show(&expected_path),
             e.message,
             e.span
         ))
@@ -454,13 +815,13 @@ fn run_one(test: &TestCase, env: &Map) -> Result<(), Vec<String>> {
 }
 
 /// Reads `test.yaml` of `dir` (all defaults if there is none).
-fn read_config(dir: &Path) -> Result<TestConfig, String> {
+fn read_config(tree: &Tree, dir: &Path) -> Result<TestConfig, String> {
     let path = dir.join("test.yaml");
-    if !path.is_file() {
+    if !tree.is_file(&path) {
         return Ok(TestConfig::default());
     }
-    let invalid = |what: String| format!("invalid \"{}\": {what}", path.display());
-    let text = read_text(&path).map_err(&invalid)?;
+    let invalid = |what: String| format!("invalid \"{}\": {what}", tree.show(&path));
+    let text = tree.read_text(&path).map_err(&invalid)?;
     let doc = v4t_yaml::parse(&text, SourceId(0))
         .map_err(|e| invalid(format!("{} at {}", e.message, e.span)))?;
     let map = match &doc.value {
@@ -554,7 +915,7 @@ mod tests {
             fs::write(p, "").unwrap();
         }
         let mut tests = Vec::new();
-        discover(&root, &mut Vec::new(), &root, &mut tests, 0);
+        discover(&Tree::Disk, &root, &mut Vec::new(), &root, &mut tests, 0);
         let names: Vec<_> = tests.iter().map(|t| t.components.join("/")).collect();
         assert_eq!(
             names,

@@ -5,48 +5,12 @@
 //! whatever the resolver does; the success paths use small templates and the
 //! bundled example.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
 
-/// A fresh temporary directory, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let path = std::env::temp_dir().join(format!(
-            "v4t-cli-{tag}-{}-{}",
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::SeqCst)
-        ));
-        let _ = fs::remove_dir_all(&path);
-        fs::create_dir_all(&path).unwrap();
-        TempDir(path)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-fn v4t(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_v4t"))
-        .args(args)
-        .output()
-        .expect("run v4t")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{text, v4t, TempDir};
 
 /// A template with a YAML syntax error (an unclosed flow sequence).
 const BROKEN_TEMPLATE: &str =
@@ -454,6 +418,48 @@ fn json_diagnostics_name_the_element() {
         stderr.contains(r#""message":"Property \"p@1\" of node \"a\" is ambiguous""#)
             && stderr.contains(r#""line":4,"column":40"#)
             && stderr.contains(r#""element":"property.p@1.node.a""#),
+        "{stderr}"
+    );
+}
+
+/// Unknown presets list the defined ones; unknown operators keep the
+/// reference's message and get a note at the key with the closest operator.
+#[test]
+fn typos_get_notes_with_suggestions() {
+    let example =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/web-app/template.yaml");
+    let out = v4t(&["resolve", example.to_str().unwrap(), "--presets", "prdo"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("error: Did not find variability preset \"prdo\"\n"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "note: the template defines the presets \"dev\", \"prod\"; did you mean \"prod\"?"
+        ),
+        "{stderr}"
+    );
+
+    let dir = TempDir::new("equals");
+    let template = dir.path().join("t.yaml");
+    fs::write(
+        &template,
+        "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n    a:\n      type: tosca.nodes.Root\n      conditions: {equals: [1, 1]}\n",
+    )
+    .unwrap();
+    let out = v4t(&["resolve", template.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(r#""message":"Unknown value expression \"{\n    \"equals\": [\n        1,\n        1\n    ]\n}\"""#),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            r#""notes":[{"message":"unknown operator \"equals\"; did you mean \"equal\"?","file":"#
+        ) && stderr.contains(r#""line":6,"column":20}]"#),
         "{stderr}"
     );
 }

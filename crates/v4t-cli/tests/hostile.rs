@@ -12,8 +12,9 @@
 //! The location is `LINE:COLUMN`, or `-` for errors that have no location
 //! (`Could not solve`); `\n` in the message stands for a line break (the
 //! reference pretty-prints JSON in some messages). `# error-prefix:` compares
-//! only the start of the message. `# ok` expects success; `# warning: L:C
-//! message` lines then list the expected warnings, in order.
+//! only the start of the message. `# ok` expects success. `# warning: L:C
+//! message` lines list the expected warnings, in order (also for a failing
+//! case: warnings are reported when resolution fails, too).
 //!
 //! Inputs that cannot be files (10,000 levels of nesting, alias bombs,
 //! 10 MB strings, non-UTF-8 bytes) are generated below. Every case runs
@@ -23,9 +24,11 @@
 use std::fs;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use v4t::{NoFiles, ResolveOptions, Sources};
+
+mod common;
+use common::v4t;
 
 /// An expected error: message, whether only its start is compared, location.
 type ExpectedError = (String, bool, Option<(u32, u32)>);
@@ -79,6 +82,15 @@ fn parse_expectation(name: &str, text: &str) -> Expectation {
 
 /// Resolves `text` in-process, turning a panic into a test failure.
 fn resolve(name: &str, text: &str, presets: &[String]) -> Result<v4t::Resolved, v4t::Error> {
+    resolve_warned(name, text, presets).0
+}
+
+/// [`resolve`] with the warnings (collected also when resolution fails).
+fn resolve_warned(
+    name: &str,
+    text: &str,
+    presets: &[String],
+) -> (Result<v4t::Resolved, v4t::Error>, Vec<v4t::Diagnostic>) {
     let options = ResolveOptions {
         presets: presets.to_vec(),
         ..ResolveOptions::default()
@@ -86,7 +98,10 @@ fn resolve(name: &str, text: &str, presets: &[String]) -> Result<v4t::Resolved, 
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         let mut sources = Sources::new();
         let id = sources.add(name, text);
-        v4t::resolve(&mut sources, id, &mut NoFiles, &options)
+        let mut warnings = Vec::new();
+        let result =
+            v4t::resolve_with_warnings(&mut sources, id, &mut NoFiles, &options, &mut warnings);
+        (result, warnings)
     }));
     match outcome {
         Ok(result) => result,
@@ -96,7 +111,18 @@ fn resolve(name: &str, text: &str, presets: &[String]) -> Result<v4t::Resolved, 
 
 /// Checks one case; returns a description of the mismatch, if any.
 fn check(name: &str, text: &str, expect: &Expectation) -> Option<String> {
-    match (resolve(name, text, &expect.presets), &expect.error) {
+    let (result, warnings) = resolve_warned(name, text, &expect.presets);
+    let got: Vec<_> = warnings
+        .iter()
+        .map(|w| (w.message.clone(), (w.span.line, w.span.col)))
+        .collect();
+    if got != expect.warnings {
+        return Some(format!(
+            "{name}: expected warnings {:?}, got {got:?}",
+            expect.warnings
+        ));
+    }
+    match (result, &expect.error) {
         (Err(e), Some((message, prefix, loc))) => {
             let message_ok = if *prefix {
                 e.message.starts_with(message.as_str())
@@ -116,19 +142,7 @@ fn check(name: &str, text: &str, expect: &Expectation) -> Option<String> {
             }
             None
         }
-        (Ok(resolved), None) => {
-            let got: Vec<_> = resolved
-                .warnings
-                .iter()
-                .map(|w| (w.message.clone(), (w.span.line, w.span.col)))
-                .collect();
-            (got != expect.warnings).then(|| {
-                format!(
-                    "{name}: expected warnings {:?}, got {got:?}",
-                    expect.warnings
-                )
-            })
-        }
+        (Ok(_), None) => None,
         (Err(e), None) => Some(format!("{name}: unexpected error {:?}", e.message)),
         (Ok(_), Some((message, ..))) => Some(format!("{name}: expected error {message:?}")),
     }
@@ -370,13 +384,6 @@ fn control_characters() {
     assert_eq!((e.span.line, e.span.col), (2, 15), "{e:?}");
 }
 
-fn v4t(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_v4t"))
-        .args(args)
-        .output()
-        .expect("run v4t")
-}
-
 fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("v4t-hostile-{}", std::process::id()));
     fs::create_dir_all(&dir).unwrap();
@@ -390,17 +397,37 @@ fn non_utf8_bytes_through_the_binary() {
     let mut bytes = HEADER.as_bytes().to_vec();
     bytes.extend_from_slice(b"description: caf\xe9 \xff\n");
     let path = temp_file("latin1.yaml", &bytes);
+    // Invalid input like invalid YAML: exit 1, pointing at the first bad byte.
     let out = v4t(&["resolve", path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<_> = stderr.lines().collect();
     assert_eq!(
-        stderr.lines().next().unwrap(),
-        format!(
-            "error: could not read template \"{}\": the file is not valid UTF-8 (line 2, column 17)",
-            path.display()
-        )
+        lines[0],
+        format!("error: \"{}\" is not valid UTF-8", path.display())
     );
+    assert_eq!(lines[1], format!(" --> {}:2:17", path.display()));
+    assert!(stderr.ends_with("  = code: V4T002\n"), "{stderr}");
     assert!(out.stdout.is_empty());
+
+    // An inputs file likewise, also as JSON.
+    let template = temp_file("plain.yaml", HEADER.as_bytes());
+    let inputs = temp_file("latin1-inputs.yaml", b"mode: \xe9t\xe9\n");
+    let out = v4t(&[
+        "resolve",
+        template.to_str().unwrap(),
+        "--inputs",
+        inputs.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("{\"severity\":\"error\",\"code\":\"V4T002\",\"message\":")
+            && stderr.contains("\"line\":1,\"column\":7,"),
+        "{stderr}"
+    );
 }
 
 #[test]

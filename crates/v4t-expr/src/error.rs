@@ -16,6 +16,9 @@ pub struct EvalError {
     pub message: String,
     /// Where the offending expression (or argument) was written; may be [`Span::NONE`].
     pub span: Span,
+    /// For an unknown operator: the key that is none, and where (boxed: the
+    /// error travels through every evaluation result).
+    pub unknown_operator: Option<Box<(String, Span)>>,
 }
 
 impl EvalError {
@@ -24,6 +27,7 @@ impl EvalError {
         EvalError {
             message: message.into(),
             span,
+            unknown_operator: None,
         }
     }
 }

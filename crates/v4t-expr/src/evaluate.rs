@@ -69,6 +69,49 @@ enum Op {
 const _: () = assert!((Op::Within as u32) < 64);
 
 impl Op {
+    /// Every operator, in order.
+    const ALL: [Op; Op::Within as usize + 1] = [
+        Op::Add,
+        Op::Sub,
+        Op::Mul,
+        Op::Div,
+        Op::Mod,
+        Op::VariabilityInput,
+        Op::ValueExpression,
+        Op::Concat,
+        Op::Join,
+        Op::Token,
+        Op::Equal,
+        Op::Greater,
+        Op::GreaterOrEqual,
+        Op::Less,
+        Op::LessOrEqual,
+        Op::InRange,
+        Op::ValidValues,
+        Op::Length,
+        Op::MinLength,
+        Op::MaxLength,
+        Op::Sum,
+        Op::Count,
+        Op::Min,
+        Op::Max,
+        Op::Median,
+        Op::Mean,
+        Op::Variance,
+        Op::StandardDeviation,
+        Op::LinearRegression,
+        Op::PolynomialRegression,
+        Op::LogarithmicRegression,
+        Op::ExponentialRegression,
+        Op::Weekday,
+        Op::Same,
+        Op::Before,
+        Op::BeforeOrSame,
+        Op::After,
+        Op::AfterOrSame,
+        Op::Within,
+    ];
+
     /// The operator spelled `key`, if any.
     fn parse(key: &str) -> Option<Op> {
         Some(match key {
@@ -670,13 +713,29 @@ pub(crate) fn defined(v: &Value) -> Option<&Value> {
 }
 
 fn unknown(expr: &Node) -> EvalError {
-    EvalError::new(
+    let mut e = EvalError::new(
         format!(
             "Unknown value expression \"{}\"",
             compat::to_json_pretty(&expr.value)
         ),
         expr.span,
-    )
+    );
+    // The map's first key that is no operator is what the author meant as
+    // the operator (a known one with a null operand is left alone).
+    let key = expr.as_map().and_then(|m| {
+        m.iter()
+            .map(|(k, _)| k)
+            .find(|k| Op::parse(&k.name).is_none())
+    });
+    if let Some(key) = key {
+        e.unknown_operator = Some(Box::new((key.name.clone(), key.span)));
+    }
+    e
+}
+
+/// The names of the value operators (for "did you mean" suggestions).
+pub fn operator_names() -> impl Iterator<Item = &'static str> {
+    Op::ALL.iter().map(|op| op.name())
 }
 
 #[cfg(test)]
@@ -753,6 +812,21 @@ pub(crate) mod tests {
             "{logic_expression: x}",
             "Unknown value expression \"{\n    \"logic_expression\": \"x\"\n}\"",
         );
+    }
+
+    #[test]
+    fn unknown_operators_are_named_with_their_place() {
+        let unknown = |text: &str| {
+            eval(text)
+                .unwrap_err()
+                .unknown_operator
+                .map(|b| (b.0, b.1.line, b.1.col))
+        };
+        assert_eq!(unknown("{equals: [1, 1]}"), Some(("equals".into(), 1, 2)));
+        assert_eq!(unknown("{add: null, x: 1}"), Some(("x".into(), 1, 13)));
+        assert_eq!(unknown("{add: null}"), None);
+        assert_eq!(operator_names().count(), Op::ALL.len());
+        assert!(operator_names().all(|n| Op::parse(n).is_some()));
     }
 
     #[test]

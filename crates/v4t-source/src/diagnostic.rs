@@ -105,6 +105,16 @@ codes! {
     UnknownKey = "V4T081", "Warning: a key is neither a TOSCA nor a Variability4TOSCA key (probably a typo).";
     /// A requirement that targets its own node (warning).
     SelfReference = "V4T082", "Warning: a requirement targets the node that declares it.";
+    /// An unknown or outdated variability option (warning).
+    UnknownOption = "V4T083", "Warning: a variability option is unknown or an outdated name (the warning names the current one).";
+    /// An assignment to an undeclared variability input (warning).
+    UndeclaredInput = "V4T084", "Warning: a preset, an inputs file or `--input` assigns a variability input the template does not declare.";
+    /// Element keys where they are data (warning).
+    ConditionAsData = "V4T085", "Warning: `conditions` or another element key stands where it is data (a property in map form or without `value`/`expression`, a capability property) and is kept as part of the value.";
+    /// Something v4t does not support and ignores (warning).
+    Unsupported = "V4T086", "Warning: a feature v4t does not support is ignored (`plugins`).";
+    /// A file beside the template that was skipped (warning).
+    SkippedFile = "V4T087", "Warning: an entry of `lib/` was skipped (a symlink leaving the template directory, a dangling symlink, not a regular file).";
     /// A failure that the processor does not classify further.
     Internal = "V4T090", "An error the processor does not classify further (the message says what happened).";
 }

@@ -117,11 +117,13 @@ fn parse_checked(text: &str, source: SourceId, schema: Schema) -> Result<Node, P
         documents: 0,
     };
     let mut parser = Parser::new_from_str(text);
+    // The last event's span (for errors that saphyr reports late).
+    let mut last = Span::NONE;
     loop {
         let (event, span) = match parser.next_event() {
             None => break,
             Some(Ok(x)) => x,
-            Some(Err(e)) => return Err(scan_error(&e, source)),
+            Some(Err(e)) => return Err(scan_error(&e, source, text, last)),
         };
         let mut start = builder.span(&span.start);
         match &event {
@@ -142,6 +144,9 @@ fn parse_checked(text: &str, source: SourceId, schema: Schema) -> Result<Node, P
             Event::SequenceEnd => start = builder.flow_close(&span.start, b']'),
             Event::MappingEnd => start = builder.flow_close(&span.start, b'}'),
             _ => {}
+        }
+        if start.is_known() {
+            last = start;
         }
         if builder.event(event, start)? {
             break;
@@ -228,8 +233,45 @@ fn marker_span(m: &Marker, source: SourceId) -> Span {
     Span::new(source, line, col)
 }
 
-fn scan_error(e: &ScanError, source: SourceId) -> ParseError {
+/// A scanner error as a [`ParseError`]. `last` is the span of the last
+/// event.
+///
+/// saphyr notices a key without `:` only at a later token, often on a later
+/// line: "simple key expect ':'" comes at the next token, the key being the
+/// first token after the last event; "mapping values are not allowed" comes
+/// at the `:` after a plain scalar that continued over lines (`c` followed
+/// by `d: 1` reads as the key `c d`). Both point at the key that lacks its
+/// `:`, where the line is wrong; a value continued on a wrongly indented
+/// line is reported where it is.
+fn scan_error(e: &ScanError, source: SourceId, text: &str, last: Span) -> ParseError {
     let span = marker_span(e.marker(), source);
+    let first_on_line = |(line, col): (u32, u32)| {
+        text.lines()
+            .nth(line.saturating_sub(1) as usize)
+            .is_some_and(|l| l.chars().take_while(|c| *c == ' ').count() + 1 == col as usize)
+    };
+    let key = match e.info() {
+        "simple key expect ':'" => {
+            let from = if last.is_known() {
+                (last.end_line, last.end_col)
+            } else {
+                (1, 1)
+            };
+            Some(next_token(text, from))
+        }
+        "mapping values are not allowed in this context"
+            if last.is_known() && last.line < span.line && first_on_line((last.line, last.col)) =>
+        {
+            Some((last.line, last.col))
+        }
+        _ => None,
+    };
+    if let Some((line, col)) = key.filter(|k| *k < (span.line, span.col)) {
+        return ParseError::new(
+            "could not find expected ':' after this key",
+            Span::new(source, line, col),
+        );
+    }
     if e.info() == "recursion limit exceeded" {
         // saphyr limits flow collections to 255 nested levels.
         return ParseError::new(
@@ -238,6 +280,29 @@ fn scan_error(e: &ScanError, source: SourceId) -> ParseError {
         );
     }
     ParseError::new(e.info().to_string(), span)
+}
+
+/// The first token at or after `from` (1-based line and column, columns
+/// in characters): spaces, line breaks, comments and the indicators `:`,
+/// `-` and `?` followed by a space are skipped.
+fn next_token(text: &str, from: (u32, u32)) -> (u32, u32) {
+    let (mut line, mut col) = from;
+    for l in text.lines().skip(line.saturating_sub(1) as usize) {
+        let chars: Vec<char> = l.chars().collect();
+        let mut i = col.saturating_sub(1) as usize;
+        while let Some(&c) = chars.get(i) {
+            let spaced = |j: usize| chars.get(j).is_none_or(|c| *c == ' ' || *c == '\t');
+            match c {
+                ' ' | '\t' => i += 1,
+                '#' if i == 0 || spaced(i - 1) => break,
+                ':' | '-' | '?' if spaced(i + 1) => i += 1,
+                _ => return (line, i as u32 + 1),
+            }
+        }
+        line += 1;
+        col = 1;
+    }
+    from
 }
 
 /// A collection under construction.
@@ -954,6 +1019,38 @@ mod tests {
     /// A range.
     fn rg(line: u32, col: u32, end_line: u32, end_col: u32) -> Span {
         Span::range(SourceId(7), (line, col), (end_line, end_col))
+    }
+
+    #[test]
+    fn keys_without_colon_are_reported_on_their_own_line() {
+        let cases = [
+            // The next token is a key on a later line, after a comment.
+            ("a:\n  b: 1\n  c\n\n  # comment\n  d: 3\n", (3, 3)),
+            // A more indented line continues the plain scalar `properties`.
+            ("x:\n  type: t\n  properties\n    p: 1\n", (3, 3)),
+            ("a:\n  - x: 1\n    y\n    z: 2\n", (3, 5)),
+            ("a:\n  b: |\n    x\n  c\n  d: 1\n", (4, 3)),
+            // `c` and `d` read as the multi-line key `c d`.
+            ("a:\n  c\n  d: 1\n", (2, 3)),
+            ("c\nd: 1\n", (1, 1)),
+        ];
+        for (text, (line, col)) in cases {
+            let e = err(text);
+            assert_eq!(
+                e.message, "could not find expected ':' after this key",
+                "{text:?}"
+            );
+            assert_eq!((e.span.line, e.span.col), (line, col), "{text:?}");
+        }
+        // Where the wrong line is the one saphyr stops at, it stays there.
+        for (text, (line, col)) in [
+            ("a:\n  b: 1\n   c: 2\nd: 3\n", (3, 5)),
+            ("a: b: c\n", (1, 5)),
+        ] {
+            let e = err(text);
+            assert_eq!(e.message, "mapping values are not allowed in this context");
+            assert_eq!((e.span.line, e.span.col), (line, col), "{text:?}");
+        }
     }
 
     fn scalar(text: &str) -> Value {

@@ -5,6 +5,7 @@
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 
+use crate::logic::LogicOp;
 use v4t_source::{Code, Diagnostic, Note};
 use v4t_yaml::Span;
 
@@ -96,8 +97,38 @@ impl From<Diagnostic> for Error {
 }
 
 impl From<v4t_expr::EvalError> for Error {
+    /// A value-expression error (a note names the closest operator to an unknown one).
     fn from(e: v4t_expr::EvalError) -> Error {
-        Error::coded(Code::Expression, e.message, e.span)
+        Error::from_eval(e, false)
+    }
+}
+
+impl Error {
+    /// An evaluation error. The reference's message stays as it is (a dump
+    /// of the whole expression for an unknown operator); an unknown operator
+    /// gets a note at its key with the closest operator. `logic`: the
+    /// expression is a condition, where logic operators are allowed too.
+    pub(crate) fn from_eval(e: v4t_expr::EvalError, logic: bool) -> Error {
+        let error = Error::coded(Code::Expression, e.message, e.span);
+        let Some(unknown) = e.unknown_operator else {
+            return error;
+        };
+        let (key, span) = *unknown;
+        let is_logic = LogicOp::parse(&key).is_some();
+        let note = if is_logic && !logic {
+            format!("\"{key}\" is a logic operator, which a value expression cannot use")
+        } else {
+            // In a condition, logic operators first (ties go to the first).
+            let logic_keys = LogicOp::ALL.iter().map(|op| op.key());
+            let candidates = logic_keys
+                .filter(|_| logic)
+                .chain(v4t_expr::operator_names());
+            format!(
+                "unknown operator \"{key}\"{}",
+                crate::suggest::did_you_mean(&key, candidates)
+            )
+        };
+        error.with_note(note, span)
     }
 }
 
@@ -159,5 +190,59 @@ mod tests {
         assert_eq!(coded.code, Code::Unsatisfiable);
         assert_eq!(coded.to_string(), "Could not solve");
         assert_eq!(Diagnostic::from(coded).message, "Could not solve");
+    }
+
+    /// The error of resolving a one-node template with `conditions` and a
+    /// property `p` with `expression`.
+    fn resolve_error(conditions: &str, expression: &str) -> Error {
+        let text = format!(
+            "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n    a:\n      type: tosca.nodes.Root\n      conditions: {conditions}\n      properties:\n        - p: {{expression: {expression}}}\n"
+        );
+        let mut sources = crate::Sources::new();
+        let id = sources.add("t.yaml", text);
+        let options = crate::ResolveOptions::default();
+        crate::resolve(&mut sources, id, &mut crate::NoFiles, &options).unwrap_err()
+    }
+
+    #[test]
+    fn unknown_operators_get_a_note_with_the_closest_operator() {
+        let notes = |e: &Error| {
+            e.notes
+                .iter()
+                .map(|n| (n.message.clone(), n.span.line, n.span.col))
+                .collect::<Vec<_>>()
+        };
+        // The message is the reference's; the note names the key.
+        let e = resolve_error("{equals: [1, 1]}", "1");
+        assert!(e
+            .message
+            .starts_with("Unknown value expression \"{\n    \"equals\""));
+        assert_eq!(
+            notes(&e),
+            [(
+                "unknown operator \"equals\"; did you mean \"equal\"?".to_string(),
+                6,
+                20
+            )]
+        );
+        // In a condition, logic operators come first.
+        let e = resolve_error("{andd: [true]}", "1");
+        assert_eq!(
+            notes(&e)[0].0,
+            "unknown operator \"andd\"; did you mean \"and\"?"
+        );
+        // In a value expression, a logic operator is named as such.
+        let e = resolve_error("true", "{and: [true]}");
+        assert_eq!(
+            notes(&e)[0].0,
+            "\"and\" is a logic operator, which a value expression cannot use"
+        );
+        let e = resolve_error("true", "{concatt: [a, b]}");
+        assert_eq!(
+            notes(&e)[0].0,
+            "unknown operator \"concatt\"; did you mean \"concat\"?"
+        );
+        let e = resolve_error("true", "{frobnicate: 1}");
+        assert_eq!(notes(&e)[0].0, "unknown operator \"frobnicate\"");
     }
 }

@@ -5,21 +5,63 @@
 
 use crate::document;
 use crate::error::{bail, Error, Result};
+use crate::lint::{collection_entries, Warning};
+use crate::suggest::did_you_mean;
 use v4t_expr::deep_merge;
 use v4t_sat::{Lit, Solver};
-use v4t_source::Code;
+use v4t_source::{Code, Diagnostic};
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Span};
 
 /// The accumulated input assignments of presets (in order) and `direct`.
-pub(crate) fn assign(doc: &Node, presets: &[String], direct: Option<&Node>) -> Result<Map> {
+/// Direct assignments to inputs the template does not declare are read by
+/// nothing (the reference accepts them silently); each is a warning, with
+/// the closest declared name as a suggestion.
+pub(crate) fn assign(
+    doc: &Node,
+    presets: &[String],
+    direct: Option<&Node>,
+    warnings: &mut Vec<Warning>,
+) -> Result<Map> {
     let variability = document::variability(doc);
+    if let Some(direct) = direct.and_then(Node::as_map) {
+        let declared = declared_inputs(variability);
+        for (key, _) in direct.iter() {
+            if !declared.contains(&key.name.as_str()) {
+                let message = format!(
+                    "Variability input \"{}\" is assigned but not declared{}",
+                    key.name,
+                    did_you_mean(&key.name, declared.iter().copied())
+                );
+                warnings.push(Diagnostic::warning(Code::UndeclaredInput, message).at(key.span));
+            }
+        }
+    }
     let defined = variability.and_then(|v| v.get("presets"));
     let mut acc = Node::map(Map::new());
     for name in presets {
         let Some(preset) = defined.and_then(|p| p.get(name)).filter(|p| p.is_defined()) else {
             let message = format!("Did not find variability preset \"{name}\"");
-            return Err(Error::coded(Code::UnknownPreset, message, Span::NONE));
+            let error = Error::coded(Code::UnknownPreset, message, Span::NONE);
+            return Err(
+                match defined.and_then(Node::as_map).filter(|m| !m.is_empty()) {
+                    Some(m) => {
+                        let names: Vec<String> = m.keys().map(|k| format!("\"{k}\"")).collect();
+                        let note = format!(
+                            "the template defines the presets {}{}",
+                            names.join(", "),
+                            did_you_mean(name, m.keys())
+                        );
+                        // At the `presets` key, where the list of names begins.
+                        let at = variability
+                            .and_then(Node::as_map)
+                            .and_then(|v| v.get_entry("presets"))
+                            .map_or(Span::NONE, |(k, _)| k.span);
+                        error.with_note(note, at)
+                    }
+                    None => error.with_note("the template defines no presets", Span::NONE),
+                },
+            );
         };
         if let Some(inputs) = preset.get("inputs").filter(|i| i.is_defined()) {
             deep_merge(&mut acc, inputs);
@@ -34,7 +76,16 @@ pub(crate) fn assign(doc: &Node, presets: &[String], direct: Option<&Node>) -> R
     })
 }
 
-const FEATURE_KEYS: [&str; 6] = [
+/// The names of the declared variability inputs (map or list form).
+pub(crate) fn declared_inputs(variability: Option<&Node>) -> Vec<&str> {
+    collection_entries(variability.and_then(|v| v.get("inputs")))
+        .into_iter()
+        .map(|(k, _)| k.name.as_str())
+        .collect()
+}
+
+/// The keys of a variability input's feature model (they name other inputs).
+pub(crate) const FEATURE_KEYS: [&str; 6] = [
     "mandatory",
     "optional",
     "choices",
@@ -248,7 +299,13 @@ topology_template:
     fn presets_apply_in_order_and_direct_inputs_win() {
         let d = doc(TEMPLATE);
         let direct = doc("mode: override");
-        let m = assign(&d, &["dev".into(), "prod".into()], Some(&direct)).unwrap();
+        let m = assign(
+            &d,
+            &["dev".into(), "prod".into()],
+            Some(&direct),
+            &mut Vec::new(),
+        )
+        .unwrap();
         assert_eq!(
             to_json(&Node::map(m)),
             r#"{"mode":"override","other":"prod","third":"dev"}"#
@@ -258,8 +315,36 @@ topology_template:
     #[test]
     fn unknown_presets_are_errors() {
         let d = doc(TEMPLATE);
-        let e = assign(&d, &["test".into()], None).unwrap_err();
+        let e = assign(&d, &["test".into()], None, &mut Vec::new()).unwrap_err();
         assert_eq!(e.message, "Did not find variability preset \"test\"");
+        let e = assign(&d, &["prdo".into()], None, &mut Vec::new()).unwrap_err();
+        assert_eq!(e.message, "Did not find variability preset \"prdo\"");
+        let note = &e.notes[0];
+        assert_eq!(
+            note.message,
+            "the template defines the presets \"dev\", \"prod\"; did you mean \"prod\"?"
+        );
+        assert_eq!((note.span.line, note.span.col), (8, 5));
+        let none = doc("topology_template: {}");
+        let e = assign(&none, &["x".into()], None, &mut Vec::new()).unwrap_err();
+        assert_eq!(e.notes[0].message, "the template defines no presets");
+    }
+
+    #[test]
+    fn undeclared_direct_inputs_are_warnings() {
+        let d = doc(TEMPLATE);
+        let mut warnings = Vec::new();
+        let direct = doc("mdoe: x\nmode: prod\nzzz: 1");
+        assign(&d, &[], Some(&direct), &mut warnings).unwrap();
+        let messages: Vec<_> = warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "Variability input \"mdoe\" is assigned but not declared; did you mean \"mode\"?",
+                "Variability input \"zzz\" is assigned but not declared",
+            ]
+        );
+        assert_eq!((warnings[0].span.line, warnings[0].span.col), (1, 1));
     }
 
     #[test]
@@ -267,7 +352,7 @@ topology_template:
         let d = doc(
             "topology_template:\n  variability:\n    presets:\n      a: {inputs: {l: [1, 2, 3]}}\n",
         );
-        let m = assign(&d, &["a".into()], Some(&doc("l: [9]"))).unwrap();
+        let m = assign(&d, &["a".into()], Some(&doc("l: [9]")), &mut Vec::new()).unwrap();
         assert_eq!(to_json(&Node::map(m)), r#"{"l":[9,2,3]}"#);
     }
 

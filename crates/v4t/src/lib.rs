@@ -72,6 +72,7 @@ mod normalize;
 mod options;
 mod report;
 mod solve;
+mod suggest;
 mod transform;
 mod types;
 mod validate;
@@ -131,8 +132,6 @@ pub struct Resolved {
     pub template: Node,
     /// What was decided: element presence, technologies, objectives, inputs.
     pub report: report::Report,
-    /// Probable mistakes in the template (warnings); they never change the result.
-    pub warnings: Vec<lint::Warning>,
 }
 
 /// Resolves the variable service template `template` (already added to `sources`).
@@ -142,7 +141,21 @@ pub fn resolve(
     loader: &mut dyn Loader,
     options: &ResolveOptions,
 ) -> Result<Resolved> {
-    resolve_observed(sources, template, loader, options, &mut |_| {})
+    resolve_with_warnings(sources, template, loader, options, &mut Vec::new())
+}
+
+/// [`resolve`], adding the probable mistakes found on the way (warnings:
+/// assignments to undeclared variability inputs) to `warnings`, whether or
+/// not resolution succeeds: a typo is often the cause of a failure.
+/// Warnings never change the result.
+pub fn resolve_with_warnings(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+    options: &ResolveOptions,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Resolved> {
+    resolve_observed(sources, template, loader, options, &mut |_| {}, warnings)
 }
 
 /// The pipeline stages [`resolve_observed`] reports, in order.
@@ -162,16 +175,18 @@ pub enum Stage {
     Transform,
 }
 
-/// [`resolve`], calling `observe` as each stage finishes (used by the benchmark).
+/// [`resolve_with_warnings`], calling `observe` as each stage finishes
+/// (used by the benchmark).
 pub fn resolve_observed(
     sources: &mut Sources,
     template: SourceId,
     loader: &mut dyn Loader,
     options: &ResolveOptions,
     observe: &mut dyn FnMut(Stage),
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<Resolved> {
     let (mut doc, loaded, version) = load_checked(sources, template, loader)?;
-    let warnings = lint::lint(&doc);
+    warnings.extend(lint::lint(&doc));
     observe(Stage::Load);
     let enriched = if options.enrich {
         let enriched = enrich::enrich_for_resolving(&mut doc, version);
@@ -180,7 +195,7 @@ pub fn resolve_observed(
         None
     };
     observe(Stage::Enrich);
-    let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref())
+    let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref(), warnings)
         .map_err(code(Code::InvalidInput))?;
     let (config, graph) = resolver_graph(&mut doc, version, enriched)?;
     inputs::validate(&doc, &assigned).map_err(code(Code::InvalidInput))?;
@@ -204,11 +219,7 @@ pub fn resolve_observed(
         std::mem::forget(graph);
         std::mem::forget(solution);
     }
-    Ok(Resolved {
-        template,
-        report,
-        warnings,
-    })
+    Ok(Resolved { template, report })
 }
 
 /// Enriches the variable service template `template`: the template with every

@@ -9,86 +9,679 @@
 //!   `variability.inputs` of the topology whose name is never the argument
 //!   of a `variability_input` operator anywhere in the document (conditions,
 //!   named expressions, constraints, other inputs' `default_expression`,
-//!   property expressions, type-specific conditions). Assigning it in a
-//!   preset or an inputs file does not count as a use: such a value is read
-//!   by nothing.
-//! * **Unknown key.** A key of a node template, of a requirement assignment
-//!   (map form) or of a wrapped property (a map with `value` or
-//!   `expression`) that is neither a TOSCA Simple Profile 1.3 key nor a
-//!   Variability4TOSCA key.
+//!   property expressions, type-specific conditions), is not named in
+//!   another input's feature model (`requires`, `alternatives`, ...) and is
+//!   not named like an element id (which makes it that element's condition,
+//!   `enrich_input_condition`). Assigning it in a preset or an inputs file
+//!   does not count as a use: such a value is read by nothing.
+//! * **Unknown key.** A key that is neither a TOSCA Simple Profile 1.3 key
+//!   nor a Variability4TOSCA key of its section: the service template, the
+//!   topology template, the variability definition, variability inputs and
+//!   presets, topology inputs and outputs, node templates, requirement
+//!   assignments (map form), wrapped properties, artifacts, capabilities,
+//!   type assignments, technology templates, relationship templates,
+//!   groups, policies and imports; with the closest known key as a
+//!   suggestion. Most such keys are silently ignored by the reference, and
+//!   some (a misspelt `conditions` on an output) end up in the output.
+//! * **Undeclared input in a preset.** A preset that assigns a variability
+//!   input the template does not declare (read by nothing), with the
+//!   closest declared name. (Direct assignments are checked by
+//!   [`crate::inputs::assign`].)
+//! * **Unknown or outdated variability option**, with the closest known
+//!   option or, for option names of earlier drafts, the current one; and
+//!   `plugins`, which v4t does not run.
+//! * **Conditions that are data.** `conditions` (or another element key) in
+//!   a property that is not wrapped (map form, or a list entry without
+//!   `value`/`expression`) and in capability properties (which are not
+//!   conditional): the reference keeps them as part of the value.
 //! * **Self-referencing requirement.** A requirement whose target is the
 //!   node that declares it (the reference accepts it, and conformance tests
 //!   use it to test relation conditions, but no orchestrator can deploy it).
 
 use crate::document;
 use crate::fxhash::FxHashSet;
+use crate::inputs::{declared_inputs, FEATURE_KEYS};
+use crate::options::{is_known_option, known_options, RENAMED_OPTIONS};
+use crate::suggest::did_you_mean;
 use v4t_source::{Code, Diagnostic};
-use v4t_yaml::{Map, Node, Value};
+use v4t_yaml::{Key, Map, Node, Span, Value};
 
 /// A warning: a [`Diagnostic`] of severity warning, located at the node it
 /// is about.
 pub(crate) type Warning = Diagnostic;
 
-/// The element-level Variability4TOSCA keys (conditions and per-element options).
-const V4T_ELEMENT_KEYS: &[&str] = &[
-    "conditions",
-    "default_alternative",
-    "default_condition",
-    "default_condition_mode",
-    "default_consistency_condition",
-    "default_semantic_condition",
-    "pruning",
-    "consistency_pruning",
-    "semantic_pruning",
-    "implies",
-    "implied",
-    "weight",
+/// A set of known keys: the list (for suggestions) and a fast membership
+/// test (a `match`: it runs for every key of every template).
+struct Keys {
+    list: &'static [&'static str],
+    contains: fn(&str) -> bool,
+}
+
+/// `keys!(/// doc comment
+///        NAME = ["a", "b"])` defines a [`Keys`] constant.
+macro_rules! keys {
+    ($(#[$doc:meta])* $name:ident = [$($key:literal),+ $(,)?]) => {
+        $(#[$doc])*
+        const $name: Keys = Keys {
+            list: &[$($key),+],
+            contains: |k| matches!(k, $($key)|+),
+        };
+    };
+}
+
+keys!(
+    /// The element-level Variability4TOSCA keys (conditions and per-element options).
+    V4T_ELEMENT_KEYS = [
+        "conditions",
+        "default_alternative",
+        "default_condition",
+        "default_condition_mode",
+        "default_consistency_condition",
+        "default_semantic_condition",
+        "pruning",
+        "consistency_pruning",
+        "semantic_pruning",
+        "implies",
+        "implied",
+        "weight",
+    ]
+);
+
+keys!(
+    /// Keys of a service template (TOSCA 1.3, plus those TOSCA 2.0 adds).
+    SERVICE_TEMPLATE_KEYS = [
+        "tosca_definitions_version",
+        "namespace",
+        "metadata",
+        "description",
+        "dsl_definitions",
+        "repositories",
+        "imports",
+        "artifact_types",
+        "data_types",
+        "capability_types",
+        "interface_types",
+        "relationship_types",
+        "node_types",
+        "group_types",
+        "policy_types",
+        "topology_template",
+        "profile",
+        "functions",
+        "service_template",
+    ]
+);
+
+keys!(
+    /// Keys of a topology template.
+    TOPOLOGY_KEYS = [
+        "description",
+        "inputs",
+        "node_templates",
+        "relationship_templates",
+        "groups",
+        "policies",
+        "outputs",
+        "substitution_mappings",
+        "workflows",
+        "variability",
+    ]
+);
+
+keys!(
+    /// Keys of the variability definition (`plugins` has its own warning).
+    VARIABILITY_KEYS = [
+        "inputs",
+        "presets",
+        "expressions",
+        "constraints",
+        "options",
+        "type_specific_conditions",
+        "qualities",
+    ]
+);
+
+keys!(
+    /// Keys of a TOSCA parameter definition (inputs and outputs).
+    PARAMETER_KEYS = [
+        "type",
+        "description",
+        "value",
+        "required",
+        "default",
+        "status",
+        "constraints",
+        "key_schema",
+        "entry_schema",
+        "external-schema",
+        "metadata",
+    ]
+);
+
+keys!(
+    /// Keys of a variability input besides the parameter keys.
+    VARIABILITY_INPUT_KEYS = [
+        "default_expression",
+        "mandatory",
+        "optional",
+        "choices",
+        "alternatives",
+        "requires",
+        "excludes",
+    ]
+);
+
+/// How element ids start (`node.web`, `property.port@0.node.web`, ...).
+const ELEMENT_ID_PREFIXES: [&str; 11] = [
+    "node.",
+    "relation.",
+    "property.",
+    "artifact.",
+    "policy.",
+    "group.",
+    "type.",
+    "technology.",
+    "input.",
+    "output.",
+    "import.",
 ];
 
-/// TOSCA 1.3 node template keys plus the node-only V4T keys.
-const NODE_KEYS: &[&str] = &[
-    "type",
-    "description",
-    "metadata",
-    "directives",
-    "properties",
-    "attributes",
-    "requirements",
-    "capabilities",
-    "interfaces",
-    "artifacts",
-    "node_filter",
-    "copy",
-    "anchor",
-    "persistent",
-    "managed",
-    "technology",
-];
+keys!(
+    /// Keys of a variability preset.
+PRESET_KEYS = ["name", "description", "inputs"]);
 
-/// TOSCA 1.3 requirement assignment keys.
-const REQUIREMENT_KEYS: &[&str] = &[
-    "node",
-    "capability",
-    "relationship",
-    "node_filter",
-    "occurrences",
-];
+keys!(
+    /// TOSCA 1.3 node template keys plus the node-only V4T keys.
+    NODE_KEYS = [
+        "type",
+        "description",
+        "metadata",
+        "directives",
+        "properties",
+        "attributes",
+        "requirements",
+        "capabilities",
+        "interfaces",
+        "artifacts",
+        "node_filter",
+        "copy",
+        "anchor",
+        "persistent",
+        "managed",
+        "technology",
+    ]
+);
 
-/// Wrapped property keys.
-const PROPERTY_KEYS: &[&str] = &["value", "expression"];
+keys!(
+    /// TOSCA 1.3 requirement assignment keys.
+    REQUIREMENT_KEYS = [
+        "node",
+        "capability",
+        "relationship",
+        "node_filter",
+        "occurrences",
+    ]
+);
+
+keys!(
+    /// Wrapped property keys.
+PROPERTY_KEYS = ["value", "expression"]);
+
+keys!(
+    /// TOSCA 1.3 artifact definition keys.
+    ARTIFACT_KEYS = [
+        "type",
+        "file",
+        "repository",
+        "description",
+        "deploy_path",
+        "artifact_version",
+        "checksum",
+        "checksum_algorithm",
+        "properties",
+    ]
+);
+
+keys!(
+    /// TOSCA 1.3 capability assignment keys.
+CAPABILITY_KEYS = ["properties", "attributes", "occurrences"]);
+
+keys!(
+    /// Technology template keys besides the element keys.
+TECHNOLOGY_KEYS = ["assign", "scenario", "prio"]);
+
+keys!(
+    /// TOSCA 1.3 relationship template keys.
+    RELATIONSHIP_KEYS = [
+        "type",
+        "description",
+        "metadata",
+        "properties",
+        "attributes",
+        "interfaces",
+        "copy",
+    ]
+);
+
+keys!(
+    /// TOSCA 1.3 group keys.
+    GROUP_KEYS = [
+        "type",
+        "description",
+        "metadata",
+        "properties",
+        "attributes",
+        "members",
+        "interfaces",
+    ]
+);
+
+keys!(
+    /// TOSCA 1.3 policy keys.
+    POLICY_KEYS = [
+        "type",
+        "description",
+        "metadata",
+        "properties",
+        "targets",
+        "triggers",
+    ]
+);
+
+keys!(
+    /// TOSCA 1.3 import definition keys.
+IMPORT_KEYS = ["file", "repository", "namespace_uri", "namespace_prefix"]);
 
 /// Collects the warnings for `doc`.
 pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
     let mut out = Vec::new();
-    let Some(tt) = document::topology(doc).filter(|n| n.as_map().is_some()) else {
+    let Some(root) = doc.as_map() else {
         return out;
     };
+    let mut lint = Lint { out: &mut out };
+    lint.keys(
+        root,
+        &|| "the service template".into(),
+        &[&SERVICE_TEMPLATE_KEYS],
+        false,
+    );
+    lint.imports(root.get("imports"));
+    let Some(tt) = root.get(document::TOPOLOGY).and_then(Node::as_map) else {
+        return out;
+    };
+    lint.keys(tt, &|| document::TOPOLOGY.into(), &[&TOPOLOGY_KEYS], false);
+    if let Some(v) = tt.get("variability") {
+        lint.variability(v);
+    }
+    for (kind, collection) in [("input", "inputs"), ("output", "outputs")] {
+        for (name, n) in collection_entries(tt.get(collection)) {
+            if let Some(m) = n.as_map() {
+                let what = || format!("{kind} \"{}\"", name.name);
+                lint.keys(m, &what, &[&PARAMETER_KEYS], true);
+            }
+        }
+    }
+    for (name, n) in collection_entries(tt.get("node_templates")) {
+        if let Some(m) = n.as_map() {
+            lint.node(&name.name, m);
+        }
+    }
+    if let Some(templates) = tt.get("relationship_templates").and_then(Node::as_map) {
+        for (name, r) in templates.iter() {
+            if let Some(m) = r.as_map() {
+                let what = || format!("relationship template \"{}\"", name.name);
+                lint.template(m, &what, &[&RELATIONSHIP_KEYS], false, |_, _, _| {});
+            }
+        }
+    }
+    for (kind, collection, keys) in [
+        ("group", "groups", &[&GROUP_KEYS]),
+        ("policy", "policies", &[&POLICY_KEYS]),
+    ] {
+        for (name, n) in collection_entries(tt.get(collection)) {
+            if let Some(m) = n.as_map() {
+                let what = || format!("{kind} \"{}\"", name.name);
+                lint.template(m, &what, keys, true, |_, _, _| {});
+            }
+        }
+    }
     unused_inputs(doc, tt, &mut out);
-    unknown_keys(tt, &mut out);
+    // In document order, whatever the order of the checks.
+    out.sort_by_key(|w| (w.span.source.0, w.span.line, w.span.col));
     out
 }
 
-fn unused_inputs(doc: &Node, tt: &Node, out: &mut Vec<Warning>) {
+/// The entries of a collection in map form or list form (every key of every
+/// list item; list items with more than one key are errors elsewhere).
+pub(crate) fn collection_entries(collection: Option<&Node>) -> Vec<(&Key, &Node)> {
+    match collection.map(|n| &n.value) {
+        Some(Value::Map(m)) => m.iter().collect(),
+        Some(Value::Seq(items)) => items
+            .iter()
+            .filter_map(Node::as_map)
+            .flat_map(Map::iter)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The warning collector, with one method per section.
+struct Lint<'o> {
+    out: &'o mut Vec<Warning>,
+}
+
+impl Lint<'_> {
+    fn warn(&mut self, code: Code, message: String, span: Span) {
+        self.out.push(Diagnostic::warning(code, message).at(span));
+    }
+
+    /// Warns about the keys of `m` that are neither in `own` nor (if
+    /// `conditional`) element keys; `what` names the map (only formatted
+    /// for a warning).
+    fn keys(&mut self, m: &Map, what: &dyn Fn() -> String, own: &[&Keys], conditional: bool) {
+        for (key, _) in m.iter() {
+            self.key(key, what, own, conditional);
+        }
+    }
+
+    /// [`Lint::keys`] for one key.
+    fn key(&mut self, key: &Key, what: &dyn Fn() -> String, own: &[&Keys], conditional: bool) {
+        let k = key.name.as_str();
+        if own.iter().any(|keys| (keys.contains)(k)) {
+            return;
+        }
+        let element_key = (V4T_ELEMENT_KEYS.contains)(k);
+        if conditional && element_key {
+            return;
+        }
+        let message = if element_key {
+            format!(
+                "Key \"{k}\" has no effect in {}: it is not a conditional element",
+                what()
+            )
+        } else {
+            let known = own.iter().flat_map(|keys| keys.list).chain(if conditional {
+                V4T_ELEMENT_KEYS.list
+            } else {
+                &[]
+            });
+            format!(
+                "Unknown key \"{k}\" in {}{}",
+                what(),
+                did_you_mean(k, known.copied())
+            )
+        };
+        self.warn(Code::UnknownKey, message, key.span);
+    }
+
+    /// A template with `type` and `properties` (node, relationship, group,
+    /// policy, artifact), in one pass over its keys (this runs for every
+    /// template): unknown keys, type assignments, properties; `child` sees
+    /// every other key with its value.
+    fn template(
+        &mut self,
+        m: &Map,
+        what: &dyn Fn() -> String,
+        own: &[&Keys],
+        conditional: bool,
+        mut child: impl FnMut(&mut Self, &str, &Node),
+    ) {
+        for (key, value) in m.iter() {
+            self.key(key, what, own, conditional);
+            match key.name.as_str() {
+                "type" => self.type_assignments(value, what),
+                "properties" => self.properties(value, what),
+                k => child(self, k, value),
+            }
+        }
+    }
+
+    fn imports(&mut self, imports: Option<&Node>) {
+        for item in imports.and_then(Node::as_seq).into_iter().flatten() {
+            // Only import definitions (with `file`), not named single-entry maps.
+            let Some(m) = item.as_map().filter(|m| m.contains_key("file")) else {
+                continue;
+            };
+            let file = m.get("file").and_then(Node::as_str).unwrap_or_default();
+            let what = || format!("import \"{file}\"");
+            self.keys(m, &what, &[&IMPORT_KEYS], true);
+        }
+    }
+
+    fn variability(&mut self, variability: &Node) {
+        let Some(v) = variability.as_map() else {
+            return;
+        };
+        for (key, _) in v.iter() {
+            let k = key.name.as_str();
+            if k == "plugins" {
+                self.warn(
+                    Code::Unsupported,
+                    "\"plugins\" (technology rule plugins) are not supported by v4t and are ignored"
+                        .into(),
+                    key.span,
+                );
+            } else if !(VARIABILITY_KEYS.contains)(k) {
+                self.warn(
+                    Code::UnknownKey,
+                    format!(
+                        "Unknown key \"{k}\" in the variability definition{}",
+                        did_you_mean(k, VARIABILITY_KEYS.list.iter().copied())
+                    ),
+                    key.span,
+                );
+            }
+        }
+        for (name, n) in collection_entries(v.get("inputs")) {
+            if let Some(m) = n.as_map() {
+                let what = || format!("variability input \"{}\"", name.name);
+                self.keys(m, &what, &[&PARAMETER_KEYS, &VARIABILITY_INPUT_KEYS], false);
+            }
+        }
+        if let Some(presets) = v.get("presets").and_then(Node::as_map) {
+            let declared = declared_inputs(Some(variability));
+            for (name, n) in presets.iter() {
+                let Some(m) = n.as_map() else { continue };
+                let what = || format!("variability preset \"{}\"", name.name);
+                self.keys(m, &what, &[&PRESET_KEYS], false);
+                let assigned = m.get("inputs").and_then(Node::as_map).into_iter();
+                for (input, _) in assigned.flat_map(Map::iter) {
+                    if !declared.contains(&input.name.as_str()) {
+                        self.warn(
+                            Code::UndeclaredInput,
+                            format!(
+                                "Variability preset \"{}\" assigns the undeclared variability input \"{}\"{}",
+                                name.name,
+                                input.name,
+                                did_you_mean(&input.name, declared.iter().copied())
+                            ),
+                            input.span,
+                        );
+                    }
+                }
+            }
+        }
+        if let Some(options) = v.get("options").and_then(Node::as_map) {
+            self.options(options);
+        }
+    }
+
+    fn options(&mut self, options: &Map) {
+        let mut known: Option<Vec<String>> = None;
+        for (key, _) in options.iter() {
+            let k = key.name.as_str();
+            if is_known_option(k) {
+                continue;
+            }
+            let message = match RENAMED_OPTIONS.iter().find(|(old, _)| *old == k) {
+                Some((_, new)) => format!(
+                    "Variability option \"{k}\" is an outdated name and is ignored; use \"{new}\" instead"
+                ),
+                None => {
+                    let known = known.get_or_insert_with(known_options);
+                    format!(
+                        "Unknown variability option \"{k}\"{}",
+                        did_you_mean(k, known.iter().map(String::as_str))
+                    )
+                }
+            };
+            self.warn(Code::UnknownOption, message, key.span);
+        }
+    }
+
+    fn node(&mut self, name: &str, m: &Map) {
+        let what = || format!("node template \"{name}\"");
+        self.template(
+            m,
+            &what,
+            &[&NODE_KEYS],
+            true,
+            |lint, key, value| match key {
+                "requirements" => lint.requirements(name, value),
+                "artifacts" => {
+                    for (aname, a) in collection_entries(Some(value)) {
+                        if let Some(am) = a.as_map() {
+                            let what = || {
+                                format!("artifact \"{}\" of node template \"{name}\"", aname.name)
+                            };
+                            lint.template(am, &what, &[&ARTIFACT_KEYS], true, |_, _, _| {});
+                        }
+                    }
+                }
+                "capabilities" => lint.capabilities(name, value),
+                "technology" if value.as_seq().is_some() => {
+                    for (tname, t) in collection_entries(Some(value)) {
+                        if let Some(tm) = t.as_map() {
+                            let what = || {
+                                format!("technology \"{}\" of node template \"{name}\"", tname.name)
+                            };
+                            lint.keys(tm, &what, &[&TECHNOLOGY_KEYS], true);
+                        }
+                    }
+                }
+                _ => {}
+            },
+        );
+    }
+
+    fn requirements(&mut self, name: &str, requirements: &Node) {
+        for req in requirements.as_seq().into_iter().flatten() {
+            let Some((rname, assignment)) = req.as_map().and_then(Map::first) else {
+                continue;
+            };
+            let target = match &assignment.value {
+                Value::Map(am) => am.get("node"),
+                _ => Some(assignment),
+            };
+            if let Some(t) = target.filter(|t| t.as_str() == Some(name)) {
+                self.warn(
+                    Code::SelfReference,
+                    format!(
+                        "Requirement \"{}\" of node template \"{name}\" refers to the node itself",
+                        rname.name
+                    ),
+                    t.span,
+                );
+            }
+            if let Some(am) = assignment.as_map() {
+                let what = || format!("requirement \"{}\" of node template \"{name}\"", rname.name);
+                self.keys(am, &what, &[&REQUIREMENT_KEYS], true);
+            }
+        }
+    }
+
+    fn capabilities(&mut self, name: &str, capabilities: &Node) {
+        for (cname, c) in capabilities.as_map().into_iter().flat_map(Map::iter) {
+            let Some(cm) = c.as_map() else { continue };
+            let what = || format!("capability \"{}\" of node template \"{name}\"", cname.name);
+            self.keys(cm, &what, &[&CAPABILITY_KEYS], false);
+            for (pname, p) in collection_entries(cm.get("properties")) {
+                if let Some(key) = element_key(p) {
+                    self.warn(
+                        Code::ConditionAsData,
+                        format!(
+                            "Capability properties are not conditional elements: \"{}\" of property \"{}\" of {} is kept as part of its value",
+                            key.name,
+                            pname.name,
+                            what()
+                        ),
+                        key.span,
+                    );
+                }
+            }
+        }
+    }
+
+    /// Type assignments (`type` in list form) carry only element keys.
+    fn type_assignments(&mut self, types: &Node, container: &dyn Fn() -> String) {
+        if types.as_seq().is_none() {
+            return;
+        }
+        for (tname, t) in collection_entries(Some(types)) {
+            if let Some(tm) = t.as_map() {
+                let what = || format!("type \"{}\" of {}", tname.name, container());
+                self.keys(tm, &what, &[&V4T_ELEMENT_KEYS], false);
+            }
+        }
+    }
+
+    /// Wrapped properties in list form; element keys where they are data.
+    fn properties(&mut self, props: &Node, container: &dyn Fn() -> String) {
+        if let Some(map) = props.as_map() {
+            for (pname, p) in map.iter() {
+                if let Some(key) = element_key(p) {
+                    self.warn(
+                        Code::ConditionAsData,
+                        format!(
+                            "Property \"{}\" of {} is in map form, so its \"{}\" is part of its value; write the properties as a list (- {}: {{value: ..., {}: ...}}) to make it conditional",
+                            pname.name,
+                            container(),
+                            key.name,
+                            pname.name,
+                            key.name
+                        ),
+                        key.span,
+                    );
+                }
+            }
+            return;
+        }
+        for (pname, p) in collection_entries(Some(props)) {
+            let Some(pm) = p.as_map() else { continue };
+            let wrapped = PROPERTY_KEYS
+                .list
+                .iter()
+                .any(|k| pm.get(k).is_some_and(Node::is_defined));
+            if wrapped {
+                let what = || format!("property \"{}\" of {}", pname.name, container());
+                self.keys(pm, &what, &[&PROPERTY_KEYS], true);
+            } else if let Some(key) = element_key(p) {
+                self.warn(
+                    Code::ConditionAsData,
+                    format!(
+                        "Property \"{}\" of {} has \"{}\" but neither \"value\" nor \"expression\", so the whole map is its value",
+                        pname.name,
+                        container(),
+                        key.name
+                    ),
+                    key.span,
+                );
+            }
+        }
+    }
+}
+
+/// The first element key (`conditions`, `default_alternative`, ...) of a
+/// map value, if any.
+fn element_key(value: &Node) -> Option<&Key> {
+    value
+        .as_map()?
+        .iter()
+        .map(|(k, _)| k)
+        .find(|k| (V4T_ELEMENT_KEYS.contains)(&k.name))
+}
+
+fn unused_inputs(doc: &Node, tt: &Map, out: &mut Vec<Warning>) {
     let Some(inputs) = tt
         .get("variability")
         .and_then(|v| v.get("inputs"))
@@ -101,6 +694,39 @@ fn unused_inputs(doc: &Node, tt: &Node, out: &mut Vec<Warning>) {
     }
     // The declared inputs referred to so far; the walk ends once all are.
     let mut used: FxHashSet<&str> = FxHashSet::default();
+    // Inputs named like an element id are that element's condition
+    // (`enrich_input_condition`, on unless switched off).
+    let input_conditions = tt
+        .get("variability")
+        .and_then(|v| v.get("options"))
+        .and_then(|o| o.get("enrich_input_condition"))
+        .and_then(Node::as_bool)
+        != Some(false);
+    for (name, definition) in inputs.iter() {
+        if input_conditions && ELEMENT_ID_PREFIXES.iter().any(|p| name.name.starts_with(p)) {
+            used.insert(name.name.as_str());
+        }
+        // Inputs in a feature model (having one, or named in another
+        // input's) are read by its check.
+        for key in FEATURE_KEYS {
+            let Some(targets) = definition.get(key) else {
+                continue;
+            };
+            used.insert(name.name.as_str());
+            let names = targets
+                .as_seq()
+                .map(|items| items.iter().collect::<Vec<_>>())
+                .unwrap_or_else(|| vec![targets]);
+            for target in names.into_iter().filter_map(Node::as_str) {
+                if inputs.contains_key(target) {
+                    used.insert(target);
+                }
+            }
+        }
+    }
+    if used.len() == inputs.len() {
+        return;
+    }
     // Iterative walk in document order (children pushed last to first), so
     // that the variability section, where inputs are usually used, comes
     // before the templates: documents can be deep (up to the parser's depth
@@ -132,76 +758,6 @@ fn unused_inputs(doc: &Node, tt: &Node, out: &mut Vec<Warning>) {
     }
 }
 
-fn unknown_keys(tt: &Node, out: &mut Vec<Warning>) {
-    let mut nodes: Vec<(&str, &Node)> = Vec::new();
-    match tt.get("node_templates").map(|n| &n.value) {
-        Some(Value::Map(m)) => nodes.extend(m.iter().map(|(k, v)| (k.name.as_str(), v))),
-        Some(Value::Seq(items)) => {
-            for item in items {
-                if let Some(m) = item.as_map() {
-                    nodes.extend(m.iter().map(|(k, v)| (k.name.as_str(), v)));
-                }
-            }
-        }
-        _ => {}
-    }
-    for (name, node) in nodes {
-        let Some(m) = node.as_map() else { continue };
-        check_keys(m, || format!("node template \"{name}\""), NODE_KEYS, out);
-        if let Some(reqs) = m.get("requirements").and_then(Node::as_seq) {
-            for req in reqs {
-                let Some((rname, assignment)) = req.as_map().and_then(Map::first) else {
-                    continue;
-                };
-                let target = match &assignment.value {
-                    Value::Map(am) => am.get("node"),
-                    _ => Some(assignment),
-                };
-                if let Some(t) = target.filter(|t| t.as_str() == Some(name)) {
-                    let message = format!(
-                        "Requirement \"{}\" of node template \"{name}\" refers to the node itself",
-                        rname.name
-                    );
-                    out.push(Diagnostic::warning(Code::SelfReference, message).at(t.span));
-                }
-                if let Some(am) = assignment.as_map() {
-                    let what =
-                        || format!("requirement \"{}\" of node template \"{name}\"", rname.name);
-                    check_keys(am, what, REQUIREMENT_KEYS, out);
-                }
-            }
-        }
-        if let Some(props) = m.get("properties").and_then(Node::as_seq) {
-            for prop in props {
-                let Some((pname, p)) = prop.as_map().and_then(Map::first) else {
-                    continue;
-                };
-                let Some(pm) = p.as_map() else { continue };
-                let wrapped = PROPERTY_KEYS
-                    .iter()
-                    .any(|k| pm.get(k).is_some_and(Node::is_defined));
-                if wrapped {
-                    let what =
-                        || format!("property \"{}\" of node template \"{name}\"", pname.name);
-                    check_keys(pm, what, PROPERTY_KEYS, out);
-                }
-            }
-        }
-    }
-}
-
-/// Warns about the keys of `m` that are neither in `own` nor V4T keys;
-/// `what` names the map (only formatted for a warning).
-fn check_keys(m: &Map, what: impl Fn() -> String, own: &[&str], out: &mut Vec<Warning>) {
-    for (key, _) in m.iter() {
-        let k = key.name.as_str();
-        if !own.contains(&k) && !V4T_ELEMENT_KEYS.contains(&k) {
-            let message = format!("Unknown key \"{k}\" in {}", what());
-            out.push(Diagnostic::warning(Code::UnknownKey, message).at(key.span));
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,6 +768,10 @@ mod tests {
             .into_iter()
             .map(|w| (w.message, w.span.line, w.span.col))
             .collect()
+    }
+
+    fn messages(text: &str) -> Vec<String> {
+        warnings(text).into_iter().map(|(m, _, _)| m).collect()
     }
 
     #[test]
@@ -231,13 +791,30 @@ mod tests {
     }
 
     #[test]
+    fn feature_models_and_element_ids_are_uses() {
+        let w = messages(
+            "topology_template:\n  variability:\n    inputs:\n      a: {requires: b}\n      b: {}\n      c: {alternatives: [d, e]}\n      d: {}\n      e: {}\n      f: {}\n      node.web: {}\n",
+        );
+        assert_eq!(
+            w,
+            ["Variability input \"f\" is never used by a condition or an expression"]
+        );
+        let w = messages(
+            "topology_template:\n  variability:\n    options: {enrich_input_condition: false}\n    inputs:\n      node.web: {}\n",
+        );
+        assert_eq!(
+            w,
+            ["Variability input \"node.web\" is never used by a condition or an expression"]
+        );
+    }
+
+    #[test]
     fn undeclared_and_repeated_references_do_not_count_as_uses() {
-        let w = warnings(
+        let w = messages(
             "topology_template:\n  variability:\n    inputs:\n      a: {}\n      b: {}\n    expressions:\n      e: {and: [{variability_input: a}, {variability_input: a}, {variability_input: x}]}\n",
         );
-        let messages: Vec<_> = w.iter().map(|(m, _, _)| m.as_str()).collect();
         assert_eq!(
-            messages,
+            w,
             ["Variability input \"b\" is never used by a condition or an expression"]
         );
         let all_used = warnings(
@@ -255,16 +832,145 @@ mod tests {
         assert_eq!(
             messages,
             [
-                ("Unknown key \"condition\" in node template \"a\"", 6),
                 (
-                    "Unknown key \"conditons\" in requirement \"host\" of node template \"a\"",
+                    "Unknown key \"condition\" in node template \"a\"; did you mean \"conditions\"?",
+                    6
+                ),
+                (
+                    "Unknown key \"conditons\" in requirement \"host\" of node template \"a\"; did you mean \"conditions\"?",
                     8
                 ),
                 (
-                    "Unknown key \"valeu\" in property \"p\" of node template \"a\"",
+                    "Unknown key \"valeu\" in property \"p\" of node template \"a\"; did you mean \"value\"?",
                     11
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn unknown_keys_in_every_section() {
+        let w = messages(
+            "tosca_definitions_version: tosca_variability_1_0
+descripton: x
+imports:
+  - {file: a.yaml, condtions: true}
+topology_template:
+  nodes_templates: {}
+  variability:
+    input: {}
+    plugins: {technology: [x.js]}
+    inputs:
+      env: {type: string, defualt: dev, default_expression: 1}
+    presets:
+      prod: {inputs: {evn: prod}, descripton: x}
+  inputs:
+    - i: {type: string, requried: true, conditions: true}
+  outputs:
+    o: {value: 1, condtions: false}
+  relationship_templates:
+    r: {type: t, conditions: true}
+  groups:
+    g: {type: t, members: [], memebers: []}
+  policies:
+    - p: {type: t, targets: [], target: []}
+  node_templates:
+    n:
+      type:
+        - t1: {conditions: true, conditons: true}
+      artifacts:
+        - a: {file: f, deploy_pth: x}
+      capabilities:
+        c: {properties: {cp: {value: 1, conditions: false}}, propertes: {}}
+      technology:
+        - terraform: {asign: x}
+",
+        );
+        assert_eq!(
+            w,
+            [
+                "Unknown key \"descripton\" in the service template; did you mean \"description\"?",
+                "Unknown key \"condtions\" in import \"a.yaml\"; did you mean \"conditions\"?",
+                "Unknown key \"nodes_templates\" in topology_template; did you mean \"node_templates\"?",
+                "Unknown key \"input\" in the variability definition; did you mean \"inputs\"?",
+                "\"plugins\" (technology rule plugins) are not supported by v4t and are ignored",
+                "Variability input \"env\" is never used by a condition or an expression",
+                "Unknown key \"defualt\" in variability input \"env\"; did you mean \"default\"?",
+                "Variability preset \"prod\" assigns the undeclared variability input \"evn\"; did you mean \"env\"?",
+                "Unknown key \"descripton\" in variability preset \"prod\"; did you mean \"description\"?",
+                "Unknown key \"requried\" in input \"i\"; did you mean \"required\"?",
+                "Unknown key \"condtions\" in output \"o\"; did you mean \"conditions\"?",
+                "Key \"conditions\" has no effect in relationship template \"r\": it is not a conditional element",
+                "Unknown key \"memebers\" in group \"g\"; did you mean \"members\"?",
+                "Unknown key \"target\" in policy \"p\"; did you mean \"targets\"?",
+                "Unknown key \"conditons\" in type \"t1\" of node template \"n\"; did you mean \"conditions\"?",
+                "Unknown key \"deploy_pth\" in artifact \"a\" of node template \"n\"; did you mean \"deploy_path\"?",
+                "Capability properties are not conditional elements: \"conditions\" of property \"cp\" of capability \"c\" of node template \"n\" is kept as part of its value",
+                "Unknown key \"propertes\" in capability \"c\" of node template \"n\"; did you mean \"properties\"?",
+                "Unknown key \"asign\" in technology \"terraform\" of node template \"n\"; did you mean \"assign\"?",
+            ]
+        );
+    }
+
+    #[test]
+    fn options_unknown_and_outdated() {
+        let w = messages(
+            "topology_template:\n  variability:\n    options:\n      mode: manual\n      node_prunning: true\n      strict: true\n      enable_relation_pruning: true\n      optimization: min\n      disable_consistency_checks: true\n      frobnicate: 1\n      node_pruning: true\n",
+        );
+        assert_eq!(
+            w,
+            [
+                "Unknown variability option \"node_prunning\"; did you mean \"node_pruning\"?",
+                "Variability option \"strict\" is an outdated name and is ignored; use \"mode: strict\" instead",
+                "Variability option \"enable_relation_pruning\" is an outdated name and is ignored; use \"relation_pruning\" instead",
+                "Variability option \"optimization\" is an outdated name and is ignored; use \"optimization_topology\" instead",
+                "Variability option \"disable_consistency_checks\" is an outdated name and is ignored; use \"consistency_checks: false\" instead",
+                "Unknown variability option \"frobnicate\"",
+            ]
+        );
+    }
+
+    #[test]
+    fn conditions_that_are_data() {
+        let w = messages(
+            "topology_template:\n  node_templates:\n    n:\n      type: t\n      properties:\n        p: {value: 1, conditions: false}\n    m:\n      type: t\n      properties:\n        - q: {conditions: false}\n        - r: {value: 1, conditions: false}\n",
+        );
+        assert_eq!(
+            w,
+            [
+                "Property \"p\" of node template \"n\" is in map form, so its \"conditions\" is part of its value; write the properties as a list (- p: {value: ..., conditions: ...}) to make it conditional",
+                "Property \"q\" of node template \"m\" has \"conditions\" but neither \"value\" nor \"expression\", so the whole map is its value",
+            ]
+        );
+    }
+
+    #[test]
+    fn correct_templates_have_no_warnings() {
+        let w = messages(
+            "tosca_definitions_version: tosca_variability_1_0_rc_3
+imports:
+  - {file: a.yaml, conditions: true}
+topology_template:
+  variability:
+    inputs:
+      env: {type: string, default: dev}
+    presets:
+      prod: {name: Prod, inputs: {env: prod}}
+    options: {mode: manual, node_pruning: true, optimization_topology: min}
+  inputs:
+    i: {type: string, conditions: {variability_input: env}}
+  node_templates:
+    n:
+      type: [{t1: {conditions: true, default_alternative: true}}]
+      properties:
+        - p: {value: 1, conditions: false}
+      artifacts: {a: {file: f, type: x}}
+      capabilities: {c: {properties: {cp: 1}}}
+      technology: [{terraform: {assign: x, weight: 1}}]
+      requirements: [{host: {node: m, conditions: true}}]
+    m: {type: t, persistent: true}
+",
+        );
+        assert!(w.is_empty(), "{w:?}");
     }
 }

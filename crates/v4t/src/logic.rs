@@ -35,7 +35,6 @@ macro_rules! logic_ops {
 
         impl LogicOp {
             /// Every operator, in precedence order.
-            #[cfg(test)]
             pub(crate) const ALL: &'static [LogicOp] = &[$(LogicOp::$variant,)*];
 
             /// The operator's key.

@@ -121,6 +121,15 @@ enum Switch {
 }
 
 impl Switch {
+    const ALL: [Switch; 6] = [
+        Switch::Default,
+        Switch::DefaultConsistency,
+        Switch::DefaultSemantic,
+        Switch::Pruning,
+        Switch::ConsistencyPruning,
+        Switch::SemanticPruning,
+    ];
+
     /// The option key of the switch, without a kind prefix.
     fn suffix(self) -> &'static str {
         match self {
@@ -141,6 +150,191 @@ impl Switch {
         }
     }
 }
+
+/// Every option key [`Options::new`] reads besides the per-kind ones
+/// (`<kind>_<switch>` and `<kind>_default_condition_mode`).
+const GLOBAL_OPTION_KEYS: &[&str] = &[
+    "mode",
+    "default_condition",
+    "pruning",
+    "relation_default_implied",
+    "checks",
+    "consistency_checks",
+    "semantic_checks",
+    "relation_source_check",
+    "relation_target_check",
+    "ambiguous_hosting_check",
+    "missing_artifact_container_check",
+    "ambiguous_artifact_check",
+    "missing_property_container_check",
+    "ambiguous_property_check",
+    "missing_type_container_check",
+    "ambiguous_type_check",
+    "missing_technology_container_check",
+    "ambiguous_technology_check",
+    "ambiguous_relation_check",
+    "ambiguous_input_check",
+    "ambiguous_output_check",
+    "expected_hosting_check",
+    "expected_incoming_relation_check",
+    "expected_artifact_check",
+    "expected_technology_check",
+    "unconsumed_input_check",
+    "unproduced_output_check",
+    "required_technology_check",
+    "anchor_check",
+    "optimization_topology",
+    "optimization_topology_unique",
+    "optimization_topology_unique_backward",
+    "optimization_topology_mode",
+    "optimization_technologies",
+    "optimization_technologies_unique",
+    "optimization_technologies_mode",
+    "optimization_scenarios",
+    "optimization_scenarios_unique",
+    "constraints",
+    "relation_source_constraint",
+    "relation_target_constraint",
+    "relation_enhanced_implication_mode",
+    "artifact_container_constraint",
+    "property_container_constraint",
+    "type_container_constraint",
+    "required_hosting_constraint",
+    "single_hosting_constraint",
+    "required_technology_constraint",
+    "unique_property_constraint",
+    "unique_artifact_constraint",
+    "unique_input_constraint",
+    "unique_output_constraint",
+    "unique_relation_constraint",
+    "unique_technology_constraint",
+    "required_incoming_relation_constraint",
+    "required_artifact_constraint",
+    "fallback_property_default_alternative",
+    "bratans_unknown",
+    "enrich_input_condition",
+    "enrich_technologies",
+    "enrich_technologies_best_only",
+    "enrich_implementations",
+    "automatic_default_alternatives",
+];
+
+/// Whether `key` is an option v4t reads (as the reference does).
+pub(crate) fn is_known_option(key: &str) -> bool {
+    GLOBAL_OPTION_KEYS.contains(&key) || per_kind_options().any(|k| k == key)
+}
+
+/// Every option key v4t reads, in a fixed order (for suggestions).
+pub(crate) fn known_options() -> Vec<String> {
+    let mut keys: Vec<String> = GLOBAL_OPTION_KEYS.iter().map(|k| k.to_string()).collect();
+    keys.extend(per_kind_options());
+    keys
+}
+
+/// The per-kind option keys, kind by kind.
+fn per_kind_options() -> impl Iterator<Item = String> {
+    OPTION_KINDS.into_iter().flat_map(|kind| {
+        let switches = Switch::ALL.map(|s| s.key(Some(kind)));
+        let mode = default_kind_mode(kind, Version::V1)
+            .map(|_| format!("{}_default_condition_mode", kind.word()));
+        switches.into_iter().chain(mode)
+    })
+}
+
+/// Option keys of earlier Variability4TOSCA drafts (and names the latest
+/// draft uses but the reference never read), with what to write instead.
+/// The reference ignores all of them silently.
+pub(crate) const RENAMED_OPTIONS: &[(&str, &str)] = &[
+    // 1.0 release candidate, early drafts.
+    (
+        "enable_relation_default_condition",
+        "relation_default_condition",
+    ),
+    (
+        "enable_policy_default_condition",
+        "policy_default_condition",
+    ),
+    ("enable_group_default_condition", "group_default_condition"),
+    (
+        "enable_artifact_default_condition",
+        "artifact_default_condition",
+    ),
+    (
+        "enable_property_default_condition",
+        "property_default_condition",
+    ),
+    ("enable_relation_pruning", "relation_pruning"),
+    ("enable_policy_pruning", "policy_pruning"),
+    ("enable_group_pruning", "group_pruning"),
+    ("enable_artifact_pruning", "artifact_pruning"),
+    ("enable_property_pruning", "property_pruning"),
+    ("disable_consistency_checks", "consistency_checks: false"),
+    (
+        "disable_relation_source_consistency_check",
+        "relation_source_check: false",
+    ),
+    (
+        "disable_relation_target_consistency_check",
+        "relation_target_check: false",
+    ),
+    (
+        "disable_ambiguous_hosting_consistency_check",
+        "ambiguous_hosting_check: false",
+    ),
+    (
+        "disable_expected_hosting_consistency_check",
+        "expected_hosting_check: false",
+    ),
+    (
+        "disable_missing_artifact_parent_consistency_check",
+        "missing_artifact_container_check: false",
+    ),
+    (
+        "disable_ambiguous_artifact_consistency_check",
+        "ambiguous_artifact_check: false",
+    ),
+    (
+        "disable_missing_property_parent_consistency_check",
+        "missing_property_container_check: false",
+    ),
+    (
+        "disable_ambiguous_property_consistency_check",
+        "ambiguous_property_check: false",
+    ),
+    // 1.0 release candidate, middle drafts.
+    ("strict", "mode: strict"),
+    ("relation_source_consistency_check", "relation_source_check"),
+    ("relation_target_consistency_check", "relation_target_check"),
+    (
+        "ambiguous_hosting_consistency_check",
+        "ambiguous_hosting_check",
+    ),
+    (
+        "expected_hosting_consistency_check",
+        "expected_hosting_check",
+    ),
+    (
+        "missing_artifact_parent_consistency_check",
+        "missing_artifact_container_check",
+    ),
+    (
+        "ambiguous_artifact_consistency_check",
+        "ambiguous_artifact_check",
+    ),
+    (
+        "missing_property_parent_consistency_check",
+        "missing_property_container_check",
+    ),
+    (
+        "ambiguous_property_consistency_check",
+        "ambiguous_property_check",
+    ),
+    ("optimization", "optimization_topology"),
+    // Names in the latest draft that the reference implementation reads
+    // under another name.
+    ("hosting_stack_constraint", "required_hosting_constraint"),
+    ("technology_constraint", "required_technology_constraint"),
+];
 
 /// Default-condition and pruning switches of one element kind (or element).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -427,6 +621,11 @@ fn not_a_string(n: &Node) -> Error {
 
 impl Raw<'_> {
     fn user_node(&self, key: &str) -> Option<&Node> {
+        // Keeps the list the unknown-option warnings use complete.
+        debug_assert!(
+            is_known_option(key),
+            "option {key} missing in the known options"
+        );
         self.user
             .and_then(|m| m.get(key))
             .filter(|n| n.is_defined())
@@ -849,6 +1048,25 @@ mod tests {
             m.insert(*k, v.clone());
         }
         Options::new(version, Some(&m)).expect("options")
+    }
+
+    #[test]
+    fn known_and_renamed_options() {
+        let known = known_options();
+        assert!(known.iter().all(|k| is_known_option(k)));
+        assert!(is_known_option("node_pruning"));
+        assert!(is_known_option("node_default_condition_mode"));
+        assert!(!is_known_option("input_default_condition_mode"));
+        assert!(!is_known_option("node_prunning"));
+        for (old, new) in RENAMED_OPTIONS {
+            assert!(!is_known_option(old), "{old}");
+            let key = new.split(':').next().unwrap();
+            assert!(is_known_option(key), "{new}");
+        }
+        // Every version reads only known keys (checked by `Raw::user_node`).
+        for version in [Version::V1, Version::V2, Version::V3, Version::Tosca2] {
+            opts(version, &[]);
+        }
     }
 
     #[test]

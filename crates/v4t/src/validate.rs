@@ -20,6 +20,8 @@ use v4t_yaml::{Node, Value};
 /// What a key's value may be.
 #[derive(Clone, Copy)]
 enum Shape {
+    /// Anything (a key without a shape check).
+    Any,
     Map,
     List,
     MapOrList,
@@ -30,7 +32,8 @@ impl Shape {
     fn accepts(self, value: &Value) -> bool {
         matches!(
             (self, value),
-            (_, Value::Null)
+            (Shape::Any, _)
+                | (_, Value::Null)
                 | (Shape::Map | Shape::MapOrList, Value::Map(_))
                 | (Shape::List | Shape::MapOrList, Value::Seq(_))
                 | (Shape::Bool, Value::Bool(_))
@@ -39,6 +42,7 @@ impl Shape {
 
     fn describe(self) -> &'static str {
         match self {
+            Shape::Any => "anything",
             Shape::Map => "a map",
             Shape::List => "a list",
             Shape::MapOrList => "a map or a list",
@@ -92,18 +96,51 @@ pub(crate) fn validate(doc: &Node) -> Result<()> {
             expect(n, &format!("{TOPOLOGY}.{key}"), shape)?;
         }
     }
+    for key in ["node_templates", "groups", "policies", "inputs", "outputs"] {
+        single_key_items(tt.get(key), &|| format!("topology_template.{key}"))?;
+    }
+    if let Some(v) = tt.get("variability") {
+        single_key_items(v.get("inputs"), &|| {
+            "topology_template.variability.inputs".into()
+        })?;
+    }
+    if let Some(templates) = tt.get("relationship_templates").and_then(Node::as_map) {
+        for (name, r) in templates.iter() {
+            single_key_lists(r, &|| format!("relationship template \"{}\"", name.name))?;
+        }
+    }
+    for (kind, collection) in [("group", "groups"), ("policy", "policies")] {
+        for_each_template(tt.get(collection), |name, t| {
+            single_key_lists(t, &|| format!("{kind} \"{name}\""))
+        })?;
+    }
     for_each_template(tt.get("node_templates"), |name, node| {
-        for (key, shape) in [
-            ("properties", Shape::MapOrList),
-            ("attributes", Shape::Map),
-            ("capabilities", Shape::Map),
-            ("artifacts", Shape::MapOrList),
-            ("interfaces", Shape::Map),
-            ("default_alternative", Shape::Bool),
-        ] {
-            // The message is formatted only for an error (one check per node).
-            if let Some(n) = node.get(key).filter(|n| !shape.accepts(&n.value)) {
-                expect(n, &format!("\"{key}\" of node template \"{name}\""), shape)?;
+        let Some(map) = node.as_map() else {
+            return Ok(());
+        };
+        let what = || format!("node template \"{name}\"");
+        // One pass over the node's keys: this runs for every node.
+        for (key, value) in map.iter() {
+            let k = key.name.as_str();
+            let shape = match k {
+                "properties" | "artifacts" => Shape::MapOrList,
+                "attributes" | "capabilities" | "interfaces" => Shape::Map,
+                "default_alternative" => Shape::Bool,
+                _ => Shape::Any,
+            };
+            if !shape.accepts(&value.value) {
+                expect(value, &format!("\"{k}\" of {}", what()), shape)?;
+            }
+            if matches!(
+                k,
+                "properties" | "type" | "requirements" | "technology" | "artifacts"
+            ) {
+                single_key_items(Some(value), &|| format!("\"{k}\" of {}", what()))?;
+            }
+            if k == "artifacts" {
+                for_each_template(Some(value), |artifact, a| {
+                    single_key_lists(a, &|| format!("artifact \"{artifact}\" of {}", what()))
+                })?;
             }
         }
         Ok(())
@@ -123,6 +160,39 @@ pub(crate) fn validate(doc: &Node) -> Result<()> {
                 let at = format!("\"targets\" of policy \"{}\"", name.name);
                 expect(n, &at, Shape::List)?;
             }
+        }
+    }
+    Ok(())
+}
+
+/// Checks the list forms of `properties` and `type` of a template.
+fn single_key_lists(template: &Node, what: &dyn Fn() -> String) -> Result<()> {
+    for key in ["properties", "type"] {
+        single_key_items(template.get(key), &|| format!("\"{key}\" of {}", what()))?;
+    }
+    Ok(())
+}
+
+/// In a list of single-entry maps (the list form of a collection), an entry
+/// with a second key is an error at that key: the reference reads the first
+/// key only and silently drops the rest, which usually means the entry was
+/// indented wrongly (`- p:` followed by `  value: 1` on the next line).
+fn single_key_items(list: Option<&Node>, what: &dyn Fn() -> String) -> Result<()> {
+    for item in list.and_then(Node::as_seq).into_iter().flatten() {
+        let Some(map) = item.as_map().filter(|m| m.len() > 1) else {
+            continue;
+        };
+        if let (Some((first, _)), Some((second, _))) = (map.first(), map.get_index(1)) {
+            return Err(Error::at(
+                format!(
+                    "Entry \"{}\" of {} has a second key \"{}\", but each list entry must have exactly one key (is \"{}\" indented too little?)",
+                    first.name,
+                    what(),
+                    second.name,
+                    second.name
+                ),
+                second.span,
+            ));
         }
     }
     Ok(())
@@ -190,6 +260,34 @@ mod tests {
         check("topology_template:\n  node_templates:\n    - a: {type: x, properties: [p: 1]}\n  variability: ~\n").unwrap();
         check("topology_template: {node_templates: {a: {type: x, default_alternative: true}}}")
             .unwrap();
+    }
+
+    #[test]
+    fn list_entries_with_several_keys_are_errors() {
+        let e = check("topology_template:\n  node_templates:\n    a:\n      type: x\n      properties:\n        - p:\n          value: 1\n").unwrap_err();
+        assert_eq!(
+            e.message,
+            "Entry \"p\" of \"properties\" of node template \"a\" has a second key \"value\", but each list entry must have exactly one key (is \"value\" indented too little?)"
+        );
+        assert_eq!((e.span.line, e.span.col), (7, 11));
+        for (text, key) in [
+            ("topology_template:\n  node_templates:\n    - a: {type: x}\n      b: {type: y}\n", "b"),
+            ("topology_template:\n  node_templates:\n    a:\n      type: x\n      requirements:\n        - host: b\n          conditions: false\n", "conditions"),
+            ("topology_template:\n  node_templates:\n    a:\n      type: x\n      artifacts:\n        - f: {file: x}\n          g: {file: y}\n", "g"),
+            ("topology_template:\n  node_templates:\n    a:\n      type: x\n      artifacts:\n        f:\n          properties: [{p: 1, q: 2}]\n", "q"),
+            ("topology_template:\n  groups:\n    g:\n      type: [{t: {}, u: {}}]\n", "u"),
+            ("topology_template:\n  policies:\n    - p: {type: t, properties: [{a: 1, b: 2}]}\n", "b"),
+            ("topology_template:\n  relationship_templates:\n    r: {type: t, properties: [{a: 1, b: 2}]}\n", "b"),
+            ("topology_template:\n  variability:\n    inputs:\n      - a: {}\n        b: {}\n", "b"),
+            ("topology_template:\n  node_templates:\n    a: {type: x, technology: [{t: {}, u: {}}]}\n", "u"),
+        ] {
+            let e = check(text).unwrap_err();
+            assert!(
+                e.message.contains(&format!("has a second key \"{key}\"")),
+                "{text}: {}",
+                e.message
+            );
+        }
     }
 
     #[test]

@@ -293,7 +293,10 @@ impl<'a> Encoder<'a> {
             Value::Null => bail!(expr.span, "Received undefined condition"),
             _ => {}
         }
-        let b = self.eval.evaluate_as_logic(expr).map_err(Error::from)?;
+        let b = self
+            .eval
+            .evaluate_as_logic(expr)
+            .map_err(|e| Error::from_eval(e, true))?;
         Ok(self.sat.constant(b))
     }
 

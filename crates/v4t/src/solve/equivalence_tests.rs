@@ -362,7 +362,8 @@ fn check_template(text: &str, counts: &mut Counts) -> Result<(), String> {
     let (config, g2) =
         enrich::enrich_for_resolving(&mut doc, version).map_err(|e| e.message.clone())?;
     let g2 = g2.ok_or("no graph kept")?;
-    let assigned = inputs::assign(&doc, &[], None).map_err(|e| e.message.clone())?;
+    let assigned =
+        inputs::assign(&doc, &[], None, &mut Vec::new()).map_err(|e| e.message.clone())?;
     normalize::normalize(&mut doc, false).map_err(|e| e.message.clone())?;
     let options = config
         .resolver_options(true)

@@ -1,0 +1,337 @@
+//! Reading and writing files the user names, defensively.
+//!
+//! Every file the CLI reads (template, inputs, the files beside the
+//! template, test files, archives) goes through [`read_bytes`]: only regular
+//! files are opened (a FIFO would block, a device like `/dev/zero` never
+//! ends), and at most a limit plus one byte is read, so an oversized file is
+//! refused before it exhausts memory. Every file the CLI writes goes through
+//! [`write_atomically`]: an exclusively created temporary file with a random
+//! name in the target directory, renamed over the target, and removed again
+//! if the process is interrupted ([`crate::signals`]).
+
+use std::fs;
+use std::hash::{BuildHasher, Hasher};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// The largest template, inputs file or archive that is read (256 MiB).
+/// Larger inputs are refused with a clear error instead of exhausting memory.
+pub const MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+
+/// A short description of what kind of file `meta` describes, for messages
+/// about files that are not regular files.
+fn kind(meta: &fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+    }
+    "not a regular file"
+}
+
+/// The error for a file of more than `limit` bytes.
+pub fn too_large(limit: u64) -> String {
+    format!("the file is larger than {} MiB", limit / (1024 * 1024))
+}
+
+/// Opens `path` for reading if it is a regular file (after following
+/// symlinks). Non-blocking, so that a file swapped for a FIFO between the
+/// check and the open cannot hang the process; checked again after opening.
+fn open_regular(path: &Path) -> Result<fs::File, String> {
+    let meta = fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err(format!("not a regular file ({})", kind(&meta)));
+    }
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err(format!("not a regular file ({})", kind(&meta)));
+    }
+    Ok(file)
+}
+
+/// Reads the regular file `path` if it has at most `limit` bytes.
+pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    let file = open_regular(path)?;
+    let len = file.metadata().map_or(0, |m| m.len());
+    if len > limit {
+        return Err(too_large(limit));
+    }
+    // The size as the capacity (plus one byte to see the end): no
+    // doubling of a large template's buffer while it is read.
+    read_into(file, limit, Vec::with_capacity(len as usize + 1))
+}
+
+/// Reads at most `limit` bytes from `reader`; more is an error.
+pub fn read_bounded(reader: impl Read, limit: u64) -> Result<Vec<u8>, String> {
+    read_into(reader, limit, Vec::new())
+}
+
+/// [`read_bounded`] into `bytes`.
+fn read_into(reader: impl Read, limit: u64, mut bytes: Vec<u8>) -> Result<Vec<u8>, String> {
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(limit));
+    }
+    Ok(bytes)
+}
+
+/// Where the first byte that is not UTF-8 is: 1-based line and column (in
+/// characters).
+pub fn utf8_error_position(e: &std::string::FromUtf8Error) -> (u32, u32) {
+    let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+    // The valid prefix is UTF-8 by definition.
+    let prefix = std::str::from_utf8(valid).unwrap_or_default();
+    let line = prefix.matches('\n').count() + 1;
+    let col = prefix
+        .rsplit('\n')
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .count()
+        + 1;
+    (line as u32, col as u32)
+}
+
+/// The message for a file that is not UTF-8, naming where.
+pub fn not_utf8_message(e: &std::string::FromUtf8Error) -> String {
+    let (line, col) = utf8_error_position(e);
+    format!("the file is not valid UTF-8 (line {line}, column {col})")
+}
+
+/// A random hexadecimal string: the per-process random keys of the
+/// standard library's hasher (seeded by the operating system) over a
+/// counter, the time and the process id. Unpredictable enough that nobody
+/// can plant a file under the name beforehand; exclusive creation makes a
+/// collision harmless anyway.
+fn random_suffix() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    h.write_u32(std::process::id());
+    if let Ok(d) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        h.write_u128(d.as_nanos());
+    }
+    format!("{:016x}", h.finish())
+}
+
+/// Creates a new temporary file beside `path` (never following or reusing
+/// an existing name) and registers it for removal on interruption.
+fn create_temp(dir: &Path, file_name: &str) -> std::io::Result<(PathBuf, fs::File)> {
+    let mut last = None;
+    for _ in 0..16 {
+        let temp = dir.join(format!(".{file_name}.{}.v4t-tmp", random_suffix()));
+        // Registered before it exists, so that no moment is left in which
+        // an interruption would leave it behind.
+        crate::signals::register_temp(&temp);
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)
+        {
+            Ok(file) => return Ok((temp, file)),
+            Err(e) => {
+                crate::signals::unregister_temp(&temp);
+                if e.kind() != std::io::ErrorKind::AlreadyExists {
+                    return Err(e);
+                }
+                last = Some(e);
+            }
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("could not create a temporary file")))
+}
+
+/// Writes `bytes` to `path` via a temporary file in the same directory and a
+/// rename, so readers never see a partial file and a failure leaves any
+/// existing file untouched. The temporary file is created exclusively under
+/// a random name (a symlink planted under a predictable name cannot redirect
+/// the write) and removed if the process is interrupted. A path that exists
+/// but is not a regular file (`/dev/null`, a pipe) is written directly:
+/// renaming over it would replace the device.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let existing = fs::metadata(path).ok();
+    if existing.as_ref().is_some_and(|m| m.is_dir()) {
+        return Err(std::io::Error::other("it is a directory"));
+    }
+    if existing.as_ref().is_some_and(|m| !m.is_file()) {
+        let mut file = fs::OpenOptions::new().write(true).open(path)?;
+        return file.write_all(bytes);
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let file_name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::other("not a file name"))?
+        .to_string_lossy()
+        .into_owned();
+    crate::signals::install();
+    let (temp, mut file) = create_temp(&dir, &file_name)?;
+    let result = (|| {
+        if let Some(meta) = &existing {
+            // Keep the permissions of the file being replaced.
+            file.set_permissions(meta.permissions())?;
+        }
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    crate::signals::unregister_temp(&temp);
+    result
+}
+
+/// What identifies a file for "is this the same file" checks: the device
+/// and inode of an existing file, the absolute path of one to be created.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Identity {
+    Inode(u64, u64),
+    Path(PathBuf),
+}
+
+/// The [`Identity`] of `path` (`None` for standard input/output and paths
+/// that cannot be resolved).
+pub fn identity(path: &Path) -> Option<Identity> {
+    if path.as_os_str() == "-" {
+        return None;
+    }
+    if let Ok(meta) = fs::metadata(path) {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            return Some(Identity::Inode(meta.dev(), meta.ino()));
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            return fs::canonicalize(path).ok().map(Identity::Path);
+        }
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let dir = fs::canonicalize(parent).ok()?;
+    Some(Identity::Path(dir.join(path.file_name()?)))
+}
+
+/// Whether `a` and `b` name the same file.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (identity(a), identity(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "v4t-files-{tag}-{}-{}",
+            std::process::id(),
+            random_suffix()
+        ));
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn bounded_reads_refuse_larger_inputs() {
+        assert_eq!(read_bounded(&b"abcd"[..], 4).unwrap(), b"abcd");
+        assert_eq!(
+            read_bounded(&b"abcde"[..], 4).unwrap_err(),
+            "the file is larger than 0 MiB"
+        );
+        let dir = temp_dir("bounded");
+        let path = dir.join("f");
+        fs::write(&path, "12345").unwrap();
+        assert!(read_bytes(&path, 4).is_err());
+        assert_eq!(read_bytes(&path, 5).unwrap(), b"12345");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_regular_files_are_read() {
+        let dir = temp_dir("kinds");
+        let error = read_bytes(&dir, 10).unwrap_err();
+        assert_eq!(error, "not a regular file (a directory)");
+        let error = read_bytes(Path::new("/dev/zero"), 10).unwrap_err();
+        assert_eq!(error, "not a regular file (a character device)");
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn utf8_errors_name_line_and_column() {
+        let e = String::from_utf8(b"ab\ncd\xffe".to_vec()).unwrap_err();
+        assert_eq!(utf8_error_position(&e), (2, 3));
+        let e = String::from_utf8(b"\xe9".to_vec()).unwrap_err();
+        assert_eq!(utf8_error_position(&e), (1, 1));
+    }
+
+    #[test]
+    fn atomic_writes_replace_and_leave_no_temporary_file() {
+        let dir = temp_dir("atomic");
+        let path = dir.join("out.yaml");
+        write_atomically(&path, b"one").unwrap();
+        write_atomically(&path, b"two").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        let names: Vec<_> = fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(names.len(), 1);
+        assert!(write_atomically(&dir, b"x").is_err());
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn same_file_sees_through_names() {
+        let dir = temp_dir("same");
+        let a = dir.join("a.yaml");
+        fs::write(&a, "x").unwrap();
+        let dotted = dir.join(".").join("a.yaml");
+        assert!(same_file(&a, &dotted));
+        assert!(!same_file(&a, &dir.join("b.yaml")));
+        // Neither exists: compared by absolute path.
+        assert!(same_file(&dir.join("c.yaml"), &dir.join("./c.yaml")));
+        assert!(!same_file(Path::new("-"), Path::new("-")));
+        #[cfg(unix)]
+        {
+            let link = dir.join("link.yaml");
+            std::os::unix::fs::symlink(&a, &link).unwrap();
+            assert!(same_file(&a, &link));
+        }
+        fs::remove_dir_all(dir).unwrap();
+    }
+}
