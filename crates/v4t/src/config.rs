@@ -17,7 +17,7 @@ pub(crate) use crate::version::Version;
 use v4t_yaml::{Map, Node};
 
 /// The TOSCA grammar the template is written in, told by its topology key
-/// (`topology_template`: TOSCA 1.3; `service_template`: TOSCA 2.0).
+/// (the topology key of TOSCA 1.3, or `service_template`: TOSCA 2.0).
 ///
 /// The seam for TOSCA 2.0: today every stage reads the TOSCA 1.3 shapes
 /// (a TOSCA 2.0 document has no topology they would find); a TOSCA 2.0

@@ -1,5 +1,5 @@
 //! Where things live in a template document: the one module that spells the
-//! paths of its sections (`topology_template`, `variability`, the element
+//! paths of its sections (the topology, its `variability`, the element
 //! sections), so that no stage searches the document with its own copy of
 //! them. A TOSCA 2.0 base grammar ([`crate::config::Grammar`]) names the
 //! topology `service_template`; this is where that goes.
@@ -7,7 +7,7 @@
 //! The raw document stays the source of the output; stages read and edit it
 //! through these accessors.
 
-use v4t_yaml::{Map, Node};
+use v4t_yaml::{Key, Map, Node, Value};
 
 /// The key of the topology section.
 pub(crate) const TOPOLOGY: &str = "topology_template";
@@ -42,6 +42,28 @@ pub(crate) fn variability_entry<'d>(doc: &'d Node, key: &str) -> Option<&'d Node
 /// `variability.options` as written, if it is a map.
 pub(crate) fn options(doc: &Node) -> Option<&Map> {
     variability_entry(doc, "options").and_then(Node::as_map)
+}
+
+/// The entries of a collection in map form or list form (every key of every
+/// list item; list items with more than one key are errors elsewhere).
+pub(crate) fn collection_entries(collection: Option<&Node>) -> Vec<(&Key, &Node)> {
+    match collection.map(|n| &n.value) {
+        Some(Value::Map(m)) => m.iter().collect(),
+        Some(Value::Seq(items)) => items
+            .iter()
+            .filter_map(Node::as_map)
+            .flat_map(Map::iter)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The names of the declared variability inputs (map or list form).
+pub(crate) fn declared_inputs(variability: Option<&Node>) -> Vec<&str> {
+    collection_entries(variability.and_then(|v| v.get("inputs")))
+        .into_iter()
+        .map(|(k, _)| k.name.as_str())
+        .collect()
 }
 
 /// A top-level list or map that element locations start from.

@@ -4,8 +4,8 @@
 //! `excludes` (part 2, 2.6).
 
 use crate::document;
+use crate::document::declared_inputs;
 use crate::error::{bail, Error, Result};
-use crate::lint::{collection_entries, Warning};
 use crate::suggest::did_you_mean;
 use v4t_expr::deep_merge;
 use v4t_sat::{Lit, Solver};
@@ -21,7 +21,7 @@ pub(crate) fn assign(
     doc: &Node,
     presets: &[String],
     direct: Option<&Node>,
-    warnings: &mut Vec<Warning>,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<Map> {
     let variability = document::variability(doc);
     if let Some(direct) = direct.and_then(Node::as_map) {
@@ -74,14 +74,6 @@ pub(crate) fn assign(
         v4t_yaml::Value::Map(m) => m,
         _ => Map::new(),
     })
-}
-
-/// The names of the declared variability inputs (map or list form).
-pub(crate) fn declared_inputs(variability: Option<&Node>) -> Vec<&str> {
-    collection_entries(variability.and_then(|v| v.get("inputs")))
-        .into_iter()
-        .map(|(k, _)| k.name.as_str())
-        .collect()
 }
 
 /// The keys of a variability input's feature model (they name other inputs).

@@ -38,9 +38,10 @@
 //!   node that declares it (the reference accepts it, and conformance tests
 //!   use it to test relation conditions, but no orchestrator can deploy it).
 
-use crate::document;
+use crate::document::TOPOLOGY;
+use crate::document::{collection_entries, declared_inputs};
 use crate::fxhash::FxHashSet;
-use crate::inputs::{declared_inputs, FEATURE_KEYS};
+use crate::inputs::FEATURE_KEYS;
 use crate::options::{is_known_option, known_options, RENAMED_OPTIONS};
 use crate::suggest::did_you_mean;
 use v4t_source::{Code, Diagnostic};
@@ -60,7 +61,9 @@ struct Keys {
 /// `keys!(/// doc comment
 ///        NAME = ["a", "b"])` defines a [`Keys`] constant.
 macro_rules! keys {
-    ($(#[$doc:meta])* $name:ident = [$($key:literal),+ $(,)?]) => {
+    // A key is a string literal or a string constant in scope (as a
+    // pattern, an unknown name would bind anything).
+    ($(#[$doc:meta])* $name:ident = [$($key:tt),+ $(,)?]) => {
         $(#[$doc])*
         const $name: Keys = Keys {
             list: &[$($key),+],
@@ -105,7 +108,7 @@ keys!(
         "node_types",
         "group_types",
         "policy_types",
-        "topology_template",
+        TOPOLOGY,
         "profile",
         "functions",
         "service_template",
@@ -306,10 +309,10 @@ pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
         false,
     );
     lint.imports(root.get("imports"));
-    let Some(tt) = root.get(document::TOPOLOGY).and_then(Node::as_map) else {
+    let Some(tt) = root.get(TOPOLOGY).and_then(Node::as_map) else {
         return out;
     };
-    lint.keys(tt, &|| document::TOPOLOGY.into(), &[&TOPOLOGY_KEYS], false);
+    lint.keys(tt, &|| TOPOLOGY.into(), &[&TOPOLOGY_KEYS], false);
     if let Some(v) = tt.get("variability") {
         lint.variability(v);
     }
@@ -349,20 +352,6 @@ pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
     // In document order, whatever the order of the checks.
     out.sort_by_key(|w| (w.span.source.0, w.span.line, w.span.col));
     out
-}
-
-/// The entries of a collection in map form or list form (every key of every
-/// list item; list items with more than one key are errors elsewhere).
-pub(crate) fn collection_entries(collection: Option<&Node>) -> Vec<(&Key, &Node)> {
-    match collection.map(|n| &n.value) {
-        Some(Value::Map(m)) => m.iter().collect(),
-        Some(Value::Seq(items)) => items
-            .iter()
-            .filter_map(Node::as_map)
-            .flat_map(Map::iter)
-            .collect(),
-        _ => Vec::new(),
-    }
 }
 
 /// The warning collector, with one method per section.

@@ -97,11 +97,11 @@ pub(crate) fn validate(doc: &Node) -> Result<()> {
         }
     }
     for key in ["node_templates", "groups", "policies", "inputs", "outputs"] {
-        single_key_items(tt.get(key), &|| format!("topology_template.{key}"))?;
+        single_key_items(tt.get(key), &|| format!("{TOPOLOGY}.{key}"))?;
     }
     if let Some(v) = tt.get("variability") {
         single_key_items(v.get("inputs"), &|| {
-            "topology_template.variability.inputs".into()
+            format!("{TOPOLOGY}.variability.inputs")
         })?;
     }
     if let Some(templates) = tt.get("relationship_templates").and_then(Node::as_map) {
