@@ -44,7 +44,10 @@ fn every_conformance_case_passes() {
 
 #[test]
 fn report_counts_are_read_from_the_last_line() {
-    assert_eq!(counts("a: 1/1\n320 passed, 0 failed, 3 skipped\n"), Some((320, 0)));
+    assert_eq!(
+        counts("a: 1/1\n320 passed, 0 failed, 3 skipped\n"),
+        Some((320, 0))
+    );
     assert_eq!(counts("FAIL x\n2 passed, 1 failed\n"), Some((2, 1)));
     assert_eq!(counts("nothing to see"), None);
 }

@@ -27,6 +27,8 @@
 //! * [`fast`]: the fast path of [`parse()`] for common documents.
 //! * [`mod@emit`]: tree to text, quoting every string a YAML 1.1 reader would
 //!   misread; [`Style::AsWritten`] keeps number kinds as they were written.
+//! * [`hash`]: the seeded hash of every table keyed by template text (the
+//!   one hashing policy of v4t).
 //! * [`json`]: JSON renderings used in error messages (`JSON.stringify`).
 //! * [`number`]: JavaScript number formatting.
 //! * [`timestamp`]: YAML timestamps as JavaScript dates.
@@ -36,6 +38,7 @@
 
 pub mod emit;
 pub mod fast;
+pub mod hash;
 pub mod json;
 pub mod number;
 pub mod parse;

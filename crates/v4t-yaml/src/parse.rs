@@ -11,7 +11,9 @@
 //! expansion beyond [`MAX_ALIAS_NODES`] nodes are errors, so no input can
 //! overflow the stack or make memory explode (billion laughs).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+
+use crate::hash::{SeededMap, SeededSet};
 use std::fmt;
 
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Tag};
@@ -328,7 +330,7 @@ enum FrameKind {
         /// Key name to entry index.
         index: KeyIndex,
         /// Keys that came from merges and may be overridden by explicit keys.
-        overridable: HashSet<String>,
+        overridable: SeededSet<String>,
         pending: Option<(Key, bool)>,
         tag: CollectionTag,
     },
@@ -639,7 +641,7 @@ impl Builder<'_> {
                     kind: FrameKind::Map {
                         entries: Vec::new(),
                         index: KeyIndex::default(),
-                        overridable: HashSet::new(),
+                        overridable: SeededSet::default(),
                         pending: None,
                         tag,
                     },
@@ -770,7 +772,7 @@ fn is_block_header_rest(rest: &str) -> bool {
 /// maps, a hash index once the map grows (keeps large maps linear-time).
 #[derive(Default)]
 struct KeyIndex {
-    map: Option<HashMap<String, usize>>,
+    map: Option<SeededMap<String, usize>>,
 }
 
 impl KeyIndex {
@@ -787,7 +789,7 @@ impl KeyIndex {
         if let Some(map) = &mut self.map {
             map.insert(key.name.clone(), entries.len());
         } else if entries.len() + 1 >= Self::THRESHOLD {
-            let mut map: HashMap<String, usize> = entries
+            let mut map: SeededMap<String, usize> = entries
                 .iter()
                 .enumerate()
                 .map(|(i, (k, _))| (k.name.clone(), i))
@@ -804,7 +806,7 @@ impl KeyIndex {
 fn merge_into(
     entries: &mut Vec<(Key, Node)>,
     index: &mut KeyIndex,
-    overridable: &mut HashSet<String>,
+    overridable: &mut SeededSet<String>,
     source: Node,
     key_span: Span,
 ) -> Result<(), ParseError> {
@@ -845,7 +847,7 @@ fn finish(frame: Frame) -> Result<(Built, Option<usize>), ParseError> {
     let value = match frame.kind {
         FrameKind::Seq { items, tag } => match tag {
             CollectionTag::Omap => {
-                let mut seen = HashSet::new();
+                let mut seen = SeededSet::default();
                 for item in &items {
                     let ok = match item.as_map() {
                         Some(m) if m.len() == 1 => {

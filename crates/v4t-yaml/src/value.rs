@@ -5,14 +5,9 @@
 //! order and have string keys, and YAML timestamps are dates (milliseconds since
 //! the epoch).
 
-use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
-use std::sync::OnceLock;
-
-use foldhash::fast::SeedableRandomState;
-use foldhash::SharedSeed;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Identifies one loaded source text (a template, an inputs file, a `lib/` type file ...).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -251,29 +246,11 @@ pub struct Map {
 /// Map index: [`key_hash`] to the first entry position with that hash.
 type Index = HashMap<u64, u32, BuildHasherDefault<HashIsKey>>;
 
-/// A seeded hash of a map key, so that the index needs no copies of the keys.
-///
-/// foldhash's fast variant (a small, maintained crate without dependencies)
-/// rather than std's SipHash: every lookup in a large map hashes its key, and
-/// foldhash takes a fraction of SipHash's time on short keys. Templates may
-/// be hostile, so the hash stays keyed against flooding an index with
-/// colliding keys: the seeds are drawn from std's `RandomState`
-/// (operating-system randomness, once per process) instead of foldhash's own
-/// address- and clock-derived default.
+/// A seeded hash of a map key ([`crate::hash`]), so that the index needs no
+/// copies of the keys.
+#[inline]
 fn key_hash(key: &str) -> u64 {
-    static SHARED: OnceLock<SharedSeed> = OnceLock::new();
-    static STATE: OnceLock<SeedableRandomState> = OnceLock::new();
-    let mut hasher = STATE
-        .get_or_init(|| {
-            let os = RandomState::new();
-            let shared = SHARED.get_or_init(|| SharedSeed::from_u64(os.hash_one(0u8)));
-            SeedableRandomState::with_seed(os.hash_one(1u8), shared)
-        })
-        .build_hasher();
-    // The bytes alone: one string per hash needs no terminator (`str::hash`
-    // appends one).
-    hasher.write(key.as_bytes());
-    hasher.finish()
+    crate::hash::hash_str(key)
 }
 
 /// The index keys are already hashes.

@@ -61,7 +61,6 @@ mod config;
 mod document;
 mod enrich;
 mod error;
-mod fxhash;
 mod graph;
 mod inputs;
 mod kind;

@@ -40,11 +40,11 @@
 
 use crate::document::TOPOLOGY;
 use crate::document::{collection_entries, declared_inputs};
-use crate::fxhash::FxHashSet;
 use crate::inputs::FEATURE_KEYS;
 use crate::options::{is_known_option, known_options, RENAMED_OPTIONS};
 use crate::suggest::did_you_mean;
 use v4t_source::{Code, Diagnostic};
+use v4t_yaml::hash::SeededSet;
 use v4t_yaml::{Key, Map, Node, Span, Value};
 
 /// A warning: a [`Diagnostic`] of severity warning, located at the node it
@@ -682,7 +682,7 @@ fn unused_inputs(doc: &Node, tt: &Map, out: &mut Vec<Warning>) {
         return;
     }
     // The declared inputs referred to so far; the walk ends once all are.
-    let mut used: FxHashSet<&str> = FxHashSet::default();
+    let mut used: SeededSet<&str> = SeededSet::default();
     // Inputs named like an element id are that element's condition
     // (`enrich_input_condition`, on unless switched off).
     let input_conditions = tt

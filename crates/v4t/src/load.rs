@@ -6,8 +6,8 @@
 
 use crate::document;
 use crate::error::{Error, Result};
-use crate::fxhash::FxHashSet;
 use v4t_source::{Code, Loader, Sources};
+use v4t_yaml::hash::SeededSet;
 use v4t_yaml::{parse, Map, Node, SourceId, Span, Value};
 
 /// The bundled normative types (written for v4t from the TOSCA 1.3 specification).
@@ -29,7 +29,7 @@ const LOADED_COLLECTIONS: [&str; 8] = [
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LoadedTypes {
     /// Type names per collection, in the order of [`LOADED_COLLECTIONS`].
-    names: [FxHashSet<String>; LOADED_COLLECTIONS.len()],
+    names: [SeededSet<String>; LOADED_COLLECTIONS.len()],
 }
 
 impl LoadedTypes {

@@ -8,11 +8,11 @@
 use crate::document::{self, TOPOLOGY};
 use crate::error::{fail_at, Result};
 
-use crate::fxhash::FxHashMap;
 use crate::graph::{ElementId, Graph, Loc, Owner};
 use crate::load::LoadedTypes;
 use crate::normalize::TYPE_COLLECTIONS;
 use crate::solve::Solution;
+use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Key, Map, Node, Span, Value};
 
 const UNDEFINED: &str = "VINTNER_UNDEFINED";
@@ -380,10 +380,10 @@ impl Transformer<'_> {
     fn template_relations(
         &self,
         rts: &Map,
-    ) -> (Vec<Option<ElementId>>, FxHashMap<&str, ElementId>) {
+    ) -> (Vec<Option<ElementId>>, SeededMap<&str, ElementId>) {
         let g = self.g;
         let mut by_position: Vec<Option<ElementId>> = vec![None; rts.len()];
-        let mut by_name: FxHashMap<&str, ElementId> = FxHashMap::default();
+        let mut by_name: SeededMap<&str, ElementId> = SeededMap::default();
         for &r in &g.relations {
             let Some(t) = g
                 .get(r)

@@ -7,9 +7,9 @@
 //! technology rules, the condition enricher and the encoder share it.
 
 use crate::error::{bail, Error, Result};
-use crate::fxhash::FxHashMap;
 use crate::graph::{ElementId, Graph};
 use crate::normalize::not_a_boolean;
+use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Map, Node};
 
 /// The type collections of the element kinds that have types.
@@ -64,7 +64,7 @@ struct TypeDef {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TypeSystem {
     /// By [`Collection`], in [`Collection::ALL`] order.
-    collections: [FxHashMap<String, TypeDef>; 5],
+    collections: [SeededMap<String, TypeDef>; 5],
 }
 
 impl TypeSystem {
@@ -96,7 +96,7 @@ impl TypeSystem {
         t
     }
 
-    fn collection(&self, c: Collection) -> &FxHashMap<String, TypeDef> {
+    fn collection(&self, c: Collection) -> &SeededMap<String, TypeDef> {
         &self.collections[c as usize]
     }
 

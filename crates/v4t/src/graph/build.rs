@@ -4,9 +4,9 @@
 use super::{is_hosting_name, Cond, Element, ElementId, Graph, Ids, Kind, Loc, Owner};
 use crate::document::{self, Sections};
 use crate::error::{bail, Error, Result};
-use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::normalize::not_a_boolean;
 use crate::options::{Mode, Options};
+use v4t_yaml::hash::{SeededMap, SeededSet};
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::number::format_js;
 use v4t_yaml::{Key, Map, Node, Span, Value};
@@ -121,8 +121,8 @@ pub(crate) fn rebuild(doc: &Node, previous: Graph, options: Options) -> Result<G
     let b = Builder {
         doc,
         copy: Copying::None,
-        template_positions: FxHashMap::default(),
-        used_templates: FxHashSet::default(),
+        template_positions: SeededMap::default(),
+        used_templates: SeededSet::default(),
         id_buf: String::new(),
         has_conditions: false,
         with_conditions: Vec::new(),
@@ -168,7 +168,7 @@ fn build_with(doc: &Node, options: &Options, copy: Copying) -> Result<(Graph, Ve
         doc,
         copy,
         template_positions,
-        used_templates: FxHashSet::default(),
+        used_templates: SeededSet::default(),
         id_buf: String::new(),
         has_conditions: false,
         with_conditions: Vec::new(),
@@ -187,8 +187,8 @@ fn build_with(doc: &Node, options: &Options, copy: Copying) -> Result<(Graph, Ve
             imports: Vec::new(),
             technologies: Vec::new(),
             outputs: Vec::new(),
-            node_index: FxHashMap::default(),
-            group_index: FxHashMap::default(),
+            node_index: SeededMap::default(),
+            group_index: SeededMap::default(),
             relationship_templates,
             ids: Ids::default(),
             sections: Sections::of(doc),
@@ -279,9 +279,9 @@ struct Builder<'d> {
     copy: Copying,
     g: Graph,
     /// Relationship template name -> position in `relationship_templates`.
-    template_positions: FxHashMap<&'d str, u32>,
+    template_positions: SeededMap<&'d str, u32>,
     /// Relationship templates used by a requirement so far.
-    used_templates: FxHashSet<&'d str>,
+    used_templates: SeededSet<&'d str>,
     /// Where [`Builder::add`] writes an id before it goes into the arena
     /// (which holds the container's id it copies).
     id_buf: String,

@@ -19,10 +19,10 @@ pub(crate) use cond::Cond;
 pub(crate) use constraint::Constraint;
 
 use crate::document::{section, section_mut, Section, Sections};
-use crate::fxhash::FxHashMap;
 pub(crate) use crate::kind::Kind;
 use crate::logic::LogicOp;
 use crate::options::Options;
+use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Map, Node, Span};
 
 /// Index of an element in [`Graph::elements`].
@@ -180,8 +180,8 @@ pub(crate) struct Graph {
     pub imports: Vec<ElementId>,
     pub technologies: Vec<ElementId>,
     pub outputs: Vec<ElementId>,
-    node_index: FxHashMap<String, ElementId>,
-    group_index: FxHashMap<String, ElementId>,
+    node_index: SeededMap<String, ElementId>,
+    group_index: SeededMap<String, ElementId>,
     /// Names of the relationship templates, in map order.
     pub relationship_templates: Vec<String>,
     /// The element ids ([`Graph::id`]).

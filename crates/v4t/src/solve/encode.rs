@@ -5,12 +5,12 @@
 
 use crate::document;
 use crate::error::{bail, Error, Result};
-use crate::fxhash::{FxHashMap, FxHasher};
 use crate::graph::{Cond, Constraint, ElementId, Graph, Kind};
 use crate::logic::{Arity, LogicOp};
 use crate::types::TypeSystem;
 use v4t_expr::Evaluator;
 use v4t_sat::{Lit, Solver};
+use v4t_yaml::hash::SeededMap;
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::{Map, Node, Value};
 
@@ -25,13 +25,13 @@ pub(crate) struct Encoder<'a> {
     expressions: Option<&'a Map>,
     /// Named variables other than presence variables: free variables,
     /// `manual.<id>` and `expression.<name>`.
-    names: FxHashMap<String, Lit>,
+    names: SeededMap<String, Lit>,
     /// The names of `names` in creation order (for prefixes).
     pub order: Vec<(String, Lit)>,
     /// Named logic expressions by the address of their definition in
     /// `variability.expressions` (no name hashing): `None` while being
     /// transformed (cycle detection), then their `expression.<name>` variable.
-    named_expressions: FxHashMap<usize, Option<Lit>>,
+    named_expressions: SeededMap<usize, Option<Lit>>,
     /// A free variable named `expression.<name>` exists in `names`, so the
     /// variable of a named expression must be looked up there.
     free_expression_names: bool,
@@ -73,9 +73,9 @@ impl<'a> Encoder<'a> {
             sat: Solver::new(),
             eval,
             expressions,
-            names: FxHashMap::default(),
+            names: SeededMap::default(),
             order: Vec::new(),
-            named_expressions: FxHashMap::default(),
+            named_expressions: SeededMap::default(),
             free_expression_names: false,
             presence_lits: vec![None; graph.elements.len()],
             manual_lits: vec![None; graph.elements.len()],
@@ -814,13 +814,10 @@ fn tag(h: u64) -> u32 {
     (h >> 32) as u32
 }
 
-/// The Fx hash of an id, with its well-mixed high half folded into the
-/// low bits that pick the slot.
+/// The seeded hash of an id ([`v4t_yaml::hash`]: ids are the template's
+/// names), with its high half folded into the low bits that pick the slot.
 fn id_hash(id: &str) -> u64 {
-    use std::hash::Hasher;
-    let mut h = FxHasher::default();
-    h.write(id.as_bytes());
-    let x = h.finish();
+    let x = v4t_yaml::hash::hash_str(id);
     x ^ (x >> 32)
 }
 
