@@ -306,9 +306,6 @@ fn imports(src: &Path) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
             continue;
         }
         let me = module_path(src, &file);
-        let is_mod = file
-            .file_name()
-            .is_some_and(|n| n == "mod.rs" || n == "lib.rs");
         let code = library_code(&fs::read_to_string(&file).unwrap_or_default()).join("\n");
         let mut deps = BTreeSet::new();
         for (start, root) in code
@@ -333,11 +330,7 @@ fn imports(src: &Path) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
             let mut path: Vec<&str> = Vec::new();
             if root == "super" {
                 // `super` of `a/b.rs` is `a`; of `a/mod.rs` (module `a`), the root.
-                let parent = if is_mod {
-                    me.len().saturating_sub(1)
-                } else {
-                    me.len().saturating_sub(1)
-                };
+                let parent = me.len().saturating_sub(1);
                 path.extend(me[..parent].iter().map(String::as_str));
             }
             path.extend(segments);
