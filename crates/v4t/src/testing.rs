@@ -5,6 +5,44 @@ use crate::graph::Graph;
 use crate::options::Options;
 use crate::{document, resolve, NoFiles, Node, ResolveOptions, Sources};
 
+/// A template with every kind of element (types, nodes, relations,
+/// properties, policies, groups, inputs, artifacts, imports, technologies,
+/// outputs), conditions, `implies` and `implied`, shared by the unit tests
+/// of the graph and the solver.
+pub(crate) const ALL_ELEMENTS: &str = "
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  inputs:
+    port: {type: integer, conditions: true}
+  node_templates:
+    web:
+      type: [{web.a: {}}, {web.b: {conditions: false}}]
+      properties:
+        - p: 1
+        - p: {value: 2, conditions: false, implied: false, implies: [[node.vm]]}
+      requirements:
+        - host: vm
+        - db: {node: vm, relationship: r, conditions: true}
+      artifacts:
+        - image: {file: a.tar, properties: [{size: 1}]}
+      technology: [{ansible: {assign: x, conditions: true}}]
+    vm:
+      type: vm
+      implies: [[node.web]]
+  relationship_templates:
+    r:
+      type: rt
+      properties: {q: x}
+  groups:
+    g: {type: tosca.groups.Root, members: [web, [web, db]], properties: {gp: 1}}
+  policies:
+    - pol: {type: p, targets: [g], properties: {pp: 2}}
+  outputs:
+    url: {value: {get_property: [web, p]}}
+imports:
+  - a.yaml
+";
+
 /// Parses a YAML fixture.
 pub(crate) fn doc(yaml: &str) -> Node {
     v4t_yaml::parse(yaml, v4t_yaml::SourceId(0)).expect("fixture parses")

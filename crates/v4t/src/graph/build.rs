@@ -1403,36 +1403,7 @@ mod tests {
     use super::*;
     use crate::testing::{build, normalize, options};
 
-    const TEMPLATE: &str = "
-tosca_definitions_version: tosca_variability_1_0
-topology_template:
-  inputs:
-    port: {type: integer, conditions: true}
-  node_templates:
-    web:
-      type: [{web.a: {}}, {web.b: {conditions: false}}]
-      properties:
-        - p: 1
-        - p: {value: 2, conditions: false, implied: false}
-      requirements:
-        - host: vm
-        - db: {node: vm, relationship: r, conditions: true}
-      artifacts:
-        - image: {file: a.tar, properties: [{size: 1}]}
-      technology: [{ansible: {assign: x, conditions: true}}]
-    vm:
-      type: vm
-  relationship_templates:
-    r:
-      type: rt
-      properties: {q: x}
-  groups:
-    g: {type: tosca.groups.Root, members: [web]}
-  policies:
-    - pol: {type: p, targets: [g]}
-imports:
-  - a.yaml
-";
+    const TEMPLATE: &str = crate::testing::ALL_ELEMENTS;
 
     fn normalized() -> Node {
         let mut d = crate::testing::doc(TEMPLATE);

@@ -644,38 +644,7 @@ mod id_tests {
         (d, g)
     }
 
-    const TEMPLATE: &str = "
-tosca_definitions_version: tosca_variability_1_0
-topology_template:
-  inputs:
-    port: {type: integer}
-  node_templates:
-    web:
-      type: [{web.a: {}}, {web.b: {}}]
-      properties:
-        - p: 1
-        - p: {value: 2, conditions: false}
-      requirements:
-        - host: vm
-        - db: {node: vm, relationship: r}
-      artifacts:
-        - image: {file: a.tar, properties: [{size: 1}]}
-      technology: Ansible
-    vm:
-      type: vm
-  relationship_templates:
-    r:
-      type: rt
-      properties: {q: x}
-  groups:
-    g: {type: tosca.groups.Root, members: [web, [web, db]]}
-  policies:
-    - pol: {type: p, targets: [g]}
-  outputs:
-    url: {value: {get_property: [web, p]}}
-imports:
-  - a.yaml
-";
+    const TEMPLATE: &str = crate::testing::ALL_ELEMENTS;
 
     #[test]
     fn ids_follow_the_identifier_system() {

@@ -564,39 +564,7 @@ mod raw_tests {
         use crate::testing::build;
         use crate::testing::doc;
         use crate::testing::normalize;
-        let mut d = doc("
-tosca_definitions_version: tosca_variability_1_0
-topology_template:
-  inputs:
-    port: {type: integer}
-  node_templates:
-    web:
-      type: [{web.a: {}}, {web.b: {}}]
-      properties:
-        - p: 1
-        - p: {value: 2, conditions: false, implies: [[node.vm]]}
-      requirements:
-        - host: vm
-        - db: {node: vm, relationship: r}
-      artifacts:
-        - image: {file: a.tar, properties: [{size: 1}], type: [{t.a: {}}]}
-      technology: Ansible
-    vm:
-      type: vm
-      implies: [[node.web]]
-  relationship_templates:
-    r:
-      type: rt
-      properties: {q: x}
-  groups:
-    g: {type: tosca.groups.Root, members: [web, [web, db]], properties: {gp: 1}}
-  policies:
-    - pol: {type: p, targets: [g], properties: {pp: 2}}
-  outputs:
-    url: {value: {get_property: [web, p]}}
-imports:
-  - a.yaml
-");
+        let mut d = doc(crate::testing::ALL_ELEMENTS);
         normalize(&mut d).expect("normalizes");
         let g = build(&d).expect("builds");
         let raw = RawDefs::new(&d);
