@@ -370,7 +370,7 @@ fn huge_numbers() {
     expect_error(
         "huge-weight",
         &text,
-        "Weight \"Infinity\" of node \"a\" is larger than 1",
+        "Weight \"Infinity\" of node \"a\" is too large",
         false,
         Some((6, 15)),
     );

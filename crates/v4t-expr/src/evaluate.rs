@@ -462,10 +462,10 @@ impl<'a> Evaluator<'a> {
             None => ",".to_string(),
             Some(d) => js::to_string(Some(&d.value)),
         };
-        Ok(Value::String(js::join(
-            values.iter().map(|n| &n.value),
-            &separator,
-        )))
+        // The items are value expressions (the reference joins them raw,
+        // so `{concat: ..}` became `[object Object]`).
+        let values = self.eval_each(values, span)?;
+        Ok(Value::String(js::join(values.iter(), &separator)))
     }
 
     #[inline(never)]
@@ -487,13 +487,13 @@ impl<'a> Evaluator<'a> {
         let items = list(arg, span)?;
         let first = self.eval_item(items.first(), span)?;
         for (i, item) in items.iter().enumerate() {
+            // By value, lists and maps too (the reference compares them by
+            // identity); NaN is never equal, also to itself.
             let equal = if i == 0 {
-                // The reference compares the first item with itself:
-                // the same object, so only NaN differs.
                 !matches!(*first, Value::Number(n) if n.is_nan())
             } else {
                 let v = self.eval_item(Some(item), span)?;
-                js::strict_equal(defined(&v), defined(&first))
+                js::value_equal(defined(&v), defined(&first), false)
             };
             if !equal {
                 return Ok(Value::Bool(false));
@@ -530,10 +530,19 @@ impl<'a> Evaluator<'a> {
                 ))
             }
         };
-        let lo = bounds.first().map(|n| &n.value);
-        let hi = bounds.get(1).map(|n| &n.value);
+        // The bounds are value expressions (the reference reads them raw).
+        let lo = match bounds.first() {
+            Some(b) => Some(self.eval_item(Some(b), span)?.into_owned()),
+            None => None,
+        };
+        let hi = match bounds.get(1) {
+            Some(b) => Some(self.eval_item(Some(b), span)?.into_owned()),
+            None => None,
+        };
         let x = defined(&x);
-        Ok(Value::Bool(js::le(lo, x) && js::le(x, hi)))
+        Ok(Value::Bool(
+            js::le(lo.as_ref(), x) && js::le(x, hi.as_ref()),
+        ))
     }
 
     #[inline(never)]
@@ -548,24 +557,29 @@ impl<'a> Evaluator<'a> {
                 item_span(items.get(1), span),
             ));
         };
+        // The items are value expressions, compared by value.
+        let values = self.eval_each(values, span)?;
         let x = defined(&x);
         Ok(Value::Bool(
-            values
-                .iter()
-                .any(|v| js::same_value_zero(Some(&v.value), x)),
+            values.iter().any(|v| js::value_equal(Some(v), x, true)),
         ))
     }
 
     #[inline(never)]
     fn op_length(&mut self, op: Op, arg: &Node, span: Span) -> Result<Value> {
         let items = list(arg, span)?;
-        let text = self.eval_item(items.first(), span)?;
-        let Value::String(text) = &*text else {
-            return Err(not_a(
-                json_eval(&text),
-                "not a string",
-                item_span(items.first(), span),
-            ));
+        let value = self.eval_item(items.first(), span)?;
+        // Strings by UTF-16 units, lists by items (the reference rejects lists).
+        let len = match &*value {
+            Value::String(text) => js::utf16_len(text) as f64,
+            Value::Seq(list) => list.len() as f64,
+            _ => {
+                return Err(not_a(
+                    json_eval(&value),
+                    "not a string",
+                    item_span(items.first(), span),
+                ))
+            }
         };
         let n = self.eval_item(items.get(1), span)?;
         // The reference asserts a number here: `length: [b, A]` is an error, not `false`.
@@ -576,7 +590,6 @@ impl<'a> Evaluator<'a> {
                 item_span(items.get(1), span),
             ));
         };
-        let len = js::utf16_len(text) as f64;
         Ok(Value::Bool(match op {
             Op::Length => len == n,
             Op::MinLength => len >= n,
@@ -615,6 +628,18 @@ impl<'a> Evaluator<'a> {
 
     /// Evaluates an argument; a missing one is JavaScript's `undefined`.
     /// Literals (below the depth limit) are borrowed, not copied.
+    /// The items of a list argument, operator expressions evaluated (other
+    /// items, `null` included, as they are).
+    fn eval_each(&mut self, items: &[Node], parent: Span) -> Result<Vec<Value>> {
+        items
+            .iter()
+            .map(|item| match item.value {
+                Value::Map(_) => self.eval_item(Some(item), parent).map(Cow::into_owned),
+                _ => Ok(item.value.clone()),
+            })
+            .collect()
+    }
+
     fn eval_item<'n>(&mut self, item: Option<&'n Node>, parent: Span) -> Result<Cow<'n, Value>> {
         match item {
             Some(item) if self.depth < MAX_DEPTH && is_literal(&item.value) => {
@@ -1010,6 +1035,8 @@ pub(crate) mod tests {
         check("{join: [[a, b, 1]]}", "'a,b,1'");
         check("{join: [[a, null, [1, 2]], '']}", "'a1,2'");
         check("{join: [[a, b], 0]}", "'a0b'");
+        // Items are value expressions (issue 12).
+        check("{join: [[{concat: [a, b]}, {add: [1, 2]}], '-']}", "'ab-3'");
         check_err("{join: [abc, '-']}", "Element \"\"abc\"\" is not an array");
         check_err("{join: []}", "Received undefined condition");
     }
@@ -1034,7 +1061,10 @@ pub(crate) mod tests {
         check("{equal: [1, 1, 2]}", "false");
         check("{equal: [1, '1']}", "false");
         check("{equal: [a, {concat: [a]}]}", "true");
-        check("{equal: [[1], [1]]}", "false");
+        // Lists and maps by value (issue 12; the reference: by identity).
+        check("{equal: [[1], [1]]}", "true");
+        check("{equal: [[1], [1, 2]]}", "false");
+        check("{equal: [{concat: [a]}, a, {token: [a, ' ', 0]}]}", "true");
         check("{equal: [[1]]}", "true");
         check("{equal: [{div: [0, 0]}]}", "false");
         check(
@@ -1072,8 +1102,9 @@ pub(crate) mod tests {
         check("{in_range: [0, [0, 1]]}", "true");
         check("{in_range: [2, [0, 1]]}", "false");
         check("{in_range: [{add: [1]}, [0, 1]]}", "true");
-        // The bounds are not evaluated.
-        check("{in_range: [1, [{add: [0]}, 2]]}", "false");
+        // The bounds are value expressions (issue 12).
+        check("{in_range: [1, [{add: [0]}, 2]]}", "true");
+        check("{in_range: [3, [0, {add: [1, 1]}]]}", "false");
         check("{in_range: [1, [0]]}", "false");
         check_err("{in_range: [1, 5]}", "Element \"5\" is not an array");
         check_err("{in_range: [1]}", "Element \"undefined\" is not an array");
@@ -1086,7 +1117,8 @@ pub(crate) mod tests {
         check("{valid_values: [2, [0, 1]]}", "false");
         check("{valid_values: [1, ['1']]}", "false");
         check("{valid_values: [.nan, [.nan]]}", "true");
-        check("{valid_values: [[1], [[1]]]}", "false");
+        check("{valid_values: [[1], [[1]]]}", "true");
+        check("{valid_values: [ab, [x, {concat: [a, b]}]]}", "true");
         check_err("{valid_values: [1, 1]}", "Element \"1\" is not an array");
         check_err("{valid_values: [1]}", "Received undefined condition");
     }
@@ -1101,7 +1133,11 @@ pub(crate) mod tests {
         check("{min_length: ['hallo', 6]}", "false");
         check("{max_length: ['hallo', 5]}", "true");
         check("{max_length: ['hallo', 4]}", "false");
-        check_err("{length: [[1], 1]}", "Element \"[1]\" is not a string");
+        // Lists by their items (issue 12).
+        check("{length: [[1, 2], 2]}", "true");
+        check("{min_length: [[1], 2]}", "false");
+        check("{max_length: [[], 0]}", "true");
+        check_err("{length: [true, 1]}", "Element \"true\" is not a string");
         check_err("{min_length: [1, 1]}", "Element \"1\" is not a string");
         check_err("{max_length: ['a']}", "Received undefined condition");
         // The second argument must be a number (issue 17, item 3).

@@ -68,10 +68,29 @@ pub(crate) fn strict_equal(a: Option<&Value>, b: Option<&Value>) -> bool {
     }
 }
 
-/// `SameValueZero` (used by `Array#includes`): `===`, except that `NaN` equals `NaN`.
-pub(crate) fn same_value_zero(a: Option<&Value>, b: Option<&Value>) -> bool {
+/// Equality by value: `===` for scalars (dates by time), lists item by
+/// item, maps entry by entry whatever their order; `NaN` equals `NaN` only
+/// if `nan_equal` (`SameValueZero`). The reference compares lists and maps
+/// by object identity, so two equal lists were never `equal`.
+pub(crate) fn value_equal(a: Option<&Value>, b: Option<&Value>, nan_equal: bool) -> bool {
     match (a, b) {
-        (Some(Value::Number(x)), Some(Value::Number(y))) => x == y || (x.is_nan() && y.is_nan()),
+        (Some(Value::Number(x)), Some(Value::Number(y))) => {
+            x == y || (nan_equal && x.is_nan() && y.is_nan())
+        }
+        (Some(Value::Timestamp(x)), Some(Value::Timestamp(y))) => x == y,
+        (Some(Value::Seq(x)), Some(Value::Seq(y))) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|(p, q)| value_equal(Some(&p.value), Some(&q.value), nan_equal))
+        }
+        (Some(Value::Map(x)), Some(Value::Map(y))) => {
+            x.len() == y.len()
+                && x.iter().all(|(k, p)| {
+                    y.get(&k.name)
+                        .is_some_and(|q| value_equal(Some(&p.value), Some(&q.value), nan_equal))
+                })
+        }
         _ => strict_equal(a, b),
     }
 }
@@ -366,8 +385,25 @@ mod tests {
         assert!(!strict_equal(Some(&n(f64::NAN)), Some(&n(f64::NAN))));
         let list = Value::Seq(vec![Node::number(1.0)]);
         assert!(!strict_equal(Some(&list), Some(&list.clone())));
-        assert!(same_value_zero(Some(&n(f64::NAN)), Some(&n(f64::NAN))));
         assert!(!strict_equal(None, Some(&Value::Null)));
+    }
+
+    #[test]
+    fn value_equality_compares_lists_and_maps_by_content() {
+        let list = |items: &[f64]| Value::Seq(items.iter().map(|&x| Node::number(x)).collect());
+        assert!(value_equal(
+            Some(&list(&[1.0, 2.0])),
+            Some(&list(&[1.0, 2.0])),
+            false
+        ));
+        assert!(!value_equal(
+            Some(&list(&[1.0])),
+            Some(&list(&[1.0, 2.0])),
+            false
+        ));
+        assert!(!value_equal(Some(&n(f64::NAN)), Some(&n(f64::NAN)), false));
+        assert!(value_equal(Some(&n(f64::NAN)), Some(&n(f64::NAN)), true));
+        assert!(!value_equal(Some(&n(1.0)), Some(&s("1")), true));
     }
 
     #[test]

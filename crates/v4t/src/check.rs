@@ -2,9 +2,9 @@
 //! elements, in the reference's order; the first violation is the error
 //! (part 2, section 7).
 
-use crate::error::{fail_at, Result};
+use crate::error::{fail_at, Error, Result};
 
-use crate::graph::{ElementId, Graph};
+use crate::graph::{ElementId, Graph, Kind};
 use crate::solve::Solution;
 
 /// Runs every enabled check; a hosting cycle among present nodes is always
@@ -109,11 +109,15 @@ impl Checker<'_> {
                 .chain(&g.policies)
                 .chain(&g.artifacts);
             for &x in containers.filter(|&&x| present(x)) {
-                let types = &g.get(x).types;
-                if !types.iter().any(|&t| present(t)) {
+                let mut present_types = self.present_of(&g.get(x).types);
+                if present_types.next().is_none() {
                     fail_at!(g, x, "{} has no type", g.Display(x));
                 }
-                ambiguous_names(g, types, &present)?;
+                // Exactly one present type (spec check 9); the reference only
+                // rejects two of the same name and silently takes the first.
+                if let Some(second) = present_types.next() {
+                    fail_at!(g, second, "{} is ambiguous", g.Display(second));
+                }
             }
         }
         Ok(())
@@ -193,8 +197,9 @@ impl Checker<'_> {
         if c.ambiguous_input {
             ambiguous_names(g, &g.inputs, &present)?;
         }
-        // The reference guards the input-consumption check with the output flag.
-        if c.unproduced_output {
+        // `unconsumed_input_check` (the reference guards this check with
+        // `unproduced_output_check`; their defaults agree).
+        if c.unconsumed_input {
             for i in self.present_of(&g.inputs) {
                 if self.present_of(&g.get(i).consumers).next().is_none() {
                     fail_at!(g, i, "{} is not consumed", g.Display(i));
@@ -282,9 +287,26 @@ fn missing_container(
     present: &impl Fn(ElementId) -> bool,
 ) -> Result<()> {
     for &x in ids.iter().filter(|&&x| present(x)) {
-        if g.get(x).container.is_some_and(|c| !present(c)) {
-            fail_at!(g, x, "Container of {} does not exist", g.display(x));
+        let Some(c) = g.get(x).container.filter(|&c| !present(c)) else {
+            continue;
+        };
+        let error = Error::at(
+            format!("Container of {} does not exist", g.display(x)),
+            g.get(x).span,
+        )
+        .in_element(g.id(x));
+        // Enriched templates never get here for types (a type follows its
+        // container); say what to do for templates resolved without.
+        if g.get(x).kind == Kind::Type {
+            return Err(error.with_note(
+                format!(
+                    "the conditions of the type hold while those of {} do not: give the type the same conditions or enable `type_default_condition` or `type_pruning`",
+                    g.display(c)
+                ),
+                g.get(c).span,
+            ));
         }
+        return Err(error);
     }
     Ok(())
 }
@@ -327,10 +349,6 @@ mod tests {
                 "Container of property \"p@0\" of node \"a\" does not exist",
             ),
             (
-                "    a: {type: t, conditions: false}\n",
-                "Container of type \"t@0\" of node \"a\" does not exist",
-            ),
-            (
                 "    a: {type: t, properties: [{p: 1}, {p: 2}]}\n",
                 "Property \"p@1\" of node \"a\" is ambiguous",
             ),
@@ -346,8 +364,33 @@ mod tests {
                 "    a: {type: [{t: {conditions: false}}]}\n",
                 "Node \"a\" has no type",
             ),
+            (
+                "    a: {type: [{t: {}}, {u: {}}]}\n",
+                "Type \"u@1\" of node \"a\" is ambiguous",
+            ),
         ] {
             assert_eq!(resolve(nodes).unwrap_err(), message, "{nodes}");
+        }
+    }
+
+    /// A type follows its container: an absent node's types are absent,
+    /// also without type default conditions or pruning (the spec's own
+    /// `is_prod` example failed the type container check, issue 12).
+    #[test]
+    fn types_of_absent_nodes_are_absent() {
+        for nodes in [
+            "    a: {type: t, conditions: false}\n",
+            "    a: {type: [{t: {conditions: true}}, {u: {default_alternative: true}}], conditions: false}\n",
+        ] {
+            let t = format!("tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n{nodes}    b: {{type: t}}\n");
+            let out = resolve_text(&t, &[], None).expect("resolves");
+            let names: Vec<&str> = out
+                .get("topology_template")
+                .and_then(|t| t.get("node_templates"))
+                .and_then(|n| n.as_map())
+                .map(|m| m.keys().collect())
+                .unwrap_or_default();
+            assert_eq!(names, vec!["b"], "{nodes}");
         }
     }
 
@@ -405,5 +448,41 @@ topology_template:
                 .unwrap_err(),
             "Node \"b\" expected to have a hosting relation"
         );
+    }
+
+    /// `unconsumed_input_check` guards the check that present inputs are
+    /// consumed; `unproduced_output_check` only the output check (issue 12).
+    #[test]
+    fn unconsumed_inputs_have_their_own_check() {
+        let t = |options: &str| {
+            format!("tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    options: {options}\n  inputs:\n    x: {{type: string}}\n  node_templates:\n    a: {{type: t}}\n")
+        };
+        assert_eq!(
+            resolve_text(&t("{unconsumed_input_check: true}"), &[], None).unwrap_err(),
+            "Input \"x@0\" is not consumed"
+        );
+        assert!(resolve_text(&t("{unproduced_output_check: true}"), &[], None).is_ok());
+    }
+
+    /// Resolved without enrichment, a type of an absent node is present:
+    /// the error says what to do.
+    #[test]
+    fn type_container_errors_name_the_remedy() {
+        let mut sources = crate::Sources::new();
+        let id = sources.add(
+            "template.yaml",
+            "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n    a: {type: t, conditions: false}\n",
+        );
+        let options = crate::ResolveOptions {
+            enrich: false,
+            ..crate::ResolveOptions::default()
+        };
+        let e = crate::resolve(&mut sources, id, &mut crate::NoFiles, &options).unwrap_err();
+        assert_eq!(
+            e.message,
+            "Container of type \"t@0\" of node \"a\" does not exist"
+        );
+        assert_eq!(e.notes.len(), 1);
+        assert!(e.notes[0].message.contains("`type_default_condition`"));
     }
 }

@@ -3,11 +3,10 @@
 //! `mandatory`, `optional`, `choices`, `alternatives`, `requires` and
 //! `excludes` (part 2, 2.6).
 
-use crate::document;
-use crate::document::declared_inputs;
+use crate::document::{self, declared_inputs};
 use crate::error::{bail, Error, Result};
 use crate::suggest::did_you_mean;
-use v4t_expr::deep_merge;
+use v4t_expr::{deep_merge, Evaluator};
 use v4t_sat::{Lit, Solver};
 use v4t_source::{Code, Diagnostic};
 use v4t_yaml::json::to_json;
@@ -110,14 +109,30 @@ fn targets(n: &Node, allow_string: bool) -> Result<Vec<String>> {
         .collect()
 }
 
-/// The feature-model check (2.6); a no-op unless some input uses a feature key.
-pub(crate) fn validate(doc: &Node, assigned: &Map) -> Result<()> {
-    let Some(defs) = document::variability(doc)
+/// Checks the variability inputs before solving: the feature model (2.6),
+/// then the declared type and constraints of every input with a value
+/// ([`check_types`]; after the feature model, whose error the conformance
+/// test `variability-inputs/requires-throw-truthy` expects for a `boolean`
+/// input with the default `yes`). `now_ms` is the clock for
+/// `default_expression`s.
+pub(crate) fn validate(doc: &Node, assigned: &Map, now_ms: f64) -> Result<()> {
+    let variability = document::variability(doc);
+    let Some(defs) = variability
         .and_then(|v| v.get("inputs"))
         .and_then(Node::as_map)
     else {
         return Ok(());
     };
+    let expressions = variability
+        .and_then(|v| v.get("expressions"))
+        .and_then(Node::as_map);
+    let mut eval = Evaluator::new(Some(defs), expressions, assigned.clone(), now_ms);
+    check_feature_model(defs, assigned, &mut eval)?;
+    check_types(defs, assigned, &mut eval)
+}
+
+/// The feature-model check (2.6); a no-op unless some input uses a feature key.
+fn check_feature_model(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> Result<()> {
     let has_key = |d: &Node| {
         FEATURE_KEYS
             .iter()
@@ -126,35 +141,44 @@ pub(crate) fn validate(doc: &Node, assigned: &Map) -> Result<()> {
     if !defs.iter().any(|(_, d)| has_key(d)) {
         return Ok(());
     }
-    let value_of = |name: &str, d: &Node| -> Option<Node> {
-        assigned
+    // The assigned value, else the default, else the value of the default
+    // expression (which the reference ignores here).
+    let mut value_of = |name: &str, d: &Node| -> Result<Option<Node>> {
+        let value = assigned
             .get(name)
             .filter(|v| v.is_defined())
-            .or_else(|| d.get("default").filter(|v| v.is_defined()))
-            .cloned()
+            .or_else(|| d.get("default").filter(|v| v.is_defined()));
+        if let Some(v) = value {
+            return Ok(Some(v.clone()));
+        }
+        if d.get("default_expression").is_some_and(Node::is_defined) {
+            let v = eval
+                .variability_input(name, d.span)
+                .map_err(|e| Error::at(e.message, e.span))?;
+            return Ok(Some(Node::new(v, d.span)));
+        }
+        Ok(None)
     };
     let targeted = targeted_names(defs);
     let mut model = FeatureModel::default();
     for (k, d) in defs.iter() {
         let name = k.name.as_str();
-        if !targeted.iter().any(|t| t == name) && value_of(name, d).is_none() {
+        if !targeted.iter().any(|t| t == name) && value_of(name, d)?.is_none() {
             bail!(
                 k.span,
                 "Variability input \"{name}\" is not targeted and not assigned"
             );
         }
         let me = model.var(name);
-        // `optional` given as a string is copied into `mandatory` by the reference.
-        let optional_string = d.get("optional").and_then(Node::as_str).is_some();
         for key in FEATURE_KEYS {
             if let Some(n) = d.get(key).filter(|n| n.is_defined()) {
-                model.feature(me, key, n, optional_string)?;
+                model.feature(me, key, n)?;
             }
         }
     }
     for (k, d) in defs.iter() {
         let me = model.var(&k.name);
-        let truthy = value_of(&k.name, d).is_some_and(|v| match v.value {
+        let truthy = value_of(&k.name, d)?.is_some_and(|v| match v.value {
             v4t_yaml::Value::Bool(b) => b,
             v4t_yaml::Value::Number(n) => n != 0.0,
             _ => true,
@@ -220,7 +244,7 @@ impl FeatureModel {
     }
 
     /// Requires what feature key `key` (value `n`) of input `me` says.
-    fn feature(&mut self, me: Lit, key: &str, n: &Node, optional_string: bool) -> Result<()> {
+    fn feature(&mut self, me: Lit, key: &str, n: &Node) -> Result<()> {
         match key {
             "mandatory" => {
                 for t in self.targets(n, true)? {
@@ -228,23 +252,14 @@ impl FeatureModel {
                     self.sat.require(eq);
                 }
             }
-            "optional" => {
-                if optional_string {
-                    for t in self.targets(n, true)? {
-                        let eq = self.sat.iff(me, t);
-                        self.sat.require(eq);
-                    }
-                }
-                for t in self.targets(n, false)? {
+            // A chosen optional input requires its parent. The spec's
+            // `choices` ("none, one, or multiple") are the same; the
+            // reference requires at least one choice.
+            "optional" | "choices" => {
+                for t in self.targets(n, key == "optional")? {
                     let imp = self.sat.implies(t, me);
                     self.sat.require(imp);
                 }
-            }
-            "choices" => {
-                let ts = self.targets(n, false)?;
-                let any = self.sat.or(&ts);
-                let imp = self.sat.implies(me, any);
-                self.sat.require(imp);
             }
             "alternatives" => {
                 let ts = self.targets(n, false)?;
@@ -258,15 +273,47 @@ impl FeatureModel {
                     self.sat.require(imp);
                 }
             }
+            // Not both (the reference fails on any `excludes`).
             "excludes" => {
-                // The reference negates the whole list, which its solver rejects.
-                let ts = targets(n, true)?;
-                bail!(n.span, "{} is not a Formula or Term", ts.join(","));
+                for t in self.targets(n, true)? {
+                    self.sat.add_clause(&[!me, !t]);
+                }
             }
             _ => {}
         }
         Ok(())
     }
+}
+
+/// Variability inputs are input parameters: an assigned value (or a
+/// `default`) must have the declared `type` and satisfy the `constraints`
+/// (TOSCA 1.3, [`crate::tosca_types`]). The value checked is the one
+/// conditions read, i.e. after evaluating it as a value expression; a value
+/// whose evaluation fails is left to the place that reads it.
+fn check_types(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> Result<()> {
+    for (k, d) in defs.iter() {
+        let name = k.name.as_str();
+        let checked = ["type", "constraints"]
+            .iter()
+            .any(|key| d.get(key).is_some_and(Node::is_defined));
+        let given = assigned.get(name).is_some_and(Node::is_defined)
+            || d.get("default").is_some_and(Node::is_defined);
+        if !checked || !given {
+            continue;
+        }
+        let Ok(value) = eval.variability_input(name, k.span) else {
+            continue;
+        };
+        if let Some(v) = crate::tosca_types::violation(d, &value) {
+            let shown = v4t_yaml::json::to_json(&Node::new(value, Span::NONE));
+            bail!(
+                v.span,
+                "Variability input \"{name}\" with value {shown} violates {}",
+                v.rule
+            );
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -353,7 +400,7 @@ topology_template:
             "topology_template:\n  variability:\n    inputs:\n{defs}"
         ));
         let a = doc(assigned);
-        validate(&d, a.as_map().unwrap_or(&Map::new()))
+        validate(&d, a.as_map().unwrap_or(&Map::new()), 0.0)
     }
 
     #[test]
@@ -364,11 +411,18 @@ topology_template:
             "Variability inputs constraints are violated"
         );
         assert!(validate_text(defs, "a: false").is_ok());
-        let excludes = "      a: {excludes: b}\n      b: {default: false}\n";
-        assert_eq!(
-            validate_text(excludes, "a: true").unwrap_err().message,
-            "b is not a Formula or Term"
-        );
+        // `excludes` (string or list): not both.
+        for excludes in [
+            "      a: {excludes: b}\n      b: {default: true}\n",
+            "      a: {excludes: [c, b]}\n      b: {default: true}\n      c: {default: false}\n",
+        ] {
+            assert_eq!(
+                validate_text(excludes, "a: true").unwrap_err().message,
+                "Variability inputs constraints are violated"
+            );
+            assert!(validate_text(excludes, "a: false").is_ok());
+            assert!(validate_text(excludes, "{a: true, b: false}").is_ok());
+        }
         let untargeted = "      a: {requires: b}\n      b: {}\n      c: {}\n";
         assert_eq!(
             validate_text(untargeted, "a: false").unwrap_err().message,
@@ -378,6 +432,70 @@ topology_template:
         assert_eq!(
             validate_text(choices, "a: true").unwrap_err().message,
             "Element \"\"b\"\" is not an array"
+        );
+    }
+
+    /// `optional` takes a string or a list; `optional` and `choices`
+    /// targets require their parent, and `choices` allows none of them.
+    #[test]
+    fn feature_model_optional_and_choices() {
+        for key in ["optional: b", "optional: [b]", "choices: [b, c]"] {
+            let defs = format!(
+                "      a: {{{key}}}\n      b: {{default: false}}\n      c: {{default: false}}\n"
+            );
+            assert!(
+                validate_text(&defs, "a: true").is_ok(),
+                "{key}: none chosen"
+            );
+            assert!(validate_text(&defs, "{a: true, b: true}").is_ok(), "{key}");
+            assert_eq!(
+                validate_text(&defs, "{a: false, b: true}")
+                    .unwrap_err()
+                    .message,
+                "Variability inputs constraints are violated",
+                "{key}: a choice requires its parent"
+            );
+        }
+    }
+
+    /// An input with only a `default_expression` has a value: its result.
+    #[test]
+    fn feature_model_reads_default_expressions() {
+        let defs = "      a: {requires: b}\n      b: {default_expression: {equal: [1, 1]}}\n      c: {default_expression: {variability_input: b}}\n";
+        assert!(validate_text(defs, "a: true").is_ok());
+        let defs = defs.replace("[1, 1]", "[1, 2]");
+        assert_eq!(
+            validate_text(&defs, "a: true").unwrap_err().message,
+            "Variability inputs constraints are violated"
+        );
+    }
+
+    /// Assigned values and defaults must have the declared type and satisfy
+    /// the constraints; the error names the input, its value and the rule.
+    #[test]
+    fn values_have_the_declared_type_and_constraints() {
+        let defs = "      port: {type: integer, constraints: [{greater_than: 0}, {less_or_equal: 65535}]}\n";
+        assert!(validate_text(defs, "port: 80").is_ok());
+        assert!(
+            validate_text(defs, "{}").is_ok(),
+            "no value, nothing to check"
+        );
+        let e = validate_text(defs, "port: abc").unwrap_err();
+        assert_eq!(
+            e.message,
+            "Variability input \"port\" with value \"abc\" violates type \"integer\""
+        );
+        assert_eq!((e.span.line, e.span.col), (4, 20));
+        assert_eq!(
+            validate_text(defs, "port: 70000").unwrap_err().message,
+            "Variability input \"port\" with value 70000 violates {\"less_or_equal\":65535}"
+        );
+        // A default counts, after evaluation as a value expression.
+        let defaults = "      mode: {type: string, default: {concat: [de, v]}, constraints: [{valid_values: [dev, prod]}]}\n";
+        assert!(validate_text(defaults, "{}").is_ok());
+        assert_eq!(
+            validate_text(defaults, "mode: test").unwrap_err().message,
+            "Variability input \"mode\" with value \"test\" violates {\"valid_values\":[\"dev\",\"prod\"]}"
         );
     }
 

@@ -72,6 +72,7 @@ mod options;
 mod report;
 mod solve;
 mod suggest;
+mod tosca_types;
 mod transform;
 mod types;
 mod validate;
@@ -197,9 +198,9 @@ pub fn resolve_observed(
     let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref(), warnings)
         .map_err(code(Code::InvalidInput))?;
     let (config, graph) = resolver_graph(&mut doc, version, enriched)?;
-    inputs::validate(&doc, &assigned).map_err(code(Code::InvalidInput))?;
-    observe(Stage::Graph);
     let now_ms = options.now_ms.unwrap_or(0.0);
+    inputs::validate(&doc, &assigned, now_ms).map_err(code(Code::InvalidInput))?;
+    observe(Stage::Graph);
     let solution = solve::solve(&doc, &graph, &config.types, assigned, now_ms)
         .map_err(code(Code::InvalidCondition))?;
     observe(Stage::Solve);

@@ -76,7 +76,13 @@ pub(crate) fn load(
             &mut doc,
             loader,
             "qualities",
-            &["qualities.yaml", "lib/qualities.yaml"],
+            // The reference's names, then the spec's.
+            &[
+                "qualities.yaml",
+                "lib/qualities.yaml",
+                "rules.yaml",
+                "lib/rules.yaml",
+            ],
         )?;
     }
     let loaded = load_types(sources, &mut doc, loader)?;
@@ -229,5 +235,97 @@ pub(crate) fn remove_loaded_types(doc: &mut Node, loaded: &LoadedTypes) {
         if types.is_empty() {
             root.remove(collection);
         }
+    }
+}
+
+#[cfg(test)]
+mod rules_tests {
+    use crate::{resolve, Loader, ResolveOptions, Sources};
+    use v4t_yaml::json::to_json;
+
+    /// Files beside the template, from memory.
+    struct Files(Vec<(&'static str, &'static str)>);
+
+    impl Loader for Files {
+        fn read(&mut self, path: &str) -> Result<Option<String>, String> {
+            Ok(self
+                .0
+                .iter()
+                .find(|(p, _)| *p == path)
+                .map(|(_, t)| t.to_string()))
+        }
+
+        fn lib_files(&mut self) -> Vec<String> {
+            Vec::new()
+        }
+    }
+
+    const TEMPLATE: &str = "tosca_definitions_version: tosca_variability_1_0_rc_3
+node_types:
+  application: {}
+  terraform_host: {}
+topology_template:
+  variability:
+    options: {hosting_stack_constraint: false}
+  node_templates:
+    app:
+      type: application
+      anchor: true
+      requirements: [{host: vm}]
+    vm: {type: terraform_host, managed: false}
+";
+
+    /// The node types of the resolved template, by node.
+    fn types(files: Vec<(&'static str, &'static str)>, template: &str) -> String {
+        let mut sources = Sources::new();
+        let id = sources.add("template.yaml", template);
+        let out = resolve(
+            &mut sources,
+            id,
+            &mut Files(files),
+            &ResolveOptions::default(),
+        )
+        .map(|r| r.template)
+        .map_err(|e| e.message.clone())
+        .expect("resolves");
+        let nodes = out
+            .get("topology_template")
+            .and_then(|t| t.get("node_templates"))
+            .expect("nodes");
+        to_json(nodes)
+    }
+
+    /// The spec's rules: map form `{<technology>: [rules]}`, a single
+    /// hosting type, in the default file `rules.yaml` (issue 12).
+    #[test]
+    fn spec_form_rules_from_rules_yaml() {
+        let rules = "- {component: other, technology: ansible}\n";
+        let spec_rules = "terraform:\n  - component: application\n    hosting: terraform_host\n";
+        let want = r#"{"app":{"type":"application~application::terraform@terraform_host","requirements":[{"host":"vm"}]},"vm":{"type":"terraform_host"}}"#;
+        assert_eq!(types(vec![("rules.yaml", spec_rules)], TEMPLATE), want);
+        assert_eq!(types(vec![("lib/rules.yaml", spec_rules)], TEMPLATE), want);
+        // `qualities.yaml` (the reference's name) comes first.
+        let other = types(
+            vec![("qualities.yaml", spec_rules), ("rules.yaml", rules)],
+            TEMPLATE,
+        );
+        assert_eq!(other, want);
+        // Inline, too.
+        let inline = TEMPLATE.replace(
+            "    options: {hosting_stack_constraint: false}\n",
+            "    options: {hosting_stack_constraint: false}\n    qualities:\n      terraform: [{component: application, hosting: terraform_host}]\n",
+        );
+        assert_eq!(types(vec![], &inline), want);
+    }
+
+    /// `technology: [ansible]`: plain technology names (issue 12).
+    #[test]
+    fn technology_lists_of_names() {
+        let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    app: {type: app, technology: [Ansible]}
+";
+        assert_eq!(types(vec![], t), r#"{"app":{"type":"app~app::ansible"}}"#);
     }
 }

@@ -25,8 +25,9 @@ pub(crate) const TYPE_COLLECTIONS: [(&str, &str); 8] = [
     ("interface_types", "tosca.interfaces.Root"),
     ("node_types", "tosca.nodes.Root"),
     ("policy_types", "tosca.policies.Root"),
-    // The reference's typo, visible in the output of user types.
-    ("relationship_types", "tosca.relationship.Root"),
+    // The TOSCA 1.3 name; the reference writes `tosca.relationship.Root`,
+    // which does not exist (docs/spec-deviations.md).
+    ("relationship_types", "tosca.relationships.Root"),
 ];
 
 /// Normalises `doc` in place; `automatic` is the option
@@ -334,6 +335,14 @@ fn normalize_technologies(node: &mut Node, automatic: bool) -> Result<()> {
     }
     if let Some(list) = tech.as_seq_mut() {
         for item in list.iter_mut() {
+            // `technology: [ansible, terraform]`: plain names (the reference
+            // ignores them).
+            if let Value::String(name) = &item.value {
+                let key = Key::new(name.clone(), item.span);
+                let mut single = Map::with_capacity(1);
+                single.push(key, Node::new(Value::Map(Map::new()), item.span));
+                item.value = Value::Map(single);
+            }
             let Some(m) = item.as_map_mut() else { continue };
             let entries = std::mem::take(m).into_entries();
             let mut renamed = Map::with_capacity(entries.len());
@@ -362,10 +371,34 @@ fn normalize_technologies(node: &mut Node, automatic: bool) -> Result<()> {
 }
 
 /// Validates technology rules (3.7): weight defaults to 1, hosting to `[]`.
+/// The spec's map form `{<technology>: [<rule>, ..]}` becomes the list form
+/// with `technology` set in each rule, and a single hosting type a
+/// one-element stack (the reference ignores the map form and rejects the
+/// string).
 fn normalize_rules(rules: &mut Node) -> Result<()> {
     let span = rules.span;
+    if let Value::Map(m) = &mut rules.value {
+        let mut list = Vec::new();
+        for (technology, group) in std::mem::take(m).into_entries() {
+            let items = match group.value {
+                Value::Seq(items) => items,
+                _ => vec![group],
+            };
+            for mut rule in items {
+                if let Some(r) = rule.as_map_mut() {
+                    if !r.get("technology").is_some_and(Node::is_defined) {
+                        let name =
+                            Node::new(Value::String(technology.name.clone()), technology.span);
+                        r.insert("technology", name);
+                    }
+                }
+                list.push(rule);
+            }
+        }
+        rules.value = Value::Seq(list);
+    }
     let Some(list) = rules.as_seq_mut() else {
-        if rules.as_map().is_some() || rules.is_null() {
+        if rules.is_null() {
             return Ok(());
         }
         return Err(Error::at("Rules not loaded", span));
@@ -400,6 +433,10 @@ fn normalize_rules(rules: &mut Node) -> Result<()> {
         match m.get("hosting") {
             None => m.insert("hosting", Node::seq(Vec::new())),
             Some(h) if h.is_null() => m.insert("hosting", Node::seq(Vec::new())),
+            Some(h) if h.as_str().is_some() => {
+                let h = h.clone();
+                m.insert("hosting", Node::new(Value::Seq(vec![h.clone()]), h.span));
+            }
             Some(h) => {
                 let Some(items) = h.as_seq() else {
                     return Err(Error::at(
@@ -713,5 +750,20 @@ topology_template:
             ],
         );
         assert_eq!(flag.as_str(), Some("a"));
+    }
+
+    /// Types without `derived_from` derive from their category's root; for
+    /// relationship types the TOSCA 1.3 `tosca.relationships.Root` (issue 12).
+    #[test]
+    fn entity_types_derive_from_the_tosca_roots() {
+        let d = norm("relationship_types:\n  my.Rel: {}\nnode_types:\n  my.Node: {}\n");
+        assert_eq!(
+            at(&d, &["relationship_types", "my.Rel", "derived_from"]).as_str(),
+            Some("tosca.relationships.Root")
+        );
+        assert_eq!(
+            at(&d, &["node_types", "my.Node", "derived_from"]).as_str(),
+            Some("tosca.nodes.Root")
+        );
     }
 }

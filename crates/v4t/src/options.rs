@@ -200,6 +200,9 @@ const GLOBAL_OPTION_KEYS: &[&str] = &[
     "property_container_constraint",
     "type_container_constraint",
     "required_hosting_constraint",
+    // The latest draft's wider keys of the hosting and technology constraints.
+    "hosting_stack_constraint",
+    "technology_constraint",
     "single_hosting_constraint",
     "required_technology_constraint",
     "unique_property_constraint",
@@ -330,10 +333,6 @@ pub(crate) const RENAMED_OPTIONS: &[(&str, &str)] = &[
         "ambiguous_property_check",
     ),
     ("optimization", "optimization_topology"),
-    // Names in the latest draft that the reference implementation reads
-    // under another name.
-    ("hosting_stack_constraint", "required_hosting_constraint"),
-    ("technology_constraint", "required_technology_constraint"),
 ];
 
 /// Default-condition and pruning switches of one element kind (or element).
@@ -366,6 +365,8 @@ pub(crate) enum ModeToken {
     Target,
     /// `incoming`: a present incoming relation with a present source.
     Incoming,
+    /// `relation`: the spec's per-node name of `incoming`.
+    Relation,
     /// `incomingnaive`: a present incoming relation.
     IncomingNaive,
     /// `outgoing`: a present outgoing relation with a present target.
@@ -382,6 +383,8 @@ pub(crate) enum ModeToken {
     Consuming,
     /// `managed`: a technology that manages the artifact is present.
     Managed,
+    /// `technology`: the spec's name of `managed`.
+    Technology,
     /// `other`: no other technology of the node is present.
     Other,
     /// `scenario`: the technology's scenario is realised.
@@ -402,6 +405,7 @@ impl ModeToken {
             "source" => ModeToken::Source,
             "target" => ModeToken::Target,
             "incoming" => ModeToken::Incoming,
+            "relation" => ModeToken::Relation,
             "incomingnaive" => ModeToken::IncomingNaive,
             "outgoing" => ModeToken::Outgoing,
             "outgoingnaive" => ModeToken::OutgoingNaive,
@@ -410,6 +414,7 @@ impl ModeToken {
             "container" => ModeToken::Container,
             "consuming" => ModeToken::Consuming,
             "managed" => ModeToken::Managed,
+            "technology" => ModeToken::Technology,
             "other" => ModeToken::Other,
             "scenario" => ModeToken::Scenario,
             "produced" => ModeToken::Produced,
@@ -514,6 +519,7 @@ pub(crate) struct Checks {
     pub expected_incoming_relation: bool,
     pub expected_artifact: bool,
     pub expected_technology: bool,
+    pub unconsumed_input: bool,
     pub unproduced_output: bool,
 }
 
@@ -638,14 +644,30 @@ impl Raw<'_> {
         }
     }
 
-    /// user ?? mode ?? fallback, for a switch of `kind` (`None`: general).
-    fn chain(&self, kind: Option<Kind>, switch: Switch, fallback: bool) -> Result<bool> {
-        let mode = self
-            .mode
+    /// The mode's value of a switch of `kind` (`None`: general), if its
+    /// table sets it.
+    fn mode(&self, kind: Option<Kind>, switch: Switch) -> Option<bool> {
+        self.mode
             .iter()
             .find(|(k, s, _)| *k == kind && *s == switch)
-            .map(|(_, _, v)| *v);
-        Ok(self.user(&switch.key(kind))?.or(mode).unwrap_or(fallback))
+            .map(|(_, _, v)| *v)
+    }
+
+    /// The user's value of the most specific of `keys` (specific to
+    /// general) that has one, else the mode's, else `false`: more specific
+    /// options override wider ones, and the mode is the widest of all (the
+    /// reference lets the mode's specific keys beat the user's general ones,
+    /// so `pruning: true` never reached inputs in v1 and rc_2).
+    fn layered(&self, keys: &[(Option<Kind>, Switch)]) -> Result<bool> {
+        for &(kind, switch) in keys {
+            if let Some(b) = self.user(&switch.key(kind))? {
+                return Ok(b);
+            }
+        }
+        Ok(keys
+            .iter()
+            .find_map(|&(kind, switch)| self.mode(kind, switch))
+            .unwrap_or(false))
     }
 
     fn or(&self, key: &str, fallback: bool) -> Result<bool> {
@@ -759,20 +781,23 @@ fn pruning_mode(version: Version, user: Option<&Map>) -> Result<Vec<ModeEntry>> 
 /// The switches and default condition modes of every kind (6.2, 6.3), in
 /// the reference's order of reading them.
 fn kind_options(raw: &Raw<'_>, version: Version) -> Result<([Switches; 11], [Option<Mode>; 11])> {
-    let default_condition = raw.chain(None, Switch::Default, false)?;
-    let pruning = raw.chain(None, Switch::Pruning, false)?;
+    use Switch as S;
     let mut kinds = [Switches::default(); 11];
     let mut modes: [Option<Mode>; 11] = Default::default();
     for k in OPTION_KINDS {
-        let d = raw.chain(Some(k), Switch::Default, default_condition)?;
-        let p = raw.chain(Some(k), Switch::Pruning, pruning)?;
+        // From the most specific key to the general one.
+        let layers = |specific: Switch, kind_wide: Switch| {
+            [(Some(k), specific), (Some(k), kind_wide), (None, kind_wide)]
+        };
+        let d = [(Some(k), S::Default), (None, S::Default)];
+        let p = [(Some(k), S::Pruning), (None, S::Pruning)];
         kinds[k as usize] = Switches {
-            default: d,
-            default_consistency: raw.chain(Some(k), Switch::DefaultConsistency, d)?,
-            default_semantic: raw.chain(Some(k), Switch::DefaultSemantic, d)?,
-            pruning: p,
-            consistency_pruning: raw.chain(Some(k), Switch::ConsistencyPruning, p)?,
-            semantic_pruning: raw.chain(Some(k), Switch::SemanticPruning, p)?,
+            default: raw.layered(&d)?,
+            default_consistency: raw.layered(&layers(S::DefaultConsistency, S::Default))?,
+            default_semantic: raw.layered(&layers(S::DefaultSemantic, S::Default))?,
+            pruning: raw.layered(&p)?,
+            consistency_pruning: raw.layered(&layers(S::ConsistencyPruning, S::Pruning))?,
+            semantic_pruning: raw.layered(&layers(S::SemanticPruning, S::Pruning))?,
         };
         if let Some(default) = default_kind_mode(k, version) {
             let key = format!("{}_default_condition_mode", k.word());
@@ -828,17 +853,14 @@ fn checks(raw: &Raw<'_>, version: Version, checks_all: bool) -> Result<(Checks, 
         expected_incoming_relation: s("expected_incoming_relation_check")?,
         expected_artifact: s("expected_artifact_check")?,
         expected_technology: s("expected_technology_check")?,
-        // Validated only: the reference has no such check.
-        unproduced_output: {
-            raw.or(
-                "unconsumed_input_check",
-                if v1_or_v2 { false } else { semantic },
-            )?;
-            raw.or(
-                "unproduced_output_check",
-                if v1_or_v2 { false } else { consistency },
-            )?
-        },
+        unconsumed_input: raw.or(
+            "unconsumed_input_check",
+            if v1_or_v2 { false } else { semantic },
+        )?,
+        unproduced_output: raw.or(
+            "unproduced_output_check",
+            if v1_or_v2 { false } else { consistency },
+        )?,
     };
     Ok((checks, semantic))
 }
@@ -856,6 +878,14 @@ fn constraints(raw: &Raw<'_>, version: Version) -> Result<Constraints> {
             raw.user(key)?.or(constraints_user).unwrap_or(true)
         })
     };
+    // The spec's names for the hosting and technology constraints: wider
+    // than the reference's keys, narrower than `constraints`.
+    let under = |group: &str, key: &str| -> Result<bool> {
+        match raw.user(key)?.or(raw.user(group)?) {
+            Some(b) => Ok(b),
+            None => rc_true(key),
+        }
+    };
     Ok(Constraints {
         relation_source: rc("relation_source_constraint")?,
         relation_target: rc("relation_target_constraint")?,
@@ -863,15 +893,15 @@ fn constraints(raw: &Raw<'_>, version: Version) -> Result<Constraints> {
         artifact_container: rc("artifact_container_constraint")?,
         property_container: rc("property_container_constraint")?,
         type_container: rc("type_container_constraint")?,
-        required_hosting: rc_true("required_hosting_constraint")?,
+        required_hosting: under("hosting_stack_constraint", "required_hosting_constraint")?,
         single_hosting: rc("single_hosting_constraint")?,
-        required_technology: rc_true("required_technology_constraint")?,
+        required_technology: under("technology_constraint", "required_technology_constraint")?,
         unique_property: rc_true("unique_property_constraint")?,
         unique_artifact: rc_true("unique_artifact_constraint")?,
         unique_input: rc_true("unique_input_constraint")?,
         unique_output: rc_true("unique_output_constraint")?,
         unique_relation: rc_true("unique_relation_constraint")?,
-        unique_technology: rc_true("unique_technology_constraint")?,
+        unique_technology: under("technology_constraint", "unique_technology_constraint")?,
         required_incoming_relation: if v1 {
             rc("required_incoming_relation_constraint")?
         } else {
@@ -1071,9 +1101,17 @@ mod tests {
 
     #[test]
     fn rc2_semantic_loose_prunes_topology_but_not_inputs() {
-        let o = opts(Version::V2, &[("pruning", Node::bool(true))]);
+        let o = opts(Version::V2, &[]);
         assert!(o.kind(Kind::Node).pruning);
-        assert!(!o.kind(Kind::Input).pruning, "M1 forces input pruning off");
+        assert!(!o.kind(Kind::Input).pruning, "the mode leaves inputs alone");
+        // The user's options are more specific than the mode (issue 12).
+        let o = opts(Version::V2, &[("pruning", Node::bool(true))]);
+        assert!(o.kind(Kind::Input).pruning && o.kind(Kind::Input).consistency_pruning);
+        let v1 = opts(Version::V1, &[("output_pruning", Node::bool(true))]);
+        assert!(
+            v1.kind(Kind::Output).consistency_pruning && v1.kind(Kind::Output).semantic_pruning
+        );
+        assert!(!v1.kind(Kind::Node).pruning);
         assert_eq!(o.solver.topology, Optimize::Min);
         assert!(o.constraints.unique_property);
         assert!(!o.constraints.single_hosting);
@@ -1182,5 +1220,29 @@ mod tests {
             e.message,
             "Option optimization_technology_mode must be \"weight\" or \"count\""
         );
+    }
+
+    /// The spec's `hosting_stack_constraint` and `technology_constraint`
+    /// switch the hosting and technology constraints; the specific keys
+    /// still win (issue 12).
+    #[test]
+    fn spec_constraint_options_are_read() {
+        let o = opts(
+            Version::V3,
+            &[("hosting_stack_constraint", Node::bool(false))],
+        );
+        assert!(!o.constraints.required_hosting);
+        let o = opts(Version::V1, &[("technology_constraint", Node::bool(true))]);
+        assert!(o.constraints.required_technology && o.constraints.unique_technology);
+        let o = opts(
+            Version::V1,
+            &[
+                ("technology_constraint", Node::bool(true)),
+                ("required_technology_constraint", Node::bool(false)),
+            ],
+        );
+        assert!(!o.constraints.required_technology && o.constraints.unique_technology);
+        let o = opts(Version::V3, &[]);
+        assert!(o.constraints.required_hosting && o.constraints.required_technology);
     }
 }

@@ -148,6 +148,31 @@ pub(crate) fn transform(
     Ok(doc)
 }
 
+/// Writes every `{get_input: <index>}` in `value` that refers to a present
+/// input as `{get_input: <name>}` (the reference does so for whole values).
+fn name_inputs(value: &mut Node, g: &Graph, present: &impl Fn(ElementId) -> bool) {
+    let mut stack = vec![value];
+    while let Some(n) = stack.pop() {
+        match &mut n.value {
+            Value::Map(m) => {
+                if let Some(x) = m.get_mut("get_input") {
+                    if let Some(i) = x
+                        .as_f64()
+                        .filter(|k| k.fract() == 0.0 && *k >= 0.0)
+                        .and_then(|k| g.inputs.get(k as usize).copied())
+                        .filter(|&i| present(i))
+                    {
+                        *x = Node::new(Value::String(g.get(i).name.clone()), x.span);
+                    }
+                }
+                stack.extend(m.iter_mut().map(|(_, v)| v));
+            }
+            Value::Seq(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+}
+
 /// The version of the output, an empty topology dropped, and the loaded
 /// types (profile and `lib/`) removed again.
 fn finish(root: &mut Map, loaded: &LoadedTypes) {
@@ -177,8 +202,8 @@ fn finish(root: &mut Map, loaded: &LoadedTypes) {
 struct Transformer<'a> {
     g: &'a Graph,
     solution: &'a Solution,
-    /// Properties that consume a present input, with the `get_input` that
-    /// replaces their value (the last consumer's wins).
+    /// Properties that consume a present input, with their value, its
+    /// `get_input`s of present inputs by index written by name.
     consumer_values: Vec<(ElementId, Node)>,
 }
 
@@ -199,8 +224,13 @@ impl Transformer<'_> {
             let def = shell(g.raw_mut(src, i), &[], true);
             inputs.insert(g.get(i).name.clone(), def);
             for &p in &g.get(i).consumers {
-                let value = Node::single("get_input", Node::string(g.get(i).name.clone()));
-                self.consumer_values.push((p, value));
+                if self.consumer_values.iter().any(|(q, _)| *q == p) {
+                    continue;
+                }
+                if let Some(mut value) = g.raw(src, p).and_then(|r| r.get("value")).cloned() {
+                    name_inputs(&mut value, g, &|x| self.present(x));
+                    self.consumer_values.push((p, value));
+                }
             }
         }
         inputs
@@ -486,5 +516,55 @@ fn set_or_remove(tt: &mut Map, key: &str, value: Map) {
         tt.remove(key);
     } else {
         tt.insert(key, Node::map(value));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::resolve_text;
+    use v4t_yaml::json::to_json;
+
+    const NESTED: &str = "tosca_definitions_version: tosca_variability_1_0_rc_3
+topology_template:
+  inputs:
+    nested: {type: string}
+    plain: {type: string}
+    unused: {type: string}
+  node_templates:
+    web:
+      type: tosca.nodes.Root
+      managed: false
+      conditions: WEB
+      properties:
+        q: {concat: [http://, {get_input: nested}]}
+        r: [{get_input: 1}]
+  outputs:
+    url: {value: {concat: [http://, {get_attribute: [web, ip]}]}}
+";
+
+    /// `get_input` and `get_attribute` inside a value consume the input and
+    /// produce the output like a whole-value reference: the pruned template
+    /// never refers to a removed input (issue 12).
+    #[test]
+    fn references_inside_values_consume_and_produce() {
+        let out = resolve_text(&NESTED.replace("WEB", "true"), &[], None).expect("resolves");
+        let tt = out.get("topology_template").expect("topology");
+        assert_eq!(
+            tt.get("inputs")
+                .map(|i| i.as_map().unwrap().keys().collect::<Vec<_>>()),
+            Some(vec!["nested", "plain"])
+        );
+        let web = tt.get("node_templates").and_then(|n| n.get("web")).unwrap();
+        assert_eq!(
+            to_json(web.get("properties").unwrap()),
+            r#"{"q":{"concat":["http://",{"get_input":"nested"}]},"r":[{"get_input":"plain"}]}"#
+        );
+        assert!(tt.get("outputs").is_some_and(|o| o.get("url").is_some()));
+
+        let out = resolve_text(&NESTED.replace("WEB", "false"), &[], None).expect("resolves");
+        assert_eq!(
+            to_json(&out),
+            r#"{"tosca_definitions_version":"tosca_simple_yaml_1_3"}"#
+        );
     }
 }

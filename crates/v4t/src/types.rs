@@ -7,7 +7,7 @@
 //! technology rules, the condition enricher and the encoder share it.
 
 use crate::error::{bail, Error, Result};
-use crate::graph::{ElementId, Graph};
+use crate::graph::{ElementId, Graph, Kind};
 use crate::normalize::not_a_boolean;
 use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Map, Node};
@@ -28,6 +28,18 @@ pub(crate) enum Collection {
 }
 
 impl Collection {
+    /// The type collection of elements of `kind`, if that kind has types.
+    pub(crate) fn of(kind: Kind) -> Option<Collection> {
+        Some(match kind {
+            Kind::Node => Collection::Node,
+            Kind::Relation => Collection::Relationship,
+            Kind::Artifact => Collection::Artifact,
+            Kind::Group => Collection::Group,
+            Kind::Policy => Collection::Policy,
+            _ => return None,
+        })
+    }
+
     const ALL: [Collection; 5] = [
         Collection::Node,
         Collection::Relationship,
@@ -58,6 +70,9 @@ struct TypeDef {
     parent: String,
     /// Node types: `metadata.vintner_abstract` is `"true"` (4.5).
     vintner_abstract: bool,
+    /// The declared data type of each property that has one (for
+    /// type-specific conditions of properties, 9.4).
+    property_types: Vec<(String, String)>,
 }
 
 /// The type collections of one template.
@@ -86,10 +101,21 @@ impl TypeSystem {
                     .and_then(|m| m.get("vintner_abstract"))
                     .and_then(Node::as_str)
                     == Some("true");
+                let property_types = def
+                    .get("properties")
+                    .and_then(Node::as_map)
+                    .into_iter()
+                    .flat_map(Map::iter)
+                    .filter_map(|(p, d)| {
+                        let t = d.get("type").and_then(Node::as_str)?;
+                        Some((p.name.clone(), t.to_string()))
+                    })
+                    .collect();
                 // The first definition of a name, as `Map::get` finds it.
                 slot.entry(name.name.clone()).or_insert(TypeDef {
                     parent,
                     vintner_abstract,
+                    property_types,
                 });
             }
         }
@@ -148,6 +174,17 @@ impl TypeSystem {
             }
         }
         out
+    }
+
+    /// The data type that type `start` of collection `c` (or the first of its
+    /// ancestors that declares one) declares for its property `property`.
+    pub(crate) fn property_type(&self, c: Collection, start: &str, property: &str) -> Option<&str> {
+        let types = self.collection(c);
+        self.chain(c, start).into_iter().find_map(|t| {
+            let def = types.get(t)?;
+            let (_, declared) = def.property_types.iter().find(|(p, _)| p == property)?;
+            Some(declared.as_str())
+        })
     }
 
     /// Whether a node requires a deployment technology (4.5): its `managed`

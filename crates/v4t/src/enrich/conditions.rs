@@ -9,7 +9,7 @@ use crate::error::{bail, Error, Result};
 use crate::graph::{Cond, Definitions, ElementId, Graph, Kind};
 use crate::logic::LogicOp as Op;
 use crate::options::{self, ModeToken, Switches};
-use crate::types::TypeSystem;
+use crate::types::{Collection, TypeSystem};
 use std::borrow::Cow;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Value};
@@ -148,18 +148,21 @@ fn enrich_element(
     own: Option<&Map>,
     current: &mut [Vec<Cond>],
 ) -> Result<()> {
-    let (doc, g, inputs, type_specific) = (cx.doc, cx.g, cx.inputs, cx.type_specific);
+    let (g, inputs, type_specific) = (cx.g, cx.inputs, cx.type_specific);
     {
         let e = g.get(id);
         // 4a. default / pruning condition candidates, computed first because
         // they read the manual list of `id` itself (steps 1-3 raise no errors).
         let specific = match type_specific {
-            Some(ts) => type_specific_wrapper(doc, g, id, ts)?,
+            Some(ts) => type_specific_wrapper(cx.types, g, id, ts)?,
             None => None,
         };
+        // Computed in any case: an invalid mode is an error for every element.
         let mut candidates = generic_wrappers(cx, own, id, current)?;
         if let Some(w) = specific {
-            candidates.insert(0, w);
+            // A type-specific default condition overrides the generic ones
+            // (the reference combines both).
+            candidates = vec![w];
         }
         // 1. manual conditions (+ variability-group conditions of nodes and
         // relations; groups come later in element order, so their entries
@@ -194,13 +197,20 @@ fn enrich_element(
                 None => cx.kinds.switches(e.kind, e.anchor),
             }
         };
+        // A type is part of its container: its one candidate, the
+        // container's presence, always applies (the reference applies it
+        // only as a default or pruning condition, so the type of an absent
+        // node stays present and fails the type container check, even in
+        // the spec's own examples).
+        let is_type = e.kind == Kind::Type;
         let mut selected = candidates
             .into_iter()
             .filter(|w| {
-                (switches.default
-                    && list.is_empty()
-                    && ((w.consistency && switches.default_consistency)
-                        || (w.semantic && switches.default_semantic)))
+                is_type
+                    || (switches.default
+                        && list.is_empty()
+                        && ((w.consistency && switches.default_consistency)
+                            || (w.semantic && switches.default_semantic)))
                     || (switches.pruning
                         && ((w.consistency && switches.consistency_pruning)
                             || (w.semantic && switches.semantic_pruning)))
@@ -215,13 +225,12 @@ fn enrich_element(
                 Some(simplify_cond(Cond::And(all)))
             }
         };
-        if let Some(combined) = combined {
+        if let Some(mut combined) = combined {
             if !combined.is_map(g) {
-                bail!(
-                    e.span,
-                    "Element \"{}\" is not an object",
-                    to_json(&combined.to_node(g))
-                );
+                // A boolean (a type-specific `conditions: true`, a valid
+                // condition) cannot carry the generated marker: `{and: [..]}`
+                // can. The reference fails with `Element "true" is not an object`.
+                combined = Cond::And(vec![combined]);
             }
             let generated = Cond::Generated(Box::new(combined));
             let mut with = Vec::with_capacity(list.len() + 1);
@@ -445,8 +454,10 @@ fn mode_parts(
 }
 
 /// A node's token: its operator if the node has the relations or artifacts
-/// it talks about (9.3; `source` is gated on outgoing relations, as in the
-/// reference); `None` for a token nodes do not know.
+/// it talks about (9.3; `relation` is the spec's per-node name of
+/// `incoming`; `source` looks at incoming relations, as the spec says, where
+/// the reference gates it on outgoing ones); `None` for a token nodes do not
+/// know.
 fn node_part(g: &Graph, id: ElementId, t: ModeToken) -> Option<Option<Cond>> {
     use ModeToken as T;
     let e = g.get(id);
@@ -455,8 +466,8 @@ fn node_part(g: &Graph, id: ElementId, t: ModeToken) -> Option<Option<Cond>> {
             e.outgoing.iter().any(|&r| g.get(r).hosting),
             Op::HostPresence,
         ),
-        T::Source => (!e.outgoing.is_empty(), Op::HasSource),
-        T::Incoming => (!e.incoming.is_empty(), Op::HasIncomingRelation),
+        T::Source => (!e.incoming.is_empty(), Op::HasSource),
+        T::Incoming | T::Relation => (!e.incoming.is_empty(), Op::HasIncomingRelation),
         T::IncomingNaive => (!e.incoming.is_empty(), Op::HasIncomingRelationNaive),
         T::Outgoing => (!e.outgoing.is_empty(), Op::HasOutgoingRelation),
         T::OutgoingNaive => (!e.outgoing.is_empty(), Op::HasOutgoingRelationNaive),
@@ -512,12 +523,15 @@ fn other_part(
         (Kind::Property | Kind::Artifact | Kind::Technology, T::Container) => {
             consistency(presence(e.container))
         }
-        (Kind::Artifact, T::Managed) => semantic(Some(Cond::Op(Op::IsManaged, id))),
+        // `technology`: the spec's name of `managed`.
+        (Kind::Artifact, T::Managed | T::Technology) => semantic(Some(Cond::Op(Op::IsManaged, id))),
         (Kind::Technology, T::Other) => consistency(Some(Cond::Bratan(scope_without(g, id)))),
         (Kind::Technology, T::Scenario) => semantic(super::technologies::scenario_condition(
             cx.doc, g, cx.types, id,
         )?),
-        (Kind::Output, T::Produced) => semantic(Some(Cond::Op(Op::IsProduced, id))),
+        // A consistency condition, as the spec's table says (the reference
+        // makes it semantic).
+        (Kind::Output, T::Produced) => consistency(Some(Cond::Op(Op::IsProduced, id))),
         _ => Ok(None),
     }
 }
@@ -541,35 +555,48 @@ fn split_wrappers(c: Vec<Cond>, s: Vec<Cond>) -> Vec<Wrapper> {
     out
 }
 
-/// The type-specific default condition of an element, if its type has one (9.4).
+/// The type-specific default condition of an element, if its type has one
+/// (9.4): nodes, relations, groups, policies and artifacts by their single
+/// type; properties by the data type their container's type declares for
+/// them (`data_types`). A list of conditions is combined with `and`.
 fn type_specific_wrapper(
-    doc: &Node,
+    types: &TypeSystem,
     g: &Graph,
     id: ElementId,
     ts: &Node,
 ) -> Result<Option<Wrapper>> {
     let e = g.get(id);
-    let section = match e.kind {
-        Kind::Node if e.types.len() == 1 => "node_types",
-        Kind::Relation if e.types.len() <= 1 => "relationship_types",
-        Kind::Group if e.types.len() == 1 => "group_types",
-        Kind::Policy if e.types.len() == 1 => "policy_types",
+    let (section, type_name) = match e.kind {
+        Kind::Node | Kind::Relation | Kind::Group | Kind::Policy | Kind::Artifact => {
+            // A relation without relationship template has no type (the
+            // reference crashes there).
+            let [t] = e.types[..] else {
+                return Ok(None);
+            };
+            let section = match e.kind {
+                Kind::Node => "node_types",
+                Kind::Relation => "relationship_types",
+                Kind::Group => "group_types",
+                Kind::Policy => "policy_types",
+                _ => "artifact_types",
+            };
+            (section, g.get(t).name.as_str())
+        }
+        Kind::Property => match property_type(types, g, id) {
+            Some(t) => ("data_types", t),
+            None => return Ok(None),
+        },
         _ => return Ok(None),
     };
-    let Some(types) = ts.get(section).filter(|n| n.is_defined()) else {
+    let Some(defs) = ts.get(section).filter(|n| n.is_defined()) else {
         return Ok(None);
     };
-    if types.as_map().is_none() {
-        bail!(types.span, "Type-specific definitions not loaded");
+    if defs.as_map().is_none() {
+        bail!(defs.span, "Type-specific definitions not loaded");
     }
-    let Some(&t) = e.types.first() else {
-        // A relation without relationship template has no type (the reference crashes here).
-        bail!(e.span, "{} has no type", g.Display(id));
-    };
-    let Some(def) = types.get(&g.get(t).name).filter(|n| n.is_defined()) else {
+    let Some(def) = defs.get(type_name).filter(|n| n.is_defined()) else {
         return Ok(None);
     };
-    let _ = doc;
     let Some(conditions) = def.get("conditions").filter(|n| n.is_defined()) else {
         bail!(
             def.span,
@@ -577,15 +604,38 @@ fn type_specific_wrapper(
             g.Display(id)
         );
     };
+    let expr = match conditions.as_seq() {
+        Some(_) => Node::new(
+            Value::Map({
+                let mut m = Map::with_capacity(1);
+                m.insert("and", conditions.clone());
+                m
+            }),
+            conditions.span,
+        ),
+        None => conditions.clone(),
+    };
     let flag = |key: &str, default: bool| match def.get(key).map(|n| &n.value) {
         Some(Value::Bool(b)) => *b,
         _ => default,
     };
     Ok(Some(Wrapper {
-        expr: Cond::Yaml(conditions.clone()),
+        expr: Cond::Yaml(expr),
         consistency: flag("consistency", false),
         semantic: flag("semantic", true),
     }))
+}
+
+/// The data type a property's container's (single) type declares for it,
+/// searching the type's inheritance chain.
+fn property_type<'t>(types: &'t TypeSystem, g: &Graph, id: ElementId) -> Option<&'t str> {
+    let e = g.get(id);
+    let container = g.get(e.container?);
+    let [t] = container.types[..] else {
+        return None;
+    };
+    let collection = Collection::of(container.kind)?;
+    types.property_type(collection, &g.get(t).name, &e.name)
 }
 
 #[cfg(test)]
@@ -636,5 +686,67 @@ topology_template:
         // v1's node mode.
         assert_eq!(mode.text(), "incoming-artifact");
         assert_eq!(mode.tokens(), [ModeToken::Incoming, ModeToken::Artifact]);
+    }
+}
+
+#[cfg(test)]
+mod type_specific_tests {
+    use crate::testing::resolve_text;
+    use v4t_yaml::json::to_json;
+
+    const TEMPLATE: &str = "tosca_definitions_version: tosca_variability_1_0
+node_types:
+  lonely: {properties: {p: {type: my.data}, q: {type: string}}}
+data_types:
+  my.data: {}
+topology_template:
+  variability:
+    inputs:
+      on: {type: boolean, default: false}
+    options:
+      node_default_condition: true
+      artifact_default_condition: true
+      property_default_condition: true
+      expected_artifact_check: false
+    type_specific_conditions:
+      node_types:
+        lonely: {conditions: true}
+        listed: {conditions: [true, {variability_input: on}]}
+      artifact_types:
+        gone: {conditions: false}
+      data_types:
+        my.data: {conditions: false}
+  node_templates:
+    a:
+      type: lonely
+      properties: {p: 1, q: 2}
+      artifacts:
+        - image: {file: x, type: gone, conditions: false}
+    b:
+      type: listed
+";
+
+    /// Type-specific default conditions override the generic ones, apply to
+    /// artifacts and (through their data type) properties, and a list of
+    /// conditions is combined with `and` (issue 12).
+    #[test]
+    fn type_specific_conditions_override_and_reach_all_kinds() {
+        let out = resolve_text(TEMPLATE, &[], None).expect("resolves");
+        let nodes = out
+            .get("topology_template")
+            .and_then(|t| t.get("node_templates"))
+            .expect("nodes");
+        // `a` has no incoming relation and no present artifact: the generic
+        // condition would remove it; its type's condition `true` keeps it.
+        assert_eq!(
+            to_json(nodes),
+            r#"{"a":{"type":"lonely","properties":{"q":2}}}"#
+        );
+        let on = resolve_text(TEMPLATE, &[], Some("on: true")).expect("resolves");
+        let b = on
+            .get("topology_template")
+            .and_then(|t| t.get("node_templates"))
+            .and_then(|n| n.get("b"));
+        assert!(b.is_some(), "the listed conditions hold");
     }
 }

@@ -1229,6 +1229,12 @@ topology_template:
         assert_eq!(e.message, "Hosting relations form a cycle: a → b → a");
         assert_eq!((e.span.line, e.span.col), (8, 60), "a's host requirement");
         assert_eq!(e.element.as_deref(), Some("relation.host@0.node.a"));
+        let notes: Vec<(&str, u32)> = e
+            .notes
+            .iter()
+            .map(|n| (n.message.as_str(), n.span.line))
+            .collect();
+        assert_eq!(notes, vec![("node \"b\" is hosted on node \"a\" here", 9)]);
 
         // Without a wildcard the pattern runs into the cycle as well.
         let doc = load(&template.replace("['*', c.type]", "[b.type, a.type, b.type]"));

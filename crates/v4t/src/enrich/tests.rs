@@ -71,7 +71,13 @@ fn node_mode_tokens() {
         ),
         ("outgoing", r#"[{"and":[],"_generated":true}]"#),
         ("host", r#"[{"and":[],"_generated":true}]"#),
-        ("source", r#"[{"and":[],"_generated":true}]"#),
+        // `source` looks at incoming relations (the reference: outgoing).
+        ("source", r#"[{"has_source":"b","_generated":true}]"#),
+        // `relation`: the spec's per-node name of `incoming`.
+        (
+            "relation",
+            r#"[{"has_incoming_relation":"b","_generated":true}]"#,
+        ),
         ("artifact", r#"[{"and":[],"_generated":true}]"#),
     ] {
         let d = enriched(&template(
@@ -82,7 +88,7 @@ fn node_mode_tokens() {
     }
     for (mode, expected) in [
         ("host", r#"[{"host_presence":"SELF","_generated":true}]"#),
-        ("source", r#"[{"has_source":"a","_generated":true}]"#),
+        ("source", r#"[{"and":[],"_generated":true}]"#),
         (
             "outgoing",
             r#"[{"has_outgoing_relation":"a","_generated":true}]"#,
@@ -257,7 +263,7 @@ fn type_artifact_technology_and_output_tokens() {
     let t = "tosca_definitions_version: tosca_variability_1_0
 topology_template:
   variability:
-    options: {type_pruning: true, artifact_pruning: true, artifact_default_condition_mode: container-managed, technology_pruning: true, output_pruning: true, output_semantic_pruning: true}
+    options: {type_pruning: true, artifact_pruning: true, artifact_default_condition_mode: container-technology, technology_pruning: true, output_pruning: true, output_semantic_pruning: false}
   node_templates:
     a:
       type: t
@@ -298,6 +304,8 @@ topology_template:
         .unwrap()
         .as_seq()
         .unwrap()[0];
+    // `produced` is a consistency condition (the spec's table; the
+    // reference makes it semantic).
     assert_eq!(
         to_json(o.get("o").unwrap().get("conditions").unwrap()),
         r#"[{"is_produced":0,"_generated":true}]"#
@@ -407,8 +415,10 @@ topology_template:
     assert!(d.get("topology_template").unwrap().get("groups").is_none());
 }
 
+/// A type-specific default condition replaces the generic one (the
+/// reference adds it to the generic one).
 #[test]
-fn type_specific_conditions_are_added_to_generic_ones() {
+fn type_specific_conditions_override_generic_ones() {
     let t = "tosca_definitions_version: tosca_variability_1_0
 topology_template:
   variability:
@@ -424,7 +434,7 @@ topology_template:
     let d = enriched(t);
     assert_eq!(
         node_conditions(&d, "m"),
-        r#"[{"and":[{"host_presence":"SELF"},{"and":[]}],"_generated":true}]"#
+        r#"[{"host_presence":"SELF","_generated":true}]"#
     );
     let missing = t.replace("conditions: {host_presence: SELF}", "semantic: true");
     assert_eq!(

@@ -510,27 +510,35 @@ impl<'d> Builder<'d> {
     }
 
     fn node_weight(&self, id: ElementId, weight: Option<&Node>) -> Result<f64> {
-        let Some(w) = weight.filter(|n| n.is_defined()) else {
-            return Ok(1.0);
-        };
+        match weight.filter(|n| n.is_defined()) {
+            Some(w) => self.weight(id, w),
+            None => Ok(1.0),
+        }
+    }
+
+    /// A node or technology `weight`: a boolean (1 or 0) or a non-negative
+    /// number, as the spec says (the reference rejects booleans and values
+    /// above 1).
+    fn weight(&self, id: ElementId, w: &Node) -> Result<f64> {
         let shown = match &w.value {
             Value::Number(n) => format_js(*n),
             Value::String(s) => s.clone(),
             _ => to_json(w),
         };
-        match w.as_f64() {
-            Some(n) if n < 0.0 => bail!(
+        match w.value {
+            Value::Bool(b) => Ok(if b { 1.0 } else { 0.0 }),
+            Value::Number(n) if n < 0.0 => bail!(
                 w.span,
                 "Weight \"{shown}\" of {} is a negative number",
                 self.g.display(id)
             ),
-            Some(n) if n > 1.0 => bail!(
+            Value::Number(n) if n.is_finite() => Ok(n),
+            Value::Number(n) if n.is_infinite() => bail!(
                 w.span,
-                "Weight \"{shown}\" of {} is larger than 1",
+                "Weight \"{shown}\" of {} is too large",
                 self.g.display(id)
             ),
-            Some(n) => Ok(n),
-            None => bail!(
+            _ => bail!(
                 w.span,
                 "Weight \"{shown}\" of {} is not a number or boolean",
                 self.g.display(id)
@@ -679,17 +687,20 @@ impl<'d> Builder<'d> {
                 raw,
             );
             e.source = Some(node);
-            e.hosting = is_hosting_name(name);
+            let relationship = raw.and_then(|m| m.get("relationship"));
+            e.hosting = is_hosting_name(name) || self.hosted_on(rts, relationship);
             let id = self.add(e);
             self.g.relations.push(id);
             self.targets.push(a.get("node"));
             self.el(node).outgoing.push(id);
-            if let Some(rname) = raw
-                .and_then(|m| m.get("relationship"))
-                .and_then(Node::as_str)
-            {
+            if let Some(rname) = relationship.and_then(Node::as_str) {
                 let pos = self.template_positions.get(rname).copied();
                 let Some(rt) = self.relationship_template(rts, rname, pos) else {
+                    // A relationship type (valid TOSCA 1.3): no template,
+                    // so nothing the relation's presence depends on.
+                    if self.relationship_type(rname).is_some() {
+                        continue;
+                    }
                     bail!(
                         raw.and_then(|m| m.get("relationship"))
                             .map(|n| n.span)
@@ -710,6 +721,62 @@ impl<'d> Builder<'d> {
         }
         let out = self.g.get(node).outgoing.clone();
         self.check_defaults(&out)
+    }
+
+    /// The relationship type `name` (user-defined or normative), if defined.
+    fn relationship_type(&self, name: &str) -> Option<&'d Node> {
+        self.doc.get("relationship_types")?.as_map()?.get(name)
+    }
+
+    /// Whether a requirement's `relationship` (a template name, a type name
+    /// or an inline `{type: ..}`) is, or derives from,
+    /// `tosca.relationships.HostedOn`: such a requirement is a hosting
+    /// relation whatever its name (the reference looks at names only).
+    fn hosted_on(&self, rts: Option<&'d Node>, relationship: Option<&'d Node>) -> bool {
+        let Some(relationship) = relationship.filter(|r| r.is_defined()) else {
+            return false;
+        };
+        let hosted_on =
+            |t: &str| self.is_a("relationship_types", t, "tosca.relationships.HostedOn");
+        match relationship.as_str() {
+            Some(name) => match rts.and_then(|t| t.get(name)).and_then(|t| t.get("type")) {
+                // A template: its (possibly conditional) types.
+                Some(t) => match t.as_seq() {
+                    Some(list) => list
+                        .iter()
+                        .filter_map(|a| a.as_map().and_then(Map::first))
+                        .any(|(k, _)| hosted_on(&k.name)),
+                    None => t.as_str().is_some_and(hosted_on),
+                },
+                None => hosted_on(name),
+            },
+            None => relationship
+                .get("type")
+                .and_then(Node::as_str)
+                .is_some_and(hosted_on),
+        }
+    }
+
+    /// Whether type `name` of `collection` is `target` or derives from it,
+    /// as far as the chain of defined types (and the last one's parent)
+    /// shows; `false` where it breaks off (or cycles).
+    fn is_a(&self, collection: &str, name: &str, target: &str) -> bool {
+        let defined = self.doc.get(collection).and_then(Node::as_map);
+        let mut current = name;
+        for _ in 0..=defined.map_or(0, Map::len) {
+            if current == target {
+                return true;
+            }
+            let parent = defined
+                .and_then(|m| m.get(current))
+                .and_then(|d| d.get("derived_from"))
+                .and_then(Node::as_str);
+            match parent {
+                Some(p) => current = p,
+                None => return false,
+            }
+        }
+        false
     }
 
     /// `rts[name]`, the relationship template at `pos`, its position in
@@ -800,26 +867,7 @@ impl<'d> Builder<'d> {
                 bail!(span, "{} not normalized", self.g.Display(id));
             }
             if let Some(w) = raw.and_then(|m| m.get("weight")).filter(|n| n.is_defined()) {
-                let Some(n) = w.as_f64() else {
-                    bail!(w.span, "Element \"{}\" is not a number", to_json(w));
-                };
-                if n < 0.0 {
-                    bail!(
-                        w.span,
-                        "Weight \"{}\" of {} is a negative number",
-                        format_js(n),
-                        self.g.display(id)
-                    );
-                }
-                if n > 1.0 {
-                    bail!(
-                        w.span,
-                        "Weight \"{}\" of {} is larger than 1",
-                        format_js(n),
-                        self.g.display(id)
-                    );
-                }
-                self.el(id).weight = n;
+                self.el(id).weight = self.weight(id, w)?;
             }
             if let Some(p) = raw.and_then(|m| m.get("prio")).and_then(Node::as_f64) {
                 self.el(id).prio = p;
@@ -913,11 +961,13 @@ impl<'d> Builder<'d> {
             }
             self.types(id, def, def.get("type"), Owner::Group(i))?;
             let types = self.g.get(id).types.clone();
+            // Its type is, or derives from, `variability.groups.ConditionalMembers`
+            // (the reference compares the name only); `variability.groups.Root`
+            // itself also counts, as in the reference.
             let variability = types.first().is_some_and(|&t| {
-                matches!(
-                    self.g.get(t).name.as_str(),
-                    "variability.groups.Root" | "variability.groups.ConditionalMembers"
-                )
+                let name = self.g.get(t).name.as_str();
+                name == "variability.groups.Root"
+                    || self.is_a("group_types", name, "variability.groups.ConditionalMembers")
             });
             if variability && types.len() > 1 {
                 bail!(
@@ -1040,28 +1090,45 @@ impl<'d> Builder<'d> {
     }
 
     /// Which elements each property consumes (5.4).
+    /// What each property consumes (5.4): the inputs, nodes, groups,
+    /// policies, artifacts or relation targets its `value` refers to with
+    /// `get_input`, `get_property`, `get_attribute` or `eval`, anywhere in
+    /// the value (the reference looks at the whole value only, so
+    /// `{concat: [.., {get_input: x}]}` kept `get_input: x` in the output
+    /// while the input was pruned).
     fn consumers(&mut self) -> Result<()> {
         for p in self.g.properties.clone() {
             let Some(value) = self.g.raw(self.doc, p).and_then(|r| r.get("value")) else {
                 continue;
             };
-            let Some(m) = value.as_map() else { continue };
-            let consumed = if let Some(x) = m.get("get_input").filter(|n| n.is_defined()) {
-                vec![self.input_ref(x)?]
-            } else if let Some(l) = m
-                .get("get_property")
-                .filter(|n| n.is_defined())
-                .or_else(|| m.get("get_attribute").filter(|n| n.is_defined()))
-            {
-                self.property_ref(p, l)?
-            } else if let Some(e) = m.get("eval").and_then(Node::as_str) {
-                match e.split("::").collect::<Vec<_>>()[..] {
-                    [a, _] => vec![self.container_element(p, a, value.span)?],
-                    _ => vec![],
+            let mut consumed: Vec<ElementId> = Vec::new();
+            walk(value, &mut |n: &Node| {
+                let Some(m) = n.as_map() else {
+                    return Ok(());
+                };
+                let found = if let Some(x) = m.get("get_input").filter(|n| n.is_defined()) {
+                    vec![self.input_ref(x)?]
+                } else if let Some(l) = m
+                    .get("get_property")
+                    .filter(|n| n.is_defined())
+                    .or_else(|| m.get("get_attribute").filter(|n| n.is_defined()))
+                {
+                    self.property_ref(p, l)?
+                } else if let Some(e) = m.get("eval").and_then(Node::as_str) {
+                    match e.split("::").collect::<Vec<_>>()[..] {
+                        [a, _] => vec![self.container_element(p, a, n.span)?],
+                        _ => vec![],
+                    }
+                } else {
+                    vec![]
+                };
+                for c in found {
+                    if !consumed.contains(&c) {
+                        consumed.push(c);
+                    }
                 }
-            } else {
-                vec![]
-            };
+                Ok(())
+            })?;
             for c in consumed {
                 self.el(p).consumes.push(c);
                 if self.g.get(c).kind == Kind::Input {
@@ -1195,55 +1262,29 @@ impl<'d> Builder<'d> {
         )
     }
 
-    /// Which nodes produce each output (5.5).
+    /// Which nodes produce each output (5.5): the nodes its `value` refers
+    /// to with `get_property`, `get_attribute` or `eval`, anywhere in the
+    /// value (the reference looks at the whole value only).
     fn producers(&mut self) -> Result<()> {
         for o in self.g.outputs.clone() {
             let raw = self.g.raw(self.doc, o);
             let Some(value) = raw.and_then(|r| r.get("value")).filter(|v| v.is_defined()) else {
                 bail!(self.g.get(o).span, "Unexpected error");
             };
-            let mut producer: Option<&str> = None;
-            if let Some(m) = value.as_map() {
-                if let Some(l) = m
-                    .get("get_property")
-                    .filter(|n| n.is_defined())
-                    .or_else(|| m.get("get_attribute").filter(|n| n.is_defined()))
-                {
-                    if let Some(items) = l.as_seq() {
-                        match items.len() {
-                            2 => {
-                                let n = items[0].as_str().ok_or_else(|| {
-                                    Error::at(
-                                        format!(
-                                            "Element \"{}\" is not a string",
-                                            to_json(&items[0])
-                                        ),
-                                        items[0].span,
-                                    )
-                                })?;
-                                if n == "SELF" {
-                                    bail!(items[0].span, "Element not defined");
-                                }
-                                producer = Some(n);
-                            }
-                            3 => bail!(l.span, "Not implemented"),
-                            _ => {}
-                        }
-                    }
-                } else if let Some(e) = m.get("eval").and_then(Node::as_str) {
-                    if let [n, _] = e.split("::").collect::<Vec<_>>()[..] {
-                        producer = Some(n);
-                    }
-                }
-            } else if let Some(s) = value.as_str() {
-                producer = jinja_eval_producer(s);
-            }
-            if let Some(name) = producer {
-                let Some(n) = self.g.node(name) else {
-                    bail!(value.span, "Node \"{name}\" not found");
+            let mut producers: Vec<ElementId> = Vec::new();
+            walk(value, &mut |n: &Node| {
+                let Some(name) = producer(n)? else {
+                    return Ok(());
                 };
-                self.el(o).producers.push(n);
-            }
+                let Some(node) = self.g.node(name) else {
+                    bail!(n.span, "Node \"{name}\" not found");
+                };
+                if !producers.contains(&node) {
+                    producers.push(node);
+                }
+                Ok(())
+            })?;
+            self.el(o).producers.extend(producers);
         }
         Ok(())
     }
@@ -1265,6 +1306,68 @@ impl<'d> Builder<'d> {
         }
         Ok(())
     }
+}
+
+/// Calls `f` on `value` and every node inside it, in document order.
+fn walk<'v>(value: &'v Node, f: &mut dyn FnMut(&'v Node) -> Result<()>) -> Result<()> {
+    if !matches!(value.value, Value::Map(_) | Value::Seq(_)) {
+        // Most values: no stack.
+        return f(value);
+    }
+    let mut stack = vec![value];
+    while let Some(n) = stack.pop() {
+        f(n)?;
+        match &n.value {
+            Value::Map(m) => stack.extend(m.iter().rev().map(|(_, v)| v)),
+            Value::Seq(items) => stack.extend(items.iter().rev()),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The producing node an output value's node names, if it is a reference
+/// (5.5): `{get_property|get_attribute: [N, p]}`, `{eval: "N::p"}` or the
+/// string `{{ '::N::p' | eval }}`.
+fn producer(n: &Node) -> Result<Option<&str>> {
+    if let Some(s) = n.as_str() {
+        return Ok(jinja_eval_producer(s));
+    }
+    let Some(m) = n.as_map() else {
+        return Ok(None);
+    };
+    if let Some(l) = m
+        .get("get_property")
+        .filter(|n| n.is_defined())
+        .or_else(|| m.get("get_attribute").filter(|n| n.is_defined()))
+    {
+        let Some(items) = l.as_seq() else {
+            return Ok(None);
+        };
+        return match items.len() {
+            2 => {
+                let name = items[0].as_str().ok_or_else(|| {
+                    Error::at(
+                        format!("Element \"{}\" is not a string", to_json(&items[0])),
+                        items[0].span,
+                    )
+                })?;
+                if name == "SELF" {
+                    bail!(items[0].span, "Element not defined");
+                }
+                Ok(Some(name))
+            }
+            3 => bail!(l.span, "Not implemented"),
+            _ => Ok(None),
+        };
+    }
+    Ok(match m.get("eval").and_then(Node::as_str) {
+        Some(e) => match e.split("::").collect::<Vec<_>>()[..] {
+            [n, _] => Some(n),
+            _ => None,
+        },
+        None => None,
+    })
 }
 
 /// The node of `{{ '::N::p' | eval }}` (exact spacing, either quote).
@@ -1561,5 +1664,82 @@ topology_template:
         );
         assert_eq!(jinja_eval_producer("{{'::web::url' | eval }}"), None);
         assert_eq!(jinja_eval_producer("plain"), None);
+    }
+
+    const RELATIONSHIPS: &str = "tosca_definitions_version: tosca_variability_1_0
+relationship_types:
+  my.RunsOn: {derived_from: tosca.relationships.HostedOn}
+  my.DependsOn: {derived_from: tosca.relationships.Root}
+topology_template:
+  node_templates:
+    app:
+      type: tosca.nodes.Root
+      requirements:
+        - db: {node: db, relationship: my.DependsOn}
+        - runs_on: {node: vm, relationship: runs}
+        - placed_on: {node: vm, relationship: {type: tosca.relationships.HostedOn}}
+    db: {type: tosca.nodes.Root}
+    vm: {type: tosca.nodes.Root}
+  relationship_templates:
+    runs: {type: my.RunsOn}
+";
+
+    /// A requirement may name a relationship type (valid TOSCA 1.3) instead
+    /// of a template; a relationship (derived from) `HostedOn` makes a
+    /// hosting relation whatever the requirement's name (issue 12).
+    #[test]
+    fn relationship_types_in_requirements_and_hosted_on() {
+        let mut d = v4t_yaml::parse(RELATIONSHIPS, v4t_yaml::SourceId(0)).expect("parses");
+        crate::testing::normalize(&mut d).expect("normalizes");
+        let g = build(&d).expect("builds");
+        let app = g.node("app").unwrap();
+        let hosting: Vec<bool> = g
+            .get(app)
+            .outgoing
+            .iter()
+            .map(|&r| g.get(r).hosting)
+            .collect();
+        assert_eq!(hosting, vec![false, true, true]);
+        assert_eq!(g.get(g.get(app).outgoing[0]).relationship, None);
+        let unknown =
+            RELATIONSHIPS.replace("relationship: my.DependsOn}", "relationship: nowhere}");
+        let mut d = v4t_yaml::parse(&unknown, v4t_yaml::SourceId(0)).expect("parses");
+        crate::testing::normalize(&mut d).expect("normalizes");
+        assert_eq!(
+            build(&d).unwrap_err().message,
+            "Relationship \"nowhere\" of relation \"db\" of node \"app\" does not exist!"
+        );
+    }
+
+    /// A group whose type derives from `variability.groups.ConditionalMembers`
+    /// is a variability group: its conditions go to its members (issue 12).
+    #[test]
+    fn derived_variability_groups_condition_their_members() {
+        let out = crate::testing::resolve_text(
+            "tosca_definitions_version: tosca_variability_1_0
+group_types:
+  my.members: {derived_from: variability.groups.ConditionalMembers}
+topology_template:
+  node_templates:
+    a: {type: t}
+    b: {type: t}
+  groups:
+    g: {type: my.members, members: [a], conditions: false}
+",
+            &[],
+            None,
+        )
+        .expect("resolves");
+        let tt = out.get("topology_template").expect("topology");
+        assert!(
+            tt.get("groups").is_none(),
+            "the variability group is removed"
+        );
+        let nodes: Vec<&str> = tt
+            .get("node_templates")
+            .and_then(Node::as_map)
+            .map(|m| m.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(nodes, vec!["b"]);
     }
 }

@@ -179,7 +179,8 @@ impl Graph {
         })
     }
 
-    /// An artifact: `SELF`, `CONTAINER` or `[node, name | index]` (node without context).
+    /// An artifact: `SELF`, `CONTAINER` or `[node, name | index]` (the node
+    /// with context, so `[SELF, x]` works; the reference resolves it without).
     pub(crate) fn lookup_artifact(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
         if let Some(word) = n.as_str() {
             if let Some(id) = self.self_or_container(ctx, word, Kind::Artifact, n)? {
@@ -190,7 +191,7 @@ impl Graph {
         let Some(first) = pair.first() else {
             bail!(n.span, "Artifact \"{}\" not found", to_json_pretty(n))
         };
-        let node = self.lookup_node(None, first)?;
+        let node = self.lookup_node(ctx, first)?;
         self.pick(&self.get(node).artifacts, pair.get(1), n, "Artifact")
     }
 
@@ -279,19 +280,27 @@ impl Graph {
     }
 
     /// A property or type of `container`, selected by the last argument.
+    /// By name, the properties for which `fallback` holds (the hidden
+    /// `VINTNER_UNDEFINED` alternative every property name has) do not
+    /// count, so a name is not always ambiguous as in the reference.
     pub(crate) fn lookup_member(
         &self,
         container: ElementId,
         args: &Node,
         kind: Kind,
+        fallback: &dyn Fn(ElementId) -> bool,
     ) -> Result<ElementId> {
         let list = list_arg(args)?;
-        let (pool, what) = if kind == Kind::Property {
-            (&self.get(container).properties, "Property")
-        } else {
-            (&self.get(container).types, "Type")
-        };
-        self.pick(pool, list.last(), args, what)
+        let key = list.last();
+        if kind != Kind::Property {
+            return self.pick(&self.get(container).types, key, args, "Type");
+        }
+        let all = &self.get(container).properties;
+        if key.is_some_and(|k| k.as_str().is_some()) {
+            let named: Vec<ElementId> = all.iter().copied().filter(|&p| !fallback(p)).collect();
+            return self.pick(&named, key, args, "Property");
+        }
+        self.pick(all, key, args, "Property")
     }
 
     /// A technology: `[node, name | index]`.

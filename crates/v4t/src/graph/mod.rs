@@ -338,10 +338,25 @@ impl Graph {
         }
         let first = relations.get(start).copied();
         let span = first.map_or(Span::NONE, |r| self.get(r).span);
-        let error = crate::Error::at(
+        let mut error = crate::Error::at(
             format!("Hosting relations form a cycle: {}", names.join(" → ")),
             span,
         );
+        // The other requirements of the cycle, in cycle order.
+        for i in 1..relations.len() {
+            let r = self.get(relations[(start + i) % relations.len()]);
+            let (Some(s), Some(t)) = (r.source, r.target) else {
+                continue;
+            };
+            error = error.with_note(
+                format!(
+                    "node \"{}\" is hosted on node \"{}\" here",
+                    self.get(s).name,
+                    self.get(t).name
+                ),
+                r.span,
+            );
+        }
         match first {
             Some(r) => error.in_element(self.id(r)),
             None => error,

@@ -31,7 +31,9 @@ pub(crate) struct Encoder<'a> {
     /// Named logic expressions by the address of their definition in
     /// `variability.expressions` (no name hashing): `None` while being
     /// transformed (cycle detection), then their `expression.<name>` variable.
-    named_expressions: SeededMap<usize, Option<Lit>>,
+    /// Keyed also by the referencing element for expressions that depend
+    /// on it ([`context_dependent`]).
+    named_expressions: SeededMap<(usize, Option<u32>), Option<Lit>>,
     /// A free variable named `expression.<name>` exists in `names`, so the
     /// variable of a named expression must be looked up there.
     free_expression_names: bool,
@@ -113,7 +115,7 @@ impl<'a> Encoder<'a> {
                 .expressions
                 .and_then(|m| m.get(expression))
                 .map(|n| std::ptr::from_ref(n) as usize);
-            if let Some(&Some(l)) = key.and_then(|k| self.named_expressions.get(&k)) {
+            if let Some(&Some(l)) = key.and_then(|k| self.named_expressions.get(&(k, None))) {
                 return l;
             }
             self.free_expression_names = true;
@@ -609,7 +611,15 @@ impl<'a> Encoder<'a> {
             L::PolicyPropertyPresence | L::PolicyTypePresence => g.lookup_policy(ctx, &list[0])?,
             _ => g.lookup_artifact(ctx, &pair())?,
         };
-        g.lookup_member(container, arg, kind)
+        let doc = self.doc;
+        // The fallback property of a name (5.3).
+        let fallback = |p: ElementId| {
+            g.raw(doc, p)
+                .and_then(|r| r.get("value"))
+                .and_then(Node::as_str)
+                == Some("VINTNER_UNDEFINED")
+        };
+        g.lookup_member(container, arg, kind, &fallback)
     }
 
     /// The two sides of `{implies: [a, b]}`.
@@ -707,6 +717,8 @@ impl<'a> Encoder<'a> {
 
     /// `{logic_expression: NAME}`: the first use transforms the named expression
     /// with the referencing element's context; later uses share its variable.
+    /// An expression that depends on the context (`SELF`, ...) is transformed
+    /// once per referencing element (the reference binds it to its first user).
     fn named_logic(&mut self, arg: &Node, ctx: Option<ElementId>) -> Result<Lit> {
         let Some(name) = arg.as_str() else {
             bail!(arg.span, "Element \"{}\" is not a string", to_json(arg));
@@ -730,8 +742,18 @@ impl<'a> Encoder<'a> {
         }
         // `Map::get` finds the first entry of a name, so the address
         // identifies the named expression.
-        let key = std::ptr::from_ref(expr) as usize;
-        match self.named_expressions.get(&key) {
+        let address = std::ptr::from_ref(expr) as usize;
+        // Transformed already without depending on the context, or for
+        // this context.
+        let mut key = (address, None);
+        let mut found = self.named_expressions.get(&key);
+        if found.is_none() {
+            if let Some(c) = ctx.filter(|_| context_dependent(expr, 0)) {
+                key = (address, Some(c.0));
+                found = self.named_expressions.get(&key);
+            }
+        }
+        match found {
             Some(Some(l)) => return Ok(*l),
             // Still being transformed: the expression refers to itself.
             Some(None) => bail!(arg.span, "Logic expression \"{name}\" is cyclic"),
@@ -746,7 +768,7 @@ impl<'a> Encoder<'a> {
         }
         // `expression.<name>` is only in `names` if a term used it; element
         // ids and `manual.` names never start with `expression.`.
-        let var = if self.free_expression_names {
+        let var = if self.free_expression_names && key.1.is_none() {
             self.var(&format!("expression.{name}"))
         } else {
             self.sat.new_var()
@@ -754,6 +776,25 @@ impl<'a> Encoder<'a> {
         self.sat.require_equal(var, t);
         self.named_expressions.insert(key, Some(var));
         Ok(var)
+    }
+}
+
+/// Whether a named logic expression may mean something else for each
+/// element that uses it: it mentions `SELF`, `CONTAINER`, `SOURCE` or
+/// `TARGET`, or another named expression (which might).
+fn context_dependent(expr: &Node, depth: usize) -> bool {
+    // Deeper than logic expressions may go: assume the worst.
+    if depth > MAX_LOGIC_DEPTH {
+        return true;
+    }
+    match &expr.value {
+        Value::String(s) => matches!(s.as_str(), "SELF" | "CONTAINER" | "SOURCE" | "TARGET"),
+        Value::Map(m) => {
+            m.contains_key("logic_expression")
+                || m.iter().any(|(_, v)| context_dependent(v, depth + 1))
+        }
+        Value::Seq(items) => items.iter().any(|v| context_dependent(v, depth + 1)),
+        _ => false,
     }
 }
 

@@ -354,6 +354,40 @@ impl<'d> RawDefs<'d> {
     }
 }
 
+/// Weights as whole numbers for the optimiser: scaled by 100 (as the
+/// reference) or by the power of ten that makes the most decimal places
+/// whole (up to six), then rounded, so that 0.07, 0.29 and 0.333 work (the
+/// reference fails on `0.07 * 100 = 7.000000000000001`).
+fn scaled_weights(weights: &[f64]) -> Result<Vec<u64>> {
+    let places = weights
+        .iter()
+        .map(|w| {
+            let text = format_js(*w);
+            match text.split_once('.') {
+                Some((_, fraction)) if !text.contains('e') => fraction.len(),
+                _ => 0,
+            }
+        })
+        .max()
+        .unwrap_or(0)
+        .clamp(2, 6);
+    let scale = 10f64.powi(places as i32);
+    weights
+        .iter()
+        .map(|w| {
+            let scaled = (w * scale).round();
+            // Within f64's exact integers: sums stay exact.
+            if !(0.0..=9.0e15).contains(&scaled) {
+                return Err(Error::new(format!(
+                    "Weight \"{}\" is too large to optimise",
+                    format_js(*w)
+                )));
+            }
+            Ok(scaled as u64)
+        })
+        .collect()
+}
+
 /// Checks that weights are whole numbers once multiplied by 100.
 fn whole_weights(weights: &[f64]) -> Result<Vec<u64>> {
     if weights.iter().all(|w| w.fract() == 0.0 && *w >= 0.0) {
@@ -395,18 +429,12 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
     let graph = enc.graph;
     let opts = &graph.options.solver;
     if opts.topology != Optimize::Off {
-        let weights: Vec<f64> = graph
-            .nodes
-            .iter()
-            .map(|&n| {
-                if opts.topology_by_weight {
-                    graph.get(n).weight * 100.0
-                } else {
-                    1.0
-                }
-            })
-            .collect();
-        let weights = whole_weights(&weights)?;
+        let weights = if opts.topology_by_weight {
+            let weights: Vec<f64> = graph.nodes.iter().map(|&n| graph.get(n).weight).collect();
+            scaled_weights(&weights)?
+        } else {
+            vec![1; graph.nodes.len()]
+        };
         let terms = presence_terms(enc, &graph.nodes, &weights);
         stages.push(Stage::Objective("topology", opts.topology, terms));
     }
@@ -445,9 +473,9 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
         let weights: Vec<f64> = graph
             .technologies
             .iter()
-            .map(|&t| graph.get(t).weight * 100.0)
+            .map(|&t| graph.get(t).weight)
             .collect();
-        let weights = whole_weights(&weights)?;
+        let weights = scaled_weights(&weights)?;
         let terms = presence_terms(enc, &graph.technologies, &weights);
         let dir = if opts.technologies_mode == TechnologiesMode::WeightCount {
             Optimize::Max

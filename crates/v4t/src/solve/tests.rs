@@ -162,7 +162,10 @@ fn reference_errors_are_exact() {
             "{relation_presence: [a, 5]}",
             "Relation \"[\n    \"a\",\n    5\n]\" not found",
         ),
-        ("{artifact_presence: [SELF, 0]}", "Element not defined"),
+        (
+            "{artifact_presence: [SELF, 0]}",
+            "Artifact \"[\n    \"SELF\",\n    0\n]\" not found",
+        ),
         ("{group_presence: g}", "Group \"g\" not found"),
         ("{policy_presence: 0}", "Policy \"0\" not found"),
         ("{input_presence: i}", "Input \"i\" not found"),
@@ -426,19 +429,33 @@ fn technology_uniqueness_and_weights() {
         .unwrap_err(),
         "The result is ambiguous considering technologies (besides optimization)"
     );
-    let heavy = "        - ansible: {conditions: true, weight: 2}\n";
+    let negative = "        - ansible: {conditions: true, weight: -2}\n";
     assert_eq!(
-        technology(&technologies("optimization_technologies: true", heavy)).unwrap_err(),
-        "Weight \"2\" of technology \"ansible@0\" of node \"app\" is larger than 1"
+        technology(&technologies("optimization_technologies: true", negative)).unwrap_err(),
+        "Weight \"-2\" of technology \"ansible@0\" of node \"app\" is a negative number"
     );
-    let fraction = "        - ansible: {conditions: true, weight: 0.07}\n";
+    // Weights are booleans or non-negative numbers, any decimals (issue 12;
+    // the reference rejects 2, true and 0.07).
+    let weights = "        - ansible: {conditions: true, weight: 0.07}
+        - terraform: {conditions: true, weight: 2}
+        - puppet: {conditions: true, weight: true}
+";
+    let minimum = "optimization_technologies: min, optimization_technologies_mode: weight";
     assert_eq!(
-        technology(&technologies(
-            "optimization_technologies: true, optimization_technologies_mode: weight",
-            fraction
-        ))
-        .unwrap_err(),
-        "7.000000000000001 is not an array of a whole number (integer >= 0)"
+        technology(&technologies(minimum, weights)).as_deref(),
+        Ok("app~app::ansible")
+    );
+    let maximum = "optimization_technologies: max, optimization_technologies_mode: weight";
+    assert_eq!(
+        technology(&technologies(maximum, weights)).as_deref(),
+        Ok("app~app::terraform")
+    );
+    let thirds = weights
+        .replace("weight: 2}", "weight: 0.333}")
+        .replace("weight: true", "weight: 0.334");
+    assert_eq!(
+        technology(&technologies(maximum, &thirds)).as_deref(),
+        Ok("app~app::puppet")
     );
 }
 
@@ -452,11 +469,63 @@ fn node_weights_are_validated() {
         "Weight \"-1\" of node \"n\" is a negative number"
     );
     assert_eq!(
-        present(&t("1.5"), None).unwrap_err(),
-        "Weight \"1.5\" of node \"n\" is larger than 1"
+        present(&t("abc"), None).unwrap_err(),
+        "Weight \"abc\" of node \"n\" is not a number or boolean"
     );
-    assert_eq!(
-        present(&t("true"), None).unwrap_err(),
-        "Weight \"true\" of node \"n\" is not a number or boolean"
-    );
+    // Booleans and numbers above 1 are weights (issue 12).
+    for w in ["1.5", "true", "false", "0.29"] {
+        assert_eq!(present(&t(w), None), Ok(vec!["n".to_string()]), "{w}");
+    }
+}
+
+/// `SELF` in a named logic expression is the element that uses it, for
+/// every user (the reference binds it to the first one; issue 12).
+#[test]
+fn self_in_named_expressions_binds_to_each_user() {
+    let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {expected_artifact_check: false}
+    expressions:
+      has_art: {has_artifact_naive: SELF}
+      wrapped: {logic_expression: has_art}
+  node_templates:
+    a:
+      type: t
+      conditions: {logic_expression: has_art}
+      artifacts: [{art: {file: f}}]
+    b:
+      type: t
+      conditions: {logic_expression: wrapped}
+      artifacts: [{art: {file: f, conditions: false}}]
+    c:
+      type: t
+      conditions: {logic_expression: has_art}
+";
+    assert_eq!(present(t, None), Ok(vec!["a".to_string()]));
+}
+
+/// `artifact_presence: [SELF, x]` takes the node from the context, and a
+/// property is found by name although every name has a hidden fallback
+/// property (the reference fails on both; issue 12).
+#[test]
+fn self_artifacts_and_properties_by_name() {
+    let t = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      on: {type: boolean}
+  node_templates:
+    a:
+      type: t
+      conditions: {artifact_presence: [SELF, image]}
+      artifacts: [{image: {file: f, conditions: {variability_input: on}}}]
+      properties: [{p: {value: 1, conditions: {variability_input: on}}}]
+    b:
+      type: t
+      conditions: {node_property_presence: [a, p]}
+";
+    let on = present(t, Some("on: true"));
+    assert_eq!(on, Ok(vec!["a".to_string(), "b".to_string()]));
+    assert_eq!(present(t, Some("on: false")), Ok(vec![]));
 }
