@@ -269,8 +269,8 @@ fn resolver_graph(
         .resolver_options(enriched_ran)
         .map_err(code(Code::InvalidShape))?;
     let graph = match kept {
-        Some(g2) => graph::rebuild(doc, g2, resolver_options),
-        None => graph::build_moving_conditions(doc, &resolver_options),
+        Some(g2) => graph::rebuild(doc, &config.types, g2, resolver_options),
+        None => graph::build_moving_conditions(doc, &resolver_options, &config.types),
     }
     .map_err(code(Code::UndefinedReference))?;
     Ok((config, graph))

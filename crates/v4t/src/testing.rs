@@ -68,7 +68,8 @@ pub(crate) fn options(doc: &Node) -> crate::Result<Options> {
 /// The graph of the normalised `doc` under its options as written (the
 /// condition lists moved out of a copy, so that `doc` keeps them).
 pub(crate) fn build(doc: &Node) -> crate::Result<Graph> {
-    crate::graph::build_moving_conditions(&mut doc.clone(), &options(doc)?)
+    let types = crate::types::TypeSystem::new(doc);
+    crate::graph::build_moving_conditions(&mut doc.clone(), &options(doc)?, &types)
 }
 
 /// Enriches `doc` in place (`v4t enrich` without loading).

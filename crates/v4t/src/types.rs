@@ -6,9 +6,8 @@
 //! then has its `derived_from`); the enricher does not change types, so the
 //! technology rules, the condition enricher and the encoder share it.
 
-use crate::error::{bail, Error, Result};
-use crate::graph::{ElementId, Graph, Kind};
-use crate::normalize::not_a_boolean;
+use crate::error::{bail, Result};
+use crate::kind::Kind;
 use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Map, Node};
 
@@ -157,6 +156,37 @@ impl TypeSystem {
         Ok(false)
     }
 
+    /// Whether node type `name` is abstract (`metadata.vintner_abstract`),
+    /// `None` if it is not defined.
+    pub(crate) fn is_abstract_node_type(&self, name: &str) -> Option<bool> {
+        self.collection(Collection::Node)
+            .get(name)
+            .map(|def| def.vintner_abstract)
+    }
+
+    /// Whether collection `c` defines type `name`.
+    pub(crate) fn has(&self, c: Collection, name: &str) -> bool {
+        self.collection(c).contains_key(name)
+    }
+
+    /// Whether type `name` of collection `c` is `target` or derives from it,
+    /// as far as the chain of defined types shows: `false` where it breaks
+    /// off or cycles (where [`TypeSystem::is_a`] is an error).
+    pub(crate) fn derives_from(&self, c: Collection, name: &str, target: &str) -> bool {
+        let types = self.collection(c);
+        let mut current = name;
+        for _ in 0..=types.len() {
+            if current == target {
+                return true;
+            }
+            match types.get(current) {
+                Some(def) if def.parent != ROOT => current = &def.parent,
+                _ => return false,
+            }
+        }
+        false
+    }
+
     /// The inheritance chain of a type, starting with itself (for scenario
     /// priorities); it stops at the root, an undefined type or a repetition.
     pub(crate) fn chain<'t>(&'t self, c: Collection, start: &'t str) -> Vec<&'t str> {
@@ -185,57 +215,6 @@ impl TypeSystem {
             let (_, declared) = def.property_types.iter().find(|(p, _)| p == property)?;
             Some(declared.as_str())
         })
-    }
-
-    /// Whether a node requires a deployment technology (4.5): its `managed`
-    /// if written, else whether it has technologies or its type is not
-    /// abstract (`raw` is its definition).
-    pub(crate) fn is_managed(&self, g: &Graph, raw: Option<&Map>, node: ElementId) -> Result<bool> {
-        if let Some(m) = raw
-            .and_then(|m| m.get("managed"))
-            .filter(|n| n.is_defined())
-        {
-            return m.as_bool().ok_or_else(|| not_a_boolean(m));
-        }
-        if !g.get(node).technologies.is_empty() {
-            return Ok(true);
-        }
-        let name = g.single_type(node)?;
-        match self.collection(Collection::Node).get(name) {
-            Some(def) => Ok(!def.vintner_abstract),
-            None => Err(Error::at(
-                format!("Node type \"{name}\" does not exist"),
-                g.get(node).span,
-            )),
-        }
-    }
-
-    /// The technologies of the artifact's node whose stored scenario names an
-    /// artifact type the artifact's type derives from (`is_managed`).
-    pub(crate) fn managing_technologies(
-        &self,
-        g: &Graph,
-        doc: &Node,
-        artifact: ElementId,
-    ) -> Result<Vec<ElementId>> {
-        let Some(node) = g.get(artifact).container else {
-            return Ok(Vec::new());
-        };
-        let mut out = Vec::new();
-        for &t in &g.get(node).technologies {
-            let scenario_artifact = g
-                .raw(doc, t)
-                .and_then(|r| r.get("scenario"))
-                .and_then(|s| s.get("artifact"))
-                .and_then(Node::as_str);
-            if let Some(at) = scenario_artifact {
-                let own = g.single_type(artifact)?;
-                if self.is_a(Collection::Artifact, own, at)? {
-                    out.push(t);
-                }
-            }
-        }
-        Ok(out)
     }
 }
 

@@ -154,7 +154,7 @@ fn technologies(
     let (id, ids) = (Constraint::Var, Constraint::vars);
     if o.required_technology {
         for &n in &g.nodes {
-            if !types.is_managed(g, g.raw_map(doc, n), n)? {
+            if !g.is_managed(types, g.raw_map(doc, n), n)? {
                 continue;
             }
             match g.get(n).technologies[..] {
@@ -165,7 +165,7 @@ fn technologies(
     }
     if o.unique_technology {
         for &n in &g.nodes {
-            if types.is_managed(g, g.raw_map(doc, n), n)? {
+            if g.is_managed(types, g.raw_map(doc, n), n)? {
                 out.push(Constraint::Amo(ids(&g.get(n).technologies)));
             }
         }

@@ -93,7 +93,7 @@ fn enrich_doc(
     // Graph #1: technologies and implementations.
     graph::add_fallback_properties(doc, options);
     if technologies::may_edit(doc, options) {
-        let g1 = graph::build_for_technologies(doc, options)?;
+        let g1 = graph::build_for_technologies(doc, options, types)?;
         technologies::enrich_technologies(doc, &g1, types)?;
         drop(g1);
         normalize(doc, false)?;
@@ -103,7 +103,7 @@ fn enrich_doc(
     // normalisations above are idempotent and graph #2 raises graph #1's errors.)
     // The manual condition lists move from the document into the graph and
     // on into the enrichment; `write_back` replaces every one of them.
-    let mut g2 = graph::build_moving_conditions(doc, options)?;
+    let mut g2 = graph::build_moving_conditions(doc, options, types)?;
     let manual: Vec<Vec<graph::Cond>> = g2
         .elements
         .iter_mut()

@@ -740,7 +740,7 @@ fn managed_nodes(ctx: &Context<'_>) -> Result<Vec<(ElementId, bool)>> {
         .iter()
         .map(|&n| {
             let raw = ctx.graph.raw_map(ctx.doc, n);
-            Ok((n, ctx.types.is_managed(ctx.graph, raw, n)?))
+            Ok((n, ctx.graph.is_managed(ctx.types, raw, n)?))
         })
         .collect()
 }

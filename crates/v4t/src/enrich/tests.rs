@@ -529,7 +529,8 @@ topology_template:
         }
         normalize(&mut fresh).expect("normalizes");
         let written = options(&fresh).expect("options");
-        let expected = build_moving_conditions(&mut fresh, &written).expect("builds");
+        let types = crate::types::TypeSystem::new(&fresh);
+        let expected = build_moving_conditions(&mut fresh, &written, &types).expect("builds");
         let mut reused = doc(template);
         let v = version(&reused);
         let (config, g2) = super::enrich_for_resolving(&mut reused, v)
@@ -537,7 +538,7 @@ topology_template:
         let g2 = g2.expect("keeps the elements");
         normalize(&mut reused).expect("normalizes");
         let resolver = config.resolver_options(true).expect("options");
-        let mut g = rebuild(&reused, g2, resolver).expect("rebuilds");
+        let mut g = rebuild(&reused, &config.types, g2, resolver).expect("rebuilds");
         // Generated conditions are compact terms in the reused graph and YAML
         // in the fresh one: compare their YAML forms.
         let yaml: Vec<Vec<Cond>> = g

@@ -6,6 +6,7 @@ use crate::document::{self, Sections};
 use crate::error::{bail, Error, Result};
 use crate::normalize::not_a_boolean;
 use crate::options::{Mode, Options};
+use crate::types::{Collection, TypeSystem};
 use v4t_yaml::hash::{SeededMap, SeededSet};
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::number::format_js;
@@ -86,8 +87,12 @@ enum Copying {
 /// [`build`] for the technology enricher (graph #1), which reads no
 /// condition list but those of technologies: the others stay empty
 /// instead of being copied (default alternatives still get `[false]`).
-pub(crate) fn build_for_technologies(doc: &Node, options: &Options) -> Result<Graph> {
-    build_with(doc, options, Copying::Technologies).map(|(g, _)| g)
+pub(crate) fn build_for_technologies(
+    doc: &Node,
+    options: &Options,
+    types: &TypeSystem,
+) -> Result<Graph> {
+    build_with(doc, options, types, Copying::Technologies).map(|(g, _)| g)
 }
 
 /// [`build`], moving the condition lists out of `doc` into the elements
@@ -95,8 +100,12 @@ pub(crate) fn build_for_technologies(doc: &Node, options: &Options) -> Result<Gr
 /// callers that read conditions only through the graph afterwards: the
 /// enricher, which writes every list back, and the resolver, whose output
 /// drops them.
-pub(crate) fn build_moving_conditions(doc: &mut Node, options: &Options) -> Result<Graph> {
-    let (mut g, with_conditions) = build_with(doc, options, Copying::None)?;
+pub(crate) fn build_moving_conditions(
+    doc: &mut Node,
+    options: &Options,
+    types: &TypeSystem,
+) -> Result<Graph> {
+    let (mut g, with_conditions) = build_with(doc, options, types, Copying::None)?;
     move_conditions(doc, &mut g, &with_conditions);
     Ok(g)
 }
@@ -111,7 +120,12 @@ pub(crate) fn build_moving_conditions(doc: &mut Node, options: &Options) -> Resu
 /// `options`, and with them the default `implied` of relations,
 /// [`Graph::is_implied`]), the default-alternative flags (the write-back
 /// deletes `default_alternative`) and the anchor check.
-pub(crate) fn rebuild(doc: &Node, previous: Graph, options: Options) -> Result<Graph> {
+pub(crate) fn rebuild(
+    doc: &Node,
+    types: &TypeSystem,
+    previous: Graph,
+    options: Options,
+) -> Result<Graph> {
     let mut g = previous;
     g.options = options;
     g.sections = Sections::of(doc);
@@ -120,6 +134,7 @@ pub(crate) fn rebuild(doc: &Node, previous: Graph, options: Options) -> Result<G
     }
     let b = Builder {
         doc,
+        types,
         copy: Copying::None,
         template_positions: SeededMap::default(),
         used_templates: SeededSet::default(),
@@ -151,7 +166,12 @@ fn move_conditions(doc: &mut Node, g: &mut Graph, ids: &[ElementId]) {
 
 /// The graph of `doc`, and with [`Copying::None`] the elements whose lists
 /// [`move_conditions`] moves.
-fn build_with(doc: &Node, options: &Options, copy: Copying) -> Result<(Graph, Vec<ElementId>)> {
+fn build_with(
+    doc: &Node,
+    options: &Options,
+    types: &TypeSystem,
+    copy: Copying,
+) -> Result<(Graph, Vec<ElementId>)> {
     let tt = document::topology(doc);
     let options = options.clone();
     let relationship_templates: Vec<String> = tt
@@ -166,6 +186,7 @@ fn build_with(doc: &Node, options: &Options, copy: Copying) -> Result<(Graph, Ve
         .unwrap_or_default();
     let mut b = Builder {
         doc,
+        types,
         copy,
         template_positions,
         used_templates: SeededSet::default(),
@@ -275,6 +296,8 @@ fn write_id(out: &mut String, kind: Kind, name: &str, index: Option<u32>) {
 
 struct Builder<'d> {
     doc: &'d Node,
+    /// The template's types (for hosting relations and variability groups).
+    types: &'d TypeSystem,
     /// Which condition lists to copy into the elements.
     copy: Copying,
     g: Graph,
@@ -698,7 +721,7 @@ impl<'d> Builder<'d> {
                 let Some(rt) = self.relationship_template(rts, rname, pos) else {
                     // A relationship type (valid TOSCA 1.3): no template,
                     // so nothing the relation's presence depends on.
-                    if self.relationship_type(rname).is_some() {
+                    if self.types.has(Collection::Relationship, rname) {
                         continue;
                     }
                     bail!(
@@ -723,11 +746,6 @@ impl<'d> Builder<'d> {
         self.check_defaults(&out)
     }
 
-    /// The relationship type `name` (user-defined or normative), if defined.
-    fn relationship_type(&self, name: &str) -> Option<&'d Node> {
-        self.doc.get("relationship_types")?.as_map()?.get(name)
-    }
-
     /// Whether a requirement's `relationship` (a template name, a type name
     /// or an inline `{type: ..}`) is, or derives from,
     /// `tosca.relationships.HostedOn`: such a requirement is a hosting
@@ -736,8 +754,10 @@ impl<'d> Builder<'d> {
         let Some(relationship) = relationship.filter(|r| r.is_defined()) else {
             return false;
         };
-        let hosted_on =
-            |t: &str| self.is_a("relationship_types", t, "tosca.relationships.HostedOn");
+        let hosted_on = |t: &str| {
+            self.types
+                .derives_from(Collection::Relationship, t, "tosca.relationships.HostedOn")
+        };
         match relationship.as_str() {
             Some(name) => match rts.and_then(|t| t.get(name)).and_then(|t| t.get("type")) {
                 // A template: its (possibly conditional) types.
@@ -755,28 +775,6 @@ impl<'d> Builder<'d> {
                 .and_then(Node::as_str)
                 .is_some_and(hosted_on),
         }
-    }
-
-    /// Whether type `name` of `collection` is `target` or derives from it,
-    /// as far as the chain of defined types (and the last one's parent)
-    /// shows; `false` where it breaks off (or cycles).
-    fn is_a(&self, collection: &str, name: &str, target: &str) -> bool {
-        let defined = self.doc.get(collection).and_then(Node::as_map);
-        let mut current = name;
-        for _ in 0..=defined.map_or(0, Map::len) {
-            if current == target {
-                return true;
-            }
-            let parent = defined
-                .and_then(|m| m.get(current))
-                .and_then(|d| d.get("derived_from"))
-                .and_then(Node::as_str);
-            match parent {
-                Some(p) => current = p,
-                None => return false,
-            }
-        }
-        false
     }
 
     /// `rts[name]`, the relationship template at `pos`, its position in
@@ -967,7 +965,11 @@ impl<'d> Builder<'d> {
             let variability = types.first().is_some_and(|&t| {
                 let name = self.g.get(t).name.as_str();
                 name == "variability.groups.Root"
-                    || self.is_a("group_types", name, "variability.groups.ConditionalMembers")
+                    || self.types.derives_from(
+                        Collection::Group,
+                        name,
+                        "variability.groups.ConditionalMembers",
+                    )
             });
             if variability && types.len() > 1 {
                 bail!(
@@ -1564,7 +1566,8 @@ mod tests {
     #[test]
     fn graph_one_copies_only_technology_conditions() {
         let d = normalized();
-        let g = build_for_technologies(&d, &options(&d).expect("options")).expect("builds");
+        let g = build_for_technologies(&d, &options(&d).expect("options"), &TypeSystem::new(&d))
+            .expect("builds");
         for e in &g.elements {
             assert_eq!(
                 e.conditions.is_empty(),
@@ -1588,7 +1591,8 @@ mod tests {
         let mut d = normalized();
         let copied = build(&d).expect("builds");
         let written = options(&d).expect("options");
-        let moved = build_moving_conditions(&mut d, &written).expect("builds");
+        let types = TypeSystem::new(&d);
+        let moved = build_moving_conditions(&mut d, &written, &types).expect("builds");
         let yaml = |g: &Graph| -> Vec<Vec<String>> {
             g.elements
                 .iter()

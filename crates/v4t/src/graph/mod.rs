@@ -11,6 +11,7 @@ mod build;
 mod cond;
 mod constraint;
 pub(crate) mod lookup;
+mod managed;
 
 pub(crate) use build::{
     add_fallback_properties, build_for_technologies, build_moving_conditions, rebuild,

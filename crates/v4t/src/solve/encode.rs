@@ -484,7 +484,7 @@ impl<'a> Encoder<'a> {
             }
             LogicOp::HasArtifactNaive => self.or_of(&g.get(n).artifacts),
             LogicOp::IsManaged => {
-                let techs = self.types.managing_technologies(g, self.doc, n)?;
+                let techs = g.managing_technologies(self.types, self.doc, n)?;
                 self.or_of(&techs)
             }
             LogicOp::HasPresentTarget => {

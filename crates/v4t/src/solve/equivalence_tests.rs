@@ -368,7 +368,7 @@ fn check_template(text: &str, counts: &mut Counts) -> Result<(), String> {
     let options = config
         .resolver_options(true)
         .map_err(|e| e.message.clone())?;
-    let graph = graph::rebuild(&doc, g2, options).map_err(|e| e.message.clone())?;
+    let graph = graph::rebuild(&doc, &config.types, g2, options).map_err(|e| e.message.clone())?;
     compare(&doc, &graph, &config.types, assigned, text, counts);
     Ok(())
 }
