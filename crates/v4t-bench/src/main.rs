@@ -4,6 +4,7 @@
 //! v4t-bench generate --family 1 --size 10000 --out DIR
 //! v4t-bench run [--family 1|2] [--sizes 10,1000] [--runs 5] [--v4t target/release/v4t]
 //! v4t-bench roundtrip TEMPLATE OUTPUT
+//! v4t-bench generate-tosca --size N --out FILE
 //! ```
 //!
 //! `run` generates each template into a temporary directory, runs the `v4t`
@@ -30,7 +31,8 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const USAGE: &str = "usage:
   v4t-bench generate --family 1|2 --size N --out DIR
   v4t-bench run [--family 1|2] [--sizes N,N,..] [--runs R] [--v4t PATH] [--no-process]
-  v4t-bench roundtrip TEMPLATE OUTPUT";
+  v4t-bench roundtrip TEMPLATE OUTPUT
+  v4t-bench generate-tosca --size N --out FILE";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         Some("generate") => generate(&args[1..]),
         Some("run") => run(&args[1..]),
         Some("roundtrip") => roundtrip(&args[1..]),
+        Some("generate-tosca") => generate_tosca(&args[1..]),
         _ => Err(USAGE.to_string()),
     };
     match result {
@@ -109,6 +112,18 @@ fn generate(args: &[String]) -> Result<(), String> {
     let out = PathBuf::from(flags.value("--out").ok_or(USAGE)?);
     let (template, inputs) = write_family(family, size, &out)?;
     println!("{}\n{}", template.display(), inputs.display());
+    Ok(())
+}
+
+/// Writes the TOSCA 2.0 validation benchmark file ([`v4t_bench::tosca2_service`]).
+fn generate_tosca(args: &[String]) -> Result<(), String> {
+    let flags = Flags { args };
+    flags.check(&["--size", "--out"], &[])?;
+    let size = flags.number("--size", 1_000)?;
+    let out = PathBuf::from(flags.value("--out").ok_or(USAGE)?);
+    std::fs::write(&out, v4t_bench::tosca2_service(size))
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    println!("{}", out.display());
     Ok(())
 }
 

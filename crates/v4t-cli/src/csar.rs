@@ -318,6 +318,19 @@ impl Loader for ArchiveLoader {
         }
     }
 
+    fn files(&mut self) -> Vec<String> {
+        let prefix = if self.dir.is_empty() {
+            String::new()
+        } else {
+            format!("{}/", self.dir)
+        };
+        self.archive
+            .files
+            .keys()
+            .filter_map(|p| p.strip_prefix(&prefix).map(str::to_string))
+            .collect()
+    }
+
     fn lib_files(&mut self) -> Vec<String> {
         let lib = self.full(Path::new("lib"));
         let mut files: Vec<(usize, String)> = self

@@ -107,6 +107,10 @@ impl Loader for FsLoader {
         })
     }
 
+    fn files(&mut self) -> Vec<String> {
+        self.walk()
+    }
+
     fn lib_files(&mut self) -> Vec<String> {
         let mut files = Vec::new();
         let lib = self.dir.join("lib");
@@ -174,6 +178,53 @@ impl Loader for FsLoader {
     }
 }
 
+/// At most this many files are listed by [`Loader::files`].
+const MAX_LISTED: usize = 20_000;
+
+impl FsLoader {
+    /// Every regular file below the directory (relative paths, sorted;
+    /// hidden entries and symlinked directories skipped, at most
+    /// [`MAX_LISTED`] files, 16 levels deep).
+    fn walk(&self) -> Vec<String> {
+        let mut files = Vec::new();
+        let mut queue = VecDeque::from([String::new()]);
+        while let Some(rel) = queue.pop_front() {
+            let Ok(entries) = fs::read_dir(self.dir.join(&rel)) else {
+                continue;
+            };
+            let mut entries: Vec<_> = entries
+                .filter_map(|e| e.ok())
+                .filter_map(|e| Some((e.file_name().into_string().ok()?, e)))
+                .filter(|(name, _)| !name.starts_with('.'))
+                .collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            for (name, entry) in entries {
+                let child = if rel.is_empty() {
+                    name
+                } else {
+                    format!("{rel}/{name}")
+                };
+                let Ok(file_type) = entry.file_type() else {
+                    continue;
+                };
+                if file_type.is_dir() {
+                    if child.matches('/').count() < 16 {
+                        queue.push_back(child);
+                    }
+                } else if file_type.is_file() {
+                    files.push(child);
+                    if files.len() >= MAX_LISTED {
+                        files.sort();
+                        return files;
+                    }
+                }
+            }
+        }
+        files.sort();
+        files
+    }
+}
+
 /// Where the files beside the template come from.
 pub enum AnyLoader {
     Fs(FsLoader),
@@ -192,6 +243,13 @@ impl Loader for AnyLoader {
         match self {
             AnyLoader::Fs(l) => l.lib_files(),
             AnyLoader::Archive(l) => l.lib_files(),
+        }
+    }
+
+    fn files(&mut self) -> Vec<String> {
+        match self {
+            AnyLoader::Fs(l) => l.files(),
+            AnyLoader::Archive(l) => l.files(),
         }
     }
 }

@@ -16,6 +16,7 @@ mod loose;
 mod resolve_cmd;
 mod signals;
 mod test_runner;
+mod validate_cmd;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -77,6 +78,9 @@ enum Command {
     /// Run variability tests (conformance test trees, test groups, CSARs)
     #[command(after_help = EXIT_CODES, long_about = TEST_ABOUT)]
     Test(TestArgs),
+    /// Validate a TOSCA 2.0 (or 1.3) file, CSAR directory or archive with everything it imports
+    #[command(after_help = VALIDATE_EXIT_CODES)]
+    Validate(validate_cmd::ValidateArgs),
     /// The command forms of OpenTOSCA Vintner (`v4t template resolve --template T ...`)
     #[command(subcommand)]
     Template(TemplateCommand),
@@ -93,6 +97,12 @@ enum Command {
         output_dir: Option<PathBuf>,
     },
 }
+
+const VALIDATE_EXIT_CODES: &str = "\
+Exit codes:
+  0  valid (warnings may have been printed)
+  1  invalid: at least one error was printed
+  2  usage error: invalid arguments, or the path cannot be read";
 
 /// `v4t template ...`: the reference implementation's command lines.
 #[derive(Subcommand, Debug)]
@@ -456,6 +466,7 @@ fn main() -> ExitCode {
         Command::Resolve(args) => resolve_cmd::run(&args, color),
         Command::Enrich(args) => resolve_cmd::run_enrich(&args, color),
         Command::Test(args) => test_runner::run(&args),
+        Command::Validate(args) => validate_cmd::run(&args, color),
         Command::Template(TemplateCommand::Resolve(args)) => resolve_cmd::run(&args.into(), color),
         Command::Template(TemplateCommand::Enrich(args)) => {
             resolve_cmd::run_enrich(&args.into(), color)

@@ -117,6 +117,28 @@ codes! {
     SkippedFile = "V4T087", "Warning: an entry of `lib/` was skipped (a symlink leaving the template directory, a dangling symlink, not a regular file).";
     /// A failure that the processor does not classify further.
     Internal = "V4T090", "An error the processor does not classify further (the message says what happened).";
+    /// A TOSCA import cannot be followed: the file does not exist or leaves the repository, the profile is unknown, the URL is remote, or the imports form a cycle.
+    Import = "V4T100", "A TOSCA import cannot be followed: the file does not exist or leaves the repository, the profile is unknown, the URL is remote, or the imports form a cycle.";
+    /// A keyname the TOSCA grammar does not define at this place (with the TOSCA 2.
+    UnknownKeyname = "V4T101", "A keyname the TOSCA grammar does not define at this place (with the TOSCA 2.0 name where a TOSCA 1.3 keyname was used).";
+    /// A mandatory TOSCA keyname is missing (`type` of a template, `node_templates`, `url` of a repository, .
+    MissingKeyname = "V4T102", "A mandatory TOSCA keyname is missing (`type` of a template, `node_templates`, `url` of a repository, ...).";
+    /// A type or entity definition breaks a rule of its kind: derivation cycles, refinements that do not derive, fixed values, defaults of optional properties, data type, scalar type and schema rules.
+    Definition = "V4T103", "A type or entity definition breaks a rule of its kind: derivation cycles, refinements that do not derive, fixed values, defaults of optional properties, data type, scalar type and schema rules.";
+    /// A value does not fit its TOSCA data type (no implicit coercion: `1.
+    TypeMismatch = "V4T104", "A value does not fit its TOSCA data type (no implicit coercion: `1.0` is no integer, `\"1\"` no number).";
+    /// A value does not satisfy a validation clause (of its data type, schema or definition), or a clause cannot apply to its type.
+    Validation = "V4T105", "A value does not satisfy a validation clause (of its data type, schema or definition), or a clause cannot apply to its type.";
+    /// A required property or input gets no value (none assigned, no default, no fixed value).
+    MissingValue = "V4T106", "A required property or input gets no value (none assigned, no default, no fixed value).";
+    /// A TOSCA function call is malformed, unknown, has arguments of the wrong number or shape, or a TOSCA path that leads nowhere.
+    Function = "V4T107", "A TOSCA function call is malformed, unknown, has arguments of the wrong number or shape, or a TOSCA path that leads nowhere.";
+    /// A template does not fit its type or the rest of the service template: requirement targets and counts, capabilities, copies, groups, policies, workflows, substitution mappings.
+    Template = "V4T108", "A template does not fit its type or the rest of the service template: requirement targets and counts, capabilities, copies, groups, policies, workflows, substitution mappings.";
+    /// A CSAR is malformed: its TOSCA.
+    Csar = "V4T109", "A CSAR is malformed: its TOSCA.meta or the choice of its entry file.";
+    /// a TOSCA construct that is deprecated or cannot take effect (capability occurrences, short artifact definitions, a node filter without `select`, an allocation no target can satisfy).
+    ToscaNotice = "V4T180", "Warning: a TOSCA construct that is deprecated or cannot take effect (capability occurrences, short artifact definitions, a node filter without `select`, an allocation no target can satisfy).";
 }
 
 impl fmt::Display for Code {

@@ -112,6 +112,14 @@ pub trait Loader {
     /// Every `.yaml`/`.yml` file below `lib/`, breadth-first, as relative paths
     /// (`lib/a.yaml`, `lib/sub/b.yaml`); empty if there is no `lib/`.
     fn lib_files(&mut self) -> Vec<String>;
+
+    /// Every file the loader can read, as relative paths, sorted: for
+    /// processors that find files by their content (TOSCA profiles shipped
+    /// in a CSAR, imported by profile name). Empty unless implemented;
+    /// implementations may stop after a bound.
+    fn files(&mut self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A loader for templates that have no files beside them.

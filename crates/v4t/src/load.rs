@@ -10,8 +10,10 @@ use v4t_source::{Code, Loader, Sources};
 use v4t_yaml::hash::SeededSet;
 use v4t_yaml::{parse, Map, Node, SourceId, Span, Value};
 
-/// The bundled normative types (written for v4t from the TOSCA 1.3 specification).
-const PROFILE: &str = include_str!("../profile/tosca-simple-profile.yaml");
+/// The bundled TOSCA Simple Profile 1.3 normative types (written for v4t from
+/// the TOSCA 1.3 specification): one copy for the whole project, owned by the
+/// TOSCA front end.
+const PROFILE: &str = v4t_tosca::load::NORMATIVE_13.1;
 
 /// The type collections types are loaded into, in the reference's order.
 const LOADED_COLLECTIONS: [&str; 8] = [

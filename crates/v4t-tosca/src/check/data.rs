@@ -1,0 +1,631 @@
+//! Values against their data types (§9.1, §9.2, §9.3): built-in types
+//! without implicit coercion, scalars, timestamps, versions, bytes, lists
+//! and maps with their entry and key schemas, complex data types with
+//! their properties, and every validation clause that applies (the data
+//! type's and its ancestors', the schema's and the definition's).
+
+use v4t_source::Code;
+use v4t_yaml::Node;
+
+use super::defs::{DefNode, Schema, MAX_NESTING};
+use super::funcs::{Call, Returns};
+use super::literals::{is_base64, parse_scalar_literal, parse_timestamp, parse_version};
+use super::Checker;
+use crate::types::{Builtin, TypeId};
+use crate::value::{self, Scalar};
+
+impl<'t, 'a> Checker<'t, 'a> {
+    /// Checks a value (possibly containing function calls) against a schema.
+    pub fn check_value(&mut self, v: &'a Node, s: &Schema<'a>, section: &'static str) {
+        self.value_at(v, s, section, 0, true);
+    }
+
+    /// Whether a value fits a schema, without reporting (signature matching).
+    pub fn value_fits(&mut self, v: &'a Node, s: &Schema<'a>) -> bool {
+        let before = self.diags.len();
+        self.value_at(v, s, "10.4", 0, true);
+        let fits = self.diags.len() == before;
+        self.diags.truncate(before);
+        fits
+    }
+
+    fn value_at(
+        &mut self,
+        v: &'a Node,
+        s: &Schema<'a>,
+        section: &'static str,
+        depth: usize,
+        validate: bool,
+    ) {
+        if depth > MAX_NESTING * 4 {
+            self.error(
+                Code::InvalidShape,
+                section,
+                v.span,
+                "value nested too deeply to validate",
+            );
+            return;
+        }
+        match self.call_of(v) {
+            Call::Yes(name, args) => {
+                let returns = self.call(name, args, v);
+                self.check_returns(v, &returns, s);
+                return;
+            }
+            Call::Malformed => return,
+            Call::No => {}
+        }
+        let ty = s.ty;
+        let base = self.ts.builtin_base(ty);
+        let got = self.classify(v);
+        if v.form.tag() == Some(v4t_yaml::Tag::Binary) {
+            self.error(
+                Code::TypeMismatch,
+                "9.1.1.5",
+                v.span,
+                "YAML `!!binary` is not accepted: write bytes as a Base64 string",
+            );
+            return;
+        }
+        let mismatch = |c: &mut Self, expected: &str| {
+            let message = format!(
+                "expected {expected} for type `{}`, got {} {}",
+                c.type_name(ty),
+                value::describe(v),
+                value::show(v)
+            );
+            c.error(Code::TypeMismatch, "9.1", v.span, message);
+        };
+        let ok = match base {
+            None => self.complex_value(v, ty, section, depth),
+            Some(Builtin::String) => match got {
+                Scalar::Str(_) => true,
+                Scalar::Timestamp if self.v13() => true,
+                _ => {
+                    mismatch(self, "a string");
+                    false
+                }
+            },
+            Some(Builtin::Integer) => match got {
+                Scalar::Int(_) => true,
+                _ => {
+                    mismatch(self, "an integer");
+                    false
+                }
+            },
+            Some(Builtin::Float) => match got {
+                // An integer is read as a float here, and only here (§9.1.1.3).
+                Scalar::Int(_) | Scalar::Float(_) => true,
+                _ => {
+                    mismatch(self, "a float");
+                    false
+                }
+            },
+            Some(Builtin::Boolean) => match got {
+                Scalar::Bool(_) => {
+                    if !self.v13()
+                        && value::bool_written_lowercase(self.written(v.span)) == Some(false)
+                    {
+                        self.error(
+                            Code::TypeMismatch,
+                            "9.1.1.4",
+                            v.span,
+                            "TOSCA booleans are written `true` or `false` (lowercase)",
+                        );
+                        false
+                    } else {
+                        true
+                    }
+                }
+                _ => {
+                    mismatch(self, "a boolean (`true` or `false`)");
+                    false
+                }
+            },
+            Some(Builtin::Bytes) => match got {
+                Scalar::Str(st) if is_base64(st) => true,
+                Scalar::Str(_) => {
+                    self.error(
+                        Code::TypeMismatch,
+                        "9.1.1.5",
+                        v.span,
+                        "bytes must be a Base64 string",
+                    );
+                    false
+                }
+                _ => {
+                    mismatch(self, "a Base64 string");
+                    false
+                }
+            },
+            Some(Builtin::Nil) => match got {
+                Scalar::Null => true,
+                _ => {
+                    mismatch(self, "null");
+                    false
+                }
+            },
+            Some(Builtin::Timestamp) => match got {
+                Scalar::Str(st) if parse_timestamp(st).is_some() => true,
+                Scalar::Str(st) if self.v13() && yaml_timestamp(st) => true,
+                Scalar::Timestamp if self.v13() => true,
+                Scalar::Timestamp => {
+                    self.error(
+                        Code::TypeMismatch,
+                        "9.1.2.1",
+                        v.span,
+                        "YAML `!!timestamp` is not accepted: write timestamps as RFC 3339 strings",
+                    );
+                    false
+                }
+                Scalar::Str(_) => {
+                    self.error(
+                        Code::TypeMismatch,
+                        "9.1.2.1",
+                        v.span,
+                        format!("{} is not an RFC 3339 timestamp", value::show(v)),
+                    );
+                    false
+                }
+                _ => {
+                    mismatch(self, "an RFC 3339 timestamp string");
+                    false
+                }
+            },
+            Some(Builtin::Version) => match got {
+                Scalar::Str(st) if parse_version(st).is_some() => true,
+                Scalar::Str(_) => {
+                    self.error(
+                        Code::TypeMismatch,
+                        "9.1.2.3",
+                        v.span,
+                        format!(
+                            "{} is not a version (`major.minor[.fix[.qualifier[-build]]]`)",
+                            value::show(v)
+                        ),
+                    );
+                    false
+                }
+                Scalar::Int(_) | Scalar::Float(_) if self.v13() => true,
+                _ => {
+                    mismatch(self, "a version string (quote `major.minor` versions)");
+                    false
+                }
+            },
+            Some(Builtin::Scalar | Builtin::ScalarUnit(_)) => self.scalar_value(v, ty, got),
+            Some(Builtin::List) => match got {
+                Scalar::Seq(items) => {
+                    if let Some(entry) = self.entry_schema(s) {
+                        for (i, item) in items.iter().enumerate() {
+                            self.at_index(i, |c| {
+                                c.value_at(item, &entry, section, depth + 1, validate)
+                            });
+                        }
+                    } else {
+                        for item in items {
+                            self.check_functions(item);
+                        }
+                    }
+                    true
+                }
+                _ => {
+                    mismatch(self, "a list");
+                    false
+                }
+            },
+            Some(Builtin::Map) => match got {
+                Scalar::Map(m) => {
+                    let entry = self.entry_schema(s);
+                    let key = self.key_schema(s);
+                    for (k, item) in m.iter() {
+                        if let Some(ks) = &key {
+                            self.map_key(k, ks, section);
+                        } else if !self.key_is_string(k) {
+                            let message =
+                                format!("map key `{}` must be a string (quote it)", k.name);
+                            self.error(Code::TypeMismatch, "9.1.3.2", k.span, message);
+                        }
+                        self.at(k.name.as_str(), |c| match &entry {
+                            Some(e) => c.value_at(item, e, section, depth + 1, validate),
+                            None => c.check_functions(item),
+                        });
+                    }
+                    true
+                }
+                _ => {
+                    mismatch(self, "a map");
+                    false
+                }
+            },
+            Some(Builtin::Range) => match got {
+                Scalar::Seq(items) if items.len() == 2 => true,
+                _ => {
+                    mismatch(self, "a range `[min, max]`");
+                    false
+                }
+            },
+        };
+        if ok && validate {
+            self.validations(v, s, section);
+        }
+    }
+
+    /// A function's static result against the expected schema.
+    fn check_returns(&mut self, v: &'a Node, r: &Returns<'a>, s: &Schema<'a>) {
+        let got = match r {
+            Returns::Unknown => return,
+            Returns::Builtin(b) => *b,
+            Returns::Schema(rs) => {
+                if self.compatible(rs.ty, s.ty) {
+                    return;
+                }
+                match self.ts.builtin_base(rs.ty) {
+                    Some(b) => b,
+                    None => {
+                        let message = format!(
+                            "the function returns `{}`, which is not compatible with `{}`",
+                            self.type_name(rs.ty),
+                            self.type_name(s.ty)
+                        );
+                        self.error(Code::TypeMismatch, "10.2", v.span, message);
+                        return;
+                    }
+                }
+            }
+        };
+        let want = self.ts.builtin_base(s.ty);
+        let ok = match (got, want) {
+            (_, None) => !matches!(got, Builtin::Boolean | Builtin::String | Builtin::Integer),
+            (g, Some(w)) if g == w => true,
+            (Builtin::Integer, Some(Builtin::Float)) => true,
+            (Builtin::String, Some(w)) => !matches!(
+                w,
+                Builtin::Integer
+                    | Builtin::Float
+                    | Builtin::Boolean
+                    | Builtin::List
+                    | Builtin::Map
+                    | Builtin::Nil
+            ),
+            (_, Some(_)) => false,
+        };
+        if !ok {
+            let message = format!(
+                "the function returns {}, which does not fit type `{}`",
+                builtin_noun(got),
+                self.type_name(s.ty)
+            );
+            self.error(Code::TypeMismatch, "10.2", v.span, message);
+        }
+    }
+
+    /// Whether values of type `a` can stand where type `b` is expected:
+    /// `a` derives from `b`, or both are built on the same built-in type
+    /// (an integer also fits a float).
+    pub fn compatible(&self, a: TypeId, b: TypeId) -> bool {
+        if self.ts.is_a(a, b) {
+            return true;
+        }
+        match (self.ts.builtin_base(a), self.ts.builtin_base(b)) {
+            (Some(x), Some(y)) => x == y || (x == Builtin::Integer && y == Builtin::Float),
+            _ => false,
+        }
+    }
+
+    /// A map key against the key schema (map keys are strings, §9.1.3.2).
+    fn map_key(&mut self, k: &'a v4t_yaml::Key, ks: &Schema<'a>, section: &'static str) {
+        let base = self.ts.builtin_base(ks.ty);
+        let written_as_string = self.key_is_string(k);
+        let fits = match base {
+            Some(Builtin::String) => written_as_string,
+            Some(Builtin::Integer) => !written_as_string && k.name.parse::<i64>().is_ok(),
+            _ => true,
+        };
+        if !fits {
+            let message = format!(
+                "map key `{}` does not fit the key schema `{}`",
+                k.name,
+                self.type_name(ks.ty)
+            );
+            self.error(Code::TypeMismatch, section, k.span, message);
+            return;
+        }
+        // Validation clauses of the key schema, on the key as a string.
+        let key_node = Node::new(v4t_yaml::Value::String(k.name.clone()), k.span);
+        for clause in self.all_validations(ks) {
+            if self.eval_validation(clause, &key_node, ks) == Some(false) {
+                let message = format!(
+                    "map key `{}` does not satisfy its key schema's validation",
+                    k.name
+                );
+                self.error(Code::Validation, "9.11", k.span, message);
+                return;
+            }
+        }
+    }
+
+    /// A complex data type value: a map of its properties (§9.2).
+    fn complex_value(
+        &mut self,
+        v: &'a Node,
+        ty: TypeId,
+        section: &'static str,
+        depth: usize,
+    ) -> bool {
+        let Scalar::Map(m) = self.classify(v) else {
+            let message = format!(
+                "expected a map of the properties of `{}`, got {}",
+                self.type_name(ty),
+                value::describe(v)
+            );
+            self.error(Code::TypeMismatch, "9.2", v.span, message);
+            return false;
+        };
+        let props = self.type_entries(ty, "properties");
+        for (k, item) in m.iter() {
+            match props.iter().find(|(n, _)| *n == k.name) {
+                Some((_, p)) => {
+                    if p.fixed().is_some() {
+                        self.error(
+                            Code::Definition,
+                            "9.5",
+                            k.span,
+                            format!(
+                                "property `{}` of `{}` has a fixed value",
+                                k.name,
+                                self.type_name(ty)
+                            ),
+                        );
+                        continue;
+                    }
+                    if let Some(ps) = self.param_schema(p) {
+                        self.at(k.name.as_str(), |c| {
+                            c.value_at(item, &ps, section, depth + 1, true)
+                        });
+                    }
+                }
+                None => {
+                    let message = format!("`{}` has no property `{}`", self.type_name(ty), k.name);
+                    self.error(Code::UndefinedReference, "9.2", k.span, message);
+                }
+            }
+        }
+        for (name, p) in &props {
+            if p.required() && !m.contains_key(name) && p.default().is_none() && p.fixed().is_none()
+            {
+                let message = format!(
+                    "required property `{name}` of `{}` has no value",
+                    self.type_name(ty)
+                );
+                self.error(Code::MissingValue, "9.2", v.span, message);
+            }
+        }
+        true
+    }
+
+    /// A scalar value `<number> <unit>` of scalar type `ty` (§9.1.2.2).
+    fn scalar_value(&mut self, v: &'a Node, ty: TypeId, got: Scalar<'a>) -> bool {
+        let Scalar::Str(st) = got else {
+            let message = format!(
+                "a value of the scalar type `{}` is a string `<number> <unit>`, not {}",
+                self.type_name(ty),
+                value::describe(v)
+            );
+            self.error(Code::TypeMismatch, "9.1.2.2", v.span, message);
+            return false;
+        };
+        let Some(info) = self.scalar_info(ty) else {
+            return true;
+        };
+        let Some(lit) = parse_scalar_literal(st) else {
+            let message = format!(
+                "{} is not a scalar: expected `<number> <unit>` with a unit of `{}`",
+                value::show(v),
+                self.type_name(ty)
+            );
+            self.error(Code::TypeMismatch, "9.1.2.2", v.span, message);
+            return false;
+        };
+        if info.multiplier(lit.unit).is_none() {
+            let units: Vec<&str> = info.units.iter().map(|(u, _)| u.as_str()).collect();
+            let message = format!(
+                "unknown unit `{}` for the scalar type `{}` (units: {})",
+                lit.unit,
+                self.type_name(ty),
+                units.join(", ")
+            );
+            self.error(Code::TypeMismatch, "9.1.2.2", v.span, message);
+            return false;
+        }
+        // The number is a value of the scalar type's data type.
+        let data_type = info.data_type;
+        let integer = data_type.is_some_and(|d| self.ts.builtin_base(d) == Some(Builtin::Integer));
+        if integer && !lit.integer {
+            let message = format!(
+                "the number of a `{}` scalar must be an integer",
+                self.type_name(ty)
+            );
+            self.error(Code::TypeMismatch, "9.1.2.2", v.span, message);
+            return false;
+        }
+        if let Some(d) = data_type {
+            // Synthesized: its kind comes from the value, not from a source.
+            let number = Node::new(v4t_yaml::Value::Number(lit.number), v4t_yaml::Span::NONE);
+            let ds = Schema::of_type(d);
+            for clause in self.all_validations(&ds) {
+                if self.eval_validation(clause, &number, &ds) == Some(false) {
+                    let message = format!(
+                        "the number of {} does not satisfy the validation of `{}`",
+                        value::show(v),
+                        self.type_name(d)
+                    );
+                    self.error(Code::Validation, "9.1.2.2", v.span, message);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The validation clauses that apply to values of a schema: the data
+    /// type's and its ancestors' (root-most first), then the schema's.
+    pub fn all_validations(&self, s: &Schema<'a>) -> Vec<DefNode<'a>> {
+        let mut out: Vec<DefNode<'a>> = Vec::new();
+        for d in self.chain_defs(s.ty) {
+            for key in ["validation", "constraints"] {
+                if let Some(c) = d.node.get(key) {
+                    out.push(DefNode {
+                        node: c,
+                        doc: d.doc,
+                    });
+                }
+            }
+        }
+        out.extend(s.validations.iter().copied());
+        out
+    }
+
+    fn validations(&mut self, v: &'a Node, s: &Schema<'a>, section: &'static str) {
+        for clause in self.all_validations(s) {
+            if self.eval_validation(clause, v, s) == Some(false) {
+                let message = format!(
+                    "{} does not satisfy the validation clause of `{}` (line {})",
+                    value::show(v),
+                    self.type_name(s.ty),
+                    clause.node.span.line
+                );
+                self.error(Code::Validation, "9.11", v.span, message);
+                return;
+            }
+        }
+        let _ = section;
+    }
+
+    /// A validation clause (§9.11): a Boolean expression; comparisons of
+    /// `$value` with a literal must be type-compatible with the value's type
+    /// (§9.2).
+    pub fn validation_clause(&mut self, v: &'a Node, s: Option<&Schema<'a>>) {
+        if self.v13() {
+            // 1.3 constraint clauses: a list of single-key operator maps.
+            return;
+        }
+        match self.call_of(v) {
+            Call::Yes(name, args) => {
+                let r = self.call(name, args, v);
+                if let Returns::Builtin(b) = r {
+                    if b != Builtin::Boolean {
+                        self.error(
+                            Code::Validation,
+                            "9.11",
+                            v.span,
+                            format!(
+                                "a validation clause is a Boolean expression; `${name}` is not one"
+                            ),
+                        );
+                    }
+                }
+                if let Some(s) = s {
+                    self.comparison_types(v, s, 0);
+                }
+            }
+            Call::Malformed => {}
+            Call::No => {
+                if !matches!(self.classify(v), Scalar::Bool(_)) {
+                    self.error(
+                        Code::Validation,
+                        "9.11",
+                        v.span,
+                        "a validation clause must be a Boolean expression (a function call such as `$greater_or_equal`)",
+                    );
+                }
+            }
+        }
+    }
+
+    /// Comparisons between `$value` and a literal whose kind can never match
+    /// the value's type (`$greater_or_equal: [ $value, 9 ]` on a string).
+    fn comparison_types(&mut self, v: &'a Node, s: &Schema<'a>, depth: usize) {
+        if depth > MAX_NESTING {
+            return;
+        }
+        let Call::Yes(name, Some(args)) = self.call_of_quiet(v) else {
+            return;
+        };
+        let Some(list) = args.as_seq() else { return };
+        match name {
+            "and" | "or" | "not" | "xor" => {
+                for a in list {
+                    self.comparison_types(a, s, depth + 1);
+                }
+            }
+            "equal" | "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal"
+                if list.len() == 2 =>
+            {
+                let is_value = |c: &Self, n: &'a Node| match c.call_of_quiet(n) {
+                    Call::Yes("value", a) => {
+                        a.is_none_or(|a| a.is_null() || a.as_seq().is_some_and(Vec::is_empty))
+                    }
+                    _ => false,
+                };
+                let literal = if is_value(self, &list[0]) {
+                    &list[1]
+                } else if is_value(self, &list[1]) {
+                    &list[0]
+                } else {
+                    return;
+                };
+                if !matches!(self.call_of_quiet(literal), Call::No) {
+                    return;
+                }
+                let base = self.ts.builtin_base(s.ty);
+                let lit = self.classify(literal);
+                let numeric = matches!(lit, Scalar::Int(_) | Scalar::Float(_));
+                let incompatible = match base {
+                    Some(Builtin::String | Builtin::Timestamp | Builtin::Version) => numeric,
+                    Some(Builtin::Integer | Builtin::Float) => {
+                        matches!(lit, Scalar::Str(_) | Scalar::Bool(_))
+                    }
+                    Some(Builtin::Scalar | Builtin::ScalarUnit(_)) => match lit {
+                        Scalar::Str(st) => {
+                            let info = self.scalar_info(s.ty);
+                            let parsed = parse_scalar_literal(st);
+                            match (info, parsed) {
+                                (Some(i), Some(p)) => i.multiplier(p.unit).is_none(),
+                                _ => true,
+                            }
+                        }
+                        _ => numeric,
+                    },
+                    _ => false,
+                };
+                if incompatible {
+                    let message = format!(
+                        "`${name}` compares a value of type `{}` with {} {}",
+                        self.type_name(s.ty),
+                        value::describe(literal),
+                        value::show(literal)
+                    );
+                    self.error(Code::Validation, "9.2", literal.span, message);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A timestamp as YAML 1.1 writes it (TOSCA 1.3 accepts these).
+fn yaml_timestamp(s: &str) -> bool {
+    v4t_yaml::timestamp::parse_yaml_timestamp(s).is_some()
+}
+
+fn builtin_noun(b: Builtin) -> &'static str {
+    match b {
+        Builtin::String => "a string",
+        Builtin::Integer => "an integer",
+        Builtin::Float => "a float",
+        Builtin::Boolean => "a boolean",
+        Builtin::List => "a list",
+        Builtin::Map => "a map",
+        _ => "a value",
+    }
+}

@@ -1,0 +1,821 @@
+//! Entity definitions and their refinement (§5.1.3): property, attribute
+//! and parameter definitions (§9.4, §9.6, §9.8), schema definitions (§9.3),
+//! capability (§8.2), requirement (§8.4), interface (§11.2), operation and
+//! notification definitions (§11.4, §11.6), artifact definitions (§12.2)
+//! and implementations (§11.8).
+//!
+//! A definition refined along a derivation chain is seen through a *view*
+//! that keeps every definition node (root-most first) together with the
+//! document it was written in, so names in inherited definitions resolve
+//! where they were written. Views are built without diagnostics; the
+//! definitions themselves are checked once, where they are written.
+
+use v4t_source::Code;
+use v4t_yaml::{Map, Node, Span};
+
+use super::Checker;
+use crate::load::DocId;
+use crate::types::{Builtin, Kind, TypeId};
+use crate::value::{self, Scalar};
+
+/// A definition as written, with the document whose names it uses.
+#[derive(Clone, Copy, Debug)]
+pub struct DefNode<'a> {
+    pub node: &'a Node,
+    pub doc: DocId,
+}
+
+/// A resolved data schema: a data type, schemas of entries and keys, and
+/// the validation clauses added by the definitions (not the type's own).
+#[derive(Clone, Debug)]
+pub struct Schema<'a> {
+    pub ty: TypeId,
+    pub entry: Option<Box<Schema<'a>>>,
+    pub key: Option<Box<Schema<'a>>>,
+    pub validations: Vec<DefNode<'a>>,
+}
+
+impl<'a> Schema<'a> {
+    pub fn of_type(ty: TypeId) -> Schema<'a> {
+        Schema {
+            ty,
+            entry: None,
+            key: None,
+            validations: Vec::new(),
+        }
+    }
+}
+
+/// What a parameter-like definition defines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Property,
+    Attribute,
+    /// Operation/notification/interface inputs, workflow inputs, template
+    /// outputs: may carry a fixed `value`.
+    Outgoing,
+    /// Template inputs, operation/notification outputs: may carry a `mapping`.
+    Incoming,
+}
+
+/// Where a parameter definition is written (what it may contain).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// In a type definition (short forms only refine).
+    Type,
+    /// In an interface type: no implementations, no output mappings.
+    InterfaceType,
+    /// In a service template (inputs, outputs, workflow parameters).
+    Template,
+}
+
+/// A property, attribute or parameter seen through its refinements.
+#[derive(Clone, Debug, Default)]
+pub struct Param<'a> {
+    pub defs: Vec<DefNode<'a>>,
+}
+
+/// Nesting depth limit for schema definitions and values (hostile input).
+pub const MAX_NESTING: usize = 64;
+
+impl<'a> Param<'a> {
+    /// The nearest (most refined) value of keyname `key`.
+    pub fn get(&self, key: &str) -> Option<&'a Node> {
+        self.defs.iter().rev().find_map(|d| d.node.get(key))
+    }
+
+    /// `required` (default true, §9.4).
+    pub fn required(&self) -> bool {
+        self.get("required").and_then(Node::as_bool).unwrap_or(true)
+    }
+
+    pub fn default(&self) -> Option<&'a Node> {
+        self.get("default")
+    }
+
+    /// The fixed value: `value`, or a short-form definition.
+    pub fn fixed(&self) -> Option<&'a Node> {
+        self.defs.iter().rev().find_map(|d| {
+            if is_short_form(d.node) {
+                Some(d.node)
+            } else {
+                d.node.get("value")
+            }
+        })
+    }
+
+    pub fn mapping(&self) -> Option<&'a Node> {
+        self.get("mapping")
+    }
+}
+
+/// A short-form definition (`name: value`): anything but a map of keynames.
+pub fn is_short_form(node: &Node) -> bool {
+    match node.as_map() {
+        Some(m) => m.len() == 1 && m.first().is_some_and(|(k, _)| k.name.starts_with('$')),
+        None => true,
+    }
+}
+
+/// Names and views of a section (`properties`, `attributes`, ...) along a
+/// chain of definitions (root-most first), in order of first appearance.
+pub fn collect_section<'a>(chain: &[DefNode<'a>], section: &str) -> Vec<(&'a str, Param<'a>)> {
+    let mut out: Vec<(&'a str, Param<'a>)> = Vec::new();
+    for d in chain {
+        let Some(map) = d.node.get(section).and_then(Node::as_map) else {
+            continue;
+        };
+        for (k, v) in map.iter() {
+            let def = DefNode {
+                node: v,
+                doc: d.doc,
+            };
+            match out.iter_mut().find(|(n, _)| *n == k.name) {
+                Some((_, p)) => p.defs.push(def),
+                None => out.push((k.name.as_str(), Param { defs: vec![def] })),
+            }
+        }
+    }
+    out
+}
+
+/// The requirement definitions along a chain (lists of single-key maps).
+pub fn collect_requirements<'a>(chain: &[DefNode<'a>]) -> Vec<(&'a str, Param<'a>)> {
+    let mut out: Vec<(&'a str, Param<'a>)> = Vec::new();
+    for d in chain {
+        let Some(list) = d.node.get("requirements").and_then(Node::as_seq) else {
+            continue;
+        };
+        for item in list {
+            let Some((k, v)) = item.as_map().filter(|m| m.len() == 1).and_then(Map::first) else {
+                continue;
+            };
+            let def = DefNode {
+                node: v,
+                doc: d.doc,
+            };
+            match out.iter_mut().find(|(n, _)| *n == k.name) {
+                Some((_, p)) => p.defs.push(def),
+                None => out.push((k.name.as_str(), Param { defs: vec![def] })),
+            }
+        }
+    }
+    out
+}
+
+impl<'t, 'a> Checker<'t, 'a> {
+    /// The definition nodes of a type and its ancestors, root-most first.
+    pub fn chain_defs(&self, t: TypeId) -> Vec<DefNode<'a>> {
+        let mut chain: Vec<DefNode<'a>> = self
+            .ts
+            .chain(t)
+            .filter_map(|c| {
+                let def = self.ts.get(c);
+                Some(DefNode {
+                    node: def.def?,
+                    doc: def.doc?,
+                })
+            })
+            .collect();
+        chain.reverse();
+        chain
+    }
+
+    /// The properties (or attributes, or another map section) of a type,
+    /// merged along its derivation chain.
+    pub fn type_entries(&self, t: TypeId, section: &str) -> Vec<(&'a str, Param<'a>)> {
+        collect_section(&self.chain_defs(t), section)
+    }
+
+    /// The attributes of a type: its attribute definitions and, reflected,
+    /// its property definitions (§9.6).
+    pub fn type_attributes(&self, t: TypeId) -> Vec<(&'a str, Param<'a>)> {
+        let mut attrs = self.type_entries(t, "attributes");
+        for (name, p) in self.type_entries(t, "properties") {
+            if !attrs.iter().any(|(n, _)| *n == name) {
+                attrs.push((name, p));
+            }
+        }
+        attrs
+    }
+
+    /// Resolves a type name quietly (views never report).
+    fn quiet_type(&self, doc: DocId, kind: Kind, node: &Node) -> Option<TypeId> {
+        let name = value::as_str(node)?;
+        self.ts.resolve_type(doc, kind, name).ok()
+    }
+
+    /// The merged schema of a property-like view, or `None` if no definition
+    /// names a resolvable type.
+    pub fn param_schema(&self, p: &Param<'a>) -> Option<Schema<'a>> {
+        self.merge_schema(&p.defs, 0)
+    }
+
+    /// Merges schema-like definitions (property definitions or schema
+    /// definitions, short form = type name), root-most first.
+    pub fn merge_schema(&self, defs: &[DefNode<'a>], depth: usize) -> Option<Schema<'a>> {
+        if depth > MAX_NESTING {
+            return None;
+        }
+        let mut ty = None;
+        let mut validations = Vec::new();
+        let mut entries = Vec::new();
+        let mut keys = Vec::new();
+        for d in defs {
+            if let Some(name) = value::as_str(d.node) {
+                if let Ok(t) = self.ts.resolve_type(d.doc, Kind::Data, name) {
+                    ty = Some(t);
+                }
+                continue;
+            }
+            let Some(m) = d.node.as_map() else { continue };
+            if let Some(t) = m
+                .get("type")
+                .and_then(|n| self.quiet_type(d.doc, Kind::Data, n))
+            {
+                ty = Some(t);
+            }
+            if let Some(v) = m.get("validation") {
+                validations.push(DefNode {
+                    node: v,
+                    doc: d.doc,
+                });
+            }
+            if let Some(v) = m.get("constraints") {
+                validations.push(DefNode {
+                    node: v,
+                    doc: d.doc,
+                });
+            }
+            if let Some(e) = m.get("entry_schema") {
+                entries.push(DefNode {
+                    node: e,
+                    doc: d.doc,
+                });
+            }
+            if let Some(k) = m.get("key_schema") {
+                keys.push(DefNode {
+                    node: k,
+                    doc: d.doc,
+                });
+            }
+        }
+        let ty = ty?;
+        let entry = if entries.is_empty() {
+            None
+        } else {
+            self.merge_schema(&entries, depth + 1).map(Box::new)
+        };
+        let key = if keys.is_empty() {
+            None
+        } else {
+            self.merge_schema(&keys, depth + 1).map(Box::new)
+        };
+        Some(Schema {
+            ty,
+            entry,
+            key,
+            validations,
+        })
+    }
+
+    /// The entry schema of values of `s`: the definition's, else the one of
+    /// its data type (or an ancestor, §9.2).
+    pub fn entry_schema(&self, s: &Schema<'a>) -> Option<Schema<'a>> {
+        if let Some(e) = &s.entry {
+            return Some((**e).clone());
+        }
+        self.type_schema_part(s.ty, "entry_schema")
+    }
+
+    /// The key schema of map values of `s` (default: string).
+    pub fn key_schema(&self, s: &Schema<'a>) -> Option<Schema<'a>> {
+        if let Some(k) = &s.key {
+            return Some((**k).clone());
+        }
+        self.type_schema_part(s.ty, "key_schema")
+    }
+
+    fn type_schema_part(&self, ty: TypeId, key: &str) -> Option<Schema<'a>> {
+        let parts: Vec<DefNode<'a>> = self
+            .chain_defs(ty)
+            .into_iter()
+            .filter_map(|d| {
+                Some(DefNode {
+                    node: d.node.get(key)?,
+                    doc: d.doc,
+                })
+            })
+            .collect();
+        if parts.is_empty() {
+            None
+        } else {
+            self.merge_schema(&parts, 1)
+        }
+    }
+
+    /// Checks a schema definition (§9.3) and returns its schema.
+    pub fn schema(&mut self, node: &'a Node, section: &'static str) -> Option<Schema<'a>> {
+        self.schema_at(node, section, 0, None)
+    }
+
+    fn schema_at(
+        &mut self,
+        node: &'a Node,
+        section: &'static str,
+        depth: usize,
+        parent: Option<&Schema<'a>>,
+    ) -> Option<Schema<'a>> {
+        if depth > MAX_NESTING {
+            self.error(
+                Code::InvalidShape,
+                section,
+                node.span,
+                "schema definitions nested too deeply",
+            );
+            return None;
+        }
+        if let Some(name) = value::as_str(node) {
+            let ty = self.resolve_type(name, Kind::Data, node.span, "9.3")?;
+            self.check_refined_type(parent.map(|p| p.ty), ty, node.span);
+            self.no_abstract_scalar(ty, node.span);
+            let s = Schema::of_type(ty);
+            self.check_collection_schema(&s, None, None, node.span, parent);
+            return Some(s);
+        }
+        let map = self.expect_map(node, "a schema definition", "9.3")?;
+        self.keys(
+            map,
+            &[
+                "type",
+                "description",
+                "metadata",
+                "validation",
+                "key_schema",
+                "entry_schema",
+                "constraints",
+            ],
+            "a schema definition",
+            "9.3",
+        );
+        if let Some(d) = map.get("description") {
+            self.description(d);
+        }
+        let ty = match map.get("type") {
+            Some(t) => {
+                let ty = self.type_ref(t, Kind::Data, "9.3")?;
+                self.check_refined_type(parent.map(|p| p.ty), ty, t.span);
+                self.no_abstract_scalar(ty, t.span);
+                ty
+            }
+            None => match parent {
+                Some(p) => p.ty,
+                None => {
+                    self.error(
+                        Code::MissingKeyname,
+                        "9.3",
+                        node.span,
+                        "a schema definition needs a `type`",
+                    );
+                    return None;
+                }
+            },
+        };
+        let mut s = Schema::of_type(ty);
+        if let Some(v) = map.get("validation") {
+            self.at("validation", |c| {
+                c.validation_clause(v, Some(&Schema::of_type(ty)))
+            });
+            s.validations.push(DefNode {
+                node: v,
+                doc: self.doc,
+            });
+        }
+        let parent_entry = parent.and_then(|p| p.entry.as_deref());
+        let parent_key = parent.and_then(|p| p.key.as_deref());
+        if let Some(e) = map.get("entry_schema") {
+            s.entry = self
+                .at("entry_schema", |c| {
+                    c.schema_at(e, section, depth + 1, parent_entry)
+                })
+                .map(Box::new);
+        }
+        if let Some(k) = map.get("key_schema") {
+            s.key = self
+                .at("key_schema", |c| {
+                    c.schema_at(k, section, depth + 1, parent_key)
+                })
+                .map(Box::new);
+        }
+        self.check_collection_schema(
+            &s,
+            map.get("entry_schema"),
+            map.get("key_schema"),
+            node.span,
+            parent,
+        );
+        Some(s)
+    }
+
+    /// The abstract `scalar` type cannot be used directly (§9.1.2.2).
+    fn no_abstract_scalar(&mut self, ty: TypeId, span: Span) {
+        if self.ts.get(ty).builtin == Some(Builtin::Scalar) {
+            self.error(
+                Code::Definition,
+                "9.1.2.2",
+                span,
+                "the `scalar` type is abstract: use a scalar type derived from it",
+            );
+        }
+    }
+
+    /// In a refinement, a new type must be the parent's type or derive from it.
+    pub fn check_refined_type(&mut self, parent: Option<TypeId>, ty: TypeId, span: Span) {
+        if let Some(p) = parent {
+            if !self.ts.is_a(ty, p) {
+                let message = format!(
+                    "the refined type `{}` does not derive from `{}`",
+                    self.type_name(ty),
+                    self.type_name(p)
+                );
+                self.error(Code::Definition, "5.1.3", span, message);
+            }
+        }
+    }
+
+    /// `entry_schema` is mandatory for lists and maps and forbidden
+    /// elsewhere; `key_schema` is only for maps and derives from string.
+    fn check_collection_schema(
+        &mut self,
+        s: &Schema<'a>,
+        entry: Option<&'a Node>,
+        key: Option<&'a Node>,
+        span: Span,
+        parent: Option<&Schema<'a>>,
+    ) {
+        let base = self.ts.builtin_base(s.ty);
+        let collection = matches!(base, Some(Builtin::List | Builtin::Map));
+        if collection {
+            let inherited = parent.is_some_and(|p| p.entry.is_some())
+                || self.type_schema_part(s.ty, "entry_schema").is_some();
+            if entry.is_none() && !inherited && !self.v13() {
+                self.error(
+                    Code::MissingKeyname,
+                    "9.3",
+                    span,
+                    format!(
+                        "`entry_schema` is mandatory for the collection type `{}`",
+                        self.type_name(s.ty)
+                    ),
+                );
+            }
+        } else if let Some(e) = entry {
+            self.error(
+                Code::Definition,
+                "9.3",
+                e.span,
+                format!(
+                    "`entry_schema` is only allowed for lists and maps, not for `{}`",
+                    self.type_name(s.ty)
+                ),
+            );
+        }
+        if let Some(k) = key {
+            if base != Some(Builtin::Map) {
+                self.error(
+                    Code::Definition,
+                    "9.3",
+                    k.span,
+                    format!(
+                        "`key_schema` is only allowed for maps, not for `{}`",
+                        self.type_name(s.ty)
+                    ),
+                );
+            } else if let Some(ks) = &s.key {
+                if self.ts.builtin_base(ks.ty) != Some(Builtin::String) {
+                    let message = format!(
+                        "a `key_schema` must derive from `string`, not `{}`",
+                        self.type_name(ks.ty)
+                    );
+                    self.error(Code::Definition, "9.3", k.span, message);
+                }
+            }
+        }
+    }
+
+    /// Checks a property, attribute or parameter definition (or refinement,
+    /// if `parent` is given) and returns its merged view.
+    pub fn param_def(
+        &mut self,
+        name: &'a str,
+        node: &'a Node,
+        role: Role,
+        place: Place,
+        parent: Option<&Param<'a>>,
+    ) {
+        let section = match role {
+            Role::Property => "9.4",
+            Role::Attribute => "9.6",
+            _ => "9.8",
+        };
+        let what = match role {
+            Role::Property => "property",
+            Role::Attribute => "attribute",
+            _ => "parameter",
+        };
+        let parent_schema = parent.and_then(|p| self.param_schema(p));
+        if let Some(p) = parent {
+            if let Some(fixed) = p.fixed() {
+                let _ = fixed;
+                self.error(
+                    Code::Definition,
+                    section,
+                    node.span,
+                    format!("{what} `{name}` has a fixed value in its parent definition and cannot be refined"),
+                );
+                return;
+            }
+        }
+        if is_short_form(node) {
+            let short_ok = parent.is_some()
+                || (place == Place::Template && role == Role::Outgoing)
+                || self.v13() && role != Role::Property && role != Role::Attribute;
+            if !short_ok {
+                self.error(
+                    Code::Definition,
+                    section,
+                    node.span,
+                    format!(
+                        "the short form `{name}: <value>` only refines an inherited {what} definition; a new {what} needs a definition map"
+                    ),
+                );
+                return;
+            }
+            if let Some(s) = parent_schema.as_ref() {
+                self.check_value(node, s, section);
+            } else {
+                self.check_functions(node);
+            }
+            return;
+        }
+        let Some(map) = node.as_map() else { return };
+        let mut allowed: Vec<&str> = match role {
+            Role::Attribute => vec![
+                "type",
+                "description",
+                "metadata",
+                "default",
+                "validation",
+                "key_schema",
+                "entry_schema",
+                "status",
+            ],
+            _ => vec![
+                "type",
+                "description",
+                "metadata",
+                "required",
+                "default",
+                "value",
+                "status",
+                "validation",
+                "key_schema",
+                "entry_schema",
+            ],
+        };
+        if matches!(role, Role::Incoming | Role::Outgoing) {
+            allowed.push("mapping");
+        }
+        if self.v13() {
+            allowed.push("constraints");
+            allowed.retain(|k| *k != "validation" && *k != "value" && *k != "mapping");
+            if role != Role::Attribute {
+                allowed.push("value");
+            }
+        }
+        self.keys(map, &allowed, &format!("a {what} definition"), section);
+        if let Some(d) = map.get("description") {
+            self.description(d);
+        }
+        if let Some(m) = map.get("metadata") {
+            self.metadata(m);
+        }
+        // The type.
+        let schema = match map.get("type") {
+            Some(t) => self.at("type", |c| {
+                let ty = c.type_ref(t, Kind::Data, section)?;
+                c.no_abstract_scalar(ty, t.span);
+                c.check_refined_type(parent_schema.as_ref().map(|p| p.ty), ty, t.span);
+                Some(ty)
+            }),
+            None => {
+                if parent.is_none() && matches!(role, Role::Property | Role::Attribute) {
+                    self.error(
+                        Code::MissingKeyname,
+                        section,
+                        node.span,
+                        format!("{what} `{name}` needs a `type`"),
+                    );
+                }
+                parent_schema.as_ref().map(|s| s.ty)
+            }
+        }
+        .map(|ty| {
+            let mut s = Schema::of_type(ty);
+            let pe = parent_schema.as_ref().and_then(|p| p.entry.as_deref());
+            let pk = parent_schema.as_ref().and_then(|p| p.key.as_deref());
+            let parent_same = parent_schema.as_ref();
+            if let Some(e) = map.get("entry_schema") {
+                s.entry = self
+                    .at("entry_schema", |c| c.schema_at(e, section, 1, pe))
+                    .map(Box::new);
+            } else if let Some(p) = parent_same {
+                s.entry = p.entry.clone();
+            }
+            if let Some(k) = map.get("key_schema") {
+                s.key = self
+                    .at("key_schema", |c| c.schema_at(k, section, 1, pk))
+                    .map(Box::new);
+            } else if let Some(p) = parent_same {
+                s.key = p.key.clone();
+            }
+            if let Some(p) = parent_same {
+                s.validations = p.validations.clone();
+            }
+            self.check_collection_schema(
+                &s,
+                map.get("entry_schema"),
+                map.get("key_schema"),
+                node.span,
+                parent_same,
+            );
+            s
+        });
+        let mut schema = schema;
+        // required / default / value / mapping.
+        let required = match map.get("required") {
+            Some(r) => match self.classify(r) {
+                Scalar::Bool(b) => {
+                    if !b && parent.is_some_and(Param::required) {
+                        self.error(
+                            Code::Definition,
+                            section,
+                            r.span,
+                            format!("{what} `{name}` is required in its parent definition and cannot become optional"),
+                        );
+                    }
+                    b
+                }
+                _ => {
+                    self.error(
+                        Code::InvalidShape,
+                        section,
+                        r.span,
+                        "`required` must be a boolean",
+                    );
+                    true
+                }
+            },
+            None => parent.is_none_or(Param::required),
+        };
+        if let Some(v) = map.get("validation") {
+            self.at("validation", |c| c.validation_clause(v, schema.as_ref()));
+            if let Some(s) = schema.as_mut() {
+                s.validations.push(DefNode {
+                    node: v,
+                    doc: self.doc,
+                });
+            }
+        }
+        if let Some(v) = map.get("constraints") {
+            if let Some(s) = schema.as_mut() {
+                s.validations.push(DefNode {
+                    node: v,
+                    doc: self.doc,
+                });
+            }
+        }
+        if let Some(d) = map.get("default") {
+            if !required && role != Role::Attribute && !self.v13() {
+                self.error(
+                    Code::Definition,
+                    section,
+                    d.span,
+                    format!("{what} `{name}` is not required, so it cannot have a `default`"),
+                );
+            }
+            if let Some(s) = &schema {
+                self.at("default", |c| c.check_value(d, s, section));
+            } else {
+                self.check_functions(d);
+            }
+        }
+        let (value, mapping) = (map.get("value"), map.get("mapping"));
+        if let Some(v) = value {
+            if role == Role::Incoming {
+                self.error(
+                    Code::Definition,
+                    "9.8",
+                    v.span,
+                    format!("`value` is only for outgoing parameters; `{name}` is incoming"),
+                );
+            }
+            if let Some(s) = &schema {
+                self.at("value", |c| c.check_value(v, s, section));
+            } else {
+                self.check_functions(v);
+            }
+        }
+        if let Some(m) = mapping {
+            if value.is_some() {
+                self.error(
+                    Code::Definition,
+                    "9.8",
+                    m.span,
+                    format!("parameter `{name}` has both `value` and `mapping`"),
+                );
+            } else if role == Role::Outgoing {
+                self.error(
+                    Code::Definition,
+                    "9.8",
+                    m.span,
+                    format!("`mapping` is only for incoming parameters; `{name}` is outgoing"),
+                );
+            } else if place == Place::InterfaceType {
+                self.error(
+                    Code::Definition,
+                    "11.4",
+                    m.span,
+                    "attribute mappings are not allowed in interface type definitions",
+                );
+            } else {
+                self.attribute_selection(m);
+            }
+            if parent.is_some_and(|p| p.mapping().is_some()) {
+                self.error(
+                    Code::Definition,
+                    "9.8",
+                    m.span,
+                    format!("parameter `{name}` is already mapped in its parent definition"),
+                );
+            }
+        }
+        if let Some(st) = map.get("status") {
+            self.expect_str(st, "`status`", section);
+        }
+    }
+
+    /// A parameter mapping: `[ <tosca_path>, <attribute>, ... ]` (§9.10).
+    pub fn attribute_selection(&mut self, m: &'a Node) {
+        match m.as_seq() {
+            Some(items) if !items.is_empty() => {
+                for i in items {
+                    if !matches!(self.classify(i), Scalar::Str(_) | Scalar::Int(_)) {
+                        self.error(
+                            Code::InvalidShape,
+                            "9.10",
+                            i.span,
+                            "an attribute selection lists names and indices",
+                        );
+                    }
+                }
+            }
+            _ => self.error(
+                Code::InvalidShape,
+                "9.10",
+                m.span,
+                "a parameter mapping is a list: [ <tosca_path>, <attribute_name>, ... ]",
+            ),
+        }
+    }
+
+    /// A map of parameter definitions (inputs, outputs): each checked, with
+    /// `parents` the inherited definitions they may refine.
+    pub fn param_defs(
+        &mut self,
+        node: &'a Node,
+        role: Role,
+        place: Place,
+        parents: &[(&'a str, Param<'a>)],
+        (section, what): (&'static str, &str),
+        allow_new: bool,
+    ) {
+        let Some(map) = self.named_map(node, what, section) else {
+            return;
+        };
+        for (k, v) in map.iter() {
+            let name = k.name.as_str();
+            let parent = parents.iter().find(|(n, _)| *n == name).map(|(_, p)| p);
+            if parent.is_none() && !allow_new {
+                self.error(
+                    Code::UndefinedReference,
+                    section,
+                    k.span,
+                    format!("{what} refine inherited definitions only; `{name}` is not defined"),
+                );
+                continue;
+            }
+            self.at(name, |c| c.param_def(name, v, role, place, parent));
+        }
+    }
+}

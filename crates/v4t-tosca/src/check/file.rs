@@ -1,0 +1,302 @@
+//! The top level of a TOSCA file (§6): keynames, common keynames
+//! (`description`, `metadata`, §5.3), DSL definitions, repositories,
+//! profiles, imports, function definitions; then each type section and the
+//! service template.
+
+use v4t_source::Code;
+use v4t_yaml::{Map, Node};
+
+use super::Checker;
+use crate::types::Kind;
+use crate::value::{self, Scalar};
+
+const FILE_KEYS_20: &[&str] = &[
+    "tosca_definitions_version",
+    "description",
+    "metadata",
+    "dsl_definitions",
+    "artifact_types",
+    "data_types",
+    "capability_types",
+    "interface_types",
+    "relationship_types",
+    "node_types",
+    "group_types",
+    "policy_types",
+    "repositories",
+    "functions",
+    "profile",
+    "imports",
+    "service_template",
+];
+
+const FILE_KEYS_13: &[&str] = &[
+    "tosca_definitions_version",
+    "namespace",
+    "description",
+    "metadata",
+    "dsl_definitions",
+    "artifact_types",
+    "data_types",
+    "capability_types",
+    "interface_types",
+    "relationship_types",
+    "node_types",
+    "group_types",
+    "policy_types",
+    "repositories",
+    "imports",
+    "topology_template",
+];
+
+impl<'t, 'a> Checker<'t, 'a> {
+    pub(super) fn file(&mut self, root: &'a Map) {
+        let (keys, section) = if self.v13() {
+            (FILE_KEYS_13, "1.3 3.9")
+        } else {
+            (FILE_KEYS_20, "6.1")
+        };
+        self.keys(root, keys, "a TOSCA file", section);
+        for (k, v) in root.iter() {
+            let key = k.name.as_str();
+            self.at(key, |c| match key {
+                "description" => c.description(v),
+                "metadata" => c.metadata(v),
+                "dsl_definitions" => c.dsl_definitions(v),
+                "repositories" => c.repositories(v),
+                "functions" => c.function_definitions(v),
+                "profile" | "namespace" => {
+                    c.expect_str(v, &format!("`{key}`"), "6.7.1");
+                }
+                "imports" => {
+                    if v.is_null() {
+                        c.error(
+                            Code::InvalidShape,
+                            "6.8.1",
+                            v.span,
+                            "`imports` is empty: omit it or list import definitions",
+                        );
+                    } else {
+                        c.expect_seq(v, "`imports`", "6.8.1");
+                    }
+                }
+                "service_template" | "topology_template" => c.service_template(v),
+                _ => {
+                    if let Some(kind) = Kind::ALL.into_iter().find(|k| k.section() == key) {
+                        c.type_section(kind, v);
+                    }
+                }
+            });
+        }
+        if let (Some((pk, _)), Some((sk, _))) = (
+            root.get_entry("profile"),
+            root.get_entry("service_template"),
+        ) {
+            let _ = pk;
+            self.error(
+                Code::Definition,
+                "6.7.1",
+                sk.span,
+                "a TOSCA file that defines a profile must not define a service template",
+            );
+        }
+    }
+
+    /// `description`: a string (§5.3.2).
+    pub(super) fn description(&mut self, v: &'a Node) {
+        self.expect_str(v, "`description`", "5.3.2");
+    }
+
+    /// `metadata`: a map of values of the YAML core types (§5.3.1).
+    pub(super) fn metadata(&mut self, v: &'a Node) {
+        if v.is_null() {
+            return;
+        }
+        let Some(map) = self.expect_map(v, "`metadata`", "5.3.1") else {
+            return;
+        };
+        for (k, _) in map.iter() {
+            if !self.key_is_string(k) {
+                self.error(
+                    Code::InvalidShape,
+                    "5.3.1",
+                    k.span,
+                    format!("metadata name `{}` must be a string", k.name),
+                );
+            }
+        }
+    }
+
+    /// `dsl_definitions`: a map of anchored blocks (§6.3).
+    fn dsl_definitions(&mut self, v: &'a Node) {
+        let Some(map) = self.named_map(v, "`dsl_definitions`", "6.3") else {
+            return;
+        };
+        for (k, def) in map.iter() {
+            if !matches!(self.classify(def), Scalar::Map(_) | Scalar::Seq(_)) {
+                let got = value::describe(def);
+                self.error(
+                    Code::InvalidShape,
+                    "6.3",
+                    def.span.or(k.span),
+                    format!(
+                        "DSL definition `{}` must be a block of YAML definitions (a map or a list with an anchor), not {got}",
+                        k.name
+                    ),
+                );
+            }
+        }
+    }
+
+    /// `repositories` (§6.5).
+    fn repositories(&mut self, v: &'a Node) {
+        let Some(map) = self.named_map(v, "`repositories`", "6.5") else {
+            return;
+        };
+        for (k, def) in map.iter() {
+            self.at(k.name.as_str(), |c| {
+                if value::as_str(def).is_some() {
+                    return;
+                }
+                let Some(m) = c.expect_map(def, "a repository definition", "6.5") else {
+                    return;
+                };
+                let allowed: &[&str] = if c.v13() {
+                    &["description", "url", "credential"]
+                } else {
+                    &["description", "metadata", "url"]
+                };
+                c.keys(m, allowed, "a repository definition", "6.5");
+                match m.get("url") {
+                    Some(url) => {
+                        c.expect_str(url, "the repository `url`", "6.5");
+                    }
+                    None => c.error(
+                        Code::MissingKeyname,
+                        "6.5",
+                        def.span.or(k.span),
+                        format!("repository `{}` has no `url`", k.name),
+                    ),
+                }
+                if let Some(d) = m.get("description") {
+                    c.description(d);
+                }
+                if let Some(md) = m.get("metadata") {
+                    c.metadata(md);
+                }
+            });
+        }
+    }
+
+    /// `functions` (§6.6, §10.4), in a file or a service template.
+    pub(super) fn function_definitions(&mut self, v: &'a Node) {
+        let Some(map) = self.named_map(v, "`functions`", "10.4") else {
+            return;
+        };
+        for (k, def) in map.iter() {
+            self.at(k.name.as_str(), |c| {
+                if k.name.contains('$') {
+                    c.error(
+                        Code::Definition,
+                        "10.1",
+                        k.span,
+                        "function names must not contain `$`",
+                    );
+                }
+                let Some(m) = c.expect_map(def, "a function definition", "10.4") else {
+                    return;
+                };
+                c.keys(
+                    m,
+                    &["signatures", "description", "metadata"],
+                    "a function definition",
+                    "10.4",
+                );
+                if let Some(d) = m.get("description") {
+                    c.description(d);
+                }
+                if let Some(md) = m.get("metadata") {
+                    c.metadata(md);
+                }
+                let Some(sigs) = m.get("signatures") else {
+                    c.error(
+                        Code::MissingKeyname,
+                        "10.4",
+                        def.span,
+                        format!("function `{}` has no `signatures`", k.name),
+                    );
+                    return;
+                };
+                c.at("signatures", |c| {
+                    let Some(list) = c.expect_seq(sigs, "`signatures`", "10.4") else {
+                        return;
+                    };
+                    if list.is_empty() {
+                        c.error(
+                            Code::MissingKeyname,
+                            "10.4",
+                            sigs.span,
+                            "`signatures` needs at least one signature definition",
+                        );
+                    }
+                    for (i, sig) in list.iter().enumerate() {
+                        c.at_index(i, |c| c.signature(sig));
+                    }
+                });
+            });
+        }
+    }
+
+    fn signature(&mut self, sig: &'a Node) {
+        // An empty entry stands for an unchanged signature in a refinement.
+        if sig.is_null() {
+            return;
+        }
+        let Some(m) = self.expect_map(sig, "a signature definition", "10.4") else {
+            return;
+        };
+        self.keys(
+            m,
+            &[
+                "arguments",
+                "optional_arguments",
+                "variadic",
+                "result",
+                "implementation",
+            ],
+            "a signature definition",
+            "10.4",
+        );
+        for key in ["arguments", "optional_arguments"] {
+            if let Some(args) = m.get(key) {
+                self.at(key, |c| {
+                    if let Some(list) = c.expect_seq(args, &format!("`{key}`"), "10.4") {
+                        for (i, a) in list.iter().enumerate() {
+                            c.at_index(i, |c| {
+                                c.schema(a, "10.4");
+                            });
+                        }
+                    }
+                });
+            }
+        }
+        if let Some(v) = m.get("variadic") {
+            if !matches!(self.classify(v), Scalar::Bool(_)) {
+                self.error(
+                    Code::InvalidShape,
+                    "10.4",
+                    v.span,
+                    "`variadic` must be a boolean",
+                );
+            }
+        }
+        if let Some(r) = m.get("result") {
+            self.at("result", |c| {
+                c.schema(r, "10.4");
+            });
+        }
+        if let Some(i) = m.get("implementation") {
+            self.at("implementation", |c| c.implementation(i, None));
+        }
+    }
+}

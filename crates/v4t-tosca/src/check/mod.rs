@@ -1,0 +1,404 @@
+//! Validation of loaded TOSCA files against the specification.
+//!
+//! One [`Checker`] walks every document once: the file's keynames
+//! ([`file`]), its type definitions ([`types`]), function definitions and
+//! its service template ([`template`]), checking values against their data
+//! types on the way ([`data`]), with function calls ([`funcs`]) and
+//! validation clauses evaluated where their arguments are constants
+//! ([`eval`]). Entity definitions seen through derivation chains (a
+//! property refined in a derived node type) are merged by [`defs`].
+//!
+//! Every diagnostic names the element path and the specification section.
+
+mod data;
+mod defs;
+mod eval;
+mod file;
+mod funcs;
+mod literals;
+mod template;
+mod types;
+
+use v4t_source::Code;
+use v4t_yaml::{Map, Node, Span};
+
+use v4t_source::Sources;
+
+use crate::diag::{Diagnostics, ElementPath};
+use crate::load::{DocId, Grammar, Loaded};
+use crate::types::{Kind, TypeId, TypeSystem};
+use crate::value::{self, Scalar};
+
+pub use literals::{
+    parse_scalar_literal, parse_timestamp, parse_version, TimestampValue, VersionValue,
+};
+
+/// Validates every document of a load; returns the load's, the type
+/// system's and the checks' diagnostics together. `sources` are the texts
+/// the load read (to see how values were written).
+pub fn validate(ts: &TypeSystem<'_>, sources: &Sources) -> Diagnostics {
+    let mut c = Checker::new(ts, sources);
+    for doc in ts.loaded.doc_ids() {
+        c.document(doc);
+    }
+    let mut all = Diagnostics::new();
+    all.extend(ts.loaded.diagnostics.clone());
+    all.extend(ts.diagnostics.clone());
+    all.extend(c.diags);
+    all
+}
+
+/// The walk over all documents, with the element path of the node in hand.
+pub(crate) struct Checker<'t, 'a> {
+    pub ts: &'t TypeSystem<'a>,
+    pub loaded: &'a Loaded,
+    pub diags: Diagnostics,
+    pub path: ElementPath<'a>,
+    /// The document being checked: names resolve in its scope.
+    pub doc: DocId,
+    pub grammar: Grammar,
+    /// What `SELF`, template names and `$get_input` refer to here.
+    pub fctx: funcs::FnCtx<'a>,
+    /// The texts (to read back how a value or key was written).
+    sources: &'t Sources,
+    /// How deeply function calls are nested right now (bounded: arguments
+    /// are checked recursively).
+    pub call_depth: usize,
+}
+
+impl<'t, 'a> Checker<'t, 'a> {
+    fn new(ts: &'t TypeSystem<'a>, sources: &'t Sources) -> Checker<'t, 'a> {
+        Checker {
+            ts,
+            loaded: ts.loaded,
+            diags: Diagnostics::new(),
+            path: ElementPath::default(),
+            doc: Loaded::ENTRY,
+            grammar: Grammar::Tosca2,
+            fctx: funcs::FnCtx::default(),
+            sources,
+            call_depth: 0,
+        }
+    }
+
+    fn document(&mut self, doc: DocId) {
+        let d = self.loaded.doc(doc);
+        let Some(grammar) = d.grammar else {
+            return;
+        };
+        self.doc = doc;
+        self.grammar = grammar;
+        self.path = ElementPath::default();
+        let Some(root) = d.root.as_map() else { return };
+        self.file(root);
+    }
+
+    pub fn v13(&self) -> bool {
+        self.grammar == Grammar::Tosca13
+    }
+
+    /// The section number to cite: TOSCA 2.0's, or TOSCA 1.3's where the
+    /// document is a 1.3 file.
+    pub fn sec(&self, v20: &'static str, v13: &'static str) -> &'static str {
+        if self.v13() {
+            v13
+        } else {
+            v20
+        }
+    }
+
+    pub fn error(
+        &mut self,
+        code: Code,
+        section: &'static str,
+        span: Span,
+        message: impl Into<String>,
+    ) {
+        let path = self.path.render();
+        self.diags.error(code, section, span, path, message);
+    }
+
+    pub fn warning(
+        &mut self,
+        code: Code,
+        section: &'static str,
+        span: Span,
+        message: impl Into<String>,
+    ) {
+        let path = self.path.render();
+        self.diags.warning(code, section, span, path, message);
+    }
+
+    /// Runs `f` with `key` pushed on the element path.
+    pub fn at<R>(&mut self, key: &'a str, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.path.push(key);
+        let r = f(self);
+        self.path.pop();
+        r
+    }
+
+    /// Runs `f` with index `i` pushed on the element path.
+    pub fn at_index<R>(&mut self, i: usize, f: impl FnOnce(&mut Self) -> R) -> R {
+        self.path.push_index(i);
+        let r = f(self);
+        self.path.pop();
+        r
+    }
+
+    /// Runs `f` in the scope of document `doc` (names in definitions
+    /// inherited from other files resolve where they were written).
+    pub fn in_doc<R>(&mut self, doc: DocId, f: impl FnOnce(&mut Self) -> R) -> R {
+        let (old_doc, old_grammar) = (self.doc, self.grammar);
+        self.doc = doc;
+        if let Some(g) = self.loaded.doc(doc).grammar {
+            self.grammar = g;
+        }
+        let r = f(self);
+        self.doc = old_doc;
+        self.grammar = old_grammar;
+        r
+    }
+
+    /// The value's kind as TOSCA sees it.
+    pub fn classify<'n>(&self, node: &'n Node) -> Scalar<'n> {
+        value::classify(node)
+    }
+
+    /// The text a node or key was written as.
+    pub fn written(&self, span: Span) -> Option<&'t str> {
+        self.sources.text_of(span)
+    }
+
+    /// Whether a map key was written as a string (not `99:` or `1.0:`).
+    pub fn key_is_string(&self, key: &v4t_yaml::Key) -> bool {
+        value::key_written_as_string(self.written(key.span))
+    }
+
+    /// Checks the keynames of a map against the allowed ones and reports
+    /// unknown ones (with the TOSCA 2.0 name where a 1.3 name was used).
+    ///
+    /// `description` and `metadata` are allowed in every map-form grammar
+    /// element of TOSCA 2.0 (§5.3, "except where explicitly noted"); where
+    /// `allowed` does not list them, their shapes are checked here.
+    pub fn keys(&mut self, map: &'a Map, allowed: &[&str], what: &str, section: &'static str) {
+        for (k, v) in map.iter() {
+            let common = !self.v13() && matches!(k.name.as_str(), "description" | "metadata");
+            if common && !allowed.contains(&k.name.as_str()) {
+                self.at(k.name.as_str(), |c| {
+                    if k.name == "description" {
+                        c.description(v);
+                    } else {
+                        c.metadata(v);
+                    }
+                });
+                continue;
+            }
+            if !allowed.contains(&k.name.as_str()) {
+                let hint = if self.v13() { "" } else { hint_13(&k.name) };
+                self.error(
+                    Code::UnknownKeyname,
+                    section,
+                    k.span,
+                    format!("unknown keyname `{}` in {what}{hint}", k.name),
+                );
+            }
+        }
+    }
+
+    /// `node` as a map, or an error naming what was expected.
+    pub fn expect_map(
+        &mut self,
+        node: &'a Node,
+        what: &str,
+        section: &'static str,
+    ) -> Option<&'a Map> {
+        match node.as_map() {
+            Some(m) => Some(m),
+            None => {
+                let got = value::describe(node);
+                self.error(
+                    Code::InvalidShape,
+                    section,
+                    node.span,
+                    format!("{what} must be a map, not {got}"),
+                );
+                None
+            }
+        }
+    }
+
+    /// `node` as a list, or an error naming what was expected.
+    pub fn expect_seq(
+        &mut self,
+        node: &'a Node,
+        what: &str,
+        section: &'static str,
+    ) -> Option<&'a [Node]> {
+        match node.as_seq() {
+            Some(s) => Some(s.as_slice()),
+            None => {
+                let got = value::describe(node);
+                self.error(
+                    Code::InvalidShape,
+                    section,
+                    node.span,
+                    format!("{what} must be a list, not {got}"),
+                );
+                None
+            }
+        }
+    }
+
+    /// `node` as a string, or an error naming what was expected.
+    pub fn expect_str(
+        &mut self,
+        node: &'a Node,
+        what: &str,
+        section: &'static str,
+    ) -> Option<&'a str> {
+        match value::as_str(node) {
+            Some(s) => Some(s),
+            None => {
+                let got = value::describe(node);
+                self.error(
+                    Code::InvalidShape,
+                    section,
+                    node.span,
+                    format!("{what} must be a string, not {got}"),
+                );
+                None
+            }
+        }
+    }
+
+    /// A list of strings (e.g. `valid_source_node_types`, `directives`).
+    pub fn expect_str_list(
+        &mut self,
+        node: &'a Node,
+        what: &str,
+        section: &'static str,
+    ) -> Vec<(&'a str, Span)> {
+        let mut out = Vec::new();
+        let Some(items) = self.expect_seq(node, what, section) else {
+            return out;
+        };
+        for item in items {
+            if let Some(s) = self.expect_str(item, &format!("an entry of {what}"), section) {
+                out.push((s, item.span));
+            }
+        }
+        out
+    }
+
+    /// A map whose keys are names (type sections, node templates, ...):
+    /// reports non-string and empty names; `null` and non-maps are errors.
+    pub fn named_map(
+        &mut self,
+        node: &'a Node,
+        what: &str,
+        section: &'static str,
+    ) -> Option<&'a Map> {
+        if node.is_null() {
+            self.error(
+                Code::InvalidShape,
+                section,
+                node.span,
+                format!("{what} is empty: omit the keyname or give it entries"),
+            );
+            return None;
+        }
+        let map = self.expect_map(node, what, section)?;
+        for (k, _) in map.iter() {
+            if k.name.is_empty() {
+                self.error(
+                    Code::InvalidShape,
+                    section,
+                    k.span,
+                    format!("an entry of {what} has an empty name"),
+                );
+            } else if !self.key_is_string(k) {
+                self.error(
+                    Code::InvalidShape,
+                    section,
+                    k.span,
+                    format!(
+                        "the name `{}` in {what} must be a string (quote it)",
+                        k.name
+                    ),
+                );
+            }
+        }
+        Some(map)
+    }
+
+    /// Resolves a type name written in the current document; reports
+    /// unknown names and names of another kind.
+    pub fn resolve_type(
+        &mut self,
+        name: &str,
+        kind: Kind,
+        span: Span,
+        section: &'static str,
+    ) -> Option<TypeId> {
+        match self.ts.resolve_type(self.doc, kind, name) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                let message = self.ts.lookup_message(self.doc, kind, name, &e);
+                self.error(Code::UndefinedReference, section, span, message);
+                None
+            }
+        }
+    }
+
+    /// Resolves a type name given as a node (which must be a string).
+    pub fn type_ref(
+        &mut self,
+        node: &'a Node,
+        kind: Kind,
+        section: &'static str,
+    ) -> Option<TypeId> {
+        let name = self.expect_str(node, &format!("a {} name", kind.noun()), section)?;
+        self.resolve_type(name, kind, node.span, section)
+    }
+
+    /// The display name of a type (with its defining profile or file when it
+    /// is not defined in the current document).
+    pub fn type_name(&self, t: TypeId) -> String {
+        let def = self.ts.get(t);
+        match def.doc {
+            Some(d) if d != self.doc => {
+                let (owner, name) = self.ts.identity(t);
+                format!("{name} (from {owner})")
+            }
+            _ => def.name.to_string(),
+        }
+    }
+}
+
+/// A hint for TOSCA 1.3 keynames used in a TOSCA 2.0 file.
+fn hint_13(name: &str) -> &'static str {
+    match name {
+        "topology_template" => " (TOSCA 2.0 uses `service_template`)",
+        "occurrences" => {
+            " (TOSCA 2.0 uses `count_range` on requirements and `allocation` for capacity)"
+        }
+        "constraints" => " (TOSCA 2.0 uses `validation`)",
+        "valid_target_types" => " (TOSCA 2.0 uses `valid_capability_types`)",
+        "valid_source_types" => " (TOSCA 2.0 uses `valid_source_node_types`)",
+        "namespace_prefix" => " (TOSCA 2.0 uses `namespace`)",
+        "credential" => " (removed in TOSCA 2.0)",
+        "deploy_path" => " (removed in TOSCA 2.0)",
+        "preconditions" => " (TOSCA 2.0 uses `precondition`)",
+        "schedule" | "target_filter" => " (removed in TOSCA 2.0)",
+        // Spellings used in examples of the specification (§14.3.5, §10.2.1.8).
+        "allocations" => " (the keyname is `allocation`)",
+        "directive" => " (the keyname is `directives`)",
+        "get_input" | "get_property" | "get_attribute" | "concat" | "get_artifact" => {
+            " (TOSCA 2.0 functions start with `$`)"
+        }
+        _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests;

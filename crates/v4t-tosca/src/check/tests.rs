@@ -1,0 +1,673 @@
+//! Small TOSCA files, one rule each: valid ones must pass, invalid ones
+//! must fail with the expected message.
+
+use v4t_source::Sources;
+
+use crate::load::{load, MemoryFiles};
+use crate::types::TypeSystem;
+
+/// The error messages of validating `text` (with extra files beside it).
+fn errors_with(text: &str, files: &[(&str, &str)]) -> Vec<String> {
+    let mut repo = MemoryFiles::new().with("main.yaml", text);
+    for (p, t) in files {
+        repo = repo.with(p, t);
+    }
+    let mut sources = Sources::new();
+    let loaded = load(&mut sources, &mut repo, "main.yaml");
+    let ts = TypeSystem::build(&loaded);
+    super::validate(&ts, &sources)
+        .into_sorted()
+        .into_iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message)
+        .collect()
+}
+
+fn errors(text: &str) -> Vec<String> {
+    errors_with(text, &[])
+}
+
+const V: &str = "tosca_definitions_version: tosca_2_0\n";
+
+fn valid(body: &str) {
+    let text = format!("{V}{body}");
+    let e = errors(&text);
+    assert!(e.is_empty(), "expected valid, got {e:?} for\n{text}");
+}
+
+fn invalid(body: &str, expected: &str) {
+    let text = format!("{V}{body}");
+    let e = errors(&text);
+    assert!(
+        e.iter().any(|m| m.contains(expected)),
+        "expected an error containing {expected:?}, got {e:?} for\n{text}"
+    );
+}
+
+/// A node type `N` with one property of type `ty` (more keynames of the
+/// definition may follow after `;`) and a template assigning `value`.
+fn prop(ty: &str, value: &str) -> String {
+    let mut def = String::new();
+    for (i, part) in ty.split(';').enumerate() {
+        if i == 0 {
+            def.push_str(&format!("        type: {part}\n"));
+        } else {
+            def.push_str(&format!("        {}\n", part.trim()));
+        }
+    }
+    format!(
+        "node_types:\n  N:\n    properties:\n      p:\n{def}service_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n        p: {value}\n"
+    )
+}
+
+#[test]
+fn built_in_types_do_not_coerce() {
+    valid(&prop("string", "'0.1'"));
+    invalid(&prop("string", "0.1"), "expected a string");
+    invalid(&prop("string", "null"), "expected a string");
+    valid(&prop("integer", "0x1F"));
+    invalid(&prop("integer", "1.0"), "expected an integer");
+    valid(&prop("float", "10"));
+    invalid(&prop("float", "ten"), "expected a float");
+    valid(&prop("boolean", "false"));
+    invalid(&prop("boolean", "0"), "expected a boolean");
+    invalid(&prop("boolean", "False"), "lowercase");
+    valid(&prop("nil", "null"));
+    invalid(&prop("nil", "0"), "expected null");
+    valid(&prop("bytes", "'R0lGODlh'"));
+    invalid(&prop("bytes", "'not base64!'"), "Base64");
+    valid(&prop("timestamp", "'2001-12-14T21:59:43.10-05:00'"));
+    invalid(&prop("timestamp", "'2001-12-14 21:59:43.10'"), "RFC 3339");
+    valid(&prop("version", "2.0.1"));
+    valid(&prop("version", "'6.1'"));
+    invalid(&prop("version", "6.1"), "version string");
+    invalid(&prop("version", "'x.y'"), "not a version");
+}
+
+#[test]
+fn required_properties_need_values_and_nil_needs_null() {
+    invalid(
+        "node_types:\n  N:\n    properties:\n      p: {type: nil}\nservice_template:\n  node_templates:\n    n: {type: N}\n",
+        "required property `p`",
+    );
+    valid("node_types:\n  N:\n    properties:\n      p: {type: nil, required: false}\nservice_template:\n  node_templates:\n    n: {type: N}\n");
+    valid("node_types:\n  N:\n    properties:\n      p: {type: string, default: x}\nservice_template:\n  node_templates:\n    n: {type: N}\n");
+    invalid(
+        "node_types:\n  N:\n    properties:\n      p: {type: string, required: false, default: x}\n",
+        "cannot have a `default`",
+    );
+}
+
+#[test]
+fn collections_follow_their_schemas() {
+    valid(&prop("list; entry_schema: integer", "[1, 2]"));
+    invalid(
+        &prop("list; entry_schema: integer", "[1, two]"),
+        "expected an integer",
+    );
+    invalid(
+        "node_types:\n  N:\n    properties:\n      p: {type: list}\n",
+        "`entry_schema` is mandatory",
+    );
+    invalid(
+        "node_types:\n  N:\n    properties:\n      p: {type: string, entry_schema: string}\n",
+        "only allowed for lists and maps",
+    );
+    invalid(
+        "node_types:\n  N:\n    properties:\n      p: {type: map, key_schema: integer, entry_schema: string}\n",
+        "must derive from `string`",
+    );
+    valid(&prop("map; entry_schema: integer", "{a: 1}"));
+    invalid(
+        &prop("map; entry_schema: integer", "{1: 1}"),
+        "must be a string",
+    );
+    invalid(
+        "data_types:\n  string: {derived_from: integer}\n",
+        "built-in type",
+    );
+    invalid(
+        &prop("map; entry_schema: integer", "{a: one}"),
+        "expected an integer",
+    );
+}
+
+#[test]
+fn complex_data_types_allow_only_their_properties() {
+    let types = "data_types:\n  D:\n    properties:\n      a: {type: integer}\n      b: {type: string, required: false}\n";
+    valid(&format!("{types}{}", prop("D", "{a: 1}")));
+    invalid(
+        &format!("{types}{}", prop("D", "{a: 1, c: 2}")),
+        "has no property `c`",
+    );
+    invalid(
+        &format!("{types}{}", prop("D", "{b: x}")),
+        "required property `a`",
+    );
+    invalid(
+        "data_types:\n  D: {description: x}\n",
+        "needs `derived_from` or at least one property",
+    );
+    invalid(
+        "data_types:\n  D:\n    derived_from: string\n    properties:\n      a: {type: string}\n",
+        "only allowed in complex data types",
+    );
+}
+
+#[test]
+fn recursive_data_types_through_required_properties_have_no_value() {
+    invalid(
+        "data_types:\n  T:\n    properties:\n      child: {type: T}\n",
+        "contains itself",
+    );
+    valid("data_types:\n  T:\n    properties:\n      child: {type: T, required: false}\n");
+    valid("data_types:\n  T:\n    properties:\n      children: {type: list, entry_schema: T}\n");
+}
+
+#[test]
+fn validation_clauses_are_evaluated_on_written_values() {
+    let t = "data_types:\n  Port:\n    derived_from: integer\n    validation: { $and: [ { $greater_or_equal: [ $value, 1 ] }, { $less_or_equal: [ $value, 65535 ] } ] }\n";
+    valid(&format!("{t}{}", prop("Port", "80")));
+    invalid(&format!("{t}{}", prop("Port", "0")), "does not satisfy");
+    let s = "data_types:\n  S:\n    derived_from: string\n    validation: { $valid_values: [ $value, [a, b] ] }\n";
+    valid(&format!("{s}{}", prop("S", "a")));
+    invalid(&format!("{s}{}", prop("S", "c")), "does not satisfy");
+    let m = "data_types:\n  M:\n    derived_from: string\n    validation: { $matches: [ $value, '^[a-z]+$' ] }\n";
+    valid(&format!("{m}{}", prop("M", "abc")));
+    invalid(&format!("{m}{}", prop("M", "'A1'")), "does not satisfy");
+    // Values given by functions are checked at deployment.
+    valid(&format!(
+        "{t}node_types:\n  N:\n    properties:\n      p: {{type: Port}}\nservice_template:\n  inputs:\n    i: {{type: integer}}\n  node_templates:\n    n:\n      type: N\n      properties:\n        p: {{ $get_input: i }}\n"
+    ));
+    invalid(
+        "data_types:\n  S:\n    derived_from: string\n    validation: { $greater_or_equal: [ $value, 9 ] }\n",
+        "compares a value of type `S`",
+    );
+    invalid(
+        "data_types:\n  S:\n    derived_from: string\n    validation: abc\n",
+        "Boolean expression",
+    );
+}
+
+const SCALARS: &str = "data_types:\n  Size:\n    derived_from: scalar\n    data_type: integer\n    units: {B: 1, kB: 1000}\n  Len:\n    derived_from: scalar\n    units: {m: 1}\n    prefixes: {'': 1, k: 1000, c: 0.01}\n";
+
+#[test]
+fn scalars_have_a_number_and_a_known_unit() {
+    valid(&format!("{SCALARS}{}", prop("Size", "10 kB")));
+    invalid(
+        &format!("{SCALARS}{}", prop("Size", "10")),
+        "`<number> <unit>`",
+    );
+    invalid(&format!("{SCALARS}{}", prop("Size", "kB")), "not a scalar");
+    invalid(
+        &format!("{SCALARS}{}", prop("Size", "10 KB")),
+        "unknown unit",
+    );
+    invalid(
+        &format!("{SCALARS}{}", prop("Size", "1.5 kB")),
+        "must be an integer",
+    );
+    valid(&format!("{SCALARS}{}", prop("Len", "12.5 cm")));
+    invalid(&format!("{SCALARS}{}", prop("scalar", "1 m")), "abstract");
+    let limited = format!("{SCALARS}  Small:\n    derived_from: Len\n    validation: {{ $less_than: [ $value, 1 km ] }}\n");
+    valid(&format!("{limited}{}", prop("Small", "999 m")));
+    invalid(
+        &format!("{limited}{}", prop("Small", "1001 m")),
+        "does not satisfy",
+    );
+}
+
+#[test]
+fn scalar_type_definitions_follow_their_rules() {
+    invalid(
+        "data_types:\n  S: {derived_from: scalar}\n",
+        "needs `units`",
+    );
+    invalid(
+        "data_types:\n  S: {derived_from: scalar, units: {k: 1000}}\n",
+        "multiplier 1",
+    );
+    invalid(
+        "data_types:\n  S: {derived_from: scalar, units: {a: 1, b: 1}}\n",
+        "`canonical_unit` is required",
+    );
+    invalid(
+        "data_types:\n  S: {derived_from: scalar, units: {a: 1}, canonical_unit: z}\n",
+        "not a unit",
+    );
+    invalid("data_types:\n  S: {derived_from: scalar, units: {a: 1, b: 2}, prefixes: {'': 1, k: 1000}}\n", "exactly one unit");
+    invalid(
+        "data_types:\n  S: {derived_from: scalar, data_type: string, units: {a: 1}}\n",
+        "`float`, `integer`",
+    );
+    invalid(
+        "data_types:\n  S: {derived_from: scalar, data_type: integer, units: {a: 1, b: 0.5}}\n",
+        "must be an integer",
+    );
+    invalid(
+        "data_types:\n  S: {derived_from: string, units: {a: 1}}\n",
+        "only allowed in scalar types",
+    );
+    invalid(
+        "data_types:\n  S: {derived_from: scalar, units: {a: 1}}\n  T: {derived_from: S, data_type: integer}\n",
+        "must not be changed",
+    );
+    valid("data_types:\n  S: {derived_from: scalar, units: {a: 1}}\n  T: {derived_from: S, units: {b: 2}}\n");
+}
+
+#[test]
+fn unknown_keynames_are_reported_with_tosca_2_hints() {
+    invalid(
+        "node_types:\n  N:\n    properties:\n      p: {type: string, constraints: []}\n",
+        "uses `validation`",
+    );
+    invalid("topology_template: {}\n", "uses `service_template`");
+    invalid(
+        "repositories:\n  r: {url: x, credential: {user: u}}\n",
+        "removed in TOSCA 2.0",
+    );
+}
+
+#[test]
+fn sections_must_have_the_right_shape() {
+    invalid("node_types:\n", "is empty");
+    invalid("node_types: [a]\n", "must be a map");
+    invalid("node_types:\n  '': {}\n", "empty name");
+    invalid("node_types:\n  99: {}\n", "must be a string");
+    invalid(
+        "node_types:\n  N:\n    requirements:\n      r: {capability: C}\n",
+        "must be a list",
+    );
+    invalid(
+        "service_template:\n  node_templates:\n    - n: {type: N}\n",
+        "must be a map",
+    );
+    invalid(
+        "service_template:\n  inputs: {}\n",
+        "needs `node_templates`",
+    );
+    invalid("description: 1\n", "must be a string");
+    invalid(
+        "profile: p:1\nservice_template:\n  node_templates: {}\n",
+        "must not define a service template",
+    );
+}
+
+#[test]
+fn type_names_resolve_to_types_of_the_right_kind() {
+    invalid(
+        "node_types:\n  N: {derived_from: Nope}\n",
+        "unknown node type `Nope`",
+    );
+    invalid(
+        "capability_types:\n  C: {}\nnode_types:\n  N: {derived_from: C}\n",
+        "is a capability type, not a node type",
+    );
+    invalid(
+        "service_template:\n  node_templates:\n    n: {type: tosca.nodes.Compute}\n",
+        "import a profile",
+    );
+    invalid(
+        "capability_types:\n  C: {valid_source_node_types: [Nope]}\n",
+        "unknown node type",
+    );
+}
+
+#[test]
+fn derived_types_only_narrow_their_lists_and_refine_definitions() {
+    invalid(
+        "node_types:\n  A: {}\n  B: {}\ncapability_types:\n  C: {valid_source_node_types: [A]}\n  D: {derived_from: C, valid_source_node_types: [B]}\n",
+        "may only narrow",
+    );
+    valid("node_types:\n  A: {}\n  B: {derived_from: A}\ncapability_types:\n  C: {valid_source_node_types: [A]}\n  D: {derived_from: C, valid_source_node_types: [B]}\n");
+    invalid(
+        "node_types:\n  A:\n    properties:\n      p: {type: integer}\n  B:\n    derived_from: A\n    properties:\n      p: {type: string}\n",
+        "does not derive from",
+    );
+    invalid(
+        "node_types:\n  A:\n    properties:\n      p: {type: integer}\n  B:\n    derived_from: A\n    properties:\n      p: {type: integer, required: false}\n",
+        "cannot become optional",
+    );
+    invalid(
+        "node_types:\n  A:\n    properties:\n      p: {type: integer, value: 1}\n  B:\n    derived_from: A\n    properties:\n      p: 2\n",
+        "fixed value",
+    );
+    valid("node_types:\n  A:\n    properties:\n      p: {type: integer}\n  B:\n    derived_from: A\n    properties:\n      p: 2\n");
+    invalid(
+        "node_types:\n  A:\n    properties:\n      p: 2\n",
+        "only refines",
+    );
+}
+
+#[test]
+fn interfaces_define_operations_in_types_and_implement_them_elsewhere() {
+    invalid(
+        "interface_types:\n  I:\n    operations:\n      op: {implementation: x.sh}\n",
+        "must not define implementations",
+    );
+    let types = "interface_types:\n  I:\n    operations:\n      op: {}\nnode_types:\n  N:\n    interfaces:\n      i: {type: I}\n";
+    valid(&format!("{types}service_template:\n  node_templates:\n    n:\n      type: N\n      interfaces:\n        i:\n          operations:\n            op: run.sh\n"));
+    invalid(
+        &format!("{types}service_template:\n  node_templates:\n    n:\n      type: N\n      interfaces:\n        i:\n          operations:\n            other: run.sh\n"),
+        "not defined by the interface",
+    );
+    invalid(
+        &format!("{types}service_template:\n  node_templates:\n    n:\n      type: N\n      interfaces:\n        j: {{}}\n"),
+        "not an interface",
+    );
+    invalid(
+        "interface_types:\n  I:\n    inputs:\n      i: {type: string, value: { $get_property: [SELF, p] }}\n",
+        "cannot be used in an interface type",
+    );
+    invalid(
+        "interface_types:\n  I:\n    outputs: {}\n    operations:\n      op:\n        outputs:\n          o: {type: string, mapping: [SELF, a]}\n",
+        "not allowed in interface type",
+    );
+}
+
+const REQS: &str = "capability_types:\n  Host: {}\n  Other: {}\nrelationship_types:\n  HostedOn: {valid_capability_types: [Host]}\nnode_types:\n  Server:\n    capabilities:\n      host: Host\n  Plain: {}\n  App:\n    requirements:\n      - host:\n          capability: Host\n          relationship: HostedOn\n          count_range: [1, 2]\n";
+
+#[test]
+fn requirement_assignments_match_their_definitions() {
+    let tpl = |reqs: &str| {
+        format!("{REQS}service_template:\n  node_templates:\n    s: {{type: Server}}\n    p: {{type: Plain}}\n    a:\n      type: App\n      requirements:\n{reqs}")
+    };
+    valid(&tpl("        - host: s\n"));
+    valid(&tpl("        - host: [s, 0]\n"));
+    valid(&tpl("        - host: {node: Server, count: 2}\n"));
+    invalid(
+        &tpl("        - host: nowhere\n"),
+        "neither a node template nor a node type",
+    );
+    invalid(
+        &tpl("        - host: p\n"),
+        "has no capability of type `Host`",
+    );
+    invalid(&tpl("        - db: s\n"), "has no requirement `db`");
+    invalid(
+        &tpl("        - host: s\n        - host: s\n        - host: s\n"),
+        "more than its count_range",
+    );
+    invalid(
+        &tpl("        - host: {node: s, optional: true}\n"),
+        "fewer than its count_range",
+    );
+    invalid(
+        &tpl("        - host: {node: s, count: -1}\n"),
+        "non-negative integer",
+    );
+    invalid(
+        &tpl("        - host: {node: s, relationship: Nope}\n"),
+        "neither a relationship type nor a relationship template",
+    );
+    invalid(
+        &tpl("        - host: {node: s, directives: [inside]}\n"),
+        "unknown requirement directive",
+    );
+    invalid(
+        &tpl("        - host: {node: s, capability: nope}\n"),
+        "neither a capability",
+    );
+}
+
+#[test]
+fn requirement_definitions_follow_their_rules() {
+    invalid(
+        "capability_types:\n  C: {}\nnode_types:\n  N:\n    requirements:\n      - r: {capability: C, count_range: [2, 1]}\n",
+        "`count_range` is `[min, max]`",
+    );
+    invalid(
+        "capability_types:\n  C: {}\nnode_types:\n  N:\n    requirements:\n      - r: {capability: C}\n      - r: {capability: C}\n",
+        "defined twice",
+    );
+    invalid(
+        "capability_types:\n  C: {}\nnode_types:\n  A:\n    requirements:\n      - r: {capability: C, count_range: [1, 2]}\n  B:\n    derived_from: A\n    requirements:\n      - r: {count_range: [0, 3]}\n",
+        "within the parent's range",
+    );
+    valid("capability_types:\n  C: {}\nnode_types:\n  N:\n    requirements:\n      - r: {capability: C, count_range: [0, UNBOUNDED]}\n");
+}
+
+#[test]
+fn functions_have_known_names_and_argument_shapes() {
+    let s = |value: &str| {
+        format!("node_types:\n  N:\n    properties:\n      p: {{type: string, required: false}}\n      b: {{type: boolean, required: false}}\nservice_template:\n  inputs:\n    i: {{type: string}}\n  node_templates:\n    n:\n      type: N\n      properties:\n{value}")
+    };
+    valid(&s("        p: { $concat: [ a, { $get_input: i } ] }\n"));
+    valid(&s("        p: $$literal\n"));
+    invalid(&s("        p: { $nope: [] }\n"), "unknown function `$nope`");
+    invalid(
+        &s("        p: { $concat: [a], other: 1 }\n"),
+        "malformed function",
+    );
+    invalid(
+        &s("        b: { $xor: [ true, false, true ] }\n"),
+        "`$xor` takes 2 argument(s)",
+    );
+    invalid(&s("        b: { $and: [ true ] }\n"), "at least 2");
+    invalid(&s("        p: { $token: [ a, b ] }\n"), "takes 3");
+    invalid(&s("        p: { $get_input: j }\n"), "not a declared input");
+    invalid(
+        &s("        p: { $get_property: [ m, x ] }\n"),
+        "neither SELF nor a node or relationship template",
+    );
+    invalid(
+        &s("        p: { $get_property: [ SELF, nope ] }\n"),
+        "has no property `nope`",
+    );
+    valid(&s("        p: { $get_property: [ SELF, p ] }\n"));
+    invalid(&s("        b: { $concat: [ a ] }\n"), "returns a string");
+    invalid(&s("        p: { $join: [ a ] }\n"), "must be a list");
+    invalid(
+        &s("        b: { $equal: [ 1, '1' ] }\n"),
+        "must have the same type",
+    );
+    invalid(
+        &s("        b: { $less_than: [ true, false ] }\n"),
+        "cannot order",
+    );
+    valid(&s("        b: { $equal: [ 1, 1.0 ] }\n"));
+}
+
+#[test]
+fn custom_functions_are_matched_against_their_signatures() {
+    let f = "functions:\n  sqrt:\n    signatures:\n      - arguments: [integer]\n        result: float\n      - arguments: [float]\n        result: float\nnode_types:\n  N:\n    properties:\n      p: {type: float}\n";
+    let t = |v: &str| {
+        format!("{f}service_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n        p: {v}\n")
+    };
+    valid(&t("{ $sqrt: [ 4 ] }"));
+    valid(&t("{ $sqrt: [ 4.5 ] }"));
+    invalid(&t("{ $sqrt: [ four ] }"), "match none of its signatures");
+    invalid(&t("{ $sqrt: [ 1, 2 ] }"), "match none of its signatures");
+    invalid("functions:\n  f: {description: x}\n", "has no `signatures`");
+}
+
+#[test]
+fn imports_bring_types_into_namespaces() {
+    let lib = "tosca_definitions_version: tosca_2_0\nnode_types:\n  Lib: {}\n";
+    let e = errors_with(
+        &format!("{V}imports:\n  - url: lib.yaml\n    namespace: l\nservice_template:\n  node_templates:\n    a: {{type: l:Lib}}\n    b: {{type: Lib}}\n"),
+        &[("lib.yaml", lib)],
+    );
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].contains("unknown node type `Lib`"));
+    let e = errors_with(
+        &format!("{V}imports:\n  - profile: example:1\nservice_template:\n  node_templates:\n    a: {{type: Lib}}\n"),
+        &[("profile.yaml", "tosca_definitions_version: tosca_2_0\nprofile: example:1\nnode_types:\n  Lib: {}\n")],
+    );
+    assert!(e.is_empty(), "{e:?}");
+}
+
+#[test]
+fn the_bundled_simple_profile_is_importable() {
+    valid("imports:\n  - profile: org.oasis-open.simple:2.0\nservice_template:\n  node_templates:\n    c: {type: Compute}\n");
+}
+
+#[test]
+fn groups_policies_and_workflows_name_existing_templates() {
+    let t = "node_types:\n  N: {}\n  M: {}\ngroup_types:\n  G: {members: [N]}\npolicy_types:\n  P: {targets: [N]}\n";
+    valid(&format!("{t}service_template:\n  node_templates:\n    n: {{type: N}}\n  groups:\n    g: {{type: G, members: [n]}}\n  policies:\n    - p: {{type: P, targets: [n]}}\n"));
+    invalid(
+        &format!("{t}service_template:\n  node_templates:\n    m: {{type: M}}\n  groups:\n    g: {{type: G, members: [m]}}\n"),
+        "not a valid member",
+    );
+    invalid(
+        &format!("{t}service_template:\n  node_templates:\n    m: {{type: M}}\n  policies:\n    - p: {{type: P, targets: [m]}}\n"),
+        "not a valid target",
+    );
+    invalid(
+        &format!("{t}service_template:\n  node_templates:\n    n: {{type: N}}\n  policies:\n    - p: {{type: P}}\n    - p: {{type: P}}\n"),
+        "defined twice",
+    );
+    invalid(
+        &format!("{t}service_template:\n  node_templates:\n    n: {{type: N}}\n  workflows:\n    w:\n      steps:\n        s:\n          target: x\n          activities: [ {{set_state: started}} ]\n"),
+        "neither a node template nor a group",
+    );
+    invalid(
+        &format!("{t}service_template:\n  node_templates:\n    n: {{type: N}}\n  workflows:\n    w:\n      steps:\n        s:\n          target: n\n          activities: [ {{inline: nope}} ]\n          on_success: [t]\n"),
+        "workflow `nope` is not defined",
+    );
+}
+
+#[test]
+fn substitution_mappings_refer_to_existing_things() {
+    let t = "capability_types:\n  C: {}\nnode_types:\n  S:\n    properties:\n      p: {type: string}\n    capabilities:\n      c: C\n";
+    valid(&format!("{t}service_template:\n  inputs:\n    i: {{type: string}}\n  substitution_mappings:\n    node_type: S\n    properties:\n      p: i\n    capabilities:\n      c: [n, c]\n  node_templates:\n    n:\n      type: S\n      properties:\n        p: x\n"));
+    invalid(
+        &format!("{t}service_template:\n  inputs:\n    i: {{type: string}}\n  substitution_mappings:\n    node_type: S\n  node_templates: {{}}\n"),
+        "must map a property to it",
+    );
+    invalid(
+        &format!("{t}service_template:\n  substitution_mappings:\n    node_type: S\n    capabilities:\n      c: [nobody, c]\n  node_templates: {{}}\n"),
+        "is not a node template",
+    );
+}
+
+#[test]
+fn tosca_13_files_use_the_normative_types() {
+    let text = "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n    c:\n      type: tosca.nodes.Compute\n      capabilities:\n        host:\n          properties:\n            num_cpus: 2\n            mem_size: 4 GB\n    s:\n      type: tosca.nodes.SoftwareComponent\n      requirements:\n        - host: c\n";
+    let e = errors(text);
+    assert!(e.is_empty(), "{e:?}");
+    let e = errors(&text.replace("4 GB", "4 parsecs"));
+    assert!(e.iter().any(|m| m.contains("unknown unit")), "{e:?}");
+}
+
+#[test]
+fn deeply_nested_calls_and_values_end_with_an_error() {
+    // Block style: flow collections stop at 255 levels in the YAML layer.
+    let mut calls = String::new();
+    let mut lists = String::new();
+    for level in 0..300 {
+        let pad = " ".repeat(10 + 2 * level);
+        calls.push_str(&format!("{pad}- $concat:\n"));
+        lists.push_str(&format!("{pad}-\n"));
+    }
+    calls.push_str(&format!("{}- a\n", " ".repeat(10 + 600)));
+    lists.push_str(&format!("{}- 1\n", " ".repeat(10 + 600)));
+    let node = |ty: &str, value: &str| {
+        format!("node_types:\n  N:\n    properties:\n      p: {{type: {ty}}}\nservice_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n        p:\n{value}")
+    };
+    invalid(
+        &node("string", &format!("          $concat:\n{calls}")),
+        "nested too deeply",
+    );
+    invalid(
+        &node("list, entry_schema: string", &lists),
+        "expected a string",
+    );
+}
+
+#[test]
+fn timestamps_versions_and_scalars_compare_by_magnitude() {
+    let ts = "data_types:\n  Recent:\n    derived_from: timestamp\n    validation: { $greater_than: [ $value, '2020-01-01T00:00:00Z' ] }\n";
+    valid(&format!(
+        "{ts}{}",
+        prop("Recent", "'2021-06-01T12:00:00+02:00'")
+    ));
+    invalid(
+        &format!("{ts}{}", prop("Recent", "'2019-12-31T18:00:00-05:00'")),
+        "does not satisfy",
+    );
+    let vs = "data_types:\n  Modern:\n    derived_from: version\n    validation: { $greater_or_equal: [ $value, '1.10' ] }\n";
+    valid(&format!("{vs}{}", prop("Modern", "1.10.0")));
+    invalid(
+        &format!("{vs}{}", prop("Modern", "'1.9'")),
+        "does not satisfy",
+    );
+    let sz = format!("{SCALARS}  Big:\n    derived_from: Size\n    validation: {{ $greater_or_equal: [ $value, 2 kB ] }}\n");
+    valid(&format!("{sz}{}", prop("Big", "2000 B")));
+    invalid(
+        &format!("{sz}{}", prop("Big", "1999 B")),
+        "does not satisfy",
+    );
+    // Lists and maps with the string, list and set functions.
+    let l = "data_types:\n  Tags:\n    derived_from: list\n    entry_schema: string\n    validation: { $and: [ { $has_entry: [ $value, web ] }, { $less_or_equal: [ { $length: [ $value ] }, 3 ] } ] }\n";
+    valid(&format!("{l}{}", prop("Tags", "[web, db]")));
+    invalid(&format!("{l}{}", prop("Tags", "[db]")), "does not satisfy");
+    invalid(
+        &format!("{l}{}", prop("Tags", "[web, a, b, c]")),
+        "does not satisfy",
+    );
+}
+
+#[test]
+fn tosca_13_constraints_are_evaluated() {
+    let text = "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  N:\n    derived_from: tosca.nodes.Root\n    properties:\n      p:\n        type: integer\n        constraints:\n          - in_range: [ 1, 10 ]\ntopology_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n        p: VALUE\n";
+    assert!(errors(&text.replace("VALUE", "5")).is_empty());
+    let e = errors(&text.replace("VALUE", "11"));
+    assert!(e.iter().any(|m| m.contains("does not satisfy")), "{e:?}");
+}
+
+#[test]
+fn requirement_mappings_go_onto_dangling_requirements_within_the_count_range() {
+    let types = "capability_types:\n  C: {}\nnode_types:\n  S:\n    requirements:\n      - r: {capability: C, count_range: [0, 1]}\n  Inner:\n    capabilities:\n      c: C\n    requirements:\n      - r: {capability: C}\n";
+    let t = |reqs: &str, maps: &str| {
+        format!("{types}service_template:\n  substitution_mappings:\n    node_type: S\n    requirements:\n{maps}  node_templates:\n    x: {{type: Inner}}\n    i:\n      type: Inner\n{reqs}")
+    };
+    valid(&t("", "      - r: [i, r]\n"));
+    valid(&t(
+        "      requirements:\n        - r: {capability: c}\n",
+        "      - r: [i, r]\n",
+    ));
+    invalid(
+        &t(
+            "      requirements:\n        - r: x\n",
+            "      - r: [i, r]\n",
+        ),
+        "not dangling",
+    );
+    invalid(
+        &t("", "      - r: [i, r]\n      - r: [i, r]\n"),
+        "more than the upper bound",
+    );
+}
+
+#[test]
+fn a_tree_in_hand_is_validated_with_the_spans_it_was_written_with() {
+    let mut sources = Sources::new();
+    let text = "tosca_definitions_version: tosca_2_0\nservice_template:\n  node_templates:\n    n: {type: Missing}\n";
+    let id = sources.add("variable.yaml", text);
+    let root = v4t_yaml::parse_with(text, id, v4t_yaml::Schema::Core).unwrap();
+    let loaded = crate::load::load_tree(&mut sources, &mut MemoryFiles::new(), "out.yaml", root);
+    let ts = TypeSystem::build(&loaded);
+    let ds = super::validate(&ts, &sources).into_sorted();
+    assert_eq!(ds.len(), 1, "{ds:?}");
+    assert_eq!(ds[0].span.source, id);
+    assert_eq!((ds[0].span.line, ds[0].span.col), (4, 15));
+}
+
+#[test]
+fn description_and_metadata_are_allowed_in_every_element() {
+    valid(&format!("{REQS}service_template:\n  node_templates:\n    s: {{type: Server}}\n    a:\n      type: App\n      requirements:\n        - host:\n            node: s\n            description: the web server's host\n            metadata: {{owner: ops}}\n"));
+    invalid(&format!("{REQS}service_template:\n  node_templates:\n    s: {{type: Server}}\n    a:\n      type: App\n      requirements:\n        - host:\n            node: s\n            description: [not, text]\n"), "`description` must be a string");
+}
+
+#[test]
+fn text_that_is_not_yaml_gives_one_error() {
+    let e = errors("a: [\n");
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("invalid YAML"), "{e:?}");
+    // An empty file is not YAML that failed: it is an empty document.
+    let e = errors("");
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].contains("the document is empty"), "{e:?}");
+}

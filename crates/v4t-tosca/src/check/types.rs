@@ -1,0 +1,1553 @@
+//! Type definitions (§6.4 and the chapter of each kind): keynames, the
+//! common keynames, and the derivation and refinement rules of everything
+//! a type defines.
+
+use v4t_source::Code;
+use v4t_yaml::{Map, Node, Span};
+
+use super::defs::{is_short_form, DefNode, Param, Place, Role};
+use super::funcs::FnCtx;
+use super::Checker;
+use crate::types::{Builtin, Kind, TypeId};
+use crate::value::{self, Scalar};
+
+const COMMON: &[&str] = &["derived_from", "version", "metadata", "description"];
+
+fn kind_keys(kind: Kind, v13: bool) -> &'static [&'static str] {
+    match (kind, v13) {
+        (Kind::Artifact, _) => &["mime_type", "file_ext", "properties"],
+        (Kind::Data, false) => &["validation", "properties", "key_schema", "entry_schema"],
+        (Kind::Data, true) => &["constraints", "properties", "key_schema", "entry_schema"],
+        (Kind::Capability, false) => &[
+            "properties",
+            "attributes",
+            "valid_source_node_types",
+            "valid_relationship_types",
+        ],
+        (Kind::Capability, true) => &["properties", "attributes", "valid_source_types"],
+        (Kind::Interface, _) => &["inputs", "operations", "notifications"],
+        (Kind::Relationship, false) => &[
+            "properties",
+            "attributes",
+            "interfaces",
+            "valid_capability_types",
+            "valid_target_node_types",
+            "valid_source_node_types",
+        ],
+        (Kind::Relationship, true) => &[
+            "properties",
+            "attributes",
+            "interfaces",
+            "valid_target_types",
+        ],
+        (Kind::Node, _) => &[
+            "properties",
+            "attributes",
+            "capabilities",
+            "requirements",
+            "interfaces",
+            "artifacts",
+        ],
+        (Kind::Group, false) => &["properties", "attributes", "members"],
+        (Kind::Group, true) => &[
+            "properties",
+            "attributes",
+            "members",
+            "requirements",
+            "capabilities",
+            "interfaces",
+        ],
+        (Kind::Policy, _) => &["properties", "targets", "triggers"],
+    }
+}
+
+const SCALAR_KEYS: &[&str] = &["data_type", "units", "canonical_unit", "prefixes"];
+
+impl<'t, 'a> Checker<'t, 'a> {
+    /// A `*_types` section.
+    pub(super) fn type_section(&mut self, kind: Kind, v: &'a Node) {
+        let Some(map) = self.named_map(v, &format!("`{}`", kind.section()), kind.spec_section())
+        else {
+            return;
+        };
+        for (k, def) in map.iter() {
+            if kind == Kind::Data && self.ts.builtin(self.grammar, &k.name).is_some() {
+                self.error(
+                    Code::Definition,
+                    "9.1",
+                    k.span,
+                    format!(
+                        "`{}` is the name of a built-in type and cannot be used for a data type",
+                        k.name
+                    ),
+                );
+                continue;
+            }
+            let Some(t) = self.ts.local_type(self.doc, kind, &k.name) else {
+                continue;
+            };
+            self.at(k.name.as_str(), |c| c.type_def(kind, t, def, k.span));
+        }
+    }
+
+    fn type_def(&mut self, kind: Kind, t: TypeId, def: &'a Node, name_span: Span) {
+        let section = kind.spec_section();
+        if def.is_null() && self.v13() {
+            return;
+        }
+        let Some(map) = self.expect_map(def, &format!("a {} definition", kind.noun()), section)
+        else {
+            return;
+        };
+        let scalar = kind == Kind::Data && self.ts.builtin_base(t) == Some(Builtin::Scalar);
+        let mut allowed: Vec<&str> = COMMON.to_vec();
+        allowed.extend_from_slice(kind_keys(kind, self.v13()));
+        if scalar {
+            allowed.extend_from_slice(SCALAR_KEYS);
+            allowed.retain(|k| *k != "properties" && *k != "key_schema" && *k != "entry_schema");
+        }
+        if !scalar && kind == Kind::Data && !self.v13() {
+            let misplaced: Vec<&str> = SCALAR_KEYS
+                .iter()
+                .copied()
+                .filter(|k| map.contains_key(k))
+                .collect();
+            if !misplaced.is_empty() {
+                self.error(
+                    Code::Definition,
+                    "9.1.2.2",
+                    map.get_entry(misplaced[0])
+                        .map(|(k, _)| k.span)
+                        .unwrap_or(def.span),
+                    format!(
+                        "`{}` is only allowed in scalar types (types derived from `scalar`)",
+                        misplaced.join("`, `")
+                    ),
+                );
+                allowed.extend_from_slice(SCALAR_KEYS);
+            }
+        }
+        // TOSCA 1.3 interface types may list operations directly.
+        if !(self.v13() && kind == Kind::Interface) {
+            self.keys(
+                map,
+                &allowed,
+                &format!("a {} definition", kind.noun()),
+                section,
+            );
+        }
+        let _ = name_span;
+        if let Some(d) = map.get("description") {
+            self.at("description", |c| c.description(d));
+        }
+        if let Some(m) = map.get("metadata") {
+            self.at("metadata", |c| c.metadata(m));
+        }
+        if let Some(d) = map.get("derived_from") {
+            self.expect_str(d, "`derived_from`", "6.4.1");
+        }
+        if let Some(v) = map.get("version") {
+            self.type_version(v);
+        }
+        let parent = self.ts.get(t).parent;
+        let parent_chain = parent.map(|p| self.chain_defs(p)).unwrap_or_default();
+        let saved = std::mem::take(&mut self.fctx);
+        self.fctx = FnCtx {
+            self_node: (kind == Kind::Node).then_some(t),
+            self_relationship: kind == Kind::Relationship,
+            in_interface_type: kind == Kind::Interface,
+            ..FnCtx::default()
+        };
+        for section_key in ["properties", "attributes"] {
+            let Some(node) = map.get(section_key) else {
+                continue;
+            };
+            if !matches!(
+                kind,
+                Kind::Node
+                    | Kind::Relationship
+                    | Kind::Capability
+                    | Kind::Data
+                    | Kind::Group
+                    | Kind::Policy
+                    | Kind::Artifact
+            ) {
+                continue;
+            }
+            let role = if section_key == "properties" {
+                Role::Property
+            } else {
+                Role::Attribute
+            };
+            let parents = super::defs::collect_section(&parent_chain, section_key);
+            self.at(section_key, |c| {
+                c.param_defs(
+                    node,
+                    role,
+                    Place::Type,
+                    &parents,
+                    (section_for(role), &format!("`{section_key}`")),
+                    true,
+                )
+            });
+        }
+        match kind {
+            Kind::Data => self.data_type(t, map, scalar),
+            Kind::Node => self.node_type(t, map, &parent_chain),
+            Kind::Relationship => {
+                if let Some(i) = map.get("interfaces") {
+                    let parents = super::defs::collect_section(&parent_chain, "interfaces");
+                    self.at("interfaces", |c| c.interface_defs(i, &parents));
+                }
+                let lists: &[(&str, Kind)] = &[
+                    ("valid_capability_types", Kind::Capability),
+                    ("valid_target_node_types", Kind::Node),
+                    ("valid_source_node_types", Kind::Node),
+                    ("valid_target_types", Kind::Capability),
+                ];
+                for &(key, k) in lists {
+                    if let Some(l) = map.get(key) {
+                        self.narrowing_list(t, key, l, k, "7.3");
+                    }
+                }
+            }
+            Kind::Capability => {
+                for (key, k) in [
+                    ("valid_source_node_types", Kind::Node),
+                    ("valid_relationship_types", Kind::Relationship),
+                    ("valid_source_types", Kind::Node),
+                ] {
+                    if let Some(l) = map.get(key) {
+                        self.narrowing_list(t, key, l, k, "8.1");
+                    }
+                }
+            }
+            Kind::Interface => self.interface_type(t, map, &parent_chain),
+            Kind::Artifact => {
+                if let Some(m) = map.get("mime_type") {
+                    self.expect_str(m, "`mime_type`", "12.1");
+                }
+                if let Some(f) = map.get("file_ext") {
+                    self.at("file_ext", |c| {
+                        c.expect_str_list(f, "`file_ext`", "12.1");
+                    });
+                }
+            }
+            Kind::Group => {
+                if let Some(l) = map.get("members") {
+                    self.narrowing_list(t, "members", l, Kind::Node, "16.1");
+                }
+            }
+            Kind::Policy => {
+                if let Some(l) = map.get("targets") {
+                    self.narrowing_targets(t, l);
+                }
+                if let Some(tr) = map.get("triggers") {
+                    let parents = super::defs::collect_section(&parent_chain, "triggers");
+                    self.at("triggers", |c| c.triggers(tr, &parents));
+                }
+            }
+        }
+        self.fctx = saved;
+    }
+
+    /// `version` of a type (§6.4.1): a version string.
+    fn type_version(&mut self, v: &'a Node) {
+        let ok = match self.classify(v) {
+            Scalar::Str(s) => super::literals::parse_version(s).is_some() || self.v13(),
+            Scalar::Int(_) | Scalar::Float(_) => self.v13(),
+            _ => false,
+        };
+        if !ok {
+            self.error(
+                Code::DefinitionsVersion,
+                "6.4.1",
+                v.span,
+                format!(
+                    "{} is not a version string `major.minor[.fix[.qualifier[-build]]]` (quote `major.minor` versions)",
+                    value::show(v)
+                ),
+            );
+        }
+    }
+
+    /// Lists of types that a derived type may only narrow (`valid_*`,
+    /// `members`): every entry resolves, and, where the parent type has the
+    /// list, is in it or derives from an entry of it.
+    fn narrowing_list(
+        &mut self,
+        t: TypeId,
+        key: &'a str,
+        l: &'a Node,
+        kind: Kind,
+        section: &'static str,
+    ) {
+        self.at(key, |c| {
+            let entries = c.expect_str_list(l, &format!("`{key}`"), section);
+            let parent_list = c.ts.get(t).parent.and_then(|p| c.ts.inherited(p, key));
+            let parent_types: Option<Vec<TypeId>> = parent_list.map(|pl| c.types_in_list(pl, kind));
+            for (name, span) in entries {
+                let Some(e) = c.resolve_type(name, kind, span, section) else {
+                    continue;
+                };
+                if let Some(pts) = &parent_types {
+                    if !pts.iter().any(|&p| c.ts.is_a(e, p)) {
+                        let message = format!(
+                            "`{name}` is not in (or derived from a type in) the `{key}` of the parent type: a derived type may only narrow this list"
+                        );
+                        c.error(Code::Definition, section, span, message);
+                    }
+                }
+            }
+        });
+    }
+
+    /// The resolved types of a written list of type names (quietly), in the
+    /// scope of the document that wrote it.
+    pub fn types_in_list(&self, l: &'a Node, kind: Kind) -> Vec<TypeId> {
+        let doc = self.doc_of(l);
+        l.as_seq()
+            .map(|items| {
+                items
+                    .iter()
+                    .filter_map(|i| self.ts.resolve_type(doc, kind, value::as_str(i)?).ok())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The document a node was read from.
+    pub fn doc_of(&self, n: &Node) -> crate::load::DocId {
+        self.loaded.doc_of_source(n.span.source).unwrap_or(self.doc)
+    }
+
+    /// Policy type `targets`: node or group types, narrowing the parent's.
+    fn narrowing_targets(&mut self, t: TypeId, l: &'a Node) {
+        self.at("targets", |c| {
+            let entries = c.expect_str_list(l, "`targets`", "16.3");
+            let parent_list = c.ts.get(t).parent.and_then(|p| c.ts.inherited(p, "targets"));
+            let parents: Option<Vec<TypeId>> = parent_list.map(|pl| {
+                let mut v = c.types_in_list(pl, Kind::Node);
+                v.extend(c.types_in_list(pl, Kind::Group));
+                v
+            });
+            for (name, span) in entries {
+                let found = c
+                    .ts
+                    .resolve_type(c.doc, Kind::Node, name)
+                    .or_else(|_| c.ts.resolve_type(c.doc, Kind::Group, name));
+                let Ok(e) = found else {
+                    c.error(
+                        Code::UndefinedReference,
+                        "16.3",
+                        span,
+                        format!("policy target `{name}` is neither a node type nor a group type"),
+                    );
+                    continue;
+                };
+                if let Some(ps) = &parents {
+                    if !ps.iter().any(|&p| c.ts.is_a(e, p)) {
+                        c.error(
+                            Code::Definition,
+                            "16.3",
+                            span,
+                            format!("`{name}` is not in (or derived from a type in) the `targets` of the parent policy type"),
+                        );
+                    }
+                }
+            }
+        });
+    }
+
+    /// Data type rules (§9.2) and scalar type rules (§9.1.2.2).
+    fn data_type(&mut self, t: TypeId, map: &'a Map, scalar: bool) {
+        let def = self.ts.get(t);
+        let parent = def.parent;
+        let base = self.ts.builtin_base(t);
+        if map.get("derived_from").is_none() && map.get("properties").is_none() && !self.v13() {
+            let message = "a data type needs `derived_from` or at least one property definition";
+            let hint = if map.contains_key("type") {
+                " (`type` is not a data type keyname; use `derived_from`)"
+            } else {
+                ""
+            };
+            self.error(
+                Code::Definition,
+                "9.2",
+                def.span,
+                format!("{message}{hint}"),
+            );
+        }
+        if let Some(p) = map.get("properties") {
+            if !scalar && base.is_some() && !self.v13() {
+                self.error(
+                    Code::Definition,
+                    "9.2",
+                    p.span,
+                    "properties are only allowed in complex data types, not in types derived from built-in types",
+                );
+            }
+            if p.as_map().is_some_and(Map::is_empty) {
+                self.error(
+                    Code::Definition,
+                    "9.2",
+                    p.span,
+                    "`properties` must contain at least one property definition",
+                );
+            }
+        }
+        if let Some(v) = map.get("validation") {
+            let s = super::defs::Schema::of_type(t);
+            self.at("validation", |c| c.validation_clause(v, Some(&s)));
+        }
+        let collection = matches!(base, Some(Builtin::List | Builtin::Map));
+        if let Some(e) = map.get("entry_schema") {
+            if collection {
+                let parent_schema = parent.and_then(|p| {
+                    let s = super::defs::Schema::of_type(p);
+                    self.entry_schema(&s)
+                });
+                self.at("entry_schema", |c| {
+                    c.schema_refining(e, parent_schema.as_ref())
+                });
+            } else {
+                self.error(
+                    Code::Definition,
+                    "9.2",
+                    e.span,
+                    "`entry_schema` is only allowed in data types derived from `list` or `map`",
+                );
+            }
+        } else if collection && !self.v13() {
+            let inherited = self
+                .ts
+                .get(t)
+                .parent
+                .is_some_and(|p| self.ts.inherited(p, "entry_schema").is_some());
+            if !inherited {
+                self.error(
+                    Code::MissingKeyname,
+                    "9.2",
+                    self.ts.get(t).span,
+                    "a data type derived from `list` or `map` needs an `entry_schema`",
+                );
+            }
+        }
+        if let Some(k) = map.get("key_schema") {
+            if base == Some(Builtin::Map) {
+                if let Some(s) = self.at("key_schema", |c| c.schema(k, "9.2")) {
+                    if self.ts.builtin_base(s.ty) != Some(Builtin::String) {
+                        self.error(
+                            Code::Definition,
+                            "9.2",
+                            k.span,
+                            "a `key_schema` must derive from `string`",
+                        );
+                    }
+                }
+            } else {
+                self.error(
+                    Code::Definition,
+                    "9.2",
+                    k.span,
+                    "`key_schema` is only allowed in data types derived from `map`",
+                );
+            }
+        }
+        if scalar {
+            self.scalar_type(t, map);
+        }
+        self.recursive_data_type(t);
+    }
+
+    /// A schema definition refining an inherited one.
+    fn schema_refining(&mut self, node: &'a Node, parent: Option<&super::defs::Schema<'a>>) {
+        match parent {
+            None => {
+                self.schema(node, "9.3");
+            }
+            Some(p) => {
+                // The type, if given, must derive from the parent's.
+                let ty = match value::as_str(node) {
+                    Some(n) => self
+                        .resolve_type(n, Kind::Data, node.span, "9.3")
+                        .map(|t| (t, node.span)),
+                    None => node
+                        .get("type")
+                        .and_then(|tn| self.type_ref(tn, Kind::Data, "9.3").map(|t| (t, tn.span))),
+                };
+                if let Some((t, span)) = ty {
+                    self.check_refined_type(Some(p.ty), t, span);
+                }
+                if let Some(v) = node.get("validation") {
+                    self.at("validation", |c| c.validation_clause(v, Some(p)));
+                }
+            }
+        }
+    }
+
+    /// A complex data type that contains itself through required
+    /// properties has no finite value.
+    fn recursive_data_type(&mut self, t: TypeId) {
+        let mut stack = vec![(t, 0usize)];
+        let mut seen = std::collections::HashSet::new();
+        while let Some((cur, depth)) = stack.pop() {
+            if depth > 64 || !seen.insert(cur) {
+                continue;
+            }
+            for (name, p) in self.type_entries(cur, "properties") {
+                if !p.required() || p.default().is_some() || p.fixed().is_some() {
+                    continue;
+                }
+                let Some(s) = self.param_schema(&p) else {
+                    continue;
+                };
+                if self.ts.builtin_base(s.ty).is_some() {
+                    continue;
+                }
+                if s.ty == t || self.ts.is_a(s.ty, t) {
+                    let message = format!(
+                        "data type `{}` contains itself through the required property `{name}`: no finite value exists",
+                        self.ts.get(t).name
+                    );
+                    self.error(Code::Definition, "9.2", self.ts.get(t).span, message);
+                    return;
+                }
+                stack.push((s.ty, depth + 1));
+            }
+        }
+    }
+
+    /// Scalar type rules (§9.1.2.2).
+    fn scalar_type(&mut self, t: TypeId, map: &'a Map) {
+        let span = self.ts.get(t).span;
+        let parent = self.ts.get(t).parent;
+        let parent_is_abstract =
+            parent.is_some_and(|p| self.ts.get(p).builtin == Some(Builtin::Scalar));
+        let inherited = |c: &Self, key: &str| {
+            parent
+                .filter(|_| !parent_is_abstract)
+                .and_then(|p| c.ts.inherited(p, key))
+        };
+        // data_type: float or integer (or derived); not changed on derivation.
+        let mut integer = false;
+        match map.get("data_type") {
+            Some(dt) => {
+                if inherited(self, "data_type").is_some()
+                    || (!parent_is_abstract && parent.is_some())
+                {
+                    self.error(
+                        Code::Definition,
+                        "9.1.2.2",
+                        dt.span,
+                        "the `data_type` of a scalar type must not be changed in a derived scalar type",
+                    );
+                }
+                if let Some(d) = self.type_ref(dt, Kind::Data, "9.1.2.2") {
+                    match self.ts.builtin_base(d) {
+                        Some(Builtin::Integer) => integer = true,
+                        Some(Builtin::Float) => {}
+                        _ => self.error(
+                            Code::Definition,
+                            "9.1.2.2",
+                            dt.span,
+                            "the `data_type` of a scalar type must be `float`, `integer` or derived from them",
+                        ),
+                    }
+                }
+            }
+            None => {
+                if let Some(dt) = inherited(self, "data_type") {
+                    integer = value::as_str(dt)
+                        .and_then(|n| self.ts.resolve_type(self.doc_of(dt), Kind::Data, n).ok())
+                        .is_some_and(|d| self.ts.builtin_base(d) == Some(Builtin::Integer));
+                }
+            }
+        }
+        let multipliers = |c: &mut Self, key: &'a str| -> Vec<(&'a str, f64, Span)> {
+            let mut out = Vec::new();
+            let Some(node) = map.get(key) else { return out };
+            let Some(m) = c.expect_map(node, &format!("`{key}`"), "9.1.2.2") else {
+                return out;
+            };
+            for (k, v) in m.iter() {
+                match c.classify(v) {
+                    Scalar::Int(i) if i > 0 => out.push((k.name.as_str(), i as f64, k.span)),
+                    Scalar::Float(f) if f > 0.0 && !integer => out.push((k.name.as_str(), f, k.span)),
+                    Scalar::Float(_) if integer => c.error(
+                        Code::Definition,
+                        "9.1.2.2",
+                        v.span,
+                        format!("multiplier of `{}` must be an integer: the scalar's data type is an integer", k.name),
+                    ),
+                    _ => c.error(
+                        Code::Definition,
+                        "9.1.2.2",
+                        v.span,
+                        format!("multiplier of `{}` must be a positive number", k.name),
+                    ),
+                }
+            }
+            out
+        };
+        let units = multipliers(self, "units");
+        let prefixes = multipliers(self, "prefixes");
+        let inherited_units = inherited(self, "units");
+        if map.get("units").is_none() && inherited_units.is_none() {
+            self.error(
+                Code::MissingKeyname,
+                "9.1.2.2",
+                span,
+                "a scalar type needs `units`",
+            );
+            return;
+        }
+        if inherited_units.is_none() {
+            let ones = units.iter().filter(|(_, m, _)| *m == 1.0).count();
+            if !units.is_empty() && ones == 0 {
+                self.error(
+                    Code::Definition,
+                    "9.1.2.2",
+                    span,
+                    "at least one unit needs the multiplier 1",
+                );
+            }
+            if map.get("prefixes").is_some() {
+                if units.len() > 1 {
+                    self.error(
+                        Code::Definition,
+                        "9.1.2.2",
+                        map.get_entry("prefixes")
+                            .map(|(k, _)| k.span)
+                            .unwrap_or(span),
+                        "`prefixes` require exactly one unit (with multiplier 1)",
+                    );
+                }
+                if !prefixes.is_empty() && !prefixes.iter().any(|(_, m, _)| *m == 1.0) {
+                    self.error(
+                        Code::Definition,
+                        "9.1.2.2",
+                        span,
+                        "at least one prefix needs the multiplier 1",
+                    );
+                }
+            }
+            match map.get("canonical_unit") {
+                None if ones > 1 => self.error(
+                    Code::Definition,
+                    "9.1.2.2",
+                    span,
+                    "`canonical_unit` is required when several units have the multiplier 1",
+                ),
+                Some(cu) => {
+                    if let Some(name) = self.expect_str(cu, "`canonical_unit`", "9.1.2.2") {
+                        let info = super::eval::ScalarInfo {
+                            units: units.iter().map(|(n, m, _)| (n.to_string(), *m)).collect(),
+                            prefixes: prefixes
+                                .iter()
+                                .map(|(n, m, _)| (n.to_string(), *m))
+                                .collect(),
+                            data_type: None,
+                            case_insensitive: false,
+                        };
+                        match info.multiplier(name) {
+                            None => self.error(
+                                Code::Definition,
+                                "9.1.2.2",
+                                cu.span,
+                                format!(
+                                    "canonical unit `{name}` is not a unit of this scalar type"
+                                ),
+                            ),
+                            Some(m) if m != 1.0 => self.error(
+                                Code::Definition,
+                                "9.1.2.2",
+                                cu.span,
+                                format!("canonical unit `{name}` must have the multiplier 1"),
+                            ),
+                            Some(_) => {}
+                        }
+                    }
+                }
+                None => {}
+            }
+        } else if let Some(cu) = map.get("canonical_unit") {
+            self.error(
+                Code::Definition,
+                "9.1.2.2",
+                cu.span,
+                "a derived scalar type must not add or change `canonical_unit`",
+            );
+        }
+    }
+
+    /// Node type definitions (§7.1).
+    fn node_type(&mut self, t: TypeId, map: &'a Map, parent_chain: &[DefNode<'a>]) {
+        if let Some(caps) = map.get("capabilities") {
+            let parents = super::defs::collect_section(parent_chain, "capabilities");
+            self.at("capabilities", |c| {
+                let Some(m) = c.named_map(caps, "`capabilities`", "8.2") else {
+                    return;
+                };
+                for (k, def) in m.iter() {
+                    let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
+                    c.at(k.name.as_str(), |c| c.capability_def(def, parent));
+                }
+            });
+        }
+        if let Some(reqs) = map.get("requirements") {
+            let parents = super::defs::collect_requirements(parent_chain);
+            self.at("requirements", |c| c.requirement_defs(reqs, &parents));
+        }
+        if let Some(i) = map.get("interfaces") {
+            let parents = super::defs::collect_section(parent_chain, "interfaces");
+            self.at("interfaces", |c| c.interface_defs(i, &parents));
+        }
+        if let Some(a) = map.get("artifacts") {
+            self.at("artifacts", |c| {
+                let Some(m) = c.named_map(a, "`artifacts`", "12.2") else {
+                    return;
+                };
+                for (k, def) in m.iter() {
+                    c.at(k.name.as_str(), |c| c.artifact_def(def));
+                }
+            });
+        }
+        let _ = t;
+    }
+
+    /// A capability definition or refinement (§8.2, §8.2.1).
+    fn capability_def(&mut self, def: &'a Node, parent: Option<&Param<'a>>) {
+        let parent_type = parent.and_then(|p| self.capability_type_of(p));
+        if let Some(name) = value::as_str(def) {
+            if let Some(ty) = self.resolve_type(name, Kind::Capability, def.span, "8.2") {
+                self.check_refined_type(parent_type, ty, def.span);
+            }
+            return;
+        }
+        let Some(map) = self.expect_map(def, "a capability definition", "8.2") else {
+            return;
+        };
+        let mut allowed = vec![
+            "type",
+            "description",
+            "metadata",
+            "properties",
+            "attributes",
+            "valid_source_node_types",
+            "valid_relationship_types",
+            "occurrences",
+        ];
+        if self.v13() {
+            allowed.push("valid_source_types");
+        }
+        self.keys(map, &allowed, "a capability definition", "8.2");
+        if let Some(o) = map.get_entry("occurrences").filter(|_| !self.v13()) {
+            self.warning(
+                Code::ToscaNotice,
+                "8.2",
+                o.0.span,
+                "`occurrences` on capabilities is deprecated in TOSCA 2.0 (use `allocation` in requirement assignments)",
+            );
+        }
+        if let Some(d) = map.get("description") {
+            self.description(d);
+        }
+        if let Some(m) = map.get("metadata") {
+            self.metadata(m);
+        }
+        let Some(ty) = self.refined_type(
+            map,
+            Kind::Capability,
+            parent_type,
+            def,
+            ("8.2", "a capability definition"),
+        ) else {
+            return;
+        };
+        self.refine_type_entries(map, ty, "capability");
+        for (key, kind) in [
+            ("valid_source_node_types", Kind::Node),
+            ("valid_relationship_types", Kind::Relationship),
+            ("valid_source_types", Kind::Node),
+        ] {
+            if let Some(l) = map.get(key) {
+                self.subset_of_type_list(ty, key, l, kind, "8.2");
+            }
+        }
+    }
+
+    /// The `type` of a definition that may refine an inherited one: the
+    /// written type (which must derive from the inherited one), else the
+    /// inherited one; a new definition needs one.
+    fn refined_type(
+        &mut self,
+        map: &'a Map,
+        kind: Kind,
+        parent_type: Option<TypeId>,
+        at: &'a Node,
+        (section, what): (&'static str, &str),
+    ) -> Option<TypeId> {
+        match map.get("type") {
+            Some(tn) => self.type_ref(tn, kind, section).inspect(|&t| {
+                self.check_refined_type(parent_type, t, tn.span);
+            }),
+            None => {
+                if parent_type.is_none() {
+                    self.error(
+                        Code::MissingKeyname,
+                        section,
+                        at.span,
+                        format!("{what} needs a `type`"),
+                    );
+                }
+                parent_type
+            }
+        }
+    }
+
+    /// `properties` and `attributes` of a definition that only refines those
+    /// of its type `ty` (capability and relationship definitions, §8.2, §8.4).
+    fn refine_type_entries(&mut self, map: &'a Map, ty: TypeId, what: &str) {
+        for key in ["properties", "attributes"] {
+            let Some(n) = map.get(key) else { continue };
+            let (role, parents) = if key == "properties" {
+                (Role::Property, self.type_entries(ty, key))
+            } else {
+                (Role::Attribute, self.type_attributes(ty))
+            };
+            self.at(key, |c| {
+                c.param_defs(
+                    n,
+                    role,
+                    Place::Type,
+                    &parents,
+                    (section_for(role), &format!("{what} `{key}`")),
+                    false,
+                )
+            });
+        }
+    }
+
+    /// A list in a definition that must stay within the same list of the
+    /// definition's type (§8.2).
+    fn subset_of_type_list(
+        &mut self,
+        ty: TypeId,
+        key: &'a str,
+        l: &'a Node,
+        kind: Kind,
+        section: &'static str,
+    ) {
+        self.at(key, |c| {
+            let entries = c.expect_str_list(l, &format!("`{key}`"), section);
+            let allowed = c.ts.inherited(ty, key).map(|tl| c.types_in_list(tl, kind));
+            for (name, span) in entries {
+                let Some(e) = c.resolve_type(name, kind, span, section) else {
+                    continue;
+                };
+                if let Some(a) = &allowed {
+                    if !a.iter().any(|&p| c.ts.is_a(e, p)) {
+                        let message = format!(
+                            "`{name}` is not in (or derived from a type in) the `{key}` of `{}`",
+                            c.type_name(ty)
+                        );
+                        c.error(Code::Definition, section, span, message);
+                    }
+                }
+            }
+        });
+    }
+
+    /// Requirement definitions (§8.4): a list of single-key maps with
+    /// unique names, refining inherited ones (§8.4.1).
+    fn requirement_defs(&mut self, reqs: &'a Node, parents: &[(&'a str, Param<'a>)]) {
+        let Some(list) = self.expect_seq(reqs, "`requirements`", "8.4") else {
+            return;
+        };
+        let mut names: Vec<&str> = Vec::new();
+        for (i, item) in list.iter().enumerate() {
+            self.at_index(i, |c| {
+                let Some(m) = c.expect_map(item, "a requirement definition", "8.4") else {
+                    return;
+                };
+                if m.len() != 1 {
+                    c.error(
+                        Code::InvalidShape,
+                        "8.4",
+                        item.span,
+                        "each entry of `requirements` is a single-key map `<name>: <definition>`",
+                    );
+                    return;
+                }
+                let (k, def) = m.first().expect("one entry");
+                if names.contains(&k.name.as_str()) {
+                    c.error(
+                        Code::Duplicate,
+                        "8.4",
+                        k.span,
+                        format!("requirement `{}` is defined twice", k.name),
+                    );
+                }
+                names.push(k.name.as_str());
+                let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
+                c.at(k.name.as_str(), |c| c.requirement_def(def, parent));
+            });
+        }
+    }
+
+    fn requirement_def(&mut self, def: &'a Node, parent: Option<&Param<'a>>) {
+        // The TOSCA 1.3 short form `<name>: <capability type>`.
+        if let Some(name) = value::as_str(def) {
+            self.resolve_type(name, Kind::Capability, def.span, "8.4");
+            return;
+        }
+        let Some(map) = self.expect_map(def, "a requirement definition", "8.4") else {
+            return;
+        };
+        let mut allowed = vec![
+            "description",
+            "metadata",
+            "capability",
+            "node",
+            "relationship",
+            "node_filter",
+            "count_range",
+        ];
+        if self.v13() {
+            allowed.push("occurrences");
+        }
+        self.keys(map, &allowed, "a requirement definition", "8.4");
+        if let Some(d) = map.get("description") {
+            self.description(d);
+        }
+        if let Some(m) = map.get("metadata") {
+            self.metadata(m);
+        }
+        let get_parent = |key: &str| parent.and_then(|p| p.get(key));
+        // node
+        let parent_node = get_parent("node").and_then(|n| {
+            self.ts
+                .resolve_type(self.doc_of(n), Kind::Node, value::as_str(n)?)
+                .ok()
+        });
+        let node = map.get("node").and_then(|n| {
+            let t = self.type_ref(n, Kind::Node, "8.4")?;
+            self.check_refined_type(parent_node, t, n.span);
+            Some(t)
+        });
+        let node = node.or(parent_node);
+        // capability
+        match map.get("capability") {
+            Some(cn) => {
+                if let Some(name) = self.expect_str(cn, "`capability`", "8.4") {
+                    let symbolic =
+                        node.filter(|&n| self.node_capabilities(n).iter().any(|(c, _)| *c == name));
+                    let parent_cap = get_parent("capability").and_then(value::as_str);
+                    if symbolic.is_some() {
+                        if let Some(pc) = parent_cap {
+                            if pc != name
+                                && self
+                                    .ts
+                                    .resolve_type(self.doc, Kind::Capability, pc)
+                                    .is_err()
+                            {
+                                self.error(
+                                    Code::Definition,
+                                    "8.4.1",
+                                    cn.span,
+                                    "a capability given by symbolic name must stay unchanged in refinements",
+                                );
+                            }
+                        }
+                    } else if let Some(ct) =
+                        self.resolve_type(name, Kind::Capability, cn.span, "8.4")
+                    {
+                        let parent_type = get_parent("capability").and_then(|p| {
+                            self.ts
+                                .resolve_type(self.doc_of(p), Kind::Capability, value::as_str(p)?)
+                                .ok()
+                        });
+                        self.check_refined_type(parent_type, ct, cn.span);
+                        if let Some(n) = node {
+                            let fulfils = self.node_capabilities(n).iter().any(|(_, v)| {
+                                self.capability_type_of(v)
+                                    .is_some_and(|t| self.ts.is_a(t, ct))
+                            });
+                            if !fulfils {
+                                let message = format!(
+                                    "node type `{}` has no capability of type `{}`",
+                                    self.type_name(n),
+                                    self.type_name(ct)
+                                );
+                                self.error(Code::Template, "8.4", cn.span, message);
+                            }
+                        }
+                    }
+                }
+            }
+            None => {
+                if parent.is_none() && !self.v13() {
+                    self.error(
+                        Code::MissingKeyname,
+                        "8.4",
+                        def.span,
+                        "a requirement definition needs a `capability`",
+                    );
+                }
+            }
+        }
+        // relationship
+        if let Some(r) = map.get("relationship") {
+            self.at("relationship", |c| c.relationship_def(r, parent));
+        }
+        if let Some(f) = map.get("node_filter") {
+            // SELF is the relationship being established (§8.6).
+            let saved = (self.fctx.self_node, self.fctx.self_relationship);
+            (self.fctx.self_node, self.fctx.self_relationship) = (None, true);
+            self.at("node_filter", |c| c.condition(f, "8.6"));
+            (self.fctx.self_node, self.fctx.self_relationship) = saved;
+        }
+        if let Some(cr) = map.get("count_range").or_else(|| map.get("occurrences")) {
+            let parent_range = get_parent("count_range")
+                .or_else(|| get_parent("occurrences"))
+                .and_then(|p| self.range_of(p));
+            if let Some((lo, hi)) = self.count_range(cr) {
+                if let Some((plo, phi)) = parent_range {
+                    if lo < plo || hi > phi {
+                        self.error(
+                            Code::Definition,
+                            "8.4.1",
+                            cr.span,
+                            "a refined `count_range` must lie within the parent's range",
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// `count_range: [min, max]` (§8.4); `None` if invalid (reported).
+    pub fn count_range(&mut self, cr: &'a Node) -> Option<(u64, u64)> {
+        let r = self.range_of(cr);
+        if r.is_none() {
+            self.error(
+                Code::InvalidShape,
+                "8.4",
+                cr.span,
+                "`count_range` is `[min, max]` with non-negative integers, min <= max, max may be UNBOUNDED",
+            );
+        }
+        r
+    }
+
+    /// Reads `[min, max]` quietly.
+    pub fn range_of(&self, cr: &Node) -> Option<(u64, u64)> {
+        let l = cr.as_seq()?;
+        if l.len() != 2 {
+            return None;
+        }
+        let lo = match self.classify(&l[0]) {
+            Scalar::Int(i) if i >= 0 => i as u64,
+            _ => return None,
+        };
+        let hi = match self.classify(&l[1]) {
+            Scalar::Int(i) if i >= 0 => i as u64,
+            Scalar::Str("UNBOUNDED") => u64::MAX,
+            _ => return None,
+        };
+        (lo <= hi).then_some((lo, hi))
+    }
+
+    /// The relationship of a requirement definition (§8.4): a type name or
+    /// a relationship definition refining the type's properties, attributes
+    /// and interfaces.
+    fn relationship_def(&mut self, r: &'a Node, parent: Option<&Param<'a>>) {
+        let parent_type = parent.and_then(|p| p.get("relationship")).and_then(|pr| {
+            let name = value::as_str(pr).or_else(|| value::as_str(pr.get("type")?))?;
+            self.ts
+                .resolve_type(self.doc_of(pr), Kind::Relationship, name)
+                .ok()
+        });
+        if let Some(name) = value::as_str(r) {
+            if let Some(t) = self.resolve_type(name, Kind::Relationship, r.span, "8.4") {
+                self.check_refined_type(parent_type, t, r.span);
+            }
+            return;
+        }
+        let Some(map) = self.expect_map(r, "a relationship definition", "8.4") else {
+            return;
+        };
+        self.keys(
+            map,
+            &[
+                "type",
+                "description",
+                "metadata",
+                "properties",
+                "attributes",
+                "interfaces",
+            ],
+            "a relationship definition",
+            "8.4",
+        );
+        let Some(ty) = self.refined_type(
+            map,
+            Kind::Relationship,
+            parent_type,
+            r,
+            ("8.4", "a relationship definition"),
+        ) else {
+            return;
+        };
+        self.refine_type_entries(map, ty, "relationship");
+        if let Some(i) = map.get("interfaces") {
+            let parents = self.type_entries(ty, "interfaces");
+            self.at("interfaces", |c| c.interface_refinements_only(i, &parents));
+        }
+    }
+
+    /// Interface definitions in node and relationship types (§11.2).
+    fn interface_defs(&mut self, node: &'a Node, parents: &[(&'a str, Param<'a>)]) {
+        let Some(m) = self.named_map(node, "`interfaces`", "11.2") else {
+            return;
+        };
+        for (k, def) in m.iter() {
+            let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
+            self.at(k.name.as_str(), |c| c.interface_def(def, parent));
+        }
+    }
+
+    /// Interface refinements (relationship definitions in requirements):
+    /// the interfaces must exist in the relationship type.
+    fn interface_refinements_only(&mut self, node: &'a Node, parents: &[(&'a str, Param<'a>)]) {
+        let Some(m) = self.named_map(node, "`interfaces`", "8.4") else {
+            return;
+        };
+        for (k, def) in m.iter() {
+            match parents.iter().find(|(n, _)| *n == k.name) {
+                Some((_, p)) => self.at(k.name.as_str(), |c| c.interface_def(def, Some(p))),
+                None => self.error(
+                    Code::UndefinedReference,
+                    "8.4",
+                    k.span,
+                    format!(
+                        "interface `{}` is not defined by the relationship type",
+                        k.name
+                    ),
+                ),
+            }
+        }
+    }
+
+    /// The interface type of an interface definition view.
+    pub fn interface_type_of(&self, v: &Param<'a>) -> Option<TypeId> {
+        v.defs.iter().rev().find_map(|d| {
+            let name = value::as_str(d.node.get("type")?)?;
+            self.ts.resolve_type(d.doc, Kind::Interface, name).ok()
+        })
+    }
+
+    fn interface_def(&mut self, def: &'a Node, parent: Option<&Param<'a>>) {
+        let Some(map) = self.expect_map(def, "an interface definition", "11.2") else {
+            return;
+        };
+        let mut allowed = vec![
+            "type",
+            "description",
+            "metadata",
+            "inputs",
+            "operations",
+            "notifications",
+        ];
+        if self.v13() {
+            allowed.clear();
+        }
+        if !allowed.is_empty() {
+            self.keys(map, &allowed, "an interface definition", "11.2");
+        }
+        let parent_type = parent.and_then(|p| self.interface_type_of(p));
+        let ty = self.refined_type(
+            map,
+            Kind::Interface,
+            parent_type,
+            def,
+            ("11.2", "an interface definition"),
+        );
+        let Some(ty) = ty else { return };
+        // The view: the interface type's chain, then the inherited
+        // definitions, for inputs, operations and notifications.
+        let mut chain = self.chain_defs(ty);
+        if let Some(p) = parent {
+            chain.extend(p.defs.iter().copied());
+        }
+        if let Some(i) = map.get("inputs") {
+            let parents = super::defs::collect_section(&chain, "inputs");
+            self.at("inputs", |c| {
+                c.param_defs(
+                    i,
+                    Role::Outgoing,
+                    Place::Type,
+                    &parents,
+                    ("11.2", "interface `inputs`"),
+                    true,
+                )
+            });
+        }
+        for key in ["operations", "notifications"] {
+            if let Some(ops) = map.get(key) {
+                let parents = super::defs::collect_section(&chain, key);
+                self.at(key, |c| {
+                    c.operation_defs(ops, &parents, key, Place::Type, false)
+                });
+            }
+        }
+        if self.v13() {
+            // 1.3: operations may be listed directly in the interface definition.
+            let parents = super::defs::collect_section(&chain, "operations");
+            for (k, v) in map.iter() {
+                if ![
+                    "type",
+                    "description",
+                    "inputs",
+                    "operations",
+                    "notifications",
+                    "metadata",
+                ]
+                .contains(&k.name.as_str())
+                {
+                    let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
+                    self.at(k.name.as_str(), |c| c.operation_def(v, parent, Place::Type));
+                }
+            }
+        }
+    }
+
+    /// Interface types (§11.1): inputs, operations, notifications; no
+    /// implementations and no output mappings.
+    fn interface_type(&mut self, _t: TypeId, map: &'a Map, parent_chain: &[DefNode<'a>]) {
+        if let Some(i) = map.get("inputs") {
+            let parents = super::defs::collect_section(parent_chain, "inputs");
+            self.at("inputs", |c| {
+                c.param_defs(
+                    i,
+                    Role::Outgoing,
+                    Place::InterfaceType,
+                    &parents,
+                    ("11.1", "interface type `inputs`"),
+                    true,
+                )
+            });
+        }
+        for key in ["operations", "notifications"] {
+            if let Some(ops) = map.get(key) {
+                let parents = super::defs::collect_section(parent_chain, key);
+                self.at(key, |c| {
+                    c.operation_defs(ops, &parents, key, Place::InterfaceType, true)
+                });
+            }
+        }
+        if self.v13() {
+            let parents = super::defs::collect_section(parent_chain, "operations");
+            for (k, v) in map.iter() {
+                if !(COMMON.contains(&k.name.as_str())
+                    || ["inputs", "operations", "notifications"].contains(&k.name.as_str()))
+                {
+                    let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
+                    self.at(k.name.as_str(), |c| {
+                        c.operation_def(v, parent, Place::InterfaceType)
+                    });
+                }
+            }
+        }
+    }
+
+    /// Operation or notification definitions: new ones only in interface
+    /// types, refinements elsewhere (§11.4, §11.6).
+    fn operation_defs(
+        &mut self,
+        ops: &'a Node,
+        parents: &[(&'a str, Param<'a>)],
+        key: &str,
+        place: Place,
+        allow_new: bool,
+    ) {
+        let what = if key == "operations" {
+            "operation"
+        } else {
+            "notification"
+        };
+        let Some(m) = self.named_map(ops, &format!("`{key}`"), "11.4") else {
+            return;
+        };
+        for (k, def) in m.iter() {
+            let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
+            if parent.is_none() && !allow_new {
+                self.error(
+                    Code::UndefinedReference,
+                    "11.4",
+                    k.span,
+                    format!("{what} `{}` is not defined by the interface type", k.name),
+                );
+                continue;
+            }
+            self.at(k.name.as_str(), |c| c.operation_def(def, parent, place));
+        }
+    }
+
+    fn operation_def(&mut self, def: &'a Node, parent: Option<&Param<'a>>, place: Place) {
+        if def.is_null() {
+            return;
+        }
+        if is_short_form(def) {
+            if place == Place::InterfaceType {
+                self.error(
+                    Code::Definition,
+                    "11.1",
+                    def.span,
+                    "interface types must not define implementations (here in short form)",
+                );
+            } else {
+                self.implementation(def, None);
+            }
+            return;
+        }
+        let Some(map) = def.as_map() else { return };
+        let mut allowed = vec!["description", "implementation", "inputs", "outputs"];
+        if self.v13() {
+            allowed.push("operation_host");
+            allowed.push("timeout");
+        }
+        self.keys(map, &allowed, "an operation definition", "11.4");
+        if let Some(d) = map.get("description") {
+            self.description(d);
+        }
+        if let Some(i) = map.get("implementation") {
+            if place == Place::InterfaceType {
+                self.error(
+                    Code::Definition,
+                    "11.1",
+                    i.span,
+                    "interface types must not define implementations for their operations and notifications",
+                );
+            } else {
+                self.at("implementation", |c| c.implementation(i, None));
+            }
+        }
+        let chain: Vec<DefNode<'a>> = parent.map(|p| p.defs.clone()).unwrap_or_default();
+        if let Some(i) = map.get("inputs") {
+            let parents = super::defs::collect_section(&chain, "inputs");
+            self.at("inputs", |c| {
+                c.param_defs(
+                    i,
+                    Role::Outgoing,
+                    place,
+                    &parents,
+                    ("11.4", "operation `inputs`"),
+                    true,
+                )
+            });
+        }
+        if let Some(o) = map.get("outputs") {
+            let parents = super::defs::collect_section(&chain, "outputs");
+            self.at("outputs", |c| {
+                c.param_defs(
+                    o,
+                    Role::Incoming,
+                    place,
+                    &parents,
+                    ("11.4", "operation `outputs`"),
+                    true,
+                )
+            });
+        }
+    }
+
+    /// Policy type triggers: new ones may be added, inherited ones must not
+    /// be changed (§16.3).
+    fn triggers(&mut self, tr: &'a Node, parents: &[(&'a str, Param<'a>)]) {
+        let Some(m) = self.named_map(tr, "`triggers`", "16.5") else {
+            return;
+        };
+        for (k, def) in m.iter() {
+            if parents.iter().any(|(n, _)| *n == k.name) {
+                self.error(
+                    Code::Definition,
+                    "16.3",
+                    k.span,
+                    format!("trigger `{}` is inherited and must not be changed", k.name),
+                );
+                continue;
+            }
+            self.at(k.name.as_str(), |c| c.trigger(def));
+        }
+    }
+
+    /// An artifact definition (§12.2).
+    pub(super) fn artifact_def(&mut self, def: &'a Node) {
+        if let Some(file) = value::as_str(def) {
+            if !self.v13() {
+                self.warning(
+                    Code::ToscaNotice,
+                    "12.2",
+                    def.span,
+                    format!("short artifact form `{file}`: TOSCA 2.0 artifact definitions need `type` and `file`"),
+                );
+            }
+            return;
+        }
+        let Some(map) = self.expect_map(def, "an artifact definition", "12.2") else {
+            return;
+        };
+        let allowed: &[&str] = if self.v13() {
+            &[
+                "type",
+                "file",
+                "repository",
+                "description",
+                "deploy_path",
+                "artifact_version",
+                "checksum",
+                "checksum_algorithm",
+                "properties",
+            ]
+        } else {
+            &[
+                "type",
+                "file",
+                "repository",
+                "description",
+                "metadata",
+                "artifact_version",
+                "version",
+                "checksum",
+                "checksum_algorithm",
+                "properties",
+            ]
+        };
+        self.keys(map, allowed, "an artifact definition", "12.2");
+        let ty = match map.get("type") {
+            Some(tn) => self.type_ref(tn, Kind::Artifact, "12.2"),
+            None => {
+                self.error(
+                    Code::MissingKeyname,
+                    "12.2",
+                    def.span,
+                    "an artifact definition needs a `type`",
+                );
+                None
+            }
+        };
+        match map.get("file") {
+            Some(f) => {
+                self.expect_str(f, "the artifact `file`", "12.2");
+            }
+            None => self.error(
+                Code::MissingKeyname,
+                "12.2",
+                def.span,
+                "an artifact definition needs a `file`",
+            ),
+        }
+        if let Some(r) = map.get("repository") {
+            if let Some(name) = self.expect_str(r, "the artifact `repository`", "12.2") {
+                if self
+                    .ts
+                    .resolve(self.doc, crate::types::Space::Repository, name)
+                    .is_err()
+                {
+                    self.error(
+                        Code::UndefinedReference,
+                        "12.2",
+                        r.span,
+                        format!("repository `{name}` is not defined"),
+                    );
+                }
+            }
+        }
+        for key in [
+            "checksum",
+            "checksum_algorithm",
+            "artifact_version",
+            "description",
+        ] {
+            if let Some(v) = map.get(key) {
+                self.expect_str(v, &format!("`{key}`"), "12.2");
+            }
+        }
+        if map.contains_key("checksum") && !map.contains_key("checksum_algorithm") {
+            self.error(
+                Code::MissingKeyname,
+                "12.2",
+                def.span,
+                "`checksum_algorithm` is required when `checksum` is given",
+            );
+        }
+        if let Some(m) = map.get("metadata") {
+            self.metadata(m);
+        }
+        if let (Some(ty), Some(props)) = (ty, map.get("properties")) {
+            let defs = self.type_entries(ty, "properties");
+            self.at("properties", |c| {
+                c.assignments(props, &defs, Role::Property, "12.2", true)
+            });
+        } else if let Some(ty) = ty {
+            let defs = self.type_entries(ty, "properties");
+            self.required_assigned(None, &defs, def.span, "12.2");
+        }
+    }
+
+    /// An operation or notification implementation (§11.8).
+    pub(super) fn implementation(&mut self, i: &'a Node, _artifacts: Option<&[&str]>) {
+        if value::as_str(i).is_some() {
+            return;
+        }
+        let Some(map) = self.expect_map(i, "an implementation definition", "11.8") else {
+            return;
+        };
+        let allowed: &[&str] = if self.v13() {
+            &["primary", "dependencies", "timeout", "operation_host"]
+        } else {
+            &["primary", "dependencies", "timeout"]
+        };
+        self.keys(map, allowed, "an implementation definition", "11.8");
+        if let Some(p) = map.get("primary") {
+            self.at("primary", |c| {
+                if value::as_str(p).is_none() {
+                    c.artifact_def(p);
+                }
+            });
+        }
+        if let Some(d) = map.get("dependencies") {
+            self.at("dependencies", |c| {
+                if let Some(list) = c.expect_seq(d, "`dependencies`", "11.8") {
+                    for (n, item) in list.iter().enumerate() {
+                        c.at_index(n, |c| {
+                            if value::as_str(item).is_none() {
+                                c.artifact_def(item);
+                            }
+                        });
+                    }
+                }
+            });
+        }
+        if let Some(t) = map.get("timeout") {
+            if !matches!(self.classify(t), Scalar::Int(_)) {
+                self.error(
+                    Code::InvalidShape,
+                    "11.8",
+                    t.span,
+                    "`timeout` must be an integer",
+                );
+            }
+        }
+    }
+}
+
+pub(super) fn section_for(role: Role) -> &'static str {
+    match role {
+        Role::Property => "9.4",
+        Role::Attribute => "9.6",
+        _ => "9.8",
+    }
+}

@@ -1,0 +1,1016 @@
+//! Reading a TOSCA file and everything it imports (TOSCA 2.0 §6.8, §17).
+//!
+//! Input: a [`Loader`] over the repository (a directory, a CSAR, files in
+//! memory) and the repository path of the entry file; every text goes into
+//! the caller's [`Sources`]. Output: [`Loaded`], every document
+//! parsed once (the same file imported twice is one document, so its types
+//! have one identity), the import edges with their namespaces, and the
+//! problems found on the way.
+//!
+//! Invariants: the import graph in [`Loaded::imports`] is acyclic (edges
+//! closing a cycle are reported and dropped); nothing is fetched from the
+//! network (remote URLs are an error); no path leaves the repository
+//! (relative URLs are resolved as RFC 3986 does, so `..` above the
+//! repository root stays at the root).
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+use v4t_source::{Code, Loader, Sources};
+use v4t_yaml::{Node, SourceId, Span, Value};
+
+use crate::diag::Diagnostics;
+use crate::value::as_str;
+
+/// Files held in memory, as a [`Loader`] (tests, fuzzing, unpacked archives).
+#[derive(Clone, Debug, Default)]
+pub struct MemoryFiles {
+    pub files: BTreeMap<String, String>,
+}
+
+impl MemoryFiles {
+    pub fn new() -> MemoryFiles {
+        MemoryFiles::default()
+    }
+
+    /// Adds a file.
+    pub fn with(mut self, path: &str, text: &str) -> MemoryFiles {
+        self.files.insert(path.to_string(), text.to_string());
+        self
+    }
+}
+
+impl Loader for MemoryFiles {
+    fn read(&mut self, path: &str) -> Result<Option<String>, String> {
+        Ok(self.files.get(path).cloned())
+    }
+
+    fn lib_files(&mut self) -> Vec<String> {
+        Vec::new()
+    }
+
+    fn files(&mut self) -> Vec<String> {
+        self.files.keys().cloned().collect()
+    }
+}
+
+/// Index of a document in [`Loaded::docs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DocId(pub u32);
+
+impl DocId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The grammar a document is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grammar {
+    /// `tosca_2_0`.
+    Tosca2,
+    /// `tosca_simple_yaml_1_3` (and 1.0 to 1.2, read with the 1.3 grammar).
+    Tosca13,
+}
+
+/// One parsed TOSCA file.
+#[derive(Debug)]
+pub struct Document {
+    /// The repository path, or `<bundled>/<file>` for bundled profiles.
+    pub path: String,
+    /// The text's id in the [`Sources`] the load was given.
+    pub source: SourceId,
+    pub root: Node,
+    /// `None` if the version key is missing or unknown (already reported).
+    pub grammar: Option<Grammar>,
+    /// The profile name this document's types belong to: its own `profile`
+    /// keyname, else the one of the profile that imported it (§6.7.1).
+    pub profile: Option<String>,
+    /// A profile that ships with v4t.
+    pub bundled: bool,
+    /// The text is not YAML (reported; `root` is null).
+    pub yaml_error: bool,
+}
+
+/// An import edge (explicit, or the implicit TOSCA 1.3 normative types).
+#[derive(Clone, Debug)]
+pub struct Import {
+    pub from: DocId,
+    pub target: DocId,
+    /// The namespace the target's definitions go into (`None`: the root).
+    pub namespace: Option<String>,
+    /// The import definition (for messages).
+    pub span: Span,
+}
+
+/// The result of loading: documents, import edges, problems.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub docs: Vec<Document>,
+    pub imports: Vec<Import>,
+    /// For each document, the indices into `imports` of its edges, in order.
+    pub edges: Vec<Vec<usize>>,
+    pub diagnostics: Diagnostics,
+    /// The document of each source.
+    by_source: HashMap<SourceId, DocId>,
+}
+
+impl Loaded {
+    pub fn doc(&self, id: DocId) -> &Document {
+        &self.docs[id.index()]
+    }
+
+    /// The document a source (the [`SourceId`] of a node's span) belongs to.
+    pub fn doc_of_source(&self, source: SourceId) -> Option<DocId> {
+        self.by_source.get(&source).copied()
+    }
+
+    pub fn doc_ids(&self) -> impl Iterator<Item = DocId> {
+        (0..self.docs.len() as u32).map(DocId)
+    }
+
+    /// The import edges leaving `id`.
+    pub fn imports_of(&self, id: DocId) -> impl Iterator<Item = &Import> {
+        self.edges[id.index()].iter().map(|&i| &self.imports[i])
+    }
+
+    /// The entry document (the file that was validated).
+    pub const ENTRY: DocId = DocId(0);
+}
+
+/// At most this many files per load (hostile import graphs).
+pub const MAX_DOCUMENTS: usize = 20_000;
+
+/// Profiles that ship with v4t, by profile name.
+pub const BUNDLED_PROFILES: &[(&str, &str, &str)] = &[
+    (
+        "org.oasis-open.simple:2.0",
+        "<bundled>/simple-profile-2.0.yaml",
+        include_str!("../profiles/simple-profile-2.0.yaml"),
+    ),
+    (
+        "org.oasis-open.tosca.simple:2.0",
+        "<bundled>/simple-profile-2.0.yaml",
+        include_str!("../profiles/simple-profile-2.0.yaml"),
+    ),
+];
+
+/// The TOSCA Simple Profile 1.3 normative types, imported implicitly by every
+/// TOSCA 1.3 file (1.3 §3.1).
+pub const NORMATIVE_13: (&str, &str) = (
+    "<bundled>/tosca-simple-profile-1.3.yaml",
+    include_str!("../profiles/tosca-simple-profile-1.3.yaml"),
+);
+
+/// Where an import points, before it is read.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Key {
+    Repo(String),
+    Bundled(&'static str),
+}
+
+/// Loads the file `entry` (a path the `files` loader can read) and,
+/// transitively, everything it imports; every text goes into `sources`.
+pub fn load(sources: &mut Sources, files: &mut dyn Loader, entry: &str) -> Loaded {
+    let entry = normalize(entry.trim_start_matches('/'));
+    let mut out = Imports::new(sources, files);
+    let text = match out.files.read(&entry) {
+        Ok(Some(text)) => text,
+        Ok(None) => {
+            out.error_at(
+                Span::NONE,
+                "6.8.2",
+                format!("cannot read `{entry}`: no such file"),
+            );
+            String::new()
+        }
+        Err(e) => {
+            out.error_at(Span::NONE, "6.8.2", format!("cannot read `{entry}`: {e}"));
+            String::new()
+        }
+    };
+    let id = out.sources.add_loaded(entry.clone(), text);
+    out.run(id, entry)
+}
+
+/// Loads a text the caller already added to `sources` (its
+/// [`v4t_source::SourceFile::path`], if any, places it in the repository;
+/// imports are read through `files`).
+pub fn load_source(sources: &mut Sources, files: &mut dyn Loader, entry: SourceId) -> Loaded {
+    let path = sources
+        .get(entry)
+        .map(|f| {
+            f.path
+                .clone()
+                .unwrap_or_else(|| f.name.rsplit('/').next().unwrap_or_default().to_string())
+        })
+        .unwrap_or_default();
+    Imports::new(sources, files).run(entry, normalize(&path))
+}
+
+/// Loads a document whose tree is already in hand (a resolved variable
+/// service template): `root` is validated as the file `path` of the
+/// repository `files` reads its imports from. Its nodes keep their spans,
+/// so diagnostics point where the values were written.
+pub fn load_tree(sources: &mut Sources, files: &mut dyn Loader, path: &str, root: Node) -> Loaded {
+    let path = normalize(path.trim_start_matches('/'));
+    let source = sources.add(format!("{path} (in memory)"), "");
+    let mut imports = Imports::new(sources, files);
+    let id = DocId(0);
+    imports.by_key.insert(Key::Repo(path.clone()), id);
+    imports.out.by_source.insert(source, id);
+    imports.out.docs.push(Document {
+        path,
+        source,
+        root,
+        grammar: None,
+        profile: None,
+        bundled: false,
+        yaml_error: false,
+    });
+    imports.out.edges.push(Vec::new());
+    imports.drain(id)
+}
+
+/// Loads a text given in memory (no files beside it: only bundled profiles
+/// can be imported).
+pub fn load_text(sources: &mut Sources, name: &str, text: &str) -> Loaded {
+    let id = sources.add(name, text);
+    load_source(sources, &mut v4t_source::NoFiles, id)
+}
+
+struct Imports<'r> {
+    sources: &'r mut Sources,
+    files: &'r mut dyn Loader,
+    out: Loaded,
+    by_key: HashMap<Key, DocId>,
+    queue: VecDeque<DocId>,
+    /// Profiles declared by files of the repository (scanned on first need).
+    repo_profiles: Option<BTreeMap<String, String>>,
+}
+
+impl<'r> Imports<'r> {
+    fn new(sources: &'r mut Sources, files: &'r mut dyn Loader) -> Imports<'r> {
+        Imports {
+            sources,
+            files,
+            out: Loaded::default(),
+            by_key: HashMap::new(),
+            queue: VecDeque::new(),
+            repo_profiles: None,
+        }
+    }
+
+    fn run(mut self, entry: SourceId, path: String) -> Loaded {
+        let id = self.add(Key::Repo(path.clone()), path, entry, false);
+        self.drain(id)
+    }
+
+    /// Loads everything `entry` imports, then cuts import cycles.
+    fn drain(mut self, entry: DocId) -> Loaded {
+        self.queue.push_back(entry);
+        while let Some(id) = self.queue.pop_front() {
+            self.process(id);
+        }
+        self.break_cycles();
+        self.out
+    }
+
+    fn error_at(&mut self, span: Span, section: &'static str, message: String) {
+        self.out
+            .diagnostics
+            .error(Code::Import, section, span, String::new(), message);
+    }
+
+    /// Registers and parses a document (YAML 1.2 core schema: TOSCA 2.0
+    /// rejects implicit timestamps and `!!binary`, §9.1).
+    fn add(&mut self, key: Key, path: String, source: SourceId, bundled: bool) -> DocId {
+        let id = DocId(self.out.docs.len() as u32);
+        let text = self
+            .sources
+            .get(source)
+            .map(|f| f.text.as_str())
+            .unwrap_or_default();
+        let mut yaml_error = false;
+        let root = match v4t_yaml::parse_with(text, source, v4t_yaml::Schema::Core) {
+            Ok(root) => root,
+            Err(e) => {
+                yaml_error = true;
+                let message = format!("invalid YAML: {}", e.message);
+                self.out
+                    .diagnostics
+                    .error(Code::Yaml, "6", e.span, String::new(), message);
+                Node::null()
+            }
+        };
+        self.by_key.insert(key, id);
+        self.out.by_source.insert(source, id);
+        self.out.docs.push(Document {
+            path,
+            source,
+            root,
+            grammar: None,
+            profile: None,
+            bundled,
+            yaml_error,
+        });
+        self.out.edges.push(Vec::new());
+        id
+    }
+
+    /// Reads the version and the imports of one document and queues the
+    /// imported documents.
+    fn process(&mut self, id: DocId) {
+        let grammar = self.grammar_of(id);
+        self.out.docs[id.index()].grammar = grammar;
+        let root = &self.out.docs[id.index()].root;
+        if let Some(p) = root.get("profile").and_then(as_str) {
+            let p = p.to_string();
+            self.out.docs[id.index()].profile = Some(p);
+        }
+        if grammar == Some(Grammar::Tosca13) {
+            let target = self.bundled_doc(NORMATIVE_13.0, NORMATIVE_13.1);
+            if target != id {
+                self.edge(id, target, None, Span::NONE);
+                // `tosca:Compute` names the normative types in TOSCA 1.3.
+                self.edge(id, target, Some("tosca".to_string()), Span::NONE);
+            }
+        }
+        let imports = match self.out.docs[id.index()].root.get("imports") {
+            Some(node) => node.clone(),
+            None => return,
+        };
+        let Some(list) = imports.as_seq() else {
+            // The shape is reported by the grammar checks.
+            return;
+        };
+        for item in list {
+            self.import(id, grammar, item);
+        }
+    }
+
+    fn grammar_of(&mut self, id: DocId) -> Option<Grammar> {
+        if self.out.docs[id.index()].yaml_error {
+            return None;
+        }
+        let root = &self.out.docs[id.index()].root;
+        let span = root.span;
+        let Some(map) = root.as_map() else {
+            let what = if root.is_null() { "empty" } else { "not a map" };
+            let path = self.out.docs[id.index()].path.clone();
+            self.out.diagnostics.error(
+                Code::DefinitionsVersion,
+                "6.1",
+                span,
+                String::new(),
+                format!("`{path}` is not a TOSCA file: the document is {what}"),
+            );
+            return None;
+        };
+        let Some((key, value)) = map.get_entry("tosca_definitions_version") else {
+            self.out.diagnostics.error(
+                Code::DefinitionsVersion,
+                "6.2",
+                span,
+                String::new(),
+                "the mandatory `tosca_definitions_version` keyname is missing",
+            );
+            return None;
+        };
+        let (key_span, value) = (key.span, value.clone());
+        if map.first().map(|(k, _)| k.name.as_str()) != Some("tosca_definitions_version") {
+            self.out.diagnostics.error(
+                Code::DefinitionsVersion,
+                "6.1",
+                key_span,
+                String::new(),
+                "`tosca_definitions_version` must be the first keyname of a TOSCA file",
+            );
+        }
+        match as_str(&value) {
+            Some("tosca_2_0") => Some(Grammar::Tosca2),
+            Some(
+                "tosca_simple_yaml_1_3"
+                | "tosca_simple_yaml_1_2"
+                | "tosca_simple_yaml_1_1"
+                | "tosca_simple_yaml_1_0",
+            ) => Some(Grammar::Tosca13),
+            _ => {
+                self.out.diagnostics.error(
+                    Code::DefinitionsVersion,
+                    "6.2",
+                    value.span.or(key_span),
+                    "tosca_definitions_version".to_string(),
+                    format!(
+                        "unsupported TOSCA version {}: expected `tosca_2_0` or `tosca_simple_yaml_1_3`",
+                        crate::value::show(&value)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// Follows one import definition.
+    fn import(&mut self, from: DocId, grammar: Option<Grammar>, item: &Node) {
+        let span = item.span;
+        let v13 = grammar == Some(Grammar::Tosca13);
+        let (url, profile, repository, namespace) = match &item.value {
+            Value::String(s) => (Some(s.as_str()), None, None, None),
+            Value::Map(map) if v13 && map.len() == 1 && map.get("file").is_none() => {
+                // TOSCA 1.x named import: `- name: file` or `- name: {file: ..}`.
+                let (_, inner) = map.first().expect("one entry");
+                match &inner.value {
+                    Value::String(s) => (Some(s.as_str()), None, None, None),
+                    Value::Map(_) => return self.import(from, grammar, inner),
+                    _ => {
+                        self.error_at(span, "1.3 3.6.8", "invalid import definition".to_string());
+                        return;
+                    }
+                }
+            }
+            Value::Map(map) => {
+                let (url_key, ns_key) = if v13 {
+                    ("file", "namespace_prefix")
+                } else {
+                    ("url", "namespace")
+                };
+                let get = |k: &str| map.get(k);
+                let str_of = |k: &str| get(k).and_then(as_str);
+                for (k, v) in map.iter() {
+                    let known = if v13 {
+                        matches!(
+                            k.name.as_str(),
+                            "file" | "repository" | "namespace_prefix" | "namespace_uri"
+                        )
+                    } else {
+                        matches!(
+                            k.name.as_str(),
+                            "url"
+                                | "profile"
+                                | "repository"
+                                | "namespace"
+                                | "description"
+                                | "metadata"
+                        )
+                    };
+                    if !known {
+                        let hint = match k.name.as_str() {
+                            "file" => " (TOSCA 2.0 uses `url`)",
+                            "namespace_prefix" => " (TOSCA 2.0 uses `namespace`)",
+                            _ => "",
+                        };
+                        self.error_at(
+                            k.span,
+                            "6.8.1",
+                            format!("unknown keyname `{}` in an import definition{hint}", k.name),
+                        );
+                    } else if !matches!(k.name.as_str(), "metadata")
+                        && !matches!(v.value, Value::String(_))
+                    {
+                        self.error_at(
+                            v.span.or(k.span),
+                            "6.8.1",
+                            format!("`{}` of an import definition must be a string", k.name),
+                        );
+                        return;
+                    }
+                }
+                (
+                    str_of(url_key),
+                    str_of("profile"),
+                    str_of("repository"),
+                    str_of(ns_key),
+                )
+            }
+            _ => {
+                self.error_at(
+                    span,
+                    "6.8.1",
+                    "an import definition must be a URL string or a map".to_string(),
+                );
+                return;
+            }
+        };
+        let namespace = namespace.map(str::to_string);
+        if let Some(ns) = &namespace {
+            if ns.is_empty() || ns.contains(char::is_whitespace) {
+                self.error_at(span, "6.8.1", format!("invalid namespace name `{ns}`"));
+                return;
+            }
+        }
+        let target = match (url, profile) {
+            (Some(_), Some(_)) => {
+                self.error_at(
+                    span,
+                    "6.8.1",
+                    "an import definition must have either `url` or `profile`, not both"
+                        .to_string(),
+                );
+                return;
+            }
+            (None, None) => {
+                self.error_at(
+                    span,
+                    "6.8.1",
+                    "an import definition needs `url` or `profile`".to_string(),
+                );
+                return;
+            }
+            (None, Some(profile)) => {
+                if repository.is_some() {
+                    self.error_at(
+                        span,
+                        "6.8.1",
+                        "`repository` can only be used with `url`".to_string(),
+                    );
+                    return;
+                }
+                match self.profile(profile) {
+                    Some(t) => t,
+                    None => {
+                        self.error_at(
+                            span,
+                            "6.8.2.1",
+                            format!(
+                                "unknown profile `{profile}`: it is neither bundled with v4t nor defined by a file of this repository"
+                            ),
+                        );
+                        return;
+                    }
+                }
+            }
+            (Some(url), None) => {
+                let base = match repository {
+                    Some(name) => match self.repository_base(from, name) {
+                        Ok(base) => Some(base),
+                        Err(message) => {
+                            self.error_at(span, "6.8.2.2", message);
+                            return;
+                        }
+                    },
+                    None => None,
+                };
+                let importing = self.out.docs[from.index()].path.clone();
+                if self.out.docs[from.index()].bundled {
+                    self.error_at(
+                        span,
+                        "6.8.2.2",
+                        "bundled profiles cannot import files".into(),
+                    );
+                    return;
+                }
+                let path = match resolve_url(&importing, url, base.as_deref()) {
+                    Ok(path) => path,
+                    Err(message) => {
+                        self.error_at(span, "6.8.2.2", message);
+                        return;
+                    }
+                };
+                match self.repo_doc(&path) {
+                    Ok(t) => t,
+                    Err(message) => {
+                        self.error_at(span, "6.8.2.2", message);
+                        return;
+                    }
+                }
+            }
+        };
+        // Profile names propagate to imported files without their own (§6.7.1).
+        if self.out.docs[target.index()].profile.is_none() {
+            let inherited = self.out.docs[from.index()].profile.clone();
+            if inherited.is_some() && self.out.docs[target.index()].root.get("profile").is_none() {
+                self.out.docs[target.index()].profile = inherited;
+            }
+        }
+        if let Some(ns) = &namespace {
+            let clash = self
+                .out
+                .imports_of(from)
+                .any(|e| e.namespace.as_deref() == Some(ns.as_str()) && e.target != target);
+            if clash {
+                self.error_at(
+                    span,
+                    "6.8.4",
+                    format!("namespace `{ns}` is already used by another import of this file"),
+                );
+                return;
+            }
+        }
+        self.edge(from, target, namespace, span);
+    }
+
+    fn edge(&mut self, from: DocId, target: DocId, namespace: Option<String>, span: Span) {
+        let index = self.out.imports.len();
+        self.out.imports.push(Import {
+            from,
+            target,
+            namespace,
+            span,
+        });
+        self.out.edges[from.index()].push(index);
+    }
+
+    /// The document of a repository file, read and queued on first use.
+    fn repo_doc(&mut self, path: &str) -> Result<DocId, String> {
+        let key = Key::Repo(path.to_string());
+        if let Some(&id) = self.by_key.get(&key) {
+            return Ok(id);
+        }
+        if self.out.docs.len() >= MAX_DOCUMENTS {
+            return Err(format!("more than {MAX_DOCUMENTS} files imported"));
+        }
+        match self.files.read(path) {
+            Ok(Some(text)) => {
+                let source = self.sources.add_loaded(path, text);
+                let id = self.add(key, path.to_string(), source, false);
+                self.queue.push_back(id);
+                Ok(id)
+            }
+            Ok(None) => Err(format!("imported file `{path}` does not exist")),
+            Err(e) => Err(format!("cannot read imported file `{path}`: {e}")),
+        }
+    }
+
+    fn bundled_doc(&mut self, path: &'static str, text: &'static str) -> DocId {
+        if let Some(&id) = self.by_key.get(&Key::Bundled(path)) {
+            return id;
+        }
+        let source = self.sources.add(path, text);
+        let id = self.add(Key::Bundled(path), path.to_string(), source, true);
+        self.queue.push_back(id);
+        id
+    }
+
+    /// The document defining profile `name`: a bundled profile, else a file
+    /// of the repository whose `profile` keyname is `name`.
+    fn profile(&mut self, name: &str) -> Option<DocId> {
+        if let Some((_, path, text)) = BUNDLED_PROFILES.iter().find(|(n, _, _)| *n == name) {
+            return Some(self.bundled_doc(path, text));
+        }
+        if self.repo_profiles.is_none() {
+            self.repo_profiles = Some(self.scan_profiles());
+        }
+        let path = self.repo_profiles.as_ref()?.get(name)?.clone();
+        self.repo_doc(&path).ok()
+    }
+
+    /// Finds the files of the repository that declare a profile.
+    fn scan_profiles(&mut self) -> BTreeMap<String, String> {
+        let mut found = BTreeMap::new();
+        for path in self.files.files().into_iter().take(MAX_DOCUMENTS) {
+            let name = path.rsplit('/').next().unwrap_or(&path);
+            // Any visible file: profiles may be named after themselves
+            // (`io.kubernetes`) rather than `*.yaml`.
+            if name.starts_with('.') {
+                continue;
+            }
+            let Ok(Some(text)) = self.files.read(&path) else {
+                continue;
+            };
+            if !text.contains("profile:") || !text.contains("tosca_definitions_version") {
+                continue;
+            }
+            let Ok(root) = v4t_yaml::parse(&text, SourceId(u32::MAX - 1)) else {
+                continue;
+            };
+            if let Some(p) = root.get("profile").and_then(as_str) {
+                found.entry(p.to_string()).or_insert(path.clone());
+            }
+        }
+        found
+    }
+
+    /// The base path of repository `name` defined in document `from`.
+    fn repository_base(&self, from: DocId, name: &str) -> Result<String, String> {
+        let def = self.out.docs[from.index()]
+            .root
+            .get("repositories")
+            .and_then(|r| r.get(name))
+            .ok_or_else(|| format!("repository `{name}` is not defined in this file"))?;
+        let url = match &def.value {
+            Value::String(s) => Some(s.as_str()),
+            _ => def.get("url").and_then(as_str),
+        }
+        .ok_or_else(|| format!("repository `{name}` has no URL"))?;
+        match split_scheme(url) {
+            Some(("file", rest)) => Ok(rest.to_string()),
+            Some(_) => Err(format!(
+                "repository `{name}` is remote (`{url}`): v4t does not fetch files from the network"
+            )),
+            None => Ok(url.to_string()),
+        }
+    }
+
+    /// Reports and drops every import edge that closes a cycle.
+    fn break_cycles(&mut self) {
+        let n = self.out.docs.len();
+        // Iterative depth-first search: 0 = new, 1 = on the stack, 2 = done.
+        let mut state = vec![0u8; n];
+        let mut cyclic = Vec::new();
+        for start in 0..n {
+            if state[start] != 0 {
+                continue;
+            }
+            let mut stack = vec![(start, 0usize)];
+            state[start] = 1;
+            while let Some(&mut (doc, ref mut next)) = stack.last_mut() {
+                if let Some(&edge) = self.out.edges[doc].get(*next) {
+                    *next += 1;
+                    let target = self.out.imports[edge].target.index();
+                    match state[target] {
+                        0 => {
+                            state[target] = 1;
+                            stack.push((target, 0));
+                        }
+                        1 => cyclic.push(edge),
+                        _ => {}
+                    }
+                } else {
+                    state[doc] = 2;
+                    stack.pop();
+                }
+            }
+        }
+        for edge in cyclic {
+            let imp = self.out.imports[edge].clone();
+            let from = self.out.docs[imp.from.index()].path.clone();
+            let to = self.out.docs[imp.target.index()].path.clone();
+            self.error_at(
+                imp.span,
+                "6.8.2",
+                format!("import cycle: `{from}` imports `{to}`, which imports `{from}` again"),
+            );
+            self.out.edges[imp.from.index()].retain(|&e| e != edge);
+        }
+    }
+}
+
+/// `scheme` and the rest of a URL with a scheme (`https://..`, `file:..`).
+fn split_scheme(url: &str) -> Option<(&str, &str)> {
+    let (scheme, rest) = url.split_once(':')?;
+    let mut chars = scheme.chars();
+    let first = chars.next()?;
+    // One letter is a Windows drive, not a scheme.
+    if !first.is_ascii_alphabetic()
+        || scheme.len() < 2
+        || !chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    {
+        return None;
+    }
+    Some((scheme, rest))
+}
+
+/// Resolves the URL of an import in file `importing` to a repository path.
+///
+/// `base` is the path of the repository the import names (already without
+/// `file:`). A leading `/` starts at the repository root; other paths are
+/// relative to the importing file (or to `base`). `file:` URLs are read the
+/// same way: v4t never reads outside the repository.
+pub fn resolve_url(importing: &str, url: &str, base: Option<&str>) -> Result<String, String> {
+    let path = match split_scheme(url) {
+        Some(("file", rest)) => {
+            if base.is_some() {
+                return Err(format!(
+                    "`{url}` has a URL scheme, so it cannot be combined with `repository`"
+                ));
+            }
+            // `file://host/path`: only an empty host or `localhost`.
+            match rest.strip_prefix("//") {
+                Some(after) => {
+                    let (host, path) = after.split_at(after.find('/').unwrap_or(after.len()));
+                    if !host.is_empty() && host != "localhost" {
+                        return Err(format!("`{url}` names another host"));
+                    }
+                    path.to_string()
+                }
+                None => rest.to_string(),
+            }
+        }
+        Some((scheme, _)) => {
+            if base.is_some() {
+                return Err(format!(
+                    "`{url}` has a URL scheme, so it cannot be combined with `repository`"
+                ));
+            }
+            return Err(format!(
+                "cannot import `{url}`: v4t does not fetch files from the network ({scheme} URLs are not supported)"
+            ));
+        }
+        None => url.to_string(),
+    };
+    if path.is_empty() {
+        return Err("empty import URL".to_string());
+    }
+    let dir = |p: &str| {
+        p.rsplit_once('/')
+            .map(|(d, _)| d.to_string())
+            .unwrap_or_default()
+    };
+    let joined = if let Some(rest) = path.strip_prefix('/') {
+        rest.to_string()
+    } else {
+        let start = match base {
+            Some(b) if b.starts_with('/') => b.trim_start_matches('/').to_string(),
+            Some(b) => join(&dir(importing), b),
+            None => dir(importing),
+        };
+        join(&start, &path)
+    };
+    let normalized = normalize(&joined);
+    if normalized.is_empty() || normalized.ends_with('/') {
+        return Err(format!("`{url}` does not name a file"));
+    }
+    Ok(normalized)
+}
+
+fn join(dir: &str, rel: &str) -> String {
+    if dir.is_empty() {
+        rel.to_string()
+    } else if dir.ends_with('/') {
+        format!("{dir}{rel}")
+    } else {
+        format!("{dir}/{rel}")
+    }
+}
+
+/// Removes `.` and `..` segments (RFC 3986 §5.2.4: `..` at the root stays
+/// at the root) and empty segments.
+pub fn normalize(path: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for seg in path.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                out.pop();
+            }
+            s => out.push(s),
+        }
+    }
+    let mut s = out.join("/");
+    if path.ends_with('/') && !s.is_empty() {
+        s.push('/');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_resolve_relative_to_the_importing_file_and_stay_in_the_repository() {
+        assert_eq!(
+            resolve_url("a/b/main.yaml", "types.yaml", None).unwrap(),
+            "a/b/types.yaml"
+        );
+        assert_eq!(
+            resolve_url("a/b/main.yaml", "../t.yaml", None).unwrap(),
+            "a/t.yaml"
+        );
+        assert_eq!(
+            resolve_url("a/b/main.yaml", "/t.yaml", None).unwrap(),
+            "t.yaml"
+        );
+        assert_eq!(
+            resolve_url("main.yaml", "../../t.yaml", None).unwrap(),
+            "t.yaml"
+        );
+        assert_eq!(
+            resolve_url("a/main.yaml", "file:x/t.yaml", None).unwrap(),
+            "a/x/t.yaml"
+        );
+        assert_eq!(
+            resolve_url("a/main.yaml", "file:///t.yaml", None).unwrap(),
+            "t.yaml"
+        );
+        assert_eq!(
+            resolve_url("a/main.yaml", "t.yaml", Some("types/")).unwrap(),
+            "a/types/t.yaml"
+        );
+        assert!(resolve_url("main.yaml", "https://example.com/t.yaml", None)
+            .unwrap_err()
+            .contains("does not fetch"));
+        assert!(resolve_url("main.yaml", "file://other/t.yaml", None).is_err());
+        assert!(resolve_url("main.yaml", "file:t.yaml", Some("r/")).is_err());
+    }
+
+    fn load_files(files: &[(&str, &str)]) -> Loaded {
+        let mut r = MemoryFiles::new();
+        for (p, t) in files {
+            r = r.with(p, t);
+        }
+        load(&mut Sources::new(), &mut r, files[0].0)
+    }
+
+    #[test]
+    fn imports_are_loaded_once_and_cycles_are_reported() {
+        let loaded = load_files(&[
+            (
+                "main.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports: [a.yaml, b.yaml]\n",
+            ),
+            (
+                "a.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports: [c.yaml]\n",
+            ),
+            (
+                "b.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports: [c.yaml]\n",
+            ),
+            (
+                "c.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports: [a.yaml]\n",
+            ),
+        ]);
+        assert_eq!(loaded.docs.len(), 4);
+        let messages: Vec<_> = loaded
+            .diagnostics
+            .iter()
+            .map(|d| d.message.clone())
+            .collect();
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(messages[0].contains("import cycle"), "{messages:?}");
+    }
+
+    #[test]
+    fn a_file_importing_itself_is_a_cycle() {
+        let loaded = load_files(&[(
+            "m.yaml",
+            "tosca_definitions_version: tosca_2_0\nimports: [m.yaml]\n",
+        )]);
+        assert!(loaded.diagnostics.has_errors());
+        assert!(loaded.edges[0].is_empty());
+    }
+
+    #[test]
+    fn profiles_are_found_in_the_repository() {
+        let loaded = load_files(&[
+            (
+                "main.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports:\n- profile: io.example:1.0\n  namespace: ex\n",
+            ),
+            ("io.example", "tosca_definitions_version: tosca_2_0\nprofile: io.example:1.0\n"),
+        ]);
+        assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
+        assert_eq!(loaded.imports[0].namespace.as_deref(), Some("ex"));
+        assert_eq!(loaded.doc(loaded.imports[0].target).path, "io.example");
+    }
+
+    #[test]
+    fn missing_files_unknown_profiles_and_remote_urls_are_errors() {
+        let loaded = load_files(&[(
+            "main.yaml",
+            "tosca_definitions_version: tosca_2_0\nimports:\n- nope.yaml\n- profile: no.such:1\n- url: http://x/y.yaml\n- namespace: x\n",
+        )]);
+        let messages: Vec<_> = loaded
+            .diagnostics
+            .iter()
+            .map(|d| d.message.clone())
+            .collect();
+        assert_eq!(messages.len(), 4, "{messages:?}");
+    }
+
+    #[test]
+    fn trees_in_hand_are_loaded_with_their_imports() {
+        let mut files = MemoryFiles::new().with(
+            "lib/t.yaml",
+            "tosca_definitions_version: tosca_2_0\nnode_types: {T: {}}\n",
+        );
+        let root = v4t_yaml::parse(
+            "tosca_definitions_version: tosca_2_0\nimports: [lib/t.yaml]\n",
+            SourceId(7),
+        )
+        .unwrap();
+        let loaded = load_tree(&mut Sources::new(), &mut files, "main.yaml", root);
+        assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
+        assert_eq!(loaded.docs.len(), 2);
+        assert_eq!(loaded.doc(loaded.imports[0].target).path, "lib/t.yaml");
+    }
+
+    #[test]
+    fn the_version_must_be_first_and_known() {
+        let loaded = load_text(
+            &mut Sources::new(),
+            "m.yaml",
+            "description: x\ntosca_definitions_version: tosca_2_0\n",
+        );
+        assert!(loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("first keyname")));
+        let loaded = load_text(
+            &mut Sources::new(),
+            "m.yaml",
+            "tosca_definitions_version: not_tosca\n",
+        );
+        assert!(loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("unsupported")));
+        let loaded = load_text(&mut Sources::new(), "m.yaml", "");
+        assert!(loaded
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("empty")));
+    }
+}

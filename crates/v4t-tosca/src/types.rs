@@ -1,0 +1,850 @@
+//! The type system: every type of every loaded document in one arena,
+//! addressed by [`TypeId`], with its parent, and name resolution through
+//! the import tree (TOSCA 2.0 §6.4, §6.8.4).
+//!
+//! A type's identity is (defining document, local name): the same file
+//! imported twice, under two namespaces or through two paths, defines its
+//! types once. Names are resolved per document:
+//!
+//! 1. built-in data type names (reserved, §9.1);
+//! 2. the document's own definitions;
+//! 3. definitions imported into its root namespace (transitively; a
+//!    document's own definition shadows what it imports), where two
+//!    different definitions of one name are ambiguous;
+//! 4. `ns:rest`: `rest` in the documents imported under namespace `ns`
+//!    (nested namespaces `a:b:T` work the same way);
+//! 5. TOSCA 1.3 only: the normative short names (`Compute`, `tosca:Compute`
+//!    for `tosca.nodes.Compute`).
+//!
+//! Derivation cycles are reported and broken while building, so every walk
+//! up a derivation chain terminates; nothing here recurses.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet, VecDeque};
+use v4t_source::Code;
+
+use v4t_yaml::{Node, Span};
+
+use crate::diag::Diagnostics;
+use crate::load::{DocId, Grammar, Loaded};
+use crate::value::as_str;
+
+/// The eight kinds of types (§6.4.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    Artifact,
+    Data,
+    Capability,
+    Interface,
+    Relationship,
+    Node,
+    Group,
+    Policy,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 8] = [
+        Kind::Artifact,
+        Kind::Data,
+        Kind::Capability,
+        Kind::Interface,
+        Kind::Relationship,
+        Kind::Node,
+        Kind::Group,
+        Kind::Policy,
+    ];
+
+    /// The top-level keyname that defines types of this kind.
+    pub fn section(self) -> &'static str {
+        match self {
+            Kind::Artifact => "artifact_types",
+            Kind::Data => "data_types",
+            Kind::Capability => "capability_types",
+            Kind::Interface => "interface_types",
+            Kind::Relationship => "relationship_types",
+            Kind::Node => "node_types",
+            Kind::Group => "group_types",
+            Kind::Policy => "policy_types",
+        }
+    }
+
+    /// `node type`, `data type`, ... for messages.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Kind::Artifact => "artifact type",
+            Kind::Data => "data type",
+            Kind::Capability => "capability type",
+            Kind::Interface => "interface type",
+            Kind::Relationship => "relationship type",
+            Kind::Node => "node type",
+            Kind::Group => "group type",
+            Kind::Policy => "policy type",
+        }
+    }
+
+    /// The specification section of this kind of type (§6.4.3.x).
+    pub fn spec_section(self) -> &'static str {
+        match self {
+            Kind::Artifact => "12.1",
+            Kind::Data => "9.2",
+            Kind::Capability => "8.1",
+            Kind::Interface => "11.1",
+            Kind::Relationship => "7.3",
+            Kind::Node => "7.1",
+            Kind::Group => "16.1",
+            Kind::Policy => "16.3",
+        }
+    }
+
+    /// The TOSCA 1.3 normative name prefix (`tosca.nodes.`).
+    fn normative_prefix(self) -> &'static str {
+        match self {
+            Kind::Artifact => "tosca.artifacts.",
+            Kind::Data => "tosca.datatypes.",
+            Kind::Capability => "tosca.capabilities.",
+            Kind::Interface => "tosca.interfaces.",
+            Kind::Relationship => "tosca.relationships.",
+            Kind::Node => "tosca.nodes.",
+            Kind::Group => "tosca.groups.",
+            Kind::Policy => "tosca.policies.",
+        }
+    }
+}
+
+/// The built-in data types (§9.1; TOSCA 1.3 §3.3 for the 1.3 ones).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    String,
+    Integer,
+    Float,
+    Boolean,
+    Bytes,
+    Nil,
+    Timestamp,
+    Version,
+    /// The abstract scalar type (2.0), parent of every scalar type.
+    Scalar,
+    List,
+    Map,
+    /// TOSCA 1.3 `range`: `[min, max]` of integers (max may be `UNBOUNDED`).
+    Range,
+    /// TOSCA 1.3 `scalar-unit.size`, `.time`, `.frequency`, `.bitrate`.
+    ScalarUnit(ScalarUnit13),
+}
+
+/// The four built-in scalar-unit types of TOSCA 1.3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScalarUnit13 {
+    Size,
+    Time,
+    Frequency,
+    Bitrate,
+}
+
+const BUILTINS_20: &[(&str, Builtin)] = &[
+    ("string", Builtin::String),
+    ("integer", Builtin::Integer),
+    ("float", Builtin::Float),
+    ("boolean", Builtin::Boolean),
+    ("bytes", Builtin::Bytes),
+    ("nil", Builtin::Nil),
+    ("timestamp", Builtin::Timestamp),
+    ("version", Builtin::Version),
+    ("scalar", Builtin::Scalar),
+    ("list", Builtin::List),
+    ("map", Builtin::Map),
+];
+
+const BUILTINS_13: &[(&str, Builtin)] = &[
+    ("string", Builtin::String),
+    ("integer", Builtin::Integer),
+    ("float", Builtin::Float),
+    ("boolean", Builtin::Boolean),
+    ("null", Builtin::Nil),
+    ("timestamp", Builtin::Timestamp),
+    ("version", Builtin::Version),
+    ("range", Builtin::Range),
+    ("list", Builtin::List),
+    ("map", Builtin::Map),
+    ("scalar-unit.size", Builtin::ScalarUnit(ScalarUnit13::Size)),
+    ("scalar-unit.time", Builtin::ScalarUnit(ScalarUnit13::Time)),
+    (
+        "scalar-unit.frequency",
+        Builtin::ScalarUnit(ScalarUnit13::Frequency),
+    ),
+    (
+        "scalar-unit.bitrate",
+        Builtin::ScalarUnit(ScalarUnit13::Bitrate),
+    ),
+];
+
+/// Identifies a type in [`TypeSystem::types`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TypeId(pub u32);
+
+impl TypeId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// One type.
+#[derive(Clone, Debug)]
+pub struct TypeDef<'a> {
+    pub kind: Kind,
+    /// The local name, as defined.
+    pub name: &'a str,
+    /// The defining document (`None` for built-in data types).
+    pub doc: Option<DocId>,
+    /// The definition (`None` for built-in data types).
+    pub def: Option<&'a Node>,
+    /// Where the type's name is written.
+    pub span: Span,
+    pub parent: Option<TypeId>,
+    pub builtin: Option<Builtin>,
+}
+
+/// Where a definition may live: one of the type kinds, or functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Space {
+    Type(Kind),
+    Function,
+    Repository,
+}
+
+/// Why a name does not resolve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LookupError {
+    NotFound,
+    /// Several different definitions are visible under this name (their
+    /// defining documents' paths).
+    Ambiguous(Vec<String>),
+}
+
+/// An entry of a [`Space`]: a type, or the index of a function or
+/// repository definition in [`TypeSystem::functions`] /
+/// [`TypeSystem::repositories`].
+pub type Entry = u32;
+
+/// The result of a name lookup.
+type Lookup = Result<Entry, LookupError>;
+
+/// A named non-type definition (function or repository).
+#[derive(Clone, Debug)]
+pub struct NamedDef<'a> {
+    pub name: &'a str,
+    pub doc: DocId,
+    pub def: &'a Node,
+    pub span: Span,
+}
+
+/// All types of a load, with name resolution.
+pub struct TypeSystem<'a> {
+    pub loaded: &'a Loaded,
+    pub types: Vec<TypeDef<'a>>,
+    pub functions: Vec<NamedDef<'a>>,
+    pub repositories: Vec<NamedDef<'a>>,
+    local: HashMap<(DocId, Space, &'a str), Entry>,
+    builtins_20: HashMap<&'static str, TypeId>,
+    builtins_13: HashMap<&'static str, TypeId>,
+    memo: RefCell<HashMap<(DocId, Space, String), Lookup>>,
+    /// Problems found while building (unknown parents, cycles, duplicates).
+    pub diagnostics: Diagnostics,
+}
+
+impl<'a> TypeSystem<'a> {
+    /// Collects the types of every document and resolves their parents.
+    pub fn build(loaded: &'a Loaded) -> TypeSystem<'a> {
+        let mut ts = TypeSystem {
+            loaded,
+            types: Vec::new(),
+            functions: Vec::new(),
+            repositories: Vec::new(),
+            local: HashMap::new(),
+            builtins_20: HashMap::new(),
+            builtins_13: HashMap::new(),
+            memo: RefCell::new(HashMap::new()),
+            diagnostics: Diagnostics::new(),
+        };
+        for (tables, list) in [(0, BUILTINS_20), (1, BUILTINS_13)] {
+            for &(name, b) in list {
+                let id = ts.builtin_id(name, b);
+                if tables == 0 {
+                    ts.builtins_20.insert(name, id);
+                } else {
+                    ts.builtins_13.insert(name, id);
+                }
+            }
+        }
+        // Built-in subtypes: every scalar type is a scalar.
+        for doc in loaded.doc_ids() {
+            ts.register(doc);
+        }
+        ts.resolve_parents();
+        ts.break_cycles();
+        ts
+    }
+
+    /// The built-in of that name, shared between the grammars where the
+    /// built-in is the same.
+    fn builtin_id(&mut self, name: &'static str, b: Builtin) -> TypeId {
+        if let Some(t) = self
+            .types
+            .iter()
+            .position(|t| t.builtin == Some(b) && t.name == name)
+        {
+            return TypeId(t as u32);
+        }
+        let id = TypeId(self.types.len() as u32);
+        self.types.push(TypeDef {
+            kind: Kind::Data,
+            name,
+            doc: None,
+            def: None,
+            span: Span::NONE,
+            parent: None,
+            builtin: Some(b),
+        });
+        id
+    }
+
+    fn register(&mut self, doc: DocId) {
+        let root = &self.loaded.doc(doc).root;
+        let Some(map) = root.as_map() else { return };
+        for kind in Kind::ALL {
+            let Some(section) = map.get(kind.section()).and_then(Node::as_map) else {
+                continue;
+            };
+            for (key, def) in section.iter() {
+                let id = TypeId(self.types.len() as u32);
+                let name = key.name.as_str();
+                self.types.push(TypeDef {
+                    kind,
+                    name,
+                    doc: Some(doc),
+                    def: Some(def),
+                    span: key.span,
+                    parent: None,
+                    builtin: None,
+                });
+                self.local.insert((doc, Space::Type(kind), name), id.0);
+            }
+        }
+        for (space, section) in [
+            (Space::Function, "functions"),
+            (Space::Repository, "repositories"),
+        ] {
+            let Some(defs) = map.get(section).and_then(Node::as_map) else {
+                continue;
+            };
+            for (key, def) in defs.iter() {
+                let list = match space {
+                    Space::Function => &mut self.functions,
+                    _ => &mut self.repositories,
+                };
+                let entry = list.len() as u32;
+                list.push(NamedDef {
+                    name: key.name.as_str(),
+                    doc,
+                    def,
+                    span: key.span,
+                });
+                self.local.insert((doc, space, key.name.as_str()), entry);
+            }
+        }
+    }
+
+    fn resolve_parents(&mut self) {
+        for i in 0..self.types.len() {
+            let t = &self.types[i];
+            let (Some(doc), Some(def)) = (t.doc, t.def) else {
+                continue;
+            };
+            let kind = t.kind;
+            let Some(parent_node) = def.get("derived_from") else {
+                continue;
+            };
+            let grammar = self.loaded.doc(doc).grammar;
+            let Some(parent) = as_str(parent_node) else {
+                // The shape is reported by the grammar checks.
+                continue;
+            };
+            if grammar == Some(Grammar::Tosca13) && parent == "tosca.entity.Root" {
+                continue;
+            }
+            match self.resolve_type(doc, kind, parent) {
+                Ok(p) => self.types[i].parent = Some(p),
+                Err(e) => {
+                    let message = self.lookup_message(doc, kind, parent, &e);
+                    let span = parent_node.span;
+                    let section = kind.spec_section();
+                    self.diagnostics.error(
+                        Code::UndefinedReference,
+                        section,
+                        span,
+                        format!("{}.{}.derived_from", kind.section(), self.types[i].name),
+                        message,
+                    );
+                }
+            }
+        }
+    }
+
+    /// Reports every derivation cycle once and cuts it at the edge that
+    /// closes it.
+    fn break_cycles(&mut self) {
+        let n = self.types.len();
+        let mut state = vec![0u8; n]; // 0 new, 1 on the current chain, 2 done
+        for start in 0..n {
+            if state[start] != 0 {
+                continue;
+            }
+            let mut chain = Vec::new();
+            let mut cur = Some(start);
+            while let Some(t) = cur {
+                match state[t] {
+                    0 => {
+                        state[t] = 1;
+                        chain.push(t);
+                        cur = self.types[t].parent.map(TypeId::index);
+                    }
+                    1 => {
+                        // `t` is on the chain: the last type derives back into it.
+                        let last = *chain.last().expect("non-empty chain");
+                        let def = &self.types[last];
+                        let names: Vec<&str> = chain
+                            [chain.iter().position(|&c| c == t).unwrap_or(0)..]
+                            .iter()
+                            .map(|&c| self.types[c].name)
+                            .collect();
+                        let span = def
+                            .def
+                            .and_then(|d| d.get("derived_from"))
+                            .map(|n| n.span)
+                            .unwrap_or(def.span);
+                        let message = if names.len() == 1 {
+                            format!("{} `{}` derives from itself", def.kind.noun(), def.name)
+                        } else {
+                            format!(
+                                "{} derivation cycle: {} -> {}",
+                                def.kind.noun(),
+                                names.join(" -> "),
+                                names[0]
+                            )
+                        };
+                        let path = format!("{}.{}.derived_from", def.kind.section(), def.name);
+                        self.diagnostics
+                            .error(Code::Definition, "6.4.2", span, path, message);
+                        self.types[last].parent = None;
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+            for t in chain {
+                state[t] = 2;
+            }
+        }
+    }
+
+    pub fn get(&self, id: TypeId) -> &TypeDef<'a> {
+        &self.types[id.index()]
+    }
+
+    /// The built-in data type `name` of `grammar`.
+    pub fn builtin(&self, grammar: Grammar, name: &str) -> Option<TypeId> {
+        match grammar {
+            Grammar::Tosca2 => self.builtins_20.get(name).copied(),
+            Grammar::Tosca13 => self.builtins_13.get(name).copied(),
+        }
+    }
+
+    /// The built-in `b` (the TOSCA 2.0 one where both grammars have it).
+    pub fn builtin_type(&self, b: Builtin) -> Option<TypeId> {
+        self.types
+            .iter()
+            .position(|t| t.builtin == Some(b))
+            .map(|i| TypeId(i as u32))
+    }
+
+    /// Resolves a type name as written in document `doc`.
+    pub fn resolve_type(&self, doc: DocId, kind: Kind, name: &str) -> Result<TypeId, LookupError> {
+        if kind == Kind::Data {
+            if let Some(g) = self.loaded.doc(doc).grammar {
+                if let Some(b) = self.builtin(g, name) {
+                    return Ok(b);
+                }
+            }
+        }
+        self.resolve(doc, Space::Type(kind), name).map(TypeId)
+    }
+
+    /// Resolves the name of a function or repository (or type) in `doc`.
+    pub fn resolve(&self, doc: DocId, space: Space, name: &str) -> Result<Entry, LookupError> {
+        let key = (doc, space, name.to_string());
+        if let Some(r) = self.memo.borrow().get(&key) {
+            return r.clone();
+        }
+        let mut result = self.resolve_uncached(doc, space, name);
+        if result == Err(LookupError::NotFound)
+            && self.loaded.doc(doc).grammar == Some(Grammar::Tosca13)
+        {
+            if let Space::Type(kind) = space {
+                result = self.resolve_normative(doc, kind, name);
+            }
+        }
+        self.memo.borrow_mut().insert(key, result.clone());
+        result
+    }
+
+    fn resolve_uncached(&self, doc: DocId, space: Space, name: &str) -> Result<Entry, LookupError> {
+        // Worklist of (document, remaining name): namespaces peel one prefix
+        // per step, so the loop is bounded by the name's length.
+        let mut found: Vec<Entry> = Vec::new();
+        let mut work = vec![(doc, name)];
+        let mut seen_work: HashSet<(DocId, &str)> = HashSet::new();
+        while let Some((d, n)) = work.pop() {
+            if !seen_work.insert((d, n)) {
+                continue;
+            }
+            match self.in_root_namespace(d, space, n) {
+                Ok(e) => {
+                    if !found.contains(&e) {
+                        found.push(e);
+                    }
+                    continue;
+                }
+                Err(LookupError::Ambiguous(paths)) => return Err(LookupError::Ambiguous(paths)),
+                Err(LookupError::NotFound) => {}
+            }
+            let Some((ns, rest)) = n.split_once(':') else {
+                continue;
+            };
+            if rest.is_empty() {
+                continue;
+            }
+            for target in self.namespace_targets(d, ns) {
+                work.push((target, rest));
+            }
+        }
+        match found.len() {
+            0 => Err(LookupError::NotFound),
+            1 => Ok(found[0]),
+            _ => Err(LookupError::Ambiguous(
+                found.iter().map(|&e| self.entry_path(space, e)).collect(),
+            )),
+        }
+    }
+
+    /// `name` in the root namespace of `doc`: its own definition, else the
+    /// definitions of its root imports (which shadow their own imports).
+    fn in_root_namespace(
+        &self,
+        doc: DocId,
+        space: Space,
+        name: &str,
+    ) -> Result<Entry, LookupError> {
+        if let Some(&e) = self.local.get(&(doc, space, name)) {
+            return Ok(e);
+        }
+        let mut found: Vec<Entry> = Vec::new();
+        let mut visited = HashSet::from([doc]);
+        let mut queue: VecDeque<DocId> = self.root_imports(doc).collect();
+        while let Some(d) = queue.pop_front() {
+            if !visited.insert(d) {
+                continue;
+            }
+            if let Some(&e) = self.local.get(&(d, space, name)) {
+                if !found.contains(&e) {
+                    found.push(e);
+                }
+                continue;
+            }
+            queue.extend(self.root_imports(d));
+        }
+        match found.len() {
+            0 => Err(LookupError::NotFound),
+            1 => Ok(found[0]),
+            _ => Err(LookupError::Ambiguous(
+                found.iter().map(|&e| self.entry_path(space, e)).collect(),
+            )),
+        }
+    }
+
+    fn root_imports(&self, doc: DocId) -> impl Iterator<Item = DocId> + '_ {
+        self.loaded
+            .imports_of(doc)
+            .filter(|e| e.namespace.is_none())
+            .map(|e| e.target)
+    }
+
+    /// The documents imported under namespace `ns` into the root namespace of
+    /// `doc` (by `doc` or by the files it imports into its root namespace).
+    fn namespace_targets(&self, doc: DocId, ns: &str) -> Vec<DocId> {
+        let mut out = Vec::new();
+        let mut visited = HashSet::new();
+        let mut queue = VecDeque::from([doc]);
+        while let Some(d) = queue.pop_front() {
+            if !visited.insert(d) {
+                continue;
+            }
+            for e in self.loaded.imports_of(d) {
+                match &e.namespace {
+                    Some(n) if n == ns => {
+                        if !out.contains(&e.target) {
+                            out.push(e.target);
+                        }
+                    }
+                    Some(_) => {}
+                    None => queue.push_back(e.target),
+                }
+            }
+        }
+        out
+    }
+
+    /// TOSCA 1.3 short and prefixed normative names: `Compute` and
+    /// `tosca:Compute` for `tosca.nodes.Compute`, `Standard` for
+    /// `tosca.interfaces.node.lifecycle.Standard`.
+    fn resolve_normative(&self, doc: DocId, kind: Kind, name: &str) -> Result<Entry, LookupError> {
+        let short = name.strip_prefix("tosca:").unwrap_or(name);
+        let mut candidates = vec![format!("{}{short}", kind.normative_prefix())];
+        if kind == Kind::Interface {
+            candidates.push(format!("tosca.interfaces.node.lifecycle.{short}"));
+            candidates.push(format!("tosca.interfaces.relationship.{short}"));
+        }
+        if kind == Kind::Data {
+            candidates.push(format!("tosca.datatypes.network.{short}"));
+        }
+        for c in candidates {
+            if let Ok(e) = self.resolve_uncached(doc, Space::Type(kind), &c) {
+                return Ok(e);
+            }
+        }
+        Err(LookupError::NotFound)
+    }
+
+    fn entry_path(&self, space: Space, e: Entry) -> String {
+        let doc = match space {
+            Space::Type(_) => self.types[e as usize].doc,
+            Space::Function => Some(self.functions[e as usize].doc),
+            Space::Repository => Some(self.repositories[e as usize].doc),
+        };
+        doc.map(|d| self.loaded.doc(d).path.clone())
+            .unwrap_or_else(|| "<built-in>".to_string())
+    }
+
+    /// A message for a failed type lookup, naming the kind the name has if
+    /// it resolves as another kind of type.
+    pub fn lookup_message(&self, doc: DocId, kind: Kind, name: &str, err: &LookupError) -> String {
+        match err {
+            LookupError::Ambiguous(paths) => format!(
+                "{} `{name}` is ambiguous: it is defined in {}; import one of them into a namespace",
+                kind.noun(),
+                paths.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(" and ")
+            ),
+            LookupError::NotFound => {
+                let other = Kind::ALL
+                    .into_iter()
+                    .filter(|&k| k != kind)
+                    .find(|&k| self.resolve_type(doc, k, name).is_ok());
+                match other {
+                    Some(k) => format!("`{name}` is a {}, not a {}", k.noun(), kind.noun()),
+                    None => {
+                        let hint = if self.loaded.doc(doc).grammar == Some(Grammar::Tosca2)
+                            && (name.starts_with("tosca.") || name.starts_with("scalar-unit."))
+                        {
+                            " (TOSCA 2.0 has no implicit normative types: define it or import a profile)"
+                        } else {
+                            ""
+                        };
+                        format!("unknown {} `{name}`{hint}", kind.noun())
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `t` is `ancestor` or derives from it.
+    pub fn is_a(&self, t: TypeId, ancestor: TypeId) -> bool {
+        self.chain(t).any(|c| c == ancestor)
+    }
+
+    /// `t`, its parent, its grandparent, ... (finite: cycles are broken).
+    pub fn chain(&self, t: TypeId) -> impl Iterator<Item = TypeId> + '_ {
+        let mut cur = Some(t);
+        let mut steps = 0usize;
+        std::iter::from_fn(move || {
+            let t = cur?;
+            steps += 1;
+            if steps > self.types.len() {
+                return None;
+            }
+            cur = self.types[t.index()].parent;
+            Some(t)
+        })
+    }
+
+    /// The nearest built-in ancestor of a data type (`None`: a complex type).
+    pub fn builtin_base(&self, t: TypeId) -> Option<Builtin> {
+        self.chain(t).find_map(|c| self.types[c.index()].builtin)
+    }
+
+    /// The derivation depth of `t` (0 for a root type).
+    pub fn depth(&self, t: TypeId) -> usize {
+        self.chain(t).count() - 1
+    }
+
+    /// The identity of a type: the profile (or file) that defines it, and its
+    /// local name.
+    pub fn identity(&self, t: TypeId) -> (String, &'a str) {
+        let def = &self.types[t.index()];
+        let owner = match def.doc {
+            None => "<built-in>".to_string(),
+            Some(d) => {
+                let doc = self.loaded.doc(d);
+                doc.profile.clone().unwrap_or_else(|| doc.path.clone())
+            }
+        };
+        (owner, def.name)
+    }
+
+    /// The first keyname `key` found walking up from `t` (inherited
+    /// keynames such as `mime_type`, `data_type`, `units`).
+    pub fn inherited(&self, t: TypeId, key: &str) -> Option<&'a Node> {
+        self.chain(t)
+            .find_map(|c| self.types[c.index()].def.and_then(|d| d.get(key)))
+    }
+
+    /// The type named `name` of kind `kind` defined locally in `doc`.
+    pub fn local_type(&self, doc: DocId, kind: Kind, name: &str) -> Option<TypeId> {
+        self.local
+            .get(&(doc, Space::Type(kind), name))
+            .map(|&e| TypeId(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::{load, MemoryFiles};
+    use v4t_source::Sources;
+
+    fn system(files: &[(&str, &str)]) -> Loaded {
+        let mut r = MemoryFiles::new();
+        for (p, t) in files {
+            r = r.with(p, t);
+        }
+        load(&mut Sources::new(), &mut r, files[0].0)
+    }
+
+    #[test]
+    fn names_resolve_through_namespaces_and_local_definitions_shadow_imports() {
+        let loaded = system(&[
+            (
+                "main.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports:\n- url: b.yaml\n  namespace: fileB\n- c.yaml\nnode_types:\n  MyNode: {}\n  Local: {derived_from: fileB:MyNode}\n",
+            ),
+            (
+                "b.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports:\n- url: k.yaml\n  namespace: k8s\nnode_types:\n  MyNode: {}\n",
+            ),
+            ("c.yaml", "tosca_definitions_version: tosca_2_0\nnode_types:\n  MyNode: {}\n  FromC: {}\n"),
+            ("k.yaml", "tosca_definitions_version: tosca_2_0\nnode_types:\n  Pod: {}\n"),
+        ]);
+        let ts = TypeSystem::build(&loaded);
+        assert!(!ts.diagnostics.has_errors());
+        let main = Loaded::ENTRY;
+        let local = ts.resolve_type(main, Kind::Node, "MyNode").unwrap();
+        assert_eq!(ts.get(local).doc, Some(main));
+        let b = ts.resolve_type(main, Kind::Node, "fileB:MyNode").unwrap();
+        assert_eq!(ts.loaded.doc(ts.get(b).doc.unwrap()).path, "b.yaml");
+        assert!(ts.resolve_type(main, Kind::Node, "fileB:k8s:Pod").is_ok());
+        assert!(ts.resolve_type(main, Kind::Node, "FromC").is_ok());
+        assert!(ts.resolve_type(main, Kind::Node, "Pod").is_err());
+        let l = ts.resolve_type(main, Kind::Node, "Local").unwrap();
+        assert!(ts.is_a(l, b));
+        assert!(!ts.is_a(l, local));
+    }
+
+    #[test]
+    fn two_imports_of_one_name_are_ambiguous_but_one_file_imported_twice_is_not() {
+        let loaded = system(&[
+            (
+                "main.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports: [a.yaml, b.yaml, c.yaml]\n",
+            ),
+            (
+                "a.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports: [c.yaml]\nnode_types: {X: {}}\n",
+            ),
+            (
+                "b.yaml",
+                "tosca_definitions_version: tosca_2_0\nnode_types: {X: {}}\n",
+            ),
+            (
+                "c.yaml",
+                "tosca_definitions_version: tosca_2_0\nnode_types: {Y: {}}\n",
+            ),
+        ]);
+        let ts = TypeSystem::build(&loaded);
+        assert!(matches!(
+            ts.resolve_type(Loaded::ENTRY, Kind::Node, "X"),
+            Err(LookupError::Ambiguous(_))
+        ));
+        assert!(ts.resolve_type(Loaded::ENTRY, Kind::Node, "Y").is_ok());
+    }
+
+    #[test]
+    fn derivation_cycles_and_unknown_parents_are_reported_and_broken() {
+        let loaded = system(&[(
+            "m.yaml",
+            "tosca_definitions_version: tosca_2_0\nnode_types:\n  A: {derived_from: B}\n  B: {derived_from: A}\n  S: {derived_from: S}\n  U: {derived_from: Nope}\n  W: {derived_from: integer}\n",
+        )]);
+        let ts = TypeSystem::build(&loaded);
+        let messages: Vec<_> = ts.diagnostics.iter().map(|d| d.message.clone()).collect();
+        assert_eq!(messages.len(), 4, "{messages:?}");
+        assert!(messages.iter().any(|m| m.contains("derives from itself")));
+        assert!(messages.iter().any(|m| m.contains("cycle")));
+        assert!(messages
+            .iter()
+            .any(|m| m.contains("`integer` is a data type, not a node type")));
+        for t in 0..ts.types.len() {
+            assert!(ts.chain(TypeId(t as u32)).count() <= ts.types.len());
+        }
+    }
+
+    #[test]
+    fn deep_derivation_chains_do_not_recurse() {
+        let mut text =
+            String::from("tosca_definitions_version: tosca_2_0\nnode_types:\n  T0: {}\n");
+        for i in 1..20_000 {
+            text.push_str(&format!("  T{i}: {{derived_from: T{}}}\n", i - 1));
+        }
+        let loaded = crate::load::load_text(&mut Sources::new(), "m.yaml", &text);
+        let ts = TypeSystem::build(&loaded);
+        assert!(!ts.diagnostics.has_errors());
+        let last = ts
+            .resolve_type(Loaded::ENTRY, Kind::Node, "T19999")
+            .unwrap();
+        let first = ts.resolve_type(Loaded::ENTRY, Kind::Node, "T0").unwrap();
+        assert!(ts.is_a(last, first));
+        assert_eq!(ts.depth(last), 19_999);
+    }
+
+    #[test]
+    fn tosca_13_short_names_resolve_to_normative_types() {
+        let loaded = crate::load::load_text(
+            &mut Sources::new(),
+            "m.yaml",
+            "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  My: {derived_from: tosca:DBMS}\n  Other: {derived_from: Compute}\n",
+        );
+        let ts = TypeSystem::build(&loaded);
+        assert!(!ts.diagnostics.has_errors(), "{:?}", ts.diagnostics);
+        let my = ts.resolve_type(Loaded::ENTRY, Kind::Node, "My").unwrap();
+        let dbms = ts
+            .resolve_type(Loaded::ENTRY, Kind::Node, "tosca.nodes.DBMS")
+            .unwrap();
+        assert!(ts.is_a(my, dbms));
+    }
+}

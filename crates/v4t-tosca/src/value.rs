@@ -1,0 +1,155 @@
+//! A TOSCA view of YAML values: the distinctions TOSCA's "no implicit
+//! coercion" rules need (integer vs float, string vs everything else).
+//!
+//! Every place that asks what kind of YAML value a node holds goes through
+//! [`classify`], so the mapping from the YAML tree lives in one function.
+
+use v4t_yaml::{Map, Node, Tag, Value};
+
+/// The kind of a YAML value as TOSCA sees it.
+#[derive(Clone, Copy, Debug)]
+pub enum Scalar<'a> {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(&'a str),
+    /// A YAML `!!timestamp` (an unquoted date): TOSCA 2.0 rejects it, TOSCA
+    /// 1.3 accepts it where a timestamp is expected.
+    Timestamp,
+    Seq(&'a [Node]),
+    Map(&'a Map),
+}
+
+/// Classifies a node's value; integers and floats are told apart by how
+/// the number was written (`1.0` is a float, §9.1.1.3).
+pub fn classify(node: &Node) -> Scalar<'_> {
+    match &node.value {
+        Value::Null => Scalar::Null,
+        Value::Bool(b) => Scalar::Bool(*b),
+        Value::Number(n) => {
+            let integral = n.fract() == 0.0 && n.abs() < 9.2e18;
+            if node.form.is_float() || !integral {
+                Scalar::Float(*n)
+            } else {
+                Scalar::Int(*n as i64)
+            }
+        }
+        Value::String(_) if node.form.tag() == Some(Tag::Timestamp) => Scalar::Timestamp,
+        Value::String(s) => Scalar::Str(s),
+        Value::Timestamp(_) => Scalar::Timestamp,
+        Value::Seq(items) => Scalar::Seq(items),
+        Value::Map(m) => Scalar::Map(m),
+    }
+}
+
+/// Whether a boolean was written `true` or `false` (TOSCA 2.0 accepts no
+/// other spelling, §9.1.1.4), given its text as written.
+pub fn bool_written_lowercase(written: Option<&str>) -> Option<bool> {
+    written.map(|w| w == "true" || w == "false")
+}
+
+/// Whether a map key was written as a string (quoted, or a plain scalar
+/// YAML reads as a string: `99:` and `1.0:` are numbers), given its text
+/// as written.
+pub fn key_written_as_string(written: Option<&str>) -> bool {
+    let Some(w) = written else { return true };
+    if w.starts_with(['"', '\'', '?', '[', '{', '!', '&', '*']) {
+        return true;
+    }
+    matches!(
+        v4t_yaml::parse::resolve_plain_form(w.trim_end(), v4t_yaml::Schema::Core).0,
+        Value::String(_)
+    )
+}
+
+/// A short name of a value's YAML kind for messages (`a string`, `an integer`).
+pub fn describe(node: &Node) -> &'static str {
+    match classify(node) {
+        Scalar::Null => "null",
+        Scalar::Bool(_) => "a boolean",
+        Scalar::Int(_) => "an integer",
+        Scalar::Float(_) => "a float",
+        Scalar::Str(_) => "a string",
+        Scalar::Timestamp => "a YAML timestamp",
+        Scalar::Seq(_) => "a list",
+        Scalar::Map(_) => "a map",
+    }
+}
+
+/// The node as a string, if it is one.
+pub fn as_str(node: &Node) -> Option<&str> {
+    match &node.value {
+        Value::String(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// The node as a non-negative integer that fits `u64`, if it is one.
+pub fn as_count(node: &Node) -> Option<u64> {
+    match classify(node) {
+        Scalar::Int(i) if i >= 0 => Some(i as u64),
+        _ => None,
+    }
+}
+
+/// A short rendering of a value for messages (JSON, cut after 60 characters).
+pub fn show(node: &Node) -> String {
+    let mut s = v4t_yaml::json::to_json(node);
+    if s.chars().count() > 60 {
+        s = s.chars().take(57).collect::<String>() + "...";
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn written_forms_tell_floats_booleans_and_keys_apart() {
+        let text = "a: 1.0\nb: 1\nc: False\nd: 0x1F\n99: x\n'7': y\ne: !!timestamp 2001-01-01\n";
+        let mut sources = v4t_source::Sources::new();
+        let id = sources.add("t.yaml", text);
+        let doc = v4t_yaml::parse_with(text, id, v4t_yaml::Schema::Core).unwrap();
+        let get = |k: &str| doc.get(k).unwrap();
+        assert!(matches!(classify(get("a")), Scalar::Float(_)));
+        assert!(matches!(classify(get("b")), Scalar::Int(1)));
+        assert!(matches!(classify(get("d")), Scalar::Int(31)));
+        assert!(matches!(classify(get("e")), Scalar::Timestamp));
+        assert_eq!(
+            bool_written_lowercase(sources.text_of(get("c").span)),
+            Some(false)
+        );
+        let keys: Vec<_> = doc
+            .as_map()
+            .unwrap()
+            .iter()
+            .map(|(k, _)| key_written_as_string(sources.text_of(k.span)))
+            .collect();
+        assert_eq!(keys, [true, true, true, true, false, true, true]);
+    }
+
+    #[test]
+    fn classify_distinguishes_the_yaml_kinds() {
+        let doc = v4t_yaml::parse(
+            "[1, 1.5, '1', true, null, [], {}, 2001-01-01]",
+            v4t_yaml::SourceId(0),
+        )
+        .unwrap();
+        let kinds: Vec<_> = doc.as_seq().unwrap().iter().map(describe).collect();
+        assert_eq!(
+            kinds,
+            [
+                "an integer",
+                "a float",
+                "a string",
+                "a boolean",
+                "null",
+                "a list",
+                "a map",
+                "a YAML timestamp"
+            ]
+        );
+    }
+}
