@@ -339,3 +339,24 @@ topology_template:
         assert_eq!(out.status.code(), Some(0), "big={big}: {}", stderr(&out));
     }
 }
+
+/// The bundled example resolves, for every preset, to valid TOSCA 1.3.
+#[test]
+fn bundled_example_resolves_to_valid_tosca_for_every_preset() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/web-app");
+    let dir = temp_dir("example");
+    for preset in ["dev", "prod"] {
+        let out_file = dir.join(format!("{preset}.yaml"));
+        let out = v4t(&[
+            "resolve",
+            example.join("template.yaml").to_str().unwrap(),
+            "--presets",
+            preset,
+            "-o",
+            out_file.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let out = validate(&out_file);
+        assert_eq!(out.status.code(), Some(0), "{preset}: {}", stderr(&out));
+    }
+}
