@@ -20,10 +20,10 @@ pub(crate) fn check(graph: &Graph, solution: &Solution) -> Result<()> {
     checker.nodes()?;
     checker.technologies()?;
     checker.inputs_and_outputs()?;
-    let c = &graph.options.checks;
+    let c = &graph.options().checks;
     if c.ambiguous_relation {
-        for n in checker.present_of(&graph.nodes) {
-            ambiguous_names(graph, &graph.get(n).outgoing, &present)?;
+        for n in checker.present_of(graph.nodes()) {
+            ambiguous_names(graph, graph.get(n).outgoing(), &present)?;
         }
     }
     Ok(())
@@ -47,10 +47,10 @@ impl Checker<'_> {
 
     /// Present relations have present sources and targets.
     fn relation_ends(&self) -> Result<()> {
-        let (g, c) = (self.g, &self.g.options.checks);
+        let (g, c) = (self.g, &self.g.options().checks);
         if c.relation_source {
-            for r in self.present_of(&g.relations) {
-                if let Some(s) = g.get(r).source.filter(|&s| !self.present(s)) {
+            for r in self.present_of(g.relations()) {
+                if let Some(s) = g.get(r).source().filter(|&s| !self.present(s)) {
                     fail_at!(
                         g,
                         r,
@@ -62,8 +62,8 @@ impl Checker<'_> {
             }
         }
         if c.relation_target {
-            for r in self.present_of(&g.relations) {
-                if let Some(t) = g.get(r).target.filter(|&t| !self.present(t)) {
+            for r in self.present_of(g.relations()) {
+                if let Some(t) = g.get(r).target().filter(|&t| !self.present(t)) {
                     fail_at!(
                         g,
                         r,
@@ -80,34 +80,34 @@ impl Checker<'_> {
     /// Artifacts, properties and types have present containers and no
     /// present namesakes; typed elements have a present type.
     fn containers_and_names(&self) -> Result<()> {
-        let (g, c) = (self.g, &self.g.options.checks);
+        let (g, c) = (self.g, &self.g.options().checks);
         let present = |id: ElementId| self.present(id);
         if c.missing_artifact_container {
-            missing_container(g, &g.artifacts, &present)?;
+            missing_container(g, g.artifacts(), &present)?;
         }
         if c.ambiguous_artifact {
-            for n in self.present_of(&g.nodes) {
-                ambiguous_names(g, &g.get(n).artifacts, &present)?;
+            for n in self.present_of(g.nodes()) {
+                ambiguous_names(g, g.get(n).artifacts(), &present)?;
             }
         }
         if c.missing_property_container {
-            missing_container(g, &g.properties, &present)?;
+            missing_container(g, g.properties(), &present)?;
         }
         if c.ambiguous_property {
-            for n in self.present_of(&g.nodes) {
+            for n in self.present_of(g.nodes()) {
                 ambiguous_names(g, &g.get(n).properties, &present)?;
             }
         }
         if c.missing_type_container {
-            missing_container(g, &g.types, &present)?;
+            missing_container(g, g.types(), &present)?;
         }
         if c.ambiguous_type {
             let containers = g
-                .nodes
+                .nodes()
                 .iter()
-                .chain(&g.groups)
-                .chain(&g.policies)
-                .chain(&g.artifacts);
+                .chain(g.groups())
+                .chain(g.policies())
+                .chain(g.artifacts());
             for &x in containers.filter(|&&x| present(x)) {
                 let mut present_types = self.present_of(&g.get(x).types);
                 if present_types.next().is_none() {
@@ -126,36 +126,36 @@ impl Checker<'_> {
     /// Present nodes have one host, and the hosts, incoming relations and
     /// artifacts they may have.
     fn nodes(&self) -> Result<()> {
-        let (g, c) = (self.g, &self.g.options.checks);
+        let (g, c) = (self.g, &self.g.options().checks);
         let hosting = |n: ElementId| {
             g.get(n)
-                .outgoing
+                .outgoing()
                 .iter()
                 .copied()
-                .filter(|&r| g.get(r).hosting)
+                .filter(|&r| g.get(r).hosting())
         };
-        for n in self.present_of(&g.nodes).filter(|_| c.ambiguous_hosting) {
+        for n in self.present_of(g.nodes()).filter(|_| c.ambiguous_hosting) {
             if hosting(n).filter(|&r| self.present(r)).count() > 1 {
                 fail_at!(g, n, "{} has more than one hosting relations", g.Display(n));
             }
         }
-        for n in self.present_of(&g.nodes).filter(|_| c.expected_hosting) {
+        for n in self.present_of(g.nodes()).filter(|_| c.expected_hosting) {
             if hosting(n).count() > 0 && !hosting(n).any(|r| self.present(r)) {
                 fail_at!(g, n, "{} expected to have a hosting relation", g.Display(n));
             }
         }
         for n in self
-            .present_of(&g.nodes)
+            .present_of(g.nodes())
             .filter(|_| c.expected_incoming_relation)
         {
-            let inc = &g.get(n).incoming;
+            let inc = g.get(n).incoming();
             if !inc.is_empty() && self.present_of(inc).next().is_none() {
                 let display = g.Display(n);
                 fail_at!(g, n, "{display} expected to have an incoming relation");
             }
         }
-        for n in self.present_of(&g.nodes).filter(|_| c.expected_artifact) {
-            let arts = &g.get(n).artifacts;
+        for n in self.present_of(g.nodes()).filter(|_| c.expected_artifact) {
+            let arts = g.get(n).artifacts();
             if !arts.is_empty() && self.present_of(arts).next().is_none() {
                 let display = g.Display(n);
                 fail_at!(g, n, "{display} expected to have an deployment artifact");
@@ -167,21 +167,21 @@ impl Checker<'_> {
     /// Present nodes with technologies have exactly one present, in a
     /// present container.
     fn technologies(&self) -> Result<()> {
-        let (g, c) = (self.g, &self.g.options.checks);
+        let (g, c) = (self.g, &self.g.options().checks);
         if c.expected_technology {
-            for n in self.present_of(&g.nodes) {
-                let techs = &g.get(n).technologies;
+            for n in self.present_of(g.nodes()) {
+                let techs = g.get(n).technologies();
                 if !techs.is_empty() && self.present_of(techs).next().is_none() {
                     fail_at!(g, n, "{} expected to have a technology", g.Display(n));
                 }
             }
         }
         if c.missing_technology_container {
-            missing_container(g, &g.technologies, &|id| self.present(id))?;
+            missing_container(g, g.technologies(), &|id| self.present(id))?;
         }
         if c.ambiguous_technology {
-            for n in self.present_of(&g.nodes) {
-                if self.present_of(&g.get(n).technologies).count() > 1 {
+            for n in self.present_of(g.nodes()) {
+                if self.present_of(g.get(n).technologies()).count() > 1 {
                     fail_at!(g, n, "{} has more than one technology", g.Display(n));
                 }
             }
@@ -192,26 +192,26 @@ impl Checker<'_> {
     /// Inputs and outputs have no present namesakes; present inputs are
     /// consumed and present outputs produced.
     fn inputs_and_outputs(&self) -> Result<()> {
-        let (g, c) = (self.g, &self.g.options.checks);
+        let (g, c) = (self.g, &self.g.options().checks);
         let present = |id: ElementId| self.present(id);
         if c.ambiguous_input {
-            ambiguous_names(g, &g.inputs, &present)?;
+            ambiguous_names(g, g.inputs(), &present)?;
         }
         // `unconsumed_input_check` (the reference guards this check with
         // `unproduced_output_check`; their defaults agree).
         if c.unconsumed_input {
-            for i in self.present_of(&g.inputs) {
-                if self.present_of(&g.get(i).consumers).next().is_none() {
+            for i in self.present_of(g.inputs()) {
+                if self.present_of(g.get(i).consumers()).next().is_none() {
                     fail_at!(g, i, "{} is not consumed", g.Display(i));
                 }
             }
         }
         if c.ambiguous_output {
-            ambiguous_names(g, &g.outputs, &present)?;
+            ambiguous_names(g, g.outputs(), &present)?;
         }
         if c.unproduced_output {
-            for o in self.present_of(&g.outputs) {
-                if g.get(o).producers.iter().any(|&p| !present(p)) {
+            for o in self.present_of(g.outputs()) {
+                if g.get(o).producers().iter().any(|&p| !present(p)) {
                     fail_at!(g, o, "{} is not produced", g.Display(o));
                 }
             }
@@ -232,15 +232,15 @@ fn present_hosting_cycle(
         OnPath,
         Done,
     }
-    let mut state = vec![State::New; g.elements.len()];
+    let mut state = vec![State::New; g.elements().len()];
     // The present hosting relations of a node whose target is present.
     let hosting = |n: ElementId| {
-        g.get(n).outgoing.iter().copied().filter(move |&r| {
+        g.get(n).outgoing().iter().copied().filter(move |&r| {
             let e = g.get(r);
-            e.hosting && present(r) && e.target.is_some_and(present)
+            e.hosting() && present(r) && e.target().is_some_and(present)
         })
     };
-    for &root in g.nodes.iter().filter(|&&n| present(n)) {
+    for &root in g.nodes().iter().filter(|&&n| present(n)) {
         if state[root.0 as usize] != State::New {
             continue;
         }
@@ -256,14 +256,14 @@ fn present_hosting_cycle(
                 continue;
             };
             *next += 1;
-            let Some(host) = g.get(r).target else {
+            let Some(host) = g.get(r).target() else {
                 continue;
             };
             match state[host.0 as usize] {
                 State::OnPath => {
                     let start = path
                         .iter()
-                        .position(|&p| g.get(p).source == Some(host))
+                        .position(|&p| g.get(p).source() == Some(host))
                         .unwrap_or(path.len());
                     let mut cycle = path[start..].to_vec();
                     cycle.push(r);

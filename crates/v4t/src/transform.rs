@@ -159,7 +159,7 @@ fn name_inputs(value: &mut Node, g: &Graph, present: &impl Fn(ElementId) -> bool
                     if let Some(i) = x
                         .as_f64()
                         .filter(|k| k.fract() == 0.0 && *k >= 0.0)
-                        .and_then(|k| g.inputs.get(k as usize).copied())
+                        .and_then(|k| g.inputs().get(k as usize).copied())
                         .filter(|&i| present(i))
                     {
                         *x = Node::new(Value::String(g.get(i).name.clone()), x.span);
@@ -220,10 +220,10 @@ impl Transformer<'_> {
     fn inputs(&mut self, src: &mut Node) -> Map {
         let g = self.g;
         let mut inputs = Map::new();
-        for i in self.present_of(&g.inputs).collect::<Vec<_>>() {
+        for i in self.present_of(g.inputs()).collect::<Vec<_>>() {
             let def = shell(g.raw_mut(src, i), &[], true);
             inputs.insert(g.get(i).name.clone(), def);
-            for &p in &g.get(i).consumers {
+            for &p in g.get(i).consumers() {
                 if self.consumer_values.iter().any(|(q, _)| *q == p) {
                     continue;
                 }
@@ -294,8 +294,8 @@ impl Transformer<'_> {
         let g = self.g;
         // Node names are unique (the graph checks): entries are appended
         // without looking their names up, and indexed once at the end.
-        let mut nodes = Vec::with_capacity(g.nodes.len());
-        for n in self.present_of(&g.nodes) {
+        let mut nodes = Vec::with_capacity(g.nodes().len());
+        for n in self.present_of(g.nodes()) {
             // Requirements, artifacts, properties and the technology stay
             // in `src` for their own elements.
             let mut def = shell(
@@ -305,8 +305,8 @@ impl Transformer<'_> {
             );
             let Some(m) = def.as_map_mut() else { continue };
             m.insert("type", Node::string(self.present_type(n)?));
-            if !g.get(n).technologies.is_empty() {
-                let Some(t) = self.present_of(&g.get(n).technologies).next() else {
+            if !g.get(n).technologies().is_empty() {
+                let Some(t) = self.present_of(g.get(n).technologies()).next() else {
                     fail_at!(g, n, "{} has no present technology", g.Display(n));
                 };
                 if let Some(assign) = g.raw(src, t).and_then(|r| r.get("assign")) {
@@ -336,7 +336,7 @@ impl Transformer<'_> {
     fn requirements(&self, src: &mut Node, n: ElementId) -> Vec<Node> {
         let g = self.g;
         let mut reqs = Vec::new();
-        for r in self.present_of(&g.get(n).outgoing) {
+        for r in self.present_of(g.get(n).outgoing()) {
             let mut a = shell(g.raw_mut(src, r), &[], true);
             if let Some(am) = a.as_map_mut() {
                 if am.len() == 1 {
@@ -354,7 +354,7 @@ impl Transformer<'_> {
     fn artifacts(&self, src: &mut Node, n: ElementId) -> Result<Map> {
         let g = self.g;
         let mut arts = Map::new();
-        for a in self.present_of(&g.get(n).artifacts) {
+        for a in self.present_of(g.get(n).artifacts()) {
             let mut ad = shell(g.raw_mut(src, a), &["type", "properties"], true);
             if let Some(am) = ad.as_map_mut() {
                 self.set_type_and_properties(src, am, a)?;
@@ -414,11 +414,11 @@ impl Transformer<'_> {
         let g = self.g;
         let mut by_position: Vec<Option<ElementId>> = vec![None; rts.len()];
         let mut by_name: SeededMap<&str, ElementId> = SeededMap::default();
-        for &r in &g.relations {
+        for &r in g.relations() {
             let Some(t) = g
                 .get(r)
-                .relationship
-                .and_then(|p| g.relationship_templates.get(p as usize))
+                .relationship()
+                .and_then(|p| g.relationship_templates().get(p as usize))
             else {
                 continue;
             };
@@ -442,11 +442,11 @@ impl Transformer<'_> {
     fn groups(&self, src: &mut Node) -> Result<Map> {
         let g = self.g;
         let mut groups = Map::new();
-        for gr in self.present_of(&g.groups) {
+        for gr in self.present_of(g.groups()) {
             let mut def = shell(g.raw_mut(src, gr), &["type", "properties"], false);
             let Some(m) = def.as_map_mut() else { continue };
             if let Some(members) = m.get_mut("members").and_then(Node::as_seq_mut) {
-                let kept = self.present_entries(std::mem::take(members), &g.get(gr).members);
+                let kept = self.present_entries(std::mem::take(members), g.get(gr).members());
                 m.insert("members", Node::seq(kept));
             }
             self.set_type_and_properties(src, m, gr)?;
@@ -469,12 +469,12 @@ impl Transformer<'_> {
     fn policies(&self, src: &mut Node) -> Result<Vec<Node>> {
         let g = self.g;
         let mut policies = Vec::new();
-        for p in self.present_of(&g.policies) {
+        for p in self.present_of(g.policies()) {
             let mut def = shell(g.raw_mut(src, p), &["type", "properties"], true);
             let Some(m) = def.as_map_mut() else { continue };
             self.set_type_and_properties(src, m, p)?;
             if let Some(targets) = m.get_mut("targets").and_then(Node::as_seq_mut) {
-                let kept = self.present_entries(std::mem::take(targets), &g.get(p).targets);
+                let kept = self.present_entries(std::mem::take(targets), g.get(p).targets());
                 m.insert("targets", Node::seq(kept));
             }
             policies.push(Node::single(g.get(p).name.clone(), def));
@@ -485,7 +485,7 @@ impl Transformer<'_> {
     fn outputs(&self, src: &mut Node) -> Map {
         let g = self.g;
         let mut outputs = Map::new();
-        for o in self.present_of(&g.outputs) {
+        for o in self.present_of(g.outputs()) {
             let def = shell(g.raw_mut(src, o), &[], true);
             outputs.insert(g.get(o).name.clone(), def);
         }
@@ -496,7 +496,7 @@ impl Transformer<'_> {
     fn imports(&self, src: &mut Node) -> Vec<Node> {
         let g = self.g;
         let mut imports = Vec::new();
-        for i in self.present_of(&g.imports) {
+        for i in self.present_of(g.imports()) {
             let mut def = shell(g.raw_mut(src, i), &[], true);
             if let Some(m) = def.as_map_mut() {
                 if m.len() == 1 {

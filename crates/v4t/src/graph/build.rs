@@ -1,7 +1,9 @@
 //! Population: builds the [`Graph`] of a normalised document in the
 //! reference's order (part 1, section 5), raising its errors in that order.
 
-use super::{is_hosting_name, Cond, Element, ElementId, Graph, Ids, Kind, Loc, Owner};
+use super::{
+    is_hosting_name, Cond, CondList, Data, Element, ElementId, Graph, Ids, Kind, Loc, Owner,
+};
 use crate::document::{self, Sections};
 use crate::error::{bail, Error, Result};
 use crate::normalize::not_a_boolean;
@@ -160,7 +162,7 @@ fn move_conditions(doc: &mut Node, g: &mut Graph, ids: &[ElementId]) {
             Value::Seq(items) => items,
             value => vec![Node::new(value, c.span)],
         };
-        g.elements[id.0 as usize].conditions = list.into_iter().map(Cond::Yaml).collect();
+        g.elements[id.0 as usize].conditions = list.into_iter().map(Cond::yaml).collect();
     }
 }
 
@@ -357,16 +359,16 @@ impl<'d> Builder<'d> {
 
     /// [`conditions_of`] of the element added next if lists of `kind` are
     /// copied, else nothing (without copying, whether it has a list).
-    fn conditions(&mut self, kind: Kind, raw: Option<&Map>) -> Vec<Cond> {
+    fn conditions(&mut self, kind: Kind, raw: Option<&Map>) -> CondList {
         match self.copy {
             Copying::Technologies if kind == Kind::Technology => {}
-            Copying::Technologies => return Vec::new(),
+            Copying::Technologies => return CondList::new(),
             Copying::None => {
                 self.has_conditions = raw.is_some_and(|m| m.contains_key("conditions"));
-                return Vec::new();
+                return CondList::new();
             }
         }
-        conditions_of(raw).into_iter().map(Cond::Yaml).collect()
+        conditions_of(raw).into_iter().map(Cond::yaml).collect()
     }
 
     fn el(&mut self, id: ElementId) -> &mut Element {
@@ -418,7 +420,7 @@ impl<'d> Builder<'d> {
             .filter(|n| n.is_defined())
         {
             Some(d) => {
-                e.conditions = vec![Cond::Yaml(Node::bool(false))];
+                e.conditions = thin_vec::thin_vec![Cond::yaml(Node::bool(false))];
                 e.default_alternative = d.is_truthy();
             }
             None => e.conditions = self.conditions(kind, raw),
@@ -510,18 +512,23 @@ impl<'d> Builder<'d> {
             let mut e = Element::new(Kind::Node, name.to_string(), None, None, span, Loc::Node(i));
             e.conditions = self.conditions(e.kind, raw);
             e.implied = boxed_implied(keys.implied);
-            e.anchor = match keys.anchor.filter(|n| n.is_defined()) {
+            let anchor = match keys.anchor.filter(|n| n.is_defined()) {
                 Some(a) => a.as_bool().ok_or_else(|| not_a_boolean(a))?,
                 None => match keys.persistent.filter(|n| n.is_defined()) {
                     Some(p) => p.as_bool().ok_or_else(|| not_a_boolean(p))?,
                     None => false,
                 },
             };
+            if let Some(n) = e.node_mut() {
+                n.anchor = anchor;
+            }
             let id = self.add(e);
             self.g.nodes.push(id);
             self.g.node_index.insert(name.to_string(), id);
             let weight = self.node_weight(id, keys.weight)?;
-            self.el(id).weight = weight;
+            if let Some(n) = self.el(id).node_mut() {
+                n.weight = weight;
+            }
 
             self.types(id, def, keys.types, Owner::Node(i))?;
             self.properties(id, keys.properties, Owner::Node(i))?;
@@ -709,13 +716,18 @@ impl<'d> Builder<'d> {
                 },
                 raw,
             );
-            e.source = Some(node);
             let relationship = raw.and_then(|m| m.get("relationship"));
-            e.hosting = is_hosting_name(name) || self.hosted_on(rts, relationship);
+            let hosting = is_hosting_name(name) || self.hosted_on(rts, relationship);
+            if let Some(r) = e.relation_mut() {
+                r.source = Some(node);
+                r.hosting = hosting;
+            }
             let id = self.add(e);
             self.g.relations.push(id);
             self.targets.push(a.get("node"));
-            self.el(node).outgoing.push(id);
+            if let Some(n) = self.el(node).node_mut() {
+                n.outgoing.push(id);
+            }
             if let Some(rname) = relationship.and_then(Node::as_str) {
                 let pos = self.template_positions.get(rname).copied();
                 let Some(rt) = self.relationship_template(rts, rname, pos) else {
@@ -736,13 +748,15 @@ impl<'d> Builder<'d> {
                     bail!(span, "Relation \"{rname}\" is used multiple times");
                 }
                 let pos = pos.unwrap_or(0);
-                self.el(id).relationship = Some(pos);
+                if let Some(r) = self.el(id).relation_mut() {
+                    r.relationship = Some(pos);
+                }
                 let owner = Owner::RelationshipTemplate(pos);
                 self.types(id, rt, rt.get("type"), owner)?;
                 self.properties(id, rt.get("properties"), owner)?;
             }
         }
-        let out = self.g.get(node).outgoing.clone();
+        let out = self.g.get(node).outgoing().to_vec();
         self.check_defaults(&out)
     }
 
@@ -817,7 +831,9 @@ impl<'d> Builder<'d> {
             );
             let id = self.add(e);
             self.g.artifacts.push(id);
-            self.el(node).artifacts.push(id);
+            if let Some(n) = self.el(node).node_mut() {
+                n.artifacts.push(id);
+            }
             let owner = Owner::Artifact {
                 node: node_index,
                 index: i as u32,
@@ -825,8 +841,8 @@ impl<'d> Builder<'d> {
             self.types(id, a, a.get("type"), owner)?;
             self.properties(id, a.get("properties"), owner)?;
         }
-        let arts = self.g.get(node).artifacts.clone();
-        self.check_defaults(&arts)
+        let arts = self.g.get(node).artifacts();
+        self.check_defaults(arts)
     }
 
     fn technologies(
@@ -865,10 +881,15 @@ impl<'d> Builder<'d> {
                 bail!(span, "{} not normalized", self.g.Display(id));
             }
             if let Some(w) = raw.and_then(|m| m.get("weight")).filter(|n| n.is_defined()) {
-                self.el(id).weight = self.weight(id, w)?;
+                let weight = self.weight(id, w)?;
+                if let Some(t) = self.el(id).technology_mut() {
+                    t.weight = weight;
+                }
             }
             if let Some(p) = raw.and_then(|m| m.get("prio")).and_then(Node::as_f64) {
-                self.el(id).prio = p;
+                if let Some(t) = self.el(id).technology_mut() {
+                    t.prio = p;
+                }
             }
             if default {
                 if has_default {
@@ -881,7 +902,9 @@ impl<'d> Builder<'d> {
                 has_default = true;
             }
             self.g.technologies.push(id);
-            self.el(node).technologies.push(id);
+            if let Some(n) = self.el(node).node_mut() {
+                n.technologies.push(id);
+            }
         }
         Ok(())
     }
@@ -919,8 +942,12 @@ impl<'d> Builder<'d> {
                     self.g.display(r)
                 );
             };
-            self.el(r).target = Some(t);
-            self.el(t).incoming.push(r);
+            if let Some(rel) = self.el(r).relation_mut() {
+                rel.target = Some(t);
+            }
+            if let Some(n) = self.el(t).node_mut() {
+                n.incoming.push(r);
+            }
         }
         Ok(())
     }
@@ -953,7 +980,9 @@ impl<'d> Builder<'d> {
             if let Some(members) = def.get("members").and_then(Node::as_seq) {
                 for m in members {
                     let member = self.member(m)?;
-                    self.el(id).members.push(member);
+                    if let Some(list) = self.el(id).links_mut() {
+                        list.push(member);
+                    }
                     self.el(member).groups.push(id);
                 }
             }
@@ -978,7 +1007,9 @@ impl<'d> Builder<'d> {
                     self.g.Display(id)
                 );
             }
-            self.el(id).variability_group = variability;
+            if let Data::Group(g) = &mut self.el(id).data {
+                g.variability = variability;
+            }
             self.properties(id, def.get("properties"), Owner::Group(i))?;
         }
         Ok(())
@@ -997,7 +1028,7 @@ impl<'d> Builder<'d> {
                     .and_then(Node::as_str)
                     .and_then(|n| self.g.node(n));
                 let found = node.and_then(|n| {
-                    let out = &self.g.get(n).outgoing;
+                    let out = self.g.get(n).outgoing();
                     match pair.get(1).map(|x| &x.value) {
                         Some(Value::String(r)) => {
                             let named: Vec<_> =
@@ -1062,7 +1093,9 @@ impl<'d> Builder<'d> {
                             self.g.display(id)
                         );
                     };
-                    self.el(id).targets.push(target);
+                    if let Some(list) = self.el(id).links_mut() {
+                        list.push(target);
+                    }
                 }
             }
             self.types(id, def, def.get("type"), Owner::Policy(i))?;
@@ -1132,9 +1165,13 @@ impl<'d> Builder<'d> {
                 Ok(())
             })?;
             for c in consumed {
-                self.el(p).consumes.push(c);
+                if let Some(list) = self.el(p).links_mut() {
+                    list.push(c);
+                }
                 if self.g.get(c).kind == Kind::Input {
-                    self.el(c).consumers.push(p);
+                    if let Some(list) = self.el(c).links_mut() {
+                        list.push(p);
+                    }
                 }
             }
         }
@@ -1189,16 +1226,16 @@ impl<'d> Builder<'d> {
                 let node = self.node_with_context(container, n, l.span)?;
                 let ne = self.g.get(node);
                 let targets: Vec<ElementId> = ne
-                    .outgoing
+                    .outgoing()
                     .iter()
                     .filter(|&&x| self.g.get(x).name == r)
-                    .filter_map(|&x| self.g.get(x).target)
+                    .filter_map(|&x| self.g.get(x).target())
                     .collect();
                 if !targets.is_empty() {
                     return Ok(targets);
                 }
                 let arts: Vec<ElementId> = ne
-                    .artifacts
+                    .artifacts()
                     .iter()
                     .copied()
                     .filter(|&x| self.g.get(x).name == r)
@@ -1230,10 +1267,10 @@ impl<'d> Builder<'d> {
                 .filter(|&c| self.g.get(c).kind == Kind::Node),
             "SOURCE" => ctx
                 .filter(|&c| self.g.get(c).kind == Kind::Relation)
-                .and_then(|c| self.g.get(c).source),
+                .and_then(|c| self.g.get(c).source()),
             "TARGET" => ctx
                 .filter(|&c| self.g.get(c).kind == Kind::Relation)
-                .and_then(|c| self.g.get(c).target),
+                .and_then(|c| self.g.get(c).target()),
             _ => self.g.node(name),
         };
         found.ok_or_else(|| Error::at(format!("Node \"{name}\" not found"), span))
@@ -1286,7 +1323,9 @@ impl<'d> Builder<'d> {
                 }
                 Ok(())
             })?;
-            self.el(o).producers.extend(producers);
+            if let Some(list) = self.el(o).links_mut() {
+                list.extend(producers);
+            }
         }
         Ok(())
     }
@@ -1298,7 +1337,7 @@ impl<'d> Builder<'d> {
         }
         let ok = self.g.nodes.iter().any(|&n| {
             let e = self.g.get(n);
-            e.anchor || e.implied.as_deref().is_some_and(Node::is_truthy)
+            e.anchor() || e.implied.as_deref().is_some_and(Node::is_truthy)
         });
         if !ok {
             bail!(
@@ -1639,7 +1678,7 @@ topology_template:
         let g = build(&d).expect("builds");
         let rel = g.relations[0];
         assert_eq!(g.get(g.get(rel).types[0]).name, "first");
-        let template = g.get(rel).relationship.expect("template") as usize;
+        let template = g.get(rel).relationship().expect("template") as usize;
         assert_eq!(g.relationship_templates[template], "r");
     }
 
@@ -1648,7 +1687,7 @@ topology_template:
         let d = normalized();
         let g = build(&d).expect("builds");
         let web = g.get(g.node("web").expect("web"));
-        let (host, db) = (web.outgoing[0], web.outgoing[1]);
+        let (host, db) = (web.outgoing()[0], web.outgoing()[1]);
         assert!(!g.is_implied(host));
         assert_eq!(g.is_implied(db), g.options.relation_default_implied);
         assert!(g.is_implied(web.properties[0]));
@@ -1699,12 +1738,12 @@ topology_template:
         let app = g.node("app").unwrap();
         let hosting: Vec<bool> = g
             .get(app)
-            .outgoing
+            .outgoing()
             .iter()
-            .map(|&r| g.get(r).hosting)
+            .map(|&r| g.get(r).hosting())
             .collect();
         assert_eq!(hosting, vec![false, true, true]);
-        assert_eq!(g.get(g.get(app).outgoing[0]).relationship, None);
+        assert_eq!(g.get(g.get(app).outgoing()[0]).relationship(), None);
         let unknown =
             RELATIONSHIPS.replace("relationship: my.DependsOn}", "relationship: nowhere}");
         let mut d = v4t_yaml::parse(&unknown, v4t_yaml::SourceId(0)).expect("parses");

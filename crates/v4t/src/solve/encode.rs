@@ -43,9 +43,9 @@ pub(crate) struct Encoder<'a> {
     manual_lits: Vec<Option<Lit>>,
     /// Elements by id: elements sharing an id share the variable it names.
     ids: IdIndex,
-    /// Per element: 0 not yet known, 1 its presence condition resolves to
-    /// itself ([`Graph::presence_resolves_to_self`]), 2 it does not.
-    presence_direct: Vec<u8>,
+    /// Per element, once known: whether its presence condition resolves to
+    /// itself ([`Graph::presence_resolves_to_self`]).
+    presence_direct: Vec<Option<bool>>,
     /// Current nesting of logic expressions (bounded by [`MAX_LOGIC_DEPTH`]).
     depth: usize,
 }
@@ -79,10 +79,10 @@ impl<'a> Encoder<'a> {
             order: Vec::new(),
             named_expressions: SeededMap::default(),
             free_expression_names: false,
-            presence_lits: vec![None; graph.elements.len()],
-            manual_lits: vec![None; graph.elements.len()],
+            presence_lits: vec![None; graph.elements().len()],
+            manual_lits: vec![None; graph.elements().len()],
             ids: IdIndex::new(graph),
-            presence_direct: vec![0; graph.elements.len()],
+            presence_direct: vec![None; graph.elements().len()],
             depth: 0,
         }
     }
@@ -168,17 +168,17 @@ impl<'a> Encoder<'a> {
         let graph = self.graph;
         let mut lits = Vec::new();
         let lists: [&[ElementId]; 11] = [
-            &graph.types[..],
-            &graph.nodes[..],
-            &graph.relations[..],
-            &graph.properties[..],
-            &graph.policies[..],
-            &graph.groups[..],
-            &graph.inputs[..],
-            &graph.artifacts[..],
-            &graph.imports[..],
-            &graph.technologies[..],
-            &graph.outputs[..],
+            graph.types(),
+            graph.nodes(),
+            graph.relations(),
+            graph.properties(),
+            graph.policies(),
+            graph.groups(),
+            graph.inputs(),
+            graph.artifacts(),
+            graph.imports(),
+            graph.technologies(),
+            graph.outputs(),
         ];
         for list in lists {
             // Ids are `<kind word>.<rest>`: the word alone often decides.
@@ -400,15 +400,9 @@ impl<'a> Encoder<'a> {
 
     /// Whether the presence condition of `id` is looked up as `id` (cached).
     fn resolves_to_self(&mut self, id: ElementId) -> bool {
-        let slot = &mut self.presence_direct[id.0 as usize];
-        if *slot == 0 {
-            *slot = if self.graph.presence_resolves_to_self(id) {
-                1
-            } else {
-                2
-            };
-        }
-        *slot == 1
+        let graph = self.graph;
+        *self.presence_direct[id.0 as usize]
+            .get_or_insert_with(|| graph.presence_resolves_to_self(id))
     }
 
     /// The element the argument of `{op: ..}` generated for `id` resolves
@@ -421,9 +415,9 @@ impl<'a> Encoder<'a> {
             // `SELF` in the element's own context.
             LogicOp::HostPresence => (ctx == Some(id) && e.kind == Kind::Node).then_some(id),
             LogicOp::IsManaged => (ctx == Some(id) && e.kind == Kind::Artifact).then_some(id),
-            LogicOp::IsConsumed => at(&g.inputs),
-            LogicOp::IsProduced => at(&g.outputs),
-            LogicOp::HasPresentTarget => at(&g.policies),
+            LogicOp::IsConsumed => at(g.inputs()),
+            LogicOp::IsProduced => at(g.outputs()),
+            LogicOp::HasPresentTarget => at(g.policies()),
             LogicOp::HasPresentMember => g.group_by_own_name(id).then_some(id),
             _ => g.node_by_own_name(id).then_some(id),
         }
@@ -437,35 +431,35 @@ impl<'a> Encoder<'a> {
             LogicOp::HostPresence => {
                 let hosts: Vec<ElementId> = g
                     .get(n)
-                    .outgoing
+                    .outgoing()
                     .iter()
-                    .filter(|&&r| g.get(r).hosting)
-                    .filter_map(|&r| g.get(r).target)
+                    .filter(|&&r| g.get(r).hosting())
+                    .filter_map(|&r| g.get(r).target())
                     .collect();
                 self.or_of(&hosts)
             }
             LogicOp::HasSource => {
                 let sources: Vec<ElementId> = g
                     .get(n)
-                    .incoming
+                    .incoming()
                     .iter()
-                    .filter_map(|&r| g.get(r).source)
+                    .filter_map(|&r| g.get(r).source())
                     .collect();
                 self.or_of(&sources)
             }
             LogicOp::HasIncomingRelation | LogicOp::HasOutgoingRelation => {
                 let incoming = op == LogicOp::HasIncomingRelation;
                 let rels = if incoming {
-                    &g.get(n).incoming
+                    g.get(n).incoming()
                 } else {
-                    &g.get(n).outgoing
+                    g.get(n).outgoing()
                 };
                 let mut terms = Vec::with_capacity(rels.len());
                 for &r in rels {
                     let other = if incoming {
-                        g.get(r).source
+                        g.get(r).source()
                     } else {
-                        g.get(r).target
+                        g.get(r).target()
                     };
                     let m = self.manual(r);
                     let o = match other {
@@ -476,31 +470,36 @@ impl<'a> Encoder<'a> {
                 }
                 self.sat.or(&terms)
             }
-            LogicOp::HasIncomingRelationNaive => self.or_of(&g.get(n).incoming),
-            LogicOp::HasOutgoingRelationNaive => self.or_of(&g.get(n).outgoing),
+            LogicOp::HasIncomingRelationNaive => self.or_of(g.get(n).incoming()),
+            LogicOp::HasOutgoingRelationNaive => self.or_of(g.get(n).outgoing()),
             LogicOp::HasArtifact => {
-                let lits: Vec<Lit> = g.get(n).artifacts.iter().map(|&a| self.manual(a)).collect();
+                let lits: Vec<Lit> = g
+                    .get(n)
+                    .artifacts()
+                    .iter()
+                    .map(|&a| self.manual(a))
+                    .collect();
                 self.sat.or(&lits)
             }
-            LogicOp::HasArtifactNaive => self.or_of(&g.get(n).artifacts),
+            LogicOp::HasArtifactNaive => self.or_of(g.get(n).artifacts()),
             LogicOp::IsManaged => {
                 let techs = g.managing_technologies(self.types, self.doc, n)?;
                 self.or_of(&techs)
             }
             LogicOp::HasPresentTarget => {
                 let mut terms = Vec::new();
-                for &t in &g.get(n).targets {
+                for &t in g.get(n).targets() {
                     if g.get(t).kind == Kind::Group {
-                        terms.push(self.or_of(&g.get(t).members));
+                        terms.push(self.or_of(g.get(t).members()));
                     } else {
                         terms.push(self.presence(t));
                     }
                 }
                 self.sat.or(&terms)
             }
-            LogicOp::HasPresentMember => self.or_of(&g.get(n).members),
-            LogicOp::IsConsumed => self.or_of(&g.get(n).consumers),
-            LogicOp::IsProduced => self.or_of(&g.get(n).producers),
+            LogicOp::HasPresentMember => self.or_of(g.get(n).members()),
+            LogicOp::IsConsumed => self.or_of(g.get(n).consumers()),
+            LogicOp::IsProduced => self.or_of(g.get(n).producers()),
             _ => self.presence(n),
         })
     }
@@ -573,9 +572,9 @@ impl<'a> Encoder<'a> {
             L::SourcePresence | L::TargetPresence => {
                 let e = g.get(about);
                 let end = if op == L::SourcePresence {
-                    e.source
+                    e.source()
                 } else {
-                    e.target
+                    e.target()
                 };
                 Ok(match end {
                     Some(n) => self.presence(n),
@@ -814,7 +813,7 @@ const EMPTY: u32 = u32::MAX;
 
 impl IdIndex {
     fn new(graph: &Graph) -> IdIndex {
-        let n = graph.elements.len();
+        let n = graph.elements().len();
         let mut index = IdIndex {
             // At most two thirds full: short probes, half the memory of 2n slots.
             slots: vec![(0, EMPTY); (n + n / 2).next_power_of_two().max(2)],

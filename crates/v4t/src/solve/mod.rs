@@ -70,8 +70,8 @@ pub(crate) fn solve(
     let mut enc = Encoder::new(graph, doc, types, inputs, now_ms);
     let variability = document::variability(doc);
 
-    for g in &graph.groups {
-        if graph.get(*g).variability_group {
+    for g in graph.groups() {
+        if graph.get(*g).variability_group() {
             bail!(graph.get(*g).span, "Variability groups are not allowed");
         }
     }
@@ -93,7 +93,7 @@ pub(crate) fn solve(
             enc.require_logic(c, None)?;
         }
     }
-    for c in &graph.constraints {
+    for c in graph.constraints() {
         enc.require_constraint(c);
     }
     let raw = RawDefs::new(doc);
@@ -110,13 +110,13 @@ pub(crate) fn solve(
     let firsts: Vec<&[Lit]> = groups.into_iter().map(|g| &members[g]).collect();
     sat.prefer(&firsts, &presence);
 
-    let mut present = vec![false; graph.elements.len()];
+    let mut present = vec![false; graph.elements().len()];
     for (&id, &l) in order.iter().zip(&presence) {
         present[id.0 as usize] = sat.value(l);
     }
 
     let mut values = Vec::new();
-    for &p in &graph.properties {
+    for &p in graph.properties() {
         if !present[p.0 as usize] {
             continue;
         }
@@ -186,34 +186,34 @@ fn alternatives(
             }
         }
     };
-    for &n in &graph.nodes {
+    for &n in graph.nodes() {
         let e = graph.get(n);
         for list in [
             &e.types,
-            &e.outgoing,
+            e.outgoing(),
             &e.properties,
-            &e.artifacts,
-            &e.technologies,
+            e.artifacts(),
+            e.technologies(),
         ] {
             add(list);
         }
     }
     for &c in graph
-        .relations
+        .relations()
         .iter()
-        .chain(&graph.groups)
-        .chain(&graph.policies)
-        .chain(&graph.artifacts)
+        .chain(graph.groups())
+        .chain(graph.policies())
+        .chain(graph.artifacts())
     {
         let e = graph.get(c);
         add(&e.types);
         add(&e.properties);
     }
-    add(&graph.policies);
-    add(&graph.inputs);
-    add(&graph.outputs);
+    add(graph.policies());
+    add(graph.inputs());
+    add(graph.outputs());
     if groups.len() > 1 {
-        let mut position = vec![0u32; graph.elements.len()];
+        let mut position = vec![0u32; graph.elements().len()];
         for (i, &id) in order.iter().enumerate() {
             position[id.0 as usize] = i as u32;
         }
@@ -427,15 +427,19 @@ enum Stage {
 /// the first error, which counts after the answers of the stages before it.
 fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
     let graph = enc.graph;
-    let opts = &graph.options.solver;
+    let opts = &graph.options().solver;
     if opts.topology != Optimize::Off {
         let weights = if opts.topology_by_weight {
-            let weights: Vec<f64> = graph.nodes.iter().map(|&n| graph.get(n).weight).collect();
+            let weights: Vec<f64> = graph
+                .nodes()
+                .iter()
+                .map(|&n| graph.get(n).weight())
+                .collect();
             scaled_weights(&weights)?
         } else {
-            vec![1; graph.nodes.len()]
+            vec![1; graph.nodes().len()]
         };
-        let terms = presence_terms(enc, &graph.nodes, &weights);
+        let terms = presence_terms(enc, graph.nodes(), &weights);
         stages.push(Stage::Objective("topology", opts.topology, terms));
     }
     if opts.topology_unique {
@@ -451,17 +455,17 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
     }
     if opts.scenarios {
         let prios: Vec<f64> = graph
-            .technologies
+            .technologies()
             .iter()
-            .map(|&t| graph.get(t).prio)
+            .map(|&t| graph.get(t).prio())
             .collect();
         let prios = whole_weights(&prios)?;
-        let terms = presence_terms(enc, &graph.technologies, &prios);
+        let terms = presence_terms(enc, graph.technologies(), &prios);
         stages.push(Stage::Objective("scenarios", Optimize::Min, terms));
     }
     if opts.scenarios_unique {
         let lits: Vec<Lit> = graph
-            .technologies
+            .technologies()
             .iter()
             .map(|&t| enc.presence(t))
             .collect();
@@ -471,12 +475,12 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
     }
     if opts.technologies != Optimize::Off && opts.technologies_mode.weighs() {
         let weights: Vec<f64> = graph
-            .technologies
+            .technologies()
             .iter()
-            .map(|&t| graph.get(t).weight)
+            .map(|&t| graph.get(t).weight())
             .collect();
         let weights = scaled_weights(&weights)?;
-        let terms = presence_terms(enc, &graph.technologies, &weights);
+        let terms = presence_terms(enc, graph.technologies(), &weights);
         let dir = if opts.technologies_mode == TechnologiesMode::WeightCount {
             Optimize::Max
         } else {
@@ -521,11 +525,11 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
     built?;
 
     let graph = enc.graph;
-    let opts = &graph.options.solver;
+    let opts = &graph.options().solver;
     if opts.technologies != Optimize::Off && opts.technologies_mode.counts() {
         let weight_count = opts.technologies_mode == TechnologiesMode::WeightCount;
         let mut names: Vec<&str> = Vec::new();
-        for &t in &graph.technologies {
+        for &t in graph.technologies() {
             let n = graph.get(t).name.as_str();
             if !names.contains(&n) {
                 names.push(n);
@@ -534,7 +538,7 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
         let mut terms = Vec::with_capacity(names.len());
         for name in names {
             let lits: Vec<Lit> = graph
-                .technologies
+                .technologies()
                 .iter()
                 .filter(|&&t| graph.get(t).name == name)
                 .map(|&t| enc.presence(t))
