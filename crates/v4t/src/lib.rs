@@ -56,9 +56,11 @@
 #![forbid(unsafe_code)]
 #![warn(unreachable_pub)]
 
+pub mod analyze;
 mod check;
 mod config;
 mod document;
+pub mod draw;
 mod enrich;
 mod error;
 mod graph;
@@ -185,19 +187,26 @@ pub fn resolve_observed(
     observe: &mut dyn FnMut(Stage),
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Resolved> {
-    let (mut doc, loaded, version) = load_checked(sources, template, loader)?;
-    warnings.extend(lint::lint(&doc));
-    observe(Stage::Load);
-    let enriched = if options.enrich {
-        let enriched = enrich::enrich_for_resolving(&mut doc, version);
-        Some(enriched.map_err(code(Code::InvalidCondition))?)
-    } else {
-        None
-    };
-    observe(Stage::Enrich);
-    let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref(), warnings)
-        .map_err(code(Code::InvalidInput))?;
-    let (config, graph) = resolver_graph(&mut doc, version, enriched)?;
+    let mut assigned = v4t_yaml::Map::new();
+    let prepared = prepare(
+        sources,
+        template,
+        loader,
+        options.enrich,
+        &mut |doc, warnings| {
+            assigned = inputs::assign(doc, &options.presets, options.inputs.as_ref(), warnings)
+                .map_err(code(Code::InvalidInput))?;
+            Ok(())
+        },
+        observe,
+        warnings,
+    )?;
+    let Prepared {
+        mut doc,
+        config,
+        graph,
+        loaded,
+    } = prepared;
     let now_ms = options.now_ms.unwrap_or(0.0);
     inputs::validate(&doc, &assigned, now_ms).map_err(code(Code::InvalidInput))?;
     observe(Stage::Graph);
@@ -220,6 +229,48 @@ pub fn resolve_observed(
         std::mem::forget(solution);
     }
     Ok(Resolved { template, report })
+}
+
+/// A template up to the resolver graph (what resolving and analysing share).
+struct Prepared {
+    doc: Node,
+    config: Config,
+    graph: graph::Graph,
+    loaded: load::LoadedTypes,
+}
+
+/// Loads, checks, enriches (if `enrich`) and normalises the template and
+/// builds the resolver graph, adding lint warnings to `warnings`. `between`
+/// runs after enrichment, where resolving assigns the inputs (so its errors
+/// come in the same order). Reports [`Stage::Load`] and [`Stage::Enrich`];
+/// the caller reports [`Stage::Graph`].
+fn prepare(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+    enrich: bool,
+    between: &mut dyn FnMut(&Node, &mut Vec<Diagnostic>) -> Result<()>,
+    observe: &mut dyn FnMut(Stage),
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Prepared> {
+    let (mut doc, loaded, version) = load_checked(sources, template, loader)?;
+    warnings.extend(lint::lint(&doc));
+    observe(Stage::Load);
+    let enriched = if enrich {
+        let enriched = enrich::enrich_for_resolving(&mut doc, version);
+        Some(enriched.map_err(code(Code::InvalidCondition))?)
+    } else {
+        None
+    };
+    observe(Stage::Enrich);
+    between(&doc, warnings)?;
+    let (config, graph) = resolver_graph(&mut doc, version, enriched)?;
+    Ok(Prepared {
+        doc,
+        config,
+        graph,
+        loaded,
+    })
 }
 
 /// Enriches the variable service template `template`: the template with every

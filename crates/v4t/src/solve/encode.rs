@@ -48,6 +48,9 @@ pub(crate) struct Encoder<'a> {
     presence_direct: Vec<Option<bool>>,
     /// Current nesting of logic expressions (bounded by [`MAX_LOGIC_DEPTH`]).
     depth: usize,
+    /// Family mode ([`super::family`]): inputs are variables, and value
+    /// expressions become literals over them instead of constants.
+    pub(crate) family: Option<Box<super::family::FamilyInputs<'a>>>,
 }
 
 /// The deepest nesting of logic expressions that is encoded; deeper ones fail
@@ -84,6 +87,7 @@ impl<'a> Encoder<'a> {
             ids: IdIndex::new(graph),
             presence_direct: vec![None; graph.elements().len()],
             depth: 0,
+            family: None,
         }
     }
 
@@ -294,6 +298,9 @@ impl<'a> Encoder<'a> {
             }
             Value::Null => bail!(expr.span, "Received undefined condition"),
             _ => {}
+        }
+        if let Some(family) = &mut self.family {
+            return family.encode(expr, &mut self.sat);
         }
         let b = self
             .eval

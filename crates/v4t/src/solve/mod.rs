@@ -21,6 +21,7 @@
 mod encode;
 #[cfg(test)]
 mod equivalence_tests;
+pub(crate) mod family;
 #[cfg(test)]
 mod tests;
 
@@ -31,7 +32,7 @@ use crate::error::{bail, Error, Result};
 use crate::graph::{ElementId, Graph, Loc, Owner};
 use crate::options::{Optimize, TechnologiesMode};
 use crate::types::TypeSystem;
-use v4t_sat::{Answer, Lit, Question, Split};
+use v4t_sat::{Answer, Lit, Question, Solver, Split};
 use v4t_source::Code;
 use v4t_yaml::number::format_js;
 use v4t_yaml::{Map, Node, Span, Value};
@@ -68,38 +69,8 @@ pub(crate) fn solve(
     now_ms: f64,
 ) -> Result<Solution> {
     let mut enc = Encoder::new(graph, doc, types, inputs, now_ms);
-    let variability = document::variability(doc);
-
-    for g in graph.groups() {
-        if graph.get(*g).variability_group() {
-            bail!(graph.get(*g).span, "Variability groups are not allowed");
-        }
-    }
-
-    // Element variables first, in element order, so that numbering follows the graph.
-    let order: Vec<ElementId> = graph.ordered().collect();
-    for &id in &order {
-        enc.presence(id);
-    }
-    let mut buffers = (Vec::new(), Vec::new());
-    for &id in &order {
-        encode_element(&mut enc, id, &mut buffers).map_err(|e| e.in_element(graph.id(id)))?;
-    }
-    if let Some(constraints) = variability
-        .and_then(|v| v.get("constraints"))
-        .and_then(Node::as_seq)
-    {
-        for c in constraints {
-            enc.require_logic(c, None)?;
-        }
-    }
-    for c in graph.constraints() {
-        enc.require_constraint(c);
-    }
+    let order = encode_problem(&mut enc)?;
     let raw = RawDefs::new(doc);
-    for &id in &order {
-        encode_implies(&mut enc, &raw, id).map_err(|e| e.in_element(graph.id(id)))?;
-    }
 
     // From here on every question is answered per independent part.
     let mut sat = std::mem::take(&mut enc.sat).split();
@@ -146,6 +117,81 @@ pub(crate) fn solve(
         objectives,
         inputs: enc.eval.assigned().clone(),
     })
+}
+
+/// The family problem: the resolver's clauses over input variables.
+pub(crate) struct FamilyProblem {
+    pub sat: Solver,
+    pub inputs: Vec<family::InputDomain>,
+    /// Every element's presence literal, in element order.
+    pub presence: Vec<(ElementId, Lit)>,
+    /// Failing combinations in the order resolving meets them (a
+    /// configuration fails with the first it agrees with); consecutive
+    /// ones with the same message share an entry.
+    pub failures: Vec<family::Failure>,
+}
+
+/// Encodes `graph` for every configuration of the inputs (see the module
+/// documentation); nothing is solved.
+pub(crate) fn family_problem(
+    doc: &Node,
+    graph: &Graph,
+    types: &TypeSystem,
+    now_ms: f64,
+) -> Result<FamilyProblem> {
+    let mut enc = Encoder::new(graph, doc, types, Map::new(), now_ms);
+    let inputs = family::FamilyInputs::new(doc, graph, &mut enc.sat, now_ms);
+    enc.family = Some(Box::new(inputs));
+    let order = encode_problem(&mut enc)?;
+    let presence = order.iter().map(|&id| (id, enc.presence(id))).collect();
+    let Some(inputs) = enc.family.take() else {
+        bail!(Default::default(), "family inputs lost while encoding");
+    };
+    let (inputs, failures) = inputs.into_parts();
+    Ok(FamilyProblem {
+        sat: std::mem::take(&mut enc.sat),
+        inputs,
+        presence,
+        failures,
+    })
+}
+
+/// The clauses of the problem: every element's conditions, the constraints
+/// (`variability.constraints`, then the generated ones) and `implies`.
+/// Returns the elements in element order, whose presence variables come
+/// first, so that numbering follows the graph.
+fn encode_problem(enc: &mut Encoder<'_>) -> Result<Vec<ElementId>> {
+    let graph = enc.graph;
+    let doc = enc.doc;
+    for g in graph.groups() {
+        if graph.get(*g).variability_group() {
+            bail!(graph.get(*g).span, "Variability groups are not allowed");
+        }
+    }
+    let order: Vec<ElementId> = graph.ordered().collect();
+    for &id in &order {
+        enc.presence(id);
+    }
+    let mut buffers = (Vec::new(), Vec::new());
+    for &id in &order {
+        encode_element(enc, id, &mut buffers).map_err(|e| e.in_element(graph.id(id)))?;
+    }
+    if let Some(constraints) = document::variability(doc)
+        .and_then(|v| v.get("constraints"))
+        .and_then(Node::as_seq)
+    {
+        for c in constraints {
+            enc.require_logic(c, None)?;
+        }
+    }
+    for c in graph.constraints() {
+        enc.require_constraint(c);
+    }
+    let raw = RawDefs::new(doc);
+    for &id in &order {
+        encode_implies(enc, &raw, id).map_err(|e| e.in_element(graph.id(id)))?;
+    }
+    Ok(order)
 }
 
 /// The groups of alternatives for tie-breaking: elements of one kind and
@@ -401,7 +447,7 @@ fn whole_weights(weights: &[f64]) -> Result<Vec<u64>> {
 }
 
 /// The error of a problem without a solution.
-fn unsatisfiable() -> Error {
+pub(crate) fn unsatisfiable() -> Error {
     Error::coded(Code::Unsatisfiable, "Could not solve", Span::NONE)
 }
 
