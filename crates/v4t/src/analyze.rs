@@ -710,7 +710,8 @@ fn feature_model(
     // Every input has a value in every configuration: nothing to precheck.
     let constraints = crate::inputs::feature_model(defs, sat, &mut var, &mut |_, _, _| Ok(()))
         .map_err(code(Code::InvalidInput))?;
-    Ok(sat.and(&constraints))
+    let lits: Vec<_> = constraints.iter().map(|r| r.lit).collect();
+    Ok(sat.and(&lits))
 }
 
 /// Input values by name.

@@ -156,7 +156,7 @@ fn check_feature_model(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> 
     };
     let mut sat = Solver::new();
     let mut vars: Vec<(String, Lit)> = Vec::new();
-    let constraints = feature_model(
+    let rules = feature_model(
         defs,
         &mut sat,
         &mut |sat, name| named_var(&mut vars, sat, name),
@@ -171,36 +171,67 @@ fn check_feature_model(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> 
             Ok(())
         },
     )?;
-    for c in constraints {
-        sat.require(c);
-    }
+    // The rules and the values, as assumptions: a violation is explained
+    // by a minimal set of them.
+    let mut assumptions: Vec<Lit> = rules.iter().map(|r| r.lit).collect();
+    let mut values: Vec<(Lit, &v4t_yaml::Key, Option<Node>)> = Vec::new();
     for (k, d) in defs.iter() {
         let me = named_var(&mut vars, &mut sat, &k.name);
-        let truthy = value_of(&k.name, d)?.is_some_and(|v| truthy(&v.value));
-        sat.require(if truthy { me } else { !me });
+        let value = value_of(&k.name, d)?;
+        let l = if value.as_ref().is_some_and(|v| truthy(&v.value)) {
+            me
+        } else {
+            !me
+        };
+        assumptions.push(l);
+        values.push((l, k, value));
     }
-    if !sat.solve(&[]) {
-        return Err(feature_model_violated());
+    if sat.solve(&assumptions) {
+        return Ok(());
     }
-    Ok(())
+    let core = sat.minimal_core(&assumptions).unwrap_or_default();
+    let mut e = feature_model_violated();
+    for l in core {
+        if let Some(r) = rules.iter().find(|r| r.lit == l) {
+            let message = format!("`{}` of variability input \"{}\"", r.key, r.input);
+            e = e.with_note(message, r.span);
+        } else if let Some((_, k, v)) = values.iter().find(|(x, _, _)| *x == l) {
+            let (shown, span) = match v {
+                Some(v) => (to_json(v), v.span),
+                None => ("not assigned".to_string(), k.span),
+            };
+            let message = format!("variability input \"{}\" is {shown}", k.name);
+            e = e.with_note(message, if span.is_known() { span } else { k.span });
+        }
+    }
+    Err(e)
 }
 
 /// A check of one input definition (its key, its definition, the names
 /// some input targets) before [`feature_model`] reads its keys.
 pub(crate) type Precheck<'a> = dyn FnMut(&v4t_yaml::Key, &Node, &[String]) -> Result<()> + 'a;
 
-/// The feature model of the variability inputs (2.6) as literals that
-/// must all hold, over `var(name)`, the literal "input `name` is truthy".
+/// One rule of the feature model: a literal that must hold, from feature
+/// key `key` of input `input`, written at `span`.
+pub(crate) struct Rule<'d> {
+    pub lit: Lit,
+    pub input: &'d str,
+    pub key: &'static str,
+    pub span: Span,
+}
+
+/// The feature model of the variability inputs (2.6) as rules that must
+/// all hold, over `var(name)`, the literal "input `name` is truthy".
 /// `precheck` runs for each input before its keys are read, with the names
 /// some input targets (resolving checks there that an untargeted input has
 /// a value). Resolving asks this of one assignment, `analyze` of every
 /// configuration. Callers check first that some input uses a feature key.
-pub(crate) fn feature_model(
-    defs: &Map,
+pub(crate) fn feature_model<'d>(
+    defs: &'d Map,
     sat: &mut Solver,
     var: &mut dyn FnMut(&mut Solver, &str) -> Lit,
     precheck: &mut Precheck<'_>,
-) -> Result<Vec<Lit>> {
+) -> Result<Vec<Rule<'d>>> {
     // Targets count only from the first feature key defined on an input.
     let mut targeted: Vec<String> = Vec::new();
     for (_, d) in defs.iter() {
@@ -230,12 +261,18 @@ pub(crate) fn feature_model(
             let Some(n) = d.get(key).filter(|n| n.is_defined()) else {
                 continue;
             };
+            let rule = |lit: Lit| Rule {
+                lit,
+                input: k.name.as_str(),
+                key,
+                span: n.span,
+            };
             match key {
                 "mandatory" => {
                     for t in targets(n, true)? {
                         let t = var(sat, &t);
                         let eq = sat.iff(me, t);
-                        constraints.push(eq);
+                        constraints.push(rule(eq));
                     }
                 }
                 // A chosen optional input requires its parent. The spec's
@@ -245,20 +282,20 @@ pub(crate) fn feature_model(
                     for t in targets(n, key == "optional")? {
                         let t = var(sat, &t);
                         let imp = sat.implies(t, me);
-                        constraints.push(imp);
+                        constraints.push(rule(imp));
                     }
                 }
                 "alternatives" => {
                     let ts: Vec<Lit> = targets(n, false)?.iter().map(|t| var(sat, t)).collect();
                     let one = sat.exactly_one(&ts);
                     let imp = sat.implies(me, one);
-                    constraints.push(imp);
+                    constraints.push(rule(imp));
                 }
                 "requires" => {
                     for t in targets(n, true)? {
                         let t = var(sat, &t);
                         let imp = sat.implies(me, t);
-                        constraints.push(imp);
+                        constraints.push(rule(imp));
                     }
                 }
                 // Not both (the reference fails on any `excludes`).
@@ -266,7 +303,7 @@ pub(crate) fn feature_model(
                     for t in targets(n, true)? {
                         let t = var(sat, &t);
                         let not_both = sat.or(&[!me, !t]);
-                        constraints.push(not_both);
+                        constraints.push(rule(not_both));
                     }
                 }
                 _ => {}

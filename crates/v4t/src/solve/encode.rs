@@ -51,6 +51,30 @@ pub(crate) struct Encoder<'a> {
     /// Family mode ([`super::family`]): inputs are variables, and value
     /// expressions become literals over them instead of constants.
     pub(crate) family: Option<Box<super::family::FamilyInputs<'a>>>,
+    /// Explaining mode ([`super::explain`]): every requirement of a part
+    /// holds only under that part's guard literal.
+    pub(crate) guards: Option<Vec<(Lit, Part)>>,
+}
+
+/// A part of the problem an explanation of "Could not solve" can name.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Part {
+    /// A present element satisfies entry `index` of its condition list
+    /// (`constant`: the entry's value where it does not depend on presence).
+    Condition {
+        id: ElementId,
+        index: u32,
+        constant: Option<bool>,
+    },
+    /// An element is present when all its conditions hold (always, if it
+    /// has none).
+    Presence(ElementId),
+    /// Entry `index` of `variability.constraints`.
+    Constraint(u32),
+    /// Generated constraint `index` ([`Graph::constraints`]).
+    Generated(u32),
+    /// Entry `index` of the element's `implies`.
+    Implies(ElementId, u32),
 }
 
 /// The deepest nesting of logic expressions that is encoded; deeper ones fail
@@ -88,7 +112,48 @@ impl<'a> Encoder<'a> {
             presence_direct: vec![None; graph.elements().len()],
             depth: 0,
             family: None,
+            guards: None,
         }
+    }
+
+    /// Requires the clause `lits` of `part`; when explaining, only under a
+    /// new guard literal of the part.
+    pub(crate) fn require_clause(&mut self, lits: &[Lit], part: Part) {
+        let Some(guards) = &mut self.guards else {
+            self.sat.add_clause(lits);
+            return;
+        };
+        let guard = self.sat.new_var();
+        guards.push((guard, part));
+        let mut clause = Vec::with_capacity(lits.len() + 1);
+        clause.push(!guard);
+        clause.extend_from_slice(lits);
+        self.sat.add_clause(&clause);
+    }
+
+    /// Requires `l` for `part` (see [`Encoder::require_clause`]).
+    pub(crate) fn require_lit(&mut self, l: Lit, part: Part) {
+        match self.guards {
+            None => self.sat.require(l),
+            Some(_) => self.require_clause(&[l], part),
+        }
+    }
+
+    /// Requires at most one of `lits` for `part`.
+    fn require_at_most_one(&mut self, lits: &[Lit], part: Part) {
+        match self.guards {
+            None => self.sat.require_at_most_one(lits),
+            Some(_) => {
+                let l = self.sat.at_most_one(lits);
+                self.require_clause(&[l], part);
+            }
+        }
+    }
+
+    /// The value of `l` if it is a constant.
+    pub(crate) fn constant_of(&self, l: Lit) -> Option<bool> {
+        let truth = self.sat.truth();
+        (l == truth || l == !truth).then_some(l == truth)
     }
 
     /// The variable called `name`, created on first use.
@@ -642,24 +707,29 @@ impl<'a> Encoder<'a> {
     /// Requires a constraint, like `require(logic(expr))`: a top-level `amo`
     /// or `implies` becomes clauses directly instead of a gate variable
     /// (templates carry one such constraint per element group).
-    pub(crate) fn require_logic(&mut self, expr: &Node, ctx: Option<ElementId>) -> Result<()> {
+    pub(crate) fn require_logic(
+        &mut self,
+        expr: &Node,
+        ctx: Option<ElementId>,
+        part: Part,
+    ) -> Result<()> {
         let op = expr
             .as_map()
             .and_then(LogicOp::of_map)
             .filter(|(op, _)| matches!(op, LogicOp::Amo | LogicOp::Implies));
         let Some((op, arg)) = op.filter(|_| self.depth < MAX_LOGIC_DEPTH) else {
             let l = self.logic(expr, ctx)?;
-            self.sat.require(l);
+            self.require_lit(l, part);
             return Ok(());
         };
         // One level of nesting, as `logic_in` counts for the operator.
         self.depth += 1;
         let result = if op == LogicOp::Amo {
             self.logic_list(arg, ctx)
-                .map(|lits| self.sat.require_at_most_one(&lits))
+                .map(|lits| self.require_at_most_one(&lits, part))
         } else {
             self.implies_args(arg, ctx)
-                .map(|(a, b)| self.sat.add_clause(&[!a, b]))
+                .map(|(a, b)| self.require_clause(&[!a, b], part))
         };
         self.depth -= 1;
         result
@@ -667,19 +737,19 @@ impl<'a> Encoder<'a> {
 
     /// Requires a generated constraint: the clauses and variables
     /// [`Encoder::require_logic`] makes of its YAML form, without the YAML.
-    pub(crate) fn require_constraint(&mut self, c: &Constraint) {
+    pub(crate) fn require_constraint(&mut self, c: &Constraint, part: Part) {
         match c {
             Constraint::Amo(items) => {
                 let lits = self.constraint_list(items);
-                self.sat.require_at_most_one(&lits);
+                self.require_at_most_one(&lits, part);
             }
             Constraint::Implies(a, b) => {
                 let (a, b) = (self.constraint(a), self.constraint(b));
-                self.sat.add_clause(&[!a, b]);
+                self.require_clause(&[!a, b], part);
             }
             other => {
                 let l = self.constraint(other);
-                self.sat.require(l);
+                self.require_lit(l, part);
             }
         }
     }
@@ -988,7 +1058,8 @@ topology_template:
         with_encoder(|g, enc| {
             let mut lits = Vec::new();
             for c in constraint_fixture(g) {
-                enc.require_logic(&c.to_node(g), None).expect("encodes");
+                enc.require_logic(&c.to_node(g), None, Part::Generated(0))
+                    .expect("encodes");
                 lits.push(enc.logic(&c.to_node(g), None).expect("encodes"));
             }
             let size = (enc.sat.num_vars(), enc.sat.num_clauses());
@@ -998,7 +1069,7 @@ topology_template:
         with_encoder(|g, enc| {
             let mut by_term = Vec::new();
             for c in constraint_fixture(g) {
-                enc.require_constraint(&c);
+                enc.require_constraint(&c, Part::Generated(0));
                 by_term.push(enc.constraint(&c));
             }
             assert_eq!(by_term, lits);

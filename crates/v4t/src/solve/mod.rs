@@ -21,15 +21,19 @@
 mod encode;
 #[cfg(test)]
 mod equivalence_tests;
+mod explain;
+#[cfg(test)]
+mod explain_tests;
 pub(crate) mod family;
+mod problem;
 #[cfg(test)]
 mod tests;
 
 pub(crate) use encode::Encoder;
+use problem::{encode_problem, RawDefs};
 
-use crate::document;
 use crate::error::{bail, Error, Result};
-use crate::graph::{ElementId, Graph, Loc, Owner};
+use crate::graph::{ElementId, Graph};
 use crate::options::{Optimize, TechnologiesMode};
 use crate::types::TypeSystem;
 use v4t_sat::{Answer, Lit, Question, Solver, Split};
@@ -60,8 +64,28 @@ impl Solution {
     }
 }
 
-/// Solves the resolver graph of `doc` under the assigned `inputs`.
+/// Solves the resolver graph of `doc` under the assigned `inputs`. Without
+/// a solution, the error's notes name a minimal set of conflicting parts
+/// ([`explain`]).
 pub(crate) fn solve(
+    doc: &Node,
+    graph: &Graph,
+    types: &TypeSystem,
+    inputs: Map,
+    now_ms: f64,
+) -> Result<Solution> {
+    let kept = inputs.clone();
+    solve_assigned(doc, graph, types, inputs, now_ms).map_err(|e| {
+        if e.code != Code::Unsatisfiable {
+            return e;
+        }
+        explain::unsat_notes(doc, graph, types, kept, now_ms)
+            .into_iter()
+            .fold(e, |e, n| e.with_note(n.message, n.span))
+    })
+}
+
+fn solve_assigned(
     doc: &Node,
     graph: &Graph,
     types: &TypeSystem,
@@ -156,44 +180,6 @@ pub(crate) fn family_problem(
     })
 }
 
-/// The clauses of the problem: every element's conditions, the constraints
-/// (`variability.constraints`, then the generated ones) and `implies`.
-/// Returns the elements in element order, whose presence variables come
-/// first, so that numbering follows the graph.
-fn encode_problem(enc: &mut Encoder<'_>) -> Result<Vec<ElementId>> {
-    let graph = enc.graph;
-    let doc = enc.doc;
-    for g in graph.groups() {
-        if graph.get(*g).variability_group() {
-            bail!(graph.get(*g).span, "Variability groups are not allowed");
-        }
-    }
-    let order: Vec<ElementId> = graph.ordered().collect();
-    for &id in &order {
-        enc.presence(id);
-    }
-    let mut buffers = (Vec::new(), Vec::new());
-    for &id in &order {
-        encode_element(enc, id, &mut buffers).map_err(|e| e.in_element(graph.id(id)))?;
-    }
-    if let Some(constraints) = document::variability(doc)
-        .and_then(|v| v.get("constraints"))
-        .and_then(Node::as_seq)
-    {
-        for c in constraints {
-            enc.require_logic(c, None)?;
-        }
-    }
-    for c in graph.constraints() {
-        enc.require_constraint(c);
-    }
-    let raw = RawDefs::new(doc);
-    for &id in &order {
-        encode_implies(enc, &raw, id).map_err(|e| e.in_element(graph.id(id)))?;
-    }
-    Ok(order)
-}
-
 /// The groups of alternatives for tie-breaking: elements of one kind and
 /// container that share a name (list-form alternatives such as two `image`
 /// artifacts of a node or two `host` requirements), each in list order, the
@@ -266,138 +252,6 @@ fn alternatives(
         groups.sort_by_key(|g| position[members[g.start].0 as usize]);
     }
     (members, groups)
-}
-
-/// Manual and presence clauses of one element (5.2). `buffers` hold the
-/// literals of all and of the manual conditions, reused across elements
-/// (two allocations per element otherwise).
-fn encode_element(
-    enc: &mut Encoder<'_>,
-    id: ElementId,
-    buffers: &mut (Vec<Lit>, Vec<Lit>),
-) -> Result<()> {
-    let graph = enc.graph;
-    let conditions = &graph.get(id).conditions;
-    let presence = enc.presence(id);
-    if conditions.is_empty() {
-        enc.define_manual(id, &[]);
-        enc.sat.require(presence);
-        return Ok(());
-    }
-    let (all, manual_lits) = buffers;
-    all.clear();
-    manual_lits.clear();
-    for c in conditions {
-        let l = enc.cond(c, Some(id))?;
-        all.push(l);
-        if !c.is_generated() {
-            manual_lits.push(l);
-        }
-    }
-    enc.define_manual(id, manual_lits);
-    enc.sat.define_and(presence, all);
-    Ok(())
-}
-
-/// An element's raw `implies` list (5.4).
-fn encode_implies(enc: &mut Encoder<'_>, raw: &RawDefs<'_>, id: ElementId) -> Result<()> {
-    let graph = enc.graph;
-    let Some(implies) = raw
-        .get(graph, id)
-        .and_then(|r| r.get("implies"))
-        .filter(|n| n.is_defined())
-    else {
-        return Ok(());
-    };
-    let Some(pairs) = implies.as_seq() else {
-        bail!(
-            implies.span,
-            "Element \"{}\" is not an array",
-            v4t_yaml::json::to_json(implies)
-        );
-    };
-    for pair in pairs {
-        let items = pair.as_seq().map(Vec::as_slice).unwrap_or(&[]);
-        if items.len() > 2 {
-            bail!(
-                pair.span,
-                "{} has an implies with more than 2 elements",
-                graph.Display(id)
-            );
-        }
-        let Some(target) = items.first().filter(|t| t.is_defined()) else {
-            bail!(
-                pair.span,
-                "{} has an implies without an target",
-                graph.Display(id)
-            );
-        };
-        let me = enc.presence(id);
-        let condition = match items.get(1) {
-            Some(c) => Some(enc.logic(c, Some(id))?),
-            None => None,
-        };
-        let right = enc.logic(target, Some(id))?;
-        // `me & condition -> right`, as one clause.
-        match condition {
-            Some(c) => enc.sat.add_clause(&[!me, !c, right]),
-            None => enc.sat.add_clause(&[!me, right]),
-        }
-    }
-    Ok(())
-}
-
-/// Raw element definitions like [`Graph::raw`], with the node templates
-/// looked up once: `Graph::raw` walks from the document root for every
-/// element, and most elements live in a node template.
-struct RawDefs<'d> {
-    doc: &'d Node,
-    nodes: &'d [Node],
-}
-
-impl<'d> RawDefs<'d> {
-    fn new(doc: &'d Node) -> RawDefs<'d> {
-        let nodes = document::topology(doc)
-            .and_then(|t| t.get("node_templates"))
-            .and_then(Node::as_seq)
-            .map_or(&[][..], Vec::as_slice);
-        RawDefs { doc, nodes }
-    }
-
-    fn get(&self, graph: &Graph, id: ElementId) -> Option<&'d Node> {
-        // The value of the single-entry map at `list[index]`.
-        fn entry(list: Option<&Node>, index: u32) -> Option<&Node> {
-            list?
-                .as_seq()?
-                .get(index as usize)?
-                .as_map()?
-                .first()
-                .map(|(_, v)| v)
-        }
-        let node = |i: u32| {
-            self.nodes
-                .get(i as usize)?
-                .as_map()?
-                .first()
-                .map(|(_, v)| v)
-        };
-        let member = |i: u32, key: &str, index: u32| entry(node(i)?.get(key), index);
-        match graph.get(id).loc {
-            Loc::Node(i) => node(i),
-            Loc::Relation { node, index } => member(node, "requirements", index),
-            Loc::Artifact { node, index } => member(node, "artifacts", index),
-            Loc::Technology { node, index } => member(node, "technology", index),
-            Loc::Property {
-                owner: Owner::Node(node),
-                index,
-            } => member(node, "properties", index),
-            Loc::Type {
-                owner: Owner::Node(node),
-                index,
-            } => member(node, "type", index),
-            _ => graph.raw(self.doc, id),
-        }
-    }
 }
 
 /// Weights as whole numbers for the optimiser: scaled by 100 (as the
@@ -630,33 +484,4 @@ fn ambiguous(enc: &mut Encoder<'_>, sat: &mut Split, prefix: &str) -> bool {
         .map(|l| if sat.value(l) { l } else { !l })
         .collect();
     !sat.implied(&keep)
-}
-
-#[cfg(test)]
-mod raw_tests {
-    use super::*;
-
-    /// `RawDefs` finds the same definition as `Graph::raw` for every element.
-    #[test]
-    fn raw_definitions_match_the_graph() {
-        use crate::testing::build;
-        use crate::testing::doc;
-        use crate::testing::normalize;
-        let mut d = doc(crate::testing::ALL_ELEMENTS);
-        normalize(&mut d).expect("normalizes");
-        let g = build(&d).expect("builds");
-        let raw = RawDefs::new(&d);
-        let mut found = 0;
-        for id in g.ordered() {
-            let want = g.raw(&d, id).map(std::ptr::from_ref);
-            assert_eq!(
-                raw.get(&g, id).map(std::ptr::from_ref),
-                want,
-                "{}",
-                g.id(id)
-            );
-            found += usize::from(want.is_some());
-        }
-        assert!(found > 15, "{found}");
-    }
 }
