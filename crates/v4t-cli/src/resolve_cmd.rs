@@ -167,7 +167,7 @@ pub fn read_inputs(
         match inputs_from_file(sources, &env_inputs(), id) {
             Ok(map) => inputs = Some(map),
             Err(e) => {
-                reporter.report(sources, &e);
+                reporter.report_error(sources, &e);
                 return Err(EXIT_FAILURE);
             }
         }
@@ -454,7 +454,7 @@ pub fn finish<T>(
     match outcome {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(e)) => {
-            reporter.report(sources, &e);
+            reporter.report_error(sources, &e);
             Err(EXIT_FAILURE)
         }
         Err(panic) => {

@@ -296,6 +296,24 @@ fn write_id(out: &mut String, kind: Kind, name: &str, index: Option<u32>) {
     }
 }
 
+/// "Node (or Group) ... defined multiple times" for the first entry of
+/// `rest`, whose name is `known` already, and for every later entry whose
+/// name is `known` or repeats one of `rest`: all names defined twice are
+/// reported together.
+fn defined_again(rest: &[Node], known: impl Fn(&str) -> bool, what: &str) -> Error {
+    let mut seen: SeededSet<&str> = SeededSet::default();
+    let errors = rest
+        .iter()
+        .filter_map(single)
+        .filter(|&(name, _, _)| known(name) || !seen.insert(name))
+        .map(|(name, span, _)| Error::at(format!("{what} \"{name}\" defined multiple times"), span))
+        .collect();
+    match Error::all(errors) {
+        Err(e) => e,
+        Ok(()) => Error::at(format!("{what} defined multiple times"), Span::NONE),
+    }
+}
+
 struct Builder<'d> {
     doc: &'d Node,
     /// The template's types (for hosting relations and variability groups).
@@ -499,7 +517,8 @@ impl<'d> Builder<'d> {
             };
             let i = i as u32;
             if self.g.node_index.contains_key(name) {
-                bail!(span, "Node \"{name}\" defined multiple times");
+                let known = |n: &str| self.g.node_index.contains_key(n);
+                return Err(defined_again(&list[i as usize..], known, "Node"));
             }
             if name == "SELF" {
                 bail!(span, "Node must not be named \"SELF\"");
@@ -960,7 +979,8 @@ impl<'d> Builder<'d> {
             };
             let i = i as u32;
             if self.g.group_index.contains_key(name) {
-                bail!(span, "Group \"{name}\" defined multiple times");
+                let known = |n: &str| self.g.group_index.contains_key(n);
+                return Err(defined_again(&list[i as usize..], known, "Group"));
             }
             let raw = def.as_map();
             let mut e = Element::new(
@@ -1553,6 +1573,36 @@ mod tests {
         let mut d = crate::testing::doc(TEMPLATE);
         normalize(&mut d).expect("normalizes");
         d
+    }
+
+    #[test]
+    fn every_name_defined_again_is_reported() {
+        let mut d = crate::testing::doc(
+            "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    - a: {type: tosca.nodes.Root}
+    - b: {type: tosca.nodes.Root}
+    - a: {type: tosca.nodes.Root}
+    - c: {type: tosca.nodes.Root}
+    - b: {type: tosca.nodes.Root}
+    - a: {type: tosca.nodes.Root}
+",
+        );
+        normalize(&mut d).expect("normalizes");
+        let e = build(&d).expect_err("names repeat");
+        let found: Vec<(String, u32)> = e
+            .diagnostics()
+            .map(|d| (d.message.clone(), d.span.line))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("Node \"a\" defined multiple times".to_string(), 6),
+                ("Node \"b\" defined multiple times".to_string(), 8),
+                ("Node \"a\" defined multiple times".to_string(), 9),
+            ]
+        );
     }
 
     #[test]
