@@ -16,6 +16,15 @@
 //!
 //! The generators write text directly (no YAML tree), so generating a
 //! 100,000-seed template costs a few milliseconds.
+//!
+//! ```
+//! let g = v4t_bench::family1(2);
+//! assert!(g.template.starts_with("tosca_definitions_version: tosca_variability_1_0"));
+//! assert!(g.inputs.contains("mode"));
+//! ```
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 use std::fmt::Write;
 
@@ -162,13 +171,53 @@ pub fn family1(n: usize) -> Generated {
 pub fn family2(n: usize) -> Generated {
     let n = n.max(1);
     let platforms = n.div_ceil(4);
-    // Applications 4p, 4p+1 and 4p+2 may share platform p (if at least two
-    // of them exist, so that the platform is strictly the cheapest host).
-    let platform = |i: usize| i % 4 != 3 && 4 * (i / 4) + 1 < n;
     let clouds = n.div_ceil(16);
     let mut s = String::with_capacity(1_600 * n + 2_048);
-    s.push_str(
-        "tosca_definitions_version: tosca_variability_1_0_rc_3
+    s.push_str(FAMILY2_HEADER);
+    for i in 0..n {
+        write_application(&mut s, i, n);
+    }
+    for p in (0..platforms).filter(|p| may_share_platform(4 * p, n)) {
+        let c = p / 4;
+        let _ = write!(
+            s,
+            "        platform_{p}:
+            type: platform.service
+            requirements:
+                - host:
+                      node: eu_cloud_{c}
+                      conditions: {{logic_expression: in_eu}}
+                - host:
+                      node: us_cloud_{c}
+                      conditions: {{logic_expression: in_us}}
+"
+        );
+    }
+    for c in 0..clouds {
+        let _ = write!(
+            s,
+            "        eu_cloud_{c}:
+            type: cloud.provider
+        us_cloud_{c}:
+            type: cloud.provider
+"
+        );
+    }
+    Generated {
+        template: s,
+        inputs: "region: eu\ntls: true\nallow_paas: true\n".to_string(),
+    }
+}
+
+/// Whether application `i` of `n` may share platform `i / 4`: applications
+/// 4p, 4p+1 and 4p+2 may (if at least two of them exist, so that the
+/// platform is strictly the cheapest host).
+fn may_share_platform(i: usize, n: usize) -> bool {
+    i % 4 != 3 && 4 * (i / 4) + 1 < n
+}
+
+/// The types, technology rules, inputs and expressions of [`family2`].
+const FAMILY2_HEADER: &str = "tosca_definitions_version: tosca_variability_1_0_rc_3
 node_types:
     application:
         derived_from: tosca.nodes.Root
@@ -230,14 +279,15 @@ topology_template:
             in_eu: {equal: [{variability_input: region}, eu]}
             in_us: {equal: [{variability_input: region}, us]}
     node_templates:
-",
-    );
-    for i in 0..n {
-        let p = i / 4;
-        let c = i / 16;
-        let _ = write!(
-            s,
-            "        app_{i}:
+";
+
+/// Application `i` of [`family2`] (of `n`), its container runtime and its VM.
+fn write_application(s: &mut String, i: usize, n: usize) {
+    let p = i / 4;
+    let c = i / 16;
+    let _ = write!(
+        s,
+        "        app_{i}:
             type: application
             anchor: true
             properties:
@@ -262,18 +312,18 @@ topology_template:
                 - host: vm_{i}
                 - host: runtime_{i}
 "
-        );
-        if platform(i) {
-            let _ = writeln!(
-                s,
-                "                - host:
+    );
+    if may_share_platform(i, n) {
+        let _ = writeln!(
+            s,
+            "                - host:
                       node: platform_{p}
                       conditions: {{variability_input: allow_paas}}"
-            );
-        }
-        let _ = write!(
-            s,
-            "        runtime_{i}:
+        );
+    }
+    let _ = write!(
+        s,
+        "        runtime_{i}:
             type: container.runtime
             properties:
                 - version: '27.1'
@@ -296,38 +346,7 @@ topology_template:
                       node: us_cloud_{c}
                       conditions: {{logic_expression: in_us}}
 "
-        );
-    }
-    for p in (0..platforms).filter(|p| platform(4 * p)) {
-        let c = p / 4;
-        let _ = write!(
-            s,
-            "        platform_{p}:
-            type: platform.service
-            requirements:
-                - host:
-                      node: eu_cloud_{c}
-                      conditions: {{logic_expression: in_eu}}
-                - host:
-                      node: us_cloud_{c}
-                      conditions: {{logic_expression: in_us}}
-"
-        );
-    }
-    for c in 0..clouds {
-        let _ = write!(
-            s,
-            "        eu_cloud_{c}:
-            type: cloud.provider
-        us_cloud_{c}:
-            type: cloud.provider
-"
-        );
-    }
-    Generated {
-        template: s,
-        inputs: "region: eu\ntls: true\nallow_paas: true\n".to_string(),
-    }
+    );
 }
 
 /// A TOSCA 2.0 file for `v4t validate` benchmarks: a few shared types

@@ -11,7 +11,7 @@
 //! together are bounded, and every entry's size and CRC are checked, which
 //! defuses zip bombs. Inside the archive the files beside the template are
 //! confined to the template's directory, as on disk
-//! ([`crate::fs_loader::confine`]).
+//! ([`crate::files::confine`]).
 //!
 //! The template is the file named by `Entry-Definitions` in
 //! `TOSCA-Metadata/TOSCA.meta`, or else the single YAML file at the root.
@@ -24,7 +24,7 @@ use std::sync::Arc;
 use rawzip::{CompressionMethod, DataDescriptorOutput, ZipArchive, ZipArchiveWriter};
 use v4t::Loader;
 
-use crate::fs_loader::confine;
+use crate::files::confine;
 
 /// The most entries an archive may have.
 pub const MAX_ENTRIES: usize = 65_536;

@@ -8,7 +8,7 @@
 //! `__full_name_<attribute>` overrides. Only the small subset of XML these
 //! files use is read: elements, attributes and the five predefined entities.
 
-use crate::inputs::loose_parse;
+use crate::loose::loose_parse;
 use v4t_yaml::{Map, Node};
 
 /// One XML start tag: its name, attributes and whether it closes itself.

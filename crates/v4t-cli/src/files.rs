@@ -12,7 +12,35 @@
 use std::fs;
 use std::hash::{BuildHasher, Hasher};
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
+
+/// Checks the relative `path` lexically and returns it as a relative path
+/// below the template directory (shown as `dir` in the message): absolute
+/// paths and `..` leaving the directory are refused. Shared by the file
+/// system and the archive loader.
+pub fn confine(path: &str, dir: &str) -> Result<PathBuf, String> {
+    let escape = || {
+        format!("Refusing to read \"{path}\": it is outside of the template directory \"{dir}\"")
+    };
+    // Also refuse Windows-style absolute paths written with `/` on Unix.
+    if path.starts_with('\\') || path.get(1..2) == Some(":") {
+        return Err(escape());
+    }
+    let mut rel = PathBuf::new();
+    for component in Path::new(path).components() {
+        match component {
+            Component::Normal(c) => rel.push(c),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !rel.pop() {
+                    return Err(escape());
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => return Err(escape()),
+        }
+    }
+    Ok(rel)
+}
 
 /// The largest template, inputs file or archive that is read (256 MiB).
 /// Larger inputs are refused with a clear error instead of exhausting memory.

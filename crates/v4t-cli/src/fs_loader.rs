@@ -13,43 +13,15 @@
 
 use std::collections::VecDeque;
 use std::fs;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use v4t::Loader;
 
 use crate::csar::ArchiveLoader;
-use crate::files::{read_bytes, too_large, MAX_INPUT_BYTES};
+use crate::files::{confine, read_bytes, too_large, MAX_INPUT_BYTES};
 
 /// The most bytes read from all files beside one template together.
 pub const MAX_BESIDE_BYTES: u64 = MAX_INPUT_BYTES;
-
-/// Checks the relative `path` lexically and returns it as a relative path
-/// below the template directory (shown as `dir` in the message): absolute
-/// paths and `..` leaving the directory are refused. Shared by the file
-/// system and the archive loader.
-pub fn confine(path: &str, dir: &str) -> Result<PathBuf, String> {
-    let escape = || {
-        format!("Refusing to read \"{path}\": it is outside of the template directory \"{dir}\"")
-    };
-    // Also refuse Windows-style absolute paths written with `/` on Unix.
-    if path.starts_with('\\') || path.get(1..2) == Some(":") {
-        return Err(escape());
-    }
-    let mut rel = PathBuf::new();
-    for component in Path::new(path).components() {
-        match component {
-            Component::Normal(c) => rel.push(c),
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !rel.pop() {
-                    return Err(escape());
-                }
-            }
-            Component::RootDir | Component::Prefix(_) => return Err(escape()),
-        }
-    }
-    Ok(rel)
-}
 
 /// Reads files relative to (and confined to) one directory.
 #[derive(Debug)]

@@ -5,8 +5,9 @@
 //! Kept separate from the commands because `v4t resolve` and `v4t test` build
 //! their inputs the same way.
 
+use crate::loose::{loose_parse, unspanned};
 use v4t::{deep_merge, Code, Error, Sources};
-use v4t_yaml::{Map, Node, SourceId, Span, Value};
+use v4t_yaml::{Map, Node, SourceId, Value};
 
 /// Prefix of the environment variables that carry variability inputs.
 pub const ENV_PREFIX: &str = "OPENTOSCA_VINTNER_VARIABILITY_INPUT_";
@@ -37,21 +38,6 @@ pub fn inputs_from_vars(vars: impl IntoIterator<Item = (String, String)>) -> Map
         map.insert(name, loose_parse(&value));
     }
     map
-}
-
-/// JavaScript's "loose parse": the JSON value if `text` is JSON, otherwise
-/// the raw string.
-pub fn loose_parse(text: &str) -> Node {
-    if looks_like_json(text.trim()) {
-        if let Ok(node) = v4t_yaml::parse(text, SourceId(u32::MAX)) {
-            // JSON has no dates; anything else the YAML reader produced from
-            // JSON-looking text is what JSON.parse would produce.
-            if !matches!(node.value, Value::Timestamp(_)) {
-                return unspanned(node);
-            }
-        }
-    }
-    Node::string(text)
 }
 
 /// The value of `--input NAME=VALUE`: a YAML scalar (`80` is a number,
@@ -109,71 +95,10 @@ pub fn inputs_from_file(sources: &Sources, env: &Map, id: SourceId) -> Result<No
     Ok(inputs)
 }
 
-/// Whether `text` (trimmed) could be a JSON document.
-fn looks_like_json(text: &str) -> bool {
-    match text.chars().next() {
-        Some('{' | '[' | '"') => true,
-        Some('-' | '0'..='9') => is_json_number(text),
-        _ => matches!(text, "true" | "false" | "null"),
-    }
-}
-
-/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
-fn is_json_number(text: &str) -> bool {
-    let b = text.as_bytes();
-    let mut i = 0;
-    let digits = |i: &mut usize| {
-        let start = *i;
-        while *i < b.len() && b[*i].is_ascii_digit() {
-            *i += 1;
-        }
-        *i - start
-    };
-    if b.first() == Some(&b'-') {
-        i += 1;
-    }
-    match b.get(i) {
-        Some(b'0') => i += 1,
-        Some(b'1'..=b'9') => {
-            digits(&mut i);
-        }
-        _ => return false,
-    }
-    if b.get(i) == Some(&b'.') {
-        i += 1;
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    }
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(b.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    }
-    i == b.len()
-}
-
-/// Removes the spans of a node parsed from text that is not a source file.
-fn unspanned(mut node: Node) -> Node {
-    fn walk(node: &mut Node) {
-        node.span = Span::NONE;
-        match &mut node.value {
-            Value::Seq(items) => items.iter_mut().for_each(walk),
-            Value::Map(map) => map.iter_mut().for_each(|(_, v)| walk(v)),
-            _ => {}
-        }
-    }
-    walk(&mut node);
-    node
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::loose::is_json_number;
     use v4t_yaml::deep_equal;
 
     #[test]

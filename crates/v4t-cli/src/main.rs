@@ -14,6 +14,7 @@ mod files;
 mod fs_loader;
 mod graph_cmd;
 mod inputs;
+mod loose;
 mod resolve_cmd;
 mod signals;
 mod test_runner;

@@ -167,7 +167,7 @@ pub fn read_inputs(
         match inputs_from_file(sources, &env_inputs(), id) {
             Ok(map) => inputs = Some(map),
             Err(e) => {
-                reporter.report(sources, &e);
+                reporter.report_error(sources, &e);
                 return Err(EXIT_FAILURE);
             }
         }
@@ -272,7 +272,7 @@ fn print_warnings(
     reporter: &Reporter,
     sources: &Sources,
     loader: &AnyLoader,
-    warnings: &[v4t::lint::Warning],
+    warnings: &[v4t::Diagnostic],
 ) {
     for w in loader.warnings() {
         reporter.report(sources, &Diagnostic::warning(Code::SkippedFile, w.as_str()));
@@ -454,7 +454,7 @@ pub fn finish<T>(
     match outcome {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(e)) => {
-            reporter.report(sources, &e);
+            reporter.report_error(sources, &e);
             Err(EXIT_FAILURE)
         }
         Err(panic) => {
@@ -514,7 +514,7 @@ pub fn presets(given: &[String]) -> Vec<String> {
 
 /// Presets from the environment variable's text.
 fn presets_from_env(text: &str) -> Vec<String> {
-    let value = crate::inputs::loose_parse(text);
+    let value = crate::loose::loose_parse(text);
     match (value.as_seq(), value.as_str()) {
         (Some(items), _) => items
             .iter()

@@ -90,7 +90,7 @@ fn resolve_warned(
     name: &str,
     text: &str,
     presets: &[String],
-) -> (Result<v4t::Resolved, v4t::Error>, Vec<v4t::lint::Warning>) {
+) -> (Result<v4t::Resolved, v4t::Error>, Vec<v4t::Diagnostic>) {
     let options = ResolveOptions {
         presets: presets.to_vec(),
         ..ResolveOptions::default()

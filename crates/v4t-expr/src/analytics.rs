@@ -10,8 +10,8 @@ use v4t_yaml::{Node, Span, Value};
 
 use crate::compat;
 use crate::error::{EvalError, Result};
-use crate::evaluate::{item_span, json_raw, list, not_a};
 use crate::js::{math_round, to_fixed_2};
+use crate::operands::{item_span, json_raw, list, not_a};
 
 /// The largest polynomial order computed; the reference has no limit, but an
 /// absurd order would only burn time and memory.

@@ -7,11 +7,12 @@
 //! local time, which is UTC on the machines the reference's tests run on) or
 //! else JavaScript's `Date` parser. We model local time as UTC.
 
+use v4t_yaml::timestamp::Cursor;
 use v4t_yaml::{Node, Span, Value};
 
 use crate::compat;
 use crate::error::{EvalError, Result};
-use crate::evaluate::{item_span, json_raw, list, not_a};
+use crate::operands::{item_span, json_raw, list, not_a};
 
 /// JavaScript's largest time value (`TimeClip`).
 const MAX_TIME: f64 = 8.64e15;
@@ -294,14 +295,13 @@ fn match_from(
 /// a time without offset is local time. `±YYYYYY` years and a space instead of
 /// `T` are accepted as V8 does. Other formats are invalid here.
 fn parse_js_date(s: &str) -> f64 {
-    let mut p = Cursor {
-        s: s.as_bytes(),
-        pos: 0,
-    };
+    let mut p = Cursor::new(s);
+    // Every field of an ISO date fits an f64 exactly.
+    let digits = |p: &mut Cursor<'_>, n: usize| p.digits(n, n).map(|v| v as f64);
     let year = match p.peek() {
         Some(sign @ (b'+' | b'-')) => {
             p.pos += 1;
-            let Some(y) = p.digits(6, 6) else {
+            let Some(y) = digits(&mut p, 6) else {
                 return f64::NAN;
             };
             if sign == b'-' {
@@ -313,7 +313,7 @@ fn parse_js_date(s: &str) -> f64 {
                 y
             }
         }
-        _ => match p.digits(4, 4) {
+        _ => match digits(&mut p, 4) {
             Some(y) => y,
             None => return f64::NAN,
         },
@@ -321,12 +321,12 @@ fn parse_js_date(s: &str) -> f64 {
     let mut month = 1.0;
     let mut day = 1.0;
     if p.eat(b'-') {
-        let Some(m) = p.digits(2, 2) else {
+        let Some(m) = digits(&mut p, 2) else {
             return f64::NAN;
         };
         month = m;
         if p.eat(b'-') {
-            let Some(d) = p.digits(2, 2) else {
+            let Some(d) = digits(&mut p, 2) else {
                 return f64::NAN;
             };
             day = d;
@@ -337,13 +337,13 @@ fn parse_js_date(s: &str) -> f64 {
     }
     let (mut h, mut min, mut sec, mut ms) = (0.0, 0.0, 0.0, 0.0);
     if p.eat(b'T') || p.eat(b't') || p.eat(b' ') {
-        let (Some(hh), true, Some(mm)) = (p.digits(2, 2), p.eat(b':'), p.digits(2, 2)) else {
+        let (Some(hh), true, Some(mm)) = (digits(&mut p, 2), p.eat(b':'), digits(&mut p, 2)) else {
             return f64::NAN;
         };
         h = hh;
         min = mm;
         if p.eat(b':') {
-            let Some(ss) = p.digits(2, 2) else {
+            let Some(ss) = digits(&mut p, 2) else {
                 return f64::NAN;
             };
             sec = ss;
@@ -370,11 +370,11 @@ fn parse_js_date(s: &str) -> f64 {
         }
         Some(sign @ (b'+' | b'-')) => {
             p.pos += 1;
-            let Some(oh) = p.digits(2, 2) else {
+            let Some(oh) = digits(&mut p, 2) else {
                 return f64::NAN;
             };
             p.eat(b':');
-            let Some(om) = p.digits(2, 2) else {
+            let Some(om) = digits(&mut p, 2) else {
                 return f64::NAN;
             };
             if oh > 23.0 || om > 59.0 {
@@ -395,41 +395,6 @@ fn parse_js_date(s: &str) -> f64 {
 fn make_date_utc(year: f64, month0: f64, day: f64, h: f64, min: f64, s: f64, ms: f64) -> f64 {
     let days = compat::days_from_civil(year as i64, month0 as u32 + 1, 1) as f64 + day - 1.0;
     days * 86_400_000.0 + h * 3_600_000.0 + min * 60_000.0 + s * 1000.0 + ms
-}
-
-struct Cursor<'s> {
-    s: &'s [u8],
-    pos: usize,
-}
-
-impl Cursor<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.s.get(self.pos).copied()
-    }
-
-    fn eat(&mut self, b: u8) -> bool {
-        if self.peek() == Some(b) {
-            self.pos += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    /// Between `min` and `max` ASCII digits, as a number.
-    fn digits(&mut self, min: usize, max: usize) -> Option<f64> {
-        let start = self.pos;
-        while self.pos - start < max && self.peek().is_some_and(|b| b.is_ascii_digit()) {
-            self.pos += 1;
-        }
-        if self.pos - start < min {
-            self.pos = start;
-            return None;
-        }
-        let text = std::str::from_utf8(self.s.get(start..self.pos)?).ok()?;
-        // Long fractions only need their first digits; avoid parse overflow issues.
-        text.get(..text.len().min(20))?.parse::<f64>().ok()
-    }
 }
 
 #[cfg(test)]

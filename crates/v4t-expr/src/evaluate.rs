@@ -14,6 +14,7 @@ use v4t_yaml::{Map, Node, Span, Value};
 use crate::compat;
 use crate::error::{EvalError, Result};
 use crate::js;
+use crate::operands::{item_span, json_eval, json_raw, list, locate, not_a, raw_string};
 
 /// The deepest nesting of value expressions that is evaluated; deeper
 /// expressions fail with a clear error instead of exhausting the stack.
@@ -734,56 +735,6 @@ pub(crate) fn defined(v: &Value) -> Option<&Value> {
         Value::Null => None,
         v => Some(v),
     }
-}
-
-/// The operator's argument as a list (`assert.isArray`).
-pub(crate) fn list(arg: &Node, span: Span) -> Result<&[Node]> {
-    match &arg.value {
-        Value::Seq(items) => Ok(items),
-        other => Err(not_a(compat::to_json(other), "not an array", span)),
-    }
-}
-
-/// The operator's argument as a string (`assert.isString`).
-fn raw_string(arg: &Node, span: Span) -> Result<&str> {
-    match &arg.value {
-        Value::String(s) => Ok(s),
-        other => Err(not_a(compat::to_json(other), "not a string", span)),
-    }
-}
-
-/// `Element "<json>" is <what>`.
-pub(crate) fn not_a(json: String, what: &str, span: Span) -> EvalError {
-    EvalError::new(format!("Element \"{json}\" is {what}"), span)
-}
-
-/// `JSON.stringify` of a raw argument; a missing one is `undefined`.
-pub(crate) fn json_raw(node: Option<&Node>) -> String {
-    match node {
-        Some(node) => compat::to_json(&node.value),
-        None => "undefined".to_string(),
-    }
-}
-
-/// `JSON.stringify` of an evaluated value, whose `Null` means `undefined`.
-pub(crate) fn json_eval(v: &Value) -> String {
-    match v {
-        Value::Null => "undefined".to_string(),
-        v => compat::to_json(v),
-    }
-}
-
-/// The span of an argument, or of its operator if the argument is missing or synthesized.
-pub(crate) fn item_span(item: Option<&Node>, parent: Span) -> Span {
-    item.map_or(parent, |n| n.span.or(parent))
-}
-
-/// Fills in a location for errors raised on synthesized nodes.
-pub(crate) fn locate(mut e: EvalError, span: Span) -> EvalError {
-    if !e.span.is_known() {
-        e.span = span;
-    }
-    e
 }
 
 fn unknown(expr: &Node) -> EvalError {

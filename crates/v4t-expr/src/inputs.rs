@@ -9,7 +9,8 @@
 use v4t_yaml::{Key, Node, Span, Value};
 
 use crate::error::{EvalError, Result};
-use crate::evaluate::{locate, Evaluator};
+use crate::evaluate::Evaluator;
+use crate::operands::locate;
 
 impl Evaluator<'_> {
     /// §2.5 steps 1-5 then re-evaluation of the result as a value expression.

@@ -40,6 +40,21 @@
 //!
 //! All literals passed to a [`Solver`] must come from that same solver; a
 //! literal from another solver whose variable does not exist here may panic.
+//!
+//! ```
+//! use v4t_sat::Solver;
+//!
+//! let mut s = Solver::new();
+//! let (db, cache) = (s.new_var(), s.new_var());
+//! let both = s.and(&[db, cache]);
+//! s.add_clause(&[!cache, db]); // the cache needs the database
+//! assert!(s.solve(&[cache]));
+//! assert!(s.value(db));
+//! assert!(!s.solve(&[cache, !db]));
+//! // Fewest present: neither.
+//! assert_eq!(s.minimize(&[(db, 1), (cache, 1)]), Some(0));
+//! assert!(!s.value(both));
+//! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 

@@ -124,29 +124,12 @@ impl Solver {
         };
         let is_fixed = |l: Lit| fixed_var(l.var_index()).map(|b| b != l.is_negated());
 
-        // Connected components of the clauses that are not yet satisfied.
-        let mut roots = UnionFind::new(n);
-        let mut active = vec![false; n];
-        let mut start = 0;
-        for &end in &self.clause_ends {
-            let clause = &self.clause_lits[start..end];
-            start = end;
-            if clause.iter().any(|&l| is_fixed(l) == Some(true)) {
-                continue;
-            }
-            let mut free = clause.iter().filter(|&&l| is_fixed(l).is_none());
-            let Some(first) = free.next() else {
-                // A falsified clause: propagation would have found it, but be safe.
-                split.unsat = true;
-                split.locs.resize(n, Loc::Fixed(false));
-                return split;
-            };
-            active[first.var_index() as usize] = true;
-            for l in free {
-                active[l.var_index() as usize] = true;
-                roots.union(first.var_index(), l.var_index());
-            }
-        }
+        let Some((mut roots, active)) = self.components(&is_fixed) else {
+            // A falsified clause: propagation would have found it, but be safe.
+            split.unsat = true;
+            split.locs.resize(n, Loc::Fixed(false));
+            return split;
+        };
 
         // Parts in order of their smallest variable; unconstrained variables share one.
         let mut part_of_root = vec![NONE; n];
@@ -211,6 +194,36 @@ impl Solver {
             }
         }
         split
+    }
+}
+
+impl Solver {
+    /// The connected components of the clauses not yet satisfied under
+    /// `is_fixed`, and which variables occur in them; `None` if a clause is
+    /// falsified.
+    fn components(
+        &self,
+        is_fixed: &impl Fn(Lit) -> Option<bool>,
+    ) -> Option<(UnionFind, Vec<bool>)> {
+        let n = self.num_vars() as usize;
+        let mut roots = UnionFind::new(n);
+        let mut active = vec![false; n];
+        let mut start = 0;
+        for &end in &self.clause_ends {
+            let clause = &self.clause_lits[start..end];
+            start = end;
+            if clause.iter().any(|&l| is_fixed(l) == Some(true)) {
+                continue;
+            }
+            let mut free = clause.iter().filter(|&&l| is_fixed(l).is_none());
+            let first = free.next()?;
+            active[first.var_index() as usize] = true;
+            for l in free {
+                active[l.var_index() as usize] = true;
+                roots.union(first.var_index(), l.var_index());
+            }
+        }
+        Some((roots, active))
     }
 }
 

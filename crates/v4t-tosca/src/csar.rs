@@ -7,9 +7,13 @@ use v4t_source::Loader;
 /// The keynames of block 0 of a `TOSCA.meta` file (§17.2.1).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Meta {
+    /// `CSAR-Version`.
     pub csar_version: Option<String>,
+    /// `Created-By`.
     pub created_by: Option<String>,
+    /// `Entry-Definitions`: the entry file's path in the archive.
     pub entry_definitions: Option<String>,
+    /// `Other-Definitions`: further files, space-separated in the meta file.
     pub other_definitions: Vec<String>,
 }
 

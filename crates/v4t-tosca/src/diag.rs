@@ -20,7 +20,9 @@ pub fn section_note(section: &str) -> String {
 /// One step of an element path.
 #[derive(Clone, Copy, Debug)]
 pub enum Seg<'a> {
+    /// A mapping key.
     Key(&'a str),
+    /// A sequence index.
     Index(usize),
 }
 
@@ -31,22 +33,27 @@ pub struct ElementPath<'a> {
 }
 
 impl<'a> ElementPath<'a> {
+    /// Enters the value of mapping key `key`.
     pub fn push(&mut self, key: &'a str) {
         self.segs.push(Seg::Key(key));
     }
 
+    /// Enters sequence item `i`.
     pub fn push_index(&mut self, i: usize) {
         self.segs.push(Seg::Index(i));
     }
 
+    /// Leaves the innermost segment.
     pub fn pop(&mut self) {
         self.segs.pop();
     }
 
+    /// The number of segments (a depth [`ElementPath::truncate`] restores).
     pub fn len(&self) -> usize {
         self.segs.len()
     }
 
+    /// Whether the path is the document root.
     pub fn is_empty(&self) -> bool {
         self.segs.is_empty()
     }
@@ -93,10 +100,12 @@ pub struct Diagnostics {
 }
 
 impl Diagnostics {
+    /// No diagnostics yet.
     pub fn new() -> Diagnostics {
         Diagnostics::default()
     }
 
+    /// Adds a diagnostic.
     pub fn push(&mut self, d: Diagnostic) {
         self.list.push(d);
     }
@@ -121,6 +130,7 @@ impl Diagnostics {
         self.push(d);
     }
 
+    /// An error finding (see [`Diagnostics::report`]).
     pub fn error(
         &mut self,
         code: Code,
@@ -132,6 +142,7 @@ impl Diagnostics {
         self.report(Severity::Error, code, section, span, path, message);
     }
 
+    /// A warning finding (see [`Diagnostics::report`]).
     pub fn warning(
         &mut self,
         code: Code,
@@ -143,14 +154,17 @@ impl Diagnostics {
         self.report(Severity::Warning, code, section, span, path, message);
     }
 
+    /// Whether any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
         self.list.iter().any(Diagnostic::is_error)
     }
 
+    /// How many diagnostics there are.
     pub fn len(&self) -> usize {
         self.list.len()
     }
 
+    /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
@@ -160,10 +174,12 @@ impl Diagnostics {
         self.list.truncate(len);
     }
 
+    /// The diagnostics in the order they were found.
     pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
         self.list.iter()
     }
 
+    /// Appends the diagnostics of `other`.
     pub fn extend(&mut self, other: Diagnostics) {
         self.list.extend(other.list);
     }

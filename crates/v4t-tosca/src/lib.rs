@@ -2,7 +2,7 @@
 //! file with everything it imports, builds its type system and validates it
 //! against the specification. It knows nothing about variability.
 //!
-//! Pipeline: [`load`] (files, imports, profiles, namespaces) →
+//! Pipeline: [`load()`] (files, imports, profiles, namespaces) →
 //! [`TypeSystem::build`] (types by identity, derivation) → [`validate`]
 //! (grammar, definitions, data, functions, templates).
 //!
@@ -49,6 +49,9 @@
 //! hostile input (import cycles, self-derived types, deep chains, deeply
 //! nested values and calls) ends with a diagnostic, never a hang or a
 //! stack overflow.
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod check;
 pub mod csar;

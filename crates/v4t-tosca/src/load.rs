@@ -24,10 +24,12 @@ use crate::value::as_str;
 /// Files held in memory, as a [`Loader`] (tests, fuzzing, unpacked archives).
 #[derive(Clone, Debug, Default)]
 pub struct MemoryFiles {
+    /// Repository path (`/`-separated) -> file text.
     pub files: BTreeMap<String, String>,
 }
 
 impl MemoryFiles {
+    /// No files.
     pub fn new() -> MemoryFiles {
         MemoryFiles::default()
     }
@@ -58,6 +60,7 @@ impl Loader for MemoryFiles {
 pub struct DocId(pub u32);
 
 impl DocId {
+    /// The position in [`Loaded::docs`].
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -79,6 +82,7 @@ pub struct Document {
     pub path: String,
     /// The text's id in the [`Sources`] the load was given.
     pub source: SourceId,
+    /// The parsed YAML tree.
     pub root: Node,
     /// `None` if the version key is missing or unknown (already reported).
     pub grammar: Option<Grammar>,
@@ -94,7 +98,9 @@ pub struct Document {
 /// An import edge (explicit, or the implicit TOSCA 1.3 normative types).
 #[derive(Clone, Debug)]
 pub struct Import {
+    /// The importing document.
     pub from: DocId,
+    /// The imported document.
     pub target: DocId,
     /// The namespace the target's definitions go into (`None`: the root).
     pub namespace: Option<String>,
@@ -105,16 +111,20 @@ pub struct Import {
 /// The result of loading: documents, import edges, problems.
 #[derive(Debug, Default)]
 pub struct Loaded {
+    /// The documents, the entry file first.
     pub docs: Vec<Document>,
+    /// The import edges of all documents.
     pub imports: Vec<Import>,
     /// For each document, the indices into `imports` of its edges, in order.
     pub edges: Vec<Vec<usize>>,
+    /// What went wrong while loading.
     pub diagnostics: Diagnostics,
     /// The document of each source.
     by_source: HashMap<SourceId, DocId>,
 }
 
 impl Loaded {
+    /// The document `id`.
     pub fn doc(&self, id: DocId) -> &Document {
         &self.docs[id.index()]
     }
@@ -124,6 +134,7 @@ impl Loaded {
         self.by_source.get(&source).copied()
     }
 
+    /// The ids of all documents, in load order.
     pub fn doc_ids(&self) -> impl Iterator<Item = DocId> {
         (0..self.docs.len() as u32).map(DocId)
     }

@@ -32,17 +32,26 @@ use crate::value::as_str;
 /// The eight kinds of types (§6.4.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
+    /// `artifact_types`.
     Artifact,
+    /// `data_types`.
     Data,
+    /// `capability_types`.
     Capability,
+    /// `interface_types`.
     Interface,
+    /// `relationship_types`.
     Relationship,
+    /// `node_types`.
     Node,
+    /// `group_types`.
     Group,
+    /// `policy_types`.
     Policy,
 }
 
 impl Kind {
+    /// Every kind.
     pub const ALL: [Kind; 8] = [
         Kind::Artifact,
         Kind::Data,
@@ -114,17 +123,27 @@ impl Kind {
 /// The built-in data types (§9.1; TOSCA 1.3 §3.3 for the 1.3 ones).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Builtin {
+    /// `string`.
     String,
+    /// `integer`: a YAML integer, never `1.0`.
     Integer,
+    /// `float`.
     Float,
+    /// `boolean`: `true` or `false` only.
     Boolean,
+    /// `bytes` (2.0): base64 text.
     Bytes,
+    /// `nil` (2.0).
     Nil,
+    /// `timestamp`.
     Timestamp,
+    /// `version`: `major.minor[.fix[.qualifier[-build]]]`.
     Version,
     /// The abstract scalar type (2.0), parent of every scalar type.
     Scalar,
+    /// `list` (with `entry_schema`).
     List,
+    /// `map` (with `key_schema` and `entry_schema`).
     Map,
     /// TOSCA 1.3 `range`: `[min, max]` of integers (max may be `UNBOUNDED`).
     Range,
@@ -135,9 +154,13 @@ pub enum Builtin {
 /// The four built-in scalar-unit types of TOSCA 1.3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScalarUnit13 {
+    /// `scalar-unit.size`.
     Size,
+    /// `scalar-unit.time`.
     Time,
+    /// `scalar-unit.frequency`.
     Frequency,
+    /// `scalar-unit.bitrate`.
     Bitrate,
 }
 
@@ -183,6 +206,7 @@ const BUILTINS_13: &[(&str, Builtin)] = &[
 pub struct TypeId(pub u32);
 
 impl TypeId {
+    /// The position in [`TypeSystem::types`].
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -191,6 +215,7 @@ impl TypeId {
 /// One type.
 #[derive(Clone, Debug)]
 pub struct TypeDef<'a> {
+    /// The kind of type.
     pub kind: Kind,
     /// The local name, as defined.
     pub name: &'a str,
@@ -200,21 +225,27 @@ pub struct TypeDef<'a> {
     pub def: Option<&'a Node>,
     /// Where the type's name is written.
     pub span: Span,
+    /// The type it derives from (`None` at a root).
     pub parent: Option<TypeId>,
+    /// Which built-in data type it is or refines, if any.
     pub builtin: Option<Builtin>,
 }
 
 /// Where a definition may live: one of the type kinds, or functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Space {
+    /// The types of one kind.
     Type(Kind),
+    /// Function definitions (2.0 `functions`).
     Function,
+    /// Repository definitions.
     Repository,
 }
 
 /// Why a name does not resolve.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LookupError {
+    /// No definition is visible under this name.
     NotFound,
     /// Several different definitions are visible under this name (their
     /// defining documents' paths).
@@ -232,17 +263,25 @@ type Lookup = Result<Entry, LookupError>;
 /// A named non-type definition (function or repository).
 #[derive(Clone, Debug)]
 pub struct NamedDef<'a> {
+    /// The name, as defined.
     pub name: &'a str,
+    /// The defining document.
     pub doc: DocId,
+    /// The definition.
     pub def: &'a Node,
+    /// Where the name is written.
     pub span: Span,
 }
 
 /// All types of a load, with name resolution.
 pub struct TypeSystem<'a> {
+    /// The documents the types come from.
     pub loaded: &'a Loaded,
+    /// Every type, built-in data types first.
     pub types: Vec<TypeDef<'a>>,
+    /// Every function definition.
     pub functions: Vec<NamedDef<'a>>,
+    /// Every repository definition.
     pub repositories: Vec<NamedDef<'a>>,
     local: HashMap<(DocId, Space, &'a str), Entry>,
     builtins_20: HashMap<&'static str, TypeId>,
@@ -447,6 +486,7 @@ impl<'a> TypeSystem<'a> {
         }
     }
 
+    /// The type `id`.
     pub fn get(&self, id: TypeId) -> &TypeDef<'a> {
         &self.types[id.index()]
     }

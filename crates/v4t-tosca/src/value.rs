@@ -9,15 +9,22 @@ use v4t_yaml::{Map, Node, Tag, Value};
 /// The kind of a YAML value as TOSCA sees it.
 #[derive(Clone, Copy, Debug)]
 pub enum Scalar<'a> {
+    /// A YAML null.
     Null,
+    /// A boolean.
     Bool(bool),
+    /// An integer (not `1.0`).
     Int(i64),
+    /// A float (also `1.0` and `.inf`).
     Float(f64),
+    /// A string.
     Str(&'a str),
     /// A YAML `!!timestamp` (an unquoted date): TOSCA 2.0 rejects it, TOSCA
     /// 1.3 accepts it where a timestamp is expected.
     Timestamp,
+    /// A sequence.
     Seq(&'a [Node]),
+    /// A mapping.
     Map(&'a Map),
 }
 

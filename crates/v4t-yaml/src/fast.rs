@@ -19,7 +19,7 @@
 //! The reader is recursive but bounded: it gives up beyond [`FAST_MAX_DEPTH`]
 //! nested collections (the saphyr path then applies the real limits).
 
-use crate::parse::{is_null, key_string, resolve_bool, resolve_plain_form, Schema};
+use crate::scalar::{is_null, key_string, resolve_bool, resolve_plain_form, Schema};
 use crate::value::{Form, Key, Map, Node, SourceId, Span, Value, INDEX_THRESHOLD};
 
 /// Nesting depth beyond which the fast path gives up.

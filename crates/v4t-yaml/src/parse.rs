@@ -11,14 +11,19 @@
 //! expansion beyond [`MAX_ALIAS_NODES`] nodes are errors, so no input can
 //! overflow the stack or make memory explode (billion laughs).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+
+use crate::hash::{SeededMap, SeededSet};
 use std::fmt;
 
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Tag};
 
 use crate::lenient::Indented;
-use crate::number::format_js;
-use crate::timestamp::{civil_from_days, parse_yaml_timestamp, weekday};
+use crate::scalar::{
+    core_float, core_int, is_null, key_string, resolve_bool, resolve_float, resolve_int,
+};
+pub use crate::scalar::{resolve_plain, resolve_plain_form, Schema};
+use crate::timestamp::parse_yaml_timestamp;
 use crate::value::{Form, Key, Map, Node, SourceId, Span, Tag as ScalarTag, Value};
 
 /// Maximum number of nested collections.
@@ -29,27 +34,12 @@ pub const MAX_ALIAS_NODES: usize = 1_000_000;
 
 const CORE: &str = "tag:yaml.org,2002:";
 
-/// How plain scalars and explicit scalar tags are resolved.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Schema {
-    /// js-yaml 4's default schema, what the reference implementation reads:
-    /// the YAML 1.2 core schema extended with `_` digit separators, `0b`
-    /// integers, implicit timestamps (as [`Value::Timestamp`]) and `!!binary`
-    /// refused. Variability4TOSCA on TOSCA 1.3 uses it.
-    #[default]
-    JsYaml,
-    /// The YAML 1.2 core schema exactly (TOSCA 2.0): null, booleans,
-    /// integers (`[-+]?[0-9]+`, `0o`, `0x`) and floats; everything else,
-    /// timestamps included, is the string written. Explicit `!!timestamp`
-    /// and `!!binary` scalars are kept as their text with [`Form::Tagged`],
-    /// for the validator to reject or interpret. Merge keys (`<<`) still merge.
-    Core,
-}
-
 /// A YAML syntax or semantic error with the location it refers to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
+    /// What is wrong, as js-yaml words it where the reference reports it.
     pub message: String,
+    /// Where.
     pub span: Span,
 }
 
@@ -413,7 +403,7 @@ enum FrameKind {
         /// Key name to entry index.
         index: KeyIndex,
         /// Keys that came from merges and may be overridden by explicit keys.
-        overridable: HashSet<String>,
+        overridable: SeededSet<String>,
         pending: Option<(Key, bool)>,
         tag: CollectionTag,
     },
@@ -724,7 +714,7 @@ impl Builder<'_> {
                     kind: FrameKind::Map {
                         entries: Vec::new(),
                         index: KeyIndex::default(),
-                        overridable: HashSet::new(),
+                        overridable: SeededSet::default(),
                         pending: None,
                         tag,
                     },
@@ -846,7 +836,7 @@ fn is_block_header_rest(rest: &str) -> bool {
 /// maps, a hash index once the map grows (keeps large maps linear-time).
 #[derive(Default)]
 struct KeyIndex {
-    map: Option<HashMap<String, usize>>,
+    map: Option<SeededMap<String, usize>>,
 }
 
 impl KeyIndex {
@@ -863,7 +853,7 @@ impl KeyIndex {
         if let Some(map) = &mut self.map {
             map.insert(key.name.to_string(), entries.len());
         } else if entries.len() + 1 >= Self::THRESHOLD {
-            let mut map: HashMap<String, usize> = entries
+            let mut map: SeededMap<String, usize> = entries
                 .iter()
                 .enumerate()
                 .map(|(i, (k, _))| (k.name.to_string(), i))
@@ -880,7 +870,7 @@ impl KeyIndex {
 fn merge_into(
     entries: &mut Vec<(Key, Node)>,
     index: &mut KeyIndex,
-    overridable: &mut HashSet<String>,
+    overridable: &mut SeededSet<String>,
     source: Node,
     key_span: Span,
 ) -> Result<(), ParseError> {
@@ -921,7 +911,7 @@ fn finish(frame: Frame) -> Result<(Built, Option<usize>), ParseError> {
     let value = match frame.kind {
         FrameKind::Seq { items, tag } => match tag {
             CollectionTag::Omap => {
-                let mut seen = HashSet::new();
+                let mut seen = SeededSet::default();
                 for item in &items {
                     let ok = match item.as_map() {
                         Some(m) if m.len() == 1 => {
@@ -1003,18 +993,6 @@ fn tag_kind_error(tag: &str, kind: &str, span: Span) -> ParseError {
     )
 }
 
-/// The JavaScript property name (`String(key)`) of a scalar key value.
-pub(crate) fn key_string(value: &Value) -> Option<String> {
-    Some(match value {
-        Value::Null => "null".to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => format_js(*n),
-        Value::String(s) => s.clone(),
-        Value::Timestamp(t) => js_date_string(*t),
-        Value::Seq(_) | Value::Map(_) => return None,
-    })
-}
-
 /// The name of a complex key (a collection), see [`Key`]: js-yaml's
 /// `String(key)` with [`Schema::JsYaml`], the key's flow form with
 /// [`Schema::Core`].
@@ -1046,35 +1024,6 @@ fn complex_key_name(key: &Node, schema: Schema) -> Result<String, ParseError> {
         }
     }
     Ok(name)
-}
-
-/// `Date#toString()` in UTC, e.g. `Sun Jan 01 2023 00:00:00 GMT+0000 (Coordinated Universal Time)`.
-fn js_date_string(ms: f64) -> String {
-    if !ms.is_finite() {
-        return "Invalid Date".to_string();
-    }
-    const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    let t = ms.trunc() as i64;
-    let (y, m, d) = civil_from_days(t.div_euclid(86_400_000));
-    let rem = t.rem_euclid(86_400_000);
-    let year = if y < 0 {
-        format!("-{:06}", -y)
-    } else {
-        format!("{y:04}")
-    };
-    format!(
-        "{} {} {:02} {} {:02}:{:02}:{:02} GMT+0000 (Coordinated Universal Time)",
-        DAYS.get(weekday(ms)).unwrap_or(&"Sun"),
-        MONTHS.get(m.saturating_sub(1) as usize).unwrap_or(&"Jan"),
-        d,
-        year,
-        rem / 3_600_000,
-        rem / 60_000 % 60,
-        rem / 1000 % 60
-    )
 }
 
 /// Resolves a scalar: explicit tag, else implicit (plain only), else string.
@@ -1140,292 +1089,6 @@ fn resolve_scalar(
         _ => return Err(tag_kind_error(tag, "scalar", span)),
     };
     Ok((value, Form::Tagged(tag), false))
-}
-
-pub(crate) fn is_null(s: &str) -> bool {
-    matches!(s, "" | "~" | "null" | "Null" | "NULL")
-}
-
-pub(crate) fn resolve_bool(s: &str) -> Option<bool> {
-    match s {
-        "true" | "True" | "TRUE" => Some(true),
-        "false" | "False" | "FALSE" => Some(false),
-        _ => None,
-    }
-}
-
-/// Implicit resolution of a plain scalar with js-yaml's default schema.
-pub fn resolve_plain(s: &str) -> Value {
-    resolve_plain_form(s, Schema::JsYaml).0
-}
-
-/// Implicit resolution of a plain scalar with `schema`, and its [`Form`].
-pub fn resolve_plain_form(s: &str, schema: Schema) -> (Value, Form) {
-    if is_null(s) {
-        return (Value::Null, Form::Plain);
-    }
-    if let Some(b) = resolve_bool(s) {
-        return (Value::Bool(b), Form::Plain);
-    }
-    match schema {
-        Schema::JsYaml => {
-            if let Some(n) = resolve_int(s) {
-                return (Value::Number(n), Form::Int);
-            }
-            if let Some(n) = resolve_float(s) {
-                return (Value::Number(n), Form::Float);
-            }
-            if let Some(t) = parse_yaml_timestamp(s) {
-                return (Value::Timestamp(t), Form::Plain);
-            }
-        }
-        Schema::Core => {
-            if let Some(n) = core_int(s) {
-                return (Value::Number(n), Form::Int);
-            }
-            if let Some(n) = core_float(s) {
-                return (Value::Number(n), Form::Float);
-            }
-        }
-    }
-    (Value::String(s.to_string()), Form::Plain)
-}
-
-/// The YAML 1.2 core schema's `!!int`: `[-+]?[0-9]+`, `0o[0-7]+`, `0x[0-9a-fA-F]+`.
-fn core_int(s: &str) -> Option<f64> {
-    let b = s.as_bytes();
-    for (prefix, radix) in [("0o", 8), ("0x", 16)] {
-        if let Some(digits) = b.strip_prefix(prefix.as_bytes()) {
-            if digits.is_empty() || !digits.iter().all(|&c| (c as char).is_digit(radix)) {
-                return None;
-            }
-            return Some(radix_value(digits, radix));
-        }
-    }
-    let (sign, digits) = match b.first()? {
-        b'-' => (-1.0, b.get(1..)?),
-        b'+' => (1.0, b.get(1..)?),
-        _ => (1.0, b),
-    };
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    std::str::from_utf8(digits)
-        .ok()?
-        .parse::<f64>()
-        .ok()
-        .map(|n| sign * n)
-}
-
-/// The YAML 1.2 core schema's `!!float`:
-/// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, `[-+]?\.(inf|Inf|INF)`,
-/// `\.(nan|NaN|NAN)`.
-fn core_float(s: &str) -> Option<f64> {
-    match s {
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Some(f64::INFINITY),
-        "-.inf" | "-.Inf" | "-.INF" => return Some(f64::NEG_INFINITY),
-        ".nan" | ".NaN" | ".NAN" => return Some(f64::NAN),
-        _ => {}
-    }
-    let b = s.as_bytes();
-    let digits = |from: usize| {
-        b.get(from..)
-            .map_or(0, |r| r.iter().take_while(|c| c.is_ascii_digit()).count())
-    };
-    let mut i = usize::from(matches!(b.first(), Some(b'-' | b'+')));
-    let whole = digits(i);
-    i += whole;
-    let mut fraction = 0;
-    if b.get(i) == Some(&b'.') {
-        fraction = digits(i + 1);
-        i += 1 + fraction;
-    }
-    if whole == 0 && fraction == 0 {
-        return None;
-    }
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        i += 1 + usize::from(matches!(b.get(i + 1), Some(b'-' | b'+')));
-        let exponent = digits(i);
-        if exponent == 0 {
-            return None;
-        }
-        i += exponent;
-    }
-    if i != b.len() {
-        return None;
-    }
-    parse_float_prefix(s.strip_prefix('+').unwrap_or(s))
-}
-
-/// js-yaml's `!!int`: decimal, `0b`, `0x`, `0o`, with `_` separators.
-fn resolve_int(s: &str) -> Option<f64> {
-    let b = s.as_bytes();
-    let (neg, body) = match b.first()? {
-        b'-' => (true, b.get(1..)?),
-        b'+' => (false, b.get(1..)?),
-        _ => (false, b),
-    };
-    let first = *body.first()?;
-    let sign = if neg { -1.0 } else { 1.0 };
-    if first == b'0' {
-        if body.len() == 1 {
-            return Some(sign * 0.0);
-        }
-        let radix = match body.get(1) {
-            Some(b'b') => Some(2),
-            Some(b'x') => Some(16),
-            Some(b'o') => Some(8),
-            _ => None,
-        };
-        if let Some(radix) = radix {
-            let digits = body.get(2..)?;
-            if digits.last() == Some(&b'_') {
-                return None;
-            }
-            let mut clean = Vec::new();
-            for &c in digits {
-                if c == b'_' {
-                    continue;
-                }
-                if !(c as char).is_digit(radix) {
-                    return None;
-                }
-                clean.push(c);
-            }
-            if clean.is_empty() {
-                return None;
-            }
-            return Some(sign * radix_value(&clean, radix));
-        }
-        if body.get(1) == Some(&b'_') {
-            return None;
-        }
-    } else if first == b'_' {
-        return None;
-    }
-    if body.last() == Some(&b'_') {
-        return None;
-    }
-    let mut clean = String::new();
-    for &c in body {
-        if c == b'_' {
-            continue;
-        }
-        if !c.is_ascii_digit() {
-            return None;
-        }
-        clean.push(c as char);
-    }
-    if clean.is_empty() {
-        return None;
-    }
-    clean.parse::<f64>().ok().map(|n| sign * n)
-}
-
-/// The value of validated digits in a power-of-two radix, correctly rounded
-/// when it fits in 128 bits (JavaScript's `parseInt` is exact for these radixes).
-fn radix_value(digits: &[u8], radix: u32) -> f64 {
-    let mut exact: Option<u128> = Some(0);
-    let mut approx = 0.0f64;
-    for &c in digits {
-        let d = (c as char).to_digit(radix).unwrap_or(0);
-        exact = exact
-            .and_then(|v| v.checked_mul(u128::from(radix)))
-            .and_then(|v| v.checked_add(u128::from(d)));
-        approx = approx * f64::from(radix) + f64::from(d);
-    }
-    match exact {
-        Some(v) => v as f64,
-        None => approx,
-    }
-}
-
-/// js-yaml's `!!float` pattern:
-/// `[-+]?[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?`, `\.[0-9_]+([eE][-+]?[0-9]+)?`,
-/// `[-+]?\.(inf|Inf|INF)`, `\.(nan|NaN|NAN)`; never ending with `_`.
-fn resolve_float(s: &str) -> Option<f64> {
-    match s {
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Some(f64::INFINITY),
-        "-.inf" | "-.Inf" | "-.INF" => return Some(f64::NEG_INFINITY),
-        ".nan" | ".NaN" | ".NAN" => return Some(f64::NAN),
-        _ => {}
-    }
-    if s.ends_with('_') {
-        return None;
-    }
-    let b = s.as_bytes();
-    let mut i = 0;
-    let mut neg = false;
-    let leading_dot = b.first() == Some(&b'.');
-    if !leading_dot {
-        if let Some(&c) = b.first() {
-            if c == b'-' || c == b'+' {
-                neg = c == b'-';
-                i = 1;
-            }
-        }
-        if !b.get(i).is_some_and(u8::is_ascii_digit) {
-            return None;
-        }
-        while b.get(i).is_some_and(|c| c.is_ascii_digit() || *c == b'_') {
-            i += 1;
-        }
-        if b.get(i) == Some(&b'.') {
-            i += 1;
-            while b.get(i).is_some_and(|c| c.is_ascii_digit() || *c == b'_') {
-                i += 1;
-            }
-        }
-    } else {
-        i = 1;
-        let start = i;
-        while b.get(i).is_some_and(|c| c.is_ascii_digit() || *c == b'_') {
-            i += 1;
-        }
-        if i == start {
-            return None;
-        }
-    }
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(b.get(i), Some(b'-' | b'+')) {
-            i += 1;
-        }
-        let start = i;
-        while b.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        if i == start {
-            return None;
-        }
-    }
-    if i != b.len() {
-        return None;
-    }
-    let start = usize::from(neg || b.first() == Some(&b'+'));
-    let clean: String = s
-        .get(start..)?
-        .chars()
-        .filter(|&c| c != '_')
-        .collect::<String>()
-        .to_ascii_lowercase();
-    let n = parse_float_prefix(&clean)?;
-    Some(if neg { -n } else { n })
-}
-
-/// JavaScript's `parseFloat` on a string already validated by [`resolve_float`].
-fn parse_float_prefix(s: &str) -> Option<f64> {
-    if let Ok(n) = s.parse::<f64>() {
-        return Some(n);
-    }
-    // Forms Rust rejects but parseFloat accepts, e.g. `1.e5` or `.` prefixes.
-    let fixed = s.replacen(".e", ".0e", 1);
-    let fixed = if fixed.starts_with('.') {
-        format!("0{fixed}")
-    } else {
-        fixed
-    };
-    fixed.parse::<f64>().ok()
 }
 
 #[cfg(test)]

@@ -65,56 +65,79 @@ fn date_utc(year: i64, month0: i64, day: i64, h: i64, min: i64, s: i64, ms: i64)
     t as f64
 }
 
-/// A tiny cursor over ASCII bytes.
-struct Cursor<'a> {
-    b: &'a [u8],
-    i: usize,
+/// A position in a date text (ASCII is all the date formats use), shared by
+/// the YAML timestamp reader and the date operators of value expressions.
+#[derive(Clone, Debug)]
+pub struct Cursor<'a> {
+    text: &'a [u8],
+    /// The byte position.
+    pub pos: usize,
 }
 
-impl Cursor<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.i).copied()
+impl<'a> Cursor<'a> {
+    /// A cursor at the start of `text`.
+    pub fn new(text: &'a str) -> Cursor<'a> {
+        Cursor {
+            text: text.as_bytes(),
+            pos: 0,
+        }
     }
 
-    fn eat(&mut self, c: u8) -> bool {
+    /// The byte at the position.
+    pub fn peek(&self) -> Option<u8> {
+        self.text.get(self.pos).copied()
+    }
+
+    /// Moves past `c` if it is next.
+    pub fn eat(&mut self, c: u8) -> bool {
         if self.peek() == Some(c) {
-            self.i += 1;
+            self.pos += 1;
             true
         } else {
             false
         }
     }
 
-    /// Between `min` and `max` digits, as a number.
-    fn digits(&mut self, min: usize, max: usize) -> Option<i64> {
-        let start = self.i;
+    /// Between `min` and `max` ASCII digits, as a number (saturated at
+    /// `i64::MAX` for runs too long to fit); `None`, with the position
+    /// unchanged, if fewer than `min` follow.
+    pub fn digits(&mut self, min: usize, max: usize) -> Option<i64> {
+        let start = self.pos;
         let mut v: i64 = 0;
-        while self.i - start < max {
+        while self.pos - start < max {
             match self.peek() {
                 Some(c) if c.is_ascii_digit() => {
-                    v = v * 10 + i64::from(c - b'0');
-                    self.i += 1;
+                    v = v.saturating_mul(10).saturating_add(i64::from(c - b'0'));
+                    self.pos += 1;
                 }
                 _ => break,
             }
         }
-        if self.i - start >= min {
+        if self.pos - start >= min {
             Some(v)
         } else {
+            self.pos = start;
             None
         }
     }
 
-    fn at_end(&self) -> bool {
-        self.i >= self.b.len()
+    /// Whether the whole text is read.
+    pub fn at_end(&self) -> bool {
+        self.pos >= self.text.len()
     }
 
-    fn skip_blanks(&mut self) -> usize {
-        let start = self.i;
+    /// Skips spaces and tabs; returns how many.
+    pub fn skip_blanks(&mut self) -> usize {
+        let start = self.pos;
         while matches!(self.peek(), Some(b' ' | b'\t')) {
-            self.i += 1;
+            self.pos += 1;
         }
-        self.i - start
+        self.pos - start
+    }
+
+    /// The text from byte `start` to the position.
+    pub fn since(&self, start: usize) -> &'a [u8] {
+        self.text.get(start..self.pos).unwrap_or_default()
     }
 }
 
@@ -125,23 +148,20 @@ impl Cursor<'_> {
 /// `YYYY-M-D(T|t|blanks)H:MM:SS(.fraction)?(blanks*(Z|±H(:MM)?))?`. Without a
 /// zone the time is UTC; fractional seconds are truncated to milliseconds.
 pub fn parse_yaml_timestamp(s: &str) -> Option<f64> {
-    let mut c = Cursor {
-        b: s.as_bytes(),
-        i: 0,
-    };
+    let mut c = Cursor::new(s);
     let year = c.digits(4, 4)?;
     if !c.eat(b'-') {
         return None;
     }
-    let month_start = c.i;
+    let month_start = c.pos;
     let month = c.digits(1, 2)?;
-    let month_len = c.i - month_start;
+    let month_len = c.pos - month_start;
     if !c.eat(b'-') {
         return None;
     }
-    let day_start = c.i;
+    let day_start = c.pos;
     let day = c.digits(1, 2)?;
-    let day_len = c.i - day_start;
+    let day_len = c.pos - day_start;
     if c.at_end() {
         // The date-only form needs two-digit month and day.
         if month_len == 2 && day_len == 2 {
@@ -163,11 +183,11 @@ pub fn parse_yaml_timestamp(s: &str) -> Option<f64> {
     let second = c.digits(2, 2)?;
     let mut fraction = 0;
     if c.eat(b'.') {
-        let start = c.i;
+        let start = c.pos;
         while matches!(c.peek(), Some(d) if d.is_ascii_digit()) {
-            c.i += 1;
+            c.pos += 1;
         }
-        let digits = c.b.get(start..c.i).unwrap_or_default();
+        let digits = c.since(start);
         let mut ms = 0;
         for k in 0..3 {
             ms = ms * 10 + digits.get(k).map_or(0, |d| i64::from(d - b'0'));
@@ -184,7 +204,7 @@ pub fn parse_yaml_timestamp(s: &str) -> Option<f64> {
                 Some(b'-') => -1,
                 _ => return None,
             };
-            c.i += 1;
+            c.pos += 1;
             let tz_hour = c.digits(1, 2)?;
             let tz_minute = if c.eat(b':') { c.digits(2, 2)? } else { 0 };
             delta = sign * (tz_hour * 60 + tz_minute) * 60_000;

@@ -5,14 +5,9 @@
 //! order and have string keys, and YAML timestamps are dates (milliseconds since
 //! the epoch).
 
-use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
-use std::sync::OnceLock;
-
-use foldhash::fast::SeedableRandomState;
-use foldhash::SharedSeed;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Identifies one loaded source text (a template, an inputs file, a `lib/` type file ...).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -211,12 +206,17 @@ pub enum Value {
     /// value is required but absent.
     #[default]
     Null,
+    /// `true` or `false`.
     Bool(bool),
+    /// A number (JavaScript has one number type).
     Number(f64),
+    /// A string.
     String(String),
     /// A YAML timestamp (a JavaScript `Date`), in milliseconds since the epoch (UTC).
     Timestamp(f64),
+    /// A sequence.
     Seq(Vec<Node>),
+    /// A mapping.
     Map(Map),
 }
 
@@ -238,7 +238,10 @@ pub enum Value {
 /// The emitter writes a complex key back as the collection it was.
 #[derive(Clone, Debug)]
 pub struct Key {
+    /// The key as a JavaScript property name (`1` and `'1'` are both
+    /// `"1"`; a complex key's rendering, see above).
     pub name: KeyName,
+    /// Where the key was written.
     pub span: Span,
     /// The key's tree if it was written as a collection; `None` for scalar
     /// keys and for keys the processor made. Boxed: almost every key is a
@@ -255,6 +258,7 @@ pub struct Key {
 pub struct KeyName(Box<str>);
 
 impl KeyName {
+    /// The name as a `&str`.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -364,29 +368,11 @@ pub struct Map {
 /// Map index: [`key_hash`] to the first entry position with that hash.
 type Index = HashMap<u64, u32, BuildHasherDefault<HashIsKey>>;
 
-/// A seeded hash of a map key, so that the index needs no copies of the keys.
-///
-/// foldhash's fast variant (a small, maintained crate without dependencies)
-/// rather than std's SipHash: every lookup in a large map hashes its key, and
-/// foldhash takes a fraction of SipHash's time on short keys. Templates may
-/// be hostile, so the hash stays keyed against flooding an index with
-/// colliding keys: the seeds are drawn from std's `RandomState`
-/// (operating-system randomness, once per process) instead of foldhash's own
-/// address- and clock-derived default.
+/// A seeded hash of a map key ([`crate::hash`]), so that the index needs no
+/// copies of the keys.
+#[inline]
 fn key_hash(key: &str) -> u64 {
-    static SHARED: OnceLock<SharedSeed> = OnceLock::new();
-    static STATE: OnceLock<SeedableRandomState> = OnceLock::new();
-    let mut hasher = STATE
-        .get_or_init(|| {
-            let os = RandomState::new();
-            let shared = SHARED.get_or_init(|| SharedSeed::from_u64(os.hash_one(0u8)));
-            SeedableRandomState::with_seed(os.hash_one(1u8), shared)
-        })
-        .build_hasher();
-    // The bytes alone: one string per hash needs no terminator (`str::hash`
-    // appends one).
-    hasher.write(key.as_bytes());
-    hasher.finish()
+    crate::hash::hash_str(key)
 }
 
 /// The index keys are already hashes.
@@ -410,6 +396,7 @@ impl Hasher for HashIsKey {
 }
 
 impl Node {
+    /// A node of `value` written at `span` (no scalar form).
     pub fn new(value: Value, span: Span) -> Node {
         Node {
             value,
@@ -429,26 +416,32 @@ impl Node {
         Node::new(value, Span::NONE)
     }
 
+    /// A synthesized `null`.
     pub fn null() -> Node {
         Node::synth(Value::Null)
     }
 
+    /// A synthesized string.
     pub fn string(s: impl Into<String>) -> Node {
         Node::synth(Value::String(s.into()))
     }
 
+    /// A synthesized number.
     pub fn number(n: f64) -> Node {
         Node::synth(Value::Number(n))
     }
 
+    /// A synthesized boolean.
     pub fn bool(b: bool) -> Node {
         Node::synth(Value::Bool(b))
     }
 
+    /// A synthesized sequence.
     pub fn seq(items: Vec<Node>) -> Node {
         Node::synth(Value::Seq(items))
     }
 
+    /// A synthesized map.
     pub fn map(map: Map) -> Node {
         Node::synth(Value::Map(map))
     }
@@ -461,6 +454,7 @@ impl Node {
         Node::map(map)
     }
 
+    /// Whether the value is `null`.
     pub fn is_null(&self) -> bool {
         matches!(self.value, Value::Null)
     }
@@ -470,6 +464,7 @@ impl Node {
         !self.is_null()
     }
 
+    /// The string, if the value is one.
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
             Value::String(s) => Some(s),
@@ -477,6 +472,7 @@ impl Node {
         }
     }
 
+    /// The boolean, if the value is one.
     pub fn as_bool(&self) -> Option<bool> {
         match self.value {
             Value::Bool(b) => Some(b),
@@ -484,6 +480,7 @@ impl Node {
         }
     }
 
+    /// The number, if the value is one.
     pub fn as_f64(&self) -> Option<f64> {
         match self.value {
             Value::Number(n) => Some(n),
@@ -491,6 +488,7 @@ impl Node {
         }
     }
 
+    /// The items, if the value is a sequence.
     pub fn as_seq(&self) -> Option<&Vec<Node>> {
         match &self.value {
             Value::Seq(s) => Some(s),
@@ -498,6 +496,7 @@ impl Node {
         }
     }
 
+    /// The items, mutable, if the value is a sequence.
     pub fn as_seq_mut(&mut self) -> Option<&mut Vec<Node>> {
         match &mut self.value {
             Value::Seq(s) => Some(s),
@@ -505,6 +504,7 @@ impl Node {
         }
     }
 
+    /// The map, if the value is one.
     pub fn as_map(&self) -> Option<&Map> {
         match &self.value {
             Value::Map(m) => Some(m),
@@ -512,6 +512,7 @@ impl Node {
         }
     }
 
+    /// The map, mutable, if the value is one.
     pub fn as_map_mut(&mut self) -> Option<&mut Map> {
         match &mut self.value {
             Value::Map(m) => Some(m),
@@ -531,6 +532,7 @@ impl Node {
         self.get(key).filter(|n| n.is_defined())
     }
 
+    /// Looks up `key`, mutable, if this node is a map.
     #[inline]
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Node> {
         self.as_map_mut().and_then(|m| m.get_mut(key))
@@ -572,10 +574,12 @@ impl Value {
 pub(crate) const INDEX_THRESHOLD: usize = 24;
 
 impl Map {
+    /// An empty map.
     pub fn new() -> Map {
         Map::default()
     }
 
+    /// An empty map with room for `n` entries.
     pub fn with_capacity(n: usize) -> Map {
         Map {
             entries: Vec::with_capacity(n),
@@ -583,10 +587,12 @@ impl Map {
         }
     }
 
+    /// The number of entries.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether the map has no entries.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -639,6 +645,7 @@ impl Map {
         }
     }
 
+    /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&Node> {
         let bytes = key.as_bytes();
         // `position`'s scan, finding the entry itself: no counter, no bounds
@@ -655,6 +662,7 @@ impl Map {
         found.map(|(_, v)| v)
     }
 
+    /// The value of `key`, mutable.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut Node> {
         let bytes = key.as_bytes();
         // As in `get`.
@@ -688,6 +696,7 @@ impl Map {
         })
     }
 
+    /// Whether `key` has an entry.
     pub fn contains_key(&self, key: &str) -> bool {
         self.position(key).is_some()
     }
@@ -744,24 +753,29 @@ impl Map {
         self.entries.first().map(|(k, v)| (k, v))
     }
 
+    /// The first entry, its value mutable.
     pub fn first_mut(&mut self) -> Option<(&Key, &mut Node)> {
         self.entries.first_mut().map(|(k, v)| (&*k, v))
     }
 
+    /// The entries in insertion order.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&Key, &Node)> + ExactSizeIterator {
         self.entries.iter().map(|(k, v)| (k, v))
     }
 
+    /// The entries in insertion order, values mutable.
     pub fn iter_mut(
         &mut self,
     ) -> impl DoubleEndedIterator<Item = (&Key, &mut Node)> + ExactSizeIterator {
         self.entries.iter_mut().map(|(k, v)| (&*k, v))
     }
 
+    /// The keys in insertion order.
     pub fn keys(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().map(|(k, _)| k.name.as_str())
     }
 
+    /// Keeps the entries for which `f` holds, in order.
     pub fn retain(&mut self, mut f: impl FnMut(&Key, &Node) -> bool) {
         let before = self.entries.len();
         self.entries.retain(|(k, v)| f(k, v));
@@ -776,10 +790,12 @@ impl Map {
         self.entries.iter_mut().map(|(k, v)| (k, v))
     }
 
+    /// The entries, in insertion order.
     pub fn into_entries(self) -> Vec<(Key, Node)> {
         self.entries
     }
 
+    /// A map of `entries` (not checked for duplicate keys).
     pub fn from_entries(entries: Vec<(Key, Node)>) -> Map {
         let mut m = Map {
             entries,
@@ -856,7 +872,7 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 }
 
 impl Key {
-    /// A scalar key.
+    /// The scalar key `name` written at `span`.
     pub fn new(name: impl Into<String>, span: Span) -> Key {
         Key {
             name: KeyName::from(name.into()),

@@ -9,7 +9,7 @@
 //! `alternatives`, ...) does not allow it, if evaluating a value expression
 //! fails under it, if its conditions and constraints have no solution
 //! ("Could not solve"), or if its solution violates a consistency or
-//! semantic check (the checks of [`crate::check`], built as literals; a
+//! semantic check (the checks of `check`, built as literals; a
 //! configuration fails with the first one it violates), each grouped by
 //! message; the others are *valid*. Over the valid ones, the analysis
 //! counts them and the distinct topologies (sets of present elements), and
@@ -32,12 +32,14 @@
 
 use crate::check;
 use crate::error::{Error, Result};
-use crate::fxhash::FxHashMap;
 use crate::graph::{ElementId, Graph};
-use crate::solve::family::{family_problem, show, Failure, FamilyProblem, InputDomain};
+use crate::solve::family::{show, Failure, InputDomain};
+use crate::solve::{family_problem, FamilyProblem};
+use crate::types::TypeSystem;
 use crate::{code, prepare, Code, Loader, SourceId, Sources, Stage};
 pub use v4t_sat::{Count, CountBudget, Natural};
 use v4t_sat::{Implied, Lit, Solver};
+use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Map, Node, Value};
 
 /// What to analyse with.
@@ -99,9 +101,9 @@ pub struct Analysis {
     pub unmodelled: Vec<String>,
     /// Every preset of the template, in order, resolved on its own.
     pub presets: Vec<Preset>,
-    /// Probable mistakes in the template ([`crate::lint`], preset
+    /// Probable mistakes in the template (the lint pass, preset
     /// assignments to undeclared inputs), as `v4t resolve` reports them.
-    pub warnings: Vec<crate::lint::Warning>,
+    pub warnings: Vec<crate::Diagnostic>,
 }
 
 /// A preset resolved on its own (`v4t resolve --presets NAME`).
@@ -208,8 +210,8 @@ pub fn analyze_observed(
         &mut warnings,
     )?;
     observe(AnalyzeStage::Prepare);
-    let (doc, graph) = (&prepared.doc, &prepared.graph);
-    let problem = family_problem(doc, graph, options.now_ms.unwrap_or(0.0))
+    let (doc, graph, types) = (&prepared.doc, &prepared.graph, &prepared.config.types);
+    let problem = family_problem(doc, graph, types, options.now_ms.unwrap_or(0.0))
         .map_err(code(Code::InvalidCondition))?;
     observe(AnalyzeStage::Encode);
     let mut f = Family::new(problem, options);
@@ -271,7 +273,7 @@ pub fn analyze_observed(
     observe(AnalyzeStage::Backbone);
     let enumerated = (options.enumerate > 0).then(|| f.enumerate(graph, options.enumerate));
     observe(AnalyzeStage::Enumerate);
-    let presets = resolve_presets(doc, graph, presets, options.now_ms.unwrap_or(0.0));
+    let presets = resolve_presets(doc, graph, types, presets, options.now_ms.unwrap_or(0.0));
     observe(AnalyzeStage::Presets);
     Ok(Analysis {
         inputs: f
@@ -299,8 +301,7 @@ pub fn analyze_observed(
 
 /// The names of the presets in `variability.presets`, in order.
 fn preset_names(doc: &Node) -> Vec<String> {
-    doc.get("topology_template")
-        .and_then(|t| t.get("variability"))
+    crate::document::variability(doc)
         .and_then(|v| v.get("presets"))
         .and_then(Node::as_map)
         .map(|m| m.iter().map(|(k, _)| k.name.to_string()).collect())
@@ -313,6 +314,7 @@ fn preset_names(doc: &Node) -> Vec<String> {
 fn resolve_presets(
     doc: &Node,
     graph: &Graph,
+    types: &TypeSystem,
     presets: Vec<(String, Result<Map>)>,
     now_ms: f64,
 ) -> Vec<Preset> {
@@ -322,7 +324,7 @@ fn resolve_presets(
         // With the codes resolving gives each stage's errors.
         let outcome = assigned.and_then(|assigned| {
             crate::inputs::validate(doc, &assigned, now_ms).map_err(code(Code::InvalidInput))?;
-            let solution = crate::solve::solve(doc, graph, assigned, now_ms)
+            let solution = crate::solve::solve(doc, graph, types, assigned, now_ms)
                 .map_err(code(Code::InvalidCondition))?;
             check::check(graph, &solution).map_err(code(Code::Inconsistent))?;
             Ok(solution.present)
@@ -468,7 +470,7 @@ impl<'o> Family<'o> {
         let mut earlier = self.sat.constant(false);
         let mut firsts: Vec<(Error, Vec<Lit>)> = Vec::new();
         // Group by message (a lookup table; `firsts` keeps the check order).
-        let mut index: FxHashMap<String, usize> = FxHashMap::default();
+        let mut index: SeededMap<String, usize> = SeededMap::default();
         for (error, v) in violations {
             let first = self.sat.and(&[v, !earlier]);
             earlier = self.sat.or(&[earlier, v]);
@@ -708,7 +710,8 @@ fn feature_model(
     // Every input has a value in every configuration: nothing to precheck.
     let constraints = crate::inputs::feature_model(defs, sat, &mut var, &mut |_, _, _| Ok(()))
         .map_err(code(Code::InvalidInput))?;
-    Ok(sat.and(&constraints))
+    let lits: Vec<_> = constraints.iter().map(|r| r.lit).collect();
+    Ok(sat.and(&lits))
 }
 
 /// Input values by name.

@@ -15,7 +15,7 @@ use crate::solve::Solution;
 
 /// Runs every enabled check; a hosting cycle among present nodes is always
 /// an error.
-pub fn check(graph: &Graph, solution: &Solution) -> Result<()> {
+pub(crate) fn check(graph: &Graph, solution: &Solution) -> Result<()> {
     let present = |id: ElementId| solution.is_present(id);
     if let Some(cycle) = present_hosting_cycle(graph, &present) {
         return Err(graph.hosting_cycle(&cycle));
@@ -78,7 +78,7 @@ impl Logic for OneSolution<'_> {
 
 /// The enabled checks in the reference's order (without the hosting cycle).
 pub(crate) fn checks<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
-    let c = &g.options.checks;
+    let c = &g.options().checks;
     if c.relation_source {
         relation_ends(g, l, true)?;
     }
@@ -86,19 +86,19 @@ pub(crate) fn checks<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
         relation_ends(g, l, false)?;
     }
     if c.missing_artifact_container {
-        missing_container(g, l, &g.artifacts)?;
+        missing_container(g, l, g.artifacts())?;
     }
     if c.ambiguous_artifact {
-        per_present_node(g, l, |e| &e.artifacts)?;
+        per_present_node(g, l, |e| e.artifacts())?;
     }
     if c.missing_property_container {
-        missing_container(g, l, &g.properties)?;
+        missing_container(g, l, g.properties())?;
     }
     if c.ambiguous_property {
         per_present_node(g, l, |e| &e.properties)?;
     }
     if c.missing_type_container {
-        missing_container(g, l, &g.types)?;
+        missing_container(g, l, g.types())?;
     }
     if c.ambiguous_type {
         types(g, l)?;
@@ -108,14 +108,14 @@ pub(crate) fn checks<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
     }
     expected(g, l)?;
     if c.missing_technology_container {
-        missing_container(g, l, &g.technologies)?;
+        missing_container(g, l, g.technologies())?;
     }
     if c.ambiguous_technology {
         ambiguous_technology(g, l)?;
     }
     if c.ambiguous_input {
         let always = l.constant(true);
-        ambiguous(g, l, always, &g.inputs, true)?;
+        ambiguous(g, l, always, g.inputs(), true)?;
     }
     // `unconsumed_input_check` (the reference guards this check with
     // `unproduced_output_check`; their defaults agree).
@@ -124,22 +124,22 @@ pub(crate) fn checks<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
     }
     if c.ambiguous_output {
         let always = l.constant(true);
-        ambiguous(g, l, always, &g.outputs, true)?;
+        ambiguous(g, l, always, g.outputs(), true)?;
     }
     if c.unproduced_output {
         unproduced_outputs(g, l)?;
     }
     if c.ambiguous_relation {
-        per_present_node(g, l, |e| &e.outgoing)?;
+        per_present_node(g, l, |e| e.outgoing())?;
     }
     Ok(())
 }
 
 /// A present relation whose source (or target) is absent.
 fn relation_ends<L: Logic>(g: &Graph, l: &mut L, source: bool) -> Result<()> {
-    for &r in &g.relations {
+    for &r in g.relations() {
         let e = g.get(r);
-        let Some(end) = (if source { e.source } else { e.target }) else {
+        let Some(end) = (if source { e.source() } else { e.target() }) else {
             continue;
         };
         let here = l.present(r);
@@ -169,9 +169,9 @@ fn relation_ends<L: Logic>(g: &Graph, l: &mut L, source: bool) -> Result<()> {
 fn per_present_node<L: Logic>(
     g: &Graph,
     l: &mut L,
-    list: impl Fn(&crate::graph::Element) -> &crate::graph::IdList,
+    list: impl Fn(&crate::graph::Element) -> &[ElementId],
 ) -> Result<()> {
-    for &n in &g.nodes {
+    for &n in g.nodes() {
         let here = l.present(n);
         if !l.is_false(here) {
             ambiguous(g, l, here, list(g.get(n)), true)?;
@@ -185,11 +185,11 @@ fn per_present_node<L: Logic>(
 /// first): the second one present is reported.
 fn types<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
     let containers = g
-        .nodes
+        .nodes()
         .iter()
-        .chain(&g.groups)
-        .chain(&g.policies)
-        .chain(&g.artifacts);
+        .chain(g.groups())
+        .chain(g.policies())
+        .chain(g.artifacts());
     let mut lits = Vec::new();
     for &x in containers {
         let here = l.present(x);
@@ -209,16 +209,16 @@ fn types<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
 /// A node's hosting relations (present or not).
 fn hosting(g: &Graph, n: ElementId) -> impl Iterator<Item = ElementId> + '_ {
     g.get(n)
-        .outgoing
+        .outgoing()
         .iter()
         .copied()
-        .filter(|&r| g.get(r).hosting)
+        .filter(|&r| g.get(r).hosting())
 }
 
 /// No present node has more than one present hosting relation.
 fn ambiguous_hosting<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
     let mut lits = Vec::new();
-    for &n in &g.nodes {
+    for &n in g.nodes() {
         let here = l.present(n);
         if l.is_false(here) {
             continue;
@@ -239,7 +239,7 @@ fn ambiguous_hosting<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
 /// The `expected_*` checks: a present node with hosting relations, incoming
 /// relations, artifacts or technologies has a present one.
 fn expected<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
-    let c = &g.options.checks;
+    let c = &g.options().checks;
     type Members<'g> = &'g dyn Fn(ElementId, &mut Vec<ElementId>);
     let lists: [(bool, Members<'_>, &str); 4] = [
         (
@@ -249,17 +249,17 @@ fn expected<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
         ),
         (
             c.expected_incoming_relation,
-            &|n, out| out.extend_from_slice(&g.get(n).incoming),
+            &|n, out| out.extend_from_slice(g.get(n).incoming()),
             "expected to have an incoming relation",
         ),
         (
             c.expected_artifact,
-            &|n, out| out.extend_from_slice(&g.get(n).artifacts),
+            &|n, out| out.extend_from_slice(g.get(n).artifacts()),
             "expected to have an deployment artifact",
         ),
         (
             c.expected_technology,
-            &|n, out| out.extend_from_slice(&g.get(n).technologies),
+            &|n, out| out.extend_from_slice(g.get(n).technologies()),
             "expected to have a technology",
         ),
     ];
@@ -269,7 +269,7 @@ fn expected<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
         if !enabled {
             continue;
         }
-        for &n in &g.nodes {
+        for &n in g.nodes() {
             let here = l.present(n);
             ids.clear();
             members(n, &mut ids);
@@ -286,13 +286,13 @@ fn expected<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
 /// No present node has more than one present technology.
 fn ambiguous_technology<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
     let mut lits = Vec::new();
-    for &n in &g.nodes {
+    for &n in g.nodes() {
         let here = l.present(n);
         if l.is_false(here) {
             continue;
         }
         lits.clear();
-        lits.extend(g.get(n).technologies.iter().map(|&t| l.present(t)));
+        lits.extend(g.get(n).technologies().iter().map(|&t| l.present(t)));
         let two = l.at_least_two(&lits);
         let when = l.and(&[here, two]);
         l.violation(when, || node_error(g, n, "has more than one technology"))?;
@@ -303,12 +303,12 @@ fn ambiguous_technology<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
 /// Every present input has a present consumer.
 fn unconsumed_inputs<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
     let mut lits = Vec::new();
-    for &i in &g.inputs {
+    for &i in g.inputs() {
         let here = l.present(i);
         if l.is_false(here) {
             continue;
         }
-        let when = present_without_any(l, here, &g.get(i).consumers, &mut lits);
+        let when = present_without_any(l, here, g.get(i).consumers(), &mut lits);
         l.violation(when, || {
             Error::at(format!("{} is not consumed", g.Display(i)), g.get(i).span)
                 .in_element(g.id(i))
@@ -320,13 +320,13 @@ fn unconsumed_inputs<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
 /// Every producer of a present output is present.
 fn unproduced_outputs<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
     let mut lits = Vec::new();
-    for &o in &g.outputs {
+    for &o in g.outputs() {
         let here = l.present(o);
         if l.is_false(here) {
             continue;
         }
         lits.clear();
-        for &p in &g.get(o).producers {
+        for &p in g.get(o).producers() {
             let there = l.present(p);
             lits.push(l.not(there));
         }
@@ -374,15 +374,15 @@ pub(crate) fn present_hosting_cycle(
         OnPath,
         Done,
     }
-    let mut state = vec![State::New; g.elements.len()];
+    let mut state = vec![State::New; g.elements().len()];
     // The present hosting relations of a node whose target is present.
     let hosting = |n: ElementId| {
-        g.get(n).outgoing.iter().copied().filter(move |&r| {
+        g.get(n).outgoing().iter().copied().filter(move |&r| {
             let e = g.get(r);
-            e.hosting && present(r) && e.target.is_some_and(present)
+            e.hosting() && present(r) && e.target().is_some_and(present)
         })
     };
-    for &root in g.nodes.iter().filter(|&&n| present(n)) {
+    for &root in g.nodes().iter().filter(|&&n| present(n)) {
         if state[root.0 as usize] != State::New {
             continue;
         }
@@ -398,14 +398,14 @@ pub(crate) fn present_hosting_cycle(
                 continue;
             };
             *next += 1;
-            let Some(host) = g.get(r).target else {
+            let Some(host) = g.get(r).target() else {
                 continue;
             };
             match state[host.0 as usize] {
                 State::OnPath => {
                     let start = path
                         .iter()
-                        .position(|&p| g.get(p).source == Some(host))
+                        .position(|&p| g.get(p).source() == Some(host))
                         .unwrap_or(path.len());
                     let mut cycle = path[start..].to_vec();
                     cycle.push(r);

@@ -100,8 +100,14 @@ pub fn draw(
         Some(r) => {
             crate::inputs::validate(doc, &assigned, r.now_ms.unwrap_or(0.0))
                 .map_err(code(Code::InvalidInput))?;
-            let solution = crate::solve::solve(doc, graph, assigned, r.now_ms.unwrap_or(0.0))
-                .map_err(code(Code::InvalidCondition))?;
+            let solution = crate::solve::solve(
+                doc,
+                graph,
+                &prepared.config.types,
+                assigned,
+                r.now_ms.unwrap_or(0.0),
+            )
+            .map_err(code(Code::InvalidCondition))?;
             check::check(graph, &solution).map_err(code(Code::Inconsistent))?;
             Some(solution.present)
         }
@@ -146,7 +152,7 @@ fn picture(g: &Graph, present: Option<&[bool]>, artifacts: bool) -> Picture {
     let mut d = Drawer {
         g,
         present,
-        keys: vec![String::new(); g.elements.len()],
+        keys: vec![String::new(); g.elements().len()],
         picture: Picture {
             boxes: Vec::new(),
             arrows: Vec::new(),
@@ -205,7 +211,7 @@ impl Drawer<'_> {
     /// Node templates: name, type(s), conditions.
     fn nodes(&mut self) {
         let g = self.g;
-        for (i, &n) in g.nodes.iter().enumerate() {
+        for (i, &n) in g.nodes().iter().enumerate() {
             if !self.shown(n) {
                 continue;
             }
@@ -229,9 +235,9 @@ impl Drawer<'_> {
     /// Relations between drawn nodes; alternatives share a requirement name.
     fn relations(&mut self) {
         let g = self.g;
-        for &r in &g.relations {
+        for &r in g.relations() {
             let e = g.get(r);
-            let (Some(s), Some(t)) = (e.source, e.target) else {
+            let (Some(s), Some(t)) = (e.source(), e.target()) else {
                 continue;
             };
             if !self.shown(r) || self.key(s).is_empty() || self.key(t).is_empty() {
@@ -239,7 +245,7 @@ impl Drawer<'_> {
             }
             let siblings = g
                 .get(s)
-                .outgoing
+                .outgoing()
                 .iter()
                 .filter(|&&o| g.get(o).name == e.name);
             let label = match self.condition(r) {
@@ -250,7 +256,7 @@ impl Drawer<'_> {
                 from: self.key(s).to_string(),
                 to: self.key(t).to_string(),
                 label,
-                hosting: e.hosting,
+                hosting: e.hosting(),
                 alternative: self.present.is_none() && siblings.count() > 1,
             });
         }
@@ -259,14 +265,14 @@ impl Drawer<'_> {
     /// Policies, with an arrow to each drawn target.
     fn policies(&mut self) {
         let g = self.g;
-        for (i, &p) in g.policies.iter().enumerate() {
+        for (i, &p) in g.policies().iter().enumerate() {
             if !self.shown(p) {
                 continue;
             }
             let key = format!("p{i}");
             let mut lines = vec![format!("policy {}", g.get(p).name)];
             lines.extend(self.condition(p));
-            for &t in &g.get(p).targets {
+            for &t in g.get(p).targets() {
                 if !self.key(t).is_empty() {
                     self.arrow(key.clone(), self.key(t).to_string(), "targets");
                 }
@@ -278,7 +284,7 @@ impl Drawer<'_> {
     /// Deployment artifacts of drawn nodes.
     fn artifacts(&mut self) {
         let g = self.g;
-        for (i, &a) in g.artifacts.iter().enumerate() {
+        for (i, &a) in g.artifacts().iter().enumerate() {
             let Some(n) = g.get(a).container else {
                 continue;
             };
@@ -296,13 +302,13 @@ impl Drawer<'_> {
     /// Groups as clusters of their drawn member nodes.
     fn groups(&mut self) {
         let g = self.g;
-        for (i, &grp) in g.groups.iter().enumerate() {
+        for (i, &grp) in g.groups().iter().enumerate() {
             if !self.shown(grp) {
                 continue;
             }
             let members: Vec<String> = g
                 .get(grp)
-                .members
+                .members()
                 .iter()
                 .map(|&m| self.key(m).to_string())
                 .filter(|k| k.starts_with('n'))

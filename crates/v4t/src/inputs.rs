@@ -3,8 +3,8 @@
 //! `mandatory`, `optional`, `choices`, `alternatives`, `requires` and
 //! `excludes` (part 2, 2.6).
 
+use crate::document::{self, declared_inputs};
 use crate::error::{bail, Error, Result};
-use crate::lint::{collection_entries, Warning};
 use crate::suggest::did_you_mean;
 use v4t_expr::{deep_merge, Evaluator};
 use v4t_sat::{Lit, Solver};
@@ -16,15 +16,13 @@ use v4t_yaml::{Map, Node, Span};
 /// Direct assignments to inputs the template does not declare are read by
 /// nothing (the reference accepts them silently); each is a warning, with
 /// the closest declared name as a suggestion.
-pub fn assign(
+pub(crate) fn assign(
     doc: &Node,
     presets: &[String],
     direct: Option<&Node>,
-    warnings: &mut Vec<Warning>,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<Map> {
-    let variability = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"));
+    let variability = document::variability(doc);
     if let Some(direct) = direct.and_then(Node::as_map) {
         let declared = declared_inputs(variability);
         for (key, _) in direct.iter() {
@@ -77,14 +75,6 @@ pub fn assign(
     })
 }
 
-/// The names of the declared variability inputs (map or list form).
-pub fn declared_inputs(variability: Option<&Node>) -> Vec<&str> {
-    collection_entries(variability.and_then(|v| v.get("inputs")))
-        .into_iter()
-        .map(|(k, _)| k.name.as_str())
-        .collect()
-}
-
 /// The keys of a variability input's feature model (they name other inputs).
 pub(crate) const FEATURE_KEYS: [&str; 6] = [
     "mandatory",
@@ -125,10 +115,8 @@ fn targets(n: &Node, allow_string: bool) -> Result<Vec<String>> {
 /// test `variability-inputs/requires-throw-truthy` expects for a `boolean`
 /// input with the default `yes`). `now_ms` is the clock for
 /// `default_expression`s.
-pub fn validate(doc: &Node, assigned: &Map, now_ms: f64) -> Result<()> {
-    let variability = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"));
+pub(crate) fn validate(doc: &Node, assigned: &Map, now_ms: f64) -> Result<()> {
+    let variability = document::variability(doc);
     let Some(defs) = variability
         .and_then(|v| v.get("inputs"))
         .and_then(Node::as_map)
@@ -168,7 +156,7 @@ fn check_feature_model(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> 
     };
     let mut sat = Solver::new();
     let mut vars: Vec<(String, Lit)> = Vec::new();
-    let constraints = feature_model(
+    let rules = feature_model(
         defs,
         &mut sat,
         &mut |sat, name| named_var(&mut vars, sat, name),
@@ -183,36 +171,67 @@ fn check_feature_model(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> 
             Ok(())
         },
     )?;
-    for c in constraints {
-        sat.require(c);
-    }
+    // The rules and the values, as assumptions: a violation is explained
+    // by a minimal set of them.
+    let mut assumptions: Vec<Lit> = rules.iter().map(|r| r.lit).collect();
+    let mut values: Vec<(Lit, &v4t_yaml::Key, Option<Node>)> = Vec::new();
     for (k, d) in defs.iter() {
         let me = named_var(&mut vars, &mut sat, &k.name);
-        let truthy = value_of(&k.name, d)?.is_some_and(|v| truthy(&v.value));
-        sat.require(if truthy { me } else { !me });
+        let value = value_of(&k.name, d)?;
+        let l = if value.as_ref().is_some_and(|v| truthy(&v.value)) {
+            me
+        } else {
+            !me
+        };
+        assumptions.push(l);
+        values.push((l, k, value));
     }
-    if !sat.solve(&[]) {
-        return Err(feature_model_violated());
+    if sat.solve(&assumptions) {
+        return Ok(());
     }
-    Ok(())
+    let core = sat.minimal_core(&assumptions).unwrap_or_default();
+    let mut e = feature_model_violated();
+    for l in core {
+        if let Some(r) = rules.iter().find(|r| r.lit == l) {
+            let message = format!("`{}` of variability input \"{}\"", r.key, r.input);
+            e = e.with_note(message, r.span);
+        } else if let Some((_, k, v)) = values.iter().find(|(x, _, _)| *x == l) {
+            let (shown, span) = match v {
+                Some(v) => (to_json(v), v.span),
+                None => ("not assigned".to_string(), k.span),
+            };
+            let message = format!("variability input \"{}\" is {shown}", k.name);
+            e = e.with_note(message, if span.is_known() { span } else { k.span });
+        }
+    }
+    Err(e)
 }
 
 /// A check of one input definition (its key, its definition, the names
 /// some input targets) before [`feature_model`] reads its keys.
 pub(crate) type Precheck<'a> = dyn FnMut(&v4t_yaml::Key, &Node, &[String]) -> Result<()> + 'a;
 
-/// The feature model of the variability inputs (2.6) as literals that
-/// must all hold, over `var(name)`, the literal "input `name` is truthy".
+/// One rule of the feature model: a literal that must hold, from feature
+/// key `key` of input `input`, written at `span`.
+pub(crate) struct Rule<'d> {
+    pub lit: Lit,
+    pub input: &'d str,
+    pub key: &'static str,
+    pub span: Span,
+}
+
+/// The feature model of the variability inputs (2.6) as rules that must
+/// all hold, over `var(name)`, the literal "input `name` is truthy".
 /// `precheck` runs for each input before its keys are read, with the names
 /// some input targets (resolving checks there that an untargeted input has
 /// a value). Resolving asks this of one assignment, `analyze` of every
 /// configuration. Callers check first that some input uses a feature key.
-pub(crate) fn feature_model(
-    defs: &Map,
+pub(crate) fn feature_model<'d>(
+    defs: &'d Map,
     sat: &mut Solver,
     var: &mut dyn FnMut(&mut Solver, &str) -> Lit,
     precheck: &mut Precheck<'_>,
-) -> Result<Vec<Lit>> {
+) -> Result<Vec<Rule<'d>>> {
     // Targets count only from the first feature key defined on an input.
     let mut targeted: Vec<String> = Vec::new();
     for (_, d) in defs.iter() {
@@ -242,12 +261,18 @@ pub(crate) fn feature_model(
             let Some(n) = d.get(key).filter(|n| n.is_defined()) else {
                 continue;
             };
+            let rule = |lit: Lit| Rule {
+                lit,
+                input: k.name.as_str(),
+                key,
+                span: n.span,
+            };
             match key {
                 "mandatory" => {
                     for t in targets(n, true)? {
                         let t = var(sat, &t);
                         let eq = sat.iff(me, t);
-                        constraints.push(eq);
+                        constraints.push(rule(eq));
                     }
                 }
                 // A chosen optional input requires its parent. The spec's
@@ -257,20 +282,20 @@ pub(crate) fn feature_model(
                     for t in targets(n, key == "optional")? {
                         let t = var(sat, &t);
                         let imp = sat.implies(t, me);
-                        constraints.push(imp);
+                        constraints.push(rule(imp));
                     }
                 }
                 "alternatives" => {
                     let ts: Vec<Lit> = targets(n, false)?.iter().map(|t| var(sat, t)).collect();
                     let one = sat.exactly_one(&ts);
                     let imp = sat.implies(me, one);
-                    constraints.push(imp);
+                    constraints.push(rule(imp));
                 }
                 "requires" => {
                     for t in targets(n, true)? {
                         let t = var(sat, &t);
                         let imp = sat.implies(me, t);
-                        constraints.push(imp);
+                        constraints.push(rule(imp));
                     }
                 }
                 // Not both (the reference fails on any `excludes`).
@@ -278,7 +303,7 @@ pub(crate) fn feature_model(
                     for t in targets(n, true)? {
                         let t = var(sat, &t);
                         let not_both = sat.or(&[!me, !t]);
-                        constraints.push(not_both);
+                        constraints.push(rule(not_both));
                     }
                 }
                 _ => {}
@@ -309,10 +334,7 @@ fn named_var(vars: &mut Vec<(String, Lit)>, sat: &mut Solver, name: &str) -> Lit
 
 /// The variability input definitions (`variability.inputs`), if any.
 pub(crate) fn definitions(doc: &Node) -> Option<&Map> {
-    doc.get("topology_template")
-        .and_then(|t| t.get("variability"))
-        .and_then(|v| v.get("inputs"))
-        .and_then(Node::as_map)
+    document::variability_entry(doc, "inputs").and_then(Node::as_map)
 }
 
 /// Whether an input's value makes its feature variable true (2.6).

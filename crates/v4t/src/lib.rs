@@ -5,43 +5,87 @@
 //! Variability4TOSCA specification and the observable behaviour of the
 //! reference implementation, OpenTOSCA Vintner.
 //!
-//! # Steps
-//! 1. [`load`]: parse the template, pull in type-specific conditions,
-//!    technology rules and types (normative profile and `lib/`).
-//! 2. [`normalize`]: rewrite map and list forms into one canonical shape.
-//! 3. [`graph`]: build the element graph (typed ids, names, containers).
-//! 4. [`enrich`](mod@enrich): technologies, default and pruning conditions, constraints.
-//! 5. [`inputs`]: presets and variability input assignments.
-//! 6. [`solve`]: encode conditions into SAT, solve and optimise.
-//! 7. [`check`]: consistency and semantic checks of the result.
-//! 8. [`transform`]: write the variability-resolved template.
+//! The library does no I/O: texts come in through [`Sources`] and a
+//! [`Loader`] (the command line's reads files beside the template; [`NoFiles`]
+//! reads none). Failures are [`Error`]s: a [`Diagnostic`] with the
+//! reference's message, a stable [`Code`], the range of the offending node
+//! and notes.
 //!
-//! The library does no I/O: texts come in through [`Sources`] and a [`Loader`].
+//! ```
+//! use v4t::{resolve, NoFiles, ResolveOptions, Sources};
+//!
+//! let template = "
+//! tosca_definitions_version: tosca_variability_1_0
+//! topology_template:
+//!   variability:
+//!     inputs:
+//!       prod: {type: boolean}
+//!     options: {type_default_condition: true}
+//!   node_templates:
+//!     small: {type: tosca.nodes.Compute, conditions: {not: {variability_input: prod}}}
+//!     large: {type: tosca.nodes.Compute, conditions: {variability_input: prod}}
+//! ";
+//! let mut sources = Sources::new();
+//! let id = sources.add("template.yaml", template);
+//! let options = ResolveOptions {
+//!     inputs: Some(v4t_yaml::parse("prod: true", v4t::SourceId(1)).unwrap()),
+//!     ..ResolveOptions::default()
+//! };
+//! let resolved = resolve(&mut sources, id, &mut NoFiles, &options).unwrap();
+//! let nodes = resolved.template.get("topology_template").and_then(|t| t.get("node_templates"));
+//! assert!(nodes.and_then(|n| n.get("large")).is_some());
+//! assert!(nodes.and_then(|n| n.get("small")).is_none());
+//! ```
+//!
+//! # Stages
+//! The pipeline ([`resolve`]) runs these modules in order; each module's
+//! documentation states its input, output and invariants.
+//! 1. `load`: parse the template, pull in type-specific conditions,
+//!    technology rules and types (normative profile and `lib/`); `validate`
+//!    checks shapes, `lint` finds probable mistakes.
+//! 2. `config`: the definitions version, the base grammar, the options and
+//!    the type system, read once.
+//! 3. `normalize`: rewrite map and list forms into one canonical shape.
+//! 4. `graph`: build the element graph (typed ids, names, containers).
+//! 5. `enrich`: technologies, default and pruning conditions, constraints.
+//! 6. `inputs`: presets and variability input assignments.
+//! 7. `solve`: encode conditions into SAT, solve and optimise.
+//! 8. `check`: consistency and semantic checks of the result.
+//! 9. `transform`: write the variability-resolved template.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+#![warn(unreachable_pub)]
 
 pub mod analyze;
-pub mod check;
+mod check;
+mod config;
+mod document;
 pub mod draw;
-pub mod enrich;
-pub mod error;
-pub mod fxhash;
-pub mod graph;
-pub mod inputs;
-pub mod lint;
-pub mod load;
-pub mod normalize;
-pub mod options;
-pub mod report;
-pub mod solve;
-pub mod suggest;
-pub mod tosca_types;
-pub mod transform;
-pub mod types;
-pub mod validate;
+mod enrich;
+mod error;
+mod graph;
+mod inputs;
+mod kind;
+mod lint;
+mod load;
+mod logic;
+mod normalize;
+mod options;
+mod report;
+mod solve;
+mod suggest;
+mod tosca_types;
+mod transform;
+mod types;
+mod validate;
+mod version;
 
 #[cfg(test)]
 mod testing;
 
+use config::{Config, Version};
 pub use error::{Error, Result};
+pub use report::{ElementDecision, Report, TechnologyChoice};
 pub use v4t_expr::deep_merge;
 pub use v4t_source::{
     join_import, Code, Diagnostic, Loader, NoFiles, Note, Severity, SourceFile, Sources,
@@ -102,7 +146,7 @@ pub fn resolve(
     resolve_with_warnings(sources, template, loader, options, &mut Vec::new())
 }
 
-/// [`resolve`], adding the probable mistakes found on the way ([`lint`],
+/// [`resolve`], adding the probable mistakes found on the way (warnings:
 /// assignments to undeclared variability inputs) to `warnings`, whether or
 /// not resolution succeeds: a typo is often the cause of a failure.
 /// Warnings never change the result.
@@ -111,7 +155,7 @@ pub fn resolve_with_warnings(
     template: SourceId,
     loader: &mut dyn Loader,
     options: &ResolveOptions,
-    warnings: &mut Vec<lint::Warning>,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<Resolved> {
     resolve_observed(sources, template, loader, options, &mut |_| {}, warnings)
 }
@@ -141,7 +185,7 @@ pub fn resolve_observed(
     loader: &mut dyn Loader,
     options: &ResolveOptions,
     observe: &mut dyn FnMut(Stage),
-    warnings: &mut Vec<lint::Warning>,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<Resolved> {
     let mut assigned = v4t_yaml::Map::new();
     let prepared = prepare(
@@ -159,13 +203,14 @@ pub fn resolve_observed(
     )?;
     let Prepared {
         mut doc,
+        config,
         graph,
         loaded,
     } = prepared;
-    inputs::validate(&doc, &assigned, options.now_ms.unwrap_or(0.0))
-        .map_err(code(Code::InvalidInput))?;
+    let now_ms = options.now_ms.unwrap_or(0.0);
+    inputs::validate(&doc, &assigned, now_ms).map_err(code(Code::InvalidInput))?;
     observe(Stage::Graph);
-    let solution = solve::solve(&doc, &graph, assigned, options.now_ms.unwrap_or(0.0))
+    let solution = solve::solve(&doc, &graph, &config.types, assigned, now_ms)
         .map_err(code(Code::InvalidCondition))?;
     observe(Stage::Solve);
     check::check(&graph, &solution).map_err(code(Code::Inconsistent))?;
@@ -189,6 +234,7 @@ pub fn resolve_observed(
 /// A template up to the resolver graph (what resolving and analysing share).
 struct Prepared {
     doc: Node,
+    config: Config,
     graph: graph::Graph,
     loaded: load::LoadedTypes,
 }
@@ -203,45 +249,35 @@ fn prepare(
     template: SourceId,
     loader: &mut dyn Loader,
     enrich: bool,
-    between: &mut dyn FnMut(&Node, &mut Vec<lint::Warning>) -> Result<()>,
+    between: &mut dyn FnMut(&Node, &mut Vec<Diagnostic>) -> Result<()>,
     observe: &mut dyn FnMut(Stage),
-    warnings: &mut Vec<lint::Warning>,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<Prepared> {
-    let (mut doc, loaded) = load_checked(sources, template, loader)?;
+    let (mut doc, loaded, version) = load_checked(sources, template, loader)?;
     warnings.extend(lint::lint(&doc));
     observe(Stage::Load);
     let enriched = if enrich {
-        enrich::enrich_for_resolving(&mut doc).map_err(code(Code::InvalidCondition))?
+        let enriched = enrich::enrich_for_resolving(&mut doc, version);
+        Some(enriched.map_err(code(Code::InvalidCondition))?)
     } else {
         None
     };
     observe(Stage::Enrich);
     between(&doc, warnings)?;
-    // The reference's "hotfix": no fallback properties in the resolver graph.
-    if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
-        if let Some(o) = tt
-            .map_entry("variability")
-            .and_then(|v| v.map_entry("options"))
-        {
-            o.insert("bratans_unknown", Node::bool(true));
-        }
-    }
-    normalize::normalize(&mut doc).map_err(code(Code::InvalidShape))?;
-    // The resolver reads conditions only through the graph; the output drops
-    // them. The enricher's graph already has the resolver graph's structure.
-    let graph = match enriched {
-        Some(g2) => graph::rebuild(&doc, g2),
-        None => graph::build_moving_conditions(&mut doc),
-    }
-    .map_err(code(Code::UndefinedReference))?;
-    Ok(Prepared { doc, graph, loaded })
+    let (config, graph) = resolver_graph(&mut doc, version, enriched)?;
+    Ok(Prepared {
+        doc,
+        config,
+        graph,
+        loaded,
+    })
 }
 
 /// Enriches the variable service template `template`: the template with every
 /// generated condition and constraint made explicit (`v4t enrich`).
 pub fn enrich(sources: &mut Sources, template: SourceId, loader: &mut dyn Loader) -> Result<Node> {
-    let (mut doc, loaded) = load_checked(sources, template, loader)?;
-    enrich::enrich(&mut doc).map_err(code(Code::InvalidCondition))?;
+    let (mut doc, loaded, version) = load_checked(sources, template, loader)?;
+    enrich::enrich(&mut doc, version).map_err(code(Code::InvalidCondition))?;
     load::remove_loaded_types(&mut doc, &loaded);
     Ok(doc)
 }
@@ -251,11 +287,44 @@ fn load_checked(
     sources: &mut Sources,
     template: SourceId,
     loader: &mut dyn Loader,
-) -> Result<(Node, load::LoadedTypes)> {
+) -> Result<(Node, load::LoadedTypes, Version)> {
     let (doc, loaded) = load::load(sources, template, loader).map_err(code(Code::InvalidShape))?;
-    graph::check_version(&doc).map_err(code(Code::DefinitionsVersion))?;
+    let version = Version::of(&doc).map_err(code(Code::DefinitionsVersion))?;
     validate::validate(&doc).map_err(code(Code::InvalidShape))?;
-    Ok((doc, loaded))
+    Ok((doc, loaded, version))
+}
+
+/// The configuration and the resolver graph: the enricher's graph #2 when
+/// it kept one (`enriched`), else a graph built from `doc`. The resolver
+/// reads conditions only through the graph; the output drops them.
+fn resolver_graph(
+    doc: &mut Node,
+    version: Version,
+    enriched: Option<(Config, Option<graph::Graph>)>,
+) -> Result<(Config, graph::Graph)> {
+    let automatic = match &enriched {
+        // The enricher's first normalisation deleted the option.
+        Some(_) => false,
+        None => options::automatic_default_alternatives(document::options(doc))?,
+    };
+    normalize::normalize(doc, automatic).map_err(code(Code::InvalidShape))?;
+    let enriched_ran = enriched.is_some();
+    let (config, kept) = match enriched {
+        Some((config, kept)) => (config, kept),
+        None => {
+            let config = Config::read(doc, version).map_err(code(Code::InvalidShape))?;
+            (config, None)
+        }
+    };
+    let resolver_options = config
+        .resolver_options(enriched_ran)
+        .map_err(code(Code::InvalidShape))?;
+    let graph = match kept {
+        Some(g2) => graph::rebuild(doc, &config.types, g2, resolver_options),
+        None => graph::build_moving_conditions(doc, &resolver_options, &config.types),
+    }
+    .map_err(code(Code::UndefinedReference))?;
+    Ok((config, graph))
 }
 
 /// Gives a stage's errors the stage's code unless they have a more specific one.

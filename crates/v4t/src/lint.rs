@@ -6,7 +6,7 @@
 //! this module only reads.
 //!
 //! * **Unused variability input.** An input declared in
-//!   `topology_template.variability.inputs` whose name is never the argument
+//!   `variability.inputs` of the topology whose name is never the argument
 //!   of a `variability_input` operator anywhere in the document (conditions,
 //!   named expressions, constraints, other inputs' `default_expression`,
 //!   property expressions, type-specific conditions), is not named in
@@ -38,16 +38,18 @@
 //!   node that declares it (the reference accepts it, and conformance tests
 //!   use it to test relation conditions, but no orchestrator can deploy it).
 
-use crate::fxhash::FxHashSet;
-use crate::inputs::{declared_inputs, FEATURE_KEYS};
+use crate::document::TOPOLOGY;
+use crate::document::{collection_entries, declared_inputs};
+use crate::inputs::FEATURE_KEYS;
 use crate::options::{is_known_option, known_options, RENAMED_OPTIONS};
 use crate::suggest::did_you_mean;
 use v4t_source::{Code, Diagnostic};
+use v4t_yaml::hash::SeededSet;
 use v4t_yaml::{Key, Map, Node, Span, Value};
 
 /// A warning: a [`Diagnostic`] of severity warning, located at the node it
 /// is about.
-pub type Warning = Diagnostic;
+pub(crate) type Warning = Diagnostic;
 
 /// A set of known keys: the list (for suggestions) and a fast membership
 /// test (a `match`: it runs for every key of every template).
@@ -59,7 +61,9 @@ struct Keys {
 /// `keys!(/// doc comment
 ///        NAME = ["a", "b"])` defines a [`Keys`] constant.
 macro_rules! keys {
-    ($(#[$doc:meta])* $name:ident = [$($key:literal),+ $(,)?]) => {
+    // A key is a string literal or a string constant in scope (as a
+    // pattern, an unknown name would bind anything).
+    ($(#[$doc:meta])* $name:ident = [$($key:tt),+ $(,)?]) => {
         $(#[$doc])*
         const $name: Keys = Keys {
             list: &[$($key),+],
@@ -104,7 +108,7 @@ keys!(
         "node_types",
         "group_types",
         "policy_types",
-        "topology_template",
+        TOPOLOGY,
         "profile",
         "functions",
         "service_template",
@@ -292,7 +296,7 @@ keys!(
 IMPORT_KEYS = ["file", "repository", "namespace_uri", "namespace_prefix"]);
 
 /// Collects the warnings for `doc`.
-pub fn lint(doc: &Node) -> Vec<Warning> {
+pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
     let mut out = Vec::new();
     let Some(root) = doc.as_map() else {
         return out;
@@ -305,10 +309,10 @@ pub fn lint(doc: &Node) -> Vec<Warning> {
         false,
     );
     lint.imports(root.get("imports"));
-    let Some(tt) = root.get("topology_template").and_then(Node::as_map) else {
+    let Some(tt) = root.get(TOPOLOGY).and_then(Node::as_map) else {
         return out;
     };
-    lint.keys(tt, &|| "topology_template".into(), &[&TOPOLOGY_KEYS], false);
+    lint.keys(tt, &|| TOPOLOGY.into(), &[&TOPOLOGY_KEYS], false);
     if let Some(v) = tt.get("variability") {
         lint.variability(v);
     }
@@ -348,20 +352,6 @@ pub fn lint(doc: &Node) -> Vec<Warning> {
     // In document order, whatever the order of the checks.
     out.sort_by_key(|w| (w.span.source.0, w.span.line, w.span.col));
     out
-}
-
-/// The entries of a collection in map form or list form (every key of every
-/// list item; list items with more than one key are errors elsewhere).
-pub(crate) fn collection_entries(collection: Option<&Node>) -> Vec<(&Key, &Node)> {
-    match collection.map(|n| &n.value) {
-        Some(Value::Map(m)) => m.iter().collect(),
-        Some(Value::Seq(items)) => items
-            .iter()
-            .filter_map(Node::as_map)
-            .flat_map(Map::iter)
-            .collect(),
-        _ => Vec::new(),
-    }
 }
 
 /// The warning collector, with one method per section.
@@ -692,7 +682,7 @@ fn unused_inputs(doc: &Node, tt: &Map, out: &mut Vec<Warning>) {
         return;
     }
     // The declared inputs referred to so far; the walk ends once all are.
-    let mut used: FxHashSet<&str> = FxHashSet::default();
+    let mut used: SeededSet<&str> = SeededSet::default();
     // Inputs named like an element id are that element's condition
     // (`enrich_input_condition`, on unless switched off).
     let input_conditions = tt

@@ -4,9 +4,10 @@
 //!
 //! Imports (`imports:`) are never loaded: they are conditional elements only.
 
+use crate::document;
 use crate::error::{Error, Result};
-use crate::fxhash::FxHashSet;
 use v4t_source::{Code, Loader, Sources};
+use v4t_yaml::hash::SeededSet;
 use v4t_yaml::{parse, Map, Node, SourceId, Span, Value};
 
 /// The bundled TOSCA Simple Profile 1.3 normative types (written for v4t from
@@ -28,15 +29,15 @@ const LOADED_COLLECTIONS: [&str; 8] = [
 
 /// Types that came from the profile or `lib/` (removed again from the output).
 #[derive(Clone, Debug, Default)]
-pub struct LoadedTypes {
+pub(crate) struct LoadedTypes {
     /// Type names per collection, in the order of [`LOADED_COLLECTIONS`].
-    names: [FxHashSet<String>; LOADED_COLLECTIONS.len()],
+    names: [SeededSet<String>; LOADED_COLLECTIONS.len()],
 }
 
 impl LoadedTypes {
     /// Whether type `name` of `collection` was loaded (no allocation: the
     /// output filter asks this for every type of the template).
-    pub fn contains(&self, collection: &str, name: &str) -> bool {
+    pub(crate) fn contains(&self, collection: &str, name: &str) -> bool {
         LOADED_COLLECTIONS
             .iter()
             .position(|&c| c == collection)
@@ -45,13 +46,13 @@ impl LoadedTypes {
 }
 
 /// Parses a source text into a document.
-pub fn parse_source(sources: &Sources, id: SourceId) -> Result<Node> {
+pub(crate) fn parse_source(sources: &Sources, id: SourceId) -> Result<Node> {
     let text = sources.get(id).map(|f| f.text.as_str()).unwrap_or("");
     parse(text, id).map_err(|e| Error::coded(Code::Yaml, e.message, e.span))
 }
 
 /// Loads the template `id` and everything it refers to.
-pub fn load(
+pub(crate) fn load(
     sources: &mut Sources,
     id: SourceId,
     loader: &mut dyn Loader,
@@ -64,7 +65,7 @@ pub fn load(
         let message = "Unsupported TOSCA definitions version";
         return Err(Error::coded(Code::DefinitionsVersion, message, doc.span));
     }
-    if doc.get("topology_template").is_some_and(Node::is_defined) {
+    if document::topology(&doc).is_some_and(Node::is_defined) {
         load_referenced(
             sources,
             &mut doc,
@@ -115,9 +116,7 @@ fn load_referenced(
     key: &str,
     defaults: &[&str],
 ) -> Result<()> {
-    let current = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"))
+    let current = document::variability(doc)
         .and_then(|v| v.get(key))
         .filter(|n| n.is_defined());
     let loaded = match current {
@@ -146,7 +145,7 @@ fn load_referenced(
         }
     };
     if let Some(value) = loaded {
-        let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) else {
+        let Some(tt) = document::topology_map_mut(doc) else {
             return Ok(());
         };
         if let Some(v) = tt.map_entry("variability") {
@@ -228,7 +227,7 @@ fn load_types(
 }
 
 /// Removes the loaded types again (and type collections left empty).
-pub fn remove_loaded_types(doc: &mut Node, loaded: &LoadedTypes) {
+pub(crate) fn remove_loaded_types(doc: &mut Node, loaded: &LoadedTypes) {
     let Some(root) = doc.as_map_mut() else { return };
     for collection in LOADED_COLLECTIONS {
         let Some(types) = root.get_mut(collection).and_then(Node::as_map_mut) else {

@@ -11,12 +11,13 @@
 //! **Invariant:** normalisation is idempotent; the pipeline normalises the same
 //! document several times, as the reference implementation does.
 
+use crate::document;
 use crate::error::{Error, Result};
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Key, Map, Node, Span, Value};
 
 /// The eight type collections, in the order the reference walks them.
-pub const TYPE_COLLECTIONS: [(&str, &str); 8] = [
+pub(crate) const TYPE_COLLECTIONS: [(&str, &str); 8] = [
     ("artifact_types", "tosca.artifacts.Root"),
     ("capability_types", "tosca.capabilities.Root"),
     ("data_types", "tosca.datatypes.Root"),
@@ -29,11 +30,11 @@ pub const TYPE_COLLECTIONS: [(&str, &str); 8] = [
     ("relationship_types", "tosca.relationships.Root"),
 ];
 
-/// Normalises `doc` in place.
-pub fn normalize(doc: &mut Node) -> Result<()> {
-    let automatic = automatic_default_alternatives(doc)?;
+/// Normalises `doc` in place; `automatic` is the option
+/// `automatic_default_alternatives` (the first normalisation deletes it).
+pub(crate) fn normalize(doc: &mut Node, automatic: bool) -> Result<()> {
     normalize_imports(doc);
-    if let Some(tt) = doc.get_mut("topology_template") {
+    if let Some(tt) = document::topology_mut(doc) {
         if tt.as_map().is_some() {
             normalize_topology(tt, automatic)?;
         }
@@ -41,18 +42,6 @@ pub fn normalize(doc: &mut Node) -> Result<()> {
     normalize_entity_types(doc);
     cleanup_variability(doc);
     Ok(())
-}
-
-fn automatic_default_alternatives(doc: &Node) -> Result<bool> {
-    match doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"))
-        .and_then(|v| v.get("options"))
-        .and_then(|o| o.get_defined("automatic_default_alternatives"))
-    {
-        None => Ok(false),
-        Some(n) => n.as_bool().ok_or_else(|| not_a_boolean(n)),
-    }
 }
 
 pub(crate) fn not_a_boolean(n: &Node) -> Error {
@@ -586,7 +575,7 @@ fn normalize_entity_types(doc: &mut Node) {
 
 /// Deletes `automatic_default_alternatives` after the first normalisation (3.10).
 fn cleanup_variability(doc: &mut Node) {
-    let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) else {
+    let Some(tt) = document::topology_map_mut(doc) else {
         return;
     };
     let Some(variability) = tt.get_mut("variability") else {
@@ -607,9 +596,9 @@ fn cleanup_variability(doc: &mut Node) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::testing::doc;
+    use crate::testing::{doc, normalize};
     use v4t_yaml::json::to_json;
+    use v4t_yaml::Node;
 
     fn norm(yaml: &str) -> Node {
         let mut d = doc(yaml);

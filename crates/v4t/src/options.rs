@@ -1,4 +1,4 @@
-//! Variability options (`topology_template.variability.options`): pruning
+//! Variability options (`variability.options` of the topology): pruning
 //! modes, per-version defaults and the precedence general < per element kind <
 //! per element (part 1, section 6).
 //!
@@ -7,79 +7,152 @@
 //! enricher through [`Options::element`].
 
 use crate::error::{Error, Result};
+use crate::kind::Kind;
 use crate::normalize::not_a_boolean;
+use crate::version::Version;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Span};
 
-/// `tosca_definitions_version`, grouped as the option defaults see it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Version {
-    /// `tosca_simple_yaml_1_3`, `tosca_variability_1_0`, `tosca_variability_1_0_rc_1`.
-    V1,
-    /// `tosca_variability_1_0_rc_2`.
-    V2,
-    /// `tosca_variability_1_0_rc_3`.
-    V3,
-    /// `tosca_2_0` (a hybrid).
-    Tosca2,
+/// The pruning mode of a version without `mode` (table 2.3).
+fn default_mode(version: Version) -> &'static str {
+    match version {
+        Version::V1 | Version::Tosca2 => "manual",
+        Version::V2 | Version::V3 => "semantic-loose",
+    }
 }
 
-impl Version {
-    pub fn parse(s: &str) -> Option<Version> {
-        Some(match s {
-            "tosca_simple_yaml_1_3" | "tosca_variability_1_0" | "tosca_variability_1_0_rc_1" => {
-                Version::V1
-            }
-            "tosca_variability_1_0_rc_2" => Version::V2,
-            "tosca_variability_1_0_rc_3" => Version::V3,
-            "tosca_2_0" => Version::Tosca2,
-            _ => return None,
-        })
+/// `automatic_default_alternatives` of the options `user` as written (read
+/// by the first normalisation, which then deletes it, 3.10).
+pub(crate) fn automatic_default_alternatives(user: Option<&Map>) -> Result<bool> {
+    match user
+        .and_then(|o| o.get("automatic_default_alternatives"))
+        .filter(|n| n.is_defined())
+    {
+        None => Ok(false),
+        Some(n) => n.as_bool().ok_or_else(|| not_a_boolean(n)),
+    }
+}
+
+/// The options the enricher's transformer deletes (11.3): they only steer
+/// enrichment, so the resolver graph sees their defaults.
+pub(crate) fn is_enrichment_only(key: &str) -> bool {
+    const GENERAL: [&str; 26] = [
+        "mode",
+        "default_condition",
+        "node_default_condition_mode",
+        "relation_default_condition_mode",
+        "output_default_condition_mode",
+        "relation_default_implied",
+        "pruning",
+        "consistency_pruning",
+        "semantic_pruning",
+        "relation_source_constraint",
+        "relation_target_constraint",
+        "artifact_container_constraint",
+        "property_container_constraint",
+        "type_container_constraint",
+        "required_hosting_constraint",
+        "required_technology_constraint",
+        "unique_property_constraint",
+        "unique_artifact_constraint",
+        "unique_input_constraint",
+        "unique_output_constraint",
+        "required_artifact_constraint",
+        "required_incoming_relation_constraint",
+        "required_technology_check",
+        "enrich_input_condition",
+        "enrich_technologies",
+        "enrich_implementations",
+    ];
+    const KINDS: [&str; 8] = [
+        "node", "relation", "policy", "group", "artifact", "property", "type", "output",
+    ];
+    const SUFFIXES: [&str; 6] = [
+        "default_condition",
+        "default_consistency_condition",
+        "default_semantic_condition",
+        "pruning",
+        "consistency_pruning",
+        "semantic_pruning",
+    ];
+    GENERAL.contains(&key)
+        || key
+            .split_once('_')
+            .is_some_and(|(kind, rest)| KINDS.contains(&kind) && SUFFIXES.contains(&rest))
+}
+
+/// The element kinds that have default-condition and pruning options, in
+/// the order the reference reads their options (which decides which of
+/// several bad values is reported).
+const OPTION_KINDS: [Kind; 10] = [
+    Kind::Input,
+    Kind::Node,
+    Kind::Output,
+    Kind::Relation,
+    Kind::Policy,
+    Kind::Group,
+    Kind::Artifact,
+    Kind::Property,
+    Kind::Type,
+    Kind::Technology,
+];
+
+/// The kinds the pruning modes call "topology" (all but inputs and outputs).
+const TOPOLOGY_KINDS: [Kind; 8] = [
+    Kind::Node,
+    Kind::Relation,
+    Kind::Policy,
+    Kind::Group,
+    Kind::Artifact,
+    Kind::Property,
+    Kind::Type,
+    Kind::Technology,
+];
+
+/// One of the six default-condition and pruning switches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Switch {
+    Default,
+    DefaultConsistency,
+    DefaultSemantic,
+    Pruning,
+    ConsistencyPruning,
+    SemanticPruning,
+}
+
+impl Switch {
+    const ALL: [Switch; 6] = [
+        Switch::Default,
+        Switch::DefaultConsistency,
+        Switch::DefaultSemantic,
+        Switch::Pruning,
+        Switch::ConsistencyPruning,
+        Switch::SemanticPruning,
+    ];
+
+    /// The option key of the switch, without a kind prefix.
+    fn suffix(self) -> &'static str {
+        match self {
+            Switch::Default => "default_condition",
+            Switch::DefaultConsistency => "default_consistency_condition",
+            Switch::DefaultSemantic => "default_semantic_condition",
+            Switch::Pruning => "pruning",
+            Switch::ConsistencyPruning => "consistency_pruning",
+            Switch::SemanticPruning => "semantic_pruning",
+        }
     }
 
-    fn default_mode(self) -> &'static str {
-        match self {
-            Version::V1 | Version::Tosca2 => "manual",
-            Version::V2 | Version::V3 => "semantic-loose",
+    /// The option key of the switch for `kind` (`None`: the general key).
+    fn key(self, kind: Option<Kind>) -> String {
+        match kind {
+            Some(k) => format!("{}_{}", k.word(), self.suffix()),
+            None => self.suffix().to_string(),
         }
     }
 }
 
-/// The ten element kinds that have default-condition and pruning options.
-pub const OPTION_KINDS: [&str; 10] = [
-    "input",
-    "node",
-    "output",
-    "relation",
-    "policy",
-    "group",
-    "artifact",
-    "property",
-    "type",
-    "technology",
-];
-
-/// The per-kind option suffixes (`node_pruning`, ...).
-const KIND_OPTION_SUFFIXES: [&str; 6] = [
-    "default_condition",
-    "default_consistency_condition",
-    "default_semantic_condition",
-    "pruning",
-    "consistency_pruning",
-    "semantic_pruning",
-];
-
-/// The kinds that have a `<kind>_default_condition_mode` option.
-const MODE_KINDS: [&str; 6] = [
-    "node",
-    "relation",
-    "artifact",
-    "property",
-    "technology",
-    "output",
-];
-
-/// Every option key [`Options::new`] reads, besides the per-kind ones.
+/// Every option key [`Options::new`] reads besides the per-kind ones
+/// (`<kind>_<switch>` and `<kind>_default_condition_mode`).
 const GLOBAL_OPTION_KEYS: &[&str] = &[
     "mode",
     "default_condition",
@@ -150,36 +223,31 @@ const GLOBAL_OPTION_KEYS: &[&str] = &[
 ];
 
 /// Whether `key` is an option v4t reads (as the reference does).
-pub fn is_known_option(key: &str) -> bool {
-    if GLOBAL_OPTION_KEYS.contains(&key) {
-        return true;
-    }
-    OPTION_KINDS.iter().any(|kind| {
-        key.strip_prefix(kind)
-            .and_then(|rest| rest.strip_prefix('_'))
-            .is_some_and(|suffix| {
-                KIND_OPTION_SUFFIXES.contains(&suffix)
-                    || (suffix == "default_condition_mode" && MODE_KINDS.contains(kind))
-            })
-    })
+pub(crate) fn is_known_option(key: &str) -> bool {
+    GLOBAL_OPTION_KEYS.contains(&key) || per_kind_options().any(|k| k == key)
 }
 
 /// Every option key v4t reads, in a fixed order (for suggestions).
-pub fn known_options() -> Vec<String> {
+pub(crate) fn known_options() -> Vec<String> {
     let mut keys: Vec<String> = GLOBAL_OPTION_KEYS.iter().map(|k| k.to_string()).collect();
-    for kind in OPTION_KINDS {
-        keys.extend(KIND_OPTION_SUFFIXES.iter().map(|s| format!("{kind}_{s}")));
-        if MODE_KINDS.contains(&kind) {
-            keys.push(format!("{kind}_default_condition_mode"));
-        }
-    }
+    keys.extend(per_kind_options());
     keys
+}
+
+/// The per-kind option keys, kind by kind.
+fn per_kind_options() -> impl Iterator<Item = String> {
+    OPTION_KINDS.into_iter().flat_map(|kind| {
+        let switches = Switch::ALL.map(|s| s.key(Some(kind)));
+        let mode = default_kind_mode(kind, Version::V1)
+            .map(|_| format!("{}_default_condition_mode", kind.word()));
+        switches.into_iter().chain(mode)
+    })
 }
 
 /// Option keys of earlier Variability4TOSCA drafts (and names the latest
 /// draft uses but the reference never read), with what to write instead.
 /// The reference ignores all of them silently.
-pub const RENAMED_OPTIONS: &[(&str, &str)] = &[
+pub(crate) const RENAMED_OPTIONS: &[(&str, &str)] = &[
     // 1.0 release candidate, early drafts.
     (
         "enable_relation_default_condition",
@@ -269,41 +337,170 @@ pub const RENAMED_OPTIONS: &[(&str, &str)] = &[
 
 /// Default-condition and pruning switches of one element kind (or element).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Switches {
+pub(crate) struct Switches {
+    /// Default conditions are generated.
     pub default: bool,
+    /// ... among them the consistency ones.
     pub default_consistency: bool,
+    /// ... among them the semantic ones.
     pub default_semantic: bool,
+    /// Pruning conditions are generated.
     pub pruning: bool,
+    /// ... among them the consistency ones.
     pub consistency_pruning: bool,
+    /// ... among them the semantic ones.
     pub semantic_pruning: bool,
+}
+
+/// A token of a default condition mode (9.3): which statement about the
+/// element its default condition contains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ModeToken {
+    /// `host`: a host is present.
+    Host,
+    /// `source`: a source of an incoming relation (nodes) or the relation's
+    /// source (relations) is present.
+    Source,
+    /// `target`: the relation's target is present.
+    Target,
+    /// `incoming`: a present incoming relation with a present source.
+    Incoming,
+    /// `relation`: the spec's per-node name of `incoming`.
+    Relation,
+    /// `incomingnaive`: a present incoming relation.
+    IncomingNaive,
+    /// `outgoing`: a present outgoing relation with a present target.
+    Outgoing,
+    /// `outgoingnaive`: a present outgoing relation.
+    OutgoingNaive,
+    /// `artifact`: an artifact whose manual conditions hold.
+    Artifact,
+    /// `artifactnaive`: a present artifact.
+    ArtifactNaive,
+    /// `container`: the container is present.
+    Container,
+    /// `consuming`: a consumed element is present.
+    Consuming,
+    /// `managed`: a technology that manages the artifact is present.
+    Managed,
+    /// `technology`: the spec's name of `managed`.
+    Technology,
+    /// `other`: no other technology of the node is present.
+    Other,
+    /// `scenario`: the technology's scenario is realised.
+    Scenario,
+    /// `produced`: a producing node is present.
+    Produced,
+    /// `default`: the element is the default alternative.
+    Default,
+    /// Anything else (an error where an element of the kind is enriched).
+    Unknown,
+}
+
+impl ModeToken {
+    /// The token written `s`.
+    pub(crate) fn parse(s: &str) -> ModeToken {
+        match s {
+            "host" => ModeToken::Host,
+            "source" => ModeToken::Source,
+            "target" => ModeToken::Target,
+            "incoming" => ModeToken::Incoming,
+            "relation" => ModeToken::Relation,
+            "incomingnaive" => ModeToken::IncomingNaive,
+            "outgoing" => ModeToken::Outgoing,
+            "outgoingnaive" => ModeToken::OutgoingNaive,
+            "artifact" => ModeToken::Artifact,
+            "artifactnaive" => ModeToken::ArtifactNaive,
+            "container" => ModeToken::Container,
+            "consuming" => ModeToken::Consuming,
+            "managed" => ModeToken::Managed,
+            "technology" => ModeToken::Technology,
+            "other" => ModeToken::Other,
+            "scenario" => ModeToken::Scenario,
+            "produced" => ModeToken::Produced,
+            "default" => ModeToken::Default,
+            _ => ModeToken::Unknown,
+        }
+    }
+}
+
+/// A default condition mode: `-`-separated tokens, parsed once. Tokens are
+/// checked per element kind where they are used; the text stays for
+/// messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Mode {
+    text: String,
+    tokens: Vec<ModeToken>,
+}
+
+impl Mode {
+    /// The mode written `text`.
+    pub(crate) fn parse(text: &str) -> Mode {
+        Mode {
+            text: text.to_string(),
+            tokens: tokens(text).collect(),
+        }
+    }
+
+    /// The mode as written.
+    pub(crate) fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Its tokens, in order.
+    pub(crate) fn tokens(&self) -> &[ModeToken] {
+        &self.tokens
+    }
+
+    /// Whether the text names incoming relations and hosts (the anchor check
+    /// of 5.6 tests the mode's text for both words, as the reference does).
+    pub(crate) fn names_incoming_and_host(&self) -> bool {
+        self.text.contains("incoming") && self.text.contains("host")
+    }
+}
+
+/// The tokens of a mode text (for an element's own mode, parsed where read).
+pub(crate) fn tokens(text: &str) -> impl Iterator<Item = ModeToken> + '_ {
+    text.split('-').map(ModeToken::parse)
 }
 
 /// Every resolved option.
 #[derive(Clone, Debug)]
-pub struct Options {
-    pub version: Version,
-    kinds: [Switches; 10],
-    modes: [Option<String>; 10],
+pub(crate) struct Options {
+    /// Switches per [`Kind`] (by `Kind as usize`; imports have none).
+    kinds: [Switches; 11],
+    /// Default condition modes per [`Kind`] (the kinds that have one).
+    modes: [Option<Mode>; 11],
+    /// Relations are implied unless they say otherwise or are hosting relations.
     pub relation_default_implied: bool,
+    /// The consistency and semantic checks.
     pub checks: Checks,
+    /// The optimisation.
     pub solver: SolverOptions,
+    /// The generated constraints.
     pub constraints: Constraints,
+    /// Mode A of the fallback properties (5.3).
     pub fallback_property_default_alternative: bool,
+    /// No fallback properties (the resolver graph's).
     pub bratans_unknown: bool,
+    /// The input-name condition (9.7).
     pub enrich_input_condition: bool,
+    /// Technologies from the technology rules (8.4).
     pub enrich_technologies: bool,
+    /// Only the best-rated technologies of a scenario.
     pub enrich_technologies_best_only: bool,
+    /// Implementations from the technology rules (8.5).
     pub enrich_implementations: bool,
+    /// A managed node must have a technology (8.4).
     pub required_technology_check: bool,
+    /// At least one anchor or implied node (5.6).
     pub anchor_check: bool,
-    pub automatic_default_alternatives: bool,
-    /// The global node default condition mode (for the anchor check).
-    pub node_mode: String,
 }
 
 /// Checker switches (part 1, 6.5).
 #[derive(Clone, Debug, Default)]
-pub struct Checks {
+#[allow(missing_docs)] // each is the check of the same name (6.5)
+pub(crate) struct Checks {
     pub relation_source: bool,
     pub relation_target: bool,
     pub ambiguous_hosting: bool,
@@ -328,30 +525,69 @@ pub struct Checks {
 
 /// Topology or technology optimisation direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Optimize {
+pub(crate) enum Optimize {
+    /// No optimisation.
     Off,
+    /// Minimise.
     Min,
+    /// Maximise.
     Max,
+}
+
+/// What the technology optimisation counts (`optimization_technologies_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TechnologiesMode {
+    /// The sum of the technologies' weights.
+    Weight,
+    /// The number of technologies.
+    Count,
+    /// The weights first, then the number (in the opposite direction).
+    WeightCount,
+}
+
+impl TechnologiesMode {
+    /// Whether a weight objective comes first.
+    pub(crate) fn weighs(self) -> bool {
+        matches!(
+            self,
+            TechnologiesMode::Weight | TechnologiesMode::WeightCount
+        )
+    }
+
+    /// Whether a count objective is part of it.
+    pub(crate) fn counts(self) -> bool {
+        matches!(
+            self,
+            TechnologiesMode::Count | TechnologiesMode::WeightCount
+        )
+    }
 }
 
 /// Solver switches (part 1, 6.6).
 #[derive(Clone, Debug)]
-pub struct SolverOptions {
+pub(crate) struct SolverOptions {
+    /// Topology optimisation.
     pub topology: Optimize,
+    /// The optimal topology must be unique.
     pub topology_unique: bool,
     /// `true`: weight mode, `false`: count mode.
     pub topology_by_weight: bool,
+    /// Technology optimisation.
     pub technologies: Optimize,
+    /// The optimal technologies must be unique.
     pub technologies_unique: bool,
-    /// `weight`, `count` or `weight-count`.
-    pub technologies_mode: String,
+    /// What the technology optimisation counts.
+    pub technologies_mode: TechnologiesMode,
+    /// Scenario optimisation.
     pub scenarios: bool,
+    /// The optimal scenarios must be unique.
     pub scenarios_unique: bool,
 }
 
 /// Constraint switches (part 1, 6.7).
 #[derive(Clone, Debug, Default)]
-pub struct Constraints {
+#[allow(missing_docs)] // each is the constraint of the same name (6.7)
+pub(crate) struct Constraints {
     pub relation_source: bool,
     pub relation_target: bool,
     pub relation_enhanced_implication_mode: bool,
@@ -371,10 +607,22 @@ pub struct Constraints {
     pub required_artifact: bool,
 }
 
+/// One assignment of a pruning mode's table: a switch of a kind (`None`:
+/// the general switch).
+type ModeEntry = (Option<Kind>, Switch, bool);
+
 /// The user's options plus the mode's partial assignment.
 struct Raw<'a> {
     user: Option<&'a Map>,
-    mode: Vec<(String, bool)>,
+    mode: Vec<ModeEntry>,
+}
+
+/// `Element "<json>" is not a string`.
+fn not_a_string(n: &Node) -> Error {
+    Error::at(
+        format!("Element \"{}\" is not a string", to_json(n)),
+        n.span,
+    )
 }
 
 impl Raw<'_> {
@@ -396,8 +644,13 @@ impl Raw<'_> {
         }
     }
 
-    fn mode(&self, key: &str) -> Option<bool> {
-        self.mode.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
+    /// The mode's value of a switch of `kind` (`None`: general), if its
+    /// table sets it.
+    fn mode(&self, kind: Option<Kind>, switch: Switch) -> Option<bool> {
+        self.mode
+            .iter()
+            .find(|(k, s, _)| *k == kind && *s == switch)
+            .map(|(_, _, v)| *v)
     }
 
     /// The user's value of the most specific of `keys` (specific to
@@ -405,28 +658,26 @@ impl Raw<'_> {
     /// options override wider ones, and the mode is the widest of all (the
     /// reference lets the mode's specific keys beat the user's general ones,
     /// so `pruning: true` never reached inputs in v1 and rc_2).
-    fn layered(&self, keys: &[&str]) -> Result<bool> {
-        for key in keys {
-            if let Some(b) = self.user(key)? {
+    fn layered(&self, keys: &[(Option<Kind>, Switch)]) -> Result<bool> {
+        for &(kind, switch) in keys {
+            if let Some(b) = self.user(&switch.key(kind))? {
                 return Ok(b);
             }
         }
-        Ok(keys.iter().find_map(|k| self.mode(k)).unwrap_or(false))
+        Ok(keys
+            .iter()
+            .find_map(|&(kind, switch)| self.mode(kind, switch))
+            .unwrap_or(false))
     }
 
     fn or(&self, key: &str, fallback: bool) -> Result<bool> {
         Ok(self.user(key)?.unwrap_or(fallback))
     }
 
-    fn string(&self, key: &str) -> Result<Option<String>> {
+    fn string(&self, key: &str) -> Result<Option<&str>> {
         match self.user_node(key) {
             None => Ok(None),
-            Some(n) => n.as_str().map(|s| Some(s.to_string())).ok_or_else(|| {
-                Error::at(
-                    format!("Element \"{}\" is not a string", to_json(n)),
-                    n.span,
-                )
-            }),
+            Some(n) => n.as_str().map(Some).ok_or_else(|| not_a_string(n)),
         }
     }
 }
@@ -434,186 +685,27 @@ impl Raw<'_> {
 impl Options {
     /// Resolves the options of a template with version `version` and raw
     /// options `user` (`variability.options`).
-    pub fn new(version: Version, user: Option<&Map>) -> Result<Options> {
-        debug_assert!(is_known_option("mode"));
-        let mode_name = match user.and_then(|m| m.get("mode")).filter(|n| n.is_defined()) {
-            None => version.default_mode().to_string(),
-            Some(n) => n
-                .as_str()
-                .ok_or_else(|| {
-                    Error::at(
-                        format!("Element \"{}\" is not a string", to_json(n)),
-                        n.span,
-                    )
-                })?
-                .to_string(),
+    pub(crate) fn new(version: Version, user: Option<&Map>) -> Result<Options> {
+        let raw = Raw {
+            user,
+            mode: pruning_mode(version, user)?,
         };
-        let mode_span = user
-            .and_then(|m| m.get("mode"))
-            .map(|n| n.span)
-            .unwrap_or(Span::NONE);
-        let mode = mode_table(&mode_name, version == Version::V3)
-            .ok_or_else(|| Error::at(format!("Pruning mode \"{mode_name}\" unknown"), mode_span))?;
-        let raw = Raw { user, mode };
-        let v1 = version == Version::V1;
-        let v3 = version == Version::V3;
+        let (kinds, modes) = kind_options(&raw, version)?;
         let v1_or_v2 = matches!(version, Version::V1 | Version::V2);
-
-        let mut kinds = [Switches::default(); 10];
-        let mut modes: [Option<String>; 10] = Default::default();
-        for (i, k) in OPTION_KINDS.iter().enumerate() {
-            let d = format!("{k}_default_condition");
-            let p = format!("{k}_pruning");
-            kinds[i] = Switches {
-                default: raw.layered(&[&d, "default_condition"])?,
-                default_consistency: raw.layered(&[
-                    &format!("{k}_default_consistency_condition"),
-                    &d,
-                    "default_condition",
-                ])?,
-                default_semantic: raw.layered(&[
-                    &format!("{k}_default_semantic_condition"),
-                    &d,
-                    "default_condition",
-                ])?,
-                pruning: raw.layered(&[&p, "pruning"])?,
-                consistency_pruning: raw.layered(&[
-                    &format!("{k}_consistency_pruning"),
-                    &p,
-                    "pruning",
-                ])?,
-                semantic_pruning: raw.layered(&[
-                    &format!("{k}_semantic_pruning"),
-                    &p,
-                    "pruning",
-                ])?,
-            };
-            let default_mode = match *k {
-                "node" => Some(if v1 {
-                    "incoming-artifact"
-                } else {
-                    "incomingnaive-artifact-host"
-                }),
-                "relation" => Some(if v3 {
-                    "source-target-default"
-                } else {
-                    "source-target"
-                }),
-                "artifact" => Some(if v3 {
-                    "container-managed-default"
-                } else {
-                    "container"
-                }),
-                "property" => Some(if v3 {
-                    "container-consuming-default"
-                } else {
-                    "container-consuming"
-                }),
-                "technology" => Some(if v3 {
-                    "container-other-scenario-default"
-                } else {
-                    "container-other-scenario"
-                }),
-                "output" => Some(if v3 { "produced-default" } else { "produced" }),
-                _ => None,
-            };
-            if let Some(dm) = default_mode {
-                modes[i] = Some(
-                    raw.string(&format!("{k}_default_condition_mode"))?
-                        .unwrap_or_else(|| dm.to_string()),
-                );
-            }
-        }
-        let node_mode = modes[1].clone().unwrap_or_default();
-
         let checks_all = raw.or("checks", v1_or_v2)?;
-        let consistency = raw.or("consistency_checks", checks_all)?;
-        let semantic = raw.or("semantic_checks", checks_all)?;
-        let c = |key: &str| raw.or(key, consistency);
-        let s = |key: &str| raw.or(key, semantic);
-        let checks = Checks {
-            relation_source: c("relation_source_check")?,
-            relation_target: c("relation_target_check")?,
-            ambiguous_hosting: c("ambiguous_hosting_check")?,
-            missing_artifact_container: c("missing_artifact_container_check")?,
-            ambiguous_artifact: c("ambiguous_artifact_check")?,
-            missing_property_container: c("missing_property_container_check")?,
-            ambiguous_property: c("ambiguous_property_check")?,
-            missing_type_container: c("missing_type_container_check")?,
-            ambiguous_type: c("ambiguous_type_check")?,
-            missing_technology_container: c("missing_technology_container_check")?,
-            ambiguous_technology: c("ambiguous_technology_check")?,
-            ambiguous_relation: c("ambiguous_relation_check")?,
-            ambiguous_input: c("ambiguous_input_check")?,
-            ambiguous_output: c("ambiguous_output_check")?,
-            expected_hosting: s("expected_hosting_check")?,
-            expected_incoming_relation: s("expected_incoming_relation_check")?,
-            expected_artifact: s("expected_artifact_check")?,
-            expected_technology: s("expected_technology_check")?,
-            unconsumed_input: raw.or(
-                "unconsumed_input_check",
-                if v1_or_v2 { false } else { semantic },
-            )?,
-            unproduced_output: raw.or(
-                "unproduced_output_check",
-                if v1_or_v2 { false } else { consistency },
-            )?,
-        };
+        let (checks, semantic) = checks(&raw, version, checks_all)?;
         let required_technology_check = match raw.user_node("required_technology_check") {
             Some(n) => n.is_truthy(),
             None => semantic,
         };
         let anchor_check = raw.or("anchor_check", checks_all)?;
-
         let solver = solver_options(&raw, version)?;
-
-        let constraints_user = raw.user("constraints")?;
-        let all = constraints_user.unwrap_or(false);
-        let rc = |key: &str| raw.or(key, all);
-        let rc_true = |key: &str| -> Result<bool> {
-            Ok(if v1 {
-                raw.or(key, all)?
-            } else {
-                raw.user(key)?.or(constraints_user).unwrap_or(true)
-            })
-        };
-        // The spec's names for the hosting and technology constraints: wider
-        // than the reference's keys, narrower than `constraints`.
-        let under = |group: &str, key: &str| -> Result<bool> {
-            match raw.user(key)?.or(raw.user(group)?) {
-                Some(b) => Ok(b),
-                None => rc_true(key),
-            }
-        };
-        let constraints = Constraints {
-            relation_source: rc("relation_source_constraint")?,
-            relation_target: rc("relation_target_constraint")?,
-            relation_enhanced_implication_mode: raw
-                .or("relation_enhanced_implication_mode", true)?,
-            artifact_container: rc("artifact_container_constraint")?,
-            property_container: rc("property_container_constraint")?,
-            type_container: rc("type_container_constraint")?,
-            required_hosting: under("hosting_stack_constraint", "required_hosting_constraint")?,
-            single_hosting: rc("single_hosting_constraint")?,
-            required_technology: under("technology_constraint", "required_technology_constraint")?,
-            unique_property: rc_true("unique_property_constraint")?,
-            unique_artifact: rc_true("unique_artifact_constraint")?,
-            unique_input: rc_true("unique_input_constraint")?,
-            unique_output: rc_true("unique_output_constraint")?,
-            unique_relation: rc_true("unique_relation_constraint")?,
-            unique_technology: under("technology_constraint", "unique_technology_constraint")?,
-            required_incoming_relation: if v1 {
-                rc("required_incoming_relation_constraint")?
-            } else {
-                raw.user("required_incoming_relation_constraint")?
-                    .or(constraints_user)
-                    .unwrap_or(false)
-            },
-            required_artifact: rc("required_artifact_constraint")?,
-        };
-
+        let constraints = constraints(&raw, version)?;
+        let v1 = version == Version::V1;
+        let v3 = version == Version::V3;
+        // Read by the first normalisation (and validated here).
+        raw.or("automatic_default_alternatives", false)?;
         Ok(Options {
-            version,
             kinds,
             modes,
             relation_default_implied: raw.or("relation_default_implied", !v1)?,
@@ -632,31 +724,22 @@ impl Options {
             enrich_implementations: raw.or("enrich_implementations", true)?,
             required_technology_check,
             anchor_check,
-            automatic_default_alternatives: raw.or("automatic_default_alternatives", false)?,
-            node_mode,
         })
     }
 
-    /// The kind-level switches of `kind` (one of [`OPTION_KINDS`]).
-    pub fn kind(&self, kind: &str) -> Switches {
-        OPTION_KINDS
-            .iter()
-            .position(|k| *k == kind)
-            .map(|i| self.kinds[i])
-            .unwrap_or_default()
+    /// The kind-level switches of `kind`.
+    pub(crate) fn kind(&self, kind: Kind) -> Switches {
+        self.kinds[kind as usize]
     }
 
     /// The kind-level default condition mode of `kind`, if the kind has one.
-    pub fn kind_mode(&self, kind: &str) -> Option<&str> {
-        OPTION_KINDS
-            .iter()
-            .position(|k| *k == kind)
-            .and_then(|i| self.modes[i].as_deref())
+    pub(crate) fn kind_mode(&self, kind: Kind) -> Option<&Mode> {
+        self.modes[kind as usize].as_ref()
     }
 
     /// The switches of one element: its own keys override the kind's (6.2).
     /// `anchor` disables default conditions and pruning of nodes.
-    pub fn element(&self, kind: &str, raw: Option<&Map>, anchor: bool) -> Result<Switches> {
+    pub(crate) fn element(&self, kind: Kind, raw: Option<&Map>, anchor: bool) -> Result<Switches> {
         let k = self.kind(kind);
         let get = |key: &str| -> Result<Option<bool>> {
             match raw.and_then(|m| m.get(key)).filter(|n| n.is_defined()) {
@@ -681,6 +764,153 @@ impl Options {
             semantic_pruning: get("semantic_pruning")?.or(p).unwrap_or(k.semantic_pruning),
         })
     }
+}
+
+/// The partial assignment of the pruning mode (`mode`, or the version's).
+fn pruning_mode(version: Version, user: Option<&Map>) -> Result<Vec<ModeEntry>> {
+    let written = user.and_then(|m| m.get("mode"));
+    let name = match written.filter(|n| n.is_defined()) {
+        None => default_mode(version),
+        Some(n) => n.as_str().ok_or_else(|| not_a_string(n))?,
+    };
+    let span = written.map_or(Span::NONE, |n| n.span);
+    mode_table(name, version == Version::V3)
+        .ok_or_else(|| Error::at(format!("Pruning mode \"{name}\" unknown"), span))
+}
+
+/// The switches and default condition modes of every kind (6.2, 6.3), in
+/// the reference's order of reading them.
+fn kind_options(raw: &Raw<'_>, version: Version) -> Result<([Switches; 11], [Option<Mode>; 11])> {
+    use Switch as S;
+    let mut kinds = [Switches::default(); 11];
+    let mut modes: [Option<Mode>; 11] = Default::default();
+    for k in OPTION_KINDS {
+        // From the most specific key to the general one.
+        let layers = |specific: Switch, kind_wide: Switch| {
+            [(Some(k), specific), (Some(k), kind_wide), (None, kind_wide)]
+        };
+        let d = [(Some(k), S::Default), (None, S::Default)];
+        let p = [(Some(k), S::Pruning), (None, S::Pruning)];
+        kinds[k as usize] = Switches {
+            default: raw.layered(&d)?,
+            default_consistency: raw.layered(&layers(S::DefaultConsistency, S::Default))?,
+            default_semantic: raw.layered(&layers(S::DefaultSemantic, S::Default))?,
+            pruning: raw.layered(&p)?,
+            consistency_pruning: raw.layered(&layers(S::ConsistencyPruning, S::Pruning))?,
+            semantic_pruning: raw.layered(&layers(S::SemanticPruning, S::Pruning))?,
+        };
+        if let Some(default) = default_kind_mode(k, version) {
+            let key = format!("{}_default_condition_mode", k.word());
+            modes[k as usize] = Some(Mode::parse(raw.string(&key)?.unwrap_or(default)));
+        }
+    }
+    Ok((kinds, modes))
+}
+
+/// The default condition mode of a kind without its option (6.3).
+fn default_kind_mode(kind: Kind, version: Version) -> Option<&'static str> {
+    let (v1, v3) = (version == Version::V1, version == Version::V3);
+    Some(match kind {
+        Kind::Node if v1 => "incoming-artifact",
+        Kind::Node => "incomingnaive-artifact-host",
+        Kind::Relation if v3 => "source-target-default",
+        Kind::Relation => "source-target",
+        Kind::Artifact if v3 => "container-managed-default",
+        Kind::Artifact => "container",
+        Kind::Property if v3 => "container-consuming-default",
+        Kind::Property => "container-consuming",
+        Kind::Technology if v3 => "container-other-scenario-default",
+        Kind::Technology => "container-other-scenario",
+        Kind::Output if v3 => "produced-default",
+        Kind::Output => "produced",
+        _ => return None,
+    })
+}
+
+/// The checks (6.5) and whether semantic checks are on.
+fn checks(raw: &Raw<'_>, version: Version, checks_all: bool) -> Result<(Checks, bool)> {
+    let v1_or_v2 = matches!(version, Version::V1 | Version::V2);
+    let consistency = raw.or("consistency_checks", checks_all)?;
+    let semantic = raw.or("semantic_checks", checks_all)?;
+    let c = |key: &str| raw.or(key, consistency);
+    let s = |key: &str| raw.or(key, semantic);
+    let checks = Checks {
+        relation_source: c("relation_source_check")?,
+        relation_target: c("relation_target_check")?,
+        ambiguous_hosting: c("ambiguous_hosting_check")?,
+        missing_artifact_container: c("missing_artifact_container_check")?,
+        ambiguous_artifact: c("ambiguous_artifact_check")?,
+        missing_property_container: c("missing_property_container_check")?,
+        ambiguous_property: c("ambiguous_property_check")?,
+        missing_type_container: c("missing_type_container_check")?,
+        ambiguous_type: c("ambiguous_type_check")?,
+        missing_technology_container: c("missing_technology_container_check")?,
+        ambiguous_technology: c("ambiguous_technology_check")?,
+        ambiguous_relation: c("ambiguous_relation_check")?,
+        ambiguous_input: c("ambiguous_input_check")?,
+        ambiguous_output: c("ambiguous_output_check")?,
+        expected_hosting: s("expected_hosting_check")?,
+        expected_incoming_relation: s("expected_incoming_relation_check")?,
+        expected_artifact: s("expected_artifact_check")?,
+        expected_technology: s("expected_technology_check")?,
+        unconsumed_input: raw.or(
+            "unconsumed_input_check",
+            if v1_or_v2 { false } else { semantic },
+        )?,
+        unproduced_output: raw.or(
+            "unproduced_output_check",
+            if v1_or_v2 { false } else { consistency },
+        )?,
+    };
+    Ok((checks, semantic))
+}
+
+/// The constraints (6.7).
+fn constraints(raw: &Raw<'_>, version: Version) -> Result<Constraints> {
+    let v1 = version == Version::V1;
+    let constraints_user = raw.user("constraints")?;
+    let all = constraints_user.unwrap_or(false);
+    let rc = |key: &str| raw.or(key, all);
+    let rc_true = |key: &str| -> Result<bool> {
+        Ok(if v1 {
+            raw.or(key, all)?
+        } else {
+            raw.user(key)?.or(constraints_user).unwrap_or(true)
+        })
+    };
+    // The spec's names for the hosting and technology constraints: wider
+    // than the reference's keys, narrower than `constraints`.
+    let under = |group: &str, key: &str| -> Result<bool> {
+        match raw.user(key)?.or(raw.user(group)?) {
+            Some(b) => Ok(b),
+            None => rc_true(key),
+        }
+    };
+    Ok(Constraints {
+        relation_source: rc("relation_source_constraint")?,
+        relation_target: rc("relation_target_constraint")?,
+        relation_enhanced_implication_mode: raw.or("relation_enhanced_implication_mode", true)?,
+        artifact_container: rc("artifact_container_constraint")?,
+        property_container: rc("property_container_constraint")?,
+        type_container: rc("type_container_constraint")?,
+        required_hosting: under("hosting_stack_constraint", "required_hosting_constraint")?,
+        single_hosting: rc("single_hosting_constraint")?,
+        required_technology: under("technology_constraint", "required_technology_constraint")?,
+        unique_property: rc_true("unique_property_constraint")?,
+        unique_artifact: rc_true("unique_artifact_constraint")?,
+        unique_input: rc_true("unique_input_constraint")?,
+        unique_output: rc_true("unique_output_constraint")?,
+        unique_relation: rc_true("unique_relation_constraint")?,
+        unique_technology: under("technology_constraint", "unique_technology_constraint")?,
+        required_incoming_relation: if v1 {
+            rc("required_incoming_relation_constraint")?
+        } else {
+            raw.user("required_incoming_relation_constraint")?
+                .or(constraints_user)
+                .unwrap_or(false)
+        },
+        required_artifact: rc("required_artifact_constraint")?,
+    })
 }
 
 fn solver_options(raw: &Raw<'_>, version: Version) -> Result<SolverOptions> {
@@ -723,23 +953,7 @@ fn solver_options(raw: &Raw<'_>, version: Version) -> Result<SolverOptions> {
         if v1 { Optimize::Min } else { Optimize::Max },
         "Option optimization_technologies must be a boolean, \"min\", or \"max\"",
     )?;
-    let technologies_mode = match raw.user_node("optimization_technologies_mode") {
-        None => (if v1 { "count" } else { "weight-count" }).to_string(),
-        Some(n) => match n.as_str() {
-            Some(m @ ("weight" | "count")) => m.to_string(),
-            Some("weight-count") if !v1 => "weight-count".to_string(),
-            _ => {
-                return Err(Error::at(
-                    if v1 {
-                        "Option optimization_technology_mode must be \"weight\" or \"count\""
-                    } else {
-                        "Option optimization_technology_mode must be \"weight\", \"count\", or \"weight-count\""
-                    },
-                    n.span,
-                ))
-            }
-        },
-    };
+    let technologies_mode = technologies_mode(raw, v1)?;
     // Validated only: the topology uniqueness check always compares both
     // directions (the node sets of all optimal models), see `solve`.
     raw.or("optimization_topology_unique_backward", false)?;
@@ -755,97 +969,100 @@ fn solver_options(raw: &Raw<'_>, version: Version) -> Result<SolverOptions> {
     })
 }
 
+/// `optimization_technologies_mode` (`weight-count` is not a v1 mode).
+fn technologies_mode(raw: &Raw<'_>, v1: bool) -> Result<TechnologiesMode> {
+    let Some(n) = raw.user_node("optimization_technologies_mode") else {
+        return Ok(if v1 {
+            TechnologiesMode::Count
+        } else {
+            TechnologiesMode::WeightCount
+        });
+    };
+    match n.as_str() {
+        Some("weight") => Ok(TechnologiesMode::Weight),
+        Some("count") => Ok(TechnologiesMode::Count),
+        Some("weight-count") if !v1 => Ok(TechnologiesMode::WeightCount),
+        _ => Err(Error::at(
+            if v1 {
+                "Option optimization_technology_mode must be \"weight\" or \"count\""
+            } else {
+                "Option optimization_technology_mode must be \"weight\", \"count\", or \"weight-count\""
+            },
+            n.span,
+        )),
+    }
+}
+
 /// The partial option assignment of a pruning mode (tables M1 and M2).
-fn mode_table(mode: &str, rc3: bool) -> Option<Vec<(String, bool)>> {
-    let mut out: Vec<(String, bool)> = Vec::new();
-    let topology = [
-        "node",
-        "relation",
-        "policy",
-        "group",
-        "artifact",
-        "property",
-        "type",
-        "technology",
-    ];
-    let all = OPTION_KINDS;
-    let mut set = |k: String, v: bool| out.push((k, v));
-    let d_off = |set: &mut dyn FnMut(String, bool), k: &str| {
-        set(format!("{k}_default_condition"), false);
-        set(format!("{k}_default_consistency_condition"), false);
-        set(format!("{k}_default_semantic_condition"), false);
+fn mode_table(mode: &str, rc3: bool) -> Option<Vec<ModeEntry>> {
+    let mut out: Vec<ModeEntry> = Vec::new();
+    let mut set = |kind: Option<Kind>, switch: Switch, value: bool| out.push((kind, switch, value));
+    let defaults = |set: &mut dyn FnMut(Option<Kind>, Switch, bool), k: Kind, on: bool| {
+        set(Some(k), Switch::Default, on);
+        set(Some(k), Switch::DefaultConsistency, on);
+        set(Some(k), Switch::DefaultSemantic, false);
     };
-    let p_off = |set: &mut dyn FnMut(String, bool), k: &str| {
-        set(format!("{k}_pruning"), false);
-        set(format!("{k}_consistency_pruning"), false);
-        set(format!("{k}_semantic_pruning"), false);
+    let prunings = |set: &mut dyn FnMut(Option<Kind>, Switch, bool), k: Kind, on: bool| {
+        set(Some(k), Switch::Pruning, on);
+        set(Some(k), Switch::ConsistencyPruning, on);
+        set(Some(k), Switch::SemanticPruning, false);
     };
-    let d_on = |set: &mut dyn FnMut(String, bool), k: &str| {
-        set(format!("{k}_default_condition"), true);
-        set(format!("{k}_default_consistency_condition"), true);
-        set(format!("{k}_default_semantic_condition"), false);
-    };
-    let p_on = |set: &mut dyn FnMut(String, bool), k: &str| {
-        set(format!("{k}_pruning"), true);
-        set(format!("{k}_consistency_pruning"), true);
-        set(format!("{k}_semantic_pruning"), false);
-    };
-    let io_off = |set: &mut dyn FnMut(String, bool)| {
-        for k in ["input", "output"] {
-            d_off(set, k);
-            p_off(set, k);
+    let io_off = |set: &mut dyn FnMut(Option<Kind>, Switch, bool)| {
+        for k in [Kind::Input, Kind::Output] {
+            defaults(set, k, false);
+            prunings(set, k, false);
         }
     };
     match (mode, rc3) {
         ("manual" | "strict", false) => io_off(&mut set),
         ("manual" | "strict", true) => {}
         ("consistent-strict", false) => {
-            d_off(&mut set, "input");
-            d_off(&mut set, "output");
-            for k in topology {
-                d_on(&mut set, k);
+            defaults(&mut set, Kind::Input, false);
+            defaults(&mut set, Kind::Output, false);
+            for k in TOPOLOGY_KINDS {
+                defaults(&mut set, k, true);
             }
         }
         ("consistent-strict", true) => {
-            for k in all {
-                d_on(&mut set, k);
+            for k in OPTION_KINDS {
+                defaults(&mut set, k, true);
             }
         }
         ("consistent-loose", false) => {
-            p_off(&mut set, "input");
-            p_off(&mut set, "output");
-            for k in topology {
-                p_on(&mut set, k);
+            prunings(&mut set, Kind::Input, false);
+            prunings(&mut set, Kind::Output, false);
+            for k in TOPOLOGY_KINDS {
+                prunings(&mut set, k, true);
             }
         }
         ("consistent-loose", true) => {
-            for k in all {
-                p_on(&mut set, k);
+            for k in OPTION_KINDS {
+                prunings(&mut set, k, true);
             }
         }
         ("default", false) => {
-            set("default_condition".into(), true);
+            set(None, Switch::Default, true);
             io_off(&mut set);
         }
-        ("default", true) => set("default_condition".into(), true),
+        ("default", true) => set(None, Switch::Default, true),
         ("semantic-strict", false) => {
-            set("default_condition".into(), true);
+            set(None, Switch::Default, true);
             io_off(&mut set);
-            for k in topology {
-                p_on(&mut set, k);
+            for k in TOPOLOGY_KINDS {
+                prunings(&mut set, k, true);
             }
         }
         ("semantic-strict", true) => {
-            set("default_condition".into(), true);
-            for k in all {
-                p_on(&mut set, k);
+            set(None, Switch::Default, true);
+            for k in OPTION_KINDS {
+                prunings(&mut set, k, true);
             }
         }
         ("semantic-loose" | "loose", false) => {
-            set("pruning".into(), true);
+            set(None, Switch::Pruning, true);
             io_off(&mut set);
         }
-        ("semantic-loose" | "loose", true) => set("pruning".into(), true),
+        ("semantic-loose" | "loose", true) => set(None, Switch::Pruning, true),
         _ => return None,
     }
     Some(out)
@@ -885,14 +1102,16 @@ mod tests {
     #[test]
     fn rc2_semantic_loose_prunes_topology_but_not_inputs() {
         let o = opts(Version::V2, &[]);
-        assert!(o.kind("node").pruning);
-        assert!(!o.kind("input").pruning, "the mode leaves inputs alone");
+        assert!(o.kind(Kind::Node).pruning);
+        assert!(!o.kind(Kind::Input).pruning, "the mode leaves inputs alone");
         // The user's options are more specific than the mode (issue 12).
         let o = opts(Version::V2, &[("pruning", Node::bool(true))]);
-        assert!(o.kind("input").pruning && o.kind("input").consistency_pruning);
+        assert!(o.kind(Kind::Input).pruning && o.kind(Kind::Input).consistency_pruning);
         let v1 = opts(Version::V1, &[("output_pruning", Node::bool(true))]);
-        assert!(v1.kind("output").consistency_pruning && v1.kind("output").semantic_pruning);
-        assert!(!v1.kind("node").pruning);
+        assert!(
+            v1.kind(Kind::Output).consistency_pruning && v1.kind(Kind::Output).semantic_pruning
+        );
+        assert!(!v1.kind(Kind::Node).pruning);
         assert_eq!(o.solver.topology, Optimize::Min);
         assert!(o.constraints.unique_property);
         assert!(!o.constraints.single_hosting);
@@ -901,18 +1120,24 @@ mod tests {
     #[test]
     fn rc3_prunes_inputs_and_has_no_checks() {
         let o = opts(Version::V3, &[]);
-        assert!(o.kind("input").pruning);
+        assert!(o.kind(Kind::Input).pruning);
         assert!(!o.checks.relation_source);
-        assert_eq!(o.kind_mode("relation"), Some("source-target-default"));
+        assert_eq!(
+            o.kind_mode(Kind::Relation).map(Mode::text),
+            Some("source-target-default")
+        );
         assert!(!o.fallback_property_default_alternative);
     }
 
     #[test]
     fn v1_defaults_are_manual() {
         let o = opts(Version::V1, &[]);
-        assert!(!o.kind("node").default && !o.kind("node").pruning);
+        assert!(!o.kind(Kind::Node).default && !o.kind(Kind::Node).pruning);
         assert!(o.checks.relation_source);
-        assert_eq!(o.kind_mode("node"), Some("incoming-artifact"));
+        assert_eq!(
+            o.kind_mode(Kind::Node).map(Mode::text),
+            Some("incoming-artifact")
+        );
         assert_eq!(o.solver.topology, Optimize::Off);
     }
 
@@ -925,8 +1150,57 @@ mod tests {
                 ("node_default_condition", Node::bool(false)),
             ],
         );
-        assert!(!o.kind("node").default);
-        assert!(o.kind("relation").default);
+        assert!(!o.kind(Kind::Node).default);
+        assert!(o.kind(Kind::Relation).default);
+    }
+
+    #[test]
+    fn modes_are_parsed_once_into_tokens() {
+        let m = Mode::parse("incomingnaive-artifact-host");
+        assert_eq!(
+            m.tokens(),
+            [
+                ModeToken::IncomingNaive,
+                ModeToken::Artifact,
+                ModeToken::Host
+            ]
+        );
+        assert!(m.names_incoming_and_host());
+        assert!(!Mode::parse("incoming-artifact").names_incoming_and_host());
+        assert_eq!(Mode::parse("source-x").tokens()[1], ModeToken::Unknown);
+        let o = opts(
+            Version::V2,
+            &[("relation_default_condition_mode", Node::string("target"))],
+        );
+        assert_eq!(
+            o.kind_mode(Kind::Relation).map(Mode::tokens),
+            Some(&[ModeToken::Target][..])
+        );
+        assert!(o.kind_mode(Kind::Group).is_none());
+        assert_eq!(o.solver.technologies_mode, TechnologiesMode::WeightCount);
+        assert!(TechnologiesMode::WeightCount.weighs() && TechnologiesMode::WeightCount.counts());
+        assert!(!TechnologiesMode::Count.weighs() && !TechnologiesMode::Weight.counts());
+    }
+
+    #[test]
+    fn enrichment_only_options_are_the_ones_the_transformer_deletes() {
+        for key in [
+            "mode",
+            "node_pruning",
+            "type_default_semantic_condition",
+            "required_technology_check",
+        ] {
+            assert!(is_enrichment_only(key), "{key}");
+        }
+        for key in [
+            "input_pruning",
+            "technology_pruning",
+            "checks",
+            "optimization_topology",
+            "node_default_condition_mode_x",
+        ] {
+            assert!(!is_enrichment_only(key), "{key}");
+        }
     }
 
     #[test]

@@ -9,16 +9,22 @@ use v4t_yaml::{Map, Node};
 /// One element's decision.
 #[derive(Clone, Debug)]
 pub struct ElementDecision {
+    /// The element's id (`node.web`, `property.p@0.node.web`).
     pub id: String,
+    /// Its display name (`node "web"`).
     pub display: String,
+    /// Its kind (`node`, `relation`, ...).
     pub kind: &'static str,
+    /// Whether it is present in the resolved template.
     pub present: bool,
 }
 
 /// The technology chosen for a present node.
 #[derive(Clone, Debug)]
 pub struct TechnologyChoice {
+    /// The node's name.
     pub node: String,
+    /// The technology's name.
     pub technology: String,
     /// The node type the technology assigns.
     pub assign: Option<String>,
@@ -27,7 +33,9 @@ pub struct TechnologyChoice {
 /// What was decided, and why it is optimal.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
+    /// Every element, in element order.
     pub elements: Vec<ElementDecision>,
+    /// The technology of every present node that has one.
     pub technologies: Vec<TechnologyChoice>,
     /// Optimisation stages in order with their optimal values.
     pub objectives: Vec<(String, u64)>,
@@ -47,13 +55,13 @@ impl Report {
             })
             .collect();
         let technologies = graph
-            .nodes
+            .nodes()
             .iter()
             .filter(|&&n| solution.is_present(n))
             .filter_map(|&n| {
                 let t = *graph
                     .get(n)
-                    .technologies
+                    .technologies()
                     .iter()
                     .find(|&&t| solution.is_present(t))?;
                 Some(TechnologyChoice {

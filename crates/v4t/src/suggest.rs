@@ -6,7 +6,10 @@
 /// typo: one edit for names of up to four characters, two up to nine,
 /// three beyond. Ties go to the earliest candidate; an exact match is not a
 /// suggestion.
-pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn closest<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let len = name.chars().count();
     let limit = match len {
         0..=4 => 1,
@@ -31,7 +34,10 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 }
 
 /// `; did you mean "x"?` for the closest candidate, or nothing.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+pub(crate) fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> String {
     closest(name, candidates)
         .map(|c| format!("; did you mean \"{c}\"?"))
         .unwrap_or_default()

@@ -12,7 +12,7 @@ use v4t_yaml::{Node, Span, Value};
 
 /// A rule of a parameter definition that a value violates.
 #[derive(Debug, PartialEq)]
-pub struct Violation {
+pub(crate) struct Violation {
     /// The rule as written: `type "integer"` or a constraint clause as JSON.
     pub rule: String,
     /// Where the rule is written.
@@ -22,7 +22,7 @@ pub struct Violation {
 /// The first rule of `definition` (`type`, `entry_schema`, `constraints`)
 /// that `value` violates, if any. Types other than the TOSCA 1.3 primitive
 /// and special types (data types) are not checked.
-pub fn violation(definition: &Node, value: &Value) -> Option<Violation> {
+pub(crate) fn violation(definition: &Node, value: &Value) -> Option<Violation> {
     let ty = definition.get_defined("type").and_then(Node::as_str);
     if let Some(t) = definition.get_defined("type") {
         if let Some(name) = t.as_str() {

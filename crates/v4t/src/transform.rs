@@ -5,13 +5,14 @@
 //! and policy targets pruned, list forms turned into maps, property
 //! expressions replaced by their values, every V4T-only key removed.
 
+use crate::document::{self, TOPOLOGY};
 use crate::error::{fail_at, Result};
 
-use crate::fxhash::FxHashMap;
 use crate::graph::{ElementId, Graph, Loc, Owner};
 use crate::load::LoadedTypes;
 use crate::normalize::TYPE_COLLECTIONS;
 use crate::solve::Solution;
+use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Key, Map, Node, Span, Value};
 
 const UNDEFINED: &str = "VINTNER_UNDEFINED";
@@ -68,7 +69,7 @@ fn shell(raw: Option<&mut Node>, replaced: &[&str], drop_v4t: bool) -> Node {
     Node::new(Value::Map(out), span)
 }
 
-/// Keys of `topology_template` whose values the transformation rebuilds.
+/// Keys of the topology whose values the transformation rebuilds.
 const REBUILT: [&str; 7] = [
     "inputs",
     "node_templates",
@@ -82,6 +83,71 @@ const REBUILT: [&str; 7] = [
 /// Transforms `source` (the document the graph was built from) into the
 /// result, moving the surviving definitions out of `source` (which is left
 /// with nulls in their place and is only good for dropping afterwards).
+pub(crate) fn transform(
+    source: &mut Node,
+    graph: &Graph,
+    solution: &Solution,
+    loaded: &LoadedTypes,
+) -> Result<Node> {
+    let src = source;
+    // The output starts as the document without the collections that are
+    // rebuilt from the graph (placeholders keep their positions).
+    let mut doc = shell(Some(src), &[TOPOLOGY, "imports"], false);
+    if let Some(root) = doc.as_map_mut() {
+        if let Some(tt) = document::topology_mut(src) {
+            root.insert(TOPOLOGY, shell(Some(tt), &REBUILT, false));
+        }
+    }
+    let mut t = Transformer {
+        g: graph,
+        solution,
+        consumer_values: Vec::new(),
+    };
+    if let Some(tt) = document::topology_map_mut(&mut doc) {
+        // Inputs first: they rewrite the values of their consumers.
+        if tt.contains_key("inputs") {
+            let inputs = t.inputs(src);
+            set_or_remove(tt, "inputs", inputs);
+        }
+        if tt.contains_key("node_templates") {
+            let nodes = t.node_templates(src)?;
+            set_or_remove(tt, "node_templates", nodes);
+        }
+        if let Some(templates) = t.relationship_templates(src)? {
+            set_or_remove(tt, "relationship_templates", templates);
+        }
+        if tt.contains_key("groups") {
+            let groups = t.groups(src)?;
+            set_or_remove(tt, "groups", groups);
+        }
+        if tt.contains_key("policies") {
+            let policies = t.policies(src)?;
+            if policies.is_empty() {
+                tt.remove("policies");
+            } else {
+                tt.insert("policies", Node::seq(policies));
+            }
+        }
+        if tt.contains_key("outputs") {
+            let outputs = t.outputs(src);
+            set_or_remove(tt, "outputs", outputs);
+        }
+        tt.remove("variability");
+    }
+    if let Some(root) = doc.as_map_mut() {
+        if root.contains_key("imports") {
+            let imports = t.imports(src);
+            if imports.is_empty() {
+                root.remove("imports");
+            } else {
+                root.insert("imports", Node::seq(imports));
+            }
+        }
+        finish(root, loaded);
+    }
+    Ok(doc)
+}
+
 /// Writes every `{get_input: <index>}` in `value` that refers to a present
 /// input as `{get_input: <name>}` (the reference does so for whole values).
 fn name_inputs(value: &mut Node, g: &Graph, present: &impl Fn(ElementId) -> bool) {
@@ -93,7 +159,7 @@ fn name_inputs(value: &mut Node, g: &Graph, present: &impl Fn(ElementId) -> bool
                     if let Some(i) = x
                         .as_f64()
                         .filter(|k| k.fract() == 0.0 && *k >= 0.0)
-                        .and_then(|k| g.inputs.get(k as usize).copied())
+                        .and_then(|k| g.inputs().get(k as usize).copied())
                         .filter(|&i| present(i))
                     {
                         *x = Node::new(Value::String(g.get(i).name.clone()), x.span);
@@ -107,306 +173,19 @@ fn name_inputs(value: &mut Node, g: &Graph, present: &impl Fn(ElementId) -> bool
     }
 }
 
-pub fn transform(
-    source: &mut Node,
-    graph: &Graph,
-    solution: &Solution,
-    loaded: &LoadedTypes,
-) -> Result<Node> {
-    let present = |id: ElementId| solution.is_present(id);
-    let g = graph;
-    let src = source;
-    // The output starts as the document without the collections that are
-    // rebuilt from the graph (placeholders keep their positions).
-    let mut doc = shell(Some(src), &["topology_template", "imports"], false);
-    if let Some(root) = doc.as_map_mut() {
-        if let Some(tt) = src.get_mut("topology_template") {
-            root.insert("topology_template", shell(Some(tt), &REBUILT, false));
-        }
-    }
-
-    if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
-        // Inputs first: they rewrite the values of their consumers.
-        let mut consumer_values: Vec<(ElementId, Node)> = Vec::new();
-        if tt.contains_key("inputs") {
-            let mut inputs = Map::new();
-            for &i in g.inputs.iter().filter(|&&i| present(i)) {
-                let def = shell(g.raw_mut(src, i), &[], true);
-                inputs.insert(g.get(i).name.clone(), def);
-                for &p in &g.get(i).consumers {
-                    if consumer_values.iter().any(|(q, _)| *q == p) {
-                        continue;
-                    }
-                    if let Some(mut value) = g.raw(src, p).and_then(|r| r.get("value")).cloned() {
-                        name_inputs(&mut value, g, &present);
-                        consumer_values.push((p, value));
-                    }
-                }
-            }
-            set_or_remove(tt, "inputs", inputs);
-        }
-        let value_of = |src: &Node, p: ElementId| -> Option<Node> {
-            if let Some((_, v)) = consumer_values.iter().rev().find(|(q, _)| *q == p) {
-                return Some(v.clone());
-            }
-            if let Some(v) = solution.value_of(p) {
-                return Some(Node::synth(v.clone()));
-            }
-            g.raw(src, p).and_then(|r| r.get("value")).cloned()
-        };
-        let properties = |src: &Node, c: ElementId| -> Result<Option<Node>> {
-            let mut out = Map::new();
-            for &p in g.get(c).properties.iter().filter(|&&p| present(p)) {
-                let v = value_of(src, p).filter(Node::is_defined);
-                let Some(v) = v else {
-                    fail_at!(g, p, "{} has no value", g.Display(p));
-                };
-                if v.as_str() == Some(UNDEFINED) {
-                    continue;
-                }
-                out.insert(g.get(p).name.clone(), v);
-            }
-            Ok((!out.is_empty()).then(|| Node::map(out)))
-        };
-        let present_type = |c: ElementId| -> Result<String> {
-            match g.get(c).types.iter().find(|&&t| present(t)) {
-                Some(&t) => Ok(g.get(t).name.clone()),
-                None => fail_at!(g, c, "{} has no present type", g.Display(c)),
-            }
-        };
-        let set_props = |src: &Node, m: &mut Map, c: ElementId| -> Result<()> {
-            match properties(src, c)? {
-                Some(p) => m.insert("properties", p),
-                None => {
-                    m.remove("properties");
-                }
-            }
-            Ok(())
-        };
-
-        if tt.contains_key("node_templates") {
-            // Node names are unique (the graph checks): entries are appended
-            // without looking their names up, and indexed once at the end.
-            let mut nodes = Vec::with_capacity(g.nodes.len());
-            for &n in g.nodes.iter().filter(|&&n| present(n)) {
-                // Requirements, artifacts, properties and the technology stay
-                // in `src` for their own elements.
-                let mut def = shell(
-                    g.raw_mut(src, n),
-                    &["type", "properties", "requirements", "artifacts"],
-                    true,
-                );
-                let Some(m) = def.as_map_mut() else { continue };
-                m.insert("type", Node::string(present_type(n)?));
-                if !g.get(n).technologies.is_empty() {
-                    let Some(&t) = g.get(n).technologies.iter().find(|&&t| present(t)) else {
-                        fail_at!(g, n, "{} has no present technology", g.Display(n));
-                    };
-                    if let Some(assign) = g.raw(src, t).and_then(|r| r.get("assign")) {
-                        m.insert("type", assign.clone());
-                    }
-                }
-                set_props(src, m, n)?;
-                let mut reqs = Vec::new();
-                for &r in g.get(n).outgoing.iter().filter(|&&r| present(r)) {
-                    let mut a = shell(g.raw_mut(src, r), &[], true);
-                    if let Some(am) = a.as_map_mut() {
-                        if am.len() == 1 {
-                            if let Some(target) = am.get_mut("node") {
-                                a = std::mem::take(target);
-                            }
-                        }
-                    }
-                    reqs.push(Node::single(g.get(r).name.clone(), a));
-                }
-                if reqs.is_empty() {
-                    m.remove("requirements");
-                } else {
-                    m.insert("requirements", Node::seq(reqs));
-                }
-                let mut arts = Map::new();
-                for &a in g.get(n).artifacts.iter().filter(|&&a| present(a)) {
-                    let mut ad = shell(g.raw_mut(src, a), &["type", "properties"], true);
-                    if let Some(am) = ad.as_map_mut() {
-                        am.insert("type", Node::string(present_type(a)?));
-                        set_props(src, am, a)?;
-                    }
-                    arts.insert(g.get(a).name.clone(), ad);
-                }
-                if arts.is_empty() {
-                    m.remove("artifacts");
-                } else {
-                    m.insert("artifacts", Node::map(arts));
-                }
-                nodes.push((Key::new(g.get(n).name.clone(), Span::NONE), def));
-            }
-            set_or_remove(tt, "node_templates", Map::from_entries(nodes));
-        }
-
-        let relationship_templates = |src: &Node| {
-            src.get("topology_template")
-                .and_then(|t| t.get("relationship_templates"))
-                .and_then(Node::as_map)
-                .map(Map::len)
-        };
-        if let Some(len) = relationship_templates(src) {
-            // The relation of each template: by position (a relation's types
-            // record its template's), by name where that does not apply.
-            let mut by_position: Vec<Option<ElementId>> = vec![None; len];
-            let mut by_name: FxHashMap<&str, ElementId> = FxHashMap::default();
-            {
-                let rts = src
-                    .get("topology_template")
-                    .and_then(|t| t.get("relationship_templates"))
-                    .and_then(Node::as_map)
-                    .expect("relationship templates");
-                for &r in &g.relations {
-                    let Some(t) = g
-                        .get(r)
-                        .relationship
-                        .and_then(|p| g.relationship_templates.get(p as usize))
-                        .map(String::as_str)
-                    else {
-                        continue;
-                    };
-                    let position = g.get(r).types.first().and_then(|&ty| match g.get(ty).loc {
-                        Loc::Type {
-                            owner: Owner::RelationshipTemplate(p),
-                            ..
-                        } => Some(p as usize),
-                        _ => None,
-                    });
-                    match position.filter(|&p| rts.get_index(p).is_some_and(|(k, _)| k.name == t)) {
-                        Some(p) => by_position[p] = Some(r),
-                        None => {
-                            by_name.insert(t, r);
-                        }
-                    }
-                }
-            }
-            // The present templates moved out of `src` in one pass over its
-            // map, then typed and given their properties (read from `src`).
-            let mut moved = Vec::with_capacity(len);
-            if let Some(rts) = src
-                .get_mut("topology_template")
-                .and_then(|t| t.get_mut("relationship_templates"))
-                .and_then(Node::as_map_mut)
-            {
-                for (i, slot) in by_position.iter().enumerate() {
-                    let Some((k, _)) = rts.get_index(i) else {
-                        break;
-                    };
-                    let rel = slot.or_else(|| by_name.get(k.name.as_str()).copied());
-                    let Some(r) = rel.filter(|&r| present(r)) else {
-                        continue;
-                    };
-                    let k = k.clone();
-                    // The template's properties stay in `src` for `set_props`.
-                    let v = shell(rts.get_index_mut(i), &["type", "properties"], false);
-                    moved.push((k, v, r));
-                }
-            }
-            let mut out = Map::with_capacity(moved.len());
-            for (k, mut v, r) in moved {
-                if let Some(m) = v.as_map_mut() {
-                    m.insert("type", Node::string(present_type(r)?));
-                    set_props(src, m, r)?;
-                }
-                out.push(k, v);
-            }
-            set_or_remove(tt, "relationship_templates", out);
-        }
-
-        if tt.contains_key("groups") {
-            let mut groups = Map::new();
-            for &gr in g.groups.iter().filter(|&&x| present(x)) {
-                let mut def = shell(g.raw_mut(src, gr), &["type", "properties"], false);
-                let Some(m) = def.as_map_mut() else { continue };
-                if let Some(members) = m.get_mut("members").and_then(Node::as_seq_mut) {
-                    let kept: Vec<Node> = std::mem::take(members)
-                        .into_iter()
-                        .zip(&g.get(gr).members)
-                        .filter(|(_, &id)| present(id))
-                        .map(|(n, _)| n)
-                        .collect();
-                    m.insert("members", Node::seq(kept));
-                }
-                m.insert("type", Node::string(present_type(gr)?));
-                set_props(src, m, gr)?;
-                clean(m);
-                groups.insert(g.get(gr).name.clone(), def);
-            }
-            set_or_remove(tt, "groups", groups);
-        }
-
-        if tt.contains_key("policies") {
-            let mut policies = Vec::new();
-            for &p in g.policies.iter().filter(|&&x| present(x)) {
-                let mut def = shell(g.raw_mut(src, p), &["type", "properties"], true);
-                let Some(m) = def.as_map_mut() else { continue };
-                m.insert("type", Node::string(present_type(p)?));
-                set_props(src, m, p)?;
-                if let Some(targets) = m.get_mut("targets").and_then(Node::as_seq_mut) {
-                    let kept: Vec<Node> = std::mem::take(targets)
-                        .into_iter()
-                        .zip(&g.get(p).targets)
-                        .filter(|(_, &id)| present(id))
-                        .map(|(n, _)| n)
-                        .collect();
-                    m.insert("targets", Node::seq(kept));
-                }
-                policies.push(Node::single(g.get(p).name.clone(), def));
-            }
-            if policies.is_empty() {
-                tt.remove("policies");
-            } else {
-                tt.insert("policies", Node::seq(policies));
-            }
-        }
-
-        if tt.contains_key("outputs") {
-            let mut outputs = Map::new();
-            for &o in g.outputs.iter().filter(|&&x| present(x)) {
-                let def = shell(g.raw_mut(src, o), &[], true);
-                outputs.insert(g.get(o).name.clone(), def);
-            }
-            set_or_remove(tt, "outputs", outputs);
-        }
-        tt.remove("variability");
-    }
-
-    let Some(root) = doc.as_map_mut() else {
-        return Ok(doc);
-    };
-    if root.contains_key("imports") {
-        let mut imports = Vec::new();
-        for &i in g.imports.iter().filter(|&&x| present(x)) {
-            let mut def = shell(g.raw_mut(src, i), &[], true);
-            if let Some(m) = def.as_map_mut() {
-                if m.len() == 1 {
-                    if let Some(f) = m.get_mut("file") {
-                        def = std::mem::take(f);
-                    }
-                }
-            }
-            imports.push(def);
-        }
-        if imports.is_empty() {
-            root.remove("imports");
-        } else {
-            root.insert("imports", Node::seq(imports));
-        }
-    }
+/// The version of the output, an empty topology dropped, and the loaded
+/// types (profile and `lib/`) removed again.
+fn finish(root: &mut Map, loaded: &LoadedTypes) {
     root.insert(
         "tosca_definitions_version",
         Node::string("tosca_simple_yaml_1_3"),
     );
     if root
-        .get("topology_template")
+        .get(TOPOLOGY)
         .and_then(Node::as_map)
         .is_some_and(Map::is_empty)
     {
-        root.remove("topology_template");
+        root.remove(TOPOLOGY);
     }
     for (collection, _) in TYPE_COLLECTIONS {
         let Some(types) = root.get_mut(collection).and_then(Node::as_map_mut) else {
@@ -417,7 +196,319 @@ pub fn transform(
             root.remove(collection);
         }
     }
-    Ok(doc)
+}
+
+/// The present elements of one section at a time, moved out of the source.
+struct Transformer<'a> {
+    g: &'a Graph,
+    solution: &'a Solution,
+    /// Properties that consume a present input, with their value, its
+    /// `get_input`s of present inputs by index written by name.
+    consumer_values: Vec<(ElementId, Node)>,
+}
+
+impl Transformer<'_> {
+    fn present(&self, id: ElementId) -> bool {
+        self.solution.is_present(id)
+    }
+
+    /// The present elements of `list`.
+    fn present_of<'l>(&'l self, list: &'l [ElementId]) -> impl Iterator<Item = ElementId> + 'l {
+        list.iter().copied().filter(|&x| self.present(x))
+    }
+
+    fn inputs(&mut self, src: &mut Node) -> Map {
+        let g = self.g;
+        let mut inputs = Map::new();
+        for i in self.present_of(g.inputs()).collect::<Vec<_>>() {
+            let def = shell(g.raw_mut(src, i), &[], true);
+            inputs.insert(g.get(i).name.clone(), def);
+            for &p in g.get(i).consumers() {
+                if self.consumer_values.iter().any(|(q, _)| *q == p) {
+                    continue;
+                }
+                if let Some(mut value) = g.raw(src, p).and_then(|r| r.get("value")).cloned() {
+                    name_inputs(&mut value, g, &|x| self.present(x));
+                    self.consumer_values.push((p, value));
+                }
+            }
+        }
+        inputs
+    }
+
+    /// A property's value: the input it consumes, its evaluated expression,
+    /// or its `value`.
+    fn value_of(&self, src: &Node, p: ElementId) -> Option<Node> {
+        if let Some((_, v)) = self.consumer_values.iter().rev().find(|(q, _)| *q == p) {
+            return Some(v.clone());
+        }
+        if let Some(v) = self.solution.value_of(p) {
+            return Some(Node::synth(v.clone()));
+        }
+        self.g.raw(src, p).and_then(|r| r.get("value")).cloned()
+    }
+
+    /// The present properties of `c` as a map, `None` if there are none.
+    fn properties(&self, src: &Node, c: ElementId) -> Result<Option<Node>> {
+        let g = self.g;
+        let mut out = Map::new();
+        for p in self.present_of(&g.get(c).properties) {
+            let v = self.value_of(src, p).filter(Node::is_defined);
+            let Some(v) = v else {
+                fail_at!(g, p, "{} has no value", g.Display(p));
+            };
+            if v.as_str() == Some(UNDEFINED) {
+                continue;
+            }
+            out.insert(g.get(p).name.clone(), v);
+        }
+        Ok((!out.is_empty()).then(|| Node::map(out)))
+    }
+
+    /// The name of the present type of `c`.
+    fn present_type(&self, c: ElementId) -> Result<String> {
+        let g = self.g;
+        match self.present_of(&g.get(c).types).next() {
+            Some(t) => Ok(g.get(t).name.clone()),
+            None => fail_at!(g, c, "{} has no present type", g.Display(c)),
+        }
+    }
+
+    /// `type` and `properties` of the definition `m` of `c`.
+    fn set_type_and_properties(&self, src: &Node, m: &mut Map, c: ElementId) -> Result<()> {
+        m.insert("type", Node::string(self.present_type(c)?));
+        self.set_properties(src, m, c)
+    }
+
+    fn set_properties(&self, src: &Node, m: &mut Map, c: ElementId) -> Result<()> {
+        match self.properties(src, c)? {
+            Some(p) => m.insert("properties", p),
+            None => {
+                m.remove("properties");
+            }
+        }
+        Ok(())
+    }
+
+    fn node_templates(&self, src: &mut Node) -> Result<Map> {
+        let g = self.g;
+        // Node names are unique (the graph checks): entries are appended
+        // without looking their names up, and indexed once at the end.
+        let mut nodes = Vec::with_capacity(g.nodes().len());
+        for n in self.present_of(g.nodes()) {
+            // Requirements, artifacts, properties and the technology stay
+            // in `src` for their own elements.
+            let mut def = shell(
+                g.raw_mut(src, n),
+                &["type", "properties", "requirements", "artifacts"],
+                true,
+            );
+            let Some(m) = def.as_map_mut() else { continue };
+            m.insert("type", Node::string(self.present_type(n)?));
+            if !g.get(n).technologies().is_empty() {
+                let Some(t) = self.present_of(g.get(n).technologies()).next() else {
+                    fail_at!(g, n, "{} has no present technology", g.Display(n));
+                };
+                if let Some(assign) = g.raw(src, t).and_then(|r| r.get("assign")) {
+                    m.insert("type", assign.clone());
+                }
+            }
+            self.set_properties(src, m, n)?;
+            let requirements = self.requirements(src, n);
+            if requirements.is_empty() {
+                m.remove("requirements");
+            } else {
+                m.insert("requirements", Node::seq(requirements));
+            }
+            let artifacts = self.artifacts(src, n)?;
+            if artifacts.is_empty() {
+                m.remove("artifacts");
+            } else {
+                m.insert("artifacts", Node::map(artifacts));
+            }
+            nodes.push((Key::new(g.get(n).name.clone(), Span::NONE), def));
+        }
+        Ok(Map::from_entries(nodes))
+    }
+
+    /// The present requirements of node `n` (`{name: target}` where only
+    /// `node` is left).
+    fn requirements(&self, src: &mut Node, n: ElementId) -> Vec<Node> {
+        let g = self.g;
+        let mut reqs = Vec::new();
+        for r in self.present_of(g.get(n).outgoing()) {
+            let mut a = shell(g.raw_mut(src, r), &[], true);
+            if let Some(am) = a.as_map_mut() {
+                if am.len() == 1 {
+                    if let Some(target) = am.get_mut("node") {
+                        a = std::mem::take(target);
+                    }
+                }
+            }
+            reqs.push(Node::single(g.get(r).name.clone(), a));
+        }
+        reqs
+    }
+
+    /// The present artifacts of node `n`, typed and with their properties.
+    fn artifacts(&self, src: &mut Node, n: ElementId) -> Result<Map> {
+        let g = self.g;
+        let mut arts = Map::new();
+        for a in self.present_of(g.get(n).artifacts()) {
+            let mut ad = shell(g.raw_mut(src, a), &["type", "properties"], true);
+            if let Some(am) = ad.as_map_mut() {
+                self.set_type_and_properties(src, am, a)?;
+            }
+            arts.insert(g.get(a).name.clone(), ad);
+        }
+        Ok(arts)
+    }
+
+    /// The present relationship templates, if the section exists.
+    fn relationship_templates(&self, src: &mut Node) -> Result<Option<Map>> {
+        let Some(rts) = document::topology(src)
+            .and_then(|t| t.get("relationship_templates"))
+            .and_then(Node::as_map)
+        else {
+            return Ok(None);
+        };
+        let (by_position, by_name) = self.template_relations(rts);
+        // The present templates moved out of `src` in one pass over its
+        // map, then typed and given their properties (read from `src`).
+        let mut moved = Vec::with_capacity(rts.len());
+        if let Some(rts) = document::topology_mut(src)
+            .and_then(|t| t.get_mut("relationship_templates"))
+            .and_then(Node::as_map_mut)
+        {
+            for (i, slot) in by_position.iter().enumerate() {
+                let Some((k, _)) = rts.get_index(i) else {
+                    break;
+                };
+                let rel = slot.or_else(|| by_name.get(k.name.as_str()).copied());
+                let Some(r) = rel.filter(|&r| self.present(r)) else {
+                    continue;
+                };
+                let k = k.clone();
+                // The template's properties stay in `src` for `set_properties`.
+                let v = shell(rts.get_index_mut(i), &["type", "properties"], false);
+                moved.push((k, v, r));
+            }
+        }
+        let mut out = Map::with_capacity(moved.len());
+        for (k, mut v, r) in moved {
+            if let Some(m) = v.as_map_mut() {
+                self.set_type_and_properties(src, m, r)?;
+            }
+            out.push(k, v);
+        }
+        Ok(Some(out))
+    }
+
+    /// The relation of each relationship template in `rts`: by position (a
+    /// relation's types record its template's), by name where that does
+    /// not apply.
+    fn template_relations(
+        &self,
+        rts: &Map,
+    ) -> (Vec<Option<ElementId>>, SeededMap<&str, ElementId>) {
+        let g = self.g;
+        let mut by_position: Vec<Option<ElementId>> = vec![None; rts.len()];
+        let mut by_name: SeededMap<&str, ElementId> = SeededMap::default();
+        for &r in g.relations() {
+            let Some(t) = g
+                .get(r)
+                .relationship()
+                .and_then(|p| g.relationship_templates().get(p as usize))
+            else {
+                continue;
+            };
+            let position = g.get(r).types.first().and_then(|&ty| match g.get(ty).loc {
+                Loc::Type {
+                    owner: Owner::RelationshipTemplate(p),
+                    ..
+                } => Some(p as usize),
+                _ => None,
+            });
+            match position.filter(|&p| rts.get_index(p).is_some_and(|(k, _)| k.name == *t)) {
+                Some(p) => by_position[p] = Some(r),
+                None => {
+                    by_name.insert(t.as_str(), r);
+                }
+            }
+        }
+        (by_position, by_name)
+    }
+
+    fn groups(&self, src: &mut Node) -> Result<Map> {
+        let g = self.g;
+        let mut groups = Map::new();
+        for gr in self.present_of(g.groups()) {
+            let mut def = shell(g.raw_mut(src, gr), &["type", "properties"], false);
+            let Some(m) = def.as_map_mut() else { continue };
+            if let Some(members) = m.get_mut("members").and_then(Node::as_seq_mut) {
+                let kept = self.present_entries(std::mem::take(members), g.get(gr).members());
+                m.insert("members", Node::seq(kept));
+            }
+            self.set_type_and_properties(src, m, gr)?;
+            clean(m);
+            groups.insert(g.get(gr).name.clone(), def);
+        }
+        Ok(groups)
+    }
+
+    /// The entries of a list whose elements (by position in `ids`) are present.
+    fn present_entries(&self, entries: Vec<Node>, ids: &[ElementId]) -> Vec<Node> {
+        entries
+            .into_iter()
+            .zip(ids)
+            .filter(|(_, &id)| self.present(id))
+            .map(|(n, _)| n)
+            .collect()
+    }
+
+    fn policies(&self, src: &mut Node) -> Result<Vec<Node>> {
+        let g = self.g;
+        let mut policies = Vec::new();
+        for p in self.present_of(g.policies()) {
+            let mut def = shell(g.raw_mut(src, p), &["type", "properties"], true);
+            let Some(m) = def.as_map_mut() else { continue };
+            self.set_type_and_properties(src, m, p)?;
+            if let Some(targets) = m.get_mut("targets").and_then(Node::as_seq_mut) {
+                let kept = self.present_entries(std::mem::take(targets), g.get(p).targets());
+                m.insert("targets", Node::seq(kept));
+            }
+            policies.push(Node::single(g.get(p).name.clone(), def));
+        }
+        Ok(policies)
+    }
+
+    fn outputs(&self, src: &mut Node) -> Map {
+        let g = self.g;
+        let mut outputs = Map::new();
+        for o in self.present_of(g.outputs()) {
+            let def = shell(g.raw_mut(src, o), &[], true);
+            outputs.insert(g.get(o).name.clone(), def);
+        }
+        outputs
+    }
+
+    /// The present imports (`{file: x}` alone becomes `x`).
+    fn imports(&self, src: &mut Node) -> Vec<Node> {
+        let g = self.g;
+        let mut imports = Vec::new();
+        for i in self.present_of(g.imports()) {
+            let mut def = shell(g.raw_mut(src, i), &[], true);
+            if let Some(m) = def.as_map_mut() {
+                if m.len() == 1 {
+                    if let Some(f) = m.get_mut("file") {
+                        def = std::mem::take(f);
+                    }
+                }
+            }
+            imports.push(def);
+        }
+        imports
+    }
 }
 
 fn set_or_remove(tt: &mut Map, key: &str, value: Map) {

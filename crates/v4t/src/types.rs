@@ -1,90 +1,154 @@
 //! Entity types: inheritance (is-a) walks over the template's type
 //! collections, single-type access and the `managed` property of nodes
 //! (part 1, sections 4.5 and 4.7).
+//!
+//! The type system is read once from the normalised document (every type
+//! then has its `derived_from`); the enricher does not change types, so the
+//! technology rules, the condition enricher and the encoder share it.
 
-use crate::error::{bail, Error, Result};
-use crate::graph::{ElementId, Graph, Kind};
-use crate::normalize::not_a_boolean;
+use crate::error::{bail, Result};
+use crate::kind::Kind;
+use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Map, Node};
 
-/// Read access to the type collections of one document.
-pub struct TypeSystem<'d> {
-    doc: &'d Node,
-    graph: &'d Graph,
-    /// The collections of [`COLLECTIONS`], looked up once: the technology
-    /// rules walk them for every node and scenario.
-    collections: [Option<&'d Map>; 5],
-}
-
 /// The type collections of the element kinds that have types.
-const COLLECTIONS: [&str; 5] = [
-    "node_types",
-    "relationship_types",
-    "artifact_types",
-    "group_types",
-    "policy_types",
-];
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Collection {
+    /// `node_types`.
+    Node,
+    /// `relationship_types`.
+    Relationship,
+    /// `artifact_types`.
+    Artifact,
+    /// `group_types`.
+    Group,
+    /// `policy_types`.
+    Policy,
+}
 
-/// The type collection of an element kind.
-pub fn collection_of(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Node => "node_types",
-        Kind::Relation => "relationship_types",
-        Kind::Artifact => "artifact_types",
-        Kind::Group => "group_types",
-        Kind::Policy => "policy_types",
-        _ => "",
+impl Collection {
+    /// The type collection of elements of `kind`, if that kind has types.
+    pub(crate) fn of(kind: Kind) -> Option<Collection> {
+        Some(match kind {
+            Kind::Node => Collection::Node,
+            Kind::Relation => Collection::Relationship,
+            Kind::Artifact => Collection::Artifact,
+            Kind::Group => Collection::Group,
+            Kind::Policy => Collection::Policy,
+            _ => return None,
+        })
+    }
+
+    const ALL: [Collection; 5] = [
+        Collection::Node,
+        Collection::Relationship,
+        Collection::Artifact,
+        Collection::Group,
+        Collection::Policy,
+    ];
+
+    /// The collection's key in the document.
+    pub(crate) fn key(self) -> &'static str {
+        match self {
+            Collection::Node => "node_types",
+            Collection::Relationship => "relationship_types",
+            Collection::Artifact => "artifact_types",
+            Collection::Group => "group_types",
+            Collection::Policy => "policy_types",
+        }
     }
 }
 
-impl<'d> TypeSystem<'d> {
-    pub fn new(doc: &'d Node, graph: &'d Graph) -> TypeSystem<'d> {
-        TypeSystem {
-            doc,
-            graph,
-            collections: COLLECTIONS.map(|c| doc.get(c).and_then(Node::as_map)),
+/// The root every inheritance chain ends in.
+const ROOT: &str = "tosca.entity.Root";
+
+/// What the type system keeps of a type definition.
+#[derive(Clone, Debug)]
+struct TypeDef {
+    /// `derived_from` if it is a string, else [`ROOT`].
+    parent: String,
+    /// Node types: `metadata.vintner_abstract` is `"true"` (4.5).
+    vintner_abstract: bool,
+    /// The declared data type of each property that has one (for
+    /// type-specific conditions of properties, 9.4).
+    property_types: Vec<(String, String)>,
+}
+
+/// The type collections of one template.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TypeSystem {
+    /// By [`Collection`], in [`Collection::ALL`] order.
+    collections: [SeededMap<String, TypeDef>; 5],
+}
+
+impl TypeSystem {
+    /// Reads the type collections of `doc`.
+    pub(crate) fn new(doc: &Node) -> TypeSystem {
+        let mut t = TypeSystem::default();
+        for (slot, c) in t.collections.iter_mut().zip(Collection::ALL) {
+            let Some(types) = doc.get(c.key()).and_then(Node::as_map) else {
+                continue;
+            };
+            for (name, def) in types.iter() {
+                let parent = def
+                    .get("derived_from")
+                    .and_then(Node::as_str)
+                    .unwrap_or(ROOT)
+                    .to_string();
+                let vintner_abstract = def
+                    .get("metadata")
+                    .and_then(|m| m.get("vintner_abstract"))
+                    .and_then(Node::as_str)
+                    == Some("true");
+                let property_types = def
+                    .get("properties")
+                    .and_then(Node::as_map)
+                    .into_iter()
+                    .flat_map(Map::iter)
+                    .filter_map(|(p, d)| {
+                        let t = d.get("type").and_then(Node::as_str)?;
+                        Some((p.name.to_string(), t.to_string()))
+                    })
+                    .collect();
+                // The first definition of a name, as `Map::get` finds it.
+                slot.entry(name.name.to_string()).or_insert(TypeDef {
+                    parent,
+                    vintner_abstract,
+                    property_types,
+                });
+            }
         }
+        t
     }
 
-    fn collection(&self, name: &str) -> Option<&'d Map> {
-        match COLLECTIONS.iter().position(|&c| c == name) {
-            Some(i) => self.collections[i],
-            None => self.doc.get(name).and_then(Node::as_map),
-        }
+    fn collection(&self, c: Collection) -> &SeededMap<String, TypeDef> {
+        &self.collections[c as usize]
     }
 
-    /// The definition of type `name` in `collection`, if any.
-    pub fn definition(&self, collection: &str, name: &str) -> Option<&'d Node> {
-        self.collection(collection)?.get(name)
-    }
-
-    /// Whether type `start` of `collection` is `target` or derives from it.
-    pub fn is_a(&self, collection: &str, start: &str, target: &str) -> Result<bool> {
-        let types = self.collection(collection);
-        let get = |name: &str| types.and_then(|m| m.get(name));
-        let Some(mut def) = get(start) else {
+    /// Whether type `start` of collection `c` is `target` or derives from it.
+    pub(crate) fn is_a(&self, c: Collection, start: &str, target: &str) -> Result<bool> {
+        let types = self.collection(c);
+        let Some(mut def) = types.get(start) else {
             bail!(
                 Default::default(),
-                "starting {collection} \"{start}\" has no definition"
+                "starting {} \"{start}\" has no definition",
+                c.key()
             );
         };
         let mut cur = start;
-        let limit = types.map(Map::len).unwrap_or(0) + 1;
-        for _ in 0..=limit {
+        for _ in 0..=types.len() + 1 {
             if cur == target {
                 return Ok(true);
             }
-            let parent = def
-                .get("derived_from")
-                .and_then(Node::as_str)
-                .unwrap_or("tosca.entity.Root");
-            if parent == "tosca.entity.Root" {
+            let parent = def.parent.as_str();
+            if parent == ROOT {
                 return Ok(false);
             }
-            let Some(parent_def) = get(parent) else {
+            let Some(parent_def) = types.get(parent) else {
                 bail!(
                     Default::default(),
-                    "{collection} \"{parent}\" has no definition"
+                    "{} \"{parent}\" has no definition",
+                    c.key()
                 );
             };
             (cur, def) = (parent, parent_def);
@@ -92,99 +156,66 @@ impl<'d> TypeSystem<'d> {
         Ok(false)
     }
 
-    /// The inheritance chain of a type, starting with itself (for scenario priorities).
-    pub fn chain(&self, collection: &str, start: &str) -> Vec<String> {
-        chain_in(self.collection(collection), start)
+    /// Whether node type `name` is abstract (`metadata.vintner_abstract`),
+    /// `None` if it is not defined.
+    pub(crate) fn is_abstract_node_type(&self, name: &str) -> Option<bool> {
+        self.collection(Collection::Node)
+            .get(name)
+            .map(|def| def.vintner_abstract)
     }
 
-    /// The single type name of an element (`<Display> has more than one type`).
-    pub fn single_type(&self, id: ElementId) -> Result<&'d str> {
-        let g = self.graph;
-        let e = g.get(id);
-        if e.types.len() > 1 {
-            bail!(e.span, "{} has more than one type", g.Display(id));
-        }
-        let Some(&t) = e.types.first() else {
-            bail!(e.span, "{} has no type", g.Display(id));
-        };
-        Ok(g.get(t).name.as_str())
+    /// Whether collection `c` defines type `name`.
+    pub(crate) fn has(&self, c: Collection, name: &str) -> bool {
+        self.collection(c).contains_key(name)
     }
 
-    /// The type definition of a node's single type.
-    pub fn node_type_def(&self, node: ElementId) -> Result<Option<&'d Node>> {
-        let name = self.single_type(node)?;
-        Ok(self.collection("node_types").and_then(|m| m.get(name)))
-    }
-
-    /// Whether a node requires a deployment technology (4.5).
-    pub fn is_managed(&self, node: ElementId) -> Result<bool> {
-        let g = self.graph;
-        let raw = g.raw_map(self.doc, node);
-        if let Some(m) = raw
-            .and_then(|m| m.get("managed"))
-            .filter(|n| n.is_defined())
-        {
-            return m.as_bool().ok_or_else(|| not_a_boolean(m));
-        }
-        if !g.get(node).technologies.is_empty() {
-            return Ok(true);
-        }
-        let name = self.single_type(node)?;
-        let Some(def) = self.collection("node_types").and_then(|m| m.get(name)) else {
-            return Err(Error::at(
-                format!("Node type \"{name}\" does not exist"),
-                g.get(node).span,
-            ));
-        };
-        let abstract_ = def
-            .get("metadata")
-            .and_then(|m| m.get("vintner_abstract"))
-            .and_then(Node::as_str)
-            == Some("true");
-        Ok(!abstract_)
-    }
-
-    /// The technologies of the artifact's node whose stored scenario names an
-    /// artifact type the artifact's type derives from (`is_managed`).
-    pub fn managing_technologies(&self, doc: &Node, artifact: ElementId) -> Result<Vec<ElementId>> {
-        let g = self.graph;
-        let Some(node) = g.get(artifact).container else {
-            return Ok(Vec::new());
-        };
-        let mut out = Vec::new();
-        for &t in &g.get(node).technologies {
-            let scenario_artifact = g
-                .raw(doc, t)
-                .and_then(|r| r.get("scenario"))
-                .and_then(|s| s.get("artifact"))
-                .and_then(Node::as_str);
-            if let Some(at) = scenario_artifact {
-                let own = self.single_type(artifact)?;
-                if self.is_a("artifact_types", own, at)? {
-                    out.push(t);
-                }
+    /// Whether type `name` of collection `c` is `target` or derives from it,
+    /// as far as the chain of defined types shows: `false` where it breaks
+    /// off or cycles (where [`TypeSystem::is_a`] is an error).
+    pub(crate) fn derives_from(&self, c: Collection, name: &str, target: &str) -> bool {
+        let types = self.collection(c);
+        let mut current = name;
+        for _ in 0..=types.len() {
+            if current == target {
+                return true;
+            }
+            match types.get(current) {
+                Some(def) if def.parent != ROOT => current = &def.parent,
+                _ => return false,
             }
         }
-        Ok(out)
+        false
     }
-}
 
-/// The inheritance chain of type `start` in the type collection `types`
-/// (`start` first, up to the last defined ancestor; a cycle stops it).
-pub fn chain_in(types: Option<&Map>, start: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = start.to_string();
-    while let Some(def) = types.and_then(|m| m.get(&cur)) {
-        if out.contains(&cur) {
-            break;
+    /// The inheritance chain of a type, starting with itself (for scenario
+    /// priorities); it stops at the root, an undefined type or a repetition.
+    pub(crate) fn chain<'t>(&'t self, c: Collection, start: &'t str) -> Vec<&'t str> {
+        let types = self.collection(c);
+        let mut out: Vec<&str> = Vec::new();
+        let mut cur = start;
+        while let Some(def) = types.get(cur) {
+            if out.contains(&cur) {
+                break;
+            }
+            out.push(cur);
+            match def.parent.as_str() {
+                ROOT => break,
+                p => cur = p,
+            }
         }
-        out.push(cur.clone());
-        match def.get("derived_from").and_then(Node::as_str) {
-            Some(p) if p != "tosca.entity.Root" => cur = p.to_string(),
-            _ => break,
-        }
+        out
     }
-    out
+
+    /// The data type that type `start` of collection `c` (or the first of its
+    /// ancestors that declares one) declares for its property `property`.
+    pub(crate) fn property_type(&self, c: Collection, start: &str, property: &str) -> Option<&str> {
+        let types = self.collection(c);
+        self.chain(c, start).into_iter().find_map(|t| {
+            let def = types.get(t)?;
+            let (_, declared) = def.property_types.iter().find(|(p, _)| p == property)?;
+            Some(declared.as_str())
+        })
+    }
 }
 
 #[cfg(test)]
@@ -206,18 +237,16 @@ node_types:
 
     #[test]
     fn is_a_walks_the_inheritance_chain() {
-        let d = doc(TYPES);
-        let g = crate::graph::build(&d).expect("builds");
-        let t = TypeSystem::new(&d, &g);
-        assert!(t.is_a("node_types", "leaf", "leaf").expect("walks"));
-        assert!(t.is_a("node_types", "leaf", "base").expect("walks"));
+        let t = TypeSystem::new(&doc(TYPES));
+        assert!(t.is_a(Collection::Node, "leaf", "leaf").expect("walks"));
+        assert!(t.is_a(Collection::Node, "leaf", "base").expect("walks"));
         assert!(t
-            .is_a("node_types", "leaf", "tosca.nodes.Root")
+            .is_a(Collection::Node, "leaf", "tosca.nodes.Root")
             .expect("walks"));
-        assert!(!t.is_a("node_types", "base", "leaf").expect("walks"));
-        assert!(!t.is_a("node_types", "loop_a", "base").expect("stops"));
+        assert!(!t.is_a(Collection::Node, "base", "leaf").expect("walks"));
+        assert!(!t.is_a(Collection::Node, "loop_a", "base").expect("stops"));
         let missing = |start: &str| {
-            t.is_a("node_types", start, "x")
+            t.is_a(Collection::Node, start, "x")
                 .unwrap_err()
                 .message
                 .clone()
@@ -231,8 +260,20 @@ node_types:
             "node_types \"missing\" has no definition"
         );
         assert_eq!(
-            t.is_a("artifact_types", "a", "b").unwrap_err().message,
+            t.is_a(Collection::Artifact, "a", "b").unwrap_err().message,
             "starting artifact_types \"a\" has no definition"
         );
+    }
+
+    #[test]
+    fn chains_stop_at_the_root_an_undefined_type_or_a_repetition() {
+        let t = TypeSystem::new(&doc(TYPES));
+        assert_eq!(
+            t.chain(Collection::Node, "leaf"),
+            ["leaf", "mid", "base", "tosca.nodes.Root"]
+        );
+        assert_eq!(t.chain(Collection::Node, "orphan"), ["orphan"]);
+        assert_eq!(t.chain(Collection::Node, "loop_a"), ["loop_a", "loop_b"]);
+        assert!(t.chain(Collection::Node, "nope").is_empty());
     }
 }

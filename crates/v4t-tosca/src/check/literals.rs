@@ -87,10 +87,15 @@ fn days_in_month(year: i64, month: i64) -> i64 {
 /// A parsed TOSCA version: `major.minor[.fix[.qualifier[-build]]]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VersionValue {
+    /// The first number.
     pub major: u64,
+    /// The second number.
     pub minor: u64,
+    /// The third number (0 if omitted).
     pub fix: u64,
+    /// The qualifier after the third number, if any.
     pub qualifier: Option<String>,
+    /// The build number after the qualifier (0 if omitted).
     pub build: u64,
 }
 

@@ -1,12 +1,12 @@
 //! Validation of loaded TOSCA files against the specification.
 //!
-//! One [`Checker`] walks every document once: the file's keynames
-//! ([`file`]), its type definitions ([`types`]), function definitions and
-//! its service template ([`template`]), checking values against their data
-//! types on the way ([`data`]), with function calls ([`funcs`]) and
+//! One `Checker` walks every document once: the file's keynames
+//! (`file`), its type definitions (`types`), function definitions and
+//! its service template (`template`), checking values against their data
+//! types on the way (`data`), with function calls (`funcs`) and
 //! validation clauses evaluated where their arguments are constants
-//! ([`eval`]). Entity definitions seen through derivation chains (a
-//! property refined in a derived node type) are merged by [`defs`].
+//! (`eval`). Entity definitions seen through derivation chains (a
+//! property refined in a derived node type) are merged by `defs`.
 //!
 //! Every diagnostic names the element path and the specification section.
 

@@ -164,7 +164,8 @@ fn resolver(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome {
         let p = prepared.as_ref().map_err(Clone::clone)?;
         let run = || -> crate::Result<Vec<(String, bool)>> {
             crate::inputs::validate(&p.doc, &inputs, 0.0)?;
-            let solution = crate::solve::solve(&p.doc, &p.graph, inputs.clone(), 0.0)?;
+            let solution =
+                crate::solve::solve(&p.doc, &p.graph, &p.config.types, inputs.clone(), 0.0)?;
             crate::check::check(&p.graph, &solution)?;
             Ok(p.graph
                 .ordered()

@@ -4,10 +4,13 @@
 //! condition (part 1, section 9).
 
 use super::single;
+use crate::document;
 use crate::error::{bail, Error, Result};
-use crate::graph::{Cond, Definitions, ElementId, Graph, Kind, Op};
-use crate::options::Switches;
-use crate::types::TypeSystem;
+use crate::graph::{Cond, CondList, Definitions, ElementId, Graph, IdList, Kind};
+use crate::logic::LogicOp as Op;
+use crate::options::{self, ModeToken, Switches};
+use crate::types::{Collection, TypeSystem};
+use std::borrow::Cow;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Value};
 
@@ -25,8 +28,8 @@ struct Wrapper {
 /// is no map (a null one becomes a map) or may hold element option keys.
 /// Found while the definitions are at hand, so that the write-back for the
 /// resolver looks up only those.
-pub struct Enriched {
-    pub lists: Vec<Vec<Cond>>,
+pub(super) struct Enriched {
+    pub lists: Vec<CondList>,
     pub edit: Vec<bool>,
 }
 
@@ -40,18 +43,16 @@ pub struct Enriched {
 /// document and keeps memory accesses sequential. Of several errors, the one
 /// of the element first in element order is returned, as the reference
 /// would stop there.
-pub fn enrich_conditions(
+pub(super) fn enrich_conditions(
     doc: &Node,
     graph: &Graph,
-    types: &TypeSystem<'_>,
-    manual: Vec<Vec<Cond>>,
+    types: &TypeSystem,
+    manual: Vec<CondList>,
 ) -> Result<Enriched> {
     let g = graph;
     // An element's entry holds its manual list until its turn, then its final list.
     let mut current = manual;
-    let variability = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"));
+    let variability = document::variability(doc);
     let inputs = variability
         .and_then(|v| v.get("inputs"))
         .and_then(Node::as_map);
@@ -63,11 +64,11 @@ pub fn enrich_conditions(
             bail!(ts.span, "Type-specific definitions not loaded");
         }
     }
-    let mut rank = vec![0u32; g.elements.len()];
+    let mut rank = vec![0u32; g.elements().len()];
     for (r, id) in g.ordered().enumerate() {
         rank[id.0 as usize] = r as u32;
     }
-    let mut edit = vec![false; g.elements.len()];
+    let mut edit = vec![false; g.elements().len()];
     let mut first_error: Option<(u32, Error)> = None;
     let definitions = g.definitions(doc);
     let kinds = Kinds::new(g)?;
@@ -102,39 +103,22 @@ pub fn enrich_conditions(
 }
 
 /// Per kind (by `Kind as usize`), for elements without option keys of their
-/// own: the switches without and with `anchor`, and the default condition
-/// mode with its `-`-separated tokens. Computed once instead of once per
-/// element.
-struct Kinds<'a> {
+/// own: the switches without and with `anchor`. Computed once instead of
+/// once per element.
+struct Kinds {
     switches: [[Switches; 2]; 11],
-    modes: [(&'a str, Vec<&'a str>); 11],
 }
 
-impl<'a> Kinds<'a> {
-    fn new(g: &'a Graph) -> Result<Kinds<'a>> {
+impl Kinds {
+    fn new(g: &Graph) -> Result<Kinds> {
         let mut switches = [[Switches::default(); 2]; 11];
-        let mut modes: [(&str, Vec<&str>); 11] = Default::default();
-        for kind in [
-            Kind::Type,
-            Kind::Node,
-            Kind::Relation,
-            Kind::Property,
-            Kind::Policy,
-            Kind::Group,
-            Kind::Input,
-            Kind::Artifact,
-            Kind::Import,
-            Kind::Technology,
-            Kind::Output,
-        ] {
+        for kind in Kind::ALL {
             for anchor in [false, true] {
                 switches[kind as usize][usize::from(anchor)] =
-                    g.options.element(kind.word(), None, anchor)?;
+                    g.options().element(kind, None, anchor)?;
             }
-            let mode = g.options.kind_mode(kind.word()).unwrap_or_default();
-            modes[kind as usize] = (mode, mode.split('-').collect());
         }
-        Ok(Kinds { switches, modes })
+        Ok(Kinds { switches })
     }
 
     /// The switches of an element of `kind` whose definition holds no
@@ -144,33 +128,14 @@ impl<'a> Kinds<'a> {
     }
 }
 
-/// The tokens of a default condition mode: those of a kind's mode split
-/// once, or an element's own mode split as it is read.
-enum Tokens<'a> {
-    Kind(std::slice::Iter<'a, &'a str>),
-    Own(std::str::Split<'a, char>),
-}
-
-impl<'a> Iterator for Tokens<'a> {
-    type Item = &'a str;
-
-    #[inline]
-    fn next(&mut self) -> Option<&'a str> {
-        match self {
-            Tokens::Kind(tokens) => tokens.next().copied(),
-            Tokens::Own(tokens) => tokens.next(),
-        }
-    }
-}
-
 /// What every element's enrichment reads.
 struct Context<'a> {
     doc: &'a Node,
     g: &'a Graph,
-    types: &'a TypeSystem<'a>,
+    types: &'a TypeSystem,
     inputs: Option<&'a Map>,
     type_specific: Option<&'a Node>,
-    kinds: &'a Kinds<'a>,
+    kinds: &'a Kinds,
     /// The definitions of the graph's elements in `doc`.
     definitions: &'a Definitions<'a, 'a>,
 }
@@ -181,7 +146,7 @@ fn enrich_element(
     cx: &Context<'_>,
     id: ElementId,
     own: Option<&Map>,
-    current: &mut [Vec<Cond>],
+    current: &mut [CondList],
 ) -> Result<()> {
     let (g, inputs, type_specific) = (cx.g, cx.inputs, cx.type_specific);
     {
@@ -202,10 +167,10 @@ fn enrich_element(
         // 1. manual conditions (+ variability-group conditions of nodes and
         // relations; groups come later in element order, so their entries
         // still hold their manual lists)
-        let mut list: Vec<Cond> = std::mem::take(&mut current[id.0 as usize]);
+        let mut list: CondList = std::mem::take(&mut current[id.0 as usize]);
         if matches!(e.kind, Kind::Node | Kind::Relation) {
             for &gr in &e.groups {
-                if g.get(gr).variability_group {
+                if g.get(gr).variability_group() {
                     list.extend(current[gr.0 as usize].iter().cloned());
                 }
             }
@@ -213,24 +178,23 @@ fn enrich_element(
         list.retain(|c| !matches!(c, Cond::Yaml(n) if !n.is_defined()));
         // 2. default alternative
         if e.default_alternative {
-            list = vec![Cond::Bratan(scope_without(g, id))];
+            list = thin_vec::thin_vec![Cond::Bratan(scope_without(g, id))];
         }
         // 3. input-name condition
-        if g.options.enrich_input_condition && inputs.is_some_and(|m| m.contains_key(g.id(id))) {
-            list.push(Cond::Yaml(single(
+        if g.options().enrich_input_condition && inputs.is_some_and(|m| m.contains_key(g.id(id))) {
+            list.push(Cond::yaml(single(
                 "variability_input",
                 Node::string(g.id(id)),
             )));
         }
         // 4b. the selected default / pruning conditions
-        let kind_word = e.kind.word();
         let switches = if e.kind == Kind::Import {
             Default::default()
         } else {
             // Without option keys, the kind's switches (no lookups).
             match own {
-                Some(own) => g.options.element(kind_word, Some(own), e.anchor)?,
-                None => cx.kinds.switches(e.kind, e.anchor),
+                Some(own) => g.options().element(e.kind, Some(own), e.anchor())?,
+                None => cx.kinds.switches(e.kind, e.anchor()),
             }
         };
         // A type is part of its container: its one candidate, the
@@ -266,10 +230,10 @@ fn enrich_element(
                 // A boolean (a type-specific `conditions: true`, a valid
                 // condition) cannot carry the generated marker: `{and: [..]}`
                 // can. The reference fails with `Element "true" is not an object`.
-                combined = Cond::And(vec![combined]);
+                combined = Cond::And(thin_vec::thin_vec![combined]);
             }
             let generated = Cond::Generated(Box::new(combined));
-            let mut with = Vec::with_capacity(list.len() + 1);
+            let mut with = CondList::with_capacity(list.len() + 1);
             with.push(generated);
             with.append(&mut list);
             list = with;
@@ -280,7 +244,7 @@ fn enrich_element(
 }
 
 /// Flattens single-entry `and`/`or` lists (9.8).
-pub fn simplify(mut n: Node) -> Node {
+pub(crate) fn simplify(mut n: Node) -> Node {
     let Some(m) = n.as_map_mut() else { return n };
     for key in ["and", "or"] {
         let Some(list) = m.get_mut(key).and_then(Node::as_seq_mut) else {
@@ -307,18 +271,13 @@ fn simplify_cond(c: Cond) -> Cond {
         }
         Cond::And(items) => Cond::And(items.into_iter().map(simplify_cond).collect()),
         Cond::Or(items) => Cond::Or(items.into_iter().map(simplify_cond).collect()),
-        Cond::Yaml(n) => Cond::Yaml(simplify(n)),
+        Cond::Yaml(n) => Cond::yaml(simplify(*n)),
         other => other,
     }
 }
 
-/// `{not: {or: [presence of each]}, _bratan: true}`: none of `set` is present.
-pub fn bratan(g: &Graph, set: &[ElementId]) -> Node {
-    Cond::Bratan(set.to_vec()).to_node(g)
-}
-
 /// The set of mutually exclusive alternatives an element belongs to (9.5).
-pub fn scope(g: &Graph, id: ElementId) -> Vec<ElementId> {
+pub(crate) fn scope(g: &Graph, id: ElementId) -> Vec<ElementId> {
     let e = g.get(id);
     let same_name = |list: &[ElementId]| -> Vec<ElementId> {
         list.iter()
@@ -329,25 +288,25 @@ pub fn scope(g: &Graph, id: ElementId) -> Vec<ElementId> {
     let container = e.container.map(|c| g.get(c));
     match e.kind {
         Kind::Relation => container
-            .map(|c| same_name(&c.outgoing))
+            .map(|c| same_name(c.outgoing()))
             .unwrap_or_default(),
         Kind::Property => container
             .map(|c| same_name(&c.properties))
             .unwrap_or_default(),
         Kind::Artifact => container
-            .map(|c| same_name(&c.artifacts))
+            .map(|c| same_name(c.artifacts()))
             .unwrap_or_default(),
         Kind::Type => container.map(|c| c.types.to_vec()).unwrap_or_default(),
         Kind::Technology => container
-            .map(|c| c.technologies.to_vec())
+            .map(|c| c.technologies().to_vec())
             .unwrap_or_default(),
-        Kind::Input => same_name(&g.inputs),
-        Kind::Output => same_name(&g.outputs),
+        Kind::Input => same_name(g.inputs()),
+        Kind::Output => same_name(g.outputs()),
         _ => Vec::new(),
     }
 }
 
-fn scope_without(g: &Graph, id: ElementId) -> Vec<ElementId> {
+fn scope_without(g: &Graph, id: ElementId) -> IdList {
     scope(g, id).into_iter().filter(|&x| x != id).collect()
 }
 
@@ -367,7 +326,7 @@ fn default_pruning_allowed(
     defs: &Definitions<'_, '_>,
     g: &Graph,
     id: ElementId,
-    current: &[Vec<Cond>],
+    current: &[CondList],
 ) -> bool {
     let s = scope(g, id);
     if s.len() <= 1 {
@@ -383,7 +342,7 @@ fn default_pruning_allowed(
 }
 
 /// `{and: items}`.
-fn and_of(items: Vec<Cond>) -> Cond {
+fn and_of(items: CondList) -> Cond {
     Cond::And(items)
 }
 
@@ -391,22 +350,22 @@ fn and_of(items: Vec<Cond>) -> Cond {
 /// `default_condition_mode` (`raw` is its definition) or the option for its
 /// kind.
 fn mode_of<'a>(
-    kinds: &'a Kinds<'a>,
+    g: &'a Graph,
     raw: Option<&'a Map>,
     kind: Kind,
-) -> Result<(&'a str, Tokens<'a>)> {
+) -> Result<(&'a str, Cow<'a, [ModeToken]>)> {
     let raw_mode = raw
         .and_then(|m| m.get("default_condition_mode"))
         .filter(|n| n.is_defined());
     match raw_mode {
         Some(n) => match n.as_str() {
-            Some(s) => Ok((s, Tokens::Own(s.split('-')))),
+            Some(s) => Ok((s, Cow::Owned(options::tokens(s).collect()))),
             None => bail!(n.span, "Element \"{}\" is not a string", to_json(n)),
         },
-        None => {
-            let (mode, tokens) = &kinds.modes[kind as usize];
-            Ok((mode, Tokens::Kind(tokens.iter())))
-        }
+        None => Ok(match g.options().kind_mode(kind) {
+            Some(mode) => (mode.text(), Cow::Borrowed(mode.tokens())),
+            None => ("", Cow::Owned(vec![ModeToken::Unknown])),
+        }),
     }
 }
 
@@ -426,169 +385,32 @@ fn generic_wrappers(
     cx: &Context<'_>,
     own: Option<&Map>,
     id: ElementId,
-    current: &[Vec<Cond>],
+    current: &[CondList],
 ) -> Result<Vec<Wrapper>> {
-    let (doc, g, types, defs) = (cx.doc, cx.g, cx.types, cx.definitions);
+    let g = cx.g;
     let e = g.get(id);
     let wrapper = |op: Op, consistency: bool| Wrapper {
         expr: Cond::Op(op, id),
         consistency,
         semantic: !consistency,
     };
-    // The `default` token: the bratan of the other alternatives, where
-    // default-alternative pruning is allowed (9.5).
-    let default_bratan = || {
-        default_pruning_allowed(defs, g, id, current).then(|| Cond::Bratan(scope_without(g, id)))
-    };
     Ok(match e.kind {
-        Kind::Node => {
-            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
-            let mut parts = Vec::new();
-            for t in tokens {
-                // Each token contributes its operator if the node has the
-                // relations or artifacts it talks about (9.3). `relation` is
-                // the spec's per-node name of `incoming`; `source` looks at
-                // incoming relations, as the spec says (the reference gates
-                // it on outgoing ones).
-                let (applies, op) = match t {
-                    "host" => (
-                        e.outgoing.iter().any(|&r| g.get(r).hosting),
-                        Op::HostPresence,
-                    ),
-                    "source" => (!e.incoming.is_empty(), Op::HasSource),
-                    "incoming" | "relation" => (!e.incoming.is_empty(), Op::HasIncomingRelation),
-                    "incomingnaive" => (!e.incoming.is_empty(), Op::HasIncomingRelationNaive),
-                    "outgoing" => (!e.outgoing.is_empty(), Op::HasOutgoingRelation),
-                    "outgoingnaive" => (!e.outgoing.is_empty(), Op::HasOutgoingRelationNaive),
-                    "artifact" => (!e.artifacts.is_empty(), Op::HasArtifact),
-                    "artifactnaive" => (!e.artifacts.is_empty(), Op::HasArtifactNaive),
-                    _ => return Err(unknown_mode(g, id, mode)),
-                };
-                if applies {
-                    parts.push(Cond::Op(op, id));
-                }
-            }
+        Kind::Node | Kind::Relation | Kind::Property => {
+            let (consistency, semantic) = mode_parts(cx, own, id, current)?;
+            // One wrapper, even without parts: its kind's.
+            let (expr, consistency) = match e.kind {
+                Kind::Node => (and_of(semantic), false),
+                _ => (and_of(consistency), true),
+            };
             vec![Wrapper {
-                expr: and_of(parts),
-                consistency: false,
-                semantic: true,
+                expr,
+                consistency,
+                semantic: !consistency,
             }]
         }
-        Kind::Relation => {
-            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
-            let mut parts = Vec::new();
-            for t in tokens {
-                match t {
-                    "source" => {
-                        if let Some(s) = e.source {
-                            parts.push(Cond::Presence(s));
-                        }
-                    }
-                    "target" => {
-                        if let Some(s) = e.target {
-                            parts.push(Cond::Presence(s));
-                        }
-                    }
-                    "default" => parts.extend(default_bratan()),
-                    _ => return Err(unknown_mode(g, id, mode)),
-                }
-            }
-            vec![Wrapper {
-                expr: and_of(parts),
-                consistency: true,
-                semantic: false,
-            }]
-        }
-        Kind::Property => {
-            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
-            let mut parts = Vec::new();
-            for t in tokens {
-                match t {
-                    "container" => {
-                        if let Some(c) = e.container {
-                            parts.push(Cond::Presence(c));
-                        }
-                    }
-                    "consuming" => {
-                        if !e.consumes.is_empty() {
-                            let ors = e.consumes.iter().map(|&c| Cond::Presence(c)).collect();
-                            parts.push(Cond::Or(ors));
-                        }
-                    }
-                    "default" => {
-                        if property_value_is_undefined(defs, id)
-                            || default_pruning_allowed(defs, g, id, current)
-                        {
-                            let others: Vec<ElementId> = scope_without(g, id)
-                                .into_iter()
-                                .filter(|&x| !property_value_is_undefined(defs, x))
-                                .collect();
-                            parts.push(Cond::Bratan(others));
-                        }
-                    }
-                    _ => return Err(unknown_mode(g, id, mode)),
-                }
-            }
-            vec![Wrapper {
-                expr: and_of(parts),
-                consistency: true,
-                semantic: false,
-            }]
-        }
-        Kind::Artifact => {
-            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
-            let (mut c, mut s) = (Vec::new(), Vec::new());
-            for t in tokens {
-                match t {
-                    "container" => {
-                        if let Some(n) = e.container {
-                            c.push(Cond::Presence(n));
-                        }
-                    }
-                    // `technology`: the spec's name of `managed`.
-                    "managed" | "technology" => s.push(Cond::Op(Op::IsManaged, id)),
-                    "default" => c.extend(default_bratan()),
-                    _ => return Err(unknown_mode(g, id, mode)),
-                }
-            }
-            split_wrappers(c, s)
-        }
-        Kind::Technology => {
-            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
-            let (mut c, mut s) = (Vec::new(), Vec::new());
-            for t in tokens {
-                match t {
-                    "container" => {
-                        if let Some(n) = e.container {
-                            c.push(Cond::Presence(n));
-                        }
-                    }
-                    "other" => c.push(Cond::Bratan(scope_without(g, id))),
-                    "scenario" => {
-                        if let Some(m) = super::technologies::scenario_condition(doc, g, types, id)?
-                        {
-                            s.push(m);
-                        }
-                    }
-                    "default" => c.extend(default_bratan()),
-                    _ => return Err(unknown_mode(g, id, mode)),
-                }
-            }
-            split_wrappers(c, s)
-        }
-        Kind::Output => {
-            let (mode, tokens) = mode_of(cx.kinds, own, e.kind)?;
-            let mut c = Vec::new();
-            for t in tokens {
-                match t {
-                    // A consistency condition, as the spec's table says (the
-                    // reference makes it semantic).
-                    "produced" => c.push(Cond::Op(Op::IsProduced, id)),
-                    "default" => c.extend(default_bratan()),
-                    _ => return Err(unknown_mode(g, id, mode)),
-                }
-            }
-            split_wrappers(c, Vec::new())
+        Kind::Artifact | Kind::Technology | Kind::Output => {
+            let (consistency, semantic) = mode_parts(cx, own, id, current)?;
+            split_wrappers(consistency, semantic)
         }
         Kind::Input => vec![wrapper(Op::IsConsumed, false)],
         Kind::Group => vec![wrapper(Op::HasPresentMember, false)],
@@ -605,7 +427,116 @@ fn generic_wrappers(
     })
 }
 
-fn split_wrappers(c: Vec<Cond>, s: Vec<Cond>) -> Vec<Wrapper> {
+/// The consistency and the semantic parts of an element's default
+/// condition, one per token of its mode (9.3).
+fn mode_parts(
+    cx: &Context<'_>,
+    own: Option<&Map>,
+    id: ElementId,
+    current: &[CondList],
+) -> Result<(CondList, CondList)> {
+    let g = cx.g;
+    let (mode, tokens) = mode_of(g, own, g.get(id).kind)?;
+    let (mut consistency, mut semantic) = (CondList::new(), CondList::new());
+    for &t in tokens.iter() {
+        let part = match g.get(id).kind {
+            Kind::Node => node_part(g, id, t).map(|p| (p, false)),
+            _ => other_part(cx, id, current, t)?,
+        };
+        match part {
+            None => return Err(unknown_mode(g, id, mode)),
+            Some((Some(c), false)) => semantic.push(c),
+            Some((Some(c), true)) => consistency.push(c),
+            Some((None, _)) => {}
+        }
+    }
+    Ok((consistency, semantic))
+}
+
+/// A node's token: its operator if the node has the relations or artifacts
+/// it talks about (9.3; `relation` is the spec's per-node name of
+/// `incoming`; `source` looks at incoming relations, as the spec says, where
+/// the reference gates it on outgoing ones); `None` for a token nodes do not
+/// know.
+fn node_part(g: &Graph, id: ElementId, t: ModeToken) -> Option<Option<Cond>> {
+    use ModeToken as T;
+    let e = g.get(id);
+    let (applies, op) = match t {
+        T::Host => (
+            e.outgoing().iter().any(|&r| g.get(r).hosting()),
+            Op::HostPresence,
+        ),
+        T::Source => (!e.incoming().is_empty(), Op::HasSource),
+        T::Incoming | T::Relation => (!e.incoming().is_empty(), Op::HasIncomingRelation),
+        T::IncomingNaive => (!e.incoming().is_empty(), Op::HasIncomingRelationNaive),
+        T::Outgoing => (!e.outgoing().is_empty(), Op::HasOutgoingRelation),
+        T::OutgoingNaive => (!e.outgoing().is_empty(), Op::HasOutgoingRelationNaive),
+        T::Artifact => (!e.artifacts().is_empty(), Op::HasArtifact),
+        T::ArtifactNaive => (!e.artifacts().is_empty(), Op::HasArtifactNaive),
+        _ => return None,
+    };
+    Some(applies.then_some(Cond::Op(op, id)))
+}
+
+/// The part a token contributes to a relation's, property's, artifact's,
+/// technology's or output's default condition, and whether it is a
+/// consistency part (else semantic); `None` for a token the kind does not
+/// know.
+fn other_part(
+    cx: &Context<'_>,
+    id: ElementId,
+    current: &[CondList],
+    t: ModeToken,
+) -> Result<Option<(Option<Cond>, bool)>> {
+    use ModeToken as T;
+    let (g, defs) = (cx.g, cx.definitions);
+    let e = g.get(id);
+    let presence = |x: Option<ElementId>| x.map(Cond::Presence);
+    // The `default` token: the bratan of the other alternatives, where
+    // default-alternative pruning is allowed (9.5).
+    let default_bratan = || {
+        default_pruning_allowed(defs, g, id, current).then(|| Cond::Bratan(scope_without(g, id)))
+    };
+    let consistency = |c: Option<Cond>| Ok(Some((c, true)));
+    let semantic = |c: Option<Cond>| Ok(Some((c, false)));
+    match (e.kind, t) {
+        (Kind::Relation, T::Source) => consistency(presence(e.source())),
+        (Kind::Relation, T::Target) => consistency(presence(e.target())),
+        (Kind::Property, T::Consuming) => {
+            let consumed = || Cond::Or(e.consumes().iter().map(|&c| Cond::Presence(c)).collect());
+            consistency((!e.consumes().is_empty()).then(consumed))
+        }
+        (Kind::Property, T::Default) => {
+            let applies = property_value_is_undefined(defs, id)
+                || default_pruning_allowed(defs, g, id, current);
+            let others = || {
+                let others = scope_without(g, id)
+                    .into_iter()
+                    .filter(|&x| !property_value_is_undefined(defs, x));
+                Cond::Bratan(others.collect())
+            };
+            consistency(applies.then(others))
+        }
+        (Kind::Relation | Kind::Artifact | Kind::Technology | Kind::Output, T::Default) => {
+            consistency(default_bratan())
+        }
+        (Kind::Property | Kind::Artifact | Kind::Technology, T::Container) => {
+            consistency(presence(e.container))
+        }
+        // `technology`: the spec's name of `managed`.
+        (Kind::Artifact, T::Managed | T::Technology) => semantic(Some(Cond::Op(Op::IsManaged, id))),
+        (Kind::Technology, T::Other) => consistency(Some(Cond::Bratan(scope_without(g, id)))),
+        (Kind::Technology, T::Scenario) => semantic(super::technologies::scenario_condition(
+            cx.doc, g, cx.types, id,
+        )?),
+        // A consistency condition, as the spec's table says (the reference
+        // makes it semantic).
+        (Kind::Output, T::Produced) => consistency(Some(Cond::Op(Op::IsProduced, id))),
+        _ => Ok(None),
+    }
+}
+
+fn split_wrappers(c: CondList, s: CondList) -> Vec<Wrapper> {
     let mut out = Vec::new();
     if !c.is_empty() {
         out.push(Wrapper {
@@ -629,7 +560,7 @@ fn split_wrappers(c: Vec<Cond>, s: Vec<Cond>) -> Vec<Wrapper> {
 /// type; properties by the data type their container's type declares for
 /// them (`data_types`). A list of conditions is combined with `and`.
 fn type_specific_wrapper(
-    types: &TypeSystem<'_>,
+    types: &TypeSystem,
     g: &Graph,
     id: ElementId,
     ts: &Node,
@@ -689,7 +620,7 @@ fn type_specific_wrapper(
         _ => default,
     };
     Ok(Some(Wrapper {
-        expr: Cond::Yaml(expr),
+        expr: Cond::yaml(expr),
         consistency: flag("consistency", false),
         semantic: flag("semantic", true),
     }))
@@ -697,31 +628,21 @@ fn type_specific_wrapper(
 
 /// The data type a property's container's (single) type declares for it,
 /// searching the type's inheritance chain.
-fn property_type<'d>(types: &TypeSystem<'d>, g: &Graph, id: ElementId) -> Option<&'d str> {
+fn property_type<'t>(types: &'t TypeSystem, g: &Graph, id: ElementId) -> Option<&'t str> {
     let e = g.get(id);
     let container = g.get(e.container?);
     let [t] = container.types[..] else {
         return None;
     };
-    let collection = crate::types::collection_of(container.kind);
-    types
-        .chain(collection, &g.get(t).name)
-        .iter()
-        .find_map(|name| {
-            types
-                .definition(collection, name)?
-                .get("properties")?
-                .get(&e.name)?
-                .get("type")?
-                .as_str()
-        })
+    let collection = Collection::of(container.kind)?;
+    types.property_type(collection, &g.get(t).name, &e.name)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::build;
-    use crate::normalize::normalize;
+    use crate::testing::build;
+    use crate::testing::normalize;
 
     #[test]
     fn kind_switches_are_those_of_elements_without_option_keys() {
@@ -752,9 +673,7 @@ topology_template:
             for anchor in [false, true] {
                 assert_eq!(
                     kinds.switches(kind, anchor),
-                    g.options
-                        .element(kind.word(), None, anchor)
-                        .expect("switches"),
+                    g.options().element(kind, None, anchor).expect("switches"),
                     "{kind:?} {anchor}"
                 );
             }
@@ -763,8 +682,10 @@ topology_template:
             kinds.switches(Kind::Node, false),
             kinds.switches(Kind::Node, true)
         );
-        let (mode, tokens) = &kinds.modes[Kind::Node as usize];
-        assert_eq!(tokens.join("-"), *mode);
+        let mode = g.options().kind_mode(Kind::Node).expect("node mode");
+        // v1's node mode.
+        assert_eq!(mode.text(), "incoming-artifact");
+        assert_eq!(mode.tokens(), [ModeToken::Incoming, ModeToken::Artifact]);
     }
 }
 

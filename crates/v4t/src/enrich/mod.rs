@@ -10,16 +10,17 @@
 
 mod conditions;
 mod constraints;
-pub mod technologies;
+pub(crate) mod technologies;
 #[cfg(test)]
 mod tests;
 
-pub use conditions::{bratan, scope, simplify};
-
+use crate::config::{Config, Version};
+use crate::document;
 use crate::error::Result;
 use crate::graph::{self, Graph};
 use crate::normalize::normalize;
-use crate::types::TypeSystem;
+use crate::options;
+use v4t_source::Code;
 use v4t_yaml::{Key, Map, Node, Span};
 
 /// Per-element option keys removed by the enricher (11.1).
@@ -61,9 +62,10 @@ fn single_flagged(key: &str, value: Node) -> Node {
     map_with(2, key, value)
 }
 
-/// Enriches `doc` in place.
-pub fn enrich(doc: &mut Node) -> Result<()> {
-    enrich_doc(doc, false).map(drop)
+/// Enriches `doc` (of version `version`) in place; returns the template's
+/// configuration, read once the document is normalised.
+pub(crate) fn enrich(doc: &mut Node, version: Version) -> Result<Config> {
+    enrich_doc(doc, version, false).map(|(config, _)| config)
 }
 
 /// [`enrich`] for the resolver. If the write-back keeps every element in
@@ -71,54 +73,54 @@ pub fn enrich(doc: &mut Node) -> Result<()> {
 /// in the elements of graph #2 (and the generated constraints in
 /// [`Graph::constraints`]) instead of going into the document, and the
 /// graph is returned for [`graph::rebuild`]; otherwise this is [`enrich`]
-/// and returns `None`.
-pub fn enrich_for_resolving(doc: &mut Node) -> Result<Option<Graph>> {
-    enrich_doc(doc, true)
+/// and the graph is `None`.
+pub(crate) fn enrich_for_resolving(
+    doc: &mut Node,
+    version: Version,
+) -> Result<(Config, Option<Graph>)> {
+    enrich_doc(doc, version, true)
 }
 
-fn enrich_doc(doc: &mut Node, keep_graph: bool) -> Result<Option<Graph>> {
-    graph::check_version(doc)?;
+fn enrich_doc(
+    doc: &mut Node,
+    version: Version,
+    keep_graph: bool,
+) -> Result<(Config, Option<Graph>)> {
+    let automatic = options::automatic_default_alternatives(document::options(doc))?;
+    normalize(doc, automatic)?;
+    let config = Config::read(doc, version).map_err(|e| e.or_code(Code::InvalidShape))?;
+    let (options, types) = (&config.options, &config.types);
     // Graph #1: technologies and implementations.
-    normalize(doc)?;
-    graph::add_fallback_properties(doc)?;
-    if technologies::may_edit(doc)? {
-        let g1 = graph::build_for_technologies(doc)?;
-        technologies::enrich_technologies(doc, &g1)?;
+    graph::add_fallback_properties(doc, options);
+    if technologies::may_edit(doc, options) {
+        let g1 = graph::build_for_technologies(doc, options, types)?;
+        technologies::enrich_technologies(doc, &g1, types)?;
         drop(g1);
-        normalize(doc)?;
-        graph::add_fallback_properties(doc)?;
+        normalize(doc, false)?;
+        graph::add_fallback_properties(doc, options);
     }
     // Graph #2: conditions and constraints. (Without technology edits, both
     // normalisations above are idempotent and graph #2 raises graph #1's errors.)
     // The manual condition lists move from the document into the graph and
     // on into the enrichment; `write_back` replaces every one of them.
-    let mut g2 = graph::build_moving_conditions(doc)?;
-    let manual: Vec<Vec<graph::Cond>> = g2
-        .elements
-        .iter_mut()
-        .map(|e| std::mem::take(&mut e.conditions))
-        .collect();
-    let (conditions, constraints) = {
-        let types = TypeSystem::new(doc, &g2);
-        let conditions = conditions::enrich_conditions(doc, &g2, &types, manual)?;
-        let constraints = constraints::enrich_constraints(&g2, &types)?;
-        (conditions, constraints)
-    };
+    let mut g2 = graph::build_moving_conditions(doc, options, types)?;
+    let manual = g2.take_conditions();
+    let conditions = conditions::enrich_conditions(doc, &g2, types, manual)?;
+    let constraints = constraints::enrich_constraints(doc, &g2, types)?;
     let keep = keep_graph && keeps_elements(doc, &g2);
     write_back(doc, &mut g2, conditions, constraints, keep);
-    Ok(keep.then_some(g2))
+    Ok((config, keep.then_some(g2)))
 }
 
 /// Whether the write-back leaves every element where graph `g` found it: it
 /// removes no variability group, and rebuilds `groups` from group elements
 /// only, so every entry must be one.
 fn keeps_elements(doc: &Node, g: &Graph) -> bool {
-    let group_entries = doc
-        .get("topology_template")
+    let group_entries = document::topology(doc)
         .and_then(|t| t.get("groups"))
         .and_then(Node::as_seq)
         .map_or(0, Vec::len);
-    group_entries == g.groups.len() && !g.groups.iter().any(|&x| g.get(x).variability_group)
+    group_entries == g.groups().len() && !g.groups().iter().any(|&x| g.get(x).variability_group())
 }
 
 /// The enricher transformer (11): final conditions into the raw elements
@@ -133,12 +135,12 @@ fn write_back(
     into_graph: bool,
 ) {
     for (i, list) in conditions.lists.into_iter().enumerate() {
+        let id = graph::ElementId(i as u32);
         if into_graph && !conditions.edit[i] {
             // A map without option keys: nothing to edit in the document.
-            g.elements[i].conditions = list;
+            g.set_conditions(id, list);
             continue;
         }
-        let id = graph::ElementId(i as u32);
         let Some(raw) = g.raw_mut(doc, id) else {
             continue;
         };
@@ -150,21 +152,21 @@ fn write_back(
             m.retain(|k, _| !ELEMENT_OPTION_KEYS.contains(&k.name.as_str()));
         }
         if into_graph {
-            g.elements[i].conditions = list;
+            g.set_conditions(id, list);
         } else {
             // The YAML form of generated conditions exists only here.
             let list = list.into_iter().map(|c| c.into_node(g)).collect();
             m.insert("conditions", Node::seq(list));
         }
     }
-    let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) else {
+    let Some(tt) = document::topology_map_mut(doc) else {
         return;
     };
     if !constraints.is_empty() {
         if let Some(v) = tt.map_entry("variability") {
             if into_graph {
                 // After `variability.constraints` in the solver, as if appended.
-                g.constraints = constraints;
+                g.set_constraints(constraints);
             } else {
                 // The YAML form of generated constraints exists only here.
                 let constraints = constraints.iter().map(|c| c.to_node(g));
@@ -177,8 +179,8 @@ fn write_back(
     }
     if let Some(groups) = tt.get("groups").and_then(Node::as_seq) {
         let mut kept = Map::new();
-        for (&gid, item) in g.groups.iter().zip(groups) {
-            if g.get(gid).variability_group {
+        for (&gid, item) in g.groups().iter().zip(groups) {
+            if g.get(gid).variability_group() {
                 continue;
             }
             if let Some((k, v)) = item.as_map().and_then(Map::first) {
@@ -202,9 +204,7 @@ fn write_back(
             v.remove("inputs");
         }
         if let Some(o) = v.get_mut("options").and_then(Node::as_map_mut) {
-            for k in deleted_options() {
-                o.remove(&k);
-            }
+            o.retain(|k, _| !crate::options::is_enrichment_only(&k.name));
             if o.is_empty() {
                 v.remove("options");
             }
@@ -213,54 +213,4 @@ fn write_back(
             tt.remove("variability");
         }
     }
-}
-
-/// The options the enricher transformer deletes (11.3).
-fn deleted_options() -> Vec<String> {
-    let mut out: Vec<String> = [
-        "mode",
-        "default_condition",
-        "node_default_condition_mode",
-        "relation_default_condition_mode",
-        "output_default_condition_mode",
-        "relation_default_implied",
-        "pruning",
-        "consistency_pruning",
-        "semantic_pruning",
-        "relation_source_constraint",
-        "relation_target_constraint",
-        "artifact_container_constraint",
-        "property_container_constraint",
-        "type_container_constraint",
-        "required_hosting_constraint",
-        "required_technology_constraint",
-        "unique_property_constraint",
-        "unique_artifact_constraint",
-        "unique_input_constraint",
-        "unique_output_constraint",
-        "required_artifact_constraint",
-        "required_incoming_relation_constraint",
-        "required_technology_check",
-        "enrich_input_condition",
-        "enrich_technologies",
-        "enrich_implementations",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    for k in [
-        "node", "relation", "policy", "group", "artifact", "property", "type", "output",
-    ] {
-        for suffix in [
-            "default_condition",
-            "default_consistency_condition",
-            "default_semantic_condition",
-            "pruning",
-            "consistency_pruning",
-            "semantic_pruning",
-        ] {
-            out.push(format!("{k}_{suffix}"));
-        }
-    }
-    out
 }

@@ -9,33 +9,34 @@
 //! technologies (`enrich_implementations`, 8.5) or become the technologies of
 //! a managed node without any (`enrich_technologies`, 8.4).
 
+use crate::document;
 use crate::error::{bail, Result};
 use crate::graph::{Cond, ElementId, Graph};
-use crate::types::TypeSystem;
+use crate::options::Options;
+use crate::types::{Collection, TypeSystem};
 use std::cmp::Ordering;
 use v4t_yaml::number::format_js;
 use v4t_yaml::{Map, Node, Value};
 
 /// Rewrites the raw `technology` lists of managed nodes from the rules
 /// (`enrich_implementations`, then `enrich_technologies`), on graph #1.
-pub fn enrich_technologies(doc: &mut Node, graph: &Graph) -> Result<()> {
+pub(crate) fn enrich_technologies(doc: &mut Node, graph: &Graph, types: &TypeSystem) -> Result<()> {
     let edits = {
         let doc: &Node = doc;
-        let types = TypeSystem::new(doc, graph);
         let rules = read_rules(doc);
         let scenarios = scenarios(&rules);
         let ctx = Context {
             doc,
             graph,
-            types: &types,
+            types,
             rules: &rules,
             scenarios: &scenarios,
         };
         let mut edits = Vec::new();
-        if graph.options.enrich_implementations && !rules.is_empty() {
+        if graph.options().enrich_implementations && !rules.is_empty() {
             edits.extend(implementation_edits(&ctx)?);
         }
-        if graph.options.enrich_technologies {
+        if graph.options().enrich_technologies {
             edits.extend(technology_edits(&ctx)?);
         }
         edits
@@ -46,22 +47,11 @@ pub fn enrich_technologies(doc: &mut Node, graph: &Graph) -> Result<()> {
     Ok(())
 }
 
-/// Whether [`enrich_technologies`] can change `doc`: technology enrichment is
-/// on, or implementation enrichment is on and there are rules. Otherwise the
-/// enricher skips graph #1. Undecidable documents (bad version) answer `true`
-/// so that graph #1 raises the error as before.
-pub fn may_edit(doc: &Node) -> Result<bool> {
-    let Ok(version) = crate::graph::check_version(doc) else {
-        return Ok(true);
-    };
-    let options_raw = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"))
-        .and_then(|v| v.get("options"))
-        .and_then(Node::as_map);
-    let options = crate::options::Options::new(version, options_raw)?;
-    Ok(options.enrich_technologies
-        || (options.enrich_implementations && !read_rules(doc).is_empty()))
+/// Whether [`enrich_technologies`] can change `doc` under `options`:
+/// technology enrichment is on, or implementation enrichment is on and there
+/// are rules. Otherwise the enricher skips graph #1.
+pub(crate) fn may_edit(doc: &Node, options: &Options) -> bool {
+    options.enrich_technologies || (options.enrich_implementations && !read_rules(doc).is_empty())
 }
 
 /// The `scenario` token's condition of a rule-derived technology: one
@@ -69,7 +59,7 @@ pub fn may_edit(doc: &Node) -> Result<bool> {
 pub(crate) fn scenario_condition(
     doc: &Node,
     graph: &Graph,
-    types: &TypeSystem<'_>,
+    types: &TypeSystem,
     id: ElementId,
 ) -> Result<Option<Cond>> {
     let Some(stored) = graph.raw(doc, id).and_then(|r| r.get_defined("scenario")) else {
@@ -123,9 +113,7 @@ impl Rule {
 
 /// The rules of the document, sorted (8.1).
 fn read_rules(doc: &Node) -> Vec<Rule> {
-    let list = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"))
+    let list = document::variability(doc)
         .and_then(|v| v.get("qualities"))
         .and_then(Node::as_seq);
     let mut rules: Vec<Rule> = list
@@ -364,12 +352,12 @@ fn scenarios(rules: &[Rule]) -> Vec<Scenario> {
 fn matches(
     g: &Graph,
     doc: &Node,
-    types: &TypeSystem<'_>,
+    types: &TypeSystem,
     node: ElementId,
     scenario: &Scenario,
 ) -> Result<Vec<Vec<ElementId>>> {
-    let node_type = types.single_type(node)?;
-    if !types.is_a("node_types", node_type, &scenario.component)? {
+    let node_type = g.single_type(node)?;
+    if !types.is_a(Collection::Node, node_type, &scenario.component)? {
         return Ok(Vec::new());
     }
     if let Some(ops) = &scenario.operations {
@@ -420,7 +408,7 @@ fn combine(artifacts: &[ElementId], paths: &[Vec<ElementId>]) -> Vec<Vec<Element
 fn has_operation(
     g: &Graph,
     doc: &Node,
-    types: &TypeSystem<'_>,
+    types: &TypeSystem,
     node: ElementId,
     op: &str,
 ) -> Result<bool> {
@@ -439,8 +427,8 @@ fn has_operation(
         }
     }
     let node_types = doc.get("node_types");
-    let node_type = types.single_type(node)?;
-    Ok(types.chain("node_types", node_type).iter().any(|t| {
+    let node_type = g.single_type(node)?;
+    Ok(types.chain(Collection::Node, node_type).iter().any(|t| {
         node_types
             .and_then(|m| m.get(t))
             .and_then(|d| d.get("interfaces"))
@@ -454,14 +442,14 @@ fn has_operation(
 /// The node's template artifacts whose type is-a `artifact_type`.
 fn matching_artifacts(
     g: &Graph,
-    types: &TypeSystem<'_>,
+    types: &TypeSystem,
     node: ElementId,
     artifact_type: &str,
 ) -> Result<Vec<ElementId>> {
     let mut out = Vec::new();
-    for &a in &g.get(node).artifacts {
-        let own = types.single_type(a)?;
-        if types.is_a("artifact_types", own, artifact_type)? {
+    for &a in g.get(node).artifacts() {
+        let own = g.single_type(a)?;
+        if types.is_a(Collection::Artifact, own, artifact_type)? {
             out.push(a);
         }
     }
@@ -472,14 +460,14 @@ fn matching_artifacts(
 /// is-a `artifact_type` (string definitions are `tosca.artifacts.File`).
 fn type_has_artifact(
     doc: &Node,
-    types: &TypeSystem<'_>,
+    types: &TypeSystem,
     node_type: &str,
     artifact_type: &str,
 ) -> Result<bool> {
     let node_types = doc.get("node_types");
-    for t in types.chain("node_types", node_type) {
+    for t in types.chain(Collection::Node, node_type) {
         let Some(defs) = node_types
-            .and_then(|m| m.get(&t))
+            .and_then(|m| m.get(t))
             .and_then(|d| d.get("artifacts"))
         else {
             continue;
@@ -492,7 +480,7 @@ fn type_has_artifact(
                     None => continue,
                 },
             };
-            if types.is_a("artifact_types", own, artifact_type)? {
+            if types.is_a(Collection::Artifact, own, artifact_type)? {
                 return Ok(true);
             }
         }
@@ -517,10 +505,10 @@ fn artifact_definitions(defs: &Node) -> Vec<&Node> {
 fn hosts(g: &Graph, node: ElementId) -> Vec<(ElementId, ElementId)> {
     let mut hosting: Vec<(ElementId, ElementId)> = g
         .get(node)
-        .outgoing
+        .outgoing()
         .iter()
-        .filter(|&&r| g.get(r).hosting)
-        .filter_map(|&r| g.get(r).target.map(|t| (r, t)))
+        .filter(|&&r| g.get(r).hosting())
+        .filter_map(|&r| g.get(r).target().map(|t| (r, t)))
         .collect();
     // In place: the first entry of a host keeps its own relation.
     for i in 0..hosting.len() {
@@ -538,7 +526,7 @@ fn hosts(g: &Graph, node: ElementId) -> Vec<(ElementId, ElementId)> {
 /// reference recurses without end there).
 fn search(
     g: &Graph,
-    types: &TypeSystem<'_>,
+    types: &TypeSystem,
     node: ElementId,
     pattern: &[String],
     history: &[ElementId],
@@ -558,7 +546,7 @@ fn search(
         if let Some(cycle) = cycle_through(g, history, relation, host) {
             return Err(g.hosting_cycle(&cycle));
         }
-        let matched = types.is_a("node_types", types.single_type(host)?, searched)?;
+        let matched = types.is_a(Collection::Node, g.single_type(host)?, searched)?;
         if !matched && !wildcard {
             continue;
         }
@@ -591,8 +579,8 @@ fn cycle_through(
     let relations: Vec<ElementId> = history.iter().step_by(2).copied().collect();
     let start = relations
         .iter()
-        .position(|&r| g.get(r).source == Some(host))
-        .or_else(|| (g.get(relation).source == Some(host)).then_some(relations.len()))?;
+        .position(|&r| g.get(r).source() == Some(host))
+        .or_else(|| (g.get(relation).source() == Some(host)).then_some(relations.len()))?;
     let mut cycle = relations[start..].to_vec();
     cycle.push(relation);
     Some(cycle)
@@ -634,7 +622,7 @@ impl Candidate {
 struct Context<'a> {
     doc: &'a Node,
     graph: &'a Graph,
-    types: &'a TypeSystem<'a>,
+    types: &'a TypeSystem,
     rules: &'a [Rule],
     scenarios: &'a [Scenario],
 }
@@ -646,8 +634,8 @@ fn candidates(ctx: &Context<'_>, node: ElementId) -> Result<Vec<Candidate>> {
         if matches(ctx.graph, ctx.doc, ctx.types, node, scenario)?.is_empty() {
             continue;
         }
-        let node_type = ctx.types.single_type(node)?;
-        let prio = if ctx.graph.options.solver.scenarios {
+        let node_type = ctx.graph.single_type(node)?;
+        let prio = if ctx.graph.options().solver.scenarios {
             Some(scenario_prio(ctx, node, node_type, scenario)?)
         } else {
             None
@@ -658,7 +646,7 @@ fn candidates(ctx: &Context<'_>, node: ElementId) -> Result<Vec<Candidate>> {
             .map(|a| a.quality)
             .fold(f64::NEG_INFINITY, f64::max);
         let mut stored = scenario.to_node();
-        let best_only = ctx.graph.options.enrich_technologies_best_only;
+        let best_only = ctx.graph.options().enrich_technologies_best_only;
         let mut kept = scenario
             .assessments
             .iter()
@@ -694,7 +682,7 @@ fn scenario_prio(
     node_type: &str,
     scenario: &Scenario,
 ) -> Result<f64> {
-    let chain = ctx.types.chain("node_types", node_type);
+    let chain = ctx.types.chain(Collection::Node, node_type);
     match chain.iter().position(|t| *t == scenario.component) {
         Some(i) => Ok(i as f64),
         None => bail!(
@@ -703,7 +691,7 @@ fn scenario_prio(
             scenario.component,
             node_type,
             v4t_yaml::json::to_json(&Node::seq(
-                chain.iter().map(|t| Node::string(t.clone())).collect()
+                chain.iter().map(|&t| Node::string(t)).collect()
             ))
         ),
     }
@@ -748,9 +736,12 @@ struct Edit {
 /// The managed flag of every node (evaluated for all nodes, 4.5).
 fn managed_nodes(ctx: &Context<'_>) -> Result<Vec<(ElementId, bool)>> {
     ctx.graph
-        .nodes
+        .nodes()
         .iter()
-        .map(|&n| Ok((n, ctx.types.is_managed(n)?)))
+        .map(|&n| {
+            let raw = ctx.graph.raw_map(ctx.doc, n);
+            Ok((n, ctx.graph.is_managed(ctx.types, raw, n)?))
+        })
         .collect()
 }
 
@@ -760,7 +751,7 @@ fn implementation_edits(ctx: &Context<'_>) -> Result<Vec<Edit>> {
     let g = ctx.graph;
     let mut edits = Vec::new();
     for (node, managed) in managed_nodes(ctx)? {
-        let technologies = &g.get(node).technologies;
+        let technologies = g.get(node).technologies();
         if !managed || technologies.is_empty() {
             continue;
         }
@@ -809,12 +800,12 @@ fn technology_edits(ctx: &Context<'_>) -> Result<Vec<Edit>> {
     let g = ctx.graph;
     let mut edits = Vec::new();
     for (node, managed) in managed_nodes(ctx)? {
-        if !managed || !g.get(node).technologies.is_empty() {
+        if !managed || !g.get(node).technologies().is_empty() {
             continue;
         }
         let found = candidates(ctx, node)?;
         if found.is_empty() {
-            if g.options.required_technology_check {
+            if g.options().required_technology_check {
                 bail!(
                     g.get(node).span,
                     "{} has no technology candidates",
@@ -861,7 +852,7 @@ fn apply(doc: &mut Node, g: &Graph, edit: Edit) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::normalize::normalize;
+    use crate::testing::normalize;
     use v4t_yaml::json::to_json;
     use v4t_yaml::SourceId;
 
@@ -876,13 +867,13 @@ mod tests {
         let doc = load(
             "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n    n: {type: t, requirements: [{host: a}, {db: a}, {host: b}, {host: a}]}\n    a: {type: t}\n    b: {type: t}\n",
         );
-        let g = crate::graph::build(&doc).expect("builds");
+        let g = crate::testing::build(&doc).expect("builds");
         let (n, a, b) = (
             g.node("n").unwrap(),
             g.node("a").unwrap(),
             g.node("b").unwrap(),
         );
-        let r = &g.get(n).outgoing;
+        let r = g.get(n).outgoing();
         assert_eq!(hosts(&g, n), vec![(r[0], a), (r[2], b), (r[0], a)]);
         assert!(hosts(&g, a).is_empty());
     }
@@ -998,8 +989,8 @@ topology_template:
 
     /// The hosting paths of node `app` for a pattern, as element ids.
     fn paths(doc: &Node, pattern: &[&str]) -> Result<Vec<Vec<String>>> {
-        let g = crate::graph::build(doc).expect("builds");
-        let types = TypeSystem::new(doc, &g);
+        let g = crate::testing::build(doc).expect("builds");
+        let types = TypeSystem::new(doc);
         let pattern: Vec<String> = pattern.iter().map(|p| p.to_string()).collect();
         let mut out = Vec::new();
         search(&g, &types, g.node("app").unwrap(), &pattern, &[], &mut out)?;
@@ -1087,8 +1078,9 @@ topology_template:
     /// The raw technology list of a node after the enrichment passes.
     fn enriched_technologies(text: &str, node: &str) -> Result<String> {
         let mut doc = load(text);
-        let g = crate::graph::build(&doc).expect("builds");
-        enrich_technologies(&mut doc, &g)?;
+        let g = crate::testing::build(&doc).expect("builds");
+        let types = TypeSystem::new(&doc);
+        enrich_technologies(&mut doc, &g, &types)?;
         let id = g.node(node).unwrap();
         Ok(to_json(
             g.raw(&doc, id).and_then(|r| r.get("technology")).unwrap(),
@@ -1136,18 +1128,18 @@ topology_template:
     #[test]
     fn scenario_condition_lists_the_matching_paths() {
         let mut doc = load(&lower_case_rules());
-        let g1 = crate::graph::build(&doc).expect("builds");
-        let types = TypeSystem::new(&doc, &g1);
-        let manual = g1.get(g1.node("db").unwrap()).technologies[0];
+        let g1 = crate::testing::build(&doc).expect("builds");
+        let types = TypeSystem::new(&doc);
+        let manual = g1.get(g1.node("db").unwrap()).technologies()[0];
         assert!(scenario_condition(&doc, &g1, &types, manual)
             .unwrap()
             .is_none());
-        enrich_technologies(&mut doc, &g1).unwrap();
+        enrich_technologies(&mut doc, &g1, &types).unwrap();
         normalize(&mut doc).unwrap();
-        let g2 = crate::graph::build(&doc).expect("builds");
-        let types = TypeSystem::new(&doc, &g2);
+        let g2 = crate::testing::build(&doc).expect("builds");
+        let types = TypeSystem::new(&doc);
         let condition = |node: &str| {
-            let tech = g2.get(g2.node(node).unwrap()).technologies[0];
+            let tech = g2.get(g2.node(node).unwrap()).technologies()[0];
             to_json(
                 &scenario_condition(&doc, &g2, &types, tech)
                     .unwrap()
@@ -1184,8 +1176,8 @@ topology_template:
     /// `technology:prio` of every candidate of `container`.
     fn prio_candidates(best_only: bool) -> Vec<String> {
         let doc = load(&PRIO.replace("BEST", &best_only.to_string()));
-        let g = crate::graph::build(&doc).expect("builds");
-        let types = TypeSystem::new(&doc, &g);
+        let g = crate::testing::build(&doc).expect("builds");
+        let types = TypeSystem::new(&doc);
         let rules = read_rules(&doc);
         let scenarios = scenarios(&rules);
         let ctx = Context {
@@ -1246,8 +1238,8 @@ topology_template:
 
         // Without a wildcard the pattern runs into the cycle as well.
         let doc = load(&template.replace("['*', c.type]", "[b.type, a.type, b.type]"));
-        let g = crate::graph::build(&doc).expect("builds");
-        let types = TypeSystem::new(&doc, &g);
+        let g = crate::testing::build(&doc).expect("builds");
+        let types = TypeSystem::new(&doc);
         let a = g.node("a").unwrap();
         let pattern: Vec<String> = ["b.type", "a.type", "b.type"].map(String::from).to_vec();
         let e = search(&g, &types, a, &pattern, &[], &mut Vec::new()).unwrap_err();

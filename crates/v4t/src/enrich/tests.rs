@@ -1,8 +1,7 @@
 //! The enricher's generated conditions and constraints, per mode token and
 //! per constraint kind, checked on small templates in their exact shapes.
 
-use super::enrich;
-use crate::testing::doc;
+use crate::testing::{doc, enrich, version};
 use v4t_yaml::json::to_json;
 use v4t_yaml::Node;
 
@@ -483,7 +482,7 @@ topology_template:
 #[test]
 fn reused_resolver_graph_equals_a_fresh_build() {
     use crate::graph::{build_moving_conditions, rebuild, Cond};
-    use crate::normalize::normalize;
+    use crate::testing::{normalize, options};
     for template in [
         "
 tosca_definitions_version: tosca_variability_1_0
@@ -518,28 +517,40 @@ topology_template:
     a: {type: [{u: null}], default_condition: true, pruning: false}
 ",
     ] {
+        // What the reference does: build anew from the enriched document,
+        // re-reading its options with `bratans_unknown` set.
         let mut fresh = doc(template);
         enrich(&mut fresh).expect("enriches");
+        let variability = crate::document::topology_map_mut(&mut fresh)
+            .and_then(|t| t.map_entry("variability"))
+            .expect("topology");
+        if let Some(o) = variability.map_entry("options") {
+            o.insert("bratans_unknown", Node::bool(true));
+        }
         normalize(&mut fresh).expect("normalizes");
-        let expected = build_moving_conditions(&mut fresh).expect("builds");
+        let written = options(&fresh).expect("options");
+        let types = crate::types::TypeSystem::new(&fresh);
+        let expected = build_moving_conditions(&mut fresh, &written, &types).expect("builds");
         let mut reused = doc(template);
-        let g2 = super::enrich_for_resolving(&mut reused)
-            .expect("enriches")
-            .expect("keeps the elements");
+        let v = version(&reused);
+        let (config, g2) = super::enrich_for_resolving(&mut reused, v)
+            .expect("enriches");
+        let g2 = g2.expect("keeps the elements");
         normalize(&mut reused).expect("normalizes");
-        let mut g = rebuild(&reused, g2).expect("rebuilds");
+        let resolver = config.resolver_options(true).expect("options");
+        let mut g = rebuild(&reused, &config.types, g2, resolver).expect("rebuilds");
         // Generated conditions are compact terms in the reused graph and YAML
         // in the fresh one: compare their YAML forms.
-        let yaml: Vec<Vec<Cond>> = g
-            .elements
+        let yaml: Vec<crate::graph::CondList> = g
+            .elements()
             .iter()
-            .map(|e| e.conditions.iter().map(|c| Cond::Yaml(c.to_node(&g))).collect())
+            .map(|e| e.conditions.iter().map(|c| Cond::yaml(c.to_node(&g))).collect())
             .collect();
-        for (e, list) in g.elements.iter_mut().zip(yaml) {
-            e.conditions = list;
+        for (i, list) in yaml.into_iter().enumerate() {
+            g.set_conditions(crate::graph::ElementId(i as u32), list);
         }
-        assert_eq!(format!("{:?}", g.elements), format!("{:?}", expected.elements));
-        assert_eq!(format!("{:?}", g.options), format!("{:?}", expected.options));
+        assert_eq!(format!("{:?}", g.elements()), format!("{:?}", expected.elements()));
+        assert_eq!(format!("{:?}", g.options()), format!("{:?}", expected.options()));
     }
 }
 
@@ -555,8 +566,10 @@ topology_template:
   groups:
     g: {type: variability.groups.ConditionalMembers, members: [a], conditions: false}
 ");
-    assert!(super::enrich_for_resolving(&mut d)
+    let v = version(&d);
+    assert!(super::enrich_for_resolving(&mut d, v)
         .expect("enriches")
+        .1
         .is_none());
     assert!(node_conditions(&d, "a").contains("false"));
 }

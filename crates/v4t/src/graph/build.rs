@@ -1,18 +1,22 @@
 //! Population: builds the [`Graph`] of a normalised document in the
 //! reference's order (part 1, section 5), raising its errors in that order.
 
-use super::{is_hosting_name, Cond, Element, ElementId, Graph, Ids, Kind, Loc, Owner, Sections};
+use super::{
+    is_hosting_name, Cond, CondList, Data, Element, ElementId, Graph, Ids, Kind, Loc, Owner,
+};
+use crate::document::{self, Sections};
 use crate::error::{bail, Error, Result};
-use crate::fxhash::{FxHashMap, FxHashSet};
 use crate::normalize::not_a_boolean;
-use crate::options::{Options, Version};
+use crate::options::{Mode, Options};
+use crate::types::{Collection, TypeSystem};
+use v4t_yaml::hash::{SeededMap, SeededSet};
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::number::format_js;
 use v4t_yaml::{Key, Map, Node, Span, Value};
 
 /// The condition list of a raw definition: `conditions` as a list (a single
 /// expression becomes a one-element list; missing or null is empty).
-pub fn conditions_of(raw: Option<&Map>) -> Vec<Node> {
+pub(crate) fn conditions_of(raw: Option<&Map>) -> Vec<Node> {
     match raw.and_then(|m| m.get("conditions")) {
         None => Vec::new(),
         Some(n) => match &n.value {
@@ -76,23 +80,21 @@ impl<'d> NodeKeys<'d> {
 /// Which condition lists a build copies from the document into the elements.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Copying {
-    All,
     /// Only those of technologies (graph #1).
     Technologies,
     /// None: [`build_moving_conditions`] moves them in afterwards.
     None,
 }
 
-/// Builds the graph of the normalised `doc`.
-pub fn build(doc: &Node) -> Result<Graph> {
-    build_with(doc, Copying::All).map(|(g, _)| g)
-}
-
 /// [`build`] for the technology enricher (graph #1), which reads no
 /// condition list but those of technologies: the others stay empty
 /// instead of being copied (default alternatives still get `[false]`).
-pub fn build_for_technologies(doc: &Node) -> Result<Graph> {
-    build_with(doc, Copying::Technologies).map(|(g, _)| g)
+pub(crate) fn build_for_technologies(
+    doc: &Node,
+    options: &Options,
+    types: &TypeSystem,
+) -> Result<Graph> {
+    build_with(doc, options, types, Copying::Technologies).map(|(g, _)| g)
 }
 
 /// [`build`], moving the condition lists out of `doc` into the elements
@@ -100,8 +102,12 @@ pub fn build_for_technologies(doc: &Node) -> Result<Graph> {
 /// callers that read conditions only through the graph afterwards: the
 /// enricher, which writes every list back, and the resolver, whose output
 /// drops them.
-pub fn build_moving_conditions(doc: &mut Node) -> Result<Graph> {
-    let (mut g, with_conditions) = build_with(doc, Copying::None)?;
+pub(crate) fn build_moving_conditions(
+    doc: &mut Node,
+    options: &Options,
+    types: &TypeSystem,
+) -> Result<Graph> {
+    let (mut g, with_conditions) = build_with(doc, options, types, Copying::None)?;
     move_conditions(doc, &mut g, &with_conditions);
     Ok(g)
 }
@@ -112,13 +118,16 @@ pub fn build_moving_conditions(doc: &mut Node) -> Result<Graph> {
 /// write-back, input assignment and normalisation leave every element in
 /// place; they change element options and the variability options. So
 /// this keeps the elements and refreshes what those edits change, exactly
-/// as [`build`] of `doc` would see it: the options (and with them the
-/// default `implied` of relations, [`Graph::is_implied`]), the
-/// default-alternative flags (the write-back deletes `default_alternative`)
-/// and the anchor check.
-pub fn rebuild(doc: &Node, previous: Graph) -> Result<Graph> {
-    let version = check_version(doc)?;
-    let options = Options::new(version, options_raw(doc))?;
+/// as [`build`] of `doc` would see it: the options (the resolver's,
+/// `options`, and with them the default `implied` of relations,
+/// [`Graph::is_implied`]), the default-alternative flags (the write-back
+/// deletes `default_alternative`) and the anchor check.
+pub(crate) fn rebuild(
+    doc: &Node,
+    types: &TypeSystem,
+    previous: Graph,
+    options: Options,
+) -> Result<Graph> {
     let mut g = previous;
     g.options = options;
     g.sections = Sections::of(doc);
@@ -127,9 +136,10 @@ pub fn rebuild(doc: &Node, previous: Graph) -> Result<Graph> {
     }
     let b = Builder {
         doc,
+        types,
         copy: Copying::None,
-        template_positions: FxHashMap::default(),
-        used_templates: FxHashSet::default(),
+        template_positions: SeededMap::default(),
+        used_templates: SeededSet::default(),
         id_buf: String::new(),
         has_conditions: false,
         with_conditions: Vec::new(),
@@ -138,14 +148,6 @@ pub fn rebuild(doc: &Node, previous: Graph) -> Result<Graph> {
     };
     b.anchor_check()?;
     Ok(b.g)
-}
-
-/// `variability.options` of `doc`.
-fn options_raw(doc: &Node) -> Option<&Map> {
-    doc.get("topology_template")
-        .and_then(|t| t.get("variability"))
-        .and_then(|v| v.get("options"))
-        .and_then(Node::as_map)
 }
 
 /// Moves the `conditions` of the elements `ids` (those whose definitions
@@ -160,16 +162,20 @@ fn move_conditions(doc: &mut Node, g: &mut Graph, ids: &[ElementId]) {
             Value::Seq(items) => items,
             value => vec![Node::new(value, c.span)],
         };
-        g.elements[id.0 as usize].conditions = list.into_iter().map(Cond::Yaml).collect();
+        g.elements[id.0 as usize].conditions = list.into_iter().map(Cond::yaml).collect();
     }
 }
 
 /// The graph of `doc`, and with [`Copying::None`] the elements whose lists
 /// [`move_conditions`] moves.
-fn build_with(doc: &Node, copy: Copying) -> Result<(Graph, Vec<ElementId>)> {
-    let version = check_version(doc)?;
-    let tt = doc.get("topology_template");
-    let options = Options::new(version, options_raw(doc))?;
+fn build_with(
+    doc: &Node,
+    options: &Options,
+    types: &TypeSystem,
+    copy: Copying,
+) -> Result<(Graph, Vec<ElementId>)> {
+    let tt = document::topology(doc);
+    let options = options.clone();
     let relationship_templates: Vec<String> = tt
         .and_then(|t| t.get("relationship_templates"))
         .and_then(Node::as_map)
@@ -182,9 +188,10 @@ fn build_with(doc: &Node, copy: Copying) -> Result<(Graph, Vec<ElementId>)> {
         .unwrap_or_default();
     let mut b = Builder {
         doc,
+        types,
         copy,
         template_positions,
-        used_templates: FxHashSet::default(),
+        used_templates: SeededSet::default(),
         id_buf: String::new(),
         has_conditions: false,
         with_conditions: Vec::new(),
@@ -203,8 +210,8 @@ fn build_with(doc: &Node, copy: Copying) -> Result<(Graph, Vec<ElementId>)> {
             imports: Vec::new(),
             technologies: Vec::new(),
             outputs: Vec::new(),
-            node_index: FxHashMap::default(),
-            group_index: FxHashMap::default(),
+            node_index: SeededMap::default(),
+            group_index: SeededMap::default(),
             relationship_templates,
             ids: Ids::default(),
             sections: Sections::of(doc),
@@ -237,7 +244,7 @@ fn element_count(doc: &Node) -> usize {
             .sum()
     };
     let mut n = doc.get("imports").map_or(0, len);
-    let Some(tt) = doc.get("topology_template").and_then(Node::as_map) else {
+    let Some(tt) = document::topology(doc).and_then(Node::as_map) else {
         return n;
     };
     for (k, v) in tt.iter() {
@@ -266,19 +273,6 @@ fn entries(n: &Node) -> impl Iterator<Item = (&str, Span, &Node)> {
     n.as_seq().into_iter().flatten().filter_map(single)
 }
 
-/// Checks `tosca_definitions_version`.
-pub fn check_version(doc: &Node) -> Result<Version> {
-    let v = doc.get("tosca_definitions_version");
-    v.and_then(Node::as_str)
-        .and_then(Version::parse)
-        .ok_or_else(|| {
-            Error::at(
-                "Unsupported TOSCA definitions version",
-                v.map(|n| n.span).unwrap_or(doc.span),
-            )
-        })
-}
-
 /// Appends `<kind>.<name>[@<index>]` (an element id without its
 /// container's) to `out`.
 fn write_id(out: &mut String, kind: Kind, name: &str, index: Option<u32>) {
@@ -302,15 +296,35 @@ fn write_id(out: &mut String, kind: Kind, name: &str, index: Option<u32>) {
     }
 }
 
+/// "Node (or Group) ... defined multiple times" for the first entry of
+/// `rest`, whose name is `known` already, and for every later entry whose
+/// name is `known` or repeats one of `rest`: all names defined twice are
+/// reported together.
+fn defined_again(rest: &[Node], known: impl Fn(&str) -> bool, what: &str) -> Error {
+    let mut seen: SeededSet<&str> = SeededSet::default();
+    let errors = rest
+        .iter()
+        .filter_map(single)
+        .filter(|&(name, _, _)| known(name) || !seen.insert(name))
+        .map(|(name, span, _)| Error::at(format!("{what} \"{name}\" defined multiple times"), span))
+        .collect();
+    match Error::all(errors) {
+        Err(e) => e,
+        Ok(()) => Error::at(format!("{what} defined multiple times"), Span::NONE),
+    }
+}
+
 struct Builder<'d> {
     doc: &'d Node,
+    /// The template's types (for hosting relations and variability groups).
+    types: &'d TypeSystem,
     /// Which condition lists to copy into the elements.
     copy: Copying,
     g: Graph,
     /// Relationship template name -> position in `relationship_templates`.
-    template_positions: FxHashMap<&'d str, u32>,
+    template_positions: SeededMap<&'d str, u32>,
     /// Relationship templates used by a requirement so far.
-    used_templates: FxHashSet<&'d str>,
+    used_templates: SeededSet<&'d str>,
     /// Where [`Builder::add`] writes an id before it goes into the arena
     /// (which holds the container's id it copies).
     id_buf: String,
@@ -333,7 +347,7 @@ fn single(item: &Node) -> Option<(&str, Span, &Node)> {
 
 impl<'d> Builder<'d> {
     fn tt(&self) -> Option<&'d Node> {
-        self.doc.get("topology_template")
+        document::topology(self.doc)
     }
 
     fn list(&self, key: &str) -> &'d [Node] {
@@ -363,17 +377,16 @@ impl<'d> Builder<'d> {
 
     /// [`conditions_of`] of the element added next if lists of `kind` are
     /// copied, else nothing (without copying, whether it has a list).
-    fn conditions(&mut self, kind: Kind, raw: Option<&Map>) -> Vec<Cond> {
+    fn conditions(&mut self, kind: Kind, raw: Option<&Map>) -> CondList {
         match self.copy {
-            Copying::All => {}
             Copying::Technologies if kind == Kind::Technology => {}
-            Copying::Technologies => return Vec::new(),
+            Copying::Technologies => return CondList::new(),
             Copying::None => {
                 self.has_conditions = raw.is_some_and(|m| m.contains_key("conditions"));
-                return Vec::new();
+                return CondList::new();
             }
         }
-        conditions_of(raw).into_iter().map(Cond::Yaml).collect()
+        conditions_of(raw).into_iter().map(Cond::yaml).collect()
     }
 
     fn el(&mut self, id: ElementId) -> &mut Element {
@@ -425,7 +438,7 @@ impl<'d> Builder<'d> {
             .filter(|n| n.is_defined())
         {
             Some(d) => {
-                e.conditions = vec![Cond::Yaml(Node::bool(false))];
+                e.conditions = thin_vec::thin_vec![Cond::yaml(Node::bool(false))];
                 e.default_alternative = d.is_truthy();
             }
             None => e.conditions = self.conditions(kind, raw),
@@ -504,7 +517,8 @@ impl<'d> Builder<'d> {
             };
             let i = i as u32;
             if self.g.node_index.contains_key(name) {
-                bail!(span, "Node \"{name}\" defined multiple times");
+                let known = |n: &str| self.g.node_index.contains_key(n);
+                return Err(defined_again(&list[i as usize..], known, "Node"));
             }
             if name == "SELF" {
                 bail!(span, "Node must not be named \"SELF\"");
@@ -517,18 +531,23 @@ impl<'d> Builder<'d> {
             let mut e = Element::new(Kind::Node, name.to_string(), None, None, span, Loc::Node(i));
             e.conditions = self.conditions(e.kind, raw);
             e.implied = boxed_implied(keys.implied);
-            e.anchor = match keys.anchor.filter(|n| n.is_defined()) {
+            let anchor = match keys.anchor.filter(|n| n.is_defined()) {
                 Some(a) => a.as_bool().ok_or_else(|| not_a_boolean(a))?,
                 None => match keys.persistent.filter(|n| n.is_defined()) {
                     Some(p) => p.as_bool().ok_or_else(|| not_a_boolean(p))?,
                     None => false,
                 },
             };
+            if let Some(n) = e.node_mut() {
+                n.anchor = anchor;
+            }
             let id = self.add(e);
             self.g.nodes.push(id);
             self.g.node_index.insert(name.to_string(), id);
             let weight = self.node_weight(id, keys.weight)?;
-            self.el(id).weight = weight;
+            if let Some(n) = self.el(id).node_mut() {
+                n.weight = weight;
+            }
 
             self.types(id, def, keys.types, Owner::Node(i))?;
             self.properties(id, keys.properties, Owner::Node(i))?;
@@ -716,19 +735,24 @@ impl<'d> Builder<'d> {
                 },
                 raw,
             );
-            e.source = Some(node);
             let relationship = raw.and_then(|m| m.get("relationship"));
-            e.hosting = is_hosting_name(name) || self.hosted_on(rts, relationship);
+            let hosting = is_hosting_name(name) || self.hosted_on(rts, relationship);
+            if let Some(r) = e.relation_mut() {
+                r.source = Some(node);
+                r.hosting = hosting;
+            }
             let id = self.add(e);
             self.g.relations.push(id);
             self.targets.push(a.get("node"));
-            self.el(node).outgoing.push(id);
+            if let Some(n) = self.el(node).node_mut() {
+                n.outgoing.push(id);
+            }
             if let Some(rname) = relationship.and_then(Node::as_str) {
                 let pos = self.template_positions.get(rname).copied();
                 let Some(rt) = self.relationship_template(rts, rname, pos) else {
                     // A relationship type (valid TOSCA 1.3): no template,
                     // so nothing the relation's presence depends on.
-                    if self.relationship_type(rname).is_some() {
+                    if self.types.has(Collection::Relationship, rname) {
                         continue;
                     }
                     bail!(
@@ -743,19 +767,16 @@ impl<'d> Builder<'d> {
                     bail!(span, "Relation \"{rname}\" is used multiple times");
                 }
                 let pos = pos.unwrap_or(0);
-                self.el(id).relationship = Some(pos);
+                if let Some(r) = self.el(id).relation_mut() {
+                    r.relationship = Some(pos);
+                }
                 let owner = Owner::RelationshipTemplate(pos);
                 self.types(id, rt, rt.get("type"), owner)?;
                 self.properties(id, rt.get("properties"), owner)?;
             }
         }
-        let out = self.g.get(node).outgoing.clone();
+        let out = self.g.get(node).outgoing().to_vec();
         self.check_defaults(&out)
-    }
-
-    /// The relationship type `name` (user-defined or normative), if defined.
-    fn relationship_type(&self, name: &str) -> Option<&'d Node> {
-        self.doc.get("relationship_types")?.as_map()?.get(name)
     }
 
     /// Whether a requirement's `relationship` (a template name, a type name
@@ -766,8 +787,10 @@ impl<'d> Builder<'d> {
         let Some(relationship) = relationship.filter(|r| r.is_defined()) else {
             return false;
         };
-        let hosted_on =
-            |t: &str| self.is_a("relationship_types", t, "tosca.relationships.HostedOn");
+        let hosted_on = |t: &str| {
+            self.types
+                .derives_from(Collection::Relationship, t, "tosca.relationships.HostedOn")
+        };
         match relationship.as_str() {
             Some(name) => match rts.and_then(|t| t.get(name)).and_then(|t| t.get("type")) {
                 // A template: its (possibly conditional) types.
@@ -785,28 +808,6 @@ impl<'d> Builder<'d> {
                 .and_then(Node::as_str)
                 .is_some_and(hosted_on),
         }
-    }
-
-    /// Whether type `name` of `collection` is `target` or derives from it,
-    /// as far as the chain of defined types (and the last one's parent)
-    /// shows; `false` where it breaks off (or cycles).
-    fn is_a(&self, collection: &str, name: &str, target: &str) -> bool {
-        let defined = self.doc.get(collection).and_then(Node::as_map);
-        let mut current = name;
-        for _ in 0..=defined.map_or(0, Map::len) {
-            if current == target {
-                return true;
-            }
-            let parent = defined
-                .and_then(|m| m.get(current))
-                .and_then(|d| d.get("derived_from"))
-                .and_then(Node::as_str);
-            match parent {
-                Some(p) => current = p,
-                None => return false,
-            }
-        }
-        false
     }
 
     /// `rts[name]`, the relationship template at `pos`, its position in
@@ -849,7 +850,9 @@ impl<'d> Builder<'d> {
             );
             let id = self.add(e);
             self.g.artifacts.push(id);
-            self.el(node).artifacts.push(id);
+            if let Some(n) = self.el(node).node_mut() {
+                n.artifacts.push(id);
+            }
             let owner = Owner::Artifact {
                 node: node_index,
                 index: i as u32,
@@ -857,8 +860,8 @@ impl<'d> Builder<'d> {
             self.types(id, a, a.get("type"), owner)?;
             self.properties(id, a.get("properties"), owner)?;
         }
-        let arts = self.g.get(node).artifacts.clone();
-        self.check_defaults(&arts)
+        let arts = self.g.get(node).artifacts();
+        self.check_defaults(arts)
     }
 
     fn technologies(
@@ -897,10 +900,15 @@ impl<'d> Builder<'d> {
                 bail!(span, "{} not normalized", self.g.Display(id));
             }
             if let Some(w) = raw.and_then(|m| m.get("weight")).filter(|n| n.is_defined()) {
-                self.el(id).weight = self.weight(id, w)?;
+                let weight = self.weight(id, w)?;
+                if let Some(t) = self.el(id).technology_mut() {
+                    t.weight = weight;
+                }
             }
             if let Some(p) = raw.and_then(|m| m.get("prio")).and_then(Node::as_f64) {
-                self.el(id).prio = p;
+                if let Some(t) = self.el(id).technology_mut() {
+                    t.prio = p;
+                }
             }
             if default {
                 if has_default {
@@ -913,7 +921,9 @@ impl<'d> Builder<'d> {
                 has_default = true;
             }
             self.g.technologies.push(id);
-            self.el(node).technologies.push(id);
+            if let Some(n) = self.el(node).node_mut() {
+                n.technologies.push(id);
+            }
         }
         Ok(())
     }
@@ -951,8 +961,12 @@ impl<'d> Builder<'d> {
                     self.g.display(r)
                 );
             };
-            self.el(r).target = Some(t);
-            self.el(t).incoming.push(r);
+            if let Some(rel) = self.el(r).relation_mut() {
+                rel.target = Some(t);
+            }
+            if let Some(n) = self.el(t).node_mut() {
+                n.incoming.push(r);
+            }
         }
         Ok(())
     }
@@ -965,7 +979,8 @@ impl<'d> Builder<'d> {
             };
             let i = i as u32;
             if self.g.group_index.contains_key(name) {
-                bail!(span, "Group \"{name}\" defined multiple times");
+                let known = |n: &str| self.g.group_index.contains_key(n);
+                return Err(defined_again(&list[i as usize..], known, "Group"));
             }
             let raw = def.as_map();
             let mut e = Element::new(
@@ -985,7 +1000,9 @@ impl<'d> Builder<'d> {
             if let Some(members) = def.get("members").and_then(Node::as_seq) {
                 for m in members {
                     let member = self.member(m)?;
-                    self.el(id).members.push(member);
+                    if let Some(list) = self.el(id).links_mut() {
+                        list.push(member);
+                    }
                     self.el(member).groups.push(id);
                 }
             }
@@ -997,7 +1014,11 @@ impl<'d> Builder<'d> {
             let variability = types.first().is_some_and(|&t| {
                 let name = self.g.get(t).name.as_str();
                 name == "variability.groups.Root"
-                    || self.is_a("group_types", name, "variability.groups.ConditionalMembers")
+                    || self.types.derives_from(
+                        Collection::Group,
+                        name,
+                        "variability.groups.ConditionalMembers",
+                    )
             });
             if variability && types.len() > 1 {
                 bail!(
@@ -1006,7 +1027,9 @@ impl<'d> Builder<'d> {
                     self.g.Display(id)
                 );
             }
-            self.el(id).variability_group = variability;
+            if let Data::Group(g) = &mut self.el(id).data {
+                g.variability = variability;
+            }
             self.properties(id, def.get("properties"), Owner::Group(i))?;
         }
         Ok(())
@@ -1025,7 +1048,7 @@ impl<'d> Builder<'d> {
                     .and_then(Node::as_str)
                     .and_then(|n| self.g.node(n));
                 let found = node.and_then(|n| {
-                    let out = &self.g.get(n).outgoing;
+                    let out = self.g.get(n).outgoing();
                     match pair.get(1).map(|x| &x.value) {
                         Some(Value::String(r)) => {
                             let named: Vec<_> =
@@ -1090,7 +1113,9 @@ impl<'d> Builder<'d> {
                             self.g.display(id)
                         );
                     };
-                    self.el(id).targets.push(target);
+                    if let Some(list) = self.el(id).links_mut() {
+                        list.push(target);
+                    }
                 }
             }
             self.types(id, def, def.get("type"), Owner::Policy(i))?;
@@ -1160,9 +1185,13 @@ impl<'d> Builder<'d> {
                 Ok(())
             })?;
             for c in consumed {
-                self.el(p).consumes.push(c);
+                if let Some(list) = self.el(p).links_mut() {
+                    list.push(c);
+                }
                 if self.g.get(c).kind == Kind::Input {
-                    self.el(c).consumers.push(p);
+                    if let Some(list) = self.el(c).links_mut() {
+                        list.push(p);
+                    }
                 }
             }
         }
@@ -1217,16 +1246,16 @@ impl<'d> Builder<'d> {
                 let node = self.node_with_context(container, n, l.span)?;
                 let ne = self.g.get(node);
                 let targets: Vec<ElementId> = ne
-                    .outgoing
+                    .outgoing()
                     .iter()
                     .filter(|&&x| self.g.get(x).name == r)
-                    .filter_map(|&x| self.g.get(x).target)
+                    .filter_map(|&x| self.g.get(x).target())
                     .collect();
                 if !targets.is_empty() {
                     return Ok(targets);
                 }
                 let arts: Vec<ElementId> = ne
-                    .artifacts
+                    .artifacts()
                     .iter()
                     .copied()
                     .filter(|&x| self.g.get(x).name == r)
@@ -1258,10 +1287,10 @@ impl<'d> Builder<'d> {
                 .filter(|&c| self.g.get(c).kind == Kind::Node),
             "SOURCE" => ctx
                 .filter(|&c| self.g.get(c).kind == Kind::Relation)
-                .and_then(|c| self.g.get(c).source),
+                .and_then(|c| self.g.get(c).source()),
             "TARGET" => ctx
                 .filter(|&c| self.g.get(c).kind == Kind::Relation)
-                .and_then(|c| self.g.get(c).target),
+                .and_then(|c| self.g.get(c).target()),
             _ => self.g.node(name),
         };
         found.ok_or_else(|| Error::at(format!("Node \"{name}\" not found"), span))
@@ -1314,19 +1343,21 @@ impl<'d> Builder<'d> {
                 }
                 Ok(())
             })?;
-            self.el(o).producers.extend(producers);
+            if let Some(list) = self.el(o).links_mut() {
+                list.extend(producers);
+            }
         }
         Ok(())
     }
 
     fn anchor_check(&self) -> Result<()> {
-        let mode = &self.g.options.node_mode;
-        if !(self.g.options.anchor_check && mode.contains("incoming") && mode.contains("host")) {
+        let mode = self.g.options.kind_mode(Kind::Node);
+        if !(self.g.options.anchor_check && mode.is_some_and(Mode::names_incoming_and_host)) {
             return Ok(());
         }
         let ok = self.g.nodes.iter().any(|&n| {
             let e = self.g.get(n);
-            e.anchor || e.implied.as_deref().is_some_and(Node::is_truthy)
+            e.anchor() || e.implied.as_deref().is_some_and(Node::is_truthy)
         });
         if !ok {
             bail!(
@@ -1418,27 +1449,15 @@ fn jinja_eval_producer(s: &str) -> Option<&str> {
 
 /// Appends the fallback `VINTNER_UNDEFINED` property of every property name of
 /// every container (5.3), unless `bratans_unknown` is set.
-pub fn add_fallback_properties(doc: &mut Node) -> Result<()> {
-    let Ok(version) = check_version(doc) else {
-        return Ok(());
-    };
-    let options_raw = doc
-        .get("topology_template")
-        .and_then(|t| t.get("variability"))
-        .and_then(|v| v.get("options"))
-        .and_then(Node::as_map);
-    let options = Options::new(version, options_raw)?;
+pub(crate) fn add_fallback_properties(doc: &mut Node, options: &Options) {
     if options.bratans_unknown {
-        return Ok(());
+        return;
     }
     let mode_a = options.fallback_property_default_alternative;
-    let Some(tt) = doc.get_mut("topology_template") else {
-        return Ok(());
+    let Some(ttm) = document::topology_map_mut(doc) else {
+        return;
     };
     let mut containers: Vec<&mut Node> = Vec::new();
-    let Some(ttm) = tt.as_map_mut() else {
-        return Ok(());
-    };
     for (k, v) in ttm.iter_mut() {
         match k.name.as_str() {
             "node_templates" => {
@@ -1468,7 +1487,6 @@ pub fn add_fallback_properties(doc: &mut Node) -> Result<()> {
     for c in containers {
         add_fallbacks_to(c, mode_a);
     }
-    Ok(())
 }
 
 fn containers_of_node<'a>(node: &'a mut Node, out: &mut Vec<&'a mut Node>) {
@@ -1547,43 +1565,44 @@ fn add_fallbacks_to(container: &mut Node, mode_a: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::normalize::normalize;
+    use crate::testing::{build, normalize, options};
 
-    const TEMPLATE: &str = "
-tosca_definitions_version: tosca_variability_1_0
-topology_template:
-  inputs:
-    port: {type: integer, conditions: true}
-  node_templates:
-    web:
-      type: [{web.a: {}}, {web.b: {conditions: false}}]
-      properties:
-        - p: 1
-        - p: {value: 2, conditions: false, implied: false}
-      requirements:
-        - host: vm
-        - db: {node: vm, relationship: r, conditions: true}
-      artifacts:
-        - image: {file: a.tar, properties: [{size: 1}]}
-      technology: [{ansible: {assign: x, conditions: true}}]
-    vm:
-      type: vm
-  relationship_templates:
-    r:
-      type: rt
-      properties: {q: x}
-  groups:
-    g: {type: tosca.groups.Root, members: [web]}
-  policies:
-    - pol: {type: p, targets: [g]}
-imports:
-  - a.yaml
-";
+    const TEMPLATE: &str = crate::testing::ALL_ELEMENTS;
 
     fn normalized() -> Node {
         let mut d = crate::testing::doc(TEMPLATE);
         normalize(&mut d).expect("normalizes");
         d
+    }
+
+    #[test]
+    fn every_name_defined_again_is_reported() {
+        let mut d = crate::testing::doc(
+            "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    - a: {type: tosca.nodes.Root}
+    - b: {type: tosca.nodes.Root}
+    - a: {type: tosca.nodes.Root}
+    - c: {type: tosca.nodes.Root}
+    - b: {type: tosca.nodes.Root}
+    - a: {type: tosca.nodes.Root}
+",
+        );
+        normalize(&mut d).expect("normalizes");
+        let e = build(&d).expect_err("names repeat");
+        let found: Vec<(String, u32)> = e
+            .diagnostics()
+            .map(|d| (d.message.clone(), d.span.line))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("Node \"a\" defined multiple times".to_string(), 6),
+                ("Node \"b\" defined multiple times".to_string(), 8),
+                ("Node \"a\" defined multiple times".to_string(), 9),
+            ]
+        );
     }
 
     #[test]
@@ -1636,7 +1655,8 @@ imports:
     #[test]
     fn graph_one_copies_only_technology_conditions() {
         let d = normalized();
-        let g = build_for_technologies(&d).expect("builds");
+        let g = build_for_technologies(&d, &options(&d).expect("options"), &TypeSystem::new(&d))
+            .expect("builds");
         for e in &g.elements {
             assert_eq!(
                 e.conditions.is_empty(),
@@ -1659,7 +1679,9 @@ imports:
     fn moving_conditions_gives_the_lists_a_copy_gives() {
         let mut d = normalized();
         let copied = build(&d).expect("builds");
-        let moved = build_moving_conditions(&mut d).expect("builds");
+        let written = options(&d).expect("options");
+        let types = TypeSystem::new(&d);
+        let moved = build_moving_conditions(&mut d, &written, &types).expect("builds");
         let yaml = |g: &Graph| -> Vec<Vec<String>> {
             g.elements
                 .iter()
@@ -1706,7 +1728,7 @@ topology_template:
         let g = build(&d).expect("builds");
         let rel = g.relations[0];
         assert_eq!(g.get(g.get(rel).types[0]).name, "first");
-        let template = g.get(rel).relationship.expect("template") as usize;
+        let template = g.get(rel).relationship().expect("template") as usize;
         assert_eq!(g.relationship_templates[template], "r");
     }
 
@@ -1715,7 +1737,7 @@ topology_template:
         let d = normalized();
         let g = build(&d).expect("builds");
         let web = g.get(g.node("web").expect("web"));
-        let (host, db) = (web.outgoing[0], web.outgoing[1]);
+        let (host, db) = (web.outgoing()[0], web.outgoing()[1]);
         assert!(!g.is_implied(host));
         assert_eq!(g.is_implied(db), g.options.relation_default_implied);
         assert!(g.is_implied(web.properties[0]));
@@ -1761,21 +1783,21 @@ topology_template:
     #[test]
     fn relationship_types_in_requirements_and_hosted_on() {
         let mut d = v4t_yaml::parse(RELATIONSHIPS, v4t_yaml::SourceId(0)).expect("parses");
-        crate::normalize::normalize(&mut d).expect("normalizes");
+        crate::testing::normalize(&mut d).expect("normalizes");
         let g = build(&d).expect("builds");
         let app = g.node("app").unwrap();
         let hosting: Vec<bool> = g
             .get(app)
-            .outgoing
+            .outgoing()
             .iter()
-            .map(|&r| g.get(r).hosting)
+            .map(|&r| g.get(r).hosting())
             .collect();
         assert_eq!(hosting, vec![false, true, true]);
-        assert_eq!(g.get(g.get(app).outgoing[0]).relationship, None);
+        assert_eq!(g.get(g.get(app).outgoing()[0]).relationship(), None);
         let unknown =
             RELATIONSHIPS.replace("relationship: my.DependsOn}", "relationship: nowhere}");
         let mut d = v4t_yaml::parse(&unknown, v4t_yaml::SourceId(0)).expect("parses");
-        crate::normalize::normalize(&mut d).expect("normalizes");
+        crate::testing::normalize(&mut d).expect("normalizes");
         assert_eq!(
             build(&d).unwrap_err().message,
             "Relationship \"nowhere\" of relation \"db\" of node \"app\" does not exist!"

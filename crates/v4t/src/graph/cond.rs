@@ -10,81 +10,36 @@
 //! [`Graph::presence_resolves_to_self`] for when the encoder may skip the
 //! name lookup).
 
-use super::{ElementId, Graph, Kind};
+use super::{ElementId, Graph, IdList, Kind};
+use crate::logic::LogicOp;
 use v4t_yaml::{Key, Map, Node, Span};
+
+/// A condition list: one pointer wide, and without allocation while empty
+/// (most elements of a large template have no manual conditions).
+pub(crate) type CondList = thin_vec::ThinVec<Cond>;
 
 /// One entry of a condition list.
 #[derive(Clone, Debug)]
-pub enum Cond {
+pub(crate) enum Cond {
     /// A condition as written (manual conditions, group and input-name
     /// conditions, type-specific and scenario conditions).
-    Yaml(Node),
+    Yaml(Box<Node>),
     /// [`Graph::presence_condition`] of the element.
     Presence(ElementId),
     /// `{and: [...]}`.
-    And(Vec<Cond>),
+    And(CondList),
     /// `{or: [...]}`.
-    Or(Vec<Cond>),
+    Or(CondList),
     /// `{not: {or: [presence of each]}, _bratan: true}`: none of the
     /// alternatives is present (a *manual* entry unless generated).
-    Bratan(Vec<ElementId>),
-    /// A one-argument operator about the element itself (see [`Op`]).
-    Op(Op, ElementId),
+    Bratan(IdList),
+    /// An operator about the element itself, one the enricher generates
+    /// (`host_presence: SELF`, `has_source: <node name>`, `is_managed: SELF`,
+    /// `is_consumed: <input index>`, `has_present_member: <group name>`, ...).
+    Op(LogicOp, ElementId),
     /// The generated default or pruning condition: the inner condition (a
     /// map) with `_generated: true`.
     Generated(Box<Cond>),
-}
-
-/// Operators the enricher generates about the element itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Op {
-    /// `{host_presence: SELF}`.
-    HostPresence,
-    /// `{has_source: <node name>}`.
-    HasSource,
-    /// `{has_incoming_relation: <node name>}`.
-    HasIncomingRelation,
-    /// `{has_incoming_relation_naive: <node name>}`.
-    HasIncomingRelationNaive,
-    /// `{has_outgoing_relation: <node name>}`.
-    HasOutgoingRelation,
-    /// `{has_outgoing_relation_naive: <node name>}`.
-    HasOutgoingRelationNaive,
-    /// `{has_artifact: <node name>}`.
-    HasArtifact,
-    /// `{has_artifact_naive: <node name>}`.
-    HasArtifactNaive,
-    /// `{is_managed: SELF}` (artifacts).
-    IsManaged,
-    /// `{is_consumed: <input index>}`.
-    IsConsumed,
-    /// `{is_produced: <output index>}`.
-    IsProduced,
-    /// `{has_present_member: <group name>}`.
-    HasPresentMember,
-    /// `{has_present_target: <policy index>}`.
-    HasPresentTarget,
-}
-
-impl Op {
-    /// The operator key.
-    pub fn key(self) -> &'static str {
-        match self {
-            Op::HostPresence => "host_presence",
-            Op::HasSource => "has_source",
-            Op::HasIncomingRelation => "has_incoming_relation",
-            Op::HasIncomingRelationNaive => "has_incoming_relation_naive",
-            Op::HasOutgoingRelation => "has_outgoing_relation",
-            Op::HasOutgoingRelationNaive => "has_outgoing_relation_naive",
-            Op::HasArtifact => "has_artifact",
-            Op::HasArtifactNaive => "has_artifact_naive",
-            Op::IsManaged => "is_managed",
-            Op::IsConsumed => "is_consumed",
-            Op::IsProduced => "is_produced",
-            Op::HasPresentMember => "has_present_member",
-            Op::HasPresentTarget => "has_present_target",
-        }
-    }
 }
 
 /// `{key: value}` with room for `capacity` entries.
@@ -105,9 +60,14 @@ pub(crate) fn insert_tight(m: &mut Map, key: &str, value: Node) {
 }
 
 impl Cond {
+    /// A condition as written.
+    pub(crate) fn yaml(n: Node) -> Cond {
+        Cond::Yaml(Box::new(n))
+    }
+
     /// Whether this is a generated (default or pruning) condition: a map
     /// with a truthy `_generated`.
-    pub fn is_generated(&self) -> bool {
+    pub(crate) fn is_generated(&self) -> bool {
         match self {
             Cond::Generated(_) => true,
             Cond::Yaml(n) => n.get("_generated").is_some_and(Node::is_truthy),
@@ -116,7 +76,7 @@ impl Cond {
     }
 
     /// Whether the YAML form is a map (it can take `_generated`).
-    pub fn is_map(&self, g: &Graph) -> bool {
+    pub(crate) fn is_map(&self, g: &Graph) -> bool {
         match self {
             Cond::Yaml(n) => n.as_map().is_some(),
             Cond::Presence(id) => !g.presence_is_false(*id),
@@ -125,9 +85,9 @@ impl Cond {
     }
 
     /// The YAML form (what `v4t enrich` prints).
-    pub fn to_node(&self, g: &Graph) -> Node {
+    pub(crate) fn to_node(&self, g: &Graph) -> Node {
         match self {
-            Cond::Yaml(n) => n.clone(),
+            Cond::Yaml(n) => (**n).clone(),
             Cond::Presence(id) => g.presence_condition(*id),
             Cond::And(items) => map_with(1, "and", Cond::seq(items, g)),
             Cond::Or(items) => map_with(1, "or", Cond::seq(items, g)),
@@ -142,8 +102,10 @@ impl Cond {
                 let e = g.get(*id);
                 let index = || Node::number(e.index.unwrap_or(0) as f64);
                 let arg = match op {
-                    Op::HostPresence | Op::IsManaged => Node::string("SELF"),
-                    Op::IsConsumed | Op::IsProduced | Op::HasPresentTarget => index(),
+                    LogicOp::HostPresence | LogicOp::IsManaged => Node::string("SELF"),
+                    LogicOp::IsConsumed | LogicOp::IsProduced | LogicOp::HasPresentTarget => {
+                        index()
+                    }
                     _ => Node::string(e.name.clone()),
                 };
                 map_with(1, op.key(), arg)
@@ -159,9 +121,9 @@ impl Cond {
     }
 
     /// The YAML form, consuming `self` (no clone of YAML entries).
-    pub fn into_node(self, g: &Graph) -> Node {
+    pub(crate) fn into_node(self, g: &Graph) -> Node {
         match self {
-            Cond::Yaml(n) => n,
+            Cond::Yaml(n) => *n,
             other => other.to_node(g),
         }
     }
@@ -179,7 +141,7 @@ fn is_keyword(name: &str) -> bool {
 impl Graph {
     /// Whether [`Graph::presence_condition`] of `id` is the constant `false`
     /// (a property or type without a suitable container).
-    pub fn presence_is_false(&self, id: ElementId) -> bool {
+    pub(crate) fn presence_is_false(&self, id: ElementId) -> bool {
         let e = self.get(id);
         match e.kind {
             Kind::Property | Kind::Type => !e.container.is_some_and(|c| {
@@ -214,7 +176,7 @@ impl Graph {
     /// itself, so that the encoder can use its presence variable directly
     /// (names are unique and indices are positions in the usual case; a
     /// node called `SELF` or two nodes of one name are not).
-    pub fn presence_resolves_to_self(&self, id: ElementId) -> bool {
+    pub(crate) fn presence_resolves_to_self(&self, id: ElementId) -> bool {
         let e = self.get(id);
         let contained = |list: fn(&super::Element) -> &[ElementId], x: ElementId| {
             let Some(c) = self.get(x).container else {
@@ -224,9 +186,9 @@ impl Graph {
         };
         match e.kind {
             Kind::Node => self.node_by_own_name(id),
-            Kind::Relation => contained(|c| &c.outgoing[..], id),
-            Kind::Artifact => contained(|c| &c.artifacts[..], id),
-            Kind::Technology => contained(|c| &c.technologies[..], id),
+            Kind::Relation => contained(|c| c.outgoing(), id),
+            Kind::Artifact => contained(|c| c.artifacts(), id),
+            Kind::Technology => contained(|c| c.technologies(), id),
             Kind::Group => self.group_by_own_name(id),
             Kind::Policy => self.at_own_index(&self.policies, id),
             Kind::Input => self.at_own_index(&self.inputs, id),
@@ -242,8 +204,8 @@ impl Graph {
                 };
                 let container_found = match ce.kind {
                     Kind::Node => self.node_by_own_name(c),
-                    Kind::Relation => contained(|c| &c.outgoing[..], c),
-                    Kind::Artifact => contained(|c| &c.artifacts[..], c),
+                    Kind::Relation => contained(|c| c.outgoing(), c),
+                    Kind::Artifact => contained(|c| c.artifacts(), c),
                     Kind::Group => self.group_by_own_name(c),
                     // (policy members: argument checks differ; looked up)
                     _ => false,

@@ -13,7 +13,7 @@ use v4t_yaml::{Key, Map, Node, Span};
 
 /// A generated constraint or one of its operands.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Constraint {
+pub(crate) enum Constraint {
     /// The element's id as a term: its presence variable.
     Var(ElementId),
     /// `manual.<id>`: the conjunction of the element's manual conditions.
@@ -39,17 +39,17 @@ fn list(key: &str, items: Vec<Node>) -> Node {
 
 impl Constraint {
     /// `{implies: [a, b]}`.
-    pub fn implies(a: Constraint, b: Constraint) -> Constraint {
+    pub(crate) fn implies(a: Constraint, b: Constraint) -> Constraint {
         Constraint::Implies(Box::new(a), Box::new(b))
     }
 
     /// The variables of `ids`.
-    pub fn vars(ids: &[ElementId]) -> Vec<Constraint> {
+    pub(crate) fn vars(ids: &[ElementId]) -> Vec<Constraint> {
         ids.iter().map(|&x| Constraint::Var(x)).collect()
     }
 
     /// The YAML form (what `v4t enrich` prints).
-    pub fn to_node(&self, g: &Graph) -> Node {
+    pub(crate) fn to_node(&self, g: &Graph) -> Node {
         let seq = |items: &[Constraint]| items.iter().map(|c| c.to_node(g)).collect();
         match self {
             Constraint::Var(x) => Node::string(g.id(*x)),
@@ -66,9 +66,9 @@ impl Constraint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::build;
-    use crate::normalize::normalize;
+    use crate::testing::build;
     use crate::testing::doc;
+    use crate::testing::normalize;
     use v4t_yaml::json::to_json;
 
     /// The YAML form is what the enricher wrote before the terms: ids and

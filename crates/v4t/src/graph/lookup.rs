@@ -103,7 +103,7 @@ impl Graph {
     }
 
     /// The container of the context element (`container_presence`).
-    pub fn lookup_container(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_container(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
         let Some(c) = ctx else {
             bail!(n.span, "Element is not defined")
         };
@@ -113,7 +113,7 @@ impl Graph {
     }
 
     /// A node: `SELF`, `CONTAINER`, `SOURCE`, `TARGET` or a name.
-    pub fn lookup_node(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_node(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
         let name = string_arg(n)?;
         if let Some(id) = self.self_or_container(ctx, name, Kind::Node, n)? {
             return Ok(id);
@@ -124,7 +124,11 @@ impl Graph {
             };
             let r = self.expect_kind(c, Kind::Relation, n)?;
             let e = self.get(r);
-            let found = if name == "SOURCE" { e.source } else { e.target };
+            let found = if name == "SOURCE" {
+                e.source()
+            } else {
+                e.target()
+            };
             return found.ok_or_else(|| Error::at("Element not defined", n.span));
         }
         self.node(name)
@@ -132,7 +136,7 @@ impl Graph {
     }
 
     /// A relation: `SELF`, `CONTAINER` or `[node, name | index]`.
-    pub fn lookup_relation(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_relation(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
         if let Some(word) = n.as_str() {
             if let Some(id) = self.self_or_container(ctx, word, Kind::Relation, n)? {
                 return Ok(id);
@@ -143,7 +147,7 @@ impl Graph {
             bail!(n.span, "Relation \"{}\" not found", to_json_pretty(n))
         };
         let node = self.lookup_node(ctx, first)?;
-        self.pick(&self.get(node).outgoing, pair.get(1), n, "Relation")
+        self.pick(self.get(node).outgoing(), pair.get(1), n, "Relation")
     }
 
     /// Picks one of `list` by name or index (the second argument).
@@ -181,7 +185,7 @@ impl Graph {
 
     /// An artifact: `SELF`, `CONTAINER` or `[node, name | index]` (the node
     /// with context, so `[SELF, x]` works; the reference resolves it without).
-    pub fn lookup_artifact(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_artifact(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
         if let Some(word) = n.as_str() {
             if let Some(id) = self.self_or_container(ctx, word, Kind::Artifact, n)? {
                 return Ok(id);
@@ -192,11 +196,11 @@ impl Graph {
             bail!(n.span, "Artifact \"{}\" not found", to_json_pretty(n))
         };
         let node = self.lookup_node(ctx, first)?;
-        self.pick(&self.get(node).artifacts, pair.get(1), n, "Artifact")
+        self.pick(self.get(node).artifacts(), pair.get(1), n, "Artifact")
     }
 
     /// A policy: `SELF`, `CONTAINER`, name or index.
-    pub fn lookup_policy(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_policy(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
         match &n.value {
             Value::String(s) => {
                 if let Some(id) = self.self_or_container(ctx, s, Kind::Policy, n)? {
@@ -221,7 +225,7 @@ impl Graph {
     }
 
     /// A group: `SELF`, `CONTAINER` or a name.
-    pub fn lookup_group(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_group(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
         let name = string_arg(n)?;
         if let Some(id) = self.self_or_container(ctx, name, Kind::Group, n)? {
             return Ok(id);
@@ -231,7 +235,7 @@ impl Graph {
     }
 
     /// An import: `SELF`, `CONTAINER` or an index.
-    pub fn lookup_import(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_import(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
         if let Some(word) = n.as_str() {
             if let Some(id) = self.self_or_container(ctx, word, Kind::Import, n)? {
                 return Ok(id);
@@ -245,7 +249,7 @@ impl Graph {
     }
 
     /// An input or output: `SELF`, `CONTAINER`, name or index.
-    pub fn lookup_input_output(
+    pub(crate) fn lookup_input_output(
         &self,
         ctx: Option<ElementId>,
         n: &Node,
@@ -283,7 +287,7 @@ impl Graph {
     /// By name, the properties for which `fallback` holds (the hidden
     /// `VINTNER_UNDEFINED` alternative every property name has) do not
     /// count, so a name is not always ambiguous as in the reference.
-    pub fn lookup_member(
+    pub(crate) fn lookup_member(
         &self,
         container: ElementId,
         args: &Node,
@@ -304,14 +308,18 @@ impl Graph {
     }
 
     /// A technology: `[node, name | index]`.
-    pub fn lookup_technology(&self, ctx: Option<ElementId>, args: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_technology(
+        &self,
+        ctx: Option<ElementId>,
+        args: &Node,
+    ) -> Result<ElementId> {
         let list = list_arg(args)?;
         let Some(first) = list.first() else {
             bail!(args.span, "Technology \"{} not found", to_json_pretty(args))
         };
         let node = self.lookup_node(ctx, first)?;
         self.pick(
-            &self.get(node).technologies,
+            self.get(node).technologies(),
             list.get(1),
             args,
             "Technology",
@@ -320,7 +328,7 @@ impl Graph {
 
     /// Argument shape checks of the type, property and technology getters:
     /// first item a string (or number for policies), others strings or numbers.
-    pub fn check_args(args: &Node, first_may_be_number: bool) -> Result<&[Node]> {
+    pub(crate) fn check_args(args: &Node, first_may_be_number: bool) -> Result<&[Node]> {
         let list = list_arg(args)?;
         for (i, item) in list.iter().enumerate() {
             if i == 0 && !first_may_be_number {

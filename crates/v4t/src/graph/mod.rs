@@ -10,61 +10,29 @@
 mod build;
 mod cond;
 mod constraint;
-pub mod lookup;
+pub(crate) mod lookup;
+mod managed;
 
-pub use build::{
-    add_fallback_properties, build, build_for_technologies, build_moving_conditions, check_version,
-    conditions_of, rebuild,
+pub(crate) use build::{
+    add_fallback_properties, build_for_technologies, build_moving_conditions, rebuild,
 };
-pub use cond::{Cond, Op};
-pub use constraint::Constraint;
+pub(crate) use cond::{Cond, CondList};
+pub(crate) use constraint::Constraint;
 
-use crate::fxhash::FxHashMap;
+use crate::document::{section, section_mut, Section, Sections};
+pub(crate) use crate::kind::Kind;
+use crate::logic::LogicOp;
 use crate::options::Options;
+use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Map, Node, Span};
 
 /// Index of an element in [`Graph::elements`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ElementId(pub u32);
-
-/// The eleven kinds of conditional elements.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
-    Type,
-    Node,
-    Relation,
-    Property,
-    Policy,
-    Group,
-    Input,
-    Artifact,
-    Import,
-    Technology,
-    Output,
-}
-
-impl Kind {
-    /// The word used in ids and display names.
-    pub fn word(self) -> &'static str {
-        match self {
-            Kind::Type => "type",
-            Kind::Node => "node",
-            Kind::Relation => "relation",
-            Kind::Property => "property",
-            Kind::Policy => "policy",
-            Kind::Group => "group",
-            Kind::Input => "input",
-            Kind::Artifact => "artifact",
-            Kind::Import => "import",
-            Kind::Technology => "technology",
-            Kind::Output => "output",
-        }
-    }
-}
+pub(crate) struct ElementId(pub u32);
 
 /// Whose properties or types a [`Loc`] refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Owner {
+pub(crate) enum Owner {
     Node(u32),
     /// A relationship template, by position in `relationship_templates`.
     RelationshipTemplate(u32),
@@ -78,7 +46,7 @@ pub enum Owner {
 
 /// Where an element's raw definition lives in the normalised document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Loc {
+pub(crate) enum Loc {
     Node(u32),
     Relation { node: u32, index: u32 },
     Artifact { node: u32, index: u32 },
@@ -95,12 +63,16 @@ pub enum Loc {
 /// A list of related elements. One pointer wide and without allocation while
 /// empty: an element has twelve such lists and most stay empty, and a large
 /// template has hundreds of thousands of elements.
-pub type IdList = thin_vec::ThinVec<ElementId>;
+pub(crate) type IdList = thin_vec::ThinVec<ElementId>;
 
-/// One conditional element. Fields that do not apply to a kind stay empty.
+/// One conditional element: what every kind has, and the data of its kind
+/// ([`Element::data`]).
 #[derive(Clone, Debug)]
-pub struct Element {
+pub(crate) struct Element {
     pub kind: Kind,
+    /// Written `default_alternative: true` (the resolver graph clears it:
+    /// the enricher has turned it into conditions).
+    pub default_alternative: bool,
     pub name: String,
     pub index: Option<u32>,
     pub container: Option<ElementId>,
@@ -110,49 +82,85 @@ pub struct Element {
     /// `default_alternative` relation, property, artifact, type or
     /// technology); in the resolver graph, the enriched list, whose
     /// generated entries are compact terms ([`Cond`]).
-    pub conditions: Vec<Cond>,
-    pub default_alternative: bool,
-    pub types: IdList,
-    pub properties: IdList,
-    /// Node: its requirements. Group: -. Policy: -.
-    pub outgoing: IdList,
-    /// Node: relations that target it.
-    pub incoming: IdList,
-    pub artifacts: IdList,
-    pub technologies: IdList,
-    /// Node or relation: the groups it is a member of, in group order.
-    pub groups: IdList,
-    /// Relation: source node. Technology, artifact: -.
-    pub source: Option<ElementId>,
-    /// Relation: target node.
-    pub target: Option<ElementId>,
-    /// Relation: whether the requirement name marks a hosting relation.
-    pub hosting: bool,
-    /// Relation: its relationship template, by position in
-    /// [`Graph::relationship_templates`] (the names).
-    pub relationship: Option<u32>,
-    /// Node and technology: optimisation weight in [0, 1].
-    pub weight: f64,
-    /// Technology: scenario priority.
-    pub prio: f64,
-    /// Node: `anchor` (or deprecated `persistent`).
-    pub anchor: bool,
+    pub conditions: CondList,
     /// The raw `implied` value if written ([`Graph::is_implied`] adds the
     /// defaults). Boxed: most elements have none.
     pub implied: Option<Box<Node>>,
-    /// Property: consumed elements (inputs, nodes, groups, policies, artifacts).
-    pub consumes: IdList,
-    /// Input: consuming properties.
-    pub consumers: IdList,
-    /// Output: producing nodes.
-    pub producers: IdList,
-    /// Group: members (nodes or relations).
-    pub members: IdList,
-    /// Policy: targets (nodes or groups).
-    pub targets: IdList,
-    /// Group: a `variability.groups.*` group.
-    pub variability_group: bool,
+    pub types: IdList,
+    pub properties: IdList,
+    /// Node or relation: the groups it is a member of, in group order.
+    pub groups: IdList,
+    data: Data,
 }
+
+/// What only elements of one kind have. The large ones are boxed, so that
+/// the many types and properties of a template stay small.
+#[derive(Clone, Debug)]
+enum Data {
+    /// Types, artifacts, imports.
+    None,
+    Node(Box<NodeData>),
+    Relation(Box<RelationData>),
+    Technology(Box<TechnologyData>),
+    /// Property: the consumed elements (inputs, nodes, groups, policies,
+    /// artifacts).
+    Property(IdList),
+    /// Input: the consuming properties.
+    Input(IdList),
+    /// Output: the producing nodes.
+    Output(IdList),
+    /// Policy: its targets (nodes or groups).
+    Policy(IdList),
+    Group(GroupData),
+}
+
+/// What a node template has besides the common fields.
+#[derive(Clone, Debug)]
+struct NodeData {
+    /// Its requirements (relations).
+    outgoing: IdList,
+    /// Relations that target it.
+    incoming: IdList,
+    artifacts: IdList,
+    technologies: IdList,
+    /// Optimisation weight in [0, 1].
+    weight: f64,
+    /// `anchor` (or the deprecated `persistent`).
+    anchor: bool,
+}
+
+/// What a relation (a requirement assignment) has.
+#[derive(Clone, Debug, Default)]
+struct RelationData {
+    source: Option<ElementId>,
+    target: Option<ElementId>,
+    /// The requirement marks a hosting relation (by name or by a
+    /// relationship deriving from `tosca.relationships.HostedOn`).
+    hosting: bool,
+    /// Its relationship template, by position in
+    /// [`Graph::relationship_templates`] (the names).
+    relationship: Option<u32>,
+}
+
+/// What a deployment technology of a node has.
+#[derive(Clone, Debug)]
+struct TechnologyData {
+    /// Optimisation weight in [0, 1].
+    weight: f64,
+    /// Scenario priority.
+    prio: f64,
+}
+
+/// What a group has.
+#[derive(Clone, Debug)]
+struct GroupData {
+    /// Its members (nodes or relations).
+    members: IdList,
+    /// A `variability.groups.*` group.
+    variability: bool,
+}
+
+const NO_IDS: &[ElementId] = &[];
 
 impl Element {
     fn new(
@@ -163,92 +171,347 @@ impl Element {
         span: Span,
         loc: Loc,
     ) -> Element {
+        let data = match kind {
+            Kind::Node => Data::Node(Box::new(NodeData {
+                outgoing: IdList::new(),
+                incoming: IdList::new(),
+                artifacts: IdList::new(),
+                technologies: IdList::new(),
+                weight: 1.0,
+                anchor: false,
+            })),
+            Kind::Relation => Data::Relation(Box::default()),
+            Kind::Technology => Data::Technology(Box::new(TechnologyData {
+                weight: 1.0,
+                prio: 0.0,
+            })),
+            Kind::Property => Data::Property(IdList::new()),
+            Kind::Input => Data::Input(IdList::new()),
+            Kind::Output => Data::Output(IdList::new()),
+            Kind::Policy => Data::Policy(IdList::new()),
+            Kind::Group => Data::Group(GroupData {
+                members: IdList::new(),
+                variability: false,
+            }),
+            Kind::Type | Kind::Artifact | Kind::Import => Data::None,
+        };
         Element {
             kind,
+            default_alternative: false,
             name,
             index,
             container,
             span,
             loc,
-            conditions: Vec::new(),
-            default_alternative: false,
+            conditions: CondList::new(),
+            implied: None,
             types: IdList::new(),
             properties: IdList::new(),
-            outgoing: IdList::new(),
-            incoming: IdList::new(),
-            artifacts: IdList::new(),
-            technologies: IdList::new(),
             groups: IdList::new(),
-            source: None,
-            target: None,
-            hosting: false,
-            relationship: None,
-            weight: 1.0,
-            prio: 0.0,
-            anchor: false,
-            implied: None,
-            consumes: IdList::new(),
-            consumers: IdList::new(),
-            producers: IdList::new(),
-            members: IdList::new(),
-            targets: IdList::new(),
-            variability_group: false,
+            data,
         }
+    }
+
+    fn node(&self) -> Option<&NodeData> {
+        match &self.data {
+            Data::Node(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    fn relation(&self) -> Option<&RelationData> {
+        match &self.data {
+            Data::Relation(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    fn node_mut(&mut self) -> Option<&mut NodeData> {
+        match &mut self.data {
+            Data::Node(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    fn relation_mut(&mut self) -> Option<&mut RelationData> {
+        match &mut self.data {
+            Data::Relation(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    fn technology_mut(&mut self) -> Option<&mut TechnologyData> {
+        match &mut self.data {
+            Data::Technology(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The id list of a property, input, output or policy (`consumes`,
+    /// `consumers`, `producers`, `targets`) or a group's members.
+    fn links_mut(&mut self) -> Option<&mut IdList> {
+        match &mut self.data {
+            Data::Property(l) | Data::Input(l) | Data::Output(l) | Data::Policy(l) => Some(l),
+            Data::Group(g) => Some(&mut g.members),
+            _ => None,
+        }
+    }
+
+    /// Node: its requirements (relations).
+    pub(crate) fn outgoing(&self) -> &[ElementId] {
+        self.node().map_or(NO_IDS, |n| &n.outgoing)
+    }
+
+    /// Node: the relations that target it.
+    pub(crate) fn incoming(&self) -> &[ElementId] {
+        self.node().map_or(NO_IDS, |n| &n.incoming)
+    }
+
+    /// Node: its artifacts.
+    pub(crate) fn artifacts(&self) -> &[ElementId] {
+        self.node().map_or(NO_IDS, |n| &n.artifacts)
+    }
+
+    /// Node: its deployment technologies.
+    pub(crate) fn technologies(&self) -> &[ElementId] {
+        self.node().map_or(NO_IDS, |n| &n.technologies)
+    }
+
+    /// Node or technology: the optimisation weight (1 for other kinds).
+    pub(crate) fn weight(&self) -> f64 {
+        match &self.data {
+            Data::Node(n) => n.weight,
+            Data::Technology(t) => t.weight,
+            _ => 1.0,
+        }
+    }
+
+    /// Technology: the scenario priority (0 for other kinds).
+    pub(crate) fn prio(&self) -> f64 {
+        match &self.data {
+            Data::Technology(t) => t.prio,
+            _ => 0.0,
+        }
+    }
+
+    /// Node: an anchor.
+    pub(crate) fn anchor(&self) -> bool {
+        self.node().is_some_and(|n| n.anchor)
+    }
+
+    /// Relation: its source node.
+    pub(crate) fn source(&self) -> Option<ElementId> {
+        self.relation().and_then(|r| r.source)
+    }
+
+    /// Relation: its target node, once resolved.
+    pub(crate) fn target(&self) -> Option<ElementId> {
+        self.relation().and_then(|r| r.target)
+    }
+
+    /// Relation: a hosting relation.
+    pub(crate) fn hosting(&self) -> bool {
+        self.relation().is_some_and(|r| r.hosting)
+    }
+
+    /// Relation: its relationship template, by position in
+    /// [`Graph::relationship_templates`].
+    pub(crate) fn relationship(&self) -> Option<u32> {
+        self.relation().and_then(|r| r.relationship)
+    }
+
+    /// Property: the consumed elements.
+    pub(crate) fn consumes(&self) -> &[ElementId] {
+        match &self.data {
+            Data::Property(l) => l,
+            _ => NO_IDS,
+        }
+    }
+
+    /// Input: the consuming properties.
+    pub(crate) fn consumers(&self) -> &[ElementId] {
+        match &self.data {
+            Data::Input(l) => l,
+            _ => NO_IDS,
+        }
+    }
+
+    /// Output: the producing nodes.
+    pub(crate) fn producers(&self) -> &[ElementId] {
+        match &self.data {
+            Data::Output(l) => l,
+            _ => NO_IDS,
+        }
+    }
+
+    /// Policy: its targets.
+    pub(crate) fn targets(&self) -> &[ElementId] {
+        match &self.data {
+            Data::Policy(l) => l,
+            _ => NO_IDS,
+        }
+    }
+
+    /// Group: its members.
+    pub(crate) fn members(&self) -> &[ElementId] {
+        match &self.data {
+            Data::Group(g) => &g.members,
+            _ => NO_IDS,
+        }
+    }
+
+    /// Group: a `variability.groups.*` group.
+    pub(crate) fn variability_group(&self) -> bool {
+        matches!(&self.data, Data::Group(g) if g.variability)
     }
 }
 
 /// The element graph of one normalised template.
 #[derive(Debug)]
-pub struct Graph {
-    pub options: Options,
-    pub elements: Vec<Element>,
-    pub types: Vec<ElementId>,
-    pub nodes: Vec<ElementId>,
-    pub relations: Vec<ElementId>,
-    pub properties: Vec<ElementId>,
-    pub policies: Vec<ElementId>,
-    pub groups: Vec<ElementId>,
-    pub inputs: Vec<ElementId>,
-    pub artifacts: Vec<ElementId>,
-    pub imports: Vec<ElementId>,
-    pub technologies: Vec<ElementId>,
-    pub outputs: Vec<ElementId>,
-    node_index: FxHashMap<String, ElementId>,
-    group_index: FxHashMap<String, ElementId>,
+pub(crate) struct Graph {
+    options: Options,
+    elements: Vec<Element>,
+    types: Vec<ElementId>,
+    nodes: Vec<ElementId>,
+    relations: Vec<ElementId>,
+    properties: Vec<ElementId>,
+    policies: Vec<ElementId>,
+    groups: Vec<ElementId>,
+    inputs: Vec<ElementId>,
+    artifacts: Vec<ElementId>,
+    imports: Vec<ElementId>,
+    technologies: Vec<ElementId>,
+    outputs: Vec<ElementId>,
+    node_index: SeededMap<String, ElementId>,
+    group_index: SeededMap<String, ElementId>,
     /// Names of the relationship templates, in map order.
-    pub relationship_templates: Vec<String>,
+    relationship_templates: Vec<String>,
     /// The element ids ([`Graph::id`]).
     ids: Ids,
     /// Where the sections of the document sit, for [`Graph::raw`].
     sections: Sections,
     /// The generated constraints when resolving (encoded after the ones in
     /// `variability.constraints`); empty otherwise, as they are in the document.
-    pub constraints: Vec<Constraint>,
+    constraints: Vec<Constraint>,
 }
 
 impl Graph {
-    pub fn get(&self, id: ElementId) -> &Element {
+    /// The options the graph was built under.
+    pub(crate) fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Every element, by [`ElementId`].
+    pub(crate) fn elements(&self) -> &[Element] {
+        &self.elements
+    }
+
+    /// The type assignments, in document order.
+    pub(crate) fn types(&self) -> &[ElementId] {
+        &self.types
+    }
+
+    /// The node templates, in document order.
+    pub(crate) fn nodes(&self) -> &[ElementId] {
+        &self.nodes
+    }
+
+    /// The relations (requirement assignments), in document order.
+    pub(crate) fn relations(&self) -> &[ElementId] {
+        &self.relations
+    }
+
+    /// The properties, in document order.
+    pub(crate) fn properties(&self) -> &[ElementId] {
+        &self.properties
+    }
+
+    /// The policies, in document order.
+    pub(crate) fn policies(&self) -> &[ElementId] {
+        &self.policies
+    }
+
+    /// The groups, in document order.
+    pub(crate) fn groups(&self) -> &[ElementId] {
+        &self.groups
+    }
+
+    /// The inputs, in document order.
+    pub(crate) fn inputs(&self) -> &[ElementId] {
+        &self.inputs
+    }
+
+    /// The artifacts, in document order.
+    pub(crate) fn artifacts(&self) -> &[ElementId] {
+        &self.artifacts
+    }
+
+    /// The imports, in document order.
+    pub(crate) fn imports(&self) -> &[ElementId] {
+        &self.imports
+    }
+
+    /// The deployment technologies, in document order.
+    pub(crate) fn technologies(&self) -> &[ElementId] {
+        &self.technologies
+    }
+
+    /// The outputs, in document order.
+    pub(crate) fn outputs(&self) -> &[ElementId] {
+        &self.outputs
+    }
+
+    /// The names of the relationship templates, in map order.
+    pub(crate) fn relationship_templates(&self) -> &[String] {
+        &self.relationship_templates
+    }
+
+    /// The generated constraints when resolving.
+    pub(crate) fn constraints(&self) -> &[Constraint] {
+        &self.constraints
+    }
+
+    /// Moves every element's condition list out (the enricher's input).
+    pub(crate) fn take_conditions(&mut self) -> Vec<CondList> {
+        self.elements
+            .iter_mut()
+            .map(|e| std::mem::take(&mut e.conditions))
+            .collect()
+    }
+
+    /// Gives element `id` its (enriched) condition list.
+    pub(crate) fn set_conditions(&mut self, id: ElementId, list: CondList) {
+        self.elements[id.0 as usize].conditions = list;
+    }
+
+    /// Sets the generated constraints the resolver encodes after the
+    /// written ones.
+    pub(crate) fn set_constraints(&mut self, constraints: Vec<Constraint>) {
+        self.constraints = constraints;
+    }
+
+    pub(crate) fn get(&self, id: ElementId) -> &Element {
         &self.elements[id.0 as usize]
     }
 
     /// `<kind>.<name>[@<index>][.<container id>]`, the element's SAT
     /// variable name and the id errors report.
     #[inline]
-    pub fn id(&self, id: ElementId) -> &str {
+    pub(crate) fn id(&self, id: ElementId) -> &str {
         self.ids.get(id.0 as usize)
     }
 
-    pub fn node(&self, name: &str) -> Option<ElementId> {
+    pub(crate) fn node(&self, name: &str) -> Option<ElementId> {
         self.node_index.get(name).copied()
     }
 
-    pub fn group(&self, name: &str) -> Option<ElementId> {
+    pub(crate) fn group(&self, name: &str) -> Option<ElementId> {
         self.group_index.get(name).copied()
     }
 
     /// All elements in the reference's element order: types, nodes, relations,
     /// properties, policies, groups, inputs, artifacts, imports, technologies, outputs.
-    pub fn ordered(&self) -> impl Iterator<Item = ElementId> + '_ {
+    pub(crate) fn ordered(&self) -> impl Iterator<Item = ElementId> + '_ {
         self.types
             .iter()
             .chain(&self.nodes)
@@ -265,7 +528,7 @@ impl Graph {
     }
 
     /// `<kind> "<name>[@<index>]"[ of <container display>]`, all lower case.
-    pub fn display(&self, id: ElementId) -> String {
+    pub(crate) fn display(&self, id: ElementId) -> String {
         let mut out = String::new();
         let mut cur = Some(id);
         let mut first = true;
@@ -290,33 +553,46 @@ impl Graph {
 
     /// [`Graph::display`] with the first character upper-cased.
     #[allow(non_snake_case)]
-    pub fn Display(&self, id: ElementId) -> String {
+    pub(crate) fn Display(&self, id: ElementId) -> String {
         capitalize(&self.display(id))
+    }
+
+    /// The single type name of an element (`<Display> has more than one
+    /// type`, `<Display> has no type`).
+    pub(crate) fn single_type(&self, id: ElementId) -> crate::Result<&str> {
+        let e = self.get(id);
+        if e.types.len() > 1 {
+            crate::error::bail!(e.span, "{} has more than one type", self.Display(id));
+        }
+        let Some(&t) = e.types.first() else {
+            crate::error::bail!(e.span, "{} has no type", self.Display(id));
+        };
+        Ok(self.get(t).name.as_str())
     }
 
     /// Whether the element is implied: its `implied` value if written, else
     /// the default (properties: true; relations: `relation_default_implied`
     /// unless hosting; other kinds: false).
-    pub fn is_implied(&self, id: ElementId) -> bool {
+    pub(crate) fn is_implied(&self, id: ElementId) -> bool {
         let e = self.get(id);
         match (&e.implied, e.kind) {
             (Some(v), _) => v.is_truthy(),
             (None, Kind::Property) => true,
-            (None, Kind::Relation) => !e.hosting && self.options.relation_default_implied,
+            (None, Kind::Relation) => !e.hosting() && self.options.relation_default_implied,
             (None, _) => false,
         }
     }
 
     /// The element's raw definition (the value of its single-entry map, or the
     /// import entry) in `doc`.
-    pub fn raw<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Node> {
+    pub(crate) fn raw<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Node> {
         let section = |s: Section| section(doc, s, Some(&self.sections));
         raw_at(&self.get(id).loc, &self.relationship_templates, &section)
     }
 
     /// The raw definitions in `doc` for many lookups: [`Graph::raw`] with
     /// the document's sections found once.
-    pub fn definitions<'d>(&self, doc: &'d Node) -> Definitions<'_, 'd> {
+    pub(crate) fn definitions<'d>(&self, doc: &'d Node) -> Definitions<'_, 'd> {
         Definitions {
             graph: self,
             sections: Section::ALL.map(|s| section(doc, s, Some(&self.sections))),
@@ -324,12 +600,12 @@ impl Graph {
     }
 
     /// The raw definition as a map, if it is one.
-    pub fn raw_map<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Map> {
+    pub(crate) fn raw_map<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Map> {
         self.raw(doc, id).and_then(Node::as_map)
     }
 
     /// Mutable access to the element's raw definition.
-    pub fn raw_mut<'d>(&self, doc: &'d mut Node, id: ElementId) -> Option<&'d mut Node> {
+    pub(crate) fn raw_mut<'d>(&self, doc: &'d mut Node, id: ElementId) -> Option<&'d mut Node> {
         raw_at_mut(
             doc,
             &self.get(id).loc,
@@ -342,14 +618,14 @@ impl Graph {
     /// cycle order, each one's target the next one's source): it names the
     /// cycle from the node listed first, `a → b → a`, and points at that
     /// node's hosting requirement.
-    pub fn hosting_cycle(&self, relations: &[ElementId]) -> crate::Error {
+    pub(crate) fn hosting_cycle(&self, relations: &[ElementId]) -> crate::Error {
         let start = (0..relations.len())
-            .min_by_key(|&i| self.get(relations[i]).source)
+            .min_by_key(|&i| self.get(relations[i]).source())
             .unwrap_or(0);
         let mut names: Vec<&str> = Vec::with_capacity(relations.len() + 1);
         for i in 0..relations.len() {
             let r = relations[(start + i) % relations.len()];
-            if let Some(s) = self.get(r).source {
+            if let Some(s) = self.get(r).source() {
                 names.push(&self.get(s).name);
             }
         }
@@ -365,7 +641,7 @@ impl Graph {
         // The other requirements of the cycle, in cycle order.
         for i in 1..relations.len() {
             let r = self.get(relations[(start + i) % relations.len()]);
-            let (Some(s), Some(t)) = (r.source, r.target) else {
+            let (Some(s), Some(t)) = (r.source(), r.target()) else {
                 continue;
             };
             error = error.with_note(
@@ -384,82 +660,60 @@ impl Graph {
     }
 
     /// The presence condition the enricher writes for this element (4.4).
-    pub fn presence_condition(&self, id: ElementId) -> Node {
+    pub(crate) fn presence_condition(&self, id: ElementId) -> Node {
+        use LogicOp as L;
         let e = self.get(id);
         let idx = |i: Option<u32>| Node::number(i.unwrap_or(0) as f64);
         let name = |id: ElementId| Node::string(self.get(id).name.clone());
-        let (key, arg) = match e.kind {
-            Kind::Node => ("node_presence", Node::string(e.name.clone())),
-            Kind::Relation => (
-                "relation_presence",
-                Node::seq(vec![name(e.container.unwrap_or(id)), idx(e.index)]),
-            ),
+        // `[<container name>, <index>]` of an element in a node.
+        let in_node = |x: ElementId| {
+            let xe = self.get(x);
+            vec![name(xe.container.unwrap_or(x)), idx(xe.index)]
+        };
+        let (op, arg) = match e.kind {
+            Kind::Node => (L::NodePresence, Node::string(e.name.clone())),
+            Kind::Relation => (L::RelationPresence, Node::seq(in_node(id))),
+            Kind::Artifact => (L::ArtifactPresence, Node::seq(in_node(id))),
+            Kind::Technology => (L::TechnologyPresence, Node::seq(in_node(id))),
+            Kind::Group => (L::GroupPresence, Node::string(e.name.clone())),
+            Kind::Policy => (L::PolicyPresence, idx(e.index)),
+            Kind::Input => (L::InputPresence, idx(e.index)),
+            Kind::Output => (L::OutputPresence, idx(e.index)),
+            Kind::Import => (L::ImportPresence, idx(e.index)),
             Kind::Property | Kind::Type => {
                 let Some(c) = e.container else {
                     return Node::bool(false);
                 };
-                let ce = self.get(c);
-                let (key, mut args) = match ce.kind {
+                let property = e.kind == Kind::Property;
+                let pick = |p: LogicOp, t: LogicOp| if property { p } else { t };
+                let (op, mut args) = match self.get(c).kind {
                     Kind::Node => (
-                        if e.kind == Kind::Property {
-                            "node_property_presence"
-                        } else {
-                            "node_type_presence"
-                        },
+                        pick(L::NodePropertyPresence, L::NodeTypePresence),
                         vec![name(c)],
                     ),
                     Kind::Relation => (
-                        if e.kind == Kind::Property {
-                            "relation_property_presence"
-                        } else {
-                            "relation_type_presence"
-                        },
-                        vec![name(ce.container.unwrap_or(c)), idx(ce.index)],
+                        pick(L::RelationPropertyPresence, L::RelationTypePresence),
+                        in_node(c),
                     ),
                     Kind::Group => (
-                        if e.kind == Kind::Property {
-                            "group_property_presence"
-                        } else {
-                            "group_type_presence"
-                        },
+                        pick(L::GroupPropertyPresence, L::GroupTypePresence),
                         vec![name(c)],
                     ),
                     Kind::Policy => (
-                        if e.kind == Kind::Property {
-                            "policy_property_presence"
-                        } else {
-                            "policy_type_presence"
-                        },
-                        vec![idx(ce.index)],
+                        pick(L::PolicyPropertyPresence, L::PolicyTypePresence),
+                        vec![idx(self.get(c).index)],
                     ),
                     Kind::Artifact => (
-                        if e.kind == Kind::Property {
-                            "artifact_property_presence"
-                        } else {
-                            "artifact_type_presence"
-                        },
-                        vec![name(ce.container.unwrap_or(c)), idx(ce.index)],
+                        pick(L::ArtifactPropertyPresence, L::ArtifactTypePresence),
+                        in_node(c),
                     ),
                     _ => return Node::bool(false),
                 };
                 args.push(idx(e.index));
-                (key, Node::seq(args))
+                (op, Node::seq(args))
             }
-            Kind::Artifact => (
-                "artifact_presence",
-                Node::seq(vec![name(e.container.unwrap_or(id)), idx(e.index)]),
-            ),
-            Kind::Technology => (
-                "technology_presence",
-                Node::seq(vec![name(e.container.unwrap_or(id)), idx(e.index)]),
-            ),
-            Kind::Group => ("group_presence", Node::string(e.name.clone())),
-            Kind::Policy => ("policy_presence", idx(e.index)),
-            Kind::Input => ("input_presence", idx(e.index)),
-            Kind::Output => ("output_presence", idx(e.index)),
-            Kind::Import => ("import_presence", idx(e.index)),
         };
-        Node::single(key, arg)
+        Node::single(op.key(), arg)
     }
 }
 
@@ -495,14 +749,14 @@ impl Ids {
 }
 
 /// [`Graph::definitions`]: the sections of one document, by [`Section`].
-pub struct Definitions<'g, 'd> {
+pub(crate) struct Definitions<'g, 'd> {
     graph: &'g Graph,
     sections: [Option<&'d Node>; 7],
 }
 
 impl<'d> Definitions<'_, 'd> {
     /// [`Graph::raw`].
-    pub fn raw(&self, id: ElementId) -> Option<&'d Node> {
+    pub(crate) fn raw(&self, id: ElementId) -> Option<&'d Node> {
         let section = |s: Section| self.sections[s as usize];
         raw_at(
             &self.graph.get(id).loc,
@@ -512,13 +766,13 @@ impl<'d> Definitions<'_, 'd> {
     }
 
     /// [`Graph::raw_map`].
-    pub fn raw_map(&self, id: ElementId) -> Option<&'d Map> {
+    pub(crate) fn raw_map(&self, id: ElementId) -> Option<&'d Map> {
         self.raw(id).and_then(Node::as_map)
     }
 }
 
 /// Upper-cases the first character.
-pub fn capitalize(s: &str) -> String {
+pub(crate) fn capitalize(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
@@ -543,120 +797,6 @@ fn entry_value_mut(list: Option<&mut Node>, index: u32) -> Option<&mut Node> {
         .as_map_mut()?
         .first_mut()
         .map(|(_, v)| v)
-}
-
-/// A top-level list or map that element locations start from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Section {
-    NodeTemplates,
-    RelationshipTemplates,
-    Groups,
-    Policies,
-    Inputs,
-    Outputs,
-    /// `imports`, beside `topology_template`.
-    Imports,
-}
-
-impl Section {
-    const ALL: [Section; 7] = [
-        Section::NodeTemplates,
-        Section::RelationshipTemplates,
-        Section::Groups,
-        Section::Policies,
-        Section::Inputs,
-        Section::Outputs,
-        Section::Imports,
-    ];
-
-    fn key(self) -> &'static str {
-        match self {
-            Section::NodeTemplates => "node_templates",
-            Section::RelationshipTemplates => "relationship_templates",
-            Section::Groups => "groups",
-            Section::Policies => "policies",
-            Section::Inputs => "inputs",
-            Section::Outputs => "outputs",
-            Section::Imports => "imports",
-        }
-    }
-}
-
-/// The positions of `topology_template` and of the sections in the document
-/// a graph was built from, so that [`Graph::raw`] indexes them instead of
-/// searching their keys for every element. Lookups check the key at each
-/// position and search again if it differs (a key added or removed since).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Sections {
-    topology: Option<usize>,
-    /// By [`Section`], in [`Section::ALL`] order.
-    positions: [Option<usize>; 7],
-}
-
-impl Sections {
-    pub(crate) fn of(doc: &Node) -> Sections {
-        let mut s = Sections::default();
-        let Some(m) = doc.as_map() else { return s };
-        s.topology = position(m, "topology_template");
-        s.positions[6] = position(m, Section::Imports.key());
-        if let Some(tt) = s
-            .topology
-            .and_then(|i| m.get_index(i))
-            .and_then(|(_, v)| v.as_map())
-        {
-            for (slot, section) in s.positions.iter_mut().zip(&Section::ALL[..6]) {
-                *slot = position(tt, section.key());
-            }
-        }
-        s
-    }
-}
-
-/// The position of `key` in `m`.
-fn position(m: &Map, key: &str) -> Option<usize> {
-    m.keys().position(|k| k == key)
-}
-
-/// The entry of `m` at `at` if its key is `key`, else the entry `key`.
-fn entry_at<'d>(m: &'d Map, at: Option<usize>, key: &str) -> Option<&'d Node> {
-    match at.and_then(|i| m.get_index(i)) {
-        Some((k, v)) if k.name == key => Some(v),
-        _ => m.get(key),
-    }
-}
-
-fn entry_at_mut<'d>(m: &'d mut Map, at: Option<usize>, key: &str) -> Option<&'d mut Node> {
-    match at {
-        Some(i) if m.get_index(i).is_some_and(|(k, _)| k.name == key) => m.get_index_mut(i),
-        _ => m.get_mut(key),
-    }
-}
-
-/// A section of `doc`, at its position in `hint` if given.
-fn section<'d>(doc: &'d Node, s: Section, hint: Option<&Sections>) -> Option<&'d Node> {
-    let m = doc.as_map()?;
-    if s == Section::Imports {
-        return entry_at(m, hint.and_then(|h| h.positions[6]), s.key());
-    }
-    let tt = entry_at(m, hint.and_then(|h| h.topology), "topology_template")?;
-    entry_at(
-        tt.as_map()?,
-        hint.and_then(|h| h.positions[s as usize]),
-        s.key(),
-    )
-}
-
-fn section_mut<'d>(doc: &'d mut Node, s: Section, hint: Option<&Sections>) -> Option<&'d mut Node> {
-    let m = doc.as_map_mut()?;
-    if s == Section::Imports {
-        return entry_at_mut(m, hint.and_then(|h| h.positions[6]), s.key());
-    }
-    let tt = entry_at_mut(m, hint.and_then(|h| h.topology), "topology_template")?;
-    entry_at_mut(
-        tt.as_map_mut()?,
-        hint.and_then(|h| h.positions[s as usize]),
-        s.key(),
-    )
 }
 
 /// The definition of `owner`, with the document's sections from `section`.
@@ -779,7 +919,7 @@ fn raw_at_mut<'d>(
 
 /// Whether a requirement name marks a hosting relation: `^(.*_)?host(_.*)?$`,
 /// that is, one of its `_`-separated parts is `host`.
-pub fn is_hosting_name(name: &str) -> bool {
+pub(crate) fn is_hosting_name(name: &str) -> bool {
     name.split('_').any(|part| part == "host")
 }
 
@@ -806,8 +946,7 @@ mod tests {
 #[cfg(test)]
 mod id_tests {
     use super::*;
-    use crate::normalize::normalize;
-    use crate::testing::doc;
+    use crate::testing::{build, doc, normalize};
 
     fn graph(yaml: &str) -> (Node, Graph) {
         let mut d = doc(yaml);
@@ -816,38 +955,7 @@ mod id_tests {
         (d, g)
     }
 
-    const TEMPLATE: &str = "
-tosca_definitions_version: tosca_variability_1_0
-topology_template:
-  inputs:
-    port: {type: integer}
-  node_templates:
-    web:
-      type: [{web.a: {}}, {web.b: {}}]
-      properties:
-        - p: 1
-        - p: {value: 2, conditions: false}
-      requirements:
-        - host: vm
-        - db: {node: vm, relationship: r}
-      artifacts:
-        - image: {file: a.tar, properties: [{size: 1}]}
-      technology: Ansible
-    vm:
-      type: vm
-  relationship_templates:
-    r:
-      type: rt
-      properties: {q: x}
-  groups:
-    g: {type: tosca.groups.Root, members: [web, [web, db]]}
-  policies:
-    - pol: {type: p, targets: [g]}
-  outputs:
-    url: {value: {get_property: [web, p]}}
-imports:
-  - a.yaml
-";
+    const TEMPLATE: &str = crate::testing::ALL_ELEMENTS;
 
     #[test]
     fn ids_follow_the_identifier_system() {
@@ -935,12 +1043,12 @@ imports:
         let (_, g) = graph(TEMPLATE);
         let web = g.node("web").expect("web");
         let vm = g.node("vm").expect("vm");
-        assert_eq!(g.get(vm).incoming.len(), 2);
-        assert!(g.get(g.get(web).outgoing[0]).hosting);
-        assert!(!g.get(g.get(web).outgoing[1]).hosting);
+        assert_eq!(g.get(vm).incoming().len(), 2);
+        assert!(g.get(g.get(web).outgoing()[0]).hosting());
+        assert!(!g.get(g.get(web).outgoing()[1]).hosting());
         let group = g.group("g").expect("group");
-        assert_eq!(g.get(group).members.len(), 2);
-        assert_eq!(g.get(g.outputs[0]).producers, vec![web]);
+        assert_eq!(g.get(group).members().len(), 2);
+        assert_eq!(g.get(g.outputs[0]).producers(), vec![web]);
     }
 
     #[test]
@@ -957,5 +1065,15 @@ imports:
             v4t_yaml::json::to_json(&g.presence_condition(pol)),
             r#"{"policy_presence":0}"#
         );
+    }
+}
+#[cfg(test)]
+mod size_tests {
+    /// A large template has hundreds of thousands of elements and condition
+    /// terms: their size is the graph's memory (docs/benchmark.md).
+    #[test]
+    fn elements_and_condition_terms_stay_small() {
+        assert!(std::mem::size_of::<super::Element>() <= 144);
+        assert_eq!(std::mem::size_of::<super::Cond>(), 16);
     }
 }

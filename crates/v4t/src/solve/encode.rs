@@ -3,144 +3,29 @@
 //! Boolean and presence operators are encoded symbolically; everything else is
 //! evaluated eagerly as a value expression and coerced to a constant (4.8).
 
+use crate::document;
 use crate::error::{bail, Error, Result};
-use crate::fxhash::{FxHashMap, FxHasher};
-use crate::graph::{Cond, Constraint, ElementId, Graph, Kind, Op};
+use crate::graph::{Cond, Constraint, ElementId, Graph, Kind};
+use crate::logic::{Arity, LogicOp};
 use crate::types::TypeSystem;
 use v4t_expr::Evaluator;
 use v4t_sat::{Lit, Solver};
+use v4t_yaml::hash::SeededMap;
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::{Map, Node, Value};
 
-/// Logic-mode operator keys, in the order the reference tests them.
-pub(crate) const LOGIC_KEYS: [&str; 43] = [
-    "logic_expression",
-    "and",
-    "or",
-    "not",
-    "xor",
-    "exo",
-    "implies",
-    "amo",
-    "node_presence",
-    "host_presence",
-    "has_source",
-    "has_incoming_relation",
-    "has_incoming_relation_naive",
-    "has_outgoing_relation",
-    "has_outgoing_relation_naive",
-    "has_artifact",
-    "has_artifact_naive",
-    "relation_presence",
-    "source_presence",
-    "target_presence",
-    "container_presence",
-    "policy_presence",
-    "has_present_target",
-    "group_presence",
-    "has_present_member",
-    "artifact_presence",
-    "is_managed",
-    "node_property_presence",
-    "relation_property_presence",
-    "group_property_presence",
-    "policy_property_presence",
-    "artifact_property_presence",
-    "input_presence",
-    "is_consumed",
-    "output_presence",
-    "is_produced",
-    "import_presence",
-    "technology_presence",
-    "node_type_presence",
-    "relation_type_presence",
-    "group_type_presence",
-    "policy_type_presence",
-    "artifact_type_presence",
-];
-
-/// The position of `name` in [`LOGIC_KEYS`] (a `match` compiles to a
-/// length switch and few comparisons instead of a scan of 43 keys).
-fn logic_rank(name: &str) -> Option<usize> {
-    Some(match name {
-        "logic_expression" => 0,
-        "and" => 1,
-        "or" => 2,
-        "not" => 3,
-        "xor" => 4,
-        "exo" => 5,
-        "implies" => 6,
-        "amo" => 7,
-        "node_presence" => 8,
-        "host_presence" => 9,
-        "has_source" => 10,
-        "has_incoming_relation" => 11,
-        "has_incoming_relation_naive" => 12,
-        "has_outgoing_relation" => 13,
-        "has_outgoing_relation_naive" => 14,
-        "has_artifact" => 15,
-        "has_artifact_naive" => 16,
-        "relation_presence" => 17,
-        "source_presence" => 18,
-        "target_presence" => 19,
-        "container_presence" => 20,
-        "policy_presence" => 21,
-        "has_present_target" => 22,
-        "group_presence" => 23,
-        "has_present_member" => 24,
-        "artifact_presence" => 25,
-        "is_managed" => 26,
-        "node_property_presence" => 27,
-        "relation_property_presence" => 28,
-        "group_property_presence" => 29,
-        "policy_property_presence" => 30,
-        "artifact_property_presence" => 31,
-        "input_presence" => 32,
-        "is_consumed" => 33,
-        "output_presence" => 34,
-        "is_produced" => 35,
-        "import_presence" => 36,
-        "technology_presence" => 37,
-        "node_type_presence" => 38,
-        "relation_type_presence" => 39,
-        "group_type_presence" => 40,
-        "policy_type_presence" => 41,
-        "artifact_type_presence" => 42,
-        _ => return None,
-    })
-}
-
-/// The logic operator of a map: its defined key that comes first in
-/// [`LOGIC_KEYS`] (one pass over the map's usually one or two entries).
-fn logic_operator(m: &Map) -> Option<(&'static str, &Node)> {
-    let mut best: Option<(usize, &Node)> = None;
-    // Like `Map::get`, only the first entry of a (duplicated) key counts.
-    let mut seen = 0u64;
-    for (k, v) in m.iter() {
-        let Some(rank) = logic_rank(&k.name) else {
-            continue;
-        };
-        let first = seen & (1 << rank) == 0;
-        seen |= 1 << rank;
-        if first && v.is_defined() && best.is_none_or(|(b, _)| rank < b) {
-            best = Some((rank, v));
-        }
-    }
-    best.map(|(rank, v)| (LOGIC_KEYS[rank], v))
-}
-
 /// The SAT problem under construction: named variables, the graph and the
 /// value evaluator.
-pub struct Encoder<'a> {
+pub(crate) struct Encoder<'a> {
     pub graph: &'a Graph,
     pub doc: &'a Node,
-    pub types: &'a TypeSystem<'a>,
+    pub types: &'a TypeSystem,
     pub sat: Solver,
     pub eval: Evaluator<'a>,
     expressions: Option<&'a Map>,
     /// Named variables other than presence variables: free variables,
     /// `manual.<id>` and `expression.<name>`.
-    names: FxHashMap<String, Lit>,
+    names: SeededMap<String, Lit>,
     /// The names of `names` in creation order (for prefixes).
     pub order: Vec<(String, Lit)>,
     /// Named logic expressions by the address of their definition in
@@ -148,7 +33,7 @@ pub struct Encoder<'a> {
     /// transformed (cycle detection), then their `expression.<name>` variable.
     /// Keyed also by the referencing element for expressions that depend
     /// on it ([`context_dependent`]).
-    named_expressions: FxHashMap<(usize, Option<u32>), Option<Lit>>,
+    named_expressions: SeededMap<(usize, Option<u32>), Option<Lit>>,
     /// A free variable named `expression.<name>` exists in `names`, so the
     /// variable of a named expression must be looked up there.
     free_expression_names: bool,
@@ -158,33 +43,55 @@ pub struct Encoder<'a> {
     manual_lits: Vec<Option<Lit>>,
     /// Elements by id: elements sharing an id share the variable it names.
     ids: IdIndex,
-    /// Per element: 0 not yet known, 1 its presence condition resolves to
-    /// itself ([`Graph::presence_resolves_to_self`]), 2 it does not.
-    presence_direct: Vec<u8>,
+    /// Per element, once known: whether its presence condition resolves to
+    /// itself ([`Graph::presence_resolves_to_self`]).
+    presence_direct: Vec<Option<bool>>,
     /// Current nesting of logic expressions (bounded by [`MAX_LOGIC_DEPTH`]).
     depth: usize,
     /// Family mode ([`super::family`]): inputs are variables, and value
     /// expressions become literals over them instead of constants.
     pub(crate) family: Option<Box<super::family::FamilyInputs<'a>>>,
+    /// Explaining mode ([`super::explain`]): every requirement of a part
+    /// holds only under that part's guard literal.
+    pub(crate) guards: Option<Vec<(Lit, Part)>>,
+}
+
+/// A part of the problem an explanation of "Could not solve" can name.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Part {
+    /// A present element satisfies entry `index` of its condition list
+    /// (`constant`: the entry's value where it does not depend on presence).
+    Condition {
+        id: ElementId,
+        index: u32,
+        constant: Option<bool>,
+    },
+    /// An element is present when all its conditions hold (always, if it
+    /// has none).
+    Presence(ElementId),
+    /// Entry `index` of `variability.constraints`.
+    Constraint(u32),
+    /// Generated constraint `index` ([`Graph::constraints`]).
+    Generated(u32),
+    /// Entry `index` of the element's `implies`.
+    Implies(ElementId, u32),
 }
 
 /// The deepest nesting of logic expressions that is encoded; deeper ones fail
 /// with a clear error instead of overflowing the stack.
-pub const MAX_LOGIC_DEPTH: usize = 128;
+pub(super) const MAX_LOGIC_DEPTH: usize = 128;
 
 impl<'a> Encoder<'a> {
     /// An encoder for `doc`'s variability input definitions and named
     /// expressions, with the assigned `inputs` and the clock `now_ms`.
-    pub fn new(
+    pub(crate) fn new(
         graph: &'a Graph,
         doc: &'a Node,
-        types: &'a TypeSystem<'a>,
+        types: &'a TypeSystem,
         inputs: Map,
         now_ms: f64,
     ) -> Self {
-        let variability = doc
-            .get("topology_template")
-            .and_then(|t| t.get("variability"));
+        let variability = document::variability(doc);
         let section = |key: &str| variability.and_then(|v| v.get(key)).and_then(Node::as_map);
         let expressions = section("expressions");
         let eval = Evaluator::new(section("inputs"), expressions, inputs, now_ms);
@@ -195,24 +102,65 @@ impl<'a> Encoder<'a> {
             sat: Solver::new(),
             eval,
             expressions,
-            names: FxHashMap::default(),
+            names: SeededMap::default(),
             order: Vec::new(),
-            named_expressions: FxHashMap::default(),
+            named_expressions: SeededMap::default(),
             free_expression_names: false,
-            presence_lits: vec![None; graph.elements.len()],
-            manual_lits: vec![None; graph.elements.len()],
+            presence_lits: vec![None; graph.elements().len()],
+            manual_lits: vec![None; graph.elements().len()],
             ids: IdIndex::new(graph),
-            presence_direct: vec![0; graph.elements.len()],
+            presence_direct: vec![None; graph.elements().len()],
             depth: 0,
             family: None,
+            guards: None,
         }
+    }
+
+    /// Requires the clause `lits` of `part`; when explaining, only under a
+    /// new guard literal of the part.
+    pub(crate) fn require_clause(&mut self, lits: &[Lit], part: Part) {
+        let Some(guards) = &mut self.guards else {
+            self.sat.add_clause(lits);
+            return;
+        };
+        let guard = self.sat.new_var();
+        guards.push((guard, part));
+        let mut clause = Vec::with_capacity(lits.len() + 1);
+        clause.push(!guard);
+        clause.extend_from_slice(lits);
+        self.sat.add_clause(&clause);
+    }
+
+    /// Requires `l` for `part` (see [`Encoder::require_clause`]).
+    pub(crate) fn require_lit(&mut self, l: Lit, part: Part) {
+        match self.guards {
+            None => self.sat.require(l),
+            Some(_) => self.require_clause(&[l], part),
+        }
+    }
+
+    /// Requires at most one of `lits` for `part`.
+    fn require_at_most_one(&mut self, lits: &[Lit], part: Part) {
+        match self.guards {
+            None => self.sat.require_at_most_one(lits),
+            Some(_) => {
+                let l = self.sat.at_most_one(lits);
+                self.require_clause(&[l], part);
+            }
+        }
+    }
+
+    /// The value of `l` if it is a constant.
+    pub(crate) fn constant_of(&self, l: Lit) -> Option<bool> {
+        let truth = self.sat.truth();
+        (l == truth || l == !truth).then_some(l == truth)
     }
 
     /// The variable called `name`, created on first use.
     ///
     /// `manual.<id>` names the literal of [`Encoder::manual`], which usually
     /// exists without a name (see there).
-    pub fn var(&mut self, name: &str) -> Lit {
+    pub(crate) fn var(&mut self, name: &str) -> Lit {
         // Element ids never name anything in `names` (see `presence`), and
         // most terms are ids.
         if let Some(id) = self.ids.find(self.graph, name) {
@@ -267,7 +215,7 @@ impl<'a> Encoder<'a> {
     /// never collide with `manual.` or `expression.` names, and [`Encoder::var`]
     /// resolves a term naming an element to this variable before looking for a
     /// free variable; presence variables therefore need no name table.
-    pub fn presence(&mut self, id: ElementId) -> Lit {
+    pub(crate) fn presence(&mut self, id: ElementId) -> Lit {
         if let Some(l) = self.presence_lits[id.0 as usize] {
             return l;
         }
@@ -285,21 +233,21 @@ impl<'a> Encoder<'a> {
     /// followed by the other named variables whose name does (element order,
     /// then creation order; each variable once). Named expression variables
     /// are only listed if a term named them (no caller asks for them).
-    pub fn vars_with_prefix(&mut self, prefix: &str) -> Vec<Lit> {
+    pub(crate) fn vars_with_prefix(&mut self, prefix: &str) -> Vec<Lit> {
         let graph = self.graph;
         let mut lits = Vec::new();
         let lists: [&[ElementId]; 11] = [
-            &graph.types[..],
-            &graph.nodes[..],
-            &graph.relations[..],
-            &graph.properties[..],
-            &graph.policies[..],
-            &graph.groups[..],
-            &graph.inputs[..],
-            &graph.artifacts[..],
-            &graph.imports[..],
-            &graph.technologies[..],
-            &graph.outputs[..],
+            graph.types(),
+            graph.nodes(),
+            graph.relations(),
+            graph.properties(),
+            graph.policies(),
+            graph.groups(),
+            graph.inputs(),
+            graph.artifacts(),
+            graph.imports(),
+            graph.technologies(),
+            graph.outputs(),
         ];
         for list in lists {
             // Ids are `<kind word>.<rest>`: the word alone often decides.
@@ -332,7 +280,7 @@ impl<'a> Encoder<'a> {
     }
 
     /// The `manual.<id>` variable of an element.
-    pub fn manual(&mut self, id: ElementId) -> Lit {
+    pub(crate) fn manual(&mut self, id: ElementId) -> Lit {
         if let Some(l) = self.manual_lits[id.0 as usize] {
             return l;
         }
@@ -345,7 +293,7 @@ impl<'a> Encoder<'a> {
     /// Defines `manual.<id>` as the conjunction of `lits` (5.2). Unless the
     /// variable was referenced already, the conjunction's own literal (often a
     /// constant) stands for it, unnamed: [`Encoder::var`] finds it by name.
-    pub fn define_manual(&mut self, id: ElementId, lits: &[Lit]) {
+    pub(crate) fn define_manual(&mut self, id: ElementId, lits: &[Lit]) {
         match self.manual_lits[id.0 as usize] {
             Some(l) => self.sat.define_and(l, lits),
             None => {
@@ -375,7 +323,7 @@ impl<'a> Encoder<'a> {
     }
 
     /// Transforms a logic expression with context element `ctx`.
-    pub fn logic(&mut self, expr: &Node, ctx: Option<ElementId>) -> Result<Lit> {
+    pub(crate) fn logic(&mut self, expr: &Node, ctx: Option<ElementId>) -> Result<Lit> {
         self.logic_in(expr, ctx, false)
     }
 
@@ -409,8 +357,8 @@ impl<'a> Encoder<'a> {
             Value::String(s) => return self.term(s, expr, in_list),
             Value::Bool(b) => return Ok(self.sat.constant(*b)),
             Value::Map(m) => {
-                if let Some((key, arg)) = logic_operator(m) {
-                    return self.operator(key, arg, ctx, expr);
+                if let Some((op, arg)) = LogicOp::of_map(m) {
+                    return self.operator(op, arg, ctx);
                 }
             }
             Value::Null => bail!(expr.span, "Received undefined condition"),
@@ -429,7 +377,7 @@ impl<'a> Encoder<'a> {
     /// Encodes a condition entry with context element `ctx` (the element
     /// whose list it is): YAML in logic mode, generated terms directly. Each
     /// term level counts as one level of nesting, like the map it stands for.
-    pub fn cond(&mut self, c: &Cond, ctx: Option<ElementId>) -> Result<Lit> {
+    pub(crate) fn cond(&mut self, c: &Cond, ctx: Option<ElementId>) -> Result<Lit> {
         self.cond_in(c, ctx, false)
     }
 
@@ -441,7 +389,7 @@ impl<'a> Encoder<'a> {
                 return match &**inner {
                     // `_generated` is no logic key, but a value expression
                     // would see it: evaluate the YAML form as written.
-                    Cond::Yaml(n) if n.as_map().and_then(logic_operator).is_none() => {
+                    Cond::Yaml(n) if n.as_map().and_then(LogicOp::of_map).is_none() => {
                         let node = c.to_node(self.graph);
                         self.logic_in(&node, ctx, in_list)
                     }
@@ -524,77 +472,66 @@ impl<'a> Encoder<'a> {
 
     /// Whether the presence condition of `id` is looked up as `id` (cached).
     fn resolves_to_self(&mut self, id: ElementId) -> bool {
-        let slot = &mut self.presence_direct[id.0 as usize];
-        if *slot == 0 {
-            *slot = if self.graph.presence_resolves_to_self(id) {
-                1
-            } else {
-                2
-            };
-        }
-        *slot == 1
+        let graph = self.graph;
+        *self.presence_direct[id.0 as usize]
+            .get_or_insert_with(|| graph.presence_resolves_to_self(id))
     }
 
     /// The element the argument of `{op: ..}` generated for `id` resolves
     /// to in context `ctx`, when that is found without reading YAML.
-    fn op_target(&self, op: Op, id: ElementId, ctx: Option<ElementId>) -> Option<ElementId> {
+    fn op_target(&self, op: LogicOp, id: ElementId, ctx: Option<ElementId>) -> Option<ElementId> {
         let g = self.graph;
         let e = g.get(id);
         let at = |list: &[ElementId]| list.get(e.index.unwrap_or(0) as usize).copied();
         match op {
             // `SELF` in the element's own context.
-            Op::HostPresence => (ctx == Some(id) && e.kind == Kind::Node).then_some(id),
-            Op::IsManaged => (ctx == Some(id) && e.kind == Kind::Artifact).then_some(id),
-            Op::IsConsumed => at(&g.inputs),
-            Op::IsProduced => at(&g.outputs),
-            Op::HasPresentTarget => at(&g.policies),
-            Op::HasPresentMember => g.group_by_own_name(id).then_some(id),
+            LogicOp::HostPresence => (ctx == Some(id) && e.kind == Kind::Node).then_some(id),
+            LogicOp::IsManaged => (ctx == Some(id) && e.kind == Kind::Artifact).then_some(id),
+            LogicOp::IsConsumed => at(g.inputs()),
+            LogicOp::IsProduced => at(g.outputs()),
+            LogicOp::HasPresentTarget => at(g.policies()),
+            LogicOp::HasPresentMember => g.group_by_own_name(id).then_some(id),
             _ => g.node_by_own_name(id).then_some(id),
         }
     }
 
-    /// An operator whose argument names a node.
-    fn node_op(&mut self, op: Op, ctx: Option<ElementId>, arg: &Node) -> Result<Lit> {
-        let n = self.graph.lookup_node(ctx, arg)?;
-        self.element_op(op, n)
-    }
-
-    /// The operators about one element, once their argument is resolved to `n`.
-    fn element_op(&mut self, op: Op, n: ElementId) -> Result<Lit> {
+    /// The operators about one element, once their argument is resolved to
+    /// `n`: its presence, or a statement about its neighbours.
+    fn element_op(&mut self, op: LogicOp, n: ElementId) -> Result<Lit> {
         let g = self.graph;
         Ok(match op {
-            Op::HostPresence => {
+            LogicOp::HostPresence => {
                 let hosts: Vec<ElementId> = g
                     .get(n)
-                    .outgoing
+                    .outgoing()
                     .iter()
-                    .filter(|&&r| g.get(r).hosting)
-                    .filter_map(|&r| g.get(r).target)
+                    .filter(|&&r| g.get(r).hosting())
+                    .filter_map(|&r| g.get(r).target())
                     .collect();
                 self.or_of(&hosts)
             }
-            Op::HasSource => {
+            LogicOp::HasSource => {
                 let sources: Vec<ElementId> = g
                     .get(n)
-                    .incoming
+                    .incoming()
                     .iter()
-                    .filter_map(|&r| g.get(r).source)
+                    .filter_map(|&r| g.get(r).source())
                     .collect();
                 self.or_of(&sources)
             }
-            Op::HasIncomingRelation | Op::HasOutgoingRelation => {
-                let incoming = op == Op::HasIncomingRelation;
+            LogicOp::HasIncomingRelation | LogicOp::HasOutgoingRelation => {
+                let incoming = op == LogicOp::HasIncomingRelation;
                 let rels = if incoming {
-                    &g.get(n).incoming
+                    g.get(n).incoming()
                 } else {
-                    &g.get(n).outgoing
+                    g.get(n).outgoing()
                 };
                 let mut terms = Vec::with_capacity(rels.len());
                 for &r in rels {
                     let other = if incoming {
-                        g.get(r).source
+                        g.get(r).source()
                     } else {
-                        g.get(r).target
+                        g.get(r).target()
                     };
                     let m = self.manual(r);
                     let o = match other {
@@ -605,31 +542,37 @@ impl<'a> Encoder<'a> {
                 }
                 self.sat.or(&terms)
             }
-            Op::HasIncomingRelationNaive => self.or_of(&g.get(n).incoming),
-            Op::HasOutgoingRelationNaive => self.or_of(&g.get(n).outgoing),
-            Op::HasArtifact => {
-                let lits: Vec<Lit> = g.get(n).artifacts.iter().map(|&a| self.manual(a)).collect();
+            LogicOp::HasIncomingRelationNaive => self.or_of(g.get(n).incoming()),
+            LogicOp::HasOutgoingRelationNaive => self.or_of(g.get(n).outgoing()),
+            LogicOp::HasArtifact => {
+                let lits: Vec<Lit> = g
+                    .get(n)
+                    .artifacts()
+                    .iter()
+                    .map(|&a| self.manual(a))
+                    .collect();
                 self.sat.or(&lits)
             }
-            Op::HasArtifactNaive => self.or_of(&g.get(n).artifacts),
-            Op::IsManaged => {
-                let techs = self.types.managing_technologies(self.doc, n)?;
+            LogicOp::HasArtifactNaive => self.or_of(g.get(n).artifacts()),
+            LogicOp::IsManaged => {
+                let techs = g.managing_technologies(self.types, self.doc, n)?;
                 self.or_of(&techs)
             }
-            Op::HasPresentTarget => {
+            LogicOp::HasPresentTarget => {
                 let mut terms = Vec::new();
-                for &t in &g.get(n).targets {
+                for &t in g.get(n).targets() {
                     if g.get(t).kind == Kind::Group {
-                        terms.push(self.or_of(&g.get(t).members));
+                        terms.push(self.or_of(g.get(t).members()));
                     } else {
                         terms.push(self.presence(t));
                     }
                 }
                 self.sat.or(&terms)
             }
-            Op::HasPresentMember => self.or_of(&g.get(n).members),
-            Op::IsConsumed => self.or_of(&g.get(n).consumers),
-            Op::IsProduced => self.or_of(&g.get(n).producers),
+            LogicOp::HasPresentMember => self.or_of(g.get(n).members()),
+            LogicOp::IsConsumed => self.or_of(g.get(n).consumers()),
+            LogicOp::IsProduced => self.or_of(g.get(n).producers()),
+            _ => self.presence(n),
         })
     }
 
@@ -638,14 +581,107 @@ impl<'a> Encoder<'a> {
         self.sat.or(&lits)
     }
 
-    fn operator(
-        &mut self,
-        key: &str,
-        arg: &Node,
-        ctx: Option<ElementId>,
-        whole: &Node,
-    ) -> Result<Lit> {
+    /// Encodes `{op: arg}` with context element `ctx`.
+    fn operator(&mut self, op: LogicOp, arg: &Node, ctx: Option<ElementId>) -> Result<Lit> {
+        match op.arity() {
+            Arity::Name => self.named_logic(arg, ctx),
+            Arity::One => Ok(!self.logic(arg, ctx)?),
+            Arity::Pair => {
+                let (a, b) = self.implies_args(arg, ctx)?;
+                Ok(self.sat.implies(a, b))
+            }
+            Arity::List => {
+                let l = self.logic_list(arg, ctx)?;
+                Ok(match op {
+                    LogicOp::And => self.sat.and(&l),
+                    LogicOp::Or => self.sat.or(&l),
+                    LogicOp::Xor => self.sat.xor(&l),
+                    LogicOp::Exo => self.sat.exactly_one(&l),
+                    _ => self.sat.at_most_one(&l),
+                })
+            }
+            Arity::Element => self.element_operator(op, arg, ctx),
+        }
+    }
+
+    /// An operator about an element named by `arg` (4.4-4.6): the element
+    /// is looked up in context `ctx`, then it is its presence or a
+    /// statement about its neighbours ([`Encoder::element_op`]).
+    fn element_operator(&mut self, op: LogicOp, arg: &Node, ctx: Option<ElementId>) -> Result<Lit> {
+        use LogicOp as L;
         let g = self.graph;
+        let about = match op {
+            L::NodePresence
+            | L::HostPresence
+            | L::HasSource
+            | L::HasIncomingRelation
+            | L::HasOutgoingRelation
+            | L::HasIncomingRelationNaive
+            | L::HasOutgoingRelationNaive
+            | L::HasArtifact
+            | L::HasArtifactNaive => g.lookup_node(ctx, arg)?,
+            L::RelationPresence | L::SourcePresence | L::TargetPresence => {
+                g.lookup_relation(ctx, arg)?
+            }
+            L::ContainerPresence => match arg.as_str() {
+                Some("SELF") => g.lookup_container(ctx, arg)?,
+                Some("CONTAINER") => {
+                    let c = g.lookup_container(ctx, arg)?;
+                    g.lookup_container(Some(c), arg)?
+                }
+                _ => bail!(arg.span, "Unexpected error"),
+            },
+            L::PolicyPresence | L::HasPresentTarget => g.lookup_policy(ctx, arg)?,
+            L::GroupPresence | L::HasPresentMember => g.lookup_group(ctx, arg)?,
+            L::ArtifactPresence | L::IsManaged => g.lookup_artifact(ctx, arg)?,
+            L::InputPresence | L::IsConsumed => g.lookup_input_output(ctx, arg, Kind::Input)?,
+            L::OutputPresence | L::IsProduced => g.lookup_input_output(ctx, arg, Kind::Output)?,
+            L::ImportPresence => g.lookup_import(ctx, arg)?,
+            L::TechnologyPresence => g.lookup_technology(ctx, arg)?,
+            _ => self.member(op, arg, ctx)?,
+        };
+        match op {
+            L::SourcePresence | L::TargetPresence => {
+                let e = g.get(about);
+                let end = if op == L::SourcePresence {
+                    e.source()
+                } else {
+                    e.target()
+                };
+                Ok(match end {
+                    Some(n) => self.presence(n),
+                    None => self.sat.constant(false),
+                })
+            }
+            _ => self.element_op(op, about),
+        }
+    }
+
+    /// The property or type an `*_property_presence` or `*_type_presence`
+    /// argument names: `[<container reference...>, <member name or index>]`.
+    fn member(&self, op: LogicOp, arg: &Node, ctx: Option<ElementId>) -> Result<ElementId> {
+        use LogicOp as L;
+        let g = self.graph;
+        let is_property = op.is_property_presence();
+        let kind = if is_property {
+            Kind::Property
+        } else {
+            Kind::Type
+        };
+        // Policies are referred to by index, so their property argument
+        // lists differ.
+        let is_policy_property = op == L::PolicyPropertyPresence;
+        let list = Graph::check_args(arg, is_policy_property)?;
+        let pair = || Node::seq(list.iter().take(2).cloned().collect());
+        let container = match op {
+            L::NodePropertyPresence | L::NodeTypePresence => g.lookup_node(ctx, &list[0])?,
+            L::RelationPropertyPresence | L::RelationTypePresence => {
+                g.lookup_relation(ctx, &pair())?
+            }
+            L::GroupPropertyPresence | L::GroupTypePresence => g.lookup_group(ctx, &list[0])?,
+            L::PolicyPropertyPresence | L::PolicyTypePresence => g.lookup_policy(ctx, &list[0])?,
+            _ => g.lookup_artifact(ctx, &pair())?,
+        };
         let doc = self.doc;
         // The fallback property of a name (5.3).
         let fallback = |p: ElementId| {
@@ -654,184 +690,7 @@ impl<'a> Encoder<'a> {
                 .and_then(Node::as_str)
                 == Some("VINTNER_UNDEFINED")
         };
-        Ok(match key {
-            "logic_expression" => self.named_logic(arg, ctx)?,
-            "and" => {
-                let l = self.logic_list(arg, ctx)?;
-                self.sat.and(&l)
-            }
-            "or" => {
-                let l = self.logic_list(arg, ctx)?;
-                self.sat.or(&l)
-            }
-            "not" => !self.logic(arg, ctx)?,
-            "xor" => {
-                let l = self.logic_list(arg, ctx)?;
-                self.sat.xor(&l)
-            }
-            "exo" => {
-                let l = self.logic_list(arg, ctx)?;
-                self.sat.exactly_one(&l)
-            }
-            "amo" => {
-                let l = self.logic_list(arg, ctx)?;
-                self.sat.at_most_one(&l)
-            }
-            "implies" => {
-                let (a, b) = self.implies_args(arg, ctx)?;
-                self.sat.implies(a, b)
-            }
-            "node_presence" => {
-                let n = g.lookup_node(ctx, arg)?;
-                self.presence(n)
-            }
-            "host_presence" => self.node_op(Op::HostPresence, ctx, arg)?,
-            "has_source" => self.node_op(Op::HasSource, ctx, arg)?,
-            "has_incoming_relation" => self.node_op(Op::HasIncomingRelation, ctx, arg)?,
-            "has_outgoing_relation" => self.node_op(Op::HasOutgoingRelation, ctx, arg)?,
-            "has_incoming_relation_naive" => {
-                self.node_op(Op::HasIncomingRelationNaive, ctx, arg)?
-            }
-            "has_outgoing_relation_naive" => {
-                self.node_op(Op::HasOutgoingRelationNaive, ctx, arg)?
-            }
-            "has_artifact" => self.node_op(Op::HasArtifact, ctx, arg)?,
-            "has_artifact_naive" => self.node_op(Op::HasArtifactNaive, ctx, arg)?,
-            "relation_presence" => {
-                let r = g.lookup_relation(ctx, arg)?;
-                self.presence(r)
-            }
-            "source_presence" | "target_presence" => {
-                let r = g.lookup_relation(ctx, arg)?;
-                let e = g.get(r);
-                match if key == "source_presence" {
-                    e.source
-                } else {
-                    e.target
-                } {
-                    Some(n) => self.presence(n),
-                    None => self.sat.constant(false),
-                }
-            }
-            "container_presence" => {
-                let c = match arg.as_str() {
-                    Some("SELF") => g.lookup_container(ctx, arg)?,
-                    Some("CONTAINER") => {
-                        let c = g.lookup_container(ctx, arg)?;
-                        g.lookup_container(Some(c), arg)?
-                    }
-                    _ => bail!(arg.span, "Unexpected error"),
-                };
-                self.presence(c)
-            }
-            "policy_presence" => {
-                let p = g.lookup_policy(ctx, arg)?;
-                self.presence(p)
-            }
-            "has_present_target" => {
-                let p = g.lookup_policy(ctx, arg)?;
-                self.element_op(Op::HasPresentTarget, p)?
-            }
-            "group_presence" => {
-                let gr = g.lookup_group(ctx, arg)?;
-                self.presence(gr)
-            }
-            "has_present_member" => {
-                let gr = g.lookup_group(ctx, arg)?;
-                self.element_op(Op::HasPresentMember, gr)?
-            }
-            "artifact_presence" => {
-                let a = g.lookup_artifact(ctx, arg)?;
-                self.presence(a)
-            }
-            "is_managed" => {
-                let a = g.lookup_artifact(ctx, arg)?;
-                self.element_op(Op::IsManaged, a)?
-            }
-            "node_property_presence" | "node_type_presence" => {
-                let list = Graph::check_args(arg, false)?;
-                let n = g.lookup_node(ctx, &list[0])?;
-                let kind = if key.ends_with("property_presence") {
-                    Kind::Property
-                } else {
-                    Kind::Type
-                };
-                let p = g.lookup_member(n, arg, kind, &fallback)?;
-                self.presence(p)
-            }
-            "relation_property_presence" | "relation_type_presence" => {
-                let list = Graph::check_args(arg, false)?;
-                let pair = Node::seq(list.iter().take(2).cloned().collect());
-                let r = g.lookup_relation(ctx, &pair)?;
-                let kind = if key.ends_with("property_presence") {
-                    Kind::Property
-                } else {
-                    Kind::Type
-                };
-                let p = g.lookup_member(r, arg, kind, &fallback)?;
-                self.presence(p)
-            }
-            "group_property_presence" | "group_type_presence" => {
-                let list = Graph::check_args(arg, false)?;
-                let gr = g.lookup_group(ctx, &list[0])?;
-                let kind = if key.ends_with("property_presence") {
-                    Kind::Property
-                } else {
-                    Kind::Type
-                };
-                let p = g.lookup_member(gr, arg, kind, &fallback)?;
-                self.presence(p)
-            }
-            "policy_property_presence" | "policy_type_presence" => {
-                let is_prop = key.ends_with("property_presence");
-                let list = Graph::check_args(arg, is_prop)?;
-                let pol = g.lookup_policy(ctx, &list[0])?;
-                let kind = if is_prop { Kind::Property } else { Kind::Type };
-                let p = g.lookup_member(pol, arg, kind, &fallback)?;
-                self.presence(p)
-            }
-            "artifact_property_presence" | "artifact_type_presence" => {
-                let list = Graph::check_args(arg, false)?;
-                let pair = Node::seq(list.iter().take(2).cloned().collect());
-                let a = g.lookup_artifact(ctx, &pair)?;
-                let kind = if key.ends_with("property_presence") {
-                    Kind::Property
-                } else {
-                    Kind::Type
-                };
-                let p = g.lookup_member(a, arg, kind, &fallback)?;
-                self.presence(p)
-            }
-            "input_presence" => {
-                let i = g.lookup_input_output(ctx, arg, Kind::Input)?;
-                self.presence(i)
-            }
-            "is_consumed" => {
-                let i = g.lookup_input_output(ctx, arg, Kind::Input)?;
-                self.element_op(Op::IsConsumed, i)?
-            }
-            "output_presence" => {
-                let o = g.lookup_input_output(ctx, arg, Kind::Output)?;
-                self.presence(o)
-            }
-            "is_produced" => {
-                let o = g.lookup_input_output(ctx, arg, Kind::Output)?;
-                self.element_op(Op::IsProduced, o)?
-            }
-            "import_presence" => {
-                let i = g.lookup_import(ctx, arg)?;
-                self.presence(i)
-            }
-            "technology_presence" => {
-                let t = g.lookup_technology(ctx, arg)?;
-                self.presence(t)
-            }
-            _ => bail!(
-                whole.span,
-                "Unknown logic expression \"{}\"",
-                to_json_pretty(whole)
-            ),
-        })
+        g.lookup_member(container, arg, kind, &fallback)
     }
 
     /// The two sides of `{implies: [a, b]}`.
@@ -848,24 +707,29 @@ impl<'a> Encoder<'a> {
     /// Requires a constraint, like `require(logic(expr))`: a top-level `amo`
     /// or `implies` becomes clauses directly instead of a gate variable
     /// (templates carry one such constraint per element group).
-    pub fn require_logic(&mut self, expr: &Node, ctx: Option<ElementId>) -> Result<()> {
+    pub(crate) fn require_logic(
+        &mut self,
+        expr: &Node,
+        ctx: Option<ElementId>,
+        part: Part,
+    ) -> Result<()> {
         let op = expr
             .as_map()
-            .and_then(logic_operator)
-            .filter(|(key, _)| matches!(*key, "amo" | "implies"));
-        let Some((key, arg)) = op.filter(|_| self.depth < MAX_LOGIC_DEPTH) else {
+            .and_then(LogicOp::of_map)
+            .filter(|(op, _)| matches!(op, LogicOp::Amo | LogicOp::Implies));
+        let Some((op, arg)) = op.filter(|_| self.depth < MAX_LOGIC_DEPTH) else {
             let l = self.logic(expr, ctx)?;
-            self.sat.require(l);
+            self.require_lit(l, part);
             return Ok(());
         };
         // One level of nesting, as `logic_in` counts for the operator.
         self.depth += 1;
-        let result = if key == "amo" {
+        let result = if op == LogicOp::Amo {
             self.logic_list(arg, ctx)
-                .map(|lits| self.sat.require_at_most_one(&lits))
+                .map(|lits| self.require_at_most_one(&lits, part))
         } else {
             self.implies_args(arg, ctx)
-                .map(|(a, b)| self.sat.add_clause(&[!a, b]))
+                .map(|(a, b)| self.require_clause(&[!a, b], part))
         };
         self.depth -= 1;
         result
@@ -873,19 +737,19 @@ impl<'a> Encoder<'a> {
 
     /// Requires a generated constraint: the clauses and variables
     /// [`Encoder::require_logic`] makes of its YAML form, without the YAML.
-    pub fn require_constraint(&mut self, c: &Constraint) {
+    pub(crate) fn require_constraint(&mut self, c: &Constraint, part: Part) {
         match c {
             Constraint::Amo(items) => {
                 let lits = self.constraint_list(items);
-                self.sat.require_at_most_one(&lits);
+                self.require_at_most_one(&lits, part);
             }
             Constraint::Implies(a, b) => {
                 let (a, b) = (self.constraint(a), self.constraint(b));
-                self.sat.add_clause(&[!a, b]);
+                self.require_clause(&[!a, b], part);
             }
             other => {
                 let l = self.constraint(other);
-                self.sat.require(l);
+                self.require_lit(l, part);
             }
         }
     }
@@ -1026,7 +890,7 @@ const EMPTY: u32 = u32::MAX;
 
 impl IdIndex {
     fn new(graph: &Graph) -> IdIndex {
-        let n = graph.elements.len();
+        let n = graph.elements().len();
         let mut index = IdIndex {
             // At most two thirds full: short probes, half the memory of 2n slots.
             slots: vec![(0, EMPTY); (n + n / 2).next_power_of_two().max(2)],
@@ -1067,13 +931,10 @@ fn tag(h: u64) -> u32 {
     (h >> 32) as u32
 }
 
-/// The Fx hash of an id, with its well-mixed high half folded into the
-/// low bits that pick the slot.
+/// The seeded hash of an id ([`v4t_yaml::hash`]: ids are the template's
+/// names), with its high half folded into the low bits that pick the slot.
 fn id_hash(id: &str) -> u64 {
-    use std::hash::Hasher;
-    let mut h = FxHasher::default();
-    h.write(id.as_bytes());
-    let x = h.finish();
+    let x = v4t_yaml::hash::hash_str(id);
     x ^ (x >> 32)
 }
 
@@ -1086,25 +947,11 @@ fn looks_numeric(s: &str) -> bool {
 }
 
 #[cfg(test)]
-mod rank_tests {
-    use super::*;
-
-    #[test]
-    fn logic_rank_follows_logic_keys() {
-        for (i, k) in LOGIC_KEYS.iter().enumerate() {
-            assert_eq!(logic_rank(k), Some(i), "{k}");
-        }
-        assert_eq!(logic_rank("_generated"), None);
-        assert_eq!(logic_rank("variability_input"), None);
-    }
-}
-
-#[cfg(test)]
 mod index_tests {
     use super::*;
-    use crate::graph::build;
-    use crate::normalize::normalize;
+    use crate::testing::build;
     use crate::testing::doc;
+    use crate::testing::normalize;
 
     const TEMPLATE: &str = "
 tosca_definitions_version: tosca_variability_1_0
@@ -1130,7 +977,7 @@ topology_template:
         let mut d = doc(TEMPLATE);
         normalize(&mut d).expect("normalizes");
         let g = build(&d).expect("builds");
-        let types = TypeSystem::new(&d, &g);
+        let types = TypeSystem::new(&d);
         let mut enc = Encoder::new(&g, &d, &types, Map::new(), 0.0);
         f(&g, &mut enc);
     }
@@ -1211,7 +1058,8 @@ topology_template:
         with_encoder(|g, enc| {
             let mut lits = Vec::new();
             for c in constraint_fixture(g) {
-                enc.require_logic(&c.to_node(g), None).expect("encodes");
+                enc.require_logic(&c.to_node(g), None, Part::Generated(0))
+                    .expect("encodes");
                 lits.push(enc.logic(&c.to_node(g), None).expect("encodes"));
             }
             let size = (enc.sat.num_vars(), enc.sat.num_clauses());
@@ -1221,7 +1069,7 @@ topology_template:
         with_encoder(|g, enc| {
             let mut by_term = Vec::new();
             for c in constraint_fixture(g) {
-                enc.require_constraint(&c);
+                enc.require_constraint(&c, Part::Generated(0));
                 by_term.push(enc.constraint(&c));
             }
             assert_eq!(by_term, lits);

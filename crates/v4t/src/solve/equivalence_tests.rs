@@ -6,6 +6,7 @@
 //! assignment where they differ (with every other variable free).
 
 use super::Encoder;
+use crate::config::Version;
 use crate::graph::{self, Cond, ElementId, Graph};
 use crate::types::TypeSystem;
 use crate::{enrich, inputs, load, normalize, validate, NoFiles, Node, Sources};
@@ -356,30 +357,31 @@ fn check_template(text: &str, counts: &mut Counts) -> Result<(), String> {
     let sid = sources.add("template.yaml", text);
     let (mut doc, _) =
         load::load(&mut sources, sid, &mut NoFiles).map_err(|e| e.message.clone())?;
-    graph::check_version(&doc).map_err(|e| e.message.clone())?;
+    let version = Version::of(&doc).map_err(|e| e.message.clone())?;
     validate::validate(&doc).map_err(|e| e.message.clone())?;
-    let g2 = enrich::enrich_for_resolving(&mut doc)
-        .map_err(|e| e.message.clone())?
-        .ok_or("no graph kept")?;
+    let (config, g2) =
+        enrich::enrich_for_resolving(&mut doc, version).map_err(|e| e.message.clone())?;
+    let g2 = g2.ok_or("no graph kept")?;
     let assigned =
         inputs::assign(&doc, &[], None, &mut Vec::new()).map_err(|e| e.message.clone())?;
-    if let Some(tt) = doc.get_mut("topology_template").and_then(Node::as_map_mut) {
-        if let Some(o) = tt
-            .map_entry("variability")
-            .and_then(|v| v.map_entry("options"))
-        {
-            o.insert("bratans_unknown", Node::bool(true));
-        }
-    }
-    normalize::normalize(&mut doc).map_err(|e| e.message.clone())?;
-    let graph = graph::rebuild(&doc, g2).map_err(|e| e.message.clone())?;
-    compare(&doc, &graph, assigned, text, counts);
+    normalize::normalize(&mut doc, false).map_err(|e| e.message.clone())?;
+    let options = config
+        .resolver_options(true)
+        .map_err(|e| e.message.clone())?;
+    let graph = graph::rebuild(&doc, &config.types, g2, options).map_err(|e| e.message.clone())?;
+    compare(&doc, &graph, &config.types, assigned, text, counts);
     Ok(())
 }
 
-fn compare(doc: &Node, graph: &Graph, assigned: v4t_yaml::Map, text: &str, counts: &mut Counts) {
-    let types = TypeSystem::new(doc, graph);
-    let mut enc = Encoder::new(graph, doc, &types, assigned, 0.0);
+fn compare(
+    doc: &Node,
+    graph: &Graph,
+    types: &TypeSystem,
+    assigned: v4t_yaml::Map,
+    text: &str,
+    counts: &mut Counts,
+) {
+    let mut enc = Encoder::new(graph, doc, types, assigned, 0.0);
     let order: Vec<ElementId> = graph.ordered().collect();
     for &id in &order {
         enc.presence(id);
@@ -410,7 +412,7 @@ fn compare(doc: &Node, graph: &Graph, assigned: v4t_yaml::Map, text: &str, count
             let yaml = c.to_node(graph);
             let term = enc.cond(c, Some(id)).map_err(|e| e.message.clone());
             let written = enc
-                .cond(&Cond::Yaml(yaml.clone()), Some(id))
+                .cond(&Cond::yaml(yaml.clone()), Some(id))
                 .map_err(|e| e.message.clone());
             let describe = || {
                 format!(
@@ -453,7 +455,7 @@ fn mentions(c: &Cond) -> Vec<ElementId> {
     match c {
         Cond::Yaml(_) => Vec::new(),
         Cond::Presence(id) | Cond::Op(_, id) => vec![*id],
-        Cond::Bratan(ids) => ids.clone(),
+        Cond::Bratan(ids) => ids.to_vec(),
         Cond::And(items) | Cond::Or(items) => items.iter().flat_map(mentions).collect(),
         Cond::Generated(inner) => mentions(inner),
     }

@@ -8,7 +8,7 @@
 //! and a value expression that reads inputs becomes the disjunction of the
 //! combinations of their values under which it evaluates to true, found by
 //! evaluating it under each combination. Everything else is the resolver's
-//! encoding ([`super::encode_problem`]).
+//! encoding ([`super::family_problem`]).
 //!
 //! **Domains.** A `boolean` input: `false`, `true`. Any other input: the
 //! values the template mentions for it (its `default`, its value in every
@@ -27,14 +27,11 @@
 //! failing configuration: [`FamilyProblem::failures`] lists them by message,
 //! and the expression's literal is false there.
 
-use super::encode::Encoder;
-use super::encode_problem;
 use crate::error::{bail, Error, Result};
-use crate::fxhash::FxHashMap;
-use crate::graph::{Cond, ElementId, Graph};
-use crate::types::TypeSystem;
+use crate::graph::{Cond, Graph};
 use v4t_expr::Evaluator;
 use v4t_sat::{Lit, Solver};
+use v4t_yaml::hash::SeededMap;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Value};
 
@@ -65,61 +62,39 @@ pub(crate) struct Failure {
     pub combinations: Vec<Vec<(usize, usize)>>,
 }
 
-/// The family problem: the resolver's clauses over input variables.
-pub(crate) struct FamilyProblem {
-    pub sat: Solver,
-    pub inputs: Vec<InputDomain>,
-    /// Every element's presence literal, in element order.
-    pub presence: Vec<(ElementId, Lit)>,
-    /// Failing combinations in the order resolving meets them (a
-    /// configuration fails with the first it agrees with); consecutive
-    /// ones with the same message share an entry.
-    pub failures: Vec<Failure>,
-}
-
-/// Encodes `graph` for every configuration of the inputs (see the module
-/// documentation); nothing is solved.
-pub(crate) fn family_problem(doc: &Node, graph: &Graph, now_ms: f64) -> Result<FamilyProblem> {
-    let types = TypeSystem::new(doc, graph);
-    let mut enc = Encoder::new(graph, doc, &types, Map::new(), now_ms);
-    let inputs = FamilyInputs::new(doc, graph, &mut enc.sat, now_ms);
-    enc.family = Some(Box::new(inputs));
-    let order = encode_problem(&mut enc)?;
-    let presence = order.iter().map(|&id| (id, enc.presence(id))).collect();
-    let inputs = *enc.family.take().expect("set above");
-    Ok(FamilyProblem {
-        sat: std::mem::take(&mut enc.sat),
-        inputs: inputs.domains,
-        presence,
-        failures: inputs.failures,
-    })
-}
-
 /// The inputs as variables, for the encoder's value expressions.
 pub(crate) struct FamilyInputs<'a> {
     definitions: Option<&'a Map>,
     expressions: Option<&'a Map>,
     now_ms: f64,
     domains: Vec<InputDomain>,
-    by_name: FxHashMap<String, usize>,
+    by_name: SeededMap<String, usize>,
     /// Every input at its first value: the assignment each evaluation starts from.
     base: Map,
     /// The inputs a named value expression may read (by name).
-    expression_reads: FxHashMap<String, Vec<usize>>,
+    expression_reads: SeededMap<String, Vec<usize>>,
     /// The literal of each value expression encoded (by address).
-    encoded: FxHashMap<usize, Lit>,
+    encoded: SeededMap<usize, Lit>,
     failures: Vec<Failure>,
 }
 
 impl<'a> FamilyInputs<'a> {
+    /// The input domains and the failing combinations found while encoding.
+    pub(crate) fn into_parts(self) -> (Vec<InputDomain>, Vec<Failure>) {
+        (self.domains, self.failures)
+    }
+
     /// The domains of `doc`'s variability inputs, with their literals in `sat`.
-    fn new(doc: &'a Node, graph: &Graph, sat: &mut Solver, now_ms: f64) -> FamilyInputs<'a> {
-        let variability = doc
-            .get("topology_template")
-            .and_then(|t| t.get("variability"));
+    pub(crate) fn new(
+        doc: &'a Node,
+        graph: &Graph,
+        sat: &mut Solver,
+        now_ms: f64,
+    ) -> FamilyInputs<'a> {
+        let variability = crate::document::variability(doc);
         let section = |key: &str| variability.and_then(|v| v.get(key)).and_then(Node::as_map);
         let definitions = section("inputs");
-        let mut mentioned: FxHashMap<String, Vec<Value>> = FxHashMap::default();
+        let mut mentioned: SeededMap<String, Vec<Value>> = SeededMap::default();
         let names: Vec<&str> = definitions
             .map(|d| d.iter().map(|(k, _)| k.name.as_str()).collect())
             .unwrap_or_default();
@@ -140,13 +115,13 @@ impl<'a> FamilyInputs<'a> {
         }
         let mut scan = |n: &Node| scan_comparisons(n, &mut mentioned);
         scan(doc);
-        for e in &graph.elements {
+        for e in graph.elements() {
             for c in &e.conditions {
                 for_each_yaml(c, &mut scan);
             }
         }
         let mut domains = Vec::with_capacity(names.len());
-        let mut by_name = FxHashMap::default();
+        let mut by_name = SeededMap::default();
         let mut base = Map::new();
         for &name in &names {
             let ty = definitions
@@ -180,8 +155,8 @@ impl<'a> FamilyInputs<'a> {
             domains,
             by_name,
             base,
-            expression_reads: FxHashMap::default(),
-            encoded: FxHashMap::default(),
+            expression_reads: SeededMap::default(),
+            encoded: SeededMap::default(),
             failures: Vec::new(),
         }
     }
@@ -352,7 +327,7 @@ fn for_each_yaml(c: &Cond, f: &mut impl FnMut(&Node)) {
 
 /// Records the scalars written next to `{variability_input: NAME}` in a
 /// list (one level into nested lists, as for `valid_values`).
-fn scan_comparisons(root: &Node, mentioned: &mut FxHashMap<String, Vec<Value>>) {
+fn scan_comparisons(root: &Node, mentioned: &mut SeededMap<String, Vec<Value>>) {
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
         match &n.value {

@@ -1,0 +1,86 @@
+//! The typed model of how a template is to be processed, read once from the
+//! document: its definitions version, its base grammar, every variability
+//! option and its type system. Stages receive it (or what they need of it)
+//! as a parameter; nothing is communicated by editing the document.
+//!
+//! Two sets of options exist, as in the reference: the enricher reads the
+//! options as written ([`Config::options`]); the enricher's transformer then
+//! deletes its own options (11.3) and the resolver adds `bratans_unknown`
+//! (the reference's "hotfix": no fallback properties in the resolver graph),
+//! so the resolver graph sees [`Config::resolver_options`].
+
+use crate::document;
+use crate::error::Result;
+use crate::options::{is_enrichment_only, Options};
+use crate::types::TypeSystem;
+pub(crate) use crate::version::Version;
+use v4t_yaml::{Map, Node};
+
+/// The TOSCA grammar the template is written in, told by its topology key
+/// (the topology key of TOSCA 1.3, or `service_template`: TOSCA 2.0).
+///
+/// The seam for TOSCA 2.0: today every stage reads the TOSCA 1.3 shapes
+/// (a TOSCA 2.0 document has no topology they would find); a TOSCA 2.0
+/// base grammar plugs in where stages ask for [`Config::grammar`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Grammar {
+    /// TOSCA Simple Profile in YAML 1.3.
+    Tosca13,
+    /// TOSCA 2.0.
+    Tosca20,
+}
+
+impl Grammar {
+    /// The grammar of `doc`.
+    pub(crate) fn of(doc: &Node) -> Grammar {
+        if doc.get(document::TOPOLOGY).is_none() && doc.get("service_template").is_some() {
+            Grammar::Tosca20
+        } else {
+            Grammar::Tosca13
+        }
+    }
+}
+
+/// How one template is processed.
+#[derive(Debug)]
+pub(crate) struct Config {
+    /// The definitions version.
+    pub version: Version,
+    /// The base grammar (the seam for TOSCA 2.0: no stage branches on it yet).
+    #[allow(dead_code)]
+    pub grammar: Grammar,
+    /// The options as written (what the enricher reads).
+    pub options: Options,
+    /// The type collections.
+    pub types: TypeSystem,
+    /// `variability.options` as written, for [`Config::resolver_options`].
+    written: Map,
+}
+
+impl Config {
+    /// Reads the configuration of the normalised `doc` of version `version`.
+    pub(crate) fn read(doc: &Node, version: Version) -> Result<Config> {
+        let written = document::options(doc).cloned().unwrap_or_default();
+        Ok(Config {
+            version,
+            grammar: Grammar::of(doc),
+            options: Options::new(version, Some(&written))?,
+            types: TypeSystem::new(doc),
+            written,
+        })
+    }
+
+    /// The options of the resolver graph: those written, less the ones the
+    /// enricher's transformer deletes if it ran (`enriched`) and less
+    /// `automatic_default_alternatives` (which the first normalisation
+    /// deletes), with `bratans_unknown` set.
+    pub(crate) fn resolver_options(&self, enriched: bool) -> Result<Options> {
+        let mut written = self.written.clone();
+        written.remove("automatic_default_alternatives");
+        if enriched {
+            written.retain(|k, _| !is_enrichment_only(&k.name));
+        }
+        written.insert("bratans_unknown", Node::bool(true));
+        Options::new(self.version, Some(&written))
+    }
+}

@@ -1,0 +1,185 @@
+//! Where things live in a template document: the one module that spells the
+//! paths of its sections (the topology, its `variability`, the element
+//! sections), so that no stage searches the document with its own copy of
+//! them. A TOSCA 2.0 base grammar ([`crate::config::Grammar`]) names the
+//! topology `service_template`; this is where that goes.
+//!
+//! The raw document stays the source of the output; stages read and edit it
+//! through these accessors.
+
+use v4t_yaml::{Key, Map, Node, Value};
+
+/// The key of the topology section.
+pub(crate) const TOPOLOGY: &str = "topology_template";
+
+/// The topology of `doc`.
+pub(crate) fn topology(doc: &Node) -> Option<&Node> {
+    doc.get(TOPOLOGY)
+}
+
+/// The topology of `doc`, mutable.
+pub(crate) fn topology_mut(doc: &mut Node) -> Option<&mut Node> {
+    doc.get_mut(TOPOLOGY)
+}
+
+/// The topology of `doc` as a map, mutable.
+pub(crate) fn topology_map_mut(doc: &mut Node) -> Option<&mut Map> {
+    topology_mut(doc).and_then(Node::as_map_mut)
+}
+
+/// The topology's `variability` section.
+pub(crate) fn variability(doc: &Node) -> Option<&Node> {
+    topology(doc).and_then(|t| t.get("variability"))
+}
+
+/// An entry of the `variability` section (`inputs`, `presets`,
+/// `expressions`, `constraints`, `options`, `qualities`,
+/// `type_specific_conditions`).
+pub(crate) fn variability_entry<'d>(doc: &'d Node, key: &str) -> Option<&'d Node> {
+    variability(doc).and_then(|v| v.get(key))
+}
+
+/// `variability.options` as written, if it is a map.
+pub(crate) fn options(doc: &Node) -> Option<&Map> {
+    variability_entry(doc, "options").and_then(Node::as_map)
+}
+
+/// The entries of a collection in map form or list form (every key of every
+/// list item; list items with more than one key are errors elsewhere).
+pub(crate) fn collection_entries(collection: Option<&Node>) -> Vec<(&Key, &Node)> {
+    match collection.map(|n| &n.value) {
+        Some(Value::Map(m)) => m.iter().collect(),
+        Some(Value::Seq(items)) => items
+            .iter()
+            .filter_map(Node::as_map)
+            .flat_map(Map::iter)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The names of the declared variability inputs (map or list form).
+pub(crate) fn declared_inputs(variability: Option<&Node>) -> Vec<&str> {
+    collection_entries(variability.and_then(|v| v.get("inputs")))
+        .into_iter()
+        .map(|(k, _)| k.name.as_str())
+        .collect()
+}
+
+/// A top-level list or map that element locations start from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Section {
+    NodeTemplates,
+    RelationshipTemplates,
+    Groups,
+    Policies,
+    Inputs,
+    Outputs,
+    /// `imports`, beside the topology.
+    Imports,
+}
+
+impl Section {
+    pub(crate) const ALL: [Section; 7] = [
+        Section::NodeTemplates,
+        Section::RelationshipTemplates,
+        Section::Groups,
+        Section::Policies,
+        Section::Inputs,
+        Section::Outputs,
+        Section::Imports,
+    ];
+
+    pub(crate) fn key(self) -> &'static str {
+        match self {
+            Section::NodeTemplates => "node_templates",
+            Section::RelationshipTemplates => "relationship_templates",
+            Section::Groups => "groups",
+            Section::Policies => "policies",
+            Section::Inputs => "inputs",
+            Section::Outputs => "outputs",
+            Section::Imports => "imports",
+        }
+    }
+}
+
+/// The positions of the topology and of the sections in the document
+/// a graph was built from, so that [`Graph::raw`] indexes them instead of
+/// searching their keys for every element. Lookups check the key at each
+/// position and search again if it differs (a key added or removed since).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Sections {
+    topology: Option<usize>,
+    /// By [`Section`], in [`Section::ALL`] order.
+    positions: [Option<usize>; 7],
+}
+
+impl Sections {
+    pub(crate) fn of(doc: &Node) -> Sections {
+        let mut s = Sections::default();
+        let Some(m) = doc.as_map() else { return s };
+        s.topology = position(m, TOPOLOGY);
+        s.positions[6] = position(m, Section::Imports.key());
+        if let Some(tt) = s
+            .topology
+            .and_then(|i| m.get_index(i))
+            .and_then(|(_, v)| v.as_map())
+        {
+            for (slot, section) in s.positions.iter_mut().zip(&Section::ALL[..6]) {
+                *slot = position(tt, section.key());
+            }
+        }
+        s
+    }
+}
+
+/// The position of `key` in `m`.
+fn position(m: &Map, key: &str) -> Option<usize> {
+    m.keys().position(|k| k == key)
+}
+
+/// The entry of `m` at `at` if its key is `key`, else the entry `key`.
+fn entry_at<'d>(m: &'d Map, at: Option<usize>, key: &str) -> Option<&'d Node> {
+    match at.and_then(|i| m.get_index(i)) {
+        Some((k, v)) if k.name == key => Some(v),
+        _ => m.get(key),
+    }
+}
+
+fn entry_at_mut<'d>(m: &'d mut Map, at: Option<usize>, key: &str) -> Option<&'d mut Node> {
+    match at {
+        Some(i) if m.get_index(i).is_some_and(|(k, _)| k.name == key) => m.get_index_mut(i),
+        _ => m.get_mut(key),
+    }
+}
+
+/// A section of `doc`, at its position in `hint` if given.
+pub(crate) fn section<'d>(doc: &'d Node, s: Section, hint: Option<&Sections>) -> Option<&'d Node> {
+    let m = doc.as_map()?;
+    if s == Section::Imports {
+        return entry_at(m, hint.and_then(|h| h.positions[6]), s.key());
+    }
+    let tt = entry_at(m, hint.and_then(|h| h.topology), TOPOLOGY)?;
+    entry_at(
+        tt.as_map()?,
+        hint.and_then(|h| h.positions[s as usize]),
+        s.key(),
+    )
+}
+
+pub(crate) fn section_mut<'d>(
+    doc: &'d mut Node,
+    s: Section,
+    hint: Option<&Sections>,
+) -> Option<&'d mut Node> {
+    let m = doc.as_map_mut()?;
+    if s == Section::Imports {
+        return entry_at_mut(m, hint.and_then(|h| h.positions[6]), s.key());
+    }
+    let tt = entry_at_mut(m, hint.and_then(|h| h.topology), TOPOLOGY)?;
+    entry_at_mut(
+        tt.as_map_mut()?,
+        hint.and_then(|h| h.positions[s as usize]),
+        s.key(),
+    )
+}
