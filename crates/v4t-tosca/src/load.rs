@@ -165,6 +165,16 @@ pub const BUNDLED_PROFILES: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// An import definition as written (§6.8.1).
+struct ImportDef<'n> {
+    url: Option<&'n str>,
+    profile: Option<&'n str>,
+    repository: Option<&'n str>,
+    namespace: Option<&'n str>,
+    /// The definition (where its errors point).
+    span: Span,
+}
+
 /// The TOSCA Simple Profile 1.3 normative types, imported implicitly by every
 /// TOSCA 1.3 file (1.3 §3.1).
 pub const NORMATIVE_13: (&str, &str) = (
@@ -423,168 +433,19 @@ impl<'r> Imports<'r> {
 
     /// Follows one import definition.
     fn import(&mut self, from: DocId, grammar: Option<Grammar>, item: &Node) {
-        let span = item.span;
-        let v13 = grammar == Some(Grammar::Tosca13);
-        let (url, profile, repository, namespace) = match &item.value {
-            Value::String(s) => (Some(s.as_str()), None, None, None),
-            Value::Map(map) if v13 && map.len() == 1 && map.get("file").is_none() => {
-                // TOSCA 1.x named import: `- name: file` or `- name: {file: ..}`.
-                let (_, inner) = map.first().expect("one entry");
-                match &inner.value {
-                    Value::String(s) => (Some(s.as_str()), None, None, None),
-                    Value::Map(_) => return self.import(from, grammar, inner),
-                    _ => {
-                        self.error_at(span, "1.3 3.6.8", "invalid import definition".to_string());
-                        return;
-                    }
-                }
-            }
-            Value::Map(map) => {
-                let (url_key, ns_key) = if v13 {
-                    ("file", "namespace_prefix")
-                } else {
-                    ("url", "namespace")
-                };
-                let get = |k: &str| map.get(k);
-                let str_of = |k: &str| get(k).and_then(as_str);
-                for (k, v) in map.iter() {
-                    let known = if v13 {
-                        matches!(
-                            k.name.as_str(),
-                            "file" | "repository" | "namespace_prefix" | "namespace_uri"
-                        )
-                    } else {
-                        matches!(
-                            k.name.as_str(),
-                            "url"
-                                | "profile"
-                                | "repository"
-                                | "namespace"
-                                | "description"
-                                | "metadata"
-                        )
-                    };
-                    if !known {
-                        let hint = match k.name.as_str() {
-                            "file" => " (TOSCA 2.0 uses `url`)",
-                            "namespace_prefix" => " (TOSCA 2.0 uses `namespace`)",
-                            _ => "",
-                        };
-                        self.error_at(
-                            k.span,
-                            "6.8.1",
-                            format!("unknown keyname `{}` in an import definition{hint}", k.name),
-                        );
-                    } else if !matches!(k.name.as_str(), "metadata")
-                        && !matches!(v.value, Value::String(_))
-                    {
-                        self.error_at(
-                            v.span.or(k.span),
-                            "6.8.1",
-                            format!("`{}` of an import definition must be a string", k.name),
-                        );
-                        return;
-                    }
-                }
-                (
-                    str_of(url_key),
-                    str_of("profile"),
-                    str_of("repository"),
-                    str_of(ns_key),
-                )
-            }
-            _ => {
-                self.error_at(
-                    span,
-                    "6.8.1",
-                    "an import definition must be a URL string or a map".to_string(),
-                );
-                return;
-            }
+        let Some(def) = self.import_definition(grammar, item) else {
+            return;
         };
-        let namespace = namespace.map(str::to_string);
+        let span = def.span;
+        let namespace = def.namespace.map(str::to_string);
         if let Some(ns) = &namespace {
             if ns.is_empty() || ns.contains(char::is_whitespace) {
                 self.error_at(span, "6.8.1", format!("invalid namespace name `{ns}`"));
                 return;
             }
         }
-        let target = match (url, profile) {
-            (Some(_), Some(_)) => {
-                self.error_at(
-                    span,
-                    "6.8.1",
-                    "an import definition must have either `url` or `profile`, not both"
-                        .to_string(),
-                );
-                return;
-            }
-            (None, None) => {
-                self.error_at(
-                    span,
-                    "6.8.1",
-                    "an import definition needs `url` or `profile`".to_string(),
-                );
-                return;
-            }
-            (None, Some(profile)) => {
-                if repository.is_some() {
-                    self.error_at(
-                        span,
-                        "6.8.1",
-                        "`repository` can only be used with `url`".to_string(),
-                    );
-                    return;
-                }
-                match self.profile(profile) {
-                    Some(t) => t,
-                    None => {
-                        self.error_at(
-                            span,
-                            "6.8.2.1",
-                            format!(
-                                "unknown profile `{profile}`: it is neither bundled with v4t nor defined by a file of this repository"
-                            ),
-                        );
-                        return;
-                    }
-                }
-            }
-            (Some(url), None) => {
-                let base = match repository {
-                    Some(name) => match self.repository_base(from, name) {
-                        Ok(base) => Some(base),
-                        Err(message) => {
-                            self.error_at(span, "6.8.2.2", message);
-                            return;
-                        }
-                    },
-                    None => None,
-                };
-                let importing = self.out.docs[from.index()].path.clone();
-                if self.out.docs[from.index()].bundled {
-                    self.error_at(
-                        span,
-                        "6.8.2.2",
-                        "bundled profiles cannot import files".into(),
-                    );
-                    return;
-                }
-                let path = match resolve_url(&importing, url, base.as_deref()) {
-                    Ok(path) => path,
-                    Err(message) => {
-                        self.error_at(span, "6.8.2.2", message);
-                        return;
-                    }
-                };
-                match self.repo_doc(&path) {
-                    Ok(t) => t,
-                    Err(message) => {
-                        self.error_at(span, "6.8.2.2", message);
-                        return;
-                    }
-                }
-            }
+        let Some(target) = self.import_target(from, &def) else {
+            return;
         };
         // Profile names propagate to imported files without their own (§6.7.1).
         if self.out.docs[target.index()].profile.is_none() {
@@ -608,6 +469,180 @@ impl<'r> Imports<'r> {
             }
         }
         self.edge(from, target, namespace, span);
+    }
+
+    /// The fields of an import definition (§6.8.1; TOSCA 1.3: `file`,
+    /// `namespace_prefix` and named imports), `None` after an error.
+    fn import_definition<'n>(
+        &mut self,
+        grammar: Option<Grammar>,
+        item: &'n Node,
+    ) -> Option<ImportDef<'n>> {
+        let span = item.span;
+        let v13 = grammar == Some(Grammar::Tosca13);
+        let url_only = |url| ImportDef {
+            url: Some(url),
+            profile: None,
+            repository: None,
+            namespace: None,
+            span,
+        };
+        match &item.value {
+            Value::String(s) => Some(url_only(s.as_str())),
+            Value::Map(map) if v13 && map.len() == 1 && map.get("file").is_none() => {
+                // TOSCA 1.x named import: `- name: file` or `- name: {file: ..}`.
+                let (_, inner) = map.first()?;
+                match &inner.value {
+                    Value::String(s) => Some(url_only(s.as_str())),
+                    Value::Map(_) => self.import_definition(grammar, inner),
+                    _ => {
+                        self.error_at(span, "1.3 3.6.8", "invalid import definition".to_string());
+                        None
+                    }
+                }
+            }
+            Value::Map(map) => {
+                if !self.import_keynames(map, v13) {
+                    return None;
+                }
+                let (url_key, ns_key) = if v13 {
+                    ("file", "namespace_prefix")
+                } else {
+                    ("url", "namespace")
+                };
+                let str_of = |k: &str| map.get(k).and_then(as_str);
+                Some(ImportDef {
+                    url: str_of(url_key),
+                    profile: str_of("profile"),
+                    repository: str_of("repository"),
+                    namespace: str_of(ns_key),
+                    span,
+                })
+            }
+            _ => {
+                self.error_at(
+                    span,
+                    "6.8.1",
+                    "an import definition must be a URL string or a map".to_string(),
+                );
+                None
+            }
+        }
+    }
+
+    /// Reports unknown keynames of an import definition; whether its values
+    /// are strings (where they must be).
+    fn import_keynames(&mut self, map: &v4t_yaml::Map, v13: bool) -> bool {
+        for (k, v) in map.iter() {
+            let known = if v13 {
+                matches!(
+                    k.name.as_str(),
+                    "file" | "repository" | "namespace_prefix" | "namespace_uri"
+                )
+            } else {
+                matches!(
+                    k.name.as_str(),
+                    "url" | "profile" | "repository" | "namespace" | "description" | "metadata"
+                )
+            };
+            if !known {
+                let hint = match k.name.as_str() {
+                    "file" => " (TOSCA 2.0 uses `url`)",
+                    "namespace_prefix" => " (TOSCA 2.0 uses `namespace`)",
+                    _ => "",
+                };
+                self.error_at(
+                    k.span,
+                    "6.8.1",
+                    format!("unknown keyname `{}` in an import definition{hint}", k.name),
+                );
+            } else if !matches!(k.name.as_str(), "metadata") && !matches!(v.value, Value::String(_))
+            {
+                self.error_at(
+                    v.span.or(k.span),
+                    "6.8.1",
+                    format!("`{}` of an import definition must be a string", k.name),
+                );
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The document an import definition names: a profile (§6.8.2.1) or a
+    /// file of the repository (§6.8.2.2), `None` after an error.
+    fn import_target(&mut self, from: DocId, def: &ImportDef<'_>) -> Option<DocId> {
+        let span = def.span;
+        let (url, profile) = match (def.url, def.profile) {
+            (Some(_), Some(_)) => {
+                self.error_at(
+                    span,
+                    "6.8.1",
+                    "an import definition must have either `url` or `profile`, not both"
+                        .to_string(),
+                );
+                return None;
+            }
+            (None, None) => {
+                self.error_at(
+                    span,
+                    "6.8.1",
+                    "an import definition needs `url` or `profile`".to_string(),
+                );
+                return None;
+            }
+            pair => pair,
+        };
+        if let Some(profile) = profile {
+            if def.repository.is_some() {
+                self.error_at(
+                    span,
+                    "6.8.1",
+                    "`repository` can only be used with `url`".to_string(),
+                );
+                return None;
+            }
+            let target = self.profile(profile);
+            if target.is_none() {
+                self.error_at(
+                    span,
+                    "6.8.2.1",
+                    format!(
+                        "unknown profile `{profile}`: it is neither bundled with v4t nor defined by a file of this repository"
+                    ),
+                );
+            }
+            return target;
+        }
+        let url = url?;
+        let base = match def.repository {
+            Some(name) => match self.repository_base(from, name) {
+                Ok(base) => Some(base),
+                Err(message) => {
+                    self.error_at(span, "6.8.2.2", message);
+                    return None;
+                }
+            },
+            None => None,
+        };
+        let importing = self.out.docs[from.index()].path.clone();
+        if self.out.docs[from.index()].bundled {
+            self.error_at(
+                span,
+                "6.8.2.2",
+                "bundled profiles cannot import files".into(),
+            );
+            return None;
+        }
+        let found =
+            resolve_url(&importing, url, base.as_deref()).and_then(|path| self.repo_doc(&path));
+        match found {
+            Ok(t) => Some(t),
+            Err(message) => {
+                self.error_at(span, "6.8.2.2", message);
+                None
+            }
+        }
     }
 
     fn edge(&mut self, from: DocId, target: DocId, namespace: Option<String>, span: Span) {

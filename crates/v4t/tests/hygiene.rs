@@ -15,9 +15,10 @@ use std::path::{Path, PathBuf};
 const MAX_FUNCTION_LINES: usize = 120;
 
 /// The library crates (the CLI is a binary).
-const LIBRARIES: [&str; 6] = [
+const LIBRARIES: [&str; 7] = [
     "v4t",
     "v4t-yaml",
+    "v4t-tosca",
     "v4t-expr",
     "v4t-sat",
     "v4t-source",

@@ -55,9 +55,6 @@ impl<'t, 'a> Checker<'t, 'a> {
             Call::Malformed => return,
             Call::No => {}
         }
-        let ty = s.ty;
-        let base = self.ts.builtin_base(ty);
-        let got = self.classify(v);
         if v.form.tag() == Some(v4t_yaml::Tag::Binary) {
             self.error(
                 Code::TypeMismatch,
@@ -67,190 +64,205 @@ impl<'t, 'a> Checker<'t, 'a> {
             );
             return;
         }
-        let mismatch = |c: &mut Self, expected: &str| {
-            let message = format!(
-                "expected {expected} for type `{}`, got {} {}",
-                c.type_name(ty),
-                value::describe(v),
-                value::show(v)
-            );
-            c.error(Code::TypeMismatch, "9.1", v.span, message);
-        };
-        let ok = match base {
+        let ty = s.ty;
+        let got = self.classify(v);
+        let ok = match self.ts.builtin_base(ty) {
             None => self.complex_value(v, ty, section, depth),
-            Some(Builtin::String) => match got {
-                Scalar::Str(_) => true,
-                Scalar::Timestamp if self.v13() => true,
-                _ => {
-                    mismatch(self, "a string");
-                    false
-                }
-            },
-            Some(Builtin::Integer) => match got {
-                Scalar::Int(_) => true,
-                _ => {
-                    mismatch(self, "an integer");
-                    false
-                }
-            },
-            Some(Builtin::Float) => match got {
-                // An integer is read as a float here, and only here (§9.1.1.3).
-                Scalar::Int(_) | Scalar::Float(_) => true,
-                _ => {
-                    mismatch(self, "a float");
-                    false
-                }
-            },
-            Some(Builtin::Boolean) => match got {
-                Scalar::Bool(_) => {
-                    if !self.v13()
-                        && value::bool_written_lowercase(self.written(v.span)) == Some(false)
-                    {
-                        self.error(
-                            Code::TypeMismatch,
-                            "9.1.1.4",
-                            v.span,
-                            "TOSCA booleans are written `true` or `false` (lowercase)",
-                        );
-                        false
-                    } else {
-                        true
-                    }
-                }
-                _ => {
-                    mismatch(self, "a boolean (`true` or `false`)");
-                    false
-                }
-            },
-            Some(Builtin::Bytes) => match got {
-                Scalar::Str(st) if is_base64(st) => true,
-                Scalar::Str(_) => {
-                    self.error(
-                        Code::TypeMismatch,
-                        "9.1.1.5",
-                        v.span,
-                        "bytes must be a Base64 string",
-                    );
-                    false
-                }
-                _ => {
-                    mismatch(self, "a Base64 string");
-                    false
-                }
-            },
-            Some(Builtin::Nil) => match got {
-                Scalar::Null => true,
-                _ => {
-                    mismatch(self, "null");
-                    false
-                }
-            },
-            Some(Builtin::Timestamp) => match got {
-                Scalar::Str(st) if parse_timestamp(st).is_some() => true,
-                Scalar::Str(st) if self.v13() && yaml_timestamp(st) => true,
-                Scalar::Timestamp if self.v13() => true,
-                Scalar::Timestamp => {
-                    self.error(
-                        Code::TypeMismatch,
-                        "9.1.2.1",
-                        v.span,
-                        "YAML `!!timestamp` is not accepted: write timestamps as RFC 3339 strings",
-                    );
-                    false
-                }
-                Scalar::Str(_) => {
-                    self.error(
-                        Code::TypeMismatch,
-                        "9.1.2.1",
-                        v.span,
-                        format!("{} is not an RFC 3339 timestamp", value::show(v)),
-                    );
-                    false
-                }
-                _ => {
-                    mismatch(self, "an RFC 3339 timestamp string");
-                    false
-                }
-            },
-            Some(Builtin::Version) => match got {
-                Scalar::Str(st) if parse_version(st).is_some() => true,
-                Scalar::Str(_) => {
-                    self.error(
-                        Code::TypeMismatch,
-                        "9.1.2.3",
-                        v.span,
-                        format!(
-                            "{} is not a version (`major.minor[.fix[.qualifier[-build]]]`)",
-                            value::show(v)
-                        ),
-                    );
-                    false
-                }
-                Scalar::Int(_) | Scalar::Float(_) if self.v13() => true,
-                _ => {
-                    mismatch(self, "a version string (quote `major.minor` versions)");
-                    false
-                }
-            },
+            Some(Builtin::String) => {
+                let fits = matches!(got, Scalar::Str(_))
+                    || (self.v13() && matches!(got, Scalar::Timestamp));
+                self.kind_fits(v, ty, fits, "a string")
+            }
+            Some(Builtin::Integer) => {
+                self.kind_fits(v, ty, matches!(got, Scalar::Int(_)), "an integer")
+            }
+            // An integer is read as a float here, and only here (§9.1.1.3).
+            Some(Builtin::Float) => {
+                let fits = matches!(got, Scalar::Int(_) | Scalar::Float(_));
+                self.kind_fits(v, ty, fits, "a float")
+            }
+            Some(Builtin::Boolean) => self.boolean_value(v, ty, got),
+            Some(Builtin::Bytes) => self.bytes_value(v, ty, got),
+            Some(Builtin::Nil) => self.kind_fits(v, ty, matches!(got, Scalar::Null), "null"),
+            Some(Builtin::Timestamp) => self.timestamp_value(v, ty, got),
+            Some(Builtin::Version) => self.version_value(v, ty, got),
             Some(Builtin::Scalar | Builtin::ScalarUnit(_)) => self.scalar_value(v, ty, got),
-            Some(Builtin::List) => match got {
-                Scalar::Seq(items) => {
-                    if let Some(entry) = self.entry_schema(s) {
-                        for (i, item) in items.iter().enumerate() {
-                            self.at_index(i, |c| {
-                                c.value_at(item, &entry, section, depth + 1, validate)
-                            });
-                        }
-                    } else {
-                        for item in items {
-                            self.check_functions(item);
-                        }
-                    }
-                    true
-                }
-                _ => {
-                    mismatch(self, "a list");
-                    false
-                }
-            },
-            Some(Builtin::Map) => match got {
-                Scalar::Map(m) => {
-                    let entry = self.entry_schema(s);
-                    let key = self.key_schema(s);
-                    for (k, item) in m.iter() {
-                        if self.key_call(k) {
-                            // A key computed when the function is
-                            // evaluated (§10.1): nothing to check now.
-                        } else if let Some(ks) = &key {
-                            self.map_key(k, ks, section);
-                        } else if !self.key_is_string(k) {
-                            let message =
-                                format!("map key `{}` must be a string (quote it)", k.name);
-                            self.error(Code::TypeMismatch, "9.1.3.2", k.span, message);
-                        }
-                        self.at(k.name.as_str(), |c| match &entry {
-                            Some(e) => c.value_at(item, e, section, depth + 1, validate),
-                            None => c.check_functions(item),
-                        });
-                    }
-                    true
-                }
-                _ => {
-                    mismatch(self, "a map");
-                    false
-                }
-            },
-            Some(Builtin::Range) => match got {
-                Scalar::Seq(items) if items.len() == 2 => true,
-                _ => {
-                    mismatch(self, "a range `[min, max]`");
-                    false
-                }
-            },
+            Some(Builtin::List) => self.list_value(v, s, got, section, depth, validate),
+            Some(Builtin::Map) => self.map_value(v, s, got, section, depth, validate),
+            Some(Builtin::Range) => {
+                let fits = matches!(got, Scalar::Seq(items) if items.len() == 2);
+                self.kind_fits(v, ty, fits, "a range `[min, max]`")
+            }
         };
         if ok && validate {
             self.validations(v, s, section);
         }
+    }
+
+    /// Whether a value of a built-in type is of the kind the type needs
+    /// (`fits`); reports it as `expected` otherwise.
+    fn kind_fits(&mut self, v: &'a Node, ty: TypeId, fits: bool, expected: &str) -> bool {
+        if !fits {
+            let message = format!(
+                "expected {expected} for type `{}`, got {} {}",
+                self.type_name(ty),
+                value::describe(v),
+                value::show(v)
+            );
+            self.error(Code::TypeMismatch, "9.1", v.span, message);
+        }
+        fits
+    }
+
+    /// A `boolean` (§9.1.1.4): TOSCA 2.0 spells it in lowercase.
+    fn boolean_value(&mut self, v: &'a Node, ty: TypeId, got: Scalar<'a>) -> bool {
+        if !matches!(got, Scalar::Bool(_)) {
+            return self.kind_fits(v, ty, false, "a boolean (`true` or `false`)");
+        }
+        if !self.v13() && value::bool_written_lowercase(self.written(v.span)) == Some(false) {
+            self.error(
+                Code::TypeMismatch,
+                "9.1.1.4",
+                v.span,
+                "TOSCA booleans are written `true` or `false` (lowercase)",
+            );
+            return false;
+        }
+        true
+    }
+
+    /// `bytes` (§9.1.1.5): a Base64 string.
+    fn bytes_value(&mut self, v: &'a Node, ty: TypeId, got: Scalar<'a>) -> bool {
+        match got {
+            Scalar::Str(st) if is_base64(st) => true,
+            Scalar::Str(_) => {
+                self.error(
+                    Code::TypeMismatch,
+                    "9.1.1.5",
+                    v.span,
+                    "bytes must be a Base64 string",
+                );
+                false
+            }
+            _ => self.kind_fits(v, ty, false, "a Base64 string"),
+        }
+    }
+
+    /// A `timestamp` (§9.1.2.1): an RFC 3339 string (TOSCA 1.3 also takes
+    /// YAML timestamps).
+    fn timestamp_value(&mut self, v: &'a Node, ty: TypeId, got: Scalar<'a>) -> bool {
+        match got {
+            Scalar::Str(st) if parse_timestamp(st).is_some() => true,
+            Scalar::Str(st) if self.v13() && yaml_timestamp(st) => true,
+            Scalar::Timestamp if self.v13() => true,
+            Scalar::Timestamp => {
+                self.error(
+                    Code::TypeMismatch,
+                    "9.1.2.1",
+                    v.span,
+                    "YAML `!!timestamp` is not accepted: write timestamps as RFC 3339 strings",
+                );
+                false
+            }
+            Scalar::Str(_) => {
+                self.error(
+                    Code::TypeMismatch,
+                    "9.1.2.1",
+                    v.span,
+                    format!("{} is not an RFC 3339 timestamp", value::show(v)),
+                );
+                false
+            }
+            _ => self.kind_fits(v, ty, false, "an RFC 3339 timestamp string"),
+        }
+    }
+
+    /// A `version` (§9.1.2.3): `major.minor[.fix[.qualifier[-build]]]`
+    /// (TOSCA 1.3 also takes numbers).
+    fn version_value(&mut self, v: &'a Node, ty: TypeId, got: Scalar<'a>) -> bool {
+        match got {
+            Scalar::Str(st) if parse_version(st).is_some() => true,
+            Scalar::Str(_) => {
+                self.error(
+                    Code::TypeMismatch,
+                    "9.1.2.3",
+                    v.span,
+                    format!(
+                        "{} is not a version (`major.minor[.fix[.qualifier[-build]]]`)",
+                        value::show(v)
+                    ),
+                );
+                false
+            }
+            Scalar::Int(_) | Scalar::Float(_) if self.v13() => true,
+            _ => self.kind_fits(
+                v,
+                ty,
+                false,
+                "a version string (quote `major.minor` versions)",
+            ),
+        }
+    }
+
+    /// A `list` (§9.1.3.1): every entry against the entry schema.
+    fn list_value(
+        &mut self,
+        v: &'a Node,
+        s: &Schema<'a>,
+        got: Scalar<'a>,
+        section: &'static str,
+        depth: usize,
+        validate: bool,
+    ) -> bool {
+        let Scalar::Seq(items) = got else {
+            return self.kind_fits(v, s.ty, false, "a list");
+        };
+        if let Some(entry) = self.entry_schema(s) {
+            for (i, item) in items.iter().enumerate() {
+                self.at_index(i, |c| {
+                    c.value_at(item, &entry, section, depth + 1, validate)
+                });
+            }
+        } else {
+            for item in items {
+                self.check_functions(item);
+            }
+        }
+        true
+    }
+
+    /// A `map` (§9.1.3.2): string keys (or keys of the key schema), every
+    /// entry against the entry schema.
+    fn map_value(
+        &mut self,
+        v: &'a Node,
+        s: &Schema<'a>,
+        got: Scalar<'a>,
+        section: &'static str,
+        depth: usize,
+        validate: bool,
+    ) -> bool {
+        let Scalar::Map(m) = got else {
+            return self.kind_fits(v, s.ty, false, "a map");
+        };
+        let entry = self.entry_schema(s);
+        let key = self.key_schema(s);
+        for (k, item) in m.iter() {
+            if self.key_call(k) {
+                // A key computed when the function is
+                // evaluated (§10.1): nothing to check now.
+            } else if let Some(ks) = &key {
+                self.map_key(k, ks, section);
+            } else if !self.key_is_string(k) {
+                let message = format!("map key `{}` must be a string (quote it)", k.name);
+                self.error(Code::TypeMismatch, "9.1.3.2", k.span, message);
+            }
+            self.at(k.name.as_str(), |c| match &entry {
+                Some(e) => c.value_at(item, e, section, depth + 1, validate),
+                None => c.check_functions(item),
+            });
+        }
+        true
     }
 
     /// A function's static result against the expected schema.

@@ -117,6 +117,60 @@ pub fn is_short_form(node: &Node) -> bool {
     }
 }
 
+/// A parameter-like definition in map form being checked, with what its
+/// diagnostics cite.
+struct ParamDef<'p, 'a> {
+    name: &'a str,
+    node: &'a Node,
+    map: &'a Map,
+    role: Role,
+    place: Place,
+    parent: Option<&'p Param<'a>>,
+    section: &'static str,
+    /// `property`, `attribute` or `parameter`.
+    what: &'static str,
+}
+
+/// The keynames of a property, attribute or parameter definition
+/// (§9.4, §9.6, §9.8; TOSCA 1.3: `constraints`, no `mapping`).
+fn param_keynames(role: Role, v13: bool) -> Vec<&'static str> {
+    let mut allowed: Vec<&str> = match role {
+        Role::Attribute => vec![
+            "type",
+            "description",
+            "metadata",
+            "default",
+            "validation",
+            "key_schema",
+            "entry_schema",
+            "status",
+        ],
+        _ => vec![
+            "type",
+            "description",
+            "metadata",
+            "required",
+            "default",
+            "value",
+            "status",
+            "validation",
+            "key_schema",
+            "entry_schema",
+        ],
+    };
+    if matches!(role, Role::Incoming | Role::Outgoing) {
+        allowed.push("mapping");
+    }
+    if v13 {
+        allowed.push("constraints");
+        allowed.retain(|k| *k != "validation" && *k != "value" && *k != "mapping");
+        if role != Role::Attribute {
+            allowed.push("value");
+        }
+    }
+    allowed
+}
+
 /// Names and views of a section (`properties`, `attributes`, ...) along a
 /// chain of definitions (root-most first), in order of first appearance.
 pub fn collect_section<'a>(chain: &[DefNode<'a>], section: &str) -> Vec<(&'a str, Param<'a>)> {
@@ -504,7 +558,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Checks a property, attribute or parameter definition (or refinement,
-    /// if `parent` is given) and returns its merged view.
+    /// if `parent` is given).
     pub fn param_def(
         &mut self,
         name: &'a str,
@@ -513,28 +567,20 @@ impl<'t, 'a> Checker<'t, 'a> {
         place: Place,
         parent: Option<&Param<'a>>,
     ) {
-        let section = match role {
-            Role::Property => "9.4",
-            Role::Attribute => "9.6",
-            _ => "9.8",
-        };
-        let what = match role {
-            Role::Property => "property",
-            Role::Attribute => "attribute",
-            _ => "parameter",
+        let (section, what) = match role {
+            Role::Property => ("9.4", "property"),
+            Role::Attribute => ("9.6", "attribute"),
+            _ => ("9.8", "parameter"),
         };
         let parent_schema = parent.and_then(|p| self.param_schema(p));
-        if let Some(p) = parent {
-            if let Some(fixed) = p.fixed() {
-                let _ = fixed;
-                self.error(
-                    Code::Definition,
-                    section,
-                    node.span,
-                    format!("{what} `{name}` has a fixed value in its parent definition and cannot be refined"),
-                );
-                return;
-            }
+        if parent.is_some_and(|p| p.fixed().is_some()) {
+            self.error(
+                Code::Definition,
+                section,
+                node.span,
+                format!("{what} `{name}` has a fixed value in its parent definition and cannot be refined"),
+            );
+            return;
         }
         if is_short_form(node) {
             let short_ok = parent.is_some()
@@ -559,40 +605,17 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         }
         let Some(map) = node.as_map() else { return };
-        let mut allowed: Vec<&str> = match role {
-            Role::Attribute => vec![
-                "type",
-                "description",
-                "metadata",
-                "default",
-                "validation",
-                "key_schema",
-                "entry_schema",
-                "status",
-            ],
-            _ => vec![
-                "type",
-                "description",
-                "metadata",
-                "required",
-                "default",
-                "value",
-                "status",
-                "validation",
-                "key_schema",
-                "entry_schema",
-            ],
+        let def = ParamDef {
+            name,
+            node,
+            map,
+            role,
+            place,
+            parent,
+            section,
+            what,
         };
-        if matches!(role, Role::Incoming | Role::Outgoing) {
-            allowed.push("mapping");
-        }
-        if self.v13() {
-            allowed.push("constraints");
-            allowed.retain(|k| *k != "validation" && *k != "value" && *k != "mapping");
-            if role != Role::Attribute {
-                allowed.push("value");
-            }
-        }
+        let allowed = param_keynames(role, self.v13());
         self.keys(map, &allowed, &format!("a {what} definition"), section);
         if let Some(d) = map.get("description") {
             self.description(d);
@@ -600,94 +623,13 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(m) = map.get("metadata") {
             self.metadata(m);
         }
-        // The type.
-        let schema = match map.get("type") {
-            Some(t) => self.at("type", |c| {
-                let ty = c.type_ref(t, Kind::Data, section)?;
-                c.no_abstract_scalar(ty, t.span);
-                c.check_refined_type(parent_schema.as_ref().map(|p| p.ty), ty, t.span);
-                Some(ty)
-            }),
-            None => {
-                if parent.is_none() && matches!(role, Role::Property | Role::Attribute) {
-                    self.error(
-                        Code::MissingKeyname,
-                        section,
-                        node.span,
-                        format!("{what} `{name}` needs a `type`"),
-                    );
-                }
-                parent_schema.as_ref().map(|s| s.ty)
+        let mut schema = self.param_def_schema(&def, parent_schema.as_ref());
+        let required = self.param_required(&def);
+        for key in ["validation", "constraints"] {
+            let Some(v) = map.get(key) else { continue };
+            if key == "validation" {
+                self.at("validation", |c| c.validation_clause(v, schema.as_ref()));
             }
-        }
-        .map(|ty| {
-            let mut s = Schema::of_type(ty);
-            let pe = parent_schema.as_ref().and_then(|p| p.entry.as_deref());
-            let pk = parent_schema.as_ref().and_then(|p| p.key.as_deref());
-            let parent_same = parent_schema.as_ref();
-            if let Some(e) = map.get("entry_schema") {
-                s.entry = self
-                    .at("entry_schema", |c| c.schema_at(e, section, 1, pe))
-                    .map(Box::new);
-            } else if let Some(p) = parent_same {
-                s.entry = p.entry.clone();
-            }
-            if let Some(k) = map.get("key_schema") {
-                s.key = self
-                    .at("key_schema", |c| c.schema_at(k, section, 1, pk))
-                    .map(Box::new);
-            } else if let Some(p) = parent_same {
-                s.key = p.key.clone();
-            }
-            if let Some(p) = parent_same {
-                s.validations = p.validations.clone();
-            }
-            self.check_collection_schema(
-                &s,
-                map.get("entry_schema"),
-                map.get("key_schema"),
-                node.span,
-                parent_same,
-            );
-            s
-        });
-        let mut schema = schema;
-        // required / default / value / mapping.
-        let required = match map.get("required") {
-            Some(r) => match self.classify(r) {
-                Scalar::Bool(b) => {
-                    if !b && parent.is_some_and(Param::required) {
-                        self.error(
-                            Code::Definition,
-                            section,
-                            r.span,
-                            format!("{what} `{name}` is required in its parent definition and cannot become optional"),
-                        );
-                    }
-                    b
-                }
-                _ => {
-                    self.error(
-                        Code::InvalidShape,
-                        section,
-                        r.span,
-                        "`required` must be a boolean",
-                    );
-                    true
-                }
-            },
-            None => parent.is_none_or(Param::required),
-        };
-        if let Some(v) = map.get("validation") {
-            self.at("validation", |c| c.validation_clause(v, schema.as_ref()));
-            if let Some(s) = schema.as_mut() {
-                s.validations.push(DefNode {
-                    node: v,
-                    doc: self.doc,
-                });
-            }
-        }
-        if let Some(v) = map.get("constraints") {
             if let Some(s) = schema.as_mut() {
                 s.validations.push(DefNode {
                     node: v,
@@ -704,15 +646,127 @@ impl<'t, 'a> Checker<'t, 'a> {
                     format!("{what} `{name}` is not required, so it cannot have a `default`"),
                 );
             }
-            if let Some(s) = &schema {
-                self.at("default", |c| c.check_value(d, s, section));
-            } else {
-                self.check_functions(d);
+            self.param_value_at("default", d, schema.as_ref(), section);
+        }
+        self.param_value_and_mapping(&def, schema.as_ref());
+        if let Some(st) = map.get("status") {
+            self.expect_str(st, "`status`", section);
+        }
+    }
+
+    /// The schema of a parameter-like definition: its `type` (or the
+    /// parent's), entry and key schemas (or the parent's) and the parent's
+    /// validation clauses.
+    fn param_def_schema(
+        &mut self,
+        def: &ParamDef<'_, 'a>,
+        parent_schema: Option<&Schema<'a>>,
+    ) -> Option<Schema<'a>> {
+        let (map, section) = (def.map, def.section);
+        let ty = match map.get("type") {
+            Some(t) => self.at("type", |c| {
+                let ty = c.type_ref(t, Kind::Data, section)?;
+                c.no_abstract_scalar(ty, t.span);
+                c.check_refined_type(parent_schema.map(|p| p.ty), ty, t.span);
+                Some(ty)
+            }),
+            None => {
+                if def.parent.is_none() && matches!(def.role, Role::Property | Role::Attribute) {
+                    self.error(
+                        Code::MissingKeyname,
+                        section,
+                        def.node.span,
+                        format!("{} `{}` needs a `type`", def.what, def.name),
+                    );
+                }
+                parent_schema.map(|s| s.ty)
+            }
+        }?;
+        let mut s = Schema::of_type(ty);
+        let pe = parent_schema.and_then(|p| p.entry.as_deref());
+        let pk = parent_schema.and_then(|p| p.key.as_deref());
+        if let Some(e) = map.get("entry_schema") {
+            s.entry = self
+                .at("entry_schema", |c| c.schema_at(e, section, 1, pe))
+                .map(Box::new);
+        } else if let Some(p) = parent_schema {
+            s.entry = p.entry.clone();
+        }
+        if let Some(k) = map.get("key_schema") {
+            s.key = self
+                .at("key_schema", |c| c.schema_at(k, section, 1, pk))
+                .map(Box::new);
+        } else if let Some(p) = parent_schema {
+            s.key = p.key.clone();
+        }
+        if let Some(p) = parent_schema {
+            s.validations = p.validations.clone();
+        }
+        self.check_collection_schema(
+            &s,
+            map.get("entry_schema"),
+            map.get("key_schema"),
+            def.node.span,
+            parent_schema,
+        );
+        Some(s)
+    }
+
+    /// `required` of a definition (a boolean; a refinement cannot make a
+    /// required definition optional).
+    fn param_required(&mut self, def: &ParamDef<'_, 'a>) -> bool {
+        let Some(r) = def.map.get("required") else {
+            return def.parent.is_none_or(Param::required);
+        };
+        match self.classify(r) {
+            Scalar::Bool(b) => {
+                if !b && def.parent.is_some_and(Param::required) {
+                    self.error(
+                        Code::Definition,
+                        def.section,
+                        r.span,
+                        format!(
+                            "{} `{}` is required in its parent definition and cannot become optional",
+                            def.what, def.name
+                        ),
+                    );
+                }
+                b
+            }
+            _ => {
+                self.error(
+                    Code::InvalidShape,
+                    def.section,
+                    r.span,
+                    "`required` must be a boolean",
+                );
+                true
             }
         }
-        let (value, mapping) = (map.get("value"), map.get("mapping"));
+    }
+
+    /// A `default` or `value` of a definition against its schema (or just
+    /// its function calls, without one).
+    fn param_value_at(
+        &mut self,
+        key: &'a str,
+        v: &'a Node,
+        schema: Option<&Schema<'a>>,
+        section: &'static str,
+    ) {
+        match schema {
+            Some(s) => self.at(key, |c| c.check_value(v, s, section)),
+            None => self.check_functions(v),
+        }
+    }
+
+    /// `value` (outgoing parameters) and `mapping` (incoming parameters) of
+    /// a parameter definition (§9.8), never both.
+    fn param_value_and_mapping(&mut self, def: &ParamDef<'_, 'a>, schema: Option<&Schema<'a>>) {
+        let name = def.name;
+        let (value, mapping) = (def.map.get("value"), def.map.get("mapping"));
         if let Some(v) = value {
-            if role == Role::Incoming {
+            if def.role == Role::Incoming {
                 self.error(
                     Code::Definition,
                     "9.8",
@@ -720,48 +774,40 @@ impl<'t, 'a> Checker<'t, 'a> {
                     format!("`value` is only for outgoing parameters; `{name}` is incoming"),
                 );
             }
-            if let Some(s) = &schema {
-                self.at("value", |c| c.check_value(v, s, section));
-            } else {
-                self.check_functions(v);
-            }
+            self.param_value_at("value", v, schema, def.section);
         }
-        if let Some(m) = mapping {
-            if value.is_some() {
-                self.error(
-                    Code::Definition,
-                    "9.8",
-                    m.span,
-                    format!("parameter `{name}` has both `value` and `mapping`"),
-                );
-            } else if role == Role::Outgoing {
-                self.error(
-                    Code::Definition,
-                    "9.8",
-                    m.span,
-                    format!("`mapping` is only for incoming parameters; `{name}` is outgoing"),
-                );
-            } else if place == Place::InterfaceType {
-                self.error(
-                    Code::Definition,
-                    "11.4",
-                    m.span,
-                    "attribute mappings are not allowed in interface type definitions",
-                );
-            } else {
-                self.attribute_selection(m);
-            }
-            if parent.is_some_and(|p| p.mapping().is_some()) {
-                self.error(
-                    Code::Definition,
-                    "9.8",
-                    m.span,
-                    format!("parameter `{name}` is already mapped in its parent definition"),
-                );
-            }
+        let Some(m) = mapping else { return };
+        if value.is_some() {
+            self.error(
+                Code::Definition,
+                "9.8",
+                m.span,
+                format!("parameter `{name}` has both `value` and `mapping`"),
+            );
+        } else if def.role == Role::Outgoing {
+            self.error(
+                Code::Definition,
+                "9.8",
+                m.span,
+                format!("`mapping` is only for incoming parameters; `{name}` is outgoing"),
+            );
+        } else if def.place == Place::InterfaceType {
+            self.error(
+                Code::Definition,
+                "11.4",
+                m.span,
+                "attribute mappings are not allowed in interface type definitions",
+            );
+        } else {
+            self.attribute_selection(m);
         }
-        if let Some(st) = map.get("status") {
-            self.expect_str(st, "`status`", section);
+        if def.parent.is_some_and(|p| p.mapping().is_some()) {
+            self.error(
+                Code::Definition,
+                "9.8",
+                m.span,
+                format!("parameter `{name}` is already mapped in its parent definition"),
+            );
         }
     }
 

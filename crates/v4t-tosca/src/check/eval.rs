@@ -258,6 +258,8 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
+    /// Evaluates a value or function call: constants as they are, calls of
+    /// the built-in functions by their group (§10.2).
     fn eval(&self, n: &'a Node, env: &Env, depth: usize) -> R {
         if depth > MAX_NESTING * 4 {
             return Err(Stop::Unknown);
@@ -271,237 +273,28 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(Value::Seq(items)) => items,
             _ => &[],
         };
-        let arg = |i: usize| -> R {
-            let n = list.get(i).ok_or(Stop::Unknown)?;
-            self.eval(n, env, depth + 1)
+        let a = Args {
+            c: self,
+            list,
+            env,
+            depth,
         };
-        let all = || -> Result<Vec<V>, Stop> {
-            list.iter().map(|n| self.eval(n, env, depth + 1)).collect()
-        };
-        let boolean = |v: V| -> Result<bool, Stop> {
-            match v {
-                V::Bool(b) => Ok(b),
-                _ => Err(Stop::Unknown),
-            }
-        };
-        Ok(match name {
-            "value" => {
-                let mut cur = env.value.clone();
-                for step in list {
-                    let key = self.eval(step, env, depth + 1)?;
-                    cur = match (cur, key) {
-                        (V::Map(m), V::Str(k)) => m
-                            .into_iter()
-                            .find(|(n, _)| *n == k)
-                            .map(|(_, v)| v)
-                            .ok_or(Stop::Unknown)?,
-                        (V::List(l), V::Int(i)) if i >= 0 => {
-                            l.into_iter().nth(i as usize).ok_or(Stop::Unknown)?
-                        }
-                        _ => return Err(Stop::Unknown),
-                    };
-                }
-                cur
-            }
-            "and" => {
-                for i in 0..list.len() {
-                    if !boolean(arg(i)?)? {
-                        return Ok(V::Bool(false));
-                    }
-                }
-                V::Bool(true)
-            }
-            "or" => {
-                for i in 0..list.len() {
-                    if boolean(arg(i)?)? {
-                        return Ok(V::Bool(true));
-                    }
-                }
-                V::Bool(false)
-            }
-            "not" => V::Bool(!boolean(arg(0)?)?),
-            "xor" => V::Bool(boolean(arg(0)?)? != boolean(arg(1)?)?),
-            "equal" => {
-                let (a, b) = self.pair(arg(0)?, arg(1)?, env);
-                V::Bool(equal(&a, &b))
-            }
-            "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal" => {
-                let (a, b) = self.pair(arg(0)?, arg(1)?, env);
-                let ord = compare(&a, &b);
-                V::Bool(match (name, ord) {
-                    (_, None) => false,
-                    ("greater_than", Some(o)) => o == Ordering::Greater,
-                    ("greater_or_equal", Some(o)) => o != Ordering::Less,
-                    ("less_than", Some(o)) => o == Ordering::Less,
-                    (_, Some(o)) => o != Ordering::Greater,
-                })
-            }
-            "valid_values" => {
-                let a = arg(0)?;
-                let V::List(options) = arg(1)? else {
-                    return Err(Stop::Unknown);
-                };
-                V::Bool(options.into_iter().any(|o| {
-                    let (x, y) = self.pair(a.clone(), o, env);
-                    equal(&x, &y)
-                }))
-            }
-            "matches" => {
-                let (V::Str(s), V::Str(p)) = (arg(0)?, arg(1)?) else {
-                    return Err(Stop::Unknown);
-                };
-                let re = regex_lite::Regex::new(&p).map_err(|_| Stop::Unknown)?;
-                V::Bool(re.is_match(&s))
-            }
-            "has_suffix" | "has_prefix" | "contains" => {
-                let r = match (arg(0)?, arg(1)?) {
-                    (V::Str(a), V::Str(b)) => match name {
-                        "has_suffix" => a.ends_with(&b),
-                        "has_prefix" => a.starts_with(&b),
-                        _ => a.contains(&b),
-                    },
-                    (V::List(a), V::List(b)) => match name {
-                        "has_suffix" => a.len() >= b.len() && list_eq(&a[a.len() - b.len()..], &b),
-                        "has_prefix" => a.len() >= b.len() && list_eq(&a[..b.len()], &b),
-                        _ => b.is_empty() || a.windows(b.len()).any(|w| list_eq(w, &b)),
-                    },
-                    _ => false,
-                };
-                V::Bool(r)
-            }
-            "has_entry" | "has_all_entries" | "has_any_entry" => {
-                let entries: Vec<V> = match arg(0)? {
-                    V::List(l) => l,
-                    V::Map(m) => m.into_iter().map(|(_, v)| v).collect(),
-                    _ => return Ok(V::Bool(false)),
-                };
-                let has = |x: &V| entries.iter().any(|e| equal(e, x));
-                match (name, arg(1)?) {
-                    ("has_entry", x) => V::Bool(has(&x)),
-                    ("has_all_entries", V::List(xs)) => V::Bool(xs.iter().all(has)),
-                    ("has_any_entry", V::List(xs)) => V::Bool(xs.iter().any(has)),
-                    _ => V::Bool(false),
-                }
-            }
-            "has_key" | "has_all_keys" | "has_any_key" => {
-                let V::Map(m) = arg(0)? else {
-                    return Ok(V::Bool(false));
-                };
-                let has = |x: &V| matches!(x, V::Str(s) if m.iter().any(|(k, _)| k == s));
-                match (name, arg(1)?) {
-                    ("has_key", x) => V::Bool(has(&x)),
-                    ("has_all_keys", V::List(xs)) => V::Bool(xs.iter().all(has)),
-                    ("has_any_key", V::List(xs)) => V::Bool(xs.iter().any(has)),
-                    _ => V::Bool(false),
-                }
-            }
-            "length" => match arg(0)? {
-                V::Str(s) => V::Int(s.chars().count() as i64),
-                V::List(l) => V::Int(l.len() as i64),
-                V::Map(m) => V::Int(m.len() as i64),
-                _ => return Err(Stop::Unknown),
-            },
-            "concat" => {
-                let parts = all()?;
-                if parts.iter().all(|p| matches!(p, V::List(_))) {
-                    V::List(
-                        parts
-                            .into_iter()
-                            .flat_map(|p| if let V::List(l) = p { l } else { Vec::new() })
-                            .collect(),
-                    )
-                } else {
-                    let mut s = String::new();
-                    for p in parts {
-                        s.push_str(&text(&p).ok_or(Stop::Unknown)?);
-                    }
-                    V::Str(s)
-                }
-            }
-            "join" => {
-                let V::List(items) = arg(0)? else {
-                    return Err(Stop::Unknown);
-                };
-                let sep = if list.len() > 1 {
-                    text(&arg(1)?).ok_or(Stop::Unknown)?
-                } else {
-                    String::new()
-                };
-                let parts: Option<Vec<String>> = items.iter().map(text).collect();
-                V::Str(parts.ok_or(Stop::Unknown)?.join(&sep))
-            }
-            "token" => {
-                let (V::Str(s), V::Str(chars), V::Int(i)) = (arg(0)?, arg(1)?, arg(2)?) else {
-                    return Err(Stop::Unknown);
-                };
-                let token = s
-                    .split(|c| chars.contains(c))
-                    .filter(|t| !t.is_empty())
-                    .nth(i.max(0) as usize);
-                V::Str(token.ok_or(Stop::Unknown)?.to_string())
-            }
-            "union" | "intersection" => {
-                let lists = all()?;
-                let mut out: Vec<V> = Vec::new();
-                let first: Vec<V> = match lists.first() {
-                    Some(V::List(l)) => l.clone(),
-                    _ => return Err(Stop::Unknown),
-                };
-                let pool: Vec<V> = if name == "union" {
-                    lists
-                        .iter()
-                        .flat_map(|l| {
-                            if let V::List(l) = l {
-                                l.clone()
-                            } else {
-                                Vec::new()
-                            }
-                        })
-                        .collect()
-                } else {
-                    first
-                        .into_iter()
-                        .filter(|x| {
-                            lists
-                                .iter()
-                                .all(|l| matches!(l, V::List(l) if l.iter().any(|y| equal(x, y))))
-                        })
-                        .collect()
-                };
-                for x in pool {
-                    if !out.iter().any(|y| equal(&x, y)) {
-                        out.push(x);
-                    }
-                }
-                V::List(out)
-            }
+        match name {
+            "value" => a.value_path(),
+            "and" | "or" | "not" | "xor" => a.logic(name),
+            "equal" | "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal"
+            | "valid_values" | "matches" => a.comparison(name),
+            "has_suffix" | "has_prefix" | "contains" => a.affix(name),
+            "has_entry" | "has_all_entries" | "has_any_entry" | "has_key" | "has_all_keys"
+            | "has_any_key" => a.entries(name),
+            "length" | "concat" | "join" | "token" => a.string_list(name),
+            "union" | "intersection" => a.set(name),
             "sum" | "product" | "difference" | "quotient" | "remainder" => {
-                let nums = all()?;
-                arithmetic(name, &nums).ok_or(Stop::Unknown)?
+                arithmetic(name, &a.all()?).ok_or(Stop::Unknown)
             }
-            "round" | "floor" | "ceil" => {
-                let x = match arg(0)? {
-                    V::Int(i) => i as f64,
-                    V::Float(f) => f,
-                    _ => return Err(Stop::Unknown),
-                };
-                let r = match name {
-                    // Ties round down (§10.2.5.6).
-                    "round" => {
-                        let f = x.floor();
-                        if x - f > 0.5 {
-                            f + 1.0
-                        } else {
-                            f
-                        }
-                    }
-                    "floor" => x.floor(),
-                    _ => x.ceil(),
-                };
-                V::Int(r as i64)
-            }
-            _ => return Err(Stop::Unknown),
-        })
+            "round" | "floor" | "ceil" => a.rounding(name),
+            _ => Err(Stop::Unknown),
+        }
     }
 
     /// Brings two compared values to one type: a string literal compared
@@ -595,6 +388,279 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
         Some(true)
+    }
+}
+
+/// The arguments of a built-in function call being evaluated, one method
+/// per group of functions of §10.2.
+struct Args<'c, 't, 'a> {
+    c: &'c Checker<'t, 'a>,
+    list: &'a [Node],
+    env: &'c Env,
+    /// The depth of the call (its arguments are one deeper).
+    depth: usize,
+}
+
+impl<'a> Args<'_, '_, 'a> {
+    /// Argument `i`, evaluated.
+    fn arg(&self, i: usize) -> R {
+        let n = self.list.get(i).ok_or(Stop::Unknown)?;
+        self.c.eval(n, self.env, self.depth + 1)
+    }
+
+    /// Every argument, evaluated.
+    fn all(&self) -> Result<Vec<V>, Stop> {
+        (0..self.list.len()).map(|i| self.arg(i)).collect()
+    }
+
+    /// Argument `i` as a Boolean.
+    fn boolean(&self, i: usize) -> Result<bool, Stop> {
+        match self.arg(i)? {
+            V::Bool(b) => Ok(b),
+            _ => Err(Stop::Unknown),
+        }
+    }
+
+    /// `$value` with an optional path of keys and indices (§10.2.1.5).
+    fn value_path(&self) -> R {
+        let mut cur = self.env.value.clone();
+        for i in 0..self.list.len() {
+            let key = self.arg(i)?;
+            cur = match (cur, key) {
+                (V::Map(m), V::Str(k)) => m
+                    .into_iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v)
+                    .ok_or(Stop::Unknown)?,
+                (V::List(l), V::Int(i)) if i >= 0 => {
+                    l.into_iter().nth(i as usize).ok_or(Stop::Unknown)?
+                }
+                _ => return Err(Stop::Unknown),
+            };
+        }
+        Ok(cur)
+    }
+
+    /// `$and`, `$or` (short-circuiting), `$not`, `$xor` (§10.2.2.1).
+    fn logic(&self, name: &str) -> R {
+        Ok(V::Bool(match name {
+            "and" => {
+                for i in 0..self.list.len() {
+                    if !self.boolean(i)? {
+                        return Ok(V::Bool(false));
+                    }
+                }
+                true
+            }
+            "or" => {
+                for i in 0..self.list.len() {
+                    if self.boolean(i)? {
+                        return Ok(V::Bool(true));
+                    }
+                }
+                false
+            }
+            "not" => !self.boolean(0)?,
+            _ => self.boolean(0)? != self.boolean(1)?,
+        }))
+    }
+
+    /// The comparison functions (§10.2.2.2).
+    fn comparison(&self, name: &str) -> R {
+        let (c, env) = (self.c, self.env);
+        Ok(V::Bool(match name {
+            "equal" => {
+                let (a, b) = c.pair(self.arg(0)?, self.arg(1)?, env);
+                equal(&a, &b)
+            }
+            "valid_values" => {
+                let a = self.arg(0)?;
+                let V::List(options) = self.arg(1)? else {
+                    return Err(Stop::Unknown);
+                };
+                options.into_iter().any(|o| {
+                    let (x, y) = c.pair(a.clone(), o, env);
+                    equal(&x, &y)
+                })
+            }
+            "matches" => {
+                let (V::Str(s), V::Str(p)) = (self.arg(0)?, self.arg(1)?) else {
+                    return Err(Stop::Unknown);
+                };
+                let re = regex_lite::Regex::new(&p).map_err(|_| Stop::Unknown)?;
+                re.is_match(&s)
+            }
+            _ => {
+                let (a, b) = c.pair(self.arg(0)?, self.arg(1)?, env);
+                match (name, compare(&a, &b)) {
+                    (_, None) => false,
+                    ("greater_than", Some(o)) => o == Ordering::Greater,
+                    ("greater_or_equal", Some(o)) => o != Ordering::Less,
+                    ("less_than", Some(o)) => o == Ordering::Less,
+                    (_, Some(o)) => o != Ordering::Greater,
+                }
+            }
+        }))
+    }
+
+    /// `$has_suffix`, `$has_prefix`, `$contains` on strings and lists
+    /// (§10.2.2.3).
+    fn affix(&self, name: &str) -> R {
+        let r = match (self.arg(0)?, self.arg(1)?) {
+            (V::Str(a), V::Str(b)) => match name {
+                "has_suffix" => a.ends_with(&b),
+                "has_prefix" => a.starts_with(&b),
+                _ => a.contains(&b),
+            },
+            (V::List(a), V::List(b)) => match name {
+                "has_suffix" => a.len() >= b.len() && list_eq(&a[a.len() - b.len()..], &b),
+                "has_prefix" => a.len() >= b.len() && list_eq(&a[..b.len()], &b),
+                _ => b.is_empty() || a.windows(b.len()).any(|w| list_eq(w, &b)),
+            },
+            _ => false,
+        };
+        Ok(V::Bool(r))
+    }
+
+    /// `$has_entry`, `$has_key` and their `all`/`any` forms (§10.2.2.3).
+    fn entries(&self, name: &str) -> R {
+        if name.ends_with("key") || name.ends_with("keys") {
+            let V::Map(m) = self.arg(0)? else {
+                return Ok(V::Bool(false));
+            };
+            let has = |x: &V| matches!(x, V::Str(s) if m.iter().any(|(k, _)| k == s));
+            return Ok(V::Bool(match (name, self.arg(1)?) {
+                ("has_key", x) => has(&x),
+                ("has_all_keys", V::List(xs)) => xs.iter().all(has),
+                ("has_any_key", V::List(xs)) => xs.iter().any(has),
+                _ => false,
+            }));
+        }
+        let entries: Vec<V> = match self.arg(0)? {
+            V::List(l) => l,
+            V::Map(m) => m.into_iter().map(|(_, v)| v).collect(),
+            _ => return Ok(V::Bool(false)),
+        };
+        let has = |x: &V| entries.iter().any(|e| equal(e, x));
+        Ok(V::Bool(match (name, self.arg(1)?) {
+            ("has_entry", x) => has(&x),
+            ("has_all_entries", V::List(xs)) => xs.iter().all(has),
+            ("has_any_entry", V::List(xs)) => xs.iter().any(has),
+            _ => false,
+        }))
+    }
+
+    /// `$length`, `$concat`, `$join`, `$token` (§10.2.3).
+    fn string_list(&self, name: &str) -> R {
+        Ok(match name {
+            "length" => match self.arg(0)? {
+                V::Str(s) => V::Int(s.chars().count() as i64),
+                V::List(l) => V::Int(l.len() as i64),
+                V::Map(m) => V::Int(m.len() as i64),
+                _ => return Err(Stop::Unknown),
+            },
+            "concat" => {
+                let parts = self.all()?;
+                if parts.iter().all(|p| matches!(p, V::List(_))) {
+                    V::List(
+                        parts
+                            .into_iter()
+                            .flat_map(|p| if let V::List(l) = p { l } else { Vec::new() })
+                            .collect(),
+                    )
+                } else {
+                    let mut s = String::new();
+                    for p in parts {
+                        s.push_str(&text(&p).ok_or(Stop::Unknown)?);
+                    }
+                    V::Str(s)
+                }
+            }
+            "join" => {
+                let V::List(items) = self.arg(0)? else {
+                    return Err(Stop::Unknown);
+                };
+                let sep = if self.list.len() > 1 {
+                    text(&self.arg(1)?).ok_or(Stop::Unknown)?
+                } else {
+                    String::new()
+                };
+                let parts: Option<Vec<String>> = items.iter().map(text).collect();
+                V::Str(parts.ok_or(Stop::Unknown)?.join(&sep))
+            }
+            _ => {
+                let (V::Str(s), V::Str(chars), V::Int(i)) =
+                    (self.arg(0)?, self.arg(1)?, self.arg(2)?)
+                else {
+                    return Err(Stop::Unknown);
+                };
+                let token = s
+                    .split(|c| chars.contains(c))
+                    .filter(|t| !t.is_empty())
+                    .nth(i.max(0) as usize);
+                V::Str(token.ok_or(Stop::Unknown)?.to_string())
+            }
+        })
+    }
+
+    /// `$union` and `$intersection` (§10.2.4): entries without duplicates,
+    /// in the order of their first occurrence.
+    fn set(&self, name: &str) -> R {
+        let lists = self.all()?;
+        let first: Vec<V> = match lists.first() {
+            Some(V::List(l)) => l.clone(),
+            _ => return Err(Stop::Unknown),
+        };
+        let pool: Vec<V> = if name == "union" {
+            lists
+                .iter()
+                .flat_map(|l| {
+                    if let V::List(l) = l {
+                        l.clone()
+                    } else {
+                        Vec::new()
+                    }
+                })
+                .collect()
+        } else {
+            first
+                .into_iter()
+                .filter(|x| {
+                    lists
+                        .iter()
+                        .all(|l| matches!(l, V::List(l) if l.iter().any(|y| equal(x, y))))
+                })
+                .collect()
+        };
+        let mut out: Vec<V> = Vec::new();
+        for x in pool {
+            if !out.iter().any(|y| equal(&x, y)) {
+                out.push(x);
+            }
+        }
+        Ok(V::List(out))
+    }
+
+    /// `$round` (ties round down, §10.2.5.6), `$floor`, `$ceil`.
+    fn rounding(&self, name: &str) -> R {
+        let x = match self.arg(0)? {
+            V::Int(i) => i as f64,
+            V::Float(f) => f,
+            _ => return Err(Stop::Unknown),
+        };
+        let r = match name {
+            "round" => {
+                let f = x.floor();
+                if x - f > 0.5 {
+                    f + 1.0
+                } else {
+                    f
+                }
+            }
+            "floor" => x.floor(),
+            _ => x.ceil(),
+        };
+        Ok(V::Int(r as i64))
     }
 }
 

@@ -79,6 +79,53 @@ pub enum Returns<'a> {
     Schema(Schema<'a>),
 }
 
+/// A call of a built-in function being checked.
+struct CallArgs<'a> {
+    /// The function's name without `$`.
+    name: &'a str,
+    /// The arguments as written (`None` for the bare-string form `$name`).
+    args: Option<&'a Node>,
+    /// The arguments if they are a list.
+    list: Option<&'a [Node]>,
+    /// The call.
+    span: v4t_yaml::Span,
+}
+
+impl CallArgs<'_> {
+    /// Where argument errors point: the arguments, or the call without any.
+    fn args_span(&self) -> v4t_yaml::Span {
+        self.args.map(|a| a.span).unwrap_or(self.span)
+    }
+
+    /// An argument-less call: bare `$name`, `{ $name: [] }` or null.
+    fn no_args(&self) -> bool {
+        self.args
+            .is_none_or(|a| a.is_null() || self.list.is_some_and(<[Node]>::is_empty))
+    }
+}
+
+/// The arity (least, most) and static result of the built-in functions on
+/// plain values (§10.2.2.2 to §10.2.5; `$concat` aside); `None` for other
+/// names.
+fn value_function(name: &str) -> Option<(usize, Option<usize>, Option<Builtin>)> {
+    Some(match name {
+        "equal" | "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal"
+        | "valid_values" | "matches" | "has_suffix" | "has_prefix" | "contains" | "has_entry"
+        | "has_key" | "has_all_entries" | "has_all_keys" | "has_any_entry" | "has_any_key" => {
+            (2, Some(2), Some(Builtin::Boolean))
+        }
+        "length" => (1, Some(1), Some(Builtin::Integer)),
+        "join" => (1, Some(2), Some(Builtin::String)),
+        "token" => (3, Some(3), Some(Builtin::String)),
+        "union" | "intersection" => (1, None, Some(Builtin::List)),
+        "sum" => (1, None, None),
+        "product" => (2, None, None),
+        "difference" | "quotient" | "remainder" => (2, Some(2), None),
+        "round" | "floor" | "ceil" => (1, Some(1), Some(Builtin::Integer)),
+        _ => return None,
+    })
+}
+
 impl<'t, 'a> Checker<'t, 'a> {
     /// Classifies a value per §10.1 (reporting malformed calls).
     pub fn call_of(&mut self, v: &'a Node) -> Call<'a> {
@@ -202,191 +249,152 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.call_13(name, args, at);
             return Returns::Unknown;
         }
-        let list: Option<&'a [Node]> = args.and_then(|a| a.as_seq()).map(Vec::as_slice);
-        let span = at.span;
-        let args_span = args.map(|a| a.span).unwrap_or(span);
-        // Argument-less functions (bare `$name`, `{ $name: [] }` or null).
-        let no_args = args.is_none_or(|a| a.is_null() || list.is_some_and(<[Node]>::is_empty));
-        let need_list = |c: &mut Self| -> Option<&'a [Node]> {
-            match list {
-                Some(l) => Some(l),
-                None => {
-                    c.error(
-                        Code::Function,
-                        "10.2",
-                        args_span,
-                        format!("`${name}` takes a list of arguments"),
-                    );
-                    None
-                }
-            }
+        let call = CallArgs {
+            name,
+            args,
+            list: args.and_then(|a| a.as_seq()).map(Vec::as_slice),
+            span: at.span,
         };
-        let arity = |c: &mut Self, min: usize, max: Option<usize>| -> Option<&'a [Node]> {
-            let l = need_list(c)?;
-            let ok = l.len() >= min && max.is_none_or(|m| l.len() <= m);
-            if !ok {
-                let expected = match max {
-                    Some(m) if m == min => format!("{min}"),
-                    Some(m) => format!("{min} to {m}"),
-                    None => format!("at least {min}"),
+        match name {
+            "get_input" => self.get_input(args, at.span),
+            "get_property"
+            | "get_attribute"
+            | "get_artifact"
+            | "available_allocation"
+            | "value"
+            | "node_index"
+            | "relationship_index" => self.graph_query_call(&call),
+            "and" | "or" | "not" | "xor" => {
+                let (min, max) = match name {
+                    "not" => (1, Some(1)),
+                    "xor" => (2, Some(2)),
+                    _ => (2, None),
                 };
-                c.error(
-                    Code::Function,
-                    "10.2",
-                    args_span,
-                    format!("`${name}` takes {expected} argument(s), not {}", l.len()),
-                );
-                return None;
+                if let Some(l) = self.arity(&call, min, max) {
+                    self.boolean_args(name, l);
+                }
+                Returns::Builtin(Builtin::Boolean)
             }
-            Some(l)
-        };
-        let returns = match name {
-            "get_input" => return self.get_input(args, span),
+            "concat" => self.concat_call(&call),
+            _ => match value_function(name) {
+                Some((min, max, returns)) => {
+                    if let Some(l) = self.arity(&call, min, max) {
+                        self.args(l);
+                        self.literal_arg_shapes(name, l);
+                        if returns == Some(Builtin::Boolean) {
+                            self.literal_comparison(name, l);
+                        }
+                    }
+                    returns.map_or(Returns::Unknown, Returns::Builtin)
+                }
+                None => self.custom_call(name, args, at.span),
+            },
+        }
+    }
+
+    /// The arguments of a built-in call as a list, or an error.
+    fn need_list(&mut self, call: &CallArgs<'a>) -> Option<&'a [Node]> {
+        if call.list.is_none() {
+            self.error(
+                Code::Function,
+                "10.2",
+                call.args_span(),
+                format!("`${}` takes a list of arguments", call.name),
+            );
+        }
+        call.list
+    }
+
+    /// The arguments of a built-in call as a list of `min` to `max` (`None`:
+    /// any number of) entries, or an error.
+    fn arity(&mut self, call: &CallArgs<'a>, min: usize, max: Option<usize>) -> Option<&'a [Node]> {
+        let l = self.need_list(call)?;
+        let ok = l.len() >= min && max.is_none_or(|m| l.len() <= m);
+        if !ok {
+            let expected = match max {
+                Some(m) if m == min => format!("{min}"),
+                Some(m) => format!("{min} to {m}"),
+                None => format!("at least {min}"),
+            };
+            self.error(
+                Code::Function,
+                "10.2",
+                call.args_span(),
+                format!(
+                    "`${}` takes {expected} argument(s), not {}",
+                    call.name,
+                    l.len()
+                ),
+            );
+            return None;
+        }
+        Some(l)
+    }
+
+    /// The representation graph query functions but `$get_input`
+    /// (§10.2.1): TOSCA paths, `$value`'s nested names, the index functions.
+    fn graph_query_call(&mut self, call: &CallArgs<'a>) -> Returns<'a> {
+        let name = call.name;
+        match name {
             "get_property" | "get_attribute" if self.fctx.in_interface_type => {
                 self.error(
                     Code::Function,
                     "11.4",
-                    span,
+                    call.span,
                     format!("`${name}` cannot be used in an interface type definition: there is no node or relationship to read from"),
                 );
                 Returns::Unknown
             }
-            "get_property" | "get_attribute" => {
-                if let Some(l) = arity(self, 2, None) {
-                    self.tosca_path(name, l, args_span, true);
+            "get_property" | "get_attribute" | "get_artifact" | "available_allocation" => {
+                if let Some(l) = self.arity(call, 2, None) {
+                    let nested = matches!(name, "get_property" | "get_attribute");
+                    self.tosca_path(name, l, call.args_span(), nested);
                 }
-                Returns::Unknown
-            }
-            "get_artifact" => {
-                if let Some(l) = arity(self, 2, None) {
-                    self.tosca_path(name, l, args_span, false);
+                if name == "get_artifact" {
+                    Returns::Builtin(Builtin::String)
+                } else {
+                    Returns::Unknown
                 }
-                Returns::Builtin(Builtin::String)
-            }
-            "available_allocation" => {
-                if let Some(l) = arity(self, 2, None) {
-                    self.tosca_path(name, l, args_span, false);
-                }
-                Returns::Unknown
             }
             "value" => {
-                if !no_args {
-                    if let Some(l) = need_list(self) {
+                if !call.no_args() {
+                    if let Some(l) = self.need_list(call) {
                         self.nested_names(l);
                     }
                 }
                 Returns::Unknown
             }
-            "node_index" | "relationship_index" => {
-                if !no_args {
+            _ => {
+                if !call.no_args() {
                     self.error(
                         Code::Function,
                         "10.2.1",
-                        args_span,
+                        call.args_span(),
                         format!("`${name}` takes no arguments"),
                     );
                 }
                 Returns::Builtin(Builtin::Integer)
             }
-            "and" | "or" => {
-                if let Some(l) = arity(self, 2, None) {
-                    self.boolean_args(name, l);
-                }
-                Returns::Builtin(Builtin::Boolean)
-            }
-            "not" => {
-                if let Some(l) = arity(self, 1, Some(1)) {
-                    self.boolean_args(name, l);
-                }
-                Returns::Builtin(Builtin::Boolean)
-            }
-            "xor" => {
-                if let Some(l) = arity(self, 2, Some(2)) {
-                    self.boolean_args(name, l);
-                }
-                Returns::Builtin(Builtin::Boolean)
-            }
-            "equal" | "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal"
-            | "valid_values" | "matches" | "has_suffix" | "has_prefix" | "contains"
-            | "has_entry" | "has_key" | "has_all_entries" | "has_all_keys" | "has_any_entry"
-            | "has_any_key" => {
-                if let Some(l) = arity(self, 2, Some(2)) {
-                    self.args(l);
-                    self.literal_arg_shapes(name, l);
-                    self.literal_comparison(name, l);
-                }
-                Returns::Builtin(Builtin::Boolean)
-            }
-            "length" => {
-                if let Some(l) = arity(self, 1, Some(1)) {
-                    self.args(l);
-                    self.literal_arg_shapes(name, l);
-                }
-                Returns::Builtin(Builtin::Integer)
-            }
-            "concat" => {
-                if let Some(l) = arity(self, 1, None) {
-                    self.args(l);
-                    let lists = l
-                        .iter()
-                        .filter(|a| matches!(self.classify(a), Scalar::Seq(_)))
-                        .count();
-                    if lists == 0 {
-                        return Returns::Builtin(Builtin::String);
-                    }
-                    return if lists == l.len() {
-                        Returns::Builtin(Builtin::List)
-                    } else {
-                        Returns::Unknown
-                    };
-                }
-                Returns::Unknown
-            }
-            "join" => {
-                if let Some(l) = arity(self, 1, Some(2)) {
-                    self.args(l);
-                    self.literal_arg_shapes(name, l);
-                }
-                Returns::Builtin(Builtin::String)
-            }
-            "token" => {
-                if let Some(l) = arity(self, 3, Some(3)) {
-                    self.args(l);
-                    self.literal_arg_shapes(name, l);
-                }
-                Returns::Builtin(Builtin::String)
-            }
-            "union" | "intersection" => {
-                if let Some(l) = arity(self, 1, None) {
-                    self.args(l);
-                    self.literal_arg_shapes(name, l);
-                }
-                Returns::Builtin(Builtin::List)
-            }
-            "sum" | "product" => {
-                if let Some(l) = arity(self, if name == "sum" { 1 } else { 2 }, None) {
-                    self.args(l);
-                    self.literal_arg_shapes(name, l);
-                }
-                Returns::Unknown
-            }
-            "difference" | "quotient" | "remainder" => {
-                if let Some(l) = arity(self, 2, Some(2)) {
-                    self.args(l);
-                    self.literal_arg_shapes(name, l);
-                }
-                Returns::Unknown
-            }
-            "round" | "floor" | "ceil" => {
-                if let Some(l) = arity(self, 1, Some(1)) {
-                    self.args(l);
-                    self.literal_arg_shapes(name, l);
-                }
-                Returns::Builtin(Builtin::Integer)
-            }
-            _ => return self.custom_call(name, args, span),
+        }
+    }
+
+    /// `$concat` (§10.2.3.2): a string, or a list if every argument is one.
+    fn concat_call(&mut self, call: &CallArgs<'a>) -> Returns<'a> {
+        let Some(l) = self.arity(call, 1, None) else {
+            return Returns::Unknown;
         };
-        returns
+        self.args(l);
+        let lists = l
+            .iter()
+            .filter(|a| matches!(self.classify(a), Scalar::Seq(_)))
+            .count();
+        if lists == 0 {
+            Returns::Builtin(Builtin::String)
+        } else if lists == l.len() {
+            Returns::Builtin(Builtin::List)
+        } else {
+            Returns::Unknown
+        }
     }
 
     /// Checks the calls nested in arguments.
@@ -581,7 +589,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Nested names and indices (`$value`, `$get_input`, after a path).
-    fn nested_names(&mut self, l: &'a [Node]) {
+    pub(super) fn nested_names(&mut self, l: &'a [Node]) {
         for a in l {
             match self.call_of(a) {
                 Call::Yes(n, args) => {
@@ -676,236 +684,6 @@ impl<'t, 'a> Checker<'t, 'a> {
         let def = self.fctx.inputs.iter().find_map(|m| m.get(name))?;
         let required = def.get("required").and_then(Node::as_bool).unwrap_or(true);
         (!required && def.get("default").is_none()).then_some(name)
-    }
-
-    /// A TOSCA path (§10.3) followed by a name and nested names (for
-    /// `$get_property`/`$get_attribute` when `nested` is true).
-    fn tosca_path(&mut self, function: &str, l: &'a [Node], span: v4t_yaml::Span, nested: bool) {
-        #[derive(Clone, Copy, PartialEq)]
-        enum Ctx {
-            Node(Option<TypeId>),
-            Capability(Option<TypeId>),
-            Relationship,
-            Unknown,
-        }
-        let word = |c: &Self, i: usize| -> Option<&'a str> {
-            l.get(i)
-                .and_then(|n| value::as_str(n))
-                .filter(|_| !matches!(c.call_of_quiet(&l[i]), Call::Yes(..)))
-        };
-        let is_idx = |c: &Self, i: usize| -> bool {
-            l.get(i).is_some_and(|n| {
-                matches!(c.classify(n), Scalar::Int(x) if x >= 0)
-                    || value::as_str(n) == Some("ALL")
-                    || matches!(c.call_of_quiet(n), Call::Yes(..))
-            })
-        };
-        for a in l {
-            if let Call::Yes(n, args) = self.call_of(a) {
-                self.call(n, args, a);
-            }
-        }
-        let Some(first) = word(self, 0) else {
-            self.error(
-                Code::Function,
-                "10.3",
-                l.first().map(|n| n.span).unwrap_or(span),
-                format!("the TOSCA path of `${function}` starts with SELF or a template name"),
-            );
-            return;
-        };
-        let mut i = 1;
-        let mut ctx = if first == "SELF" {
-            if let Some(t) = self.fctx.self_node {
-                Ctx::Node(Some(t))
-            } else if self.fctx.self_relationship {
-                Ctx::Relationship
-            } else {
-                Ctx::Unknown
-            }
-        } else {
-            let node = self
-                .fctx
-                .nodes
-                .as_ref()
-                .and_then(|ns| ns.get(first))
-                .copied();
-            let relationship = self
-                .fctx
-                .relationships
-                .as_ref()
-                .is_some_and(|rs| rs.contains(first));
-            match (node, relationship) {
-                (Some(t), _) => {
-                    if is_idx(self, i) {
-                        i += 1;
-                    }
-                    Ctx::Node(t)
-                }
-                (None, true) => Ctx::Relationship,
-                (None, false) => {
-                    if self.fctx.in_template {
-                        self.error(
-                            Code::Function,
-                            "10.3",
-                            l[0].span,
-                            format!("`${function}` names `{first}`, which is neither SELF nor a node or relationship template"),
-                        );
-                    } else {
-                        self.error(
-                            Code::Function,
-                            "11.4",
-                            l[0].span,
-                            format!("outside a service template, `${function}` can only start at SELF, not `{first}`"),
-                        );
-                    }
-                    return;
-                }
-            }
-        };
-        // Walk the contexts.
-        let mut bad = false;
-        while let Some(w) = word(self, i) {
-            let node_ctx = matches!(ctx, Ctx::Node(_)) || ctx == Ctx::Unknown;
-            let rel_ctx = ctx == Ctx::Relationship || ctx == Ctx::Unknown;
-            match w {
-                "RELATIONSHIP" if node_ctx => {
-                    let Some(req) = word(self, i + 1) else {
-                        bad = true;
-                        break;
-                    };
-                    if let Ctx::Node(Some(t)) = ctx {
-                        if !self.node_requirements(t).iter().any(|(n, _)| *n == req) {
-                            let message = format!(
-                                "node type `{}` has no requirement `{req}`",
-                                self.type_name(t)
-                            );
-                            self.error(Code::Function, "10.3", l[i + 1].span, message);
-                            return;
-                        }
-                    }
-                    i += 2;
-                    if is_idx(self, i) {
-                        i += 1;
-                    }
-                    ctx = Ctx::Relationship;
-                }
-                "CAPABILITY"
-                    if node_ctx && word(self, i + 1).is_some_and(|w| w != "RELATIONSHIP") =>
-                {
-                    let cap = word(self, i + 1).expect("checked");
-                    let mut cap_type = None;
-                    if let Ctx::Node(Some(t)) = ctx {
-                        match self
-                            .node_capabilities(t)
-                            .into_iter()
-                            .find(|(n, _)| *n == cap)
-                        {
-                            Some((_, v)) => cap_type = self.capability_type_of(&v),
-                            None => {
-                                let message = format!(
-                                    "node type `{}` has no capability `{cap}`",
-                                    self.type_name(t)
-                                );
-                                self.error(Code::Function, "10.3", l[i + 1].span, message);
-                                return;
-                            }
-                        }
-                    }
-                    i += 2;
-                    if word(self, i) == Some("RELATIONSHIP") {
-                        i += 1;
-                        if is_idx(self, i) {
-                            i += 1;
-                        }
-                        ctx = Ctx::Relationship;
-                    } else {
-                        ctx = Ctx::Capability(cap_type);
-                    }
-                }
-                "SOURCE" | "TARGET" if rel_ctx => {
-                    i += 1;
-                    ctx = Ctx::Node(None);
-                }
-                "CAPABILITY" if rel_ctx => {
-                    i += 1;
-                    if word(self, i) == Some("RELATIONSHIP") {
-                        i += 1;
-                        if is_idx(self, i) {
-                            i += 1;
-                        }
-                        ctx = Ctx::Relationship;
-                    } else {
-                        ctx = Ctx::Capability(None);
-                    }
-                }
-                _ => break,
-            }
-        }
-        if bad {
-            self.error(
-                Code::Function,
-                "10.3",
-                span,
-                format!("malformed TOSCA path in `${function}`"),
-            );
-            return;
-        }
-        let rest = &l[i.min(l.len())..];
-        if rest.is_empty() {
-            self.error(
-                Code::Function,
-                "10.2.1",
-                span,
-                format!("`${function}` needs a name after its TOSCA path"),
-            );
-            return;
-        }
-        if !nested && rest.len() > 1 {
-            self.error(
-                Code::Function,
-                "10.2.1",
-                rest[1].span,
-                format!("`${function}` takes a TOSCA path and one name"),
-            );
-        }
-        self.nested_names(&rest[1..]);
-        let Some(name) = value::as_str(&rest[0]) else {
-            if !matches!(self.call_of_quiet(&rest[0]), Call::Yes(..)) {
-                self.error(
-                    Code::Function,
-                    "10.2.1",
-                    rest[0].span,
-                    "the name after a TOSCA path must be a string",
-                );
-            }
-            return;
-        };
-        // Names that are statically known to be wrong.
-        let (entity, attrs) = match ctx {
-            Ctx::Node(Some(t)) => (Some(t), function != "get_property"),
-            Ctx::Capability(Some(t)) => (Some(t), function != "get_property"),
-            _ => (None, false),
-        };
-        let Some(t) = entity else { return };
-        let known = match function {
-            // Templates may add artifacts to their type's.
-            "get_artifact" => true,
-            _ if attrs => self.type_attributes(t).iter().any(|(n, _)| *n == name),
-            _ => self
-                .type_entries(t, "properties")
-                .iter()
-                .any(|(n, _)| *n == name),
-        };
-        if !known {
-            let what = match function {
-                "get_artifact" => "artifact",
-                _ if attrs => "attribute",
-                _ => "property",
-            };
-            let message = format!("`{}` has no {what} `{name}`", self.type_name(t));
-            self.error(Code::Function, "10.2.1", rest[0].span, message);
-        }
     }
 
     /// A call of a `functions` definition (§10.4): the arguments must match

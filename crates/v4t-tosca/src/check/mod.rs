@@ -16,6 +16,8 @@ mod eval;
 mod file;
 mod funcs;
 mod literals;
+mod paths;
+mod requirements;
 mod substitution;
 mod template;
 mod types;

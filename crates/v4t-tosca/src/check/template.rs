@@ -314,38 +314,10 @@ impl<'t, 'a> Checker<'t, 'a> {
             });
             return;
         };
-        let mut select = false;
-        if let Some(d) = tpl.get("directives") {
-            self.at("directives", |c| {
-                let allowed: &[&str] = if c.v13() {
-                    &[
-                        "substitute",
-                        "substitutable",
-                        "select",
-                        "selectable",
-                        "create",
-                    ]
-                } else {
-                    &["create", "select", "substitute"]
-                };
-                for (dname, span) in c.expect_str_list(d, "`directives`", "7.2.1") {
-                    if dname == "select" {
-                        select = true;
-                    }
-                    if !allowed.contains(&dname) {
-                        c.error(
-                            Code::InvalidShape,
-                            "7.2.1",
-                            span,
-                            format!(
-                                "unknown node template directive `{dname}` (allowed: {})",
-                                allowed.join(", ")
-                            ),
-                        );
-                    }
-                }
-            });
-        }
+        let select = match tpl.get("directives") {
+            Some(d) => self.at("directives", |c| c.directives(d)),
+            None => false,
+        };
         self.fctx.self_node = Some(ty);
         self.fctx.self_relationship = false;
         if let Some(f) = tpl.get("node_filter") {
@@ -362,17 +334,55 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(count) = tpl.get("count") {
             self.at("count", |c| c.count(count, "7.2"));
         }
-        if select {
+        if !select {
             // Only `node_filter` matters for a selected node (§7.2.1).
-            self.fctx.self_node = None;
-            return;
+            self.node_template_assignments(tpl, ty, idx, v.span);
         }
+        self.fctx.self_node = None;
+    }
+
+    /// The directives of a node template (§7.2.1); whether it is `select`ed.
+    fn directives(&mut self, d: &'a Node) -> bool {
+        let allowed: &[&str] = if self.v13() {
+            &[
+                "substitute",
+                "substitutable",
+                "select",
+                "selectable",
+                "create",
+            ]
+        } else {
+            &["create", "select", "substitute"]
+        };
+        let mut select = false;
+        for (dname, span) in self.expect_str_list(d, "`directives`", "7.2.1") {
+            if dname == "select" {
+                select = true;
+            }
+            if !allowed.contains(&dname) {
+                self.error(
+                    Code::InvalidShape,
+                    "7.2.1",
+                    span,
+                    format!(
+                        "unknown node template directive `{dname}` (allowed: {})",
+                        allowed.join(", ")
+                    ),
+                );
+            }
+        }
+        select
+    }
+
+    /// The assignments of a node template of type `ty`: properties,
+    /// attributes, capabilities, requirements, interfaces and artifacts.
+    fn node_template_assignments(&mut self, tpl: Tpl<'a>, ty: TypeId, idx: &Index<'a>, span: Span) {
         let props = self.type_entries(ty, "properties");
         match tpl.get("properties") {
             Some(p) => self.at("properties", |c| {
                 c.assignments(p, &props, Role::Property, "9.5", true)
             }),
-            None => self.required_assigned(None, &props, v.span, "9.5"),
+            None => self.required_assigned(None, &props, span, "9.5"),
         }
         if let Some(a) = tpl.get("attributes") {
             let attrs = self.type_attributes(ty);
@@ -380,13 +390,11 @@ impl<'t, 'a> Checker<'t, 'a> {
                 c.assignments(a, &attrs, Role::Attribute, "9.7", false)
             });
         }
-        self.capability_assignments(tpl.get("capabilities"), ty, v.span);
+        self.capability_assignments(tpl.get("capabilities"), ty, span);
         if let Some(r) = tpl.get("requirements") {
-            self.at("requirements", |c| {
-                c.requirement_assignments(name, r, ty, idx)
-            });
+            self.at("requirements", |c| c.requirement_assignments(r, ty, idx));
         } else {
-            self.requirement_counts(name, &[], ty, v.span);
+            self.requirement_counts(&[], ty, span);
         }
         if let Some(i) = tpl.get("interfaces") {
             let defs = self.type_entries(ty, "interfaces");
@@ -402,12 +410,11 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
             });
         }
-        self.fctx.self_node = None;
     }
 
     /// `count` of a node template or requirement: a non-negative integer or
     /// a function (§7.2, §8.5.1).
-    fn count(&mut self, count: &'a Node, section: &'static str) {
+    pub(super) fn count(&mut self, count: &'a Node, section: &'static str) {
         match self.call_of(count) {
             Call::Yes(n, args) => {
                 self.call(n, args, count);
@@ -649,638 +656,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
-    /// Requirement assignments (§8.5) and their counts (§8.5.4).
-    fn requirement_assignments(
-        &mut self,
-        source: &'a str,
-        r: &'a Node,
-        ty: TypeId,
-        idx: &Index<'a>,
-    ) {
-        let section = self.sec("8.5", "1.3 3.8.2");
-        let Some(list) = self.expect_seq(r, "`requirements`", section) else {
-            return;
-        };
-        let defs = self.node_requirements(ty);
-        let mut counted: Vec<(&'a str, Option<u64>, bool, Span)> = Vec::new();
-        for (i, item) in list.iter().enumerate() {
-            self.at_index(i, |c| {
-                let Some(m) = c.expect_map(item, "a requirement assignment", section) else { return };
-                if m.len() != 1 {
-                    c.error(
-                        Code::InvalidShape,
-                        section,
-                        item.span,
-                        "each entry of `requirements` is a single-key map `<requirement name>: <assignment>`",
-                    );
-                    return;
-                }
-                let (k, a) = m.first().expect("one entry");
-                let Some((_, def)) = defs.iter().find(|(n, _)| *n == k.name) else {
-                    let message = format!("node type `{}` has no requirement `{}`", c.type_name(ty), k.name);
-                    c.error(Code::UndefinedReference, section, k.span, message);
-                    return;
-                };
-                let entry = c.at(k.name.as_str(), |c| c.requirement_assignment(source, a, def, idx));
-                counted.push((k.name.as_str(), entry.0, entry.1, k.span));
-            });
-        }
-        self.requirement_counts(source, &counted, ty, r.span);
-    }
-
-    /// §8.5.4: per requirement name, the sum of counts (and the sum of
-    /// non-optional counts) lies within the definition's `count_range`.
-    fn requirement_counts(
-        &mut self,
-        _source: &str,
-        counted: &[(&'a str, Option<u64>, bool, Span)],
-        ty: TypeId,
-        span: Span,
-    ) {
-        if self.v13() {
-            return;
-        }
-        for (name, def) in self.node_requirements(ty) {
-            let mine: Vec<_> = counted.iter().filter(|(n, ..)| *n == name).collect();
-            if mine.is_empty() {
-                // An implicit assignment with count = min is created (§8.5.4).
-                continue;
-            }
-            if mine.iter().any(|(_, c, ..)| c.is_none()) {
-                continue; // a count given by a function
-            }
-            let Some((lo, hi)) = def.get("count_range").and_then(|cr| self.range_of(cr)) else {
-                continue;
-            };
-            let total: u64 = mine
-                .iter()
-                .map(|(_, c, ..)| c.unwrap_or(0))
-                .fold(0u64, |a, b| a.saturating_add(b));
-            let mandatory: u64 = mine
-                .iter()
-                .filter(|(_, _, optional, _)| !optional)
-                .map(|(_, c, ..)| c.unwrap_or(0))
-                .fold(0u64, |a, b| a.saturating_add(b));
-            let at = mine.last().map(|(.., s)| *s).unwrap_or(span);
-            let range = if hi == u64::MAX {
-                format!("[{lo}, UNBOUNDED]")
-            } else {
-                format!("[{lo}, {hi}]")
-            };
-            if total > hi {
-                self.error(
-                    Code::Template,
-                    "8.5.4",
-                    at,
-                    format!("requirement `{name}` is assigned {total} times, more than its count_range {range} allows"),
-                );
-            } else if mandatory < lo {
-                self.error(
-                    Code::Template,
-                    "8.5.4",
-                    at,
-                    format!(
-                        "requirement `{name}` has {mandatory} non-optional assignment(s), fewer than its count_range {range} requires"
-                    ),
-                );
-            }
-        }
-    }
-
-    /// One requirement assignment; returns its count (`None` if given by a
-    /// function) and whether it is optional.
-    fn requirement_assignment(
-        &mut self,
-        source: &'a str,
-        a: &'a Node,
-        def: &Param<'a>,
-        idx: &Index<'a>,
-    ) -> (Option<u64>, bool) {
-        let section = self.sec("8.5", "1.3 3.8.2");
-        // The definition's parts.
-        let def_node_type = def.get("node").and_then(|n| {
-            self.ts
-                .resolve_type(self.doc_of(n), Kind::Node, value::as_str(n)?)
-                .ok()
-        });
-        let def_cap_name = def
-            .defs
-            .iter()
-            .rev()
-            .find_map(|d| match value::as_str(d.node) {
-                Some(s) => Some((s, d.doc)),
-                None => Some((value::as_str(d.node.get("capability")?)?, d.doc)),
-            });
-        let def_cap_symbolic = def_cap_name.filter(|(n, _)| {
-            def_node_type.is_some_and(|t| self.node_capabilities(t).iter().any(|(c, _)| c == n))
-        });
-        let def_cap_type = def_cap_name
-            .filter(|_| def_cap_symbolic.is_none())
-            .and_then(|(n, doc)| self.ts.resolve_type(doc, Kind::Capability, n).ok());
-        let def_rel_type = def.get("relationship").and_then(|r| {
-            let name = value::as_str(r).or_else(|| value::as_str(r.get("type")?))?;
-            self.ts
-                .resolve_type(self.doc_of(r), Kind::Relationship, name)
-                .ok()
-        });
-        // Short form: a node template name.
-        let (map, node_ref): (Option<&'a Map>, Option<&'a Node>) = match &a.value {
-            // `- req: node` and `- req: [ node, index ]` (§8.5.2, §14.3.4).
-            v4t_yaml::Value::String(_) | v4t_yaml::Value::Seq(_) => (None, Some(a)),
-            v4t_yaml::Value::Map(m) => (Some(m), m.get("node")),
-            v4t_yaml::Value::Null => (None, None),
-            _ => {
-                self.error(
-                    Code::InvalidShape,
-                    section,
-                    a.span,
-                    "a requirement assignment is a node template name or a map",
-                );
-                return (Some(1), false);
-            }
-        };
-        if let Some(m) = map {
-            let keys: &[&str] = if self.v13() {
-                &[
-                    "capability",
-                    "node",
-                    "relationship",
-                    "node_filter",
-                    "occurrences",
-                ]
-            } else {
-                &[
-                    "capability",
-                    "node",
-                    "relationship",
-                    "node_filter",
-                    "count",
-                    "directives",
-                    "optional",
-                    "allocation",
-                ]
-            };
-            self.keys(m, keys, "a requirement assignment", section);
-        }
-        // The target node: a template, [template, index], or a node type.
-        let mut target: Option<TypeId> = None;
-        if let Some(n) = node_ref {
-            let (name_node, index) = match n.as_seq() {
-                Some(l) if l.len() == 2 => (&l[0], Some(&l[1])),
-                Some(_) => {
-                    self.error(
-                        Code::Template,
-                        "8.5.1",
-                        n.span,
-                        "`node` as a list is `[ <node template>, <index> ]`",
-                    );
-                    (n, None)
-                }
-                None => (n, None),
-            };
-            if let Some(i) = index {
-                match self.call_of(i) {
-                    Call::Yes(fname, args) => {
-                        self.call(fname, args, i);
-                    }
-                    Call::Malformed => {}
-                    Call::No => {
-                        if !matches!(self.classify(i), Scalar::Int(x) if x >= 0) {
-                            self.error(
-                                Code::Template,
-                                "8.5.1",
-                                i.span,
-                                "the node index must be a non-negative integer",
-                            );
-                        }
-                    }
-                }
-            }
-            if let Some(name) = self.expect_str(name_node, "the target `node`", "8.5.1") {
-                if let Some((t, _)) = idx.node(name) {
-                    let t = &t;
-                    target = *t;
-                    if name == source && index.is_none() && !self.v13() {
-                        // A node may relate to itself only through an index.
-                    }
-                    if let (Some(t), Some(want)) = (t, def_node_type) {
-                        if !self.ts.is_a(*t, want) {
-                            let message = format!(
-                                "node template `{name}` is of type `{}`, which is not a `{}` as requirement `{}` needs",
-                                self.type_name(*t),
-                                self.type_name(want),
-                                self.path_last()
-                            );
-                            self.error(Code::Template, "8.5.2", name_node.span, message);
-                        }
-                    }
-                } else if index.is_none() {
-                    match self.ts.resolve_type(self.doc, Kind::Node, name) {
-                        Ok(t) => {
-                            target = Some(t);
-                            if let Some(want) = def_node_type {
-                                if !self.ts.is_a(t, want) {
-                                    let message = format!(
-                                        "node type `{name}` is not a `{}`",
-                                        self.type_name(want)
-                                    );
-                                    self.error(Code::Template, "8.5.2", name_node.span, message);
-                                }
-                            }
-                        }
-                        Err(_) => self.error(
-                            Code::Template,
-                            "8.5.2",
-                            name_node.span,
-                            format!("`{name}` is neither a node template nor a node type"),
-                        ),
-                    }
-                } else {
-                    self.error(
-                        Code::Template,
-                        "8.5.2",
-                        name_node.span,
-                        format!("`{name}` is not a node template"),
-                    );
-                }
-            }
-        }
-        let Some(m) = map else {
-            self.target_capability(
-                target,
-                None,
-                def_cap_type,
-                def_cap_symbolic.map(|(n, _)| n),
-                a.span,
-            );
-            return (Some(1), false);
-        };
-        // capability
-        let assigned_cap = m.get("capability");
-        if let Some(cn) = assigned_cap {
-            if let Some(name) = self.expect_str(cn, "`capability`", "8.5.2") {
-                if let Some((sym, _)) = def_cap_symbolic {
-                    if name != sym {
-                        self.error(
-                            Code::Template,
-                            "8.5.2",
-                            cn.span,
-                            format!("the requirement's capability is the symbolic name `{sym}` and must stay unchanged"),
-                        );
-                    }
-                } else {
-                    let is_symbolic = target
-                        .or(def_node_type)
-                        .is_some_and(|t| self.node_capabilities(t).iter().any(|(c, _)| *c == name));
-                    if !is_symbolic {
-                        match self.ts.resolve_type(self.doc, Kind::Capability, name) {
-                            Ok(ct) => {
-                                if let Some(want) = def_cap_type {
-                                    if !self.ts.is_a(ct, want) {
-                                        let message = format!(
-                                            "capability type `{name}` is not a `{}` as the requirement definition needs",
-                                            self.type_name(want)
-                                        );
-                                        self.error(Code::Template, "8.5.2", cn.span, message);
-                                    }
-                                }
-                            }
-                            // Without a known target, a symbolic name is
-                            // matched against the candidates at deployment.
-                            Err(_) => {
-                                if let Some(t) = target.or(def_node_type) {
-                                    let message = format!(
-                                        "`{name}` is neither a capability of `{}` nor a capability type",
-                                        self.type_name(t)
-                                    );
-                                    self.error(Code::Template, "8.5.2", cn.span, message);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        let cap_name = assigned_cap.and_then(value::as_str);
-        self.target_capability(
-            target,
-            cap_name,
-            def_cap_type,
-            def_cap_symbolic.map(|(n, _)| n),
-            a.span,
-        );
-        // relationship
-        let mut rel_type = def_rel_type;
-        if let Some(r) = m.get("relationship") {
-            self.at("relationship", |c| {
-                if let Some(name) = value::as_str(r) {
-                    // A relationship type first, then a relationship template (§8.5.2).
-                    let t = match c.ts.resolve_type(c.doc, Kind::Relationship, name) {
-                        Ok(t) => Some(t),
-                        Err(_) => match idx.relationships.get(name) {
-                            Some(t) => *t,
-                            None => {
-                                c.error(
-                                    Code::Template,
-                                    "8.5.2",
-                                    r.span,
-                                    format!("`{name}` is neither a relationship type nor a relationship template"),
-                                );
-                                None
-                            }
-                        },
-                    };
-                    if let (Some(t), Some(want)) = (t, def_rel_type) {
-                        if !c.ts.is_a(t, want) {
-                            let message = format!("relationship `{name}` is not a `{}`", c.type_name(want));
-                            c.error(Code::Template, "8.5.2", r.span, message);
-                        }
-                    }
-                    rel_type = t.or(rel_type);
-                } else if let Some(rm) = c.expect_map(r, "a relationship assignment", "8.5.1") {
-                    c.keys(rm, &["type", "properties", "attributes", "interfaces"], "a relationship assignment", "8.5.1");
-                    if let Some(tn) = rm.get("type") {
-                        if let Some(t) = c.type_ref(tn, Kind::Relationship, "8.5.1") {
-                            if let Some(want) = def_rel_type {
-                                if !c.ts.is_a(t, want) {
-                                    let message = format!("relationship type `{}` is not a `{}`", c.type_name(t), c.type_name(want));
-                                    c.error(Code::Template, "8.5.2", tn.span, message);
-                                }
-                            }
-                            rel_type = Some(t);
-                        }
-                    }
-                    let saved = (c.fctx.self_node, c.fctx.self_relationship);
-                    c.fctx.self_node = None;
-                    c.fctx.self_relationship = true;
-                    if let Some(t) = rel_type {
-                        let props = c.type_entries(t, "properties");
-                        match rm.get("properties") {
-                            Some(p) => c.at("properties", |c| c.assignments(p, &props, Role::Property, "8.5.1", true)),
-                            None => c.required_assigned(None, &props, r.span, "8.5.1"),
-                        }
-                        if let Some(at) = rm.get("attributes") {
-                            let attrs = c.type_attributes(t);
-                            c.at("attributes", |c| c.assignments(at, &attrs, Role::Attribute, "8.5.1", false));
-                        }
-                        if let Some(i) = rm.get("interfaces") {
-                            let defs = c.type_entries(t, "interfaces");
-                            c.at("interfaces", |c| c.interface_assignments(i, &defs, "8.5.1"));
-                        }
-                    } else {
-                        for key in ["properties", "attributes", "interfaces"] {
-                            if let Some(v) = rm.get(key) {
-                                c.check_functions(v);
-                            }
-                        }
-                    }
-                    (c.fctx.self_node, c.fctx.self_relationship) = saved;
-                }
-            });
-        }
-        self.relationship_fits(rel_type, target, cap_name, def_cap_type, a.span);
-        if let Some(f) = m.get("node_filter") {
-            let saved = (self.fctx.self_node, self.fctx.self_relationship);
-            self.fctx.self_node = None;
-            self.fctx.self_relationship = true;
-            self.at("node_filter", |c| c.condition(f, "8.6"));
-            (self.fctx.self_node, self.fctx.self_relationship) = saved;
-        }
-        let mut count = Some(1);
-        if let Some(cn) = m.get("count") {
-            self.at("count", |c| c.count(cn, "8.5.1"));
-            count = value::as_count(cn);
-            if self.is_call(cn) {
-                count = None;
-            }
-        }
-        let mut optional = false;
-        if let Some(o) = m.get("optional") {
-            match self.classify(o) {
-                Scalar::Bool(b) => optional = b,
-                _ => self.error(
-                    Code::InvalidShape,
-                    "8.5.1",
-                    o.span,
-                    "`optional` must be a boolean",
-                ),
-            }
-        }
-        if let Some(d) = m.get("directives") {
-            self.at("directives", |c| {
-                for (dname, span) in c.expect_str_list(d, "`directives`", "8.5.1") {
-                    if !["internal", "external"].contains(&dname) {
-                        c.error(
-                            Code::InvalidShape,
-                            "8.5.1",
-                            span,
-                            format!("unknown requirement directive `{dname}` (allowed: internal, external)"),
-                        );
-                    }
-                }
-            });
-        }
-        if let Some(al) = m.get("allocation") {
-            self.at("allocation", |c| {
-                c.allocation(al, target, cap_name, def_cap_type)
-            });
-        }
-        (count, optional)
-    }
-
-    fn path_last(&self) -> String {
-        self.path
-            .render()
-            .rsplit('.')
-            .next()
-            .unwrap_or_default()
-            .to_string()
-    }
-
-    /// The capability a requirement targets on a known target node type.
-    fn target_capability_type(
-        &self,
-        target: Option<TypeId>,
-        cap_name: Option<&str>,
-        def_cap_type: Option<TypeId>,
-    ) -> Option<TypeId> {
-        let t = target?;
-        let caps = self.node_capabilities(t);
-        if let Some(name) = cap_name {
-            if let Some((_, v)) = caps.iter().find(|(n, _)| *n == name) {
-                return self.capability_type_of(v);
-            }
-        }
-        let want = def_cap_type?;
-        caps.iter()
-            .filter_map(|(_, v)| self.capability_type_of(v))
-            .find(|&ct| self.ts.is_a(ct, want))
-    }
-
-    /// A known target node type must offer a fitting capability.
-    fn target_capability(
-        &mut self,
-        target: Option<TypeId>,
-        cap_name: Option<&str>,
-        def_cap_type: Option<TypeId>,
-        def_symbolic: Option<&str>,
-        span: Span,
-    ) {
-        let Some(t) = target else { return };
-        let caps = self.node_capabilities(t);
-        if let Some(sym) = def_symbolic.or(cap_name) {
-            if caps.iter().any(|(n, _)| *n == sym) {
-                if let (Some(want), Some((_, v))) =
-                    (def_cap_type, caps.iter().find(|(n, _)| *n == sym))
-                {
-                    if let Some(ct) = self.capability_type_of(v) {
-                        if !self.ts.is_a(ct, want) {
-                            let message = format!(
-                                "capability `{sym}` of `{}` is of type `{}`, not a `{}`",
-                                self.type_name(t),
-                                self.type_name(ct),
-                                self.type_name(want)
-                            );
-                            self.error(Code::Template, "8.5.2", span, message);
-                        }
-                    }
-                }
-                return;
-            }
-            if def_symbolic.is_some() {
-                let message = format!(
-                    "node type `{}` has no capability `{sym}`",
-                    self.type_name(t)
-                );
-                self.error(Code::Template, "8.5.2", span, message);
-                return;
-            }
-        }
-        if let Some(want) = def_cap_type {
-            let fits = caps
-                .iter()
-                .filter_map(|(_, v)| self.capability_type_of(v))
-                .any(|ct| self.ts.is_a(ct, want));
-            if !fits {
-                let message = format!(
-                    "node type `{}` has no capability of type `{}`",
-                    self.type_name(t),
-                    self.type_name(want)
-                );
-                self.error(Code::Template, "8.5.2", span, message);
-            }
-        }
-    }
-
-    /// The relationship type's valid target lists against a known target.
-    fn relationship_fits(
-        &mut self,
-        rel: Option<TypeId>,
-        target: Option<TypeId>,
-        cap_name: Option<&str>,
-        def_cap_type: Option<TypeId>,
-        span: Span,
-    ) {
-        let Some(rel) = rel else { return };
-        let cap_type = self.target_capability_type(target, cap_name, def_cap_type);
-        let checks = [
-            (
-                "valid_capability_types",
-                Kind::Capability,
-                cap_type,
-                "target a capability",
-            ),
-            (
-                "valid_target_node_types",
-                Kind::Node,
-                target,
-                "target a node",
-            ),
-            (
-                "valid_source_node_types",
-                Kind::Node,
-                self.fctx.self_node,
-                "start at a node",
-            ),
-        ];
-        for (key, kind, subject, what) in checks {
-            let (Some(t), Some(list)) = (subject, self.ts.inherited(rel, key)) else {
-                continue;
-            };
-            let valid = self.types_in_list(list, kind);
-            if !valid.iter().any(|&v| self.ts.is_a(t, v)) {
-                let message = format!(
-                    "relationship type `{}` cannot {what} of type `{}` ({key})",
-                    self.type_name(rel),
-                    self.type_name(t)
-                );
-                self.error(Code::Template, "7.3", span, message);
-            }
-        }
-    }
-
-    /// `allocation` (§8.5.5): properties of the target capability, of
-    /// integer, float or scalar types.
-    fn allocation(
-        &mut self,
-        al: &'a Node,
-        target: Option<TypeId>,
-        cap_name: Option<&str>,
-        def_cap_type: Option<TypeId>,
-    ) {
-        let Some(m) = self.named_map(al, "`allocation`", "8.5.5") else {
-            return;
-        };
-        let cap_type = self
-            .target_capability_type(target, cap_name, def_cap_type)
-            .or(def_cap_type);
-        let props = cap_type.map(|ct| self.type_entries(ct, "properties"));
-        for (k, v) in m.iter() {
-            let Some(props) = &props else {
-                self.at(k.name.as_str(), |c| c.check_functions(v));
-                continue;
-            };
-            let Some((_, p)) = props.iter().find(|(n, _)| *n == k.name) else {
-                // Allocations filter target candidates when the requirement
-                // is fulfilled (§8.5.5): one that no candidate can satisfy is
-                // worth a warning, the orchestrator decides.
-                let message = format!(
-                    "allocation `{}` names no property of the target capability type `{}`, so no target can satisfy it",
-                    k.name,
-                    self.type_name(cap_type.expect("known"))
-                );
-                self.warning(Code::ToscaNotice, "8.5.5", k.span, message);
-                continue;
-            };
-            if let Some(s) = self.param_schema(p) {
-                let allocatable = matches!(
-                    self.ts.builtin_base(s.ty),
-                    Some(
-                        crate::types::Builtin::Integer
-                            | crate::types::Builtin::Float
-                            | crate::types::Builtin::Scalar
-                    )
-                );
-                if !allocatable {
-                    self.error(
-                        Code::ToscaNotice,
-                        "8.5.5",
-                        k.span,
-                        format!(
-                            "only integer, float or scalar properties can be allocated, not `{}`",
-                            k.name
-                        ),
-                    );
-                    continue;
-                }
-                self.at(k.name.as_str(), |c| c.check_value(v, &s, "8.5.5"));
-            }
-        }
-    }
-
     /// Interface assignments (§11.3) against the interface definitions of
     /// the node or relationship type.
-    fn interface_assignments(
+    pub(super) fn interface_assignments(
         &mut self,
         node: &'a Node,
         defs: &[(&'a str, Param<'a>)],

@@ -86,11 +86,13 @@ impl<'t, 'a> Checker<'t, 'a> {
             let Some(t) = self.ts.local_type(self.doc, kind, &k.name) else {
                 continue;
             };
-            self.at(k.name.as_str(), |c| c.type_def(kind, t, def, k.span));
+            self.at(k.name.as_str(), |c| c.type_def(kind, t, def));
         }
     }
 
-    fn type_def(&mut self, kind: Kind, t: TypeId, def: &'a Node, name_span: Span) {
+    /// One type definition: its keynames, the common keynames of types
+    /// (§6.4.1), its properties and attributes, and what its kind defines.
+    fn type_def(&mut self, kind: Kind, t: TypeId, def: &'a Node) {
         let section = kind.spec_section();
         if def.is_null() && self.v13() {
             return;
@@ -100,43 +102,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         };
         let scalar = kind == Kind::Data && self.ts.builtin_base(t) == Some(Builtin::Scalar);
-        let mut allowed: Vec<&str> = COMMON.to_vec();
-        allowed.extend_from_slice(kind_keys(kind, self.v13()));
-        if scalar {
-            allowed.extend_from_slice(SCALAR_KEYS);
-            allowed.retain(|k| *k != "properties" && *k != "key_schema" && *k != "entry_schema");
-        }
-        if !scalar && kind == Kind::Data && !self.v13() {
-            let misplaced: Vec<&str> = SCALAR_KEYS
-                .iter()
-                .copied()
-                .filter(|k| map.contains_key(k))
-                .collect();
-            if !misplaced.is_empty() {
-                self.error(
-                    Code::Definition,
-                    "9.1.2.2",
-                    map.get_entry(misplaced[0])
-                        .map(|(k, _)| k.span)
-                        .unwrap_or(def.span),
-                    format!(
-                        "`{}` is only allowed in scalar types (types derived from `scalar`)",
-                        misplaced.join("`, `")
-                    ),
-                );
-                allowed.extend_from_slice(SCALAR_KEYS);
-            }
-        }
-        // TOSCA 1.3 interface types may list operations directly.
-        if !(self.v13() && kind == Kind::Interface) {
-            self.keys(
-                map,
-                &allowed,
-                &format!("a {} definition", kind.noun()),
-                section,
-            );
-        }
-        let _ = name_span;
+        self.type_keynames(kind, map, def.span, scalar);
         if let Some(d) = map.get("description") {
             self.at("description", |c| c.description(d));
         }
@@ -158,59 +124,13 @@ impl<'t, 'a> Checker<'t, 'a> {
             in_interface_type: kind == Kind::Interface,
             ..FnCtx::default()
         };
-        for section_key in ["properties", "attributes"] {
-            let Some(node) = map.get(section_key) else {
-                continue;
-            };
-            if !matches!(
-                kind,
-                Kind::Node
-                    | Kind::Relationship
-                    | Kind::Capability
-                    | Kind::Data
-                    | Kind::Group
-                    | Kind::Policy
-                    | Kind::Artifact
-            ) {
-                continue;
-            }
-            let role = if section_key == "properties" {
-                Role::Property
-            } else {
-                Role::Attribute
-            };
-            let parents = super::defs::collect_section(&parent_chain, section_key);
-            self.at(section_key, |c| {
-                c.param_defs(
-                    node,
-                    role,
-                    Place::Type,
-                    &parents,
-                    (section_for(role), &format!("`{section_key}`")),
-                    true,
-                )
-            });
+        if kind != Kind::Interface {
+            self.type_properties_and_attributes(map, &parent_chain);
         }
         match kind {
             Kind::Data => self.data_type(t, map, scalar),
             Kind::Node => self.node_type(t, map, &parent_chain),
-            Kind::Relationship => {
-                if let Some(i) = map.get("interfaces") {
-                    let parents = super::defs::collect_section(&parent_chain, "interfaces");
-                    self.at("interfaces", |c| c.interface_defs(i, &parents));
-                }
-                let lists: &[(&str, Kind)] = &[
-                    ("valid_capability_types", Kind::Capability),
-                    ("valid_target_node_types", Kind::Node),
-                    ("valid_source_node_types", Kind::Node),
-                    ("valid_target_types", Kind::Capability),
-                ];
-                for &(key, k) in lists {
-                    if let Some(l) = map.get(key) {
-                        self.narrowing_list(t, key, l, k, "7.3");
-                    }
-                }
-            }
+            Kind::Relationship => self.relationship_type(t, map, &parent_chain),
             Kind::Capability => {
                 for (key, k) in [
                     ("valid_source_node_types", Kind::Node),
@@ -249,6 +169,91 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
         self.fctx = saved;
+    }
+
+    /// The keynames of a type definition: the common ones and its kind's;
+    /// a scalar type's (§9.1.2.2) only in scalar types.
+    fn type_keynames(&mut self, kind: Kind, map: &'a Map, def_span: Span, scalar: bool) {
+        let mut allowed: Vec<&str> = COMMON.to_vec();
+        allowed.extend_from_slice(kind_keys(kind, self.v13()));
+        if scalar {
+            allowed.extend_from_slice(SCALAR_KEYS);
+            allowed.retain(|k| *k != "properties" && *k != "key_schema" && *k != "entry_schema");
+        }
+        if !scalar && kind == Kind::Data && !self.v13() {
+            let misplaced: Vec<&str> = SCALAR_KEYS
+                .iter()
+                .copied()
+                .filter(|k| map.contains_key(k))
+                .collect();
+            if let Some(first) = misplaced.first() {
+                self.error(
+                    Code::Definition,
+                    "9.1.2.2",
+                    map.get_entry(first)
+                        .map(|(k, _)| k.span)
+                        .unwrap_or(def_span),
+                    format!(
+                        "`{}` is only allowed in scalar types (types derived from `scalar`)",
+                        misplaced.join("`, `")
+                    ),
+                );
+                allowed.extend_from_slice(SCALAR_KEYS);
+            }
+        }
+        // TOSCA 1.3 interface types may list operations directly.
+        if !(self.v13() && kind == Kind::Interface) {
+            self.keys(
+                map,
+                &allowed,
+                &format!("a {} definition", kind.noun()),
+                kind.spec_section(),
+            );
+        }
+    }
+
+    /// The property and attribute definitions of a type, refining its
+    /// parent's.
+    fn type_properties_and_attributes(&mut self, map: &'a Map, parent_chain: &[DefNode<'a>]) {
+        for (section_key, role) in [
+            ("properties", Role::Property),
+            ("attributes", Role::Attribute),
+        ] {
+            let Some(node) = map.get(section_key) else {
+                continue;
+            };
+            let parents = super::defs::collect_section(parent_chain, section_key);
+            self.at(section_key, |c| {
+                c.param_defs(
+                    node,
+                    role,
+                    Place::Type,
+                    &parents,
+                    (section_for(role), &format!("`{section_key}`")),
+                    true,
+                )
+            });
+        }
+    }
+
+    /// What a relationship type defines besides properties and attributes
+    /// (§7.3): interfaces and the lists of valid targets and sources.
+    fn relationship_type(&mut self, t: TypeId, map: &'a Map, parent_chain: &[DefNode<'a>]) {
+        if let Some(i) = map.get("interfaces") {
+            let parents = super::defs::collect_section(parent_chain, "interfaces");
+            self.at("interfaces", |c| c.interface_defs(i, &parents));
+        }
+        let lists: &[(&str, Kind)] = &[
+            ("valid_capability_types", Kind::Capability),
+            ("valid_target_node_types", Kind::Node),
+            ("valid_source_node_types", Kind::Node),
+            ("valid_target_types", Kind::Capability),
+        ];
+        for &(key, k) in lists {
+            if let Some(l) = map.get(key) {
+                self.narrowing_list(t, key, l, k, "7.3");
+            }
+        }
     }
 
     /// `version` of a type (§6.4.1): a version string.
@@ -524,75 +529,12 @@ impl<'t, 'a> Checker<'t, 'a> {
         let parent = self.ts.get(t).parent;
         let parent_is_abstract =
             parent.is_some_and(|p| self.ts.get(p).builtin == Some(Builtin::Scalar));
-        let inherited = |c: &Self, key: &str| {
-            parent
-                .filter(|_| !parent_is_abstract)
-                .and_then(|p| c.ts.inherited(p, key))
-        };
-        // data_type: float or integer (or derived); not changed on derivation.
-        let mut integer = false;
-        match map.get("data_type") {
-            Some(dt) => {
-                if inherited(self, "data_type").is_some()
-                    || (!parent_is_abstract && parent.is_some())
-                {
-                    self.error(
-                        Code::Definition,
-                        "9.1.2.2",
-                        dt.span,
-                        "the `data_type` of a scalar type must not be changed in a derived scalar type",
-                    );
-                }
-                if let Some(d) = self.type_ref(dt, Kind::Data, "9.1.2.2") {
-                    match self.ts.builtin_base(d) {
-                        Some(Builtin::Integer) => integer = true,
-                        Some(Builtin::Float) => {}
-                        _ => self.error(
-                            Code::Definition,
-                            "9.1.2.2",
-                            dt.span,
-                            "the `data_type` of a scalar type must be `float`, `integer` or derived from them",
-                        ),
-                    }
-                }
-            }
-            None => {
-                if let Some(dt) = inherited(self, "data_type") {
-                    integer = value::as_str(dt)
-                        .and_then(|n| self.ts.resolve_type(self.doc_of(dt), Kind::Data, n).ok())
-                        .is_some_and(|d| self.ts.builtin_base(d) == Some(Builtin::Integer));
-                }
-            }
-        }
-        let multipliers = |c: &mut Self, key: &'a str| -> Vec<(&'a str, f64, Span)> {
-            let mut out = Vec::new();
-            let Some(node) = map.get(key) else { return out };
-            let Some(m) = c.expect_map(node, &format!("`{key}`"), "9.1.2.2") else {
-                return out;
-            };
-            for (k, v) in m.iter() {
-                match c.classify(v) {
-                    Scalar::Int(i) if i > 0 => out.push((k.name.as_str(), i as f64, k.span)),
-                    Scalar::Float(f) if f > 0.0 && !integer => out.push((k.name.as_str(), f, k.span)),
-                    Scalar::Float(_) if integer => c.error(
-                        Code::Definition,
-                        "9.1.2.2",
-                        v.span,
-                        format!("multiplier of `{}` must be an integer: the scalar's data type is an integer", k.name),
-                    ),
-                    _ => c.error(
-                        Code::Definition,
-                        "9.1.2.2",
-                        v.span,
-                        format!("multiplier of `{}` must be a positive number", k.name),
-                    ),
-                }
-            }
-            out
-        };
-        let units = multipliers(self, "units");
-        let prefixes = multipliers(self, "prefixes");
-        let inherited_units = inherited(self, "units");
+        // The scalar type it refines (not the abstract `scalar`).
+        let refined = parent.filter(|_| !parent_is_abstract);
+        let integer = self.scalar_data_type(map, refined);
+        let units = self.multipliers(map, "units", integer);
+        let prefixes = self.multipliers(map, "prefixes", integer);
+        let inherited_units = refined.and_then(|p| self.ts.inherited(p, "units"));
         if map.get("units").is_none() && inherited_units.is_none() {
             self.error(
                 Code::MissingKeyname,
@@ -603,74 +545,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         }
         if inherited_units.is_none() {
-            let ones = units.iter().filter(|(_, m, _)| *m == 1.0).count();
-            if !units.is_empty() && ones == 0 {
-                self.error(
-                    Code::Definition,
-                    "9.1.2.2",
-                    span,
-                    "at least one unit needs the multiplier 1",
-                );
-            }
-            if map.get("prefixes").is_some() {
-                if units.len() > 1 {
-                    self.error(
-                        Code::Definition,
-                        "9.1.2.2",
-                        map.get_entry("prefixes")
-                            .map(|(k, _)| k.span)
-                            .unwrap_or(span),
-                        "`prefixes` require exactly one unit (with multiplier 1)",
-                    );
-                }
-                if !prefixes.is_empty() && !prefixes.iter().any(|(_, m, _)| *m == 1.0) {
-                    self.error(
-                        Code::Definition,
-                        "9.1.2.2",
-                        span,
-                        "at least one prefix needs the multiplier 1",
-                    );
-                }
-            }
-            match map.get("canonical_unit") {
-                None if ones > 1 => self.error(
-                    Code::Definition,
-                    "9.1.2.2",
-                    span,
-                    "`canonical_unit` is required when several units have the multiplier 1",
-                ),
-                Some(cu) => {
-                    if let Some(name) = self.expect_str(cu, "`canonical_unit`", "9.1.2.2") {
-                        let info = super::eval::ScalarInfo {
-                            units: units.iter().map(|(n, m, _)| (n.to_string(), *m)).collect(),
-                            prefixes: prefixes
-                                .iter()
-                                .map(|(n, m, _)| (n.to_string(), *m))
-                                .collect(),
-                            data_type: None,
-                            case_insensitive: false,
-                        };
-                        match info.multiplier(name) {
-                            None => self.error(
-                                Code::Definition,
-                                "9.1.2.2",
-                                cu.span,
-                                format!(
-                                    "canonical unit `{name}` is not a unit of this scalar type"
-                                ),
-                            ),
-                            Some(m) if m != 1.0 => self.error(
-                                Code::Definition,
-                                "9.1.2.2",
-                                cu.span,
-                                format!("canonical unit `{name}` must have the multiplier 1"),
-                            ),
-                            Some(_) => {}
-                        }
-                    }
-                }
-                None => {}
-            }
+            self.scalar_units(map, span, &units, &prefixes);
         } else if let Some(cu) = map.get("canonical_unit") {
             self.error(
                 Code::Definition,
@@ -678,6 +553,155 @@ impl<'t, 'a> Checker<'t, 'a> {
                 cu.span,
                 "a derived scalar type must not add or change `canonical_unit`",
             );
+        }
+    }
+
+    /// The `data_type` of a scalar type: `float` or `integer` (or derived),
+    /// never changed by a derived scalar type (`refined`: the scalar type it
+    /// derives from); whether it is an integer type.
+    fn scalar_data_type(&mut self, map: &'a Map, refined: Option<TypeId>) -> bool {
+        let Some(dt) = map.get("data_type") else {
+            let inherited = refined.and_then(|p| self.ts.inherited(p, "data_type"));
+            return inherited.is_some_and(|dt| {
+                value::as_str(dt)
+                    .and_then(|n| self.ts.resolve_type(self.doc_of(dt), Kind::Data, n).ok())
+                    .is_some_and(|d| self.ts.builtin_base(d) == Some(Builtin::Integer))
+            });
+        };
+        if refined.is_some() {
+            self.error(
+                Code::Definition,
+                "9.1.2.2",
+                dt.span,
+                "the `data_type` of a scalar type must not be changed in a derived scalar type",
+            );
+        }
+        let Some(d) = self.type_ref(dt, Kind::Data, "9.1.2.2") else {
+            return false;
+        };
+        match self.ts.builtin_base(d) {
+            Some(Builtin::Integer) => true,
+            Some(Builtin::Float) => false,
+            _ => {
+                self.error(
+                    Code::Definition,
+                    "9.1.2.2",
+                    dt.span,
+                    "the `data_type` of a scalar type must be `float`, `integer` or derived from them",
+                );
+                false
+            }
+        }
+    }
+
+    /// The `units` or `prefixes` of a scalar type with their multipliers
+    /// (positive numbers; integers for an `integer` scalar).
+    fn multipliers(&mut self, map: &'a Map, key: &'a str, integer: bool) -> Vec<(&'a str, f64)> {
+        let mut out = Vec::new();
+        let Some(node) = map.get(key) else { return out };
+        let Some(m) = self.expect_map(node, &format!("`{key}`"), "9.1.2.2") else {
+            return out;
+        };
+        for (k, v) in m.iter() {
+            match self.classify(v) {
+                Scalar::Int(i) if i > 0 => out.push((k.name.as_str(), i as f64)),
+                Scalar::Float(f) if f > 0.0 && !integer => out.push((k.name.as_str(), f)),
+                Scalar::Float(_) if integer => self.error(
+                    Code::Definition,
+                    "9.1.2.2",
+                    v.span,
+                    format!("multiplier of `{}` must be an integer: the scalar's data type is an integer", k.name),
+                ),
+                _ => self.error(
+                    Code::Definition,
+                    "9.1.2.2",
+                    v.span,
+                    format!("multiplier of `{}` must be a positive number", k.name),
+                ),
+            }
+        }
+        out
+    }
+
+    /// The units, prefixes and canonical unit of a scalar type that defines
+    /// its units (rather than inheriting them).
+    fn scalar_units(
+        &mut self,
+        map: &'a Map,
+        span: Span,
+        units: &[(&'a str, f64)],
+        prefixes: &[(&'a str, f64)],
+    ) {
+        let ones = units.iter().filter(|(_, m)| *m == 1.0).count();
+        if !units.is_empty() && ones == 0 {
+            self.error(
+                Code::Definition,
+                "9.1.2.2",
+                span,
+                "at least one unit needs the multiplier 1",
+            );
+        }
+        if let Some((prefixes_key, _)) = map.get_entry("prefixes") {
+            if units.len() > 1 {
+                self.error(
+                    Code::Definition,
+                    "9.1.2.2",
+                    prefixes_key.span,
+                    "`prefixes` require exactly one unit (with multiplier 1)",
+                );
+            }
+            if !prefixes.is_empty() && !prefixes.iter().any(|(_, m)| *m == 1.0) {
+                self.error(
+                    Code::Definition,
+                    "9.1.2.2",
+                    span,
+                    "at least one prefix needs the multiplier 1",
+                );
+            }
+        }
+        match map.get("canonical_unit") {
+            None if ones > 1 => self.error(
+                Code::Definition,
+                "9.1.2.2",
+                span,
+                "`canonical_unit` is required when several units have the multiplier 1",
+            ),
+            Some(cu) => self.canonical_unit(cu, units, prefixes),
+            None => {}
+        }
+    }
+
+    /// `canonical_unit`: a unit (with a prefix) of the scalar type whose
+    /// multiplier is 1.
+    fn canonical_unit(
+        &mut self,
+        cu: &'a Node,
+        units: &[(&'a str, f64)],
+        prefixes: &[(&'a str, f64)],
+    ) {
+        let Some(name) = self.expect_str(cu, "`canonical_unit`", "9.1.2.2") else {
+            return;
+        };
+        let info = super::eval::ScalarInfo {
+            units: units.iter().map(|(n, m)| (n.to_string(), *m)).collect(),
+            prefixes: prefixes.iter().map(|(n, m)| (n.to_string(), *m)).collect(),
+            data_type: None,
+            case_insensitive: false,
+        };
+        match info.multiplier(name) {
+            None => self.error(
+                Code::Definition,
+                "9.1.2.2",
+                cu.span,
+                format!("canonical unit `{name}` is not a unit of this scalar type"),
+            ),
+            Some(m) if m != 1.0 => self.error(
+                Code::Definition,
+                "9.1.2.2",
+                cu.span,
+                format!("canonical unit `{name}` must have the multiplier 1"),
+            ),
+            Some(_) => {}
         }
     }
 
@@ -937,55 +961,8 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(t)
         });
         let node = node.or(parent_node);
-        // capability
         match map.get("capability") {
-            Some(cn) => {
-                if let Some(name) = self.expect_str(cn, "`capability`", "8.4") {
-                    let symbolic =
-                        node.filter(|&n| self.node_capabilities(n).iter().any(|(c, _)| *c == name));
-                    let parent_cap = get_parent("capability").and_then(value::as_str);
-                    if symbolic.is_some() {
-                        if let Some(pc) = parent_cap {
-                            if pc != name
-                                && self
-                                    .ts
-                                    .resolve_type(self.doc, Kind::Capability, pc)
-                                    .is_err()
-                            {
-                                self.error(
-                                    Code::Definition,
-                                    "8.4.1",
-                                    cn.span,
-                                    "a capability given by symbolic name must stay unchanged in refinements",
-                                );
-                            }
-                        }
-                    } else if let Some(ct) =
-                        self.resolve_type(name, Kind::Capability, cn.span, "8.4")
-                    {
-                        let parent_type = get_parent("capability").and_then(|p| {
-                            self.ts
-                                .resolve_type(self.doc_of(p), Kind::Capability, value::as_str(p)?)
-                                .ok()
-                        });
-                        self.check_refined_type(parent_type, ct, cn.span);
-                        if let Some(n) = node {
-                            let fulfils = self.node_capabilities(n).iter().any(|(_, v)| {
-                                self.capability_type_of(v)
-                                    .is_some_and(|t| self.ts.is_a(t, ct))
-                            });
-                            if !fulfils {
-                                let message = format!(
-                                    "node type `{}` has no capability of type `{}`",
-                                    self.type_name(n),
-                                    self.type_name(ct)
-                                );
-                                self.error(Code::Template, "8.4", cn.span, message);
-                            }
-                        }
-                    }
-                }
-            }
+            Some(cn) => self.capability_of_requirement_def(cn, node, parent),
             None => {
                 if parent.is_none() && !self.v13() {
                     self.error(
@@ -1023,6 +1000,64 @@ impl<'t, 'a> Checker<'t, 'a> {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// The `capability` of a requirement definition: a capability of its
+    /// `node` type (a symbolic name, unchanged in refinements), or a
+    /// capability type that refines the parent's and that the node type
+    /// offers.
+    fn capability_of_requirement_def(
+        &mut self,
+        cn: &'a Node,
+        node: Option<TypeId>,
+        parent: Option<&Param<'a>>,
+    ) {
+        let Some(name) = self.expect_str(cn, "`capability`", "8.4") else {
+            return;
+        };
+        let parent_cap = parent.and_then(|p| p.get("capability"));
+        let symbolic = node.filter(|&n| self.node_capabilities(n).iter().any(|(c, _)| *c == name));
+        if symbolic.is_some() {
+            if let Some(pc) = parent_cap.and_then(value::as_str) {
+                if pc != name
+                    && self
+                        .ts
+                        .resolve_type(self.doc, Kind::Capability, pc)
+                        .is_err()
+                {
+                    self.error(
+                        Code::Definition,
+                        "8.4.1",
+                        cn.span,
+                        "a capability given by symbolic name must stay unchanged in refinements",
+                    );
+                }
+            }
+            return;
+        }
+        let Some(ct) = self.resolve_type(name, Kind::Capability, cn.span, "8.4") else {
+            return;
+        };
+        let parent_type = parent_cap.and_then(|p| {
+            self.ts
+                .resolve_type(self.doc_of(p), Kind::Capability, value::as_str(p)?)
+                .ok()
+        });
+        self.check_refined_type(parent_type, ct, cn.span);
+        if let Some(n) = node {
+            let fulfils = self.node_capabilities(n).iter().any(|(_, v)| {
+                self.capability_type_of(v)
+                    .is_some_and(|t| self.ts.is_a(t, ct))
+            });
+            if !fulfils {
+                let message = format!(
+                    "node type `{}` has no capability of type `{}`",
+                    self.type_name(n),
+                    self.type_name(ct)
+                );
+                self.error(Code::Template, "8.4", cn.span, message);
             }
         }
     }

@@ -1,0 +1,277 @@
+//! TOSCA paths (§10.3) in `$get_property`, `$get_attribute`,
+//! `$get_artifact` and `$available_allocation`: the start (`SELF` or a
+//! template name), the steps (`RELATIONSHIP`, `CAPABILITY`, `SOURCE`,
+//! `TARGET`, with indices), and the name after the path, checked against the
+//! types along the way where they are known.
+
+use v4t_source::Code;
+use v4t_yaml::{Node, Span};
+
+use super::funcs::Call;
+use super::Checker;
+use crate::types::TypeId;
+use crate::value::{self, Scalar};
+
+/// What a TOSCA path has reached so far.
+#[derive(Clone, Copy, PartialEq)]
+enum Ctx {
+    /// A node (of this type, where known).
+    Node(Option<TypeId>),
+    /// A capability (of this type, where known).
+    Capability(Option<TypeId>),
+    Relationship,
+    /// `SELF` where it is not known what `SELF` is.
+    Unknown,
+}
+
+impl<'t, 'a> Checker<'t, 'a> {
+    /// A TOSCA path (§10.3) followed by a name and nested names (for
+    /// `$get_property`/`$get_attribute` when `nested` is true).
+    pub(super) fn tosca_path(&mut self, function: &str, l: &'a [Node], span: Span, nested: bool) {
+        for a in l {
+            if let Call::Yes(n, args) = self.call_of(a) {
+                self.call(n, args, a);
+            }
+        }
+        let Some((ctx, i)) = self.path_start(function, l, span) else {
+            return;
+        };
+        let Some((ctx, i)) = self.path_steps(function, l, span, ctx, i) else {
+            return;
+        };
+        self.path_name(function, &l[i.min(l.len())..], span, ctx, nested);
+    }
+
+    /// Argument `i` of a path as a keyword or name (not a call).
+    fn path_word(&self, l: &'a [Node], i: usize) -> Option<&'a str> {
+        l.get(i)
+            .and_then(|n| value::as_str(n))
+            .filter(|_| !matches!(self.call_of_quiet(&l[i]), Call::Yes(..)))
+    }
+
+    /// Whether argument `i` of a path is an index (a non-negative integer,
+    /// `ALL` or a call).
+    fn path_index(&self, l: &'a [Node], i: usize) -> bool {
+        l.get(i).is_some_and(|n| {
+            matches!(self.classify(n), Scalar::Int(x) if x >= 0)
+                || value::as_str(n) == Some("ALL")
+                || matches!(self.call_of_quiet(n), Call::Yes(..))
+        })
+    }
+
+    /// Where a path starts (`SELF`, or a node template with an optional
+    /// index, or a relationship template) and the argument after it.
+    fn path_start(&mut self, function: &str, l: &'a [Node], span: Span) -> Option<(Ctx, usize)> {
+        let Some(first) = self.path_word(l, 0) else {
+            self.error(
+                Code::Function,
+                "10.3",
+                l.first().map(|n| n.span).unwrap_or(span),
+                format!("the TOSCA path of `${function}` starts with SELF or a template name"),
+            );
+            return None;
+        };
+        if first == "SELF" {
+            let ctx = if let Some(t) = self.fctx.self_node {
+                Ctx::Node(Some(t))
+            } else if self.fctx.self_relationship {
+                Ctx::Relationship
+            } else {
+                Ctx::Unknown
+            };
+            return Some((ctx, 1));
+        }
+        let node = self
+            .fctx
+            .nodes
+            .as_ref()
+            .and_then(|ns| ns.get(first))
+            .copied();
+        let relationship = self
+            .fctx
+            .relationships
+            .as_ref()
+            .is_some_and(|rs| rs.contains(first));
+        match (node, relationship) {
+            (Some(t), _) => Some((Ctx::Node(t), if self.path_index(l, 1) { 2 } else { 1 })),
+            (None, true) => Some((Ctx::Relationship, 1)),
+            (None, false) => {
+                if self.fctx.in_template {
+                    self.error(
+                        Code::Function,
+                        "10.3",
+                        l[0].span,
+                        format!("`${function}` names `{first}`, which is neither SELF nor a node or relationship template"),
+                    );
+                } else {
+                    self.error(
+                        Code::Function,
+                        "11.4",
+                        l[0].span,
+                        format!("outside a service template, `${function}` can only start at SELF, not `{first}`"),
+                    );
+                }
+                None
+            }
+        }
+    }
+
+    /// Follows the steps of a path from `ctx` at argument `i`: where they
+    /// lead and the argument after them, `None` after an error.
+    fn path_steps(
+        &mut self,
+        function: &str,
+        l: &'a [Node],
+        span: Span,
+        mut ctx: Ctx,
+        mut i: usize,
+    ) -> Option<(Ctx, usize)> {
+        while let Some(w) = self.path_word(l, i) {
+            let node_ctx = matches!(ctx, Ctx::Node(_)) || ctx == Ctx::Unknown;
+            let rel_ctx = ctx == Ctx::Relationship || ctx == Ctx::Unknown;
+            match w {
+                "RELATIONSHIP" if node_ctx => {
+                    let Some(req) = self.path_word(l, i + 1) else {
+                        self.error(
+                            Code::Function,
+                            "10.3",
+                            span,
+                            format!("malformed TOSCA path in `${function}`"),
+                        );
+                        return None;
+                    };
+                    if let Ctx::Node(Some(t)) = ctx {
+                        if !self.node_requirements(t).iter().any(|(n, _)| *n == req) {
+                            let message = format!(
+                                "node type `{}` has no requirement `{req}`",
+                                self.type_name(t)
+                            );
+                            self.error(Code::Function, "10.3", l[i + 1].span, message);
+                            return None;
+                        }
+                    }
+                    i += 2;
+                    if self.path_index(l, i) {
+                        i += 1;
+                    }
+                    ctx = Ctx::Relationship;
+                }
+                "CAPABILITY" if node_ctx => match self.path_word(l, i + 1) {
+                    Some(cap) if cap != "RELATIONSHIP" => {
+                        let cap_type = match ctx {
+                            Ctx::Node(Some(t)) => self.path_capability(t, cap, l[i + 1].span)?,
+                            _ => None,
+                        };
+                        (ctx, i) = self.after_capability(l, i + 2, cap_type);
+                    }
+                    _ if rel_ctx => (ctx, i) = self.after_capability(l, i + 1, None),
+                    _ => break,
+                },
+                "SOURCE" | "TARGET" if rel_ctx => {
+                    i += 1;
+                    ctx = Ctx::Node(None);
+                }
+                "CAPABILITY" if rel_ctx => (ctx, i) = self.after_capability(l, i + 1, None),
+                _ => break,
+            }
+        }
+        Some((ctx, i))
+    }
+
+    /// The type of capability `cap` of node type `t` (`Some(None)` where
+    /// the definition names none); `None` after reporting that `t` has no
+    /// such capability.
+    fn path_capability(&mut self, t: TypeId, cap: &str, at: Span) -> Option<Option<TypeId>> {
+        match self
+            .node_capabilities(t)
+            .into_iter()
+            .find(|(n, _)| *n == cap)
+        {
+            Some((_, v)) => Some(self.capability_type_of(&v)),
+            None => {
+                let message = format!(
+                    "node type `{}` has no capability `{cap}`",
+                    self.type_name(t)
+                );
+                self.error(Code::Function, "10.3", at, message);
+                None
+            }
+        }
+    }
+
+    /// After a capability at argument `i`: its relationships
+    /// (`RELATIONSHIP` with an optional index) or the capability itself.
+    fn after_capability(
+        &self,
+        l: &'a [Node],
+        mut i: usize,
+        cap_type: Option<TypeId>,
+    ) -> (Ctx, usize) {
+        if self.path_word(l, i) != Some("RELATIONSHIP") {
+            return (Ctx::Capability(cap_type), i);
+        }
+        i += 1;
+        if self.path_index(l, i) {
+            i += 1;
+        }
+        (Ctx::Relationship, i)
+    }
+
+    /// The name after a path (`rest[0]`) and its nested names: present,
+    /// and a property, attribute or artifact of the entity where its type is
+    /// known.
+    fn path_name(&mut self, function: &str, rest: &'a [Node], span: Span, ctx: Ctx, nested: bool) {
+        if rest.is_empty() {
+            self.error(
+                Code::Function,
+                "10.2.1",
+                span,
+                format!("`${function}` needs a name after its TOSCA path"),
+            );
+            return;
+        }
+        if !nested && rest.len() > 1 {
+            self.error(
+                Code::Function,
+                "10.2.1",
+                rest[1].span,
+                format!("`${function}` takes a TOSCA path and one name"),
+            );
+        }
+        self.nested_names(&rest[1..]);
+        let Some(name) = value::as_str(&rest[0]) else {
+            if !matches!(self.call_of_quiet(&rest[0]), Call::Yes(..)) {
+                self.error(
+                    Code::Function,
+                    "10.2.1",
+                    rest[0].span,
+                    "the name after a TOSCA path must be a string",
+                );
+            }
+            return;
+        };
+        // Names that are statically known to be wrong.
+        let (Ctx::Node(Some(t)) | Ctx::Capability(Some(t))) = ctx else {
+            return;
+        };
+        let attrs = function != "get_property";
+        let known = match function {
+            // Templates may add artifacts to their type's.
+            "get_artifact" => true,
+            _ if attrs => self.type_attributes(t).iter().any(|(n, _)| *n == name),
+            _ => self
+                .type_entries(t, "properties")
+                .iter()
+                .any(|(n, _)| *n == name),
+        };
+        if !known {
+            let what = match function {
+                "get_artifact" => "artifact",
+                _ if attrs => "attribute",
+                _ => "property",
+            };
+            let message = format!("`{}` has no {what} `{name}`", self.type_name(t));
+            self.error(Code::Function, "10.2.1", rest[0].span, message);
+        }
+    }
+}

@@ -1,0 +1,711 @@
+//! Requirement assignments of node templates (§8.5; TOSCA 1.3 §3.8.2):
+//! the assignment grammar, the target node (a template, `[ template, index ]`
+//! or a node type), the target capability (a symbolic name or a type), the
+//! relationship (a type, a template or an assignment), `count`, `optional`,
+//! `directives`, `allocation` (§8.5.5) and the counts of every requirement
+//! against its `count_range` (§8.5.4).
+
+use v4t_source::Code;
+use v4t_yaml::{Map, Node, Span};
+
+use super::defs::{Param, Role};
+use super::funcs::Call;
+use super::template::Index;
+use super::Checker;
+use crate::types::{Builtin, Kind, TypeId};
+use crate::value::{self, Scalar};
+
+/// What a requirement definition asks of its assignments, resolved.
+#[derive(Clone, Copy)]
+struct Wanted<'a> {
+    /// The node type of `node`.
+    node_type: Option<TypeId>,
+    /// `capability` where it names a capability of that node type.
+    cap_symbolic: Option<&'a str>,
+    /// `capability` where it names a capability type.
+    cap_type: Option<TypeId>,
+    /// The relationship type of `relationship`.
+    rel_type: Option<TypeId>,
+}
+
+/// One requirement assignment as counted against its definition's
+/// `count_range`: name, count (`None` if given by a function), whether it
+/// is optional, where it was written.
+type Counted<'a> = (&'a str, Option<u64>, bool, Span);
+
+impl<'t, 'a> Checker<'t, 'a> {
+    /// Requirement assignments (§8.5) and their counts (§8.5.4).
+    pub(super) fn requirement_assignments(&mut self, r: &'a Node, ty: TypeId, idx: &Index<'a>) {
+        let section = self.sec("8.5", "1.3 3.8.2");
+        let Some(list) = self.expect_seq(r, "`requirements`", section) else {
+            return;
+        };
+        let defs = self.node_requirements(ty);
+        let mut counted: Vec<Counted<'a>> = Vec::new();
+        for (i, item) in list.iter().enumerate() {
+            self.at_index(i, |c| {
+                let Some(m) = c.expect_map(item, "a requirement assignment", section) else {
+                    return;
+                };
+                let Some((k, a)) = m.first().filter(|_| m.len() == 1) else {
+                    c.error(
+                        Code::InvalidShape,
+                        section,
+                        item.span,
+                        "each entry of `requirements` is a single-key map `<requirement name>: <assignment>`",
+                    );
+                    return;
+                };
+                let Some((_, def)) = defs.iter().find(|(n, _)| *n == k.name) else {
+                    let message = format!(
+                        "node type `{}` has no requirement `{}`",
+                        c.type_name(ty),
+                        k.name
+                    );
+                    c.error(Code::UndefinedReference, section, k.span, message);
+                    return;
+                };
+                let (count, optional) =
+                    c.at(k.name.as_str(), |c| c.requirement_assignment(a, def, idx));
+                counted.push((k.name.as_str(), count, optional, k.span));
+            });
+        }
+        self.requirement_counts(&counted, ty, r.span);
+    }
+
+    /// §8.5.4: per requirement name, the sum of counts (and the sum of
+    /// non-optional counts) lies within the definition's `count_range`.
+    pub(super) fn requirement_counts(&mut self, counted: &[Counted<'a>], ty: TypeId, span: Span) {
+        if self.v13() {
+            return;
+        }
+        for (name, def) in self.node_requirements(ty) {
+            let mine: Vec<_> = counted.iter().filter(|(n, ..)| *n == name).collect();
+            if mine.is_empty() {
+                // An implicit assignment with count = min is created (§8.5.4).
+                continue;
+            }
+            if mine.iter().any(|(_, c, ..)| c.is_none()) {
+                continue; // a count given by a function
+            }
+            let Some((lo, hi)) = def.get("count_range").and_then(|cr| self.range_of(cr)) else {
+                continue;
+            };
+            let total: u64 = mine
+                .iter()
+                .map(|(_, c, ..)| c.unwrap_or(0))
+                .fold(0u64, |a, b| a.saturating_add(b));
+            let mandatory: u64 = mine
+                .iter()
+                .filter(|(_, _, optional, _)| !optional)
+                .map(|(_, c, ..)| c.unwrap_or(0))
+                .fold(0u64, |a, b| a.saturating_add(b));
+            let at = mine.last().map(|(.., s)| *s).unwrap_or(span);
+            let range = if hi == u64::MAX {
+                format!("[{lo}, UNBOUNDED]")
+            } else {
+                format!("[{lo}, {hi}]")
+            };
+            if total > hi {
+                self.error(
+                    Code::Template,
+                    "8.5.4",
+                    at,
+                    format!("requirement `{name}` is assigned {total} times, more than its count_range {range} allows"),
+                );
+            } else if mandatory < lo {
+                self.error(
+                    Code::Template,
+                    "8.5.4",
+                    at,
+                    format!(
+                        "requirement `{name}` has {mandatory} non-optional assignment(s), fewer than its count_range {range} requires"
+                    ),
+                );
+            }
+        }
+    }
+
+    /// What a requirement definition (seen through its refinements) asks
+    /// for, with names resolved where they were written.
+    fn wanted(&self, def: &Param<'a>) -> Wanted<'a> {
+        let node_type = def.get("node").and_then(|n| {
+            self.ts
+                .resolve_type(self.doc_of(n), Kind::Node, value::as_str(n)?)
+                .ok()
+        });
+        let cap_name = def
+            .defs
+            .iter()
+            .rev()
+            .find_map(|d| match value::as_str(d.node) {
+                Some(s) => Some((s, d.doc)),
+                None => Some((value::as_str(d.node.get("capability")?)?, d.doc)),
+            });
+        let cap_symbolic = cap_name.filter(|(n, _)| {
+            node_type.is_some_and(|t| self.node_capabilities(t).iter().any(|(c, _)| c == n))
+        });
+        let cap_type = cap_name
+            .filter(|_| cap_symbolic.is_none())
+            .and_then(|(n, doc)| self.ts.resolve_type(doc, Kind::Capability, n).ok());
+        let rel_type = def.get("relationship").and_then(|r| {
+            let name = value::as_str(r).or_else(|| value::as_str(r.get("type")?))?;
+            self.ts
+                .resolve_type(self.doc_of(r), Kind::Relationship, name)
+                .ok()
+        });
+        Wanted {
+            node_type,
+            cap_symbolic: cap_symbolic.map(|(n, _)| n),
+            cap_type,
+            rel_type,
+        }
+    }
+
+    /// One requirement assignment; returns its count (`None` if given by a
+    /// function) and whether it is optional.
+    fn requirement_assignment(
+        &mut self,
+        a: &'a Node,
+        def: &Param<'a>,
+        idx: &Index<'a>,
+    ) -> (Option<u64>, bool) {
+        let section = self.sec("8.5", "1.3 3.8.2");
+        let want = self.wanted(def);
+        let (map, node_ref): (Option<&'a Map>, Option<&'a Node>) = match &a.value {
+            // `- req: node` and `- req: [ node, index ]` (§8.5.2, §14.3.4).
+            v4t_yaml::Value::String(_) | v4t_yaml::Value::Seq(_) => (None, Some(a)),
+            v4t_yaml::Value::Map(m) => (Some(m), m.get("node")),
+            v4t_yaml::Value::Null => (None, None),
+            _ => {
+                self.error(
+                    Code::InvalidShape,
+                    section,
+                    a.span,
+                    "a requirement assignment is a node template name or a map",
+                );
+                return (Some(1), false);
+            }
+        };
+        if let Some(m) = map {
+            let keys: &[&str] = if self.v13() {
+                &[
+                    "capability",
+                    "node",
+                    "relationship",
+                    "node_filter",
+                    "occurrences",
+                ]
+            } else {
+                &[
+                    "capability",
+                    "node",
+                    "relationship",
+                    "node_filter",
+                    "count",
+                    "directives",
+                    "optional",
+                    "allocation",
+                ]
+            };
+            self.keys(m, keys, "a requirement assignment", section);
+        }
+        let target = node_ref.and_then(|n| self.requirement_target(n, &want, idx));
+        let Some(m) = map else {
+            self.target_capability(target, None, &want, a.span);
+            return (Some(1), false);
+        };
+        let assigned_cap = m.get("capability");
+        if let Some(cn) = assigned_cap {
+            self.assigned_capability(cn, target, &want);
+        }
+        let cap_name = assigned_cap.and_then(value::as_str);
+        self.target_capability(target, cap_name, &want, a.span);
+        let rel_type = match m.get("relationship") {
+            Some(r) => self.at("relationship", |c| c.assigned_relationship(r, &want, idx)),
+            None => want.rel_type,
+        };
+        self.relationship_fits(rel_type, target, cap_name, want.cap_type, a.span);
+        if let Some(f) = m.get("node_filter") {
+            let saved = (self.fctx.self_node, self.fctx.self_relationship);
+            self.fctx.self_node = None;
+            self.fctx.self_relationship = true;
+            self.at("node_filter", |c| c.condition(f, "8.6"));
+            (self.fctx.self_node, self.fctx.self_relationship) = saved;
+        }
+        let counted = self.count_and_optional(m);
+        if let Some(d) = m.get("directives") {
+            self.at("directives", |c| {
+                for (dname, span) in c.expect_str_list(d, "`directives`", "8.5.1") {
+                    if !["internal", "external"].contains(&dname) {
+                        c.error(
+                            Code::InvalidShape,
+                            "8.5.1",
+                            span,
+                            format!("unknown requirement directive `{dname}` (allowed: internal, external)"),
+                        );
+                    }
+                }
+            });
+        }
+        if let Some(al) = m.get("allocation") {
+            self.at("allocation", |c| {
+                c.allocation(al, target, cap_name, want.cap_type)
+            });
+        }
+        counted
+    }
+
+    /// The target `node` of an assignment: a node template (with an index
+    /// as `[ <template>, <index> ]`) or, without index, a node type; its
+    /// type where known.
+    fn requirement_target(
+        &mut self,
+        n: &'a Node,
+        want: &Wanted<'a>,
+        idx: &Index<'a>,
+    ) -> Option<TypeId> {
+        let (name_node, index) = match n.as_seq() {
+            Some(l) if l.len() == 2 => (&l[0], Some(&l[1])),
+            Some(_) => {
+                self.error(
+                    Code::Template,
+                    "8.5.1",
+                    n.span,
+                    "`node` as a list is `[ <node template>, <index> ]`",
+                );
+                (n, None)
+            }
+            None => (n, None),
+        };
+        if let Some(i) = index {
+            self.node_index(i);
+        }
+        let name = self.expect_str(name_node, "the target `node`", "8.5.1")?;
+        if let Some((t, _)) = idx.node(name) {
+            if let (Some(t), Some(wanted)) = (t, want.node_type) {
+                if !self.ts.is_a(t, wanted) {
+                    let message = format!(
+                        "node template `{name}` is of type `{}`, which is not a `{}` as requirement `{}` needs",
+                        self.type_name(t),
+                        self.type_name(wanted),
+                        self.path_last()
+                    );
+                    self.error(Code::Template, "8.5.2", name_node.span, message);
+                }
+            }
+            return t;
+        }
+        if index.is_some() {
+            self.error(
+                Code::Template,
+                "8.5.2",
+                name_node.span,
+                format!("`{name}` is not a node template"),
+            );
+            return None;
+        }
+        match self.ts.resolve_type(self.doc, Kind::Node, name) {
+            Ok(t) => {
+                if let Some(wanted) = want.node_type {
+                    if !self.ts.is_a(t, wanted) {
+                        let message =
+                            format!("node type `{name}` is not a `{}`", self.type_name(wanted));
+                        self.error(Code::Template, "8.5.2", name_node.span, message);
+                    }
+                }
+                Some(t)
+            }
+            Err(_) => {
+                self.error(
+                    Code::Template,
+                    "8.5.2",
+                    name_node.span,
+                    format!("`{name}` is neither a node template nor a node type"),
+                );
+                None
+            }
+        }
+    }
+
+    /// The index of a `[ <template>, <index> ]` target: a non-negative
+    /// integer or a function.
+    fn node_index(&mut self, i: &'a Node) {
+        match self.call_of(i) {
+            Call::Yes(fname, args) => {
+                self.call(fname, args, i);
+            }
+            Call::Malformed => {}
+            Call::No => {
+                if !matches!(self.classify(i), Scalar::Int(x) if x >= 0) {
+                    self.error(
+                        Code::Template,
+                        "8.5.1",
+                        i.span,
+                        "the node index must be a non-negative integer",
+                    );
+                }
+            }
+        }
+    }
+
+    /// The assignment's `capability`: the definition's symbolic name
+    /// unchanged, or a capability of the target, or a capability type that
+    /// fits the definition's.
+    fn assigned_capability(&mut self, cn: &'a Node, target: Option<TypeId>, want: &Wanted<'a>) {
+        let Some(name) = self.expect_str(cn, "`capability`", "8.5.2") else {
+            return;
+        };
+        if let Some(sym) = want.cap_symbolic {
+            if name != sym {
+                self.error(
+                    Code::Template,
+                    "8.5.2",
+                    cn.span,
+                    format!("the requirement's capability is the symbolic name `{sym}` and must stay unchanged"),
+                );
+            }
+            return;
+        }
+        let owner = target.or(want.node_type);
+        let is_symbolic =
+            owner.is_some_and(|t| self.node_capabilities(t).iter().any(|(c, _)| *c == name));
+        if is_symbolic {
+            return;
+        }
+        match self.ts.resolve_type(self.doc, Kind::Capability, name) {
+            Ok(ct) => {
+                if let Some(wanted) = want.cap_type {
+                    if !self.ts.is_a(ct, wanted) {
+                        let message = format!(
+                            "capability type `{name}` is not a `{}` as the requirement definition needs",
+                            self.type_name(wanted)
+                        );
+                        self.error(Code::Template, "8.5.2", cn.span, message);
+                    }
+                }
+            }
+            // Without a known target, a symbolic name is
+            // matched against the candidates at deployment.
+            Err(_) => {
+                if let Some(t) = owner {
+                    let message = format!(
+                        "`{name}` is neither a capability of `{}` nor a capability type",
+                        self.type_name(t)
+                    );
+                    self.error(Code::Template, "8.5.2", cn.span, message);
+                }
+            }
+        }
+    }
+
+    /// The assignment's `relationship`: a relationship type or template
+    /// name, or a relationship assignment; returns the relationship type
+    /// (the definition's where the assignment names none).
+    fn assigned_relationship(
+        &mut self,
+        r: &'a Node,
+        want: &Wanted<'a>,
+        idx: &Index<'a>,
+    ) -> Option<TypeId> {
+        if let Some(name) = value::as_str(r) {
+            // A relationship type first, then a relationship template (§8.5.2).
+            let t = match self.ts.resolve_type(self.doc, Kind::Relationship, name) {
+                Ok(t) => Some(t),
+                Err(_) => match idx.relationships.get(name) {
+                    Some(t) => *t,
+                    None => {
+                        self.error(
+                            Code::Template,
+                            "8.5.2",
+                            r.span,
+                            format!("`{name}` is neither a relationship type nor a relationship template"),
+                        );
+                        None
+                    }
+                },
+            };
+            if let (Some(t), Some(wanted)) = (t, want.rel_type) {
+                if !self.ts.is_a(t, wanted) {
+                    let message = format!(
+                        "relationship `{name}` is not a `{}`",
+                        self.type_name(wanted)
+                    );
+                    self.error(Code::Template, "8.5.2", r.span, message);
+                }
+            }
+            return t.or(want.rel_type);
+        }
+        let Some(rm) = self.expect_map(r, "a relationship assignment", "8.5.1") else {
+            return want.rel_type;
+        };
+        self.keys(
+            rm,
+            &["type", "properties", "attributes", "interfaces"],
+            "a relationship assignment",
+            "8.5.1",
+        );
+        let mut rel_type = want.rel_type;
+        if let Some(tn) = rm.get("type") {
+            if let Some(t) = self.type_ref(tn, Kind::Relationship, "8.5.1") {
+                if let Some(wanted) = want.rel_type {
+                    if !self.ts.is_a(t, wanted) {
+                        let message = format!(
+                            "relationship type `{}` is not a `{}`",
+                            self.type_name(t),
+                            self.type_name(wanted)
+                        );
+                        self.error(Code::Template, "8.5.2", tn.span, message);
+                    }
+                }
+                rel_type = Some(t);
+            }
+        }
+        let saved = (self.fctx.self_node, self.fctx.self_relationship);
+        self.fctx.self_node = None;
+        self.fctx.self_relationship = true;
+        self.relationship_assignment_parts(rm, rel_type, r.span);
+        (self.fctx.self_node, self.fctx.self_relationship) = saved;
+        rel_type
+    }
+
+    /// The properties, attributes and interfaces of a relationship
+    /// assignment, against its type where known.
+    fn relationship_assignment_parts(&mut self, rm: &'a Map, rel_type: Option<TypeId>, span: Span) {
+        let Some(t) = rel_type else {
+            for key in ["properties", "attributes", "interfaces"] {
+                if let Some(v) = rm.get(key) {
+                    self.check_functions(v);
+                }
+            }
+            return;
+        };
+        let props = self.type_entries(t, "properties");
+        match rm.get("properties") {
+            Some(p) => self.at("properties", |c| {
+                c.assignments(p, &props, Role::Property, "8.5.1", true)
+            }),
+            None => self.required_assigned(None, &props, span, "8.5.1"),
+        }
+        if let Some(at) = rm.get("attributes") {
+            let attrs = self.type_attributes(t);
+            self.at("attributes", |c| {
+                c.assignments(at, &attrs, Role::Attribute, "8.5.1", false)
+            });
+        }
+        if let Some(i) = rm.get("interfaces") {
+            let defs = self.type_entries(t, "interfaces");
+            self.at("interfaces", |c| c.interface_assignments(i, &defs, "8.5.1"));
+        }
+    }
+
+    /// `count` (default 1; `None` if given by a function) and `optional` of
+    /// an assignment (§8.5.1).
+    fn count_and_optional(&mut self, m: &'a Map) -> (Option<u64>, bool) {
+        let mut count = Some(1);
+        if let Some(cn) = m.get("count") {
+            self.at("count", |c| c.count(cn, "8.5.1"));
+            count = value::as_count(cn);
+            if self.is_call(cn) {
+                count = None;
+            }
+        }
+        let mut optional = false;
+        if let Some(o) = m.get("optional") {
+            match self.classify(o) {
+                Scalar::Bool(b) => optional = b,
+                _ => self.error(
+                    Code::InvalidShape,
+                    "8.5.1",
+                    o.span,
+                    "`optional` must be a boolean",
+                ),
+            }
+        }
+        (count, optional)
+    }
+
+    /// The last key of the element path (the requirement's name).
+    fn path_last(&self) -> String {
+        self.path
+            .render()
+            .rsplit('.')
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// The capability a requirement targets on a known target node type.
+    fn target_capability_type(
+        &self,
+        target: Option<TypeId>,
+        cap_name: Option<&str>,
+        def_cap_type: Option<TypeId>,
+    ) -> Option<TypeId> {
+        let t = target?;
+        let caps = self.node_capabilities(t);
+        if let Some(name) = cap_name {
+            if let Some((_, v)) = caps.iter().find(|(n, _)| *n == name) {
+                return self.capability_type_of(v);
+            }
+        }
+        let want = def_cap_type?;
+        caps.iter()
+            .filter_map(|(_, v)| self.capability_type_of(v))
+            .find(|&ct| self.ts.is_a(ct, want))
+    }
+
+    /// A known target node type must offer a fitting capability.
+    fn target_capability(
+        &mut self,
+        target: Option<TypeId>,
+        cap_name: Option<&str>,
+        want: &Wanted<'a>,
+        span: Span,
+    ) {
+        let Some(t) = target else { return };
+        let (def_cap_type, def_symbolic) = (want.cap_type, want.cap_symbolic);
+        let caps = self.node_capabilities(t);
+        if let Some(sym) = def_symbolic.or(cap_name) {
+            if let Some((_, v)) = caps.iter().find(|(n, _)| *n == sym) {
+                let ct = def_cap_type.and_then(|want| Some((want, self.capability_type_of(v)?)));
+                if let Some((want, ct)) = ct {
+                    if !self.ts.is_a(ct, want) {
+                        let message = format!(
+                            "capability `{sym}` of `{}` is of type `{}`, not a `{}`",
+                            self.type_name(t),
+                            self.type_name(ct),
+                            self.type_name(want)
+                        );
+                        self.error(Code::Template, "8.5.2", span, message);
+                    }
+                }
+                return;
+            }
+            if def_symbolic.is_some() {
+                let message = format!(
+                    "node type `{}` has no capability `{sym}`",
+                    self.type_name(t)
+                );
+                self.error(Code::Template, "8.5.2", span, message);
+                return;
+            }
+        }
+        if let Some(want) = def_cap_type {
+            let fits = caps
+                .iter()
+                .filter_map(|(_, v)| self.capability_type_of(v))
+                .any(|ct| self.ts.is_a(ct, want));
+            if !fits {
+                let message = format!(
+                    "node type `{}` has no capability of type `{}`",
+                    self.type_name(t),
+                    self.type_name(want)
+                );
+                self.error(Code::Template, "8.5.2", span, message);
+            }
+        }
+    }
+
+    /// The relationship type's valid target lists against a known target.
+    fn relationship_fits(
+        &mut self,
+        rel: Option<TypeId>,
+        target: Option<TypeId>,
+        cap_name: Option<&str>,
+        def_cap_type: Option<TypeId>,
+        span: Span,
+    ) {
+        let Some(rel) = rel else { return };
+        let cap_type = self.target_capability_type(target, cap_name, def_cap_type);
+        let checks = [
+            (
+                "valid_capability_types",
+                Kind::Capability,
+                cap_type,
+                "target a capability",
+            ),
+            (
+                "valid_target_node_types",
+                Kind::Node,
+                target,
+                "target a node",
+            ),
+            (
+                "valid_source_node_types",
+                Kind::Node,
+                self.fctx.self_node,
+                "start at a node",
+            ),
+        ];
+        for (key, kind, subject, what) in checks {
+            let (Some(t), Some(list)) = (subject, self.ts.inherited(rel, key)) else {
+                continue;
+            };
+            let valid = self.types_in_list(list, kind);
+            if !valid.iter().any(|&v| self.ts.is_a(t, v)) {
+                let message = format!(
+                    "relationship type `{}` cannot {what} of type `{}` ({key})",
+                    self.type_name(rel),
+                    self.type_name(t)
+                );
+                self.error(Code::Template, "7.3", span, message);
+            }
+        }
+    }
+
+    /// `allocation` (§8.5.5): properties of the target capability, of
+    /// integer, float or scalar types.
+    fn allocation(
+        &mut self,
+        al: &'a Node,
+        target: Option<TypeId>,
+        cap_name: Option<&str>,
+        def_cap_type: Option<TypeId>,
+    ) {
+        let Some(m) = self.named_map(al, "`allocation`", "8.5.5") else {
+            return;
+        };
+        let cap_type = self
+            .target_capability_type(target, cap_name, def_cap_type)
+            .or(def_cap_type);
+        let props = cap_type.map(|ct| (ct, self.type_entries(ct, "properties")));
+        for (k, v) in m.iter() {
+            let Some((cap_type, props)) = &props else {
+                self.at(k.name.as_str(), |c| c.check_functions(v));
+                continue;
+            };
+            let Some((_, p)) = props.iter().find(|(n, _)| *n == k.name) else {
+                // Allocations filter target candidates when the requirement
+                // is fulfilled (§8.5.5): one that no candidate can satisfy is
+                // worth a warning, the orchestrator decides.
+                let message = format!(
+                    "allocation `{}` names no property of the target capability type `{}`, so no target can satisfy it",
+                    k.name,
+                    self.type_name(*cap_type)
+                );
+                self.warning(Code::ToscaNotice, "8.5.5", k.span, message);
+                continue;
+            };
+            if let Some(s) = self.param_schema(p) {
+                let allocatable = matches!(
+                    self.ts.builtin_base(s.ty),
+                    Some(Builtin::Integer | Builtin::Float | Builtin::Scalar)
+                );
+                if !allocatable {
+                    self.error(
+                        Code::ToscaNotice,
+                        "8.5.5",
+                        k.span,
+                        format!(
+                            "only integer, float or scalar properties can be allocated, not `{}`",
+                            k.name
+                        ),
+                    );
+                    continue;
+                }
+                self.at(k.name.as_str(), |c| c.check_value(v, &s, "8.5.5"));
+            }
+        }
+    }
+}
