@@ -15,12 +15,14 @@ mod defs;
 mod eval;
 mod file;
 mod funcs;
+mod groups;
 mod literals;
 mod paths;
 mod requirements;
 mod substitution;
 mod template;
 mod types;
+mod workflows;
 
 use v4t_source::Code;
 use v4t_yaml::{Map, Node, Span};

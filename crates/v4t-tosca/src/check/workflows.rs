@@ -1,0 +1,369 @@
+//! Workflows of a service template (§13): declarative and imperative
+//! workflows, their inputs, preconditions, steps and outputs, and the
+//! activities of steps and policy triggers (delegating to, setting the state
+//! of, calling an operation of, or inlining another workflow).
+
+use v4t_source::Code;
+use v4t_yaml::{Node, Span};
+
+use super::defs::{Place, Role};
+use super::template::{Index, Tpl};
+use super::Checker;
+use crate::types::TypeId;
+use crate::value;
+
+impl<'t, 'a> Checker<'t, 'a> {
+    /// A list of activity definitions (§13.2.3); with a known target node
+    /// template and the service template's workflows.
+    pub(super) fn activities(
+        &mut self,
+        a: &'a Node,
+        target: Option<(TypeId, Tpl<'a>)>,
+        idx: Option<&Index<'a>>,
+    ) {
+        let Some(list) = self.expect_seq(a, "a list of activities", "13.2.3") else {
+            return;
+        };
+        for (i, item) in list.iter().enumerate() {
+            self.at_index(i, |c| {
+                let Some(m) = c.expect_map(item, "an activity definition", "13.2.3") else { return };
+                if m.len() != 1 {
+                    c.error(Code::InvalidShape, "13.2.3", item.span, "an activity is a single-key map (delegate, set_state, call_operation or inline)");
+                    return;
+                }
+                let (k, v) = m.first().expect("one entry");
+                let kind = k.name.as_str();
+                c.at(kind, |c| match kind {
+                    "set_state" => {
+                        c.expect_str(v, "`set_state`", "13.2.3.2");
+                    }
+                    "delegate" | "inline" => {
+                        let name = match value::as_str(v) {
+                            Some(s) => Some((s, v.span)),
+                            None => c.expect_map(v, &format!("`{kind}`"), "13.2.3").and_then(|vm| {
+                                c.keys(vm, &["workflow", "inputs"], &format!("a `{kind}` activity"), "13.2.3");
+                                if let Some(i) = vm.get("inputs") {
+                                    c.check_functions(i);
+                                }
+                                match vm.get("workflow") {
+                                    Some(w) => c.expect_str(w, "`workflow`", "13.2.3").map(|s| (s, w.span)),
+                                    None => {
+                                        c.error(Code::MissingKeyname, "13.2.3", v.span, format!("`{kind}` needs a `workflow`"));
+                                        None
+                                    }
+                                }
+                            }),
+                        };
+                        if let (Some((name, span)), Some(idx), "inline") = (name, idx, kind) {
+                            if !idx.workflows.contains(&name) {
+                                c.error(Code::UndefinedReference, "13.2.3.4", span, format!("workflow `{name}` is not defined"));
+                            }
+                        }
+                    }
+                    "call_operation" => c.call_operation(v, target),
+                    _ => c.error(
+                        Code::Template,
+                        "13.2.3",
+                        k.span,
+                        format!("unknown activity `{kind}` (delegate, set_state, call_operation or inline)"),
+                    ),
+                });
+            });
+        }
+    }
+
+    /// `call_operation` (§13.2.3.3): `<interface>.<operation>` of the target
+    /// node, with inputs that the operation defines; every required input
+    /// ends up with a value.
+    fn call_operation(&mut self, v: &'a Node, target: Option<(TypeId, Tpl<'a>)>) {
+        let (op_node, inputs) = match value::as_str(v) {
+            Some(_) => (v, None),
+            None => {
+                let Some(m) = self.expect_map(v, "`call_operation`", "13.2.3.3") else {
+                    return;
+                };
+                self.keys(
+                    m,
+                    &["operation", "inputs"],
+                    "a `call_operation` activity",
+                    "13.2.3.3",
+                );
+                let Some(op) = m.get("operation") else {
+                    self.error(
+                        Code::MissingKeyname,
+                        "13.2.3.3",
+                        v.span,
+                        "`call_operation` needs an `operation`",
+                    );
+                    return;
+                };
+                (op, m.get("inputs"))
+            }
+        };
+        let Some(op) = self.expect_str(op_node, "the operation name", "13.2.3.3") else {
+            return;
+        };
+        let Some((iface, opname)) = op.split_once('.') else {
+            self.error(
+                Code::Template,
+                "13.2.3.3",
+                op_node.span,
+                format!("`{op}` is not `<interface_name>.<operation_name>`"),
+            );
+            return;
+        };
+        let Some((ty, tpl)) = target else {
+            if let Some(i) = inputs {
+                self.check_functions(i);
+            }
+            return;
+        };
+        let ifaces = self.type_entries(ty, "interfaces");
+        let Some((_, idef)) = ifaces.iter().find(|(n, _)| *n == iface) else {
+            let message = format!(
+                "the target's type `{}` has no interface `{iface}`",
+                self.type_name(ty)
+            );
+            self.error(Code::Template, "13.2.3.3", op_node.span, message);
+            return;
+        };
+        let ops = self.interface_parts(idef, "operations");
+        let Some((_, odef)) = ops.iter().find(|(n, _)| *n == opname) else {
+            self.error(
+                Code::Template,
+                "13.2.3.3",
+                op_node.span,
+                format!("interface `{iface}` has no operation `{opname}`"),
+            );
+            return;
+        };
+        let mut defined = self.interface_parts(idef, "inputs");
+        for (n, p) in super::defs::collect_section(&odef.defs, "inputs") {
+            match defined.iter_mut().find(|(d, _)| *d == n) {
+                Some((_, q)) => q.defs.extend(p.defs),
+                None => defined.push((n, p)),
+            }
+        }
+        let given = inputs.and_then(Node::as_map);
+        if let Some(i) = inputs {
+            self.at("inputs", |c| c.input_assignments(i, &defined, false));
+        }
+        // Values assigned by the node template's interface assignment.
+        let tpl_iface = tpl.get("interfaces").and_then(|i| i.get(iface));
+        let tpl_inputs = tpl_iface
+            .and_then(|i| i.get("inputs"))
+            .and_then(Node::as_map);
+        let tpl_op_inputs = tpl_iface
+            .and_then(|i| i.get("operations"))
+            .and_then(|o| o.get(opname))
+            .and_then(|o| o.get("inputs"))
+            .and_then(Node::as_map);
+        for (name, p) in &defined {
+            let has_value = given.is_some_and(|g| g.contains_key(name))
+                || tpl_inputs.is_some_and(|g| g.contains_key(name))
+                || tpl_op_inputs.is_some_and(|g| g.contains_key(name))
+                || p.default().is_some()
+                || p.fixed().is_some();
+            if p.required() && !has_value {
+                self.error(
+                    Code::MissingValue,
+                    "13.2.3.3",
+                    v.span,
+                    format!("required input `{name}` of operation `{op}` gets no value"),
+                );
+            }
+        }
+    }
+
+    /// The workflow definitions of a service template (§13.2).
+    pub(super) fn workflows(&mut self, node: &'a Node, idx: &Index<'a>) {
+        let Some(map) = self.named_map(node, "`workflows`", "13.2") else {
+            return;
+        };
+        for (k, v) in map.iter() {
+            self.at(k.name.as_str(), |c| c.workflow(v, idx));
+        }
+    }
+
+    /// One workflow definition: inputs, precondition, steps, outputs.
+    fn workflow(&mut self, v: &'a Node, idx: &Index<'a>) {
+        let Some(m) = self.expect_map(v, "a workflow definition", "13.2") else {
+            return;
+        };
+        let keys: &[&str] = if self.v13() {
+            &[
+                "description",
+                "metadata",
+                "inputs",
+                "preconditions",
+                "steps",
+                "implementation",
+                "outputs",
+            ]
+        } else {
+            &[
+                "description",
+                "metadata",
+                "inputs",
+                "precondition",
+                "steps",
+                "implementation",
+                "outputs",
+            ]
+        };
+        self.keys(m, keys, "a workflow definition", "13.2");
+        if m.contains_key("steps") && m.contains_key("implementation") {
+            self.error(
+                Code::Template,
+                "13.2",
+                v.span,
+                "`steps` and `implementation` are mutually exclusive",
+            );
+        }
+        if let Some(i) = m.get("inputs") {
+            self.at("inputs", |c| {
+                c.param_defs(
+                    i,
+                    Role::Incoming,
+                    Place::Template,
+                    &[],
+                    ("13.2", "workflow `inputs`"),
+                    true,
+                )
+            });
+        }
+        let saved_inputs = self.fctx.inputs.clone();
+        if let Some(wi) = m.get("inputs").and_then(Node::as_map) {
+            self.fctx.inputs.insert(0, wi);
+        }
+        if let Some(p) = m.get("precondition") {
+            self.at("precondition", |c| c.condition(p, "13.2.1"));
+        }
+        if let Some(i) = m.get("implementation") {
+            self.at("implementation", |c| c.implementation(i, None));
+        }
+        if let Some(o) = m.get("outputs") {
+            self.at("outputs", |c| {
+                if let Some(om) = c.named_map(o, "workflow `outputs`", "13.2") {
+                    for (k, mv) in om.iter() {
+                        c.at(k.name.as_str(), |c| c.attribute_selection(mv));
+                    }
+                }
+            });
+        }
+        if let Some(steps) = m.get("steps") {
+            self.at("steps", |c| {
+                let Some(sm) = c.named_map(steps, "`steps`", "13.2.2") else {
+                    return;
+                };
+                let step_names: Vec<&str> = sm.keys().collect();
+                for (k, s) in sm.iter() {
+                    c.at(k.name.as_str(), |c| c.step(s, idx, &step_names));
+                }
+            });
+        }
+        self.fctx.inputs = saved_inputs;
+    }
+
+    /// One workflow step (§13.2.2): target, filter, activities and the
+    /// steps it continues with (`on_success`, `on_failure`, names of steps
+    /// of this workflow).
+    fn step(&mut self, s: &'a Node, idx: &Index<'a>, step_names: &[&str]) {
+        let Some(m) = self.expect_map(s, "a workflow step", "13.2.2") else {
+            return;
+        };
+        self.keys(
+            m,
+            &[
+                "target",
+                "target_relationship",
+                "operation_host",
+                "filter",
+                "activities",
+                "on_success",
+                "on_failure",
+            ],
+            "a workflow step",
+            "13.2.2",
+        );
+        let mut target = None;
+        match m.get("target") {
+            Some(t) => {
+                if let Some(name) = self.expect_str(t, "the step `target`", "13.2.2") {
+                    match idx.node(name) {
+                        Some((Some(ty), tpl)) => target = Some((ty, tpl)),
+                        Some(_) => {}
+                        None => {
+                            if !idx.groups.contains_key(name) {
+                                self.error(
+                                    Code::UndefinedReference,
+                                    "13.2.2",
+                                    t.span,
+                                    format!("step target `{name}` is neither a node template nor a group"),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            None => self.error(
+                Code::MissingKeyname,
+                "13.2.2",
+                s.span,
+                "a workflow step needs a `target`",
+            ),
+        }
+        if let Some(tr) = m.get("target_relationship") {
+            if let (Some(name), Some((ty, _))) = (
+                self.expect_str(tr, "`target_relationship`", "13.2.2"),
+                target,
+            ) {
+                if !self.node_requirements(ty).iter().any(|(n, _)| *n == name) {
+                    let message = format!(
+                        "the target's type `{}` has no requirement `{name}`",
+                        self.type_name(ty)
+                    );
+                    self.error(Code::UndefinedReference, "13.2.2", tr.span, message);
+                }
+            }
+        }
+        if let Some(f) = m.get("filter") {
+            self.at("filter", |c| {
+                if let Some(list) = c.expect_seq(f, "`filter`", "13.2.2") {
+                    for (i, clause) in list.iter().enumerate() {
+                        c.at_index(i, |c| c.condition(clause, "13.2.2"));
+                    }
+                }
+            });
+        }
+        let saved = self.fctx.self_node;
+        self.fctx.self_node = target.map(|(t, _)| t);
+        match m.get("activities") {
+            Some(a) => self.at("activities", |c| c.activities(a, target, Some(idx))),
+            None => self.error(
+                Code::MissingKeyname,
+                "13.2.2",
+                s.span,
+                "a workflow step needs `activities`",
+            ),
+        }
+        self.fctx.self_node = saved;
+        for key in ["on_success", "on_failure"] {
+            let Some(n) = m.get(key) else { continue };
+            let names: Vec<(&str, Span)> = match value::as_str(n) {
+                Some(s) => vec![(s, n.span)],
+                None => self.at(key, |c| c.expect_str_list(n, &format!("`{key}`"), "13.2.2")),
+            };
+            for (name, span) in names {
+                if !step_names.contains(&name) {
+                    self.error(
+                        Code::UndefinedReference,
+                        "13.2.2",
+                        span,
+                        format!("`{key}` names `{name}`, which is not a step of this workflow"),
+                    );
+                }
+            }
+        }
+    }
+}
