@@ -191,3 +191,277 @@ fn every_wrong_shape_as_json() {
         "#]],
     );
 }
+
+/// `v4t validate FILE` in a directory holding `files`: nothing on standard
+/// output, the diagnostics on standard error.
+fn validate_diagnostics(files: &[(&str, &str)], format: &str, expected: Expect) {
+    let entry = files[0].0;
+    let (out, err) = run(
+        files,
+        &["validate", entry, "--color", "never", "--format", format],
+    );
+    assert_eq!(out, "");
+    expected.assert_eq(&err);
+}
+
+/// Typical mistakes in a TOSCA 1.3 file (the normative types implied): a
+/// property the type does not define, a value of the wrong kind, a
+/// requirement pointing at a node of the wrong type. Citations are of TOSCA
+/// 1.3, types named as written.
+const MISTAKES_13: &str = "tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    web:
+      type: tosca.nodes.WebServer
+      properties:
+        port: 80
+    db:
+      type: tosca.nodes.Database
+      properties:
+        name: shop
+        port: eighty
+    app:
+      type: tosca.nodes.WebApplication
+      requirements:
+        - host: db
+";
+
+#[test]
+fn validate_mistakes_in_tosca_13_as_text() {
+    validate_diagnostics(
+        &[("t.yaml", MISTAKES_13)],
+        "text",
+        expect![[r#"
+            error: `port` is not a defined property
+             --> t.yaml:7:9
+              |
+            7 |         port: 80
+              |         ^^^^
+              = note: in element topology_template.node_templates.web.properties
+              = note: defined: `admin_credential`, `component_version`
+              = note: TOSCA 1.3 §3.6.11
+              = code: V4T012
+            error: expected an integer, got a string "eighty"
+              --> t.yaml:12:15
+               |
+            12 |         port: eighty
+               |               ^^^^^^
+              = note: in element topology_template.node_templates.db.properties.port
+              = note: TOSCA 1.3 §3.3
+              = code: V4T104
+            error: node template `db` is a `tosca.nodes.Database`, not a `tosca.nodes.WebServer`
+              --> t.yaml:16:17
+               |
+            16 |         - host: db
+               |                 ^^
+              = note: in element topology_template.node_templates.app.requirements[0].host
+              = note: requirement `host` targets `tosca.nodes.WebServer` nodes
+              = note: TOSCA 1.3 §3.8.2
+              = code: V4T108
+            3 errors: "t.yaml" is not valid TOSCA
+        "#]],
+    );
+}
+
+#[test]
+fn validate_mistakes_in_tosca_13_as_json() {
+    validate_diagnostics(
+        &[("t.yaml", MISTAKES_13)],
+        "json",
+        expect![[r#"
+            {"severity":"error","code":"V4T012","message":"`port` is not a defined property","file":"t.yaml","line":7,"column":9,"end_line":7,"end_column":13,"element":"topology_template.node_templates.web.properties","notes":[{"message":"defined: `admin_credential`, `component_version`"},{"message":"TOSCA 1.3 §3.6.11"}]}
+            {"severity":"error","code":"V4T104","message":"expected an integer, got a string \"eighty\"","file":"t.yaml","line":12,"column":15,"end_line":12,"end_column":21,"element":"topology_template.node_templates.db.properties.port","notes":[{"message":"TOSCA 1.3 §3.3"}]}
+            {"severity":"error","code":"V4T108","message":"node template `db` is a `tosca.nodes.Database`, not a `tosca.nodes.WebServer`","file":"t.yaml","line":16,"column":17,"end_line":16,"end_column":19,"element":"topology_template.node_templates.app.requirements[0].host","notes":[{"message":"requirement `host` targets `tosca.nodes.WebServer` nodes"},{"message":"TOSCA 1.3 §3.8.2"}]}
+        "#]],
+    );
+}
+
+/// Typical mistakes in a TOSCA 2.0 file: a misspelled keyname, type and
+/// input, a value its validation clause rejects, a 1.3 normative type
+/// without a profile.
+const MISTAKES_20: &str = "tosca_definitions_version: tosca_2_0
+node_types:
+  Server:
+    properties:
+      port:
+        type: integer
+        validation: { $greater_than: [ $value, 0 ] }
+    requirement:
+      - host: { capability: Host }
+service_template:
+  inputs:
+    web_port: { type: integer }
+  node_templates:
+    web:
+      type: Sever
+    api:
+      type: Server
+      properties:
+        port: -1
+    app:
+      type: Server
+      properties:
+        port: { $get_input: webport }
+    vm:
+      type: tosca.nodes.Compute
+";
+
+#[test]
+fn validate_mistakes_in_tosca_20_as_text() {
+    validate_diagnostics(
+        &[("t.yaml", MISTAKES_20)],
+        "text",
+        expect![[r#"
+            error: unknown keyname `requirement` in a node type definition
+             --> t.yaml:8:5
+              |
+            8 |     requirement:
+              |     ^^^^^^^^^^^
+              = note: in element node_types.Server
+              = note: did you mean `requirements`?
+              = note: TOSCA 2.0 §7.1
+              = code: V4T101
+            error: unknown node type `Sever`
+              --> t.yaml:15:13
+               |
+            15 |       type: Sever
+               |             ^^^^^
+              = note: in element service_template.node_templates.web.type
+              = note: did you mean `Server`?
+              = note: TOSCA 2.0 §7.2
+              = code: V4T012
+            error: -1 does not satisfy its validation clause
+              --> t.yaml:19:15
+               |
+            19 |         port: -1
+               |               ^^
+              = note: in element service_template.node_templates.api.properties.port
+              = note: TOSCA 2.0 §9.11
+            note: the validation clause
+             --> t.yaml:7:21
+              |
+            7 |         validation: { $greater_than: [ $value, 0 ] }
+              |                     ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+              = code: V4T105
+            error: `$get_input` names `webport`, which is not a declared input
+              --> t.yaml:23:29
+               |
+            23 |         port: { $get_input: webport }
+               |                             ^^^^^^^
+              = note: in element service_template.node_templates.app.properties.port
+              = note: did you mean `web_port`?
+              = note: TOSCA 2.0 §10.2.1.1
+              = code: V4T012
+            error: unknown node type `tosca.nodes.Compute`
+              --> t.yaml:25:13
+               |
+            25 |       type: tosca.nodes.Compute
+               |             ^^^^^^^^^^^^^^^^^^^
+              = note: in element service_template.node_templates.vm.type
+              = note: TOSCA 2.0 has no implicit normative types: define it, or import a profile (`org.oasis-open.simple:2.0` names its types without the `tosca.nodes.` prefix)
+              = note: TOSCA 2.0 §7.2
+              = code: V4T012
+            5 errors: "t.yaml" is not valid TOSCA
+        "#]],
+    );
+}
+
+#[test]
+fn validate_mistakes_in_tosca_20_as_json() {
+    validate_diagnostics(
+        &[("t.yaml", MISTAKES_20)],
+        "json",
+        expect![[r#"
+            {"severity":"error","code":"V4T101","message":"unknown keyname `requirement` in a node type definition","file":"t.yaml","line":8,"column":5,"end_line":8,"end_column":16,"element":"node_types.Server","notes":[{"message":"did you mean `requirements`?"},{"message":"TOSCA 2.0 §7.1"}]}
+            {"severity":"error","code":"V4T012","message":"unknown node type `Sever`","file":"t.yaml","line":15,"column":13,"end_line":15,"end_column":18,"element":"service_template.node_templates.web.type","notes":[{"message":"did you mean `Server`?"},{"message":"TOSCA 2.0 §7.2"}]}
+            {"severity":"error","code":"V4T105","message":"-1 does not satisfy its validation clause","file":"t.yaml","line":19,"column":15,"end_line":19,"end_column":17,"element":"service_template.node_templates.api.properties.port","notes":[{"message":"the validation clause","file":"t.yaml","line":7,"column":21},{"message":"TOSCA 2.0 §9.11"}]}
+            {"severity":"error","code":"V4T012","message":"`$get_input` names `webport`, which is not a declared input","file":"t.yaml","line":23,"column":29,"end_line":23,"end_column":36,"element":"service_template.node_templates.app.properties.port","notes":[{"message":"did you mean `web_port`?"},{"message":"TOSCA 2.0 §10.2.1.1"}]}
+            {"severity":"error","code":"V4T012","message":"unknown node type `tosca.nodes.Compute`","file":"t.yaml","line":25,"column":13,"end_line":25,"end_column":32,"element":"service_template.node_templates.vm.type","notes":[{"message":"TOSCA 2.0 has no implicit normative types: define it, or import a profile (`org.oasis-open.simple:2.0` names its types without the `tosca.nodes.` prefix)"},{"message":"TOSCA 2.0 §7.2"}]}
+        "#]],
+    );
+}
+
+/// Mistakes across files: an import cycle, and a value of a type the
+/// template cannot name (defined in a file it does not import), whose
+/// origin is a note.
+const ACROSS_FILES: [(&str, &str); 3] = [
+    (
+        "main.yaml",
+        "tosca_definitions_version: tosca_2_0
+imports:
+  - url: types.yaml
+    namespace: t
+service_template:
+  node_templates:
+    s:
+      type: t:Server
+      properties:
+        size: big
+",
+    ),
+    (
+        "types.yaml",
+        "tosca_definitions_version: tosca_2_0
+imports:
+  - url: base.yaml
+    namespace: b
+node_types:
+  Server:
+    properties:
+      size: { type: b:Size }
+",
+    ),
+    (
+        "base.yaml",
+        "tosca_definitions_version: tosca_2_0
+imports:
+  - url: types.yaml
+data_types:
+  Size:
+    derived_from: integer
+",
+    ),
+];
+
+#[test]
+fn validate_mistakes_across_files_as_text() {
+    validate_diagnostics(
+        &ACROSS_FILES,
+        "text",
+        expect![[r#"
+            error: expected an integer (type `Size`), got a string "big"
+              --> main.yaml:10:15
+               |
+            10 |         size: big
+               |               ^^^
+              = note: in element service_template.node_templates.s.properties.size
+              = note: TOSCA 2.0 §9.1
+            note: `Size` is defined in `base.yaml`
+             --> base.yaml:5:3
+              |
+            5 |   Size:
+              |   ^^^^
+              = code: V4T104
+            error: import cycle: `base.yaml` imports `types.yaml`, which imports `base.yaml`
+             --> base.yaml:3:5
+              |
+            3 |   - url: types.yaml
+              |     ^^^^^^^^^^^^^^^
+              = note: TOSCA 2.0 §6.8.2
+              = code: V4T100
+            2 errors: "main.yaml" is not valid TOSCA
+        "#]],
+    );
+}
+
+#[test]
+fn validate_mistakes_across_files_as_json() {
+    validate_diagnostics(
+        &ACROSS_FILES,
+        "json",
+        expect![[r#"
+            {"severity":"error","code":"V4T104","message":"expected an integer (type `Size`), got a string \"big\"","file":"main.yaml","line":10,"column":15,"end_line":10,"end_column":18,"element":"service_template.node_templates.s.properties.size","notes":[{"message":"`Size` is defined in `base.yaml`","file":"base.yaml","line":5,"column":3},{"message":"TOSCA 2.0 §9.1"}]}
+            {"severity":"error","code":"V4T100","message":"import cycle: `base.yaml` imports `types.yaml`, which imports `base.yaml`","file":"base.yaml","line":3,"column":5,"end_line":3,"end_column":20,"notes":[{"message":"TOSCA 2.0 §6.8.2"}]}
+        "#]],
+    );
+}

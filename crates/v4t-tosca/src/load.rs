@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use v4t_source::{Code, Loader, Sources};
 use v4t_yaml::{Node, SourceId, Span, Value};
 
-use crate::diag::Diagnostics;
+use crate::diag::{cited, Diagnostics, Suggestions};
 use crate::value::as_str;
 
 /// Files held in memory, as a [`Loader`] (tests, fuzzing, unpacked archives).
@@ -199,13 +199,13 @@ pub fn load(sources: &mut Sources, files: &mut dyn Loader, entry: &str) -> Loade
         Ok(None) => {
             out.error_at(
                 Span::NONE,
-                "6.8.2",
+                "",
                 format!("cannot read `{entry}`: no such file"),
             );
             String::new()
         }
         Err(e) => {
-            out.error_at(Span::NONE, "6.8.2", format!("cannot read `{entry}`: {e}"));
+            out.error_at(Span::NONE, "", format!("cannot read `{entry}`: {e}"));
             String::new()
         }
     };
@@ -267,6 +267,9 @@ struct Imports<'r> {
     queue: VecDeque<DocId>,
     /// Profiles declared by files of the repository (scanned on first need).
     repo_profiles: Option<BTreeMap<String, String>>,
+    /// Whether the document whose imports are followed is a TOSCA 1.3 file
+    /// (its errors cite TOSCA 1.3).
+    v13: bool,
 }
 
 impl<'r> Imports<'r> {
@@ -278,6 +281,7 @@ impl<'r> Imports<'r> {
             by_key: HashMap::new(),
             queue: VecDeque::new(),
             repo_profiles: None,
+            v13: false,
         }
     }
 
@@ -296,7 +300,10 @@ impl<'r> Imports<'r> {
         self.out
     }
 
+    /// An error of an import (`section`: the TOSCA 2.0 rule, cited as the
+    /// importing file's grammar numbers it).
     fn error_at(&mut self, span: Span, section: &'static str, message: String) {
+        let section = cited(section, self.v13);
         self.out
             .diagnostics
             .error(Code::Import, section, span, String::new(), message);
@@ -319,7 +326,7 @@ impl<'r> Imports<'r> {
                 let message = format!("invalid YAML: {}", e.message);
                 self.out
                     .diagnostics
-                    .error(Code::Yaml, "6", e.span, String::new(), message);
+                    .error(Code::Yaml, "", e.span, String::new(), message);
                 Node::null()
             }
         };
@@ -343,6 +350,7 @@ impl<'r> Imports<'r> {
     fn process(&mut self, id: DocId) {
         let grammar = self.grammar_of(id);
         self.out.docs[id.index()].grammar = grammar;
+        self.v13 = grammar == Some(Grammar::Tosca13);
         let root = &self.out.docs[id.index()].root;
         if let Some(p) = root.get("profile").and_then(as_str) {
             let p = p.to_string();
@@ -398,16 +406,8 @@ impl<'r> Imports<'r> {
             return None;
         };
         let (key_span, value) = (key.span, value.clone());
-        if map.first().map(|(k, _)| k.name.as_str()) != Some("tosca_definitions_version") {
-            self.out.diagnostics.error(
-                Code::DefinitionsVersion,
-                "6.1",
-                key_span,
-                String::new(),
-                "`tosca_definitions_version` must be the first keyname of a TOSCA file",
-            );
-        }
-        match as_str(&value) {
+        let first = map.first().map(|(k, _)| k.name.as_str()) == Some("tosca_definitions_version");
+        let grammar = match as_str(&value) {
             Some("tosca_2_0") => Some(Grammar::Tosca2),
             Some(
                 "tosca_simple_yaml_1_3"
@@ -428,7 +428,22 @@ impl<'r> Imports<'r> {
                 );
                 None
             }
+        };
+        if !first {
+            self.out.diagnostics.error(
+                Code::DefinitionsVersion,
+                // A rule of TOSCA 2.0 (§6.1) that TOSCA 1.3 does not spell out.
+                if grammar == Some(Grammar::Tosca13) {
+                    ""
+                } else {
+                    "6.1"
+                },
+                key_span,
+                String::new(),
+                "`tosca_definitions_version` must be the first keyname of a TOSCA file",
+            );
         }
+        grammar
     }
 
     /// Follows one import definition.
@@ -604,13 +619,8 @@ impl<'r> Imports<'r> {
             }
             let target = self.profile(profile);
             if target.is_none() {
-                self.error_at(
-                    span,
-                    "6.8.2.1",
-                    format!(
-                        "unknown profile `{profile}`: it is neither bundled with v4t nor defined by a file of this repository"
-                    ),
-                );
+                self.error_at(span, "6.8.2.1", format!("unknown profile `{profile}`"));
+                self.unknown_profile_notes(profile);
             }
             return target;
         }
@@ -689,6 +699,31 @@ impl<'r> Imports<'r> {
 
     /// The document defining profile `name`: a bundled profile, else a file
     /// of the repository whose `profile` keyname is `name`.
+    /// What an unknown profile name may have meant, and where profiles come
+    /// from.
+    fn unknown_profile_notes(&mut self, name: &str) {
+        let known: Vec<&str> = (BUNDLED_PROFILES.iter().map(|(n, _, _)| *n))
+            .chain(
+                self.repo_profiles
+                    .iter()
+                    .flat_map(|r| r.keys().map(String::as_str)),
+            )
+            .collect();
+        let note = match Suggestions::default().suggest_str(name, &known) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => {
+                let bundled: Vec<String> = (BUNDLED_PROFILES.iter())
+                    .map(|(n, _, _)| format!("`{n}`"))
+                    .collect();
+                format!(
+                    "v4t bundles {}; a file of this repository defines a profile with `profile: <name>`",
+                    bundled.join(", ")
+                )
+            }
+        };
+        self.out.diagnostics.note(note, None);
+    }
+
     fn profile(&mut self, name: &str) -> Option<DocId> {
         if let Some((_, path, text)) = BUNDLED_PROFILES.iter().find(|(n, _, _)| *n == name) {
             return Some(self.bundled_doc(path, text));
@@ -768,7 +803,12 @@ impl<'r> Imports<'r> {
                             state[target] = 1;
                             stack.push((target, 0));
                         }
-                        1 => cyclic.push(edge),
+                        1 => {
+                            // The files from `target` down the stack to `doc`.
+                            let at = stack.iter().position(|&(d, _)| d == target);
+                            let files = stack[at.unwrap_or(0)..].iter().map(|&(d, _)| d);
+                            cyclic.push((edge, files.collect::<Vec<_>>()));
+                        }
                         _ => {}
                     }
                 } else {
@@ -777,15 +817,23 @@ impl<'r> Imports<'r> {
                 }
             }
         }
-        for edge in cyclic {
+        for (edge, files) in cyclic {
             let imp = self.out.imports[edge].clone();
-            let from = self.out.docs[imp.from.index()].path.clone();
-            let to = self.out.docs[imp.target.index()].path.clone();
-            self.error_at(
-                imp.span,
-                "6.8.2",
-                format!("import cycle: `{from}` imports `{to}`, which imports `{from}` again"),
-            );
+            let path = |d: usize| format!("`{}`", self.out.docs[d].path);
+            // From the import the error points at, around the cycle.
+            let message = match files.as_slice() {
+                [only] => format!("import cycle: {} imports itself", path(*only)),
+                [target, rest @ ..] => {
+                    let from = path(imp.from.index());
+                    let back: String = (rest.iter())
+                        .map(|&d| format!(", which imports {}", path(d)))
+                        .collect();
+                    format!("import cycle: {from} imports {}{back}", path(*target))
+                }
+                [] => format!("import cycle at {}", path(imp.from.index())),
+            };
+            self.v13 = self.out.docs[imp.from.index()].grammar == Some(Grammar::Tosca13);
+            self.error_at(imp.span, "6.8.2", message);
             self.out.edges[imp.from.index()].retain(|&e| e != edge);
         }
     }
@@ -974,8 +1022,16 @@ mod tests {
             .iter()
             .map(|d| d.message.clone())
             .collect();
-        assert_eq!(messages.len(), 1, "{messages:?}");
-        assert!(messages[0].contains("import cycle"), "{messages:?}");
+        assert_eq!(
+            messages,
+            ["import cycle: `c.yaml` imports `a.yaml`, which imports `c.yaml`"]
+        );
+        let own = load_files(&[(
+            "main.yaml",
+            "tosca_definitions_version: tosca_2_0\nimports: [main.yaml]\n",
+        )]);
+        let messages: Vec<_> = own.diagnostics.iter().map(|d| d.message.clone()).collect();
+        assert_eq!(messages, ["import cycle: `main.yaml` imports itself"]);
     }
 
     #[test]

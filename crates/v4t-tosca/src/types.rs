@@ -25,7 +25,7 @@ use v4t_source::Code;
 
 use v4t_yaml::{Node, Span};
 
-use crate::diag::Diagnostics;
+use crate::diag::{cited, Diagnostics, Suggestions};
 use crate::load::{DocId, Grammar, Loaded};
 use crate::value::as_str;
 
@@ -394,6 +394,8 @@ impl<'a> TypeSystem<'a> {
     }
 
     fn resolve_parents(&mut self) {
+        let mut visible: HashMap<(DocId, Kind), Vec<String>> = HashMap::new();
+        let mut budget = Suggestions::default();
         for i in 0..self.types.len() {
             let t = &self.types[i];
             let (Some(doc), Some(def)) = (t.doc, t.def) else {
@@ -416,14 +418,27 @@ impl<'a> TypeSystem<'a> {
                 Err(e) => {
                     let message = self.lookup_message(doc, kind, parent, &e);
                     let span = parent_node.span;
-                    let section = kind.spec_section();
+                    let v13 = grammar == Some(Grammar::Tosca13);
                     self.diagnostics.error(
                         Code::UndefinedReference,
-                        section,
+                        cited(kind.spec_section(), v13),
                         span,
                         format!("{}.{}.derived_from", kind.section(), self.types[i].name),
                         message,
                     );
+                    let notes = self.lookup_notes(doc, parent, &e);
+                    let explained = !notes.is_empty();
+                    for note in notes {
+                        self.diagnostics.note(note, None);
+                    }
+                    if !explained && self.other_kind(doc, kind, parent).is_none() {
+                        let names = visible
+                            .entry((doc, kind))
+                            .or_insert_with(|| self.visible_names(doc, kind));
+                        if let Some(s) = budget.suggest(parent, names) {
+                            self.diagnostics.note(format!("did you mean `{s}`?"), None);
+                        }
+                    }
                 }
             }
         }
@@ -472,8 +487,15 @@ impl<'a> TypeSystem<'a> {
                             )
                         };
                         let path = format!("{}.{}.derived_from", def.kind.section(), def.name);
-                        self.diagnostics
-                            .error(Code::Definition, "6.4.2", span, path, message);
+                        let v13 = def.doc.and_then(|d| self.loaded.doc(d).grammar)
+                            == Some(Grammar::Tosca13);
+                        self.diagnostics.error(
+                            Code::Definition,
+                            cited("6.4.2", v13),
+                            span,
+                            path,
+                            message,
+                        );
                         self.types[last].parent = None;
                         break;
                     }
@@ -484,6 +506,32 @@ impl<'a> TypeSystem<'a> {
                 state[t] = 2;
             }
         }
+    }
+
+    /// The names by which document `doc` can refer to the types of `kind`
+    /// (their own names, or namespaced ones), in definition order (the
+    /// candidates of a "did you mean" note).
+    pub fn visible_names(&self, doc: DocId, kind: Kind) -> Vec<String> {
+        let namespaces: Vec<&str> = self
+            .loaded
+            .imports_of(doc)
+            .filter_map(|i| i.namespace.as_deref())
+            .collect();
+        let mut out = Vec::new();
+        for (i, t) in self.types.iter().enumerate() {
+            if t.kind != kind {
+                continue;
+            }
+            let id = TypeId(i as u32);
+            let names = std::iter::once(t.name.to_string())
+                .chain(namespaces.iter().map(|ns| format!("{ns}:{}", t.name)));
+            out.extend(
+                names
+                    .filter(|n| self.resolve_type(doc, kind, n) == Ok(id))
+                    .take(1),
+            );
+        }
+        out
     }
 
     /// The type `id`.
@@ -678,30 +726,52 @@ impl<'a> TypeSystem<'a> {
     /// it resolves as another kind of type.
     pub fn lookup_message(&self, doc: DocId, kind: Kind, name: &str, err: &LookupError) -> String {
         match err {
-            LookupError::Ambiguous(paths) => format!(
-                "{} `{name}` is ambiguous: it is defined in {}; import one of them into a namespace",
-                kind.noun(),
-                paths.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(" and ")
-            ),
-            LookupError::NotFound => {
-                let other = Kind::ALL
-                    .into_iter()
-                    .filter(|&k| k != kind)
-                    .find(|&k| self.resolve_type(doc, k, name).is_ok());
-                match other {
-                    Some(k) => format!("`{name}` is a {}, not a {}", k.noun(), kind.noun()),
-                    None => {
-                        let hint = if self.loaded.doc(doc).grammar == Some(Grammar::Tosca2)
-                            && (name.starts_with("tosca.") || name.starts_with("scalar-unit."))
-                        {
-                            " (TOSCA 2.0 has no implicit normative types: define it or import a profile)"
-                        } else {
-                            ""
-                        };
-                        format!("unknown {} `{name}`{hint}", kind.noun())
-                    }
+            LookupError::Ambiguous(_) => format!("{} `{name}` is ambiguous", kind.noun()),
+            LookupError::NotFound => match self.other_kind(doc, kind, name) {
+                Some(k) => format!("`{name}` is a {}, not a {}", k.noun(), kind.noun()),
+                None => format!("unknown {} `{name}`", kind.noun()),
+            },
+        }
+    }
+
+    /// The kind of type `name` names in `doc` where it does not name a type
+    /// of `kind`.
+    pub(crate) fn other_kind(&self, doc: DocId, kind: Kind, name: &str) -> Option<Kind> {
+        Kind::ALL
+            .into_iter()
+            .filter(|&k| k != kind)
+            .find(|&k| self.resolve_type(doc, k, name).is_ok())
+    }
+
+    /// Notes for a failed type lookup where the cause or the remedy is
+    /// clear: where an ambiguous name is defined, or that a TOSCA 2.0 file
+    /// naming a TOSCA 1.3 normative type has not imported a profile.
+    pub fn lookup_notes(&self, doc: DocId, name: &str, err: &LookupError) -> Vec<String> {
+        match err {
+            LookupError::Ambiguous(paths) => {
+                let paths: Vec<String> = paths.iter().map(|p| format!("`{p}`")).collect();
+                vec![
+                    format!("it is defined in {}", paths.join(" and ")),
+                    "import one of them into a namespace".to_string(),
+                ]
+            }
+            LookupError::NotFound if self.loaded.doc(doc).grammar == Some(Grammar::Tosca2) => {
+                let profile =
+                    "TOSCA 2.0 has no implicit normative types: define it, or import a profile";
+                let bundled = "`org.oasis-open.simple:2.0`";
+                if name.starts_with("scalar-unit.") {
+                    vec![format!("{profile} ({bundled} has the scalar types `Size`, `Time`, `Frequency` and `Bitrate`)")]
+                } else if let Some((group, _)) =
+                    name.strip_prefix("tosca.").and_then(|n| n.split_once('.'))
+                {
+                    vec![format!(
+                        "{profile} ({bundled} names its types without the `tosca.{group}.` prefix)"
+                    )]
+                } else {
+                    Vec::new()
                 }
             }
+            LookupError::NotFound => Vec::new(),
         }
     }
 

@@ -11,6 +11,7 @@ use super::defs::{DefNode, Schema, MAX_NESTING};
 use super::funcs::{Call, Returns};
 use super::literals::{is_base64, parse_scalar_literal, parse_timestamp, parse_version};
 use super::Checker;
+use crate::load::Grammar;
 use crate::types::{Builtin, TypeId};
 use crate::value::{self, Scalar};
 
@@ -60,8 +61,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Code::TypeMismatch,
                 "9.1.1.5",
                 v.span,
-                "YAML `!!binary` is not accepted: write bytes as a Base64 string",
+                "YAML `!!binary` values are not TOSCA values",
             );
+            self.note("write bytes as a Base64 string");
             return;
         }
         let ty = s.ty;
@@ -95,7 +97,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         };
         if ok && validate {
-            self.validations(v, s, section);
+            self.validations(v, s);
         }
     }
 
@@ -103,12 +105,13 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// (`fits`); reports it as `expected` otherwise.
     fn kind_fits(&mut self, v: &'a Node, ty: TypeId, fits: bool, expected: &str) -> bool {
         if !fits {
-            let message = format!(
-                "expected {expected} for type `{}`, got {} {}",
-                self.type_name(ty),
-                value::describe(v),
-                value::show(v)
-            );
+            // The type only where it says more than `expected` does.
+            let of_type = if self.ts.get(ty).builtin.is_some() {
+                String::new()
+            } else {
+                format!(" (type `{}`)", self.type_name(ty))
+            };
+            let message = format!("expected {expected}{of_type}, got {}", self.got(v));
             self.error(Code::TypeMismatch, "9.1", v.span, message);
         }
         fits
@@ -160,8 +163,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Code::TypeMismatch,
                     "9.1.2.1",
                     v.span,
-                    "YAML `!!timestamp` is not accepted: write timestamps as RFC 3339 strings",
+                    "YAML `!!timestamp` values are not TOSCA values",
                 );
+                self.note("write timestamps as RFC 3339 strings");
                 false
             }
             Scalar::Str(_) => {
@@ -402,6 +406,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 None => {
                     let message = format!("`{}` has no property `{}`", self.type_name(ty), k.name);
                     self.error(Code::UndefinedReference, "9.2", k.span, message);
+                    self.defined_names(&k.name, props.iter().map(|(n, _)| *n), "property");
                 }
             }
         }
@@ -434,7 +439,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         let Some(lit) = parse_scalar_literal(st) else {
             let message = format!(
-                "{} is not a scalar: expected `<number> <unit>` with a unit of `{}`",
+                "{} is not a scalar `<number> <unit>` of `{}`",
                 value::show(v),
                 self.type_name(ty)
             );
@@ -500,20 +505,23 @@ impl<'t, 'a> Checker<'t, 'a> {
         out
     }
 
-    fn validations(&mut self, v: &'a Node, s: &Schema<'a>, section: &'static str) {
+    /// The validation clauses (TOSCA 1.3: constraints) that apply to a
+    /// value; the first that fails is reported, with a note at the clause.
+    fn validations(&mut self, v: &'a Node, s: &Schema<'a>) {
         for clause in self.all_validations(s) {
             if self.eval_validation(clause, v, s) == Some(false) {
-                let message = format!(
-                    "{} does not satisfy the validation clause of `{}` (line {})",
-                    value::show(v),
-                    self.type_name(s.ty),
-                    clause.node.span.line
-                );
+                let constraints = self.loaded.doc(clause.doc).grammar == Some(Grammar::Tosca13);
+                let (what, at) = if constraints {
+                    ("its constraints", "the constraints")
+                } else {
+                    ("its validation clause", "the validation clause")
+                };
+                let message = format!("{} does not satisfy {what}", value::show(v));
                 self.error(Code::Validation, "9.11", v.span, message);
+                self.note_at(at, clause.node.span);
                 return;
             }
         }
-        let _ = section;
     }
 
     /// A validation clause (§9.11): a Boolean expression; comparisons of

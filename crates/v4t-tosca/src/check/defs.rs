@@ -174,43 +174,41 @@ fn param_keynames(role: Role, v13: bool) -> Vec<&'static str> {
 /// Names and views of a section (`properties`, `attributes`, ...) along a
 /// chain of definitions (root-most first), in order of first appearance.
 pub fn collect_section<'a>(chain: &[DefNode<'a>], section: &str) -> Vec<(&'a str, Param<'a>)> {
-    let mut out: Vec<(&'a str, Param<'a>)> = Vec::new();
-    for d in chain {
-        let Some(map) = d.node.get(section).and_then(Node::as_map) else {
-            continue;
-        };
-        for (k, v) in map.iter() {
-            let def = DefNode {
-                node: v,
-                doc: d.doc,
-            };
-            match out.iter_mut().find(|(n, _)| *n == k.name) {
-                Some((_, p)) => p.defs.push(def),
-                None => out.push((k.name.as_str(), Param { defs: vec![def] })),
-            }
-        }
-    }
-    out
+    collect_named(chain, |node| {
+        let entries = node.get(section).and_then(Node::as_map);
+        entries
+            .into_iter()
+            .flat_map(|m| m.iter().map(|(k, v)| (k.name.as_str(), v)))
+    })
 }
 
 /// The requirement definitions along a chain (lists of single-key maps).
 pub fn collect_requirements<'a>(chain: &[DefNode<'a>]) -> Vec<(&'a str, Param<'a>)> {
+    collect_named(chain, |node| {
+        let items = node.get("requirements").and_then(Node::as_seq);
+        items.into_iter().flatten().filter_map(|item| {
+            let (k, v) = item.as_map().filter(|m| m.len() == 1)?.first()?;
+            Some((k.name.as_str(), v))
+        })
+    })
+}
+
+/// Views of the named definitions that `entries` finds in each definition
+/// of a chain, merged by name in order of first appearance.
+fn collect_named<'a, I>(
+    chain: &[DefNode<'a>],
+    entries: impl Fn(&'a Node) -> I,
+) -> Vec<(&'a str, Param<'a>)>
+where
+    I: Iterator<Item = (&'a str, &'a Node)>,
+{
     let mut out: Vec<(&'a str, Param<'a>)> = Vec::new();
     for d in chain {
-        let Some(list) = d.node.get("requirements").and_then(Node::as_seq) else {
-            continue;
-        };
-        for item in list {
-            let Some((k, v)) = item.as_map().filter(|m| m.len() == 1).and_then(Map::first) else {
-                continue;
-            };
-            let def = DefNode {
-                node: v,
-                doc: d.doc,
-            };
-            match out.iter_mut().find(|(n, _)| *n == k.name) {
+        for (name, node) in entries(d.node) {
+            let def = DefNode { node, doc: d.doc };
+            match out.iter_mut().find(|(n, _)| *n == name) {
                 Some((_, p)) => p.defs.push(def),
-                None => out.push((k.name.as_str(), Param { defs: vec![def] })),
+                None => out.push((name, Param { defs: vec![def] })),
             }
         }
     }
@@ -478,8 +476,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Code::Definition,
                 "9.1.2.2",
                 span,
-                "the `scalar` type is abstract: use a scalar type derived from it",
+                "the `scalar` type is abstract",
             );
+            self.note("use a scalar type derived from it");
         }
     }
 

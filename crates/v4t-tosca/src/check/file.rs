@@ -51,12 +51,12 @@ const FILE_KEYS_13: &[&str] = &[
 
 impl<'t, 'a> Checker<'t, 'a> {
     pub(super) fn file(&mut self, root: &'a Map) {
-        let (keys, section) = if self.v13() {
-            (FILE_KEYS_13, "1.3 3.9")
+        let keys = if self.v13() {
+            FILE_KEYS_13
         } else {
-            (FILE_KEYS_20, "6.1")
+            FILE_KEYS_20
         };
-        self.keys(root, keys, "a TOSCA file", section);
+        self.keys(root, keys, "a TOSCA file", "6.1");
         for (k, v) in root.iter() {
             let key = k.name.as_str();
             self.at(key, |c| match key {
@@ -70,12 +70,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
                 "imports" => {
                     if v.is_null() {
-                        c.error(
-                            Code::InvalidShape,
-                            "6.8.1",
-                            v.span,
-                            "`imports` is empty: omit it or list import definitions",
-                        );
+                        c.error(Code::InvalidShape, "6.8.1", v.span, "`imports` is empty");
+                        c.note("omit it or list import definitions");
                     } else {
                         c.expect_seq(v, "`imports`", "6.8.1");
                     }

@@ -51,6 +51,52 @@ const FUNCTIONS_13: &[&str] = &[
     "get_artifact",
 ];
 
+/// The built-in functions of TOSCA 2.0 (§10.2).
+pub const BUILT_IN: &[&str] = &[
+    "get_input",
+    "get_property",
+    "get_attribute",
+    "get_artifact",
+    "value",
+    "node_index",
+    "relationship_index",
+    "available_allocation",
+    "and",
+    "or",
+    "not",
+    "xor",
+    "equal",
+    "greater_than",
+    "greater_or_equal",
+    "less_than",
+    "less_or_equal",
+    "valid_values",
+    "matches",
+    "has_suffix",
+    "has_prefix",
+    "contains",
+    "has_entry",
+    "has_key",
+    "has_all_entries",
+    "has_all_keys",
+    "has_any_entry",
+    "has_any_key",
+    "length",
+    "concat",
+    "join",
+    "token",
+    "union",
+    "intersection",
+    "sum",
+    "difference",
+    "product",
+    "quotient",
+    "remainder",
+    "round",
+    "floor",
+    "ceil",
+];
+
 /// Where a function is evaluated (what `SELF` and `$get_input` mean).
 #[derive(Clone, Debug, Default)]
 pub struct FnCtx<'a> {
@@ -154,7 +200,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                         Code::Function,
                         "10.1",
                         span.unwrap_or(v.span),
-                        "malformed function: a map with a `$` key must have exactly one key (escape literal `$` as `$$`)",
+                        "malformed function: a map with a `$` key has other keys",
+                    );
+                    self.note(
+                        "a function call is a map with one key; a literal `$` is written `$$`",
                     );
                     return Call::Malformed;
                 }
@@ -341,8 +390,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Code::Function,
                     "11.4",
                     call.span,
-                    format!("`${name}` cannot be used in an interface type definition: there is no node or relationship to read from"),
+                    format!("`${name}` cannot be used in an interface type definition"),
                 );
+                self.note("an interface type has no node or relationship to read from");
                 Returns::Unknown
             }
             "get_property" | "get_attribute" | "get_artifact" | "available_allocation" => {
@@ -657,6 +707,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                 name_node.span,
                 format!("`$get_input` names `{name}`, which is not a declared input"),
             );
+            let inputs: Vec<&str> = (self.fctx.inputs.iter()).flat_map(|m| m.keys()).collect();
+            self.defined_names(name, inputs, "input");
             return Returns::Unknown;
         };
         if !nested.is_empty() {
@@ -701,10 +753,13 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Code::Function,
                     "10.4",
                     span,
-                    format!(
-                        "unknown function `${name}`: it is not a TOSCA built-in function and no `functions` definition of that name is in scope"
-                    ),
+                    format!("unknown function `${name}`"),
                 );
+                if !self.did_you_mean_name(name, Space::Function) {
+                    self.note(
+                        "it is neither a TOSCA built-in function nor defined under `functions`",
+                    );
+                }
                 if let Some(a) = args {
                     self.check_functions(a);
                 }

@@ -15,7 +15,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// The group definitions (§16.2): type, members (node templates the
     /// group type allows), properties and attributes.
     pub(super) fn groups(&mut self, node: &'a Node, idx: &Index<'a>) {
-        let section = self.sec("16.2", "1.3 3.8.5");
+        let section = "16.2";
         let Some(map) = self.named_map(node, "`groups`", section) else {
             return;
         };
@@ -69,6 +69,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                                     span,
                                     format!("group member `{name}` is not a node template of this service template"),
                                 );
+                                c.did_you_mean(name, idx.nodes.keys().copied());
                             }
                         }
                     });
@@ -79,14 +80,15 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The policy definitions (§16.4): a list of single-entry maps.
     pub(super) fn policies(&mut self, node: &'a Node, idx: &Index<'a>) {
-        let section = self.sec("16.4", "1.3 3.8.6");
+        let section = "16.4";
         if node.is_null() {
             self.error(
                 Code::InvalidShape,
                 "6.9.8",
                 node.span,
-                "`policies` is empty: omit it or list policy definitions",
+                "`policies` is empty",
             );
+            self.note("omit it or list policy definitions");
             return;
         }
         let Some(list) = self.expect_seq(node, "`policies`", "6.9.8") else {

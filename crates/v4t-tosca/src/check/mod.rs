@@ -24,14 +24,15 @@ mod template;
 mod types;
 mod workflows;
 
-use v4t_source::Code;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use v4t_source::{Code, Severity, Sources};
 use v4t_yaml::{Map, Node, Span};
 
-use v4t_source::Sources;
-
-use crate::diag::{Diagnostics, ElementPath};
+use crate::diag::{cited, Diagnostics, ElementPath, Suggestions};
 use crate::load::{DocId, Grammar, Loaded};
-use crate::types::{Kind, TypeId, TypeSystem};
+use crate::types::{Kind, Space, TypeId, TypeSystem};
 use crate::value::{self, Scalar};
 
 pub use literals::{
@@ -69,6 +70,14 @@ pub(crate) struct Checker<'t, 'a> {
     /// How deeply function calls are nested right now (bounded: arguments
     /// are checked recursively).
     pub call_depth: usize,
+    /// Types named in the diagnostic being written whose names do not
+    /// identify them in this document (see [`Checker::type_name`]).
+    origins: RefCell<Vec<TypeId>>,
+    /// The budget of "did you mean" notes.
+    suggestions: Suggestions,
+    /// The type (and function) names each document can use, by kind
+    /// (computed for the first unknown name of that kind).
+    names: HashMap<(DocId, Space), Vec<String>>,
 }
 
 impl<'t, 'a> Checker<'t, 'a> {
@@ -83,6 +92,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             fctx: funcs::FnCtx::default(),
             sources,
             call_depth: 0,
+            origins: RefCell::default(),
+            suggestions: Suggestions::default(),
+            names: HashMap::new(),
         }
     }
 
@@ -102,16 +114,8 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.grammar == Grammar::Tosca13
     }
 
-    /// The section number to cite: TOSCA 2.0's, or TOSCA 1.3's where the
-    /// document is a 1.3 file.
-    pub fn sec(&self, v20: &'static str, v13: &'static str) -> &'static str {
-        if self.v13() {
-            v13
-        } else {
-            v20
-        }
-    }
-
+    /// An error about the element being checked, breaking the rule of
+    /// TOSCA 2.0 `section` (cited as the file's grammar numbers it).
     pub fn error(
         &mut self,
         code: Code,
@@ -119,10 +123,10 @@ impl<'t, 'a> Checker<'t, 'a> {
         span: Span,
         message: impl Into<String>,
     ) {
-        let path = self.path.render();
-        self.diags.error(code, section, span, path, message);
+        self.report(Severity::Error, code, section, span, message.into());
     }
 
+    /// A warning about the element being checked (see [`Checker::error`]).
     pub fn warning(
         &mut self,
         code: Code,
@@ -130,8 +134,124 @@ impl<'t, 'a> Checker<'t, 'a> {
         span: Span,
         message: impl Into<String>,
     ) {
+        self.report(Severity::Warning, code, section, span, message.into());
+    }
+
+    fn report(
+        &mut self,
+        severity: Severity,
+        code: Code,
+        section: &'static str,
+        span: Span,
+        message: String,
+    ) {
         let path = self.path.render();
-        self.diags.warning(code, section, span, path, message);
+        let section = cited(section, self.v13());
+        self.diags
+            .report(severity, code, section, span, path, message);
+        let origins = self.origins.take();
+        for (i, &t) in origins.iter().enumerate() {
+            if !origins[..i].contains(&t) {
+                self.origin_note(t);
+            }
+        }
+    }
+
+    /// A note on the last diagnostic: what to do, what was meant.
+    pub fn note(&mut self, message: impl Into<String>) {
+        self.diags.note(message, None);
+    }
+
+    /// A note on the last diagnostic about the place `span`.
+    pub fn note_at(&mut self, message: impl Into<String>, span: Span) {
+        self.diags.note(message, Some(span));
+    }
+
+    /// "did you mean ...?" on the last diagnostic, if one of `candidates`
+    /// is close to `name`; whether there was one.
+    pub fn did_you_mean<'c>(
+        &mut self,
+        name: &str,
+        candidates: impl IntoIterator<Item = &'c str>,
+    ) -> bool {
+        let candidates: Vec<&str> = candidates.into_iter().collect();
+        let Some(s) = self.suggestions.suggest_str(name, &candidates) else {
+            return false;
+        };
+        self.note(format!("did you mean `{s}`?"));
+        true
+    }
+
+    /// After "`name` is not a defined property" (or capability, input, ...):
+    /// the defined name it most likely misspells, else the defined names if
+    /// they are few.
+    pub fn defined_names<'c>(
+        &mut self,
+        name: &str,
+        defined: impl IntoIterator<Item = &'c str>,
+        what: &str,
+    ) {
+        let mut defined: Vec<&str> = defined.into_iter().collect();
+        if self.did_you_mean(name, defined.iter().copied()) {
+            return;
+        }
+        defined.sort_unstable();
+        defined.dedup();
+        match defined.len() {
+            0 => self.note(format!("no {what} is defined")),
+            1..=8 => {
+                let names: Vec<String> = defined.iter().map(|n| format!("`{n}`")).collect();
+                self.note(format!("defined: {}", names.join(", ")));
+            }
+            _ => {}
+        }
+    }
+
+    /// "did you mean ...?" for an unknown type or function name, among the
+    /// names of that space this document can refer to; whether there was
+    /// one.
+    pub fn did_you_mean_name(&mut self, name: &str, space: Space) -> bool {
+        let (doc, ts) = (self.doc, self.ts);
+        if let Space::Type(kind) = space {
+            if ts.other_kind(doc, kind, name).is_some() {
+                return false; // the message says what kind of type it is
+            }
+        }
+        let names = self
+            .names
+            .entry((doc, space))
+            .or_insert_with(|| match space {
+                Space::Type(kind) => ts.visible_names(doc, kind),
+                _ => {
+                    let defined = ts.functions.iter().map(|f| f.name);
+                    let visible = defined.filter(|n| ts.resolve(doc, space, n).is_ok());
+                    let built_in = funcs::BUILT_IN.iter().copied();
+                    built_in.chain(visible).map(str::to_string).collect()
+                }
+            });
+        let Some(s) = self.suggestions.suggest(name, names) else {
+            return false;
+        };
+        let note = format!("did you mean `{s}`?");
+        self.note(note);
+        true
+    }
+
+    /// Where type `t`, named in the last diagnostic by a name that does not
+    /// identify it in this file, is defined.
+    fn origin_note(&mut self, t: TypeId) {
+        let def = self.ts.get(t);
+        let Some(doc) = def.doc else { return };
+        let document = self.loaded.doc(doc);
+        match &document.profile {
+            Some(profile) if document.bundled => {
+                self.note(format!("`{}` is defined in profile `{profile}`", def.name));
+            }
+            _ => self.note_at(
+                format!("`{}` is defined in `{}`", def.name, document.path),
+                def.span,
+            ),
+        }
     }
 
     /// Runs `f` with `key` pushed on the element path.
@@ -167,6 +287,24 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// The value's kind as TOSCA sees it.
     pub fn classify<'n>(&self, node: &'n Node) -> Scalar<'n> {
         value::classify(node)
+    }
+
+    /// What a value is, for "expected ..., got ..." messages: its kind and
+    /// the value (numbers and booleans as written, strings quoted).
+    pub fn got(&self, v: &Node) -> String {
+        let kind = value::describe(v);
+        match self.classify(v) {
+            Scalar::Null => kind.to_string(),
+            Scalar::Int(_) | Scalar::Float(_) | Scalar::Bool(_) => {
+                let written = self.written(v.span).map(str::trim);
+                let short = written.filter(|w| w.len() <= 40 && !w.contains('\n'));
+                format!(
+                    "{kind} {}",
+                    short.map_or_else(|| value::show(v), str::to_string)
+                )
+            }
+            _ => format!("{kind} {}", value::show(v)),
+        }
     }
 
     /// The text a node or key was written as.
@@ -207,6 +345,15 @@ impl<'t, 'a> Checker<'t, 'a> {
                     k.span,
                     format!("unknown keyname `{}` in {what}{hint}", k.name),
                 );
+                if hint.is_empty() {
+                    let common: &[&str] = if self.v13() {
+                        &[]
+                    } else {
+                        &["description", "metadata"]
+                    };
+                    let known = allowed.iter().chain(common).copied();
+                    self.did_you_mean(&k.name, known);
+                }
             }
         }
     }
@@ -322,8 +469,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Code::InvalidShape,
                 section,
                 node.span,
-                format!("{what} is empty: omit the keyname or give it entries"),
+                format!("{what} is empty"),
             );
+            self.note("omit the keyname or give it entries");
             return None;
         }
         let map = self.expect_map(node, what, section)?;
@@ -367,6 +515,13 @@ impl<'t, 'a> Checker<'t, 'a> {
             Err(e) => {
                 let message = self.ts.lookup_message(self.doc, kind, name, &e);
                 self.error(Code::UndefinedReference, section, span, message);
+                let notes = self.ts.lookup_notes(self.doc, name, &e);
+                if notes.is_empty() {
+                    self.did_you_mean_name(name, Space::Type(kind));
+                }
+                for note in notes {
+                    self.note(note);
+                }
                 None
             }
         }
@@ -383,17 +538,27 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.resolve_type(name, kind, node.span, section)
     }
 
-    /// The display name of a type (with its defining profile or file when it
-    /// is not defined in the current document).
+    /// The name of a type as this document writes it: its name, or the
+    /// namespaced name (`k8s:Pod`) under which it is imported. A type the
+    /// document cannot name (inherited from a file it does not import) is
+    /// named as its own file names it, and where it is defined goes into a
+    /// note of the next diagnostic.
     pub fn type_name(&self, t: TypeId) -> String {
         let def = self.ts.get(t);
-        match def.doc {
-            Some(d) if d != self.doc => {
-                let (owner, name) = self.ts.identity(t);
-                format!("{name} (from {owner})")
-            }
-            _ => def.name.to_string(),
+        if def.doc.is_none() || self.ts.resolve_type(self.doc, def.kind, def.name) == Ok(t) {
+            return def.name.to_string();
         }
+        for import in self.loaded.imports_of(self.doc) {
+            let Some(ns) = &import.namespace else {
+                continue;
+            };
+            let name = format!("{ns}:{}", def.name);
+            if self.ts.resolve_type(self.doc, def.kind, &name) == Ok(t) {
+                return name;
+            }
+        }
+        self.origins.borrow_mut().push(t);
+        def.name.to_string()
     }
 }
 

@@ -103,6 +103,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                         l[0].span,
                         format!("`${function}` names `{first}`, which is neither SELF nor a node or relationship template"),
                     );
+                    let nodes = self.fctx.nodes.clone();
+                    let relationships = self.fctx.relationships.clone();
+                    let names = (nodes.iter().flat_map(|ns| ns.keys()))
+                        .chain(relationships.iter().flat_map(|rs| rs.iter()))
+                        .copied();
+                    self.did_you_mean(first, names);
                 } else {
                     self.error(
                         Code::Function,
@@ -141,12 +147,14 @@ impl<'t, 'a> Checker<'t, 'a> {
                         return None;
                     };
                     if let Ctx::Node(Some(t)) = ctx {
-                        if !self.node_requirements(t).iter().any(|(n, _)| *n == req) {
+                        let reqs = self.node_requirements(t);
+                        if !reqs.iter().any(|(n, _)| *n == req) {
                             let message = format!(
                                 "node type `{}` has no requirement `{req}`",
                                 self.type_name(t)
                             );
                             self.error(Code::Function, "10.3", l[i + 1].span, message);
+                            self.defined_names(req, reqs.iter().map(|(n, _)| *n), "requirement");
                             return None;
                         }
                     }
@@ -182,18 +190,16 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// the definition names none); `None` after reporting that `t` has no
     /// such capability.
     fn path_capability(&mut self, t: TypeId, cap: &str, at: Span) -> Option<Option<TypeId>> {
-        match self
-            .node_capabilities(t)
-            .into_iter()
-            .find(|(n, _)| *n == cap)
-        {
-            Some((_, v)) => Some(self.capability_type_of(&v)),
+        let caps = self.node_capabilities(t);
+        match caps.iter().find(|(n, _)| *n == cap) {
+            Some((_, v)) => Some(self.capability_type_of(v)),
             None => {
                 let message = format!(
                     "node type `{}` has no capability `{cap}`",
                     self.type_name(t)
                 );
                 self.error(Code::Function, "10.3", at, message);
+                self.defined_names(cap, caps.iter().map(|(n, _)| *n), "capability");
                 None
             }
         }
@@ -255,23 +261,18 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         };
         let attrs = function != "get_property";
-        let known = match function {
-            // Templates may add artifacts to their type's.
-            "get_artifact" => true,
-            _ if attrs => self.type_attributes(t).iter().any(|(n, _)| *n == name),
-            _ => self
-                .type_entries(t, "properties")
-                .iter()
-                .any(|(n, _)| *n == name),
+        if function == "get_artifact" {
+            return; // templates may add artifacts to their type's
+        }
+        let (defined, what) = if attrs {
+            (self.type_attributes(t), "attribute")
+        } else {
+            (self.type_entries(t, "properties"), "property")
         };
-        if !known {
-            let what = match function {
-                "get_artifact" => "artifact",
-                _ if attrs => "attribute",
-                _ => "property",
-            };
+        if !defined.iter().any(|(n, _)| *n == name) {
             let message = format!("`{}` has no {what} `{name}`", self.type_name(t));
             self.error(Code::Function, "10.2.1", rest[0].span, message);
+            self.defined_names(name, defined.iter().map(|(n, _)| *n), what);
         }
     }
 }

@@ -36,7 +36,7 @@ type Counted<'a> = (&'a str, Option<u64>, bool, Span);
 impl<'t, 'a> Checker<'t, 'a> {
     /// Requirement assignments (§8.5) and their counts (§8.5.4).
     pub(super) fn requirement_assignments(&mut self, r: &'a Node, ty: TypeId, idx: &Index<'a>) {
-        let section = self.sec("8.5", "1.3 3.8.2");
+        let section = "8.5";
         let Some(list) = self.expect_seq(r, "`requirements`", section) else {
             return;
         };
@@ -63,6 +63,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         k.name
                     );
                     c.error(Code::UndefinedReference, section, k.span, message);
+                    c.defined_names(&k.name, defs.iter().map(|(n, _)| *n), "requirement");
                     return;
                 };
                 let (count, optional) =
@@ -170,7 +171,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         def: &Param<'a>,
         idx: &Index<'a>,
     ) -> (Option<u64>, bool) {
-        let section = self.sec("8.5", "1.3 3.8.2");
+        let section = "8.5";
         let want = self.wanted(def);
         let (map, node_ref): (Option<&'a Map>, Option<&'a Node>) = match &a.value {
             // `- req: node` and `- req: [ node, index ]` (§8.5.2, §14.3.4).
@@ -286,12 +287,18 @@ impl<'t, 'a> Checker<'t, 'a> {
             if let (Some(t), Some(wanted)) = (t, want.node_type) {
                 if !self.ts.is_a(t, wanted) {
                     let message = format!(
-                        "node template `{name}` is of type `{}`, which is not a `{}` as requirement `{}` needs",
+                        "node template `{name}` is a `{}`, not a `{}`",
                         self.type_name(t),
                         self.type_name(wanted),
-                        self.path_last()
                     );
                     self.error(Code::Template, "8.5.2", name_node.span, message);
+                    let wanted = self.type_name(wanted);
+                    self.note(format!(
+                        "requirement `{}` targets `{wanted}` nodes",
+                        self.path_last()
+                    ));
+                    // The target is wrong: what else it lacks follows from it.
+                    return None;
                 }
             }
             return t;
@@ -303,6 +310,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 name_node.span,
                 format!("`{name}` is not a node template"),
             );
+            self.did_you_mean(name, idx.nodes.keys().copied());
             return None;
         }
         match self.ts.resolve_type(self.doc, Kind::Node, name) {
@@ -312,6 +320,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         let message =
                             format!("node type `{name}` is not a `{}`", self.type_name(wanted));
                         self.error(Code::Template, "8.5.2", name_node.span, message);
+                        return None;
                     }
                 }
                 Some(t)
@@ -323,6 +332,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     name_node.span,
                     format!("`{name}` is neither a node template nor a node type"),
                 );
+                self.did_you_mean(name, idx.nodes.keys().copied());
                 None
             }
         }

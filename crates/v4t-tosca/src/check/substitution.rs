@@ -45,7 +45,7 @@ const REQUIREMENT_KEY_SHAPE: &str =
 impl<'t, 'a> Checker<'t, 'a> {
     /// Substitution mappings (§15).
     pub(super) fn substitution_mappings(&mut self, node: &'a Node, idx: &Index<'a>) {
-        let section = self.sec("15.1", "1.3 3.8.10");
+        let section = "15.1";
         let Some(m) = self.expect_map(node, "`substitution_mappings`", section) else {
             return;
         };
@@ -578,10 +578,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                             Code::Template,
                             "15.5.4",
                             list[1].span,
-                            format!(
-                                "requirement `{rname}` of `{nname}` is not dangling: every assignment names its target node, and a requirement of the substituted node can only be mapped onto a dangling requirement"
-                            ),
+                            format!("requirement `{rname}` of `{nname}` is not dangling"),
                         );
+                        self.note("every assignment of it names its target node; a requirement of the substituted node can only be mapped onto a dangling requirement");
                     }
                 }
                 return;

@@ -15,7 +15,7 @@ use v4t_yaml::{Map, Node, Span};
 use super::defs::{DefNode, Param, Place, Role};
 use super::funcs::{Call, FnCtx};
 use super::Checker;
-use crate::types::{Kind, TypeId};
+use crate::types::{Builtin, Kind, TypeId};
 use crate::value::{self, Scalar};
 
 const TEMPLATE_KEYS_20: &[&str] = &[
@@ -97,7 +97,7 @@ impl<'a> Index<'a> {
 
 impl<'t, 'a> Checker<'t, 'a> {
     pub(super) fn service_template(&mut self, v: &'a Node) {
-        let section = self.sec("6.9.1", "1.3 3.9");
+        let section = "6.9.1";
         let Some(map) = self.expect_map(v, "the service template", section) else {
             return;
         };
@@ -226,8 +226,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     fn node_templates(&mut self, node: &'a Node, idx: &Index<'a>) {
-        let Some(map) = self.named_map(node, "`node_templates`", self.sec("6.9.3", "1.3 3.9"))
-        else {
+        let Some(map) = self.named_map(node, "`node_templates`", "6.9.3") else {
             return;
         };
         for (k, v) in map.iter() {
@@ -256,6 +255,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     c.span,
                     format!("`copy` names `{name}`, which is not a {what}"),
                 );
+                self.did_you_mean(name, all.keys());
                 None
             }
             Some(src) => {
@@ -281,7 +281,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         idx: &Index<'a>,
         all: &'a Map,
     ) {
-        let section = self.sec("7.2", "1.3 3.8.3");
+        let section = "7.2";
         let Some(own) = self.expect_map(v, "a node template", section) else {
             return;
         };
@@ -498,6 +498,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     k.span,
                     format!("`{}` is not a defined {what}", k.name),
                 );
+                self.defined_names(&k.name, defs.iter().map(|(n, _)| *n), what);
                 continue;
             };
             self.at(k.name.as_str(), |c| {
@@ -558,8 +559,14 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Code::MissingValue,
                     section,
                     span,
-                    format!("required property `{name}` has no value: assign one (a `nil` property is assigned `null`)"),
+                    format!("required property `{name}` has no value"),
                 );
+                let nil = self
+                    .param_schema(p)
+                    .is_some_and(|s| self.ts.builtin_base(s.ty) == Some(Builtin::Nil));
+                if nil {
+                    self.note("a `nil` property is assigned `null`");
+                }
             }
         }
     }
@@ -609,6 +616,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         k.name
                     );
                     self.error(Code::UndefinedReference, "8.3", k.span, message);
+                    self.defined_names(&k.name, caps.iter().map(|(n, _)| *n), "capability");
                     continue;
                 };
                 self.at(k.name.as_str(), |c| {
@@ -676,6 +684,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     k.span,
                     format!("`{}` is not an interface of the type", k.name),
                 );
+                self.defined_names(&k.name, defs.iter().map(|(n, _)| *n), "interface");
                 continue;
             };
             self.at(k.name.as_str(), |c| c.interface_assignment(v, def));
@@ -733,6 +742,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             k.span,
                             format!("{what} `{}` is not defined by the interface", k.name),
                         );
+                        c.defined_names(&k.name, defs.iter().map(|(n, _)| *n), what);
                         continue;
                     };
                     c.at(k.name.as_str(), |c| c.operation_assignment(ov, od));
@@ -747,12 +757,15 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
                 match defs.iter().find(|(n, _)| *n == k.name) {
                     Some((_, od)) => self.at(k.name.as_str(), |c| c.operation_assignment(ov, od)),
-                    None => self.error(
-                        Code::UndefinedReference,
-                        "1.3 3.6.16",
-                        k.span,
-                        format!("operation `{}` is not defined by the interface", k.name),
-                    ),
+                    None => {
+                        self.error(
+                            Code::UndefinedReference,
+                            "1.3 3.6.16",
+                            k.span,
+                            format!("operation `{}` is not defined by the interface", k.name),
+                        );
+                        self.defined_names(&k.name, defs.iter().map(|(n, _)| *n), "operation");
+                    }
                 }
             }
         }
@@ -782,6 +795,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             k.span,
                             format!("`{}` is not an input of the operation", k.name),
                         );
+                        self.defined_names(&k.name, defs.iter().map(|(n, _)| *n), "input");
                     }
                     self.at(k.name.as_str(), |c| c.check_functions(v));
                 }
@@ -846,7 +860,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     fn relationship_templates(&mut self, node: &'a Node, idx: &Index<'a>) {
-        let section = self.sec("7.4", "1.3 3.8.4");
+        let section = "7.4";
         let Some(map) = self.named_map(node, "`relationship_templates`", section) else {
             return;
         };

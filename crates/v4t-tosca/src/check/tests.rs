@@ -6,8 +6,8 @@ use v4t_source::Sources;
 use crate::load::{load, MemoryFiles};
 use crate::types::TypeSystem;
 
-/// The error messages of validating `text` (with extra files beside it).
-fn errors_with(text: &str, files: &[(&str, &str)]) -> Vec<String> {
+/// The errors of validating `text` (with extra files beside it).
+fn diagnostics_with(text: &str, files: &[(&str, &str)]) -> Vec<v4t_source::Diagnostic> {
     let mut repo = MemoryFiles::new().with("main.yaml", text);
     for (p, t) in files {
         repo = repo.with(p, t);
@@ -19,12 +19,31 @@ fn errors_with(text: &str, files: &[(&str, &str)]) -> Vec<String> {
         .into_sorted()
         .into_iter()
         .filter(|d| d.is_error())
+        .collect()
+}
+
+/// The error messages of validating `text` (with extra files beside it).
+fn errors_with(text: &str, files: &[(&str, &str)]) -> Vec<String> {
+    diagnostics_with(text, files)
+        .into_iter()
         .map(|d| d.message)
         .collect()
 }
 
 fn errors(text: &str) -> Vec<String> {
     errors_with(text, &[])
+}
+
+/// Each error of validating `text` as its message followed by its notes
+/// (`message | note | note`).
+fn errors_and_notes(text: &str) -> Vec<String> {
+    diagnostics_with(text, &[])
+        .into_iter()
+        .map(|d| {
+            let notes = d.notes.iter().map(|n| format!(" | {}", n.message));
+            std::iter::once(d.message).chain(notes).collect()
+        })
+        .collect()
 }
 
 const V: &str = "tosca_definitions_version: tosca_2_0\n";
@@ -35,9 +54,11 @@ fn valid(body: &str) {
     assert!(e.is_empty(), "expected valid, got {e:?} for\n{text}");
 }
 
+/// `body` has an error whose message (or one of its notes) contains
+/// `expected`.
 fn invalid(body: &str, expected: &str) {
     let text = format!("{V}{body}");
-    let e = errors(&text);
+    let e = errors_and_notes(&text);
     assert!(
         e.iter().any(|m| m.contains(expected)),
         "expected an error containing {expected:?}, got {e:?} for\n{text}"
@@ -797,5 +818,110 @@ fn function_calls_may_be_map_keys() {
     invalid(
         &format!("{f}node_types:\n  N:\n    properties:\n      p: {{type: string}}\nservice_template:\n  node_templates:\n    n:\n      type: N\n      metadata:\n        {{ $nope: [] }}: 1\n"),
         "nope",
+    );
+}
+
+/// Messages and notes (citations aside) of the errors of `text`.
+fn explained(text: &str, files: &[(&str, &str)]) -> Vec<(String, Vec<String>)> {
+    diagnostics_with(text, files)
+        .into_iter()
+        .map(|d| {
+            let notes = d.notes.into_iter().map(|n| n.message);
+            (
+                d.message,
+                notes.filter(|n| !n.starts_with("TOSCA ")).collect(),
+            )
+        })
+        .collect()
+}
+
+/// The sections the errors of `text` cite.
+fn citations(text: &str) -> Vec<String> {
+    let notes = diagnostics_with(text, &[])
+        .into_iter()
+        .flat_map(|d| d.notes);
+    let cited = notes.filter(|n| n.message.starts_with("TOSCA ") && n.message.contains('§'));
+    cited.map(|n| n.message).collect()
+}
+
+#[test]
+fn a_file_is_cited_the_sections_of_its_own_grammar() {
+    let body = "  node_templates:\n    n:\n      type: tosca.nodes.Compute\n      properties:\n        nope: 1\n";
+    let v13 =
+        format!("tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n{body}");
+    assert_eq!(citations(&v13), ["TOSCA 1.3 §3.6.11"]);
+    let v20 = format!("{V}node_types:\n  tosca.nodes.Compute: {{}}\nservice_template:\n{body}");
+    assert_eq!(citations(&v20), ["TOSCA 2.0 §9.5"]);
+    // A rule new in TOSCA 2.0 has no section in a 1.3 file.
+    let v13_only_20 =
+        "tosca_definitions_version: tosca_simple_yaml_1_3\nimports:\n  - profile: nope\n";
+    let cited = citations(v13_only_20);
+    assert!(cited.iter().all(|c| !c.contains("2.0")), "{cited:?}");
+}
+
+#[test]
+fn types_are_named_as_the_file_writes_them() {
+    let types = "tosca_definitions_version: tosca_2_0\nimports:\n  - url: base.yaml\n    namespace: b\nnode_types:\n  Server:\n    properties:\n      size: {type: b:Size}\n  Other: {}\n";
+    let base =
+        "tosca_definitions_version: tosca_2_0\ndata_types:\n  Size:\n    derived_from: integer\n";
+    let main = format!("{V}imports:\n  - url: types.yaml\n    namespace: t\nservice_template:\n  node_templates:\n    s:\n      type: t:Server\n      properties:\n        size: big\n      requirements:\n        - host: o\n    o:\n      type: t:Other\n");
+    let e = explained(&main, &[("types.yaml", types), ("base.yaml", base)]);
+    // `t:Server` as written; `Size` cannot be named here: where it is
+    // defined is a note.
+    assert_eq!(
+        e,
+        [
+            (
+                "expected an integer (type `Size`), got a string \"big\"".to_string(),
+                vec!["`Size` is defined in `base.yaml`".to_string()]
+            ),
+            (
+                "node type `t:Server` has no requirement `host`".to_string(),
+                vec!["no requirement is defined".to_string()]
+            ),
+        ]
+    );
+}
+
+#[test]
+fn unknown_names_come_with_what_was_meant() {
+    let text = format!("{V}node_types:\n  Server:\n    properties:\n      port: {{type: integer}}\n    interfaces: {{}}\n    requirements: []\n    capabilitys: {{}}\nservice_template:\n  inputs:\n    web_port: {{type: integer}}\n  node_templates:\n    web:\n      type: Sever\n    db:\n      type: Server\n      properties:\n        prot: 1\n    app:\n      type: Server\n      properties:\n        port: {{$get_input: web_prot}}\n");
+    let e = explained(&text, &[]);
+    let notes: Vec<(&str, Vec<&str>)> = e
+        .iter()
+        .map(|(m, n)| (m.as_str(), n.iter().map(String::as_str).collect()))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            (
+                "unknown keyname `capabilitys` in a node type definition",
+                vec!["did you mean `capabilities`?"]
+            ),
+            ("unknown node type `Sever`", vec!["did you mean `Server`?"]),
+            (
+                "`prot` is not a defined property",
+                vec!["did you mean `port`?"]
+            ),
+            ("required property `port` has no value", vec![]),
+            (
+                "`$get_input` names `web_prot`, which is not a declared input",
+                vec!["did you mean `web_port`?"]
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_wrong_requirement_target_is_one_error() {
+    let text = "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n    db:\n      type: tosca.nodes.Database\n      properties: {name: shop}\n      requirements:\n        - host: web\n    web:\n      type: tosca.nodes.WebServer\n";
+    let e = explained(text, &[]);
+    assert_eq!(
+        e,
+        [(
+            "node template `web` is a `tosca.nodes.WebServer`, not a `tosca.nodes.DBMS`"
+                .to_string(),
+            vec!["requirement `host` targets `tosca.nodes.DBMS` nodes".to_string()]
+        )]
     );
 }

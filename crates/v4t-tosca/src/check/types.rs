@@ -298,9 +298,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if let Some(pts) = &parent_types {
                     if !pts.iter().any(|&p| c.ts.is_a(e, p)) {
                         let message = format!(
-                            "`{name}` is not in (or derived from a type in) the `{key}` of the parent type: a derived type may only narrow this list"
+                            "`{name}` is not in (or derived from a type in) the `{key}` of the parent type"
                         );
                         c.error(Code::Definition, section, span, message);
+                        c.note("a derived type may only narrow this list");
                     }
                 }
             }
@@ -512,10 +513,11 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
                 if s.ty == t || self.ts.is_a(s.ty, t) {
                     let message = format!(
-                        "data type `{}` contains itself through the required property `{name}`: no finite value exists",
+                        "data type `{}` contains itself through the required property `{name}`",
                         self.ts.get(t).name
                     );
                     self.error(Code::Definition, "9.2", self.ts.get(t).span, message);
+                    self.note("no value of it can be finite");
                     return;
                 }
                 stack.push((s.ty, depth + 1));
@@ -606,12 +608,15 @@ impl<'t, 'a> Checker<'t, 'a> {
             match self.classify(v) {
                 Scalar::Int(i) if i > 0 => out.push((k.name.as_str(), i as f64)),
                 Scalar::Float(f) if f > 0.0 && !integer => out.push((k.name.as_str(), f)),
-                Scalar::Float(_) if integer => self.error(
-                    Code::Definition,
-                    "9.1.2.2",
-                    v.span,
-                    format!("multiplier of `{}` must be an integer: the scalar's data type is an integer", k.name),
-                ),
+                Scalar::Float(_) if integer => {
+                    self.error(
+                        Code::Definition,
+                        "9.1.2.2",
+                        v.span,
+                        format!("multiplier of `{}` must be an integer", k.name),
+                    );
+                    self.note("the scalar type's `data_type` is an integer type");
+                }
                 _ => self.error(
                     Code::Definition,
                     "9.1.2.2",
