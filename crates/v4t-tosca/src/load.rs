@@ -319,17 +319,22 @@ impl<'r> Imports<'r> {
             .map(|f| f.text.as_str())
             .unwrap_or_default();
         let mut yaml_error = false;
-        let root = match v4t_yaml::parse_with(text, source, v4t_yaml::Schema::Core) {
-            Ok(root) => root,
-            Err(e) => {
-                yaml_error = true;
-                let message = format!("invalid YAML: {}", e.message);
-                self.out
-                    .diagnostics
-                    .error(Code::Yaml, "", e.span, String::new(), message);
-                Node::null()
-            }
-        };
+        // Every duplicated key is reported; the rest of the file is still
+        // checked (with the last value of each).
+        let (root, errors) =
+            match v4t_yaml::parse_reporting_duplicates(text, source, v4t_yaml::Schema::Core) {
+                Ok(parsed) => parsed,
+                Err(e) => {
+                    yaml_error = true;
+                    (Node::null(), vec![e])
+                }
+            };
+        for e in errors {
+            let message = format!("invalid YAML: {}", e.message);
+            self.out
+                .diagnostics
+                .error(Code::Yaml, "", e.span, String::new(), message);
+        }
         self.by_key.insert(key, id);
         self.out.by_source.insert(source, id);
         self.out.docs.push(Document {

@@ -50,5 +50,5 @@ pub mod timestamp;
 pub mod value;
 
 pub use emit::{emit, emit_with, Style};
-pub use parse::{parse, parse_with, ParseError, Schema};
+pub use parse::{parse, parse_reporting_duplicates, parse_with, ParseError, Schema};
 pub use value::{deep_equal, Form, Key, KeyName, Map, Node, SourceId, Span, Tag, Value};

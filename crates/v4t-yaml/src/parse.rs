@@ -85,7 +85,36 @@ pub fn parse_with(text: &str, source: SourceId, schema: Schema) -> Result<Node, 
     if let Some(node) = crate::fast::parse_fast_with(text, source, schema) {
         return Ok(node);
     }
-    parse_checked(text, source, schema)
+    parse_checked(text, source, schema, Duplicates::Fail).map(|(node, _)| node)
+}
+
+/// [`parse_with`], except that duplicated mapping keys are not fatal: each
+/// is returned as an error ("duplicated mapping key" at the duplicate, in
+/// document order) beside the tree, in which the last value of a duplicated
+/// key stands. For validators that report every duplicate at once; any
+/// other error still fails the parse.
+pub fn parse_reporting_duplicates(
+    text: &str,
+    source: SourceId,
+    schema: Schema,
+) -> Result<(Node, Vec<ParseError>), ParseError> {
+    if has_non_printable(text) {
+        check_printable(text, source)?;
+    }
+    // The fast path gives up on duplicate keys: a tree from it has none.
+    if let Some(node) = crate::fast::parse_fast_with(text, source, schema) {
+        return Ok((node, Vec::new()));
+    }
+    parse_checked(text, source, schema, Duplicates::Collect)
+}
+
+/// What a duplicated mapping key does to a parse.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Duplicates {
+    /// Fails it (js-yaml's behaviour, the reference's error).
+    Fail,
+    /// Is collected as an error beside the tree; the last value stands.
+    Collect,
 }
 
 /// Parses a single YAML document with the `saphyr-parser` event stream (the
@@ -97,7 +126,7 @@ pub fn parse_saphyr(text: &str, source: SourceId) -> Result<Node, ParseError> {
 /// [`parse_saphyr`] with the scalar resolution of `schema`.
 pub fn parse_saphyr_with(text: &str, source: SourceId, schema: Schema) -> Result<Node, ParseError> {
     check_printable(text, source)?;
-    parse_checked(text, source, schema)
+    parse_checked(text, source, schema, Duplicates::Fail).map(|(node, _)| node)
 }
 
 /// The saphyr path on a text without non-printable characters.
@@ -108,13 +137,21 @@ pub fn parse_saphyr_with(text: &str, source: SourceId, schema: Schema) -> Result
 /// indented (which changes no value: folding drops leading blanks) and the
 /// text is read again; spans are then mapped back to the text as written
 /// ([`crate::lenient`]).
-fn parse_checked(text: &str, source: SourceId, schema: Schema) -> Result<Node, ParseError> {
+fn parse_checked(
+    text: &str,
+    source: SourceId,
+    schema: Schema,
+    duplicates: Duplicates,
+) -> Result<(Node, Vec<ParseError>), ParseError> {
     let mut indented = Indented::new(text);
     loop {
-        match build(indented.text(), source, schema) {
-            Ok(mut node) => {
+        match build(indented.text(), source, schema, duplicates) {
+            Ok((mut node, mut found)) => {
                 indented.map_back_tree(&mut node);
-                return Ok(node);
+                for d in &mut found {
+                    indented.map_back(&mut d.span);
+                }
+                return Ok((node, found));
             }
             Err(Failure {
                 mut error,
@@ -157,10 +194,17 @@ impl From<ParseError> for Failure {
 }
 
 /// One read of `text` with saphyr's event stream.
-fn build(text: &str, source: SourceId, schema: Schema) -> Result<Node, Failure> {
+fn build(
+    text: &str,
+    source: SourceId,
+    schema: Schema,
+    duplicates: Duplicates,
+) -> Result<(Node, Vec<ParseError>), Failure> {
     let mut builder = Builder {
         text,
         schema,
+        duplicates,
+        duplicated: Vec::new(),
         char_offsets: if text.is_ascii() {
             None
         } else {
@@ -227,9 +271,8 @@ fn build(text: &str, source: SourceId, schema: Schema) -> Result<Node, Failure> 
             break;
         }
     }
-    Ok(builder
-        .root
-        .unwrap_or_else(|| Node::new(Value::Null, Span::new(source, 1, 1))))
+    let root = (builder.root).unwrap_or_else(|| Node::new(Value::Null, Span::new(source, 1, 1)));
+    Ok((root, builder.duplicated))
 }
 
 /// A quick byte scan for what [`check_printable`] rejects.
@@ -428,6 +471,9 @@ struct Built {
 struct Builder<'t> {
     text: &'t str,
     schema: Schema,
+    duplicates: Duplicates,
+    /// The duplicated keys found (with [`Duplicates::Collect`]).
+    duplicated: Vec<ParseError>,
     /// Byte offset of every character, for non-ASCII texts (saphyr counts characters).
     char_offsets: Option<Vec<usize>>,
     source: SourceId,
@@ -798,7 +844,12 @@ impl Builder<'_> {
                         && index.get(entries, &key.name).is_some()
                         && !overridable.contains(&*key.name)
                     {
-                        return Err(ParseError::new("duplicated mapping key", span));
+                        let error = ParseError::new("duplicated mapping key", span);
+                        if self.duplicates == Duplicates::Fail {
+                            return Err(error);
+                        }
+                        // The value replaces the first one (see below).
+                        self.duplicated.push(error);
                     }
                     *pending = Some((key, merge_key));
                 }
@@ -1672,6 +1723,50 @@ mod tests {
         assert_eq!(m.get("k7").and_then(Node::as_str), Some("x"));
         assert_eq!(m.get("k49").and_then(Node::as_f64), Some(49.0));
         assert_eq!(m.as_map().map(Map::len), Some(51));
+    }
+
+    #[test]
+    fn every_duplicate_key_can_be_reported() {
+        let text = "a: 1\nb:\n  c: 1\n  c: 2\n  d: 3\na: 4\ne: {x: 1, x: 2, x: 3}\n";
+        let (doc, dups) = parse_reporting_duplicates(text, SourceId(7), Schema::Core)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let found: Vec<_> = dups
+            .iter()
+            .map(|d| (d.message.as_str(), d.span.start()))
+            .collect();
+        let dup = "duplicated mapping key";
+        assert_eq!(
+            found,
+            [
+                (dup, at(4, 3)),
+                (dup, at(6, 1)),
+                (dup, at(7, 11)),
+                (dup, at(7, 17))
+            ]
+        );
+        // The last value stands, in the first one's place.
+        assert_eq!(doc.get("a").and_then(Node::as_f64), Some(4.0));
+        assert_eq!(
+            doc.get("b").and_then(|b| b.get("c")).and_then(Node::as_f64),
+            Some(2.0)
+        );
+        assert_eq!(
+            doc.get("e").and_then(|e| e.get("x")).and_then(Node::as_f64),
+            Some(3.0)
+        );
+        let keys: Vec<String> = doc.as_map().map_or_else(Vec::new, |m| {
+            m.iter().map(|(k, _)| k.name.to_string()).collect()
+        });
+        assert_eq!(keys, ["a", "b", "e"]);
+        // No duplicate: the same tree as `parse_with`, nothing reported.
+        let (clean, none) = parse_reporting_duplicates("a: 1\nb: [2]\n", SourceId(7), Schema::Core)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(none.is_empty());
+        let plain = parse_with("a: 1\nb: [2]\n", SourceId(7), Schema::Core);
+        assert!(plain.is_ok_and(|p| crate::deep_equal(&p.value, &clean.value)));
+        // Other errors still fail; the plain parse still fails on the first.
+        assert!(parse_reporting_duplicates("a: [\n", SourceId(7), Schema::Core).is_err());
+        assert_eq!(err(text).span.start(), at(4, 3));
     }
 
     #[test]

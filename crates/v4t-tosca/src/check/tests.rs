@@ -925,3 +925,28 @@ fn a_wrong_requirement_target_is_one_error() {
         )]
     );
 }
+
+#[test]
+fn every_duplicate_key_is_reported_and_the_rest_checked() {
+    let types = "tosca_definitions_version: tosca_2_0\nnode_types:\n  Server: {}\n  Server: {}\n";
+    let main = format!("{V}imports: [types.yaml]\nservice_template:\n  node_templates:\n    web:\n      type: Server\n      type: Server\n    db:\n      type: Sever\n    web: {{type: Server}}\n");
+    let located: Vec<(String, u32, u32)> = diagnostics_with(&main, &[("types.yaml", types)])
+        .into_iter()
+        .map(|d| (d.message, d.span.source.0, d.span.line))
+        .collect();
+    let messages: Vec<(&str, u32, u32)> = located
+        .iter()
+        .map(|(m, s, l)| (m.as_str(), *s, *l))
+        .collect();
+    let dup = "invalid YAML: duplicated mapping key";
+    // main.yaml is source 0, types.yaml source 1.
+    assert_eq!(
+        messages,
+        [
+            (dup, 0, 7),
+            ("unknown node type `Sever`", 0, 9),
+            (dup, 0, 10),
+            (dup, 1, 4),
+        ]
+    );
+}
