@@ -269,9 +269,9 @@ pub fn analyze_observed(
         (true, _, _) => f.irrelevant(),
     };
     observe(AnalyzeStage::Irrelevant);
-    let (dead, core) = f.dead_and_core(graph);
+    let (dead, core) = f.dead_and_core(doc, graph);
     observe(AnalyzeStage::Backbone);
-    let enumerated = (options.enumerate > 0).then(|| f.enumerate(graph, options.enumerate));
+    let enumerated = (options.enumerate > 0).then(|| f.enumerate(doc, graph, options.enumerate));
     observe(AnalyzeStage::Enumerate);
     let presets = resolve_presets(doc, graph, types, presets, options.now_ms.unwrap_or(0.0));
     observe(AnalyzeStage::Presets);
@@ -596,12 +596,16 @@ impl<'o> Family<'o> {
             .collect()
     }
 
-    /// The ids of the elements absent, and present, in every valid configuration.
-    fn dead_and_core(&mut self, graph: &Graph) -> (Vec<String>, Vec<String>) {
+    /// The ids of the elements absent, and present, in every valid
+    /// configuration (internal elements left out).
+    fn dead_and_core(&mut self, doc: &Node, graph: &Graph) -> (Vec<String>, Vec<String>) {
         let mut dead = Vec::new();
         let mut core = Vec::new();
         if let Some(implied) = self.sat.backbone(&self.presence_lits) {
             for (&(id, _), i) in self.presence.iter().zip(implied) {
+                if graph.is_internal(doc, id) {
+                    continue;
+                }
                 match i {
                     Implied::True => core.push(graph.id(id).to_string()),
                     Implied::False => dead.push(graph.id(id).to_string()),
@@ -612,8 +616,9 @@ impl<'o> Family<'o> {
         (dead, core)
     }
 
-    /// Up to `limit` topologies (present element ids), and whether that is all.
-    fn enumerate(&mut self, graph: &Graph, limit: usize) -> (Vec<Vec<String>>, bool) {
+    /// Up to `limit` topologies (present element ids, internal elements
+    /// left out), and whether that is all.
+    fn enumerate(&mut self, doc: &Node, graph: &Graph, limit: usize) -> (Vec<Vec<String>>, bool) {
         let e = self.sat.enumerate(&self.presence_lits, limit);
         let lists = e
             .models
@@ -622,7 +627,7 @@ impl<'o> Family<'o> {
                 self.presence
                     .iter()
                     .zip(m)
-                    .filter(|(_, &p)| p)
+                    .filter(|&(&(id, _), &p)| p && !graph.is_internal(doc, id))
                     .map(|(&(id, _), _)| graph.id(id).to_string())
                     .collect()
             })

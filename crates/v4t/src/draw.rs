@@ -14,7 +14,6 @@ use crate::check;
 use crate::error::Result;
 use crate::graph::{Cond, ElementId, Graph};
 use crate::{code, prepare, Code, Loader, ResolveOptions, SourceId, Sources};
-use v4t_yaml::json::to_json;
 
 /// The text formats of a drawing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,22 +122,20 @@ pub fn draw(
 /// The longest condition label (characters); longer ones are cut with `…`.
 const MAX_LABEL: usize = 60;
 
-/// The manual conditions of an element as one label line, if any.
+/// The manual conditions of an element as one label line, if any, as
+/// people read them ([`crate::readable`]); a default alternative is
+/// `default`.
 fn condition_label(g: &Graph, id: ElementId) -> Option<String> {
-    let manual: Vec<String> = g
-        .get(id)
-        .conditions
-        .iter()
-        .filter(|c| !c.is_generated())
-        .map(|c| match c {
-            Cond::Yaml(n) => to_json(n),
-            other => to_json(&other.to_node(g)),
-        })
-        .collect();
+    let conditions = &g.get(id).conditions;
+    let manual: Vec<&Cond> = conditions.iter().filter(|c| !c.is_generated()).collect();
     if manual.is_empty() {
         return None;
     }
-    let text = manual.join(" & ");
+    let text = if manual.iter().any(|c| matches!(c, Cond::Bratan(_))) {
+        "default".to_string()
+    } else {
+        crate::readable::all_of(&manual, g)
+    };
     Some(if text.chars().count() > MAX_LABEL {
         let cut: String = text.chars().take(MAX_LABEL - 1).collect();
         format!("{cut}…")
@@ -537,12 +534,12 @@ topology_template:
     rankdir=BT;
     node [shape=box];
     n0 [label="app\nweb.app"];
-    n1 [label="small_vm\nvm\nif {\"not\":{\"variability_input\":\"big\"}}"];
-    n2 [label="big_vm\nvm | vm.\"large\"\nif {\"variability_input\":\"big\"}"];
+    n1 [label="small_vm\nvm\nif not big"];
+    n2 [label="big_vm\nvm | vm.\"large\"\nif big"];
     p0 [label="policy backup"];
     a0 [label="artifact image"];
-    n0 -> n1 [label="host if {\"not\":{\"variability_input\":\"big\"}}", style="bold,dashed"];
-    n0 -> n2 [label="host if {\"variability_input\":\"big\"}", style="bold,dashed"];
+    n0 -> n1 [label="host if not big", style="bold,dashed"];
+    n0 -> n2 [label="host if big", style="bold,dashed"];
     p0 -> n0 [label="targets"];
     n0 -> a0 [label="artifact"];
     subgraph cluster_g0 {

@@ -71,6 +71,7 @@ mod load;
 mod logic;
 mod normalize;
 mod options;
+mod readable;
 mod report;
 mod solve;
 mod suggest;

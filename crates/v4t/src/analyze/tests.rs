@@ -169,6 +169,7 @@ fn resolver(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome {
             crate::check::check(&p.graph, &solution)?;
             Ok(p.graph
                 .ordered()
+                .filter(|&e| !p.graph.is_internal(&p.doc, e))
                 .map(|e| (p.graph.id(e).to_string(), solution.is_present(e)))
                 .collect())
         };

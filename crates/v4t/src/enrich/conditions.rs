@@ -6,15 +6,13 @@
 use super::single;
 use crate::document;
 use crate::error::{bail, Error, Result};
-use crate::graph::{Cond, CondList, Definitions, ElementId, Graph, IdList, Kind};
+use crate::graph::{is_fallback, Cond, CondList, Definitions, ElementId, Graph, IdList, Kind};
 use crate::logic::LogicOp as Op;
 use crate::options::{self, ModeToken, Switches};
 use crate::types::{Collection, TypeSystem};
 use std::borrow::Cow;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Value};
-
-const UNDEFINED: &str = "VINTNER_UNDEFINED";
 
 /// A candidate default or pruning condition.
 struct Wrapper {
@@ -314,13 +312,6 @@ fn has_manual(list: &[Cond]) -> bool {
     list.iter().any(|c| !c.is_generated())
 }
 
-fn property_value_is_undefined(defs: &Definitions<'_, '_>, id: ElementId) -> bool {
-    defs.raw(id)
-        .and_then(|r| r.get("value"))
-        .and_then(Node::as_str)
-        == Some(UNDEFINED)
-}
-
 /// Whether default-alternative pruning is allowed for `id` (9.5).
 fn default_pruning_allowed(
     defs: &Definitions<'_, '_>,
@@ -337,7 +328,7 @@ fn default_pruning_allowed(
     let mut candidates = s
         .into_iter()
         .filter(|&x| !has_manual(&current[x.0 as usize]))
-        .filter(|&x| !is_property || !property_value_is_undefined(defs, x));
+        .filter(|&x| !is_property || !is_fallback(defs.raw(x)));
     candidates.next() == Some(id) && candidates.next().is_none()
 }
 
@@ -507,12 +498,12 @@ fn other_part(
             consistency((!e.consumes().is_empty()).then(consumed))
         }
         (Kind::Property, T::Default) => {
-            let applies = property_value_is_undefined(defs, id)
-                || default_pruning_allowed(defs, g, id, current);
+            let applies =
+                is_fallback(defs.raw(id)) || default_pruning_allowed(defs, g, id, current);
             let others = || {
                 let others = scope_without(g, id)
                     .into_iter()
-                    .filter(|&x| !property_value_is_undefined(defs, x));
+                    .filter(|&x| !is_fallback(defs.raw(x)));
                 Cond::Bratan(others.collect())
             };
             consistency(applies.then(others))

@@ -684,12 +684,7 @@ impl<'a> Encoder<'a> {
         };
         let doc = self.doc;
         // The fallback property of a name (5.3).
-        let fallback = |p: ElementId| {
-            g.raw(doc, p)
-                .and_then(|r| r.get("value"))
-                .and_then(Node::as_str)
-                == Some("VINTNER_UNDEFINED")
-        };
+        let fallback = |p: ElementId| crate::graph::is_fallback(g.raw(doc, p));
         g.lookup_member(container, arg, kind, &fallback)
     }
 
