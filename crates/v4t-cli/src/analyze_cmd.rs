@@ -5,7 +5,7 @@
 //! template library on "every variant resolves") or the template itself is
 //! invalid.
 
-use v4t::analyze::{analyze, Analysis, AnalyzeOptions, Count, Natural};
+use v4t::analyze::{analyze, show_value as value, Analysis, AnalyzeOptions, Count, Natural};
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Span, Value};
 
@@ -51,10 +51,6 @@ fn count(c: &Count) -> String {
     } else {
         format!("at least {}", c.value)
     }
-}
-
-fn value(v: &Value) -> String {
-    to_json(&Node::new(v.clone(), Span::NONE))
 }
 
 /// The text report.

@@ -33,7 +33,7 @@
 use crate::check;
 use crate::error::{Error, Result};
 use crate::graph::{ElementId, Graph};
-use crate::solve::family::{show, Failure, InputDomain};
+use crate::solve::family::{Failure, InputDomain};
 use crate::solve::{family_problem, FamilyProblem};
 use crate::types::TypeSystem;
 use crate::{code, prepare, Code, Loader, SourceId, Sources, Stage};
@@ -806,9 +806,9 @@ impl DomainSolver {
     }
 }
 
-/// A value for text output.
+/// A value for text output: JSON for strings and scalars alike.
 pub fn show_value(value: &Value) -> String {
-    show(value)
+    crate::reason::show(value)
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ pub(crate) use build::{
     add_fallback_properties, build_for_technologies, build_moving_conditions, is_fallback, rebuild,
     UNDEFINED,
 };
-pub(crate) use cond::{Cond, CondList};
+pub(crate) use cond::{Cond, CondList, Origin};
 pub(crate) use constraint::Constraint;
 
 use crate::document::{section, section_mut, Section, Sections};

@@ -1,0 +1,1 @@
+//! Tests of `v4t explain`.
