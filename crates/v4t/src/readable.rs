@@ -65,11 +65,6 @@ pub(crate) fn logic(n: &Node) -> String {
     logic_shown(n, 0).text
 }
 
-/// A value expression (an operand of a comparison, a property value).
-pub(crate) fn value(n: &Node) -> String {
-    value_shown(n, 0).text
-}
-
 /// A condition-list entry: written YAML as [`logic`], generated terms by
 /// their YAML form, without the `_generated` and `_bratan` markers.
 pub(crate) fn cond(c: &Cond, g: &Graph) -> String {
@@ -262,11 +257,15 @@ fn value_shown(n: &Node, depth: usize) -> Shown {
 
 #[cfg(test)]
 mod tests {
-    use super::{logic, value};
+    use super::{logic, value_shown};
     use crate::testing::doc;
 
     fn shown(yaml: &str) -> String {
         logic(&doc(yaml))
+    }
+
+    fn value(n: &v4t_yaml::Node) -> String {
+        value_shown(n, 0).text
     }
 
     #[test]

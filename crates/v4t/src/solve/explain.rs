@@ -81,11 +81,6 @@ impl<'a> Guarded<'a> {
         Ok(guarded)
     }
 
-    /// The number of parts.
-    pub(crate) fn len(&self) -> usize {
-        self.guards.len()
-    }
-
     /// Part `i`.
     pub(crate) fn part(&self, i: usize) -> Part {
         self.guards[i].part
