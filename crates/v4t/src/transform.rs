@@ -540,6 +540,32 @@ topology_template:
     url: {value: {concat: [http://, {get_attribute: [web, ip]}]}}
 ";
 
+    /// Substitution mappings pass through with their complex keys
+    /// (`[ <requirement>, <count> ]`, TOSCA 2.0 §15.5), written back as the
+    /// flow sequences they were.
+    #[test]
+    fn complex_keys_of_substitution_mappings_pass_through() {
+        let template = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  substitution_mappings:
+    node_type: Client
+    requirements:
+      - service: [ software, service ]
+      - [ service, UNBOUNDED ]: [ software, service ]
+  node_templates:
+    software:
+      type: tosca.nodes.Root
+";
+        let out = resolve_text(template, &[], None).expect("resolves");
+        let text = v4t_yaml::emit(&out);
+        assert!(
+            text.contains("\n      - [service, UNBOUNDED]:\n          - software\n"),
+            "{text}"
+        );
+        let again = v4t_yaml::parse(&text, v4t_yaml::SourceId(1)).expect("parses");
+        assert!(v4t_yaml::deep_equal(&again.value, &out.value));
+    }
+
     /// `get_input` and `get_attribute` inside a value consume the input and
     /// produce the output like a whole-value reference: the pruned template
     /// never refers to a removed input (issue 12).

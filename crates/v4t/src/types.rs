@@ -107,11 +107,11 @@ impl TypeSystem {
                     .flat_map(Map::iter)
                     .filter_map(|(p, d)| {
                         let t = d.get("type").and_then(Node::as_str)?;
-                        Some((p.name.clone(), t.to_string()))
+                        Some((p.name.to_string(), t.to_string()))
                     })
                     .collect();
                 // The first definition of a name, as `Map::get` finds it.
-                slot.entry(name.name.clone()).or_insert(TypeDef {
+                slot.entry(name.name.to_string()).or_insert(TypeDef {
                     parent,
                     vintner_abstract,
                     property_types,
