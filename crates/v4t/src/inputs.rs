@@ -233,7 +233,7 @@ fn feature_model_conflict(
             let mut reason = Reason::new(ReasonKind::InputValue, message, span);
             reason
                 .inputs
-                .extend(v.iter().map(|v| (k.name.clone(), v.value.clone())));
+                .extend(v.iter().map(|v| (k.name.to_string(), v.value.clone())));
             reasons.push(reason);
         }
     }
