@@ -504,7 +504,7 @@ impl<'a> Guarded<'a> {
 }
 
 /// What kind of condition entry `c` of element `id` is.
-fn condition_kind(g: &Graph, id: ElementId, c: &Cond) -> ReasonKind {
+pub(crate) fn condition_kind(g: &Graph, id: ElementId, c: &Cond) -> ReasonKind {
     match c {
         Cond::Generated(_, Origin::Default) => ReasonKind::DefaultCondition,
         Cond::Generated(_, Origin::Pruning) => ReasonKind::PruningCondition,
