@@ -245,10 +245,11 @@ pub fn snippet(sources: &Sources, span: Span, level: Level<'_>, color: bool) -> 
         return String::new();
     };
     // Errors at the end of the input may point one line past the last one.
+    // (The line through the file's line index: `v4t explain` shows many.)
     let line = file
-        .text
-        .lines()
-        .nth(span.line as usize - 1)
+        .offset(span.line, 1)
+        .and_then(|start| file.text[start..].split('\n').next())
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
         .unwrap_or_default();
     let end_col = if span.end_line == span.line {
         span.end_col as usize

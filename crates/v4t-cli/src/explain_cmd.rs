@@ -4,6 +4,7 @@
 //! Exit code 1 when the variant does not resolve (its error and conflict
 //! are the explanation), 0 otherwise.
 
+use std::collections::HashMap;
 use v4t::analyze::show_value;
 use v4t::explain::{
     explain, Decision, ElementExplanation, ExplainOptions, Explanation, InputOrigin, Reason,
@@ -113,19 +114,23 @@ pub fn text(sources: &Sources, e: &Explanation, color: bool) -> String {
         out.push('\n');
         out.push_str(&render(sources, d, color));
     }
-    for (i, element) in e.elements.iter().enumerate() {
+    // Elements explained so far, and their presence.
+    let mut above: HashMap<&str, bool> = HashMap::new();
+    for element in &e.elements {
         out.push('\n');
-        out.push_str(&element_text(sources, element, &e.elements[..i], color));
+        out.push_str(&element_text(sources, element, &above, color));
+        above.insert(&element.id, element.present);
     }
     out
 }
 
-/// One element: `id: summary`, the decision's details, the reasons; a
-/// reason about an element of `above` (explained already) is one line.
+/// One element: `id: summary`, the decision's details, the reasons; the
+/// reasons about elements of `above` (explained already, with their
+/// presence) are one line.
 fn element_text(
     sources: &Sources,
     e: &ElementExplanation,
-    above: &[ElementExplanation],
+    above: &HashMap<&str, bool>,
     color: bool,
 ) -> String {
     let mut out = header(&e.id, &e.summary, 36, color);
@@ -160,13 +165,14 @@ fn element_text(
     }
     let mut see_above: Vec<String> = Vec::new();
     for r in &e.reasons {
-        let explained = above
-            .iter()
-            .find(|x| x.id != e.id && r.element.as_deref() == Some(x.id.as_str()));
+        let explained = r
+            .element
+            .as_deref()
+            .and_then(|id| Some((id, *above.get(id)?)));
         match explained {
-            Some(x) => {
-                let state = if x.present { "present" } else { "absent" };
-                let shown = format!("{} ({state})", x.id);
+            Some((id, present)) => {
+                let state = if present { "present" } else { "absent" };
+                let shown = format!("{id} ({state})");
                 if !see_above.contains(&shown) {
                     see_above.push(shown);
                 }

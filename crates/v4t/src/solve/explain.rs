@@ -20,7 +20,7 @@ use crate::readable;
 use crate::reason::{for_inputs, Read, Reason, ReasonKind};
 use crate::types::TypeSystem;
 use std::collections::HashMap;
-use v4t_sat::Lit;
+use v4t_sat::{Lit, Split};
 use v4t_yaml::{Map, Node, Span, Value};
 
 /// At most this many notes; a longer conflict ends with a count of the rest.
@@ -35,9 +35,12 @@ const MAX_QUOTED: usize = 80;
 const MAX_UNLOCATED: usize = 200;
 
 /// The resolver's problem under one input assignment with every part
-/// guarded.
+/// guarded, split into independent parts (questions about an element
+/// search only the parts its neighbourhood lies in).
 pub(crate) struct Guarded<'a> {
+    /// The encoder, for the literals of elements (its solver is `sat`).
     enc: Encoder<'a>,
+    sat: Split,
     guards: Vec<Guard>,
     /// Guard literal → index in `guards`.
     index: HashMap<Lit, usize>,
@@ -58,11 +61,19 @@ impl<'a> Guarded<'a> {
         now_ms: f64,
     ) -> Result<Guarded<'a>> {
         let mut enc = Encoder::new(graph, doc, types, inputs.clone(), now_ms).explaining();
-        encode_problem(&mut enc)?;
+        let order = encode_problem(&mut enc)?;
+        // Every element's literals exist before the solver is split off.
+        for &id in &order {
+            enc.manual(id);
+        }
+        enc.take_reads();
         let guards = enc.guards.take().unwrap_or_default();
         let index = guards.iter().enumerate().map(|(i, g)| (g.lit, i)).collect();
+        let mut sat = std::mem::take(&mut enc.sat).split();
+        sat.satisfiable();
         let mut guarded = Guarded {
             enc,
+            sat,
             guards,
             index,
             touching: vec![Vec::new(); graph.elements().len()],
@@ -112,7 +123,7 @@ impl<'a> Guarded<'a> {
         let mut assumptions: Vec<Lit> = on.iter().map(|&i| self.guards[i].lit).collect();
         assumptions.extend_from_slice(extra);
         self.fixed = false;
-        self.enc.sat.solve(&assumptions)
+        self.sat.solve(&assumptions)
     }
 
     /// With every part on: a subset-minimal set of parts (indices, in part
@@ -125,7 +136,7 @@ impl<'a> Guarded<'a> {
         let mut assumptions = extra.to_vec();
         assumptions.extend(self.guards.iter().map(|g| g.lit));
         self.fixed = false;
-        let core = self.enc.sat.minimal_core(&assumptions)?;
+        let core = self.sat.minimal_core(&assumptions)?;
         let mut parts: Vec<usize> = core
             .iter()
             .filter_map(|l| self.index.get(l).copied())
@@ -251,7 +262,7 @@ impl<'a> Guarded<'a> {
             assumptions.push(if want { p } else { !p });
         }
         self.enc.take_reads();
-        self.fixed = self.enc.sat.solve(&assumptions);
+        self.fixed = self.sat.solve(&assumptions);
         self.fixed
     }
 
@@ -262,8 +273,8 @@ impl<'a> Guarded<'a> {
         let guard = self.guards[i].clone();
         let fixed = self.fixed;
         let value = guard.about.and_then(|l| {
-            let known = self.enc.constant_of(l);
-            known.or_else(|| fixed.then(|| self.enc.sat.value(l)))
+            let known = self.sat.fixed(l);
+            known.or_else(|| fixed.then(|| self.sat.value(l)))
         });
         let mut reason = self.describe(guard.part, value);
         reason.reads = guard
@@ -275,10 +286,10 @@ impl<'a> Guarded<'a> {
                     None
                 } else if r.manual {
                     let l = self.enc.manual(r.id);
-                    Some(self.enc.sat.value(l))
+                    Some(self.sat.value(l))
                 } else {
                     let l = self.enc.presence(r.id);
-                    Some(self.enc.sat.value(l))
+                    Some(self.sat.value(l))
                 };
                 let manual: Vec<&Cond> = g
                     .get(r.id)
