@@ -11,7 +11,7 @@
 //!   elements) that rule the other value out; switch off any one and the
 //!   other value becomes possible (`solve::explain`);
 //! * if so, the **optimiser** decided: the best solution with the element's
-//!   other value ([`crate::solve`] with the presence fixed) is worse at some
+//!   other value (resolving with the presence fixed) is worse at some
 //!   objective (the first whose value differs: its name, the element's
 //!   weight in it, both values and the alternative solution's differences),
 //!   or, if it is as good at every objective, tie-breaking decided
