@@ -320,132 +320,139 @@ impl<'a> Guarded<'a> {
     /// The reason of a part without its reads; `value` is the value of
     /// what the part is about (a condition's), if known.
     fn describe(&self, part: Part, value: Option<bool>) -> Reason {
-        let g = self.enc.graph;
-        let doc = self.enc.doc;
         match part {
-            Part::Condition { id, index, .. } => {
-                let e = g.get(id);
-                let cond = e.conditions.get(index as usize);
-                let kind = cond.map_or(ReasonKind::ManualCondition, |c| condition_kind(g, id, c));
-                let node = cond.map(|c| c.to_node(g));
-                let span = match cond {
-                    Some(Cond::Yaml(n)) if n.span.is_known() => n.span,
-                    _ => e.span,
-                };
-                let readable = cond.map(|c| readable::cond(c, g));
-                let mut m = format!("{} of {}", condition_word(kind), g.display(id));
-                if !matches!(cond, Some(Cond::Yaml(n)) if n.span.is_known()) {
-                    m.push_str(&unlocated(readable.as_deref()));
-                }
-                match value {
-                    Some(false) => m.push_str(" is false"),
-                    Some(true) if self.fixed => m.push_str(" holds"),
-                    _ => {}
-                }
-                let inputs = self.inputs_read(node.as_ref());
-                m.push_str(&for_inputs(&inputs));
-                Reason {
-                    element: Some(g.id(id).to_string()),
-                    condition: readable,
-                    value,
-                    inputs,
-                    ..Reason::new(kind, m, span)
-                }
-            }
-            Part::Presence(id) => {
-                let e = g.get(id);
-                let m = if e.conditions.is_empty() {
-                    format!("{} has no conditions, so it is present", g.Display(id))
-                } else {
-                    format!("{} is present when all its conditions hold", g.Display(id))
-                };
-                let all: Vec<&Cond> = e.conditions.iter().collect();
-                let nodes: Vec<Node> = all.iter().map(|c| c.to_node(g)).collect();
-                let inputs = self.inputs_read_all(&nodes);
-                let m = match self.fixed {
-                    true if !all.is_empty() => {
-                        format!("{} is present: {}", g.Display(id), conditions_hold(g, id))
-                    }
-                    _ => m,
-                };
-                Reason {
-                    element: Some(g.id(id).to_string()),
-                    condition: (!all.is_empty()).then(|| readable::all_of(&all, g)),
-                    inputs,
-                    ..Reason::new(ReasonKind::Presence, m, e.span)
-                }
-            }
-            Part::Constraint(i) => {
-                let node = document::variability_entry(doc, "constraints")
-                    .and_then(Node::as_seq)
-                    .and_then(|list| list.get(i as usize));
-                let readable = node.map(readable::logic);
-                let inputs = self.inputs_read(node);
-                let m = format!(
-                    "constraint{}{}",
-                    quoted(readable.as_deref()),
-                    for_inputs(&inputs)
-                );
-                Reason {
-                    condition: readable,
-                    inputs,
-                    ..Reason::new(
-                        ReasonKind::Constraint,
-                        m,
-                        node.map_or(Span::NONE, |n| n.span),
-                    )
-                }
-            }
-            Part::Generated(i) => {
-                let c = g.constraints().get(i as usize);
-                let readable = c.map(|c| readable::constraint(c, g));
-                match c.and_then(|c| implication(g, c)) {
-                    Some((x, how)) => {
-                        let e = g.get(x);
-                        let span = match &e.implied {
-                            Some(n) if n.span.is_known() => n.span,
-                            _ => e.span,
-                        };
-                        let m = format!("{} is implied: it is present where {how}", g.Display(x));
-                        Reason {
-                            element: Some(g.id(x).to_string()),
-                            condition: readable,
-                            ..Reason::new(ReasonKind::Implied, m, span)
-                        }
-                    }
-                    None => {
-                        let m = format!("generated constraint{}", unlocated(readable.as_deref()));
-                        Reason {
-                            condition: readable,
-                            ..Reason::new(ReasonKind::GeneratedConstraint, m, Span::NONE)
-                        }
-                    }
-                }
-            }
-            Part::Implies(id, i) => {
-                let raw = RawDefs::new(doc);
-                let node = raw
-                    .get(g, id)
-                    .and_then(|r| r.get("implies"))
-                    .and_then(Node::as_seq)
-                    .and_then(|list| list.get(i as usize));
-                let inputs = self.inputs_read(node);
-                let m = format!("implies of {}{}", g.display(id), for_inputs(&inputs));
-                let span = match node {
-                    Some(n) if n.span.is_known() => n.span,
-                    _ => g.get(id).span,
-                };
-                let readable = node.and_then(Node::as_seq).map(|items| {
-                    let shown: Vec<String> = items.iter().map(readable::logic).collect();
-                    shown.join(", ")
-                });
-                Reason {
-                    element: Some(g.id(id).to_string()),
-                    condition: readable,
-                    inputs,
-                    ..Reason::new(ReasonKind::Implies, m, span)
-                }
-            }
+            Part::Condition { id, index, .. } => self.condition(id, index, value),
+            Part::Presence(id) => self.presence_reason(id),
+            Part::Constraint(i) => self.constraint(i),
+            Part::Generated(i) => self.generated(i),
+            Part::Implies(id, i) => self.implies(id, i),
+        }
+    }
+
+    /// Entry `index` of the condition list of `id`.
+    fn condition(&self, id: ElementId, index: u32, value: Option<bool>) -> Reason {
+        let g = self.enc.graph;
+        let e = g.get(id);
+        let cond = e.conditions.get(index as usize);
+        let kind = cond.map_or(ReasonKind::ManualCondition, |c| condition_kind(g, id, c));
+        let node = cond.map(|c| c.to_node(g));
+        let span = match cond {
+            Some(Cond::Yaml(n)) if n.span.is_known() => n.span,
+            _ => e.span,
+        };
+        let readable = cond.map(|c| readable::cond(c, g));
+        let mut m = format!("{} of {}", condition_word(kind), g.display(id));
+        if !matches!(cond, Some(Cond::Yaml(n)) if n.span.is_known()) {
+            m.push_str(&unlocated(readable.as_deref()));
+        }
+        match value {
+            Some(false) => m.push_str(" is false"),
+            Some(true) if self.fixed => m.push_str(" holds"),
+            _ => {}
+        }
+        let inputs = self.inputs_read(node.as_ref());
+        m.push_str(&for_inputs(&inputs));
+        Reason {
+            element: Some(g.id(id).to_string()),
+            condition: readable,
+            value,
+            inputs,
+            ..Reason::new(kind, m, span)
+        }
+    }
+
+    /// `id` is present when all its conditions hold.
+    fn presence_reason(&self, id: ElementId) -> Reason {
+        let g = self.enc.graph;
+        let e = g.get(id);
+        let all: Vec<&Cond> = e.conditions.iter().collect();
+        let m = if all.is_empty() {
+            format!("{} has no conditions, so it is present", g.Display(id))
+        } else if self.fixed {
+            // In a solution: which of them hold.
+            format!("{} is present: {}", g.Display(id), conditions_hold(g, id))
+        } else {
+            format!("{} is present when all its conditions hold", g.Display(id))
+        };
+        let nodes: Vec<Node> = all.iter().map(|c| c.to_node(g)).collect();
+        Reason {
+            element: Some(g.id(id).to_string()),
+            condition: (!all.is_empty()).then(|| readable::all_of(&all, g)),
+            inputs: self.inputs_read_all(&nodes),
+            ..Reason::new(ReasonKind::Presence, m, e.span)
+        }
+    }
+
+    /// Entry `i` of `variability.constraints`.
+    fn constraint(&self, i: u32) -> Reason {
+        let node = document::variability_entry(self.enc.doc, "constraints")
+            .and_then(Node::as_seq)
+            .and_then(|list| list.get(i as usize));
+        let readable = node.map(readable::logic);
+        let inputs = self.inputs_read(node);
+        let m = format!(
+            "constraint{}{}",
+            quoted(readable.as_deref()),
+            for_inputs(&inputs)
+        );
+        let span = node.map_or(Span::NONE, |n| n.span);
+        Reason {
+            condition: readable,
+            inputs,
+            ..Reason::new(ReasonKind::Constraint, m, span)
+        }
+    }
+
+    /// Generated constraint `i`: an implication of an implied element, or
+    /// another one.
+    fn generated(&self, i: u32) -> Reason {
+        let g = self.enc.graph;
+        let c = g.constraints().get(i as usize);
+        let readable = c.map(|c| readable::constraint(c, g));
+        let Some((x, how)) = c.and_then(|c| implication(g, c)) else {
+            let m = format!("generated constraint{}", unlocated(readable.as_deref()));
+            return Reason {
+                condition: readable,
+                ..Reason::new(ReasonKind::GeneratedConstraint, m, Span::NONE)
+            };
+        };
+        let e = g.get(x);
+        let span = match &e.implied {
+            Some(n) if n.span.is_known() => n.span,
+            _ => e.span,
+        };
+        let m = format!("{} is implied: it is present where {how}", g.Display(x));
+        Reason {
+            element: Some(g.id(x).to_string()),
+            condition: readable,
+            ..Reason::new(ReasonKind::Implied, m, span)
+        }
+    }
+
+    /// Entry `i` of the `implies` of `id`.
+    fn implies(&self, id: ElementId, i: u32) -> Reason {
+        let g = self.enc.graph;
+        let raw = RawDefs::new(self.enc.doc);
+        let node = raw
+            .get(g, id)
+            .and_then(|r| r.get("implies"))
+            .and_then(Node::as_seq)
+            .and_then(|list| list.get(i as usize));
+        let inputs = self.inputs_read(node);
+        let m = format!("implies of {}{}", g.display(id), for_inputs(&inputs));
+        let span = match node {
+            Some(n) if n.span.is_known() => n.span,
+            _ => g.get(id).span,
+        };
+        let readable = node.and_then(Node::as_seq).map(|items| {
+            let shown: Vec<String> = items.iter().map(readable::logic).collect();
+            shown.join(", ")
+        });
+        Reason {
+            element: Some(g.id(id).to_string()),
+            condition: readable,
+            inputs,
+            ..Reason::new(ReasonKind::Implies, m, span)
         }
     }
 
