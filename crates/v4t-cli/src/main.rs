@@ -409,8 +409,9 @@ distinct topologies (\"at least\" where counting stopped at its budget),
 dead elements (absent in every valid configuration), core elements
 (present in every one), inputs that never change the topology, and the
 failing configurations (outside the input feature model, an expression
-that fails, no solution, a failed consistency or semantic check) grouped by
-error with one example each, and the presets resolved one by one.
+that fails, no solution, a failed consistency or semantic check, and with
+--validate a resolved template that is no valid TOSCA) grouped by error
+with one example each, and the presets resolved one by one.
 
 Not modelled: the optimiser (when the inputs leave presence open, the
 topology count covers every solution the conditions allow, and the report
@@ -432,6 +433,12 @@ pub struct AnalyzeArgs {
     /// Also list up to N distinct topologies (the ids of their present elements).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub enumerate: usize,
+
+    /// Also resolve one configuration of each distinct topology (up to
+    /// 256) and validate the resolved template as `v4t validate` does; the
+    /// ones that are no valid TOSCA count as failing configurations.
+    #[arg(long)]
+    pub validate: bool,
 
     /// `text` (a report) or `json` (one object on standard output; errors
     /// as JSON Lines on standard error).

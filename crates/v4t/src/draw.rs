@@ -11,7 +11,6 @@
 //! what is present in it. The output depends only on
 //! the template (element order), never on hashing.
 
-use crate::check;
 use crate::error::Result;
 use crate::graph::{Cond, ElementId, Graph};
 use crate::{code, prepare, Code, Loader, ResolveOptions, SourceId, Sources};
@@ -98,17 +97,9 @@ pub fn draw(
     let present: Option<Vec<bool>> = match &options.resolved {
         None => None,
         Some(r) => {
-            crate::inputs::validate(doc, &assigned, r.now_ms.unwrap_or(0.0))
-                .map_err(code(Code::InvalidInput))?;
-            let solution = crate::solve::solve(
-                doc,
-                graph,
-                &prepared.config.types,
-                assigned,
-                r.now_ms.unwrap_or(0.0),
-            )
-            .map_err(code(Code::InvalidCondition))?;
-            check::check(graph, &solution).map_err(code(Code::Inconsistent))?;
+            let types = &prepared.config.types;
+            let now_ms = r.now_ms.unwrap_or(0.0);
+            let solution = crate::solve_checked(doc, graph, types, assigned, now_ms)?;
             Some(solution.present)
         }
     };

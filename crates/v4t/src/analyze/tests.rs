@@ -482,3 +482,50 @@ topology_template:
     check(0, text, &mut resolve_fully_with(text), &mut stats);
     assert_eq!(stats.errors, 1);
 }
+
+/// `validate`: one configuration per topology is resolved and validated;
+/// the topologies whose resolved template is no valid TOSCA are failures
+/// with their configurations counted and a witness, the valid ones not.
+#[test]
+fn resolved_templates_are_validated_per_topology() {
+    let text = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      fast: {type: boolean}
+      big: {type: boolean}
+  node_templates:
+    app:
+      type: tosca.nodes.Compute
+    cache:
+      type: tosca.nodes.Cache
+      conditions: {variability_input: fast}
+";
+    let run = |validate: usize| {
+        let mut sources = Sources::new();
+        let id = sources.add("template.yaml", text);
+        let options = AnalyzeOptions {
+            validate,
+            ..AnalyzeOptions::default()
+        };
+        analyze(&mut sources, id, &mut NoFiles, &options).expect("analyses")
+    };
+    let without = run(0);
+    assert!(without.failures.is_empty());
+    assert_eq!(without.validated, None);
+    let a = run(10);
+    assert_eq!(a.validated, Some((2, true)));
+    assert_eq!(a.failures.len(), 1, "{:?}", a.failures);
+    let f = &a.failures[0];
+    assert_eq!(f.error.message, "unknown node type `tosca.nodes.Cache`");
+    // `big` changes nothing: both configurations with `fast` fail.
+    assert_eq!(f.configurations.value.to_u128(), Some(2));
+    let witness = f.witness.as_ref().expect("a witness");
+    assert_eq!(witness[0].0, "fast");
+    assert!(matches!(witness[0].1, Value::Bool(true)));
+    // A limit of one topology validates only the first (the valid one).
+    let one = run(1);
+    assert_eq!(one.validated, Some((1, false)));
+    assert!(one.failures.is_empty());
+}
