@@ -146,6 +146,8 @@ fn element_text(
         Decision::Objective {
             weight,
             alternative,
+            option,
+            name,
             ..
         } => {
             if let Some(w) = weight {
@@ -155,6 +157,16 @@ fn element_text(
                 "  = the alternative it beat: {}\n",
                 differences(alternative)
             ));
+            if option.is_known() {
+                let message = format!("the objective {name} is switched on here");
+                out.push_str(&header("note", &message, 32, color));
+                out.push_str(&snippet(
+                    sources,
+                    *option,
+                    annotate_snippets::Level::NOTE,
+                    color,
+                ));
+            }
         }
         Decision::Tie { alternative, .. } => {
             out.push_str(&format!(
@@ -318,7 +330,7 @@ fn differences_json(list: &[(String, bool)]) -> Node {
     Node::seq(items)
 }
 
-fn decision_json(d: &Decision) -> Node {
+fn decision_json(sources: &Sources, d: &Decision) -> Node {
     let mut m = Map::new();
     match d {
         Decision::Conditions => {
@@ -327,6 +339,7 @@ fn decision_json(d: &Decision) -> Node {
         Decision::Objective {
             name,
             goal,
+            option,
             weight,
             value,
             alternative_value,
@@ -335,6 +348,9 @@ fn decision_json(d: &Decision) -> Node {
             m.insert("by", string("objective"));
             m.insert("objective", string(name));
             m.insert("goal", string(goal));
+            let mut om = Map::new();
+            locate(&mut om, sources, *option);
+            m.insert("option", Node::map(om));
             m.insert(
                 "weight",
                 weight.map_or_else(null, |w| Node::number(w as f64)),
@@ -398,7 +414,7 @@ pub fn json(sources: &Sources, e: &Explanation) -> Node {
             xm.insert("present", Node::bool(x.present));
             locate(&mut xm, sources, x.span);
             xm.insert("summary", string(&x.summary));
-            xm.insert("decision", decision_json(&x.decision));
+            xm.insert("decision", decision_json(sources, &x.decision));
             let reasons = x.reasons.iter().map(|r| reason_json(sources, r)).collect();
             xm.insert("reasons", Node::seq(reasons));
             Node::map(xm)

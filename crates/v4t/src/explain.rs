@@ -126,6 +126,9 @@ pub enum Decision {
         name: String,
         /// What it optimises, in words.
         goal: String,
+        /// Where the option that switches it on is written (unknown where
+        /// it is on by default).
+        option: Span,
         /// The element's own weight in it, if it is one of its terms (in
         /// the objective's units: weights are scaled to whole numbers).
         weight: Option<u64>,
@@ -393,6 +396,7 @@ impl Variant<'_> {
         Ok(match deciding {
             Some(((name, value), (_, alternative_value))) => Decision::Objective {
                 goal: goal(g, name),
+                option: option_span(self.doc, name),
                 weight: solve::objective_weight(g, name, id),
                 name: name.clone(),
                 value: *value,
@@ -440,6 +444,18 @@ fn goal(g: &Graph, name: &str) -> String {
             verb(if weight_count { Optimize::Min } else { opts.technologies })
         ),
     }
+}
+
+/// Where the option of objective `name` is written, if it is.
+fn option_span(doc: &Node, name: &str) -> Span {
+    let key = match name {
+        "topology" => "optimization_topology",
+        "scenarios" => "optimization_scenarios",
+        _ => "optimization_technologies",
+    };
+    crate::document::options(doc)
+        .and_then(|m| m.get_entry(key))
+        .map_or(Span::NONE, |(k, _)| k.span)
 }
 
 /// The tie-breaking rule that applies to `id` (see ARCHITECTURE.md,

@@ -257,11 +257,13 @@ fn an_element_removed_by_optimisation() {
         alternative_value,
         alternative,
         goal,
+        option,
     } = &heavy.decision
     else {
         panic!("{:?}", heavy.decision);
     };
     assert_eq!(name, "topology");
+    assert_eq!(option.line, line_of(WEIGHTS, "optimization_topology: min"));
     assert_eq!(
         goal,
         "minimises the sum of the weights of the present nodes (optimization_topology)"

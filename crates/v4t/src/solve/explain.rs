@@ -226,7 +226,10 @@ impl<'a> Guarded<'a> {
                 Part::Constraint(_) | Part::Implies(..) => true,
                 _ => false,
             };
-            let telling = 2 * u8::from(own) + u8::from(written);
+            let shown = this
+                .element_of(i)
+                .is_none_or(|x| !this.enc.graph.is_internal(this.enc.doc, x));
+            let telling = 4 * u8::from(shown) + 2 * u8::from(own) + u8::from(written);
             (std::cmp::Reverse(layer[i]), telling, i)
         };
         let mut chosen = parts.to_vec();
@@ -329,6 +332,28 @@ impl<'a> Guarded<'a> {
         }
     }
 
+    /// How an element is called in messages: [`Graph::display`], but a
+    /// fallback property by what it stands for (it is internal).
+    fn display(&self, id: ElementId) -> String {
+        let g = self.enc.graph;
+        if !g.is_internal(self.enc.doc, id) {
+            return g.display(id);
+        }
+        let e = g.get(id);
+        let of = e.container.map(|c| format!(" of {}", g.display(c)));
+        format!(
+            "the \"no value\" alternative of property \"{}\"{}",
+            e.name,
+            of.unwrap_or_default()
+        )
+    }
+
+    /// [`Guarded::display`] with the first character upper-cased.
+    #[allow(non_snake_case)]
+    fn Display(&self, id: ElementId) -> String {
+        crate::graph::capitalize(&self.display(id))
+    }
+
     /// Entry `index` of the condition list of `id`.
     fn condition(&self, id: ElementId, index: u32, value: Option<bool>) -> Reason {
         let g = self.enc.graph;
@@ -341,7 +366,7 @@ impl<'a> Guarded<'a> {
             _ => e.span,
         };
         let readable = cond.map(|c| readable::cond(c, g));
-        let mut m = format!("{} of {}", condition_word(kind), g.display(id));
+        let mut m = format!("{} of {}", condition_word(kind), self.display(id));
         if !matches!(cond, Some(Cond::Yaml(n)) if n.span.is_known()) {
             m.push_str(&unlocated(readable.as_deref()));
         }
@@ -367,12 +392,19 @@ impl<'a> Guarded<'a> {
         let e = g.get(id);
         let all: Vec<&Cond> = e.conditions.iter().collect();
         let m = if all.is_empty() {
-            format!("{} has no conditions, so it is present", g.Display(id))
+            format!("{} has no conditions, so it is present", self.Display(id))
         } else if self.fixed {
             // In a solution: which of them hold.
-            format!("{} is present: {}", g.Display(id), conditions_hold(g, id))
+            format!(
+                "{} is present: {}",
+                self.Display(id),
+                conditions_hold(g, id)
+            )
         } else {
-            format!("{} is present when all its conditions hold", g.Display(id))
+            format!(
+                "{} is present when all its conditions hold",
+                self.Display(id)
+            )
         };
         let nodes: Vec<Node> = all.iter().map(|c| c.to_node(g)).collect();
         Reason {
@@ -421,7 +453,7 @@ impl<'a> Guarded<'a> {
             Some(n) if n.span.is_known() => n.span,
             _ => e.span,
         };
-        let m = format!("{} is implied: it is present where {how}", g.Display(x));
+        let m = format!("{} is implied: it is present where {how}", self.Display(x));
         Reason {
             element: Some(g.id(x).to_string()),
             condition: readable,
