@@ -266,18 +266,7 @@ pub fn analyze_observed(
     observe(AnalyzeStage::Configurations);
     let topologies = f.sat.count(&[], &f.presence_lits, &options.budget);
     observe(AnalyzeStage::Topologies);
-    let irrelevant = match (determined, topologies.exact, f.inputs.len()) {
-        (false, _, _) => Vec::new(),
-        // With one topology no input changes it; with one input, it is the
-        // only thing that can.
-        (true, true, n) if topologies.value <= Natural::ONE || n == 1 => f
-            .inputs
-            .iter()
-            .filter(|_| topologies.value <= Natural::ONE)
-            .map(|d| d.name.clone())
-            .collect(),
-        (true, _, _) => f.irrelevant(),
-    };
+    let irrelevant = f.irrelevant(determined, &topologies);
     observe(AnalyzeStage::Irrelevant);
     let (dead, core) = f.dead_and_core(doc, graph);
     observe(AnalyzeStage::Backbone);
@@ -643,11 +632,21 @@ impl<'o> Family<'o> {
     }
 
     /// The inputs that never change the topology of a valid configuration
-    /// (with the other inputs fixed); only meaningful if determined.
-    /// One pair of copies of the problem answers the question for every input.
-    fn irrelevant(&mut self) -> Vec<String> {
-        if self.inputs.is_empty() {
+    /// (with the other inputs fixed); only known if the inputs decide every
+    /// presence (`determined`). With one topology no input changes it; with
+    /// one input, it is the only thing that can. Otherwise one pair of
+    /// copies of the problem answers the question for every input.
+    fn irrelevant(&mut self, determined: bool, topologies: &Count) -> Vec<String> {
+        if !determined || self.inputs.is_empty() {
             return Vec::new();
+        }
+        if topologies.exact && (topologies.value <= Natural::ONE || self.inputs.len() == 1) {
+            return self
+                .inputs
+                .iter()
+                .filter(|_| topologies.value <= Natural::ONE)
+                .map(|d| d.name.clone())
+                .collect();
         }
         let mut differ = self.sat.differ(&self.input_lits, &self.presence_lits);
         self.inputs
