@@ -63,6 +63,7 @@ mod document;
 pub mod draw;
 mod enrich;
 mod error;
+pub mod explain;
 mod graph;
 mod inputs;
 mod kind;
@@ -71,6 +72,8 @@ mod load;
 mod logic;
 mod normalize;
 mod options;
+mod readable;
+mod reason;
 mod report;
 mod solve;
 mod suggest;
@@ -229,6 +232,23 @@ pub fn resolve_observed(
         std::mem::forget(solution);
     }
     Ok(Resolved { template, report })
+}
+
+/// Solves and checks one input assignment on a prepared graph, with the
+/// codes resolving gives each stage's errors (what drawing a variant and
+/// analysing presets or topologies share with [`resolve_observed`]).
+fn solve_checked(
+    doc: &Node,
+    graph: &graph::Graph,
+    types: &types::TypeSystem,
+    assigned: v4t_yaml::Map,
+    now_ms: f64,
+) -> Result<solve::Solution> {
+    inputs::validate(doc, &assigned, now_ms).map_err(code(Code::InvalidInput))?;
+    let solution =
+        solve::solve(doc, graph, types, assigned, now_ms).map_err(code(Code::InvalidCondition))?;
+    check::check(graph, &solution).map_err(code(Code::Inconsistent))?;
+    Ok(solution)
 }
 
 /// A template up to the resolver graph (what resolving and analysing share).
