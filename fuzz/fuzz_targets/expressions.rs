@@ -23,7 +23,11 @@ fuzz_target!(|data: &[u8]| {
         .and_then(|n| n.as_map())
         .cloned()
         .unwrap_or_else(Map::new);
-    let expr = if structured { doc.get("expr").unwrap() } else { &doc };
+    let expr = if structured {
+        doc.get("expr").unwrap()
+    } else {
+        &doc
+    };
     let mut evaluator = Evaluator::new(definitions, expressions, assigned.clone(), 0.0);
     let _ = evaluator.evaluate(expr);
     let mut evaluator = Evaluator::new(definitions, expressions, assigned, 86_400_000.0 * 3.0);

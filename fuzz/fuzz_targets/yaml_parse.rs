@@ -1,7 +1,9 @@
 //! Fuzz target: the YAML layer. Parses arbitrary text with the fast path and
 //! the saphyr path under both schemas, checks that both agree (complex keys
 //! included: the emitted texts must be equal), and emits and re-parses the
-//! tree.
+//! tree. `parse_reporting_duplicates` must agree with `parse_with`: the
+//! same tree where there is no duplicate key, the same first duplicate, the
+//! same other errors.
 //!
 //! One disagreement is expected: saphyr rejects a plain scalar that contains
 //! ` -` before a flow indicator (`[a -]`), which js-yaml (the reference's
@@ -9,30 +11,62 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use v4t_yaml::parse::{parse_saphyr_with, parse_with, Schema};
+use v4t_yaml::parse::{parse_reporting_duplicates, parse_saphyr_with, parse_with, Schema};
 use v4t_yaml::{deep_equal, emit_with, SourceId, Style};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    for (schema, style) in [(Schema::JsYaml, Style::JsYaml), (Schema::Core, Style::AsWritten)] {
+    for (schema, style) in [
+        (Schema::JsYaml, Style::JsYaml),
+        (Schema::Core, Style::AsWritten),
+    ] {
         let fast = parse_with(text, SourceId(0), schema);
         let slow = parse_saphyr_with(text, SourceId(0), schema);
         match (&fast, &slow) {
             (Ok(a), Ok(b)) => {
-                assert!(deep_equal(&a.value, &b.value), "fast and saphyr paths differ");
-                assert_eq!(emit_with(a, style), emit_with(b, style), "fast and saphyr trees differ");
+                assert!(
+                    deep_equal(&a.value, &b.value),
+                    "fast and saphyr paths differ"
+                );
+                assert_eq!(
+                    emit_with(a, style),
+                    emit_with(b, style),
+                    "fast and saphyr trees differ"
+                );
             }
             (Err(a), Err(b)) => assert_eq!(a.message, b.message, "fast and saphyr errors differ"),
             (Ok(_), Err(e)) if e.message.starts_with("plain scalar cannot start with '-'") => {}
             _ => panic!("fast path: {fast:?}, saphyr path: {slow:?}"),
         }
+        match (&fast, parse_reporting_duplicates(text, SourceId(0), schema)) {
+            (Ok(a), Ok((b, dups))) => {
+                assert!(
+                    dups.is_empty(),
+                    "duplicates reported for a valid text: {dups:?}"
+                );
+                assert!(
+                    deep_equal(&a.value, &b.value),
+                    "the trees with duplicates reported differ"
+                );
+            }
+            (Err(e), Ok((_, dups))) => assert_eq!(dups.first(), Some(e), "another first duplicate"),
+            // A later error after duplicates, or the same error.
+            (Err(e), Err(d)) if e.message == "duplicated mapping key" => {
+                assert_ne!(d.message, e.message, "a duplicate stopped the parse");
+            }
+            (Err(e), Err(d)) => assert_eq!(e, &d, "other errors differ"),
+            (Ok(_), Err(d)) => panic!("duplicates reported: error {d:?} for a valid text"),
+        }
         if let Ok(node) = fast {
             let out = emit_with(&node, style);
             let _ = v4t_yaml::json::to_json_pretty(&node);
             let again = parse_with(&out, SourceId(1), schema).expect("emitted YAML must parse");
-            assert!(deep_equal(&node.value, &again.value), "emit round trip differs:\n{out}");
+            assert!(
+                deep_equal(&node.value, &again.value),
+                "emit round trip differs:\n{out}"
+            );
         }
     }
 });
