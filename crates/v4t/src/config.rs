@@ -10,20 +10,25 @@
 //! so the resolver graph sees [`Config::resolver_options`].
 
 use crate::document;
-use crate::error::Result;
+use crate::error::{bail, Result};
 use crate::options::{is_enrichment_only, Options};
-use crate::types::TypeSystem;
 pub(crate) use crate::version::Version;
-use v4t_yaml::{Map, Node};
+use v4t_yaml::{Map, Node, Span};
 
-/// The TOSCA grammar the template is written in, told by its topology key
-/// (the topology key of TOSCA 1.3, or `service_template`: TOSCA 2.0).
+/// The TOSCA grammar the template is written in, its *base grammar*: what
+/// its topology is called and what the output is (notes §4.2).
 ///
-/// The seam for TOSCA 2.0: today every stage reads the TOSCA 1.3 shapes
-/// (a TOSCA 2.0 document has no topology they would find); a TOSCA 2.0
-/// base grammar plugs in where stages ask for [`Config::grammar`].
+/// * `service_template`: TOSCA 2.0; the output is `tosca_2_0`;
+/// * the TOSCA 1.3 topology key ([`document::TOPOLOGY`]): TOSCA 1.3, as the
+///   reference reads every template; the output is `tosca_simple_yaml_1_3`;
+/// * neither (a file of types): TOSCA 2.0 if the definitions version is
+///   `tosca_2_0` or a key only TOSCA 2.0 has is written, else TOSCA 1.3.
+///
+/// Both keys, a TOSCA 2.0-only key beside the TOSCA 1.3 topology, or a TOSCA
+/// 1.3 definitions version with `service_template` are errors
+/// ([`Grammar::detect`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Grammar {
+pub enum Grammar {
     /// TOSCA Simple Profile in YAML 1.3.
     Tosca13,
     /// TOSCA 2.0.
@@ -31,14 +36,90 @@ pub(crate) enum Grammar {
 }
 
 impl Grammar {
-    /// The grammar of `doc`.
+    /// The grammar of `doc` (which has passed [`Grammar::detect`]).
     pub(crate) fn of(doc: &Node) -> Grammar {
-        if doc.get(document::TOPOLOGY).is_none() && doc.get("service_template").is_some() {
+        if document::topology_key(doc) == document::SERVICE_TEMPLATE
+            || (document::topology(doc).is_none() && tosca20_marker(doc).is_some())
+        {
             Grammar::Tosca20
         } else {
             Grammar::Tosca13
         }
     }
+
+    /// The grammar of `doc`, or the error that its keys contradict each
+    /// other.
+    pub(crate) fn detect(doc: &Node) -> Result<Grammar> {
+        let Some(m) = doc.as_map() else {
+            return Ok(Grammar::Tosca13);
+        };
+        let topology = m.get_entry(document::TOPOLOGY);
+        let service = m.get_entry(document::SERVICE_TEMPLATE);
+        match (topology, service) {
+            (Some(_), Some((key, _))) => bail!(
+                key.span,
+                "A template has either \"{}\" (TOSCA 1.3) or \"{}\" (TOSCA 2.0), not both",
+                document::TOPOLOGY,
+                document::SERVICE_TEMPLATE
+            ),
+            (Some(_), None) => match tosca20_marker(doc) {
+                Some((what, span)) => bail!(
+                    span,
+                    "{what} is TOSCA 2.0, but the template's topology is \"{}\" (TOSCA 1.3): write \"{}\" instead",
+                    document::TOPOLOGY,
+                    document::SERVICE_TEMPLATE
+                ),
+                None => Ok(Grammar::Tosca13),
+            },
+            (None, Some((key, _))) => {
+                let version = m.get("tosca_definitions_version");
+                if let Some(v) = version.and_then(Node::as_str).filter(|v| v.starts_with("tosca_simple_yaml_")) {
+                    bail!(
+                        key.span,
+                        "\"{}\" is TOSCA 2.0, but the definitions version is \"{v}\" (TOSCA 1.3)",
+                        document::SERVICE_TEMPLATE
+                    );
+                }
+                Ok(Grammar::Tosca20)
+            }
+            (None, None) => Ok(Grammar::of(doc)),
+        }
+    }
+}
+
+/// A key of `doc` only TOSCA 2.0 has, as it is shown in messages, and where
+/// it is: the definitions version `tosca_2_0` of a document without
+/// topology, the keys `profile` and `functions`, and import definitions
+/// with `url`, `profile` or `namespace`.
+fn tosca20_marker(doc: &Node) -> Option<(String, Span)> {
+    let m = doc.as_map()?;
+    if document::topology(doc).is_none() {
+        if let Some(v) = m
+            .get("tosca_definitions_version")
+            .filter(|v| v.as_str() == Some("tosca_2_0"))
+        {
+            return Some(("\"tosca_2_0\"".to_string(), v.span));
+        }
+    }
+    for key in ["profile", "functions"] {
+        if let Some((k, _)) = m.get_entry(key) {
+            return Some((format!("The key \"{key}\""), k.span));
+        }
+    }
+    let imports = m
+        .get("imports")
+        .and_then(Node::as_seq)
+        .into_iter()
+        .flatten();
+    for import in imports {
+        let Some(im) = import.as_map() else { continue };
+        for key in ["url", "profile", "namespace"] {
+            if let Some((k, _)) = im.get_entry(key) {
+                return Some((format!("An import with \"{key}\""), k.span));
+            }
+        }
+    }
+    None
 }
 
 /// How one template is processed.
@@ -46,13 +127,10 @@ impl Grammar {
 pub(crate) struct Config {
     /// The definitions version.
     pub version: Version,
-    /// The base grammar (the seam for TOSCA 2.0: no stage branches on it yet).
-    #[allow(dead_code)]
+    /// The base grammar.
     pub grammar: Grammar,
     /// The options as written (what the enricher reads).
     pub options: Options,
-    /// The type collections.
-    pub types: TypeSystem,
     /// `variability.options` as written, for [`Config::resolver_options`].
     written: Map,
 }
@@ -65,7 +143,6 @@ impl Config {
             version,
             grammar: Grammar::of(doc),
             options: Options::new(version, Some(&written))?,
-            types: TypeSystem::new(doc),
             written,
         })
     }

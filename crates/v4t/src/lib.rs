@@ -81,6 +81,7 @@ mod version;
 #[cfg(test)]
 mod testing;
 
+pub use config::Grammar;
 use config::{Config, Version};
 pub use error::{Error, Result};
 pub use report::{ElementDecision, Report, TechnologyChoice};
@@ -185,11 +186,13 @@ pub fn resolve_observed(
     observe: &mut dyn FnMut(Stage),
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Resolved> {
-    let (mut doc, loaded, version) = load_checked(sources, template, loader)?;
+    let (mut doc, loaded, version, grammar) = load_checked(sources, template, loader)?;
     warnings.extend(lint::lint(&doc));
+    let files = types::TypeFiles::load(&doc, grammar, sources, template, loader)?;
+    let types = files.system();
     observe(Stage::Load);
     let enriched = if options.enrich {
-        let enriched = enrich::enrich_for_resolving(&mut doc, version);
+        let enriched = enrich::enrich_for_resolving(&mut doc, version, &types);
         Some(enriched.map_err(code(Code::InvalidCondition))?)
     } else {
         None
@@ -197,11 +200,11 @@ pub fn resolve_observed(
     observe(Stage::Enrich);
     let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref(), warnings)
         .map_err(code(Code::InvalidInput))?;
-    let (config, graph) = resolver_graph(&mut doc, version, enriched)?;
+    let (_config, graph) = resolver_graph(&mut doc, version, &types, enriched)?;
     let now_ms = options.now_ms.unwrap_or(0.0);
     inputs::validate(&doc, &assigned, now_ms).map_err(code(Code::InvalidInput))?;
     observe(Stage::Graph);
-    let solution = solve::solve(&doc, &graph, &config.types, assigned, now_ms)
+    let solution = solve::solve(&doc, &graph, &types, assigned, now_ms)
         .map_err(code(Code::InvalidCondition))?;
     observe(Stage::Solve);
     check::check(&graph, &solution).map_err(code(Code::Inconsistent))?;
@@ -225,22 +228,25 @@ pub fn resolve_observed(
 /// Enriches the variable service template `template`: the template with every
 /// generated condition and constraint made explicit (`v4t enrich`).
 pub fn enrich(sources: &mut Sources, template: SourceId, loader: &mut dyn Loader) -> Result<Node> {
-    let (mut doc, loaded, version) = load_checked(sources, template, loader)?;
-    enrich::enrich(&mut doc, version).map_err(code(Code::InvalidCondition))?;
+    let (mut doc, loaded, version, grammar) = load_checked(sources, template, loader)?;
+    let files = types::TypeFiles::load(&doc, grammar, sources, template, loader)?;
+    let types = files.system();
+    enrich::enrich(&mut doc, version, &types).map_err(code(Code::InvalidCondition))?;
     load::remove_loaded_types(&mut doc, &loaded);
     Ok(doc)
 }
 
-/// Loads the template and checks its version and shape.
+/// Loads the template and checks its version, base grammar and shape.
 fn load_checked(
     sources: &mut Sources,
     template: SourceId,
     loader: &mut dyn Loader,
-) -> Result<(Node, load::LoadedTypes, Version)> {
-    let (doc, loaded) = load::load(sources, template, loader).map_err(code(Code::InvalidShape))?;
+) -> Result<(Node, load::LoadedTypes, Version, Grammar)> {
+    let (doc, loaded, grammar) =
+        load::load(sources, template, loader).map_err(code(Code::InvalidShape))?;
     let version = Version::of(&doc).map_err(code(Code::DefinitionsVersion))?;
     validate::validate(&doc).map_err(code(Code::InvalidShape))?;
-    Ok((doc, loaded, version))
+    Ok((doc, loaded, version, grammar))
 }
 
 /// The configuration and the resolver graph: the enricher's graph #2 when
@@ -249,6 +255,7 @@ fn load_checked(
 fn resolver_graph(
     doc: &mut Node,
     version: Version,
+    types: &types::TypeSystem<'_>,
     enriched: Option<(Config, Option<graph::Graph>)>,
 ) -> Result<(Config, graph::Graph)> {
     let automatic = match &enriched {
@@ -269,8 +276,8 @@ fn resolver_graph(
         .resolver_options(enriched_ran)
         .map_err(code(Code::InvalidShape))?;
     let graph = match kept {
-        Some(g2) => graph::rebuild(doc, &config.types, g2, resolver_options),
-        None => graph::build_moving_conditions(doc, &resolver_options, &config.types),
+        Some(g2) => graph::rebuild(doc, types, g2, resolver_options),
+        None => graph::build_moving_conditions(doc, &resolver_options, types),
     }
     .map_err(code(Code::UndefinedReference))?;
     Ok((config, graph))

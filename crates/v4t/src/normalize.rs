@@ -16,20 +16,6 @@ use crate::error::{Error, Result};
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Key, Map, Node, Span, Value};
 
-/// The eight type collections, in the order the reference walks them.
-pub(crate) const TYPE_COLLECTIONS: [(&str, &str); 8] = [
-    ("artifact_types", "tosca.artifacts.Root"),
-    ("capability_types", "tosca.capabilities.Root"),
-    ("data_types", "tosca.datatypes.Root"),
-    ("group_types", "tosca.groups.Root"),
-    ("interface_types", "tosca.interfaces.Root"),
-    ("node_types", "tosca.nodes.Root"),
-    ("policy_types", "tosca.policies.Root"),
-    // The TOSCA 1.3 name; the reference writes `tosca.relationship.Root`,
-    // which does not exist (docs/spec-deviations.md).
-    ("relationship_types", "tosca.relationships.Root"),
-];
-
 /// Normalises `doc` in place; `automatic` is the option
 /// `automatic_default_alternatives` (the first normalisation deletes it).
 pub(crate) fn normalize(doc: &mut Node, automatic: bool) -> Result<()> {
@@ -39,7 +25,7 @@ pub(crate) fn normalize(doc: &mut Node, automatic: bool) -> Result<()> {
             normalize_topology(tt, automatic)?;
         }
     }
-    normalize_entity_types(doc);
+    crate::types::add_category_roots(doc);
     cleanup_variability(doc);
     Ok(())
 }
@@ -545,29 +531,6 @@ fn apply_automatic_default(list: &mut [Node], members: &[usize]) {
                 m.push(Key::new("node", span), inner);
                 m.insert("default_alternative", Node::bool(true));
                 *v = Node::new(Value::Map(m), span);
-            }
-        }
-    }
-}
-
-/// Every entity type without `derived_from` gets its category root (3.8).
-fn normalize_entity_types(doc: &mut Node) {
-    for (collection, root) in TYPE_COLLECTIONS {
-        let Some(types) = doc.get_mut(collection).and_then(Node::as_map_mut) else {
-            continue;
-        };
-        for (name, t) in types.iter_mut() {
-            if name.name == root {
-                continue;
-            }
-            if let Some(m) = t.as_map_mut() {
-                if !m.get("derived_from").is_some_and(Node::is_defined) {
-                    m.insert("derived_from", Node::string(root));
-                }
-            } else if t.is_null() {
-                let mut m = Map::new();
-                m.insert("derived_from", Node::string(root));
-                t.value = Value::Map(m);
             }
         }
     }

@@ -10,8 +10,8 @@ use crate::error::{fail_at, Result};
 
 use crate::graph::{ElementId, Graph, Loc, Owner};
 use crate::load::LoadedTypes;
-use crate::normalize::TYPE_COLLECTIONS;
 use crate::solve::Solution;
+use crate::types::TYPE_COLLECTIONS;
 use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Key, Map, Node, Span, Value};
 

@@ -297,7 +297,7 @@ fn write_id(out: &mut String, kind: Kind, name: &str, index: Option<u32>) {
 struct Builder<'d> {
     doc: &'d Node,
     /// The template's types (for hosting relations and variability groups).
-    types: &'d TypeSystem,
+    types: &'d TypeSystem<'d>,
     /// Which condition lists to copy into the elements.
     copy: Copying,
     g: Graph,
@@ -962,15 +962,9 @@ impl<'d> Builder<'d> {
             // Its type is, or derives from, `variability.groups.ConditionalMembers`
             // (the reference compares the name only); `variability.groups.Root`
             // itself also counts, as in the reference.
-            let variability = types.first().is_some_and(|&t| {
-                let name = self.g.get(t).name.as_str();
-                name == "variability.groups.Root"
-                    || self.types.derives_from(
-                        Collection::Group,
-                        name,
-                        "variability.groups.ConditionalMembers",
-                    )
-            });
+            let variability = types
+                .first()
+                .is_some_and(|&t| self.types.is_variability_group(&self.g.get(t).name));
             if variability && types.len() > 1 {
                 bail!(
                     span,
@@ -1566,7 +1560,8 @@ mod tests {
     #[test]
     fn graph_one_copies_only_technology_conditions() {
         let d = normalized();
-        let g = build_for_technologies(&d, &options(&d).expect("options"), &TypeSystem::new(&d))
+        let files = crate::testing::type_files(&d);
+        let g = build_for_technologies(&d, &options(&d).expect("options"), &files.system())
             .expect("builds");
         for e in &g.elements {
             assert_eq!(
@@ -1591,7 +1586,8 @@ mod tests {
         let mut d = normalized();
         let copied = build(&d).expect("builds");
         let written = options(&d).expect("options");
-        let types = TypeSystem::new(&d);
+        let type_files = crate::testing::type_files(&d);
+        let types = type_files.system();
         let moved = build_moving_conditions(&mut d, &written, &types).expect("builds");
         let yaml = |g: &Graph| -> Vec<Vec<String>> {
             g.elements

@@ -19,7 +19,7 @@ use v4t_yaml::{Map, Node, Value};
 pub(crate) struct Encoder<'a> {
     pub graph: &'a Graph,
     pub doc: &'a Node,
-    pub types: &'a TypeSystem,
+    pub types: &'a TypeSystem<'a>,
     pub sat: Solver,
     pub eval: Evaluator<'a>,
     expressions: Option<&'a Map>,
@@ -901,7 +901,8 @@ topology_template:
         let mut d = doc(TEMPLATE);
         normalize(&mut d).expect("normalizes");
         let g = build(&d).expect("builds");
-        let types = TypeSystem::new(&d);
+        let type_files = crate::testing::type_files(&d);
+        let types = type_files.system();
         let mut enc = Encoder::new(&g, &d, &types, Map::new(), 0.0);
         f(&g, &mut enc);
     }
