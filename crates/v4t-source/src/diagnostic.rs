@@ -99,6 +99,8 @@ codes! {
     Inconsistent = "V4T050", "A consistency or semantic check of the resolved template failed (a relation without its target, a node without its type or host, ...).";
     /// The resolved template cannot be written.
     Output = "V4T060", "The resolved template cannot be written (property values, outputs or other elements cannot be transformed).";
+    /// A resolved template that is not valid TOSCA (`--validate`).
+    InvalidOutput = "V4T061", "The resolved template is not valid TOSCA (`--validate`): the TOSCA validator's first error, located in the output, with where the offending part was written in the variable template.";
     /// A declared variability input that nothing reads (warning).
     UnusedInput = "V4T080", "Warning: a declared variability input is read by no `variability_input` operator.";
     /// A key that neither TOSCA nor Variability4TOSCA knows (warning).

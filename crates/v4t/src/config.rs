@@ -37,7 +37,7 @@ pub enum Grammar {
 
 impl Grammar {
     /// The grammar of `doc` (which has passed [`Grammar::detect`]).
-    pub(crate) fn of(doc: &Node) -> Grammar {
+    pub fn of(doc: &Node) -> Grammar {
         if document::topology_key(doc) == document::SERVICE_TEMPLATE
             || (document::topology(doc).is_none() && tosca20_marker(doc).is_some())
         {

@@ -69,6 +69,7 @@ mod load;
 mod logic;
 mod normalize;
 mod options;
+mod references;
 mod report;
 mod solve;
 mod suggest;
@@ -76,6 +77,7 @@ mod tosca_types;
 mod transform;
 mod types;
 mod validate;
+mod verify;
 mod version;
 
 #[cfg(test)]
@@ -106,6 +108,12 @@ pub struct ResolveOptions {
     pub now_ms: Option<f64>,
     /// Build [`Resolved::report`] (otherwise it stays empty).
     pub report: bool,
+    /// Validate the resolved template with the TOSCA layer before returning
+    /// it (`--validate`): an invalid result is an error ([`Code::InvalidOutput`]).
+    pub validate: bool,
+    /// The name of the resolved template in diagnostics of `validate` (the
+    /// output file; default: the template's name with ` (resolved)`).
+    pub output_name: Option<String>,
     /// Free the intermediate structures (document, graph, solution). A
     /// process that exits right after resolving (the CLI) sets this to
     /// `false` and leaves them to the operating system, which is faster
@@ -121,6 +129,8 @@ impl Default for ResolveOptions {
             enrich: true,
             now_ms: None,
             report: true,
+            validate: false,
+            output_name: None,
             free_memory: true,
         }
     }
@@ -186,6 +196,7 @@ pub fn resolve_observed(
     observe: &mut dyn FnMut(Stage),
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Resolved> {
+    let template_source = template;
     let (mut doc, loaded, version, grammar) = load_checked(sources, template, loader)?;
     warnings.extend(lint::lint(&doc));
     let files = types::TypeFiles::load(&doc, grammar, sources, template, loader)?;
@@ -208,6 +219,12 @@ pub fn resolve_observed(
         .map_err(code(Code::InvalidCondition))?;
     observe(Stage::Solve);
     check::check(&graph, &solution).map_err(code(Code::Inconsistent))?;
+    if grammar == Grammar::Tosca20 {
+        references::check(&doc, &graph, &solution)?;
+        warnings.extend(references::count_range_warnings(
+            &doc, &graph, &solution, &types,
+        ));
+    }
     let report = if options.report {
         report::Report::new(&doc, &graph, &solution)
     } else {
@@ -216,6 +233,10 @@ pub fn resolve_observed(
     observe(Stage::Check);
     let template =
         transform::transform(&mut doc, &graph, &solution, &loaded).map_err(code(Code::Output))?;
+    if options.validate {
+        let name = options.output_name.as_deref();
+        verify::verify(sources, template_source, loader, &template, name)?;
+    }
     observe(Stage::Transform);
     if !options.free_memory {
         std::mem::forget(doc);
@@ -223,6 +244,18 @@ pub fn resolve_observed(
         std::mem::forget(solution);
     }
     Ok(Resolved { template, report })
+}
+
+/// Writes a document of v4t (a resolved or enriched template) as YAML: a
+/// TOSCA 2.0 document with every value as it was written (`1.0` stays a
+/// float, a date a string: [`v4t_yaml::Style::AsWritten`]), a TOSCA 1.3 one
+/// as the reference writes it.
+pub fn to_yaml(doc: &Node) -> String {
+    let style = match Grammar::of(doc) {
+        Grammar::Tosca13 => v4t_yaml::Style::JsYaml,
+        Grammar::Tosca20 => v4t_yaml::Style::AsWritten,
+    };
+    v4t_yaml::emit_with(doc, style)
 }
 
 /// Enriches the variable service template `template`: the template with every

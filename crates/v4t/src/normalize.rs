@@ -11,6 +11,7 @@
 //! **Invariant:** normalisation is idempotent; the pipeline normalises the same
 //! document several times, as the reference implementation does.
 
+use crate::config::Grammar;
 use crate::document;
 use crate::error::{Error, Result};
 use v4t_yaml::json::to_json;
@@ -18,14 +19,23 @@ use v4t_yaml::{Key, Map, Node, Span, Value};
 
 /// Normalises `doc` in place; `automatic` is the option
 /// `automatic_default_alternatives` (the first normalisation deletes it).
+///
+/// On a TOSCA 2.0 base grammar, types keep their definitions as written
+/// (TOSCA 2.0 has no category roots to derive from), an artifact without
+/// `type` keeps none (the type is mandatory in TOSCA 2.0: the validator
+/// reports it, the resolver does not invent a TOSCA 1.3 type) and a string
+/// import is a `url`.
 pub(crate) fn normalize(doc: &mut Node, automatic: bool) -> Result<()> {
-    normalize_imports(doc);
+    let grammar = Grammar::of(doc);
+    normalize_imports(doc, grammar);
     if let Some(tt) = document::topology_mut(doc) {
         if tt.as_map().is_some() {
-            normalize_topology(tt, automatic)?;
+            normalize_topology(tt, automatic, grammar)?;
         }
     }
-    crate::types::add_category_roots(doc);
+    if grammar == Grammar::Tosca13 {
+        crate::types::add_category_roots(doc);
+    }
     cleanup_variability(doc);
     Ok(())
 }
@@ -37,7 +47,7 @@ pub(crate) fn not_a_boolean(n: &Node) -> Error {
     )
 }
 
-fn normalize_topology(tt: &mut Node, automatic: bool) -> Result<()> {
+fn normalize_topology(tt: &mut Node, automatic: bool, grammar: Grammar) -> Result<()> {
     let Some(tt) = tt.as_map_mut() else {
         return Ok(());
     };
@@ -51,7 +61,7 @@ fn normalize_topology(tt: &mut Node, automatic: bool) -> Result<()> {
         for_each_entry(inputs, |_, _| Ok(()))?;
     }
     if let Some(nodes) = tt.get_mut("node_templates") {
-        for_each_entry(nodes, |_, node| normalize_node(node, automatic))?;
+        for_each_entry(nodes, |_, node| normalize_node(node, automatic, grammar))?;
     }
     if let Some(outputs) = tt.get_mut("outputs") {
         if automatic {
@@ -95,15 +105,25 @@ fn normalize_topology(tt: &mut Node, automatic: bool) -> Result<()> {
     Ok(())
 }
 
-/// Normalises the document-level `imports` (strings become `{file: ..}`).
-fn normalize_imports(doc: &mut Node) {
+/// Normalises the document-level `imports` (strings become `{file: ..}`,
+/// in TOSCA 2.0 `{url: ..}`).
+fn normalize_imports(doc: &mut Node, grammar: Grammar) {
+    let key = import_url_key(grammar);
     if let Some(imports) = doc.get_mut("imports").and_then(Node::as_seq_mut) {
         for import in imports.iter_mut() {
             if let Value::String(s) = &mut import.value {
                 let file = Node::new(Value::String(std::mem::take(s)), import.span);
-                import.value = Value::Map(single_entry("file", file));
+                import.value = Value::Map(single_entry(key, file));
             }
         }
+    }
+}
+
+/// The key of an import's file: `file` in TOSCA 1.3, `url` in TOSCA 2.0.
+pub(crate) fn import_url_key(grammar: Grammar) -> &'static str {
+    match grammar {
+        Grammar::Tosca13 => "file",
+        Grammar::Tosca20 => "url",
     }
 }
 
@@ -146,7 +166,7 @@ fn for_each_entry(list: &mut Node, mut f: impl FnMut(&Key, &mut Node) -> Result<
     Ok(())
 }
 
-fn normalize_node(node: &mut Node, automatic: bool) -> Result<()> {
+fn normalize_node(node: &mut Node, automatic: bool, grammar: Grammar) -> Result<()> {
     normalize_types(node)?;
     normalize_properties(node, automatic);
     // requirements
@@ -171,7 +191,7 @@ fn normalize_node(node: &mut Node, automatic: bool) -> Result<()> {
         if let Some(list) = artifacts.as_seq_mut() {
             for item in list.iter_mut() {
                 if let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) {
-                    normalize_artifact(a, automatic)?;
+                    normalize_artifact(a, automatic, grammar)?;
                 }
             }
             if automatic {
@@ -183,7 +203,20 @@ fn normalize_node(node: &mut Node, automatic: bool) -> Result<()> {
     Ok(())
 }
 
-fn normalize_artifact(a: &mut Node, automatic: bool) -> Result<()> {
+fn normalize_artifact(a: &mut Node, automatic: bool, grammar: Grammar) -> Result<()> {
+    if grammar == Grammar::Tosca20 {
+        if let Value::String(s) = &mut a.value {
+            // The short form (`zip: file.zip`, used in §10.2.1.4): a file
+            // without type.
+            let file = Node::new(Value::String(std::mem::take(s)), a.span);
+            a.value = Value::Map(single_entry("file", file));
+        }
+        normalize_properties(a, automatic);
+        if a.get("type").is_some_and(Node::is_defined) {
+            normalize_types(a)?;
+        }
+        return Ok(());
+    }
     match &mut a.value {
         Value::String(s) => {
             let file = Node::new(Value::String(std::mem::take(s)), a.span);

@@ -220,7 +220,37 @@ const GLOBAL_OPTION_KEYS: &[&str] = &[
     "enrich_technologies_best_only",
     "enrich_implementations",
     "automatic_default_alternatives",
+    // v4t: which relationship types host (TOSCA 2.0 has no normative
+    // `HostedOn`).
+    "hosting_relationship_types",
 ];
+
+/// `hosting_relationship_types` as written: a type name or a list of them.
+fn hosting_relationship_types(user: Option<&Map>) -> Result<Option<Vec<Node>>> {
+    let Some(n) = user
+        .and_then(|o| o.get("hosting_relationship_types"))
+        .filter(|n| n.is_defined())
+    else {
+        return Ok(None);
+    };
+    let list = match &n.value {
+        v4t_yaml::Value::String(_) => vec![n.clone()],
+        v4t_yaml::Value::Seq(items) => items.clone(),
+        _ => {
+            return Err(Error::at(
+                format!("Element \"{}\" is not an array", to_json(n)),
+                n.span,
+            ))
+        }
+    };
+    if let Some(bad) = list.iter().find(|i| i.as_str().is_none()) {
+        return Err(Error::at(
+            format!("Element \"{}\" is not a string", to_json(bad)),
+            bad.span,
+        ));
+    }
+    Ok(Some(list))
+}
 
 /// Whether `key` is an option v4t reads (as the reference does).
 pub(crate) fn is_known_option(key: &str) -> bool {
@@ -495,6 +525,10 @@ pub(crate) struct Options {
     pub required_technology_check: bool,
     /// At least one anchor or implied node (5.6).
     pub anchor_check: bool,
+    /// `hosting_relationship_types`: the relationship types (as written)
+    /// whose relations are hosting relations, with their derivations;
+    /// `None`: the defaults of the base grammar ([`crate::graph::Hosting`]).
+    pub hosting_relationship_types: Option<Vec<Node>>,
 }
 
 /// Checker switches (part 1, 6.5).
@@ -724,6 +758,7 @@ impl Options {
             enrich_implementations: raw.or("enrich_implementations", true)?,
             required_technology_check,
             anchor_check,
+            hosting_relationship_types: hosting_relationship_types(user)?,
         })
     }
 

@@ -5,6 +5,7 @@
 //! and policy targets pruned, list forms turned into maps, property
 //! expressions replaced by their values, every V4T-only key removed.
 
+use crate::config::Grammar;
 use crate::document::{self, TOPOLOGY};
 use crate::error::{fail_at, Result};
 
@@ -47,7 +48,7 @@ fn shell(raw: Option<&mut Node>, replaced: &[&str], drop_v4t: bool) -> Node {
     let Some(raw) = raw else {
         return Node::null();
     };
-    let span = raw.span;
+    let (span, form) = (raw.span, raw.form);
     let Some(m) = raw.as_map_mut() else {
         return raw.clone();
     };
@@ -66,7 +67,9 @@ fn shell(raw: Option<&mut Node>, replaced: &[&str], drop_v4t: bool) -> Node {
         };
         out.push(k, v);
     }
-    Node::new(Value::Map(out), span)
+    let mut shelled = Node::new(Value::Map(out), span);
+    shelled.form = form;
+    shelled
 }
 
 /// Keys of the topology whose values the transformation rebuilds.
@@ -90,12 +93,13 @@ pub(crate) fn transform(
     loaded: &LoadedTypes,
 ) -> Result<Node> {
     let src = source;
+    let topology = document::topology_key(src);
     // The output starts as the document without the collections that are
     // rebuilt from the graph (placeholders keep their positions).
-    let mut doc = shell(Some(src), &[TOPOLOGY, "imports"], false);
+    let mut doc = shell(Some(src), &[topology, "imports"], false);
     if let Some(root) = doc.as_map_mut() {
         if let Some(tt) = document::topology_mut(src) {
-            root.insert(TOPOLOGY, shell(Some(tt), &REBUILT, false));
+            root.insert(topology, shell(Some(tt), &REBUILT, false));
         }
     }
     let mut t = Transformer {
@@ -103,26 +107,30 @@ pub(crate) fn transform(
         solution,
         consumer_values: Vec::new(),
     };
+    // TOSCA 2.0 keeps every section the template has, also when pruning
+    // leaves it empty (`node_templates` is mandatory there); the reference's
+    // TOSCA 1.3 output drops empty sections.
+    let keep_empty = graph.grammar == Grammar::Tosca20;
     if let Some(tt) = document::topology_map_mut(&mut doc) {
         // Inputs first: they rewrite the values of their consumers.
         if tt.contains_key("inputs") {
             let inputs = t.inputs(src);
-            set_or_remove(tt, "inputs", inputs);
+            set_or_remove(tt, "inputs", inputs, keep_empty);
         }
         if tt.contains_key("node_templates") {
             let nodes = t.node_templates(src)?;
-            set_or_remove(tt, "node_templates", nodes);
+            set_or_remove(tt, "node_templates", nodes, keep_empty);
         }
         if let Some(templates) = t.relationship_templates(src)? {
-            set_or_remove(tt, "relationship_templates", templates);
+            set_or_remove(tt, "relationship_templates", templates, keep_empty);
         }
         if tt.contains_key("groups") {
             let groups = t.groups(src)?;
-            set_or_remove(tt, "groups", groups);
+            set_or_remove(tt, "groups", groups, keep_empty);
         }
         if tt.contains_key("policies") {
             let policies = t.policies(src)?;
-            if policies.is_empty() {
+            if policies.is_empty() && !keep_empty {
                 tt.remove("policies");
             } else {
                 tt.insert("policies", Node::seq(policies));
@@ -130,20 +138,23 @@ pub(crate) fn transform(
         }
         if tt.contains_key("outputs") {
             let outputs = t.outputs(src);
-            set_or_remove(tt, "outputs", outputs);
+            set_or_remove(tt, "outputs", outputs, keep_empty);
         }
         tt.remove("variability");
     }
     if let Some(root) = doc.as_map_mut() {
         if root.contains_key("imports") {
             let imports = t.imports(src);
-            if imports.is_empty() {
+            if imports.is_empty() && !keep_empty {
                 root.remove("imports");
             } else {
                 root.insert("imports", Node::seq(imports));
             }
         }
-        finish(root, loaded);
+        match graph.grammar {
+            Grammar::Tosca13 => finish(root, loaded),
+            Grammar::Tosca20 => finish_20(root),
+        }
     }
     Ok(doc)
 }
@@ -174,7 +185,7 @@ fn name_inputs(value: &mut Node, g: &Graph, present: &impl Fn(ElementId) -> bool
 }
 
 /// The version of the output, an empty topology dropped, and the loaded
-/// types (profile and `lib/`) removed again.
+/// types (`lib/`) removed again.
 fn finish(root: &mut Map, loaded: &LoadedTypes) {
     root.insert(
         "tosca_definitions_version",
@@ -194,6 +205,53 @@ fn finish(root: &mut Map, loaded: &LoadedTypes) {
         types.retain(|k, _| !loaded.contains(collection, &k.name));
         if types.is_empty() {
             root.remove(collection);
+        }
+    }
+}
+
+/// The version of a TOSCA 2.0 output, `tosca_2_0`, as its first key (§6.1).
+fn finish_20(root: &mut Map) {
+    let version = root
+        .remove("tosca_definitions_version")
+        .map(|v| Node::new(Value::String("tosca_2_0".to_string()), v.span))
+        .unwrap_or_else(|| Node::string("tosca_2_0"));
+    let mut entries = Vec::with_capacity(root.len() + 1);
+    entries.push((Key::new("tosca_definitions_version", Span::NONE), version));
+    entries.extend(std::mem::take(root).into_entries());
+    *root = Map::from_entries(entries);
+}
+
+/// Escapes every string and map key of a value v4t produced (an evaluated
+/// `expression`) that starts with `$` as `$$...` (TOSCA 2.0 §10.1): the
+/// value is data, which a TOSCA 2.0 processor would otherwise read as a
+/// function call. Values written in the template are never touched: their
+/// `$` functions are functions and their `$$` escapes stay as written.
+fn escape_functions(value: &mut Node) {
+    let escape = |s: &mut String| {
+        if s.starts_with('$') {
+            s.insert(0, '$');
+        }
+    };
+    let mut stack = vec![value];
+    while let Some(n) = stack.pop() {
+        match &mut n.value {
+            Value::String(s) => escape(s),
+            Value::Seq(items) => stack.extend(items.iter_mut()),
+            Value::Map(m) => {
+                if m.keys().any(|k| k.starts_with('$')) {
+                    let entries = std::mem::take(m).into_entries();
+                    let escaped = entries
+                        .into_iter()
+                        .map(|(mut k, v)| {
+                            escape(&mut k.name);
+                            (k, v)
+                        })
+                        .collect();
+                    *m = Map::from_entries(escaped);
+                }
+                stack.extend(m.iter_mut().map(|(_, v)| v));
+            }
+            _ => {}
         }
     }
 }
@@ -243,7 +301,11 @@ impl Transformer<'_> {
             return Some(v.clone());
         }
         if let Some(v) = self.solution.value_of(p) {
-            return Some(Node::synth(v.clone()));
+            let mut value = Node::synth(v.clone());
+            if self.g.grammar == Grammar::Tosca20 {
+                escape_functions(&mut value);
+            }
+            return Some(value);
         }
         self.g.raw(src, p).and_then(|r| r.get("value")).cloned()
     }
@@ -356,7 +418,18 @@ impl Transformer<'_> {
         let mut arts = Map::new();
         for a in self.present_of(&g.get(n).artifacts) {
             let mut ad = shell(g.raw_mut(src, a), &["type", "properties"], true);
-            if let Some(am) = ad.as_map_mut() {
+            if g.get(a).types.is_empty() {
+                // A TOSCA 2.0 artifact without type: as written (the short
+                // form, a string, is a map of `file` since normalisation).
+                if let Some(am) = ad.as_map_mut() {
+                    self.set_properties(src, am, a)?;
+                }
+                if ad.form != v4t_yaml::Form::Other {
+                    if let Some(file) = ad.as_map_mut().and_then(|m| m.remove("file")) {
+                        ad = file;
+                    }
+                }
+            } else if let Some(am) = ad.as_map_mut() {
                 self.set_type_and_properties(src, am, a)?;
             }
             arts.insert(g.get(a).name.clone(), ad);
@@ -492,15 +565,20 @@ impl Transformer<'_> {
         outputs
     }
 
-    /// The present imports (`{file: x}` alone becomes `x`).
+    /// The present imports (`{file: x}` alone becomes `x`, in TOSCA 2.0
+    /// `{url: x}`).
     fn imports(&self, src: &mut Node) -> Vec<Node> {
         let g = self.g;
+        let key = crate::normalize::import_url_key(g.grammar);
         let mut imports = Vec::new();
         for i in self.present_of(&g.imports) {
             let mut def = shell(g.raw_mut(src, i), &[], true);
-            if let Some(m) = def.as_map_mut() {
+            // TOSCA 2.0: only what was written as a string (the reference
+            // collapses every single-key import).
+            let collapse = g.grammar == Grammar::Tosca13 || def.form != v4t_yaml::Form::Other;
+            if let Some(m) = def.as_map_mut().filter(|_| collapse) {
                 if m.len() == 1 {
-                    if let Some(f) = m.get_mut("file") {
+                    if let Some(f) = m.get_mut(key) {
                         def = std::mem::take(f);
                     }
                 }
@@ -511,8 +589,8 @@ impl Transformer<'_> {
     }
 }
 
-fn set_or_remove(tt: &mut Map, key: &str, value: Map) {
-    if value.is_empty() {
+fn set_or_remove(tt: &mut Map, key: &str, value: Map, keep_empty: bool) {
+    if value.is_empty() && !keep_empty {
         tt.remove(key);
     } else {
         tt.insert(key, Node::map(value));

@@ -1,7 +1,10 @@
 //! Population: builds the [`Graph`] of a normalised document in the
 //! reference's order (part 1, section 5), raising its errors in that order.
 
+use super::hosting::Hosting;
+use super::refs::References;
 use super::{is_hosting_name, Cond, Element, ElementId, Graph, Ids, Kind, Loc, Owner};
+use crate::config::Grammar;
 use crate::document::{self, Sections};
 use crate::error::{bail, Error, Result};
 use crate::normalize::not_a_boolean;
@@ -135,6 +138,7 @@ pub(crate) fn rebuild(
     let b = Builder {
         doc,
         types,
+        hosting: Hosting::default(),
         copy: Copying::None,
         template_positions: SeededMap::default(),
         used_templates: SeededSet::default(),
@@ -184,9 +188,11 @@ fn build_with(
         .and_then(Node::as_map)
         .map(|m| m.keys().enumerate().map(|(i, n)| (n, i as u32)).collect())
         .unwrap_or_default();
+    let hosting = Hosting::new(&options, types, Grammar::of(doc))?;
     let mut b = Builder {
         doc,
         types,
+        hosting,
         copy,
         template_positions,
         used_templates: SeededSet::default(),
@@ -213,6 +219,8 @@ fn build_with(
             relationship_templates,
             ids: Ids::default(),
             sections: Sections::of(doc),
+            grammar: Grammar::of(doc),
+            counts: SeededMap::default(),
             constraints: Vec::new(),
         },
     };
@@ -298,6 +306,8 @@ struct Builder<'d> {
     doc: &'d Node,
     /// The template's types (for hosting relations and variability groups).
     types: &'d TypeSystem<'d>,
+    /// The hosting relationship types.
+    hosting: Hosting,
     /// Which condition lists to copy into the elements.
     copy: Copying,
     g: Graph,
@@ -382,8 +392,13 @@ impl<'d> Builder<'d> {
         self.groups()?;
         self.policies()?;
         self.imports();
-        self.consumers()?;
-        self.producers()?;
+        match self.g.grammar {
+            Grammar::Tosca13 => {
+                self.consumers()?;
+                self.producers()?;
+            }
+            Grammar::Tosca20 => self.references_20(),
+        }
         self.anchor_check()?;
         Ok(())
     }
@@ -714,6 +729,12 @@ impl<'d> Builder<'d> {
             e.hosting = is_hosting_name(name) || self.hosted_on(rts, relationship);
             let id = self.add(e);
             self.g.relations.push(id);
+            if self.g.grammar == Grammar::Tosca20 {
+                let count = crate::references::relationships(Some(a)) as u32;
+                if count != 1 {
+                    self.g.counts.insert(id, count);
+                }
+            }
             self.targets.push(a.get("node"));
             self.el(node).outgoing.push(id);
             if let Some(rname) = relationship.and_then(Node::as_str) {
@@ -747,17 +768,15 @@ impl<'d> Builder<'d> {
     }
 
     /// Whether a requirement's `relationship` (a template name, a type name
-    /// or an inline `{type: ..}`) is, or derives from,
-    /// `tosca.relationships.HostedOn`: such a requirement is a hosting
-    /// relation whatever its name (the reference looks at names only).
+    /// or an inline `{type: ..}`) is, or derives from, a hosting type
+    /// ([`Hosting`]; TOSCA 1.3: `tosca.relationships.HostedOn`): such a
+    /// requirement is a hosting relation whatever its name (the reference
+    /// looks at names only).
     fn hosted_on(&self, rts: Option<&'d Node>, relationship: Option<&'d Node>) -> bool {
         let Some(relationship) = relationship.filter(|r| r.is_defined()) else {
             return false;
         };
-        let hosted_on = |t: &str| {
-            self.types
-                .derives_from(Collection::Relationship, t, "tosca.relationships.HostedOn")
-        };
+        let hosted_on = |t: &str| self.hosting.is_hosting_type(self.types, t);
         match relationship.as_str() {
             Some(name) => match rts.and_then(|t| t.get(name)).and_then(|t| t.get("type")) {
                 // A template: its (possibly conditional) types.
@@ -822,7 +841,12 @@ impl<'d> Builder<'d> {
                 node: node_index,
                 index: i as u32,
             };
-            self.types(id, a, a.get("type"), owner)?;
+            // TOSCA 2.0: an artifact without type (the short form) has no
+            // type elements; the validator reports a missing type.
+            let typed = a.get("type").is_some_and(Node::is_defined);
+            if typed || self.g.grammar == Grammar::Tosca13 {
+                self.types(id, a, a.get("type"), owner)?;
+            }
             self.properties(id, a.get("properties"), owner)?;
         }
         let arts = self.g.get(node).artifacts.clone();
@@ -1133,6 +1157,76 @@ impl<'d> Builder<'d> {
             }
         }
         Ok(())
+    }
+
+    /// TOSCA 2.0: what every element's definition reads with `$get_input`,
+    /// `$get_property` and `$get_attribute`, anywhere in it ([`References`]):
+    /// inputs are consumed by the elements that read them (every input of
+    /// the name: list-form alternatives), properties consume the nodes they
+    /// read, outputs are produced by them. Names that are no input or node
+    /// are left to the validator.
+    fn references_20(&mut self) {
+        let owners: Vec<ElementId> = self
+            .g
+            .nodes
+            .iter()
+            .chain(&self.g.relations)
+            .chain(&self.g.properties)
+            .chain(&self.g.artifacts)
+            .chain(&self.g.groups)
+            .chain(&self.g.policies)
+            .chain(&self.g.outputs)
+            .copied()
+            .collect();
+        for id in owners {
+            let Some(raw) = self.g.raw(self.doc, id) else {
+                continue;
+            };
+            let kind = self.g.get(id).kind;
+            let refs = match kind {
+                Kind::Property => match raw.get("value") {
+                    Some(v) => References::of(v, &[]),
+                    None => continue,
+                },
+                Kind::Node => References::of(
+                    raw,
+                    &[
+                        "type",
+                        "properties",
+                        "requirements",
+                        "artifacts",
+                        "technology",
+                    ],
+                ),
+                Kind::Artifact => References::of(raw, &["type", "properties"]),
+                Kind::Group => References::of(raw, &["type", "properties", "members"]),
+                Kind::Policy => References::of(raw, &["type", "properties", "targets"]),
+                _ => References::of(raw, &[]),
+            };
+            for name in refs.inputs {
+                let inputs: Vec<ElementId> = self
+                    .g
+                    .inputs
+                    .iter()
+                    .copied()
+                    .filter(|&i| self.g.get(i).name == name)
+                    .collect();
+                for i in inputs {
+                    self.el(id).consumes.push(i);
+                    self.el(i).consumers.push(id);
+                }
+            }
+            for name in refs.templates {
+                let Some(node) = self.g.node(name) else {
+                    continue;
+                };
+                if kind == Kind::Output {
+                    self.el(id).producers.push(node);
+                } else if node != self.g.get(id).container.unwrap_or(id) {
+                    self.el(id).consumes.push(node);
+                }
+            }
+        }
     }
 
     fn input_ref(&self, x: &Node) -> Result<ElementId> {

@@ -10,8 +10,10 @@
 mod build;
 mod cond;
 mod constraint;
+mod hosting;
 pub(crate) mod lookup;
 mod managed;
+mod refs;
 
 pub(crate) use build::{
     add_fallback_properties, build_for_technologies, build_moving_conditions, rebuild,
@@ -19,6 +21,7 @@ pub(crate) use build::{
 pub(crate) use cond::Cond;
 pub(crate) use constraint::Constraint;
 
+use crate::config::Grammar;
 use crate::document::{section, section_mut, Section, Sections};
 pub(crate) use crate::kind::Kind;
 use crate::logic::LogicOp;
@@ -189,6 +192,11 @@ pub(crate) struct Graph {
     ids: Ids,
     /// Where the sections of the document sit, for [`Graph::raw`].
     sections: Sections,
+    /// The base grammar of the document.
+    pub grammar: Grammar,
+    /// TOSCA 2.0: the relations whose requirement assignment establishes
+    /// another number of relationships than one (a literal `count`).
+    pub counts: SeededMap<ElementId, u32>,
     /// The generated constraints when resolving (encoded after the ones in
     /// `variability.constraints`); empty otherwise, as they are in the document.
     pub constraints: Vec<Constraint>,
@@ -273,6 +281,12 @@ impl Graph {
             crate::error::bail!(e.span, "{} has no type", self.Display(id));
         };
         Ok(self.get(t).name.as_str())
+    }
+
+    /// The number of relationships relation `r` establishes (TOSCA 2.0
+    /// `count`; 1 where it is not a literal).
+    pub(crate) fn relationships(&self, r: ElementId) -> u32 {
+        self.counts.get(&r).copied().unwrap_or(1)
     }
 
     /// Whether the element is implied: its `implied` value if written, else
