@@ -139,10 +139,11 @@ impl Config {
     /// Reads the configuration of the normalised `doc` of version `version`.
     pub(crate) fn read(doc: &Node, version: Version) -> Result<Config> {
         let written = document::options(doc).cloned().unwrap_or_default();
+        let grammar = Grammar::of(doc);
         Ok(Config {
             version,
-            grammar: Grammar::of(doc),
-            options: Options::new(version, Some(&written))?,
+            grammar,
+            options: Options::for_base(version, grammar, Some(&written))?,
             written,
         })
     }
@@ -158,6 +159,6 @@ impl Config {
             written.retain(|k, _| !is_enrichment_only(&k.name));
         }
         written.insert("bratans_unknown", Node::bool(true));
-        Options::new(self.version, Some(&written))
+        Options::for_base(self.version, self.grammar, Some(&written))
     }
 }

@@ -77,7 +77,7 @@ fn normalize_topology(tt: &mut Node, automatic: bool, grammar: Grammar) -> Resul
             }
             for_each_entry(policies, |_, p| {
                 normalize_types(p)?;
-                normalize_properties(p, automatic);
+                normalize_properties(p, automatic, grammar);
                 Ok(())
             })?;
         }
@@ -85,15 +85,19 @@ fn normalize_topology(tt: &mut Node, automatic: bool, grammar: Grammar) -> Resul
     if let Some(groups) = tt.get_mut("groups") {
         for_each_entry(groups, |_, g| {
             normalize_types(g)?;
-            normalize_properties(g, automatic);
+            normalize_properties(g, automatic, grammar);
             Ok(())
         })?;
     }
     if let Some(rts) = tt.get_mut("relationship_templates") {
         if let Some(map) = rts.as_map_mut() {
             for (_, rt) in map.iter_mut() {
-                normalize_types(rt)?;
-                normalize_properties(rt, automatic);
+                // TOSCA 2.0: a template may take its type from `copy`.
+                let typed = rt.get("type").is_some_and(Node::is_defined);
+                if typed || grammar == Grammar::Tosca13 {
+                    normalize_types(rt)?;
+                }
+                normalize_properties(rt, automatic, grammar);
             }
         }
     }
@@ -168,7 +172,7 @@ fn for_each_entry(list: &mut Node, mut f: impl FnMut(&Key, &mut Node) -> Result<
 
 fn normalize_node(node: &mut Node, automatic: bool, grammar: Grammar) -> Result<()> {
     normalize_types(node)?;
-    normalize_properties(node, automatic);
+    normalize_properties(node, automatic, grammar);
     // requirements
     if let Some(reqs) = node.get_mut("requirements").and_then(Node::as_seq_mut) {
         for req in reqs.iter_mut() {
@@ -211,7 +215,7 @@ fn normalize_artifact(a: &mut Node, automatic: bool, grammar: Grammar) -> Result
             let file = Node::new(Value::String(std::mem::take(s)), a.span);
             a.value = Value::Map(single_entry("file", file));
         }
-        normalize_properties(a, automatic);
+        normalize_properties(a, automatic, grammar);
         if a.get("type").is_some_and(Node::is_defined) {
             normalize_types(a)?;
         }
@@ -233,7 +237,7 @@ fn normalize_artifact(a: &mut Node, automatic: bool, grammar: Grammar) -> Result
         }
         _ => {}
     }
-    normalize_properties(a, automatic);
+    normalize_properties(a, automatic, grammar);
     normalize_types(a)?;
     Ok(())
 }
@@ -257,7 +261,9 @@ fn normalize_types(container: &mut Node) -> Result<()> {
 }
 
 /// Properties become a list of single-entry maps with wrapped values (3.2).
-fn normalize_properties(container: &mut Node, automatic: bool) {
+/// In TOSCA 2.0, `null` is a value (of type `nil`, §9.1.1.6): an entry with
+/// a `value` key is wrapped whatever the value.
+fn normalize_properties(container: &mut Node, automatic: bool, grammar: Grammar) {
     let Some(props) = container.get_mut("properties") else {
         return;
     };
@@ -280,8 +286,11 @@ fn normalize_properties(container: &mut Node, automatic: bool) {
     if let Some(list) = props.as_seq_mut() {
         for item in list.iter_mut() {
             if let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) {
-                let wrapped = a.as_map().is_some_and(|m| {
-                    m.get_defined("value").is_some() || m.get_defined("expression").is_some()
+                let wrapped = a.as_map().is_some_and(|m| match grammar {
+                    Grammar::Tosca13 => {
+                        m.get_defined("value").is_some() || m.get_defined("expression").is_some()
+                    }
+                    Grammar::Tosca20 => m.contains_key("value") || m.contains_key("expression"),
                 });
                 if !wrapped {
                     let span = a.span;

@@ -762,6 +762,45 @@ impl Options {
         })
     }
 
+    /// [`Options::new`] for a template of base grammar `grammar`. On a
+    /// TOSCA 2.0 base, unless the template sets the options (or a wider
+    /// one): a managed node needs no technology (TOSCA 2.0 knows no
+    /// deployment technologies; otherwise every node of a template without
+    /// technology rules would be forced absent under the `tosca_2_0`
+    /// defaults), and requirement assignments of one name are no
+    /// alternatives (`unique_relation_constraint`, `ambiguous_relation_check`
+    /// are off).
+    pub(crate) fn for_base(
+        version: Version,
+        grammar: crate::config::Grammar,
+        user: Option<&Map>,
+    ) -> Result<Options> {
+        let mut options = Options::new(version, user)?;
+        if grammar == crate::config::Grammar::Tosca13 {
+            return Ok(options);
+        }
+        let written = |keys: &[&str]| {
+            keys.iter()
+                .any(|k| user.is_some_and(|m| m.get(k).is_some_and(Node::is_defined)))
+        };
+        if !written(&[
+            "required_technology_constraint",
+            "technology_constraint",
+            "constraints",
+        ]) {
+            options.constraints.required_technology = false;
+        }
+        // Several assignments of one requirement are TOSCA 2.0's way to
+        // establish several relationships (§8.5.4), not alternatives.
+        if !written(&["unique_relation_constraint", "constraints"]) {
+            options.constraints.unique_relation = false;
+        }
+        if !written(&["ambiguous_relation_check", "consistency_checks", "checks"]) {
+            options.checks.ambiguous_relation = false;
+        }
+        Ok(options)
+    }
+
     /// The kind-level switches of `kind`.
     pub(crate) fn kind(&self, kind: Kind) -> Switches {
         self.kinds[kind as usize]

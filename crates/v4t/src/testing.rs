@@ -62,7 +62,8 @@ pub(crate) fn normalize(doc: &mut Node) -> crate::Result<()> {
 
 /// The options of `doc` as written.
 pub(crate) fn options(doc: &Node) -> crate::Result<Options> {
-    Options::new(version(doc), document::options(doc))
+    let grammar = crate::config::Grammar::of(doc);
+    Options::for_base(version(doc), grammar, document::options(doc))
 }
 
 /// The graph of the normalised `doc` under its options as written (the

@@ -7,7 +7,7 @@
 
 use crate::config::Grammar;
 use crate::document::{self, TOPOLOGY};
-use crate::error::{fail_at, Result};
+use crate::error::{fail_at, Error, Result};
 
 use crate::graph::{ElementId, Graph, Loc, Owner};
 use crate::load::LoadedTypes;
@@ -314,8 +314,11 @@ impl Transformer<'_> {
     fn properties(&self, src: &Node, c: ElementId) -> Result<Option<Node>> {
         let g = self.g;
         let mut out = Map::new();
+        let null_is_value = g.grammar == Grammar::Tosca20;
         for p in self.present_of(&g.get(c).properties) {
-            let v = self.value_of(src, p).filter(Node::is_defined);
+            let v = self
+                .value_of(src, p)
+                .filter(|v| null_is_value || v.is_defined());
             let Some(v) = v else {
                 fail_at!(g, p, "{} has no value", g.Display(p));
             };
@@ -400,7 +403,10 @@ impl Transformer<'_> {
         let mut reqs = Vec::new();
         for r in self.present_of(&g.get(n).outgoing) {
             let mut a = shell(g.raw_mut(src, r), &[], true);
-            if let Some(am) = a.as_map_mut() {
+            // TOSCA 2.0: only what was written as a string (the reference
+            // collapses every `{node: x}`).
+            let collapse = g.grammar == Grammar::Tosca13 || a.form != v4t_yaml::Form::Other;
+            if let Some(am) = a.as_map_mut().filter(|_| collapse) {
                 if am.len() == 1 {
                     if let Some(target) = am.get_mut("node") {
                         a = std::mem::take(target);
@@ -445,6 +451,9 @@ impl Transformer<'_> {
         else {
             return Ok(None);
         };
+        if self.g.grammar == Grammar::Tosca20 {
+            return self.relationship_templates_20(src).map(Some);
+        }
         let (by_position, by_name) = self.template_relations(rts);
         // The present templates moved out of `src` in one pass over its
         // map, then typed and given their properties (read from `src`).
@@ -475,6 +484,60 @@ impl Transformer<'_> {
             out.push(k, v);
         }
         Ok(Some(out))
+    }
+
+    /// TOSCA 2.0 relationship templates: one that a single requirement
+    /// names is that relation's (typed, with its properties, present with
+    /// it); one that several requirements name is present if one of them is,
+    /// one that none names is present; those two are written as they are,
+    /// which needs their type and properties to be unconditional.
+    fn relationship_templates_20(&self, src: &mut Node) -> Result<Map> {
+        let g = self.g;
+        // The templates moved out of `src` in one pass (the owned ones keep
+        // their properties there for `set_type_and_properties`).
+        let mut moved: Vec<(Key, Node, Option<ElementId>)> = Vec::new();
+        if let Some(rts) = document::topology_mut(src)
+            .and_then(|t| t.get_mut("relationship_templates"))
+            .and_then(Node::as_map_mut)
+        {
+            for i in 0..rts.len() {
+                let Some((k, _)) = rts.get_index(i) else {
+                    break;
+                };
+                let k = k.clone();
+                let referrers: Vec<ElementId> = g
+                    .relations
+                    .iter()
+                    .copied()
+                    .filter(|&r| g.get(r).relationship == Some(i as u32))
+                    .collect();
+                match referrers
+                    .iter()
+                    .copied()
+                    .find(|&r| !g.get(r).types.is_empty())
+                {
+                    Some(r) if self.present(r) => {
+                        let v = shell(rts.get_index_mut(i), &["type", "properties"], false);
+                        moved.push((k, v, Some(r)));
+                    }
+                    Some(_) => {}
+                    None if referrers.is_empty() || referrers.iter().any(|&r| self.present(r)) => {
+                        let mut v = shell(rts.get_index_mut(i), &[], true);
+                        unconditional_template(&k, &mut v)?;
+                        moved.push((k, v, None));
+                    }
+                    None => {}
+                }
+            }
+        }
+        let mut out = Map::with_capacity(moved.len());
+        for (k, mut v, owner) in moved {
+            if let (Some(r), Some(m)) = (owner, v.as_map_mut()) {
+                self.set_type_and_properties(src, m, r)?;
+            }
+            out.push(k, v);
+        }
+        Ok(out)
     }
 
     /// The relation of each relationship template in `rts`: by position (a
@@ -587,6 +650,60 @@ impl Transformer<'_> {
         }
         imports
     }
+}
+
+/// A relationship template that is no relation's (several requirements or
+/// none name it), written back from its normalised form: its single type a
+/// string, its wrapped properties a map (the fallback properties dropped).
+/// Conditional types or properties are an error: they would need one
+/// relation as their container.
+fn unconditional_template(name: &Key, def: &mut Node) -> Result<()> {
+    let conditional = || {
+        Error::at(
+            format!(
+                "Relationship template \"{}\" has conditional types or properties, but only a template exactly one requirement names can have them",
+                name.name
+            ),
+            name.span,
+        )
+    };
+    let Some(m) = def.as_map_mut() else {
+        return Ok(());
+    };
+    if let Some(t) = m.get_mut("type") {
+        if let Some(list) = t.as_seq() {
+            let [only] = &list[..] else {
+                return Err(conditional());
+            };
+            let Some((k, v)) = only.as_map().and_then(Map::first) else {
+                return Err(conditional());
+            };
+            if v.as_map().is_some_and(|a| !a.is_empty()) {
+                return Err(conditional());
+            }
+            *t = Node::new(Value::String(k.name.clone()), k.span);
+        }
+    }
+    if let Some(p) = m.get_mut("properties") {
+        if let Some(list) = p.as_seq() {
+            let mut props = Map::with_capacity(list.len());
+            for item in list {
+                let Some((k, v)) = item.as_map().and_then(Map::first) else {
+                    continue;
+                };
+                let value = v.get("value");
+                if value.and_then(Node::as_str) == Some(UNDEFINED) {
+                    continue;
+                }
+                match (value, v.as_map().map(Map::len)) {
+                    (Some(value), Some(1)) => props.push(k.clone(), value.clone()),
+                    _ => return Err(conditional()),
+                }
+            }
+            *p = Node::new(Value::Map(props), p.span);
+        }
+    }
+    Ok(())
 }
 
 fn set_or_remove(tt: &mut Map, key: &str, value: Map, keep_empty: bool) {

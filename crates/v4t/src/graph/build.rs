@@ -142,6 +142,7 @@ pub(crate) fn rebuild(
         copy: Copying::None,
         template_positions: SeededMap::default(),
         used_templates: SeededSet::default(),
+        template_uses: SeededMap::default(),
         id_buf: String::new(),
         has_conditions: false,
         with_conditions: Vec::new(),
@@ -196,6 +197,7 @@ fn build_with(
         copy,
         template_positions,
         used_templates: SeededSet::default(),
+        template_uses: SeededMap::default(),
         id_buf: String::new(),
         has_conditions: false,
         with_conditions: Vec::new(),
@@ -224,6 +226,9 @@ fn build_with(
             constraints: Vec::new(),
         },
     };
+    if b.g.grammar == Grammar::Tosca20 {
+        b.template_uses = template_uses(doc);
+    }
     let count = element_count(doc);
     b.g.elements.reserve(count);
     b.g.ids.reserve(count);
@@ -266,6 +271,23 @@ fn element_count(doc: &Node) -> usize {
         };
     }
     n
+}
+
+/// How many requirement assignments of the normalised `doc` name each
+/// relationship (template) name in `relationship`.
+fn template_uses(doc: &Node) -> SeededMap<&str, u32> {
+    let mut uses = SeededMap::default();
+    let Some(nodes) = document::topology(doc).and_then(|t| t.get("node_templates")) else {
+        return uses;
+    };
+    for (_, _, def) in entries(nodes) {
+        for (_, _, a) in def.get("requirements").map(entries).into_iter().flatten() {
+            if let Some(r) = a.get("relationship").and_then(Node::as_str) {
+                *uses.entry(r).or_insert(0) += 1;
+            }
+        }
+    }
+    uses
 }
 
 /// Types and properties of an artifact definition.
@@ -315,6 +337,8 @@ struct Builder<'d> {
     template_positions: SeededMap<&'d str, u32>,
     /// Relationship templates used by a requirement so far.
     used_templates: SeededSet<&'d str>,
+    /// TOSCA 2.0: how many requirements name each relationship template.
+    template_uses: SeededMap<&'d str, u32>,
     /// Where [`Builder::add`] writes an id before it goes into the arena
     /// (which holds the container's id it copies).
     id_buf: String,
@@ -674,10 +698,11 @@ impl<'d> Builder<'d> {
         }
         let only_ids: Vec<ElementId> = ids.iter().map(|(id, _)| *id).collect();
         self.check_defaults(&only_ids)?;
+        let null_is_value = self.g.grammar == Grammar::Tosca20;
         for (id, raw) in ids {
             let has = raw.is_some_and(|m| {
-                m.get("value").is_some_and(Node::is_defined)
-                    || m.get("expression").is_some_and(Node::is_defined)
+                let given = |n: &Node| null_is_value || n.is_defined();
+                m.get("value").is_some_and(given) || m.get("expression").is_some_and(given)
             });
             if !has {
                 bail!(
@@ -739,6 +764,22 @@ impl<'d> Builder<'d> {
             self.el(node).outgoing.push(id);
             if let Some(rname) = relationship.and_then(Node::as_str) {
                 let pos = self.template_positions.get(rname).copied();
+                if self.g.grammar == Grammar::Tosca20 {
+                    // §8.5.2: a relationship type first, then a template;
+                    // a template several requirements share is no
+                    // container of elements (its presence follows theirs).
+                    if self.types.has(Collection::Relationship, rname) {
+                        continue;
+                    }
+                    let shared = self.template_uses.get(rname).copied().unwrap_or(0) > 1;
+                    let untyped = self
+                        .relationship_template(rts, rname, pos)
+                        .is_some_and(|rt| !rt.get("type").is_some_and(Node::is_defined));
+                    if pos.is_some() && (shared || untyped) {
+                        self.el(id).relationship = pos;
+                        continue;
+                    }
+                }
                 let Some(rt) = self.relationship_template(rts, rname, pos) else {
                     // A relationship type (valid TOSCA 1.3): no template,
                     // so nothing the relation's presence depends on.
@@ -911,6 +952,10 @@ impl<'d> Builder<'d> {
     }
 
     fn check_relationship_templates_used(&self) -> Result<()> {
+        if self.g.grammar == Grammar::Tosca20 {
+            // TOSCA 2.0 relationship templates need no referrer (§7.4).
+            return Ok(());
+        }
         let rts = self
             .tt()
             .and_then(|t| t.get("relationship_templates"))
@@ -929,7 +974,23 @@ impl<'d> Builder<'d> {
         let targets = std::mem::take(&mut self.targets);
         for (i, target_node) in targets.into_iter().enumerate() {
             let r = self.g.relations[i];
-            let name = target_node.and_then(Node::as_str);
+            let tosca20 = self.g.grammar == Grammar::Tosca20;
+            let name = match target_node.map(|n| &n.value) {
+                // TOSCA 2.0 §8.5.1: `[template, index]`.
+                Some(Value::Seq(pair)) if tosca20 => pair.first().and_then(Node::as_str),
+                _ => target_node.and_then(Node::as_str),
+            };
+            // TOSCA 2.0: a requirement without `node` (a capability or a
+            // node filter decides at deployment) or with a node type has no
+            // target template.
+            let untargeted = tosca20
+                && match name {
+                    None => !target_node.is_some_and(Node::is_defined),
+                    Some(n) => self.g.node(n).is_none() && self.types.has(Collection::Node, n),
+                };
+            if untargeted {
+                continue;
+            }
             let Some(t) = name.and_then(|n| self.g.node(n)) else {
                 let shown = match target_node {
                     Some(n) if n.is_defined() => {
