@@ -1,7 +1,7 @@
 //! Where things live in a template document: the one module that spells the
 //! paths of its sections (the topology, its `variability`, the element
 //! sections), so that no stage searches the document with its own copy of
-//! them. A TOSCA 2.0 base grammar ([`crate::config::Grammar`]) names the
+//! them. A TOSCA 2.0 base grammar ([`crate::version::Grammar`]) names the
 //! topology `service_template`; this is where that goes.
 //!
 //! The raw document stays the source of the output; stages read and edit it

@@ -9,9 +9,9 @@
 //! here: TOSCA 1.3 imports are conditional elements only, TOSCA 2.0 imports
 //! are read by the type system ([`crate::types`]).
 
-use crate::config::Grammar;
 use crate::document;
 use crate::error::{Error, Result};
+use crate::version::Grammar;
 use v4t_source::{Code, Loader, Sources};
 use v4t_yaml::hash::SeededSet;
 use v4t_yaml::{parse_with, Map, Node, Schema, SourceId, Span, Value};

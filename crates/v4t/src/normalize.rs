@@ -11,9 +11,9 @@
 //! **Invariant:** normalisation is idempotent; the pipeline normalises the same
 //! document several times, as the reference implementation does.
 
-use crate::config::Grammar;
 use crate::document;
 use crate::error::{Error, Result};
+use crate::version::Grammar;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Key, Map, Node, Span, Value};
 

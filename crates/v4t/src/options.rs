@@ -772,11 +772,11 @@ impl Options {
     /// are off).
     pub(crate) fn for_base(
         version: Version,
-        grammar: crate::config::Grammar,
+        grammar: crate::version::Grammar,
         user: Option<&Map>,
     ) -> Result<Options> {
         let mut options = Options::new(version, user)?;
-        if grammar == crate::config::Grammar::Tosca13 {
+        if grammar == crate::version::Grammar::Tosca13 {
             return Ok(options);
         }
         let written = |keys: &[&str]| {

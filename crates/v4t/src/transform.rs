@@ -5,9 +5,9 @@
 //! and policy targets pruned, list forms turned into maps, property
 //! expressions replaced by their values, every V4T-only key removed.
 
-use crate::config::Grammar;
 use crate::document::{self, TOPOLOGY};
 use crate::error::{fail_at, Error, Result};
+use crate::version::Grammar;
 
 use crate::graph::{ElementId, Graph, Loc, Owner};
 use crate::load::LoadedTypes;

@@ -19,9 +19,9 @@
 
 use std::cell::RefCell;
 
-use crate::config::Grammar;
 use crate::error::{bail, Error, Result};
 use crate::kind::Kind;
+use crate::version::Grammar;
 use v4t_source::{Code, Loader, Severity, Sources};
 use v4t_tosca::{DocId, Loaded, TypeId};
 use v4t_yaml::hash::SeededMap;

@@ -4,12 +4,12 @@
 use super::hosting::Hosting;
 use super::refs::References;
 use super::{is_hosting_name, Cond, Element, ElementId, Graph, Ids, Kind, Loc, Owner};
-use crate::config::Grammar;
 use crate::document::{self, Sections};
 use crate::error::{bail, Error, Result};
 use crate::normalize::not_a_boolean;
 use crate::options::{Mode, Options};
 use crate::types::{Collection, TypeSystem};
+use crate::version::Grammar;
 use v4t_yaml::hash::{SeededMap, SeededSet};
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::number::format_js;

@@ -14,10 +14,10 @@
 //!    of the Simple Profile (`org.oasis-open.simple:2.0`) and `ContainedBy`
 //!    of the community core profile (`community.tosca.core`).
 
-use crate::config::Grammar;
 use crate::error::{Error, Result};
 use crate::options::Options;
 use crate::types::{Collection, TypeSystem};
+use crate::version::Grammar;
 use v4t_tosca::TypeId;
 use v4t_yaml::Node;
 

@@ -21,11 +21,11 @@ pub(crate) use build::{
 pub(crate) use cond::Cond;
 pub(crate) use constraint::Constraint;
 
-use crate::config::Grammar;
 use crate::document::{section, section_mut, Section, Sections};
 pub(crate) use crate::kind::Kind;
 use crate::logic::LogicOp;
 use crate::options::Options;
+use crate::version::Grammar;
 use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Map, Node, Span};
 
