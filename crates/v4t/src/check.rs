@@ -96,6 +96,7 @@ impl Checker<'_> {
         if c.ambiguous_property {
             for n in self.present_of(&g.nodes) {
                 ambiguous_names(g, &g.get(n).properties, &present)?;
+                ambiguous_names(g, &g.get(n).attributes, &present)?;
             }
         }
         if c.missing_type_container {

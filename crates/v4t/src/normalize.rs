@@ -264,7 +264,16 @@ fn normalize_types(container: &mut Node) -> Result<()> {
 /// In TOSCA 2.0, `null` is a value (of type `nil`, §9.1.1.6): an entry with
 /// a `value` key is wrapped whatever the value.
 fn normalize_properties(container: &mut Node, automatic: bool, grammar: Grammar) {
-    let Some(props) = container.get_mut("properties") else {
+    normalize_property_list(container, "properties", automatic, grammar);
+    if grammar == Grammar::Tosca20 {
+        // TOSCA 2.0: attributes are conditional like properties.
+        normalize_property_list(container, "attributes", automatic, grammar);
+    }
+}
+
+/// [`normalize_properties`] of the list `key`.
+fn normalize_property_list(container: &mut Node, key: &str, automatic: bool, grammar: Grammar) {
+    let Some(props) = container.get_mut(key) else {
         return;
     };
     if let Value::Map(m) = &mut props.value {

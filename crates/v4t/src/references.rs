@@ -244,18 +244,23 @@ pub(crate) fn count_range_warnings(
             let Some(min) = minimum_count(types, node_type, name) else {
                 continue;
             };
-            let kept: u64 = e
-                .outgoing
-                .iter()
-                .filter(|&&r| g.get(r).name == name && solution.is_present(r))
-                .map(|&r| relationships(g.raw(doc, r)))
-                .sum();
-            if kept < min {
+            let count = |present_only: bool| -> u64 {
+                e.outgoing
+                    .iter()
+                    .filter(|&&r| {
+                        g.get(r).name == name && (!present_only || solution.is_present(r))
+                    })
+                    .map(|&r| relationships(g.raw(doc, r)))
+                    .sum()
+            };
+            let (kept, written) = (count(true), count(false));
+            // Only where pruning removed assignments.
+            if kept < min && kept < written {
                 let message = format!(
                     "{} keeps {kept} of the at least {min} relationships of requirement \"{name}\" (count_range of its type): a TOSCA 2.0 processor adds the missing ones at deployment (§8.5.4)",
                     g.Display(n)
                 );
-                let d = Diagnostic::warning(Code::Inconsistent, message).at(e.span);
+                let d = Diagnostic::warning(Code::CountRange, message).at(e.span);
                 out.push(Diagnostic {
                     element: Some(g.id(n).to_string()),
                     ..d

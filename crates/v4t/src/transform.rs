@@ -310,12 +310,13 @@ impl Transformer<'_> {
         self.g.raw(src, p).and_then(|r| r.get("value")).cloned()
     }
 
-    /// The present properties of `c` as a map, `None` if there are none.
-    fn properties(&self, src: &Node, c: ElementId) -> Result<Option<Node>> {
+    /// The present properties (or attributes: `list`) of `c` as a map,
+    /// `None` if there are none.
+    fn property_map(&self, src: &Node, list: &[ElementId]) -> Result<Option<Node>> {
         let g = self.g;
         let mut out = Map::new();
         let null_is_value = g.grammar == Grammar::Tosca20;
-        for p in self.present_of(&g.get(c).properties) {
+        for p in self.present_of(list) {
             let v = self
                 .value_of(src, p)
                 .filter(|v| null_is_value || v.is_defined());
@@ -325,31 +326,53 @@ impl Transformer<'_> {
             if v.as_str() == Some(UNDEFINED) {
                 continue;
             }
-            out.insert(g.get(p).name.clone(), v);
+            let name = &g.get(p).name;
+            match out.get_mut(name) {
+                Some(slot) => *slot = v,
+                None => out.push(Key::new(name.clone(), g.get(p).span), v),
+            }
         }
         Ok((!out.is_empty()).then(|| Node::map(out)))
     }
 
-    /// The name of the present type of `c`.
-    fn present_type(&self, c: ElementId) -> Result<String> {
+    /// The name of the present type of `c` (where the template wrote it).
+    fn present_type(&self, c: ElementId) -> Result<Node> {
         let g = self.g;
         match self.present_of(&g.get(c).types).next() {
-            Some(t) => Ok(g.get(t).name.clone()),
+            Some(t) => Ok(Node::new(
+                Value::String(g.get(t).name.clone()),
+                g.get(t).span,
+            )),
             None => fail_at!(g, c, "{} has no present type", g.Display(c)),
         }
     }
 
-    /// `type` and `properties` of the definition `m` of `c`.
+    /// `type` and `properties` (TOSCA 2.0: and `attributes`) of the
+    /// definition `m` of `c`.
     fn set_type_and_properties(&self, src: &Node, m: &mut Map, c: ElementId) -> Result<()> {
-        m.insert("type", Node::string(self.present_type(c)?));
+        m.insert("type", self.present_type(c)?);
         self.set_properties(src, m, c)
     }
 
+    /// `properties` of the definition `m` of `c` and, on a TOSCA 2.0 base,
+    /// its `attributes`. TOSCA 2.0 keeps a written section that pruning
+    /// empties (as `{}`); the reference drops it.
     fn set_properties(&self, src: &Node, m: &mut Map, c: ElementId) -> Result<()> {
-        match self.properties(src, c)? {
-            Some(p) => m.insert("properties", p),
-            None => {
-                m.remove("properties");
+        let g = self.g;
+        let mut lists: Vec<(&str, &[ElementId])> = vec![("properties", &g.get(c).properties)];
+        if g.grammar == Grammar::Tosca20 {
+            lists.push(("attributes", &g.get(c).attributes));
+        }
+        for (key, list) in lists {
+            let written = m.contains_key(key);
+            match self.property_map(src, list)? {
+                Some(p) => m.insert(key, p),
+                None if g.grammar == Grammar::Tosca20 && written => {
+                    m.insert(key, Node::map(Map::new()))
+                }
+                None => {
+                    m.remove(key);
+                }
             }
         }
         Ok(())
@@ -363,13 +386,19 @@ impl Transformer<'_> {
         for n in self.present_of(&g.nodes) {
             // Requirements, artifacts, properties and the technology stay
             // in `src` for their own elements.
-            let mut def = shell(
-                g.raw_mut(src, n),
-                &["type", "properties", "requirements", "artifacts"],
-                true,
-            );
+            let rebuilt: &[&str] = match g.grammar {
+                Grammar::Tosca13 => &["type", "properties", "requirements", "artifacts"],
+                Grammar::Tosca20 => &[
+                    "type",
+                    "properties",
+                    "attributes",
+                    "requirements",
+                    "artifacts",
+                ],
+            };
+            let mut def = shell(g.raw_mut(src, n), rebuilt, true);
             let Some(m) = def.as_map_mut() else { continue };
-            m.insert("type", Node::string(self.present_type(n)?));
+            m.insert("type", self.present_type(n)?);
             if !g.get(n).technologies.is_empty() {
                 let Some(t) = self.present_of(&g.get(n).technologies).next() else {
                     fail_at!(g, n, "{} has no present technology", g.Display(n));
@@ -517,7 +546,11 @@ impl Transformer<'_> {
                     .find(|&r| !g.get(r).types.is_empty())
                 {
                     Some(r) if self.present(r) => {
-                        let v = shell(rts.get_index_mut(i), &["type", "properties"], false);
+                        let v = shell(
+                            rts.get_index_mut(i),
+                            &["type", "properties", "attributes"],
+                            false,
+                        );
                         moved.push((k, v, Some(r)));
                     }
                     Some(_) => {}
@@ -579,7 +612,11 @@ impl Transformer<'_> {
         let g = self.g;
         let mut groups = Map::new();
         for gr in self.present_of(&g.groups) {
-            let mut def = shell(g.raw_mut(src, gr), &["type", "properties"], false);
+            let rebuilt: &[&str] = match g.grammar {
+                Grammar::Tosca13 => &["type", "properties"],
+                Grammar::Tosca20 => &["type", "properties", "attributes"],
+            };
+            let mut def = shell(g.raw_mut(src, gr), rebuilt, false);
             let Some(m) = def.as_map_mut() else { continue };
             if let Some(members) = m.get_mut("members").and_then(Node::as_seq_mut) {
                 let kept = self.present_entries(std::mem::take(members), &g.get(gr).members);
@@ -684,7 +721,8 @@ fn unconditional_template(name: &Key, def: &mut Node) -> Result<()> {
             *t = Node::new(Value::String(k.name.clone()), k.span);
         }
     }
-    if let Some(p) = m.get_mut("properties") {
+    for key in ["properties", "attributes"] {
+        let Some(p) = m.get_mut(key) else { continue };
         if let Some(list) = p.as_seq() {
             let mut props = Map::with_capacity(list.len());
             for item in list {

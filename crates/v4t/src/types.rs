@@ -227,11 +227,6 @@ pub(crate) struct TypeSystem<'t> {
 }
 
 impl<'t> TypeSystem<'t> {
-    /// The base grammar the types are read with.
-    pub(crate) fn grammar(&self) -> Grammar {
-        self.grammar
-    }
-
     /// The type `name` of collection `c` as the template writes it.
     pub(crate) fn resolve(&self, c: Collection, name: &str) -> Option<TypeId> {
         let memo = &self.memo[c as usize];
@@ -264,11 +259,6 @@ impl<'t> TypeSystem<'t> {
     /// The definition of a type (`None` for built-in data types).
     pub(crate) fn definition(&self, t: TypeId) -> Option<&'t Node> {
         self.ts.get(t).def
-    }
-
-    /// Whether `t` is `ancestor` or derives from it.
-    pub(crate) fn is_a_type(&self, t: TypeId, ancestor: TypeId) -> bool {
-        self.ts.is_a(t, ancestor)
     }
 
     /// `t`, its parent, its grandparent, ... (finite).
@@ -307,13 +297,6 @@ impl<'t> TypeSystem<'t> {
         let parent = self.definition(t)?.get("derived_from")?.as_str()?;
         let root13 = self.grammar == Grammar::Tosca13 && parent == "tosca.entity.Root";
         (!root13).then_some(parent)
-    }
-
-    /// Whether type `name` of collection `c` is `target` or derives from it,
-    /// as far as the chain of defined types shows: `false` where it breaks
-    /// off (where [`TypeSystem::is_a`] is an error).
-    pub(crate) fn derives_from(&self, c: Collection, name: &str, target: &str) -> bool {
-        name == target || self.is_a(c, name, target).unwrap_or(false)
     }
 
     /// Whether group type `name` makes a variability group: it is
@@ -387,12 +370,14 @@ impl<'t> TypeSystem<'t> {
     }
 
     /// The data type that type `start` of collection `c` (or the first of
-    /// its ancestors that declares one) declares for its property
-    /// `property`, resolved where it is declared.
+    /// its ancestors that declares one) declares for its property (or, with
+    /// `section` `attributes`, attribute) `property`, resolved where it is
+    /// declared.
     pub(crate) fn property_type(
         &self,
         c: Collection,
         start: &str,
+        section: &str,
         property: &str,
     ) -> Option<TypeId> {
         let first = self.resolve(c, start)?;
@@ -400,7 +385,7 @@ impl<'t> TypeSystem<'t> {
             let def = self.ts.get(t);
             let declared = def
                 .def?
-                .get("properties")?
+                .get(section)?
                 .get(property)?
                 .get("type")?
                 .as_str()?;
@@ -432,11 +417,6 @@ impl<'t> TypeSystem<'t> {
         self.ts.identity(t)
     }
 
-    /// Keyname `key` of `t` or of its nearest ancestor that writes it.
-    pub(crate) fn inherited(&self, t: TypeId, key: &str) -> Option<&'t Node> {
-        self.ts.inherited(t, key)
-    }
-
     /// Every type of the template's scope's files of collection `c`, in load
     /// order (for hosting defaults).
     pub(crate) fn all(&self, c: Collection) -> impl Iterator<Item = TypeId> + '_ {
@@ -444,11 +424,6 @@ impl<'t> TypeSystem<'t> {
         (0..self.ts.types.len() as u32)
             .map(TypeId)
             .filter(move |&t| self.ts.get(t).kind == kind && self.ts.get(t).doc.is_some())
-    }
-
-    /// The v4t-tosca type system (for validation).
-    pub(crate) fn tosca(&self) -> &v4t_tosca::TypeSystem<'t> {
-        &self.ts
     }
 }
 

@@ -13,8 +13,9 @@
 //! `persistent`, ...), that stage keeps doing so and this module stays quiet.
 //! `null` always counts as "not given".
 
-use crate::document::{self, TOPOLOGY};
+use crate::document;
 use crate::error::{Error, Result};
+use crate::version::Grammar;
 use v4t_yaml::{Node, Value};
 
 /// What a key's value may be.
@@ -59,9 +60,34 @@ pub(crate) fn validate(doc: &Node) -> Result<()> {
     let Some(tt) = document::topology(doc) else {
         return Ok(());
     };
-    expect(tt, TOPOLOGY, Shape::Map)?;
+    let topology = document::topology_key(doc);
+    // TOSCA 2.0 attributes are conditional like properties.
+    let (attributes, element_lists): (Shape, &[&str]) = match Grammar::of(doc) {
+        Grammar::Tosca13 => (
+            Shape::Map,
+            &[
+                "properties",
+                "type",
+                "requirements",
+                "technology",
+                "artifacts",
+            ],
+        ),
+        Grammar::Tosca20 => (
+            Shape::MapOrList,
+            &[
+                "properties",
+                "attributes",
+                "type",
+                "requirements",
+                "technology",
+                "artifacts",
+            ],
+        ),
+    };
+    expect(tt, topology, Shape::Map)?;
     if let Some(v) = tt.get("variability") {
-        let path = format!("{TOPOLOGY}.variability");
+        let path = format!("{topology}.variability");
         let path = path.as_str();
         expect(v, path, Shape::Map)?;
         for (key, shape) in [
@@ -93,15 +119,15 @@ pub(crate) fn validate(doc: &Node) -> Result<()> {
         ("outputs", Shape::MapOrList),
     ] {
         if let Some(n) = tt.get(key) {
-            expect(n, &format!("{TOPOLOGY}.{key}"), shape)?;
+            expect(n, &format!("{topology}.{key}"), shape)?;
         }
     }
     for key in ["node_templates", "groups", "policies", "inputs", "outputs"] {
-        single_key_items(tt.get(key), &|| format!("{TOPOLOGY}.{key}"))?;
+        single_key_items(tt.get(key), &|| format!("{topology}.{key}"))?;
     }
     if let Some(v) = tt.get("variability") {
         single_key_items(v.get("inputs"), &|| {
-            format!("{TOPOLOGY}.variability.inputs")
+            format!("{topology}.variability.inputs")
         })?;
     }
     if let Some(templates) = tt.get("relationship_templates").and_then(Node::as_map) {
@@ -114,37 +140,7 @@ pub(crate) fn validate(doc: &Node) -> Result<()> {
             single_key_lists(t, &|| format!("{kind} \"{name}\""))
         })?;
     }
-    for_each_template(tt.get("node_templates"), |name, node| {
-        let Some(map) = node.as_map() else {
-            return Ok(());
-        };
-        let what = || format!("node template \"{name}\"");
-        // One pass over the node's keys: this runs for every node.
-        for (key, value) in map.iter() {
-            let k = key.name.as_str();
-            let shape = match k {
-                "properties" | "artifacts" => Shape::MapOrList,
-                "attributes" | "capabilities" | "interfaces" => Shape::Map,
-                "default_alternative" => Shape::Bool,
-                _ => Shape::Any,
-            };
-            if !shape.accepts(&value.value) {
-                expect(value, &format!("\"{k}\" of {}", what()), shape)?;
-            }
-            if matches!(
-                k,
-                "properties" | "type" | "requirements" | "technology" | "artifacts"
-            ) {
-                single_key_items(Some(value), &|| format!("\"{k}\" of {}", what()))?;
-            }
-            if k == "artifacts" {
-                for_each_template(Some(value), |artifact, a| {
-                    single_key_lists(a, &|| format!("artifact \"{artifact}\" of {}", what()))
-                })?;
-            }
-        }
-        Ok(())
-    })?;
+    node_templates(tt.get("node_templates"), attributes, element_lists)?;
     for_each_template(tt.get("groups"), |name, group| {
         if let Some(n) = group.get("members") {
             expect(n, &format!("\"members\" of group \"{name}\""), Shape::List)?;
@@ -162,6 +158,41 @@ pub(crate) fn validate(doc: &Node) -> Result<()> {
             }
         }
     }
+    Ok(())
+}
+
+/// The shapes of the node templates' keys (`attributes`: the shape of
+/// `attributes`; `element_lists`: the keys whose list form is checked).
+fn node_templates(nodes: Option<&Node>, attributes: Shape, element_lists: &[&str]) -> Result<()> {
+    for_each_template(nodes, |name, node| {
+        let Some(map) = node.as_map() else {
+            return Ok(());
+        };
+        let what = || format!("node template \"{name}\"");
+        // One pass over the node's keys: this runs for every node.
+        for (key, value) in map.iter() {
+            let k = key.name.as_str();
+            let shape = match k {
+                "properties" | "artifacts" => Shape::MapOrList,
+                "attributes" => attributes,
+                "capabilities" | "interfaces" => Shape::Map,
+                "default_alternative" => Shape::Bool,
+                _ => Shape::Any,
+            };
+            if !shape.accepts(&value.value) {
+                expect(value, &format!("\"{k}\" of {}", what()), shape)?;
+            }
+            if element_lists.contains(&k) {
+                single_key_items(Some(value), &|| format!("\"{k}\" of {}", what()))?;
+            }
+            if k == "artifacts" {
+                for_each_template(Some(value), |artifact, a| {
+                    single_key_lists(a, &|| format!("artifact \"{artifact}\" of {}", what()))
+                })?;
+            }
+        }
+        Ok(())
+    })?;
     Ok(())
 }
 

@@ -291,8 +291,9 @@ pub(crate) fn scope(g: &Graph, id: ElementId) -> Vec<ElementId> {
         Kind::Relation => container
             .map(|c| same_name(&c.outgoing))
             .unwrap_or_default(),
-        Kind::Property => container
-            .map(|c| same_name(&c.properties))
+        Kind::Property => e
+            .container
+            .map(|c| same_name(g.siblings(c, id)))
             .unwrap_or_default(),
         Kind::Artifact => container
             .map(|c| same_name(&c.artifacts))
@@ -639,7 +640,12 @@ fn property_type(types: &TypeSystem<'_>, g: &Graph, id: ElementId) -> Option<Typ
         return None;
     };
     let collection = Collection::of(container.kind)?;
-    types.property_type(collection, &g.get(t).name, &e.name)
+    let section = if e.is_attribute() {
+        "attributes"
+    } else {
+        "properties"
+    };
+    types.property_type(collection, &g.get(t).name, section, &e.name)
 }
 
 #[cfg(test)]

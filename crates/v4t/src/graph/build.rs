@@ -50,6 +50,7 @@ struct NodeKeys<'d> {
     weight: Option<&'d Node>,
     types: Option<&'d Node>,
     properties: Option<&'d Node>,
+    attributes: Option<&'d Node>,
     requirements: Option<&'d Node>,
     artifacts: Option<&'d Node>,
     technology: Option<&'d Node>,
@@ -66,6 +67,7 @@ impl<'d> NodeKeys<'d> {
                 "weight" => &mut k.weight,
                 "type" => &mut k.types,
                 "properties" => &mut k.properties,
+                "attributes" => &mut k.attributes,
                 "requirements" => &mut k.requirements,
                 "artifacts" => &mut k.artifacts,
                 "technology" => &mut k.technology,
@@ -248,7 +250,7 @@ fn element_count(doc: &Node) -> usize {
         let Some(m) = def.as_map() else { return 0 };
         m.iter()
             .map(|(k, v)| match k.name.as_str() {
-                "type" | "properties" | "requirements" | "technology" => len(v),
+                "type" | "properties" | "attributes" | "requirements" | "technology" => len(v),
                 "artifacts" => entries(v).map(|(_, _, a)| 1 + owned_by_artifact(a)).sum(),
                 _ => 0,
             })
@@ -303,8 +305,8 @@ fn entries(n: &Node) -> impl Iterator<Item = (&str, Span, &Node)> {
 
 /// Appends `<kind>.<name>[@<index>]` (an element id without its
 /// container's) to `out`.
-fn write_id(out: &mut String, kind: Kind, name: &str, index: Option<u32>) {
-    out.push_str(kind.word());
+fn write_id(out: &mut String, word: &str, name: &str, index: Option<u32>) {
+    out.push_str(word);
     out.push('.');
     out.push_str(name);
     if let Some(mut i) = index {
@@ -376,7 +378,7 @@ impl<'d> Builder<'d> {
         let id = ElementId(self.g.elements.len() as u32);
         let buf = &mut self.id_buf;
         buf.clear();
-        write_id(buf, e.kind, &e.name, e.index);
+        write_id(buf, e.word(), &e.name, e.index);
         if let Some(c) = e.container {
             buf.push('.');
             buf.push_str(self.g.id(c));
@@ -564,6 +566,7 @@ impl<'d> Builder<'d> {
 
             self.types(id, def, keys.types, Owner::Node(i))?;
             self.properties(id, keys.properties, Owner::Node(i))?;
+            self.attributes(id, keys.attributes, Owner::Node(i))?;
             self.relations(id, i, keys.requirements)?;
             self.artifacts(id, i, keys.artifacts)?;
             self.technologies(id, i, keys.technology)?;
@@ -670,6 +673,30 @@ impl<'d> Builder<'d> {
         list: Option<&Node>,
         owner: Owner,
     ) -> Result<()> {
+        self.property_list(container, list, owner, false)
+    }
+
+    /// TOSCA 2.0: the attributes of `container` in list form, property
+    /// elements of their own list (`attribute.<name>@<i>` ids).
+    fn attributes(
+        &mut self,
+        container: ElementId,
+        list: Option<&Node>,
+        owner: Owner,
+    ) -> Result<()> {
+        if self.g.grammar == Grammar::Tosca13 {
+            return Ok(());
+        }
+        self.property_list(container, list, owner, true)
+    }
+
+    fn property_list(
+        &mut self,
+        container: ElementId,
+        list: Option<&Node>,
+        owner: Owner,
+        attribute: bool,
+    ) -> Result<()> {
         let Some(list) = list.and_then(Node::as_seq) else {
             return Ok(());
         };
@@ -685,15 +712,24 @@ impl<'d> Builder<'d> {
                 i,
                 container,
                 span,
-                Loc::Property {
-                    owner,
-                    index: i as u32,
+                match attribute {
+                    false => Loc::Property {
+                        owner,
+                        index: i as u32,
+                    },
+                    true => Loc::Attribute {
+                        owner,
+                        index: i as u32,
+                    },
                 },
                 raw,
             );
             let id = self.add(e);
             self.g.properties.push(id);
-            self.el(container).properties.push(id);
+            match attribute {
+                false => self.el(container).properties.push(id),
+                true => self.el(container).attributes.push(id),
+            }
             ids.push((id, raw));
         }
         let only_ids: Vec<ElementId> = ids.iter().map(|(id, _)| *id).collect();
@@ -802,6 +838,7 @@ impl<'d> Builder<'d> {
                 let owner = Owner::RelationshipTemplate(pos);
                 self.types(id, rt, rt.get("type"), owner)?;
                 self.properties(id, rt.get("properties"), owner)?;
+                self.attributes(id, rt.get("attributes"), owner)?;
             }
         }
         let out = self.g.get(node).outgoing.clone();
@@ -1059,6 +1096,7 @@ impl<'d> Builder<'d> {
             }
             self.el(id).variability_group = variability;
             self.properties(id, def.get("properties"), Owner::Group(i))?;
+            self.attributes(id, def.get("attributes"), Owner::Group(i))?;
         }
         Ok(())
     }
@@ -1544,6 +1582,7 @@ pub(crate) fn add_fallback_properties(doc: &mut Node, options: &Options) {
         return;
     }
     let mode_a = options.fallback_property_default_alternative;
+    let attributes = Grammar::of(doc) == Grammar::Tosca20;
     let Some(ttm) = document::topology_map_mut(doc) else {
         return;
     };
@@ -1553,7 +1592,7 @@ pub(crate) fn add_fallback_properties(doc: &mut Node, options: &Options) {
             "node_templates" => {
                 for item in v.as_seq_mut().into_iter().flatten() {
                     if let Some((_, node)) = item.as_map_mut().and_then(|m| m.first_mut()) {
-                        containers_of_node(node, &mut containers);
+                        containers_of_node(node, attributes, &mut containers);
                     }
                 }
             }
@@ -1575,17 +1614,18 @@ pub(crate) fn add_fallback_properties(doc: &mut Node, options: &Options) {
         }
     }
     for c in containers {
-        add_fallbacks_to(c, mode_a);
+        add_fallbacks_to(c, mode_a, attributes);
     }
 }
 
-fn containers_of_node<'a>(node: &'a mut Node, out: &mut Vec<&'a mut Node>) {
+fn containers_of_node<'a>(node: &'a mut Node, attributes: bool, out: &mut Vec<&'a mut Node>) {
     // Split borrows: artifacts are inside the node map.
     let Some(m) = node.as_map_mut() else { return };
     let mut node_props: Option<&'a mut Node> = None;
     for (k, v) in m.iter_mut() {
         match k.name.as_str() {
             "properties" => node_props = Some(v),
+            "attributes" if attributes => out.push(v),
             "artifacts" => {
                 for item in v.as_seq_mut().into_iter().flatten() {
                     if let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) {
@@ -1603,19 +1643,25 @@ fn containers_of_node<'a>(node: &'a mut Node, out: &mut Vec<&'a mut Node>) {
 
 const UNDEFINED: &str = "VINTNER_UNDEFINED";
 
-fn add_fallbacks_to(container: &mut Node, mode_a: bool) {
-    // `container` is either a container map with `properties` or the list itself.
-    let list = if container.as_seq().is_some() {
-        container
-    } else {
-        match container.get_mut("properties") {
-            Some(l) if l.as_seq().is_some() => l,
-            _ => return,
-        }
-    };
-    let Some(items) = list.as_seq_mut() else {
+/// `container` is either a container map with `properties` (and, with
+/// `attributes`, TOSCA 2.0 `attributes`) or the list itself.
+fn add_fallbacks_to(container: &mut Node, mode_a: bool, attributes: bool) {
+    if let Some(items) = container.as_seq_mut() {
+        return add_fallbacks_to_list(items, mode_a);
+    }
+    let Some(m) = container.as_map_mut() else {
         return;
     };
+    for (k, v) in m.iter_mut() {
+        if k.name == "properties" || (attributes && k.name == "attributes") {
+            if let Some(items) = v.as_seq_mut() {
+                add_fallbacks_to_list(items, mode_a);
+            }
+        }
+    }
+}
+
+fn add_fallbacks_to_list(items: &mut Vec<Node>, mode_a: bool) {
     let mut names: Vec<String> = Vec::new();
     for item in items.iter() {
         if let Some((k, _)) = item.as_map().and_then(Map::first) {
@@ -1675,7 +1721,7 @@ mod tests {
             (Some(u32::MAX), "node.web@4294967295"),
         ] {
             let mut id = String::from("x");
-            write_id(&mut id, Kind::Node, "web", index);
+            write_id(&mut id, Kind::Node.word(), "web", index);
             assert_eq!(id, format!("x{expected}"));
         }
     }

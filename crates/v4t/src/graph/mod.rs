@@ -51,16 +51,37 @@ pub(crate) enum Owner {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Loc {
     Node(u32),
-    Relation { node: u32, index: u32 },
-    Artifact { node: u32, index: u32 },
-    Technology { node: u32, index: u32 },
+    Relation {
+        node: u32,
+        index: u32,
+    },
+    Artifact {
+        node: u32,
+        index: u32,
+    },
+    Technology {
+        node: u32,
+        index: u32,
+    },
     Group(u32),
     Policy(u32),
     Input(u32),
     Output(u32),
     Import(u32),
-    Property { owner: Owner, index: u32 },
-    Type { owner: Owner, index: u32 },
+    Property {
+        owner: Owner,
+        index: u32,
+    },
+    /// TOSCA 2.0: an attribute in list form (a property element of its own
+    /// list).
+    Attribute {
+        owner: Owner,
+        index: u32,
+    },
+    Type {
+        owner: Owner,
+        index: u32,
+    },
 }
 
 /// A list of related elements. One pointer wide and without allocation while
@@ -85,6 +106,8 @@ pub(crate) struct Element {
     pub default_alternative: bool,
     pub types: IdList,
     pub properties: IdList,
+    /// TOSCA 2.0: attributes in list form (elements of kind property).
+    pub attributes: IdList,
     /// Node: its requirements. Group: -. Policy: -.
     pub outgoing: IdList,
     /// Node: relations that target it.
@@ -126,6 +149,20 @@ pub(crate) struct Element {
 }
 
 impl Element {
+    /// The word of the element's kind in ids and display names
+    /// (`attribute` for an attribute, a property element).
+    pub(crate) fn word(&self) -> &'static str {
+        match self.loc {
+            Loc::Attribute { .. } => "attribute",
+            _ => self.kind.word(),
+        }
+    }
+
+    /// Whether the element is an attribute (a property element).
+    pub(crate) fn is_attribute(&self) -> bool {
+        matches!(self.loc, Loc::Attribute { .. })
+    }
+
     fn new(
         kind: Kind,
         name: String,
@@ -145,6 +182,7 @@ impl Element {
             default_alternative: false,
             types: IdList::new(),
             properties: IdList::new(),
+            attributes: IdList::new(),
             outgoing: IdList::new(),
             incoming: IdList::new(),
             artifacts: IdList::new(),
@@ -251,7 +289,7 @@ impl Graph {
                 out.push_str(" of ");
             }
             first = false;
-            out.push_str(e.kind.word());
+            out.push_str(e.word());
             out.push_str(" \"");
             out.push_str(&e.name);
             if let Some(i) = e.index {
@@ -281,6 +319,17 @@ impl Graph {
             crate::error::bail!(e.span, "{} has no type", self.Display(id));
         };
         Ok(self.get(t).name.as_str())
+    }
+
+    /// The properties of `container` that are of the same list as property
+    /// `p` (its attributes if `p` is an attribute).
+    pub(crate) fn siblings(&self, container: ElementId, p: ElementId) -> &[ElementId] {
+        let c = self.get(container);
+        if self.get(p).is_attribute() {
+            &c.attributes
+        } else {
+            &c.properties
+        }
     }
 
     /// The number of relationships relation `r` establishes (TOSCA 2.0
@@ -389,6 +438,11 @@ impl Graph {
             let xe = self.get(x);
             vec![name(xe.container.unwrap_or(x)), idx(xe.index)]
         };
+        if e.is_attribute() {
+            // No operator names attributes: the element's id is its
+            // presence variable.
+            return Node::string(self.id(id).to_string());
+        }
         let (op, arg) = match e.kind {
             Kind::Node => (L::NodePresence, Node::string(e.name.clone())),
             Kind::Relation => (L::RelationPresence, Node::seq(in_node(id))),
@@ -596,6 +650,9 @@ fn raw_at<'d>(
         Loc::Property { owner, index } => {
             entry_value(owner_at(&owner, rts, section)?.get("properties"), index)
         }
+        Loc::Attribute { owner, index } => {
+            entry_value(owner_at(&owner, rts, section)?.get("attributes"), index)
+        }
         Loc::Type { owner, index } => {
             entry_value(owner_at(&owner, rts, section)?.get("type"), index)
         }
@@ -628,6 +685,10 @@ fn raw_at_mut<'d>(
             .get_mut(i as usize),
         Loc::Property { owner, index } => entry_value_mut(
             owner_at_mut(doc, &owner, rts, hint)?.get_mut("properties"),
+            index,
+        ),
+        Loc::Attribute { owner, index } => entry_value_mut(
+            owner_at_mut(doc, &owner, rts, hint)?.get_mut("attributes"),
             index,
         ),
         Loc::Type { owner, index } => {

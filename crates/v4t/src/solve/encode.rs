@@ -8,6 +8,7 @@ use crate::error::{bail, Error, Result};
 use crate::graph::{Cond, Constraint, ElementId, Graph, Kind};
 use crate::logic::{Arity, LogicOp};
 use crate::types::TypeSystem;
+use crate::version::Grammar;
 use v4t_expr::Evaluator;
 use v4t_sat::{Lit, Solver};
 use v4t_yaml::hash::SeededMap;
@@ -181,8 +182,18 @@ impl<'a> Encoder<'a> {
             &graph.outputs[..],
         ];
         for list in lists {
-            // Ids are `<kind word>.<rest>`: the word alone often decides.
+            // Ids are `<kind word>.<rest>`: the word alone often decides
+            // (not among TOSCA 2.0 properties, where attributes have their
+            // own word).
             let Some(&head) = list.first() else { continue };
+            if graph.grammar == Grammar::Tosca20 && std::ptr::eq(list, &graph.properties[..]) {
+                for &e in list {
+                    if self.ids.first[e.0 as usize] == e && graph.id(e).starts_with(prefix) {
+                        lits.push(self.presence(e));
+                    }
+                }
+                continue;
+            }
             let word = graph.get(head).kind.word();
             let every = if prefix.len() <= word.len() {
                 if !word.starts_with(prefix) {

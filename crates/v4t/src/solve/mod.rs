@@ -192,6 +192,7 @@ fn alternatives(
             &e.types,
             &e.outgoing,
             &e.properties,
+            &e.attributes,
             &e.artifacts,
             &e.technologies,
         ] {
@@ -208,6 +209,7 @@ fn alternatives(
         let e = graph.get(c);
         add(&e.types);
         add(&e.properties);
+        add(&e.attributes);
     }
     add(&graph.policies);
     add(&graph.inputs);
