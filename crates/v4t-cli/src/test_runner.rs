@@ -666,6 +666,9 @@ fn draw_progress(done: usize, total: usize) {
 #[derive(Default)]
 struct TestConfig {
     presets: Vec<String>,
+    /// v4t's extension: validate the result with the TOSCA validator (as
+    /// `--validate` does for every test).
+    validate: bool,
     error: Option<String>,
     template: Option<String>,
     expected: Option<String>,
@@ -732,7 +735,7 @@ fn run_one(tree: &Tree, test: &TestCase, env: &Map, validate: bool) -> Result<()
         enrich: true,
         // Like the reference harness: the real clock.
         now_ms: Some(now_ms()),
-        validate,
+        validate: validate || config.validate,
         ..ResolveOptions::default()
     };
     let result = match inputs_error {
@@ -891,8 +894,19 @@ fn read_config(tree: &Tree, dir: &Path) -> Result<TestConfig, String> {
             ))
         }
     };
+    let validate = match map.get("validate").map(|n| &n.value) {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => {
+            return Err(invalid(format!(
+                "`validate` must be a boolean, not a {}",
+                other.kind_name()
+            )))
+        }
+    };
     Ok(TestConfig {
         presets,
+        validate,
         error: string("error")?,
         template: string("template")?,
         expected: string("expected")?,

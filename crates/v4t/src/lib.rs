@@ -220,7 +220,7 @@ pub fn resolve_observed(
     observe(Stage::Solve);
     check::check(&graph, &solution).map_err(code(Code::Inconsistent))?;
     if grammar == Grammar::Tosca20 {
-        references::check(&doc, &graph, &solution)?;
+        references::check(&doc, &graph, &solution, &types)?;
         warnings.extend(references::count_range_warnings(
             &doc, &graph, &solution, &types,
         ));

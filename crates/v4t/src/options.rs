@@ -790,6 +790,13 @@ impl Options {
         ]) {
             options.constraints.required_technology = false;
         }
+        if !written(&[
+            "unique_technology_constraint",
+            "technology_constraint",
+            "constraints",
+        ]) {
+            options.constraints.unique_technology = false;
+        }
         // Several assignments of one requirement are TOSCA 2.0's way to
         // establish several relationships (§8.5.4), not alternatives.
         if !written(&["unique_relation_constraint", "constraints"]) {

@@ -27,8 +27,14 @@ use v4t_source::{Code, Diagnostic};
 use v4t_yaml::{Node, Span, Value};
 
 /// Checks the references of the present elements.
-pub(crate) fn check(doc: &Node, g: &Graph, solution: &Solution) -> Result<()> {
+pub(crate) fn check(
+    doc: &Node,
+    g: &Graph,
+    solution: &Solution,
+    types: &TypeSystem<'_>,
+) -> Result<()> {
     let present = |id: ElementId| solution.is_present(id);
+    absent_imports(g, solution, types)?;
     for x in g.ordered().filter(|&x| present(x)) {
         let e = g.get(x);
         for &c in e.consumes.iter().chain(&e.producers) {
@@ -67,6 +73,58 @@ pub(crate) fn check(doc: &Node, g: &Graph, solution: &Solution) -> Result<()> {
         }
     }
     tuple_members(doc, g, &present)
+}
+
+/// The types the result uses come from present imports (notes §4.3 item
+/// 11): the template's own types derive from no type of an absent import,
+/// and no present type assignment names one.
+fn absent_imports(g: &Graph, solution: &Solution, types: &TypeSystem<'_>) -> Result<()> {
+    let present = |id: ElementId| solution.is_present(id);
+    if g.imports.iter().all(|&i| present(i)) {
+        return Ok(());
+    }
+    let kept: Vec<Span> = g
+        .imports
+        .iter()
+        .filter(|&&i| present(i))
+        .map(|&i| g.get(i).span)
+        .collect();
+    let reachable = types.reachable(&|span| kept.contains(&span));
+    let from_absent = |t: v4t_tosca::TypeId| {
+        types
+            .chain_of(t)
+            .find(|&x| types.imported_from(x).is_some_and(|d| !reachable[d.index()]))
+    };
+    for t in types.own() {
+        if let Some(x) = from_absent(t) {
+            return Err(absent(
+                types.span(t),
+                format!(
+                    "Type \"{}\" derives from \"{}\", which only an absent import defines",
+                    types.name(t),
+                    types.name(x)
+                ),
+            ));
+        }
+    }
+    for &ty in g.types.iter().filter(|&&t| present(t)) {
+        let Some(c) = g.get(ty).container.and_then(|c| Collection::of(g.get(c).kind)) else {
+            continue;
+        };
+        let Some(x) = types.resolve(c, &g.get(ty).name).and_then(from_absent) else {
+            continue;
+        };
+        return Err(absent(
+            g.get(ty).span,
+            format!(
+                "{} is \"{}\", which only an absent import defines",
+                g.Display(ty),
+                types.name(x)
+            ),
+        )
+        .in_element(g.id(ty)));
+    }
+    Ok(())
 }
 
 /// Whether another element of `list` with the kind and name of `c` is present

@@ -411,6 +411,44 @@ impl<'t> TypeSystem<'t> {
             .map(|(_, v)| v)
     }
 
+    /// The files reachable from the template through its imports, where an
+    /// import of the template itself counts only if `present` holds for the
+    /// span of its definition (conditional imports); the template's own
+    /// definitions are not a file of this set.
+    pub(crate) fn reachable(&self, present: &dyn Fn(Span) -> bool) -> Vec<bool> {
+        let loaded = self.ts.loaded;
+        let mut seen = vec![false; loaded.docs.len()];
+        let mut queue: Vec<DocId> = loaded
+            .imports_of(Loaded::ENTRY)
+            .filter(|e| present(e.span))
+            .map(|e| e.target)
+            .collect();
+        while let Some(d) = queue.pop() {
+            if std::mem::replace(&mut seen[d.index()], true) {
+                continue;
+            }
+            queue.extend(loaded.imports_of(d).map(|e| e.target));
+        }
+        seen
+    }
+
+    /// Where the name of type `t` is written in its definition.
+    pub(crate) fn span(&self, t: TypeId) -> Span {
+        self.ts.get(t).span
+    }
+
+    /// The file that defines type `t` (`None`: built-in or the template).
+    pub(crate) fn imported_from(&self, t: TypeId) -> Option<DocId> {
+        self.ts.get(t).doc.filter(|&d| d != Loaded::ENTRY)
+    }
+
+    /// The types the template defines itself, with their kinds.
+    pub(crate) fn own(&self) -> impl Iterator<Item = TypeId> + '_ {
+        (0..self.ts.types.len() as u32)
+            .map(TypeId)
+            .filter(|&t| self.ts.get(t).doc == Some(Loaded::ENTRY))
+    }
+
     /// The identity of a type: the profile (or file) defining it and its
     /// local name.
     pub(crate) fn identity(&self, t: TypeId) -> (String, &'t str) {

@@ -414,6 +414,8 @@ fn generic_wrappers(
             let (consistency, semantic) = mode_parts(cx, own, id, current)?;
             split_wrappers(consistency, semantic)
         }
+        // Read by the substitution mappings: consumed in every variant.
+        Kind::Input if g.maps_to(id) => vec![],
         Kind::Input => vec![wrapper(Op::IsConsumed, false)],
         Kind::Group => vec![wrapper(Op::HasPresentMember, false)],
         Kind::Policy => vec![wrapper(Op::HasPresentTarget, false)],
@@ -533,6 +535,7 @@ fn other_part(
         )?),
         // A consistency condition, as the spec's table says (the reference
         // makes it semantic).
+        (Kind::Output, T::Produced) if g.maps_to(id) => consistency(None),
         (Kind::Output, T::Produced) => consistency(Some(Cond::Op(Op::IsProduced, id))),
         _ => Ok(None),
     }

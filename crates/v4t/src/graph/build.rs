@@ -1326,6 +1326,39 @@ impl<'d> Builder<'d> {
                 }
             }
         }
+        self.substitution_parameters();
+    }
+
+    /// Inputs and outputs that the substitution mappings map properties
+    /// and attributes to (§15.2, §15.3) are read by the template itself, in
+    /// every variant: each is its own consumer (producer), so `is_consumed`
+    /// (`is_produced`) holds whenever it is present and pruning keeps it.
+    fn substitution_parameters(&mut self) {
+        let Some(sm) = self.tt().and_then(|t| t.get("substitution_mappings")) else {
+            return;
+        };
+        for (key, list) in [("properties", Kind::Input), ("attributes", Kind::Output)] {
+            let names = sm.get(key).and_then(Node::as_map).into_iter().flat_map(Map::iter);
+            for (_, target) in names {
+                let Some(name) = target.as_str() else { continue };
+                let ids = if list == Kind::Input {
+                    &self.g.inputs
+                } else {
+                    &self.g.outputs
+                };
+                let same: Vec<ElementId> = ids
+                    .iter()
+                    .copied()
+                    .filter(|&i| self.g.get(i).name == name)
+                    .collect();
+                for i in same {
+                    match list {
+                        Kind::Input => self.el(i).consumers.push(i),
+                        _ => self.el(i).producers.push(i),
+                    }
+                }
+            }
+        }
     }
 
     fn input_ref(&self, x: &Node) -> Result<ElementId> {

@@ -332,6 +332,16 @@ impl Graph {
         }
     }
 
+    /// Whether a substitution mapping maps a property to input `id` or an
+    /// attribute to output `id` (TOSCA 2.0 §15.2, §15.3): the template
+    /// itself reads it, so it is consumed (produced) in every variant. The
+    /// graph builder records this as the parameter being its own consumer
+    /// (producer).
+    pub(crate) fn maps_to(&self, id: ElementId) -> bool {
+        let e = self.get(id);
+        e.consumers.contains(&id) || e.producers.contains(&id)
+    }
+
     /// The number of relationships relation `r` establishes (TOSCA 2.0
     /// `count`; 1 where it is not a literal).
     pub(crate) fn relationships(&self, r: ElementId) -> u32 {
