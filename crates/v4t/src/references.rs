@@ -35,7 +35,17 @@ pub(crate) fn check(
 ) -> Result<()> {
     let present = |id: ElementId| solution.is_present(id);
     absent_imports(g, solution, types)?;
-    for x in g.ordered().filter(|&x| present(x)) {
+    // What the output has: present elements in present containers.
+    let written = |mut x: ElementId| loop {
+        if !present(x) {
+            return false;
+        }
+        match g.get(x).container {
+            Some(c) => x = c,
+            None => return true,
+        }
+    };
+    for x in g.ordered().filter(|&x| written(x)) {
         let e = g.get(x);
         for &c in e.consumes.iter().chain(&e.producers) {
             if present(c) || same_named_present(g, &e.consumes, c, &present) {
@@ -91,9 +101,11 @@ fn absent_imports(g: &Graph, solution: &Solution, types: &TypeSystem<'_>) -> Res
         .collect();
     let reachable = types.reachable(&|span| kept.contains(&span));
     let from_absent = |t: v4t_tosca::TypeId| {
-        types
-            .chain_of(t)
-            .find(|&x| types.imported_from(x).is_some_and(|d| !reachable[d.index()]))
+        types.chain_of(t).find(|&x| {
+            types
+                .imported_from(x)
+                .is_some_and(|d| !reachable[d.index()])
+        })
     };
     for t in types.own() {
         if let Some(x) = from_absent(t) {
@@ -108,7 +120,11 @@ fn absent_imports(g: &Graph, solution: &Solution, types: &TypeSystem<'_>) -> Res
         }
     }
     for &ty in g.types.iter().filter(|&&t| present(t)) {
-        let Some(c) = g.get(ty).container.and_then(|c| Collection::of(g.get(c).kind)) else {
+        let Some(c) = g
+            .get(ty)
+            .container
+            .and_then(|c| Collection::of(g.get(c).kind))
+        else {
             continue;
         };
         let Some(x) = types.resolve(c, &g.get(ty).name).and_then(from_absent) else {

@@ -21,6 +21,7 @@ use crate::graph::{self, Graph};
 use crate::normalize::normalize;
 use crate::options;
 use crate::types::TypeSystem;
+use crate::version::Grammar;
 use v4t_source::Code;
 use v4t_yaml::{Key, Map, Node, Span};
 
@@ -194,7 +195,8 @@ fn write_back(
                 kept.push(k.clone(), v.clone());
             }
         }
-        if kept.is_empty() {
+        // TOSCA 2.0 keeps the sections a template has (transform.rs).
+        if kept.is_empty() && g.grammar == Grammar::Tosca13 {
             tt.remove("groups");
         } else {
             tt.insert("groups", Node::map(kept));

@@ -1282,6 +1282,17 @@ impl<'d> Builder<'d> {
                 continue;
             };
             let kind = self.g.get(id).kind;
+            // `copy: a` (§7.2): the copy needs its source.
+            let copied = match kind {
+                Kind::Node => raw
+                    .get("copy")
+                    .and_then(Node::as_str)
+                    .and_then(|n| self.g.node(n)),
+                _ => None,
+            };
+            if let Some(source) = copied.filter(|&s| s != id) {
+                self.el(id).consumes.push(source);
+            }
             let refs = match kind {
                 Kind::Property => match raw.get("value") {
                     Some(v) => References::of(v, &[]),
@@ -1338,9 +1349,15 @@ impl<'d> Builder<'d> {
             return;
         };
         for (key, list) in [("properties", Kind::Input), ("attributes", Kind::Output)] {
-            let names = sm.get(key).and_then(Node::as_map).into_iter().flat_map(Map::iter);
+            let names = sm
+                .get(key)
+                .and_then(Node::as_map)
+                .into_iter()
+                .flat_map(Map::iter);
             for (_, target) in names {
-                let Some(name) = target.as_str() else { continue };
+                let Some(name) = target.as_str() else {
+                    continue;
+                };
                 let ids = if list == Kind::Input {
                     &self.g.inputs
                 } else {
