@@ -16,6 +16,12 @@
 //!
 //! The generators write text directly (no YAML tree), so generating a
 //! 100,000-seed template costs a few milliseconds.
+//!
+//! ```
+//! let g = v4t_bench::family1(2);
+//! assert!(g.template.starts_with("tosca_definitions_version: tosca_variability_1_0"));
+//! assert!(g.inputs.contains("mode"));
+//! ```
 
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]

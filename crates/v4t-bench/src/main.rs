@@ -4,6 +4,7 @@
 //! v4t-bench generate --family 1 --size 10000 --out DIR
 //! v4t-bench run [--family 1|2] [--sizes 10,1000] [--runs 5] [--v4t target/release/v4t]
 //! v4t-bench roundtrip TEMPLATE OUTPUT
+//! v4t-bench analyze --family 1|2 --size N [--runs R]
 //! v4t-bench generate-tosca --size N --out FILE
 //! ```
 //!
@@ -18,6 +19,7 @@
 //! polling `/proc/PID/status` (`VmHWM`); in-process peaks are not reported
 //! because the generator and earlier runs share the address space.
 
+mod analysis;
 mod measure;
 
 use std::path::{Path, PathBuf};
@@ -32,6 +34,7 @@ const USAGE: &str = "usage:
   v4t-bench generate --family 1|2 --size N --out DIR
   v4t-bench run [--family 1|2] [--sizes N,N,..] [--runs R] [--v4t PATH] [--no-process]
   v4t-bench roundtrip TEMPLATE OUTPUT
+  v4t-bench analyze --family 1|2 --size N [--runs R]
   v4t-bench generate-tosca --size N --out FILE";
 
 fn main() -> ExitCode {
@@ -44,6 +47,7 @@ fn main() -> ExitCode {
         Some("generate") => generate(&args[1..]),
         Some("run") => run(&args[1..]),
         Some("roundtrip") => roundtrip(&args[1..]),
+        Some("analyze") => analyze(&args[1..]),
         Some("generate-tosca") => generate_tosca(&args[1..]),
         _ => Err(USAGE.to_string()),
     };
@@ -140,6 +144,17 @@ fn write_family(family: Family, size: usize, dir: &Path) -> Result<(PathBuf, Pat
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok((template, inputs))
+}
+
+/// Times the family-based analysis in-process (`v4t analyze`).
+fn analyze(args: &[String]) -> Result<(), String> {
+    let flags = Flags { args };
+    flags.check(&["--family", "--size", "--runs"], &[])?;
+    let family = flags.family()?.ok_or(USAGE)?;
+    let size = flags.number("--size", 1_000)?;
+    let runs = flags.number("--runs", 3)?.max(1);
+    println!("{}", analysis::analyze(family, size, runs)?);
+    Ok(())
 }
 
 fn roundtrip(args: &[String]) -> Result<(), String> {

@@ -85,6 +85,14 @@ impl Reporter {
         eprint!("{}", self.format(sources, diagnostic));
     }
 
+    /// Prints a library error: the error, then the further errors found
+    /// with it ([`v4t::Error::more`]).
+    pub fn report_error(&self, sources: &Sources, error: &v4t::Error) {
+        for d in error.diagnostics() {
+            self.report(sources, d);
+        }
+    }
+
     /// Prints an error that has no location (I/O, usage).
     pub fn error(&self, code: Code, message: &str) {
         self.report(&Sources::new(), &Diagnostic::error(code, message));

@@ -5,12 +5,14 @@
 //! The library (`v4t`) does no I/O; everything touching files, the
 //! environment, the terminal and the clock lives in this crate.
 
+mod analyze_cmd;
 mod compare;
 mod csar;
 mod diagnostics;
 mod featureide;
 mod files;
 mod fs_loader;
+mod graph_cmd;
 mod inputs;
 mod loose;
 mod resolve_cmd;
@@ -78,6 +80,14 @@ enum Command {
     /// Run variability tests (conformance test trees, test groups, CSARs)
     #[command(after_help = EXIT_CODES, long_about = TEST_ABOUT)]
     Test(TestArgs),
+    /// Analyse every configuration of a template at once: counts, dead and
+    /// core elements, failing configurations
+    #[command(after_help = ANALYZE_EXIT_CODES, long_about = ANALYZE_ABOUT)]
+    Analyze(AnalyzeArgs),
+    /// Draw the topology (DOT, Mermaid, PlantUML or SVG), of the variable
+    /// template or of a resolved variant
+    #[command(after_help = EXIT_CODES)]
+    Graph(GraphArgs),
     /// Validate a TOSCA 2.0 (or 1.3) file, CSAR directory or archive with everything it imports
     #[command(after_help = VALIDATE_EXIT_CODES)]
     Validate(validate_cmd::ValidateArgs),
@@ -393,6 +403,106 @@ impl From<TemplateTestArgs> for TestArgs {
     }
 }
 
+/// The long help of `v4t analyze`.
+const ANALYZE_ABOUT: &str = "\
+Analyse every configuration of a variable service template at once, on one
+SAT encoding of all of them (not by resolving each).
+
+A configuration gives every variability input a value of its domain: a
+boolean input is false or true; any other input takes the values the
+template mentions for it (its default, its preset values, the constants it
+is compared with) plus representatives of the values it does not mention.
+The report lists the number of configurations, of valid ones and of
+distinct topologies (\"at least\" where counting stopped at its budget),
+dead elements (absent in every valid configuration), core elements
+(present in every one), inputs that never change the topology, and the
+failing configurations (outside the input feature model, an expression
+that fails, no solution, a failed consistency or semantic check) grouped by
+error with one example each, and the presets resolved one by one.
+
+Not modelled: the optimiser (when the inputs leave presence open, the
+topology count covers every solution the conditions allow, and the report
+says so).";
+
+const ANALYZE_EXIT_CODES: &str = "\
+Exit codes:
+  0  every configuration resolves
+  1  some configuration fails, or the template is invalid
+  2  usage error: invalid arguments or an unreadable template";
+
+/// Arguments of `v4t analyze`.
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    /// The variable service template (YAML); `-` reads standard input.
+    #[arg(value_name = "TEMPLATE")]
+    pub template: String,
+
+    /// Also list up to N distinct topologies (the ids of their present elements).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub enumerate: usize,
+
+    /// `text` (a report) or `json` (one object on standard output; errors
+    /// as JSON Lines on standard error).
+    #[arg(long, value_enum, default_value_t = diagnostics::Format::Text)]
+    pub format: diagnostics::Format,
+}
+
+/// The drawing formats of `v4t graph`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum GraphFormat {
+    /// Graphviz DOT.
+    Dot,
+    /// A Mermaid flowchart.
+    Mermaid,
+    /// A PlantUML deployment diagram.
+    Plantuml,
+    /// SVG, laid out without external programs.
+    Svg,
+}
+
+/// Arguments of `v4t graph`.
+#[derive(Args, Debug)]
+pub struct GraphArgs {
+    /// The variable service template: a YAML file, `-` for standard input,
+    /// or a zipped CSAR.
+    #[arg(value_name = "TEMPLATE")]
+    pub template: String,
+
+    /// The drawing format.
+    #[arg(long, value_enum, default_value_t = GraphFormat::Dot)]
+    pub format: GraphFormat,
+
+    /// Draw a resolved variant (only what is present in it) instead of the
+    /// variable template with its conditions; implied by --presets,
+    /// --inputs and --input.
+    #[arg(long)]
+    pub resolved: bool,
+
+    /// Variability presets of the variant, in order (comma-separated, repeatable).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub presets: Vec<String>,
+
+    /// Variability inputs file of the variant (as for `v4t resolve`).
+    #[arg(long, value_name = "FILE")]
+    pub inputs: Option<PathBuf>,
+
+    /// Set one variability input of the variant (repeatable).
+    #[arg(long = "input", value_name = "NAME=VALUE", value_parser = parse_assignment)]
+    pub input: Vec<(String, String)>,
+
+    /// Also draw the nodes' deployment artifacts.
+    #[arg(long)]
+    pub artifacts: bool,
+
+    /// Write the drawing to FILE instead of standard output (atomically).
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// How errors are printed on standard error: `text` or `json`.
+    #[arg(long = "error-format", value_enum, default_value_t = diagnostics::Format::Text)]
+    pub format_errors: diagnostics::Format,
+}
+
 /// The stack size of the thread that runs a command.
 const MAIN_STACK_BYTES: usize = 64 * 1024 * 1024;
 
@@ -479,6 +589,8 @@ fn main() -> ExitCode {
         Command::Resolve(args) => resolve_cmd::run(&args, color),
         Command::Enrich(args) => resolve_cmd::run_enrich(&args, color),
         Command::Test(args) => test_runner::run(&args),
+        Command::Analyze(args) => analyze_cmd::run(&args, color),
+        Command::Graph(args) => graph_cmd::run(&args, color),
         Command::Validate(args) => validate_cmd::run(&args, color),
         Command::Template(TemplateCommand::Resolve(args)) => resolve_cmd::run(&args.into(), color),
         Command::Template(TemplateCommand::Enrich(args)) => {

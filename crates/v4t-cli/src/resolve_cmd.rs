@@ -137,6 +137,62 @@ fn read_template(template: &str) -> Result<Template, OpenError> {
     }
 }
 
+/// The variability inputs of the command line: the environment and the
+/// inputs `file` (only when given), then the `--input` assignments; `None`
+/// if there are none. On failure the error is reported and the exit code
+/// returned.
+pub fn read_inputs(
+    sources: &mut Sources,
+    file: Option<&Path>,
+    assignments: &[(String, String)],
+    reporter: &Reporter,
+) -> Result<Option<Node>, u8> {
+    let mut inputs: Option<Node> = None;
+    if let Some(path) = file {
+        let name = path.display().to_string();
+        let read = read_bytes(path, MAX_INPUT_BYTES)
+            .map_err(|e| {
+                let message = format!("could not read inputs file \"{name}\": {e}");
+                OpenError::Usage(Code::File, message)
+            })
+            .and_then(|bytes| {
+                // Parsed from `sources` below: only its id is needed here.
+                add_text(sources, &name, bytes)
+                    .map_err(|d| OpenError::Invalid(Box::new(sources.clone()), d))
+            });
+        let id = match read {
+            Ok(id) => id,
+            Err(e) => return Err(e.report(reporter)),
+        };
+        match inputs_from_file(sources, &env_inputs(), id) {
+            Ok(map) => inputs = Some(map),
+            Err(e) => {
+                reporter.report_error(sources, &e);
+                return Err(EXIT_FAILURE);
+            }
+        }
+    }
+    for (name, value) in assignments {
+        let map = inputs.get_or_insert_with(|| Node::map(Map::new()));
+        if let Some(map) = map.as_map_mut() {
+            map.insert(name.as_str(), assignment_value(value));
+        }
+    }
+    Ok(inputs)
+}
+
+/// Reads the template named on the command line for a command that only
+/// reads it (`analyze`, `graph`): its sources, id and loader, or the exit code
+/// after reporting why it cannot be read.
+pub fn open_template(
+    reporter: &Reporter,
+    template: &str,
+) -> Result<(Sources, SourceId, AnyLoader), u8> {
+    read_template(template)
+        .map(|t| (t.sources, t.id, t.loader))
+        .map_err(|e| e.report(reporter))
+}
+
 /// The template inside the zipped CSAR `bytes` (named `name` in messages).
 fn from_archive(bytes: &[u8], name: &str) -> Result<Template, OpenError> {
     let invalid =
@@ -247,38 +303,15 @@ pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
     };
     let format = OutputFormat::choose(flags.output_format, output_file(flags.output.as_deref()));
 
-    // Inputs: environment + file (only with --inputs), then --input.
-    let mut inputs: Option<Node> = None;
-    if let Some(path) = &flags.inputs {
-        let name = path.display().to_string();
-        let read = read_bytes(path, MAX_INPUT_BYTES)
-            .map_err(|e| {
-                let message = format!("could not read inputs file \"{name}\": {e}");
-                OpenError::Usage(Code::File, message)
-            })
-            .and_then(|bytes| {
-                // Parsed from `sources` below: only its id is needed here.
-                add_text(&mut sources, &name, bytes)
-                    .map_err(|d| OpenError::Invalid(Box::new(sources.clone()), d))
-            });
-        let id = match read {
-            Ok(id) => id,
-            Err(e) => return e.report(&reporter),
-        };
-        match inputs_from_file(&sources, &env_inputs(), id) {
-            Ok(map) => inputs = Some(map),
-            Err(e) => {
-                reporter.report(&sources, &e);
-                return EXIT_FAILURE;
-            }
-        }
-    }
-    for (name, value) in &flags.input {
-        let map = inputs.get_or_insert_with(|| Node::map(Map::new()));
-        if let Some(map) = map.as_map_mut() {
-            map.insert(name.as_str(), assignment_value(value));
-        }
-    }
+    let inputs = match read_inputs(
+        &mut sources,
+        flags.inputs.as_deref(),
+        &flags.input,
+        &reporter,
+    ) {
+        Ok(inputs) => inputs,
+        Err(code) => return code,
+    };
 
     let options = ResolveOptions {
         presets: presets(&args.presets),
@@ -415,7 +448,7 @@ fn package(
 }
 
 /// Renders a library error or panic; passes a result through.
-fn finish<T>(
+pub fn finish<T>(
     outcome: Result<Result<T, v4t::Error>, String>,
     sources: &Sources,
     reporter: &Reporter,
@@ -423,7 +456,7 @@ fn finish<T>(
     match outcome {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(e)) => {
-            reporter.report(sources, &e);
+            reporter.report_error(sources, &e);
             Err(EXIT_FAILURE)
         }
         Err(panic) => {
@@ -442,7 +475,7 @@ fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {
 
 /// Writes the result to `output` (atomically) or standard output (`-` or
 /// no output).
-fn write_result(output: Option<&Path>, bytes: &[u8], reporter: &Reporter) -> u8 {
+pub fn write_result(output: Option<&Path>, bytes: &[u8], reporter: &Reporter) -> u8 {
     match output_file(output) {
         Some(path) => {
             if let Err(e) = write_atomically(path, bytes) {
@@ -466,7 +499,7 @@ fn write_result(output: Option<&Path>, bytes: &[u8], reporter: &Reporter) -> u8 
 /// The presets to apply: those given on the command line, or else those in
 /// `OPENTOSCA_VINTNER_VARIABILITY_PRESETS` (a JSON list, as the reference
 /// reads it; a plain string counts as a one-element list).
-fn presets(given: &[String]) -> Vec<String> {
+pub fn presets(given: &[String]) -> Vec<String> {
     let given: Vec<String> = given
         .iter()
         .map(|p| p.trim().to_string())

@@ -19,6 +19,20 @@
 //! Errors ([`EvalError`]) carry the reference's exact message and the span of
 //! the offending node. Evaluation never panics: cyclic named expressions or
 //! inputs and overly deep nesting are reported as errors.
+//!
+//! ```
+//! use v4t_expr::Evaluator;
+//! use v4t_yaml::{parse, SourceId, Value};
+//!
+//! let definitions = parse("size: {type: integer}", SourceId(0)).unwrap();
+//! let assigned = parse("size: 3", SourceId(0)).unwrap();
+//! let assigned = assigned.as_map().unwrap().clone();
+//! let mut eval = Evaluator::new(definitions.as_map(), None, assigned, 0.0);
+//! let expr = parse("{add: [{variability_input: size}, 2]}", SourceId(1)).unwrap();
+//! assert!(matches!(eval.evaluate(&expr), Ok(Value::Number(n)) if n == 5.0));
+//! let test = parse("{greater: [{variability_input: size}, 4]}", SourceId(2)).unwrap();
+//! assert_eq!(eval.evaluate_as_logic(&test).ok(), Some(false));
+//! ```
 
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]

@@ -56,7 +56,7 @@ impl Gates {
 
 /// `HashMap` with the Fx hash: keys are literals, which need no HashDoS
 /// resistance, and SipHash was a visible share of encoding time.
-type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+pub(crate) type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
 /// rustc's multiply-rotate hash, one word at a time.
 #[derive(Default)]

@@ -23,12 +23,48 @@
 //!   independent part of the problem, with the same optimisation, tie-breaking
 //!   and entailment questions answered part by part.
 //!
+//! Questions about *all* models, for analyses of a whole product family:
+//! * [`Solver::count`]: the number of distinct assignments of a set of
+//!   projection variables in the models (sharpSAT-style exact counting with
+//!   a time-free [`CountBudget`]; a [`Count`] says whether it is exact), as a
+//!   [`Natural`] that cannot overflow;
+//! * [`Solver::backbone`] (and [`Split::backbone`]): which literals are
+//!   true in every model, false in every model, or free ([`Implied`]);
+//! * [`Solver::minimal_core`] (and [`Split::minimal_core`]): a
+//!   subset-minimal set of assumption literals that has no model;
+//! * [`Solver::enumerate`]: the distinct projections of the models in
+//!   lexicographic order, up to a limit ([`Enumeration`]);
+//! * [`Solver::can_differ`] and [`Solver::differ`]: whether some literals
+//!   are determined by others (two models agreeing on these, differing on
+//!   those), several such questions on one pair of copies ([`Differ`]).
+//!
 //! All literals passed to a [`Solver`] must come from that same solver; a
 //! literal from another solver whose variable does not exist here may panic.
+//!
+//! ```
+//! use v4t_sat::Solver;
+//!
+//! let mut s = Solver::new();
+//! let (db, cache) = (s.new_var(), s.new_var());
+//! let both = s.and(&[db, cache]);
+//! s.add_clause(&[!cache, db]); // the cache needs the database
+//! assert!(s.solve(&[cache]));
+//! assert!(s.value(db));
+//! assert!(!s.solve(&[cache, !db]));
+//! // Fewest present: neither.
+//! assert_eq!(s.minimize(&[(db, 1), (cache, 1)]), Some(0));
+//! assert!(!s.value(both));
+//! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod backbone;
+mod count;
+mod differ;
+mod enumerate;
 mod gates;
+mod mus;
+mod natural;
 mod pb;
 mod prefer;
 mod propagate;
@@ -39,6 +75,11 @@ mod testutil;
 use batsat::{lbool, Callbacks, SolverInterface, SolverOpts};
 use std::fmt;
 
+pub use backbone::Implied;
+pub use count::{Count, CountBudget};
+pub use differ::Differ;
+pub use enumerate::Enumeration;
+pub use natural::Natural;
 pub use split::{Answer, Question, Split};
 
 /// A literal: a variable or its negation.
@@ -102,10 +143,24 @@ impl fmt::Debug for Lit {
     }
 }
 
-/// Callbacks that do nothing (unlike batsat's `Basic`, this keeps the solver `Send`).
-struct Quiet;
+/// Callbacks that only enforce a conflict budget (unlike batsat's `Basic`,
+/// this keeps the solver `Send`).
+struct Quiet {
+    /// Conflicts the current search may still learn from before it gives up.
+    conflicts_left: u64,
+}
 
-impl Callbacks for Quiet {}
+impl Callbacks for Quiet {
+    fn on_new_clause(&mut self, _: &[batsat::Lit], kind: batsat::clause::Kind) {
+        if kind == batsat::clause::Kind::Learnt {
+            self.conflicts_left = self.conflicts_left.saturating_sub(1);
+        }
+    }
+
+    fn stop(&self) -> bool {
+        self.conflicts_left == 0
+    }
+}
 
 /// Solver with a formula builder (Tseitin gates with constant folding).
 ///
@@ -417,7 +472,12 @@ impl Solver {
     /// The batsat instance, built from the stored clauses on first use.
     fn backend(&mut self) -> &mut batsat::Solver<Quiet> {
         if self.sat.is_none() {
-            let mut sat = batsat::Solver::new(SolverOpts::default(), Quiet);
+            let mut sat = batsat::Solver::new(
+                SolverOpts::default(),
+                Quiet {
+                    conflicts_left: u64::MAX,
+                },
+            );
             sat.new_var(lbool::TRUE, false);
             for _ in 1..self.vars {
                 sat.new_var(lbool::FALSE, true);
@@ -472,8 +532,22 @@ impl Solver {
         }
     }
 
+    /// The backend's work so far (0 without one): literals propagated plus
+    /// a hundred per conflict, a machine-independent measure of searching.
+    pub(crate) fn search_work(&self) -> u64 {
+        self.sat
+            .as_ref()
+            .map_or(0, |s| s.num_propagations() + 100 * s.num_conflicts())
+    }
+
     /// Solves; on success stores the model, on failure keeps the previous model.
     pub(crate) fn solve_raw(&mut self, assumptions: &[Lit]) -> bool {
+        self.solve_limited(assumptions, u64::MAX) == Some(true)
+    }
+
+    /// [`Solver::solve_raw`] that gives up (`None`, previous model kept)
+    /// after `conflicts` conflicts.
+    pub(crate) fn solve_limited(&mut self, assumptions: &[Lit], conflicts: u64) -> Option<bool> {
         self.backend();
         let sat = self.sat.as_mut().expect("built above");
         self.scratch.clear();
@@ -483,15 +557,20 @@ impl Solver {
                 .filter(|&&l| l != self.truth)
                 .map(|l| l.to_bs()),
         );
+        sat.cb_mut().conflicts_left = conflicts;
         let res = sat.solve_limited(&self.scratch);
+        sat.cb_mut().conflicts_left = u64::MAX;
         self.pending_units = false;
+        if res == lbool::UNDEF {
+            return None;
+        }
         if res == lbool::TRUE {
             self.core.clear();
             self.model.clear();
             self.model
                 .extend(sat.get_model().iter().map(|&v| v == lbool::TRUE));
             self.model_valid = true;
-            true
+            Some(true)
         } else {
             // batsat reports the final conflict clause, i.e. negated assumptions.
             self.core.clear();
@@ -499,7 +578,7 @@ impl Solver {
                 .extend(sat.unsat_core().iter().map(|&l| !Lit::from_bs(l)));
             self.core.sort_unstable();
             self.core.dedup();
-            false
+            Some(false)
         }
     }
 

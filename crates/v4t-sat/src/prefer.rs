@@ -37,6 +37,26 @@ impl Solver {
         }
     }
 
+    /// [`Solver::prefer_false`] among the models in which all of `base` are
+    /// true; `false` if there is none (the stored model is then cleared if
+    /// `base` is empty, else kept).
+    pub fn prefer_false_assuming(&mut self, base: &[Lit], order: &[Lit]) -> bool {
+        let found = if base.is_empty() {
+            self.ensure_model()
+        } else {
+            self.solve_raw(base)
+        };
+        if !found {
+            return false;
+        }
+        self.propagate_units();
+        let mut choices = base.to_vec();
+        for &lit in order {
+            self.choose(&mut choices, !lit);
+        }
+        true
+    }
+
     /// The (empty) choices of a preference search, once there is a model.
     pub(crate) fn start_choices(&mut self) -> Option<Vec<Lit>> {
         if !self.ensure_model() {

@@ -12,6 +12,27 @@
 use crate::{Lit, Solver};
 
 impl Solver {
+    /// The level-0 value of every variable (0 unknown, 1 true, -1 false), or
+    /// `None` if the clauses are known to be unsatisfiable: from the backend
+    /// if there is one, else propagated in the store.
+    pub(crate) fn level0(&mut self) -> Option<Vec<i8>> {
+        if self.sat.is_none() {
+            return self.store_level0();
+        }
+        self.propagate_units();
+        if self.is_known_unsat() {
+            return None;
+        }
+        let facts = (0..self.num_vars())
+            .map(|v| match self.fixed(Lit::from_var(v)) {
+                None => 0,
+                Some(true) => 1,
+                Some(false) => -1,
+            })
+            .collect();
+        Some(facts)
+    }
+
     /// The level-0 value of every variable (0 unknown, 1 true, -1 false) after
     /// unit propagation over the stored clauses, or `None` on a conflict.
     ///

@@ -25,7 +25,7 @@
 //! become constants. Parts are numbered by their smallest variable, so the
 //! result never depends on hashing or solver internals.
 
-use crate::{Lit, Solver};
+use crate::{Implied, Lit, Solver};
 
 /// No global variable (a part's own constant or auxiliary variable).
 const NONE: u32 = u32::MAX;
@@ -107,7 +107,7 @@ impl Solver {
     /// parts start from it, so no part needs an initial search.
     pub fn split(mut self) -> Split {
         let n = self.num_vars() as usize;
-        let facts = self.level0_facts();
+        let facts = self.level0();
         let mut split = Split {
             truth: self.truth,
             unsat: facts.is_none(),
@@ -198,29 +198,6 @@ impl Solver {
 }
 
 impl Solver {
-    /// The level-0 value of every variable (1 true, -1 false, 0 free): from
-    /// the backend if there is one, else propagated in the store; `None` if
-    /// the problem is known to be unsatisfiable.
-    fn level0_facts(&mut self) -> Option<Vec<i8>> {
-        if self.sat.is_none() {
-            return self.store_level0();
-        }
-        self.propagate_units();
-        if self.is_known_unsat() {
-            return None;
-        }
-        let n = self.num_vars();
-        Some(
-            (0..n)
-                .map(|v| match self.fixed(Lit::from_var(v)) {
-                    None => 0,
-                    Some(true) => 1,
-                    Some(false) => -1,
-                })
-                .collect(),
-        )
-    }
-
     /// The connected components of the clauses not yet satisfied under
     /// `is_fixed`, and which variables occur in them; `None` if a clause is
     /// falsified.
@@ -413,6 +390,69 @@ impl Split {
             }
         }
         true
+    }
+
+    /// [`Solver::backbone`] part by part: for each literal, true in every
+    /// model, false in every model, or free; `None` if unsatisfiable.
+    pub fn backbone(&mut self, lits: &[Lit]) -> Option<Vec<Implied>> {
+        if !self.satisfiable() {
+            return None;
+        }
+        let mut result = Vec::with_capacity(lits.len());
+        let mut local = Vec::new();
+        for (i, &lit) in lits.iter().enumerate() {
+            result.push(match self.place(lit) {
+                Place::Const(true) => Implied::True,
+                Place::Const(false) => Implied::False,
+                Place::In(p, l) => {
+                    local.push((p, (i, l)));
+                    Implied::Free
+                }
+            });
+        }
+        for (p, items) in by_part(local) {
+            let sat = &mut self.part_mut(p).sat;
+            let part_lits: Vec<Lit> = items.iter().map(|&(_, l)| l).collect();
+            let answers = sat.backbone(&part_lits);
+            sat.release_backend();
+            for (&(i, _), a) in items.iter().zip(answers?) {
+                result[i] = a;
+            }
+        }
+        Some(result)
+    }
+
+    /// [`Solver::minimal_core`] on the split problem: the core lies in the
+    /// first part (in part order) that is unsatisfiable under its share of
+    /// the assumptions; an assumption fixed false is a core by itself.
+    pub fn minimal_core(&mut self, assumptions: &[Lit]) -> Option<Vec<Lit>> {
+        if !self.satisfiable() {
+            return Some(Vec::new());
+        }
+        let mut local = Vec::new();
+        for &lit in assumptions {
+            match self.place(lit) {
+                Place::Const(true) => {}
+                Place::Const(false) => return Some(vec![lit]),
+                Place::In(p, l) => local.push((p, (lit, l))),
+            }
+        }
+        for (p, items) in by_part(local) {
+            let sat = &mut self.part_mut(p).sat;
+            let part_lits: Vec<Lit> = items.iter().map(|&(_, l)| l).collect();
+            let core = sat.minimal_core(&part_lits);
+            sat.release_backend();
+            if let Some(core) = core {
+                // Back to the caller's literals (a local literal may stand
+                // for several equal global ones; the first is kept).
+                let global = core
+                    .iter()
+                    .map(|l| items.iter().find(|(_, m)| m == l).expect("from items").0)
+                    .collect();
+                return Some(global);
+            }
+        }
+        None
     }
 
     /// Answers `questions` as if asked one after another right after

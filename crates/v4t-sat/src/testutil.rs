@@ -50,21 +50,22 @@ pub(crate) fn models(vars: &[Lit], clauses: &[Vec<Lit>]) -> Vec<Vec<bool>> {
     out
 }
 
+/// A random literal of one of `vars`, either sign.
+pub(crate) fn random_lit(rng: &mut Rng, vars: &[Lit]) -> Lit {
+    let v = vars[rng.below(vars.len() as u64) as usize];
+    if rng.below(2) == 0 {
+        v
+    } else {
+        !v
+    }
+}
+
 /// A random CNF over `vars` with `n` clauses of length 1..=3.
 pub(crate) fn random_cnf(rng: &mut Rng, vars: &[Lit], n: usize) -> Vec<Vec<Lit>> {
     (0..n)
         .map(|_| {
             let len = 1 + rng.below(3) as usize;
-            (0..len)
-                .map(|_| {
-                    let v = vars[rng.below(vars.len() as u64) as usize];
-                    if rng.below(2) == 0 {
-                        v
-                    } else {
-                        !v
-                    }
-                })
-                .collect()
+            (0..len).map(|_| random_lit(rng, vars)).collect()
         })
         .collect()
 }

@@ -1,8 +1,14 @@
 //! Checks of the solved result: consistency and semantic checks on present
 //! elements, in the reference's order; the first violation is the error
 //! (part 2, section 7).
+//!
+//! The checks are written once, over a `Logic` of presence: resolving
+//! evaluates them on one solution (`bool`, stopping at the first
+//! violation); `v4t analyze` builds them as SAT literals over every
+//! configuration at once (`solve::family`), one violation literal
+//! per check and element, in the same order.
 
-use crate::error::{fail_at, Error, Result};
+use crate::error::{Error, Result};
 
 use crate::graph::{ElementId, Graph, Kind};
 use crate::solve::Solution;
@@ -14,228 +20,375 @@ pub(crate) fn check(graph: &Graph, solution: &Solution) -> Result<()> {
     if let Some(cycle) = present_hosting_cycle(graph, &present) {
         return Err(graph.hosting_cycle(&cycle));
     }
-    let checker = Checker { g: graph, solution };
-    checker.relation_ends()?;
-    checker.containers_and_names()?;
-    checker.nodes()?;
-    checker.technologies()?;
-    checker.inputs_and_outputs()?;
-    let c = &graph.options.checks;
+    checks(graph, &mut OneSolution(solution))
+}
+
+/// Presence and the connectives the checks need, and what a violation does.
+pub(crate) trait Logic {
+    /// A truth value: `bool`, or a SAT literal.
+    type B: Copy;
+    /// Whether the element is present.
+    fn present(&mut self, id: ElementId) -> Self::B;
+    /// Whether `b` is false for certain (the check needs no more work).
+    fn is_false(&self, b: Self::B) -> bool;
+    fn constant(&self, b: bool) -> Self::B;
+    fn not(&mut self, b: Self::B) -> Self::B;
+    fn and(&mut self, xs: &[Self::B]) -> Self::B;
+    fn or(&mut self, xs: &[Self::B]) -> Self::B;
+    /// At least two of `xs` hold.
+    fn at_least_two(&mut self, xs: &[Self::B]) -> Self::B;
+    /// The check fails with `error()` where `when` holds. On one solution
+    /// that is the error of the run; symbolically it is recorded.
+    fn violation(&mut self, when: Self::B, error: impl FnOnce() -> Error) -> Result<()>;
+}
+
+/// One solution: presence is known, the first violation is the error.
+struct OneSolution<'s>(&'s Solution);
+
+impl Logic for OneSolution<'_> {
+    type B = bool;
+    fn present(&mut self, id: ElementId) -> bool {
+        self.0.is_present(id)
+    }
+    fn is_false(&self, b: bool) -> bool {
+        !b
+    }
+    fn constant(&self, b: bool) -> bool {
+        b
+    }
+    fn not(&mut self, b: bool) -> bool {
+        !b
+    }
+    fn and(&mut self, xs: &[bool]) -> bool {
+        xs.iter().all(|&x| x)
+    }
+    fn or(&mut self, xs: &[bool]) -> bool {
+        xs.iter().any(|&x| x)
+    }
+    fn at_least_two(&mut self, xs: &[bool]) -> bool {
+        xs.iter().filter(|&&x| x).count() > 1
+    }
+    fn violation(&mut self, when: bool, error: impl FnOnce() -> Error) -> Result<()> {
+        if when {
+            return Err(error());
+        }
+        Ok(())
+    }
+}
+
+/// The enabled checks in the reference's order (without the hosting cycle).
+pub(crate) fn checks<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
+    let c = &g.options().checks;
+    if c.relation_source {
+        relation_ends(g, l, true)?;
+    }
+    if c.relation_target {
+        relation_ends(g, l, false)?;
+    }
+    if c.missing_artifact_container {
+        missing_container(g, l, g.artifacts())?;
+    }
+    if c.ambiguous_artifact {
+        per_present_node(g, l, |e| e.artifacts())?;
+    }
+    if c.missing_property_container {
+        missing_container(g, l, g.properties())?;
+    }
+    if c.ambiguous_property {
+        per_present_node(g, l, |e| &e.properties)?;
+        per_present_node(g, l, |e| e.attributes())?;
+    }
+    if c.missing_type_container {
+        missing_container(g, l, g.types())?;
+    }
+    if c.ambiguous_type {
+        types(g, l)?;
+    }
+    if c.ambiguous_hosting {
+        ambiguous_hosting(g, l)?;
+    }
+    expected(g, l)?;
+    if c.missing_technology_container {
+        missing_container(g, l, g.technologies())?;
+    }
+    if c.ambiguous_technology {
+        ambiguous_technology(g, l)?;
+    }
+    if c.ambiguous_input {
+        let always = l.constant(true);
+        ambiguous(g, l, always, g.inputs(), true)?;
+    }
+    // `unconsumed_input_check` (the reference guards this check with
+    // `unproduced_output_check`; their defaults agree).
+    if c.unconsumed_input {
+        unconsumed_inputs(g, l)?;
+    }
+    if c.ambiguous_output {
+        let always = l.constant(true);
+        ambiguous(g, l, always, g.outputs(), true)?;
+    }
+    if c.unproduced_output {
+        unproduced_outputs(g, l)?;
+    }
     if c.ambiguous_relation {
-        for n in checker.present_of(&graph.nodes) {
-            ambiguous_names(graph, &graph.get(n).outgoing, &present)?;
+        per_present_node(g, l, |e| e.outgoing())?;
+    }
+    Ok(())
+}
+
+/// A present relation whose source (or target) is absent.
+fn relation_ends<L: Logic>(g: &Graph, l: &mut L, source: bool) -> Result<()> {
+    for &r in g.relations() {
+        let e = g.get(r);
+        let Some(end) = (if source { e.source() } else { e.target() }) else {
+            continue;
+        };
+        let here = l.present(r);
+        if l.is_false(here) {
+            continue;
+        }
+        let there = l.present(end);
+        let gone = l.not(there);
+        let when = l.and(&[here, gone]);
+        l.violation(when, || {
+            let which = if source { "source" } else { "target" };
+            Error::at(
+                format!(
+                    "Relation {which} \"{}\" of {} does not exist",
+                    g.get(end).name,
+                    g.display(r)
+                ),
+                e.span,
+            )
+            .in_element(g.id(r))
+        })?;
+    }
+    Ok(())
+}
+
+/// No two present elements of one of each present node's lists share a name.
+fn per_present_node<L: Logic>(
+    g: &Graph,
+    l: &mut L,
+    list: impl Fn(&crate::graph::Element) -> &[ElementId],
+) -> Result<()> {
+    for &n in g.nodes() {
+        let here = l.present(n);
+        if !l.is_false(here) {
+            ambiguous(g, l, here, list(g.get(n)), true)?;
         }
     }
     Ok(())
 }
 
-/// The checks of one solution, by family, in the reference's order.
-struct Checker<'a> {
-    g: &'a Graph,
-    solution: &'a Solution,
+/// Every present container has exactly one present type (spec check 9;
+/// the reference only rejects two of the same name and silently takes the
+/// first): the second one present is reported.
+fn types<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
+    let containers = g
+        .nodes()
+        .iter()
+        .chain(g.groups())
+        .chain(g.policies())
+        .chain(g.artifacts());
+    let mut lits = Vec::new();
+    for &x in containers {
+        let here = l.present(x);
+        if l.is_false(here) {
+            continue;
+        }
+        let types = &g.get(x).types;
+        if types.is_empty() && g.get(x).kind == Kind::Artifact {
+            // A TOSCA 2.0 artifact written without type.
+            continue;
+        }
+        let when = present_without_any(l, here, types, &mut lits);
+        l.violation(when, || {
+            Error::at(format!("{} has no type", g.Display(x)), g.get(x).span).in_element(g.id(x))
+        })?;
+        ambiguous(g, l, here, types, false)?;
+    }
+    Ok(())
 }
 
-impl Checker<'_> {
-    fn present(&self, id: ElementId) -> bool {
-        self.solution.is_present(id)
-    }
+/// A node's hosting relations (present or not).
+fn hosting(g: &Graph, n: ElementId) -> impl Iterator<Item = ElementId> + '_ {
+    g.get(n)
+        .outgoing()
+        .iter()
+        .copied()
+        .filter(|&r| g.get(r).hosting())
+}
 
-    /// The present elements of `list`.
-    fn present_of<'l>(&'l self, list: &'l [ElementId]) -> impl Iterator<Item = ElementId> + 'l {
-        list.iter().copied().filter(|&x| self.present(x))
+/// No present node has more than one present hosting relationship: its
+/// present hosting relations establish at most one (TOSCA 2.0: an
+/// assignment with `count: 2` establishes two, one with `count: 0` none).
+fn ambiguous_hosting<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
+    let mut lits = Vec::new();
+    for &n in g.nodes() {
+        let here = l.present(n);
+        if l.is_false(here) {
+            continue;
+        }
+        lits.clear();
+        for r in hosting(g, n) {
+            // Twice is as good as more for "at least two".
+            for _ in 0..g.relationships(r).min(2) {
+                lits.push(l.present(r));
+            }
+        }
+        let two = l.at_least_two(&lits);
+        let when = l.and(&[here, two]);
+        l.violation(when, || {
+            node_error(g, n, "has more than one hosting relations")
+        })?;
     }
+    Ok(())
+}
 
-    /// Present relations have present sources and targets.
-    fn relation_ends(&self) -> Result<()> {
-        let (g, c) = (self.g, &self.g.options.checks);
-        if c.relation_source {
-            for r in self.present_of(&g.relations) {
-                if let Some(s) = g.get(r).source.filter(|&s| !self.present(s)) {
-                    fail_at!(
-                        g,
-                        r,
-                        "Relation source \"{}\" of {} does not exist",
-                        g.get(s).name,
-                        g.display(r)
-                    );
-                }
-            }
+/// The `expected_*` checks: a present node with hosting relations, incoming
+/// relations, artifacts or technologies has a present one.
+fn expected<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
+    let c = &g.options().checks;
+    // The members one of which must be present, and whether the node has
+    // any (TOSCA 2.0: hosting relations with `count: 0` establish none).
+    type Members<'g> = &'g dyn Fn(ElementId, &mut Vec<ElementId>) -> bool;
+    let lists: [(bool, Members<'_>, &str); 4] = [
+        (
+            c.expected_hosting,
+            &|n, out| {
+                out.extend(hosting(g, n).filter(|&r| g.relationships(r) > 0));
+                hosting(g, n).next().is_some()
+            },
+            "expected to have a hosting relation",
+        ),
+        (
+            c.expected_incoming_relation,
+            &|n, out| {
+                out.extend_from_slice(g.get(n).incoming());
+                !out.is_empty()
+            },
+            "expected to have an incoming relation",
+        ),
+        (
+            c.expected_artifact,
+            &|n, out| {
+                out.extend_from_slice(g.get(n).artifacts());
+                !out.is_empty()
+            },
+            "expected to have an deployment artifact",
+        ),
+        (
+            c.expected_technology,
+            &|n, out| {
+                out.extend_from_slice(g.get(n).technologies());
+                !out.is_empty()
+            },
+            "expected to have a technology",
+        ),
+    ];
+    let mut lits = Vec::new();
+    let mut ids = Vec::new();
+    for (enabled, members, what) in lists {
+        if !enabled {
+            continue;
         }
-        if c.relation_target {
-            for r in self.present_of(&g.relations) {
-                if let Some(t) = g.get(r).target.filter(|&t| !self.present(t)) {
-                    fail_at!(
-                        g,
-                        r,
-                        "Relation target \"{}\" of {} does not exist",
-                        g.get(t).name,
-                        g.display(r)
-                    );
-                }
+        for &n in g.nodes() {
+            let here = l.present(n);
+            ids.clear();
+            let applies = members(n, &mut ids);
+            if l.is_false(here) || !applies {
+                continue;
             }
+            let when = present_without_any(l, here, &ids, &mut lits);
+            l.violation(when, || node_error(g, n, what))?;
         }
-        Ok(())
     }
+    Ok(())
+}
 
-    /// Artifacts, properties and types have present containers and no
-    /// present namesakes; typed elements have a present type.
-    fn containers_and_names(&self) -> Result<()> {
-        let (g, c) = (self.g, &self.g.options.checks);
-        let present = |id: ElementId| self.present(id);
-        if c.missing_artifact_container {
-            missing_container(g, &g.artifacts, &present)?;
+/// No present node has more than one present technology.
+fn ambiguous_technology<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
+    let mut lits = Vec::new();
+    for &n in g.nodes() {
+        let here = l.present(n);
+        if l.is_false(here) {
+            continue;
         }
-        if c.ambiguous_artifact {
-            for n in self.present_of(&g.nodes) {
-                ambiguous_names(g, &g.get(n).artifacts, &present)?;
-            }
-        }
-        if c.missing_property_container {
-            missing_container(g, &g.properties, &present)?;
-        }
-        if c.ambiguous_property {
-            for n in self.present_of(&g.nodes) {
-                ambiguous_names(g, &g.get(n).properties, &present)?;
-                ambiguous_names(g, &g.get(n).attributes, &present)?;
-            }
-        }
-        if c.missing_type_container {
-            missing_container(g, &g.types, &present)?;
-        }
-        if c.ambiguous_type {
-            let containers = g
-                .nodes
-                .iter()
-                .chain(&g.groups)
-                .chain(&g.policies)
-                .chain(&g.artifacts);
-            for &x in containers.filter(|&&x| present(x)) {
-                if g.get(x).types.is_empty() && g.get(x).kind == Kind::Artifact {
-                    // A TOSCA 2.0 artifact written without type.
-                    continue;
-                }
-                let mut present_types = self.present_of(&g.get(x).types);
-                if present_types.next().is_none() {
-                    fail_at!(g, x, "{} has no type", g.Display(x));
-                }
-                // Exactly one present type (spec check 9); the reference only
-                // rejects two of the same name and silently takes the first.
-                if let Some(second) = present_types.next() {
-                    fail_at!(g, second, "{} is ambiguous", g.Display(second));
-                }
-            }
-        }
-        Ok(())
+        lits.clear();
+        lits.extend(g.get(n).technologies().iter().map(|&t| l.present(t)));
+        let two = l.at_least_two(&lits);
+        let when = l.and(&[here, two]);
+        l.violation(when, || node_error(g, n, "has more than one technology"))?;
     }
+    Ok(())
+}
 
-    /// Present nodes have one host, and the hosts, incoming relations and
-    /// artifacts they may have.
-    fn nodes(&self) -> Result<()> {
-        let (g, c) = (self.g, &self.g.options.checks);
-        let hosting = |n: ElementId| {
-            g.get(n)
-                .outgoing
-                .iter()
-                .copied()
-                .filter(|&r| g.get(r).hosting)
-        };
-        // Relationships, not assignments: a TOSCA 2.0 assignment with
-        // `count: 2` establishes two, one with `count: 0` none.
-        let hosts = |n: ElementId| -> u32 {
-            hosting(n)
-                .filter(|&r| self.present(r))
-                .map(|r| g.relationships(r))
-                .sum()
-        };
-        for n in self.present_of(&g.nodes).filter(|_| c.ambiguous_hosting) {
-            if hosts(n) > 1 {
-                fail_at!(g, n, "{} has more than one hosting relations", g.Display(n));
-            }
+/// Every present input has a present consumer.
+fn unconsumed_inputs<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
+    let mut lits = Vec::new();
+    for &i in g.inputs() {
+        let here = l.present(i);
+        if l.is_false(here) {
+            continue;
         }
-        for n in self.present_of(&g.nodes).filter(|_| c.expected_hosting) {
-            if hosting(n).count() > 0 && hosts(n) == 0 {
-                fail_at!(g, n, "{} expected to have a hosting relation", g.Display(n));
-            }
-        }
-        for n in self
-            .present_of(&g.nodes)
-            .filter(|_| c.expected_incoming_relation)
-        {
-            let inc = &g.get(n).incoming;
-            if !inc.is_empty() && self.present_of(inc).next().is_none() {
-                let display = g.Display(n);
-                fail_at!(g, n, "{display} expected to have an incoming relation");
-            }
-        }
-        for n in self.present_of(&g.nodes).filter(|_| c.expected_artifact) {
-            let arts = &g.get(n).artifacts;
-            if !arts.is_empty() && self.present_of(arts).next().is_none() {
-                let display = g.Display(n);
-                fail_at!(g, n, "{display} expected to have an deployment artifact");
-            }
-        }
-        Ok(())
+        let when = present_without_any(l, here, g.get(i).consumers(), &mut lits);
+        l.violation(when, || {
+            Error::at(format!("{} is not consumed", g.Display(i)), g.get(i).span)
+                .in_element(g.id(i))
+        })?;
     }
+    Ok(())
+}
 
-    /// Present nodes with technologies have exactly one present, in a
-    /// present container.
-    fn technologies(&self) -> Result<()> {
-        let (g, c) = (self.g, &self.g.options.checks);
-        if c.expected_technology {
-            for n in self.present_of(&g.nodes) {
-                let techs = &g.get(n).technologies;
-                if !techs.is_empty() && self.present_of(techs).next().is_none() {
-                    fail_at!(g, n, "{} expected to have a technology", g.Display(n));
-                }
-            }
+/// Every producer of a present output is present.
+fn unproduced_outputs<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
+    let mut lits = Vec::new();
+    for &o in g.outputs() {
+        let here = l.present(o);
+        if l.is_false(here) {
+            continue;
         }
-        if c.missing_technology_container {
-            missing_container(g, &g.technologies, &|id| self.present(id))?;
+        lits.clear();
+        for &p in g.get(o).producers() {
+            let there = l.present(p);
+            lits.push(l.not(there));
         }
-        if c.ambiguous_technology {
-            for n in self.present_of(&g.nodes) {
-                if self.present_of(&g.get(n).technologies).count() > 1 {
-                    fail_at!(g, n, "{} has more than one technology", g.Display(n));
-                }
-            }
-        }
-        Ok(())
+        let some_gone = l.or(&lits);
+        let when = l.and(&[here, some_gone]);
+        l.violation(when, || {
+            Error::at(format!("{} is not produced", g.Display(o)), g.get(o).span)
+                .in_element(g.id(o))
+        })?;
     }
+    Ok(())
+}
 
-    /// Inputs and outputs have no present namesakes; present inputs are
-    /// consumed and present outputs produced.
-    fn inputs_and_outputs(&self) -> Result<()> {
-        let (g, c) = (self.g, &self.g.options.checks);
-        let present = |id: ElementId| self.present(id);
-        if c.ambiguous_input {
-            ambiguous_names(g, &g.inputs, &present)?;
-        }
-        // `unconsumed_input_check` (the reference guards this check with
-        // `unproduced_output_check`; their defaults agree).
-        if c.unconsumed_input {
-            for i in self.present_of(&g.inputs) {
-                if self.present_of(&g.get(i).consumers).next().is_none() {
-                    fail_at!(g, i, "{} is not consumed", g.Display(i));
-                }
-            }
-        }
-        if c.ambiguous_output {
-            ambiguous_names(g, &g.outputs, &present)?;
-        }
-        if c.unproduced_output {
-            for o in self.present_of(&g.outputs) {
-                if g.get(o).producers.iter().any(|&p| !present(p)) {
-                    fail_at!(g, o, "{} is not produced", g.Display(o));
-                }
-            }
-        }
-        Ok(())
+/// `here` holds and none of `ids` is present (`lits` is scratch space).
+fn present_without_any<L: Logic>(
+    l: &mut L,
+    here: L::B,
+    ids: &[ElementId],
+    lits: &mut Vec<L::B>,
+) -> L::B {
+    lits.clear();
+    for &id in ids {
+        let p = l.present(id);
+        lits.push(p);
     }
+    let some = l.or(lits);
+    let none = l.not(some);
+    l.and(&[here, none])
+}
+
+/// `<Display> <what>` about a node, at the node.
+fn node_error(g: &Graph, n: ElementId, what: &str) -> Error {
+    Error::at(format!("{} {what}", g.Display(n)), g.get(n).span).in_element(g.id(n))
 }
 
 /// The first cycle of present hosting relations between present nodes
 /// (depth-first in node and requirement order), as its relations.
-fn present_hosting_cycle(
+pub(crate) fn present_hosting_cycle(
     g: &Graph,
     present: &impl Fn(ElementId) -> bool,
 ) -> Option<Vec<ElementId>> {
@@ -245,15 +398,15 @@ fn present_hosting_cycle(
         OnPath,
         Done,
     }
-    let mut state = vec![State::New; g.elements.len()];
+    let mut state = vec![State::New; g.elements().len()];
     // The present hosting relations of a node whose target is present.
     let hosting = |n: ElementId| {
-        g.get(n).outgoing.iter().copied().filter(move |&r| {
+        g.get(n).outgoing().iter().copied().filter(move |&r| {
             let e = g.get(r);
-            e.hosting && present(r) && e.target.is_some_and(present)
+            e.hosting() && present(r) && e.target().is_some_and(present)
         })
     };
-    for &root in g.nodes.iter().filter(|&&n| present(n)) {
+    for &root in g.nodes().iter().filter(|&&n| present(n)) {
         if state[root.0 as usize] != State::New {
             continue;
         }
@@ -269,14 +422,14 @@ fn present_hosting_cycle(
                 continue;
             };
             *next += 1;
-            let Some(host) = g.get(r).target else {
+            let Some(host) = g.get(r).target() else {
                 continue;
             };
             match state[host.0 as usize] {
                 State::OnPath => {
                     let start = path
                         .iter()
-                        .position(|&p| g.get(p).source == Some(host))
+                        .position(|&p| g.get(p).source() == Some(host))
                         .unwrap_or(path.len());
                     let mut cycle = path[start..].to_vec();
                     cycle.push(r);
@@ -294,49 +447,74 @@ fn present_hosting_cycle(
     None
 }
 
-fn missing_container(
-    g: &Graph,
-    ids: &[ElementId],
-    present: &impl Fn(ElementId) -> bool,
-) -> Result<()> {
-    for &x in ids.iter().filter(|&&x| present(x)) {
-        let Some(c) = g.get(x).container.filter(|&c| !present(c)) else {
+/// A present element of `ids` whose container is absent.
+fn missing_container<L: Logic>(g: &Graph, l: &mut L, ids: &[ElementId]) -> Result<()> {
+    for &x in ids {
+        let Some(c) = g.get(x).container else {
             continue;
         };
-        let error = Error::at(
-            format!("Container of {} does not exist", g.display(x)),
-            g.get(x).span,
-        )
-        .in_element(g.id(x));
-        // Enriched templates never get here for types (a type follows its
-        // container); say what to do for templates resolved without.
-        if g.get(x).kind == Kind::Type {
-            return Err(error.with_note(
+        let here = l.present(x);
+        if l.is_false(here) {
+            continue;
+        }
+        let there = l.present(c);
+        let gone = l.not(there);
+        let when = l.and(&[here, gone]);
+        l.violation(when, || {
+            let error = Error::at(
+                format!("Container of {} does not exist", g.display(x)),
+                g.get(x).span,
+            )
+            .in_element(g.id(x));
+            // Enriched templates never get here for types (a type follows
+            // its container); say what to do for templates resolved without.
+            if g.get(x).kind != Kind::Type {
+                return error;
+            }
+            error.with_note(
                 format!(
                     "the conditions of the type hold while those of {} do not: give the type the same conditions or enable `type_default_condition` or `type_pruning`",
                     g.display(c)
                 ),
                 g.get(c).span,
-            ));
-        }
-        return Err(error);
+            )
+        })?;
     }
     Ok(())
 }
 
-/// No two present elements of `ids` share a name; reports the second one.
-fn ambiguous_names(
+/// No two present elements of `ids` share a name (any two, unless
+/// `by_name`) where `guard` holds; reports the second one.
+fn ambiguous<L: Logic>(
     g: &Graph,
+    l: &mut L,
+    guard: L::B,
     ids: &[ElementId],
-    present: &impl Fn(ElementId) -> bool,
+    by_name: bool,
 ) -> Result<()> {
-    let mut seen: Vec<&str> = Vec::new();
-    for &x in ids.iter().filter(|&&x| present(x)) {
-        let name = g.get(x).name.as_str();
-        if seen.contains(&name) {
-            fail_at!(g, x, "{} is ambiguous", g.Display(x));
+    // Per name: whether an earlier element of that name is present.
+    let mut seen: Vec<(&str, L::B)> = Vec::new();
+    for &x in ids {
+        let here = l.present(x);
+        if l.is_false(here) {
+            continue;
         }
-        seen.push(name);
+        let name = if by_name { g.get(x).name.as_str() } else { "" };
+        match seen.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, earlier)) => {
+                let before = *earlier;
+                let when = l.and(&[guard, here, before]);
+                l.violation(when, || {
+                    Error::at(format!("{} is ambiguous", g.Display(x)), g.get(x).span)
+                        .in_element(g.id(x))
+                })?;
+                let now = l.or(&[before, here]);
+                if let Some((_, earlier)) = seen.iter_mut().find(|(n, _)| *n == name) {
+                    *earlier = now;
+                }
+            }
+            None => seen.push((name, here)),
+        }
     }
     Ok(())
 }

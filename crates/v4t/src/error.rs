@@ -15,8 +15,58 @@ use v4t_yaml::Span;
 /// Stages create errors with [`Error::at`] and leave the code to the
 /// pipeline, which gives each stage's errors that stage's code
 /// ([`Error::or_code`]); sites that know better set it with [`Error::coded`].
+///
+/// A pass that checks independent things (the shapes of a template, the
+/// names of its elements) reports all it finds: the first is the error
+/// itself, the others are [`Error::more`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error(Box<Diagnostic>);
+pub struct Error(Box<Inner>);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Inner {
+    first: Diagnostic,
+    more: Vec<Diagnostic>,
+}
+
+impl Error {
+    fn wrap(first: Diagnostic) -> Error {
+        Error(Box::new(Inner {
+            first,
+            more: Vec::new(),
+        }))
+    }
+
+    /// The further independent errors found in the same pass, in the
+    /// order found (the error itself comes first).
+    pub fn more(&self) -> &[Diagnostic] {
+        &self.0.more
+    }
+
+    /// The error and then [`Error::more`].
+    pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        std::iter::once(&self.0.first).chain(&self.0.more)
+    }
+
+    /// `Ok` without errors, else the first with the others as
+    /// [`Error::more`].
+    pub(crate) fn all(errors: Vec<Error>) -> Result<()> {
+        let mut errors = errors.into_iter();
+        match errors.next() {
+            None => Ok(()),
+            Some(first) => Err(first.with_more(errors)),
+        }
+    }
+
+    /// Adds `others` (and their further errors) after this error's.
+    pub(crate) fn with_more(mut self, others: impl IntoIterator<Item = Error>) -> Error {
+        for other in others {
+            let Inner { first, more } = *other.0;
+            self.0.more.push(first);
+            self.0.more.extend(more);
+        }
+        self
+    }
+}
 
 /// Results of the processor.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -24,7 +74,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     /// An error without location (code [`Code::Internal`] until classified).
     pub fn new(message: impl Into<String>) -> Error {
-        Error(Box::new(Diagnostic::error(Code::Internal, message)))
+        Error::wrap(Diagnostic::error(Code::Internal, message))
     }
 
     /// An error located at `span` (code [`Code::Internal`] until classified).
@@ -34,45 +84,49 @@ impl Error {
 
     /// An error with its code, located at `span`.
     pub fn coded(code: Code, message: impl Into<String>, span: Span) -> Error {
-        Error(Box::new(Diagnostic::error(code, message).at(span)))
+        Error::wrap(Diagnostic::error(code, message).at(span))
     }
 
     /// Records the element the error is about, if none is recorded yet.
     pub fn in_element(mut self, id: &str) -> Error {
-        if self.0.element.is_none() {
-            self.0.element = Some(id.to_string());
+        if self.0.first.element.is_none() {
+            self.0.first.element = Some(id.to_string());
         }
         self
     }
 
     /// Adds a location if the error has none yet.
     pub fn or_at(mut self, span: Span) -> Error {
-        if !self.0.span.is_known() {
-            self.0.span = span;
+        if !self.0.first.span.is_known() {
+            self.0.first.span = span;
         }
         self
     }
 
-    /// Sets `code` unless a more specific code is already set.
+    /// Sets `code` unless a more specific code is already set (also on
+    /// [`Error::more`]).
     pub fn or_code(mut self, code: Code) -> Error {
-        if self.0.code == Code::Internal {
-            self.0.code = code;
+        let Inner { first, more } = &mut *self.0;
+        for d in std::iter::once(first).chain(more) {
+            if d.code == Code::Internal {
+                d.code = code;
+            }
         }
         self
     }
 
     /// Adds a note (with a location if `span` is known).
     pub fn with_note(mut self, message: impl Into<String>, span: Span) -> Error {
-        self.0.notes.push(Note {
+        self.0.first.notes.push(Note {
             message: message.into(),
             span,
         });
         self
     }
 
-    /// The diagnostic.
+    /// The diagnostic (without [`Error::more`]).
     pub fn into_diagnostic(self) -> Diagnostic {
-        *self.0
+        self.0.first
     }
 }
 
@@ -80,19 +134,19 @@ impl Deref for Error {
     type Target = Diagnostic;
 
     fn deref(&self) -> &Diagnostic {
-        &self.0
+        &self.0.first
     }
 }
 
 impl DerefMut for Error {
     fn deref_mut(&mut self) -> &mut Diagnostic {
-        &mut self.0
+        &mut self.0.first
     }
 }
 
 impl From<Diagnostic> for Error {
     fn from(diagnostic: Diagnostic) -> Error {
-        Error(Box::new(diagnostic))
+        Error::wrap(diagnostic)
     }
 }
 
@@ -140,7 +194,7 @@ impl From<Error> for Diagnostic {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0.message)
+        f.write_str(&self.0.first.message)
     }
 }
 
@@ -190,6 +244,33 @@ mod tests {
         assert_eq!(coded.code, Code::Unsatisfiable);
         assert_eq!(coded.to_string(), "Could not solve");
         assert_eq!(Diagnostic::from(coded).message, "Could not solve");
+    }
+
+    #[test]
+    fn further_errors_follow_the_first_and_take_the_stage_code() {
+        assert!(Error::all(Vec::new()).is_ok());
+        let e = Error::all(vec![
+            Error::at("one", Span::NONE),
+            Error::coded(Code::Expression, "two", Span::NONE),
+            Error::at("three", Span::NONE).with_more([Error::at("four", Span::NONE)]),
+        ])
+        .unwrap_err()
+        .or_code(Code::InvalidShape);
+        let found: Vec<(&str, Code)> = e
+            .diagnostics()
+            .map(|d| (d.message.as_str(), d.code))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("one", Code::InvalidShape),
+                ("two", Code::Expression),
+                ("three", Code::InvalidShape),
+                ("four", Code::InvalidShape),
+            ]
+        );
+        assert_eq!(e.more().len(), 3);
+        assert_eq!(e.to_string(), "one");
     }
 
     /// The error of resolving a one-node template with `conditions` and a

@@ -133,12 +133,7 @@ pub(crate) fn validate(doc: &Node, assigned: &Map, now_ms: f64) -> Result<()> {
 
 /// The feature-model check (2.6); a no-op unless some input uses a feature key.
 fn check_feature_model(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> Result<()> {
-    let has_key = |d: &Node| {
-        FEATURE_KEYS
-            .iter()
-            .any(|k| d.get(k).is_some_and(Node::is_defined))
-    };
-    if !defs.iter().any(|(_, d)| has_key(d)) {
+    if !has_feature_model(defs) {
         return Ok(());
     }
     // The assigned value, else the default, else the value of the default
@@ -159,130 +154,202 @@ fn check_feature_model(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> 
         }
         Ok(None)
     };
-    let targeted = targeted_names(defs);
-    let mut model = FeatureModel::default();
-    for (k, d) in defs.iter() {
-        let name = k.name.as_str();
-        if !targeted.iter().any(|t| t == name) && value_of(name, d)?.is_none() {
-            bail!(
-                k.span,
-                "Variability input \"{name}\" is not targeted and not assigned"
-            );
-        }
-        let me = model.var(name);
-        for key in FEATURE_KEYS {
-            if let Some(n) = d.get(key).filter(|n| n.is_defined()) {
-                model.feature(me, key, n)?;
+    let mut sat = Solver::new();
+    let mut vars: Vec<(String, Lit)> = Vec::new();
+    let rules = feature_model(
+        defs,
+        &mut sat,
+        &mut |sat, name| named_var(&mut vars, sat, name),
+        &mut |k, d, targeted| {
+            let name = k.name.as_str();
+            if !targeted.iter().any(|t| t == name) && value_of(name, d)?.is_none() {
+                bail!(
+                    k.span,
+                    "Variability input \"{name}\" is not targeted and not assigned"
+                );
             }
+            Ok(())
+        },
+    )?;
+    // The rules and the values, as assumptions: a violation is explained
+    // by a minimal set of them.
+    let mut assumptions: Vec<Lit> = rules.iter().map(|r| r.lit).collect();
+    let mut values: Vec<(Lit, &v4t_yaml::Key, Option<Node>)> = Vec::new();
+    for (k, d) in defs.iter() {
+        let me = named_var(&mut vars, &mut sat, &k.name);
+        let value = value_of(&k.name, d)?;
+        let l = if value.as_ref().is_some_and(|v| truthy(&v.value)) {
+            me
+        } else {
+            !me
+        };
+        assumptions.push(l);
+        values.push((l, k, value));
+    }
+    if sat.solve(&assumptions) {
+        return Ok(());
+    }
+    let core = sat.minimal_core(&assumptions).unwrap_or_default();
+    let mut e = feature_model_violated();
+    for l in core {
+        if let Some(r) = rules.iter().find(|r| r.lit == l) {
+            let message = format!("`{}` of variability input \"{}\"", r.key, r.input);
+            e = e.with_note(message, r.span);
+        } else if let Some((_, k, v)) = values.iter().find(|(x, _, _)| *x == l) {
+            let (shown, span) = match v {
+                Some(v) => (to_json(v), v.span),
+                None => ("not assigned".to_string(), k.span),
+            };
+            let message = format!("variability input \"{}\" is {shown}", k.name);
+            e = e.with_note(message, if span.is_known() { span } else { k.span });
         }
     }
-    for (k, d) in defs.iter() {
-        let me = model.var(&k.name);
-        let truthy = value_of(&k.name, d)?.is_some_and(|v| match v.value {
-            v4t_yaml::Value::Bool(b) => b,
-            v4t_yaml::Value::Number(n) => n != 0.0,
-            _ => true,
-        });
-        model.sat.require(if truthy { me } else { !me });
-    }
-    if !model.sat.solve(&[]) {
-        let message = "Variability inputs constraints are violated";
-        return Err(Error::coded(Code::InvalidInput, message, Span::NONE));
-    }
-    Ok(())
+    Err(e)
 }
 
-/// The inputs some input targets; targets count only from the first
-/// feature key defined on an input.
-fn targeted_names(defs: &Map) -> Vec<String> {
+/// A check of one input definition (its key, its definition, the names
+/// some input targets) before [`feature_model`] reads its keys.
+pub(crate) type Precheck<'a> = dyn FnMut(&v4t_yaml::Key, &Node, &[String]) -> Result<()> + 'a;
+
+/// One rule of the feature model: a literal that must hold, from feature
+/// key `key` of input `input`, written at `span`.
+pub(crate) struct Rule<'d> {
+    pub lit: Lit,
+    pub input: &'d str,
+    pub key: &'static str,
+    pub span: Span,
+}
+
+/// The feature model of the variability inputs (2.6) as rules that must
+/// all hold, over `var(name)`, the literal "input `name` is truthy".
+/// `precheck` runs for each input before its keys are read, with the names
+/// some input targets (resolving checks there that an untargeted input has
+/// a value). Resolving asks this of one assignment, `analyze` of every
+/// configuration. Callers check first that some input uses a feature key.
+pub(crate) fn feature_model<'d>(
+    defs: &'d Map,
+    sat: &mut Solver,
+    var: &mut dyn FnMut(&mut Solver, &str) -> Lit,
+    precheck: &mut Precheck<'_>,
+) -> Result<Vec<Rule<'d>>> {
+    // Targets count only from the first feature key defined on an input.
     let mut targeted: Vec<String> = Vec::new();
     for (_, d) in defs.iter() {
-        let first = FEATURE_KEYS
+        if let Some(k) = FEATURE_KEYS
             .iter()
-            .find(|k| d.get(k).is_some_and(Node::is_defined));
-        let Some(n) = first.and_then(|k| d.get(k)) else {
-            continue;
-        };
-        match n.as_str() {
-            Some(s) => targeted.push(s.to_string()),
-            None => {
-                for i in n.as_seq().into_iter().flatten() {
-                    if let Some(s) = i.as_str() {
-                        targeted.push(s.to_string());
+            .find(|k| d.get(k).is_some_and(Node::is_defined))
+        {
+            if let Some(n) = d.get(k) {
+                match n.as_str() {
+                    Some(s) => targeted.push(s.to_string()),
+                    None => {
+                        for i in n.as_seq().into_iter().flatten() {
+                            if let Some(s) = i.as_str() {
+                                targeted.push(s.to_string());
+                            }
+                        }
                     }
                 }
             }
         }
     }
-    targeted
-}
-
-/// The feature model as a SAT problem: one variable per input name.
-#[derive(Default)]
-struct FeatureModel {
-    sat: Solver,
-    vars: Vec<(String, Lit)>,
-}
-
-impl FeatureModel {
-    /// The variable of input `name`.
-    fn var(&mut self, name: &str) -> Lit {
-        if let Some((_, l)) = self.vars.iter().find(|(n, _)| n == name) {
-            return *l;
+    let mut constraints = Vec::new();
+    for (k, d) in defs.iter() {
+        precheck(k, d, &targeted)?;
+        let me = var(sat, k.name.as_str());
+        for key in FEATURE_KEYS {
+            let Some(n) = d.get(key).filter(|n| n.is_defined()) else {
+                continue;
+            };
+            let rule = |lit: Lit| Rule {
+                lit,
+                input: k.name.as_str(),
+                key,
+                span: n.span,
+            };
+            match key {
+                "mandatory" => {
+                    for t in targets(n, true)? {
+                        let t = var(sat, &t);
+                        let eq = sat.iff(me, t);
+                        constraints.push(rule(eq));
+                    }
+                }
+                // A chosen optional input requires its parent. The spec's
+                // `choices` ("none, one, or multiple") are the same; the
+                // reference requires at least one choice.
+                "optional" | "choices" => {
+                    for t in targets(n, key == "optional")? {
+                        let t = var(sat, &t);
+                        let imp = sat.implies(t, me);
+                        constraints.push(rule(imp));
+                    }
+                }
+                "alternatives" => {
+                    let ts: Vec<Lit> = targets(n, false)?.iter().map(|t| var(sat, t)).collect();
+                    let one = sat.exactly_one(&ts);
+                    let imp = sat.implies(me, one);
+                    constraints.push(rule(imp));
+                }
+                "requires" => {
+                    for t in targets(n, true)? {
+                        let t = var(sat, &t);
+                        let imp = sat.implies(me, t);
+                        constraints.push(rule(imp));
+                    }
+                }
+                // Not both (the reference fails on any `excludes`).
+                "excludes" => {
+                    for t in targets(n, true)? {
+                        let t = var(sat, &t);
+                        let not_both = sat.or(&[!me, !t]);
+                        constraints.push(rule(not_both));
+                    }
+                }
+                _ => {}
+            }
         }
-        let l = self.sat.new_var();
-        self.vars.push((name.to_string(), l));
-        l
     }
+    Ok(constraints)
+}
 
-    /// The variables of the targets of `n`.
-    fn targets(&mut self, n: &Node, allow_string: bool) -> Result<Vec<Lit>> {
-        Ok(targets(n, allow_string)?
+/// Whether some input uses a feature key (else there is no feature model).
+pub(crate) fn has_feature_model(defs: &Map) -> bool {
+    defs.iter().any(|(_, d)| {
+        FEATURE_KEYS
             .iter()
-            .map(|t| self.var(t))
-            .collect())
-    }
+            .any(|k| d.get(k).is_some_and(Node::is_defined))
+    })
+}
 
-    /// Requires what feature key `key` (value `n`) of input `me` says.
-    fn feature(&mut self, me: Lit, key: &str, n: &Node) -> Result<()> {
-        match key {
-            "mandatory" => {
-                for t in self.targets(n, true)? {
-                    let eq = self.sat.iff(me, t);
-                    self.sat.require(eq);
-                }
-            }
-            // A chosen optional input requires its parent. The spec's
-            // `choices` ("none, one, or multiple") are the same; the
-            // reference requires at least one choice.
-            "optional" | "choices" => {
-                for t in self.targets(n, key == "optional")? {
-                    let imp = self.sat.implies(t, me);
-                    self.sat.require(imp);
-                }
-            }
-            "alternatives" => {
-                let ts = self.targets(n, false)?;
-                let one = self.sat.exactly_one(&ts);
-                let imp = self.sat.implies(me, one);
-                self.sat.require(imp);
-            }
-            "requires" => {
-                for t in self.targets(n, true)? {
-                    let imp = self.sat.implies(me, t);
-                    self.sat.require(imp);
-                }
-            }
-            // Not both (the reference fails on any `excludes`).
-            "excludes" => {
-                for t in self.targets(n, true)? {
-                    self.sat.add_clause(&[!me, !t]);
-                }
-            }
-            _ => {}
-        }
-        Ok(())
+/// The variable of `name` in `vars`, created on first use.
+fn named_var(vars: &mut Vec<(String, Lit)>, sat: &mut Solver, name: &str) -> Lit {
+    if let Some((_, l)) = vars.iter().find(|(n, _)| n == name) {
+        return *l;
     }
+    let l = sat.new_var();
+    vars.push((name.to_string(), l));
+    l
+}
+
+/// The variability input definitions (`variability.inputs`), if any.
+pub(crate) fn definitions(doc: &Node) -> Option<&Map> {
+    document::variability_entry(doc, "inputs").and_then(Node::as_map)
+}
+
+/// Whether an input's value makes its feature variable true (2.6).
+pub(crate) fn truthy(value: &v4t_yaml::Value) -> bool {
+    match value {
+        v4t_yaml::Value::Bool(b) => *b,
+        v4t_yaml::Value::Number(n) => *n != 0.0,
+        _ => true,
+    }
+}
+
+/// The error of an assignment the feature model does not allow.
+pub(crate) fn feature_model_violated() -> Error {
+    let message = "Variability inputs constraints are violated";
+    Error::coded(Code::InvalidInput, message, Span::NONE)
 }
 
 /// Variability inputs are input parameters: an assigned value (or a

@@ -56,9 +56,11 @@
 #![forbid(unsafe_code)]
 #![warn(unreachable_pub)]
 
+pub mod analyze;
 mod check;
 mod config;
 mod document;
+pub mod draw;
 mod enrich;
 mod error;
 mod graph;
@@ -196,22 +198,29 @@ pub fn resolve_observed(
     observe: &mut dyn FnMut(Stage),
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Resolved> {
-    let template_source = template;
-    let (mut doc, loaded, version, grammar) = load_checked(sources, template, loader)?;
-    warnings.extend(lint::lint(&doc));
-    let files = types::TypeFiles::load(&doc, grammar, sources, template, loader)?;
+    let template_id = template;
+    let mut assigned = v4t_yaml::Map::new();
+    let prepared = prepare(
+        sources,
+        template,
+        loader,
+        options.enrich,
+        &mut |doc, warnings| {
+            assigned = inputs::assign(doc, &options.presets, options.inputs.as_ref(), warnings)
+                .map_err(code(Code::InvalidInput))?;
+            Ok(())
+        },
+        observe,
+        warnings,
+    )?;
+    let Prepared {
+        mut doc,
+        graph,
+        loaded,
+        files,
+        ..
+    } = prepared;
     let types = files.system();
-    observe(Stage::Load);
-    let enriched = if options.enrich {
-        let enriched = enrich::enrich_for_resolving(&mut doc, version, &types);
-        Some(enriched.map_err(code(Code::InvalidCondition))?)
-    } else {
-        None
-    };
-    observe(Stage::Enrich);
-    let assigned = inputs::assign(&doc, &options.presets, options.inputs.as_ref(), warnings)
-        .map_err(code(Code::InvalidInput))?;
-    let (_config, graph) = resolver_graph(&mut doc, version, &types, enriched)?;
     let now_ms = options.now_ms.unwrap_or(0.0);
     inputs::validate(&doc, &assigned, now_ms).map_err(code(Code::InvalidInput))?;
     observe(Stage::Graph);
@@ -219,7 +228,7 @@ pub fn resolve_observed(
         .map_err(code(Code::InvalidCondition))?;
     observe(Stage::Solve);
     check::check(&graph, &solution).map_err(code(Code::Inconsistent))?;
-    if grammar == Grammar::Tosca20 {
+    if graph.grammar() == Grammar::Tosca20 {
         references::check(&doc, &graph, &solution, &types)?;
         warnings.extend(references::count_range_warnings(
             &doc, &graph, &solution, &types,
@@ -235,7 +244,7 @@ pub fn resolve_observed(
         transform::transform(&mut doc, &graph, &solution, &loaded).map_err(code(Code::Output))?;
     if options.validate {
         let name = options.output_name.as_deref();
-        verify::verify(sources, template_source, loader, &template, name)?;
+        verify::verify(sources, template_id, loader, &template, name)?;
     }
     observe(Stage::Transform);
     if !options.free_memory {
@@ -244,6 +253,64 @@ pub fn resolve_observed(
         std::mem::forget(solution);
     }
     Ok(Resolved { template, report })
+}
+
+/// A template up to the resolver graph (what resolving and analysing share).
+struct Prepared {
+    doc: Node,
+    graph: graph::Graph,
+    loaded: load::LoadedTypes,
+    /// The documents the template's types come from: the stages after the
+    /// graph build their type system from them ([`types::TypeFiles::system`]).
+    files: types::TypeFiles,
+}
+
+/// Loads, checks, enriches (if `enrich`) and normalises the template and
+/// builds the resolver graph, adding lint warnings to `warnings`. `between`
+/// runs after enrichment, where resolving assigns the inputs (so its errors
+/// come in the same order). Reports [`Stage::Load`] and [`Stage::Enrich`];
+/// the caller reports [`Stage::Graph`].
+fn prepare(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+    enrich: bool,
+    between: &mut dyn FnMut(&Node, &mut Vec<Diagnostic>) -> Result<()>,
+    observe: &mut dyn FnMut(Stage),
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Prepared> {
+    let (mut doc, loaded, version, grammar) = load_checked(sources, template, loader)?;
+    warnings.extend(lint::lint(&doc));
+    let files = types::TypeFiles::load(&doc, grammar, sources, template, loader)?;
+    let types = files.system();
+    observe(Stage::Load);
+    let enriched = if enrich {
+        let enriched = enrich::enrich_for_resolving(&mut doc, version, &types);
+        Some(enriched.map_err(code(Code::InvalidCondition))?)
+    } else {
+        None
+    };
+    observe(Stage::Enrich);
+    between(&doc, warnings)?;
+    let (_config, graph) = resolver_graph(&mut doc, version, &types, enriched)?;
+    drop(types);
+    Ok(Prepared {
+        doc,
+        graph,
+        loaded,
+        files,
+    })
+}
+
+/// Enriches the variable service template `template`: the template with every
+/// generated condition and constraint made explicit (`v4t enrich`).
+pub fn enrich(sources: &mut Sources, template: SourceId, loader: &mut dyn Loader) -> Result<Node> {
+    let (mut doc, loaded, version, grammar) = load_checked(sources, template, loader)?;
+    let files = types::TypeFiles::load(&doc, grammar, sources, template, loader)?;
+    let types = files.system();
+    enrich::enrich(&mut doc, version, &types).map_err(code(Code::InvalidCondition))?;
+    load::remove_loaded_types(&mut doc, &loaded);
+    Ok(doc)
 }
 
 /// Writes a document of v4t (a resolved or enriched template) as YAML: a
@@ -256,17 +323,6 @@ pub fn to_yaml(doc: &Node) -> String {
         Grammar::Tosca20 => v4t_yaml::Style::AsWritten,
     };
     v4t_yaml::emit_with(doc, style)
-}
-
-/// Enriches the variable service template `template`: the template with every
-/// generated condition and constraint made explicit (`v4t enrich`).
-pub fn enrich(sources: &mut Sources, template: SourceId, loader: &mut dyn Loader) -> Result<Node> {
-    let (mut doc, loaded, version, grammar) = load_checked(sources, template, loader)?;
-    let files = types::TypeFiles::load(&doc, grammar, sources, template, loader)?;
-    let types = files.system();
-    enrich::enrich(&mut doc, version, &types).map_err(code(Code::InvalidCondition))?;
-    load::remove_loaded_types(&mut doc, &loaded);
-    Ok(doc)
 }
 
 /// Loads the template and checks its version, base grammar and shape.

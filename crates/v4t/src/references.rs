@@ -47,8 +47,9 @@ pub(crate) fn check(
     };
     for x in g.ordered().filter(|&x| written(x)) {
         let e = g.get(x);
-        for &c in e.consumes.iter().chain(&e.producers) {
-            if present(c) || same_named_present(g, &e.consumes, c, &present) {
+        let reads: Vec<ElementId> = g.reads(x).collect();
+        for &c in &reads {
+            if present(c) || same_named_present(g, &reads, c, &present) {
                 continue;
             }
             let target = g.get(c);
@@ -71,8 +72,8 @@ pub(crate) fn check(
     let named_present =
         |list: &[ElementId], name: &str| list.iter().any(|&i| g.get(i).name == name && present(i));
     if let Some(sm) = tt.get("substitution_mappings") {
-        substitution_mappings(sm, &node_present, &|n| named_present(&g.inputs, n), &|n| {
-            named_present(&g.outputs, n)
+        substitution_mappings(sm, &node_present, &|n| named_present(g.inputs(), n), &|n| {
+            named_present(g.outputs(), n)
         })?;
     }
     if let Some(workflows) = tt.get("workflows").and_then(Node::as_map) {
@@ -90,11 +91,11 @@ pub(crate) fn check(
 /// and no present type assignment names one.
 fn absent_imports(g: &Graph, solution: &Solution, types: &TypeSystem<'_>) -> Result<()> {
     let present = |id: ElementId| solution.is_present(id);
-    if g.imports.iter().all(|&i| present(i)) {
+    if g.imports().iter().all(|&i| present(i)) {
         return Ok(());
     }
     let kept: Vec<Span> = g
-        .imports
+        .imports()
         .iter()
         .filter(|&&i| present(i))
         .map(|&i| g.get(i).span)
@@ -119,7 +120,7 @@ fn absent_imports(g: &Graph, solution: &Solution, types: &TypeSystem<'_>) -> Res
             ));
         }
     }
-    for &ty in g.types.iter().filter(|&&t| present(t)) {
+    for &ty in g.types().iter().filter(|&&t| present(t)) {
         let Some(c) = g
             .get(ty)
             .container
@@ -260,13 +261,13 @@ fn workflow(
 /// Present groups that are no variability groups have no `[node,
 /// requirement]` members (only variability groups may: notes §4.3 item 8).
 fn tuple_members(doc: &Node, g: &Graph, present: &impl Fn(ElementId) -> bool) -> Result<()> {
-    for &gr in g.groups.iter().filter(|&&x| present(x)) {
+    for &gr in g.groups().iter().filter(|&&x| present(x)) {
         let e = g.get(gr);
-        if e.variability_group {
+        if e.variability_group() {
             continue;
         }
         let tuple = e
-            .members
+            .members()
             .iter()
             .find(|&&m| g.get(m).kind == Kind::Relation && present(m));
         if let Some(&m) = tuple {
@@ -297,9 +298,9 @@ pub(crate) fn count_range_warnings(
     types: &TypeSystem<'_>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for &n in g.nodes.iter().filter(|&&n| solution.is_present(n)) {
+    for &n in g.nodes().iter().filter(|&&n| solution.is_present(n)) {
         let e = g.get(n);
-        if e.outgoing.is_empty() {
+        if e.outgoing().is_empty() {
             continue;
         }
         let Some(&t) = e.types.iter().find(|&&t| solution.is_present(t)) else {
@@ -309,7 +310,7 @@ pub(crate) fn count_range_warnings(
             continue;
         };
         let mut names: Vec<&str> = Vec::new();
-        for &r in &e.outgoing {
+        for &r in e.outgoing() {
             if !names.contains(&g.get(r).name.as_str()) {
                 names.push(&g.get(r).name);
             }
@@ -319,7 +320,7 @@ pub(crate) fn count_range_warnings(
                 continue;
             };
             let count = |present_only: bool| -> u64 {
-                e.outgoing
+                e.outgoing()
                     .iter()
                     .filter(|&&r| {
                         g.get(r).name == name && (!present_only || solution.is_present(r))

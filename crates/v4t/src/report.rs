@@ -55,13 +55,13 @@ impl Report {
             })
             .collect();
         let technologies = graph
-            .nodes
+            .nodes()
             .iter()
             .filter(|&&n| solution.is_present(n))
             .filter_map(|&n| {
                 let t = *graph
                     .get(n)
-                    .technologies
+                    .technologies()
                     .iter()
                     .find(|&&t| solution.is_present(t))?;
                 Some(TechnologyChoice {

@@ -89,6 +89,18 @@ pub(crate) fn type_files(doc: &Node) -> crate::types::TypeFiles {
     crate::types::TypeFiles::load(doc, grammar, &mut sources, id, &mut NoFiles).expect("types load")
 }
 
+/// Resolves a template text with the given presets and inputs (YAML map
+/// text), keeping the whole error.
+pub(crate) fn resolve_error(template: &str, inputs: Option<&str>) -> Option<crate::Error> {
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", template);
+    let options = ResolveOptions {
+        inputs: inputs.map(doc),
+        ..ResolveOptions::default()
+    };
+    resolve(&mut sources, id, &mut NoFiles, &options).err()
+}
+
 /// Resolves a template text with the given presets and inputs (YAML map text).
 pub(crate) fn resolve_text(
     template: &str,

@@ -110,7 +110,7 @@ pub(crate) fn transform(
     // TOSCA 2.0 keeps every section the template has, also when pruning
     // leaves it empty (`node_templates` is mandatory there); the reference's
     // TOSCA 1.3 output drops empty sections.
-    let keep_empty = graph.grammar == Grammar::Tosca20;
+    let keep_empty = graph.grammar() == Grammar::Tosca20;
     if let Some(tt) = document::topology_map_mut(&mut doc) {
         // Inputs first: they rewrite the values of their consumers.
         if tt.contains_key("inputs") {
@@ -151,7 +151,7 @@ pub(crate) fn transform(
                 root.insert("imports", Node::seq(imports));
             }
         }
-        match graph.grammar {
+        match graph.grammar() {
             Grammar::Tosca13 => finish(root, loaded),
             Grammar::Tosca20 => finish_20(root),
         }
@@ -170,7 +170,7 @@ fn name_inputs(value: &mut Node, g: &Graph, present: &impl Fn(ElementId) -> bool
                     if let Some(i) = x
                         .as_f64()
                         .filter(|k| k.fract() == 0.0 && *k >= 0.0)
-                        .and_then(|k| g.inputs.get(k as usize).copied())
+                        .and_then(|k| g.inputs().get(k as usize).copied())
                         .filter(|&i| present(i))
                     {
                         *x = Node::new(Value::String(g.get(i).name.clone()), x.span);
@@ -278,10 +278,10 @@ impl Transformer<'_> {
     fn inputs(&mut self, src: &mut Node) -> Map {
         let g = self.g;
         let mut inputs = Map::new();
-        for i in self.present_of(&g.inputs).collect::<Vec<_>>() {
+        for i in self.present_of(g.inputs()).collect::<Vec<_>>() {
             let def = shell(g.raw_mut(src, i), &[], true);
             inputs.insert(g.get(i).name.clone(), def);
-            for &p in &g.get(i).consumers {
+            for &p in g.get(i).consumers() {
                 if self.consumer_values.iter().any(|(q, _)| *q == p) {
                     continue;
                 }
@@ -302,7 +302,7 @@ impl Transformer<'_> {
         }
         if let Some(v) = self.solution.value_of(p) {
             let mut value = Node::synth(v.clone());
-            if self.g.grammar == Grammar::Tosca20 {
+            if self.g.grammar() == Grammar::Tosca20 {
                 escape_functions(&mut value);
             }
             return Some(value);
@@ -315,7 +315,7 @@ impl Transformer<'_> {
     fn property_map(&self, src: &Node, list: &[ElementId]) -> Result<Option<Node>> {
         let g = self.g;
         let mut out = Map::new();
-        let null_is_value = g.grammar == Grammar::Tosca20;
+        let null_is_value = g.grammar() == Grammar::Tosca20;
         for p in self.present_of(list) {
             let v = self
                 .value_of(src, p)
@@ -360,14 +360,14 @@ impl Transformer<'_> {
     fn set_properties(&self, src: &Node, m: &mut Map, c: ElementId) -> Result<()> {
         let g = self.g;
         let mut lists: Vec<(&str, &[ElementId])> = vec![("properties", &g.get(c).properties)];
-        if g.grammar == Grammar::Tosca20 {
-            lists.push(("attributes", &g.get(c).attributes));
+        if g.grammar() == Grammar::Tosca20 {
+            lists.push(("attributes", g.get(c).attributes()));
         }
         for (key, list) in lists {
             let written = m.contains_key(key);
             match self.property_map(src, list)? {
                 Some(p) => m.insert(key, p),
-                None if g.grammar == Grammar::Tosca20 && written => {
+                None if g.grammar() == Grammar::Tosca20 && written => {
                     m.insert(key, Node::map(Map::new()))
                 }
                 None => {
@@ -382,11 +382,11 @@ impl Transformer<'_> {
         let g = self.g;
         // Node names are unique (the graph checks): entries are appended
         // without looking their names up, and indexed once at the end.
-        let mut nodes = Vec::with_capacity(g.nodes.len());
-        for n in self.present_of(&g.nodes) {
+        let mut nodes = Vec::with_capacity(g.nodes().len());
+        for n in self.present_of(g.nodes()) {
             // Requirements, artifacts, properties and the technology stay
             // in `src` for their own elements.
-            let rebuilt: &[&str] = match g.grammar {
+            let rebuilt: &[&str] = match g.grammar() {
                 Grammar::Tosca13 => &["type", "properties", "requirements", "artifacts"],
                 Grammar::Tosca20 => &[
                     "type",
@@ -399,8 +399,8 @@ impl Transformer<'_> {
             let mut def = shell(g.raw_mut(src, n), rebuilt, true);
             let Some(m) = def.as_map_mut() else { continue };
             m.insert("type", self.present_type(n)?);
-            if !g.get(n).technologies.is_empty() {
-                let Some(t) = self.present_of(&g.get(n).technologies).next() else {
+            if !g.get(n).technologies().is_empty() {
+                let Some(t) = self.present_of(g.get(n).technologies()).next() else {
                     fail_at!(g, n, "{} has no present technology", g.Display(n));
                 };
                 if let Some(assign) = g.raw(src, t).and_then(|r| r.get("assign")) {
@@ -430,11 +430,11 @@ impl Transformer<'_> {
     fn requirements(&self, src: &mut Node, n: ElementId) -> Vec<Node> {
         let g = self.g;
         let mut reqs = Vec::new();
-        for r in self.present_of(&g.get(n).outgoing) {
+        for r in self.present_of(g.get(n).outgoing()) {
             let mut a = shell(g.raw_mut(src, r), &[], true);
             // TOSCA 2.0: only what was written as a string (the reference
             // collapses every `{node: x}`).
-            let collapse = g.grammar == Grammar::Tosca13 || a.form != v4t_yaml::Form::Other;
+            let collapse = g.grammar() == Grammar::Tosca13 || a.form != v4t_yaml::Form::Other;
             if let Some(am) = a.as_map_mut().filter(|_| collapse) {
                 if am.len() == 1 {
                     if let Some(target) = am.get_mut("node") {
@@ -451,7 +451,7 @@ impl Transformer<'_> {
     fn artifacts(&self, src: &mut Node, n: ElementId) -> Result<Map> {
         let g = self.g;
         let mut arts = Map::new();
-        for a in self.present_of(&g.get(n).artifacts) {
+        for a in self.present_of(g.get(n).artifacts()) {
             let mut ad = shell(g.raw_mut(src, a), &["type", "properties"], true);
             if g.get(a).types.is_empty() {
                 // A TOSCA 2.0 artifact without type: as written (the short
@@ -480,7 +480,7 @@ impl Transformer<'_> {
         else {
             return Ok(None);
         };
-        if self.g.grammar == Grammar::Tosca20 {
+        if self.g.grammar() == Grammar::Tosca20 {
             return self.relationship_templates_20(src).map(Some);
         }
         let (by_position, by_name) = self.template_relations(rts);
@@ -535,10 +535,10 @@ impl Transformer<'_> {
                 };
                 let k = k.clone();
                 let referrers: Vec<ElementId> = g
-                    .relations
+                    .relations()
                     .iter()
                     .copied()
-                    .filter(|&r| g.get(r).relationship == Some(i as u32))
+                    .filter(|&r| g.get(r).relationship() == Some(i as u32))
                     .collect();
                 match referrers
                     .iter()
@@ -583,11 +583,11 @@ impl Transformer<'_> {
         let g = self.g;
         let mut by_position: Vec<Option<ElementId>> = vec![None; rts.len()];
         let mut by_name: SeededMap<&str, ElementId> = SeededMap::default();
-        for &r in &g.relations {
+        for &r in g.relations() {
             let Some(t) = g
                 .get(r)
-                .relationship
-                .and_then(|p| g.relationship_templates.get(p as usize))
+                .relationship()
+                .and_then(|p| g.relationship_templates().get(p as usize))
             else {
                 continue;
             };
@@ -611,15 +611,15 @@ impl Transformer<'_> {
     fn groups(&self, src: &mut Node) -> Result<Map> {
         let g = self.g;
         let mut groups = Map::new();
-        for gr in self.present_of(&g.groups) {
-            let rebuilt: &[&str] = match g.grammar {
+        for gr in self.present_of(g.groups()) {
+            let rebuilt: &[&str] = match g.grammar() {
                 Grammar::Tosca13 => &["type", "properties"],
                 Grammar::Tosca20 => &["type", "properties", "attributes"],
             };
             let mut def = shell(g.raw_mut(src, gr), rebuilt, false);
             let Some(m) = def.as_map_mut() else { continue };
             if let Some(members) = m.get_mut("members").and_then(Node::as_seq_mut) {
-                let kept = self.present_entries(std::mem::take(members), &g.get(gr).members);
+                let kept = self.present_entries(std::mem::take(members), g.get(gr).members());
                 m.insert("members", Node::seq(kept));
             }
             self.set_type_and_properties(src, m, gr)?;
@@ -642,12 +642,12 @@ impl Transformer<'_> {
     fn policies(&self, src: &mut Node) -> Result<Vec<Node>> {
         let g = self.g;
         let mut policies = Vec::new();
-        for p in self.present_of(&g.policies) {
+        for p in self.present_of(g.policies()) {
             let mut def = shell(g.raw_mut(src, p), &["type", "properties"], true);
             let Some(m) = def.as_map_mut() else { continue };
             self.set_type_and_properties(src, m, p)?;
             if let Some(targets) = m.get_mut("targets").and_then(Node::as_seq_mut) {
-                let kept = self.present_entries(std::mem::take(targets), &g.get(p).targets);
+                let kept = self.present_entries(std::mem::take(targets), g.get(p).targets());
                 m.insert("targets", Node::seq(kept));
             }
             policies.push(Node::single(g.get(p).name.clone(), def));
@@ -658,7 +658,7 @@ impl Transformer<'_> {
     fn outputs(&self, src: &mut Node) -> Map {
         let g = self.g;
         let mut outputs = Map::new();
-        for o in self.present_of(&g.outputs) {
+        for o in self.present_of(g.outputs()) {
             let def = shell(g.raw_mut(src, o), &[], true);
             outputs.insert(g.get(o).name.clone(), def);
         }
@@ -669,13 +669,13 @@ impl Transformer<'_> {
     /// `{url: x}`).
     fn imports(&self, src: &mut Node) -> Vec<Node> {
         let g = self.g;
-        let key = crate::normalize::import_url_key(g.grammar);
+        let key = crate::normalize::import_url_key(g.grammar());
         let mut imports = Vec::new();
-        for i in self.present_of(&g.imports) {
+        for i in self.present_of(g.imports()) {
             let mut def = shell(g.raw_mut(src, i), &[], true);
             // TOSCA 2.0: only what was written as a string (the reference
             // collapses every single-key import).
-            let collapse = g.grammar == Grammar::Tosca13 || def.form != v4t_yaml::Form::Other;
+            let collapse = g.grammar() == Grammar::Tosca13 || def.form != v4t_yaml::Form::Other;
             if let Some(m) = def.as_map_mut().filter(|_| collapse) {
                 if m.len() == 1 {
                     if let Some(f) = m.get_mut(key) {

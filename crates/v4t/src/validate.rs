@@ -52,7 +52,8 @@ impl Shape {
     }
 }
 
-/// Checks the shapes of the V4T and TOSCA keys of `doc`.
+/// Checks the shapes of the V4T and TOSCA keys of `doc`: every wrong shape
+/// is reported, the first as the error and the others as [`Error::more`].
 pub(crate) fn validate(doc: &Node) -> Result<()> {
     if doc.as_map().is_none() {
         return Ok(());
@@ -60,36 +61,36 @@ pub(crate) fn validate(doc: &Node) -> Result<()> {
     let Some(tt) = document::topology(doc) else {
         return Ok(());
     };
-    let topology = document::topology_key(doc);
-    // TOSCA 2.0 attributes are conditional like properties.
-    let (attributes, element_lists): (Shape, &[&str]) = match Grammar::of(doc) {
-        Grammar::Tosca13 => (
-            Shape::Map,
-            &[
-                "properties",
-                "type",
-                "requirements",
-                "technology",
-                "artifacts",
-            ],
-        ),
-        Grammar::Tosca20 => (
-            Shape::MapOrList,
-            &[
-                "properties",
-                "attributes",
-                "type",
-                "requirements",
-                "technology",
-                "artifacts",
-            ],
-        ),
+    let mut s = Shapes {
+        errors: Vec::new(),
+        topology: document::topology_key(doc),
+        tosca20: Grammar::of(doc) == Grammar::Tosca20,
     };
-    expect(tt, topology, Shape::Map)?;
+    s.expect(tt, s.topology, Shape::Map);
     if let Some(v) = tt.get("variability") {
-        let path = format!("{topology}.variability");
+        s.variability(v);
+    }
+    s.collections(tt);
+    s.node_templates(tt.get("node_templates"));
+    s.groups_and_policies(tt);
+    Error::all(s.errors)
+}
+
+/// The wrong shapes found so far.
+struct Shapes {
+    errors: Vec<Error>,
+    /// The topology's key.
+    topology: &'static str,
+    /// A TOSCA 2.0 base grammar: attributes are conditional like properties.
+    tosca20: bool,
+}
+
+impl Shapes {
+    /// `variability` and its sections.
+    fn variability(&mut self, v: &Node) {
+        let path = format!("{}.variability", self.topology);
         let path = path.as_str();
-        expect(v, path, Shape::Map)?;
+        self.expect(v, path, Shape::Map);
         for (key, shape) in [
             ("inputs", Shape::MapOrList),
             ("presets", Shape::Map),
@@ -98,175 +99,180 @@ pub(crate) fn validate(doc: &Node) -> Result<()> {
             ("options", Shape::Map),
         ] {
             if let Some(n) = v.get(key) {
-                expect(n, &format!("{path}.{key}"), shape)?;
+                self.expect(n, &format!("{path}.{key}"), shape);
             }
         }
         if let Some(presets) = v.get("presets").and_then(Node::as_map) {
             for (name, preset) in presets.iter() {
                 let at = format!("{path}.presets.{}", name.name);
-                expect(preset, &at, Shape::Map)?;
+                self.expect(preset, &at, Shape::Map);
                 if let Some(inputs) = preset.get("inputs") {
-                    expect(inputs, &format!("{at}.inputs"), Shape::Map)?;
+                    self.expect(inputs, &format!("{at}.inputs"), Shape::Map);
                 }
             }
         }
     }
-    for (key, shape) in [
-        ("node_templates", Shape::MapOrList),
-        ("relationship_templates", Shape::Map),
-        ("groups", Shape::MapOrList),
-        ("inputs", Shape::MapOrList),
-        ("outputs", Shape::MapOrList),
-    ] {
-        if let Some(n) = tt.get(key) {
-            expect(n, &format!("{topology}.{key}"), shape)?;
+
+    /// The collections of the topology and the list forms of their entries.
+    fn collections(&mut self, tt: &Node) {
+        for (key, shape) in [
+            ("node_templates", Shape::MapOrList),
+            ("relationship_templates", Shape::Map),
+            ("groups", Shape::MapOrList),
+            ("inputs", Shape::MapOrList),
+            ("outputs", Shape::MapOrList),
+        ] {
+            if let Some(n) = tt.get(key) {
+                self.expect(n, &format!("{}.{key}", self.topology), shape);
+            }
+        }
+        for key in ["node_templates", "groups", "policies", "inputs", "outputs"] {
+            let topology = self.topology;
+            self.single_key_items(tt.get(key), &|| format!("{topology}.{key}"));
+        }
+        if let Some(v) = tt.get("variability") {
+            let topology = self.topology;
+            self.single_key_items(v.get("inputs"), &|| {
+                format!("{topology}.variability.inputs")
+            });
+        }
+        if let Some(templates) = tt.get("relationship_templates").and_then(Node::as_map) {
+            for (name, r) in templates.iter() {
+                self.single_key_lists(r, &|| format!("relationship template \"{}\"", name.name));
+            }
+        }
+        for (kind, collection) in [("group", "groups"), ("policy", "policies")] {
+            for_each_template(tt.get(collection), |name, t| {
+                self.single_key_lists(t, &|| format!("{kind} \"{name}\""));
+            });
         }
     }
-    for key in ["node_templates", "groups", "policies", "inputs", "outputs"] {
-        single_key_items(tt.get(key), &|| format!("{topology}.{key}"))?;
+
+    /// The keys of every node template (one pass over each node's keys:
+    /// this runs for every node).
+    fn node_templates(&mut self, nodes: Option<&Node>) {
+        for_each_template(nodes, |name, node| {
+            let Some(map) = node.as_map() else {
+                return;
+            };
+            let what = || format!("node template \"{name}\"");
+            for (key, value) in map.iter() {
+                let k = key.name.as_str();
+                let shape = match k {
+                    "properties" | "artifacts" => Shape::MapOrList,
+                    "attributes" if self.tosca20 => Shape::MapOrList,
+                    "attributes" | "capabilities" | "interfaces" => Shape::Map,
+                    "default_alternative" => Shape::Bool,
+                    _ => Shape::Any,
+                };
+                if !shape.accepts(&value.value) {
+                    self.expect(value, &format!("\"{k}\" of {}", what()), shape);
+                }
+                if matches!(
+                    k,
+                    "properties" | "type" | "requirements" | "technology" | "artifacts"
+                ) || (self.tosca20 && k == "attributes")
+                {
+                    self.single_key_items(Some(value), &|| format!("\"{k}\" of {}", what()));
+                }
+                if k == "artifacts" {
+                    for_each_template(Some(value), |artifact, a| {
+                        self.single_key_lists(a, &|| {
+                            format!("artifact \"{artifact}\" of {}", what())
+                        });
+                    });
+                }
+            }
+        });
     }
-    if let Some(v) = tt.get("variability") {
-        single_key_items(v.get("inputs"), &|| {
-            format!("{topology}.variability.inputs")
-        })?;
-    }
-    if let Some(templates) = tt.get("relationship_templates").and_then(Node::as_map) {
-        for (name, r) in templates.iter() {
-            single_key_lists(r, &|| format!("relationship template \"{}\"", name.name))?;
+
+    /// Group members and policy targets.
+    fn groups_and_policies(&mut self, tt: &Node) {
+        for_each_template(tt.get("groups"), |name, group| {
+            if let Some(n) = group.get("members") {
+                self.expect(n, &format!("\"members\" of group \"{name}\""), Shape::List);
+            }
+        });
+        if let Some(policies) = tt.get("policies").and_then(Node::as_seq) {
+            for item in policies {
+                let Some((name, policy)) = item.as_map().and_then(|m| m.first()) else {
+                    continue;
+                };
+                if let Some(n) = policy.get("targets") {
+                    let at = format!("\"targets\" of policy \"{}\"", name.name);
+                    self.expect(n, &at, Shape::List);
+                }
+            }
         }
     }
-    for (kind, collection) in [("group", "groups"), ("policy", "policies")] {
-        for_each_template(tt.get(collection), |name, t| {
-            single_key_lists(t, &|| format!("{kind} \"{name}\""))
-        })?;
-    }
-    node_templates(tt.get("node_templates"), attributes, element_lists)?;
-    for_each_template(tt.get("groups"), |name, group| {
-        if let Some(n) = group.get("members") {
-            expect(n, &format!("\"members\" of group \"{name}\""), Shape::List)?;
+
+    /// Checks the list forms of `properties` and `type` of a template.
+    fn single_key_lists(&mut self, template: &Node, what: &dyn Fn() -> String) {
+        for key in ["properties", "type"] {
+            self.single_key_items(template.get(key), &|| format!("\"{key}\" of {}", what()));
         }
-        Ok(())
-    })?;
-    if let Some(policies) = tt.get("policies").and_then(Node::as_seq) {
-        for item in policies {
-            let Some((name, policy)) = item.as_map().and_then(|m| m.first()) else {
+    }
+
+    /// In a list of single-entry maps (the list form of a collection), an
+    /// entry with a second key is an error at that key: the reference reads
+    /// the first key only and silently drops the rest, which usually means
+    /// the entry was indented wrongly (`- p:` followed by `  value: 1` on the
+    /// next line).
+    fn single_key_items(&mut self, list: Option<&Node>, what: &dyn Fn() -> String) {
+        for item in list.and_then(Node::as_seq).into_iter().flatten() {
+            let Some(map) = item.as_map().filter(|m| m.len() > 1) else {
                 continue;
             };
-            if let Some(n) = policy.get("targets") {
-                let at = format!("\"targets\" of policy \"{}\"", name.name);
-                expect(n, &at, Shape::List)?;
+            if let (Some((first, _)), Some((second, _))) = (map.first(), map.get_index(1)) {
+                self.errors.push(Error::at(
+                    format!(
+                        "Entry \"{}\" of {} has a second key \"{}\", but each list entry must have exactly one key (is \"{}\" indented too little?)",
+                        first.name,
+                        what(),
+                        second.name,
+                        second.name
+                    ),
+                    second.span,
+                ));
             }
         }
     }
-    Ok(())
-}
 
-/// The shapes of the node templates' keys (`attributes`: the shape of
-/// `attributes`; `element_lists`: the keys whose list form is checked).
-fn node_templates(nodes: Option<&Node>, attributes: Shape, element_lists: &[&str]) -> Result<()> {
-    for_each_template(nodes, |name, node| {
-        let Some(map) = node.as_map() else {
-            return Ok(());
-        };
-        let what = || format!("node template \"{name}\"");
-        // One pass over the node's keys: this runs for every node.
-        for (key, value) in map.iter() {
-            let k = key.name.as_str();
-            let shape = match k {
-                "properties" | "artifacts" => Shape::MapOrList,
-                "attributes" => attributes,
-                "capabilities" | "interfaces" => Shape::Map,
-                "default_alternative" => Shape::Bool,
-                _ => Shape::Any,
-            };
-            if !shape.accepts(&value.value) {
-                expect(value, &format!("\"{k}\" of {}", what()), shape)?;
-            }
-            if element_lists.contains(&k) {
-                single_key_items(Some(value), &|| format!("\"{k}\" of {}", what()))?;
-            }
-            if k == "artifacts" {
-                for_each_template(Some(value), |artifact, a| {
-                    single_key_lists(a, &|| format!("artifact \"{artifact}\" of {}", what()))
-                })?;
-            }
+    fn expect(&mut self, n: &Node, what: &str, shape: Shape) {
+        if shape.accepts(&n.value) {
+            return;
         }
-        Ok(())
-    })?;
-    Ok(())
-}
-
-/// Checks the list forms of `properties` and `type` of a template.
-fn single_key_lists(template: &Node, what: &dyn Fn() -> String) -> Result<()> {
-    for key in ["properties", "type"] {
-        single_key_items(template.get(key), &|| format!("\"{key}\" of {}", what()))?;
+        self.errors.push(Error::at(
+            format!(
+                "Expected {what} to be {}, but it is {} {}",
+                shape.describe(),
+                article(n.value.kind_name()),
+                n.value.kind_name()
+            ),
+            n.span,
+        ));
     }
-    Ok(())
-}
-
-/// In a list of single-entry maps (the list form of a collection), an entry
-/// with a second key is an error at that key: the reference reads the first
-/// key only and silently drops the rest, which usually means the entry was
-/// indented wrongly (`- p:` followed by `  value: 1` on the next line).
-fn single_key_items(list: Option<&Node>, what: &dyn Fn() -> String) -> Result<()> {
-    for item in list.and_then(Node::as_seq).into_iter().flatten() {
-        let Some(map) = item.as_map().filter(|m| m.len() > 1) else {
-            continue;
-        };
-        if let (Some((first, _)), Some((second, _))) = (map.first(), map.get_index(1)) {
-            return Err(Error::at(
-                format!(
-                    "Entry \"{}\" of {} has a second key \"{}\", but each list entry must have exactly one key (is \"{}\" indented too little?)",
-                    first.name,
-                    what(),
-                    second.name,
-                    second.name
-                ),
-                second.span,
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// Calls `f` for every template of a map or a list of single-entry maps.
-fn for_each_template(
-    collection: Option<&Node>,
-    mut f: impl FnMut(&str, &Node) -> Result<()>,
-) -> Result<()> {
+fn for_each_template(collection: Option<&Node>, mut f: impl FnMut(&str, &Node)) {
     match collection.map(|n| &n.value) {
         Some(Value::Map(m)) => {
             for (name, t) in m.iter() {
-                f(&name.name, t)?;
+                f(&name.name, t);
             }
         }
         Some(Value::Seq(items)) => {
             for item in items {
                 if let Some(m) = item.as_map() {
                     for (name, t) in m.iter() {
-                        f(&name.name, t)?;
+                        f(&name.name, t);
                     }
                 }
             }
         }
         _ => {}
     }
-    Ok(())
-}
-
-fn expect(n: &Node, what: &str, shape: Shape) -> Result<()> {
-    if shape.accepts(&n.value) {
-        return Ok(());
-    }
-    Err(Error::at(
-        format!(
-            "Expected {what} to be {}, but it is {} {}",
-            shape.describe(),
-            article(n.value.kind_name()),
-            n.value.kind_name()
-        ),
-        n.span,
-    ))
 }
 
 fn article(word: &str) -> &'static str {
@@ -319,6 +325,19 @@ mod tests {
                 e.message
             );
         }
+    }
+
+    #[test]
+    fn every_wrong_shape_is_reported() {
+        let e = check("topology_template:\n  node_templates:\n    a: {type: x, properties: 3}\n    b: {type: x, default_alternative: maybe}\n  groups:\n    g: {type: t, members: a}\n").unwrap_err();
+        let lines: Vec<u32> = e.diagnostics().map(|d| d.span.line).collect();
+        assert_eq!(lines, vec![3, 4, 6]);
+        assert!(e
+            .message
+            .starts_with("Expected \"properties\" of node template \"a\""));
+        assert!(e.more()[1]
+            .message
+            .starts_with("Expected \"members\" of group \"g\""));
     }
 
     #[test]

@@ -102,10 +102,10 @@ fn valid_files(root: &Path) -> Vec<PathBuf> {
             // The last uncommented `tosca_file_path = here + '/<file>'`.
             let file = test
                 .lines()
+                .rev()
                 .filter_map(|l| l.strip_prefix("tosca_file_path = here + '/"))
                 .filter_map(|l| l.split('\'').next())
-                .filter(|f| !f.is_empty())
-                .last()
+                .find(|f| !f.is_empty())
                 .map_or_else(|| format!("{stem}.yaml"), str::to_string);
             let yaml = dir.join(file);
             if yaml.is_file() && !out.contains(&yaml) {

@@ -6,7 +6,7 @@
 use super::single;
 use crate::document;
 use crate::error::{bail, Error, Result};
-use crate::graph::{Cond, Definitions, ElementId, Graph, Kind};
+use crate::graph::{Cond, CondList, Definitions, ElementId, Graph, IdList, Kind};
 use crate::logic::LogicOp as Op;
 use crate::options::{self, ModeToken, Switches};
 use crate::types::{Collection, TypeSystem};
@@ -30,7 +30,7 @@ struct Wrapper {
 /// Found while the definitions are at hand, so that the write-back for the
 /// resolver looks up only those.
 pub(super) struct Enriched {
-    pub lists: Vec<Vec<Cond>>,
+    pub lists: Vec<CondList>,
     pub edit: Vec<bool>,
 }
 
@@ -48,7 +48,7 @@ pub(super) fn enrich_conditions(
     doc: &Node,
     graph: &Graph,
     types: &TypeSystem,
-    manual: Vec<Vec<Cond>>,
+    manual: Vec<CondList>,
 ) -> Result<Enriched> {
     let g = graph;
     // An element's entry holds its manual list until its turn, then its final list.
@@ -65,11 +65,11 @@ pub(super) fn enrich_conditions(
             bail!(ts.span, "Type-specific definitions not loaded");
         }
     }
-    let mut rank = vec![0u32; g.elements.len()];
+    let mut rank = vec![0u32; g.elements().len()];
     for (r, id) in g.ordered().enumerate() {
         rank[id.0 as usize] = r as u32;
     }
-    let mut edit = vec![false; g.elements.len()];
+    let mut edit = vec![false; g.elements().len()];
     let mut first_error: Option<(u32, Error)> = None;
     let definitions = g.definitions(doc);
     let kinds = Kinds::new(g)?;
@@ -116,7 +116,7 @@ impl Kinds {
         for kind in Kind::ALL {
             for anchor in [false, true] {
                 switches[kind as usize][usize::from(anchor)] =
-                    g.options.element(kind, None, anchor)?;
+                    g.options().element(kind, None, anchor)?;
             }
         }
         Ok(Kinds { switches })
@@ -147,7 +147,7 @@ fn enrich_element(
     cx: &Context<'_>,
     id: ElementId,
     own: Option<&Map>,
-    current: &mut [Vec<Cond>],
+    current: &mut [CondList],
 ) -> Result<()> {
     let (g, inputs, type_specific) = (cx.g, cx.inputs, cx.type_specific);
     {
@@ -168,10 +168,10 @@ fn enrich_element(
         // 1. manual conditions (+ variability-group conditions of nodes and
         // relations; groups come later in element order, so their entries
         // still hold their manual lists)
-        let mut list: Vec<Cond> = std::mem::take(&mut current[id.0 as usize]);
+        let mut list: CondList = std::mem::take(&mut current[id.0 as usize]);
         if matches!(e.kind, Kind::Node | Kind::Relation) {
             for &gr in &e.groups {
-                if g.get(gr).variability_group {
+                if g.get(gr).variability_group() {
                     list.extend(current[gr.0 as usize].iter().cloned());
                 }
             }
@@ -179,11 +179,11 @@ fn enrich_element(
         list.retain(|c| !matches!(c, Cond::Yaml(n) if !n.is_defined()));
         // 2. default alternative
         if e.default_alternative {
-            list = vec![Cond::Bratan(scope_without(g, id))];
+            list = thin_vec::thin_vec![Cond::Bratan(scope_without(g, id))];
         }
         // 3. input-name condition
-        if g.options.enrich_input_condition && inputs.is_some_and(|m| m.contains_key(g.id(id))) {
-            list.push(Cond::Yaml(single(
+        if g.options().enrich_input_condition && inputs.is_some_and(|m| m.contains_key(g.id(id))) {
+            list.push(Cond::yaml(single(
                 "variability_input",
                 Node::string(g.id(id)),
             )));
@@ -194,8 +194,8 @@ fn enrich_element(
         } else {
             // Without option keys, the kind's switches (no lookups).
             match own {
-                Some(own) => g.options.element(e.kind, Some(own), e.anchor)?,
-                None => cx.kinds.switches(e.kind, e.anchor),
+                Some(own) => g.options().element(e.kind, Some(own), e.anchor())?,
+                None => cx.kinds.switches(e.kind, e.anchor()),
             }
         };
         // A type is part of its container: its one candidate, the
@@ -231,10 +231,10 @@ fn enrich_element(
                 // A boolean (a type-specific `conditions: true`, a valid
                 // condition) cannot carry the generated marker: `{and: [..]}`
                 // can. The reference fails with `Element "true" is not an object`.
-                combined = Cond::And(vec![combined]);
+                combined = Cond::And(thin_vec::thin_vec![combined]);
             }
             let generated = Cond::Generated(Box::new(combined));
-            let mut with = Vec::with_capacity(list.len() + 1);
+            let mut with = CondList::with_capacity(list.len() + 1);
             with.push(generated);
             with.append(&mut list);
             list = with;
@@ -272,7 +272,7 @@ fn simplify_cond(c: Cond) -> Cond {
         }
         Cond::And(items) => Cond::And(items.into_iter().map(simplify_cond).collect()),
         Cond::Or(items) => Cond::Or(items.into_iter().map(simplify_cond).collect()),
-        Cond::Yaml(n) => Cond::Yaml(simplify(n)),
+        Cond::Yaml(n) => Cond::yaml(simplify(*n)),
         other => other,
     }
 }
@@ -289,26 +289,26 @@ pub(crate) fn scope(g: &Graph, id: ElementId) -> Vec<ElementId> {
     let container = e.container.map(|c| g.get(c));
     match e.kind {
         Kind::Relation => container
-            .map(|c| same_name(&c.outgoing))
+            .map(|c| same_name(c.outgoing()))
             .unwrap_or_default(),
         Kind::Property => e
             .container
             .map(|c| same_name(g.siblings(c, id)))
             .unwrap_or_default(),
         Kind::Artifact => container
-            .map(|c| same_name(&c.artifacts))
+            .map(|c| same_name(c.artifacts()))
             .unwrap_or_default(),
         Kind::Type => container.map(|c| c.types.to_vec()).unwrap_or_default(),
         Kind::Technology => container
-            .map(|c| c.technologies.to_vec())
+            .map(|c| c.technologies().to_vec())
             .unwrap_or_default(),
-        Kind::Input => same_name(&g.inputs),
-        Kind::Output => same_name(&g.outputs),
+        Kind::Input => same_name(g.inputs()),
+        Kind::Output => same_name(g.outputs()),
         _ => Vec::new(),
     }
 }
 
-fn scope_without(g: &Graph, id: ElementId) -> Vec<ElementId> {
+fn scope_without(g: &Graph, id: ElementId) -> IdList {
     scope(g, id).into_iter().filter(|&x| x != id).collect()
 }
 
@@ -328,7 +328,7 @@ fn default_pruning_allowed(
     defs: &Definitions<'_, '_>,
     g: &Graph,
     id: ElementId,
-    current: &[Vec<Cond>],
+    current: &[CondList],
 ) -> bool {
     let s = scope(g, id);
     if s.len() <= 1 {
@@ -344,7 +344,7 @@ fn default_pruning_allowed(
 }
 
 /// `{and: items}`.
-fn and_of(items: Vec<Cond>) -> Cond {
+fn and_of(items: CondList) -> Cond {
     Cond::And(items)
 }
 
@@ -364,7 +364,7 @@ fn mode_of<'a>(
             Some(s) => Ok((s, Cow::Owned(options::tokens(s).collect()))),
             None => bail!(n.span, "Element \"{}\" is not a string", to_json(n)),
         },
-        None => Ok(match g.options.kind_mode(kind) {
+        None => Ok(match g.options().kind_mode(kind) {
             Some(mode) => (mode.text(), Cow::Borrowed(mode.tokens())),
             None => ("", Cow::Owned(vec![ModeToken::Unknown])),
         }),
@@ -387,7 +387,7 @@ fn generic_wrappers(
     cx: &Context<'_>,
     own: Option<&Map>,
     id: ElementId,
-    current: &[Vec<Cond>],
+    current: &[CondList],
 ) -> Result<Vec<Wrapper>> {
     let g = cx.g;
     let e = g.get(id);
@@ -437,11 +437,11 @@ fn mode_parts(
     cx: &Context<'_>,
     own: Option<&Map>,
     id: ElementId,
-    current: &[Vec<Cond>],
-) -> Result<(Vec<Cond>, Vec<Cond>)> {
+    current: &[CondList],
+) -> Result<(CondList, CondList)> {
     let g = cx.g;
     let (mode, tokens) = mode_of(g, own, g.get(id).kind)?;
-    let (mut consistency, mut semantic) = (Vec::new(), Vec::new());
+    let (mut consistency, mut semantic) = (CondList::new(), CondList::new());
     for &t in tokens.iter() {
         let part = match g.get(id).kind {
             Kind::Node => node_part(g, id, t).map(|p| (p, false)),
@@ -467,16 +467,16 @@ fn node_part(g: &Graph, id: ElementId, t: ModeToken) -> Option<Option<Cond>> {
     let e = g.get(id);
     let (applies, op) = match t {
         T::Host => (
-            e.outgoing.iter().any(|&r| g.get(r).hosting),
+            e.outgoing().iter().any(|&r| g.get(r).hosting()),
             Op::HostPresence,
         ),
-        T::Source => (!e.incoming.is_empty(), Op::HasSource),
-        T::Incoming | T::Relation => (!e.incoming.is_empty(), Op::HasIncomingRelation),
-        T::IncomingNaive => (!e.incoming.is_empty(), Op::HasIncomingRelationNaive),
-        T::Outgoing => (!e.outgoing.is_empty(), Op::HasOutgoingRelation),
-        T::OutgoingNaive => (!e.outgoing.is_empty(), Op::HasOutgoingRelationNaive),
-        T::Artifact => (!e.artifacts.is_empty(), Op::HasArtifact),
-        T::ArtifactNaive => (!e.artifacts.is_empty(), Op::HasArtifactNaive),
+        T::Source => (!e.incoming().is_empty(), Op::HasSource),
+        T::Incoming | T::Relation => (!e.incoming().is_empty(), Op::HasIncomingRelation),
+        T::IncomingNaive => (!e.incoming().is_empty(), Op::HasIncomingRelationNaive),
+        T::Outgoing => (!e.outgoing().is_empty(), Op::HasOutgoingRelation),
+        T::OutgoingNaive => (!e.outgoing().is_empty(), Op::HasOutgoingRelationNaive),
+        T::Artifact => (!e.artifacts().is_empty(), Op::HasArtifact),
+        T::ArtifactNaive => (!e.artifacts().is_empty(), Op::HasArtifactNaive),
         _ => return None,
     };
     Some(applies.then_some(Cond::Op(op, id)))
@@ -489,7 +489,7 @@ fn node_part(g: &Graph, id: ElementId, t: ModeToken) -> Option<Option<Cond>> {
 fn other_part(
     cx: &Context<'_>,
     id: ElementId,
-    current: &[Vec<Cond>],
+    current: &[CondList],
     t: ModeToken,
 ) -> Result<Option<(Option<Cond>, bool)>> {
     use ModeToken as T;
@@ -504,11 +504,11 @@ fn other_part(
     let consistency = |c: Option<Cond>| Ok(Some((c, true)));
     let semantic = |c: Option<Cond>| Ok(Some((c, false)));
     match (e.kind, t) {
-        (Kind::Relation, T::Source) => consistency(presence(e.source)),
-        (Kind::Relation, T::Target) => consistency(presence(e.target)),
+        (Kind::Relation, T::Source) => consistency(presence(e.source())),
+        (Kind::Relation, T::Target) => consistency(presence(e.target())),
         (Kind::Property, T::Consuming) => {
-            let consumed = || Cond::Or(e.consumes.iter().map(|&c| Cond::Presence(c)).collect());
-            consistency((!e.consumes.is_empty()).then(consumed))
+            let consumed = || Cond::Or(e.consumes().iter().map(|&c| Cond::Presence(c)).collect());
+            consistency((!e.consumes().is_empty()).then(consumed))
         }
         (Kind::Property, T::Default) => {
             let applies = property_value_is_undefined(defs, id)
@@ -541,7 +541,7 @@ fn other_part(
     }
 }
 
-fn split_wrappers(c: Vec<Cond>, s: Vec<Cond>) -> Vec<Wrapper> {
+fn split_wrappers(c: CondList, s: CondList) -> Vec<Wrapper> {
     let mut out = Vec::new();
     if !c.is_empty() {
         out.push(Wrapper {
@@ -628,7 +628,7 @@ fn type_specific_wrapper(
         _ => default,
     };
     Ok(Some(Wrapper {
-        expr: Cond::Yaml(expr),
+        expr: Cond::yaml(expr),
         consistency: flag("consistency", false),
         semantic: flag("semantic", true),
     }))
@@ -686,7 +686,7 @@ topology_template:
             for anchor in [false, true] {
                 assert_eq!(
                     kinds.switches(kind, anchor),
-                    g.options.element(kind, None, anchor).expect("switches"),
+                    g.options().element(kind, None, anchor).expect("switches"),
                     "{kind:?} {anchor}"
                 );
             }
@@ -695,7 +695,7 @@ topology_template:
             kinds.switches(Kind::Node, false),
             kinds.switches(Kind::Node, true)
         );
-        let mode = g.options.kind_mode(Kind::Node).expect("node mode");
+        let mode = g.options().kind_mode(Kind::Node).expect("node mode");
         // v1's node mode.
         assert_eq!(mode.text(), "incoming-artifact");
         assert_eq!(mode.tokens(), [ModeToken::Incoming, ModeToken::Artifact]);

@@ -43,7 +43,7 @@ fn implies(a: Constraint, b: Constraint) -> Constraint {
 /// Relations, artifacts, properties and types imply their ends and
 /// containers (10.1), in the reference's order (unique artifacts among them).
 fn containment(g: &Graph, out: &mut Vec<Constraint>) {
-    let o = &g.options.constraints;
+    let o = &g.options().constraints;
     let (id, ids) = (Constraint::Var, Constraint::vars);
     // An element implies its container.
     let contained = |list: &[ElementId], out: &mut Vec<Constraint>| {
@@ -54,42 +54,42 @@ fn containment(g: &Graph, out: &mut Vec<Constraint>) {
         }
     };
     if o.relation_source {
-        for &r in &g.relations {
-            if let Some(t) = g.get(r).target {
+        for &r in g.relations() {
+            if let Some(t) = g.get(r).target() {
                 out.push(implies(id(r), id(t)));
             }
         }
     }
     if o.relation_target {
-        for &r in &g.relations {
-            if let Some(src) = g.get(r).source {
+        for &r in g.relations() {
+            if let Some(src) = g.get(r).source() {
                 out.push(implies(id(r), id(src)));
             }
         }
     }
     if o.unique_artifact {
-        for &n in &g.nodes {
-            for same in by_name(g, &g.get(n).artifacts) {
+        for &n in g.nodes() {
+            for same in by_name(g, g.get(n).artifacts()) {
                 out.push(Constraint::Amo(ids(&same)));
             }
         }
     }
     if o.artifact_container {
-        contained(&g.artifacts, out);
+        contained(g.artifacts(), out);
     }
     if o.property_container {
-        contained(&g.properties, out);
+        contained(g.properties(), out);
     }
     if o.unique_property {
         let containers = g
-            .nodes
+            .nodes()
             .iter()
-            .chain(&g.relations)
-            .chain(&g.policies)
-            .chain(&g.groups)
-            .chain(&g.artifacts);
+            .chain(g.relations())
+            .chain(g.policies())
+            .chain(g.groups())
+            .chain(g.artifacts());
         for &c in containers {
-            for list in [&g.get(c).properties, &g.get(c).attributes] {
+            for list in [&g.get(c).properties[..], g.get(c).attributes()] {
                 for same in by_name(g, list) {
                     out.push(Constraint::Amo(ids(&same)));
                 }
@@ -97,24 +97,24 @@ fn containment(g: &Graph, out: &mut Vec<Constraint>) {
         }
     }
     if o.type_container {
-        contained(&g.types, out);
+        contained(g.types(), out);
     }
 }
 
 /// Hosting, incoming relations and artifacts nodes require (10.1).
 fn hosting_and_requirements(g: &Graph, out: &mut Vec<Constraint>) {
-    let o = &g.options.constraints;
+    let o = &g.options().constraints;
     let (id, ids) = (Constraint::Var, Constraint::vars);
     let hosting = |n: ElementId| -> Vec<ElementId> {
         g.get(n)
-            .outgoing
+            .outgoing()
             .iter()
             .copied()
-            .filter(|&r| g.get(r).hosting)
+            .filter(|&r| g.get(r).hosting())
             .collect()
     };
     if o.required_hosting {
-        for &n in &g.nodes {
+        for &n in g.nodes() {
             match hosting(n)[..] {
                 [] => {}
                 [h] => out.push(implies(id(n), id(h))),
@@ -123,21 +123,21 @@ fn hosting_and_requirements(g: &Graph, out: &mut Vec<Constraint>) {
         }
     }
     if o.single_hosting {
-        for &n in &g.nodes {
+        for &n in g.nodes() {
             out.push(Constraint::Amo(ids(&hosting(n))));
         }
     }
     if o.required_incoming_relation {
-        for &n in &g.nodes {
-            let inc = &g.get(n).incoming;
+        for &n in g.nodes() {
+            let inc = g.get(n).incoming();
             if !inc.is_empty() {
                 out.push(implies(id(n), Constraint::Or(ids(inc))));
             }
         }
     }
     if o.required_artifact {
-        for &n in &g.nodes {
-            let arts = &g.get(n).artifacts;
+        for &n in g.nodes() {
+            let arts = g.get(n).artifacts();
             if !arts.is_empty() {
                 out.push(implies(id(n), Constraint::Exo(ids(arts))));
             }
@@ -152,23 +152,23 @@ fn technologies(
     types: &TypeSystem,
     out: &mut Vec<Constraint>,
 ) -> Result<()> {
-    let o = &g.options.constraints;
+    let o = &g.options().constraints;
     let (id, ids) = (Constraint::Var, Constraint::vars);
     if o.required_technology {
-        for &n in &g.nodes {
+        for &n in g.nodes() {
             if !g.is_managed(types, g.raw_map(doc, n), n)? {
                 continue;
             }
-            match g.get(n).technologies[..] {
+            match g.get(n).technologies()[..] {
                 [t] => out.push(implies(id(n), id(t))),
                 ref ts => out.push(implies(id(n), Constraint::Exo(ids(ts)))),
             }
         }
     }
     if o.unique_technology {
-        for &n in &g.nodes {
+        for &n in g.nodes() {
             if g.is_managed(types, g.raw_map(doc, n), n)? {
-                out.push(Constraint::Amo(ids(&g.get(n).technologies)));
+                out.push(Constraint::Amo(ids(g.get(n).technologies())));
             }
         }
     }
@@ -177,21 +177,21 @@ fn technologies(
 
 /// At most one input, output and relation of a name (10.1).
 fn uniqueness(g: &Graph, out: &mut Vec<Constraint>) {
-    let o = &g.options.constraints;
+    let o = &g.options().constraints;
     let (id, ids) = (Constraint::Var, Constraint::vars);
     if o.unique_input {
-        for same in by_name(g, &g.inputs) {
+        for same in by_name(g, g.inputs()) {
             out.push(Constraint::Amo(ids(&same)));
         }
     }
     if o.unique_output {
-        for same in by_name(g, &g.outputs) {
+        for same in by_name(g, g.outputs()) {
             out.push(Constraint::Amo(ids(&same)));
         }
     }
     if o.unique_relation {
-        for &n in &g.nodes {
-            for same in by_name(g, &g.get(n).outgoing) {
+        for &n in g.nodes() {
+            for same in by_name(g, g.get(n).outgoing()) {
                 out.push(implies(id(n), Constraint::Amo(ids(&same))));
             }
         }
@@ -200,7 +200,7 @@ fn uniqueness(g: &Graph, out: &mut Vec<Constraint>) {
 
 /// Implication constraints of implied elements (10.2).
 fn implications(g: &Graph, out: &mut Vec<Constraint>) -> Result<()> {
-    let o = &g.options.constraints;
+    let o = &g.options().constraints;
     let (id, manual) = (Constraint::Var, Constraint::Manual);
     for x in g.ordered() {
         let e = g.get(x);
@@ -210,18 +210,18 @@ fn implications(g: &Graph, out: &mut Vec<Constraint>) -> Result<()> {
         match e.kind {
             Kind::Node => out.push(implies(manual(x), id(x))),
             Kind::Property => {
-                if e.consumes.is_empty()
-                    || !e.consumes.iter().any(|&c| g.get(c).kind == Kind::Input)
+                if e.consumes().is_empty()
+                    || !e.consumes().iter().any(|&c| g.get(c).kind == Kind::Input)
                 {
                     continue;
                 }
                 let Some(c) = e.container else { continue };
-                let consumed = e.consumes.iter().map(|&c| manual(c)).collect();
+                let consumed = e.consumes().iter().map(|&c| manual(c)).collect();
                 let left = Constraint::And(vec![id(c), manual(x), Constraint::Or(consumed)]);
                 out.push(implies(left, id(x)));
             }
             Kind::Relation if o.relation_enhanced_implication_mode => {
-                let (Some(src), Some(t)) = (e.source, e.target) else {
+                let (Some(src), Some(t)) = (e.source(), e.target()) else {
                     continue;
                 };
                 let left = Constraint::And(vec![id(src), manual(x), manual(t)]);

@@ -108,11 +108,7 @@ fn enrich_doc(
     // The manual condition lists move from the document into the graph and
     // on into the enrichment; `write_back` replaces every one of them.
     let mut g2 = graph::build_moving_conditions(doc, options, types)?;
-    let manual: Vec<Vec<graph::Cond>> = g2
-        .elements
-        .iter_mut()
-        .map(|e| std::mem::take(&mut e.conditions))
-        .collect();
+    let manual = g2.take_conditions();
     let conditions = conditions::enrich_conditions(doc, &g2, types, manual)?;
     let constraints = constraints::enrich_constraints(doc, &g2, types)?;
     let keep = keep_graph && keeps_elements(doc, &g2);
@@ -128,7 +124,7 @@ fn keeps_elements(doc: &Node, g: &Graph) -> bool {
         .and_then(|t| t.get("groups"))
         .and_then(Node::as_seq)
         .map_or(0, Vec::len);
-    group_entries == g.groups.len() && !g.groups.iter().any(|&x| g.get(x).variability_group)
+    group_entries == g.groups().len() && !g.groups().iter().any(|&x| g.get(x).variability_group())
 }
 
 /// The enricher transformer (11): final conditions into the raw elements
@@ -143,12 +139,12 @@ fn write_back(
     into_graph: bool,
 ) {
     for (i, list) in conditions.lists.into_iter().enumerate() {
+        let id = graph::ElementId(i as u32);
         if into_graph && !conditions.edit[i] {
             // A map without option keys: nothing to edit in the document.
-            g.elements[i].conditions = list;
+            g.set_conditions(id, list);
             continue;
         }
-        let id = graph::ElementId(i as u32);
         let Some(raw) = g.raw_mut(doc, id) else {
             continue;
         };
@@ -160,7 +156,7 @@ fn write_back(
             m.retain(|k, _| !ELEMENT_OPTION_KEYS.contains(&k.name.as_str()));
         }
         if into_graph {
-            g.elements[i].conditions = list;
+            g.set_conditions(id, list);
         } else {
             // The YAML form of generated conditions exists only here.
             let list = list.into_iter().map(|c| c.into_node(g)).collect();
@@ -174,7 +170,7 @@ fn write_back(
         if let Some(v) = tt.map_entry("variability") {
             if into_graph {
                 // After `variability.constraints` in the solver, as if appended.
-                g.constraints = constraints;
+                g.set_constraints(constraints);
             } else {
                 // The YAML form of generated constraints exists only here.
                 let constraints = constraints.iter().map(|c| c.to_node(g));
@@ -187,8 +183,8 @@ fn write_back(
     }
     if let Some(groups) = tt.get("groups").and_then(Node::as_seq) {
         let mut kept = Map::new();
-        for (&gid, item) in g.groups.iter().zip(groups) {
-            if g.get(gid).variability_group {
+        for (&gid, item) in g.groups().iter().zip(groups) {
+            if g.get(gid).variability_group() {
                 continue;
             }
             if let Some((k, v)) = item.as_map().and_then(Map::first) {
@@ -196,7 +192,7 @@ fn write_back(
             }
         }
         // TOSCA 2.0 keeps the sections a template has (transform.rs).
-        if kept.is_empty() && g.grammar == Grammar::Tosca13 {
+        if kept.is_empty() && g.grammar() == Grammar::Tosca13 {
             tt.remove("groups");
         } else {
             tt.insert("groups", Node::map(kept));

@@ -33,10 +33,10 @@ pub(crate) fn enrich_technologies(doc: &mut Node, graph: &Graph, types: &TypeSys
             scenarios: &scenarios,
         };
         let mut edits = Vec::new();
-        if graph.options.enrich_implementations && !rules.is_empty() {
+        if graph.options().enrich_implementations && !rules.is_empty() {
             edits.extend(implementation_edits(&ctx)?);
         }
-        if graph.options.enrich_technologies {
+        if graph.options().enrich_technologies {
             edits.extend(technology_edits(&ctx)?);
         }
         edits
@@ -450,7 +450,7 @@ fn matching_artifacts(
     artifact_type: &str,
 ) -> Result<Vec<ElementId>> {
     let mut out = Vec::new();
-    for &a in &g.get(node).artifacts {
+    for &a in g.get(node).artifacts() {
         let own = g.single_type(a)?;
         if types.is_a(Collection::Artifact, own, artifact_type)? {
             out.push(a);
@@ -504,10 +504,10 @@ fn artifact_definitions(defs: &Node) -> Vec<&Node> {
 fn hosts(g: &Graph, node: ElementId) -> Vec<(ElementId, ElementId)> {
     let mut hosting: Vec<(ElementId, ElementId)> = g
         .get(node)
-        .outgoing
+        .outgoing()
         .iter()
-        .filter(|&&r| g.get(r).hosting)
-        .filter_map(|&r| g.get(r).target.map(|t| (r, t)))
+        .filter(|&&r| g.get(r).hosting())
+        .filter_map(|&r| g.get(r).target().map(|t| (r, t)))
         .collect();
     // In place: the first entry of a host keeps its own relation.
     for i in 0..hosting.len() {
@@ -578,8 +578,8 @@ fn cycle_through(
     let relations: Vec<ElementId> = history.iter().step_by(2).copied().collect();
     let start = relations
         .iter()
-        .position(|&r| g.get(r).source == Some(host))
-        .or_else(|| (g.get(relation).source == Some(host)).then_some(relations.len()))?;
+        .position(|&r| g.get(r).source() == Some(host))
+        .or_else(|| (g.get(relation).source() == Some(host)).then_some(relations.len()))?;
     let mut cycle = relations[start..].to_vec();
     cycle.push(relation);
     Some(cycle)
@@ -634,7 +634,7 @@ fn candidates(ctx: &Context<'_>, node: ElementId) -> Result<Vec<Candidate>> {
             continue;
         }
         let node_type = ctx.graph.single_type(node)?;
-        let prio = if ctx.graph.options.solver.scenarios {
+        let prio = if ctx.graph.options().solver.scenarios {
             Some(scenario_prio(ctx, node, node_type, scenario)?)
         } else {
             None
@@ -645,7 +645,7 @@ fn candidates(ctx: &Context<'_>, node: ElementId) -> Result<Vec<Candidate>> {
             .map(|a| a.quality)
             .fold(f64::NEG_INFINITY, f64::max);
         let mut stored = scenario.to_node();
-        let best_only = ctx.graph.options.enrich_technologies_best_only;
+        let best_only = ctx.graph.options().enrich_technologies_best_only;
         let mut kept = scenario
             .assessments
             .iter()
@@ -738,7 +738,7 @@ struct Edit {
 /// The managed flag of every node (evaluated for all nodes, 4.5).
 fn managed_nodes(ctx: &Context<'_>) -> Result<Vec<(ElementId, bool)>> {
     ctx.graph
-        .nodes
+        .nodes()
         .iter()
         .map(|&n| {
             let raw = ctx.graph.raw_map(ctx.doc, n);
@@ -753,7 +753,7 @@ fn implementation_edits(ctx: &Context<'_>) -> Result<Vec<Edit>> {
     let g = ctx.graph;
     let mut edits = Vec::new();
     for (node, managed) in managed_nodes(ctx)? {
-        let technologies = &g.get(node).technologies;
+        let technologies = g.get(node).technologies();
         if !managed || technologies.is_empty() {
             continue;
         }
@@ -802,12 +802,12 @@ fn technology_edits(ctx: &Context<'_>) -> Result<Vec<Edit>> {
     let g = ctx.graph;
     let mut edits = Vec::new();
     for (node, managed) in managed_nodes(ctx)? {
-        if !managed || !g.get(node).technologies.is_empty() {
+        if !managed || !g.get(node).technologies().is_empty() {
             continue;
         }
         let found = candidates(ctx, node)?;
         if found.is_empty() {
-            if g.options.required_technology_check {
+            if g.options().required_technology_check {
                 bail!(
                     g.get(node).span,
                     "{} has no technology candidates",
@@ -875,7 +875,7 @@ mod tests {
             g.node("a").unwrap(),
             g.node("b").unwrap(),
         );
-        let r = &g.get(n).outgoing;
+        let r = g.get(n).outgoing();
         assert_eq!(hosts(&g, n), vec![(r[0], a), (r[2], b), (r[0], a)]);
         assert!(hosts(&g, a).is_empty());
     }
@@ -1135,7 +1135,7 @@ topology_template:
         let g1 = crate::testing::build(&doc).expect("builds");
         let type_files = crate::testing::type_files(&doc);
         let types = type_files.system();
-        let manual = g1.get(g1.node("db").unwrap()).technologies[0];
+        let manual = g1.get(g1.node("db").unwrap()).technologies()[0];
         assert!(scenario_condition(&doc, &g1, &types, manual)
             .unwrap()
             .is_none());
@@ -1145,7 +1145,7 @@ topology_template:
         let type_files = crate::testing::type_files(&doc);
         let types = type_files.system();
         let condition = |node: &str| {
-            let tech = g2.get(g2.node(node).unwrap()).technologies[0];
+            let tech = g2.get(g2.node(node).unwrap()).technologies()[0];
             to_json(
                 &scenario_condition(&doc, &g2, &types, tech)
                     .unwrap()

@@ -544,16 +544,16 @@ topology_template:
         let mut g = rebuild(&reused, &reused_types, g2, resolver).expect("rebuilds");
         // Generated conditions are compact terms in the reused graph and YAML
         // in the fresh one: compare their YAML forms.
-        let yaml: Vec<Vec<Cond>> = g
-            .elements
+        let yaml: Vec<crate::graph::CondList> = g
+            .elements()
             .iter()
-            .map(|e| e.conditions.iter().map(|c| Cond::Yaml(c.to_node(&g))).collect())
+            .map(|e| e.conditions.iter().map(|c| Cond::yaml(c.to_node(&g))).collect())
             .collect();
-        for (e, list) in g.elements.iter_mut().zip(yaml) {
-            e.conditions = list;
+        for (i, list) in yaml.into_iter().enumerate() {
+            g.set_conditions(crate::graph::ElementId(i as u32), list);
         }
-        assert_eq!(format!("{:?}", g.elements), format!("{:?}", expected.elements));
-        assert_eq!(format!("{:?}", g.options), format!("{:?}", expected.options));
+        assert_eq!(format!("{:?}", g.elements()), format!("{:?}", expected.elements()));
+        assert_eq!(format!("{:?}", g.options()), format!("{:?}", expected.options()));
     }
 }
 

@@ -3,7 +3,9 @@
 
 use super::hosting::Hosting;
 use super::refs::References;
-use super::{is_hosting_name, Cond, Element, ElementId, Graph, Ids, Kind, Loc, Owner};
+use super::{
+    is_hosting_name, Cond, CondList, Data, Element, ElementId, Graph, Ids, Kind, Loc, Owner,
+};
 use crate::document::{self, Sections};
 use crate::error::{bail, Error, Result};
 use crate::normalize::not_a_boolean;
@@ -167,7 +169,7 @@ fn move_conditions(doc: &mut Node, g: &mut Graph, ids: &[ElementId]) {
             Value::Seq(items) => items,
             value => vec![Node::new(value, c.span)],
         };
-        g.elements[id.0 as usize].conditions = list.into_iter().map(Cond::Yaml).collect();
+        g.elements[id.0 as usize].conditions = list.into_iter().map(Cond::yaml).collect();
     }
 }
 
@@ -225,10 +227,11 @@ fn build_with(
             sections: Sections::of(doc),
             grammar: Grammar::of(doc),
             counts: SeededMap::default(),
+            reads: SeededMap::default(),
             constraints: Vec::new(),
         },
     };
-    if b.g.grammar == Grammar::Tosca20 {
+    if b.g.grammar() == Grammar::Tosca20 {
         b.template_uses = template_uses(doc);
     }
     let count = element_count(doc);
@@ -326,6 +329,24 @@ fn write_id(out: &mut String, word: &str, name: &str, index: Option<u32>) {
     }
 }
 
+/// "Node (or Group) ... defined multiple times" for the first entry of
+/// `rest`, whose name is `known` already, and for every later entry whose
+/// name is `known` or repeats one of `rest`: all names defined twice are
+/// reported together.
+fn defined_again(rest: &[Node], known: impl Fn(&str) -> bool, what: &str) -> Error {
+    let mut seen: SeededSet<&str> = SeededSet::default();
+    let errors = rest
+        .iter()
+        .filter_map(single)
+        .filter(|&(name, _, _)| known(name) || !seen.insert(name))
+        .map(|(name, span, _)| Error::at(format!("{what} \"{name}\" defined multiple times"), span))
+        .collect();
+    match Error::all(errors) {
+        Err(e) => e,
+        Ok(()) => Error::at(format!("{what} defined multiple times"), Span::NONE),
+    }
+}
+
 struct Builder<'d> {
     doc: &'d Node,
     /// The template's types (for hosting relations and variability groups).
@@ -393,16 +414,16 @@ impl<'d> Builder<'d> {
 
     /// [`conditions_of`] of the element added next if lists of `kind` are
     /// copied, else nothing (without copying, whether it has a list).
-    fn conditions(&mut self, kind: Kind, raw: Option<&Map>) -> Vec<Cond> {
+    fn conditions(&mut self, kind: Kind, raw: Option<&Map>) -> CondList {
         match self.copy {
             Copying::Technologies if kind == Kind::Technology => {}
-            Copying::Technologies => return Vec::new(),
+            Copying::Technologies => return CondList::new(),
             Copying::None => {
                 self.has_conditions = raw.is_some_and(|m| m.contains_key("conditions"));
-                return Vec::new();
+                return CondList::new();
             }
         }
-        conditions_of(raw).into_iter().map(Cond::Yaml).collect()
+        conditions_of(raw).into_iter().map(Cond::yaml).collect()
     }
 
     fn el(&mut self, id: ElementId) -> &mut Element {
@@ -418,7 +439,7 @@ impl<'d> Builder<'d> {
         self.groups()?;
         self.policies()?;
         self.imports();
-        match self.g.grammar {
+        match self.g.grammar() {
             Grammar::Tosca13 => {
                 self.consumers()?;
                 self.producers()?;
@@ -459,7 +480,7 @@ impl<'d> Builder<'d> {
             .filter(|n| n.is_defined())
         {
             Some(d) => {
-                e.conditions = vec![Cond::Yaml(Node::bool(false))];
+                e.conditions = thin_vec::thin_vec![Cond::yaml(Node::bool(false))];
                 e.default_alternative = d.is_truthy();
             }
             None => e.conditions = self.conditions(kind, raw),
@@ -538,7 +559,8 @@ impl<'d> Builder<'d> {
             };
             let i = i as u32;
             if self.g.node_index.contains_key(name) {
-                bail!(span, "Node \"{name}\" defined multiple times");
+                let known = |n: &str| self.g.node_index.contains_key(n);
+                return Err(defined_again(&list[i as usize..], known, "Node"));
             }
             if name == "SELF" {
                 bail!(span, "Node must not be named \"SELF\"");
@@ -551,18 +573,23 @@ impl<'d> Builder<'d> {
             let mut e = Element::new(Kind::Node, name.to_string(), None, None, span, Loc::Node(i));
             e.conditions = self.conditions(e.kind, raw);
             e.implied = boxed_implied(keys.implied);
-            e.anchor = match keys.anchor.filter(|n| n.is_defined()) {
+            let anchor = match keys.anchor.filter(|n| n.is_defined()) {
                 Some(a) => a.as_bool().ok_or_else(|| not_a_boolean(a))?,
                 None => match keys.persistent.filter(|n| n.is_defined()) {
                     Some(p) => p.as_bool().ok_or_else(|| not_a_boolean(p))?,
                     None => false,
                 },
             };
+            if let Some(n) = e.node_mut() {
+                n.anchor = anchor;
+            }
             let id = self.add(e);
             self.g.nodes.push(id);
             self.g.node_index.insert(name.to_string(), id);
             let weight = self.node_weight(id, keys.weight)?;
-            self.el(id).weight = weight;
+            if let Some(n) = self.el(id).node_mut() {
+                n.weight = weight;
+            }
 
             self.types(id, def, keys.types, Owner::Node(i))?;
             self.properties(id, keys.properties, Owner::Node(i))?;
@@ -684,7 +711,7 @@ impl<'d> Builder<'d> {
         list: Option<&Node>,
         owner: Owner,
     ) -> Result<()> {
-        if self.g.grammar == Grammar::Tosca13 {
+        if self.g.grammar() == Grammar::Tosca13 {
             return Ok(());
         }
         self.property_list(container, list, owner, true)
@@ -728,13 +755,17 @@ impl<'d> Builder<'d> {
             self.g.properties.push(id);
             match attribute {
                 false => self.el(container).properties.push(id),
-                true => self.el(container).attributes.push(id),
+                true => {
+                    if let Some(list) = self.el(container).attributes_mut() {
+                        list.push(id);
+                    }
+                }
             }
             ids.push((id, raw));
         }
         let only_ids: Vec<ElementId> = ids.iter().map(|(id, _)| *id).collect();
         self.check_defaults(&only_ids)?;
-        let null_is_value = self.g.grammar == Grammar::Tosca20;
+        let null_is_value = self.g.grammar() == Grammar::Tosca20;
         for (id, raw) in ids {
             let has = raw.is_some_and(|m| {
                 let given = |n: &Node| null_is_value || n.is_defined();
@@ -785,22 +816,27 @@ impl<'d> Builder<'d> {
                 },
                 raw,
             );
-            e.source = Some(node);
             let relationship = raw.and_then(|m| m.get("relationship"));
-            e.hosting = is_hosting_name(name) || self.hosted_on(rts, relationship);
+            let hosting = is_hosting_name(name) || self.hosted_on(rts, relationship);
+            if let Some(r) = e.relation_mut() {
+                r.source = Some(node);
+                r.hosting = hosting;
+            }
             let id = self.add(e);
             self.g.relations.push(id);
-            if self.g.grammar == Grammar::Tosca20 {
+            if self.g.grammar() == Grammar::Tosca20 {
                 let count = crate::references::relationships(Some(a)) as u32;
                 if count != 1 {
                     self.g.counts.insert(id, count);
                 }
             }
             self.targets.push(a.get("node"));
-            self.el(node).outgoing.push(id);
+            if let Some(n) = self.el(node).node_mut() {
+                n.outgoing.push(id);
+            }
             if let Some(rname) = relationship.and_then(Node::as_str) {
                 let pos = self.template_positions.get(rname).copied();
-                if self.g.grammar == Grammar::Tosca20 {
+                if self.g.grammar() == Grammar::Tosca20 {
                     // §8.5.2: a relationship type first, then a template;
                     // a template several requirements share is no
                     // container of elements (its presence follows theirs).
@@ -812,7 +848,9 @@ impl<'d> Builder<'d> {
                         .relationship_template(rts, rname, pos)
                         .is_some_and(|rt| !rt.get("type").is_some_and(Node::is_defined));
                     if pos.is_some() && (shared || untyped) {
-                        self.el(id).relationship = pos;
+                        if let Some(r) = self.el(id).relation_mut() {
+                            r.relationship = pos;
+                        }
                         continue;
                     }
                 }
@@ -834,14 +872,16 @@ impl<'d> Builder<'d> {
                     bail!(span, "Relation \"{rname}\" is used multiple times");
                 }
                 let pos = pos.unwrap_or(0);
-                self.el(id).relationship = Some(pos);
+                if let Some(r) = self.el(id).relation_mut() {
+                    r.relationship = Some(pos);
+                }
                 let owner = Owner::RelationshipTemplate(pos);
                 self.types(id, rt, rt.get("type"), owner)?;
                 self.properties(id, rt.get("properties"), owner)?;
                 self.attributes(id, rt.get("attributes"), owner)?;
             }
         }
-        let out = self.g.get(node).outgoing.clone();
+        let out = self.g.get(node).outgoing().to_vec();
         self.check_defaults(&out)
     }
 
@@ -914,7 +954,9 @@ impl<'d> Builder<'d> {
             );
             let id = self.add(e);
             self.g.artifacts.push(id);
-            self.el(node).artifacts.push(id);
+            if let Some(n) = self.el(node).node_mut() {
+                n.artifacts.push(id);
+            }
             let owner = Owner::Artifact {
                 node: node_index,
                 index: i as u32,
@@ -922,13 +964,13 @@ impl<'d> Builder<'d> {
             // TOSCA 2.0: an artifact without type (the short form) has no
             // type elements; the validator reports a missing type.
             let typed = a.get("type").is_some_and(Node::is_defined);
-            if typed || self.g.grammar == Grammar::Tosca13 {
+            if typed || self.g.grammar() == Grammar::Tosca13 {
                 self.types(id, a, a.get("type"), owner)?;
             }
             self.properties(id, a.get("properties"), owner)?;
         }
-        let arts = self.g.get(node).artifacts.clone();
-        self.check_defaults(&arts)
+        let arts = self.g.get(node).artifacts();
+        self.check_defaults(arts)
     }
 
     fn technologies(
@@ -967,10 +1009,15 @@ impl<'d> Builder<'d> {
                 bail!(span, "{} not normalized", self.g.Display(id));
             }
             if let Some(w) = raw.and_then(|m| m.get("weight")).filter(|n| n.is_defined()) {
-                self.el(id).weight = self.weight(id, w)?;
+                let weight = self.weight(id, w)?;
+                if let Some(t) = self.el(id).technology_mut() {
+                    t.weight = weight;
+                }
             }
             if let Some(p) = raw.and_then(|m| m.get("prio")).and_then(Node::as_f64) {
-                self.el(id).prio = p;
+                if let Some(t) = self.el(id).technology_mut() {
+                    t.prio = p;
+                }
             }
             if default {
                 if has_default {
@@ -983,13 +1030,15 @@ impl<'d> Builder<'d> {
                 has_default = true;
             }
             self.g.technologies.push(id);
-            self.el(node).technologies.push(id);
+            if let Some(n) = self.el(node).node_mut() {
+                n.technologies.push(id);
+            }
         }
         Ok(())
     }
 
     fn check_relationship_templates_used(&self) -> Result<()> {
-        if self.g.grammar == Grammar::Tosca20 {
+        if self.g.grammar() == Grammar::Tosca20 {
             // TOSCA 2.0 relationship templates need no referrer (§7.4).
             return Ok(());
         }
@@ -1011,7 +1060,7 @@ impl<'d> Builder<'d> {
         let targets = std::mem::take(&mut self.targets);
         for (i, target_node) in targets.into_iter().enumerate() {
             let r = self.g.relations[i];
-            let tosca20 = self.g.grammar == Grammar::Tosca20;
+            let tosca20 = self.g.grammar() == Grammar::Tosca20;
             let name = match target_node.map(|n| &n.value) {
                 // TOSCA 2.0 §8.5.1: `[template, index]`.
                 Some(Value::Seq(pair)) if tosca20 => pair.first().and_then(Node::as_str),
@@ -1041,8 +1090,12 @@ impl<'d> Builder<'d> {
                     self.g.display(r)
                 );
             };
-            self.el(r).target = Some(t);
-            self.el(t).incoming.push(r);
+            if let Some(rel) = self.el(r).relation_mut() {
+                rel.target = Some(t);
+            }
+            if let Some(n) = self.el(t).node_mut() {
+                n.incoming.push(r);
+            }
         }
         Ok(())
     }
@@ -1055,7 +1108,8 @@ impl<'d> Builder<'d> {
             };
             let i = i as u32;
             if self.g.group_index.contains_key(name) {
-                bail!(span, "Group \"{name}\" defined multiple times");
+                let known = |n: &str| self.g.group_index.contains_key(n);
+                return Err(defined_again(&list[i as usize..], known, "Group"));
             }
             let raw = def.as_map();
             let mut e = Element::new(
@@ -1075,7 +1129,9 @@ impl<'d> Builder<'d> {
             if let Some(members) = def.get("members").and_then(Node::as_seq) {
                 for m in members {
                     let member = self.member(m)?;
-                    self.el(id).members.push(member);
+                    if let Some(list) = self.el(id).links_mut() {
+                        list.push(member);
+                    }
                     self.el(member).groups.push(id);
                 }
             }
@@ -1094,7 +1150,9 @@ impl<'d> Builder<'d> {
                     self.g.Display(id)
                 );
             }
-            self.el(id).variability_group = variability;
+            if let Data::Group(g) = &mut self.el(id).data {
+                g.variability = variability;
+            }
             self.properties(id, def.get("properties"), Owner::Group(i))?;
             self.attributes(id, def.get("attributes"), Owner::Group(i))?;
         }
@@ -1114,7 +1172,7 @@ impl<'d> Builder<'d> {
                     .and_then(Node::as_str)
                     .and_then(|n| self.g.node(n));
                 let found = node.and_then(|n| {
-                    let out = &self.g.get(n).outgoing;
+                    let out = self.g.get(n).outgoing();
                     match pair.get(1).map(|x| &x.value) {
                         Some(Value::String(r)) => {
                             let named: Vec<_> =
@@ -1179,7 +1237,9 @@ impl<'d> Builder<'d> {
                             self.g.display(id)
                         );
                     };
-                    self.el(id).targets.push(target);
+                    if let Some(list) = self.el(id).links_mut() {
+                        list.push(target);
+                    }
                 }
             }
             self.types(id, def, def.get("type"), Owner::Policy(i))?;
@@ -1249,9 +1309,13 @@ impl<'d> Builder<'d> {
                 Ok(())
             })?;
             for c in consumed {
-                self.el(p).consumes.push(c);
+                if let Some(list) = self.el(p).links_mut() {
+                    list.push(c);
+                }
                 if self.g.get(c).kind == Kind::Input {
-                    self.el(c).consumers.push(p);
+                    if let Some(list) = self.el(c).links_mut() {
+                        list.push(p);
+                    }
                 }
             }
         }
@@ -1291,7 +1355,7 @@ impl<'d> Builder<'d> {
                 _ => None,
             };
             if let Some(source) = copied.filter(|&s| s != id) {
-                self.el(id).consumes.push(source);
+                self.read(id, source);
             }
             let refs = match kind {
                 Kind::Property => match raw.get("value") {
@@ -1322,8 +1386,8 @@ impl<'d> Builder<'d> {
                     .filter(|&i| self.g.get(i).name == name)
                     .collect();
                 for i in inputs {
-                    self.el(id).consumes.push(i);
-                    self.el(i).consumers.push(id);
+                    self.read(id, i);
+                    self.link(i, id);
                 }
             }
             for name in refs.templates {
@@ -1331,9 +1395,9 @@ impl<'d> Builder<'d> {
                     continue;
                 };
                 if kind == Kind::Output {
-                    self.el(id).producers.push(node);
+                    self.link(id, node);
                 } else if node != self.g.get(id).container.unwrap_or(id) {
-                    self.el(id).consumes.push(node);
+                    self.read(id, node);
                 }
             }
         }
@@ -1369,12 +1433,27 @@ impl<'d> Builder<'d> {
                     .filter(|&i| self.g.get(i).name == name)
                     .collect();
                 for i in same {
-                    match list {
-                        Kind::Input => self.el(i).consumers.push(i),
-                        _ => self.el(i).producers.push(i),
-                    }
+                    self.link(i, i);
                 }
             }
+        }
+    }
+
+    /// Adds `x` to the id list of `id` (a property's consumed elements, an
+    /// input's consumers, an output's producers).
+    fn link(&mut self, id: ElementId, x: ElementId) {
+        if let Some(list) = self.el(id).links_mut() {
+            list.push(x);
+        }
+    }
+
+    /// TOSCA 2.0: element `id` reads `x` by name (a property consumes it;
+    /// other kinds keep it in [`Graph::reads`]).
+    fn read(&mut self, id: ElementId, x: ElementId) {
+        if self.g.get(id).kind == Kind::Property {
+            self.link(id, x);
+        } else {
+            self.g.reads.entry(id).or_default().push(x);
         }
     }
 
@@ -1426,16 +1505,16 @@ impl<'d> Builder<'d> {
                 let node = self.node_with_context(container, n, l.span)?;
                 let ne = self.g.get(node);
                 let targets: Vec<ElementId> = ne
-                    .outgoing
+                    .outgoing()
                     .iter()
                     .filter(|&&x| self.g.get(x).name == r)
-                    .filter_map(|&x| self.g.get(x).target)
+                    .filter_map(|&x| self.g.get(x).target())
                     .collect();
                 if !targets.is_empty() {
                     return Ok(targets);
                 }
                 let arts: Vec<ElementId> = ne
-                    .artifacts
+                    .artifacts()
                     .iter()
                     .copied()
                     .filter(|&x| self.g.get(x).name == r)
@@ -1467,10 +1546,10 @@ impl<'d> Builder<'d> {
                 .filter(|&c| self.g.get(c).kind == Kind::Node),
             "SOURCE" => ctx
                 .filter(|&c| self.g.get(c).kind == Kind::Relation)
-                .and_then(|c| self.g.get(c).source),
+                .and_then(|c| self.g.get(c).source()),
             "TARGET" => ctx
                 .filter(|&c| self.g.get(c).kind == Kind::Relation)
-                .and_then(|c| self.g.get(c).target),
+                .and_then(|c| self.g.get(c).target()),
             _ => self.g.node(name),
         };
         found.ok_or_else(|| Error::at(format!("Node \"{name}\" not found"), span))
@@ -1523,7 +1602,9 @@ impl<'d> Builder<'d> {
                 }
                 Ok(())
             })?;
-            self.el(o).producers.extend(producers);
+            if let Some(list) = self.el(o).links_mut() {
+                list.extend(producers);
+            }
         }
         Ok(())
     }
@@ -1535,7 +1616,7 @@ impl<'d> Builder<'d> {
         }
         let ok = self.g.nodes.iter().any(|&n| {
             let e = self.g.get(n);
-            e.anchor || e.implied.as_deref().is_some_and(Node::is_truthy)
+            e.anchor() || e.implied.as_deref().is_some_and(Node::is_truthy)
         });
         if !ok {
             bail!(
@@ -1762,6 +1843,36 @@ mod tests {
     }
 
     #[test]
+    fn every_name_defined_again_is_reported() {
+        let mut d = crate::testing::doc(
+            "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    - a: {type: tosca.nodes.Root}
+    - b: {type: tosca.nodes.Root}
+    - a: {type: tosca.nodes.Root}
+    - c: {type: tosca.nodes.Root}
+    - b: {type: tosca.nodes.Root}
+    - a: {type: tosca.nodes.Root}
+",
+        );
+        normalize(&mut d).expect("normalizes");
+        let e = build(&d).expect_err("names repeat");
+        let found: Vec<(String, u32)> = e
+            .diagnostics()
+            .map(|d| (d.message.clone(), d.span.line))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("Node \"a\" defined multiple times".to_string(), 6),
+                ("Node \"b\" defined multiple times".to_string(), 8),
+                ("Node \"a\" defined multiple times".to_string(), 9),
+            ]
+        );
+    }
+
+    #[test]
     fn element_ids_write_their_index_in_decimal() {
         for (index, expected) in [
             (None, "node.web"),
@@ -1886,7 +1997,7 @@ topology_template:
         let g = build(&d).expect("builds");
         let rel = g.relations[0];
         assert_eq!(g.get(g.get(rel).types[0]).name, "first");
-        let template = g.get(rel).relationship.expect("template") as usize;
+        let template = g.get(rel).relationship().expect("template") as usize;
         assert_eq!(g.relationship_templates[template], "r");
     }
 
@@ -1895,7 +2006,7 @@ topology_template:
         let d = normalized();
         let g = build(&d).expect("builds");
         let web = g.get(g.node("web").expect("web"));
-        let (host, db) = (web.outgoing[0], web.outgoing[1]);
+        let (host, db) = (web.outgoing()[0], web.outgoing()[1]);
         assert!(!g.is_implied(host));
         assert_eq!(g.is_implied(db), g.options.relation_default_implied);
         assert!(g.is_implied(web.properties[0]));
@@ -1946,12 +2057,12 @@ topology_template:
         let app = g.node("app").unwrap();
         let hosting: Vec<bool> = g
             .get(app)
-            .outgoing
+            .outgoing()
             .iter()
-            .map(|&r| g.get(r).hosting)
+            .map(|&r| g.get(r).hosting())
             .collect();
         assert_eq!(hosting, vec![false, true, true]);
-        assert_eq!(g.get(g.get(app).outgoing[0]).relationship, None);
+        assert_eq!(g.get(g.get(app).outgoing()[0]).relationship(), None);
         let unknown =
             RELATIONSHIPS.replace("relationship: my.DependsOn}", "relationship: nowhere}");
         let mut d = v4t_yaml::parse(&unknown, v4t_yaml::SourceId(0)).expect("parses");

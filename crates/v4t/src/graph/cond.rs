@@ -10,25 +10,29 @@
 //! [`Graph::presence_resolves_to_self`] for when the encoder may skip the
 //! name lookup).
 
-use super::{ElementId, Graph, Kind};
+use super::{ElementId, Graph, IdList, Kind};
 use crate::logic::LogicOp;
 use v4t_yaml::{Key, Map, Node, Span};
+
+/// A condition list: one pointer wide, and without allocation while empty
+/// (most elements of a large template have no manual conditions).
+pub(crate) type CondList = thin_vec::ThinVec<Cond>;
 
 /// One entry of a condition list.
 #[derive(Clone, Debug)]
 pub(crate) enum Cond {
     /// A condition as written (manual conditions, group and input-name
     /// conditions, type-specific and scenario conditions).
-    Yaml(Node),
+    Yaml(Box<Node>),
     /// [`Graph::presence_condition`] of the element.
     Presence(ElementId),
     /// `{and: [...]}`.
-    And(Vec<Cond>),
+    And(CondList),
     /// `{or: [...]}`.
-    Or(Vec<Cond>),
+    Or(CondList),
     /// `{not: {or: [presence of each]}, _bratan: true}`: none of the
     /// alternatives is present (a *manual* entry unless generated).
-    Bratan(Vec<ElementId>),
+    Bratan(IdList),
     /// An operator about the element itself, one the enricher generates
     /// (`host_presence: SELF`, `has_source: <node name>`, `is_managed: SELF`,
     /// `is_consumed: <input index>`, `has_present_member: <group name>`, ...).
@@ -56,6 +60,11 @@ pub(crate) fn insert_tight(m: &mut Map, key: &str, value: Node) {
 }
 
 impl Cond {
+    /// A condition as written.
+    pub(crate) fn yaml(n: Node) -> Cond {
+        Cond::Yaml(Box::new(n))
+    }
+
     /// Whether this is a generated (default or pruning) condition: a map
     /// with a truthy `_generated`.
     pub(crate) fn is_generated(&self) -> bool {
@@ -78,7 +87,7 @@ impl Cond {
     /// The YAML form (what `v4t enrich` prints).
     pub(crate) fn to_node(&self, g: &Graph) -> Node {
         match self {
-            Cond::Yaml(n) => n.clone(),
+            Cond::Yaml(n) => (**n).clone(),
             Cond::Presence(id) => g.presence_condition(*id),
             Cond::And(items) => map_with(1, "and", Cond::seq(items, g)),
             Cond::Or(items) => map_with(1, "or", Cond::seq(items, g)),
@@ -114,7 +123,7 @@ impl Cond {
     /// The YAML form, consuming `self` (no clone of YAML entries).
     pub(crate) fn into_node(self, g: &Graph) -> Node {
         match self {
-            Cond::Yaml(n) => n,
+            Cond::Yaml(n) => *n,
             other => other.to_node(g),
         }
     }
@@ -177,9 +186,9 @@ impl Graph {
         };
         match e.kind {
             Kind::Node => self.node_by_own_name(id),
-            Kind::Relation => contained(|c| &c.outgoing[..], id),
-            Kind::Artifact => contained(|c| &c.artifacts[..], id),
-            Kind::Technology => contained(|c| &c.technologies[..], id),
+            Kind::Relation => contained(|c| c.outgoing(), id),
+            Kind::Artifact => contained(|c| c.artifacts(), id),
+            Kind::Technology => contained(|c| c.technologies(), id),
             Kind::Group => self.group_by_own_name(id),
             Kind::Policy => self.at_own_index(&self.policies, id),
             Kind::Input => self.at_own_index(&self.inputs, id),
@@ -197,8 +206,8 @@ impl Graph {
                 };
                 let container_found = match ce.kind {
                     Kind::Node => self.node_by_own_name(c),
-                    Kind::Relation => contained(|c| &c.outgoing[..], c),
-                    Kind::Artifact => contained(|c| &c.artifacts[..], c),
+                    Kind::Relation => contained(|c| c.outgoing(), c),
+                    Kind::Artifact => contained(|c| c.artifacts(), c),
                     Kind::Group => self.group_by_own_name(c),
                     // (policy members: argument checks differ; looked up)
                     _ => false,

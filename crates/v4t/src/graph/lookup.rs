@@ -124,7 +124,11 @@ impl Graph {
             };
             let r = self.expect_kind(c, Kind::Relation, n)?;
             let e = self.get(r);
-            let found = if name == "SOURCE" { e.source } else { e.target };
+            let found = if name == "SOURCE" {
+                e.source()
+            } else {
+                e.target()
+            };
             return found.ok_or_else(|| Error::at("Element not defined", n.span));
         }
         self.node(name)
@@ -143,7 +147,7 @@ impl Graph {
             bail!(n.span, "Relation \"{}\" not found", to_json_pretty(n))
         };
         let node = self.lookup_node(ctx, first)?;
-        self.pick(&self.get(node).outgoing, pair.get(1), n, "Relation")
+        self.pick(self.get(node).outgoing(), pair.get(1), n, "Relation")
     }
 
     /// Picks one of `list` by name or index (the second argument).
@@ -192,7 +196,7 @@ impl Graph {
             bail!(n.span, "Artifact \"{}\" not found", to_json_pretty(n))
         };
         let node = self.lookup_node(ctx, first)?;
-        self.pick(&self.get(node).artifacts, pair.get(1), n, "Artifact")
+        self.pick(self.get(node).artifacts(), pair.get(1), n, "Artifact")
     }
 
     /// A policy: `SELF`, `CONTAINER`, name or index.
@@ -315,7 +319,7 @@ impl Graph {
         };
         let node = self.lookup_node(ctx, first)?;
         self.pick(
-            &self.get(node).technologies,
+            self.get(node).technologies(),
             list.get(1),
             args,
             "Technology",

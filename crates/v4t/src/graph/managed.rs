@@ -24,7 +24,7 @@ impl Graph {
         {
             return m.as_bool().ok_or_else(|| not_a_boolean(m));
         }
-        if !g.get(node).technologies.is_empty() {
+        if !g.get(node).technologies().is_empty() {
             return Ok(true);
         }
         let name = g.single_type(node)?;
@@ -50,7 +50,7 @@ impl Graph {
             return Ok(Vec::new());
         };
         let mut out = Vec::new();
-        for &t in &g.get(node).technologies {
+        for &t in g.get(node).technologies() {
             let scenario_artifact = g
                 .raw(doc, t)
                 .and_then(|r| r.get("scenario"))

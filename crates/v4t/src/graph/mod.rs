@@ -18,7 +18,7 @@ mod refs;
 pub(crate) use build::{
     add_fallback_properties, build_for_technologies, build_moving_conditions, rebuild,
 };
-pub(crate) use cond::Cond;
+pub(crate) use cond::{Cond, CondList};
 pub(crate) use constraint::Constraint;
 
 use crate::document::{section, section_mut, Section, Sections};
@@ -72,8 +72,8 @@ pub(crate) enum Loc {
         owner: Owner,
         index: u32,
     },
-    /// TOSCA 2.0: an attribute in list form (a property element of its own
-    /// list).
+    /// TOSCA 2.0: an attribute in list form (a property element of its
+    /// container's attribute list).
     Attribute {
         owner: Owner,
         index: u32,
@@ -89,10 +89,14 @@ pub(crate) enum Loc {
 /// template has hundreds of thousands of elements.
 pub(crate) type IdList = thin_vec::ThinVec<ElementId>;
 
-/// One conditional element. Fields that do not apply to a kind stay empty.
+/// One conditional element: what every kind has, and the data of its kind
+/// ([`Element::data`]).
 #[derive(Clone, Debug)]
 pub(crate) struct Element {
     pub kind: Kind,
+    /// Written `default_alternative: true` (the resolver graph clears it:
+    /// the enricher has turned it into conditions).
+    pub default_alternative: bool,
     pub name: String,
     pub index: Option<u32>,
     pub container: Option<ElementId>,
@@ -102,53 +106,144 @@ pub(crate) struct Element {
     /// `default_alternative` relation, property, artifact, type or
     /// technology); in the resolver graph, the enriched list, whose
     /// generated entries are compact terms ([`Cond`]).
-    pub conditions: Vec<Cond>,
-    pub default_alternative: bool,
-    pub types: IdList,
-    pub properties: IdList,
-    /// TOSCA 2.0: attributes in list form (elements of kind property).
-    pub attributes: IdList,
-    /// Node: its requirements. Group: -. Policy: -.
-    pub outgoing: IdList,
-    /// Node: relations that target it.
-    pub incoming: IdList,
-    pub artifacts: IdList,
-    pub technologies: IdList,
-    /// Node or relation: the groups it is a member of, in group order.
-    pub groups: IdList,
-    /// Relation: source node. Technology, artifact: -.
-    pub source: Option<ElementId>,
-    /// Relation: target node.
-    pub target: Option<ElementId>,
-    /// Relation: whether the requirement name marks a hosting relation.
-    pub hosting: bool,
-    /// Relation: its relationship template, by position in
-    /// [`Graph::relationship_templates`] (the names).
-    pub relationship: Option<u32>,
-    /// Node and technology: optimisation weight in [0, 1].
-    pub weight: f64,
-    /// Technology: scenario priority.
-    pub prio: f64,
-    /// Node: `anchor` (or deprecated `persistent`).
-    pub anchor: bool,
+    pub conditions: CondList,
     /// The raw `implied` value if written ([`Graph::is_implied`] adds the
     /// defaults). Boxed: most elements have none.
     pub implied: Option<Box<Node>>,
-    /// Property: consumed elements (inputs, nodes, groups, policies, artifacts).
-    pub consumes: IdList,
-    /// Input: consuming properties.
-    pub consumers: IdList,
-    /// Output: producing nodes.
-    pub producers: IdList,
-    /// Group: members (nodes or relations).
-    pub members: IdList,
-    /// Policy: targets (nodes or groups).
-    pub targets: IdList,
-    /// Group: a `variability.groups.*` group.
-    pub variability_group: bool,
+    pub types: IdList,
+    pub properties: IdList,
+    /// Node or relation: the groups it is a member of, in group order.
+    pub groups: IdList,
+    data: Data,
 }
 
+/// What only elements of one kind have. The large ones are boxed, so that
+/// the many types and properties of a template stay small.
+#[derive(Clone, Debug)]
+enum Data {
+    /// Types, artifacts, imports.
+    None,
+    Node(Box<NodeData>),
+    Relation(Box<RelationData>),
+    Technology(Box<TechnologyData>),
+    /// Property: the consumed elements (inputs, nodes, groups, policies,
+    /// artifacts).
+    Property(IdList),
+    /// Input: the consuming properties.
+    Input(IdList),
+    /// Output: the producing nodes.
+    Output(IdList),
+    /// Policy: its targets (nodes or groups).
+    Policy(IdList),
+    Group(Box<GroupData>),
+}
+
+/// What a node template has besides the common fields.
+#[derive(Clone, Debug)]
+struct NodeData {
+    /// TOSCA 2.0: its attributes in list form (property elements).
+    attributes: IdList,
+    /// Its requirements (relations).
+    outgoing: IdList,
+    /// Relations that target it.
+    incoming: IdList,
+    artifacts: IdList,
+    technologies: IdList,
+    /// Optimisation weight in [0, 1].
+    weight: f64,
+    /// `anchor` (or the deprecated `persistent`).
+    anchor: bool,
+}
+
+/// What a relation (a requirement assignment) has.
+#[derive(Clone, Debug, Default)]
+struct RelationData {
+    /// TOSCA 2.0: the attributes of its relationship template in list form.
+    attributes: IdList,
+    source: Option<ElementId>,
+    target: Option<ElementId>,
+    /// The requirement marks a hosting relation (by name or by a
+    /// relationship deriving from `tosca.relationships.HostedOn`).
+    hosting: bool,
+    /// Its relationship template, by position in
+    /// [`Graph::relationship_templates`] (the names).
+    relationship: Option<u32>,
+}
+
+/// What a deployment technology of a node has.
+#[derive(Clone, Debug)]
+struct TechnologyData {
+    /// Optimisation weight in [0, 1].
+    weight: f64,
+    /// Scenario priority.
+    prio: f64,
+}
+
+/// What a group has.
+#[derive(Clone, Debug)]
+struct GroupData {
+    /// TOSCA 2.0: its attributes in list form.
+    attributes: IdList,
+    /// Its members (nodes or relations).
+    members: IdList,
+    /// A `variability.groups.*` group.
+    variability: bool,
+}
+
+const NO_IDS: &[ElementId] = &[];
+
 impl Element {
+    fn new(
+        kind: Kind,
+        name: String,
+        index: Option<u32>,
+        container: Option<ElementId>,
+        span: Span,
+        loc: Loc,
+    ) -> Element {
+        let data = match kind {
+            Kind::Node => Data::Node(Box::new(NodeData {
+                attributes: IdList::new(),
+                outgoing: IdList::new(),
+                incoming: IdList::new(),
+                artifacts: IdList::new(),
+                technologies: IdList::new(),
+                weight: 1.0,
+                anchor: false,
+            })),
+            Kind::Relation => Data::Relation(Box::default()),
+            Kind::Technology => Data::Technology(Box::new(TechnologyData {
+                weight: 1.0,
+                prio: 0.0,
+            })),
+            Kind::Property => Data::Property(IdList::new()),
+            Kind::Input => Data::Input(IdList::new()),
+            Kind::Output => Data::Output(IdList::new()),
+            Kind::Policy => Data::Policy(IdList::new()),
+            Kind::Group => Data::Group(Box::new(GroupData {
+                attributes: IdList::new(),
+                members: IdList::new(),
+                variability: false,
+            })),
+            Kind::Type | Kind::Artifact | Kind::Import => Data::None,
+        };
+        Element {
+            kind,
+            default_alternative: false,
+            name,
+            index,
+            container,
+            span,
+            loc,
+            conditions: CondList::new(),
+            implied: None,
+            types: IdList::new(),
+            properties: IdList::new(),
+            groups: IdList::new(),
+            data,
+        }
+    }
+
     /// The word of the element's kind in ids and display names
     /// (`attribute` for an attribute, a property element).
     pub(crate) fn word(&self) -> &'static str {
@@ -163,84 +258,357 @@ impl Element {
         matches!(self.loc, Loc::Attribute { .. })
     }
 
-    fn new(
-        kind: Kind,
-        name: String,
-        index: Option<u32>,
-        container: Option<ElementId>,
-        span: Span,
-        loc: Loc,
-    ) -> Element {
-        Element {
-            kind,
-            name,
-            index,
-            container,
-            span,
-            loc,
-            conditions: Vec::new(),
-            default_alternative: false,
-            types: IdList::new(),
-            properties: IdList::new(),
-            attributes: IdList::new(),
-            outgoing: IdList::new(),
-            incoming: IdList::new(),
-            artifacts: IdList::new(),
-            technologies: IdList::new(),
-            groups: IdList::new(),
-            source: None,
-            target: None,
-            hosting: false,
-            relationship: None,
-            weight: 1.0,
-            prio: 0.0,
-            anchor: false,
-            implied: None,
-            consumes: IdList::new(),
-            consumers: IdList::new(),
-            producers: IdList::new(),
-            members: IdList::new(),
-            targets: IdList::new(),
-            variability_group: false,
+    /// Node, relation or group: its attributes in list form (TOSCA 2.0).
+    pub(crate) fn attributes(&self) -> &[ElementId] {
+        match &self.data {
+            Data::Node(n) => &n.attributes,
+            Data::Relation(r) => &r.attributes,
+            Data::Group(g) => &g.attributes,
+            _ => NO_IDS,
         }
+    }
+
+    fn attributes_mut(&mut self) -> Option<&mut IdList> {
+        match &mut self.data {
+            Data::Node(n) => Some(&mut n.attributes),
+            Data::Relation(r) => Some(&mut r.attributes),
+            Data::Group(g) => Some(&mut g.attributes),
+            _ => None,
+        }
+    }
+
+    fn node(&self) -> Option<&NodeData> {
+        match &self.data {
+            Data::Node(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    fn relation(&self) -> Option<&RelationData> {
+        match &self.data {
+            Data::Relation(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    fn node_mut(&mut self) -> Option<&mut NodeData> {
+        match &mut self.data {
+            Data::Node(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    fn relation_mut(&mut self) -> Option<&mut RelationData> {
+        match &mut self.data {
+            Data::Relation(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    fn technology_mut(&mut self) -> Option<&mut TechnologyData> {
+        match &mut self.data {
+            Data::Technology(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The id list of a property, input, output or policy (`consumes`,
+    /// `consumers`, `producers`, `targets`) or a group's members.
+    fn links_mut(&mut self) -> Option<&mut IdList> {
+        match &mut self.data {
+            Data::Property(l) | Data::Input(l) | Data::Output(l) | Data::Policy(l) => Some(l),
+            Data::Group(g) => Some(&mut g.members),
+            _ => None,
+        }
+    }
+
+    /// Node: its requirements (relations).
+    pub(crate) fn outgoing(&self) -> &[ElementId] {
+        self.node().map_or(NO_IDS, |n| &n.outgoing)
+    }
+
+    /// Node: the relations that target it.
+    pub(crate) fn incoming(&self) -> &[ElementId] {
+        self.node().map_or(NO_IDS, |n| &n.incoming)
+    }
+
+    /// Node: its artifacts.
+    pub(crate) fn artifacts(&self) -> &[ElementId] {
+        self.node().map_or(NO_IDS, |n| &n.artifacts)
+    }
+
+    /// Node: its deployment technologies.
+    pub(crate) fn technologies(&self) -> &[ElementId] {
+        self.node().map_or(NO_IDS, |n| &n.technologies)
+    }
+
+    /// Node or technology: the optimisation weight (1 for other kinds).
+    pub(crate) fn weight(&self) -> f64 {
+        match &self.data {
+            Data::Node(n) => n.weight,
+            Data::Technology(t) => t.weight,
+            _ => 1.0,
+        }
+    }
+
+    /// Technology: the scenario priority (0 for other kinds).
+    pub(crate) fn prio(&self) -> f64 {
+        match &self.data {
+            Data::Technology(t) => t.prio,
+            _ => 0.0,
+        }
+    }
+
+    /// Node: an anchor.
+    pub(crate) fn anchor(&self) -> bool {
+        self.node().is_some_and(|n| n.anchor)
+    }
+
+    /// Relation: its source node.
+    pub(crate) fn source(&self) -> Option<ElementId> {
+        self.relation().and_then(|r| r.source)
+    }
+
+    /// Relation: its target node, once resolved.
+    pub(crate) fn target(&self) -> Option<ElementId> {
+        self.relation().and_then(|r| r.target)
+    }
+
+    /// Relation: a hosting relation.
+    pub(crate) fn hosting(&self) -> bool {
+        self.relation().is_some_and(|r| r.hosting)
+    }
+
+    /// Relation: its relationship template, by position in
+    /// [`Graph::relationship_templates`].
+    pub(crate) fn relationship(&self) -> Option<u32> {
+        self.relation().and_then(|r| r.relationship)
+    }
+
+    /// Property: the consumed elements.
+    pub(crate) fn consumes(&self) -> &[ElementId] {
+        match &self.data {
+            Data::Property(l) => l,
+            _ => NO_IDS,
+        }
+    }
+
+    /// Input: the consuming properties.
+    pub(crate) fn consumers(&self) -> &[ElementId] {
+        match &self.data {
+            Data::Input(l) => l,
+            _ => NO_IDS,
+        }
+    }
+
+    /// Output: the producing nodes.
+    pub(crate) fn producers(&self) -> &[ElementId] {
+        match &self.data {
+            Data::Output(l) => l,
+            _ => NO_IDS,
+        }
+    }
+
+    /// Policy: its targets.
+    pub(crate) fn targets(&self) -> &[ElementId] {
+        match &self.data {
+            Data::Policy(l) => l,
+            _ => NO_IDS,
+        }
+    }
+
+    /// Group: its members.
+    pub(crate) fn members(&self) -> &[ElementId] {
+        match &self.data {
+            Data::Group(g) => &g.members,
+            _ => NO_IDS,
+        }
+    }
+
+    /// Group: a `variability.groups.*` group.
+    pub(crate) fn variability_group(&self) -> bool {
+        matches!(&self.data, Data::Group(g) if g.variability)
     }
 }
 
 /// The element graph of one normalised template.
 #[derive(Debug)]
 pub(crate) struct Graph {
-    pub options: Options,
-    pub elements: Vec<Element>,
-    pub types: Vec<ElementId>,
-    pub nodes: Vec<ElementId>,
-    pub relations: Vec<ElementId>,
-    pub properties: Vec<ElementId>,
-    pub policies: Vec<ElementId>,
-    pub groups: Vec<ElementId>,
-    pub inputs: Vec<ElementId>,
-    pub artifacts: Vec<ElementId>,
-    pub imports: Vec<ElementId>,
-    pub technologies: Vec<ElementId>,
-    pub outputs: Vec<ElementId>,
+    options: Options,
+    elements: Vec<Element>,
+    types: Vec<ElementId>,
+    nodes: Vec<ElementId>,
+    relations: Vec<ElementId>,
+    properties: Vec<ElementId>,
+    policies: Vec<ElementId>,
+    groups: Vec<ElementId>,
+    inputs: Vec<ElementId>,
+    artifacts: Vec<ElementId>,
+    imports: Vec<ElementId>,
+    technologies: Vec<ElementId>,
+    outputs: Vec<ElementId>,
     node_index: SeededMap<String, ElementId>,
     group_index: SeededMap<String, ElementId>,
     /// Names of the relationship templates, in map order.
-    pub relationship_templates: Vec<String>,
+    relationship_templates: Vec<String>,
     /// The element ids ([`Graph::id`]).
     ids: Ids,
     /// Where the sections of the document sit, for [`Graph::raw`].
     sections: Sections,
-    /// The base grammar of the document.
-    pub grammar: Grammar,
-    /// TOSCA 2.0: the relations whose requirement assignment establishes
-    /// another number of relationships than one (a literal `count`).
-    pub counts: SeededMap<ElementId, u32>,
     /// The generated constraints when resolving (encoded after the ones in
     /// `variability.constraints`); empty otherwise, as they are in the document.
-    pub constraints: Vec<Constraint>,
+    constraints: Vec<Constraint>,
+    /// The base grammar of the document.
+    grammar: Grammar,
+    /// TOSCA 2.0: the relations whose requirement assignment establishes
+    /// another number of relationships than one (a literal `count`).
+    counts: SeededMap<ElementId, u32>,
+    /// TOSCA 2.0: what elements other than properties read with `$get_input`,
+    /// `$get_property`, `$get_attribute` or `copy` (inputs and nodes;
+    /// properties keep theirs in [`Element::consumes`]).
+    reads: SeededMap<ElementId, IdList>,
 }
 
 impl Graph {
+    /// The options the graph was built under.
+    pub(crate) fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The base grammar of the document the graph was built from.
+    pub(crate) fn grammar(&self) -> Grammar {
+        self.grammar
+    }
+
+    /// What element `id` reads by name: a property's consumed elements, an
+    /// output's producing nodes, and (TOSCA 2.0) the inputs and nodes other
+    /// elements' definitions name.
+    pub(crate) fn reads(&self, id: ElementId) -> impl Iterator<Item = ElementId> + '_ {
+        let e = self.get(id);
+        let others = self.reads.get(&id).map_or(NO_IDS, |l| &l[..]);
+        e.consumes()
+            .iter()
+            .chain(e.producers())
+            .chain(others)
+            .copied()
+    }
+
+    /// The properties of `container` that are of the same list as property
+    /// `p` (its attributes if `p` is an attribute).
+    pub(crate) fn siblings(&self, container: ElementId, p: ElementId) -> &[ElementId] {
+        let c = self.get(container);
+        if self.get(p).is_attribute() {
+            c.attributes()
+        } else {
+            &c.properties
+        }
+    }
+
+    /// Whether a substitution mapping maps a property to input `id` or an
+    /// attribute to output `id` (TOSCA 2.0 §15.2, §15.3): the template
+    /// itself reads it, so it is consumed (produced) in every variant. The
+    /// graph builder records this as the parameter being its own consumer
+    /// (producer).
+    pub(crate) fn maps_to(&self, id: ElementId) -> bool {
+        let e = self.get(id);
+        e.consumers().contains(&id) || e.producers().contains(&id)
+    }
+
+    /// The number of relationships relation `r` establishes (TOSCA 2.0
+    /// `count`; 1 where it is not a literal).
+    pub(crate) fn relationships(&self, r: ElementId) -> u32 {
+        self.counts.get(&r).copied().unwrap_or(1)
+    }
+
+    /// Every element, by [`ElementId`].
+    pub(crate) fn elements(&self) -> &[Element] {
+        &self.elements
+    }
+
+    /// The type assignments, in document order.
+    pub(crate) fn types(&self) -> &[ElementId] {
+        &self.types
+    }
+
+    /// The node templates, in document order.
+    pub(crate) fn nodes(&self) -> &[ElementId] {
+        &self.nodes
+    }
+
+    /// The relations (requirement assignments), in document order.
+    pub(crate) fn relations(&self) -> &[ElementId] {
+        &self.relations
+    }
+
+    /// The properties, in document order.
+    pub(crate) fn properties(&self) -> &[ElementId] {
+        &self.properties
+    }
+
+    /// The policies, in document order.
+    pub(crate) fn policies(&self) -> &[ElementId] {
+        &self.policies
+    }
+
+    /// The groups, in document order.
+    pub(crate) fn groups(&self) -> &[ElementId] {
+        &self.groups
+    }
+
+    /// The inputs, in document order.
+    pub(crate) fn inputs(&self) -> &[ElementId] {
+        &self.inputs
+    }
+
+    /// The artifacts, in document order.
+    pub(crate) fn artifacts(&self) -> &[ElementId] {
+        &self.artifacts
+    }
+
+    /// The imports, in document order.
+    pub(crate) fn imports(&self) -> &[ElementId] {
+        &self.imports
+    }
+
+    /// The deployment technologies, in document order.
+    pub(crate) fn technologies(&self) -> &[ElementId] {
+        &self.technologies
+    }
+
+    /// The outputs, in document order.
+    pub(crate) fn outputs(&self) -> &[ElementId] {
+        &self.outputs
+    }
+
+    /// The names of the relationship templates, in map order.
+    pub(crate) fn relationship_templates(&self) -> &[String] {
+        &self.relationship_templates
+    }
+
+    /// The generated constraints when resolving.
+    pub(crate) fn constraints(&self) -> &[Constraint] {
+        &self.constraints
+    }
+
+    /// Moves every element's condition list out (the enricher's input).
+    pub(crate) fn take_conditions(&mut self) -> Vec<CondList> {
+        self.elements
+            .iter_mut()
+            .map(|e| std::mem::take(&mut e.conditions))
+            .collect()
+    }
+
+    /// Gives element `id` its (enriched) condition list.
+    pub(crate) fn set_conditions(&mut self, id: ElementId, list: CondList) {
+        self.elements[id.0 as usize].conditions = list;
+    }
+
+    /// Sets the generated constraints the resolver encodes after the
+    /// written ones.
+    pub(crate) fn set_constraints(&mut self, constraints: Vec<Constraint>) {
+        self.constraints = constraints;
+    }
+
     pub(crate) fn get(&self, id: ElementId) -> &Element {
         &self.elements[id.0 as usize]
     }
@@ -321,33 +689,6 @@ impl Graph {
         Ok(self.get(t).name.as_str())
     }
 
-    /// The properties of `container` that are of the same list as property
-    /// `p` (its attributes if `p` is an attribute).
-    pub(crate) fn siblings(&self, container: ElementId, p: ElementId) -> &[ElementId] {
-        let c = self.get(container);
-        if self.get(p).is_attribute() {
-            &c.attributes
-        } else {
-            &c.properties
-        }
-    }
-
-    /// Whether a substitution mapping maps a property to input `id` or an
-    /// attribute to output `id` (TOSCA 2.0 §15.2, §15.3): the template
-    /// itself reads it, so it is consumed (produced) in every variant. The
-    /// graph builder records this as the parameter being its own consumer
-    /// (producer).
-    pub(crate) fn maps_to(&self, id: ElementId) -> bool {
-        let e = self.get(id);
-        e.consumers.contains(&id) || e.producers.contains(&id)
-    }
-
-    /// The number of relationships relation `r` establishes (TOSCA 2.0
-    /// `count`; 1 where it is not a literal).
-    pub(crate) fn relationships(&self, r: ElementId) -> u32 {
-        self.counts.get(&r).copied().unwrap_or(1)
-    }
-
     /// Whether the element is implied: its `implied` value if written, else
     /// the default (properties: true; relations: `relation_default_implied`
     /// unless hosting; other kinds: false).
@@ -356,7 +697,7 @@ impl Graph {
         match (&e.implied, e.kind) {
             (Some(v), _) => v.is_truthy(),
             (None, Kind::Property) => true,
-            (None, Kind::Relation) => !e.hosting && self.options.relation_default_implied,
+            (None, Kind::Relation) => !e.hosting() && self.options.relation_default_implied,
             (None, _) => false,
         }
     }
@@ -398,12 +739,12 @@ impl Graph {
     /// node's hosting requirement.
     pub(crate) fn hosting_cycle(&self, relations: &[ElementId]) -> crate::Error {
         let start = (0..relations.len())
-            .min_by_key(|&i| self.get(relations[i]).source)
+            .min_by_key(|&i| self.get(relations[i]).source())
             .unwrap_or(0);
         let mut names: Vec<&str> = Vec::with_capacity(relations.len() + 1);
         for i in 0..relations.len() {
             let r = relations[(start + i) % relations.len()];
-            if let Some(s) = self.get(r).source {
+            if let Some(s) = self.get(r).source() {
                 names.push(&self.get(s).name);
             }
         }
@@ -419,7 +760,7 @@ impl Graph {
         // The other requirements of the cycle, in cycle order.
         for i in 1..relations.len() {
             let r = self.get(relations[(start + i) % relations.len()]);
-            let (Some(s), Some(t)) = (r.source, r.target) else {
+            let (Some(s), Some(t)) = (r.source(), r.target()) else {
                 continue;
             };
             error = error.with_note(
@@ -833,12 +1174,12 @@ mod id_tests {
         let (_, g) = graph(TEMPLATE);
         let web = g.node("web").expect("web");
         let vm = g.node("vm").expect("vm");
-        assert_eq!(g.get(vm).incoming.len(), 2);
-        assert!(g.get(g.get(web).outgoing[0]).hosting);
-        assert!(!g.get(g.get(web).outgoing[1]).hosting);
+        assert_eq!(g.get(vm).incoming().len(), 2);
+        assert!(g.get(g.get(web).outgoing()[0]).hosting());
+        assert!(!g.get(g.get(web).outgoing()[1]).hosting());
         let group = g.group("g").expect("group");
-        assert_eq!(g.get(group).members.len(), 2);
-        assert_eq!(g.get(g.outputs[0]).producers, vec![web]);
+        assert_eq!(g.get(group).members().len(), 2);
+        assert_eq!(g.get(g.outputs[0]).producers(), vec![web]);
     }
 
     #[test]
@@ -855,5 +1196,15 @@ mod id_tests {
             v4t_yaml::json::to_json(&g.presence_condition(pol)),
             r#"{"policy_presence":0}"#
         );
+    }
+}
+#[cfg(test)]
+mod size_tests {
+    /// A large template has hundreds of thousands of elements and condition
+    /// terms: their size is the graph's memory (docs/benchmark.md).
+    #[test]
+    fn elements_and_condition_terms_stay_small() {
+        assert!(std::mem::size_of::<super::Element>() <= 144);
+        assert_eq!(std::mem::size_of::<super::Cond>(), 16);
     }
 }

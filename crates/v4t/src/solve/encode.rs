@@ -44,11 +44,38 @@ pub(crate) struct Encoder<'a> {
     manual_lits: Vec<Option<Lit>>,
     /// Elements by id: elements sharing an id share the variable it names.
     ids: IdIndex,
-    /// Per element: 0 not yet known, 1 its presence condition resolves to
-    /// itself ([`Graph::presence_resolves_to_self`]), 2 it does not.
-    presence_direct: Vec<u8>,
+    /// Per element, once known: whether its presence condition resolves to
+    /// itself ([`Graph::presence_resolves_to_self`]).
+    presence_direct: Vec<Option<bool>>,
     /// Current nesting of logic expressions (bounded by [`MAX_LOGIC_DEPTH`]).
     depth: usize,
+    /// Family mode ([`super::family`]): inputs are variables, and value
+    /// expressions become literals over them instead of constants.
+    pub(crate) family: Option<Box<super::family::FamilyInputs<'a>>>,
+    /// Explaining mode ([`super::explain`]): every requirement of a part
+    /// holds only under that part's guard literal.
+    pub(crate) guards: Option<Vec<(Lit, Part)>>,
+}
+
+/// A part of the problem an explanation of "Could not solve" can name.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Part {
+    /// A present element satisfies entry `index` of its condition list
+    /// (`constant`: the entry's value where it does not depend on presence).
+    Condition {
+        id: ElementId,
+        index: u32,
+        constant: Option<bool>,
+    },
+    /// An element is present when all its conditions hold (always, if it
+    /// has none).
+    Presence(ElementId),
+    /// Entry `index` of `variability.constraints`.
+    Constraint(u32),
+    /// Generated constraint `index` ([`Graph::constraints`]).
+    Generated(u32),
+    /// Entry `index` of the element's `implies`.
+    Implies(ElementId, u32),
 }
 
 /// The deepest nesting of logic expressions that is encoded; deeper ones fail
@@ -80,12 +107,54 @@ impl<'a> Encoder<'a> {
             order: Vec::new(),
             named_expressions: SeededMap::default(),
             free_expression_names: false,
-            presence_lits: vec![None; graph.elements.len()],
-            manual_lits: vec![None; graph.elements.len()],
+            presence_lits: vec![None; graph.elements().len()],
+            manual_lits: vec![None; graph.elements().len()],
             ids: IdIndex::new(graph),
-            presence_direct: vec![0; graph.elements.len()],
+            presence_direct: vec![None; graph.elements().len()],
             depth: 0,
+            family: None,
+            guards: None,
         }
+    }
+
+    /// Requires the clause `lits` of `part`; when explaining, only under a
+    /// new guard literal of the part.
+    pub(crate) fn require_clause(&mut self, lits: &[Lit], part: Part) {
+        let Some(guards) = &mut self.guards else {
+            self.sat.add_clause(lits);
+            return;
+        };
+        let guard = self.sat.new_var();
+        guards.push((guard, part));
+        let mut clause = Vec::with_capacity(lits.len() + 1);
+        clause.push(!guard);
+        clause.extend_from_slice(lits);
+        self.sat.add_clause(&clause);
+    }
+
+    /// Requires `l` for `part` (see [`Encoder::require_clause`]).
+    pub(crate) fn require_lit(&mut self, l: Lit, part: Part) {
+        match self.guards {
+            None => self.sat.require(l),
+            Some(_) => self.require_clause(&[l], part),
+        }
+    }
+
+    /// Requires at most one of `lits` for `part`.
+    fn require_at_most_one(&mut self, lits: &[Lit], part: Part) {
+        match self.guards {
+            None => self.sat.require_at_most_one(lits),
+            Some(_) => {
+                let l = self.sat.at_most_one(lits);
+                self.require_clause(&[l], part);
+            }
+        }
+    }
+
+    /// The value of `l` if it is a constant.
+    pub(crate) fn constant_of(&self, l: Lit) -> Option<bool> {
+        let truth = self.sat.truth();
+        (l == truth || l == !truth).then_some(l == truth)
     }
 
     /// The variable called `name`, created on first use.
@@ -169,24 +238,24 @@ impl<'a> Encoder<'a> {
         let graph = self.graph;
         let mut lits = Vec::new();
         let lists: [&[ElementId]; 11] = [
-            &graph.types[..],
-            &graph.nodes[..],
-            &graph.relations[..],
-            &graph.properties[..],
-            &graph.policies[..],
-            &graph.groups[..],
-            &graph.inputs[..],
-            &graph.artifacts[..],
-            &graph.imports[..],
-            &graph.technologies[..],
-            &graph.outputs[..],
+            graph.types(),
+            graph.nodes(),
+            graph.relations(),
+            graph.properties(),
+            graph.policies(),
+            graph.groups(),
+            graph.inputs(),
+            graph.artifacts(),
+            graph.imports(),
+            graph.technologies(),
+            graph.outputs(),
         ];
         for list in lists {
             // Ids are `<kind word>.<rest>`: the word alone often decides
             // (not among TOSCA 2.0 properties, where attributes have their
             // own word).
             let Some(&head) = list.first() else { continue };
-            if graph.grammar == Grammar::Tosca20 && std::ptr::eq(list, &graph.properties[..]) {
+            if graph.grammar() == Grammar::Tosca20 && std::ptr::eq(list, graph.properties()) {
                 for &e in list {
                     if self.ids.first[e.0 as usize] == e && graph.id(e).starts_with(prefix) {
                         lits.push(self.presence(e));
@@ -306,6 +375,9 @@ impl<'a> Encoder<'a> {
             Value::Null => bail!(expr.span, "Received undefined condition"),
             _ => {}
         }
+        if let Some(family) = &mut self.family {
+            return family.encode(expr, &mut self.sat);
+        }
         let b = self
             .eval
             .evaluate_as_logic(expr)
@@ -411,15 +483,9 @@ impl<'a> Encoder<'a> {
 
     /// Whether the presence condition of `id` is looked up as `id` (cached).
     fn resolves_to_self(&mut self, id: ElementId) -> bool {
-        let slot = &mut self.presence_direct[id.0 as usize];
-        if *slot == 0 {
-            *slot = if self.graph.presence_resolves_to_self(id) {
-                1
-            } else {
-                2
-            };
-        }
-        *slot == 1
+        let graph = self.graph;
+        *self.presence_direct[id.0 as usize]
+            .get_or_insert_with(|| graph.presence_resolves_to_self(id))
     }
 
     /// The element the argument of `{op: ..}` generated for `id` resolves
@@ -432,9 +498,9 @@ impl<'a> Encoder<'a> {
             // `SELF` in the element's own context.
             LogicOp::HostPresence => (ctx == Some(id) && e.kind == Kind::Node).then_some(id),
             LogicOp::IsManaged => (ctx == Some(id) && e.kind == Kind::Artifact).then_some(id),
-            LogicOp::IsConsumed => at(&g.inputs),
-            LogicOp::IsProduced => at(&g.outputs),
-            LogicOp::HasPresentTarget => at(&g.policies),
+            LogicOp::IsConsumed => at(g.inputs()),
+            LogicOp::IsProduced => at(g.outputs()),
+            LogicOp::HasPresentTarget => at(g.policies()),
             LogicOp::HasPresentMember => g.group_by_own_name(id).then_some(id),
             _ => g.node_by_own_name(id).then_some(id),
         }
@@ -448,35 +514,35 @@ impl<'a> Encoder<'a> {
             LogicOp::HostPresence => {
                 let hosts: Vec<ElementId> = g
                     .get(n)
-                    .outgoing
+                    .outgoing()
                     .iter()
-                    .filter(|&&r| g.get(r).hosting)
-                    .filter_map(|&r| g.get(r).target)
+                    .filter(|&&r| g.get(r).hosting())
+                    .filter_map(|&r| g.get(r).target())
                     .collect();
                 self.or_of(&hosts)
             }
             LogicOp::HasSource => {
                 let sources: Vec<ElementId> = g
                     .get(n)
-                    .incoming
+                    .incoming()
                     .iter()
-                    .filter_map(|&r| g.get(r).source)
+                    .filter_map(|&r| g.get(r).source())
                     .collect();
                 self.or_of(&sources)
             }
             LogicOp::HasIncomingRelation | LogicOp::HasOutgoingRelation => {
                 let incoming = op == LogicOp::HasIncomingRelation;
                 let rels = if incoming {
-                    &g.get(n).incoming
+                    g.get(n).incoming()
                 } else {
-                    &g.get(n).outgoing
+                    g.get(n).outgoing()
                 };
                 let mut terms = Vec::with_capacity(rels.len());
                 for &r in rels {
                     let other = if incoming {
-                        g.get(r).source
+                        g.get(r).source()
                     } else {
-                        g.get(r).target
+                        g.get(r).target()
                     };
                     let m = self.manual(r);
                     let o = match other {
@@ -487,31 +553,36 @@ impl<'a> Encoder<'a> {
                 }
                 self.sat.or(&terms)
             }
-            LogicOp::HasIncomingRelationNaive => self.or_of(&g.get(n).incoming),
-            LogicOp::HasOutgoingRelationNaive => self.or_of(&g.get(n).outgoing),
+            LogicOp::HasIncomingRelationNaive => self.or_of(g.get(n).incoming()),
+            LogicOp::HasOutgoingRelationNaive => self.or_of(g.get(n).outgoing()),
             LogicOp::HasArtifact => {
-                let lits: Vec<Lit> = g.get(n).artifacts.iter().map(|&a| self.manual(a)).collect();
+                let lits: Vec<Lit> = g
+                    .get(n)
+                    .artifacts()
+                    .iter()
+                    .map(|&a| self.manual(a))
+                    .collect();
                 self.sat.or(&lits)
             }
-            LogicOp::HasArtifactNaive => self.or_of(&g.get(n).artifacts),
+            LogicOp::HasArtifactNaive => self.or_of(g.get(n).artifacts()),
             LogicOp::IsManaged => {
                 let techs = g.managing_technologies(self.types, self.doc, n)?;
                 self.or_of(&techs)
             }
             LogicOp::HasPresentTarget => {
                 let mut terms = Vec::new();
-                for &t in &g.get(n).targets {
+                for &t in g.get(n).targets() {
                     if g.get(t).kind == Kind::Group {
-                        terms.push(self.or_of(&g.get(t).members));
+                        terms.push(self.or_of(g.get(t).members()));
                     } else {
                         terms.push(self.presence(t));
                     }
                 }
                 self.sat.or(&terms)
             }
-            LogicOp::HasPresentMember => self.or_of(&g.get(n).members),
-            LogicOp::IsConsumed => self.or_of(&g.get(n).consumers),
-            LogicOp::IsProduced => self.or_of(&g.get(n).producers),
+            LogicOp::HasPresentMember => self.or_of(g.get(n).members()),
+            LogicOp::IsConsumed => self.or_of(g.get(n).consumers()),
+            LogicOp::IsProduced => self.or_of(g.get(n).producers()),
             _ => self.presence(n),
         })
     }
@@ -584,9 +655,9 @@ impl<'a> Encoder<'a> {
             L::SourcePresence | L::TargetPresence => {
                 let e = g.get(about);
                 let end = if op == L::SourcePresence {
-                    e.source
+                    e.source()
                 } else {
-                    e.target
+                    e.target()
                 };
                 Ok(match end {
                     Some(n) => self.presence(n),
@@ -647,24 +718,29 @@ impl<'a> Encoder<'a> {
     /// Requires a constraint, like `require(logic(expr))`: a top-level `amo`
     /// or `implies` becomes clauses directly instead of a gate variable
     /// (templates carry one such constraint per element group).
-    pub(crate) fn require_logic(&mut self, expr: &Node, ctx: Option<ElementId>) -> Result<()> {
+    pub(crate) fn require_logic(
+        &mut self,
+        expr: &Node,
+        ctx: Option<ElementId>,
+        part: Part,
+    ) -> Result<()> {
         let op = expr
             .as_map()
             .and_then(LogicOp::of_map)
             .filter(|(op, _)| matches!(op, LogicOp::Amo | LogicOp::Implies));
         let Some((op, arg)) = op.filter(|_| self.depth < MAX_LOGIC_DEPTH) else {
             let l = self.logic(expr, ctx)?;
-            self.sat.require(l);
+            self.require_lit(l, part);
             return Ok(());
         };
         // One level of nesting, as `logic_in` counts for the operator.
         self.depth += 1;
         let result = if op == LogicOp::Amo {
             self.logic_list(arg, ctx)
-                .map(|lits| self.sat.require_at_most_one(&lits))
+                .map(|lits| self.require_at_most_one(&lits, part))
         } else {
             self.implies_args(arg, ctx)
-                .map(|(a, b)| self.sat.add_clause(&[!a, b]))
+                .map(|(a, b)| self.require_clause(&[!a, b], part))
         };
         self.depth -= 1;
         result
@@ -672,19 +748,19 @@ impl<'a> Encoder<'a> {
 
     /// Requires a generated constraint: the clauses and variables
     /// [`Encoder::require_logic`] makes of its YAML form, without the YAML.
-    pub(crate) fn require_constraint(&mut self, c: &Constraint) {
+    pub(crate) fn require_constraint(&mut self, c: &Constraint, part: Part) {
         match c {
             Constraint::Amo(items) => {
                 let lits = self.constraint_list(items);
-                self.sat.require_at_most_one(&lits);
+                self.require_at_most_one(&lits, part);
             }
             Constraint::Implies(a, b) => {
                 let (a, b) = (self.constraint(a), self.constraint(b));
-                self.sat.add_clause(&[!a, b]);
+                self.require_clause(&[!a, b], part);
             }
             other => {
                 let l = self.constraint(other);
-                self.sat.require(l);
+                self.require_lit(l, part);
             }
         }
     }
@@ -825,7 +901,7 @@ const EMPTY: u32 = u32::MAX;
 
 impl IdIndex {
     fn new(graph: &Graph) -> IdIndex {
-        let n = graph.elements.len();
+        let n = graph.elements().len();
         let mut index = IdIndex {
             // At most two thirds full: short probes, half the memory of 2n slots.
             slots: vec![(0, EMPTY); (n + n / 2).next_power_of_two().max(2)],
@@ -994,7 +1070,8 @@ topology_template:
         with_encoder(|g, enc| {
             let mut lits = Vec::new();
             for c in constraint_fixture(g) {
-                enc.require_logic(&c.to_node(g), None).expect("encodes");
+                enc.require_logic(&c.to_node(g), None, Part::Generated(0))
+                    .expect("encodes");
                 lits.push(enc.logic(&c.to_node(g), None).expect("encodes"));
             }
             let size = (enc.sat.num_vars(), enc.sat.num_clauses());
@@ -1004,7 +1081,7 @@ topology_template:
         with_encoder(|g, enc| {
             let mut by_term = Vec::new();
             for c in constraint_fixture(g) {
-                enc.require_constraint(&c);
+                enc.require_constraint(&c, Part::Generated(0));
                 by_term.push(enc.constraint(&c));
             }
             assert_eq!(by_term, lits);

@@ -415,7 +415,7 @@ fn compare(
             let yaml = c.to_node(graph);
             let term = enc.cond(c, Some(id)).map_err(|e| e.message.clone());
             let written = enc
-                .cond(&Cond::Yaml(yaml.clone()), Some(id))
+                .cond(&Cond::yaml(yaml.clone()), Some(id))
                 .map_err(|e| e.message.clone());
             let describe = || {
                 format!(
@@ -458,7 +458,7 @@ fn mentions(c: &Cond) -> Vec<ElementId> {
     match c {
         Cond::Yaml(_) => Vec::new(),
         Cond::Presence(id) | Cond::Op(_, id) => vec![*id],
-        Cond::Bratan(ids) => ids.clone(),
+        Cond::Bratan(ids) => ids.to_vec(),
         Cond::And(items) | Cond::Or(items) => items.iter().flat_map(mentions).collect(),
         Cond::Generated(inner) => mentions(inner),
     }

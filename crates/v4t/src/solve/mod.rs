@@ -21,17 +21,22 @@
 mod encode;
 #[cfg(test)]
 mod equivalence_tests;
+mod explain;
+#[cfg(test)]
+mod explain_tests;
+pub(crate) mod family;
+mod problem;
 #[cfg(test)]
 mod tests;
 
 pub(crate) use encode::Encoder;
+use problem::{encode_problem, RawDefs};
 
-use crate::document;
 use crate::error::{bail, Error, Result};
-use crate::graph::{ElementId, Graph, Loc, Owner};
+use crate::graph::{ElementId, Graph};
 use crate::options::{Optimize, TechnologiesMode};
 use crate::types::TypeSystem;
-use v4t_sat::{Answer, Lit, Question, Split};
+use v4t_sat::{Answer, Lit, Question, Solver, Split};
 use v4t_source::Code;
 use v4t_yaml::number::format_js;
 use v4t_yaml::{Map, Node, Span, Value};
@@ -59,7 +64,9 @@ impl Solution {
     }
 }
 
-/// Solves the resolver graph of `doc` under the assigned `inputs`.
+/// Solves the resolver graph of `doc` under the assigned `inputs`. Without
+/// a solution, the error's notes name a minimal set of conflicting parts
+/// ([`explain`]).
 pub(crate) fn solve(
     doc: &Node,
     graph: &Graph,
@@ -67,39 +74,27 @@ pub(crate) fn solve(
     inputs: Map,
     now_ms: f64,
 ) -> Result<Solution> {
+    let kept = inputs.clone();
+    solve_assigned(doc, graph, types, inputs, now_ms).map_err(|e| {
+        if e.code != Code::Unsatisfiable {
+            return e;
+        }
+        explain::unsat_notes(doc, graph, types, kept, now_ms)
+            .into_iter()
+            .fold(e, |e, n| e.with_note(n.message, n.span))
+    })
+}
+
+fn solve_assigned(
+    doc: &Node,
+    graph: &Graph,
+    types: &TypeSystem,
+    inputs: Map,
+    now_ms: f64,
+) -> Result<Solution> {
     let mut enc = Encoder::new(graph, doc, types, inputs, now_ms);
-    let variability = document::variability(doc);
-
-    for g in &graph.groups {
-        if graph.get(*g).variability_group {
-            bail!(graph.get(*g).span, "Variability groups are not allowed");
-        }
-    }
-
-    // Element variables first, in element order, so that numbering follows the graph.
-    let order: Vec<ElementId> = graph.ordered().collect();
-    for &id in &order {
-        enc.presence(id);
-    }
-    let mut buffers = (Vec::new(), Vec::new());
-    for &id in &order {
-        encode_element(&mut enc, id, &mut buffers).map_err(|e| e.in_element(graph.id(id)))?;
-    }
-    if let Some(constraints) = variability
-        .and_then(|v| v.get("constraints"))
-        .and_then(Node::as_seq)
-    {
-        for c in constraints {
-            enc.require_logic(c, None)?;
-        }
-    }
-    for c in &graph.constraints {
-        enc.require_constraint(c);
-    }
+    let order = encode_problem(&mut enc)?;
     let raw = RawDefs::new(doc);
-    for &id in &order {
-        encode_implies(&mut enc, &raw, id).map_err(|e| e.in_element(graph.id(id)))?;
-    }
 
     // From here on every question is answered per independent part.
     let mut sat = std::mem::take(&mut enc.sat).split();
@@ -110,13 +105,13 @@ pub(crate) fn solve(
     let firsts: Vec<&[Lit]> = groups.into_iter().map(|g| &members[g]).collect();
     sat.prefer(&firsts, &presence);
 
-    let mut present = vec![false; graph.elements.len()];
+    let mut present = vec![false; graph.elements().len()];
     for (&id, &l) in order.iter().zip(&presence) {
         present[id.0 as usize] = sat.value(l);
     }
 
     let mut values = Vec::new();
-    for &p in &graph.properties {
+    for &p in graph.properties() {
         if !present[p.0 as usize] {
             continue;
         }
@@ -145,6 +140,43 @@ pub(crate) fn solve(
         values,
         objectives,
         inputs: enc.eval.assigned().clone(),
+    })
+}
+
+/// The family problem: the resolver's clauses over input variables.
+pub(crate) struct FamilyProblem {
+    pub sat: Solver,
+    pub inputs: Vec<family::InputDomain>,
+    /// Every element's presence literal, in element order.
+    pub presence: Vec<(ElementId, Lit)>,
+    /// Failing combinations in the order resolving meets them (a
+    /// configuration fails with the first it agrees with); consecutive
+    /// ones with the same message share an entry.
+    pub failures: Vec<family::Failure>,
+}
+
+/// Encodes `graph` for every configuration of the inputs (see the module
+/// documentation); nothing is solved.
+pub(crate) fn family_problem(
+    doc: &Node,
+    graph: &Graph,
+    types: &TypeSystem,
+    now_ms: f64,
+) -> Result<FamilyProblem> {
+    let mut enc = Encoder::new(graph, doc, types, Map::new(), now_ms);
+    let inputs = family::FamilyInputs::new(doc, graph, &mut enc.sat, now_ms);
+    enc.family = Some(Box::new(inputs));
+    let order = encode_problem(&mut enc)?;
+    let presence = order.iter().map(|&id| (id, enc.presence(id))).collect();
+    let Some(inputs) = enc.family.take() else {
+        bail!(Default::default(), "family inputs lost while encoding");
+    };
+    let (inputs, failures) = inputs.into_parts();
+    Ok(FamilyProblem {
+        sat: std::mem::take(&mut enc.sat),
+        inputs,
+        presence,
+        failures,
     })
 }
 
@@ -186,174 +218,42 @@ fn alternatives(
             }
         }
     };
-    for &n in &graph.nodes {
+    for &n in graph.nodes() {
         let e = graph.get(n);
         for list in [
             &e.types,
-            &e.outgoing,
+            e.outgoing(),
             &e.properties,
-            &e.attributes,
-            &e.artifacts,
-            &e.technologies,
+            e.attributes(),
+            e.artifacts(),
+            e.technologies(),
         ] {
             add(list);
         }
     }
     for &c in graph
-        .relations
+        .relations()
         .iter()
-        .chain(&graph.groups)
-        .chain(&graph.policies)
-        .chain(&graph.artifacts)
+        .chain(graph.groups())
+        .chain(graph.policies())
+        .chain(graph.artifacts())
     {
         let e = graph.get(c);
         add(&e.types);
         add(&e.properties);
-        add(&e.attributes);
+        add(e.attributes());
     }
-    add(&graph.policies);
-    add(&graph.inputs);
-    add(&graph.outputs);
+    add(graph.policies());
+    add(graph.inputs());
+    add(graph.outputs());
     if groups.len() > 1 {
-        let mut position = vec![0u32; graph.elements.len()];
+        let mut position = vec![0u32; graph.elements().len()];
         for (i, &id) in order.iter().enumerate() {
             position[id.0 as usize] = i as u32;
         }
         groups.sort_by_key(|g| position[members[g.start].0 as usize]);
     }
     (members, groups)
-}
-
-/// Manual and presence clauses of one element (5.2). `buffers` hold the
-/// literals of all and of the manual conditions, reused across elements
-/// (two allocations per element otherwise).
-fn encode_element(
-    enc: &mut Encoder<'_>,
-    id: ElementId,
-    buffers: &mut (Vec<Lit>, Vec<Lit>),
-) -> Result<()> {
-    let graph = enc.graph;
-    let conditions = &graph.get(id).conditions;
-    let presence = enc.presence(id);
-    if conditions.is_empty() {
-        enc.define_manual(id, &[]);
-        enc.sat.require(presence);
-        return Ok(());
-    }
-    let (all, manual_lits) = buffers;
-    all.clear();
-    manual_lits.clear();
-    for c in conditions {
-        let l = enc.cond(c, Some(id))?;
-        all.push(l);
-        if !c.is_generated() {
-            manual_lits.push(l);
-        }
-    }
-    enc.define_manual(id, manual_lits);
-    enc.sat.define_and(presence, all);
-    Ok(())
-}
-
-/// An element's raw `implies` list (5.4).
-fn encode_implies(enc: &mut Encoder<'_>, raw: &RawDefs<'_>, id: ElementId) -> Result<()> {
-    let graph = enc.graph;
-    let Some(implies) = raw
-        .get(graph, id)
-        .and_then(|r| r.get("implies"))
-        .filter(|n| n.is_defined())
-    else {
-        return Ok(());
-    };
-    let Some(pairs) = implies.as_seq() else {
-        bail!(
-            implies.span,
-            "Element \"{}\" is not an array",
-            v4t_yaml::json::to_json(implies)
-        );
-    };
-    for pair in pairs {
-        let items = pair.as_seq().map(Vec::as_slice).unwrap_or(&[]);
-        if items.len() > 2 {
-            bail!(
-                pair.span,
-                "{} has an implies with more than 2 elements",
-                graph.Display(id)
-            );
-        }
-        let Some(target) = items.first().filter(|t| t.is_defined()) else {
-            bail!(
-                pair.span,
-                "{} has an implies without an target",
-                graph.Display(id)
-            );
-        };
-        let me = enc.presence(id);
-        let condition = match items.get(1) {
-            Some(c) => Some(enc.logic(c, Some(id))?),
-            None => None,
-        };
-        let right = enc.logic(target, Some(id))?;
-        // `me & condition -> right`, as one clause.
-        match condition {
-            Some(c) => enc.sat.add_clause(&[!me, !c, right]),
-            None => enc.sat.add_clause(&[!me, right]),
-        }
-    }
-    Ok(())
-}
-
-/// Raw element definitions like [`Graph::raw`], with the node templates
-/// looked up once: `Graph::raw` walks from the document root for every
-/// element, and most elements live in a node template.
-struct RawDefs<'d> {
-    doc: &'d Node,
-    nodes: &'d [Node],
-}
-
-impl<'d> RawDefs<'d> {
-    fn new(doc: &'d Node) -> RawDefs<'d> {
-        let nodes = document::topology(doc)
-            .and_then(|t| t.get("node_templates"))
-            .and_then(Node::as_seq)
-            .map_or(&[][..], Vec::as_slice);
-        RawDefs { doc, nodes }
-    }
-
-    fn get(&self, graph: &Graph, id: ElementId) -> Option<&'d Node> {
-        // The value of the single-entry map at `list[index]`.
-        fn entry(list: Option<&Node>, index: u32) -> Option<&Node> {
-            list?
-                .as_seq()?
-                .get(index as usize)?
-                .as_map()?
-                .first()
-                .map(|(_, v)| v)
-        }
-        let node = |i: u32| {
-            self.nodes
-                .get(i as usize)?
-                .as_map()?
-                .first()
-                .map(|(_, v)| v)
-        };
-        let member = |i: u32, key: &str, index: u32| entry(node(i)?.get(key), index);
-        match graph.get(id).loc {
-            Loc::Node(i) => node(i),
-            Loc::Relation { node, index } => member(node, "requirements", index),
-            Loc::Artifact { node, index } => member(node, "artifacts", index),
-            Loc::Technology { node, index } => member(node, "technology", index),
-            Loc::Property {
-                owner: Owner::Node(node),
-                index,
-            } => member(node, "properties", index),
-            Loc::Type {
-                owner: Owner::Node(node),
-                index,
-            } => member(node, "type", index),
-            _ => graph.raw(self.doc, id),
-        }
-    }
 }
 
 /// Weights as whole numbers for the optimiser: scaled by 100 (as the
@@ -403,7 +303,7 @@ fn whole_weights(weights: &[f64]) -> Result<Vec<u64>> {
 }
 
 /// The error of a problem without a solution.
-fn unsatisfiable() -> Error {
+pub(crate) fn unsatisfiable() -> Error {
     Error::coded(Code::Unsatisfiable, "Could not solve", Span::NONE)
 }
 
@@ -429,15 +329,19 @@ enum Stage {
 /// the first error, which counts after the answers of the stages before it.
 fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
     let graph = enc.graph;
-    let opts = &graph.options.solver;
+    let opts = &graph.options().solver;
     if opts.topology != Optimize::Off {
         let weights = if opts.topology_by_weight {
-            let weights: Vec<f64> = graph.nodes.iter().map(|&n| graph.get(n).weight).collect();
+            let weights: Vec<f64> = graph
+                .nodes()
+                .iter()
+                .map(|&n| graph.get(n).weight())
+                .collect();
             scaled_weights(&weights)?
         } else {
-            vec![1; graph.nodes.len()]
+            vec![1; graph.nodes().len()]
         };
-        let terms = presence_terms(enc, &graph.nodes, &weights);
+        let terms = presence_terms(enc, graph.nodes(), &weights);
         stages.push(Stage::Objective("topology", opts.topology, terms));
     }
     if opts.topology_unique {
@@ -453,17 +357,17 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
     }
     if opts.scenarios {
         let prios: Vec<f64> = graph
-            .technologies
+            .technologies()
             .iter()
-            .map(|&t| graph.get(t).prio)
+            .map(|&t| graph.get(t).prio())
             .collect();
         let prios = whole_weights(&prios)?;
-        let terms = presence_terms(enc, &graph.technologies, &prios);
+        let terms = presence_terms(enc, graph.technologies(), &prios);
         stages.push(Stage::Objective("scenarios", Optimize::Min, terms));
     }
     if opts.scenarios_unique {
         let lits: Vec<Lit> = graph
-            .technologies
+            .technologies()
             .iter()
             .map(|&t| enc.presence(t))
             .collect();
@@ -473,12 +377,12 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
     }
     if opts.technologies != Optimize::Off && opts.technologies_mode.weighs() {
         let weights: Vec<f64> = graph
-            .technologies
+            .technologies()
             .iter()
-            .map(|&t| graph.get(t).weight)
+            .map(|&t| graph.get(t).weight())
             .collect();
         let weights = scaled_weights(&weights)?;
-        let terms = presence_terms(enc, &graph.technologies, &weights);
+        let terms = presence_terms(enc, graph.technologies(), &weights);
         let dir = if opts.technologies_mode == TechnologiesMode::WeightCount {
             Optimize::Max
         } else {
@@ -523,11 +427,11 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
     built?;
 
     let graph = enc.graph;
-    let opts = &graph.options.solver;
+    let opts = &graph.options().solver;
     if opts.technologies != Optimize::Off && opts.technologies_mode.counts() {
         let weight_count = opts.technologies_mode == TechnologiesMode::WeightCount;
         let mut names: Vec<&str> = Vec::new();
-        for &t in &graph.technologies {
+        for &t in graph.technologies() {
             let n = graph.get(t).name.as_str();
             if !names.contains(&n) {
                 names.push(n);
@@ -536,7 +440,7 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
         let mut terms = Vec::with_capacity(names.len());
         for name in names {
             let lits: Vec<Lit> = graph
-                .technologies
+                .technologies()
                 .iter()
                 .filter(|&&t| graph.get(t).name == name)
                 .map(|&t| enc.presence(t))
@@ -582,33 +486,4 @@ fn ambiguous(enc: &mut Encoder<'_>, sat: &mut Split, prefix: &str) -> bool {
         .map(|l| if sat.value(l) { l } else { !l })
         .collect();
     !sat.implied(&keep)
-}
-
-#[cfg(test)]
-mod raw_tests {
-    use super::*;
-
-    /// `RawDefs` finds the same definition as `Graph::raw` for every element.
-    #[test]
-    fn raw_definitions_match_the_graph() {
-        use crate::testing::build;
-        use crate::testing::doc;
-        use crate::testing::normalize;
-        let mut d = doc(crate::testing::ALL_ELEMENTS);
-        normalize(&mut d).expect("normalizes");
-        let g = build(&d).expect("builds");
-        let raw = RawDefs::new(&d);
-        let mut found = 0;
-        for id in g.ordered() {
-            let want = g.raw(&d, id).map(std::ptr::from_ref);
-            assert_eq!(
-                raw.get(&g, id).map(std::ptr::from_ref),
-                want,
-                "{}",
-                g.id(id)
-            );
-            found += usize::from(want.is_some());
-        }
-        assert!(found > 15, "{found}");
-    }
 }

@@ -1,0 +1,260 @@
+//! `v4t analyze`: questions about every configuration of a variable service
+//! template ([`v4t::analyze`]), printed as a text report or one JSON object.
+//!
+//! Exit code 1 when some configuration or preset fails (so CI can gate a
+//! template library on "every variant resolves") or the template itself is
+//! invalid.
+
+use v4t::analyze::{analyze, Analysis, AnalyzeOptions, Count, Natural};
+use v4t_yaml::json::to_json;
+use v4t_yaml::{Map, Node, Span, Value};
+
+use crate::diagnostics::{catch_panic, ColorChoice, Format, Reporter};
+use crate::resolve_cmd::{finish, now_ms, open_template};
+use crate::{AnalyzeArgs, EXIT_FAILURE, EXIT_OK};
+
+/// Runs `v4t analyze` and returns the exit code.
+pub fn run(args: &AnalyzeArgs, color: ColorChoice) -> u8 {
+    let reporter = Reporter::to_stderr(args.format, color, false);
+    let (mut sources, template, mut loader) = match open_template(&reporter, &args.template) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let options = AnalyzeOptions {
+        now_ms: Some(now_ms()),
+        enumerate: args.enumerate,
+        ..AnalyzeOptions::default()
+    };
+    let outcome = catch_panic(|| analyze(&mut sources, template, &mut loader, &options));
+    let analysis = match finish(outcome, &sources, &reporter) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    for w in &analysis.warnings {
+        reporter.report(&sources, w);
+    }
+    match args.format {
+        Format::Text => print!("{}", text(&analysis)),
+        Format::Json => println!("{}", to_json(&json(&analysis))),
+    }
+    if analysis.failures.is_empty() && analysis.presets.iter().all(|p| p.error.is_none()) {
+        EXIT_OK
+    } else {
+        EXIT_FAILURE
+    }
+}
+
+/// A count for people: `at least N` when it is a lower bound.
+fn count(c: &Count) -> String {
+    if c.exact {
+        c.value.to_string()
+    } else {
+        format!("at least {}", c.value)
+    }
+}
+
+fn value(v: &Value) -> String {
+    to_json(&Node::new(v.clone(), Span::NONE))
+}
+
+/// The text report.
+pub fn text(a: &Analysis) -> String {
+    let mut out = String::new();
+    let mut line = |s: String| {
+        out.push_str(&s);
+        out.push('\n');
+    };
+    line(format!("inputs: {}", a.inputs.len()));
+    for input in &a.inputs {
+        let values: Vec<String> = input.values.iter().map(value).collect();
+        line(format!("  {}: {}", input.name, values.join(", ")));
+    }
+    line(format!("configurations: {}", a.configurations));
+    line(format!("valid configurations: {}", count(&a.valid)));
+    let how = if a.determined {
+        "determined by the inputs"
+    } else {
+        "allowed by the conditions; the optimiser picks among them"
+    };
+    line(format!("topologies: {} ({how})", count(&a.topologies)));
+    let list = |title: &str, ids: &[String], line: &mut dyn FnMut(String)| {
+        line(format!("{title}: {}", ids.len()));
+        for id in ids {
+            line(format!("  {id}"));
+        }
+    };
+    list("dead elements", &a.dead, &mut line);
+    list("core elements", &a.core, &mut line);
+    if a.determined {
+        list(
+            "inputs that never change the topology",
+            &a.irrelevant,
+            &mut line,
+        );
+    }
+    if a.failures.is_empty() {
+        line("failing configurations: none".to_string());
+    } else {
+        line("failing configurations:".to_string());
+        for f in &a.failures {
+            line(format!(
+                "  {} with \"{}\"",
+                count(&f.configurations),
+                f.error.message
+            ));
+            if let Some(w) = &f.witness {
+                let shown: Vec<String> =
+                    w.iter().map(|(k, v)| format!("{k}={}", value(v))).collect();
+                if shown.is_empty() {
+                    line("    (the only configuration: the template has no inputs)".to_string());
+                } else {
+                    line(format!("    for example: {}", shown.join(" ")));
+                }
+            }
+            if let Some(c) = f.conflict.as_ref().filter(|c| !c.is_empty()) {
+                let shown: Vec<String> =
+                    c.iter().map(|(k, v)| format!("{k}={}", value(v))).collect();
+                line(format!("    no solution with: {}", shown.join(" ")));
+            }
+        }
+    }
+    if !a.presets.is_empty() {
+        line("presets:".to_string());
+        for p in &a.presets {
+            match (&p.error, &p.same_as) {
+                (Some(e), _) => line(format!("  {}: fails with \"{}\"", p.name, e.message)),
+                (None, Some(other)) => line(format!("  {}: same topology as {other}", p.name)),
+                (None, None) => line(format!("  {}: resolves", p.name)),
+            }
+        }
+    }
+    for note in &a.unmodelled {
+        line(format!("not modelled: {note}"));
+    }
+    if let Some((topologies, complete)) = &a.enumerated {
+        line(format!(
+            "topologies listed: {}{}",
+            topologies.len(),
+            if *complete { "" } else { " (more exist)" }
+        ));
+        for (i, t) in topologies.iter().enumerate() {
+            line(format!("  {}: {}", i + 1, t.join(" ")));
+        }
+    }
+    out
+}
+
+fn string(s: &str) -> Node {
+    Node::string(s)
+}
+
+fn null() -> Node {
+    Node::new(Value::Null, Span::NONE)
+}
+
+/// Input values as a JSON object `name: value`.
+fn pairs(values: &[(String, Value)]) -> Node {
+    let mut m = Map::new();
+    for (k, v) in values {
+        m.insert(k.clone(), Node::new(v.clone(), Span::NONE));
+    }
+    Node::new(Value::Map(m), Span::NONE)
+}
+
+/// A number as JSON: a number up to 2^53, a decimal string above.
+fn natural(n: &Natural) -> Node {
+    match n.to_u128().filter(|&v| v <= 1 << 53) {
+        Some(v) => Node::new(Value::Number(v as f64), Span::NONE),
+        None => string(&n.to_string()),
+    }
+}
+
+fn counted(c: &Count) -> Node {
+    let mut m = Map::new();
+    m.insert("count", natural(&c.value));
+    m.insert("exact", Node::bool(c.exact));
+    Node::new(Value::Map(m), Span::NONE)
+}
+
+fn strings(list: &[String]) -> Node {
+    Node::new(
+        Value::Seq(list.iter().map(|s| string(s)).collect()),
+        Span::NONE,
+    )
+}
+
+/// The JSON report: `inputs` (`name`, `values`), `configurations`,
+/// `valid` and `topologies` (`count`, `exact`), `determined`, `dead`,
+/// `core`, `irrelevant`, `failures` (`message`, `code`, `configurations`,
+/// `witness`: input → value or null, `conflict`: the part of the witness
+/// that has no solution, or null), `unmodelled`, `presets` (`name`,
+/// `error` and `same_as`, each a string or null), and `topologies_listed`
+/// (`topologies`, `complete`) with `--enumerate`.
+pub fn json(a: &Analysis) -> Node {
+    let mut m = Map::new();
+    let inputs = a
+        .inputs
+        .iter()
+        .map(|i| {
+            let mut im = Map::new();
+            im.insert("name", string(&i.name));
+            let values = i
+                .values
+                .iter()
+                .map(|v| Node::new(v.clone(), Span::NONE))
+                .collect();
+            im.insert("values", Node::new(Value::Seq(values), Span::NONE));
+            Node::new(Value::Map(im), Span::NONE)
+        })
+        .collect();
+    m.insert("inputs", Node::new(Value::Seq(inputs), Span::NONE));
+    m.insert("configurations", natural(&a.configurations));
+    m.insert("valid", counted(&a.valid));
+    m.insert("topologies", counted(&a.topologies));
+    m.insert("determined", Node::bool(a.determined));
+    m.insert("dead", strings(&a.dead));
+    m.insert("core", strings(&a.core));
+    m.insert("irrelevant", strings(&a.irrelevant));
+    let failures = a
+        .failures
+        .iter()
+        .map(|f| {
+            let mut fm = Map::new();
+            fm.insert("message", string(&f.error.message));
+            fm.insert("code", string(&f.error.code.to_string()));
+            fm.insert("configurations", counted(&f.configurations));
+            let witness = f.witness.as_ref().map_or_else(null, |w| pairs(w));
+            fm.insert("witness", witness);
+            fm.insert(
+                "conflict",
+                f.conflict.as_ref().map_or_else(null, |c| pairs(c)),
+            );
+            Node::new(Value::Map(fm), Span::NONE)
+        })
+        .collect();
+    m.insert("failures", Node::new(Value::Seq(failures), Span::NONE));
+    m.insert("unmodelled", strings(&a.unmodelled));
+    let presets = a
+        .presets
+        .iter()
+        .map(|p| {
+            let mut pm = Map::new();
+            pm.insert("name", string(&p.name));
+            pm.insert(
+                "error",
+                p.error.as_ref().map_or_else(null, |e| string(&e.message)),
+            );
+            pm.insert("same_as", p.same_as.as_deref().map_or_else(null, string));
+            Node::new(Value::Map(pm), Span::NONE)
+        })
+        .collect();
+    m.insert("presets", Node::new(Value::Seq(presets), Span::NONE));
+    if let Some((topologies, complete)) = &a.enumerated {
+        let mut tm = Map::new();
+        let list = topologies.iter().map(|t| strings(t)).collect();
+        tm.insert("topologies", Node::new(Value::Seq(list), Span::NONE));
+        tm.insert("complete", Node::bool(*complete));
+        m.insert("topologies_listed", Node::new(Value::Map(tm), Span::NONE));
+    }
+    Node::new(Value::Map(m), Span::NONE)
+}

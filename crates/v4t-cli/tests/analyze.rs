@@ -1,0 +1,213 @@
+//! End-to-end tests of `v4t analyze`: the report, JSON output and exit codes.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn v4t(args: &[&str], stdin: Option<&str>) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_v4t"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run v4t");
+    let mut input = child.stdin.take().expect("stdin");
+    input
+        .write_all(stdin.unwrap_or("").as_bytes())
+        .expect("write stdin");
+    drop(input);
+    child.wait_with_output().expect("wait for v4t")
+}
+
+fn example() -> String {
+    let root =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/web-app/template.yaml");
+    root.to_string_lossy().into_owned()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The bundled example: one input `env` whose `valid_values` are its
+/// domain; both configurations resolve, each to its own topology.
+#[test]
+fn example_resolves_in_every_configuration() {
+    let out = v4t(&["analyze", &example()], None);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("  env: \"dev\", \"prod\"\n"), "{stdout}");
+    assert!(stdout.contains("configurations: 2\n"), "{stdout}");
+    assert!(stdout.contains("valid configurations: 2\n"), "{stdout}");
+    assert!(
+        stdout.contains("topologies: 2 (determined by the inputs)\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("failing configurations: none\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("core elements: ") && stdout.contains("  node.shop\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("presets:\n  dev: resolves\n  prod: resolves\n"),
+        "{stdout}"
+    );
+
+    let out = v4t(
+        &[
+            "analyze",
+            &example(),
+            "--format",
+            "json",
+            "--enumerate",
+            "1",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let json = text(&out.stdout);
+    assert!(
+        json.starts_with("{\"inputs\":[{\"name\":\"env\",\"values\":[\"dev\",\"prod\"]}]"),
+        "{json}"
+    );
+    assert!(
+        json.contains("\"configurations\":2,\"valid\":{\"count\":2,\"exact\":true}"),
+        "{json}"
+    );
+    assert!(json.contains("\"failures\":[]"), "{json}");
+    assert!(
+        json.contains("\"topologies_listed\":{\"topologies\":[["),
+        "{json}"
+    );
+    assert!(json.contains("],\"complete\":false}"), "{json}");
+}
+
+/// A semantic check that fails in one configuration: its message, count
+/// and example.
+#[test]
+fn a_failing_check_is_reported_with_an_example() {
+    let template = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {type_default_condition: true}
+    inputs:
+      env: {type: string}
+  node_templates:
+    shop:
+      type: app
+      requirements:
+        - host: {node: dev_vm, conditions: {equal: [{variability_input: env}, dev]}}
+        - host: {node: prod_vm, conditions: {equal: [{variability_input: env}, prod]}}
+    dev_vm: {type: vm, conditions: {equal: [{variability_input: env}, dev]}}
+    prod_vm: {type: vm, conditions: {equal: [{variability_input: env}, prod]}}
+";
+    let out = v4t(&["analyze", "-"], Some(template));
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("  env: \"dev\", \"prod\", \"other\"\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "  1 with \"Node \"shop\" expected to have a hosting relation\"\n    for example: env=\"other\"\n"
+        ),
+        "{stdout}"
+    );
+    let out = v4t(&["analyze", "-", "--format", "json"], Some(template));
+    let json = text(&out.stdout);
+    assert!(
+        json.contains("\"witness\":{\"env\":\"other\"},\"conflict\":null}]"),
+        "{json}"
+    );
+}
+
+/// A constraint no configuration with `env: dev` can meet: exit code 1,
+/// the group with its count and an example configuration.
+#[test]
+fn failing_configurations_are_reported_with_an_example() {
+    let template = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {type_default_condition: true}
+    inputs:
+      env: {type: string}
+      debug: {type: boolean}
+    constraints:
+      - {not: {and: [node.vm, {variability_input: debug}]}}
+  node_templates:
+    vm:
+      type: vm
+      conditions: {equal: [{variability_input: env}, dev]}
+";
+    let out = v4t(&["analyze", "-"], Some(template));
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("configurations: 4\n"), "{stdout}");
+    assert!(stdout.contains("valid configurations: 3\n"), "{stdout}");
+    assert!(
+        stdout.contains("  1 with \"Could not solve\"\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("    for example: env=\"dev\" debug=true\n"),
+        "{stdout}"
+    );
+    let out = v4t(&["analyze", "-", "--format", "json"], Some(template));
+    assert_eq!(out.status.code(), Some(1));
+    let json = text(&out.stdout);
+    assert!(
+        json.contains("\"failures\":[{\"message\":\"Could not solve\",\"code\":\"V4T040\",\"configurations\":{\"count\":1,\"exact\":true},\"witness\":{\"env\":\"dev\",\"debug\":true},\"conflict\":{\"env\":\"dev\",\"debug\":true}}]"),
+        "{json}"
+    );
+}
+
+#[test]
+fn invalid_templates_fail_with_a_diagnostic() {
+    let out = v4t(&["analyze", "-"], Some("topology_template: [\n"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).starts_with("error: "),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = v4t(&["analyze", "/no/such/template.yaml"], None);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// Without inputs there is one configuration; a failing check is reported
+/// for it, and the consistency check's message is the resolver's.
+#[test]
+fn a_template_without_inputs_has_one_configuration() {
+    let template = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    app:
+      type: app
+      requirements:
+        - host: a
+        - host: b
+    a: {type: vm}
+    b: {type: vm}
+";
+    let out = v4t(&["analyze", "-"], Some(template));
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.starts_with("inputs: 0\nconfigurations: 1\nvalid configurations: 0\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "  1 with \"Node \"app\" has more than one hosting relations\"\n    (the only configuration: the template has no inputs)\n"
+        ),
+        "{stdout}"
+    );
+}

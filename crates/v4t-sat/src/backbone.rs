@@ -1,0 +1,151 @@
+//! Backbones: which literals every model makes true, or false.
+//!
+//! For a product-line analysis these are the core (present in every
+//! configuration) and dead (absent in every one) elements. Each literal is
+//! decided by at most one solve: the current model is a witness for one
+//! value of every literal, a solve forcing the other value either fails (the
+//! literal is implied) or finds a model that also frees every other literal
+//! it flips (model-based filtering). Literals fixed at level 0 need no solve.
+
+use crate::{Lit, Solver};
+
+/// What every model says about a literal ([`Solver::backbone`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Implied {
+    /// True in every model.
+    True,
+    /// False in every model.
+    False,
+    /// True in some model and false in another.
+    Free,
+}
+
+impl Solver {
+    /// For each literal of `lits`: true in every model, false in every
+    /// model, or free. `None` if the clauses are unsatisfiable.
+    ///
+    /// The clauses do not change; the current model may change to another
+    /// model of them.
+    pub fn backbone(&mut self, lits: &[Lit]) -> Option<Vec<Implied>> {
+        if !self.ensure_model() {
+            return None;
+        }
+        self.propagate_units();
+        let mut result: Vec<Option<Implied>> = lits
+            .iter()
+            .map(|&l| match self.fixed(l) {
+                Some(true) => Some(Implied::True),
+                Some(false) => Some(Implied::False),
+                None => None,
+            })
+            .collect();
+        // The value each open literal has in every model found so far.
+        let witness: Vec<bool> = lits.iter().map(|&l| self.value(l)).collect();
+        for i in 0..lits.len() {
+            if result[i].is_some() {
+                continue;
+            }
+            let other = if witness[i] { !lits[i] } else { lits[i] };
+            if self.solve_raw(&[other]) {
+                for (j, r) in result.iter_mut().enumerate() {
+                    if r.is_none() && self.value(lits[j]) != witness[j] {
+                        *r = Some(Implied::Free);
+                    }
+                }
+            } else {
+                result[i] = Some(if witness[i] {
+                    Implied::True
+                } else {
+                    Implied::False
+                });
+            }
+        }
+        Some(
+            result
+                .into_iter()
+                .map(|r| r.expect("every literal decided"))
+                .collect(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Implied;
+    use crate::testutil::{eval_lit, models, random_cnf, random_lit, Rng};
+    use crate::{Lit, Solver};
+
+    fn brute_force(vars: &[Lit], ms: &[Vec<bool>], lits: &[Lit]) -> Vec<Implied> {
+        lits.iter()
+            .map(|&l| {
+                let values: Vec<bool> = ms.iter().map(|m| eval_lit(l, vars, m)).collect();
+                if values.iter().all(|&v| v) {
+                    Implied::True
+                } else if values.iter().all(|&v| !v) {
+                    Implied::False
+                } else {
+                    Implied::Free
+                }
+            })
+            .collect()
+    }
+
+    /// Random CNFs up to 16 variables, asked about random literals (both
+    /// polarities, repeats), directly and through a split.
+    #[test]
+    fn backbones_match_brute_force() {
+        let mut rng = Rng::new(4242);
+        for round in 0..400 {
+            let mut s = Solver::new();
+            let n = 1 + rng.below(16) as usize;
+            let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+            let k = rng.below(3 * n as u64 + 2) as usize;
+            let cnf = random_cnf(&mut rng, &vars, k);
+            for c in &cnf {
+                s.add_clause(c);
+            }
+            let lits: Vec<Lit> = (0..rng.below(2 * n as u64 + 1))
+                .map(|_| random_lit(&mut rng, &vars))
+                .collect();
+            let ms = models(&vars, &cnf);
+            let mut split = Solver::new();
+            for _ in 0..n {
+                split.new_var();
+            }
+            for c in &cnf {
+                split.add_clause(c);
+            }
+            let mut split = split.split();
+            if ms.is_empty() {
+                assert_eq!(s.backbone(&lits), None, "round {round}");
+                assert_eq!(split.backbone(&lits), None, "round {round}");
+                continue;
+            }
+            let want = brute_force(&vars, &ms, &lits);
+            assert_eq!(s.backbone(&lits).as_ref(), Some(&want), "round {round}");
+            assert_eq!(split.backbone(&lits).as_ref(), Some(&want), "round {round}");
+            // The clauses are unchanged: every model is still a model.
+            let m = &ms[rng.below(ms.len() as u64) as usize];
+            let assume: Vec<Lit> = vars
+                .iter()
+                .zip(m)
+                .map(|(&v, &b)| if b { v } else { !v })
+                .collect();
+            assert!(s.solve(&assume), "round {round}");
+        }
+    }
+
+    #[test]
+    fn fixed_and_constant_literals() {
+        let mut s = Solver::new();
+        let (a, b, c) = (s.new_var(), s.new_var(), s.new_var());
+        s.require(a);
+        s.add_clause(&[!a, b]);
+        let t = s.truth();
+        let got = s.backbone(&[a, !b, c, t, !t]).expect("satisfiable");
+        use Implied::*;
+        assert_eq!(got, vec![True, False, Free, True, False]);
+        s.require(!b);
+        assert_eq!(s.backbone(&[c]), None);
+    }
+}

@@ -1,0 +1,811 @@
+//! Family-based analysis (`v4t analyze`, issue 16): questions about every
+//! configuration of a variable service template, answered on one SAT
+//! encoding of all of them (`solve::family`) instead of resolving
+//! each configuration.
+//!
+//! A *configuration* assigns every variability input a value of its domain
+//! (the rule is in `solve::family`). It *fails*, in the order
+//! resolving finds out, if the input feature model (`requires`,
+//! `alternatives`, ...) does not allow it, if evaluating a value expression
+//! fails under it, if its conditions and constraints have no solution
+//! ("Could not solve"), or if its solution violates a consistency or
+//! semantic check (the checks of `check`, built as literals; a
+//! configuration fails with the first one it violates), each grouped by
+//! message; the others are *valid*. Over the valid ones, the analysis
+//! counts them and the distinct topologies (sets of present elements), and
+//! finds the dead elements (absent in every one) and the core elements
+//! (present in every one). The presets, a handful of configurations, are
+//! resolved one by one on the prepared graph.
+//!
+//! What the analysis does not see: the optimiser. Where conditions leave an
+//! element's presence open (cyclic conditions, free variables), resolution
+//! picks an optimal solution; the analysis considers every solution the
+//! conditions allow, so the topology count is then an upper bound of what
+//! resolution produces, an element free here may still be dead or core
+//! after optimisation (dead and core elements reported are always right),
+//! a check counts as failing if some solution violates it, and the
+//! uniqueness checks of the optimiser are not counted.
+//! [`Analysis::determined`] says whether this happens (Padoa's method: two
+//! solutions of the same configuration that differ). Not modelled either:
+//! hosting cycles that only some configurations close
+//! ([`Analysis::unmodelled`] names them when the template has such a cycle).
+
+use crate::check;
+use crate::error::{Error, Result};
+use crate::graph::{ElementId, Graph};
+use crate::solve::family::{show, Failure, InputDomain};
+use crate::solve::{family_problem, FamilyProblem};
+use crate::types::TypeSystem;
+use crate::{code, prepare, Code, Loader, SourceId, Sources, Stage};
+pub use v4t_sat::{Count, CountBudget, Natural};
+use v4t_sat::{Implied, Lit, Solver};
+use v4t_yaml::hash::SeededMap;
+use v4t_yaml::{Map, Node, Value};
+
+/// What to analyse with.
+#[derive(Clone, Debug)]
+pub struct AnalyzeOptions {
+    /// Run the enricher first, as resolving does (default `true`).
+    pub enrich: bool,
+    /// The current time for date operators, as in [`crate::ResolveOptions`].
+    pub now_ms: Option<f64>,
+    /// Limits of each model count.
+    pub budget: CountBudget,
+    /// List up to this many distinct topologies (`0`: none).
+    pub enumerate: usize,
+}
+
+impl Default for AnalyzeOptions {
+    fn default() -> Self {
+        AnalyzeOptions {
+            enrich: true,
+            now_ms: None,
+            budget: CountBudget::default(),
+            enumerate: 0,
+        }
+    }
+}
+
+/// The result of [`analyze`].
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Every variability input with its domain, in definition order.
+    pub inputs: Vec<Input>,
+    /// The number of configurations (the product of the domain sizes).
+    pub configurations: Natural,
+    /// The configurations that resolve.
+    pub valid: Count,
+    /// The distinct topologies the conditions allow in the valid
+    /// configurations: what resolution produces if `determined`, at most
+    /// that many otherwise.
+    pub topologies: Count,
+    /// Whether the inputs decide every element's presence. If not, some
+    /// configuration leaves a choice to the optimiser, which the analysis
+    /// does not model: then dead and core elements are still right, but
+    /// there may be more of them, and fewer topologies.
+    pub determined: bool,
+    /// The inputs that never change the topology (with the other inputs
+    /// fixed), in definition order; only known if `determined`.
+    pub irrelevant: Vec<String>,
+    /// Ids of the elements absent in every valid configuration, in element order.
+    pub dead: Vec<String>,
+    /// Ids of the elements present in every valid configuration, in element order.
+    pub core: Vec<String>,
+    /// Failing configurations, grouped by reason.
+    pub failures: Vec<FailureGroup>,
+    /// Up to [`AnalyzeOptions::enumerate`] topologies (the ids of their
+    /// present elements), and whether that is all of them.
+    pub enumerated: Option<(Vec<Vec<String>>, bool)>,
+    /// What this template uses that the analysis does not model (each
+    /// a short description); empty if it models everything it needs.
+    pub unmodelled: Vec<String>,
+    /// Every preset of the template, in order, resolved on its own.
+    pub presets: Vec<Preset>,
+    /// Probable mistakes in the template (the lint pass, preset
+    /// assignments to undeclared inputs), as `v4t resolve` reports them.
+    pub warnings: Vec<crate::Diagnostic>,
+}
+
+/// A preset resolved on its own (`v4t resolve --presets NAME`).
+#[derive(Clone, Debug)]
+pub struct Preset {
+    /// The preset's name.
+    pub name: String,
+    /// Why it does not resolve, if it does not.
+    pub error: Option<crate::Error>,
+    /// An earlier preset that gives the same topology, if any.
+    pub same_as: Option<String>,
+}
+
+/// A variability input and its domain.
+#[derive(Clone, Debug)]
+pub struct Input {
+    /// The input's name.
+    pub name: String,
+    /// The values the analysis assigns it.
+    pub values: Vec<Value>,
+}
+
+/// Configurations that fail for the same reason.
+#[derive(Clone, Debug)]
+pub struct FailureGroup {
+    /// The error resolution reports (`Could not solve` when no solution exists).
+    pub error: crate::Error,
+    /// How many configurations fail this way (a lower bound if not exact).
+    pub configurations: Count,
+    /// One of them: a value for every input, in definition order (`None`
+    /// only where a count stopped at its budget).
+    pub witness: Option<Vec<(String, Value)>>,
+    /// For `Could not solve`: a subset-minimal part of the witness that no
+    /// configuration resolves with (each of these values is needed).
+    pub conflict: Option<Vec<(String, Value)>>,
+}
+
+/// The stages [`analyze_observed`] reports, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnalyzeStage {
+    /// Loading, enrichment and the resolver graph.
+    Prepare,
+    /// The family encoding.
+    Encode,
+    /// Counting the configurations failing before solving (feature model,
+    /// evaluation errors).
+    Failures,
+    /// Counting the configurations without a solution.
+    Unsolvable,
+    /// Whether the inputs decide the topology.
+    Determined,
+    /// The checks as literals, counting the configurations failing them.
+    Checks,
+    /// Counting the valid configurations.
+    Configurations,
+    /// Counting the topologies.
+    Topologies,
+    /// The inputs that never change the topology.
+    Irrelevant,
+    /// Dead and core elements.
+    Backbone,
+    /// Listing topologies (`enumerate`).
+    Enumerate,
+    /// Resolving the presets.
+    Presets,
+}
+
+/// Analyses every configuration of the variable service template `template`.
+pub fn analyze(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+    options: &AnalyzeOptions,
+) -> Result<Analysis> {
+    analyze_observed(sources, template, loader, options, &mut |_| {})
+}
+
+/// [`analyze`], calling `observe` as each stage finishes (used by the benchmark).
+pub fn analyze_observed(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+    options: &AnalyzeOptions,
+    observe: &mut dyn FnMut(AnalyzeStage),
+) -> Result<Analysis> {
+    // Each preset's assignments, read where resolving reads them.
+    let mut presets: Vec<(String, Result<Map>)> = Vec::new();
+    let mut warnings = Vec::new();
+    let prepared = prepare(
+        sources,
+        template,
+        loader,
+        options.enrich,
+        &mut |doc, warnings| {
+            for name in preset_names(doc) {
+                let assigned =
+                    crate::inputs::assign(doc, std::slice::from_ref(&name), None, warnings)
+                        .map_err(code(Code::InvalidInput));
+                presets.push((name, assigned));
+            }
+            Ok(())
+        },
+        &mut |_: Stage| {},
+        &mut warnings,
+    )?;
+    observe(AnalyzeStage::Prepare);
+    let types = prepared.files.system();
+    let (doc, graph, types) = (&prepared.doc, &prepared.graph, &types);
+    let problem = family_problem(doc, graph, types, options.now_ms.unwrap_or(0.0))
+        .map_err(code(Code::InvalidCondition))?;
+    observe(AnalyzeStage::Encode);
+    let mut f = Family::new(problem, options);
+    let mut domains = DomainSolver::new(&f.inputs);
+    let lits: Vec<Vec<Lit>> = f.inputs.iter().map(|d| d.lits.clone()).collect();
+    domains.feature_model = feature_model(doc, &mut domains.sat, &domains.lits, &f.inputs)?;
+    let in_family = feature_model(doc, &mut f.sat, &lits, &f.inputs)?;
+    f.sat.require(in_family);
+    let (mut failures, failed) = f.evaluation_failures(&mut domains);
+    observe(AnalyzeStage::Failures);
+
+    // From here on, only the configurations without evaluation errors.
+    let satisfiable = f.sat.count(&[], &f.input_lits, &options.budget);
+    let unsolvable = f
+        .configurations
+        .checked_sub(&failed.value)
+        .and_then(|rest| rest.checked_sub(&satisfiable.value))
+        .unwrap_or(Natural::ZERO);
+    if !unsolvable.is_zero() {
+        let (witness, conflict) = f.unsolvable_witness(&mut domains).unzip();
+        failures.push(FailureGroup {
+            error: crate::solve::unsatisfiable(),
+            configurations: Count {
+                value: unsolvable,
+                exact: satisfiable.exact && failed.exact,
+            },
+            witness,
+            conflict,
+        });
+    }
+    let mut unmodelled = Vec::new();
+    if check::present_hosting_cycle(graph, &|_| true).is_some() {
+        unmodelled.push("hosting cycles among present nodes (the hosting relations form a cycle in the template)".to_string());
+    }
+    observe(AnalyzeStage::Unsolvable);
+    let determined = f.determined();
+    observe(AnalyzeStage::Determined);
+    failures.extend(f.check_failures(graph)?);
+    observe(AnalyzeStage::Checks);
+    // From here on, only the valid configurations.
+    let valid = f.sat.count(&[], &f.input_lits, &options.budget);
+    observe(AnalyzeStage::Configurations);
+    let topologies = f.sat.count(&[], &f.presence_lits, &options.budget);
+    observe(AnalyzeStage::Topologies);
+    let irrelevant = match (determined, topologies.exact, f.inputs.len()) {
+        (false, _, _) => Vec::new(),
+        // With one topology no input changes it; with one input, it is the
+        // only thing that can.
+        (true, true, n) if topologies.value <= Natural::ONE || n == 1 => f
+            .inputs
+            .iter()
+            .filter(|_| topologies.value <= Natural::ONE)
+            .map(|d| d.name.clone())
+            .collect(),
+        (true, _, _) => f.irrelevant(),
+    };
+    observe(AnalyzeStage::Irrelevant);
+    let (dead, core) = f.dead_and_core(graph);
+    observe(AnalyzeStage::Backbone);
+    let enumerated = (options.enumerate > 0).then(|| f.enumerate(graph, options.enumerate));
+    observe(AnalyzeStage::Enumerate);
+    let presets = resolve_presets(doc, graph, types, presets, options.now_ms.unwrap_or(0.0));
+    observe(AnalyzeStage::Presets);
+    Ok(Analysis {
+        inputs: f
+            .inputs
+            .iter()
+            .map(|d| Input {
+                name: d.name.clone(),
+                values: d.values.clone(),
+            })
+            .collect(),
+        configurations: f.configurations,
+        valid,
+        topologies,
+        determined,
+        irrelevant,
+        dead,
+        core,
+        failures,
+        enumerated,
+        unmodelled,
+        presets,
+        warnings,
+    })
+}
+
+/// The names of the presets in `variability.presets`, in order.
+fn preset_names(doc: &Node) -> Vec<String> {
+    crate::document::variability(doc)
+        .and_then(|v| v.get("presets"))
+        .and_then(Node::as_map)
+        .map(|m| m.iter().map(|(k, _)| k.name.clone()).collect())
+        .unwrap_or_default()
+}
+
+/// Resolves each preset's configuration on the prepared graph (a handful
+/// of configurations, solved like `v4t resolve --presets NAME` after its
+/// graph stage) and compares the topologies.
+fn resolve_presets(
+    doc: &Node,
+    graph: &Graph,
+    types: &TypeSystem,
+    presets: Vec<(String, Result<Map>)>,
+    now_ms: f64,
+) -> Vec<Preset> {
+    let mut out: Vec<Preset> = Vec::new();
+    let mut topologies: Vec<Option<Vec<bool>>> = Vec::new();
+    for (name, assigned) in presets {
+        // With the codes resolving gives each stage's errors.
+        let outcome = assigned.and_then(|assigned| {
+            crate::inputs::validate(doc, &assigned, now_ms).map_err(code(Code::InvalidInput))?;
+            let solution = crate::solve::solve(doc, graph, types, assigned, now_ms)
+                .map_err(code(Code::InvalidCondition))?;
+            check::check(graph, &solution).map_err(code(Code::Inconsistent))?;
+            Ok(solution.present)
+        });
+        let (error, same_as) = match outcome {
+            Ok(present) => {
+                let same = topologies
+                    .iter()
+                    .position(|t| t.as_ref() == Some(&present))
+                    .map(|i| out[i].name.clone());
+                topologies.push(Some(present));
+                (None, same)
+            }
+            Err(e) => {
+                topologies.push(None);
+                (Some(e), None)
+            }
+        };
+        out.push(Preset {
+            name,
+            error,
+            same_as,
+        });
+    }
+    out
+}
+
+/// The family problem with the literals the questions are about.
+struct Family<'o> {
+    sat: Solver,
+    inputs: Vec<InputDomain>,
+    /// Every element's presence literal (element order) and, by element id.
+    presence: Vec<(ElementId, Lit)>,
+    by_id: Vec<Lit>,
+    failures: Vec<Failure>,
+    input_lits: Vec<Lit>,
+    presence_lits: Vec<Lit>,
+    configurations: Natural,
+    options: &'o AnalyzeOptions,
+}
+
+impl<'o> Family<'o> {
+    fn new(p: FamilyProblem, options: &'o AnalyzeOptions) -> Family<'o> {
+        let input_lits = p
+            .inputs
+            .iter()
+            .flat_map(|d| d.lits.iter().copied())
+            .collect();
+        let presence_lits = p.presence.iter().map(|&(_, l)| l).collect();
+        let configurations = p.inputs.iter().fold(Natural::ONE, |acc, d| {
+            acc.mul(&Natural::from(d.values.len() as u64))
+        });
+        let mut by_id = vec![p.sat.constant(false); p.presence.len()];
+        for &(id, l) in &p.presence {
+            if let Some(slot) = by_id.get_mut(id.0 as usize) {
+                *slot = l;
+            } else {
+                by_id.resize(id.0 as usize + 1, p.sat.constant(false));
+                by_id[id.0 as usize] = l;
+            }
+        }
+        Family {
+            sat: p.sat,
+            inputs: p.inputs,
+            presence: p.presence,
+            by_id,
+            failures: p.failures,
+            input_lits,
+            presence_lits,
+            configurations,
+            options,
+        }
+    }
+
+    /// The configurations in which a value expression fails, by message,
+    /// and how many fail at all; afterwards the problem excludes them.
+    /// They depend on the inputs only, so they are counted over the domains.
+    fn evaluation_failures(&mut self, domains: &mut DomainSolver) -> (Vec<FailureGroup>, Count) {
+        let budget = &self.options.budget;
+        let mut groups = Vec::new();
+        // The feature model is checked first (before anything is evaluated).
+        let fm = domains.feature_model;
+        let outside = domains.sat.count(&[!fm], &domains.all, budget);
+        if !outside.value.is_zero() {
+            groups.push(FailureGroup {
+                error: crate::inputs::feature_model_violated(),
+                configurations: outside,
+                witness: domains.witness(!fm, &self.inputs),
+                conflict: None,
+            });
+        }
+        // A configuration fails with the first failing combination it agrees
+        // with (in resolving's order), grouped by message.
+        let mut earlier = !fm;
+        let mut firsts: Vec<(Error, Vec<Lit>)> = Vec::new();
+        for f in &self.failures {
+            let failing = domains.any_of(&f.combinations);
+            let first = domains.sat.and(&[failing, !earlier]);
+            earlier = domains.sat.or(&[earlier, failing]);
+            match firsts
+                .iter_mut()
+                .find(|(e, _)| e.message == f.error.message)
+            {
+                Some((_, lits)) => lits.push(first),
+                None => firsts.push((f.error.clone(), vec![first])),
+            }
+        }
+        for (error, lits) in firsts {
+            let group = domains.sat.or(&lits);
+            groups.push(FailureGroup {
+                error,
+                configurations: domains.sat.count(&[group], &domains.all, budget),
+                witness: domains.witness(group, &self.inputs),
+                conflict: None,
+            });
+        }
+        domains.failed = earlier;
+        let failed = domains.sat.count(&[earlier], &domains.all, budget);
+        for f in &self.failures {
+            for combination in &f.combinations {
+                let clause: Vec<Lit> = combination
+                    .iter()
+                    .map(|&(i, v)| !self.inputs[i].lits[v])
+                    .collect();
+                self.sat.add_clause(&clause);
+            }
+        }
+        (groups, failed)
+    }
+
+    /// The configurations failing a consistency or semantic check, grouped
+    /// by message: a configuration fails with the first check it violates.
+    /// Afterwards the problem excludes them.
+    fn check_failures(&mut self, graph: &Graph) -> Result<Vec<FailureGroup>> {
+        let mut symbolic = Symbolic {
+            sat: &mut self.sat,
+            by_id: &self.by_id,
+            violations: Vec::new(),
+        };
+        check::checks(graph, &mut symbolic)?;
+        let violations = symbolic.violations;
+        // The first violation: violated, and no earlier one is.
+        let mut earlier = self.sat.constant(false);
+        let mut firsts: Vec<(Error, Vec<Lit>)> = Vec::new();
+        // Group by message (a lookup table; `firsts` keeps the check order).
+        let mut index: SeededMap<String, usize> = SeededMap::default();
+        for (error, v) in violations {
+            let first = self.sat.and(&[v, !earlier]);
+            earlier = self.sat.or(&[earlier, v]);
+            if self.sat.fixed(first) == Some(false) {
+                continue;
+            }
+            match index.get(&error.message) {
+                Some(&i) => firsts[i].1.push(first),
+                None => {
+                    index.insert(error.message.clone(), firsts.len());
+                    firsts.push((error, vec![first]));
+                }
+            }
+        }
+        let groups: Vec<(Error, Lit)> = firsts
+            .into_iter()
+            .map(|(error, lits)| {
+                let group = self.sat.or(&lits);
+                (error, group)
+            })
+            .collect();
+        // Most groups are empty (each element's violation has its own
+        // message): find the others one model at a time, each model
+        // excluding the groups found before it.
+        let mut assumptions = vec![earlier];
+        let mut found = Vec::new();
+        while self.sat.solve(&assumptions) {
+            let Some(g) = groups.iter().position(|&(_, l)| self.sat.value(l)) else {
+                break;
+            };
+            assumptions.push(!groups[g].1);
+            found.push(g);
+        }
+        found.sort_unstable();
+        let mut failures = Vec::new();
+        for g in found {
+            let (error, group) = &groups[g];
+            let configurations = self
+                .sat
+                .count(&[*group], &self.input_lits, &self.options.budget);
+            let witness = self.witness(*group);
+            failures.push(FailureGroup {
+                error: error.clone().or_code(Code::Inconsistent),
+                configurations,
+                witness,
+                conflict: None,
+            });
+        }
+        self.sat.require(!earlier);
+        Ok(failures)
+    }
+
+    /// The smallest configuration (lexicographically over the value
+    /// literals) with a solution in which `lit` holds.
+    fn witness(&mut self, lit: Lit) -> Option<Vec<(String, Value)>> {
+        if !self.sat.prefer_false_assuming(&[lit], &self.input_lits) {
+            return None;
+        }
+        let chosen: Vec<usize> = self
+            .inputs
+            .iter()
+            .map(|d| d.lits.iter().position(|&l| self.sat.value(l)).unwrap_or(0))
+            .collect();
+        Some(named(&chosen, &self.inputs))
+    }
+
+    /// A configuration whose conditions have no solution, found input by
+    /// input: the first value that leaves more configurations without
+    /// failures before solving (over the domains) than with a solution
+    /// (over the problem) keeps such a configuration among the rest. With
+    /// it, the subset-minimal part of it that has no solution. `None` if a
+    /// count was only a lower bound and the search went wrong.
+    fn unsolvable_witness(&mut self, domains: &mut DomainSolver) -> Option<(Named, Named)> {
+        let budget = &self.options.budget;
+        let mut in_domains = vec![!domains.failed];
+        let mut in_problem = Vec::new();
+        let mut chosen = Vec::with_capacity(self.inputs.len());
+        for (i, input) in self.inputs.iter().enumerate() {
+            let v = (0..input.values.len()).find(|&v| {
+                in_domains.push(domains.lits[i][v]);
+                in_problem.push(input.lits[v]);
+                let candidates = domains.sat.count(&in_domains, &domains.all, budget).value;
+                let solvable = self.sat.count(&in_problem, &self.input_lits, budget).value;
+                if candidates > solvable {
+                    return true;
+                }
+                in_domains.pop();
+                in_problem.pop();
+                false
+            })?;
+            chosen.push(v);
+        }
+        let core = self.sat.minimal_core(&in_problem)?;
+        let conflict = chosen
+            .iter()
+            .zip(&self.inputs)
+            .filter(|&(&v, d)| core.contains(&d.lits[v]))
+            .map(|(&v, d)| (d.name.clone(), d.values[v].clone()))
+            .collect();
+        Some((named(&chosen, &self.inputs), conflict))
+    }
+
+    /// Whether the inputs decide every presence (Padoa's method). Asked
+    /// before the checks become constraints: resolution picks a solution
+    /// first and checks it afterwards, so a second solution that fails a
+    /// check still makes the choice the optimiser's.
+    fn determined(&mut self) -> bool {
+        !self.sat.can_differ(&self.input_lits, &self.presence_lits)
+    }
+
+    /// The inputs that never change the topology of a valid configuration
+    /// (with the other inputs fixed); only meaningful if determined.
+    /// One pair of copies of the problem answers the question for every input.
+    fn irrelevant(&mut self) -> Vec<String> {
+        if self.inputs.is_empty() {
+            return Vec::new();
+        }
+        let mut differ = self.sat.differ(&self.input_lits, &self.presence_lits);
+        self.inputs
+            .iter()
+            .filter(|input| !differ.can_differ(&input.lits))
+            .map(|input| input.name.clone())
+            .collect()
+    }
+
+    /// The ids of the elements absent, and present, in every valid configuration.
+    fn dead_and_core(&mut self, graph: &Graph) -> (Vec<String>, Vec<String>) {
+        let mut dead = Vec::new();
+        let mut core = Vec::new();
+        if let Some(implied) = self.sat.backbone(&self.presence_lits) {
+            for (&(id, _), i) in self.presence.iter().zip(implied) {
+                match i {
+                    Implied::True => core.push(graph.id(id).to_string()),
+                    Implied::False => dead.push(graph.id(id).to_string()),
+                    Implied::Free => {}
+                }
+            }
+        }
+        (dead, core)
+    }
+
+    /// Up to `limit` topologies (present element ids), and whether that is all.
+    fn enumerate(&mut self, graph: &Graph, limit: usize) -> (Vec<Vec<String>>, bool) {
+        let e = self.sat.enumerate(&self.presence_lits, limit);
+        let lists = e
+            .models
+            .iter()
+            .map(|m| {
+                self.presence
+                    .iter()
+                    .zip(m)
+                    .filter(|(_, &p)| p)
+                    .map(|(&(id, _), _)| graph.id(id).to_string())
+                    .collect()
+            })
+            .collect();
+        (lists, e.complete)
+    }
+}
+
+/// The checks over every configuration: presence literals, violations
+/// recorded in check order.
+struct Symbolic<'a> {
+    sat: &'a mut Solver,
+    by_id: &'a [Lit],
+    violations: Vec<(Error, Lit)>,
+}
+
+impl check::Logic for Symbolic<'_> {
+    type B = Lit;
+    fn present(&mut self, id: ElementId) -> Lit {
+        self.by_id
+            .get(id.0 as usize)
+            .copied()
+            .unwrap_or_else(|| self.sat.constant(false))
+    }
+    fn is_false(&self, b: Lit) -> bool {
+        self.sat.fixed(b) == Some(false)
+    }
+    fn constant(&self, b: bool) -> Lit {
+        self.sat.constant(b)
+    }
+    fn not(&mut self, b: Lit) -> Lit {
+        !b
+    }
+    fn and(&mut self, xs: &[Lit]) -> Lit {
+        self.sat.and(xs)
+    }
+    fn or(&mut self, xs: &[Lit]) -> Lit {
+        self.sat.or(xs)
+    }
+    fn at_least_two(&mut self, xs: &[Lit]) -> Lit {
+        !self.sat.at_most_one(xs)
+    }
+    fn violation(&mut self, when: Lit, error: impl FnOnce() -> Error) -> Result<()> {
+        if !self.is_false(when) {
+            self.violations.push((error(), when));
+        }
+        Ok(())
+    }
+}
+
+/// The literal "the input feature model (2.6) allows the configuration" over
+/// the value literals `lits` (per input, per value of its domain): an
+/// input's feature variable is true where its value is truthy, as
+/// resolving reads it.
+fn feature_model(
+    doc: &Node,
+    sat: &mut Solver,
+    lits: &[Vec<Lit>],
+    inputs: &[InputDomain],
+) -> Result<Lit> {
+    let Some(defs) =
+        crate::inputs::definitions(doc).filter(|d| crate::inputs::has_feature_model(d))
+    else {
+        return Ok(sat.truth());
+    };
+    let mut free: Vec<(String, Lit)> = Vec::new();
+    let mut var = |sat: &mut Solver, name: &str| -> Lit {
+        if let Some(i) = inputs.iter().position(|d| d.name == name) {
+            let truthy: Vec<Lit> = inputs[i]
+                .values
+                .iter()
+                .zip(&lits[i])
+                .filter(|(v, _)| crate::inputs::truthy(v))
+                .map(|(_, &l)| l)
+                .collect();
+            return sat.or(&truthy);
+        }
+        if let Some((_, l)) = free.iter().find(|(n, _)| n == name) {
+            return *l;
+        }
+        let l = sat.new_var();
+        free.push((name.to_string(), l));
+        l
+    };
+    // Every input has a value in every configuration: nothing to precheck.
+    let constraints = crate::inputs::feature_model(defs, sat, &mut var, &mut |_, _, _| Ok(()))
+        .map_err(code(Code::InvalidInput))?;
+    let lits: Vec<_> = constraints.iter().map(|r| r.lit).collect();
+    Ok(sat.and(&lits))
+}
+
+/// Input values by name.
+type Named = Vec<(String, Value)>;
+
+/// A configuration as (input, value) pairs.
+fn named(chosen: &[usize], inputs: &[InputDomain]) -> Vec<(String, Value)> {
+    chosen
+        .iter()
+        .zip(inputs)
+        .map(|(&v, d)| (d.name.clone(), d.values[v].clone()))
+        .collect()
+}
+
+/// A solver over the input domains alone (no conditions), for questions
+/// about evaluation failures, which depend on the inputs only.
+struct DomainSolver {
+    sat: Solver,
+    /// Per input, the literal of each value.
+    lits: Vec<Vec<Lit>>,
+    /// All value literals.
+    all: Vec<Lit>,
+    /// True in the configurations the input feature model allows.
+    feature_model: Lit,
+    /// True in the configurations that fail before solving (outside the
+    /// feature model, or an evaluation error).
+    failed: Lit,
+}
+
+impl DomainSolver {
+    fn new(inputs: &[InputDomain]) -> DomainSolver {
+        let mut sat = Solver::new();
+        let mut lits = Vec::with_capacity(inputs.len());
+        for d in inputs {
+            let ls: Vec<Lit> = d.values.iter().map(|_| sat.new_var()).collect();
+            let one = sat.exactly_one(&ls);
+            sat.require(one);
+            lits.push(ls);
+        }
+        let all = lits.iter().flatten().copied().collect();
+        let feature_model = sat.truth();
+        let failed = !sat.truth();
+        DomainSolver {
+            sat,
+            lits,
+            all,
+            feature_model,
+            failed,
+        }
+    }
+
+    /// A literal true exactly in the configurations that agree with one of
+    /// `combinations`.
+    fn any_of(&mut self, combinations: &[Vec<(usize, usize)>]) -> Lit {
+        let terms: Vec<Lit> = combinations
+            .iter()
+            .map(|c| {
+                let lits: Vec<Lit> = c.iter().map(|&(i, v)| self.lits[i][v]).collect();
+                self.sat.and(&lits)
+            })
+            .collect();
+        self.sat.or(&terms)
+    }
+
+    /// The smallest configuration in which `lit` holds (lexicographically
+    /// over the value literals), by name.
+    fn witness(&mut self, lit: Lit, inputs: &[InputDomain]) -> Option<Vec<(String, Value)>> {
+        let order = self.all.clone();
+        if !self.sat.prefer_false_assuming(&[lit], &order) {
+            return None;
+        }
+        let model: Vec<bool> = order.iter().map(|&l| self.sat.value(l)).collect();
+        Some(named(&self.decode(&model), inputs))
+    }
+
+    /// The value index of each input in a model over [`DomainSolver::all`].
+    fn decode(&self, model: &[bool]) -> Vec<usize> {
+        let mut at = 0;
+        self.lits
+            .iter()
+            .map(|ls| {
+                let v = (0..ls.len()).position(|j| model[at + j]).unwrap_or(0);
+                at += ls.len();
+                v
+            })
+            .collect()
+    }
+}
+
+/// A value for text output.
+pub fn show_value(value: &Value) -> String {
+    show(value)
+}
+
+#[cfg(test)]
+mod tests;

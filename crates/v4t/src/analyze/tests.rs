@@ -1,0 +1,585 @@
+//! The analysis against brute force: random templates resolved in every
+//! configuration of the analysis' domains.
+
+use super::{analyze, Analysis, AnalyzeOptions};
+use crate::{resolve, NoFiles, ResolveOptions, Sources};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+use v4t_yaml::json::to_json;
+use v4t_yaml::{Node, Span, Value};
+
+/// xorshift64*, deterministic.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D) % n.max(1)
+    }
+}
+
+/// A random condition over the inputs and the nodes before node `i`.
+/// Inputs are boolean (`b`), string (`s`) or untyped (`u`: compared with
+/// numbers and strings, and added to a number, which fails for strings).
+fn condition(rng: &mut Rng, inputs: &[(String, char)], i: usize, depth: u32) -> String {
+    let pick = rng.below(if depth > 1 { 4 } else { 7 });
+    match pick {
+        0 | 1 if !inputs.is_empty() => {
+            let (name, kind) = &inputs[rng.below(inputs.len() as u64) as usize];
+            let read = format!("{{variability_input: {name}}}");
+            match (kind, rng.below(3)) {
+                ('b', _) => read,
+                ('s', _) | ('u', 0) => {
+                    let v = ["a", "b"][rng.below(2) as usize];
+                    format!("{{equal: [{read}, {v}]}}")
+                }
+                ('u', 1) => format!("{{greater: [{read}, 1]}}"),
+                _ => format!("{{greater: [{{add: [{read}, 1]}}, 2]}}"),
+            }
+        }
+        2 if i > 0 => format!("{{node_presence: n{}}}", rng.below(i as u64)),
+        3 => "true".to_string(),
+        4 => format!("{{not: {}}}", condition(rng, inputs, i, depth + 1)),
+        5 | 6 => {
+            let op = if pick == 5 { "and" } else { "or" };
+            let a = condition(rng, inputs, i, depth + 1);
+            let b = condition(rng, inputs, i, depth + 1);
+            format!("{{{op}: [{a}, {b}]}}")
+        }
+        _ => "false".to_string(),
+    }
+}
+
+/// A random template: inputs of the given kinds, nodes with conditions,
+/// relations, and sometimes a constraint.
+fn template(rng: &mut Rng, inputs: usize, kinds: &[char], nodes: usize) -> String {
+    let inputs: Vec<(String, char)> = (0..inputs)
+        .map(|k| {
+            let kind = kinds[rng.below(kinds.len() as u64) as usize];
+            (format!("{kind}{k}"), kind)
+        })
+        .collect();
+    // Default conditions in half of them; without, relations and types
+    // outlive their nodes and the consistency checks fail.
+    let options = ["{default_condition: true}", "{}"][rng.below(2) as usize];
+    let mut s = format!(
+        "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    options: {options}\n    inputs:\n"
+    );
+    if inputs.is_empty() {
+        s.push_str("      {}\n");
+    }
+    // Sometimes a feature model: the first input requires, or chooses
+    // among, the others.
+    let feature = match (inputs.len(), rng.below(4)) {
+        (2.., 0) => format!(", requires: {}", inputs[1].0),
+        (3.., 1) => format!(", alternatives: [{}, {}]", inputs[1].0, inputs[2].0),
+        _ => String::new(),
+    };
+    for (k, (name, kind)) in inputs.iter().enumerate() {
+        let extra = if k == 0 { feature.as_str() } else { "" };
+        match kind {
+            'b' => writeln!(s, "      {name}: {{type: boolean{extra}}}"),
+            's' => writeln!(s, "      {name}: {{type: string{extra}}}"),
+            _ => writeln!(s, "      {name}: {{description: untyped{extra}}}"),
+        }
+        .expect("writes to a string");
+    }
+    if rng.below(3) == 0 {
+        let a = rng.below(nodes as u64);
+        let b = rng.below(nodes as u64);
+        let _ = writeln!(
+            s,
+            "    constraints:\n      - {{or: [{{not: node.n{a}}}, {{not: node.n{b}}}]}}"
+        );
+    }
+    s.push_str("  node_templates:\n");
+    for i in 0..nodes {
+        let _ = writeln!(s, "    n{i}:\n      type: t{i}");
+        if rng.below(4) != 0 {
+            let _ = writeln!(s, "      conditions: {}", condition(rng, &inputs, i, 0));
+        }
+        if i > 0 && rng.below(2) == 0 {
+            let t = rng.below(i as u64);
+            let _ = writeln!(s, "      requirements:\n        - uses: n{t}");
+        }
+    }
+    s
+}
+
+/// What resolving every configuration gives.
+#[derive(Default)]
+struct BruteForce {
+    valid: u128,
+    /// Per configuration (value indices): whether its conditions have a
+    /// solution (it resolves, or fails only after solving).
+    solvable: Vec<(Vec<usize>, bool)>,
+    topologies: BTreeSet<Vec<String>>,
+    /// Per element id: (present somewhere, absent somewhere).
+    seen: BTreeMap<String, (bool, bool)>,
+    failures: BTreeMap<String, u128>,
+    /// The topology of each valid configuration (value indices).
+    by_config: Vec<(Vec<usize>, Vec<String>)>,
+}
+
+/// Each element's id and presence in a resolved configuration, or the error.
+type Outcome = Result<Vec<(String, bool)>, String>;
+
+/// Resolves `text` with `inputs` through [`resolve`], as `v4t resolve` does.
+fn resolve_fully(text: &str, inputs: v4t_yaml::Map) -> Outcome {
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", text);
+    let options = ResolveOptions {
+        inputs: Some(Node::new(Value::Map(inputs), Span::NONE)),
+        ..ResolveOptions::default()
+    };
+    let r = resolve(&mut sources, id, &mut NoFiles, &options).map_err(|e| e.message.clone())?;
+    Ok(r.report
+        .elements
+        .iter()
+        .map(|e| (e.id.clone(), e.present))
+        .collect())
+}
+
+/// A resolver for many configurations of one template: loading, enrichment
+/// and the graph once, then what [`crate::resolve`] does after them (input
+/// check, solving, checks) per configuration.
+fn resolver(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome {
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", text);
+    let prepared = crate::prepare(
+        &mut sources,
+        id,
+        &mut NoFiles,
+        true,
+        &mut |_, _| Ok(()),
+        &mut |_| {},
+        &mut Vec::new(),
+    )
+    .map_err(|e| e.message.clone());
+    move |inputs| {
+        let p = prepared.as_ref().map_err(Clone::clone)?;
+        let run = || -> crate::Result<Vec<(String, bool)>> {
+            crate::inputs::validate(&p.doc, &inputs, 0.0)?;
+            let types = p.files.system();
+            let solution = crate::solve::solve(&p.doc, &p.graph, &types, inputs.clone(), 0.0)?;
+            crate::check::check(&p.graph, &solution)?;
+            Ok(p.graph
+                .ordered()
+                .map(|e| (p.graph.id(e).to_string(), solution.is_present(e)))
+                .collect())
+        };
+        run().map_err(|e| e.message.clone())
+    }
+}
+
+fn brute_force(
+    analysis: &Analysis,
+    resolve_one: &mut dyn FnMut(v4t_yaml::Map) -> Outcome,
+) -> BruteForce {
+    let mut out = BruteForce::default();
+    let sizes: Vec<usize> = analysis.inputs.iter().map(|i| i.values.len()).collect();
+    let total: usize = sizes.iter().product();
+    let mut choice = vec![0usize; sizes.len()];
+    for _ in 0..total {
+        let mut map = v4t_yaml::Map::new();
+        for (input, &v) in analysis.inputs.iter().zip(&choice) {
+            map.insert(
+                input.name.clone(),
+                Node::new(input.values[v].clone(), Span::NONE),
+            );
+        }
+        match resolve_one(map) {
+            Ok(elements) => {
+                out.valid += 1;
+                let present: Vec<String> = elements
+                    .iter()
+                    .filter(|e| e.1)
+                    .map(|e| e.0.clone())
+                    .collect();
+                for (id, present) in &elements {
+                    let entry = out.seen.entry(id.clone()).or_default();
+                    if *present {
+                        entry.0 = true;
+                    } else {
+                        entry.1 = true;
+                    }
+                }
+                out.by_config.push((choice.clone(), present.clone()));
+                out.topologies.insert(present);
+            }
+            Err(message) => {
+                let before_solving = message == "Could not solve"
+                    || message == "Variability inputs constraints are violated"
+                    || message.starts_with("Element");
+                out.solvable.push((choice.clone(), !before_solving));
+                *out.failures.entry(message).or_default() += 1;
+                continue_counting(&mut choice, &sizes);
+                continue;
+            }
+        }
+        out.solvable.push((choice.clone(), true));
+        continue_counting(&mut choice, &sizes);
+    }
+    out
+}
+
+/// The next combination of value indices (the last input counts fastest).
+fn continue_counting(choice: &mut [usize], sizes: &[usize]) {
+    for (c, &s) in choice.iter_mut().zip(sizes).rev() {
+        *c += 1;
+        if *c < s {
+            break;
+        }
+        *c = 0;
+    }
+}
+
+/// Whether changing input `i` alone changes the topology of some valid
+/// configuration.
+fn relevant(by_config: &[(Vec<usize>, Vec<String>)], i: usize) -> bool {
+    let mut first: BTreeMap<Vec<usize>, &Vec<String>> = BTreeMap::new();
+    by_config.iter().any(|(config, topology)| {
+        let mut others = config.clone();
+        others.remove(i);
+        *first.entry(others).or_insert(topology) != topology
+    })
+}
+
+/// Small templates of every kind of input, many of them.
+#[test]
+fn analysis_matches_resolving_every_configuration() {
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let mut stats = Stats::default();
+    for round in 0..150 {
+        let inputs = rng.below(5) as usize;
+        let nodes = 1 + rng.below(5) as usize;
+        let text = template(&mut rng, inputs, &['b', 'b', 's', 'u', 'u'], nodes);
+        check(round, &text, &mut resolve_fully_with(&text), &mut stats);
+    }
+    assert!(
+        stats.interesting > 3,
+        "too few interesting templates: {}",
+        stats.interesting
+    );
+    assert!(
+        stats.determined > 40,
+        "too few determined templates: {}",
+        stats.determined
+    );
+    assert!(
+        stats.errors > 3,
+        "too few templates with evaluation errors: {}",
+        stats.errors
+    );
+    assert!(
+        stats.checks > 10,
+        "too few templates failing checks: {}",
+        stats.checks
+    );
+    assert!(
+        stats.feature_model > 5,
+        "too few feature models: {}",
+        stats.feature_model
+    );
+    assert!(
+        stats.conflicts > 5,
+        "too few conflicts: {}",
+        stats.conflicts
+    );
+}
+
+/// A few templates with 12 to 16 boolean inputs (4,096 to 65,536
+/// configurations, each resolved).
+#[test]
+fn analysis_matches_resolving_with_up_to_16_inputs() {
+    let mut rng = Rng(0x5eed_0016_0000_0001);
+    let mut stats = Stats::default();
+    for (round, inputs) in [12, 14, 16].into_iter().enumerate() {
+        let text = template(&mut rng, inputs, &['b'], 8);
+        check(round, &text, &mut resolver(&text), &mut stats);
+    }
+    assert!(stats.determined > 0);
+}
+
+/// Counters of what the random templates exercised.
+#[derive(Default)]
+struct Stats {
+    /// Several topologies and some failing configuration.
+    interesting: usize,
+    determined: usize,
+    /// Some configuration fails with an evaluation error.
+    errors: usize,
+    /// Some configuration fails a consistency or semantic check.
+    checks: usize,
+    /// Some configuration is outside the input feature model.
+    feature_model: usize,
+    /// Conflicts of "Could not solve" checked.
+    conflicts: usize,
+}
+
+fn resolve_fully_with(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome + '_ {
+    move |inputs| resolve_fully(text, inputs)
+}
+
+/// Analyses `text` and compares the analysis with resolving every
+/// configuration through `resolve_one`.
+fn check(
+    round: usize,
+    text: &str,
+    resolve_one: &mut dyn FnMut(v4t_yaml::Map) -> Outcome,
+    stats: &mut Stats,
+) {
+    let text = text.to_string();
+    {
+        let mut sources = Sources::new();
+        let id = sources.add("template.yaml", &text);
+        let analysis = match analyze(&mut sources, id, &mut NoFiles, &AnalyzeOptions::default()) {
+            Ok(a) => a,
+            Err(e) => panic!("round {round}: {}\n{text}", e.message),
+        };
+        let want = brute_force(&analysis, resolve_one);
+        let ctx = format!("round {round}\n{text}");
+        assert!(analysis.valid.exact && analysis.topologies.exact, "{ctx}");
+        // Where the inputs leave a choice, the optimiser picks a solution
+        // (or finds the result ambiguous) and the checks see only that one:
+        // the analysis is then exact only for what fails before solving.
+        if analysis.determined {
+            assert_eq!(analysis.valid.value.to_u128(), Some(want.valid), "{ctx}");
+        }
+        let total: u128 = analysis
+            .inputs
+            .iter()
+            .map(|i| i.values.len() as u128)
+            .product();
+        assert_eq!(analysis.configurations.to_u128(), Some(total), "{ctx}");
+        let topologies = analysis.topologies.value.to_u128().expect("small");
+        if analysis.determined {
+            assert_eq!(topologies, want.topologies.len() as u128, "{ctx}");
+        } else {
+            assert!(topologies >= want.topologies.len() as u128, "{ctx}");
+        }
+        let failures: BTreeMap<String, u128> = analysis
+            .failures
+            .iter()
+            .map(|f| {
+                (
+                    f.error.message.clone(),
+                    f.configurations.value.to_u128().expect("small"),
+                )
+            })
+            .collect();
+        let before_solving = |m: &String| {
+            m == "Could not solve"
+                || m == "Variability inputs constraints are violated"
+                || m.starts_with("Element")
+        };
+        if analysis.determined {
+            assert_eq!(failures, want.failures, "{ctx}");
+        } else {
+            let mut expected = want.failures.clone();
+            expected.retain(|m, _| before_solving(m));
+            let mut got = failures.clone();
+            got.retain(|m, _| before_solving(m));
+            assert_eq!(got, expected, "{ctx}");
+        }
+        if want.valid > 0 {
+            let dead: BTreeSet<&String> = want
+                .seen
+                .iter()
+                .filter(|(_, s)| !s.0)
+                .map(|(id, _)| id)
+                .collect();
+            let core: BTreeSet<&String> = want
+                .seen
+                .iter()
+                .filter(|(_, s)| !s.1)
+                .map(|(id, _)| id)
+                .collect();
+            let got_dead: BTreeSet<&String> = analysis.dead.iter().collect();
+            let got_core: BTreeSet<&String> = analysis.core.iter().collect();
+            if analysis.determined {
+                assert_eq!(got_dead, dead, "{ctx}");
+                assert_eq!(got_core, core, "{ctx}");
+            } else {
+                assert!(
+                    got_dead.is_subset(&dead) && got_core.is_subset(&core),
+                    "{ctx}"
+                );
+            }
+        }
+        if analysis.determined {
+            // An input is irrelevant iff changing it alone never changes
+            // the topology of a valid configuration.
+            for (i, input) in analysis.inputs.iter().enumerate() {
+                let relevant = relevant(&want.by_config, i);
+                assert_eq!(
+                    analysis.irrelevant.contains(&input.name),
+                    !relevant,
+                    "{ctx}"
+                );
+            }
+        }
+        // A conflict: no configuration with all of its values has a
+        // solution, and without any one of them some configuration has.
+        for f in &analysis.failures {
+            let Some(conflict) = &f.conflict else {
+                continue;
+            };
+            let index = |name: &str, value: &Value| {
+                let i = analysis
+                    .inputs
+                    .iter()
+                    .position(|d| d.name == name)
+                    .expect("input");
+                let v = analysis.inputs[i]
+                    .values
+                    .iter()
+                    .position(|x| v4t_yaml::deep_equal(x, value))
+                    .expect("value");
+                (i, v)
+            };
+            let fixed: Vec<(usize, usize)> = conflict.iter().map(|(n, v)| index(n, v)).collect();
+            let agrees = |config: &[usize], except: Option<usize>| {
+                fixed
+                    .iter()
+                    .enumerate()
+                    .all(|(k, &(i, v))| Some(k) == except || config[i] == v)
+            };
+            assert!(
+                !want.solvable.iter().any(|(c, ok)| *ok && agrees(c, None)),
+                "{ctx}\nconflict {conflict:?}"
+            );
+            for k in 0..fixed.len() {
+                assert!(
+                    want.solvable
+                        .iter()
+                        .any(|(c, ok)| *ok && agrees(c, Some(k))),
+                    "{ctx}\nconflict {conflict:?} without {k}"
+                );
+            }
+            stats.conflicts += 1;
+        }
+        // Every group with exact counts has a witness.
+        for f in &analysis.failures {
+            assert!(
+                f.witness.is_some() || !f.configurations.exact,
+                "{ctx}\nno witness for {}",
+                f.error.message
+            );
+        }
+        // Witnesses fail with their message.
+        for f in &analysis.failures {
+            let Some(w) = &f.witness else { continue };
+            if !analysis.determined && !before_solving(&f.error.message) {
+                continue;
+            }
+            let inputs: String = w
+                .iter()
+                .map(|(k, v)| format!("{k}: {}\n", to_json(&Node::new(v.clone(), Span::NONE))))
+                .collect();
+            let got = crate::testing::resolve_text(&text, &[], Some(&inputs));
+            assert_eq!(
+                got.err().as_deref(),
+                Some(f.error.message.as_str()),
+                "{ctx}"
+            );
+        }
+        stats.interesting += usize::from(want.topologies.len() > 1 && !want.failures.is_empty());
+        stats.errors += usize::from(want.failures.keys().any(|m| m.starts_with("Element")));
+        stats.checks += usize::from(
+            want.failures
+                .keys()
+                .any(|m| m.contains("does not exist") || m.contains("expected")),
+        );
+        stats.determined += usize::from(analysis.determined);
+        stats.feature_model += usize::from(
+            want.failures
+                .keys()
+                .any(|m| m == "Variability inputs constraints are violated"),
+        );
+    }
+}
+
+/// Presets resolved on their own: one that fails, one with the topology of
+/// an earlier one, one that names an undefined preset input value.
+#[test]
+fn presets_are_resolved_and_compared() {
+    let text = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {type_default_condition: true}
+    inputs:
+      big: {type: boolean}
+      tls: {type: boolean}
+    presets:
+      small: {inputs: {big: false, tls: false}}
+      secure: {inputs: {big: true, tls: true}}
+      large: {inputs: {big: true, tls: false}}
+      plain: {inputs: {big: false, tls: true}}
+    constraints:
+      - {not: {and: [{variability_input: tls}, {not: {variability_input: big}}]}}
+  node_templates:
+    vm:
+      type: vm
+      conditions: {variability_input: big}
+";
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", text);
+    let a = analyze(&mut sources, id, &mut NoFiles, &AnalyzeOptions::default()).expect("analyses");
+    let got: Vec<(String, Option<String>, Option<String>)> = a
+        .presets
+        .iter()
+        .map(|p| {
+            (
+                p.name.clone(),
+                p.error.as_ref().map(|e| e.message.clone()),
+                p.same_as.clone(),
+            )
+        })
+        .collect();
+    let s = |v: &str| Some(v.to_string());
+    assert_eq!(
+        got,
+        vec![
+            ("small".to_string(), None, None),
+            ("secure".to_string(), None, None),
+            ("large".to_string(), None, s("secure")),
+            ("plain".to_string(), s("Could not solve"), None),
+        ]
+    );
+    // The same failure, found for every configuration.
+    assert_eq!(a.failures.len(), 1);
+    assert_eq!(a.failures[0].configurations.value.to_u128(), Some(1));
+    assert_eq!(a.irrelevant, vec!["tls".to_string()]);
+}
+
+/// Two expressions that fail for different inputs: a configuration in
+/// which both fail fails with the first one resolving evaluates, so every
+/// failing configuration is counted once, in the right group.
+#[test]
+fn a_configuration_fails_with_the_first_error() {
+    let text = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {type_default_condition: true}
+    inputs:
+      u0: {description: untyped}
+      u1: {description: untyped}
+  node_templates:
+    a:
+      type: t
+      conditions: {or: [{equal: [{variability_input: u0}, x]}, {greater: [{add: [{variability_input: u0}, 1]}, 2]}]}
+    b:
+      type: t
+      conditions: {or: [{equal: [{variability_input: u1}, y]}, {greater: [{add: [{variability_input: u1}, 1]}, 2]}]}
+";
+    let mut stats = Stats::default();
+    check(0, text, &mut resolve_fully_with(text), &mut stats);
+    assert_eq!(stats.errors, 1);
+}

@@ -1,0 +1,631 @@
+//! Drawing the topology (`v4t graph`, issue 16): node templates with their
+//! types, relations (hosting drawn bold, pointing at the host), groups as
+//! clusters, policies and, on request, artifacts; as Graphviz DOT, Mermaid
+//! or PlantUML text.
+//!
+//! The variable template is drawn with every element and its manual
+//! conditions as labels; alternatives (requirements of one node with the
+//! same name, such as two `host` requirements) are dashed (in DOT also
+//! bold when hosting). A resolved
+//! variant shows only what is present in it. The output depends only on
+//! the template (element order), never on hashing.
+
+use crate::check;
+use crate::error::Result;
+use crate::graph::{Cond, ElementId, Graph};
+use crate::{code, prepare, Code, Loader, ResolveOptions, SourceId, Sources};
+use v4t_yaml::json::to_json;
+
+/// The text formats of a drawing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Graphviz DOT (`dot -Tsvg`).
+    Dot,
+    /// Mermaid flowchart.
+    Mermaid,
+    /// PlantUML deployment diagram.
+    PlantUml,
+}
+
+/// What to draw.
+#[derive(Clone, Debug)]
+pub struct DrawOptions {
+    /// Draw the variant these options resolve (only its present elements)
+    /// instead of the variable template.
+    pub resolved: Option<ResolveOptions>,
+    /// Also draw the nodes' artifacts.
+    pub artifacts: bool,
+    /// The text format.
+    pub format: Format,
+}
+
+/// One box of the drawing.
+struct Shape {
+    /// A stable identifier (`n0`, `a3`, ...).
+    key: String,
+    /// Lines of its label: name, type(s), condition.
+    lines: Vec<String>,
+}
+
+/// An arrow of the drawing.
+struct Arrow {
+    from: String,
+    to: String,
+    label: String,
+    hosting: bool,
+    alternative: bool,
+}
+
+/// A cluster (a group) of boxes.
+struct Cluster {
+    key: String,
+    label: String,
+    members: Vec<String>,
+}
+
+/// What is drawn, independent of the format.
+struct Picture {
+    boxes: Vec<Shape>,
+    arrows: Vec<Arrow>,
+    clusters: Vec<Cluster>,
+}
+
+/// Draws the template `template` (see the module documentation).
+pub fn draw(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+    options: &DrawOptions,
+) -> Result<String> {
+    let mut assigned = v4t_yaml::Map::new();
+    let mut warnings = Vec::new();
+    let prepared = prepare(
+        sources,
+        template,
+        loader,
+        options.resolved.as_ref().is_none_or(|r| r.enrich),
+        &mut |doc, warnings| {
+            if let Some(r) = &options.resolved {
+                assigned = crate::inputs::assign(doc, &r.presets, r.inputs.as_ref(), warnings)
+                    .map_err(code(Code::InvalidInput))?;
+            }
+            Ok(())
+        },
+        &mut |_| {},
+        &mut warnings,
+    )?;
+    let (doc, graph) = (&prepared.doc, &prepared.graph);
+    let types = prepared.files.system();
+    let present: Option<Vec<bool>> = match &options.resolved {
+        None => None,
+        Some(r) => {
+            crate::inputs::validate(doc, &assigned, r.now_ms.unwrap_or(0.0))
+                .map_err(code(Code::InvalidInput))?;
+            let solution =
+                crate::solve::solve(doc, graph, &types, assigned, r.now_ms.unwrap_or(0.0))
+                    .map_err(code(Code::InvalidCondition))?;
+            check::check(graph, &solution).map_err(code(Code::Inconsistent))?;
+            Some(solution.present)
+        }
+    };
+    let picture = picture(graph, present.as_deref(), options.artifacts);
+    Ok(match options.format {
+        Format::Dot => dot(&picture),
+        Format::Mermaid => mermaid(&picture),
+        Format::PlantUml => plantuml(&picture),
+    })
+}
+
+/// The longest condition label (characters); longer ones are cut with `…`.
+const MAX_LABEL: usize = 60;
+
+/// The manual conditions of an element as one label line, if any.
+fn condition_label(g: &Graph, id: ElementId) -> Option<String> {
+    let manual: Vec<String> = g
+        .get(id)
+        .conditions
+        .iter()
+        .filter(|c| !c.is_generated())
+        .map(|c| match c {
+            Cond::Yaml(n) => to_json(n),
+            other => to_json(&other.to_node(g)),
+        })
+        .collect();
+    if manual.is_empty() {
+        return None;
+    }
+    let text = manual.join(" & ");
+    Some(if text.chars().count() > MAX_LABEL {
+        let cut: String = text.chars().take(MAX_LABEL - 1).collect();
+        format!("{cut}…")
+    } else {
+        text
+    })
+}
+
+/// The elements to draw: all of them, or the present ones of a variant.
+fn picture(g: &Graph, present: Option<&[bool]>, artifacts: bool) -> Picture {
+    let mut d = Drawer {
+        g,
+        present,
+        keys: vec![String::new(); g.elements().len()],
+        picture: Picture {
+            boxes: Vec::new(),
+            arrows: Vec::new(),
+            clusters: Vec::new(),
+        },
+    };
+    d.nodes();
+    d.relations();
+    d.policies();
+    if artifacts {
+        d.artifacts();
+    }
+    d.groups();
+    d.picture
+}
+
+/// Builds a [`Picture`], element kind by element kind.
+struct Drawer<'g> {
+    g: &'g Graph,
+    /// Presence in the variant drawn (`None`: the variable template).
+    present: Option<&'g [bool]>,
+    /// The key of each element drawn as a box (empty if none).
+    keys: Vec<String>,
+    picture: Picture,
+}
+
+impl Drawer<'_> {
+    fn shown(&self, id: ElementId) -> bool {
+        self.present
+            .is_none_or(|p| p.get(id.0 as usize).copied().unwrap_or(false))
+    }
+
+    /// `if <conditions>` for the variable template, if it has any.
+    fn condition(&self, id: ElementId) -> Option<String> {
+        self.present
+            .is_none()
+            .then(|| condition_label(self.g, id))
+            .flatten()
+            .map(|c| format!("if {c}"))
+    }
+
+    fn key(&self, id: ElementId) -> &str {
+        &self.keys[id.0 as usize]
+    }
+
+    fn arrow(&mut self, from: String, to: String, label: &str) {
+        self.picture.arrows.push(Arrow {
+            from,
+            to,
+            label: label.to_string(),
+            hosting: false,
+            alternative: false,
+        });
+    }
+
+    /// Node templates: name, type(s), conditions.
+    fn nodes(&mut self) {
+        let g = self.g;
+        for (i, &n) in g.nodes().iter().enumerate() {
+            if !self.shown(n) {
+                continue;
+            }
+            let types: Vec<&str> = g
+                .get(n)
+                .types
+                .iter()
+                .filter(|&&t| self.shown(t))
+                .map(|&t| g.get(t).name.as_str())
+                .collect();
+            let mut lines = vec![g.get(n).name.clone(), types.join(" | ")];
+            lines.extend(self.condition(n));
+            self.keys[n.0 as usize] = format!("n{i}");
+            self.picture.boxes.push(Shape {
+                key: format!("n{i}"),
+                lines,
+            });
+        }
+    }
+
+    /// Relations between drawn nodes; alternatives share a requirement name.
+    fn relations(&mut self) {
+        let g = self.g;
+        for &r in g.relations() {
+            let e = g.get(r);
+            let (Some(s), Some(t)) = (e.source(), e.target()) else {
+                continue;
+            };
+            if !self.shown(r) || self.key(s).is_empty() || self.key(t).is_empty() {
+                continue;
+            }
+            let siblings = g
+                .get(s)
+                .outgoing()
+                .iter()
+                .filter(|&&o| g.get(o).name == e.name);
+            let label = match self.condition(r) {
+                Some(c) => format!("{} {c}", e.name),
+                None => e.name.clone(),
+            };
+            self.picture.arrows.push(Arrow {
+                from: self.key(s).to_string(),
+                to: self.key(t).to_string(),
+                label,
+                hosting: e.hosting(),
+                alternative: self.present.is_none() && siblings.count() > 1,
+            });
+        }
+    }
+
+    /// Policies, with an arrow to each drawn target.
+    fn policies(&mut self) {
+        let g = self.g;
+        for (i, &p) in g.policies().iter().enumerate() {
+            if !self.shown(p) {
+                continue;
+            }
+            let key = format!("p{i}");
+            let mut lines = vec![format!("policy {}", g.get(p).name)];
+            lines.extend(self.condition(p));
+            for &t in g.get(p).targets() {
+                if !self.key(t).is_empty() {
+                    self.arrow(key.clone(), self.key(t).to_string(), "targets");
+                }
+            }
+            self.picture.boxes.push(Shape { key, lines });
+        }
+    }
+
+    /// Deployment artifacts of drawn nodes.
+    fn artifacts(&mut self) {
+        let g = self.g;
+        for (i, &a) in g.artifacts().iter().enumerate() {
+            let Some(n) = g.get(a).container else {
+                continue;
+            };
+            if !self.shown(a) || self.key(n).is_empty() {
+                continue;
+            }
+            let key = format!("a{i}");
+            let mut lines = vec![format!("artifact {}", g.get(a).name)];
+            lines.extend(self.condition(a));
+            self.arrow(self.key(n).to_string(), key.clone(), "artifact");
+            self.picture.boxes.push(Shape { key, lines });
+        }
+    }
+
+    /// Groups as clusters of their drawn member nodes.
+    fn groups(&mut self) {
+        let g = self.g;
+        for (i, &grp) in g.groups().iter().enumerate() {
+            if !self.shown(grp) {
+                continue;
+            }
+            let members: Vec<String> = g
+                .get(grp)
+                .members()
+                .iter()
+                .map(|&m| self.key(m).to_string())
+                .filter(|k| k.starts_with('n'))
+                .collect();
+            let label = match self.condition(grp) {
+                Some(c) => format!("group {} {c}", g.get(grp).name),
+                None => format!("group {}", g.get(grp).name),
+            };
+            self.picture.clusters.push(Cluster {
+                key: format!("g{i}"),
+                label,
+                members,
+            });
+        }
+    }
+}
+
+/// A DOT string literal.
+fn dot_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Graphviz DOT: hosted nodes point up at their hosts.
+fn dot(p: &Picture) -> String {
+    let mut out = String::from("digraph topology {\n    rankdir=BT;\n    node [shape=box];\n");
+    for b in &p.boxes {
+        out.push_str(&format!(
+            "    {} [label={}];\n",
+            b.key,
+            dot_string(&b.lines.join("\n"))
+        ));
+    }
+    for a in &p.arrows {
+        let style = match (a.hosting, a.alternative) {
+            (true, true) => ", style=\"bold,dashed\"",
+            (true, false) => ", style=bold",
+            (false, true) => ", style=dashed",
+            (false, false) => "",
+        };
+        out.push_str(&format!(
+            "    {} -> {} [label={}{style}];\n",
+            a.from,
+            a.to,
+            dot_string(&a.label)
+        ));
+    }
+    for c in &p.clusters {
+        out.push_str(&format!(
+            "    subgraph cluster_{} {{\n        label={};\n",
+            c.key,
+            dot_string(&c.label)
+        ));
+        for m in &c.members {
+            out.push_str(&format!("        {m};\n"));
+        }
+        out.push_str("    }\n");
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// A Mermaid label: in quotes, with quotes and markup characters as entities.
+fn mermaid_string(lines: &[String]) -> String {
+    let escaped: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            l.replace('&', "#amp;")
+                .replace('"', "#quot;")
+                .replace('<', "#lt;")
+                .replace('>', "#gt;")
+                .replace('|', "#124;")
+        })
+        .collect();
+    format!("\"{}\"", escaped.join("<br/>"))
+}
+
+/// A Mermaid flowchart, bottom to top like the DOT drawing.
+fn mermaid(p: &Picture) -> String {
+    let mut out = String::from("flowchart BT\n");
+    for b in &p.boxes {
+        out.push_str(&format!("    {}[{}]\n", b.key, mermaid_string(&b.lines)));
+    }
+    for a in &p.arrows {
+        let arrow = if a.alternative {
+            "-.->"
+        } else if a.hosting {
+            "==>"
+        } else {
+            "-->"
+        };
+        out.push_str(&format!(
+            "    {} {arrow}|{}| {}\n",
+            a.from,
+            mermaid_string(std::slice::from_ref(&a.label)),
+            a.to
+        ));
+    }
+    for c in &p.clusters {
+        out.push_str(&format!(
+            "    subgraph {}[{}]\n",
+            c.key,
+            mermaid_string(std::slice::from_ref(&c.label))
+        ));
+        for m in &c.members {
+            out.push_str(&format!("        {m}\n"));
+        }
+        out.push_str("    end\n");
+    }
+    out
+}
+
+/// A PlantUML string: quotes become apostrophes (PlantUML has no escape),
+/// lines are joined with `\n`.
+fn plantuml_string(lines: &[String]) -> String {
+    let text: Vec<String> = lines.iter().map(|l| l.replace('"', "'")).collect();
+    format!("\"{}\"", text.join("\\n"))
+}
+
+/// A PlantUML deployment diagram: a group is a rectangle around the nodes
+/// whose first group it is (PlantUML declares each node in one place).
+fn plantuml(p: &Picture) -> String {
+    let mut out = String::from("@startuml\n");
+    let home = |key: &str| {
+        p.clusters
+            .iter()
+            .position(|c| c.members.iter().any(|m| m == key))
+    };
+    let declare = |b: &Shape, indent: &str, out: &mut String| {
+        out.push_str(&format!(
+            "{indent}node {} as {}\n",
+            plantuml_string(&b.lines),
+            b.key
+        ));
+    };
+    for b in p.boxes.iter().filter(|b| home(&b.key).is_none()) {
+        declare(b, "", &mut out);
+    }
+    for (i, c) in p.clusters.iter().enumerate() {
+        out.push_str(&format!(
+            "rectangle {} as {} {{\n",
+            plantuml_string(std::slice::from_ref(&c.label)),
+            c.key
+        ));
+        for b in p.boxes.iter().filter(|b| home(&b.key) == Some(i)) {
+            declare(b, "    ", &mut out);
+        }
+        out.push_str("}\n");
+    }
+    for a in &p.arrows {
+        let arrow = if a.alternative {
+            "..>"
+        } else if a.hosting {
+            "==>"
+        } else {
+            "-->"
+        };
+        let label = a.label.replace('"', "'");
+        out.push_str(&format!("{} {arrow} {} : {label}\n", a.from, a.to));
+    }
+    out.push_str("@enduml\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{draw, DrawOptions, Format};
+    use crate::{NoFiles, ResolveOptions, Sources};
+
+    const TEMPLATE: &str = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      big: {type: boolean}
+    options: {type_default_condition: true}
+  node_templates:
+    app:
+      type: web.app
+      requirements:
+        - host: {node: small_vm, conditions: {not: {variability_input: big}}}
+        - host: {node: big_vm, conditions: {variability_input: big}}
+      artifacts:
+        - image: {type: docker, file: \"app:1\"}
+    small_vm:
+      type: vm
+      conditions: {not: {variability_input: big}}
+    big_vm:
+      type: [{vm: {}}, {'vm.\"large\"': {conditions: false}}]
+      conditions: {variability_input: big}
+  groups:
+    cloud: {type: tosca.groups.Root, members: [small_vm, big_vm]}
+  policies:
+    - backup: {type: tosca.policies.Root, targets: [app]}
+";
+
+    fn drawn(format: Format, resolved: Option<&str>, artifacts: bool) -> String {
+        let mut sources = Sources::new();
+        let id = sources.add("template.yaml", TEMPLATE);
+        let options = DrawOptions {
+            resolved: resolved.map(|inputs| ResolveOptions {
+                inputs: Some(crate::testing::doc(inputs)),
+                ..ResolveOptions::default()
+            }),
+            artifacts,
+            format,
+        };
+        draw(&mut sources, id, &mut NoFiles, &options).expect("draws")
+    }
+
+    #[test]
+    fn dot_of_the_variable_template() {
+        assert_eq!(
+            drawn(Format::Dot, None, true),
+            r#"digraph topology {
+    rankdir=BT;
+    node [shape=box];
+    n0 [label="app\nweb.app"];
+    n1 [label="small_vm\nvm\nif {\"not\":{\"variability_input\":\"big\"}}"];
+    n2 [label="big_vm\nvm | vm.\"large\"\nif {\"variability_input\":\"big\"}"];
+    p0 [label="policy backup"];
+    a0 [label="artifact image"];
+    n0 -> n1 [label="host if {\"not\":{\"variability_input\":\"big\"}}", style="bold,dashed"];
+    n0 -> n2 [label="host if {\"variability_input\":\"big\"}", style="bold,dashed"];
+    p0 -> n0 [label="targets"];
+    n0 -> a0 [label="artifact"];
+    subgraph cluster_g0 {
+        label="group cloud";
+        n1;
+        n2;
+    }
+}
+"#
+        );
+    }
+
+    #[test]
+    fn mermaid_and_plantuml_of_a_variant() {
+        assert_eq!(
+            drawn(Format::Mermaid, Some("big: true"), false),
+            r#"flowchart BT
+    n0["app<br/>web.app"]
+    n2["big_vm<br/>vm"]
+    p0["policy backup"]
+    n0 ==>|"host"| n2
+    p0 -->|"targets"| n0
+    subgraph g0["group cloud"]
+        n2
+    end
+"#
+        );
+        assert_eq!(
+            drawn(Format::PlantUml, Some("big: false"), false),
+            r#"@startuml
+node "app\nweb.app" as n0
+node "policy backup" as p0
+rectangle "group cloud" as g0 {
+    node "small_vm\nvm" as n1
+}
+n0 ==> n1 : host
+p0 --> n0 : targets
+@enduml
+"#
+        );
+    }
+
+    /// Every line of the Mermaid output is one of the statement forms the
+    /// renderer writes, with balanced quotes and known arrows: a check of
+    /// the syntax without a Mermaid parser.
+    #[test]
+    fn mermaid_lines_are_well_formed() {
+        for resolved in [None, Some("big: true")] {
+            let text = drawn(Format::Mermaid, resolved, true);
+            let mut lines = text.lines();
+            assert_eq!(lines.next(), Some("flowchart BT"));
+            let mut depth = 0;
+            for line in lines {
+                let t = line.trim();
+                let ok = if let Some(rest) = t.strip_prefix("subgraph ") {
+                    depth += 1;
+                    is_id(rest.split('[').next().unwrap_or(""))
+                        && quoted(&rest[rest.find('[').unwrap_or(0)..])
+                } else if t == "end" {
+                    depth -= 1;
+                    depth >= 0
+                } else if let Some(i) = t.find('[') {
+                    is_id(&t[..i]) && t.ends_with(']') && quoted(&t[i + 1..t.len() - 1])
+                } else if t.contains('|') {
+                    let parts: Vec<&str> = t.splitn(2, ' ').collect();
+                    let rest = parts.get(1).copied().unwrap_or("");
+                    let (arrow, after) = rest.split_once('|').unwrap_or(("", ""));
+                    let (label, target) = after.rsplit_once("| ").unwrap_or(("", ""));
+                    is_id(parts[0])
+                        && ["-->", "==>", "-.->"].contains(&arrow)
+                        && quoted(label)
+                        && is_id(target)
+                } else {
+                    is_id(t)
+                };
+                assert!(ok, "bad line {line:?} in\n{text}");
+            }
+            assert_eq!(depth, 0);
+        }
+    }
+
+    fn is_id(s: &str) -> bool {
+        !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric())
+    }
+
+    fn quoted(s: &str) -> bool {
+        let s = s.trim_start_matches('[').trim_end_matches(']');
+        s.len() >= 2 && s.starts_with('"') && s.ends_with('"') && !s[1..s.len() - 1].contains('"')
+    }
+}

@@ -1,0 +1,432 @@
+//! Family mode: one SAT problem for every configuration at once (issue 16).
+//!
+//! Resolving encodes the conditions under one input assignment: value
+//! expressions are evaluated to constants. To ask questions about all
+//! configurations (how many there are, which elements are dead or core),
+//! the inputs become variables instead. Each variability input gets a
+//! finite *domain* with one literal per value (exactly one of them true),
+//! and a value expression that reads inputs becomes the disjunction of the
+//! combinations of their values under which it evaluates to true, found by
+//! evaluating it under each combination. Everything else is the resolver's
+//! encoding ([`super::family_problem`]).
+//!
+//! **Domains.** A `boolean` input: `false`, `true`. Any other input: the
+//! values the template mentions for it (its `default`, its value in every
+//! preset, and every scalar written next to `{variability_input: NAME}` in
+//! a list, such as the other side of an `equal` or the list of a
+//! `valid_values`), plus representatives of the values it does not mention:
+//! for numbers, one below the smallest, one between each two neighbours
+//! and one above the largest (with `0` and `1` always mentioned, the
+//! boundary of truthiness); for strings, one string not mentioned; an input
+//! with neither (no type, nothing mentioned) gets `false` and `true`. Every
+//! comparison with a constant then behaves on the domain as on all values.
+//! Values the input's declared `type` or `constraints` reject are left out
+//! (resolving rejects them as wrong inputs, not as a failing variant).
+//!
+//! A combination under which a value expression fails (an error) is a
+//! failing configuration: [`FamilyProblem::failures`] lists them by message,
+//! and the expression's literal is false there.
+
+use crate::error::{bail, Error, Result};
+use crate::graph::{Cond, Graph};
+use v4t_expr::Evaluator;
+use v4t_sat::{Lit, Solver};
+use v4t_yaml::hash::SeededMap;
+use v4t_yaml::json::to_json;
+use v4t_yaml::{Map, Node, Value};
+
+/// The longest chain of named expressions followed to find the inputs an
+/// expression reads (evaluation itself stops at 256 levels).
+const MAX_EXPRESSION_CHAIN: usize = 256;
+
+/// The most value combinations one value expression is evaluated under.
+pub(crate) const MAX_COMBINATIONS: usize = 4096;
+
+/// One variability input's finite domain.
+#[derive(Clone, Debug)]
+pub(crate) struct InputDomain {
+    pub name: String,
+    /// The values, in domain order (see the module documentation).
+    pub values: Vec<Value>,
+    /// The literal of "the input has this value", per value; exactly one is true.
+    pub lits: Vec<Lit>,
+}
+
+/// Configurations in which evaluating a value expression fails.
+#[derive(Clone, Debug)]
+pub(crate) struct Failure {
+    /// The error resolution reports for them.
+    pub error: Error,
+    /// Each entry: (input, value index) pairs; a configuration fails if it
+    /// agrees with one entry.
+    pub combinations: Vec<Vec<(usize, usize)>>,
+}
+
+/// The inputs as variables, for the encoder's value expressions.
+pub(crate) struct FamilyInputs<'a> {
+    definitions: Option<&'a Map>,
+    expressions: Option<&'a Map>,
+    now_ms: f64,
+    domains: Vec<InputDomain>,
+    by_name: SeededMap<String, usize>,
+    /// Every input at its first value: the assignment each evaluation starts from.
+    base: Map,
+    /// The inputs a named value expression may read (by name).
+    expression_reads: SeededMap<String, Vec<usize>>,
+    /// The literal of each value expression encoded (by address).
+    encoded: SeededMap<usize, Lit>,
+    failures: Vec<Failure>,
+}
+
+impl<'a> FamilyInputs<'a> {
+    /// The input domains and the failing combinations found while encoding.
+    pub(crate) fn into_parts(self) -> (Vec<InputDomain>, Vec<Failure>) {
+        (self.domains, self.failures)
+    }
+
+    /// The domains of `doc`'s variability inputs, with their literals in `sat`.
+    pub(crate) fn new(
+        doc: &'a Node,
+        graph: &Graph,
+        sat: &mut Solver,
+        now_ms: f64,
+    ) -> FamilyInputs<'a> {
+        let variability = crate::document::variability(doc);
+        let section = |key: &str| variability.and_then(|v| v.get(key)).and_then(Node::as_map);
+        let definitions = section("inputs");
+        let mut mentioned: SeededMap<String, Vec<Value>> = SeededMap::default();
+        let names: Vec<&str> = definitions
+            .map(|d| d.iter().map(|(k, _)| k.name.as_str()).collect())
+            .unwrap_or_default();
+        for &name in &names {
+            let def = definitions.and_then(|d| d.get(name));
+            let list = mentioned.entry(name.to_string()).or_default();
+            if let Some(v) = def
+                .and_then(|d| d.get("default"))
+                .filter(|v| v.is_defined())
+            {
+                mention(list, &v.value);
+            }
+            for (_, preset) in section("presets").into_iter().flat_map(Map::iter) {
+                if let Some(v) = preset.get("inputs").and_then(|i| i.get(name)) {
+                    mention(list, &v.value);
+                }
+            }
+        }
+        let mut scan = |n: &Node| scan_comparisons(n, &mut mentioned);
+        scan(doc);
+        for e in graph.elements() {
+            for c in &e.conditions {
+                for_each_yaml(c, &mut scan);
+            }
+        }
+        let mut domains = Vec::with_capacity(names.len());
+        let mut by_name = SeededMap::default();
+        let mut base = Map::new();
+        for &name in &names {
+            let ty = definitions
+                .and_then(|d| d.get(name))
+                .and_then(|d| d.get("type"))
+                .and_then(Node::as_str);
+            let def = definitions.and_then(|d| d.get(name));
+            // Values the input's declared type and constraints reject are
+            // no configuration: resolving rejects them as wrong inputs.
+            let values: Vec<Value> = domain(ty, mentioned.remove(name).unwrap_or_default())
+                .into_iter()
+                .filter(|v| def.is_none_or(|d| crate::tosca_types::violation(d, v).is_none()))
+                .collect();
+            let lits: Vec<Lit> = values.iter().map(|_| sat.new_var()).collect();
+            let one = sat.exactly_one(&lits);
+            sat.require(one);
+            if let Some(first) = values.first() {
+                base.insert(name, Node::new(first.clone(), v4t_yaml::Span::NONE));
+            }
+            by_name.insert(name.to_string(), domains.len());
+            domains.push(InputDomain {
+                name: name.to_string(),
+                values,
+                lits,
+            });
+        }
+        FamilyInputs {
+            definitions,
+            expressions: section("expressions"),
+            now_ms,
+            domains,
+            by_name,
+            base,
+            expression_reads: SeededMap::default(),
+            encoded: SeededMap::default(),
+            failures: Vec::new(),
+        }
+    }
+
+    /// The literal of a value expression coerced to logic: true exactly in
+    /// the combinations of the inputs it reads under which it is true.
+    pub(crate) fn encode(&mut self, expr: &Node, sat: &mut Solver) -> Result<Lit> {
+        let key = std::ptr::from_ref(expr) as usize;
+        if let Some(&l) = self.encoded.get(&key) {
+            return Ok(l);
+        }
+        let mut reads = Vec::new();
+        self.reads(expr, &mut reads, &mut Vec::new());
+        reads.sort_unstable();
+        reads.dedup();
+        let sizes: Vec<usize> = reads
+            .iter()
+            .map(|&i| self.domains[i].values.len())
+            .collect();
+        let combinations = sizes
+            .iter()
+            .try_fold(1usize, |acc, &s| acc.checked_mul(s))
+            .filter(|&c| c <= MAX_COMBINATIONS);
+        let Some(combinations) = combinations else {
+            bail!(
+                expr.span,
+                "Value expression reads too many combinations of variability inputs for analysis (more than {MAX_COMBINATIONS})"
+            );
+        };
+        let mut true_terms = Vec::new();
+        let mut choice = vec![0usize; reads.len()];
+        for _ in 0..combinations {
+            let mut assigned = self.base.clone();
+            for (&i, &v) in reads.iter().zip(&choice) {
+                let d = &self.domains[i];
+                assigned.insert(
+                    &d.name,
+                    Node::new(d.values[v].clone(), v4t_yaml::Span::NONE),
+                );
+            }
+            let mut eval =
+                Evaluator::new(self.definitions, self.expressions, assigned, self.now_ms);
+            let result = eval.evaluate_as_logic(expr);
+            let lits: Vec<Lit> = reads
+                .iter()
+                .zip(&choice)
+                .map(|(&i, &v)| self.domains[i].lits[v])
+                .collect();
+            match result {
+                Ok(true) => true_terms.push(sat.and(&lits)),
+                Ok(false) => {}
+                Err(e) => {
+                    let combination = reads.iter().copied().zip(choice.iter().copied()).collect();
+                    self.fail(Error::from(e), combination);
+                }
+            }
+            // Next combination (the last read input counts fastest).
+            for (c, &s) in choice.iter_mut().zip(&sizes).rev() {
+                *c += 1;
+                if *c < s {
+                    break;
+                }
+                *c = 0;
+            }
+        }
+        let l = sat.or(&true_terms);
+        self.encoded.insert(key, l);
+        Ok(l)
+    }
+
+    /// Records a failing combination, after those found before it: a
+    /// configuration fails with the first error resolving meets, and
+    /// expressions are encoded in resolving's order.
+    fn fail(&mut self, error: Error, combination: Vec<(usize, usize)>) {
+        match self.failures.last_mut() {
+            Some(f) if f.error.message == error.message => f.combinations.push(combination),
+            _ => self.failures.push(Failure {
+                error,
+                combinations: vec![combination],
+            }),
+        }
+    }
+
+    /// Adds the inputs `expr` may read to `out`: `variability_input`
+    /// operators, also through named expressions (every input has a scalar
+    /// value, so no default expression is read). A name that is not a plain
+    /// string may be any input. `active` guards against cycles.
+    fn reads(&mut self, expr: &Node, out: &mut Vec<usize>, active: &mut Vec<String>) {
+        let mut stack = vec![expr];
+        while let Some(n) = stack.pop() {
+            match &n.value {
+                Value::Seq(items) => stack.extend(items.iter()),
+                Value::Map(m) => {
+                    for (k, v) in m.iter() {
+                        match (k.name.as_str(), v.as_str()) {
+                            ("variability_input", Some(name)) => {
+                                if let Some(&i) = self.by_name.get(name) {
+                                    if !out.contains(&i) {
+                                        out.push(i);
+                                    }
+                                }
+                            }
+                            ("value_expression" | "logic_expression", Some(name)) => {
+                                self.expression_reads_into(name, out, active);
+                            }
+                            ("variability_input", None) => out.extend(0..self.domains.len()),
+                            ("value_expression" | "logic_expression", None) => {
+                                let all: Vec<String> = self
+                                    .expressions
+                                    .map(|m| m.iter().map(|(k, _)| k.name.clone()).collect())
+                                    .unwrap_or_default();
+                                for name in all {
+                                    self.expression_reads_into(&name, out, active);
+                                }
+                                stack.push(v);
+                            }
+                            _ => stack.push(v),
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn expression_reads_into(
+        &mut self,
+        name: &str,
+        out: &mut Vec<usize>,
+        active: &mut Vec<String>,
+    ) {
+        if let Some(found) = self.expression_reads.get(name) {
+            out.extend_from_slice(found);
+            return;
+        }
+        if active.iter().any(|a| a == name) {
+            return;
+        }
+        if active.len() >= MAX_EXPRESSION_CHAIN {
+            // Deeper than evaluation goes: any input, to be safe.
+            out.extend(0..self.domains.len());
+            return;
+        }
+        let Some(def) = self.expressions.and_then(|m| m.get(name)) else {
+            return;
+        };
+        active.push(name.to_string());
+        let mut mine = Vec::new();
+        self.reads(def, &mut mine, active);
+        active.pop();
+        out.extend_from_slice(&mine);
+        if active.is_empty() {
+            // Complete only outside a cycle.
+            self.expression_reads.insert(name.to_string(), mine);
+        }
+    }
+}
+
+/// Calls `f` on every YAML node of a condition term.
+fn for_each_yaml(c: &Cond, f: &mut impl FnMut(&Node)) {
+    match c {
+        Cond::Yaml(n) => f(n),
+        Cond::And(items) | Cond::Or(items) => items.iter().for_each(|i| for_each_yaml(i, f)),
+        Cond::Generated(inner) => for_each_yaml(inner, f),
+        Cond::Presence(_) | Cond::Bratan(_) | Cond::Op(..) => {}
+    }
+}
+
+/// Records the scalars written next to `{variability_input: NAME}` in a
+/// list (one level into nested lists, as for `valid_values`).
+fn scan_comparisons(root: &Node, mentioned: &mut SeededMap<String, Vec<Value>>) {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        match &n.value {
+            Value::Map(m) => stack.extend(m.iter().map(|(_, v)| v)),
+            Value::Seq(items) => {
+                stack.extend(items.iter());
+                for item in items {
+                    let Some(name) = item
+                        .as_map()
+                        .filter(|m| m.len() == 1)
+                        .and_then(|m| m.get("variability_input"))
+                        .and_then(Node::as_str)
+                    else {
+                        continue;
+                    };
+                    let Some(list) = mentioned.get_mut(name) else {
+                        continue;
+                    };
+                    for other in items {
+                        match &other.value {
+                            Value::Seq(inner) => inner.iter().for_each(|i| mention(list, &i.value)),
+                            v => mention(list, v),
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Adds a scalar to a list of mentioned values (once).
+fn mention(list: &mut Vec<Value>, v: &Value) {
+    let scalar = matches!(v, Value::Bool(_) | Value::String(_))
+        || matches!(v, Value::Number(n) if n.is_finite());
+    if scalar && !list.iter().any(|m| same(m, v)) {
+        list.push(v.clone());
+    }
+}
+
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y,
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// An input's domain from its type and the values mentioned for it (see the
+/// module documentation).
+fn domain(ty: Option<&str>, mentioned: Vec<Value>) -> Vec<Value> {
+    if ty == Some("boolean") {
+        return vec![Value::Bool(false), Value::Bool(true)];
+    }
+    let mut numbers: Vec<f64> = Vec::new();
+    let mut strings: Vec<String> = Vec::new();
+    let mut booleans = [false; 2];
+    for v in mentioned {
+        match v {
+            Value::Number(n) => numbers.push(n),
+            Value::String(s) => strings.push(s),
+            Value::Bool(b) => booleans[usize::from(b)] = true,
+            _ => {}
+        }
+    }
+    let numeric = matches!(ty, Some("integer" | "float")) || !numbers.is_empty();
+    let stringy = matches!(ty, Some("string")) || !strings.is_empty();
+    let mut values = Vec::new();
+    if booleans.iter().any(|&b| b) || (!numeric && !stringy) {
+        values.extend([Value::Bool(false), Value::Bool(true)]);
+    }
+    if numeric {
+        numbers.extend([0.0, 1.0]);
+        numbers.sort_by(f64::total_cmp);
+        numbers.dedup();
+        let mut all = vec![numbers[0] - 1.0];
+        for w in numbers.windows(2) {
+            all.push(w[0]);
+            all.push((w[0] + w[1]) / 2.0);
+        }
+        let last = numbers[numbers.len() - 1];
+        all.extend([last, last + 1.0]);
+        values.extend(all.into_iter().map(Value::Number));
+    }
+    if stringy {
+        let mut other = "other".to_string();
+        let mut i = 1;
+        while strings.contains(&other) {
+            other = format!("other_{i}");
+            i += 1;
+        }
+        values.extend(strings.into_iter().map(Value::String));
+        values.push(Value::String(other));
+    }
+    values
+}
+
+/// A value for messages: JSON for strings and scalars alike.
+pub(crate) fn show(value: &Value) -> String {
+    to_json(&Node::new(value.clone(), v4t_yaml::Span::NONE))
+}

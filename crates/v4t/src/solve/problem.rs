@@ -1,0 +1,231 @@
+//! The clauses of the resolver's problem: each element's presence from its
+//! conditions (5.2), the constraints and element `implies` (5.4), encoded
+//! by an [`Encoder`]. Resolving, the family problem of `v4t analyze` and the
+//! explanation of "Could not solve" encode the same clauses; only the
+//! encoder's mode differs.
+
+use super::encode::{Encoder, Part};
+use crate::document;
+use crate::error::{bail, Result};
+use crate::graph::{ElementId, Graph, Loc, Owner};
+use v4t_sat::Lit;
+use v4t_yaml::Node;
+
+/// The clauses of the problem: every element's conditions, the constraints
+/// (`variability.constraints`, then the generated ones) and `implies`.
+/// Returns the elements in element order, whose presence variables come
+/// first, so that numbering follows the graph.
+pub(crate) fn encode_problem(enc: &mut Encoder<'_>) -> Result<Vec<ElementId>> {
+    let graph = enc.graph;
+    let doc = enc.doc;
+    for g in graph.groups() {
+        if graph.get(*g).variability_group() {
+            bail!(graph.get(*g).span, "Variability groups are not allowed");
+        }
+    }
+    let order: Vec<ElementId> = graph.ordered().collect();
+    for &id in &order {
+        enc.presence(id);
+    }
+    let mut buffers = (Vec::new(), Vec::new());
+    for &id in &order {
+        encode_element(enc, id, &mut buffers).map_err(|e| e.in_element(graph.id(id)))?;
+    }
+    if let Some(constraints) = document::variability(doc)
+        .and_then(|v| v.get("constraints"))
+        .and_then(Node::as_seq)
+    {
+        for (i, c) in constraints.iter().enumerate() {
+            enc.require_logic(c, None, Part::Constraint(i as u32))?;
+        }
+    }
+    for (i, c) in graph.constraints().iter().enumerate() {
+        enc.require_constraint(c, Part::Generated(i as u32));
+    }
+    let raw = RawDefs::new(doc);
+    for &id in &order {
+        encode_implies(enc, &raw, id).map_err(|e| e.in_element(graph.id(id)))?;
+    }
+    Ok(order)
+}
+
+/// Manual and presence clauses of one element (5.2). `buffers` hold the
+/// literals of all and of the manual conditions, reused across elements
+/// (two allocations per element otherwise).
+fn encode_element(
+    enc: &mut Encoder<'_>,
+    id: ElementId,
+    buffers: &mut (Vec<Lit>, Vec<Lit>),
+) -> Result<()> {
+    let graph = enc.graph;
+    let conditions = &graph.get(id).conditions;
+    let presence = enc.presence(id);
+    if conditions.is_empty() {
+        enc.define_manual(id, &[]);
+        enc.require_lit(presence, Part::Presence(id));
+        return Ok(());
+    }
+    let (all, manual_lits) = buffers;
+    all.clear();
+    manual_lits.clear();
+    for c in conditions {
+        let l = enc.cond(c, Some(id))?;
+        all.push(l);
+        if !c.is_generated() {
+            manual_lits.push(l);
+        }
+    }
+    enc.define_manual(id, manual_lits);
+    if enc.guards.is_none() {
+        enc.sat.define_and(presence, all);
+        return Ok(());
+    }
+    // Explaining: each condition, and presence where all hold, as parts.
+    for (i, &l) in all.iter().enumerate() {
+        let constant = enc.constant_of(l);
+        let index = i as u32;
+        enc.require_clause(
+            &[!presence, l],
+            Part::Condition {
+                id,
+                index,
+                constant,
+            },
+        );
+    }
+    all.iter_mut().for_each(|l| *l = !*l);
+    all.push(presence);
+    enc.require_clause(all, Part::Presence(id));
+    Ok(())
+}
+
+/// An element's raw `implies` list (5.4).
+fn encode_implies(enc: &mut Encoder<'_>, raw: &RawDefs<'_>, id: ElementId) -> Result<()> {
+    let graph = enc.graph;
+    let Some(implies) = raw
+        .get(graph, id)
+        .and_then(|r| r.get("implies"))
+        .filter(|n| n.is_defined())
+    else {
+        return Ok(());
+    };
+    let Some(pairs) = implies.as_seq() else {
+        bail!(
+            implies.span,
+            "Element \"{}\" is not an array",
+            v4t_yaml::json::to_json(implies)
+        );
+    };
+    for (i, pair) in pairs.iter().enumerate() {
+        let items = pair.as_seq().map(Vec::as_slice).unwrap_or(&[]);
+        if items.len() > 2 {
+            bail!(
+                pair.span,
+                "{} has an implies with more than 2 elements",
+                graph.Display(id)
+            );
+        }
+        let Some(target) = items.first().filter(|t| t.is_defined()) else {
+            bail!(
+                pair.span,
+                "{} has an implies without an target",
+                graph.Display(id)
+            );
+        };
+        let me = enc.presence(id);
+        let condition = match items.get(1) {
+            Some(c) => Some(enc.logic(c, Some(id))?),
+            None => None,
+        };
+        let right = enc.logic(target, Some(id))?;
+        // `me & condition -> right`, as one clause.
+        let part = Part::Implies(id, i as u32);
+        match condition {
+            Some(c) => enc.require_clause(&[!me, !c, right], part),
+            None => enc.require_clause(&[!me, right], part),
+        }
+    }
+    Ok(())
+}
+
+/// Raw element definitions like [`Graph::raw`], with the node templates
+/// looked up once: `Graph::raw` walks from the document root for every
+/// element, and most elements live in a node template.
+pub(crate) struct RawDefs<'d> {
+    doc: &'d Node,
+    nodes: &'d [Node],
+}
+
+impl<'d> RawDefs<'d> {
+    pub(crate) fn new(doc: &'d Node) -> RawDefs<'d> {
+        let nodes = document::topology(doc)
+            .and_then(|t| t.get("node_templates"))
+            .and_then(Node::as_seq)
+            .map_or(&[][..], Vec::as_slice);
+        RawDefs { doc, nodes }
+    }
+
+    pub(crate) fn get(&self, graph: &Graph, id: ElementId) -> Option<&'d Node> {
+        // The value of the single-entry map at `list[index]`.
+        fn entry(list: Option<&Node>, index: u32) -> Option<&Node> {
+            list?
+                .as_seq()?
+                .get(index as usize)?
+                .as_map()?
+                .first()
+                .map(|(_, v)| v)
+        }
+        let node = |i: u32| {
+            self.nodes
+                .get(i as usize)?
+                .as_map()?
+                .first()
+                .map(|(_, v)| v)
+        };
+        let member = |i: u32, key: &str, index: u32| entry(node(i)?.get(key), index);
+        match graph.get(id).loc {
+            Loc::Node(i) => node(i),
+            Loc::Relation { node, index } => member(node, "requirements", index),
+            Loc::Artifact { node, index } => member(node, "artifacts", index),
+            Loc::Technology { node, index } => member(node, "technology", index),
+            Loc::Property {
+                owner: Owner::Node(node),
+                index,
+            } => member(node, "properties", index),
+            Loc::Type {
+                owner: Owner::Node(node),
+                index,
+            } => member(node, "type", index),
+            _ => graph.raw(self.doc, id),
+        }
+    }
+}
+
+#[cfg(test)]
+mod raw_tests {
+    use super::*;
+
+    /// `RawDefs` finds the same definition as `Graph::raw` for every element.
+    #[test]
+    fn raw_definitions_match_the_graph() {
+        use crate::testing::build;
+        use crate::testing::doc;
+        use crate::testing::normalize;
+        let mut d = doc(crate::testing::ALL_ELEMENTS);
+        normalize(&mut d).expect("normalizes");
+        let g = build(&d).expect("builds");
+        let raw = RawDefs::new(&d);
+        let mut found = 0;
+        for id in g.ordered() {
+            let want = g.raw(&d, id).map(std::ptr::from_ref);
+            assert_eq!(
+                raw.get(&g, id).map(std::ptr::from_ref),
+                want,
+                "{}",
+                g.id(id)
+            );
+            found += usize::from(want.is_some());
+        }
+        assert!(found > 15, "{found}");
+    }
+}
