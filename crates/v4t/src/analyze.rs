@@ -210,10 +210,10 @@ pub fn analyze_observed(
         &mut warnings,
     )?;
     observe(AnalyzeStage::Prepare);
-    let types = prepared.files.system();
+    let (types, now_ms) = (prepared.files.system(), options.now_ms.unwrap_or(0.0));
     let (doc, graph, types) = (&prepared.doc, &prepared.graph, &types);
-    let problem = family_problem(doc, graph, types, options.now_ms.unwrap_or(0.0))
-        .map_err(code(Code::InvalidCondition))?;
+    let problem =
+        family_problem(doc, graph, types, now_ms).map_err(code(Code::InvalidCondition))?;
     observe(AnalyzeStage::Encode);
     let mut f = Family::new(problem, options);
     let mut domains = DomainSolver::new(&f.inputs);
@@ -274,7 +274,7 @@ pub fn analyze_observed(
     observe(AnalyzeStage::Backbone);
     let enumerated = (options.enumerate > 0).then(|| f.enumerate(graph, options.enumerate));
     observe(AnalyzeStage::Enumerate);
-    let presets = resolve_presets(doc, graph, types, presets, options.now_ms.unwrap_or(0.0));
+    let presets = resolve_presets(doc, graph, (types, sources), presets, now_ms);
     observe(AnalyzeStage::Presets);
     Ok(Analysis {
         inputs: f
@@ -315,7 +315,7 @@ fn preset_names(doc: &Node) -> Vec<String> {
 fn resolve_presets(
     doc: &Node,
     graph: &Graph,
-    types: &TypeSystem,
+    (types, sources): (&TypeSystem, &Sources),
     presets: Vec<(String, Result<Map>)>,
     now_ms: f64,
 ) -> Vec<Preset> {
@@ -324,7 +324,8 @@ fn resolve_presets(
     for (name, assigned) in presets {
         // With the codes resolving gives each stage's errors.
         let outcome = assigned.and_then(|assigned| {
-            crate::inputs::validate(doc, &assigned, now_ms).map_err(code(Code::InvalidInput))?;
+            crate::inputs::validate(doc, &assigned, now_ms, types, sources)
+                .map_err(code(Code::InvalidInput))?;
             let solution = crate::solve::solve(doc, graph, types, assigned, now_ms)
                 .map_err(code(Code::InvalidCondition))?;
             check::check(graph, &solution).map_err(code(Code::Inconsistent))?;

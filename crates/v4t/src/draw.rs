@@ -99,7 +99,7 @@ pub fn draw(
     let present: Option<Vec<bool>> = match &options.resolved {
         None => None,
         Some(r) => {
-            crate::inputs::validate(doc, &assigned, r.now_ms.unwrap_or(0.0))
+            crate::inputs::validate(doc, &assigned, r.now_ms.unwrap_or(0.0), &types, sources)
                 .map_err(code(Code::InvalidInput))?;
             let solution =
                 crate::solve::solve(doc, graph, &types, assigned, r.now_ms.unwrap_or(0.0))

@@ -75,7 +75,6 @@ mod references;
 mod report;
 mod solve;
 mod suggest;
-mod tosca_types;
 mod transform;
 mod types;
 mod validate;
@@ -222,7 +221,7 @@ pub fn resolve_observed(
     } = prepared;
     let types = files.system();
     let now_ms = options.now_ms.unwrap_or(0.0);
-    inputs::validate(&doc, &assigned, now_ms).map_err(code(Code::InvalidInput))?;
+    inputs::validate(&doc, &assigned, now_ms, &types, sources).map_err(code(Code::InvalidInput))?;
     observe(Stage::Graph);
     let solution = solve::solve(&doc, &graph, &types, assigned, now_ms)
         .map_err(code(Code::InvalidCondition))?;

@@ -218,6 +218,24 @@ fn types_tree(doc: &Node, grammar: Grammar) -> Node {
     tree
 }
 
+/// A broken rule as the input check words it, with where it is written.
+fn broken_rule(broken: &v4t_tosca::check::Broken<'_>) -> (String, Span) {
+    use v4t_tosca::check::Broken;
+    match broken {
+        Broken::Type(t) => {
+            let shown = t
+                .as_str()
+                .map_or_else(|| v4t_yaml::json::to_json(t), str::to_string);
+            (format!("type \"{shown}\""), t.span)
+        }
+        Broken::EntrySchema(inner) => {
+            let (rule, span) = broken_rule(inner);
+            (format!("entry_schema {rule}"), span)
+        }
+        Broken::Clause(c) => (v4t_yaml::json::to_json(c), c.span),
+    }
+}
+
 /// The type system of one template, by type identity.
 pub(crate) struct TypeSystem<'t> {
     ts: v4t_tosca::TypeSystem<'t>,
@@ -447,6 +465,28 @@ impl<'t> TypeSystem<'t> {
         (0..self.ts.types.len() as u32)
             .map(TypeId)
             .filter(|&t| self.ts.get(t).doc == Some(Loaded::ENTRY))
+    }
+
+    /// The first rule of the parameter definition `definition` (a
+    /// variability input's, written in the template) that `value` breaks,
+    /// as text (`type "integer"`, `entry_schema type "integer"`, a clause as
+    /// JSON) with where the rule is written: the TOSCA layer's data
+    /// validation (built-in and data types, schemas, TOSCA 1.3
+    /// `constraints`, TOSCA 2.0 `validation`).
+    pub(crate) fn input_violation(
+        &self,
+        sources: &Sources,
+        definition: &Node,
+        value: &Node,
+    ) -> Option<(String, Span)> {
+        let broken = v4t_tosca::check::parameter_violation(
+            &self.ts,
+            sources,
+            Loaded::ENTRY,
+            definition,
+            value,
+        )?;
+        Some(broken_rule(&broken))
     }
 
     /// The identity of a type: the profile (or file) defining it and its

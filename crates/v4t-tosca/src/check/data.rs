@@ -237,13 +237,27 @@ impl<'t, 'a> Checker<'t, 'a> {
                     false
                 }
             },
-            Some(Builtin::Range) => match got {
-                Scalar::Seq(items) if items.len() == 2 => true,
-                _ => {
-                    mismatch(self, "a range `[min, max]`");
-                    false
+            Some(Builtin::Range) => {
+                // TOSCA 1.3 §3.3.3: integers, `UNBOUNDED` as the upper
+                // bound, the lower bound not above the upper.
+                let bound = |n: &Node| match value::classify(n) {
+                    Scalar::Int(i) => Some(Some(i)),
+                    Scalar::Str("UNBOUNDED") => Some(None),
+                    _ => None,
+                };
+                let ok = match got {
+                    Scalar::Seq([lo, hi]) => match (bound(lo), bound(hi)) {
+                        (Some(Some(lo)), Some(Some(hi))) => lo <= hi,
+                        (Some(Some(_)), Some(None)) => true,
+                        _ => false,
+                    },
+                    _ => false,
+                };
+                if !ok {
+                    mismatch(self, "a range `[min, max]` of integers with min <= max");
                 }
-            },
+                ok
+            }
         };
         if ok && validate {
             self.validations(v, s, section);

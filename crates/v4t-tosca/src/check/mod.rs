@@ -16,6 +16,7 @@ mod eval;
 mod file;
 mod funcs;
 mod literals;
+mod param;
 mod template;
 mod types;
 
@@ -32,6 +33,7 @@ use crate::value::{self, Scalar};
 pub use literals::{
     parse_scalar_literal, parse_timestamp, parse_version, TimestampValue, VersionValue,
 };
+pub use param::{parameter_violation, Broken};
 
 /// Validates every document of a load; returns the load's, the type
 /// system's and the checks' diagnostics together. `sources` are the texts

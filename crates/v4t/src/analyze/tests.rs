@@ -144,10 +144,14 @@ fn resolve_fully(text: &str, inputs: v4t_yaml::Map) -> Outcome {
         .collect())
 }
 
-/// A resolver for many configurations of one template: loading, enrichment
-/// and the graph once, then what [`crate::resolve`] does after them (input
-/// check, solving, checks) per configuration.
-fn resolver(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome {
+/// What a resolver for many configurations of one template prepares once:
+/// loading, enrichment and the graph ([`with_resolver`]).
+struct Prepared {
+    sources: Sources,
+    prepared: Result<crate::Prepared, String>,
+}
+
+fn prepared(text: &str) -> Prepared {
     let mut sources = Sources::new();
     let id = sources.add("template.yaml", text);
     let prepared = crate::prepare(
@@ -160,12 +164,27 @@ fn resolver(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome {
         &mut Vec::new(),
     )
     .map_err(|e| e.message.clone());
-    move |inputs| {
-        let p = prepared.as_ref().map_err(Clone::clone)?;
+    Prepared { sources, prepared }
+}
+
+/// Calls `f` with a resolver for many configurations of the prepared
+/// template: what [`crate::resolve`] does after the graph (input check,
+/// solving, checks) per configuration, on one type system.
+fn with_resolver<R>(
+    p: &Prepared,
+    f: impl FnOnce(&mut dyn FnMut(v4t_yaml::Map) -> Outcome) -> R,
+) -> R {
+    let types = p.prepared.as_ref().ok().map(|p| p.files.system());
+    let sources = &p.sources;
+    let mut resolve_one = |inputs: v4t_yaml::Map| -> Outcome {
+        let (p, types) = match (&p.prepared, &types) {
+            (Ok(prepared), Some(types)) => (prepared, types),
+            (Err(e), _) => return Err(e.clone()),
+            _ => return Err("no types".to_string()),
+        };
         let run = || -> crate::Result<Vec<(String, bool)>> {
-            crate::inputs::validate(&p.doc, &inputs, 0.0)?;
-            let types = p.files.system();
-            let solution = crate::solve::solve(&p.doc, &p.graph, &types, inputs.clone(), 0.0)?;
+            crate::inputs::validate(&p.doc, &inputs, 0.0, types, sources)?;
+            let solution = crate::solve::solve(&p.doc, &p.graph, types, inputs.clone(), 0.0)?;
             crate::check::check(&p.graph, &solution)?;
             Ok(p.graph
                 .ordered()
@@ -173,7 +192,8 @@ fn resolver(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome {
                 .collect())
         };
         run().map_err(|e| e.message.clone())
-    }
+    };
+    f(&mut resolve_one)
 }
 
 fn brute_force(
@@ -300,7 +320,10 @@ fn analysis_matches_resolving_with_up_to_16_inputs() {
     let mut stats = Stats::default();
     for (round, inputs) in [12, 14, 16].into_iter().enumerate() {
         let text = template(&mut rng, inputs, &['b'], 8);
-        check(round, &text, &mut resolver(&text), &mut stats);
+        let p = prepared(&text);
+        with_resolver(&p, |resolve_one| {
+            check(round, &text, resolve_one, &mut stats)
+        });
     }
     assert!(stats.determined > 0);
 }

@@ -164,7 +164,7 @@ pub(crate) fn family_problem(
     now_ms: f64,
 ) -> Result<FamilyProblem> {
     let mut enc = Encoder::new(graph, doc, types, Map::new(), now_ms);
-    let inputs = family::FamilyInputs::new(doc, graph, &mut enc.sat, now_ms);
+    let inputs = family::FamilyInputs::new(doc, graph, types, &mut enc.sat, now_ms);
     enc.family = Some(Box::new(inputs));
     let order = encode_problem(&mut enc)?;
     let presence = order.iter().map(|&id| (id, enc.presence(id))).collect();
