@@ -63,6 +63,7 @@ mod document;
 pub mod draw;
 mod enrich;
 mod error;
+mod functions;
 mod graph;
 mod inputs;
 mod kind;

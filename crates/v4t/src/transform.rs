@@ -221,41 +221,6 @@ fn finish_20(root: &mut Map) {
     *root = Map::from_entries(entries);
 }
 
-/// Escapes every string and map key of a value v4t produced (an evaluated
-/// `expression`) that starts with `$` as `$$...` (TOSCA 2.0 §10.1): the
-/// value is data, which a TOSCA 2.0 processor would otherwise read as a
-/// function call. Values written in the template are never touched: their
-/// `$` functions are functions and their `$$` escapes stay as written.
-fn escape_functions(value: &mut Node) {
-    let escape = |s: &mut String| {
-        if s.starts_with('$') {
-            s.insert(0, '$');
-        }
-    };
-    let mut stack = vec![value];
-    while let Some(n) = stack.pop() {
-        match &mut n.value {
-            Value::String(s) => escape(s),
-            Value::Seq(items) => stack.extend(items.iter_mut()),
-            Value::Map(m) => {
-                if m.keys().any(|k| k.starts_with('$')) {
-                    let entries = std::mem::take(m).into_entries();
-                    let escaped = entries
-                        .into_iter()
-                        .map(|(mut k, v)| {
-                            escape(&mut k.name);
-                            (k, v)
-                        })
-                        .collect();
-                    *m = Map::from_entries(escaped);
-                }
-                stack.extend(m.iter_mut().map(|(_, v)| v));
-            }
-            _ => {}
-        }
-    }
-}
-
 /// The present elements of one section at a time, moved out of the source.
 struct Transformer<'a> {
     g: &'a Graph,
@@ -303,7 +268,7 @@ impl Transformer<'_> {
         if let Some(v) = self.solution.value_of(p) {
             let mut value = Node::synth(v.clone());
             if self.g.grammar() == Grammar::Tosca20 {
-                escape_functions(&mut value);
+                crate::functions::escape(&mut value);
             }
             return Some(value);
         }

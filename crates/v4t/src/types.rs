@@ -479,12 +479,18 @@ impl<'t> TypeSystem<'t> {
         definition: &Node,
         value: &Node,
     ) -> Option<(String, Span)> {
+        // A value is data: on TOSCA 2.0 a string starting with `$` is no
+        // function call.
+        let mut data = value.clone();
+        if self.grammar == Grammar::Tosca20 {
+            crate::functions::escape(&mut data);
+        }
         let broken = v4t_tosca::check::parameter_violation(
             &self.ts,
             sources,
             Loaded::ENTRY,
             definition,
-            value,
+            &data,
         )?;
         Some(broken_rule(&broken))
     }

@@ -2,12 +2,12 @@
 //! reference's order (part 1, section 5), raising its errors in that order.
 
 use super::hosting::Hosting;
-use super::refs::References;
 use super::{
     is_hosting_name, Cond, CondList, Data, Element, ElementId, Graph, Ids, Kind, Loc, Owner,
 };
 use crate::document::{self, Sections};
 use crate::error::{bail, Error, Result};
+use crate::functions::References;
 use crate::normalize::not_a_boolean;
 use crate::options::{Mode, Options};
 use crate::types::{Collection, TypeSystem};

@@ -13,7 +13,6 @@ mod constraint;
 mod hosting;
 pub(crate) mod lookup;
 mod managed;
-mod refs;
 
 pub(crate) use build::{
     add_fallback_properties, build_for_technologies, build_moving_conditions, rebuild,

@@ -1,6 +1,8 @@
-//! TOSCA 2.0 references in element definitions: what the functions
-//! `$get_input`, `$get_property` and `$get_attribute` name (§10.2, §10.3),
-//! anywhere inside a definition, `count:` and node filters included.
+//! TOSCA 2.0 function syntax (§10.1) as the resolver meets it: the
+//! references in element definitions, what the functions `$get_input`,
+//! `$get_property` and `$get_attribute` name (§10.2, §10.3), anywhere inside
+//! a definition, `count:` and node filters included; and the escaping of
+//! data that would read as a function call.
 //!
 //! Consumption and production (part 1, 5.4 and 5.5) follow them: an element
 //! whose definition reads `$get_input: x` consumes input `x` (so `x` is
@@ -12,7 +14,7 @@
 //! of their own (types, properties, requirements, artifacts) are read for
 //! those elements.
 
-use v4t_yaml::{Node, Value};
+use v4t_yaml::{Map, Node, Value};
 
 /// TOSCA path keywords that name no template (§10.3).
 const PATH_KEYWORDS: [&str; 6] = [
@@ -83,6 +85,41 @@ impl<'d> References<'d> {
             "$get_input" => push_new(&mut self.inputs, first),
             "$get_property" | "$get_attribute" if !PATH_KEYWORDS.contains(&first) => {
                 push_new(&mut self.templates, first)
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Escapes every string and map key of a value v4t produced (an evaluated
+/// `expression`) that starts with `$` as `$$...` (TOSCA 2.0 §10.1): the
+/// value is data, which a TOSCA 2.0 processor would otherwise read as a
+/// function call. Values written in the template are never touched: their
+/// `$` functions are functions and their `$$` escapes stay as written.
+pub(crate) fn escape(value: &mut Node) {
+    let escape = |s: &mut String| {
+        if s.starts_with('$') {
+            s.insert(0, '$');
+        }
+    };
+    let mut stack = vec![value];
+    while let Some(n) = stack.pop() {
+        match &mut n.value {
+            Value::String(s) => escape(s),
+            Value::Seq(items) => stack.extend(items.iter_mut()),
+            Value::Map(m) => {
+                if m.keys().any(|k| k.starts_with('$')) {
+                    let entries = std::mem::take(m).into_entries();
+                    let escaped = entries
+                        .into_iter()
+                        .map(|(mut k, v)| {
+                            escape(&mut k.name);
+                            (k, v)
+                        })
+                        .collect();
+                    *m = Map::from_entries(escaped);
+                }
+                stack.extend(m.iter_mut().map(|(_, v)| v));
             }
             _ => {}
         }
