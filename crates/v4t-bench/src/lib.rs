@@ -496,7 +496,7 @@ mod tests {
         doc.get("topology_template")
             .and_then(|t| t.get(collection))
             .and_then(Node::as_map)
-            .map(|m| m.iter().map(|(k, _)| k.name.clone()).collect())
+            .map(|m| m.iter().map(|(k, _)| k.name.to_string()).collect())
             .unwrap_or_default()
     }
 

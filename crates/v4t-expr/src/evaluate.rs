@@ -753,7 +753,7 @@ fn unknown(expr: &Node) -> EvalError {
             .find(|k| Op::parse(&k.name).is_none())
     });
     if let Some(key) = key {
-        e.unknown_operator = Some(Box::new((key.name.clone(), key.span)));
+        e.unknown_operator = Some(Box::new((key.name.to_string(), key.span)));
     }
     e
 }

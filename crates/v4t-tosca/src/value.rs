@@ -56,12 +56,12 @@ pub fn bool_written_lowercase(written: Option<&str>) -> Option<bool> {
     written.map(|w| w == "true" || w == "false")
 }
 
-/// Whether a map key was written as a string (quoted, or a plain scalar
-/// YAML reads as a string: `99:` and `1.0:` are numbers), given its text
-/// as written.
+/// Whether a scalar map key was written as a string (quoted, or a plain
+/// scalar YAML reads as a string: `99:` and `1.0:` are numbers), given its
+/// text as written.
 pub fn key_written_as_string(written: Option<&str>) -> bool {
     let Some(w) = written else { return true };
-    if w.starts_with(['"', '\'', '?', '[', '{', '!', '&', '*']) {
+    if w.starts_with(['"', '\'', '?', '!', '&', '*']) {
         return true;
     }
     matches!(

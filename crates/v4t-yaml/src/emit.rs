@@ -92,11 +92,13 @@ fn write_map(out: &mut String, map: &Map, indent: usize, inline: bool, style: St
         if i > 0 || !inline {
             push_indent(out, indent);
         }
-        // A quoted key is at most six characters per character plus quotes.
-        if key.name.len().saturating_mul(6).saturating_add(2) <= MAX_IMPLICIT_KEY {
-            write_quoted(out, &key.name);
+        if let Some(complex) = &key.complex {
+            write_complex_key(out, complex, indent, style);
+        } else if key.name.len().saturating_mul(6).saturating_add(2) <= MAX_IMPLICIT_KEY {
+            // A quoted key is at most six characters per character plus quotes.
+            write_quoted(out, &key.name, false);
         } else {
-            let key_text = quote_key(&key.name);
+            let key_text = quote_scalar(&key.name);
             if key_text.chars().count() > MAX_IMPLICIT_KEY {
                 out.push_str("? ");
                 out.push_str(&key_text);
@@ -122,6 +124,62 @@ fn write_map(out: &mut String, map: &Map, indent: usize, inline: bool, style: St
                 out.push('\n');
             }
         }
+    }
+}
+
+/// A complex key (a collection) in flow style: implicit (`[a, b]: ...`)
+/// when short enough, explicit (`? [a, b]` and `:` on the next line)
+/// otherwise.
+fn write_complex_key(out: &mut String, key: &Node, indent: usize, style: Style) {
+    let text = flow_text(key, style);
+    if text.chars().count() > MAX_IMPLICIT_KEY {
+        out.push_str("? ");
+        out.push_str(&text);
+        out.push('\n');
+        push_indent(out, indent);
+    } else {
+        out.push_str(&text);
+    }
+}
+
+/// `node` as a flow node on one line (`[a, {b: 1}]`): how complex keys are
+/// written, and their name under [`crate::parse::Schema::Core`].
+pub fn flow_text(node: &Node, style: Style) -> String {
+    let mut out = String::new();
+    write_flow(&mut out, node, style);
+    out
+}
+
+fn write_flow(out: &mut String, node: &Node, style: Style) {
+    match &node.value {
+        Value::Seq(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_flow(out, item, style);
+            }
+            out.push(']');
+        }
+        Value::Map(map) => {
+            out.push('{');
+            for (i, (key, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                match &key.complex {
+                    Some(complex) => write_flow(out, complex, style),
+                    None => write_quoted(out, &key.name, true),
+                }
+                out.push_str(": ");
+                write_flow(out, item, style);
+            }
+            out.push('}');
+        }
+        Value::String(s) => write_quoted(out, s, true),
+        // Numbers, booleans, null, timestamps: one line, no indicators.
+        _ => write_scalar(out, node, 0, style),
     }
 }
 
@@ -179,7 +237,7 @@ fn write_string(out: &mut String, s: &str, content_indent: usize) {
     if s.contains('\n') && !s.chars().any(needs_escape) && literal_ok(s) {
         write_literal(out, s, content_indent);
     } else {
-        write_quoted(out, s);
+        write_quoted(out, s, false);
     }
 }
 
@@ -220,12 +278,13 @@ fn needs_escape(c: char) -> bool {
 /// A single-line representation of a string scalar (used for keys and values).
 pub fn quote_scalar(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    write_quoted(&mut out, s);
+    write_quoted(&mut out, s, false);
     out
 }
 
-/// Appends [`quote_scalar`]`(s)` to `out`.
-fn write_quoted(out: &mut String, s: &str) {
+/// Appends [`quote_scalar`]`(s)` to `out`; inside a flow collection
+/// (`flow`), also quotes strings with flow indicators, `:` or `#`.
+fn write_quoted(out: &mut String, s: &str, flow: bool) {
     let special = if s.is_ascii() {
         // Branch-free, so that the compiler vectorises it.
         s.bytes()
@@ -233,9 +292,10 @@ fn write_quoted(out: &mut String, s: &str) {
     } else {
         s.chars().any(|c| needs_escape(c) || c == '\n')
     };
+    let flow_unsafe = || flow && s.bytes().any(|b| b",[]{}:#".contains(&b));
     if special {
         out.push_str(&double_quoted(s));
-    } else if plain_ok(s) {
+    } else if plain_ok(s) && !flow_unsafe() {
         out.push_str(s);
     } else {
         out.push('\'');
@@ -247,10 +307,6 @@ fn write_quoted(out: &mut String, s: &str) {
         }
         out.push('\'');
     }
-}
-
-fn quote_key(s: &str) -> String {
-    quote_scalar(s)
 }
 
 fn double_quoted(s: &str) -> String {
@@ -669,5 +725,59 @@ mod tests {
         let text = emit(&node);
         assert!(text.starts_with("? kkk"));
         assert!(deep_equal(&p(&text).value, &node.value));
+    }
+
+    /// Names and trees of the keys of every map in `node`, depth first.
+    fn keys_of(node: &Node, style: Style, out: &mut Vec<(String, Option<String>)>) {
+        match &node.value {
+            Value::Seq(items) => items.iter().for_each(|n| keys_of(n, style, out)),
+            Value::Map(map) => {
+                for (k, v) in map.iter() {
+                    let tree = k.complex.as_deref().map(|c| flow_text(c, style));
+                    out.push((k.name.to_string(), tree));
+                    keys_of(v, style, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn complex_keys_are_written_back_as_collections() {
+        use crate::parse::{parse_with, Schema};
+        let text = "requirements:\n- [ service, 2 ]: [ software, service ]\n\
+                    - ? {$keygen: [UUID], 'a, b': [x: 1, '#']}\n  : 34\n\
+                    - ? [\"multi\\nline\", '', null, 1.0, {}]\n  : {[nested]: key}\n";
+        for (schema, style) in [
+            (Schema::JsYaml, Style::JsYaml),
+            (Schema::Core, Style::AsWritten),
+        ] {
+            let doc = parse_with(text, SourceId(0), schema).unwrap_or_else(|e| panic!("{e}"));
+            let out = emit_with(&doc, style);
+            let back =
+                parse_with(&out, SourceId(0), schema).unwrap_or_else(|e| panic!("{e}: {out}"));
+            assert!(deep_equal(&back.value, &doc.value), "{out}");
+            let (mut before, mut after) = (Vec::new(), Vec::new());
+            keys_of(&doc, style, &mut before);
+            keys_of(&back, style, &mut after);
+            assert_eq!(before, after, "{out}");
+            assert!(before.iter().filter(|(_, tree)| tree.is_some()).count() >= 4);
+        }
+        let doc = parse_with(text, SourceId(0), Schema::Core).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            emit_with(&doc, Style::AsWritten),
+            "requirements:\n  - [service, 2]:\n      - software\n      - service\n  \
+             - {$keygen: [UUID], 'a, b': [{x: 1}, '#']}: 34\n  \
+             - [\"multi\\nline\", '', null, 1.0, {}]:\n      [nested]: key\n"
+        );
+        // Too long for an implicit key: an explicit one.
+        let long = format!("? [{}]\n: x\n", "k".repeat(1200));
+        let doc = p(&long);
+        let out = emit(&doc);
+        assert!(
+            out.starts_with("? [kkk") && out.contains("\n: x\n"),
+            "{out}"
+        );
+        assert!(deep_equal(&p(&out).value, &doc.value));
     }
 }

@@ -1,17 +1,20 @@
 //! A fast, single-pass reader for the YAML that TOSCA templates use.
 //!
 //! [`parse_fast`] reads block mappings and sequences (including sequences not
-//! indented under their key), single-line plain, single- and double-quoted
-//! scalars, single-line flow collections, comments, blank lines, a leading
-//! `---` and a final `...`. It builds exactly the tree (values, key order and
-//! spans) that the `saphyr-parser` path ([`crate::parse::parse_saphyr`])
-//! builds, with the same scalar resolution.
+//! indented under their key), single-line plain scalars, single- and
+//! double-quoted scalars (values in block context may continue over lines,
+//! in any column, as js-yaml reads them), single-line flow collections,
+//! comments, blank lines, a leading `---` and a final `...`. It builds
+//! exactly the tree (values, key order and spans) that the `saphyr-parser`
+//! path ([`crate::parse::parse_saphyr`]) builds, with the same scalar
+//! resolution.
 //!
 //! Whenever it meets anything else (anchors, aliases, tags, block scalars,
-//! explicit keys, merge keys, multi-line scalars or flows, directives, tabs,
-//! several documents, duplicate keys, deep nesting, any syntax error or
-//! doubt) it gives up and returns `None`, and the caller reruns the saphyr
-//! path, which keeps every message and rare feature as it is.
+//! explicit or complex keys, merge keys, multi-line plain scalars or flows,
+//! directives, tabs, several documents, duplicate keys, deep nesting, any
+//! syntax error or doubt) it gives up and returns `None`, and the caller
+//! reruns the saphyr path, which keeps every message and rare feature as it
+//! is.
 //!
 //! The reader is recursive but bounded: it gives up beyond [`FAST_MAX_DEPTH`]
 //! nested collections (the saphyr path then applies the real limits).
@@ -424,16 +427,22 @@ impl<'t> Fast<'t> {
                 self.scalar_line(node, parent)?
             }
             Some(b'"' | b'\'') => {
-                let text = self.quoted()?;
+                let first_line = self.line;
+                let span = self.span_at(start);
+                let text = self.quoted(true)?;
                 let after = self.pos;
                 self.skip_spaces();
                 if self.peek() == Some(b':') && is_blank_or_end(self.at(self.pos + 1)) {
+                    if self.line != first_line {
+                        return Err(Bail); // a multi-line implicit key
+                    }
                     let key_span = self.span_of(start, after);
                     let colon = self.key_colon(start)?;
                     self.block_map(col, (text, key_span, colon))?
                 } else {
                     self.pos = after;
-                    let node = self.scalar((Value::String(text), Form::Quoted), start, after);
+                    let span = span.to(self.span_at(after));
+                    let node = Node::scalar(Value::String(text), span, Form::Quoted);
                     self.scalar_line(node, parent)?
                 }
             }
@@ -509,13 +518,7 @@ impl<'t> Fast<'t> {
                     node
                 }
             };
-            self.entries.push((
-                Key {
-                    name,
-                    span: key_span,
-                },
-                value,
-            ));
+            self.entries.push((Key::new(name, key_span), value));
             match self.next {
                 Some(c) if c == indent => {
                     if self.at_dash() {
@@ -547,7 +550,7 @@ impl<'t> Fast<'t> {
         let start = self.pos;
         let (name, end) = match self.peek() {
             Some(b'"' | b'\'') => {
-                let name = self.quoted()?;
+                let name = self.quoted(false)?;
                 let end = self.pos;
                 self.skip_spaces();
                 (name, end)
@@ -585,8 +588,10 @@ impl<'t> Fast<'t> {
         let node = match self.peek() {
             Some(b'[' | b'{') => self.flow_node()?,
             Some(b'"' | b'\'') => {
-                let text = self.quoted()?;
-                self.scalar((Value::String(text), Form::Quoted), start, self.pos)
+                let span = self.span_at(start);
+                let text = self.quoted(true)?;
+                let span = span.to(self.span_at(self.pos));
+                Node::scalar(Value::String(text), span, Form::Quoted)
             }
             _ => {
                 let (end, stop) = self.scan_plain_block()?;
@@ -729,15 +734,34 @@ impl<'t> Fast<'t> {
         Ok((end, stop))
     }
 
-    /// A single-line quoted scalar at `pos`; moves past the closing quote.
-    fn quoted(&mut self) -> R<String> {
+    /// A quoted scalar at `pos`; moves past the closing quote. With
+    /// `lines` (a value in block context) it may continue over lines, in
+    /// any column, as js-yaml reads it (only a document marker at the start
+    /// of a line ends the document inside it); the saphyr path reads such
+    /// scalars the same way (see `crate::lenient`).
+    fn quoted(&mut self, lines: bool) -> R<String> {
         let quote = self.peek().ok_or(Bail)?;
         let start = self.pos + 1;
         let mut i = start;
         let mut escaped = false;
+        let (mut line, mut line_start) = (self.line, self.line_start);
         loop {
             match self.b.get(i) {
-                None | Some(b'\n' | b'\r') => return Err(Bail),
+                None | Some(b'\r') => return Err(Bail),
+                Some(b'\n') => {
+                    if !lines {
+                        return Err(Bail);
+                    }
+                    i += 1;
+                    line = line.checked_add(1).ok_or(Bail)?;
+                    line_start = i;
+                    let rest = self.b.get(i..).unwrap_or_default();
+                    if (rest.starts_with(b"---") || rest.starts_with(b"..."))
+                        && is_blank_or_end(self.at(i + 3))
+                    {
+                        return Err(Bail); // a document marker: an error
+                    }
+                }
                 Some(&c) if c == quote => {
                     if quote == b'\'' && self.at(i + 1) == Some(&b'\'') {
                         escaped = true;
@@ -747,17 +771,26 @@ impl<'t> Fast<'t> {
                     break;
                 }
                 Some(b'\\') if quote == b'"' => {
-                    if matches!(self.at(i + 1), None | Some(b'\n' | b'\r')) {
+                    if self.at(i + 1).is_none() {
                         return Err(Bail);
                     }
                     escaped = true;
-                    i += 2;
+                    // An escaped line break is read by the `\n` arm.
+                    i += if self.at(i + 1) == Some(&b'\n') { 1 } else { 2 };
                 }
                 Some(_) => i += 1,
             }
         }
         let raw = self.text.get(start..i).ok_or(Bail)?;
         self.pos = i + 1;
+        if line != self.line {
+            if raw.contains('\t') {
+                return Err(Bail);
+            }
+            self.line = line;
+            self.line_start = line_start;
+            return fold_quoted(raw, quote == b'"');
+        }
         if !escaped {
             return Ok(raw.to_string());
         }
@@ -809,7 +842,7 @@ impl<'t> Fast<'t> {
                     }
                     let key_start = self.pos;
                     let name = match self.peek() {
-                        Some(b'"' | b'\'') => self.quoted()?,
+                        Some(b'"' | b'\'') => self.quoted(false)?,
                         _ => {
                             let (text, stop) = self.scan_plain_flow()?;
                             if stop != Stop::Colon {
@@ -827,13 +860,7 @@ impl<'t> Fast<'t> {
                     self.skip_spaces();
                     check_duplicate(self.entries.get(base..).unwrap_or_default(), &name)?;
                     let value = self.flow_node()?;
-                    self.entries.push((
-                        Key {
-                            name,
-                            span: key_span,
-                        },
-                        value,
-                    ));
+                    self.entries.push((Key::new(name, key_span), value));
                     self.skip_spaces();
                     match self.peek() {
                         Some(b',') => self.pos += 1,
@@ -852,7 +879,7 @@ impl<'t> Fast<'t> {
                 ))
             }
             Some(b'"' | b'\'') => {
-                let text = self.quoted()?;
+                let text = self.quoted(false)?;
                 Ok(self.scalar((Value::String(text), Form::Quoted), start, self.pos))
             }
             _ => {
@@ -907,7 +934,7 @@ fn clamp_u32(n: usize) -> u32 {
 /// without a hash index are checked here, key by key; [`finish_map`] checks
 /// the others as it builds their index.
 fn check_duplicate(entries: &[(Key, Node)], name: &str) -> R<()> {
-    if entries.len() < INDEX_THRESHOLD && entries.iter().any(|(k, _)| k.name == name) {
+    if entries.len() < INDEX_THRESHOLD && entries.iter().any(|(k, _)| *k.name == *name) {
         return Err(Bail);
     }
     Ok(())
@@ -921,6 +948,70 @@ fn finish_map(entries: Vec<(Key, Node)>) -> R<Value> {
         .ok_or(Bail)
 }
 
+/// The value of a quoted scalar's content that spans several lines (`raw`,
+/// between the quotes, without tabs or carriage returns), folded exactly as
+/// `saphyr-parser` folds it: trailing spaces before a line break and
+/// leading spaces after it are dropped, one line break becomes a space, n
+/// line breaks n - 1 newlines, and an escaped line break (`\` at the end
+/// of a line in a double-quoted scalar) joins the lines, keeping only the
+/// newlines of the empty lines after it.
+fn fold_quoted(raw: &str, double: bool) -> R<String> {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars().peekable();
+    let mut spaces = 0;
+    loop {
+        // A run of characters other than spaces and line breaks.
+        let mut leading_blanks = false;
+        while let Some(&c) = chars.peek() {
+            if c == ' ' || c == '\n' {
+                break;
+            }
+            chars.next();
+            match c {
+                // `''` (the only quote inside a single-quoted scalar).
+                '\'' if !double => {
+                    chars.next();
+                    out.push('\'');
+                }
+                '\\' if double && chars.peek() == Some(&'\n') => {
+                    chars.next();
+                    leading_blanks = true;
+                    break;
+                }
+                '\\' if double => out.push(unescape(&mut chars)?),
+                c => out.push(c),
+            }
+        }
+        if chars.peek().is_none() {
+            return Ok(out);
+        }
+        // Spaces and line breaks.
+        let (mut folded, mut breaks) = (false, 0);
+        while let Some(&c) = chars.peek() {
+            match c {
+                ' ' if !leading_blanks => spaces += 1,
+                ' ' => {}
+                '\n' if leading_blanks => breaks += 1,
+                '\n' => {
+                    spaces = 0;
+                    folded = true;
+                    leading_blanks = true;
+                }
+                _ => break,
+            }
+            chars.next();
+        }
+        if folded && breaks == 0 {
+            out.push(' ');
+        } else if leading_blanks {
+            out.extend(std::iter::repeat_n('\n', breaks));
+        } else {
+            out.extend(std::iter::repeat_n(' ', spaces));
+        }
+        spaces = 0;
+    }
+}
+
 /// The value of a single-line double-quoted scalar's content.
 fn unescape_double(raw: &str) -> R<String> {
     let mut out = String::with_capacity(raw.len());
@@ -930,41 +1021,46 @@ fn unescape_double(raw: &str) -> R<String> {
             out.push(c);
             continue;
         }
-        let e = chars.next().ok_or(Bail)?;
-        let simple = match e {
-            '0' => '\0',
-            'a' => '\u{7}',
-            'b' => '\u{8}',
-            't' | '\t' => '\t',
-            'n' => '\n',
-            'v' => '\u{b}',
-            'f' => '\u{c}',
-            'r' => '\r',
-            'e' => '\u{1b}',
-            ' ' => ' ',
-            '"' => '"',
-            '/' => '/',
-            '\\' => '\\',
-            'N' => '\u{85}',
-            '_' => '\u{a0}',
-            'L' => '\u{2028}',
-            'P' => '\u{2029}',
-            'x' | 'u' | 'U' => {
-                let len = match e {
-                    'x' => 2,
-                    'u' => 4,
-                    _ => 8,
-                };
-                let mut code = 0u32;
-                for _ in 0..len {
-                    let d = chars.next().and_then(|d| d.to_digit(16)).ok_or(Bail)?;
-                    code = code * 16 + d;
-                }
-                char::from_u32(code).ok_or(Bail)?
-            }
-            _ => return Err(Bail),
-        };
-        out.push(simple);
+        out.push(unescape(&mut chars)?);
     }
     Ok(out)
+}
+
+/// The character of the escape sequence after a `\` (read from `chars`).
+fn unescape(chars: &mut impl Iterator<Item = char>) -> R<char> {
+    let e = chars.next().ok_or(Bail)?;
+    let simple = match e {
+        '0' => '\0',
+        'a' => '\u{7}',
+        'b' => '\u{8}',
+        't' | '\t' => '\t',
+        'n' => '\n',
+        'v' => '\u{b}',
+        'f' => '\u{c}',
+        'r' => '\r',
+        'e' => '\u{1b}',
+        ' ' => ' ',
+        '"' => '"',
+        '/' => '/',
+        '\\' => '\\',
+        'N' => '\u{85}',
+        '_' => '\u{a0}',
+        'L' => '\u{2028}',
+        'P' => '\u{2029}',
+        'x' | 'u' | 'U' => {
+            let len = match e {
+                'x' => 2,
+                'u' => 4,
+                _ => 8,
+            };
+            let mut code = 0u32;
+            for _ in 0..len {
+                let d = chars.next().and_then(|d| d.to_digit(16)).ok_or(Bail)?;
+                code = code * 16 + d;
+            }
+            char::from_u32(code).ok_or(Bail)?
+        }
+        _ => return Err(Bail),
+    };
+    Ok(simple)
 }

@@ -25,6 +25,8 @@
 //!   1.2 core schema, [`Schema::Core`], for TOSCA 2.0), anchors, aliases and
 //!   merge keys, duplicate-key errors and resource limits.
 //! * [`fast`]: the fast path of [`parse()`] for common documents.
+//! * `lenient`: quoted scalars with under-indented continuation lines
+//!   (accepted like js-yaml does) on the saphyr path.
 //! * [`mod@emit`]: tree to text, quoting every string a YAML 1.1 reader would
 //!   misread; [`Style::AsWritten`] keeps number kinds as they were written.
 //! * [`hash`]: the seeded hash of every table keyed by template text (the
@@ -40,6 +42,7 @@ pub mod emit;
 pub mod fast;
 pub mod hash;
 pub mod json;
+mod lenient;
 pub mod number;
 pub mod parse;
 mod scalar;
@@ -48,4 +51,4 @@ pub mod value;
 
 pub use emit::{emit, emit_with, Style};
 pub use parse::{parse, parse_with, ParseError, Schema};
-pub use value::{deep_equal, Form, Key, Map, Node, SourceId, Span, Tag, Value};
+pub use value::{deep_equal, Form, Key, KeyName, Map, Node, SourceId, Span, Tag, Value};

@@ -18,6 +18,7 @@ use std::fmt;
 
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Tag};
 
+use crate::lenient::Indented;
 use crate::scalar::{
     core_float, core_int, is_null, key_string, resolve_bool, resolve_float, resolve_int,
 };
@@ -100,7 +101,63 @@ pub fn parse_saphyr_with(text: &str, source: SourceId, schema: Schema) -> Result
 }
 
 /// The saphyr path on a text without non-printable characters.
+///
+/// saphyr requires the continuation lines of quoted scalars to be indented
+/// (YAML 1.2); js-yaml and libyaml accept them in any column. Where saphyr
+/// rejects a quoted scalar for that alone, its continuation lines are
+/// indented (which changes no value: folding drops leading blanks) and the
+/// text is read again; spans are then mapped back to the text as written
+/// ([`crate::lenient`]).
 fn parse_checked(text: &str, source: SourceId, schema: Schema) -> Result<Node, ParseError> {
+    let mut indented = Indented::new(text);
+    loop {
+        match build(indented.text(), source, schema) {
+            Ok(mut node) => {
+                indented.map_back_tree(&mut node);
+                return Ok(node);
+            }
+            Err(Failure {
+                mut error,
+                under_indented_quote: Some(quote),
+            }) => {
+                if let Err(limit) = indented.indent_quoted(quote) {
+                    indented.map_back(&mut error.span);
+                    if let Some(limit) = limit {
+                        error.message = format!(
+                            "{} (more than {limit} quoted scalars with under-indented lines)",
+                            error.message
+                        );
+                    }
+                    return Err(error);
+                }
+            }
+            Err(Failure { mut error, .. }) => {
+                indented.map_back(&mut error.span);
+                return Err(error);
+            }
+        }
+    }
+}
+
+/// A failed read of the saphyr path.
+struct Failure {
+    error: ParseError,
+    /// Byte offset of the opening quote when saphyr rejected a quoted
+    /// scalar's continuation line for its indentation.
+    under_indented_quote: Option<usize>,
+}
+
+impl From<ParseError> for Failure {
+    fn from(error: ParseError) -> Failure {
+        Failure {
+            error,
+            under_indented_quote: None,
+        }
+    }
+}
+
+/// One read of `text` with saphyr's event stream.
+fn build(text: &str, source: SourceId, schema: Schema) -> Result<Node, Failure> {
     let mut builder = Builder {
         text,
         schema,
@@ -119,14 +176,30 @@ fn parse_checked(text: &str, source: SourceId, schema: Schema) -> Result<Node, P
         documents: 0,
     };
     let mut parser = Parser::new_from_str(text);
-    // The last event's span (for errors that saphyr reports late).
+    // The last event's span (for errors that saphyr reports late), and the
+    // byte offset where it ends.
     let mut last = Span::NONE;
+    let mut last_end = 0;
     loop {
         let (event, span) = match parser.next_event() {
             None => break,
             Some(Ok(x)) => x,
-            Some(Err(e)) => return Err(scan_error(&e, source, text, last)),
+            Some(Err(e)) => {
+                let under_indented_quote = match e.info() {
+                    "invalid indentation in quoted scalar" => builder.offset(e.marker()),
+                    // A tab in the leading blanks of an under-indented line.
+                    "tab cannot be used as indentation" => builder
+                        .offset(e.marker())
+                        .and_then(|at| crate::lenient::enclosing_quote(text, last_end, at)),
+                    _ => None,
+                };
+                return Err(Failure {
+                    error: scan_error(&e, source, text, last),
+                    under_indented_quote,
+                });
+            }
         };
+        last_end = builder.offset(&span.end).unwrap_or(last_end);
         let mut start = builder.span(&span.start);
         match &event {
             Event::SequenceStart(..) => start = builder.dash_span(&span.start, start),
@@ -668,20 +741,10 @@ impl Builder<'_> {
         Ok(false)
     }
 
-    /// Checks that a collection may start here (depth, not a map key).
+    /// Checks that a collection may start here (depth).
     fn open_check(&self, span: Span) -> Result<(), ParseError> {
         if self.frames.len() >= MAX_DEPTH {
             return Err(depth_error(span));
-        }
-        if let Some(Frame {
-            kind: FrameKind::Map { pending: None, .. },
-            ..
-        }) = self.frames.last()
-        {
-            return Err(ParseError::new(
-                "a mapping key must be a scalar (complex keys are not supported)",
-                span,
-            ));
         }
         Ok(())
     }
@@ -724,25 +787,26 @@ impl Builder<'_> {
             } => match pending.take() {
                 None => {
                     let span = built.node.span;
-                    let Some(name) = key_string(&built.node.value) else {
-                        return Err(ParseError::new(
-                            "a mapping key must be a scalar (complex keys are not supported)",
-                            span,
-                        ));
+                    let key = match key_string(&built.node.value) {
+                        Some(name) => Key::new(name, span),
+                        None => {
+                            let name = complex_key_name(&built.node, self.schema)?;
+                            Key::complex(name, built.node)
+                        }
                     };
                     if !merge_key
-                        && index.get(entries, &name).is_some()
-                        && !overridable.contains(&name)
+                        && index.get(entries, &key.name).is_some()
+                        && !overridable.contains(&*key.name)
                     {
                         return Err(ParseError::new("duplicated mapping key", span));
                     }
-                    *pending = Some((Key { name, span }, merge_key));
+                    *pending = Some((key, merge_key));
                 }
                 Some((key, true)) => {
                     merge_into(entries, index, overridable, built.node, key.span)?;
                 }
                 Some((key, false)) => {
-                    overridable.remove(&key.name);
+                    overridable.remove(&*key.name);
                     match index.get(entries, &key.name) {
                         Some(i) => {
                             if let Some(slot) = entries.get_mut(i) {
@@ -781,20 +845,20 @@ impl KeyIndex {
     fn get(&self, entries: &[(Key, Node)], name: &str) -> Option<usize> {
         match &self.map {
             Some(map) => map.get(name).copied(),
-            None => entries.iter().position(|(k, _)| k.name == name),
+            None => entries.iter().position(|(k, _)| *k.name == *name),
         }
     }
 
     fn push(&mut self, entries: &mut Vec<(Key, Node)>, key: Key, node: Node) {
         if let Some(map) = &mut self.map {
-            map.insert(key.name.clone(), entries.len());
+            map.insert(key.name.to_string(), entries.len());
         } else if entries.len() + 1 >= Self::THRESHOLD {
             let mut map: SeededMap<String, usize> = entries
                 .iter()
                 .enumerate()
-                .map(|(i, (k, _))| (k.name.clone(), i))
+                .map(|(i, (k, _))| (k.name.to_string(), i))
                 .collect();
-            map.insert(key.name.clone(), entries.len());
+            map.insert(key.name.to_string(), entries.len());
             self.map = Some(map);
         }
         entries.push((key, node));
@@ -833,7 +897,7 @@ fn merge_into(
     for map in sources {
         for (key, node) in map.into_entries() {
             if index.get(entries, &key.name).is_none() {
-                overridable.insert(key.name.clone());
+                overridable.insert(key.name.to_string());
                 index.push(entries, key, node);
             }
         }
@@ -868,7 +932,7 @@ fn finish(frame: Frame) -> Result<(Built, Option<usize>), ParseError> {
                     match item.value {
                         Value::Map(m) if m.len() == 1 => {
                             for (k, v) in m.into_entries() {
-                                let key = Node::new(Value::String(k.name), k.span);
+                                let key = Node::new(Value::String(k.name.into()), k.span);
                                 pairs.push(Node::new(Value::Seq(vec![key, v]), item_span));
                             }
                         }
@@ -927,6 +991,39 @@ fn tag_kind_error(tag: &str, kind: &str, span: Span) -> ParseError {
         ),
         span,
     )
+}
+
+/// The name of a complex key (a collection), see [`Key`]: js-yaml's
+/// `String(key)` with [`Schema::JsYaml`], the key's flow form with
+/// [`Schema::Core`].
+fn complex_key_name(key: &Node, schema: Schema) -> Result<String, ParseError> {
+    if schema == Schema::Core {
+        return Ok(crate::emit::flow_text(key, crate::emit::Style::AsWritten));
+    }
+    const OBJECT: &str = "[object Object]";
+    let Value::Seq(items) = &key.value else {
+        return Ok(OBJECT.to_string());
+    };
+    // `Array.prototype.join`: null items are empty, maps `[object Object]`;
+    // js-yaml refuses nested sequences (their rendering can explode).
+    let mut name = String::new();
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            name.push(',');
+        }
+        match &item.value {
+            Value::Null => {}
+            Value::Map(_) => name.push_str(OBJECT),
+            Value::Seq(_) => {
+                return Err(ParseError::new(
+                    "nested arrays are not supported inside keys",
+                    item.span,
+                ))
+            }
+            scalar => name.push_str(&key_string(scalar).unwrap_or_default()),
+        }
+    }
+    Ok(name)
 }
 
 /// Resolves a scalar: explicit tag, else implicit (plain only), else string.
@@ -1383,12 +1480,171 @@ mod tests {
                 .map(|(k, _)| k.name.clone()),
             Some("Sun Jan 01 2023 00:00:00 GMT+0000 (Coordinated Universal Time)".into())
         );
-        assert!(err("? [a]\n: b\n")
-            .message
-            .contains("mapping key must be a scalar"));
-        assert!(err("a: &x [1]\n*x : b\n")
-            .message
-            .contains("mapping key must be a scalar"));
+    }
+
+    fn key_names(doc: &Node) -> Vec<&str> {
+        doc.as_map().map(|m| m.keys().collect()).unwrap_or_default()
+    }
+
+    fn core(text: &str) -> Result<Node, ParseError> {
+        parse_with(text, SourceId(7), Schema::Core)
+    }
+
+    #[test]
+    fn complex_keys_are_named_like_js_yaml_and_keep_their_tree() {
+        let doc = p("- [ service, 2 ]: [ software, service ]\n");
+        let entry = doc
+            .as_seq()
+            .and_then(|s| s[0].as_map())
+            .and_then(Map::first);
+        let (key, value) = entry.expect("one entry");
+        assert_eq!(&*key.name, "service,2");
+        assert_eq!(key.span, rg(1, 3, 1, 17));
+        let tree = key.complex.as_deref().expect("the key's tree");
+        assert_eq!(tree.span, key.span);
+        let items: Vec<String> = tree
+            .as_seq()
+            .map(|s| s.iter().map(|n| format!("{:?}", n.value)).collect())
+            .unwrap_or_default();
+        assert_eq!(items, ["String(\"service\")", "Number(2.0)"]);
+        assert_eq!(value.as_seq().map(Vec::len), Some(2));
+        // js-yaml's `String(key)`: nulls empty, maps `[object Object]`,
+        // numbers and dates as JavaScript writes them.
+        let doc = p("? [a, {b: 1}, null, 1.50, true, ~, 2023-01-01]\n: x\n? {a: 1}\n: y\n[]: z\n");
+        assert_eq!(
+            key_names(&doc),
+            [
+                "a,[object Object],,1.5,true,,Sun Jan 01 2023 00:00:00 GMT+0000 (Coordinated Universal Time)",
+                "[object Object]",
+                ""
+            ]
+        );
+        // Aliases and flow mappings as keys; scalar keys keep no tree.
+        let doc = p("a: &x [1, b]\n*x : c\n{k: [v]}: d\n");
+        assert_eq!(key_names(&doc), ["a", "1,b", "[object Object]"]);
+        let m = doc.as_map().expect("map");
+        assert!(m.get_entry("a").is_some_and(|(k, _)| k.complex.is_none()));
+        assert!(m.get_entry("1,b").is_some_and(|(k, _)| k.complex.is_some()));
+        assert_eq!(m.get("1,b").and_then(Node::as_str), Some("c"));
+        // Inside a flow mapping.
+        let doc = p("x: {[a, b]: 1, c: 2}\n");
+        assert_eq!(doc.get("x").map(key_names), Some(vec!["a,b", "c"]));
+    }
+
+    #[test]
+    fn complex_key_errors_follow_js_yaml() {
+        let e = err("? [a, [b]]\n: x\n");
+        assert_eq!(e.message, "nested arrays are not supported inside keys");
+        assert_eq!(e.span.start(), at(1, 7));
+        // Duplicates are found by name: maps all read `[object Object]`,
+        // and `[a, b]` is `a,b`.
+        let e = err("{ a: 1 }: 34\n{ b: 1 }: 35\n");
+        assert_eq!(
+            (e.message.as_str(), e.span.start()),
+            ("duplicated mapping key", at(2, 1))
+        );
+        assert_eq!(err("[a, b]: 1\na,b: 2\n").span.start(), at(2, 1));
+    }
+
+    fn saphyr(text: &str) -> Result<Node, ParseError> {
+        parse_saphyr(text, SourceId(7))
+    }
+
+    /// Values js-yaml 4 gives (checked with js-yaml 4.1).
+    #[test]
+    fn quoted_scalars_may_continue_in_any_column_like_js_yaml() {
+        let cases: &[(&str, &str, &str)] = &[
+            (
+                "description: \"A multiline description \nusing a quoted string\"\n",
+                "description",
+                "A multiline description using a quoted string",
+            ),
+            ("a: 'it''s\n x\n\n y'\n", "a", "it's x\ny"),
+            ("p: \"\\\nR0lG\\\nOTk6\\\n+f/+\"\n", "p", "R0lGOTk6+f/+"),
+            ("a: \"x\n\ty\"\n", "a", "x y"),
+            ("a: \"x \\\ny\"\n", "a", "x y"),
+            ("a: \"x\n  \n\"\n", "a", "x\n"),
+            ("a: \"x\n---y\"\n", "a", "x ---y"),
+        ];
+        for &(text, key, want) in cases {
+            for (path, doc) in [
+                ("parse", parse(text, SourceId(7))),
+                ("saphyr", saphyr(text)),
+            ] {
+                let doc = doc.unwrap_or_else(|e| panic!("{path}: {e} for {text:?}"));
+                assert_eq!(
+                    doc.get(key).and_then(Node::as_str),
+                    Some(want),
+                    "{path}: {text:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn under_indented_quoted_scalars_keep_their_spans_as_written() {
+        let text = "a:\n  b: \"x\ny\"\n  c: [\"p\nq\", r]\n  d: &s 'u\nv'\n  e: *s\n";
+        let doc = saphyr(text).unwrap_or_else(|e| panic!("{e}"));
+        let a = doc.get("a").expect("a");
+        assert_eq!(a.get("b").map(|n| n.span), Some(rg(2, 6, 3, 3)));
+        assert_eq!(a.get("b").and_then(Node::as_str), Some("x y"));
+        let c = a.get("c").and_then(Node::as_seq).expect("c");
+        assert_eq!((c[0].span, c[1].span), (rg(4, 7, 5, 3), rg(5, 5, 5, 6)));
+        assert_eq!(a.get("c").map(|n| n.span), Some(rg(4, 6, 5, 7)));
+        assert_eq!(a.get("d").and_then(Node::as_str), Some("u v"));
+        // The alias is a copy of the anchored node, span included.
+        assert_eq!(a.get("d").map(|n| n.span), Some(rg(6, 6, 7, 3)));
+        assert_eq!(a.get("e").map(|n| n.span), Some(rg(6, 6, 7, 3)));
+        let keys: Vec<Span> = a
+            .as_map()
+            .map(|m| m.iter().map(|(k, _)| k.span).collect())
+            .unwrap_or_default();
+        assert_eq!(keys[3], rg(8, 3, 8, 4));
+        assert_eq!(doc.span, rg(1, 1, 8, 4));
+        // Many such scalars in one text (one read each).
+        let many: String = (0..300)
+            .map(|i| format!("k{i}: &a{i} \"x\ny\"\n"))
+            .collect();
+        let doc = saphyr(&many).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            doc.get("k299").map(|n| (n.span, n.as_str())),
+            Some((rg(599, 7, 600, 3), Some("x y")))
+        );
+    }
+
+    #[test]
+    fn document_markers_still_end_quoted_scalars() {
+        for text in [
+            "a:\n  b: \"x\n...\ny\"\n",
+            "a:\n  b: 'x\n--- y'\n",
+            "a: \"x\n---\n\"\n",
+        ] {
+            let e = err(text);
+            assert!(e.message.contains("document indicator"), "{text:?}: {e}");
+        }
+        // A multi-line quoted scalar is no implicit key.
+        assert!(saphyr("a:\n  \"b\nc\": 1\n").is_err());
+        assert!(saphyr("\"b\nc\": 1\n").is_err());
+    }
+
+    #[test]
+    fn core_schema_names_complex_keys_by_their_flow_form() {
+        // TOSCA 2.0 §10.1: function calls as keys, told apart by suffixes.
+        let doc = core("hint:\n  { $keygen: [ UUID ]}: 34\n  { $keygen$1: [ UUID ]}: 56\n")
+            .expect("valid");
+        let hint = doc.get("hint").expect("hint");
+        assert_eq!(
+            key_names(hint),
+            ["{$keygen: [UUID]}", "{$keygen$1: [UUID]}"]
+        );
+        let doc = core("? [a, [b, 1.0], 'c, d', '1', null]\n: x\n").expect("valid");
+        assert_eq!(key_names(&doc), ["[a, [b, 1.0], 'c, d', '1', null]"]);
+        let e = core("{a: 1}: x\n{ a: 1 }: y\n").expect_err("duplicate");
+        assert_eq!(
+            (e.message.as_str(), e.span.start()),
+            ("duplicated mapping key", at(2, 1))
+        );
+        assert!(core("{a: 1}: x\n{a: 2}: y\n").is_ok());
     }
 
     #[test]

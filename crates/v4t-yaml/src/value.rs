@@ -221,12 +221,134 @@ pub enum Value {
 }
 
 /// A map key and where it was written.
+///
+/// Maps are string-keyed (JavaScript objects in the reference). A key written
+/// as a collection (a *complex key*: `[ service, 2 ]: x`, `? {a: 1}`) keeps
+/// its tree in [`Key::complex`], and its [`Key::name`] is a rendering of it,
+/// which lookups and duplicate detection use:
+///
+/// * [`Schema::JsYaml`](crate::parse::Schema::JsYaml): js-yaml 4's
+///   `String(key)`: a sequence is its items joined with `,` (`service,2`;
+///   null items are empty, map items `[object Object]`, nested sequences an
+///   error), a map is `[object Object]`;
+/// * [`Schema::Core`](crate::parse::Schema::Core) (YAML 1.2: keys are equal
+///   when their nodes are): the key written as a flow collection
+///   (`[service, 2]`, `{$keygen: [UUID]}`), exactly as the emitter writes it.
+///
+/// The emitter writes a complex key back as the collection it was.
 #[derive(Clone, Debug)]
 pub struct Key {
-    /// The key as a JavaScript property name (`1` and `'1'` are both `"1"`).
-    pub name: String,
+    /// The key as a JavaScript property name (`1` and `'1'` are both
+    /// `"1"`; a complex key's rendering, see above).
+    pub name: KeyName,
     /// Where the key was written.
     pub span: Span,
+    /// The key's tree if it was written as a collection; `None` for scalar
+    /// keys and for keys the processor made. Boxed: almost every key is a
+    /// scalar, and a key is part of every map entry.
+    pub complex: Option<Box<Node>>,
+}
+
+/// The name of a map key: a string in one allocation of exactly its length
+/// (16 bytes inline rather than a `String`'s 24, which keeps [`Key`] at 48
+/// bytes with its [`Key::complex`] pointer; documents hold millions of
+/// keys). Reads like a `&str` (`Deref`, comparisons with strings,
+/// `Display`).
+#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KeyName(Box<str>);
+
+impl KeyName {
+    /// The name as a `&str`.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for KeyName {
+    type Target = str;
+
+    #[inline]
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for KeyName {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for KeyName {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for KeyName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Display for KeyName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<String> for KeyName {
+    fn from(s: String) -> KeyName {
+        KeyName(s.into_boxed_str())
+    }
+}
+
+impl From<&str> for KeyName {
+    fn from(s: &str) -> KeyName {
+        KeyName(s.into())
+    }
+}
+
+impl From<KeyName> for String {
+    fn from(k: KeyName) -> String {
+        k.0.into_string()
+    }
+}
+
+impl PartialEq<str> for KeyName {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<&str> for KeyName {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl PartialEq<String> for KeyName {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl PartialEq<KeyName> for str {
+    fn eq(&self, other: &KeyName) -> bool {
+        *self == *other.0
+    }
+}
+
+impl PartialEq<KeyName> for &str {
+    fn eq(&self, other: &KeyName) -> bool {
+        **self == *other.0
+    }
+}
+
+impl PartialEq<KeyName> for String {
+    fn eq(&self, other: &KeyName) -> bool {
+        **self == *other.0
+    }
 }
 
 /// An insertion-ordered map with string keys.
@@ -586,13 +708,7 @@ impl Map {
         if let Some(slot) = self.get_mut(&key) {
             *slot = value;
         } else {
-            self.push(
-                Key {
-                    name: key,
-                    span: Span::NONE,
-                },
-                value,
-            );
+            self.push(Key::new(key, Span::NONE), value);
         }
     }
 
@@ -666,6 +782,12 @@ impl Map {
         if self.entries.len() != before {
             self.reindex();
         }
+    }
+
+    /// Mutable keys and values, for the parser to adjust spans. Key names
+    /// must not change (the index hashes them).
+    pub(crate) fn entries_mut(&mut self) -> impl Iterator<Item = (&mut Key, &mut Node)> {
+        self.entries.iter_mut().map(|(k, v)| (k, v))
     }
 
     /// The entries, in insertion order.
@@ -750,11 +872,21 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 }
 
 impl Key {
-    /// The key `name` written at `span`.
+    /// The scalar key `name` written at `span`.
     pub fn new(name: impl Into<String>, span: Span) -> Key {
         Key {
-            name: name.into(),
+            name: KeyName::from(name.into()),
             span,
+            complex: None,
+        }
+    }
+
+    /// A complex key: the collection `node`, named `name` (its rendering).
+    pub fn complex(name: impl Into<String>, node: Node) -> Key {
+        Key {
+            name: KeyName::from(name.into()),
+            span: node.span,
+            complex: Some(Box::new(node)),
         }
     }
 }
@@ -806,6 +938,37 @@ mod tests {
             std::mem::size_of::<Node>() <= 56,
             "{}",
             std::mem::size_of::<Node>()
+        );
+        // A key: name (16), span (20), complex-key pointer (8).
+        assert_eq!(std::mem::size_of::<Key>(), 48);
+    }
+
+    #[test]
+    fn key_names_read_like_strings() {
+        let key = Key::new("name", Span::NONE);
+        let (owned, borrowed): (String, &str) = ("name".into(), "name");
+        assert!(key.name == borrowed);
+        assert!(borrowed == key.name);
+        assert!(key.name == *borrowed);
+        assert!(*borrowed == key.name);
+        assert!(key.name == owned);
+        assert!(owned == key.name);
+        assert!(key.name != "other" && key.name != *"nam");
+        assert_eq!((key.name.as_str(), key.name.len()), ("name", 4));
+        assert_eq!(format!("{} {:?}", key.name, key.name), "name \"name\"");
+        assert_eq!(String::from(key.name.clone()), "name");
+        let mut set = std::collections::HashSet::new();
+        set.insert(key.name.clone());
+        assert!(set.contains("name"));
+        assert!(key.complex.is_none());
+        let complex = Key::complex("a,b", Node::seq(vec![Node::string("a"), Node::string("b")]));
+        assert_eq!(
+            complex
+                .complex
+                .as_deref()
+                .and_then(Node::as_seq)
+                .map(Vec::len),
+            Some(2)
         );
     }
 

@@ -305,7 +305,7 @@ fn preset_names(doc: &Node) -> Vec<String> {
     crate::document::variability(doc)
         .and_then(|v| v.get("presets"))
         .and_then(Node::as_map)
-        .map(|m| m.iter().map(|(k, _)| k.name.clone()).collect())
+        .map(|m| m.iter().map(|(k, _)| k.name.to_string()).collect())
         .unwrap_or_default()
 }
 

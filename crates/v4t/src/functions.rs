@@ -113,7 +113,9 @@ pub(crate) fn escape(value: &mut Node) {
                     let escaped = entries
                         .into_iter()
                         .map(|(mut k, v)| {
-                            escape(&mut k.name);
+                            if k.name.starts_with('$') {
+                                k.name = format!("${}", k.name).into();
+                            }
                             (k, v)
                         })
                         .collect();

@@ -238,7 +238,7 @@ fn load_types(
                     ));
                 }
                 target.push(k.clone(), v.clone());
-                loaded.names[slot].insert(k.name.clone());
+                loaded.names[slot].insert(k.name.to_string());
             }
         }
     }

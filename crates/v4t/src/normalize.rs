@@ -384,7 +384,7 @@ fn normalize_technologies(node: &mut Node, automatic: bool) -> Result<()> {
             let entries = std::mem::take(m).into_entries();
             let mut renamed = Map::with_capacity(entries.len());
             for (mut k, mut v) in entries {
-                k.name = k.name.to_lowercase();
+                k.name = k.name.to_lowercase().into();
                 if v.is_null() {
                     v = Node::new(Value::Map(Map::new()), v.span);
                 }
@@ -425,7 +425,7 @@ fn normalize_rules(rules: &mut Node) -> Result<()> {
                 if let Some(r) = rule.as_map_mut() {
                     if !r.get("technology").is_some_and(Node::is_defined) {
                         let name =
-                            Node::new(Value::String(technology.name.clone()), technology.span);
+                            Node::new(Value::String(technology.name.to_string()), technology.span);
                         r.insert("technology", name);
                     }
                 }
@@ -525,8 +525,8 @@ fn automatic_default(list: &mut [Node]) {
     let mut names: Vec<String> = Vec::new();
     for item in list.iter() {
         if let Some((k, _)) = item.as_map().and_then(Map::first) {
-            if !names.contains(&k.name) {
-                names.push(k.name.clone());
+            if !names.iter().any(|n| *n == k.name) {
+                names.push(k.name.to_string());
             }
         }
     }

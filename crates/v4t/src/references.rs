@@ -189,11 +189,11 @@ fn substitution_mappings(
 ) -> Result<()> {
     let entries = |key: &str| -> Vec<(String, &Node)> {
         match sm.get(key).map(|n| &n.value) {
-            Some(Value::Map(m)) => m.iter().map(|(k, v)| (k.name.clone(), v)).collect(),
+            Some(Value::Map(m)) => m.iter().map(|(k, v)| (k.name.to_string(), v)).collect(),
             Some(Value::Seq(items)) => items
                 .iter()
                 .filter_map(|i| i.as_map().and_then(|m| m.first()))
-                .map(|(k, v)| (k.name.clone(), v))
+                .map(|(k, v)| (k.name.to_string(), v))
                 .collect(),
             _ => Vec::new(),
         }

@@ -683,7 +683,7 @@ fn unconditional_template(name: &Key, def: &mut Node) -> Result<()> {
             if v.as_map().is_some_and(|a| !a.is_empty()) {
                 return Err(conditional());
             }
-            *t = Node::new(Value::String(k.name.clone()), k.span);
+            *t = Node::new(Value::String(k.name.to_string()), k.span);
         }
     }
     for key in ["properties", "attributes"] {
@@ -739,6 +739,32 @@ topology_template:
   outputs:
     url: {value: {concat: [http://, {get_attribute: [web, ip]}]}}
 ";
+
+    /// Substitution mappings pass through with their complex keys
+    /// (`[ <requirement>, <count> ]`, TOSCA 2.0 §15.5), written back as the
+    /// flow sequences they were.
+    #[test]
+    fn complex_keys_of_substitution_mappings_pass_through() {
+        let template = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  substitution_mappings:
+    node_type: Client
+    requirements:
+      - service: [ software, service ]
+      - [ service, UNBOUNDED ]: [ software, service ]
+  node_templates:
+    software:
+      type: tosca.nodes.Root
+";
+        let out = resolve_text(template, &[], None).expect("resolves");
+        let text = v4t_yaml::emit(&out);
+        assert!(
+            text.contains("\n      - [service, UNBOUNDED]:\n          - software\n"),
+            "{text}"
+        );
+        let again = v4t_yaml::parse(&text, v4t_yaml::SourceId(1)).expect("parses");
+        assert!(v4t_yaml::deep_equal(&again.value, &out.value));
+    }
 
     /// `get_input` and `get_attribute` inside a value consume the input and
     /// produce the output like a whole-value reference: the pruned template

@@ -218,7 +218,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                     let entry = self.entry_schema(s);
                     let key = self.key_schema(s);
                     for (k, item) in m.iter() {
-                        if let Some(ks) = &key {
+                        if self.key_call(k) {
+                            // A key computed when the function is
+                            // evaluated (§10.1): nothing to check now.
+                        } else if let Some(ks) = &key {
                             self.map_key(k, ks, section);
                         } else if !self.key_is_string(k) {
                             let message =
@@ -345,7 +348,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         }
         // Validation clauses of the key schema, on the key as a string.
-        let key_node = Node::new(v4t_yaml::Value::String(k.name.clone()), k.span);
+        let key_node = Node::new(v4t_yaml::Value::String(k.name.to_string()), k.span);
         for clause in self.all_validations(ks) {
             if self.eval_validation(clause, &key_node, ks) == Some(false) {
                 let message = format!(

@@ -155,7 +155,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             .and_then(Node::as_map)
                             .map(|m| {
                                 m.iter()
-                                    .filter_map(|(k, v)| Some((k.name.clone(), v.as_f64()?)))
+                                    .filter_map(|(k, v)| Some((k.name.to_string(), v.as_f64()?)))
                                     .collect()
                             })
                             .unwrap_or_default()

@@ -155,11 +155,28 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
                 v4t_yaml::Value::Map(m) => {
                     for (k, item) in m.iter() {
+                        self.key_call(k);
                         self.at(k.name.as_str(), |c| c.functions_at(item, depth + 1));
                     }
                 }
                 _ => {}
             },
+        }
+    }
+
+    /// Whether a map key is a function call (`{ $keygen: [ UUID ] }: 34`,
+    /// §10.1: a YAML complex key); checks the call.
+    pub fn key_call(&mut self, k: &'a v4t_yaml::Key) -> bool {
+        let Some(tree) = k.complex.as_deref() else {
+            return false;
+        };
+        match self.call_of(tree) {
+            Call::Yes(name, args) => {
+                self.call(name, args, tree);
+                true
+            }
+            Call::Malformed => true,
+            Call::No => false,
         }
     }
 

@@ -17,6 +17,7 @@ mod file;
 mod funcs;
 mod literals;
 mod param;
+mod substitution;
 mod template;
 mod types;
 
@@ -171,9 +172,10 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.sources.text_of(span)
     }
 
-    /// Whether a map key was written as a string (not `99:` or `1.0:`).
+    /// Whether a map key was written as a string (not `99:`, `1.0:` or a
+    /// collection).
     pub fn key_is_string(&self, key: &v4t_yaml::Key) -> bool {
-        value::key_written_as_string(self.written(key.span))
+        key.complex.is_none() && value::key_written_as_string(self.written(key.span))
     }
 
     /// Checks the keynames of a map against the allowed ones and reports
@@ -300,6 +302,19 @@ impl<'t, 'a> Checker<'t, 'a> {
         what: &str,
         section: &'static str,
     ) -> Option<&'a Map> {
+        self.named_map_with(node, what, section, false)
+    }
+
+    /// [`Checker::named_map`] whose keys may also be collections
+    /// (`complex_keys`: the flow-sequence keys of substitution mappings,
+    /// §15), which the caller checks.
+    pub fn named_map_with(
+        &mut self,
+        node: &'a Node,
+        what: &str,
+        section: &'static str,
+        complex_keys: bool,
+    ) -> Option<&'a Map> {
         if node.is_null() {
             self.error(
                 Code::InvalidShape,
@@ -318,7 +333,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                     k.span,
                     format!("an entry of {what} has an empty name"),
                 );
-            } else if !self.key_is_string(k) {
+            } else if k.complex.is_some() && !complex_keys {
+                let message = format!("the name `{}` in {what} must be a string", k.name);
+                self.error(Code::InvalidShape, section, k.span, message);
+            } else if k.complex.is_none() && !self.key_is_string(k) {
                 self.error(
                     Code::InvalidShape,
                     section,

@@ -1,8 +1,9 @@
 //! The service template (§6.9; TOSCA 1.3's `topology_template`): inputs
 //! and outputs, node templates (§7.2) with their property, attribute,
 //! capability, requirement (§8.5), interface (§11.3) and artifact
-//! assignments, relationship templates (§7.4), groups and policies (§16),
-//! workflows (§13) and substitution mappings (§15).
+//! assignments, relationship templates (§7.4), groups and policies (§16)
+//! and workflows (§13); substitution mappings (§15) are in
+//! [`super::substitution`].
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -62,13 +63,13 @@ const NODE_TEMPLATE_KEYS: &[&str] = &[
 
 /// A template with `copy` (§7.2, §7.4): its own keynames over the source's.
 #[derive(Clone, Copy)]
-struct Tpl<'a> {
+pub(super) struct Tpl<'a> {
     own: &'a Map,
     source: Option<&'a Map>,
 }
 
 impl<'a> Tpl<'a> {
-    fn get(&self, key: &str) -> Option<&'a Node> {
+    pub(super) fn get(&self, key: &str) -> Option<&'a Node> {
         self.own
             .get(key)
             .or_else(|| self.source.and_then(|s| s.get(key)))
@@ -77,18 +78,18 @@ impl<'a> Tpl<'a> {
 
 /// The parts of a service template other parts refer to, by name.
 #[derive(Default)]
-struct Index<'a> {
-    nodes: HashMap<&'a str, (Option<TypeId>, Tpl<'a>)>,
-    relationships: HashMap<&'a str, Option<TypeId>>,
-    groups: HashMap<&'a str, Option<TypeId>>,
-    workflows: Vec<&'a str>,
-    inputs: Option<&'a Map>,
-    outputs: Option<&'a Map>,
+pub(super) struct Index<'a> {
+    pub(super) nodes: HashMap<&'a str, (Option<TypeId>, Tpl<'a>)>,
+    pub(super) relationships: HashMap<&'a str, Option<TypeId>>,
+    pub(super) groups: HashMap<&'a str, Option<TypeId>>,
+    pub(super) workflows: Vec<&'a str>,
+    pub(super) inputs: Option<&'a Map>,
+    pub(super) outputs: Option<&'a Map>,
 }
 
 impl<'a> Index<'a> {
     /// The type (if it resolves) and the template of node template `name`.
-    fn node(&self, name: &str) -> Option<(Option<TypeId>, Tpl<'a>)> {
+    pub(super) fn node(&self, name: &str) -> Option<(Option<TypeId>, Tpl<'a>)> {
         self.nodes.get(name).copied()
     }
 }
@@ -1304,7 +1305,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The view of an interface's inputs, operations or notifications:
     /// the interface type's chain, then the definitions.
-    fn interface_parts(&self, def: &Param<'a>, key: &str) -> Vec<(&'a str, Param<'a>)> {
+    pub(super) fn interface_parts(&self, def: &Param<'a>, key: &str) -> Vec<(&'a str, Param<'a>)> {
         let mut chain = self
             .interface_type_of(def)
             .map(|t| self.chain_defs(t))
@@ -2097,360 +2098,6 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
-    /// Substitution mappings (§15).
-    fn substitution_mappings(&mut self, node: &'a Node, idx: &Index<'a>) {
-        let section = self.sec("15.1", "1.3 3.8.10");
-        let Some(m) = self.expect_map(node, "`substitution_mappings`", section) else {
-            return;
-        };
-        let keys = [
-            "node_type",
-            "substitution_filter",
-            "properties",
-            "attributes",
-            "capabilities",
-            "requirements",
-            "interfaces",
-        ];
-        self.keys(m, &keys, "substitution mappings", section);
-        let ty = match m.get("node_type") {
-            Some(t) => self.at("node_type", |c| c.type_ref(t, Kind::Node, section)),
-            None => {
-                self.error(
-                    Code::MissingKeyname,
-                    section,
-                    node.span,
-                    "substitution mappings need a `node_type`",
-                );
-                None
-            }
-        };
-        if let Some(f) = m.get("substitution_filter") {
-            self.at("substitution_filter", |c| c.condition(f, "15.1"));
-        }
-        let Some(ty) = ty else { return };
-        // Properties: `<property>: <input>` (§15.2).
-        let props = self.type_entries(ty, "properties");
-        let mut mapped_inputs: Vec<&str> = Vec::new();
-        if let Some(p) = m.get("properties") {
-            self.at("properties", |c| {
-                let Some(pm) = c.named_map(p, "property mappings", "15.2") else { return };
-                for (k, v) in pm.iter() {
-                    let input = value::as_str(v).or_else(|| v.as_seq().filter(|l| l.len() == 1).and_then(|l| value::as_str(&l[0])));
-                    let Some(input) = input else {
-                        c.error(Code::Template, "15.2", v.span, "a property mapping maps a property to an input name");
-                        continue;
-                    };
-                    mapped_inputs.push(input);
-                    let prop = props.iter().find(|(n, _)| *n == k.name);
-                    if prop.is_none() {
-                        let message = format!("node type `{}` has no property `{}`", c.type_name(ty), k.name);
-                        c.error(Code::Template, "15.2", k.span, message);
-                    }
-                    let input_def = idx.inputs.and_then(|i| i.get(input));
-                    match input_def {
-                        None => c.error(Code::Template, "15.2", v.span, format!("`{input}` is not an input of this service template")),
-                        Some(idef) => {
-                            let ps = prop.and_then(|(_, p)| c.param_schema(p));
-                            let is = c.param_schema(&Param { defs: vec![DefNode { node: idef, doc: c.doc }] });
-                            if let (Some(ps), Some(is)) = (ps, is) {
-                                if !c.compatible(ps.ty, is.ty) {
-                                    let message = format!(
-                                        "property `{}` (type `{}`) is mapped to input `{input}` of the incompatible type `{}`",
-                                        k.name,
-                                        c.type_name(ps.ty),
-                                        c.type_name(is.ty)
-                                    );
-                                    c.error(Code::Template, "15.2", v.span, message);
-                                }
-                            }
-                        }
-                    }
-                }
-            });
-        }
-        if let Some(inputs) = idx.inputs.filter(|_| !self.v13()) {
-            for (k, def) in inputs.iter() {
-                let required = def.get("required").and_then(Node::as_bool).unwrap_or(true);
-                if required
-                    && def.get("default").is_none()
-                    && def.get("value").is_none()
-                    && !mapped_inputs.contains(&k.name.as_str())
-                {
-                    self.error(
-                        Code::Template,
-                        "15.2",
-                        k.span,
-                        format!("input `{}` is required and has no default, so the substitution mappings must map a property to it", k.name),
-                    );
-                }
-            }
-        }
-        // Attributes: `<attribute>: <output>` (§15.3).
-        if let Some(a) = m.get("attributes") {
-            let attrs = self.type_attributes(ty);
-            self.at("attributes", |c| {
-                let Some(am) = c.named_map(a, "attribute mappings", "15.3") else {
-                    return;
-                };
-                for (k, v) in am.iter() {
-                    if !attrs.iter().any(|(n, _)| *n == k.name) {
-                        let message = format!(
-                            "node type `{}` has no attribute `{}`",
-                            c.type_name(ty),
-                            k.name
-                        );
-                        c.error(Code::Template, "15.3", k.span, message);
-                    }
-                    let output = value::as_str(v).or_else(|| {
-                        v.as_seq()
-                            .filter(|l| l.len() == 1)
-                            .and_then(|l| value::as_str(&l[0]))
-                    });
-                    match output {
-                        Some(o) if idx.outputs.is_some_and(|os| os.contains_key(o)) => {}
-                        Some(o) => c.error(
-                            Code::Template,
-                            "15.3",
-                            v.span,
-                            format!("`{o}` is not an output of this service template"),
-                        ),
-                        None => c.error(
-                            Code::Template,
-                            "15.3",
-                            v.span,
-                            "an attribute mapping maps an attribute to an output name",
-                        ),
-                    }
-                }
-            });
-        }
-        // Capabilities: `<capability>: [ <node template>, <capability> ]` (§15.4).
-        if let Some(cm) = m.get("capabilities") {
-            let caps = self.node_capabilities(ty);
-            self.at("capabilities", |c| {
-                let Some(map) = c.named_map(cm, "capability mappings", "15.4") else { return };
-                for (k, v) in map.iter() {
-                    let want = caps.iter().find(|(n, _)| *n == k.name).map(|(_, p)| c.capability_type_of(p));
-                    if want.is_none() {
-                        let message = format!("node type `{}` has no capability `{}`", c.type_name(ty), k.name);
-                        c.error(Code::Template, "15.4", k.span, message);
-                    }
-                    let Some(pair) = v.as_seq().filter(|l| l.len() == 2) else {
-                        c.error(Code::Template, "15.4", v.span, "a capability mapping is `[ <node template>, <capability> ]`");
-                        continue;
-                    };
-                    let (Some(nname), Some(cname)) = (value::as_str(&pair[0]), value::as_str(&pair[1])) else {
-                        c.error(Code::Template, "15.4", v.span, "a capability mapping is `[ <node template>, <capability> ]`");
-                        continue;
-                    };
-                    let Some((nt, _)) = idx.node(nname) else {
-                        c.error(Code::Template, "15.4", pair[0].span, format!("`{nname}` is not a node template"));
-                        continue;
-                    };
-                    let Some(nt) = nt else { continue };
-                    match c.node_capabilities(nt).into_iter().find(|(n, _)| *n == cname) {
-                        None => {
-                            let message = format!("node template `{nname}` has no capability `{cname}`");
-                            c.error(Code::Template, "15.4", pair[1].span, message);
-                        }
-                        Some((_, p)) => {
-                            if let (Some(Some(want)), Some(got)) = (want, c.capability_type_of(&p)) {
-                                if !c.ts.is_a(got, want) {
-                                    let message = format!(
-                                        "capability `{cname}` of `{nname}` (type `{}`) is not a `{}`",
-                                        c.type_name(got),
-                                        c.type_name(want)
-                                    );
-                                    c.error(Code::Template, "15.4", pair[1].span, message);
-                                }
-                            }
-                        }
-                    }
-                }
-            });
-        }
-        if let Some(r) = m.get("requirements") {
-            self.at("requirements", |c| c.requirement_mappings(r, ty, idx));
-        }
-        if let Some(i) = m.get("interfaces") {
-            let ifaces = self.type_entries(ty, "interfaces");
-            self.at("interfaces", |c| {
-                let Some(im) = c.named_map(i, "interface mappings", "15.6") else {
-                    return;
-                };
-                for (k, v) in im.iter() {
-                    let Some((_, idef)) = ifaces.iter().find(|(n, _)| *n == k.name) else {
-                        let message = format!(
-                            "node type `{}` has no interface `{}`",
-                            c.type_name(ty),
-                            k.name
-                        );
-                        c.error(Code::Template, "15.6", k.span, message);
-                        continue;
-                    };
-                    let ops = c.interface_parts(idef, "operations");
-                    c.at(k.name.as_str(), |c| {
-                        let Some(om) = c.expect_map(v, "an interface mapping", "15.6") else {
-                            return;
-                        };
-                        for (ok, ov) in om.iter() {
-                            if !ops.iter().any(|(n, _)| *n == ok.name) {
-                                c.error(
-                                    Code::Template,
-                                    "15.6",
-                                    ok.span,
-                                    format!(
-                                        "interface `{}` has no operation `{}`",
-                                        k.name, ok.name
-                                    ),
-                                );
-                            }
-                            if let Some(w) = c.expect_str(ov, "the mapped workflow", "15.6") {
-                                if !idx.workflows.contains(&w) {
-                                    c.error(
-                                        Code::Template,
-                                        "15.6",
-                                        ov.span,
-                                        format!("workflow `{w}` is not defined"),
-                                    );
-                                }
-                            }
-                        }
-                    });
-                }
-            });
-        }
-    }
-
-    /// Requirement mappings (§15.5): `- <requirement>: [ <node>, <requirement> ]`,
-    /// a selectable node, or a list of those.
-    fn requirement_mappings(&mut self, r: &'a Node, ty: TypeId, idx: &Index<'a>) {
-        let reqs = self.node_requirements(ty);
-        let entries: Vec<(&'a v4t_yaml::Key, &'a Node)> = match (&r.value, self.v13()) {
-            (v4t_yaml::Value::Map(m), true) => m.iter().collect(),
-            (v4t_yaml::Value::Seq(list), false) => {
-                let mut out = Vec::new();
-                for (i, item) in list.iter().enumerate() {
-                    match item.as_map().filter(|m| m.len() == 1) {
-                        Some(m) => out.push(m.first().expect("one entry")),
-                        None => self.at_index(i, |c| {
-                            c.error(
-                                Code::InvalidShape,
-                                "15.5",
-                                item.span,
-                                "each requirement mapping is a single-key map",
-                            )
-                        }),
-                    }
-                }
-                out
-            }
-            _ => {
-                let what = if self.v13() { "a map" } else { "a list" };
-                self.error(
-                    Code::InvalidShape,
-                    "15.5",
-                    r.span,
-                    format!("requirement mappings must be {what}"),
-                );
-                return;
-            }
-        };
-        // §15.5.4 rule 3: no more mappings than the requirement's upper bound.
-        for (name, def) in &reqs {
-            let mapped: Vec<&v4t_yaml::Key> = entries
-                .iter()
-                .filter(|(k, _)| k.name == *name)
-                .map(|(k, _)| *k)
-                .collect();
-            let Some((_, hi)) = def.get("count_range").and_then(|cr| self.range_of(cr)) else {
-                continue;
-            };
-            if mapped.len() as u64 > hi {
-                let message = format!(
-                    "requirement `{name}` is mapped {} times, more than the upper bound {hi} of its count_range",
-                    mapped.len()
-                );
-                self.error(Code::Template, "15.5.4", mapped[hi as usize].span, message);
-            }
-        }
-        for (k, v) in entries {
-            if !reqs.iter().any(|(n, _)| *n == k.name) {
-                let message = format!(
-                    "node type `{}` has no requirement `{}`",
-                    self.type_name(ty),
-                    k.name
-                );
-                self.error(Code::Template, "15.5", k.span, message);
-            }
-            self.at(k.name.as_str(), |c| c.requirement_mapping_target(v, idx, 0));
-        }
-    }
-
-    fn requirement_mapping_target(&mut self, v: &'a Node, idx: &Index<'a>, depth: usize) {
-        if let Some(name) = value::as_str(v) {
-            if !idx.nodes.contains_key(name) {
-                self.error(
-                    Code::Template,
-                    "15.5",
-                    v.span,
-                    format!("`{name}` is not a node template"),
-                );
-            }
-            return;
-        }
-        let Some(list) = v.as_seq() else {
-            self.error(Code::Template, "15.5", v.span, "a requirement mapping target is `[ <node template>, <requirement> ]` or a node template name");
-            return;
-        };
-        let pair = list.len() == 2 && list.iter().all(|n| value::as_str(n).is_some());
-        if pair {
-            let (nname, rname) = (
-                value::as_str(&list[0]).expect("str"),
-                value::as_str(&list[1]).expect("str"),
-            );
-            if let Some((nt, tpl)) = idx.node(nname) {
-                if let Some(nt) = nt {
-                    if !self.node_requirements(nt).iter().any(|(n, _)| *n == rname) {
-                        self.error(
-                            Code::Template,
-                            "15.5",
-                            list[1].span,
-                            format!("node template `{nname}` has no requirement `{rname}`"),
-                        );
-                    } else if !has_dangling(tpl, rname) {
-                        self.error(
-                            Code::Template,
-                            "15.5.4",
-                            list[1].span,
-                            format!(
-                                "requirement `{rname}` of `{nname}` is not dangling: every assignment names its target node, and a requirement of the substituted node can only be mapped onto a dangling requirement"
-                            ),
-                        );
-                    }
-                }
-                return;
-            }
-            if depth > 0 {
-                self.error(
-                    Code::Template,
-                    "15.5",
-                    list[0].span,
-                    format!("`{nname}` is not a node template"),
-                );
-                return;
-            }
-        }
-        if depth > 0 {
-            self.error(Code::Template, "15.5", v.span, "a requirement mapping target is `[ <node template>, <requirement> ]` or a node template name");
-            return;
-        }
-        for (i, item) in list.iter().enumerate() {
-            self.at_index(i, |c| c.requirement_mapping_target(item, idx, depth + 1));
-        }
-    }
-
     /// Function definitions inside a service template refine the outer ones:
     /// only implementations change, new signatures are appended (§10.4).
     fn function_refinements(&mut self, node: &'a Node) {
@@ -2494,31 +2141,6 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
     }
-}
-
-/// Whether requirement `name` of a node template is dangling (§15.5.4): it
-/// has no assignment (an implicit one is dangling), or one without a
-/// target `node`.
-fn has_dangling(tpl: Tpl<'_>, name: &str) -> bool {
-    let Some(list) = tpl.get("requirements").and_then(Node::as_seq) else {
-        return true;
-    };
-    let mut assigned = false;
-    for item in list {
-        let Some(a) = item.as_map().and_then(|m| m.get(name)) else {
-            continue;
-        };
-        assigned = true;
-        let targeted = match &a.value {
-            v4t_yaml::Value::String(_) | v4t_yaml::Value::Seq(_) => true,
-            v4t_yaml::Value::Map(m) => m.contains_key("node"),
-            _ => false,
-        };
-        if !targeted {
-            return true;
-        }
-    }
-    !assigned
 }
 
 /// An empty map for templates that are not maps (reported elsewhere).

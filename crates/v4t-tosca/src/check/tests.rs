@@ -671,3 +671,131 @@ fn text_that_is_not_yaml_gives_one_error() {
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(e[0].contains("the document is empty"), "{e:?}");
 }
+
+#[test]
+fn requirement_mappings_with_counts_are_flow_sequence_keys() {
+    // §15.5.1 and §15.5.5: `[ <requirement>, <count> ]` keys.
+    let types = "capability_types:\n  C: {}\nnode_types:\n  S:\n    requirements:\n      - r: {capability: C, count_range: [0, RANGE]}\n  Inner:\n    capabilities:\n      c: C\n    requirements:\n      - r: {capability: C, count_range: [0, UNBOUNDED]}\n";
+    let t = |range: &str, maps: &str| {
+        format!("{}service_template:\n  substitution_mappings:\n    node_type: S\n    requirements:\n{maps}  node_templates:\n    i: {{type: Inner}}\n    j: {{type: Inner}}\n", types.replace("RANGE", range))
+    };
+    valid(&t("2", "      - [ r, 2 ]: [ i, r ]\n"));
+    valid(&t(
+        "UNBOUNDED",
+        "      - r: [ i, r ]\n      - r: [ j, r ]\n      - [ r, UNBOUNDED ]: [ i, r ]\n",
+    ));
+    valid(&t("3", "      - r: [ i, r ]\n      - [ r, 2 ]: [ j, r ]\n"));
+    invalid(
+        &t("2", "      - r: [ i, r ]\n      - [ r, 2 ]: [ j, r ]\n"),
+        "requirement `r` is mapped 3 times, more than the upper bound 2",
+    );
+    invalid(
+        &t(
+            "UNBOUNDED",
+            "      - [ r, UNBOUNDED ]: [ i, r ]\n      - r: [ j, r ]\n",
+        ),
+        "mapped again after a mapping with an UNBOUNDED count",
+    );
+    invalid(
+        &t("2", "      - [ nope, 1 ]: [ i, r ]\n"),
+        "node type `S` has no requirement `nope`",
+    );
+    for key in [
+        "[ r, -1 ]",
+        "[ r, 1.5 ]",
+        "[ r ]",
+        "[ r, 1, 2 ]",
+        "{ r: 1 }",
+        "[ [r], 1 ]",
+    ] {
+        invalid(
+            &t("2", &format!("      - {key}: [ i, r ]\n")),
+            "a requirement mapping key is",
+        );
+    }
+}
+
+#[test]
+fn property_and_attribute_mappings_reach_capabilities_and_relationships() {
+    // §15.2 and §15.3: `[ CAPABILITY, ... ]` and `[ RELATIONSHIP, ... ]` keys.
+    let types = "capability_types:\n  C:\n    properties:\n      cp: {type: integer, required: false}\n    attributes:\n      ca: {type: string}\nrelationship_types:\n  R:\n    properties:\n      rp: {type: string}\nnode_types:\n  S:\n    capabilities:\n      c: C\n    requirements:\n      - r: {capability: C, relationship: R}\n  Inner:\n    capabilities:\n      c: C\n";
+    let t = |props: &str, attrs: &str| {
+        format!("{types}service_template:\n  inputs:\n    n: {{type: integer, required: false}}\n    s: {{type: string, required: false}}\n    l: {{type: list, entry_schema: string, required: false}}\n  outputs:\n    o: {{type: string}}\n  substitution_mappings:\n    node_type: S\n    properties:\n{props}    attributes:\n{attrs}  node_templates:\n    i: {{type: Inner}}\n")
+    };
+    valid(&t(
+        "      [ CAPABILITY, c, cp ]: n\n      [ RELATIONSHIP, r, 0, rp ]: s\n      [ RELATIONSHIP, r, rp ]: [ s ]\n      ? [ RELATIONSHIP, r, ALL, rp ]\n      : l\n",
+        "      [ CAPABILITY, c, ca ]: o\n",
+    ));
+    let attrs = "      [ CAPABILITY, c, ca ]: o\n";
+    invalid(
+        &t("      [ CAPABILITY, c, cp ]: s\n", attrs),
+        "property `[CAPABILITY, c, cp]` (type `integer`) is mapped to input `s` of the incompatible type `string`",
+    );
+    invalid(
+        &t("      [ CAPABILITY, nope, cp ]: n\n", attrs),
+        "node type `S` has no capability `nope`",
+    );
+    invalid(
+        &t("      [ CAPABILITY, c, x ]: n\n", attrs),
+        "`C` has no property `x`",
+    );
+    invalid(
+        &t("      [ RELATIONSHIP, r, 0, x ]: s\n", attrs),
+        "`R` has no property `x`",
+    );
+    invalid(
+        &t("      [ RELATIONSHIP, nope, rp ]: s\n", attrs),
+        "node type `S` has no requirement `nope`",
+    );
+    invalid(
+        &t("      [ RELATIONSHIP, r, -1, rp ]: s\n", attrs),
+        "the relationship index is a non-negative integer or ALL",
+    );
+    for key in [
+        "[ SOMETHING, c, cp ]",
+        "[ CAPABILITY, 1, cp ]",
+        "[ RELATIONSHIP, [r], rp ]",
+        "[ CAPABILITY, c, [cp] ]",
+        "{ CAPABILITY: c }",
+    ] {
+        invalid(
+            &t(&format!("      {key}: n\n"), attrs),
+            "a property mapping key is",
+        );
+    }
+    invalid(
+        &t(
+            "      [ CAPABILITY, c, cp ]: n\n",
+            "      [ CAPABILITY, c, nope ]: o\n",
+        ),
+        "`C` has no attribute `nope`",
+    );
+}
+
+#[test]
+fn function_calls_may_be_map_keys() {
+    // §10.1: calls as keys of a map value, told apart by `$` suffixes.
+    let f = "functions:\n  keygen:\n    signatures:\n      - arguments: [ {type: string} ]\n        result: {type: string}\n";
+    let map = "map; entry_schema: integer";
+    valid(&format!(
+        "{f}{}",
+        prop(map, "\n          { $keygen: [ UUID ] }: 34\n          { $keygen$1: [ UUID ] }: 56\n          plain: 1")
+    ));
+    invalid(
+        &format!("{f}{}", prop(map, "\n          { $nope: [ UUID ] }: 34")),
+        "nope",
+    );
+    invalid(
+        &format!("{f}{}", prop(map, "\n          [ a, b ]: 34")),
+        "map key `[a, b]` must be a string",
+    );
+    invalid(
+        &format!("{f}{}", prop(map, "\n          { $keygen: [ UUID ] }: x")),
+        "expected an integer",
+    );
+    // Without a data type to check against, calls in keys are checked too.
+    invalid(
+        &format!("{f}node_types:\n  N:\n    properties:\n      p: {{type: string}}\nservice_template:\n  node_templates:\n    n:\n      type: N\n      metadata:\n        {{ $nope: [] }}: 1\n"),
+        "nope",
+    );
+}

@@ -1796,8 +1796,8 @@ fn add_fallbacks_to_list(items: &mut Vec<Node>, mode_a: bool) {
     let mut names: Vec<String> = Vec::new();
     for item in items.iter() {
         if let Some((k, _)) = item.as_map().and_then(Map::first) {
-            if !names.contains(&k.name) {
-                names.push(k.name.clone());
+            if !names.iter().any(|n| *n == k.name) {
+                names.push(k.name.to_string());
             }
         }
     }

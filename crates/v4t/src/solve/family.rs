@@ -275,7 +275,7 @@ impl<'a> FamilyInputs<'a> {
                             ("value_expression" | "logic_expression", None) => {
                                 let all: Vec<String> = self
                                     .expressions
-                                    .map(|m| m.iter().map(|(k, _)| k.name.clone()).collect())
+                                    .map(|m| m.iter().map(|(k, _)| k.name.to_string()).collect())
                                     .unwrap_or_default();
                                 for name in all {
                                     self.expression_reads_into(&name, out, active);

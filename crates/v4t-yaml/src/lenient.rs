@@ -1,0 +1,296 @@
+//! Quoted scalars whose continuation lines are under-indented, for the
+//! saphyr path.
+//!
+//! YAML 1.2 requires the continuation lines of a quoted scalar to be
+//! indented more than the block collection around it, so `saphyr-parser`
+//! rejects
+//!
+//! ```yaml
+//! description: "A multiline description
+//! using a quoted string"
+//! ```
+//!
+//! with "invalid indentation in quoted scalar". js-yaml 4 (the reference's
+//! parser) and libyaml accept continuation lines in any column: only a
+//! document marker (`---`, `...`) at the start of a line ends the document
+//! inside the scalar. Folding drops the leading blanks of continuation
+//! lines, so indenting them changes no value. [`Indented`] does that for
+//! the scalar saphyr stopped at, then the caller reads the text again (one
+//! more read per such scalar, within a budget), and maps the spans of the
+//! result back to the text as written.
+
+use std::collections::BTreeMap;
+
+use crate::value::{Node, Span, Value};
+
+/// Total bytes the saphyr path reads again for quoted scalars with
+/// under-indented lines (at least [`MIN_REREADS`] reads of any text): one
+/// read per such scalar, so a hostile text full of them stays linear.
+const MAX_REREAD_BYTES: usize = 256 << 20;
+
+/// Reads again allowed even for texts larger than [`MAX_REREAD_BYTES`].
+const MIN_REREADS: usize = 8;
+
+/// A text with the continuation lines of some quoted scalars indented, and
+/// how to map positions in it back to the original.
+pub(crate) struct Indented<'t> {
+    original: &'t str,
+    /// The indented text, once a scalar has been indented.
+    text: Option<String>,
+    /// Spaces inserted at the start of a line, by 1-based line number (only
+    /// spaces at line starts are inserted, so line numbers stay the same).
+    inserted: BTreeMap<u32, u32>,
+    rereads: usize,
+    /// How often the text may be indented (read again).
+    limit: usize,
+}
+
+impl<'t> Indented<'t> {
+    pub(crate) fn new(original: &'t str) -> Indented<'t> {
+        Indented {
+            original,
+            text: None,
+            inserted: BTreeMap::new(),
+            rereads: 0,
+            limit: MIN_REREADS.max(MAX_REREAD_BYTES / original.len().max(1)),
+        }
+    }
+
+    /// The text to read.
+    pub(crate) fn text(&self) -> &str {
+        self.text.as_deref().unwrap_or(self.original)
+    }
+
+    /// Indents the under-indented continuation lines of the quoted scalar
+    /// whose opening quote is at byte `quote` of [`Self::text`] to the
+    /// quote's column. `Err(None)` if there is nothing to indent (the error
+    /// has another cause), `Err(Some(limit))` if the text has been read
+    /// again `limit` times already.
+    pub(crate) fn indent_quoted(&mut self, quote: usize) -> Result<(), Option<usize>> {
+        let text = self.text.as_deref().unwrap_or(self.original);
+        let before = text.get(..quote).ok_or(None)?;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = before.get(line_start..).map_or(0, |l| l.chars().count());
+        let first_line = u32::try_from(before.matches('\n').count() + 1).map_err(|_| None)?;
+        // (byte offset of a line start, its line, spaces to insert there)
+        let mut insertions: Vec<(usize, u32, usize)> = Vec::new();
+        let mut line = first_line;
+        scan_quoted(text.as_bytes(), quote, |start, spaces, blank| {
+            line = line.saturating_add(1);
+            if !blank && spaces < column {
+                insertions.push((start, line, column - spaces));
+            }
+        });
+        if insertions.is_empty() {
+            return Err(None);
+        }
+        if self.rereads >= self.limit {
+            return Err(Some(self.limit));
+        }
+        let added: usize = insertions.iter().map(|(_, _, n)| n).sum();
+        let mut out = String::with_capacity(text.len() + added);
+        let mut from = 0;
+        for &(at, line, n) in &insertions {
+            out.push_str(text.get(from..at).unwrap_or_default());
+            out.extend(std::iter::repeat_n(' ', n));
+            from = at;
+            let n = u32::try_from(n).unwrap_or(u32::MAX);
+            let entry = self.inserted.entry(line).or_insert(0);
+            *entry = entry.saturating_add(n);
+        }
+        out.push_str(text.get(from..).unwrap_or_default());
+        self.text = Some(out);
+        self.rereads += 1;
+        Ok(())
+    }
+
+    /// Maps a span in [`Self::text`] back to the original text.
+    pub(crate) fn map_back(&self, span: &mut Span) {
+        if self.inserted.is_empty() {
+            return;
+        }
+        let back = |line: u32, col: &mut u32| {
+            if let Some(&n) = self.inserted.get(&line) {
+                *col = if *col > n { *col - n } else { 1 };
+            }
+        };
+        back(span.line, &mut span.col);
+        back(span.end_line, &mut span.end_col);
+    }
+
+    /// [`Self::map_back`] for every node and key of a tree.
+    pub(crate) fn map_back_tree(&self, root: &mut Node) {
+        if self.inserted.is_empty() {
+            return;
+        }
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            self.map_back(&mut node.span);
+            match &mut node.value {
+                Value::Seq(items) => stack.extend(items.iter_mut()),
+                Value::Map(map) => {
+                    for (key, value) in map.entries_mut() {
+                        self.map_back(&mut key.span);
+                        if let Some(complex) = key.complex.as_deref_mut() {
+                            stack.push(complex);
+                        }
+                        stack.push(value);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Scans the quoted scalar whose opening quote is at byte `quote` of `b`;
+/// calls `line(start, spaces, blank)` for each continuation line (its byte
+/// offset, its leading spaces, whether it holds only spaces). Returns the
+/// offset of the closing quote, `None` if the scalar does not end (or a
+/// document marker ends the document first).
+fn scan_quoted(b: &[u8], quote: usize, mut line: impl FnMut(usize, usize, bool)) -> Option<usize> {
+    let quote_char = *b.get(quote).filter(|c| matches!(c, b'"' | b'\''))?;
+    let mut i = quote + 1;
+    loop {
+        match *b.get(i)? {
+            b'\\' if quote_char == b'"' => {
+                // An escaped line break still starts a continuation line.
+                i += if matches!(b.get(i + 1), Some(b'\n' | b'\r')) {
+                    1
+                } else {
+                    2
+                };
+            }
+            b'\'' if quote_char == b'\'' && b.get(i + 1) == Some(&b'\'') => i += 2,
+            c if c == quote_char => return Some(i),
+            b'\n' => {
+                let start = i + 1;
+                let rest = b.get(start..).unwrap_or_default();
+                let marker = (rest.starts_with(b"---") || rest.starts_with(b"..."))
+                    && matches!(rest.get(3), None | Some(b' ' | b'\t' | b'\r' | b'\n'));
+                if marker {
+                    return None;
+                }
+                let spaces = rest.iter().take_while(|&&c| c == b' ').count();
+                let blank = match rest.get(spaces) {
+                    None | Some(b'\n') => true,
+                    Some(b'\r') => matches!(rest.get(spaces + 1), None | Some(b'\n')),
+                    _ => false,
+                };
+                line(start, spaces, blank);
+                i = start + spaces;
+            }
+            _ => i += 1,
+        }
+    }
+}
+
+/// The opening quote of the quoted scalar that contains byte `at`, looked
+/// for from byte `from` on (the end of the last complete token): saphyr
+/// reports a tab in the leading blanks of an under-indented line where the
+/// tab is, not where the scalar starts. Between `from` and the scalar only
+/// indicators, node properties, comments and complete quoted scalars can
+/// stand; `None` if no quoted scalar from there contains `at`.
+pub(crate) fn enclosing_quote(text: &str, from: usize, at: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut i = from;
+    while i < at {
+        match *b.get(i)? {
+            b' ' | b'\t' | b'\r' | b'\n' | b',' | b'[' | b']' | b'{' | b'}' | b':' | b'-'
+            | b'?' => i += 1,
+            b'#' => {
+                while b.get(i).is_some_and(|&c| c != b'\n') {
+                    i += 1;
+                }
+            }
+            b'"' | b'\'' => match scan_quoted(b, i, |_, _, _| {}) {
+                Some(close) if close < at => i = close + 1,
+                _ => return Some(i),
+            },
+            // Anchors, tags, aliases: up to a blank or flow indicator.
+            _ => {
+                while b.get(i).is_some_and(|c| !b" \t\r\n,[]{}".contains(c)) {
+                    i += 1;
+                }
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::SourceId;
+
+    fn quote_after(indented: &Indented<'_>, key: &str) -> usize {
+        indented
+            .text()
+            .find(key)
+            .map_or(usize::MAX, |i| i + key.len())
+    }
+
+    #[test]
+    fn continuation_lines_are_indented_to_the_quote_and_mapped_back() {
+        let text = "k:\n  a: \"x\ny\n\n  \n z \\\n\tw\"\n---\n";
+        let mut indented = Indented::new(text);
+        assert_eq!(
+            indented.indent_quoted(quote_after(&indented, "a: ")),
+            Ok(())
+        );
+        // Lines 3 (`y`), 6 (` z`) and 7 (a tab) move to column 6; blank
+        // lines stay as they are.
+        assert_eq!(
+            indented.text(),
+            "k:\n  a: \"x\n     y\n\n  \n     z \\\n     \tw\"\n---\n"
+        );
+        let mut span = Span::range(SourceId(0), (3, 6), (7, 8));
+        indented.map_back(&mut span);
+        assert_eq!(span, Span::range(SourceId(0), (3, 1), (7, 3)));
+        let mut span = Span::new(SourceId(0), 6, 6);
+        indented.map_back(&mut span);
+        assert_eq!(span, Span::new(SourceId(0), 6, 2));
+        // Nothing left to indent: the error has another cause.
+        assert_eq!(
+            indented.indent_quoted(quote_after(&indented, "a: ")),
+            Err(None)
+        );
+        assert_eq!(indented.indent_quoted(0), Err(None));
+    }
+
+    #[test]
+    fn document_markers_end_the_scan() {
+        let text = "a: 'x\ny\n--- z\nw'\n";
+        let mut indented = Indented::new(text);
+        assert_eq!(indented.indent_quoted(3), Ok(()));
+        assert_eq!(indented.text(), "a: 'x\n   y\n--- z\nw'\n");
+    }
+
+    #[test]
+    fn rereads_are_limited() {
+        let text = "a: \"x\ny\"\nb: 'x\ny'\nc: \"x\ny\"\n";
+        let mut indented = Indented::new(text);
+        indented.limit = 2;
+        assert_eq!(
+            indented.indent_quoted(quote_after(&indented, "a: ")),
+            Ok(())
+        );
+        assert_eq!(
+            indented.indent_quoted(quote_after(&indented, "b: ")),
+            Ok(())
+        );
+        assert_eq!(
+            indented.indent_quoted(quote_after(&indented, "c: ")),
+            Err(Some(2))
+        );
+    }
+
+    #[test]
+    fn the_enclosing_quote_skips_comments_properties_and_earlier_scalars() {
+        let text = "a: # it's\n  {\"k\": &x !t \"v\n\ty\"}\n";
+        let tab = text.find('\t').unwrap_or(0);
+        let quote = text.find("\"v").unwrap_or(0);
+        assert_eq!(enclosing_quote(text, 2, tab), Some(quote));
+        assert_eq!(enclosing_quote(text, 2, 5), None);
+    }
+}
