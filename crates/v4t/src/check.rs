@@ -96,7 +96,9 @@ pub(crate) fn checks<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
     }
     if c.ambiguous_property {
         per_present_node(g, l, |e| &e.properties)?;
-        per_present_node(g, l, |e| e.attributes())?;
+        if g.grammar() == crate::version::Grammar::Tosca20 {
+            per_present_node(g, l, |e| e.attributes())?;
+        }
     }
     if c.missing_type_container {
         missing_container(g, l, g.types())?;

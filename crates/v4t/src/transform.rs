@@ -324,10 +324,9 @@ impl Transformer<'_> {
     /// empties (as `{}`); the reference drops it.
     fn set_properties(&self, src: &Node, m: &mut Map, c: ElementId) -> Result<()> {
         let g = self.g;
-        let mut lists: Vec<(&str, &[ElementId])> = vec![("properties", &g.get(c).properties)];
-        if g.grammar() == Grammar::Tosca20 {
-            lists.push(("attributes", g.get(c).attributes()));
-        }
+        let attributes = (g.grammar() == Grammar::Tosca20).then(|| g.get(c).attributes());
+        let lists = std::iter::once(("properties", &g.get(c).properties[..]))
+            .chain(attributes.map(|a| ("attributes", a)));
         for (key, list) in lists {
             let written = m.contains_key(key);
             match self.property_map(src, list)? {

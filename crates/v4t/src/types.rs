@@ -24,7 +24,7 @@ use crate::kind::Kind;
 use crate::version::Grammar;
 use v4t_source::{Code, Loader, Severity, Sources};
 use v4t_tosca::{DocId, Loaded, TypeId};
-use v4t_yaml::hash::SeededMap;
+use v4t_yaml::hash::{SeededMap, SeededSet};
 use v4t_yaml::{Key, Map, Node, SourceId, Span, Value};
 
 /// The type collections the resolver asks about.
@@ -45,6 +45,16 @@ pub(crate) enum Collection {
 }
 
 impl Collection {
+    /// Every collection, in the order of the variants.
+    const ALL: [Collection; 6] = [
+        Collection::Node,
+        Collection::Relationship,
+        Collection::Artifact,
+        Collection::Group,
+        Collection::Policy,
+        Collection::Data,
+    ];
+
     /// The type collection of elements of `kind`, if that kind has types.
     pub(crate) fn of(kind: Kind) -> Option<Collection> {
         Some(match kind {
@@ -167,9 +177,21 @@ impl TypeFiles {
 
     /// The type system over these documents.
     pub(crate) fn system(&self) -> TypeSystem<'_> {
+        let ts = v4t_tosca::TypeSystem::build(&self.loaded);
+        let mut known: [SeededSet<&str>; 6] = Default::default();
+        for t in &ts.types {
+            let Some(c) = Collection::ALL.iter().position(|c| c.kind() == t.kind) else {
+                continue;
+            };
+            known[c].insert(t.name);
+            if let Some((_, last)) = t.name.rsplit_once('.') {
+                known[c].insert(last);
+            }
+        }
         TypeSystem {
-            ts: v4t_tosca::TypeSystem::build(&self.loaded),
+            ts,
             grammar: self.grammar,
+            known,
             memo: Default::default(),
         }
     }
@@ -240,6 +262,11 @@ fn broken_rule(broken: &v4t_tosca::check::Broken<'_>) -> (String, Span) {
 pub(crate) struct TypeSystem<'t> {
     ts: v4t_tosca::TypeSystem<'t>,
     grammar: Grammar,
+    /// Per [`Collection`]: the local names of the defined types and their
+    /// last `.` segments (TOSCA 1.3 short names), so that a name no file
+    /// defines is known to resolve to nothing without a lookup through the
+    /// import tree (templates name thousands of undefined types).
+    known: [SeededSet<&'t str>; 6],
     /// Names resolved in the template's scope, per [`Collection`].
     memo: [RefCell<SeededMap<String, Option<TypeId>>>; 6],
 }
@@ -250,6 +277,11 @@ impl<'t> TypeSystem<'t> {
         let memo = &self.memo[c as usize];
         if let Some(&found) = memo.borrow().get(name) {
             return found;
+        }
+        let last = name.rsplit_once(['.', ':']).map_or(name, |(_, l)| l);
+        let known = &self.known[c as usize];
+        if !known.contains(name) && !known.contains(last) {
+            return None;
         }
         let found = self.ts.resolve_type(Loaded::ENTRY, c.kind(), name).ok();
         memo.borrow_mut().insert(name.to_string(), found);

@@ -19,6 +19,7 @@ use crate::options::Options;
 use crate::types::{Collection, TypeSystem};
 use crate::version::Grammar;
 use v4t_tosca::TypeId;
+use v4t_yaml::hash::SeededSet;
 use v4t_yaml::Node;
 
 /// The profiles whose types TOSCA 2.0 hosting knows by name, with the type.
@@ -38,6 +39,11 @@ pub(crate) struct Hosting {
     names: Vec<String>,
     /// Rule 3: `metadata.relationship_kind: containment`.
     containment: bool,
+    /// The local names (and their last `.` segments, the TOSCA 1.3 short
+    /// names) of every relationship type that hosts: a name without
+    /// namespace that is none of them does not host, found without
+    /// resolving it (templates name thousands of relationship types).
+    hosting_names: SeededSet<String>,
 }
 
 impl Hosting {
@@ -83,14 +89,33 @@ impl Hosting {
                     .collect();
             }
         }
+        h.hosting_names = types
+            .all(Collection::Relationship)
+            .filter(|&t| h.hosts(types, t))
+            .flat_map(|t| {
+                let name = types.name(t);
+                let last = name.rsplit_once('.').map(|(_, l)| l);
+                std::iter::once(name).chain(last)
+            })
+            .chain(h.names.iter().map(String::as_str))
+            .map(str::to_string)
+            .collect();
         Ok(h)
     }
 
     /// Whether relationship type `name` (as the template writes it) hosts.
     pub(crate) fn is_hosting_type(&self, types: &TypeSystem<'_>, name: &str) -> bool {
+        if !name.contains(':') && !self.hosting_names.contains(name) {
+            return false;
+        }
         let Some(t) = types.resolve(Collection::Relationship, name) else {
             return self.names.iter().any(|n| n == name);
         };
+        self.hosts(types, t)
+    }
+
+    /// Whether relationship type `t` hosts.
+    fn hosts(&self, types: &TypeSystem<'_>, t: TypeId) -> bool {
         let mut chain = types.chain_of(t);
         chain.any(|x| self.types.contains(&x) || (self.containment && is_containment(types, x)))
     }

@@ -516,6 +516,9 @@ impl Graph {
     /// The number of relationships relation `r` establishes (TOSCA 2.0
     /// `count`; 1 where it is not a literal).
     pub(crate) fn relationships(&self, r: ElementId) -> u32 {
+        if self.counts.is_empty() {
+            return 1;
+        }
         self.counts.get(&r).copied().unwrap_or(1)
     }
 
