@@ -1,7 +1,8 @@
 //! v4t: a Variability4TOSCA processor.
 //!
 //! Resolves a *variable service template* (TOSCA with conditional elements)
-//! into a plain TOSCA Simple Profile 1.3 template, following the
+//! into a plain TOSCA Simple Profile 1.3 template (or a TOSCA 2.0 one for a
+//! template on TOSCA 2.0), following the
 //! Variability4TOSCA specification and the observable behaviour of the
 //! reference implementation, OpenTOSCA Vintner.
 //!
@@ -40,18 +41,22 @@
 //! # Stages
 //! The pipeline ([`resolve`]) runs these modules in order; each module's
 //! documentation states its input, output and invariants.
-//! 1. `load`: parse the template, pull in type-specific conditions,
-//!    technology rules and types (normative profile and `lib/`); `validate`
-//!    checks shapes, `lint` finds probable mistakes.
-//! 2. `config`: the definitions version, the base grammar, the options and
-//!    the type system, read once.
+//! 1. `load`: parse the template (as its base grammar, TOSCA 1.3 or 2.0,
+//!    reads), pull in type-specific conditions, technology rules and `lib/`
+//!    types; `validate` checks shapes, `lint` finds probable mistakes;
+//!    `types` builds the type system (the TOSCA layer's, with the template's
+//!    imports).
+//! 2. `config`: the definitions version, the base grammar and the options,
+//!    read once.
 //! 3. `normalize`: rewrite map and list forms into one canonical shape.
 //! 4. `graph`: build the element graph (typed ids, names, containers).
 //! 5. `enrich`: technologies, default and pruning conditions, constraints.
 //! 6. `inputs`: presets and variability input assignments.
 //! 7. `solve`: encode conditions into SAT, solve and optimise.
-//! 8. `check`: consistency and semantic checks of the result.
-//! 9. `transform`: write the variability-resolved template.
+//! 8. `check`: consistency and semantic checks of the result (on TOSCA 2.0
+//!    also `references`).
+//! 9. `transform`: write the variability-resolved template; `verify`
+//!    validates it with the TOSCA layer on request.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 #![warn(unreachable_pub)]

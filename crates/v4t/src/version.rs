@@ -51,14 +51,14 @@ impl Version {
 /// its topology is called and what the output is (notes §4.2).
 ///
 /// * `service_template`: TOSCA 2.0; the output is `tosca_2_0`;
-/// * the TOSCA 1.3 topology key ([`document::TOPOLOGY`]): TOSCA 1.3, as the
-///   reference reads every template; the output is `tosca_simple_yaml_1_3`;
+/// * the TOSCA 1.3 topology key: TOSCA 1.3, as the reference reads every
+///   template; the output is `tosca_simple_yaml_1_3`;
 /// * neither (a file of types): TOSCA 2.0 if the definitions version is
 ///   `tosca_2_0` or a key only TOSCA 2.0 has is written, else TOSCA 1.3.
 ///
 /// Both keys, a TOSCA 2.0-only key beside the TOSCA 1.3 topology, or a TOSCA
-/// 1.3 definitions version with `service_template` are errors
-/// ([`Grammar::detect`]).
+/// 1.3 definitions version with `service_template` are errors when a
+/// template is loaded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Grammar {
     /// TOSCA Simple Profile in YAML 1.3.
@@ -68,7 +68,8 @@ pub enum Grammar {
 }
 
 impl Grammar {
-    /// The grammar of `doc` (which has passed [`Grammar::detect`]).
+    /// The grammar of `doc` (a template that was loaded: its keys do not
+    /// contradict each other).
     pub fn of(doc: &Node) -> Grammar {
         if document::topology_key(doc) == document::SERVICE_TEMPLATE
             || (document::topology(doc).is_none() && tosca20_marker(doc).is_some())
