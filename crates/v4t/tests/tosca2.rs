@@ -360,6 +360,7 @@ const HOSTING: &str = "tosca_definitions_version: tosca_2_0
 relationship_types:
   Runs: {METADATA}
   RunsOnVm: {derived_from: Runs}
+  Other: {}
 node_types:
   N: {}
 service_template:
@@ -391,6 +392,14 @@ fn hosting_relationship_types_by_option_or_containment() {
         .replace("METADATA", "metadata: {relationship_kind: Containment}")
         .replace(" OPTION", "");
     assert_eq!(message(&containment, "{}"), ambiguous);
+    // The option replaces the default: containment alone no longer hosts.
+    let replaced = HOSTING
+        .replace("METADATA", "metadata: {relationship_kind: Containment}")
+        .replace(" OPTION", ", hosting_relationship_types: [Other]");
+    assert!(
+        resolve_unchecked(&replaced, "{}").is_ok(),
+        "only Other hosts"
+    );
     let undefined = HOSTING
         .replace("METADATA", "")
         .replace(" OPTION", ", hosting_relationship_types: [Nope]");

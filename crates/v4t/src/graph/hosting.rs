@@ -67,26 +67,26 @@ impl Hosting {
                     }
                 }
             }
-            return Ok(h);
-        }
-        match grammar {
-            Grammar::Tosca13 => {
-                let name = "tosca.relationships.HostedOn";
-                h.types
-                    .extend(types.resolve(Collection::Relationship, name));
-                h.names.push(name.to_string());
-            }
-            Grammar::Tosca20 => {
-                h.containment = true;
-                h.types = types
-                    .all(Collection::Relationship)
-                    .filter(|&t| {
-                        let (owner, name) = types.identity(t);
-                        WELL_KNOWN
-                            .iter()
-                            .any(|(p, n)| *n == name && owner.starts_with(p))
-                    })
-                    .collect();
+        } else {
+            match grammar {
+                Grammar::Tosca13 => {
+                    let name = "tosca.relationships.HostedOn";
+                    h.types
+                        .extend(types.resolve(Collection::Relationship, name));
+                    h.names.push(name.to_string());
+                }
+                Grammar::Tosca20 => {
+                    h.containment = true;
+                    h.types = types
+                        .all(Collection::Relationship)
+                        .filter(|&t| {
+                            let (owner, name) = types.identity(t);
+                            WELL_KNOWN
+                                .iter()
+                                .any(|(p, n)| *n == name && owner.starts_with(p))
+                        })
+                        .collect();
+                }
             }
         }
         h.hosting_names = types
