@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use v4t::{Error, ResolveOptions, Sources};
-use v4t_yaml::{Map, Node, Schema, SourceId, Value};
+use v4t_yaml::{Map, Node, Schema, SourceId, Span, Value};
 
 use crate::compare::diff;
 use crate::csar::{Archive, ArchiveLoader};
@@ -757,12 +757,22 @@ fn run_one(tree: &Tree, test: &TestCase, env: &Map, validate: bool) -> Result<()
             )))
         }
         (None, Err(e)) => {
-            let at = sources
-                .get(e.span.source)
-                .filter(|_| e.span.is_known())
-                .map(|f| format!(" (at {}:{}:{})", f.name, e.span.line, e.span.col))
-                .unwrap_or_default();
-            return Err(fail(format!("resolution failed: {}{at}", e.message)));
+            // The error and its notes (with `--validate`: where the variable
+            // template wrote the part the output has wrong), each located.
+            let at = |span: Span| {
+                sources
+                    .get(span.source)
+                    .filter(|_| span.is_known())
+                    .map(|f| format!(" (at {}:{}:{})", f.name, span.line, span.col))
+                    .unwrap_or_default()
+            };
+            let mut lines = vec![format!("resolution failed: {}{}", e.message, at(e.span))];
+            lines.extend(
+                e.notes
+                    .iter()
+                    .map(|n| format!("note: {}{}", n.message, at(n.span))),
+            );
+            return Err(lines);
         }
         (None, Ok(resolved)) => resolved,
     };

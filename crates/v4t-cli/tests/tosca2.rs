@@ -173,3 +173,59 @@ fn resolve_validate_reports_both_locations_and_writes_nothing() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
 }
+
+/// `test --validate` fails a test whose variant is not valid TOSCA, with the
+/// output's location and where the variable template wrote the mistake.
+#[test]
+fn test_validate_reports_both_locations() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/monitoring");
+    let copy =
+        std::env::temp_dir().join(format!("v4t-tosca2-{}-test-validate", std::process::id()));
+    let _ = fs::remove_dir_all(&copy);
+    copy_tree(&dir, &copy);
+    // The test that expects the validation error, made to expect success.
+    let test = copy.join("tests/long-retention/test.yaml");
+    let config = fs::read_to_string(&test).unwrap();
+    let config: String = config
+        .lines()
+        .filter(|l| !l.starts_with("error:") && !l.starts_with("validate:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(&test, config).unwrap();
+    let inputs = copy.join("tests/long-retention/inputs.yaml");
+    let out = v4t(&[
+        "resolve",
+        copy.join("service-template.yaml").to_str().unwrap(),
+        "--presets",
+        "standard",
+        "--inputs",
+        inputs.to_str().unwrap(),
+        "-o",
+        copy.join("tests/long-retention/expected.yaml")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    // Without validation it passes; with it, it fails.
+    let out = v4t(&["test", copy.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let out = v4t(&["test", copy.to_str().unwrap(), "--validate"]);
+    let shown = text(&out);
+    let _ = fs::remove_dir_all(&copy);
+    assert_eq!(out.status.code(), Some(1), "{shown}");
+    assert!(
+        shown.contains(
+            "resolution failed: The resolved template is not valid TOSCA: unknown unit `days`"
+        ),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("service-template.yaml (resolved):"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("note: written here in the variable template (at ")
+            && shown.contains("service-template.yaml:"),
+        "{shown}"
+    );
+}
