@@ -5,13 +5,16 @@
 //! template library on "every variant resolves") or the template itself is
 //! invalid.
 
-use v4t::analyze::{analyze, Analysis, AnalyzeOptions, Count, Natural};
+use v4t::analyze::{analyze, show_value as value, Analysis, AnalyzeOptions, Count, Natural};
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Span, Value};
 
 use crate::diagnostics::{catch_panic, ColorChoice, Format, Reporter};
 use crate::resolve_cmd::{finish, now_ms, open_template};
 use crate::{AnalyzeArgs, EXIT_FAILURE, EXIT_OK};
+
+/// The most topologies `--validate` resolves and validates.
+const VALIDATE_LIMIT: usize = 256;
 
 /// Runs `v4t analyze` and returns the exit code.
 pub fn run(args: &AnalyzeArgs, color: ColorChoice) -> u8 {
@@ -23,6 +26,7 @@ pub fn run(args: &AnalyzeArgs, color: ColorChoice) -> u8 {
     let options = AnalyzeOptions {
         now_ms: Some(now_ms()),
         enumerate: args.enumerate,
+        validate: if args.validate { VALIDATE_LIMIT } else { 0 },
         ..AnalyzeOptions::default()
     };
     let outcome = catch_panic(|| analyze(&mut sources, template, &mut loader, &options));
@@ -51,10 +55,6 @@ fn count(c: &Count) -> String {
     } else {
         format!("at least {}", c.value)
     }
-}
-
-fn value(v: &Value) -> String {
-    to_json(&Node::new(v.clone(), Span::NONE))
 }
 
 /// The text report.
@@ -128,6 +128,16 @@ pub fn text(a: &Analysis) -> String {
             }
         }
     }
+    if let Some((n, complete)) = a.validated {
+        let more = if complete {
+            ""
+        } else {
+            "; more exist, not validated"
+        };
+        line(format!(
+            "validated: {n} topologies, one configuration each{more}"
+        ));
+    }
     for note in &a.unmodelled {
         line(format!("not modelled: {note}"));
     }
@@ -188,8 +198,9 @@ fn strings(list: &[String]) -> Node {
 /// `core`, `irrelevant`, `failures` (`message`, `code`, `configurations`,
 /// `witness`: input → value or null, `conflict`: the part of the witness
 /// that has no solution, or null), `unmodelled`, `presets` (`name`,
-/// `error` and `same_as`, each a string or null), and `topologies_listed`
-/// (`topologies`, `complete`) with `--enumerate`.
+/// `error` and `same_as`, each a string or null), `topologies_listed`
+/// (`topologies`, `complete`) with `--enumerate`, and `validated`
+/// (`topologies`, `complete`) with `--validate`.
 pub fn json(a: &Analysis) -> Node {
     let mut m = Map::new();
     let inputs = a
@@ -249,6 +260,12 @@ pub fn json(a: &Analysis) -> Node {
         })
         .collect();
     m.insert("presets", Node::new(Value::Seq(presets), Span::NONE));
+    if let Some((n, complete)) = a.validated {
+        let mut vm = Map::new();
+        vm.insert("topologies", Node::number(n as f64));
+        vm.insert("complete", Node::bool(complete));
+        m.insert("validated", Node::new(Value::Map(vm), Span::NONE));
+    }
     if let Some((topologies, complete)) = &a.enumerated {
         let mut tm = Map::new();
         let list = topologies.iter().map(|t| strings(t)).collect();

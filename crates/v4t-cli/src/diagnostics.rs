@@ -229,7 +229,7 @@ fn visible(line: &str) -> std::borrow::Cow<'_, str> {
 
 /// `word: message`, bold and coloured when `color` is set; the message
 /// [`escape`]d.
-fn header(word: &str, message: &str, ansi: u8, color: bool) -> String {
+pub fn header(word: &str, message: &str, ansi: u8, color: bool) -> String {
     let message = escape(message);
     if color {
         format!("\x1b[1;{ansi}m{word}\x1b[0m\x1b[1m: {message}\x1b[0m\n")
@@ -240,15 +240,16 @@ fn header(word: &str, message: &str, ansi: u8, color: bool) -> String {
 
 /// The `--> file:line:col` pointer and the source line with the span's
 /// range underlined (on its first line); empty for unknown spans.
-fn snippet(sources: &Sources, span: Span, level: Level<'_>, color: bool) -> String {
+pub fn snippet(sources: &Sources, span: Span, level: Level<'_>, color: bool) -> String {
     let Some(file) = file_of(sources, span) else {
         return String::new();
     };
     // Errors at the end of the input may point one line past the last one.
+    // (The line through the file's line index: `v4t explain` shows many.)
     let line = file
-        .text
-        .lines()
-        .nth(span.line as usize - 1)
+        .offset(span.line, 1)
+        .and_then(|start| file.text[start..].split('\n').next())
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
         .unwrap_or_default();
     let end_col = if span.end_line == span.line {
         span.end_col as usize

@@ -9,6 +9,7 @@ mod analyze_cmd;
 mod compare;
 mod csar;
 mod diagnostics;
+mod explain_cmd;
 mod featureide;
 mod files;
 mod fs_loader;
@@ -84,6 +85,10 @@ enum Command {
     /// core elements, failing configurations
     #[command(after_help = ANALYZE_EXIT_CODES, long_about = ANALYZE_ABOUT)]
     Analyze(AnalyzeArgs),
+    /// Explain why each element of a variant is present or absent, or why
+    /// the variant does not resolve
+    #[command(after_help = EXPLAIN_EXIT_CODES, long_about = EXPLAIN_ABOUT)]
+    Explain(ExplainArgs),
     /// Draw the topology (DOT, Mermaid, PlantUML or SVG), of the variable
     /// template or of a resolved variant
     #[command(after_help = EXIT_CODES)]
@@ -417,8 +422,9 @@ distinct topologies (\"at least\" where counting stopped at its budget),
 dead elements (absent in every valid configuration), core elements
 (present in every one), inputs that never change the topology, and the
 failing configurations (outside the input feature model, an expression
-that fails, no solution, a failed consistency or semantic check) grouped by
-error with one example each, and the presets resolved one by one.
+that fails, no solution, a failed consistency or semantic check, and with
+--validate a resolved template that is no valid TOSCA) grouped by error
+with one example each, and the presets resolved one by one.
 
 Not modelled: the optimiser (when the inputs leave presence open, the
 topology count covers every solution the conditions allow, and the report
@@ -441,8 +447,71 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub enumerate: usize,
 
+    /// Also resolve one configuration of each distinct topology (up to
+    /// 256) and validate the resolved template as `v4t validate` does; the
+    /// ones that are no valid TOSCA count as failing configurations.
+    #[arg(long)]
+    pub validate: bool,
+
     /// `text` (a report) or `json` (one object on standard output; errors
     /// as JSON Lines on standard error).
+    #[arg(long, value_enum, default_value_t = diagnostics::Format::Text)]
+    pub format: diagnostics::Format,
+}
+
+/// The long help of `v4t explain`.
+const EXPLAIN_ABOUT: &str = "\
+Explain a variant of a variable service template: for each element named
+(by id, such as `node.db` or `property.p@0.node.web`, or by node name; all
+elements if none is named), whether it is present and why.
+
+An element is decided either by conditions or by the optimiser. By
+conditions: under the variant's inputs, the conditions and constraints
+leave it no other value; the notes name a minimal set of them (its own
+condition, the conditions of the elements it reads, constraints, implies),
+each at its location, with the inputs it reads and the elements it depends
+on and their values. By the optimiser: the best solution with the other
+value is worse at an objective (its name, the element's weight, both
+values and how that solution differs), or as good at every objective and
+tie-breaking decided.
+
+A variant that does not resolve is explained by its error; \"Could not
+solve\" and violated input constraints name a minimal conflict of
+conditions, constraints, feature-model rules and input values.";
+
+const EXPLAIN_EXIT_CODES: &str = "\
+Exit codes:
+  0  the variant resolves (every element explained)
+  1  the variant does not resolve (its error explained), or the template is invalid
+  2  usage error: invalid arguments or an unreadable file";
+
+/// Arguments of `v4t explain`.
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    /// The variable service template: a YAML file, `-` for standard input,
+    /// or a zipped CSAR.
+    #[arg(value_name = "TEMPLATE")]
+    pub template: String,
+
+    /// The elements to explain: ids (`node.db`, `relation.host@0.node.web`)
+    /// or node names; all if none.
+    #[arg(value_name = "ELEMENT")]
+    pub elements: Vec<String>,
+
+    /// Variability presets of the variant, in order (comma-separated, repeatable).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub presets: Vec<String>,
+
+    /// Variability inputs file of the variant (as for `v4t resolve`).
+    #[arg(long, value_name = "FILE")]
+    pub inputs: Option<PathBuf>,
+
+    /// Set one variability input of the variant (repeatable).
+    #[arg(long = "input", value_name = "NAME=VALUE", value_parser = parse_assignment)]
+    pub input: Vec<(String, String)>,
+
+    /// `text` (notes) or `json` (one object on standard output; errors as
+    /// JSON Lines on standard error).
     #[arg(long, value_enum, default_value_t = diagnostics::Format::Text)]
     pub format: diagnostics::Format,
 }
@@ -590,6 +659,7 @@ fn main() -> ExitCode {
         Command::Enrich(args) => resolve_cmd::run_enrich(&args, color),
         Command::Test(args) => test_runner::run(&args),
         Command::Analyze(args) => analyze_cmd::run(&args, color),
+        Command::Explain(args) => explain_cmd::run(&args, color),
         Command::Graph(args) => graph_cmd::run(&args, color),
         Command::Validate(args) => validate_cmd::run(&args, color),
         Command::Template(TemplateCommand::Resolve(args)) => resolve_cmd::run(&args.into(), color),

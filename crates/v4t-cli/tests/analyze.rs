@@ -211,3 +211,39 @@ topology_template:
         "{stdout}"
     );
 }
+
+/// `--validate`: a variant whose resolved template is no valid TOSCA fails
+/// the analysis (exit code 1) with the validator's message and an example.
+#[test]
+fn validate_finds_variants_that_are_no_valid_tosca() {
+    let template = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      fast: {type: boolean}
+  node_templates:
+    app:
+      type: tosca.nodes.Compute
+    cache:
+      type: tosca.nodes.Cache
+      conditions: {variability_input: fast}
+";
+    let plain = v4t(&["analyze", "-"], Some(template));
+    assert_eq!(plain.status.code(), Some(0), "{}", text(&plain.stdout));
+    let out = v4t(&["analyze", "-", "--validate"], Some(template));
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "failing configurations:\n  1 with \"unknown node type `tosca.nodes.Cache`\"\n    for example: fast=true\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("validated: 2 topologies, one configuration each\n"),
+        "{stdout}"
+    );
+    // The bundled example is valid in every variant.
+    let example = v4t(&["analyze", &example(), "--validate"], None);
+    assert_eq!(example.status.code(), Some(0), "{}", text(&example.stdout));
+}

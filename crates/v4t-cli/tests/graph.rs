@@ -1,6 +1,10 @@
 //! End-to-end tests of `v4t graph`: the DOT output parses (with the DOT
 //! parser of `layout-rs`), SVG is laid out without external programs, and
-//! a resolved variant shows only what is present.
+//! a resolved variant shows only what is present; the Mermaid output has
+//! the statement forms of a flowchart; awkward names and conditions are
+//! escaped in every format.
+
+mod common;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -58,7 +62,7 @@ fn variants_show_only_what_is_present() {
         variable.contains("dev_vm") && variable.contains("prod_vm"),
         "{variable}"
     );
-    assert!(variable.contains("style=\"bold,dashed\""), "{variable}");
+    assert!(variable.contains("style=dashed, penwidth=2"), "{variable}");
     let prod = text(
         &v4t(&[
             "graph",
@@ -102,5 +106,140 @@ fn a_variant_that_does_not_resolve_fails() {
         text(&out.stderr).contains("violates"),
         "{}",
         text(&out.stderr)
+    );
+}
+
+/// Conditions and names with characters each format must escape.
+const AWKWARD: &str = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      s: {type: string}
+  node_templates:
+    'we\"ird|node':
+      type: tosca.nodes.Root
+      conditions: {equal: [{variability_input: s}, 'a|b\"c<d>&e\\f']}
+      requirements:
+        - host: {node: vm, conditions: {not: {equal: [{variability_input: s}, '[x]']}}}
+    vm:
+      type: tosca.nodes.Compute
+  groups:
+    'g \"1\"': {type: tosca.groups.Root, members: ['we\"ird|node']}
+";
+
+/// Every line of `text` is one of the statement forms of a Mermaid
+/// flowchart that `v4t graph` writes, with balanced quotes, known arrows
+/// and balanced subgraphs: a check of the syntax without a Mermaid parser.
+fn assert_mermaid(text: &str) {
+    fn is_id(s: &str) -> bool {
+        !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric())
+    }
+    fn quoted(s: &str) -> bool {
+        let s = s.trim_start_matches('[').trim_end_matches(']');
+        s.len() >= 2 && s.starts_with('"') && s.ends_with('"') && !s[1..s.len() - 1].contains('"')
+    }
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("flowchart BT"));
+    let mut depth = 0;
+    for line in lines {
+        let t = line.trim();
+        let ok = if let Some(rest) = t.strip_prefix("subgraph ") {
+            depth += 1;
+            is_id(rest.split('[').next().unwrap_or(""))
+                && quoted(&rest[rest.find('[').unwrap_or(0)..])
+        } else if t == "end" {
+            depth -= 1;
+            depth >= 0
+        } else if t.contains('|') && !t.ends_with(']') {
+            let parts: Vec<&str> = t.splitn(2, ' ').collect();
+            let rest = parts.get(1).copied().unwrap_or("");
+            let (arrow, after) = rest.split_once('|').unwrap_or(("", ""));
+            let (label, target) = after.rsplit_once("| ").unwrap_or(("", ""));
+            is_id(parts[0])
+                && ["-->", "==>", "-.->"].contains(&arrow)
+                && quoted(label)
+                && is_id(target)
+        } else if let Some(i) = t.find('[') {
+            is_id(&t[..i]) && t.ends_with(']') && quoted(&t[i + 1..t.len() - 1])
+        } else {
+            is_id(t)
+        };
+        assert!(ok, "bad line {line:?} in\n{text}");
+    }
+    assert_eq!(depth, 0, "{text}");
+}
+
+#[test]
+fn every_format_escapes_what_it_must() {
+    let dir = common::TempDir::new("graph");
+    let path = dir.write("t.yaml", AWKWARD);
+    let path = path.to_string_lossy().into_owned();
+    let run = |format: &str| {
+        let out = v4t(&["graph", &path, "--format", format]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let dot = run("dot");
+    let parsed = layout::gv::DotParser::new(&dot).process();
+    assert!(parsed.is_ok(), "{:?}\n{dot}", parsed.err());
+    // The condition as people read it, escaped for DOT.
+    assert!(dot.contains(r#"if s = \"a|b\\\"c<d>&e\\\\f\""#), "{dot}");
+    let mermaid = run("mermaid");
+    assert_mermaid(&mermaid);
+    assert!(
+        mermaid.contains("host if not (s = #quot;[x]#quot;)"),
+        "{mermaid}"
+    );
+    let plantuml = run("plantuml");
+    assert!(plantuml.starts_with("@startuml\n") && plantuml.ends_with("@enduml\n"));
+    for line in plantuml
+        .lines()
+        .filter(|l| l.starts_with("node ") || l.contains("rectangle "))
+    {
+        // One quoted label per declaration: no quote inside.
+        assert_eq!(line.matches('"').count(), 2, "{line}");
+    }
+}
+
+#[test]
+fn mermaid_of_the_example_is_well_formed() {
+    for args in [
+        vec!["graph", "EXAMPLE", "--format", "mermaid"],
+        vec![
+            "graph",
+            "EXAMPLE",
+            "--format",
+            "mermaid",
+            "--presets",
+            "prod",
+            "--artifacts",
+        ],
+    ] {
+        let example = example();
+        let args: Vec<&str> = args
+            .iter()
+            .map(|a| if *a == "EXAMPLE" { example.as_str() } else { a })
+            .collect();
+        let out = v4t(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_mermaid(&text(&out.stdout));
+    }
+}
+
+/// The picture in the README is what `v4t graph` draws today:
+/// `docs/web-app-graph.svg` must equal the SVG of the bundled example.
+/// After a change to the drawing, regenerate it with
+/// `cargo run --release -- graph examples/web-app/template.yaml --format svg -o docs/web-app-graph.svg`.
+#[test]
+fn the_readme_picture_is_current() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let committed = std::fs::read_to_string(root.join("docs/web-app-graph.svg"))
+        .expect("docs/web-app-graph.svg");
+    let out = v4t(&["graph", &example(), "--format", "svg"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout) == committed,
+        "docs/web-app-graph.svg is stale; regenerate it with \
+         `v4t graph examples/web-app/template.yaml --format svg -o docs/web-app-graph.svg`"
     );
 }

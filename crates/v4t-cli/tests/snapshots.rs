@@ -125,7 +125,7 @@ fn could_not_solve_as_text() {
         "text",
         expect![[r#"
             error: Could not solve
-            note: constraint {"node_presence":"db"}
+            note: constraint node_presence(db)
              --> t.yaml:7:9
               |
             7 |       - {node_presence: db}
@@ -146,7 +146,7 @@ fn could_not_solve_as_json() {
         UNSATISFIABLE,
         "json",
         expect![[r#"
-            {"severity":"error","code":"V4T040","message":"Could not solve","notes":[{"message":"constraint {\"node_presence\":\"db\"}","file":"t.yaml","line":7,"column":9},{"message":"condition of node \"db\" is false for input env = \"dev\"","file":"t.yaml","line":13,"column":19}]}
+            {"severity":"error","code":"V4T040","message":"Could not solve","notes":[{"message":"constraint node_presence(db)","file":"t.yaml","line":7,"column":9},{"message":"condition of node \"db\" is false for input env = \"dev\"","file":"t.yaml","line":13,"column":19}]}
         "#]],
     );
 }
@@ -190,4 +190,53 @@ fn every_wrong_shape_as_json() {
             {"severity":"error","code":"V4T011","message":"Expected \"members\" of group \"g\" to be a list, but it is a string","file":"t.yaml","line":13,"column":16,"end_line":13,"end_column":17,"notes":[]}
         "#]],
     );
+}
+
+/// Runs `v4t` on the example from its directory (so that locations read
+/// `template.yaml:..`), without colour; standard output.
+fn on_example(args: &[&str]) -> String {
+    let dir = example();
+    let dir = dir.parent().expect("the example's directory");
+    let mut all = vec!["--color", "never"];
+    all.extend_from_slice(args);
+    let out = v4t_in(dir, &all, &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+#[test]
+fn explain_of_the_example_in_production() {
+    let out = on_example(&["explain", "template.yaml", "--presets", "prod"]);
+    expect_file!["snapshots/explain-web-app-prod.txt"].assert_eq(&out);
+}
+
+#[test]
+fn explain_of_the_example_as_json() {
+    let out = on_example(&[
+        "explain",
+        "template.yaml",
+        "--presets",
+        "prod",
+        "dev_vm",
+        "--format",
+        "json",
+    ]);
+    expect_file!["snapshots/explain-web-app-dev-vm.json"].assert_eq(&out);
+}
+
+#[test]
+fn analyze_of_the_example() {
+    let out = on_example(&["analyze", "template.yaml"]);
+    expect_file!["snapshots/analyze-web-app.txt"].assert_eq(&out);
+}
+
+#[test]
+fn graph_of_the_example_in_every_text_format() {
+    for (format, file) in [
+        ("dot", expect_file!["snapshots/graph-web-app.dot"]),
+        ("mermaid", expect_file!["snapshots/graph-web-app.mmd"]),
+        ("plantuml", expect_file!["snapshots/graph-web-app.puml"]),
+    ] {
+        file.assert_eq(&on_example(&["graph", "template.yaml", "--format", format]));
+    }
 }

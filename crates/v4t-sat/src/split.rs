@@ -52,6 +52,8 @@ struct Part {
     sat: Solver,
     /// Global variable of each local variable ([`NONE`] if it has none).
     globals: Vec<u32>,
+    /// The part of the unconstrained variables (in no clause).
+    loose: bool,
 }
 
 /// A question for [`Split::ask`].
@@ -149,6 +151,7 @@ impl Solver {
                 split.parts.push(Some(Part {
                     sat: Solver::new(),
                     globals: vec![NONE],
+                    loose: !active[v as usize],
                 }));
             }
             let part = split.parts[*slot as usize]
@@ -245,6 +248,61 @@ impl Split {
             self.unsat = true;
         }
         !self.unsat
+    }
+
+    /// Whether some model makes all of `assumptions` true. If so, the parts
+    /// they lie in take such a model as their current one (the other parts
+    /// keep theirs), so [`Split::value`] reads a model of all of them. Only
+    /// the parts with assumptions are searched: questions about a small
+    /// neighbourhood of a large problem stay small.
+    pub fn solve(&mut self, assumptions: &[Lit]) -> bool {
+        if !self.satisfiable() {
+            return false;
+        }
+        let mut local = Vec::with_capacity(assumptions.len());
+        for &lit in assumptions {
+            match self.place(lit) {
+                Place::Const(true) => {}
+                Place::Const(false) => return false,
+                Place::In(p, l) => local.push((p, l)),
+            }
+        }
+        for (p, lits) in by_part(local) {
+            let part = self.part_mut(p);
+            let sat = &mut part.sat;
+            if lits.iter().all(|&l| sat.model_has(l)) {
+                continue;
+            }
+            if part.loose && sat.model.len() == sat.num_vars() as usize {
+                // Unconstrained variables: any values are a model.
+                if lits.iter().any(|&l| lits.contains(&!l)) {
+                    return false;
+                }
+                for &l in &lits {
+                    sat.model[l.var_index() as usize] = !l.is_negated();
+                }
+                continue;
+            }
+            let found = sat.solve_raw(&lits);
+            if !found {
+                // The part keeps a model of its own (it has one).
+                sat.ensure_model();
+            }
+            sat.release_backend();
+            if !found {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The value of `lit` if every model gives it the same one by unit
+    /// propagation (fixed when splitting, or at level 0 of its part).
+    pub fn fixed(&self, lit: Lit) -> Option<bool> {
+        match self.place(lit) {
+            Place::Const(b) => Some(b),
+            Place::In(p, l) => self.part(p).sat.fixed(l),
+        }
     }
 
     /// Value of `lit` in the current model (`false` if there is none).
@@ -700,7 +758,11 @@ impl Split {
             sat.model = model;
             sat.model_valid = true;
         }
-        self.parts.push(Some(Part { sat, globals }));
+        self.parts.push(Some(Part {
+            sat,
+            globals,
+            loose: false,
+        }));
         new_id
     }
 }
@@ -842,6 +904,43 @@ mod tests {
 
     /// [`Split::ask`] answers like the questions asked one by one of a
     /// monolithic solver, and leaves the same optimum constraints behind.
+    /// `solve` under assumptions and `fixed` agree with the solver that was
+    /// split, and the model `solve` leaves satisfies the assumptions.
+    #[test]
+    fn solving_under_assumptions_matches_the_whole_problem() {
+        let mut rng = Rng::new(4242);
+        for round in 0..400 {
+            let Instance {
+                mut mono,
+                split_solver,
+                vars,
+                cnf,
+                n,
+                k,
+            } = instance(&mut rng);
+            let mut split = split_solver.split();
+            let ctx = format!("round {round}, {n} vars, {k} blocks, {cnf:?}");
+            for _ in 0..4 {
+                let assumptions = random_lits(&mut rng, &vars, 4);
+                let want = mono.solve(&assumptions);
+                assert_eq!(split.solve(&assumptions), want, "{ctx}, {assumptions:?}");
+                if want {
+                    assert!(assumptions.iter().all(|&l| split.value(l)), "{ctx}");
+                    // Every clause holds in the current model.
+                    for c in &cnf {
+                        assert!(c.iter().any(|&l| split.value(l)), "{ctx}: {c:?}");
+                    }
+                }
+            }
+            for &v in &vars {
+                if let Some(b) = split.fixed(v) {
+                    // Fixed: no model has the other value.
+                    assert!(!mono.solve(&[if b { !v } else { v }]), "{ctx}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn ask_matches_questions_asked_one_by_one() {
         let mut rng = Rng::new(77);

@@ -33,7 +33,7 @@
 use crate::check;
 use crate::error::{Error, Result};
 use crate::graph::{ElementId, Graph};
-use crate::solve::family::{show, Failure, InputDomain};
+use crate::solve::family::{Failure, InputDomain};
 use crate::solve::{family_problem, FamilyProblem};
 use crate::types::TypeSystem;
 use crate::{code, prepare, Code, Loader, SourceId, Sources, Stage};
@@ -53,6 +53,10 @@ pub struct AnalyzeOptions {
     pub budget: CountBudget,
     /// List up to this many distinct topologies (`0`: none).
     pub enumerate: usize,
+    /// Validate the resolved template of one configuration per distinct
+    /// topology against TOSCA (as `v4t validate` does), for up to this many
+    /// topologies (`0`: no validation).
+    pub validate: usize,
 }
 
 impl Default for AnalyzeOptions {
@@ -62,6 +66,7 @@ impl Default for AnalyzeOptions {
             now_ms: None,
             budget: CountBudget::default(),
             enumerate: 0,
+            validate: 0,
         }
     }
 }
@@ -101,6 +106,9 @@ pub struct Analysis {
     pub unmodelled: Vec<String>,
     /// Every preset of the template, in order, resolved on its own.
     pub presets: Vec<Preset>,
+    /// With [`AnalyzeOptions::validate`]: how many topologies were
+    /// validated (one configuration each), and whether that is all of them.
+    pub validated: Option<(usize, bool)>,
     /// Probable mistakes in the template (the lint pass, preset
     /// assignments to undeclared inputs), as `v4t resolve` reports them.
     pub warnings: Vec<crate::Diagnostic>,
@@ -167,6 +175,8 @@ pub enum AnalyzeStage {
     Backbone,
     /// Listing topologies (`enumerate`).
     Enumerate,
+    /// Validating one resolved template per topology (`validate`).
+    Validate,
     /// Resolving the presets.
     Presets,
 }
@@ -257,23 +267,25 @@ pub fn analyze_observed(
     observe(AnalyzeStage::Configurations);
     let topologies = f.sat.count(&[], &f.presence_lits, &options.budget);
     observe(AnalyzeStage::Topologies);
-    let irrelevant = match (determined, topologies.exact, f.inputs.len()) {
-        (false, _, _) => Vec::new(),
-        // With one topology no input changes it; with one input, it is the
-        // only thing that can.
-        (true, true, n) if topologies.value <= Natural::ONE || n == 1 => f
-            .inputs
-            .iter()
-            .filter(|_| topologies.value <= Natural::ONE)
-            .map(|d| d.name.clone())
-            .collect(),
-        (true, _, _) => f.irrelevant(),
-    };
+    let irrelevant = f.irrelevant(determined, &topologies);
     observe(AnalyzeStage::Irrelevant);
-    let (dead, core) = f.dead_and_core(graph);
+    let (dead, core) = f.dead_and_core(doc, graph);
     observe(AnalyzeStage::Backbone);
-    let enumerated = (options.enumerate > 0).then(|| f.enumerate(graph, options.enumerate));
+    let enumerated = (options.enumerate > 0).then(|| f.enumerate(doc, graph, options.enumerate));
     observe(AnalyzeStage::Enumerate);
+    let validated = (options.validate > 0).then(|| {
+        let variant = Variants {
+            prepared: &prepared,
+            types,
+            sources: &mut *sources,
+            loader,
+            now_ms,
+        };
+        let (groups, validated) = f.validation_failures(variant, options.validate);
+        failures.extend(groups);
+        validated
+    });
+    observe(AnalyzeStage::Validate);
     let presets = resolve_presets(doc, graph, (types, sources), presets, now_ms);
     observe(AnalyzeStage::Presets);
     Ok(Analysis {
@@ -296,8 +308,51 @@ pub fn analyze_observed(
         enumerated,
         unmodelled,
         presets,
+        validated,
         warnings,
     })
+}
+
+/// What resolving and validating configurations of the prepared template
+/// needs.
+struct Variants<'a, 't> {
+    prepared: &'a crate::Prepared,
+    types: &'a TypeSystem<'t>,
+    sources: &'a mut Sources,
+    loader: &'a mut dyn Loader,
+    now_ms: f64,
+}
+
+impl Variants<'_, '_> {
+    /// The first error `v4t validate` reports for the resolved template of
+    /// configuration `assigned` (`None` if it is valid or does not resolve:
+    /// the other checks report those), after the TOSCA 2.0 references V4T's
+    /// checks do not cover (which depend on the topology only).
+    fn first_error(&mut self, assigned: Map) -> Option<Error> {
+        let p = self.prepared;
+        let (doc, graph, types) = (&p.doc, &p.graph, self.types);
+        let solution =
+            crate::solve_checked(doc, graph, (types, self.sources), assigned, self.now_ms).ok()?;
+        if let Err(e) = crate::check_references(doc, graph, &solution, types) {
+            return Some(e);
+        }
+        let resolved = crate::transform::transform(&mut doc.clone(), graph, &solution, &p.loaded);
+        let resolved = resolved.ok()?;
+        let path = doc
+            .span
+            .is_known()
+            .then(|| self.sources.get(doc.span.source))
+            .flatten()
+            .map(|f| f.path.clone().unwrap_or_else(|| f.name.clone()))
+            .unwrap_or_default();
+        let loaded = v4t_tosca::load_tree(self.sources, self.loader, &path, resolved);
+        let ts = v4t_tosca::TypeSystem::build(&loaded);
+        let errors = v4t_tosca::validate(&ts, self.sources).into_sorted();
+        errors
+            .into_iter()
+            .find(|d| d.severity == crate::Severity::Error)
+            .map(Error::from)
+    }
 }
 
 /// The names of the presets in `variability.presets`, in order.
@@ -324,11 +379,8 @@ fn resolve_presets(
     for (name, assigned) in presets {
         // With the codes resolving gives each stage's errors.
         let outcome = assigned.and_then(|assigned| {
-            crate::inputs::validate(doc, &assigned, now_ms, types, sources)
-                .map_err(code(Code::InvalidInput))?;
-            let solution = crate::solve::solve(doc, graph, types, assigned, now_ms)
-                .map_err(code(Code::InvalidCondition))?;
-            check::check(graph, &solution).map_err(code(Code::Inconsistent))?;
+            let solution = crate::solve_checked(doc, graph, (types, sources), assigned, now_ms)?;
+            crate::check_references(doc, graph, &solution, types)?;
             Ok(solution.present)
         });
         let (error, same_as) = match outcome {
@@ -528,7 +580,12 @@ impl<'o> Family<'o> {
     /// The smallest configuration (lexicographically over the value
     /// literals) with a solution in which `lit` holds.
     fn witness(&mut self, lit: Lit) -> Option<Vec<(String, Value)>> {
-        if !self.sat.prefer_false_assuming(&[lit], &self.input_lits) {
+        self.witness_of(&[lit])
+    }
+
+    /// The smallest configuration with a solution in which all of `lits` hold.
+    fn witness_of(&mut self, lits: &[Lit]) -> Option<Vec<(String, Value)>> {
+        if !self.sat.prefer_false_assuming(lits, &self.input_lits) {
             return None;
         }
         let chosen: Vec<usize> = self
@@ -584,11 +641,21 @@ impl<'o> Family<'o> {
     }
 
     /// The inputs that never change the topology of a valid configuration
-    /// (with the other inputs fixed); only meaningful if determined.
-    /// One pair of copies of the problem answers the question for every input.
-    fn irrelevant(&mut self) -> Vec<String> {
-        if self.inputs.is_empty() {
+    /// (with the other inputs fixed); only known if the inputs decide every
+    /// presence (`determined`). With one topology no input changes it; with
+    /// one input, it is the only thing that can. Otherwise one pair of
+    /// copies of the problem answers the question for every input.
+    fn irrelevant(&mut self, determined: bool, topologies: &Count) -> Vec<String> {
+        if !determined || self.inputs.is_empty() {
             return Vec::new();
+        }
+        if topologies.exact && (topologies.value <= Natural::ONE || self.inputs.len() == 1) {
+            return self
+                .inputs
+                .iter()
+                .filter(|_| topologies.value <= Natural::ONE)
+                .map(|d| d.name.clone())
+                .collect();
         }
         let mut differ = self.sat.differ(&self.input_lits, &self.presence_lits);
         self.inputs
@@ -598,12 +665,16 @@ impl<'o> Family<'o> {
             .collect()
     }
 
-    /// The ids of the elements absent, and present, in every valid configuration.
-    fn dead_and_core(&mut self, graph: &Graph) -> (Vec<String>, Vec<String>) {
+    /// The ids of the elements absent, and present, in every valid
+    /// configuration (internal elements left out).
+    fn dead_and_core(&mut self, doc: &Node, graph: &Graph) -> (Vec<String>, Vec<String>) {
         let mut dead = Vec::new();
         let mut core = Vec::new();
         if let Some(implied) = self.sat.backbone(&self.presence_lits) {
             for (&(id, _), i) in self.presence.iter().zip(implied) {
+                if graph.is_internal(doc, id) {
+                    continue;
+                }
                 match i {
                     Implied::True => core.push(graph.id(id).to_string()),
                     Implied::False => dead.push(graph.id(id).to_string()),
@@ -614,8 +685,60 @@ impl<'o> Family<'o> {
         (dead, core)
     }
 
-    /// Up to `limit` topologies (present element ids), and whether that is all.
-    fn enumerate(&mut self, graph: &Graph, limit: usize) -> (Vec<Vec<String>>, bool) {
+    /// The valid configurations whose resolved template is no valid TOSCA
+    /// (`v4t validate`), grouped by the first error: one configuration per
+    /// distinct topology is resolved and validated (the smallest), up to
+    /// `limit` topologies; each group counts the configurations of its
+    /// topologies. Also how many topologies were validated and whether
+    /// that is all of them.
+    fn validation_failures(
+        &mut self,
+        mut variants: Variants<'_, '_>,
+        limit: usize,
+    ) -> (Vec<FailureGroup>, (usize, bool)) {
+        let e = self.sat.enumerate(&self.presence_lits, limit);
+        let mut groups: Vec<FailureGroup> = Vec::new();
+        for model in &e.models {
+            let topology: Vec<Lit> = self
+                .presence_lits
+                .iter()
+                .zip(model)
+                .map(|(&l, &present)| if present { l } else { !l })
+                .collect();
+            let Some(witness) = self.witness_of(&topology) else {
+                continue;
+            };
+            let mut assigned = Map::new();
+            for (k, v) in &witness {
+                assigned.insert(k.as_str(), Node::new(v.clone(), v4t_yaml::Span::NONE));
+            }
+            let Some(error) = variants.first_error(assigned) else {
+                continue;
+            };
+            let count = self
+                .sat
+                .count(&topology, &self.input_lits, &self.options.budget);
+            match groups.iter_mut().find(|g| g.error.message == error.message) {
+                Some(g) => {
+                    g.configurations = Count {
+                        value: g.configurations.value.add(&count.value),
+                        exact: g.configurations.exact && count.exact,
+                    };
+                }
+                None => groups.push(FailureGroup {
+                    error,
+                    configurations: count,
+                    witness: Some(witness),
+                    conflict: None,
+                }),
+            }
+        }
+        (groups, (e.models.len(), e.complete))
+    }
+
+    /// Up to `limit` topologies (present element ids, internal elements
+    /// left out), and whether that is all.
+    fn enumerate(&mut self, doc: &Node, graph: &Graph, limit: usize) -> (Vec<Vec<String>>, bool) {
         let e = self.sat.enumerate(&self.presence_lits, limit);
         let lists = e
             .models
@@ -624,7 +747,7 @@ impl<'o> Family<'o> {
                 self.presence
                     .iter()
                     .zip(m)
-                    .filter(|(_, &p)| p)
+                    .filter(|&(&(id, _), &p)| p && !graph.is_internal(doc, id))
                     .map(|(&(id, _), _)| graph.id(id).to_string())
                     .collect()
             })
@@ -803,9 +926,9 @@ impl DomainSolver {
     }
 }
 
-/// A value for text output.
+/// A value for text output: JSON for strings and scalars alike.
 pub fn show_value(value: &Value) -> String {
-    show(value)
+    crate::reason::show(value)
 }
 
 #[cfg(test)]

@@ -3,18 +3,17 @@
 //! clusters, policies and, on request, artifacts; as Graphviz DOT, Mermaid
 //! or PlantUML text.
 //!
-//! The variable template is drawn with every element and its manual
-//! conditions as labels; alternatives (requirements of one node with the
-//! same name, such as two `host` requirements) are dashed (in DOT also
-//! bold when hosting). A resolved
-//! variant shows only what is present in it. The output depends only on
+//! The variable template is drawn with every element and its conditions
+//! as labels (manual conditions as people read them, a generated condition
+//! by its kind: `(pruning condition)`); alternatives (requirements of one
+//! node with the same name, such as two `host` requirements) are dashed
+//! (hosting relations have a wider pen). A resolved variant shows only
+//! what is present in it. The output depends only on
 //! the template (element order), never on hashing.
 
-use crate::check;
 use crate::error::Result;
 use crate::graph::{Cond, ElementId, Graph};
 use crate::{code, prepare, Code, Loader, ResolveOptions, SourceId, Sources};
-use v4t_yaml::json::to_json;
 
 /// The text formats of a drawing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,12 +98,9 @@ pub fn draw(
     let present: Option<Vec<bool>> = match &options.resolved {
         None => None,
         Some(r) => {
-            crate::inputs::validate(doc, &assigned, r.now_ms.unwrap_or(0.0), &types, sources)
-                .map_err(code(Code::InvalidInput))?;
-            let solution =
-                crate::solve::solve(doc, graph, &types, assigned, r.now_ms.unwrap_or(0.0))
-                    .map_err(code(Code::InvalidCondition))?;
-            check::check(graph, &solution).map_err(code(Code::Inconsistent))?;
+            let now_ms = r.now_ms.unwrap_or(0.0);
+            let solution = crate::solve_checked(doc, graph, (&types, sources), assigned, now_ms)?;
+            crate::check_references(doc, graph, &solution, &types)?;
             Some(solution.present)
         }
     };
@@ -119,28 +115,39 @@ pub fn draw(
 /// The longest condition label (characters); longer ones are cut with `…`.
 const MAX_LABEL: usize = 60;
 
-/// The manual conditions of an element as one label line, if any.
-fn condition_label(g: &Graph, id: ElementId) -> Option<String> {
-    let manual: Vec<String> = g
-        .get(id)
-        .conditions
-        .iter()
-        .filter(|c| !c.is_generated())
-        .map(|c| match c {
-            Cond::Yaml(n) => to_json(n),
-            other => to_json(&other.to_node(g)),
-        })
-        .collect();
-    if manual.is_empty() {
-        return None;
-    }
-    let text = manual.join(" & ");
-    Some(if text.chars().count() > MAX_LABEL {
-        let cut: String = text.chars().take(MAX_LABEL - 1).collect();
-        format!("{cut}…")
+/// The conditions of an element as one label line, if any: its manual
+/// conditions as people read them ([`crate::readable`]; a default
+/// alternative is `default`) as `if ...`, and, if `generated`, the kind of
+/// its generated condition in short (`(pruning condition)`) where that
+/// condition is not trivially true.
+fn condition_label(g: &Graph, id: ElementId, generated: bool) -> Option<String> {
+    let conditions = &g.get(id).conditions;
+    let manual: Vec<&Cond> = conditions.iter().filter(|c| !c.is_generated()).collect();
+    let written = if manual.is_empty() {
+        None
+    } else if manual.iter().any(|c| matches!(c, Cond::Bratan(_))) {
+        Some("default".to_string())
     } else {
-        text
-    })
+        let text = crate::readable::all_of(&manual, g);
+        Some(if text.chars().count() > MAX_LABEL {
+            let cut: String = text.chars().take(MAX_LABEL - 1).collect();
+            format!("{cut}…")
+        } else {
+            text
+        })
+    };
+    let kind = conditions
+        .iter()
+        .filter(|c| generated && c.is_generated())
+        .filter(|c| crate::readable::cond(c, g) != "true")
+        .map(|c| crate::solve::explain::condition_kind(g, id, c))
+        .find(|k| *k != crate::reason::ReasonKind::ContainerCondition);
+    match (written, kind) {
+        (Some(w), Some(k)) => Some(format!("if {w} (+ {})", k.word())),
+        (Some(w), None) => Some(format!("if {w}")),
+        (None, Some(k)) => Some(format!("({})", k.word())),
+        (None, None) => None,
+    }
 }
 
 /// The elements to draw: all of them, or the present ones of a variant.
@@ -182,12 +189,15 @@ impl Drawer<'_> {
     }
 
     /// `if <conditions>` for the variable template, if it has any.
+    /// The conditions label for the variable template (see
+    /// [`condition_label`]); a relation's generated condition is left out
+    /// (it only asks for its ends, which the arrow shows).
     fn condition(&self, id: ElementId) -> Option<String> {
+        let generated = self.g.get(id).kind != crate::graph::Kind::Relation;
         self.present
             .is_none()
-            .then(|| condition_label(self.g, id))
+            .then(|| condition_label(self.g, id, generated))
             .flatten()
-            .map(|c| format!("if {c}"))
     }
 
     fn key(&self, id: ElementId) -> &str {
@@ -349,9 +359,10 @@ fn dot(p: &Picture) -> String {
         ));
     }
     for a in &p.arrows {
+        // `penwidth`, not `style=bold`: the in-process layout draws it too.
         let style = match (a.hosting, a.alternative) {
-            (true, true) => ", style=\"bold,dashed\"",
-            (true, false) => ", style=bold",
+            (true, true) => ", style=dashed, penwidth=2",
+            (true, false) => ", penwidth=2",
             (false, true) => ", style=dashed",
             (false, false) => "",
         };
@@ -533,12 +544,12 @@ topology_template:
     rankdir=BT;
     node [shape=box];
     n0 [label="app\nweb.app"];
-    n1 [label="small_vm\nvm\nif {\"not\":{\"variability_input\":\"big\"}}"];
-    n2 [label="big_vm\nvm | vm.\"large\"\nif {\"variability_input\":\"big\"}"];
+    n1 [label="small_vm\nvm\nif not big"];
+    n2 [label="big_vm\nvm | vm.\"large\"\nif big"];
     p0 [label="policy backup"];
     a0 [label="artifact image"];
-    n0 -> n1 [label="host if {\"not\":{\"variability_input\":\"big\"}}", style="bold,dashed"];
-    n0 -> n2 [label="host if {\"variability_input\":\"big\"}", style="bold,dashed"];
+    n0 -> n1 [label="host if not big", style=dashed, penwidth=2];
+    n0 -> n2 [label="host if big", style=dashed, penwidth=2];
     p0 -> n0 [label="targets"];
     n0 -> a0 [label="artifact"];
     subgraph cluster_g0 {
@@ -579,53 +590,5 @@ p0 --> n0 : targets
 @enduml
 "#
         );
-    }
-
-    /// Every line of the Mermaid output is one of the statement forms the
-    /// renderer writes, with balanced quotes and known arrows: a check of
-    /// the syntax without a Mermaid parser.
-    #[test]
-    fn mermaid_lines_are_well_formed() {
-        for resolved in [None, Some("big: true")] {
-            let text = drawn(Format::Mermaid, resolved, true);
-            let mut lines = text.lines();
-            assert_eq!(lines.next(), Some("flowchart BT"));
-            let mut depth = 0;
-            for line in lines {
-                let t = line.trim();
-                let ok = if let Some(rest) = t.strip_prefix("subgraph ") {
-                    depth += 1;
-                    is_id(rest.split('[').next().unwrap_or(""))
-                        && quoted(&rest[rest.find('[').unwrap_or(0)..])
-                } else if t == "end" {
-                    depth -= 1;
-                    depth >= 0
-                } else if let Some(i) = t.find('[') {
-                    is_id(&t[..i]) && t.ends_with(']') && quoted(&t[i + 1..t.len() - 1])
-                } else if t.contains('|') {
-                    let parts: Vec<&str> = t.splitn(2, ' ').collect();
-                    let rest = parts.get(1).copied().unwrap_or("");
-                    let (arrow, after) = rest.split_once('|').unwrap_or(("", ""));
-                    let (label, target) = after.rsplit_once("| ").unwrap_or(("", ""));
-                    is_id(parts[0])
-                        && ["-->", "==>", "-.->"].contains(&arrow)
-                        && quoted(label)
-                        && is_id(target)
-                } else {
-                    is_id(t)
-                };
-                assert!(ok, "bad line {line:?} in\n{text}");
-            }
-            assert_eq!(depth, 0);
-        }
-    }
-
-    fn is_id(s: &str) -> bool {
-        !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric())
-    }
-
-    fn quoted(s: &str) -> bool {
-        let s = s.trim_start_matches('[').trim_end_matches(']');
-        s.len() >= 2 && s.starts_with('"') && s.ends_with('"') && !s[1..s.len() - 1].contains('"')
     }
 }

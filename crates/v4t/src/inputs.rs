@@ -5,6 +5,7 @@
 
 use crate::document::{self, declared_inputs};
 use crate::error::{bail, Error, Result};
+use crate::reason::{Reason, ReasonKind};
 use crate::suggest::did_you_mean;
 use crate::types::TypeSystem;
 use v4t_expr::{deep_merge, Evaluator};
@@ -123,25 +124,52 @@ pub(crate) fn validate(
     types: &TypeSystem<'_>,
     sources: &Sources,
 ) -> Result<()> {
-    let variability = document::variability(doc);
-    let Some(defs) = variability
-        .and_then(|v| v.get("inputs"))
-        .and_then(Node::as_map)
-    else {
+    let Some((defs, mut eval)) = evaluator(doc, assigned, now_ms) else {
         return Ok(());
     };
-    let expressions = variability
-        .and_then(|v| v.get("expressions"))
-        .and_then(Node::as_map);
-    let mut eval = Evaluator::new(Some(defs), expressions, assigned.clone(), now_ms);
-    check_feature_model(defs, assigned, &mut eval)?;
+    let conflict = feature_model_conflict(defs, assigned, &mut eval)?;
+    if !conflict.is_empty() {
+        let error = feature_model_violated();
+        return Err(conflict
+            .iter()
+            .fold(error, |e, r| e.with_note(r.message.clone(), r.span)));
+    }
     check_types(defs, assigned, &mut eval, types, sources)
 }
 
-/// The feature-model check (2.6); a no-op unless some input uses a feature key.
-fn check_feature_model(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> Result<()> {
+/// Why the assigned inputs violate the input feature model: a minimal set
+/// of its rules and of the input values that conflict; empty if they do
+/// not (or the template has no feature model).
+pub(crate) fn violated_rules(doc: &Node, assigned: &Map, now_ms: f64) -> Result<Vec<Reason>> {
+    match evaluator(doc, assigned, now_ms) {
+        Some((defs, mut eval)) => feature_model_conflict(defs, assigned, &mut eval),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// The input definitions and an evaluator of the assigned inputs (for
+/// `default_expression`s), if the template declares inputs.
+fn evaluator<'d>(doc: &'d Node, assigned: &Map, now_ms: f64) -> Option<(&'d Map, Evaluator<'d>)> {
+    let variability = document::variability(doc);
+    let defs = variability
+        .and_then(|v| v.get("inputs"))
+        .and_then(Node::as_map)?;
+    let expressions = variability
+        .and_then(|v| v.get("expressions"))
+        .and_then(Node::as_map);
+    let eval = Evaluator::new(Some(defs), expressions, assigned.clone(), now_ms);
+    Some((defs, eval))
+}
+
+/// The feature-model check (2.6): the rules and values that conflict
+/// ([`violated_rules`]); a no-op unless some input uses a feature key.
+fn feature_model_conflict(
+    defs: &Map,
+    assigned: &Map,
+    eval: &mut Evaluator<'_>,
+) -> Result<Vec<Reason>> {
     if !has_feature_model(defs) {
-        return Ok(());
+        return Ok(Vec::new());
     }
     // The assigned value, else the default, else the value of the default
     // expression (which the reference ignores here).
@@ -194,24 +222,29 @@ fn check_feature_model(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> 
         values.push((l, k, value));
     }
     if sat.solve(&assumptions) {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let core = sat.minimal_core(&assumptions).unwrap_or_default();
-    let mut e = feature_model_violated();
+    let mut reasons = Vec::new();
     for l in core {
         if let Some(r) = rules.iter().find(|r| r.lit == l) {
             let message = format!("`{}` of variability input \"{}\"", r.key, r.input);
-            e = e.with_note(message, r.span);
+            reasons.push(Reason::new(ReasonKind::FeatureRule, message, r.span));
         } else if let Some((_, k, v)) = values.iter().find(|(x, _, _)| *x == l) {
             let (shown, span) = match v {
                 Some(v) => (to_json(v), v.span),
                 None => ("not assigned".to_string(), k.span),
             };
             let message = format!("variability input \"{}\" is {shown}", k.name);
-            e = e.with_note(message, if span.is_known() { span } else { k.span });
+            let span = if span.is_known() { span } else { k.span };
+            let mut reason = Reason::new(ReasonKind::InputValue, message, span);
+            reason
+                .inputs
+                .extend(v.iter().map(|v| (k.name.to_string(), v.value.clone())));
+            reasons.push(reason);
         }
     }
-    Err(e)
+    Ok(reasons)
 }
 
 /// A check of one input definition (its key, its definition, the names

@@ -68,6 +68,7 @@ mod document;
 pub mod draw;
 mod enrich;
 mod error;
+pub mod explain;
 mod functions;
 mod graph;
 mod inputs;
@@ -77,6 +78,8 @@ mod load;
 mod logic;
 mod normalize;
 mod options;
+mod readable;
+mod reason;
 mod references;
 mod report;
 mod solve;
@@ -233,8 +236,8 @@ pub fn resolve_observed(
         .map_err(code(Code::InvalidCondition))?;
     observe(Stage::Solve);
     check::check(&graph, &solution).map_err(code(Code::Inconsistent))?;
+    check_references(&doc, &graph, &solution, &types)?;
     if graph.grammar() == Grammar::Tosca20 {
-        references::check(&doc, &graph, &solution, &types)?;
         warnings.extend(references::count_range_warnings(
             &doc, &graph, &solution, &types,
         ));
@@ -258,6 +261,37 @@ pub fn resolve_observed(
         std::mem::forget(solution);
     }
     Ok(Resolved { template, report })
+}
+
+/// Solves and checks one input assignment on a prepared graph, with the
+/// codes resolving gives each stage's errors (what drawing a variant and
+/// analysing presets or topologies share with [`resolve_observed`]).
+fn solve_checked(
+    doc: &Node,
+    graph: &graph::Graph,
+    (types, sources): (&types::TypeSystem<'_>, &Sources),
+    assigned: v4t_yaml::Map,
+    now_ms: f64,
+) -> Result<solve::Solution> {
+    inputs::validate(doc, &assigned, now_ms, types, sources).map_err(code(Code::InvalidInput))?;
+    let solution =
+        solve::solve(doc, graph, types, assigned, now_ms).map_err(code(Code::InvalidCondition))?;
+    check::check(graph, &solution).map_err(code(Code::Inconsistent))?;
+    Ok(solution)
+}
+
+/// The TOSCA 2.0 references V4T's checks do not cover (a no-op on TOSCA
+/// 1.3): after [`solve_checked`] wherever a variant is resolved.
+fn check_references(
+    doc: &Node,
+    graph: &graph::Graph,
+    solution: &solve::Solution,
+    types: &types::TypeSystem<'_>,
+) -> Result<()> {
+    match graph.grammar() {
+        Grammar::Tosca20 => references::check(doc, graph, solution, types),
+        Grammar::Tosca13 => Ok(()),
+    }
 }
 
 /// A template up to the resolver graph (what resolving and analysing share).

@@ -33,7 +33,8 @@ pub struct TechnologyChoice {
 /// What was decided, and why it is optimal.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
-    /// Every element, in element order.
+    /// Every element, in element order, but the internal ones (the fallback
+    /// properties that stand for "no value").
     pub elements: Vec<ElementDecision>,
     /// The technology of every present node that has one.
     pub technologies: Vec<TechnologyChoice>,
@@ -47,6 +48,7 @@ impl Report {
     pub(crate) fn new(doc: &Node, graph: &Graph, solution: &Solution) -> Report {
         let elements = graph
             .ordered()
+            .filter(|&id| !graph.is_internal(doc, id))
             .map(|id| ElementDecision {
                 id: graph.id(id).to_string(),
                 display: graph.display(id),

@@ -4,6 +4,7 @@ use crate::config::Version;
 use crate::graph::Graph;
 use crate::options::Options;
 use crate::{document, resolve, NoFiles, Node, ResolveOptions, Sources};
+use std::fmt::Write;
 
 /// A template with every kind of element (types, nodes, relations,
 /// properties, policies, groups, inputs, artifacts, imports, technologies,
@@ -117,4 +118,117 @@ pub(crate) fn resolve_text(
     resolve(&mut sources, id, &mut NoFiles, &options)
         .map(|r| r.template)
         .map_err(|e| e.message.clone())
+}
+
+/// xorshift64*, deterministic.
+pub(crate) struct Rng(pub u64);
+
+impl Rng {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D) % n.max(1)
+    }
+}
+
+/// A random condition over the inputs and the nodes before node `i`.
+/// Inputs are boolean (`b`), string (`s`) or untyped (`u`: compared with
+/// numbers and strings, and added to a number, which fails for strings);
+/// `f` is no input but a free variable (a term nothing decides, left to
+/// the optimiser).
+fn condition(rng: &mut Rng, inputs: &[(String, char)], i: usize, depth: u32) -> String {
+    let pick = rng.below(if depth > 1 { 4 } else { 7 });
+    match pick {
+        0 | 1 if !inputs.is_empty() => {
+            let (name, kind) = &inputs[rng.below(inputs.len() as u64) as usize];
+            let read = format!("{{variability_input: {name}}}");
+            match (kind, rng.below(3)) {
+                ('f', _) => name.clone(),
+                ('b', _) => read,
+                ('s', _) | ('u', 0) => {
+                    let v = ["a", "b"][rng.below(2) as usize];
+                    format!("{{equal: [{read}, {v}]}}")
+                }
+                ('u', 1) => format!("{{greater: [{read}, 1]}}"),
+                _ => format!("{{greater: [{{add: [{read}, 1]}}, 2]}}"),
+            }
+        }
+        2 if i > 0 => format!("{{node_presence: n{}}}", rng.below(i as u64)),
+        3 => "true".to_string(),
+        4 => format!("{{not: {}}}", condition(rng, inputs, i, depth + 1)),
+        5 | 6 => {
+            let op = if pick == 5 { "and" } else { "or" };
+            let a = condition(rng, inputs, i, depth + 1);
+            let b = condition(rng, inputs, i, depth + 1);
+            format!("{{{op}: [{a}, {b}]}}")
+        }
+        _ => "false".to_string(),
+    }
+}
+
+/// A random template: inputs of the given kinds (see [`condition`]),
+/// nodes with conditions, relations, and sometimes a constraint.
+pub(crate) fn random_template(
+    rng: &mut Rng,
+    inputs: usize,
+    kinds: &[char],
+    nodes: usize,
+) -> String {
+    let inputs: Vec<(String, char)> = (0..inputs)
+        .map(|k| {
+            let kind = kinds[rng.below(kinds.len() as u64) as usize];
+            (format!("{kind}{k}"), kind)
+        })
+        .collect();
+    // Default conditions in half of them; without, relations and types
+    // outlive their nodes and the consistency checks fail.
+    let options = ["{default_condition: true}", "{}"][rng.below(2) as usize];
+    let mut s = format!(
+        "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    options: {options}\n    inputs:\n"
+    );
+    let declared = inputs.iter().filter(|(_, kind)| *kind != 'f').count();
+    if declared == 0 {
+        s.push_str("      {}\n");
+    }
+    // Sometimes a feature model: the first input requires, or chooses
+    // among, the others.
+    let all_inputs = inputs.iter().all(|(_, kind)| *kind != 'f');
+    let feature = match (inputs.len() * usize::from(all_inputs), rng.below(4)) {
+        (2.., 0) => format!(", requires: {}", inputs[1].0),
+        (3.., 1) => format!(", alternatives: [{}, {}]", inputs[1].0, inputs[2].0),
+        _ => String::new(),
+    };
+    for (k, (name, kind)) in inputs.iter().enumerate() {
+        let extra = if k == 0 { feature.as_str() } else { "" };
+        match kind {
+            'f' => Ok(()),
+            'b' => writeln!(s, "      {name}: {{type: boolean{extra}}}"),
+            's' => writeln!(s, "      {name}: {{type: string{extra}}}"),
+            _ => writeln!(s, "      {name}: {{description: untyped{extra}}}"),
+        }
+        .expect("writes to a string");
+    }
+    if rng.below(3) == 0 {
+        let a = rng.below(nodes as u64);
+        let b = rng.below(nodes as u64);
+        let _ = writeln!(
+            s,
+            "    constraints:\n      - {{or: [{{not: node.n{a}}}, {{not: node.n{b}}}]}}"
+        );
+    }
+    s.push_str("  node_templates:\n");
+    for i in 0..nodes {
+        let _ = writeln!(s, "    n{i}:\n      type: t{i}");
+        if rng.below(4) != 0 {
+            let _ = writeln!(s, "      conditions: {}", condition(rng, &inputs, i, 0));
+        }
+        if i > 0 && rng.below(2) == 0 {
+            let t = rng.below(i as u64);
+            let _ = writeln!(s, "      requirements:\n        - uses: n{t}");
+        }
+    }
+    s
 }

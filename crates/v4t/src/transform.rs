@@ -9,14 +9,12 @@ use crate::document::{self, TOPOLOGY};
 use crate::error::{fail_at, Error, Result};
 use crate::version::Grammar;
 
-use crate::graph::{ElementId, Graph, Loc, Owner};
+use crate::graph::{ElementId, Graph, Loc, Owner, UNDEFINED};
 use crate::load::LoadedTypes;
 use crate::solve::Solution;
 use crate::types::TYPE_COLLECTIONS;
 use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Key, Map, Node, Span, Value};
-
-const UNDEFINED: &str = "VINTNER_UNDEFINED";
 
 /// V4T keys removed from every element definition.
 const ELEMENT_KEYS: [&str; 8] = [

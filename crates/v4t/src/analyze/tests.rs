@@ -2,113 +2,11 @@
 //! configuration of the analysis' domains.
 
 use super::{analyze, Analysis, AnalyzeOptions};
+use crate::testing::{random_template as template, Rng};
 use crate::{resolve, NoFiles, ResolveOptions, Sources};
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Node, Span, Value};
-
-/// xorshift64*, deterministic.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D) % n.max(1)
-    }
-}
-
-/// A random condition over the inputs and the nodes before node `i`.
-/// Inputs are boolean (`b`), string (`s`) or untyped (`u`: compared with
-/// numbers and strings, and added to a number, which fails for strings).
-fn condition(rng: &mut Rng, inputs: &[(String, char)], i: usize, depth: u32) -> String {
-    let pick = rng.below(if depth > 1 { 4 } else { 7 });
-    match pick {
-        0 | 1 if !inputs.is_empty() => {
-            let (name, kind) = &inputs[rng.below(inputs.len() as u64) as usize];
-            let read = format!("{{variability_input: {name}}}");
-            match (kind, rng.below(3)) {
-                ('b', _) => read,
-                ('s', _) | ('u', 0) => {
-                    let v = ["a", "b"][rng.below(2) as usize];
-                    format!("{{equal: [{read}, {v}]}}")
-                }
-                ('u', 1) => format!("{{greater: [{read}, 1]}}"),
-                _ => format!("{{greater: [{{add: [{read}, 1]}}, 2]}}"),
-            }
-        }
-        2 if i > 0 => format!("{{node_presence: n{}}}", rng.below(i as u64)),
-        3 => "true".to_string(),
-        4 => format!("{{not: {}}}", condition(rng, inputs, i, depth + 1)),
-        5 | 6 => {
-            let op = if pick == 5 { "and" } else { "or" };
-            let a = condition(rng, inputs, i, depth + 1);
-            let b = condition(rng, inputs, i, depth + 1);
-            format!("{{{op}: [{a}, {b}]}}")
-        }
-        _ => "false".to_string(),
-    }
-}
-
-/// A random template: inputs of the given kinds, nodes with conditions,
-/// relations, and sometimes a constraint.
-fn template(rng: &mut Rng, inputs: usize, kinds: &[char], nodes: usize) -> String {
-    let inputs: Vec<(String, char)> = (0..inputs)
-        .map(|k| {
-            let kind = kinds[rng.below(kinds.len() as u64) as usize];
-            (format!("{kind}{k}"), kind)
-        })
-        .collect();
-    // Default conditions in half of them; without, relations and types
-    // outlive their nodes and the consistency checks fail.
-    let options = ["{default_condition: true}", "{}"][rng.below(2) as usize];
-    let mut s = format!(
-        "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    options: {options}\n    inputs:\n"
-    );
-    if inputs.is_empty() {
-        s.push_str("      {}\n");
-    }
-    // Sometimes a feature model: the first input requires, or chooses
-    // among, the others.
-    let feature = match (inputs.len(), rng.below(4)) {
-        (2.., 0) => format!(", requires: {}", inputs[1].0),
-        (3.., 1) => format!(", alternatives: [{}, {}]", inputs[1].0, inputs[2].0),
-        _ => String::new(),
-    };
-    for (k, (name, kind)) in inputs.iter().enumerate() {
-        let extra = if k == 0 { feature.as_str() } else { "" };
-        match kind {
-            'b' => writeln!(s, "      {name}: {{type: boolean{extra}}}"),
-            's' => writeln!(s, "      {name}: {{type: string{extra}}}"),
-            _ => writeln!(s, "      {name}: {{description: untyped{extra}}}"),
-        }
-        .expect("writes to a string");
-    }
-    if rng.below(3) == 0 {
-        let a = rng.below(nodes as u64);
-        let b = rng.below(nodes as u64);
-        let _ = writeln!(
-            s,
-            "    constraints:\n      - {{or: [{{not: node.n{a}}}, {{not: node.n{b}}}]}}"
-        );
-    }
-    s.push_str("  node_templates:\n");
-    for i in 0..nodes {
-        let _ = writeln!(s, "    n{i}:\n      type: t{i}");
-        if rng.below(4) != 0 {
-            let _ = writeln!(s, "      conditions: {}", condition(rng, &inputs, i, 0));
-        }
-        if i > 0 && rng.below(2) == 0 {
-            let t = rng.below(i as u64);
-            let _ = writeln!(s, "      requirements:\n        - uses: n{t}");
-        }
-    }
-    s
-}
 
 /// What resolving every configuration gives.
 #[derive(Default)]
@@ -188,6 +86,7 @@ fn with_resolver<R>(
             crate::check::check(&p.graph, &solution)?;
             Ok(p.graph
                 .ordered()
+                .filter(|&e| !p.graph.is_internal(&p.doc, e))
                 .map(|e| (p.graph.id(e).to_string(), solution.is_present(e)))
                 .collect())
         };
@@ -605,4 +504,51 @@ topology_template:
     let mut stats = Stats::default();
     check(0, text, &mut resolve_fully_with(text), &mut stats);
     assert_eq!(stats.errors, 1);
+}
+
+/// `validate`: one configuration per topology is resolved and validated;
+/// the topologies whose resolved template is no valid TOSCA are failures
+/// with their configurations counted and a witness, the valid ones not.
+#[test]
+fn resolved_templates_are_validated_per_topology() {
+    let text = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      fast: {type: boolean}
+      big: {type: boolean}
+  node_templates:
+    app:
+      type: tosca.nodes.Compute
+    cache:
+      type: tosca.nodes.Cache
+      conditions: {variability_input: fast}
+";
+    let run = |validate: usize| {
+        let mut sources = Sources::new();
+        let id = sources.add("template.yaml", text);
+        let options = AnalyzeOptions {
+            validate,
+            ..AnalyzeOptions::default()
+        };
+        analyze(&mut sources, id, &mut NoFiles, &options).expect("analyses")
+    };
+    let without = run(0);
+    assert!(without.failures.is_empty());
+    assert_eq!(without.validated, None);
+    let a = run(10);
+    assert_eq!(a.validated, Some((2, true)));
+    assert_eq!(a.failures.len(), 1, "{:?}", a.failures);
+    let f = &a.failures[0];
+    assert_eq!(f.error.message, "unknown node type `tosca.nodes.Cache`");
+    // `big` changes nothing: both configurations with `fast` fail.
+    assert_eq!(f.configurations.value.to_u128(), Some(2));
+    let witness = f.witness.as_ref().expect("a witness");
+    assert_eq!(witness[0].0, "fast");
+    assert!(matches!(witness[0].1, Value::Bool(true)));
+    // A limit of one topology validates only the first (the valid one).
+    let one = run(1);
+    assert_eq!(one.validated, Some((1, false)));
+    assert!(one.failures.is_empty());
 }

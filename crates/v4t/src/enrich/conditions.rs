@@ -6,7 +6,9 @@
 use super::single;
 use crate::document;
 use crate::error::{bail, Error, Result};
-use crate::graph::{Cond, CondList, Definitions, ElementId, Graph, IdList, Kind};
+use crate::graph::{
+    is_fallback, Cond, CondList, Definitions, ElementId, Graph, IdList, Kind, Origin,
+};
 use crate::logic::LogicOp as Op;
 use crate::options::{self, ModeToken, Switches};
 use crate::types::{Collection, TypeSystem};
@@ -14,8 +16,6 @@ use std::borrow::Cow;
 use v4t_tosca::TypeId;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Value};
-
-const UNDEFINED: &str = "VINTNER_UNDEFINED";
 
 /// A candidate default or pruning condition.
 struct Wrapper {
@@ -160,6 +160,7 @@ fn enrich_element(
         };
         // Computed in any case: an invalid mode is an error for every element.
         let mut candidates = generic_wrappers(cx, own, id, current)?;
+        let type_specific = specific.is_some();
         if let Some(w) = specific {
             // A type-specific default condition overrides the generic ones
             // (the reference combines both).
@@ -204,17 +205,24 @@ fn enrich_element(
         // node stays present and fails the type container check, even in
         // the spec's own examples).
         let is_type = e.kind == Kind::Type;
+        let as_default = |w: &Wrapper| {
+            switches.default
+                && list.is_empty()
+                && ((w.consistency && switches.default_consistency)
+                    || (w.semantic && switches.default_semantic))
+        };
+        let as_pruning = |w: &Wrapper| {
+            switches.pruning
+                && ((w.consistency && switches.consistency_pruning)
+                    || (w.semantic && switches.semantic_pruning))
+        };
+        let mut pruning = false;
         let mut selected = candidates
             .into_iter()
             .filter(|w| {
-                is_type
-                    || (switches.default
-                        && list.is_empty()
-                        && ((w.consistency && switches.default_consistency)
-                            || (w.semantic && switches.default_semantic)))
-                    || (switches.pruning
-                        && ((w.consistency && switches.consistency_pruning)
-                            || (w.semantic && switches.semantic_pruning)))
+                let p = as_pruning(w);
+                pruning |= p;
+                is_type || as_default(w) || p
             })
             .map(|w| w.expr);
         // `simplify_cond` of `{and: [x]}` is that of `x`: no list for one entry.
@@ -233,7 +241,16 @@ fn enrich_element(
                 // can. The reference fails with `Element "true" is not an object`.
                 combined = Cond::And(thin_vec::thin_vec![combined]);
             }
-            let generated = Cond::Generated(Box::new(combined));
+            let origin = if type_specific {
+                Origin::TypeSpecific
+            } else if is_type {
+                Origin::Container
+            } else if pruning {
+                Origin::Pruning
+            } else {
+                Origin::Default
+            };
+            let generated = Cond::Generated(Box::new(combined), origin);
             let mut with = CondList::with_capacity(list.len() + 1);
             with.push(generated);
             with.append(&mut list);
@@ -316,13 +333,6 @@ fn has_manual(list: &[Cond]) -> bool {
     list.iter().any(|c| !c.is_generated())
 }
 
-fn property_value_is_undefined(defs: &Definitions<'_, '_>, id: ElementId) -> bool {
-    defs.raw(id)
-        .and_then(|r| r.get("value"))
-        .and_then(Node::as_str)
-        == Some(UNDEFINED)
-}
-
 /// Whether default-alternative pruning is allowed for `id` (9.5).
 fn default_pruning_allowed(
     defs: &Definitions<'_, '_>,
@@ -339,7 +349,7 @@ fn default_pruning_allowed(
     let mut candidates = s
         .into_iter()
         .filter(|&x| !has_manual(&current[x.0 as usize]))
-        .filter(|&x| !is_property || !property_value_is_undefined(defs, x));
+        .filter(|&x| !is_property || !is_fallback(defs.raw(x)));
     candidates.next() == Some(id) && candidates.next().is_none()
 }
 
@@ -511,12 +521,12 @@ fn other_part(
             consistency((!e.consumes().is_empty()).then(consumed))
         }
         (Kind::Property, T::Default) => {
-            let applies = property_value_is_undefined(defs, id)
-                || default_pruning_allowed(defs, g, id, current);
+            let applies =
+                is_fallback(defs.raw(id)) || default_pruning_allowed(defs, g, id, current);
             let others = || {
                 let others = scope_without(g, id)
                     .into_iter()
-                    .filter(|&x| !property_value_is_undefined(defs, x));
+                    .filter(|&x| !is_fallback(defs.raw(x)));
                 Cond::Bratan(others.collect())
             };
             consistency(applies.then(others))

@@ -1772,7 +1772,20 @@ fn containers_of_node<'a>(node: &'a mut Node, attributes: bool, out: &mut Vec<&'
     }
 }
 
-const UNDEFINED: &str = "VINTNER_UNDEFINED";
+/// The value of a fallback property: the property has no value (5.3).
+pub(crate) const UNDEFINED: &str = "VINTNER_UNDEFINED";
+
+/// Whether a property definition is a fallback property: the hidden
+/// alternative the processor gives every property name (or one written
+/// with the value [`UNDEFINED`]), present exactly when no other
+/// alternative of the name is. An internal element: reports for people
+/// leave it out.
+pub(crate) fn is_fallback(definition: Option<&Node>) -> bool {
+    definition
+        .and_then(|d| d.get("value"))
+        .and_then(Node::as_str)
+        == Some(UNDEFINED)
+}
 
 /// `container` is either a container map with `properties` (and, with
 /// `attributes`, TOSCA 2.0 `attributes`) or the list itself.
@@ -1813,7 +1826,7 @@ fn add_fallbacks_to_list(items: &mut Vec<Node>, mode_a: bool) {
         let add = if mode_a {
             !same().any(|v| v.get("default_alternative").is_some_and(Node::is_truthy))
         } else {
-            !same().any(|v| v.get("value").and_then(Node::as_str) == Some(UNDEFINED))
+            !same().any(|v| is_fallback(Some(v)))
         };
         if add {
             // Sized for its entries (`Map::new` and `insert` reserve four).

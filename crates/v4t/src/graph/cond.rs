@@ -38,8 +38,25 @@ pub(crate) enum Cond {
     /// `is_consumed: <input index>`, `has_present_member: <group name>`, ...).
     Op(LogicOp, ElementId),
     /// The generated default or pruning condition: the inner condition (a
-    /// map) with `_generated: true`.
-    Generated(Box<Cond>),
+    /// map) with `_generated: true`, and why it was generated.
+    Generated(Box<Cond>, Origin),
+}
+
+/// Why the enricher generated a condition (`v4t explain` names it; the
+/// YAML form does not keep it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Origin {
+    /// A default condition: the element has no manual conditions and
+    /// default conditions are enabled for it (9.3).
+    Default,
+    /// A pruning condition: enabled for the element, it holds besides its
+    /// manual conditions (9.4).
+    Pruning,
+    /// The type-specific condition of the element's type, applied as a
+    /// default or pruning condition (9.6).
+    TypeSpecific,
+    /// A type assignment is present with its container.
+    Container,
 }
 
 /// `{key: value}` with room for `capacity` entries.
@@ -69,7 +86,7 @@ impl Cond {
     /// with a truthy `_generated`.
     pub(crate) fn is_generated(&self) -> bool {
         match self {
-            Cond::Generated(_) => true,
+            Cond::Generated(..) => true,
             Cond::Yaml(n) => n.get("_generated").is_some_and(Node::is_truthy),
             _ => false,
         }
@@ -110,7 +127,7 @@ impl Cond {
                 };
                 map_with(1, op.key(), arg)
             }
-            Cond::Generated(inner) => {
+            Cond::Generated(inner, _) => {
                 let mut n = inner.to_node(g);
                 if let Some(m) = n.as_map_mut() {
                     insert_tight(m, "_generated", Node::bool(true));

@@ -15,9 +15,10 @@ pub(crate) mod lookup;
 mod managed;
 
 pub(crate) use build::{
-    add_fallback_properties, build_for_technologies, build_moving_conditions, rebuild,
+    add_fallback_properties, build_for_technologies, build_moving_conditions, is_fallback, rebuild,
+    UNDEFINED,
 };
-pub(crate) use cond::{Cond, CondList};
+pub(crate) use cond::{Cond, CondList, Origin};
 pub(crate) use constraint::Constraint;
 
 use crate::document::{section, section_mut, Section, Sections};
@@ -709,6 +710,12 @@ impl Graph {
     pub(crate) fn raw<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Node> {
         let section = |s: Section| section(doc, s, Some(&self.sections));
         raw_at(&self.get(id).loc, &self.relationship_templates, &section)
+    }
+
+    /// Whether the element is internal to the processor, a fallback
+    /// property ([`is_fallback`]): reports for people leave it out.
+    pub(crate) fn is_internal(&self, doc: &Node, id: ElementId) -> bool {
+        self.get(id).kind == Kind::Property && is_fallback(self.raw(doc, id))
     }
 
     /// The raw definitions in `doc` for many lookups: [`Graph::raw`] with

@@ -54,7 +54,33 @@ pub(crate) struct Encoder<'a> {
     pub(crate) family: Option<Box<super::family::FamilyInputs<'a>>>,
     /// Explaining mode ([`super::explain`]): every requirement of a part
     /// holds only under that part's guard literal.
-    pub(crate) guards: Option<Vec<(Lit, Part)>>,
+    pub(crate) guards: Option<Vec<Guard>>,
+    /// Explaining mode: the elements read since the last part was
+    /// required (see [`Encoder::take_reads`]).
+    reads: Option<Vec<ElementRead>>,
+    /// Explaining mode: what each named expression read when it was
+    /// encoded (later uses share its variable and read the same).
+    named_reads: SeededMap<(usize, Option<u32>), Vec<ElementRead>>,
+}
+
+/// A read of an element while encoding a part: its presence, or its
+/// manual conditions (`manual.<id>`, which pruning conditions read).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct ElementRead {
+    pub id: ElementId,
+    pub manual: bool,
+}
+
+/// A guarded part (explaining mode).
+#[derive(Clone, Debug)]
+pub(crate) struct Guard {
+    /// The literal that switches the part on.
+    pub lit: Lit,
+    pub part: Part,
+    /// The literal the part is about, where it has one (a condition's).
+    pub about: Option<Lit>,
+    /// The elements the part reads, each once, in order of first reading.
+    pub reads: Vec<ElementRead>,
 }
 
 /// A part of the problem an explanation of "Could not solve" can name.
@@ -114,22 +140,69 @@ impl<'a> Encoder<'a> {
             depth: 0,
             family: None,
             guards: None,
+            reads: None,
+            named_reads: SeededMap::default(),
+        }
+    }
+
+    /// Switches explaining mode on: every part gets a guard literal.
+    pub(crate) fn explaining(mut self) -> Self {
+        self.guards = Some(Vec::new());
+        self.reads = Some(Vec::new());
+        self
+    }
+
+    /// Explaining mode: the elements read since the last call (or the last
+    /// part required), each once; afterwards reading starts anew.
+    pub(crate) fn take_reads(&mut self) -> Vec<ElementRead> {
+        let Some(reads) = &mut self.reads else {
+            return Vec::new();
+        };
+        let mut taken = std::mem::take(reads);
+        first_reads(&mut taken);
+        taken
+    }
+
+    fn record(&mut self, id: ElementId, manual: bool) {
+        if let Some(reads) = &mut self.reads {
+            reads.push(ElementRead { id, manual });
         }
     }
 
     /// Requires the clause `lits` of `part`; when explaining, only under a
-    /// new guard literal of the part.
+    /// new guard literal of the part, which reads what was read since the
+    /// last part.
     pub(crate) fn require_clause(&mut self, lits: &[Lit], part: Part) {
-        let Some(guards) = &mut self.guards else {
+        if self.guards.is_none() {
             self.sat.add_clause(lits);
             return;
-        };
+        }
+        let reads = self.take_reads();
+        self.require_guarded(lits, part, None, reads);
+    }
+
+    /// Explaining mode: requires the clause `lits` of `part` under a new
+    /// guard literal, with what the part is about and reads.
+    pub(crate) fn require_guarded(
+        &mut self,
+        lits: &[Lit],
+        part: Part,
+        about: Option<Lit>,
+        reads: Vec<ElementRead>,
+    ) {
         let guard = self.sat.new_var();
-        guards.push((guard, part));
         let mut clause = Vec::with_capacity(lits.len() + 1);
         clause.push(!guard);
         clause.extend_from_slice(lits);
         self.sat.add_clause(&clause);
+        if let Some(guards) = &mut self.guards {
+            guards.push(Guard {
+                lit: guard,
+                part,
+                about,
+                reads,
+            });
+        }
     }
 
     /// Requires `l` for `part` (see [`Encoder::require_clause`]).
@@ -171,6 +244,7 @@ impl<'a> Encoder<'a> {
             return l;
         }
         if let Some(id) = self.manual_element(name) {
+            self.record(id, true);
             if let Some(l) = self.manual_lits[id.0 as usize] {
                 self.name(name, l);
                 return l;
@@ -217,6 +291,7 @@ impl<'a> Encoder<'a> {
     /// resolves a term naming an element to this variable before looking for a
     /// free variable; presence variables therefore need no name table.
     pub(crate) fn presence(&mut self, id: ElementId) -> Lit {
+        self.record(id, false);
         if let Some(l) = self.presence_lits[id.0 as usize] {
             return l;
         }
@@ -292,6 +367,7 @@ impl<'a> Encoder<'a> {
 
     /// The `manual.<id>` variable of an element.
     pub(crate) fn manual(&mut self, id: ElementId) -> Lit {
+        self.record(id, true);
         if let Some(l) = self.manual_lits[id.0 as usize] {
             return l;
         }
@@ -396,7 +472,7 @@ impl<'a> Encoder<'a> {
         match c {
             Cond::Yaml(n) => return self.logic_in(n, ctx, in_list),
             // The generated map is its inner map with `_generated: true`.
-            Cond::Generated(inner) => {
+            Cond::Generated(inner, _) => {
                 return match &**inner {
                     // `_generated` is no logic key, but a value expression
                     // would see it: evaluate the YAML form as written.
@@ -473,7 +549,7 @@ impl<'a> Encoder<'a> {
                     l?
                 }
             },
-            Cond::Yaml(_) | Cond::Generated(_) => unreachable!("handled by cond_in"),
+            Cond::Yaml(_) | Cond::Generated(..) => unreachable!("handled by cond_in"),
         })
     }
 
@@ -695,12 +771,7 @@ impl<'a> Encoder<'a> {
         };
         let doc = self.doc;
         // The fallback property of a name (5.3).
-        let fallback = |p: ElementId| {
-            g.raw(doc, p)
-                .and_then(|r| r.get("value"))
-                .and_then(Node::as_str)
-                == Some("VINTNER_UNDEFINED")
-        };
+        let fallback = |p: ElementId| crate::graph::is_fallback(g.raw(doc, p));
         g.lookup_member(container, arg, kind, &fallback)
     }
 
@@ -841,13 +912,24 @@ impl<'a> Encoder<'a> {
             }
         }
         match found {
-            Some(Some(l)) => return Ok(*l),
+            Some(Some(l)) => {
+                let l = *l;
+                if let (Some(reads), Some(known)) = (&mut self.reads, self.named_reads.get(&key)) {
+                    reads.extend_from_slice(known);
+                }
+                return Ok(l);
+            }
             // Still being transformed: the expression refers to itself.
             Some(None) => bail!(arg.span, "Logic expression \"{name}\" is cyclic"),
             None => {}
         }
         self.named_expressions.insert(key, None);
+        let start = self.reads.as_ref().map(Vec::len);
         let t = self.logic(expr, ctx)?;
+        if let (Some(reads), Some(start)) = (&self.reads, start) {
+            let read = reads[start..].to_vec();
+            self.named_reads.insert(key, read);
+        }
         if !self.free_expression_names && self.sat.fixed(t).is_some() {
             // Decided (usually by the inputs): the constant names itself.
             self.named_expressions.insert(key, Some(t));
@@ -864,6 +946,12 @@ impl<'a> Encoder<'a> {
         self.named_expressions.insert(key, Some(var));
         Ok(var)
     }
+}
+
+/// Keeps the first of equal reads (a part reads few elements).
+pub(crate) fn first_reads(reads: &mut Vec<ElementRead>) {
+    let mut seen = std::collections::HashSet::with_capacity(reads.len());
+    reads.retain(|r| seen.insert(*r));
 }
 
 /// Whether a named logic expression may mean something else for each

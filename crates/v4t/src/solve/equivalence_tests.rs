@@ -460,7 +460,7 @@ fn mentions(c: &Cond) -> Vec<ElementId> {
         Cond::Presence(id) | Cond::Op(_, id) => vec![*id],
         Cond::Bratan(ids) => ids.to_vec(),
         Cond::And(items) | Cond::Or(items) => items.iter().flat_map(mentions).collect(),
-        Cond::Generated(inner) => mentions(inner),
+        Cond::Generated(inner, _) => mentions(inner),
     }
 }
 

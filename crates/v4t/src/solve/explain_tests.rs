@@ -36,7 +36,7 @@ fn could_not_solve_names_the_constraint_and_the_condition() {
     assert_eq!(
         notes(&e),
         vec![
-            ("constraint {\"node_presence\":\"db\"}".to_string(), 7, 9),
+            ("constraint node_presence(db)".to_string(), 7, 9),
             (
                 "condition of node \"db\" is false for input env = \"dev\"".to_string(),
                 14,

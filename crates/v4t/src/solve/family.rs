@@ -33,7 +33,6 @@ use crate::types::TypeSystem;
 use v4t_expr::Evaluator;
 use v4t_sat::{Lit, Solver};
 use v4t_yaml::hash::SeededMap;
-use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Value};
 
 /// The longest chain of named expressions followed to find the inputs an
@@ -329,7 +328,7 @@ fn for_each_yaml(c: &Cond, f: &mut impl FnMut(&Node)) {
     match c {
         Cond::Yaml(n) => f(n),
         Cond::And(items) | Cond::Or(items) => items.iter().for_each(|i| for_each_yaml(i, f)),
-        Cond::Generated(inner) => for_each_yaml(inner, f),
+        Cond::Generated(inner, _) => for_each_yaml(inner, f),
         Cond::Presence(_) | Cond::Bratan(_) | Cond::Op(..) => {}
     }
 }
@@ -433,9 +432,4 @@ fn domain(ty: Option<&str>, mentioned: Vec<Value>) -> Vec<Value> {
         values.push(Value::String(other));
     }
     values
-}
-
-/// A value for messages: JSON for strings and scalars alike.
-pub(crate) fn show(value: &Value) -> String {
-    to_json(&Node::new(value.clone(), v4t_yaml::Span::NONE))
 }

@@ -21,7 +21,7 @@
 mod encode;
 #[cfg(test)]
 mod equivalence_tests;
-mod explain;
+pub(crate) mod explain;
 #[cfg(test)]
 mod explain_tests;
 pub(crate) mod family;
@@ -33,8 +33,9 @@ pub(crate) use encode::Encoder;
 use problem::{encode_problem, RawDefs};
 
 use crate::error::{bail, Error, Result};
-use crate::graph::{ElementId, Graph};
+use crate::graph::{ElementId, Graph, Kind};
 use crate::options::{Optimize, TechnologiesMode};
+use crate::reason::Reason;
 use crate::types::TypeSystem;
 use v4t_sat::{Answer, Lit, Question, Solver, Split};
 use v4t_source::Code;
@@ -74,15 +75,42 @@ pub(crate) fn solve(
     inputs: Map,
     now_ms: f64,
 ) -> Result<Solution> {
+    solve_or_conflict(doc, graph, types, inputs, now_ms)
+        .map_err(|(e, conflict)| explain::with_notes(e, &conflict))
+}
+
+/// [`solve`], failing with the error and, for "Could not solve", a
+/// subset-minimal set of conflicting parts ([`explain::conflict_reasons`])
+/// instead of notes.
+pub(crate) fn solve_or_conflict(
+    doc: &Node,
+    graph: &Graph,
+    types: &TypeSystem,
+    inputs: Map,
+    now_ms: f64,
+) -> std::result::Result<Solution, (Error, Vec<Reason>)> {
     let kept = inputs.clone();
-    solve_assigned(doc, graph, types, inputs, now_ms).map_err(|e| {
+    solve_assigned(doc, graph, types, inputs, now_ms, None).map_err(|e| {
         if e.code != Code::Unsatisfiable {
-            return e;
+            return (e, Vec::new());
         }
-        explain::unsat_notes(doc, graph, types, kept, now_ms)
-            .into_iter()
-            .fold(e, |e, n| e.with_note(n.message, n.span))
+        let conflict = explain::conflict_reasons(doc, graph, types, kept, now_ms);
+        (e, conflict)
     })
+}
+
+/// The best solution in which element `fixed.0` has presence `fixed.1`
+/// (the same optimisation and tie-breaking, no uniqueness checks): what
+/// the optimiser rejected, for `v4t explain`.
+pub(crate) fn solve_fixed(
+    doc: &Node,
+    graph: &Graph,
+    types: &TypeSystem,
+    inputs: Map,
+    now_ms: f64,
+    fixed: (ElementId, bool),
+) -> Result<Solution> {
+    solve_assigned(doc, graph, types, inputs, now_ms, Some(fixed))
 }
 
 fn solve_assigned(
@@ -91,14 +119,19 @@ fn solve_assigned(
     types: &TypeSystem,
     inputs: Map,
     now_ms: f64,
+    fixed: Option<(ElementId, bool)>,
 ) -> Result<Solution> {
     let mut enc = Encoder::new(graph, doc, types, inputs, now_ms);
     let order = encode_problem(&mut enc)?;
     let raw = RawDefs::new(doc);
+    if let Some((id, present)) = fixed {
+        let l = enc.presence(id);
+        enc.sat.require(if present { l } else { !l });
+    }
 
     // From here on every question is answered per independent part.
     let mut sat = std::mem::take(&mut enc.sat).split();
-    let objectives = optimize(&mut enc, &mut sat)?;
+    let objectives = optimize(&mut enc, &mut sat, fixed.is_none())?;
     let presence: Vec<Lit> = order.iter().map(|&id| enc.presence(id)).collect();
     let (members, groups) = alternatives(graph, &order);
     let members: Vec<Lit> = members.iter().map(|&id| enc.presence(id)).collect();
@@ -178,6 +211,12 @@ pub(crate) fn family_problem(
         presence,
         failures,
     })
+}
+
+/// Whether `id` belongs to a group of alternatives (see [`alternatives`]).
+pub(crate) fn in_alternatives(graph: &Graph, id: ElementId) -> bool {
+    let order: Vec<ElementId> = graph.ordered().collect();
+    alternatives(graph, &order).0.contains(&id)
 }
 
 /// The groups of alternatives for tie-breaking: elements of one kind and
@@ -399,9 +438,16 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
 /// The stages before the technology count are answered together, part by
 /// part ([`Split::ask`]): each part then builds its search backend once for
 /// all of them.
-fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>> {
+fn optimize(
+    enc: &mut Encoder<'_>,
+    sat: &mut Split,
+    check_unique: bool,
+) -> Result<Vec<(String, u64)>> {
     let mut list = Vec::new();
     let built = stages(enc, &mut list);
+    if !check_unique {
+        list.retain(|stage| !matches!(stage, Stage::Unique(..)));
+    }
     let questions: Vec<Question<'_>> = list
         .iter()
         .map(|stage| match stage {
@@ -455,7 +501,7 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
         let v = run(sat, dir, &terms)?;
         objectives.push(("technologies_count".to_string(), v));
     }
-    if opts.technologies_unique {
+    if opts.technologies_unique && check_unique {
         let optimized = opts.technologies != Optimize::Off;
         if ambiguous(enc, sat, "technology") {
             let message = format!(
@@ -466,6 +512,44 @@ fn optimize(enc: &mut Encoder<'_>, sat: &mut Split) -> Result<Vec<(String, u64)>
         }
     }
     Ok(objectives)
+}
+
+/// The weight of `id`'s presence in objective `name` (as in
+/// [`Solution::objectives`], in the same scaled units), if it is a term.
+pub(crate) fn objective_weight(graph: &Graph, name: &str, id: ElementId) -> Option<u64> {
+    let opts = &graph.options().solver;
+    let (list, weights): (&[ElementId], Vec<f64>) = match name {
+        "topology" if opts.topology_by_weight => {
+            let ws = graph
+                .nodes()
+                .iter()
+                .map(|&n| graph.get(n).weight())
+                .collect();
+            (graph.nodes(), ws)
+        }
+        "topology" => return (graph.get(id).kind == Kind::Node).then_some(1),
+        "scenarios" => {
+            let ps: Vec<f64> = graph
+                .technologies()
+                .iter()
+                .map(|&t| graph.get(t).prio())
+                .collect();
+            let at = graph.technologies().iter().position(|&t| t == id)?;
+            return whole_weights(&ps).ok()?.get(at).copied();
+        }
+        "technologies_weight" => {
+            let ws = graph
+                .technologies()
+                .iter()
+                .map(|&t| graph.get(t).weight())
+                .collect();
+            (graph.technologies(), ws)
+        }
+        "technologies_count" => return (graph.get(id).kind == Kind::Technology).then_some(1),
+        _ => return None,
+    };
+    let at = list.iter().position(|&x| x == id)?;
+    scaled_weights(&weights).ok()?.get(at).copied()
 }
 
 /// Objective terms: each element's presence with its weight.

@@ -36,10 +36,12 @@ pub(crate) fn encode_problem(enc: &mut Encoder<'_>) -> Result<Vec<ElementId>> {
         .and_then(Node::as_seq)
     {
         for (i, c) in constraints.iter().enumerate() {
+            enc.take_reads();
             enc.require_logic(c, None, Part::Constraint(i as u32))?;
         }
     }
     for (i, c) in graph.constraints().iter().enumerate() {
+        enc.take_reads();
         enc.require_constraint(c, Part::Generated(i as u32));
     }
     let raw = RawDefs::new(doc);
@@ -60,6 +62,10 @@ fn encode_element(
     let graph = enc.graph;
     let conditions = &graph.get(id).conditions;
     let presence = enc.presence(id);
+    // Explaining: what each condition reads, from a clean start.
+    let explaining = enc.guards.is_some();
+    let mut reads = Vec::new();
+    enc.take_reads();
     if conditions.is_empty() {
         enc.define_manual(id, &[]);
         enc.require_lit(presence, Part::Presence(id));
@@ -70,6 +76,9 @@ fn encode_element(
     manual_lits.clear();
     for c in conditions {
         let l = enc.cond(c, Some(id))?;
+        if explaining {
+            reads.push(enc.take_reads());
+        }
         all.push(l);
         if !c.is_generated() {
             manual_lits.push(l);
@@ -81,21 +90,22 @@ fn encode_element(
         return Ok(());
     }
     // Explaining: each condition, and presence where all hold, as parts.
-    for (i, &l) in all.iter().enumerate() {
+    let mut every = Vec::new();
+    for (i, (&l, reads)) in all.iter().zip(reads).enumerate() {
         let constant = enc.constant_of(l);
         let index = i as u32;
-        enc.require_clause(
-            &[!presence, l],
-            Part::Condition {
-                id,
-                index,
-                constant,
-            },
-        );
+        every.extend_from_slice(&reads);
+        let part = Part::Condition {
+            id,
+            index,
+            constant,
+        };
+        enc.require_guarded(&[!presence, l], part, Some(l), reads);
     }
+    super::encode::first_reads(&mut every);
     all.iter_mut().for_each(|l| *l = !*l);
     all.push(presence);
-    enc.require_clause(all, Part::Presence(id));
+    enc.require_guarded(all, Part::Presence(id), None, every);
     Ok(())
 }
 
@@ -132,6 +142,7 @@ fn encode_implies(enc: &mut Encoder<'_>, raw: &RawDefs<'_>, id: ElementId) -> Re
                 graph.Display(id)
             );
         };
+        enc.take_reads();
         let me = enc.presence(id);
         let condition = match items.get(1) {
             Some(c) => Some(enc.logic(c, Some(id))?),

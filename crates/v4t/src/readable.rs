@@ -1,0 +1,336 @@
+//! Conditions as people read them: `is_dev`, `env = "prod"`, `not is_dev`,
+//! `has_incoming_relation(dev_vm)` instead of the JSON of the YAML maps.
+//! Used wherever a condition or constraint is shown to a person (the
+//! drawings of `v4t graph`, `v4t explain`, the notes of "Could not solve").
+//!
+//! The rendering is a function of the expression alone (deterministic) and
+//! never evaluates anything. Logic operators become words (`and`, `or`,
+//! `not`, `implies`, `exactly one of`), comparisons and arithmetic become
+//! infix operators, named expressions and variability inputs their bare
+//! names, and every other operator a call `key(arguments)`. Parentheses are
+//! added where precedence needs them. A map that is no expression is shown
+//! as JSON.
+
+use crate::graph::{Cond, Constraint, Graph};
+use crate::logic::{Arity, LogicOp};
+use v4t_yaml::json::to_json;
+use v4t_yaml::number::format_js;
+use v4t_yaml::{Node, Value};
+
+/// How tightly a rendered expression binds: an operand binding less
+/// tightly than its operator gets parentheses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Prec {
+    Implies,
+    Or,
+    Xor,
+    And,
+    Not,
+    Compare,
+    Sum,
+    Product,
+    Atom,
+}
+
+/// A rendered expression with its precedence and, for associative infix
+/// operators, the operator (so that `a and b and c` needs no parentheses).
+struct Shown {
+    text: String,
+    prec: Prec,
+    op: &'static str,
+}
+
+impl Shown {
+    fn atom(text: String) -> Shown {
+        Shown {
+            text,
+            prec: Prec::Atom,
+            op: "",
+        }
+    }
+
+    /// The text as an operand of `op` at `prec`.
+    fn operand(self, prec: Prec, op: &str, associative: bool) -> String {
+        let same = associative && self.op == op;
+        if self.prec > prec || (self.prec == prec && same) {
+            self.text
+        } else {
+            format!("({})", self.text)
+        }
+    }
+}
+
+/// A logic expression (a condition or constraint as written).
+pub(crate) fn logic(n: &Node) -> String {
+    logic_shown(n, 0).text
+}
+
+/// A condition-list entry: written YAML as [`logic`], generated terms by
+/// their YAML form, without the `_generated` and `_bratan` markers.
+pub(crate) fn cond(c: &Cond, g: &Graph) -> String {
+    match c {
+        Cond::Yaml(n) => logic(n),
+        other => logic(&other.to_node(g)),
+    }
+}
+
+/// Several condition-list entries that must all hold, as one `and`.
+pub(crate) fn all_of(list: &[&Cond], g: &Graph) -> String {
+    let items = list
+        .iter()
+        .map(|c| match c {
+            Cond::Yaml(n) => logic_shown(n, 0),
+            other => logic_shown(&other.to_node(g), 0),
+        })
+        .collect();
+    infix(items, "and", Prec::And, true).text
+}
+
+/// A generated constraint (elements by their ids).
+pub(crate) fn constraint(c: &Constraint, g: &Graph) -> String {
+    logic(&c.to_node(g))
+}
+
+/// Deeper than this, the rest of an expression is shown as `…`.
+const MAX_DEPTH: usize = 32;
+
+fn logic_shown(n: &Node, depth: usize) -> Shown {
+    if depth > MAX_DEPTH {
+        return Shown::atom("…".to_string());
+    }
+    match &n.value {
+        // A term: a variable (an element id, `manual.<id>`, a free name).
+        Value::String(s) => match s.strip_prefix('-') {
+            Some(name) => not(Shown::atom(name.to_string())),
+            None => Shown::atom(s.clone()),
+        },
+        Value::Map(m) => match LogicOp::of_map(m) {
+            Some((op, arg)) => logic_op(op, arg, depth),
+            None => value_shown(n, depth),
+        },
+        _ => value_shown(n, depth),
+    }
+}
+
+fn not(inner: Shown) -> Shown {
+    let text = if inner.prec == Prec::Atom || inner.prec == Prec::Not {
+        inner.text
+    } else {
+        format!("({})", inner.text)
+    };
+    Shown {
+        text: format!("not {text}"),
+        prec: Prec::Not,
+        op: "not",
+    }
+}
+
+/// `a op b op c` with each operand parenthesised as needed.
+fn infix(items: Vec<Shown>, op: &'static str, prec: Prec, associative: bool) -> Shown {
+    let parts: Vec<String> = items
+        .into_iter()
+        .map(|s| s.operand(prec, op, associative))
+        .collect();
+    Shown {
+        text: parts.join(&format!(" {op} ")),
+        prec,
+        op,
+    }
+}
+
+fn logic_op(op: LogicOp, arg: &Node, depth: usize) -> Shown {
+    let list = |arg: &Node| -> Vec<Shown> {
+        match arg.as_seq() {
+            Some(items) => items.iter().map(|i| logic_shown(i, depth + 1)).collect(),
+            None => vec![logic_shown(arg, depth + 1)],
+        }
+    };
+    match op.arity() {
+        Arity::Name => Shown::atom(arg.as_str().map_or_else(|| to_json(arg), str::to_string)),
+        Arity::One => not(logic_shown(arg, depth + 1)),
+        Arity::Pair => {
+            let mut items = list(arg);
+            items.truncate(2);
+            infix(items, "implies", Prec::Implies, false)
+        }
+        Arity::List => {
+            let items = list(arg);
+            match (op, items.len()) {
+                (LogicOp::And, 0) => Shown::atom("true".to_string()),
+                (LogicOp::Or, 0) => Shown::atom("false".to_string()),
+                (LogicOp::And, _) => infix(items, "and", Prec::And, true),
+                (LogicOp::Or, _) => infix(items, "or", Prec::Or, true),
+                (LogicOp::Xor, _) => infix(items, "xor", Prec::Xor, true),
+                _ => {
+                    let what = if op == LogicOp::Exo {
+                        "exactly one of"
+                    } else {
+                        "at most one of"
+                    };
+                    let texts: Vec<String> = items.into_iter().map(|s| s.text).collect();
+                    Shown::atom(format!("{what} ({})", texts.join(", ")))
+                }
+            }
+        }
+        Arity::Element => call(op.key(), arg, depth, &|n, d| element_arg(n, d)),
+    }
+}
+
+/// An element reference as written: names bare, indices as numbers.
+fn element_arg(n: &Node, depth: usize) -> Shown {
+    match &n.value {
+        Value::String(s) => Shown::atom(s.clone()),
+        _ => value_shown(n, depth),
+    }
+}
+
+/// `key(a, b)`: a list argument spread, any other argument as the one.
+fn call(key: &str, arg: &Node, depth: usize, show: &dyn Fn(&Node, usize) -> Shown) -> Shown {
+    let args: Vec<String> = match arg.as_seq() {
+        Some(items) => items.iter().map(|i| show(i, depth + 1).text).collect(),
+        None => vec![show(arg, depth + 1).text],
+    };
+    Shown::atom(format!("{key}({})", args.join(", ")))
+}
+
+/// The infix form of a value operator: its symbol, precedence and
+/// whether it is associative.
+fn infix_of(key: &str) -> Option<(&'static str, Prec, bool)> {
+    Some(match key {
+        "equal" => ("=", Prec::Compare, false),
+        "greater" => (">", Prec::Compare, false),
+        "greater_or_equal" => (">=", Prec::Compare, false),
+        "less" => ("<", Prec::Compare, false),
+        "less_or_equal" => ("<=", Prec::Compare, false),
+        "add" => ("+", Prec::Sum, true),
+        "sub" => ("-", Prec::Sum, false),
+        "mul" => ("*", Prec::Product, true),
+        "div" => ("/", Prec::Product, false),
+        "mod" => ("%", Prec::Product, false),
+        _ => return None,
+    })
+}
+
+fn value_shown(n: &Node, depth: usize) -> Shown {
+    if depth > MAX_DEPTH {
+        return Shown::atom("…".to_string());
+    }
+    match &n.value {
+        Value::Null => Shown::atom("null".to_string()),
+        Value::Bool(b) => Shown::atom(b.to_string()),
+        Value::Number(x) => Shown::atom(format_js(*x)),
+        Value::String(_) | Value::Timestamp(_) => Shown::atom(to_json(n)),
+        Value::Seq(items) => {
+            let texts: Vec<String> = items
+                .iter()
+                .map(|i| value_shown(i, depth + 1).text)
+                .collect();
+            Shown::atom(format!("[{}]", texts.join(", ")))
+        }
+        Value::Map(m) => {
+            if let Some((op, arg)) = LogicOp::of_map(m) {
+                return logic_op(op, arg, depth);
+            }
+            // A value operator is a map of one key (markers aside).
+            let mut keys = m
+                .iter()
+                .filter(|(k, _)| !matches!(k.name.as_str(), "_generated" | "_bratan"));
+            let (Some((key, arg)), None) = (keys.next(), keys.next()) else {
+                return Shown::atom(to_json(n));
+            };
+            let key = key.name.as_str();
+            match (key, arg.as_seq()) {
+                ("variability_input" | "value_expression", _) if arg.as_str().is_some() => {
+                    Shown::atom(arg.as_str().unwrap_or_default().to_string())
+                }
+                (_, Some(items)) if items.len() == 2 && infix_of(key).is_some() => {
+                    let (symbol, prec, associative) =
+                        infix_of(key).unwrap_or(("", Prec::Atom, false));
+                    let items = items.iter().map(|i| value_shown(i, depth + 1)).collect();
+                    infix(items, symbol, prec, associative)
+                }
+                _ => call(key, arg, depth, &value_shown),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{logic, value_shown};
+    use crate::testing::doc;
+
+    fn shown(yaml: &str) -> String {
+        logic(&doc(yaml))
+    }
+
+    fn value(n: &v4t_yaml::Node) -> String {
+        value_shown(n, 0).text
+    }
+
+    #[test]
+    fn conditions_read_like_the_spec_says_them() {
+        assert_eq!(shown("{logic_expression: is_dev}"), "is_dev");
+        assert_eq!(shown("{variability_input: big}"), "big");
+        assert_eq!(
+            shown("{equal: [{variability_input: env}, prod]}"),
+            "env = \"prod\""
+        );
+        assert_eq!(shown("{not: {logic_expression: is_dev}}"), "not is_dev");
+        assert_eq!(
+            shown("{not: {equal: [{variability_input: env}, dev]}}"),
+            "not (env = \"dev\")"
+        );
+        assert_eq!(shown("{node_presence: db}"), "node_presence(db)");
+        assert_eq!(
+            shown("{relation_presence: [web, 0]}"),
+            "relation_presence(web, 0)"
+        );
+        assert_eq!(shown("-node.a"), "not node.a");
+        assert_eq!(shown("true"), "true");
+        assert_eq!(shown("{and: []}"), "true");
+        assert_eq!(shown("{or: []}"), "false");
+        assert_eq!(
+            shown("{exo: [a, b, {not: c}]}"),
+            "exactly one of (a, b, not c)"
+        );
+        assert_eq!(
+            shown("{has_incoming_relation: dev_vm, _generated: true}"),
+            "has_incoming_relation(dev_vm)"
+        );
+    }
+
+    #[test]
+    fn parentheses_follow_precedence() {
+        assert_eq!(shown("{and: [a, {and: [b, c]}]}"), "a and b and c");
+        assert_eq!(shown("{and: [a, {or: [b, c]}]}"), "a and (b or c)");
+        assert_eq!(shown("{or: [a, {and: [b, c]}]}"), "a or b and c");
+        assert_eq!(
+            shown("{implies: [{or: [a, b]}, {implies: [c, d]}]}"),
+            "a or b implies (c implies d)"
+        );
+        assert_eq!(value(&doc("{mul: [{add: [1, 2]}, 3]}")), "(1 + 2) * 3");
+        assert_eq!(value(&doc("{sub: [1, {sub: [2, 3]}]}")), "1 - (2 - 3)");
+        assert_eq!(
+            shown("{greater: [{variability_input: n}, {add: [1, 2]}]}"),
+            "n > 1 + 2"
+        );
+    }
+
+    #[test]
+    fn other_operators_are_calls_and_unknown_maps_json() {
+        assert_eq!(
+            shown("{concat: [a, {variability_input: x}]}"),
+            "concat(\"a\", x)"
+        );
+        assert_eq!(
+            shown("{valid_values: [{variability_input: x}, [1, 2]]}"),
+            "valid_values(x, [1, 2])"
+        );
+        assert_eq!(shown("{a: 1, b: 2}"), "{\"a\":1,\"b\":2}");
+        // Deterministic: the same input, the same text.
+        let deep = "{not: ".repeat(40) + "x" + &"}".repeat(40);
+        assert_eq!(shown(&deep), shown(&deep));
+        assert!(shown(&deep).contains('…'));
+    }
+}
