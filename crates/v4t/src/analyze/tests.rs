@@ -552,3 +552,57 @@ topology_template:
     assert_eq!(one.validated, Some((1, false)));
     assert!(one.failures.is_empty());
 }
+
+/// `validate` on TOSCA 2.0: the resolved `tosca_2_0` templates are
+/// validated, and a topology whose TOSCA 2.0 references fail (a present
+/// node reads an absent input) is a failure too.
+#[test]
+fn tosca_2_templates_are_validated_with_their_references() {
+    let text = "\
+tosca_definitions_version: tosca_2_0
+node_types:
+  T:
+    properties:
+      p: {type: string, required: false}
+service_template:
+  variability:
+    inputs:
+      fast: {type: boolean}
+      keep: {type: boolean}
+  inputs:
+    host: {type: string, default: x, conditions: {variability_input: keep}}
+  node_templates:
+    app: {type: T}
+    cache: {type: Cache, conditions: {variability_input: fast}}
+    web: {type: T, properties: {p: {$get_input: host}}}
+";
+    let run = |validate: usize| {
+        let mut sources = Sources::new();
+        let id = sources.add("template.yaml", text);
+        let options = AnalyzeOptions {
+            validate,
+            ..AnalyzeOptions::default()
+        };
+        analyze(&mut sources, id, &mut NoFiles, &options).expect("analyses")
+    };
+    assert!(run(0).failures.is_empty());
+    let a = run(10);
+    assert_eq!(a.validated, Some((4, true)));
+    let mut found: Vec<(String, Option<u128>)> = a
+        .failures
+        .iter()
+        .map(|f| (f.error.message.clone(), f.configurations.value.to_u128()))
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            (
+                "Property \"p@0\" of node \"web\" reads input \"host\", which is absent"
+                    .to_string(),
+                Some(2)
+            ),
+            ("unknown node type `Cache`".to_string(), Some(1)),
+        ]
+    );
+}
