@@ -31,9 +31,6 @@ pub const MAX_ENTRIES: usize = 65_536;
 /// The most bytes all entries may inflate to together.
 pub const MAX_INFLATED_BYTES: u64 = crate::files::MAX_INPUT_BYTES;
 
-/// The metadata file that names the template.
-const META: &str = "TOSCA-Metadata/TOSCA.meta";
-
 /// Whether `path` names a zipped CSAR by its extension.
 pub fn has_archive_extension(path: &Path) -> bool {
     path.extension()
@@ -170,39 +167,10 @@ impl Archive {
     }
 
     /// The path of the template: `Entry-Definitions` of the metadata, or the
-    /// single YAML file at the root.
+    /// single YAML file at the root (the TOSCA layer's choice,
+    /// [`v4t_tosca::csar::entry_of`], the one `v4t validate` makes).
     pub fn entry_definitions(&self) -> Result<String, String> {
-        if let Some(meta) = self.get(META) {
-            let text = std::str::from_utf8(meta).map_err(|_| format!("\"{META}\" is not UTF-8"))?;
-            let entry = text.lines().find_map(|line| {
-                let (key, value) = line.split_once(':')?;
-                (key.trim() == "Entry-Definitions").then(|| value.trim().to_string())
-            });
-            if let Some(entry) = entry {
-                let path = entry_path(&entry)
-                    .map_err(|e| format!("Entry-Definitions in \"{META}\": {e}"))?;
-                if !self.is_file(&path) {
-                    return Err(format!(
-                        "Entry-Definitions in \"{META}\" names \"{path}\", which is not in the archive"
-                    ));
-                }
-                return Ok(path);
-            }
-        }
-        let roots: Vec<&String> = self
-            .files
-            .keys()
-            .filter(|p| !p.contains('/') && (p.ends_with(".yaml") || p.ends_with(".yml")))
-            .collect();
-        match roots.as_slice() {
-            [one] => Ok((*one).clone()),
-            [] => Err(format!(
-                "the archive has no \"{META}\" with Entry-Definitions and no YAML file at its root"
-            )),
-            _ => Err(format!(
-                "the archive has no \"{META}\" with Entry-Definitions and more than one YAML file at its root"
-            )),
-        }
+        v4t_tosca::csar::entry_of(&mut Root(self))
     }
 
     /// Sets the content of file `path` (added at the end if new).
@@ -270,6 +238,29 @@ fn entry_path(name: &str) -> Result<String, String> {
         }
     }
     Ok(trimmed.to_string())
+}
+
+/// The files of an archive from its root, as a [`Loader`] (for the choice
+/// of its entry).
+struct Root<'a>(&'a Archive);
+
+impl Loader for Root<'_> {
+    fn read(&mut self, path: &str) -> Result<Option<String>, String> {
+        match self.0.get(path) {
+            None => Ok(None),
+            Some(bytes) => String::from_utf8(bytes.to_vec())
+                .map(Some)
+                .map_err(|_| format!("\"{path}\" is not UTF-8")),
+        }
+    }
+
+    fn files(&mut self) -> Vec<String> {
+        self.0.files.keys().cloned().collect()
+    }
+
+    fn lib_files(&mut self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Reads the files beside a template from an archive, confined to the
@@ -364,7 +355,7 @@ mod tests {
         let bytes = zip(&[
             (
                 "TOSCA-Metadata/TOSCA.meta",
-                "TOSCA-Meta-File-Version: 1.1\nEntry-Definitions: defs/t.yaml\n",
+                "TOSCA-Meta-File-Version: 1.1\nCSAR-Version: 1.1\nEntry-Definitions: defs/t.yaml\n",
             ),
             ("defs/t.yaml", "a: 1\n"),
             ("defs/lib/b.yaml", "b: 1\n"),

@@ -207,6 +207,13 @@ pub struct ResolveFlags {
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
 
+    /// Validate the resolved template with the TOSCA validator (`v4t
+    /// validate`) before writing it: an invalid result is an error (exit 1,
+    /// code V4T061) located in the output, with a note where the offending
+    /// part was written in the variable template; nothing is written.
+    #[arg(long)]
+    pub validate: bool,
+
     /// How errors and warnings are printed on standard error: `text`
     /// (rustc-style) or `json` (one JSON object per line with `severity`,
     /// `message`, and `file`, `line`, `column` when the location is known).
@@ -373,6 +380,12 @@ pub struct TestFlags {
     /// Also write the results as JUnit XML to FILE (`-` is standard output).
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+
+    /// Validate every resolved template with the TOSCA validator (`v4t
+    /// validate`): an invalid result fails the test, unless the test
+    /// expects exactly that error (`error` in `test.yaml`).
+    #[arg(long)]
+    pub validate: bool,
 }
 
 /// Arguments of `v4t template test` (the reference's form).

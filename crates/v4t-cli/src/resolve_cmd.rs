@@ -319,6 +319,8 @@ pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
         enrich: true,
         now_ms: Some(now_ms()),
         report: flags.report.is_some(),
+        validate: flags.validate,
+        output_name: output_file(flags.output.as_deref()).map(|p| p.display().to_string()),
         // The process ends after writing the result.
         free_memory: false,
     };
@@ -409,7 +411,7 @@ pub fn run_enrich(args: &EnrichArgs, color: ColorChoice) -> u8 {
 fn render(doc: &Node, format: OutputFormat) -> String {
     match format {
         OutputFormat::Json => json_text(doc),
-        OutputFormat::Yaml | OutputFormat::Csar => v4t_yaml::emit(doc),
+        OutputFormat::Yaml | OutputFormat::Csar => v4t::to_yaml(doc),
     }
 }
 

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use v4t::{Error, ResolveOptions, Sources};
-use v4t_yaml::{Map, Node, SourceId, Value};
+use v4t_yaml::{Map, Node, Schema, SourceId, Span, Value};
 
 use crate::compare::diff;
 use crate::csar::{Archive, ArchiveLoader};
@@ -447,7 +447,7 @@ pub fn run(args: &TestArgs) -> u8 {
         .unwrap_or(1)
         .min(tests.len().max(1));
     let progress = !flags.quiet && std::io::stderr().is_terminal();
-    let outcomes = run_all(&tree, &tests, &skip, threads, progress);
+    let outcomes = run_all(&tree, &tests, &skip, threads, progress, flags.validate);
     let results = Results {
         tree: &tree,
         tests: &tests,
@@ -578,6 +578,7 @@ fn run_all(
     skip: &[bool],
     threads: usize,
     progress: bool,
+    validate: bool,
 ) -> Vec<Outcome> {
     let env = env_inputs();
     let next = AtomicUsize::new(0);
@@ -596,7 +597,7 @@ fn run_all(
                 let outcome = if skip[i] {
                     Outcome::Skipped
                 } else {
-                    let outcome = match catch_panic(|| run_one(tree, &tests[i], &env)) {
+                    let outcome = match catch_panic(|| run_one(tree, &tests[i], &env, validate)) {
                         Ok(Ok(())) => Outcome::Passed,
                         Ok(Err(lines)) => Outcome::Failed(lines),
                         Err(panic) => Outcome::Failed(vec![format!("panicked: {panic}")]),
@@ -634,7 +635,7 @@ fn run_all(
                 if skip[i] {
                     Outcome::Skipped
                 } else {
-                    match catch_panic(|| run_one(tree, &tests[i], &env)) {
+                    match catch_panic(|| run_one(tree, &tests[i], &env, validate)) {
                         Ok(Ok(())) => Outcome::Passed,
                         Ok(Err(lines)) => Outcome::Failed(lines),
                         Err(panic) => Outcome::Failed(vec![format!("panicked: {panic}")]),
@@ -665,6 +666,9 @@ fn draw_progress(done: usize, total: usize) {
 #[derive(Default)]
 struct TestConfig {
     presets: Vec<String>,
+    /// v4t's extension: validate the result with the TOSCA validator (as
+    /// `--validate` does for every test).
+    validate: bool,
     error: Option<String>,
     template: Option<String>,
     expected: Option<String>,
@@ -674,7 +678,7 @@ struct TestConfig {
 }
 
 /// Runs one test; `Err` holds the lines explaining the failure.
-fn run_one(tree: &Tree, test: &TestCase, env: &Map) -> Result<(), Vec<String>> {
+fn run_one(tree: &Tree, test: &TestCase, env: &Map, validate: bool) -> Result<(), Vec<String>> {
     let fail = |line: String| vec![line];
     let config = read_config(tree, &test.dir).map_err(fail)?;
 
@@ -731,6 +735,7 @@ fn run_one(tree: &Tree, test: &TestCase, env: &Map) -> Result<(), Vec<String>> {
         enrich: true,
         // Like the reference harness: the real clock.
         now_ms: Some(now_ms()),
+        validate: validate || config.validate,
         ..ResolveOptions::default()
     };
     let result = match inputs_error {
@@ -752,24 +757,40 @@ fn run_one(tree: &Tree, test: &TestCase, env: &Map) -> Result<(), Vec<String>> {
             )))
         }
         (None, Err(e)) => {
-            let at = sources
-                .get(e.span.source)
-                .filter(|_| e.span.is_known())
-                .map(|f| format!(" (at {}:{}:{})", f.name, e.span.line, e.span.col))
-                .unwrap_or_default();
-            return Err(fail(format!("resolution failed: {}{at}", e.message)));
+            // The error and its notes (with `--validate`: where the variable
+            // template wrote the part the output has wrong), each located.
+            let at = |span: Span| {
+                sources
+                    .get(span.source)
+                    .filter(|_| span.is_known())
+                    .map(|f| format!(" (at {}:{}:{})", f.name, span.line, span.col))
+                    .unwrap_or_default()
+            };
+            let mut lines = vec![format!("resolution failed: {}{}", e.message, at(e.span))];
+            lines.extend(
+                e.notes
+                    .iter()
+                    .map(|n| format!("note: {}{}", n.message, at(n.span))),
+            );
+            return Err(lines);
         }
         (None, Ok(resolved)) => resolved,
     };
 
-    // Emit, post-process textually and read back, like the reference.
-    let mut output = v4t_yaml::emit(&resolved.template);
+    // Emit, post-process textually and read back, like the reference (a
+    // TOSCA 2.0 result, and its expected file, with the YAML core schema:
+    // values as written).
+    let schema = match v4t::Grammar::of(&resolved.template) {
+        v4t::Grammar::Tosca13 => Schema::JsYaml,
+        v4t::Grammar::Tosca20 => Schema::Core,
+    };
+    let mut output = v4t::to_yaml(&resolved.template);
     for (find, replace) in &config.replace {
         if !find.is_empty() {
             output = output.replace(find.as_str(), replace);
         }
     }
-    let actual = v4t_yaml::parse(&output, SourceId(0)).map_err(|e| {
+    let actual = v4t_yaml::parse_with(&output, SourceId(0), schema).map_err(|e| {
         fail(format!(
             "could not read back the emitted output: {} at {}",
             e.message, e.span
@@ -795,7 +816,7 @@ fn run_one(tree: &Tree, test: &TestCase, env: &Map) -> Result<(), Vec<String>> {
             tree.show(&expected_path)
         ))
     })?;
-    let mut expected = v4t_yaml::parse(&text, SourceId(0)).map_err(|e| {
+    let mut expected = v4t_yaml::parse_with(&text, SourceId(0), schema).map_err(|e| {
         fail(format!(
             "invalid expected file \"{}\": {} at {}",
             tree.show(&expected_path),
@@ -883,8 +904,19 @@ fn read_config(tree: &Tree, dir: &Path) -> Result<TestConfig, String> {
             ))
         }
     };
+    let validate = match map.get("validate").map(|n| &n.value) {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => {
+            return Err(invalid(format!(
+                "`validate` must be a boolean, not a {}",
+                other.kind_name()
+            )))
+        }
+    };
     Ok(TestConfig {
         presets,
+        validate,
         error: string("error")?,
         template: string("template")?,
         expected: string("expected")?,

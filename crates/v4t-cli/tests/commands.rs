@@ -189,7 +189,8 @@ fn csar_entry_definitions_and_files_beside_the_template() {
     let mut files = BTreeMap::new();
     files.insert(
         "TOSCA-Metadata/TOSCA.meta".to_string(),
-        b"TOSCA-Meta-File-Version: 1.1\nEntry-Definitions: defs/main.yaml\n".to_vec(),
+        b"TOSCA-Meta-File-Version: 1.1\nCSAR-Version: 1.1\nEntry-Definitions: defs/main.yaml\n"
+            .to_vec(),
     );
     files.insert(
         "defs/main.yaml".to_string(),

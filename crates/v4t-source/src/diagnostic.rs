@@ -99,6 +99,8 @@ codes! {
     Inconsistent = "V4T050", "A consistency or semantic check of the resolved template failed (a relation without its target, a node without its type or host, ...).";
     /// The resolved template cannot be written.
     Output = "V4T060", "The resolved template cannot be written (property values, outputs or other elements cannot be transformed).";
+    /// A resolved template that is not valid TOSCA (`--validate`).
+    InvalidOutput = "V4T061", "The resolved template is not valid TOSCA (`--validate`): the TOSCA validator's first error, located in the output, with where the offending part was written in the variable template.";
     /// A declared variability input that nothing reads (warning).
     UnusedInput = "V4T080", "Warning: a declared variability input is read by no `variability_input` operator.";
     /// A key that neither TOSCA nor Variability4TOSCA knows (warning).
@@ -115,6 +117,8 @@ codes! {
     Unsupported = "V4T086", "Warning: a feature v4t does not support is ignored (`plugins`).";
     /// A file beside the template that was skipped (warning).
     SkippedFile = "V4T087", "Warning: an entry of `lib/` was skipped (a symlink leaving the template directory, a dangling symlink, not a regular file).";
+    /// A requirement pruned below its `count_range` minimum (warning).
+    CountRange = "V4T088", "Warning: pruning leaves a requirement of a present node with fewer relationships than the minimum of its TOSCA 2.0 `count_range` (a TOSCA 2.0 processor adds the missing ones at deployment).";
     /// A failure that the processor does not classify further.
     Internal = "V4T090", "An error the processor does not classify further (the message says what happened).";
     /// A TOSCA import cannot be followed: the file does not exist or leaves the repository, the profile is unknown, the URL is remote, or the imports form a cycle.

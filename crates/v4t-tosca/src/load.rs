@@ -163,6 +163,13 @@ pub const BUNDLED_PROFILES: &[(&str, &str, &str)] = &[
         "<bundled>/simple-profile-2.0.yaml",
         include_str!("../profiles/simple-profile-2.0.yaml"),
     ),
+    // The Variability4TOSCA group and interface types (data for templates
+    // v4t resolves; this crate itself knows nothing about variability).
+    (
+        "variability4tosca:1.0",
+        "<bundled>/variability4tosca-1.0.yaml",
+        include_str!("../profiles/variability4tosca-1.0.yaml"),
+    ),
 ];
 
 /// An import definition as written (§6.8.1).

@@ -220,9 +220,10 @@ pub fn analyze_observed(
         &mut warnings,
     )?;
     observe(AnalyzeStage::Prepare);
-    let (doc, graph, types) = (&prepared.doc, &prepared.graph, &prepared.config.types);
-    let problem = family_problem(doc, graph, types, options.now_ms.unwrap_or(0.0))
-        .map_err(code(Code::InvalidCondition))?;
+    let (types, now_ms) = (prepared.files.system(), options.now_ms.unwrap_or(0.0));
+    let (doc, graph, types) = (&prepared.doc, &prepared.graph, &types);
+    let problem =
+        family_problem(doc, graph, types, now_ms).map_err(code(Code::InvalidCondition))?;
     observe(AnalyzeStage::Encode);
     let mut f = Family::new(problem, options);
     let mut domains = DomainSolver::new(&f.inputs);
@@ -275,16 +276,17 @@ pub fn analyze_observed(
     let validated = (options.validate > 0).then(|| {
         let variant = Variants {
             prepared: &prepared,
-            sources,
+            types,
+            sources: &mut *sources,
             loader,
-            now_ms: options.now_ms.unwrap_or(0.0),
+            now_ms,
         };
         let (groups, validated) = f.validation_failures(variant, options.validate);
         failures.extend(groups);
         validated
     });
     observe(AnalyzeStage::Validate);
-    let presets = resolve_presets(doc, graph, types, presets, options.now_ms.unwrap_or(0.0));
+    let presets = resolve_presets(doc, graph, (types, sources), presets, now_ms);
     observe(AnalyzeStage::Presets);
     Ok(Analysis {
         inputs: f
@@ -313,21 +315,27 @@ pub fn analyze_observed(
 
 /// What resolving and validating configurations of the prepared template
 /// needs.
-struct Variants<'a> {
+struct Variants<'a, 't> {
     prepared: &'a crate::Prepared,
+    types: &'a TypeSystem<'t>,
     sources: &'a mut Sources,
     loader: &'a mut dyn Loader,
     now_ms: f64,
 }
 
-impl Variants<'_> {
+impl Variants<'_, '_> {
     /// The first error `v4t validate` reports for the resolved template of
     /// configuration `assigned` (`None` if it is valid or does not resolve:
-    /// the other checks report those).
+    /// the other checks report those), after the TOSCA 2.0 references V4T's
+    /// checks do not cover (which depend on the topology only).
     fn first_error(&mut self, assigned: Map) -> Option<Error> {
         let p = self.prepared;
-        let (doc, graph, types) = (&p.doc, &p.graph, &p.config.types);
-        let solution = crate::solve_checked(doc, graph, types, assigned, self.now_ms).ok()?;
+        let (doc, graph, types) = (&p.doc, &p.graph, self.types);
+        let solution =
+            crate::solve_checked(doc, graph, (types, self.sources), assigned, self.now_ms).ok()?;
+        if let Err(e) = crate::check_references(doc, graph, &solution, types) {
+            return Some(e);
+        }
         let resolved = crate::transform::transform(&mut doc.clone(), graph, &solution, &p.loaded);
         let resolved = resolved.ok()?;
         let path = doc
@@ -362,7 +370,7 @@ fn preset_names(doc: &Node) -> Vec<String> {
 fn resolve_presets(
     doc: &Node,
     graph: &Graph,
-    types: &TypeSystem,
+    (types, sources): (&TypeSystem, &Sources),
     presets: Vec<(String, Result<Map>)>,
     now_ms: f64,
 ) -> Vec<Preset> {
@@ -371,7 +379,8 @@ fn resolve_presets(
     for (name, assigned) in presets {
         // With the codes resolving gives each stage's errors.
         let outcome = assigned.and_then(|assigned| {
-            let solution = crate::solve_checked(doc, graph, types, assigned, now_ms)?;
+            let solution = crate::solve_checked(doc, graph, (types, sources), assigned, now_ms)?;
+            crate::check_references(doc, graph, &solution, types)?;
             Ok(solution.present)
         });
         let (error, same_as) = match outcome {
@@ -684,7 +693,7 @@ impl<'o> Family<'o> {
     /// that is all of them.
     fn validation_failures(
         &mut self,
-        mut variants: Variants<'_>,
+        mut variants: Variants<'_, '_>,
         limit: usize,
     ) -> (Vec<FailureGroup>, (usize, bool)) {
         let e = self.sat.enumerate(&self.presence_lits, limit);

@@ -96,6 +96,9 @@ pub(crate) fn checks<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
     }
     if c.ambiguous_property {
         per_present_node(g, l, |e| &e.properties)?;
+        if g.grammar() == crate::version::Grammar::Tosca20 {
+            per_present_node(g, l, |e| e.attributes())?;
+        }
     }
     if c.missing_type_container {
         missing_container(g, l, g.types())?;
@@ -197,6 +200,10 @@ fn types<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
             continue;
         }
         let types = &g.get(x).types;
+        if types.is_empty() && g.get(x).kind == Kind::Artifact {
+            // A TOSCA 2.0 artifact written without type.
+            continue;
+        }
         let when = present_without_any(l, here, types, &mut lits);
         l.violation(when, || {
             Error::at(format!("{} has no type", g.Display(x)), g.get(x).span).in_element(g.id(x))
@@ -215,7 +222,9 @@ fn hosting(g: &Graph, n: ElementId) -> impl Iterator<Item = ElementId> + '_ {
         .filter(|&r| g.get(r).hosting())
 }
 
-/// No present node has more than one present hosting relation.
+/// No present node has more than one present hosting relationship: its
+/// present hosting relations establish at most one (TOSCA 2.0: an
+/// assignment with `count: 2` establishes two, one with `count: 0` none).
 fn ambiguous_hosting<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
     let mut lits = Vec::new();
     for &n in g.nodes() {
@@ -225,7 +234,10 @@ fn ambiguous_hosting<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
         }
         lits.clear();
         for r in hosting(g, n) {
-            lits.push(l.present(r));
+            // Twice is as good as more for "at least two".
+            for _ in 0..g.relationships(r).min(2) {
+                lits.push(l.present(r));
+            }
         }
         let two = l.at_least_two(&lits);
         let when = l.and(&[here, two]);
@@ -240,26 +252,40 @@ fn ambiguous_hosting<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
 /// relations, artifacts or technologies has a present one.
 fn expected<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
     let c = &g.options().checks;
-    type Members<'g> = &'g dyn Fn(ElementId, &mut Vec<ElementId>);
+    // The members one of which must be present, and whether the node has
+    // any (TOSCA 2.0: hosting relations with `count: 0` establish none).
+    type Members<'g> = &'g dyn Fn(ElementId, &mut Vec<ElementId>) -> bool;
     let lists: [(bool, Members<'_>, &str); 4] = [
         (
             c.expected_hosting,
-            &|n, out| out.extend(hosting(g, n)),
+            &|n, out| {
+                out.extend(hosting(g, n).filter(|&r| g.relationships(r) > 0));
+                hosting(g, n).next().is_some()
+            },
             "expected to have a hosting relation",
         ),
         (
             c.expected_incoming_relation,
-            &|n, out| out.extend_from_slice(g.get(n).incoming()),
+            &|n, out| {
+                out.extend_from_slice(g.get(n).incoming());
+                !out.is_empty()
+            },
             "expected to have an incoming relation",
         ),
         (
             c.expected_artifact,
-            &|n, out| out.extend_from_slice(g.get(n).artifacts()),
+            &|n, out| {
+                out.extend_from_slice(g.get(n).artifacts());
+                !out.is_empty()
+            },
             "expected to have an deployment artifact",
         ),
         (
             c.expected_technology,
-            &|n, out| out.extend_from_slice(g.get(n).technologies()),
+            &|n, out| {
+                out.extend_from_slice(g.get(n).technologies());
+                !out.is_empty()
+            },
             "expected to have a technology",
         ),
     ];
@@ -272,8 +298,8 @@ fn expected<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
         for &n in g.nodes() {
             let here = l.present(n);
             ids.clear();
-            members(n, &mut ids);
-            if l.is_false(here) || ids.is_empty() {
+            let applies = members(n, &mut ids);
+            if l.is_false(here) || !applies {
                 continue;
             }
             let when = present_without_any(l, here, &ids, &mut lits);

@@ -12,47 +12,19 @@
 use crate::document;
 use crate::error::Result;
 use crate::options::{is_enrichment_only, Options};
-use crate::types::TypeSystem;
+pub use crate::version::Grammar;
 pub(crate) use crate::version::Version;
 use v4t_yaml::{Map, Node};
-
-/// The TOSCA grammar the template is written in, told by its topology key
-/// (the topology key of TOSCA 1.3, or `service_template`: TOSCA 2.0).
-///
-/// The seam for TOSCA 2.0: today every stage reads the TOSCA 1.3 shapes
-/// (a TOSCA 2.0 document has no topology they would find); a TOSCA 2.0
-/// base grammar plugs in where stages ask for [`Config::grammar`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Grammar {
-    /// TOSCA Simple Profile in YAML 1.3.
-    Tosca13,
-    /// TOSCA 2.0.
-    Tosca20,
-}
-
-impl Grammar {
-    /// The grammar of `doc`.
-    pub(crate) fn of(doc: &Node) -> Grammar {
-        if doc.get(document::TOPOLOGY).is_none() && doc.get("service_template").is_some() {
-            Grammar::Tosca20
-        } else {
-            Grammar::Tosca13
-        }
-    }
-}
 
 /// How one template is processed.
 #[derive(Debug)]
 pub(crate) struct Config {
     /// The definitions version.
     pub version: Version,
-    /// The base grammar (the seam for TOSCA 2.0: no stage branches on it yet).
-    #[allow(dead_code)]
+    /// The base grammar.
     pub grammar: Grammar,
     /// The options as written (what the enricher reads).
     pub options: Options,
-    /// The type collections.
-    pub types: TypeSystem,
     /// `variability.options` as written, for [`Config::resolver_options`].
     written: Map,
 }
@@ -61,11 +33,11 @@ impl Config {
     /// Reads the configuration of the normalised `doc` of version `version`.
     pub(crate) fn read(doc: &Node, version: Version) -> Result<Config> {
         let written = document::options(doc).cloned().unwrap_or_default();
+        let grammar = Grammar::of(doc);
         Ok(Config {
             version,
-            grammar: Grammar::of(doc),
-            options: Options::new(version, Some(&written))?,
-            types: TypeSystem::new(doc),
+            grammar,
+            options: Options::for_base(version, grammar, Some(&written))?,
             written,
         })
     }
@@ -81,6 +53,6 @@ impl Config {
             written.retain(|k, _| !is_enrichment_only(&k.name));
         }
         written.insert("bratans_unknown", Node::bool(true));
-        Options::new(self.version, Some(&written))
+        Options::for_base(self.version, self.grammar, Some(&written))
     }
 }

@@ -1,7 +1,7 @@
 //! Where things live in a template document: the one module that spells the
 //! paths of its sections (the topology, its `variability`, the element
 //! sections), so that no stage searches the document with its own copy of
-//! them. A TOSCA 2.0 base grammar ([`crate::config::Grammar`]) names the
+//! them. A TOSCA 2.0 base grammar ([`crate::version::Grammar`]) names the
 //! topology `service_template`; this is where that goes.
 //!
 //! The raw document stays the source of the output; stages read and edit it
@@ -9,17 +9,32 @@
 
 use v4t_yaml::{Key, Map, Node, Value};
 
-/// The key of the topology section.
+/// The key of the topology section of TOSCA 1.3.
 pub(crate) const TOPOLOGY: &str = "topology_template";
+
+/// The key of the topology section of TOSCA 2.0.
+pub(crate) const SERVICE_TEMPLATE: &str = "service_template";
+
+/// The key of the topology section of `doc`: `service_template` if that is
+/// the one it has (a TOSCA 2.0 base grammar; a document with both keys is
+/// refused when it is loaded), else the TOSCA 1.3 key.
+pub(crate) fn topology_key(doc: &Node) -> &'static str {
+    if doc.get(TOPOLOGY).is_none() && doc.get(SERVICE_TEMPLATE).is_some() {
+        SERVICE_TEMPLATE
+    } else {
+        TOPOLOGY
+    }
+}
 
 /// The topology of `doc`.
 pub(crate) fn topology(doc: &Node) -> Option<&Node> {
-    doc.get(TOPOLOGY)
+    doc.get(TOPOLOGY).or_else(|| doc.get(SERVICE_TEMPLATE))
 }
 
 /// The topology of `doc`, mutable.
 pub(crate) fn topology_mut(doc: &mut Node) -> Option<&mut Node> {
-    doc.get_mut(TOPOLOGY)
+    let key = topology_key(doc);
+    doc.get_mut(key)
 }
 
 /// The topology of `doc` as a map, mutable.
@@ -107,18 +122,33 @@ impl Section {
 /// a graph was built from, so that [`Graph::raw`] indexes them instead of
 /// searching their keys for every element. Lookups check the key at each
 /// position and search again if it differs (a key added or removed since).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Sections {
+    /// The topology's key ([`topology_key`]).
+    key: &'static str,
     topology: Option<usize>,
     /// By [`Section`], in [`Section::ALL`] order.
     positions: [Option<usize>; 7],
 }
 
+impl Default for Sections {
+    fn default() -> Sections {
+        Sections {
+            key: TOPOLOGY,
+            topology: None,
+            positions: [None; 7],
+        }
+    }
+}
+
 impl Sections {
     pub(crate) fn of(doc: &Node) -> Sections {
-        let mut s = Sections::default();
+        let mut s = Sections {
+            key: topology_key(doc),
+            ..Sections::default()
+        };
         let Some(m) = doc.as_map() else { return s };
-        s.topology = position(m, TOPOLOGY);
+        s.topology = position(m, s.key);
         s.positions[6] = position(m, Section::Imports.key());
         if let Some(tt) = s
             .topology
@@ -159,7 +189,8 @@ pub(crate) fn section<'d>(doc: &'d Node, s: Section, hint: Option<&Sections>) ->
     if s == Section::Imports {
         return entry_at(m, hint.and_then(|h| h.positions[6]), s.key());
     }
-    let tt = entry_at(m, hint.and_then(|h| h.topology), TOPOLOGY)?;
+    let key = hint.map_or_else(|| topology_key(doc), |h| h.key);
+    let tt = entry_at(m, hint.and_then(|h| h.topology), key)?;
     entry_at(
         tt.as_map()?,
         hint.and_then(|h| h.positions[s as usize]),
@@ -172,11 +203,12 @@ pub(crate) fn section_mut<'d>(
     s: Section,
     hint: Option<&Sections>,
 ) -> Option<&'d mut Node> {
+    let key = hint.map_or_else(|| topology_key(doc), |h| h.key);
     let m = doc.as_map_mut()?;
     if s == Section::Imports {
         return entry_at_mut(m, hint.and_then(|h| h.positions[6]), s.key());
     }
-    let tt = entry_at_mut(m, hint.and_then(|h| h.topology), TOPOLOGY)?;
+    let tt = entry_at_mut(m, hint.and_then(|h| h.topology), key)?;
     entry_at_mut(
         tt.as_map_mut()?,
         hint.and_then(|h| h.positions[s as usize]),

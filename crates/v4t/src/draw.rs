@@ -94,12 +94,13 @@ pub fn draw(
         &mut warnings,
     )?;
     let (doc, graph) = (&prepared.doc, &prepared.graph);
+    let types = prepared.files.system();
     let present: Option<Vec<bool>> = match &options.resolved {
         None => None,
         Some(r) => {
-            let types = &prepared.config.types;
             let now_ms = r.now_ms.unwrap_or(0.0);
-            let solution = crate::solve_checked(doc, graph, types, assigned, now_ms)?;
+            let solution = crate::solve_checked(doc, graph, (&types, sources), assigned, now_ms)?;
+            crate::check_references(doc, graph, &solution, &types)?;
             Some(solution.present)
         }
     };

@@ -176,7 +176,8 @@ pub fn explain(
         &mut |_| {},
         &mut warnings,
     )?;
-    let (doc, graph, types) = (&prepared.doc, &prepared.graph, &prepared.config.types);
+    let types = prepared.files.system();
+    let (doc, graph, types) = (&prepared.doc, &prepared.graph, &types);
     let wanted = select(doc, graph, &options.elements)?;
     let now_ms = variant.now_ms.unwrap_or(0.0);
     let mut explanation = Explanation {
@@ -187,7 +188,7 @@ pub fn explain(
         objectives: Vec::new(),
         warnings,
     };
-    if let Err(e) = crate::inputs::validate(doc, &assigned, now_ms) {
+    if let Err(e) = crate::inputs::validate(doc, &assigned, now_ms, types, sources) {
         explanation.conflict = crate::inputs::violated_rules(doc, &assigned, now_ms)?;
         explanation.error = Some(e.or_code(Code::InvalidInput));
         return Ok(explanation);
@@ -203,6 +204,8 @@ pub fn explain(
     };
     if let Err(e) = check::check(graph, &solution) {
         explanation.error = Some(e.or_code(Code::Inconsistent));
+    } else if let Err(e) = crate::check_references(doc, graph, &solution, types) {
+        explanation.error = Some(e);
     }
     explanation.inputs = input_values(doc, &solution.inputs, variant);
     let variant = Variant {
@@ -312,10 +315,10 @@ fn input_values(doc: &Node, values: &Map, variant: &ResolveOptions) -> Vec<Input
 }
 
 /// A variant with a solution, and what explaining it reads.
-struct Variant<'a> {
+struct Variant<'a, 't> {
     doc: &'a Node,
     graph: &'a Graph,
-    types: &'a TypeSystem,
+    types: &'a TypeSystem<'t>,
     inputs: Map,
     now_ms: f64,
     solution: &'a Solution,
@@ -327,7 +330,7 @@ enum Found {
     Decided(Decision),
 }
 
-impl Variant<'_> {
+impl Variant<'_, '_> {
     /// The explanations of `wanted`.
     fn explain(&self, wanted: &[ElementId]) -> Result<Vec<ElementExplanation>> {
         let g = self.graph;

@@ -7,9 +7,10 @@ use crate::document::{self, declared_inputs};
 use crate::error::{bail, Error, Result};
 use crate::reason::{Reason, ReasonKind};
 use crate::suggest::did_you_mean;
+use crate::types::TypeSystem;
 use v4t_expr::{deep_merge, Evaluator};
 use v4t_sat::{Lit, Solver};
-use v4t_source::{Code, Diagnostic};
+use v4t_source::{Code, Diagnostic, Sources};
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Span};
 
@@ -116,7 +117,13 @@ fn targets(n: &Node, allow_string: bool) -> Result<Vec<String>> {
 /// test `variability-inputs/requires-throw-truthy` expects for a `boolean`
 /// input with the default `yes`). `now_ms` is the clock for
 /// `default_expression`s.
-pub(crate) fn validate(doc: &Node, assigned: &Map, now_ms: f64) -> Result<()> {
+pub(crate) fn validate(
+    doc: &Node,
+    assigned: &Map,
+    now_ms: f64,
+    types: &TypeSystem<'_>,
+    sources: &Sources,
+) -> Result<()> {
     let Some((defs, mut eval)) = evaluator(doc, assigned, now_ms) else {
         return Ok(());
     };
@@ -127,7 +134,7 @@ pub(crate) fn validate(doc: &Node, assigned: &Map, now_ms: f64) -> Result<()> {
             .iter()
             .fold(error, |e, r| e.with_note(r.message.clone(), r.span)));
     }
-    check_types(defs, assigned, &mut eval)
+    check_types(defs, assigned, &mut eval, types, sources)
 }
 
 /// Why the assigned inputs violate the input feature model: a minimal set
@@ -387,13 +394,20 @@ pub(crate) fn feature_model_violated() -> Error {
 
 /// Variability inputs are input parameters: an assigned value (or a
 /// `default`) must have the declared `type` and satisfy the `constraints`
-/// (TOSCA 1.3, [`crate::tosca_types`]). The value checked is the one
+/// (or `validation`), as the TOSCA layer checks data
+/// ([`TypeSystem::input_violation`]). The value checked is the one
 /// conditions read, i.e. after evaluating it as a value expression; a value
 /// whose evaluation fails is left to the place that reads it.
-fn check_types(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> Result<()> {
+fn check_types(
+    defs: &Map,
+    assigned: &Map,
+    eval: &mut Evaluator<'_>,
+    types: &TypeSystem<'_>,
+    sources: &Sources,
+) -> Result<()> {
     for (k, d) in defs.iter() {
         let name = k.name.as_str();
-        let checked = ["type", "constraints"]
+        let checked = ["type", "constraints", "validation"]
             .iter()
             .any(|key| d.get(key).is_some_and(Node::is_defined));
         let given = assigned.get(name).is_some_and(Node::is_defined)
@@ -404,12 +418,19 @@ fn check_types(defs: &Map, assigned: &Map, eval: &mut Evaluator<'_>) -> Result<(
         let Ok(value) = eval.variability_input(name, k.span) else {
             continue;
         };
-        if let Some(v) = crate::tosca_types::violation(d, &value) {
-            let shown = v4t_yaml::json::to_json(&Node::new(value, Span::NONE));
+        // The value as written where it is (how a number was written
+        // tells an integer from a float), else as evaluated.
+        let node = assigned
+            .get(name)
+            .or_else(|| d.get("default"))
+            .filter(|n| v4t_yaml::deep_equal(&n.value, &value))
+            .cloned()
+            .unwrap_or_else(|| Node::new(value, Span::NONE));
+        if let Some((rule, span)) = types.input_violation(sources, d, &node) {
+            let shown = v4t_yaml::json::to_json(&node);
             bail!(
-                v.span,
-                "Variability input \"{name}\" with value {shown} violates {}",
-                v.rule
+                span,
+                "Variability input \"{name}\" with value {shown} violates {rule}"
             );
         }
     }
@@ -500,7 +521,101 @@ topology_template:
             "topology_template:\n  variability:\n    inputs:\n{defs}"
         ));
         let a = doc(assigned);
-        validate(&d, a.as_map().unwrap_or(&Map::new()), 0.0)
+        let files = crate::testing::type_files(&d);
+        let types = files.system();
+        let sources = Sources::new();
+        validate(&d, a.as_map().unwrap_or(&Map::new()), 0.0, &types, &sources)
+    }
+
+    /// The rule a value breaks of a variability input definition, through
+    /// the TOSCA layer's data validation (TOSCA 1.3 types and constraints).
+    fn broken(definition: &str, value: &str) -> Option<String> {
+        let defs = format!("      x: {definition}\n");
+        match validate_text(&defs, &format!("x: {value}")) {
+            Ok(()) => None,
+            Err(e) => Some(
+                e.message
+                    .split_once(" violates ")
+                    .map_or(e.message.clone(), |(_, rule)| rule.to_string()),
+            ),
+        }
+    }
+
+    #[test]
+    fn types_of_variability_inputs() {
+        for (ty, good, bad) in [
+            ("string", "abc", "1"),
+            ("integer", "80", "abc"),
+            ("integer", "-3", "1.5"),
+            ("float", "1.5", "'1.5'"),
+            ("boolean", "true", "'true'"),
+            ("timestamp", "2024-01-01", "yesterday"),
+            ("version", "'1.2.3.beta-4'", "'1.x'"),
+            ("range", "[1, UNBOUNDED]", "[3, 1]"),
+            ("list", "[1]", "abc"),
+            ("map", "{a: 1}", "[1]"),
+            ("scalar-unit.size", "4 GiB", "4 GHz"),
+            ("scalar-unit.time", "10 ms", "10"),
+            ("scalar-unit.frequency", "2.4 GHz", "fast"),
+            ("scalar-unit.bitrate", "10 Mbps", "10 MB"),
+        ] {
+            let def = format!("{{type: {ty}}}");
+            assert_eq!(broken(&def, good), None, "{ty} {good}");
+            assert_eq!(
+                broken(&def, bad),
+                Some(format!("type \"{ty}\"")),
+                "{ty} {bad}"
+            );
+        }
+        // Data types the template defines are checked too (an unknown type
+        // name is left to the validator).
+        assert_eq!(broken("{type: my.DataType}", "whatever"), None);
+        assert_eq!(
+            broken("{type: list, entry_schema: integer}", "[1, a]"),
+            Some("entry_schema type \"integer\"".into())
+        );
+        assert_eq!(
+            broken(
+                "{type: list, entry_schema: {type: integer, constraints: [{less_than: 5}]}}",
+                "[1, 7]"
+            ),
+            Some("entry_schema {\"less_than\":5}".into())
+        );
+    }
+
+    #[test]
+    fn constraints_of_variability_inputs() {
+        for (constraint, good, bad) in [
+            ("{equal: 5}", "5", "6"),
+            ("{greater_than: 5}", "6", "5"),
+            ("{greater_or_equal: 5}", "5", "4"),
+            ("{less_than: 5}", "4", "5"),
+            ("{less_or_equal: 65535}", "80", "70000"),
+            ("{in_range: [1, 10]}", "10", "11"),
+            ("{in_range: [1, UNBOUNDED]}", "1000", "0"),
+            ("{valid_values: [dev, prod]}", "dev", "test"),
+            ("{length: 3}", "abc", "ab"),
+            ("{min_length: 2}", "[1, 2]", "[1]"),
+            ("{max_length: 2}", "ab", "abc"),
+            ("{pattern: '[a-z]+'}", "abc", "abc1"),
+        ] {
+            let def = format!("{{constraints: [{constraint}]}}");
+            assert_eq!(broken(&def, good), None, "{constraint} {good}");
+            assert!(broken(&def, bad).is_some(), "{constraint} {bad}");
+        }
+        assert_eq!(
+            broken(
+                "{type: integer, constraints: [{greater_than: 0}, {less_or_equal: 65535}]}",
+                "70000"
+            ),
+            Some("{\"less_or_equal\":65535}".into())
+        );
+        // Scalar units and versions compare by meaning, not as text.
+        let size = "{type: scalar-unit.size, constraints: [{greater_or_equal: 1 GB}]}";
+        assert_eq!(broken(size, "2000 MB"), None);
+        assert!(broken(size, "900 MB").is_some());
+        let version = "{type: version, constraints: [{greater_than: '1.9'}]}";
+        assert_eq!(broken(version, "'1.10'"), None);
     }
 
     #[test]

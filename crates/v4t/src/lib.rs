@@ -1,7 +1,8 @@
 //! v4t: a Variability4TOSCA processor.
 //!
 //! Resolves a *variable service template* (TOSCA with conditional elements)
-//! into a plain TOSCA Simple Profile 1.3 template, following the
+//! into a plain TOSCA Simple Profile 1.3 template (or a TOSCA 2.0 one for a
+//! template on TOSCA 2.0), following the
 //! Variability4TOSCA specification and the observable behaviour of the
 //! reference implementation, OpenTOSCA Vintner.
 //!
@@ -40,18 +41,22 @@
 //! # Stages
 //! The pipeline ([`resolve`]) runs these modules in order; each module's
 //! documentation states its input, output and invariants.
-//! 1. `load`: parse the template, pull in type-specific conditions,
-//!    technology rules and types (normative profile and `lib/`); `validate`
-//!    checks shapes, `lint` finds probable mistakes.
-//! 2. `config`: the definitions version, the base grammar, the options and
-//!    the type system, read once.
+//! 1. `load`: parse the template (as its base grammar, TOSCA 1.3 or 2.0,
+//!    reads), pull in type-specific conditions, technology rules and `lib/`
+//!    types; `validate` checks shapes, `lint` finds probable mistakes;
+//!    `types` builds the type system (the TOSCA layer's, with the template's
+//!    imports).
+//! 2. `config`: the definitions version, the base grammar and the options,
+//!    read once.
 //! 3. `normalize`: rewrite map and list forms into one canonical shape.
 //! 4. `graph`: build the element graph (typed ids, names, containers).
 //! 5. `enrich`: technologies, default and pruning conditions, constraints.
 //! 6. `inputs`: presets and variability input assignments.
 //! 7. `solve`: encode conditions into SAT, solve and optimise.
-//! 8. `check`: consistency and semantic checks of the result.
-//! 9. `transform`: write the variability-resolved template.
+//! 8. `check`: consistency and semantic checks of the result (on TOSCA 2.0
+//!    also `references`).
+//! 9. `transform`: write the variability-resolved template; `verify`
+//!    validates it with the TOSCA layer on request.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 #![warn(unreachable_pub)]
@@ -64,6 +69,7 @@ pub mod draw;
 mod enrich;
 mod error;
 pub mod explain;
+mod functions;
 mod graph;
 mod inputs;
 mod kind;
@@ -74,18 +80,20 @@ mod normalize;
 mod options;
 mod readable;
 mod reason;
+mod references;
 mod report;
 mod solve;
 mod suggest;
-mod tosca_types;
 mod transform;
 mod types;
 mod validate;
+mod verify;
 mod version;
 
 #[cfg(test)]
 mod testing;
 
+pub use config::Grammar;
 use config::{Config, Version};
 pub use error::{Error, Result};
 pub use report::{ElementDecision, Report, TechnologyChoice};
@@ -110,6 +118,12 @@ pub struct ResolveOptions {
     pub now_ms: Option<f64>,
     /// Build [`Resolved::report`] (otherwise it stays empty).
     pub report: bool,
+    /// Validate the resolved template with the TOSCA layer before returning
+    /// it (`--validate`): an invalid result is an error ([`Code::InvalidOutput`]).
+    pub validate: bool,
+    /// The name of the resolved template in diagnostics of `validate` (the
+    /// output file; default: the template's name with ` (resolved)`).
+    pub output_name: Option<String>,
     /// Free the intermediate structures (document, graph, solution). A
     /// process that exits right after resolving (the CLI) sets this to
     /// `false` and leaves them to the operating system, which is faster
@@ -125,6 +139,8 @@ impl Default for ResolveOptions {
             enrich: true,
             now_ms: None,
             report: true,
+            validate: false,
+            output_name: None,
             free_memory: true,
         }
     }
@@ -190,6 +206,7 @@ pub fn resolve_observed(
     observe: &mut dyn FnMut(Stage),
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Resolved> {
+    let template_id = template;
     let mut assigned = v4t_yaml::Map::new();
     let prepared = prepare(
         sources,
@@ -206,17 +223,25 @@ pub fn resolve_observed(
     )?;
     let Prepared {
         mut doc,
-        config,
         graph,
         loaded,
+        files,
+        ..
     } = prepared;
+    let types = files.system();
     let now_ms = options.now_ms.unwrap_or(0.0);
-    inputs::validate(&doc, &assigned, now_ms).map_err(code(Code::InvalidInput))?;
+    inputs::validate(&doc, &assigned, now_ms, &types, sources).map_err(code(Code::InvalidInput))?;
     observe(Stage::Graph);
-    let solution = solve::solve(&doc, &graph, &config.types, assigned, now_ms)
+    let solution = solve::solve(&doc, &graph, &types, assigned, now_ms)
         .map_err(code(Code::InvalidCondition))?;
     observe(Stage::Solve);
     check::check(&graph, &solution).map_err(code(Code::Inconsistent))?;
+    check_references(&doc, &graph, &solution, &types)?;
+    if graph.grammar() == Grammar::Tosca20 {
+        warnings.extend(references::count_range_warnings(
+            &doc, &graph, &solution, &types,
+        ));
+    }
     let report = if options.report {
         report::Report::new(&doc, &graph, &solution)
     } else {
@@ -225,6 +250,10 @@ pub fn resolve_observed(
     observe(Stage::Check);
     let template =
         transform::transform(&mut doc, &graph, &solution, &loaded).map_err(code(Code::Output))?;
+    if options.validate {
+        let name = options.output_name.as_deref();
+        verify::verify(sources, template_id, loader, &template, name)?;
+    }
     observe(Stage::Transform);
     if !options.free_memory {
         std::mem::forget(doc);
@@ -240,23 +269,39 @@ pub fn resolve_observed(
 fn solve_checked(
     doc: &Node,
     graph: &graph::Graph,
-    types: &types::TypeSystem,
+    (types, sources): (&types::TypeSystem<'_>, &Sources),
     assigned: v4t_yaml::Map,
     now_ms: f64,
 ) -> Result<solve::Solution> {
-    inputs::validate(doc, &assigned, now_ms).map_err(code(Code::InvalidInput))?;
+    inputs::validate(doc, &assigned, now_ms, types, sources).map_err(code(Code::InvalidInput))?;
     let solution =
         solve::solve(doc, graph, types, assigned, now_ms).map_err(code(Code::InvalidCondition))?;
     check::check(graph, &solution).map_err(code(Code::Inconsistent))?;
     Ok(solution)
 }
 
+/// The TOSCA 2.0 references V4T's checks do not cover (a no-op on TOSCA
+/// 1.3): after [`solve_checked`] wherever a variant is resolved.
+fn check_references(
+    doc: &Node,
+    graph: &graph::Graph,
+    solution: &solve::Solution,
+    types: &types::TypeSystem<'_>,
+) -> Result<()> {
+    match graph.grammar() {
+        Grammar::Tosca20 => references::check(doc, graph, solution, types),
+        Grammar::Tosca13 => Ok(()),
+    }
+}
+
 /// A template up to the resolver graph (what resolving and analysing share).
 struct Prepared {
     doc: Node,
-    config: Config,
     graph: graph::Graph,
     loaded: load::LoadedTypes,
+    /// The documents the template's types come from: the stages after the
+    /// graph build their type system from them ([`types::TypeFiles::system`]).
+    files: types::TypeFiles,
 }
 
 /// Loads, checks, enriches (if `enrich`) and normalises the template and
@@ -273,45 +318,63 @@ fn prepare(
     observe: &mut dyn FnMut(Stage),
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Prepared> {
-    let (mut doc, loaded, version) = load_checked(sources, template, loader)?;
+    let (mut doc, loaded, version, grammar) = load_checked(sources, template, loader)?;
     warnings.extend(lint::lint(&doc));
+    let files = types::TypeFiles::load(&doc, grammar, sources, template, loader)?;
+    let types = files.system();
     observe(Stage::Load);
     let enriched = if enrich {
-        let enriched = enrich::enrich_for_resolving(&mut doc, version);
+        let enriched = enrich::enrich_for_resolving(&mut doc, version, &types);
         Some(enriched.map_err(code(Code::InvalidCondition))?)
     } else {
         None
     };
     observe(Stage::Enrich);
     between(&doc, warnings)?;
-    let (config, graph) = resolver_graph(&mut doc, version, enriched)?;
+    let (_config, graph) = resolver_graph(&mut doc, version, &types, enriched)?;
+    drop(types);
     Ok(Prepared {
         doc,
-        config,
         graph,
         loaded,
+        files,
     })
 }
 
 /// Enriches the variable service template `template`: the template with every
 /// generated condition and constraint made explicit (`v4t enrich`).
 pub fn enrich(sources: &mut Sources, template: SourceId, loader: &mut dyn Loader) -> Result<Node> {
-    let (mut doc, loaded, version) = load_checked(sources, template, loader)?;
-    enrich::enrich(&mut doc, version).map_err(code(Code::InvalidCondition))?;
+    let (mut doc, loaded, version, grammar) = load_checked(sources, template, loader)?;
+    let files = types::TypeFiles::load(&doc, grammar, sources, template, loader)?;
+    let types = files.system();
+    enrich::enrich(&mut doc, version, &types).map_err(code(Code::InvalidCondition))?;
     load::remove_loaded_types(&mut doc, &loaded);
     Ok(doc)
 }
 
-/// Loads the template and checks its version and shape.
+/// Writes a document of v4t (a resolved or enriched template) as YAML: a
+/// TOSCA 2.0 document with every value as it was written (`1.0` stays a
+/// float, a date a string: [`v4t_yaml::Style::AsWritten`]), a TOSCA 1.3 one
+/// as the reference writes it.
+pub fn to_yaml(doc: &Node) -> String {
+    let style = match Grammar::of(doc) {
+        Grammar::Tosca13 => v4t_yaml::Style::JsYaml,
+        Grammar::Tosca20 => v4t_yaml::Style::AsWritten,
+    };
+    v4t_yaml::emit_with(doc, style)
+}
+
+/// Loads the template and checks its version, base grammar and shape.
 fn load_checked(
     sources: &mut Sources,
     template: SourceId,
     loader: &mut dyn Loader,
-) -> Result<(Node, load::LoadedTypes, Version)> {
-    let (doc, loaded) = load::load(sources, template, loader).map_err(code(Code::InvalidShape))?;
+) -> Result<(Node, load::LoadedTypes, Version, Grammar)> {
+    let (doc, loaded, grammar) =
+        load::load(sources, template, loader).map_err(code(Code::InvalidShape))?;
     let version = Version::of(&doc).map_err(code(Code::DefinitionsVersion))?;
     validate::validate(&doc).map_err(code(Code::InvalidShape))?;
-    Ok((doc, loaded, version))
+    Ok((doc, loaded, version, grammar))
 }
 
 /// The configuration and the resolver graph: the enricher's graph #2 when
@@ -320,6 +383,7 @@ fn load_checked(
 fn resolver_graph(
     doc: &mut Node,
     version: Version,
+    types: &types::TypeSystem<'_>,
     enriched: Option<(Config, Option<graph::Graph>)>,
 ) -> Result<(Config, graph::Graph)> {
     let automatic = match &enriched {
@@ -340,8 +404,8 @@ fn resolver_graph(
         .resolver_options(enriched_ran)
         .map_err(code(Code::InvalidShape))?;
     let graph = match kept {
-        Some(g2) => graph::rebuild(doc, &config.types, g2, resolver_options),
-        None => graph::build_moving_conditions(doc, &resolver_options, &config.types),
+        Some(g2) => graph::rebuild(doc, types, g2, resolver_options),
+        None => graph::build_moving_conditions(doc, &resolver_options, types),
     }
     .map_err(code(Code::UndefinedReference))?;
     Ok((config, graph))

@@ -38,11 +38,11 @@
 //!   node that declares it (the reference accepts it, and conformance tests
 //!   use it to test relation conditions, but no orchestrator can deploy it).
 
-use crate::document::TOPOLOGY;
-use crate::document::{collection_entries, declared_inputs};
+use crate::document::{self, collection_entries, declared_inputs, TOPOLOGY};
 use crate::inputs::FEATURE_KEYS;
 use crate::options::{is_known_option, known_options, RENAMED_OPTIONS};
 use crate::suggest::did_you_mean;
+use crate::version::Grammar;
 use v4t_source::{Code, Diagnostic};
 use v4t_yaml::hash::SeededSet;
 use v4t_yaml::{Key, Map, Node, Span, Value};
@@ -295,13 +295,58 @@ keys!(
     /// TOSCA 1.3 import definition keys.
 IMPORT_KEYS = ["file", "repository", "namespace_uri", "namespace_prefix"]);
 
+keys!(
+    /// TOSCA 2.0 service template keys beside the TOSCA 1.3 ones.
+TOPOLOGY_KEYS_20 = ["functions", "metadata"]);
+
+keys!(
+    /// TOSCA 2.0 parameter definition keys (inputs and outputs) beside the
+    /// TOSCA 1.3 ones.
+PARAMETER_KEYS_20 = ["mapping", "validation"]);
+
+keys!(
+    /// TOSCA 2.0 node template keys beside the TOSCA 1.3 ones.
+NODE_KEYS_20 = ["count"]);
+
+keys!(
+    /// TOSCA 2.0 requirement assignment keys beside the TOSCA 1.3 ones.
+REQUIREMENT_KEYS_20 = ["count", "optional", "allocation", "directives"]);
+
+keys!(
+    /// TOSCA 2.0 artifact definition keys beside the TOSCA 1.3 ones.
+ARTIFACT_KEYS_20 = ["metadata"]);
+
+keys!(
+    /// TOSCA 2.0 capability assignment keys beside the TOSCA 1.3 ones.
+CAPABILITY_KEYS_20 = ["directives"]);
+
+keys!(
+    /// TOSCA 2.0 import definition keys.
+    IMPORT_KEYS_20 = [
+        "url",
+        "profile",
+        "repository",
+        "namespace",
+        "description",
+        "metadata",
+    ]
+);
+
+keys!(
+    /// No keys: what a grammar adds where it adds nothing.
+NO_KEYS = ["\u{0}"]);
+
 /// Collects the warnings for `doc`.
 pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
     let mut out = Vec::new();
     let Some(root) = doc.as_map() else {
         return out;
     };
-    let mut lint = Lint { out: &mut out };
+    let tosca20 = Grammar::of(doc) == Grammar::Tosca20;
+    let mut lint = Lint {
+        out: &mut out,
+        tosca20,
+    };
     lint.keys(
         root,
         &|| "the service template".into(),
@@ -309,10 +354,12 @@ pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
         false,
     );
     lint.imports(root.get("imports"));
-    let Some(tt) = root.get(TOPOLOGY).and_then(Node::as_map) else {
+    let topology = document::topology_key(doc);
+    let Some(tt) = root.get(topology).and_then(Node::as_map) else {
         return out;
     };
-    lint.keys(tt, &|| TOPOLOGY.into(), &[&TOPOLOGY_KEYS], false);
+    let own = lint.sets(&TOPOLOGY_KEYS, &TOPOLOGY_KEYS_20);
+    lint.keys(tt, &|| topology.into(), &own, false);
     if let Some(v) = tt.get("variability") {
         lint.variability(v);
     }
@@ -320,7 +367,8 @@ pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
         for (name, n) in collection_entries(tt.get(collection)) {
             if let Some(m) = n.as_map() {
                 let what = || format!("{kind} \"{}\"", name.name);
-                lint.keys(m, &what, &[&PARAMETER_KEYS], true);
+                let own = lint.sets(&PARAMETER_KEYS, &PARAMETER_KEYS_20);
+                lint.keys(m, &what, &own, true);
             }
         }
     }
@@ -357,9 +405,18 @@ pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
 /// The warning collector, with one method per section.
 struct Lint<'o> {
     out: &'o mut Vec<Warning>,
+    /// The template's base grammar is TOSCA 2.0.
+    tosca20: bool,
 }
 
 impl Lint<'_> {
+    /// The keys of a section: TOSCA 1.3's, and on a TOSCA 2.0 base also
+    /// those TOSCA 2.0 adds (keys TOSCA 2.0 dropped are left to `v4t
+    /// validate`).
+    fn sets(&self, v13: &'static Keys, v20: &'static Keys) -> [&'static Keys; 2] {
+        [v13, if self.tosca20 { v20 } else { &NO_KEYS }]
+    }
+
     fn warn(&mut self, code: Code, message: String, span: Span) {
         self.out.push(Diagnostic::warning(code, message).at(span));
     }
@@ -420,20 +477,34 @@ impl Lint<'_> {
             match key.name.as_str() {
                 "type" => self.type_assignments(value, what),
                 "properties" => self.properties(value, what),
+                // TOSCA 2.0: conditional attributes, like properties.
+                "attributes" if self.tosca20 => self.properties(value, what),
                 k => child(self, k, value),
             }
         }
     }
 
     fn imports(&mut self, imports: Option<&Node>) {
+        let (file_key, own) = if self.tosca20 {
+            ("url", &IMPORT_KEYS_20)
+        } else {
+            ("file", &IMPORT_KEYS)
+        };
         for item in imports.and_then(Node::as_seq).into_iter().flatten() {
-            // Only import definitions (with `file`), not named single-entry maps.
-            let Some(m) = item.as_map().filter(|m| m.contains_key("file")) else {
+            // Only import definitions (with `file`, `url` or `profile`), not
+            // named single-entry maps.
+            let Some(m) = item.as_map().filter(|m| {
+                m.contains_key(file_key) || (self.tosca20 && m.contains_key("profile"))
+            }) else {
                 continue;
             };
-            let file = m.get("file").and_then(Node::as_str).unwrap_or_default();
+            let file = m
+                .get(file_key)
+                .or_else(|| m.get("profile"))
+                .and_then(Node::as_str)
+                .unwrap_or_default();
             let what = || format!("import \"{file}\"");
-            self.keys(m, &what, &[&IMPORT_KEYS], true);
+            self.keys(m, &what, &[own], true);
         }
     }
 
@@ -520,37 +591,31 @@ impl Lint<'_> {
 
     fn node(&mut self, name: &str, m: &Map) {
         let what = || format!("node template \"{name}\"");
-        self.template(
-            m,
-            &what,
-            &[&NODE_KEYS],
-            true,
-            |lint, key, value| match key {
-                "requirements" => lint.requirements(name, value),
-                "artifacts" => {
-                    for (aname, a) in collection_entries(Some(value)) {
-                        if let Some(am) = a.as_map() {
-                            let what = || {
-                                format!("artifact \"{}\" of node template \"{name}\"", aname.name)
-                            };
-                            lint.template(am, &what, &[&ARTIFACT_KEYS], true, |_, _, _| {});
-                        }
+        let own = self.sets(&NODE_KEYS, &NODE_KEYS_20);
+        let artifact_keys = self.sets(&ARTIFACT_KEYS, &ARTIFACT_KEYS_20);
+        self.template(m, &what, &own, true, |lint, key, value| match key {
+            "requirements" => lint.requirements(name, value),
+            "artifacts" => {
+                for (aname, a) in collection_entries(Some(value)) {
+                    if let Some(am) = a.as_map() {
+                        let what =
+                            || format!("artifact \"{}\" of node template \"{name}\"", aname.name);
+                        lint.template(am, &what, &artifact_keys, true, |_, _, _| {});
                     }
                 }
-                "capabilities" => lint.capabilities(name, value),
-                "technology" if value.as_seq().is_some() => {
-                    for (tname, t) in collection_entries(Some(value)) {
-                        if let Some(tm) = t.as_map() {
-                            let what = || {
-                                format!("technology \"{}\" of node template \"{name}\"", tname.name)
-                            };
-                            lint.keys(tm, &what, &[&TECHNOLOGY_KEYS], true);
-                        }
+            }
+            "capabilities" => lint.capabilities(name, value),
+            "technology" if value.as_seq().is_some() => {
+                for (tname, t) in collection_entries(Some(value)) {
+                    if let Some(tm) = t.as_map() {
+                        let what =
+                            || format!("technology \"{}\" of node template \"{name}\"", tname.name);
+                        lint.keys(tm, &what, &[&TECHNOLOGY_KEYS], true);
                     }
                 }
-                _ => {}
-            },
-        );
+            }
+            _ => {}
+        });
     }
 
     fn requirements(&mut self, name: &str, requirements: &Node) {
@@ -574,7 +639,8 @@ impl Lint<'_> {
             }
             if let Some(am) = assignment.as_map() {
                 let what = || format!("requirement \"{}\" of node template \"{name}\"", rname.name);
-                self.keys(am, &what, &[&REQUIREMENT_KEYS], true);
+                let own = self.sets(&REQUIREMENT_KEYS, &REQUIREMENT_KEYS_20);
+                self.keys(am, &what, &own, true);
             }
         }
     }
@@ -583,7 +649,8 @@ impl Lint<'_> {
         for (cname, c) in capabilities.as_map().into_iter().flat_map(Map::iter) {
             let Some(cm) = c.as_map() else { continue };
             let what = || format!("capability \"{}\" of node template \"{name}\"", cname.name);
-            self.keys(cm, &what, &[&CAPABILITY_KEYS], false);
+            let own = self.sets(&CAPABILITY_KEYS, &CAPABILITY_KEYS_20);
+            self.keys(cm, &what, &own, false);
             for (pname, p) in collection_entries(cm.get("properties")) {
                 if let Some(key) = element_key(p) {
                     self.warn(

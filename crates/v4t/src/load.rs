@@ -1,19 +1,20 @@
 //! Loading: parses the template and pulls in what it refers to: type-specific
-//! conditions, technology rules ("qualities") and types, from the bundled
-//! TOSCA Simple Profile 1.3 and from `lib/` beside the template (part 1, 2.2).
+//! conditions, technology rules ("qualities") and, on a TOSCA 1.3 base, types
+//! from `lib/` beside the template (part 1, 2.2).
 //!
-//! Imports (`imports:`) are never loaded: they are conditional elements only.
+//! The base grammar ([`Grammar`]) decides how the text is read: a TOSCA 1.3
+//! template as the reference reads it (js-yaml's schema), a TOSCA 2.0 one
+//! with the YAML 1.2 core schema, so that every value stays what was written
+//! (`1.0` a float, a date a string). The template's own imports are not read
+//! here: TOSCA 1.3 imports are conditional elements only, TOSCA 2.0 imports
+//! are read by the type system ([`crate::types`]).
 
 use crate::document;
 use crate::error::{Error, Result};
+use crate::version::Grammar;
 use v4t_source::{Code, Loader, Sources};
 use v4t_yaml::hash::SeededSet;
-use v4t_yaml::{parse, Map, Node, SourceId, Span, Value};
-
-/// The bundled TOSCA Simple Profile 1.3 normative types (written for v4t from
-/// the TOSCA 1.3 specification): one copy for the whole project, owned by the
-/// TOSCA front end.
-const PROFILE: &str = v4t_tosca::load::NORMATIVE_13.1;
+use v4t_yaml::{parse_with, Map, Node, Schema, SourceId, Span, Value};
 
 /// The type collections types are loaded into, in the reference's order.
 const LOADED_COLLECTIONS: [&str; 8] = [
@@ -27,7 +28,7 @@ const LOADED_COLLECTIONS: [&str; 8] = [
     "policy_types",
 ];
 
-/// Types that came from the profile or `lib/` (removed again from the output).
+/// Types that came from `lib/` (removed again from the output).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LoadedTypes {
     /// Type names per collection, in the order of [`LOADED_COLLECTIONS`].
@@ -45,25 +46,43 @@ impl LoadedTypes {
     }
 }
 
-/// Parses a source text into a document.
+/// Parses a source text into a document (js-yaml's schema).
 pub(crate) fn parse_source(sources: &Sources, id: SourceId) -> Result<Node> {
-    let text = sources.get(id).map(|f| f.text.as_str()).unwrap_or("");
-    parse(text, id).map_err(|e| Error::coded(Code::Yaml, e.message, e.span))
+    parse_source_with(sources, id, Schema::JsYaml)
 }
 
-/// Loads the template `id` and everything it refers to.
-pub(crate) fn load(
-    sources: &mut Sources,
-    id: SourceId,
-    loader: &mut dyn Loader,
-) -> Result<(Node, LoadedTypes)> {
-    let mut doc = parse_source(sources, id)?;
+fn parse_source_with(sources: &Sources, id: SourceId, schema: Schema) -> Result<Node> {
+    let text = sources.get(id).map(|f| f.text.as_str()).unwrap_or("");
+    parse_with(text, id, schema).map_err(|e| Error::coded(Code::Yaml, e.message, e.span))
+}
+
+/// The template `id` as a document, read with `schema`: a map (an empty
+/// text is an empty map).
+fn template_document(sources: &Sources, id: SourceId, schema: Schema) -> Result<Node> {
+    let mut doc = parse_source_with(sources, id, schema)?;
     if doc.is_null() {
         doc = Node::new(Value::Map(Map::new()), doc.span);
     }
     if doc.as_map().is_none() {
         let message = "Unsupported TOSCA definitions version";
         return Err(Error::coded(Code::DefinitionsVersion, message, doc.span));
+    }
+    Ok(doc)
+}
+
+/// Loads the template `id` and everything it refers to; tells its base
+/// grammar.
+pub(crate) fn load(
+    sources: &mut Sources,
+    id: SourceId,
+    loader: &mut dyn Loader,
+) -> Result<(Node, LoadedTypes, Grammar)> {
+    let mut doc = template_document(sources, id, Schema::JsYaml)?;
+    let grammar = Grammar::detect(&doc).map_err(|e| e.or_code(Code::DefinitionsVersion))?;
+    if grammar == Grammar::Tosca20 {
+        // Values as written: the core schema reads no timestamps, and
+        // `Form` keeps `1.0` a float.
+        doc = template_document(sources, id, Schema::Core)?;
     }
     if document::topology(&doc).is_some_and(Node::is_defined) {
         load_referenced(
@@ -87,8 +106,13 @@ pub(crate) fn load(
             ],
         )?;
     }
-    let loaded = load_types(sources, &mut doc, loader)?;
-    Ok((doc, loaded))
+    let loaded = match grammar {
+        Grammar::Tosca13 => load_types(sources, &mut doc, loader)?,
+        // Types come from imports (`lib/` is the reference's TOSCA 1.3
+        // convention).
+        Grammar::Tosca20 => LoadedTypes::default(),
+    };
+    Ok((doc, loaded, grammar))
 }
 
 fn read(
@@ -161,11 +185,6 @@ fn load_types(
     loader: &mut dyn Loader,
 ) -> Result<LoadedTypes> {
     let mut files: Vec<(String, Node)> = Vec::new();
-    let profile_id = sources.add("<bundled>/tosca-simple-profile.yaml", PROFILE);
-    files.push((
-        "<bundled>/tosca-simple-profile.yaml".to_string(),
-        parse_source(sources, profile_id)?,
-    ));
     for path in loader.lib_files() {
         if let Some(n) = read(sources, loader, &path, Span::NONE)? {
             files.push((path, n));

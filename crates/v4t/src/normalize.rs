@@ -13,33 +13,29 @@
 
 use crate::document;
 use crate::error::{Error, Result};
+use crate::version::Grammar;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Key, Map, Node, Span, Value};
 
-/// The eight type collections, in the order the reference walks them.
-pub(crate) const TYPE_COLLECTIONS: [(&str, &str); 8] = [
-    ("artifact_types", "tosca.artifacts.Root"),
-    ("capability_types", "tosca.capabilities.Root"),
-    ("data_types", "tosca.datatypes.Root"),
-    ("group_types", "tosca.groups.Root"),
-    ("interface_types", "tosca.interfaces.Root"),
-    ("node_types", "tosca.nodes.Root"),
-    ("policy_types", "tosca.policies.Root"),
-    // The TOSCA 1.3 name; the reference writes `tosca.relationship.Root`,
-    // which does not exist (docs/spec-deviations.md).
-    ("relationship_types", "tosca.relationships.Root"),
-];
-
 /// Normalises `doc` in place; `automatic` is the option
 /// `automatic_default_alternatives` (the first normalisation deletes it).
+///
+/// On a TOSCA 2.0 base grammar, types keep their definitions as written
+/// (TOSCA 2.0 has no category roots to derive from), an artifact without
+/// `type` keeps none (the type is mandatory in TOSCA 2.0: the validator
+/// reports it, the resolver does not invent a TOSCA 1.3 type) and a string
+/// import is a `url`.
 pub(crate) fn normalize(doc: &mut Node, automatic: bool) -> Result<()> {
-    normalize_imports(doc);
+    let grammar = Grammar::of(doc);
+    normalize_imports(doc, grammar);
     if let Some(tt) = document::topology_mut(doc) {
         if tt.as_map().is_some() {
-            normalize_topology(tt, automatic)?;
+            normalize_topology(tt, automatic, grammar)?;
         }
     }
-    normalize_entity_types(doc);
+    if grammar == Grammar::Tosca13 {
+        crate::types::add_category_roots(doc);
+    }
     cleanup_variability(doc);
     Ok(())
 }
@@ -51,7 +47,7 @@ pub(crate) fn not_a_boolean(n: &Node) -> Error {
     )
 }
 
-fn normalize_topology(tt: &mut Node, automatic: bool) -> Result<()> {
+fn normalize_topology(tt: &mut Node, automatic: bool, grammar: Grammar) -> Result<()> {
     let Some(tt) = tt.as_map_mut() else {
         return Ok(());
     };
@@ -65,7 +61,7 @@ fn normalize_topology(tt: &mut Node, automatic: bool) -> Result<()> {
         for_each_entry(inputs, |_, _| Ok(()))?;
     }
     if let Some(nodes) = tt.get_mut("node_templates") {
-        for_each_entry(nodes, |_, node| normalize_node(node, automatic))?;
+        for_each_entry(nodes, |_, node| normalize_node(node, automatic, grammar))?;
     }
     if let Some(outputs) = tt.get_mut("outputs") {
         if automatic {
@@ -81,7 +77,7 @@ fn normalize_topology(tt: &mut Node, automatic: bool) -> Result<()> {
             }
             for_each_entry(policies, |_, p| {
                 normalize_types(p)?;
-                normalize_properties(p, automatic);
+                normalize_properties(p, automatic, grammar);
                 Ok(())
             })?;
         }
@@ -89,15 +85,19 @@ fn normalize_topology(tt: &mut Node, automatic: bool) -> Result<()> {
     if let Some(groups) = tt.get_mut("groups") {
         for_each_entry(groups, |_, g| {
             normalize_types(g)?;
-            normalize_properties(g, automatic);
+            normalize_properties(g, automatic, grammar);
             Ok(())
         })?;
     }
     if let Some(rts) = tt.get_mut("relationship_templates") {
         if let Some(map) = rts.as_map_mut() {
             for (_, rt) in map.iter_mut() {
-                normalize_types(rt)?;
-                normalize_properties(rt, automatic);
+                // TOSCA 2.0: a template may take its type from `copy`.
+                let typed = rt.get("type").is_some_and(Node::is_defined);
+                if typed || grammar == Grammar::Tosca13 {
+                    normalize_types(rt)?;
+                }
+                normalize_properties(rt, automatic, grammar);
             }
         }
     }
@@ -109,15 +109,25 @@ fn normalize_topology(tt: &mut Node, automatic: bool) -> Result<()> {
     Ok(())
 }
 
-/// Normalises the document-level `imports` (strings become `{file: ..}`).
-fn normalize_imports(doc: &mut Node) {
+/// Normalises the document-level `imports` (strings become `{file: ..}`,
+/// in TOSCA 2.0 `{url: ..}`).
+fn normalize_imports(doc: &mut Node, grammar: Grammar) {
+    let key = import_url_key(grammar);
     if let Some(imports) = doc.get_mut("imports").and_then(Node::as_seq_mut) {
         for import in imports.iter_mut() {
             if let Value::String(s) = &mut import.value {
                 let file = Node::new(Value::String(std::mem::take(s)), import.span);
-                import.value = Value::Map(single_entry("file", file));
+                import.value = Value::Map(single_entry(key, file));
             }
         }
+    }
+}
+
+/// The key of an import's file: `file` in TOSCA 1.3, `url` in TOSCA 2.0.
+pub(crate) fn import_url_key(grammar: Grammar) -> &'static str {
+    match grammar {
+        Grammar::Tosca13 => "file",
+        Grammar::Tosca20 => "url",
     }
 }
 
@@ -160,9 +170,9 @@ fn for_each_entry(list: &mut Node, mut f: impl FnMut(&Key, &mut Node) -> Result<
     Ok(())
 }
 
-fn normalize_node(node: &mut Node, automatic: bool) -> Result<()> {
+fn normalize_node(node: &mut Node, automatic: bool, grammar: Grammar) -> Result<()> {
     normalize_types(node)?;
-    normalize_properties(node, automatic);
+    normalize_properties(node, automatic, grammar);
     // requirements
     if let Some(reqs) = node.get_mut("requirements").and_then(Node::as_seq_mut) {
         for req in reqs.iter_mut() {
@@ -185,7 +195,7 @@ fn normalize_node(node: &mut Node, automatic: bool) -> Result<()> {
         if let Some(list) = artifacts.as_seq_mut() {
             for item in list.iter_mut() {
                 if let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) {
-                    normalize_artifact(a, automatic)?;
+                    normalize_artifact(a, automatic, grammar)?;
                 }
             }
             if automatic {
@@ -197,7 +207,20 @@ fn normalize_node(node: &mut Node, automatic: bool) -> Result<()> {
     Ok(())
 }
 
-fn normalize_artifact(a: &mut Node, automatic: bool) -> Result<()> {
+fn normalize_artifact(a: &mut Node, automatic: bool, grammar: Grammar) -> Result<()> {
+    if grammar == Grammar::Tosca20 {
+        if let Value::String(s) = &mut a.value {
+            // The short form (`zip: file.zip`, used in §10.2.1.4): a file
+            // without type.
+            let file = Node::new(Value::String(std::mem::take(s)), a.span);
+            a.value = Value::Map(single_entry("file", file));
+        }
+        normalize_properties(a, automatic, grammar);
+        if a.get("type").is_some_and(Node::is_defined) {
+            normalize_types(a)?;
+        }
+        return Ok(());
+    }
     match &mut a.value {
         Value::String(s) => {
             let file = Node::new(Value::String(std::mem::take(s)), a.span);
@@ -214,7 +237,7 @@ fn normalize_artifact(a: &mut Node, automatic: bool) -> Result<()> {
         }
         _ => {}
     }
-    normalize_properties(a, automatic);
+    normalize_properties(a, automatic, grammar);
     normalize_types(a)?;
     Ok(())
 }
@@ -238,8 +261,19 @@ fn normalize_types(container: &mut Node) -> Result<()> {
 }
 
 /// Properties become a list of single-entry maps with wrapped values (3.2).
-fn normalize_properties(container: &mut Node, automatic: bool) {
-    let Some(props) = container.get_mut("properties") else {
+/// In TOSCA 2.0, `null` is a value (of type `nil`, §9.1.1.6): an entry with
+/// a `value` key is wrapped whatever the value.
+fn normalize_properties(container: &mut Node, automatic: bool, grammar: Grammar) {
+    normalize_property_list(container, "properties", automatic, grammar);
+    if grammar == Grammar::Tosca20 {
+        // TOSCA 2.0: attributes are conditional like properties.
+        normalize_property_list(container, "attributes", automatic, grammar);
+    }
+}
+
+/// [`normalize_properties`] of the list `key`.
+fn normalize_property_list(container: &mut Node, key: &str, automatic: bool, grammar: Grammar) {
+    let Some(props) = container.get_mut(key) else {
         return;
     };
     if let Value::Map(m) = &mut props.value {
@@ -261,8 +295,11 @@ fn normalize_properties(container: &mut Node, automatic: bool) {
     if let Some(list) = props.as_seq_mut() {
         for item in list.iter_mut() {
             if let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) {
-                let wrapped = a.as_map().is_some_and(|m| {
-                    m.get_defined("value").is_some() || m.get_defined("expression").is_some()
+                let wrapped = a.as_map().is_some_and(|m| match grammar {
+                    Grammar::Tosca13 => {
+                        m.get_defined("value").is_some() || m.get_defined("expression").is_some()
+                    }
+                    Grammar::Tosca20 => m.contains_key("value") || m.contains_key("expression"),
                 });
                 if !wrapped {
                     let span = a.span;
@@ -545,29 +582,6 @@ fn apply_automatic_default(list: &mut [Node], members: &[usize]) {
                 m.push(Key::new("node", span), inner);
                 m.insert("default_alternative", Node::bool(true));
                 *v = Node::new(Value::Map(m), span);
-            }
-        }
-    }
-}
-
-/// Every entity type without `derived_from` gets its category root (3.8).
-fn normalize_entity_types(doc: &mut Node) {
-    for (collection, root) in TYPE_COLLECTIONS {
-        let Some(types) = doc.get_mut(collection).and_then(Node::as_map_mut) else {
-            continue;
-        };
-        for (name, t) in types.iter_mut() {
-            if name.name == root {
-                continue;
-            }
-            if let Some(m) = t.as_map_mut() {
-                if !m.get("derived_from").is_some_and(Node::is_defined) {
-                    m.insert("derived_from", Node::string(root));
-                }
-            } else if t.is_null() {
-                let mut m = Map::new();
-                m.insert("derived_from", Node::string(root));
-                t.value = Value::Map(m);
             }
         }
     }

@@ -220,7 +220,37 @@ const GLOBAL_OPTION_KEYS: &[&str] = &[
     "enrich_technologies_best_only",
     "enrich_implementations",
     "automatic_default_alternatives",
+    // v4t: which relationship types host (TOSCA 2.0 has no normative
+    // `HostedOn`).
+    "hosting_relationship_types",
 ];
+
+/// `hosting_relationship_types` as written: a type name or a list of them.
+fn hosting_relationship_types(user: Option<&Map>) -> Result<Option<Vec<Node>>> {
+    let Some(n) = user
+        .and_then(|o| o.get("hosting_relationship_types"))
+        .filter(|n| n.is_defined())
+    else {
+        return Ok(None);
+    };
+    let list = match &n.value {
+        v4t_yaml::Value::String(_) => vec![n.clone()],
+        v4t_yaml::Value::Seq(items) => items.clone(),
+        _ => {
+            return Err(Error::at(
+                format!("Element \"{}\" is not an array", to_json(n)),
+                n.span,
+            ))
+        }
+    };
+    if let Some(bad) = list.iter().find(|i| i.as_str().is_none()) {
+        return Err(Error::at(
+            format!("Element \"{}\" is not a string", to_json(bad)),
+            bad.span,
+        ));
+    }
+    Ok(Some(list))
+}
 
 /// Whether `key` is an option v4t reads (as the reference does).
 pub(crate) fn is_known_option(key: &str) -> bool {
@@ -495,6 +525,10 @@ pub(crate) struct Options {
     pub required_technology_check: bool,
     /// At least one anchor or implied node (5.6).
     pub anchor_check: bool,
+    /// `hosting_relationship_types`: the relationship types (as written)
+    /// whose relations are hosting relations, with their derivations;
+    /// `None`: the defaults of the base grammar ([`crate::graph::Hosting`]).
+    pub hosting_relationship_types: Option<Vec<Node>>,
 }
 
 /// Checker switches (part 1, 6.5).
@@ -724,7 +758,54 @@ impl Options {
             enrich_implementations: raw.or("enrich_implementations", true)?,
             required_technology_check,
             anchor_check,
+            hosting_relationship_types: hosting_relationship_types(user)?,
         })
+    }
+
+    /// [`Options::new`] for a template of base grammar `grammar`. On a
+    /// TOSCA 2.0 base, unless the template sets the options (or a wider
+    /// one): a managed node needs no technology (TOSCA 2.0 knows no
+    /// deployment technologies; otherwise every node of a template without
+    /// technology rules would be forced absent under the `tosca_2_0`
+    /// defaults), and requirement assignments of one name are no
+    /// alternatives (`unique_relation_constraint`, `ambiguous_relation_check`
+    /// are off).
+    pub(crate) fn for_base(
+        version: Version,
+        grammar: crate::version::Grammar,
+        user: Option<&Map>,
+    ) -> Result<Options> {
+        let mut options = Options::new(version, user)?;
+        if grammar == crate::version::Grammar::Tosca13 {
+            return Ok(options);
+        }
+        let written = |keys: &[&str]| {
+            keys.iter()
+                .any(|k| user.is_some_and(|m| m.get(k).is_some_and(Node::is_defined)))
+        };
+        if !written(&[
+            "required_technology_constraint",
+            "technology_constraint",
+            "constraints",
+        ]) {
+            options.constraints.required_technology = false;
+        }
+        if !written(&[
+            "unique_technology_constraint",
+            "technology_constraint",
+            "constraints",
+        ]) {
+            options.constraints.unique_technology = false;
+        }
+        // Several assignments of one requirement are TOSCA 2.0's way to
+        // establish several relationships (§8.5.4), not alternatives.
+        if !written(&["unique_relation_constraint", "constraints"]) {
+            options.constraints.unique_relation = false;
+        }
+        if !written(&["ambiguous_relation_check", "consistency_checks", "checks"]) {
+            options.checks.ambiguous_relation = false;
+        }
+        Ok(options)
     }
 
     /// The kind-level switches of `kind`.

@@ -52,7 +52,7 @@ impl Report {
             .map(|id| ElementDecision {
                 id: graph.id(id).to_string(),
                 display: graph.display(id),
-                kind: graph.get(id).kind.word(),
+                kind: graph.get(id).word(),
                 present: solution.is_present(id),
             })
             .collect();

@@ -63,19 +63,31 @@ pub(crate) fn normalize(doc: &mut Node) -> crate::Result<()> {
 
 /// The options of `doc` as written.
 pub(crate) fn options(doc: &Node) -> crate::Result<Options> {
-    Options::new(version(doc), document::options(doc))
+    let grammar = crate::version::Grammar::of(doc);
+    Options::for_base(version(doc), grammar, document::options(doc))
 }
 
 /// The graph of the normalised `doc` under its options as written (the
 /// condition lists moved out of a copy, so that `doc` keeps them).
 pub(crate) fn build(doc: &Node) -> crate::Result<Graph> {
-    let types = crate::types::TypeSystem::new(doc);
+    let type_files = type_files(doc);
+    let types = type_files.system();
     crate::graph::build_moving_conditions(&mut doc.clone(), &options(doc)?, &types)
 }
 
 /// Enriches `doc` in place (`v4t enrich` without loading).
 pub(crate) fn enrich(doc: &mut Node) -> crate::Result<()> {
-    crate::enrich::enrich(doc, version(doc)).map(drop)
+    let type_files = type_files(doc);
+    let types = type_files.system();
+    crate::enrich::enrich(doc, version(doc), &types).map(drop)
+}
+
+/// The type files of a fixture (no files beside it).
+pub(crate) fn type_files(doc: &Node) -> crate::types::TypeFiles {
+    let grammar = crate::version::Grammar::of(doc);
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", "");
+    crate::types::TypeFiles::load(doc, grammar, &mut sources, id, &mut NoFiles).expect("types load")
 }
 
 /// Resolves a template text with the given presets and inputs (YAML map

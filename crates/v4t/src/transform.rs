@@ -6,12 +6,13 @@
 //! expressions replaced by their values, every V4T-only key removed.
 
 use crate::document::{self, TOPOLOGY};
-use crate::error::{fail_at, Result};
+use crate::error::{fail_at, Error, Result};
+use crate::version::Grammar;
 
 use crate::graph::{ElementId, Graph, Loc, Owner, UNDEFINED};
 use crate::load::LoadedTypes;
-use crate::normalize::TYPE_COLLECTIONS;
 use crate::solve::Solution;
+use crate::types::TYPE_COLLECTIONS;
 use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Key, Map, Node, Span, Value};
 
@@ -45,7 +46,7 @@ fn shell(raw: Option<&mut Node>, replaced: &[&str], drop_v4t: bool) -> Node {
     let Some(raw) = raw else {
         return Node::null();
     };
-    let span = raw.span;
+    let (span, form) = (raw.span, raw.form);
     let Some(m) = raw.as_map_mut() else {
         return raw.clone();
     };
@@ -64,7 +65,9 @@ fn shell(raw: Option<&mut Node>, replaced: &[&str], drop_v4t: bool) -> Node {
         };
         out.push(k, v);
     }
-    Node::new(Value::Map(out), span)
+    let mut shelled = Node::new(Value::Map(out), span);
+    shelled.form = form;
+    shelled
 }
 
 /// Keys of the topology whose values the transformation rebuilds.
@@ -88,12 +91,13 @@ pub(crate) fn transform(
     loaded: &LoadedTypes,
 ) -> Result<Node> {
     let src = source;
+    let topology = document::topology_key(src);
     // The output starts as the document without the collections that are
     // rebuilt from the graph (placeholders keep their positions).
-    let mut doc = shell(Some(src), &[TOPOLOGY, "imports"], false);
+    let mut doc = shell(Some(src), &[topology, "imports"], false);
     if let Some(root) = doc.as_map_mut() {
         if let Some(tt) = document::topology_mut(src) {
-            root.insert(TOPOLOGY, shell(Some(tt), &REBUILT, false));
+            root.insert(topology, shell(Some(tt), &REBUILT, false));
         }
     }
     let mut t = Transformer {
@@ -101,26 +105,30 @@ pub(crate) fn transform(
         solution,
         consumer_values: Vec::new(),
     };
+    // TOSCA 2.0 keeps every section the template has, also when pruning
+    // leaves it empty (`node_templates` is mandatory there); the reference's
+    // TOSCA 1.3 output drops empty sections.
+    let keep_empty = graph.grammar() == Grammar::Tosca20;
     if let Some(tt) = document::topology_map_mut(&mut doc) {
         // Inputs first: they rewrite the values of their consumers.
         if tt.contains_key("inputs") {
             let inputs = t.inputs(src);
-            set_or_remove(tt, "inputs", inputs);
+            set_or_remove(tt, "inputs", inputs, keep_empty);
         }
         if tt.contains_key("node_templates") {
             let nodes = t.node_templates(src)?;
-            set_or_remove(tt, "node_templates", nodes);
+            set_or_remove(tt, "node_templates", nodes, keep_empty);
         }
         if let Some(templates) = t.relationship_templates(src)? {
-            set_or_remove(tt, "relationship_templates", templates);
+            set_or_remove(tt, "relationship_templates", templates, keep_empty);
         }
         if tt.contains_key("groups") {
             let groups = t.groups(src)?;
-            set_or_remove(tt, "groups", groups);
+            set_or_remove(tt, "groups", groups, keep_empty);
         }
         if tt.contains_key("policies") {
             let policies = t.policies(src)?;
-            if policies.is_empty() {
+            if policies.is_empty() && !keep_empty {
                 tt.remove("policies");
             } else {
                 tt.insert("policies", Node::seq(policies));
@@ -128,20 +136,23 @@ pub(crate) fn transform(
         }
         if tt.contains_key("outputs") {
             let outputs = t.outputs(src);
-            set_or_remove(tt, "outputs", outputs);
+            set_or_remove(tt, "outputs", outputs, keep_empty);
         }
         tt.remove("variability");
     }
     if let Some(root) = doc.as_map_mut() {
         if root.contains_key("imports") {
             let imports = t.imports(src);
-            if imports.is_empty() {
+            if imports.is_empty() && !keep_empty {
                 root.remove("imports");
             } else {
                 root.insert("imports", Node::seq(imports));
             }
         }
-        finish(root, loaded);
+        match graph.grammar() {
+            Grammar::Tosca13 => finish(root, loaded),
+            Grammar::Tosca20 => finish_20(root),
+        }
     }
     Ok(doc)
 }
@@ -172,7 +183,7 @@ fn name_inputs(value: &mut Node, g: &Graph, present: &impl Fn(ElementId) -> bool
 }
 
 /// The version of the output, an empty topology dropped, and the loaded
-/// types (profile and `lib/`) removed again.
+/// types (`lib/`) removed again.
 fn finish(root: &mut Map, loaded: &LoadedTypes) {
     root.insert(
         "tosca_definitions_version",
@@ -194,6 +205,18 @@ fn finish(root: &mut Map, loaded: &LoadedTypes) {
             root.remove(collection);
         }
     }
+}
+
+/// The version of a TOSCA 2.0 output, `tosca_2_0`, as its first key (§6.1).
+fn finish_20(root: &mut Map) {
+    let version = root
+        .remove("tosca_definitions_version")
+        .map(|v| Node::new(Value::String("tosca_2_0".to_string()), v.span))
+        .unwrap_or_else(|| Node::string("tosca_2_0"));
+    let mut entries = Vec::with_capacity(root.len() + 1);
+    entries.push((Key::new("tosca_definitions_version", Span::NONE), version));
+    entries.extend(std::mem::take(root).into_entries());
+    *root = Map::from_entries(entries);
 }
 
 /// The present elements of one section at a time, moved out of the source.
@@ -241,48 +264,77 @@ impl Transformer<'_> {
             return Some(v.clone());
         }
         if let Some(v) = self.solution.value_of(p) {
-            return Some(Node::synth(v.clone()));
+            let mut value = Node::synth(v.clone());
+            if self.g.grammar() == Grammar::Tosca20 {
+                crate::functions::escape(&mut value);
+            }
+            return Some(value);
         }
         self.g.raw(src, p).and_then(|r| r.get("value")).cloned()
     }
 
-    /// The present properties of `c` as a map, `None` if there are none.
-    fn properties(&self, src: &Node, c: ElementId) -> Result<Option<Node>> {
+    /// The present properties (or attributes: `list`) of `c` as a map,
+    /// `None` if there are none.
+    fn property_map(&self, src: &Node, list: &[ElementId]) -> Result<Option<Node>> {
         let g = self.g;
         let mut out = Map::new();
-        for p in self.present_of(&g.get(c).properties) {
-            let v = self.value_of(src, p).filter(Node::is_defined);
+        let null_is_value = g.grammar() == Grammar::Tosca20;
+        for p in self.present_of(list) {
+            let v = self
+                .value_of(src, p)
+                .filter(|v| null_is_value || v.is_defined());
             let Some(v) = v else {
                 fail_at!(g, p, "{} has no value", g.Display(p));
             };
             if v.as_str() == Some(UNDEFINED) {
                 continue;
             }
-            out.insert(g.get(p).name.clone(), v);
+            let name = &g.get(p).name;
+            match out.get_mut(name) {
+                Some(slot) => *slot = v,
+                None => out.push(Key::new(name.clone(), g.get(p).span), v),
+            }
         }
         Ok((!out.is_empty()).then(|| Node::map(out)))
     }
 
-    /// The name of the present type of `c`.
-    fn present_type(&self, c: ElementId) -> Result<String> {
+    /// The name of the present type of `c` (where the template wrote it).
+    fn present_type(&self, c: ElementId) -> Result<Node> {
         let g = self.g;
         match self.present_of(&g.get(c).types).next() {
-            Some(t) => Ok(g.get(t).name.clone()),
+            Some(t) => Ok(Node::new(
+                Value::String(g.get(t).name.clone()),
+                g.get(t).span,
+            )),
             None => fail_at!(g, c, "{} has no present type", g.Display(c)),
         }
     }
 
-    /// `type` and `properties` of the definition `m` of `c`.
+    /// `type` and `properties` (TOSCA 2.0: and `attributes`) of the
+    /// definition `m` of `c`.
     fn set_type_and_properties(&self, src: &Node, m: &mut Map, c: ElementId) -> Result<()> {
-        m.insert("type", Node::string(self.present_type(c)?));
+        m.insert("type", self.present_type(c)?);
         self.set_properties(src, m, c)
     }
 
+    /// `properties` of the definition `m` of `c` and, on a TOSCA 2.0 base,
+    /// its `attributes`. TOSCA 2.0 keeps a written section that pruning
+    /// empties (as `{}`); the reference drops it.
     fn set_properties(&self, src: &Node, m: &mut Map, c: ElementId) -> Result<()> {
-        match self.properties(src, c)? {
-            Some(p) => m.insert("properties", p),
-            None => {
-                m.remove("properties");
+        let g = self.g;
+        let attributes = (g.grammar() == Grammar::Tosca20).then(|| g.get(c).attributes());
+        let lists = std::iter::once(("properties", &g.get(c).properties[..]))
+            .chain(attributes.map(|a| ("attributes", a)));
+        for (key, list) in lists {
+            let written = m.contains_key(key);
+            match self.property_map(src, list)? {
+                Some(p) => m.insert(key, p),
+                None if g.grammar() == Grammar::Tosca20 && written => {
+                    m.insert(key, Node::map(Map::new()))
+                }
+                None => {
+                    m.remove(key);
+                }
             }
         }
         Ok(())
@@ -296,13 +348,19 @@ impl Transformer<'_> {
         for n in self.present_of(g.nodes()) {
             // Requirements, artifacts, properties and the technology stay
             // in `src` for their own elements.
-            let mut def = shell(
-                g.raw_mut(src, n),
-                &["type", "properties", "requirements", "artifacts"],
-                true,
-            );
+            let rebuilt: &[&str] = match g.grammar() {
+                Grammar::Tosca13 => &["type", "properties", "requirements", "artifacts"],
+                Grammar::Tosca20 => &[
+                    "type",
+                    "properties",
+                    "attributes",
+                    "requirements",
+                    "artifacts",
+                ],
+            };
+            let mut def = shell(g.raw_mut(src, n), rebuilt, true);
             let Some(m) = def.as_map_mut() else { continue };
-            m.insert("type", Node::string(self.present_type(n)?));
+            m.insert("type", self.present_type(n)?);
             if !g.get(n).technologies().is_empty() {
                 let Some(t) = self.present_of(g.get(n).technologies()).next() else {
                     fail_at!(g, n, "{} has no present technology", g.Display(n));
@@ -336,7 +394,10 @@ impl Transformer<'_> {
         let mut reqs = Vec::new();
         for r in self.present_of(g.get(n).outgoing()) {
             let mut a = shell(g.raw_mut(src, r), &[], true);
-            if let Some(am) = a.as_map_mut() {
+            // TOSCA 2.0: only what was written as a string (the reference
+            // collapses every `{node: x}`).
+            let collapse = g.grammar() == Grammar::Tosca13 || a.form != v4t_yaml::Form::Other;
+            if let Some(am) = a.as_map_mut().filter(|_| collapse) {
                 if am.len() == 1 {
                     if let Some(target) = am.get_mut("node") {
                         a = std::mem::take(target);
@@ -354,7 +415,18 @@ impl Transformer<'_> {
         let mut arts = Map::new();
         for a in self.present_of(g.get(n).artifacts()) {
             let mut ad = shell(g.raw_mut(src, a), &["type", "properties"], true);
-            if let Some(am) = ad.as_map_mut() {
+            if g.get(a).types.is_empty() {
+                // A TOSCA 2.0 artifact without type: as written (the short
+                // form, a string, is a map of `file` since normalisation).
+                if let Some(am) = ad.as_map_mut() {
+                    self.set_properties(src, am, a)?;
+                }
+                if ad.form != v4t_yaml::Form::Other {
+                    if let Some(file) = ad.as_map_mut().and_then(|m| m.remove("file")) {
+                        ad = file;
+                    }
+                }
+            } else if let Some(am) = ad.as_map_mut() {
                 self.set_type_and_properties(src, am, a)?;
             }
             arts.insert(g.get(a).name.clone(), ad);
@@ -370,6 +442,9 @@ impl Transformer<'_> {
         else {
             return Ok(None);
         };
+        if self.g.grammar() == Grammar::Tosca20 {
+            return self.relationship_templates_20(src).map(Some);
+        }
         let (by_position, by_name) = self.template_relations(rts);
         // The present templates moved out of `src` in one pass over its
         // map, then typed and given their properties (read from `src`).
@@ -400,6 +475,64 @@ impl Transformer<'_> {
             out.push(k, v);
         }
         Ok(Some(out))
+    }
+
+    /// TOSCA 2.0 relationship templates: one that a single requirement
+    /// names is that relation's (typed, with its properties, present with
+    /// it); one that several requirements name is present if one of them is,
+    /// one that none names is present; those two are written as they are,
+    /// which needs their type and properties to be unconditional.
+    fn relationship_templates_20(&self, src: &mut Node) -> Result<Map> {
+        let g = self.g;
+        // The templates moved out of `src` in one pass (the owned ones keep
+        // their properties there for `set_type_and_properties`).
+        let mut moved: Vec<(Key, Node, Option<ElementId>)> = Vec::new();
+        if let Some(rts) = document::topology_mut(src)
+            .and_then(|t| t.get_mut("relationship_templates"))
+            .and_then(Node::as_map_mut)
+        {
+            for i in 0..rts.len() {
+                let Some((k, _)) = rts.get_index(i) else {
+                    break;
+                };
+                let k = k.clone();
+                let referrers: Vec<ElementId> = g
+                    .relations()
+                    .iter()
+                    .copied()
+                    .filter(|&r| g.get(r).relationship() == Some(i as u32))
+                    .collect();
+                match referrers
+                    .iter()
+                    .copied()
+                    .find(|&r| !g.get(r).types.is_empty())
+                {
+                    Some(r) if self.present(r) => {
+                        let v = shell(
+                            rts.get_index_mut(i),
+                            &["type", "properties", "attributes"],
+                            false,
+                        );
+                        moved.push((k, v, Some(r)));
+                    }
+                    Some(_) => {}
+                    None if referrers.is_empty() || referrers.iter().any(|&r| self.present(r)) => {
+                        let mut v = shell(rts.get_index_mut(i), &[], true);
+                        unconditional_template(&k, &mut v)?;
+                        moved.push((k, v, None));
+                    }
+                    None => {}
+                }
+            }
+        }
+        let mut out = Map::with_capacity(moved.len());
+        for (k, mut v, owner) in moved {
+            if let (Some(r), Some(m)) = (owner, v.as_map_mut()) {
+                self.set_type_and_properties(src, m, r)?;
+            }
+            out.push(k, v);
+        }
+        Ok(out)
     }
 
     /// The relation of each relationship template in `rts`: by position (a
@@ -441,7 +574,11 @@ impl Transformer<'_> {
         let g = self.g;
         let mut groups = Map::new();
         for gr in self.present_of(g.groups()) {
-            let mut def = shell(g.raw_mut(src, gr), &["type", "properties"], false);
+            let rebuilt: &[&str] = match g.grammar() {
+                Grammar::Tosca13 => &["type", "properties"],
+                Grammar::Tosca20 => &["type", "properties", "attributes"],
+            };
+            let mut def = shell(g.raw_mut(src, gr), rebuilt, false);
             let Some(m) = def.as_map_mut() else { continue };
             if let Some(members) = m.get_mut("members").and_then(Node::as_seq_mut) {
                 let kept = self.present_entries(std::mem::take(members), g.get(gr).members());
@@ -490,15 +627,20 @@ impl Transformer<'_> {
         outputs
     }
 
-    /// The present imports (`{file: x}` alone becomes `x`).
+    /// The present imports (`{file: x}` alone becomes `x`, in TOSCA 2.0
+    /// `{url: x}`).
     fn imports(&self, src: &mut Node) -> Vec<Node> {
         let g = self.g;
+        let key = crate::normalize::import_url_key(g.grammar());
         let mut imports = Vec::new();
         for i in self.present_of(g.imports()) {
             let mut def = shell(g.raw_mut(src, i), &[], true);
-            if let Some(m) = def.as_map_mut() {
+            // TOSCA 2.0: only what was written as a string (the reference
+            // collapses every single-key import).
+            let collapse = g.grammar() == Grammar::Tosca13 || def.form != v4t_yaml::Form::Other;
+            if let Some(m) = def.as_map_mut().filter(|_| collapse) {
                 if m.len() == 1 {
-                    if let Some(f) = m.get_mut("file") {
+                    if let Some(f) = m.get_mut(key) {
                         def = std::mem::take(f);
                     }
                 }
@@ -509,8 +651,63 @@ impl Transformer<'_> {
     }
 }
 
-fn set_or_remove(tt: &mut Map, key: &str, value: Map) {
-    if value.is_empty() {
+/// A relationship template that is no relation's (several requirements or
+/// none name it), written back from its normalised form: its single type a
+/// string, its wrapped properties a map (the fallback properties dropped).
+/// Conditional types or properties are an error: they would need one
+/// relation as their container.
+fn unconditional_template(name: &Key, def: &mut Node) -> Result<()> {
+    let conditional = || {
+        Error::at(
+            format!(
+                "Relationship template \"{}\" has conditional types or properties, but only a template exactly one requirement names can have them",
+                name.name
+            ),
+            name.span,
+        )
+    };
+    let Some(m) = def.as_map_mut() else {
+        return Ok(());
+    };
+    if let Some(t) = m.get_mut("type") {
+        if let Some(list) = t.as_seq() {
+            let [only] = &list[..] else {
+                return Err(conditional());
+            };
+            let Some((k, v)) = only.as_map().and_then(Map::first) else {
+                return Err(conditional());
+            };
+            if v.as_map().is_some_and(|a| !a.is_empty()) {
+                return Err(conditional());
+            }
+            *t = Node::new(Value::String(k.name.to_string()), k.span);
+        }
+    }
+    for key in ["properties", "attributes"] {
+        let Some(p) = m.get_mut(key) else { continue };
+        if let Some(list) = p.as_seq() {
+            let mut props = Map::with_capacity(list.len());
+            for item in list {
+                let Some((k, v)) = item.as_map().and_then(Map::first) else {
+                    continue;
+                };
+                let value = v.get("value");
+                if value.and_then(Node::as_str) == Some(UNDEFINED) {
+                    continue;
+                }
+                match (value, v.as_map().map(Map::len)) {
+                    (Some(value), Some(1)) => props.push(k.clone(), value.clone()),
+                    _ => return Err(conditional()),
+                }
+            }
+            *p = Node::new(Value::Map(props), p.span);
+        }
+    }
+    Ok(())
+}
+
+fn set_or_remove(tt: &mut Map, key: &str, value: Map, keep_empty: bool) {
+    if value.is_empty() && !keep_empty {
         tt.remove(key);
     } else {
         tt.insert(key, Node::map(value));

@@ -1,17 +1,33 @@
-//! Entity types: inheritance (is-a) walks over the template's type
-//! collections, single-type access and the `managed` property of nodes
-//! (part 1, sections 4.5 and 4.7).
+//! Entity types: the template's type system, which is the TOSCA layer's
+//! ([`v4t_tosca::TypeSystem`]): one type system for the whole project, so
+//! that an is-a walk, a hosting test and `v4t validate` agree on what a
+//! type name means.
 //!
-//! The type system is read once from the normalised document (every type
-//! then has its `derived_from`); the enricher does not change types, so the
-//! technology rules, the condition enricher and the encoder share it.
+//! Input: the loaded template. [`TypeFiles::load`] builds the documents the
+//! types come from: a copy of the template's type definitions (on a TOSCA
+//! 1.3 base with the category roots of part 1, 3.8, and the implicit TOSCA
+//! 1.3 normative types; `lib/` types are already part of the template), on a
+//! TOSCA 2.0 base with the template's imports (files, profiles,
+//! namespaces). [`TypeSystem`] then answers the resolver's questions by type
+//! identity: names are resolved as the template writes them (`s:Compute`,
+//! TOSCA 1.3 short names), rule files and type-specific conditions in the
+//! template's scope, names inside a type definition in its own file's.
+//!
+//! The type system is read once; the enricher does not change types, so
+//! the technology rules, the condition enricher, the graph and the encoder
+//! share it.
 
-use crate::error::{bail, Result};
+use std::cell::RefCell;
+
+use crate::error::{bail, Error, Result};
 use crate::kind::Kind;
-use v4t_yaml::hash::SeededMap;
-use v4t_yaml::{Map, Node};
+use crate::version::Grammar;
+use v4t_source::{Code, Loader, Severity, Sources};
+use v4t_tosca::{DocId, Loaded, TypeId};
+use v4t_yaml::hash::{SeededMap, SeededSet};
+use v4t_yaml::{Key, Map, Node, SourceId, Span, Value};
 
-/// The type collections of the element kinds that have types.
+/// The type collections the resolver asks about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Collection {
     /// `node_types`.
@@ -24,9 +40,21 @@ pub(crate) enum Collection {
     Group,
     /// `policy_types`.
     Policy,
+    /// `data_types` (with the built-in types).
+    Data,
 }
 
 impl Collection {
+    /// Every collection, in the order of the variants.
+    const ALL: [Collection; 6] = [
+        Collection::Node,
+        Collection::Relationship,
+        Collection::Artifact,
+        Collection::Group,
+        Collection::Policy,
+        Collection::Data,
+    ];
+
     /// The type collection of elements of `kind`, if that kind has types.
     pub(crate) fn of(kind: Kind) -> Option<Collection> {
         Some(match kind {
@@ -39,182 +67,479 @@ impl Collection {
         })
     }
 
-    const ALL: [Collection; 5] = [
-        Collection::Node,
-        Collection::Relationship,
-        Collection::Artifact,
-        Collection::Group,
-        Collection::Policy,
-    ];
-
-    /// The collection's key in the document.
+    /// The collection's key in a document.
     pub(crate) fn key(self) -> &'static str {
+        self.kind().section()
+    }
+
+    fn kind(self) -> v4t_tosca::Kind {
         match self {
-            Collection::Node => "node_types",
-            Collection::Relationship => "relationship_types",
-            Collection::Artifact => "artifact_types",
-            Collection::Group => "group_types",
-            Collection::Policy => "policy_types",
+            Collection::Node => v4t_tosca::Kind::Node,
+            Collection::Relationship => v4t_tosca::Kind::Relationship,
+            Collection::Artifact => v4t_tosca::Kind::Artifact,
+            Collection::Group => v4t_tosca::Kind::Group,
+            Collection::Policy => v4t_tosca::Kind::Policy,
+            Collection::Data => v4t_tosca::Kind::Data,
         }
     }
 }
 
-/// The root every inheritance chain ends in.
-const ROOT: &str = "tosca.entity.Root";
+/// The eight type collections of a TOSCA document, with the root each
+/// TOSCA 1.3 type without `derived_from` gets (part 1, 3.8).
+pub(crate) const TYPE_COLLECTIONS: [(&str, &str); 8] = [
+    ("artifact_types", "tosca.artifacts.Root"),
+    ("capability_types", "tosca.capabilities.Root"),
+    ("data_types", "tosca.datatypes.Root"),
+    ("group_types", "tosca.groups.Root"),
+    ("interface_types", "tosca.interfaces.Root"),
+    ("node_types", "tosca.nodes.Root"),
+    ("policy_types", "tosca.policies.Root"),
+    // The TOSCA 1.3 name; the reference writes `tosca.relationship.Root`,
+    // which does not exist (docs/spec-deviations.md).
+    ("relationship_types", "tosca.relationships.Root"),
+];
 
-/// What the type system keeps of a type definition.
-#[derive(Clone, Debug)]
-struct TypeDef {
-    /// `derived_from` if it is a string, else [`ROOT`].
-    parent: String,
-    /// Node types: `metadata.vintner_abstract` is `"true"` (4.5).
-    vintner_abstract: bool,
-    /// The declared data type of each property that has one (for
-    /// type-specific conditions of properties, 9.4).
-    property_types: Vec<(String, String)>,
-}
-
-/// The type collections of one template.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct TypeSystem {
-    /// By [`Collection`], in [`Collection::ALL`] order.
-    collections: [SeededMap<String, TypeDef>; 5],
-}
-
-impl TypeSystem {
-    /// Reads the type collections of `doc`.
-    pub(crate) fn new(doc: &Node) -> TypeSystem {
-        let mut t = TypeSystem::default();
-        for (slot, c) in t.collections.iter_mut().zip(Collection::ALL) {
-            let Some(types) = doc.get(c.key()).and_then(Node::as_map) else {
+/// Gives every TOSCA 1.3 entity type of `doc` without `derived_from` its
+/// category root (3.8).
+pub(crate) fn add_category_roots(doc: &mut Node) {
+    for (collection, root) in TYPE_COLLECTIONS {
+        let Some(types) = doc.get_mut(collection).and_then(Node::as_map_mut) else {
+            continue;
+        };
+        for (name, t) in types.iter_mut() {
+            if name.name == root {
                 continue;
-            };
-            for (name, def) in types.iter() {
-                let parent = def
-                    .get("derived_from")
-                    .and_then(Node::as_str)
-                    .unwrap_or(ROOT)
-                    .to_string();
-                let vintner_abstract = def
-                    .get("metadata")
-                    .and_then(|m| m.get("vintner_abstract"))
-                    .and_then(Node::as_str)
-                    == Some("true");
-                let property_types = def
-                    .get("properties")
-                    .and_then(Node::as_map)
-                    .into_iter()
-                    .flat_map(Map::iter)
-                    .filter_map(|(p, d)| {
-                        let t = d.get("type").and_then(Node::as_str)?;
-                        Some((p.name.to_string(), t.to_string()))
-                    })
-                    .collect();
-                // The first definition of a name, as `Map::get` finds it.
-                slot.entry(name.name.to_string()).or_insert(TypeDef {
-                    parent,
-                    vintner_abstract,
-                    property_types,
-                });
+            }
+            if let Some(m) = t.as_map_mut() {
+                if !m.get("derived_from").is_some_and(Node::is_defined) {
+                    m.insert("derived_from", Node::string(root));
+                }
+            } else if t.is_null() {
+                let mut m = Map::new();
+                m.insert("derived_from", Node::string(root));
+                t.value = Value::Map(m);
             }
         }
-        t
+    }
+}
+
+/// The Variability4TOSCA keys of an import definition (a conditional
+/// element), which TOSCA does not know.
+const IMPORT_V4T_KEYS: [&str; 5] = [
+    "conditions",
+    "implies",
+    "implied",
+    "weight",
+    "default_alternative",
+];
+
+/// The documents the template's types come from.
+pub(crate) struct TypeFiles {
+    loaded: Loaded,
+    grammar: Grammar,
+}
+
+impl TypeFiles {
+    /// Reads the type definitions of `doc` (the loaded template `id` of
+    /// base grammar `grammar`) and, on a TOSCA 2.0 base, every file and
+    /// profile it imports (whatever the import's conditions: types are
+    /// needed before presence is decided). An import that cannot be
+    /// followed is an error.
+    pub(crate) fn load(
+        doc: &Node,
+        grammar: Grammar,
+        sources: &mut Sources,
+        id: SourceId,
+        loader: &mut dyn Loader,
+    ) -> Result<TypeFiles> {
+        let path = sources
+            .get(id)
+            .map(|f| f.name.rsplit(['/', '\\']).next().unwrap_or("").to_string())
+            .filter(|n| !n.is_empty() && n != "<stdin>")
+            .unwrap_or_else(|| "template.yaml".to_string());
+        let tree = types_tree(doc, grammar);
+        let loaded = match grammar {
+            Grammar::Tosca13 => {
+                v4t_tosca::load_tree(sources, &mut v4t_source::NoFiles, &path, tree)
+            }
+            Grammar::Tosca20 => v4t_tosca::load_tree(sources, loader, &path, tree),
+        };
+        if let Some(d) = loaded.diagnostics.iter().find(|d| {
+            d.severity == Severity::Error
+                && matches!(d.code, Code::Import | Code::Yaml | Code::DefinitionsVersion)
+        }) {
+            let mut e = Error::coded(Code::Import, d.message.clone(), d.span);
+            e.notes.extend(d.notes.iter().cloned());
+            return Err(e);
+        }
+        Ok(TypeFiles { loaded, grammar })
     }
 
-    fn collection(&self, c: Collection) -> &SeededMap<String, TypeDef> {
-        &self.collections[c as usize]
+    /// The type system over these documents.
+    pub(crate) fn system(&self) -> TypeSystem<'_> {
+        let ts = v4t_tosca::TypeSystem::build(&self.loaded);
+        let mut known: [SeededSet<&str>; 6] = Default::default();
+        for t in &ts.types {
+            let Some(c) = Collection::ALL.iter().position(|c| c.kind() == t.kind) else {
+                continue;
+            };
+            known[c].insert(t.name);
+            if let Some((_, last)) = t.name.rsplit_once('.') {
+                known[c].insert(last);
+            }
+        }
+        TypeSystem {
+            ts,
+            grammar: self.grammar,
+            known,
+            memo: Default::default(),
+        }
+    }
+}
+
+/// The document the type system reads for `doc`: its definitions version,
+/// repositories, TOSCA 2.0 imports (without V4T keys) and type definitions.
+fn types_tree(doc: &Node, grammar: Grammar) -> Node {
+    let mut tree = Map::new();
+    let version = match grammar {
+        Grammar::Tosca13 => "tosca_simple_yaml_1_3",
+        Grammar::Tosca20 => "tosca_2_0",
+    };
+    tree.push(
+        Key::new("tosca_definitions_version", Span::NONE),
+        Node::string(version),
+    );
+    let Some(m) = doc.as_map() else {
+        return Node::map(tree);
+    };
+    if grammar == Grammar::Tosca20 {
+        for key in ["repositories", "functions"] {
+            if let Some((k, v)) = m.get_entry(key) {
+                tree.push(k.clone(), v.clone());
+            }
+        }
+        if let Some((k, imports)) = m.get_entry("imports") {
+            let mut imports = imports.clone();
+            for item in imports.as_seq_mut().into_iter().flatten() {
+                if let Some(im) = item.as_map_mut() {
+                    im.retain(|k, _| !IMPORT_V4T_KEYS.contains(&k.name.as_str()));
+                }
+            }
+            tree.push(k.clone(), imports);
+        }
+    }
+    for (collection, _) in TYPE_COLLECTIONS {
+        if let Some((k, v)) = m.get_entry(collection) {
+            tree.push(k.clone(), v.clone());
+        }
+    }
+    let mut tree = Node::map(tree);
+    if grammar == Grammar::Tosca13 {
+        add_category_roots(&mut tree);
+    }
+    tree
+}
+
+/// A broken rule as the input check words it, with where it is written.
+fn broken_rule(broken: &v4t_tosca::check::Broken<'_>) -> (String, Span) {
+    use v4t_tosca::check::Broken;
+    match broken {
+        Broken::Type(t) => {
+            let shown = t
+                .as_str()
+                .map_or_else(|| v4t_yaml::json::to_json(t), str::to_string);
+            (format!("type \"{shown}\""), t.span)
+        }
+        Broken::EntrySchema(inner) => {
+            let (rule, span) = broken_rule(inner);
+            (format!("entry_schema {rule}"), span)
+        }
+        Broken::Clause(c) => (v4t_yaml::json::to_json(c), c.span),
+    }
+}
+
+/// The type system of one template, by type identity.
+pub(crate) struct TypeSystem<'t> {
+    ts: v4t_tosca::TypeSystem<'t>,
+    grammar: Grammar,
+    /// Per [`Collection`]: the local names of the defined types and their
+    /// last `.` segments (TOSCA 1.3 short names), so that a name no file
+    /// defines is known to resolve to nothing without a lookup through the
+    /// import tree (templates name thousands of undefined types).
+    known: [SeededSet<&'t str>; 6],
+    /// Names resolved in the template's scope, per [`Collection`].
+    memo: [RefCell<SeededMap<String, Option<TypeId>>>; 6],
+}
+
+impl<'t> TypeSystem<'t> {
+    /// The type `name` of collection `c` as the template writes it.
+    pub(crate) fn resolve(&self, c: Collection, name: &str) -> Option<TypeId> {
+        let memo = &self.memo[c as usize];
+        if let Some(&found) = memo.borrow().get(name) {
+            return found;
+        }
+        let last = name.rsplit_once(['.', ':']).map_or(name, |(_, l)| l);
+        let known = &self.known[c as usize];
+        if !known.contains(name) && !known.contains(last) {
+            return None;
+        }
+        let found = self.ts.resolve_type(Loaded::ENTRY, c.kind(), name).ok();
+        memo.borrow_mut().insert(name.to_string(), found);
+        found
     }
 
-    /// Whether type `start` of collection `c` is `target` or derives from it.
+    /// The type `name` of collection `c` as the file `doc` writes it.
+    fn resolve_in(&self, c: Collection, doc: Option<DocId>, name: &str) -> Option<TypeId> {
+        match doc {
+            Some(d) if d != Loaded::ENTRY => self.ts.resolve_type(d, c.kind(), name).ok(),
+            _ => self.resolve(c, name),
+        }
+    }
+
+    /// Whether collection `c` defines type `name`.
+    pub(crate) fn has(&self, c: Collection, name: &str) -> bool {
+        self.resolve(c, name).is_some()
+    }
+
+    /// The local name of a type.
+    pub(crate) fn name(&self, t: TypeId) -> &'t str {
+        self.ts.get(t).name
+    }
+
+    /// The definition of a type (`None` for built-in data types).
+    pub(crate) fn definition(&self, t: TypeId) -> Option<&'t Node> {
+        self.ts.get(t).def
+    }
+
+    /// `t`, its parent, its grandparent, ... (finite).
+    pub(crate) fn chain_of(&self, t: TypeId) -> impl Iterator<Item = TypeId> + '_ {
+        self.ts.chain(t)
+    }
+
+    /// Whether type `start` of collection `c` is `target` or derives from
+    /// it. `start` must be defined, and so must every type of its chain up
+    /// to `target`; a `target` that is no defined type matches by name.
     pub(crate) fn is_a(&self, c: Collection, start: &str, target: &str) -> Result<bool> {
-        let types = self.collection(c);
-        let Some(mut def) = types.get(start) else {
+        let Some(first) = self.resolve(c, start) else {
             bail!(
-                Default::default(),
+                Span::NONE,
                 "starting {} \"{start}\" has no definition",
                 c.key()
             );
         };
-        let mut cur = start;
-        for _ in 0..=types.len() + 1 {
-            if cur == target {
+        let wanted = self.resolve(c, target);
+        for t in self.ts.chain(first) {
+            if wanted.map_or(self.name(t) == target, |w| w == t) {
                 return Ok(true);
             }
-            let parent = def.parent.as_str();
-            if parent == ROOT {
-                return Ok(false);
+            let def = self.ts.get(t);
+            if def.parent.is_none() {
+                if let Some(parent) = self.unresolved_parent(t) {
+                    bail!(Span::NONE, "{} \"{parent}\" has no definition", c.key());
+                }
             }
-            let Some(parent_def) = types.get(parent) else {
-                bail!(
-                    Default::default(),
-                    "{} \"{parent}\" has no definition",
-                    c.key()
-                );
-            };
-            (cur, def) = (parent, parent_def);
         }
         Ok(false)
+    }
+
+    /// The `derived_from` of a type that names no type (a broken chain).
+    fn unresolved_parent(&self, t: TypeId) -> Option<&'t str> {
+        let parent = self.definition(t)?.get("derived_from")?.as_str()?;
+        let root13 = self.grammar == Grammar::Tosca13 && parent == "tosca.entity.Root";
+        (!root13).then_some(parent)
+    }
+
+    /// Whether group type `name` makes a variability group: it is
+    /// `variability.groups.Root` or derives from
+    /// `variability.groups.ConditionalMembers` (part 1, 4.10), also when the
+    /// types are not defined (TOSCA 1.3) or come from a namespace of the
+    /// bundled Variability4TOSCA profile (`v4t:variability.groups.Root`).
+    pub(crate) fn is_variability_group(&self, name: &str) -> bool {
+        const ROOT: &str = "variability.groups.Root";
+        const MEMBERS: &str = "variability.groups.ConditionalMembers";
+        match self.resolve(Collection::Group, name) {
+            Some(t) => {
+                self.name(t) == ROOT
+                    || self.ts.chain(t).any(|x| {
+                        // A parent that is no defined type counts by name.
+                        let parent = self
+                            .unresolved_parent(x)
+                            .filter(|_| self.ts.get(x).parent.is_none());
+                        self.name(x) == MEMBERS || parent == Some(MEMBERS)
+                    })
+            }
+            None => name == ROOT || name == MEMBERS,
+        }
     }
 
     /// Whether node type `name` is abstract (`metadata.vintner_abstract`),
     /// `None` if it is not defined.
     pub(crate) fn is_abstract_node_type(&self, name: &str) -> Option<bool> {
-        self.collection(Collection::Node)
-            .get(name)
-            .map(|def| def.vintner_abstract)
+        let t = self.resolve(Collection::Node, name)?;
+        let written = self
+            .definition(t)
+            .and_then(|d| d.get("metadata"))
+            .and_then(|m| m.get("vintner_abstract"));
+        Some(written.and_then(Node::as_str) == Some("true"))
     }
 
-    /// Whether collection `c` defines type `name`.
-    pub(crate) fn has(&self, c: Collection, name: &str) -> bool {
-        self.collection(c).contains_key(name)
+    /// The inheritance chain of a type as local names, starting with
+    /// itself (for scenario priorities and messages).
+    pub(crate) fn chain(&self, c: Collection, start: &str) -> Vec<&'t str> {
+        self.resolve(c, start)
+            .map(|t| self.ts.chain(t).map(|t| self.name(t)).collect())
+            .unwrap_or_default()
     }
 
-    /// Whether type `name` of collection `c` is `target` or derives from it,
-    /// as far as the chain of defined types shows: `false` where it breaks
-    /// off or cycles (where [`TypeSystem::is_a`] is an error).
-    pub(crate) fn derives_from(&self, c: Collection, name: &str, target: &str) -> bool {
-        let types = self.collection(c);
-        let mut current = name;
-        for _ in 0..=types.len() {
-            if current == target {
-                return true;
-            }
-            match types.get(current) {
-                Some(def) if def.parent != ROOT => current = &def.parent,
-                _ => return false,
-            }
+    /// The position of type `target` (as the template writes it) in the
+    /// inheritance chain of `start`, which starts at 0.
+    pub(crate) fn chain_position(&self, c: Collection, start: &str, target: &str) -> Option<usize> {
+        let first = self.resolve(c, start)?;
+        let wanted = self.resolve(c, target);
+        self.ts
+            .chain(first)
+            .position(|t| wanted.map_or(self.name(t) == target, |w| w == t))
+    }
+
+    /// Whether a type named in the file `from` (`None`: the template) of
+    /// collection `c`, `own`, is-a type `target` as the template writes it.
+    pub(crate) fn named_is_a(
+        &self,
+        c: Collection,
+        from: Option<TypeId>,
+        own: &str,
+        target: &str,
+    ) -> Result<bool> {
+        let doc = from.and_then(|t| self.ts.get(t).doc);
+        match self.resolve_in(c, doc, own) {
+            Some(t) => Ok(self.resolve(c, target).is_some_and(|w| self.ts.is_a(t, w))
+                || self.ts.chain(t).any(|x| self.name(x) == target)),
+            None if doc.is_none() || doc == Some(Loaded::ENTRY) => self.is_a(c, own, target),
+            None => Ok(own == target),
         }
-        false
     }
 
-    /// The inheritance chain of a type, starting with itself (for scenario
-    /// priorities); it stops at the root, an undefined type or a repetition.
-    pub(crate) fn chain<'t>(&'t self, c: Collection, start: &'t str) -> Vec<&'t str> {
-        let types = self.collection(c);
-        let mut out: Vec<&str> = Vec::new();
-        let mut cur = start;
-        while let Some(def) = types.get(cur) {
-            if out.contains(&cur) {
-                break;
-            }
-            out.push(cur);
-            match def.parent.as_str() {
-                ROOT => break,
-                p => cur = p,
-            }
-        }
-        out
-    }
-
-    /// The data type that type `start` of collection `c` (or the first of its
-    /// ancestors that declares one) declares for its property `property`.
-    pub(crate) fn property_type(&self, c: Collection, start: &str, property: &str) -> Option<&str> {
-        let types = self.collection(c);
-        self.chain(c, start).into_iter().find_map(|t| {
-            let def = types.get(t)?;
-            let (_, declared) = def.property_types.iter().find(|(p, _)| p == property)?;
-            Some(declared.as_str())
+    /// The data type that type `start` of collection `c` (or the first of
+    /// its ancestors that declares one) declares for its property (or, with
+    /// `section` `attributes`, attribute) `property`, resolved where it is
+    /// declared.
+    pub(crate) fn property_type(
+        &self,
+        c: Collection,
+        start: &str,
+        section: &str,
+        property: &str,
+    ) -> Option<TypeId> {
+        let first = self.resolve(c, start)?;
+        self.ts.chain(first).find_map(|t| {
+            let def = self.ts.get(t);
+            let declared = def
+                .def?
+                .get(section)?
+                .get(property)?
+                .get("type")?
+                .as_str()?;
+            self.resolve_in(Collection::Data, def.doc, declared)
         })
+    }
+
+    /// The entry of a map keyed by type names as the template writes them
+    /// (type-specific conditions) that names type `t`: the key `name` itself
+    /// if the map has it, else the first key that resolves to `t`.
+    pub(crate) fn entry_for<'m>(
+        &self,
+        c: Collection,
+        t: TypeId,
+        name: &str,
+        map: &'m Map,
+    ) -> Option<&'m Node> {
+        if let Some(v) = map.get(name) {
+            return Some(v);
+        }
+        map.iter()
+            .find(|(k, _)| self.resolve(c, &k.name) == Some(t))
+            .map(|(_, v)| v)
+    }
+
+    /// The files reachable from the template through its imports, where an
+    /// import of the template itself counts only if `present` holds for the
+    /// span of its definition (conditional imports); the template's own
+    /// definitions are not a file of this set.
+    pub(crate) fn reachable(&self, present: &dyn Fn(Span) -> bool) -> Vec<bool> {
+        let loaded = self.ts.loaded;
+        let mut seen = vec![false; loaded.docs.len()];
+        let mut queue: Vec<DocId> = loaded
+            .imports_of(Loaded::ENTRY)
+            .filter(|e| present(e.span))
+            .map(|e| e.target)
+            .collect();
+        while let Some(d) = queue.pop() {
+            if std::mem::replace(&mut seen[d.index()], true) {
+                continue;
+            }
+            queue.extend(loaded.imports_of(d).map(|e| e.target));
+        }
+        seen
+    }
+
+    /// Where the name of type `t` is written in its definition.
+    pub(crate) fn span(&self, t: TypeId) -> Span {
+        self.ts.get(t).span
+    }
+
+    /// The file that defines type `t` (`None`: built-in or the template).
+    pub(crate) fn imported_from(&self, t: TypeId) -> Option<DocId> {
+        self.ts.get(t).doc.filter(|&d| d != Loaded::ENTRY)
+    }
+
+    /// The types the template defines itself, with their kinds.
+    pub(crate) fn own(&self) -> impl Iterator<Item = TypeId> + '_ {
+        (0..self.ts.types.len() as u32)
+            .map(TypeId)
+            .filter(|&t| self.ts.get(t).doc == Some(Loaded::ENTRY))
+    }
+
+    /// The first rule of the parameter definition `definition` (a
+    /// variability input's, written in the template) that `value` breaks,
+    /// as text (`type "integer"`, `entry_schema type "integer"`, a clause as
+    /// JSON) with where the rule is written: the TOSCA layer's data
+    /// validation (built-in and data types, schemas, TOSCA 1.3
+    /// `constraints`, TOSCA 2.0 `validation`).
+    pub(crate) fn input_violation(
+        &self,
+        sources: &Sources,
+        definition: &Node,
+        value: &Node,
+    ) -> Option<(String, Span)> {
+        // A value is data: on TOSCA 2.0 a string starting with `$` is no
+        // function call.
+        let mut data = value.clone();
+        if self.grammar == Grammar::Tosca20 {
+            crate::functions::escape(&mut data);
+        }
+        let broken = v4t_tosca::check::parameter_violation(
+            &self.ts,
+            sources,
+            Loaded::ENTRY,
+            definition,
+            &data,
+        )?;
+        Some(broken_rule(&broken))
+    }
+
+    /// The identity of a type: the profile (or file) defining it and its
+    /// local name.
+    pub(crate) fn identity(&self, t: TypeId) -> (String, &'t str) {
+        self.ts.identity(t)
+    }
+
+    /// Every type of the template's scope's files of collection `c`, in load
+    /// order (for hosting defaults).
+    pub(crate) fn all(&self, c: Collection) -> impl Iterator<Item = TypeId> + '_ {
+        let kind = c.kind();
+        (0..self.ts.types.len() as u32)
+            .map(TypeId)
+            .filter(move |&t| self.ts.get(t).kind == kind && self.ts.get(t).doc.is_some())
     }
 }
 
@@ -232,19 +557,34 @@ node_types:
   orphan: {derived_from: missing}
   loop_a: {derived_from: loop_b}
   loop_b: {derived_from: loop_a}
-  tosca.nodes.Root: {derived_from: tosca.entity.Root}
 ";
+
+    fn files(text: &str) -> TypeFiles {
+        let d = doc(text);
+        let mut sources = Sources::new();
+        let id = sources.add("t.yaml", text);
+        TypeFiles::load(
+            &d,
+            Grammar::Tosca13,
+            &mut sources,
+            id,
+            &mut v4t_source::NoFiles,
+        )
+        .expect("loads")
+    }
 
     #[test]
     fn is_a_walks_the_inheritance_chain() {
-        let t = TypeSystem::new(&doc(TYPES));
+        let f = files(TYPES);
+        let t = f.system();
         assert!(t.is_a(Collection::Node, "leaf", "leaf").expect("walks"));
         assert!(t.is_a(Collection::Node, "leaf", "base").expect("walks"));
         assert!(t
             .is_a(Collection::Node, "leaf", "tosca.nodes.Root")
             .expect("walks"));
+        // TOSCA 1.3 short names name the same type.
+        assert!(t.is_a(Collection::Node, "leaf", "Root").expect("walks"));
         assert!(!t.is_a(Collection::Node, "base", "leaf").expect("walks"));
-        assert!(!t.is_a(Collection::Node, "loop_a", "base").expect("stops"));
         let missing = |start: &str| {
             t.is_a(Collection::Node, start, "x")
                 .unwrap_err()
@@ -266,14 +606,75 @@ node_types:
     }
 
     #[test]
-    fn chains_stop_at_the_root_an_undefined_type_or_a_repetition() {
-        let t = TypeSystem::new(&doc(TYPES));
+    fn chains_stop_at_the_root_an_undefined_type_or_a_cycle() {
+        let f = files(TYPES);
+        let t = f.system();
         assert_eq!(
             t.chain(Collection::Node, "leaf"),
             ["leaf", "mid", "base", "tosca.nodes.Root"]
         );
         assert_eq!(t.chain(Collection::Node, "orphan"), ["orphan"]);
-        assert_eq!(t.chain(Collection::Node, "loop_a"), ["loop_a", "loop_b"]);
+        assert_eq!(t.chain(Collection::Node, "loop_a").len(), 2);
         assert!(t.chain(Collection::Node, "nope").is_empty());
+        assert_eq!(t.chain_position(Collection::Node, "leaf", "base"), Some(2));
+    }
+
+    #[test]
+    fn tosca_2_imports_resolve_namespaced_names() {
+        let text = "tosca_definitions_version: tosca_2_0
+imports:
+  - profile: org.oasis-open.simple:2.0
+    namespace: s
+    conditions: true
+node_types:
+  Web: {derived_from: s:WebServer}
+service_template:
+  node_templates: {}
+";
+        let d = v4t_yaml::parse_with(text, SourceId(0), v4t_yaml::Schema::Core).unwrap();
+        let mut sources = Sources::new();
+        let id = sources.add("t.yaml", text);
+        let f = TypeFiles::load(
+            &d,
+            Grammar::Tosca20,
+            &mut sources,
+            id,
+            &mut v4t_source::NoFiles,
+        )
+        .expect("loads");
+        let t = f.system();
+        assert!(t.is_a(Collection::Node, "Web", "s:Root").expect("walks"));
+        assert!(t
+            .is_a(Collection::Node, "s:WebServer", "s:SoftwareComponent")
+            .expect("walks"));
+        assert!(!t.has(Collection::Node, "WebServer"));
+        assert!(!t.has(Collection::Node, "tosca.nodes.Root"));
+    }
+
+    #[test]
+    fn imports_that_cannot_be_followed_are_errors() {
+        let text = "tosca_definitions_version: tosca_2_0
+imports: [{profile: no.such:1.0}]
+service_template:
+  node_templates: {}
+";
+        let d = v4t_yaml::parse_with(text, SourceId(0), v4t_yaml::Schema::Core).unwrap();
+        let mut sources = Sources::new();
+        let id = sources.add("t.yaml", text);
+        let e = TypeFiles::load(
+            &d,
+            Grammar::Tosca20,
+            &mut sources,
+            id,
+            &mut v4t_source::NoFiles,
+        )
+        .err()
+        .expect("fails");
+        assert!(
+            e.message.contains("unknown profile `no.such:1.0`"),
+            "{}",
+            e.message
+        );
+        assert_eq!(e.code, Code::Import);
     }
 }

@@ -13,8 +13,9 @@
 //! `persistent`, ...), that stage keeps doing so and this module stays quiet.
 //! `null` always counts as "not given".
 
-use crate::document::{self, TOPOLOGY};
+use crate::document;
 use crate::error::{Error, Result};
+use crate::version::Grammar;
 use v4t_yaml::{Node, Value};
 
 /// What a key's value may be.
@@ -60,8 +61,12 @@ pub(crate) fn validate(doc: &Node) -> Result<()> {
     let Some(tt) = document::topology(doc) else {
         return Ok(());
     };
-    let mut s = Shapes::default();
-    s.expect(tt, TOPOLOGY, Shape::Map);
+    let mut s = Shapes {
+        errors: Vec::new(),
+        topology: document::topology_key(doc),
+        tosca20: Grammar::of(doc) == Grammar::Tosca20,
+    };
+    s.expect(tt, s.topology, Shape::Map);
     if let Some(v) = tt.get("variability") {
         s.variability(v);
     }
@@ -72,15 +77,18 @@ pub(crate) fn validate(doc: &Node) -> Result<()> {
 }
 
 /// The wrong shapes found so far.
-#[derive(Default)]
 struct Shapes {
     errors: Vec<Error>,
+    /// The topology's key.
+    topology: &'static str,
+    /// A TOSCA 2.0 base grammar: attributes are conditional like properties.
+    tosca20: bool,
 }
 
 impl Shapes {
     /// `variability` and its sections.
     fn variability(&mut self, v: &Node) {
-        let path = format!("{TOPOLOGY}.variability");
+        let path = format!("{}.variability", self.topology);
         let path = path.as_str();
         self.expect(v, path, Shape::Map);
         for (key, shape) in [
@@ -115,15 +123,17 @@ impl Shapes {
             ("outputs", Shape::MapOrList),
         ] {
             if let Some(n) = tt.get(key) {
-                self.expect(n, &format!("{TOPOLOGY}.{key}"), shape);
+                self.expect(n, &format!("{}.{key}", self.topology), shape);
             }
         }
         for key in ["node_templates", "groups", "policies", "inputs", "outputs"] {
-            self.single_key_items(tt.get(key), &|| format!("{TOPOLOGY}.{key}"));
+            let topology = self.topology;
+            self.single_key_items(tt.get(key), &|| format!("{topology}.{key}"));
         }
         if let Some(v) = tt.get("variability") {
+            let topology = self.topology;
             self.single_key_items(v.get("inputs"), &|| {
-                format!("{TOPOLOGY}.variability.inputs")
+                format!("{topology}.variability.inputs")
             });
         }
         if let Some(templates) = tt.get("relationship_templates").and_then(Node::as_map) {
@@ -150,6 +160,7 @@ impl Shapes {
                 let k = key.name.as_str();
                 let shape = match k {
                     "properties" | "artifacts" => Shape::MapOrList,
+                    "attributes" if self.tosca20 => Shape::MapOrList,
                     "attributes" | "capabilities" | "interfaces" => Shape::Map,
                     "default_alternative" => Shape::Bool,
                     _ => Shape::Any,
@@ -160,7 +171,8 @@ impl Shapes {
                 if matches!(
                     k,
                     "properties" | "type" | "requirements" | "technology" | "artifacts"
-                ) {
+                ) || (self.tosca20 && k == "attributes")
+                {
                     self.single_key_items(Some(value), &|| format!("\"{k}\" of {}", what()));
                 }
                 if k == "artifacts" {

@@ -1,8 +1,10 @@
 //! The definitions version (`tosca_definitions_version`), grouped as the
-//! option defaults see it (part 1, 2.3).
+//! option defaults see it (part 1, 2.3), and the base grammar the template
+//! is written in (TOSCA 1.3 or 2.0, notes §4.2).
 
-use crate::error::{Error, Result};
-use v4t_yaml::Node;
+use crate::document;
+use crate::error::{bail, Error, Result};
+use v4t_yaml::{Node, Span};
 
 /// `tosca_definitions_version`, grouped as the option defaults see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,4 +45,112 @@ impl Version {
                 )
             })
     }
+}
+
+/// The TOSCA grammar the template is written in, its *base grammar*: what
+/// its topology is called and what the output is (notes §4.2).
+///
+/// * `service_template`: TOSCA 2.0; the output is `tosca_2_0`;
+/// * the TOSCA 1.3 topology key: TOSCA 1.3, as the reference reads every
+///   template; the output is `tosca_simple_yaml_1_3`;
+/// * neither (a file of types): TOSCA 2.0 if the definitions version is
+///   `tosca_2_0` or a key only TOSCA 2.0 has is written, else TOSCA 1.3.
+///
+/// Both keys, a TOSCA 2.0-only key beside the TOSCA 1.3 topology, or a TOSCA
+/// 1.3 definitions version with `service_template` are errors when a
+/// template is loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grammar {
+    /// TOSCA Simple Profile in YAML 1.3.
+    Tosca13,
+    /// TOSCA 2.0.
+    Tosca20,
+}
+
+impl Grammar {
+    /// The grammar of `doc` (a template that was loaded: its keys do not
+    /// contradict each other).
+    pub fn of(doc: &Node) -> Grammar {
+        if document::topology_key(doc) == document::SERVICE_TEMPLATE
+            || (document::topology(doc).is_none() && tosca20_marker(doc).is_some())
+        {
+            Grammar::Tosca20
+        } else {
+            Grammar::Tosca13
+        }
+    }
+
+    /// The grammar of `doc`, or the error that its keys contradict each
+    /// other.
+    pub(crate) fn detect(doc: &Node) -> Result<Grammar> {
+        let Some(m) = doc.as_map() else {
+            return Ok(Grammar::Tosca13);
+        };
+        let topology = m.get_entry(document::TOPOLOGY);
+        let service = m.get_entry(document::SERVICE_TEMPLATE);
+        match (topology, service) {
+            (Some(_), Some((key, _))) => bail!(
+                key.span,
+                "A template has either \"{}\" (TOSCA 1.3) or \"{}\" (TOSCA 2.0), not both",
+                document::TOPOLOGY,
+                document::SERVICE_TEMPLATE
+            ),
+            (Some(_), None) => match tosca20_marker(doc) {
+                Some((what, span)) => bail!(
+                    span,
+                    "{what} is TOSCA 2.0, but the template's topology is \"{}\" (TOSCA 1.3): write \"{}\" instead",
+                    document::TOPOLOGY,
+                    document::SERVICE_TEMPLATE
+                ),
+                None => Ok(Grammar::Tosca13),
+            },
+            (None, Some((key, _))) => {
+                let version = m.get("tosca_definitions_version");
+                if let Some(v) = version.and_then(Node::as_str).filter(|v| v.starts_with("tosca_simple_yaml_")) {
+                    bail!(
+                        key.span,
+                        "\"{}\" is TOSCA 2.0, but the definitions version is \"{v}\" (TOSCA 1.3)",
+                        document::SERVICE_TEMPLATE
+                    );
+                }
+                Ok(Grammar::Tosca20)
+            }
+            (None, None) => Ok(Grammar::of(doc)),
+        }
+    }
+}
+
+/// A key of `doc` only TOSCA 2.0 has, as it is shown in messages, and where
+/// it is: the definitions version `tosca_2_0` of a document without
+/// topology, the keys `profile` and `functions`, and import definitions
+/// with `url`, `profile` or `namespace`.
+fn tosca20_marker(doc: &Node) -> Option<(String, Span)> {
+    let m = doc.as_map()?;
+    if document::topology(doc).is_none() {
+        if let Some(v) = m
+            .get("tosca_definitions_version")
+            .filter(|v| v.as_str() == Some("tosca_2_0"))
+        {
+            return Some(("\"tosca_2_0\"".to_string(), v.span));
+        }
+    }
+    for key in ["profile", "functions"] {
+        if let Some((k, _)) = m.get_entry(key) {
+            return Some((format!("The key \"{key}\""), k.span));
+        }
+    }
+    let imports = m
+        .get("imports")
+        .and_then(Node::as_seq)
+        .into_iter()
+        .flatten();
+    for import in imports {
+        let Some(im) = import.as_map() else { continue };
+        for key in ["url", "profile", "namespace"] {
+            if let Some((k, _)) = im.get_entry(key) {
+                return Some((format!("An import with \"{key}\""), k.span));
+            }
+        }
+    }
+    None
 }

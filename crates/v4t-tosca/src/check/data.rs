@@ -92,8 +92,23 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(Builtin::List) => self.list_value(v, s, got, section, depth, validate),
             Some(Builtin::Map) => self.map_value(v, s, got, section, depth, validate),
             Some(Builtin::Range) => {
-                let fits = matches!(got, Scalar::Seq(items) if items.len() == 2);
-                self.kind_fits(v, ty, fits, "a range `[min, max]`")
+                // TOSCA 1.3 §3.3.3: integers, `UNBOUNDED` as the upper
+                // bound, the lower bound not above the upper.
+                let bound = |n: &Node| match value::classify(n) {
+                    Scalar::Int(i) => Some(Some(i)),
+                    Scalar::Str("UNBOUNDED") => Some(None),
+                    _ => None,
+                };
+                let fits = match got {
+                    Scalar::Seq([lo, hi]) => match (bound(lo), bound(hi)) {
+                        (Some(Some(lo)), Some(Some(hi))) => lo <= hi,
+                        (Some(Some(_)), Some(None)) => true,
+                        _ => false,
+                    },
+                    _ => false,
+                };
+                let expected = "a range `[min, max]` of integers with min <= max";
+                self.kind_fits(v, ty, fits, expected)
             }
         };
         if ok && validate {

@@ -242,14 +242,26 @@ impl<'t, 'a> Checker<'t, 'a> {
         value: &Node,
         schema: &Schema<'a>,
     ) -> Option<bool> {
+        let v13 = self.loaded.doc(clause.doc).grammar == Some(crate::load::Grammar::Tosca13);
+        self.decide(clause, v13, value, schema)
+    }
+
+    /// [`Checker::eval_validation`] of a TOSCA 1.3 constraint clause (`v13`)
+    /// or a TOSCA 2.0 validation clause, whatever the grammar of the file.
+    pub fn decide(
+        &self,
+        clause: DefNode<'a>,
+        v13: bool,
+        value: &Node,
+        schema: &Schema<'a>,
+    ) -> Option<bool> {
         let bound = self.constant(value, 0).ok()?;
         let bound = self.typed(&bound, schema.ty).unwrap_or(bound);
         let env = Env {
             value: bound,
             ty: Some(schema.ty),
         };
-        let g = self.loaded.doc(clause.doc).grammar;
-        if g == Some(crate::load::Grammar::Tosca13) {
+        if v13 {
             return self.eval_constraints(clause.node, &env);
         }
         match self.eval(clause.node, &env, 0) {

@@ -17,6 +17,7 @@ mod file;
 mod funcs;
 mod groups;
 mod literals;
+mod param;
 mod paths;
 mod requirements;
 mod substitution;
@@ -38,6 +39,7 @@ use crate::value::{self, Scalar};
 pub use literals::{
     parse_scalar_literal, parse_timestamp, parse_version, TimestampValue, VersionValue,
 };
+pub use param::{parameter_violation, Broken};
 
 /// Validates every document of a load; returns the load's, the type
 /// system's and the checks' diagnostics together. `sources` are the texts

@@ -42,10 +42,14 @@ fn resolve_fully(text: &str, inputs: v4t_yaml::Map) -> Outcome {
         .collect())
 }
 
-/// A resolver for many configurations of one template: loading, enrichment
-/// and the graph once, then what [`crate::resolve`] does after them (input
-/// check, solving, checks) per configuration.
-fn resolver(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome {
+/// What a resolver for many configurations of one template prepares once:
+/// loading, enrichment and the graph ([`with_resolver`]).
+struct Prepared {
+    sources: Sources,
+    prepared: Result<crate::Prepared, String>,
+}
+
+fn prepared(text: &str) -> Prepared {
     let mut sources = Sources::new();
     let id = sources.add("template.yaml", text);
     let prepared = crate::prepare(
@@ -58,12 +62,27 @@ fn resolver(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome {
         &mut Vec::new(),
     )
     .map_err(|e| e.message.clone());
-    move |inputs| {
-        let p = prepared.as_ref().map_err(Clone::clone)?;
+    Prepared { sources, prepared }
+}
+
+/// Calls `f` with a resolver for many configurations of the prepared
+/// template: what [`crate::resolve`] does after the graph (input check,
+/// solving, checks) per configuration, on one type system.
+fn with_resolver<R>(
+    p: &Prepared,
+    f: impl FnOnce(&mut dyn FnMut(v4t_yaml::Map) -> Outcome) -> R,
+) -> R {
+    let types = p.prepared.as_ref().ok().map(|p| p.files.system());
+    let sources = &p.sources;
+    let mut resolve_one = |inputs: v4t_yaml::Map| -> Outcome {
+        let (p, types) = match (&p.prepared, &types) {
+            (Ok(prepared), Some(types)) => (prepared, types),
+            (Err(e), _) => return Err(e.clone()),
+            _ => return Err("no types".to_string()),
+        };
         let run = || -> crate::Result<Vec<(String, bool)>> {
-            crate::inputs::validate(&p.doc, &inputs, 0.0)?;
-            let solution =
-                crate::solve::solve(&p.doc, &p.graph, &p.config.types, inputs.clone(), 0.0)?;
+            crate::inputs::validate(&p.doc, &inputs, 0.0, types, sources)?;
+            let solution = crate::solve::solve(&p.doc, &p.graph, types, inputs.clone(), 0.0)?;
             crate::check::check(&p.graph, &solution)?;
             Ok(p.graph
                 .ordered()
@@ -72,7 +91,8 @@ fn resolver(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome {
                 .collect())
         };
         run().map_err(|e| e.message.clone())
-    }
+    };
+    f(&mut resolve_one)
 }
 
 fn brute_force(
@@ -199,7 +219,10 @@ fn analysis_matches_resolving_with_up_to_16_inputs() {
     let mut stats = Stats::default();
     for (round, inputs) in [12, 14, 16].into_iter().enumerate() {
         let text = template(&mut rng, inputs, &['b'], 8);
-        check(round, &text, &mut resolver(&text), &mut stats);
+        let p = prepared(&text);
+        with_resolver(&p, |resolve_one| {
+            check(round, &text, resolve_one, &mut stats)
+        });
     }
     assert!(stats.determined > 0);
 }
@@ -528,4 +551,58 @@ topology_template:
     let one = run(1);
     assert_eq!(one.validated, Some((1, false)));
     assert!(one.failures.is_empty());
+}
+
+/// `validate` on TOSCA 2.0: the resolved `tosca_2_0` templates are
+/// validated, and a topology whose TOSCA 2.0 references fail (a present
+/// node reads an absent input) is a failure too.
+#[test]
+fn tosca_2_templates_are_validated_with_their_references() {
+    let text = "\
+tosca_definitions_version: tosca_2_0
+node_types:
+  T:
+    properties:
+      p: {type: string, required: false}
+service_template:
+  variability:
+    inputs:
+      fast: {type: boolean}
+      keep: {type: boolean}
+  inputs:
+    host: {type: string, default: x, conditions: {variability_input: keep}}
+  node_templates:
+    app: {type: T}
+    cache: {type: Cache, conditions: {variability_input: fast}}
+    web: {type: T, properties: {p: {$get_input: host}}}
+";
+    let run = |validate: usize| {
+        let mut sources = Sources::new();
+        let id = sources.add("template.yaml", text);
+        let options = AnalyzeOptions {
+            validate,
+            ..AnalyzeOptions::default()
+        };
+        analyze(&mut sources, id, &mut NoFiles, &options).expect("analyses")
+    };
+    assert!(run(0).failures.is_empty());
+    let a = run(10);
+    assert_eq!(a.validated, Some((4, true)));
+    let mut found: Vec<(String, Option<u128>)> = a
+        .failures
+        .iter()
+        .map(|f| (f.error.message.clone(), f.configurations.value.to_u128()))
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            (
+                "Property \"p@0\" of node \"web\" reads input \"host\", which is absent"
+                    .to_string(),
+                Some(2)
+            ),
+            ("unknown node type `Cache`".to_string(), Some(1)),
+        ]
+    );
 }

@@ -13,6 +13,7 @@ use crate::logic::LogicOp as Op;
 use crate::options::{self, ModeToken, Switches};
 use crate::types::{Collection, TypeSystem};
 use std::borrow::Cow;
+use v4t_tosca::TypeId;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Value};
 
@@ -132,7 +133,7 @@ impl Kinds {
 struct Context<'a> {
     doc: &'a Node,
     g: &'a Graph,
-    types: &'a TypeSystem,
+    types: &'a TypeSystem<'a>,
     inputs: Option<&'a Map>,
     type_specific: Option<&'a Node>,
     kinds: &'a Kinds,
@@ -307,8 +308,9 @@ pub(crate) fn scope(g: &Graph, id: ElementId) -> Vec<ElementId> {
         Kind::Relation => container
             .map(|c| same_name(c.outgoing()))
             .unwrap_or_default(),
-        Kind::Property => container
-            .map(|c| same_name(&c.properties))
+        Kind::Property => e
+            .container
+            .map(|c| same_name(g.siblings(c, id)))
             .unwrap_or_default(),
         Kind::Artifact => container
             .map(|c| same_name(c.artifacts()))
@@ -422,6 +424,8 @@ fn generic_wrappers(
             let (consistency, semantic) = mode_parts(cx, own, id, current)?;
             split_wrappers(consistency, semantic)
         }
+        // Read by the substitution mappings: consumed in every variant.
+        Kind::Input if g.maps_to(id) => vec![],
         Kind::Input => vec![wrapper(Op::IsConsumed, false)],
         Kind::Group => vec![wrapper(Op::HasPresentMember, false)],
         Kind::Policy => vec![wrapper(Op::HasPresentTarget, false)],
@@ -541,6 +545,7 @@ fn other_part(
         )?),
         // A consistency condition, as the spec's table says (the reference
         // makes it semantic).
+        (Kind::Output, T::Produced) if g.maps_to(id) => consistency(None),
         (Kind::Output, T::Produced) => consistency(Some(Cond::Op(Op::IsProduced, id))),
         _ => Ok(None),
     }
@@ -570,41 +575,44 @@ fn split_wrappers(c: CondList, s: CondList) -> Vec<Wrapper> {
 /// type; properties by the data type their container's type declares for
 /// them (`data_types`). A list of conditions is combined with `and`.
 fn type_specific_wrapper(
-    types: &TypeSystem,
+    types: &TypeSystem<'_>,
     g: &Graph,
     id: ElementId,
     ts: &Node,
 ) -> Result<Option<Wrapper>> {
     let e = g.get(id);
-    let (section, type_name) = match e.kind {
+    let (collection, type_name, resolved) = match e.kind {
         Kind::Node | Kind::Relation | Kind::Group | Kind::Policy | Kind::Artifact => {
             // A relation without relationship template has no type (the
             // reference crashes there).
             let [t] = e.types[..] else {
                 return Ok(None);
             };
-            let section = match e.kind {
-                Kind::Node => "node_types",
-                Kind::Relation => "relationship_types",
-                Kind::Group => "group_types",
-                Kind::Policy => "policy_types",
-                _ => "artifact_types",
+            let Some(collection) = Collection::of(e.kind) else {
+                return Ok(None);
             };
-            (section, g.get(t).name.as_str())
+            let name = g.get(t).name.as_str();
+            (collection, name, types.resolve(collection, name))
         }
         Kind::Property => match property_type(types, g, id) {
-            Some(t) => ("data_types", t),
+            Some(t) => (Collection::Data, types.name(t), Some(t)),
             None => return Ok(None),
         },
         _ => return Ok(None),
     };
-    let Some(defs) = ts.get(section).filter(|n| n.is_defined()) else {
+    let Some(defs) = ts.get(collection.key()).filter(|n| n.is_defined()) else {
         return Ok(None);
     };
-    if defs.as_map().is_none() {
+    let Some(defs) = defs.as_map() else {
         bail!(defs.span, "Type-specific definitions not loaded");
-    }
-    let Some(def) = defs.get(type_name).filter(|n| n.is_defined()) else {
+    };
+    // By type identity: a key names the type as the template writes names
+    // (`s:Compute` and `simple:Compute` can be one type).
+    let def = match resolved {
+        Some(t) => types.entry_for(collection, t, type_name, defs),
+        None => defs.get(type_name),
+    };
+    let Some(def) = def.filter(|n| n.is_defined()) else {
         return Ok(None);
     };
     let Some(conditions) = def.get("conditions").filter(|n| n.is_defined()) else {
@@ -638,14 +646,19 @@ fn type_specific_wrapper(
 
 /// The data type a property's container's (single) type declares for it,
 /// searching the type's inheritance chain.
-fn property_type<'t>(types: &'t TypeSystem, g: &Graph, id: ElementId) -> Option<&'t str> {
+fn property_type(types: &TypeSystem<'_>, g: &Graph, id: ElementId) -> Option<TypeId> {
     let e = g.get(id);
     let container = g.get(e.container?);
     let [t] = container.types[..] else {
         return None;
     };
     let collection = Collection::of(container.kind)?;
-    types.property_type(collection, &g.get(t).name, &e.name)
+    let section = if e.is_attribute() {
+        "attributes"
+    } else {
+        "properties"
+    };
+    types.property_type(collection, &g.get(t).name, section, &e.name)
 }
 
 #[cfg(test)]

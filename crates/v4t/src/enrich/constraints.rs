@@ -89,8 +89,10 @@ fn containment(g: &Graph, out: &mut Vec<Constraint>) {
             .chain(g.groups())
             .chain(g.artifacts());
         for &c in containers {
-            for same in by_name(g, &g.get(c).properties) {
-                out.push(Constraint::Amo(ids(&same)));
+            for list in [&g.get(c).properties[..], g.get(c).attributes()] {
+                for same in by_name(g, list) {
+                    out.push(Constraint::Amo(ids(&same)));
+                }
             }
         }
     }

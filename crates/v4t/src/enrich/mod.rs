@@ -20,6 +20,8 @@ use crate::error::Result;
 use crate::graph::{self, Graph};
 use crate::normalize::normalize;
 use crate::options;
+use crate::types::TypeSystem;
+use crate::version::Grammar;
 use v4t_source::Code;
 use v4t_yaml::{Key, Map, Node, Span};
 
@@ -64,8 +66,8 @@ fn single_flagged(key: &str, value: Node) -> Node {
 
 /// Enriches `doc` (of version `version`) in place; returns the template's
 /// configuration, read once the document is normalised.
-pub(crate) fn enrich(doc: &mut Node, version: Version) -> Result<Config> {
-    enrich_doc(doc, version, false).map(|(config, _)| config)
+pub(crate) fn enrich(doc: &mut Node, version: Version, types: &TypeSystem<'_>) -> Result<Config> {
+    enrich_doc(doc, version, types, false).map(|(config, _)| config)
 }
 
 /// [`enrich`] for the resolver. If the write-back keeps every element in
@@ -77,19 +79,21 @@ pub(crate) fn enrich(doc: &mut Node, version: Version) -> Result<Config> {
 pub(crate) fn enrich_for_resolving(
     doc: &mut Node,
     version: Version,
+    types: &TypeSystem<'_>,
 ) -> Result<(Config, Option<Graph>)> {
-    enrich_doc(doc, version, true)
+    enrich_doc(doc, version, types, true)
 }
 
 fn enrich_doc(
     doc: &mut Node,
     version: Version,
+    types: &TypeSystem<'_>,
     keep_graph: bool,
 ) -> Result<(Config, Option<Graph>)> {
     let automatic = options::automatic_default_alternatives(document::options(doc))?;
     normalize(doc, automatic)?;
     let config = Config::read(doc, version).map_err(|e| e.or_code(Code::InvalidShape))?;
-    let (options, types) = (&config.options, &config.types);
+    let options = &config.options;
     // Graph #1: technologies and implementations.
     graph::add_fallback_properties(doc, options);
     if technologies::may_edit(doc, options) {
@@ -187,7 +191,8 @@ fn write_back(
                 kept.push(k.clone(), v.clone());
             }
         }
-        if kept.is_empty() {
+        // TOSCA 2.0 keeps the sections a template has (transform.rs).
+        if kept.is_empty() && g.grammar() == Grammar::Tosca13 {
             tt.remove("groups");
         } else {
             tt.insert("groups", Node::map(kept));

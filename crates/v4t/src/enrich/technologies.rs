@@ -370,7 +370,7 @@ fn matches(
     let mut artifacts = Vec::new();
     if let Some(artifact_type) = &scenario.artifact {
         artifacts = matching_artifacts(g, types, node, artifact_type)?;
-        if artifacts.is_empty() && !type_has_artifact(doc, types, node_type, artifact_type)? {
+        if artifacts.is_empty() && !type_has_artifact(types, node_type, artifact_type)? {
             return Ok(Vec::new());
         }
     }
@@ -426,11 +426,14 @@ fn has_operation(
             return Ok(true);
         }
     }
-    let node_types = doc.get("node_types");
     let node_type = g.single_type(node)?;
-    Ok(types.chain(Collection::Node, node_type).iter().any(|t| {
-        node_types
-            .and_then(|m| m.get(t))
+    let Some(t) = types.resolve(Collection::Node, node_type) else {
+        return Ok(false);
+    };
+    let mut chain = types.chain_of(t);
+    Ok(chain.any(|t| {
+        types
+            .definition(t)
             .and_then(|d| d.get("interfaces"))
             .and_then(|i| i.get("management"))
             .and_then(|m| m.get("operations"))
@@ -457,19 +460,15 @@ fn matching_artifacts(
 }
 
 /// Whether an artifact definition on the node type chain has a type that
-/// is-a `artifact_type` (string definitions are `tosca.artifacts.File`).
-fn type_has_artifact(
-    doc: &Node,
-    types: &TypeSystem,
-    node_type: &str,
-    artifact_type: &str,
-) -> Result<bool> {
-    let node_types = doc.get("node_types");
-    for t in types.chain(Collection::Node, node_type) {
-        let Some(defs) = node_types
-            .and_then(|m| m.get(t))
-            .and_then(|d| d.get("artifacts"))
-        else {
+/// is-a `artifact_type` (string definitions are `tosca.artifacts.File`);
+/// the artifact types are named as the file defining the node type writes
+/// them.
+fn type_has_artifact(types: &TypeSystem<'_>, node_type: &str, artifact_type: &str) -> Result<bool> {
+    let Some(start) = types.resolve(Collection::Node, node_type) else {
+        return Ok(false);
+    };
+    for t in types.chain_of(start) {
+        let Some(defs) = types.definition(t).and_then(|d| d.get("artifacts")) else {
             continue;
         };
         for def in artifact_definitions(defs) {
@@ -480,7 +479,7 @@ fn type_has_artifact(
                     None => continue,
                 },
             };
-            if types.is_a(Collection::Artifact, own, artifact_type)? {
+            if types.named_is_a(Collection::Artifact, Some(t), own, artifact_type)? {
                 return Ok(true);
             }
         }
@@ -622,7 +621,7 @@ impl Candidate {
 struct Context<'a> {
     doc: &'a Node,
     graph: &'a Graph,
-    types: &'a TypeSystem,
+    types: &'a TypeSystem<'a>,
     rules: &'a [Rule],
     scenarios: &'a [Scenario],
 }
@@ -682,18 +681,21 @@ fn scenario_prio(
     node_type: &str,
     scenario: &Scenario,
 ) -> Result<f64> {
-    let chain = ctx.types.chain(Collection::Node, node_type);
-    match chain.iter().position(|t| *t == scenario.component) {
+    let types = ctx.types;
+    match types.chain_position(Collection::Node, node_type, &scenario.component) {
         Some(i) => Ok(i as f64),
-        None => bail!(
-            ctx.graph.get(node).span,
-            "Expected to find target type \"{}\" in inheritance of source type \"{}\" which is \"{}\"",
-            scenario.component,
-            node_type,
-            v4t_yaml::json::to_json(&Node::seq(
-                chain.iter().map(|&t| Node::string(t)).collect()
-            ))
-        ),
+        None => {
+            let chain = types.chain(Collection::Node, node_type);
+            bail!(
+                ctx.graph.get(node).span,
+                "Expected to find target type \"{}\" in inheritance of source type \"{}\" which is \"{}\"",
+                scenario.component,
+                node_type,
+                v4t_yaml::json::to_json(&Node::seq(
+                    chain.iter().map(|&t| Node::string(t)).collect()
+                ))
+            )
+        }
     }
 }
 
@@ -990,7 +992,8 @@ topology_template:
     /// The hosting paths of node `app` for a pattern, as element ids.
     fn paths(doc: &Node, pattern: &[&str]) -> Result<Vec<Vec<String>>> {
         let g = crate::testing::build(doc).expect("builds");
-        let types = TypeSystem::new(doc);
+        let type_files = crate::testing::type_files(doc);
+        let types = type_files.system();
         let pattern: Vec<String> = pattern.iter().map(|p| p.to_string()).collect();
         let mut out = Vec::new();
         search(&g, &types, g.node("app").unwrap(), &pattern, &[], &mut out)?;
@@ -1079,7 +1082,8 @@ topology_template:
     fn enriched_technologies(text: &str, node: &str) -> Result<String> {
         let mut doc = load(text);
         let g = crate::testing::build(&doc).expect("builds");
-        let types = TypeSystem::new(&doc);
+        let type_files = crate::testing::type_files(&doc);
+        let types = type_files.system();
         enrich_technologies(&mut doc, &g, &types)?;
         let id = g.node(node).unwrap();
         Ok(to_json(
@@ -1129,7 +1133,8 @@ topology_template:
     fn scenario_condition_lists_the_matching_paths() {
         let mut doc = load(&lower_case_rules());
         let g1 = crate::testing::build(&doc).expect("builds");
-        let types = TypeSystem::new(&doc);
+        let type_files = crate::testing::type_files(&doc);
+        let types = type_files.system();
         let manual = g1.get(g1.node("db").unwrap()).technologies()[0];
         assert!(scenario_condition(&doc, &g1, &types, manual)
             .unwrap()
@@ -1137,7 +1142,8 @@ topology_template:
         enrich_technologies(&mut doc, &g1, &types).unwrap();
         normalize(&mut doc).unwrap();
         let g2 = crate::testing::build(&doc).expect("builds");
-        let types = TypeSystem::new(&doc);
+        let type_files = crate::testing::type_files(&doc);
+        let types = type_files.system();
         let condition = |node: &str| {
             let tech = g2.get(g2.node(node).unwrap()).technologies()[0];
             to_json(
@@ -1177,7 +1183,8 @@ topology_template:
     fn prio_candidates(best_only: bool) -> Vec<String> {
         let doc = load(&PRIO.replace("BEST", &best_only.to_string()));
         let g = crate::testing::build(&doc).expect("builds");
-        let types = TypeSystem::new(&doc);
+        let type_files = crate::testing::type_files(&doc);
+        let types = type_files.system();
         let rules = read_rules(&doc);
         let scenarios = scenarios(&rules);
         let ctx = Context {
@@ -1239,7 +1246,8 @@ topology_template:
         // Without a wildcard the pattern runs into the cycle as well.
         let doc = load(&template.replace("['*', c.type]", "[b.type, a.type, b.type]"));
         let g = crate::testing::build(&doc).expect("builds");
-        let types = TypeSystem::new(&doc);
+        let type_files = crate::testing::type_files(&doc);
+        let types = type_files.system();
         let a = g.node("a").unwrap();
         let pattern: Vec<String> = ["b.type", "a.type", "b.type"].map(String::from).to_vec();
         let e = search(&g, &types, a, &pattern, &[], &mut Vec::new()).unwrap_err();

@@ -529,16 +529,19 @@ topology_template:
         }
         normalize(&mut fresh).expect("normalizes");
         let written = options(&fresh).expect("options");
-        let types = crate::types::TypeSystem::new(&fresh);
+        let type_files = crate::testing::type_files(&fresh);
+        let types = type_files.system();
         let expected = build_moving_conditions(&mut fresh, &written, &types).expect("builds");
         let mut reused = doc(template);
         let v = version(&reused);
-        let (config, g2) = super::enrich_for_resolving(&mut reused, v)
+        let reused_files = crate::testing::type_files(&reused);
+        let reused_types = reused_files.system();
+        let (config, g2) = super::enrich_for_resolving(&mut reused, v, &reused_types)
             .expect("enriches");
         let g2 = g2.expect("keeps the elements");
         normalize(&mut reused).expect("normalizes");
         let resolver = config.resolver_options(true).expect("options");
-        let mut g = rebuild(&reused, &config.types, g2, resolver).expect("rebuilds");
+        let mut g = rebuild(&reused, &reused_types, g2, resolver).expect("rebuilds");
         // Generated conditions are compact terms in the reused graph and YAML
         // in the fresh one: compare their YAML forms.
         let yaml: Vec<crate::graph::CondList> = g
@@ -567,7 +570,8 @@ topology_template:
     g: {type: variability.groups.ConditionalMembers, members: [a], conditions: false}
 ");
     let v = version(&d);
-    assert!(super::enrich_for_resolving(&mut d, v)
+    let files = crate::testing::type_files(&d);
+    assert!(super::enrich_for_resolving(&mut d, v, &files.system())
         .expect("enriches")
         .1
         .is_none());

@@ -458,7 +458,8 @@ fn explanations_are_minimal_conflicts_on_random_templates() {
             &mut Vec::new(),
         )
         .unwrap_or_else(|e| panic!("{ctx}\n{}", e.message));
-        let (d, g, types) = (&prepared.doc, &prepared.graph, &prepared.config.types);
+        let types = prepared.files.system();
+        let (d, g, types) = (&prepared.doc, &prepared.graph, &types);
         let assigned = match doc(&inputs_text).value {
             v4t_yaml::Value::Map(m) => m,
             _ => unreachable!("a map"),

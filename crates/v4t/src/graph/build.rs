@@ -1,14 +1,17 @@
 //! Population: builds the [`Graph`] of a normalised document in the
 //! reference's order (part 1, section 5), raising its errors in that order.
 
+use super::hosting::Hosting;
 use super::{
     is_hosting_name, Cond, CondList, Data, Element, ElementId, Graph, Ids, Kind, Loc, Owner,
 };
 use crate::document::{self, Sections};
 use crate::error::{bail, Error, Result};
+use crate::functions::References;
 use crate::normalize::not_a_boolean;
 use crate::options::{Mode, Options};
 use crate::types::{Collection, TypeSystem};
+use crate::version::Grammar;
 use v4t_yaml::hash::{SeededMap, SeededSet};
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::number::format_js;
@@ -49,6 +52,7 @@ struct NodeKeys<'d> {
     weight: Option<&'d Node>,
     types: Option<&'d Node>,
     properties: Option<&'d Node>,
+    attributes: Option<&'d Node>,
     requirements: Option<&'d Node>,
     artifacts: Option<&'d Node>,
     technology: Option<&'d Node>,
@@ -65,6 +69,7 @@ impl<'d> NodeKeys<'d> {
                 "weight" => &mut k.weight,
                 "type" => &mut k.types,
                 "properties" => &mut k.properties,
+                "attributes" => &mut k.attributes,
                 "requirements" => &mut k.requirements,
                 "artifacts" => &mut k.artifacts,
                 "technology" => &mut k.technology,
@@ -137,9 +142,11 @@ pub(crate) fn rebuild(
     let b = Builder {
         doc,
         types,
+        hosting: Hosting::default(),
         copy: Copying::None,
         template_positions: SeededMap::default(),
         used_templates: SeededSet::default(),
+        template_uses: SeededMap::default(),
         id_buf: String::new(),
         has_conditions: false,
         with_conditions: Vec::new(),
@@ -186,12 +193,15 @@ fn build_with(
         .and_then(Node::as_map)
         .map(|m| m.keys().enumerate().map(|(i, n)| (n, i as u32)).collect())
         .unwrap_or_default();
+    let hosting = Hosting::new(&options, types, Grammar::of(doc))?;
     let mut b = Builder {
         doc,
         types,
+        hosting,
         copy,
         template_positions,
         used_templates: SeededSet::default(),
+        template_uses: SeededMap::default(),
         id_buf: String::new(),
         has_conditions: false,
         with_conditions: Vec::new(),
@@ -215,9 +225,15 @@ fn build_with(
             relationship_templates,
             ids: Ids::default(),
             sections: Sections::of(doc),
+            grammar: Grammar::of(doc),
+            counts: SeededMap::default(),
+            reads: SeededMap::default(),
             constraints: Vec::new(),
         },
     };
+    if b.g.grammar() == Grammar::Tosca20 {
+        b.template_uses = template_uses(doc);
+    }
     let count = element_count(doc);
     b.g.elements.reserve(count);
     b.g.ids.reserve(count);
@@ -237,7 +253,7 @@ fn element_count(doc: &Node) -> usize {
         let Some(m) = def.as_map() else { return 0 };
         m.iter()
             .map(|(k, v)| match k.name.as_str() {
-                "type" | "properties" | "requirements" | "technology" => len(v),
+                "type" | "properties" | "attributes" | "requirements" | "technology" => len(v),
                 "artifacts" => entries(v).map(|(_, _, a)| 1 + owned_by_artifact(a)).sum(),
                 _ => 0,
             })
@@ -262,6 +278,23 @@ fn element_count(doc: &Node) -> usize {
     n
 }
 
+/// How many requirement assignments of the normalised `doc` name each
+/// relationship (template) name in `relationship`.
+fn template_uses(doc: &Node) -> SeededMap<&str, u32> {
+    let mut uses = SeededMap::default();
+    let Some(nodes) = document::topology(doc).and_then(|t| t.get("node_templates")) else {
+        return uses;
+    };
+    for (_, _, def) in entries(nodes) {
+        for (_, _, a) in def.get("requirements").map(entries).into_iter().flatten() {
+            if let Some(r) = a.get("relationship").and_then(Node::as_str) {
+                *uses.entry(r).or_insert(0) += 1;
+            }
+        }
+    }
+    uses
+}
+
 /// Types and properties of an artifact definition.
 fn owned_by_artifact(def: &Node) -> usize {
     let len = |key: &str| def.get(key).and_then(Node::as_seq).map_or(0, Vec::len);
@@ -275,8 +308,8 @@ fn entries(n: &Node) -> impl Iterator<Item = (&str, Span, &Node)> {
 
 /// Appends `<kind>.<name>[@<index>]` (an element id without its
 /// container's) to `out`.
-fn write_id(out: &mut String, kind: Kind, name: &str, index: Option<u32>) {
-    out.push_str(kind.word());
+fn write_id(out: &mut String, word: &str, name: &str, index: Option<u32>) {
+    out.push_str(word);
     out.push('.');
     out.push_str(name);
     if let Some(mut i) = index {
@@ -317,7 +350,9 @@ fn defined_again(rest: &[Node], known: impl Fn(&str) -> bool, what: &str) -> Err
 struct Builder<'d> {
     doc: &'d Node,
     /// The template's types (for hosting relations and variability groups).
-    types: &'d TypeSystem,
+    types: &'d TypeSystem<'d>,
+    /// The hosting relationship types.
+    hosting: Hosting,
     /// Which condition lists to copy into the elements.
     copy: Copying,
     g: Graph,
@@ -325,6 +360,8 @@ struct Builder<'d> {
     template_positions: SeededMap<&'d str, u32>,
     /// Relationship templates used by a requirement so far.
     used_templates: SeededSet<&'d str>,
+    /// TOSCA 2.0: how many requirements name each relationship template.
+    template_uses: SeededMap<&'d str, u32>,
     /// Where [`Builder::add`] writes an id before it goes into the arena
     /// (which holds the container's id it copies).
     id_buf: String,
@@ -362,7 +399,7 @@ impl<'d> Builder<'d> {
         let id = ElementId(self.g.elements.len() as u32);
         let buf = &mut self.id_buf;
         buf.clear();
-        write_id(buf, e.kind, &e.name, e.index);
+        write_id(buf, e.word(), &e.name, e.index);
         if let Some(c) = e.container {
             buf.push('.');
             buf.push_str(self.g.id(c));
@@ -402,8 +439,13 @@ impl<'d> Builder<'d> {
         self.groups()?;
         self.policies()?;
         self.imports();
-        self.consumers()?;
-        self.producers()?;
+        match self.g.grammar() {
+            Grammar::Tosca13 => {
+                self.consumers()?;
+                self.producers()?;
+            }
+            Grammar::Tosca20 => self.references_20(),
+        }
         self.anchor_check()?;
         Ok(())
     }
@@ -551,6 +593,7 @@ impl<'d> Builder<'d> {
 
             self.types(id, def, keys.types, Owner::Node(i))?;
             self.properties(id, keys.properties, Owner::Node(i))?;
+            self.attributes(id, keys.attributes, Owner::Node(i))?;
             self.relations(id, i, keys.requirements)?;
             self.artifacts(id, i, keys.artifacts)?;
             self.technologies(id, i, keys.technology)?;
@@ -657,6 +700,30 @@ impl<'d> Builder<'d> {
         list: Option<&Node>,
         owner: Owner,
     ) -> Result<()> {
+        self.property_list(container, list, owner, false)
+    }
+
+    /// TOSCA 2.0: the attributes of `container` in list form, property
+    /// elements of their own list (`attribute.<name>@<i>` ids).
+    fn attributes(
+        &mut self,
+        container: ElementId,
+        list: Option<&Node>,
+        owner: Owner,
+    ) -> Result<()> {
+        if self.g.grammar() == Grammar::Tosca13 {
+            return Ok(());
+        }
+        self.property_list(container, list, owner, true)
+    }
+
+    fn property_list(
+        &mut self,
+        container: ElementId,
+        list: Option<&Node>,
+        owner: Owner,
+        attribute: bool,
+    ) -> Result<()> {
         let Some(list) = list.and_then(Node::as_seq) else {
             return Ok(());
         };
@@ -672,23 +739,37 @@ impl<'d> Builder<'d> {
                 i,
                 container,
                 span,
-                Loc::Property {
-                    owner,
-                    index: i as u32,
+                match attribute {
+                    false => Loc::Property {
+                        owner,
+                        index: i as u32,
+                    },
+                    true => Loc::Attribute {
+                        owner,
+                        index: i as u32,
+                    },
                 },
                 raw,
             );
             let id = self.add(e);
             self.g.properties.push(id);
-            self.el(container).properties.push(id);
+            match attribute {
+                false => self.el(container).properties.push(id),
+                true => {
+                    if let Some(list) = self.el(container).attributes_mut() {
+                        list.push(id);
+                    }
+                }
+            }
             ids.push((id, raw));
         }
         let only_ids: Vec<ElementId> = ids.iter().map(|(id, _)| *id).collect();
         self.check_defaults(&only_ids)?;
+        let null_is_value = self.g.grammar() == Grammar::Tosca20;
         for (id, raw) in ids {
             let has = raw.is_some_and(|m| {
-                m.get("value").is_some_and(Node::is_defined)
-                    || m.get("expression").is_some_and(Node::is_defined)
+                let given = |n: &Node| null_is_value || n.is_defined();
+                m.get("value").is_some_and(given) || m.get("expression").is_some_and(given)
             });
             if !has {
                 bail!(
@@ -743,12 +824,36 @@ impl<'d> Builder<'d> {
             }
             let id = self.add(e);
             self.g.relations.push(id);
+            if self.g.grammar() == Grammar::Tosca20 {
+                let count = crate::references::relationships(Some(a)) as u32;
+                if count != 1 {
+                    self.g.counts.insert(id, count);
+                }
+            }
             self.targets.push(a.get("node"));
             if let Some(n) = self.el(node).node_mut() {
                 n.outgoing.push(id);
             }
             if let Some(rname) = relationship.and_then(Node::as_str) {
                 let pos = self.template_positions.get(rname).copied();
+                if self.g.grammar() == Grammar::Tosca20 {
+                    // §8.5.2: a relationship type first, then a template;
+                    // a template several requirements share is no
+                    // container of elements (its presence follows theirs).
+                    if self.types.has(Collection::Relationship, rname) {
+                        continue;
+                    }
+                    let shared = self.template_uses.get(rname).copied().unwrap_or(0) > 1;
+                    let untyped = self
+                        .relationship_template(rts, rname, pos)
+                        .is_some_and(|rt| !rt.get("type").is_some_and(Node::is_defined));
+                    if pos.is_some() && (shared || untyped) {
+                        if let Some(r) = self.el(id).relation_mut() {
+                            r.relationship = pos;
+                        }
+                        continue;
+                    }
+                }
                 let Some(rt) = self.relationship_template(rts, rname, pos) else {
                     // A relationship type (valid TOSCA 1.3): no template,
                     // so nothing the relation's presence depends on.
@@ -773,6 +878,7 @@ impl<'d> Builder<'d> {
                 let owner = Owner::RelationshipTemplate(pos);
                 self.types(id, rt, rt.get("type"), owner)?;
                 self.properties(id, rt.get("properties"), owner)?;
+                self.attributes(id, rt.get("attributes"), owner)?;
             }
         }
         let out = self.g.get(node).outgoing().to_vec();
@@ -780,17 +886,15 @@ impl<'d> Builder<'d> {
     }
 
     /// Whether a requirement's `relationship` (a template name, a type name
-    /// or an inline `{type: ..}`) is, or derives from,
-    /// `tosca.relationships.HostedOn`: such a requirement is a hosting
-    /// relation whatever its name (the reference looks at names only).
+    /// or an inline `{type: ..}`) is, or derives from, a hosting type
+    /// ([`Hosting`]; TOSCA 1.3: `tosca.relationships.HostedOn`): such a
+    /// requirement is a hosting relation whatever its name (the reference
+    /// looks at names only).
     fn hosted_on(&self, rts: Option<&'d Node>, relationship: Option<&'d Node>) -> bool {
         let Some(relationship) = relationship.filter(|r| r.is_defined()) else {
             return false;
         };
-        let hosted_on = |t: &str| {
-            self.types
-                .derives_from(Collection::Relationship, t, "tosca.relationships.HostedOn")
-        };
+        let hosted_on = |t: &str| self.hosting.is_hosting_type(self.types, t);
         match relationship.as_str() {
             Some(name) => match rts.and_then(|t| t.get(name)).and_then(|t| t.get("type")) {
                 // A template: its (possibly conditional) types.
@@ -857,7 +961,12 @@ impl<'d> Builder<'d> {
                 node: node_index,
                 index: i as u32,
             };
-            self.types(id, a, a.get("type"), owner)?;
+            // TOSCA 2.0: an artifact without type (the short form) has no
+            // type elements; the validator reports a missing type.
+            let typed = a.get("type").is_some_and(Node::is_defined);
+            if typed || self.g.grammar() == Grammar::Tosca13 {
+                self.types(id, a, a.get("type"), owner)?;
+            }
             self.properties(id, a.get("properties"), owner)?;
         }
         let arts = self.g.get(node).artifacts();
@@ -929,6 +1038,10 @@ impl<'d> Builder<'d> {
     }
 
     fn check_relationship_templates_used(&self) -> Result<()> {
+        if self.g.grammar() == Grammar::Tosca20 {
+            // TOSCA 2.0 relationship templates need no referrer (§7.4).
+            return Ok(());
+        }
         let rts = self
             .tt()
             .and_then(|t| t.get("relationship_templates"))
@@ -947,7 +1060,23 @@ impl<'d> Builder<'d> {
         let targets = std::mem::take(&mut self.targets);
         for (i, target_node) in targets.into_iter().enumerate() {
             let r = self.g.relations[i];
-            let name = target_node.and_then(Node::as_str);
+            let tosca20 = self.g.grammar() == Grammar::Tosca20;
+            let name = match target_node.map(|n| &n.value) {
+                // TOSCA 2.0 §8.5.1: `[template, index]`.
+                Some(Value::Seq(pair)) if tosca20 => pair.first().and_then(Node::as_str),
+                _ => target_node.and_then(Node::as_str),
+            };
+            // TOSCA 2.0: a requirement without `node` (a capability or a
+            // node filter decides at deployment) or with a node type has no
+            // target template.
+            let untargeted = tosca20
+                && match name {
+                    None => !target_node.is_some_and(Node::is_defined),
+                    Some(n) => self.g.node(n).is_none() && self.types.has(Collection::Node, n),
+                };
+            if untargeted {
+                continue;
+            }
             let Some(t) = name.and_then(|n| self.g.node(n)) else {
                 let shown = match target_node {
                     Some(n) if n.is_defined() => {
@@ -1011,15 +1140,9 @@ impl<'d> Builder<'d> {
             // Its type is, or derives from, `variability.groups.ConditionalMembers`
             // (the reference compares the name only); `variability.groups.Root`
             // itself also counts, as in the reference.
-            let variability = types.first().is_some_and(|&t| {
-                let name = self.g.get(t).name.as_str();
-                name == "variability.groups.Root"
-                    || self.types.derives_from(
-                        Collection::Group,
-                        name,
-                        "variability.groups.ConditionalMembers",
-                    )
-            });
+            let variability = types
+                .first()
+                .is_some_and(|&t| self.types.is_variability_group(&self.g.get(t).name));
             if variability && types.len() > 1 {
                 bail!(
                     span,
@@ -1031,6 +1154,7 @@ impl<'d> Builder<'d> {
                 g.variability = variability;
             }
             self.properties(id, def.get("properties"), Owner::Group(i))?;
+            self.attributes(id, def.get("attributes"), Owner::Group(i))?;
         }
         Ok(())
     }
@@ -1196,6 +1320,141 @@ impl<'d> Builder<'d> {
             }
         }
         Ok(())
+    }
+
+    /// TOSCA 2.0: what every element's definition reads with `$get_input`,
+    /// `$get_property` and `$get_attribute`, anywhere in it ([`References`]):
+    /// inputs are consumed by the elements that read them (every input of
+    /// the name: list-form alternatives), properties consume the nodes they
+    /// read, outputs are produced by them. Names that are no input or node
+    /// are left to the validator.
+    fn references_20(&mut self) {
+        let owners: Vec<ElementId> = self
+            .g
+            .nodes
+            .iter()
+            .chain(&self.g.relations)
+            .chain(&self.g.properties)
+            .chain(&self.g.artifacts)
+            .chain(&self.g.groups)
+            .chain(&self.g.policies)
+            .chain(&self.g.outputs)
+            .copied()
+            .collect();
+        for id in owners {
+            let Some(raw) = self.g.raw(self.doc, id) else {
+                continue;
+            };
+            let kind = self.g.get(id).kind;
+            // `copy: a` (§7.2): the copy needs its source.
+            let copied = match kind {
+                Kind::Node => raw
+                    .get("copy")
+                    .and_then(Node::as_str)
+                    .and_then(|n| self.g.node(n)),
+                _ => None,
+            };
+            if let Some(source) = copied.filter(|&s| s != id) {
+                self.read(id, source);
+            }
+            let refs = match kind {
+                Kind::Property => match raw.get("value") {
+                    Some(v) => References::of(v, &[]),
+                    None => continue,
+                },
+                Kind::Node => References::of(
+                    raw,
+                    &[
+                        "type",
+                        "properties",
+                        "requirements",
+                        "artifacts",
+                        "technology",
+                    ],
+                ),
+                Kind::Artifact => References::of(raw, &["type", "properties"]),
+                Kind::Group => References::of(raw, &["type", "properties", "members"]),
+                Kind::Policy => References::of(raw, &["type", "properties", "targets"]),
+                _ => References::of(raw, &[]),
+            };
+            for name in refs.inputs {
+                let inputs: Vec<ElementId> = self
+                    .g
+                    .inputs
+                    .iter()
+                    .copied()
+                    .filter(|&i| self.g.get(i).name == name)
+                    .collect();
+                for i in inputs {
+                    self.read(id, i);
+                    self.link(i, id);
+                }
+            }
+            for name in refs.templates {
+                let Some(node) = self.g.node(name) else {
+                    continue;
+                };
+                if kind == Kind::Output {
+                    self.link(id, node);
+                } else if node != self.g.get(id).container.unwrap_or(id) {
+                    self.read(id, node);
+                }
+            }
+        }
+        self.substitution_parameters();
+    }
+
+    /// Inputs and outputs that the substitution mappings map properties
+    /// and attributes to (§15.2, §15.3) are read by the template itself, in
+    /// every variant: each is its own consumer (producer), so `is_consumed`
+    /// (`is_produced`) holds whenever it is present and pruning keeps it.
+    fn substitution_parameters(&mut self) {
+        let Some(sm) = self.tt().and_then(|t| t.get("substitution_mappings")) else {
+            return;
+        };
+        for (key, list) in [("properties", Kind::Input), ("attributes", Kind::Output)] {
+            let names = sm
+                .get(key)
+                .and_then(Node::as_map)
+                .into_iter()
+                .flat_map(Map::iter);
+            for (_, target) in names {
+                let Some(name) = target.as_str() else {
+                    continue;
+                };
+                let ids = if list == Kind::Input {
+                    &self.g.inputs
+                } else {
+                    &self.g.outputs
+                };
+                let same: Vec<ElementId> = ids
+                    .iter()
+                    .copied()
+                    .filter(|&i| self.g.get(i).name == name)
+                    .collect();
+                for i in same {
+                    self.link(i, i);
+                }
+            }
+        }
+    }
+
+    /// Adds `x` to the id list of `id` (a property's consumed elements, an
+    /// input's consumers, an output's producers).
+    fn link(&mut self, id: ElementId, x: ElementId) {
+        if let Some(list) = self.el(id).links_mut() {
+            list.push(x);
+        }
+    }
+
+    /// TOSCA 2.0: element `id` reads `x` by name (a property consumes it;
+    /// other kinds keep it in [`Graph::reads`]).
+    fn read(&mut self, id: ElementId, x: ElementId) {
+        if self.g.get(id).kind == Kind::Property {
+            self.link(id, x);
+        } else {
+            self.g.reads.entry(id).or_default().push(x);
+        }
     }
 
     fn input_ref(&self, x: &Node) -> Result<ElementId> {
@@ -1454,6 +1713,7 @@ pub(crate) fn add_fallback_properties(doc: &mut Node, options: &Options) {
         return;
     }
     let mode_a = options.fallback_property_default_alternative;
+    let attributes = Grammar::of(doc) == Grammar::Tosca20;
     let Some(ttm) = document::topology_map_mut(doc) else {
         return;
     };
@@ -1463,7 +1723,7 @@ pub(crate) fn add_fallback_properties(doc: &mut Node, options: &Options) {
             "node_templates" => {
                 for item in v.as_seq_mut().into_iter().flatten() {
                     if let Some((_, node)) = item.as_map_mut().and_then(|m| m.first_mut()) {
-                        containers_of_node(node, &mut containers);
+                        containers_of_node(node, attributes, &mut containers);
                     }
                 }
             }
@@ -1485,17 +1745,18 @@ pub(crate) fn add_fallback_properties(doc: &mut Node, options: &Options) {
         }
     }
     for c in containers {
-        add_fallbacks_to(c, mode_a);
+        add_fallbacks_to(c, mode_a, attributes);
     }
 }
 
-fn containers_of_node<'a>(node: &'a mut Node, out: &mut Vec<&'a mut Node>) {
+fn containers_of_node<'a>(node: &'a mut Node, attributes: bool, out: &mut Vec<&'a mut Node>) {
     // Split borrows: artifacts are inside the node map.
     let Some(m) = node.as_map_mut() else { return };
     let mut node_props: Option<&'a mut Node> = None;
     for (k, v) in m.iter_mut() {
         match k.name.as_str() {
             "properties" => node_props = Some(v),
+            "attributes" if attributes => out.push(v),
             "artifacts" => {
                 for item in v.as_seq_mut().into_iter().flatten() {
                     if let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) {
@@ -1526,19 +1787,25 @@ pub(crate) fn is_fallback(definition: Option<&Node>) -> bool {
         == Some(UNDEFINED)
 }
 
-fn add_fallbacks_to(container: &mut Node, mode_a: bool) {
-    // `container` is either a container map with `properties` or the list itself.
-    let list = if container.as_seq().is_some() {
-        container
-    } else {
-        match container.get_mut("properties") {
-            Some(l) if l.as_seq().is_some() => l,
-            _ => return,
-        }
-    };
-    let Some(items) = list.as_seq_mut() else {
+/// `container` is either a container map with `properties` (and, with
+/// `attributes`, TOSCA 2.0 `attributes`) or the list itself.
+fn add_fallbacks_to(container: &mut Node, mode_a: bool, attributes: bool) {
+    if let Some(items) = container.as_seq_mut() {
+        return add_fallbacks_to_list(items, mode_a);
+    }
+    let Some(m) = container.as_map_mut() else {
         return;
     };
+    for (k, v) in m.iter_mut() {
+        if k.name == "properties" || (attributes && k.name == "attributes") {
+            if let Some(items) = v.as_seq_mut() {
+                add_fallbacks_to_list(items, mode_a);
+            }
+        }
+    }
+}
+
+fn add_fallbacks_to_list(items: &mut Vec<Node>, mode_a: bool) {
     let mut names: Vec<String> = Vec::new();
     for item in items.iter() {
         if let Some((k, _)) = item.as_map().and_then(Map::first) {
@@ -1628,7 +1895,7 @@ topology_template:
             (Some(u32::MAX), "node.web@4294967295"),
         ] {
             let mut id = String::from("x");
-            write_id(&mut id, Kind::Node, "web", index);
+            write_id(&mut id, Kind::Node.word(), "web", index);
             assert_eq!(id, format!("x{expected}"));
         }
     }
@@ -1668,7 +1935,8 @@ topology_template:
     #[test]
     fn graph_one_copies_only_technology_conditions() {
         let d = normalized();
-        let g = build_for_technologies(&d, &options(&d).expect("options"), &TypeSystem::new(&d))
+        let files = crate::testing::type_files(&d);
+        let g = build_for_technologies(&d, &options(&d).expect("options"), &files.system())
             .expect("builds");
         for e in &g.elements {
             assert_eq!(
@@ -1693,7 +1961,8 @@ topology_template:
         let mut d = normalized();
         let copied = build(&d).expect("builds");
         let written = options(&d).expect("options");
-        let types = TypeSystem::new(&d);
+        let type_files = crate::testing::type_files(&d);
+        let types = type_files.system();
         let moved = build_moving_conditions(&mut d, &written, &types).expect("builds");
         let yaml = |g: &Graph| -> Vec<Vec<String>> {
             g.elements

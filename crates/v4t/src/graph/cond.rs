@@ -211,6 +211,8 @@ impl Graph {
             Kind::Input => self.at_own_index(&self.inputs, id),
             Kind::Output => self.at_own_index(&self.outputs, id),
             Kind::Import => self.at_own_index(&self.imports, id),
+            // An attribute's presence condition is its id.
+            Kind::Property if e.is_attribute() => true,
             Kind::Property | Kind::Type => {
                 let Some(c) = e.container else { return false };
                 let ce = self.get(c);

@@ -10,6 +10,7 @@
 mod build;
 mod cond;
 mod constraint;
+mod hosting;
 pub(crate) mod lookup;
 mod managed;
 
@@ -24,6 +25,7 @@ use crate::document::{section, section_mut, Section, Sections};
 pub(crate) use crate::kind::Kind;
 use crate::logic::LogicOp;
 use crate::options::Options;
+use crate::version::Grammar;
 use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Map, Node, Span};
 
@@ -49,16 +51,37 @@ pub(crate) enum Owner {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Loc {
     Node(u32),
-    Relation { node: u32, index: u32 },
-    Artifact { node: u32, index: u32 },
-    Technology { node: u32, index: u32 },
+    Relation {
+        node: u32,
+        index: u32,
+    },
+    Artifact {
+        node: u32,
+        index: u32,
+    },
+    Technology {
+        node: u32,
+        index: u32,
+    },
     Group(u32),
     Policy(u32),
     Input(u32),
     Output(u32),
     Import(u32),
-    Property { owner: Owner, index: u32 },
-    Type { owner: Owner, index: u32 },
+    Property {
+        owner: Owner,
+        index: u32,
+    },
+    /// TOSCA 2.0: an attribute in list form (a property element of its
+    /// container's attribute list).
+    Attribute {
+        owner: Owner,
+        index: u32,
+    },
+    Type {
+        owner: Owner,
+        index: u32,
+    },
 }
 
 /// A list of related elements. One pointer wide and without allocation while
@@ -112,12 +135,14 @@ enum Data {
     Output(IdList),
     /// Policy: its targets (nodes or groups).
     Policy(IdList),
-    Group(GroupData),
+    Group(Box<GroupData>),
 }
 
 /// What a node template has besides the common fields.
 #[derive(Clone, Debug)]
 struct NodeData {
+    /// TOSCA 2.0: its attributes in list form (property elements).
+    attributes: IdList,
     /// Its requirements (relations).
     outgoing: IdList,
     /// Relations that target it.
@@ -133,6 +158,8 @@ struct NodeData {
 /// What a relation (a requirement assignment) has.
 #[derive(Clone, Debug, Default)]
 struct RelationData {
+    /// TOSCA 2.0: the attributes of its relationship template in list form.
+    attributes: IdList,
     source: Option<ElementId>,
     target: Option<ElementId>,
     /// The requirement marks a hosting relation (by name or by a
@@ -155,6 +182,8 @@ struct TechnologyData {
 /// What a group has.
 #[derive(Clone, Debug)]
 struct GroupData {
+    /// TOSCA 2.0: its attributes in list form.
+    attributes: IdList,
     /// Its members (nodes or relations).
     members: IdList,
     /// A `variability.groups.*` group.
@@ -174,6 +203,7 @@ impl Element {
     ) -> Element {
         let data = match kind {
             Kind::Node => Data::Node(Box::new(NodeData {
+                attributes: IdList::new(),
                 outgoing: IdList::new(),
                 incoming: IdList::new(),
                 artifacts: IdList::new(),
@@ -190,10 +220,11 @@ impl Element {
             Kind::Input => Data::Input(IdList::new()),
             Kind::Output => Data::Output(IdList::new()),
             Kind::Policy => Data::Policy(IdList::new()),
-            Kind::Group => Data::Group(GroupData {
+            Kind::Group => Data::Group(Box::new(GroupData {
+                attributes: IdList::new(),
                 members: IdList::new(),
                 variability: false,
-            }),
+            })),
             Kind::Type | Kind::Artifact | Kind::Import => Data::None,
         };
         Element {
@@ -210,6 +241,39 @@ impl Element {
             properties: IdList::new(),
             groups: IdList::new(),
             data,
+        }
+    }
+
+    /// The word of the element's kind in ids and display names
+    /// (`attribute` for an attribute, a property element).
+    pub(crate) fn word(&self) -> &'static str {
+        match self.loc {
+            Loc::Attribute { .. } => "attribute",
+            _ => self.kind.word(),
+        }
+    }
+
+    /// Whether the element is an attribute (a property element).
+    pub(crate) fn is_attribute(&self) -> bool {
+        matches!(self.loc, Loc::Attribute { .. })
+    }
+
+    /// Node, relation or group: its attributes in list form (TOSCA 2.0).
+    pub(crate) fn attributes(&self) -> &[ElementId] {
+        match &self.data {
+            Data::Node(n) => &n.attributes,
+            Data::Relation(r) => &r.attributes,
+            Data::Group(g) => &g.attributes,
+            _ => NO_IDS,
+        }
+    }
+
+    fn attributes_mut(&mut self) -> Option<&mut IdList> {
+        match &mut self.data {
+            Data::Node(n) => Some(&mut n.attributes),
+            Data::Relation(r) => Some(&mut r.attributes),
+            Data::Group(g) => Some(&mut g.attributes),
+            _ => None,
         }
     }
 
@@ -394,12 +458,69 @@ pub(crate) struct Graph {
     /// The generated constraints when resolving (encoded after the ones in
     /// `variability.constraints`); empty otherwise, as they are in the document.
     constraints: Vec<Constraint>,
+    /// The base grammar of the document.
+    grammar: Grammar,
+    /// TOSCA 2.0: the relations whose requirement assignment establishes
+    /// another number of relationships than one (a literal `count`).
+    counts: SeededMap<ElementId, u32>,
+    /// TOSCA 2.0: what elements other than properties read with `$get_input`,
+    /// `$get_property`, `$get_attribute` or `copy` (inputs and nodes;
+    /// properties keep theirs in [`Element::consumes`]).
+    reads: SeededMap<ElementId, IdList>,
 }
 
 impl Graph {
     /// The options the graph was built under.
     pub(crate) fn options(&self) -> &Options {
         &self.options
+    }
+
+    /// The base grammar of the document the graph was built from.
+    pub(crate) fn grammar(&self) -> Grammar {
+        self.grammar
+    }
+
+    /// What element `id` reads by name: a property's consumed elements, an
+    /// output's producing nodes, and (TOSCA 2.0) the inputs and nodes other
+    /// elements' definitions name.
+    pub(crate) fn reads(&self, id: ElementId) -> impl Iterator<Item = ElementId> + '_ {
+        let e = self.get(id);
+        let others = self.reads.get(&id).map_or(NO_IDS, |l| &l[..]);
+        e.consumes()
+            .iter()
+            .chain(e.producers())
+            .chain(others)
+            .copied()
+    }
+
+    /// The properties of `container` that are of the same list as property
+    /// `p` (its attributes if `p` is an attribute).
+    pub(crate) fn siblings(&self, container: ElementId, p: ElementId) -> &[ElementId] {
+        let c = self.get(container);
+        if self.get(p).is_attribute() {
+            c.attributes()
+        } else {
+            &c.properties
+        }
+    }
+
+    /// Whether a substitution mapping maps a property to input `id` or an
+    /// attribute to output `id` (TOSCA 2.0 §15.2, §15.3): the template
+    /// itself reads it, so it is consumed (produced) in every variant. The
+    /// graph builder records this as the parameter being its own consumer
+    /// (producer).
+    pub(crate) fn maps_to(&self, id: ElementId) -> bool {
+        let e = self.get(id);
+        e.consumers().contains(&id) || e.producers().contains(&id)
+    }
+
+    /// The number of relationships relation `r` establishes (TOSCA 2.0
+    /// `count`; 1 where it is not a literal).
+    pub(crate) fn relationships(&self, r: ElementId) -> u32 {
+        if self.counts.is_empty() {
+            return 1;
+        }
+        self.counts.get(&r).copied().unwrap_or(1)
     }
 
     /// Every element, by [`ElementId`].
@@ -539,7 +660,7 @@ impl Graph {
                 out.push_str(" of ");
             }
             first = false;
-            out.push_str(e.kind.word());
+            out.push_str(e.word());
             out.push_str(" \"");
             out.push_str(&e.name);
             if let Some(i) = e.index {
@@ -677,6 +798,11 @@ impl Graph {
             let xe = self.get(x);
             vec![name(xe.container.unwrap_or(x)), idx(xe.index)]
         };
+        if e.is_attribute() {
+            // No operator names attributes: the element's id is its
+            // presence variable.
+            return Node::string(self.id(id).to_string());
+        }
         let (op, arg) = match e.kind {
             Kind::Node => (L::NodePresence, Node::string(e.name.clone())),
             Kind::Relation => (L::RelationPresence, Node::seq(in_node(id))),
@@ -884,6 +1010,9 @@ fn raw_at<'d>(
         Loc::Property { owner, index } => {
             entry_value(owner_at(&owner, rts, section)?.get("properties"), index)
         }
+        Loc::Attribute { owner, index } => {
+            entry_value(owner_at(&owner, rts, section)?.get("attributes"), index)
+        }
         Loc::Type { owner, index } => {
             entry_value(owner_at(&owner, rts, section)?.get("type"), index)
         }
@@ -916,6 +1045,10 @@ fn raw_at_mut<'d>(
             .get_mut(i as usize),
         Loc::Property { owner, index } => entry_value_mut(
             owner_at_mut(doc, &owner, rts, hint)?.get_mut("properties"),
+            index,
+        ),
+        Loc::Attribute { owner, index } => entry_value_mut(
+            owner_at_mut(doc, &owner, rts, hint)?.get_mut("attributes"),
             index,
         ),
         Loc::Type { owner, index } => {

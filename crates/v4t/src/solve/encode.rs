@@ -8,6 +8,7 @@ use crate::error::{bail, Error, Result};
 use crate::graph::{Cond, Constraint, ElementId, Graph, Kind};
 use crate::logic::{Arity, LogicOp};
 use crate::types::TypeSystem;
+use crate::version::Grammar;
 use v4t_expr::Evaluator;
 use v4t_sat::{Lit, Solver};
 use v4t_yaml::hash::SeededMap;
@@ -19,7 +20,7 @@ use v4t_yaml::{Map, Node, Value};
 pub(crate) struct Encoder<'a> {
     pub graph: &'a Graph,
     pub doc: &'a Node,
-    pub types: &'a TypeSystem,
+    pub types: &'a TypeSystem<'a>,
     pub sat: Solver,
     pub eval: Evaluator<'a>,
     expressions: Option<&'a Map>,
@@ -325,8 +326,18 @@ impl<'a> Encoder<'a> {
             graph.outputs(),
         ];
         for list in lists {
-            // Ids are `<kind word>.<rest>`: the word alone often decides.
+            // Ids are `<kind word>.<rest>`: the word alone often decides
+            // (not among TOSCA 2.0 properties, where attributes have their
+            // own word).
             let Some(&head) = list.first() else { continue };
+            if graph.grammar() == Grammar::Tosca20 && std::ptr::eq(list, graph.properties()) {
+                for &e in list {
+                    if self.ids.first[e.0 as usize] == e && graph.id(e).starts_with(prefix) {
+                        lits.push(self.presence(e));
+                    }
+                }
+                continue;
+            }
             let word = graph.get(head).kind.word();
             let every = if prefix.len() <= word.len() {
                 if !word.starts_with(prefix) {
@@ -1065,7 +1076,8 @@ topology_template:
         let mut d = doc(TEMPLATE);
         normalize(&mut d).expect("normalizes");
         let g = build(&d).expect("builds");
-        let types = TypeSystem::new(&d);
+        let type_files = crate::testing::type_files(&d);
+        let types = type_files.system();
         let mut enc = Encoder::new(&g, &d, &types, Map::new(), 0.0);
         f(&g, &mut enc);
     }

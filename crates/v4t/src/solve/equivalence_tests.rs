@@ -355,12 +355,15 @@ struct Counts {
 fn check_template(text: &str, counts: &mut Counts) -> Result<(), String> {
     let mut sources = Sources::new();
     let sid = sources.add("template.yaml", text);
-    let (mut doc, _) =
+    let (mut doc, _, grammar) =
         load::load(&mut sources, sid, &mut NoFiles).map_err(|e| e.message.clone())?;
     let version = Version::of(&doc).map_err(|e| e.message.clone())?;
     validate::validate(&doc).map_err(|e| e.message.clone())?;
+    let files = crate::types::TypeFiles::load(&doc, grammar, &mut sources, sid, &mut NoFiles)
+        .map_err(|e| e.message.clone())?;
+    let types = files.system();
     let (config, g2) =
-        enrich::enrich_for_resolving(&mut doc, version).map_err(|e| e.message.clone())?;
+        enrich::enrich_for_resolving(&mut doc, version, &types).map_err(|e| e.message.clone())?;
     let g2 = g2.ok_or("no graph kept")?;
     let assigned =
         inputs::assign(&doc, &[], None, &mut Vec::new()).map_err(|e| e.message.clone())?;
@@ -368,8 +371,8 @@ fn check_template(text: &str, counts: &mut Counts) -> Result<(), String> {
     let options = config
         .resolver_options(true)
         .map_err(|e| e.message.clone())?;
-    let graph = graph::rebuild(&doc, &config.types, g2, options).map_err(|e| e.message.clone())?;
-    compare(&doc, &graph, &config.types, assigned, text, counts);
+    let graph = graph::rebuild(&doc, &types, g2, options).map_err(|e| e.message.clone())?;
+    compare(&doc, &graph, &types, assigned, text, counts);
     Ok(())
 }
 

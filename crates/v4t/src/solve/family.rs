@@ -29,6 +29,7 @@
 
 use crate::error::{bail, Error, Result};
 use crate::graph::{Cond, Graph};
+use crate::types::TypeSystem;
 use v4t_expr::Evaluator;
 use v4t_sat::{Lit, Solver};
 use v4t_yaml::hash::SeededMap;
@@ -87,6 +88,7 @@ impl<'a> FamilyInputs<'a> {
     pub(crate) fn new(
         doc: &'a Node,
         graph: &Graph,
+        types: &TypeSystem<'_>,
         sat: &mut Solver,
         now_ms: f64,
     ) -> FamilyInputs<'a> {
@@ -121,6 +123,8 @@ impl<'a> FamilyInputs<'a> {
         }
         let mut domains = Vec::with_capacity(names.len());
         let mut by_name = SeededMap::default();
+        // Synthesised values: no text to read how they were written.
+        let no_texts = v4t_source::Sources::new();
         let mut base = Map::new();
         for &name in &names {
             let ty = definitions
@@ -132,7 +136,12 @@ impl<'a> FamilyInputs<'a> {
             // no configuration: resolving rejects them as wrong inputs.
             let values: Vec<Value> = domain(ty, mentioned.remove(name).unwrap_or_default())
                 .into_iter()
-                .filter(|v| def.is_none_or(|d| crate::tosca_types::violation(d, v).is_none()))
+                .filter(|v| {
+                    def.is_none_or(|d| {
+                        let value = Node::new(v.clone(), v4t_yaml::Span::NONE);
+                        types.input_violation(&no_texts, d, &value).is_none()
+                    })
+                })
                 .collect();
             let lits: Vec<Lit> = values.iter().map(|_| sat.new_var()).collect();
             let one = sat.exactly_one(&lits);

@@ -197,7 +197,7 @@ pub(crate) fn family_problem(
     now_ms: f64,
 ) -> Result<FamilyProblem> {
     let mut enc = Encoder::new(graph, doc, types, Map::new(), now_ms);
-    let inputs = family::FamilyInputs::new(doc, graph, &mut enc.sat, now_ms);
+    let inputs = family::FamilyInputs::new(doc, graph, types, &mut enc.sat, now_ms);
     enc.family = Some(Box::new(inputs));
     let order = encode_problem(&mut enc)?;
     let presence = order.iter().map(|&id| (id, enc.presence(id))).collect();
@@ -263,6 +263,7 @@ fn alternatives(
             &e.types,
             e.outgoing(),
             &e.properties,
+            e.attributes(),
             e.artifacts(),
             e.technologies(),
         ] {
@@ -279,6 +280,7 @@ fn alternatives(
         let e = graph.get(c);
         add(&e.types);
         add(&e.properties);
+        add(e.attributes());
     }
     add(graph.policies());
     add(graph.inputs());
