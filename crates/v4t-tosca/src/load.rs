@@ -277,6 +277,9 @@ struct Imports<'r> {
     /// Whether the document whose imports are followed is a TOSCA 1.3 file
     /// (its errors cite TOSCA 1.3).
     v13: bool,
+    /// The element path of the import definition being followed
+    /// (`imports[2]`), named by its errors.
+    element: String,
 }
 
 impl<'r> Imports<'r> {
@@ -289,6 +292,7 @@ impl<'r> Imports<'r> {
             queue: VecDeque::new(),
             repo_profiles: None,
             v13: false,
+            element: String::new(),
         }
     }
 
@@ -313,7 +317,7 @@ impl<'r> Imports<'r> {
         let section = cited(section, self.v13);
         self.out
             .diagnostics
-            .error(Code::Import, section, span, String::new(), message);
+            .error(Code::Import, section, span, self.element.clone(), message);
     }
 
     /// Registers and parses a document (YAML 1.2 core schema: TOSCA 2.0
@@ -384,9 +388,11 @@ impl<'r> Imports<'r> {
             // The shape is reported by the grammar checks.
             return;
         };
-        for item in list {
+        for (i, item) in list.iter().enumerate() {
+            self.element = format!("imports[{i}]");
             self.import(id, grammar, item);
         }
+        self.element.clear();
     }
 
     fn grammar_of(&mut self, id: DocId) -> Option<Grammar> {
@@ -1044,6 +1050,29 @@ mod tests {
         )]);
         let messages: Vec<_> = own.diagnostics.iter().map(|d| d.message.clone()).collect();
         assert_eq!(messages, ["import cycle: `main.yaml` imports itself"]);
+    }
+
+    #[test]
+    fn import_errors_name_the_import_definition() {
+        let loaded = load_files(&[(
+            "main.yaml",
+            "tosca_definitions_version: tosca_2_0\nimports:\n  - url: here.yaml\n  - url: missing.yaml\n",
+        ), (
+            "here.yaml",
+            "tosca_definitions_version: tosca_2_0\n",
+        )]);
+        let found: Vec<_> = loaded
+            .diagnostics
+            .iter()
+            .map(|d| (d.message.as_str(), d.element.as_deref()))
+            .collect();
+        assert_eq!(
+            found,
+            [(
+                "imported file `missing.yaml` does not exist",
+                Some("imports[1]")
+            )]
+        );
     }
 
     #[test]
