@@ -149,9 +149,7 @@ fn relation_ends<L: Logic>(g: &Graph, l: &mut L, source: bool) -> Result<()> {
         if l.is_false(here) {
             continue;
         }
-        let there = l.present(end);
-        let gone = l.not(there);
-        let when = l.and(&[here, gone]);
+        let when = present_without(l, here, end);
         l.violation(when, || {
             let which = if source { "source" } else { "target" };
             Error::at(
@@ -205,9 +203,7 @@ fn types<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
             continue;
         }
         let when = present_without_any(l, here, types, &mut lits);
-        l.violation(when, || {
-            Error::at(format!("{} has no type", g.Display(x)), g.get(x).span).in_element(g.id(x))
-        })?;
+        l.violation(when, || element_error(g, x, "has no type"))?;
         ambiguous(g, l, here, types, false)?;
     }
     Ok(())
@@ -242,7 +238,7 @@ fn ambiguous_hosting<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
         let two = l.at_least_two(&lits);
         let when = l.and(&[here, two]);
         l.violation(when, || {
-            node_error(g, n, "has more than one hosting relations")
+            element_error(g, n, "has more than one hosting relations")
         })?;
     }
     Ok(())
@@ -303,7 +299,7 @@ fn expected<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
                 continue;
             }
             let when = present_without_any(l, here, &ids, &mut lits);
-            l.violation(when, || node_error(g, n, what))?;
+            l.violation(when, || element_error(g, n, what))?;
         }
     }
     Ok(())
@@ -321,7 +317,7 @@ fn ambiguous_technology<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
         lits.extend(g.get(n).technologies().iter().map(|&t| l.present(t)));
         let two = l.at_least_two(&lits);
         let when = l.and(&[here, two]);
-        l.violation(when, || node_error(g, n, "has more than one technology"))?;
+        l.violation(when, || element_error(g, n, "has more than one technology"))?;
     }
     Ok(())
 }
@@ -335,10 +331,7 @@ fn unconsumed_inputs<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
             continue;
         }
         let when = present_without_any(l, here, g.get(i).consumers(), &mut lits);
-        l.violation(when, || {
-            Error::at(format!("{} is not consumed", g.Display(i)), g.get(i).span)
-                .in_element(g.id(i))
-        })?;
+        l.violation(when, || element_error(g, i, "is not consumed"))?;
     }
     Ok(())
 }
@@ -358,10 +351,7 @@ fn unproduced_outputs<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
         }
         let some_gone = l.or(&lits);
         let when = l.and(&[here, some_gone]);
-        l.violation(when, || {
-            Error::at(format!("{} is not produced", g.Display(o)), g.get(o).span)
-                .in_element(g.id(o))
-        })?;
+        l.violation(when, || element_error(g, o, "is not produced"))?;
     }
     Ok(())
 }
@@ -383,9 +373,18 @@ fn present_without_any<L: Logic>(
     l.and(&[here, none])
 }
 
-/// `<Display> <what>` about a node, at the node.
-fn node_error(g: &Graph, n: ElementId, what: &str) -> Error {
-    Error::at(format!("{} {what}", g.Display(n)), g.get(n).span).in_element(g.id(n))
+/// `<Display> <what>` about an element, at the element: the form of every
+/// check message that names only the offending element.
+fn element_error(g: &Graph, x: ElementId, what: &str) -> Error {
+    Error::at(format!("{} {what}", g.Display(x)), g.get(x).span).in_element(g.id(x))
+}
+
+/// `here` holds and the element `other` is absent (a present element
+/// whose relation end or container is gone).
+fn present_without<L: Logic>(l: &mut L, here: L::B, other: ElementId) -> L::B {
+    let there = l.present(other);
+    let gone = l.not(there);
+    l.and(&[here, gone])
 }
 
 /// The first cycle of present hosting relations between present nodes
@@ -459,9 +458,7 @@ fn missing_container<L: Logic>(g: &Graph, l: &mut L, ids: &[ElementId]) -> Resul
         if l.is_false(here) {
             continue;
         }
-        let there = l.present(c);
-        let gone = l.not(there);
-        let when = l.and(&[here, gone]);
+        let when = present_without(l, here, c);
         l.violation(when, || {
             let error = Error::at(
                 format!("Container of {} does not exist", g.display(x)),
@@ -506,10 +503,7 @@ fn ambiguous<L: Logic>(
             Some((_, earlier)) => {
                 let before = *earlier;
                 let when = l.and(&[guard, here, before]);
-                l.violation(when, || {
-                    Error::at(format!("{} is ambiguous", g.Display(x)), g.get(x).span)
-                        .in_element(g.id(x))
-                })?;
+                l.violation(when, || element_error(g, x, "is ambiguous"))?;
                 let now = l.or(&[before, here]);
                 if let Some((_, earlier)) = seen.iter_mut().find(|(n, _)| *n == name) {
                     *earlier = now;
