@@ -624,6 +624,13 @@ mod tests {
         path.iter().fold(d, |n, k| n.get(k).expect(k))
     }
 
+    /// The definition of node template `name`, entry `index` of the
+    /// normalised `node_templates` list of `d`.
+    fn node_template<'a>(d: &'a Node, index: usize, name: &str) -> &'a Node {
+        let list = at(d, &["topology_template", "node_templates"]);
+        list.as_seq().expect("a list")[index].get(name).expect(name)
+    }
+
     #[test]
     fn map_collections_become_lists_of_single_entry_maps() {
         let d = norm("tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n    a: {type: t}\n    b: {type: u}\n");
@@ -637,20 +644,12 @@ mod tests {
     #[test]
     fn properties_are_wrapped_and_map_values_are_literal() {
         let d = norm("topology_template:\n  node_templates:\n    a:\n      type: t\n      properties: {p: {value: 1, conditions: false}, q: 2}\n    b:\n      type: t\n      properties:\n        - p: {value: 1, conditions: false}\n        - q: {conditions: false}\n");
-        let a = at(&d, &["topology_template", "node_templates"])
-            .as_seq()
-            .unwrap()[0]
-            .get("a")
-            .unwrap();
+        let a = node_template(&d, 0, "a");
         assert_eq!(
             to_json(a.get("properties").unwrap()),
             r#"[{"p":{"value":{"value":1,"conditions":false}}},{"q":{"value":2}}]"#
         );
-        let b = at(&d, &["topology_template", "node_templates"])
-            .as_seq()
-            .unwrap()[1]
-            .get("b")
-            .unwrap();
+        let b = node_template(&d, 1, "b");
         assert_eq!(
             to_json(b.get("properties").unwrap()),
             r#"[{"p":{"value":1,"conditions":false}},{"q":{"value":{"conditions":false}}}]"#
@@ -660,11 +659,7 @@ mod tests {
     #[test]
     fn requirements_artifacts_technologies_and_imports() {
         let d = norm("imports: [x.yaml]\ntopology_template:\n  node_templates:\n    a:\n      type: t\n      requirements: [{host: b}]\n      artifacts: {img: file.tar}\n      technology: Ansible\n");
-        let a = at(&d, &["topology_template", "node_templates"])
-            .as_seq()
-            .unwrap()[0]
-            .get("a")
-            .unwrap();
+        let a = node_template(&d, 0, "a");
         assert_eq!(
             to_json(a.get("requirements").unwrap()),
             r#"[{"host":{"node":"b"}}]"#
@@ -679,11 +674,7 @@ mod tests {
         );
         assert_eq!(to_json(d.get("imports").unwrap()), r#"[{"file":"x.yaml"}]"#);
         let d = norm("topology_template:\n  node_templates:\n    b: {type: t}\n");
-        let b = at(&d, &["topology_template", "node_templates"])
-            .as_seq()
-            .unwrap()[0]
-            .get("b")
-            .unwrap();
+        let b = node_template(&d, 0, "b");
         assert_eq!(to_json(b), r#"{"type":[{"t":{}}],"technology":[]}"#);
     }
 
@@ -711,11 +702,7 @@ mod tests {
     #[test]
     fn automatic_default_alternatives_pick_the_only_unconditional_entry() {
         let d = norm("topology_template:\n  variability: {options: {automatic_default_alternatives: true}}\n  node_templates:\n    a:\n      type: t\n      properties:\n        - p: {value: 1, conditions: false}\n        - p: 2\n");
-        let a = at(&d, &["topology_template", "node_templates"])
-            .as_seq()
-            .unwrap()[0]
-            .get("a")
-            .unwrap();
+        let a = node_template(&d, 0, "a");
         assert_eq!(
             to_json(a.get("properties").unwrap()),
             r#"[{"p":{"value":1,"conditions":false}},{"p":{"value":2,"default_alternative":true}}]"#
