@@ -259,15 +259,10 @@ impl Split {
         if !self.satisfiable() {
             return false;
         }
-        let mut local = Vec::with_capacity(assumptions.len());
-        for &lit in assumptions {
-            match self.place(lit) {
-                Place::Const(true) => {}
-                Place::Const(false) => return false,
-                Place::In(p, l) => local.push((p, l)),
-            }
-        }
-        for (p, lits) in by_part(local) {
+        let Some(local) = self.conjunction_by_part(assumptions) else {
+            return false;
+        };
+        for (p, lits) in local {
             let part = self.part_mut(p);
             let sat = &mut part.sat;
             if lits.iter().all(|&l| sat.model_has(l)) {
@@ -426,15 +421,10 @@ impl Split {
         if !self.satisfiable() {
             return true;
         }
-        let mut local = Vec::with_capacity(lits.len());
-        for &lit in lits {
-            match self.place(lit) {
-                Place::Const(true) => {}
-                Place::Const(false) => return false,
-                Place::In(p, l) => local.push((p, l)),
-            }
-        }
-        for (p, lits) in by_part(local) {
+        let Some(local) = self.conjunction_by_part(lits) else {
+            return false;
+        };
+        for (p, lits) in local {
             let sat = &mut self.part_mut(p).sat;
             if lits.iter().any(|&l| !sat.value(l)) {
                 // The current model is a counterexample.
@@ -664,6 +654,22 @@ impl Split {
     }
 
     // ----- internals -----
+
+    /// The conjunction of `lits` as each part's share of it (local literals,
+    /// in part order), literals true in every model dropped; `None` if one
+    /// is false in every model (then so is the conjunction). `solve` and
+    /// `implied` both ask about such a conjunction part by part.
+    fn conjunction_by_part(&self, lits: &[Lit]) -> Option<ByPart<Lit>> {
+        let mut local = Vec::with_capacity(lits.len());
+        for &lit in lits {
+            match self.place(lit) {
+                Place::Const(true) => {}
+                Place::Const(false) => return None,
+                Place::In(p, l) => local.push((p, l)),
+            }
+        }
+        Some(by_part(local))
+    }
 
     fn place(&self, lit: Lit) -> Place {
         match self.locs.get(lit.var_index() as usize) {
