@@ -72,7 +72,7 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::Implied;
-    use crate::testutil::{eval_lit, models, random_cnf, random_lit, Rng};
+    use crate::testutil::{eval_lit, fixing, models, random_cnf, random_lit, Rng};
     use crate::{Lit, Solver};
 
     fn brute_force(vars: &[Lit], ms: &[Vec<bool>], lits: &[Lit]) -> Vec<Implied> {
@@ -126,11 +126,7 @@ mod tests {
             assert_eq!(split.backbone(&lits).as_ref(), Some(&want), "round {round}");
             // The clauses are unchanged: every model is still a model.
             let m = &ms[rng.below(ms.len() as u64) as usize];
-            let assume: Vec<Lit> = vars
-                .iter()
-                .zip(m)
-                .map(|(&v, &b)| if b { v } else { !v })
-                .collect();
+            let assume = fixing(&vars, m);
             assert!(s.solve(&assume), "round {round}");
         }
     }

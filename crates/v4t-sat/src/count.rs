@@ -722,7 +722,7 @@ impl Counter {
 mod tests {
     use super::CountBudget;
     use crate::natural::Natural;
-    use crate::testutil::{models, random_cnf, random_lit, Rng};
+    use crate::testutil::{assignments, fixing, models, random_cnf, random_lit, Rng};
     use crate::{Lit, Solver};
     use std::collections::BTreeSet;
 
@@ -842,13 +842,8 @@ mod tests {
             let got = s.count(&[], &xs, &CountBudget::default());
             // Brute force over the inputs: evaluate through a fresh solve.
             let mut want = 0u128;
-            for m in 0..1u32 << n {
-                let assume: Vec<Lit> = xs
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &x)| if m >> i & 1 == 1 { x } else { !x })
-                    .collect();
-                want += u128::from(s.solve(&assume));
+            for bits in assignments(n) {
+                want += u128::from(s.solve(&fixing(&xs, &bits)));
             }
             assert!(got.exact);
             assert_eq!(got.value.to_u128(), Some(want), "round {round}");

@@ -485,7 +485,7 @@ impl Solver {
 
 #[cfg(test)]
 mod tests {
-    use crate::testutil::Rng;
+    use crate::testutil::{assignments, fixing, Rng};
     use crate::{Lit, Solver};
 
     /// Checks that `gate` is equivalent to `f(assignment)` for every assignment of `vars`:
@@ -501,13 +501,8 @@ mod tests {
         f: &dyn Fn(&[bool]) -> bool,
         ctx: &str,
     ) {
-        for m in 0..1u32 << vars.len() {
-            let bits: Vec<bool> = (0..vars.len()).map(|i| m >> i & 1 == 1).collect();
-            let assumps: Vec<Lit> = vars
-                .iter()
-                .zip(&bits)
-                .map(|(&v, &b)| if b { v } else { !v })
-                .collect();
+        for bits in assignments(vars.len()) {
+            let assumps = fixing(vars, &bits);
             let expected = f(&bits);
             assert!(s.solve(&assumps), "inputs {bits:?} must be consistent");
             assert_eq!(s.value(gate), expected, "gate value for {bits:?} {ctx}");
@@ -680,13 +675,8 @@ mod tests {
                 .map(|_| p[rng.below(p.len() as u64) as usize])
                 .collect();
             s.require_at_most_one(&ins);
-            for m in 0..1u32 << vars.len() {
-                let bits: Vec<bool> = (0..vars.len()).map(|i| m >> i & 1 == 1).collect();
-                let assumps: Vec<Lit> = vars
-                    .iter()
-                    .zip(&bits)
-                    .map(|(&v, &b)| if b { v } else { !v })
-                    .collect();
+            for bits in assignments(vars.len()) {
+                let assumps = fixing(&vars, &bits);
                 let count = ins.iter().filter(|&&l| eval(l, t, &vars, &bits)).count();
                 assert_eq!(
                     s.solve(&assumps),

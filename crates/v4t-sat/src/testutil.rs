@@ -35,19 +35,30 @@ pub(crate) fn eval_lit(lit: Lit, vars: &[Lit], bits: &[bool]) -> bool {
     bits[i] != lit.is_negated()
 }
 
+/// Every assignment of `n` variables as a bit vector (entry `i` is bit `i`
+/// of a counter), in counter order: the brute force the property tests
+/// compare the solver against.
+pub(crate) fn assignments(n: usize) -> impl Iterator<Item = Vec<bool>> {
+    (0..1u64 << n).map(move |m| (0..n).map(|i| m >> i & 1 == 1).collect())
+}
+
+/// The assumptions that give `vars[i]` the value `bits[i]`.
+pub(crate) fn fixing(vars: &[Lit], bits: &[bool]) -> Vec<Lit> {
+    vars.iter()
+        .zip(bits)
+        .map(|(&v, &b)| if b { v } else { !v })
+        .collect()
+}
+
 /// All assignments (as bit vectors over `vars`) satisfying every clause.
 pub(crate) fn models(vars: &[Lit], clauses: &[Vec<Lit>]) -> Vec<Vec<bool>> {
-    let mut out = Vec::new();
-    for m in 0..1u64 << vars.len() {
-        let bits: Vec<bool> = (0..vars.len()).map(|i| m >> i & 1 == 1).collect();
-        if clauses
-            .iter()
-            .all(|c| c.iter().any(|&l| eval_lit(l, vars, &bits)))
-        {
-            out.push(bits);
-        }
-    }
-    out
+    assignments(vars.len())
+        .filter(|bits| {
+            clauses
+                .iter()
+                .all(|c| c.iter().any(|&l| eval_lit(l, vars, bits)))
+        })
+        .collect()
 }
 
 /// A random literal of one of `vars`, either sign.
