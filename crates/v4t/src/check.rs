@@ -769,7 +769,11 @@ topology_template:
             (6, 19),
             "at the container's condition"
         );
-        assert!(notes[1].contains("`relation_default_condition`"), "{}", notes[1]);
+        assert!(
+            notes[1].contains("`relation_default_condition`"),
+            "{}",
+            notes[1]
+        );
         assert!(notes[1].contains("`relation_pruning`"), "{}", notes[1]);
         assert_eq!(notes.len(), 2);
 
