@@ -9,34 +9,25 @@ use v4t::analyze::show_value;
 use v4t::explain::{
     explain, Decision, ElementExplanation, ExplainOptions, Explanation, InputOrigin, Reason,
 };
-use v4t::{ResolveOptions, Sources, Span};
+use v4t::{Sources, Span};
 use v4t_yaml::{Map, Node, Value};
 
 use crate::diagnostics::{
     catch_panic, escape, header, render, snippet, ColorChoice, Format, Reporter,
 };
-use crate::resolve_cmd::{finish, now_ms, open_template, presets, read_inputs};
+use crate::resolve_cmd::{finish, open_variant};
 use crate::{ExplainArgs, EXIT_FAILURE, EXIT_OK};
 
 /// Runs `v4t explain` and returns the exit code.
 pub fn run(args: &ExplainArgs, color: ColorChoice) -> u8 {
     let reporter = Reporter::to_stderr(args.format, color, false);
-    let (mut sources, template, mut loader) = match open_template(&reporter, &args.template) {
-        Ok(t) => t,
-        Err(code) => return code,
-    };
-    let inputs = match read_inputs(&mut sources, args.inputs.as_deref(), &args.input, &reporter) {
-        Ok(inputs) => inputs,
-        Err(code) => return code,
-    };
+    let (mut sources, template, mut loader, variant) =
+        match open_variant(&reporter, &args.template, &args.variant) {
+            Ok(t) => t,
+            Err(code) => return code,
+        };
     let options = ExplainOptions {
-        variant: ResolveOptions {
-            presets: presets(&args.presets),
-            inputs,
-            now_ms: Some(now_ms()),
-            report: false,
-            ..ResolveOptions::default()
-        },
+        variant,
         elements: args.elements.clone(),
     };
     let outcome = catch_panic(|| explain(&mut sources, template, &mut loader, &options));

@@ -3,31 +3,21 @@
 //! Graphviz-like layout engine, so no external program is needed).
 
 use v4t::draw::{draw, DrawOptions, Format};
-use v4t::{Code, ResolveOptions};
+use v4t::Code;
 
 use crate::diagnostics::{catch_panic, ColorChoice, Reporter};
-use crate::resolve_cmd::{finish, now_ms, open_template, presets, read_inputs, write_result};
+use crate::resolve_cmd::{finish, open_variant, write_result};
 use crate::{GraphArgs, GraphFormat, EXIT_FAILURE};
 
 /// Runs `v4t graph` and returns the exit code.
 pub fn run(args: &GraphArgs, color: ColorChoice) -> u8 {
     let reporter = Reporter::to_stderr(args.format_errors, color, false);
-    let (mut sources, template, mut loader) = match open_template(&reporter, &args.template) {
-        Ok(t) => t,
-        Err(code) => return code,
-    };
-    let inputs = match read_inputs(&mut sources, args.inputs.as_deref(), &args.input, &reporter) {
-        Ok(inputs) => inputs,
-        Err(code) => return code,
-    };
-    let resolved =
-        (args.resolved || inputs.is_some() || !args.presets.is_empty()).then(|| ResolveOptions {
-            presets: presets(&args.presets),
-            inputs,
-            now_ms: Some(now_ms()),
-            report: false,
-            ..ResolveOptions::default()
-        });
+    let (mut sources, template, mut loader, variant) =
+        match open_variant(&reporter, &args.template, &args.variant) {
+            Ok(t) => t,
+            Err(code) => return code,
+        };
+    let resolved = (args.resolved || args.variant.given()).then_some(variant);
     let options = DrawOptions {
         resolved,
         artifacts: args.artifacts,

@@ -485,6 +485,30 @@ Exit codes:
   1  the variant does not resolve (its error explained), or the template is invalid
   2  usage error: invalid arguments or an unreadable file";
 
+/// The variant a command looks at (`v4t explain`, `v4t graph`): presets
+/// and inputs as for `v4t resolve`.
+#[derive(Args, Debug)]
+pub struct VariantArgs {
+    /// Variability presets of the variant, in order (comma-separated, repeatable).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub presets: Vec<String>,
+
+    /// Variability inputs file of the variant (as for `v4t resolve`).
+    #[arg(long, value_name = "FILE")]
+    pub inputs: Option<PathBuf>,
+
+    /// Set one variability input of the variant (repeatable).
+    #[arg(long = "input", value_name = "NAME=VALUE", value_parser = parse_assignment)]
+    pub input: Vec<(String, String)>,
+}
+
+impl VariantArgs {
+    /// Whether any preset or input is given.
+    pub fn given(&self) -> bool {
+        !self.presets.is_empty() || self.inputs.is_some() || !self.input.is_empty()
+    }
+}
+
 /// Arguments of `v4t explain`.
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
@@ -498,17 +522,8 @@ pub struct ExplainArgs {
     #[arg(value_name = "ELEMENT")]
     pub elements: Vec<String>,
 
-    /// Variability presets of the variant, in order (comma-separated, repeatable).
-    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
-    pub presets: Vec<String>,
-
-    /// Variability inputs file of the variant (as for `v4t resolve`).
-    #[arg(long, value_name = "FILE")]
-    pub inputs: Option<PathBuf>,
-
-    /// Set one variability input of the variant (repeatable).
-    #[arg(long = "input", value_name = "NAME=VALUE", value_parser = parse_assignment)]
-    pub input: Vec<(String, String)>,
+    #[command(flatten)]
+    pub variant: VariantArgs,
 
     /// `text` (notes) or `json` (one object on standard output; errors as
     /// JSON Lines on standard error).
@@ -547,17 +562,8 @@ pub struct GraphArgs {
     #[arg(long)]
     pub resolved: bool,
 
-    /// Variability presets of the variant, in order (comma-separated, repeatable).
-    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
-    pub presets: Vec<String>,
-
-    /// Variability inputs file of the variant (as for `v4t resolve`).
-    #[arg(long, value_name = "FILE")]
-    pub inputs: Option<PathBuf>,
-
-    /// Set one variability input of the variant (repeatable).
-    #[arg(long = "input", value_name = "NAME=VALUE", value_parser = parse_assignment)]
-    pub input: Vec<(String, String)>,
+    #[command(flatten)]
+    pub variant: VariantArgs,
 
     /// Also draw the nodes' deployment artifacts.
     #[arg(long)]

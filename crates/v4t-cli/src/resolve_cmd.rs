@@ -22,7 +22,7 @@ use crate::diagnostics::{catch_panic, ColorChoice, Reporter};
 use crate::files::{read_bounded, read_bytes, same_file, write_atomically, MAX_INPUT_BYTES};
 use crate::fs_loader::{AnyLoader, FsLoader};
 use crate::inputs::{assignment_value, env_inputs, inputs_from_file};
-use crate::{EnrichArgs, ResolveArgs, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use crate::{EnrichArgs, ResolveArgs, VariantArgs, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 
 /// The format of the result (`--output-format`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -182,7 +182,8 @@ pub fn read_inputs(
 }
 
 /// Reads the template named on the command line for a command that only
-/// reads it (`analyze`, `graph`): its sources, id and loader, or the exit code
+/// reads it (`analyze`, and through [`open_variant`] `explain` and `graph`):
+/// its sources, id and loader, or the exit code
 /// after reporting why it cannot be read.
 pub fn open_template(
     reporter: &Reporter,
@@ -191,6 +192,32 @@ pub fn open_template(
     read_template(template)
         .map(|t| (t.sources, t.id, t.loader))
         .map_err(|e| e.report(reporter))
+}
+
+/// Reads the template and the variant's inputs for a command that resolves
+/// one variant on the way (`explain`, `graph`): its sources, id, loader and
+/// the options that resolve the variant (no report), or the exit code after
+/// reporting what cannot be read.
+pub fn open_variant(
+    reporter: &Reporter,
+    template: &str,
+    variant: &VariantArgs,
+) -> Result<(Sources, SourceId, AnyLoader, ResolveOptions), u8> {
+    let (mut sources, id, loader) = open_template(reporter, template)?;
+    let inputs = read_inputs(
+        &mut sources,
+        variant.inputs.as_deref(),
+        &variant.input,
+        reporter,
+    )?;
+    let options = ResolveOptions {
+        presets: presets(&variant.presets),
+        inputs,
+        now_ms: Some(now_ms()),
+        report: false,
+        ..ResolveOptions::default()
+    };
+    Ok((sources, id, loader, options))
 }
 
 /// The template inside the zipped CSAR `bytes` (named `name` in messages).
