@@ -47,23 +47,18 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
             return EXIT_USAGE;
         }
     };
-    // The repository (a directory or an archive), its entry file, and the
-    // directory diagnostics name files relative to.
-    let (mut loader, entry, shown) = if meta.is_dir() {
-        let mut loader = AnyLoader::Fs(FsLoader::new(path));
-        match v4t_tosca::csar::entry_of(&mut loader) {
-            Ok(entry) => (loader, entry, path.to_path_buf()),
-            Err(message) => {
-                let message = format!("\"{}\" is not a valid CSAR: {message}", path.display());
-                reporter.error(Code::Csar, &message);
-                return EXIT_FAILURE;
-            }
-        }
+    // A CSAR (a directory or an archive) has a loader of its own, whose
+    // entry file is found the same way for both.
+    let csar = if meta.is_dir() {
+        Some(AnyLoader::Fs(FsLoader::new(path)))
     } else if crate::csar::has_archive_extension(path) || is_zip(path) {
         let archive = crate::files::read_bytes(path, crate::files::MAX_INPUT_BYTES)
             .and_then(|bytes| Archive::read(&bytes));
-        let archive = match archive {
-            Ok(a) => Arc::new(a),
+        match archive {
+            Ok(a) => Some(AnyLoader::Archive(ArchiveLoader::for_template(
+                Arc::new(a),
+                "",
+            ))),
             Err(message) => {
                 reporter.error(
                     Code::Csar,
@@ -71,23 +66,29 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
                 );
                 return EXIT_FAILURE;
             }
-        };
-        let mut loader = AnyLoader::Archive(ArchiveLoader::for_template(archive, ""));
-        match v4t_tosca::csar::entry_of(&mut loader) {
+        }
+    } else {
+        None
+    };
+    // The repository, its entry file, and the directory diagnostics name
+    // files relative to.
+    let (mut loader, entry, shown) = match csar {
+        Some(mut loader) => match v4t_tosca::csar::entry_of(&mut loader) {
             Ok(entry) => (loader, entry, path.to_path_buf()),
             Err(message) => {
                 let message = format!("\"{}\" is not a valid CSAR: {message}", path.display());
                 reporter.error(Code::Csar, &message);
                 return EXIT_FAILURE;
             }
+        },
+        None => {
+            let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            (AnyLoader::Fs(FsLoader::new(&dir)), name, dir)
         }
-    } else {
-        let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        (AnyLoader::Fs(FsLoader::new(&dir)), name, dir)
     };
     let outcome = catch_panic(move || {
         let mut sources = Sources::new();
