@@ -122,15 +122,7 @@ impl Loader for FsLoader {
         }
         let mut queue = VecDeque::from([String::from("lib")]);
         while let Some(rel) = queue.pop_front() {
-            let Ok(entries) = fs::read_dir(self.dir.join(&rel)) else {
-                continue;
-            };
-            let mut entries: Vec<_> = entries
-                .filter_map(|e| e.ok())
-                .filter_map(|e| Some((e.file_name().into_string().ok()?, e)))
-                .collect();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            for (name, entry) in entries {
+            for (name, entry) in sorted_entries(&self.dir.join(&rel)) {
                 let child = format!("{rel}/{name}");
                 let Ok(file_type) = entry.file_type() else {
                     continue;
@@ -189,16 +181,11 @@ impl FsLoader {
         let mut files = Vec::new();
         let mut queue = VecDeque::from([String::new()]);
         while let Some(rel) = queue.pop_front() {
-            let Ok(entries) = fs::read_dir(self.dir.join(&rel)) else {
-                continue;
-            };
-            let mut entries: Vec<_> = entries
-                .filter_map(|e| e.ok())
-                .filter_map(|e| Some((e.file_name().into_string().ok()?, e)))
+            let entries = sorted_entries(&self.dir.join(&rel));
+            for (name, entry) in entries
+                .into_iter()
                 .filter(|(name, _)| !name.starts_with('.'))
-                .collect();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            for (name, entry) in entries {
+            {
                 let child = if rel.is_empty() {
                     name
                 } else {
@@ -262,6 +249,20 @@ impl AnyLoader {
             AnyLoader::Archive(_) => &[],
         }
     }
+}
+
+/// The entries of `dir` with UTF-8 names, sorted by name so that listings
+/// do not depend on the file system's order (none if it cannot be read).
+fn sorted_entries(dir: &Path) -> Vec<(String, fs::DirEntry)> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut entries: Vec<_> = entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| Some((e.file_name().into_string().ok()?, e)))
+        .collect();
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    entries
 }
 
 fn is_yaml(name: &str) -> bool {
