@@ -6,6 +6,7 @@
 //! explains where, one line per difference with a dotted path, so a failing
 //! conformance test can be understood without a diff tool.
 
+use v4t_yaml::number::format_js;
 use v4t_yaml::{deep_equal, Value};
 
 /// Longest rendering of a value inside a diff line.
@@ -156,9 +157,9 @@ fn render_into(value: &Value, out: &mut String) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => out.push_str(&number(*n)),
+        Value::Number(n) => out.push_str(&format_js(*n)),
         Value::String(s) => out.push_str(&quote(s)),
-        Value::Timestamp(t) => out.push_str(&format!("timestamp({})", number(*t))),
+        Value::Timestamp(t) => out.push_str(&format!("timestamp({})", format_js(*t))),
         Value::Seq(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
@@ -181,19 +182,6 @@ fn render_into(value: &Value, out: &mut String) {
             }
             out.push('}');
         }
-    }
-}
-
-/// A number as JavaScript would print it (close enough for messages).
-fn number(n: f64) -> String {
-    if n.is_nan() {
-        "NaN".into()
-    } else if n.is_infinite() {
-        if n > 0.0 { "Infinity" } else { "-Infinity" }.into()
-    } else if n == n.trunc() && n.abs() < 1e21 {
-        format!("{}", n as i128)
-    } else {
-        format!("{n}")
     }
 }
 
