@@ -1,40 +1,14 @@
 //! End-to-end tests of `v4t analyze`: the report, JSON output and exit codes.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn v4t(args: &[&str], stdin: Option<&str>) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_v4t"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run v4t");
-    let mut input = child.stdin.take().expect("stdin");
-    input
-        .write_all(stdin.unwrap_or("").as_bytes())
-        .expect("write stdin");
-    drop(input);
-    child.wait_with_output().expect("wait for v4t")
-}
-
-fn example() -> String {
-    let root =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/web-app/template.yaml");
-    root.to_string_lossy().into_owned()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{example_template as example, text, v4t, v4t_with_stdin};
 
 /// The bundled example: one input `env` whose `valid_values` are its
 /// domain; both configurations resolve, each to its own topology.
 #[test]
 fn example_resolves_in_every_configuration() {
-    let out = v4t(&["analyze", &example()], None);
+    let out = v4t(&["analyze", &example()]);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
     assert!(stdout.contains("  env: \"dev\", \"prod\"\n"), "{stdout}");
@@ -57,17 +31,14 @@ fn example_resolves_in_every_configuration() {
         "{stdout}"
     );
 
-    let out = v4t(
-        &[
-            "analyze",
-            &example(),
-            "--format",
-            "json",
-            "--enumerate",
-            "1",
-        ],
-        None,
-    );
+    let out = v4t(&[
+        "analyze",
+        &example(),
+        "--format",
+        "json",
+        "--enumerate",
+        "1",
+    ]);
     assert_eq!(out.status.code(), Some(0));
     let json = text(&out.stdout);
     assert!(
@@ -106,7 +77,7 @@ topology_template:
     dev_vm: {type: vm, conditions: {equal: [{variability_input: env}, dev]}}
     prod_vm: {type: vm, conditions: {equal: [{variability_input: env}, prod]}}
 ";
-    let out = v4t(&["analyze", "-"], Some(template));
+    let out = v4t_with_stdin(&["analyze", "-"], template);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
     assert!(
@@ -119,7 +90,7 @@ topology_template:
         ),
         "{stdout}"
     );
-    let out = v4t(&["analyze", "-", "--format", "json"], Some(template));
+    let out = v4t_with_stdin(&["analyze", "-", "--format", "json"], template);
     let json = text(&out.stdout);
     assert!(
         json.contains("\"witness\":{\"env\":\"other\"},\"conflict\":null}]"),
@@ -146,7 +117,7 @@ topology_template:
       type: vm
       conditions: {equal: [{variability_input: env}, dev]}
 ";
-    let out = v4t(&["analyze", "-"], Some(template));
+    let out = v4t_with_stdin(&["analyze", "-"], template);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
     assert!(stdout.contains("configurations: 4\n"), "{stdout}");
@@ -159,7 +130,7 @@ topology_template:
         stdout.contains("    for example: env=\"dev\" debug=true\n"),
         "{stdout}"
     );
-    let out = v4t(&["analyze", "-", "--format", "json"], Some(template));
+    let out = v4t_with_stdin(&["analyze", "-", "--format", "json"], template);
     assert_eq!(out.status.code(), Some(1));
     let json = text(&out.stdout);
     assert!(
@@ -170,14 +141,14 @@ topology_template:
 
 #[test]
 fn invalid_templates_fail_with_a_diagnostic() {
-    let out = v4t(&["analyze", "-"], Some("topology_template: [\n"));
+    let out = v4t_with_stdin(&["analyze", "-"], "topology_template: [\n");
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).starts_with("error: "),
         "{}",
         text(&out.stderr)
     );
-    let out = v4t(&["analyze", "/no/such/template.yaml"], None);
+    let out = v4t(&["analyze", "/no/such/template.yaml"]);
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -197,7 +168,7 @@ topology_template:
     a: {type: vm}
     b: {type: vm}
 ";
-    let out = v4t(&["analyze", "-"], Some(template));
+    let out = v4t_with_stdin(&["analyze", "-"], template);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
     assert!(
@@ -228,9 +199,9 @@ topology_template:
       type: tosca.nodes.Cache
       conditions: {variability_input: fast}
 ";
-    let plain = v4t(&["analyze", "-"], Some(template));
+    let plain = v4t_with_stdin(&["analyze", "-"], template);
     assert_eq!(plain.status.code(), Some(0), "{}", text(&plain.stdout));
-    let out = v4t(&["analyze", "-", "--validate"], Some(template));
+    let out = v4t_with_stdin(&["analyze", "-", "--validate"], template);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(
@@ -244,6 +215,6 @@ topology_template:
         "{stdout}"
     );
     // The bundled example is valid in every variant.
-    let example = v4t(&["analyze", &example(), "--validate"], None);
+    let example = v4t(&["analyze", &example(), "--validate"]);
     assert_eq!(example.status.code(), Some(0), "{}", text(&example.stdout));
 }

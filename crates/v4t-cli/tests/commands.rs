@@ -10,11 +10,7 @@ use std::fs;
 use std::io::Write;
 use std::path::Path;
 
-use common::{arg, text, v4t, v4t_in, TempDir};
-
-fn example() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/web-app")
-}
+use common::{arg, example_dir as example, text, v4t, v4t_in, TempDir};
 
 /// Every file below `dir`, by `/`-separated relative path.
 fn files_below(dir: &Path) -> BTreeMap<String, Vec<u8>> {

@@ -3,15 +3,7 @@
 
 mod common;
 
-use common::{text, v4t, v4t_in, TempDir};
-use std::path::PathBuf;
-
-fn example() -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples/web-app/template.yaml")
-        .to_string_lossy()
-        .into_owned()
-}
+use common::{example_template as example, text, v4t, v4t_in, TempDir};
 
 #[test]
 fn the_example_explains_every_element() {

@@ -7,25 +7,8 @@
 mod common;
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn v4t(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_v4t"))
-        .args(args)
-        .output()
-        .expect("run v4t")
-}
-
-fn example() -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../examples/web-app/template.yaml")
-        .to_string_lossy()
-        .into_owned()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{example_template as example, text, v4t};
 
 #[test]
 fn dot_output_parses() {

@@ -5,14 +5,9 @@
 
 mod common;
 
-use common::{text, v4t_in, TempDir};
+use common::{example_dir, example_template, text, v4t_in, TempDir};
 use expect_test::{expect, expect_file, Expect};
 use std::path::Path;
-
-/// The repository's example (not under `../shared`).
-fn example() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/web-app/template.yaml")
-}
 
 /// Runs `v4t` with `args` in a directory holding `files` (name, text);
 /// standard output and standard error.
@@ -27,10 +22,9 @@ fn run(files: &[(&str, &str)], args: &[&str]) -> (String, String) {
 
 #[test]
 fn enrich_of_the_example() {
-    let path = example();
     let out = v4t_in(
         Path::new(env!("CARGO_MANIFEST_DIR")),
-        &["enrich", path.to_str().expect("UTF-8 path")],
+        &["enrich", &example_template()],
         &[],
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -469,11 +463,9 @@ fn validate_mistakes_across_files_as_json() {
 /// Runs `v4t` on the example from its directory (so that locations read
 /// `template.yaml:..`), without colour; standard output.
 fn on_example(args: &[&str]) -> String {
-    let dir = example();
-    let dir = dir.parent().expect("the example's directory");
     let mut all = vec!["--color", "never"];
     all.extend_from_slice(args);
-    let out = v4t_in(dir, &all, &[]);
+    let out = v4t_in(&example_dir(), &all, &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     text(&out.stdout)
 }

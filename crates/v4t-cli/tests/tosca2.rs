@@ -3,16 +3,13 @@
 //! `v4t validate` accepts, and every example's tests pass with `--validate`
 //! (issue 15).
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn v4t(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_v4t"))
-        .args(args)
-        .output()
-        .expect("run v4t")
-}
+use common::v4t;
 
 fn text(o: &Output) -> String {
     format!(

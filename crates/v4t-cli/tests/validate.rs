@@ -8,16 +8,13 @@
 //! expectation: `# error: [FILE:]LINE:COLUMN <part of the message>` (FILE
 //! relative to the case, when the error is in another file) or `# ok`.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn v4t(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_v4t"))
-        .args(args)
-        .output()
-        .expect("run v4t")
-}
+use common::v4t;
 
 fn validate(path: &Path) -> Output {
     v4t(&["validate", path.to_str().unwrap()])

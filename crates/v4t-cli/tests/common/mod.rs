@@ -61,6 +61,22 @@ pub fn v4t(args: &[&str]) -> Output {
         .expect("run v4t")
 }
 
+/// Runs `v4t` with `args`, `stdin` as its standard input, and waits for it.
+pub fn v4t_with_stdin(args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_v4t"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run v4t");
+    let mut input = child.stdin.take().expect("stdin");
+    input.write_all(stdin.as_bytes()).expect("write stdin");
+    drop(input);
+    child.wait_with_output().expect("wait for v4t")
+}
+
 /// Runs `v4t` with `args` in `dir` and `env` added to the environment.
 pub fn v4t_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_v4t"))
@@ -79,4 +95,17 @@ pub fn text(bytes: &[u8]) -> String {
 /// A path argument.
 pub fn arg(path: &Path) -> &str {
     path.to_str().expect("UTF-8 test path")
+}
+
+/// The repository's example `examples/web-app` (not under `../shared`).
+pub fn example_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/web-app")
+}
+
+/// The example's template, as a command-line argument.
+pub fn example_template() -> String {
+    example_dir()
+        .join("template.yaml")
+        .to_string_lossy()
+        .into_owned()
 }
