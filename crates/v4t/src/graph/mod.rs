@@ -913,8 +913,9 @@ pub(crate) fn capitalize(s: &str) -> String {
     }
 }
 
-/// The value of the single-entry map at `list[index]`.
-fn entry_value(list: Option<&Node>, index: u32) -> Option<&Node> {
+/// The value of the single-entry map at `list[index]`: where a normalised
+/// list keeps the definition of its `index`th element.
+pub(crate) fn entry_value(list: Option<&Node>, index: u32) -> Option<&Node> {
     list?
         .as_seq()?
         .get(index as usize)?

@@ -7,7 +7,7 @@
 use super::encode::{Encoder, Part};
 use crate::document;
 use crate::error::{bail, Result};
-use crate::graph::{ElementId, Graph, Loc, Owner};
+use crate::graph::{entry_value, ElementId, Graph, Loc, Owner};
 use v4t_sat::Lit;
 use v4t_yaml::Node;
 
@@ -177,15 +177,6 @@ impl<'d> RawDefs<'d> {
     }
 
     pub(crate) fn get(&self, graph: &Graph, id: ElementId) -> Option<&'d Node> {
-        // The value of the single-entry map at `list[index]`.
-        fn entry(list: Option<&Node>, index: u32) -> Option<&Node> {
-            list?
-                .as_seq()?
-                .get(index as usize)?
-                .as_map()?
-                .first()
-                .map(|(_, v)| v)
-        }
         let node = |i: u32| {
             self.nodes
                 .get(i as usize)?
@@ -193,7 +184,7 @@ impl<'d> RawDefs<'d> {
                 .first()
                 .map(|(_, v)| v)
         };
-        let member = |i: u32, key: &str, index: u32| entry(node(i)?.get(key), index);
+        let member = |i: u32, key: &str, index: u32| entry_value(node(i)?.get(key), index);
         match graph.get(id).loc {
             Loc::Node(i) => node(i),
             Loc::Relation { node, index } => member(node, "requirements", index),
