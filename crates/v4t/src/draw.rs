@@ -13,7 +13,7 @@
 
 use crate::error::Result;
 use crate::graph::{Cond, ElementId, Graph};
-use crate::{code, prepare, Code, Loader, ResolveOptions, SourceId, Sources};
+use crate::{prepare, prepare_variant, Loader, ResolveOptions, SourceId, Sources};
 
 /// The text formats of a drawing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,23 +76,23 @@ pub fn draw(
     loader: &mut dyn Loader,
     options: &DrawOptions,
 ) -> Result<String> {
-    let mut assigned = v4t_yaml::Map::new();
     let mut warnings = Vec::new();
-    let prepared = prepare(
-        sources,
-        template,
-        loader,
-        options.resolved.as_ref().is_none_or(|r| r.enrich),
-        &mut |doc, warnings| {
-            if let Some(r) = &options.resolved {
-                assigned = crate::inputs::assign(doc, &r.presets, r.inputs.as_ref(), warnings)
-                    .map_err(code(Code::InvalidInput))?;
-            }
-            Ok(())
-        },
-        &mut |_| {},
-        &mut warnings,
-    )?;
+    let (prepared, assigned) = match &options.resolved {
+        Some(r) => prepare_variant(sources, template, loader, r, &mut |_| {}, &mut warnings)?,
+        None => {
+            let no_inputs = &mut |_: &v4t_yaml::Node, _: &mut Vec<_>| Ok(());
+            let prepared = prepare(
+                sources,
+                template,
+                loader,
+                true,
+                no_inputs,
+                &mut |_| {},
+                &mut warnings,
+            )?;
+            (prepared, v4t_yaml::Map::new())
+        }
+    };
     let (doc, graph) = (&prepared.doc, &prepared.graph);
     let types = prepared.files.system();
     let present: Option<Vec<bool>> = match &options.resolved {

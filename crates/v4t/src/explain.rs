@@ -29,7 +29,9 @@ use crate::solve::explain::Guarded;
 use crate::solve::{self, Solution};
 use crate::suggest::did_you_mean;
 use crate::types::TypeSystem;
-use crate::{check, code, prepare, Code, Diagnostic, Loader, ResolveOptions, SourceId, Sources};
+use crate::{
+    check, code, prepare_variant, Code, Diagnostic, Loader, ResolveOptions, SourceId, Sources,
+};
 use v4t_yaml::{Map, Node, Span, Value};
 
 /// What to explain.
@@ -160,19 +162,12 @@ pub fn explain(
     options: &ExplainOptions,
 ) -> Result<Explanation> {
     let variant = &options.variant;
-    let mut assigned = Map::new();
     let mut warnings = Vec::new();
-    let prepared = prepare(
+    let (prepared, assigned) = prepare_variant(
         sources,
         template,
         loader,
-        variant.enrich,
-        &mut |doc, warnings| {
-            assigned =
-                crate::inputs::assign(doc, &variant.presets, variant.inputs.as_ref(), warnings)
-                    .map_err(code(Code::InvalidInput))?;
-            Ok(())
-        },
+        variant,
         &mut |_| {},
         &mut warnings,
     )?;

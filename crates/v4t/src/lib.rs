@@ -207,20 +207,8 @@ pub fn resolve_observed(
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Resolved> {
     let template_id = template;
-    let mut assigned = v4t_yaml::Map::new();
-    let prepared = prepare(
-        sources,
-        template,
-        loader,
-        options.enrich,
-        &mut |doc, warnings| {
-            assigned = inputs::assign(doc, &options.presets, options.inputs.as_ref(), warnings)
-                .map_err(code(Code::InvalidInput))?;
-            Ok(())
-        },
-        observe,
-        warnings,
-    )?;
+    let (prepared, assigned) =
+        prepare_variant(sources, template, loader, options, observe, warnings)?;
     let Prepared {
         mut doc,
         graph,
@@ -339,6 +327,34 @@ fn prepare(
         loaded,
         files,
     })
+}
+
+/// [`prepare`] for the one variant `options` selects (resolve, explain,
+/// draw): its presets and inputs are assigned after enrichment, where
+/// resolving reads them; returns the assignment with the prepared template.
+fn prepare_variant(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+    options: &ResolveOptions,
+    observe: &mut dyn FnMut(Stage),
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(Prepared, v4t_yaml::Map)> {
+    let mut assigned = v4t_yaml::Map::new();
+    let prepared = prepare(
+        sources,
+        template,
+        loader,
+        options.enrich,
+        &mut |doc, warnings| {
+            assigned = inputs::assign(doc, &options.presets, options.inputs.as_ref(), warnings)
+                .map_err(code(Code::InvalidInput))?;
+            Ok(())
+        },
+        observe,
+        warnings,
+    )?;
+    Ok((prepared, assigned))
 }
 
 /// Enriches the variable service template `template`: the template with every
