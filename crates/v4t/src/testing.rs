@@ -90,6 +90,22 @@ pub(crate) fn type_files(doc: &Node) -> crate::types::TypeFiles {
     crate::types::TypeFiles::load(doc, grammar, &mut sources, id, &mut NoFiles).expect("types load")
 }
 
+/// [`crate::prepare`] of the template `text` added to `sources` as
+/// `template.yaml`: enriched, no files beside it, no inputs assigned (the
+/// tests assign each configuration's inputs themselves).
+pub(crate) fn prepare(sources: &mut Sources, text: &str) -> crate::Result<crate::Prepared> {
+    let id = sources.add("template.yaml", text);
+    crate::prepare(
+        sources,
+        id,
+        &mut NoFiles,
+        true,
+        &mut |_, _| Ok(()),
+        &mut |_| {},
+        &mut Vec::new(),
+    )
+}
+
 /// Resolves a template text with the given presets and inputs (YAML map
 /// text), keeping the whole error.
 pub(crate) fn resolve_error(template: &str, inputs: Option<&str>) -> Option<crate::Error> {

@@ -51,17 +51,7 @@ struct Prepared {
 
 fn prepared(text: &str) -> Prepared {
     let mut sources = Sources::new();
-    let id = sources.add("template.yaml", text);
-    let prepared = crate::prepare(
-        &mut sources,
-        id,
-        &mut NoFiles,
-        true,
-        &mut |_, _| Ok(()),
-        &mut |_| {},
-        &mut Vec::new(),
-    )
-    .map_err(|e| e.message.clone());
+    let prepared = crate::testing::prepare(&mut sources, text).map_err(|e| e.message.clone());
     Prepared { sources, prepared }
 }
 

@@ -447,17 +447,8 @@ fn explanations_are_minimal_conflicts_on_random_templates() {
         let inputs_text = format!("{{{}}}", assignment.join(", "));
         let ctx = format!("round {round}\n{text}\ninputs {inputs_text}");
         let mut sources = Sources::new();
-        let id = sources.add("template.yaml", &text);
-        let prepared = crate::prepare(
-            &mut sources,
-            id,
-            &mut NoFiles,
-            true,
-            &mut |_, _| Ok(()),
-            &mut |_| {},
-            &mut Vec::new(),
-        )
-        .unwrap_or_else(|e| panic!("{ctx}\n{}", e.message));
+        let prepared = crate::testing::prepare(&mut sources, &text)
+            .unwrap_or_else(|e| panic!("{ctx}\n{}", e.message));
         let types = prepared.files.system();
         let (d, g, types) = (&prepared.doc, &prepared.graph, &types);
         let assigned = match doc(&inputs_text).value {
