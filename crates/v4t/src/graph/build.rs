@@ -530,6 +530,30 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 
+    /// At most one of the alternatives of `container` (its `what`: types or
+    /// technologies) is the default: `has_default` says whether an earlier
+    /// one is; the one at `span` is the second if it is one too.
+    fn at_most_one_default(
+        &self,
+        has_default: &mut bool,
+        default: bool,
+        span: Span,
+        container: ElementId,
+        what: &str,
+    ) -> Result<()> {
+        if default {
+            if *has_default {
+                bail!(
+                    span,
+                    "{} has multiple default {what}",
+                    self.g.Display(container)
+                );
+            }
+            *has_default = true;
+        }
+        Ok(())
+    }
+
     /// At most one default alternative per name among `ids`.
     fn check_defaults(&self, ids: &[ElementId]) -> Result<()> {
         let mut seen: Vec<(&str, ElementId, bool)> = Vec::new();
@@ -675,16 +699,13 @@ impl<'d> Builder<'d> {
                 },
                 raw,
             );
-            if e.default_alternative {
-                if has_default {
-                    bail!(
-                        span,
-                        "{} has multiple default types",
-                        self.g.Display(container)
-                    );
-                }
-                has_default = true;
-            }
+            self.at_most_one_default(
+                &mut has_default,
+                e.default_alternative,
+                span,
+                container,
+                "types",
+            )?;
             let id = self.add(e);
             self.g.types.push(id);
             self.el(container).types.push(id);
@@ -1019,16 +1040,7 @@ impl<'d> Builder<'d> {
                     t.prio = p;
                 }
             }
-            if default {
-                if has_default {
-                    bail!(
-                        span,
-                        "{} has multiple default technologies",
-                        self.g.Display(node)
-                    );
-                }
-                has_default = true;
-            }
+            self.at_most_one_default(&mut has_default, default, span, node, "technologies")?;
             self.g.technologies.push(id);
             if let Some(n) = self.el(node).node_mut() {
                 n.technologies.push(id);
