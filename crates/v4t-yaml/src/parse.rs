@@ -436,6 +436,20 @@ struct Frame {
     kind: FrameKind,
 }
 
+impl Frame {
+    /// A collection that starts at `span`: so far only itself.
+    fn open(span: Span, anchor: usize, kind: FrameKind) -> Frame {
+        Frame {
+            span,
+            end: span.end(),
+            anchor,
+            height: 0,
+            size: 1,
+            kind,
+        }
+    }
+}
+
 enum FrameKind {
     Seq {
         items: Vec<Node>,
@@ -729,17 +743,14 @@ impl Builder<'_> {
                         _ => return Err(tag_kind_error(t, "sequence", span)),
                     },
                 };
-                self.frames.push(Frame {
+                self.frames.push(Frame::open(
                     span,
-                    end: span.end(),
                     anchor,
-                    height: 0,
-                    size: 1,
-                    kind: FrameKind::Seq {
+                    FrameKind::Seq {
                         items: Vec::new(),
                         tag,
                     },
-                });
+                ));
             }
             Event::MappingStart(anchor, tag) => {
                 self.open_check(span)?;
@@ -751,20 +762,17 @@ impl Builder<'_> {
                         _ => return Err(tag_kind_error(t, "mapping", span)),
                     },
                 };
-                self.frames.push(Frame {
+                self.frames.push(Frame::open(
                     span,
-                    end: span.end(),
                     anchor,
-                    height: 0,
-                    size: 1,
-                    kind: FrameKind::Map {
+                    FrameKind::Map {
                         entries: Vec::new(),
                         index: KeyIndex::default(),
                         overridable: SeededSet::default(),
                         pending: None,
                         tag,
                     },
-                });
+                ));
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let Some(mut frame) = self.frames.pop() else {
