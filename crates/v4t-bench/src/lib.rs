@@ -179,19 +179,12 @@ pub fn family2(n: usize) -> Generated {
     }
     for p in (0..platforms).filter(|p| may_share_platform(4 * p, n)) {
         let c = p / 4;
-        let _ = write!(
+        let _ = writeln!(
             s,
             "        platform_{p}:
-            type: platform.service
-            requirements:
-                - host:
-                      node: eu_cloud_{c}
-                      conditions: {{logic_expression: in_eu}}
-                - host:
-                      node: us_cloud_{c}
-                      conditions: {{logic_expression: in_us}}
-"
+            type: platform.service"
         );
+        write_cloud_hosts(&mut s, c);
     }
     for c in 0..clouds {
         let _ = write!(
@@ -321,7 +314,7 @@ fn write_application(s: &mut String, i: usize, n: usize) {
                       conditions: {{variability_input: allow_paas}}"
         );
     }
-    let _ = write!(
+    let _ = writeln!(
         s,
         "        runtime_{i}:
             type: container.runtime
@@ -337,8 +330,18 @@ fn write_application(s: &mut String, i: usize, n: usize) {
                       conditions: {{logic_expression: in_eu}}
                 - flavor:
                       value: m5.large
-                      conditions: {{logic_expression: in_us}}
-            requirements:
+                      conditions: {{logic_expression: in_us}}"
+    );
+    write_cloud_hosts(s, c);
+}
+
+/// The requirements of a virtual machine or platform service: its two
+/// alternative hosts, the `eu` and the `us` provider `c`, chosen by the
+/// input `region` (through `in_eu` and `in_us`).
+fn write_cloud_hosts(s: &mut String, c: usize) {
+    let _ = write!(
+        s,
+        "            requirements:
                 - host:
                       node: eu_cloud_{c}
                       conditions: {{logic_expression: in_eu}}
