@@ -17,19 +17,30 @@ fn enrich_error(template: &str) -> String {
     enrich(&mut d).expect_err("fails").message.clone()
 }
 
-/// The conditions written to node `name`.
-fn node_conditions(d: &Node, name: &str) -> String {
+/// The definition of node template `name` in the (normalised) list.
+fn node<'a>(d: &'a Node, name: &str) -> &'a Node {
     let nodes = d
         .get("topology_template")
         .and_then(|t| t.get("node_templates"))
         .expect("nodes");
-    let node = nodes
+    nodes
         .as_seq()
         .expect("list")
         .iter()
         .find_map(|n| n.get(name))
-        .expect("node");
-    to_json(node.get("conditions").expect("conditions"))
+        .expect("node")
+}
+
+/// The conditions of the definition of a single-entry map (an entry of a
+/// normalised list).
+fn entry_conditions(entry: &Node) -> String {
+    let (_, definition) = entry.as_map().unwrap().first().unwrap();
+    to_json(definition.get("conditions").unwrap())
+}
+
+/// The conditions written to node `name`.
+fn node_conditions(d: &Node, name: &str) -> String {
+    to_json(node(d, name).get("conditions").expect("conditions"))
 }
 
 fn constraints(d: &Node) -> String {
@@ -147,27 +158,9 @@ fn default_conditions_apply_only_without_manual_conditions() {
     );
 }
 
-fn relation_conditions(d: &Node, node: &str, index: usize) -> String {
-    let nodes = d
-        .get("topology_template")
-        .and_then(|t| t.get("node_templates"))
-        .expect("nodes");
-    let n = nodes
-        .as_seq()
-        .unwrap()
-        .iter()
-        .find_map(|x| x.get(node))
-        .unwrap();
-    let req = &n.get("requirements").unwrap().as_seq().unwrap()[index];
-    to_json(
-        req.as_map()
-            .unwrap()
-            .first()
-            .unwrap()
-            .1
-            .get("conditions")
-            .unwrap(),
-    )
+fn relation_conditions(d: &Node, name: &str, index: usize) -> String {
+    let requirements = node(d, name).get("requirements").unwrap();
+    entry_conditions(&requirements.as_seq().unwrap()[index])
 }
 
 #[test]
@@ -201,33 +194,13 @@ fn relation_mode_tokens_and_default_alternatives() {
     );
 }
 
-fn property_conditions(d: &Node, node: &str) -> Vec<String> {
-    let nodes = d
-        .get("topology_template")
-        .and_then(|t| t.get("node_templates"))
-        .expect("nodes");
-    let n = nodes
+fn property_conditions(d: &Node, name: &str) -> Vec<String> {
+    let properties = node(d, name).get("properties").unwrap();
+    properties
         .as_seq()
         .unwrap()
         .iter()
-        .find_map(|x| x.get(node))
-        .unwrap();
-    n.get("properties")
-        .unwrap()
-        .as_seq()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            to_json(
-                p.as_map()
-                    .unwrap()
-                    .first()
-                    .unwrap()
-                    .1
-                    .get("conditions")
-                    .unwrap(),
-            )
-        })
+        .map(entry_conditions)
         .collect()
 }
 
@@ -273,15 +246,7 @@ topology_template:
     o: {value: {get_property: [a, p]}}
 ";
     let d = enriched(t);
-    let a = d
-        .get("topology_template")
-        .unwrap()
-        .get("node_templates")
-        .unwrap()
-        .as_seq()
-        .unwrap()[0]
-        .get("a")
-        .unwrap();
+    let a = node(&d, "a");
     let ty = &a.get("type").unwrap().as_seq().unwrap()[0];
     assert_eq!(
         to_json(ty),
