@@ -55,6 +55,18 @@ fn prepared(text: &str) -> Prepared {
     Prepared { sources, prepared }
 }
 
+/// The analysis of the template `text`, validating up to `validate`
+/// topologies (no files beside it).
+fn analyzed(text: &str, validate: usize) -> Analysis {
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", text);
+    let options = AnalyzeOptions {
+        validate,
+        ..AnalyzeOptions::default()
+    };
+    analyze(&mut sources, id, &mut NoFiles, &options).expect("analyses")
+}
+
 /// Calls `f` with a resolver for many configurations of the prepared
 /// template: what [`crate::resolve`] does after the graph (input check,
 /// solving, checks) per configuration, on one type system.
@@ -440,9 +452,7 @@ topology_template:
       type: vm
       conditions: {variability_input: big}
 ";
-    let mut sources = Sources::new();
-    let id = sources.add("template.yaml", text);
-    let a = analyze(&mut sources, id, &mut NoFiles, &AnalyzeOptions::default()).expect("analyses");
+    let a = analyzed(text, 0);
     let got: Vec<(String, Option<String>, Option<String>)> = a
         .presets
         .iter()
@@ -515,15 +525,7 @@ topology_template:
       type: tosca.nodes.Cache
       conditions: {variability_input: fast}
 ";
-    let run = |validate: usize| {
-        let mut sources = Sources::new();
-        let id = sources.add("template.yaml", text);
-        let options = AnalyzeOptions {
-            validate,
-            ..AnalyzeOptions::default()
-        };
-        analyze(&mut sources, id, &mut NoFiles, &options).expect("analyses")
-    };
+    let run = |validate: usize| analyzed(text, validate);
     let without = run(0);
     assert!(without.failures.is_empty());
     assert_eq!(without.validated, None);
@@ -566,15 +568,7 @@ service_template:
     cache: {type: Cache, conditions: {variability_input: fast}}
     web: {type: T, properties: {p: {$get_input: host}}}
 ";
-    let run = |validate: usize| {
-        let mut sources = Sources::new();
-        let id = sources.add("template.yaml", text);
-        let options = AnalyzeOptions {
-            validate,
-            ..AnalyzeOptions::default()
-        };
-        analyze(&mut sources, id, &mut NoFiles, &options).expect("analyses")
-    };
+    let run = |validate: usize| analyzed(text, validate);
     assert!(run(0).failures.is_empty());
     let a = run(10);
     assert_eq!(a.validated, Some((4, true)));
