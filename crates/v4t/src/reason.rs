@@ -67,21 +67,6 @@ impl ReasonKind {
             ReasonKind::InputValue => "input value",
         }
     }
-
-    /// Whether this is a condition of an element.
-    pub fn is_condition(self) -> bool {
-        matches!(
-            self,
-            ReasonKind::ManualCondition
-                | ReasonKind::DefaultAlternative
-                | ReasonKind::InputCondition
-                | ReasonKind::DefaultCondition
-                | ReasonKind::PruningCondition
-                | ReasonKind::TypeSpecificCondition
-                | ReasonKind::ContainerCondition
-                | ReasonKind::GeneratedCondition
-        )
-    }
 }
 
 /// One part of a decision or a conflict.
