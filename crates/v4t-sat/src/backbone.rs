@@ -72,7 +72,7 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::Implied;
-    use crate::testutil::{eval_lit, fixing, models, random_cnf, random_lit, Rng};
+    use crate::testutil::{eval_lit, fixing, models, random_instance, random_lit, Rng};
     use crate::{Lit, Solver};
 
     fn brute_force(vars: &[Lit], ms: &[Vec<bool>], lits: &[Lit]) -> Vec<Implied> {
@@ -96,14 +96,8 @@ mod tests {
     fn backbones_match_brute_force() {
         let mut rng = Rng::new(4242);
         for round in 0..400 {
-            let mut s = Solver::new();
-            let n = 1 + rng.below(16) as usize;
-            let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
-            let k = rng.below(3 * n as u64 + 2) as usize;
-            let cnf = random_cnf(&mut rng, &vars, k);
-            for c in &cnf {
-                s.add_clause(c);
-            }
+            let (mut s, vars, cnf) = random_instance(&mut rng, 16, (3, 2));
+            let n = vars.len();
             let lits: Vec<Lit> = (0..rng.below(2 * n as u64 + 1))
                 .map(|_| random_lit(&mut rng, &vars))
                 .collect();

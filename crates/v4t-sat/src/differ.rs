@@ -96,22 +96,16 @@ impl Differ {
 
 #[cfg(test)]
 mod tests {
-    use crate::testutil::{eval_lit, models, random_cnf, random_lit, Rng};
-    use crate::{Lit, Solver};
+    use crate::testutil::{eval_lit, models, random_instance, random_lit, Rng};
+    use crate::Lit;
     use std::collections::BTreeMap;
 
     #[test]
     fn can_differ_matches_brute_force() {
         let mut rng = Rng::new(91);
         for round in 0..400 {
-            let mut s = Solver::new();
-            let n = 1 + rng.below(12) as usize;
-            let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
-            let k = rng.below(2 * n as u64 + 2) as usize;
-            let cnf = random_cnf(&mut rng, &vars, k);
-            for c in &cnf {
-                s.add_clause(c);
-            }
+            let (s, vars, cnf) = random_instance(&mut rng, 12, (2, 2));
+            let n = vars.len();
             let pick = |rng: &mut Rng| -> Vec<Lit> {
                 (0..rng.below(n as u64 + 1))
                     .map(|_| random_lit(rng, &vars))

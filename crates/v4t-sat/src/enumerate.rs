@@ -62,22 +62,16 @@ impl Solver {
 
 #[cfg(test)]
 mod tests {
-    use crate::testutil::{eval_lit, models, random_cnf, Rng};
-    use crate::{Lit, Solver};
+    use crate::testutil::{eval_lit, models, random_instance, Rng};
+    use crate::Lit;
     use std::collections::BTreeSet;
 
     #[test]
     fn enumeration_matches_brute_force() {
         let mut rng = Rng::new(17);
         for round in 0..300 {
-            let mut s = Solver::new();
-            let n = 1 + rng.below(14) as usize;
-            let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
-            let k = rng.below(2 * n as u64 + 1) as usize;
-            let cnf = random_cnf(&mut rng, &vars, k);
-            for c in &cnf {
-                s.add_clause(c);
-            }
+            let (mut s, vars, cnf) = random_instance(&mut rng, 14, (2, 1));
+            let n = vars.len();
             let projection: Vec<Lit> = (0..rng.below(n as u64 + 2))
                 .map(|_| {
                     let v = vars[rng.below(n as u64) as usize];

@@ -294,7 +294,7 @@ pub(crate) fn maximize_with(
 
 #[cfg(test)]
 mod tests {
-    use crate::testutil::{eval_lit, models, random_cnf, Rng};
+    use crate::testutil::{eval_lit, models, random_instance, Rng};
     use crate::{Lit, Solver};
     use std::time::Instant;
 
@@ -332,14 +332,7 @@ mod tests {
     fn minimize_and_maximize_match_brute_force() {
         let mut rng = Rng::new(42);
         for round in 0..150 {
-            let mut s = Solver::new();
-            let n = 1 + rng.below(12) as usize;
-            let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
-            let k = rng.below(2 * n as u64 + 1) as usize;
-            let cnf = random_cnf(&mut rng, &vars, k);
-            for c in &cnf {
-                s.add_clause(c);
-            }
+            let (mut s, vars, cnf) = random_instance(&mut rng, 12, (2, 1));
             let ms = models(&vars, &cnf);
             let k1 = 1 + rng.below(15) as usize;
             let t1 = random_terms(&mut rng, &vars, k1);

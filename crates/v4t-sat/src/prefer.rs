@@ -95,21 +95,15 @@ impl Solver {
 
 #[cfg(test)]
 mod tests {
-    use crate::testutil::{eval_lit, models, random_cnf, Rng};
+    use crate::testutil::{eval_lit, models, random_instance, Rng};
     use crate::{Lit, Solver};
 
     #[test]
     fn prefer_false_gives_lexicographic_minimum() {
         let mut rng = Rng::new(99);
         for round in 0..200 {
-            let mut s = Solver::new();
-            let n = 1 + rng.below(12) as usize;
-            let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
-            let k = rng.below(3 * n as u64 + 1) as usize;
-            let cnf = random_cnf(&mut rng, &vars, k);
-            for c in &cnf {
-                s.add_clause(c);
-            }
+            let (mut s, vars, cnf) = random_instance(&mut rng, 12, (3, 1));
+            let n = vars.len();
             // A random order of random-polarity literals, possibly with repeats.
             let order: Vec<Lit> = (0..n + 2)
                 .map(|_| {
@@ -168,14 +162,8 @@ mod tests {
     fn prefer_picks_the_earliest_true_literal_of_each_list_first() {
         let mut rng = Rng::new(7);
         for round in 0..300 {
-            let mut s = Solver::new();
-            let n = 1 + rng.below(10) as usize;
-            let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
-            let k = rng.below(3 * n as u64 + 1) as usize;
-            let cnf = random_cnf(&mut rng, &vars, k);
-            for c in &cnf {
-                s.add_clause(c);
-            }
+            let (mut s, vars, cnf) = random_instance(&mut rng, 10, (3, 1));
+            let n = vars.len();
             let lit = |rng: &mut Rng| {
                 let v = vars[rng.below(n as u64) as usize];
                 if rng.below(3) == 0 {

@@ -1,7 +1,7 @@
 //! Test helpers: a tiny deterministic PRNG and brute-force evaluation of
 //! small CNF instances, used by the hand-written property tests.
 
-use crate::Lit;
+use crate::{Lit, Solver};
 
 /// xorshift64* generator; deterministic across platforms.
 pub(crate) struct Rng(u64);
@@ -79,4 +79,23 @@ pub(crate) fn random_cnf(rng: &mut Rng, vars: &[Lit], n: usize) -> Vec<Vec<Lit>>
             (0..len).map(|_| random_lit(rng, vars)).collect()
         })
         .collect()
+}
+
+/// A solver holding a random CNF (returned too, for brute force) over `n`
+/// fresh variables, `n` in `1..=max_vars`, with fewer than `a * n + b`
+/// clauses: the instances of the brute-force property tests.
+pub(crate) fn random_instance(
+    rng: &mut Rng,
+    max_vars: u64,
+    (a, b): (u64, u64),
+) -> (Solver, Vec<Lit>, Vec<Vec<Lit>>) {
+    let mut s = Solver::new();
+    let n = 1 + rng.below(max_vars) as usize;
+    let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+    let k = rng.below(a * n as u64 + b) as usize;
+    let cnf = random_cnf(rng, &vars, k);
+    for c in &cnf {
+        s.add_clause(c);
+    }
+    (s, vars, cnf)
 }
