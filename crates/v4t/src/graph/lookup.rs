@@ -2,7 +2,7 @@
 //! `TARGET`, names and indices, with the reference's exact errors
 //! (part 2, section 4.5; part 1, section 5.7).
 
-use super::{ElementId, Graph, Kind};
+use super::{Element, ElementId, Graph, Kind};
 use crate::error::{bail, Error, Result};
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::number::format_js;
@@ -137,17 +137,32 @@ impl Graph {
 
     /// A relation: `SELF`, `CONTAINER` or `[node, name | index]`.
     pub(crate) fn lookup_relation(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+        self.lookup_of_node(ctx, n, Kind::Relation, "Relation", Element::outgoing)
+    }
+
+    /// An element of a node's list `members` (its relations or artifacts):
+    /// `SELF`, `CONTAINER` or `[node, name | index]`, the node looked up with
+    /// context (so `[SELF, x]` works; the reference resolves artifacts
+    /// without).
+    fn lookup_of_node(
+        &self,
+        ctx: Option<ElementId>,
+        n: &Node,
+        kind: Kind,
+        what: &str,
+        members: fn(&Element) -> &[ElementId],
+    ) -> Result<ElementId> {
         if let Some(word) = n.as_str() {
-            if let Some(id) = self.self_or_container(ctx, word, Kind::Relation, n)? {
+            if let Some(id) = self.self_or_container(ctx, word, kind, n)? {
                 return Ok(id);
             }
         }
         let pair = list_arg(n)?;
         let Some(first) = pair.first() else {
-            bail!(n.span, "Relation \"{}\" not found", to_json_pretty(n))
+            bail!(n.span, "{what} \"{}\" not found", to_json_pretty(n))
         };
         let node = self.lookup_node(ctx, first)?;
-        self.pick(self.get(node).outgoing(), pair.get(1), n, "Relation")
+        self.pick(members(self.get(node)), pair.get(1), n, what)
     }
 
     /// Picks one of `list` by name or index (the second argument).
@@ -183,45 +198,14 @@ impl Graph {
         })
     }
 
-    /// An artifact: `SELF`, `CONTAINER` or `[node, name | index]` (the node
-    /// with context, so `[SELF, x]` works; the reference resolves it without).
+    /// An artifact: `SELF`, `CONTAINER` or `[node, name | index]`.
     pub(crate) fn lookup_artifact(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
-        if let Some(word) = n.as_str() {
-            if let Some(id) = self.self_or_container(ctx, word, Kind::Artifact, n)? {
-                return Ok(id);
-            }
-        }
-        let pair = list_arg(n)?;
-        let Some(first) = pair.first() else {
-            bail!(n.span, "Artifact \"{}\" not found", to_json_pretty(n))
-        };
-        let node = self.lookup_node(ctx, first)?;
-        self.pick(self.get(node).artifacts(), pair.get(1), n, "Artifact")
+        self.lookup_of_node(ctx, n, Kind::Artifact, "Artifact", Element::artifacts)
     }
 
     /// A policy: `SELF`, `CONTAINER`, name or index.
     pub(crate) fn lookup_policy(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
-        match &n.value {
-            Value::String(s) => {
-                if let Some(id) = self.self_or_container(ctx, s, Kind::Policy, n)? {
-                    return Ok(id);
-                }
-                let mut it = self.policies.iter().filter(|&&x| self.get(x).name == *s);
-                let first = it.next().copied();
-                if it.next().is_some() {
-                    bail!(n.span, "Policy \"{s}\" is ambiguous");
-                }
-                first.ok_or_else(|| Error::at(format!("Policy \"{s}\" not found"), n.span))
-            }
-            Value::Number(i) => at_index(&self.policies, *i).ok_or_else(|| {
-                Error::at(format!("Policy \"{}\" not found", format_js(*i)), n.span)
-            }),
-            _ => bail!(
-                n.span,
-                "Element \"{}\" is neither a string nor a number",
-                to_json(n)
-            ),
-        }
+        self.lookup_by_name_or_index(ctx, n, Kind::Policy, &self.policies, "Policy")
     }
 
     /// A group: `SELF`, `CONTAINER` or a name.
@@ -260,6 +244,19 @@ impl Graph {
         } else {
             (&self.outputs, "Output")
         };
+        self.lookup_by_name_or_index(ctx, n, kind, list, what)
+    }
+
+    /// An element of the top-level `list` of `kind` (policies, inputs,
+    /// outputs): `SELF`, `CONTAINER`, a name (unique in `list`) or an index.
+    fn lookup_by_name_or_index(
+        &self,
+        ctx: Option<ElementId>,
+        n: &Node,
+        kind: Kind,
+        list: &[ElementId],
+        what: &str,
+    ) -> Result<ElementId> {
         match &n.value {
             Value::String(s) => {
                 if let Some(id) = self.self_or_container(ctx, s, kind, n)? {
