@@ -139,6 +139,13 @@ impl Tree {
         String::from_utf8(bytes).map_err(|e| crate::files::not_utf8_message(&e))
     }
 
+    /// [`Tree::read_text`] of a file a test names (template, inputs,
+    /// expected result), its failure said as the test's failure line.
+    fn read_named(&self, path: &Path) -> Result<String, String> {
+        self.read_text(path)
+            .map_err(|e| format!("could not read \"{}\": {e}", self.show(path)))
+    }
+
     /// The loader for the files beside the template at `template`.
     fn loader(&self, template: &Path) -> AnyLoader {
         match self {
@@ -697,12 +704,7 @@ fn run_one(tree: &Tree, test: &TestCase, env: &Map, validate: bool) -> Result<()
                 ))
             })?,
     };
-    let text = tree.read_text(&template_path).map_err(|e| {
-        fail(format!(
-            "could not read \"{}\": {e}",
-            tree.show(&template_path)
-        ))
-    })?;
+    let text = tree.read_named(&template_path).map_err(fail)?;
     let mut sources = Sources::new();
     let template = sources.add(tree.show(&template_path), text);
     let mut loader = tree.loader(&template_path);
@@ -718,9 +720,7 @@ fn run_one(tree: &Tree, test: &TestCase, env: &Map, validate: bool) -> Result<()
     let mut inputs_error: Option<Error> = None;
     let mut inputs = None;
     if let Some(path) = &inputs_path {
-        let text = tree
-            .read_text(path)
-            .map_err(|e| fail(format!("could not read \"{}\": {e}", tree.show(path))))?;
+        let text = tree.read_named(path).map_err(fail)?;
         let id = sources.add(tree.show(path), text);
         match inputs_from_file(&sources, env, id) {
             Ok(map) => inputs = Some(map),
@@ -810,12 +810,7 @@ fn run_one(tree: &Tree, test: &TestCase, env: &Map, validate: bool) -> Result<()
                 ))
             })?,
     };
-    let text = tree.read_text(&expected_path).map_err(|e| {
-        fail(format!(
-            "could not read \"{}\": {e}",
-            tree.show(&expected_path)
-        ))
-    })?;
+    let text = tree.read_named(&expected_path).map_err(fail)?;
     let mut expected = v4t_yaml::parse_with(&text, SourceId(0), schema).map_err(|e| {
         fail(format!(
             "invalid expected file \"{}\": {} at {}",
