@@ -630,6 +630,20 @@ node_types:
         assert_eq!(t.chain_position(Collection::Node, "leaf", "base"), Some(2));
     }
 
+    /// The type files of the TOSCA 2.0 file `text` (no files beside it).
+    fn load_tosca_20(text: &str) -> crate::Result<TypeFiles> {
+        let d = v4t_yaml::parse_with(text, SourceId(0), v4t_yaml::Schema::Core).unwrap();
+        let mut sources = Sources::new();
+        let id = sources.add("t.yaml", text);
+        TypeFiles::load(
+            &d,
+            Grammar::Tosca20,
+            &mut sources,
+            id,
+            &mut v4t_source::NoFiles,
+        )
+    }
+
     #[test]
     fn tosca_2_imports_resolve_namespaced_names() {
         let text = "tosca_definitions_version: tosca_2_0
@@ -642,17 +656,7 @@ node_types:
 service_template:
   node_templates: {}
 ";
-        let d = v4t_yaml::parse_with(text, SourceId(0), v4t_yaml::Schema::Core).unwrap();
-        let mut sources = Sources::new();
-        let id = sources.add("t.yaml", text);
-        let f = TypeFiles::load(
-            &d,
-            Grammar::Tosca20,
-            &mut sources,
-            id,
-            &mut v4t_source::NoFiles,
-        )
-        .expect("loads");
+        let f = load_tosca_20(text).expect("loads");
         let t = f.system();
         assert!(t.is_a(Collection::Node, "Web", "s:Root").expect("walks"));
         assert!(t
@@ -669,18 +673,7 @@ imports: [{profile: no.such:1.0}]
 service_template:
   node_templates: {}
 ";
-        let d = v4t_yaml::parse_with(text, SourceId(0), v4t_yaml::Schema::Core).unwrap();
-        let mut sources = Sources::new();
-        let id = sources.add("t.yaml", text);
-        let e = TypeFiles::load(
-            &d,
-            Grammar::Tosca20,
-            &mut sources,
-            id,
-            &mut v4t_source::NoFiles,
-        )
-        .err()
-        .expect("fails");
+        let e = load_tosca_20(text).err().expect("fails");
         assert!(
             e.message.contains("unknown profile `no.such:1.0`"),
             "{}",
