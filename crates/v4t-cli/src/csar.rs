@@ -1,6 +1,7 @@
-//! Zipped CSARs (Cloud Service ARchives): reading one into memory, finding
-//! its template, reading the files beside the template from it, and writing
-//! one back.
+//! CSARs (Cloud Service ARchives): the choice of a CSAR's template, the
+//! same for a directory and a zip archive ([`entry_template`]), and zipped
+//! CSARs: reading one into memory, reading the files beside the template
+//! from it, and writing one back.
 //!
 //! Archives are untrusted input. An archive is read whole into memory,
 //! never extracted: nothing is written to the file system. Entry names must
@@ -13,8 +14,9 @@
 //! confined to the template's directory, as on disk
 //! ([`crate::files::confine`]).
 //!
-//! The template is the file named by `Entry-Definitions` in
-//! `TOSCA-Metadata/TOSCA.meta`, or else the single YAML file at the root.
+//! The template is the file named by `Entry-Definitions` in `TOSCA.meta`,
+//! else the first of the reference's default names, else the single YAML
+//! file at the root.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -25,6 +27,60 @@ use rawzip::{CompressionMethod, DataDescriptorOutput, ZipArchive, ZipArchiveWrit
 use v4t::Loader;
 
 use crate::files::confine;
+use crate::fs_loader::AnyLoader;
+
+/// The reference's default template file names, in order of preference.
+pub const TEMPLATE_NAMES: [&str; 4] = [
+    "vst.yaml",
+    "variable-service-template.yaml",
+    "service-template.yaml",
+    "template.yaml",
+];
+
+/// Why [`entry_template`] found no template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EntryError {
+    /// No `TOSCA.meta`, no file of a default name, and (where it counts)
+    /// not exactly one YAML file at the root.
+    NotFound(String),
+    /// A `TOSCA.meta` exists but names no template that is there.
+    Invalid(String),
+}
+
+impl EntryError {
+    /// The explanation.
+    pub fn message(&self) -> &str {
+        match self {
+            EntryError::NotFound(m) | EntryError::Invalid(m) => m,
+        }
+    }
+}
+
+/// The path of the template of the CSAR whose root `root` reads: a
+/// directory or a zipped archive alike, for every command.
+///
+/// 1. `Entry-Definitions` of `TOSCA.meta` (at the root or in
+///    `TOSCA-Metadata/`), if there is one (TOSCA 1.3 §6, TOSCA 2.0 §17);
+/// 2. else the first of [`TEMPLATE_NAMES`] (the reference's rule);
+/// 3. else, if `single_yaml`, the only YAML file at the root (TOSCA 2.0
+///    §17.1). Off for a single test directory, whose `test.yaml` or
+///    `expected.yaml` could be that file.
+pub fn entry_template(root: &mut AnyLoader, single_yaml: bool) -> Result<String, EntryError> {
+    let has_meta = root.is_file("TOSCA.meta") || root.is_file("TOSCA-Metadata/TOSCA.meta");
+    if has_meta {
+        return v4t_tosca::csar::entry_of(root).map_err(EntryError::Invalid);
+    }
+    if let Some(name) = TEMPLATE_NAMES.iter().find(|n| root.is_file(n)) {
+        return Ok(name.to_string());
+    }
+    if !single_yaml {
+        return Err(EntryError::NotFound(format!(
+            "no TOSCA.meta and none of {}",
+            TEMPLATE_NAMES.join(", ")
+        )));
+    }
+    v4t_tosca::csar::entry_of(root).map_err(EntryError::NotFound)
+}
 
 /// The most entries an archive may have.
 pub const MAX_ENTRIES: usize = 65_536;
@@ -166,13 +222,6 @@ impl Archive {
         names
     }
 
-    /// The path of the template: `Entry-Definitions` of the metadata, or the
-    /// single YAML file at the root (the TOSCA layer's choice,
-    /// [`v4t_tosca::csar::entry_of`], the one `v4t validate` makes).
-    pub fn entry_definitions(&self) -> Result<String, String> {
-        v4t_tosca::csar::entry_of(&mut Root(self))
-    }
-
     /// Sets the content of file `path` (added at the end if new).
     pub fn set(&mut self, path: &str, content: Vec<u8>) {
         if self.files.insert(path.to_string(), content).is_none() {
@@ -240,29 +289,6 @@ fn entry_path(name: &str) -> Result<String, String> {
     Ok(trimmed.to_string())
 }
 
-/// The files of an archive from its root, as a [`Loader`] (for the choice
-/// of its entry).
-struct Root<'a>(&'a Archive);
-
-impl Loader for Root<'_> {
-    fn read(&mut self, path: &str) -> Result<Option<String>, String> {
-        match self.0.get(path) {
-            None => Ok(None),
-            Some(bytes) => String::from_utf8(bytes.to_vec())
-                .map(Some)
-                .map_err(|_| format!("\"{path}\" is not UTF-8")),
-        }
-    }
-
-    fn files(&mut self) -> Vec<String> {
-        self.0.files.keys().cloned().collect()
-    }
-
-    fn lib_files(&mut self) -> Vec<String> {
-        Vec::new()
-    }
-}
-
 /// Reads the files beside a template from an archive, confined to the
 /// template's directory.
 #[derive(Debug)]
@@ -279,7 +305,22 @@ impl ArchiveLoader {
             .rsplit_once('/')
             .map(|(d, _)| d.to_string())
             .unwrap_or_default();
-        ArchiveLoader { archive, dir }
+        ArchiveLoader::for_directory(archive, &dir)
+    }
+
+    /// The loader for the files below `dir` inside `archive` (`""` is the
+    /// root).
+    pub fn for_directory(archive: Arc<Archive>, dir: &str) -> ArchiveLoader {
+        ArchiveLoader {
+            archive,
+            dir: dir.to_string(),
+        }
+    }
+
+    /// Whether `path` (relative to the directory) is a file of the archive.
+    pub fn is_file(&self, path: &str) -> bool {
+        let shown = if self.dir.is_empty() { "." } else { &self.dir };
+        confine(path, shown).is_ok_and(|rel| self.archive.is_file(&self.full(&rel)))
     }
 
     fn full(&self, rel: &Path) -> String {
@@ -363,13 +404,13 @@ mod tests {
             ("defs/lib/x/c.yaml", "c: 1\n"),
         ]);
         assert!(looks_like_zip(&bytes));
-        let archive = Archive::read(&bytes).unwrap();
-        assert_eq!(archive.entry_definitions().unwrap(), "defs/t.yaml");
+        let archive = Arc::new(Archive::read(&bytes).unwrap());
+        assert_eq!(entry_in_zip(&bytes, true), Ok("defs/t.yaml".into()));
         assert_eq!(archive.get("defs/t.yaml"), Some(&b"a: 1\n"[..]));
         assert!(archive.is_dir("defs/lib") && !archive.is_dir("defs/li"));
         assert_eq!(archive.sub_directories("defs"), ["lib"]);
         assert_eq!(archive.to_zip().unwrap(), bytes, "deterministic");
-        let mut loader = ArchiveLoader::for_template(Arc::new(archive), "defs/t.yaml");
+        let mut loader = ArchiveLoader::for_template(archive, "defs/t.yaml");
         assert_eq!(
             loader.lib_files(),
             ["lib/a.yaml", "lib/b.yaml", "lib/x/c.yaml"]
@@ -379,12 +420,75 @@ mod tests {
         assert!(loader.read("../TOSCA-Metadata/TOSCA.meta").is_err());
     }
 
+    /// [`entry_template`] of a zipped CSAR.
+    fn entry_in_zip(bytes: &[u8], single_yaml: bool) -> Result<String, EntryError> {
+        let archive = Arc::new(Archive::read(bytes).unwrap());
+        let root = ArchiveLoader::for_directory(archive, "");
+        entry_template(&mut AnyLoader::Archive(root), single_yaml)
+    }
+
+    /// [`entry_template`] of the same files as a directory.
+    fn entry_in_directory(files: &[(&str, &str)], single_yaml: bool) -> Result<String, EntryError> {
+        static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let dir = std::env::temp_dir().join(format!("v4t-csar-{}-{n}", std::process::id()));
+        for (path, content) in files {
+            let path = dir.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, content).unwrap();
+        }
+        let root = crate::fs_loader::FsLoader::new(&dir);
+        let entry = entry_template(&mut AnyLoader::Fs(root), single_yaml);
+        std::fs::remove_dir_all(dir).unwrap();
+        entry
+    }
+
+    /// The template of `files`, the same as a directory and zipped.
+    fn entry(files: &[(&str, &str)], single_yaml: bool) -> Result<String, EntryError> {
+        let zipped = entry_in_zip(&zip(files), single_yaml);
+        assert_eq!(entry_in_directory(files, single_yaml), zipped, "{files:?}");
+        zipped
+    }
+
+    const META: &str =
+        "TOSCA-Meta-File-Version: 1.1\nCSAR-Version: 1.1\nEntry-Definitions: main.yaml\n";
+
     #[test]
-    fn the_single_root_yaml_is_the_template() {
-        let archive = Archive::read(&zip(&[("t.yaml", ""), ("tests/a/test.yaml", "")])).unwrap();
-        assert_eq!(archive.entry_definitions().unwrap(), "t.yaml");
-        let two = Archive::read(&zip(&[("t.yaml", ""), ("u.yml", "")])).unwrap();
-        assert!(two.entry_definitions().is_err());
+    fn a_directory_and_a_zip_have_the_same_template() {
+        let tests = [("tests/a/test.yaml", ""), ("tests/a/expected.yaml", "")];
+        // TOSCA.meta names the template, before any default name.
+        let meta = [("TOSCA-Metadata/TOSCA.meta", META), ("main.yaml", "")];
+        assert_eq!(
+            entry(&[&meta[..], &tests].concat(), true),
+            Ok("main.yaml".into())
+        );
+        let both = [&meta[..], &[("template.yaml", "")], &tests].concat();
+        assert_eq!(entry(&both, false), Ok("main.yaml".into()));
+        assert_eq!(
+            entry(&[("TOSCA.meta", META), ("main.yaml", "")], false),
+            Ok("main.yaml".into())
+        );
+        // Without it, the first default name, even beside other YAML files.
+        let named = [("template.yaml", ""), ("vst.yaml", ""), ("types.yaml", "")];
+        assert_eq!(entry(&named, true), Ok("vst.yaml".into()));
+        // Else the single root YAML file, where that rule applies.
+        assert_eq!(
+            entry(&[("t.yaml", ""), ("tests/a/test.yaml", "")], true),
+            Ok("t.yaml".into())
+        );
+        assert!(matches!(
+            entry(&[("test.yaml", "")], false),
+            Err(EntryError::NotFound(_))
+        ));
+        assert!(matches!(
+            entry(&[("t.yaml", ""), ("u.yml", "")], true),
+            Err(EntryError::NotFound(_))
+        ));
+        // A TOSCA.meta naming a missing file is an error, not a fallback.
+        let missing = [("TOSCA-Metadata/TOSCA.meta", META), ("template.yaml", "")];
+        let e = entry(&missing, true).unwrap_err();
+        assert!(matches!(e, EntryError::Invalid(_)), "{e:?}");
+        assert!(e.message().contains("main.yaml"), "{e:?}");
     }
 
     /// An archive with one stored entry named exactly `name`.
