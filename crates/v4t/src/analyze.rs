@@ -336,7 +336,8 @@ impl Variants<'_, '_> {
         if let Err(e) = crate::check_references(doc, graph, &solution, types) {
             return Some(e);
         }
-        let resolved = crate::transform::transform(&mut doc.clone(), graph, &solution, &p.loaded);
+        let resolved =
+            crate::transform::transform(&mut doc.clone(), graph, &solution, &p.loaded, types);
         let resolved = resolved.ok()?;
         let path = doc
             .span

@@ -10,7 +10,7 @@
 
 use crate::error::{Error, Result};
 
-use crate::graph::{ElementId, Graph, Kind};
+use crate::graph::{Cond, ElementId, Graph, Kind};
 use crate::solve::Solution;
 
 /// Runs every enabled check; a hosting cycle among present nodes is always
@@ -154,7 +154,7 @@ fn relation_ends<L: Logic>(g: &Graph, l: &mut L, source: bool) -> Result<()> {
         let when = l.and(&[here, gone]);
         l.violation(when, || {
             let which = if source { "source" } else { "target" };
-            Error::at(
+            let error = Error::at(
                 format!(
                     "Relation {which} \"{}\" of {} does not exist",
                     g.get(end).name,
@@ -162,7 +162,8 @@ fn relation_ends<L: Logic>(g: &Graph, l: &mut L, source: bool) -> Result<()> {
                 ),
                 e.span,
             )
-            .in_element(g.id(r))
+            .in_element(g.id(r));
+            with_absent_container_notes(g, error, r, end, which)
         })?;
     }
     Ok(())
@@ -468,21 +469,72 @@ fn missing_container<L: Logic>(g: &Graph, l: &mut L, ids: &[ElementId]) -> Resul
                 g.get(x).span,
             )
             .in_element(g.id(x));
-            // Enriched templates never get here for types (a type follows
-            // its container); say what to do for templates resolved without.
-            if g.get(x).kind != Kind::Type {
-                return error;
-            }
-            error.with_note(
-                format!(
-                    "the conditions of the type hold while those of {} do not: give the type the same conditions or enable `type_default_condition` or `type_pruning`",
-                    g.display(c)
-                ),
-                g.get(c).span,
-            )
+            with_absent_container_notes(g, error, x, c, "container")
         })?;
     }
     Ok(())
+}
+
+/// Notes for a present element `x` whose container (or relation end)
+/// `absent` is not: why the container is absent (its conditions, where
+/// written) and which option would have removed `x` with it. `role` names
+/// what `absent` is to `x` (`container`, `source`, `target`).
+///
+/// A default condition applies only to an element without conditions of
+/// its own (9.3), a pruning condition to any (9.4); the options are the
+/// kind's (the resolver graph sees enrichment options at their defaults,
+/// so the advice does not depend on what the template set).
+fn with_absent_container_notes(
+    g: &Graph,
+    error: Error,
+    x: ElementId,
+    absent: ElementId,
+    role: &str,
+) -> Error {
+    let manual = |id: ElementId| -> Vec<&Cond> {
+        g.get(id)
+            .conditions
+            .iter()
+            .filter(|c| !c.is_generated())
+            .collect()
+    };
+    let written_at = |list: &[&Cond], id: ElementId| {
+        list.iter()
+            .find_map(|c| match c {
+                Cond::Yaml(n) if n.span.is_known() => Some(n.span),
+                _ => None,
+            })
+            .unwrap_or(g.get(id).span)
+    };
+    let gone = manual(absent);
+    let why = if gone.is_empty() {
+        format!(
+            "{} is absent (it has no conditions of its own)",
+            g.display(absent)
+        )
+    } else {
+        format!(
+            "{} is absent; its conditions: {}",
+            g.display(absent),
+            crate::readable::all_of(&gone, g)
+        )
+    };
+    let error = error.with_note(why, written_at(&gone, absent));
+    let kind = g.get(x).kind.word();
+    let own = manual(x);
+    let remedy = if own.is_empty() {
+        format!(
+            "{} has no conditions, so its default condition would remove it with its {role}: enable `{kind}_default_condition` (or `mode: consistent-strict`) or `{kind}_pruning` (or `mode: consistent-loose`), or give it the conditions of its {role}",
+            g.display(x)
+        )
+    } else {
+        format!(
+            "{} has conditions ({}), so no default condition applies to it: enable `{kind}_pruning` (or `mode: consistent-loose`) to remove it with its {role}, or give it the conditions of its {role}",
+            g.display(x),
+            crate::readable::all_of(&own, g)
+        )
+    };
+    error.with_note(remedy, written_at(&own, x))
 }
 
 /// No two present elements of `ids` share a name (any two, unless
@@ -675,7 +727,73 @@ topology_template:
             e.message,
             "Container of type \"t@0\" of node \"a\" does not exist"
         );
-        assert_eq!(e.notes.len(), 1);
-        assert!(e.notes[0].message.contains("`type_default_condition`"));
+        assert_eq!(e.notes.len(), 2);
+        assert!(e.notes[1].message.contains("`type_default_condition`"));
+    }
+
+    /// The error of a present element with an absent container (or
+    /// relation end) and the notes that say why and what to change
+    /// (QA issue 12): the container's conditions where written, and the
+    /// option that removes the element with it — a default condition only
+    /// for elements without conditions, pruning for any.
+    fn container_error(nodes: &str) -> v4t_source::Diagnostic {
+        let mut sources = crate::Sources::new();
+        let text = format!(
+            "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n{nodes}"
+        );
+        let id = sources.add("template.yaml", text);
+        crate::resolve(
+            &mut sources,
+            id,
+            &mut crate::NoFiles,
+            &crate::ResolveOptions::default(),
+        )
+        .unwrap_err()
+        .into_diagnostic()
+    }
+
+    #[test]
+    fn container_errors_say_why_and_what_to_change() {
+        // without conditions of its own: the default condition would do
+        let e = container_error(
+            "    a:\n      type: t\n      conditions: false\n      requirements:\n        - dependency: b\n    b: {type: t}\n",
+        );
+        assert_eq!(
+            e.message,
+            "Relation source \"a\" of relation \"dependency@0\" of node \"a\" does not exist"
+        );
+        let notes: Vec<&str> = e.notes.iter().map(|n| n.message.as_str()).collect();
+        assert_eq!(notes[0], "node \"a\" is absent; its conditions: false");
+        assert_eq!(
+            (e.notes[0].span.line, e.notes[0].span.col),
+            (6, 19),
+            "at the container's condition"
+        );
+        assert!(
+            notes[1].contains("`relation_default_condition`"),
+            "{}",
+            notes[1]
+        );
+        assert!(notes[1].contains("`relation_pruning`"), "{}", notes[1]);
+        assert_eq!(notes.len(), 2);
+
+        // with conditions of its own: only pruning would
+        let e = container_error(
+            "    a:\n      type: t\n      conditions: {not: true}\n      properties:\n        - p: {value: 1, conditions: true}\n",
+        );
+        assert_eq!(
+            e.message,
+            "Container of property \"p@0\" of node \"a\" does not exist"
+        );
+        let notes: Vec<&str> = e.notes.iter().map(|n| n.message.as_str()).collect();
+        assert_eq!(notes[0], "node \"a\" is absent; its conditions: not true");
+        assert!(notes[1].contains("has conditions (true)"), "{}", notes[1]);
+        assert!(notes[1].contains("`property_pruning`"), "{}", notes[1]);
+        assert!(!notes[1].contains("default_condition`"), "{}", notes[1]);
+        assert_eq!(
+            (e.notes[1].span.line, e.notes[1].span.col),
+            (8, 37),
+            "at the property's own condition"
+        );
     }
 }

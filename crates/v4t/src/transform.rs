@@ -12,7 +12,7 @@ use crate::version::Grammar;
 use crate::graph::{ElementId, Graph, Loc, Owner, UNDEFINED};
 use crate::load::LoadedTypes;
 use crate::solve::Solution;
-use crate::types::TYPE_COLLECTIONS;
+use crate::types::{TypeSystem, TYPE_COLLECTIONS};
 use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Key, Map, Node, Span, Value};
 
@@ -89,6 +89,7 @@ pub(crate) fn transform(
     graph: &Graph,
     solution: &Solution,
     loaded: &LoadedTypes,
+    types: &TypeSystem,
 ) -> Result<Node> {
     let src = source;
     let topology = document::topology_key(src);
@@ -149,6 +150,7 @@ pub(crate) fn transform(
                 root.insert("imports", Node::seq(imports));
             }
         }
+        drop_variability_group_types(root, types);
         match graph.grammar() {
             Grammar::Tosca13 => finish(root, loaded),
             Grammar::Tosca20 => finish_20(root),
@@ -179,6 +181,19 @@ fn name_inputs(value: &mut Node, g: &Graph, present: &impl Fn(ElementId) -> bool
             Value::Seq(items) => stack.extend(items.iter_mut()),
             _ => {}
         }
+    }
+}
+
+/// Drops the template's variability group types (part 1, 4.10): V4T-only
+/// like the variability groups, which the output no longer has, and on a
+/// TOSCA 1.3 output derived from types it does not define.
+fn drop_variability_group_types(root: &mut Map, types: &TypeSystem) {
+    let Some(group_types) = root.get_mut("group_types").and_then(Node::as_map_mut) else {
+        return;
+    };
+    group_types.retain(|k, _| !types.is_variability_group(&k.name));
+    if group_types.is_empty() {
+        root.remove("group_types");
     }
 }
 
@@ -718,6 +733,7 @@ fn set_or_remove(tt: &mut Map, key: &str, value: Map, keep_empty: bool) {
 mod tests {
     use crate::testing::resolve_text;
     use v4t_yaml::json::to_json;
+    use v4t_yaml::Node;
 
     const NESTED: &str = "tosca_definitions_version: tosca_variability_1_0_rc_3
 topology_template:
@@ -736,6 +752,86 @@ topology_template:
   outputs:
     url: {value: {concat: [http://, {get_attribute: [web, ip]}]}}
 ";
+
+    /// Resolves `template` and validates the result as TOSCA.
+    fn resolve_validated(template: &str) -> Result<Node, String> {
+        let mut sources = crate::Sources::new();
+        let id = sources.add("template.yaml", template);
+        let options = crate::ResolveOptions {
+            validate: true,
+            ..crate::ResolveOptions::default()
+        };
+        crate::resolve(&mut sources, id, &mut crate::NoFiles, &options)
+            .map(|r| r.template)
+            .map_err(|e| format!("{}: {:?}", e.message, e.notes))
+    }
+
+    fn group_type_names(out: &Node) -> Vec<&str> {
+        out.get("group_types")
+            .and_then(Node::as_map)
+            .map(|m| m.keys().collect())
+            .unwrap_or_default()
+    }
+
+    /// Group types derived (transitively) from the variability group types
+    /// are V4T-only like their groups: the output drops them and stays
+    /// valid TOSCA, on TOSCA 1.3 (which defines no variability types) and
+    /// TOSCA 2.0 (with the bundled profile imported, not imported, or
+    /// imported under a condition that does not hold) (QA issue 12).
+    #[test]
+    fn variability_group_types_are_dropped() {
+        let out = resolve_validated(
+            "tosca_definitions_version: tosca_variability_1_0
+group_types:
+  my.cm: {derived_from: variability.groups.ConditionalMembers}
+  my.sub: {derived_from: my.cm}
+  my.root: {derived_from: variability.groups.Root}
+  my.plain: {derived_from: tosca.groups.Root}
+topology_template:
+  node_templates:
+    a: {type: tosca.nodes.Root}
+    b: {type: tosca.nodes.Root}
+    c: {type: tosca.nodes.Root}
+  groups:
+    g: {type: my.sub, members: [a], conditions: false}
+    h: {type: my.root, members: [b]}
+    p: {type: my.plain, members: [c]}
+",
+        )
+        .expect("resolves to valid TOSCA");
+        assert_eq!(group_type_names(&out), vec!["my.plain"]);
+        let tt = out.get("topology_template").expect("topology");
+        let groups: Vec<&str> = tt
+            .get("groups")
+            .and_then(Node::as_map)
+            .map(|m| m.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(groups, vec!["p"], "groups of variability types are removed");
+
+        for import in [
+            "imports:\n  - {profile: variability4tosca:1.0, namespace: v4t}\n",
+            "imports:\n  - {profile: variability4tosca:1.0, namespace: v4t, conditions: false}\n",
+            "",
+        ] {
+            let prefix = if import.is_empty() { "" } else { "v4t:" };
+            let template = format!(
+                "tosca_definitions_version: tosca_2_0
+{import}group_types:
+  my.cm: {{derived_from: {prefix}variability.groups.ConditionalMembers}}
+node_types:
+  N: {{}}
+service_template:
+  node_templates:
+    a: {{type: N}}
+    b: {{type: N}}
+  groups:
+    g: {{type: my.cm, members: [a], conditions: false}}
+"
+            );
+            let out = resolve_validated(&template).expect("resolves to valid TOSCA");
+            assert!(group_type_names(&out).is_empty(), "{template}");
+        }
+    }
 
     /// Substitution mappings pass through with their complex keys
     /// (`[ <requirement>, <count> ]`, TOSCA 2.0 §15.5), written back as the

@@ -133,6 +133,12 @@ const IMPORT_V4T_KEYS: [&str; 5] = [
     "default_alternative",
 ];
 
+/// The normative Variability4TOSCA group types (part 1, 5).
+const V4T_GROUP_TYPES: [&str; 2] = [
+    "variability.groups.Root",
+    "variability.groups.ConditionalMembers",
+];
+
 /// The documents the template's types come from.
 pub(crate) struct TypeFiles {
     loaded: Loaded,
@@ -349,27 +355,32 @@ impl<'t> TypeSystem<'t> {
         (!root13).then_some(parent)
     }
 
-    /// Whether group type `name` makes a variability group: it is
-    /// `variability.groups.Root` or derives from
-    /// `variability.groups.ConditionalMembers` (part 1, 4.10), also when the
+    /// Whether group type `name` makes a variability group: it is, or
+    /// derives from, `variability.groups.Root` or
+    /// `variability.groups.ConditionalMembers` (part 1, 4.10 and 5: every
+    /// variability-related group derives from the root), also when the
     /// types are not defined (TOSCA 1.3) or come from a namespace of the
     /// bundled Variability4TOSCA profile (`v4t:variability.groups.Root`).
+    /// Such types are V4T-only, like their groups: the output drops them.
     pub(crate) fn is_variability_group(&self, name: &str) -> bool {
-        const ROOT: &str = "variability.groups.Root";
-        const MEMBERS: &str = "variability.groups.ConditionalMembers";
         match self.resolve(Collection::Group, name) {
-            Some(t) => {
-                self.name(t) == ROOT
-                    || self.ts.chain(t).any(|x| {
-                        // A parent that is no defined type counts by name.
-                        let parent = self
-                            .unresolved_parent(x)
-                            .filter(|_| self.ts.get(x).parent.is_none());
-                        self.name(x) == MEMBERS || parent == Some(MEMBERS)
-                    })
-            }
-            None => name == ROOT || name == MEMBERS,
+            Some(t) => self.is_variability_group_type(t),
+            None => V4T_GROUP_TYPES.contains(&name),
         }
+    }
+
+    /// [`TypeSystem::is_variability_group`] of a defined type (`false` for
+    /// types of other kinds).
+    pub(crate) fn is_variability_group_type(&self, t: TypeId) -> bool {
+        self.ts.get(t).kind == v4t_tosca::Kind::Group
+            && self.ts.chain(t).any(|x| {
+                // A parent that is no defined type counts by name.
+                let parent = self
+                    .unresolved_parent(x)
+                    .filter(|_| self.ts.get(x).parent.is_none());
+                V4T_GROUP_TYPES.contains(&self.name(x))
+                    || parent.is_some_and(|p| V4T_GROUP_TYPES.contains(&p))
+            })
     }
 
     /// Whether node type `name` is abstract (`metadata.vintner_abstract`),

@@ -1137,9 +1137,8 @@ impl<'d> Builder<'d> {
             }
             self.types(id, def, def.get("type"), Owner::Group(i))?;
             let types = self.g.get(id).types.clone();
-            // Its type is, or derives from, `variability.groups.ConditionalMembers`
-            // (the reference compares the name only); `variability.groups.Root`
-            // itself also counts, as in the reference.
+            // Its type is, or derives from, a variability group type (the
+            // reference compares the names only).
             let variability = types
                 .first()
                 .is_some_and(|&t| self.types.is_variability_group(&self.g.get(t).name));
