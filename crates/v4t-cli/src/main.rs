@@ -8,6 +8,7 @@
 mod analyze_cmd;
 mod compare;
 mod csar;
+mod csar_entry;
 mod diagnostics;
 mod explain_cmd;
 mod featureide;

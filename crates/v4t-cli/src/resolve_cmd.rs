@@ -17,7 +17,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use v4t::{Code, Diagnostic, ResolveOptions, SourceId, Sources, Span};
 use v4t_yaml::{Map, Node};
 
-use crate::csar::{entry_template, Archive, ArchiveLoader};
+use crate::csar::{Archive, ArchiveLoader};
+use crate::csar_entry::entry_template;
 use crate::diagnostics::{catch_panic, ColorChoice, Reporter};
 use crate::files::{read_bounded, read_bytes, same_file, write_atomically, MAX_INPUT_BYTES};
 use crate::fs_loader::{AnyLoader, FsLoader};

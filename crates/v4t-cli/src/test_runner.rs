@@ -25,7 +25,8 @@ use v4t::{Error, ResolveOptions, Sources};
 use v4t_yaml::{Map, Node, Schema, SourceId, Span, Value};
 
 use crate::compare::diff;
-use crate::csar::{entry_template, Archive, ArchiveLoader, EntryError, TEMPLATE_NAMES};
+use crate::csar::{Archive, ArchiveLoader};
+use crate::csar_entry::{entry_template, EntryError, TEMPLATE_NAMES};
 use crate::diagnostics::{catch_panic, escape, Format};
 use crate::files::confine;
 use crate::files::{read_bytes, write_atomically, MAX_INPUT_BYTES};

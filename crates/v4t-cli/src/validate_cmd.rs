@@ -72,7 +72,7 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
         None
     };
     let (mut loader, entry, shown) = if let Some(mut root) = root {
-        match crate::csar::entry_template(&mut root, true) {
+        match crate::csar_entry::entry_template(&mut root, true) {
             Ok(entry) => (root, entry, path.to_path_buf()),
             Err(e) => {
                 let message = format!(
