@@ -17,8 +17,8 @@ use crate::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 pub struct ValidateArgs {
     /// A TOSCA file, a CSAR directory or a zipped CSAR (`.csar`/`.zip`): its
     /// entry is `Entry-Definitions` of `TOSCA.meta` (at the root or in
-    /// `TOSCA-Metadata/`), else the first of the default template names
-    /// (`vst.yaml`, ..., `template.yaml`), else its only YAML file at the root.
+    /// `TOSCA-Metadata/`), else its only YAML file at the root (TOSCA 2.0
+    /// §17.3: no default names, unlike the commands that resolve).
     #[arg(value_name = "FILE|DIR|CSAR")]
     pub path: PathBuf,
 
@@ -72,14 +72,11 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
         None
     };
     let (mut loader, entry, shown) = if let Some(mut root) = root {
-        match crate::csar_entry::entry_template(&mut root, true) {
+        // A TOSCA processor: TOSCA.meta, else the single root YAML file.
+        match v4t_tosca::csar::entry_of(&mut root) {
             Ok(entry) => (root, entry, path.to_path_buf()),
             Err(e) => {
-                let message = format!(
-                    "\"{}\" is not a valid CSAR: {}",
-                    path.display(),
-                    e.message()
-                );
+                let message = format!("\"{}\" is not a valid CSAR: {e}", path.display());
                 reporter.error(Code::Csar, &message);
                 return EXIT_FAILURE;
             }

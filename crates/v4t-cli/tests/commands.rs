@@ -316,6 +316,37 @@ fn a_csar_reads_the_same_unzipped_and_zipped() {
     }
 }
 
+/// `v4t validate` is a TOSCA processor: without `TOSCA.meta` a CSAR must
+/// have a single YAML file at its root (TOSCA 2.0 §17.3); the default
+/// template names of the resolving commands do not apply.
+#[test]
+fn validate_requires_one_root_yaml_file_without_tosca_meta() {
+    let dir = TempDir::new("csar-strict");
+    let files: BTreeMap<String, Vec<u8>> = [
+        ("template.yaml", "tosca_definitions_version: tosca_2_0\n"),
+        ("types.yaml", "tosca_definitions_version: tosca_2_0\n"),
+    ]
+    .into_iter()
+    .map(|(p, c)| (p.to_string(), c.as_bytes().to_vec()))
+    .collect();
+    for (path, content) in &files {
+        dir.write(&format!("c/{path}"), content);
+    }
+    let zipped = dir.write("c.csar", zip(&files));
+    for csar in [&dir.path().join("c"), &zipped] {
+        let out = v4t(&["validate", arg(csar)]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("is not a valid CSAR"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    fs::remove_file(dir.path().join("c/types.yaml")).unwrap();
+    let out = v4t(&["validate", arg(&dir.path().join("c"))]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
 #[test]
 fn output_formats_and_standard_output() {
     let dir = TempDir::new("formats");
