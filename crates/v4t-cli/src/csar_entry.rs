@@ -1,4 +1,5 @@
-//! The choice of a CSAR's template, one for every command and the same for
+//! The choice of a CSAR's template for the commands that resolve (`v4t
+//! validate` follows TOSCA §17 alone), the same for
 //! a directory and a zip archive: what one user zips, another unpacks.
 
 use crate::fs_loader::AnyLoader;
