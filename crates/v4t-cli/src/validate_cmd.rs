@@ -17,7 +17,8 @@ use crate::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 pub struct ValidateArgs {
     /// A TOSCA file, a CSAR directory or a zipped CSAR (`.csar`/`.zip`): its
     /// entry is `Entry-Definitions` of `TOSCA.meta` (at the root or in
-    /// `TOSCA-Metadata/`), else its only YAML file at the root.
+    /// `TOSCA-Metadata/`), else its only YAML file at the root (TOSCA 2.0
+    /// §17.3: no default names, unlike the commands that resolve).
     #[arg(value_name = "FILE|DIR|CSAR")]
     pub path: PathBuf,
 
@@ -47,15 +48,15 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
             return EXIT_USAGE;
         }
     };
-    // A CSAR (a directory or an archive) has a loader of its own, whose
-    // entry file is found the same way for both.
-    let csar = if meta.is_dir() {
+    // The repository (a directory or an archive), its entry file, and the
+    // directory diagnostics name files relative to.
+    let root = if meta.is_dir() {
         Some(AnyLoader::Fs(FsLoader::new(path)))
     } else if crate::csar::has_archive_extension(path) || is_zip(path) {
         let archive = crate::files::read_bytes(path, crate::files::MAX_INPUT_BYTES)
             .and_then(|bytes| Archive::read(&bytes));
         match archive {
-            Ok(a) => Some(AnyLoader::Archive(ArchiveLoader::for_template(
+            Ok(a) => Some(AnyLoader::Archive(ArchiveLoader::for_directory(
                 Arc::new(a),
                 "",
             ))),
@@ -70,25 +71,23 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
     } else {
         None
     };
-    // The repository, its entry file, and the directory diagnostics name
-    // files relative to.
-    let (mut loader, entry, shown) = match csar {
-        Some(mut loader) => match v4t_tosca::csar::entry_of(&mut loader) {
-            Ok(entry) => (loader, entry, path.to_path_buf()),
-            Err(message) => {
-                let message = format!("\"{}\" is not a valid CSAR: {message}", path.display());
+    let (mut loader, entry, shown) = if let Some(mut root) = root {
+        // A TOSCA processor: TOSCA.meta, else the single root YAML file.
+        match v4t_tosca::csar::entry_of(&mut root) {
+            Ok(entry) => (root, entry, path.to_path_buf()),
+            Err(e) => {
+                let message = format!("\"{}\" is not a valid CSAR: {e}", path.display());
                 reporter.error(Code::Csar, &message);
                 return EXIT_FAILURE;
             }
-        },
-        None => {
-            let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
-            let name = path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            (AnyLoader::Fs(FsLoader::new(&dir)), name, dir)
         }
+    } else {
+        let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        (AnyLoader::Fs(FsLoader::new(&dir)), name, dir)
     };
     let outcome = catch_panic(move || {
         let mut sources = Sources::new();
