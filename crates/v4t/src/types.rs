@@ -570,18 +570,16 @@ node_types:
   loop_b: {derived_from: loop_a}
 ";
 
-    fn files(text: &str) -> TypeFiles {
-        let d = doc(text);
+    /// The type files of `d`, the file `text` written in `grammar` (no
+    /// files beside it).
+    fn load(d: &Node, text: &str, grammar: Grammar) -> crate::Result<TypeFiles> {
         let mut sources = Sources::new();
         let id = sources.add("t.yaml", text);
-        TypeFiles::load(
-            &d,
-            Grammar::Tosca13,
-            &mut sources,
-            id,
-            &mut v4t_source::NoFiles,
-        )
-        .expect("loads")
+        TypeFiles::load(d, grammar, &mut sources, id, &mut v4t_source::NoFiles)
+    }
+
+    fn files(text: &str) -> TypeFiles {
+        load(&doc(text), text, Grammar::Tosca13).expect("loads")
     }
 
     #[test]
@@ -633,15 +631,7 @@ node_types:
     /// The type files of the TOSCA 2.0 file `text` (no files beside it).
     fn load_tosca_20(text: &str) -> crate::Result<TypeFiles> {
         let d = v4t_yaml::parse_with(text, SourceId(0), v4t_yaml::Schema::Core).unwrap();
-        let mut sources = Sources::new();
-        let id = sources.add("t.yaml", text);
-        TypeFiles::load(
-            &d,
-            Grammar::Tosca20,
-            &mut sources,
-            id,
-            &mut v4t_source::NoFiles,
-        )
+        load(&d, text, Grammar::Tosca20)
     }
 
     #[test]
