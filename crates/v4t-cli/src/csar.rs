@@ -321,17 +321,19 @@ impl Loader for ArchiveLoader {
     }
 }
 
+/// A zipped CSAR holding `files` (path, text): the archives of the tests.
+#[cfg(test)]
+pub(crate) fn zip(files: &[(&str, &str)]) -> Vec<u8> {
+    let mut archive = Archive::default();
+    for (path, content) in files {
+        archive.set(path, content.as_bytes().to_vec());
+    }
+    archive.to_zip().unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn zip(files: &[(&str, &str)]) -> Vec<u8> {
-        let mut archive = Archive::default();
-        for (path, content) in files {
-            archive.set(path, content.as_bytes().to_vec());
-        }
-        archive.to_zip().unwrap()
-    }
 
     #[test]
     fn round_trip_and_entry_definitions() {

@@ -62,16 +62,8 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::csar::{Archive, ArchiveLoader};
+    use crate::csar::{zip, Archive, ArchiveLoader};
     use crate::fs_loader::FsLoader;
-
-    fn zip(files: &[(&str, &str)]) -> Vec<u8> {
-        let mut archive = Archive::default();
-        for (path, content) in files {
-            archive.set(path, content.as_bytes().to_vec());
-        }
-        archive.to_zip().unwrap()
-    }
 
     /// [`entry_template`] of a zipped CSAR.
     fn entry_in_zip(bytes: &[u8], single_yaml: bool) -> Result<String, EntryError> {
