@@ -96,7 +96,8 @@ pub(crate) fn resolve_error(template: &str, inputs: Option<&str>) -> Option<crat
     let mut sources = Sources::new();
     let id = sources.add("template.yaml", template);
     let options = ResolveOptions {
-        inputs: inputs.map(doc),
+        // Not the template's source id: values are read as the input text writes them.
+        inputs: inputs.map(|i| v4t_yaml::parse(i, v4t_yaml::SourceId(9)).expect("inputs parse")),
         ..ResolveOptions::default()
     };
     resolve(&mut sources, id, &mut NoFiles, &options).err()
@@ -112,7 +113,8 @@ pub(crate) fn resolve_text(
     let id = sources.add("template.yaml", template);
     let options = ResolveOptions {
         presets: presets.iter().map(|s| s.to_string()).collect(),
-        inputs: inputs.map(doc),
+        // Not the template's source id: values are read as the input text writes them.
+        inputs: inputs.map(|i| v4t_yaml::parse(i, v4t_yaml::SourceId(9)).expect("inputs parse")),
         ..ResolveOptions::default()
     };
     resolve(&mut sources, id, &mut NoFiles, &options)
