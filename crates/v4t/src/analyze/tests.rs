@@ -211,6 +211,36 @@ fn analysis_matches_resolving_every_configuration() {
     );
 }
 
+/// Small TOSCA 2.0 templates whose references (inputs, outputs,
+/// substitution mappings, workflows) fail in some configurations.
+#[test]
+fn analysis_matches_resolving_every_tosca_2_configuration() {
+    let mut rng = Rng(0x5eed_2000_abcd_0001);
+    let mut stats = Stats::default();
+    let mut references = 0;
+    for round in 0..60 {
+        let inputs = rng.below(4) as usize;
+        let nodes = 1 + rng.below(4) as usize;
+        let text = crate::testing::random_tosca2_template(&mut rng, inputs, nodes);
+        let mut failures = BTreeSet::new();
+        let mut resolve_one = |inputs| {
+            let outcome = resolve_fully(&text, inputs);
+            if let Err(message) = &outcome {
+                failures.insert(message.clone());
+            }
+            outcome
+        };
+        check(round, &text, &mut resolve_one, &mut stats);
+        references += usize::from(failures.iter().any(|m| m.ends_with("which is absent")));
+    }
+    assert!(references > 10, "too few reference failures: {references}");
+    assert!(
+        stats.determined > 30,
+        "too few determined: {}",
+        stats.determined
+    );
+}
+
 /// A few templates with 12 to 16 boolean inputs (4,096 to 65,536
 /// configurations, each resolved).
 #[test]
