@@ -223,16 +223,22 @@ pub(crate) fn random_template(
     }
     s.push_str("  node_templates:\n");
     for i in 0..nodes {
-        let _ = writeln!(s, "    n{i}:\n      type: t{i}");
-        if rng.below(4) != 0 {
-            let _ = writeln!(s, "      conditions: {}", condition(rng, &inputs, i, 0));
-        }
+        node_template(&mut s, rng, &inputs, i, &format!("t{i}"));
         if i > 0 && rng.below(2) == 0 {
             let t = rng.below(i as u64);
             let _ = writeln!(s, "      requirements:\n        - uses: n{t}");
         }
     }
     s
+}
+
+/// Node template `n{i}` of type `ty`, in three of four cases with a random
+/// condition.
+fn node_template(s: &mut String, rng: &mut Rng, inputs: &[(String, char)], i: usize, ty: &str) {
+    let _ = writeln!(s, "    n{i}:\n      type: {ty}");
+    if rng.below(4) != 0 {
+        let _ = writeln!(s, "      conditions: {}", condition(rng, inputs, i, 0));
+    }
 }
 
 /// A random TOSCA 2.0 template: boolean variability inputs, conditional
@@ -278,10 +284,7 @@ service_template:
     }
     s.push_str("  node_templates:\n");
     for i in 0..nodes {
-        let _ = writeln!(s, "    n{i}:\n      type: T");
-        if rng.below(4) != 0 {
-            let _ = writeln!(s, "      conditions: {}", condition(rng, &inputs, i, 0));
-        }
+        node_template(&mut s, rng, &inputs, i, "T");
         if rng.below(2) == 0 {
             let read = rng.below(2);
             let _ = writeln!(s, "      properties: {{p: {{$get_input: i{read}}}}}");
