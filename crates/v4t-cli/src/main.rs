@@ -8,6 +8,7 @@
 mod analyze_cmd;
 mod compare;
 mod csar;
+mod csar_entry;
 mod diagnostics;
 mod explain_cmd;
 mod featureide;
@@ -143,10 +144,13 @@ The template may be:
     relative to its directory;
   * `-`: the template is read from standard input (files beside it relative
     to the current directory);
-  * a zipped CSAR (`.csar` or `.zip`, or any file that starts like a zip
-    archive): the template is the file named by `Entry-Definitions` in
-    `TOSCA-Metadata/TOSCA.meta`, or else the single YAML file at the root of
-    the archive; files beside it are read from the archive.
+  * a CSAR: a directory, or a zip archive (`.csar` or `.zip`, or any file
+    that starts like a zip archive); the template is the file named by
+    `Entry-Definitions` in `TOSCA.meta` (at the root or in
+    `TOSCA-Metadata/`), else the first of `vst.yaml`,
+    `variable-service-template.yaml`, `service-template.yaml` and
+    `template.yaml`, else the single YAML file at the root; files beside it
+    are read from the CSAR.
 
 Variability inputs come from, lowest precedence first:
   * the presets named by --presets (or, without --presets, the JSON list in
@@ -229,7 +233,7 @@ pub struct ResolveFlags {
 #[derive(Args, Debug, Clone)]
 pub struct ResolveArgs {
     /// The variable service template: a YAML file, `-` for standard input,
-    /// or a zipped CSAR (`.csar`, `.zip`).
+    /// or a CSAR (a directory, or a zip archive: `.csar`, `.zip`).
     #[arg(value_name = "TEMPLATE")]
     pub template: String,
 
@@ -245,7 +249,7 @@ pub struct ResolveArgs {
 #[derive(Args, Debug)]
 pub struct TemplateResolveArgs {
     /// The variable service template: a YAML file, `-` for standard input,
-    /// or a zipped CSAR (`.csar`, `.zip`).
+    /// or a CSAR (a directory, or a zip archive: `.csar`, `.zip`).
     #[arg(long, value_name = "TEMPLATE")]
     pub template: String,
 
@@ -271,7 +275,7 @@ impl From<TemplateResolveArgs> for ResolveArgs {
 #[derive(Args, Debug)]
 pub struct EnrichArgs {
     /// The variable service template: a YAML file, `-` for standard input,
-    /// or a zipped CSAR (`.csar`, `.zip`).
+    /// or a CSAR (a directory, or a zip archive: `.csar`, `.zip`).
     #[arg(value_name = "TEMPLATE")]
     pub template: String,
 
@@ -290,7 +294,7 @@ pub struct EnrichArgs {
 #[derive(Args, Debug)]
 pub struct TemplateEnrichArgs {
     /// The variable service template: a YAML file, `-` for standard input,
-    /// or a zipped CSAR (`.csar`, `.zip`).
+    /// or a CSAR (a directory, or a zip archive: `.csar`, `.zip`).
     #[arg(long, value_name = "TEMPLATE")]
     pub template: String,
 
@@ -319,7 +323,9 @@ Run variability tests in the format of OpenTOSCA Vintner.
 
 PATH may be:
   * a CSAR: a directory with a `tests/` sub-directory; the variable service
-    template is at the CSAR root and every `tests/<name>/` is one test;
+    template is at the CSAR root (chosen as for `v4t resolve`: `TOSCA.meta`,
+    the default names, the single root YAML file) and every `tests/<name>/`
+    is one test;
   * a zipped CSAR (`.csar` or `.zip`) with the same layout inside;
   * a single test directory (contains `test.yaml` or a template file such as
     `template.yaml`);
@@ -440,7 +446,8 @@ Exit codes:
 /// Arguments of `v4t analyze`.
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
-    /// The variable service template (YAML); `-` reads standard input.
+    /// The variable service template: a YAML file, `-` for standard input,
+    /// or a CSAR (a directory or a zip archive).
     #[arg(value_name = "TEMPLATE")]
     pub template: String,
 
@@ -490,7 +497,7 @@ Exit codes:
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
     /// The variable service template: a YAML file, `-` for standard input,
-    /// or a zipped CSAR.
+    /// or a CSAR (a directory or a zip archive).
     #[arg(value_name = "TEMPLATE")]
     pub template: String,
 
@@ -534,7 +541,7 @@ pub enum GraphFormat {
 #[derive(Args, Debug)]
 pub struct GraphArgs {
     /// The variable service template: a YAML file, `-` for standard input,
-    /// or a zipped CSAR.
+    /// or a CSAR (a directory or a zip archive).
     #[arg(value_name = "TEMPLATE")]
     pub template: String,
 
