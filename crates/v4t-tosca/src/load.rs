@@ -966,7 +966,7 @@ pub fn normalize(path: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -1006,7 +1006,9 @@ mod tests {
         assert!(resolve_url("main.yaml", "file:t.yaml", Some("r/")).is_err());
     }
 
-    fn load_files(files: &[(&str, &str)]) -> Loaded {
+    /// Loads in-memory files, the first being the entry (shared by the
+    /// unit tests of the crate).
+    pub(crate) fn load_files(files: &[(&str, &str)]) -> Loaded {
         let mut r = MemoryFiles::new();
         for (p, t) in files {
             r = r.with(p, t);

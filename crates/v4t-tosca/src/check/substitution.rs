@@ -9,7 +9,7 @@
 //! requirement mappings `[ <requirement>, <count> ]` (§15.5).
 
 use v4t_source::Code;
-use v4t_yaml::{Key, Node};
+use v4t_yaml::{Key, Node, Span};
 
 use super::defs::{DefNode, Param};
 use super::template::{Index, Tpl};
@@ -204,6 +204,25 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
+    /// The definition `name` among the `what` definitions `defs` of node
+    /// type `ty`, or `None` after reporting that the type has none.
+    fn type_entry<T>(
+        &mut self,
+        defs: Vec<(&'a str, T)>,
+        ty: TypeId,
+        what: &str,
+        name: &str,
+        span: Span,
+        section: &'static str,
+    ) -> Option<T> {
+        let found = defs.into_iter().find(|(n, _)| *n == name).map(|(_, d)| d);
+        if found.is_none() {
+            let message = format!("node type `{}` has no {what} `{name}`", self.type_name(ty));
+            self.error(Code::Template, section, span, message);
+        }
+        found
+    }
+
     /// The property (`attributes`: attribute) definition a mapping key
     /// names (§15.2, §15.3): `<name>` of node type `ty`,
     /// `[ CAPABILITY, <capability>, <name> ]` of one of its capabilities,
@@ -229,16 +248,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         };
         let Some(tree) = k.complex.as_deref() else {
-            let found = entries(self, ty).into_iter().find(|(n, _)| *n == k.name);
-            if found.is_none() {
-                let message = format!(
-                    "node type `{}` has no {what} `{}`",
-                    self.type_name(ty),
-                    k.name
-                );
-                self.error(Code::Template, section, k.span, message);
-            }
-            return found.map(|(_, def)| Mapped { def, all: false });
+            let defs = entries(self, ty);
+            let def = self.type_entry(defs, ty, what, &k.name, k.span, section);
+            return def.map(|def| Mapped { def, all: false });
         };
         let list = tree.as_seq().map(Vec::as_slice).unwrap_or_default();
         let (target_ty, name_node, all) = match list {
@@ -247,18 +259,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(Code::Template, section, cap.span, shape);
                     return None;
                 };
-                let found = self
-                    .node_capabilities(ty)
-                    .into_iter()
-                    .find(|(n, _)| *n == cap_name);
-                let Some((_, def)) = found else {
-                    let message = format!(
-                        "node type `{}` has no capability `{cap_name}`",
-                        self.type_name(ty)
-                    );
-                    self.error(Code::Template, section, cap.span, message);
-                    return None;
-                };
+                let caps = self.node_capabilities(ty);
+                let def = self.type_entry(caps, ty, "capability", cap_name, cap.span, section)?;
                 (self.capability_type_of(&def)?, name, false)
             }
             [kind, req, rest @ ..]
@@ -274,18 +276,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(Code::Template, section, req.span, shape);
                     return None;
                 };
-                let found = self
-                    .node_requirements(ty)
-                    .into_iter()
-                    .find(|(n, _)| *n == req_name);
-                let Some((_, def)) = found else {
-                    let message = format!(
-                        "node type `{}` has no requirement `{req_name}`",
-                        self.type_name(ty)
-                    );
-                    self.error(Code::Template, section, req.span, message);
-                    return None;
-                };
+                let reqs = self.node_requirements(ty);
+                let def = self.type_entry(reqs, ty, "requirement", req_name, req.span, section)?;
                 let rel = def.get("relationship")?;
                 let rel_name = value::as_str(rel).or_else(|| value::as_str(rel.get("type")?))?;
                 let rel_ty = self

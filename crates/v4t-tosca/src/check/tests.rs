@@ -950,3 +950,38 @@ fn every_duplicate_key_is_reported_and_the_rest_checked() {
         ]
     );
 }
+
+/// §8.4.1: a capability given by symbolic name stays the same name in
+/// refinements, in both directions (name to type and type to name).
+#[test]
+fn a_symbolic_capability_stays_unchanged_in_requirement_refinements() {
+    let types = "capability_types:\n  C: {}\nnode_types:\n  T:\n    capabilities:\n      c1: C\n      c2: C\n  N:\n    requirements:\n      - r: {capability: c1, node: T}\n  M:\n    derived_from: N\n    requirements:\n";
+    valid(&format!("{types}      - r: {{capability: c1}}\n"));
+    for other in ["C", "c2"] {
+        invalid(
+            &format!("{types}      - r: {{capability: {other}}}\n"),
+            "must stay unchanged in refinements",
+        );
+    }
+    // A parent's capability type may be refined by a symbolic name.
+    valid("capability_types:\n  C: {}\nnode_types:\n  T:\n    capabilities:\n      c1: C\n  N:\n    requirements:\n      - r: {capability: C, node: T}\n  M:\n    derived_from: N\n    requirements:\n      - r: {capability: c1}\n");
+}
+
+/// §9.8, §11.5: an output mapped onto an attribute selects an attribute of
+/// the containing entity, as `$get_attribute` does; one it does not have is
+/// an error.
+#[test]
+fn output_mappings_name_attributes_of_the_containing_entity() {
+    let types = "interface_types:\n  I:\n    operations:\n      op:\n        outputs:\n          o: {type: string}\nnode_types:\n  N:\n    attributes:\n      at: {type: string}\n    interfaces:\n      i: {type: I}\nservice_template:\n  node_templates:\n    n:\n      type: N\n      interfaces:\n        i:\n          operations:\n            op:\n              outputs: {o: ";
+    valid(&format!("{types}[SELF, at]}}\n"));
+    invalid(
+        &format!("{types}[SELF, nope]}}\n"),
+        "`N` has no attribute `nope`",
+    );
+    let def = "interface_types:\n  I:\n    operations:\n      op: {}\nnode_types:\n  N:\n    attributes:\n      at: {type: string}\n    interfaces:\n      i:\n        type: I\n        operations:\n          op:\n            outputs:\n              o: {mapping: ";
+    valid(&format!("{def}[SELF, at]}}\n"));
+    invalid(
+        &format!("{def}[SELF, nope]}}\n"),
+        "`N` has no attribute `nope`",
+    );
+}
