@@ -154,24 +154,28 @@ impl<'t, 'a> Checker<'t, 'a> {
                 continue;
             };
             let ps = self.param_schema(&mapped.def);
-            let is = self.param_schema(&Param {
-                defs: vec![DefNode {
-                    node: idef,
-                    doc: self.doc,
-                }],
-            });
-            if let (Some(ps), Some(is)) = (ps, is) {
-                if !self.compatible(ps.ty, is.ty) {
+            if let (Some(ps), Some(is)) = (ps, self.parameter_type(idef)) {
+                if !self.compatible(ps.ty, is) {
                     let message = format!(
                         "property `{}` (type `{}`) is mapped to input `{input}` of the incompatible type `{}`",
                         k.name,
                         self.type_name(ps.ty),
-                        self.type_name(is.ty)
+                        self.type_name(is)
                     );
                     self.error(Code::Template, "15.2", v.span, message);
                 }
             }
         }
+    }
+
+    /// The type of a parameter definition of this service template, where
+    /// it names one.
+    fn parameter_type(&self, def: &'a Node) -> Option<TypeId> {
+        let doc = self.doc;
+        let param = Param {
+            defs: vec![DefNode { node: def, doc }],
+        };
+        self.param_schema(&param).map(|s| s.ty)
     }
 
     /// Attribute mappings: `<attribute>: <output>` (§15.3).
@@ -180,21 +184,38 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         };
         for (k, v) in am.iter() {
-            self.mapped_definition(k, ty, true);
+            let mapped = self.mapped_definition(k, ty, true);
             let output = value::as_str(v).or_else(|| {
                 v.as_seq()
                     .filter(|l| l.len() == 1)
                     .and_then(|l| value::as_str(&l[0]))
             });
-            match output {
-                Some(o) if idx.outputs.is_some_and(|os| os.contains_key(o)) => {}
-                Some(o) => self.error(
+            let odef = output.and_then(|o| idx.outputs?.get(o));
+            match (output, odef) {
+                (Some(o), Some(odef)) => {
+                    // The output's value is stored in the attribute (§15.3).
+                    let at = mapped
+                        .filter(|m| !m.all)
+                        .and_then(|m| self.param_schema(&m.def));
+                    if let (Some(at), Some(ot)) = (at, self.parameter_type(odef)) {
+                        if !self.compatible(ot, at.ty) {
+                            let message = format!(
+                                "attribute `{}` (type `{}`) is mapped to output `{o}` of the incompatible type `{}`",
+                                k.name,
+                                self.type_name(at.ty),
+                                self.type_name(ot)
+                            );
+                            self.error(Code::Template, "15.3", v.span, message);
+                        }
+                    }
+                }
+                (Some(o), None) => self.error(
                     Code::Template,
                     "15.3",
                     v.span,
                     format!("`{o}` is not an output of this service template"),
                 ),
-                None => self.error(
+                (None, _) => self.error(
                     Code::Template,
                     "15.3",
                     v.span,

@@ -985,3 +985,18 @@ fn output_mappings_name_attributes_of_the_containing_entity() {
         "`N` has no attribute `nope`",
     );
 }
+
+/// §15.3: an output mapped onto an attribute of the substituted node type
+/// has a type compatible with the attribute's.
+#[test]
+fn attribute_mappings_are_type_compatible() {
+    let t = |out: &str| {
+        format!("node_types:\n  N:\n    attributes:\n      at: {{type: float}}\nservice_template:\n  outputs:\n    o: {{type: {out}, value: 1}}\n  substitution_mappings:\n    node_type: N\n    attributes:\n      at: o\n  node_templates:\n    n: {{type: N}}\n")
+    };
+    valid(&t("float"));
+    valid(&t("integer"));
+    invalid(
+        &t("boolean"),
+        "attribute `at` (type `float`) is mapped to output `o` of the incompatible type `boolean`",
+    );
+}
