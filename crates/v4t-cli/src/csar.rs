@@ -53,8 +53,17 @@ pub struct Archive {
 }
 
 impl Archive {
-    /// Reads a zip archive from `bytes`.
+    /// Reads an archive from `bytes`: a tarball (§17.1.1.1, see
+    /// [`crate::tarball`]) or else a zip archive.
     pub fn read(bytes: &[u8]) -> Result<Archive, String> {
+        if crate::tarball::looks_like_tarball(bytes) {
+            return crate::tarball::read(bytes);
+        }
+        Self::read_zip(bytes)
+    }
+
+    /// Reads a zip archive from `bytes`.
+    fn read_zip(bytes: &[u8]) -> Result<Archive, String> {
         let zip = ZipArchive::from_slice(bytes).map_err(|e| format!("not a zip archive: {e}"))?;
         let mut archive = Archive::default();
         let mut entries = zip.entries();
@@ -114,12 +123,20 @@ impl Archive {
                 .valid(actual)
                 .map_err(|e| format!("entry \"{path}\" is damaged: {e}"))?;
             inflated_total += content.len() as u64;
-            if archive.files.insert(path.clone(), content).is_some() {
-                return Err(format!("entry \"{path}\" appears twice"));
-            }
-            archive.order.push(path);
+            archive.insert(&path, content)?;
         }
         Ok(archive)
+    }
+
+    /// Adds the file `name` (checked as an entry name) read from an
+    /// archive; a name that appears twice is an error.
+    pub(crate) fn insert(&mut self, name: &str, content: Vec<u8>) -> Result<(), String> {
+        let path = entry_path(name)?;
+        if self.files.insert(path.clone(), content).is_some() {
+            return Err(format!("entry \"{path}\" appears twice"));
+        }
+        self.order.push(path);
+        Ok(())
     }
 
     /// The content of file `path`.

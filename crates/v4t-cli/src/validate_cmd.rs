@@ -15,8 +15,8 @@ use crate::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 /// Arguments of `v4t validate`.
 #[derive(clap::Args, Debug)]
 pub struct ValidateArgs {
-    /// A TOSCA file, a CSAR directory or a zipped CSAR (`.csar`/`.zip`): its
-    /// entry is `Entry-Definitions` of `TOSCA.meta` (at the root or in
+    /// A TOSCA file, a CSAR directory, a zipped CSAR (`.csar`/`.zip`) or a
+    /// tarball (`.tar`, `.tar.gz`, `.tgz`): its entry is `Entry-Definitions` of `TOSCA.meta` (at the root or in
     /// `TOSCA-Metadata/`), else its only YAML file at the root.
     #[arg(value_name = "FILE|DIR|CSAR")]
     pub path: PathBuf,
@@ -59,7 +59,10 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
                 return EXIT_FAILURE;
             }
         }
-    } else if crate::csar::has_archive_extension(path) || is_zip(path) {
+    } else if crate::csar::has_archive_extension(path)
+        || crate::tarball::has_tarball_extension(&path.to_string_lossy())
+        || is_archive(path)
+    {
         let archive = crate::files::read_bytes(path, crate::files::MAX_INPUT_BYTES)
             .and_then(|bytes| Archive::read(&bytes));
         let archive = match archive {
@@ -137,10 +140,13 @@ fn display_names(sources: Sources, dir: &Path) -> Sources {
 }
 
 /// Whether a file is a zip archive (by its first bytes).
-fn is_zip(path: &Path) -> bool {
+fn is_archive(path: &Path) -> bool {
     use std::io::Read;
-    let mut magic = [0u8; 4];
+    // A UStar header says `ustar` at offset 257.
+    let mut start = Vec::with_capacity(262);
     fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok_and(|()| &magic == b"PK\x03\x04")
+        .and_then(|f| f.take(262).read_to_end(&mut start))
+        .is_ok_and(|_| {
+            crate::csar::looks_like_zip(&start) || crate::tarball::looks_like_tarball(&start)
+        })
 }
