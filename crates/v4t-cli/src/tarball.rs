@@ -133,26 +133,25 @@ fn octal(field: &[u8]) -> Option<u64> {
     u64::from_str_radix(std::str::from_utf8(&digits).ok()?, 8).ok()
 }
 
-/// The header checksum: the sum of its bytes, the checksum field counted
-/// as spaces.
+/// Whether a header's checksum field holds [`header_sum`].
 fn check_sum(header: &[u8]) -> Result<(), String> {
-    let stored = octal(&header[148..156]);
-    let sum: u64 = header
-        .iter()
-        .enumerate()
-        .map(|(i, &b)| {
-            if (148..156).contains(&i) {
-                32
-            } else {
-                u64::from(b)
-            }
-        })
-        .sum();
-    if stored == Some(sum) {
+    if octal(&header[148..156]) == Some(header_sum(header)) {
         Ok(())
     } else {
         Err("a tar header is damaged (wrong checksum)".to_string())
     }
+}
+
+/// The sum of a header's bytes, the checksum field counted as spaces.
+fn header_sum(header: &[u8]) -> u64 {
+    let field = 148..156;
+    let spaces = 32 * field.len() as u64;
+    let rest: u64 = header[..field.start]
+        .iter()
+        .chain(&header[field.end..])
+        .map(|&b| u64::from(b))
+        .sum();
+    spaces + rest
 }
 
 /// The `path` of a pax extended header (`<length> path=<name>\n` records).
@@ -230,17 +229,7 @@ mod tests {
         h[156] = kind;
         h[257..263].copy_from_slice(b"ustar\0");
         h[263..265].copy_from_slice(b"00");
-        let sum: u32 = h
-            .iter()
-            .enumerate()
-            .map(|(i, &b)| {
-                if (148..156).contains(&i) {
-                    32
-                } else {
-                    u32::from(b)
-                }
-            })
-            .sum();
+        let sum = header_sum(&h);
         h[148..155].copy_from_slice(format!("{sum:06o}\0").as_bytes());
         h
     }
