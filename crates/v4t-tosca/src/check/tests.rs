@@ -1000,3 +1000,22 @@ fn attribute_mappings_are_type_compatible() {
         "attribute `at` (type `float`) is mapped to output `o` of the incompatible type `boolean`",
     );
 }
+
+/// §10.2.5: arithmetic takes numbers and scalars; a string argument is a
+/// scalar only when it is written `<number> <unit>`.
+#[test]
+fn arithmetic_string_arguments_are_scalars() {
+    let t = |args: &str| {
+        format!("node_types:\n  N:\n    attributes:\n      a: {{type: float}}\nservice_template:\n  node_templates:\n    n:\n      type: N\n      attributes:\n        a: {{$quotient: {args}}}\n")
+    };
+    valid(&t("[4, 2]"));
+    valid(&t("['4 kB', 2]"));
+    invalid(
+        &t("[four, 2]"),
+        "argument of `$quotient` must be a number or a scalar",
+    );
+    invalid(
+        &t("['4kB', 2]"),
+        "argument of `$quotient` must be a number or a scalar",
+    );
+}
