@@ -1019,3 +1019,22 @@ fn arithmetic_string_arguments_are_scalars() {
         "argument of `$quotient` must be a number or a scalar",
     );
 }
+
+/// §10.2.1.8: `$available_allocation` reads an allocatable (integer, float
+/// or scalar) property of a capability.
+#[test]
+fn available_allocation_reads_allocatable_capability_properties() {
+    let t = |args: &str| {
+        format!("capability_types:\n  C:\n    properties:\n      cpu: {{type: integer}}\n      name: {{type: string}}\nnode_types:\n  T:\n    capabilities:\n      c: C\nservice_template:\n  node_templates:\n    t:\n      type: T\n      capabilities:\n        c:\n          properties: {{cpu: 4, name: a}}\n    n:\n      type: T\n      directives: [select]\n      node_filter: {{$greater_or_equal: [{{$available_allocation: {args}}}, 1]}}\n")
+    };
+    valid(&t("[t, CAPABILITY, c, cpu]"));
+    invalid(
+        &t("[t, CAPABILITY, c, name]"),
+        "`$available_allocation` needs an integer, float or scalar property, not `name`",
+    );
+    invalid(
+        &t("[t, cpu]"),
+        "the TOSCA path of `$available_allocation` must lead to a capability",
+    );
+    invalid(&t("[t, CAPABILITY, c, zz]"), "`C` has no property `zz`");
+}
