@@ -1038,3 +1038,23 @@ fn available_allocation_reads_allocatable_capability_properties() {
     );
     invalid(&t("[t, CAPABILITY, c, zz]"), "`C` has no property `zz`");
 }
+
+/// §6.8.4: imports may share a namespace as they share the root namespace;
+/// a name two of them define is ambiguous where it is used.
+#[test]
+fn imports_may_share_a_namespace() {
+    let b = "tosca_definitions_version: tosca_2_0\nnode_types:\n  MyNode: {}\n";
+    let c = "tosca_definitions_version: tosca_2_0\nnode_types:\n  Other: {}\n";
+    let main = |second: &str, used: &str| {
+        format!("{V}imports:\n  - {{url: b.yaml, namespace: ns}}\n  - {{url: {second}, namespace: ns}}\nnode_types:\n  X: {{derived_from: ns:{used}}}\n")
+    };
+    let d = b.replace("{}", "{description: other}");
+    let files = [("b.yaml", b), ("c.yaml", c), ("d.yaml", d.as_str())];
+    assert!(errors_with(&main("c.yaml", "MyNode"), &files).is_empty());
+    assert!(errors_with(&main("c.yaml", "Other"), &files).is_empty());
+    let e = errors_with(&main("d.yaml", "MyNode"), &files);
+    assert!(
+        e.iter().any(|m| m.contains("`ns:MyNode` is ambiguous")),
+        "{e:?}"
+    );
+}
