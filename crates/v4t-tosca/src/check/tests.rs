@@ -1058,3 +1058,17 @@ fn imports_may_share_a_namespace() {
         "{e:?}"
     );
 }
+
+/// §13.2.2: `target_relationship` names a requirement of a node target; it
+/// does not apply to groups.
+#[test]
+fn target_relationship_applies_to_node_targets_only() {
+    let t = |target: &str| {
+        format!("capability_types:\n  C: {{}}\nnode_types:\n  N:\n    capabilities:\n      c: C\n    requirements:\n      - r: {{capability: C}}\ngroup_types:\n  G: {{}}\nservice_template:\n  node_templates:\n    a: {{type: N}}\n    b:\n      type: N\n      requirements:\n        - r: a\n  groups:\n    g: {{type: G, members: [a]}}\n  workflows:\n    w:\n      steps:\n        s:\n          target: {target}\n          target_relationship: r\n          activities:\n            - set_state: x\n")
+    };
+    valid(&t("b"));
+    invalid(
+        &t("g"),
+        "`target_relationship` applies only to node targets, and `g` is a group",
+    );
+}
