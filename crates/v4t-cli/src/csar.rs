@@ -1,6 +1,6 @@
-//! Zipped CSARs (Cloud Service ARchives): reading one into memory, finding
-//! its template, reading the files beside the template from it, and writing
-//! one back.
+//! Zipped CSARs (Cloud Service ARchives): reading one into memory, reading
+//! the files beside the template from it, and writing one back (its
+//! template is chosen by [`crate::csar_entry`], as for a directory).
 //!
 //! Archives are untrusted input. An archive is read whole into memory,
 //! never extracted: nothing is written to the file system. Entry names must
@@ -13,8 +13,6 @@
 //! confined to the template's directory, as on disk
 //! ([`crate::files::confine`]).
 //!
-//! The template is the file named by `Entry-Definitions` in
-//! `TOSCA-Metadata/TOSCA.meta`, or else the single YAML file at the root.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -183,13 +181,6 @@ impl Archive {
         names
     }
 
-    /// The path of the template: `Entry-Definitions` of the metadata, or the
-    /// single YAML file at the root (the TOSCA layer's choice,
-    /// [`v4t_tosca::csar::entry_of`], the one `v4t validate` makes).
-    pub fn entry_definitions(&self) -> Result<String, String> {
-        v4t_tosca::csar::entry_of(&mut Root(self))
-    }
-
     /// Sets the content of file `path` (added at the end if new).
     pub fn set(&mut self, path: &str, content: Vec<u8>) {
         if self.files.insert(path.to_string(), content).is_none() {
@@ -257,29 +248,6 @@ fn entry_path(name: &str) -> Result<String, String> {
     Ok(trimmed.to_string())
 }
 
-/// The files of an archive from its root, as a [`Loader`] (for the choice
-/// of its entry).
-struct Root<'a>(&'a Archive);
-
-impl Loader for Root<'_> {
-    fn read(&mut self, path: &str) -> Result<Option<String>, String> {
-        match self.0.get(path) {
-            None => Ok(None),
-            Some(bytes) => String::from_utf8(bytes.to_vec())
-                .map(Some)
-                .map_err(|_| format!("\"{path}\" is not UTF-8")),
-        }
-    }
-
-    fn files(&mut self) -> Vec<String> {
-        self.0.files.keys().cloned().collect()
-    }
-
-    fn lib_files(&mut self) -> Vec<String> {
-        Vec::new()
-    }
-}
-
 /// Reads the files beside a template from an archive, confined to the
 /// template's directory.
 #[derive(Debug)]
@@ -296,7 +264,22 @@ impl ArchiveLoader {
             .rsplit_once('/')
             .map(|(d, _)| d.to_string())
             .unwrap_or_default();
-        ArchiveLoader { archive, dir }
+        ArchiveLoader::for_directory(archive, &dir)
+    }
+
+    /// The loader for the files below `dir` inside `archive` (`""` is the
+    /// root).
+    pub fn for_directory(archive: Arc<Archive>, dir: &str) -> ArchiveLoader {
+        ArchiveLoader {
+            archive,
+            dir: dir.to_string(),
+        }
+    }
+
+    /// Whether `path` (relative to the directory) is a file of the archive.
+    pub fn is_file(&self, path: &str) -> bool {
+        let shown = if self.dir.is_empty() { "." } else { &self.dir };
+        confine(path, shown).is_ok_and(|rel| self.archive.is_file(&self.full(&rel)))
     }
 
     fn full(&self, rel: &Path) -> String {
@@ -380,13 +363,12 @@ mod tests {
             ("defs/lib/x/c.yaml", "c: 1\n"),
         ]);
         assert!(looks_like_zip(&bytes));
-        let archive = Archive::read(&bytes).unwrap();
-        assert_eq!(archive.entry_definitions().unwrap(), "defs/t.yaml");
+        let archive = Arc::new(Archive::read(&bytes).unwrap());
         assert_eq!(archive.get("defs/t.yaml"), Some(&b"a: 1\n"[..]));
         assert!(archive.is_dir("defs/lib") && !archive.is_dir("defs/li"));
         assert_eq!(archive.sub_directories("defs"), ["lib"]);
         assert_eq!(archive.to_zip().unwrap(), bytes, "deterministic");
-        let mut loader = ArchiveLoader::for_template(Arc::new(archive), "defs/t.yaml");
+        let mut loader = ArchiveLoader::for_template(archive, "defs/t.yaml");
         assert_eq!(
             loader.lib_files(),
             ["lib/a.yaml", "lib/b.yaml", "lib/x/c.yaml"]
@@ -394,14 +376,6 @@ mod tests {
         assert_eq!(loader.read("lib/a.yaml"), Ok(Some("a: 1\n".into())));
         assert_eq!(loader.read("nothing.yaml"), Ok(None));
         assert!(loader.read("../TOSCA-Metadata/TOSCA.meta").is_err());
-    }
-
-    #[test]
-    fn the_single_root_yaml_is_the_template() {
-        let archive = Archive::read(&zip(&[("t.yaml", ""), ("tests/a/test.yaml", "")])).unwrap();
-        assert_eq!(archive.entry_definitions().unwrap(), "t.yaml");
-        let two = Archive::read(&zip(&[("t.yaml", ""), ("u.yml", "")])).unwrap();
-        assert!(two.entry_definitions().is_err());
     }
 
     /// An archive with one stored entry named exactly `name`.

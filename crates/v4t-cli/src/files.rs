@@ -107,26 +107,62 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     if len > limit {
         return Err(too_large(limit));
     }
-    // The size as the capacity (plus one byte to see the end): no
-    // doubling of a large template's buffer while it is read.
-    read_into(file, limit, Vec::with_capacity(len as usize + 1))
+    // The size as the capacity: no growing of a large template's buffer
+    // while it is read (unless the file grows meanwhile).
+    read_into(file, limit, len as usize)
 }
 
 /// Reads at most `limit` bytes from `reader`; more is an error.
 pub fn read_bounded(reader: impl Read, limit: u64) -> Result<Vec<u8>, String> {
-    read_into(reader, limit, Vec::new())
+    read_into(reader, limit, 0)
 }
 
-/// [`read_bounded`] into `bytes`.
-fn read_into(reader: impl Read, limit: u64, mut bytes: Vec<u8>) -> Result<Vec<u8>, String> {
-    reader
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > limit {
-        return Err(too_large(limit));
+/// The size of the pieces [`read_into`] reads.
+const CHUNK: usize = 64 * 1024;
+
+/// Above this size [`read_into`] stops doubling its buffer and reserves the
+/// whole limit instead.
+const RESERVE_LIMIT_ABOVE: usize = 1024 * 1024;
+
+/// [`read_bounded`] into one buffer of `capacity` bytes at first. The input
+/// is refused as soon as more than `limit` bytes are seen. The buffer
+/// doubles while small; once it would pass [`RESERVE_LIMIT_ABOVE`] it grows
+/// to `limit` at once: reserved address space becomes memory only when
+/// written, while every doubling copies (the allocator moves large blocks),
+/// briefly holding the old and the new buffer. So a large or oversized
+/// input costs about `limit` bytes of memory at most, not the next power of
+/// two above it plus the copy (as `read_to_end` would).
+fn read_into(mut reader: impl Read, limit: u64, capacity: usize) -> Result<Vec<u8>, String> {
+    let limit_len = usize::try_from(limit).unwrap_or(usize::MAX);
+    let mut bytes = Vec::with_capacity(capacity.min(limit_len));
+    let mut chunk = vec![0u8; CHUNK];
+    loop {
+        let n = match reader.read(&mut chunk) {
+            Ok(0) => return Ok(bytes),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e.to_string()),
+        };
+        if n > limit_len - bytes.len() {
+            return Err(too_large(limit));
+        }
+        if n > bytes.capacity() - bytes.len() {
+            let doubled = (bytes.capacity() * 2)
+                .max(bytes.len() + n)
+                .max(CHUNK)
+                .min(limit_len);
+            let grown = if doubled > RESERVE_LIMIT_ABOVE {
+                limit_len
+            } else {
+                doubled
+            };
+            // Where address space is short, grow only as needed.
+            if bytes.try_reserve_exact(grown - bytes.len()).is_err() {
+                bytes.reserve_exact(doubled - bytes.len());
+            }
+        }
+        bytes.extend_from_slice(&chunk[..n]);
     }
-    Ok(bytes)
 }
 
 /// Where the first byte that is not UTF-8 is: 1-based line and column (in
@@ -309,6 +345,48 @@ mod tests {
         assert!(read_bytes(&path, 4).is_err());
         assert_eq!(read_bytes(&path, 5).unwrap(), b"12345");
         fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn the_buffer_never_grows_beyond_the_limit() {
+        // Exactly the limit, delivered in odd pieces: accepted, and the
+        // buffer was not doubled past the limit on the way.
+        let limit = 300_000;
+        let input = vec![7u8; limit];
+        let pieces = Pieces(&input, 4_097);
+        let bytes = read_bounded(pieces, limit as u64).unwrap();
+        assert_eq!(bytes, input);
+        assert!(bytes.capacity() <= limit, "capacity {}", bytes.capacity());
+        // An endless input is refused, without reading much past the limit.
+        let mut endless = std::io::repeat(0);
+        let e = read_bounded(&mut endless, 1024 * 1024).unwrap_err();
+        assert_eq!(e, "the file is larger than 1 MiB");
+        let mut counted = Counted(std::io::repeat(1), 0);
+        assert!(read_bounded(&mut counted, limit as u64).is_err());
+        assert!(counted.1 <= limit + CHUNK, "read {} bytes", counted.1);
+    }
+
+    /// A reader that hands out its bytes at most `.1` at a time.
+    struct Pieces<'a>(&'a [u8], usize);
+
+    impl Read for Pieces<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.0.len().min(self.1).min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    /// A reader that counts the bytes it hands out.
+    struct Counted<R>(R, usize);
+
+    impl<R: Read> Read for Counted<R> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.0.read(buf)?;
+            self.1 += n;
+            Ok(n)
+        }
     }
 
     #[cfg(unix)]

@@ -60,6 +60,13 @@ impl FsLoader {
         FsLoader::new(template.parent().unwrap_or(Path::new(".")))
     }
 
+    /// Whether `path` (relative to the directory) is a regular file, after
+    /// following symlinks (reading it may still refuse one leading outside).
+    pub fn is_file(&self, path: &str) -> bool {
+        let shown = self.dir.display().to_string();
+        confine(path, &shown).is_ok_and(|rel| self.dir.join(rel).is_file())
+    }
+
     /// Whether the existing `path` resolves (through symlinks) to a place
     /// inside the root.
     fn inside(&self, path: &Path) -> bool {
@@ -255,6 +262,14 @@ impl Loader for AnyLoader {
 }
 
 impl AnyLoader {
+    /// Whether `path` (relative to the loader's directory) is a file.
+    pub fn is_file(&self, path: &str) -> bool {
+        match self {
+            AnyLoader::Fs(l) => l.is_file(path),
+            AnyLoader::Archive(l) => l.is_file(path),
+        }
+    }
+
     /// What the loader skipped (printed as warnings).
     pub fn warnings(&self) -> &[String] {
         match self {

@@ -8,6 +8,7 @@
 mod analyze_cmd;
 mod compare;
 mod csar;
+mod csar_entry;
 mod diagnostics;
 mod explain_cmd;
 mod featureide;
@@ -144,10 +145,13 @@ The template may be:
     relative to its directory;
   * `-`: the template is read from standard input (files beside it relative
     to the current directory);
-  * a zipped CSAR (`.csar` or `.zip`, or any file that starts like a zip
-    archive): the template is the file named by `Entry-Definitions` in
-    `TOSCA-Metadata/TOSCA.meta`, or else the single YAML file at the root of
-    the archive; files beside it are read from the archive.
+  * a CSAR: a directory, or a zip archive (`.csar` or `.zip`, or any file
+    that starts like a zip archive); the template is the file named by
+    `Entry-Definitions` in `TOSCA.meta` (at the root or in
+    `TOSCA-Metadata/`), else the first of `vst.yaml`,
+    `variable-service-template.yaml`, `service-template.yaml` and
+    `template.yaml`, else the single YAML file at the root; files beside it
+    are read from the CSAR.
 
 Variability inputs come from, lowest precedence first:
   * the presets named by --presets (or, without --presets, the JSON list in
@@ -230,7 +234,7 @@ pub struct ResolveFlags {
 #[derive(Args, Debug, Clone)]
 pub struct ResolveArgs {
     /// The variable service template: a YAML file, `-` for standard input,
-    /// or a zipped CSAR (`.csar`, `.zip`).
+    /// or a CSAR (a directory, or a zip archive: `.csar`, `.zip`).
     #[arg(value_name = "TEMPLATE")]
     pub template: String,
 
@@ -246,7 +250,7 @@ pub struct ResolveArgs {
 #[derive(Args, Debug)]
 pub struct TemplateResolveArgs {
     /// The variable service template: a YAML file, `-` for standard input,
-    /// or a zipped CSAR (`.csar`, `.zip`).
+    /// or a CSAR (a directory, or a zip archive: `.csar`, `.zip`).
     #[arg(long, value_name = "TEMPLATE")]
     pub template: String,
 
@@ -272,7 +276,7 @@ impl From<TemplateResolveArgs> for ResolveArgs {
 #[derive(Args, Debug)]
 pub struct EnrichArgs {
     /// The variable service template: a YAML file, `-` for standard input,
-    /// or a zipped CSAR (`.csar`, `.zip`).
+    /// or a CSAR (a directory, or a zip archive: `.csar`, `.zip`).
     #[arg(value_name = "TEMPLATE")]
     pub template: String,
 
@@ -291,7 +295,7 @@ pub struct EnrichArgs {
 #[derive(Args, Debug)]
 pub struct TemplateEnrichArgs {
     /// The variable service template: a YAML file, `-` for standard input,
-    /// or a zipped CSAR (`.csar`, `.zip`).
+    /// or a CSAR (a directory, or a zip archive: `.csar`, `.zip`).
     #[arg(long, value_name = "TEMPLATE")]
     pub template: String,
 
@@ -320,7 +324,9 @@ Run variability tests in the format of OpenTOSCA Vintner.
 
 PATH may be:
   * a CSAR: a directory with a `tests/` sub-directory; the variable service
-    template is at the CSAR root and every `tests/<name>/` is one test;
+    template is at the CSAR root (chosen as for `v4t resolve`: `TOSCA.meta`,
+    the default names, the single root YAML file) and every `tests/<name>/`
+    is one test;
   * a zipped CSAR (`.csar` or `.zip`) with the same layout inside;
   * a single test directory (contains `test.yaml` or a template file such as
     `template.yaml`);
@@ -423,8 +429,9 @@ distinct topologies (\"at least\" where counting stopped at its budget),
 dead elements (absent in every valid configuration), core elements
 (present in every one), inputs that never change the topology, and the
 failing configurations (outside the input feature model, an expression
-that fails, no solution, a failed consistency or semantic check, and with
---validate a resolved template that is no valid TOSCA) grouped by error
+that fails, no solution, a failed consistency or semantic check or, on
+TOSCA 2.0, a reference to an absent element, and with --validate a
+resolved template that is no valid TOSCA) grouped by error
 with one example each, and the presets resolved one by one.
 
 Not modelled: the optimiser (when the inputs leave presence open, the
@@ -440,7 +447,8 @@ Exit codes:
 /// Arguments of `v4t analyze`.
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
-    /// The variable service template (YAML); `-` reads standard input.
+    /// The variable service template: a YAML file, `-` for standard input,
+    /// or a CSAR (a directory or a zip archive).
     #[arg(value_name = "TEMPLATE")]
     pub template: String,
 
@@ -490,7 +498,7 @@ Exit codes:
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
     /// The variable service template: a YAML file, `-` for standard input,
-    /// or a zipped CSAR.
+    /// or a CSAR (a directory or a zip archive).
     #[arg(value_name = "TEMPLATE")]
     pub template: String,
 
@@ -534,7 +542,7 @@ pub enum GraphFormat {
 #[derive(Args, Debug)]
 pub struct GraphArgs {
     /// The variable service template: a YAML file, `-` for standard input,
-    /// or a zipped CSAR.
+    /// or a CSAR (a directory or a zip archive).
     #[arg(value_name = "TEMPLATE")]
     pub template: String,
 

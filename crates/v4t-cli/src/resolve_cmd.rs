@@ -18,6 +18,7 @@ use v4t::{Code, Diagnostic, ResolveOptions, SourceId, Sources, Span};
 use v4t_yaml::{Map, Node};
 
 use crate::csar::{Archive, ArchiveLoader};
+use crate::csar_entry::entry_template;
 use crate::diagnostics::{catch_panic, ColorChoice, Reporter};
 use crate::files::{read_bounded, read_bytes, same_file, write_atomically, MAX_INPUT_BYTES};
 use crate::fs_loader::{AnyLoader, FsLoader};
@@ -103,16 +104,28 @@ pub fn add_text(sources: &mut Sources, name: &str, bytes: Vec<u8>) -> Result<Sou
 }
 
 /// Reads the template named on the command line: `-` is standard input, a
-/// zipped CSAR is opened and its template found.
+/// CSAR (a directory or a zip archive) is opened and its template found.
 fn read_template(template: &str) -> Result<Template, OpenError> {
+    let path = Path::new(template);
     let (bytes, name, loader) = if template == "-" {
         let bytes = read_bounded(std::io::stdin().lock(), MAX_INPUT_BYTES).map_err(|e| {
             let message = format!("could not read the template from standard input: {e}");
             OpenError::Usage(Code::File, message)
         })?;
-        (bytes, "<stdin>", FsLoader::new("."))
+        (bytes, "<stdin>".to_string(), FsLoader::new("."))
+    } else if path.is_dir() {
+        let mut root = AnyLoader::Fs(FsLoader::new(path));
+        let entry =
+            entry_template(&mut root, true).map_err(|e| csar_error(template, e.message()))?;
+        let file = path.join(entry);
+        let name = file.display().to_string();
+        let bytes = read_bytes(&file, MAX_INPUT_BYTES).map_err(|e| {
+            let message = format!("could not read template \"{name}\": {e}");
+            OpenError::Usage(Code::File, message)
+        })?;
+        let loader = FsLoader::for_template(&file);
+        (bytes, name, loader)
     } else {
-        let path = Path::new(template);
         let bytes = read_bytes(path, MAX_INPUT_BYTES).map_err(|e| {
             let message = format!("could not read template \"{template}\": {e}");
             OpenError::Usage(Code::File, message)
@@ -120,13 +133,13 @@ fn read_template(template: &str) -> Result<Template, OpenError> {
         if crate::csar::has_archive_extension(path) {
             return from_archive(&bytes, template);
         }
-        (bytes, template, FsLoader::for_template(path))
+        (bytes, template.to_string(), FsLoader::for_template(path))
     };
     if crate::csar::looks_like_zip(&bytes) {
-        return from_archive(&bytes, name);
+        return from_archive(&bytes, &name);
     }
     let mut sources = Sources::new();
-    match add_text(&mut sources, name, bytes) {
+    match add_text(&mut sources, &name, bytes) {
         Ok(id) => Ok(Template {
             sources,
             id,
@@ -135,6 +148,11 @@ fn read_template(template: &str) -> Result<Template, OpenError> {
         }),
         Err(d) => Err(OpenError::Invalid(Box::new(sources), d)),
     }
+}
+
+/// The error for the CSAR `name` that cannot be read (`why`).
+fn csar_error(name: &str, why: &str) -> OpenError {
+    OpenError::Usage(Code::File, format!("could not read CSAR \"{name}\": {why}"))
 }
 
 /// The variability inputs of the command line: the environment and the
@@ -195,17 +213,15 @@ pub fn open_template(
 
 /// The template inside the zipped CSAR `bytes` (named `name` in messages).
 fn from_archive(bytes: &[u8], name: &str) -> Result<Template, OpenError> {
-    let invalid =
-        |e: String| OpenError::Usage(Code::File, format!("could not read CSAR \"{name}\": {e}"));
-    let archive = Archive::read(bytes).map_err(invalid)?;
-    let entry = archive.entry_definitions().map_err(invalid)?;
+    let archive = Arc::new(Archive::read(bytes).map_err(|e| csar_error(name, &e))?);
+    let mut root = AnyLoader::Archive(ArchiveLoader::for_directory(archive.clone(), ""));
+    let entry = entry_template(&mut root, true).map_err(|e| csar_error(name, e.message()))?;
     let text = archive.get(&entry).unwrap_or_default().to_vec();
     let mut sources = Sources::new();
     let id = match add_text(&mut sources, &format!("{name}!/{entry}"), text) {
         Ok(id) => id,
         Err(d) => return Err(OpenError::Invalid(Box::new(sources), d)),
     };
-    let archive = Arc::new(archive);
     Ok(Template {
         sources,
         id,

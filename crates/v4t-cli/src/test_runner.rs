@@ -26,6 +26,7 @@ use v4t_yaml::{Map, Node, Schema, SourceId, Span, Value};
 
 use crate::compare::diff;
 use crate::csar::{Archive, ArchiveLoader};
+use crate::csar_entry::{entry_template, EntryError, TEMPLATE_NAMES};
 use crate::diagnostics::{catch_panic, escape, Format};
 use crate::files::confine;
 use crate::files::{read_bytes, write_atomically, MAX_INPUT_BYTES};
@@ -35,13 +36,6 @@ use crate::resolve_cmd::now_ms;
 use crate::{TestArgs, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 use v4t::deep_merge;
 
-/// Default template file names, in order of preference.
-const TEMPLATE_NAMES: [&str; 4] = [
-    "vst.yaml",
-    "variable-service-template.yaml",
-    "service-template.yaml",
-    "template.yaml",
-];
 /// Default inputs file names.
 const INPUTS_NAMES: [&str; 2] = ["inputs.yaml", "inputs.xml"];
 /// Default expected file names.
@@ -150,14 +144,14 @@ impl Tree {
         }
     }
 
-    /// For the root of a zipped CSAR, its `Entry-Definitions` (or single
-    /// root YAML file), where no default template name exists.
-    fn entry_definitions(&self, base: &Path) -> Option<PathBuf> {
+    /// The loader for the files below the directory `dir`.
+    fn directory(&self, dir: &Path) -> AnyLoader {
         match self {
-            Tree::Archive { archive, .. } if Tree::inner(base)?.is_empty() => {
-                archive.entry_definitions().ok().map(PathBuf::from)
-            }
-            _ => None,
+            Tree::Disk => AnyLoader::Fs(FsLoader::new(dir)),
+            Tree::Archive { archive, .. } => AnyLoader::Archive(ArchiveLoader::for_directory(
+                archive.clone(),
+                &Tree::inner(dir).unwrap_or_default(),
+            )),
         }
     }
 
@@ -181,6 +175,8 @@ struct TestCase {
     dir: PathBuf,
     /// Where the template is looked up: the test directory, or the CSAR root.
     base: PathBuf,
+    /// Whether `base` is a CSAR root (with `tests/`), not a test directory.
+    csar: bool,
     /// Directory names from the PATH argument down to the test (for sorting,
     /// `---only` and `---disabled`).
     components: Vec<String>,
@@ -544,6 +540,7 @@ fn discover(
             out.push(TestCase {
                 dir: dir.join("tests").join(&name),
                 base: dir.to_path_buf(),
+                csar: true,
                 components,
                 group: group_of(rel),
             });
@@ -553,6 +550,7 @@ fn discover(
         out.push(TestCase {
             dir: dir.to_path_buf(),
             base: dir.to_path_buf(),
+            csar: false,
             components: rel.clone(),
             group,
         });
@@ -685,17 +683,21 @@ fn run_one(tree: &Tree, test: &TestCase, env: &Map, validate: bool) -> Result<()
     // The template.
     let template_path = match &config.template {
         Some(t) => test.base.join(t),
-        None => TEMPLATE_NAMES
-            .iter()
-            .map(|n| test.base.join(n))
-            .find(|p| tree.is_file(p))
-            .or_else(|| tree.entry_definitions(&test.base))
-            .ok_or_else(|| {
-                fail(format!(
+        None => match entry_template(&mut tree.directory(&test.base), test.csar) {
+            Ok(entry) => test.base.join(entry),
+            Err(EntryError::NotFound(_)) => {
+                return Err(fail(format!(
                     "Did not find variable service template in directory \"{}\"",
                     tree.show(&test.base)
-                ))
-            })?,
+                )))
+            }
+            Err(EntryError::Invalid(message)) => {
+                return Err(fail(format!(
+                    "\"{}\" is not a valid CSAR: {message}",
+                    tree.show(&test.base)
+                )))
+            }
+        },
     };
     let text = tree.read_text(&template_path).map_err(|e| {
         fail(format!(

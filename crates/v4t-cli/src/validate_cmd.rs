@@ -16,8 +16,10 @@ use crate::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 #[derive(clap::Args, Debug)]
 pub struct ValidateArgs {
     /// A TOSCA file, a CSAR directory, a zipped CSAR (`.csar`/`.zip`) or a
-    /// tarball (`.tar`, `.tar.gz`, `.tgz`): its entry is `Entry-Definitions` of `TOSCA.meta` (at the root or in
-    /// `TOSCA-Metadata/`), else its only YAML file at the root.
+    /// tarball (`.tar`, `.tar.gz`, `.tgz`): its entry is `Entry-Definitions`
+    /// of `TOSCA.meta` (at the root or in `TOSCA-Metadata/`), else its only
+    /// YAML file at the root (TOSCA 2.0 §17.3: no default names, unlike the
+    /// commands that resolve).
     #[arg(value_name = "FILE|DIR|CSAR")]
     pub path: PathBuf,
 
@@ -49,24 +51,19 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
     };
     // The repository (a directory or an archive), its entry file, and the
     // directory diagnostics name files relative to.
-    let (mut loader, entry, shown) = if meta.is_dir() {
-        let mut loader = AnyLoader::Fs(FsLoader::new(path));
-        match v4t_tosca::csar::entry_of(&mut loader) {
-            Ok(entry) => (loader, entry, path.to_path_buf()),
-            Err(message) => {
-                let message = format!("\"{}\" is not a valid CSAR: {message}", path.display());
-                reporter.error(Code::Csar, &message);
-                return EXIT_FAILURE;
-            }
-        }
+    let root = if meta.is_dir() {
+        Some(AnyLoader::Fs(FsLoader::new(path)))
     } else if crate::csar::has_archive_extension(path)
         || crate::tarball::has_tarball_extension(&path.to_string_lossy())
         || is_archive(path)
     {
         let archive = crate::files::read_bytes(path, crate::files::MAX_INPUT_BYTES)
             .and_then(|bytes| Archive::read(&bytes));
-        let archive = match archive {
-            Ok(a) => Arc::new(a),
+        match archive {
+            Ok(a) => Some(AnyLoader::Archive(ArchiveLoader::for_directory(
+                Arc::new(a),
+                "",
+            ))),
             Err(message) => {
                 reporter.error(
                     Code::Csar,
@@ -74,12 +71,16 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
                 );
                 return EXIT_FAILURE;
             }
-        };
-        let mut loader = AnyLoader::Archive(ArchiveLoader::for_template(archive, ""));
-        match v4t_tosca::csar::entry_of(&mut loader) {
-            Ok(entry) => (loader, entry, path.to_path_buf()),
-            Err(message) => {
-                let message = format!("\"{}\" is not a valid CSAR: {message}", path.display());
+        }
+    } else {
+        None
+    };
+    let (mut loader, entry, shown) = if let Some(mut root) = root {
+        // A TOSCA processor: TOSCA.meta, else the single root YAML file.
+        match v4t_tosca::csar::entry_of(&mut root) {
+            Ok(entry) => (root, entry, path.to_path_buf()),
+            Err(e) => {
+                let message = format!("\"{}\" is not a valid CSAR: {e}", path.display());
                 reporter.error(Code::Csar, &message);
                 return EXIT_FAILURE;
             }

@@ -221,6 +221,132 @@ fn csar_entry_definitions_and_files_beside_the_template() {
     );
 }
 
+/// A CSAR whose template `main.yaml` is named only by `TOSCA.meta` (no
+/// default name, and not the only YAML file at its root), with one test.
+fn csar_named_by_meta() -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut add = |path: &str, text: &str| files.insert(path.to_string(), text.as_bytes().to_vec());
+    add(
+        "TOSCA-Metadata/TOSCA.meta",
+        "TOSCA-Meta-File-Version: 1.1\nCSAR-Version: 1.1\nEntry-Definitions: main.yaml\n",
+    );
+    add(
+        "main.yaml",
+        "tosca_definitions_version: tosca_variability_1_0\n\
+         topology_template:\n\
+         \x20 variability:\n\
+         \x20   inputs:\n\
+         \x20     on: {type: boolean, default: false}\n\
+         \x20   presets:\n\
+         \x20     up: {inputs: {on: true}}\n\
+         \x20 node_templates:\n\
+         \x20   kept: {type: tosca.nodes.Root, conditions: {variability_input: on}}\n\
+         \x20   dropped: {type: tosca.nodes.Root, conditions: {not: {variability_input: on}}}\n",
+    );
+    add("notes.yaml", "not: the template\n");
+    add("tests/up/test.yaml", "presets: [up]\n");
+    add(
+        "tests/up/expected.yaml",
+        "tosca_definitions_version: tosca_simple_yaml_1_3\n\
+         topology_template:\n\
+         \x20 node_templates:\n\
+         \x20   kept:\n\
+         \x20     type: tosca.nodes.Root\n",
+    );
+    files
+}
+
+#[test]
+fn a_csar_reads_the_same_unzipped_and_zipped() {
+    let dir = TempDir::new("csar-both");
+    let files = csar_named_by_meta();
+    for (path, content) in &files {
+        dir.write(&format!("c/{path}"), content);
+    }
+    let unzipped = dir.path().join("c");
+    let zipped = dir.write("c.csar", zip(&files));
+
+    for csar in [&unzipped, &zipped] {
+        let out = v4t(&["test", arg(csar)]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+        assert_eq!(text(&out.stdout).lines().last(), Some("1 passed, 0 failed"));
+    }
+    // Every command that takes a template finds the same one in both.
+    let resolve = |csar: &Path| v4t(&["resolve", arg(csar), "--presets", "up"]);
+    let (a, b) = (resolve(&unzipped), resolve(&zipped));
+    assert_eq!(a.status.code(), Some(0), "{}", text(&a.stderr));
+    assert_eq!(a.stdout, b.stdout);
+    assert!(text(&a.stdout).contains("kept:") && !text(&a.stdout).contains("dropped"));
+    for command in [
+        &["enrich"][..],
+        &["analyze"],
+        &["explain"],
+        &["graph"],
+        &["template", "resolve", "--presets", "up", "--template"],
+        &["template", "enrich", "--template"],
+    ] {
+        let run = |csar: &Path| v4t(&[command, &[arg(csar)]].concat());
+        let (a, b) = (run(&unzipped), run(&zipped));
+        assert_eq!(a.status.code(), Some(0), "{command:?}: {}", text(&a.stderr));
+        assert_eq!(b.status.code(), Some(0), "{command:?}: {}", text(&b.stderr));
+        assert!(!a.stdout.is_empty(), "{command:?}");
+    }
+    let validate = |csar: &Path| v4t(&["validate", arg(csar)]).status.code();
+    assert_eq!(validate(&unzipped), validate(&zipped));
+
+    // A TOSCA.meta naming a missing file fails alike.
+    let mut broken = files.clone();
+    broken.remove("main.yaml");
+    fs::remove_file(unzipped.join("main.yaml")).unwrap();
+    let zipped = dir.write("broken.csar", zip(&broken));
+    for csar in [&unzipped, &zipped] {
+        let out = v4t(&["resolve", arg(csar)]);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("`main.yaml` is not in the archive"),
+            "{}",
+            text(&out.stderr)
+        );
+        let out = v4t(&["test", arg(csar)]);
+        assert!(
+            text(&out.stdout).contains("is not a valid CSAR"),
+            "{}",
+            text(&out.stdout)
+        );
+    }
+}
+
+/// `v4t validate` is a TOSCA processor: without `TOSCA.meta` a CSAR must
+/// have a single YAML file at its root (TOSCA 2.0 §17.3); the default
+/// template names of the resolving commands do not apply.
+#[test]
+fn validate_requires_one_root_yaml_file_without_tosca_meta() {
+    let dir = TempDir::new("csar-strict");
+    let files: BTreeMap<String, Vec<u8>> = [
+        ("template.yaml", "tosca_definitions_version: tosca_2_0\n"),
+        ("types.yaml", "tosca_definitions_version: tosca_2_0\n"),
+    ]
+    .into_iter()
+    .map(|(p, c)| (p.to_string(), c.as_bytes().to_vec()))
+    .collect();
+    for (path, content) in &files {
+        dir.write(&format!("c/{path}"), content);
+    }
+    let zipped = dir.write("c.csar", zip(&files));
+    for csar in [&dir.path().join("c"), &zipped] {
+        let out = v4t(&["validate", arg(csar)]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("is not a valid CSAR"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    fs::remove_file(dir.path().join("c/types.yaml")).unwrap();
+    let out = v4t(&["validate", arg(&dir.path().join("c"))]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
 #[test]
 fn output_formats_and_standard_output() {
     let dir = TempDir::new("formats");

@@ -9,9 +9,9 @@
 //! `alternatives`, ...) does not allow it, if evaluating a value expression
 //! fails under it, if its conditions and constraints have no solution
 //! ("Could not solve"), or if its solution violates a consistency or
-//! semantic check (the checks of `check`, built as literals; a
-//! configuration fails with the first one it violates), each grouped by
-//! message; the others are *valid*. Over the valid ones, the analysis
+//! semantic check or, on TOSCA 2.0, a reference check (the checks of
+//! `check` and `references`, built as literals; a configuration fails with
+//! the first one it violates), each grouped by message; the others are *valid*. Over the valid ones, the analysis
 //! counts them and the distinct topologies (sets of present elements), and
 //! finds the dead elements (absent in every one) and the core elements
 //! (present in every one). The presets, a handful of configurations, are
@@ -260,7 +260,7 @@ pub fn analyze_observed(
     observe(AnalyzeStage::Unsolvable);
     let determined = f.determined();
     observe(AnalyzeStage::Determined);
-    failures.extend(f.check_failures(graph)?);
+    failures.extend(f.check_failures(doc, graph, types)?);
     observe(AnalyzeStage::Checks);
     // From here on, only the valid configurations.
     let valid = f.sat.count(&[], &f.input_lits, &options.budget);
@@ -326,16 +326,13 @@ struct Variants<'a, 't> {
 impl Variants<'_, '_> {
     /// The first error `v4t validate` reports for the resolved template of
     /// configuration `assigned` (`None` if it is valid or does not resolve:
-    /// the other checks report those), after the TOSCA 2.0 references V4T's
-    /// checks do not cover (which depend on the topology only).
+    /// the other checks, the TOSCA 2.0 references among them, report those).
     fn first_error(&mut self, assigned: Map) -> Option<Error> {
         let p = self.prepared;
         let (doc, graph, types) = (&p.doc, &p.graph, self.types);
         let solution =
             crate::solve_checked(doc, graph, (types, self.sources), assigned, self.now_ms).ok()?;
-        if let Err(e) = crate::check_references(doc, graph, &solution, types) {
-            return Some(e);
-        }
+        crate::check_references(doc, graph, &solution, types).ok()?;
         let resolved =
             crate::transform::transform(&mut doc.clone(), graph, &solution, &p.loaded, types);
         let resolved = resolved.ok()?;
@@ -510,16 +507,23 @@ impl<'o> Family<'o> {
         (groups, failed)
     }
 
-    /// The configurations failing a consistency or semantic check, grouped
-    /// by message: a configuration fails with the first check it violates.
+    /// The configurations failing a consistency or semantic check or (on
+    /// TOSCA 2.0) a reference check, grouped by message: a configuration
+    /// fails with the first check it violates, in resolving's order.
     /// Afterwards the problem excludes them.
-    fn check_failures(&mut self, graph: &Graph) -> Result<Vec<FailureGroup>> {
+    fn check_failures(
+        &mut self,
+        doc: &Node,
+        graph: &Graph,
+        types: &TypeSystem<'_>,
+    ) -> Result<Vec<FailureGroup>> {
         let mut symbolic = Symbolic {
             sat: &mut self.sat,
             by_id: &self.by_id,
             violations: Vec::new(),
         };
         check::checks(graph, &mut symbolic)?;
+        crate::references::checks(doc, graph, types, &mut symbolic)?;
         let violations = symbolic.violations;
         // The first violation: violated, and no earlier one is.
         let mut earlier = self.sat.constant(false);

@@ -43,7 +43,7 @@ pub(crate) trait Logic {
 }
 
 /// One solution: presence is known, the first violation is the error.
-struct OneSolution<'s>(&'s Solution);
+pub(crate) struct OneSolution<'s>(pub(crate) &'s Solution);
 
 impl Logic for OneSolution<'_> {
     type B = bool;

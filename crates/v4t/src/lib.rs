@@ -281,17 +281,15 @@ fn solve_checked(
 }
 
 /// The TOSCA 2.0 references V4T's checks do not cover (a no-op on TOSCA
-/// 1.3): after [`solve_checked`] wherever a variant is resolved.
+/// 1.3) on one solution: after [`solve_checked`] wherever a variant is
+/// resolved.
 fn check_references(
     doc: &Node,
     graph: &graph::Graph,
     solution: &solve::Solution,
     types: &types::TypeSystem<'_>,
 ) -> Result<()> {
-    match graph.grammar() {
-        Grammar::Tosca20 => references::check(doc, graph, solution, types),
-        Grammar::Tosca13 => Ok(()),
-    }
+    references::checks(doc, graph, types, &mut check::OneSolution(solution))
 }
 
 /// A template up to the resolver graph (what resolving and analysing share).

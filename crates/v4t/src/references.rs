@@ -1,8 +1,12 @@
 //! TOSCA 2.0 references of the resolved template that Variability4TOSCA
 //! does not cover (notes §4.3, items 4, 7, 8 and 10), checked after solving.
 //!
-//! Input: the resolver document, its graph and the solution. Output: `Ok`
-//! or the first element whose references break in this variant, named:
+//! Input: the resolver document, its graph and a [`Logic`] of presence.
+//! Like the checks of `check`, they are written once: resolving runs them
+//! on its solution (`bool`: the first element whose references break in
+//! this variant is the error), `v4t analyze` builds them as SAT literals
+//! over every configuration (one violation per element and reason, in the
+//! same order). What they find:
 //!
 //! * a present element that reads an absent input (`$get_input`) or names
 //!   an absent node (`$get_property`/`$get_attribute`, `copy`), an output
@@ -18,111 +22,187 @@
 //! their definition's `count_range` (§8.5.4: a TOSCA 2.0 processor would add
 //! an implicit assignment, a dangling requirement, at deployment).
 
+use crate::check::Logic;
 use crate::document;
 use crate::error::{Error, Result};
 use crate::graph::{ElementId, Graph, Kind};
 use crate::solve::Solution;
 use crate::types::{Collection, TypeSystem};
+use crate::version::Grammar;
 use v4t_source::{Code, Diagnostic};
+use v4t_tosca::DocId;
 use v4t_yaml::{Node, Span, Value};
 
-/// Checks the references of the present elements.
-pub(crate) fn check(
+/// Checks the references of the present elements (nothing on TOSCA 1.3),
+/// in this order: types of absent imports, what present elements read,
+/// substitution mappings, workflows, group members.
+pub(crate) fn checks<L: Logic>(
     doc: &Node,
     g: &Graph,
-    solution: &Solution,
     types: &TypeSystem<'_>,
+    l: &mut L,
 ) -> Result<()> {
-    let present = |id: ElementId| solution.is_present(id);
-    absent_imports(g, solution, types)?;
-    // What the output has: present elements in present containers.
-    let written = |mut x: ElementId| loop {
-        if !present(x) {
-            return false;
-        }
-        match g.get(x).container {
-            Some(c) => x = c,
-            None => return true,
-        }
-    };
-    for x in g.ordered().filter(|&x| written(x)) {
-        let e = g.get(x);
-        let reads: Vec<ElementId> = g.reads(x).collect();
-        for &c in &reads {
-            if present(c) || same_named_present(g, &reads, c, &present) {
-                continue;
-            }
-            let target = g.get(c);
-            let what = match target.kind {
-                Kind::Input => format!("reads input \"{}\"", target.name),
-                _ => format!("refers to {}", g.display(c)),
-            };
-            return Err(Error::coded(
-                Code::Inconsistent,
-                format!("{} {what}, which is absent", g.Display(x)),
-                e.span,
-            )
-            .in_element(g.id(x)));
-        }
+    if g.grammar() != Grammar::Tosca20 {
+        return Ok(());
     }
+    absent_imports(g, types, l)?;
+    reads(g, l)?;
     let Some(tt) = document::topology(doc) else {
         return Ok(());
     };
-    let node_present = |name: &str| g.node(name).is_some_and(present);
-    let named_present =
-        |list: &[ElementId], name: &str| list.iter().any(|&i| g.get(i).name == name && present(i));
     if let Some(sm) = tt.get("substitution_mappings") {
-        substitution_mappings(sm, &node_present, &|n| named_present(g.inputs(), n), &|n| {
-            named_present(g.outputs(), n)
-        })?;
+        substitution_mappings(sm, g, l)?;
     }
     if let Some(workflows) = tt.get("workflows").and_then(Node::as_map) {
         for (name, w) in workflows.iter() {
-            workflow(&name.name, w, &node_present, &|n| {
-                g.group(n).is_some_and(present)
+            workflow(&name.name, w, g, l)?;
+        }
+    }
+    tuple_members(doc, g, l)
+}
+
+/// Whether element `x` is in the output: present, in present containers.
+fn written<L: Logic>(g: &Graph, l: &mut L, mut x: ElementId) -> L::B {
+    let mut chain = Vec::new();
+    loop {
+        let here = l.present(x);
+        if l.is_false(here) {
+            return here;
+        }
+        chain.push(here);
+        match g.get(x).container {
+            Some(c) => x = c,
+            None => return l.and(&chain),
+        }
+    }
+}
+
+/// Whether one of the elements of `list` named `name` is present.
+fn named_present<L: Logic>(g: &Graph, l: &mut L, list: &[ElementId], name: &str) -> L::B {
+    let lits: Vec<L::B> = list
+        .iter()
+        .filter(|&&i| g.get(i).name == name)
+        .map(|&i| l.present(i))
+        .collect();
+    l.or(&lits)
+}
+
+/// Whether the node template `name` is present (false if there is none).
+fn node_present<L: Logic>(g: &Graph, l: &mut L, name: &str) -> L::B {
+    match g.node(name) {
+        Some(n) => l.present(n),
+        None => l.constant(false),
+    }
+}
+
+/// Present elements read present inputs and nodes: each element that
+/// reads something, or another element of its reads with the kind and name
+/// of it (list-form alternatives of one input).
+fn reads<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
+    let mut reads: Vec<ElementId> = Vec::new();
+    let mut alternatives = Vec::new();
+    for x in g.ordered() {
+        reads.clear();
+        reads.extend(g.reads(x));
+        if reads.is_empty() {
+            continue;
+        }
+        let here = written(g, l, x);
+        if l.is_false(here) {
+            continue;
+        }
+        for &c in &reads {
+            let (kind, name) = (g.get(c).kind, &g.get(c).name);
+            alternatives.clear();
+            alternatives.push(l.present(c));
+            for &o in &reads {
+                if o != c && g.get(o).kind == kind && g.get(o).name == *name {
+                    alternatives.push(l.present(o));
+                }
+            }
+            let some = l.or(&alternatives);
+            let none = l.not(some);
+            let when = l.and(&[here, none]);
+            l.violation(when, || {
+                let target = g.get(c);
+                let what = match target.kind {
+                    Kind::Input => format!("reads input \"{}\"", target.name),
+                    _ => format!("refers to {}", g.display(c)),
+                };
+                Error::coded(
+                    Code::Inconsistent,
+                    format!("{} {what}, which is absent", g.Display(x)),
+                    g.get(x).span,
+                )
+                .in_element(g.id(x))
             })?;
         }
     }
-    tuple_members(doc, g, &present)
+    Ok(())
 }
 
 /// The types the result uses come from present imports (notes §4.3 item
 /// 11): the template's own types derive from no type of an absent import,
-/// and no present type assignment names one.
-fn absent_imports(g: &Graph, solution: &Solution, types: &TypeSystem<'_>) -> Result<()> {
-    let present = |id: ElementId| solution.is_present(id);
-    if g.imports().iter().all(|&i| present(i)) {
+/// and no present type assignment names one. Checked where some import is
+/// absent; a type fails with the first type of its chain from a file that
+/// no present import reaches.
+fn absent_imports<L: Logic>(g: &Graph, types: &TypeSystem<'_>, l: &mut L) -> Result<()> {
+    let imports: Vec<L::B> = g.imports().iter().map(|&i| l.present(i)).collect();
+    let all = l.and(&imports);
+    let some_absent = l.not(all);
+    if l.is_false(some_absent) {
         return Ok(());
     }
-    let kept: Vec<Span> = g
-        .imports()
-        .iter()
-        .filter(|&&i| present(i))
-        .map(|&i| g.get(i).span)
-        .collect();
-    let reachable = types.reachable(&|span| kept.contains(&span));
-    let from_absent = |t: v4t_tosca::TypeId| {
-        types.chain_of(t).find(|&x| {
-            types
-                .imported_from(x)
-                .is_some_and(|d| !reachable[d.index()])
-        })
+    let mut files = Reachable {
+        from: g
+            .imports()
+            .iter()
+            .map(|&i| {
+                let span = g.get(i).span;
+                types.reachable(&|s| s == span)
+            })
+            .collect(),
+        imports,
+        known: Vec::new(),
+    };
+    // The first violation of a chain is the error: later ones need no
+    // "every earlier file is reached".
+    let mut from_absent = |l: &mut L,
+                           t: v4t_tosca::TypeId,
+                           when: L::B,
+                           error: &dyn Fn(v4t_tosca::TypeId) -> Error|
+     -> Result<()> {
+        for x in types.chain_of(t) {
+            let Some(d) = types.imported_from(x) else {
+                continue;
+            };
+            let reached = files.of(l, d);
+            let unreached = l.not(reached);
+            let violated = l.and(&[when, some_absent, unreached]);
+            l.violation(violated, || error(x))?;
+        }
+        Ok(())
     };
     // Variability group types are not part of the result (the transformation
     // drops them), whatever they derive from.
+    let always = l.constant(true);
     for t in types.own().filter(|&t| !types.is_variability_group_type(t)) {
-        if let Some(x) = from_absent(t) {
-            return Err(absent(
+        from_absent(l, t, always, &|x| {
+            absent(
                 types.span(t),
                 format!(
                     "Type \"{}\" derives from \"{}\", which only an absent import defines",
                     types.name(t),
                     types.name(x)
                 ),
-            ));
-        }
+            )
+        })?;
     }
-    for &ty in g.types().iter().filter(|&&t| present(t)) {
+    for &ty in g.types() {
+        let here = l.present(ty);
+        if l.is_false(here) {
+            continue;
+        }
         let Some(c) = g
             .get(ty)
             .container
@@ -130,33 +210,54 @@ fn absent_imports(g: &Graph, solution: &Solution, types: &TypeSystem<'_>) -> Res
         else {
             continue;
         };
-        let Some(x) = types.resolve(c, &g.get(ty).name).and_then(from_absent) else {
+        let Some(t) = types.resolve(c, &g.get(ty).name) else {
             continue;
         };
-        return Err(absent(
-            g.get(ty).span,
-            format!(
-                "{} is \"{}\", which only an absent import defines",
-                g.Display(ty),
-                types.name(x)
-            ),
-        )
-        .in_element(g.id(ty)));
+        from_absent(l, t, here, &|x| {
+            absent(
+                g.get(ty).span,
+                format!(
+                    "{} is \"{}\", which only an absent import defines",
+                    g.Display(ty),
+                    types.name(x)
+                ),
+            )
+            .in_element(g.id(ty))
+        })?;
     }
     Ok(())
 }
 
-/// Whether another element of `list` with the kind and name of `c` is present
-/// (list-form alternatives of one input).
-fn same_named_present(
-    g: &Graph,
-    list: &[ElementId],
-    c: ElementId,
-    present: &impl Fn(ElementId) -> bool,
-) -> bool {
-    let (kind, name) = (g.get(c).kind, &g.get(c).name);
-    list.iter()
-        .any(|&o| o != c && g.get(o).kind == kind && g.get(o).name == *name && present(o))
+/// Which files present imports reach, per file a truth value built once.
+struct Reachable<B> {
+    /// Per import of the graph, the files it reaches.
+    from: Vec<Vec<bool>>,
+    /// Per import of the graph, whether it is present.
+    imports: Vec<B>,
+    /// Per file, its truth value once built.
+    known: Vec<Option<B>>,
+}
+
+impl<B: Copy> Reachable<B> {
+    /// Whether a present import reaches file `d`.
+    fn of<L: Logic<B = B>>(&mut self, l: &mut L, d: DocId) -> B {
+        if let Some(Some(b)) = self.known.get(d.index()) {
+            return *b;
+        }
+        let by: Vec<B> = self
+            .from
+            .iter()
+            .zip(&self.imports)
+            .filter(|(files, _)| files.get(d.index()).copied().unwrap_or(false))
+            .map(|(_, &b)| b)
+            .collect();
+        let b = l.or(&by);
+        if self.known.len() <= d.index() {
+            self.known.resize(d.index() + 1, None);
+        }
+        self.known[d.index()] = Some(b);
+        b
+    }
 }
 
 /// The error for `what` at `span`, which names something absent.
@@ -183,12 +284,7 @@ fn mapped_nodes(target: &Node) -> Vec<&Node> {
 
 /// Substitution mappings (§15): capabilities and requirements name node
 /// templates, properties inputs and attributes outputs.
-fn substitution_mappings(
-    sm: &Node,
-    node_present: &dyn Fn(&str) -> bool,
-    input_present: &dyn Fn(&str) -> bool,
-    output_present: &dyn Fn(&str) -> bool,
-) -> Result<()> {
+fn substitution_mappings<L: Logic>(sm: &Node, g: &Graph, l: &mut L) -> Result<()> {
     let entries = |key: &str| -> Vec<(String, &Node)> {
         match sm.get(key).map(|n| &n.value) {
             Some(Value::Map(m)) => m.iter().map(|(k, v)| (k.name.to_string(), v)).collect(),
@@ -203,42 +299,41 @@ fn substitution_mappings(
     for key in ["capabilities", "requirements"] {
         for (name, target) in entries(key) {
             for node in mapped_nodes(target) {
-                let Some(n) = node.as_str().filter(|n| !node_present(n)) else {
-                    continue;
-                };
-                return Err(absent(
-                    node.span,
-                    format!("Substitution mapping \"{key}.{name}\" maps to node \"{n}\", which is absent"),
-                ));
+                let Some(n) = node.as_str() else { continue };
+                let here = node_present(g, l, n);
+                let gone = l.not(here);
+                l.violation(gone, || {
+                    absent(
+                        node.span,
+                        format!("Substitution mapping \"{key}.{name}\" maps to node \"{n}\", which is absent"),
+                    )
+                })?;
             }
         }
     }
-    for (key, what, present) in [
-        ("properties", "input", input_present),
-        ("attributes", "output", output_present),
+    for (key, what, list) in [
+        ("properties", "input", g.inputs()),
+        ("attributes", "output", g.outputs()),
     ] {
         for (name, target) in entries(key) {
-            let Some(n) = target.as_str().filter(|n| !present(n)) else {
-                continue;
-            };
-            return Err(absent(
-                target.span,
-                format!(
-                    "Substitution mapping \"{key}.{name}\" maps to {what} \"{n}\", which is absent"
-                ),
-            ));
+            let Some(n) = target.as_str() else { continue };
+            let here = named_present(g, l, list, n);
+            let gone = l.not(here);
+            l.violation(gone, || {
+                absent(
+                    target.span,
+                    format!(
+                        "Substitution mapping \"{key}.{name}\" maps to {what} \"{n}\", which is absent"
+                    ),
+                )
+            })?;
         }
     }
     Ok(())
 }
 
 /// A workflow's steps target present nodes or groups (§13).
-fn workflow(
-    name: &str,
-    w: &Node,
-    node_present: &dyn Fn(&str) -> bool,
-    group_present: &dyn Fn(&str) -> bool,
-) -> Result<()> {
+fn workflow<L: Logic>(name: &str, w: &Node, g: &Graph, l: &mut L) -> Result<()> {
     let Some(steps) = w.get("steps").and_then(Node::as_map) else {
         return Ok(());
     };
@@ -247,44 +342,60 @@ fn workflow(
             continue;
         };
         let Some(t) = target.as_str() else { continue };
-        if !node_present(t) && !group_present(t) {
-            return Err(absent(
+        let node = node_present(g, l, t);
+        let group = match g.group(t) {
+            Some(gr) => l.present(gr),
+            None => l.constant(false),
+        };
+        let some = l.or(&[node, group]);
+        let gone = l.not(some);
+        l.violation(gone, || {
+            absent(
                 target.span,
                 format!(
                     "Step \"{}\" of workflow \"{name}\" targets \"{t}\", which is absent",
                     step.name
                 ),
-            ));
-        }
+            )
+        })?;
     }
     Ok(())
 }
 
 /// Present groups that are no variability groups have no `[node,
 /// requirement]` members (only variability groups may: notes §4.3 item 8).
-fn tuple_members(doc: &Node, g: &Graph, present: &impl Fn(ElementId) -> bool) -> Result<()> {
-    for &gr in g.groups().iter().filter(|&&x| present(x)) {
+/// A group fails with its first present relation member (later violations
+/// of the group come after it, so they need no "no earlier one").
+fn tuple_members<L: Logic>(doc: &Node, g: &Graph, l: &mut L) -> Result<()> {
+    for &gr in g.groups() {
         let e = g.get(gr);
         if e.variability_group() {
             continue;
         }
-        let tuple = e
-            .members()
-            .iter()
-            .find(|&&m| g.get(m).kind == Kind::Relation && present(m));
-        if let Some(&m) = tuple {
-            let span = g
-                .raw(doc, gr)
-                .and_then(|r| r.get("members"))
-                .map_or(e.span, |n| n.span);
-            return Err(absent(
-                span,
-                format!(
-                    "{} has the member {}, but in TOSCA 2.0 only node templates and groups are group members",
-                    g.Display(gr),
-                    g.display(m)
-                ),
-            ));
+        let here = l.present(gr);
+        if l.is_false(here) {
+            continue;
+        }
+        for &m in e.members() {
+            if g.get(m).kind != Kind::Relation {
+                continue;
+            }
+            let member = l.present(m);
+            let when = l.and(&[here, member]);
+            l.violation(when, || {
+                let span = g
+                    .raw(doc, gr)
+                    .and_then(|r| r.get("members"))
+                    .map_or(e.span, |n| n.span);
+                absent(
+                    span,
+                    format!(
+                        "{} has the member {}, but in TOSCA 2.0 only node templates and groups are group members",
+                        g.Display(gr),
+                        g.display(m)
+                    ),
+                )
+            })?;
         }
     }
     Ok(())

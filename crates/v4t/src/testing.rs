@@ -96,7 +96,8 @@ pub(crate) fn resolve_error(template: &str, inputs: Option<&str>) -> Option<crat
     let mut sources = Sources::new();
     let id = sources.add("template.yaml", template);
     let options = ResolveOptions {
-        inputs: inputs.map(doc),
+        // Not the template's source id: values are read as the input text writes them.
+        inputs: inputs.map(|i| v4t_yaml::parse(i, v4t_yaml::SourceId(9)).expect("inputs parse")),
         ..ResolveOptions::default()
     };
     resolve(&mut sources, id, &mut NoFiles, &options).err()
@@ -112,7 +113,8 @@ pub(crate) fn resolve_text(
     let id = sources.add("template.yaml", template);
     let options = ResolveOptions {
         presets: presets.iter().map(|s| s.to_string()).collect(),
-        inputs: inputs.map(doc),
+        // Not the template's source id: values are read as the input text writes them.
+        inputs: inputs.map(|i| v4t_yaml::parse(i, v4t_yaml::SourceId(9)).expect("inputs parse")),
         ..ResolveOptions::default()
     };
     resolve(&mut sources, id, &mut NoFiles, &options)
@@ -221,14 +223,86 @@ pub(crate) fn random_template(
     }
     s.push_str("  node_templates:\n");
     for i in 0..nodes {
-        let _ = writeln!(s, "    n{i}:\n      type: t{i}");
-        if rng.below(4) != 0 {
-            let _ = writeln!(s, "      conditions: {}", condition(rng, &inputs, i, 0));
-        }
+        node_template(&mut s, rng, &inputs, i, &format!("t{i}"));
         if i > 0 && rng.below(2) == 0 {
             let t = rng.below(i as u64);
             let _ = writeln!(s, "      requirements:\n        - uses: n{t}");
         }
+    }
+    s
+}
+
+/// Node template `n{i}` of type `ty`, in three of four cases with a random
+/// condition.
+fn node_template(s: &mut String, rng: &mut Rng, inputs: &[(String, char)], i: usize, ty: &str) {
+    let _ = writeln!(s, "    n{i}:\n      type: {ty}");
+    if rng.below(4) != 0 {
+        let _ = writeln!(s, "      conditions: {}", condition(rng, inputs, i, 0));
+    }
+}
+
+/// A random TOSCA 2.0 template: boolean variability inputs, conditional
+/// nodes (conditions as in [`random_template`]), and what the TOSCA 2.0
+/// reference checks look at: TOSCA inputs read with `$get_input`, outputs
+/// reading nodes, a substitution mapping and workflow steps naming nodes.
+pub(crate) fn random_tosca2_template(rng: &mut Rng, inputs: usize, nodes: usize) -> String {
+    let inputs: Vec<(String, char)> = (0..inputs).map(|k| (format!("b{k}"), 'b')).collect();
+    let options = ["{pruning: true}", "{default_condition: true}", "{}"][rng.below(3) as usize];
+    let mut s = format!(
+        "tosca_definitions_version: tosca_2_0
+node_types:
+  T:
+    properties:
+      p: {{type: string, required: false}}
+    capabilities: {{c: {{type: C}}}}
+capability_types: {{C: {{}}}}
+service_template:
+  variability:
+    options: {options}
+    inputs:
+"
+    );
+    if inputs.is_empty() {
+        s.push_str("      {}\n");
+    }
+    for (name, _) in &inputs {
+        let _ = writeln!(s, "      {name}: {{type: boolean}}");
+    }
+    let node = |rng: &mut Rng| format!("n{}", rng.below(nodes as u64));
+    s.push_str("  inputs:\n    i0: {type: string, default: x}\n");
+    let _ = writeln!(
+        s,
+        "    i1: {{type: string, default: y, conditions: {}}}",
+        condition(rng, &inputs, 0, 1)
+    );
+    if rng.below(2) == 0 {
+        let n = node(rng);
+        let _ = writeln!(
+            s,
+            "  substitution_mappings:\n    node_type: T\n    capabilities:\n      c: [{n}, c]"
+        );
+    }
+    s.push_str("  node_templates:\n");
+    for i in 0..nodes {
+        node_template(&mut s, rng, &inputs, i, "T");
+        if rng.below(2) == 0 {
+            let read = rng.below(2);
+            let _ = writeln!(s, "      properties: {{p: {{$get_input: i{read}}}}}");
+        }
+    }
+    if rng.below(2) == 0 {
+        let n = node(rng);
+        let _ = writeln!(
+            s,
+            "  outputs:\n    o: {{type: string, value: {{$get_property: [{n}, p]}}}}"
+        );
+    }
+    if rng.below(2) == 0 {
+        let (a, b) = (node(rng), node(rng));
+        let _ = writeln!(
+            s,
+            "  workflows:\n    w:\n      steps:\n        s0: {{target: {a}, activities: [{{set_state: started}}]}}\n        s1: {{target: {b}, activities: [{{set_state: started}}]}}"
+        );
     }
     s
 }

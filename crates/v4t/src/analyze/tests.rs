@@ -211,6 +211,36 @@ fn analysis_matches_resolving_every_configuration() {
     );
 }
 
+/// Small TOSCA 2.0 templates whose references (inputs, outputs,
+/// substitution mappings, workflows) fail in some configurations.
+#[test]
+fn analysis_matches_resolving_every_tosca_2_configuration() {
+    let mut rng = Rng(0x5eed_2000_abcd_0001);
+    let mut stats = Stats::default();
+    let mut references = 0;
+    for round in 0..60 {
+        let inputs = rng.below(4) as usize;
+        let nodes = 1 + rng.below(4) as usize;
+        let text = crate::testing::random_tosca2_template(&mut rng, inputs, nodes);
+        let mut failures = BTreeSet::new();
+        let mut resolve_one = |inputs| {
+            let outcome = resolve_fully(&text, inputs);
+            if let Err(message) = &outcome {
+                failures.insert(message.clone());
+            }
+            outcome
+        };
+        check(round, &text, &mut resolve_one, &mut stats);
+        references += usize::from(failures.iter().any(|m| m.ends_with("which is absent")));
+    }
+    assert!(references > 10, "too few reference failures: {references}");
+    assert!(
+        stats.determined > 30,
+        "too few determined: {}",
+        stats.determined
+    );
+}
+
 /// A few templates with 12 to 16 boolean inputs (4,096 to 65,536
 /// configurations, each resolved).
 #[test]
@@ -554,10 +584,11 @@ topology_template:
 }
 
 /// `validate` on TOSCA 2.0: the resolved `tosca_2_0` templates are
-/// validated, and a topology whose TOSCA 2.0 references fail (a present
-/// node reads an absent input) is a failure too.
+/// validated; a configuration whose TOSCA 2.0 references fail (a present
+/// node reads an absent input) fails with or without `validate`, and is
+/// no valid configuration whose topology is validated.
 #[test]
-fn tosca_2_templates_are_validated_with_their_references() {
+fn tosca_2_templates_are_validated_after_their_references() {
     let text = "\
 tosca_definitions_version: tosca_2_0
 node_types:
@@ -585,9 +616,17 @@ service_template:
         };
         analyze(&mut sources, id, &mut NoFiles, &options).expect("analyses")
     };
-    assert!(run(0).failures.is_empty());
+    let reads = "Property \"p@0\" of node \"web\" reads input \"host\", which is absent";
+    let without = run(0);
+    let found: Vec<(&str, Option<u128>)> = without
+        .failures
+        .iter()
+        .map(|f| (f.error.message.as_str(), f.configurations.value.to_u128()))
+        .collect();
+    assert_eq!(found, [(reads, Some(2))]);
+    assert_eq!(without.valid.value.to_u128(), Some(2));
     let a = run(10);
-    assert_eq!(a.validated, Some((4, true)));
+    assert_eq!(a.validated, Some((2, true)));
     let mut found: Vec<(String, Option<u128>)> = a
         .failures
         .iter()
@@ -597,12 +636,156 @@ service_template:
     assert_eq!(
         found,
         [
-            (
-                "Property \"p@0\" of node \"web\" reads input \"host\", which is absent"
-                    .to_string(),
-                Some(2)
-            ),
+            (reads.to_string(), Some(2)),
             ("unknown node type `Cache`".to_string(), Some(1)),
         ]
     );
+}
+
+/// The TOSCA 2.0 reference checks over every configuration: an output
+/// reading a conditional node, a substitution mapping and a workflow step
+/// naming conditional nodes, a type only a conditional import defines;
+/// each failing configuration counted once, with its first failure, as
+/// resolving every configuration finds.
+#[test]
+fn tosca_2_references_fail_in_some_configurations() {
+    let text = "\
+tosca_definitions_version: tosca_2_0
+imports:
+  - profile: org.oasis-open.simple:2.0
+    namespace: s
+    conditions: {variability_input: simple}
+node_types:
+  T:
+    properties:
+      p: {type: string, required: false}
+    capabilities: {c: {type: C}}
+capability_types: {C: {}}
+service_template:
+  variability:
+    inputs:
+      db: {type: boolean}
+      flow: {type: boolean}
+      mapped: {type: boolean}
+      simple: {type: boolean}
+  substitution_mappings:
+    node_type: T
+    capabilities:
+      c: [front, c]
+  node_templates:
+    app: {type: T}
+    database: {type: T, conditions: {variability_input: db}}
+    front: {type: T, conditions: {variability_input: mapped}}
+    worker: {type: T, conditions: {not: {variability_input: flow}}}
+    vm: {type: s:Compute, conditions: {variability_input: db}}
+  outputs:
+    address: {type: string, value: {$get_property: [database, p]}}
+  workflows:
+    w:
+      steps:
+        s: {target: worker, activities: [{set_state: started}]}
+";
+    let mut stats = Stats::default();
+    check(0, text, &mut resolve_fully_with(text), &mut stats);
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", text);
+    let a = analyze(&mut sources, id, &mut NoFiles, &AnalyzeOptions::default()).expect("analyses");
+    assert!(a.determined);
+    let found: Vec<(&str, Option<u128>)> = a
+        .failures
+        .iter()
+        .map(|f| (f.error.message.as_str(), f.configurations.value.to_u128()))
+        .collect();
+    let absent = |what: &str| format!("{what}, which is absent");
+    assert_eq!(
+        found,
+        [
+            (
+                "Type \"s:Compute@0\" of node \"vm\" is \"Compute\", which only an absent import defines",
+                Some(4)
+            ),
+            (
+                absent("Output \"address@0\" refers to node \"database\"").as_str(),
+                Some(8)
+            ),
+            (
+                absent("Substitution mapping \"capabilities.c\" maps to node \"front\"").as_str(),
+                Some(2)
+            ),
+            (
+                absent("Step \"s\" of workflow \"w\" targets \"worker\"").as_str(),
+                Some(1)
+            ),
+        ]
+    );
+    // One witness each, in input order db, flow, mapped, simple (that it
+    // fails with its message `check` has resolved).
+    let witnesses: Vec<Vec<bool>> = a
+        .failures
+        .iter()
+        .map(|f| {
+            let w = f.witness.as_ref().expect("a witness");
+            w.iter()
+                .map(|(_, v)| matches!(v, Value::Bool(true)))
+                .collect()
+        })
+        .collect();
+    let fails: [fn(&[bool]) -> bool; 4] = [
+        |w| w[0] && !w[3],
+        |w| !w[0],
+        |w| w[0] && !w[2] && w[3],
+        |w| w.iter().all(|&x| x),
+    ];
+    assert_eq!(witnesses.len(), fails.len());
+    for (w, fails) in witnesses.iter().zip(fails) {
+        assert!(fails(w), "{witnesses:?}");
+    }
+    // The one valid configuration: db, mapped and simple, no flow.
+    assert_eq!(a.valid.value.to_u128(), Some(1));
+    assert_eq!(a.topologies.value.to_u128(), Some(1));
+    assert!(a.core.contains(&"node.worker".to_string()), "{:?}", a.core);
+}
+
+/// A group that is no variability group fails where it and a relation
+/// member of it are present (TOSCA 2.0 groups have no such members).
+#[test]
+fn tosca_2_groups_with_relation_members_fail_where_both_are_present() {
+    let text = "\
+tosca_definitions_version: tosca_2_0
+node_types: {N: {}}
+group_types: {G: {}}
+service_template:
+  variability:
+    inputs:
+      tag: {type: boolean}
+      link: {type: boolean}
+  node_templates:
+    a:
+      type: N
+      requirements: [{r: {node: b, conditions: {variability_input: link}}}]
+    b: {type: N}
+  groups:
+    tagged:
+      type: G
+      members: [[a, r]]
+      conditions: {variability_input: tag}
+";
+    let mut stats = Stats::default();
+    check(0, text, &mut resolve_fully_with(text), &mut stats);
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", text);
+    let a = analyze(&mut sources, id, &mut NoFiles, &AnalyzeOptions::default()).expect("analyses");
+    let found: Vec<(&str, Option<u128>)> = a
+        .failures
+        .iter()
+        .map(|f| (f.error.message.as_str(), f.configurations.value.to_u128()))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "Group \"tagged\" has the member relation \"r@0\" of node \"a\", but in TOSCA 2.0 only node templates and groups are group members",
+            Some(1)
+        )]
+    );
+    assert_eq!(a.valid.value.to_u128(), Some(3));
 }
