@@ -1072,3 +1072,34 @@ fn target_relationship_applies_to_node_targets_only() {
         "`target_relationship` applies only to node targets, and `g` is a group",
     );
 }
+
+/// §8.1, §8.2: a relationship to a capability starts at a node of one of
+/// the capability's `valid_source_node_types` and is of one of its
+/// `valid_relationship_types` (the capability definition's lists refine the
+/// type's); the short assignment form is checked as the long one.
+#[test]
+fn target_capabilities_accept_their_valid_sources_and_relationships() {
+    let t = |cap_keys: &str, source: &str, assignment: &str| {
+        format!("capability_types:\n  C: {{{cap_keys}}}\nrelationship_types:\n  R: {{}}\n  Q: {{}}\nnode_types:\n  T:\n    capabilities:\n      c: C\n  S:\n    requirements:\n      - r: {{capability: C}}\n  X:\n    requirements:\n      - r: {{capability: C}}\nservice_template:\n  node_templates:\n    t: {{type: T}}\n    s:\n      type: {source}\n      requirements:\n        - r: {assignment}\n")
+    };
+    let sources = "valid_source_node_types: [S]";
+    valid(&t(sources, "S", "t"));
+    for assignment in ["t", "{node: t}"] {
+        invalid(
+            &t(sources, "X", assignment),
+            "the target capability (type `C`) does not accept a source node of type `X` (valid_source_node_types)",
+        );
+    }
+    let rels = "valid_relationship_types: [R]";
+    valid(&t(rels, "S", "{node: t, relationship: R}"));
+    invalid(
+        &t(rels, "S", "{node: t, relationship: Q}"),
+        "does not accept a relationship of type `Q` (valid_relationship_types)",
+    );
+    // The capability definition's list refines the type's.
+    let refined = t(sources, "S", "t").replace(
+        "      c: C\n",
+        "      c: {type: C, valid_source_node_types: [X]}\n",
+    );
+    invalid(&refined, "does not accept a source node of type `S`");
+}
