@@ -55,9 +55,23 @@ impl Archive {
     /// [`crate::tarball`]) or else a zip archive.
     pub fn read(bytes: &[u8]) -> Result<Archive, String> {
         if crate::tarball::looks_like_tarball(bytes) {
-            return crate::tarball::read(bytes);
+            return Self::read_tar(bytes);
         }
         Self::read_zip(bytes)
+    }
+
+    /// Reads a tarball from `bytes`, its entry names checked as a zip
+    /// archive's.
+    fn read_tar(bytes: &[u8]) -> Result<Archive, String> {
+        let limits = crate::tarball::Limits {
+            entries: MAX_ENTRIES,
+            bytes: MAX_INFLATED_BYTES,
+        };
+        let mut archive = Archive::default();
+        for (name, content) in crate::tarball::read(bytes, limits)? {
+            archive.insert(&name, content)?;
+        }
+        Ok(archive)
     }
 
     /// Reads a zip archive from `bytes`.
@@ -348,6 +362,16 @@ mod tests {
             archive.set(path, content.as_bytes().to_vec());
         }
         archive.to_zip().unwrap()
+    }
+
+    #[test]
+    fn tarballs_are_read_with_the_entry_checks_of_zip_archives() {
+        let tar = crate::tarball::tests::tar;
+        let archive = Archive::read(&tar(&[("./defs/t.yaml", "a: 1\n")])).unwrap();
+        assert_eq!(archive.get("defs/t.yaml"), Some(&b"a: 1\n"[..]));
+        assert!(Archive::read(&tar(&[("../t.yaml", "a: 1\n")])).is_err());
+        let twice = tar(&[("t.yaml", "a: 1\n"), ("./t.yaml", "a: 2\n")]);
+        assert!(Archive::read(&twice).unwrap_err().contains("appears twice"));
     }
 
     #[test]

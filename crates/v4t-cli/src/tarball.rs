@@ -1,14 +1,24 @@
 //! Tarball CSARs (TOSCA 2.0 §17.1.1.1): uncompressed UStar tarballs and
-//! Gzip-compressed ones (`.tar`, `.tar.gz`, `.tgz`), read into an
-//! [`Archive`] with the same limits and entry-name rules as zip archives.
+//! Gzip-compressed ones (`.tar`, `.tar.gz`, `.tgz`), read into their files,
+//! which the CSAR archive takes in with the same limits and entry-name
+//! rules as zip archives.
 //!
 //! The reader knows what CSARs need: regular files and directories, long
 //! names (POSIX `pax` `path` records and GNU `L` entries) and the UStar
 //! name prefix. Links and device files are refused, as in zip archives.
 
-use crate::csar::{Archive, MAX_ENTRIES, MAX_INFLATED_BYTES};
-
 const BLOCK: usize = 512;
+
+/// The most entries and inflated bytes a tarball may have.
+#[derive(Clone, Copy)]
+pub struct Limits {
+    pub entries: usize,
+    pub bytes: u64,
+}
+
+/// A file of a tarball: its name as written (a leading `./` dropped) and
+/// its content.
+pub type File = (String, Vec<u8>);
 
 /// Whether `bytes` start like a tarball: Gzip's magic number, or a UStar
 /// header (`ustar` at offset 257).
@@ -24,16 +34,16 @@ pub fn has_tarball_extension(name: &str) -> bool {
         .any(|e| name.ends_with(e))
 }
 
-/// Reads a tarball (Gzip-compressed or not) into an archive.
-pub fn read(bytes: &[u8]) -> Result<Archive, String> {
+/// Reads the files of a tarball (Gzip-compressed or not), in tarball order.
+pub fn read(bytes: &[u8], limits: Limits) -> Result<Vec<File>, String> {
     let inflated;
     let data = if bytes.starts_with(&[0x1f, 0x8b]) {
-        inflated = gunzip(bytes)?;
+        inflated = gunzip(bytes, limits.bytes)?;
         &inflated[..]
     } else {
         bytes
     };
-    let mut archive = Archive::default();
+    let mut files = Vec::new();
     let (mut pos, mut count, mut total) = (0usize, 0usize, 0u64);
     let mut long_name: Option<String> = None;
     while pos + BLOCK <= data.len() {
@@ -76,24 +86,29 @@ pub fn read(bytes: &[u8]) -> Result<Archive, String> {
             }
         }
         count += 1;
-        if count > MAX_ENTRIES {
-            return Err(format!("the archive has more than {MAX_ENTRIES} entries"));
+        if count > limits.entries {
+            let most = limits.entries;
+            return Err(format!("the archive has more than {most} entries"));
         }
         total += size;
-        if total > MAX_INFLATED_BYTES {
-            return Err(format!(
-                "the archive inflates to more than {} MiB",
-                MAX_INFLATED_BYTES / (1024 * 1024)
-            ));
+        if total > limits.bytes {
+            return Err(too_large(limits.bytes));
         }
         // `tar -C dir .` writes `./` before every name.
         let mut path = name.as_str();
         while let Some(rest) = path.strip_prefix("./") {
             path = rest;
         }
-        archive.insert(path, content.to_vec())?;
+        files.push((path.to_string(), content.to_vec()));
     }
-    Ok(archive)
+    Ok(files)
+}
+
+fn too_large(bytes: u64) -> String {
+    format!(
+        "the archive inflates to more than {} MiB",
+        bytes / (1024 * 1024)
+    )
 }
 
 /// The name of a UStar header: the prefix (UStar only), `/`, the name.
@@ -179,7 +194,7 @@ fn pax_path(records: &[u8]) -> Result<Option<String>, String> {
 
 /// The content of a Gzip stream (RFC 1952): its header skipped, the
 /// deflate data inflated within the archive limit.
-fn gunzip(bytes: &[u8]) -> Result<Vec<u8>, String> {
+fn gunzip(bytes: &[u8], most: u64) -> Result<Vec<u8>, String> {
     let damaged = || "a damaged Gzip stream".to_string();
     if bytes.len() < 18 || bytes[2] != 8 {
         return Err(damaged());
@@ -206,17 +221,13 @@ fn gunzip(bytes: &[u8]) -> Result<Vec<u8>, String> {
         pos += 2;
     }
     let stream = bytes.get(pos..).ok_or_else(damaged)?;
-    let limit = usize::try_from(MAX_INFLATED_BYTES).unwrap_or(usize::MAX);
-    miniz_oxide::inflate::decompress_to_vec_with_limit(stream, limit).map_err(|_| {
-        format!(
-            "the tarball is damaged or inflates to more than {} MiB",
-            MAX_INFLATED_BYTES / (1024 * 1024)
-        )
-    })
+    let limit = usize::try_from(most).unwrap_or(usize::MAX);
+    miniz_oxide::inflate::decompress_to_vec_with_limit(stream, limit)
+        .map_err(|_| format!("the tarball is damaged, or {}", too_large(most)))
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A UStar header block for a file `name` of `size` bytes.
@@ -234,7 +245,9 @@ mod tests {
         h
     }
 
-    fn tar(entries: &[(&str, &str)]) -> Vec<u8> {
+    /// A plain tarball of `entries` (name, content), as `tar -C dir .`
+    /// writes it.
+    pub(crate) fn tar(entries: &[(&str, &str)]) -> Vec<u8> {
         let mut out = header("./", 0, b'5');
         for (name, content) in entries {
             out.extend(header(name, content.len(), b'0'));
@@ -244,6 +257,18 @@ mod tests {
         }
         out.extend(vec![0u8; 2 * BLOCK]);
         out
+    }
+
+    const LIMITS: Limits = Limits {
+        entries: 10,
+        bytes: 1 << 20,
+    };
+
+    fn get<'f>(files: &'f [File], name: &str) -> Option<&'f [u8]> {
+        files
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, c)| c.as_slice())
     }
 
     fn gzip(data: &[u8]) -> Vec<u8> {
@@ -262,26 +287,29 @@ mod tests {
         ]);
         assert!(looks_like_tarball(&bytes));
         for bytes in [bytes.clone(), gzip(&bytes)] {
-            let archive = read(&bytes).unwrap();
-            assert_eq!(archive.get("defs/t.yaml"), Some(&b"a: 1\n"[..]));
-            assert_eq!(archive.get("TOSCA.meta"), Some(&b"CSAR-Version: 2.0\n"[..]));
+            let files = read(&bytes, LIMITS).unwrap();
+            assert_eq!(get(&files, "defs/t.yaml"), Some(&b"a: 1\n"[..]));
+            assert_eq!(get(&files, "TOSCA.meta"), Some(&b"CSAR-Version: 2.0\n"[..]));
         }
         assert!(has_tarball_extension("x.TAR.gz") && has_tarball_extension("x.tgz"));
         assert!(!has_tarball_extension("x.zip"));
     }
 
     #[test]
-    fn damaged_tarballs_links_and_escaping_names_are_refused() {
+    fn damaged_tarballs_links_and_too_many_entries_are_refused() {
         let mut bytes = tar(&[("t.yaml", "a: 1\n")]);
         bytes[BLOCK + 3] ^= 1; // the name, under the checksum
-        assert!(read(&bytes).unwrap_err().contains("checksum"));
+        assert!(read(&bytes, LIMITS).unwrap_err().contains("checksum"));
         let mut link = header("l", 0, b'2');
         link.extend(vec![0u8; 2 * BLOCK]);
-        assert!(read(&link).unwrap_err().contains("is a link"));
-        let escaping = tar(&[("../t.yaml", "a: 1\n")]);
-        assert!(read(&escaping).is_err());
+        assert!(read(&link, LIMITS).unwrap_err().contains("is a link"));
         let truncated = &tar(&[("t.yaml", "a: 1\n")])[..BLOCK * 2 + 2];
-        assert!(read(truncated).is_err());
+        assert!(read(truncated, LIMITS).is_err());
+        let many: Vec<(String, &str)> = (0..11).map(|i| (format!("f{i}"), "")).collect();
+        let many: Vec<(&str, &str)> = many.iter().map(|(n, c)| (n.as_str(), *c)).collect();
+        assert!(read(&tar(&many), LIMITS)
+            .unwrap_err()
+            .contains("more than 10 entries"));
     }
 
     #[test]
@@ -294,7 +322,7 @@ mod tests {
         data.resize(BLOCK, 0);
         bytes.extend(data);
         bytes.extend(tar(&[("short", "a: 1\n")])[BLOCK..].to_vec());
-        let archive = read(&bytes).unwrap();
-        assert_eq!(archive.get(&long), Some(&b"a: 1\n"[..]));
+        let files = read(&bytes, LIMITS).unwrap();
+        assert_eq!(get(&files, &long), Some(&b"a: 1\n"[..]));
     }
 }
