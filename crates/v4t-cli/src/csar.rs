@@ -36,6 +36,16 @@ pub fn has_archive_extension(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("csar") || e.eq_ignore_ascii_case("zip"))
 }
 
+/// Whether a file is an archive by its name or its first bytes (at least
+/// [`crate::tarball::SNIFF_BYTES`] of them where it has that many): a zip
+/// archive or a tarball.
+pub fn is_archive(path: &Path, start: &[u8]) -> bool {
+    has_archive_extension(path)
+        || crate::tarball::has_tarball_extension(&path.to_string_lossy())
+        || looks_like_zip(start)
+        || crate::tarball::looks_like_tarball(start)
+}
+
 /// Whether `bytes` start like a zip archive (a local file header, or the
 /// end record of an empty archive).
 pub fn looks_like_zip(bytes: &[u8]) -> bool {

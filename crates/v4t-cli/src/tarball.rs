@@ -20,10 +20,16 @@ pub struct Limits {
 /// its content.
 pub type File = (String, Vec<u8>);
 
+/// How many bytes [`looks_like_tarball`] needs to see.
+pub const SNIFF_BYTES: usize = BLOCK;
+
 /// Whether `bytes` start like a tarball: Gzip's magic number, or a UStar
-/// header (`ustar` at offset 257).
+/// header (`ustar` at offset 257) whose checksum is right (so that a text
+/// file with `ustar` at that offset is not taken for one).
 pub fn looks_like_tarball(bytes: &[u8]) -> bool {
-    bytes.starts_with(&[0x1f, 0x8b]) || bytes.get(257..262) == Some(b"ustar")
+    bytes.starts_with(&[0x1f, 0x8b])
+        || (bytes.get(257..262) == Some(b"ustar")
+            && bytes.get(..BLOCK).is_some_and(|h| check_sum(h).is_ok()))
 }
 
 /// Whether `name` ends like a tarball's file name.
@@ -292,6 +298,9 @@ pub(crate) mod tests {
             assert_eq!(get(&files, "TOSCA.meta"), Some(&b"CSAR-Version: 2.0\n"[..]));
         }
         assert!(has_tarball_extension("x.TAR.gz") && has_tarball_extension("x.tgz"));
+        // Text with `ustar` where a header has it is not a tarball.
+        let text = format!("{}ustar{}", "#".repeat(257), " ".repeat(300));
+        assert!(!looks_like_tarball(text.as_bytes()));
         assert!(!has_tarball_extension("x.zip"));
     }
 

@@ -53,10 +53,7 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
     // directory diagnostics name files relative to.
     let root = if meta.is_dir() {
         Some(AnyLoader::Fs(FsLoader::new(path)))
-    } else if crate::csar::has_archive_extension(path)
-        || crate::tarball::has_tarball_extension(&path.to_string_lossy())
-        || is_archive(path)
-    {
+    } else if is_archive(path) {
         let archive = crate::files::read_bytes(path, crate::files::MAX_INPUT_BYTES)
             .and_then(|bytes| Archive::read(&bytes));
         match archive {
@@ -140,14 +137,14 @@ fn display_names(sources: Sources, dir: &Path) -> Sources {
     out
 }
 
-/// Whether a file is a zip archive (by its first bytes).
+/// Whether a file is a zip archive or a tarball (by its name or its first
+/// bytes).
 fn is_archive(path: &Path) -> bool {
     use std::io::Read;
-    // A UStar header says `ustar` at offset 257.
-    let mut start = Vec::with_capacity(262);
-    fs::File::open(path)
-        .and_then(|f| f.take(262).read_to_end(&mut start))
-        .is_ok_and(|_| {
-            crate::csar::looks_like_zip(&start) || crate::tarball::looks_like_tarball(&start)
-        })
+    let mut start = Vec::with_capacity(crate::tarball::SNIFF_BYTES);
+    let read = fs::File::open(path).and_then(|f| {
+        f.take(crate::tarball::SNIFF_BYTES as u64)
+            .read_to_end(&mut start)
+    });
+    crate::csar::is_archive(path, if read.is_ok() { &start } else { &[] })
 }
