@@ -644,12 +644,14 @@ impl<'t, 'a> Checker<'t, 'a> {
         def_cap_type: Option<TypeId>,
         span: Span,
     ) {
-        if let Some((def, ct)) = self.target_capability_def(target, cap_name, def_cap_type) {
-            let checks = [
+        let source = self.fctx.self_node;
+        let capability = self.target_capability_def(target, cap_name, def_cap_type);
+        if let Some((def, ct)) = &capability {
+            for (key, kind, subject, what) in [
                 (
                     "valid_source_node_types",
                     Kind::Node,
-                    self.fctx.self_node,
+                    source,
                     "a source node",
                 ),
                 (
@@ -658,17 +660,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                     rel,
                     "a relationship",
                 ),
-            ];
-            for (key, kind, subject, what) in checks {
-                let Some(t) = subject else { continue };
-                let Some(list) = def.get(key).or_else(|| self.ts.inherited(ct, key)) else {
-                    continue;
-                };
-                let valid = self.types_in_list(list, kind);
-                if !valid.iter().any(|&v| self.ts.is_a(t, v)) {
+            ] {
+                let list = def.get(key).or_else(|| self.ts.inherited(*ct, key));
+                if let Some(t) = subject.filter(|&t| !self.in_type_list(t, list, kind)) {
                     let message = format!(
                         "the target capability (type `{}`) does not accept {what} of type `{}` ({key})",
-                        self.type_name(ct),
+                        self.type_name(*ct),
                         self.type_name(t)
                     );
                     self.error(Code::Template, "8.2", span, message);
@@ -676,8 +673,8 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
         let Some(rel) = rel else { return };
-        let cap_type = self.target_capability_type(target, cap_name, def_cap_type);
-        let checks = [
+        let cap_type = capability.map(|(_, ct)| ct);
+        for (key, kind, subject, what) in [
             (
                 "valid_capability_types",
                 Kind::Capability,
@@ -693,16 +690,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             (
                 "valid_source_node_types",
                 Kind::Node,
-                self.fctx.self_node,
+                source,
                 "start at a node",
             ),
-        ];
-        for (key, kind, subject, what) in checks {
-            let (Some(t), Some(list)) = (subject, self.ts.inherited(rel, key)) else {
-                continue;
-            };
-            let valid = self.types_in_list(list, kind);
-            if !valid.iter().any(|&v| self.ts.is_a(t, v)) {
+        ] {
+            let list = self.ts.inherited(rel, key);
+            if let Some(t) = subject.filter(|&t| !self.in_type_list(t, list, kind)) {
                 let message = format!(
                     "relationship type `{}` cannot {what} of type `{}` ({key})",
                     self.type_name(rel),
@@ -711,6 +704,16 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(Code::Template, "7.3", span, message);
             }
         }
+    }
+
+    /// Whether `t` is (derived from) a type of a `valid_*` list; no list
+    /// restricts nothing.
+    fn in_type_list(&self, t: TypeId, list: Option<&'a Node>, kind: Kind) -> bool {
+        list.is_none_or(|l| {
+            self.types_in_list(l, kind)
+                .iter()
+                .any(|&v| self.ts.is_a(t, v))
+        })
     }
 
     /// `allocation` (§8.5.5): properties of the target capability, of
