@@ -36,6 +36,16 @@ pub fn has_archive_extension(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("csar") || e.eq_ignore_ascii_case("zip"))
 }
 
+/// Whether a file is an archive by its name or its first bytes (at least
+/// [`crate::tarball::SNIFF_BYTES`] of them where it has that many): a zip
+/// archive or a tarball.
+pub fn is_archive(path: &Path, start: &[u8]) -> bool {
+    has_archive_extension(path)
+        || crate::tarball::has_tarball_extension(&path.to_string_lossy())
+        || looks_like_zip(start)
+        || crate::tarball::looks_like_tarball(start)
+}
+
 /// Whether `bytes` start like a zip archive (a local file header, or the
 /// end record of an empty archive).
 pub fn looks_like_zip(bytes: &[u8]) -> bool {
@@ -51,8 +61,31 @@ pub struct Archive {
 }
 
 impl Archive {
-    /// Reads a zip archive from `bytes`.
+    /// Reads an archive from `bytes`: a tarball (§17.1.1.1, see
+    /// [`crate::tarball`]) or else a zip archive.
     pub fn read(bytes: &[u8]) -> Result<Archive, String> {
+        if crate::tarball::looks_like_tarball(bytes) {
+            return Self::read_tar(bytes);
+        }
+        Self::read_zip(bytes)
+    }
+
+    /// Reads a tarball from `bytes`, its entry names checked as a zip
+    /// archive's.
+    fn read_tar(bytes: &[u8]) -> Result<Archive, String> {
+        let limits = crate::tarball::Limits {
+            entries: MAX_ENTRIES,
+            bytes: MAX_INFLATED_BYTES,
+        };
+        let mut archive = Archive::default();
+        for (name, content) in crate::tarball::read(bytes, limits)? {
+            archive.insert(&name, content)?;
+        }
+        Ok(archive)
+    }
+
+    /// Reads a zip archive from `bytes`.
+    fn read_zip(bytes: &[u8]) -> Result<Archive, String> {
         let zip = ZipArchive::from_slice(bytes).map_err(|e| format!("not a zip archive: {e}"))?;
         let mut archive = Archive::default();
         let mut entries = zip.entries();
@@ -112,12 +145,20 @@ impl Archive {
                 .valid(actual)
                 .map_err(|e| format!("entry \"{path}\" is damaged: {e}"))?;
             inflated_total += content.len() as u64;
-            if archive.files.insert(path.clone(), content).is_some() {
-                return Err(format!("entry \"{path}\" appears twice"));
-            }
-            archive.order.push(path);
+            archive.insert(&path, content)?;
         }
         Ok(archive)
+    }
+
+    /// Adds the file `name` (checked as an entry name) read from an
+    /// archive; a name that appears twice is an error.
+    pub(crate) fn insert(&mut self, name: &str, content: Vec<u8>) -> Result<(), String> {
+        let path = entry_path(name)?;
+        if self.files.insert(path.clone(), content).is_some() {
+            return Err(format!("entry \"{path}\" appears twice"));
+        }
+        self.order.push(path);
+        Ok(())
     }
 
     /// The content of file `path`.
@@ -334,6 +375,16 @@ pub(crate) fn zip(files: &[(&str, &str)]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tarballs_are_read_with_the_entry_checks_of_zip_archives() {
+        let tar = crate::tarball::tests::tar;
+        let archive = Archive::read(&tar(&[("./defs/t.yaml", "a: 1\n")])).unwrap();
+        assert_eq!(archive.get("defs/t.yaml"), Some(&b"a: 1\n"[..]));
+        assert!(Archive::read(&tar(&[("../t.yaml", "a: 1\n")])).is_err());
+        let twice = tar(&[("t.yaml", "a: 1\n"), ("./t.yaml", "a: 2\n")]);
+        assert!(Archive::read(&twice).unwrap_err().contains("appears twice"));
+    }
 
     #[test]
     fn round_trip_and_entry_definitions() {

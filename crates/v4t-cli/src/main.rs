@@ -19,6 +19,7 @@ mod inputs;
 mod loose;
 mod resolve_cmd;
 mod signals;
+mod tarball;
 mod test_runner;
 mod validate_cmd;
 

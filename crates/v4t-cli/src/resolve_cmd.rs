@@ -130,12 +130,12 @@ fn read_template(template: &str) -> Result<Template, OpenError> {
             let message = format!("could not read template \"{template}\": {e}");
             OpenError::Usage(Code::File, message)
         })?;
-        if crate::csar::has_archive_extension(path) {
+        if crate::csar::is_archive(path, &bytes) {
             return from_archive(&bytes, template);
         }
         (bytes, template.to_string(), FsLoader::for_template(path))
     };
-    if crate::csar::looks_like_zip(&bytes) {
+    if crate::csar::looks_like_zip(&bytes) || crate::tarball::looks_like_tarball(&bytes) {
         return from_archive(&bytes, &name);
     }
     let mut sources = Sources::new();

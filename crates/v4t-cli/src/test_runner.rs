@@ -509,7 +509,7 @@ fn open(path: &Path) -> Result<(Tree, PathBuf), String> {
     }
     let bytes = read_bytes(path, MAX_INPUT_BYTES)
         .map_err(|e| format!("could not read \"{}\": {e}", path.display()))?;
-    if !crate::csar::has_archive_extension(path) && !crate::csar::looks_like_zip(&bytes) {
+    if !crate::csar::is_archive(path, &bytes) {
         return Err(not_tests());
     }
     let archive = Archive::read(&bytes)

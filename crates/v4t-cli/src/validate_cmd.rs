@@ -15,10 +15,11 @@ use crate::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 /// Arguments of `v4t validate`.
 #[derive(clap::Args, Debug)]
 pub struct ValidateArgs {
-    /// A TOSCA file, a CSAR directory or a zipped CSAR (`.csar`/`.zip`): its
-    /// entry is `Entry-Definitions` of `TOSCA.meta` (at the root or in
-    /// `TOSCA-Metadata/`), else its only YAML file at the root (TOSCA 2.0
-    /// §17.3: no default names, unlike the commands that resolve).
+    /// A TOSCA file, a CSAR directory, a zipped CSAR (`.csar`/`.zip`) or a
+    /// tarball (`.tar`, `.tar.gz`, `.tgz`): its entry is `Entry-Definitions`
+    /// of `TOSCA.meta` (at the root or in `TOSCA-Metadata/`), else its only
+    /// YAML file at the root (TOSCA 2.0 §17.3: no default names, unlike the
+    /// commands that resolve).
     #[arg(value_name = "FILE|DIR|CSAR")]
     pub path: PathBuf,
 
@@ -52,7 +53,7 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
     // directory diagnostics name files relative to.
     let root = if meta.is_dir() {
         Some(AnyLoader::Fs(FsLoader::new(path)))
-    } else if crate::csar::has_archive_extension(path) || is_zip(path) {
+    } else if is_archive(path) {
         let archive = crate::files::read_bytes(path, crate::files::MAX_INPUT_BYTES)
             .and_then(|bytes| Archive::read(&bytes));
         match archive {
@@ -136,11 +137,14 @@ fn display_names(sources: Sources, dir: &Path) -> Sources {
     out
 }
 
-/// Whether a file is a zip archive (by its first bytes).
-fn is_zip(path: &Path) -> bool {
+/// Whether a file is a zip archive or a tarball (by its name or its first
+/// bytes).
+fn is_archive(path: &Path) -> bool {
     use std::io::Read;
-    let mut magic = [0u8; 4];
-    fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut magic))
-        .is_ok_and(|()| &magic == b"PK\x03\x04")
+    let mut start = Vec::with_capacity(crate::tarball::SNIFF_BYTES);
+    let read = fs::File::open(path).and_then(|f| {
+        f.take(crate::tarball::SNIFF_BYTES as u64)
+            .read_to_end(&mut start)
+    });
+    crate::csar::is_archive(path, if read.is_ok() { &start } else { &[] })
 }

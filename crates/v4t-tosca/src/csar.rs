@@ -13,6 +13,10 @@ pub struct Meta {
     pub created_by: Option<String>,
     /// `Entry-Definitions`: the entry file's path in the archive.
     pub entry_definitions: Option<String>,
+    /// `Entry-Definitions` with its continuation lines joined without a
+    /// space (§17.2 "collapses" the leading spaces of continuation lines:
+    /// a path split over lines is read both ways).
+    pub entry_definitions_joined: Option<String>,
     /// `Other-Definitions`: further files, space-separated in the meta file.
     pub other_definitions: Vec<String>,
 }
@@ -21,7 +25,8 @@ pub struct Meta {
 /// start with a space, blocks are separated by empty lines; only block 0
 /// is read.
 pub fn parse_meta(text: &str) -> Result<Meta, String> {
-    let mut entries: Vec<(String, String)> = Vec::new();
+    // (keyname, value with continuations joined by a space, joined tight)
+    let mut entries: Vec<(String, String, String)> = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             if !entries.is_empty() {
@@ -31,9 +36,10 @@ pub fn parse_meta(text: &str) -> Result<Meta, String> {
         }
         if line.starts_with(' ') {
             match entries.last_mut() {
-                Some((_, v)) => {
-                    v.push(' ');
-                    v.push_str(line.trim());
+                Some((_, spaced, tight)) => {
+                    spaced.push(' ');
+                    spaced.push_str(line.trim());
+                    tight.push_str(line.trim());
                 }
                 None => {
                     return Err(format!(
@@ -50,14 +56,18 @@ pub fn parse_meta(text: &str) -> Result<Meta, String> {
                 n + 1
             ));
         };
-        entries.push((k.trim().to_string(), v.trim().to_string()));
+        let v = v.trim().to_string();
+        entries.push((k.trim().to_string(), v.clone(), v));
     }
     let mut meta = Meta::default();
-    for (k, v) in entries {
+    for (k, v, tight) in entries {
         match k.as_str() {
             "CSAR-Version" => meta.csar_version = Some(v),
             "Created-By" => meta.created_by = Some(v),
-            "Entry-Definitions" => meta.entry_definitions = Some(v),
+            "Entry-Definitions" => {
+                meta.entry_definitions = Some(v);
+                meta.entry_definitions_joined = Some(tight);
+            }
             "Other-Definitions" => meta.other_definitions = split_names(&v),
             _ => {}
         }
@@ -116,12 +126,19 @@ pub fn entry_of(repo: &mut dyn Loader) -> Result<String, String> {
                 .ok_or_else(|| format!("cannot read `{meta}`"))?;
             let m = parse_meta(&text)?;
             let entry = crate::load::normalize(m.entry_definitions.as_deref().unwrap_or_default());
-            if !files.contains(&entry) {
-                return Err(format!(
-                    "TOSCA.meta: the Entry-Definitions file `{entry}` is not in the archive"
-                ));
+            if files.contains(&entry) {
+                return Ok(entry);
             }
-            Ok(entry)
+            let joined = m
+                .entry_definitions_joined
+                .as_deref()
+                .map(crate::load::normalize);
+            match joined {
+                Some(joined) if files.contains(&joined) => Ok(joined),
+                _ => Err(format!(
+                    "TOSCA.meta: the Entry-Definitions file `{entry}` is not in the archive"
+                )),
+            }
         }
         [] => {
             let roots: Vec<&String> = files
@@ -150,6 +167,7 @@ mod tests {
     fn meta_block_0_is_read_with_continuation_lines() {
         let m = parse_meta("CSAR-Version: 2.0\nCreated-By: me\nEntry-Definitions: a/\n b.yaml\nOther-Definitions: x.yaml \"y z.yaml\"\n\nCustom: 1\n").unwrap();
         assert_eq!(m.entry_definitions.as_deref(), Some("a/ b.yaml"));
+        assert_eq!(m.entry_definitions_joined.as_deref(), Some("a/b.yaml"));
         assert_eq!(m.other_definitions, ["x.yaml", "y z.yaml"]);
         assert!(parse_meta("Created-By: me\nEntry-Definitions: a.yaml\n").is_err());
         assert!(parse_meta("CSAR-Version: 3.0\nEntry-Definitions: a.yaml\n").is_err());
@@ -171,5 +189,13 @@ mod tests {
         assert_eq!(entry_of(&mut r).unwrap(), "main.yaml");
         let mut r = MemoryFiles::new().with("a.yaml", "").with("b.yaml", "");
         assert!(entry_of(&mut r).is_err());
+        // A path continued on the next line (§17.2).
+        let mut r = MemoryFiles::new()
+            .with(
+                "TOSCA.meta",
+                "CSAR-Version: 2.0\nEntry-Definitions: defs/\n  main.yaml\n",
+            )
+            .with("defs/main.yaml", "");
+        assert_eq!(entry_of(&mut r).unwrap(), "defs/main.yaml");
     }
 }

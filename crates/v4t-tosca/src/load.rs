@@ -487,20 +487,9 @@ impl<'r> Imports<'r> {
                 self.out.docs[target.index()].profile = inherited;
             }
         }
-        if let Some(ns) = &namespace {
-            let clash = self
-                .out
-                .imports_of(from)
-                .any(|e| e.namespace.as_deref() == Some(ns.as_str()) && e.target != target);
-            if clash {
-                self.error_at(
-                    span,
-                    "6.8.4",
-                    format!("namespace `{ns}` is already used by another import of this file"),
-                );
-                return;
-            }
-        }
+        // Several imports may share a namespace, as they share the root
+        // namespace: a name two of them define differently is ambiguous
+        // where it is used (§6.8.4: names are unique within a namespace).
         self.edge(from, target, namespace, span);
     }
 
@@ -966,7 +955,7 @@ pub fn normalize(path: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -1006,7 +995,9 @@ mod tests {
         assert!(resolve_url("main.yaml", "file:t.yaml", Some("r/")).is_err());
     }
 
-    fn load_files(files: &[(&str, &str)]) -> Loaded {
+    /// Loads in-memory files, the first being the entry (shared by the
+    /// unit tests of the crate).
+    pub(crate) fn load_files(files: &[(&str, &str)]) -> Loaded {
         let mut r = MemoryFiles::new();
         for (p, t) in files {
             r = r.with(p, t);

@@ -837,16 +837,8 @@ impl<'a> TypeSystem<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::{load, MemoryFiles};
+    use crate::load::tests::load_files as system;
     use v4t_source::Sources;
-
-    fn system(files: &[(&str, &str)]) -> Loaded {
-        let mut r = MemoryFiles::new();
-        for (p, t) in files {
-            r = r.with(p, t);
-        }
-        load(&mut Sources::new(), &mut r, files[0].0)
-    }
 
     #[test]
     fn names_resolve_through_namespaces_and_local_definitions_shadow_imports() {

@@ -287,42 +287,16 @@ impl<'t, 'a> Checker<'t, 'a> {
             {
                 ty = Some(t);
             }
-            if let Some(v) = m.get("validation") {
-                validations.push(DefNode {
-                    node: v,
-                    doc: d.doc,
-                });
-            }
-            if let Some(v) = m.get("constraints") {
-                validations.push(DefNode {
-                    node: v,
-                    doc: d.doc,
-                });
-            }
-            if let Some(e) = m.get("entry_schema") {
-                entries.push(DefNode {
-                    node: e,
-                    doc: d.doc,
-                });
-            }
-            if let Some(k) = m.get("key_schema") {
-                keys.push(DefNode {
-                    node: k,
-                    doc: d.doc,
-                });
-            }
+            let at = |key| m.get(key).map(|node| DefNode { node, doc: d.doc });
+            validations.extend(at("validation"));
+            validations.extend(at("constraints"));
+            entries.extend(at("entry_schema"));
+            keys.extend(at("key_schema"));
         }
         let ty = ty?;
-        let entry = if entries.is_empty() {
-            None
-        } else {
-            self.merge_schema(&entries, depth + 1).map(Box::new)
-        };
-        let key = if keys.is_empty() {
-            None
-        } else {
-            self.merge_schema(&keys, depth + 1).map(Box::new)
-        };
+        // No definitions name no type: `None`, as for an absent schema.
+        let entry = self.merge_schema(&entries, depth + 1).map(Box::new);
+        let key = self.merge_schema(&keys, depth + 1).map(Box::new);
         Some(Schema {
             ty,
             entry,
@@ -616,12 +590,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         let allowed = param_keynames(role, self.v13());
         self.keys(map, &allowed, &format!("a {what} definition"), section);
-        if let Some(d) = map.get("description") {
-            self.description(d);
-        }
-        if let Some(m) = map.get("metadata") {
-            self.metadata(m);
-        }
+        self.common_keynames(map);
         let mut schema = self.param_def_schema(&def, parent_schema.as_ref());
         let required = self.param_required(&def);
         for key in ["validation", "constraints"] {
@@ -810,12 +779,17 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
-    /// A parameter mapping: `[ <tosca_path>, <attribute>, ... ]` (§9.10).
+    /// A parameter mapping: `[ <tosca_path>, <attribute>, ... ]` (§9.10),
+    /// an attribute of the containing entity selected as `$get_attribute`
+    /// selects it (§10.3): where the path reaches a known type, the
+    /// attribute must be one of it.
     pub fn attribute_selection(&mut self, m: &'a Node) {
         match m.as_seq() {
             Some(items) if !items.is_empty() => {
+                let mut names = true;
                 for i in items {
                     if !matches!(self.classify(i), Scalar::Str(_) | Scalar::Int(_)) {
+                        names = false;
                         self.error(
                             Code::InvalidShape,
                             "9.10",
@@ -823,6 +797,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                             "an attribute selection lists names and indices",
                         );
                     }
+                }
+                if names {
+                    self.tosca_path("get_attribute", items, m.span, true);
                 }
             }
             _ => self.error(

@@ -98,6 +98,17 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
+    /// The common keynames `description` and `metadata` of a definition
+    /// (§5.3), where it has them.
+    pub(super) fn common_keynames(&mut self, map: &'a Map) {
+        if let Some(d) = map.get("description") {
+            self.description(d);
+        }
+        if let Some(md) = map.get("metadata") {
+            self.metadata(md);
+        }
+    }
+
     /// `description`: a string (§5.3.2).
     pub(super) fn description(&mut self, v: &'a Node) {
         self.expect_str(v, "`description`", "5.3.2");
@@ -174,12 +185,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         format!("repository `{}` has no `url`", k.name),
                     ),
                 }
-                if let Some(d) = m.get("description") {
-                    c.description(d);
-                }
-                if let Some(md) = m.get("metadata") {
-                    c.metadata(md);
-                }
+                c.common_keynames(m);
             });
         }
     }
@@ -208,12 +214,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "a function definition",
                     "10.4",
                 );
-                if let Some(d) = m.get("description") {
-                    c.description(d);
-                }
-                if let Some(md) = m.get("metadata") {
-                    c.metadata(md);
-                }
+                c.common_keynames(m);
                 let Some(sigs) = m.get("signatures") else {
                     c.error(
                         Code::MissingKeyname,

@@ -491,6 +491,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Checks the shapes of literal arguments where a function requires
     /// lists, strings or numbers (calls are not checked here).
     fn literal_arg_shapes(&mut self, name: &str, l: &'a [Node]) {
+        let is_scalar = |k: Scalar<'_>| matches!(k, Scalar::Str(s) if super::literals::parse_scalar_literal(s).is_some());
         for (i, a) in l.iter().enumerate() {
             if !matches!(self.call_of_quiet(a), Call::No) {
                 continue;
@@ -526,14 +527,15 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "a string, a list or a map",
                     matches!(k, Scalar::Str(_) | Scalar::Seq(_) | Scalar::Map(_)),
                 ),
+                // A string is a scalar `<number> <unit>` (§9.1.2.2).
                 ("sum" | "difference" | "product" | "quotient", _) => (
                     "a number or a scalar",
-                    matches!(k, Scalar::Int(_) | Scalar::Float(_) | Scalar::Str(_)),
+                    matches!(k, Scalar::Int(_) | Scalar::Float(_)) || is_scalar(k),
                 ),
                 ("remainder", 1) => ("an integer", matches!(k, Scalar::Int(_))),
                 ("remainder", 0) => (
                     "an integer or a scalar",
-                    matches!(k, Scalar::Int(_) | Scalar::Str(_)),
+                    matches!(k, Scalar::Int(_)) || is_scalar(k),
                 ),
                 ("round" | "floor" | "ceil", _) => {
                     ("a number", matches!(k, Scalar::Int(_) | Scalar::Float(_)))

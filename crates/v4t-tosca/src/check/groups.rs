@@ -186,12 +186,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(tr) = m.get("triggers") {
             self.at("triggers", |c| {
-                let Some(tm) = c.named_map(tr, "`triggers`", "16.5") else {
-                    return;
-                };
-                for (k, def) in tm.iter() {
-                    c.at(k.name.as_str(), |c| c.trigger(def));
-                }
+                c.each_entry(tr, "`triggers`", "16.5", |c, _, def| c.trigger(def));
             });
         }
     }

@@ -456,6 +456,24 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.named_map_with(node, what, section, false)
     }
 
+    /// Each entry of a named map (see [`Checker::named_map`]), checked by
+    /// `f` with its name pushed on the element path.
+    pub fn each_entry(
+        &mut self,
+        node: &'a Node,
+        what: &str,
+        section: &'static str,
+        mut f: impl FnMut(&mut Self, &'a str, &'a Node),
+    ) {
+        let Some(map) = self.named_map(node, what, section) else {
+            return;
+        };
+        for (k, v) in map.iter() {
+            let name = k.name.as_str();
+            self.at(name, |c| f(c, name, v));
+        }
+    }
+
     /// [`Checker::named_map`] whose keys may also be collections
     /// (`complex_keys`: the flow-sequence keys of substitution mappings,
     /// §15), which the caller checks.

@@ -9,7 +9,7 @@ use v4t_yaml::{Node, Span};
 
 use super::funcs::Call;
 use super::Checker;
-use crate::types::TypeId;
+use crate::types::{Builtin, TypeId};
 use crate::value::{self, Scalar};
 
 /// What a TOSCA path has reached so far.
@@ -256,6 +256,10 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
             return;
         };
+        if function == "available_allocation" {
+            self.allocatable_property(name, rest[0].span, ctx);
+            return;
+        }
         // Names that are statically known to be wrong.
         let (Ctx::Node(Some(t)) | Ctx::Capability(Some(t))) = ctx else {
             return;
@@ -273,6 +277,37 @@ impl<'t, 'a> Checker<'t, 'a> {
             let message = format!("`{}` has no {what} `{name}`", self.type_name(t));
             self.error(Code::Function, "10.2.1", rest[0].span, message);
             self.defined_names(name, defined.iter().map(|(n, _)| *n), what);
+        }
+    }
+
+    /// The property of `$available_allocation` (§10.2.1.8): the path leads
+    /// to a capability, the property is one of it and allocatable (integer,
+    /// float or scalar), where the path's types are known.
+    fn allocatable_property(&mut self, name: &str, span: Span, ctx: Ctx) {
+        let t = match ctx {
+            Ctx::Capability(Some(t)) => t,
+            Ctx::Node(Some(_)) => {
+                let message = "the TOSCA path of `$available_allocation` must lead to a capability";
+                self.error(Code::Function, "10.2.1.8", span, message);
+                return;
+            }
+            _ => return,
+        };
+        let props = self.type_entries(t, "properties");
+        let Some((_, p)) = props.iter().find(|(n, _)| *n == name) else {
+            let message = format!("`{}` has no property `{name}`", self.type_name(t));
+            self.error(Code::Function, "10.2.1", span, message);
+            self.defined_names(name, props.iter().map(|(n, _)| *n), "property");
+            return;
+        };
+        let base = self
+            .param_schema(p)
+            .and_then(|s| self.ts.builtin_base(s.ty));
+        if base.is_some_and(|b| !matches!(b, Builtin::Integer | Builtin::Float | Builtin::Scalar)) {
+            let message = format!(
+                "`$available_allocation` needs an integer, float or scalar property, not `{name}`"
+            );
+            self.error(Code::Function, "10.2.1.8", span, message);
         }
     }
 }

@@ -214,6 +214,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let target = node_ref.and_then(|n| self.requirement_target(n, &want, idx));
         let Some(m) = map else {
             self.target_capability(target, None, &want, a.span);
+            self.relationship_fits(want.rel_type, target, None, want.cap_type, a.span);
             return (Some(1), false);
         };
         let assigned_cap = m.get("capability");
@@ -545,24 +546,38 @@ impl<'t, 'a> Checker<'t, 'a> {
             .to_string()
     }
 
-    /// The capability a requirement targets on a known target node type.
+    /// The type of the capability a requirement targets on a known target
+    /// node type.
     fn target_capability_type(
         &self,
         target: Option<TypeId>,
         cap_name: Option<&str>,
         def_cap_type: Option<TypeId>,
     ) -> Option<TypeId> {
-        let t = target?;
-        let caps = self.node_capabilities(t);
+        self.target_capability_def(target, cap_name, def_cap_type)
+            .map(|(_, t)| t)
+    }
+
+    /// The definition and type of the capability a requirement targets on
+    /// a known target node type: the one named, else the first of the
+    /// requirement's capability type.
+    fn target_capability_def(
+        &self,
+        target: Option<TypeId>,
+        cap_name: Option<&str>,
+        def_cap_type: Option<TypeId>,
+    ) -> Option<(Param<'a>, TypeId)> {
+        let caps = self.node_capabilities(target?);
         if let Some(name) = cap_name {
             if let Some((_, v)) = caps.iter().find(|(n, _)| *n == name) {
-                return self.capability_type_of(v);
+                return Some((v.clone(), self.capability_type_of(v)?));
             }
         }
         let want = def_cap_type?;
-        caps.iter()
-            .filter_map(|(_, v)| self.capability_type_of(v))
-            .find(|&ct| self.ts.is_a(ct, want))
+        caps.into_iter().find_map(|(_, v)| {
+            let ct = self.capability_type_of(&v)?;
+            self.ts.is_a(ct, want).then_some((v, ct))
+        })
     }
 
     /// A known target node type must offer a fitting capability.
@@ -617,7 +632,10 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
-    /// The relationship type's valid target lists against a known target.
+    /// The relationship type's valid target lists against a known target,
+    /// and the target capability's valid source and relationship lists
+    /// (§8.1, §8.2: the capability definition's refinement, else its
+    /// type's) against the source node and the relationship.
     fn relationship_fits(
         &mut self,
         rel: Option<TypeId>,
@@ -626,9 +644,37 @@ impl<'t, 'a> Checker<'t, 'a> {
         def_cap_type: Option<TypeId>,
         span: Span,
     ) {
+        let source = self.fctx.self_node;
+        let capability = self.target_capability_def(target, cap_name, def_cap_type);
+        if let Some((def, ct)) = &capability {
+            for (key, kind, subject, what) in [
+                (
+                    "valid_source_node_types",
+                    Kind::Node,
+                    source,
+                    "a source node",
+                ),
+                (
+                    "valid_relationship_types",
+                    Kind::Relationship,
+                    rel,
+                    "a relationship",
+                ),
+            ] {
+                let list = def.get(key).or_else(|| self.ts.inherited(*ct, key));
+                if let Some(t) = subject.filter(|&t| !self.in_type_list(t, list, kind)) {
+                    let message = format!(
+                        "the target capability (type `{}`) does not accept {what} of type `{}` ({key})",
+                        self.type_name(*ct),
+                        self.type_name(t)
+                    );
+                    self.error(Code::Template, "8.2", span, message);
+                }
+            }
+        }
         let Some(rel) = rel else { return };
-        let cap_type = self.target_capability_type(target, cap_name, def_cap_type);
-        let checks = [
+        let cap_type = capability.map(|(_, ct)| ct);
+        for (key, kind, subject, what) in [
             (
                 "valid_capability_types",
                 Kind::Capability,
@@ -644,16 +690,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             (
                 "valid_source_node_types",
                 Kind::Node,
-                self.fctx.self_node,
+                source,
                 "start at a node",
             ),
-        ];
-        for (key, kind, subject, what) in checks {
-            let (Some(t), Some(list)) = (subject, self.ts.inherited(rel, key)) else {
-                continue;
-            };
-            let valid = self.types_in_list(list, kind);
-            if !valid.iter().any(|&v| self.ts.is_a(t, v)) {
+        ] {
+            let list = self.ts.inherited(rel, key);
+            if let Some(t) = subject.filter(|&t| !self.in_type_list(t, list, kind)) {
                 let message = format!(
                     "relationship type `{}` cannot {what} of type `{}` ({key})",
                     self.type_name(rel),
@@ -662,6 +704,16 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(Code::Template, "7.3", span, message);
             }
         }
+    }
+
+    /// Whether `t` is (derived from) a type of a `valid_*` list; no list
+    /// restricts nothing.
+    fn in_type_list(&self, t: TypeId, list: Option<&'a Node>, kind: Kind) -> bool {
+        list.is_none_or(|l| {
+            self.types_in_list(l, kind)
+                .iter()
+                .any(|&v| self.ts.is_a(t, v))
+        })
     }
 
     /// `allocation` (§8.5.5): properties of the target capability, of

@@ -9,7 +9,7 @@
 //! requirement mappings `[ <requirement>, <count> ]` (§15.5).
 
 use v4t_source::Code;
-use v4t_yaml::{Key, Node};
+use v4t_yaml::{Key, Node, Span};
 
 use super::defs::{DefNode, Param};
 use super::template::{Index, Tpl};
@@ -154,24 +154,28 @@ impl<'t, 'a> Checker<'t, 'a> {
                 continue;
             };
             let ps = self.param_schema(&mapped.def);
-            let is = self.param_schema(&Param {
-                defs: vec![DefNode {
-                    node: idef,
-                    doc: self.doc,
-                }],
-            });
-            if let (Some(ps), Some(is)) = (ps, is) {
-                if !self.compatible(ps.ty, is.ty) {
+            if let (Some(ps), Some(is)) = (ps, self.parameter_type(idef)) {
+                if !self.compatible(ps.ty, is) {
                     let message = format!(
                         "property `{}` (type `{}`) is mapped to input `{input}` of the incompatible type `{}`",
                         k.name,
                         self.type_name(ps.ty),
-                        self.type_name(is.ty)
+                        self.type_name(is)
                     );
                     self.error(Code::Template, "15.2", v.span, message);
                 }
             }
         }
+    }
+
+    /// The type of a parameter definition of this service template, where
+    /// it names one.
+    fn parameter_type(&self, def: &'a Node) -> Option<TypeId> {
+        let doc = self.doc;
+        let param = Param {
+            defs: vec![DefNode { node: def, doc }],
+        };
+        self.param_schema(&param).map(|s| s.ty)
     }
 
     /// Attribute mappings: `<attribute>: <output>` (§15.3).
@@ -180,21 +184,38 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         };
         for (k, v) in am.iter() {
-            self.mapped_definition(k, ty, true);
+            let mapped = self.mapped_definition(k, ty, true);
             let output = value::as_str(v).or_else(|| {
                 v.as_seq()
                     .filter(|l| l.len() == 1)
                     .and_then(|l| value::as_str(&l[0]))
             });
-            match output {
-                Some(o) if idx.outputs.is_some_and(|os| os.contains_key(o)) => {}
-                Some(o) => self.error(
+            let odef = output.and_then(|o| idx.outputs?.get(o));
+            match (output, odef) {
+                (Some(o), Some(odef)) => {
+                    // The output's value is stored in the attribute (§15.3).
+                    let at = mapped
+                        .filter(|m| !m.all)
+                        .and_then(|m| self.param_schema(&m.def));
+                    if let (Some(at), Some(ot)) = (at, self.parameter_type(odef)) {
+                        if !self.compatible(ot, at.ty) {
+                            let message = format!(
+                                "attribute `{}` (type `{}`) is mapped to output `{o}` of the incompatible type `{}`",
+                                k.name,
+                                self.type_name(at.ty),
+                                self.type_name(ot)
+                            );
+                            self.error(Code::Template, "15.3", v.span, message);
+                        }
+                    }
+                }
+                (Some(o), None) => self.error(
                     Code::Template,
                     "15.3",
                     v.span,
                     format!("`{o}` is not an output of this service template"),
                 ),
-                None => self.error(
+                (None, _) => self.error(
                     Code::Template,
                     "15.3",
                     v.span,
@@ -202,6 +223,25 @@ impl<'t, 'a> Checker<'t, 'a> {
                 ),
             }
         }
+    }
+
+    /// The definition `name` among the `what` definitions `defs` of node
+    /// type `ty`, or `None` after reporting that the type has none.
+    fn type_entry<T>(
+        &mut self,
+        defs: Vec<(&'a str, T)>,
+        ty: TypeId,
+        what: &str,
+        name: &str,
+        span: Span,
+        section: &'static str,
+    ) -> Option<T> {
+        let found = defs.into_iter().find(|(n, _)| *n == name).map(|(_, d)| d);
+        if found.is_none() {
+            let message = format!("node type `{}` has no {what} `{name}`", self.type_name(ty));
+            self.error(Code::Template, section, span, message);
+        }
+        found
     }
 
     /// The property (`attributes`: attribute) definition a mapping key
@@ -229,16 +269,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         };
         let Some(tree) = k.complex.as_deref() else {
-            let found = entries(self, ty).into_iter().find(|(n, _)| *n == k.name);
-            if found.is_none() {
-                let message = format!(
-                    "node type `{}` has no {what} `{}`",
-                    self.type_name(ty),
-                    k.name
-                );
-                self.error(Code::Template, section, k.span, message);
-            }
-            return found.map(|(_, def)| Mapped { def, all: false });
+            let defs = entries(self, ty);
+            let def = self.type_entry(defs, ty, what, &k.name, k.span, section);
+            return def.map(|def| Mapped { def, all: false });
         };
         let list = tree.as_seq().map(Vec::as_slice).unwrap_or_default();
         let (target_ty, name_node, all) = match list {
@@ -247,18 +280,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(Code::Template, section, cap.span, shape);
                     return None;
                 };
-                let found = self
-                    .node_capabilities(ty)
-                    .into_iter()
-                    .find(|(n, _)| *n == cap_name);
-                let Some((_, def)) = found else {
-                    let message = format!(
-                        "node type `{}` has no capability `{cap_name}`",
-                        self.type_name(ty)
-                    );
-                    self.error(Code::Template, section, cap.span, message);
-                    return None;
-                };
+                let caps = self.node_capabilities(ty);
+                let def = self.type_entry(caps, ty, "capability", cap_name, cap.span, section)?;
                 (self.capability_type_of(&def)?, name, false)
             }
             [kind, req, rest @ ..]
@@ -274,18 +297,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(Code::Template, section, req.span, shape);
                     return None;
                 };
-                let found = self
-                    .node_requirements(ty)
-                    .into_iter()
-                    .find(|(n, _)| *n == req_name);
-                let Some((_, def)) = found else {
-                    let message = format!(
-                        "node type `{}` has no requirement `{req_name}`",
-                        self.type_name(ty)
-                    );
-                    self.error(Code::Template, section, req.span, message);
-                    return None;
-                };
+                let reqs = self.node_requirements(ty);
+                let def = self.type_entry(reqs, ty, "requirement", req_name, req.span, section)?;
                 let rel = def.get("relationship")?;
                 let rel_name = value::as_str(rel).or_else(|| value::as_str(rel.get("type")?))?;
                 let rel_ty = self

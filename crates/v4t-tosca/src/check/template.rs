@@ -32,18 +32,8 @@ const TEMPLATE_KEYS_20: &[&str] = &[
     "functions",
 ];
 
-const TEMPLATE_KEYS_13: &[&str] = &[
-    "description",
-    "metadata",
-    "inputs",
-    "outputs",
-    "node_templates",
-    "relationship_templates",
-    "groups",
-    "policies",
-    "substitution_mappings",
-    "workflows",
-];
+/// TOSCA 1.3's `topology_template` has all but `functions`.
+const TEMPLATE_KEYS_13: &[&str] = TEMPLATE_KEYS_20.split_at(TEMPLATE_KEYS_20.len() - 1).0;
 
 /// The keynames of a node template (§7.2).
 const NODE_TEMPLATE_KEYS: &[&str] = &[
@@ -294,12 +284,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.keys(own, &keys, "a node template", section);
         let source = self.copy_source(own, all, "node template", section);
         let tpl = Tpl { own, source };
-        if let Some(d) = own.get("description") {
-            self.description(d);
-        }
-        if let Some(m) = own.get("metadata") {
-            self.metadata(m);
-        }
+        self.common_keynames(own);
         let Some(type_node) = tpl.get("type") else {
             self.error(
                 Code::MissingKeyname,
@@ -402,14 +387,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.at("interfaces", |c| c.interface_assignments(i, &defs, "11.3"));
         }
         if let Some(a) = tpl.get("artifacts") {
-            self.at("artifacts", |c| {
-                let Some(m) = c.named_map(a, "`artifacts`", "12.2") else {
-                    return;
-                };
-                for (k, def) in m.iter() {
-                    c.at(k.name.as_str(), |c| c.artifact_def(def));
-                }
-            });
+            self.at("artifacts", |c| c.artifact_defs(a));
         }
     }
 
@@ -915,12 +893,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     let defs = c.type_entries(ty, "interfaces");
                     c.at("interfaces", |c| c.interface_assignments(i, &defs, "7.4"));
                 }
-                if let Some(d) = own.get("description") {
-                    c.description(d);
-                }
-                if let Some(m) = own.get("metadata") {
-                    c.metadata(m);
-                }
+                c.common_keynames(own);
                 c.fctx.self_relationship = false;
             });
         }

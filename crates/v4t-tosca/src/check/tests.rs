@@ -950,3 +950,156 @@ fn every_duplicate_key_is_reported_and_the_rest_checked() {
         ]
     );
 }
+
+/// §8.4.1: a capability given by symbolic name stays the same name in
+/// refinements, in both directions (name to type and type to name).
+#[test]
+fn a_symbolic_capability_stays_unchanged_in_requirement_refinements() {
+    let types = "capability_types:\n  C: {}\nnode_types:\n  T:\n    capabilities:\n      c1: C\n      c2: C\n  N:\n    requirements:\n      - r: {capability: c1, node: T}\n  M:\n    derived_from: N\n    requirements:\n";
+    valid(&format!("{types}      - r: {{capability: c1}}\n"));
+    for other in ["C", "c2"] {
+        invalid(
+            &format!("{types}      - r: {{capability: {other}}}\n"),
+            "must stay unchanged in refinements",
+        );
+    }
+    // A parent's capability type may be refined by a symbolic name.
+    valid("capability_types:\n  C: {}\nnode_types:\n  T:\n    capabilities:\n      c1: C\n  N:\n    requirements:\n      - r: {capability: C, node: T}\n  M:\n    derived_from: N\n    requirements:\n      - r: {capability: c1}\n");
+}
+
+/// §9.8, §11.5: an output mapped onto an attribute selects an attribute of
+/// the containing entity, as `$get_attribute` does; one it does not have is
+/// an error.
+#[test]
+fn output_mappings_name_attributes_of_the_containing_entity() {
+    let types = "interface_types:\n  I:\n    operations:\n      op:\n        outputs:\n          o: {type: string}\nnode_types:\n  N:\n    attributes:\n      at: {type: string}\n    interfaces:\n      i: {type: I}\nservice_template:\n  node_templates:\n    n:\n      type: N\n      interfaces:\n        i:\n          operations:\n            op:\n              outputs: {o: ";
+    valid(&format!("{types}[SELF, at]}}\n"));
+    invalid(
+        &format!("{types}[SELF, nope]}}\n"),
+        "`N` has no attribute `nope`",
+    );
+    let def = "interface_types:\n  I:\n    operations:\n      op: {}\nnode_types:\n  N:\n    attributes:\n      at: {type: string}\n    interfaces:\n      i:\n        type: I\n        operations:\n          op:\n            outputs:\n              o: {mapping: ";
+    valid(&format!("{def}[SELF, at]}}\n"));
+    invalid(
+        &format!("{def}[SELF, nope]}}\n"),
+        "`N` has no attribute `nope`",
+    );
+}
+
+/// §15.3: an output mapped onto an attribute of the substituted node type
+/// has a type compatible with the attribute's.
+#[test]
+fn attribute_mappings_are_type_compatible() {
+    let t = |out: &str| {
+        format!("node_types:\n  N:\n    attributes:\n      at: {{type: float}}\nservice_template:\n  outputs:\n    o: {{type: {out}, value: 1}}\n  substitution_mappings:\n    node_type: N\n    attributes:\n      at: o\n  node_templates:\n    n: {{type: N}}\n")
+    };
+    valid(&t("float"));
+    valid(&t("integer"));
+    invalid(
+        &t("boolean"),
+        "attribute `at` (type `float`) is mapped to output `o` of the incompatible type `boolean`",
+    );
+}
+
+/// §10.2.5: arithmetic takes numbers and scalars; a string argument is a
+/// scalar only when it is written `<number> <unit>`.
+#[test]
+fn arithmetic_string_arguments_are_scalars() {
+    let t = |args: &str| {
+        format!("node_types:\n  N:\n    attributes:\n      a: {{type: float}}\nservice_template:\n  node_templates:\n    n:\n      type: N\n      attributes:\n        a: {{$quotient: {args}}}\n")
+    };
+    valid(&t("[4, 2]"));
+    valid(&t("['4 kB', 2]"));
+    invalid(
+        &t("[four, 2]"),
+        "argument of `$quotient` must be a number or a scalar",
+    );
+    invalid(
+        &t("['4kB', 2]"),
+        "argument of `$quotient` must be a number or a scalar",
+    );
+}
+
+/// §10.2.1.8: `$available_allocation` reads an allocatable (integer, float
+/// or scalar) property of a capability.
+#[test]
+fn available_allocation_reads_allocatable_capability_properties() {
+    let t = |args: &str| {
+        format!("capability_types:\n  C:\n    properties:\n      cpu: {{type: integer}}\n      name: {{type: string}}\nnode_types:\n  T:\n    capabilities:\n      c: C\nservice_template:\n  node_templates:\n    t:\n      type: T\n      capabilities:\n        c:\n          properties: {{cpu: 4, name: a}}\n    n:\n      type: T\n      directives: [select]\n      node_filter: {{$greater_or_equal: [{{$available_allocation: {args}}}, 1]}}\n")
+    };
+    valid(&t("[t, CAPABILITY, c, cpu]"));
+    invalid(
+        &t("[t, CAPABILITY, c, name]"),
+        "`$available_allocation` needs an integer, float or scalar property, not `name`",
+    );
+    invalid(
+        &t("[t, cpu]"),
+        "the TOSCA path of `$available_allocation` must lead to a capability",
+    );
+    invalid(&t("[t, CAPABILITY, c, zz]"), "`C` has no property `zz`");
+}
+
+/// §6.8.4: imports may share a namespace as they share the root namespace;
+/// a name two of them define is ambiguous where it is used.
+#[test]
+fn imports_may_share_a_namespace() {
+    let b = "tosca_definitions_version: tosca_2_0\nnode_types:\n  MyNode: {}\n";
+    let c = "tosca_definitions_version: tosca_2_0\nnode_types:\n  Other: {}\n";
+    let main = |second: &str, used: &str| {
+        format!("{V}imports:\n  - {{url: b.yaml, namespace: ns}}\n  - {{url: {second}, namespace: ns}}\nnode_types:\n  X: {{derived_from: ns:{used}}}\n")
+    };
+    let d = b.replace("{}", "{description: other}");
+    let files = [("b.yaml", b), ("c.yaml", c), ("d.yaml", d.as_str())];
+    assert!(errors_with(&main("c.yaml", "MyNode"), &files).is_empty());
+    assert!(errors_with(&main("c.yaml", "Other"), &files).is_empty());
+    let e = errors_with(&main("d.yaml", "MyNode"), &files);
+    assert!(
+        e.iter().any(|m| m.contains("`ns:MyNode` is ambiguous")),
+        "{e:?}"
+    );
+}
+
+/// §13.2.2: `target_relationship` names a requirement of a node target; it
+/// does not apply to groups.
+#[test]
+fn target_relationship_applies_to_node_targets_only() {
+    let t = |target: &str| {
+        format!("capability_types:\n  C: {{}}\nnode_types:\n  N:\n    capabilities:\n      c: C\n    requirements:\n      - r: {{capability: C}}\ngroup_types:\n  G: {{}}\nservice_template:\n  node_templates:\n    a: {{type: N}}\n    b:\n      type: N\n      requirements:\n        - r: a\n  groups:\n    g: {{type: G, members: [a]}}\n  workflows:\n    w:\n      steps:\n        s:\n          target: {target}\n          target_relationship: r\n          activities:\n            - set_state: x\n")
+    };
+    valid(&t("b"));
+    invalid(
+        &t("g"),
+        "`target_relationship` applies only to node targets, and `g` is a group",
+    );
+}
+
+/// §8.1, §8.2: a relationship to a capability starts at a node of one of
+/// the capability's `valid_source_node_types` and is of one of its
+/// `valid_relationship_types` (the capability definition's lists refine the
+/// type's); the short assignment form is checked as the long one.
+#[test]
+fn target_capabilities_accept_their_valid_sources_and_relationships() {
+    let t = |cap_keys: &str, source: &str, assignment: &str| {
+        format!("capability_types:\n  C: {{{cap_keys}}}\nrelationship_types:\n  R: {{}}\n  Q: {{}}\nnode_types:\n  T:\n    capabilities:\n      c: C\n  S:\n    requirements:\n      - r: {{capability: C}}\n  X:\n    requirements:\n      - r: {{capability: C}}\nservice_template:\n  node_templates:\n    t: {{type: T}}\n    s:\n      type: {source}\n      requirements:\n        - r: {assignment}\n")
+    };
+    let sources = "valid_source_node_types: [S]";
+    valid(&t(sources, "S", "t"));
+    for assignment in ["t", "{node: t}"] {
+        invalid(
+            &t(sources, "X", assignment),
+            "the target capability (type `C`) does not accept a source node of type `X` (valid_source_node_types)",
+        );
+    }
+    let rels = "valid_relationship_types: [R]";
+    valid(&t(rels, "S", "{node: t, relationship: R}"));
+    invalid(
+        &t(rels, "S", "{node: t, relationship: Q}"),
+        "does not accept a relationship of type `Q` (valid_relationship_types)",
+    );
+    // The capability definition's list refines the type's.
+    let refined = t(sources, "S", "t").replace(
+        "      c: C\n",
+        "      c: {type: C, valid_source_node_types: [X]}\n",
+    );
+    invalid(&refined, "does not accept a source node of type `S`");
+}

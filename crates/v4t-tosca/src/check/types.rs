@@ -715,13 +715,10 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(caps) = map.get("capabilities") {
             let parents = super::defs::collect_section(parent_chain, "capabilities");
             self.at("capabilities", |c| {
-                let Some(m) = c.named_map(caps, "`capabilities`", "8.2") else {
-                    return;
-                };
-                for (k, def) in m.iter() {
-                    let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
-                    c.at(k.name.as_str(), |c| c.capability_def(def, parent));
-                }
+                c.each_entry(caps, "`capabilities`", "8.2", |c, name, def| {
+                    let parent = parents.iter().find(|(n, _)| *n == name).map(|(_, p)| p);
+                    c.capability_def(def, parent);
+                });
             });
         }
         if let Some(reqs) = map.get("requirements") {
@@ -733,14 +730,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.at("interfaces", |c| c.interface_defs(i, &parents));
         }
         if let Some(a) = map.get("artifacts") {
-            self.at("artifacts", |c| {
-                let Some(m) = c.named_map(a, "`artifacts`", "12.2") else {
-                    return;
-                };
-                for (k, def) in m.iter() {
-                    c.at(k.name.as_str(), |c| c.artifact_def(def));
-                }
-            });
+            self.at("artifacts", |c| c.artifact_defs(a));
         }
         let _ = t;
     }
@@ -779,12 +769,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 "`occurrences` on capabilities is deprecated in TOSCA 2.0 (use `allocation` in requirement assignments)",
             );
         }
-        if let Some(d) = map.get("description") {
-            self.description(d);
-        }
-        if let Some(m) = map.get("metadata") {
-            self.metadata(m);
-        }
+        self.common_keynames(map);
         let Some(ty) = self.refined_type(
             map,
             Kind::Capability,
@@ -947,12 +932,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             allowed.push("occurrences");
         }
         self.keys(map, &allowed, "a requirement definition", "8.4");
-        if let Some(d) = map.get("description") {
-            self.description(d);
-        }
-        if let Some(m) = map.get("metadata") {
-            self.metadata(m);
-        }
+        self.common_keynames(map);
         let get_parent = |key: &str| parent.and_then(|p| p.get(key));
         // node
         let parent_node = get_parent("node").and_then(|n| {
@@ -1023,23 +1003,33 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         };
         let parent_cap = parent.and_then(|p| p.get("capability"));
-        let symbolic = node.filter(|&n| self.node_capabilities(n).iter().any(|(c, _)| *c == name));
-        if symbolic.is_some() {
-            if let Some(pc) = parent_cap.and_then(value::as_str) {
-                if pc != name
-                    && self
-                        .ts
+        let is_symbolic = |c: &Self, name: &str| {
+            node.is_some_and(|n| c.node_capabilities(n).iter().any(|(cap, _)| *cap == name))
+        };
+        let parent_name = parent_cap.and_then(value::as_str);
+        let symbolic = is_symbolic(self, name);
+        // A symbolic name in the parent stays (§8.4.1); a parent's name
+        // that is no capability of the node is a capability type, which a
+        // symbolic name may refine.
+        let changed = parent_name.is_some_and(|pc| {
+            pc != name
+                && if symbolic {
+                    self.ts
                         .resolve_type(self.doc, Kind::Capability, pc)
                         .is_err()
-                {
-                    self.error(
-                        Code::Definition,
-                        "8.4.1",
-                        cn.span,
-                        "a capability given by symbolic name must stay unchanged in refinements",
-                    );
+                } else {
+                    is_symbolic(self, pc)
                 }
-            }
+        });
+        if changed {
+            self.error(
+                Code::Definition,
+                "8.4.1",
+                cn.span,
+                "a capability given by symbolic name must stay unchanged in refinements",
+            );
+        }
+        if symbolic || changed {
             return;
         }
         let Some(ct) = self.resolve_type(name, Kind::Capability, cn.span, "8.4") else {
@@ -1421,6 +1411,13 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
             self.at(k.name.as_str(), |c| c.trigger(def));
         }
+    }
+
+    /// The `artifacts` of a node type or node template (§12.2).
+    pub(super) fn artifact_defs(&mut self, artifacts: &'a Node) {
+        self.each_entry(artifacts, "`artifacts`", "12.2", |c, _, def| {
+            c.artifact_def(def)
+        });
     }
 
     /// An artifact definition (§12.2).

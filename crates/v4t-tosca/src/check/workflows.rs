@@ -287,6 +287,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             "13.2.2",
         );
         let mut target = None;
+        let mut group_target = None;
         match m.get("target") {
             Some(t) => {
                 if let Some(name) = self.expect_str(t, "the step `target`", "13.2.2") {
@@ -294,7 +295,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                         Some((Some(ty), tpl)) => target = Some((ty, tpl)),
                         Some(_) => {}
                         None => {
-                            if !idx.groups.contains_key(name) {
+                            if idx.groups.contains_key(name) {
+                                group_target = Some(name);
+                            } else {
                                 self.error(
                                     Code::UndefinedReference,
                                     "13.2.2",
@@ -314,6 +317,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             ),
         }
         if let Some(tr) = m.get("target_relationship") {
+            if let Some(group) = group_target {
+                let message = format!(
+                    "`target_relationship` applies only to node targets, and `{group}` is a group"
+                );
+                self.error(Code::Template, "13.2.2", tr.span, message);
+            }
             if let (Some(name), Some((ty, _))) = (
                 self.expect_str(tr, "`target_relationship`", "13.2.2"),
                 target,
