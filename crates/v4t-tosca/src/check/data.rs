@@ -9,7 +9,7 @@ use v4t_yaml::Node;
 
 use super::defs::{DefNode, Schema, MAX_NESTING};
 use super::funcs::{Call, Returns};
-use super::literals::{is_base64, parse_scalar_literal, parse_timestamp, parse_version};
+use super::literals::{is_base64, parse_timestamp, parse_version};
 use super::Checker;
 use crate::load::Grammar;
 use crate::types::{Builtin, TypeId};
@@ -452,7 +452,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(info) = self.scalar_info(ty) else {
             return true;
         };
-        let Some(lit) = parse_scalar_literal(st) else {
+        let Some(lit) = info.literal(st) else {
             let message = format!(
                 "{} is not a scalar `<number> <unit>` of `{}`",
                 value::show(v),
@@ -580,6 +580,152 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
+    /// TOSCA 1.3 constraint clauses (1.3 §3.6.3): a list of single-key maps
+    /// naming one of the operators, with operands of the operator's shape
+    /// and, for primitive types, values of the constrained type ("values
+    /// provided by the operands SHALL be type-compatible"). A single clause
+    /// written without the list is accepted (lenient).
+    pub fn constraint_clauses(&mut self, v: &'a Node, s: Option<&Schema<'a>>) {
+        const SECTION: &str = "1.3 3.6.3";
+        let clauses: &'a [Node] = match &v.value {
+            v4t_yaml::Value::Seq(items) => items,
+            v4t_yaml::Value::Map(_) => std::slice::from_ref(v),
+            _ => {
+                let message = format!(
+                    "`constraints` is a list of constraint clauses, not {}",
+                    value::describe(v)
+                );
+                self.error(Code::Validation, SECTION, v.span, message);
+                return;
+            }
+        };
+        let base = s.and_then(|s| self.ts.builtin_base(s.ty));
+        // Operands are checked against primitive types only: the clauses of
+        // complex and collection types are left to evaluation.
+        let typed = s.filter(|_| {
+            matches!(
+                base,
+                Some(
+                    Builtin::String
+                        | Builtin::Integer
+                        | Builtin::Float
+                        | Builtin::Boolean
+                        | Builtin::Timestamp
+                        | Builtin::Version
+                        | Builtin::ScalarUnit(_)
+                )
+            )
+        });
+        for (i, clause) in clauses.iter().enumerate() {
+            self.at_index(i, |c| c.constraint_clause(clause, base, typed));
+        }
+    }
+
+    /// One TOSCA 1.3 constraint clause (see [`Checker::constraint_clauses`]).
+    fn constraint_clause(
+        &mut self,
+        clause: &'a Node,
+        base: Option<Builtin>,
+        typed: Option<&Schema<'a>>,
+    ) {
+        const SECTION: &str = "1.3 3.6.3";
+        let Some((op, arg)) = clause
+            .as_map()
+            .filter(|m| m.len() == 1)
+            .and_then(|m| m.first())
+        else {
+            self.error(
+                Code::Validation,
+                SECTION,
+                clause.span,
+                "a constraint clause is a map with one operator, e.g. `- greater_or_equal: 1`",
+            );
+            return;
+        };
+        let operand = |c: &mut Self, n: &'a Node| {
+            if let Some(s) = typed {
+                if !matches!(c.call_of_quiet(n), Call::No) {
+                    return;
+                }
+                let before = c.diags.len();
+                c.value_at(n, &Schema::of_type(s.ty), SECTION, 0, false);
+                if c.diags.len() > before {
+                    c.note(format!(
+                        "the operands of `{}` must be values of the constrained type `{}`",
+                        op.name,
+                        c.type_name(s.ty)
+                    ));
+                }
+            }
+        };
+        let name = op.name.as_str();
+        let shape_error = |c: &mut Self, expected: &str| {
+            let message = format!("`{name}` takes {expected}, not {}", value::describe(arg));
+            c.error(Code::Validation, SECTION, arg.span, message);
+        };
+        match name {
+            "equal" | "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal" => {
+                operand(self, arg)
+            }
+            "in_range" => match arg.as_seq().map(Vec::as_slice) {
+                Some([lo, hi]) => {
+                    operand(self, lo);
+                    if hi.as_str() != Some("UNBOUNDED") {
+                        operand(self, hi);
+                    }
+                }
+                _ => shape_error(self, "a list of two values `[lower, upper]`"),
+            },
+            "valid_values" => match arg.as_seq() {
+                Some(items) => {
+                    for item in items {
+                        operand(self, item);
+                    }
+                }
+                None => shape_error(self, "a list of values"),
+            },
+            "length" | "min_length" | "max_length" => {
+                if !matches!(self.classify(arg), Scalar::Int(n) if n >= 0) {
+                    shape_error(self, "a non-negative integer");
+                } else if matches!(
+                    base,
+                    Some(
+                        Builtin::Integer
+                            | Builtin::Float
+                            | Builtin::Boolean
+                            | Builtin::Timestamp
+                            | Builtin::Version
+                            | Builtin::ScalarUnit(_)
+                    )
+                ) {
+                    let message = format!(
+                        "`{name}` constrains strings, lists and maps, not values of `{}`",
+                        typed.map_or_else(String::new, |s| self.type_name(s.ty))
+                    );
+                    self.error(Code::Validation, SECTION, op.span, message);
+                }
+            }
+            "pattern" => match arg.as_str() {
+                Some(p) if regex_lite::Regex::new(p).is_err() => {
+                    let message = format!(
+                        "`pattern` {} is not a valid regular expression",
+                        value::show(arg)
+                    );
+                    self.error(Code::Validation, SECTION, arg.span, message);
+                }
+                Some(_) => {}
+                None => shape_error(self, "a regular expression string"),
+            },
+            // The schema language is the processor's choice (1.3 §3.6.3).
+            "schema" => {}
+            _ => {
+                let message = format!("unknown constraint operator `{name}`");
+                self.error(Code::Validation, SECTION, op.span, message);
+                self.note("the operators are equal, greater_than, greater_or_equal, less_than, less_or_equal, in_range, valid_values, length, min_length, max_length, pattern and schema");
+            }
+        }
+    }
+
     /// Comparisons between `$value` and a literal whose kind can never match
     /// the value's type (`$greater_or_equal: [ $value, 9 ]` on a string).
     fn comparison_types(&mut self, v: &'a Node, s: &Schema<'a>, depth: usize) {
@@ -626,10 +772,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Some(Builtin::Scalar | Builtin::ScalarUnit(_)) => match lit {
                         Scalar::Str(st) => {
                             let info = self.scalar_info(s.ty);
-                            let parsed = parse_scalar_literal(st);
-                            match (info, parsed) {
-                                (Some(i), Some(p)) => i.multiplier(p.unit).is_none(),
-                                _ => true,
+                            match info.as_ref().and_then(|i| Some((i, i.literal(st)?))) {
+                                Some((i, p)) => i.multiplier(p.unit).is_none(),
+                                None => true,
                             }
                         }
                         _ => numeric,

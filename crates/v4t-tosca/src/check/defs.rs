@@ -13,6 +13,7 @@
 use v4t_source::Code;
 use v4t_yaml::{Map, Node, Span};
 
+use super::funcs::Call;
 use super::Checker;
 use crate::load::DocId;
 use crate::types::{Builtin, Kind, TypeId};
@@ -417,6 +418,15 @@ impl<'t, 'a> Checker<'t, 'a> {
                 doc: self.doc,
             });
         }
+        if let Some(v) = map.get("constraints") {
+            self.at("constraints", |c| {
+                c.constraint_clauses(v, Some(&Schema::of_type(ty)))
+            });
+            s.validations.push(DefNode {
+                node: v,
+                doc: self.doc,
+            });
+        }
         let parent_entry = parent.and_then(|p| p.entry.as_deref());
         let parent_key = parent.and_then(|p| p.key.as_deref());
         if let Some(e) = map.get("entry_schema") {
@@ -555,7 +565,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             );
             return;
         }
-        if is_short_form(node) {
+        // TOSCA 1.3 writes functions without `$`: a call is a value too.
+        let call_13 = self.v13() && matches!(self.call_of_quiet(node), Call::Yes(..));
+        if is_short_form(node) || call_13 {
             let short_ok = parent.is_some()
                 || (place == Place::Template && role == Role::Outgoing)
                 || self.v13() && role != Role::Property && role != Role::Attribute;
@@ -597,6 +609,8 @@ impl<'t, 'a> Checker<'t, 'a> {
             let Some(v) = map.get(key) else { continue };
             if key == "validation" {
                 self.at("validation", |c| c.validation_clause(v, schema.as_ref()));
+            } else {
+                self.at("constraints", |c| c.constraint_clauses(v, schema.as_ref()));
             }
             if let Some(s) = schema.as_mut() {
                 s.validations.push(DefNode {
@@ -618,7 +632,21 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         self.param_value_and_mapping(&def, schema.as_ref());
         if let Some(st) = map.get("status") {
-            self.expect_str(st, "`status`", section);
+            self.status(st, section);
+        }
+    }
+
+    /// A definition's `status`: a string; TOSCA 1.3 (§3.6.10.3) lists the
+    /// values (TOSCA 2.0 no longer does).
+    fn status(&mut self, st: &'a Node, section: &'static str) {
+        let Some(text) = self.expect_str(st, "`status`", section) else {
+            return;
+        };
+        const STATUS_13: [&str; 4] = ["supported", "unsupported", "experimental", "deprecated"];
+        if self.v13() && !STATUS_13.contains(&text) {
+            let message = format!("unknown status `{text}`");
+            self.error(Code::Definition, "1.3 3.6.10", st.span, message);
+            self.note(format!("the statuses are {}", STATUS_13.join(", ")));
         }
     }
 

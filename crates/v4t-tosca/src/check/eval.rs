@@ -14,7 +14,8 @@ use v4t_yaml::{Node, Value};
 use super::defs::{DefNode, Schema, MAX_NESTING};
 use super::funcs::Call;
 use super::literals::{
-    parse_scalar_literal, parse_timestamp, parse_version, TimestampValue, VersionValue,
+    parse_scalar_literal, parse_scalar_literal_13, parse_timestamp, parse_version, ScalarLiteral,
+    TimestampValue, VersionValue,
 };
 use super::Checker;
 use crate::types::{Builtin, TypeId};
@@ -52,9 +53,21 @@ pub struct ScalarInfo {
     pub prefixes: Vec<(String, f64)>,
     pub data_type: Option<TypeId>,
     pub case_insensitive: bool,
+    /// TOSCA 1.3 scalar-unit types: the unit may follow the number without
+    /// whitespace (1.3 §3.3.6.2).
+    pub unspaced: bool,
 }
 
 impl ScalarInfo {
+    /// Splits a literal of this scalar type into number and unit.
+    pub fn literal<'s>(&self, s: &'s str) -> Option<ScalarLiteral<'s>> {
+        if self.unspaced {
+            parse_scalar_literal_13(s)
+        } else {
+            parse_scalar_literal(s)
+        }
+    }
+
     /// The multiplier of a unit (with a prefix if prefixes are defined).
     pub fn multiplier(&self, unit: &str) -> Option<f64> {
         let eq = |a: &str, b: &str| {
@@ -145,6 +158,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 prefixes: Vec::new(),
                 data_type: None,
                 case_insensitive: true,
+                unspaced: true,
             }),
             Builtin::Scalar => {
                 let mut info = ScalarInfo::default();
@@ -194,7 +208,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Builtin::Version => parse_version(s).map(V::Version),
             Builtin::Scalar | Builtin::ScalarUnit(_) => {
                 let info = self.scalar_info(ty)?;
-                let lit = parse_scalar_literal(s)?;
+                let lit = info.literal(s)?;
                 let m = info.multiplier(lit.unit)?;
                 Some(V::Scalar(lit.number * m, ty))
             }

@@ -669,7 +669,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Code::Function,
                 "10.2.1.1",
                 span,
-                "`$get_input` needs the name of an input",
+                format!("`{}get_input` needs the name of an input", self.sigil()),
             );
             return Returns::Unknown;
         };
@@ -680,7 +680,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Code::Function,
                     "10.2.1.1",
                     args.span,
-                    "`$get_input` needs the name of an input",
+                    format!("`{}get_input` needs the name of an input", self.sigil()),
                 );
                 return Returns::Unknown;
             }
@@ -693,7 +693,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Code::Function,
                     "10.2.1.1",
                     name_node.span,
-                    "the input name of `$get_input` must be a string",
+                    format!(
+                        "the input name of `{}get_input` must be a string",
+                        self.sigil()
+                    ),
                 );
             }
             return Returns::Unknown;
@@ -707,7 +710,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Code::UndefinedReference,
                 "10.2.1.1",
                 name_node.span,
-                format!("`$get_input` names `{name}`, which is not a declared input"),
+                format!(
+                    "`{}get_input` names `{name}`, which is not a declared input",
+                    self.sigil()
+                ),
             );
             let inputs: Vec<&str> = (self.fctx.inputs.iter()).flat_map(|m| m.keys()).collect();
             self.defined_names(name, inputs, "input");
@@ -837,9 +843,24 @@ impl<'t, 'a> Checker<'t, 'a> {
         Some(result.map_or(Returns::Unknown, Returns::Schema))
     }
 
-    /// TOSCA 1.3 functions (1.3 §4.3-§4.8): names and argument shapes.
+    /// How function names are written in the file's grammar: `$get_input`
+    /// (TOSCA 2.0) or `get_input` (TOSCA 1.3).
+    pub fn sigil(&self) -> &'static str {
+        if self.v13() {
+            ""
+        } else {
+            "$"
+        }
+    }
+
+    /// TOSCA 1.3 functions (1.3 §4.3-§4.8): names and argument shapes;
+    /// `get_input` names a declared input (1.3 §4.4.1).
     fn call_13(&mut self, name: &'a str, args: Option<&'a Node>, at: &'a Node) {
         let Some(args) = args else { return };
+        if name == "get_input" {
+            self.get_input(Some(args), at.span);
+            return;
+        }
         let list = args.as_seq();
         let len = list.map(Vec::len);
         let problem = match name {

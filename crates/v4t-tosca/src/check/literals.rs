@@ -168,7 +168,11 @@ pub struct ScalarLiteral<'s> {
 pub fn parse_scalar_literal(s: &str) -> Option<ScalarLiteral<'_>> {
     let s = s.trim();
     let (num, unit) = s.split_once(char::is_whitespace)?;
-    let unit = unit.trim_start();
+    parse_scalar_literal_parts(num, unit.trim_start())
+}
+
+/// A scalar literal from its number and unit texts.
+fn parse_scalar_literal_parts<'s>(num: &str, unit: &'s str) -> Option<ScalarLiteral<'s>> {
     if unit.is_empty() || unit.contains(char::is_whitespace) {
         return None;
     }
@@ -183,6 +187,23 @@ pub fn parse_scalar_literal(s: &str) -> Option<ScalarLiteral<'_>> {
         integer,
         unit,
     })
+}
+
+/// [`parse_scalar_literal`], and TOSCA 1.3's form without whitespace
+/// (1.3 §3.3.6.2: "any number of spaces (including zero or none)" between
+/// the number and the unit, e.g. `4GB`): the unit is then the trailing run of
+/// letters.
+pub fn parse_scalar_literal_13(s: &str) -> Option<ScalarLiteral<'_>> {
+    if let Some(lit) = parse_scalar_literal(s) {
+        return Some(lit);
+    }
+    let s = s.trim();
+    let unit_len = s.bytes().rev().take_while(u8::is_ascii_alphabetic).count();
+    let (num, unit) = s.split_at(s.len() - unit_len);
+    if num.is_empty() || unit.is_empty() {
+        return None;
+    }
+    parse_scalar_literal_parts(num, unit)
 }
 
 /// Whether `s` is Base64 (RFC 2045 §6.8: line breaks and spaces ignored,
@@ -246,6 +267,13 @@ mod tests {
         assert!(parse_scalar_literal("g").is_none());
         assert!(parse_scalar_literal("1,000bp/s").is_none());
         assert!(parse_scalar_literal("10kg").is_none());
+        assert_eq!(parse_scalar_literal_13("10kg").unwrap().unit, "kg");
+        let l = parse_scalar_literal_13("1.5e3GB").unwrap();
+        assert_eq!((l.number, l.unit, l.integer), (1500.0, "GB", false));
+        assert_eq!(parse_scalar_literal_13("2 GB").unwrap().number, 2.0);
+        assert!(parse_scalar_literal_13("GB").is_none());
+        assert!(parse_scalar_literal_13("12").is_none());
+        assert!(parse_scalar_literal_13("x1GB").is_none());
         assert_eq!(parse_scalar_literal("0x10 B").unwrap().number, 16.0);
     }
 

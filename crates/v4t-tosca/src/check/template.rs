@@ -418,6 +418,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// A condition clause (§8.6, §13.2.1, §16.5, §15.1): a Boolean expression.
     pub(super) fn condition(&mut self, v: &'a Node, section: &'static str) {
         if self.v13() {
+            self.node_filter_13(v);
             return;
         }
         match self.call_of(v) {
@@ -447,6 +448,92 @@ impl<'t, 'a> Checker<'t, 'a> {
                     );
                 }
             }
+        }
+    }
+
+    /// A TOSCA 1.3 node filter (1.3 §3.6.5): `properties`, a list of
+    /// `<property>: <constraint clauses>`, and `capabilities`, a list of
+    /// `<capability name or type>: { properties: ... }`. Property names are
+    /// not resolved (the filtered type may be any).
+    fn node_filter_13(&mut self, v: &'a Node) {
+        const SECTION: &str = "1.3 3.6.5";
+        let Some(map) = self.expect_map(v, "a node filter", SECTION) else {
+            return;
+        };
+        self.keys(
+            map,
+            &["properties", "capabilities"],
+            "a node filter",
+            SECTION,
+        );
+        if let Some(p) = map.get("properties") {
+            self.at("properties", |c| c.property_filters_13(p));
+        }
+        let Some(caps) = map.get("capabilities") else {
+            return;
+        };
+        self.at("capabilities", |c| {
+            c.filter_entries_13(caps, "capability filters", |c, cap| {
+                let Some(m) = c.expect_map(cap, "a capability filter", SECTION) else {
+                    return;
+                };
+                c.keys(m, &["properties"], "a capability filter", SECTION);
+                if let Some(p) = m.get("properties") {
+                    c.at("properties", |c| c.property_filters_13(p));
+                }
+            });
+        });
+    }
+
+    /// `- <property>: <constraint clause or clauses>` (1.3 §3.5.3).
+    fn property_filters_13(&mut self, v: &'a Node) {
+        self.filter_entries_13(v, "property filters", |c, clauses| {
+            c.constraint_clauses(clauses, None)
+        });
+    }
+
+    /// The entries of a 1.3 filter list: single-key maps (a map of several
+    /// entries is accepted too, lenient), each value checked by `check`.
+    fn filter_entries_13(
+        &mut self,
+        v: &'a Node,
+        what: &str,
+        mut check: impl FnMut(&mut Self, &'a Node),
+    ) {
+        let entries: Vec<(&'a str, &'a Node)> = match &v.value {
+            v4t_yaml::Value::Map(m) => m.iter().map(|(k, n)| (k.name.as_str(), n)).collect(),
+            v4t_yaml::Value::Seq(items) => {
+                let mut out = Vec::new();
+                for item in items {
+                    match item
+                        .as_map()
+                        .filter(|m| m.len() == 1)
+                        .and_then(|m| m.first())
+                    {
+                        Some((k, n)) => out.push((k.name.as_str(), n)),
+                        None => self.error(
+                            Code::InvalidShape,
+                            "1.3 3.6.5",
+                            item.span,
+                            format!(
+                                "the {what} of a node filter are single-entry maps `<name>: ...`"
+                            ),
+                        ),
+                    }
+                }
+                out
+            }
+            _ => {
+                let message = format!(
+                    "the {what} of a node filter are a list, not {}",
+                    value::describe(v)
+                );
+                self.error(Code::InvalidShape, "1.3 3.6.5", v.span, message);
+                return;
+            }
+        };
+        for (name, n) in entries {
+            self.at(name, |c| check(c, n));
         }
     }
 

@@ -1103,3 +1103,146 @@ fn target_capabilities_accept_their_valid_sources_and_relationships() {
     );
     invalid(&refined, "does not accept a source node of type `S`");
 }
+
+const V13: &str = "tosca_definitions_version: tosca_simple_yaml_1_3\n";
+
+/// A TOSCA 1.3 node type `N` with one property `p` of type `ty` with the
+/// constraint clauses `constraints` and a template assigning `value`.
+fn prop_13(ty: &str, constraints: &str, value: &str) -> String {
+    format!("{V13}node_types:\n  N:\n    derived_from: tosca.nodes.Root\n    properties:\n      p:\n        type: {ty}\n        constraints: {constraints}\ntopology_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n        p: {value}\n")
+}
+
+#[test]
+fn tosca_13_scalar_units_may_follow_the_number_without_space() {
+    assert!(errors(&prop_13("scalar-unit.size", "[]", "4GB")).is_empty());
+    assert!(errors(&prop_13("scalar-unit.size", "[]", "4 GB")).is_empty());
+    let e = errors(&prop_13(
+        "scalar-unit.size",
+        "[{greater_or_equal: 8GB}]",
+        "4GB",
+    ));
+    assert!(e.iter().any(|m| m.contains("does not satisfy")), "{e:?}");
+    let e = errors(&prop_13("scalar-unit.time", "[]", "4GB"));
+    assert!(e.iter().any(|m| m.contains("unknown unit")), "{e:?}");
+}
+
+#[test]
+fn tosca_13_constraint_clauses_have_known_operators_and_typed_operands() {
+    let ok = |ty: &str, c: &str, v: &str| {
+        let e = errors(&prop_13(ty, c, v));
+        assert!(e.is_empty(), "{c}: {e:?}");
+    };
+    let bad = |ty: &str, c: &str, expected: &str| {
+        let e = errors(&prop_13(ty, c, "1"));
+        assert!(e.iter().any(|m| m.contains(expected)), "{c}: {e:?}");
+    };
+    ok(
+        "integer",
+        "[{in_range: [1, UNBOUNDED]}, {valid_values: [1, 2]}]",
+        "1",
+    );
+    ok(
+        "string",
+        "[{pattern: '^[a-z]+$'}, {min_length: 1}, {schema: x}]",
+        "ab",
+    );
+    ok("scalar-unit.size", "[{greater_than: 1 MB}]", "2 MB");
+    bad(
+        "integer",
+        "[{frobnicate: 1}]",
+        "unknown constraint operator `frobnicate`",
+    );
+    bad("integer", "[{in_range: [a, 2]}]", "expected an integer");
+    bad(
+        "integer",
+        "[{in_range: [1]}]",
+        "`in_range` takes a list of two values",
+    );
+    bad(
+        "integer",
+        "[{valid_values: 1}]",
+        "`valid_values` takes a list",
+    );
+    bad(
+        "integer",
+        "[{min_length: 1}]",
+        "`min_length` constrains strings",
+    );
+    bad("string", "[{max_length: -1}]", "a non-negative integer");
+    bad(
+        "string",
+        "[{pattern: '('}]",
+        "not a valid regular expression",
+    );
+    bad(
+        "integer",
+        "[{equal: 1, less_than: 2}]",
+        "a map with one operator",
+    );
+    bad("integer", "5", "a list of constraint clauses");
+    // Data types and schema definitions are checked the same way.
+    let data = format!("{V13}data_types:\n  D:\n    derived_from: integer\n    constraints:\n      - max_length: 2\n");
+    let e = errors(&data);
+    assert!(e.iter().any(|m| m.contains("constrains strings")), "{e:?}");
+}
+
+#[test]
+fn tosca_13_statuses_are_the_listed_ones() {
+    let t = |status: &str| {
+        format!("{V13}node_types:\n  N:\n    derived_from: tosca.nodes.Root\n    properties:\n      p: {{type: integer, required: false, status: {status}}}\n")
+    };
+    assert!(errors(&t("deprecated")).is_empty());
+    let e = errors(&t("retired"));
+    assert!(
+        e.iter().any(|m| m.contains("unknown status `retired`")),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn tosca_13_get_input_names_a_declared_input() {
+    let t = |name: &str| {
+        format!("{V13}topology_template:\n  inputs:\n    n: {{type: string}}\n  node_templates:\n    d:\n      type: tosca.nodes.Root\n      interfaces:\n        Standard:\n          create:\n            inputs:\n              x: {{ get_input: {name} }}\n")
+    };
+    assert!(errors(&t("n")).is_empty());
+    assert!(errors(&t("[n, 0]")).is_empty());
+    let e = errors(&t("m"));
+    assert!(
+        e.iter()
+            .any(|m| m == "`get_input` names `m`, which is not a declared input"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn tosca_13_operation_inputs_in_types_may_be_function_calls() {
+    let text = format!("{V13}relationship_types:\n  R:\n    derived_from: tosca.relationships.ConnectsTo\n    interfaces:\n      Configure:\n        operations:\n          pre_configure_source:\n            inputs:\n              p: {{ get_property: [TARGET, port] }}\n              q: {{ get_attribute: [SOURCE, tosca_id] }}\n              r: {{ type: string }}\n");
+    let e = errors(&text);
+    assert!(e.is_empty(), "{e:?}");
+}
+
+#[test]
+fn tosca_13_node_filters_hold_constraint_clauses() {
+    let t = |filter: &str| {
+        format!("{V13}topology_template:\n  node_templates:\n    s:\n      type: tosca.nodes.SoftwareComponent\n      requirements:\n        - host:\n            node_filter:\n{filter}")
+    };
+    let ok = "              properties:\n                - name: { equal: x }\n                - port: [ { greater_than: 1 }, { less_than: 9 } ]\n              capabilities:\n                - host:\n                    properties:\n                      - num_cpus: { in_range: [ 1, 4 ] }\n";
+    let e = errors(&t(ok));
+    assert!(e.is_empty(), "{e:?}");
+    let e = errors(&t(
+        "              properties:\n                - name: { frob: x }\n",
+    ));
+    assert!(
+        e.iter().any(|m| m.contains("unknown constraint operator")),
+        "{e:?}"
+    );
+    let e = errors(&t("              nodes: []\n"));
+    assert!(
+        e.iter().any(|m| m.contains("unknown keyname `nodes`")),
+        "{e:?}"
+    );
+    let e = errors(&t(
+        "              capabilities:\n                - host: [ num_cpus ]\n",
+    ));
+    assert!(e.iter().any(|m| m.contains("capability filter")), "{e:?}");
+}

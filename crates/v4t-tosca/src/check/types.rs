@@ -406,6 +406,10 @@ impl<'t, 'a> Checker<'t, 'a> {
             let s = super::defs::Schema::of_type(t);
             self.at("validation", |c| c.validation_clause(v, Some(&s)));
         }
+        if let Some(v) = map.get("constraints") {
+            let s = super::defs::Schema::of_type(t);
+            self.at("constraints", |c| c.constraint_clauses(v, Some(&s)));
+        }
         let collection = matches!(base, Some(Builtin::List | Builtin::Map));
         if let Some(e) = map.get("entry_schema") {
             if collection {
@@ -487,6 +491,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
                 if let Some(v) = node.get("validation") {
                     self.at("validation", |c| c.validation_clause(v, Some(p)));
+                }
+                if let Some(v) = node.get("constraints") {
+                    self.at("constraints", |c| c.constraint_clauses(v, Some(p)));
                 }
             }
         }
@@ -692,6 +699,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             prefixes: prefixes.iter().map(|(n, m)| (n.to_string(), *m)).collect(),
             data_type: None,
             case_insensitive: false,
+            unspaced: false,
         };
         match info.multiplier(name) {
             None => self.error(
