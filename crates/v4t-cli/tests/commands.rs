@@ -312,6 +312,59 @@ fn a_csar_reads_the_same_unzipped_and_zipped() {
     }
 }
 
+/// `files` as a tarball as `tar -C dir .` writes it, Gzip-compressed if
+/// `gzip`.
+fn tarball(files: &BTreeMap<String, Vec<u8>>, gzip: bool) -> Vec<u8> {
+    let mut builder = tar::Builder::new(Vec::new());
+    for (path, content) in files {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(content.len() as u64);
+        header.set_mode(0o644);
+        builder
+            .append_data(&mut header, format!("./{path}"), &content[..])
+            .unwrap();
+    }
+    let tar = builder.into_inner().unwrap();
+    if !gzip {
+        return tar;
+    }
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(&tar).unwrap();
+    encoder.finish().unwrap()
+}
+
+/// A tarball CSAR (TOSCA 2.0 §17.1.1.1), plain or Gzip-compressed, reads
+/// like the zip archive of the same files.
+#[test]
+fn a_tarball_csar_reads_like_a_zipped_one() {
+    let dir = TempDir::new("csar-tar");
+    let files = csar_named_by_meta();
+    let zipped = dir.write("c.csar", zip(&files));
+    let resolved = v4t(&["resolve", arg(&zipped), "--presets", "up"]);
+    assert_eq!(
+        resolved.status.code(),
+        Some(0),
+        "{}",
+        text(&resolved.stderr)
+    );
+    for (name, gzip) in [("c.tar", false), ("c.tar.gz", true), ("c.tgz", true)] {
+        let csar = dir.write(name, tarball(&files, gzip));
+        let out = v4t(&["test", arg(&csar)]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stdout));
+        assert_eq!(text(&out.stdout).lines().last(), Some("1 passed, 0 failed"));
+        let out = v4t(&["resolve", arg(&csar), "--presets", "up"]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
+        assert_eq!(out.stdout, resolved.stdout, "{name}");
+        let out = v4t(&["validate", arg(&csar)]);
+        assert_eq!(
+            out.status.code(),
+            v4t(&["validate", arg(&zipped)]).status.code(),
+            "{name}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
 /// `v4t validate` is a TOSCA processor: without `TOSCA.meta` a CSAR must
 /// have a single YAML file at its root (TOSCA 2.0 §17.3); the default
 /// template names of the resolving commands do not apply.
