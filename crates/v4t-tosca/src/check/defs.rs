@@ -13,7 +13,6 @@
 use v4t_source::Code;
 use v4t_yaml::{Map, Node, Span};
 
-use super::funcs::Call;
 use super::Checker;
 use crate::load::DocId;
 use crate::types::{Builtin, Kind, TypeId};
@@ -566,7 +565,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         }
         // TOSCA 1.3 writes functions without `$`: a call is a value too.
-        let call_13 = self.v13() && matches!(self.call_of_quiet(node), Call::Yes(..));
+        let call_13 = self.v13() && self.is_call(node);
         if is_short_form(node) || call_13 {
             let short_ok = parent.is_some()
                 || (place == Place::Template && role == Role::Outgoing)
