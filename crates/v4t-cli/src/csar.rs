@@ -42,8 +42,12 @@ pub fn has_archive_extension(path: &Path) -> bool {
 pub fn is_archive(path: &Path, start: &[u8]) -> bool {
     has_archive_extension(path)
         || crate::tarball::has_tarball_extension(&path.to_string_lossy())
-        || looks_like_zip(start)
-        || crate::tarball::looks_like_tarball(start)
+        || looks_like_archive(start)
+}
+
+/// Whether `bytes` start like a zip archive or a tarball.
+pub fn looks_like_archive(bytes: &[u8]) -> bool {
+    looks_like_zip(bytes) || crate::tarball::looks_like_tarball(bytes)
 }
 
 /// Whether `bytes` start like a zip archive (a local file header, or the

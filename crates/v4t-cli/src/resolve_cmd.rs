@@ -135,7 +135,7 @@ fn read_template(template: &str) -> Result<Template, OpenError> {
         }
         (bytes, template.to_string(), FsLoader::for_template(path))
     };
-    if crate::csar::looks_like_zip(&bytes) || crate::tarball::looks_like_tarball(&bytes) {
+    if crate::csar::looks_like_archive(&bytes) {
         return from_archive(&bytes, &name);
     }
     let mut sources = Sources::new();

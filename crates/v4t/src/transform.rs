@@ -188,12 +188,20 @@ fn name_inputs(value: &mut Node, g: &Graph, present: &impl Fn(ElementId) -> bool
 /// like the variability groups, which the output no longer has, and on a
 /// TOSCA 1.3 output derived from types it does not define.
 fn drop_variability_group_types(root: &mut Map, types: &TypeSystem) {
-    let Some(group_types) = root.get_mut("group_types").and_then(Node::as_map_mut) else {
+    retain_types(root, "group_types", |name| {
+        !types.is_variability_group(name)
+    });
+}
+
+/// Keeps the types of section `collection` whose names `keep` accepts; an
+/// emptied section goes too.
+fn retain_types(root: &mut Map, collection: &str, keep: impl Fn(&str) -> bool) {
+    let Some(types) = root.get_mut(collection).and_then(Node::as_map_mut) else {
         return;
     };
-    group_types.retain(|k, _| !types.is_variability_group(&k.name));
-    if group_types.is_empty() {
-        root.remove("group_types");
+    types.retain(|k, _| keep(&k.name));
+    if types.is_empty() {
+        root.remove(collection);
     }
 }
 
@@ -212,13 +220,7 @@ fn finish(root: &mut Map, loaded: &LoadedTypes) {
         root.remove(TOPOLOGY);
     }
     for (collection, _) in TYPE_COLLECTIONS {
-        let Some(types) = root.get_mut(collection).and_then(Node::as_map_mut) else {
-            continue;
-        };
-        types.retain(|k, _| !loaded.contains(collection, &k.name));
-        if types.is_empty() {
-            root.remove(collection);
-        }
+        retain_types(root, collection, |name| !loaded.contains(collection, name));
     }
 }
 
