@@ -104,8 +104,16 @@ impl<'a> Param<'a> {
         })
     }
 
+    /// The attribute mapping of an incoming parameter: `mapping`, or a
+    /// single-line definition (§9.8).
     pub fn mapping(&self) -> Option<&'a Node> {
-        self.get("mapping")
+        self.defs.iter().rev().find_map(|d| {
+            if is_short_form(d.node) {
+                Some(d.node)
+            } else {
+                d.node.get("mapping")
+            }
+        })
     }
 }
 
@@ -555,7 +563,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             _ => ("9.8", "parameter"),
         };
         let parent_schema = parent.and_then(|p| self.param_schema(p));
-        if parent.is_some_and(|p| p.fixed().is_some()) {
+        // A single-line incoming parameter is a mapping, not a value (§9.8).
+        let incoming = role == Role::Incoming && !self.v13();
+        if !incoming && parent.is_some_and(|p| p.fixed().is_some()) {
             self.error(
                 Code::Definition,
                 section,
@@ -567,9 +577,10 @@ impl<'t, 'a> Checker<'t, 'a> {
         // TOSCA 1.3 writes functions without `$`: a call is a value too.
         let call_13 = self.v13() && self.is_call(node);
         if is_short_form(node) || call_13 {
-            let short_ok = parent.is_some()
-                || (place == Place::Template && role == Role::Outgoing)
-                || self.v13() && role != Role::Property && role != Role::Attribute;
+            // §9.8: `name: <value or expression>` for outgoing parameters,
+            // `name: <attribute selection>` for incoming ones; properties
+            // and attributes only refine in short form (§9.4).
+            let short_ok = parent.is_some() || !matches!(role, Role::Property | Role::Attribute);
             if !short_ok {
                 self.error(
                     Code::Definition,
@@ -581,7 +592,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 );
                 return;
             }
-            if let Some(s) = parent_schema.as_ref() {
+            if incoming {
+                self.mapping(name, node, place, parent);
+            } else if let Some(s) = parent_schema.as_ref() {
                 self.check_value(node, s, section);
             } else {
                 self.check_functions(node);
@@ -786,7 +799,16 @@ impl<'t, 'a> Checker<'t, 'a> {
                 m.span,
                 format!("`mapping` is only for incoming parameters; `{name}` is outgoing"),
             );
-        } else if def.place == Place::InterfaceType {
+        } else {
+            self.mapping(name, m, def.place, def.parent);
+        }
+    }
+
+    /// The attribute mapping of an incoming parameter (`mapping`, or the
+    /// single-line form, §9.8): not in interface types (§11.4), not over a
+    /// parent's mapping, an attribute selection.
+    fn mapping(&mut self, name: &str, m: &'a Node, place: Place, parent: Option<&Param<'a>>) {
+        if place == Place::InterfaceType {
             self.error(
                 Code::Definition,
                 "11.4",
@@ -796,7 +818,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         } else {
             self.attribute_selection(m);
         }
-        if def.parent.is_some_and(|p| p.mapping().is_some()) {
+        if parent.is_some_and(|p| p.mapping().is_some()) {
             self.error(
                 Code::Definition,
                 "9.8",

@@ -286,15 +286,19 @@ impl<'t, 'a> Checker<'t, 'a> {
         r
     }
 
-    /// The value's kind as TOSCA sees it.
+    /// The value's kind as TOSCA sees it, integers as written.
     pub fn classify<'n>(&self, node: &'n Node) -> Scalar<'n> {
-        value::classify(node)
+        value::classify_written(node, self.written(node.span))
     }
 
     /// What a value is, for "expected ..., got ..." messages: its kind and
     /// the value (numbers and booleans as written, strings quoted).
     pub fn got(&self, v: &Node) -> String {
-        let kind = value::describe(v);
+        let kind = if value::out_of_range_integer(v, self.written(v.span)) {
+            "an integer beyond 64 bits"
+        } else {
+            value::describe(v)
+        };
         match self.classify(v) {
             Scalar::Null => kind.to_string(),
             Scalar::Int(_) | Scalar::Float(_) | Scalar::Bool(_) => {

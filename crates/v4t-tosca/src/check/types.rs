@@ -1291,6 +1291,18 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if !(COMMON.contains(&k.name.as_str())
                     || ["inputs", "operations", "notifications"].contains(&k.name.as_str()))
                 {
+                    // An operation listed directly is a map (or empty);
+                    // anything else is a keyname 1.3 does not define here.
+                    if !(v.is_null() || v.as_map().is_some()) {
+                        self.error(
+                            Code::UnknownKeyname,
+                            "1.3 3.7.5",
+                            k.span,
+                            format!("unknown keyname `{}` in an interface type", k.name),
+                        );
+                        self.note("an operation listed directly in a TOSCA 1.3 interface type is a map of operation keynames");
+                        continue;
+                    }
                     let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
                     self.at(k.name.as_str(), |c| {
                         c.operation_def(v, parent, Place::InterfaceType)
