@@ -474,7 +474,12 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// In a refinement, a new type must be the parent's type or derive from it.
+    /// TOSCA 1.3 has no refinement rules (a derived type may redefine a
+    /// definition with any type): TOSCA 2.0 only.
     pub fn check_refined_type(&mut self, parent: Option<TypeId>, ty: TypeId, span: Span) {
+        if self.v13() {
+            return;
+        }
         if let Some(p) = parent {
             if !self.ts.is_a(ty, p) {
                 let message = format!(
@@ -565,7 +570,8 @@ impl<'t, 'a> Checker<'t, 'a> {
         let parent_schema = parent.and_then(|p| self.param_schema(p));
         // A single-line incoming parameter is a mapping, not a value (§9.8).
         let incoming = role == Role::Incoming && !self.v13();
-        if !incoming && parent.is_some_and(|p| p.fixed().is_some()) {
+        // Refinement rules are TOSCA 2.0's (§5.1.3); 1.3 has none.
+        if !incoming && !self.v13() && parent.is_some_and(|p| p.fixed().is_some()) {
             self.error(
                 Code::Definition,
                 section,
@@ -728,7 +734,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         match self.classify(r) {
             Scalar::Bool(b) => {
-                if !b && def.parent.is_some_and(Param::required) {
+                if !b && !self.v13() && def.parent.is_some_and(Param::required) {
                     self.error(
                         Code::Definition,
                         def.section,

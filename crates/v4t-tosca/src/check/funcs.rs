@@ -1079,8 +1079,17 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// The requirement names of a node type (along its derivation chain).
+    /// In a TOSCA 1.3 file, a requirement redefined in a derived type is
+    /// the derived definition alone (1.3 has no refinement rules).
     pub fn node_requirements(&self, t: TypeId) -> Vec<(&'a str, super::defs::Param<'a>)> {
-        super::defs::collect_requirements(&self.chain_defs(t))
+        let mut reqs = super::defs::collect_requirements(&self.chain_defs(t));
+        if self.v13() {
+            for (_, p) in &mut reqs {
+                let last = p.defs.len().saturating_sub(1);
+                p.defs.drain(..last);
+            }
+        }
+        reqs
     }
 
     /// The capability definitions of a node type.

@@ -123,12 +123,24 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(pm) = self.named_map_with(p, "property mappings", "15.2", true) else {
             return;
         };
+        let single = |l: &'a Node| {
+            l.as_seq()
+                .filter(|l| l.len() == 1)
+                .and_then(|l| value::as_str(&l[0]))
+        };
         for (k, v) in pm.iter() {
-            let input = value::as_str(v).or_else(|| {
-                v.as_seq()
-                    .filter(|l| l.len() == 1)
-                    .and_then(|l| value::as_str(&l[0]))
-            });
+            if self.v13() {
+                // TOSCA 1.3 (§3.8.8): `[ <input> ]` or `mapping: [ <input> ]`
+                // map an input; anything else is the property's value.
+                let mapping = v.get("mapping").filter(|_| v.as_map().is_some());
+                if single(v).is_none() && mapping.and_then(single).is_none() {
+                    self.at(k.name.as_str(), |c| c.check_functions(v));
+                    continue;
+                }
+            }
+            let input = value::as_str(v)
+                .or_else(|| single(v))
+                .or_else(|| v.get("mapping").filter(|_| self.v13()).and_then(single));
             let Some(input) = input else {
                 self.error(
                     Code::Template,
@@ -586,7 +598,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             list[1].span,
                             format!("node template `{nname}` has no requirement `{rname}`"),
                         );
-                    } else if !has_dangling(tpl, rname) {
+                    } else if !self.v13() && !has_dangling(tpl, rname) {
                         self.error(
                             Code::Template,
                             "15.5.4",

@@ -456,14 +456,14 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
-    /// TOSCA 1.3 condition clauses (1.3 §3.6.25, used by workflow step
+    /// TOSCA 1.3 condition clauses (1.3 §3.6.24, used by workflow step
     /// filters, workflow preconditions and policy triggers): a list of
     /// single-entry maps, each `and`, `or`, `not` or `assert` with a list
     /// of clauses, or `<attribute name>: <constraint clauses>` (1.3
     /// §3.6.3). A trigger's extended condition (`constraint`, `period`,
     /// `evaluations`, `method`, 1.3 §3.6.22) checks its `constraint`.
     fn condition_clauses_13(&mut self, v: &'a Node, depth: usize) {
-        const SECTION: &str = "1.3 3.6.25";
+        const SECTION: &str = "1.3 3.6.24";
         if depth > super::defs::MAX_NESTING {
             self.error(Code::InvalidShape, SECTION, v.span, "condition clauses nested too deeply");
             return;
@@ -629,7 +629,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         what: &str,
         section: &'static str,
     ) {
-        if p.fixed().is_some() {
+        // Fixed values (`value`, short-form refinements) are TOSCA 2.0's; a
+        // TOSCA 1.3 template overrides what its type gives.
+        if p.fixed().is_some() && !self.v13() {
             self.error(
                 Code::Definition,
                 section,
@@ -687,7 +689,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(value) = m.get("value") {
             self.at("value", |c| match schema {
-                Some(s) => c.check_value(value, s, "1.3 3.6.14"),
+                Some(s) => c.check_value(value, s, "1.3 3.6.13"),
                 None => c.check_functions(value),
             });
         }
