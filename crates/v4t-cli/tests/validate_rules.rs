@@ -57,6 +57,29 @@ fn rendered_diagnostics_match_their_snapshots() {
             out.status.code().map_or("signal".to_string(), |c| c.to_string()),
             text(&out.stderr)
         );
+        if text_of_case.contains("tosca_simple_yaml_1_") {
+            cites_only_tosca_13(&case, &actual);
+        }
         expect_file![expected].assert_eq(&actual);
+    }
+}
+
+/// Every diagnostic of the validator about a TOSCA 1.x file cites a
+/// section of TOSCA 1.3, never TOSCA 2.0 (a 1.x file is checked by 1.3's
+/// rules).
+fn cites_only_tosca_13(case: &str, output: &str) {
+    let mut block = String::new();
+    for line in output.lines() {
+        if line.starts_with("error: ") || line.starts_with("warning: ") {
+            block.clear();
+        }
+        block.push_str(line);
+        block.push('\n');
+        if line.trim_start().starts_with("= code: V4T1") {
+            assert!(
+                block.contains("= note: TOSCA 1.3 §") && !block.contains("TOSCA 2.0"),
+                "{case}: a diagnostic of a TOSCA 1.x file cites no TOSCA 1.3 section:\n{block}"
+            );
+        }
     }
 }

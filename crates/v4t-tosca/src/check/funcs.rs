@@ -991,6 +991,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.type_name(t)
             );
             self.error(Code::Function, SECTION, l[1].span, message);
+            let (reqs, caps) = (self.node_requirements(t), self.node_capabilities(t));
+            let names = (defined.iter().chain(&reqs).chain(&caps)).map(|(n, _)| *n);
+            self.did_you_mean(first, names);
             return;
         }
         let subject = format!("`{}`", self.type_name(t));
