@@ -22,6 +22,7 @@ mod signals;
 mod tarball;
 mod test_runner;
 mod validate_cmd;
+mod validate_config;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -46,7 +46,11 @@ fn rendered_diagnostics_match_their_snapshots() {
     for (case, expected) in cases {
         let text_of_case = fs::read_to_string(dir.join(&case)).unwrap();
         let mut args = vec!["validate".to_string()];
-        if let Some(extra) = text_of_case.lines().next().and_then(|l| l.strip_prefix("# args:")) {
+        if let Some(extra) = text_of_case
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# args:"))
+        {
             args.extend(extra.split_whitespace().map(str::to_string));
         }
         args.push(case.clone());
@@ -54,7 +58,9 @@ fn rendered_diagnostics_match_their_snapshots() {
         let out = v4t_in(&dir, &args, &[("NO_COLOR", "1")]);
         let actual = format!(
             "exit: {}\n{}",
-            out.status.code().map_or("signal".to_string(), |c| c.to_string()),
+            out.status
+                .code()
+                .map_or("signal".to_string(), |c| c.to_string()),
             text(&out.stderr)
         );
         if text_of_case.contains("tosca_simple_yaml_1_") {

@@ -420,7 +420,7 @@ impl<'a> TypeSystem<'a> {
                     let span = parent_node.span;
                     let v13 = grammar == Some(Grammar::Tosca13);
                     self.diagnostics.error(
-                        Code::UndefinedReference,
+                        Code::UnknownType,
                         cited(kind.spec_section(), v13),
                         span,
                         format!("{}.{}.derived_from", kind.section(), self.types[i].name),

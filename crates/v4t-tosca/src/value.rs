@@ -73,7 +73,9 @@ pub fn classify_written<'n>(node: &'n Node, written: Option<&str>) -> Scalar<'n>
 fn int_text(written: &str) -> &str {
     let mut w = written.trim();
     while w.starts_with(['&', '!']) {
-        w = w.find(char::is_whitespace).map_or("", |i| w[i..].trim_start());
+        w = w
+            .find(char::is_whitespace)
+            .map_or("", |i| w[i..].trim_start());
     }
     w
 }
@@ -185,7 +187,10 @@ mod tests {
             .iter()
             .map(|(k, _)| key_written_as_string(sources.text_of(k.span)))
             .collect();
-        assert_eq!(keys, [true, true, true, true, false, true, true, true, true, true]);
+        assert_eq!(
+            keys,
+            [true, true, true, true, false, true, true, true, true, true]
+        );
     }
 
     #[test]

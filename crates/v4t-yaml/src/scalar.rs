@@ -389,7 +389,10 @@ mod tests {
         assert_eq!(core_int_exact("-9223372036854775808"), Some(i64::MIN));
         assert_eq!(core_int_exact("0x7fffffffffffffff"), Some(i64::MAX));
         assert_eq!(core_int_exact("0o777777777777777777777"), Some(i64::MAX));
-        assert_eq!(core_int_exact("+9007199254740993"), Some(9_007_199_254_740_993));
+        assert_eq!(
+            core_int_exact("+9007199254740993"),
+            Some(9_007_199_254_740_993)
+        );
         assert_eq!(core_int_exact("9223372036854775808"), None);
         assert_eq!(core_int_exact("-9223372036854775809"), None);
         assert_eq!(core_int_exact("0x8000000000000000"), None);

@@ -487,7 +487,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(ty),
                     self.type_name(p)
                 );
-                self.error(Code::Definition, "5.1.3", span, message);
+                self.error(Code::Refinement, "5.1.3", span, message);
             }
         }
     }
@@ -509,7 +509,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 || self.type_schema_part(s.ty, "entry_schema").is_some();
             if entry.is_none() && !inherited && !self.v13() {
                 self.error(
-                    Code::MissingKeyname,
+                    Code::EntrySchema,
                     "9.3",
                     span,
                     format!(
@@ -573,7 +573,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         // Refinement rules are TOSCA 2.0's (§5.1.3); 1.3 has none.
         if !incoming && !self.v13() && parent.is_some_and(|p| p.fixed().is_some()) {
             self.error(
-                Code::Definition,
+                Code::Refinement,
                 section,
                 node.span,
                 format!("{what} `{name}` has a fixed value in its parent definition and cannot be refined"),
@@ -640,7 +640,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(d) = map.get("default") {
             if !required && role != Role::Attribute && !self.v13() {
                 self.error(
-                    Code::Definition,
+                    Code::OptionalDefault,
                     section,
                     d.span,
                     format!("{what} `{name}` is not required, so it cannot have a `default`"),
@@ -736,7 +736,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Scalar::Bool(b) => {
                 if !b && !self.v13() && def.parent.is_some_and(Param::required) {
                     self.error(
-                        Code::Definition,
+                        Code::Refinement,
                         def.section,
                         r.span,
                         format!(
@@ -826,7 +826,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if parent.is_some_and(|p| p.mapping().is_some()) {
             self.error(
-                Code::Definition,
+                Code::Refinement,
                 "9.8",
                 m.span,
                 format!("parameter `{name}` is already mapped in its parent definition"),

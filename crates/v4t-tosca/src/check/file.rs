@@ -173,7 +173,10 @@ impl<'t, 'a> Checker<'t, 'a> {
             ..value
         };
         let before = value.is_known() && key.source == value.source;
-        let text = before.then(|| self.written(between)).flatten().unwrap_or("");
+        let text = before
+            .then(|| self.written(between))
+            .flatten()
+            .unwrap_or("");
         let own = self.written(value).unwrap_or("");
         text.contains('&') || own.trim_start().starts_with('&')
     }

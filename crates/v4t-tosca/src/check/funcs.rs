@@ -930,9 +930,14 @@ impl<'t, 'a> Checker<'t, 'a> {
             "SOURCE" | "TARGET" | "HOST" => None,
             _ if !self.fctx.in_template => None,
             _ => {
-                let node = self.fctx.nodes.as_ref().and_then(|ns| ns.get(entity)).copied();
-                let relationship = (self.fctx.relationships.as_ref())
-                    .is_some_and(|rs| rs.contains(entity));
+                let node = self
+                    .fctx
+                    .nodes
+                    .as_ref()
+                    .and_then(|ns| ns.get(entity))
+                    .copied();
+                let relationship =
+                    (self.fctx.relationships.as_ref()).is_some_and(|rs| rs.contains(entity));
                 match node {
                     Some(t) => t,
                     None if relationship => None,
@@ -970,8 +975,16 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         // `[ <entity>, <requirement or capability>, <name>, ... ]`.
         if l.len() >= 3 {
-            if let Some((_, cap)) = self.node_capabilities(t).into_iter().find(|(n, _)| *n == first) {
-                let key = if function == "get_property" { "properties" } else { "attributes" };
+            if let Some((_, cap)) = self
+                .node_capabilities(t)
+                .into_iter()
+                .find(|(n, _)| *n == first)
+            {
+                let key = if function == "get_property" {
+                    "properties"
+                } else {
+                    "attributes"
+                };
                 let mut defined = self.capability_properties(&cap, key);
                 if function == "get_attribute" {
                     defined.extend(self.capability_properties(&cap, "properties"));
@@ -1021,7 +1034,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
             None => {
                 let message = format!("{subject} has no {what} `{name}`");
-                self.error(Code::Function, section, rest[0].span, message);
+                self.error(Code::ToscaPath, section, rest[0].span, message);
                 self.defined_names(name, defined.iter().map(|(n, _)| *n), what);
             }
         }
@@ -1032,7 +1045,12 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// list, a key into a map, a property of a data type. Reports the
     /// first step into a value that has no nested values or an undefined
     /// property; calls and unknown schemas end the walk.
-    pub(super) fn nested_into(&mut self, mut s: Schema<'a>, nested: &'a [Node], section: &'static str) {
+    pub(super) fn nested_into(
+        &mut self,
+        mut s: Schema<'a>,
+        nested: &'a [Node],
+        section: &'static str,
+    ) {
         for n in nested {
             if !matches!(self.call_of_quiet(n), Call::No) {
                 return;
@@ -1044,7 +1062,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             "a list is indexed by a non-negative integer, not {}",
                             self.got(n)
                         );
-                        self.error(Code::Function, section, n.span, message);
+                        self.error(Code::ToscaPath, section, n.span, message);
                         return;
                     }
                     self.entry_schema(&s)
@@ -1058,7 +1076,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         None => {
                             let message =
                                 format!("`{}` has no property `{name}`", self.type_name(s.ty));
-                            self.error(Code::Function, section, n.span, message);
+                            self.error(Code::ToscaPath, section, n.span, message);
                             self.defined_names(name, props.iter().map(|(p, _)| *p), "property");
                             return;
                         }
@@ -1071,7 +1089,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.type_name(s.ty),
                         self.got(n)
                     );
-                    self.error(Code::Function, section, n.span, message);
+                    self.error(Code::ToscaPath, section, n.span, message);
                     self.note("only lists, maps and data types with properties have nested values");
                     return;
                 }

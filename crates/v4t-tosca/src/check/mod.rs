@@ -148,6 +148,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         message: String,
     ) {
         let path = self.path.render();
+        let code = crate::diag::rule_code(code, section);
         let section = cited(section, self.v13());
         self.diags
             .report(severity, code, section, span, path, message);
@@ -538,7 +539,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Ok(t) => Some(t),
             Err(e) => {
                 let message = self.ts.lookup_message(self.doc, kind, name, &e);
-                self.error(Code::UndefinedReference, section, span, message);
+                self.error(Code::UnknownType, section, span, message);
                 let notes = self.ts.lookup_notes(self.doc, name, &e);
                 if notes.is_empty() {
                     self.did_you_mean_name(name, Space::Type(kind));

@@ -465,7 +465,12 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn condition_clauses_13(&mut self, v: &'a Node, depth: usize) {
         const SECTION: &str = "1.3 3.6.24";
         if depth > super::defs::MAX_NESTING {
-            self.error(Code::InvalidShape, SECTION, v.span, "condition clauses nested too deeply");
+            self.error(
+                Code::InvalidShape,
+                SECTION,
+                v.span,
+                "condition clauses nested too deeply",
+            );
             return;
         }
         let items: &'a [Node] = match &v.value {
@@ -486,7 +491,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 for (k, clause) in m.iter() {
                     let key = k.name.as_str();
                     c.at(key, |c| match key {
-                        "and" | "or" | "not" | "assert" => c.condition_clauses_13(clause, depth + 1),
+                        "and" | "or" | "not" | "assert" => {
+                            c.condition_clauses_13(clause, depth + 1)
+                        }
                         "constraint" if extended => c.condition_clauses_13(clause, depth + 1),
                         "period" | "evaluations" | "method" if extended => {}
                         _ => c.constraint_clauses(clause, None),
@@ -651,7 +658,8 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
         let schema = self.param_schema(p);
-        if what == "attribute" && self.v13() && self.extended_attribute(v, schema.as_ref(), section) {
+        if what == "attribute" && self.v13() && self.extended_attribute(v, schema.as_ref(), section)
+        {
             return;
         }
         match schema {
@@ -725,7 +733,11 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The properties of a capability of node type `ty`: the capability
     /// type's, refined by the capability definitions.
-    pub(super) fn capability_properties(&self, cap: &Param<'a>, key: &str) -> Vec<(&'a str, Param<'a>)> {
+    pub(super) fn capability_properties(
+        &self,
+        cap: &Param<'a>,
+        key: &str,
+    ) -> Vec<(&'a str, Param<'a>)> {
         let Some(ct) = self.capability_type_of(cap) else {
             return Vec::new();
         };

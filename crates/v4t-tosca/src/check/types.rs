@@ -302,7 +302,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         let message = format!(
                             "`{name}` is not in (or derived from a type in) the `{key}` of the parent type"
                         );
-                        c.error(Code::Definition, section, span, message);
+                        c.error(Code::Refinement, section, span, message);
                         c.note("a derived type may only narrow this list");
                     }
                 }
@@ -1028,16 +1028,17 @@ impl<'t, 'a> Checker<'t, 'a> {
         // A symbolic name in the parent stays (§8.4.1); a parent's name
         // that is no capability of the node is a capability type, which a
         // symbolic name may refine.
-        let changed = !self.v13() && parent_name.is_some_and(|pc| {
-            pc != name
-                && if symbolic {
-                    self.ts
-                        .resolve_type(self.doc, Kind::Capability, pc)
-                        .is_err()
-                } else {
-                    is_symbolic(self, pc)
-                }
-        });
+        let changed = !self.v13()
+            && parent_name.is_some_and(|pc| {
+                pc != name
+                    && if symbolic {
+                        self.ts
+                            .resolve_type(self.doc, Kind::Capability, pc)
+                            .is_err()
+                    } else {
+                        is_symbolic(self, pc)
+                    }
+            });
         if changed {
             self.error(
                 Code::Definition,
