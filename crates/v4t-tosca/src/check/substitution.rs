@@ -196,6 +196,16 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         };
         for (k, v) in am.iter() {
+            // TOSCA 1.3 also maps an attribute onto a node template's
+            // attribute: `[ <node template>, <attribute> ]`.
+            let pair = v.as_seq().filter(|l| l.len() == 2 && self.v13());
+            if let Some(node) = pair.and_then(|l| value::as_str(&l[0])) {
+                if idx.node(node).is_none() {
+                    let message = format!("`{node}` is not a node template");
+                    self.error(Code::Template, "15.3", v.span, message);
+                }
+                continue;
+            }
             let mapped = self.mapped_definition(k, ty, true);
             let output = value::as_str(v).or_else(|| {
                 v.as_seq()

@@ -329,23 +329,15 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The directives of a node template (§7.2.1); whether it is `select`ed.
     fn directives(&mut self, d: &'a Node) -> bool {
-        let allowed: &[&str] = if self.v13() {
-            &[
-                "substitute",
-                "substitutable",
-                "select",
-                "selectable",
-                "create",
-            ]
-        } else {
-            &["create", "select", "substitute"]
-        };
+        let allowed: &[&str] = &["create", "select", "substitute"];
         let mut select = false;
         for (dname, span) in self.expect_str_list(d, "`directives`", "7.2.1") {
             if dname == "select" {
                 select = true;
             }
-            if !allowed.contains(&dname) {
+            // TOSCA 1.3 (§3.8.3) lists directive values without limiting
+            // them (`substitutable`, `selectable`, tool-specific ones).
+            if !allowed.contains(&dname) && !self.v13() {
                 self.error(
                     Code::InvalidShape,
                     "7.2.1",
