@@ -585,16 +585,25 @@ impl<'t, 'a> Checker<'t, 'a> {
         if is_short_form(node) || call_13 {
             // §9.8: `name: <value or expression>` for outgoing parameters,
             // `name: <attribute selection>` for incoming ones; properties
-            // and attributes only refine in short form (§9.4).
-            let short_ok = parent.is_some() || !matches!(role, Role::Property | Role::Attribute);
+            // and attributes only refine in short form (§9.4). An
+            // interface type's parameters are there to be refined by node
+            // and relationship types: a new one in single-line form would
+            // fix its value (or map it, §11.4) for every type that uses the
+            // interface, so it needs a definition map (see
+            // docs/tosca-2.0-conformance.md).
+            let parameter = !matches!(role, Role::Property | Role::Attribute);
+            let short_ok =
+                parent.is_some() || parameter && (place != Place::InterfaceType || self.v13());
             if !short_ok {
                 self.error(
                     Code::Definition,
                     section,
                     node.span,
-                    format!(
-                        "the short form `{name}: <value>` only refines an inherited {what} definition; a new {what} needs a definition map"
-                    ),
+                    if parameter {
+                        format!("a new parameter of an interface type needs a definition map, not the single-line form `{name}: <value>`")
+                    } else {
+                        format!("the short form `{name}: <value>` only refines an inherited {what} definition; a new {what} needs a definition map")
+                    },
                 );
                 return;
             }

@@ -295,11 +295,11 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// What a value is, for "expected ..., got ..." messages: its kind and
     /// the value (numbers and booleans as written, strings quoted).
     pub fn got(&self, v: &Node) -> String {
-        let kind = if value::out_of_range_integer(v, self.written(v.span)) {
-            "an integer beyond 64 bits"
-        } else {
-            value::describe(v)
-        };
+        if value::out_of_range_integer(v, self.written(v.span)) {
+            let written = self.written(v.span).unwrap_or_default().trim();
+            return format!("{written}, an integer beyond the 64-bit range");
+        }
+        let kind = value::describe(v);
         match self.classify(v) {
             Scalar::Null => kind.to_string(),
             Scalar::Int(_) | Scalar::Float(_) | Scalar::Bool(_) => {
