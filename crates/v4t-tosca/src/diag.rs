@@ -155,8 +155,8 @@ const RULES: &[(Code, &str, Code)] = &[
     (Code::Template, "16", Code::GroupOrPolicy),
 ];
 
-/// The code of the rule that `code` reports for `section` (see [`RULES`]);
-/// `code` itself where no finer rule is listed.
+/// The code of the rule that `code` reports for `section` (see the rule
+/// table `RULES`); `code` itself where no finer rule is listed.
 pub fn rule_code(code: Code, section: &str) -> Code {
     let within = |rule: &str| {
         section == rule
