@@ -101,6 +101,10 @@ enum Command {
     /// The command forms of OpenTOSCA Vintner (`v4t template resolve --template T ...`)
     #[command(subcommand)]
     Template(TemplateCommand),
+    /// Run the language server (LSP 3.17 over standard input and output) for
+    /// editors: diagnostics, hover, definitions, references, completion
+    #[command(after_help = LSP_EXIT_CODES)]
+    Lsp,
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions {
         /// The shell to complete for.
@@ -114,6 +118,11 @@ enum Command {
         output_dir: Option<PathBuf>,
     },
 }
+
+const LSP_EXIT_CODES: &str = "\
+Exit codes:
+  0  the client sent `shutdown`, then `exit`
+  1  `exit` without `shutdown`, or the input ended";
 
 const VALIDATE_EXIT_CODES: &str = "\
 Exit codes:
@@ -659,6 +668,21 @@ fn write_stdout(bytes: &[u8]) -> u8 {
     }
 }
 
+/// `v4t lsp`: files beside an edited template are read by the file system
+/// loader of the other commands (confined to the template's directory).
+fn lsp() -> u8 {
+    let loaders: Box<v4t_lsp::LoaderFactory> =
+        Box::new(|dir| Box::new(fs_loader::FsLoader::new(dir)) as Box<dyn v4t::Loader>);
+    match v4t_lsp::serve_stdio(loaders) {
+        Ok(true) => EXIT_OK,
+        Ok(false) => EXIT_FAILURE,
+        Err(e) => {
+            eprintln!("error: v4t lsp: {e}");
+            EXIT_FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -682,6 +706,7 @@ fn main() -> ExitCode {
             resolve_cmd::run_enrich(&args.into(), color)
         }
         Command::Template(TemplateCommand::Test(args)) => test_runner::run(&args.into()),
+        Command::Lsp => lsp(),
         Command::Completions { shell } => print_completions(shell),
         Command::Man { output_dir } => man_pages(output_dir.as_deref()),
     };

@@ -96,6 +96,9 @@ mod testing;
 pub use config::Grammar;
 use config::{Config, Version};
 pub use error::{Error, Result};
+pub use lint::{keynames, Section};
+pub use logic::operator_names;
+pub use readable::logic as readable_condition;
 pub use report::{ElementDecision, Report, TechnologyChoice};
 pub use v4t_expr::deep_merge;
 pub use v4t_source::{
