@@ -30,7 +30,7 @@ pub(crate) fn place(text: &str, pos: Position) -> Place {
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let before = &text[line_start..at];
     let indent = indentation(before);
-    let mut path = Vec::new();
+    let mut path: Vec<String> = Vec::new();
     let mut limit = indent;
     for line in text[..line_start].lines().rev() {
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
@@ -48,17 +48,27 @@ pub(crate) fn place(text: &str, pos: Position) -> Place {
         }
     }
     path.reverse();
+    // Keys of flow mappings opened on the cursor's line enclose it too
+    // (`conditions: {and: [{|`).
+    for (i, _) in before.match_indices(['{', '[']) {
+        if let Some(k) = before[..i].trim_end().strip_suffix(':').map(last_word) {
+            path.push(k.to_string());
+        }
+    }
     // The key whose value the cursor is in: the last `key:` before it on
-    // its line (in a flow mapping, after `{` or `,`).
-    let value_of = before.rfind(':').and_then(|colon| {
-        let head = &before[..colon];
-        let start = head.rfind(['{', ',', ' ', '-']).map_or(0, |i| i + 1);
-        let k = head[start..].trim().trim_matches(['"', '\'']);
-        (!k.is_empty()).then(|| k.to_string())
-    });
-    // A key of the same line before a value counts as enclosing only for
-    // `- key: value` list items whose value is being typed.
+    // its line, unless a flow mapping's next key is being typed.
+    let value_of = before
+        .rfind([':', '{', ',', '['])
+        .filter(|&i| before[i..].starts_with(':'))
+        .map(|colon| last_word(&before[..colon]).to_string())
+        .filter(|k| !k.is_empty());
     Place { path, value_of }
+}
+
+/// The last key-like word of `s` (quotes and list markers dropped).
+fn last_word(s: &str) -> &str {
+    let start = s.rfind(['{', ',', ' ', '-', '[']).map_or(0, |i| i + 1);
+    s[start..].trim().trim_matches(['"', '\''])
 }
 
 /// Columns of leading blanks and list markers (`  - ` counts as 4).
