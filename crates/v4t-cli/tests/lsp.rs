@@ -64,10 +64,22 @@ impl Client {
             }
         });
         let stdin = child.stdin.take();
-        let mut c = Client { child, stdin, messages, next_id: 0, notifications: Vec::new() };
-        let init = c.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}}));
+        let mut c = Client {
+            child,
+            stdin,
+            messages,
+            next_id: 0,
+            notifications: Vec::new(),
+        };
+        let init = c.request(
+            "initialize",
+            json!({"processId": null, "rootUri": null, "capabilities": {}}),
+        );
         assert_eq!(init["serverInfo"]["name"], "v4t");
-        assert_eq!(init["capabilities"]["textDocumentSync"], 2, "incremental sync");
+        assert_eq!(
+            init["capabilities"]["textDocumentSync"], 2,
+            "incremental sync"
+        );
         c.notify("initialized", json!({}));
         c
     }
@@ -104,12 +116,17 @@ impl Client {
         let mut seen = Vec::new();
         loop {
             let m = if self.notifications.is_empty() {
-                self.messages.recv_timeout(WAIT).unwrap_or_else(|_| panic!("diagnostics of {uri}; seen {seen:#?}"))
+                self.messages
+                    .recv_timeout(WAIT)
+                    .unwrap_or_else(|_| panic!("diagnostics of {uri}; seen {seen:#?}"))
             } else {
                 self.notifications.remove(0)
             };
             if m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri {
-                let d = m["params"]["diagnostics"].as_array().cloned().unwrap_or_default();
+                let d = m["params"]["diagnostics"]
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default();
                 if wanted(&d) {
                     return d;
                 }
@@ -150,7 +167,12 @@ fn uri(path: &Path) -> String {
 }
 
 fn example(rel: &str) -> PathBuf {
-    std::fs::canonicalize(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(rel)).unwrap()
+    std::fs::canonicalize(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../examples")
+            .join(rel),
+    )
+    .unwrap()
 }
 
 /// 0-based line and character of the first `needle` (after `after`).
@@ -163,7 +185,12 @@ fn find(text: &str, after: &str, needle: &str) -> (u32, u32) {
 }
 
 fn labels(items: &Value) -> Vec<String> {
-    items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap().to_string()).collect()
+    items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap().to_string())
+        .collect()
 }
 
 #[test]
@@ -190,15 +217,27 @@ fn diagnostics_code_action_hover_definition_references_completion_on_web_app() {
     assert_eq!(d[0]["severity"], 1);
     assert_eq!(d[0]["range"]["start"]["line"], line);
     let related = &d[0]["relatedInformation"][0];
-    assert!(related["message"].as_str().unwrap().contains("did you mean \"logic_expression\""), "{related}");
+    assert!(
+        related["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean \"logic_expression\""),
+        "{related}"
+    );
     let actions = c.request(
         "textDocument/codeAction",
         json!({"textDocument": {"uri": uri}, "range": d[0]["range"], "context": {"diagnostics": d}}),
     );
     let edit = &actions[0]["edit"]["changes"][&uri][0];
     assert_eq!(edit["newText"], "logic_expression", "{actions:#}");
-    assert_eq!(edit["range"]["start"], json!({"line": line, "character": col}));
-    assert_eq!(edit["range"]["end"], json!({"line": line, "character": col + 15}));
+    assert_eq!(
+        edit["range"]["start"],
+        json!({"line": line, "character": col})
+    );
+    assert_eq!(
+        edit["range"]["end"],
+        json!({"line": line, "character": col + 15})
+    );
 
     // Back to the example (full-text sync works too).
     c.notify(
@@ -209,19 +248,44 @@ fn diagnostics_code_action_hover_definition_references_completion_on_web_app() {
 
     // Hover: presence per preset, a variability input, a type, a condition.
     let (l, ch) = find(&text, "node_templates:", "dev_vm:");
-    let hover = c.at("textDocument/hover", &uri, l, ch + 1)["contents"]["value"].as_str().unwrap().to_string();
+    let hover = c.at("textDocument/hover", &uri, l, ch + 1)["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(hover.contains("preset `dev`: present"), "{hover}");
-    assert!(hover.contains("preset `prod`: absent: its pruning condition is false"), "{hover}");
+    assert!(
+        hover.contains("preset `prod`: absent: its pruning condition is false"),
+        "{hover}"
+    );
     let (l, ch) = find(&text, "expressions:", "variability_input: env");
-    let hover = c.at("textDocument/hover", &uri, l, ch + 20)["contents"]["value"].as_str().unwrap().to_string();
-    assert!(hover.contains("type: `string`") && hover.contains("default: `\"dev\"`"), "{hover}");
+    let hover = c.at("textDocument/hover", &uri, l, ch + 20)["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        hover.contains("type: `string`") && hover.contains("default: `\"dev\"`"),
+        "{hover}"
+    );
     assert!(hover.contains("preset `prod`: `\"prod\"`"), "{hover}");
     let (l, ch) = find(&text, "shop:", "shop.nodes.Shop");
-    let hover = c.at("textDocument/hover", &uri, l, ch + 2)["contents"]["value"].as_str().unwrap().to_string();
-    assert!(hover.contains("`shop.nodes.Shop` → `tosca.nodes.WebApplication` → `tosca.nodes.Root`"), "{hover}");
+    let hover = c.at("textDocument/hover", &uri, l, ch + 2)["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        hover.contains("`shop.nodes.Shop` → `tosca.nodes.WebApplication` → `tosca.nodes.Root`"),
+        "{hover}"
+    );
     assert!(hover.contains("- `replicas`: integer"), "{hover}");
-    let (l, ch) = find(&text, "web_server:", "conditions: {logic_expression: is_dev}");
-    let hover = c.at("textDocument/hover", &uri, l, ch + 2)["contents"]["value"].as_str().unwrap().to_string();
+    let (l, ch) = find(
+        &text,
+        "web_server:",
+        "conditions: {logic_expression: is_dev}",
+    );
+    let hover = c.at("textDocument/hover", &uri, l, ch + 2)["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert_eq!(hover, "condition: `is_dev`");
 
     // Definition: a requirement's target, a named expression, a type
@@ -233,9 +297,15 @@ fn diagnostics_code_action_hover_definition_references_completion_on_web_app() {
     assert_eq!(found[0]["uri"], uri.as_str());
     let (expr_line, _) = find(&text, "expressions:", "is_prod:");
     let (l, ch) = find(&text, "shop_db\n", "is_prod");
-    assert_eq!(c.at("textDocument/definition", &uri, l, ch)[0]["range"]["start"]["line"], expr_line);
+    assert_eq!(
+        c.at("textDocument/definition", &uri, l, ch)[0]["range"]["start"]["line"],
+        expr_line
+    );
     let (l, ch) = find(&text, "shop:", "shop.nodes.Shop");
-    assert_eq!(c.at("textDocument/definition", &uri, l, ch)[0]["range"]["start"]["line"], 9);
+    assert_eq!(
+        c.at("textDocument/definition", &uri, l, ch)[0]["range"]["start"]["line"],
+        9
+    );
 
     // References: the expression's definition and its four uses.
     let refs = c.at("textDocument/references", &uri, expr_line, 13);
@@ -245,30 +315,83 @@ fn diagnostics_code_action_hover_definition_references_completion_on_web_app() {
     // keynames, variability inputs, expressions, operators.
     let (l, ch) = find(&text, "dev_vm:", "tosca.nodes.Compute");
     let types = labels(&c.at("textDocument/completion", &uri, l, ch));
-    assert!(types.contains(&"tosca.nodes.Compute".into()) && types.contains(&"shop.nodes.Shop".into()), "{types:?}");
-    assert!(!types.contains(&"tosca.capabilities.Compute".into()), "{types:?}");
+    assert!(
+        types.contains(&"tosca.nodes.Compute".into()) && types.contains(&"shop.nodes.Shop".into()),
+        "{types:?}"
+    );
+    assert!(
+        !types.contains(&"tosca.capabilities.Compute".into()),
+        "{types:?}"
+    );
     let (l, ch) = find(&text, "- host: ", "web_server");
     let nodes = labels(&c.at("textDocument/completion", &uri, l, ch));
-    assert_eq!(nodes, ["shop", "web_server", "dev_vm", "prod_vm", "shop_db", "db_server", "db_vm"]);
+    assert_eq!(
+        nodes,
+        [
+            "shop",
+            "web_server",
+            "dev_vm",
+            "prod_vm",
+            "shop_db",
+            "db_server",
+            "db_vm"
+        ]
+    );
     let (l, _) = find(&text, "dev_vm:", "type:");
     let keys = labels(&c.at("textDocument/completion", &uri, l, 12));
-    assert!(keys.contains(&"requirements".into()) && keys.contains(&"conditions".into()), "{keys:?}");
+    assert!(
+        keys.contains(&"requirements".into()) && keys.contains(&"conditions".into()),
+        "{keys:?}"
+    );
     let (l, ch) = find(&text, "expressions:", "env}");
     let inputs = labels(&c.at("textDocument/completion", &uri, l, ch));
     assert_eq!(inputs, ["env"]);
     let (l, ch) = find(&text, "shop_db\n", "is_prod");
-    assert_eq!(labels(&c.at("textDocument/completion", &uri, l, ch)), ["is_dev", "is_prod"]);
+    assert_eq!(
+        labels(&c.at("textDocument/completion", &uri, l, ch)),
+        ["is_dev", "is_prod"]
+    );
     let (l, ch) = find(&text, "shop_db\n", "logic_expression");
     let ops = labels(&c.at("textDocument/completion", &uri, l, ch));
-    assert!(ops.contains(&"and".into()) && ops.contains(&"node_presence".into()), "{ops:?}");
+    assert!(
+        ops.contains(&"and".into()) && ops.contains(&"node_presence".into()),
+        "{ops:?}"
+    );
 
     // The outline and folding.
-    let symbols = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}));
-    let headings: Vec<&str> = symbols.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
-    assert_eq!(headings, ["node_types", "variability inputs", "presets", "expressions", "node templates"]);
+    let symbols = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let headings: Vec<&str> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            "node_types",
+            "variability inputs",
+            "presets",
+            "expressions",
+            "node templates"
+        ]
+    );
     assert_eq!(symbols[4]["children"].as_array().unwrap().len(), 7);
-    let folds = c.request("textDocument/foldingRange", json!({"textDocument": {"uri": uri}}));
-    assert!(folds.as_array().unwrap().iter().any(|f| f["startLine"] == def_line), "{folds}");
+    let folds = c.request(
+        "textDocument/foldingRange",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert!(
+        folds
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["startLine"] == def_line),
+        "{folds}"
+    );
 
     assert_eq!(c.finish(), Some(0));
 }
@@ -284,11 +407,17 @@ fn imported_types_files_and_topology_inputs_on_tosca_2_0_examples() {
     let (l, ch) = find(&text, "node_templates:", "base:Application");
     let found = c.at("textDocument/definition", &uri, l, ch + 6);
     assert_eq!(found[0]["uri"], base.as_str(), "{found}");
-    let hover = c.at("textDocument/hover", &uri, l, ch + 6)["contents"]["value"].as_str().unwrap().to_string();
+    let hover = c.at("textDocument/hover", &uri, l, ch + 6)["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(hover.starts_with("**node type** `Application`"), "{hover}");
     // The imported file of a profile import.
     let (l, ch) = find(&text, "imports:", "example.base:1.0");
-    assert_eq!(c.at("textDocument/definition", &uri, l, ch + 2)[0]["uri"], base.as_str());
+    assert_eq!(
+        c.at("textDocument/definition", &uri, l, ch + 2)[0]["uri"],
+        base.as_str()
+    );
     // Namespaced type names complete where a node type is expected.
     let (l, ch) = find(&text, "node_templates:", "base:Application");
     let types = labels(&c.at("textDocument/completion", &uri, l, ch));
@@ -314,7 +443,8 @@ fn diagnostics_of_imported_files_are_theirs_and_open_buffers_override_the_disk()
         "main.yaml",
         "tosca_definitions_version: tosca_2_0\nimports:\n  - url: types.yaml\nservice_template:\n  node_templates:\n    a:\n      type: Thing\n",
     );
-    let broken = "tosca_definitions_version: tosca_2_0\nnode_types:\n  Thing:\n    derived_from: Missing\n";
+    let broken =
+        "tosca_definitions_version: tosca_2_0\nnode_types:\n  Thing:\n    derived_from: Missing\n";
     let types = dir.write("types.yaml", broken);
     let mut c = Client::start();
     let main_uri = c.open(&main, &std::fs::read_to_string(&main).unwrap());
@@ -324,7 +454,10 @@ fn diagnostics_of_imported_files_are_theirs_and_open_buffers_override_the_disk()
     c.diagnostics(&main_uri, |d| d.is_empty());
     let d = c.diagnostics(&types_uri, |d| !d.is_empty());
     assert_eq!(d[0]["range"]["start"]["line"], 3, "{d:#?}");
-    assert!(d[0]["message"].as_str().unwrap().contains("Missing"), "{d:#?}");
+    assert!(
+        d[0]["message"].as_str().unwrap().contains("Missing"),
+        "{d:#?}"
+    );
     // Opening types.yaml with the mistake fixed overrides the file on disk.
     let fixed = broken.replace("    derived_from: Missing\n", "    description: fixed\n");
     c.open(&types, &fixed);
@@ -357,10 +490,22 @@ topology_template:
     let path = dir.write("template.yaml", text);
     let mut c = Client::start();
     let uri = c.open(&path, text);
-    let d = c.diagnostics(&uri, |d| d.iter().any(|d| d["message"].as_str().unwrap().starts_with("preset")));
-    let d: Vec<&Value> = d.iter().filter(|d| d["message"].as_str().unwrap().starts_with("preset")).collect();
+    let d = c.diagnostics(&uri, |d| {
+        d.iter()
+            .any(|d| d["message"].as_str().unwrap().starts_with("preset"))
+    });
+    let d: Vec<&Value> = d
+        .iter()
+        .filter(|d| d["message"].as_str().unwrap().starts_with("preset"))
+        .collect();
     assert_eq!(d.len(), 1, "{d:#?}");
-    assert!(d[0]["message"].as_str().unwrap().starts_with("preset \"bad\" does not resolve: "), "{d:#?}");
+    assert!(
+        d[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("preset \"bad\" does not resolve: "),
+        "{d:#?}"
+    );
     assert_eq!(d[0]["range"]["start"]["line"], 12);
     assert_eq!(c.finish(), Some(0));
 }
@@ -383,7 +528,11 @@ fn half_typed_buffers_answer_and_the_server_exits_when_its_input_ends() {
     let id = c.next_id;
     c.send(json!({"jsonrpc": "2.0", "id": id, "method": "v4t/unknown", "params": {}}));
     let m = c.messages.recv_timeout(WAIT).unwrap();
-    let m = if m.get("id").is_some() { m } else { c.messages.recv_timeout(WAIT).unwrap() };
+    let m = if m.get("id").is_some() {
+        m
+    } else {
+        c.messages.recv_timeout(WAIT).unwrap()
+    };
     assert_eq!(m["error"]["code"], -32601, "{m}");
     // The input ends without shutdown: the server exits (code 1).
     c.stdin = None;

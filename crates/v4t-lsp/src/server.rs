@@ -288,7 +288,7 @@ impl Server {
                 let uri = p.text_document_position_params.text_document.uri;
                 let pos = p.text_document_position_params.position;
                 let hover =
-                    self.with_buffer(uri.as_str(), |b, v| b.hover(v.current?, pos, v.presence));
+                    self.with_buffer(uri.as_str(), |b, v| b.hover(v.current?, pos, v.presence))?;
                 json(serde_json::to_value(hover))
             }
             GotoDefinition::METHOD => {
@@ -296,7 +296,7 @@ impl Server {
                 let uri = p.text_document_position_params.text_document.uri;
                 let pos = p.text_document_position_params.position;
                 let found =
-                    self.with_buffer(uri.as_str(), |b, v| Some(b.definition(v.current?, pos)));
+                    self.with_buffer(uri.as_str(), |b, v| Some(b.definition(v.current?, pos)))?;
                 json(serde_json::to_value(found.unwrap_or_default()))
             }
             References::METHOD => {
@@ -306,28 +306,28 @@ impl Server {
                 let with = p.context.include_declaration;
                 let found = self.with_buffer(uri.as_str(), |b, v| {
                     Some(b.references(v.current?, pos, with))
-                });
+                })?;
                 json(serde_json::to_value(found.unwrap_or_default()))
             }
             Completion::METHOD => {
                 let p: CompletionParams = serde_json::from_value(req.params).map_err(bad)?;
                 let uri = p.text_document_position.text_document.uri;
                 let pos = p.text_document_position.position;
-                let items = self.with_buffer(uri.as_str(), |b, v| Some(b.complete(v.last, pos)));
+                let items = self.with_buffer(uri.as_str(), |b, v| Some(b.complete(v.last, pos)))?;
                 json(serde_json::to_value(items.unwrap_or_default()))
             }
             DocumentSymbolRequest::METHOD => {
                 let p: DocumentSymbolParams = serde_json::from_value(req.params).map_err(bad)?;
                 let found = self.with_buffer(p.text_document.uri.as_str(), |b, v| {
                     Some(crate::features::symbols(b.text, v.current?))
-                });
+                })?;
                 json(serde_json::to_value(found.unwrap_or_default()))
             }
             FoldingRangeRequest::METHOD => {
                 let p: FoldingRangeParams = serde_json::from_value(req.params).map_err(bad)?;
                 let found = self.with_buffer(p.text_document.uri.as_str(), |_, v| {
                     Some(crate::features::folding(v.current?))
-                });
+                })?;
                 json(serde_json::to_value(found.unwrap_or_default()))
             }
             CodeActionRequest::METHOD => {
@@ -348,9 +348,11 @@ impl Server {
         &mut self,
         uri: &str,
         f: impl FnOnce(&Buffer<'_>, Views<'_>) -> Option<T>,
-    ) -> Option<T> {
+    ) -> Result<Option<T>, (ErrorCode, String)> {
         let buffers = self.buffers();
-        let doc = self.docs.get_mut(uri)?;
+        let Some(doc) = self.docs.get_mut(uri) else {
+            return Ok(None);
+        };
         if !doc.fresh {
             doc.fresh = true;
             doc.current = Parsed::of(&doc.text).map(Arc::new);
@@ -375,10 +377,13 @@ impl Server {
             presence: &mut doc.presence,
         };
         // A bug must not take the editor's server down: the request gets
-        // an empty answer instead.
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&buffer, views)))
-            .ok()
-            .flatten()
+        // an error instead.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&buffer, views))).map_err(|_| {
+            (
+                ErrorCode::InternalError,
+                "internal error (a bug in v4t lsp)".to_string(),
+            )
+        })
     }
 
     fn code_actions(&self, p: &CodeActionParams) -> Vec<CodeActionOrCommand> {
