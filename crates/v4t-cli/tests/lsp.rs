@@ -433,6 +433,20 @@ fn imported_types_files_and_topology_inputs_on_tosca_2_0_examples() {
     assert_eq!(found[0]["range"]["start"]["line"], input_line, "{found}");
     let refs = c.at("textDocument/references", &uri, l, ch + 1);
     assert!(refs.as_array().unwrap().len() >= 3, "{refs:#}");
+    // Presence of a topology input and of a policy per preset.
+    let (l, ch) = find(&text, "\n    inputs:", "admin_password:");
+    let hover = c.at("textDocument/hover", &uri, l, ch + 1)["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(hover.starts_with("input `admin_password`"), "{hover}");
+    assert!(hover.contains("preset `minimal`: absent"), "{hover}");
+    let (l, ch) = find(&text, "policies:", "scale_collectors:");
+    let hover = c.at("textDocument/hover", &uri, l, ch + 1)["contents"]["value"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(hover.contains("preset `minimal`: present"), "{hover}");
     assert_eq!(c.finish(), Some(0));
 }
 

@@ -185,26 +185,35 @@ impl Buffer<'_> {
                     .collect();
                 Some(format!("preset `{}`\n\n{}", o.name, inputs.join("\n")))
             }
-            Target::Node
-            | Target::Group
-            | Target::Policy
-            | Target::Relationship
-            | Target::Input
-            | Target::Output => {
-                let prefix = match o.target {
-                    Target::Node => "node",
+            Target::Node => self.presence(
+                presence,
+                &format!("node.{}", o.name),
+                &format!("node `{}`", o.name),
+            ),
+            Target::Group | Target::Policy | Target::Input | Target::Output => {
+                // Ids of these elements carry their position among the
+                // definitions of their section (`input.port@1`).
+                let defs: Vec<&Occurrence> = (parsed.model.occurrences.iter())
+                    .filter(|d| d.is_definition() && d.target == o.target)
+                    .collect();
+                let def = match o.is_definition() {
+                    true => o,
+                    false => defs.iter().copied().find(|d| d.name == o.name)?,
+                };
+                let index = defs.iter().position(|d| std::ptr::eq(*d, def))?;
+                let kind = match o.target {
                     Target::Group => "group",
                     Target::Policy => "policy",
                     Target::Input => "input",
-                    Target::Output => "output",
-                    _ => "relation",
+                    _ => "output",
                 };
                 self.presence(
                     presence,
-                    &format!("{prefix}.{}", o.name),
-                    &format!("{prefix} `{}`", o.name),
+                    &format!("{kind}.{}@{index}", o.name),
+                    &format!("{kind} `{}`", o.name),
                 )
             }
+            Target::Relationship => None,
             Target::Import => None,
         }
     }
