@@ -10,7 +10,7 @@ use v4t::Section;
 use v4t_tosca::Kind;
 
 use crate::features::{Buffer, Parsed};
-use crate::model::Target;
+use crate::model::{Target, TOPOLOGY_KEYS};
 use crate::text::offset;
 
 /// Where the cursor is.
@@ -87,7 +87,7 @@ fn key_of(line: &str) -> Option<&str> {
 /// The section of keys at `path`.
 fn section(path: &[String]) -> Option<Section> {
     let p: Vec<&str> = path.iter().map(String::as_str).collect();
-    let topology = |k: &str| k == "topology_template" || k == "service_template";
+    let topology = |k: &str| TOPOLOGY_KEYS.contains(&k);
     Some(match p.as_slice() {
         [] => Section::ServiceTemplate,
         ["imports", ..] => Section::Import,

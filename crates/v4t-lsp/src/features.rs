@@ -13,7 +13,7 @@ use v4t::explain::ExplainOptions;
 use v4t::{Node, ResolveOptions, SourceId, Sources};
 use v4t_yaml::json::to_json;
 
-use crate::model::{entries, Model, Occurrence, Target};
+use crate::model::{entries, Model, Occurrence, Target, TOPOLOGY_KEYS};
 use crate::overlay::{Buffers, LoaderFactory, Overlay};
 use crate::text::{contains, line_col, range};
 
@@ -273,7 +273,7 @@ impl Buffer<'_> {
 }
 
 fn variability(root: &Node) -> Option<&Node> {
-    ["topology_template", "service_template"]
+    TOPOLOGY_KEYS
         .iter()
         .find_map(|t| root.get(t)?.get("variability"))
 }

@@ -7,6 +7,10 @@ use v4t::{Node, Span, Value};
 use v4t_tosca::Kind;
 use v4t_yaml::{Key, Map};
 
+/// The keys of the topology: TOSCA 1.3's and TOSCA 2.0's (the template's
+/// base grammar is told by which one it has).
+pub(crate) const TOPOLOGY_KEYS: [&str; 2] = ["topology_template", "service_template"];
+
 /// What a name denotes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Target {
@@ -98,7 +102,7 @@ impl Model {
                 m.type_body(kind, def);
             }
         }
-        for key in ["topology_template", "service_template"] {
+        for key in TOPOLOGY_KEYS {
             if let Some(t) = map.get(key) {
                 m.topology(t);
             }

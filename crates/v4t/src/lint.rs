@@ -1036,7 +1036,7 @@ topology_template:
 pub enum Section {
     /// The top level of the file.
     ServiceTemplate,
-    /// `topology_template` (TOSCA 1.3) or `service_template` (TOSCA 2.0).
+    /// The topology (TOSCA 1.3's or TOSCA 2.0's).
     Topology,
     /// The variability definition.
     Variability,
