@@ -166,8 +166,9 @@ impl State {
         self.results.remove(uri);
     }
 
-    /// Records what `root` reports and publishes every file whose
-    /// diagnostics that changes.
+    /// Records what `root` reports and publishes it, and every other file
+    /// whose diagnostics that changes (the analysed file always: its
+    /// publication tells the editor that its current text was checked).
     fn update(&mut self, root: &str, files: BTreeMap<String, Vec<Diagnostic>>) {
         let old = self
             .results
@@ -178,7 +179,7 @@ impl State {
         let mut touched: Vec<String> = touched.into_iter().cloned().collect();
         touched.sort();
         for uri in touched {
-            if old.get(&uri) == self.results[root].get(&uri) {
+            if uri != root && old.get(&uri) == self.results[root].get(&uri) {
                 continue;
             }
             self.publish(&uri);

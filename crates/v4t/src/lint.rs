@@ -831,6 +831,29 @@ mod tests {
     }
 
     #[test]
+    fn keynames_for_editors_follow_the_grammar() {
+        let node = keynames(Section::NodeTemplate, false);
+        assert!(
+            node.contains(&"type") && node.contains(&"conditions"),
+            "{node:?}"
+        );
+        assert!(!node.contains(&"count"));
+        assert!(keynames(Section::NodeTemplate, true).contains(&"count"));
+        assert_eq!(
+            keynames(Section::Preset, false),
+            ["name", "description", "inputs"]
+        );
+        let import = keynames(Section::Import, true);
+        assert!(
+            import.contains(&"url") && !import.contains(&"file"),
+            "{import:?}"
+        );
+        // The filler of grammars that add nothing never shows.
+        assert!(keynames(Section::Topology, false)
+            .iter()
+            .all(|k| !k.contains('\u{0}')));
+    }
+    #[test]
     fn unused_inputs_are_reported_at_their_name() {
         let w = warnings(
             "topology_template:\n  variability:\n    inputs:\n      used: {}\n      unused: {}\n    expressions:\n      e: {variability_input: used}\n",
