@@ -278,6 +278,7 @@ pub fn analyze_observed(
             prepared: &prepared,
             types,
             sources: &mut *sources,
+            template,
             loader,
             now_ms,
         };
@@ -319,6 +320,8 @@ struct Variants<'a, 't> {
     prepared: &'a crate::Prepared,
     types: &'a TypeSystem<'t>,
     sources: &'a mut Sources,
+    /// The template, whose path its imports are relative to.
+    template: SourceId,
     loader: &'a mut dyn Loader,
     now_ms: f64,
 }
@@ -336,13 +339,7 @@ impl Variants<'_, '_> {
         let resolved =
             crate::transform::transform(&mut doc.clone(), graph, &solution, &p.loaded, types);
         let resolved = resolved.ok()?;
-        let path = doc
-            .span
-            .is_known()
-            .then(|| self.sources.get(doc.span.source))
-            .flatten()
-            .map(|f| f.path.clone().unwrap_or_else(|| f.name.clone()))
-            .unwrap_or_default();
+        let path = crate::load::template_path(self.sources, self.template);
         let loaded = v4t_tosca::load_tree(self.sources, self.loader, &path, resolved);
         let ts = v4t_tosca::TypeSystem::build(&loaded);
         let errors = v4t_tosca::validate(&ts, self.sources).into_sorted();
