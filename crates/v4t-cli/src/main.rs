@@ -119,7 +119,8 @@ const VALIDATE_EXIT_CODES: &str = "\
 Exit codes:
   0  valid (warnings may have been printed)
   1  invalid: at least one error was printed
-  2  usage error: invalid arguments, or the path cannot be read";
+  2  usage error: invalid arguments, or the path cannot be read or is a
+     refused archive (an entry leaving its root, a link, a zip bomb)";
 
 /// `v4t template ...`: the reference implementation's command lines.
 #[derive(Subcommand, Debug)]
