@@ -976,7 +976,9 @@ mod tests {
         let _ = fs::remove_dir_all(&root);
         for f in [
             "g1/t2/template.yaml",
+            "g1/t2/expected.yaml",
             "g1/t1/test.yaml",
+            "g3/swap/template.yaml",
             "g1/template.host.yaml",
             "g2/.hidden/template.yaml",
             "csar/template.yaml",
@@ -987,8 +989,11 @@ mod tests {
             fs::create_dir_all(p.parent().unwrap()).unwrap();
             fs::write(p, "").unwrap();
         }
-        let mut tests = Vec::new();
-        discover(&Tree::Disk, &root, &mut Vec::new(), &root, &mut tests, 0);
+        let mut found = Found::default();
+        discover(&Tree::Disk, &root, &mut Vec::new(), &root, &mut found, 0);
+        let tests = found.tests;
+        // A template without test or expected file is no test.
+        assert_eq!(found.untested, [root.join("g3/swap")]);
         let names: Vec<_> = tests.iter().map(|t| t.components.join("/")).collect();
         assert_eq!(
             names,

@@ -278,7 +278,6 @@ pub fn analyze_observed(
             prepared: &prepared,
             types,
             sources: &mut *sources,
-            template,
             loader,
             now_ms,
         };
@@ -320,8 +319,6 @@ struct Variants<'a, 't> {
     prepared: &'a crate::Prepared,
     types: &'a TypeSystem<'t>,
     sources: &'a mut Sources,
-    /// The template, whose path its imports are relative to.
-    template: SourceId,
     loader: &'a mut dyn Loader,
     now_ms: f64,
 }
@@ -339,7 +336,8 @@ impl Variants<'_, '_> {
         let resolved =
             crate::transform::transform(&mut doc.clone(), graph, &solution, &p.loaded, types);
         let resolved = resolved.ok()?;
-        let path = crate::load::template_path(self.sources, self.template);
+        // The template's place: its imports are relative to it.
+        let path = crate::load::template_path(self.sources, doc.span.source);
         let loaded = v4t_tosca::load_tree(self.sources, self.loader, &path, resolved);
         let ts = v4t_tosca::TypeSystem::build(&loaded);
         let errors = v4t_tosca::validate(&ts, self.sources).into_sorted();
