@@ -24,6 +24,7 @@ mod tarball;
 mod template_cmd;
 mod test_runner;
 mod validate_cmd;
+mod validate_config;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
