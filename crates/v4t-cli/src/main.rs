@@ -131,7 +131,8 @@ const VALIDATE_EXIT_CODES: &str = "\
 Exit codes:
   0  valid (warnings may have been printed)
   1  invalid: at least one error was printed
-  2  usage error: invalid arguments, or the path cannot be read";
+  2  usage error: invalid arguments, or the path cannot be read or is a
+     refused archive (an entry leaving its root, a link, a zip bomb)";
 
 /// `v4t template ...`: the reference implementation's command lines.
 #[derive(Subcommand, Debug)]
@@ -376,8 +377,8 @@ PATH may be:
     the default names, the single root YAML file) and every `tests/<name>/`
     is one test;
   * a zipped CSAR (`.csar` or `.zip`) with the same layout inside;
-  * a single test directory (contains `test.yaml` or a template file such as
-    `template.yaml`);
+  * a single test directory (contains `test.yaml`, or a template file such
+    as `template.yaml` and an expected file);
   * a group of test directories, or a tree of groups (searched recursively,
     names starting with `.` are ignored, symlinked directories are not
     followed).
@@ -389,6 +390,10 @@ message), `replace` (list of [find, replace] applied to the output text) and
 relative to the CSAR root, everything else to the test directory. Directories
 ending in `---disabled` are skipped; if any name ends in `---only`, only those
 tests run.
+
+A template without tests (a CSAR without tests, a template directory
+without `test.yaml` and expected file) is listed as `none DIR`, not counted.
+A run that finds no test at all fails (exit code 1).
 
 Failing tests are listed with a short diff. The last line of the output is
 `N passed, M failed` (followed by `, K skipped` if tests were skipped);

@@ -145,12 +145,14 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
                 Arc::new(a),
                 "",
             ))),
+            // Unreadable or refused (an entry leaving the root, a link, a
+            // zip bomb): a usage error, as in every command.
             Err(message) => {
                 reporter.error(
                     Code::Csar,
                     &format!("cannot read the CSAR \"{}\": {message}", path.display()),
                 );
-                return EXIT_FAILURE;
+                return EXIT_USAGE;
             }
         }
     } else {
