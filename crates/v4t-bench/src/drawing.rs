@@ -57,10 +57,7 @@ pub fn measure(case: &Case, size: usize) -> Result<Row, String> {
         ]
     };
     let dot = median_run(case, &args("dot"))?;
-    let svg = match median_run(case, &args("svg"))? {
-        Some(t) => Some((t, peak_rss(case.v4t, &args("svg")))),
-        None => None,
-    };
+    let svg = median_run(case, &args("svg"))?.map(|t| (t, peak_rss(case.v4t, &args("svg"))));
     Ok(Row {
         size,
         nodes,

@@ -97,9 +97,11 @@ fn number(text: &str) -> f64 {
 /// A box of the SVG drawing: key, x, y, width, height.
 type Box = (String, f64, f64, f64, f64);
 
-/// The boxes and the arrows (tail key, head key, points) of an SVG of
-/// `v4t graph`.
-fn svg_geometry(svg: &str) -> (Vec<Box>, Vec<(String, String, Vec<(f64, f64)>)>) {
+/// An arrow of the SVG drawing: tail key, head key, points.
+type Arrow = (String, String, Vec<(f64, f64)>);
+
+/// The boxes and the arrows of an SVG of `v4t graph`.
+fn svg_geometry(svg: &str) -> (Vec<Box>, Vec<Arrow>) {
     let mut boxes = Vec::new();
     let mut arrows = Vec::new();
     for line in svg.lines() {

@@ -109,8 +109,11 @@ pub(super) const COORDINATE_PASSES: usize = 4;
 const BOX_GAP: f64 = 24.0;
 /// Horizontal gap next to a bend or label.
 const BEND_GAP: f64 = 12.0;
-/// Vertical gap between layers.
+/// Vertical gap between layers, at least and at most.
 const LAYER_GAP: f64 = 36.0;
+const MAX_LAYER_GAP: f64 = 160.0;
+/// Horizontal run per unit of gap height of the widest arrow in a gap.
+const GAP_SLOPE: f64 = 5.0;
 /// Straight piece of an arrow next to its boxes (keeps heads upright).
 const STUB: f64 = 8.0;
 /// Space between an arrow and its label.
@@ -679,8 +682,10 @@ fn place(g: &Layered, l: usize, x: &mut [f64], above: bool, below: bool) {
     }
 }
 
-/// The top of each layer and its height.
-fn bands(g: &Layered) -> Vec<(f64, f64)> {
+/// The top of each layer and its height. The gap below a layer grows
+/// with the widest column change of the arrows crossing it (up to
+/// [`MAX_LAYER_GAP`]), so that they stay steep enough to follow.
+fn bands(g: &Layered, x: &[f64]) -> Vec<(f64, f64)> {
     let mut top = MARGIN;
     g.layers
         .iter()
@@ -688,7 +693,11 @@ fn bands(g: &Layered) -> Vec<(f64, f64)> {
             let height = layer.iter().map(|&s| g.height[s]).fold(0.0, f64::max);
             let band = (top, height);
             if !layer.is_empty() {
-                top += height + LAYER_GAP;
+                let spread = layer
+                    .iter()
+                    .flat_map(|&s| g.down.of(s).iter().map(move |&t| (x[s] - x[t]).abs()))
+                    .fold(0.0, f64::max);
+                top += height + (spread / GAP_SLOPE).clamp(LAYER_GAP, MAX_LAYER_GAP);
             }
             band
         })
@@ -697,7 +706,7 @@ fn bands(g: &Layered) -> Vec<(f64, f64)> {
 
 /// Step 5: boxes, arrows and labels in place.
 fn route(g: &Layered, boxes: &[Size], edges: &[Edge], x: &[f64]) -> Placed {
-    let bands = bands(g);
+    let bands = bands(g, x);
     let rects: Vec<Rect> = boxes
         .iter()
         .enumerate()

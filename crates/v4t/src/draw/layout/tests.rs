@@ -2,7 +2,7 @@ use super::*;
 
 /// Whether the segment `p`–`q` passes through the inside of `r` (touching
 /// its border, as an arrow touches its own box, does not count).
-pub fn crosses(p: Point, q: Point, r: &Rect) -> bool {
+fn crosses(p: Point, q: Point, r: &Rect) -> bool {
     let eps = 0.5;
     let (x0, x1) = (r.x + eps, r.x + r.width - eps);
     let (y0, y1) = (r.y + eps, r.y + r.height - eps);
