@@ -643,23 +643,17 @@ fn place(g: &Layered, l: usize, x: &mut [f64], above: bool, below: bool) {
             offset += gap(g, layer[i - 1], s);
         }
         offsets.push(offset);
-        let mut near = Vec::new();
-        if above {
-            near.extend_from_slice(g.up.of(s));
-        }
-        if below {
-            near.extend_from_slice(g.down.of(s));
-        }
-        let (desired, weight) = if near.is_empty() {
+        let none: &[usize] = &[];
+        let near = if above { g.up.of(s) } else { none }
+            .iter()
+            .chain(if below { g.down.of(s) } else { none });
+        let (count, sum) = near.fold((0usize, 0.0), |(n, sum), &t| (n + 1, sum + x[t]));
+        let (desired, weight) = if count == 0 {
             (x[s], 0.01)
+        } else if matches!(g.slots[s], Slot::Box(_)) {
+            (sum / count as f64, 1.0)
         } else {
-            let mean = near.iter().map(|&t| x[t]).sum::<f64>() / near.len() as f64;
-            let weight = if matches!(g.slots[s], Slot::Box(_)) {
-                1.0
-            } else {
-                4.0
-            };
-            (mean, weight)
+            (sum / count as f64, 4.0)
         };
         blocks.push((weight, weight * (desired - offset), 1));
         while blocks.len() > 1 {
