@@ -5,7 +5,7 @@
 use v4t::draw::{draw, DrawOptions, Format};
 
 use crate::diagnostics::{catch_panic, ColorChoice, Reporter};
-use crate::resolve_cmd::{finish, open_variant, write_result};
+use crate::resolve_cmd::{finish, open_variant, print_notes, write_result};
 use crate::{GraphArgs, GraphFormat};
 
 /// Runs `v4t graph` and returns the exit code.
@@ -28,6 +28,7 @@ pub fn run(args: &GraphArgs, color: ColorChoice) -> u8 {
         },
     };
     let outcome = catch_panic(|| draw(&mut sources, template, &mut loader, &options));
+    print_notes(&reporter, &loader);
     match finish(outcome, &sources, &reporter) {
         Ok(text) => write_result(args.output.as_deref(), text.as_bytes(), &reporter),
         Err(code) => code,
