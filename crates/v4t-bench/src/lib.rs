@@ -13,6 +13,9 @@
 //!   hosting stacks two or three deep, conditional properties and
 //!   artifacts; the inputs decide some alternatives and leave the others to
 //!   the topology optimiser.
+//! * [`family3`]: a chain of `n` node templates, each hosted on the next,
+//!   for timing drawings (`v4t-bench graph`): the longest picture of `n`
+//!   boxes.
 //!
 //! The generators write text directly (no YAML tree), so generating a
 //! 100,000-seed template costs a few milliseconds.
@@ -44,6 +47,8 @@ pub enum Family {
     Reference,
     /// The pruning-heavy family ([`family2`]).
     Pruning,
+    /// The hosting chain ([`family3`]).
+    Chain,
 }
 
 impl Family {
@@ -52,6 +57,7 @@ impl Family {
         match s {
             "1" => Some(Family::Reference),
             "2" => Some(Family::Pruning),
+            "3" => Some(Family::Chain),
             _ => None,
         }
     }
@@ -61,6 +67,7 @@ impl Family {
         match self {
             Family::Reference => 1,
             Family::Pruning => 2,
+            Family::Chain => 3,
         }
     }
 
@@ -69,6 +76,7 @@ impl Family {
         match self {
             Family::Reference => family1(n),
             Family::Pruning => family2(n),
+            Family::Chain => family3(n),
         }
     }
 
@@ -77,6 +85,7 @@ impl Family {
         match self {
             Family::Reference => &[10, 1_000, 10_000, 100_000],
             Family::Pruning => &[100, 1_000, 10_000],
+            Family::Chain => &[1_000, 5_000, 20_000],
         }
     }
 }
@@ -199,6 +208,49 @@ pub fn family2(n: usize) -> Generated {
     Generated {
         template: s,
         inputs: "region: eu\ntls: true\nallow_paas: true\n".to_string(),
+    }
+}
+
+/// A chain of `n` node templates (`n >= 1`): `node_i` is hosted on
+/// `node_{i+1}`; every tenth node and the relation to it exist only with
+/// the input `big` (so the variable drawing has condition labels), which
+/// the inputs set.
+pub fn family3(n: usize) -> Generated {
+    let n = n.max(1);
+    let mut s = String::with_capacity(200 * n + 256);
+    s.push_str(
+        "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+    variability:
+        inputs:
+            big: {type: boolean}
+    node_templates:
+",
+    );
+    for i in 0..n {
+        let _ = writeln!(s, "        node_{i}:\n            type: chain.node");
+        if i % 10 == 9 {
+            s.push_str("            conditions: {variability_input: big}\n");
+        }
+        if i + 1 < n {
+            let j = i + 1;
+            if j % 10 == 9 {
+                let _ = writeln!(
+                    s,
+                    "            requirements:
+                - host: {{node: node_{j}, conditions: {{variability_input: big}}}}"
+                );
+            } else {
+                let _ = writeln!(
+                    s,
+                    "            requirements:\n                - host: node_{j}"
+                );
+            }
+        }
+    }
+    Generated {
+        template: s,
+        inputs: "big: true\n".to_string(),
     }
 }
 
@@ -580,6 +632,27 @@ topology_template:
                 assert_eq!(host, expected, "size {n}, app {i}");
                 let port = app.get("properties").and_then(|p| p.get("port"));
                 assert_eq!(port.and_then(Node::as_f64), Some(443.0));
+            }
+        }
+    }
+
+    #[test]
+    fn family3_is_one_chain() {
+        for n in [1, 2, 10, 25] {
+            let doc = resolve(&family3(n));
+            let nodes = names(&doc, "node_templates");
+            assert_eq!(nodes.len(), n, "size {n}");
+            let tt = doc.get("topology_template").unwrap();
+            for i in 0..n.saturating_sub(1) {
+                let host = tt
+                    .get("node_templates")
+                    .and_then(|t| t.get(&format!("node_{i}")))
+                    .and_then(|t| t.get("requirements"))
+                    .and_then(Node::as_seq)
+                    .and_then(|r| r.first())
+                    .and_then(|r| r.get("host"))
+                    .and_then(Node::as_str);
+                assert_eq!(host, Some(format!("node_{}", i + 1).as_str()), "size {n}");
             }
         }
     }

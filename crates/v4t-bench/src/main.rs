@@ -6,6 +6,7 @@
 //! v4t-bench roundtrip TEMPLATE OUTPUT
 //! v4t-bench analyze --family 1|2 --size N [--runs R]
 //! v4t-bench generate-tosca --size N --out FILE
+//! v4t-bench graph [--family 1|2|3] [--sizes 1000,5000] [--runs 3] [--timeout 120] [--v4t PATH]
 //! ```
 //!
 //! `run` generates each template into a temporary directory, runs the `v4t`
@@ -18,8 +19,13 @@
 //! taken from GNU `time` (`/usr/bin/time`) when available, otherwise by
 //! polling `/proc/PID/status` (`VmHWM`); in-process peaks are not reported
 //! because the generator and earlier runs share the address space.
+//!
+//! `graph` times drawings as whole processes: `v4t graph TEMPLATE --format
+//! dot` and `--format svg` (the variable template), stopping a run after
+//! `--timeout` seconds.
 
 mod analysis;
+mod drawing;
 mod measure;
 
 use std::path::{Path, PathBuf};
@@ -31,11 +37,12 @@ use v4t_bench::Family;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const USAGE: &str = "usage:
-  v4t-bench generate --family 1|2 --size N --out DIR
-  v4t-bench run [--family 1|2] [--sizes N,N,..] [--runs R] [--v4t PATH] [--no-process]
+  v4t-bench generate --family 1|2|3 --size N --out DIR
+  v4t-bench run [--family 1|2|3] [--sizes N,N,..] [--runs R] [--v4t PATH] [--no-process]
   v4t-bench roundtrip TEMPLATE OUTPUT
   v4t-bench analyze --family 1|2 --size N [--runs R]
-  v4t-bench generate-tosca --size N --out FILE";
+  v4t-bench generate-tosca --size N --out FILE
+  v4t-bench graph [--family 1|2|3] [--sizes N,N,..] [--runs R] [--timeout SECONDS] [--v4t PATH]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -49,6 +56,7 @@ fn main() -> ExitCode {
         Some("roundtrip") => roundtrip(&args[1..]),
         Some("analyze") => analyze(&args[1..]),
         Some("generate-tosca") => generate_tosca(&args[1..]),
+        Some("graph") => graph(&args[1..]),
         _ => Err(USAGE.to_string()),
     };
     match result {
@@ -96,7 +104,7 @@ impl Flags<'_> {
             None => Ok(None),
             Some(f) => Family::parse(f)
                 .map(Some)
-                .ok_or_else(|| format!("unknown family {f:?} (1 or 2)")),
+                .ok_or_else(|| format!("unknown family {f:?} (1, 2 or 3)")),
         }
     }
 
@@ -157,6 +165,56 @@ fn analyze(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// Times `v4t graph` (DOT and SVG) as whole processes.
+fn graph(args: &[String]) -> Result<(), String> {
+    let flags = Flags { args };
+    flags.check(
+        &["--family", "--sizes", "--runs", "--timeout", "--v4t"],
+        &[],
+    )?;
+    let family = flags.family()?.unwrap_or(Family::Chain);
+    let runs = flags.number("--runs", 3)?.max(1);
+    let timeout = std::time::Duration::from_secs(flags.number("--timeout", 120)? as u64);
+    let v4t = match flags.value("--v4t") {
+        Some(p) => PathBuf::from(p),
+        None => default_v4t()?,
+    };
+    let sizes = sizes(&flags, family)?;
+    let work = std::env::temp_dir().join(format!("v4t-bench-graph-{}", std::process::id()));
+    let result = (|| {
+        let mut rows = Vec::new();
+        for size in sizes {
+            let dir = work.join(format!("family{}-{size}", family.number()));
+            let (template, _) = write_family(family, size, &dir)?;
+            let case = drawing::Case {
+                template: &template,
+                output: &dir.join("graph.out"),
+                v4t: &v4t,
+                runs,
+                timeout,
+            };
+            rows.push(drawing::measure(&case, size)?);
+            eprintln!("family {} size {size}: done", family.number());
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        println!("{}", drawing::table(family, &rows, timeout));
+        Ok(())
+    })();
+    let _ = std::fs::remove_dir_all(&work);
+    result
+}
+
+/// The sizes of `--sizes`, else the family's defaults.
+fn sizes(flags: &Flags, family: Family) -> Result<Vec<usize>, String> {
+    match flags.value("--sizes") {
+        Some(list) => list
+            .split(',')
+            .map(|s| s.trim().parse().map_err(|_| format!("bad size {s:?}")))
+            .collect(),
+        None => Ok(family.default_sizes().to_vec()),
+    }
+}
+
 fn roundtrip(args: &[String]) -> Result<(), String> {
     let [template, output] = args else {
         return Err(USAGE.to_string());
@@ -189,13 +247,7 @@ fn run(args: &[String]) -> Result<(), String> {
     let work = std::env::temp_dir().join(format!("v4t-bench-{}", std::process::id()));
     let result = (|| {
         for family in families {
-            let sizes: Vec<usize> = match flags.value("--sizes") {
-                Some(list) => list
-                    .split(',')
-                    .map(|s| s.trim().parse().map_err(|_| format!("bad size {s:?}")))
-                    .collect::<Result<_, _>>()?,
-                None => family.default_sizes().to_vec(),
-            };
+            let sizes = sizes(&flags, family)?;
             let mut rows = Vec::new();
             for size in sizes {
                 let dir = work.join(format!("family{}-{size}", family.number()));

@@ -41,7 +41,7 @@ impl Row {
     }
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
+pub(crate) fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
 }
@@ -167,7 +167,7 @@ fn time_process(
 }
 
 /// The peak resident set size (KiB) of one run of `program`.
-fn peak_rss(program: &Path, args: &[&std::ffi::OsStr]) -> Option<u64> {
+pub(crate) fn peak_rss(program: &Path, args: &[&std::ffi::OsStr]) -> Option<u64> {
     let gnu_time = Path::new("/usr/bin/time");
     if gnu_time.exists() {
         let report = std::env::temp_dir().join(format!("v4t-bench-time-{}", std::process::id()));
@@ -223,7 +223,7 @@ fn ms(d: Duration) -> String {
     }
 }
 
-fn mb(kb: Option<u64>) -> String {
+pub(crate) fn mb(kb: Option<u64>) -> String {
     kb.map(|k| format!("{:.0}", k as f64 / 1024.0))
         .unwrap_or_else(|| "?".to_string())
 }

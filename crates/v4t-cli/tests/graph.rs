@@ -1,8 +1,9 @@
 //! End-to-end tests of `v4t graph`: the DOT output parses (with the DOT
-//! parser of `layout-rs`), SVG is laid out without external programs, and
-//! a resolved variant shows only what is present; the Mermaid output has
-//! the statement forms of a flowchart; awkward names and conditions are
-//! escaped in every format.
+//! parser of `layout-rs`), SVG is laid out without external programs, its
+//! arrows pass no box but their ends and it is the same bytes every time,
+//! and a resolved variant shows only what is present; the Mermaid output
+//! has the statement forms of a flowchart; awkward names and conditions
+//! are escaped in every format.
 
 mod common;
 
@@ -78,6 +79,163 @@ fn svg_without_external_programs() {
     let svg = text(&out.stdout);
     assert!(svg.starts_with("<?xml"), "{}", &svg[..svg.len().min(200)]);
     assert!(svg.contains("<svg") && svg.contains("shop") && svg.contains("prod_vm"));
+}
+
+/// The value of attribute `name` in the element text `tag`.
+fn attribute<'t>(tag: &'t str, name: &str) -> &'t str {
+    let key = format!(" {name}=\"");
+    let start = tag.find(&key).map(|i| i + key.len()).expect(name);
+    let end = tag[start..].find('"').expect("closing quote");
+    &tag[start..start + end]
+}
+
+fn number(text: &str) -> f64 {
+    text.parse()
+        .unwrap_or_else(|_| panic!("not a number: {text}"))
+}
+
+/// A box of the SVG drawing: key, x, y, width, height.
+type Box = (String, f64, f64, f64, f64);
+
+/// An arrow of the SVG drawing: tail key, head key, points.
+type Arrow = (String, String, Vec<(f64, f64)>);
+
+/// The boxes and the arrows of an SVG of `v4t graph`.
+fn svg_geometry(svg: &str) -> (Vec<Box>, Vec<Arrow>) {
+    let mut boxes = Vec::new();
+    let mut arrows = Vec::new();
+    for line in svg.lines() {
+        if line.starts_with("<g class=\"node\"") {
+            let rect = &line[line.find("<rect").expect("a rect")..];
+            boxes.push((
+                attribute(line, "id").to_string(),
+                number(attribute(rect, "x")),
+                number(attribute(rect, "y")),
+                number(attribute(rect, "width")),
+                number(attribute(rect, "height")),
+            ));
+        } else if line.starts_with("<g class=\"arrow\"") {
+            let points = attribute(line, "d")
+                .split(['M', 'L'])
+                .filter(|p| !p.trim().is_empty())
+                .map(|p| {
+                    let (x, y) = p.trim().split_once(',').expect("x,y");
+                    (number(x), number(y))
+                })
+                .collect();
+            arrows.push((
+                attribute(line, "data-from").to_string(),
+                attribute(line, "data-to").to_string(),
+                points,
+            ));
+        }
+    }
+    (boxes, arrows)
+}
+
+/// Whether the segment `p`–`q` passes through the inside of box `b`
+/// (more than half a pixel in: coordinates are rounded to 0.1).
+fn crosses(p: (f64, f64), q: (f64, f64), b: &Box) -> bool {
+    let (x0, x1) = (b.1 + 0.5, b.1 + b.3 - 0.5);
+    let (y0, y1) = (b.2 + 0.5, b.2 + b.4 - 0.5);
+    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (d, n) in [
+        (-dx, p.0 - x0),
+        (dx, x1 - p.0),
+        (-dy, p.1 - y0),
+        (dy, y1 - p.1),
+    ] {
+        if d == 0.0 {
+            if n < 0.0 {
+                return false;
+            }
+        } else if d < 0.0 {
+            t0 = t0.max(n / d);
+        } else {
+            t1 = t1.min(n / d);
+        }
+    }
+    t0 < t1
+}
+
+/// The variable picture of a larger template (22 nodes, alternatives on
+/// three levels, a group, policies, artifacts): no arrow passes through a
+/// box other than its ends, alternatives are dashed and hosting arrows
+/// wide, and the drawing is the same bytes every time.
+#[test]
+fn svg_arrows_pass_no_box() {
+    let store = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/graph/store.yaml");
+    let store = store.to_string_lossy();
+    let out = v4t(&["graph", &store, "--format", "svg", "--artifacts"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let svg = text(&out.stdout);
+    let (boxes, arrows) = svg_geometry(&svg);
+    assert_eq!(boxes.len(), 22 + 2 + 1, "nodes, policies, artifact");
+    assert!(arrows.len() > 40, "{}", arrows.len());
+    for (from, to, points) in &arrows {
+        assert!(points.len() >= 4, "{from} -> {to}: {points:?}");
+        for w in points.windows(2) {
+            for b in boxes.iter().filter(|b| &b.0 != from && &b.0 != to) {
+                assert!(
+                    !crosses(w[0], w[1], b),
+                    "the arrow {from} -> {to} crosses box {}: {:?}",
+                    b.0,
+                    w
+                );
+            }
+        }
+    }
+    assert!(svg.contains("class=\"edge hosting alternative\""), "{svg}");
+    assert!(svg.contains(">group data_tier (pruning condition)</text>"));
+    let again = v4t(&["graph", &store, "--format", "svg", "--artifacts"]);
+    assert!(again.stdout == out.stdout, "not deterministic");
+}
+
+/// A drawing too large to lay out is refused at once with a hint, not
+/// left to run: a chain of 1,500 nodes, the first also using every other
+/// one (its arrows cross a million layers).
+#[test]
+fn an_impractical_svg_says_so() {
+    let n = 1_500;
+    let mut template = String::from(
+        "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n",
+    );
+    for i in 0..n {
+        template.push_str(&format!(
+            "    n{i}:\n      type: tosca.nodes.Root\n      requirements:\n"
+        ));
+        if i + 1 < n {
+            template.push_str(&format!("        - next: n{}\n", i + 1));
+        }
+        if i == 0 {
+            for j in 2..n {
+                template.push_str(&format!("        - uses: n{j}\n"));
+            }
+        }
+    }
+    let dir = common::TempDir::new("graph-large");
+    let path = dir.write("t.yaml", &template);
+    let path = path.to_string_lossy();
+    let out = v4t(&["graph", &path, "--format", "svg"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("too large to lay out as SVG"), "{stderr}");
+    assert!(stderr.contains("--format dot"), "{stderr}");
+    let dot = v4t(&["graph", &path, "--format", "dot"]);
+    assert_eq!(dot.status.code(), Some(0), "{}", text(&dot.stderr));
+}
+
+#[test]
+fn the_crossing_check_can_fail() {
+    let b: Box = ("n0".to_string(), 10.0, 10.0, 20.0, 20.0);
+    assert!(crosses((0.0, 20.0), (40.0, 20.0), &b));
+    assert!(!crosses((0.0, 10.0), (40.0, 10.0), &b), "along the border");
+    let svg = "<g class=\"node\" id=\"n1\"><rect class=\"box\" x=\"1\" y=\"2.5\" width=\"3\" height=\"4\" rx=\"3\"/></g>\n\
+               <g class=\"arrow\" data-from=\"n0\" data-to=\"n1\"><path class=\"edge\" d=\"M0,0 L1.5,2\"/></g>";
+    let (boxes, arrows) = svg_geometry(svg);
+    assert_eq!(boxes, vec![("n1".to_string(), 1.0, 2.5, 3.0, 4.0)]);
+    assert_eq!(arrows[0].2, vec![(0.0, 0.0), (1.5, 2.0)]);
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! Drawing the topology (`v4t graph`, issue 16): node templates with their
 //! types, relations (hosting drawn bold, pointing at the host), groups as
 //! clusters, policies and, on request, artifacts; as Graphviz DOT, Mermaid
-//! or PlantUML text.
+//! or PlantUML text, or as SVG laid out here (`layout`: a layered layout
+//! that scales to tens of thousands of boxes; `svg`: measuring and
+//! writing).
 //!
 //! The variable template is drawn with every element and its conditions
 //! as labels (manual conditions as people read them, a generated condition
@@ -11,9 +13,14 @@
 //! what is present in it. The output depends only on
 //! the template (element order), never on hashing.
 
+mod layout;
+mod picture;
+mod svg;
+
 use crate::error::Result;
 use crate::graph::{Cond, ElementId, Graph};
 use crate::{prepare, prepare_variant, Loader, ResolveOptions, SourceId, Sources};
+use picture::{Arrow, Cluster, Picture, Shape};
 
 /// The text formats of a drawing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,6 +31,8 @@ pub enum Format {
     Mermaid,
     /// PlantUML deployment diagram.
     PlantUml,
+    /// A picture laid out in-process (no external program).
+    Svg,
 }
 
 /// What to draw.
@@ -36,37 +45,6 @@ pub struct DrawOptions {
     pub artifacts: bool,
     /// The text format.
     pub format: Format,
-}
-
-/// One box of the drawing.
-struct Shape {
-    /// A stable identifier (`n0`, `a3`, ...).
-    key: String,
-    /// Lines of its label: name, type(s), condition.
-    lines: Vec<String>,
-}
-
-/// An arrow of the drawing.
-struct Arrow {
-    from: String,
-    to: String,
-    label: String,
-    hosting: bool,
-    alternative: bool,
-}
-
-/// A cluster (a group) of boxes.
-struct Cluster {
-    key: String,
-    label: String,
-    members: Vec<String>,
-}
-
-/// What is drawn, independent of the format.
-struct Picture {
-    boxes: Vec<Shape>,
-    arrows: Vec<Arrow>,
-    clusters: Vec<Cluster>,
 }
 
 /// Draws the template `template` (see the module documentation).
@@ -109,6 +87,16 @@ pub fn draw(
         Format::Dot => dot(&picture),
         Format::Mermaid => mermaid(&picture),
         Format::PlantUml => plantuml(&picture),
+        Format::Svg => svg::svg(&picture).map_err(|too| {
+            crate::Error::new(format!(
+                "the drawing is too large to lay out as SVG: {} boxes and {} bends of \
+                 arrows that cross layers (at most {} in all); write DOT instead \
+                 (`--format dot`) and lay it out with Graphviz",
+                too.boxes,
+                too.bends,
+                layout::MAX_SLOTS
+            ))
+        })?,
     })
 }
 
@@ -210,7 +198,7 @@ impl Drawer<'_> {
             to,
             label: label.to_string(),
             hosting: false,
-            alternative: false,
+            alternatives: None,
         });
     }
 
@@ -249,11 +237,13 @@ impl Drawer<'_> {
             if !self.shown(r) || self.key(s).is_empty() || self.key(t).is_empty() {
                 continue;
             }
-            let siblings = g
+            let mut siblings = g
                 .get(s)
                 .outgoing()
                 .iter()
                 .filter(|&&o| g.get(o).name == e.name);
+            // The set of alternatives is named by its first relation.
+            let first = siblings.next().map(|f| f.0 as usize);
             let label = match self.condition(r) {
                 Some(c) => format!("{} {c}", e.name),
                 None => e.name.clone(),
@@ -263,7 +253,7 @@ impl Drawer<'_> {
                 to: self.key(t).to_string(),
                 label,
                 hosting: e.hosting(),
-                alternative: self.present.is_none() && siblings.count() > 1,
+                alternatives: first.filter(|_| self.present.is_none() && siblings.next().is_some()),
             });
         }
     }
@@ -360,7 +350,7 @@ fn dot(p: &Picture) -> String {
     }
     for a in &p.arrows {
         // `penwidth`, not `style=bold`: the in-process layout draws it too.
-        let style = match (a.hosting, a.alternative) {
+        let style = match (a.hosting, a.alternatives.is_some()) {
             (true, true) => ", style=dashed, penwidth=2",
             (true, false) => ", penwidth=2",
             (false, true) => ", style=dashed",
@@ -410,7 +400,7 @@ fn mermaid(p: &Picture) -> String {
         out.push_str(&format!("    {}[{}]\n", b.key, mermaid_string(&b.lines)));
     }
     for a in &p.arrows {
-        let arrow = if a.alternative {
+        let arrow = if a.alternatives.is_some() {
             "-.->"
         } else if a.hosting {
             "==>"
@@ -476,7 +466,7 @@ fn plantuml(p: &Picture) -> String {
         out.push_str("}\n");
     }
     for a in &p.arrows {
-        let arrow = if a.alternative {
+        let arrow = if a.alternatives.is_some() {
             "..>"
         } else if a.hosting {
             "==>"
