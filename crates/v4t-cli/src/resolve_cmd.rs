@@ -133,7 +133,8 @@ fn read_template(template: &str) -> Result<Template, OpenError> {
         if crate::csar::is_archive(path, &bytes) {
             return from_archive(&bytes, template);
         }
-        (bytes, template.to_string(), FsLoader::for_template(path))
+        // A file on disk: its imports may lead above its directory.
+        (bytes, template.to_string(), FsLoader::for_file(path, None))
     };
     if crate::csar::looks_like_archive(&bytes) {
         return from_archive(&bytes, &name);
