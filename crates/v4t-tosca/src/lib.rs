@@ -71,11 +71,13 @@ pub use load::{
 pub use types::{Builtin, Kind, LookupError, TypeDef, TypeId, TypeSystem};
 pub use v4t_source::{Code, Diagnostic, Loader, Severity, Sources};
 
-/// Validates every document of a load ([`check::validate`]), without the
-/// errors that only follow from an import that could not be read (unknown
-/// names where an import failed: the import's error says how many).
+/// Validates every document of a load ([`check::validate`]) and that names
+/// are unique within each namespace, without the errors that only follow
+/// from an import that could not be read (unknown names where an import
+/// failed: the import's error says how many).
 pub fn validate(ts: &TypeSystem<'_>, sources: &Sources) -> Diagnostics {
     let mut diagnostics = check::validate(ts, sources);
+    namespaces::check(ts.loaded, &mut diagnostics);
     consequences::drop_consequences(ts.loaded, &mut diagnostics);
     diagnostics
 }

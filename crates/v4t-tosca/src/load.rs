@@ -220,6 +220,8 @@ pub const NORMATIVE_13: (&str, &str) = (
 enum Unread {
     /// A remote URL that no import map covers.
     Remote(String),
+    /// A file that does not exist (the message).
+    Missing(String),
     /// Anything else (the message).
     Failed(String),
 }
@@ -356,7 +358,6 @@ impl<'r> Imports<'r> {
         }
         self.break_cycles();
         self.broken_imports();
-        crate::namespaces::check(&mut self.out);
         self.out
     }
 
@@ -712,7 +713,7 @@ impl<'r> Imports<'r> {
                 return None;
             }
         };
-        match self.doc_at(place) {
+        match self.doc_at_or_inside(place) {
             Ok(t) => Some(t),
             Err(Unread::Remote(url)) => {
                 let message = format!(
@@ -725,7 +726,7 @@ impl<'r> Imports<'r> {
                 );
                 None
             }
-            Err(Unread::Failed(message)) => {
+            Err(Unread::Failed(message) | Unread::Missing(message)) => {
                 self.error_at(span, "6.8.2.2", message);
                 None
             }
@@ -787,12 +788,30 @@ impl<'r> Imports<'r> {
                 self.queue.push_back(id);
                 Ok(id)
             }
-            Ok(None) => Err(Unread::Failed(format!(
+            Ok(None) => Err(Unread::Missing(format!(
                 "imported file {what} does not exist"
             ))),
             Err(e) => Err(Unread::Failed(format!(
                 "cannot read imported file {what}: {e}"
             ))),
+        }
+    }
+
+    /// [`Imports::doc_at`]; a path above the entry's directory on disk
+    /// that names no file is looked for inside it too, as if the directory
+    /// were a CSAR (`..` at its root stays there): how the TOSCA 2.0
+    /// community suite places the files its examples import.
+    fn doc_at_or_inside(&mut self, place: Place) -> Result<DocId, Unread> {
+        let inside = match &place {
+            Place::Repo(p) if p.starts_with("../") => Some(within_root(p).to_string()),
+            _ => None,
+        };
+        match (self.doc_at(place), inside) {
+            (Err(Unread::Missing(message)), Some(inside)) => {
+                let found = self.doc_at(Place::Repo(inside));
+                found.map_err(|_| Unread::Missing(message))
+            }
+            (found, _) => found,
         }
     }
 

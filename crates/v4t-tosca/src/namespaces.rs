@@ -13,12 +13,13 @@ use std::collections::{HashSet, VecDeque};
 
 use v4t_source::Code;
 
+use crate::diag::Diagnostics;
 use crate::load::{DocId, Grammar, Loaded};
 use crate::types::Kind;
 
 /// Reports the names a TOSCA 2.0 file defines that a file it imports into
 /// its root namespace defines too.
-pub(crate) fn check(loaded: &mut Loaded) {
+pub(crate) fn check(loaded: &Loaded, diags: &mut Diagnostics) {
     let mut found = Vec::new();
     for doc in loaded.doc_ids() {
         let d = loaded.doc(doc);
@@ -54,15 +55,13 @@ pub(crate) fn check(loaded: &mut Loaded) {
             format!("{what} `{name}` is also defined in `{path}`, which this file imports into the same namespace");
         let element = format!("{section}.{name}");
         if matches!(section, "repositories" | "functions") {
-            (loaded.diagnostics).error(Code::NamespaceDuplicate, "6.8.4", at, element, message);
+            diags.error(Code::NamespaceDuplicate, "6.8.4", at, element, message);
         } else {
-            (loaded.diagnostics).warning(Code::ShadowedType, "6.8.4", at, element, message);
+            diags.warning(Code::ShadowedType, "6.8.4", at, element, message);
             let note = "names are unique within a namespace; this file's definition is used here";
-            loaded.diagnostics.note(note, None);
+            diags.note(note, None);
         }
-        loaded
-            .diagnostics
-            .note(format!("`{name}` is defined in `{path}` here"), Some(span));
+        diags.note(format!("`{name}` is defined in `{path}` here"), Some(span));
     }
 }
 
