@@ -435,6 +435,41 @@ mod tests {
         assert_eq!(loader.read("a/../t.yaml"), Ok(Some("t\n".into())));
     }
 
+    #[test]
+    fn a_file_on_disk_follows_paths_above_its_directory_within_the_root() {
+        let tmp = TempDir::new();
+        write(&tmp.0.join("repo/svc/main.yaml"), "m\n");
+        write(&tmp.0.join("repo/types/t.yaml"), "t\n");
+        write(&tmp.0.join("secret.yaml"), "secret\n");
+        let main = tmp.0.join("repo/svc/main.yaml");
+        let mut open = FsLoader::for_file(&main, None);
+        assert!(!open.bounded());
+        assert_eq!(open.read("../types/t.yaml"), Ok(Some("t\n".into())));
+        assert_eq!(open.read("../../secret.yaml"), Ok(Some("secret\n".into())));
+        assert!(open
+            .read(tmp.0.join("secret.yaml").to_str().unwrap())
+            .is_err());
+        let mut rooted = FsLoader::for_file(&main, Some(&tmp.0.join("repo")));
+        assert_eq!(rooted.read("../types/t.yaml"), Ok(Some("t\n".into())));
+        let e = rooted.read("../../secret.yaml").unwrap_err();
+        assert!(e.contains("outside of the root directory"), "{e}");
+        assert_eq!(rooted.read("../missing.yaml"), Ok(None));
+        assert!(FsLoader::new(tmp.0.join("repo")).bounded());
+    }
+
+    #[test]
+    fn paths_above_a_directory_are_named_lexically() {
+        assert_eq!(
+            lexical(Path::new("a/b"), "../x.yaml"),
+            Path::new("a/x.yaml")
+        );
+        assert_eq!(
+            lexical(Path::new("a"), "t/../../../x.yaml"),
+            Path::new("../x.yaml")
+        );
+        assert_eq!(lexical(Path::new(""), "../x.yaml"), Path::new("../x.yaml"));
+    }
+
     #[cfg(unix)]
     #[test]
     fn refuses_symlinks_resolving_outside() {

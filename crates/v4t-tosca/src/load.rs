@@ -11,7 +11,7 @@
 //! closing a cycle are reported and dropped); nothing is fetched from the
 //! network (a remote URL is read from a local folder of the import map,
 //! [`Elsewhere`], or reported as not fetched); paths are resolved by
-//! [`crate::locate`] (`..` stays inside a CSAR, and leaves a directory on
+//! `locate.rs` (`..` stays inside a CSAR, and leaves a directory on
 //! disk only as far as its [`Loader`] allows).
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -899,7 +899,7 @@ impl<'r> Imports<'r> {
     /// Reports every import of a file that is not a TOSCA file (not YAML,
     /// no or an unknown version) at the import: what the importing file
     /// uses from it is unknown (such errors are dropped, see
-    /// [`crate::consequences`]); its own error is reported in it.
+    /// `consequences.rs`); its own error is reported in it.
     fn broken_imports(&mut self) {
         for i in 0..self.out.imports.len() {
             let imp = &self.out.imports[i];
