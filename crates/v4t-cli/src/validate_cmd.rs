@@ -66,11 +66,11 @@ fn parse_mapping(text: &str) -> Result<(String, PathBuf), String> {
 }
 
 /// The folders of `--import-map` and `--profile-path`, each read by a
-/// loader confined to it.
+/// loader confined to it (their `config.yaml` dependencies are not read).
 fn elsewhere(args: &ValidateArgs) -> v4t_tosca::Elsewhere<'static> {
     let folder = |dir: &PathBuf| v4t_tosca::Folder {
         shown: dir.display().to_string(),
-        files: Box::new(FsLoader::new(dir)),
+        files: Box::new(FsLoader::without_dependencies(dir)),
     };
     v4t_tosca::Elsewhere {
         import_map: (args.import_map.iter())
@@ -96,8 +96,17 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
     };
     // The repository (a directory or an archive), its entry file, and the
     // directory diagnostics name files relative to.
+    let fs_loader = |dir: &Path| {
+        FsLoader::new(dir).map(AnyLoader::Fs).map_err(|e| {
+            reporter.error(Code::File, &e);
+            EXIT_USAGE
+        })
+    };
     let root = if meta.is_dir() {
-        Some(AnyLoader::Fs(FsLoader::new(path)))
+        match fs_loader(path) {
+            Ok(loader) => Some(loader),
+            Err(code) => return code,
+        }
     } else if is_archive(path) {
         let archive = crate::files::read_bytes(path, crate::files::MAX_INPUT_BYTES)
             .and_then(|bytes| Archive::read(&bytes));
@@ -158,8 +167,13 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
                 return EXIT_USAGE;
             }
         }
-        let loader = FsLoader::for_file(path, args.root.as_deref());
-        (AnyLoader::Fs(loader), name, dir)
+        match FsLoader::for_file(path, args.root.as_deref()) {
+            Ok(loader) => (AnyLoader::Fs(loader), name, dir),
+            Err(e) => {
+                reporter.error(Code::File, &e);
+                return EXIT_USAGE;
+            }
+        }
     };
     let elsewhere = elsewhere(args);
     let outcome = catch_panic(move || {
@@ -168,15 +182,16 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
         let loaded = v4t_tosca::load_with(&mut sources, files, &entry, elsewhere);
         let ts = v4t_tosca::TypeSystem::build(&loaded);
         let diagnostics = v4t_tosca::validate(&ts, &sources).into_sorted();
-        (display_names(sources, &shown), diagnostics)
+        (display_names(sources, &shown), diagnostics, loader)
     });
-    let (sources, diagnostics) = match outcome {
+    let (sources, diagnostics, loader) = match outcome {
         Ok(r) => r,
         Err(panic) => {
             reporter.error(Code::Internal, &format!("internal error: {panic}"));
             return EXIT_FAILURE;
         }
     };
+    crate::resolve_cmd::print_notes(&reporter, &loader);
     for d in &diagnostics {
         reporter.report(&sources, d);
     }
