@@ -2,9 +2,13 @@
 //!
 //! The library asks for files by relative path (`qualities.yaml`,
 //! `lib/types.yaml`, a `type_specific_conditions` path written in the
-//! template). Templates are untrusted input, so every path is confined to the
-//! template's directory: absolute paths, `..` leaving the directory and
-//! symlinks resolving outside it are refused. Only regular files are read,
+//! template, an import `../types/base.yaml`). A [`Boundary`] says how far
+//! they may go: a CSAR directory confines every path to itself (absolute
+//! paths, `..` leaving the directory and symlinks resolving outside it are
+//! refused); a template file on disk follows relative paths above its
+//! directory, as every TOSCA processor does, unless the user set a root
+//! directory (`v4t validate --root`). Absolute paths are always refused.
+//! Only regular files are read,
 //! each of at most [`MAX_INPUT_BYTES`] and all together of at most
 //! [`MAX_BESIDE_BYTES`]. `lib/` is listed breadth-first and sorted by name so
 //! results do not depend on the file system's order; entries it skips
@@ -13,7 +17,7 @@
 
 use std::collections::VecDeque;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use v4t::Loader;
 
@@ -24,11 +28,25 @@ use crate::files::{confine, read_bytes, too_large, MAX_INPUT_BYTES};
 /// The most bytes read from all files beside one template together.
 pub const MAX_BESIDE_BYTES: u64 = MAX_INPUT_BYTES;
 
-/// Reads files relative to (and confined to) one directory.
+/// How far the relative paths a [`FsLoader`] reads may lead.
+#[derive(Debug)]
+pub enum Boundary {
+    /// Not out of the directory (a CSAR directory, standard input).
+    Dir,
+    /// Anywhere below this directory (canonical; `None` if it cannot be
+    /// resolved, which refuses everything outside the loader's directory).
+    Root(Option<PathBuf>, PathBuf),
+    /// Anywhere a relative path leads (a template file on disk).
+    Open,
+}
+
+/// Reads files relative to one directory, within a [`Boundary`].
 #[derive(Debug)]
 pub struct FsLoader {
     /// The directory as given (used in messages).
     dir: PathBuf,
+    /// How far paths may lead.
+    boundary: Boundary,
     /// Its canonical form (used for containment checks); `None` if the
     /// directory does not exist or cannot be resolved.
     root: Option<PathBuf>,
@@ -112,6 +130,7 @@ impl FsLoader {
         let root = fs::canonicalize(&dir).ok();
         FsLoader {
             dir,
+            boundary: Boundary::Dir,
             root,
             mounts: Vec::new(),
             bytes_read: 0,
@@ -120,9 +139,55 @@ impl FsLoader {
         }
     }
 
-    /// The loader for the template file `template` (its parent directory).
+    /// The loader for the template file `template` (its parent directory),
+    /// confined to that directory.
     pub fn for_template(template: &Path) -> Result<FsLoader, String> {
         FsLoader::new(template.parent().unwrap_or(Path::new(".")))
+    }
+
+    /// The loader for a TOSCA file on disk: relative paths lead where they
+    /// lead (`../types/base.yaml`), or, with `root`, anywhere inside `root`.
+    pub fn for_file(file: &Path, root: Option<&Path>) -> Result<FsLoader, String> {
+        let mut loader = FsLoader::for_template(file)?;
+        loader.boundary = match root {
+            Some(r) => Boundary::Root(fs::canonicalize(r).ok(), r.to_path_buf()),
+            None => Boundary::Open,
+        };
+        Ok(loader)
+    }
+
+    /// Where `path` (relative to the directory) is when it leads above the
+    /// directory and the boundary lets it go there; `None` for a path that
+    /// stays inside (or a boundary that keeps it there: `confine` refuses).
+    fn above(&self, path: &str) -> Result<Option<PathBuf>, String> {
+        let shown = self.dir.display().to_string();
+        let (root, root_shown) = match &self.boundary {
+            Boundary::Dir => return Ok(None),
+            _ if confine(path, &shown).is_ok() => return Ok(None),
+            Boundary::Root(root, shown) => (root.as_ref(), Some(shown)),
+            Boundary::Open => (None, None),
+        };
+        let relative = Path::new(path);
+        if relative.has_root() || path.starts_with('\\') || path.get(1..2) == Some(":") {
+            return Err(format!("Refusing to read \"{path}\": an absolute path"));
+        }
+        let full = self.dir.join(relative);
+        if let Some(root_shown) = root_shown {
+            let inside = match (root, fs::canonicalize(&full)) {
+                (Some(root), Ok(real)) => real.starts_with(root),
+                // A file that does not exist is reported as missing.
+                (Some(_), Err(_)) => fs::symlink_metadata(&full).is_err(),
+                (None, _) => false,
+            };
+            if !inside {
+                return Err(format!(
+                    "\"{}\" is outside of the root directory \"{}\" (`--root`)",
+                    lexical(&self.dir, path).display(),
+                    root_shown.display()
+                ));
+            }
+        }
+        Ok(Some(full))
     }
 
     /// Whether `path` (relative to the directory) is a regular file, after
@@ -235,15 +300,27 @@ impl FsLoader {
     /// The bytes of `path` (relative to the directory, or below a
     /// dependency's target), confined and bounded as [`Loader::read`] reads.
     pub fn read_bytes(&mut self, path: &str) -> Result<Option<Vec<u8>>, String> {
-        let rel = confine(path, &self.dir.display().to_string())?;
-        let located = self.locate(&rel);
+        let (located, confined) = match self.above(path)? {
+            Some(path) => {
+                let located = Located {
+                    path,
+                    root: None,
+                    mount: None,
+                };
+                (located, false)
+            }
+            None => {
+                let rel = confine(path, &self.dir.display().to_string())?;
+                (self.locate(&rel), true)
+            }
+        };
         let (full, mount) = (&located.path, located.mount);
         // `symlink_metadata` so that a dangling symlink counts as existing
         // (and is then refused below rather than silently ignored).
         if fs::symlink_metadata(full).is_err() {
             return Ok(None);
         }
-        if !resolves_inside(located.root, full) {
+        if confined && !resolves_inside(located.root, full) {
             let (what, outside) = match (located.mount, located.root) {
                 (Some(_), Some(root)) => ("dependency", root.display().to_string()),
                 _ => ("template directory", self.dir.display().to_string()),
@@ -287,6 +364,10 @@ impl Loader for FsLoader {
 
     fn files(&mut self) -> Vec<String> {
         self.walk()
+    }
+
+    fn bounded(&self) -> bool {
+        matches!(self.boundary, Boundary::Dir)
     }
 
     fn lib_files(&mut self) -> Vec<String> {
@@ -427,6 +508,13 @@ impl Loader for AnyLoader {
             AnyLoader::Archive(l) => l.files(),
         }
     }
+
+    fn bounded(&self) -> bool {
+        match self {
+            AnyLoader::Fs(l) => l.bounded(),
+            AnyLoader::Archive(l) => l.bounded(),
+        }
+    }
 }
 
 impl AnyLoader {
@@ -453,6 +541,24 @@ impl AnyLoader {
             AnyLoader::Archive(_) => &[],
         }
     }
+}
+
+/// `dir` joined with the relative, `/`-separated `path`, whose leading `..`
+/// remove components of `dir` where it has them (`types/../x.yaml` from
+/// `a/b` is `a/b/x.yaml`, `../x.yaml` is `a/x.yaml`): how a file above the
+/// directory is named in messages.
+pub fn lexical(dir: &Path, path: &str) -> PathBuf {
+    let mut out = dir.to_path_buf();
+    for seg in path.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." if matches!(out.components().next_back(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            _ => out.push(seg),
+        }
+    }
+    out
 }
 
 /// The entries of `dir` with UTF-8 names, sorted by name so that listings
@@ -531,6 +637,41 @@ mod tests {
         assert!(loader.read(absolute.to_str().unwrap()).is_err());
         // `..` that stays inside is fine.
         assert_eq!(loader.read("a/../t.yaml"), Ok(Some("t\n".into())));
+    }
+
+    #[test]
+    fn a_file_on_disk_follows_paths_above_its_directory_within_the_root() {
+        let tmp = TempDir::new();
+        write(&tmp.0.join("repo/svc/main.yaml"), "m\n");
+        write(&tmp.0.join("repo/types/t.yaml"), "t\n");
+        write(&tmp.0.join("secret.yaml"), "secret\n");
+        let main = tmp.0.join("repo/svc/main.yaml");
+        let mut open = FsLoader::for_file(&main, None).unwrap();
+        assert!(!open.bounded());
+        assert_eq!(open.read("../types/t.yaml"), Ok(Some("t\n".into())));
+        assert_eq!(open.read("../../secret.yaml"), Ok(Some("secret\n".into())));
+        assert!(open
+            .read(tmp.0.join("secret.yaml").to_str().unwrap())
+            .is_err());
+        let mut rooted = FsLoader::for_file(&main, Some(&tmp.0.join("repo"))).unwrap();
+        assert_eq!(rooted.read("../types/t.yaml"), Ok(Some("t\n".into())));
+        let e = rooted.read("../../secret.yaml").unwrap_err();
+        assert!(e.contains("outside of the root directory"), "{e}");
+        assert_eq!(rooted.read("../missing.yaml"), Ok(None));
+        assert!(FsLoader::new(tmp.0.join("repo")).unwrap().bounded());
+    }
+
+    #[test]
+    fn paths_above_a_directory_are_named_lexically() {
+        assert_eq!(
+            lexical(Path::new("a/b"), "../x.yaml"),
+            Path::new("a/x.yaml")
+        );
+        assert_eq!(
+            lexical(Path::new("a"), "t/../../../x.yaml"),
+            Path::new("../x.yaml")
+        );
+        assert_eq!(lexical(Path::new(""), "../x.yaml"), Path::new("../x.yaml"));
     }
 
     #[cfg(unix)]

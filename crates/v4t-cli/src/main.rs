@@ -46,6 +46,9 @@ pub const EXIT_FAILURE: u8 = 1;
 /// Exit code: usage error (bad arguments, unreadable files named on the
 /// command line, output that cannot be written).
 pub const EXIT_USAGE: u8 = 2;
+/// Exit code of `v4t validate`: not checked, because the file imports
+/// remote files that were not fetched (and has no other error).
+pub const EXIT_NOT_CHECKED: u8 = 3;
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -132,7 +135,9 @@ Exit codes:
   0  valid (warnings may have been printed)
   1  invalid: at least one error was printed
   2  usage error: invalid arguments, or the path cannot be read or is a
-     refused archive (an entry leaving its root, a link, a zip bomb)";
+     refused archive (an entry leaving its root, a link, a zip bomb)
+  3  not checked: the only errors are remote imports (`https:` URLs) that
+     v4t does not fetch; map them to folders with --import-map";
 
 /// `v4t template ...`: the reference implementation's command lines.
 #[derive(Subcommand, Debug)]

@@ -132,10 +132,11 @@ fn read_template(template: &str) -> Result<Template, OpenError> {
         if crate::csar::is_archive(path, &bytes) {
             return from_archive(&bytes, template);
         }
+        // A file on disk: its imports may lead above its directory.
         (
             bytes,
             template.to_string(),
-            fs_loader(FsLoader::for_template(path))?,
+            fs_loader(FsLoader::for_file(path, None))?,
         )
     };
     if crate::csar::looks_like_archive(&bytes) {

@@ -10,8 +10,8 @@ use v4t_tosca::{Level, Levels};
 
 use crate::csar::{Archive, ArchiveLoader};
 use crate::diagnostics::{catch_panic, ColorChoice, Format, Reporter};
-use crate::fs_loader::{AnyLoader, FsLoader};
-use crate::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use crate::fs_loader::{lexical, AnyLoader, FsLoader};
+use crate::{EXIT_FAILURE, EXIT_NOT_CHECKED, EXIT_OK, EXIT_USAGE};
 
 /// Arguments of `v4t validate`.
 #[derive(clap::Args, Debug)]
@@ -44,6 +44,26 @@ pub struct ValidateArgs {
     /// Report nothing of rule CODE (as `--warn`).
     #[arg(long = "allow", value_name = "CODE", value_delimiter = ',')]
     pub allow: Vec<String>,
+
+    /// Imports of a file on disk may lead above its directory
+    /// (`../types/base.yaml`); with `--root`, only within DIR: an import of
+    /// a file outside it is an error. (Inside a CSAR, imports never leave
+    /// the archive.)
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+
+    /// Read remote imports whose URL (or repository URL) starts with PREFIX
+    /// from the folder DIR: `PREFIX/a/b.yaml` is `DIR/a/b.yaml`. Repeatable;
+    /// the longest matching prefix wins. Without it, v4t fetches nothing
+    /// and a file with remote imports is not checked (exit code 3).
+    #[arg(long = "import-map", value_name = "PREFIX=DIR", value_parser = parse_mapping)]
+    pub import_map: Vec<(String, PathBuf)>,
+
+    /// A folder whose files may define the profiles that `profile:` imports
+    /// name (searched after the bundled profiles and the file's own
+    /// directory or CSAR). Repeatable, searched in order.
+    #[arg(long = "profile-path", value_name = "DIR")]
+    pub profile_path: Vec<PathBuf>,
 }
 
 /// The severities configured for this run: the `[validate]` table of the
@@ -103,6 +123,31 @@ fn shown_path(path: &Path) -> String {
     }
 }
 
+/// `PREFIX=DIR` of `--import-map`.
+fn parse_mapping(text: &str) -> Result<(String, PathBuf), String> {
+    match text.rsplit_once('=') {
+        Some((prefix, dir)) if !prefix.is_empty() && !dir.is_empty() => {
+            Ok((prefix.to_string(), PathBuf::from(dir)))
+        }
+        _ => Err("expected PREFIX=DIR (`https://example.org/tosca/=vendor/tosca`)".to_string()),
+    }
+}
+
+/// The folders of `--import-map` and `--profile-path`, each read by a
+/// loader confined to it (their `config.yaml` dependencies are not read).
+fn elsewhere(args: &ValidateArgs) -> v4t_tosca::Elsewhere<'static> {
+    let folder = |dir: &PathBuf| v4t_tosca::Folder {
+        shown: dir.display().to_string(),
+        files: Box::new(FsLoader::without_dependencies(dir)),
+    };
+    v4t_tosca::Elsewhere {
+        import_map: (args.import_map.iter())
+            .map(|(prefix, dir)| (prefix.clone(), folder(dir)))
+            .collect(),
+        profile_path: args.profile_path.iter().map(folder).collect(),
+    }
+}
+
 /// Runs `v4t validate`; returns the exit code.
 pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
     let reporter = Reporter::to_stderr(args.format, color, args.quiet);
@@ -158,6 +203,17 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
     } else {
         None
     };
+    for dir in args
+        .profile_path
+        .iter()
+        .chain(args.import_map.iter().map(|(_, d)| d))
+    {
+        if !dir.is_dir() {
+            let message = format!("\"{}\" is not a directory", dir.display());
+            reporter.error(Code::File, &message);
+            return EXIT_USAGE;
+        }
+    }
     let (mut loader, entry, shown) = if let Some(mut root) = root {
         // A TOSCA processor: TOSCA.meta, else the single root YAML file.
         match v4t_tosca::csar::entry_of(&mut root) {
@@ -174,14 +230,33 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        match fs_loader(&dir) {
-            Ok(loader) => (loader, name, dir),
-            Err(code) => return code,
+        if let Some(root) = &args.root {
+            let inside = fs::canonicalize(root)
+                .and_then(|r| Ok(fs::canonicalize(path)?.starts_with(r)))
+                .unwrap_or(false);
+            if !inside {
+                let message = format!(
+                    "\"{}\" is not inside the root directory \"{}\"",
+                    path.display(),
+                    root.display()
+                );
+                reporter.error(Code::File, &message);
+                return EXIT_USAGE;
+            }
+        }
+        match FsLoader::for_file(path, args.root.as_deref()) {
+            Ok(loader) => (AnyLoader::Fs(loader), name, dir),
+            Err(e) => {
+                reporter.error(Code::File, &e);
+                return EXIT_USAGE;
+            }
         }
     };
+    let elsewhere = elsewhere(args);
     let outcome = catch_panic(move || {
         let mut sources = Sources::new();
-        let loaded = v4t_tosca::load(&mut sources, &mut loader as &mut dyn Loader, &entry);
+        let files = &mut loader as &mut dyn Loader;
+        let loaded = v4t_tosca::load_with(&mut sources, files, &entry, elsewhere);
         let ts = v4t_tosca::TypeSystem::build(&loaded);
         let diagnostics = levels.apply(v4t_tosca::validate(&ts, &sources).into_sorted());
         (display_names(sources, &shown), diagnostics, loader)
@@ -201,6 +276,19 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
     if errors == 0 {
         return EXIT_OK;
     }
+    let remote = (diagnostics.iter())
+        .filter(|d| d.is_error() && d.code == Code::RemoteImport)
+        .count();
+    if remote == errors {
+        if reporter.format == Format::Text {
+            let s = if remote == 1 { "" } else { "s" };
+            eprintln!(
+                "not checked: \"{}\" has {remote} remote import{s} that v4t does not fetch (--import-map PREFIX=DIR reads them from a folder)",
+                args.path.display()
+            );
+        }
+        return EXIT_NOT_CHECKED;
+    }
     if reporter.format == Format::Text {
         let s = if errors == 1 { "" } else { "s" };
         eprintln!(
@@ -218,7 +306,7 @@ fn display_names(sources: Sources, dir: &Path) -> Sources {
     let mut id = 0u32;
     while let Some(file) = sources.get(v4t::SourceId(id)) {
         let name = match &file.path {
-            Some(p) => dir.join(p).display().to_string(),
+            Some(p) => lexical(dir, p).display().to_string(),
             None => file.name.clone(),
         };
         out.add(name, file.text.clone());

@@ -6,7 +6,8 @@
 //!
 //! Every `tests/validate/*.yaml` (or `*/main.yaml`) starts with its
 //! expectation: `# error: [FILE:]LINE:COLUMN <part of the message>` (FILE
-//! relative to the case, when the error is in another file) or `# ok`.
+//! relative to the case, when the error is in another file), the same
+//! with `# not checked:` (exit code 3: remote imports only) or `# ok`.
 
 mod common;
 
@@ -60,9 +61,16 @@ fn hostile_cases_end_with_their_expected_error() {
         if header == "# ok" {
             assert_eq!(out.status.code(), Some(0), "{}: {err}", file.display());
         } else {
-            let spec = header
-                .strip_prefix("# error: ")
-                .expect("header `# error: L:C message` or `# ok`");
+            // `# not checked:` (exit 3, remote imports) or `# error:` (exit 1).
+            let (spec, code) = match header.strip_prefix("# not checked: ") {
+                Some(spec) => (spec, 3),
+                None => (
+                    header
+                        .strip_prefix("# error: ")
+                        .expect("header `# error: L:C message`, `# not checked: ...` or `# ok`"),
+                    1,
+                ),
+            };
             let (at, message) = spec.split_once(' ').unwrap();
             let location = match at.split_once(".yaml:") {
                 Some((other, lc)) => format!(
@@ -71,7 +79,7 @@ fn hostile_cases_end_with_their_expected_error() {
                 ),
                 None => format!("{}:{at}", file.display()),
             };
-            assert_eq!(out.status.code(), Some(1), "{}: {err}", file.display());
+            assert_eq!(out.status.code(), Some(code), "{}: {err}", file.display());
             assert!(
                 err.contains(message),
                 "{}: expected {message:?} in\n{err}",

@@ -175,6 +175,14 @@ codes! {
     GroupOrPolicy = "V4T134", "A group's members or a policy's targets are not of the allowed types or not in the service template (§16). Part of `V4T108`.";
     /// A type name that names no type.
     UnknownType = "V4T140", "A type name names no type of its kind in scope (an unknown, misspelt or ambiguous name, or a type of another kind). Part of `V4T012`.";
+    /// A remote import that was not fetched.
+    RemoteImport = "V4T150", "A TOSCA import names a remote URL (`https:`, or a repository with one) that v4t does not fetch and no `--import-map` maps to a folder: what the file imports is unknown, so it is not checked (`v4t validate` exits with 3 when this is its only problem).";
+    /// An imported file that is not a TOSCA file.
+    BrokenImport = "V4T151", "An imported file is not a TOSCA file (not YAML, empty, no or an unknown `tosca_definitions_version`): its own error is reported in it, and errors of the importing files that may follow from it (unknown names) are not reported.";
+    /// A name defined twice in one namespace.
+    NamespaceDuplicate = "V4T152", "A repository or function name is defined in a file and again in a file imported into the same namespace (names are unique within a namespace).";
+    /// A type a file defines and also imports into the same namespace (warning).
+    ShadowedType = "V4T153", "Warning: a type name is defined in a file and again in a file it imports into the same namespace (names are unique within a namespace); the file's own definition is used.";
     /// a TOSCA construct that is deprecated or cannot take effect (capability occurrences, short artifact definitions, a node filter without `select`, an allocation no target can satisfy).
     ToscaNotice = "V4T180", "Warning: a TOSCA construct that is deprecated or cannot take effect (capability occurrences, short artifact definitions, a node filter without `select`, an allocation no target can satisfy).";
 }

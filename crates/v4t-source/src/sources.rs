@@ -132,6 +132,16 @@ pub trait Loader {
     fn files(&mut self) -> Vec<String> {
         Vec::new()
     }
+
+    /// Whether the files form one closed repository (a CSAR, files in
+    /// memory) whose root relative imports cannot leave: `..` above the
+    /// root stays at the root, as RFC 3986 resolves URLs. `false` for a
+    /// directory on disk, where `../types/base.yaml` means the file above
+    /// it ([`join_import`] keeps the leading `..`; the loader may refuse
+    /// it, for example outside a boundary the user set).
+    fn bounded(&self) -> bool {
+        true
+    }
 }
 
 /// A loader for templates that have no files beside them.
@@ -182,6 +192,26 @@ pub fn join_import(importer: Option<&str>, import: &str) -> String {
     }
     parts.retain(|p| !p.is_empty() && *p != ".");
     parts.join("/")
+}
+
+/// `path` as [`join_import`] gives it, with the leading `..` that leave the
+/// root dropped: a path inside a closed repository ([`Loader::bounded`]),
+/// where `..` at the root stays at the root (RFC 3986 §5.2.4).
+///
+/// ```
+/// use v4t_source::{join_import, within_root};
+/// assert_eq!(within_root(&join_import(Some("a.yaml"), "../t/b.yaml")), "t/b.yaml");
+/// ```
+pub fn within_root(path: &str) -> &str {
+    let mut rest = path;
+    while let Some(r) = rest.strip_prefix("../") {
+        rest = r;
+    }
+    if rest == ".." {
+        ""
+    } else {
+        rest
+    }
 }
 
 /// Whether `path` starts with a URL scheme or a drive letter (`scheme:`).
@@ -253,5 +283,8 @@ mod tests {
         for (importer, import, want) in cases {
             assert_eq!(join_import(importer, import), want, "{importer:?} {import}");
         }
+        assert_eq!(within_root("../../x/y.yaml"), "x/y.yaml");
+        assert_eq!(within_root("x/../y.yaml"), "x/../y.yaml");
+        assert_eq!(within_root(".."), "");
     }
 }

@@ -536,6 +536,17 @@ impl Diagnostics {
         self.list.iter()
     }
 
+    /// Keeps the diagnostics for which `keep` holds.
+    pub fn retain(&mut self, keep: impl FnMut(&Diagnostic) -> bool) {
+        self.list.retain(keep);
+        self.last_cited = false;
+    }
+
+    /// The diagnostics in the order they were found, to be amended.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Diagnostic> {
+        self.list.iter_mut()
+    }
+
     /// Appends the diagnostics of `other`.
     pub fn extend(&mut self, other: Diagnostics) {
         if !other.list.is_empty() {

@@ -54,16 +54,31 @@
 #![forbid(unsafe_code)]
 
 pub mod check;
+mod consequences;
 pub mod csar;
 pub mod diag;
 pub mod load;
+mod locate;
+mod namespaces;
 pub mod types;
 pub mod value;
 
 pub use check::validate;
 pub use diag::{Diagnostics, Level, Levels};
 pub use load::{
-    load, load_source, load_text, load_tree, DocId, Document, Grammar, Loaded, MemoryFiles,
+    load, load_source, load_text, load_tree, load_with, DocId, Document, Elsewhere, Folder,
+    Grammar, Loaded, MemoryFiles,
 };
 pub use types::{Builtin, Kind, LookupError, TypeDef, TypeId, TypeSystem};
 pub use v4t_source::{Code, Diagnostic, Loader, Severity, Sources};
+
+/// Validates every document of a load ([`check::validate`]) and that names
+/// are unique within each namespace, without the errors that only follow
+/// from an import that could not be read (unknown names where an import
+/// failed: the import's error says how many).
+pub fn validate(ts: &TypeSystem<'_>, sources: &Sources) -> Diagnostics {
+    let mut diagnostics = check::validate(ts, sources);
+    namespaces::check(ts.loaded, &mut diagnostics);
+    consequences::drop_consequences(ts.loaded, &mut diagnostics);
+    diagnostics
+}

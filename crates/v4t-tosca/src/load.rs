@@ -9,17 +9,41 @@
 //!
 //! Invariants: the import graph in [`Loaded::imports`] is acyclic (edges
 //! closing a cycle are reported and dropped); nothing is fetched from the
-//! network (remote URLs are an error); no path leaves the repository
-//! (relative URLs are resolved as RFC 3986 does, so `..` above the
-//! repository root stays at the root).
+//! network (a remote URL is read from a local folder of the import map,
+//! [`Elsewhere`], or reported as not fetched); paths are resolved by
+//! `locate.rs` (`..` stays inside a CSAR, and leaves a directory on
+//! disk only as far as its [`Loader`] allows).
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
-use v4t_source::{Code, Loader, Sources};
+use v4t_source::{join_import, within_root, Code, Loader, Sources};
 use v4t_yaml::{Node, SourceId, Span, Value};
 
 use crate::diag::{cited, Diagnostics, Suggestions};
+use crate::locate::{locate, strip_url_prefix, Place};
 use crate::value::as_str;
+
+/// A folder outside the repository that imports can reach, read through
+/// its own [`Loader`].
+pub struct Folder<'l> {
+    /// How its files are named in diagnostics (`DIR/path`).
+    pub shown: String,
+    /// Reads its files (paths relative to the folder).
+    pub files: Box<dyn Loader + 'l>,
+}
+
+/// Where imports that leave the repository are read from (the command
+/// line's `--import-map` and `--profile-path`); nothing by default.
+#[derive(Default)]
+pub struct Elsewhere<'l> {
+    /// Remote URL prefixes (`https://example.org/tosca/`) and the folder
+    /// that holds what they name: `PREFIX/a/b.yaml` is its `a/b.yaml`.
+    /// The longest matching prefix wins.
+    pub import_map: Vec<(String, Folder<'l>)>,
+    /// Folders whose files may define the profiles `profile:` imports name
+    /// (searched after the bundled profiles and the repository, in order).
+    pub profile_path: Vec<Folder<'l>>,
+}
 
 /// Files held in memory, as a [`Loader`] (tests, fuzzing, unpacked archives).
 #[derive(Clone, Debug, Default)]
@@ -119,6 +143,9 @@ pub struct Loaded {
     pub edges: Vec<Vec<usize>>,
     /// What went wrong while loading.
     pub diagnostics: Diagnostics,
+    /// The import definitions that could not be followed (the importing
+    /// document and the definition), whatever the reason.
+    pub failed_imports: Vec<(DocId, Span)>,
     /// The document of each source.
     by_source: HashMap<SourceId, DocId>,
 }
@@ -189,18 +216,33 @@ pub const NORMATIVE_13: (&str, &str) = (
     include_str!("../profiles/tosca-simple-profile-1.3.yaml"),
 );
 
-/// Where an import points, before it is read.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Key {
-    Repo(String),
-    Bundled(&'static str),
+/// Why an import was not read.
+enum Unread {
+    /// A remote URL that no import map covers.
+    Remote(String),
+    /// A file that does not exist (the message).
+    Missing(String),
+    /// Anything else (the message).
+    Failed(String),
 }
 
 /// Loads the file `entry` (a path the `files` loader can read) and,
 /// transitively, everything it imports; every text goes into `sources`.
 pub fn load(sources: &mut Sources, files: &mut dyn Loader, entry: &str) -> Loaded {
+    load_with(sources, files, entry, Elsewhere::default())
+}
+
+/// [`load()`], with remote imports and profiles also read from the folders
+/// of `elsewhere`.
+pub fn load_with<'r>(
+    sources: &'r mut Sources,
+    files: &'r mut dyn Loader,
+    entry: &str,
+    elsewhere: Elsewhere<'r>,
+) -> Loaded {
     let entry = normalize(entry.trim_start_matches('/'));
     let mut out = Imports::new(sources, files);
+    out.elsewhere = elsewhere;
     let text = match out.files.read(&entry) {
         Ok(Some(text)) => text,
         Ok(None) => {
@@ -244,7 +286,8 @@ pub fn load_tree(sources: &mut Sources, files: &mut dyn Loader, path: &str, root
     let source = sources.add(format!("{path} (in memory)"), "");
     let mut imports = Imports::new(sources, files);
     let id = DocId(0);
-    imports.by_key.insert(Key::Repo(path.clone()), id);
+    imports.by_key.insert(Place::Repo(path.clone()), id);
+    imports.places.push(Place::Repo(path.clone()));
     imports.out.by_source.insert(source, id);
     imports.out.docs.push(Document {
         path,
@@ -269,11 +312,15 @@ pub fn load_text(sources: &mut Sources, name: &str, text: &str) -> Loaded {
 struct Imports<'r> {
     sources: &'r mut Sources,
     files: &'r mut dyn Loader,
+    elsewhere: Elsewhere<'r>,
     out: Loaded,
-    by_key: HashMap<Key, DocId>,
+    by_key: HashMap<Place, DocId>,
+    /// Where each document is (by [`DocId`]).
+    places: Vec<Place>,
     queue: VecDeque<DocId>,
-    /// Profiles declared by files of the repository (scanned on first need).
-    repo_profiles: Option<BTreeMap<String, String>>,
+    /// Profiles declared by files of the repository and of the profile
+    /// folders (scanned on first need; the first declaration wins).
+    profiles: Option<BTreeMap<String, Place>>,
     /// Whether the document whose imports are followed is a TOSCA 1.3 file
     /// (its errors cite TOSCA 1.3).
     v13: bool,
@@ -287,17 +334,19 @@ impl<'r> Imports<'r> {
         Imports {
             sources,
             files,
+            elsewhere: Elsewhere::default(),
             out: Loaded::default(),
             by_key: HashMap::new(),
+            places: Vec::new(),
             queue: VecDeque::new(),
-            repo_profiles: None,
+            profiles: None,
             v13: false,
             element: String::new(),
         }
     }
 
     fn run(mut self, entry: SourceId, path: String) -> Loaded {
-        let id = self.add(Key::Repo(path.clone()), path, entry, false);
+        let id = self.add(Place::Repo(path.clone()), path, entry, false);
         self.drain(id)
     }
 
@@ -308,6 +357,7 @@ impl<'r> Imports<'r> {
             self.process(id);
         }
         self.break_cycles();
+        self.broken_imports();
         self.out
     }
 
@@ -320,9 +370,17 @@ impl<'r> Imports<'r> {
             .error(Code::Import, section, span, self.element.clone(), message);
     }
 
+    /// An error of an import with its own code (see [`Imports::error_at`]).
+    fn error_coded(&mut self, code: Code, span: Span, section: &'static str, message: String) {
+        let section = cited(section, self.v13);
+        self.out
+            .diagnostics
+            .error(code, section, span, self.element.clone(), message);
+    }
+
     /// Registers and parses a document (YAML 1.2 core schema: TOSCA 2.0
     /// rejects implicit timestamps and `!!binary`, §9.1).
-    fn add(&mut self, key: Key, path: String, source: SourceId, bundled: bool) -> DocId {
+    fn add(&mut self, key: Place, path: String, source: SourceId, bundled: bool) -> DocId {
         let id = DocId(self.out.docs.len() as u32);
         let text = self
             .sources
@@ -346,7 +404,8 @@ impl<'r> Imports<'r> {
                 .diagnostics
                 .error(Code::Yaml, "", e.span, String::new(), message);
         }
-        self.by_key.insert(key, id);
+        self.by_key.insert(key.clone(), id);
+        self.places.push(key);
         self.out.by_source.insert(source, id);
         self.out.docs.push(Document {
             path,
@@ -390,7 +449,11 @@ impl<'r> Imports<'r> {
         };
         for (i, item) in list.iter().enumerate() {
             self.element = format!("imports[{i}]");
+            let edges = self.out.edges[id.index()].len();
             self.import(id, grammar, item);
+            if self.out.edges[id.index()].len() == edges {
+                self.out.failed_imports.push((id, item.span));
+            }
         }
         self.element.clear();
     }
@@ -632,8 +695,8 @@ impl<'r> Imports<'r> {
             return target;
         }
         let url = url?;
-        let base = match def.repository {
-            Some(name) => match self.repository_base(from, name) {
+        let repository = match def.repository {
+            Some(name) => match self.repository_url(from, name) {
                 Ok(base) => Some(base),
                 Err(message) => {
                     self.error_at(span, "6.8.2.2", message);
@@ -642,20 +705,28 @@ impl<'r> Imports<'r> {
             },
             None => None,
         };
-        let importing = self.out.docs[from.index()].path.clone();
-        if self.out.docs[from.index()].bundled {
-            self.error_at(
-                span,
-                "6.8.2.2",
-                "bundled profiles cannot import files".into(),
-            );
-            return None;
-        }
-        let found =
-            resolve_url(&importing, url, base.as_deref()).and_then(|path| self.repo_doc(&path));
-        match found {
-            Ok(t) => Some(t),
+        let from_place = &self.places[from.index()];
+        let place = match locate(from_place, url, repository.as_deref(), self.files.bounded()) {
+            Ok(place) => place,
             Err(message) => {
+                self.error_at(span, "6.8.2.2", message);
+                return None;
+            }
+        };
+        match self.doc_at_or_inside(place) {
+            Ok(t) => Some(t),
+            Err(Unread::Remote(url)) => {
+                let message = format!(
+                    "remote import `{url}` was not fetched: v4t reads nothing from the network"
+                );
+                self.error_coded(Code::RemoteImport, span, "6.8.2.2", message);
+                self.out.diagnostics.note(
+                    "what it defines is unknown, so this file is not checked; `--import-map PREFIX=DIR` reads the URLs starting with PREFIX from the folder DIR",
+                    None,
+                );
+                None
+            }
+            Err(Unread::Failed(message) | Unread::Missing(message)) => {
                 self.error_at(span, "6.8.2.2", message);
                 None
             }
@@ -673,33 +744,92 @@ impl<'r> Imports<'r> {
         self.out.edges[from.index()].push(index);
     }
 
-    /// The document of a repository file, read and queued on first use.
-    fn repo_doc(&mut self, path: &str) -> Result<DocId, String> {
-        let key = Key::Repo(path.to_string());
-        if let Some(&id) = self.by_key.get(&key) {
+    /// The document at `place`, read and queued on first use.
+    fn doc_at(&mut self, place: Place) -> Result<DocId, Unread> {
+        if let Some(&id) = self.by_key.get(&place) {
             return Ok(id);
         }
         if self.out.docs.len() >= MAX_DOCUMENTS {
-            return Err(format!("more than {MAX_DOCUMENTS} files imported"));
+            return Err(Unread::Failed(format!(
+                "more than {MAX_DOCUMENTS} files imported"
+            )));
         }
-        match self.files.read(path) {
+        // What was read, the name of the file in diagnostics (`None`: its
+        // repository path) and the document's path in messages.
+        let (read, shown, path) = match &place {
+            Place::Repo(p) => (self.files.read(p), None, p.clone()),
+            Place::Url(url) => {
+                let Some((rest, folder)) = self.mapped(url) else {
+                    return Err(Unread::Remote(url.clone()));
+                };
+                let shown = format!("{}/{rest}", folder.shown.trim_end_matches('/'));
+                (folder.files.read(&rest), Some(shown), url.clone())
+            }
+            Place::Folder(i, p) => {
+                let Some(folder) = self.elsewhere.profile_path.get_mut(*i) else {
+                    return Err(Unread::Failed(format!("no profile folder for `{p}`")));
+                };
+                let shown = format!("{}/{p}", folder.shown.trim_end_matches('/'));
+                (folder.files.read(p), Some(shown.clone()), shown)
+            }
+            Place::Bundled(p) => return Err(Unread::Failed(format!("`{p}` is bundled"))),
+        };
+        let what = match &shown {
+            Some(s) if *s != path => format!("`{path}` (read from `{s}`)"),
+            _ => format!("`{path}`"),
+        };
+        match read {
             Ok(Some(text)) => {
-                let source = self.sources.add_loaded(path, text);
-                let id = self.add(key, path.to_string(), source, false);
+                let source = match shown {
+                    None => self.sources.add_loaded(path.clone(), text),
+                    Some(name) => self.sources.add(name, text),
+                };
+                let id = self.add(place, path, source, false);
                 self.queue.push_back(id);
                 Ok(id)
             }
-            Ok(None) => Err(format!("imported file `{path}` does not exist")),
-            Err(e) => Err(format!("cannot read imported file `{path}`: {e}")),
+            Ok(None) => Err(Unread::Missing(format!(
+                "imported file {what} does not exist"
+            ))),
+            Err(e) => Err(Unread::Failed(format!(
+                "cannot read imported file {what}: {e}"
+            ))),
         }
     }
 
+    /// [`Imports::doc_at`]; a path above the entry's directory on disk
+    /// that names no file is looked for inside it too, as if the directory
+    /// were a CSAR (`..` at its root stays there): how the TOSCA 2.0
+    /// community suite places the files its examples import.
+    fn doc_at_or_inside(&mut self, place: Place) -> Result<DocId, Unread> {
+        let inside = match &place {
+            Place::Repo(p) if p.starts_with("../") => Some(within_root(p).to_string()),
+            _ => None,
+        };
+        match (self.doc_at(place), inside) {
+            (Err(Unread::Missing(message)), Some(inside)) => {
+                let found = self.doc_at(Place::Repo(inside));
+                found.map_err(|_| Unread::Missing(message))
+            }
+            (found, _) => found,
+        }
+    }
+
+    /// The folder of the import map that holds remote `url` (the longest
+    /// matching prefix) and the path there.
+    fn mapped(&mut self, url: &str) -> Option<(String, &mut Folder<'r>)> {
+        let (rest, _, folder) = (self.elsewhere.import_map.iter_mut())
+            .filter_map(|(prefix, f)| Some((strip_url_prefix(url, prefix)?, prefix.len(), f)))
+            .max_by_key(|(_, len, _)| *len)?;
+        Some((rest.to_string(), folder))
+    }
+
     fn bundled_doc(&mut self, path: &'static str, text: &'static str) -> DocId {
-        if let Some(&id) = self.by_key.get(&Key::Bundled(path)) {
+        if let Some(&id) = self.by_key.get(&Place::Bundled(path)) {
             return id;
         }
         let source = self.sources.add(path, text);
-        let id = self.add(Key::Bundled(path), path.to_string(), source, true);
+        let id = self.add(Place::Bundled(path), path.to_string(), source, true);
         self.queue.push_back(id);
         id
     }
@@ -711,7 +841,7 @@ impl<'r> Imports<'r> {
     fn unknown_profile_notes(&mut self, name: &str) {
         let known: Vec<&str> = (BUNDLED_PROFILES.iter().map(|(n, _, _)| *n))
             .chain(
-                self.repo_profiles
+                self.profiles
                     .iter()
                     .flat_map(|r| r.keys().map(String::as_str)),
             )
@@ -723,7 +853,7 @@ impl<'r> Imports<'r> {
                     .map(|(n, _, _)| format!("`{n}`"))
                     .collect();
                 format!(
-                    "v4t bundles {}; a file of this repository defines a profile with `profile: <name>`",
+                    "v4t bundles {}; a file of this repository (or of a folder given with `--profile-path`) defines a profile with `profile: <name>`",
                     bundled.join(", ")
                 )
             }
@@ -735,41 +865,24 @@ impl<'r> Imports<'r> {
         if let Some((_, path, text)) = BUNDLED_PROFILES.iter().find(|(n, _, _)| *n == name) {
             return Some(self.bundled_doc(path, text));
         }
-        if self.repo_profiles.is_none() {
-            self.repo_profiles = Some(self.scan_profiles());
+        if self.profiles.is_none() {
+            let mut found = BTreeMap::new();
+            for (name, path) in scan_profiles(self.files) {
+                found.entry(name).or_insert(Place::Repo(path));
+            }
+            for (i, folder) in self.elsewhere.profile_path.iter_mut().enumerate() {
+                for (name, path) in scan_profiles(folder.files.as_mut()) {
+                    found.entry(name).or_insert(Place::Folder(i, path));
+                }
+            }
+            self.profiles = Some(found);
         }
-        let path = self.repo_profiles.as_ref()?.get(name)?.clone();
-        self.repo_doc(&path).ok()
+        let place = self.profiles.as_ref()?.get(name)?.clone();
+        self.doc_at(place).ok()
     }
 
-    /// Finds the files of the repository that declare a profile.
-    fn scan_profiles(&mut self) -> BTreeMap<String, String> {
-        let mut found = BTreeMap::new();
-        for path in self.files.files().into_iter().take(MAX_DOCUMENTS) {
-            let name = path.rsplit('/').next().unwrap_or(&path);
-            // Any visible file: profiles may be named after themselves
-            // (`io.kubernetes`) rather than `*.yaml`.
-            if name.starts_with('.') {
-                continue;
-            }
-            let Ok(Some(text)) = self.files.read(&path) else {
-                continue;
-            };
-            if !text.contains("profile:") || !text.contains("tosca_definitions_version") {
-                continue;
-            }
-            let Ok(root) = v4t_yaml::parse(&text, SourceId(u32::MAX - 1)) else {
-                continue;
-            };
-            if let Some(p) = root.get("profile").and_then(as_str) {
-                found.entry(p.to_string()).or_insert(path.clone());
-            }
-        }
-        found
-    }
-
-    /// The base path of repository `name` defined in document `from`.
-    fn repository_base(&self, from: DocId, name: &str) -> Result<String, String> {
+    /// The URL of repository `name` defined in document `from`, as written.
+    fn repository_url(&self, from: DocId, name: &str) -> Result<String, String> {
         let def = self.out.docs[from.index()]
             .root
             .get("repositories")
@@ -778,14 +891,32 @@ impl<'r> Imports<'r> {
         let url = match &def.value {
             Value::String(s) => Some(s.as_str()),
             _ => def.get("url").and_then(as_str),
-        }
-        .ok_or_else(|| format!("repository `{name}` has no URL"))?;
-        match split_scheme(url) {
-            Some(("file", rest)) => Ok(rest.to_string()),
-            Some(_) => Err(format!(
-                "repository `{name}` is remote (`{url}`): v4t does not fetch files from the network"
-            )),
-            None => Ok(url.to_string()),
+        };
+        url.map(str::to_string)
+            .ok_or_else(|| format!("repository `{name}` has no URL"))
+    }
+
+    /// Reports every import of a file that is not a TOSCA file (not YAML,
+    /// no or an unknown version) at the import: what the importing file
+    /// uses from it is unknown (such errors are dropped, see
+    /// `consequences.rs`); its own error is reported in it.
+    fn broken_imports(&mut self) {
+        for i in 0..self.out.imports.len() {
+            let imp = &self.out.imports[i];
+            let target = &self.out.docs[imp.target.index()];
+            if target.grammar.is_some() || target.bundled || !imp.span.is_known() {
+                continue;
+            }
+            let (span, from) = (imp.span, imp.from);
+            let message = format!(
+                "`{}` cannot be imported: it is not a TOSCA file",
+                target.path
+            );
+            let note = format!("its own error is reported in `{}`", target.path);
+            self.v13 = self.out.docs[from.index()].grammar == Some(Grammar::Tosca13);
+            self.element.clear();
+            self.error_coded(Code::BrokenImport, span, "6.8.2.2", message);
+            self.out.diagnostics.note(note, None);
         }
     }
 
@@ -846,108 +977,36 @@ impl<'r> Imports<'r> {
     }
 }
 
-/// `scheme` and the rest of a URL with a scheme (`https://..`, `file:..`).
-fn split_scheme(url: &str) -> Option<(&str, &str)> {
-    let (scheme, rest) = url.split_once(':')?;
-    let mut chars = scheme.chars();
-    let first = chars.next()?;
-    // One letter is a Windows drive, not a scheme.
-    if !first.is_ascii_alphabetic()
-        || scheme.len() < 2
-        || !chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-    {
-        return None;
-    }
-    Some((scheme, rest))
-}
-
-/// Resolves the URL of an import in file `importing` to a repository path.
-///
-/// `base` is the path of the repository the import names (already without
-/// `file:`). A leading `/` starts at the repository root; other paths are
-/// relative to the importing file (or to `base`). `file:` URLs are read the
-/// same way: v4t never reads outside the repository.
-pub fn resolve_url(importing: &str, url: &str, base: Option<&str>) -> Result<String, String> {
-    let path = match split_scheme(url) {
-        Some(("file", rest)) => {
-            if base.is_some() {
-                return Err(format!(
-                    "`{url}` has a URL scheme, so it cannot be combined with `repository`"
-                ));
-            }
-            // `file://host/path`: only an empty host or `localhost`.
-            match rest.strip_prefix("//") {
-                Some(after) => {
-                    let (host, path) = after.split_at(after.find('/').unwrap_or(after.len()));
-                    if !host.is_empty() && host != "localhost" {
-                        return Err(format!("`{url}` names another host"));
-                    }
-                    path.to_string()
-                }
-                None => rest.to_string(),
-            }
+/// The files of a tree that declare a profile: (profile name, path).
+fn scan_profiles(files: &mut dyn Loader) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for path in files.files().into_iter().take(MAX_DOCUMENTS) {
+        let name = path.rsplit('/').next().unwrap_or(&path);
+        // Any visible file: profiles may be named after themselves
+        // (`io.kubernetes`) rather than `*.yaml`.
+        if name.starts_with('.') {
+            continue;
         }
-        Some((scheme, _)) => {
-            if base.is_some() {
-                return Err(format!(
-                    "`{url}` has a URL scheme, so it cannot be combined with `repository`"
-                ));
-            }
-            return Err(format!(
-                "cannot import `{url}`: v4t does not fetch files from the network ({scheme} URLs are not supported)"
-            ));
-        }
-        None => url.to_string(),
-    };
-    if path.is_empty() {
-        return Err("empty import URL".to_string());
-    }
-    let dir = |p: &str| {
-        p.rsplit_once('/')
-            .map(|(d, _)| d.to_string())
-            .unwrap_or_default()
-    };
-    let joined = if let Some(rest) = path.strip_prefix('/') {
-        rest.to_string()
-    } else {
-        let start = match base {
-            Some(b) if b.starts_with('/') => b.trim_start_matches('/').to_string(),
-            Some(b) => join(&dir(importing), b),
-            None => dir(importing),
+        let Ok(Some(text)) = files.read(&path) else {
+            continue;
         };
-        join(&start, &path)
-    };
-    let normalized = normalize(&joined);
-    if normalized.is_empty() || normalized.ends_with('/') {
-        return Err(format!("`{url}` does not name a file"));
+        if !text.contains("profile:") || !text.contains("tosca_definitions_version") {
+            continue;
+        }
+        let Ok(root) = v4t_yaml::parse(&text, SourceId(u32::MAX - 1)) else {
+            continue;
+        };
+        if let Some(p) = root.get("profile").and_then(as_str) {
+            found.push((p.to_string(), path.clone()));
+        }
     }
-    Ok(normalized)
-}
-
-fn join(dir: &str, rel: &str) -> String {
-    if dir.is_empty() {
-        rel.to_string()
-    } else if dir.ends_with('/') {
-        format!("{dir}{rel}")
-    } else {
-        format!("{dir}/{rel}")
-    }
+    found
 }
 
 /// Removes `.` and `..` segments (RFC 3986 §5.2.4: `..` at the root stays
-/// at the root) and empty segments.
+/// at the root) and empty segments; a trailing `/` is kept.
 pub fn normalize(path: &str) -> String {
-    let mut out: Vec<&str> = Vec::new();
-    for seg in path.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                out.pop();
-            }
-            s => out.push(s),
-        }
-    }
-    let mut s = out.join("/");
+    let mut s = within_root(&join_import(None, path.trim_start_matches('/'))).to_string();
     if path.ends_with('/') && !s.is_empty() {
         s.push('/');
     }
@@ -957,43 +1016,6 @@ pub fn normalize(path: &str) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-
-    #[test]
-    fn urls_resolve_relative_to_the_importing_file_and_stay_in_the_repository() {
-        assert_eq!(
-            resolve_url("a/b/main.yaml", "types.yaml", None).unwrap(),
-            "a/b/types.yaml"
-        );
-        assert_eq!(
-            resolve_url("a/b/main.yaml", "../t.yaml", None).unwrap(),
-            "a/t.yaml"
-        );
-        assert_eq!(
-            resolve_url("a/b/main.yaml", "/t.yaml", None).unwrap(),
-            "t.yaml"
-        );
-        assert_eq!(
-            resolve_url("main.yaml", "../../t.yaml", None).unwrap(),
-            "t.yaml"
-        );
-        assert_eq!(
-            resolve_url("a/main.yaml", "file:x/t.yaml", None).unwrap(),
-            "a/x/t.yaml"
-        );
-        assert_eq!(
-            resolve_url("a/main.yaml", "file:///t.yaml", None).unwrap(),
-            "t.yaml"
-        );
-        assert_eq!(
-            resolve_url("a/main.yaml", "t.yaml", Some("types/")).unwrap(),
-            "a/types/t.yaml"
-        );
-        assert!(resolve_url("main.yaml", "https://example.com/t.yaml", None)
-            .unwrap_err()
-            .contains("does not fetch"));
-        assert!(resolve_url("main.yaml", "file://other/t.yaml", None).is_err());
-        assert!(resolve_url("main.yaml", "file:t.yaml", Some("r/")).is_err());
-    }
 
     /// Loads in-memory files, the first being the entry (shared by the
     /// unit tests of the crate).
@@ -1102,6 +1124,101 @@ pub(crate) mod tests {
             .map(|d| d.message.clone())
             .collect();
         assert_eq!(messages.len(), 4, "{messages:?}");
+    }
+
+    /// A directory on disk: `..` may leave it.
+    struct Disk(MemoryFiles);
+
+    impl Loader for Disk {
+        fn read(&mut self, path: &str) -> Result<Option<String>, String> {
+            self.0.read(path)
+        }
+        fn lib_files(&mut self) -> Vec<String> {
+            Vec::new()
+        }
+        fn bounded(&self) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn imports_leave_a_directory_on_disk_but_not_a_closed_repository() {
+        let v2 = "tosca_definitions_version: tosca_2_0\n";
+        let main = "tosca_definitions_version: tosca_2_0\nimports: [../types/t.yaml]\n";
+        let files = MemoryFiles::new()
+            .with("main.yaml", main)
+            .with("../types/t.yaml", v2)
+            .with("types/t.yaml", v2);
+        let on_disk = load(&mut Sources::new(), &mut Disk(files.clone()), "main.yaml");
+        assert!(
+            !on_disk.diagnostics.has_errors(),
+            "{:?}",
+            on_disk.diagnostics
+        );
+        assert_eq!(on_disk.docs[1].path, "../types/t.yaml");
+        let in_csar = load(&mut Sources::new(), &mut files.clone(), "main.yaml");
+        assert_eq!(in_csar.docs[1].path, "types/t.yaml");
+    }
+
+    #[test]
+    fn remote_imports_are_read_through_the_import_map_or_fail() {
+        let main = "tosca_definitions_version: tosca_2_0\nimports:\n- https://x.org/t/a.yaml\n- https://y.org/b.yaml\n";
+        let mirror = MemoryFiles::new()
+            .with(
+                "a.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports: [sub/c.yaml]\n",
+            )
+            .with("sub/c.yaml", "tosca_definitions_version: tosca_2_0\n");
+        let elsewhere = Elsewhere {
+            import_map: vec![(
+                "https://x.org/t".to_string(),
+                Folder {
+                    shown: "mirror".to_string(),
+                    files: Box::new(mirror),
+                },
+            )],
+            profile_path: Vec::new(),
+        };
+        let mut sources = Sources::new();
+        let mut files = MemoryFiles::new().with("main.yaml", main);
+        let loaded = load_with(&mut sources, &mut files, "main.yaml", elsewhere);
+        let paths: Vec<&str> = loaded.docs.iter().map(|d| d.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "main.yaml",
+                "https://x.org/t/a.yaml",
+                "https://x.org/t/sub/c.yaml"
+            ]
+        );
+        let codes: Vec<Code> = loaded.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [Code::RemoteImport]);
+        assert_eq!(loaded.failed_imports.len(), 1);
+        let shown = sources.get(loaded.docs[2].source).map(|f| f.name.as_str());
+        assert_eq!(shown, Some("mirror/sub/c.yaml"));
+    }
+
+    #[test]
+    fn profiles_are_found_on_the_profile_path() {
+        let main = "tosca_definitions_version: tosca_2_0\nimports:\n- profile: p.one:1\n";
+        let folder = MemoryFiles::new()
+            .with("one.yaml", "tosca_definitions_version: tosca_2_0\nprofile: p.one:1\nimports:\n- profile: p.two:1\n")
+            .with("two/p.yaml", "tosca_definitions_version: tosca_2_0\nprofile: p.two:1\n");
+        let elsewhere = Elsewhere {
+            import_map: Vec::new(),
+            profile_path: vec![Folder {
+                shown: "profiles".to_string(),
+                files: Box::new(folder),
+            }],
+        };
+        let mut files = MemoryFiles::new().with("main.yaml", main);
+        let loaded = load_with(&mut Sources::new(), &mut files, "main.yaml", elsewhere);
+        assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
+        let paths: Vec<&str> = loaded.docs.iter().map(|d| d.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            ["main.yaml", "profiles/one.yaml", "profiles/two/p.yaml"]
+        );
     }
 
     #[test]

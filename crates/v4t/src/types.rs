@@ -168,7 +168,14 @@ impl TypeFiles {
         };
         if let Some(d) = loaded.diagnostics.iter().find(|d| {
             d.severity == Severity::Error
-                && matches!(d.code, Code::Import | Code::Yaml | Code::DefinitionsVersion)
+                && matches!(
+                    d.code,
+                    Code::Import
+                        | Code::RemoteImport
+                        | Code::BrokenImport
+                        | Code::Yaml
+                        | Code::DefinitionsVersion
+                )
         }) {
             let mut e = Error::coded(Code::Import, d.message.clone(), d.span);
             e.notes.extend(d.notes.iter().cloned());
