@@ -99,10 +99,11 @@ fn failed_import_in_scope(loaded: &Loaded) -> Vec<Option<Span>> {
 /// Whether `d` says that a type or function name is unknown (the messages
 /// of [`crate::TypeSystem::lookup_message`] and of unknown functions).
 fn is_unknown_name(d: &Diagnostic) -> bool {
-    let type_name = d.code == Code::UndefinedReference
+    let type_name = matches!(d.code, Code::UnknownType | Code::UndefinedReference)
         && Kind::ALL
             .iter()
             .any(|k| d.message.starts_with(&format!("unknown {} `", k.noun())));
-    let function = d.code == Code::Function && d.message.starts_with("unknown function `");
+    let function = matches!(d.code, Code::UnknownFunction | Code::Function)
+        && d.message.starts_with("unknown function `");
     d.is_error() && (type_name || function)
 }

@@ -63,7 +63,6 @@ mod namespaces;
 pub mod types;
 pub mod value;
 
-pub use check::validate;
 pub use diag::{Diagnostics, Level, Levels};
 pub use load::{
     load, load_source, load_text, load_tree, load_with, DocId, Document, Elsewhere, Folder,
