@@ -531,5 +531,7 @@ fn summary(
     format!("{state}: {why}")
 }
 
+mod json;
+
 #[cfg(test)]
 mod tests;

@@ -99,7 +99,8 @@ pub use error::{Error, Result};
 pub use report::{ElementDecision, Report, TechnologyChoice};
 pub use v4t_expr::deep_merge;
 pub use v4t_source::{
-    join_import, Code, Diagnostic, Loader, NoFiles, Note, Severity, SourceFile, Sources,
+    join_import, Code, Diagnostic, Loader, MemoryFiles, NoFiles, Note, Severity, SourceFile,
+    Sources,
 };
 pub use v4t_yaml::{Node, SourceId, Span, Value};
 
