@@ -26,14 +26,15 @@ before(async () => {
   server = await serve(dist);
   mkdirSync(join(here, '..', 'test-results'), { recursive: true });
   profile = mkdtempSync(join(tmpdir(), 'v4t-chromium-'));
-  browser = await chromium.launch({
+  // A fresh profile directory (--user-data-dir) for every run.
+  browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
+    viewport: { width: 1400, height: 900 },
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--user-data-dir=${profile}`],
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page = await browser.newPage();
   page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
 });
 
