@@ -18,7 +18,7 @@ fi
 CARGO_PROFILE_RELEASE_DEBUG=0 \
     cargo build --manifest-path "$root/Cargo.toml" -p v4t-wasm --release --target wasm32-unknown-unknown
 rm -rf src/pkg
-wasm-bindgen --target web --no-typescript --out-dir src/pkg \
+wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section --out-dir src/pkg \
     "$root/target/wasm32-unknown-unknown/release/v4t_wasm.wasm"
 
 [[ -d node_modules ]] || npm ci --no-audit --no-fund

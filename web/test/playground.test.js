@@ -131,7 +131,10 @@ test('analyze counts the configurations', async () => {
 test('bundled examples open with their files', async () => {
   await page.locator('#examples').selectOption('multi-cloud');
   await page.locator('#tabs button', { hasText: 'profiles/aws.yaml' }).waitFor();
-  await page.waitForFunction(() => document.querySelector('#diagnostics li'));
+  // Its profiles are files beside the template, imported by profile name.
+  await page.waitForFunction(() => document.querySelector('#output').textContent.includes('profile: example.aws:1.0'));
+  await page.locator('input[name=preset][value=azure]').check();
+  await page.waitForFunction(() => document.querySelector('#output').textContent.includes('profile: example.azure:1.0'));
 });
 
 test('invalid YAML in a link shows an error', async () => {
