@@ -24,6 +24,9 @@ topology_template:
 `;
 const ready = init({ module_or_path: wasmUrl }).then(() => {
   v4t.resolve(WARM_UP, '{"presets": ["large"]}');
+  // Graphviz is fetched now, not when the picture is first wanted: the page
+  // keeps working offline once loaded.
+  import('@viz-js/viz').catch(() => {});
 });
 let viz = null;
 

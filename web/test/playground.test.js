@@ -104,13 +104,16 @@ test('a typo shows a located diagnostic', async () => {
   await page.waitForFunction(() => document.querySelector('#output').textContent.includes('node_templates'));
 });
 
-test('the topology is drawn', async () => {
+test('the topology is drawn, offline', async () => {
+  // Everything the page needs was fetched at load.
+  await browser.setOffline(true);
   await page.locator('#panes button[data-pane=picture]').click();
   await page.locator('#graph svg').waitFor();
   assert.ok(await page.locator('#graph svg g.node').count() >= 3);
   assert.match(await page.locator('#graph svg').textContent(), /web_server/);
   assert.match(await page.locator('#mermaid').textContent(), /^flowchart/);
   await page.screenshot({ path: join(here, '..', 'test-results', 'playground.png') });
+  await browser.setOffline(false);
 });
 
 test('explain says why an element is absent', async () => {
