@@ -115,50 +115,10 @@ impl Reporter {
     }
 }
 
-/// One diagnostic as a JSON object on one line: `severity`, `code`,
-/// `message`; `file`, `line`, `column`, `end_line` and `end_column` (1-based,
-/// the end exclusive) when the location is known; `element` when known;
-/// `notes` (each with `message` and, when it has a location, `file`, `line`
-/// and `column`).
+/// One diagnostic as a JSON object on one line ([`Diagnostic::to_json`]).
 pub fn json(sources: &Sources, d: &Diagnostic) -> String {
-    use v4t_yaml::json::write_json_string as string;
-    let mut out = String::from("{\"severity\":");
-    string(&mut out, d.severity.word());
-    out.push_str(",\"code\":");
-    string(&mut out, d.code.as_str());
-    out.push_str(",\"message\":");
-    string(&mut out, &d.message);
-    if let Some(file) = file_of(sources, d.span) {
-        out.push_str(",\"file\":");
-        string(&mut out, &file.name);
-        let s = d.span;
-        out.push_str(&format!(
-            ",\"line\":{},\"column\":{},\"end_line\":{},\"end_column\":{}",
-            s.line, s.col, s.end_line, s.end_col
-        ));
-    }
-    if let Some(id) = &d.element {
-        out.push_str(",\"element\":");
-        string(&mut out, id);
-    }
-    out.push_str(",\"notes\":[");
-    for (i, note) in d.notes.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str("{\"message\":");
-        string(&mut out, &note.message);
-        if let Some(file) = file_of(sources, note.span) {
-            out.push_str(",\"file\":");
-            string(&mut out, &file.name);
-            out.push_str(&format!(
-                ",\"line\":{},\"column\":{}",
-                note.span.line, note.span.col
-            ));
-        }
-        out.push('}');
-    }
-    out.push_str("]}\n");
+    let mut out = d.to_json(sources);
+    out.push('\n');
     out
 }
 

@@ -158,6 +158,72 @@ impl Loader for NoFiles {
     }
 }
 
+/// A loader over files held in memory, by path relative to the template's
+/// directory (`/`-separated): for hosts without a file system (the browser
+/// playground, editors with unsaved buffers) and for tests.
+///
+/// Paths are taken as given, without `./` or `..` resolution; a path that
+/// leaves the template directory (`../x`) or is absolute is simply absent.
+///
+/// ```
+/// use v4t_source::{Loader, MemoryFiles};
+/// let mut files = MemoryFiles::new();
+/// files.insert("lib/b/t.yaml", "b");
+/// files.insert("lib/a.yml", "a");
+/// files.insert("types.yaml", "t");
+/// assert_eq!(files.read("types.yaml"), Ok(Some("t".to_string())));
+/// assert_eq!(files.read("../types.yaml"), Ok(None));
+/// assert_eq!(files.lib_files(), ["lib/a.yml", "lib/b/t.yaml"]);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct MemoryFiles {
+    files: std::collections::BTreeMap<String, String>,
+}
+
+impl MemoryFiles {
+    /// No files.
+    pub fn new() -> MemoryFiles {
+        MemoryFiles::default()
+    }
+
+    /// Adds (or replaces) the file `path` with `text`.
+    pub fn insert(&mut self, path: impl Into<String>, text: impl Into<String>) {
+        self.files.insert(path.into(), text.into());
+    }
+
+    /// How many files there are.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether there are no files.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+impl Loader for MemoryFiles {
+    fn read(&mut self, path: &str) -> Result<Option<String>, String> {
+        Ok(self.files.get(path).cloned())
+    }
+
+    /// Breadth-first like a directory walk: shallower files first, then by
+    /// path.
+    fn lib_files(&mut self) -> Vec<String> {
+        let mut lib: Vec<&String> = self
+            .files
+            .keys()
+            .filter(|p| p.starts_with("lib/") && (p.ends_with(".yaml") || p.ends_with(".yml")))
+            .collect();
+        lib.sort_by_key(|p| (p.matches('/').count(), p.as_str()));
+        lib.into_iter().cloned().collect()
+    }
+
+    fn files(&mut self) -> Vec<String> {
+        self.files.keys().cloned().collect()
+    }
+}
+
 /// The path (relative to the template directory) of `import`, written in a
 /// file read from `importer` ([`SourceFile::path`]; `None` for the template
 /// itself): `import` joined to the importer's directory, with `.` and `..`

@@ -931,5 +931,7 @@ pub fn show_value(value: &Value) -> String {
     crate::reason::show(value)
 }
 
+mod json;
+
 #[cfg(test)]
 mod tests;

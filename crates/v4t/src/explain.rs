@@ -529,5 +529,7 @@ fn summary(
     format!("{state}: {why}")
 }
 
+mod json;
+
 #[cfg(test)]
 mod tests;

@@ -104,7 +104,8 @@ pub use report::{ElementDecision, Report, TechnologyChoice};
 pub use stats::{stats, Stats};
 pub use v4t_expr::deep_merge;
 pub use v4t_source::{
-    join_import, Code, Diagnostic, Loader, NoFiles, Note, Severity, SourceFile, Sources,
+    join_import, Code, Diagnostic, Loader, MemoryFiles, NoFiles, Note, Severity, SourceFile,
+    Sources,
 };
 pub use v4t_yaml::{Node, SourceId, Span, Value};
 
