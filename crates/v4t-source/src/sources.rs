@@ -191,6 +191,12 @@ impl MemoryFiles {
         self.files.insert(path.into(), text.into());
     }
 
+    /// The files with `path` added (or replaced) with `text`.
+    pub fn with(mut self, path: &str, text: &str) -> MemoryFiles {
+        self.insert(path, text);
+        self
+    }
+
     /// How many files there are.
     pub fn len(&self) -> usize {
         self.files.len()

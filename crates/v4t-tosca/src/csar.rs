@@ -161,7 +161,7 @@ pub fn entry_of(repo: &mut dyn Loader) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::MemoryFiles;
+    use crate::MemoryFiles;
 
     #[test]
     fn meta_block_0_is_read_with_continuation_lines() {

@@ -66,10 +66,10 @@ pub mod value;
 pub use diag::{Diagnostics, Level, Levels};
 pub use load::{
     load, load_source, load_text, load_tree, load_with, DocId, Document, Elsewhere, Folder,
-    Grammar, Loaded, MemoryFiles,
+    Grammar, Loaded,
 };
 pub use types::{Builtin, Kind, LookupError, TypeDef, TypeId, TypeSystem};
-pub use v4t_source::{Code, Diagnostic, Loader, Severity, Sources};
+pub use v4t_source::{Code, Diagnostic, Loader, MemoryFiles, Severity, Sources};
 
 /// Validates every document of a load ([`check::validate`]) and that names
 /// are unique within each namespace, without the errors that only follow

@@ -45,40 +45,6 @@ pub struct Elsewhere<'l> {
     pub profile_path: Vec<Folder<'l>>,
 }
 
-/// Files held in memory, as a [`Loader`] (tests, fuzzing, unpacked archives).
-#[derive(Clone, Debug, Default)]
-pub struct MemoryFiles {
-    /// Repository path (`/`-separated) -> file text.
-    pub files: BTreeMap<String, String>,
-}
-
-impl MemoryFiles {
-    /// No files.
-    pub fn new() -> MemoryFiles {
-        MemoryFiles::default()
-    }
-
-    /// Adds a file.
-    pub fn with(mut self, path: &str, text: &str) -> MemoryFiles {
-        self.files.insert(path.to_string(), text.to_string());
-        self
-    }
-}
-
-impl Loader for MemoryFiles {
-    fn read(&mut self, path: &str) -> Result<Option<String>, String> {
-        Ok(self.files.get(path).cloned())
-    }
-
-    fn lib_files(&mut self) -> Vec<String> {
-        Vec::new()
-    }
-
-    fn files(&mut self) -> Vec<String> {
-        self.files.keys().cloned().collect()
-    }
-}
-
 /// Index of a document in [`Loaded::docs`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DocId(pub u32);
@@ -1016,6 +982,7 @@ pub fn normalize(path: &str) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::MemoryFiles;
 
     /// Loads in-memory files, the first being the entry (shared by the
     /// unit tests of the crate).

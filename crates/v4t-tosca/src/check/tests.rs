@@ -3,8 +3,9 @@
 
 use v4t_source::Sources;
 
-use crate::load::{load, MemoryFiles};
+use crate::load::load;
 use crate::types::TypeSystem;
+use crate::MemoryFiles;
 
 /// The errors of validating `text` (with extra files beside it).
 fn diagnostics_with(text: &str, files: &[(&str, &str)]) -> Vec<v4t_source::Diagnostic> {
