@@ -301,13 +301,13 @@ async function variabilityNow() {
 
 async function graphNow() {
   const variant = $('graph-variant').checked;
-  const [dot, mermaid] = await Promise.all([
-    latestCall('graph', 'graph', request({ format: 'dot', resolved: variant })),
+  const [picture, mermaid] = await Promise.all([
+    latestCall('graph', 'graph', request({ format: 'svg', resolved: variant })),
     latestCall('mermaid', 'graph', request({ format: 'mermaid', resolved: variant })),
   ]);
-  if (dot) {
-    if (dot.ok && dot.svg) $('graph').innerHTML = dot.svg;
-    else $('graph').replaceChildren(errorText(dot));
+  if (picture) {
+    if (picture.ok) $('graph').innerHTML = picture.graph;
+    else $('graph').replaceChildren(errorText(picture));
   }
   if (mermaid) $('mermaid').textContent = mermaid.ok ? mermaid.graph : '';
 }

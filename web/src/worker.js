@@ -24,20 +24,7 @@ topology_template:
 `;
 const ready = init({ module_or_path: wasmUrl }).then(() => {
   v4t.resolve(WARM_UP, '{"presets": ["large"]}');
-  // Graphviz is fetched now, not when the picture is first wanted: the page
-  // keeps working offline once loaded.
-  import('@viz-js/viz').catch(() => {});
 });
-let viz = null;
-
-/** DOT text laid out by Graphviz (viz.js, loaded on first use) as SVG. */
-async function svg(dot) {
-  if (!viz) {
-    const { instance } = await import('@viz-js/viz');
-    viz = await instance();
-  }
-  return viz.renderString(dot, { format: 'svg', engine: 'dot' });
-}
 
 const commands = {
   resolve: (t, r) => v4t.resolve(t, r),
@@ -65,9 +52,6 @@ self.onmessage = async ({ data }) => {
     const start = performance.now();
     const answer = JSON.parse(commands[cmd](template, JSON.stringify(request ?? {})));
     const ms = performance.now() - start;
-    if (cmd === 'graph' && answer.ok && request.format === 'dot') {
-      answer.svg = await svg(answer.graph);
-    }
     self.postMessage({ id, cmd, answer, ms });
   } catch (e) {
     // A trap inside the module (it should never panic) leaves it unusable:

@@ -141,6 +141,7 @@ pub fn graph(template: &str, request: &str) -> String {
         let format = match r.format.as_str() {
             "dot" => Format::Dot,
             "plantuml" => Format::PlantUml,
+            "svg" => Format::Svg,
             _ => Format::Mermaid,
         };
         let options = DrawOptions {
