@@ -5,9 +5,8 @@
 //! template library on "every variant resolves") or the template itself is
 //! invalid.
 
-use v4t::analyze::{analyze, show_value as value, Analysis, AnalyzeOptions, Count, Natural};
+use v4t::analyze::{analyze, json, show_value as value, Analysis, AnalyzeOptions, Count};
 use v4t_yaml::json::to_json;
-use v4t_yaml::{Map, Node, Span, Value};
 
 use crate::diagnostics::{catch_panic, ColorChoice, Format, Reporter};
 use crate::resolve_cmd::{finish, now_ms, open_template};
@@ -152,126 +151,4 @@ pub fn text(a: &Analysis) -> String {
         }
     }
     out
-}
-
-fn string(s: &str) -> Node {
-    Node::string(s)
-}
-
-fn null() -> Node {
-    Node::new(Value::Null, Span::NONE)
-}
-
-/// Input values as a JSON object `name: value`.
-fn pairs(values: &[(String, Value)]) -> Node {
-    let mut m = Map::new();
-    for (k, v) in values {
-        m.insert(k.clone(), Node::new(v.clone(), Span::NONE));
-    }
-    Node::new(Value::Map(m), Span::NONE)
-}
-
-/// A number as JSON: a number up to 2^53, a decimal string above.
-fn natural(n: &Natural) -> Node {
-    match n.to_u128().filter(|&v| v <= 1 << 53) {
-        Some(v) => Node::new(Value::Number(v as f64), Span::NONE),
-        None => string(&n.to_string()),
-    }
-}
-
-fn counted(c: &Count) -> Node {
-    let mut m = Map::new();
-    m.insert("count", natural(&c.value));
-    m.insert("exact", Node::bool(c.exact));
-    Node::new(Value::Map(m), Span::NONE)
-}
-
-fn strings(list: &[String]) -> Node {
-    Node::new(
-        Value::Seq(list.iter().map(|s| string(s)).collect()),
-        Span::NONE,
-    )
-}
-
-/// The JSON report: `inputs` (`name`, `values`), `configurations`,
-/// `valid` and `topologies` (`count`, `exact`), `determined`, `dead`,
-/// `core`, `irrelevant`, `failures` (`message`, `code`, `configurations`,
-/// `witness`: input → value or null, `conflict`: the part of the witness
-/// that has no solution, or null), `unmodelled`, `presets` (`name`,
-/// `error` and `same_as`, each a string or null), `topologies_listed`
-/// (`topologies`, `complete`) with `--enumerate`, and `validated`
-/// (`topologies`, `complete`) with `--validate`.
-pub fn json(a: &Analysis) -> Node {
-    let mut m = Map::new();
-    let inputs = a
-        .inputs
-        .iter()
-        .map(|i| {
-            let mut im = Map::new();
-            im.insert("name", string(&i.name));
-            let values = i
-                .values
-                .iter()
-                .map(|v| Node::new(v.clone(), Span::NONE))
-                .collect();
-            im.insert("values", Node::new(Value::Seq(values), Span::NONE));
-            Node::new(Value::Map(im), Span::NONE)
-        })
-        .collect();
-    m.insert("inputs", Node::new(Value::Seq(inputs), Span::NONE));
-    m.insert("configurations", natural(&a.configurations));
-    m.insert("valid", counted(&a.valid));
-    m.insert("topologies", counted(&a.topologies));
-    m.insert("determined", Node::bool(a.determined));
-    m.insert("dead", strings(&a.dead));
-    m.insert("core", strings(&a.core));
-    m.insert("irrelevant", strings(&a.irrelevant));
-    let failures = a
-        .failures
-        .iter()
-        .map(|f| {
-            let mut fm = Map::new();
-            fm.insert("message", string(&f.error.message));
-            fm.insert("code", string(&f.error.code.to_string()));
-            fm.insert("configurations", counted(&f.configurations));
-            let witness = f.witness.as_ref().map_or_else(null, |w| pairs(w));
-            fm.insert("witness", witness);
-            fm.insert(
-                "conflict",
-                f.conflict.as_ref().map_or_else(null, |c| pairs(c)),
-            );
-            Node::new(Value::Map(fm), Span::NONE)
-        })
-        .collect();
-    m.insert("failures", Node::new(Value::Seq(failures), Span::NONE));
-    m.insert("unmodelled", strings(&a.unmodelled));
-    let presets = a
-        .presets
-        .iter()
-        .map(|p| {
-            let mut pm = Map::new();
-            pm.insert("name", string(&p.name));
-            pm.insert(
-                "error",
-                p.error.as_ref().map_or_else(null, |e| string(&e.message)),
-            );
-            pm.insert("same_as", p.same_as.as_deref().map_or_else(null, string));
-            Node::new(Value::Map(pm), Span::NONE)
-        })
-        .collect();
-    m.insert("presets", Node::new(Value::Seq(presets), Span::NONE));
-    if let Some((n, complete)) = a.validated {
-        let mut vm = Map::new();
-        vm.insert("topologies", Node::number(n as f64));
-        vm.insert("complete", Node::bool(complete));
-        m.insert("validated", Node::new(Value::Map(vm), Span::NONE));
-    }
-    if let Some((topologies, complete)) = &a.enumerated {
-        let mut tm = Map::new();
-        let list = topologies.iter().map(|t| strings(t)).collect();
-        tm.insert("topologies", Node::new(Value::Seq(list), Span::NONE));
-        tm.insert("complete", Node::bool(*complete));
-        m.insert("topologies_listed", Node::new(Value::Map(tm), Span::NONE));
-    }
-    Node::new(Value::Map(m), Span::NONE)
 }

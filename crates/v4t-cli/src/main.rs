@@ -7,19 +7,15 @@
 
 mod analyze_cmd;
 mod compare;
-mod csar;
-mod csar_entry;
 mod diagnostics;
 mod explain_cmd;
 mod featureide;
 mod files;
-mod fs_loader;
 mod graph_cmd;
 mod inputs;
 mod loose;
 mod resolve_cmd;
 mod signals;
-mod tarball;
 mod test_runner;
 mod validate_cmd;
 

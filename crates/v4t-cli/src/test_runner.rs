@@ -25,16 +25,16 @@ use v4t::{Error, ResolveOptions, Sources};
 use v4t_yaml::{Map, Node, Schema, SourceId, Span, Value};
 
 use crate::compare::diff;
-use crate::csar::{Archive, ArchiveLoader};
-use crate::csar_entry::{entry_template, EntryError, TEMPLATE_NAMES};
 use crate::diagnostics::{catch_panic, escape, Format};
-use crate::files::confine;
-use crate::files::{read_bytes, write_atomically, MAX_INPUT_BYTES};
-use crate::fs_loader::{AnyLoader, FsLoader};
+use crate::files::write_atomically;
 use crate::inputs::{env_inputs, inputs_from_file};
 use crate::resolve_cmd::now_ms;
 use crate::{TestArgs, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 use v4t::deep_merge;
+use v4t_files::csar::{Archive, ArchiveLoader};
+use v4t_files::csar_entry::{entry_template, EntryError, TEMPLATE_NAMES};
+use v4t_files::fs_loader::{AnyLoader, FsLoader};
+use v4t_files::read::{confine, read_bytes, MAX_INPUT_BYTES};
 
 /// Default inputs file names.
 const INPUTS_NAMES: [&str; 2] = ["inputs.yaml", "inputs.xml"];
@@ -130,7 +130,7 @@ impl Tree {
                 .ok_or_else(|| "not in the archive".to_string())?
                 .to_vec(),
         };
-        String::from_utf8(bytes).map_err(|e| crate::files::not_utf8_message(&e))
+        String::from_utf8(bytes).map_err(|e| v4t_files::read::not_utf8_message(&e))
     }
 
     /// [`Tree::read_text`] of a file a test names (template, inputs,
@@ -509,7 +509,7 @@ fn open(path: &Path) -> Result<(Tree, PathBuf), String> {
     }
     let bytes = read_bytes(path, MAX_INPUT_BYTES)
         .map_err(|e| format!("could not read \"{}\": {e}", path.display()))?;
-    if !crate::csar::is_archive(path, &bytes) {
+    if !v4t_files::csar::is_archive(path, &bytes) {
         return Err(not_tests());
     }
     let archive = Archive::read(&bytes)

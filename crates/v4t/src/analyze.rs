@@ -38,6 +38,9 @@ use crate::solve::{family_problem, FamilyProblem};
 use crate::types::TypeSystem;
 use crate::{code, prepare, Code, Loader, SourceId, Sources, Stage};
 pub use v4t_sat::{Count, CountBudget, Natural};
+
+mod json;
+pub use json::json;
 use v4t_sat::{Implied, Lit, Solver};
 use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Map, Node, Value};

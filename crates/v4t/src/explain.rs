@@ -25,6 +25,8 @@ use crate::error::{Error, Result};
 use crate::graph::{ElementId, Graph, Kind};
 use crate::options::{Optimize, TechnologiesMode};
 pub use crate::reason::{Read, Reason, ReasonKind};
+
+pub mod json;
 use crate::solve::explain::Guarded;
 use crate::solve::{self, Solution};
 use crate::suggest::did_you_mean;
