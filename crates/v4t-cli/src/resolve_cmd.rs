@@ -223,8 +223,15 @@ fn print_warnings(
 
 /// Runs `v4t resolve` and returns the exit code.
 pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
+    let reporter = Reporter::to_stderr(args.flags.format, color, args.flags.quiet);
+    let code = resolve(args, &reporter);
+    reporter.finish();
+    code
+}
+
+/// Resolves and reports; returns the exit code.
+fn resolve(args: &ResolveArgs, reporter: &Reporter) -> u8 {
     let flags = &args.flags;
-    let reporter = Reporter::to_stderr(flags.format, color, flags.quiet);
     let destinations = [flags.output.as_deref(), flags.report.as_deref()];
     let Template {
         mut sources,
@@ -232,7 +239,7 @@ pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
         mut loader,
         archive,
     } = match open(
-        &reporter,
+        reporter,
         &args.template,
         flags.inputs.as_deref(),
         destinations,
@@ -246,7 +253,7 @@ pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
         &mut sources,
         flags.inputs.as_deref(),
         &flags.input,
-        &reporter,
+        reporter,
     ) {
         Ok(inputs) => inputs,
         Err(code) => return code,
@@ -285,8 +292,8 @@ pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
     });
     // Warnings come first, also when resolution failed (a typo is often
     // the cause), and never change the exit code.
-    print_warnings(&reporter, &sources, &loader, &warnings);
-    let (result, report) = match finish(outcome, &sources, &reporter) {
+    print_warnings(reporter, &sources, &loader, &warnings);
+    let (result, report) = match finish(outcome, &sources, reporter) {
         Ok(result) => result,
         Err(code) => return code,
     };
@@ -309,7 +316,7 @@ pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
             return EXIT_USAGE;
         }
     }
-    write_result(flags.output.as_deref(), &bytes, &reporter)
+    write_result(flags.output.as_deref(), &bytes, reporter)
 }
 
 /// Runs `v4t enrich` and returns the exit code.

@@ -25,7 +25,7 @@ use v4t::{Error, ResolveOptions, Sources};
 use v4t_yaml::{Map, Node, Schema, SourceId, Span, Value};
 
 use crate::compare::diff;
-use crate::diagnostics::{catch_panic, escape, Format};
+use crate::diagnostics::{catch_panic, escape, ReportFormat};
 use crate::files::write_atomically;
 use crate::inputs::{env_inputs, inputs_from_file};
 use crate::resolve_cmd::now_ms;
@@ -337,6 +337,23 @@ impl Results<'_> {
         json
     }
 
+    /// A SARIF log with one result per failed test (at its directory).
+    fn sarif(&self) -> String {
+        let failures = self
+            .tests
+            .iter()
+            .zip(self.outcomes)
+            .filter_map(|(test, outcome)| match outcome {
+                Outcome::Failed(lines) => Some(crate::sarif::test_failure(
+                    &self.tree.show(&test.dir),
+                    lines,
+                )),
+                _ => None,
+            })
+            .collect();
+        crate::sarif::log(failures)
+    }
+
     /// JUnit XML: one `testsuite` per group, one `testcase` per test (name:
     /// its path, class name: its group), `failure` with the messages,
     /// `skipped`. No timings, so the same run gives the same bytes.
@@ -458,8 +475,9 @@ pub fn run(args: &TestArgs) -> u8 {
     };
 
     let text = match flags.format {
-        Format::Json => results.json(),
-        Format::Text => results.text(flags.verbose, flags.quiet, flags.summary),
+        ReportFormat::Json => results.json(),
+        ReportFormat::Sarif => results.sarif(),
+        ReportFormat::Text => results.text(flags.verbose, flags.quiet, flags.summary),
     };
     let mut code = if results.count(Kind::Failed) == 0 {
         EXIT_OK

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use v4t::Code;
 use v4t_files::open::{open_repository, OpenError};
 
-use crate::diagnostics::{catch_panic, ColorChoice, Format, Reporter};
+use crate::diagnostics::{catch_panic, ColorChoice, ReportFormat, Reporter};
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 
 /// Arguments of `v4t validate`.
@@ -21,11 +21,12 @@ pub struct ValidateArgs {
     pub path: PathBuf,
 
     /// How diagnostics are printed on standard error: `text` (rustc-style;
-    /// the element path and the specification section as notes) or `json`
+    /// the element path and the specification section as notes), `json`
     /// (one object per line with `severity`, `code`, `message`, the location,
-    /// `element` (the element path) and `notes` (the section)).
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// `element` (the element path) and `notes` (the section)) or `sarif`
+    /// (one SARIF 2.1.0 log).
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
 
     /// Print errors only, no warnings.
     #[arg(long, short)]
@@ -35,6 +36,13 @@ pub struct ValidateArgs {
 /// Runs `v4t validate`; returns the exit code.
 pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
     let reporter = Reporter::to_stderr(args.format, color, args.quiet);
+    let code = validate(args, &reporter);
+    reporter.finish();
+    code
+}
+
+/// Validates and reports; returns the exit code.
+fn validate(args: &ValidateArgs, reporter: &Reporter) -> u8 {
     let repository = match open_repository(&args.path) {
         Ok(r) => r,
         Err(OpenError::Usage(code, message)) => {
@@ -60,7 +68,7 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
     if errors == 0 {
         return EXIT_OK;
     }
-    if reporter.format == Format::Text {
+    if reporter.format == ReportFormat::Text {
         let s = if errors == 1 { "" } else { "s" };
         eprintln!(
             "{errors} error{s}: \"{}\" is not valid TOSCA",
