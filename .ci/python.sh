@@ -26,6 +26,10 @@ if [[ ! -x $v4t_bin ]]; then
     cargo build --release -p v4t-cli
 fi
 
+# The extension crate is not a workspace member: its format and lints here.
+cargo fmt --check --manifest-path python/Cargo.toml
+CARGO_TARGET_DIR=$repo/target cargo clippy --quiet --manifest-path python/Cargo.toml -- -D warnings
+
 # xOpera in an environment of its own (its pins differ from tosca-parser's);
 # its dependencies need Cython < 3 to build on Python 3.11.
 opera_env=$cache/opera-env
