@@ -198,7 +198,7 @@ pub fn open_repository(path: &Path) -> Result<Repository, OpenError> {
 
 impl Repository {
     /// Loads the entry with everything it imports and validates it as TOSCA:
-    /// the sources (named as the user sees them, [`display_names`]) and the
+    /// the sources (loaded files named `DIR/path` as the user sees them) and the
     /// diagnostics, sorted.
     pub fn validate(mut self) -> (Sources, Vec<Diagnostic>) {
         let mut sources = Sources::new();
