@@ -394,7 +394,7 @@ fn resolve_text(
 fn validate(py: Python<'_>, path: PathBuf) -> PyResult<Vec<Diagnostic>> {
     let path = PathBuf::from(existing_path(path)?);
     let outcome = py.detach(move || open_repository(&path).map(|r| r.validate()));
-    let (sources, diagnostics) = outcome.map_err(|e| open_error(py, e))?;
+    let (sources, diagnostics, _) = outcome.map_err(|e| open_error(py, e))?;
     Ok(diagnostics
         .iter()
         .map(|d| Diagnostic::new(&sources, d))

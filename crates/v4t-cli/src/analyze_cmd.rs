@@ -9,7 +9,7 @@ use v4t::analyze::{analyze, json, show_value as value, Analysis, AnalyzeOptions,
 use v4t_yaml::json::to_json;
 
 use crate::diagnostics::{catch_panic, ColorChoice, Format, Reporter};
-use crate::resolve_cmd::{finish, now_ms, open_template};
+use crate::resolve_cmd::{finish, now_ms, open_template, print_notes};
 use crate::{AnalyzeArgs, EXIT_FAILURE, EXIT_OK};
 
 /// The most topologies `--validate` resolves and validates.
@@ -29,6 +29,7 @@ pub fn run(args: &AnalyzeArgs, color: ColorChoice) -> u8 {
         ..AnalyzeOptions::default()
     };
     let outcome = catch_panic(|| analyze(&mut sources, template, &mut loader, &options));
+    print_notes(&reporter, &loader);
     let analysis = match finish(outcome, &sources, &reporter) {
         Ok(a) => a,
         Err(code) => return code,

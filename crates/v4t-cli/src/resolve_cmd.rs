@@ -216,8 +216,16 @@ fn print_warnings(
     for w in loader.warnings() {
         reporter.report(sources, &Diagnostic::warning(Code::SkippedFile, w.as_str()));
     }
+    print_notes(reporter, loader);
     for w in warnings {
         reporter.report(sources, w);
+    }
+}
+
+/// Prints which dependencies were read from their source.
+pub fn print_notes(reporter: &Reporter, loader: &AnyLoader) {
+    for note in loader.notes() {
+        reporter.note(note);
     }
 }
 

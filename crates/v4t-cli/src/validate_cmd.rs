@@ -54,13 +54,14 @@ fn validate(args: &ValidateArgs, reporter: &Reporter) -> u8 {
             return EXIT_FAILURE;
         }
     };
-    let (sources, diagnostics) = match catch_panic(move || repository.validate()) {
+    let (sources, diagnostics, loader) = match catch_panic(move || repository.validate()) {
         Ok(r) => r,
         Err(panic) => {
             reporter.error(Code::Internal, &format!("internal error: {panic}"));
             return EXIT_FAILURE;
         }
     };
+    crate::resolve_cmd::print_notes(reporter, &loader);
     for d in &diagnostics {
         reporter.report(&sources, d);
     }

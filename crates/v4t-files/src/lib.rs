@@ -12,6 +12,7 @@
 
 pub mod csar;
 pub mod csar_entry;
+pub mod dependencies;
 pub mod fs_loader;
 pub mod open;
 pub mod read;

@@ -73,9 +73,9 @@ pub fn open_template(template: &str) -> Result<Template, OpenError> {
             let message = format!("could not read the template from standard input: {e}");
             OpenError::Usage(Code::File, message)
         })?;
-        (bytes, "<stdin>".to_string(), FsLoader::new("."))
+        (bytes, "<stdin>".to_string(), fs_loader(FsLoader::new("."))?)
     } else if path.is_dir() {
-        let mut root = AnyLoader::Fs(FsLoader::new(path));
+        let mut root = AnyLoader::Fs(FsLoader::without_dependencies(path));
         let entry =
             entry_template(&mut root, true).map_err(|e| csar_error(template, e.message()))?;
         let file = path.join(entry);
@@ -84,8 +84,7 @@ pub fn open_template(template: &str) -> Result<Template, OpenError> {
             let message = format!("could not read template \"{name}\": {e}");
             OpenError::Usage(Code::File, message)
         })?;
-        let loader = FsLoader::for_template(&file);
-        (bytes, name, loader)
+        (bytes, name, fs_loader(FsLoader::for_template(&file))?)
     } else {
         let bytes = read_bytes(path, MAX_INPUT_BYTES).map_err(|e| {
             let message = format!("could not read template \"{template}\": {e}");
@@ -94,7 +93,11 @@ pub fn open_template(template: &str) -> Result<Template, OpenError> {
         if crate::csar::is_archive(path, &bytes) {
             return from_archive(&bytes, template);
         }
-        (bytes, template.to_string(), FsLoader::for_template(path))
+        (
+            bytes,
+            template.to_string(),
+            fs_loader(FsLoader::for_template(path))?,
+        )
     };
     if crate::csar::looks_like_archive(&bytes) {
         return from_archive(&bytes, &name);
@@ -109,6 +112,12 @@ pub fn open_template(template: &str) -> Result<Template, OpenError> {
         }),
         Err(d) => Err(OpenError::Invalid(Box::new(sources), d)),
     }
+}
+
+/// The loader for the files beside a template, or why there is none (a
+/// broken `config.yaml`, a dependency that cannot be read).
+fn fs_loader(loader: Result<FsLoader, String>) -> Result<FsLoader, OpenError> {
+    loader.map_err(|e| OpenError::Usage(Code::File, e))
 }
 
 /// The error for the CSAR `name` that cannot be read (`why`).
@@ -161,7 +170,7 @@ pub fn open_repository(path: &Path) -> Result<Repository, OpenError> {
         OpenError::Invalid(Box::new(Sources::new()), Diagnostic::error(code, message))
     };
     let root = if meta.is_dir() {
-        AnyLoader::Fs(FsLoader::new(path))
+        AnyLoader::Fs(fs_loader(FsLoader::new(path))?)
     } else if is_archive(path) {
         let archive = read_bytes(path, MAX_INPUT_BYTES)
             .and_then(|bytes| Archive::read(&bytes))
@@ -176,7 +185,7 @@ pub fn open_repository(path: &Path) -> Result<Repository, OpenError> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let loader = AnyLoader::Fs(FsLoader::new(&dir));
+        let loader = AnyLoader::Fs(fs_loader(FsLoader::new(&dir))?);
         return Ok(Repository {
             loader,
             entry,
@@ -198,9 +207,9 @@ pub fn open_repository(path: &Path) -> Result<Repository, OpenError> {
 
 impl Repository {
     /// Loads the entry with everything it imports and validates it as TOSCA:
-    /// the sources (loaded files named `DIR/path` as the user sees them) and the
-    /// diagnostics, sorted.
-    pub fn validate(mut self) -> (Sources, Vec<Diagnostic>) {
+    /// the sources (loaded files named `DIR/path` as the user sees them), the
+    /// diagnostics, sorted, and the loader (with its warnings and notes).
+    pub fn validate(mut self) -> (Sources, Vec<Diagnostic>, AnyLoader) {
         let mut sources = Sources::new();
         let loaded = v4t_tosca::load(
             &mut sources,
@@ -209,7 +218,11 @@ impl Repository {
         );
         let ts = v4t_tosca::TypeSystem::build(&loaded);
         let diagnostics = v4t_tosca::validate(&ts, &sources).into_sorted();
-        (display_names(sources, &self.shown), diagnostics)
+        (
+            display_names(sources, &self.shown),
+            diagnostics,
+            self.loader,
+        )
     }
 }
 
