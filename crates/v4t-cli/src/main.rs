@@ -20,6 +20,7 @@ mod signals;
 mod template_cmd;
 mod test_runner;
 mod validate_cmd;
+mod validate_config;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -99,6 +100,10 @@ enum Command {
     /// The command forms of OpenTOSCA Vintner (`v4t template resolve --template T ...`)
     #[command(subcommand)]
     Template(TemplateCommand),
+    /// Run the language server (LSP 3.17 over standard input and output) for
+    /// editors: diagnostics, hover, definitions, references, completion
+    #[command(after_help = LSP_EXIT_CODES)]
+    Lsp,
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions {
         /// The shell to complete for.
@@ -112,6 +117,11 @@ enum Command {
         output_dir: Option<PathBuf>,
     },
 }
+
+const LSP_EXIT_CODES: &str = "\
+Exit codes:
+  0  the client sent `shutdown`, then `exit`
+  1  `exit` without `shutdown`, or the input ended";
 
 const VALIDATE_EXIT_CODES: &str = "\
 Exit codes:
@@ -695,6 +705,27 @@ fn write_stdout(bytes: &[u8]) -> u8 {
     }
 }
 
+/// `v4t lsp`: files beside an edited template are read by the file system
+/// loader of the other commands (confined to the template's directory,
+/// dependencies of its `config.yaml` included).
+fn lsp() -> u8 {
+    // A `config.yaml` with broken dependencies: the files of the directory
+    // alone (the command line reports the error itself).
+    let loaders: Box<v4t_lsp::LoaderFactory> = Box::new(|dir| {
+        let loader = v4t_files::fs_loader::FsLoader::new(dir)
+            .unwrap_or_else(|_| v4t_files::fs_loader::FsLoader::without_dependencies(dir));
+        Box::new(loader) as Box<dyn v4t::Loader>
+    });
+    match v4t_lsp::serve_stdio(loaders) {
+        Ok(true) => EXIT_OK,
+        Ok(false) => EXIT_FAILURE,
+        Err(e) => {
+            eprintln!("error: v4t lsp: {e}");
+            EXIT_FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -723,6 +754,7 @@ fn main() -> ExitCode {
         Command::Template(TemplateCommand::Package(args)) => template_cmd::package(&args),
         Command::Template(TemplateCommand::Unpackage(args)) => template_cmd::unpackage(&args),
         Command::Template(TemplateCommand::Stats(args)) => template_cmd::stats(&args, color),
+        Command::Lsp => lsp(),
         Command::Completions { shell } => print_completions(shell),
         Command::Man { output_dir } => man_pages(output_dir.as_deref()),
     };

@@ -1,10 +1,12 @@
 //! `v4t validate`: checks a TOSCA 2.0 (or 1.3) file, CSAR directory or
 //! CSAR archive with everything it imports, and prints the diagnostics.
 
-use std::path::PathBuf;
+use std::fs;
+use std::path::{Path, PathBuf};
 
 use v4t::Code;
 use v4t_files::open::{open_repository, OpenError};
+use v4t_tosca::{Level, Levels};
 
 use crate::diagnostics::{catch_panic, ColorChoice, ReportFormat, Reporter};
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
@@ -31,6 +33,73 @@ pub struct ValidateArgs {
     /// Print errors only, no warnings.
     #[arg(long, short)]
     pub quiet: bool,
+
+    /// Report the errors of rule CODE as warnings (`V4T110`, or a coarser
+    /// code such as `V4T103` for all its rules; see docs/diagnostics.md).
+    /// Repeatable, or comma-separated. Overrides `v4t.toml`.
+    #[arg(long = "warn", value_name = "CODE", value_delimiter = ',')]
+    pub warn: Vec<String>,
+
+    /// Report nothing of rule CODE (as `--warn`).
+    #[arg(long = "allow", value_name = "CODE", value_delimiter = ',')]
+    pub allow: Vec<String>,
+}
+
+/// The severities configured for this run: the `[validate]` table of the
+/// nearest `v4t.toml` above the validated path, then `--warn` and
+/// `--allow`; an error message for unknown codes and unreadable files.
+fn levels(args: &ValidateArgs, is_dir: bool) -> Result<Levels, String> {
+    let mut levels = Levels::new();
+    let start = if is_dir {
+        args.path.clone()
+    } else {
+        let parent = args.path.parent().unwrap_or(Path::new(""));
+        if parent.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            parent.to_path_buf()
+        }
+    };
+    if let Some(file) = crate::validate_config::find(&start) {
+        let shown = shown_path(&file);
+        let text =
+            fs::read_to_string(&file).map_err(|e| format!("cannot read \"{shown}\": {e}"))?;
+        let config =
+            crate::validate_config::parse(&text).map_err(|e| format!("\"{shown}\", {e}"))?;
+        let origin = format!("`{shown}`");
+        for (codes, level) in [(&config.warn, Level::Warn), (&config.allow, Level::Allow)] {
+            for code in codes {
+                let code = Code::parse(code)
+                    .ok_or_else(|| format!("\"{shown}\": unknown code `{code}`"))?;
+                levels.set(code, level, origin.clone());
+            }
+        }
+    }
+    for (codes, level, flag) in [
+        (&args.warn, Level::Warn, "--warn"),
+        (&args.allow, Level::Allow, "--allow"),
+    ] {
+        for text in codes {
+            let code = Code::parse(text.trim()).ok_or_else(|| {
+                format!("{flag}: unknown code `{text}` (see docs/diagnostics.md)")
+            })?;
+            levels.set(code, level, format!("`{flag} {code}`"));
+        }
+    }
+    Ok(levels)
+}
+
+/// A path as shown in notes: relative to the current directory where it
+/// lies below it.
+fn shown_path(path: &Path) -> String {
+    let cwd = std::env::current_dir().and_then(fs::canonicalize);
+    match cwd
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+    {
+        Some(rel) => rel.display().to_string(),
+        None => path.display().to_string(),
+    }
 }
 
 /// Runs `v4t validate`; returns the exit code.
@@ -54,7 +123,18 @@ fn validate(args: &ValidateArgs, reporter: &Reporter) -> u8 {
             return EXIT_FAILURE;
         }
     };
-    let (sources, diagnostics, loader) = match catch_panic(move || repository.validate()) {
+    let levels = match levels(args, args.path.is_dir()) {
+        Ok(l) => l,
+        Err(message) => {
+            reporter.error(Code::File, &message);
+            return EXIT_USAGE;
+        }
+    };
+    let outcome = catch_panic(move || {
+        let (sources, diagnostics, loader) = repository.validate();
+        (sources, levels.apply(diagnostics), loader)
+    });
+    let (sources, diagnostics, loader) = match outcome {
         Ok(r) => r,
         Err(panic) => {
             reporter.error(Code::Internal, &format!("internal error: {panic}"));

@@ -114,7 +114,7 @@ fn exit_codes_tell_valid_invalid_and_unreadable_apart() {
         "{err}"
     );
     assert!(err.contains("= note: TOSCA 2.0 §7.1"), "{err}");
-    assert!(err.contains("= code: V4T012"), "{err}");
+    assert!(err.contains("= code: V4T140"), "{err}");
     assert_eq!(validate(&dir.join("missing.yaml")).status.code(), Some(2));
 }
 
