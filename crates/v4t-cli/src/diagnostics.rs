@@ -21,6 +21,28 @@ pub enum Format {
     Json,
 }
 
+/// How `validate`, `resolve` and `test` print diagnostics (`--format`):
+/// [`Format`] or SARIF.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    /// rustc-style text.
+    #[default]
+    Text,
+    /// One JSON object per line (JSON Lines).
+    Json,
+    /// One SARIF 2.1.0 log at the end ([`crate::sarif`]).
+    Sarif,
+}
+
+impl From<Format> for ReportFormat {
+    fn from(format: Format) -> ReportFormat {
+        match format {
+            Format::Text => ReportFormat::Text,
+            Format::Json => ReportFormat::Json,
+        }
+    }
+}
+
 /// When to colour diagnostics (`--color`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ColorChoice {
@@ -48,41 +70,53 @@ impl ColorChoice {
     }
 }
 
-/// Where diagnostics go: standard error, as text or JSON.
-#[derive(Clone, Copy, Debug)]
+/// Where diagnostics go: standard error, as text or JSON as they come, or
+/// as SARIF results collected for one log ([`Reporter::finish`]).
+#[derive(Debug)]
 pub struct Reporter {
-    pub format: Format,
+    pub format: ReportFormat,
     pub color: bool,
     /// Leave out warnings (`--quiet`).
     pub quiet: bool,
+    /// The SARIF results so far.
+    sarif: std::cell::RefCell<Vec<v4t_yaml::Node>>,
 }
 
 impl Reporter {
     /// Diagnostics for standard error in `format`, coloured as `color`
     /// says for standard error, warnings left out if `quiet`.
-    pub fn to_stderr(format: Format, color: ColorChoice, quiet: bool) -> Reporter {
+    pub fn to_stderr(format: impl Into<ReportFormat>, color: ColorChoice, quiet: bool) -> Reporter {
         use std::io::IsTerminal;
         Reporter {
-            format,
+            format: format.into(),
             color: color.enabled(std::io::stderr().is_terminal()),
             quiet,
+            sarif: Default::default(),
         }
     }
 
-    /// Formats one diagnostic (always ends with a newline).
-    pub fn format(&self, sources: &Sources, diagnostic: &Diagnostic) -> String {
-        match self.format {
-            Format::Text => render(sources, diagnostic, self.color),
-            Format::Json => json(sources, diagnostic),
-        }
-    }
-
-    /// Prints one diagnostic to standard error (warnings not when quiet).
+    /// Prints one diagnostic to standard error, or keeps it for the SARIF
+    /// log (warnings not when quiet).
     pub fn report(&self, sources: &Sources, diagnostic: &Diagnostic) {
         if self.quiet && diagnostic.severity == Severity::Warning {
             return;
         }
-        eprint!("{}", self.format(sources, diagnostic));
+        match self.format {
+            ReportFormat::Text => eprint!("{}", render(sources, diagnostic, self.color)),
+            ReportFormat::Json => eprint!("{}", json(sources, diagnostic)),
+            ReportFormat::Sarif => self
+                .sarif
+                .borrow_mut()
+                .push(crate::sarif::result(sources, diagnostic)),
+        }
+    }
+
+    /// Prints the SARIF log of the diagnostics reported (with `--format
+    /// sarif`; nothing otherwise). Called once, when the command ends.
+    pub fn finish(&self) {
+        if self.format == ReportFormat::Sarif {
+            eprint!("{}", crate::sarif::log(self.sarif.take()));
+        }
     }
 
     /// Prints a library error: the error, then the further errors found
@@ -94,14 +128,16 @@ impl Reporter {
     }
 
     /// Prints a note that has no location (not when quiet): `note: ...`, or
-    /// a JSON object of severity `note`.
+    /// a JSON object of severity `note` (not in a SARIF log, whose results
+    /// are the diagnostics).
     pub fn note(&self, message: &str) {
         if self.quiet {
             return;
         }
         match self.format {
-            Format::Text => eprint!("{}", header("note", message, 36, self.color)),
-            Format::Json => {
+            ReportFormat::Text => eprint!("{}", header("note", message, 36, self.color)),
+            ReportFormat::Sarif => {}
+            ReportFormat::Json => {
                 let mut out = String::from("{\"severity\":\"note\",\"message\":");
                 v4t_yaml::json::write_json_string(&mut out, message);
                 eprintln!("{out}}}");

@@ -7,20 +7,16 @@
 
 mod analyze_cmd;
 mod compare;
-mod csar;
-mod csar_entry;
-mod dependencies;
 mod diagnostics;
 mod explain_cmd;
 mod featureide;
 mod files;
-mod fs_loader;
 mod graph_cmd;
 mod inputs;
 mod loose;
 mod resolve_cmd;
+mod sarif;
 mod signals;
-mod tarball;
 mod template_cmd;
 mod test_runner;
 mod validate_cmd;
@@ -274,10 +270,11 @@ pub struct ResolveFlags {
     pub validate: bool,
 
     /// How errors and warnings are printed on standard error: `text`
-    /// (rustc-style) or `json` (one JSON object per line with `severity`,
-    /// `message`, and `file`, `line`, `column` when the location is known).
-    #[arg(long, value_enum, default_value_t = diagnostics::Format::Text)]
-    pub format: diagnostics::Format,
+    /// (rustc-style), `json` (one JSON object per line with `severity`,
+    /// `message`, and `file`, `line`, `column` when the location is known)
+    /// or `sarif` (one SARIF 2.1.0 log when the command ends).
+    #[arg(long, value_enum, default_value_t = diagnostics::ReportFormat::Text)]
+    pub format: diagnostics::ReportFormat,
 
     /// Do not print warnings (errors are still printed).
     #[arg(long, short)]
@@ -437,10 +434,11 @@ pub struct TestFlags {
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<std::num::NonZeroUsize>,
 
-    /// How results are printed on standard output: `text`, or `json` (one
-    /// JSON document with every test's outcome and the counts).
-    #[arg(long, value_enum, default_value_t = diagnostics::Format::Text)]
-    pub format: diagnostics::Format,
+    /// How results are printed on standard output: `text`, `json` (one
+    /// JSON document with every test's outcome and the counts) or `sarif`
+    /// (a SARIF 2.1.0 log with one result per failed test).
+    #[arg(long, value_enum, default_value_t = diagnostics::ReportFormat::Text)]
+    pub format: diagnostics::ReportFormat,
 
     /// Also write the results as JUnit XML to FILE (`-` is standard output).
     #[arg(long, value_name = "FILE")]
@@ -724,8 +722,8 @@ fn lsp() -> u8 {
     // A `config.yaml` with broken dependencies: the files of the directory
     // alone (the command line reports the error itself).
     let loaders: Box<v4t_lsp::LoaderFactory> = Box::new(|dir| {
-        let loader = fs_loader::FsLoader::new(dir)
-            .unwrap_or_else(|_| fs_loader::FsLoader::without_dependencies(dir));
+        let loader = v4t_files::fs_loader::FsLoader::new(dir)
+            .unwrap_or_else(|_| v4t_files::fs_loader::FsLoader::without_dependencies(dir));
         Box::new(loader) as Box<dyn v4t::Loader>
     });
     match v4t_lsp::serve_stdio(loaders) {

@@ -14,16 +14,17 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use v4t::{Code, Diagnostic, ResolveOptions, SourceId, Sources, Span};
+use v4t::{Code, Diagnostic, ResolveOptions, SourceId, Sources};
 use v4t_yaml::{Map, Node};
 
-use crate::csar::{Archive, ArchiveLoader};
-use crate::csar_entry::entry_template;
 use crate::diagnostics::{catch_panic, ColorChoice, Reporter};
-use crate::files::{read_bounded, read_bytes, same_file, write_atomically, MAX_INPUT_BYTES};
-use crate::fs_loader::{AnyLoader, FsLoader};
+use crate::files::{same_file, write_atomically};
 use crate::inputs::{assignment_value, env_inputs, inputs_from_file};
 use crate::{EnrichArgs, ResolveArgs, VariantArgs, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use v4t_files::csar::Archive;
+use v4t_files::fs_loader::AnyLoader;
+use v4t_files::open::{add_text, OpenError, Template};
+use v4t_files::read::{read_bytes, MAX_INPUT_BYTES};
 
 /// The format of the result (`--output-format`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -42,7 +43,7 @@ impl OutputFormat {
     /// file's extension suggests.
     fn choose(given: Option<OutputFormat>, output: Option<&Path>) -> OutputFormat {
         given.unwrap_or_else(|| match output {
-            Some(p) if crate::csar::has_archive_extension(p) => OutputFormat::Csar,
+            Some(p) if v4t_files::csar::has_archive_extension(p) => OutputFormat::Csar,
             Some(p)
                 if p.extension()
                     .is_some_and(|e| e.eq_ignore_ascii_case("json")) =>
@@ -54,115 +55,19 @@ impl OutputFormat {
     }
 }
 
-/// A template read from the command line.
-struct Template {
-    sources: Sources,
-    id: SourceId,
-    loader: AnyLoader,
-    /// For a zipped CSAR: the archive and the template's path inside it.
-    archive: Option<(Arc<Archive>, String)>,
-}
-
-/// Why a template or inputs file could not be opened.
-enum OpenError {
-    /// It cannot be read or may not be read (exit 2): the code and message.
-    Usage(Code, String),
-    /// It was read but is not text (exit 1): the diagnostic points into it.
-    Invalid(Box<Sources>, Diagnostic),
-}
-
-impl OpenError {
-    /// Reports the error; returns the exit code.
-    fn report(self, reporter: &Reporter) -> u8 {
-        match self {
-            OpenError::Usage(code, message) => {
-                reporter.error(code, &message);
-                EXIT_USAGE
-            }
-            OpenError::Invalid(sources, diagnostic) => {
-                reporter.report(&sources, &diagnostic);
-                EXIT_FAILURE
-            }
+/// Reports why a template or inputs file could not be opened; returns the
+/// exit code (2 for a file that cannot be read, 1 for invalid input).
+fn report_open_error(error: OpenError, reporter: &Reporter) -> u8 {
+    match error {
+        OpenError::Usage(code, message) => {
+            reporter.error(code, &message);
+            EXIT_USAGE
+        }
+        OpenError::Invalid(sources, diagnostic) => {
+            reporter.report(&sources, &diagnostic);
+            EXIT_FAILURE
         }
     }
-}
-
-/// Adds `bytes` to `sources` under `name` as text. Bytes that are not UTF-8
-/// are invalid input like invalid YAML: the error points at the line and
-/// column of the first bad byte, in the text with the bad bytes replaced.
-pub fn add_text(sources: &mut Sources, name: &str, bytes: Vec<u8>) -> Result<SourceId, Diagnostic> {
-    match String::from_utf8(bytes) {
-        Ok(text) => Ok(sources.add(name, text)),
-        Err(e) => {
-            let (line, col) = crate::files::utf8_error_position(&e);
-            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            let id = sources.add(name, text);
-            let message = format!("\"{name}\" is not valid UTF-8");
-            Err(Diagnostic::error(Code::Encoding, message).at(Span::new(id, line, col)))
-        }
-    }
-}
-
-/// Reads the template named on the command line: `-` is standard input, a
-/// CSAR (a directory or a zip archive) is opened and its template found.
-fn read_template(template: &str) -> Result<Template, OpenError> {
-    let path = Path::new(template);
-    let (bytes, name, loader) = if template == "-" {
-        let bytes = read_bounded(std::io::stdin().lock(), MAX_INPUT_BYTES).map_err(|e| {
-            let message = format!("could not read the template from standard input: {e}");
-            OpenError::Usage(Code::File, message)
-        })?;
-        (bytes, "<stdin>".to_string(), fs_loader(FsLoader::new("."))?)
-    } else if path.is_dir() {
-        let mut root = AnyLoader::Fs(FsLoader::without_dependencies(path));
-        let entry =
-            entry_template(&mut root, true).map_err(|e| csar_error(template, e.message()))?;
-        let file = path.join(entry);
-        let name = file.display().to_string();
-        let bytes = read_bytes(&file, MAX_INPUT_BYTES).map_err(|e| {
-            let message = format!("could not read template \"{name}\": {e}");
-            OpenError::Usage(Code::File, message)
-        })?;
-        (bytes, name, fs_loader(FsLoader::for_template(&file))?)
-    } else {
-        let bytes = read_bytes(path, MAX_INPUT_BYTES).map_err(|e| {
-            let message = format!("could not read template \"{template}\": {e}");
-            OpenError::Usage(Code::File, message)
-        })?;
-        if crate::csar::is_archive(path, &bytes) {
-            return from_archive(&bytes, template);
-        }
-        // A file on disk: its imports may lead above its directory.
-        (
-            bytes,
-            template.to_string(),
-            fs_loader(FsLoader::for_file(path, None))?,
-        )
-    };
-    if crate::csar::looks_like_archive(&bytes) {
-        return from_archive(&bytes, &name);
-    }
-    let mut sources = Sources::new();
-    match add_text(&mut sources, &name, bytes) {
-        Ok(id) => Ok(Template {
-            sources,
-            id,
-            loader: AnyLoader::Fs(loader),
-            archive: None,
-        }),
-        Err(d) => Err(OpenError::Invalid(Box::new(sources), d)),
-    }
-}
-
-/// The loader for the files beside a template, or why there is none (a
-/// broken `config.yaml`, a dependency that cannot be read).
-fn fs_loader(loader: Result<FsLoader, String>) -> Result<FsLoader, OpenError> {
-    loader.map_err(|e| OpenError::Usage(Code::File, e))
-}
-
-/// The error for the CSAR `name` that cannot be read (`why`).
-fn csar_error(name: &str, why: &str) -> OpenError {
-    OpenError::Usage(Code::File, format!("could not read CSAR \"{name}\": {why}"))
 }
 
 /// The variability inputs of the command line: the environment and the
@@ -190,7 +95,7 @@ pub fn read_inputs(
             });
         let id = match read {
             Ok(id) => id,
-            Err(e) => return Err(e.report(reporter)),
+            Err(e) => return Err(report_open_error(e, reporter)),
         };
         match inputs_from_file(sources, &env_inputs(), id) {
             Ok(map) => inputs = Some(map),
@@ -217,9 +122,9 @@ pub fn open_template(
     reporter: &Reporter,
     template: &str,
 ) -> Result<(Sources, SourceId, AnyLoader), u8> {
-    read_template(template)
+    v4t_files::open::open_template(template)
         .map(|t| (t.sources, t.id, t.loader))
-        .map_err(|e| e.report(reporter))
+        .map_err(|e| report_open_error(e, reporter))
 }
 
 /// Reads the template and the variant's inputs for a command that resolves
@@ -246,25 +151,6 @@ pub fn open_variant(
         ..ResolveOptions::default()
     };
     Ok((sources, id, loader, options))
-}
-
-/// The template inside the zipped CSAR `bytes` (named `name` in messages).
-fn from_archive(bytes: &[u8], name: &str) -> Result<Template, OpenError> {
-    let archive = Arc::new(Archive::read(bytes).map_err(|e| csar_error(name, &e))?);
-    let mut root = AnyLoader::Archive(ArchiveLoader::for_directory(archive.clone(), ""));
-    let entry = entry_template(&mut root, true).map_err(|e| csar_error(name, e.message()))?;
-    let text = archive.get(&entry).unwrap_or_default().to_vec();
-    let mut sources = Sources::new();
-    let id = match add_text(&mut sources, &format!("{name}!/{entry}"), text) {
-        Ok(id) => id,
-        Err(d) => return Err(OpenError::Invalid(Box::new(sources), d)),
-    };
-    Ok(Template {
-        sources,
-        id,
-        loader: AnyLoader::Archive(ArchiveLoader::for_template(archive.clone(), &entry)),
-        archive: Some((archive, entry)),
-    })
 }
 
 /// The output file, unless it is standard output (`-` or absent).
@@ -316,8 +202,8 @@ fn open(
 ) -> Result<Template, u8> {
     check_destinations(template, inputs, output, report)
         .map_err(|e| OpenError::Usage(Code::Write, e))
-        .and_then(|()| read_template(template))
-        .map_err(|e| e.report(reporter))
+        .and_then(|()| v4t_files::open::open_template(template))
+        .map_err(|e| report_open_error(e, reporter))
 }
 
 /// Prints what the loader skipped and the library's warnings.
@@ -345,8 +231,15 @@ pub fn print_notes(reporter: &Reporter, loader: &AnyLoader) {
 
 /// Runs `v4t resolve` and returns the exit code.
 pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
+    let reporter = Reporter::to_stderr(args.flags.format, color, args.flags.quiet);
+    let code = resolve(args, &reporter);
+    reporter.finish();
+    code
+}
+
+/// Resolves and reports; returns the exit code.
+fn resolve(args: &ResolveArgs, reporter: &Reporter) -> u8 {
     let flags = &args.flags;
-    let reporter = Reporter::to_stderr(flags.format, color, flags.quiet);
     let destinations = [flags.output.as_deref(), flags.report.as_deref()];
     let Template {
         mut sources,
@@ -354,7 +247,7 @@ pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
         mut loader,
         archive,
     } = match open(
-        &reporter,
+        reporter,
         &args.template,
         flags.inputs.as_deref(),
         destinations,
@@ -368,7 +261,7 @@ pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
         &mut sources,
         flags.inputs.as_deref(),
         &flags.input,
-        &reporter,
+        reporter,
     ) {
         Ok(inputs) => inputs,
         Err(code) => return code,
@@ -407,8 +300,8 @@ pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
     });
     // Warnings come first, also when resolution failed (a typo is often
     // the cause), and never change the exit code.
-    print_warnings(&reporter, &sources, &loader, &warnings);
-    let (result, report) = match finish(outcome, &sources, &reporter) {
+    print_warnings(reporter, &sources, &loader, &warnings);
+    let (result, report) = match finish(outcome, &sources, reporter) {
         Ok(result) => result,
         Err(code) => return code,
     };
@@ -431,7 +324,7 @@ pub fn run(args: &ResolveArgs, color: ColorChoice) -> u8 {
             return EXIT_USAGE;
         }
     }
-    write_result(flags.output.as_deref(), &bytes, &reporter)
+    write_result(flags.output.as_deref(), &bytes, reporter)
 }
 
 /// Runs `v4t enrich` and returns the exit code.

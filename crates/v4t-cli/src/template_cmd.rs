@@ -13,13 +13,14 @@ use std::path::{Path, PathBuf};
 
 use v4t::{Loader, Sources};
 
-use crate::csar::Archive;
-use crate::dependencies::{self, Dependency};
 use crate::diagnostics::{ColorChoice, Format, Reporter};
-use crate::files::{read_bytes, write_atomically, MAX_INPUT_BYTES};
-use crate::fs_loader::{AnyLoader, FsLoader, MAX_BESIDE_BYTES};
+use crate::files::write_atomically;
 use crate::resolve_cmd::{finish, open_template, print_notes};
 use crate::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use v4t_files::csar::Archive;
+use v4t_files::dependencies::{self, Dependency};
+use v4t_files::fs_loader::{AnyLoader, FsLoader, MAX_BESIDE_BYTES};
+use v4t_files::read::{read_bytes, MAX_INPUT_BYTES};
 
 /// Arguments of `v4t template pull`.
 #[derive(clap::Args, Debug)]

@@ -25,16 +25,16 @@ use v4t::{Error, ResolveOptions, Sources};
 use v4t_yaml::{Map, Node, Schema, SourceId, Span, Value};
 
 use crate::compare::diff;
-use crate::csar::{Archive, ArchiveLoader};
-use crate::csar_entry::{entry_template, EntryError, TEMPLATE_NAMES};
-use crate::diagnostics::{catch_panic, escape, Format};
-use crate::files::confine;
-use crate::files::{read_bytes, write_atomically, MAX_INPUT_BYTES};
-use crate::fs_loader::{AnyLoader, FsLoader};
+use crate::diagnostics::{catch_panic, escape, ReportFormat};
+use crate::files::write_atomically;
 use crate::inputs::{env_inputs, inputs_from_file};
 use crate::resolve_cmd::now_ms;
 use crate::{TestArgs, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 use v4t::deep_merge;
+use v4t_files::csar::{Archive, ArchiveLoader};
+use v4t_files::csar_entry::{entry_template, EntryError, TEMPLATE_NAMES};
+use v4t_files::fs_loader::{AnyLoader, FsLoader};
+use v4t_files::read::{confine, read_bytes, MAX_INPUT_BYTES};
 
 /// Default inputs file names.
 const INPUTS_NAMES: [&str; 2] = ["inputs.yaml", "inputs.xml"];
@@ -130,7 +130,7 @@ impl Tree {
                 .ok_or_else(|| "not in the archive".to_string())?
                 .to_vec(),
         };
-        String::from_utf8(bytes).map_err(|e| crate::files::not_utf8_message(&e))
+        String::from_utf8(bytes).map_err(|e| v4t_files::read::not_utf8_message(&e))
     }
 
     /// [`Tree::read_text`] of a file a test names (template, inputs,
@@ -351,6 +351,23 @@ impl Results<'_> {
         json
     }
 
+    /// A SARIF log with one result per failed test (at its directory).
+    fn sarif(&self) -> String {
+        let failures = self
+            .tests
+            .iter()
+            .zip(self.outcomes)
+            .filter_map(|(test, outcome)| match outcome {
+                Outcome::Failed(lines) => Some(crate::sarif::test_failure(
+                    &self.tree.show(&test.dir),
+                    lines,
+                )),
+                _ => None,
+            })
+            .collect();
+        crate::sarif::log(failures)
+    }
+
     /// JUnit XML: one `testsuite` per group, one `testcase` per test (name:
     /// its path, class name: its group), `failure` with the messages,
     /// `skipped`. No timings, so the same run gives the same bytes.
@@ -474,8 +491,9 @@ pub fn run(args: &TestArgs) -> u8 {
     };
 
     let text = match flags.format {
-        Format::Json => results.json(),
-        Format::Text => results.text(flags.verbose, flags.quiet, flags.summary),
+        ReportFormat::Json => results.json(),
+        ReportFormat::Sarif => results.sarif(),
+        ReportFormat::Text => results.text(flags.verbose, flags.quiet, flags.summary),
     };
     // Nothing to test is no success: a wrong path must not pass a CI job.
     if tests.is_empty() {
@@ -529,7 +547,7 @@ fn open(path: &Path) -> Result<(Tree, PathBuf), String> {
     }
     let bytes = read_bytes(path, MAX_INPUT_BYTES)
         .map_err(|e| format!("could not read \"{}\": {e}", path.display()))?;
-    if !crate::csar::is_archive(path, &bytes) {
+    if !v4t_files::csar::is_archive(path, &bytes) {
         return Err(not_tests());
     }
     let archive = Archive::read(&bytes)

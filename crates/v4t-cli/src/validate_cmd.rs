@@ -3,15 +3,14 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use v4t::{Code, Loader, Sources};
+use v4t::Code;
+use v4t_files::open::{open_repository, OpenError};
 use v4t_tosca::{Level, Levels};
 
-use crate::csar::{Archive, ArchiveLoader};
-use crate::diagnostics::{catch_panic, ColorChoice, Format, Reporter};
-use crate::fs_loader::{lexical, AnyLoader, FsLoader};
+use crate::diagnostics::{catch_panic, ColorChoice, ReportFormat, Reporter};
 use crate::{EXIT_FAILURE, EXIT_NOT_CHECKED, EXIT_OK, EXIT_USAGE};
+use v4t_files::fs_loader::FsLoader;
 
 /// Arguments of `v4t validate`.
 #[derive(clap::Args, Debug)]
@@ -25,11 +24,12 @@ pub struct ValidateArgs {
     pub path: PathBuf,
 
     /// How diagnostics are printed on standard error: `text` (rustc-style;
-    /// the element path and the specification section as notes) or `json`
+    /// the element path and the specification section as notes), `json`
     /// (one object per line with `severity`, `code`, `message`, the location,
-    /// `element` (the element path) and `notes` (the section)).
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// `element` (the element path) and `notes` (the section)) or `sarif`
+    /// (one SARIF 2.1.0 log).
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
 
     /// Print errors only, no warnings.
     #[arg(long, short)]
@@ -151,57 +151,30 @@ fn elsewhere(args: &ValidateArgs) -> v4t_tosca::Elsewhere<'static> {
 /// Runs `v4t validate`; returns the exit code.
 pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
     let reporter = Reporter::to_stderr(args.format, color, args.quiet);
-    let path = &args.path;
-    let meta = match fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) => {
-            reporter.error(
-                Code::File,
-                &format!("cannot read \"{}\": {e}", path.display()),
-            );
+    let code = validate(args, &reporter);
+    reporter.finish();
+    code
+}
+
+/// Validates and reports; returns the exit code.
+fn validate(args: &ValidateArgs, reporter: &Reporter) -> u8 {
+    let repository = match open_repository(&args.path, args.root.as_deref()) {
+        Ok(r) => r,
+        Err(OpenError::Usage(code, message)) => {
+            reporter.error(code, &message);
             return EXIT_USAGE;
         }
+        Err(OpenError::Invalid(sources, diagnostic)) => {
+            reporter.report(&sources, &diagnostic);
+            return EXIT_FAILURE;
+        }
     };
-    let levels = match levels(args, meta.is_dir()) {
+    let levels = match levels(args, args.path.is_dir()) {
         Ok(l) => l,
         Err(message) => {
             reporter.error(Code::File, &message);
             return EXIT_USAGE;
         }
-    };
-    // The repository (a directory or an archive), its entry file, and the
-    // directory diagnostics name files relative to.
-    let fs_loader = |dir: &Path| {
-        FsLoader::new(dir).map(AnyLoader::Fs).map_err(|e| {
-            reporter.error(Code::File, &e);
-            EXIT_USAGE
-        })
-    };
-    let root = if meta.is_dir() {
-        match fs_loader(path) {
-            Ok(loader) => Some(loader),
-            Err(code) => return code,
-        }
-    } else if is_archive(path) {
-        let archive = crate::files::read_bytes(path, crate::files::MAX_INPUT_BYTES)
-            .and_then(|bytes| Archive::read(&bytes));
-        match archive {
-            Ok(a) => Some(AnyLoader::Archive(ArchiveLoader::for_directory(
-                Arc::new(a),
-                "",
-            ))),
-            // Unreadable or refused (an entry leaving the root, a link, a
-            // zip bomb): a usage error, as in every command.
-            Err(message) => {
-                reporter.error(
-                    Code::Csar,
-                    &format!("cannot read the CSAR \"{}\": {message}", path.display()),
-                );
-                return EXIT_USAGE;
-            }
-        }
-    } else {
-        None
     };
     for dir in args
         .profile_path
@@ -214,52 +187,10 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
             return EXIT_USAGE;
         }
     }
-    let (mut loader, entry, shown) = if let Some(mut root) = root {
-        // A TOSCA processor: TOSCA.meta, else the single root YAML file.
-        match v4t_tosca::csar::entry_of(&mut root) {
-            Ok(entry) => (root, entry, path.to_path_buf()),
-            Err(e) => {
-                let message = format!("\"{}\" is not a valid CSAR: {e}", path.display());
-                reporter.error(Code::Csar, &message);
-                return EXIT_FAILURE;
-            }
-        }
-    } else {
-        let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if let Some(root) = &args.root {
-            let inside = fs::canonicalize(root)
-                .and_then(|r| Ok(fs::canonicalize(path)?.starts_with(r)))
-                .unwrap_or(false);
-            if !inside {
-                let message = format!(
-                    "\"{}\" is not inside the root directory \"{}\"",
-                    path.display(),
-                    root.display()
-                );
-                reporter.error(Code::File, &message);
-                return EXIT_USAGE;
-            }
-        }
-        match FsLoader::for_file(path, args.root.as_deref()) {
-            Ok(loader) => (AnyLoader::Fs(loader), name, dir),
-            Err(e) => {
-                reporter.error(Code::File, &e);
-                return EXIT_USAGE;
-            }
-        }
-    };
     let elsewhere = elsewhere(args);
     let outcome = catch_panic(move || {
-        let mut sources = Sources::new();
-        let files = &mut loader as &mut dyn Loader;
-        let loaded = v4t_tosca::load_with(&mut sources, files, &entry, elsewhere);
-        let ts = v4t_tosca::TypeSystem::build(&loaded);
-        let diagnostics = levels.apply(v4t_tosca::validate(&ts, &sources).into_sorted());
-        (display_names(sources, &shown), diagnostics, loader)
+        let (sources, diagnostics, loader) = repository.validate(elsewhere);
+        (sources, levels.apply(diagnostics), loader)
     });
     let (sources, diagnostics, loader) = match outcome {
         Ok(r) => r,
@@ -268,7 +199,7 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
             return EXIT_FAILURE;
         }
     };
-    crate::resolve_cmd::print_notes(&reporter, &loader);
+    crate::resolve_cmd::print_notes(reporter, &loader);
     for d in &diagnostics {
         reporter.report(&sources, d);
     }
@@ -280,7 +211,7 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
         .filter(|d| d.is_error() && d.code == Code::RemoteImport)
         .count();
     if remote == errors {
-        if reporter.format == Format::Text {
+        if reporter.format == ReportFormat::Text {
             let s = if remote == 1 { "" } else { "s" };
             eprintln!(
                 "not checked: \"{}\" has {remote} remote import{s} that v4t does not fetch (--import-map PREFIX=DIR reads them from a folder)",
@@ -289,7 +220,7 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
         }
         return EXIT_NOT_CHECKED;
     }
-    if reporter.format == Format::Text {
+    if reporter.format == ReportFormat::Text {
         let s = if errors == 1 { "" } else { "s" };
         eprintln!(
             "{errors} error{s}: \"{}\" is not valid TOSCA",
@@ -297,32 +228,4 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
         );
     }
     EXIT_FAILURE
-}
-
-/// The sources with names as the user sees them: loaded files as
-/// `DIR/path` (or `ARCHIVE/path`), bundled profiles as they are.
-fn display_names(sources: Sources, dir: &Path) -> Sources {
-    let mut out = Sources::new();
-    let mut id = 0u32;
-    while let Some(file) = sources.get(v4t::SourceId(id)) {
-        let name = match &file.path {
-            Some(p) => lexical(dir, p).display().to_string(),
-            None => file.name.clone(),
-        };
-        out.add(name, file.text.clone());
-        id += 1;
-    }
-    out
-}
-
-/// Whether a file is a zip archive or a tarball (by its name or its first
-/// bytes).
-fn is_archive(path: &Path) -> bool {
-    use std::io::Read;
-    let mut start = Vec::with_capacity(crate::tarball::SNIFF_BYTES);
-    let read = fs::File::open(path).and_then(|f| {
-        f.take(crate::tarball::SNIFF_BYTES as u64)
-            .read_to_end(&mut start)
-    });
-    crate::csar::is_archive(path, if read.is_ok() { &start } else { &[] })
 }

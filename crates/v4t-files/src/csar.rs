@@ -11,7 +11,7 @@
 //! together are bounded, and every entry's size and CRC are checked, which
 //! defuses zip bombs. Inside the archive the files beside the template are
 //! confined to the template's directory, as on disk
-//! ([`crate::files::confine`]).
+//! ([`crate::read::confine`]).
 //!
 
 use std::collections::BTreeMap;
@@ -20,14 +20,14 @@ use std::path::Path;
 use std::sync::Arc;
 
 use rawzip::{CompressionMethod, DataDescriptorOutput, ZipArchive, ZipArchiveWriter};
-use v4t::Loader;
+use v4t_source::Loader;
 
-use crate::files::confine;
+use crate::read::confine;
 
 /// The most entries an archive may have.
 pub const MAX_ENTRIES: usize = 65_536;
 /// The most bytes all entries may inflate to together.
-pub const MAX_INFLATED_BYTES: u64 = crate::files::MAX_INPUT_BYTES;
+pub const MAX_INFLATED_BYTES: u64 = crate::read::MAX_INPUT_BYTES;
 
 /// Whether `path` names a zipped CSAR by its extension.
 pub fn has_archive_extension(path: &Path) -> bool {
@@ -338,7 +338,7 @@ impl Loader for ArchiveLoader {
             Some(bytes) => String::from_utf8(bytes.to_vec()).map(Some).map_err(|e| {
                 format!(
                     "Could not read \"{full}\": {}",
-                    crate::files::not_utf8_message(&e)
+                    crate::read::not_utf8_message(&e)
                 )
             }),
         }

@@ -19,11 +19,11 @@ use std::collections::VecDeque;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
-use v4t::Loader;
+use v4t_source::Loader;
 
 use crate::csar::ArchiveLoader;
 use crate::dependencies::{self, Dependency};
-use crate::files::{confine, read_bytes, too_large, MAX_INPUT_BYTES};
+use crate::read::{confine, read_bytes, too_large, MAX_INPUT_BYTES};
 
 /// The most bytes read from all files beside one template together.
 pub const MAX_BESIDE_BYTES: u64 = MAX_INPUT_BYTES;
@@ -357,7 +357,7 @@ impl Loader for FsLoader {
             format!(
                 "Could not read \"{}\": {}",
                 self.locate(&rel).path.display(),
-                crate::files::not_utf8_message(&e)
+                crate::read::not_utf8_message(&e)
             )
         })
     }

@@ -19,7 +19,7 @@ use std::path::{Component, Path, PathBuf};
 
 use v4t_yaml::{Node, SourceId, Span, Value};
 
-use crate::files::{read_bytes, MAX_INPUT_BYTES};
+use crate::read::{read_bytes, MAX_INPUT_BYTES};
 
 /// The name of the file that declares a directory's dependencies.
 pub const CONFIG_FILE: &str = "config.yaml";
@@ -51,7 +51,7 @@ pub fn read(dir: &Path) -> Result<Vec<Dependency>, String> {
     let text = String::from_utf8(bytes).map_err(|e| {
         format!(
             "could not read \"{shown}\": {}",
-            crate::files::not_utf8_message(&e)
+            crate::read::not_utf8_message(&e)
         )
     })?;
     parse(dir, &shown, &text)
