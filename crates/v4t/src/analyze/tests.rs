@@ -18,7 +18,14 @@ struct BruteForce {
     topologies: BTreeSet<Vec<String>>,
     /// Per element id: (present somewhere, absent somewhere).
     seen: BTreeMap<String, (bool, bool)>,
-    failures: BTreeMap<String, u128>,
+    /// Failing configurations by message and whether some input has an
+    /// undeclared value.
+    failures: BTreeMap<(String, bool), u128>,
+    /// Configurations outside the input feature model.
+    outside: u128,
+    /// Configurations the declared constraints rule out (no solution, but
+    /// one without the constraints).
+    ruled_out: u128,
     /// The topology of each valid configuration (value indices).
     by_config: Vec<(Vec<usize>, Vec<String>)>,
 }
@@ -97,9 +104,30 @@ fn with_resolver<R>(
     f(&mut resolve_one)
 }
 
+/// The template `text` without its declared `variability.constraints`
+/// (`None` if it has none).
+fn without_constraints(text: &str) -> Option<String> {
+    let mut doc = v4t_yaml::parse(text, v4t_yaml::SourceId(0)).ok()?;
+    let Value::Map(root) = &mut doc.value else {
+        return None;
+    };
+    let topology = ["topology_template", "service_template"]
+        .into_iter()
+        .find(|k| root.get(k).is_some())?;
+    let Value::Map(t) = &mut root.get_mut(topology)?.value else {
+        return None;
+    };
+    let Value::Map(v) = &mut t.get_mut("variability")?.value else {
+        return None;
+    };
+    v.remove("constraints")?;
+    Some(v4t_yaml::emit(&doc))
+}
+
 fn brute_force(
     analysis: &Analysis,
     resolve_one: &mut dyn FnMut(v4t_yaml::Map) -> Outcome,
+    mut unconstrained: Option<&mut dyn FnMut(v4t_yaml::Map) -> Outcome>,
 ) -> BruteForce {
     let mut out = BruteForce::default();
     let sizes: Vec<usize> = analysis.inputs.iter().map(|i| i.values.len()).collect();
@@ -113,7 +141,7 @@ fn brute_force(
                 Node::new(input.values[v].clone(), Span::NONE),
             );
         }
-        match resolve_one(map) {
+        match resolve_one(map.clone()) {
             Ok(elements) => {
                 out.valid += 1;
                 let present: Vec<String> = elements
@@ -136,8 +164,24 @@ fn brute_force(
                 let before_solving = message == "Could not solve"
                     || message == "Variability inputs constraints are violated"
                     || message.starts_with("Element");
-                out.solvable.push((choice.clone(), !before_solving));
-                *out.failures.entry(message).or_default() += 1;
+                let unsolvable = message == "Could not solve"
+                    && unconstrained.as_mut().is_none_or(|resolve| {
+                        resolve(map.clone()).err().as_deref() == Some("Could not solve")
+                    });
+                out.solvable
+                    .push((choice.clone(), !before_solving || (message == "Could not solve" && !unsolvable)));
+                let other = analysis
+                    .inputs
+                    .iter()
+                    .zip(&choice)
+                    .any(|(input, &v)| input.undeclared[v]);
+                if message == "Variability inputs constraints are violated" {
+                    out.outside += 1;
+                } else if message == "Could not solve" && !unsolvable {
+                    out.ruled_out += 1;
+                } else {
+                    *out.failures.entry((message, other)).or_default() += 1;
+                }
                 continue_counting(&mut choice, &sizes);
                 continue;
             }
@@ -207,10 +251,37 @@ fn analysis_matches_resolving_every_configuration() {
         stats.feature_model
     );
     assert!(
-        stats.conflicts > 5,
-        "too few conflicts: {}",
-        stats.conflicts
+        stats.ruled_out > 5,
+        "too few templates with constraints ruling out configurations: {}",
+        stats.ruled_out
     );
+    assert!(
+        stats.undeclared > 3,
+        "too few failures with undeclared values: {}",
+        stats.undeclared
+    );
+}
+
+/// An exclusion's witness is excluded (resolving it fails before or at
+/// solving), and its reasons are minimal: without any one value of them,
+/// some configuration with the others is allowed. (The reasons' rules and
+/// constraints are checked by `exclusion_reasons_are_minimal`.)
+fn check_exclusion(e: &super::Exclusion, text: &str, ctx: &str) {
+    let Some(w) = &e.witness else {
+        assert!(!e.configurations.exact, "{ctx}");
+        return;
+    };
+    let inputs: String = w
+        .iter()
+        .map(|(k, v)| format!("{k}: {}\n", to_json(&Node::new(v.clone(), Span::NONE))))
+        .collect();
+    let got = crate::testing::resolve_text(text, &[], Some(&inputs));
+    let want = match e.by {
+        super::Excluder::FeatureModel => "Variability inputs constraints are violated",
+        super::Excluder::Constraints => "Could not solve",
+    };
+    assert_eq!(got.err().as_deref(), Some(want), "{ctx}");
+    assert!(!e.reasons.is_empty(), "{ctx}");
 }
 
 /// Small TOSCA 2.0 templates whose references (inputs, outputs,
@@ -273,6 +344,10 @@ struct Stats {
     feature_model: usize,
     /// Conflicts of "Could not solve" checked.
     conflicts: usize,
+    /// Some configuration is ruled out by the declared constraints.
+    ruled_out: usize,
+    /// Some configuration with an undeclared value fails.
+    undeclared: usize,
 }
 
 fn resolve_fully_with(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome + '_ {
@@ -295,7 +370,11 @@ fn check(
             Ok(a) => a,
             Err(e) => panic!("round {round}: {}\n{text}", e.message),
         };
-        let want = brute_force(&analysis, resolve_one);
+        let stripped = without_constraints(&text).map(|t| prepared(&t));
+        let want = match &stripped {
+            Some(p) => with_resolver(p, |r| brute_force(&analysis, resolve_one, Some(r))),
+            None => brute_force(&analysis, resolve_one, None),
+        };
         let ctx = format!("round {round}\n{text}");
         assert!(analysis.valid.exact && analysis.topologies.exact, "{ctx}");
         // Where the inputs leave a choice, the optimiser picks a solution
@@ -316,16 +395,13 @@ fn check(
         } else {
             assert!(topologies >= want.topologies.len() as u128, "{ctx}");
         }
-        let failures: BTreeMap<String, u128> = analysis
-            .failures
-            .iter()
-            .map(|f| {
-                (
-                    f.error.message.clone(),
-                    f.configurations.value.to_u128().expect("small"),
-                )
-            })
-            .collect();
+        let mut failures: BTreeMap<(String, bool), u128> = BTreeMap::new();
+        for f in &analysis.failures {
+            let n = f.configurations.value.to_u128().expect("small");
+            *failures
+                .entry((f.error.message.clone(), f.undeclared))
+                .or_default() += n;
+        }
         let before_solving = |m: &String| {
             m == "Could not solve"
                 || m == "Variability inputs constraints are violated"
@@ -335,10 +411,27 @@ fn check(
             assert_eq!(failures, want.failures, "{ctx}");
         } else {
             let mut expected = want.failures.clone();
-            expected.retain(|m, _| before_solving(m));
+            expected.retain(|(m, _), _| before_solving(m));
             let mut got = failures.clone();
-            got.retain(|m, _| before_solving(m));
+            got.retain(|(m, _), _| before_solving(m));
             assert_eq!(got, expected, "{ctx}");
+        }
+        // Excluded, not failing: outside the feature model, or ruled out
+        // by the declared constraints.
+        let excluded = |by: super::Excluder| {
+            analysis
+                .excluded
+                .iter()
+                .filter(|e| e.by == by)
+                .map(|e| e.configurations.value.to_u128().expect("small"))
+                .sum::<u128>()
+        };
+        assert_eq!(excluded(super::Excluder::FeatureModel), want.outside, "{ctx}");
+        assert_eq!(excluded(super::Excluder::Constraints), want.ruled_out, "{ctx}");
+        stats.ruled_out += usize::from(want.ruled_out > 0);
+        stats.undeclared += usize::from(want.failures.keys().any(|k| k.1));
+        for e in &analysis.excluded {
+            check_exclusion(e, &text, &ctx);
         }
         if want.valid > 0 {
             let dead: BTreeSet<&String> = want
@@ -443,18 +536,14 @@ fn check(
             );
         }
         stats.interesting += usize::from(want.topologies.len() > 1 && !want.failures.is_empty());
-        stats.errors += usize::from(want.failures.keys().any(|m| m.starts_with("Element")));
+        stats.errors += usize::from(want.failures.keys().any(|(m, _)| m.starts_with("Element")));
         stats.checks += usize::from(
             want.failures
                 .keys()
-                .any(|m| m.contains("does not exist") || m.contains("expected")),
+                .any(|(m, _)| m.contains("does not exist") || m.contains("expected")),
         );
         stats.determined += usize::from(analysis.determined);
-        stats.feature_model += usize::from(
-            want.failures
-                .keys()
-                .any(|m| m == "Variability inputs constraints are violated"),
-        );
+        stats.feature_model += usize::from(want.outside > 0);
     }
 }
 
@@ -504,9 +593,17 @@ topology_template:
             ("plain".to_string(), s("Could not solve"), None),
         ]
     );
-    // The same failure, found for every configuration.
-    assert_eq!(a.failures.len(), 1);
-    assert_eq!(a.failures[0].configurations.value.to_u128(), Some(1));
+    // The configuration the constraint rules out is excluded, no failure,
+    // and the reasons name the constraint and both values.
+    assert!(a.failures.is_empty(), "{:?}", a.failures);
+    assert_eq!(a.excluded.len(), 1);
+    let e = &a.excluded[0];
+    assert_eq!(e.by, super::Excluder::Constraints);
+    assert_eq!(e.configurations.value.to_u128(), Some(1));
+    let reasons: Vec<&str> = e.reasons.iter().map(|r| r.message.as_str()).collect();
+    assert_eq!(reasons.len(), 3, "{reasons:?}");
+    assert!(reasons[2].starts_with("constraint"), "{reasons:?}");
+    assert!(e.reasons[2].span.is_known());
     assert_eq!(a.irrelevant, vec!["tls".to_string()]);
 }
 
