@@ -1,15 +1,21 @@
 //! `v4t analyze`: questions about every configuration of a variable service
 //! template ([`v4t::analyze`]), printed as a text report or one JSON object.
 //!
-//! Exit code 1 when some configuration or preset fails (so CI can gate a
-//! template library on "every variant resolves") or the template itself is
-//! invalid.
+//! Exit code 1 when some configuration the template's model allows or
+//! some preset fails (so CI can gate a template library on "every variant
+//! resolves"; configurations the model excludes are no failures, and
+//! failures only with undeclared values count only with `--strict`) or the
+//! template itself is invalid.
 
-use v4t::analyze::{analyze, show_value as value, Analysis, AnalyzeOptions, Count, Natural};
+use v4t::analyze::{
+    analyze, show_value as value, Analysis, AnalyzeOptions, Count, Excluder, FailureGroup, Natural,
+};
+use v4t::Sources;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Map, Node, Span, Value};
 
 use crate::diagnostics::{catch_panic, ColorChoice, Format, Reporter};
+use crate::explain_cmd::{location, reason_json};
 use crate::resolve_cmd::{finish, now_ms, open_template};
 use crate::{AnalyzeArgs, EXIT_FAILURE, EXIT_OK};
 
@@ -38,13 +44,13 @@ pub fn run(args: &AnalyzeArgs, color: ColorChoice) -> u8 {
         reporter.report(&sources, w);
     }
     match args.format {
-        Format::Text => print!("{}", text(&analysis)),
-        Format::Json => println!("{}", to_json(&json(&analysis))),
+        Format::Text => print!("{}", text(&sources, &analysis)),
+        Format::Json => println!("{}", to_json(&json(&sources, &analysis))),
     }
-    if analysis.failures.is_empty() && analysis.presets.iter().all(|p| p.error.is_none()) {
-        EXIT_OK
-    } else {
+    if analysis.fails(args.strict) {
         EXIT_FAILURE
+    } else {
+        EXIT_OK
     }
 }
 
@@ -57,8 +63,62 @@ fn count(c: &Count) -> String {
     }
 }
 
+/// Input values as `name=value ...`.
+fn assignment(values: &[(String, v4t_yaml::Value)]) -> String {
+    let shown: Vec<String> = values
+        .iter()
+        .map(|(k, v)| format!("{k}={}", value(v)))
+        .collect();
+    shown.join(" ")
+}
+
+/// The text lines of failure groups.
+fn failure_lines(groups: &[&FailureGroup], line: &mut dyn FnMut(String)) {
+    for f in groups {
+        line(format!(
+            "  {} with \"{}\"",
+            count(&f.configurations),
+            f.error.message
+        ));
+        if let Some(w) = &f.witness {
+            if w.is_empty() {
+                line("    (the only configuration: the template has no inputs)".to_string());
+            } else {
+                line(format!("    for example: {}", assignment(w)));
+            }
+        }
+        if let Some(c) = f.conflict.as_ref().filter(|c| !c.is_empty()) {
+            line(format!("    no solution with: {}", assignment(c)));
+        }
+    }
+}
+
+/// The text lines of the excluded configurations.
+fn excluded_lines(sources: &Sources, a: &Analysis, line: &mut dyn FnMut(String)) {
+    if a.excluded.is_empty() {
+        return;
+    }
+    line("excluded configurations (the template's model rules them out):".to_string());
+    for e in &a.excluded {
+        let by = match e.by {
+            Excluder::FeatureModel => "by the input feature model",
+            Excluder::Constraints => "by the constraints",
+        };
+        line(format!("  {} {by}", count(&e.configurations)));
+        if let Some(w) = e.witness.as_ref().filter(|w| !w.is_empty()) {
+            line(format!("    for example: {}", assignment(w)));
+        }
+        for r in &e.reasons {
+            match location(sources, r.span) {
+                Some(at) => line(format!("    because: {} ({at})", r.message)),
+                None => line(format!("    because: {}", r.message)),
+            }
+        }
+    }
+}
+
 /// The text report.
-pub fn text(a: &Analysis) -> String {
+pub fn text(sources: &Sources, a: &Analysis) -> String {
     let mut out = String::new();
     let mut line = |s: String| {
         out.push_str(&s);
@@ -92,31 +152,18 @@ pub fn text(a: &Analysis) -> String {
             &mut line,
         );
     }
-    if a.failures.is_empty() {
+    excluded_lines(sources, a, &mut line);
+    let (undeclared, failing): (Vec<&FailureGroup>, Vec<&FailureGroup>) =
+        a.failures.iter().partition(|f| f.undeclared);
+    if failing.is_empty() {
         line("failing configurations: none".to_string());
     } else {
         line("failing configurations:".to_string());
-        for f in &a.failures {
-            line(format!(
-                "  {} with \"{}\"",
-                count(&f.configurations),
-                f.error.message
-            ));
-            if let Some(w) = &f.witness {
-                let shown: Vec<String> =
-                    w.iter().map(|(k, v)| format!("{k}={}", value(v))).collect();
-                if shown.is_empty() {
-                    line("    (the only configuration: the template has no inputs)".to_string());
-                } else {
-                    line(format!("    for example: {}", shown.join(" ")));
-                }
-            }
-            if let Some(c) = f.conflict.as_ref().filter(|c| !c.is_empty()) {
-                let shown: Vec<String> =
-                    c.iter().map(|(k, v)| format!("{k}={}", value(v))).collect();
-                line(format!("    no solution with: {}", shown.join(" ")));
-            }
-        }
+        failure_lines(&failing, &mut line);
+    }
+    if !undeclared.is_empty() {
+        line("failing only with values the template does not declare (declare the input's valid_values; failures with --strict):".to_string());
+        failure_lines(&undeclared, &mut line);
     }
     if !a.presets.is_empty() {
         line("presets:".to_string());
@@ -197,11 +244,14 @@ fn strings(list: &[String]) -> Node {
 /// `valid` and `topologies` (`count`, `exact`), `determined`, `dead`,
 /// `core`, `irrelevant`, `failures` (`message`, `code`, `configurations`,
 /// `witness`: input → value or null, `conflict`: the part of the witness
-/// that has no solution, or null), `unmodelled`, `presets` (`name`,
+/// that has no solution, or null, `undeclared`: only with values the
+/// template does not declare), `excluded` (`by`: `feature model` or
+/// `constraints`, `configurations`, `witness`, `reasons` as `v4t explain`
+/// gives them), `unmodelled`, `presets` (`name`,
 /// `error` and `same_as`, each a string or null), `topologies_listed`
 /// (`topologies`, `complete`) with `--enumerate`, and `validated`
 /// (`topologies`, `complete`) with `--validate`.
-pub fn json(a: &Analysis) -> Node {
+pub fn json(sources: &Sources, a: &Analysis) -> Node {
     let mut m = Map::new();
     let inputs = a
         .inputs
@@ -240,10 +290,29 @@ pub fn json(a: &Analysis) -> Node {
                 "conflict",
                 f.conflict.as_ref().map_or_else(null, |c| pairs(c)),
             );
+            fm.insert("undeclared", Node::bool(f.undeclared));
             Node::new(Value::Map(fm), Span::NONE)
         })
         .collect();
     m.insert("failures", Node::new(Value::Seq(failures), Span::NONE));
+    let excluded = a
+        .excluded
+        .iter()
+        .map(|e| {
+            let mut em = Map::new();
+            let by = match e.by {
+                Excluder::FeatureModel => "feature model",
+                Excluder::Constraints => "constraints",
+            };
+            em.insert("by", string(by));
+            em.insert("configurations", counted(&e.configurations));
+            em.insert("witness", e.witness.as_ref().map_or_else(null, |w| pairs(w)));
+            let reasons = e.reasons.iter().map(|r| reason_json(sources, r)).collect();
+            em.insert("reasons", Node::new(Value::Seq(reasons), Span::NONE));
+            Node::new(Value::Map(em), Span::NONE)
+        })
+        .collect();
+    m.insert("excluded", Node::new(Value::Seq(excluded), Span::NONE));
     m.insert("unmodelled", strings(&a.unmodelled));
     let presets = a
         .presets

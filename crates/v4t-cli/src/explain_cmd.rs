@@ -54,7 +54,7 @@ pub fn run(args: &ExplainArgs, color: ColorChoice) -> u8 {
 }
 
 /// `file:line:column` of a known span.
-fn location(sources: &Sources, span: Span) -> Option<String> {
+pub(crate) fn location(sources: &Sources, span: Span) -> Option<String> {
     let file = span
         .is_known()
         .then(|| sources.get(span.source))
@@ -274,7 +274,7 @@ fn for_inputs(values: &[(String, Value)]) -> String {
     }
 }
 
-fn reason_json(sources: &Sources, r: &Reason) -> Node {
+pub(crate) fn reason_json(sources: &Sources, r: &Reason) -> Node {
     let mut m = Map::new();
     m.insert("kind", string(r.kind.word()));
     m.insert("element", r.element.as_deref().map_or_else(null, string));

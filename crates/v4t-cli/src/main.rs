@@ -462,6 +462,12 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub validate: bool,
 
+    /// Count failures that occur only with values the template neither
+    /// mentions nor declares for an input (`other`) as failures (exit
+    /// code 1); without it they are reported apart.
+    #[arg(long)]
+    pub strict: bool,
+
     /// `text` (a report) or `json` (one object on standard output; errors
     /// as JSON Lines on standard error).
     #[arg(long, value_enum, default_value_t = diagnostics::Format::Text)]

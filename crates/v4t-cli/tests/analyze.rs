@@ -57,8 +57,9 @@ fn example_resolves_in_every_configuration() {
     assert!(json.contains("],\"complete\":false}"), "{json}");
 }
 
-/// A semantic check that fails in one configuration: its message, count
-/// and example.
+/// A semantic check that fails in one configuration, only with a value
+/// the template does not declare for `env` (`other`): its message, count
+/// and example in a group of its own, a failure only with `--strict`.
 #[test]
 fn a_failing_check_is_reported_with_an_example() {
     let template = "\
@@ -79,9 +80,15 @@ topology_template:
 ";
     let out = v4t_with_stdin(&["analyze", "-"], template);
     let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    let strict = v4t_with_stdin(&["analyze", "-", "--strict"], template);
+    assert_eq!(strict.status.code(), Some(1));
     assert!(
         stdout.contains("  env: \"dev\", \"prod\", \"other\"\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("failing configurations: none\nfailing only with values the template does not declare"),
         "{stdout}"
     );
     assert!(
@@ -93,15 +100,17 @@ topology_template:
     let out = v4t_with_stdin(&["analyze", "-", "--format", "json"], template);
     let json = text(&out.stdout);
     assert!(
-        json.contains("\"witness\":{\"env\":\"other\"},\"conflict\":null}]"),
+        json.contains("\"witness\":{\"env\":\"other\"},\"conflict\":null,\"undeclared\":true}]"),
         "{json}"
     );
 }
 
-/// A constraint no configuration with `env: dev` can meet: exit code 1,
-/// the group with its count and an example configuration.
+/// A constraint no configuration with `env: dev` and `debug` can meet:
+/// that configuration is excluded by the template's own model, no failure
+/// (exit code 0), with an example and why (the constraint with its
+/// location, the values).
 #[test]
-fn failing_configurations_are_reported_with_an_example() {
+fn excluded_configurations_are_reported_with_why() {
     let template = "\
 tosca_definitions_version: tosca_variability_1_0
 topology_template:
@@ -119,22 +128,23 @@ topology_template:
 ";
     let out = v4t_with_stdin(&["analyze", "-"], template);
     let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
     assert!(stdout.contains("configurations: 4\n"), "{stdout}");
     assert!(stdout.contains("valid configurations: 3\n"), "{stdout}");
     assert!(
-        stdout.contains("  1 with \"Could not solve\"\n"),
+        stdout.contains("excluded configurations (the template's model rules them out):\n  1 by the constraints\n    for example: env=\"dev\" debug=true\n"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("    for example: env=\"dev\" debug=true\n"),
+        stdout.contains("    because: constraint `not (node.vm and debug)` (<stdin>:9:9)\n"),
         "{stdout}"
     );
+    assert!(stdout.contains("failing configurations: none\n"), "{stdout}");
     let out = v4t_with_stdin(&["analyze", "-", "--format", "json"], template);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(0));
     let json = text(&out.stdout);
     assert!(
-        json.contains("\"failures\":[{\"message\":\"Could not solve\",\"code\":\"V4T040\",\"configurations\":{\"count\":1,\"exact\":true},\"witness\":{\"env\":\"dev\",\"debug\":true},\"conflict\":{\"env\":\"dev\",\"debug\":true}}]"),
+        json.contains("\"failures\":[],\"excluded\":[{\"by\":\"constraints\",\"configurations\":{\"count\":1,\"exact\":true},\"witness\":{\"env\":\"dev\",\"debug\":true},\"reasons\":[{\"kind\":\"input value\""),
         "{json}"
     );
 }
