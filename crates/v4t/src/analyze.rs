@@ -58,6 +58,14 @@ pub struct AnalyzeOptions {
     /// topology against TOSCA (as `v4t validate` does), for up to this many
     /// topologies (`0`: no validation).
     pub validate: usize,
+    /// Sample valid configurations covering every combination of this many
+    /// input values (`t`-wise; `None`: no such sample).
+    pub sample: Option<usize>,
+    /// Sample this many valid configurations uniformly at random with this
+    /// seed (`None`: no random sample).
+    pub random: Option<(usize, u64)>,
+    /// Also the per-element analyses: commonality and atomic sets.
+    pub details: bool,
 }
 
 impl Default for AnalyzeOptions {
@@ -68,6 +76,9 @@ impl Default for AnalyzeOptions {
             budget: CountBudget::default(),
             enumerate: 0,
             validate: 0,
+            sample: None,
+            random: None,
+            details: false,
         }
     }
 }
@@ -117,6 +128,22 @@ pub struct Analysis {
     /// With [`AnalyzeOptions::validate`]: how many topologies were
     /// validated (one configuration each), and whether that is all of them.
     pub validated: Option<(usize, bool)>,
+    /// With [`AnalyzeOptions::sample`] or [`AnalyzeOptions::random`]: the
+    /// sampled valid configurations (t-wise first, then the random ones),
+    /// each a value for every input in definition order.
+    pub sample: Vec<Vec<(String, Value)>>,
+    /// The declared constraints the rest of the model implies (the input
+    /// feature model, the conditions and the other constraints), each as a
+    /// reason with its location.
+    pub redundant: Vec<Reason>,
+    /// With [`AnalyzeOptions::details`]: per element (internal ones left
+    /// out, element order), the number of valid configurations in which it
+    /// is present.
+    pub commonality: Vec<(String, Count)>,
+    /// With [`AnalyzeOptions::details`]: the atomic sets, groups of two or
+    /// more elements that are present together in every valid
+    /// configuration (dead elements left out), in element order.
+    pub atomic: Vec<Vec<String>>,
     /// Probable mistakes in the template (the lint pass, preset
     /// assignments to undeclared inputs), as `v4t resolve` reports them.
     pub warnings: Vec<crate::Diagnostic>,
@@ -222,6 +249,8 @@ pub enum AnalyzeStage {
     Irrelevant,
     /// Dead and core elements.
     Backbone,
+    /// Sampling and the per-element details.
+    Sample,
     /// Listing topologies (`enumerate`).
     Enumerate,
     /// Validating one resolved template per topology (`validate`).
@@ -292,6 +321,7 @@ pub fn analyze_observed(
 
     // From here on, only the configurations without evaluation errors.
     failures.extend(f.unsolvable(&mut domains, &failed));
+    let redundant = f.redundant_constraints(doc);
     excluded.extend(f.ruled_out_by_constraints(doc));
     let mut unmodelled = Vec::new();
     if check::present_hosting_cycle(graph, &|_| true).is_some() {
@@ -311,6 +341,16 @@ pub fn analyze_observed(
     observe(AnalyzeStage::Irrelevant);
     let (dead, core) = f.dead_and_core(doc, graph);
     observe(AnalyzeStage::Backbone);
+    let mut sample = options.sample.map(|t| f.t_wise(t)).unwrap_or_default();
+    if let Some((n, seed)) = options.random {
+        sample.extend(f.random(n, seed));
+    }
+    let (commonality, atomic) = if options.details {
+        f.commonality_and_atomic_sets(doc, graph, &dead)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    observe(AnalyzeStage::Sample);
     let enumerated = (options.enumerate > 0).then(|| f.enumerate(doc, graph, options.enumerate));
     observe(AnalyzeStage::Enumerate);
     let validated = (options.validate > 0).then(|| {
@@ -347,6 +387,10 @@ pub fn analyze_observed(
         core,
         failures,
         excluded,
+        sample,
+        redundant,
+        commonality,
+        atomic,
         enumerated,
         unmodelled,
         presets,
@@ -652,6 +696,37 @@ impl<'o> Family<'o> {
         });
         self.sat.require(declared);
         exclusion
+    }
+
+    /// The declared constraints the rest of the model implies: no solution
+    /// violates one while the others hold. Asked before they are required.
+    fn redundant_constraints(&mut self, doc: &Node) -> Vec<Reason> {
+        let list = crate::document::variability_entry(doc, "constraints").and_then(Node::as_seq);
+        let mut out = Vec::new();
+        let indices: Vec<u32> = {
+            let mut v: Vec<u32> = self.declared.iter().map(|&(i, _)| i).collect();
+            v.dedup();
+            v
+        };
+        for index in indices {
+            let mine: Vec<Lit> = self
+                .declared
+                .iter()
+                .filter(|&&(i, _)| i == index)
+                .map(|&(_, l)| l)
+                .collect();
+            let mut assumptions: Vec<Lit> = self
+                .declared
+                .iter()
+                .filter(|&&(i, _)| i != index)
+                .map(|&(_, l)| l)
+                .collect();
+            assumptions.push(!self.sat.and(&mine));
+            if !self.sat.solve(&assumptions) {
+                out.push(constraint_reason(list.and_then(|l| l.get(index as usize))));
+            }
+        }
+        out
     }
 
     /// A subset-minimal set of the values of configuration `chosen` and of
@@ -1263,5 +1338,7 @@ pub fn show_value(value: &Value) -> String {
     crate::reason::show(value)
 }
 
+mod details;
+mod sample;
 #[cfg(test)]
 mod tests;

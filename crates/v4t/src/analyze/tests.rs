@@ -262,6 +262,138 @@ fn analysis_matches_resolving_every_configuration() {
     );
 }
 
+/// The sample, commonality and atomic sets of a determined template
+/// against the valid configurations of brute force: every sampled
+/// configuration is valid, the sample covers every pair of input values
+/// some valid configuration has, each element's commonality is the number
+/// of valid configurations it is present in, and the atomic sets are the
+/// groups of (not dead) elements with the same presence in all of them.
+fn check_details(analysis: &Analysis, want: &BruteForce, ctx: &str) {
+    let index = |config: &[(String, Value)]| -> Vec<usize> {
+        config
+            .iter()
+            .zip(&analysis.inputs)
+            .map(|((_, v), d)| {
+                d.values
+                    .iter()
+                    .position(|x| v4t_yaml::deep_equal(x, v))
+                    .expect("a domain value")
+            })
+            .collect()
+    };
+    let valid: Vec<&Vec<usize>> = want.by_config.iter().map(|(c, _)| c).collect();
+    let sample: Vec<Vec<usize>> = analysis.sample.iter().map(|c| index(c)).collect();
+    for c in &sample {
+        assert!(valid.contains(&c), "{ctx}\nsampled {c:?} is not valid");
+    }
+    let n = analysis.inputs.len();
+    for config in &valid {
+        for i in 0..n {
+            for j in i + 1..n {
+                let covered = sample
+                    .iter()
+                    .any(|c| c[i] == config[i] && c[j] == config[j]);
+                assert!(covered, "{ctx}\npair ({i}, {j}) of {config:?} not covered");
+            }
+            if n == 1 {
+                assert!(sample.iter().any(|c| c[0] == config[0]), "{ctx}");
+            }
+        }
+    }
+    if valid.is_empty() {
+        return;
+    }
+    let present = |id: &str, config: usize| want.by_config[config].1.iter().any(|p| p == id);
+    for (id, count) in &analysis.commonality {
+        let expected = (0..valid.len()).filter(|&k| present(id, k)).count() as u128;
+        assert_eq!(count.value.to_u128(), Some(expected), "{ctx}\ncommonality of {id}");
+    }
+    let mut groups: BTreeMap<Vec<bool>, Vec<String>> = BTreeMap::new();
+    for (id, _) in &analysis.commonality {
+        let presence: Vec<bool> = (0..valid.len()).map(|k| present(id, k)).collect();
+        if presence.iter().any(|&p| p) {
+            groups.entry(presence).or_default().push(id.clone());
+        }
+    }
+    let mut expected: Vec<Vec<String>> = groups.into_values().filter(|g| g.len() > 1).collect();
+    expected.sort();
+    let mut got = analysis.atomic.clone();
+    got.sort();
+    assert_eq!(got, expected, "{ctx}");
+}
+
+/// `--random`: uniform over the valid configurations (a chi-square test
+/// on a small model with a constraint and a feature model: 6 of 16
+/// configurations are ruled out).
+#[test]
+fn random_samples_are_uniform() {
+    let text = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {type_default_condition: true}
+    inputs:
+      a: {type: boolean, requires: b}
+      b: {type: boolean}
+      c: {type: boolean}
+      d: {type: boolean}
+    constraints:
+      - {not: {and: [node.x, {variability_input: d}]}}
+  node_templates:
+    x:
+      type: t
+      conditions: {and: [{variability_input: c}, {not: {variability_input: b}}]}
+";
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", text);
+    let options = AnalyzeOptions {
+        random: Some((3000, 42)),
+        ..AnalyzeOptions::default()
+    };
+    let a = analyze(&mut sources, id, &mut NoFiles, &options).expect("analyses");
+    let valid = a.valid.value.to_u128().expect("small") as usize;
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for c in &a.sample {
+        *seen.entry(format!("{c:?}")).or_default() += 1;
+    }
+    assert_eq!(a.sample.len(), 3000);
+    assert_eq!(seen.len(), valid, "{seen:?}");
+    let expected = 3000.0 / valid as f64;
+    let chi2: f64 = seen
+        .values()
+        .map(|&o| (o as f64 - expected).powi(2) / expected)
+        .sum();
+    // df = valid - 1 (at most 15): the 0.1% critical value is below 40.
+    assert!(chi2 < 40.0, "chi-square {chi2} over {seen:?}");
+}
+
+/// Declared constraints implied by the rest of the model are redundant,
+/// the others not.
+#[test]
+fn redundant_constraints_are_found() {
+    let text = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {type_default_condition: true}
+    inputs:
+      a: {type: boolean, requires: b}
+      b: {type: boolean}
+    constraints:
+      - {implies: [{variability_input: a}, {variability_input: b}]}
+      - {not: {and: [node.x, {variability_input: b}]}}
+  node_templates:
+    x: {type: t, conditions: {variability_input: a}}
+";
+    let a = analyzed(text, 0);
+    let found: Vec<&str> = a.redundant.iter().map(|r| r.message.as_str()).collect();
+    assert_eq!(found, ["constraint `a implies b`"], "{found:?}");
+    assert!(a.redundant.iter().all(|r| r.span.is_known()));
+    let text = text.replace("requires: b", "description: free");
+    let a = analyzed(&text, 0);
+    assert!(a.redundant.is_empty(), "{:?}", a.redundant);
+}
+
 /// An exclusion's witness is excluded (resolving it fails before or at
 /// solving), and its reasons are minimal: without any one value of them,
 /// some configuration with the others is allowed. (The reasons' rules and
@@ -366,7 +498,13 @@ fn check(
     {
         let mut sources = Sources::new();
         let id = sources.add("template.yaml", &text);
-        let analysis = match analyze(&mut sources, id, &mut NoFiles, &AnalyzeOptions::default()) {
+        let options = AnalyzeOptions {
+            sample: Some(2),
+            random: Some((8, round as u64)),
+            details: true,
+            ..AnalyzeOptions::default()
+        };
+        let analysis = match analyze(&mut sources, id, &mut NoFiles, &options) {
             Ok(a) => a,
             Err(e) => panic!("round {round}: {}\n{text}", e.message),
         };
@@ -457,6 +595,9 @@ fn check(
                     "{ctx}"
                 );
             }
+        }
+        if analysis.determined {
+            check_details(&analysis, &want, &ctx);
         }
         if analysis.determined {
             // An input is irrelevant iff changing it alone never changes
