@@ -8,7 +8,8 @@
 //! template itself is invalid.
 
 use v4t::analyze::{
-    analyze, show_value as value, Analysis, AnalyzeOptions, Count, Excluder, FailureGroup, Natural,
+    analyze, show_value as value, Analysis, AnalyzeOptions, Count, Excluder, ExportFormat,
+    FailureGroup, Natural,
 };
 use v4t::Sources;
 use v4t_yaml::json::to_json;
@@ -17,7 +18,7 @@ use v4t_yaml::{Map, Node, Span, Value};
 use crate::diagnostics::{catch_panic, ColorChoice, Format, Reporter};
 use crate::explain_cmd::{location, reason_json};
 use crate::resolve_cmd::{finish, now_ms, open_template};
-use crate::{AnalyzeArgs, EXIT_FAILURE, EXIT_OK};
+use crate::{AnalyzeArgs, ExportArg, EXIT_FAILURE, EXIT_OK};
 
 /// The most topologies `--validate` resolves and validates.
 const VALIDATE_LIMIT: usize = 256;
@@ -33,6 +34,13 @@ pub fn run(args: &AnalyzeArgs, color: ColorChoice) -> u8 {
         now_ms: Some(now_ms()),
         enumerate: args.enumerate,
         validate: if args.validate { VALIDATE_LIMIT } else { 0 },
+        sample: args.sample,
+        random: args.random.map(|n| (n, args.seed)),
+        details: args.details,
+        export: args.export.map(|e| match e {
+            ExportArg::Uvl => ExportFormat::Uvl,
+            ExportArg::Dimacs => ExportFormat::Dimacs,
+        }),
         ..AnalyzeOptions::default()
     };
     let outcome = catch_panic(|| analyze(&mut sources, template, &mut loader, &options));
@@ -42,6 +50,16 @@ pub fn run(args: &AnalyzeArgs, color: ColorChoice) -> u8 {
     };
     for w in &analysis.warnings {
         reporter.report(&sources, w);
+    }
+    if let Some(model) = &analysis.export {
+        print!("{model}");
+        return EXIT_OK;
+    }
+    if let Some(dir) = &args.write_tests {
+        if let Err(e) = crate::sample_tests::write(&args.template, dir, &analysis.sample) {
+            reporter.error(v4t::Code::Write, &e);
+            return EXIT_FAILURE;
+        }
     }
     match args.format {
         Format::Text => print!("{}", text(&sources, &analysis)),
@@ -117,6 +135,35 @@ fn excluded_lines(sources: &Sources, a: &Analysis, line: &mut dyn FnMut(String))
     }
 }
 
+/// The text lines of the redundant constraints, the details and the sample.
+fn detail_lines(sources: &Sources, a: &Analysis, line: &mut dyn FnMut(String)) {
+    if !a.redundant.is_empty() {
+        line("redundant constraints (the rest of the model implies them):".to_string());
+        for r in &a.redundant {
+            match location(sources, r.span) {
+                Some(at) => line(format!("  {} ({at})", r.message)),
+                None => line(format!("  {}", r.message)),
+            }
+        }
+    }
+    if !a.commonality.is_empty() {
+        line("commonality (valid configurations with the element):".to_string());
+        for (id, c) in &a.commonality {
+            line(format!("  {id}: {}", count(c)));
+        }
+        line(format!("atomic sets: {}", a.atomic.len()));
+        for set in &a.atomic {
+            line(format!("  {}", set.join(" ")));
+        }
+    }
+    if !a.sample.is_empty() {
+        line(format!("sample: {} configurations", a.sample.len()));
+        for (i, c) in a.sample.iter().enumerate() {
+            line(format!("  {}: {}", i + 1, assignment(c)));
+        }
+    }
+}
+
 /// The text report.
 pub fn text(sources: &Sources, a: &Analysis) -> String {
     let mut out = String::new();
@@ -165,6 +212,7 @@ pub fn text(sources: &Sources, a: &Analysis) -> String {
         line("failing only with values the template does not declare (declare the input's valid_values; failures with --strict):".to_string());
         failure_lines(&undeclared, &mut line);
     }
+    detail_lines(sources, a, &mut line);
     if !a.presets.is_empty() {
         line("presets:".to_string());
         for p in &a.presets {
@@ -247,7 +295,10 @@ fn strings(list: &[String]) -> Node {
 /// that has no solution, or null, `undeclared`: only with values the
 /// template does not declare), `excluded` (`by`: `feature model` or
 /// `constraints`, `configurations`, `witness`, `reasons` as `v4t explain`
-/// gives them), `unmodelled`, `presets` (`name`,
+/// gives them), `redundant` (constraints as reasons), `commonality`
+/// (element id → `count`, `exact`) and `atomic` (lists of ids) with
+/// `--details`, `sample` (input → value maps) with `--sample` or
+/// `--random`, `unmodelled`, `presets` (`name`,
 /// `error` and `same_as`, each a string or null), `topologies_listed`
 /// (`topologies`, `complete`) with `--enumerate`, and `validated`
 /// (`topologies`, `complete`) with `--validate`.
@@ -313,6 +364,21 @@ pub fn json(sources: &Sources, a: &Analysis) -> Node {
         })
         .collect();
     m.insert("excluded", Node::new(Value::Seq(excluded), Span::NONE));
+    let redundant = a.redundant.iter().map(|r| reason_json(sources, r)).collect();
+    m.insert("redundant", Node::new(Value::Seq(redundant), Span::NONE));
+    if !a.commonality.is_empty() {
+        let mut cm = Map::new();
+        for (id, c) in &a.commonality {
+            cm.insert(id.clone(), counted(c));
+        }
+        m.insert("commonality", Node::new(Value::Map(cm), Span::NONE));
+        let atomic = a.atomic.iter().map(|set| strings(set)).collect();
+        m.insert("atomic", Node::new(Value::Seq(atomic), Span::NONE));
+    }
+    if !a.sample.is_empty() {
+        let sample = a.sample.iter().map(|c| pairs(c)).collect();
+        m.insert("sample", Node::new(Value::Seq(sample), Span::NONE));
+    }
     m.insert("unmodelled", strings(&a.unmodelled));
     let presets = a
         .presets

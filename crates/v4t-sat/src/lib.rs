@@ -246,6 +246,15 @@ impl Solver {
         s
     }
 
+    /// Every clause added so far, in order (as written, before any
+    /// simplification), for exporting the problem (DIMACS).
+    pub fn clauses(&self) -> impl Iterator<Item = &[Lit]> {
+        let starts = std::iter::once(0).chain(self.clause_ends.iter().copied());
+        starts
+            .zip(self.clause_ends.iter().copied())
+            .map(|(a, b)| &self.clause_lits[a..b])
+    }
+
     /// The constant-true literal (a variable fixed true at creation); `!truth()` is false.
     pub fn truth(&self) -> Lit {
         self.truth

@@ -66,6 +66,8 @@ pub struct AnalyzeOptions {
     pub random: Option<(usize, u64)>,
     /// Also the per-element analyses: commonality and atomic sets.
     pub details: bool,
+    /// Export the variability model in this format ([`Analysis::export`]).
+    pub export: Option<ExportFormat>,
 }
 
 impl Default for AnalyzeOptions {
@@ -79,6 +81,7 @@ impl Default for AnalyzeOptions {
             sample: None,
             random: None,
             details: false,
+            export: None,
         }
     }
 }
@@ -144,6 +147,9 @@ pub struct Analysis {
     /// more elements that are present together in every valid
     /// configuration (dead elements left out), in element order.
     pub atomic: Vec<Vec<String>>,
+    /// With [`AnalyzeOptions::export`]: the variability model (the valid
+    /// configurations) in that format.
+    pub export: Option<String>,
     /// Probable mistakes in the template (the lint pass, preset
     /// assignments to undeclared inputs), as `v4t resolve` reports them.
     pub warnings: Vec<crate::Diagnostic>,
@@ -350,6 +356,7 @@ pub fn analyze_observed(
     } else {
         (Vec::new(), Vec::new())
     };
+    let export = options.export.map(|format| f.export(format)).transpose()?;
     observe(AnalyzeStage::Sample);
     let enumerated = (options.enumerate > 0).then(|| f.enumerate(doc, graph, options.enumerate));
     observe(AnalyzeStage::Enumerate);
@@ -391,6 +398,7 @@ pub fn analyze_observed(
         redundant,
         commonality,
         atomic,
+        export,
         enumerated,
         unmodelled,
         presets,
@@ -1339,6 +1347,8 @@ pub fn show_value(value: &Value) -> String {
 }
 
 mod details;
+mod export;
 mod sample;
+pub use export::ExportFormat;
 #[cfg(test)]
 mod tests;

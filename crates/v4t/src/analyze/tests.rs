@@ -1011,3 +1011,81 @@ service_template:
     );
     assert_eq!(a.valid.value.to_u128(), Some(3));
 }
+
+/// `--export dimacs`: the exported CNF has exactly as many models (over all
+/// its variables) as the analysis counts valid configurations, on random
+/// templates whose presences the inputs decide (the others are refused).
+#[test]
+fn exported_dimacs_counts_the_valid_configurations() {
+    let mut rng = Rng(0x5eed_2700_dead_0001);
+    let (mut exported, mut refused) = (0, 0);
+    for round in 0..60 {
+        let inputs = rng.below(6) as usize;
+        let nodes = 1 + rng.below(5) as usize;
+        let text = template(&mut rng, inputs, &['b', 'b', 's', 'u'], nodes);
+        let mut sources = Sources::new();
+        let id = sources.add("template.yaml", &text);
+        let options = AnalyzeOptions {
+            export: Some(super::ExportFormat::Dimacs),
+            ..AnalyzeOptions::default()
+        };
+        let a = match analyze(&mut sources, id, &mut NoFiles, &options) {
+            Ok(a) => a,
+            Err(e) if e.message.contains("cannot be exported") => {
+                refused += 1;
+                continue;
+            }
+            Err(e) => panic!("round {round}: {}\n{text}", e.message),
+        };
+        let dimacs = a.export.expect("an export");
+        let mut sat = v4t_sat::Solver::new();
+        let mut vars: Vec<v4t_sat::Lit> = Vec::new();
+        for line in dimacs.lines() {
+            if let Some(header) = line.strip_prefix("p cnf ") {
+                let n: usize = header.split(' ').next().expect("n").parse().expect("n");
+                vars = (0..n).map(|_| sat.new_var()).collect();
+                continue;
+            }
+            if line.starts_with('c') {
+                continue;
+            }
+            let clause: Vec<v4t_sat::Lit> = line
+                .split(' ')
+                .map(|t| t.parse::<i64>().expect("a literal"))
+                .take_while(|&l| l != 0)
+                .map(|l| {
+                    let v = vars[(l.unsigned_abs() - 1) as usize];
+                    if l < 0 {
+                        !v
+                    } else {
+                        v
+                    }
+                })
+                .collect();
+            sat.add_clause(&clause);
+        }
+        let models = sat.count(&[], &vars, &v4t_sat::CountBudget::default());
+        assert_eq!(models.value, a.valid.value, "round {round}\n{text}\n{dimacs}");
+        exported += 1;
+    }
+    assert!(exported > 30, "{exported} exported, {refused} refused");
+    // Presences the inputs leave open (a cycle): refused.
+    let text = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      a: {type: boolean}
+  node_templates:
+    x: {type: t, conditions: node.y}
+    y: {type: t, conditions: node.x}
+";
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", text);
+    let options = AnalyzeOptions {
+        export: Some(super::ExportFormat::Uvl),
+        ..AnalyzeOptions::default()
+    };
+    let e = analyze(&mut sources, id, &mut NoFiles, &options).expect_err("refused");
+    assert!(e.message.contains("cannot be exported"), "{}", e.message);
+}
