@@ -357,14 +357,21 @@ pub fn json(sources: &Sources, a: &Analysis) -> Node {
             };
             em.insert("by", string(by));
             em.insert("configurations", counted(&e.configurations));
-            em.insert("witness", e.witness.as_ref().map_or_else(null, |w| pairs(w)));
+            em.insert(
+                "witness",
+                e.witness.as_ref().map_or_else(null, |w| pairs(w)),
+            );
             let reasons = e.reasons.iter().map(|r| reason_json(sources, r)).collect();
             em.insert("reasons", Node::new(Value::Seq(reasons), Span::NONE));
             Node::new(Value::Map(em), Span::NONE)
         })
         .collect();
     m.insert("excluded", Node::new(Value::Seq(excluded), Span::NONE));
-    let redundant = a.redundant.iter().map(|r| reason_json(sources, r)).collect();
+    let redundant = a
+        .redundant
+        .iter()
+        .map(|r| reason_json(sources, r))
+        .collect();
     m.insert("redundant", Node::new(Value::Seq(redundant), Span::NONE));
     if !a.commonality.is_empty() {
         let mut cm = Map::new();

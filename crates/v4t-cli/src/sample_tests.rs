@@ -18,7 +18,8 @@ pub fn write(template: &str, dir: &Path, sample: &[Vec<(String, Value)>]) -> Res
             "--write-tests needs a template file, not \"{template}\""
         ));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("could not read \"{template}\": {e}"))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("could not read \"{template}\": {e}"))?;
     for (i, config) in sample.iter().enumerate() {
         let test = dir.join(format!("sample-{}", i + 1));
         std::fs::create_dir_all(&test)
@@ -38,7 +39,10 @@ pub fn write(template: &str, dir: &Path, sample: &[Vec<(String, Value)>]) -> Res
         };
         let mut settings = Map::new();
         let relative = relative_to(path, &test);
-        settings.insert("template", Node::string(relative.to_string_lossy().as_ref()));
+        settings.insert(
+            "template",
+            Node::string(relative.to_string_lossy().as_ref()),
+        );
         settings.insert("inputs", Node::string("inputs.yaml"));
         let mut files: Vec<(&str, String)> = vec![("inputs.yaml", v4t_yaml::emit(&inputs))];
         match v4t::resolve(&mut sources, id, &mut loader, &options) {

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{example_template as example, text, v4t, v4t_with_stdin};
+use common::{arg, example_template as example, text, v4t, v4t_with_stdin, TempDir};
 
 /// The bundled example: one input `env` whose `valid_values` are its
 /// domain; both configurations resolve, each to its own topology.
@@ -88,7 +88,9 @@ topology_template:
         "{stdout}"
     );
     assert!(
-        stdout.contains("failing configurations: none\nfailing only with values the template does not declare"),
+        stdout.contains(
+            "failing configurations: none\nfailing only with values the template does not declare"
+        ),
         "{stdout}"
     );
     assert!(
@@ -139,7 +141,10 @@ topology_template:
         stdout.contains("    because: constraint `not (node.vm and debug)` (<stdin>:9:9)\n"),
         "{stdout}"
     );
-    assert!(stdout.contains("failing configurations: none\n"), "{stdout}");
+    assert!(
+        stdout.contains("failing configurations: none\n"),
+        "{stdout}"
+    );
     let out = v4t_with_stdin(&["analyze", "-", "--format", "json"], template);
     assert_eq!(out.status.code(), Some(0));
     let json = text(&out.stdout);
@@ -227,4 +232,45 @@ topology_template:
     // The bundled example is valid in every variant.
     let example = v4t(&["analyze", &example(), "--validate"]);
     assert_eq!(example.status.code(), Some(0), "{}", text(&example.stdout));
+}
+
+/// `--sample` with `--write-tests`: one test per sampled configuration,
+/// which `v4t test` passes (the variants pinned); the JSON lists the sample
+/// as input → value maps.
+#[test]
+fn sampled_configurations_become_tests() {
+    let dir = TempDir::new("analyze-sample");
+    let tests = dir.path().join("tests");
+    let out = v4t(&[
+        "analyze",
+        &example(),
+        "--sample",
+        "--write-tests",
+        arg(&tests),
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("sample: 2 configurations\n  1: env=\"dev\"\n  2: env=\"prod\"\n"),
+        "{stdout}"
+    );
+    let run = v4t(&["test", arg(&tests)]);
+    let report = text(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{report}{}", text(&run.stderr));
+    assert!(report.ends_with("2 passed, 0 failed\n"), "{report}");
+    let json = text(&v4t(&["analyze", &example(), "--sample", "--format", "json"]).stdout);
+    assert!(
+        json.contains("\"sample\":[{\"env\":\"dev\"},{\"env\":\"prod\"}]"),
+        "{json}"
+    );
+}
+
+/// `--export`: the variability model instead of the report.
+#[test]
+fn the_variability_model_is_exported() {
+    let uvl = text(&v4t(&["analyze", &example(), "--export", "uvl"]).stdout);
+    assert!(uvl.starts_with("features\n    Configuration {abstract}\n        mandatory\n            \"env\" {abstract}\n                alternative\n                    \"env_dev\"\n                    \"env_prod\"\n"), "{uvl}");
+    assert!(uvl.contains("\nconstraints\n"), "{uvl}");
+    let dimacs = text(&v4t(&["analyze", &example(), "--export", "dimacs"]).stdout);
+    assert!(dimacs.contains("c input env = \"dev\" is variable 1\nc input env = \"prod\" is variable 2\nc p show 1 2 0\np cnf "), "{dimacs}");
 }

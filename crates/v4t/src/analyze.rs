@@ -33,9 +33,9 @@
 use crate::check;
 use crate::error::{Error, Result};
 use crate::graph::{ElementId, Graph};
+use crate::reason::{Reason, ReasonKind};
 use crate::solve::family::{Failure, InputDomain};
 use crate::solve::{family_problem, FamilyProblem};
-use crate::reason::{Reason, ReasonKind};
 use crate::types::TypeSystem;
 use crate::{code, prepare, Code, Loader, SourceId, Sources, Stage};
 pub use v4t_sat::{Count, CountBudget, Natural};
@@ -643,7 +643,9 @@ impl<'o> Family<'o> {
         // Split by undeclared values: the same difference among the
         // configurations without them.
         let (fd, ff) = (domains.no_other, self.no_other);
-        let candidates = domains.sat.count(&[!domains.failed, fd], &domains.all, &budget);
+        let candidates = domains
+            .sat
+            .count(&[!domains.failed, fd], &domains.all, &budget);
         let solvable = self.sat.count(&[ff], &self.input_lits, &budget);
         let declared = Count {
             value: (candidates.value.checked_sub(&solvable.value)).unwrap_or(Natural::ZERO),
@@ -682,7 +684,10 @@ impl<'o> Family<'o> {
                 exact: solvable.exact && allowed.exact,
             };
             let chosen = first_difference(&self.inputs, &mut |prefix| {
-                let prefix: Vec<Lit> = prefix.iter().map(|&(i, v)| self.inputs[i].lits[v]).collect();
+                let prefix: Vec<Lit> = prefix
+                    .iter()
+                    .map(|&(i, v)| self.inputs[i].lits[v])
+                    .collect();
                 let wider = self.sat.count(&prefix, &self.input_lits, &budget).value;
                 let mut narrower = prefix;
                 narrower.push(declared);

@@ -123,7 +123,9 @@ impl Family<'_> {
             }
         }
         if names.len() < cnf.vars {
-            out.push_str("        optional\n            \"encoding\" {abstract}\n                optional\n");
+            out.push_str(
+                "        optional\n            \"encoding\" {abstract}\n                optional\n",
+            );
             for v in names.len() + 1..=cnf.vars {
                 let name = unique(&mut taken, &format!("v{v}"));
                 out.push_str(&format!("                    \"{name}\" {{abstract}}\n"));

@@ -14,7 +14,14 @@ impl Family<'_> {
     /// configuration starts from the first combination not yet covered and
     /// takes on every later one that fits, then covers all it agrees with).
     pub(super) fn t_wise(&mut self, t: usize) -> Vec<Named> {
-        let tuples = tuples(&self.inputs.iter().map(|d| d.values.len()).collect::<Vec<_>>(), t);
+        let tuples = tuples(
+            &self
+                .inputs
+                .iter()
+                .map(|d| d.values.len())
+                .collect::<Vec<_>>(),
+            t,
+        );
         // Per tuple: still to cover (`None` once covered or infeasible).
         let mut open: Vec<Option<&Tuple>> = tuples.iter().map(Some).collect();
         let mut sample = Vec::new();
@@ -25,9 +32,7 @@ impl Family<'_> {
             let mut assumptions: Vec<Lit> = Vec::new();
             for slot in open.iter_mut().skip(first) {
                 let Some(tuple) = *slot else { continue };
-                let fits = tuple
-                    .iter()
-                    .all(|&(i, v)| fixed[i].is_none_or(|f| f == v));
+                let fits = tuple.iter().all(|&(i, v)| fixed[i].is_none_or(|f| f == v));
                 if !fits {
                     continue;
                 }
@@ -172,7 +177,9 @@ impl SplitMix64 {
                 } else {
                     self.next() & ((1u64 << take) - 1)
                 };
-                n = n.mul(&Natural::pow2(take as u32)).add(&Natural::from(chunk));
+                n = n
+                    .mul(&Natural::pow2(take as u32))
+                    .add(&Natural::from(chunk));
                 left -= take;
             }
             if n < *bound {

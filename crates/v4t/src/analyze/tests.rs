@@ -168,8 +168,10 @@ fn brute_force(
                     && unconstrained.as_mut().is_none_or(|resolve| {
                         resolve(map.clone()).err().as_deref() == Some("Could not solve")
                     });
-                out.solvable
-                    .push((choice.clone(), !before_solving || (message == "Could not solve" && !unsolvable)));
+                out.solvable.push((
+                    choice.clone(),
+                    !before_solving || (message == "Could not solve" && !unsolvable),
+                ));
                 let other = analysis
                     .inputs
                     .iter()
@@ -306,7 +308,11 @@ fn check_details(analysis: &Analysis, want: &BruteForce, ctx: &str) {
     let present = |id: &str, config: usize| want.by_config[config].1.iter().any(|p| p == id);
     for (id, count) in &analysis.commonality {
         let expected = (0..valid.len()).filter(|&k| present(id, k)).count() as u128;
-        assert_eq!(count.value.to_u128(), Some(expected), "{ctx}\ncommonality of {id}");
+        assert_eq!(
+            count.value.to_u128(),
+            Some(expected),
+            "{ctx}\ncommonality of {id}"
+        );
     }
     let mut groups: BTreeMap<Vec<bool>, Vec<String>> = BTreeMap::new();
     for (id, _) in &analysis.commonality {
@@ -564,8 +570,16 @@ fn check(
                 .map(|e| e.configurations.value.to_u128().expect("small"))
                 .sum::<u128>()
         };
-        assert_eq!(excluded(super::Excluder::FeatureModel), want.outside, "{ctx}");
-        assert_eq!(excluded(super::Excluder::Constraints), want.ruled_out, "{ctx}");
+        assert_eq!(
+            excluded(super::Excluder::FeatureModel),
+            want.outside,
+            "{ctx}"
+        );
+        assert_eq!(
+            excluded(super::Excluder::Constraints),
+            want.ruled_out,
+            "{ctx}"
+        );
         stats.ruled_out += usize::from(want.ruled_out > 0);
         stats.undeclared += usize::from(want.failures.keys().any(|k| k.1));
         for e in &analysis.excluded {
@@ -1065,7 +1079,10 @@ fn exported_dimacs_counts_the_valid_configurations() {
             sat.add_clause(&clause);
         }
         let models = sat.count(&[], &vars, &v4t_sat::CountBudget::default());
-        assert_eq!(models.value, a.valid.value, "round {round}\n{text}\n{dimacs}");
+        assert_eq!(
+            models.value, a.valid.value,
+            "round {round}\n{text}\n{dimacs}"
+        );
         exported += 1;
     }
     assert!(exported > 30, "{exported} exported, {refused} refused");
