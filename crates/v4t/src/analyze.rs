@@ -309,18 +309,7 @@ pub fn analyze_observed(
     let problem =
         family_problem(doc, graph, types, now_ms).map_err(code(Code::InvalidCondition))?;
     observe(AnalyzeStage::Encode);
-    let mut f = Family::new(problem, options);
-    let mut domains = DomainSolver::new(&f.inputs);
-    let lits: Vec<Vec<Lit>> = f.inputs.iter().map(|d| d.lits.clone()).collect();
-    domains.rules = feature_rules(doc, &mut domains.sat, &domains.lits, &f.inputs)?;
-    let rule_lits: Vec<Lit> = domains.rules.iter().map(|r| r.0).collect();
-    domains.feature_model = domains.sat.and(&rule_lits);
-    domains.no_other = no_other(&mut domains.sat, &domains.lits, &f.inputs);
-    let rules = feature_rules(doc, &mut f.sat, &lits, &f.inputs)?;
-    let rule_lits: Vec<Lit> = rules.iter().map(|r| r.0).collect();
-    let in_family = f.sat.and(&rule_lits);
-    f.sat.require(in_family);
-    f.no_other = no_other(&mut f.sat, &lits, &f.inputs);
+    let (mut f, mut domains) = Family::with_domains(doc, problem, options)?;
     let mut excluded: Vec<Exclusion> = domains.outside_feature_model(&f.inputs, &options.budget);
     let (mut failures, failed) = f.evaluation_failures(&mut domains);
     observe(AnalyzeStage::Failures);
@@ -518,6 +507,29 @@ struct Family<'o> {
 }
 
 impl<'o> Family<'o> {
+    /// The family problem restricted to the input feature model, and the
+    /// domain solver beside it (both with the feature model's rules and
+    /// the literal of "no undeclared value").
+    fn with_domains(
+        doc: &Node,
+        problem: FamilyProblem,
+        options: &'o AnalyzeOptions,
+    ) -> Result<(Family<'o>, DomainSolver)> {
+        let mut f = Family::new(problem, options);
+        let mut domains = DomainSolver::new(&f.inputs);
+        let lits: Vec<Vec<Lit>> = f.inputs.iter().map(|d| d.lits.clone()).collect();
+        domains.rules = feature_rules(doc, &mut domains.sat, &domains.lits, &f.inputs)?;
+        let rule_lits: Vec<Lit> = domains.rules.iter().map(|r| r.0).collect();
+        domains.feature_model = domains.sat.and(&rule_lits);
+        domains.no_other = no_other(&mut domains.sat, &domains.lits, &f.inputs);
+        let rules = feature_rules(doc, &mut f.sat, &lits, &f.inputs)?;
+        let rule_lits: Vec<Lit> = rules.iter().map(|r| r.0).collect();
+        let in_family = f.sat.and(&rule_lits);
+        f.sat.require(in_family);
+        f.no_other = no_other(&mut f.sat, &lits, &f.inputs);
+        Ok((f, domains))
+    }
+
     fn new(p: FamilyProblem, options: &'o AnalyzeOptions) -> Family<'o> {
         let input_lits = p
             .inputs
@@ -1106,7 +1118,7 @@ fn no_other(sat: &mut Solver, lits: &[Vec<Lit>], inputs: &[InputDomain]) -> Lit 
 /// if no value continues a prefix (a count was only a lower bound).
 fn first_difference(
     inputs: &[InputDomain],
-    differs: &mut dyn FnMut(&[(usize, usize)]) -> bool,
+    differs: &mut dyn FnMut(&[Pick]) -> bool,
 ) -> Option<Vec<usize>> {
     let mut prefix: Vec<(usize, usize)> = Vec::with_capacity(inputs.len());
     for (i, input) in inputs.iter().enumerate() {
@@ -1214,6 +1226,9 @@ impl Space<'_> {
         out
     }
 }
+
+/// An input's value: (input index, value index).
+type Pick = (usize, usize);
 
 /// Input values by name.
 type Named = Vec<(String, Value)>;
