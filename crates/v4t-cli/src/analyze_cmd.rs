@@ -17,7 +17,7 @@ use v4t_yaml::{Map, Node, Span, Value};
 
 use crate::diagnostics::{catch_panic, ColorChoice, Format, Reporter};
 use crate::explain_cmd::{location, reason_json};
-use crate::resolve_cmd::{finish, now_ms, open_template};
+use crate::resolve_cmd::{finish, now_ms, open_template, print_notes};
 use crate::{AnalyzeArgs, ExportArg, EXIT_FAILURE, EXIT_OK};
 
 /// The most topologies `--validate` resolves and validates.
@@ -44,6 +44,7 @@ pub fn run(args: &AnalyzeArgs, color: ColorChoice) -> u8 {
         ..AnalyzeOptions::default()
     };
     let outcome = catch_panic(|| analyze(&mut sources, template, &mut loader, &options));
+    print_notes(&reporter, &loader);
     let analysis = match finish(outcome, &sources, &reporter) {
         Ok(a) => a,
         Err(code) => return code,

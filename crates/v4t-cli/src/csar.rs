@@ -170,6 +170,13 @@ impl Archive {
         self.files.get(path).map(Vec::as_slice)
     }
 
+    /// Every file with its content, in archive order.
+    pub fn files(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.order
+            .iter()
+            .filter_map(|p| Some((p.as_str(), self.files.get(p)?.as_slice())))
+    }
+
     /// Whether `path` is a file of the archive.
     pub fn is_file(&self, path: &str) -> bool {
         self.files.contains_key(path)

@@ -82,7 +82,7 @@ mod tests {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, content).unwrap();
         }
-        let root = FsLoader::new(&dir);
+        let root = FsLoader::new(&dir).unwrap();
         let entry = entry_template(&mut AnyLoader::Fs(root), single_yaml);
         std::fs::remove_dir_all(dir).unwrap();
         entry

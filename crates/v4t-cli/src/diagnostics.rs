@@ -93,6 +93,22 @@ impl Reporter {
         }
     }
 
+    /// Prints a note that has no location (not when quiet): `note: ...`, or
+    /// a JSON object of severity `note`.
+    pub fn note(&self, message: &str) {
+        if self.quiet {
+            return;
+        }
+        match self.format {
+            Format::Text => eprint!("{}", header("note", message, 36, self.color)),
+            Format::Json => {
+                let mut out = String::from("{\"severity\":\"note\",\"message\":");
+                v4t_yaml::json::write_json_string(&mut out, message);
+                eprintln!("{out}}}");
+            }
+        }
+    }
+
     /// Prints an error that has no location (I/O, usage).
     pub fn error(&self, code: Code, message: &str) {
         self.report(&Sources::new(), &Diagnostic::error(code, message));

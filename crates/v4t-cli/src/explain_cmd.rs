@@ -15,7 +15,7 @@ use v4t_yaml::{Map, Node, Value};
 use crate::diagnostics::{
     catch_panic, escape, header, render, snippet, ColorChoice, Format, Reporter,
 };
-use crate::resolve_cmd::{finish, open_variant};
+use crate::resolve_cmd::{finish, open_variant, print_notes};
 use crate::{ExplainArgs, EXIT_FAILURE, EXIT_OK};
 
 /// Runs `v4t explain` and returns the exit code.
@@ -31,6 +31,7 @@ pub fn run(args: &ExplainArgs, color: ColorChoice) -> u8 {
         elements: args.elements.clone(),
     };
     let outcome = catch_panic(|| explain(&mut sources, template, &mut loader, &options));
+    print_notes(&reporter, &loader);
     let explanation = match finish(outcome, &sources, &reporter) {
         Ok(e) => e,
         Err(code) => return code,

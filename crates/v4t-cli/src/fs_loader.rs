@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use v4t::Loader;
 
 use crate::csar::ArchiveLoader;
+use crate::dependencies::{self, Dependency};
 use crate::files::{confine, read_bytes, too_large, MAX_INPUT_BYTES};
 
 /// The most bytes read from all files beside one template together.
@@ -31,15 +32,77 @@ pub struct FsLoader {
     /// Its canonical form (used for containment checks); `None` if the
     /// directory does not exist or cannot be resolved.
     root: Option<PathBuf>,
+    /// The dependencies of `config.yaml` that have not been pulled: read
+    /// from their source as if they were at their target.
+    mounts: Vec<Mount>,
     /// Bytes read so far (bounded by [`MAX_BESIDE_BYTES`]).
-    read_bytes: u64,
+    bytes_read: u64,
     /// Entries of `lib/` that were skipped, with the reason.
     pub warnings: Vec<String>,
+    /// Which dependencies were read from their source (one line each).
+    pub notes: Vec<String>,
+}
+
+/// A dependency read in place: the files below `target` are `source`'s.
+#[derive(Debug)]
+struct Mount {
+    dependency: Dependency,
+    /// The canonical source: files read through the mount stay inside it.
+    root: PathBuf,
+    /// Whether [`FsLoader::notes`] says so already (or need not: a link
+    /// made by `pull --link`).
+    noted: bool,
+}
+
+/// Where a path of the directory is on disk, and the folder it must stay in.
+struct Located<'a> {
+    path: PathBuf,
+    root: Option<&'a Path>,
+    mount: Option<usize>,
 }
 
 impl FsLoader {
-    /// A loader for templates in `dir` (use `.` for standard input).
-    pub fn new(dir: impl Into<PathBuf>) -> FsLoader {
+    /// A loader for templates in `dir` (use `.` for standard input), with the
+    /// dependencies of its `config.yaml` that have not been pulled read in
+    /// place. An error says what is wrong with `config.yaml` or a source.
+    pub fn new(dir: impl Into<PathBuf>) -> Result<FsLoader, String> {
+        let mut loader = FsLoader::without_dependencies(dir);
+        for dependency in dependencies::read(&loader.dir)? {
+            let target = loader.dir.join(&dependency.target);
+            let pulled = match fs::symlink_metadata(&target) {
+                Err(_) => false,
+                // `pull --link`: read through the link as from the source
+                // (the link leaves the directory, but only into the source).
+                Ok(m) if m.file_type().is_symlink() => {
+                    let real = fs::canonicalize(&target).ok();
+                    if real.is_none() || real != fs::canonicalize(&dependency.source).ok() {
+                        continue;
+                    }
+                    true
+                }
+                // Pulled: the copy at the target wins.
+                Ok(_) => continue,
+            };
+            let root = fs::canonicalize(&dependency.source).map_err(|e| {
+                format!(
+                    "{}: the dependency \"{}\" cannot be read from \"{}\": {e}",
+                    dependency.at,
+                    dependency.written,
+                    dependency.source.display()
+                )
+            })?;
+            loader.mounts.push(Mount {
+                dependency,
+                root,
+                noted: pulled,
+            });
+        }
+        Ok(loader)
+    }
+
+    /// A loader for `dir` that ignores its `config.yaml` (what `v4t template
+    /// pull` reads from, and where dependencies make no sense).
+    pub fn without_dependencies(dir: impl Into<PathBuf>) -> FsLoader {
         let dir = dir.into();
         let dir = if dir.as_os_str().is_empty() {
             PathBuf::from(".")
@@ -50,13 +113,15 @@ impl FsLoader {
         FsLoader {
             dir,
             root,
-            read_bytes: 0,
+            mounts: Vec::new(),
+            bytes_read: 0,
             warnings: Vec::new(),
+            notes: Vec::new(),
         }
     }
 
     /// The loader for the template file `template` (its parent directory).
-    pub fn for_template(template: &Path) -> FsLoader {
+    pub fn for_template(template: &Path) -> Result<FsLoader, String> {
         FsLoader::new(template.parent().unwrap_or(Path::new(".")))
     }
 
@@ -64,36 +129,131 @@ impl FsLoader {
     /// following symlinks (reading it may still refuse one leading outside).
     pub fn is_file(&self, path: &str) -> bool {
         let shown = self.dir.display().to_string();
-        confine(path, &shown).is_ok_and(|rel| self.dir.join(rel).is_file())
+        confine(path, &shown).is_ok_and(|rel| self.locate(&rel).path.is_file())
     }
 
-    /// Whether the existing `path` resolves (through symlinks) to a place
-    /// inside the root.
-    fn inside(&self, path: &Path) -> bool {
-        match (&self.root, fs::canonicalize(path)) {
-            (Some(root), Ok(real)) => real.starts_with(root),
-            _ => false,
+    /// Where the confined relative path `rel` is: below a dependency's
+    /// source if it lies below the dependency's target, else in the
+    /// directory.
+    fn locate(&self, rel: &Path) -> Located<'_> {
+        for (i, mount) in self.mounts.iter().enumerate() {
+            if let Ok(rest) = rel.strip_prefix(&mount.dependency.target) {
+                return Located {
+                    path: mount.root.join(rest),
+                    root: Some(&mount.root),
+                    mount: Some(i),
+                };
+            }
         }
+        Located {
+            path: self.dir.join(rel),
+            root: self.root.as_deref(),
+            mount: None,
+        }
+    }
+
+    /// Says (once per dependency) that mount `i` was read from its source.
+    fn note(&mut self, i: Option<usize>) {
+        let Some(mount) = i.and_then(|i| self.mounts.get_mut(i)) else {
+            return;
+        };
+        if !mount.noted {
+            mount.noted = true;
+            let d = &mount.dependency;
+            self.notes.push(format!(
+                "\"{}\" is read from \"{}\" ({}: the dependency is not pulled)",
+                self.dir.join(&d.target).display(),
+                d.source.display(),
+                d.at
+            ));
+        }
+    }
+
+    /// The entries of the directory `rel` (relative, `/`-separated; empty
+    /// for the root), sorted by name: those on disk and the targets of
+    /// dependencies read in place that lie directly in it.
+    fn entries(&self, rel: &str) -> Vec<Entry> {
+        let located = self.locate(Path::new(rel));
+        let mut entries: Vec<Entry> = sorted_entries(&located.path)
+            .into_iter()
+            .filter_map(|(name, entry)| {
+                Some(Entry {
+                    file_type: entry.file_type().ok()?,
+                    path: entry.path(),
+                    name,
+                    root: located.root.map(Path::to_path_buf),
+                    mount: located.mount,
+                })
+            })
+            .collect();
+        for (i, mount) in self.mounts.iter().enumerate() {
+            let target = Path::new(&mount.dependency.target);
+            let (Some(parent), Some(name)) = (target.parent(), target.file_name()) else {
+                continue;
+            };
+            let (Ok(file_type), Some(name)) = (fs::metadata(&mount.root), name.to_str()) else {
+                continue;
+            };
+            if parent == Path::new(rel) && !entries.iter().any(|e| e.name == name) {
+                entries.push(Entry {
+                    name: name.to_string(),
+                    path: mount.root.clone(),
+                    file_type: file_type.file_type(),
+                    root: Some(mount.root.clone()),
+                    mount: Some(i),
+                });
+            }
+        }
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+        entries
     }
 }
 
-impl Loader for FsLoader {
-    fn read(&mut self, path: &str) -> Result<Option<String>, String> {
+/// One entry of a directory listing ([`FsLoader::entries`]).
+struct Entry {
+    name: String,
+    /// Where it is on disk.
+    path: PathBuf,
+    /// Its type, symlinks not followed.
+    file_type: fs::FileType,
+    /// The folder it must resolve into (the directory's or a source's).
+    root: Option<PathBuf>,
+    /// The dependency it is read through, if any.
+    mount: Option<usize>,
+}
+
+/// Whether the existing `path` resolves (through symlinks) to a place inside
+/// `root`.
+fn resolves_inside(root: Option<&Path>, path: &Path) -> bool {
+    match (root, fs::canonicalize(path)) {
+        (Some(root), Ok(real)) => real.starts_with(root),
+        _ => false,
+    }
+}
+
+impl FsLoader {
+    /// The bytes of `path` (relative to the directory, or below a
+    /// dependency's target), confined and bounded as [`Loader::read`] reads.
+    pub fn read_bytes(&mut self, path: &str) -> Result<Option<Vec<u8>>, String> {
         let rel = confine(path, &self.dir.display().to_string())?;
-        let full = self.dir.join(&rel);
+        let located = self.locate(&rel);
+        let (full, mount) = (&located.path, located.mount);
         // `symlink_metadata` so that a dangling symlink counts as existing
         // (and is then refused below rather than silently ignored).
-        if fs::symlink_metadata(&full).is_err() {
+        if fs::symlink_metadata(full).is_err() {
             return Ok(None);
         }
-        if !self.inside(&full) {
+        if !resolves_inside(located.root, full) {
+            let (what, outside) = match (located.mount, located.root) {
+                (Some(_), Some(root)) => ("dependency", root.display().to_string()),
+                _ => ("template directory", self.dir.display().to_string()),
+            };
             return Err(format!(
-                "Refusing to read \"{path}\": it resolves to a place outside of the template directory \"{}\"",
-                self.dir.display()
+                "Refusing to read \"{path}\": it resolves to a place outside of the {what} \"{outside}\""
             ));
         }
-        let left = MAX_BESIDE_BYTES - self.read_bytes;
-        let bytes = read_bytes(&full, left.min(MAX_INPUT_BYTES)).map_err(|e| {
+        let left = MAX_BESIDE_BYTES - self.bytes_read;
+        let bytes = read_bytes(full, left.min(MAX_INPUT_BYTES)).map_err(|e| {
             let e = if left < MAX_INPUT_BYTES && e == too_large(left) {
                 format!(
                     "the files beside the template are larger than {} MiB together",
@@ -104,11 +264,22 @@ impl Loader for FsLoader {
             };
             format!("Could not read \"{}\": {e}", full.display())
         })?;
-        self.read_bytes += bytes.len() as u64;
+        self.bytes_read += bytes.len() as u64;
+        self.note(mount);
+        Ok(Some(bytes))
+    }
+}
+
+impl Loader for FsLoader {
+    fn read(&mut self, path: &str) -> Result<Option<String>, String> {
+        let Some(bytes) = self.read_bytes(path)? else {
+            return Ok(None);
+        };
         String::from_utf8(bytes).map(Some).map_err(|e| {
+            let rel = confine(path, "").unwrap_or_default();
             format!(
                 "Could not read \"{}\": {}",
-                full.display(),
+                self.locate(&rel).path.display(),
                 crate::files::not_utf8_message(&e)
             )
         })
@@ -120,50 +291,59 @@ impl Loader for FsLoader {
 
     fn lib_files(&mut self) -> Vec<String> {
         let mut files = Vec::new();
-        let lib = self.dir.join("lib");
-        match fs::symlink_metadata(&lib) {
+        let lib = self.locate(Path::new("lib"));
+        match fs::symlink_metadata(&lib.path) {
             Ok(m) if m.is_dir() => {}
             // A symlinked `lib` is allowed if it stays inside the directory.
-            Ok(m) if m.file_type().is_symlink() && lib.is_dir() && self.inside(&lib) => {}
+            Ok(m)
+                if m.file_type().is_symlink()
+                    && lib.path.is_dir()
+                    && resolves_inside(lib.root, &lib.path) => {}
+            // A dependency read in place below `lib/`.
+            Err(_)
+                if self
+                    .mounts
+                    .iter()
+                    .any(|m| m.dependency.target.starts_with("lib/")) => {}
             _ => return files,
         }
         let mut queue = VecDeque::from([String::from("lib")]);
+        let mut used = Vec::new();
         while let Some(rel) = queue.pop_front() {
-            for (name, entry) in sorted_entries(&self.dir.join(&rel)) {
-                let child = format!("{rel}/{name}");
-                let Ok(file_type) = entry.file_type() else {
-                    continue;
-                };
-                if file_type.is_dir() {
+            for entry in self.entries(&rel) {
+                let child = format!("{rel}/{}", entry.name);
+                let full = &entry.path;
+                if entry.file_type.is_dir() {
                     queue.push_back(child);
                     continue;
                 }
-                let full = entry.path();
-                if file_type.is_symlink() {
+                if entry.file_type.is_symlink() {
                     // Symlinked directories are never followed (no loops);
                     // symlinked files only if they stay inside.
-                    if fs::metadata(&full).is_err() {
+                    if fs::metadata(full).is_err() {
                         self.warnings.push(format!(
                             "Skipping \"{}\": it is a dangling symlink",
                             full.display()
                         ));
-                    } else if !self.inside(&full) {
+                    } else if !resolves_inside(entry.root.as_deref(), full) {
                         self.warnings.push(format!(
                             "Skipping \"{}\": it is a symlink to a place outside of the template directory \"{}\"",
                             full.display(),
                             self.dir.display()
                         ));
-                    } else if is_yaml(&name) && full.is_file() {
+                    } else if is_yaml(&entry.name) && full.is_file() {
                         files.push(child);
+                        used.push(entry.mount);
                     } else if full.is_dir() {
                         self.warnings.push(format!(
                             "Skipping \"{}\": symlinked directories in lib/ are not followed",
                             full.display()
                         ));
                     }
-                } else if is_yaml(&name) {
-                    if file_type.is_file() {
+                } else if is_yaml(&entry.name) {
+                    if entry.file_type.is_file() {
                         files.push(child);
+                        used.push(entry.mount);
                     } else {
                         self.warnings.push(format!(
                             "Skipping \"{}\": not a regular file",
@@ -172,6 +352,9 @@ impl Loader for FsLoader {
                     }
                 }
             }
+        }
+        for mount in used {
+            self.note(mount);
         }
         files
     }
@@ -182,30 +365,28 @@ const MAX_LISTED: usize = 20_000;
 
 impl FsLoader {
     /// Every regular file below the directory (relative paths, sorted;
-    /// hidden entries and symlinked directories skipped, at most
-    /// [`MAX_LISTED`] files, 16 levels deep).
+    /// hidden entries and symlinks skipped, at most
+    /// [`MAX_LISTED`] files, 16 levels deep), dependencies read in place
+    /// included.
     fn walk(&self) -> Vec<String> {
         let mut files = Vec::new();
         let mut queue = VecDeque::from([String::new()]);
         while let Some(rel) = queue.pop_front() {
-            let entries = sorted_entries(&self.dir.join(&rel));
-            for (name, entry) in entries
+            for entry in self
+                .entries(&rel)
                 .into_iter()
-                .filter(|(name, _)| !name.starts_with('.'))
+                .filter(|e| !e.name.starts_with('.'))
             {
                 let child = if rel.is_empty() {
-                    name
+                    entry.name
                 } else {
-                    format!("{rel}/{name}")
+                    format!("{rel}/{}", entry.name)
                 };
-                let Ok(file_type) = entry.file_type() else {
-                    continue;
-                };
-                if file_type.is_dir() {
+                if entry.file_type.is_dir() {
                     if child.matches('/').count() < 16 {
                         queue.push_back(child);
                     }
-                } else if file_type.is_file() {
+                } else if entry.file_type.is_file() {
                     files.push(child);
                     if files.len() >= MAX_LISTED {
                         files.sort();
@@ -261,6 +442,14 @@ impl AnyLoader {
     pub fn warnings(&self) -> &[String] {
         match self {
             AnyLoader::Fs(l) => &l.warnings,
+            AnyLoader::Archive(_) => &[],
+        }
+    }
+
+    /// Which dependencies were read from their source (printed as notes).
+    pub fn notes(&self) -> &[String] {
+        match self {
+            AnyLoader::Fs(l) => &l.notes,
             AnyLoader::Archive(_) => &[],
         }
     }
@@ -323,7 +512,7 @@ mod tests {
         let dir = tmp.0.join("csar");
         write(&dir.join("qualities.yaml"), "q: 1\n");
         write(&dir.join("sub/x.yaml"), "x\n");
-        let mut loader = FsLoader::new(&dir);
+        let mut loader = FsLoader::new(&dir).unwrap();
         assert_eq!(loader.read("qualities.yaml"), Ok(Some("q: 1\n".into())));
         assert_eq!(loader.read("./sub/../sub/x.yaml"), Ok(Some("x\n".into())));
         assert_eq!(loader.read("missing.yaml"), Ok(None));
@@ -335,7 +524,7 @@ mod tests {
         let dir = tmp.0.join("csar");
         write(&dir.join("t.yaml"), "t\n");
         write(&tmp.0.join("secret.yaml"), "secret\n");
-        let mut loader = FsLoader::new(&dir);
+        let mut loader = FsLoader::new(&dir).unwrap();
         assert!(loader.read("../secret.yaml").is_err());
         assert!(loader.read("sub/../../secret.yaml").is_err());
         let absolute = tmp.0.join("secret.yaml");
@@ -353,7 +542,7 @@ mod tests {
         write(&tmp.0.join("secret.yaml"), "secret\n");
         std::os::unix::fs::symlink(tmp.0.join("secret.yaml"), dir.join("link.yaml")).unwrap();
         std::os::unix::fs::symlink(dir.join("inside.yaml"), dir.join("ok.yaml")).unwrap();
-        let mut loader = FsLoader::new(&dir);
+        let mut loader = FsLoader::new(&dir).unwrap();
         assert!(loader.read("link.yaml").is_err());
         assert_eq!(loader.read("ok.yaml"), Ok(Some("in\n".into())));
     }
@@ -372,7 +561,7 @@ mod tests {
         ] {
             write(&dir.join(f), "x: 1\n");
         }
-        let mut loader = FsLoader::new(&dir);
+        let mut loader = FsLoader::new(&dir).unwrap();
         assert_eq!(
             loader.lib_files(),
             [
@@ -383,7 +572,10 @@ mod tests {
                 "lib/b/deep/d.yaml"
             ]
         );
-        assert!(FsLoader::new(tmp.0.join("nowhere")).lib_files().is_empty());
+        assert!(FsLoader::new(tmp.0.join("nowhere"))
+            .unwrap()
+            .lib_files()
+            .is_empty());
     }
 
     #[cfg(unix)]
@@ -394,7 +586,7 @@ mod tests {
         write(&dir.join("lib/a.yaml"), "x: 1\n");
         // A loop: lib/loop -> lib.
         std::os::unix::fs::symlink(dir.join("lib"), dir.join("lib/loop")).unwrap();
-        let mut loader = FsLoader::new(&dir);
+        let mut loader = FsLoader::new(&dir).unwrap();
         assert_eq!(loader.lib_files(), ["lib/a.yaml"]);
         assert_eq!(loader.warnings.len(), 1, "{:?}", loader.warnings);
         assert!(loader.warnings[0].ends_with("symlinked directories in lib/ are not followed"));
@@ -412,7 +604,7 @@ mod tests {
         let fifo = std::ffi::CString::new(dir.join("lib/d.yaml").to_str().unwrap()).unwrap();
         // SAFETY: a valid NUL-terminated path.
         assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
-        let mut loader = FsLoader::new(&dir);
+        let mut loader = FsLoader::new(&dir).unwrap();
         assert_eq!(loader.lib_files(), ["lib/a.yaml"]);
         let w = &loader.warnings;
         assert_eq!(w.len(), 3, "{w:?}");
@@ -439,8 +631,8 @@ mod tests {
         let tmp = TempDir::new();
         let dir = tmp.0.join("csar");
         write(&dir.join("a.yaml"), "a: 1\n");
-        let mut loader = FsLoader::new(&dir);
-        loader.read_bytes = MAX_BESIDE_BYTES - 3;
+        let mut loader = FsLoader::new(&dir).unwrap();
+        loader.bytes_read = MAX_BESIDE_BYTES - 3;
         let e = loader.read("a.yaml").unwrap_err();
         assert!(e.ends_with("larger than 256 MiB together"), "{e}");
     }

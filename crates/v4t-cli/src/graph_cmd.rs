@@ -6,7 +6,7 @@ use v4t::draw::{draw, DrawOptions, Format};
 use v4t::Code;
 
 use crate::diagnostics::{catch_panic, ColorChoice, Reporter};
-use crate::resolve_cmd::{finish, open_variant, write_result};
+use crate::resolve_cmd::{finish, open_variant, print_notes, write_result};
 use crate::{GraphArgs, GraphFormat, EXIT_FAILURE};
 
 /// Runs `v4t graph` and returns the exit code.
@@ -28,6 +28,7 @@ pub fn run(args: &GraphArgs, color: ColorChoice) -> u8 {
         },
     };
     let outcome = catch_panic(|| draw(&mut sources, template, &mut loader, &options));
+    print_notes(&reporter, &loader);
     let text = match finish(outcome, &sources, &reporter) {
         Ok(text) => text,
         Err(code) => return code,

@@ -9,6 +9,7 @@ mod analyze_cmd;
 mod compare;
 mod csar;
 mod csar_entry;
+mod dependencies;
 mod diagnostics;
 mod explain_cmd;
 mod featureide;
@@ -21,6 +22,7 @@ mod resolve_cmd;
 mod sample_tests;
 mod signals;
 mod tarball;
+mod template_cmd;
 mod test_runner;
 mod validate_cmd;
 
@@ -134,7 +136,43 @@ enum TemplateCommand {
     /// Run the tests of a CSAR (`v4t test` with the reference's flags)
     #[command(after_help = EXIT_CODES, long_about = TEST_ABOUT)]
     Test(TemplateTestArgs),
+    /// Copy (or link) the dependencies listed in a directory's config.yaml into place
+    #[command(after_help = PROJECT_EXIT_CODES, long_about = PULL_ABOUT)]
+    Pull(template_cmd::PullArgs),
+    /// Remove what `template pull` put into place (never anything else)
+    #[command(after_help = PROJECT_EXIT_CODES)]
+    Unpull(template_cmd::UnpullArgs),
+    /// Package a directory as a zipped CSAR
+    #[command(after_help = PROJECT_EXIT_CODES)]
+    Package(template_cmd::PackageArgs),
+    /// Unpack a zipped CSAR into a new directory
+    #[command(after_help = PROJECT_EXIT_CODES)]
+    Unpackage(template_cmd::UnpackageArgs),
+    /// Count the nodes, relations, properties, conditions, inputs and presets of templates
+    #[command(after_help = EXIT_CODES)]
+    Stats(template_cmd::StatsArgs),
 }
+
+/// The exit codes of the project commands (`template pull`, ...).
+const PROJECT_EXIT_CODES: &str = "\
+Exit codes:
+  0  done
+  1  some dependency could not be pulled or removed, or a file could not be read
+  2  usage error: invalid arguments, a broken config.yaml, an unreadable archive";
+
+/// The long help of `v4t template pull`.
+const PULL_ABOUT: &str = "\
+Copy (or, with --link, symbolically link) the dependencies listed in DIR/config.yaml
+into place, as OpenTOSCA Vintner's `template pull` does:
+
+    dependencies:
+        - source: ../shared/lib   # relative to DIR, or absolute
+          target: lib             # optional: the source's base name
+
+Every other command reads a dependency that has not been pulled from its
+source in place, so pulling is needed only to hand the directory on without
+its sources. A copy refreshes the files of an earlier copy; `template unpull`
+removes only a link to the source or a copy that is still exactly the source.";
 
 /// The long help of `v4t resolve`: every form the inputs can take.
 const RESOLVE_ABOUT: &str = "\
@@ -730,6 +768,11 @@ fn main() -> ExitCode {
             resolve_cmd::run_enrich(&args.into(), color)
         }
         Command::Template(TemplateCommand::Test(args)) => test_runner::run(&args.into()),
+        Command::Template(TemplateCommand::Pull(args)) => template_cmd::pull(&args),
+        Command::Template(TemplateCommand::Unpull(args)) => template_cmd::unpull(&args),
+        Command::Template(TemplateCommand::Package(args)) => template_cmd::package(&args),
+        Command::Template(TemplateCommand::Unpackage(args)) => template_cmd::unpackage(&args),
+        Command::Template(TemplateCommand::Stats(args)) => template_cmd::stats(&args, color),
         Command::Completions { shell } => print_completions(shell),
         Command::Man { output_dir } => man_pages(output_dir.as_deref()),
     };

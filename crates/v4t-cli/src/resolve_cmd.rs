@@ -112,9 +112,9 @@ fn read_template(template: &str) -> Result<Template, OpenError> {
             let message = format!("could not read the template from standard input: {e}");
             OpenError::Usage(Code::File, message)
         })?;
-        (bytes, "<stdin>".to_string(), FsLoader::new("."))
+        (bytes, "<stdin>".to_string(), fs_loader(FsLoader::new("."))?)
     } else if path.is_dir() {
-        let mut root = AnyLoader::Fs(FsLoader::new(path));
+        let mut root = AnyLoader::Fs(FsLoader::without_dependencies(path));
         let entry =
             entry_template(&mut root, true).map_err(|e| csar_error(template, e.message()))?;
         let file = path.join(entry);
@@ -123,8 +123,7 @@ fn read_template(template: &str) -> Result<Template, OpenError> {
             let message = format!("could not read template \"{name}\": {e}");
             OpenError::Usage(Code::File, message)
         })?;
-        let loader = FsLoader::for_template(&file);
-        (bytes, name, loader)
+        (bytes, name, fs_loader(FsLoader::for_template(&file))?)
     } else {
         let bytes = read_bytes(path, MAX_INPUT_BYTES).map_err(|e| {
             let message = format!("could not read template \"{template}\": {e}");
@@ -133,7 +132,11 @@ fn read_template(template: &str) -> Result<Template, OpenError> {
         if crate::csar::is_archive(path, &bytes) {
             return from_archive(&bytes, template);
         }
-        (bytes, template.to_string(), FsLoader::for_template(path))
+        (
+            bytes,
+            template.to_string(),
+            fs_loader(FsLoader::for_template(path))?,
+        )
     };
     if crate::csar::looks_like_archive(&bytes) {
         return from_archive(&bytes, &name);
@@ -148,6 +151,12 @@ fn read_template(template: &str) -> Result<Template, OpenError> {
         }),
         Err(d) => Err(OpenError::Invalid(Box::new(sources), d)),
     }
+}
+
+/// The loader for the files beside a template, or why there is none (a
+/// broken `config.yaml`, a dependency that cannot be read).
+fn fs_loader(loader: Result<FsLoader, String>) -> Result<FsLoader, OpenError> {
+    loader.map_err(|e| OpenError::Usage(Code::File, e))
 }
 
 /// The error for the CSAR `name` that cannot be read (`why`).
@@ -320,8 +329,16 @@ fn print_warnings(
     for w in loader.warnings() {
         reporter.report(sources, &Diagnostic::warning(Code::SkippedFile, w.as_str()));
     }
+    print_notes(reporter, loader);
     for w in warnings {
         reporter.report(sources, w);
+    }
+}
+
+/// Prints which dependencies were read from their source.
+pub fn print_notes(reporter: &Reporter, loader: &AnyLoader) {
+    for note in loader.notes() {
+        reporter.note(note);
     }
 }
 

@@ -31,7 +31,7 @@ pub fn write(template: &str, dir: &Path, sample: &[Vec<(String, Value)>]) -> Res
         let inputs = Node::new(Value::Map(inputs), Span::NONE);
         let mut sources = Sources::new();
         let id = sources.add(template, text.clone());
-        let mut loader = FsLoader::for_template(path);
+        let mut loader = FsLoader::for_template(path)?;
         let options = ResolveOptions {
             inputs: Some(inputs.clone()),
             now_ms: Some(now_ms()),

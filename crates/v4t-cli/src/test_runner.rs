@@ -140,21 +140,22 @@ impl Tree {
             .map_err(|e| format!("could not read \"{}\": {e}", self.show(path)))
     }
 
-    /// The loader for the files beside the template at `template`.
-    fn loader(&self, template: &Path) -> AnyLoader {
-        match self {
-            Tree::Disk => AnyLoader::Fs(FsLoader::for_template(template)),
+    /// The loader for the files beside the template at `template` (on
+    /// disk with the dependencies of its `config.yaml`), or why there is none.
+    fn loader(&self, template: &Path) -> Result<AnyLoader, String> {
+        Ok(match self {
+            Tree::Disk => AnyLoader::Fs(FsLoader::for_template(template)?),
             Tree::Archive { archive, .. } => AnyLoader::Archive(ArchiveLoader::for_template(
                 archive.clone(),
                 &Tree::inner(template).unwrap_or_default(),
             )),
-        }
+        })
     }
 
     /// The loader for the files below the directory `dir`.
     fn directory(&self, dir: &Path) -> AnyLoader {
         match self {
-            Tree::Disk => AnyLoader::Fs(FsLoader::new(dir)),
+            Tree::Disk => AnyLoader::Fs(FsLoader::without_dependencies(dir)),
             Tree::Archive { archive, .. } => AnyLoader::Archive(ArchiveLoader::for_directory(
                 archive.clone(),
                 &Tree::inner(dir).unwrap_or_default(),
@@ -709,7 +710,7 @@ fn run_one(tree: &Tree, test: &TestCase, env: &Map, validate: bool) -> Result<()
     let text = tree.read_named(&template_path).map_err(fail)?;
     let mut sources = Sources::new();
     let template = sources.add(tree.show(&template_path), text);
-    let mut loader = tree.loader(&template_path);
+    let mut loader = tree.loader(&template_path).map_err(fail)?;
 
     // The inputs: only if a file exists (then with the environment).
     let inputs_path = match &config.inputs {

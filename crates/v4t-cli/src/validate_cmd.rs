@@ -51,8 +51,17 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
     };
     // The repository (a directory or an archive), its entry file, and the
     // directory diagnostics name files relative to.
+    let fs_loader = |dir: &Path| {
+        FsLoader::new(dir).map(AnyLoader::Fs).map_err(|e| {
+            reporter.error(Code::File, &e);
+            EXIT_USAGE
+        })
+    };
     let root = if meta.is_dir() {
-        Some(AnyLoader::Fs(FsLoader::new(path)))
+        match fs_loader(path) {
+            Ok(loader) => Some(loader),
+            Err(code) => return code,
+        }
     } else if is_archive(path) {
         let archive = crate::files::read_bytes(path, crate::files::MAX_INPUT_BYTES)
             .and_then(|bytes| Archive::read(&bytes));
@@ -88,22 +97,26 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        (AnyLoader::Fs(FsLoader::new(&dir)), name, dir)
+        match fs_loader(&dir) {
+            Ok(loader) => (loader, name, dir),
+            Err(code) => return code,
+        }
     };
     let outcome = catch_panic(move || {
         let mut sources = Sources::new();
         let loaded = v4t_tosca::load(&mut sources, &mut loader as &mut dyn Loader, &entry);
         let ts = v4t_tosca::TypeSystem::build(&loaded);
         let diagnostics = v4t_tosca::validate(&ts, &sources).into_sorted();
-        (display_names(sources, &shown), diagnostics)
+        (display_names(sources, &shown), diagnostics, loader)
     });
-    let (sources, diagnostics) = match outcome {
+    let (sources, diagnostics, loader) = match outcome {
         Ok(r) => r,
         Err(panic) => {
             reporter.error(Code::Internal, &format!("internal error: {panic}"));
             return EXIT_FAILURE;
         }
     };
+    crate::resolve_cmd::print_notes(&reporter, &loader);
     for d in &diagnostics {
         reporter.report(&sources, d);
     }

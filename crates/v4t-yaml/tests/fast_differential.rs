@@ -843,13 +843,19 @@ fn yaml_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 }
 
 /// The reference's conformance templates and the TOSCA 2.0 suite's files
-/// (`../shared`, skipped if absent).
+/// (`../shared`, skipped if absent, a failure under CI).
 #[test]
 fn shared_templates_agree() {
     let shared = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
     for dir in ["conformance", "tosca-2.0-suite/tests"] {
         let root = shared.join(dir);
         if !root.is_dir() {
+            // CI always has ../shared: missing data there is a failure.
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "{} is missing under CI",
+                root.display()
+            );
             println!("skipped: {} is absent", root.display());
             continue;
         }

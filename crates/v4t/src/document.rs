@@ -215,3 +215,14 @@ pub(crate) fn section_mut<'d>(
         s.key(),
     )
 }
+
+/// The number of relationships a requirement assignment establishes: its
+/// `count` if it is a non-negative integer, else 1 (also for a function,
+/// which is known at deployment only).
+pub(crate) fn relationship_count(assignment: Option<&Node>) -> u64 {
+    assignment
+        .and_then(|d| d.get("count"))
+        .and_then(Node::as_f64)
+        .filter(|c| *c >= 0.0 && c.fract() == 0.0)
+        .map_or(1, |c| c as u64)
+}

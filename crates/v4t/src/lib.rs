@@ -83,6 +83,7 @@ mod reason;
 mod references;
 mod report;
 mod solve;
+mod stats;
 mod suggest;
 mod transform;
 mod types;
@@ -97,6 +98,7 @@ pub use config::Grammar;
 use config::{Config, Version};
 pub use error::{Error, Result};
 pub use report::{ElementDecision, Report, TechnologyChoice};
+pub use stats::{stats, Stats};
 pub use v4t_expr::deep_merge;
 pub use v4t_source::{
     join_import, Code, Diagnostic, Loader, NoFiles, Note, Severity, SourceFile, Sources,

@@ -438,7 +438,7 @@ pub(crate) fn count_range_warnings(
                     .filter(|&&r| {
                         g.get(r).name == name && (!present_only || solution.is_present(r))
                     })
-                    .map(|&r| relationships(g.raw(doc, r)))
+                    .map(|&r| document::relationship_count(g.raw(doc, r)))
                     .sum()
             };
             let (kept, written) = (count(true), count(false));
@@ -457,16 +457,6 @@ pub(crate) fn count_range_warnings(
         }
     }
     out
-}
-
-/// The number of relationships a requirement assignment establishes: its
-/// `count` if it is a non-negative integer, else 1 (also for a function,
-/// which is known at deployment only).
-pub(crate) fn relationships(def: Option<&Node>) -> u64 {
-    def.and_then(|d| d.get("count"))
-        .and_then(Node::as_f64)
-        .filter(|c| *c >= 0.0 && c.fract() == 0.0)
-        .map_or(1, |c| c as u64)
 }
 
 /// The minimum of the `count_range` of requirement `name` in the definition

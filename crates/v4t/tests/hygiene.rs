@@ -3,7 +3,11 @@
 //! * no function in library code is longer than 120 lines;
 //! * no two files of a crate import each other (`crate::`/`super::` paths);
 //! * the processor spells the topology's key in one place (at most three
-//!   lines of `crates/v4t/src` outside tests mention it).
+//!   lines of `crates/v4t/src` outside tests mention it);
+//! * the modules of `crates/v4t` follow the pipeline: each has a declared
+//!   rank ([`V4T_RANKS`]) and imports (`crate::`/`super::`) only modules of a
+//!   lower or the same rank, so data flows one way (like rust-analyzer's
+//!   tidy checks).
 //!
 //! Test code (`#[cfg(test)]` modules, `tests.rs`, `tests/`) is exempt.
 
@@ -367,6 +371,91 @@ fn no_two_files_of_a_crate_import_each_other() {
         cycles.is_empty(),
         "files importing each other:\n{}",
         cycles.join("\n")
+    );
+}
+
+/// The top-level modules of `crates/v4t/src` by rank, lowest first: a
+/// module may import modules of its own rank or below, never above. The
+/// ranks follow the pipeline (ARCHITECTURE.md): shared vocabulary, loading
+/// and configuration, the element graph, enrichment and inputs, solving,
+/// checks, output, and the commands built on all of it.
+const V4T_RANKS: &[&[&str]] = &[
+    // Vocabulary every stage shares.
+    &[
+        "error",
+        "suggest",
+        "kind",
+        "document",
+        "version",
+        "logic",
+        "functions",
+        "reason",
+    ],
+    // Loading the template, its types and its configuration.
+    &[
+        "load",
+        "validate",
+        "types",
+        "normalize",
+        "options",
+        "config",
+        "inputs",
+        "lint",
+    ],
+    // The element graph.
+    &["graph"],
+    // Enrichment (generated conditions and constraints).
+    &["enrich"],
+    // Solving.
+    &["readable", "solve"],
+    // Checks of a solution.
+    &["check", "references"],
+    // Output.
+    &["report", "transform", "verify"],
+    // What is built on the whole pipeline.
+    &["explain", "analyze", "draw", "stats"],
+];
+
+/// The rank of top-level module `name` in [`V4T_RANKS`].
+fn rank(name: &str) -> Option<usize> {
+    V4T_RANKS.iter().position(|r| r.contains(&name))
+}
+
+#[test]
+fn the_modules_of_v4t_import_only_lower_ranks() {
+    let src = crates_dir().join("v4t").join("src");
+    let top = |file: &Path| module_path(&src, file).first().cloned();
+    let mut unranked = BTreeSet::new();
+    let mut upward = Vec::new();
+    for (file, deps) in imports(&src) {
+        let Some(me) = top(&file) else { continue }; // lib.rs wires the stages
+        let Some(my_rank) = rank(&me) else {
+            unranked.insert(me);
+            continue;
+        };
+        for dep in deps {
+            let Some(other) = top(&dep) else { continue };
+            match rank(&other) {
+                None => {
+                    unranked.insert(other);
+                }
+                Some(r) if r > my_rank => upward.push(format!(
+                    "{} imports {} (rank {my_rank} -> {r})",
+                    file.display(),
+                    dep.display()
+                )),
+                Some(_) => {}
+            }
+        }
+    }
+    assert!(
+        unranked.is_empty(),
+        "modules without a rank in V4T_RANKS (add them where they belong in the pipeline): {unranked:?}"
+    );
+    assert!(
+        upward.is_empty(),
+        "imports against the pipeline's direction:\n{}",
+        upward.join("\n")
     );
 }
 

@@ -846,7 +846,7 @@ impl<'d> Builder<'d> {
             let id = self.add(e);
             self.g.relations.push(id);
             if self.g.grammar() == Grammar::Tosca20 {
-                let count = crate::references::relationships(Some(a)) as u32;
+                let count = crate::document::relationship_count(Some(a)) as u32;
                 if count != 1 {
                     self.g.counts.insert(id, count);
                 }
