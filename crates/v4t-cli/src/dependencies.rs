@@ -99,10 +99,12 @@ fn dependency(dir: &Path, entry: &Node, at: &dyn Fn(Span) -> String) -> Result<D
         let slot = match key.name.as_ref() {
             "source" => &mut source,
             "target" => &mut target,
-            other => return Err(format!(
+            other => {
+                return Err(format!(
                 "{}: unknown key \"{other}\" in a dependency (expected \"source\" or \"target\")",
                 at(key.span)
-            )),
+            ))
+            }
         };
         match &value.value {
             Value::String(s) if !s.is_empty() => *slot = Some((s.clone(), value.span)),

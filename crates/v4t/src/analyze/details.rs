@@ -5,6 +5,7 @@
 use super::Family;
 use crate::graph::Graph;
 use v4t_sat::{Count, Lit};
+use v4t_yaml::hash::SeededMap;
 use v4t_yaml::Node;
 
 impl Family<'_> {
@@ -17,9 +18,14 @@ impl Family<'_> {
         &mut self,
         doc: &Node,
         graph: &Graph,
-        dead: &[String],
+        (dead, core): (&[String], &[String]),
     ) -> (Vec<(String, Count)>, Vec<Vec<String>>) {
         let budget = self.options.budget;
+        let valid = self.sat.count(&[], &self.input_lits, &budget);
+        let dead: std::collections::HashSet<&str> = dead.iter().map(String::as_str).collect();
+        let core: std::collections::HashSet<&str> = core.iter().map(String::as_str).collect();
+        // Elements sharing a presence literal share their count.
+        let mut counted: SeededMap<Lit, Count> = SeededMap::default();
         let mut commonality = Vec::new();
         // (first member's literal, its count, member ids).
         let mut sets: Vec<(Lit, Count, Vec<String>)> = Vec::new();
@@ -30,17 +36,31 @@ impl Family<'_> {
             .map(|&(id, l)| (graph.id(id).to_string(), l))
             .collect();
         for (id, l) in elements {
-            let count = self.sat.count(&[l], &self.input_lits, &budget);
+            let count = if dead.contains(id.as_str()) {
+                Count {
+                    value: v4t_sat::Natural::ZERO,
+                    exact: true,
+                }
+            } else if core.contains(id.as_str()) {
+                valid.clone()
+            } else if let Some(c) = counted.get(&l) {
+                c.clone()
+            } else {
+                let c = self.sat.count(&[l], &self.input_lits, &budget);
+                counted.insert(l, c.clone());
+                c
+            };
             commonality.push((id.clone(), count.clone()));
-            if dead.contains(&id) {
+            if dead.contains(id.as_str()) {
                 continue;
             }
             let same = sets.iter().position(|(first, c, _)| {
-                c.exact
-                    && count.exact
-                    && c.value == count.value
-                    && !self.sat.solve(&[*first, !l])
-                    && !self.sat.solve(&[!*first, l])
+                *first == l
+                    || c.exact
+                        && count.exact
+                        && c.value == count.value
+                        && !self.sat.solve(&[*first, !l])
+                        && !self.sat.solve(&[!*first, l])
             });
             match same {
                 Some(s) => sets[s].2.push(id),

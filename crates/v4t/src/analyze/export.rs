@@ -110,7 +110,7 @@ impl Family<'_> {
         if !self.inputs.is_empty() {
             out.push_str("        mandatory\n");
         }
-        let mut taken: Vec<String> = Vec::new();
+        let mut taken = std::collections::HashSet::new();
         for d in &self.inputs {
             let input = unique(&mut taken, &identifier(&d.name));
             out.push_str(&format!("            \"{input}\" {{abstract}}\n"));
@@ -171,13 +171,13 @@ fn identifier(s: &str) -> String {
 }
 
 /// `name`, or `name_2`, `name_3`, ... if taken; recorded as taken.
-fn unique(taken: &mut Vec<String>, name: &str) -> String {
+fn unique(taken: &mut std::collections::HashSet<String>, name: &str) -> String {
     let mut candidate = name.to_string();
     let mut i = 2;
     while taken.contains(&candidate) {
         candidate = format!("{name}_{i}");
         i += 1;
     }
-    taken.push(candidate.clone());
+    taken.insert(candidate.clone());
     candidate
 }
