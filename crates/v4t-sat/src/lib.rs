@@ -661,6 +661,17 @@ mod tests {
     }
 
     #[test]
+    fn clauses_are_listed_in_order() {
+        let mut s = Solver::new();
+        let (a, b) = (s.new_var(), s.new_var());
+        s.add_clause(&[a, !b]);
+        s.add_clause(&[b]);
+        let listed: Vec<Vec<Lit>> = s.clauses().map(<[Lit]>::to_vec).collect();
+        // The first clause fixes the constant-true variable.
+        assert_eq!(listed, vec![vec![s.truth()], vec![a, !b], vec![b]]);
+    }
+
+    #[test]
     fn clauses_and_unsat() {
         let mut s = Solver::new();
         let a = s.new_var();
