@@ -25,6 +25,7 @@ mod tarball;
 mod template_cmd;
 mod test_runner;
 mod validate_cmd;
+mod validate_config;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -104,6 +105,10 @@ enum Command {
     /// The command forms of OpenTOSCA Vintner (`v4t template resolve --template T ...`)
     #[command(subcommand)]
     Template(TemplateCommand),
+    /// Run the language server (LSP 3.17 over standard input and output) for
+    /// editors: diagnostics, hover, definitions, references, completion
+    #[command(after_help = LSP_EXIT_CODES)]
+    Lsp,
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
     Completions {
         /// The shell to complete for.
@@ -118,11 +123,17 @@ enum Command {
     },
 }
 
+const LSP_EXIT_CODES: &str = "\
+Exit codes:
+  0  the client sent `shutdown`, then `exit`
+  1  `exit` without `shutdown`, or the input ended";
+
 const VALIDATE_EXIT_CODES: &str = "\
 Exit codes:
   0  valid (warnings may have been printed)
   1  invalid: at least one error was printed
-  2  usage error: invalid arguments, or the path cannot be read";
+  2  usage error: invalid arguments, or the path cannot be read or is a
+     refused archive (an entry leaving its root, a link, a zip bomb)";
 
 /// `v4t template ...`: the reference implementation's command lines.
 #[derive(Subcommand, Debug)]
@@ -367,8 +378,8 @@ PATH may be:
     the default names, the single root YAML file) and every `tests/<name>/`
     is one test;
   * a zipped CSAR (`.csar` or `.zip`) with the same layout inside;
-  * a single test directory (contains `test.yaml` or a template file such as
-    `template.yaml`);
+  * a single test directory (contains `test.yaml`, or a template file such
+    as `template.yaml` and an expected file);
   * a group of test directories, or a tree of groups (searched recursively,
     names starting with `.` are ignored, symlinked directories are not
     followed).
@@ -380,6 +391,10 @@ message), `replace` (list of [find, replace] applied to the output text) and
 relative to the CSAR root, everything else to the test directory. Directories
 ending in `---disabled` are skipped; if any name ends in `---only`, only those
 tests run.
+
+A template without tests (a CSAR without tests, a template directory
+without `test.yaml` and expected file) is listed as `none DIR`, not counted.
+A run that finds no test at all fails (exit code 1).
 
 Failing tests are listed with a short diff. The last line of the output is
 `N passed, M failed` (followed by `, K skipped` if tests were skipped);
@@ -745,6 +760,27 @@ fn write_stdout(bytes: &[u8]) -> u8 {
     }
 }
 
+/// `v4t lsp`: files beside an edited template are read by the file system
+/// loader of the other commands (confined to the template's directory,
+/// dependencies of its `config.yaml` included).
+fn lsp() -> u8 {
+    // A `config.yaml` with broken dependencies: the files of the directory
+    // alone (the command line reports the error itself).
+    let loaders: Box<v4t_lsp::LoaderFactory> = Box::new(|dir| {
+        let loader = fs_loader::FsLoader::new(dir)
+            .unwrap_or_else(|_| fs_loader::FsLoader::without_dependencies(dir));
+        Box::new(loader) as Box<dyn v4t::Loader>
+    });
+    match v4t_lsp::serve_stdio(loaders) {
+        Ok(true) => EXIT_OK,
+        Ok(false) => EXIT_FAILURE,
+        Err(e) => {
+            eprintln!("error: v4t lsp: {e}");
+            EXIT_FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -773,6 +809,7 @@ fn main() -> ExitCode {
         Command::Template(TemplateCommand::Package(args)) => template_cmd::package(&args),
         Command::Template(TemplateCommand::Unpackage(args)) => template_cmd::unpackage(&args),
         Command::Template(TemplateCommand::Stats(args)) => template_cmd::stats(&args, color),
+        Command::Lsp => lsp(),
         Command::Completions { shell } => print_completions(shell),
         Command::Man { output_dir } => man_pages(output_dir.as_deref()),
     };

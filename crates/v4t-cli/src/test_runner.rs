@@ -233,6 +233,8 @@ struct Results<'a> {
     tree: &'a Tree,
     tests: &'a [TestCase],
     outcomes: &'a [Outcome],
+    /// Templates without tests (reported, not counted).
+    untested: &'a [PathBuf],
 }
 
 impl Results<'_> {
@@ -292,6 +294,11 @@ impl Results<'_> {
                     _ => {}
                 }
             }
+            for dir in self.untested {
+                let shown = self.tree.show(dir);
+                let dir = escape(&shown);
+                out.push_str(&format!("none {dir}: a template without tests\n"));
+            }
             let groups = self.groups();
             if summary || groups.len() > 1 {
                 for (name, (p, total, s)) in &groups {
@@ -328,8 +335,14 @@ impl Results<'_> {
                 Node::map(m)
             })
             .collect();
+        let untested = self
+            .untested
+            .iter()
+            .map(|dir| Node::string(self.tree.show(dir)))
+            .collect();
         let mut doc = Map::new();
         doc.insert("tests", Node::seq(tests));
+        doc.insert("untested", Node::seq(untested));
         for kind in [Kind::Passed, Kind::Failed, Kind::Skipped] {
             doc.insert(kind.word(), Node::number(self.count(kind) as f64));
         }
@@ -425,12 +438,13 @@ pub fn run(args: &TestArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let mut tests = Vec::new();
-    discover(&tree, &root, &mut Vec::new(), &root, &mut tests, 0);
+    let mut found = Found::default();
+    discover(&tree, &root, &mut Vec::new(), &root, &mut found, 0);
+    let Found {
+        mut tests,
+        untested,
+    } = found;
     tests.sort_by(|a, b| a.components.cmp(&b.components));
-    if tests.is_empty() {
-        eprintln!("warning: no tests found in \"{}\"", args.path.display());
-    }
 
     let only = tests
         .iter()
@@ -456,13 +470,18 @@ pub fn run(args: &TestArgs) -> u8 {
         tree: &tree,
         tests: &tests,
         outcomes: &outcomes,
+        untested: &untested,
     };
 
     let text = match flags.format {
         Format::Json => results.json(),
         Format::Text => results.text(flags.verbose, flags.quiet, flags.summary),
     };
-    let mut code = if results.count(Kind::Failed) == 0 {
+    // Nothing to test is no success: a wrong path must not pass a CI job.
+    if tests.is_empty() {
+        eprintln!("error: no tests found in \"{}\"", args.path.display());
+    }
+    let mut code = if results.count(Kind::Failed) == 0 && !tests.is_empty() {
         EXIT_OK
     } else {
         EXIT_FAILURE
@@ -524,13 +543,22 @@ fn open(path: &Path) -> Result<(Tree, PathBuf), String> {
     ))
 }
 
+/// What discovery finds.
+#[derive(Default)]
+struct Found {
+    tests: Vec<TestCase>,
+    /// Templates (CSARs and template directories) without a test: a
+    /// template meant for swapping, a CSAR with an empty `tests/`.
+    untested: Vec<PathBuf>,
+}
+
 /// Finds the tests below `dir` (`rel` are the names from the root to `dir`).
 fn discover(
     tree: &Tree,
     root: &Path,
     rel: &mut Vec<String>,
     dir: &Path,
-    out: &mut Vec<TestCase>,
+    found: &mut Found,
     depth: usize,
 ) {
     let group_of = |rel: &[String]| {
@@ -542,10 +570,14 @@ fn discover(
     };
     if tree.is_dir(&dir.join("tests")) {
         // A CSAR: the template is at its root, tests below `tests/`.
-        for name in tree.sub_directories(&dir.join("tests")) {
+        let names = tree.sub_directories(&dir.join("tests"));
+        if names.is_empty() {
+            found.untested.push(dir.to_path_buf());
+        }
+        for name in names {
             let mut components = rel.clone();
             components.extend(["tests".to_string(), name.clone()]);
-            out.push(TestCase {
+            found.tests.push(TestCase {
                 dir: dir.join("tests").join(&name),
                 base: dir.to_path_buf(),
                 csar: true,
@@ -555,26 +587,36 @@ fn discover(
         }
     } else if is_test_dir(tree, dir) {
         let group = group_of(rel.split_last().map(|(_, g)| g).unwrap_or(&[]));
-        out.push(TestCase {
+        found.tests.push(TestCase {
             dir: dir.to_path_buf(),
             base: dir.to_path_buf(),
             csar: false,
             components: rel.clone(),
             group,
         });
-    } else if depth < MAX_DEPTH {
-        for name in tree.sub_directories(dir) {
-            rel.push(name.clone());
-            discover(tree, root, rel, &dir.join(&name), out, depth + 1);
-            rel.pop();
+    } else {
+        let before = found.tests.len();
+        if depth < MAX_DEPTH {
+            for name in tree.sub_directories(dir) {
+                rel.push(name.clone());
+                discover(tree, root, rel, &dir.join(&name), found, depth + 1);
+                rel.pop();
+            }
+        }
+        // A template with no test of its own and none below.
+        let template = entry_template(&mut tree.directory(dir), false);
+        if found.tests.len() == before && !matches!(template, Err(EntryError::NotFound(_))) {
+            found.untested.push(dir.to_path_buf());
         }
     }
 }
 
-/// Whether `dir` is a single test (has `test.yaml` or a template file).
+/// Whether `dir` is a single test: it has `test.yaml`, or a template file
+/// and an expected file. A template without either is no test (a
+/// template meant for swapping, a CSAR without `tests/`).
 fn is_test_dir(tree: &Tree, dir: &Path) -> bool {
-    tree.is_file(&dir.join("test.yaml"))
-        || TEMPLATE_NAMES.iter().any(|n| tree.is_file(&dir.join(n)))
+    let has = |names: &[&str]| names.iter().any(|n| tree.is_file(&dir.join(n)));
+    tree.is_file(&dir.join("test.yaml")) || (has(&TEMPLATE_NAMES) && has(&EXPECTED_NAMES))
 }
 
 /// Runs the tests on `threads` workers; outcomes in the order of `tests`.
@@ -934,7 +976,9 @@ mod tests {
         let _ = fs::remove_dir_all(&root);
         for f in [
             "g1/t2/template.yaml",
+            "g1/t2/expected.yaml",
             "g1/t1/test.yaml",
+            "g3/swap/template.yaml",
             "g1/template.host.yaml",
             "g2/.hidden/template.yaml",
             "csar/template.yaml",
@@ -945,8 +989,11 @@ mod tests {
             fs::create_dir_all(p.parent().unwrap()).unwrap();
             fs::write(p, "").unwrap();
         }
-        let mut tests = Vec::new();
-        discover(&Tree::Disk, &root, &mut Vec::new(), &root, &mut tests, 0);
+        let mut found = Found::default();
+        discover(&Tree::Disk, &root, &mut Vec::new(), &root, &mut found, 0);
+        let tests = found.tests;
+        // A template without test or expected file is no test.
+        assert_eq!(found.untested, [root.join("g3/swap")]);
         let names: Vec<_> = tests.iter().map(|t| t.components.join("/")).collect();
         assert_eq!(
             names,

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use v4t::{Code, Loader, Sources};
+use v4t_tosca::{Level, Levels};
 
 use crate::csar::{Archive, ArchiveLoader};
 use crate::diagnostics::{catch_panic, ColorChoice, Format, Reporter};
@@ -33,6 +34,73 @@ pub struct ValidateArgs {
     /// Print errors only, no warnings.
     #[arg(long, short)]
     pub quiet: bool,
+
+    /// Report the errors of rule CODE as warnings (`V4T110`, or a coarser
+    /// code such as `V4T103` for all its rules; see docs/diagnostics.md).
+    /// Repeatable, or comma-separated. Overrides `v4t.toml`.
+    #[arg(long = "warn", value_name = "CODE", value_delimiter = ',')]
+    pub warn: Vec<String>,
+
+    /// Report nothing of rule CODE (as `--warn`).
+    #[arg(long = "allow", value_name = "CODE", value_delimiter = ',')]
+    pub allow: Vec<String>,
+}
+
+/// The severities configured for this run: the `[validate]` table of the
+/// nearest `v4t.toml` above the validated path, then `--warn` and
+/// `--allow`; an error message for unknown codes and unreadable files.
+fn levels(args: &ValidateArgs, is_dir: bool) -> Result<Levels, String> {
+    let mut levels = Levels::new();
+    let start = if is_dir {
+        args.path.clone()
+    } else {
+        let parent = args.path.parent().unwrap_or(Path::new(""));
+        if parent.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            parent.to_path_buf()
+        }
+    };
+    if let Some(file) = crate::validate_config::find(&start) {
+        let shown = shown_path(&file);
+        let text =
+            fs::read_to_string(&file).map_err(|e| format!("cannot read \"{shown}\": {e}"))?;
+        let config =
+            crate::validate_config::parse(&text).map_err(|e| format!("\"{shown}\", {e}"))?;
+        let origin = format!("`{shown}`");
+        for (codes, level) in [(&config.warn, Level::Warn), (&config.allow, Level::Allow)] {
+            for code in codes {
+                let code = Code::parse(code)
+                    .ok_or_else(|| format!("\"{shown}\": unknown code `{code}`"))?;
+                levels.set(code, level, origin.clone());
+            }
+        }
+    }
+    for (codes, level, flag) in [
+        (&args.warn, Level::Warn, "--warn"),
+        (&args.allow, Level::Allow, "--allow"),
+    ] {
+        for text in codes {
+            let code = Code::parse(text.trim()).ok_or_else(|| {
+                format!("{flag}: unknown code `{text}` (see docs/diagnostics.md)")
+            })?;
+            levels.set(code, level, format!("`{flag} {code}`"));
+        }
+    }
+    Ok(levels)
+}
+
+/// A path as shown in notes: relative to the current directory where it
+/// lies below it.
+fn shown_path(path: &Path) -> String {
+    let cwd = std::env::current_dir().and_then(fs::canonicalize);
+    match cwd
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+    {
+        Some(rel) => rel.display().to_string(),
+        None => path.display().to_string(),
+    }
 }
 
 /// Runs `v4t validate`; returns the exit code.
@@ -46,6 +114,13 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
                 Code::File,
                 &format!("cannot read \"{}\": {e}", path.display()),
             );
+            return EXIT_USAGE;
+        }
+    };
+    let levels = match levels(args, meta.is_dir()) {
+        Ok(l) => l,
+        Err(message) => {
+            reporter.error(Code::File, &message);
             return EXIT_USAGE;
         }
     };
@@ -70,12 +145,14 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
                 Arc::new(a),
                 "",
             ))),
+            // Unreadable or refused (an entry leaving the root, a link, a
+            // zip bomb): a usage error, as in every command.
             Err(message) => {
                 reporter.error(
                     Code::Csar,
                     &format!("cannot read the CSAR \"{}\": {message}", path.display()),
                 );
-                return EXIT_FAILURE;
+                return EXIT_USAGE;
             }
         }
     } else {
@@ -106,7 +183,7 @@ pub fn run(args: &ValidateArgs, color: ColorChoice) -> u8 {
         let mut sources = Sources::new();
         let loaded = v4t_tosca::load(&mut sources, &mut loader as &mut dyn Loader, &entry);
         let ts = v4t_tosca::TypeSystem::build(&loaded);
-        let diagnostics = v4t_tosca::validate(&ts, &sources).into_sorted();
+        let diagnostics = levels.apply(v4t_tosca::validate(&ts, &sources).into_sorted());
         (display_names(sources, &shown), diagnostics, loader)
     });
     let (sources, diagnostics, loader) = match outcome {

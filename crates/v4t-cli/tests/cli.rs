@@ -151,6 +151,7 @@ fn test_command_counts_disabled_tests_as_skipped() {
         let case = dir.path().join(name);
         fs::create_dir_all(&case).unwrap();
         fs::write(case.join("template.yaml"), BROKEN_TEMPLATE).unwrap();
+        fs::write(case.join("expected.yaml"), "{}\n").unwrap();
     }
     let out = v4t(&["test", dir.path().to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));

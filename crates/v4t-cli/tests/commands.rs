@@ -472,6 +472,7 @@ fn test_reports_as_json_junit_and_quiet() {
     dir.write("group/bad<&>/template.yaml", "a: [\n");
     dir.write("group/bad<&>/test.yaml", "error: \"x\\u001b[31m\"\n");
     dir.write("group/off---disabled/template.yaml", "");
+    dir.write("group/off---disabled/expected.yaml", "");
     let root = dir.path().join("group");
 
     let out = v4t(&["test", arg(&root), "--format", "json"]);
@@ -497,6 +498,53 @@ fn test_reports_as_json_junit_and_quiet() {
     );
     assert!(xml.contains("<skipped/>"), "{xml}");
     assert!(!xml.contains('\u{1b}'), "{xml}");
+}
+
+/// A template without tests (a template meant for swapping: no `tests/`,
+/// no expected file; a CSAR with an empty `tests/`) is reported, not
+/// counted; a run that finds no test at all fails.
+#[test]
+fn templates_without_tests_are_reported_not_counted() {
+    let dir = TempDir::new("untested");
+    let template = "tosca_definitions_version: tosca_variability_1_0\ntopology_template: {node_templates: {a: {type: t}}}\n";
+    let expected = "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template: {node_templates: {a: {type: t}}}\n";
+    dir.write("all/tested/template.yaml", template);
+    dir.write("all/tested/tests/one/expected.yaml", expected);
+    dir.write("all/swap/service-template.yaml", template);
+    dir.write("all/empty/template.yaml", template);
+    fs::create_dir_all(dir.path().join("all/empty/tests")).unwrap();
+    dir.write(
+        "all/meta/TOSCA-Metadata/TOSCA.meta",
+        "CSAR-Version: 1.1\nEntry-Definitions: main.yaml\n",
+    );
+    dir.write("all/meta/main.yaml", template);
+    dir.write("all/group/notes/readme.txt", "not a template");
+
+    let root = dir.path().join("all");
+    let out = v4t(&["test", arg(&root)]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    for name in ["empty", "meta", "swap"] {
+        let line = format!("none {}: a template without tests\n", arg(&root.join(name)));
+        assert!(stdout.contains(&line), "{name}: {stdout}");
+    }
+    assert!(!stdout.contains("group"), "{stdout}");
+    assert!(stdout.ends_with("\n1 passed, 0 failed\n"), "{stdout}");
+
+    let out = v4t(&["test", arg(&root), "--format", "json"]);
+    let json = text(&out.stdout);
+    assert!(json.contains("\"untested\": [\n"), "{json}");
+    assert!(json.contains("\"failed\": 0"), "{json}");
+
+    // Nothing to test: a failure, not a pass.
+    let out = v4t(&["test", arg(&root.join("swap"))]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("no tests found"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(text(&out.stdout).ends_with("0 passed, 0 failed\n"));
 }
 
 #[test]

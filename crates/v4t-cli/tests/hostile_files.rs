@@ -324,6 +324,17 @@ fn interrupted_writes_leave_no_temporary_file() {
 
 /// A zip archive with one stored entry named exactly `name`.
 fn zip_one(name: &str, content: &[u8], declared: Option<u64>, deflate: bool) -> Vec<u8> {
+    zip_entry(name, content, declared, deflate, 0o100644)
+}
+
+/// [`zip_one`] with the entry's Unix `mode` (file type and permissions).
+fn zip_entry(
+    name: &str,
+    content: &[u8],
+    declared: Option<u64>,
+    deflate: bool,
+    mode: u32,
+) -> Vec<u8> {
     let mut out = Vec::new();
     let mut writer = rawzip::ZipArchiveWriter::new(&mut out);
     let method = if deflate {
@@ -334,6 +345,7 @@ fn zip_one(name: &str, content: &[u8], declared: Option<u64>, deflate: bool) -> 
     let (mut entry, _) = writer
         .new_file(rawzip::path::EntryPath::verbatim(name.as_bytes()))
         .compression_method(method)
+        .unix_permissions(mode)
         .start()
         .unwrap();
     if deflate {
@@ -410,6 +422,57 @@ fn hostile_archives_are_refused() {
         dir.names(),
         ["absolute.zip", "bomb.csar", "escape.csar", "honest.csar"]
     );
+}
+
+/// A refused archive (an entry leaving the root, a link entry, a zip bomb)
+/// is a file named on the command line that cannot be read: exit 2 in
+/// every command that reads archives.
+#[test]
+fn refused_archives_exit_2_in_every_command() {
+    let dir = TempDir::new("refused");
+    let zeros = vec![0u8; 8 * 1024 * 1024];
+    let archives = [
+        (
+            dir.write(
+                "escape.csar",
+                zip_one("../evil.yaml", TEMPLATE.as_bytes(), None, false),
+            ),
+            "leaves the archive's root",
+        ),
+        (
+            dir.write(
+                "link.csar",
+                zip_entry("template.yaml", b"/etc/passwd", None, false, 0o120777),
+            ),
+            "is a symbolic link",
+        ),
+        (
+            dir.write("bomb.csar", zip_one("t.yaml", &zeros, Some(1000), true)),
+            "larger than declared",
+        ),
+    ];
+    for (archive, why) in &archives {
+        let a = arg(archive);
+        let commands: [&[&str]; 10] = [
+            &["resolve", a],
+            &["enrich", a],
+            &["test", a],
+            &["analyze", a],
+            &["explain", a],
+            &["graph", a],
+            &["validate", a],
+            &["template", "resolve", "--template", a],
+            &["template", "enrich", "--template", a],
+            &["template", "test", "--path", a],
+        ];
+        for command in commands {
+            let out = v4t_bounded(command);
+            let stderr = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{command:?}: {stderr}");
+            assert!(stderr.contains(why), "{command:?}: {stderr}");
+            assert!(!stderr.contains("panicked"), "{command:?}: {stderr}");
+        }
+    }
 }
 
 #[test]

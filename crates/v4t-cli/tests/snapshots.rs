@@ -251,7 +251,7 @@ fn validate_mistakes_in_tosca_13_as_text() {
               = note: in element topology_template.node_templates.app.requirements[0].host
               = note: requirement `host` targets `tosca.nodes.WebServer` nodes
               = note: TOSCA 1.3 §3.8.2
-              = code: V4T108
+              = code: V4T130
             3 errors: "t.yaml" is not valid TOSCA
         "#]],
     );
@@ -265,7 +265,7 @@ fn validate_mistakes_in_tosca_13_as_json() {
         expect![[r#"
             {"severity":"error","code":"V4T012","message":"`port` is not a defined property","file":"t.yaml","line":7,"column":9,"end_line":7,"end_column":13,"element":"topology_template.node_templates.web.properties","notes":[{"message":"defined: `admin_credential`, `component_version`"},{"message":"TOSCA 1.3 §3.6.11"}]}
             {"severity":"error","code":"V4T104","message":"expected an integer, got a string \"eighty\"","file":"t.yaml","line":12,"column":15,"end_line":12,"end_column":21,"element":"topology_template.node_templates.db.properties.port","notes":[{"message":"TOSCA 1.3 §3.3"}]}
-            {"severity":"error","code":"V4T108","message":"node template `db` is a `tosca.nodes.Database`, not a `tosca.nodes.WebServer`","file":"t.yaml","line":16,"column":17,"end_line":16,"end_column":19,"element":"topology_template.node_templates.app.requirements[0].host","notes":[{"message":"requirement `host` targets `tosca.nodes.WebServer` nodes"},{"message":"TOSCA 1.3 §3.8.2"}]}
+            {"severity":"error","code":"V4T130","message":"node template `db` is a `tosca.nodes.Database`, not a `tosca.nodes.WebServer`","file":"t.yaml","line":16,"column":17,"end_line":16,"end_column":19,"element":"topology_template.node_templates.app.requirements[0].host","notes":[{"message":"requirement `host` targets `tosca.nodes.WebServer` nodes"},{"message":"TOSCA 1.3 §3.8.2"}]}
         "#]],
     );
 }
@@ -323,7 +323,7 @@ fn validate_mistakes_in_tosca_20_as_text() {
               = note: in element service_template.node_templates.web.type
               = note: did you mean `Server`?
               = note: TOSCA 2.0 §7.2
-              = code: V4T012
+              = code: V4T140
             error: -1 does not satisfy its validation clause
               --> t.yaml:19:15
                |
@@ -354,7 +354,7 @@ fn validate_mistakes_in_tosca_20_as_text() {
               = note: in element service_template.node_templates.vm.type
               = note: TOSCA 2.0 has no implicit normative types: define it, or import a profile (`org.oasis-open.simple:2.0` names its types without the `tosca.nodes.` prefix)
               = note: TOSCA 2.0 §7.2
-              = code: V4T012
+              = code: V4T140
             5 errors: "t.yaml" is not valid TOSCA
         "#]],
     );
@@ -367,10 +367,10 @@ fn validate_mistakes_in_tosca_20_as_json() {
         "json",
         expect![[r#"
             {"severity":"error","code":"V4T101","message":"unknown keyname `requirement` in a node type definition","file":"t.yaml","line":8,"column":5,"end_line":8,"end_column":16,"element":"node_types.Server","notes":[{"message":"did you mean `requirements`?"},{"message":"TOSCA 2.0 §7.1"}]}
-            {"severity":"error","code":"V4T012","message":"unknown node type `Sever`","file":"t.yaml","line":15,"column":13,"end_line":15,"end_column":18,"element":"service_template.node_templates.web.type","notes":[{"message":"did you mean `Server`?"},{"message":"TOSCA 2.0 §7.2"}]}
+            {"severity":"error","code":"V4T140","message":"unknown node type `Sever`","file":"t.yaml","line":15,"column":13,"end_line":15,"end_column":18,"element":"service_template.node_templates.web.type","notes":[{"message":"did you mean `Server`?"},{"message":"TOSCA 2.0 §7.2"}]}
             {"severity":"error","code":"V4T105","message":"-1 does not satisfy its validation clause","file":"t.yaml","line":19,"column":15,"end_line":19,"end_column":17,"element":"service_template.node_templates.api.properties.port","notes":[{"message":"the validation clause","file":"t.yaml","line":7,"column":21},{"message":"TOSCA 2.0 §9.11"}]}
             {"severity":"error","code":"V4T012","message":"`$get_input` names `webport`, which is not a declared input","file":"t.yaml","line":23,"column":29,"end_line":23,"end_column":36,"element":"service_template.node_templates.app.properties.port","notes":[{"message":"did you mean `web_port`?"},{"message":"TOSCA 2.0 §10.2.1.1"}]}
-            {"severity":"error","code":"V4T012","message":"unknown node type `tosca.nodes.Compute`","file":"t.yaml","line":25,"column":13,"end_line":25,"end_column":32,"element":"service_template.node_templates.vm.type","notes":[{"message":"TOSCA 2.0 has no implicit normative types: define it, or import a profile (`org.oasis-open.simple:2.0` names its types without the `tosca.nodes.` prefix)"},{"message":"TOSCA 2.0 §7.2"}]}
+            {"severity":"error","code":"V4T140","message":"unknown node type `tosca.nodes.Compute`","file":"t.yaml","line":25,"column":13,"end_line":25,"end_column":32,"element":"service_template.node_templates.vm.type","notes":[{"message":"TOSCA 2.0 has no implicit normative types: define it, or import a profile (`org.oasis-open.simple:2.0` names its types without the `tosca.nodes.` prefix)"},{"message":"TOSCA 2.0 §7.2"}]}
         "#]],
     );
 }

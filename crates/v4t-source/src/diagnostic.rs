@@ -141,8 +141,76 @@ codes! {
     Template = "V4T108", "A template does not fit its type or the rest of the service template: requirement targets and counts, capabilities, copies, groups, policies, workflows, substitution mappings.";
     /// A CSAR is malformed: its TOSCA.
     Csar = "V4T109", "A CSAR is malformed: its TOSCA.meta or the choice of its entry file.";
+    /// A property or parameter that is not required has a `default`.
+    OptionalDefault = "V4T110", "A property or parameter definition with `required: false` has a `default` (TOSCA 2.0 §9.4, §9.8: SHALL NOT; the specification's own examples do it). Part of `V4T103`.";
+    /// A refinement breaks TOSCA 2.0's refinement rules.
+    Refinement = "V4T111", "A definition in a derived type breaks TOSCA 2.0's refinement rules (§5.1.3): a type that does not derive from the parent's, a required definition made optional, a fixed value refined, a list widened, a `count_range` beyond the parent's, a symbolic capability changed, a mapping remapped. Part of `V4T103`.";
+    /// A data type or schema definition breaks a rule of its kind.
+    DataTypeDefinition = "V4T112", "A data type or schema definition breaks a rule of its kind (`derived_from` or `properties`, `key_schema` only for maps and derived from `string`, `entry_schema` only for collections, no validation on a complex type's keys). Part of `V4T103`.";
+    /// A scalar type definition breaks a rule of its kind.
+    ScalarTypeDefinition = "V4T113", "A scalar type definition breaks a rule of its kind (units, prefixes, `canonical_unit`, `data_type`, the abstract `scalar` used directly). Part of `V4T103`.";
+    /// An interface type defines what only templates may.
+    InterfaceTypeDefinition = "V4T114", "An interface type defines implementations, attribute mappings or `$get_property`/`$get_attribute` calls, which only node and relationship types and templates may (§11.1, §11.4). Part of `V4T103`.";
+    /// A parameter definition breaks a rule of its kind.
+    ParameterDefinition = "V4T115", "A parameter definition breaks a rule of its kind: `value` on an incoming or `mapping` on an outgoing parameter, both at once, an output mapped twice (§9.8, §11.5). Part of `V4T103`.";
+    /// `entry_schema` is missing for a list or map.
+    EntrySchema = "V4T116", "A `list` or `map` definition has no `entry_schema` (TOSCA 2.0 §9.3, §9.4: mandatory for collections). Part of `V4T102`.";
+    /// A call of an unknown function or one that matches no signature.
+    UnknownFunction = "V4T120", "A function call names no built-in function and no `functions` definition in scope, or matches none of its signatures (§10.4). Part of `V4T107`.";
+    /// A function call with arguments of the wrong number or shape.
+    FunctionArguments = "V4T121", "A function call is malformed (a `$` key beside other keys, nested too deeply) or has arguments of the wrong number, shape or type (§10.1, §10.2; TOSCA 1.3 §4). Part of `V4T107`.";
+    /// A TOSCA path or a name after it leads nowhere.
+    ToscaPath = "V4T122", "A TOSCA path or the name after it leads nowhere: an unknown template, requirement, capability, property or attribute, a nested name or index into a value that has none (§10.3, §10.2.1; TOSCA 1.3 §4.4, §4.5). Part of `V4T107`.";
+    /// A condition clause that is no Boolean expression.
+    Condition = "V4T123", "A condition (node filter, workflow filter or precondition, trigger condition) is not a Boolean expression (§8.6, §13.2, §16.5). Part of `V4T107`.";
+    /// A requirement assignment does not fit its definition.
+    RequirementAssignment = "V4T130", "A requirement assignment does not fit its definition: the target node, capability or relationship is not of the required type, not valid for the source, or not a template (§8.5; TOSCA 1.3 §3.8.2). Part of `V4T108`.";
+    /// Requirement assignments exceed or miss their count range.
+    RequirementCount = "V4T131", "The assignments of a requirement exceed or fall short of its `count_range` (§8.5.4). Part of `V4T108`.";
+    /// Substitution mappings that do not fit the substituted type.
+    SubstitutionMapping = "V4T132", "Substitution mappings do not fit the substituted node type or the service template (§15). Part of `V4T108`.";
+    /// A workflow that does not fit the service template.
+    Workflow = "V4T133", "A workflow does not fit the service template: step targets, activities, operations, inputs (§13). Part of `V4T108`.";
+    /// A group or policy that does not fit the service template.
+    GroupOrPolicy = "V4T134", "A group's members or a policy's targets are not of the allowed types or not in the service template (§16). Part of `V4T108`.";
+    /// A type name that names no type.
+    UnknownType = "V4T140", "A type name names no type of its kind in scope (an unknown, misspelt or ambiguous name, or a type of another kind). Part of `V4T012`.";
     /// a TOSCA construct that is deprecated or cannot take effect (capability occurrences, short artifact definitions, a node filter without `select`, an allocation no target can satisfy).
     ToscaNotice = "V4T180", "Warning: a TOSCA construct that is deprecated or cannot take effect (capability occurrences, short artifact definitions, a node filter without `select`, an allocation no target can satisfy).";
+}
+
+impl Code {
+    /// The coarser code a code refines (`V4T110` is one of the `V4T103`
+    /// rules): `--warn V4T103` and `--allow V4T103` apply to it too.
+    pub fn refines(self) -> Option<Code> {
+        Some(match self {
+            Code::OptionalDefault
+            | Code::Refinement
+            | Code::DataTypeDefinition
+            | Code::ScalarTypeDefinition
+            | Code::InterfaceTypeDefinition
+            | Code::ParameterDefinition => Code::Definition,
+            Code::EntrySchema => Code::MissingKeyname,
+            Code::UnknownFunction | Code::FunctionArguments | Code::ToscaPath | Code::Condition => {
+                Code::Function
+            }
+            Code::RequirementAssignment
+            | Code::RequirementCount
+            | Code::SubstitutionMapping
+            | Code::Workflow
+            | Code::GroupOrPolicy => Code::Template,
+            Code::UnknownType => Code::UndefinedReference,
+            _ => return None,
+        })
+    }
+
+    /// The code written `text` (`V4T110`, case-insensitive).
+    pub fn parse(text: &str) -> Option<Code> {
+        Code::ALL
+            .iter()
+            .copied()
+            .find(|c| c.as_str().eq_ignore_ascii_case(text))
+    }
 }
 
 impl fmt::Display for Code {
@@ -314,6 +382,21 @@ mod tests {
                 "V4T{number} is documented but unknown"
             );
         }
+    }
+
+    #[test]
+    fn finer_codes_name_the_code_they_refine() {
+        for code in Code::ALL {
+            if let Some(group) = code.refines() {
+                assert!(group.refines().is_none(), "{code}");
+                let part = format!("Part of `{group}`.");
+                assert!(code.summary().ends_with(&part), "{code}: {part}");
+            } else {
+                assert!(!code.summary().contains("Part of `"), "{code}");
+            }
+        }
+        assert_eq!(Code::parse("v4t110"), Some(Code::OptionalDefault));
+        assert_eq!(Code::parse("V4T999"), None);
     }
 
     #[test]

@@ -69,6 +69,18 @@ impl Sources {
         self.push(SourceFile::new(name.into(), None, text.into()))
     }
 
+    /// Adds a text the caller made that stands at `path` of the
+    /// repository a [`Loader`] reads (imports in it are relative to
+    /// `path`), shown as `name`.
+    pub fn add_at(
+        &mut self,
+        name: impl Into<String>,
+        path: impl Into<String>,
+        text: impl Into<String>,
+    ) -> SourceId {
+        self.push(SourceFile::new(name.into(), Some(path.into()), text.into()))
+    }
+
     /// Adds a text a [`Loader`] read from `path` (also its name).
     pub fn add_loaded(&mut self, path: impl Into<String>, text: impl Into<String>) -> SourceId {
         let path = path.into();

@@ -117,6 +117,60 @@ const SECTIONS_13: &[(&str, &str)] = &[
     ("16.5", "1.3 3.6"),
 ];
 
+/// The rule table: the finer code of a rule reported with a coarse code
+/// (`V4T103`, `V4T107`, `V4T108`) and the TOSCA 2.0 section it enforces
+/// (or the TOSCA 1.3 section, written `1.3 4.5`); the longest matching
+/// section wins (`10.2.1` before `10.2`). Rules that share a section with
+/// others (`required: false` with a `default`, §9.4) are given their code
+/// where they are checked.
+const RULES: &[(Code, &str, Code)] = &[
+    (Code::Definition, "5.1.3", Code::Refinement),
+    (Code::Definition, "8.4.1", Code::Refinement),
+    (Code::Definition, "9.1.2.2", Code::ScalarTypeDefinition),
+    (Code::Definition, "9.2", Code::DataTypeDefinition),
+    (Code::Definition, "9.3", Code::DataTypeDefinition),
+    (Code::Definition, "9.8", Code::ParameterDefinition),
+    (Code::Definition, "11.1", Code::InterfaceTypeDefinition),
+    (Code::Definition, "11.4", Code::InterfaceTypeDefinition),
+    (Code::Definition, "11.5", Code::ParameterDefinition),
+    (Code::Function, "8.6", Code::Condition),
+    (Code::Function, "10.1", Code::FunctionArguments),
+    (Code::Function, "10.2", Code::FunctionArguments),
+    (Code::Function, "10.2.1", Code::ToscaPath),
+    (Code::Function, "10.2.1.1", Code::FunctionArguments),
+    (Code::Function, "10.3", Code::ToscaPath),
+    (Code::Function, "10.4", Code::UnknownFunction),
+    (Code::Function, "11.4", Code::InterfaceTypeDefinition),
+    (Code::Function, "13.2", Code::Condition),
+    (Code::Function, "15.1", Code::Condition),
+    (Code::Function, "16.5", Code::Condition),
+    (Code::Function, "1.3 4", Code::FunctionArguments),
+    (Code::Function, "1.3 4.5", Code::ToscaPath),
+    (Code::Template, "7.3", Code::RequirementAssignment),
+    (Code::Template, "8.2", Code::RequirementAssignment),
+    (Code::Template, "8.5", Code::RequirementAssignment),
+    (Code::Template, "8.5.4", Code::RequirementCount),
+    (Code::Template, "13", Code::Workflow),
+    (Code::Template, "15", Code::SubstitutionMapping),
+    (Code::Template, "16", Code::GroupOrPolicy),
+];
+
+/// The code of the rule that `code` reports for `section` (see the rule
+/// table `RULES`); `code` itself where no finer rule is listed.
+pub fn rule_code(code: Code, section: &str) -> Code {
+    let within = |rule: &str| {
+        section == rule
+            || section
+                .strip_prefix(rule)
+                .is_some_and(|rest| rest.starts_with('.'))
+    };
+    RULES
+        .iter()
+        .filter(|(coarse, rule, _)| *coarse == code && within(rule))
+        .max_by_key(|(_, rule, _)| rule.len())
+        .map_or(code, |(_, _, fine)| *fine)
+}
+
 /// The name among `candidates` that `name` most likely misspells (at most
 /// a third of its letters edited), for a "did you mean" note; `None` if
 /// none is that close or several are equally close.
@@ -283,6 +337,89 @@ impl<'a> ElementPath<'a> {
             }
         }
         out
+    }
+}
+
+/// What a user asked to make of a rule (`--warn CODE`, `--allow CODE`, or
+/// the same in `v4t.toml`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// Report its errors as warnings.
+    Warn,
+    /// Report nothing.
+    Allow,
+}
+
+/// The severities a user configured, by code: a code's own setting, else
+/// the setting of the coarser code it refines ([`Code::refines`]: `--warn
+/// V4T103` covers `V4T110`). Settings made later override earlier ones
+/// (`v4t.toml` first, then the command line). Default severities are the
+/// specification's: without settings nothing changes.
+#[derive(Clone, Debug, Default)]
+pub struct Levels {
+    settings: Vec<(Code, Level, String)>,
+}
+
+impl Levels {
+    /// No settings.
+    pub fn new() -> Levels {
+        Levels::default()
+    }
+
+    /// Sets `code` to `level`; `origin` (`--warn V4T110`, `v4t.toml`) is
+    /// named in a note on each diagnostic the setting turns into a warning.
+    pub fn set(&mut self, code: Code, level: Level, origin: impl Into<String>) {
+        self.settings.retain(|(c, ..)| *c != code);
+        self.settings.push((code, level, origin.into()));
+    }
+
+    /// Whether nothing is configured.
+    pub fn is_empty(&self) -> bool {
+        self.settings.is_empty()
+    }
+
+    fn level_of(&self, code: Code) -> Option<&(Code, Level, String)> {
+        let own = self.settings.iter().find(|(c, ..)| *c == code);
+        own.or_else(|| {
+            let group = code.refines()?;
+            self.settings.iter().find(|(c, ..)| *c == group)
+        })
+    }
+
+    /// The diagnostics with the configured severities: errors of `Warn`
+    /// codes as warnings (with a note saying why), `Allow` codes dropped.
+    pub fn apply(&self, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+        if self.is_empty() {
+            return diagnostics;
+        }
+        diagnostics
+            .into_iter()
+            .filter_map(|mut d| match self.level_of(d.code) {
+                None => Some(d),
+                Some((_, Level::Allow, _)) => None,
+                Some((_, Level::Warn, origin)) => {
+                    if d.severity == Severity::Error {
+                        d.severity = Severity::Warning;
+                        // Before the cited section, which stays last.
+                        let cited = d
+                            .notes
+                            .last()
+                            .is_some_and(|n| n.message.starts_with("TOSCA "));
+                        let at = d.notes.len() - usize::from(cited);
+                        let message =
+                            format!("an error of TOSCA, reported as a warning by {origin}");
+                        d.notes.insert(
+                            at,
+                            Note {
+                                message,
+                                span: Span::NONE,
+                            },
+                        );
+                    }
+                    Some(d)
+                }
+            })
+            .collect()
     }
 }
 
@@ -506,6 +643,72 @@ mod tests {
         assert!(SECTIONS_13
             .iter()
             .all(|(_, s13)| s13.starts_with("1.3 3.") || *s13 == "1.3 4"));
+    }
+
+    #[test]
+    fn levels_turn_errors_into_warnings_or_silence_them() {
+        let at = Span::new(v4t_yaml::SourceId(0), 1, 1);
+        let mut ds = Diagnostics::new();
+        ds.error(Code::OptionalDefault, "9.4", at, String::new(), "default");
+        ds.error(Code::Refinement, "5.1.3", at, String::new(), "refined");
+        ds.error(Code::TypeMismatch, "9.1", at, String::new(), "mismatch");
+        ds.error(Code::ToscaPath, "10.3", at, String::new(), "path");
+        let all = ds.into_sorted();
+        let mut levels = Levels::new();
+        assert_eq!(levels.apply(all.clone()), all);
+        levels.set(Code::Definition, Level::Warn, "v4t.toml");
+        levels.set(Code::OptionalDefault, Level::Warn, "v4t.toml");
+        levels.set(Code::OptionalDefault, Level::Allow, "--allow V4T110");
+        levels.set(Code::ToscaPath, Level::Warn, "--warn V4T122");
+        let out = levels.apply(all);
+        let seen: Vec<(&str, Severity)> = out
+            .iter()
+            .map(|d| (d.message.as_str(), d.severity))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                ("refined", Severity::Warning),
+                ("mismatch", Severity::Error),
+                ("path", Severity::Warning)
+            ]
+        );
+        assert_eq!(
+            out[2].notes[0].message,
+            "an error of TOSCA, reported as a warning by --warn V4T122"
+        );
+    }
+
+    #[test]
+    fn rules_refine_coarse_codes_by_their_section() {
+        assert_eq!(rule_code(Code::Function, "10.2.1"), Code::ToscaPath);
+        assert_eq!(
+            rule_code(Code::Function, "10.2.1.1"),
+            Code::FunctionArguments
+        );
+        assert_eq!(
+            rule_code(Code::Function, "10.2.2.2"),
+            Code::FunctionArguments
+        );
+        assert_eq!(rule_code(Code::Function, "1.3 4.5"), Code::ToscaPath);
+        assert_eq!(
+            rule_code(Code::Function, "1.3 4.3.1"),
+            Code::FunctionArguments
+        );
+        assert_eq!(rule_code(Code::Template, "8.5.4"), Code::RequirementCount);
+        assert_eq!(
+            rule_code(Code::Template, "15.5.4"),
+            Code::SubstitutionMapping
+        );
+        assert_eq!(rule_code(Code::Template, "7.2"), Code::Template);
+        // `10.20` is not within `10.2`.
+        assert_eq!(rule_code(Code::Function, "10.20"), Code::Function);
+        assert_eq!(rule_code(Code::TypeMismatch, "9.1"), Code::TypeMismatch);
+        // Every finer code refines the code it is listed for.
+        assert!(RULES
+            .iter()
+            .all(|(coarse, _, fine)| fine.refines() == Some(*coarse)
+                || (*coarse == Code::Function && *fine == Code::InterfaceTypeDefinition)));
     }
 
     #[test]

@@ -61,7 +61,7 @@ pub mod types;
 pub mod value;
 
 pub use check::validate;
-pub use diag::Diagnostics;
+pub use diag::{Diagnostics, Level, Levels};
 pub use load::{
     load, load_source, load_text, load_tree, DocId, Document, Grammar, Loaded, MemoryFiles,
 };

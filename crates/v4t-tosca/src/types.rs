@@ -420,7 +420,7 @@ impl<'a> TypeSystem<'a> {
                     let span = parent_node.span;
                     let v13 = grammar == Some(Grammar::Tosca13);
                     self.diagnostics.error(
-                        Code::UndefinedReference,
+                        Code::UnknownType,
                         cited(kind.spec_section(), v13),
                         span,
                         format!("{}.{}.derived_from", kind.section(), self.types[i].name),
@@ -693,7 +693,8 @@ impl<'a> TypeSystem<'a> {
 
     /// TOSCA 1.3 short and prefixed normative names: `Compute` and
     /// `tosca:Compute` for `tosca.nodes.Compute`, `Standard` for
-    /// `tosca.interfaces.node.lifecycle.Standard`.
+    /// `tosca.interfaces.node.lifecycle.Standard`, `BlockStorage` for
+    /// `tosca.nodes.Storage.BlockStorage`.
     fn resolve_normative(&self, doc: DocId, kind: Kind, name: &str) -> Result<Entry, LookupError> {
         let short = name.strip_prefix("tosca:").unwrap_or(name);
         let mut candidates = vec![format!("{}{short}", kind.normative_prefix())];
@@ -703,6 +704,10 @@ impl<'a> TypeSystem<'a> {
         }
         if kind == Kind::Data {
             candidates.push(format!("tosca.datatypes.network.{short}"));
+        }
+        if kind == Kind::Node {
+            // 1.3 §5.9.8: `BlockStorage`, `ObjectStorage`.
+            candidates.push(format!("tosca.nodes.Storage.{short}"));
         }
         for c in candidates {
             if let Ok(e) = self.resolve_uncached(doc, Space::Type(kind), &c) {

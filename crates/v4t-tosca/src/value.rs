@@ -29,13 +29,31 @@ pub enum Scalar<'a> {
 }
 
 /// Classifies a node's value; integers and floats are told apart by how
-/// the number was written (`1.0` is a float, §9.1.1.3).
+/// the number was written (`1.0` is a float, §9.1.1.3). Integers beyond
+/// 2^53 are not exact here: [`classify_written`] reads them from the text.
 pub fn classify(node: &Node) -> Scalar<'_> {
+    classify_written(node, None)
+}
+
+/// [`classify`] given the text the node was written as
+/// (`Sources::text_of`): an integer is the written one, exactly, from
+/// −2^63 to 2^63−1 (TOSCA 2.0 §9.1.1.2, 1.3 §3.3.1); an integer written
+/// beyond that range is no TOSCA integer (see [`out_of_range_integer`]).
+pub fn classify_written<'n>(node: &'n Node, written: Option<&str>) -> Scalar<'n> {
     match &node.value {
         Value::Null => Scalar::Null,
         Value::Bool(b) => Scalar::Bool(*b),
         Value::Number(n) => {
-            let integral = n.fract() == 0.0 && n.abs() < 9.2e18;
+            if node.form.is_int() {
+                if let Some(text) = written.map(int_text) {
+                    return match v4t_yaml::parse::core_int_exact(text) {
+                        Some(i) => Scalar::Int(i),
+                        None => Scalar::Float(*n),
+                    };
+                }
+            }
+            // 2^63 as a float: the first integral value beyond `i64`.
+            let integral = n.fract() == 0.0 && n.abs() < 9_223_372_036_854_775_808.0;
             if node.form.is_float() || !integral {
                 Scalar::Float(*n)
             } else {
@@ -48,6 +66,26 @@ pub fn classify(node: &Node) -> Scalar<'_> {
         Value::Seq(items) => Scalar::Seq(items),
         Value::Map(m) => Scalar::Map(m),
     }
+}
+
+/// The integer of a scalar's text: without its node properties (an
+/// anchor `&a`, a tag `!!int`) and surrounding space.
+fn int_text(written: &str) -> &str {
+    let mut w = written.trim();
+    while w.starts_with(['&', '!']) {
+        w = w
+            .find(char::is_whitespace)
+            .map_or("", |i| w[i..].trim_start());
+    }
+    w
+}
+
+/// Whether a value written as an integer lies outside the 64-bit range
+/// (so it is no TOSCA integer), given its text as written.
+pub fn out_of_range_integer(node: &Node, written: Option<&str>) -> bool {
+    node.form.is_int()
+        && matches!(node.value, Value::Number(_))
+        && written.is_some_and(|w| v4t_yaml::parse::core_int_exact(int_text(w)).is_none())
 }
 
 /// Whether a boolean was written `true` or `false` (TOSCA 2.0 accepts no
@@ -115,7 +153,7 @@ mod tests {
 
     #[test]
     fn written_forms_tell_floats_booleans_and_keys_apart() {
-        let text = "a: 1.0\nb: 1\nc: False\nd: 0x1F\n99: x\n'7': y\ne: !!timestamp 2001-01-01\n";
+        let text = "a: 1.0\nb: 1\nc: False\nd: 0x1F\n99: x\n'7': y\ne: !!timestamp 2001-01-01\nf: &m !!int 9223372036854775807\ng: 9007199254740993\nh: 9223372036854775808\n";
         let mut sources = v4t_source::Sources::new();
         let id = sources.add("t.yaml", text);
         let doc = v4t_yaml::parse_with(text, id, v4t_yaml::Schema::Core).unwrap();
@@ -123,6 +161,21 @@ mod tests {
         assert!(matches!(classify(get("a")), Scalar::Float(_)));
         assert!(matches!(classify(get("b")), Scalar::Int(1)));
         assert!(matches!(classify(get("d")), Scalar::Int(31)));
+        let written = |k: &str| sources.text_of(get(k).span);
+        assert!(matches!(
+            classify_written(get("f"), written("f")),
+            Scalar::Int(i64::MAX)
+        ));
+        assert!(matches!(
+            classify_written(get("g"), written("g")),
+            Scalar::Int(9_007_199_254_740_993)
+        ));
+        assert!(matches!(
+            classify_written(get("h"), written("h")),
+            Scalar::Float(_)
+        ));
+        assert!(out_of_range_integer(get("h"), written("h")));
+        assert!(!out_of_range_integer(get("f"), written("f")));
         assert!(matches!(classify(get("e")), Scalar::Timestamp));
         assert_eq!(
             bool_written_lowercase(sources.text_of(get("c").span)),
@@ -134,7 +187,10 @@ mod tests {
             .iter()
             .map(|(k, _)| key_written_as_string(sources.text_of(k.span)))
             .collect();
-        assert_eq!(keys, [true, true, true, true, false, true, true]);
+        assert_eq!(
+            keys,
+            [true, true, true, true, false, true, true, true, true, true]
+        );
     }
 
     #[test]

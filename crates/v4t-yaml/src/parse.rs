@@ -22,7 +22,7 @@ use crate::lenient::Indented;
 use crate::scalar::{
     core_float, core_int, is_null, key_string, resolve_bool, resolve_float, resolve_int,
 };
-pub use crate::scalar::{resolve_plain, resolve_plain_form, Schema};
+pub use crate::scalar::{core_int_exact, resolve_plain, resolve_plain_form, Schema};
 use crate::timestamp::parse_yaml_timestamp;
 use crate::value::{Form, Key, Map, Node, SourceId, Span, Tag as ScalarTag, Value};
 

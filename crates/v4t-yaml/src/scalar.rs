@@ -140,6 +140,34 @@ pub(crate) fn core_int(s: &str) -> Option<f64> {
         .map(|n| sign * n)
 }
 
+/// The exact value of a YAML 1.2 core schema `!!int` (`[-+]?[0-9]+`,
+/// `0o[0-7]+`, `0x[0-9a-fA-F]+`) as a 64-bit signed integer: `None` if `s`
+/// is no such integer or lies outside `i64`. [`Value::Number`] keeps
+/// JavaScript's number semantics (exact only up to 2^53); a validator that
+/// must see the written integer reads it back from the source text with
+/// this.
+pub fn core_int_exact(s: &str) -> Option<i64> {
+    let (negative, digits, radix) = if let Some(d) = s.strip_prefix("0o") {
+        (false, d, 8)
+    } else if let Some(d) = s.strip_prefix("0x") {
+        (false, d, 16)
+    } else if let Some(d) = s.strip_prefix('-') {
+        (true, d, 10)
+    } else {
+        (false, s.strip_prefix('+').unwrap_or(s), 10)
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    // `from_str_radix` would accept a sign of its own; the digits have none.
+    let magnitude = u64::from_str_radix(digits, radix).ok()?;
+    if negative {
+        0i64.checked_sub_unsigned(magnitude)
+    } else {
+        i64::try_from(magnitude).ok()
+    }
+}
+
 /// The YAML 1.2 core schema's `!!float`:
 /// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`, `[-+]?\.(inf|Inf|INF)`,
 /// `\.(nan|NaN|NAN)`.
@@ -349,4 +377,29 @@ fn parse_float_prefix(s: &str) -> Option<f64> {
         fixed
     };
     fixed.parse::<f64>().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn core_integers_are_read_exactly_within_64_bits() {
+        assert_eq!(core_int_exact("9223372036854775807"), Some(i64::MAX));
+        assert_eq!(core_int_exact("-9223372036854775808"), Some(i64::MIN));
+        assert_eq!(core_int_exact("0x7fffffffffffffff"), Some(i64::MAX));
+        assert_eq!(core_int_exact("0o777777777777777777777"), Some(i64::MAX));
+        assert_eq!(
+            core_int_exact("+9007199254740993"),
+            Some(9_007_199_254_740_993)
+        );
+        assert_eq!(core_int_exact("9223372036854775808"), None);
+        assert_eq!(core_int_exact("-9223372036854775809"), None);
+        assert_eq!(core_int_exact("0x8000000000000000"), None);
+        assert_eq!(core_int_exact("-0x1"), None);
+        assert_eq!(core_int_exact("1.0"), None);
+        assert_eq!(core_int_exact(""), None);
+        assert_eq!(core_int_exact("-"), None);
+        assert_eq!(core_int_exact("0x"), None);
+    }
 }

@@ -419,13 +419,8 @@ impl Variants<'_, '_> {
         let resolved =
             crate::transform::transform(&mut doc.clone(), graph, &solution, &p.loaded, types);
         let resolved = resolved.ok()?;
-        let path = doc
-            .span
-            .is_known()
-            .then(|| self.sources.get(doc.span.source))
-            .flatten()
-            .map(|f| f.path.clone().unwrap_or_else(|| f.name.clone()))
-            .unwrap_or_default();
+        // The template's place: its imports are relative to it.
+        let path = crate::load::template_path(self.sources, doc.span.source);
         let loaded = v4t_tosca::load_tree(self.sources, self.loader, &path, resolved);
         let ts = v4t_tosca::TypeSystem::build(&loaded);
         let errors = v4t_tosca::validate(&ts, self.sources).into_sorted();

@@ -465,9 +465,7 @@ fn tie_rule(g: &Graph, id: ElementId, present: bool) -> String {
         } else {
             "an earlier one is"
         };
-        format!(
-            "of alternatives sharing a name, the earliest-listed that can be present is present ({which})"
-        )
+        format!("of alternatives, the earliest-listed that can be present is present ({which})")
     } else if present {
         "absence is preferred element by element in element order, and the earlier elements' \
          absence leaves it present"

@@ -831,6 +831,29 @@ mod tests {
     }
 
     #[test]
+    fn keynames_for_editors_follow_the_grammar() {
+        let node = keynames(Section::NodeTemplate, false);
+        assert!(
+            node.contains(&"type") && node.contains(&"conditions"),
+            "{node:?}"
+        );
+        assert!(!node.contains(&"count"));
+        assert!(keynames(Section::NodeTemplate, true).contains(&"count"));
+        assert_eq!(
+            keynames(Section::Preset, false),
+            ["name", "description", "inputs"]
+        );
+        let import = keynames(Section::Import, true);
+        assert!(
+            import.contains(&"url") && !import.contains(&"file"),
+            "{import:?}"
+        );
+        // The filler of grammars that add nothing never shows.
+        assert!(keynames(Section::Topology, false)
+            .iter()
+            .all(|k| !k.contains('\u{0}')));
+    }
+    #[test]
     fn unused_inputs_are_reported_at_their_name() {
         let w = warnings(
             "topology_template:\n  variability:\n    inputs:\n      used: {}\n      unused: {}\n    expressions:\n      e: {variability_input: used}\n",
@@ -1029,4 +1052,83 @@ topology_template:
         );
         assert!(w.is_empty(), "{w:?}");
     }
+}
+
+/// A section of a template whose keynames [`keynames`] lists (for editors).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    /// The top level of the file.
+    ServiceTemplate,
+    /// The topology (TOSCA 1.3's or TOSCA 2.0's).
+    Topology,
+    /// The variability definition.
+    Variability,
+    /// A variability input.
+    VariabilityInput,
+    /// A variability preset.
+    Preset,
+    /// A topology input or output.
+    Parameter,
+    /// A node template.
+    NodeTemplate,
+    /// A requirement assignment.
+    Requirement,
+    /// A wrapped property (list form).
+    Property,
+    /// An artifact definition of a node template.
+    Artifact,
+    /// A capability assignment.
+    Capability,
+    /// A deployment technology of a node template.
+    Technology,
+    /// A relationship template.
+    Relationship,
+    /// A group.
+    Group,
+    /// A policy.
+    Policy,
+    /// An import definition.
+    Import,
+}
+
+/// The keynames v4t knows in `section` (TOSCA's and Variability4TOSCA's;
+/// on a TOSCA 2.0 base also those TOSCA 2.0 adds): the same tables the
+/// unknown-key warnings check against, in table order.
+pub fn keynames(section: Section, tosca20: bool) -> Vec<&'static str> {
+    use Section as S;
+    let extra = |k: &'static Keys| if tosca20 { k } else { &NO_KEYS };
+    let sets: &[&Keys] = match section {
+        S::ServiceTemplate => &[&SERVICE_TEMPLATE_KEYS],
+        S::Topology => &[&TOPOLOGY_KEYS, extra(&TOPOLOGY_KEYS_20)],
+        S::Variability => &[&VARIABILITY_KEYS],
+        S::VariabilityInput => &[&PARAMETER_KEYS, &VARIABILITY_INPUT_KEYS],
+        S::Preset => &[&PRESET_KEYS],
+        S::Parameter => &[
+            &PARAMETER_KEYS,
+            extra(&PARAMETER_KEYS_20),
+            &V4T_ELEMENT_KEYS,
+        ],
+        S::NodeTemplate => &[&NODE_KEYS, extra(&NODE_KEYS_20), &V4T_ELEMENT_KEYS],
+        S::Requirement => &[
+            &REQUIREMENT_KEYS,
+            extra(&REQUIREMENT_KEYS_20),
+            &V4T_ELEMENT_KEYS,
+        ],
+        S::Property => &[&PROPERTY_KEYS, &V4T_ELEMENT_KEYS],
+        S::Artifact => &[&ARTIFACT_KEYS, extra(&ARTIFACT_KEYS_20), &V4T_ELEMENT_KEYS],
+        S::Capability => &[&CAPABILITY_KEYS, extra(&CAPABILITY_KEYS_20)],
+        S::Technology => &[&TECHNOLOGY_KEYS, &V4T_ELEMENT_KEYS],
+        S::Relationship => &[&RELATIONSHIP_KEYS],
+        S::Group => &[&GROUP_KEYS, &V4T_ELEMENT_KEYS],
+        S::Policy => &[&POLICY_KEYS, &V4T_ELEMENT_KEYS],
+        S::Import if tosca20 => &[&IMPORT_KEYS_20, &V4T_ELEMENT_KEYS],
+        S::Import => &[&IMPORT_KEYS, &V4T_ELEMENT_KEYS],
+    };
+    let mut out: Vec<&'static str> = Vec::new();
+    for key in sets.iter().flat_map(|k| k.list.iter().copied()) {
+        if key != "\u{0}" && !out.contains(&key) {
+            out.push(key);
+        }
+    }
+    out
 }

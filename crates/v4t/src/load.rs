@@ -16,6 +16,26 @@ use v4t_source::{Code, Loader, Sources};
 use v4t_yaml::hash::SeededSet;
 use v4t_yaml::{parse_with, Map, Node, Schema, SourceId, Span, Value};
 
+/// The template's path in the repository its loader reads (the one path
+/// every import of the template and of its resolved form is relative to):
+/// the path the loader read it from, else its file name (the loader of a
+/// template the caller read itself reads the files beside it), else
+/// `template.yaml` (standard input).
+pub(crate) fn template_path(sources: &Sources, id: SourceId) -> String {
+    let Some(file) = sources.get(id) else {
+        return "template.yaml".to_string();
+    };
+    if let Some(path) = &file.path {
+        return path.clone();
+    }
+    let name = file.name.rsplit(['/', '\\']).next().unwrap_or_default();
+    if name.is_empty() || name == "<stdin>" {
+        "template.yaml".to_string()
+    } else {
+        name.to_string()
+    }
+}
+
 /// The type collections types are loaded into, in the reference's order.
 const LOADED_COLLECTIONS: [&str; 8] = [
     "artifact_types",

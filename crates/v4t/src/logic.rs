@@ -63,6 +63,11 @@ macro_rules! logic_ops {
     };
 }
 
+/// The keys of every condition operator, in precedence order (for editors).
+pub fn operator_names() -> impl Iterator<Item = &'static str> {
+    LogicOp::ALL.iter().map(|op| op.key())
+}
+
 logic_ops! {
     /// `{logic_expression: NAME}`: a named logic expression.
     LogicExpression = "logic_expression", Name;

@@ -1,6 +1,7 @@
 //! Variability options (`variability.options` of the topology): pruning
 //! modes, per-version defaults and the precedence general < per element kind <
-//! per element (part 1, section 6).
+//! per element (part 1, section 6): the user's keys of a kind, then the
+//! mode's keys of that kind, then the user's general keys, then the mode's.
 //!
 //! Input: the template's version and raw options. Output: an [`Options`] value
 //! with every option resolved; element-level overrides are resolved by the
@@ -687,21 +688,29 @@ impl Raw<'_> {
             .map(|(_, _, v)| *v)
     }
 
-    /// The user's value of the most specific of `keys` (specific to
-    /// general) that has one, else the mode's, else `false`: more specific
-    /// options override wider ones, and the mode is the widest of all (the
-    /// reference lets the mode's specific keys beat the user's general ones,
-    /// so `pruning: true` never reached inputs in v1 and rc_2).
+    /// The value of a switch whose keys `keys` run from the most specific
+    /// to the general one: the user's per-kind keys (specific first), then
+    /// the mode's per-kind keys, then the user's general key, then the
+    /// mode's, else `false`. So a kind's key the user sets beats the one the
+    /// mode sets, which beats the user's general key, as in the reference
+    /// (the v1 and rc_2 modes switch inputs and outputs off whatever
+    /// `default_condition` or `pruning` say); unlike the reference, a
+    /// user's kind key (`input_pruning`) also beats the mode's more specific
+    /// keys of that kind (`input_consistency_pruning`), which would
+    /// otherwise silently switch it off.
     fn layered(&self, keys: &[(Option<Kind>, Switch)]) -> Result<bool> {
-        for &(kind, switch) in keys {
-            if let Some(b) = self.user(&switch.key(kind))? {
+        for per_kind in [true, false] {
+            let tier = || keys.iter().filter(|(kind, _)| kind.is_some() == per_kind);
+            for &(kind, switch) in tier() {
+                if let Some(b) = self.user(&switch.key(kind))? {
+                    return Ok(b);
+                }
+            }
+            if let Some(b) = tier().find_map(|&(kind, switch)| self.mode(kind, switch)) {
                 return Ok(b);
             }
         }
-        Ok(keys
-            .iter()
-            .find_map(|&(kind, switch)| self.mode(kind, switch))
-            .unwrap_or(false))
+        Ok(false)
     }
 
     fn or(&self, key: &str, fallback: bool) -> Result<bool> {
@@ -1185,9 +1194,15 @@ mod tests {
         let o = opts(Version::V2, &[]);
         assert!(o.kind(Kind::Node).pruning);
         assert!(!o.kind(Kind::Input).pruning, "the mode leaves inputs alone");
-        // The user's options are more specific than the mode (issue 12).
+        // The mode's keys of a kind beat the user's general keys (issue 21):
+        // `pruning` does not reach inputs where the mode switches them off.
         let o = opts(Version::V2, &[("pruning", Node::bool(true))]);
-        assert!(o.kind(Kind::Input).pruning && o.kind(Kind::Input).consistency_pruning);
+        assert!(!o.kind(Kind::Input).pruning && !o.kind(Kind::Input).consistency_pruning);
+        assert!(o.kind(Kind::Node).pruning && o.kind(Kind::Relation).semantic_pruning);
+        // The user's keys of a kind beat the mode's, its more specific ones
+        // included (issue 12).
+        let o2 = opts(Version::V2, &[("input_pruning", Node::bool(true))]);
+        assert!(o2.kind(Kind::Input).pruning && o2.kind(Kind::Input).consistency_pruning);
         let v1 = opts(Version::V1, &[("output_pruning", Node::bool(true))]);
         assert!(
             v1.kind(Kind::Output).consistency_pruning && v1.kind(Kind::Output).semantic_pruning
@@ -1220,6 +1235,48 @@ mod tests {
             Some("incoming-artifact")
         );
         assert_eq!(o.solver.topology, Optimize::Off);
+    }
+
+    #[test]
+    fn the_modes_kind_keys_beat_the_users_general_keys() {
+        // v1 `manual` switches default conditions of inputs and outputs off:
+        // `default_condition: true` keeps them (issue 21).
+        let o = opts(Version::V1, &[("default_condition", Node::bool(true))]);
+        assert!(o.kind(Kind::Node).default && o.kind(Kind::Node).default_semantic);
+        for k in [Kind::Input, Kind::Output] {
+            let s = o.kind(k);
+            assert!(!s.default && !s.default_consistency && !s.default_semantic);
+        }
+        // A user's kind key beats the mode's.
+        let o = opts(
+            Version::V1,
+            &[
+                ("default_condition", Node::bool(true)),
+                ("input_default_consistency_condition", Node::bool(true)),
+            ],
+        );
+        assert!(o.kind(Kind::Input).default_consistency && !o.kind(Kind::Input).default);
+        // The mode's general key is beaten by the user's general key.
+        let o = opts(
+            Version::V2,
+            &[
+                ("mode", Node::string("semantic-loose")),
+                ("pruning", Node::bool(false)),
+            ],
+        );
+        assert!(!o.kind(Kind::Node).pruning);
+        // rc_3's `consistent-loose` sets every kind's keys: `node_pruning`
+        // still switches semantic pruning of nodes on, `pruning` does not.
+        let o = opts(
+            Version::V3,
+            &[
+                ("mode", Node::string("consistent-loose")),
+                ("node_pruning", Node::bool(true)),
+                ("pruning", Node::bool(true)),
+            ],
+        );
+        assert!(o.kind(Kind::Node).semantic_pruning);
+        assert!(!o.kind(Kind::Relation).semantic_pruning);
     }
 
     #[test]

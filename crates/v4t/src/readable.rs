@@ -60,8 +60,9 @@ impl Shown {
     }
 }
 
-/// A logic expression (a condition or constraint as written).
-pub(crate) fn logic(n: &Node) -> String {
+/// A logic expression (a condition or constraint as written), as people
+/// read it (`is_dev`, `env = "prod"`, `node_presence(db)`).
+pub fn logic(n: &Node) -> String {
     logic_shown(n, 0).text
 }
 

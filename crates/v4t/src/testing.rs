@@ -188,12 +188,16 @@ fn condition(rng: &mut Rng, inputs: &[(String, char)], i: usize, depth: u32) -> 
 }
 
 /// A random template: inputs of the given kinds (see [`condition`]),
-/// nodes with conditions, relations, and sometimes a constraint.
+/// nodes with conditions, relations, and sometimes a constraint; with
+/// `deployment` also hosting requirements (sometimes two alternative
+/// hosts) and conditional deployment technologies, with options that
+/// prune and constrain them.
 pub(crate) fn random_template(
     rng: &mut Rng,
     inputs: usize,
     kinds: &[char],
     nodes: usize,
+    deployment: bool,
 ) -> String {
     let inputs: Vec<(String, char)> = (0..inputs)
         .map(|k| {
@@ -204,8 +208,29 @@ pub(crate) fn random_template(
     // Default conditions in half of them; without, relations and types
     // outlive their nodes and the consistency checks fail.
     let options = ["{default_condition: true}", "{}"][rng.below(2) as usize];
-    let mut s = format!(
-        "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    options: {options}\n    inputs:\n"
+    let options = if deployment {
+        let more = [
+            "technology_pruning: true, unique_technology_constraint: true",
+            "pruning: true, node_default_condition_mode: incoming-host, anchor_check: false",
+            "technology_default_condition: true, required_technology_constraint: true, required_hosting_constraint: true",
+        ][rng.below(3) as usize];
+        options
+            .replacen('{', &format!("{{{more}, "), 1)
+            .replace(", }", "}")
+    } else {
+        options.to_string()
+    };
+    let mut s = "tosca_definitions_version: tosca_variability_1_0\n".to_string();
+    if deployment {
+        // Whether a node is managed asks its type.
+        s.push_str("node_types:\n");
+        for i in 0..nodes {
+            let _ = writeln!(s, "  t{i}: {{}}");
+        }
+    }
+    let _ = write!(
+        s,
+        "topology_template:\n  variability:\n    options: {options}\n    inputs:\n"
     );
     let declared = inputs.iter().filter(|(_, kind)| *kind != 'f').count();
     if declared == 0 {
@@ -240,12 +265,50 @@ pub(crate) fn random_template(
     s.push_str("  node_templates:\n");
     for i in 0..nodes {
         node_template(&mut s, rng, &inputs, i, &format!("t{i}"));
-        if i > 0 && rng.below(2) == 0 {
+        if deployment {
+            deployment_of(&mut s, rng, &inputs, i);
+        } else if i > 0 && rng.below(2) == 0 {
             let t = rng.below(i as u64);
             let _ = writeln!(s, "      requirements:\n        - uses: n{t}");
         }
     }
     s
+}
+
+/// Requirements (a use, a host, or two alternative hosts) and deployment
+/// technologies of node `n{i}`, each sometimes conditional.
+fn deployment_of(s: &mut String, rng: &mut Rng, inputs: &[(String, char)], i: usize) {
+    let cond = |rng: &mut Rng| match rng.below(2) {
+        0 => String::new(),
+        _ => format!(", conditions: {}", condition(rng, inputs, i, 1)),
+    };
+    if i > 0 && rng.below(3) != 0 {
+        s.push_str("      requirements:\n");
+        let (a, b) = (rng.below(i as u64), rng.below(i as u64));
+        match rng.below(3) {
+            0 => {
+                let _ = writeln!(s, "        - uses: n{a}");
+            }
+            1 => {
+                let c = cond(rng);
+                let _ = writeln!(s, "        - host: {{node: n{a}{c}}}");
+            }
+            _ => {
+                let (ca, cb) = (cond(rng), cond(rng));
+                let _ = writeln!(s, "        - host: {{node: n{a}{ca}}}");
+                let _ = writeln!(s, "        - host: {{node: n{b}{cb}}}");
+            }
+        }
+    }
+    let count = rng.below(4) as usize;
+    if count > 0 {
+        s.push_str("      technology:\n");
+        for name in ["ansible", "terraform", "compose"].iter().take(count) {
+            let c = cond(rng);
+            let weight = ["0.5", "1"][rng.below(2) as usize];
+            let _ = writeln!(s, "        - {name}: {{weight: {weight}{c}}}");
+        }
+    }
 }
 
 /// Node template `n{i}` of type `ty`, in three of four cases with a random

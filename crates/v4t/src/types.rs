@@ -158,11 +158,7 @@ impl TypeFiles {
         id: SourceId,
         loader: &mut dyn Loader,
     ) -> Result<TypeFiles> {
-        let path = sources
-            .get(id)
-            .map(|f| f.name.rsplit(['/', '\\']).next().unwrap_or("").to_string())
-            .filter(|n| !n.is_empty() && n != "<stdin>")
-            .unwrap_or_else(|| "template.yaml".to_string());
+        let path = crate::load::template_path(sources, id);
         let tree = types_tree(doc, grammar);
         let loaded = match grammar {
             Grammar::Tosca13 => {

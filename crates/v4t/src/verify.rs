@@ -38,7 +38,9 @@ pub(crate) fn verify(
             format!("{template_name} (resolved)")
         }
     };
-    let id = sources.add(shown, text);
+    // In the template's place: imports are relative to where it is.
+    let path = crate::load::template_path(sources, template);
+    let id = sources.add_at(shown, path, text);
     let loaded = v4t_tosca::load_source(sources, loader, id);
     let ts = v4t_tosca::TypeSystem::build(&loaded);
     let mut errors = v4t_tosca::validate(&ts, sources)

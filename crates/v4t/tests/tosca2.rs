@@ -140,6 +140,10 @@ service_template:
     );
 }
 
+/// The options of [`INPUTS`]: the default mode (manual) leaves inputs and
+/// outputs to their own keys.
+const PRUNING: &str = "    options: {pruning: true, input_pruning: true, output_pruning: true}\n";
+
 const INPUTS: &str = "tosca_definitions_version: tosca_2_0
 node_types:
   Web:
@@ -151,7 +155,7 @@ service_template:
   variability:
     inputs:
       web: {type: boolean, default: true}
-    options: {pruning: true}
+    options: {pruning: true, input_pruning: true, output_pruning: true}
   inputs:
     host: {type: string, default: example.org}
     replicas: {type: integer, default: 2}
@@ -199,17 +203,15 @@ fn get_input_anywhere_consumes_and_get_attribute_produces() {
 
 #[test]
 fn present_elements_may_not_read_absent_inputs_or_nodes() {
-    let manual = INPUTS
-        .replace("    options: {pruning: true}\n", "")
-        .replace(
-            "    host: {type: string, default: example.org}",
-            "    host: {type: string, default: example.org, conditions: false}",
-        );
+    let manual = INPUTS.replace(PRUNING, "").replace(
+        "    host: {type: string, default: example.org}",
+        "    host: {type: string, default: example.org, conditions: false}",
+    );
     assert_eq!(
         message(&manual, "{}"),
         "Property \"url@0\" of node \"web\" reads input \"host\", which is absent"
     );
-    let output = INPUTS.replace("    options: {pruning: true}\n", "");
+    let output = INPUTS.replace(PRUNING, "");
     assert_eq!(
         message(&output, "web: false"),
         "Output \"name@0\" refers to node \"web\", which is absent"

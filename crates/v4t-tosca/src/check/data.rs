@@ -94,7 +94,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(Builtin::Range) => {
                 // TOSCA 1.3 §3.3.3: integers, `UNBOUNDED` as the upper
                 // bound, the lower bound not above the upper.
-                let bound = |n: &Node| match value::classify(n) {
+                let bound = |n: &Node| match self.classify(n) {
                     Scalar::Int(i) => Some(Some(i)),
                     Scalar::Str("UNBOUNDED") => Some(None),
                     _ => None,

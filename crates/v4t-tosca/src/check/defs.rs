@@ -104,8 +104,16 @@ impl<'a> Param<'a> {
         })
     }
 
+    /// The attribute mapping of an incoming parameter: `mapping`, or a
+    /// single-line definition (§9.8).
     pub fn mapping(&self) -> Option<&'a Node> {
-        self.get("mapping")
+        self.defs.iter().rev().find_map(|d| {
+            if is_short_form(d.node) {
+                Some(d.node)
+            } else {
+                d.node.get("mapping")
+            }
+        })
     }
 }
 
@@ -466,7 +474,12 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// In a refinement, a new type must be the parent's type or derive from it.
+    /// TOSCA 1.3 has no refinement rules (a derived type may redefine a
+    /// definition with any type): TOSCA 2.0 only.
     pub fn check_refined_type(&mut self, parent: Option<TypeId>, ty: TypeId, span: Span) {
+        if self.v13() {
+            return;
+        }
         if let Some(p) = parent {
             if !self.ts.is_a(ty, p) {
                 let message = format!(
@@ -474,7 +487,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(ty),
                     self.type_name(p)
                 );
-                self.error(Code::Definition, "5.1.3", span, message);
+                self.error(Code::Refinement, "5.1.3", span, message);
             }
         }
     }
@@ -496,7 +509,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 || self.type_schema_part(s.ty, "entry_schema").is_some();
             if entry.is_none() && !inherited && !self.v13() {
                 self.error(
-                    Code::MissingKeyname,
+                    Code::EntrySchema,
                     "9.3",
                     span,
                     format!(
@@ -555,9 +568,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             _ => ("9.8", "parameter"),
         };
         let parent_schema = parent.and_then(|p| self.param_schema(p));
-        if parent.is_some_and(|p| p.fixed().is_some()) {
+        // A single-line incoming parameter is a mapping, not a value (§9.8).
+        let incoming = role == Role::Incoming && !self.v13();
+        // Refinement rules are TOSCA 2.0's (§5.1.3); 1.3 has none.
+        if !incoming && !self.v13() && parent.is_some_and(|p| p.fixed().is_some()) {
             self.error(
-                Code::Definition,
+                Code::Refinement,
                 section,
                 node.span,
                 format!("{what} `{name}` has a fixed value in its parent definition and cannot be refined"),
@@ -567,21 +583,33 @@ impl<'t, 'a> Checker<'t, 'a> {
         // TOSCA 1.3 writes functions without `$`: a call is a value too.
         let call_13 = self.v13() && self.is_call(node);
         if is_short_form(node) || call_13 {
-            let short_ok = parent.is_some()
-                || (place == Place::Template && role == Role::Outgoing)
-                || self.v13() && role != Role::Property && role != Role::Attribute;
+            // §9.8: `name: <value or expression>` for outgoing parameters,
+            // `name: <attribute selection>` for incoming ones; properties
+            // and attributes only refine in short form (§9.4). An
+            // interface type's parameters are there to be refined by node
+            // and relationship types: a new one in single-line form would
+            // fix its value (or map it, §11.4) for every type that uses the
+            // interface, so it needs a definition map (see
+            // docs/tosca-2.0-conformance.md).
+            let parameter = !matches!(role, Role::Property | Role::Attribute);
+            let short_ok =
+                parent.is_some() || parameter && (place != Place::InterfaceType || self.v13());
             if !short_ok {
                 self.error(
                     Code::Definition,
                     section,
                     node.span,
-                    format!(
-                        "the short form `{name}: <value>` only refines an inherited {what} definition; a new {what} needs a definition map"
-                    ),
+                    if parameter {
+                        format!("a new parameter of an interface type needs a definition map, not the single-line form `{name}: <value>`")
+                    } else {
+                        format!("the short form `{name}: <value>` only refines an inherited {what} definition; a new {what} needs a definition map")
+                    },
                 );
                 return;
             }
-            if let Some(s) = parent_schema.as_ref() {
+            if incoming {
+                self.mapping(name, node, place, parent);
+            } else if let Some(s) = parent_schema.as_ref() {
                 self.check_value(node, s, section);
             } else {
                 self.check_functions(node);
@@ -621,7 +649,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(d) = map.get("default") {
             if !required && role != Role::Attribute && !self.v13() {
                 self.error(
-                    Code::Definition,
+                    Code::OptionalDefault,
                     section,
                     d.span,
                     format!("{what} `{name}` is not required, so it cannot have a `default`"),
@@ -715,9 +743,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         match self.classify(r) {
             Scalar::Bool(b) => {
-                if !b && def.parent.is_some_and(Param::required) {
+                if !b && !self.v13() && def.parent.is_some_and(Param::required) {
                     self.error(
-                        Code::Definition,
+                        Code::Refinement,
                         def.section,
                         r.span,
                         format!(
@@ -786,7 +814,16 @@ impl<'t, 'a> Checker<'t, 'a> {
                 m.span,
                 format!("`mapping` is only for incoming parameters; `{name}` is outgoing"),
             );
-        } else if def.place == Place::InterfaceType {
+        } else {
+            self.mapping(name, m, def.place, def.parent);
+        }
+    }
+
+    /// The attribute mapping of an incoming parameter (`mapping`, or the
+    /// single-line form, §9.8): not in interface types (§11.4), not over a
+    /// parent's mapping, an attribute selection.
+    fn mapping(&mut self, name: &str, m: &'a Node, place: Place, parent: Option<&Param<'a>>) {
+        if place == Place::InterfaceType {
             self.error(
                 Code::Definition,
                 "11.4",
@@ -796,9 +833,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         } else {
             self.attribute_selection(m);
         }
-        if def.parent.is_some_and(|p| p.mapping().is_some()) {
+        if parent.is_some_and(|p| p.mapping().is_some()) {
             self.error(
-                Code::Definition,
+                Code::Refinement,
                 "9.8",
                 m.span,
                 format!("parameter `{name}` is already mapped in its parent definition"),

@@ -295,10 +295,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Call::Malformed => return Err(Stop::Unknown),
             Call::Yes(name, args) => (name, args),
         };
-        let list: &'a [Node] = match args.map(|a| &a.value) {
-            Some(Value::Seq(items)) => items,
-            _ => &[],
-        };
+        let list: &'a [Node] = super::funcs::arg_list(name, args).unwrap_or(&[]);
         let a = Args {
             c: self,
             list,

@@ -4,7 +4,7 @@
 //! service template.
 
 use v4t_source::Code;
-use v4t_yaml::{Map, Node};
+use v4t_yaml::{Map, Node, Span};
 
 use super::Checker;
 use crate::types::Kind;
@@ -134,25 +134,51 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
-    /// `dsl_definitions`: a map of anchored blocks (§6.3).
+    /// `dsl_definitions` (§6.3): a map of anchored YAML (`<name>: &<anchor>
+    /// <any YAML>`); a scalar or null without an anchor defines nothing
+    /// and is an error (blocks without an anchor are accepted). TOSCA 1.3
+    /// gives the section no grammar (1.3 §3.10: "DSL-specific definitions
+    /// and conventions"): any YAML.
     fn dsl_definitions(&mut self, v: &'a Node) {
+        if self.v13() {
+            return;
+        }
         let Some(map) = self.named_map(v, "`dsl_definitions`", "6.3") else {
             return;
         };
         for (k, def) in map.iter() {
-            if !matches!(self.classify(def), Scalar::Map(_) | Scalar::Seq(_)) {
+            let block = matches!(self.classify(def), Scalar::Map(_) | Scalar::Seq(_));
+            if !block && !self.anchored(k.span, def.span) {
                 let got = value::describe(def);
                 self.error(
                     Code::InvalidShape,
                     "6.3",
                     def.span.or(k.span),
                     format!(
-                        "DSL definition `{}` must be a block of YAML definitions (a map or a list with an anchor), not {got}",
+                        "DSL definition `{}` has no anchor: {got} without `&<anchor>` defines nothing",
                         k.name
                     ),
                 );
+                self.note(format!("write `{}: &{} <value>`", k.name, k.name));
             }
         }
+    }
+
+    /// Whether the value after the key at `key` carries an anchor
+    /// (`&name` between the key and the value, or at the value's start).
+    fn anchored(&self, key: Span, value: Span) -> bool {
+        let between = Span {
+            line: key.end_line,
+            col: key.end_col,
+            ..value
+        };
+        let before = value.is_known() && key.source == value.source;
+        let text = before
+            .then(|| self.written(between))
+            .flatten()
+            .unwrap_or("");
+        let own = self.written(value).unwrap_or("");
+        text.contains('&') || own.trim_start().starts_with('&')
     }
 
     /// `repositories` (§6.5).

@@ -38,6 +38,24 @@ fn call_name(key: &str) -> Option<&str> {
     Some(rest.split('$').next().unwrap_or(rest))
 }
 
+/// The built-in functions of one argument (§10.2: `$not`, `$length`,
+/// `$round`, `$floor`, `$ceil`): no MUST requires the list brackets, so a
+/// value that is not a list is the single argument (`{ $length: $value }`).
+const ONE_ARGUMENT: &[&str] = &["not", "length", "round", "floor", "ceil"];
+
+/// The arguments of a call of built-in function `name` as a list: the
+/// list as written, or the bare argument of a one-argument function
+/// ([`ONE_ARGUMENT`]); `None` if they are neither.
+pub fn arg_list<'a>(name: &str, args: Option<&'a Node>) -> Option<&'a [Node]> {
+    let args = args?;
+    match &args.value {
+        v4t_yaml::Value::Seq(items) => Some(items),
+        v4t_yaml::Value::Null => None,
+        _ if ONE_ARGUMENT.contains(&name) => Some(std::slice::from_ref(args)),
+        _ => None,
+    }
+}
+
 /// The TOSCA 1.3 intrinsic and constraint-free functions (1.3 §4).
 const FUNCTIONS_13: &[&str] = &[
     "concat",
@@ -301,7 +319,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let call = CallArgs {
             name,
             args,
-            list: args.and_then(|a| a.as_seq()).map(Vec::as_slice),
+            list: arg_list(name, args),
             span: at.span,
         };
         match name {
@@ -719,19 +737,20 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.defined_names(name, inputs, "input");
             return Returns::Unknown;
         };
-        if !nested.is_empty() {
-            return Returns::Unknown;
-        }
         let view = super::defs::Param {
             defs: vec![DefNode {
                 node: def,
                 doc: self.doc,
             }],
         };
-        match self.param_schema(&view) {
-            Some(s) => Returns::Schema(s),
-            None => Returns::Unknown,
+        let schema = self.param_schema(&view);
+        if !nested.is_empty() {
+            if let Some(s) = schema {
+                self.nested_into(s, nested, "10.2.1.1");
+            }
+            return Returns::Unknown;
         }
+        schema.map_or(Returns::Unknown, Returns::Schema)
     }
 
     /// Whether a `$get_input` call may yield nothing: it names an input
@@ -880,17 +899,218 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         if let Some(what) = problem {
             self.error(Code::Function, "1.3 4", at.span, format!("`{name}` {what}"));
+        } else if name == "concat" && len == Some(0) {
+            let message = "`concat` takes at least one argument";
+            self.error(Code::Function, "1.3 4.3.1", args.span, message);
         }
         if let Some(l) = list {
             for a in l {
                 self.check_functions(a);
             }
+            if problem.is_none() && matches!(name, "get_property" | "get_attribute") {
+                self.property_function_13(name, l);
+            }
+        }
+    }
+
+    /// The target of a TOSCA 1.3 `get_property` or `get_attribute` (1.3
+    /// §4.5.1, §4.5.2): `[ <entity>, [<requirement or capability>,]
+    /// <name>, <nested names and indices> ]`. The entity is `SELF`,
+    /// `SOURCE`, `TARGET`, `HOST` or a node or relationship template; where
+    /// it is `SELF` or a node template of a known type, the names are
+    /// checked against the type (attributes include the properties, as 1.3
+    /// reflects them), and nested names against the named value's schema.
+    fn property_function_13(&mut self, function: &str, l: &'a [Node]) {
+        const SECTION: &str = "1.3 4.5";
+        let Some(entity) = value::as_str(&l[0]) else {
+            return;
+        };
+        let t = match entity {
+            "SELF" => self.fctx.self_node,
+            "SOURCE" | "TARGET" | "HOST" => None,
+            _ if !self.fctx.in_template => None,
+            _ => {
+                let node = self
+                    .fctx
+                    .nodes
+                    .as_ref()
+                    .and_then(|ns| ns.get(entity))
+                    .copied();
+                let relationship =
+                    (self.fctx.relationships.as_ref()).is_some_and(|rs| rs.contains(entity));
+                match node {
+                    Some(t) => t,
+                    None if relationship => None,
+                    None => {
+                        let message = format!(
+                            "`{function}` names `{entity}`, which is neither SELF, SOURCE, TARGET, HOST nor a node or relationship template"
+                        );
+                        self.error(Code::Function, SECTION, l[0].span, message);
+                        let nodes = self.fctx.nodes.clone();
+                        let relationships = self.fctx.relationships.clone();
+                        let names = (nodes.iter().flat_map(|ns| ns.keys()))
+                            .chain(relationships.iter().flat_map(|rs| rs.iter()))
+                            .copied();
+                        self.did_you_mean(entity, names);
+                        None
+                    }
+                }
+            }
+        };
+        let Some(t) = t else { return };
+        let what = if function == "get_property" {
+            "property"
+        } else {
+            "attribute"
+        };
+        let own = |c: &Self, t: TypeId| {
+            if function == "get_property" {
+                c.type_entries(t, "properties")
+            } else {
+                c.type_attributes(t)
+            }
+        };
+        let Some(first) = value::as_str(&l[1]) else {
+            return;
+        };
+        // `[ <entity>, <requirement or capability>, <name>, ... ]`.
+        if l.len() >= 3 {
+            if let Some((_, cap)) = self
+                .node_capabilities(t)
+                .into_iter()
+                .find(|(n, _)| *n == first)
+            {
+                let key = if function == "get_property" {
+                    "properties"
+                } else {
+                    "attributes"
+                };
+                let mut defined = self.capability_properties(&cap, key);
+                if function == "get_attribute" {
+                    defined.extend(self.capability_properties(&cap, "properties"));
+                }
+                let subject = format!("capability `{first}`");
+                self.named_value_13(&defined, &l[2..], &subject, what, SECTION);
+                return;
+            }
+            if self.node_requirements(t).iter().any(|(n, _)| *n == first) {
+                return; // the target is known only when the requirement is fulfilled
+            }
+        }
+        let defined = own(self, t);
+        if !defined.iter().any(|(n, _)| *n == first) && l.len() >= 3 {
+            let message = format!(
+                "`{}` has no {what}, requirement or capability `{first}`",
+                self.type_name(t)
+            );
+            self.error(Code::Function, SECTION, l[1].span, message);
+            let (reqs, caps) = (self.node_requirements(t), self.node_capabilities(t));
+            let names = (defined.iter().chain(&reqs).chain(&caps)).map(|(n, _)| *n);
+            self.did_you_mean(first, names);
+            return;
+        }
+        let subject = format!("`{}`", self.type_name(t));
+        self.named_value_13(&defined, &l[1..], &subject, what, SECTION);
+    }
+
+    /// `rest[0]`, a property or attribute among `defined` (of `subject`),
+    /// and the nested names after it.
+    fn named_value_13(
+        &mut self,
+        defined: &[(&'a str, super::defs::Param<'a>)],
+        rest: &'a [Node],
+        subject: &str,
+        what: &str,
+        section: &'static str,
+    ) {
+        let Some(name) = value::as_str(&rest[0]) else {
+            return;
+        };
+        match defined.iter().find(|(n, _)| *n == name) {
+            Some((_, p)) => {
+                if let Some(s) = self.param_schema(p) {
+                    self.nested_into(s, &rest[1..], section);
+                }
+            }
+            None => {
+                let message = format!("{subject} has no {what} `{name}`");
+                self.error(Code::ToscaPath, section, rest[0].span, message);
+                self.defined_names(name, defined.iter().map(|(n, _)| *n), what);
+            }
+        }
+    }
+
+    /// Follows nested names and indices into a value of schema `s` (after
+    /// `$get_property`, `$get_attribute` or `$get_input`): an index into a
+    /// list, a key into a map, a property of a data type. Reports the
+    /// first step into a value that has no nested values or an undefined
+    /// property; calls and unknown schemas end the walk.
+    pub(super) fn nested_into(
+        &mut self,
+        mut s: Schema<'a>,
+        nested: &'a [Node],
+        section: &'static str,
+    ) {
+        for n in nested {
+            if !matches!(self.call_of_quiet(n), Call::No) {
+                return;
+            }
+            let next = match self.ts.builtin_base(s.ty) {
+                Some(Builtin::List) => {
+                    if !matches!(self.classify(n), Scalar::Int(i) if i >= 0) {
+                        let message = format!(
+                            "a list is indexed by a non-negative integer, not {}",
+                            self.got(n)
+                        );
+                        self.error(Code::ToscaPath, section, n.span, message);
+                        return;
+                    }
+                    self.entry_schema(&s)
+                }
+                Some(Builtin::Map) => self.entry_schema(&s),
+                None => {
+                    let Some(name) = value::as_str(n) else { return };
+                    let props = self.type_entries(s.ty, "properties");
+                    match props.iter().find(|(p, _)| *p == name) {
+                        Some((_, p)) => self.param_schema(p),
+                        None => {
+                            let message =
+                                format!("`{}` has no property `{name}`", self.type_name(s.ty));
+                            self.error(Code::ToscaPath, section, n.span, message);
+                            self.defined_names(name, props.iter().map(|(p, _)| *p), "property");
+                            return;
+                        }
+                    }
+                }
+                Some(Builtin::Range) => return,
+                Some(_) => {
+                    let message = format!(
+                        "a value of type `{}` has no nested values to select with {}",
+                        self.type_name(s.ty),
+                        self.got(n)
+                    );
+                    self.error(Code::ToscaPath, section, n.span, message);
+                    self.note("only lists, maps and data types with properties have nested values");
+                    return;
+                }
+            };
+            let Some(next) = next else { return };
+            s = next;
         }
     }
 
     /// The requirement names of a node type (along its derivation chain).
+    /// In a TOSCA 1.3 file, a requirement redefined in a derived type is
+    /// the derived definition alone (1.3 has no refinement rules).
     pub fn node_requirements(&self, t: TypeId) -> Vec<(&'a str, super::defs::Param<'a>)> {
-        super::defs::collect_requirements(&self.chain_defs(t))
+        let mut reqs = super::defs::collect_requirements(&self.chain_defs(t));
+        if self.v13() {
+            for (_, p) in &mut reqs {
+                let last = p.defs.len().saturating_sub(1);
+                p.defs.drain(..last);
+            }
+        }
+        reqs
     }
 
     /// The capability definitions of a node type.

@@ -148,6 +148,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         message: String,
     ) {
         let path = self.path.render();
+        let code = crate::diag::rule_code(code, section);
         let section = cited(section, self.v13());
         self.diags
             .report(severity, code, section, span, path, message);
@@ -286,14 +287,18 @@ impl<'t, 'a> Checker<'t, 'a> {
         r
     }
 
-    /// The value's kind as TOSCA sees it.
+    /// The value's kind as TOSCA sees it, integers as written.
     pub fn classify<'n>(&self, node: &'n Node) -> Scalar<'n> {
-        value::classify(node)
+        value::classify_written(node, self.written(node.span))
     }
 
     /// What a value is, for "expected ..., got ..." messages: its kind and
     /// the value (numbers and booleans as written, strings quoted).
     pub fn got(&self, v: &Node) -> String {
+        if value::out_of_range_integer(v, self.written(v.span)) {
+            let written = self.written(v.span).unwrap_or_default().trim();
+            return format!("{written}, an integer beyond the 64-bit range");
+        }
         let kind = value::describe(v);
         match self.classify(v) {
             Scalar::Null => kind.to_string(),
@@ -534,7 +539,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Ok(t) => Some(t),
             Err(e) => {
                 let message = self.ts.lookup_message(self.doc, kind, name, &e);
-                self.error(Code::UndefinedReference, section, span, message);
+                self.error(Code::UnknownType, section, span, message);
                 let notes = self.ts.lookup_notes(self.doc, name, &e);
                 if notes.is_empty() {
                     self.did_you_mean_name(name, Space::Type(kind));

@@ -273,10 +273,17 @@ impl<'t, 'a> Checker<'t, 'a> {
         } else {
             (self.type_entries(t, "properties"), "property")
         };
-        if !defined.iter().any(|(n, _)| *n == name) {
-            let message = format!("`{}` has no {what} `{name}`", self.type_name(t));
-            self.error(Code::Function, "10.2.1", rest[0].span, message);
-            self.defined_names(name, defined.iter().map(|(n, _)| *n), what);
+        match defined.iter().find(|(n, _)| *n == name) {
+            Some((_, p)) => {
+                if let Some(s) = self.param_schema(p) {
+                    self.nested_into(s, &rest[1..], "10.2.1");
+                }
+            }
+            None => {
+                let message = format!("`{}` has no {what} `{name}`", self.type_name(t));
+                self.error(Code::Function, "10.2.1", rest[0].span, message);
+                self.defined_names(name, defined.iter().map(|(n, _)| *n), what);
+            }
         }
     }
 

@@ -367,7 +367,8 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(name) = self.expect_str(cn, "`capability`", "8.5.2") else {
             return;
         };
-        if let Some(sym) = want.cap_symbolic {
+        // Symbolic capability names in requirement definitions are TOSCA 2.0's.
+        if let Some(sym) = want.cap_symbolic.filter(|_| !self.v13()) {
             if name != sym {
                 self.error(
                     Code::Template,

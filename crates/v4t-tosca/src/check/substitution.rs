@@ -123,12 +123,24 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(pm) = self.named_map_with(p, "property mappings", "15.2", true) else {
             return;
         };
+        let single = |l: &'a Node| {
+            l.as_seq()
+                .filter(|l| l.len() == 1)
+                .and_then(|l| value::as_str(&l[0]))
+        };
         for (k, v) in pm.iter() {
-            let input = value::as_str(v).or_else(|| {
-                v.as_seq()
-                    .filter(|l| l.len() == 1)
-                    .and_then(|l| value::as_str(&l[0]))
-            });
+            if self.v13() {
+                // TOSCA 1.3 (§3.8.8): `[ <input> ]` or `mapping: [ <input> ]`
+                // map an input; anything else is the property's value.
+                let mapping = v.get("mapping").filter(|_| v.as_map().is_some());
+                if single(v).is_none() && mapping.and_then(single).is_none() {
+                    self.at(k.name.as_str(), |c| c.check_functions(v));
+                    continue;
+                }
+            }
+            let input = value::as_str(v)
+                .or_else(|| single(v))
+                .or_else(|| v.get("mapping").filter(|_| self.v13()).and_then(single));
             let Some(input) = input else {
                 self.error(
                     Code::Template,
@@ -184,6 +196,16 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         };
         for (k, v) in am.iter() {
+            // TOSCA 1.3 also maps an attribute onto a node template's
+            // attribute: `[ <node template>, <attribute> ]`.
+            let pair = v.as_seq().filter(|l| l.len() == 2 && self.v13());
+            if let Some(node) = pair.and_then(|l| value::as_str(&l[0])) {
+                if idx.node(node).is_none() {
+                    let message = format!("`{node}` is not a node template");
+                    self.error(Code::Template, "15.3", v.span, message);
+                }
+                continue;
+            }
             let mapped = self.mapped_definition(k, ty, true);
             let output = value::as_str(v).or_else(|| {
                 v.as_seq()
@@ -586,7 +608,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             list[1].span,
                             format!("node template `{nname}` has no requirement `{rname}`"),
                         );
-                    } else if !has_dangling(tpl, rname) {
+                    } else if !self.v13() && !has_dangling(tpl, rname) {
                         self.error(
                             Code::Template,
                             "15.5.4",

@@ -329,23 +329,15 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The directives of a node template (§7.2.1); whether it is `select`ed.
     fn directives(&mut self, d: &'a Node) -> bool {
-        let allowed: &[&str] = if self.v13() {
-            &[
-                "substitute",
-                "substitutable",
-                "select",
-                "selectable",
-                "create",
-            ]
-        } else {
-            &["create", "select", "substitute"]
-        };
+        let allowed: &[&str] = &["create", "select", "substitute"];
         let mut select = false;
         for (dname, span) in self.expect_str_list(d, "`directives`", "7.2.1") {
             if dname == "select" {
                 select = true;
             }
-            if !allowed.contains(&dname) {
+            // TOSCA 1.3 (§3.8.3) lists directive values without limiting
+            // them (`substitutable`, `selectable`, tool-specific ones).
+            if !allowed.contains(&dname) && !self.v13() {
                 self.error(
                     Code::InvalidShape,
                     "7.2.1",
@@ -418,7 +410,12 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// A condition clause (§8.6, §13.2.1, §16.5, §15.1): a Boolean expression.
     pub(super) fn condition(&mut self, v: &'a Node, section: &'static str) {
         if self.v13() {
-            self.node_filter_13(v);
+            // Node filters (§8.6) have their own grammar in TOSCA 1.3;
+            // workflow and trigger conditions are condition clauses.
+            match section {
+                "8.6" | "15.1" => self.node_filter_13(v),
+                _ => self.condition_clauses_13(v, 0),
+            }
             return;
         }
         match self.call_of(v) {
@@ -448,6 +445,53 @@ impl<'t, 'a> Checker<'t, 'a> {
                     );
                 }
             }
+        }
+    }
+
+    /// TOSCA 1.3 condition clauses (1.3 §3.6.24, used by workflow step
+    /// filters, workflow preconditions and policy triggers): a list of
+    /// single-entry maps, each `and`, `or`, `not` or `assert` with a list
+    /// of clauses, or `<attribute name>: <constraint clauses>` (1.3
+    /// §3.6.3). A trigger's extended condition (`constraint`, `period`,
+    /// `evaluations`, `method`, 1.3 §3.6.22) checks its `constraint`.
+    fn condition_clauses_13(&mut self, v: &'a Node, depth: usize) {
+        const SECTION: &str = "1.3 3.6.24";
+        if depth > super::defs::MAX_NESTING {
+            self.error(
+                Code::InvalidShape,
+                SECTION,
+                v.span,
+                "condition clauses nested too deeply",
+            );
+            return;
+        }
+        let items: &'a [Node] = match &v.value {
+            v4t_yaml::Value::Seq(items) => items,
+            _ => std::slice::from_ref(v),
+        };
+        for (i, item) in items.iter().enumerate() {
+            let Some(m) = item.as_map() else {
+                let message = format!(
+                    "a condition clause is a map `<attribute>: <constraint clauses>` or `and`, `or`, `not`, `assert` with a list of clauses, not {}",
+                    value::describe(item)
+                );
+                self.error(Code::InvalidShape, SECTION, item.span, message);
+                continue;
+            };
+            let extended = depth == 0 && m.contains_key("constraint");
+            self.at_index(i, |c| {
+                for (k, clause) in m.iter() {
+                    let key = k.name.as_str();
+                    c.at(key, |c| match key {
+                        "and" | "or" | "not" | "assert" => {
+                            c.condition_clauses_13(clause, depth + 1)
+                        }
+                        "constraint" if extended => c.condition_clauses_13(clause, depth + 1),
+                        "period" | "evaluations" | "method" if extended => {}
+                        _ => c.constraint_clauses(clause, None),
+                    });
+                }
+            });
         }
     }
 
@@ -584,7 +628,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         what: &str,
         section: &'static str,
     ) {
-        if p.fixed().is_some() {
+        // Fixed values (`value`, short-form refinements) are TOSCA 2.0's; a
+        // TOSCA 1.3 template overrides what its type gives.
+        if p.fixed().is_some() && !self.v13() {
             self.error(
                 Code::Definition,
                 section,
@@ -603,10 +649,51 @@ impl<'t, 'a> Checker<'t, 'a> {
                 );
             }
         }
-        match self.param_schema(p) {
+        let schema = self.param_schema(p);
+        if what == "attribute" && self.v13() && self.extended_attribute(v, schema.as_ref(), section)
+        {
+            return;
+        }
+        match schema {
             Some(s) => self.check_value(v, &s, section),
             None => self.check_functions(v),
         }
+    }
+
+    /// A TOSCA 1.3 attribute assignment in extended notation (1.3
+    /// §3.6.14.2.2): `{ description: ..., value: ... }`, unless the
+    /// attribute's own type takes that map as it is (TOSCA 2.0 attribute
+    /// assignments have no keynames, §9.7). Whether it was one (and checked).
+    fn extended_attribute(
+        &mut self,
+        v: &'a Node,
+        schema: Option<&super::defs::Schema<'a>>,
+        section: &'static str,
+    ) -> bool {
+        let Some(m) = v.as_map() else { return false };
+        let keynames = m.keys().all(|k| k == "description" || k == "value");
+        if m.is_empty() || !keynames || self.is_call(v) {
+            return false;
+        }
+        if let Some(s) = schema {
+            // A map the attribute's type accepts as it is stays a value.
+            let before = self.diags.len();
+            self.check_value(v, s, section);
+            if self.diags.len() == before {
+                return true;
+            }
+            self.diags.truncate(before);
+        }
+        if let Some(d) = m.get("description") {
+            self.at("description", |c| c.description(d));
+        }
+        if let Some(value) = m.get("value") {
+            self.at("value", |c| match schema {
+                Some(s) => c.check_value(value, s, "1.3 3.6.13"),
+                None => c.check_functions(value),
+            });
+        }
+        true
     }
 
     /// Every required property without a default or fixed value is assigned.
@@ -638,7 +725,11 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The properties of a capability of node type `ty`: the capability
     /// type's, refined by the capability definitions.
-    fn capability_properties(&self, cap: &Param<'a>, key: &str) -> Vec<(&'a str, Param<'a>)> {
+    pub(super) fn capability_properties(
+        &self,
+        cap: &Param<'a>,
+        key: &str,
+    ) -> Vec<(&'a str, Param<'a>)> {
         let Some(ct) = self.capability_type_of(cap) else {
             return Vec::new();
         };

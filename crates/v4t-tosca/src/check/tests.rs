@@ -1205,7 +1205,13 @@ fn tosca_13_get_input_names_a_declared_input() {
         format!("{V13}topology_template:\n  inputs:\n    n: {{type: string}}\n  node_templates:\n    d:\n      type: tosca.nodes.Root\n      interfaces:\n        Standard:\n          create:\n            inputs:\n              x: {{ get_input: {name} }}\n")
     };
     assert!(errors(&t("n")).is_empty());
-    assert!(errors(&t("[n, 0]")).is_empty());
+    // A nested index selects from lists and maps only.
+    let e = errors(&t("[n, 0]"));
+    assert!(
+        e.iter()
+            .any(|m| m.starts_with("a value of type `string` has no nested values")),
+        "{e:?}"
+    );
     let e = errors(&t("m"));
     assert!(
         e.iter()

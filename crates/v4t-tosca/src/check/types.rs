@@ -289,7 +289,9 @@ impl<'t, 'a> Checker<'t, 'a> {
     ) {
         self.at(key, |c| {
             let entries = c.expect_str_list(l, &format!("`{key}`"), section);
-            let parent_list = c.ts.get(t).parent.and_then(|p| c.ts.inherited(p, key));
+            // Only narrowed in TOSCA 2.0 (§5.1.3); 1.3 has no refinement rules.
+            let parent_list = (c.ts.get(t).parent.filter(|_| !c.v13()))
+                .and_then(|p| c.ts.inherited(p, key));
             let parent_types: Option<Vec<TypeId>> = parent_list.map(|pl| c.types_in_list(pl, kind));
             for (name, span) in entries {
                 let Some(e) = c.resolve_type(name, kind, span, section) else {
@@ -300,7 +302,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         let message = format!(
                             "`{name}` is not in (or derived from a type in) the `{key}` of the parent type"
                         );
-                        c.error(Code::Definition, section, span, message);
+                        c.error(Code::Refinement, section, span, message);
                         c.note("a derived type may only narrow this list");
                     }
                 }
@@ -730,7 +732,13 @@ impl<'t, 'a> Checker<'t, 'a> {
             });
         }
         if let Some(reqs) = map.get("requirements") {
-            let parents = super::defs::collect_requirements(parent_chain);
+            // A TOSCA 1.3 requirement definition in a derived type replaces
+            // the parent's (1.3 has no refinement rules).
+            let parents = if self.v13() {
+                Vec::new()
+            } else {
+                super::defs::collect_requirements(parent_chain)
+            };
             self.at("requirements", |c| c.requirement_defs(reqs, &parents));
         }
         if let Some(i) = map.get("interfaces") {
@@ -981,6 +989,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(cr) = map.get("count_range").or_else(|| map.get("occurrences")) {
             let parent_range = get_parent("count_range")
                 .or_else(|| get_parent("occurrences"))
+                .filter(|_| !self.v13())
                 .and_then(|p| self.range_of(p));
             if let Some((lo, hi)) = self.count_range(cr) {
                 if let Some((plo, phi)) = parent_range {
@@ -1019,16 +1028,17 @@ impl<'t, 'a> Checker<'t, 'a> {
         // A symbolic name in the parent stays (§8.4.1); a parent's name
         // that is no capability of the node is a capability type, which a
         // symbolic name may refine.
-        let changed = parent_name.is_some_and(|pc| {
-            pc != name
-                && if symbolic {
-                    self.ts
-                        .resolve_type(self.doc, Kind::Capability, pc)
-                        .is_err()
-                } else {
-                    is_symbolic(self, pc)
-                }
-        });
+        let changed = !self.v13()
+            && parent_name.is_some_and(|pc| {
+                pc != name
+                    && if symbolic {
+                        self.ts
+                            .resolve_type(self.doc, Kind::Capability, pc)
+                            .is_err()
+                    } else {
+                        is_symbolic(self, pc)
+                    }
+            });
         if changed {
             self.error(
                 Code::Definition,
@@ -1291,6 +1301,18 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if !(COMMON.contains(&k.name.as_str())
                     || ["inputs", "operations", "notifications"].contains(&k.name.as_str()))
                 {
+                    // An operation listed directly is a map (or empty);
+                    // anything else is a keyname 1.3 does not define here.
+                    if !(v.is_null() || v.as_map().is_some()) {
+                        self.error(
+                            Code::UnknownKeyname,
+                            "1.3 3.7.5",
+                            k.span,
+                            format!("unknown keyname `{}` in an interface type", k.name),
+                        );
+                        self.note("an operation listed directly in a TOSCA 1.3 interface type is a map of operation keynames");
+                        continue;
+                    }
                     let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
                     self.at(k.name.as_str(), |c| {
                         c.operation_def(v, parent, Place::InterfaceType)

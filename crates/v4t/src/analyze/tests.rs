@@ -224,7 +224,7 @@ fn analysis_matches_resolving_every_configuration() {
     for round in 0..150 {
         let inputs = rng.below(5) as usize;
         let nodes = 1 + rng.below(5) as usize;
-        let text = template(&mut rng, inputs, &['b', 'b', 's', 'u', 'u'], nodes);
+        let text = template(&mut rng, inputs, &['b', 'b', 's', 'u', 'u'], nodes, false);
         check(round, &text, &mut resolve_fully_with(&text), &mut stats);
     }
     assert!(
@@ -459,7 +459,7 @@ fn analysis_matches_resolving_with_up_to_16_inputs() {
     let mut rng = Rng(0x5eed_0016_0000_0001);
     let mut stats = Stats::default();
     for (round, inputs) in [12, 14, 16].into_iter().enumerate() {
-        let text = template(&mut rng, inputs, &['b'], 8);
+        let text = template(&mut rng, inputs, &['b'], 8, false);
         let p = prepared(&text);
         with_resolver(&p, |resolve_one| {
             check(round, &text, resolve_one, &mut stats)

@@ -713,6 +713,54 @@ topology_template:
 }
 
 #[cfg(test)]
+mod precedence_tests {
+    use crate::testing::resolve_text;
+
+    /// The v1 modes switch default conditions of inputs and outputs off, and
+    /// a mode's key of a kind beats the user's general key (issue 21): with
+    /// `default_condition: true` a topology input whose consumer is absent
+    /// stays, the absent node's relation goes; `input_default_condition`
+    /// reaches the input.
+    #[test]
+    fn default_condition_leaves_inputs_to_the_mode_in_v1() {
+        let template = |extra: &str| {
+            format!(
+                "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {{default_condition: true{extra}}}
+  inputs:
+    port: {{type: integer, default: 80}}
+  node_templates:
+    app:
+      type: t
+      conditions: false
+      properties:
+        - p: {{value: {{get_input: port}}}}
+"
+            )
+        };
+        let out = resolve_text(&template(""), &[], None).expect("resolves");
+        let topology = out.get("topology_template").expect("topology");
+        assert!(topology
+            .get("node_templates")
+            .is_none_or(|n| n.get("app").is_none()));
+        assert!(
+            topology.get("inputs").and_then(|i| i.get("port")).is_some(),
+            "{}",
+            crate::to_yaml(&out)
+        );
+        let out = resolve_text(&template(", input_default_condition: true"), &[], None)
+            .expect("resolves");
+        let port = out
+            .get("topology_template")
+            .and_then(|t| t.get("inputs"))
+            .and_then(|i| i.get("port"));
+        assert!(port.is_none(), "{}", crate::to_yaml(&out));
+    }
+}
+
+#[cfg(test)]
 mod type_specific_tests {
     use crate::testing::resolve_text;
     use v4t_yaml::json::to_json;

@@ -422,19 +422,24 @@ topology_template:
     );
 }
 
-/// On random templates and assignments: an element is decided by
-/// conditions exactly when no solution gives it its other value; then its
-/// reasons, with that other value, have no solution, and without any one
-/// of them they have one (a minimal conflict); every conflict of a
-/// variant without solution is minimal too.
+/// On random templates and assignments (half of them with hosting and
+/// technologies): an element is decided by conditions exactly when no
+/// solution gives it its other value; then its reasons, with that other
+/// value, have no solution, and without any one of them they have one (a
+/// minimal conflict); every conflict of a variant without solution is
+/// minimal too.
 #[test]
 fn explanations_are_minimal_conflicts_on_random_templates() {
     let mut rng = Rng(0x5eed_e5e1_a1b0_0001);
     let (mut by_conditions, mut by_optimiser, mut unsatisfiable) = (0, 0, 0);
-    for round in 0..120 {
+    // Technologies and hosting relations decided by conditions.
+    let (mut technologies, mut hosts) = (0, 0);
+    for round in 0..240 {
         let inputs = 1 + rng.below(4) as usize;
         let nodes = 2 + rng.below(5) as usize;
-        let mut text = random_template(&mut rng, inputs, &['b', 'b', 'f'], nodes);
+        // Every other round with hosting and technologies (issue 21).
+        let deployment = round % 2 == 1;
+        let mut text = random_template(&mut rng, inputs, &['b', 'b', 'f'], nodes, deployment);
         if rng.below(2) == 0 {
             text = text.replace(
                 "    options: {",
@@ -484,6 +489,10 @@ fn explanations_are_minimal_conflicts_on_random_templates() {
             match guarded.conflict_near(x, &[other]) {
                 Some(parts) => {
                     by_conditions += 1;
+                    let e = g.get(x);
+                    technologies += usize::from(e.kind == crate::graph::Kind::Technology);
+                    hosts +=
+                        usize::from(e.kind == crate::graph::Kind::Relation && e.name == "host");
                     let unsat = matches!(&fixed, Err(e) if e.code == crate::Code::Unsatisfiable);
                     assert!(unsat, "{ctx}: {} has another value", g.id(x));
                     assert!(!guarded.satisfiable(&parts, &[other]), "{ctx}: {}", g.id(x));
@@ -507,4 +516,5 @@ fn explanations_are_minimal_conflicts_on_random_templates() {
     assert!(by_conditions > 300, "{by_conditions}");
     assert!(by_optimiser > 20, "{by_optimiser}");
     assert!(unsatisfiable > 3, "{unsatisfiable}");
+    assert!(technologies > 100 && hosts > 50, "{technologies} {hosts}");
 }

@@ -6,10 +6,10 @@
 //! Output: a [`Solution`] with the presence of every element and the values of
 //! present properties with an `expression`.
 //!
-//! Where several optimal solutions remain, the earliest-listed of equally
-//! named alternatives is present where it can be, and otherwise absence is
-//! preferred in element order (documented in ARCHITECTURE.md), so results
-//! never depend on solver internals.
+//! Where several optimal solutions remain, the earliest-listed of
+//! alternatives (see [`alternatives`]) is present where it can be, and
+//! otherwise absence is preferred in element order (documented in
+//! ARCHITECTURE.md), so results never depend on solver internals.
 //!
 //! After encoding, the problem is split into independent parts
 //! ([`v4t_sat::Split`]): inputs fix most literals, and what remains is usually
@@ -224,11 +224,14 @@ pub(crate) fn in_alternatives(graph: &Graph, id: ElementId) -> bool {
     alternatives(graph, &order).0.contains(&id)
 }
 
-/// The groups of alternatives for tie-breaking: elements of one kind and
-/// container that share a name (list-form alternatives such as two `image`
-/// artifacts of a node or two `host` requirements), each in list order, the
-/// groups in element order of their first member. Where optimisation leaves
-/// a choice, the earliest-listed alternative that can be present is.
+/// The groups of alternatives for tie-breaking: elements of which at most
+/// one may be present, each group in list order, the groups in element
+/// order of their first member. Alternatives are the elements of one kind
+/// and container that share a name (list-form alternatives such as two
+/// `image` artifacts of a node or two `host` requirements), the types of
+/// an element (it has one), and the technologies of a node where the
+/// `unique_technology_constraint` allows one. Where optimisation leaves a
+/// choice, the earliest-listed alternative that can be present is.
 ///
 /// Returns the members of all groups one after another, and each group's
 /// range in them.
@@ -240,8 +243,13 @@ fn alternatives(
     let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
     let mut by_name: Vec<ElementId> = Vec::new();
     let name = |id: ElementId| graph.get(id).name.as_str();
-    let mut add = |list: &[ElementId]| match *list {
+    // `whole`: the list is one group, whatever the names.
+    let mut add = |list: &[ElementId], whole: bool| match *list {
         [] | [_] => {}
+        _ if whole => {
+            groups.push(members.len()..members.len() + list.len());
+            members.extend_from_slice(list);
+        }
         // The common case: a property and its fallback.
         [a, b] => {
             if name(a) == name(b) {
@@ -262,18 +270,14 @@ fn alternatives(
             }
         }
     };
+    let one_technology = graph.options().constraints.unique_technology;
     for &n in graph.nodes() {
         let e = graph.get(n);
-        for list in [
-            &e.types,
-            e.outgoing(),
-            &e.properties,
-            e.attributes(),
-            e.artifacts(),
-            e.technologies(),
-        ] {
-            add(list);
+        add(&e.types, true);
+        for list in [e.outgoing(), &e.properties, e.attributes(), e.artifacts()] {
+            add(list, false);
         }
+        add(e.technologies(), one_technology);
     }
     for &c in graph
         .relations()
@@ -283,13 +287,13 @@ fn alternatives(
         .chain(graph.artifacts())
     {
         let e = graph.get(c);
-        add(&e.types);
-        add(&e.properties);
-        add(e.attributes());
+        add(&e.types, true);
+        add(&e.properties, false);
+        add(e.attributes(), false);
     }
-    add(graph.policies());
-    add(graph.inputs());
-    add(graph.outputs());
+    add(graph.policies(), false);
+    add(graph.inputs(), false);
+    add(graph.outputs(), false);
     if groups.len() > 1 {
         let mut position = vec![0u32; graph.elements().len()];
         for (i, &id) in order.iter().enumerate() {

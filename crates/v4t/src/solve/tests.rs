@@ -419,6 +419,47 @@ topology_template:
     assert_eq!(host, Some("vm_a"));
 }
 
+/// Ties prefer the earlier-listed alternative for every kind (issue 21):
+/// also differently named types of an element, and the technologies of a
+/// node where `unique_technology_constraint` allows one of them (without
+/// it they are no alternatives: absence in element order decides, the
+/// last remains, as the conformance test `technologies/unique-disabled`
+/// expects).
+#[test]
+fn ties_keep_the_earlier_listed_type_and_technology() {
+    let types = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    app:
+      type:
+        - first: {conditions: free}
+        - second: {conditions: {not: free}}
+";
+    assert_eq!(technology(types).as_deref(), Ok("first"));
+    let equal = "        - ansible: {conditions: true}
+        - terraform: {conditions: true}
+        - puppet: {conditions: true}
+";
+    let unique = "optimization_technologies: true, unique_technology_constraint: true";
+    assert_eq!(
+        technology(&technologies(unique, equal)).as_deref(),
+        Ok("app~app::ansible")
+    );
+    assert_eq!(
+        technology(&technologies("optimization_technologies: true", equal)).as_deref(),
+        Ok("app~app::puppet")
+    );
+    // rc_3's defaults: the constraint is on, technologies are maximised.
+    let rc3 = "tosca_definitions_version: tosca_variability_1_0_rc_3
+topology_template:
+  node_templates:
+    app:
+      type: app
+      technology: [terraform, ansible, puppet]
+";
+    assert_eq!(technology(rc3).as_deref(), Ok("app~app::terraform"));
+}
+
 #[test]
 fn technology_uniqueness_and_weights() {
     assert_eq!(
