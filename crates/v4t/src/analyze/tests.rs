@@ -1036,7 +1036,7 @@ fn exported_dimacs_counts_the_valid_configurations() {
     for round in 0..60 {
         let inputs = rng.below(6) as usize;
         let nodes = 1 + rng.below(5) as usize;
-        let text = template(&mut rng, inputs, &['b', 'b', 's', 'u'], nodes);
+        let text = template(&mut rng, inputs, &['b', 'b', 's', 'u'], nodes, false);
         let mut sources = Sources::new();
         let id = sources.add("template.yaml", &text);
         let options = AnalyzeOptions {
