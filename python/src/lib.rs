@@ -427,9 +427,10 @@ fn analyze<'py>(py: Python<'py>, path: PathBuf, enumerate: usize) -> PyResult<Bo
             mut loader,
             ..
         } = open_template(&path).map_err(Failure::Open)?;
-        v4t::analyze::analyze(&mut sources, id, &mut loader, &options)
-            .map(|a| a.to_node())
-            .map_err(|e| Failure::Library(sources, e))
+        match v4t::analyze::analyze(&mut sources, id, &mut loader, &options) {
+            Ok(a) => Ok(a.to_node(&sources)),
+            Err(e) => Err(Failure::Library(sources, e)),
+        }
     });
     let node = outcome.map_err(|f| f.into_py(py))?;
     python_of(py, &node)

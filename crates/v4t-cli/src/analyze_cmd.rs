@@ -1,16 +1,23 @@
 //! `v4t analyze`: questions about every configuration of a variable service
 //! template ([`v4t::analyze`]), printed as a text report or one JSON object.
 //!
-//! Exit code 1 when some configuration or preset fails (so CI can gate a
-//! template library on "every variant resolves") or the template itself is
-//! invalid.
+//! Exit code 1 when some configuration the template's model allows or
+//! some preset fails (so CI can gate a template library on "every variant
+//! resolves"; configurations the model excludes are no failures, and
+//! failures only with undeclared values count only with `--strict`) or the
+//! template itself is invalid.
 
-use v4t::analyze::{analyze, show_value as value, Analysis, AnalyzeOptions, Count};
+use v4t::analyze::{
+    analyze, show_value as value, Analysis, AnalyzeOptions, Count, Excluder, ExportFormat,
+    FailureGroup,
+};
+use v4t::Sources;
 use v4t_yaml::json::to_json;
 
 use crate::diagnostics::{catch_panic, ColorChoice, Format, Reporter};
+use crate::explain_cmd::location;
 use crate::resolve_cmd::{finish, now_ms, open_template, print_notes};
-use crate::{AnalyzeArgs, EXIT_FAILURE, EXIT_OK};
+use crate::{AnalyzeArgs, ExportArg, EXIT_FAILURE, EXIT_OK};
 
 /// The most topologies `--validate` resolves and validates.
 const VALIDATE_LIMIT: usize = 256;
@@ -26,6 +33,13 @@ pub fn run(args: &AnalyzeArgs, color: ColorChoice) -> u8 {
         now_ms: Some(now_ms()),
         enumerate: args.enumerate,
         validate: if args.validate { VALIDATE_LIMIT } else { 0 },
+        sample: args.sample,
+        random: args.random.map(|n| (n, args.seed)),
+        details: args.details,
+        export: args.export.map(|e| match e {
+            ExportArg::Uvl => ExportFormat::Uvl,
+            ExportArg::Dimacs => ExportFormat::Dimacs,
+        }),
         ..AnalyzeOptions::default()
     };
     let outcome = catch_panic(|| analyze(&mut sources, template, &mut loader, &options));
@@ -37,14 +51,24 @@ pub fn run(args: &AnalyzeArgs, color: ColorChoice) -> u8 {
     for w in &analysis.warnings {
         reporter.report(&sources, w);
     }
-    match args.format {
-        Format::Text => print!("{}", text(&analysis)),
-        Format::Json => println!("{}", to_json(&analysis.to_node())),
+    if let Some(model) = &analysis.export {
+        print!("{model}");
+        return EXIT_OK;
     }
-    if analysis.failures.is_empty() && analysis.presets.iter().all(|p| p.error.is_none()) {
-        EXIT_OK
-    } else {
+    if let Some(dir) = &args.write_tests {
+        if let Err(e) = crate::sample_tests::write(&args.template, dir, &analysis.sample) {
+            reporter.error(v4t::Code::Write, &e);
+            return EXIT_FAILURE;
+        }
+    }
+    match args.format {
+        Format::Text => print!("{}", text(&sources, &analysis)),
+        Format::Json => println!("{}", to_json(&analysis.to_node(&sources))),
+    }
+    if analysis.fails(args.strict) {
         EXIT_FAILURE
+    } else {
+        EXIT_OK
     }
 }
 
@@ -57,8 +81,91 @@ fn count(c: &Count) -> String {
     }
 }
 
+/// Input values as `name=value ...`.
+fn assignment(values: &[(String, v4t_yaml::Value)]) -> String {
+    let shown: Vec<String> = values
+        .iter()
+        .map(|(k, v)| format!("{k}={}", value(v)))
+        .collect();
+    shown.join(" ")
+}
+
+/// The text lines of failure groups.
+fn failure_lines(groups: &[&FailureGroup], line: &mut dyn FnMut(String)) {
+    for f in groups {
+        line(format!(
+            "  {} with \"{}\"",
+            count(&f.configurations),
+            f.error.message
+        ));
+        if let Some(w) = &f.witness {
+            if w.is_empty() {
+                line("    (the only configuration: the template has no inputs)".to_string());
+            } else {
+                line(format!("    for example: {}", assignment(w)));
+            }
+        }
+        if let Some(c) = f.conflict.as_ref().filter(|c| !c.is_empty()) {
+            line(format!("    no solution with: {}", assignment(c)));
+        }
+    }
+}
+
+/// The text lines of the excluded configurations.
+fn excluded_lines(sources: &Sources, a: &Analysis, line: &mut dyn FnMut(String)) {
+    if a.excluded.is_empty() {
+        return;
+    }
+    line("excluded configurations (the template's model rules them out):".to_string());
+    for e in &a.excluded {
+        let by = match e.by {
+            Excluder::FeatureModel => "by the input feature model",
+            Excluder::Constraints => "by the constraints",
+        };
+        line(format!("  {} {by}", count(&e.configurations)));
+        if let Some(w) = e.witness.as_ref().filter(|w| !w.is_empty()) {
+            line(format!("    for example: {}", assignment(w)));
+        }
+        for r in &e.reasons {
+            match location(sources, r.span) {
+                Some(at) => line(format!("    because: {} ({at})", r.message)),
+                None => line(format!("    because: {}", r.message)),
+            }
+        }
+    }
+}
+
+/// The text lines of the redundant constraints, the details and the sample.
+fn detail_lines(sources: &Sources, a: &Analysis, line: &mut dyn FnMut(String)) {
+    if !a.redundant.is_empty() {
+        line("redundant constraints (the rest of the model implies them):".to_string());
+        for r in &a.redundant {
+            match location(sources, r.span) {
+                Some(at) => line(format!("  {} ({at})", r.message)),
+                None => line(format!("  {}", r.message)),
+            }
+        }
+    }
+    if !a.commonality.is_empty() {
+        line("commonality (valid configurations with the element):".to_string());
+        for (id, c) in &a.commonality {
+            line(format!("  {id}: {}", count(c)));
+        }
+        line(format!("atomic sets: {}", a.atomic.len()));
+        for set in &a.atomic {
+            line(format!("  {}", set.join(" ")));
+        }
+    }
+    if !a.sample.is_empty() {
+        line(format!("sample: {} configurations", a.sample.len()));
+        for (i, c) in a.sample.iter().enumerate() {
+            line(format!("  {}: {}", i + 1, assignment(c)));
+        }
+    }
+}
+
 /// The text report.
-pub fn text(a: &Analysis) -> String {
+pub fn text(sources: &Sources, a: &Analysis) -> String {
     let mut out = String::new();
     let mut line = |s: String| {
         out.push_str(&s);
@@ -92,32 +199,20 @@ pub fn text(a: &Analysis) -> String {
             &mut line,
         );
     }
-    if a.failures.is_empty() {
+    excluded_lines(sources, a, &mut line);
+    let (undeclared, failing): (Vec<&FailureGroup>, Vec<&FailureGroup>) =
+        a.failures.iter().partition(|f| f.undeclared);
+    if failing.is_empty() {
         line("failing configurations: none".to_string());
     } else {
         line("failing configurations:".to_string());
-        for f in &a.failures {
-            line(format!(
-                "  {} with \"{}\"",
-                count(&f.configurations),
-                f.error.message
-            ));
-            if let Some(w) = &f.witness {
-                let shown: Vec<String> =
-                    w.iter().map(|(k, v)| format!("{k}={}", value(v))).collect();
-                if shown.is_empty() {
-                    line("    (the only configuration: the template has no inputs)".to_string());
-                } else {
-                    line(format!("    for example: {}", shown.join(" ")));
-                }
-            }
-            if let Some(c) = f.conflict.as_ref().filter(|c| !c.is_empty()) {
-                let shown: Vec<String> =
-                    c.iter().map(|(k, v)| format!("{k}={}", value(v))).collect();
-                line(format!("    no solution with: {}", shown.join(" ")));
-            }
-        }
+        failure_lines(&failing, &mut line);
     }
+    if !undeclared.is_empty() {
+        line("failing only with values the template does not declare (declare the input's valid_values; failures with --strict):".to_string());
+        failure_lines(&undeclared, &mut line);
+    }
+    detail_lines(sources, a, &mut line);
     if !a.presets.is_empty() {
         line("presets:".to_string());
         for p in &a.presets {

@@ -56,7 +56,7 @@ pub fn run(args: &ExplainArgs, color: ColorChoice) -> u8 {
 }
 
 /// `file:line:column` of a known span.
-fn location(sources: &Sources, span: Span) -> Option<String> {
+pub(crate) fn location(sources: &Sources, span: Span) -> Option<String> {
     let file = span
         .is_known()
         .then(|| sources.get(span.source))

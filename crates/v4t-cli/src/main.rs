@@ -15,6 +15,7 @@ mod graph_cmd;
 mod inputs;
 mod loose;
 mod resolve_cmd;
+mod sample_tests;
 mod sarif;
 mod signals;
 mod template_cmd;
@@ -518,10 +519,57 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub validate: bool,
 
+    /// Count failures that occur only with values the template neither
+    /// mentions nor declares for an input (`other`) as failures (exit
+    /// code 1); without it they are reported apart.
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Sample valid configurations that cover every combination of T input
+    /// values some valid configuration has (T-wise; `--sample` alone:
+    /// pairwise).
+    #[arg(long, value_name = "T", num_args = 0..=1, default_missing_value = "2")]
+    pub sample: Option<usize>,
+
+    /// Sample N valid configurations uniformly at random (by counting).
+    #[arg(long, value_name = "N")]
+    pub random: Option<usize>,
+
+    /// The seed of `--random` (the same seed, the same sample).
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+
+    /// Write one test per sampled configuration into DIR (`sample-N/` with
+    /// `test.yaml`, `inputs.yaml` and `expected.yaml`, the resolved
+    /// template, or the error), so that `v4t test DIR` pins the variants.
+    #[arg(long, value_name = "DIR")]
+    pub write_tests: Option<std::path::PathBuf>,
+
+    /// Also the commonality of each element (in how many valid
+    /// configurations it is present) and the atomic sets (elements present
+    /// together in every valid configuration).
+    #[arg(long)]
+    pub details: bool,
+
+    /// Print the variability model (the valid configurations) for other
+    /// tools instead of the report: `uvl` (Universal Variability Language)
+    /// or `dimacs` (CNF).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub export: Option<ExportArg>,
+
     /// `text` (a report) or `json` (one object on standard output; errors
     /// as JSON Lines on standard error).
     #[arg(long, value_enum, default_value_t = diagnostics::Format::Text)]
     pub format: diagnostics::Format,
+}
+
+/// The formats of `v4t analyze --export`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportArg {
+    /// Universal Variability Language.
+    Uvl,
+    /// DIMACS CNF.
+    Dimacs,
 }
 
 /// The long help of `v4t explain`.

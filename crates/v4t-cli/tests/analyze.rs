@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{example_template as example, text, v4t, v4t_with_stdin};
+use common::{arg, example_template as example, text, v4t, v4t_with_stdin, TempDir};
 
 /// The bundled example: one input `env` whose `valid_values` are its
 /// domain; both configurations resolve, each to its own topology.
@@ -57,8 +57,9 @@ fn example_resolves_in_every_configuration() {
     assert!(json.contains("],\"complete\":false}"), "{json}");
 }
 
-/// A semantic check that fails in one configuration: its message, count
-/// and example.
+/// A semantic check that fails in one configuration, only with a value
+/// the template does not declare for `env` (`other`): its message, count
+/// and example in a group of its own, a failure only with `--strict`.
 #[test]
 fn a_failing_check_is_reported_with_an_example() {
     let template = "\
@@ -79,9 +80,17 @@ topology_template:
 ";
     let out = v4t_with_stdin(&["analyze", "-"], template);
     let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    let strict = v4t_with_stdin(&["analyze", "-", "--strict"], template);
+    assert_eq!(strict.status.code(), Some(1));
     assert!(
         stdout.contains("  env: \"dev\", \"prod\", \"other\"\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "failing configurations: none\nfailing only with values the template does not declare"
+        ),
         "{stdout}"
     );
     assert!(
@@ -93,15 +102,17 @@ topology_template:
     let out = v4t_with_stdin(&["analyze", "-", "--format", "json"], template);
     let json = text(&out.stdout);
     assert!(
-        json.contains("\"witness\":{\"env\":\"other\"},\"conflict\":null}]"),
+        json.contains("\"witness\":{\"env\":\"other\"},\"conflict\":null,\"undeclared\":true}]"),
         "{json}"
     );
 }
 
-/// A constraint no configuration with `env: dev` can meet: exit code 1,
-/// the group with its count and an example configuration.
+/// A constraint no configuration with `env: dev` and `debug` can meet:
+/// that configuration is excluded by the template's own model, no failure
+/// (exit code 0), with an example and why (the constraint with its
+/// location, the values).
 #[test]
-fn failing_configurations_are_reported_with_an_example() {
+fn excluded_configurations_are_reported_with_why() {
     let template = "\
 tosca_definitions_version: tosca_variability_1_0
 topology_template:
@@ -119,22 +130,26 @@ topology_template:
 ";
     let out = v4t_with_stdin(&["analyze", "-"], template);
     let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
     assert!(stdout.contains("configurations: 4\n"), "{stdout}");
     assert!(stdout.contains("valid configurations: 3\n"), "{stdout}");
     assert!(
-        stdout.contains("  1 with \"Could not solve\"\n"),
+        stdout.contains("excluded configurations (the template's model rules them out):\n  1 by the constraints\n    for example: env=\"dev\" debug=true\n"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("    for example: env=\"dev\" debug=true\n"),
+        stdout.contains("    because: constraint `not (node.vm and debug)` (<stdin>:9:9)\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("failing configurations: none\n"),
         "{stdout}"
     );
     let out = v4t_with_stdin(&["analyze", "-", "--format", "json"], template);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(0));
     let json = text(&out.stdout);
     assert!(
-        json.contains("\"failures\":[{\"message\":\"Could not solve\",\"code\":\"V4T040\",\"configurations\":{\"count\":1,\"exact\":true},\"witness\":{\"env\":\"dev\",\"debug\":true},\"conflict\":{\"env\":\"dev\",\"debug\":true}}]"),
+        json.contains("\"failures\":[],\"excluded\":[{\"by\":\"constraints\",\"configurations\":{\"count\":1,\"exact\":true},\"witness\":{\"env\":\"dev\",\"debug\":true},\"reasons\":[{\"kind\":\"input value\""),
         "{json}"
     );
 }
@@ -217,4 +232,45 @@ topology_template:
     // The bundled example is valid in every variant.
     let example = v4t(&["analyze", &example(), "--validate"]);
     assert_eq!(example.status.code(), Some(0), "{}", text(&example.stdout));
+}
+
+/// `--sample` with `--write-tests`: one test per sampled configuration,
+/// which `v4t test` passes (the variants pinned); the JSON lists the sample
+/// as input → value maps.
+#[test]
+fn sampled_configurations_become_tests() {
+    let dir = TempDir::new("analyze-sample");
+    let tests = dir.path().join("tests");
+    let out = v4t(&[
+        "analyze",
+        &example(),
+        "--sample",
+        "--write-tests",
+        arg(&tests),
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(
+        stdout.contains("sample: 2 configurations\n  1: env=\"dev\"\n  2: env=\"prod\"\n"),
+        "{stdout}"
+    );
+    let run = v4t(&["test", arg(&tests)]);
+    let report = text(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{report}{}", text(&run.stderr));
+    assert!(report.ends_with("2 passed, 0 failed\n"), "{report}");
+    let json = text(&v4t(&["analyze", &example(), "--sample", "--format", "json"]).stdout);
+    assert!(
+        json.contains("\"sample\":[{\"env\":\"dev\"},{\"env\":\"prod\"}]"),
+        "{json}"
+    );
+}
+
+/// `--export`: the variability model instead of the report.
+#[test]
+fn the_variability_model_is_exported() {
+    let uvl = text(&v4t(&["analyze", &example(), "--export", "uvl"]).stdout);
+    assert!(uvl.starts_with("features\n    Configuration {abstract}\n        mandatory\n            \"env\" {abstract}\n                alternative\n                    \"env_dev\"\n                    \"env_prod\"\n"), "{uvl}");
+    assert!(uvl.contains("\nconstraints\n"), "{uvl}");
+    let dimacs = text(&v4t(&["analyze", &example(), "--export", "dimacs"]).stdout);
+    assert!(dimacs.contains("c input env = \"dev\" is variable 1\nc input env = \"prod\" is variable 2\nc p show 1 2 0\np cnf "), "{dimacs}");
 }

@@ -246,6 +246,15 @@ impl Solver {
         s
     }
 
+    /// Every clause added so far, in order (as written, before any
+    /// simplification), for exporting the problem (DIMACS).
+    pub fn clauses(&self) -> impl Iterator<Item = &[Lit]> {
+        let starts = std::iter::once(0).chain(self.clause_ends.iter().copied());
+        starts
+            .zip(self.clause_ends.iter().copied())
+            .map(|(a, b)| &self.clause_lits[a..b])
+    }
+
     /// The constant-true literal (a variable fixed true at creation); `!truth()` is false.
     pub fn truth(&self) -> Lit {
         self.truth
@@ -649,6 +658,17 @@ mod tests {
         assert_eq!(format!("{:?} {:?}", x, !x), "x1 !x1");
         assert_eq!(Lit::from_bs(x.to_bs()), x);
         assert_eq!(Lit::from_bs((!x).to_bs()), !x);
+    }
+
+    #[test]
+    fn clauses_are_listed_in_order() {
+        let mut s = Solver::new();
+        let (a, b) = (s.new_var(), s.new_var());
+        s.add_clause(&[a, !b]);
+        s.add_clause(&[b]);
+        let listed: Vec<Vec<Lit>> = s.clauses().map(<[Lit]>::to_vec).collect();
+        // The first clause fixes the constant-true variable.
+        assert_eq!(listed, vec![vec![s.truth()], vec![a, !b], vec![b]]);
     }
 
     #[test]

@@ -124,7 +124,7 @@ pub fn analyze(template: &str, request: &str) -> String {
         match v4t::analyze::analyze(&mut r.sources, r.template, &mut r.files, &options) {
             Ok(analysis) => {
                 let mut response = Response::new(true);
-                response.node("analysis", &analysis.to_node());
+                response.node("analysis", &analysis.to_node(&r.sources));
                 response.diagnostics(&r.sources, &analysis.warnings)
             }
             Err(e) => failed(&r.sources, &e),

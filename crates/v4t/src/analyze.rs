@@ -33,6 +33,7 @@
 use crate::check;
 use crate::error::{Error, Result};
 use crate::graph::{ElementId, Graph};
+use crate::reason::{Reason, ReasonKind};
 use crate::solve::family::{Failure, InputDomain};
 use crate::solve::{family_problem, FamilyProblem};
 use crate::types::TypeSystem;
@@ -57,6 +58,16 @@ pub struct AnalyzeOptions {
     /// topology against TOSCA (as `v4t validate` does), for up to this many
     /// topologies (`0`: no validation).
     pub validate: usize,
+    /// Sample valid configurations covering every combination of this many
+    /// input values (`t`-wise; `None`: no such sample).
+    pub sample: Option<usize>,
+    /// Sample this many valid configurations uniformly at random with this
+    /// seed (`None`: no random sample).
+    pub random: Option<(usize, u64)>,
+    /// Also the per-element analyses: commonality and atomic sets.
+    pub details: bool,
+    /// Export the variability model in this format ([`Analysis::export`]).
+    pub export: Option<ExportFormat>,
 }
 
 impl Default for AnalyzeOptions {
@@ -67,6 +78,10 @@ impl Default for AnalyzeOptions {
             budget: CountBudget::default(),
             enumerate: 0,
             validate: 0,
+            sample: None,
+            random: None,
+            details: false,
+            export: None,
         }
     }
 }
@@ -96,8 +111,15 @@ pub struct Analysis {
     pub dead: Vec<String>,
     /// Ids of the elements present in every valid configuration, in element order.
     pub core: Vec<String>,
-    /// Failing configurations, grouped by reason.
+    /// Failing configurations, grouped by reason: configurations the
+    /// model allows that do not resolve. Groups whose configurations all
+    /// give some input a value the template neither mentions nor declares
+    /// are flagged [`FailureGroup::undeclared`].
     pub failures: Vec<FailureGroup>,
+    /// Configurations the template's own model rules out (the input
+    /// feature model, the declared `variability.constraints`): not
+    /// failures, each group with why.
+    pub excluded: Vec<Exclusion>,
     /// Up to [`AnalyzeOptions::enumerate`] topologies (the ids of their
     /// present elements), and whether that is all of them.
     pub enumerated: Option<(Vec<Vec<String>>, bool)>,
@@ -109,6 +131,25 @@ pub struct Analysis {
     /// With [`AnalyzeOptions::validate`]: how many topologies were
     /// validated (one configuration each), and whether that is all of them.
     pub validated: Option<(usize, bool)>,
+    /// With [`AnalyzeOptions::sample`] or [`AnalyzeOptions::random`]: the
+    /// sampled valid configurations (t-wise first, then the random ones),
+    /// each a value for every input in definition order.
+    pub sample: Vec<Vec<(String, Value)>>,
+    /// The declared constraints the rest of the model implies (the input
+    /// feature model, the conditions and the other constraints), each as a
+    /// reason with its location.
+    pub redundant: Vec<Reason>,
+    /// With [`AnalyzeOptions::details`]: per element (internal ones left
+    /// out, element order), the number of valid configurations in which it
+    /// is present.
+    pub commonality: Vec<(String, Count)>,
+    /// With [`AnalyzeOptions::details`]: the atomic sets, groups of two or
+    /// more elements that are present together in every valid
+    /// configuration (dead elements left out), in element order.
+    pub atomic: Vec<Vec<String>>,
+    /// With [`AnalyzeOptions::export`]: the variability model (the valid
+    /// configurations) in that format.
+    pub export: Option<String>,
     /// Probable mistakes in the template (the lint pass, preset
     /// assignments to undeclared inputs), as `v4t resolve` reports them.
     pub warnings: Vec<crate::Diagnostic>,
@@ -132,6 +173,9 @@ pub struct Input {
     pub name: String,
     /// The values the analysis assigns it.
     pub values: Vec<Value>,
+    /// Per value: whether it stands for values the template neither
+    /// mentions nor declares (`other`; the input has no declared domain).
+    pub undeclared: Vec<bool>,
 }
 
 /// Configurations that fail for the same reason.
@@ -147,6 +191,44 @@ pub struct FailureGroup {
     /// For `Could not solve`: a subset-minimal part of the witness that no
     /// configuration resolves with (each of these values is needed).
     pub conflict: Option<Vec<(String, Value)>>,
+    /// Whether every configuration of the group gives some input without a
+    /// declared domain a value the template does not mention (`other`):
+    /// likely no failure of the template but a value nobody means to
+    /// assign; declaring the input's `valid_values` removes them.
+    pub undeclared: bool,
+}
+
+impl Analysis {
+    /// Whether some configuration the model allows fails (counting the
+    /// groups of undeclared values only if `strict`) or a preset fails.
+    pub fn fails(&self, strict: bool) -> bool {
+        self.failures.iter().any(|f| strict || !f.undeclared)
+            || self.presets.iter().any(|p| p.error.is_some())
+    }
+}
+
+/// What rules configurations out of the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Excluder {
+    /// The input feature model (`requires`, `excludes`, `alternatives`, ...).
+    FeatureModel,
+    /// The declared `variability.constraints`.
+    Constraints,
+}
+
+/// Configurations the template's model rules out.
+#[derive(Clone, Debug)]
+pub struct Exclusion {
+    /// What rules them out.
+    pub by: Excluder,
+    /// How many (a lower bound if not exact).
+    pub configurations: Count,
+    /// The smallest of them, as in [`FailureGroup::witness`].
+    pub witness: Option<Vec<(String, Value)>>,
+    /// Why the witness is ruled out: a subset-minimal set of its input
+    /// values and of the rules or constraints (with their locations) that
+    /// rule it out; dropping any one of them allows it.
+    pub reasons: Vec<Reason>,
 }
 
 /// The stages [`analyze_observed`] reports, in order.
@@ -173,6 +255,8 @@ pub enum AnalyzeStage {
     Irrelevant,
     /// Dead and core elements.
     Backbone,
+    /// Sampling and the per-element details.
+    Sample,
     /// Listing topologies (`enumerate`).
     Enumerate,
     /// Validating one resolved template per topology (`validate`).
@@ -225,34 +309,15 @@ pub fn analyze_observed(
     let problem =
         family_problem(doc, graph, types, now_ms).map_err(code(Code::InvalidCondition))?;
     observe(AnalyzeStage::Encode);
-    let mut f = Family::new(problem, options);
-    let mut domains = DomainSolver::new(&f.inputs);
-    let lits: Vec<Vec<Lit>> = f.inputs.iter().map(|d| d.lits.clone()).collect();
-    domains.feature_model = feature_model(doc, &mut domains.sat, &domains.lits, &f.inputs)?;
-    let in_family = feature_model(doc, &mut f.sat, &lits, &f.inputs)?;
-    f.sat.require(in_family);
+    let (mut f, mut domains) = Family::with_domains(doc, problem, options)?;
+    let mut excluded: Vec<Exclusion> = domains.outside_feature_model(&f.inputs, &options.budget);
     let (mut failures, failed) = f.evaluation_failures(&mut domains);
     observe(AnalyzeStage::Failures);
 
     // From here on, only the configurations without evaluation errors.
-    let satisfiable = f.sat.count(&[], &f.input_lits, &options.budget);
-    let unsolvable = f
-        .configurations
-        .checked_sub(&failed.value)
-        .and_then(|rest| rest.checked_sub(&satisfiable.value))
-        .unwrap_or(Natural::ZERO);
-    if !unsolvable.is_zero() {
-        let (witness, conflict) = f.unsolvable_witness(&mut domains).unzip();
-        failures.push(FailureGroup {
-            error: crate::solve::unsatisfiable(),
-            configurations: Count {
-                value: unsolvable,
-                exact: satisfiable.exact && failed.exact,
-            },
-            witness,
-            conflict,
-        });
-    }
+    failures.extend(f.unsolvable(&mut domains, &failed));
+    let redundant = f.redundant_constraints(doc);
+    excluded.extend(f.ruled_out_by_constraints(doc));
     let mut unmodelled = Vec::new();
     if check::present_hosting_cycle(graph, &|_| true).is_some() {
         unmodelled.push("hosting cycles among present nodes (the hosting relations form a cycle in the template)".to_string());
@@ -271,6 +336,17 @@ pub fn analyze_observed(
     observe(AnalyzeStage::Irrelevant);
     let (dead, core) = f.dead_and_core(doc, graph);
     observe(AnalyzeStage::Backbone);
+    let mut sample = options.sample.map(|t| f.t_wise(t)).unwrap_or_default();
+    if let Some((n, seed)) = options.random {
+        sample.extend(f.random(n, seed));
+    }
+    let (commonality, atomic) = if options.details {
+        f.commonality_and_atomic_sets(doc, graph, (&dead, &core))
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let export = options.export.map(|format| f.export(format)).transpose()?;
+    observe(AnalyzeStage::Sample);
     let enumerated = (options.enumerate > 0).then(|| f.enumerate(doc, graph, options.enumerate));
     observe(AnalyzeStage::Enumerate);
     let validated = (options.validate > 0).then(|| {
@@ -295,6 +371,7 @@ pub fn analyze_observed(
             .map(|d| Input {
                 name: d.name.clone(),
                 values: d.values.clone(),
+                undeclared: d.undeclared.clone(),
             })
             .collect(),
         configurations: f.configurations,
@@ -305,6 +382,12 @@ pub fn analyze_observed(
         dead,
         core,
         failures,
+        excluded,
+        sample,
+        redundant,
+        commonality,
+        atomic,
+        export,
         enumerated,
         unmodelled,
         presets,
@@ -411,9 +494,37 @@ struct Family<'o> {
     presence_lits: Vec<Lit>,
     configurations: Natural,
     options: &'o AnalyzeOptions,
+    /// The requirements of the declared constraints (index, literal), not
+    /// required until [`Family::ruled_out_by_constraints`].
+    declared: Vec<(u32, Lit)>,
+    /// True in the configurations without undeclared values ([`no_other`]).
+    no_other: Lit,
 }
 
 impl<'o> Family<'o> {
+    /// The family problem restricted to the input feature model, and the
+    /// domain solver beside it (both with the feature model's rules and
+    /// the literal of "no undeclared value").
+    fn with_domains(
+        doc: &Node,
+        problem: FamilyProblem,
+        options: &'o AnalyzeOptions,
+    ) -> Result<(Family<'o>, DomainSolver)> {
+        let mut f = Family::new(problem, options);
+        let mut domains = DomainSolver::new(&f.inputs);
+        let lits: Vec<Vec<Lit>> = f.inputs.iter().map(|d| d.lits.clone()).collect();
+        domains.rules = feature_rules(doc, &mut domains.sat, &domains.lits, &f.inputs)?;
+        let rule_lits: Vec<Lit> = domains.rules.iter().map(|r| r.0).collect();
+        domains.feature_model = domains.sat.and(&rule_lits);
+        domains.no_other = no_other(&mut domains.sat, &domains.lits, &f.inputs);
+        let rules = feature_rules(doc, &mut f.sat, &lits, &f.inputs)?;
+        let rule_lits: Vec<Lit> = rules.iter().map(|r| r.0).collect();
+        let in_family = f.sat.and(&rule_lits);
+        f.sat.require(in_family);
+        f.no_other = no_other(&mut f.sat, &lits, &f.inputs);
+        Ok((f, domains))
+    }
+
     fn new(p: FamilyProblem, options: &'o AnalyzeOptions) -> Family<'o> {
         let input_lits = p
             .inputs
@@ -433,6 +544,7 @@ impl<'o> Family<'o> {
                 by_id[id.0 as usize] = l;
             }
         }
+        let no_other = p.sat.truth();
         Family {
             sat: p.sat,
             inputs: p.inputs,
@@ -443,29 +555,23 @@ impl<'o> Family<'o> {
             presence_lits,
             configurations,
             options,
+            declared: p.declared,
+            no_other,
         }
     }
 
     /// The configurations in which a value expression fails, by message,
-    /// and how many fail at all; afterwards the problem excludes them.
-    /// They depend on the inputs only, so they are counted over the domains.
+    /// and how many fail before solving at all (outside the feature model
+    /// or with such an error); afterwards the problem excludes them. They
+    /// depend on the inputs only, so they are counted over the domains.
     fn evaluation_failures(&mut self, domains: &mut DomainSolver) -> (Vec<FailureGroup>, Count) {
         let budget = &self.options.budget;
         let mut groups = Vec::new();
-        // The feature model is checked first (before anything is evaluated).
-        let fm = domains.feature_model;
-        let outside = domains.sat.count(&[!fm], &domains.all, budget);
-        if !outside.value.is_zero() {
-            groups.push(FailureGroup {
-                error: crate::inputs::feature_model_violated(),
-                configurations: outside,
-                witness: domains.witness(!fm, &self.inputs),
-                conflict: None,
-            });
-        }
+        // The feature model is checked first (before anything is
+        // evaluated): configurations outside it are excluded, no failures.
+        let mut earlier = !domains.feature_model;
         // A configuration fails with the first failing combination it agrees
         // with (in resolving's order), grouped by message.
-        let mut earlier = !fm;
         let mut firsts: Vec<(Error, Vec<Lit>)> = Vec::new();
         for f in &self.failures {
             let failing = domains.any_of(&f.combinations);
@@ -481,12 +587,7 @@ impl<'o> Family<'o> {
         }
         for (error, lits) in firsts {
             let group = domains.sat.or(&lits);
-            groups.push(FailureGroup {
-                error,
-                configurations: domains.sat.count(&[group], &domains.all, budget),
-                witness: domains.witness(group, &self.inputs),
-                conflict: None,
-            });
+            groups.extend(domains.space(&self.inputs).groups(&error, group, budget));
         }
         domains.failed = earlier;
         let failed = domains.sat.count(&[earlier], &domains.all, budget);
@@ -500,6 +601,177 @@ impl<'o> Family<'o> {
             }
         }
         (groups, failed)
+    }
+
+    /// The search space of the problem's configurations.
+    fn space(&mut self) -> Space<'_> {
+        Space {
+            sat: &mut self.sat,
+            inputs: &self.inputs,
+            all: &self.input_lits,
+            no_other: self.no_other,
+        }
+    }
+
+    /// The configurations (of those without failures before solving) whose
+    /// conditions have no solution even without the declared constraints:
+    /// "Could not solve", with or without undeclared values.
+    fn unsolvable(&mut self, domains: &mut DomainSolver, failed: &Count) -> Vec<FailureGroup> {
+        let budget = self.options.budget;
+        let solvable = self.sat.count(&[], &self.input_lits, &budget);
+        let unsolvable = self
+            .configurations
+            .checked_sub(&failed.value)
+            .and_then(|rest| rest.checked_sub(&solvable.value))
+            .unwrap_or(Natural::ZERO);
+        if unsolvable.is_zero() {
+            return Vec::new();
+        }
+        let exact = solvable.exact && failed.exact;
+        let total = Count {
+            value: unsolvable,
+            exact,
+        };
+        let error = crate::solve::unsatisfiable();
+        let group = |f: &mut Self, d: &mut DomainSolver, configurations, (fd, ff), undeclared| {
+            let (witness, conflict) = f.unsolvable_witness(d, (fd, ff)).unzip();
+            FailureGroup {
+                error: error.clone(),
+                configurations,
+                witness,
+                conflict,
+                undeclared,
+            }
+        };
+        if self.no_other == self.sat.truth() {
+            let (fd, ff) = (domains.sat.truth(), self.sat.truth());
+            return vec![group(self, domains, total, (fd, ff), false)];
+        }
+        // Split by undeclared values: the same difference among the
+        // configurations without them.
+        let (fd, ff) = (domains.no_other, self.no_other);
+        let candidates = domains
+            .sat
+            .count(&[!domains.failed, fd], &domains.all, &budget);
+        let solvable = self.sat.count(&[ff], &self.input_lits, &budget);
+        let declared = Count {
+            value: (candidates.value.checked_sub(&solvable.value)).unwrap_or(Natural::ZERO),
+            exact: exact && candidates.exact && solvable.exact,
+        };
+        let rest = Count {
+            value: (total.value.checked_sub(&declared.value)).unwrap_or(Natural::ZERO),
+            exact: total.exact && declared.exact,
+        };
+        let mut out = Vec::new();
+        if !declared.value.is_zero() {
+            out.push(group(self, domains, declared, (fd, ff), false));
+        }
+        if !rest.value.is_zero() {
+            out.push(group(self, domains, rest, (!fd, !ff), true));
+        }
+        out
+    }
+
+    /// The configurations with a solution that the declared constraints
+    /// rule out, with why the smallest of them is; afterwards the problem
+    /// requires the constraints.
+    fn ruled_out_by_constraints(&mut self, doc: &Node) -> Option<Exclusion> {
+        let budget = self.options.budget;
+        let lits: Vec<Lit> = self.declared.iter().map(|&(_, l)| l).collect();
+        let declared = self.sat.and(&lits);
+        if declared == self.sat.truth() {
+            return None;
+        }
+        let solvable = self.sat.count(&[], &self.input_lits, &budget);
+        let allowed = self.sat.count(&[declared], &self.input_lits, &budget);
+        let ruled_out = solvable.value.checked_sub(&allowed.value);
+        let exclusion = ruled_out.filter(|n| !n.is_zero()).map(|value| {
+            let configurations = Count {
+                value,
+                exact: solvable.exact && allowed.exact,
+            };
+            let chosen = first_difference(&self.inputs, &mut |prefix| {
+                let prefix: Vec<Lit> = prefix
+                    .iter()
+                    .map(|&(i, v)| self.inputs[i].lits[v])
+                    .collect();
+                let wider = self.sat.count(&prefix, &self.input_lits, &budget).value;
+                let mut narrower = prefix;
+                narrower.push(declared);
+                wider > self.sat.count(&narrower, &self.input_lits, &budget).value
+            });
+            let (witness, reasons) = match chosen {
+                Some(chosen) => {
+                    let reasons = self.why_ruled_out(doc, &chosen);
+                    (Some(named(&chosen, &self.inputs)), reasons)
+                }
+                None => (None, Vec::new()),
+            };
+            Exclusion {
+                by: Excluder::Constraints,
+                configurations,
+                witness,
+                reasons,
+            }
+        });
+        self.sat.require(declared);
+        exclusion
+    }
+
+    /// The declared constraints the rest of the model implies: no solution
+    /// violates one while the others hold. Asked before they are required.
+    fn redundant_constraints(&mut self, doc: &Node) -> Vec<Reason> {
+        let list = crate::document::variability_entry(doc, "constraints").and_then(Node::as_seq);
+        let mut out = Vec::new();
+        let indices: Vec<u32> = {
+            let mut v: Vec<u32> = self.declared.iter().map(|&(i, _)| i).collect();
+            v.dedup();
+            v
+        };
+        for index in indices {
+            let mine: Vec<Lit> = self
+                .declared
+                .iter()
+                .filter(|&&(i, _)| i == index)
+                .map(|&(_, l)| l)
+                .collect();
+            let mut assumptions: Vec<Lit> = self
+                .declared
+                .iter()
+                .filter(|&&(i, _)| i != index)
+                .map(|&(_, l)| l)
+                .collect();
+            assumptions.push(!self.sat.and(&mine));
+            if !self.sat.solve(&assumptions) {
+                out.push(constraint_reason(list.and_then(|l| l.get(index as usize))));
+            }
+        }
+        out
+    }
+
+    /// A subset-minimal set of the values of configuration `chosen` and of
+    /// the declared constraints under which it has no solution.
+    fn why_ruled_out(&mut self, doc: &Node, chosen: &[usize]) -> Vec<Reason> {
+        let values: Vec<Lit> = chosen
+            .iter()
+            .zip(&self.inputs)
+            .map(|(&v, d)| d.lits[v])
+            .collect();
+        let mut assumptions = values.clone();
+        assumptions.extend(self.declared.iter().map(|&(_, l)| l));
+        let core = self.sat.minimal_core(&assumptions).unwrap_or_default();
+        let mut reasons = value_reasons(&core, chosen, &self.inputs);
+        let list = crate::document::variability_entry(doc, "constraints").and_then(Node::as_seq);
+        let mut seen = Vec::new();
+        for &(index, l) in &self.declared {
+            if !core.contains(&l) || seen.contains(&index) {
+                continue;
+            }
+            seen.push(index);
+            let node = list.and_then(|list| list.get(index as usize));
+            reasons.push(constraint_reason(node));
+        }
+        reasons
     }
 
     /// The configurations failing a consistency or semantic check or (on
@@ -560,69 +832,42 @@ impl<'o> Family<'o> {
         }
         found.sort_unstable();
         let mut failures = Vec::new();
+        let budget = self.options.budget;
         for g in found {
             let (error, group) = &groups[g];
-            let configurations = self
-                .sat
-                .count(&[*group], &self.input_lits, &self.options.budget);
-            let witness = self.witness(*group);
-            failures.push(FailureGroup {
-                error: error.clone().or_code(Code::Inconsistent),
-                configurations,
-                witness,
-                conflict: None,
-            });
+            let error = error.clone().or_code(Code::Inconsistent);
+            failures.extend(self.space().groups(&error, *group, &budget));
         }
         self.sat.require(!earlier);
         Ok(failures)
     }
 
-    /// The smallest configuration (lexicographically over the value
-    /// literals) with a solution in which `lit` holds.
-    fn witness(&mut self, lit: Lit) -> Option<Vec<(String, Value)>> {
-        self.witness_of(&[lit])
-    }
-
-    /// The smallest configuration with a solution in which all of `lits` hold.
-    fn witness_of(&mut self, lits: &[Lit]) -> Option<Vec<(String, Value)>> {
-        if !self.sat.prefer_false_assuming(lits, &self.input_lits) {
-            return None;
-        }
-        let chosen: Vec<usize> = self
-            .inputs
+    /// A configuration whose conditions have no solution, with `fd` in
+    /// the domains and `ff` in the problem: the smallest configuration
+    /// without failures before solving (over the domains) that has no
+    /// solution (over the problem). With it, the subset-minimal part of it
+    /// that has no solution. `None` if a count was only a lower bound and
+    /// the search went wrong.
+    fn unsolvable_witness(
+        &mut self,
+        domains: &mut DomainSolver,
+        (fd, ff): (Lit, Lit),
+    ) -> Option<(Named, Named)> {
+        let budget = self.options.budget;
+        let chosen = first_difference(&self.inputs, &mut |prefix| {
+            let mut in_domains = vec![!domains.failed, fd];
+            in_domains.extend(prefix.iter().map(|&(i, v)| domains.lits[i][v]));
+            let mut in_problem = vec![ff];
+            in_problem.extend(prefix.iter().map(|&(i, v)| self.inputs[i].lits[v]));
+            let candidates = domains.sat.count(&in_domains, &domains.all, &budget).value;
+            candidates > self.sat.count(&in_problem, &self.input_lits, &budget).value
+        })?;
+        let values: Vec<Lit> = chosen
             .iter()
-            .map(|d| d.lits.iter().position(|&l| self.sat.value(l)).unwrap_or(0))
+            .zip(&self.inputs)
+            .map(|(&v, d)| d.lits[v])
             .collect();
-        Some(named(&chosen, &self.inputs))
-    }
-
-    /// A configuration whose conditions have no solution, found input by
-    /// input: the first value that leaves more configurations without
-    /// failures before solving (over the domains) than with a solution
-    /// (over the problem) keeps such a configuration among the rest. With
-    /// it, the subset-minimal part of it that has no solution. `None` if a
-    /// count was only a lower bound and the search went wrong.
-    fn unsolvable_witness(&mut self, domains: &mut DomainSolver) -> Option<(Named, Named)> {
-        let budget = &self.options.budget;
-        let mut in_domains = vec![!domains.failed];
-        let mut in_problem = Vec::new();
-        let mut chosen = Vec::with_capacity(self.inputs.len());
-        for (i, input) in self.inputs.iter().enumerate() {
-            let v = (0..input.values.len()).find(|&v| {
-                in_domains.push(domains.lits[i][v]);
-                in_problem.push(input.lits[v]);
-                let candidates = domains.sat.count(&in_domains, &domains.all, budget).value;
-                let solvable = self.sat.count(&in_problem, &self.input_lits, budget).value;
-                if candidates > solvable {
-                    return true;
-                }
-                in_domains.pop();
-                in_problem.pop();
-                false
-            })?;
-            chosen.push(v);
-        }
-        let core = self.sat.minimal_core(&in_problem)?;
+        let core = self.sat.minimal_core(&values)?;
         let conflict = chosen
             .iter()
             .zip(&self.inputs)
@@ -705,7 +950,7 @@ impl<'o> Family<'o> {
                 .zip(model)
                 .map(|(&l, &present)| if present { l } else { !l })
                 .collect();
-            let Some(witness) = self.witness_of(&topology) else {
+            let Some(witness) = self.space().witness(&topology) else {
                 continue;
             };
             let mut assigned = Map::new();
@@ -730,6 +975,7 @@ impl<'o> Family<'o> {
                     configurations: count,
                     witness: Some(witness),
                     conflict: None,
+                    undeclared: false,
                 }),
             }
         }
@@ -798,20 +1044,20 @@ impl check::Logic for Symbolic<'_> {
     }
 }
 
-/// The literal "the input feature model (2.6) allows the configuration" over
-/// the value literals `lits` (per input, per value of its domain): an
-/// input's feature variable is true where its value is truthy, as
-/// resolving reads it.
-fn feature_model(
+/// The rules of the input feature model (2.6) over the value literals
+/// `lits` (per input, per value of its domain), each a literal that must
+/// hold with its reason: an input's feature variable is true where its
+/// value is truthy, as resolving reads it. Empty without a feature model.
+fn feature_rules(
     doc: &Node,
     sat: &mut Solver,
     lits: &[Vec<Lit>],
     inputs: &[InputDomain],
-) -> Result<Lit> {
+) -> Result<Vec<(Lit, Reason)>> {
     let Some(defs) =
         crate::inputs::definitions(doc).filter(|d| crate::inputs::has_feature_model(d))
     else {
-        return Ok(sat.truth());
+        return Ok(Vec::new());
     };
     let mut free: Vec<(String, Lit)> = Vec::new();
     let mut var = |sat: &mut Solver, name: &str| -> Lit {
@@ -833,11 +1079,151 @@ fn feature_model(
         l
     };
     // Every input has a value in every configuration: nothing to precheck.
-    let constraints = crate::inputs::feature_model(defs, sat, &mut var, &mut |_, _, _| Ok(()))
+    let rules = crate::inputs::feature_model(defs, sat, &mut var, &mut |_, _, _| Ok(()))
         .map_err(code(Code::InvalidInput))?;
-    let lits: Vec<_> = constraints.iter().map(|r| r.lit).collect();
-    Ok(sat.and(&lits))
+    Ok(rules
+        .iter()
+        .map(|r| {
+            let message = format!("`{}` of variability input \"{}\"", r.key, r.input);
+            (r.lit, Reason::new(ReasonKind::FeatureRule, message, r.span))
+        })
+        .collect())
 }
+
+/// The literal "no input has an undeclared value"
+/// ([`InputDomain::undeclared`]) over the value literals `lits`.
+fn no_other(sat: &mut Solver, lits: &[Vec<Lit>], inputs: &[InputDomain]) -> Lit {
+    let others: Vec<Lit> = inputs
+        .iter()
+        .zip(lits)
+        .flat_map(|(d, ls)| {
+            d.undeclared
+                .iter()
+                .zip(ls)
+                .filter(|(&u, _)| u)
+                .map(|(_, &l)| !l)
+        })
+        .collect();
+    sat.and(&others)
+}
+
+/// The smallest configuration (value indices, lexicographically) found
+/// input by input, where `differs(prefix)` tells whether some
+/// configuration sought starts with `prefix` ((input, value) pairs). `None`
+/// if no value continues a prefix (a count was only a lower bound).
+fn first_difference(
+    inputs: &[InputDomain],
+    differs: &mut dyn FnMut(&[Pick]) -> bool,
+) -> Option<Vec<usize>> {
+    let mut prefix: Vec<(usize, usize)> = Vec::with_capacity(inputs.len());
+    for (i, input) in inputs.iter().enumerate() {
+        let v = (0..input.values.len()).find(|&v| {
+            prefix.push((i, v));
+            let found = differs(&prefix);
+            prefix.pop();
+            found
+        })?;
+        prefix.push((i, v));
+    }
+    Some(prefix.into_iter().map(|(_, v)| v).collect())
+}
+
+/// The values of configuration `chosen` whose literals are in `core`, as
+/// reasons.
+fn value_reasons(core: &[Lit], chosen: &[usize], inputs: &[InputDomain]) -> Vec<Reason> {
+    chosen
+        .iter()
+        .zip(inputs)
+        .filter(|&(&v, d)| core.contains(&d.lits[v]))
+        .map(|(&v, d)| value_reason(&d.name, &d.values[v]))
+        .collect()
+}
+
+/// "variability input `name` is `value`" as a reason.
+fn value_reason(name: &str, value: &Value) -> Reason {
+    let message = format!("variability input \"{name}\" is {}", show_value(value));
+    let mut reason = Reason::new(ReasonKind::InputValue, message, v4t_yaml::Span::NONE);
+    reason.inputs.push((name.to_string(), value.clone()));
+    reason
+}
+
+/// A declared constraint as a reason (as `v4t explain` names it).
+fn constraint_reason(node: Option<&Node>) -> Reason {
+    let readable = node.map(crate::readable::logic);
+    let message = match &readable {
+        Some(r) => format!("constraint `{r}`"),
+        None => "constraint".to_string(),
+    };
+    let span = node.map_or(v4t_yaml::Span::NONE, |n| n.span);
+    Reason {
+        condition: readable,
+        ..Reason::new(ReasonKind::Constraint, message, span)
+    }
+}
+
+/// Configurations over input value literals: a solver, the domains and the
+/// literal of "no undeclared value", for questions both the problem and
+/// the domain solver answer.
+struct Space<'s> {
+    sat: &'s mut Solver,
+    inputs: &'s [InputDomain],
+    /// All value literals, in input order.
+    all: &'s [Lit],
+    no_other: Lit,
+}
+
+impl Space<'_> {
+    /// The value literals of input `i`, found in `all`.
+    fn lits_of(&self, i: usize) -> &[Lit] {
+        let start: usize = self.inputs[..i].iter().map(|d| d.values.len()).sum();
+        &self.all[start..start + self.inputs[i].values.len()]
+    }
+
+    /// The smallest configuration in which all of `lits` hold
+    /// (lexicographically over the value literals).
+    fn witness(&mut self, lits: &[Lit]) -> Option<Named> {
+        if !self.sat.prefer_false_assuming(lits, self.all) {
+            return None;
+        }
+        let chosen: Vec<usize> = (0..self.inputs.len())
+            .map(|i| {
+                let ls = self.lits_of(i);
+                ls.iter().position(|&l| self.sat.value(l)).unwrap_or(0)
+            })
+            .collect();
+        Some(named(&chosen, self.inputs))
+    }
+
+    /// The configurations in which `group` holds as failure groups of
+    /// `error`: those without undeclared values, and those with (flagged
+    /// [`FailureGroup::undeclared`]); empty parts left out.
+    fn groups(&mut self, error: &Error, group: Lit, budget: &CountBudget) -> Vec<FailureGroup> {
+        let split = self.no_other != self.sat.truth();
+        let parts: &[(Lit, bool)] = if split {
+            &[(self.no_other, false), (!self.no_other, true)]
+        } else {
+            &[(self.no_other, false)]
+        };
+        let mut out = Vec::new();
+        for &(part, undeclared) in parts {
+            let configurations = self.sat.count(&[group, part], self.all, budget);
+            if configurations.value.is_zero() && configurations.exact {
+                continue;
+            }
+            out.push(FailureGroup {
+                error: error.clone(),
+                configurations,
+                witness: self.witness(&[group, part]),
+                conflict: None,
+                undeclared,
+            });
+        }
+        out
+    }
+}
+
+/// An input's value: (input index, value index).
+type Pick = (usize, usize);
 
 /// Input values by name.
 type Named = Vec<(String, Value)>;
@@ -859,8 +1245,12 @@ struct DomainSolver {
     lits: Vec<Vec<Lit>>,
     /// All value literals.
     all: Vec<Lit>,
+    /// The rules of the input feature model, with their reasons.
+    rules: Vec<(Lit, Reason)>,
     /// True in the configurations the input feature model allows.
     feature_model: Lit,
+    /// True in the configurations without undeclared values.
+    no_other: Lit,
     /// True in the configurations that fail before solving (outside the
     /// feature model, or an evaluation error).
     failed: Lit,
@@ -877,15 +1267,79 @@ impl DomainSolver {
             lits.push(ls);
         }
         let all = lits.iter().flatten().copied().collect();
-        let feature_model = sat.truth();
-        let failed = !sat.truth();
+        let truth = sat.truth();
         DomainSolver {
             sat,
             lits,
             all,
-            feature_model,
-            failed,
+            rules: Vec::new(),
+            feature_model: truth,
+            no_other: truth,
+            failed: !truth,
         }
+    }
+
+    /// The search space of the configurations.
+    fn space<'s>(&'s mut self, inputs: &'s [InputDomain]) -> Space<'s> {
+        Space {
+            sat: &mut self.sat,
+            inputs,
+            all: &self.all,
+            no_other: self.no_other,
+        }
+    }
+
+    /// The configurations outside the input feature model, with why the
+    /// smallest of them is (a subset-minimal set of its values and rules).
+    fn outside_feature_model(
+        &mut self,
+        inputs: &[InputDomain],
+        budget: &CountBudget,
+    ) -> Vec<Exclusion> {
+        let outside = !self.feature_model;
+        let configurations = self.sat.count(&[outside], &self.all, budget);
+        if configurations.value.is_zero() {
+            return Vec::new();
+        }
+        let witness = self.space(inputs).witness(&[outside]);
+        let mut reasons = Vec::new();
+        if let Some(w) = &witness {
+            let chosen: Vec<usize> = w
+                .iter()
+                .zip(inputs)
+                .map(|((_, v), d)| {
+                    let at = d.values.iter().position(|x| v4t_yaml::deep_equal(x, v));
+                    at.unwrap_or(0)
+                })
+                .collect();
+            let mut assumptions: Vec<Lit> = chosen
+                .iter()
+                .zip(&self.lits)
+                .map(|(&v, ls)| ls[v])
+                .collect();
+            assumptions.extend(self.rules.iter().map(|r| r.0));
+            let core = self.sat.minimal_core(&assumptions).unwrap_or_default();
+            let values: Vec<Lit> = core.clone();
+            reasons = chosen
+                .iter()
+                .zip(inputs)
+                .zip(&self.lits)
+                .filter(|((&v, _), ls)| values.contains(&ls[v]))
+                .map(|((&v, d), _)| value_reason(&d.name, &d.values[v]))
+                .collect();
+            reasons.extend(
+                self.rules
+                    .iter()
+                    .filter(|r| core.contains(&r.0))
+                    .map(|r| r.1.clone()),
+            );
+        }
+        vec![Exclusion {
+            by: Excluder::FeatureModel,
+            configurations,
+            witness,
+            reasons,
+        }]
     }
 
     /// A literal true exactly in the configurations that agree with one of
@@ -900,30 +1354,6 @@ impl DomainSolver {
             .collect();
         self.sat.or(&terms)
     }
-
-    /// The smallest configuration in which `lit` holds (lexicographically
-    /// over the value literals), by name.
-    fn witness(&mut self, lit: Lit, inputs: &[InputDomain]) -> Option<Vec<(String, Value)>> {
-        let order = self.all.clone();
-        if !self.sat.prefer_false_assuming(&[lit], &order) {
-            return None;
-        }
-        let model: Vec<bool> = order.iter().map(|&l| self.sat.value(l)).collect();
-        Some(named(&self.decode(&model), inputs))
-    }
-
-    /// The value index of each input in a model over [`DomainSolver::all`].
-    fn decode(&self, model: &[bool]) -> Vec<usize> {
-        let mut at = 0;
-        self.lits
-            .iter()
-            .map(|ls| {
-                let v = (0..ls.len()).position(|j| model[at + j]).unwrap_or(0);
-                at += ls.len();
-                v
-            })
-            .collect()
-    }
 }
 
 /// A value for text output: JSON for strings and scalars alike.
@@ -931,7 +1361,11 @@ pub fn show_value(value: &Value) -> String {
     crate::reason::show(value)
 }
 
+mod details;
+mod export;
 mod json;
+mod sample;
+pub use export::ExportFormat;
 
 #[cfg(test)]
 mod tests;

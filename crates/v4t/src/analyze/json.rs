@@ -1,6 +1,7 @@
 //! The analysis as JSON (`v4t analyze --format json`, the playground).
 
-use super::{Analysis, Count, Natural};
+use super::{Analysis, Count, Excluder, Natural};
+use crate::Sources;
 use v4t_yaml::{Map, Node, Span, Value};
 
 fn string(s: &str) -> Node {
@@ -44,20 +45,27 @@ fn strings(list: &[String]) -> Node {
 
 impl Analysis {
     /// The analysis as a JSON-shaped tree (`v4t analyze --format json`,
-    /// the playground): `inputs` (`name`, `values`), `configurations`,
+    /// the playground, the Python package), locations named as in `sources`.
+    /// `inputs` (`name`, `values`), `configurations`,
     /// `valid` and `topologies` (`count`, `exact`), `determined`, `dead`,
     /// `core`, `irrelevant`, `failures` (`message`, `code`, `configurations`,
     /// `witness`: input → value or null, `conflict`: the part of the witness
-    /// that has no solution, or null), `unmodelled`, `presets` (`name`,
+    /// that has no solution, or null, `undeclared`: only with values the
+    /// template does not declare), `excluded` (`by`: `feature model` or
+    /// `constraints`, `configurations`, `witness`, `reasons` as `v4t explain`
+    /// gives them), `redundant` (constraints as reasons), `commonality`
+    /// (element id → `count`, `exact`) and `atomic` (lists of ids) with
+    /// `--details`, `sample` (input → value maps) with `--sample` or
+    /// `--random`, `unmodelled`, `presets` (`name`,
     /// `error` and `same_as`, each a string or null), `topologies_listed`
     /// (`topologies`, `complete`) with `--enumerate`, and `validated`
     /// (`topologies`, `complete`) with `--validate`.
-    pub fn to_node(&self) -> Node {
-        json(self)
+    pub fn to_node(&self, sources: &Sources) -> Node {
+        json(sources, self)
     }
 }
 
-fn json(a: &Analysis) -> Node {
+fn json(sources: &Sources, a: &Analysis) -> Node {
     let mut m = Map::new();
     let inputs = a
         .inputs
@@ -96,10 +104,47 @@ fn json(a: &Analysis) -> Node {
                 "conflict",
                 f.conflict.as_ref().map_or_else(null, |c| pairs(c)),
             );
+            fm.insert("undeclared", Node::bool(f.undeclared));
             Node::new(Value::Map(fm), Span::NONE)
         })
         .collect();
     m.insert("failures", Node::new(Value::Seq(failures), Span::NONE));
+    let excluded = a
+        .excluded
+        .iter()
+        .map(|e| {
+            let mut em = Map::new();
+            let by = match e.by {
+                Excluder::FeatureModel => "feature model",
+                Excluder::Constraints => "constraints",
+            };
+            em.insert("by", string(by));
+            em.insert("configurations", counted(&e.configurations));
+            em.insert(
+                "witness",
+                e.witness.as_ref().map_or_else(null, |w| pairs(w)),
+            );
+            let reasons = e.reasons.iter().map(|r| r.to_node(sources)).collect();
+            em.insert("reasons", Node::new(Value::Seq(reasons), Span::NONE));
+            Node::new(Value::Map(em), Span::NONE)
+        })
+        .collect();
+    m.insert("excluded", Node::new(Value::Seq(excluded), Span::NONE));
+    let redundant = a.redundant.iter().map(|r| r.to_node(sources)).collect();
+    m.insert("redundant", Node::new(Value::Seq(redundant), Span::NONE));
+    if !a.commonality.is_empty() {
+        let mut cm = Map::new();
+        for (id, c) in &a.commonality {
+            cm.insert(id.clone(), counted(c));
+        }
+        m.insert("commonality", Node::new(Value::Map(cm), Span::NONE));
+        let atomic = a.atomic.iter().map(|set| strings(set)).collect();
+        m.insert("atomic", Node::new(Value::Seq(atomic), Span::NONE));
+    }
+    if !a.sample.is_empty() {
+        let sample = a.sample.iter().map(|c| pairs(c)).collect();
+        m.insert("sample", Node::new(Value::Seq(sample), Span::NONE));
+    }
     m.insert("unmodelled", strings(&a.unmodelled));
     let presets = a
         .presets

@@ -18,7 +18,14 @@ struct BruteForce {
     topologies: BTreeSet<Vec<String>>,
     /// Per element id: (present somewhere, absent somewhere).
     seen: BTreeMap<String, (bool, bool)>,
-    failures: BTreeMap<String, u128>,
+    /// Failing configurations by message and whether some input has an
+    /// undeclared value.
+    failures: BTreeMap<(String, bool), u128>,
+    /// Configurations outside the input feature model.
+    outside: u128,
+    /// Configurations the declared constraints rule out (no solution, but
+    /// one without the constraints).
+    ruled_out: u128,
     /// The topology of each valid configuration (value indices).
     by_config: Vec<(Vec<usize>, Vec<String>)>,
 }
@@ -97,9 +104,30 @@ fn with_resolver<R>(
     f(&mut resolve_one)
 }
 
+/// The template `text` without its declared `variability.constraints`
+/// (`None` if it has none).
+fn without_constraints(text: &str) -> Option<String> {
+    let mut doc = v4t_yaml::parse(text, v4t_yaml::SourceId(0)).ok()?;
+    let Value::Map(root) = &mut doc.value else {
+        return None;
+    };
+    let topology = ["topology_template", "service_template"]
+        .into_iter()
+        .find(|k| root.get(k).is_some())?;
+    let Value::Map(t) = &mut root.get_mut(topology)?.value else {
+        return None;
+    };
+    let Value::Map(v) = &mut t.get_mut("variability")?.value else {
+        return None;
+    };
+    v.remove("constraints")?;
+    Some(v4t_yaml::emit(&doc))
+}
+
 fn brute_force(
     analysis: &Analysis,
     resolve_one: &mut dyn FnMut(v4t_yaml::Map) -> Outcome,
+    mut unconstrained: Option<&mut dyn FnMut(v4t_yaml::Map) -> Outcome>,
 ) -> BruteForce {
     let mut out = BruteForce::default();
     let sizes: Vec<usize> = analysis.inputs.iter().map(|i| i.values.len()).collect();
@@ -113,7 +141,7 @@ fn brute_force(
                 Node::new(input.values[v].clone(), Span::NONE),
             );
         }
-        match resolve_one(map) {
+        match resolve_one(map.clone()) {
             Ok(elements) => {
                 out.valid += 1;
                 let present: Vec<String> = elements
@@ -136,8 +164,26 @@ fn brute_force(
                 let before_solving = message == "Could not solve"
                     || message == "Variability inputs constraints are violated"
                     || message.starts_with("Element");
-                out.solvable.push((choice.clone(), !before_solving));
-                *out.failures.entry(message).or_default() += 1;
+                let unsolvable = message == "Could not solve"
+                    && unconstrained.as_mut().is_none_or(|resolve| {
+                        resolve(map.clone()).err().as_deref() == Some("Could not solve")
+                    });
+                out.solvable.push((
+                    choice.clone(),
+                    !before_solving || (message == "Could not solve" && !unsolvable),
+                ));
+                let other = analysis
+                    .inputs
+                    .iter()
+                    .zip(&choice)
+                    .any(|(input, &v)| input.undeclared[v]);
+                if message == "Variability inputs constraints are violated" {
+                    out.outside += 1;
+                } else if message == "Could not solve" && !unsolvable {
+                    out.ruled_out += 1;
+                } else {
+                    *out.failures.entry((message, other)).or_default() += 1;
+                }
                 continue_counting(&mut choice, &sizes);
                 continue;
             }
@@ -207,10 +253,173 @@ fn analysis_matches_resolving_every_configuration() {
         stats.feature_model
     );
     assert!(
-        stats.conflicts > 5,
-        "too few conflicts: {}",
-        stats.conflicts
+        stats.ruled_out > 5,
+        "too few templates with constraints ruling out configurations: {}",
+        stats.ruled_out
     );
+    assert!(
+        stats.undeclared > 3,
+        "too few failures with undeclared values: {}",
+        stats.undeclared
+    );
+}
+
+/// The sample, commonality and atomic sets of a determined template
+/// against the valid configurations of brute force: every sampled
+/// configuration is valid, the sample covers every pair of input values
+/// some valid configuration has, each element's commonality is the number
+/// of valid configurations it is present in, and the atomic sets are the
+/// groups of (not dead) elements with the same presence in all of them.
+fn check_details(analysis: &Analysis, want: &BruteForce, ctx: &str) {
+    let index = |config: &[(String, Value)]| -> Vec<usize> {
+        config
+            .iter()
+            .zip(&analysis.inputs)
+            .map(|((_, v), d)| {
+                d.values
+                    .iter()
+                    .position(|x| v4t_yaml::deep_equal(x, v))
+                    .expect("a domain value")
+            })
+            .collect()
+    };
+    let valid: Vec<&Vec<usize>> = want.by_config.iter().map(|(c, _)| c).collect();
+    let sample: Vec<Vec<usize>> = analysis.sample.iter().map(|c| index(c)).collect();
+    for c in &sample {
+        assert!(valid.contains(&c), "{ctx}\nsampled {c:?} is not valid");
+    }
+    let n = analysis.inputs.len();
+    for config in &valid {
+        for i in 0..n {
+            for j in i + 1..n {
+                let covered = sample
+                    .iter()
+                    .any(|c| c[i] == config[i] && c[j] == config[j]);
+                assert!(covered, "{ctx}\npair ({i}, {j}) of {config:?} not covered");
+            }
+            if n == 1 {
+                assert!(sample.iter().any(|c| c[0] == config[0]), "{ctx}");
+            }
+        }
+    }
+    if valid.is_empty() {
+        return;
+    }
+    let present = |id: &str, config: usize| want.by_config[config].1.iter().any(|p| p == id);
+    for (id, count) in &analysis.commonality {
+        let expected = (0..valid.len()).filter(|&k| present(id, k)).count() as u128;
+        assert_eq!(
+            count.value.to_u128(),
+            Some(expected),
+            "{ctx}\ncommonality of {id}"
+        );
+    }
+    let mut groups: BTreeMap<Vec<bool>, Vec<String>> = BTreeMap::new();
+    for (id, _) in &analysis.commonality {
+        let presence: Vec<bool> = (0..valid.len()).map(|k| present(id, k)).collect();
+        if presence.iter().any(|&p| p) {
+            groups.entry(presence).or_default().push(id.clone());
+        }
+    }
+    let mut expected: Vec<Vec<String>> = groups.into_values().filter(|g| g.len() > 1).collect();
+    expected.sort();
+    let mut got = analysis.atomic.clone();
+    got.sort();
+    assert_eq!(got, expected, "{ctx}");
+}
+
+/// `--random`: uniform over the valid configurations (a chi-square test
+/// on a small model with a constraint and a feature model: 6 of 16
+/// configurations are ruled out).
+#[test]
+fn random_samples_are_uniform() {
+    let text = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {type_default_condition: true}
+    inputs:
+      a: {type: boolean, requires: b}
+      b: {type: boolean}
+      c: {type: boolean}
+      d: {type: boolean}
+    constraints:
+      - {not: {and: [node.x, {variability_input: d}]}}
+  node_templates:
+    x:
+      type: t
+      conditions: {and: [{variability_input: c}, {not: {variability_input: b}}]}
+";
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", text);
+    let options = AnalyzeOptions {
+        random: Some((3000, 42)),
+        ..AnalyzeOptions::default()
+    };
+    let a = analyze(&mut sources, id, &mut NoFiles, &options).expect("analyses");
+    let valid = a.valid.value.to_u128().expect("small") as usize;
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for c in &a.sample {
+        *seen.entry(format!("{c:?}")).or_default() += 1;
+    }
+    assert_eq!(a.sample.len(), 3000);
+    assert_eq!(seen.len(), valid, "{seen:?}");
+    let expected = 3000.0 / valid as f64;
+    let chi2: f64 = seen
+        .values()
+        .map(|&o| (o as f64 - expected).powi(2) / expected)
+        .sum();
+    // df = valid - 1 (at most 15): the 0.1% critical value is below 40.
+    assert!(chi2 < 40.0, "chi-square {chi2} over {seen:?}");
+}
+
+/// Declared constraints implied by the rest of the model are redundant,
+/// the others not.
+#[test]
+fn redundant_constraints_are_found() {
+    let text = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    options: {type_default_condition: true}
+    inputs:
+      a: {type: boolean, requires: b}
+      b: {type: boolean}
+    constraints:
+      - {implies: [{variability_input: a}, {variability_input: b}]}
+      - {not: {and: [node.x, {variability_input: b}]}}
+  node_templates:
+    x: {type: t, conditions: {variability_input: a}}
+";
+    let a = analyzed(text, 0);
+    let found: Vec<&str> = a.redundant.iter().map(|r| r.message.as_str()).collect();
+    assert_eq!(found, ["constraint `a implies b`"], "{found:?}");
+    assert!(a.redundant.iter().all(|r| r.span.is_known()));
+    let text = text.replace("requires: b", "description: free");
+    let a = analyzed(&text, 0);
+    assert!(a.redundant.is_empty(), "{:?}", a.redundant);
+}
+
+/// An exclusion's witness is excluded (resolving it fails before or at
+/// solving), and its reasons are minimal: without any one value of them,
+/// some configuration with the others is allowed. (The reasons' rules and
+/// constraints are checked by `exclusion_reasons_are_minimal`.)
+fn check_exclusion(e: &super::Exclusion, text: &str, ctx: &str) {
+    let Some(w) = &e.witness else {
+        assert!(!e.configurations.exact, "{ctx}");
+        return;
+    };
+    let inputs: String = w
+        .iter()
+        .map(|(k, v)| format!("{k}: {}\n", to_json(&Node::new(v.clone(), Span::NONE))))
+        .collect();
+    let got = crate::testing::resolve_text(text, &[], Some(&inputs));
+    let want = match e.by {
+        super::Excluder::FeatureModel => "Variability inputs constraints are violated",
+        super::Excluder::Constraints => "Could not solve",
+    };
+    assert_eq!(got.err().as_deref(), Some(want), "{ctx}");
+    assert!(!e.reasons.is_empty(), "{ctx}");
 }
 
 /// Small TOSCA 2.0 templates whose references (inputs, outputs,
@@ -273,6 +482,10 @@ struct Stats {
     feature_model: usize,
     /// Conflicts of "Could not solve" checked.
     conflicts: usize,
+    /// Some configuration is ruled out by the declared constraints.
+    ruled_out: usize,
+    /// Some configuration with an undeclared value fails.
+    undeclared: usize,
 }
 
 fn resolve_fully_with(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome + '_ {
@@ -291,11 +504,21 @@ fn check(
     {
         let mut sources = Sources::new();
         let id = sources.add("template.yaml", &text);
-        let analysis = match analyze(&mut sources, id, &mut NoFiles, &AnalyzeOptions::default()) {
+        let options = AnalyzeOptions {
+            sample: Some(2),
+            random: Some((8, round as u64)),
+            details: true,
+            ..AnalyzeOptions::default()
+        };
+        let analysis = match analyze(&mut sources, id, &mut NoFiles, &options) {
             Ok(a) => a,
             Err(e) => panic!("round {round}: {}\n{text}", e.message),
         };
-        let want = brute_force(&analysis, resolve_one);
+        let stripped = without_constraints(&text).map(|t| prepared(&t));
+        let want = match &stripped {
+            Some(p) => with_resolver(p, |r| brute_force(&analysis, resolve_one, Some(r))),
+            None => brute_force(&analysis, resolve_one, None),
+        };
         let ctx = format!("round {round}\n{text}");
         assert!(analysis.valid.exact && analysis.topologies.exact, "{ctx}");
         // Where the inputs leave a choice, the optimiser picks a solution
@@ -316,16 +539,13 @@ fn check(
         } else {
             assert!(topologies >= want.topologies.len() as u128, "{ctx}");
         }
-        let failures: BTreeMap<String, u128> = analysis
-            .failures
-            .iter()
-            .map(|f| {
-                (
-                    f.error.message.clone(),
-                    f.configurations.value.to_u128().expect("small"),
-                )
-            })
-            .collect();
+        let mut failures: BTreeMap<(String, bool), u128> = BTreeMap::new();
+        for f in &analysis.failures {
+            let n = f.configurations.value.to_u128().expect("small");
+            *failures
+                .entry((f.error.message.clone(), f.undeclared))
+                .or_default() += n;
+        }
         let before_solving = |m: &String| {
             m == "Could not solve"
                 || m == "Variability inputs constraints are violated"
@@ -335,10 +555,35 @@ fn check(
             assert_eq!(failures, want.failures, "{ctx}");
         } else {
             let mut expected = want.failures.clone();
-            expected.retain(|m, _| before_solving(m));
+            expected.retain(|(m, _), _| before_solving(m));
             let mut got = failures.clone();
-            got.retain(|m, _| before_solving(m));
+            got.retain(|(m, _), _| before_solving(m));
             assert_eq!(got, expected, "{ctx}");
+        }
+        // Excluded, not failing: outside the feature model, or ruled out
+        // by the declared constraints.
+        let excluded = |by: super::Excluder| {
+            analysis
+                .excluded
+                .iter()
+                .filter(|e| e.by == by)
+                .map(|e| e.configurations.value.to_u128().expect("small"))
+                .sum::<u128>()
+        };
+        assert_eq!(
+            excluded(super::Excluder::FeatureModel),
+            want.outside,
+            "{ctx}"
+        );
+        assert_eq!(
+            excluded(super::Excluder::Constraints),
+            want.ruled_out,
+            "{ctx}"
+        );
+        stats.ruled_out += usize::from(want.ruled_out > 0);
+        stats.undeclared += usize::from(want.failures.keys().any(|k| k.1));
+        for e in &analysis.excluded {
+            check_exclusion(e, &text, &ctx);
         }
         if want.valid > 0 {
             let dead: BTreeSet<&String> = want
@@ -364,6 +609,9 @@ fn check(
                     "{ctx}"
                 );
             }
+        }
+        if analysis.determined {
+            check_details(&analysis, &want, &ctx);
         }
         if analysis.determined {
             // An input is irrelevant iff changing it alone never changes
@@ -443,18 +691,14 @@ fn check(
             );
         }
         stats.interesting += usize::from(want.topologies.len() > 1 && !want.failures.is_empty());
-        stats.errors += usize::from(want.failures.keys().any(|m| m.starts_with("Element")));
+        stats.errors += usize::from(want.failures.keys().any(|(m, _)| m.starts_with("Element")));
         stats.checks += usize::from(
             want.failures
                 .keys()
-                .any(|m| m.contains("does not exist") || m.contains("expected")),
+                .any(|(m, _)| m.contains("does not exist") || m.contains("expected")),
         );
         stats.determined += usize::from(analysis.determined);
-        stats.feature_model += usize::from(
-            want.failures
-                .keys()
-                .any(|m| m == "Variability inputs constraints are violated"),
-        );
+        stats.feature_model += usize::from(want.outside > 0);
     }
 }
 
@@ -504,9 +748,17 @@ topology_template:
             ("plain".to_string(), s("Could not solve"), None),
         ]
     );
-    // The same failure, found for every configuration.
-    assert_eq!(a.failures.len(), 1);
-    assert_eq!(a.failures[0].configurations.value.to_u128(), Some(1));
+    // The configuration the constraint rules out is excluded, no failure,
+    // and the reasons name the constraint and both values.
+    assert!(a.failures.is_empty(), "{:?}", a.failures);
+    assert_eq!(a.excluded.len(), 1);
+    let e = &a.excluded[0];
+    assert_eq!(e.by, super::Excluder::Constraints);
+    assert_eq!(e.configurations.value.to_u128(), Some(1));
+    let reasons: Vec<&str> = e.reasons.iter().map(|r| r.message.as_str()).collect();
+    assert_eq!(reasons.len(), 3, "{reasons:?}");
+    assert!(reasons[2].starts_with("constraint"), "{reasons:?}");
+    assert!(e.reasons[2].span.is_known());
     assert_eq!(a.irrelevant, vec!["tls".to_string()]);
 }
 
@@ -772,4 +1024,85 @@ service_template:
         )]
     );
     assert_eq!(a.valid.value.to_u128(), Some(3));
+}
+
+/// `--export dimacs`: the exported CNF has exactly as many models (over all
+/// its variables) as the analysis counts valid configurations, on random
+/// templates whose presences the inputs decide (the others are refused).
+#[test]
+fn exported_dimacs_counts_the_valid_configurations() {
+    let mut rng = Rng(0x5eed_2700_dead_0001);
+    let (mut exported, mut refused) = (0, 0);
+    for round in 0..60 {
+        let inputs = rng.below(6) as usize;
+        let nodes = 1 + rng.below(5) as usize;
+        let text = template(&mut rng, inputs, &['b', 'b', 's', 'u'], nodes, false);
+        let mut sources = Sources::new();
+        let id = sources.add("template.yaml", &text);
+        let options = AnalyzeOptions {
+            export: Some(super::ExportFormat::Dimacs),
+            ..AnalyzeOptions::default()
+        };
+        let a = match analyze(&mut sources, id, &mut NoFiles, &options) {
+            Ok(a) => a,
+            Err(e) if e.message.contains("cannot be exported") => {
+                refused += 1;
+                continue;
+            }
+            Err(e) => panic!("round {round}: {}\n{text}", e.message),
+        };
+        let dimacs = a.export.expect("an export");
+        let mut sat = v4t_sat::Solver::new();
+        let mut vars: Vec<v4t_sat::Lit> = Vec::new();
+        for line in dimacs.lines() {
+            if let Some(header) = line.strip_prefix("p cnf ") {
+                let n: usize = header.split(' ').next().expect("n").parse().expect("n");
+                vars = (0..n).map(|_| sat.new_var()).collect();
+                continue;
+            }
+            if line.starts_with('c') {
+                continue;
+            }
+            let clause: Vec<v4t_sat::Lit> = line
+                .split(' ')
+                .map(|t| t.parse::<i64>().expect("a literal"))
+                .take_while(|&l| l != 0)
+                .map(|l| {
+                    let v = vars[(l.unsigned_abs() - 1) as usize];
+                    if l < 0 {
+                        !v
+                    } else {
+                        v
+                    }
+                })
+                .collect();
+            sat.add_clause(&clause);
+        }
+        let models = sat.count(&[], &vars, &v4t_sat::CountBudget::default());
+        assert_eq!(
+            models.value, a.valid.value,
+            "round {round}\n{text}\n{dimacs}"
+        );
+        exported += 1;
+    }
+    assert!(exported > 30, "{exported} exported, {refused} refused");
+    // Presences the inputs leave open (a cycle): refused.
+    let text = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      a: {type: boolean}
+  node_templates:
+    x: {type: t, conditions: node.y}
+    y: {type: t, conditions: node.x}
+";
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", text);
+    let options = AnalyzeOptions {
+        export: Some(super::ExportFormat::Uvl),
+        ..AnalyzeOptions::default()
+    };
+    let e = analyze(&mut sources, id, &mut NoFiles, &options).expect_err("refused");
+    assert!(e.message.contains("cannot be exported"), "{}", e.message);
 }

@@ -47,6 +47,15 @@ fn inputs_json(values: &[(String, Value)]) -> Node {
     Node::map(m)
 }
 
+impl Reason {
+    /// The reason as a JSON-shaped tree (`kind`, `element`, `message`,
+    /// `condition`, `value`, location, `inputs`, `reads`), as explanations
+    /// and analyses (excluded configurations, redundant constraints) list it.
+    pub fn to_node(&self, sources: &Sources) -> Node {
+        reason_json(sources, self)
+    }
+}
+
 fn reason_json(sources: &Sources, r: &Reason) -> Node {
     let mut m = Map::new();
     m.insert("kind", string(r.kind.word()));

@@ -52,6 +52,11 @@ pub(crate) struct Encoder<'a> {
     /// Family mode ([`super::family`]): inputs are variables, and value
     /// expressions become literals over them instead of constants.
     pub(crate) family: Option<Box<super::family::FamilyInputs<'a>>>,
+    /// Family mode: the declared `variability.constraints` are not
+    /// required but collected, one literal per requirement with the index
+    /// of its constraint, so that `analyze` tells the configurations they
+    /// exclude from those that fail.
+    pub(crate) declared: Option<Vec<(u32, Lit)>>,
     /// Explaining mode ([`super::explain`]): every requirement of a part
     /// holds only under that part's guard literal.
     pub(crate) guards: Option<Vec<Guard>>,
@@ -139,6 +144,7 @@ impl<'a> Encoder<'a> {
             presence_direct: vec![None; graph.elements().len()],
             depth: 0,
             family: None,
+            declared: None,
             guards: None,
             reads: None,
             named_reads: SeededMap::default(),
@@ -173,6 +179,9 @@ impl<'a> Encoder<'a> {
     /// new guard literal of the part, which reads what was read since the
     /// last part.
     pub(crate) fn require_clause(&mut self, lits: &[Lit], part: Part) {
+        if self.collect_declared(part, |sat| sat.or(lits)) {
+            return;
+        }
         if self.guards.is_none() {
             self.sat.add_clause(lits);
             return;
@@ -205,8 +214,22 @@ impl<'a> Encoder<'a> {
         }
     }
 
+    /// Family mode: collects the requirement `lit` of a declared constraint
+    /// instead of requiring it (see [`Encoder::declared`]); false if `part`
+    /// is required as usual.
+    fn collect_declared(&mut self, part: Part, lit: impl FnOnce(&mut Solver) -> Lit) -> bool {
+        let (Part::Constraint(index), Some(declared)) = (part, self.declared.as_mut()) else {
+            return false;
+        };
+        declared.push((index, lit(&mut self.sat)));
+        true
+    }
+
     /// Requires `l` for `part` (see [`Encoder::require_clause`]).
     pub(crate) fn require_lit(&mut self, l: Lit, part: Part) {
+        if self.collect_declared(part, |_| l) {
+            return;
+        }
         match self.guards {
             None => self.sat.require(l),
             Some(_) => self.require_clause(&[l], part),
@@ -215,6 +238,9 @@ impl<'a> Encoder<'a> {
 
     /// Requires at most one of `lits` for `part`.
     fn require_at_most_one(&mut self, lits: &[Lit], part: Part) {
+        if self.collect_declared(part, |sat| sat.at_most_one(lits)) {
+            return;
+        }
         match self.guards {
             None => self.sat.require_at_most_one(lits),
             Some(_) => {

@@ -50,6 +50,10 @@ pub(crate) struct InputDomain {
     pub values: Vec<Value>,
     /// The literal of "the input has this value", per value; exactly one is true.
     pub lits: Vec<Lit>,
+    /// Per value: whether it stands for values the template neither
+    /// mentions nor declares (the input has no `constraints` or
+    /// `validation` and is no `boolean`, and the value was synthesised).
+    pub undeclared: Vec<bool>,
 }
 
 /// Configurations in which evaluating a value expression fails.
@@ -134,15 +138,22 @@ impl<'a> FamilyInputs<'a> {
             let def = definitions.and_then(|d| d.get(name));
             // Values the input's declared type and constraints reject are
             // no configuration: resolving rejects them as wrong inputs.
-            let values: Vec<Value> = domain(ty, mentioned.remove(name).unwrap_or_default())
-                .into_iter()
-                .filter(|v| {
-                    def.is_none_or(|d| {
-                        let value = Node::new(v.clone(), v4t_yaml::Span::NONE);
-                        types.input_violation(&no_texts, d, &value).is_none()
+            let (values, synthesised): (Vec<Value>, Vec<bool>) =
+                domain(ty, mentioned.remove(name).unwrap_or_default())
+                    .into_iter()
+                    .filter(|(v, _)| {
+                        def.is_none_or(|d| {
+                            let value = Node::new(v.clone(), v4t_yaml::Span::NONE);
+                            types.input_violation(&no_texts, d, &value).is_none()
+                        })
                     })
-                })
-                .collect();
+                    .unzip();
+            let declared = def.is_some_and(|d| {
+                ["constraints", "validation"]
+                    .iter()
+                    .any(|k| d.get(k).is_some_and(Node::is_defined))
+            });
+            let undeclared = synthesised.into_iter().map(|s| s && !declared).collect();
             let lits: Vec<Lit> = values.iter().map(|_| sat.new_var()).collect();
             let one = sat.exactly_one(&lits);
             sat.require(one);
@@ -154,6 +165,7 @@ impl<'a> FamilyInputs<'a> {
                 name: name.to_string(),
                 values,
                 lits,
+                undeclared,
             });
         }
         FamilyInputs {
@@ -386,10 +398,11 @@ fn same(a: &Value, b: &Value) -> bool {
 }
 
 /// An input's domain from its type and the values mentioned for it (see the
-/// module documentation).
-fn domain(ty: Option<&str>, mentioned: Vec<Value>) -> Vec<Value> {
+/// module documentation), each value with whether it was synthesised (a
+/// representative of values the template does not mention).
+fn domain(ty: Option<&str>, mentioned: Vec<Value>) -> Vec<(Value, bool)> {
     if ty == Some("boolean") {
-        return vec![Value::Bool(false), Value::Bool(true)];
+        return vec![(Value::Bool(false), false), (Value::Bool(true), false)];
     }
     let mut numbers: Vec<f64> = Vec::new();
     let mut strings: Vec<String> = Vec::new();
@@ -406,9 +419,11 @@ fn domain(ty: Option<&str>, mentioned: Vec<Value>) -> Vec<Value> {
     let stringy = matches!(ty, Some("string")) || !strings.is_empty();
     let mut values = Vec::new();
     if booleans.iter().any(|&b| b) || (!numeric && !stringy) {
-        values.extend([Value::Bool(false), Value::Bool(true)]);
+        // Truthy and falsy: what a condition can tell of any value.
+        values.extend([(Value::Bool(false), false), (Value::Bool(true), false)]);
     }
     if numeric {
+        let written = numbers.clone();
         numbers.extend([0.0, 1.0]);
         numbers.sort_by(f64::total_cmp);
         numbers.dedup();
@@ -419,7 +434,10 @@ fn domain(ty: Option<&str>, mentioned: Vec<Value>) -> Vec<Value> {
         }
         let last = numbers[numbers.len() - 1];
         all.extend([last, last + 1.0]);
-        values.extend(all.into_iter().map(Value::Number));
+        values.extend(
+            all.into_iter()
+                .map(|n| (Value::Number(n), !written.contains(&n))),
+        );
     }
     if stringy {
         let mut other = "other".to_string();
@@ -428,8 +446,8 @@ fn domain(ty: Option<&str>, mentioned: Vec<Value>) -> Vec<Value> {
             other = format!("other_{i}");
             i += 1;
         }
-        values.extend(strings.into_iter().map(Value::String));
-        values.push(Value::String(other));
+        values.extend(strings.into_iter().map(|s| (Value::String(s), false)));
+        values.push((Value::String(other), true));
     }
     values
 }

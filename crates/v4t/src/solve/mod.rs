@@ -186,6 +186,9 @@ pub(crate) struct FamilyProblem {
     /// configuration fails with the first it agrees with); consecutive
     /// ones with the same message share an entry.
     pub failures: Vec<family::Failure>,
+    /// The requirements of the declared `variability.constraints`, not
+    /// required: (index of the constraint, literal), in order.
+    pub declared: Vec<(u32, Lit)>,
 }
 
 /// Encodes `graph` for every configuration of the inputs (see the module
@@ -199,6 +202,7 @@ pub(crate) fn family_problem(
     let mut enc = Encoder::new(graph, doc, types, Map::new(), now_ms);
     let inputs = family::FamilyInputs::new(doc, graph, types, &mut enc.sat, now_ms);
     enc.family = Some(Box::new(inputs));
+    enc.declared = Some(Vec::new());
     let order = encode_problem(&mut enc)?;
     let presence = order.iter().map(|&id| (id, enc.presence(id))).collect();
     let Some(inputs) = enc.family.take() else {
@@ -210,6 +214,7 @@ pub(crate) fn family_problem(
         inputs,
         presence,
         failures,
+        declared: enc.declared.take().unwrap_or_default(),
     })
 }
 
