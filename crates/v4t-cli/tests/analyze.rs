@@ -1,8 +1,6 @@
 //! End-to-end tests of `v4t analyze`: the report, JSON output and exit codes.
 
-mod common;
-
-use common::{arg, example_template as example, text, v4t, v4t_with_stdin, TempDir};
+use crate::common::{arg, example_template as example, text, v4t, v4t_with_stdin, TempDir};
 
 /// The bundled example: one input `env` whose `valid_values` are its
 /// domain; both configurations resolve, each to its own topology.

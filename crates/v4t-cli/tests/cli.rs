@@ -5,12 +5,10 @@
 //! whatever the resolver does; the success paths use small templates and the
 //! bundled example.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::{text, v4t, TempDir};
+use crate::common::{text, v4t, TempDir};
 
 /// A template with a YAML syntax error (an unclosed flow sequence).
 const BROKEN_TEMPLATE: &str =

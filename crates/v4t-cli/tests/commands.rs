@@ -3,14 +3,12 @@
 //! output formats, `-` for standard output, `v4t test` reports (JSON,
 //! JUnit, quiet), shell completions and the manual page.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
 use std::path::Path;
 
-use common::{arg, example_dir as example, text, v4t, v4t_in, TempDir};
+use crate::common::{arg, example_dir as example, text, v4t, v4t_in, TempDir};
 
 /// Every file below `dir`, by `/`-separated relative path.
 fn files_below(dir: &Path) -> BTreeMap<String, Vec<u8>> {

@@ -3,11 +3,9 @@
 //! Skipped, with a message, when the suite is not there (a clone without
 //! `../shared`); `.ci/run` also runs it with a pass floor.
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::{text, v4t};
+use crate::common::{text, v4t};
 
 /// The suite beside the repository.
 fn suite() -> Option<PathBuf> {

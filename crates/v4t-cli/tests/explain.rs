@@ -1,9 +1,7 @@
 //! End-to-end tests of `v4t explain`: the report on the bundled example,
 //! JSON output, variants that do not resolve, element names and exit codes.
 
-mod common;
-
-use common::{example_template as example, text, v4t, v4t_in, TempDir};
+use crate::common::{example_template as example, text, v4t, v4t_in, TempDir};
 
 #[test]
 fn the_example_explains_every_element() {

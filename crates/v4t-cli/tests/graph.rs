@@ -5,11 +5,9 @@
 //! has the statement forms of a flowchart; awkward names and conditions
 //! are escaped in every format.
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::{example_template as example, text, v4t};
+use crate::common::{example_template as example, text, v4t};
 
 #[test]
 fn dot_output_parses() {
@@ -214,7 +212,7 @@ fn an_impractical_svg_says_so() {
             }
         }
     }
-    let dir = common::TempDir::new("graph-large");
+    let dir = crate::common::TempDir::new("graph-large");
     let path = dir.write("t.yaml", &template);
     let path = path.to_string_lossy();
     let out = v4t(&["graph", &path, "--format", "svg"]);
@@ -312,7 +310,7 @@ fn assert_mermaid(text: &str) {
 
 #[test]
 fn every_format_escapes_what_it_must() {
-    let dir = common::TempDir::new("graph");
+    let dir = crate::common::TempDir::new("graph");
     let path = dir.write("t.yaml", AWKWARD);
     let path = path.to_string_lossy().into_owned();
     let run = |format: &str| {

@@ -27,8 +27,7 @@ use std::path::{Path, PathBuf};
 
 use v4t::{NoFiles, ResolveOptions, Sources};
 
-mod common;
-use common::v4t;
+use crate::common::v4t;
 
 /// An expected error: message, whether only its start is compared, location.
 type ExpectedError = (String, bool, Option<(u32, u32)>);

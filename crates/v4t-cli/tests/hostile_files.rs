@@ -7,8 +7,6 @@
 
 #![cfg(unix)]
 
-mod common;
-
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::symlink;
@@ -16,7 +14,7 @@ use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{arg, text, v4t, TempDir};
+use crate::common::{arg, text, v4t, TempDir};
 
 const HEADER: &str = "tosca_definitions_version: tosca_variability_1_0\n";
 

@@ -11,12 +11,10 @@
 //! `UPDATE_EXPECT=1 cargo test -p v4t-cli --test imports`, then review the
 //! diff of the expected files.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{text, v4t_in};
+use crate::common::{text, v4t_in};
 
 fn cases() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/imports");

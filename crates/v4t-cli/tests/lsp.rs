@@ -3,8 +3,6 @@
 //! every request the server offers, shutdown and exit, on the bundled
 //! examples.
 
-mod common;
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -13,7 +11,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use common::TempDir;
+use crate::common::TempDir;
 
 /// How long a test waits for one message before it fails (the server
 /// answers in milliseconds; this only keeps a broken server from hanging

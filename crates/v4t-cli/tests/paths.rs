@@ -4,9 +4,7 @@
 //! as a CSAR directory, with the resolved template validated where the
 //! command can (`--validate`).
 
-mod common;
-
-use common::{text, v4t_in, TempDir};
+use crate::common::{text, v4t_in, TempDir};
 
 /// A CSAR whose template imports `types/app.yaml`, which imports
 /// `base.yaml` beside it; a plain TOSCA file with the same import; one test.

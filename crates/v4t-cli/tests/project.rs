@@ -3,11 +3,9 @@
 //! the reference's project commands `v4t template pull|unpull|package|
 //! unpackage|stats`.
 
-mod common;
-
 use std::fs;
 
-use common::{arg, text, v4t, TempDir};
+use crate::common::{arg, text, v4t, TempDir};
 
 /// Technology rules and types that the template needs: without them
 /// `application` is no known node type.

@@ -2,9 +2,7 @@
 //! `README.md` is run from the repository root and must print exactly the
 //! lines that follow it (up to the end of the block).
 
-mod common;
-
-use common::{text, v4t_in};
+use crate::common::{text, v4t_in};
 use std::path::PathBuf;
 
 #[test]

@@ -3,9 +3,7 @@
 //! After an intended change: `UPDATE_EXPECT=1 cargo test -p v4t-cli --test
 //! snapshots`, then review the diff of the snapshots.
 
-mod common;
-
-use common::{example_dir, example_template, text, v4t_in, TempDir};
+use crate::common::{example_dir, example_template, text, v4t_in, TempDir};
 use expect_test::{expect, expect_file, Expect};
 use std::path::Path;
 

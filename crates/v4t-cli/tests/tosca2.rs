@@ -3,13 +3,11 @@
 //! `v4t validate` accepts, and every example's tests pass with `--validate`
 //! (issue 15).
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::v4t;
+use crate::common::v4t;
 
 fn text(o: &Output) -> String {
     format!(

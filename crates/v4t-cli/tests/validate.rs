@@ -9,13 +9,11 @@
 //! relative to the case, when the error is in another file), the same
 //! with `# not checked:` (exit code 3: remote imports only) or `# ok`.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use common::v4t;
+use crate::common::v4t;
 
 fn validate(path: &Path) -> Output {
     v4t(&["validate", path.to_str().unwrap()])

@@ -8,12 +8,10 @@
 //! After an intended change: `UPDATE_EXPECT=1 cargo test -p v4t-cli --test
 //! validate_rules`, then review the diff of the `.out` files.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{text, v4t_in};
+use crate::common::{text, v4t_in};
 use expect_test::expect_file;
 
 fn cases_dir() -> PathBuf {
