@@ -56,11 +56,13 @@ def test_valid_files_have_no_results(schema, tmp_path):
 
 def test_rules_carry_the_documented_help(schema, tmp_path):
     rules = run("validate", "--format", "sarif", valid_file(tmp_path))["runs"][0]["tool"]["driver"]["rules"]
-    documented = dict(
-        line.split(" | ", 1)
-        for line in (REPO / "docs" / "diagnostics.md").read_text().splitlines()
-        if line.startswith("| `V4T")
-    )
+    # The first table of the document is the code table (a later one maps
+    # the old coarse codes to the finer ones and names codes again).
+    documented = {}
+    for line in (REPO / "docs" / "diagnostics.md").read_text().splitlines():
+        if line.startswith("| `V4T"):
+            code, text = line.split(" | ", 1)
+            documented.setdefault(code, text)
     for rule in rules:
         if rule["id"].startswith("V4T0") or rule["id"].startswith("V4T1"):
             row = documented["| `" + rule["id"] + "`"]
