@@ -843,9 +843,9 @@ fn run_one(tree: &Tree, test: &TestCase, env: &Map, validate: bool) -> Result<()
     // Emit, post-process textually and read back, like the reference (a
     // TOSCA 2.0 result, and its expected file, with the YAML core schema:
     // values as written).
-    let schema = match v4t::Grammar::of(&resolved.template) {
+    let schema = match v4t::grammar_of(&resolved.template) {
         v4t::Grammar::Tosca13 => Schema::JsYaml,
-        v4t::Grammar::Tosca20 => Schema::Core,
+        v4t::Grammar::Tosca2 => Schema::Core,
     };
     let mut output = v4t::to_yaml(&resolved.template);
     for (find, replace) in &config.replace {

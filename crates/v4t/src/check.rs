@@ -96,7 +96,7 @@ pub(crate) fn checks<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
     }
     if c.ambiguous_property {
         per_present_node(g, l, |e| &e.properties)?;
-        if g.grammar() == crate::version::Grammar::Tosca20 {
+        if g.grammar() == crate::version::Grammar::Tosca2 {
             per_present_node(g, l, |e| e.attributes())?;
         }
     }

@@ -33,7 +33,7 @@ impl Config {
     /// Reads the configuration of the normalised `doc` of version `version`.
     pub(crate) fn read(doc: &Node, version: Version) -> Result<Config> {
         let written = document::options(doc).cloned().unwrap_or_default();
-        let grammar = Grammar::of(doc);
+        let grammar = crate::version::grammar_of(doc);
         Ok(Config {
             version,
             grammar,

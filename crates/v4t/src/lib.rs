@@ -108,6 +108,7 @@ pub use v4t_source::{
     Sources,
 };
 pub use v4t_yaml::{Node, SourceId, Span, Value};
+pub use version::grammar_of;
 
 /// What to resolve with.
 #[derive(Clone, Debug)]
@@ -231,7 +232,7 @@ pub fn resolve_observed(
     observe(Stage::Solve);
     check::check(&graph, &solution).map_err(code(Code::Inconsistent))?;
     check_references(&doc, &graph, &solution, &types)?;
-    if graph.grammar() == Grammar::Tosca20 {
+    if graph.grammar() == Grammar::Tosca2 {
         warnings.extend(references::count_range_warnings(
             &doc, &graph, &solution, &types,
         ));
@@ -377,9 +378,9 @@ pub fn enrich(sources: &mut Sources, template: SourceId, loader: &mut dyn Loader
 /// float, a date a string: [`v4t_yaml::Style::AsWritten`]), a TOSCA 1.3 one
 /// as the reference writes it.
 pub fn to_yaml(doc: &Node) -> String {
-    let style = match Grammar::of(doc) {
+    let style = match crate::version::grammar_of(doc) {
         Grammar::Tosca13 => v4t_yaml::Style::JsYaml,
-        Grammar::Tosca20 => v4t_yaml::Style::AsWritten,
+        Grammar::Tosca2 => v4t_yaml::Style::AsWritten,
     };
     v4t_yaml::emit_with(doc, style)
 }

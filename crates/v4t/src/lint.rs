@@ -342,7 +342,7 @@ pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
     let Some(root) = doc.as_map() else {
         return out;
     };
-    let tosca20 = Grammar::of(doc) == Grammar::Tosca20;
+    let tosca20 = crate::version::grammar_of(doc) == Grammar::Tosca2;
     let mut lint = Lint {
         out: &mut out,
         tosca20,

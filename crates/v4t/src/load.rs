@@ -98,8 +98,9 @@ pub(crate) fn load(
     loader: &mut dyn Loader,
 ) -> Result<(Node, LoadedTypes, Grammar)> {
     let mut doc = template_document(sources, id, Schema::JsYaml)?;
-    let grammar = Grammar::detect(&doc).map_err(|e| e.or_code(Code::DefinitionsVersion))?;
-    if grammar == Grammar::Tosca20 {
+    let grammar =
+        crate::version::detect_grammar(&doc).map_err(|e| e.or_code(Code::DefinitionsVersion))?;
+    if grammar == Grammar::Tosca2 {
         // Values as written: the core schema reads no timestamps, and
         // `Form` keeps `1.0` a float.
         doc = template_document(sources, id, Schema::Core)?;
@@ -130,7 +131,7 @@ pub(crate) fn load(
         Grammar::Tosca13 => load_types(sources, &mut doc, loader)?,
         // Types come from imports (`lib/` is the reference's TOSCA 1.3
         // convention).
-        Grammar::Tosca20 => LoadedTypes::default(),
+        Grammar::Tosca2 => LoadedTypes::default(),
     };
     Ok((doc, loaded, grammar))
 }

@@ -26,7 +26,7 @@ use v4t_yaml::{Key, Map, Node, Span, Value};
 /// reports it, the resolver does not invent a TOSCA 1.3 type) and a string
 /// import is a `url`.
 pub(crate) fn normalize(doc: &mut Node, automatic: bool) -> Result<()> {
-    let grammar = Grammar::of(doc);
+    let grammar = crate::version::grammar_of(doc);
     normalize_imports(doc, grammar);
     if let Some(tt) = document::topology_mut(doc) {
         if tt.as_map().is_some() {
@@ -127,7 +127,7 @@ fn normalize_imports(doc: &mut Node, grammar: Grammar) {
 pub(crate) fn import_url_key(grammar: Grammar) -> &'static str {
     match grammar {
         Grammar::Tosca13 => "file",
-        Grammar::Tosca20 => "url",
+        Grammar::Tosca2 => "url",
     }
 }
 
@@ -208,7 +208,7 @@ fn normalize_node(node: &mut Node, automatic: bool, grammar: Grammar) -> Result<
 }
 
 fn normalize_artifact(a: &mut Node, automatic: bool, grammar: Grammar) -> Result<()> {
-    if grammar == Grammar::Tosca20 {
+    if grammar == Grammar::Tosca2 {
         if let Value::String(s) = &mut a.value {
             // The short form (`zip: file.zip`, used in §10.2.1.4): a file
             // without type.
@@ -265,7 +265,7 @@ fn normalize_types(container: &mut Node) -> Result<()> {
 /// a `value` key is wrapped whatever the value.
 fn normalize_properties(container: &mut Node, automatic: bool, grammar: Grammar) {
     normalize_property_list(container, "properties", automatic, grammar);
-    if grammar == Grammar::Tosca20 {
+    if grammar == Grammar::Tosca2 {
         // TOSCA 2.0: attributes are conditional like properties.
         normalize_property_list(container, "attributes", automatic, grammar);
     }
@@ -299,7 +299,7 @@ fn normalize_property_list(container: &mut Node, key: &str, automatic: bool, gra
                     Grammar::Tosca13 => {
                         m.get_defined("value").is_some() || m.get_defined("expression").is_some()
                     }
-                    Grammar::Tosca20 => m.contains_key("value") || m.contains_key("expression"),
+                    Grammar::Tosca2 => m.contains_key("value") || m.contains_key("expression"),
                 });
                 if !wrapped {
                     let span = a.span;

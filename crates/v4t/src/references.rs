@@ -42,7 +42,7 @@ pub(crate) fn checks<L: Logic>(
     types: &TypeSystem<'_>,
     l: &mut L,
 ) -> Result<()> {
-    if g.grammar() != Grammar::Tosca20 {
+    if g.grammar() != Grammar::Tosca2 {
         return Ok(());
     }
     absent_imports(g, types, l)?;

@@ -63,7 +63,7 @@ pub(crate) fn normalize(doc: &mut Node) -> crate::Result<()> {
 
 /// The options of `doc` as written.
 pub(crate) fn options(doc: &Node) -> crate::Result<Options> {
-    let grammar = crate::version::Grammar::of(doc);
+    let grammar = crate::version::grammar_of(doc);
     Options::for_base(version(doc), grammar, document::options(doc))
 }
 
@@ -84,7 +84,7 @@ pub(crate) fn enrich(doc: &mut Node) -> crate::Result<()> {
 
 /// The type files of a fixture (no files beside it).
 pub(crate) fn type_files(doc: &Node) -> crate::types::TypeFiles {
-    let grammar = crate::version::Grammar::of(doc);
+    let grammar = crate::version::grammar_of(doc);
     let mut sources = Sources::new();
     let id = sources.add("template.yaml", "");
     crate::types::TypeFiles::load(doc, grammar, &mut sources, id, &mut NoFiles).expect("types load")

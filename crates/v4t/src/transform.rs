@@ -109,7 +109,7 @@ pub(crate) fn transform(
     // TOSCA 2.0 keeps every section the template has, also when pruning
     // leaves it empty (`node_templates` is mandatory there); the reference's
     // TOSCA 1.3 output drops empty sections.
-    let keep_empty = graph.grammar() == Grammar::Tosca20;
+    let keep_empty = graph.grammar() == Grammar::Tosca2;
     if let Some(tt) = document::topology_map_mut(&mut doc) {
         // Inputs first: they rewrite the values of their consumers.
         if tt.contains_key("inputs") {
@@ -153,7 +153,7 @@ pub(crate) fn transform(
         drop_variability_group_types(root, types);
         match graph.grammar() {
             Grammar::Tosca13 => finish(root, loaded),
-            Grammar::Tosca20 => finish_20(root),
+            Grammar::Tosca2 => finish_20(root),
         }
     }
     Ok(doc)
@@ -282,7 +282,7 @@ impl Transformer<'_> {
         }
         if let Some(v) = self.solution.value_of(p) {
             let mut value = Node::synth(v.clone());
-            if self.g.grammar() == Grammar::Tosca20 {
+            if self.g.grammar() == Grammar::Tosca2 {
                 crate::functions::escape(&mut value);
             }
             return Some(value);
@@ -295,7 +295,7 @@ impl Transformer<'_> {
     fn property_map(&self, src: &Node, list: &[ElementId]) -> Result<Option<Node>> {
         let g = self.g;
         let mut out = Map::new();
-        let null_is_value = g.grammar() == Grammar::Tosca20;
+        let null_is_value = g.grammar() == Grammar::Tosca2;
         for p in self.present_of(list) {
             let v = self
                 .value_of(src, p)
@@ -339,14 +339,14 @@ impl Transformer<'_> {
     /// empties (as `{}`); the reference drops it.
     fn set_properties(&self, src: &Node, m: &mut Map, c: ElementId) -> Result<()> {
         let g = self.g;
-        let attributes = (g.grammar() == Grammar::Tosca20).then(|| g.get(c).attributes());
+        let attributes = (g.grammar() == Grammar::Tosca2).then(|| g.get(c).attributes());
         let lists = std::iter::once(("properties", &g.get(c).properties[..]))
             .chain(attributes.map(|a| ("attributes", a)));
         for (key, list) in lists {
             let written = m.contains_key(key);
             match self.property_map(src, list)? {
                 Some(p) => m.insert(key, p),
-                None if g.grammar() == Grammar::Tosca20 && written => {
+                None if g.grammar() == Grammar::Tosca2 && written => {
                     m.insert(key, Node::map(Map::new()))
                 }
                 None => {
@@ -367,7 +367,7 @@ impl Transformer<'_> {
             // in `src` for their own elements.
             let rebuilt: &[&str] = match g.grammar() {
                 Grammar::Tosca13 => &["type", "properties", "requirements", "artifacts"],
-                Grammar::Tosca20 => &[
+                Grammar::Tosca2 => &[
                     "type",
                     "properties",
                     "attributes",
@@ -459,7 +459,7 @@ impl Transformer<'_> {
         else {
             return Ok(None);
         };
-        if self.g.grammar() == Grammar::Tosca20 {
+        if self.g.grammar() == Grammar::Tosca2 {
             return self.relationship_templates_20(src).map(Some);
         }
         let (by_position, by_name) = self.template_relations(rts);
@@ -593,7 +593,7 @@ impl Transformer<'_> {
         for gr in self.present_of(g.groups()) {
             let rebuilt: &[&str] = match g.grammar() {
                 Grammar::Tosca13 => &["type", "properties"],
-                Grammar::Tosca20 => &["type", "properties", "attributes"],
+                Grammar::Tosca2 => &["type", "properties", "attributes"],
             };
             let mut def = shell(g.raw_mut(src, gr), rebuilt, false);
             let Some(m) = def.as_map_mut() else { continue };

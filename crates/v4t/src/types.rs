@@ -164,7 +164,7 @@ impl TypeFiles {
             Grammar::Tosca13 => {
                 v4t_tosca::load_tree(sources, &mut v4t_source::NoFiles, &path, tree)
             }
-            Grammar::Tosca20 => v4t_tosca::load_tree(sources, loader, &path, tree),
+            Grammar::Tosca2 => v4t_tosca::load_tree(sources, loader, &path, tree),
         };
         if let Some(d) = loaded.diagnostics.iter().find(|d| {
             d.severity == Severity::Error
@@ -212,7 +212,7 @@ fn types_tree(doc: &Node, grammar: Grammar) -> Node {
     let mut tree = Map::new();
     let version = match grammar {
         Grammar::Tosca13 => "tosca_simple_yaml_1_3",
-        Grammar::Tosca20 => "tosca_2_0",
+        Grammar::Tosca2 => "tosca_2_0",
     };
     tree.push(
         Key::new("tosca_definitions_version", Span::NONE),
@@ -221,7 +221,7 @@ fn types_tree(doc: &Node, grammar: Grammar) -> Node {
     let Some(m) = doc.as_map() else {
         return Node::map(tree);
     };
-    if grammar == Grammar::Tosca20 {
+    if grammar == Grammar::Tosca2 {
         for key in ["repositories", "functions"] {
             if let Some((k, v)) = m.get_entry(key) {
                 tree.push(k.clone(), v.clone());
@@ -528,7 +528,7 @@ impl<'t> TypeSystem<'t> {
         // A value is data: on TOSCA 2.0 a string starting with `$` is no
         // function call.
         let mut data = value.clone();
-        if self.grammar == Grammar::Tosca20 {
+        if self.grammar == Grammar::Tosca2 {
             crate::functions::escape(&mut data);
         }
         let broken = v4t_tosca::check::parameter_violation(
@@ -634,7 +634,7 @@ node_types:
     /// The type files of the TOSCA 2.0 file `text` (no files beside it).
     fn load_tosca_20(text: &str) -> crate::Result<TypeFiles> {
         let d = v4t_yaml::parse_with(text, SourceId(0), v4t_yaml::Schema::Core).unwrap();
-        load(&d, text, Grammar::Tosca20)
+        load(&d, text, Grammar::Tosca2)
     }
 
     #[test]

@@ -64,7 +64,7 @@ pub(crate) fn validate(doc: &Node) -> Result<()> {
     let mut s = Shapes {
         errors: Vec::new(),
         topology: document::topology_key(doc),
-        tosca20: Grammar::of(doc) == Grammar::Tosca20,
+        tosca20: crate::version::grammar_of(doc) == Grammar::Tosca2,
     };
     s.expect(tt, s.topology, Shape::Map);
     if let Some(v) = tt.get("variability") {

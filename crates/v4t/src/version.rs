@@ -47,8 +47,11 @@ impl Version {
     }
 }
 
-/// The TOSCA grammar the template is written in, its *base grammar*: what
-/// its topology is called and what the output is (notes §4.2).
+pub use v4t_tosca::Grammar;
+
+/// The TOSCA grammar the template is written in, its *base grammar*
+/// ([`Grammar`], the TOSCA layer's): what its topology is called and what
+/// the output is (notes §4.2).
 ///
 /// * `service_template`: TOSCA 2.0; the output is `tosca_2_0`;
 /// * the TOSCA 1.3 topology key: TOSCA 1.3, as the reference reads every
@@ -59,36 +62,25 @@ impl Version {
 /// Both keys, a TOSCA 2.0-only key beside the TOSCA 1.3 topology, or a TOSCA
 /// 1.3 definitions version with `service_template` are errors when a
 /// template is loaded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Grammar {
-    /// TOSCA Simple Profile in YAML 1.3.
-    Tosca13,
-    /// TOSCA 2.0.
-    Tosca20,
+pub fn grammar_of(doc: &Node) -> Grammar {
+    if document::topology_key(doc) == document::SERVICE_TEMPLATE
+        || (document::topology(doc).is_none() && tosca20_marker(doc).is_some())
+    {
+        Grammar::Tosca2
+    } else {
+        Grammar::Tosca13
+    }
 }
 
-impl Grammar {
-    /// The grammar of `doc` (a template that was loaded: its keys do not
-    /// contradict each other).
-    pub fn of(doc: &Node) -> Grammar {
-        if document::topology_key(doc) == document::SERVICE_TEMPLATE
-            || (document::topology(doc).is_none() && tosca20_marker(doc).is_some())
-        {
-            Grammar::Tosca20
-        } else {
-            Grammar::Tosca13
-        }
-    }
-
-    /// The grammar of `doc`, or the error that its keys contradict each
-    /// other.
-    pub(crate) fn detect(doc: &Node) -> Result<Grammar> {
-        let Some(m) = doc.as_map() else {
-            return Ok(Grammar::Tosca13);
-        };
-        let topology = m.get_entry(document::TOPOLOGY);
-        let service = m.get_entry(document::SERVICE_TEMPLATE);
-        match (topology, service) {
+/// The grammar of `doc`, or the error that its keys contradict each
+/// other.
+pub(crate) fn detect_grammar(doc: &Node) -> Result<Grammar> {
+    let Some(m) = doc.as_map() else {
+        return Ok(Grammar::Tosca13);
+    };
+    let topology = m.get_entry(document::TOPOLOGY);
+    let service = m.get_entry(document::SERVICE_TEMPLATE);
+    match (topology, service) {
             (Some(_), Some((key, _))) => bail!(
                 key.span,
                 "A template has either \"{}\" (TOSCA 1.3) or \"{}\" (TOSCA 2.0), not both",
@@ -113,11 +105,10 @@ impl Grammar {
                         document::SERVICE_TEMPLATE
                     );
                 }
-                Ok(Grammar::Tosca20)
+                Ok(Grammar::Tosca2)
             }
-            (None, None) => Ok(Grammar::of(doc)),
+            (None, None) => Ok(grammar_of(doc)),
         }
-    }
 }
 
 /// A key of `doc` only TOSCA 2.0 has, as it is shown in messages, and where

@@ -193,7 +193,7 @@ fn build_with(
         .and_then(Node::as_map)
         .map(|m| m.keys().enumerate().map(|(i, n)| (n, i as u32)).collect())
         .unwrap_or_default();
-    let hosting = Hosting::new(&options, types, Grammar::of(doc))?;
+    let hosting = Hosting::new(&options, types, crate::version::grammar_of(doc))?;
     let mut b = Builder {
         doc,
         types,
@@ -225,13 +225,13 @@ fn build_with(
             relationship_templates,
             ids: Ids::default(),
             sections: Sections::of(doc),
-            grammar: Grammar::of(doc),
+            grammar: crate::version::grammar_of(doc),
             counts: SeededMap::default(),
             reads: SeededMap::default(),
             constraints: Vec::new(),
         },
     };
-    if b.g.grammar() == Grammar::Tosca20 {
+    if b.g.grammar() == Grammar::Tosca2 {
         b.template_uses = template_uses(doc);
     }
     let count = element_count(doc);
@@ -444,7 +444,7 @@ impl<'d> Builder<'d> {
                 self.consumers()?;
                 self.producers()?;
             }
-            Grammar::Tosca20 => self.references_20(),
+            Grammar::Tosca2 => self.references_20(),
         }
         self.anchor_check()?;
         Ok(())
@@ -786,7 +786,7 @@ impl<'d> Builder<'d> {
         }
         let only_ids: Vec<ElementId> = ids.iter().map(|(id, _)| *id).collect();
         self.check_defaults(&only_ids)?;
-        let null_is_value = self.g.grammar() == Grammar::Tosca20;
+        let null_is_value = self.g.grammar() == Grammar::Tosca2;
         for (id, raw) in ids {
             let has = raw.is_some_and(|m| {
                 let given = |n: &Node| null_is_value || n.is_defined();
@@ -845,7 +845,7 @@ impl<'d> Builder<'d> {
             }
             let id = self.add(e);
             self.g.relations.push(id);
-            if self.g.grammar() == Grammar::Tosca20 {
+            if self.g.grammar() == Grammar::Tosca2 {
                 let count = crate::document::relationship_count(Some(a)) as u32;
                 if count != 1 {
                     self.g.counts.insert(id, count);
@@ -857,7 +857,7 @@ impl<'d> Builder<'d> {
             }
             if let Some(rname) = relationship.and_then(Node::as_str) {
                 let pos = self.template_positions.get(rname).copied();
-                if self.g.grammar() == Grammar::Tosca20 {
+                if self.g.grammar() == Grammar::Tosca2 {
                     // §8.5.2: a relationship type first, then a template;
                     // a template several requirements share is no
                     // container of elements (its presence follows theirs).
@@ -1050,7 +1050,7 @@ impl<'d> Builder<'d> {
     }
 
     fn check_relationship_templates_used(&self) -> Result<()> {
-        if self.g.grammar() == Grammar::Tosca20 {
+        if self.g.grammar() == Grammar::Tosca2 {
             // TOSCA 2.0 relationship templates need no referrer (§7.4).
             return Ok(());
         }
@@ -1072,7 +1072,7 @@ impl<'d> Builder<'d> {
         let targets = std::mem::take(&mut self.targets);
         for (i, target_node) in targets.into_iter().enumerate() {
             let r = self.g.relations[i];
-            let tosca20 = self.g.grammar() == Grammar::Tosca20;
+            let tosca20 = self.g.grammar() == Grammar::Tosca2;
             let name = match target_node.map(|n| &n.value) {
                 // TOSCA 2.0 §8.5.1: `[template, index]`.
                 Some(Value::Seq(pair)) if tosca20 => pair.first().and_then(Node::as_str),
@@ -1724,7 +1724,7 @@ pub(crate) fn add_fallback_properties(doc: &mut Node, options: &Options) {
         return;
     }
     let mode_a = options.fallback_property_default_alternative;
-    let attributes = Grammar::of(doc) == Grammar::Tosca20;
+    let attributes = crate::version::grammar_of(doc) == Grammar::Tosca2;
     let Some(ttm) = document::topology_map_mut(doc) else {
         return;
     };

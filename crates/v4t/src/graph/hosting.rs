@@ -75,7 +75,7 @@ impl Hosting {
                         .extend(types.resolve(Collection::Relationship, name));
                     h.names.push(name.to_string());
                 }
-                Grammar::Tosca20 => {
+                Grammar::Tosca2 => {
                     h.containment = true;
                     h.types = types
                         .all(Collection::Relationship)

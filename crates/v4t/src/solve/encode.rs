@@ -356,7 +356,7 @@ impl<'a> Encoder<'a> {
             // (not among TOSCA 2.0 properties, where attributes have their
             // own word).
             let Some(&head) = list.first() else { continue };
-            if graph.grammar() == Grammar::Tosca20 && std::ptr::eq(list, graph.properties()) {
+            if graph.grammar() == Grammar::Tosca2 && std::ptr::eq(list, graph.properties()) {
                 for &e in list {
                     if self.ids.first[e.0 as usize] == e && graph.id(e).starts_with(prefix) {
                         lits.push(self.presence(e));
