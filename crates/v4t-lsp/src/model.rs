@@ -373,18 +373,9 @@ impl Model {
 }
 
 /// The entries of a section in map form, or in list form (a list of
-/// single-key maps, as Variability4TOSCA allows for most collections).
-pub(crate) fn entries(section: Option<&Node>) -> Vec<(&Key, &Node)> {
-    match section.map(|n| &n.value) {
-        Some(Value::Map(m)) => m.iter().collect(),
-        Some(Value::Seq(items)) => items
-            .iter()
-            .filter_map(Node::as_map)
-            .flat_map(Map::iter)
-            .collect(),
-        _ => Vec::new(),
-    }
-}
+/// single-key maps, as Variability4TOSCA allows for most collections): the
+/// library's reading of collections.
+pub(crate) use v4t::collection_entries as entries;
 
 #[cfg(test)]
 mod tests {

@@ -61,7 +61,7 @@ pub(crate) fn options(doc: &Node) -> Option<&Map> {
 
 /// The entries of a collection in map form or list form (every key of every
 /// list item; list items with more than one key are errors elsewhere).
-pub(crate) fn collection_entries(collection: Option<&Node>) -> Vec<(&Key, &Node)> {
+pub fn collection_entries(collection: Option<&Node>) -> Vec<(&Key, &Node)> {
     match collection.map(|n| &n.value) {
         Some(Value::Map(m)) => m.iter().collect(),
         Some(Value::Seq(items)) => items

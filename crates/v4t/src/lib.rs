@@ -96,6 +96,7 @@ mod testing;
 
 pub use config::Grammar;
 use config::{Config, Version};
+pub use document::collection_entries;
 pub use error::{Error, Result};
 pub use lint::{keynames, Section};
 pub use logic::operator_names;
