@@ -450,6 +450,13 @@ pub struct TestFlags {
     /// expects exactly that error (`error` in `test.yaml`).
     #[arg(long)]
     pub validate: bool,
+
+    /// Also write what each test produced under DIR, one directory per test
+    /// (its path below PATH): `output.yaml`, the resolved template as `v4t
+    /// resolve` writes it, or `error.txt`. Two builds' DIRs compare byte
+    /// for byte (`scripts/same-output.sh`).
+    #[arg(long, value_name = "DIR")]
+    pub emit: Option<PathBuf>,
 }
 
 /// Arguments of `v4t template test` (the reference's form).

@@ -482,7 +482,11 @@ pub fn run(args: &TestArgs) -> u8 {
         .unwrap_or(1)
         .min(tests.len().max(1));
     let progress = !flags.quiet && std::io::stderr().is_terminal();
-    let outcomes = run_all(&tree, &tests, &skip, threads, progress, flags.validate);
+    let run = Run {
+        validate: flags.validate,
+        emit: flags.emit.as_deref(),
+    };
+    let outcomes = run_all(&tree, &tests, &skip, threads, progress, run);
     let results = Results {
         tree: &tree,
         tests: &tests,
@@ -644,7 +648,7 @@ fn run_all(
     skip: &[bool],
     threads: usize,
     progress: bool,
-    validate: bool,
+    run: Run<'_>,
 ) -> Vec<Outcome> {
     let env = env_inputs();
     let next = AtomicUsize::new(0);
@@ -663,7 +667,7 @@ fn run_all(
                 let outcome = if skip[i] {
                     Outcome::Skipped
                 } else {
-                    let outcome = match catch_panic(|| run_one(tree, &tests[i], &env, validate)) {
+                    let outcome = match catch_panic(|| run_one(tree, &tests[i], &env, run)) {
                         Ok(Ok(())) => Outcome::Passed,
                         Ok(Err(lines)) => Outcome::Failed(lines),
                         Err(panic) => Outcome::Failed(vec![format!("panicked: {panic}")]),
@@ -701,7 +705,7 @@ fn run_all(
                 if skip[i] {
                     Outcome::Skipped
                 } else {
-                    match catch_panic(|| run_one(tree, &tests[i], &env, validate)) {
+                    match catch_panic(|| run_one(tree, &tests[i], &env, run)) {
                         Ok(Ok(())) => Outcome::Passed,
                         Ok(Err(lines)) => Outcome::Failed(lines),
                         Err(panic) => Outcome::Failed(vec![format!("panicked: {panic}")]),
@@ -743,8 +747,38 @@ struct TestConfig {
     merge: Option<Node>,
 }
 
+/// How every test of a run is run.
+#[derive(Clone, Copy)]
+struct Run<'a> {
+    /// Validate each result (`--validate`).
+    validate: bool,
+    /// Write each result below this directory (`--emit`).
+    emit: Option<&'a Path>,
+}
+
+/// Writes what one test produced below `--emit DIR` (a failure to write is
+/// a failure of the test: a comparison must not miss a case silently).
+fn emit_result(
+    dir: &Path,
+    test: &TestCase,
+    result: &Result<v4t::Resolved, Error>,
+) -> Result<(), Vec<String>> {
+    let dir = test
+        .components
+        .iter()
+        .fold(dir.to_path_buf(), |d, c| d.join(c));
+    let (name, bytes) = match result {
+        Ok(resolved) => ("output.yaml", v4t::to_yaml(&resolved.template)),
+        Err(e) => ("error.txt", format!("{}\n", e.message)),
+    };
+    std::fs::create_dir_all(&dir)
+        .and_then(|()| std::fs::write(dir.join(name), bytes))
+        .map_err(|e| vec![format!("could not write to \"{}\": {e}", dir.display())])
+}
+
 /// Runs one test; `Err` holds the lines explaining the failure.
-fn run_one(tree: &Tree, test: &TestCase, env: &Map, validate: bool) -> Result<(), Vec<String>> {
+fn run_one(tree: &Tree, test: &TestCase, env: &Map, run: Run<'_>) -> Result<(), Vec<String>> {
+    let validate = run.validate;
     let fail = |line: String| vec![line];
     let config = read_config(tree, &test.dir).map_err(fail)?;
 
@@ -805,6 +839,9 @@ fn run_one(tree: &Tree, test: &TestCase, env: &Map, validate: bool) -> Result<()
         Some(e) => Err(e),
         None => v4t::resolve(&mut sources, template, &mut loader, &options),
     };
+    if let Some(dir) = run.emit {
+        emit_result(dir, test, &result)?;
+    }
 
     let resolved = match (&config.error, result) {
         (Some(expected), Err(e)) if e.message == *expected => return Ok(()),
