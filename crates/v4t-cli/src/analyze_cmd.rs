@@ -9,8 +9,9 @@
 
 use v4t::analyze::{
     analyze, show_value as value, Analysis, AnalyzeOptions, Count, Excluder, ExportFormat,
-    FailureGroup,
+    FailureGroup, Irrelevance, Verdict, Why,
 };
+use v4t::explain::Reason;
 use v4t::Sources;
 use v4t_yaml::json::to_json;
 
@@ -36,6 +37,7 @@ pub fn run(args: &AnalyzeArgs, color: ColorChoice) -> u8 {
         sample: args.sample,
         random: args.random.map(|n| (n, args.seed)),
         details: args.details,
+        why: args.why,
         export: args.export.map(|e| match e {
             ExportArg::Uvl => ExportFormat::Uvl,
             ExportArg::Dimacs => ExportFormat::Dimacs,
@@ -164,6 +166,64 @@ fn detail_lines(sources: &Sources, a: &Analysis, line: &mut dyn FnMut(String)) {
     }
 }
 
+/// `  reason (location)` with `indent`.
+fn reason_line(sources: &Sources, r: &Reason, indent: &str) -> String {
+    match location(sources, r.span) {
+        Some(at) => format!("{indent}{} ({at})", r.message),
+        None => format!("{indent}{}", r.message),
+    }
+}
+
+/// With `--why`: why the dead or core element or the irrelevant input
+/// `name` is so (an element id and an input name never coincide in one
+/// list, and each list asks for its own).
+fn why_lines(sources: &Sources, why: &Why, name: &str, line: &mut dyn FnMut(String)) {
+    if let Some(e) = why.elements.iter().find(|e| e.element == name) {
+        for r in &e.reasons {
+            line(reason_line(sources, r, "    because: "));
+        }
+        return;
+    }
+    let Some(input) = why.inputs.iter().find(|i| i.input == name) else {
+        return;
+    };
+    match &input.because {
+        Irrelevance::Unread => {
+            line("    because: no condition, constraint or rule reads it".to_string())
+        }
+        Irrelevance::Readers(readers) => {
+            for (r, verdict) in readers {
+                let why = match verdict {
+                    Verdict::AlwaysHolds => "it always holds",
+                    Verdict::NeverHolds => "it never holds",
+                    Verdict::DeadElement => "its element is dead",
+                    Verdict::Masked => "its element's presence never changes with the input alone",
+                    Verdict::Restricts => "it only restricts the valid configurations",
+                };
+                line(reason_line(sources, r, "    read by: "));
+                line(format!("      which cannot change the topology: {why}"));
+            }
+        }
+    }
+}
+
+/// With `--why`: the written conditions that always or never hold.
+fn condition_lines(sources: &Sources, why: &Why, line: &mut dyn FnMut(String)) {
+    for (holds, title) in [
+        (true, "conditions that always hold (redundant)"),
+        (
+            false,
+            "conditions that never hold (their elements are dead)",
+        ),
+    ] {
+        let facts: Vec<_> = why.conditions.iter().filter(|c| c.holds == holds).collect();
+        line(format!("{title}: {}", facts.len()));
+        for c in facts {
+            line(reason_line(sources, &c.condition, "  "));
+        }
+    }
+}
+
 /// The text report.
 pub fn text(sources: &Sources, a: &Analysis) -> String {
     let mut out = String::new();
@@ -188,6 +248,9 @@ pub fn text(sources: &Sources, a: &Analysis) -> String {
         line(format!("{title}: {}", ids.len()));
         for id in ids {
             line(format!("  {id}"));
+            if let Some(why) = &a.why {
+                why_lines(sources, why, id, line);
+            }
         }
     };
     list("dead elements", &a.dead, &mut line);
@@ -198,6 +261,9 @@ pub fn text(sources: &Sources, a: &Analysis) -> String {
             &a.irrelevant,
             &mut line,
         );
+    }
+    if let Some(why) = &a.why {
+        condition_lines(sources, why, &mut line);
     }
     excluded_lines(sources, a, &mut line);
     let (undeclared, failing): (Vec<&FailureGroup>, Vec<&FailureGroup>) =

@@ -558,6 +558,14 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     pub details: bool,
 
+    /// Also say why: for each dead and core element a minimal set of
+    /// conditions, constraints, feature-model rules and failing checks
+    /// (with their locations) that makes it so; for each input that never
+    /// changes the topology, why not; and the written conditions that
+    /// always or never hold in the valid configurations.
+    #[arg(long)]
+    pub why: bool,
+
     /// Print the variability model (the valid configurations) for other
     /// tools instead of the report: `uvl` (Universal Variability Language)
     /// or `dimacs` (CNF).

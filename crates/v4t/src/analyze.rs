@@ -68,6 +68,10 @@ pub struct AnalyzeOptions {
     pub details: bool,
     /// Export the variability model in this format ([`Analysis::export`]).
     pub export: Option<ExportFormat>,
+    /// Also why each dead and core element is so, why each irrelevant
+    /// input is, and the written conditions that always or never hold
+    /// ([`Analysis::why`]).
+    pub why: bool,
 }
 
 impl Default for AnalyzeOptions {
@@ -82,6 +86,7 @@ impl Default for AnalyzeOptions {
             random: None,
             details: false,
             export: None,
+            why: false,
         }
     }
 }
@@ -150,6 +155,10 @@ pub struct Analysis {
     /// With [`AnalyzeOptions::export`]: the variability model (the valid
     /// configurations) in that format.
     pub export: Option<String>,
+    /// With [`AnalyzeOptions::why`]: why the dead and core elements and
+    /// the irrelevant inputs are so, and the written conditions that
+    /// always or never hold.
+    pub why: Option<Why>,
     /// Probable mistakes in the template (the lint pass, preset
     /// assignments to undeclared inputs), as `v4t resolve` reports them.
     pub warnings: Vec<crate::Diagnostic>,
@@ -257,6 +266,8 @@ pub enum AnalyzeStage {
     Backbone,
     /// Sampling and the per-element details.
     Sample,
+    /// Why elements are dead or core and inputs irrelevant (`why`).
+    Why,
     /// Listing topologies (`enumerate`).
     Enumerate,
     /// Validating one resolved template per topology (`validate`).
@@ -347,6 +358,14 @@ pub fn analyze_observed(
     };
     let export = options.export.map(|format| f.export(format)).transpose()?;
     observe(AnalyzeStage::Sample);
+    let found = (&dead[..], &core[..], &irrelevant[..]);
+    let why = options
+        .why
+        .then(|| why::why(doc, graph, types, now_ms, found))
+        .transpose()?;
+    if options.why {
+        observe(AnalyzeStage::Why);
+    }
     let enumerated = (options.enumerate > 0).then(|| f.enumerate(doc, graph, options.enumerate));
     observe(AnalyzeStage::Enumerate);
     let validated = (options.validate > 0).then(|| {
@@ -388,6 +407,7 @@ pub fn analyze_observed(
         commonality,
         atomic,
         export,
+        why,
         enumerated,
         unmodelled,
         presets,
@@ -1365,7 +1385,9 @@ mod details;
 mod export;
 mod json;
 mod sample;
+mod why;
 pub use export::ExportFormat;
+pub use why::{ConditionFact, ElementWhy, InputWhy, Irrelevance, Verdict, Why};
 
 #[cfg(test)]
 mod tests;

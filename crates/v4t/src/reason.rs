@@ -44,6 +44,12 @@ pub enum ReasonKind {
     FeatureRule,
     /// The value of a variability input.
     InputValue,
+    /// A consistency, semantic or reference check: the configurations
+    /// that violate it fail (`v4t analyze --why`).
+    Check,
+    /// A value expression whose evaluation fails: the configurations
+    /// under which it fails fail (`v4t analyze --why`).
+    EvaluationError,
 }
 
 impl ReasonKind {
@@ -65,6 +71,8 @@ impl ReasonKind {
             ReasonKind::Implies => "implies",
             ReasonKind::FeatureRule => "feature model rule",
             ReasonKind::InputValue => "input value",
+            ReasonKind::Check => "check",
+            ReasonKind::EvaluationError => "evaluation error",
         }
     }
 }

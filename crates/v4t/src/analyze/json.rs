@@ -1,6 +1,6 @@
 //! The analysis as JSON (`v4t analyze --format json`, the playground).
 
-use super::{Analysis, Count, Excluder, Natural};
+use super::{Analysis, Count, Excluder, Irrelevance, Natural, Why};
 use crate::Sources;
 use v4t_yaml::{Map, Node, Span, Value};
 
@@ -56,7 +56,7 @@ impl Analysis {
     /// gives them), `redundant` (constraints as reasons), `commonality`
     /// (element id → `count`, `exact`) and `atomic` (lists of ids) with
     /// `--details`, `sample` (input → value maps) with `--sample` or
-    /// `--random`, `unmodelled`, `presets` (`name`,
+    /// `--random`, `why` with `--why` (see `why_json`), `unmodelled`, `presets` (`name`,
     /// `error` and `same_as`, each a string or null), `topologies_listed`
     /// (`topologies`, `complete`) with `--enumerate`, and `validated`
     /// (`topologies`, `complete`) with `--validate`.
@@ -141,6 +141,9 @@ fn json(sources: &Sources, a: &Analysis) -> Node {
         let atomic = a.atomic.iter().map(|set| strings(set)).collect();
         m.insert("atomic", Node::new(Value::Seq(atomic), Span::NONE));
     }
+    if let Some(why) = &a.why {
+        m.insert("why", why_json(sources, why));
+    }
     if !a.sample.is_empty() {
         let sample = a.sample.iter().map(|c| pairs(c)).collect();
         m.insert("sample", Node::new(Value::Seq(sample), Span::NONE));
@@ -174,5 +177,73 @@ fn json(sources: &Sources, a: &Analysis) -> Node {
         tm.insert("complete", Node::bool(*complete));
         m.insert("topologies_listed", Node::new(Value::Map(tm), Span::NONE));
     }
+    Node::new(Value::Map(m), Span::NONE)
+}
+
+/// `--why`: `elements` (`element`, `dead`, `reasons`), `inputs` (`input`,
+/// `because`: `unread` or `readers`, and `readers`: reasons with a
+/// `verdict`) and `conditions` (`element`, `holds`, `condition`).
+fn why_json(sources: &Sources, why: &Why) -> Node {
+    let reasons = |rs: &[crate::reason::Reason]| {
+        Node::new(
+            Value::Seq(rs.iter().map(|r| r.to_node(sources)).collect()),
+            Span::NONE,
+        )
+    };
+    let mut m = Map::new();
+    let elements = why
+        .elements
+        .iter()
+        .map(|e| {
+            let mut em = Map::new();
+            em.insert("element", string(&e.element));
+            em.insert("dead", Node::bool(e.dead));
+            em.insert("reasons", reasons(&e.reasons));
+            Node::new(Value::Map(em), Span::NONE)
+        })
+        .collect();
+    m.insert("elements", Node::new(Value::Seq(elements), Span::NONE));
+    let inputs = why
+        .inputs
+        .iter()
+        .map(|i| {
+            let mut im = Map::new();
+            im.insert("input", string(&i.input));
+            let readers = match &i.because {
+                Irrelevance::Unread => {
+                    im.insert("because", string("unread"));
+                    Vec::new()
+                }
+                Irrelevance::Readers(readers) => {
+                    im.insert("because", string("readers"));
+                    readers
+                        .iter()
+                        .map(|(r, v)| {
+                            let mut node = r.to_node(sources);
+                            if let Value::Map(rm) = &mut node.value {
+                                rm.insert("verdict", string(v.word()));
+                            }
+                            node
+                        })
+                        .collect()
+                }
+            };
+            im.insert("readers", Node::new(Value::Seq(readers), Span::NONE));
+            Node::new(Value::Map(im), Span::NONE)
+        })
+        .collect();
+    m.insert("inputs", Node::new(Value::Seq(inputs), Span::NONE));
+    let conditions = why
+        .conditions
+        .iter()
+        .map(|c| {
+            let mut cm = Map::new();
+            cm.insert("element", string(&c.element));
+            cm.insert("holds", Node::bool(c.holds));
+            cm.insert("condition", c.condition.to_node(sources));
+            Node::new(Value::Map(cm), Span::NONE)
+        })
+        .collect();
+    m.insert("conditions", Node::new(Value::Seq(conditions), Span::NONE));
     Node::new(Value::Map(m), Span::NONE)
 }

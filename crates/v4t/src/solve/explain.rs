@@ -46,7 +46,9 @@ pub(crate) struct Guarded<'a> {
     index: HashMap<Lit, usize>,
     /// Per element (by id): the parts that belong to it or read it.
     touching: Vec<Vec<usize>>,
-    inputs: Map,
+    /// The assigned inputs (`None`: every configuration, for naming the
+    /// parts of the family problem; reasons then show no input values).
+    inputs: Option<Map>,
     /// Whether the solver holds a model of [`Guarded::fix`].
     fixed: bool,
 }
@@ -77,7 +79,7 @@ impl<'a> Guarded<'a> {
             guards,
             index,
             touching: vec![Vec::new(); graph.elements().len()],
-            inputs,
+            inputs: Some(inputs),
             fixed: false,
         };
         for i in 0..guarded.guards.len() {
@@ -90,6 +92,20 @@ impl<'a> Guarded<'a> {
             }
         }
         Ok(guarded)
+    }
+
+    /// Names the parts of the family problem (`v4t analyze --why`) with
+    /// [`Guarded::describe`]: nothing is encoded, and no input has a value.
+    pub(crate) fn naming(doc: &'a Node, graph: &'a Graph, types: &'a TypeSystem) -> Guarded<'a> {
+        Guarded {
+            enc: Encoder::new(graph, doc, types, Map::new(), 0.0),
+            sat: v4t_sat::Solver::new().split(),
+            guards: Vec::new(),
+            index: HashMap::new(),
+            touching: Vec::new(),
+            inputs: None,
+            fixed: false,
+        }
     }
 
     /// Part `i`.
@@ -322,7 +338,7 @@ impl<'a> Guarded<'a> {
 
     /// The reason of a part without its reads; `value` is the value of
     /// what the part is about (a condition's), if known.
-    fn describe(&self, part: Part, value: Option<bool>) -> Reason {
+    pub(crate) fn describe(&self, part: Part, value: Option<bool>) -> Reason {
         match part {
             Part::Condition { id, index, .. } => self.condition(id, index, value),
             Part::Presence(id) => self.presence_reason(id),
@@ -505,52 +521,58 @@ impl<'a> Guarded<'a> {
     /// through named expressions (in order of first reading, each once),
     /// with their values (assigned, else the default).
     fn inputs_read(&self, node: Option<&Node>) -> Vec<(String, Value)> {
+        let Some(assigned) = &self.inputs else {
+            return Vec::new();
+        };
         let doc = self.enc.doc;
-        let mut names: Vec<&str> = Vec::new();
-        let mut expressions: Vec<&str> = Vec::new();
-        let mut pending: Vec<&Node> = node.into_iter().collect();
-        let defined = document::variability_entry(doc, "expressions");
-        let mut visited = 0;
-        while let Some(n) = pending.pop() {
-            visited += 1;
-            if visited > 10_000 {
-                break;
-            }
-            if let Some(m) = n.as_map() {
-                for (k, v) in m.iter().rev() {
-                    match (k.name.as_str(), v.as_str()) {
-                        ("variability_input", Some(name)) if !names.contains(&name) => {
-                            names.push(name);
-                        }
-                        ("logic_expression" | "value_expression", Some(name))
-                            if !expressions.contains(&name) =>
-                        {
-                            expressions.push(name);
-                            pending.extend(defined.and_then(|d| d.get(name)));
-                        }
-                        _ => pending.push(v),
-                    }
-                }
-            } else if let Some(items) = n.as_seq() {
-                pending.extend(items.iter().rev());
-            }
-        }
+        let names = inputs_named(doc, node);
         let definitions = document::variability_entry(doc, "inputs");
         names
             .iter()
             .filter_map(|&name| {
-                let v = self
-                    .inputs
-                    .get(name)
-                    .filter(|v| v.is_defined())
-                    .or_else(|| {
-                        let d = definitions?.get(name)?;
-                        d.get("default").filter(|v| v.is_defined())
-                    })?;
+                let v = assigned.get(name).filter(|v| v.is_defined()).or_else(|| {
+                    let d = definitions?.get(name)?;
+                    d.get("default").filter(|v| v.is_defined())
+                })?;
                 Some((name.to_string(), v.value.clone()))
             })
             .collect()
     }
+}
+
+/// The variability inputs `node` reads, directly or through named
+/// expressions of `doc`, in order of first reading, each once.
+pub(crate) fn inputs_named<'d>(doc: &'d Node, node: Option<&'d Node>) -> Vec<&'d str> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut expressions: Vec<&str> = Vec::new();
+    let mut pending: Vec<&Node> = node.into_iter().collect();
+    let defined = document::variability_entry(doc, "expressions");
+    let mut visited = 0;
+    while let Some(n) = pending.pop() {
+        visited += 1;
+        if visited > 10_000 {
+            break;
+        }
+        if let Some(m) = n.as_map() {
+            for (k, v) in m.iter().rev() {
+                match (k.name.as_str(), v.as_str()) {
+                    ("variability_input", Some(name)) if !names.contains(&name) => {
+                        names.push(name);
+                    }
+                    ("logic_expression" | "value_expression", Some(name))
+                        if !expressions.contains(&name) =>
+                    {
+                        expressions.push(name);
+                        pending.extend(defined.and_then(|d| d.get(name)));
+                    }
+                    _ => pending.push(v),
+                }
+            }
+        } else if let Some(items) = n.as_seq() {
+            pending.extend(items.iter().rev());
+        }
+    }
+    names
 }
 
 /// What kind of condition entry `c` of element `id` is.

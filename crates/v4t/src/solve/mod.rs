@@ -29,7 +29,7 @@ mod problem;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use encode::Encoder;
+pub(crate) use encode::{Encoder, Guard, Part};
 use problem::{encode_problem, RawDefs};
 
 use crate::error::{bail, Error, Result};
@@ -199,23 +199,50 @@ pub(crate) fn family_problem(
     types: &TypeSystem,
     now_ms: f64,
 ) -> Result<FamilyProblem> {
+    family_encoding(doc, graph, types, now_ms, false).map(|(p, _)| p)
+}
+
+/// The family problem with every part guarded (explaining mode, the
+/// declared constraints guarded like the others instead of collected):
+/// why an element is dead or core (`v4t analyze --why`).
+pub(crate) fn guarded_family_problem(
+    doc: &Node,
+    graph: &Graph,
+    types: &TypeSystem,
+    now_ms: f64,
+) -> Result<(FamilyProblem, Vec<Guard>)> {
+    family_encoding(doc, graph, types, now_ms, true)
+}
+
+fn family_encoding(
+    doc: &Node,
+    graph: &Graph,
+    types: &TypeSystem,
+    now_ms: f64,
+    guarded: bool,
+) -> Result<(FamilyProblem, Vec<Guard>)> {
     let mut enc = Encoder::new(graph, doc, types, Map::new(), now_ms);
+    if guarded {
+        enc = enc.explaining();
+    }
     let inputs = family::FamilyInputs::new(doc, graph, types, &mut enc.sat, now_ms);
     enc.family = Some(Box::new(inputs));
-    enc.declared = Some(Vec::new());
+    enc.declared = (!guarded).then(Vec::new);
     let order = encode_problem(&mut enc)?;
     let presence = order.iter().map(|&id| (id, enc.presence(id))).collect();
     let Some(inputs) = enc.family.take() else {
         bail!(Default::default(), "family inputs lost while encoding");
     };
     let (inputs, failures) = inputs.into_parts();
-    Ok(FamilyProblem {
+    let guards = enc.guards.take().unwrap_or_default();
+    let problem = FamilyProblem {
         sat: std::mem::take(&mut enc.sat),
         inputs,
         presence,
         failures,
         declared: enc.declared.take().unwrap_or_default(),
-    })
+    };
+    Ok((problem, guards))
 }
 
 /// Whether `id` belongs to a group of alternatives (see [`alternatives`]).

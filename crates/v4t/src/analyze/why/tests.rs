@@ -1,0 +1,220 @@
+//! `--why` against re-solving and enumeration: on random templates, every
+//! reason of a dead or core element suffices (with only its parts the
+//! element cannot be present, or absent) and is minimal (without any one
+//! part it can), checked on a second, fresh encoding; the conditions that
+//! always or never hold are those whose value is the same in every valid
+//! configuration, enumerated one by one (and each configuration's validity
+//! agrees with resolving it).
+
+use super::*;
+use crate::analyze::{analyze, AnalyzeOptions};
+use crate::testing::{random_template, Rng};
+use crate::{NoFiles, Sources};
+use v4t_yaml::json::to_json;
+use v4t_yaml::Span;
+
+/// What a round exercised.
+#[derive(Default)]
+struct Seen {
+    reasons: usize,
+    composite: usize,
+    facts: usize,
+    configurations: usize,
+}
+
+fn check(text: &str, ctx: &str, resolve_each: bool, seen: &mut Seen) {
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", text);
+    let options = AnalyzeOptions {
+        why: true,
+        ..AnalyzeOptions::default()
+    };
+    let analysis = match analyze(&mut sources, id, &mut NoFiles, &options) {
+        Ok(a) => a,
+        Err(_) => return,
+    };
+    let why = analysis.why.as_ref().expect("asked for why");
+    assert_eq!(
+        why.elements.len(),
+        analysis.dead.len() + analysis.core.len(),
+        "{ctx}"
+    );
+    let mut sources = Sources::new();
+    let prepared = crate::testing::prepare(&mut sources, text).expect("prepares");
+    let types = prepared.files.system();
+    let (doc, graph) = (&prepared.doc, &prepared.graph);
+    let mut first = Explainer::new(doc, graph, &types, 0.0).expect("encodes");
+    let backbone = first.condition_backbone();
+    let mut wanted = Vec::new();
+    for (ids, dead) in [(&analysis.dead, true), (&analysis.core, false)] {
+        for e in graph.ordered() {
+            if ids.iter().any(|i| i == graph.id(e)) {
+                wanted.push((e, dead));
+            }
+        }
+    }
+    let found = first.element_reasons(&wanted, &backbone);
+    // A fresh encoding: the same guards (the encoding is deterministic).
+    let mut fresh = Explainer::new(doc, graph, &types, 0.0).expect("encodes");
+    assert_eq!(fresh.pieces, first.pieces, "{ctx}");
+    for (&(e, dead), parts) in wanted.iter().zip(&found) {
+        let goal = fresh.goal(e, dead);
+        let on = |except: Option<usize>| -> Vec<Lit> {
+            let mut a = vec![goal];
+            a.extend(
+                parts
+                    .iter()
+                    .filter(|&&g| Some(g) != except)
+                    .map(|&g| fresh.guards[g]),
+            );
+            a
+        };
+        let what = format!("{ctx}\n{} dead={dead} parts {:?}", graph.id(e), parts);
+        let all = on(None);
+        assert!(!fresh.sat.solve(&all), "not sufficient: {what}");
+        for &g in parts {
+            let less = on(Some(g));
+            assert!(fresh.sat.solve(&less), "not minimal without {g}: {what}");
+        }
+        seen.reasons += 1;
+        seen.composite += usize::from(parts.len() > 1);
+    }
+    // The conditions: enumerate the configurations of the domains.
+    let inputs = crate::solve::family_problem(doc, graph, &types, 0.0)
+        .expect("encodes")
+        .inputs;
+    let sizes: Vec<usize> = inputs.iter().map(|d| d.values.len()).collect();
+    let total: usize = sizes.iter().product();
+    let conditions: Vec<(usize, Lit)> = fresh
+        .about
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| a.map(|l| (i, l)))
+        .collect();
+    // Per condition guard: (true somewhere, false somewhere).
+    let mut values = vec![(false, false); fresh.guards.len()];
+    let mut choice = vec![0usize; sizes.len()];
+    let mut any_valid = false;
+    for _ in 0..total {
+        let lits: Vec<Lit> = inputs
+            .iter()
+            .zip(&choice)
+            .map(|(d, &v)| d.lits[v])
+            .collect();
+        // Every model of the configuration (the optimiser's choices).
+        let mut blocked: Vec<Vec<Lit>> = Vec::new();
+        let mut valid = false;
+        loop {
+            let block: Vec<Lit> = blocked.iter().map(|b| fresh.valid.or(b)).collect();
+            let mut assumptions = lits.clone();
+            assumptions.extend(block);
+            if !fresh.valid.solve(&assumptions) {
+                break;
+            }
+            valid = true;
+            let model: Vec<bool> = conditions
+                .iter()
+                .map(|&(_, l)| fresh.valid.value(l))
+                .collect();
+            for (&(i, _), &v) in conditions.iter().zip(&model) {
+                if v {
+                    values[i].0 = true;
+                } else {
+                    values[i].1 = true;
+                }
+            }
+            // Block this assignment of the condition literals.
+            blocked.push(
+                conditions
+                    .iter()
+                    .zip(&model)
+                    .map(|(&(_, l), &v)| if v { !l } else { l })
+                    .collect(),
+            );
+            if blocked.len() > 64 || conditions.is_empty() {
+                break;
+            }
+        }
+        any_valid |= valid;
+        if resolve_each && analysis.determined {
+            let assigned: String = inputs
+                .iter()
+                .zip(&choice)
+                .map(|(d, &v)| {
+                    let value = to_json(&Node::new(d.values[v].clone(), Span::NONE));
+                    format!("{}: {value}\n", d.name)
+                })
+                .collect();
+            let resolves = crate::testing::resolve_error(text, Some(&assigned)).is_none();
+            assert_eq!(resolves, valid, "{ctx}\nconfiguration {assigned}");
+            seen.configurations += 1;
+        }
+        for (c, &s) in choice.iter_mut().zip(&sizes).rev() {
+            *c += 1;
+            if *c < s {
+                break;
+            }
+            *c = 0;
+        }
+    }
+    if !any_valid {
+        return;
+    }
+    let mut want: Vec<(String, bool, String)> = Vec::new();
+    for &(i, _) in &conditions {
+        let Piece::Part(part @ Part::Condition { id, index, .. }) = fresh.pieces[i] else {
+            continue;
+        };
+        let written = graph
+            .get(id)
+            .conditions
+            .get(index as usize)
+            .is_some_and(|c| !c.is_generated());
+        if !written || graph.is_internal(doc, id) {
+            continue;
+        }
+        let holds = match values[i] {
+            (true, false) => true,
+            (false, true) => false,
+            _ => continue,
+        };
+        let message = fresh.names.describe(part, None).message;
+        want.push((graph.id(id).to_string(), holds, message));
+    }
+    let got: Vec<(String, bool, String)> = why
+        .conditions
+        .iter()
+        .map(|c| (c.element.clone(), c.holds, c.condition.message.clone()))
+        .collect();
+    assert_eq!(got, want, "{ctx}");
+    seen.facts += got.len();
+}
+
+#[test]
+fn reasons_are_sufficient_and_minimal() {
+    let mut rng = Rng(0x5eed_2727_0000_0001);
+    let mut seen = Seen::default();
+    for round in 0..120 {
+        let inputs = rng.below(5) as usize;
+        let nodes = 1 + rng.below(5) as usize;
+        let text = random_template(&mut rng, inputs, &['b', 'b', 's', 'u', 'u'], nodes, false);
+        check(&text, &format!("round {round}\n{text}"), true, &mut seen);
+    }
+    assert!(seen.reasons > 100, "too few reasons: {}", seen.reasons);
+    assert!(seen.composite > 20, "too few composite: {}", seen.composite);
+    assert!(seen.facts > 10, "too few conditions: {}", seen.facts);
+    assert!(seen.configurations > 200, "{}", seen.configurations);
+}
+
+/// Templates with 12 to 16 boolean inputs (the reasons re-solved, the
+/// conditions enumerated over every configuration).
+#[test]
+fn reasons_with_up_to_16_inputs() {
+    let mut rng = Rng(0x5eed_2727_0016_0001);
+    let mut seen = Seen::default();
+    for (round, inputs) in [12, 14, 16].into_iter().enumerate() {
+        let text = random_template(&mut rng, inputs, &['b'], 8, false);
+        check(&text, &format!("round {round}\n{text}"), false, &mut seen);
+    }
+    assert!(seen.reasons > 3, "too few reasons: {}", seen.reasons);
+}
