@@ -31,6 +31,12 @@ use crate::Lit;
 /// Variables with more clause pairs than this to resolve are kept.
 const PAIR_LIMIT: usize = 256;
 
+/// Variables in more clauses than this are kept (without looking at them).
+const OCCURRENCE_LIMIT: usize = 2 * PAIR_LIMIT;
+
+/// How often a variable is tried (after each change around it).
+const ATTEMPTS: u8 = 4;
+
 /// Resolvents longer than this keep their variable.
 const RESOLVENT_LIMIT: usize = 64;
 
@@ -68,8 +74,10 @@ pub(crate) fn simplify(
         }
     }
     let mut done = vec![false; n];
+    let mut attempts = vec![0u8; n];
     while let Some(Reverse((cost, v))) = heap.pop() {
-        if done[v as usize] || db.value[v as usize] != 0 {
+        let at = v as usize;
+        if done[at] || db.value[at] != 0 || attempts[at] >= ATTEMPTS {
             continue;
         }
         let now = db.cost(v);
@@ -77,12 +85,14 @@ pub(crate) fn simplify(
             heap.push(Reverse((now, v)));
             continue;
         }
+        attempts[at] += 1;
         let Some(touched) = db.eliminate(v)? else {
             continue;
         };
-        done[v as usize] = true;
+        done[at] = true;
         for t in touched {
-            if !projected[t as usize] && !done[t as usize] && db.value[t as usize] == 0 {
+            let t_at = t as usize;
+            if !projected[t_at] && !done[t_at] && db.value[t_at] == 0 && attempts[t_at] < ATTEMPTS {
                 heap.push(Reverse((db.cost(t), t)));
             }
         }
@@ -101,6 +111,8 @@ struct Db<'a> {
     occ: Vec<u32>,
     /// Clauses added by elimination, per literal code.
     added: FxHashMap<u32, Vec<u32>>,
+    /// Live clauses per literal code.
+    live: Vec<u32>,
     value: &'a mut [i8],
     steps: &'a mut u64,
     /// Reused buffers.
@@ -131,6 +143,7 @@ impl<'a> Db<'a> {
         }
         *steps += lits.len() as u64;
         let span = start.windows(2).map(|w| (w[0], w[1])).collect();
+        let live = occ_start.windows(2).map(|w| w[1] - w[0]).collect();
         Db {
             lits,
             span,
@@ -138,6 +151,7 @@ impl<'a> Db<'a> {
             occ_start,
             occ,
             added: FxHashMap::default(),
+            live,
             value,
             steps,
             found: Vec::new(),
@@ -165,14 +179,21 @@ impl<'a> Db<'a> {
         self.occ_start[p] != self.occ_start[n + 1]
     }
 
-    /// The live clauses containing variable `v` (of either sign): the
-    /// order of elimination.
-    fn cost(&mut self, v: u32) -> usize {
-        let x = Lit::from_var(v);
-        self.collect(x);
-        let pos = self.found.len();
-        self.collect(!x);
-        pos + self.found.len()
+    /// The live clauses containing variable `v` (of either sign; some may
+    /// be satisfied without having been removed yet): the order of
+    /// elimination, in constant time.
+    fn cost(&self, v: u32) -> usize {
+        (self.live[2 * v as usize] + self.live[2 * v as usize + 1]) as usize
+    }
+
+    /// Removes clause `c`.
+    fn kill(&mut self, c: u32) {
+        if std::mem::replace(&mut self.alive[c as usize], false) {
+            let (s, e) = self.span[c as usize];
+            for l in &self.lits[s as usize..e as usize] {
+                self.live[l.0 as usize] -= 1;
+            }
+        }
     }
 
     /// The live clauses containing `l`, into `self.found`.
@@ -201,9 +222,11 @@ impl<'a> Db<'a> {
         let mut queue = vec![l];
         while let Some(p) = queue.pop() {
             self.collect(p);
-            for &c in &self.found {
-                self.alive[c as usize] = false;
+            let satisfied = std::mem::take(&mut self.found);
+            for &c in &satisfied {
+                self.kill(c);
             }
+            self.found = satisfied;
             self.collect(!p);
             let shortened = std::mem::take(&mut self.found);
             for &c in &shortened {
@@ -224,13 +247,13 @@ impl<'a> Db<'a> {
                     }
                 }
                 if satisfied {
-                    self.alive[c as usize] = false;
+                    self.kill(c);
                     continue;
                 }
                 match (count, open) {
                     (0, _) => return false,
                     (1, Some(u)) => {
-                        self.alive[c as usize] = false;
+                        self.kill(c);
                         self.set(u);
                         queue.push(u);
                     }
@@ -254,7 +277,7 @@ impl<'a> Db<'a> {
         let mut out = Vec::with_capacity(found.len());
         for &c in &found {
             if self.clause(c).iter().any(|&x| self.lit_value(x) > 0) {
-                self.alive[c as usize] = false;
+                self.kill(c);
                 continue;
             }
             let open: Vec<Lit> = self
@@ -274,6 +297,9 @@ impl<'a> Db<'a> {
     /// on a conflict.
     fn eliminate(&mut self, v: u32) -> Option<Option<Vec<u32>>> {
         let x = Lit::from_var(v);
+        if self.cost(v) > OCCURRENCE_LIMIT {
+            return Some(None);
+        }
         let pos = self.open_clauses(x);
         let neg = self.open_clauses(!x);
         if pos.is_empty() && neg.is_empty() {
@@ -305,7 +331,7 @@ impl<'a> Db<'a> {
             }
         }
         for (c, _) in pos.iter().chain(&neg) {
-            self.alive[*c as usize] = false;
+            self.kill(*c);
         }
         resolvents.sort_unstable();
         resolvents.dedup();
@@ -344,6 +370,7 @@ impl<'a> Db<'a> {
         self.alive.push(true);
         for l in clause {
             self.added.entry(l.0).or_default().push(id);
+            self.live[l.0 as usize] += 1;
         }
     }
 
