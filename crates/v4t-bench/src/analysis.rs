@@ -6,9 +6,14 @@ use v4t::analyze::{analyze_observed, AnalyzeOptions, AnalyzeStage};
 use v4t::{NoFiles, Sources};
 use v4t_bench::Family;
 
-/// Analyses `family` at `size` `runs` times and prints a markdown table of
-/// median stage times (ms) and the counts.
-pub fn analyze(family: Family, size: usize, runs: usize) -> Result<String, String> {
+/// Analyses `family` at `size` `runs` times with `options` and prints a
+/// markdown table of median stage times (ms) and the counts.
+pub fn analyze(
+    family: Family,
+    size: usize,
+    runs: usize,
+    options: &AnalyzeOptions,
+) -> Result<String, String> {
     let generated = family.generate(size);
     let mut per_stage: Vec<Vec<(AnalyzeStage, Duration)>> = Vec::new();
     let mut totals = Vec::new();
@@ -23,7 +28,7 @@ pub fn analyze(family: Family, size: usize, runs: usize) -> Result<String, Strin
             &mut sources,
             id,
             &mut NoFiles,
-            &AnalyzeOptions::default(),
+            options,
             &mut |stage| {
                 let now = Instant::now();
                 stages.push((stage, now - mark));
