@@ -24,17 +24,11 @@ pub fn analyze(
         let mut stages = Vec::new();
         let start = Instant::now();
         let mut mark = start;
-        let analysis = analyze_observed(
-            &mut sources,
-            id,
-            &mut NoFiles,
-            options,
-            &mut |stage| {
-                let now = Instant::now();
-                stages.push((stage, now - mark));
-                mark = now;
-            },
-        )
+        let analysis = analyze_observed(&mut sources, id, &mut NoFiles, options, &mut |stage| {
+            let now = Instant::now();
+            stages.push((stage, now - mark));
+            mark = now;
+        })
         .map_err(|e| e.message.clone())?;
         totals.push(start.elapsed());
         per_stage.push(stages);

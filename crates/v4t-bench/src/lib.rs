@@ -312,7 +312,7 @@ pub fn family5(n: usize) -> Generated {
         (rng % m as u64) as usize
     };
     let mut s = String::from(
-        "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    options: {default_condition: true}\n    inputs:\n",
+        "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    options: {default_condition: true, expected_incoming_relation_check: false}\n    inputs:\n",
     );
     for i in 0..n {
         let _ = writeln!(s, "      b{i}: {{type: boolean}}");
@@ -341,7 +341,10 @@ pub fn family5(n: usize) -> Generated {
             4 if i > 0 => format!("{{and: [{a}, {{node_presence: n{}}}]}}", below(i)),
             _ => format!("{{xor: [{a}, {b}]}}"),
         };
-        let _ = writeln!(s, "    n{i}:\n      type: tosca.nodes.Root\n      conditions: {condition}");
+        let _ = writeln!(
+            s,
+            "    n{i}:\n      type: tosca.nodes.Root\n      conditions: {condition}"
+        );
         if i > 0 && i % 3 == 0 {
             let _ = writeln!(s, "      requirements:\n        - uses: n{}", below(i));
         }

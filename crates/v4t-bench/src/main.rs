@@ -161,7 +161,9 @@ fn analyze(args: &[String]) -> Result<(), String> {
     use v4t::analyze::{AnalyzeOptions, ExportFormat};
     let flags = Flags { args };
     flags.check(
-        &["--family", "--size", "--runs", "--sample", "--random", "--export"],
+        &[
+            "--family", "--size", "--runs", "--sample", "--random", "--export",
+        ],
         &["--details"],
     )?;
     let family = flags.family()?.ok_or(USAGE)?;
@@ -175,7 +177,10 @@ fn analyze(args: &[String]) -> Result<(), String> {
     };
     let options = AnalyzeOptions {
         details: flags.has("--details"),
-        sample: flags.value("--sample").map(|_| flags.number("--sample", 2)).transpose()?,
+        sample: flags
+            .value("--sample")
+            .map(|_| flags.number("--sample", 2))
+            .transpose()?,
         random: flags
             .value("--random")
             .map(|_| flags.number("--random", 10).map(|n| (n, 1)))

@@ -877,7 +877,11 @@ mod tests {
                         l
                     }
                 };
-                let (a, b, c) = (pick(&mut rng, &pool), pick(&mut rng, &pool), pick(&mut rng, &pool));
+                let (a, b, c) = (
+                    pick(&mut rng, &pool),
+                    pick(&mut rng, &pool),
+                    pick(&mut rng, &pool),
+                );
                 let g = match rng.below(5) {
                     0 => s.and(&[a, b]),
                     1 => s.or(&[a, b, c]),
@@ -892,16 +896,29 @@ mod tests {
                 let (a, b) = (gates[rng.below(gates.len() as u64) as usize], xs[0]);
                 s.add_clause(&[!a, b]);
             }
-            let projection: Vec<Lit> = gates.iter().copied().filter(|_| rng.below(3) != 0).collect();
+            let projection: Vec<Lit> = gates
+                .iter()
+                .copied()
+                .filter(|_| rng.below(3) != 0)
+                .collect();
             let mut want = BTreeSet::new();
             for bits in assignments(n) {
                 if s.solve(&fixing(&xs, &bits)) {
-                    want.insert(projection.iter().map(|&g| s.value(g)).collect::<Vec<bool>>());
+                    want.insert(
+                        projection
+                            .iter()
+                            .map(|&g| s.value(g))
+                            .collect::<Vec<bool>>(),
+                    );
                 }
             }
             let got = s.count(&[], &projection, &CountBudget::default());
             assert!(got.exact, "round {round}");
-            assert_eq!(got.value.to_u128(), Some(want.len() as u128), "round {round}");
+            assert_eq!(
+                got.value.to_u128(),
+                Some(want.len() as u128),
+                "round {round}"
+            );
         }
     }
 

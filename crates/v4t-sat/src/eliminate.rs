@@ -24,9 +24,9 @@
 //! in its gates) leaves the presences free.
 
 use crate::gates::FxHashMap;
+use crate::Lit;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use crate::Lit;
 
 /// Variables with more clause pairs than this to resolve are kept.
 const PAIR_LIMIT: usize = 256;
@@ -407,13 +407,18 @@ fn gate(x: Lit, pos: &[(u32, Vec<Lit>)], neg: &[(u32, Vec<Lit>)]) -> (Vec<bool>,
             .filter(|(_, c)| c.len() == 2)
             .map(|(_, c)| if c[0] == !s { c[1] } else { c[0] })
             .collect();
-        let found = long_side.iter().position(|(_, c)| {
-            c.len() >= 2 && c.iter().all(|&l| l == s || partners.contains(&!l))
-        });
+        let found = long_side
+            .iter()
+            .position(|(_, c)| c.len() >= 2 && c.iter().all(|&l| l == s || partners.contains(&!l)));
         let Some(i) = found else {
             continue;
         };
-        let inputs: Vec<Lit> = long_side[i].1.iter().filter(|&&l| l != s).map(|&l| !l).collect();
+        let inputs: Vec<Lit> = long_side[i]
+            .1
+            .iter()
+            .filter(|&&l| l != s)
+            .map(|&l| !l)
+            .collect();
         let long_flags: Vec<bool> = (0..long_side.len()).map(|k| k == i).collect();
         let mut used = Vec::new();
         let binary_flags: Vec<bool> = binary_side

@@ -116,7 +116,12 @@ impl Family<'_> {
             if !self.sat.solve(&fixing) {
                 return None;
             }
-            models.push(self.presence.iter().map(|&(_, l)| self.sat.value(l)).collect());
+            models.push(
+                self.presence
+                    .iter()
+                    .map(|&(_, l)| self.sat.value(l))
+                    .collect(),
+            );
         }
         let mut index = SeededMap::default();
         for (i, &(_, l)) in self.presence.iter().enumerate() {
