@@ -60,6 +60,7 @@ pub mod diag;
 pub mod load;
 mod locate;
 mod namespaces;
+pub mod section;
 pub mod types;
 pub mod value;
 
@@ -68,6 +69,7 @@ pub use load::{
     load, load_source, load_text, load_tree, load_with, DocId, Document, Elsewhere, Folder,
     Grammar, Loaded,
 };
+pub use section::Section;
 pub use types::{Builtin, Kind, LookupError, TypeDef, TypeId, TypeSystem};
 pub use v4t_source::{Code, Diagnostic, Loader, MemoryFiles, Severity, Sources};
 
