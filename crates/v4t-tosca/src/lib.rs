@@ -57,6 +57,7 @@ pub mod check;
 mod consequences;
 pub mod csar;
 pub mod diag;
+pub mod keynames;
 pub mod load;
 mod locate;
 mod namespaces;
@@ -65,6 +66,7 @@ pub mod types;
 pub mod value;
 
 pub use diag::{Diagnostics, Level, Levels};
+pub use keynames::{is_keyname, keynames, Entity, Keyname};
 pub use load::{
     load, load_source, load_text, load_tree, load_with, DocId, Document, Elsewhere, Folder,
     Grammar, Loaded,

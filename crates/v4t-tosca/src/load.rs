@@ -14,6 +14,7 @@
 //! `locate.rs` (`..` stays inside a CSAR, and leaves a directory on
 //! disk only as far as its [`Loader`] allows).
 
+use crate::keynames::{is_keyname, Entity};
 use crate::section::Section;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
@@ -599,17 +600,12 @@ impl<'r> Imports<'r> {
     /// are strings (where they must be).
     fn import_keynames(&mut self, map: &v4t_yaml::Map, v13: bool) -> bool {
         for (k, v) in map.iter() {
-            let known = if v13 {
-                matches!(
-                    k.name.as_str(),
-                    "file" | "repository" | "namespace_prefix" | "namespace_uri"
-                )
+            let grammar = if v13 {
+                Grammar::Tosca13
             } else {
-                matches!(
-                    k.name.as_str(),
-                    "url" | "profile" | "repository" | "namespace" | "description" | "metadata"
-                )
+                Grammar::Tosca2
             };
+            let known = is_keyname(Entity::Import, grammar, &k.name);
             if !known {
                 let hint = match k.name.as_str() {
                     "file" => " (TOSCA 2.0 uses `url`)",

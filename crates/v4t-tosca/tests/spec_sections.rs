@@ -10,8 +10,8 @@ use std::path::PathBuf;
 use v4t_tosca::{Grammar, Section};
 
 fn spec() -> Option<String> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/spec/tosca-2.0-csd07.md");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/spec/tosca-2.0-csd07.md");
     std::fs::read_to_string(path).ok()
 }
 

@@ -10,6 +10,7 @@
 //! where they were written. Views are built without diagnostics; the
 //! definitions themselves are checked once, where they are written.
 
+use crate::keynames::Entity;
 use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::{Map, Node, Span};
@@ -142,42 +143,13 @@ struct ParamDef<'p, 'a> {
 
 /// The keynames of a property, attribute or parameter definition
 /// (§9.4, §9.6, §9.8; TOSCA 1.3: `constraints`, no `mapping`).
-fn param_keynames(role: Role, v13: bool) -> Vec<&'static str> {
-    let mut allowed: Vec<&str> = match role {
-        Role::Attribute => vec![
-            "type",
-            "description",
-            "metadata",
-            "default",
-            "validation",
-            "key_schema",
-            "entry_schema",
-            "status",
-        ],
-        _ => vec![
-            "type",
-            "description",
-            "metadata",
-            "required",
-            "default",
-            "value",
-            "status",
-            "validation",
-            "key_schema",
-            "entry_schema",
-        ],
-    };
-    if matches!(role, Role::Incoming | Role::Outgoing) {
-        allowed.push("mapping");
+/// The table entity of a definition of `role`.
+fn param_entity(role: Role) -> Entity {
+    match role {
+        Role::Property => Entity::Property,
+        Role::Attribute => Entity::Attribute,
+        Role::Incoming | Role::Outgoing => Entity::Parameter,
     }
-    if v13 {
-        allowed.push("constraints");
-        allowed.retain(|k| *k != "validation" && *k != "value" && *k != "mapping");
-        if role != Role::Attribute {
-            allowed.push("value");
-        }
-    }
-    allowed
 }
 
 /// Names and views of a section (`properties`, `attributes`, ...) along a
@@ -381,15 +353,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let map = self.expect_map(node, "a schema definition", Section::SchemaDefinition)?;
         self.keys(
             map,
-            &[
-                "type",
-                "description",
-                "metadata",
-                "validation",
-                "key_schema",
-                "entry_schema",
-                "constraints",
-            ],
+            Entity::Schema,
             "a schema definition",
             Section::SchemaDefinition,
         );
@@ -633,8 +597,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             section,
             what,
         };
-        let allowed = param_keynames(role, self.v13());
-        self.keys(map, &allowed, &format!("a {what} definition"), section);
+        self.keys(
+            map,
+            param_entity(role),
+            &format!("a {what} definition"),
+            section,
+        );
         self.common_keynames(map);
         let mut schema = self.param_def_schema(&def, parent_schema.as_ref());
         let required = self.param_required(&def);

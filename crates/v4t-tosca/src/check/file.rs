@@ -8,56 +8,13 @@ use v4t_source::Code;
 use v4t_yaml::{Map, Node, Span};
 
 use super::Checker;
+use crate::keynames::Entity;
 use crate::types::Kind;
 use crate::value::{self, Scalar};
 
-const FILE_KEYS_20: &[&str] = &[
-    "tosca_definitions_version",
-    "description",
-    "metadata",
-    "dsl_definitions",
-    "artifact_types",
-    "data_types",
-    "capability_types",
-    "interface_types",
-    "relationship_types",
-    "node_types",
-    "group_types",
-    "policy_types",
-    "repositories",
-    "functions",
-    "profile",
-    "imports",
-    "service_template",
-];
-
-const FILE_KEYS_13: &[&str] = &[
-    "tosca_definitions_version",
-    "namespace",
-    "description",
-    "metadata",
-    "dsl_definitions",
-    "artifact_types",
-    "data_types",
-    "capability_types",
-    "interface_types",
-    "relationship_types",
-    "node_types",
-    "group_types",
-    "policy_types",
-    "repositories",
-    "imports",
-    "topology_template",
-];
-
 impl<'t, 'a> Checker<'t, 'a> {
     pub(super) fn file(&mut self, root: &'a Map) {
-        let keys = if self.v13() {
-            FILE_KEYS_13
-        } else {
-            FILE_KEYS_20
-        };
-        self.keys(root, keys, "a TOSCA file", Section::FileKeynames);
+        self.keys(root, Entity::File, "a TOSCA file", Section::FileKeynames);
         for (k, v) in root.iter() {
             let key = k.name.as_str();
             self.at(key, |c| match key {
@@ -204,14 +161,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 ) else {
                     return;
                 };
-                let allowed: &[&str] = if c.v13() {
-                    &["description", "url", "credential"]
-                } else {
-                    &["description", "metadata", "url"]
-                };
                 c.keys(
                     m,
-                    allowed,
+                    Entity::Repository,
                     "a repository definition",
                     Section::RepositoryDefinitions,
                 );
@@ -253,7 +205,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 };
                 c.keys(
                     m,
-                    &["signatures", "description", "metadata"],
+                    Entity::Function,
                     "a function definition",
                     Section::FunctionDefinitions,
                 );
@@ -300,13 +252,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         self.keys(
             m,
-            &[
-                "arguments",
-                "optional_arguments",
-                "variadic",
-                "result",
-                "implementation",
-            ],
+            Entity::Signature,
             "a signature definition",
             Section::FunctionDefinitions,
         );

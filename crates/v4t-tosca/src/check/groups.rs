@@ -3,6 +3,7 @@
 //! their types), property assignments, and policy triggers with their
 //! conditions and actions.
 
+use crate::keynames::Entity;
 use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::Node;
@@ -23,12 +24,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         for (k, v) in map.iter() {
             self.at(k.name.as_str(), |c| {
                 let Some(m) = c.expect_map(v, "a group definition", section) else { return };
-                let keys: &[&str] = if c.v13() {
-                    &["type", "description", "metadata", "properties", "members", "interfaces"]
-                } else {
-                    &["type", "description", "metadata", "properties", "attributes", "members"]
-                };
-                c.keys(m, keys, "a group definition", section);
+                c.keys(m, Entity::Group, "a group definition", section);
                 let ty = match m.get("type") {
                     Some(tn) => c.at("type", |c| c.type_ref(tn, Kind::Group, section)),
                     None => {
@@ -119,19 +115,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(m) = self.expect_map(v, "a policy definition", section) else {
             return;
         };
-        self.keys(
-            m,
-            &[
-                "type",
-                "description",
-                "metadata",
-                "properties",
-                "targets",
-                "triggers",
-            ],
-            "a policy definition",
-            section,
-        );
+        self.keys(m, Entity::Policy, "a policy definition", section);
         let ty = match m.get("type") {
             Some(tn) => self.at("type", |c| c.type_ref(tn, Kind::Policy, section)),
             None => {
@@ -205,7 +189,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         self.keys(
             m,
-            &["description", "event", "condition", "action"],
+            Entity::Trigger,
             "a trigger definition",
             Section::TriggerDefinition,
         );

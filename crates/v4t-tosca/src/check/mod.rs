@@ -32,6 +32,7 @@ use v4t_source::{Code, Severity, Sources};
 use v4t_yaml::{Map, Node, Span};
 
 use crate::diag::{Diagnostics, ElementPath, Suggestions};
+use crate::keynames::{keynames, Entity};
 use crate::load::{DocId, Grammar, Loaded};
 use crate::section::Section;
 use crate::types::{Kind, Space, TypeId, TypeSystem};
@@ -320,13 +321,20 @@ impl<'t, 'a> Checker<'t, 'a> {
         key.complex.is_none() && value::key_written_as_string(self.written(key.span))
     }
 
+    /// Checks the keynames of a map against those of `entity` in the
+    /// file's grammar (see [`Checker::keys_among`]).
+    pub fn keys(&mut self, map: &'a Map, entity: Entity, what: &str, section: Section) {
+        let allowed: Vec<&str> = keynames(entity, self.grammar).collect();
+        self.keys_among(map, &allowed, what, section);
+    }
+
     /// Checks the keynames of a map against the allowed ones and reports
     /// unknown ones (with the TOSCA 2.0 name where a 1.3 name was used).
     ///
     /// `description` and `metadata` are allowed in every map-form grammar
     /// element of TOSCA 2.0 (§5.3, "except where explicitly noted"); where
     /// `allowed` does not list them, their shapes are checked here.
-    pub fn keys(&mut self, map: &'a Map, allowed: &[&str], what: &str, section: Section) {
+    pub fn keys_among(&mut self, map: &'a Map, allowed: &[&str], what: &str, section: Section) {
         for (k, v) in map.iter() {
             let common = !self.v13() && matches!(k.name.as_str(), "description" | "metadata");
             if common && !allowed.contains(&k.name.as_str()) {

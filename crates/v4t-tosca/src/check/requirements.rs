@@ -5,6 +5,7 @@
 //! `directives`, `allocation` (§8.5.5) and the counts of every requirement
 //! against its `count_range` (§8.5.4).
 
+use crate::keynames::Entity;
 use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::{Map, Node, Span};
@@ -190,27 +191,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         };
         if let Some(m) = map {
-            let keys: &[&str] = if self.v13() {
-                &[
-                    "capability",
-                    "node",
-                    "relationship",
-                    "node_filter",
-                    "occurrences",
-                ]
-            } else {
-                &[
-                    "capability",
-                    "node",
-                    "relationship",
-                    "node_filter",
-                    "count",
-                    "directives",
-                    "optional",
-                    "allocation",
-                ]
-            };
-            self.keys(m, keys, "a requirement assignment", section);
+            self.keys(
+                m,
+                Entity::RequirementAssignment,
+                "a requirement assignment",
+                section,
+            );
         }
         let target = node_ref.and_then(|n| self.requirement_target(n, &want, idx));
         let Some(m) = map else {
@@ -482,7 +468,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         self.keys(
             rm,
-            &["type", "properties", "attributes", "interfaces"],
+            Entity::RelationshipAssignment,
             "a relationship assignment",
             Section::RequirementKeynames,
         );

@@ -8,6 +8,7 @@
 //! `[ RELATIONSHIP, <requirement>, <index>, <name> ]` (§15.2, §15.3), and
 //! requirement mappings `[ <requirement>, <count> ]` (§15.5).
 
+use crate::keynames::Entity;
 use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::{Key, Node, Span};
@@ -50,16 +51,12 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(m) = self.expect_map(node, "`substitution_mappings`", section) else {
             return;
         };
-        let keys = [
-            "node_type",
-            "substitution_filter",
-            "properties",
-            "attributes",
-            "capabilities",
-            "requirements",
-            "interfaces",
-        ];
-        self.keys(m, &keys, "substitution mappings", section);
+        self.keys(
+            m,
+            Entity::SubstitutionMappings,
+            "substitution mappings",
+            section,
+        );
         let ty = match m.get("node_type") {
             Some(t) => self.at("node_type", |c| c.type_ref(t, Kind::Node, section)),
             None => {

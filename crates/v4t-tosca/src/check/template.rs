@@ -6,6 +6,7 @@
 //! [`super::groups`], workflows (§13) in [`super::workflows`], substitution
 //! mappings (§15) in [`super::substitution`].
 
+use crate::keynames::Entity;
 use crate::section::Section;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -18,40 +19,6 @@ use super::funcs::{Call, FnCtx};
 use super::Checker;
 use crate::types::{Builtin, Kind, TypeId};
 use crate::value::{self, Scalar};
-
-const TEMPLATE_KEYS_20: &[&str] = &[
-    "description",
-    "metadata",
-    "inputs",
-    "outputs",
-    "node_templates",
-    "relationship_templates",
-    "groups",
-    "policies",
-    "substitution_mappings",
-    "workflows",
-    "functions",
-];
-
-/// TOSCA 1.3's `topology_template` has all but `functions`.
-const TEMPLATE_KEYS_13: &[&str] = TEMPLATE_KEYS_20.split_at(TEMPLATE_KEYS_20.len() - 1).0;
-
-/// The keynames of a node template (§7.2).
-const NODE_TEMPLATE_KEYS: &[&str] = &[
-    "type",
-    "description",
-    "metadata",
-    "directives",
-    "properties",
-    "attributes",
-    "requirements",
-    "capabilities",
-    "interfaces",
-    "artifacts",
-    "count",
-    "node_filter",
-    "copy",
-];
 
 /// A template with `copy` (§7.2, §7.4): its own keynames over the source's.
 #[derive(Clone, Copy)]
@@ -92,12 +59,12 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(map) = self.expect_map(v, "the service template", section) else {
             return;
         };
-        let keys = if self.v13() {
-            TEMPLATE_KEYS_13
-        } else {
-            TEMPLATE_KEYS_20
-        };
-        self.keys(map, keys, "the service template", section);
+        self.keys(
+            map,
+            Entity::ServiceTemplate,
+            "the service template",
+            section,
+        );
         if !map.contains_key("node_templates") && !self.v13() {
             self.error(
                 Code::MissingKeyname,
@@ -276,13 +243,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(own) = self.expect_map(v, "a node template", section) else {
             return;
         };
-        // `count` is new in TOSCA 2.0 (§7.2).
-        let keys: Vec<&str> = NODE_TEMPLATE_KEYS
-            .iter()
-            .copied()
-            .filter(|k| !(self.v13() && *k == "count"))
-            .collect();
-        self.keys(own, &keys, "a node template", section);
+        self.keys(own, Entity::NodeTemplate, "a node template", section);
         let source = self.copy_source(own, all, "node template", section);
         let tpl = Tpl { own, source };
         self.common_keynames(own);
@@ -515,12 +476,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(map) = self.expect_map(v, "a node filter", SECTION) else {
             return;
         };
-        self.keys(
-            map,
-            &["properties", "capabilities"],
-            "a node filter",
-            SECTION,
-        );
+        self.keys(map, Entity::NodeFilter13, "a node filter", SECTION);
         if let Some(p) = map.get("properties") {
             self.at("properties", |c| c.property_filters_13(p));
         }
@@ -532,7 +488,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let Some(m) = c.expect_map(cap, "a capability filter", SECTION) else {
                     return;
                 };
-                c.keys(m, &["properties"], "a capability filter", SECTION);
+                c.keys(
+                    m,
+                    Entity::CapabilityFilter13,
+                    "a capability filter",
+                    SECTION,
+                );
                 if let Some(p) = m.get("properties") {
                     c.at("properties", |c| c.property_filters_13(p));
                 }
@@ -788,12 +749,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 };
                 self.at(k.name.as_str(), |c| {
                     let Some(m) = c.expect_map(v, "a capability assignment", Section::CapabilityAssignment) else { return };
-                    let allowed: &[&str] = if c.v13() {
-                        &["properties", "attributes", "occurrences"]
-                    } else {
-                        &["properties", "attributes", "directives"]
-                    };
-                    c.keys(m, allowed, "a capability assignment", Section::CapabilityAssignment);
+                    c.keys(m, Entity::CapabilityAssignment, "a capability assignment", Section::CapabilityAssignment);
                     let props = c.capability_properties(cap, "properties");
                     match m.get("properties") {
                         Some(p) => c.at("properties", |c| c.assignments(p, &props, Role::Property, Section::CapabilityAssignment, true)),
@@ -883,7 +839,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if !v13 {
             self.keys(
                 m,
-                &["inputs", "operations", "notifications"],
+                Entity::InterfaceAssignment,
                 "an interface assignment",
                 Section::InterfaceAssignment,
             );
@@ -990,21 +946,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         }
         let Some(m) = v.as_map() else { return };
-        let allowed: &[&str] = if self.v13() {
-            &[
-                "implementation",
-                "inputs",
-                "outputs",
-                "description",
-                "operation_host",
-                "timeout",
-            ]
-        } else {
-            &["implementation", "inputs", "outputs", "description"]
-        };
         self.keys(
             m,
-            allowed,
+            Entity::OperationAssignment,
             "an operation assignment",
             Section::OperationAssignment,
         );
@@ -1053,16 +997,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let Some(own) = c.expect_map(v, "a relationship template", section) else {
                     return;
                 };
-                let keys: &[&str] = &[
-                    "type",
-                    "description",
-                    "metadata",
-                    "properties",
-                    "attributes",
-                    "interfaces",
-                    "copy",
-                ];
-                c.keys(own, keys, "a relationship template", section);
+                c.keys(
+                    own,
+                    Entity::RelationshipTemplate,
+                    "a relationship template",
+                    section,
+                );
                 let source = c.copy_source(own, map, "relationship template", section);
                 let tpl = Tpl { own, source };
                 let Some(tn) = tpl.get("type") else {

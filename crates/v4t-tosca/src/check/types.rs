@@ -2,6 +2,7 @@
 //! common keynames, and the derivation and refinement rules of everything
 //! a type defines.
 
+use crate::keynames::{is_keyname, keynames, Entity};
 use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::{Map, Node, Span};
@@ -11,58 +12,6 @@ use super::funcs::FnCtx;
 use super::Checker;
 use crate::types::{Builtin, Kind, TypeId};
 use crate::value::{self, Scalar};
-
-const COMMON: &[&str] = &["derived_from", "version", "metadata", "description"];
-
-fn kind_keys(kind: Kind, v13: bool) -> &'static [&'static str] {
-    match (kind, v13) {
-        (Kind::Artifact, _) => &["mime_type", "file_ext", "properties"],
-        (Kind::Data, false) => &["validation", "properties", "key_schema", "entry_schema"],
-        (Kind::Data, true) => &["constraints", "properties", "key_schema", "entry_schema"],
-        (Kind::Capability, false) => &[
-            "properties",
-            "attributes",
-            "valid_source_node_types",
-            "valid_relationship_types",
-        ],
-        (Kind::Capability, true) => &["properties", "attributes", "valid_source_types"],
-        (Kind::Interface, _) => &["inputs", "operations", "notifications"],
-        (Kind::Relationship, false) => &[
-            "properties",
-            "attributes",
-            "interfaces",
-            "valid_capability_types",
-            "valid_target_node_types",
-            "valid_source_node_types",
-        ],
-        (Kind::Relationship, true) => &[
-            "properties",
-            "attributes",
-            "interfaces",
-            "valid_target_types",
-        ],
-        (Kind::Node, _) => &[
-            "properties",
-            "attributes",
-            "capabilities",
-            "requirements",
-            "interfaces",
-            "artifacts",
-        ],
-        (Kind::Group, false) => &["properties", "attributes", "members"],
-        (Kind::Group, true) => &[
-            "properties",
-            "attributes",
-            "members",
-            "requirements",
-            "capabilities",
-            "interfaces",
-        ],
-        (Kind::Policy, _) => &["properties", "targets", "triggers"],
-    }
-}
-
-const SCALAR_KEYS: &[&str] = &["data_type", "units", "canonical_unit", "prefixes"];
 
 impl<'t, 'a> Checker<'t, 'a> {
     /// A `*_types` section.
@@ -175,14 +124,14 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// The keynames of a type definition: the common ones and its kind's;
     /// a scalar type's (§9.1.2.2) only in scalar types.
     fn type_keynames(&mut self, kind: Kind, map: &'a Map, def_span: Span, scalar: bool) {
-        let mut allowed: Vec<&str> = COMMON.to_vec();
-        allowed.extend_from_slice(kind_keys(kind, self.v13()));
+        let mut allowed: Vec<&str> = keynames(Entity::Type(kind), self.grammar).collect();
+        let scalar_keys: Vec<&str> = keynames(Entity::ScalarType, self.grammar).collect();
         if scalar {
-            allowed.extend_from_slice(SCALAR_KEYS);
+            allowed.extend_from_slice(&scalar_keys);
             allowed.retain(|k| *k != "properties" && *k != "key_schema" && *k != "entry_schema");
         }
         if !scalar && kind == Kind::Data && !self.v13() {
-            let misplaced: Vec<&str> = SCALAR_KEYS
+            let misplaced: Vec<&str> = scalar_keys
                 .iter()
                 .copied()
                 .filter(|k| map.contains_key(k))
@@ -199,12 +148,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                         misplaced.join("`, `")
                     ),
                 );
-                allowed.extend_from_slice(SCALAR_KEYS);
+                allowed.extend_from_slice(&scalar_keys);
             }
         }
         // TOSCA 1.3 interface types may list operations directly.
         if !(self.v13() && kind == Kind::Interface) {
-            self.keys(
+            self.keys_among(
                 map,
                 &allowed,
                 &format!("a {} definition", kind.noun()),
@@ -784,22 +733,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         ) else {
             return;
         };
-        let mut allowed = vec![
-            "type",
-            "description",
-            "metadata",
-            "properties",
-            "attributes",
-            "valid_source_node_types",
-            "valid_relationship_types",
-            "occurrences",
-        ];
-        if self.v13() {
-            allowed.push("valid_source_types");
-        }
         self.keys(
             map,
-            &allowed,
+            Entity::CapabilityDefinition,
             "a capability definition",
             Section::CapabilityDefinition,
         );
@@ -975,21 +911,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         ) else {
             return;
         };
-        let mut allowed = vec![
-            "description",
-            "metadata",
-            "capability",
-            "node",
-            "relationship",
-            "node_filter",
-            "count_range",
-        ];
-        if self.v13() {
-            allowed.push("occurrences");
-        }
         self.keys(
             map,
-            &allowed,
+            Entity::RequirementDefinition,
             "a requirement definition",
             Section::RequirementDefinition,
         );
@@ -1192,14 +1116,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         self.keys(
             map,
-            &[
-                "type",
-                "description",
-                "metadata",
-                "properties",
-                "attributes",
-                "interfaces",
-            ],
+            Entity::RelationshipDefinition,
             "a relationship definition",
             Section::RequirementDefinition,
         );
@@ -1266,21 +1183,11 @@ impl<'t, 'a> Checker<'t, 'a> {
         else {
             return;
         };
-        let mut allowed = vec![
-            "type",
-            "description",
-            "metadata",
-            "inputs",
-            "operations",
-            "notifications",
-        ];
-        if self.v13() {
-            allowed.clear();
-        }
-        if !allowed.is_empty() {
+        // TOSCA 1.3 interface definitions may list operations directly.
+        if !self.v13() {
             self.keys(
                 map,
-                &allowed,
+                Entity::InterfaceDefinition,
                 "an interface definition",
                 Section::InterfaceDefinition,
             );
@@ -1369,9 +1276,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if self.v13() {
             let parents = super::defs::collect_section(parent_chain, "operations");
             for (k, v) in map.iter() {
-                if !(COMMON.contains(&k.name.as_str())
-                    || ["inputs", "operations", "notifications"].contains(&k.name.as_str()))
-                {
+                if !is_keyname(Entity::Type(Kind::Interface), self.grammar, &k.name) {
                     // An operation listed directly is a map (or empty);
                     // anything else is a keyname 1.3 does not define here.
                     if !(v.is_null() || v.as_map().is_some()) {
@@ -1444,14 +1349,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         }
         let Some(map) = def.as_map() else { return };
-        let mut allowed = vec!["description", "implementation", "inputs", "outputs"];
-        if self.v13() {
-            allowed.push("operation_host");
-            allowed.push("timeout");
-        }
         self.keys(
             map,
-            &allowed,
+            Entity::OperationDefinition,
             "an operation definition",
             Section::OperationDefinition,
         );
@@ -1546,35 +1446,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         else {
             return;
         };
-        let allowed: &[&str] = if self.v13() {
-            &[
-                "type",
-                "file",
-                "repository",
-                "description",
-                "deploy_path",
-                "artifact_version",
-                "checksum",
-                "checksum_algorithm",
-                "properties",
-            ]
-        } else {
-            &[
-                "type",
-                "file",
-                "repository",
-                "description",
-                "metadata",
-                "artifact_version",
-                "version",
-                "checksum",
-                "checksum_algorithm",
-                "properties",
-            ]
-        };
         self.keys(
             map,
-            allowed,
+            Entity::Artifact,
             "an artifact definition",
             Section::ArtifactDefinition,
         );
@@ -1667,14 +1541,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         else {
             return;
         };
-        let allowed: &[&str] = if self.v13() {
-            &["primary", "dependencies", "timeout", "operation_host"]
-        } else {
-            &["primary", "dependencies", "timeout"]
-        };
         self.keys(
             map,
-            allowed,
+            Entity::Implementation,
             "an implementation definition",
             Section::Implementations,
         );

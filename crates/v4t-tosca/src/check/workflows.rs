@@ -3,6 +3,7 @@
 //! activities of steps and policy triggers (delegating to, setting the state
 //! of, calling an operation of, or inlining another workflow).
 
+use crate::keynames::Entity;
 use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::{Node, Span};
@@ -42,7 +43,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         let name = match value::as_str(v) {
                             Some(s) => Some((s, v.span)),
                             None => c.expect_map(v, &format!("`{kind}`"), Section::Activity).and_then(|vm| {
-                                c.keys(vm, &["workflow", "inputs"], &format!("a `{kind}` activity"), Section::Activity);
+                                c.keys(vm, Entity::WorkflowActivity, &format!("a `{kind}` activity"), Section::Activity);
                                 if let Some(i) = vm.get("inputs") {
                                     c.check_functions(i);
                                 }
@@ -87,7 +88,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 };
                 self.keys(
                     m,
-                    &["operation", "inputs"],
+                    Entity::CallOperation,
                     "a `call_operation` activity",
                     Section::CallOperationActivity,
                 );
@@ -203,30 +204,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         else {
             return;
         };
-        let keys: &[&str] = if self.v13() {
-            &[
-                "description",
-                "metadata",
-                "inputs",
-                "preconditions",
-                "steps",
-                "implementation",
-                "outputs",
-            ]
-        } else {
-            &[
-                "description",
-                "metadata",
-                "inputs",
-                "precondition",
-                "steps",
-                "implementation",
-                "outputs",
-            ]
-        };
         self.keys(
             m,
-            keys,
+            Entity::Workflow,
             "a workflow definition",
             Section::ImperativeWorkflows,
         );
@@ -295,15 +275,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         self.keys(
             m,
-            &[
-                "target",
-                "target_relationship",
-                "operation_host",
-                "filter",
-                "activities",
-                "on_success",
-                "on_failure",
-            ],
+            Entity::WorkflowStep,
             "a workflow step",
             Section::WorkflowStep,
         );
