@@ -9,7 +9,7 @@
 //! TOSCA 2.0 allows in every map-form grammar element (§5.3), are listed
 //! where the entity names them.
 
-use crate::load::Grammar;
+use crate::grammar::Grammar;
 use crate::types::Kind;
 
 /// A keyname and the grammars it belongs to.

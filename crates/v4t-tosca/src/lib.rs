@@ -57,6 +57,7 @@ pub mod check;
 mod consequences;
 pub mod csar;
 pub mod diag;
+mod grammar;
 pub mod keynames;
 pub mod load;
 mod locate;

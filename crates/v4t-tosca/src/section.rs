@@ -10,7 +10,7 @@
 //! section in a 2.0 file, its 1.3 counterpart in a 1.3 file, nothing where
 //! 1.3 has no such rule ([`Section::cited`]).
 
-use crate::load::Grammar;
+use crate::grammar::Grammar;
 
 /// `sections! { Name = Grammar "number" "title" [=> Counterpart13], ... }`
 /// defines [`Section`] and its accessors from one table.
