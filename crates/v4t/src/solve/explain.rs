@@ -11,7 +11,8 @@
 //! part becomes a [`Reason`] with its location, the inputs it reads and the
 //! elements it depends on.
 
-use super::encode::{Encoder, Guard, Part};
+use super::encode::Encoder;
+use super::mode::{Guard, Guarding, Part};
 use super::problem::{encode_problem, RawDefs};
 use crate::document;
 use crate::error::{Error, Result};
@@ -39,7 +40,7 @@ const MAX_UNLOCATED: usize = 200;
 /// search only the parts its neighbourhood lies in).
 pub(crate) struct Guarded<'a> {
     /// The encoder, for the literals of elements (its solver is `sat`).
-    enc: Encoder<'a>,
+    enc: Encoder<'a, Guarding>,
     sat: Split,
     guards: Vec<Guard>,
     /// Guard literal → index in `guards`.
@@ -60,14 +61,16 @@ impl<'a> Guarded<'a> {
         inputs: Map,
         now_ms: f64,
     ) -> Result<Guarded<'a>> {
-        let mut enc = Encoder::new(graph, doc, types, inputs.clone(), now_ms).explaining();
+        let mut enc = Encoder::new(graph, doc, types, inputs.clone(), now_ms, |_| {
+            Guarding::default()
+        });
         let order = encode_problem(&mut enc)?;
         // Every element's literals exist before the solver is split off.
         for &id in &order {
             enc.manual(id);
         }
         enc.take_reads();
-        let guards = enc.guards.take().unwrap_or_default();
+        let guards = std::mem::take(&mut enc.mode.guards);
         let index = guards.iter().enumerate().map(|(i, g)| (g.lit, i)).collect();
         let mut sat = std::mem::take(&mut enc.sat).split();
         sat.satisfiable();
