@@ -272,7 +272,9 @@ impl<'a, M: Mode> Encoder<'a, M> {
             return self.lits.free[i as usize].1;
         }
         let l = self.sat.new_var();
-        self.lits.free_index.insert(name.into(), self.lits.free.len() as u32);
+        self.lits
+            .free_index
+            .insert(name.into(), self.lits.free.len() as u32);
         self.lits.free.push((name.into(), l));
         l
     }
@@ -1137,6 +1139,31 @@ topology_template:
             assert_eq!(by_term, lits);
             assert_eq!(enc.term_tables(), names);
             assert_eq!((enc.sat.num_vars(), enc.sat.num_clauses()), size);
+        });
+    }
+
+    /// Terms parse into typed ids; a uniqueness check over nodes compares
+    /// every distinct node id's presence, then the free variables whose
+    /// name starts with `node`, and nothing else.
+    #[test]
+    fn terms_parse_into_typed_ids() {
+        with_encoder(|g, enc| {
+            let y = g.node("y").expect("y");
+            assert_eq!(enc.parse_term("node.y"), Term::Presence(y));
+            assert_eq!(enc.parse_term("manual.node.y"), Term::Manual(y));
+            assert_eq!(enc.parse_term("expression.f"), Term::Expression(ExprId(1)));
+            assert_eq!(enc.parse_term("expression.nothing"), Term::Free);
+            assert_eq!(enc.parse_term("manual.node.nothing"), Term::Free);
+            let free_node = enc.var("node_free");
+            let other = enc.var("other");
+            assert_eq!(enc.var("node_free"), free_node);
+            let mut want: Vec<Lit> = g.nodes().iter().map(|&n| enc.presence(n)).collect();
+            want.push(free_node);
+            assert_eq!(want.len(), 4);
+            assert_eq!(enc.unique_vars(Kind::Node), want);
+            assert!(!enc.unique_vars(Kind::Technology).contains(&other));
+            // `manual.<id>` as a term and as an element's literal are one.
+            assert_eq!(enc.var("manual.node.y"), enc.manual(y));
         });
     }
 

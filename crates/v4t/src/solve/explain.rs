@@ -17,10 +17,12 @@ use super::problem::{encode_problem, RawDefs};
 use crate::document;
 use crate::error::{Error, Result};
 use crate::graph::{Cond, Constraint, ElementId, Graph, Origin};
+use crate::logic::NameRef;
 use crate::readable;
 use crate::reason::{for_inputs, Read, Reason, ReasonKind};
 use crate::types::TypeSystem;
 use std::collections::HashMap;
+use v4t_expr::ValueOp;
 use v4t_sat::{Lit, Split};
 use v4t_yaml::{Map, Node, Span, Value};
 
@@ -521,13 +523,11 @@ impl<'a> Guarded<'a> {
             }
             if let Some(m) = n.as_map() {
                 for (k, v) in m.iter().rev() {
-                    match (k.name.as_str(), v.as_str()) {
-                        ("variability_input", Some(name)) if !names.contains(&name) => {
+                    match (NameRef::of_key(&k.name), v.as_str()) {
+                        (Some(NameRef::Input), Some(name)) if !names.contains(&name) => {
                             names.push(name);
                         }
-                        ("logic_expression" | "value_expression", Some(name))
-                            if !expressions.contains(&name) =>
-                        {
+                        (Some(NameRef::Expression), Some(name)) if !expressions.contains(&name) => {
                             expressions.push(name);
                             pending.extend(defined.and_then(|d| d.get(name)));
                         }
@@ -568,7 +568,9 @@ pub(crate) fn condition_kind(g: &Graph, id: ElementId, c: &Cond) -> ReasonKind {
         // The enricher's `{variability_input: <the element's id>}`.
         Cond::Yaml(n)
             if !n.span.is_known()
-                && n.get("variability_input").and_then(Node::as_str) == Some(g.id(id)) =>
+                && n.get(ValueOp::VariabilityInput.name())
+                    .and_then(Node::as_str)
+                    == Some(g.id(id)) =>
         {
             ReasonKind::InputCondition
         }

@@ -561,7 +561,11 @@ pub(crate) fn objective_weight(graph: &Graph, name: &str, id: ElementId) -> Opti
 }
 
 /// Objective terms: each element's presence with its weight.
-fn presence_terms(enc: &mut Encoder<'_, Resolve>, ids: &[ElementId], weights: &[u64]) -> Vec<(Lit, u64)> {
+fn presence_terms(
+    enc: &mut Encoder<'_, Resolve>,
+    ids: &[ElementId],
+    weights: &[u64],
+) -> Vec<(Lit, u64)> {
     ids.iter()
         .zip(weights)
         .map(|(&e, &w)| (enc.presence(e), w))

@@ -90,7 +90,11 @@ fn encode_element<M: Mode>(
 }
 
 /// An element's raw `implies` list (5.4).
-fn encode_implies<M: Mode>(enc: &mut Encoder<'_, M>, raw: &RawDefs<'_>, id: ElementId) -> Result<()> {
+fn encode_implies<M: Mode>(
+    enc: &mut Encoder<'_, M>,
+    raw: &RawDefs<'_>,
+    id: ElementId,
+) -> Result<()> {
     let graph = enc.graph;
     let Some(implies) = raw
         .get(graph, id)
