@@ -5,10 +5,11 @@
 //!
 //! Variables live in per-kind tables indexed by typed ids ([`Literals`]):
 //! presence and `manual.<id>` by [`ElementId`], named expressions by
-//! [`ExprId`]. A string term of a condition or constraint is parsed into
-//! what it names ([`Term`]) once; only free variables, which name nothing
-//! in the template, are kept by name. What differs between resolving, the
-//! family problem and explanations is the encoder's [`Mode`].
+//! [`ExprId`], free variables (terms that name nothing in the template) by
+//! [`FreeId`]. A string term of a condition or constraint is parsed into
+//! what it names ([`Term`]) once, where a free variable is also tagged with
+//! the kind whose uniqueness check compares it. What differs between
+//! resolving, the family problem and explanations is the encoder's [`Mode`].
 
 use super::mode::{ElementRead, ExprId, Mode, NamedKey, Part, Requirement};
 use crate::document;
@@ -65,11 +66,23 @@ struct Literals {
     /// A term named `expression.<name>` before the expression was
     /// transformed, so named expressions get the variables of their terms.
     expression_terms_used: bool,
-    /// Free variables (terms that name nothing in the template) by name,
-    /// in creation order.
-    free: Vec<(Box<str>, Lit)>,
-    /// Free variable name → position in `free`.
-    free_index: SeededMap<Box<str>, u32>,
+    /// Free variables by [`FreeId`] (creation order).
+    free: Vec<FreeVar>,
+    /// The one place free variables are known by name: name → id.
+    free_ids: SeededMap<Box<str>, FreeId>,
+}
+
+/// A free variable: a term that names nothing in the template, numbered in
+/// order of first use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FreeId(u32);
+
+/// A free variable's literal, and the kind whose uniqueness check compares
+/// it ([`Encoder::unique_vars`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FreeVar {
+    lit: Lit,
+    kind: Option<Kind>,
 }
 
 impl Literals {
@@ -83,7 +96,7 @@ impl Literals {
             named_in: SeededMap::default(),
             expression_terms_used: false,
             free: Vec::new(),
-            free_index: SeededMap::default(),
+            free_ids: SeededMap::default(),
         }
     }
 
@@ -268,15 +281,17 @@ impl<'a, M: Mode> Encoder<'a, M> {
 
     /// The free variable `name`, created on first use.
     fn free(&mut self, name: &str) -> Lit {
-        if let Some(&i) = self.lits.free_index.get(name) {
-            return self.lits.free[i as usize].1;
+        if let Some(&FreeId(i)) = self.lits.free_ids.get(name) {
+            return self.lits.free[i as usize].lit;
         }
-        let l = self.sat.new_var();
-        self.lits
-            .free_index
-            .insert(name.into(), self.lits.free.len() as u32);
-        self.lits.free.push((name.into(), l));
-        l
+        let lit = self.sat.new_var();
+        let id = FreeId(self.lits.free.len() as u32);
+        self.lits.free_ids.insert(name.into(), id);
+        self.lits.free.push(FreeVar {
+            lit,
+            kind: uniqueness_kind(name),
+        });
+        lit
     }
 
     /// The presence variable of an element, shared by the elements with its
@@ -298,9 +313,9 @@ impl<'a, M: Mode> Encoder<'a, M> {
 
     /// The variables a uniqueness check over elements of `kind` compares
     /// (5.6): the presence of each distinct id of the kind, in element
-    /// order, then the free variables whose name starts with the kind's
-    /// word, in creation order (the reference checks every variable whose
-    /// name starts with `node` or `technology`).
+    /// order, then the free variables tagged with the kind, in creation
+    /// order (the reference checks every variable whose name starts with
+    /// `node` or `technology`; see [`uniqueness_kind`]).
     pub(crate) fn unique_vars(&mut self, kind: Kind) -> Vec<Lit> {
         let graph = self.graph;
         let list = match kind {
@@ -322,13 +337,12 @@ impl<'a, M: Mode> Encoder<'a, M> {
                 lits.push(self.presence(e));
             }
         }
-        let word = kind.word();
         lits.extend(
             self.lits
                 .free
                 .iter()
-                .filter(|(n, _)| n.starts_with(word))
-                .map(|(_, l)| *l),
+                .filter(|v| v.kind == Some(kind))
+                .map(|v| v.lit),
         );
         lits
     }
@@ -905,16 +919,24 @@ impl<'a, M: Mode> Encoder<'a, M> {
 #[cfg(test)]
 impl<M> Encoder<'_, M> {
     /// The variables terms named: `manual.<id>` per element, `expression.<name>`
-    /// per named expression, and the free variables.
+    /// per named expression, and the free variables with their names.
     #[allow(clippy::type_complexity)]
-    fn term_tables(&self) -> (Vec<Option<Lit>>, Vec<Option<Lit>>, Vec<(Box<str>, Lit)>) {
+    fn term_tables(&self) -> (Vec<Option<Lit>>, Vec<Option<Lit>>, Vec<(Box<str>, FreeVar)>) {
         let l = &self.lits;
-        (
-            l.manual_term.clone(),
-            l.expression_term.clone(),
-            l.free.clone(),
-        )
+        let mut free: Vec<(Box<str>, FreeVar)> = l
+            .free_ids
+            .iter()
+            .map(|(name, &FreeId(i))| (name.clone(), l.free[i as usize]))
+            .collect();
+        free.sort_by_key(|(_, v)| v.lit);
+        (l.manual_term.clone(), l.expression_term.clone(), free)
     }
+}
+
+/// The kind whose uniqueness check compares a free variable: the kind
+/// whose word starts its name (no kind's word starts another's).
+fn uniqueness_kind(name: &str) -> Option<Kind> {
+    Kind::ALL.into_iter().find(|k| name.starts_with(k.word()))
 }
 
 /// Whether a named logic expression may mean something else for each
@@ -1162,9 +1184,26 @@ topology_template:
             assert_eq!(want.len(), 4);
             assert_eq!(enc.unique_vars(Kind::Node), want);
             assert!(!enc.unique_vars(Kind::Technology).contains(&other));
+            let tech = enc.var("technology_free");
+            assert_eq!(enc.unique_vars(Kind::Technology), vec![tech]);
+            assert_eq!(enc.unique_vars(Kind::Node), want);
             // `manual.<id>` as a term and as an element's literal are one.
             assert_eq!(enc.var("manual.node.y"), enc.manual(y));
         });
+    }
+
+    /// A free variable is tagged with at most one kind: no kind's word
+    /// starts another's, so the first match is the only one.
+    #[test]
+    fn free_variables_have_one_uniqueness_kind() {
+        for a in Kind::ALL {
+            for b in Kind::ALL.into_iter().filter(|&b| b != a) {
+                assert!(!b.word().starts_with(a.word()), "{a:?} {b:?}");
+            }
+            assert_eq!(uniqueness_kind(&format!("{}_x", a.word())), Some(a));
+        }
+        assert_eq!(uniqueness_kind("no"), None);
+        assert_eq!(uniqueness_kind("manual.nothing"), None);
     }
 
     /// `expression.<name>` as a term is the variable of the named
