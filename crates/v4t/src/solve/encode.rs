@@ -52,10 +52,16 @@ struct Literals {
     /// `manual.<id>` by [`ElementId`]: the conjunction of the element's
     /// manual conditions.
     manual: Vec<Option<Lit>>,
-    /// By the first element with an id: the literal the term `manual.<id>`
-    /// names, once a term used it or [`Encoder::manual`] created it.
-    manual_term: Vec<Option<Lit>>,
-    /// By [`ExprId`]: the variable of the term `expression.<name>`.
+    /// By the first element with an id: whether the term `manual.<id>`
+    /// names a literal yet (a term used it or [`Encoder::manual`] created
+    /// it): the first element's `manual`, or its entry in `manual_shared`.
+    manual_named: Vec<bool>,
+    /// By the first element with an id: the `manual.<id>` variable another
+    /// element with the id created last, which the term then names (ids are
+    /// shared by few elements; usually empty).
+    manual_shared: SeededMap<ElementId, Lit>,
+    /// By [`ExprId`]: the variable of the term `expression.<name>` (grown
+    /// on first use: few templates name expressions in terms).
     expression_term: Vec<Option<Lit>>,
     /// By [`ExprId`]: the named expression transformed without context
     /// (`Some(None)` while being transformed: cycle detection).
@@ -90,8 +96,9 @@ impl Literals {
         Literals {
             presence: vec![None; elements],
             manual: vec![None; elements],
-            manual_term: vec![None; elements],
-            expression_term: vec![None; expressions],
+            manual_named: vec![false; elements],
+            manual_shared: SeededMap::default(),
+            expression_term: Vec::new(),
             named: vec![None; expressions],
             named_in: SeededMap::default(),
             expression_terms_used: false,
@@ -247,8 +254,13 @@ impl<'a, M: Mode> Encoder<'a, M> {
     /// without a term. Reading it is recorded until a term named it.
     fn manual_by_term(&mut self, first: ElementId) -> Lit {
         let at = first.0 as usize;
-        if let Some(l) = self.lits.manual_term[at] {
-            return l;
+        if self.lits.manual_named[at] {
+            let shared = (!self.lits.manual_shared.is_empty())
+                .then(|| self.lits.manual_shared.get(&first).copied())
+                .flatten();
+            if let Some(l) = shared.or(self.lits.manual[at]) {
+                return l;
+            }
         }
         self.record(first, true);
         let l = match self.lits.manual[at] {
@@ -259,7 +271,7 @@ impl<'a, M: Mode> Encoder<'a, M> {
                 l
             }
         };
-        self.lits.manual_term[at] = Some(l);
+        self.lits.manual_named[at] = true;
         l
     }
 
@@ -267,7 +279,7 @@ impl<'a, M: Mode> Encoder<'a, M> {
     /// once transformed without context, else a variable of its own that
     /// the expression is then defined through.
     fn expression_term(&mut self, e: ExprId) -> Lit {
-        if let Some(l) = self.lits.expression_term[e.0 as usize] {
+        if let Some(&Some(l)) = self.lits.expression_term.get(e.0 as usize) {
             return l;
         }
         if let Some(Some(l)) = self.lits.named[e.0 as usize] {
@@ -275,7 +287,11 @@ impl<'a, M: Mode> Encoder<'a, M> {
         }
         self.lits.expression_terms_used = true;
         let l = self.sat.new_var();
-        self.lits.expression_term[e.0 as usize] = Some(l);
+        let at = e.0 as usize;
+        if self.lits.expression_term.len() <= at {
+            self.lits.expression_term.resize(at + 1, None);
+        }
+        self.lits.expression_term[at] = Some(l);
         l
     }
 
@@ -356,7 +372,13 @@ impl<'a, M: Mode> Encoder<'a, M> {
         let l = self.sat.new_var();
         self.lits.manual[id.0 as usize] = Some(l);
         // Created as the variable `manual.<id>` names.
-        self.lits.manual_term[self.ids.first[id.0 as usize].0 as usize] = Some(l);
+        let first = self.ids.first[id.0 as usize];
+        self.lits.manual_named[first.0 as usize] = true;
+        if first != id {
+            self.lits.manual_shared.insert(first, l);
+        } else if !self.lits.manual_shared.is_empty() {
+            self.lits.manual_shared.remove(&first);
+        }
         l
     }
 
@@ -929,7 +951,13 @@ impl<M> Encoder<'_, M> {
             .map(|(name, &FreeId(i))| (name.clone(), l.free[i as usize]))
             .collect();
         free.sort_by_key(|(_, v)| v.lit);
-        (l.manual_term.clone(), l.expression_term.clone(), free)
+        let manual = (0..l.manual.len())
+            .map(|i| {
+                let shared = l.manual_shared.get(&ElementId(i as u32)).copied();
+                l.manual_named[i].then(|| shared.or(l.manual[i])).flatten()
+            })
+            .collect();
+        (manual, l.expression_term.clone(), free)
     }
 }
 
