@@ -187,6 +187,16 @@ pub struct Input {
     pub undeclared: Vec<bool>,
 }
 
+impl From<&InputDomain> for Input {
+    fn from(d: &InputDomain) -> Input {
+        Input {
+            name: d.name.clone(),
+            values: d.values.clone(),
+            undeclared: d.undeclared.clone(),
+        }
+    }
+}
+
 /// Configurations that fail for the same reason.
 #[derive(Clone, Debug)]
 pub struct FailureGroup {
@@ -384,15 +394,7 @@ pub fn analyze_observed(
     let presets = resolve_presets(doc, graph, (types, sources), presets, now_ms);
     observe(AnalyzeStage::Presets);
     Ok(Analysis {
-        inputs: f
-            .inputs
-            .iter()
-            .map(|d| Input {
-                name: d.name.clone(),
-                values: d.values.clone(),
-                undeclared: d.undeclared.clone(),
-            })
-            .collect(),
+        inputs: f.inputs.iter().map(Input::from).collect(),
         configurations: f.configurations,
         valid,
         topologies,
