@@ -11,15 +11,18 @@
 //! part becomes a [`Reason`] with its location, the inputs it reads and the
 //! elements it depends on.
 
-use super::encode::{Encoder, Guard, Part};
+use super::encode::Encoder;
+use super::mode::{Guard, Guarding, Part};
 use super::problem::{encode_problem, RawDefs};
 use crate::document;
 use crate::error::{Error, Result};
 use crate::graph::{Cond, Constraint, ElementId, Graph, Origin};
+use crate::logic::NameRef;
 use crate::readable;
 use crate::reason::{for_inputs, Read, Reason, ReasonKind};
 use crate::types::TypeSystem;
 use std::collections::HashMap;
+use v4t_expr::ValueOp;
 use v4t_sat::{Lit, Split};
 use v4t_yaml::{Map, Node, Span, Value};
 
@@ -39,7 +42,7 @@ const MAX_UNLOCATED: usize = 200;
 /// search only the parts its neighbourhood lies in).
 pub(crate) struct Guarded<'a> {
     /// The encoder, for the literals of elements (its solver is `sat`).
-    enc: Encoder<'a>,
+    enc: Encoder<'a, Guarding>,
     sat: Split,
     guards: Vec<Guard>,
     /// Guard literal → index in `guards`.
@@ -49,6 +52,10 @@ pub(crate) struct Guarded<'a> {
     inputs: Map,
     /// Whether the solver holds a model of [`Guarded::fix`].
     fixed: bool,
+    /// [`Guarded::conflict_near`]'s marks (all clear between calls): the
+    /// layer of each part switched on, whether each element was reached.
+    layer: Vec<usize>,
+    reached: Vec<bool>,
 }
 
 impl<'a> Guarded<'a> {
@@ -60,17 +67,21 @@ impl<'a> Guarded<'a> {
         inputs: Map,
         now_ms: f64,
     ) -> Result<Guarded<'a>> {
-        let mut enc = Encoder::new(graph, doc, types, inputs.clone(), now_ms).explaining();
+        let mut enc = Encoder::new(graph, doc, types, inputs.clone(), now_ms, |_| {
+            Guarding::default()
+        });
         let order = encode_problem(&mut enc)?;
         // Every element's literals exist before the solver is split off.
         for &id in &order {
             enc.manual(id);
         }
         enc.take_reads();
-        let guards = enc.guards.take().unwrap_or_default();
+        let guards = std::mem::take(&mut enc.mode.guards);
         let index = guards.iter().enumerate().map(|(i, g)| (g.lit, i)).collect();
         let mut sat = std::mem::take(&mut enc.sat).split();
         sat.satisfiable();
+        let switches: Vec<Lit> = guards.iter().map(|g: &Guard| g.lit).collect();
+        sat.declare_switches(&switches);
         let mut guarded = Guarded {
             enc,
             sat,
@@ -79,6 +90,8 @@ impl<'a> Guarded<'a> {
             touching: vec![Vec::new(); graph.elements().len()],
             inputs,
             fixed: false,
+            layer: Vec::new(),
+            reached: Vec::new(),
         };
         for i in 0..guarded.guards.len() {
             let mut ids: Vec<ElementId> = guarded.guards[i].reads.iter().map(|r| r.id).collect();
@@ -118,12 +131,13 @@ impl<'a> Guarded<'a> {
     }
 
     /// Whether the parts `on` (indices) and the literals `extra` have a
-    /// solution together (every other part switched off).
+    /// solution together (every other part switched off). Searches only
+    /// near them, so the questions about each element cost what its
+    /// neighbourhood does, not the whole problem.
     pub(crate) fn satisfiable(&mut self, on: &[usize], extra: &[Lit]) -> bool {
         let mut assumptions: Vec<Lit> = on.iter().map(|&i| self.guards[i].lit).collect();
         assumptions.extend_from_slice(extra);
-        self.fixed = false;
-        self.sat.solve(&assumptions)
+        self.sat.solve_switched(&assumptions)
     }
 
     /// With every part on: a subset-minimal set of parts (indices, in part
@@ -157,8 +171,36 @@ impl<'a> Guarded<'a> {
     /// shortest chain from the element, not whatever conflict the solver
     /// meets first. `None` if every part has a solution with `extra`.
     pub(crate) fn conflict_near(&mut self, id: ElementId, extra: &[Lit]) -> Option<Vec<usize>> {
-        let mut layer = vec![usize::MAX; self.guards.len()];
-        let mut reached = vec![false; self.touching.len()];
+        // Scratch marks kept across elements and cleared where set, so an
+        // element costs what its neighbourhood does.
+        let mut layer = std::mem::take(&mut self.layer);
+        let mut reached = std::mem::take(&mut self.reached);
+        layer.resize(self.guards.len(), usize::MAX);
+        reached.resize(self.touching.len(), false);
+        let mut seen = vec![id];
+        let found = self.grow(id, extra, &mut layer, &mut reached, &mut seen);
+        for e in seen {
+            reached[e.0 as usize] = false;
+        }
+        for i in found.1 {
+            layer[i] = usize::MAX;
+        }
+        self.layer = layer;
+        self.reached = reached;
+        found.0
+    }
+
+    /// [`Guarded::conflict_near`] with its marks: the conflict, and the
+    /// parts switched on (whose `layer` is set); `seen` collects the
+    /// elements whose `reached` is set.
+    fn grow(
+        &mut self,
+        id: ElementId,
+        extra: &[Lit],
+        layer: &mut [usize],
+        reached: &mut [bool],
+        seen: &mut Vec<ElementId>,
+    ) -> (Option<Vec<usize>>, Vec<usize>) {
         let mut frontier = vec![id];
         reached[id.0 as usize] = true;
         let mut on: Vec<usize> = Vec::new();
@@ -176,7 +218,7 @@ impl<'a> Guarded<'a> {
                 break;
             }
             if !self.satisfiable(&on, extra) {
-                return Some(self.shrink(id, &on, &layer, extra));
+                return (Some(self.shrink(id, &on, layer, extra)), on);
             }
             for &i in &on[start..] {
                 let next = self.guards[i]
@@ -187,13 +229,16 @@ impl<'a> Guarded<'a> {
                 for e in next.collect::<Vec<_>>() {
                     if !std::mem::replace(&mut reached[e.0 as usize], true) {
                         frontier.push(e);
+                        seen.push(e);
                     }
                 }
             }
         }
         // Parts that read no element take part too (a constraint `false`).
-        let all = self.conflict(extra)?;
-        Some(self.shrink(id, &all, &layer, extra))
+        let conflict = self
+            .conflict(extra)
+            .map(|all| self.shrink(id, &all, layer, extra));
+        (conflict, on)
     }
 
     /// A subset-minimal conflict among `parts` (which conflict with
@@ -518,13 +563,11 @@ impl<'a> Guarded<'a> {
             }
             if let Some(m) = n.as_map() {
                 for (k, v) in m.iter().rev() {
-                    match (k.name.as_str(), v.as_str()) {
-                        ("variability_input", Some(name)) if !names.contains(&name) => {
+                    match (NameRef::of_key(&k.name), v.as_str()) {
+                        (Some(NameRef::Input), Some(name)) if !names.contains(&name) => {
                             names.push(name);
                         }
-                        ("logic_expression" | "value_expression", Some(name))
-                            if !expressions.contains(&name) =>
-                        {
+                        (Some(NameRef::Expression), Some(name)) if !expressions.contains(&name) => {
                             expressions.push(name);
                             pending.extend(defined.and_then(|d| d.get(name)));
                         }
@@ -565,7 +608,9 @@ pub(crate) fn condition_kind(g: &Graph, id: ElementId, c: &Cond) -> ReasonKind {
         // The enricher's `{variability_input: <the element's id>}`.
         Cond::Yaml(n)
             if !n.span.is_known()
-                && n.get("variability_input").and_then(Node::as_str) == Some(g.id(id)) =>
+                && n.get(ValueOp::VariabilityInput.name())
+                    .and_then(Node::as_str)
+                    == Some(g.id(id)) =>
         {
             ReasonKind::InputCondition
         }
