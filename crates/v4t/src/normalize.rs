@@ -326,6 +326,14 @@ impl MapExt for Map {
     }
 }
 
+/// Normalises the `technology` list of one node definition: what the
+/// technology enricher writes there (names lower-cased, `assign` filled in)
+/// is the only part of the document it changes, so this replaces a second
+/// normalisation of the whole document.
+pub(crate) fn node_technologies(node: &mut Node) -> Result<()> {
+    normalize_technologies(node, false)
+}
+
 fn normalize_technologies(node: &mut Node, automatic: bool) -> Result<()> {
     let Some(m) = node.as_map_mut() else {
         return Ok(());
