@@ -8,8 +8,9 @@
 //! artifacts have a type, technologies are lower-cased lists with `assign`,
 //! imports are maps and every entity type has `derived_from`.
 //!
-//! **Invariant:** normalisation is idempotent; the pipeline normalises the same
-//! document several times, as the reference implementation does.
+//! **Invariant:** normalisation is idempotent. The reference normalises the
+//! same document three times; v4t normalises it once and afterwards only
+//! what the enricher rewrites (technology lists, [`node_technologies`]).
 
 use crate::document;
 use crate::error::{Error, Result};
