@@ -6,9 +6,14 @@ use v4t::analyze::{analyze_observed, AnalyzeOptions, AnalyzeStage};
 use v4t::{NoFiles, Sources};
 use v4t_bench::Family;
 
-/// Analyses `family` at `size` `runs` times and prints a markdown table of
-/// median stage times (ms) and the counts.
-pub fn analyze(family: Family, size: usize, runs: usize) -> Result<String, String> {
+/// Analyses `family` at `size` `runs` times with `options` and prints a
+/// markdown table of median stage times (ms) and the counts.
+pub fn analyze(
+    family: Family,
+    size: usize,
+    runs: usize,
+    options: &AnalyzeOptions,
+) -> Result<String, String> {
     let generated = family.generate(size);
     let mut per_stage: Vec<Vec<(AnalyzeStage, Duration)>> = Vec::new();
     let mut totals = Vec::new();
@@ -19,17 +24,11 @@ pub fn analyze(family: Family, size: usize, runs: usize) -> Result<String, Strin
         let mut stages = Vec::new();
         let start = Instant::now();
         let mut mark = start;
-        let analysis = analyze_observed(
-            &mut sources,
-            id,
-            &mut NoFiles,
-            &AnalyzeOptions::default(),
-            &mut |stage| {
-                let now = Instant::now();
-                stages.push((stage, now - mark));
-                mark = now;
-            },
-        )
+        let analysis = analyze_observed(&mut sources, id, &mut NoFiles, options, &mut |stage| {
+            let now = Instant::now();
+            stages.push((stage, now - mark));
+            mark = now;
+        })
         .map_err(|e| e.message.clone())?;
         totals.push(start.elapsed());
         per_stage.push(stages);

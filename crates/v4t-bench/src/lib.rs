@@ -16,6 +16,11 @@
 //! * [`family3`]: a chain of `n` node templates, each hosted on the next,
 //!   for timing drawings (`v4t-bench graph`): the longest picture of `n`
 //!   boxes.
+//! * [`family4`] and [`family5`], for the family-based analysis
+//!   (`v4t-bench analyze`): `n` XOR-linked boolean inputs (`2^(n-1)`
+//!   topologies, which the counter must find without listing them), and a
+//!   random product line of `n` boolean inputs, `2n/3` conditional nodes and
+//!   `n/6` constraints.
 //!
 //! The generators write text directly (no YAML tree), so generating a
 //! 100,000-seed template costs a few milliseconds.
@@ -49,15 +54,21 @@ pub enum Family {
     Pruning,
     /// The hosting chain ([`family3`]).
     Chain,
+    /// XOR-linked inputs ([`family4`]).
+    Xor,
+    /// A random product line ([`family5`]).
+    ProductLine,
 }
 
 impl Family {
-    /// `1` or `2`, as on the command line.
+    /// `1` to `5`, as on the command line.
     pub fn parse(s: &str) -> Option<Family> {
         match s {
             "1" => Some(Family::Reference),
             "2" => Some(Family::Pruning),
             "3" => Some(Family::Chain),
+            "4" => Some(Family::Xor),
+            "5" => Some(Family::ProductLine),
             _ => None,
         }
     }
@@ -68,6 +79,8 @@ impl Family {
             Family::Reference => 1,
             Family::Pruning => 2,
             Family::Chain => 3,
+            Family::Xor => 4,
+            Family::ProductLine => 5,
         }
     }
 
@@ -77,6 +90,8 @@ impl Family {
             Family::Reference => family1(n),
             Family::Pruning => family2(n),
             Family::Chain => family3(n),
+            Family::Xor => family4(n),
+            Family::ProductLine => family5(n),
         }
     }
 
@@ -86,6 +101,7 @@ impl Family {
             Family::Reference => &[10, 1_000, 10_000, 100_000],
             Family::Pruning => &[100, 1_000, 10_000],
             Family::Chain => &[1_000, 5_000, 20_000],
+            Family::Xor | Family::ProductLine => &[60, 200],
         }
     }
 }
@@ -251,6 +267,92 @@ topology_template:
     Generated {
         template: s,
         inputs: "big: true\n".to_string(),
+    }
+}
+
+/// `n` boolean inputs `x0` .. `x{n-1}` (`n >= 2`) and `n - 1` nodes, node
+/// `i` present iff `x_i xor x_{i+1}`: `2^n` configurations and `2^(n-1)`
+/// topologies (every presence vector comes from two configurations).
+pub fn family4(n: usize) -> Generated {
+    let n = n.max(2);
+    let mut s = String::from(
+        "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    inputs:\n",
+    );
+    for i in 0..n {
+        let _ = writeln!(s, "      x{i}: {{type: boolean}}");
+    }
+    s.push_str("  node_templates:\n");
+    for i in 0..n - 1 {
+        let _ = writeln!(
+            s,
+            "    n{i}:\n      type: tosca.nodes.Root\n      conditions: {{xor: [{{variability_input: x{i}}}, {{variability_input: x{}}}]}}",
+            i + 1
+        );
+    }
+    let inputs = (0..n).map(|i| format!("x{i}: false\n")).collect();
+    Generated {
+        template: s,
+        inputs,
+    }
+}
+
+/// A random product line (the same for the same `n`): `n` boolean inputs,
+/// `2n/3` nodes whose conditions combine one or two inputs and sometimes an
+/// earlier node's presence, a `uses` relation to an earlier node in every
+/// third node, and `n/6` constraints (an input requiring another, two nodes
+/// excluding each other).
+pub fn family5(n: usize) -> Generated {
+    let n = n.max(2);
+    let nodes = (2 * n / 3).max(1);
+    let mut rng = 0x2545_F491_4F6C_DD1Du64 ^ n as u64;
+    let mut below = |m: usize| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % m as u64) as usize
+    };
+    let mut s = String::from(
+        "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    options: {default_condition: true, expected_incoming_relation_check: false}\n    inputs:\n",
+    );
+    for i in 0..n {
+        let _ = writeln!(s, "      b{i}: {{type: boolean}}");
+    }
+    s.push_str("    constraints:\n");
+    for k in 0..(n / 6).max(1) {
+        let (a, b) = (below(n), below(n));
+        if k % 2 == 0 || nodes < 2 {
+            let _ = writeln!(
+                s,
+                "      - {{implies: [{{variability_input: b{a}}}, {{variability_input: b{b}}}]}}"
+            );
+        } else {
+            let (a, b) = (a % nodes, b % nodes);
+            let _ = writeln!(s, "      - {{not: {{and: [node.n{a}, node.n{b}]}}}}");
+        }
+    }
+    s.push_str("  node_templates:\n");
+    for i in 0..nodes {
+        let a = format!("{{variability_input: b{}}}", below(n));
+        let b = format!("{{variability_input: b{}}}", below(n));
+        let condition = match below(6) {
+            0 | 1 => a,
+            2 => format!("{{and: [{a}, {b}]}}"),
+            3 => format!("{{or: [{a}, {{not: {b}}}]}}"),
+            4 if i > 0 => format!("{{and: [{a}, {{node_presence: n{}}}]}}", below(i)),
+            _ => format!("{{xor: [{a}, {b}]}}"),
+        };
+        let _ = writeln!(
+            s,
+            "    n{i}:\n      type: tosca.nodes.Root\n      conditions: {condition}"
+        );
+        if i > 0 && i % 3 == 0 {
+            let _ = writeln!(s, "      requirements:\n        - uses: n{}", below(i));
+        }
+    }
+    let inputs = (0..n).map(|i| format!("b{i}: false\n")).collect();
+    Generated {
+        template: s,
+        inputs,
     }
 }
 

@@ -4,7 +4,7 @@
 //! v4t-bench generate --family 1 --size 10000 --out DIR
 //! v4t-bench run [--family 1|2] [--sizes 10,1000] [--runs 5] [--v4t target/release/v4t]
 //! v4t-bench roundtrip TEMPLATE OUTPUT
-//! v4t-bench analyze --family 1|2 --size N [--runs R]
+//! v4t-bench analyze --family 1|2|4|5 --size N [--runs R] [--details] [--sample T] [--random N] [--export uvl|dimacs]
 //! v4t-bench generate-tosca --size N --out FILE
 //! v4t-bench graph [--family 1|2|3] [--sizes 1000,5000] [--runs 3] [--timeout 120] [--v4t PATH]
 //! ```
@@ -37,10 +37,10 @@ use v4t_bench::Family;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const USAGE: &str = "usage:
-  v4t-bench generate --family 1|2|3 --size N --out DIR
+  v4t-bench generate --family 1|2|3|4|5 --size N --out DIR
   v4t-bench run [--family 1|2|3] [--sizes N,N,..] [--runs R] [--v4t PATH] [--no-process]
   v4t-bench roundtrip TEMPLATE OUTPUT
-  v4t-bench analyze --family 1|2 --size N [--runs R]
+  v4t-bench analyze --family 1|2|4|5 --size N [--runs R] [--details] [--sample T] [--random N] [--export uvl|dimacs]
   v4t-bench generate-tosca --size N --out FILE
   v4t-bench graph [--family 1|2|3] [--sizes N,N,..] [--runs R] [--timeout SECONDS] [--v4t PATH]";
 
@@ -154,14 +154,41 @@ fn write_family(family: Family, size: usize, dir: &Path) -> Result<(PathBuf, Pat
     Ok((template, inputs))
 }
 
-/// Times the family-based analysis in-process (`v4t analyze`).
+/// Times the family-based analysis in-process (`v4t analyze`), with the
+/// analyses `--details`, `--sample T`, `--random N` (seed 1) and
+/// `--export uvl|dimacs` as the CLI's flags of the same names.
 fn analyze(args: &[String]) -> Result<(), String> {
+    use v4t::analyze::{AnalyzeOptions, ExportFormat};
     let flags = Flags { args };
-    flags.check(&["--family", "--size", "--runs"], &[])?;
+    flags.check(
+        &[
+            "--family", "--size", "--runs", "--sample", "--random", "--export",
+        ],
+        &["--details"],
+    )?;
     let family = flags.family()?.ok_or(USAGE)?;
     let size = flags.number("--size", 1_000)?;
     let runs = flags.number("--runs", 3)?.max(1);
-    println!("{}", analysis::analyze(family, size, runs)?);
+    let export = match flags.value("--export") {
+        None => None,
+        Some("uvl") => Some(ExportFormat::Uvl),
+        Some("dimacs") => Some(ExportFormat::Dimacs),
+        Some(other) => return Err(format!("--export: uvl or dimacs, not {other:?}")),
+    };
+    let options = AnalyzeOptions {
+        details: flags.has("--details"),
+        sample: flags
+            .value("--sample")
+            .map(|_| flags.number("--sample", 2))
+            .transpose()?,
+        random: flags
+            .value("--random")
+            .map(|_| flags.number("--random", 10).map(|n| (n, 1)))
+            .transpose()?,
+        export,
+        ..AnalyzeOptions::default()
+    };
+    println!("{}", analysis::analyze(family, size, runs, &options)?);
     Ok(())
 }
 

@@ -21,9 +21,12 @@ use crate::operands::{item_span, json_eval, json_raw, list, locate, not_a, raw_s
 pub const MAX_DEPTH: usize = 256;
 
 /// The value operators, declared in the order in which the reference tries
-/// them (the derived order is the precedence).
+/// them (the derived order is the precedence). Each variant is its key in
+/// CamelCase (`VariabilityInput` is `variability_input`). Exported as
+/// [`crate::ValueOp`], so that callers match operators, not key strings.
+#[allow(missing_docs)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Op {
+pub enum Op {
     Add,
     Sub,
     Mul,
@@ -113,7 +116,7 @@ impl Op {
     ];
 
     /// The operator spelled `key`, if any.
-    fn parse(key: &str) -> Option<Op> {
+    pub fn parse(key: &str) -> Option<Op> {
         Some(match key {
             "add" => Op::Add,
             "sub" => Op::Sub,
@@ -159,7 +162,7 @@ impl Op {
     }
 
     /// The operator's key.
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Op::Add => "add",
             Op::Sub => "sub",

@@ -49,6 +49,6 @@ mod operands;
 mod testing;
 
 pub use error::EvalError;
-pub use evaluate::{operator_names, Evaluator, MAX_DEPTH};
+pub use evaluate::{operator_names, Evaluator, Op as ValueOp, MAX_DEPTH};
 pub use inputs::deep_merge;
 pub use js::to_fixed_2;

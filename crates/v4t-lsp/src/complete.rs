@@ -6,7 +6,7 @@
 //! system of the file and its imports.
 
 use lsp_types::{CompletionItem, CompletionItemKind, Position};
-use v4t::Section;
+use v4t::{Entity, Grammar};
 use v4t_tosca::Kind;
 
 use crate::features::{Buffer, Parsed};
@@ -84,27 +84,27 @@ fn key_of(line: &str) -> Option<&str> {
     (!k.is_empty() && !k.contains(['{', '[', ' '])).then_some(k)
 }
 
-/// The section of keys at `path`.
-fn section(path: &[String]) -> Option<Section> {
+/// The map whose keys are at `path`.
+fn entity(path: &[String]) -> Option<Entity> {
     let p: Vec<&str> = path.iter().map(String::as_str).collect();
     let topology = |k: &str| TOPOLOGY_KEYS.contains(&k);
     Some(match p.as_slice() {
-        [] => Section::ServiceTemplate,
-        ["imports", ..] => Section::Import,
-        [t] if topology(t) => Section::Topology,
-        [t, "variability"] if topology(t) => Section::Variability,
-        [t, "variability", "inputs", _] if topology(t) => Section::VariabilityInput,
-        [t, "variability", "presets", _] if topology(t) => Section::Preset,
-        [t, "inputs" | "outputs", _] if topology(t) => Section::Parameter,
-        [t, "node_templates", _] if topology(t) => Section::NodeTemplate,
-        [t, "node_templates", _, "requirements", _] if topology(t) => Section::Requirement,
-        [t, "node_templates", _, "properties", _] if topology(t) => Section::Property,
-        [t, "node_templates", _, "artifacts", _] if topology(t) => Section::Artifact,
-        [t, "node_templates", _, "capabilities", _] if topology(t) => Section::Capability,
-        [t, "node_templates", _, "technology", _] if topology(t) => Section::Technology,
-        [t, "relationship_templates", _] if topology(t) => Section::Relationship,
-        [t, "groups", _] if topology(t) => Section::Group,
-        [t, "policies", _] if topology(t) => Section::Policy,
+        [] => Entity::ServiceTemplate,
+        ["imports", ..] => Entity::Import,
+        [t] if topology(t) => Entity::Topology,
+        [t, "variability"] if topology(t) => Entity::Variability,
+        [t, "variability", "inputs", _] if topology(t) => Entity::VariabilityInput,
+        [t, "variability", "presets", _] if topology(t) => Entity::Preset,
+        [t, "inputs" | "outputs", _] if topology(t) => Entity::Parameter,
+        [t, "node_templates", _] if topology(t) => Entity::NodeTemplate,
+        [t, "node_templates", _, "requirements", _] if topology(t) => Entity::Requirement,
+        [t, "node_templates", _, "properties", _] if topology(t) => Entity::Property,
+        [t, "node_templates", _, "artifacts", _] if topology(t) => Entity::Artifact,
+        [t, "node_templates", _, "capabilities", _] if topology(t) => Entity::Capability,
+        [t, "node_templates", _, "technology", _] if topology(t) => Entity::Technology,
+        [t, "relationship_templates", _] if topology(t) => Entity::Relationship,
+        [t, "groups", _] if topology(t) => Entity::Group,
+        [t, "policies", _] if topology(t) => Entity::Policy,
         _ => return None,
     })
 }
@@ -161,7 +161,12 @@ impl Buffer<'_> {
                 .map(|p| p.model.names(t).into_iter().map(String::from).collect())
                 .unwrap_or_default()
         };
-        let tosca20 = self.text.contains("service_template:") || self.text.contains("tosca_2_0");
+        let grammar = if self.text.contains("service_template:") || self.text.contains("tosca_2_0")
+        {
+            Grammar::Tosca2
+        } else {
+            Grammar::Tosca13
+        };
         match place.value_of.as_deref() {
             Some("type" | "derived_from") => {
                 let kind = match place.value_of.as_deref() {
@@ -202,14 +207,14 @@ impl Buffer<'_> {
                 )
             }
             Some(_) => Vec::new(),
-            None => self.keys(&place, tosca20, &names),
+            None => self.keys(&place, grammar, &names),
         }
     }
 
     fn keys(
         &self,
         place: &Place,
-        tosca20: bool,
+        grammar: Grammar,
         names: &dyn Fn(Target) -> Vec<String>,
     ) -> Vec<CompletionItem> {
         let p = &place.path;
@@ -228,9 +233,9 @@ impl Buffer<'_> {
                 "condition operator",
             ));
         }
-        if let Some(s) = section(p) {
+        if let Some(e) = entity(p) {
             out.extend(items(
-                v4t::keynames(s, tosca20).into_iter().map(String::from),
+                v4t::keynames(e, grammar).into_iter().map(String::from),
                 CompletionItemKind::PROPERTY,
                 "keyname",
             ));
@@ -281,7 +286,7 @@ mod tests {
         let p = at(t);
         assert_eq!(p.path, ["topology_template", "node_templates", "web"]);
         assert_eq!(p.value_of, None);
-        assert_eq!(section(&p.path), Some(Section::NodeTemplate));
+        assert_eq!(entity(&p.path), Some(Entity::NodeTemplate));
         let t = "topology_template:\n  node_templates:\n    web:\n      conditions: {variability_input: |}\n";
         assert_eq!(at(t).value_of.as_deref(), Some("variability_input"));
     }

@@ -61,6 +61,7 @@
 mod backbone;
 mod count;
 mod differ;
+mod eliminate;
 mod enumerate;
 mod gates;
 mod mus;

@@ -7,167 +7,145 @@
 
 use v4t_source::{Code, Diagnostic, Note, Severity, Span};
 
-/// The note that names the section of the specification a rule comes
-/// from: `TOSCA 2.0 §9.5`, or `TOSCA 1.3 §3.6.10` for sections written
-/// `1.3 3.6.10`; `None` for the empty section (nothing to cite).
-pub fn section_note(section: &str) -> Option<String> {
-    if section.is_empty() {
-        return None;
-    }
-    Some(match section.strip_prefix("1.3 ") {
-        Some(s) => format!("TOSCA 1.3 §{s}"),
-        None => format!("TOSCA 2.0 §{section}"),
-    })
-}
-
-/// The section to cite for a rule of TOSCA 2.0 `section` in a file of the
-/// grammar the file uses: the section itself in a TOSCA 2.0 file; in a
-/// TOSCA 1.3 file the section of TOSCA Simple Profile in YAML 1.3 with the
-/// same rule (`1.3 3.6.10`), or `""` where 1.3 has no such section (a rule
-/// new in 2.0): a file is never told about a grammar it does not use.
-/// Sections already written for 1.3 stay as they are.
-pub fn cited(section: &'static str, v13: bool) -> &'static str {
-    if !v13 || section.starts_with("1.3 ") {
-        return section;
-    }
-    SECTIONS_13
-        .iter()
-        .find(|(s20, _)| *s20 == section)
-        .map_or("", |(_, s13)| s13)
-}
-
-/// TOSCA 2.0 sections and their TOSCA 1.3 counterparts (TOSCA Simple
-/// Profile in YAML 1.3: §3.3 the built-in types, §3.6 reusable definitions,
-/// §3.7 type definitions, §3.8 template definitions, §3.9 the topology
-/// template, §3.10 the service template file, §4 functions). Where the
-/// counterpart is not one subsection, its chapter is cited.
-const SECTIONS_13: &[(&str, &str)] = &[
-    ("5.3.1", "1.3 3.6.2"),
-    ("5.3.2", "1.3 3.6.1"),
-    ("6.1", "1.3 3.10"),
-    ("6.2", "1.3 3.10"),
-    ("6.3", "1.3 3.10"),
-    ("6.4.1", "1.3 3.7.1"),
-    ("6.4.2", "1.3 3.7.1"),
-    ("6.5", "1.3 3.6.6"),
-    ("6.8.1", "1.3 3.6.8"),
-    ("6.8.2", "1.3 3.6.8"),
-    ("6.8.2.2", "1.3 3.6.8"),
-    ("6.9.1", "1.3 3.9"),
-    ("6.9.2", "1.3 3.9"),
-    ("6.9.3", "1.3 3.9"),
-    ("6.9.5", "1.3 3.9"),
-    ("6.9.8", "1.3 3.9"),
-    ("7.1", "1.3 3.7.9"),
-    ("7.2", "1.3 3.8.3"),
-    ("7.2.1", "1.3 3.8.3"),
-    ("7.3", "1.3 3.7.10"),
-    ("7.4", "1.3 3.8.4"),
-    ("8.1", "1.3 3.7.7"),
-    ("8.2", "1.3 3.7.2"),
-    ("8.3", "1.3 3.8.1"),
-    ("8.4", "1.3 3.7.3"),
-    ("8.4.1", "1.3 3.7.3"),
-    ("8.5", "1.3 3.8.2"),
-    ("8.5.1", "1.3 3.8.2"),
-    ("8.5.2", "1.3 3.8.2"),
-    ("8.6", "1.3 3.6.5"),
-    ("9.1", "1.3 3.3"),
-    ("9.1.2.1", "1.3 3.3.1"),
-    ("9.1.2.2", "1.3 3.3.6"),
-    ("9.1.2.3", "1.3 3.3.2"),
-    ("9.1.3.1", "1.3 3.3.4"),
-    ("9.1.3.2", "1.3 3.3.5"),
-    ("9.2", "1.3 3.7.6"),
-    ("9.3", "1.3 3.6.9"),
-    ("9.4", "1.3 3.6.10"),
-    ("9.5", "1.3 3.6.11"),
-    ("9.6", "1.3 3.6.12"),
-    ("9.7", "1.3 3.6.13"),
-    ("9.8", "1.3 3.6.14"),
-    ("9.11", "1.3 3.6.3"),
-    ("10.2", "1.3 4"),
-    ("10.2.1", "1.3 4"),
-    ("10.2.1.1", "1.3 4"),
-    ("11.1", "1.3 3.7.5"),
-    ("11.2", "1.3 3.6"),
-    ("11.3", "1.3 3.6"),
-    ("11.4", "1.3 3.6.16"),
-    ("11.5", "1.3 3.6"),
-    ("11.8", "1.3 3.6.15"),
-    ("12.1", "1.3 3.7.4"),
-    ("12.2", "1.3 3.6.7"),
-    ("13.2", "1.3 3.8"),
-    ("13.2.1", "1.3 3.8"),
-    ("13.2.2", "1.3 3.8"),
-    ("13.2.3", "1.3 3.8"),
-    ("13.2.3.2", "1.3 3.8"),
-    ("13.2.3.3", "1.3 3.8"),
-    ("13.2.3.4", "1.3 3.8"),
-    ("15.1", "1.3 3.8"),
-    ("15.2", "1.3 3.8"),
-    ("15.3", "1.3 3.8"),
-    ("15.4", "1.3 3.8"),
-    ("15.5", "1.3 3.8"),
-    ("15.6", "1.3 3.8"),
-    ("16.1", "1.3 3.7.11"),
-    ("16.2", "1.3 3.8.5"),
-    ("16.3", "1.3 3.7.12"),
-    ("16.4", "1.3 3.8.6"),
-    ("16.5", "1.3 3.6"),
-];
+use crate::section::Section;
 
 /// The rule table: the finer code of a rule reported with a coarse code
-/// (`V4T103`, `V4T107`, `V4T108`) and the TOSCA 2.0 section it enforces
-/// (or the TOSCA 1.3 section, written `1.3 4.5`); the longest matching
-/// section wins (`10.2.1` before `10.2`). Rules that share a section with
+/// (`V4T103`, `V4T107`, `V4T108`) and the section it enforces (TOSCA 2.0,
+/// or TOSCA 1.3 for rules only 1.3 has); the innermost matching section
+/// wins (`10.2.1` before `10.2`). Rules that share a section with
 /// others (`required: false` with a `default`, §9.4) are given their code
 /// where they are checked.
-const RULES: &[(Code, &str, Code)] = &[
-    (Code::Definition, "5.1.3", Code::Refinement),
-    (Code::Definition, "8.4.1", Code::Refinement),
-    (Code::Definition, "9.1.2.2", Code::ScalarTypeDefinition),
-    (Code::Definition, "9.2", Code::DataTypeDefinition),
-    (Code::Definition, "9.3", Code::DataTypeDefinition),
-    (Code::Definition, "9.8", Code::ParameterDefinition),
-    (Code::Definition, "11.1", Code::InterfaceTypeDefinition),
-    (Code::Definition, "11.4", Code::InterfaceTypeDefinition),
-    (Code::Definition, "11.5", Code::ParameterDefinition),
-    (Code::Function, "8.6", Code::Condition),
-    (Code::Function, "10.1", Code::FunctionArguments),
-    (Code::Function, "10.2", Code::FunctionArguments),
-    (Code::Function, "10.2.1", Code::ToscaPath),
-    (Code::Function, "10.2.1.1", Code::FunctionArguments),
-    (Code::Function, "10.3", Code::ToscaPath),
-    (Code::Function, "10.4", Code::UnknownFunction),
-    (Code::Function, "11.4", Code::InterfaceTypeDefinition),
-    (Code::Function, "13.2", Code::Condition),
-    (Code::Function, "15.1", Code::Condition),
-    (Code::Function, "16.5", Code::Condition),
-    (Code::Function, "1.3 4", Code::FunctionArguments),
-    (Code::Function, "1.3 4.5", Code::ToscaPath),
-    (Code::Template, "7.3", Code::RequirementAssignment),
-    (Code::Template, "8.2", Code::RequirementAssignment),
-    (Code::Template, "8.5", Code::RequirementAssignment),
-    (Code::Template, "8.5.4", Code::RequirementCount),
-    (Code::Template, "13", Code::Workflow),
-    (Code::Template, "15", Code::SubstitutionMapping),
-    (Code::Template, "16", Code::GroupOrPolicy),
+const RULES: &[(Code, Section, Code)] = &[
+    (
+        Code::Definition,
+        Section::TypeDerivationRefinement,
+        Code::Refinement,
+    ),
+    (
+        Code::Definition,
+        Section::RequirementRefinement,
+        Code::Refinement,
+    ),
+    (
+        Code::Definition,
+        Section::Scalar,
+        Code::ScalarTypeDefinition,
+    ),
+    (
+        Code::Definition,
+        Section::DataType,
+        Code::DataTypeDefinition,
+    ),
+    (
+        Code::Definition,
+        Section::SchemaDefinition,
+        Code::DataTypeDefinition,
+    ),
+    (
+        Code::Definition,
+        Section::ParameterDefinition,
+        Code::ParameterDefinition,
+    ),
+    (
+        Code::Definition,
+        Section::InterfaceType,
+        Code::InterfaceTypeDefinition,
+    ),
+    (
+        Code::Definition,
+        Section::OperationDefinition,
+        Code::InterfaceTypeDefinition,
+    ),
+    (
+        Code::Definition,
+        Section::OperationAssignment,
+        Code::ParameterDefinition,
+    ),
+    (Code::Function, Section::NodeFilter, Code::Condition),
+    (
+        Code::Function,
+        Section::FunctionSyntax,
+        Code::FunctionArguments,
+    ),
+    (
+        Code::Function,
+        Section::BuiltInFunctions,
+        Code::FunctionArguments,
+    ),
+    (
+        Code::Function,
+        Section::GraphQueryFunctions,
+        Code::ToscaPath,
+    ),
+    (Code::Function, Section::GetInput, Code::FunctionArguments),
+    (Code::Function, Section::ToscaPath, Code::ToscaPath),
+    (
+        Code::Function,
+        Section::FunctionDefinitions,
+        Code::UnknownFunction,
+    ),
+    (
+        Code::Function,
+        Section::OperationDefinition,
+        Code::InterfaceTypeDefinition,
+    ),
+    (
+        Code::Function,
+        Section::ImperativeWorkflows,
+        Code::Condition,
+    ),
+    (
+        Code::Function,
+        Section::SubstitutionMapping,
+        Code::Condition,
+    ),
+    (Code::Function, Section::TriggerDefinition, Code::Condition),
+    (
+        Code::Function,
+        Section::V13Functions,
+        Code::FunctionArguments,
+    ),
+    (Code::Function, Section::V13ValueFunctions, Code::ToscaPath),
+    (
+        Code::Template,
+        Section::RelationshipType,
+        Code::RequirementAssignment,
+    ),
+    (
+        Code::Template,
+        Section::CapabilityDefinition,
+        Code::RequirementAssignment,
+    ),
+    (
+        Code::Template,
+        Section::RequirementAssignment,
+        Code::RequirementAssignment,
+    ),
+    (
+        Code::Template,
+        Section::RequirementCount,
+        Code::RequirementCount,
+    ),
+    (Code::Template, Section::Workflows, Code::Workflow),
+    (
+        Code::Template,
+        Section::Substitution,
+        Code::SubstitutionMapping,
+    ),
+    (
+        Code::Template,
+        Section::GroupsAndPolicies,
+        Code::GroupOrPolicy,
+    ),
 ];
 
 /// The code of the rule that `code` reports for `section` (see the rule
 /// table `RULES`); `code` itself where no finer rule is listed.
-pub fn rule_code(code: Code, section: &str) -> Code {
-    let within = |rule: &str| {
-        section == rule
-            || section
-                .strip_prefix(rule)
-                .is_some_and(|rest| rest.starts_with('.'))
-    };
+pub fn rule_code(code: Code, section: Section) -> Code {
     RULES
         .iter()
-        .filter(|(coarse, rule, _)| *coarse == code && within(rule))
-        .max_by_key(|(_, rule, _)| rule.len())
+        .filter(|(coarse, rule, _)| *coarse == code && section.within(*rule))
+        .max_by_key(|(_, rule, _)| rule.number().len())
         .map_or(code, |(_, _, fine)| *fine)
 }
 
@@ -446,13 +424,12 @@ impl Diagnostics {
     }
 
     /// A finding of `severity` at `span`, about the element at `path`
-    /// (omitted if empty), citing `section` of the specification (nothing
-    /// if it is empty).
+    /// (omitted if empty), citing `section` of the specification (if any).
     pub fn report(
         &mut self,
         severity: Severity,
         code: Code,
-        section: &str,
+        section: impl Into<Option<Section>>,
         span: Span,
         path: String,
         message: impl Into<String>,
@@ -461,7 +438,7 @@ impl Diagnostics {
         if !path.is_empty() {
             d.element = Some(path);
         }
-        let citation = section_note(section);
+        let citation = section.into().map(Section::note);
         let cited = citation.is_some();
         if let Some(c) = citation {
             d = d.with_note(c, None);
@@ -488,7 +465,7 @@ impl Diagnostics {
     pub fn error(
         &mut self,
         code: Code,
-        section: &str,
+        section: impl Into<Option<Section>>,
         span: Span,
         path: String,
         message: impl Into<String>,
@@ -500,7 +477,7 @@ impl Diagnostics {
     pub fn warning(
         &mut self,
         code: Code,
-        section: &str,
+        section: impl Into<Option<Section>>,
         span: Span,
         path: String,
         message: impl Into<String>,
@@ -599,12 +576,30 @@ mod tests {
     fn diagnostics_sort_by_location_and_drop_duplicates() {
         let mut ds = Diagnostics::new();
         let at = |line| Span::new(v4t_yaml::SourceId(0), line, 1);
-        ds.error(Code::Template, "1", at(5), String::new(), "later");
-        ds.error(Code::Template, "1", at(2), "a.b".to_string(), "earlier");
-        ds.error(Code::Template, "1", at(2), "a.b".to_string(), "earlier");
         ds.error(
             Code::Template,
-            "1.3 3.1",
+            Some(Section::FileKeynames),
+            at(5),
+            String::new(),
+            "later",
+        );
+        ds.error(
+            Code::Template,
+            Some(Section::FileKeynames),
+            at(2),
+            "a.b".to_string(),
+            "earlier",
+        );
+        ds.error(
+            Code::Template,
+            Some(Section::FileKeynames),
+            at(2),
+            "a.b".to_string(),
+            "earlier",
+        );
+        ds.error(
+            Code::Template,
+            Some(Section::V13Types),
             Span::NONE,
             String::new(),
             "nowhere",
@@ -613,18 +608,24 @@ mod tests {
         let messages: Vec<_> = sorted.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(messages, ["earlier", "later", "nowhere"]);
         assert_eq!(sorted[0].element.as_deref(), Some("a.b"));
-        assert_eq!(sorted[0].notes[0].message, "TOSCA 2.0 §1");
-        assert_eq!(sorted[2].notes[0].message, "TOSCA 1.3 §3.1");
+        assert_eq!(sorted[0].notes[0].message, "TOSCA 2.0 §6.1");
+        assert_eq!(sorted[2].notes[0].message, "TOSCA 1.3 §3.3");
     }
 
     #[test]
     fn notes_go_before_the_cited_section_and_no_section_cites_nothing() {
         let mut ds = Diagnostics::new();
         let at = Span::new(v4t_yaml::SourceId(0), 1, 1);
-        ds.error(Code::Template, "9.5", at, String::new(), "cited");
+        ds.error(
+            Code::Template,
+            Some(Section::PropertyAssignment),
+            at,
+            String::new(),
+            "cited",
+        );
         ds.note("first", None);
         ds.note("second", Some(at));
-        ds.error(Code::Template, "", at, String::new(), "uncited");
+        ds.error(Code::Template, None, at, String::new(), "uncited");
         ds.note("only", None);
         let notes: Vec<Vec<&str>> = ds
             .iter()
@@ -637,33 +638,37 @@ mod tests {
     }
 
     #[test]
-    fn sections_are_cited_in_the_grammar_of_the_file() {
-        assert_eq!(cited("9.4", false), "9.4");
-        assert_eq!(cited("9.4", true), "1.3 3.6.10");
-        assert_eq!(cited("7.2", true), "1.3 3.8.3");
-        // New in TOSCA 2.0: nothing to cite in a 1.3 file.
-        assert_eq!(cited("10.4", true), "");
-        assert_eq!(cited("8.5.4", true), "");
-        assert_eq!(cited("1.3 3.6.16", true), "1.3 3.6.16");
-        assert_eq!(
-            section_note(cited("9.4", true)).unwrap(),
-            "TOSCA 1.3 §3.6.10"
-        );
-        assert_eq!(section_note(""), None);
-        // Every 1.3 counterpart is written as one.
-        assert!(SECTIONS_13
-            .iter()
-            .all(|(_, s13)| s13.starts_with("1.3 3.") || *s13 == "1.3 4"));
-    }
-
-    #[test]
     fn levels_turn_errors_into_warnings_or_silence_them() {
         let at = Span::new(v4t_yaml::SourceId(0), 1, 1);
         let mut ds = Diagnostics::new();
-        ds.error(Code::OptionalDefault, "9.4", at, String::new(), "default");
-        ds.error(Code::Refinement, "5.1.3", at, String::new(), "refined");
-        ds.error(Code::TypeMismatch, "9.1", at, String::new(), "mismatch");
-        ds.error(Code::ToscaPath, "10.3", at, String::new(), "path");
+        ds.error(
+            Code::OptionalDefault,
+            Some(Section::PropertyDefinition),
+            at,
+            String::new(),
+            "default",
+        );
+        ds.error(
+            Code::Refinement,
+            Some(Section::TypeDerivationRefinement),
+            at,
+            String::new(),
+            "refined",
+        );
+        ds.error(
+            Code::TypeMismatch,
+            Some(Section::BuiltInTypes),
+            at,
+            String::new(),
+            "mismatch",
+        );
+        ds.error(
+            Code::ToscaPath,
+            Some(Section::ToscaPath),
+            at,
+            String::new(),
+            "path",
+        );
         let all = ds.into_sorted();
         let mut levels = Levels::new();
         assert_eq!(levels.apply(all.clone()), all);
@@ -692,29 +697,47 @@ mod tests {
 
     #[test]
     fn rules_refine_coarse_codes_by_their_section() {
-        assert_eq!(rule_code(Code::Function, "10.2.1"), Code::ToscaPath);
         assert_eq!(
-            rule_code(Code::Function, "10.2.1.1"),
+            rule_code(Code::Function, Section::GraphQueryFunctions),
+            Code::ToscaPath
+        );
+        assert_eq!(
+            rule_code(Code::Function, Section::GetInput),
             Code::FunctionArguments
         );
         assert_eq!(
-            rule_code(Code::Function, "10.2.2.2"),
+            rule_code(Code::Function, Section::ComparisonFunctions),
             Code::FunctionArguments
         );
-        assert_eq!(rule_code(Code::Function, "1.3 4.5"), Code::ToscaPath);
         assert_eq!(
-            rule_code(Code::Function, "1.3 4.3.1"),
+            rule_code(Code::Function, Section::V13ValueFunctions),
+            Code::ToscaPath
+        );
+        assert_eq!(
+            rule_code(Code::Function, Section::V13Concat),
             Code::FunctionArguments
         );
-        assert_eq!(rule_code(Code::Template, "8.5.4"), Code::RequirementCount);
         assert_eq!(
-            rule_code(Code::Template, "15.5.4"),
+            rule_code(Code::Template, Section::RequirementCount),
+            Code::RequirementCount
+        );
+        assert_eq!(
+            rule_code(Code::Template, Section::RequirementMappingRules),
             Code::SubstitutionMapping
         );
-        assert_eq!(rule_code(Code::Template, "7.2"), Code::Template);
-        // `10.20` is not within `10.2`.
-        assert_eq!(rule_code(Code::Function, "10.20"), Code::Function);
-        assert_eq!(rule_code(Code::TypeMismatch, "9.1"), Code::TypeMismatch);
+        assert_eq!(
+            rule_code(Code::Template, Section::NodeTemplate),
+            Code::Template
+        );
+        // No rule for the section.
+        assert_eq!(
+            rule_code(Code::Function, Section::ParameterMappingAssignment),
+            Code::Function
+        );
+        assert_eq!(
+            rule_code(Code::TypeMismatch, Section::BuiltInTypes),
+            Code::TypeMismatch
+        );
         // Every finer code refines the code it is listed for.
         assert!(RULES
             .iter()

@@ -57,17 +57,22 @@ pub mod check;
 mod consequences;
 pub mod csar;
 pub mod diag;
+mod grammar;
+pub mod keynames;
 pub mod load;
 mod locate;
 mod namespaces;
+pub mod section;
 pub mod types;
 pub mod value;
 
 pub use diag::{Diagnostics, Level, Levels};
+pub use keynames::{is_keyname, keynames, Entity, Keyname};
 pub use load::{
     load, load_source, load_text, load_tree, load_with, DocId, Document, Elsewhere, Folder,
     Grammar, Loaded,
 };
+pub use section::Section;
 pub use types::{Builtin, Kind, LookupError, TypeDef, TypeId, TypeSystem};
 pub use v4t_source::{Code, Diagnostic, Loader, MemoryFiles, Severity, Sources};
 

@@ -14,12 +14,14 @@
 //! `locate.rs` (`..` stays inside a CSAR, and leaves a directory on
 //! disk only as far as its [`Loader`] allows).
 
+use crate::keynames::{is_keyname, Entity};
+use crate::section::Section;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use v4t_source::{join_import, within_root, Code, Loader, Sources};
 use v4t_yaml::{Node, SourceId, Span, Value};
 
-use crate::diag::{cited, Diagnostics, Suggestions};
+use crate::diag::{Diagnostics, Suggestions};
 use crate::locate::{locate, strip_url_prefix, Place};
 use crate::value::as_str;
 
@@ -56,14 +58,7 @@ impl DocId {
     }
 }
 
-/// The grammar a document is written in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Grammar {
-    /// `tosca_2_0`.
-    Tosca2,
-    /// `tosca_simple_yaml_1_3` (and 1.0 to 1.2, read with the 1.3 grammar).
-    Tosca13,
-}
+pub use crate::grammar::Grammar;
 
 /// One parsed TOSCA file.
 #[derive(Debug)]
@@ -214,13 +209,13 @@ pub fn load_with<'r>(
         Ok(None) => {
             out.error_at(
                 Span::NONE,
-                "",
+                None,
                 format!("cannot read `{entry}`: no such file"),
             );
             String::new()
         }
         Err(e) => {
-            out.error_at(Span::NONE, "", format!("cannot read `{entry}`: {e}"));
+            out.error_at(Span::NONE, None, format!("cannot read `{entry}`: {e}"));
             String::new()
         }
     };
@@ -327,18 +322,27 @@ impl<'r> Imports<'r> {
         self.out
     }
 
+    /// The grammar of the importing file.
+    fn grammar(&self) -> Grammar {
+        if self.v13 {
+            Grammar::Tosca13
+        } else {
+            Grammar::Tosca2
+        }
+    }
+
     /// An error of an import (`section`: the TOSCA 2.0 rule, cited as the
     /// importing file's grammar numbers it).
-    fn error_at(&mut self, span: Span, section: &'static str, message: String) {
-        let section = cited(section, self.v13);
+    fn error_at(&mut self, span: Span, section: impl Into<Option<Section>>, message: String) {
+        let section = section.into().and_then(|s| s.cited(self.grammar()));
         self.out
             .diagnostics
             .error(Code::Import, section, span, self.element.clone(), message);
     }
 
     /// An error of an import with its own code (see [`Imports::error_at`]).
-    fn error_coded(&mut self, code: Code, span: Span, section: &'static str, message: String) {
-        let section = cited(section, self.v13);
+    fn error_coded(&mut self, code: Code, span: Span, section: Section, message: String) {
+        let section = section.cited(self.grammar());
         self.out
             .diagnostics
             .error(code, section, span, self.element.clone(), message);
@@ -368,7 +372,7 @@ impl<'r> Imports<'r> {
             let message = format!("invalid YAML: {}", e.message);
             self.out
                 .diagnostics
-                .error(Code::Yaml, "", e.span, String::new(), message);
+                .error(Code::Yaml, None, e.span, String::new(), message);
         }
         self.by_key.insert(key.clone(), id);
         self.places.push(key);
@@ -435,7 +439,7 @@ impl<'r> Imports<'r> {
             let path = self.out.docs[id.index()].path.clone();
             self.out.diagnostics.error(
                 Code::DefinitionsVersion,
-                "6.1",
+                Section::FileKeynames,
                 span,
                 String::new(),
                 format!("`{path}` is not a TOSCA file: the document is {what}"),
@@ -445,7 +449,7 @@ impl<'r> Imports<'r> {
         let Some((key, value)) = map.get_entry("tosca_definitions_version") else {
             self.out.diagnostics.error(
                 Code::DefinitionsVersion,
-                "6.2",
+                Section::DefinitionsVersion,
                 span,
                 String::new(),
                 "the mandatory `tosca_definitions_version` keyname is missing",
@@ -465,7 +469,7 @@ impl<'r> Imports<'r> {
             _ => {
                 self.out.diagnostics.error(
                     Code::DefinitionsVersion,
-                    "6.2",
+                    Section::DefinitionsVersion,
                     value.span.or(key_span),
                     "tosca_definitions_version".to_string(),
                     format!(
@@ -480,11 +484,7 @@ impl<'r> Imports<'r> {
             self.out.diagnostics.error(
                 Code::DefinitionsVersion,
                 // A rule of TOSCA 2.0 (§6.1) that TOSCA 1.3 does not spell out.
-                if grammar == Some(Grammar::Tosca13) {
-                    ""
-                } else {
-                    "6.1"
-                },
+                (grammar != Some(Grammar::Tosca13)).then_some(Section::FileKeynames),
                 key_span,
                 String::new(),
                 "`tosca_definitions_version` must be the first keyname of a TOSCA file",
@@ -502,7 +502,11 @@ impl<'r> Imports<'r> {
         let namespace = def.namespace.map(str::to_string);
         if let Some(ns) = &namespace {
             if ns.is_empty() || ns.contains(char::is_whitespace) {
-                self.error_at(span, "6.8.1", format!("invalid namespace name `{ns}`"));
+                self.error_at(
+                    span,
+                    Section::ImportDefinitions,
+                    format!("invalid namespace name `{ns}`"),
+                );
                 return;
             }
         }
@@ -547,7 +551,11 @@ impl<'r> Imports<'r> {
                     Value::String(s) => Some(url_only(s.as_str())),
                     Value::Map(_) => self.import_definition(grammar, inner),
                     _ => {
-                        self.error_at(span, "1.3 3.6.8", "invalid import definition".to_string());
+                        self.error_at(
+                            span,
+                            Section::V13ImportDefinition,
+                            "invalid import definition".to_string(),
+                        );
                         None
                     }
                 }
@@ -573,7 +581,7 @@ impl<'r> Imports<'r> {
             _ => {
                 self.error_at(
                     span,
-                    "6.8.1",
+                    Section::ImportDefinitions,
                     "an import definition must be a URL string or a map".to_string(),
                 );
                 None
@@ -585,17 +593,12 @@ impl<'r> Imports<'r> {
     /// are strings (where they must be).
     fn import_keynames(&mut self, map: &v4t_yaml::Map, v13: bool) -> bool {
         for (k, v) in map.iter() {
-            let known = if v13 {
-                matches!(
-                    k.name.as_str(),
-                    "file" | "repository" | "namespace_prefix" | "namespace_uri"
-                )
+            let grammar = if v13 {
+                Grammar::Tosca13
             } else {
-                matches!(
-                    k.name.as_str(),
-                    "url" | "profile" | "repository" | "namespace" | "description" | "metadata"
-                )
+                Grammar::Tosca2
             };
+            let known = is_keyname(Entity::Import, grammar, &k.name);
             if !known {
                 let hint = match k.name.as_str() {
                     "file" => " (TOSCA 2.0 uses `url`)",
@@ -604,14 +607,14 @@ impl<'r> Imports<'r> {
                 };
                 self.error_at(
                     k.span,
-                    "6.8.1",
+                    Section::ImportDefinitions,
                     format!("unknown keyname `{}` in an import definition{hint}", k.name),
                 );
             } else if !matches!(k.name.as_str(), "metadata") && !matches!(v.value, Value::String(_))
             {
                 self.error_at(
                     v.span.or(k.span),
-                    "6.8.1",
+                    Section::ImportDefinitions,
                     format!("`{}` of an import definition must be a string", k.name),
                 );
                 return false;
@@ -628,7 +631,7 @@ impl<'r> Imports<'r> {
             (Some(_), Some(_)) => {
                 self.error_at(
                     span,
-                    "6.8.1",
+                    Section::ImportDefinitions,
                     "an import definition must have either `url` or `profile`, not both"
                         .to_string(),
                 );
@@ -637,7 +640,7 @@ impl<'r> Imports<'r> {
             (None, None) => {
                 self.error_at(
                     span,
-                    "6.8.1",
+                    Section::ImportDefinitions,
                     "an import definition needs `url` or `profile`".to_string(),
                 );
                 return None;
@@ -648,14 +651,18 @@ impl<'r> Imports<'r> {
             if def.repository.is_some() {
                 self.error_at(
                     span,
-                    "6.8.1",
+                    Section::ImportDefinitions,
                     "`repository` can only be used with `url`".to_string(),
                 );
                 return None;
             }
             let target = self.profile(profile);
             if target.is_none() {
-                self.error_at(span, "6.8.2.1", format!("unknown profile `{profile}`"));
+                self.error_at(
+                    span,
+                    Section::ImportingProfiles,
+                    format!("unknown profile `{profile}`"),
+                );
                 self.unknown_profile_notes(profile);
             }
             return target;
@@ -665,7 +672,7 @@ impl<'r> Imports<'r> {
             Some(name) => match self.repository_url(from, name) {
                 Ok(base) => Some(base),
                 Err(message) => {
-                    self.error_at(span, "6.8.2.2", message);
+                    self.error_at(span, Section::ImportingToscaFile, message);
                     return None;
                 }
             },
@@ -675,7 +682,7 @@ impl<'r> Imports<'r> {
         let place = match locate(from_place, url, repository.as_deref(), self.files.bounded()) {
             Ok(place) => place,
             Err(message) => {
-                self.error_at(span, "6.8.2.2", message);
+                self.error_at(span, Section::ImportingToscaFile, message);
                 return None;
             }
         };
@@ -685,7 +692,12 @@ impl<'r> Imports<'r> {
                 let message = format!(
                     "remote import `{url}` was not fetched: v4t reads nothing from the network"
                 );
-                self.error_coded(Code::RemoteImport, span, "6.8.2.2", message);
+                self.error_coded(
+                    Code::RemoteImport,
+                    span,
+                    Section::ImportingToscaFile,
+                    message,
+                );
                 self.out.diagnostics.note(
                     "what it defines is unknown, so this file is not checked; `--import-map PREFIX=DIR` reads the URLs starting with PREFIX from the folder DIR",
                     None,
@@ -693,7 +705,7 @@ impl<'r> Imports<'r> {
                 None
             }
             Err(Unread::Failed(message) | Unread::Missing(message)) => {
-                self.error_at(span, "6.8.2.2", message);
+                self.error_at(span, Section::ImportingToscaFile, message);
                 None
             }
         }
@@ -881,7 +893,12 @@ impl<'r> Imports<'r> {
             let note = format!("its own error is reported in `{}`", target.path);
             self.v13 = self.out.docs[from.index()].grammar == Some(Grammar::Tosca13);
             self.element.clear();
-            self.error_coded(Code::BrokenImport, span, "6.8.2.2", message);
+            self.error_coded(
+                Code::BrokenImport,
+                span,
+                Section::ImportingToscaFile,
+                message,
+            );
             self.out.diagnostics.note(note, None);
         }
     }
@@ -937,7 +954,7 @@ impl<'r> Imports<'r> {
                 [] => format!("import cycle at {}", path(imp.from.index())),
             };
             self.v13 = self.out.docs[imp.from.index()].grammar == Some(Grammar::Tosca13);
-            self.error_at(imp.span, "6.8.2", message);
+            self.error_at(imp.span, Section::ImportProcessing, message);
             self.out.edges[imp.from.index()].retain(|&e| e != edge);
         }
     }

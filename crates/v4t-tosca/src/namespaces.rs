@@ -9,6 +9,7 @@
 //! imports defining one type are ambiguous where it is used
 //! ([`crate::types`]).
 
+use crate::section::Section;
 use std::collections::{HashSet, VecDeque};
 
 use v4t_source::Code;
@@ -55,9 +56,21 @@ pub(crate) fn check(loaded: &Loaded, diags: &mut Diagnostics) {
             format!("{what} `{name}` is also defined in `{path}`, which this file imports into the same namespace");
         let element = format!("{section}.{name}");
         if matches!(section, "repositories" | "functions") {
-            diags.error(Code::NamespaceDuplicate, "6.8.4", at, element, message);
+            diags.error(
+                Code::NamespaceDuplicate,
+                Section::Namespaces,
+                at,
+                element,
+                message,
+            );
         } else {
-            diags.warning(Code::ShadowedType, "6.8.4", at, element, message);
+            diags.warning(
+                Code::ShadowedType,
+                Section::Namespaces,
+                at,
+                element,
+                message,
+            );
             let note = "names are unique within a namespace; this file's definition is used here";
             diags.note(note, None);
         }

@@ -19,13 +19,14 @@
 //! Derivation cycles are reported and broken while building, so every walk
 //! up a derivation chain terminates; nothing here recurses.
 
+use crate::section::Section;
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet, VecDeque};
 use v4t_source::Code;
 
 use v4t_yaml::{Node, Span};
 
-use crate::diag::{cited, Diagnostics, Suggestions};
+use crate::diag::{Diagnostics, Suggestions};
 use crate::load::{DocId, Grammar, Loaded};
 use crate::value::as_str;
 
@@ -92,16 +93,16 @@ impl Kind {
     }
 
     /// The specification section of this kind of type (§6.4.3.x).
-    pub fn spec_section(self) -> &'static str {
+    pub fn spec_section(self) -> Section {
         match self {
-            Kind::Artifact => "12.1",
-            Kind::Data => "9.2",
-            Kind::Capability => "8.1",
-            Kind::Interface => "11.1",
-            Kind::Relationship => "7.3",
-            Kind::Node => "7.1",
-            Kind::Group => "16.1",
-            Kind::Policy => "16.3",
+            Kind::Artifact => Section::ArtifactType,
+            Kind::Data => Section::DataType,
+            Kind::Capability => Section::CapabilityType,
+            Kind::Interface => Section::InterfaceType,
+            Kind::Relationship => Section::RelationshipType,
+            Kind::Node => Section::NodeType,
+            Kind::Group => Section::GroupType,
+            Kind::Policy => Section::PolicyType,
         }
     }
 
@@ -418,10 +419,10 @@ impl<'a> TypeSystem<'a> {
                 Err(e) => {
                     let message = self.lookup_message(doc, kind, parent, &e);
                     let span = parent_node.span;
-                    let v13 = grammar == Some(Grammar::Tosca13);
                     self.diagnostics.error(
                         Code::UnknownType,
-                        cited(kind.spec_section(), v13),
+                        kind.spec_section()
+                            .cited(grammar.unwrap_or(Grammar::Tosca2)),
                         span,
                         format!("{}.{}.derived_from", kind.section(), self.types[i].name),
                         message,
@@ -487,11 +488,10 @@ impl<'a> TypeSystem<'a> {
                             )
                         };
                         let path = format!("{}.{}.derived_from", def.kind.section(), def.name);
-                        let v13 = def.doc.and_then(|d| self.loaded.doc(d).grammar)
-                            == Some(Grammar::Tosca13);
+                        let grammar = def.doc.and_then(|d| self.loaded.doc(d).grammar);
                         self.diagnostics.error(
                             Code::Definition,
-                            cited("6.4.2", v13),
+                            Section::TypeDerivation.cited(grammar.unwrap_or(Grammar::Tosca2)),
                             span,
                             path,
                             message,

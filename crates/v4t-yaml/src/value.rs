@@ -688,6 +688,12 @@ impl Map {
         self.entries.get_mut(position).map(|(_, v)| v)
     }
 
+    /// The position of `key`'s (first) entry in insertion order, with its
+    /// value: a stable index for tables kept beside the map.
+    pub fn get_full(&self, key: &str) -> Option<(usize, &Node)> {
+        self.position(key).map(|i| (i, &self.entries[i].1))
+    }
+
     /// The entry for `key`, including the key's span.
     pub fn get_entry(&self, key: &str) -> Option<(&Key, &Node)> {
         self.position(key).map(|i| {

@@ -341,7 +341,7 @@ pub fn analyze_observed(
         sample.extend(f.random(n, seed));
     }
     let (commonality, atomic) = if options.details {
-        f.commonality_and_atomic_sets(graph, (&dead, &core))
+        f.commonality_and_atomic_sets(graph, (&dead, &core), determined)
     } else {
         (Vec::new(), Vec::new())
     };

@@ -98,7 +98,7 @@ pub use config::Grammar;
 use config::{Config, Version};
 pub use document::collection_entries;
 pub use error::{Error, Result};
-pub use lint::{keynames, Section};
+pub use lint::{keynames, Entity};
 pub use logic::operator_names;
 pub use readable::logic as readable_condition;
 pub use report::{ElementDecision, Report, TechnologyChoice};

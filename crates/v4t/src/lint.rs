@@ -38,12 +38,13 @@
 //!   node that declares it (the reference accepts it, and conformance tests
 //!   use it to test relation conditions, but no orchestrator can deploy it).
 
-use crate::document::{self, collection_entries, declared_inputs, TOPOLOGY};
+use crate::document::{self, collection_entries, declared_inputs};
 use crate::inputs::FEATURE_KEYS;
 use crate::options::{is_known_option, known_options, RENAMED_OPTIONS};
 use crate::suggest::did_you_mean;
 use crate::version::Grammar;
 use v4t_source::{Code, Diagnostic};
+use v4t_tosca::Entity as ToscaEntity;
 use v4t_yaml::hash::SeededSet;
 use v4t_yaml::{Key, Map, Node, Span, Value};
 
@@ -91,47 +92,6 @@ keys!(
 );
 
 keys!(
-    /// Keys of a service template (TOSCA 1.3, plus those TOSCA 2.0 adds).
-    SERVICE_TEMPLATE_KEYS = [
-        "tosca_definitions_version",
-        "namespace",
-        "metadata",
-        "description",
-        "dsl_definitions",
-        "repositories",
-        "imports",
-        "artifact_types",
-        "data_types",
-        "capability_types",
-        "interface_types",
-        "relationship_types",
-        "node_types",
-        "group_types",
-        "policy_types",
-        TOPOLOGY,
-        "profile",
-        "functions",
-        "service_template",
-    ]
-);
-
-keys!(
-    /// Keys of a topology template.
-    TOPOLOGY_KEYS = [
-        "description",
-        "inputs",
-        "node_templates",
-        "relationship_templates",
-        "groups",
-        "policies",
-        "outputs",
-        "substitution_mappings",
-        "workflows",
-        "variability",
-    ]
-);
-
-keys!(
     /// Keys of the variability definition (`plugins` has its own warning).
     VARIABILITY_KEYS = [
         "inputs",
@@ -145,21 +105,8 @@ keys!(
 );
 
 keys!(
-    /// Keys of a TOSCA parameter definition (inputs and outputs).
-    PARAMETER_KEYS = [
-        "type",
-        "description",
-        "value",
-        "required",
-        "default",
-        "status",
-        "constraints",
-        "key_schema",
-        "entry_schema",
-        "external-schema",
-        "metadata",
-    ]
-);
+    /// The Variability4TOSCA key of the topology.
+TOPOLOGY_KEYS = ["variability"]);
 
 keys!(
     /// Keys of a variability input besides the parameter keys.
@@ -173,6 +120,26 @@ keys!(
         "excludes",
     ]
 );
+
+keys!(
+    /// Keys of a variability preset.
+PRESET_KEYS = ["name", "description", "inputs"]);
+
+keys!(
+    /// The node-only Variability4TOSCA keys.
+NODE_KEYS = ["anchor", "persistent", "managed", "technology"]);
+
+keys!(
+    /// Wrapped property keys.
+PROPERTY_KEYS = ["value", "expression"]);
+
+keys!(
+    /// Technology template keys besides the element keys.
+TECHNOLOGY_KEYS = ["assign", "scenario", "prio"]);
+
+keys!(
+    /// No keys: a map with TOSCA's keynames only.
+NO_KEYS = ["\u{0}"]);
 
 /// How element ids start (`node.web`, `property.port@0.node.web`, ...).
 const ELEMENT_ID_PREFIXES: [&str; 11] = [
@@ -189,153 +156,6 @@ const ELEMENT_ID_PREFIXES: [&str; 11] = [
     "import.",
 ];
 
-keys!(
-    /// Keys of a variability preset.
-PRESET_KEYS = ["name", "description", "inputs"]);
-
-keys!(
-    /// TOSCA 1.3 node template keys plus the node-only V4T keys.
-    NODE_KEYS = [
-        "type",
-        "description",
-        "metadata",
-        "directives",
-        "properties",
-        "attributes",
-        "requirements",
-        "capabilities",
-        "interfaces",
-        "artifacts",
-        "node_filter",
-        "copy",
-        "anchor",
-        "persistent",
-        "managed",
-        "technology",
-    ]
-);
-
-keys!(
-    /// TOSCA 1.3 requirement assignment keys.
-    REQUIREMENT_KEYS = [
-        "node",
-        "capability",
-        "relationship",
-        "node_filter",
-        "occurrences",
-    ]
-);
-
-keys!(
-    /// Wrapped property keys.
-PROPERTY_KEYS = ["value", "expression"]);
-
-keys!(
-    /// TOSCA 1.3 artifact definition keys.
-    ARTIFACT_KEYS = [
-        "type",
-        "file",
-        "repository",
-        "description",
-        "deploy_path",
-        "artifact_version",
-        "checksum",
-        "checksum_algorithm",
-        "properties",
-    ]
-);
-
-keys!(
-    /// TOSCA 1.3 capability assignment keys.
-CAPABILITY_KEYS = ["properties", "attributes", "occurrences"]);
-
-keys!(
-    /// Technology template keys besides the element keys.
-TECHNOLOGY_KEYS = ["assign", "scenario", "prio"]);
-
-keys!(
-    /// TOSCA 1.3 relationship template keys.
-    RELATIONSHIP_KEYS = [
-        "type",
-        "description",
-        "metadata",
-        "properties",
-        "attributes",
-        "interfaces",
-        "copy",
-    ]
-);
-
-keys!(
-    /// TOSCA 1.3 group keys.
-    GROUP_KEYS = [
-        "type",
-        "description",
-        "metadata",
-        "properties",
-        "attributes",
-        "members",
-        "interfaces",
-    ]
-);
-
-keys!(
-    /// TOSCA 1.3 policy keys.
-    POLICY_KEYS = [
-        "type",
-        "description",
-        "metadata",
-        "properties",
-        "targets",
-        "triggers",
-    ]
-);
-
-keys!(
-    /// TOSCA 1.3 import definition keys.
-IMPORT_KEYS = ["file", "repository", "namespace_uri", "namespace_prefix"]);
-
-keys!(
-    /// TOSCA 2.0 service template keys beside the TOSCA 1.3 ones.
-TOPOLOGY_KEYS_20 = ["functions", "metadata"]);
-
-keys!(
-    /// TOSCA 2.0 parameter definition keys (inputs and outputs) beside the
-    /// TOSCA 1.3 ones.
-PARAMETER_KEYS_20 = ["mapping", "validation"]);
-
-keys!(
-    /// TOSCA 2.0 node template keys beside the TOSCA 1.3 ones.
-NODE_KEYS_20 = ["count"]);
-
-keys!(
-    /// TOSCA 2.0 requirement assignment keys beside the TOSCA 1.3 ones.
-REQUIREMENT_KEYS_20 = ["count", "optional", "allocation", "directives"]);
-
-keys!(
-    /// TOSCA 2.0 artifact definition keys beside the TOSCA 1.3 ones.
-ARTIFACT_KEYS_20 = ["metadata"]);
-
-keys!(
-    /// TOSCA 2.0 capability assignment keys beside the TOSCA 1.3 ones.
-CAPABILITY_KEYS_20 = ["directives"]);
-
-keys!(
-    /// TOSCA 2.0 import definition keys.
-    IMPORT_KEYS_20 = [
-        "url",
-        "profile",
-        "repository",
-        "namespace",
-        "description",
-        "metadata",
-    ]
-);
-
-keys!(
-    /// No keys: what a grammar adds where it adds nothing.
-NO_KEYS = ["\u{0}"]);
-
 /// Collects the warnings for `doc`.
 pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
     let mut out = Vec::new();
@@ -350,16 +170,14 @@ pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
     lint.keys(
         root,
         &|| "the service template".into(),
-        &[&SERVICE_TEMPLATE_KEYS],
-        false,
+        Entity::ServiceTemplate,
     );
     lint.imports(root.get("imports"));
     let topology = document::topology_key(doc);
     let Some(tt) = root.get(topology).and_then(Node::as_map) else {
         return out;
     };
-    let own = lint.sets(&TOPOLOGY_KEYS, &TOPOLOGY_KEYS_20);
-    lint.keys(tt, &|| topology.into(), &own, false);
+    lint.keys(tt, &|| topology.into(), Entity::Topology);
     if let Some(v) = tt.get("variability") {
         lint.variability(v);
     }
@@ -367,8 +185,7 @@ pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
         for (name, n) in collection_entries(tt.get(collection)) {
             if let Some(m) = n.as_map() {
                 let what = || format!("{kind} \"{}\"", name.name);
-                let own = lint.sets(&PARAMETER_KEYS, &PARAMETER_KEYS_20);
-                lint.keys(m, &what, &own, true);
+                lint.keys(m, &what, Entity::Parameter);
             }
         }
     }
@@ -381,18 +198,18 @@ pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
         for (name, r) in templates.iter() {
             if let Some(m) = r.as_map() {
                 let what = || format!("relationship template \"{}\"", name.name);
-                lint.template(m, &what, &[&RELATIONSHIP_KEYS], false, |_, _, _| {});
+                lint.template(m, &what, Entity::Relationship, |_, _, _| {});
             }
         }
     }
-    for (kind, collection, keys) in [
-        ("group", "groups", &[&GROUP_KEYS]),
-        ("policy", "policies", &[&POLICY_KEYS]),
+    for (kind, collection, entity) in [
+        ("group", "groups", Entity::Group),
+        ("policy", "policies", Entity::Policy),
     ] {
         for (name, n) in collection_entries(tt.get(collection)) {
             if let Some(m) = n.as_map() {
                 let what = || format!("{kind} \"{}\"", name.name);
-                lint.template(m, &what, keys, true, |_, _, _| {});
+                lint.template(m, &what, entity, |_, _, _| {});
             }
         }
     }
@@ -410,51 +227,46 @@ struct Lint<'o> {
 }
 
 impl Lint<'_> {
-    /// The keys of a section: TOSCA 1.3's, and on a TOSCA 2.0 base also
-    /// those TOSCA 2.0 adds (keys TOSCA 2.0 dropped are left to `v4t
-    /// validate`).
-    fn sets(&self, v13: &'static Keys, v20: &'static Keys) -> [&'static Keys; 2] {
-        [v13, if self.tosca20 { v20 } else { &NO_KEYS }]
+    /// The template's base grammar.
+    fn grammar(&self) -> Grammar {
+        if self.tosca20 {
+            Grammar::Tosca2
+        } else {
+            Grammar::Tosca13
+        }
     }
 
     fn warn(&mut self, code: Code, message: String, span: Span) {
         self.out.push(Diagnostic::warning(code, message).at(span));
     }
 
-    /// Warns about the keys of `m` that are neither in `own` nor (if
-    /// `conditional`) element keys; `what` names the map (only formatted
-    /// for a warning).
-    fn keys(&mut self, m: &Map, what: &dyn Fn() -> String, own: &[&Keys], conditional: bool) {
+    /// Warns about the keys of `m` that are not keys of `entity` (element
+    /// keys count where it is conditional); `what` names the map (only
+    /// formatted for a warning).
+    fn keys(&mut self, m: &Map, what: &dyn Fn() -> String, entity: Entity) {
         for (key, _) in m.iter() {
-            self.key(key, what, own, conditional);
+            self.key(key, what, entity);
         }
     }
 
     /// [`Lint::keys`] for one key.
-    fn key(&mut self, key: &Key, what: &dyn Fn() -> String, own: &[&Keys], conditional: bool) {
+    fn key(&mut self, key: &Key, what: &dyn Fn() -> String, entity: Entity) {
         let k = key.name.as_str();
-        if own.iter().any(|keys| (keys.contains)(k)) {
+        if entity.knows(k, self.grammar()) {
             return;
         }
         let element_key = (V4T_ELEMENT_KEYS.contains)(k);
-        if conditional && element_key {
-            return;
-        }
         let message = if element_key {
             format!(
                 "Key \"{k}\" has no effect in {}: it is not a conditional element",
                 what()
             )
         } else {
-            let known = own.iter().flat_map(|keys| keys.list).chain(if conditional {
-                V4T_ELEMENT_KEYS.list
-            } else {
-                &[]
-            });
+            let known = entity.known(self.grammar());
             format!(
                 "Unknown key \"{k}\" in {}{}",
                 what(),
-                did_you_mean(k, known.copied())
+                did_you_mean(k, known)
             )
         };
         self.warn(Code::UnknownKey, message, key.span);
@@ -468,12 +280,11 @@ impl Lint<'_> {
         &mut self,
         m: &Map,
         what: &dyn Fn() -> String,
-        own: &[&Keys],
-        conditional: bool,
+        entity: Entity,
         mut child: impl FnMut(&mut Self, &str, &Node),
     ) {
         for (key, value) in m.iter() {
-            self.key(key, what, own, conditional);
+            self.key(key, what, entity);
             match key.name.as_str() {
                 "type" => self.type_assignments(value, what),
                 "properties" => self.properties(value, what),
@@ -485,11 +296,7 @@ impl Lint<'_> {
     }
 
     fn imports(&mut self, imports: Option<&Node>) {
-        let (file_key, own) = if self.tosca20 {
-            ("url", &IMPORT_KEYS_20)
-        } else {
-            ("file", &IMPORT_KEYS)
-        };
+        let file_key = if self.tosca20 { "url" } else { "file" };
         for item in imports.and_then(Node::as_seq).into_iter().flatten() {
             // Only import definitions (with `file`, `url` or `profile`), not
             // named single-entry maps.
@@ -504,7 +311,7 @@ impl Lint<'_> {
                 .and_then(Node::as_str)
                 .unwrap_or_default();
             let what = || format!("import \"{file}\"");
-            self.keys(m, &what, &[own], true);
+            self.keys(m, &what, Entity::Import);
         }
     }
 
@@ -521,12 +328,12 @@ impl Lint<'_> {
                         .into(),
                     key.span,
                 );
-            } else if !(VARIABILITY_KEYS.contains)(k) {
+            } else if !Entity::Variability.knows(k, self.grammar()) {
                 self.warn(
                     Code::UnknownKey,
                     format!(
                         "Unknown key \"{k}\" in the variability definition{}",
-                        did_you_mean(k, VARIABILITY_KEYS.list.iter().copied())
+                        did_you_mean(k, Entity::Variability.known(self.grammar()))
                     ),
                     key.span,
                 );
@@ -535,7 +342,7 @@ impl Lint<'_> {
         for (name, n) in collection_entries(v.get("inputs")) {
             if let Some(m) = n.as_map() {
                 let what = || format!("variability input \"{}\"", name.name);
-                self.keys(m, &what, &[&PARAMETER_KEYS, &VARIABILITY_INPUT_KEYS], false);
+                self.keys(m, &what, Entity::VariabilityInput);
             }
         }
         if let Some(presets) = v.get("presets").and_then(Node::as_map) {
@@ -543,7 +350,7 @@ impl Lint<'_> {
             for (name, n) in presets.iter() {
                 let Some(m) = n.as_map() else { continue };
                 let what = || format!("variability preset \"{}\"", name.name);
-                self.keys(m, &what, &[&PRESET_KEYS], false);
+                self.keys(m, &what, Entity::Preset);
                 let assigned = m.get("inputs").and_then(Node::as_map).into_iter();
                 for (input, _) in assigned.flat_map(Map::iter) {
                     if !declared.contains(&input.name.as_str()) {
@@ -591,31 +398,36 @@ impl Lint<'_> {
 
     fn node(&mut self, name: &str, m: &Map) {
         let what = || format!("node template \"{name}\"");
-        let own = self.sets(&NODE_KEYS, &NODE_KEYS_20);
-        let artifact_keys = self.sets(&ARTIFACT_KEYS, &ARTIFACT_KEYS_20);
-        self.template(m, &what, &own, true, |lint, key, value| match key {
-            "requirements" => lint.requirements(name, value),
-            "artifacts" => {
-                for (aname, a) in collection_entries(Some(value)) {
-                    if let Some(am) = a.as_map() {
-                        let what =
-                            || format!("artifact \"{}\" of node template \"{name}\"", aname.name);
-                        lint.template(am, &what, &artifact_keys, true, |_, _, _| {});
+        self.template(
+            m,
+            &what,
+            Entity::NodeTemplate,
+            |lint, key, value| match key {
+                "requirements" => lint.requirements(name, value),
+                "artifacts" => {
+                    for (aname, a) in collection_entries(Some(value)) {
+                        if let Some(am) = a.as_map() {
+                            let what = || {
+                                format!("artifact \"{}\" of node template \"{name}\"", aname.name)
+                            };
+                            lint.template(am, &what, Entity::Artifact, |_, _, _| {});
+                        }
                     }
                 }
-            }
-            "capabilities" => lint.capabilities(name, value),
-            "technology" if value.as_seq().is_some() => {
-                for (tname, t) in collection_entries(Some(value)) {
-                    if let Some(tm) = t.as_map() {
-                        let what =
-                            || format!("technology \"{}\" of node template \"{name}\"", tname.name);
-                        lint.keys(tm, &what, &[&TECHNOLOGY_KEYS], true);
+                "capabilities" => lint.capabilities(name, value),
+                "technology" if value.as_seq().is_some() => {
+                    for (tname, t) in collection_entries(Some(value)) {
+                        if let Some(tm) = t.as_map() {
+                            let what = || {
+                                format!("technology \"{}\" of node template \"{name}\"", tname.name)
+                            };
+                            lint.keys(tm, &what, Entity::Technology);
+                        }
                     }
                 }
-            }
-            _ => {}
-        });
+                _ => {}
+            },
+        );
     }
 
     fn requirements(&mut self, name: &str, requirements: &Node) {
@@ -639,8 +451,7 @@ impl Lint<'_> {
             }
             if let Some(am) = assignment.as_map() {
                 let what = || format!("requirement \"{}\" of node template \"{name}\"", rname.name);
-                let own = self.sets(&REQUIREMENT_KEYS, &REQUIREMENT_KEYS_20);
-                self.keys(am, &what, &own, true);
+                self.keys(am, &what, Entity::Requirement);
             }
         }
     }
@@ -649,8 +460,7 @@ impl Lint<'_> {
         for (cname, c) in capabilities.as_map().into_iter().flat_map(Map::iter) {
             let Some(cm) = c.as_map() else { continue };
             let what = || format!("capability \"{}\" of node template \"{name}\"", cname.name);
-            let own = self.sets(&CAPABILITY_KEYS, &CAPABILITY_KEYS_20);
-            self.keys(cm, &what, &own, false);
+            self.keys(cm, &what, Entity::Capability);
             for (pname, p) in collection_entries(cm.get("properties")) {
                 if let Some(key) = element_key(p) {
                     self.warn(
@@ -676,7 +486,7 @@ impl Lint<'_> {
         for (tname, t) in collection_entries(Some(types)) {
             if let Some(tm) = t.as_map() {
                 let what = || format!("type \"{}\" of {}", tname.name, container());
-                self.keys(tm, &what, &[&V4T_ELEMENT_KEYS], false);
+                self.keys(tm, &what, Entity::TypeAssignment);
             }
         }
     }
@@ -710,7 +520,7 @@ impl Lint<'_> {
                 .any(|k| pm.get(k).is_some_and(Node::is_defined));
             if wrapped {
                 let what = || format!("property \"{}\" of {}", pname.name, container());
-                self.keys(pm, &what, &[&PROPERTY_KEYS], true);
+                self.keys(pm, &what, Entity::Property);
             } else if let Some(key) = element_key(p) {
                 self.warn(
                     Code::ConditionAsData,
@@ -832,27 +642,56 @@ mod tests {
 
     #[test]
     fn keynames_for_editors_follow_the_grammar() {
-        let node = keynames(Section::NodeTemplate, false);
+        let (v13, v2) = (Grammar::Tosca13, Grammar::Tosca2);
+        let node = keynames(Entity::NodeTemplate, v13);
         assert!(
             node.contains(&"type") && node.contains(&"conditions"),
             "{node:?}"
         );
         assert!(!node.contains(&"count"));
-        assert!(keynames(Section::NodeTemplate, true).contains(&"count"));
+        assert!(keynames(Entity::NodeTemplate, v2).contains(&"count"));
         assert_eq!(
-            keynames(Section::Preset, false),
+            keynames(Entity::Preset, v13),
             ["name", "description", "inputs"]
         );
-        let import = keynames(Section::Import, true);
-        assert!(
-            import.contains(&"url") && !import.contains(&"file"),
-            "{import:?}"
-        );
-        // The filler of grammars that add nothing never shows.
-        assert!(keynames(Section::Topology, false)
+        // TOSCA 1.3's keys first, Variability4TOSCA's, TOSCA 2.0's, the
+        // element keys.
+        let node = keynames(Entity::NodeTemplate, v2);
+        let at = |k| node.iter().position(|n| *n == k).unwrap();
+        assert!(at("copy") < at("anchor") && at("technology") < at("count"));
+        assert!(at("count") < at("conditions"), "{node:?}");
+        let import = keynames(Entity::Import, v2);
+        assert!(import.contains(&"url"), "{import:?}");
+        assert!(!keynames(Entity::Import, v13).contains(&"url"));
+        // Variability inputs have TOSCA 1.3's parameter keys on every base.
+        let input = keynames(Entity::VariabilityInput, v2);
+        assert!(!input.contains(&"validation") && input.contains(&"requires"));
+        // The filler of maps without own keys never shows.
+        assert!(keynames(Entity::Relationship, v13)
             .iter()
             .all(|k| !k.contains('\u{0}')));
     }
+
+    #[test]
+    fn the_grammars_disagree_only_where_the_table_says() {
+        // On a TOSCA 2.0 base both grammars' keys are known; on 1.3 only
+        // 1.3's (the validator reports the others).
+        let w = messages(
+            "topology_template:\n  metadata: {}\n  groups:\n    g: {type: t, attributes: {}}\n",
+        );
+        assert_eq!(
+            w,
+            [
+                "Unknown key \"metadata\" in topology_template",
+                "Unknown key \"attributes\" in group \"g\"",
+            ]
+        );
+        let w = messages(
+            "tosca_definitions_version: tosca_2_0\nservice_template:\n  metadata: {}\n  node_templates:\n    n: {type: t, count: 2, artifacts: {a: {type: t, file: f, version: '1'}}}\n",
+        );
+        assert!(w.is_empty(), "{w:?}");
+    }
+
     #[test]
     fn unused_inputs_are_reported_at_their_name() {
         let w = warnings(
@@ -1054,9 +893,12 @@ topology_template:
     }
 }
 
-/// A section of a template whose keynames [`keynames`] lists (for editors).
+/// A map of a template whose keys the warnings check and [`keynames`]
+/// lists (for editors): TOSCA's entities, with their keynames from the one
+/// table of the TOSCA layer ([`v4t_tosca::keynames`]) and the keys
+/// Variability4TOSCA adds, and Variability4TOSCA's own sections.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Section {
+pub enum Entity {
     /// The top level of the file.
     ServiceTemplate,
     /// The topology (TOSCA 1.3's or TOSCA 2.0's).
@@ -1081,6 +923,8 @@ pub enum Section {
     Capability,
     /// A deployment technology of a node template.
     Technology,
+    /// A type assignment (`type` in list form): element keys only.
+    TypeAssignment,
     /// A relationship template.
     Relationship,
     /// A group.
@@ -1091,42 +935,117 @@ pub enum Section {
     Import,
 }
 
-/// The keynames v4t knows in `section` (TOSCA's and Variability4TOSCA's;
-/// on a TOSCA 2.0 base also those TOSCA 2.0 adds): the same tables the
-/// unknown-key warnings check against, in table order.
-pub fn keynames(section: Section, tosca20: bool) -> Vec<&'static str> {
-    use Section as S;
-    let extra = |k: &'static Keys| if tosca20 { k } else { &NO_KEYS };
-    let sets: &[&Keys] = match section {
-        S::ServiceTemplate => &[&SERVICE_TEMPLATE_KEYS],
-        S::Topology => &[&TOPOLOGY_KEYS, extra(&TOPOLOGY_KEYS_20)],
-        S::Variability => &[&VARIABILITY_KEYS],
-        S::VariabilityInput => &[&PARAMETER_KEYS, &VARIABILITY_INPUT_KEYS],
-        S::Preset => &[&PRESET_KEYS],
-        S::Parameter => &[
-            &PARAMETER_KEYS,
-            extra(&PARAMETER_KEYS_20),
-            &V4T_ELEMENT_KEYS,
-        ],
-        S::NodeTemplate => &[&NODE_KEYS, extra(&NODE_KEYS_20), &V4T_ELEMENT_KEYS],
-        S::Requirement => &[
-            &REQUIREMENT_KEYS,
-            extra(&REQUIREMENT_KEYS_20),
-            &V4T_ELEMENT_KEYS,
-        ],
-        S::Property => &[&PROPERTY_KEYS, &V4T_ELEMENT_KEYS],
-        S::Artifact => &[&ARTIFACT_KEYS, extra(&ARTIFACT_KEYS_20), &V4T_ELEMENT_KEYS],
-        S::Capability => &[&CAPABILITY_KEYS, extra(&CAPABILITY_KEYS_20)],
-        S::Technology => &[&TECHNOLOGY_KEYS, &V4T_ELEMENT_KEYS],
-        S::Relationship => &[&RELATIONSHIP_KEYS],
-        S::Group => &[&GROUP_KEYS, &V4T_ELEMENT_KEYS],
-        S::Policy => &[&POLICY_KEYS, &V4T_ELEMENT_KEYS],
-        S::Import if tosca20 => &[&IMPORT_KEYS_20, &V4T_ELEMENT_KEYS],
-        S::Import => &[&IMPORT_KEYS, &V4T_ELEMENT_KEYS],
-    };
+impl Entity {
+    /// The TOSCA entity whose keynames the map has, if any, and whether
+    /// only TOSCA 1.3's count on every base (variability inputs are
+    /// Variability4TOSCA's, with TOSCA 1.3's parameter keys).
+    fn tosca(self) -> Option<(ToscaEntity, bool)> {
+        use Entity as E;
+        Some(match self {
+            E::ServiceTemplate => (ToscaEntity::File, false),
+            E::Topology => (ToscaEntity::ServiceTemplate, false),
+            E::VariabilityInput => (ToscaEntity::Parameter, true),
+            E::Parameter => (ToscaEntity::Parameter, false),
+            E::NodeTemplate => (ToscaEntity::NodeTemplate, false),
+            E::Requirement => (ToscaEntity::RequirementAssignment, false),
+            E::Artifact => (ToscaEntity::Artifact, false),
+            E::Capability => (ToscaEntity::CapabilityAssignment, false),
+            E::Relationship => (ToscaEntity::RelationshipTemplate, false),
+            E::Group => (ToscaEntity::Group, false),
+            E::Policy => (ToscaEntity::Policy, false),
+            E::Import => (ToscaEntity::Import, false),
+            E::Variability | E::Preset | E::Property | E::Technology | E::TypeAssignment => {
+                return None
+            }
+        })
+    }
+
+    /// The Variability4TOSCA keys of the map besides the element keys.
+    fn v4t(self) -> &'static Keys {
+        use Entity as E;
+        match self {
+            E::Topology => &TOPOLOGY_KEYS,
+            E::Variability => &VARIABILITY_KEYS,
+            E::VariabilityInput => &VARIABILITY_INPUT_KEYS,
+            E::Preset => &PRESET_KEYS,
+            E::NodeTemplate => &NODE_KEYS,
+            E::Property => &PROPERTY_KEYS,
+            E::Technology => &TECHNOLOGY_KEYS,
+            E::TypeAssignment => &V4T_ELEMENT_KEYS,
+            _ => &NO_KEYS,
+        }
+    }
+
+    /// Whether the map is a conditional element (element keys belong to it).
+    fn conditional(self) -> bool {
+        use Entity as E;
+        matches!(
+            self,
+            E::Parameter
+                | E::NodeTemplate
+                | E::Requirement
+                | E::Property
+                | E::Artifact
+                | E::Technology
+                | E::Group
+                | E::Policy
+                | E::Import
+        )
+    }
+
+    /// The TOSCA grammars whose keynames count on a base of `grammar`:
+    /// TOSCA 1.3's, on a TOSCA 2.0 base also TOSCA 2.0's (keys TOSCA 2.0
+    /// dropped are left to `v4t validate`, which says what replaced them).
+    fn grammars(only_13: bool, grammar: Grammar) -> &'static [Grammar] {
+        if only_13 || grammar == Grammar::Tosca13 {
+            &[Grammar::Tosca13]
+        } else {
+            &[Grammar::Tosca13, Grammar::Tosca2]
+        }
+    }
+
+    /// Whether `key` is a key of the map on a base of `grammar`.
+    fn knows(self, key: &str, grammar: Grammar) -> bool {
+        (self.v4t().contains)(key)
+            || (self.conditional() && (V4T_ELEMENT_KEYS.contains)(key))
+            || self.tosca().is_some_and(|(t, only_13)| {
+                Entity::grammars(only_13, grammar)
+                    .iter()
+                    .any(|&g| v4t_tosca::is_keyname(t, g, key))
+            })
+    }
+
+    /// The keys of the map on a base of `grammar`, in the order suggestions
+    /// prefer them: TOSCA 1.3's, Variability4TOSCA's, those TOSCA 2.0 adds,
+    /// the element keys.
+    fn known(self, grammar: Grammar) -> impl Iterator<Item = &'static str> {
+        let tosca = self.tosca();
+        let grammars = tosca.map_or(&[][..], |(_, only_13)| Entity::grammars(only_13, grammar));
+        let in_13 = grammars.contains(&Grammar::Tosca13);
+        let in_2 = grammars.contains(&Grammar::Tosca2);
+        let table = tosca.map_or(&[][..], |(t, _)| t.keynames());
+        let v13 = table.iter().filter(move |k| in_13 && k.in_13);
+        let v2 = table.iter().filter(move |k| in_2 && k.in_2 && !k.in_13);
+        let elements = if self.conditional() {
+            V4T_ELEMENT_KEYS.list
+        } else {
+            &[]
+        };
+        (v13.map(|k| k.name))
+            .chain(self.v4t().list.iter().copied())
+            .chain(v2.map(|k| k.name))
+            .chain(elements.iter().copied())
+            .filter(|k| *k != NO_KEYS.list[0])
+    }
+}
+
+/// The keys v4t knows in `entity` (TOSCA's and Variability4TOSCA's; on a
+/// TOSCA 2.0 base also those TOSCA 2.0 adds): the same keys the
+/// unknown-key warnings check against, in the order they suggest them.
+pub fn keynames(entity: Entity, grammar: Grammar) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
-    for key in sets.iter().flat_map(|k| k.list.iter().copied()) {
-        if key != "\u{0}" && !out.contains(&key) {
+    for key in entity.known(grammar) {
+        if !out.contains(&key) {
             out.push(key);
         }
     }

@@ -13,6 +13,7 @@ use crate::document;
 use crate::error::{Error, Result};
 use crate::version::Grammar;
 use v4t_source::{Code, Loader, Sources};
+use v4t_tosca::Kind;
 use v4t_yaml::hash::SeededSet;
 use v4t_yaml::{parse_with, Map, Node, Schema, SourceId, Span, Value};
 
@@ -36,32 +37,25 @@ pub(crate) fn template_path(sources: &Sources, id: SourceId) -> String {
     }
 }
 
-/// The type collections types are loaded into, in the reference's order.
-const LOADED_COLLECTIONS: [&str; 8] = [
-    "artifact_types",
-    "data_types",
-    "capability_types",
-    "interface_types",
-    "relationship_types",
-    "node_types",
-    "group_types",
-    "policy_types",
-];
+/// The type collections types are loaded into, in the reference's order
+/// (which is the TOSCA layer's order of kinds).
+fn loaded_collections() -> impl Iterator<Item = &'static str> {
+    Kind::ALL.into_iter().map(Kind::section)
+}
 
 /// Types that came from `lib/` (removed again from the output).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LoadedTypes {
-    /// Type names per collection, in the order of [`LOADED_COLLECTIONS`].
-    names: [SeededSet<String>; LOADED_COLLECTIONS.len()],
+    /// Type names per collection, in the order of [`loaded_collections`].
+    names: [SeededSet<String>; Kind::ALL.len()],
 }
 
 impl LoadedTypes {
     /// Whether type `name` of `collection` was loaded (no allocation: the
     /// output filter asks this for every type of the template).
     pub(crate) fn contains(&self, collection: &str, name: &str) -> bool {
-        LOADED_COLLECTIONS
-            .iter()
-            .position(|&c| c == collection)
+        loaded_collections()
+            .position(|c| c == collection)
             .is_some_and(|i| self.names[i].contains(name))
     }
 }
@@ -233,7 +227,7 @@ fn load_types(
                 version.span,
             ));
         }
-        for (slot, collection) in LOADED_COLLECTIONS.into_iter().enumerate() {
+        for (slot, collection) in loaded_collections().enumerate() {
             let Some(target) = root.map_entry(collection) else {
                 continue;
             };
@@ -269,7 +263,7 @@ fn load_types(
 /// Removes the loaded types again (and type collections left empty).
 pub(crate) fn remove_loaded_types(doc: &mut Node, loaded: &LoadedTypes) {
     let Some(root) = doc.as_map_mut() else { return };
-    for collection in LOADED_COLLECTIONS {
+    for collection in loaded_collections() {
         let Some(types) = root.get_mut(collection).and_then(Node::as_map_mut) else {
             continue;
         };

@@ -6,6 +6,7 @@
 //! that order), which [`LogicOp::of_map`] finds in one pass. Everything else
 //! about conditions matches [`LogicOp`]s, never operator strings.
 
+use v4t_expr::ValueOp;
 use v4t_yaml::{Map, Node};
 
 /// What an operator takes.
@@ -193,6 +194,29 @@ impl LogicOp {
     }
 }
 
+/// What an operator that names something in `variability` refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NameRef {
+    /// `{variability_input: NAME}`.
+    Input,
+    /// `{logic_expression: NAME}` or `{value_expression: NAME}`.
+    Expression,
+}
+
+impl NameRef {
+    /// What the operator with key `key` names, if it names something.
+    pub(crate) fn of_key(key: &str) -> Option<NameRef> {
+        if LogicOp::parse(key) == Some(LogicOp::LogicExpression) {
+            return Some(NameRef::Expression);
+        }
+        match ValueOp::parse(key)? {
+            ValueOp::VariabilityInput => Some(NameRef::Input),
+            ValueOp::ValueExpression => Some(NameRef::Expression),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,6 +230,17 @@ mod tests {
             assert_eq!(LogicOp::parse(op.key()), Some(op), "{}", op.key());
         }
         assert_eq!(LogicOp::parse("_generated"), None);
+        assert_eq!(NameRef::of_key("variability_input"), Some(NameRef::Input));
+        assert_eq!(
+            NameRef::of_key("value_expression"),
+            Some(NameRef::Expression)
+        );
+        assert_eq!(
+            NameRef::of_key("logic_expression"),
+            Some(NameRef::Expression)
+        );
+        assert_eq!(NameRef::of_key("equal"), None);
+        assert_eq!(NameRef::of_key("and"), None);
         assert_eq!(LogicOp::parse("variability_input"), None);
         assert_eq!(LogicOp::Not.arity(), Arity::One);
         assert!(LogicOp::PolicyPropertyPresence.is_property_presence());

@@ -13,6 +13,7 @@
 
 use crate::graph::{Cond, Constraint, Graph};
 use crate::logic::{Arity, LogicOp};
+use v4t_expr::ValueOp;
 use v4t_yaml::json::to_json;
 use v4t_yaml::number::format_js;
 use v4t_yaml::{Node, Value};
@@ -32,12 +33,29 @@ enum Prec {
     Atom,
 }
 
-/// A rendered expression with its precedence and, for associative infix
-/// operators, the operator (so that `a and b and c` needs no parentheses).
+/// An operator shown between its operands: a logic operator by its key
+/// (`and`, `implies`), a value operator by its symbol (`=`, `+`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Infix {
+    Logic(LogicOp),
+    Value(ValueOp, &'static str),
+}
+
+impl Infix {
+    fn text(self) -> &'static str {
+        match self {
+            Infix::Logic(op) => op.key(),
+            Infix::Value(_, symbol) => symbol,
+        }
+    }
+}
+
+/// A rendered expression with its precedence and, for infix operators,
+/// the operator (so that `a and b and c` needs no parentheses).
 struct Shown {
     text: String,
     prec: Prec,
-    op: &'static str,
+    op: Option<Infix>,
 }
 
 impl Shown {
@@ -45,13 +63,13 @@ impl Shown {
         Shown {
             text,
             prec: Prec::Atom,
-            op: "",
+            op: None,
         }
     }
 
     /// The text as an operand of `op` at `prec`.
-    fn operand(self, prec: Prec, op: &str, associative: bool) -> String {
-        let same = associative && self.op == op;
+    fn operand(self, prec: Prec, op: Infix, associative: bool) -> String {
+        let same = associative && self.op == Some(op);
         if self.prec > prec || (self.prec == prec && same) {
             self.text
         } else {
@@ -84,7 +102,7 @@ pub(crate) fn all_of(list: &[&Cond], g: &Graph) -> String {
             other => logic_shown(&other.to_node(g), 0),
         })
         .collect();
-    infix(items, "and", Prec::And, true).text
+    infix(items, Infix::Logic(LogicOp::And), Prec::And, true).text
 }
 
 /// A generated constraint (elements by their ids).
@@ -122,20 +140,20 @@ fn not(inner: Shown) -> Shown {
     Shown {
         text: format!("not {text}"),
         prec: Prec::Not,
-        op: "not",
+        op: None,
     }
 }
 
 /// `a op b op c` with each operand parenthesised as needed.
-fn infix(items: Vec<Shown>, op: &'static str, prec: Prec, associative: bool) -> Shown {
+fn infix(items: Vec<Shown>, op: Infix, prec: Prec, associative: bool) -> Shown {
     let parts: Vec<String> = items
         .into_iter()
         .map(|s| s.operand(prec, op, associative))
         .collect();
     Shown {
-        text: parts.join(&format!(" {op} ")),
+        text: parts.join(&format!(" {} ", op.text())),
         prec,
-        op,
+        op: Some(op),
     }
 }
 
@@ -152,16 +170,16 @@ fn logic_op(op: LogicOp, arg: &Node, depth: usize) -> Shown {
         Arity::Pair => {
             let mut items = list(arg);
             items.truncate(2);
-            infix(items, "implies", Prec::Implies, false)
+            infix(items, Infix::Logic(op), Prec::Implies, false)
         }
         Arity::List => {
             let items = list(arg);
             match (op, items.len()) {
                 (LogicOp::And, 0) => Shown::atom("true".to_string()),
                 (LogicOp::Or, 0) => Shown::atom("false".to_string()),
-                (LogicOp::And, _) => infix(items, "and", Prec::And, true),
-                (LogicOp::Or, _) => infix(items, "or", Prec::Or, true),
-                (LogicOp::Xor, _) => infix(items, "xor", Prec::Xor, true),
+                (LogicOp::And, _) => infix(items, Infix::Logic(op), Prec::And, true),
+                (LogicOp::Or, _) => infix(items, Infix::Logic(op), Prec::Or, true),
+                (LogicOp::Xor, _) => infix(items, Infix::Logic(op), Prec::Xor, true),
                 _ => {
                     let what = if op == LogicOp::Exo {
                         "exactly one of"
@@ -194,22 +212,24 @@ fn call(key: &str, arg: &Node, depth: usize, show: &dyn Fn(&Node, usize) -> Show
     Shown::atom(format!("{key}({})", args.join(", ")))
 }
 
-/// The infix form of a value operator: its symbol, precedence and
-/// whether it is associative.
-fn infix_of(key: &str) -> Option<(&'static str, Prec, bool)> {
-    Some(match key {
-        "equal" => ("=", Prec::Compare, false),
-        "greater" => (">", Prec::Compare, false),
-        "greater_or_equal" => (">=", Prec::Compare, false),
-        "less" => ("<", Prec::Compare, false),
-        "less_or_equal" => ("<=", Prec::Compare, false),
-        "add" => ("+", Prec::Sum, true),
-        "sub" => ("-", Prec::Sum, false),
-        "mul" => ("*", Prec::Product, true),
-        "div" => ("/", Prec::Product, false),
-        "mod" => ("%", Prec::Product, false),
+/// The infix form of a value operator, its precedence and whether it is
+/// associative.
+fn infix_of(op: ValueOp) -> Option<(Infix, Prec, bool)> {
+    use ValueOp as V;
+    let (symbol, prec, associative) = match op {
+        V::Equal => ("=", Prec::Compare, false),
+        V::Greater => (">", Prec::Compare, false),
+        V::GreaterOrEqual => (">=", Prec::Compare, false),
+        V::Less => ("<", Prec::Compare, false),
+        V::LessOrEqual => ("<=", Prec::Compare, false),
+        V::Add => ("+", Prec::Sum, true),
+        V::Sub => ("-", Prec::Sum, false),
+        V::Mul => ("*", Prec::Product, true),
+        V::Div => ("/", Prec::Product, false),
+        V::Mod => ("%", Prec::Product, false),
         _ => return None,
-    })
+    };
+    Some((Infix::Value(op, symbol), prec, associative))
 }
 
 fn value_shown(n: &Node, depth: usize) -> Shown {
@@ -240,15 +260,16 @@ fn value_shown(n: &Node, depth: usize) -> Shown {
                 return Shown::atom(to_json(n));
             };
             let key = key.name.as_str();
-            match (key, arg.as_seq()) {
-                ("variability_input" | "value_expression", _) if arg.as_str().is_some() => {
-                    Shown::atom(arg.as_str().unwrap_or_default().to_string())
-                }
-                (_, Some(items)) if items.len() == 2 && infix_of(key).is_some() => {
-                    let (symbol, prec, associative) =
-                        infix_of(key).unwrap_or(("", Prec::Atom, false));
+            let op = ValueOp::parse(key);
+            if let (Some(ValueOp::VariabilityInput | ValueOp::ValueExpression), Some(name)) =
+                (op, arg.as_str())
+            {
+                return Shown::atom(name.to_string());
+            }
+            match (op.and_then(infix_of), arg.as_seq()) {
+                (Some((op, prec, associative)), Some(items)) if items.len() == 2 => {
                     let items = items.iter().map(|i| value_shown(i, depth + 1)).collect();
-                    infix(items, symbol, prec, associative)
+                    infix(items, op, prec, associative)
                 }
                 _ => call(key, arg, depth, &value_shown),
             }

@@ -4,6 +4,7 @@
 //! their properties, and every validation clause that applies (the data
 //! type's and its ancestors', the schema's and the definition's).
 
+use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::Node;
 
@@ -17,14 +18,14 @@ use crate::value::{self, Scalar};
 
 impl<'t, 'a> Checker<'t, 'a> {
     /// Checks a value (possibly containing function calls) against a schema.
-    pub fn check_value(&mut self, v: &'a Node, s: &Schema<'a>, section: &'static str) {
+    pub fn check_value(&mut self, v: &'a Node, s: &Schema<'a>, section: Section) {
         self.value_at(v, s, section, 0, true);
     }
 
     /// Whether a value fits a schema, without reporting (signature matching).
     pub fn value_fits(&mut self, v: &'a Node, s: &Schema<'a>) -> bool {
         let before = self.diags.len();
-        self.value_at(v, s, "10.4", 0, true);
+        self.value_at(v, s, Section::FunctionDefinitions, 0, true);
         let fits = self.diags.len() == before;
         self.diags.truncate(before);
         fits
@@ -34,7 +35,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         &mut self,
         v: &'a Node,
         s: &Schema<'a>,
-        section: &'static str,
+        section: Section,
         depth: usize,
         validate: bool,
     ) {
@@ -59,7 +60,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if v.form.tag() == Some(v4t_yaml::Tag::Binary) {
             self.error(
                 Code::TypeMismatch,
-                "9.1.1.5",
+                Section::Bytes,
                 v.span,
                 "YAML `!!binary` values are not TOSCA values",
             );
@@ -127,7 +128,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 format!(" (type `{}`)", self.type_name(ty))
             };
             let message = format!("expected {expected}{of_type}, got {}", self.got(v));
-            self.error(Code::TypeMismatch, "9.1", v.span, message);
+            self.error(Code::TypeMismatch, Section::BuiltInTypes, v.span, message);
         }
         fits
     }
@@ -140,7 +141,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if !self.v13() && value::bool_written_lowercase(self.written(v.span)) == Some(false) {
             self.error(
                 Code::TypeMismatch,
-                "9.1.1.4",
+                Section::Boolean,
                 v.span,
                 "TOSCA booleans are written `true` or `false` (lowercase)",
             );
@@ -156,7 +157,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Scalar::Str(_) => {
                 self.error(
                     Code::TypeMismatch,
-                    "9.1.1.5",
+                    Section::Bytes,
                     v.span,
                     "bytes must be a Base64 string",
                 );
@@ -176,7 +177,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Scalar::Timestamp => {
                 self.error(
                     Code::TypeMismatch,
-                    "9.1.2.1",
+                    Section::Timestamp,
                     v.span,
                     "YAML `!!timestamp` values are not TOSCA values",
                 );
@@ -186,7 +187,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Scalar::Str(_) => {
                 self.error(
                     Code::TypeMismatch,
-                    "9.1.2.1",
+                    Section::Timestamp,
                     v.span,
                     format!("{} is not an RFC 3339 timestamp", value::show(v)),
                 );
@@ -204,7 +205,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Scalar::Str(_) => {
                 self.error(
                     Code::TypeMismatch,
-                    "9.1.2.3",
+                    Section::Version,
                     v.span,
                     format!(
                         "{} is not a version (`major.minor[.fix[.qualifier[-build]]]`)",
@@ -229,7 +230,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         v: &'a Node,
         s: &Schema<'a>,
         got: Scalar<'a>,
-        section: &'static str,
+        section: Section,
         depth: usize,
         validate: bool,
     ) -> bool {
@@ -257,7 +258,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         v: &'a Node,
         s: &Schema<'a>,
         got: Scalar<'a>,
-        section: &'static str,
+        section: Section,
         depth: usize,
         validate: bool,
     ) -> bool {
@@ -274,7 +275,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.map_key(k, ks, section);
             } else if !self.key_is_string(k) {
                 let message = format!("map key `{}` must be a string (quote it)", k.name);
-                self.error(Code::TypeMismatch, "9.1.3.2", k.span, message);
+                self.error(Code::TypeMismatch, Section::Map, k.span, message);
             }
             self.at(k.name.as_str(), |c| match &entry {
                 Some(e) => c.value_at(item, e, section, depth + 1, validate),
@@ -301,7 +302,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                             self.type_name(rs.ty),
                             self.type_name(s.ty)
                         );
-                        self.error(Code::TypeMismatch, "10.2", v.span, message);
+                        self.error(
+                            Code::TypeMismatch,
+                            Section::BuiltInFunctions,
+                            v.span,
+                            message,
+                        );
                         return;
                     }
                 }
@@ -329,7 +335,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                 builtin_noun(got),
                 self.type_name(s.ty)
             );
-            self.error(Code::TypeMismatch, "10.2", v.span, message);
+            self.error(
+                Code::TypeMismatch,
+                Section::BuiltInFunctions,
+                v.span,
+                message,
+            );
         }
     }
 
@@ -347,7 +358,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// A map key against the key schema (map keys are strings, §9.1.3.2).
-    fn map_key(&mut self, k: &'a v4t_yaml::Key, ks: &Schema<'a>, section: &'static str) {
+    fn map_key(&mut self, k: &'a v4t_yaml::Key, ks: &Schema<'a>, section: Section) {
         let base = self.ts.builtin_base(ks.ty);
         let written_as_string = self.key_is_string(k);
         let fits = match base {
@@ -372,27 +383,21 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "map key `{}` does not satisfy its key schema's validation",
                     k.name
                 );
-                self.error(Code::Validation, "9.11", k.span, message);
+                self.error(Code::Validation, Section::ValidationClause, k.span, message);
                 return;
             }
         }
     }
 
     /// A complex data type value: a map of its properties (§9.2).
-    fn complex_value(
-        &mut self,
-        v: &'a Node,
-        ty: TypeId,
-        section: &'static str,
-        depth: usize,
-    ) -> bool {
+    fn complex_value(&mut self, v: &'a Node, ty: TypeId, section: Section, depth: usize) -> bool {
         let Scalar::Map(m) = self.classify(v) else {
             let message = format!(
                 "expected a map of the properties of `{}`, got {}",
                 self.type_name(ty),
                 value::describe(v)
             );
-            self.error(Code::TypeMismatch, "9.2", v.span, message);
+            self.error(Code::TypeMismatch, Section::DataType, v.span, message);
             return false;
         };
         let props = self.type_entries(ty, "properties");
@@ -402,7 +407,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     if p.fixed().is_some() {
                         self.error(
                             Code::Definition,
-                            "9.5",
+                            Section::PropertyAssignment,
                             k.span,
                             format!(
                                 "property `{}` of `{}` has a fixed value",
@@ -420,7 +425,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
                 None => {
                     let message = format!("`{}` has no property `{}`", self.type_name(ty), k.name);
-                    self.error(Code::UndefinedReference, "9.2", k.span, message);
+                    self.error(Code::UndefinedReference, Section::DataType, k.span, message);
                     self.defined_names(&k.name, props.iter().map(|(n, _)| *n), "property");
                 }
             }
@@ -432,7 +437,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "required property `{name}` of `{}` has no value",
                     self.type_name(ty)
                 );
-                self.error(Code::MissingValue, "9.2", v.span, message);
+                self.error(Code::MissingValue, Section::DataType, v.span, message);
             }
         }
         true
@@ -446,7 +451,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.type_name(ty),
                 value::describe(v)
             );
-            self.error(Code::TypeMismatch, "9.1.2.2", v.span, message);
+            self.error(Code::TypeMismatch, Section::Scalar, v.span, message);
             return false;
         };
         let Some(info) = self.scalar_info(ty) else {
@@ -458,7 +463,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 value::show(v),
                 self.type_name(ty)
             );
-            self.error(Code::TypeMismatch, "9.1.2.2", v.span, message);
+            self.error(Code::TypeMismatch, Section::Scalar, v.span, message);
             return false;
         };
         if info.multiplier(lit.unit).is_none() {
@@ -469,7 +474,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.type_name(ty),
                 units.join(", ")
             );
-            self.error(Code::TypeMismatch, "9.1.2.2", v.span, message);
+            self.error(Code::TypeMismatch, Section::Scalar, v.span, message);
             return false;
         }
         // The number is a value of the scalar type's data type.
@@ -480,7 +485,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 "the number of a `{}` scalar must be an integer",
                 self.type_name(ty)
             );
-            self.error(Code::TypeMismatch, "9.1.2.2", v.span, message);
+            self.error(Code::TypeMismatch, Section::Scalar, v.span, message);
             return false;
         }
         if let Some(d) = data_type {
@@ -494,7 +499,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         value::show(v),
                         self.type_name(d)
                     );
-                    self.error(Code::Validation, "9.1.2.2", v.span, message);
+                    self.error(Code::Validation, Section::Scalar, v.span, message);
                     return false;
                 }
             }
@@ -532,7 +537,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     ("its validation clause", "the validation clause")
                 };
                 let message = format!("{} does not satisfy {what}", value::show(v));
-                self.error(Code::Validation, "9.11", v.span, message);
+                self.error(Code::Validation, Section::ValidationClause, v.span, message);
                 self.note_at(at, clause.node.span);
                 return;
             }
@@ -554,7 +559,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     if b != Builtin::Boolean {
                         self.error(
                             Code::Validation,
-                            "9.11",
+                            Section::ValidationClause,
                             v.span,
                             format!(
                                 "a validation clause is a Boolean expression; `${name}` is not one"
@@ -571,7 +576,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if !matches!(self.classify(v), Scalar::Bool(_)) {
                     self.error(
                         Code::Validation,
-                        "9.11",
+                        Section::ValidationClause,
                         v.span,
                         "a validation clause must be a Boolean expression (a function call such as `$greater_or_equal`)",
                     );
@@ -586,7 +591,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// provided by the operands SHALL be type-compatible"). A single clause
     /// written without the list is accepted (lenient).
     pub fn constraint_clauses(&mut self, v: &'a Node, s: Option<&Schema<'a>>) {
-        const SECTION: &str = "1.3 3.6.3";
+        const SECTION: Section = Section::V13ConstraintClause;
         let clauses: &'a [Node] = match &v.value {
             v4t_yaml::Value::Seq(items) => items,
             v4t_yaml::Value::Map(_) => std::slice::from_ref(v),
@@ -628,7 +633,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         base: Option<Builtin>,
         typed: Option<&Schema<'a>>,
     ) {
-        const SECTION: &str = "1.3 3.6.3";
+        const SECTION: Section = Section::V13ConstraintClause;
         let Some((op, arg)) = clause
             .as_map()
             .filter(|m| m.len() == 1)
@@ -788,7 +793,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         value::describe(literal),
                         value::show(literal)
                     );
-                    self.error(Code::Validation, "9.2", literal.span, message);
+                    self.error(Code::Validation, Section::DataType, literal.span, message);
                 }
             }
             _ => {}

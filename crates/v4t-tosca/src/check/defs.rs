@@ -10,6 +10,8 @@
 //! where they were written. Views are built without diagnostics; the
 //! definitions themselves are checked once, where they are written.
 
+use crate::keynames::Entity;
+use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::{Map, Node, Span};
 
@@ -134,49 +136,20 @@ struct ParamDef<'p, 'a> {
     role: Role,
     place: Place,
     parent: Option<&'p Param<'a>>,
-    section: &'static str,
+    section: Section,
     /// `property`, `attribute` or `parameter`.
     what: &'static str,
 }
 
 /// The keynames of a property, attribute or parameter definition
 /// (§9.4, §9.6, §9.8; TOSCA 1.3: `constraints`, no `mapping`).
-fn param_keynames(role: Role, v13: bool) -> Vec<&'static str> {
-    let mut allowed: Vec<&str> = match role {
-        Role::Attribute => vec![
-            "type",
-            "description",
-            "metadata",
-            "default",
-            "validation",
-            "key_schema",
-            "entry_schema",
-            "status",
-        ],
-        _ => vec![
-            "type",
-            "description",
-            "metadata",
-            "required",
-            "default",
-            "value",
-            "status",
-            "validation",
-            "key_schema",
-            "entry_schema",
-        ],
-    };
-    if matches!(role, Role::Incoming | Role::Outgoing) {
-        allowed.push("mapping");
+/// The table entity of a definition of `role`.
+fn param_entity(role: Role) -> Entity {
+    match role {
+        Role::Property => Entity::Property,
+        Role::Attribute => Entity::Attribute,
+        Role::Incoming | Role::Outgoing => Entity::Parameter,
     }
-    if v13 {
-        allowed.push("constraints");
-        allowed.retain(|k| *k != "validation" && *k != "value" && *k != "mapping");
-        if role != Role::Attribute {
-            allowed.push("value");
-        }
-    }
-    allowed
 }
 
 /// Names and views of a section (`properties`, `attributes`, ...) along a
@@ -349,14 +322,14 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Checks a schema definition (§9.3) and returns its schema.
-    pub fn schema(&mut self, node: &'a Node, section: &'static str) -> Option<Schema<'a>> {
+    pub fn schema(&mut self, node: &'a Node, section: Section) -> Option<Schema<'a>> {
         self.schema_at(node, section, 0, None)
     }
 
     fn schema_at(
         &mut self,
         node: &'a Node,
-        section: &'static str,
+        section: Section,
         depth: usize,
         parent: Option<&Schema<'a>>,
     ) -> Option<Schema<'a>> {
@@ -370,34 +343,26 @@ impl<'t, 'a> Checker<'t, 'a> {
             return None;
         }
         if let Some(name) = value::as_str(node) {
-            let ty = self.resolve_type(name, Kind::Data, node.span, "9.3")?;
+            let ty = self.resolve_type(name, Kind::Data, node.span, Section::SchemaDefinition)?;
             self.check_refined_type(parent.map(|p| p.ty), ty, node.span);
             self.no_abstract_scalar(ty, node.span);
             let s = Schema::of_type(ty);
             self.check_collection_schema(&s, None, None, node.span, parent);
             return Some(s);
         }
-        let map = self.expect_map(node, "a schema definition", "9.3")?;
+        let map = self.expect_map(node, "a schema definition", Section::SchemaDefinition)?;
         self.keys(
             map,
-            &[
-                "type",
-                "description",
-                "metadata",
-                "validation",
-                "key_schema",
-                "entry_schema",
-                "constraints",
-            ],
+            Entity::Schema,
             "a schema definition",
-            "9.3",
+            Section::SchemaDefinition,
         );
         if let Some(d) = map.get("description") {
             self.description(d);
         }
         let ty = match map.get("type") {
             Some(t) => {
-                let ty = self.type_ref(t, Kind::Data, "9.3")?;
+                let ty = self.type_ref(t, Kind::Data, Section::SchemaDefinition)?;
                 self.check_refined_type(parent.map(|p| p.ty), ty, t.span);
                 self.no_abstract_scalar(ty, t.span);
                 ty
@@ -407,7 +372,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 None => {
                     self.error(
                         Code::MissingKeyname,
-                        "9.3",
+                        Section::SchemaDefinition,
                         node.span,
                         "a schema definition needs a `type`",
                     );
@@ -465,7 +430,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if self.ts.get(ty).builtin == Some(Builtin::Scalar) {
             self.error(
                 Code::Definition,
-                "9.1.2.2",
+                Section::Scalar,
                 span,
                 "the `scalar` type is abstract",
             );
@@ -487,7 +452,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(ty),
                     self.type_name(p)
                 );
-                self.error(Code::Refinement, "5.1.3", span, message);
+                self.error(
+                    Code::Refinement,
+                    Section::TypeDerivationRefinement,
+                    span,
+                    message,
+                );
             }
         }
     }
@@ -510,7 +480,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if entry.is_none() && !inherited && !self.v13() {
                 self.error(
                     Code::EntrySchema,
-                    "9.3",
+                    Section::SchemaDefinition,
                     span,
                     format!(
                         "`entry_schema` is mandatory for the collection type `{}`",
@@ -521,7 +491,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         } else if let Some(e) = entry {
             self.error(
                 Code::Definition,
-                "9.3",
+                Section::SchemaDefinition,
                 e.span,
                 format!(
                     "`entry_schema` is only allowed for lists and maps, not for `{}`",
@@ -533,7 +503,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if base != Some(Builtin::Map) {
                 self.error(
                     Code::Definition,
-                    "9.3",
+                    Section::SchemaDefinition,
                     k.span,
                     format!(
                         "`key_schema` is only allowed for maps, not for `{}`",
@@ -546,7 +516,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         "a `key_schema` must derive from `string`, not `{}`",
                         self.type_name(ks.ty)
                     );
-                    self.error(Code::Definition, "9.3", k.span, message);
+                    self.error(Code::Definition, Section::SchemaDefinition, k.span, message);
                 }
             }
         }
@@ -563,9 +533,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         parent: Option<&Param<'a>>,
     ) {
         let (section, what) = match role {
-            Role::Property => ("9.4", "property"),
-            Role::Attribute => ("9.6", "attribute"),
-            _ => ("9.8", "parameter"),
+            Role::Property => (Section::PropertyDefinition, "property"),
+            Role::Attribute => (Section::AttributeDefinition, "attribute"),
+            _ => (Section::ParameterDefinition, "parameter"),
         };
         let parent_schema = parent.and_then(|p| self.param_schema(p));
         // A single-line incoming parameter is a mapping, not a value (§9.8).
@@ -627,8 +597,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             section,
             what,
         };
-        let allowed = param_keynames(role, self.v13());
-        self.keys(map, &allowed, &format!("a {what} definition"), section);
+        self.keys(
+            map,
+            param_entity(role),
+            &format!("a {what} definition"),
+            section,
+        );
         self.common_keynames(map);
         let mut schema = self.param_def_schema(&def, parent_schema.as_ref());
         let required = self.param_required(&def);
@@ -665,14 +639,19 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// A definition's `status`: a string; TOSCA 1.3 (§3.6.10.3) lists the
     /// values (TOSCA 2.0 no longer does).
-    fn status(&mut self, st: &'a Node, section: &'static str) {
+    fn status(&mut self, st: &'a Node, section: Section) {
         let Some(text) = self.expect_str(st, "`status`", section) else {
             return;
         };
         const STATUS_13: [&str; 4] = ["supported", "unsupported", "experimental", "deprecated"];
         if self.v13() && !STATUS_13.contains(&text) {
             let message = format!("unknown status `{text}`");
-            self.error(Code::Definition, "1.3 3.6.10", st.span, message);
+            self.error(
+                Code::Definition,
+                Section::V13PropertyDefinition,
+                st.span,
+                message,
+            );
             self.note(format!("the statuses are {}", STATUS_13.join(", ")));
         }
     }
@@ -775,7 +754,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         key: &'a str,
         v: &'a Node,
         schema: Option<&Schema<'a>>,
-        section: &'static str,
+        section: Section,
     ) {
         match schema {
             Some(s) => self.at(key, |c| c.check_value(v, s, section)),
@@ -792,7 +771,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if def.role == Role::Incoming {
                 self.error(
                     Code::Definition,
-                    "9.8",
+                    Section::ParameterDefinition,
                     v.span,
                     format!("`value` is only for outgoing parameters; `{name}` is incoming"),
                 );
@@ -803,14 +782,14 @@ impl<'t, 'a> Checker<'t, 'a> {
         if value.is_some() {
             self.error(
                 Code::Definition,
-                "9.8",
+                Section::ParameterDefinition,
                 m.span,
                 format!("parameter `{name}` has both `value` and `mapping`"),
             );
         } else if def.role == Role::Outgoing {
             self.error(
                 Code::Definition,
-                "9.8",
+                Section::ParameterDefinition,
                 m.span,
                 format!("`mapping` is only for incoming parameters; `{name}` is outgoing"),
             );
@@ -826,7 +805,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if place == Place::InterfaceType {
             self.error(
                 Code::Definition,
-                "11.4",
+                Section::OperationDefinition,
                 m.span,
                 "attribute mappings are not allowed in interface type definitions",
             );
@@ -836,7 +815,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if parent.is_some_and(|p| p.mapping().is_some()) {
             self.error(
                 Code::Refinement,
-                "9.8",
+                Section::ParameterDefinition,
                 m.span,
                 format!("parameter `{name}` is already mapped in its parent definition"),
             );
@@ -856,7 +835,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         names = false;
                         self.error(
                             Code::InvalidShape,
-                            "9.10",
+                            Section::ParameterMappingAssignment,
                             i.span,
                             "an attribute selection lists names and indices",
                         );
@@ -868,7 +847,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
             _ => self.error(
                 Code::InvalidShape,
-                "9.10",
+                Section::ParameterMappingAssignment,
                 m.span,
                 "a parameter mapping is a list: [ <tosca_path>, <attribute_name>, ... ]",
             ),
@@ -883,7 +862,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         role: Role,
         place: Place,
         parents: &[(&'a str, Param<'a>)],
-        (section, what): (&'static str, &str),
+        (section, what): (Section, &str),
         allow_new: bool,
     ) {
         let Some(map) = self.named_map(node, what, section) else {

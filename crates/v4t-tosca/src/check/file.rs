@@ -3,60 +3,18 @@
 //! profiles, imports, function definitions; then each type section and the
 //! service template.
 
+use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::{Map, Node, Span};
 
 use super::Checker;
+use crate::keynames::Entity;
 use crate::types::Kind;
 use crate::value::{self, Scalar};
 
-const FILE_KEYS_20: &[&str] = &[
-    "tosca_definitions_version",
-    "description",
-    "metadata",
-    "dsl_definitions",
-    "artifact_types",
-    "data_types",
-    "capability_types",
-    "interface_types",
-    "relationship_types",
-    "node_types",
-    "group_types",
-    "policy_types",
-    "repositories",
-    "functions",
-    "profile",
-    "imports",
-    "service_template",
-];
-
-const FILE_KEYS_13: &[&str] = &[
-    "tosca_definitions_version",
-    "namespace",
-    "description",
-    "metadata",
-    "dsl_definitions",
-    "artifact_types",
-    "data_types",
-    "capability_types",
-    "interface_types",
-    "relationship_types",
-    "node_types",
-    "group_types",
-    "policy_types",
-    "repositories",
-    "imports",
-    "topology_template",
-];
-
 impl<'t, 'a> Checker<'t, 'a> {
     pub(super) fn file(&mut self, root: &'a Map) {
-        let keys = if self.v13() {
-            FILE_KEYS_13
-        } else {
-            FILE_KEYS_20
-        };
-        self.keys(root, keys, "a TOSCA file", "6.1");
+        self.keys(root, Entity::File, "a TOSCA file", Section::FileKeynames);
         for (k, v) in root.iter() {
             let key = k.name.as_str();
             self.at(key, |c| match key {
@@ -66,14 +24,19 @@ impl<'t, 'a> Checker<'t, 'a> {
                 "repositories" => c.repositories(v),
                 "functions" => c.function_definitions(v),
                 "profile" | "namespace" => {
-                    c.expect_str(v, &format!("`{key}`"), "6.7.1");
+                    c.expect_str(v, &format!("`{key}`"), Section::ProfileGrammar);
                 }
                 "imports" => {
                     if v.is_null() {
-                        c.error(Code::InvalidShape, "6.8.1", v.span, "`imports` is empty");
+                        c.error(
+                            Code::InvalidShape,
+                            Section::ImportDefinitions,
+                            v.span,
+                            "`imports` is empty",
+                        );
                         c.note("omit it or list import definitions");
                     } else {
-                        c.expect_seq(v, "`imports`", "6.8.1");
+                        c.expect_seq(v, "`imports`", Section::ImportDefinitions);
                     }
                 }
                 "service_template" | "topology_template" => c.service_template(v),
@@ -91,7 +54,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             let _ = pk;
             self.error(
                 Code::Definition,
-                "6.7.1",
+                Section::ProfileGrammar,
                 sk.span,
                 "a TOSCA file that defines a profile must not define a service template",
             );
@@ -111,7 +74,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// `description`: a string (§5.3.2).
     pub(super) fn description(&mut self, v: &'a Node) {
-        self.expect_str(v, "`description`", "5.3.2");
+        self.expect_str(v, "`description`", Section::Description);
     }
 
     /// `metadata`: a map of values of the YAML core types (§5.3.1).
@@ -119,14 +82,14 @@ impl<'t, 'a> Checker<'t, 'a> {
         if v.is_null() {
             return;
         }
-        let Some(map) = self.expect_map(v, "`metadata`", "5.3.1") else {
+        let Some(map) = self.expect_map(v, "`metadata`", Section::Metadata) else {
             return;
         };
         for (k, _) in map.iter() {
             if !self.key_is_string(k) {
                 self.error(
                     Code::InvalidShape,
-                    "5.3.1",
+                    Section::Metadata,
                     k.span,
                     format!("metadata name `{}` must be a string", k.name),
                 );
@@ -143,7 +106,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if self.v13() {
             return;
         }
-        let Some(map) = self.named_map(v, "`dsl_definitions`", "6.3") else {
+        let Some(map) = self.named_map(v, "`dsl_definitions`", Section::DslDefinitions) else {
             return;
         };
         for (k, def) in map.iter() {
@@ -152,7 +115,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let got = value::describe(def);
                 self.error(
                     Code::InvalidShape,
-                    "6.3",
+                    Section::DslDefinitions,
                     def.span.or(k.span),
                     format!(
                         "DSL definition `{}` has no anchor: {got} without `&<anchor>` defines nothing",
@@ -183,7 +146,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// `repositories` (§6.5).
     fn repositories(&mut self, v: &'a Node) {
-        let Some(map) = self.named_map(v, "`repositories`", "6.5") else {
+        let Some(map) = self.named_map(v, "`repositories`", Section::RepositoryDefinitions) else {
             return;
         };
         for (k, def) in map.iter() {
@@ -191,22 +154,26 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if value::as_str(def).is_some() {
                     return;
                 }
-                let Some(m) = c.expect_map(def, "a repository definition", "6.5") else {
+                let Some(m) = c.expect_map(
+                    def,
+                    "a repository definition",
+                    Section::RepositoryDefinitions,
+                ) else {
                     return;
                 };
-                let allowed: &[&str] = if c.v13() {
-                    &["description", "url", "credential"]
-                } else {
-                    &["description", "metadata", "url"]
-                };
-                c.keys(m, allowed, "a repository definition", "6.5");
+                c.keys(
+                    m,
+                    Entity::Repository,
+                    "a repository definition",
+                    Section::RepositoryDefinitions,
+                );
                 match m.get("url") {
                     Some(url) => {
-                        c.expect_str(url, "the repository `url`", "6.5");
+                        c.expect_str(url, "the repository `url`", Section::RepositoryDefinitions);
                     }
                     None => c.error(
                         Code::MissingKeyname,
-                        "6.5",
+                        Section::RepositoryDefinitions,
                         def.span.or(k.span),
                         format!("repository `{}` has no `url`", k.name),
                     ),
@@ -218,7 +185,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// `functions` (§6.6, §10.4), in a file or a service template.
     pub(super) fn function_definitions(&mut self, v: &'a Node) {
-        let Some(map) = self.named_map(v, "`functions`", "10.4") else {
+        let Some(map) = self.named_map(v, "`functions`", Section::FunctionDefinitions) else {
             return;
         };
         for (k, def) in map.iter() {
@@ -226,38 +193,42 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if k.name.contains('$') {
                     c.error(
                         Code::Definition,
-                        "10.1",
+                        Section::FunctionSyntax,
                         k.span,
                         "function names must not contain `$`",
                     );
                 }
-                let Some(m) = c.expect_map(def, "a function definition", "10.4") else {
+                let Some(m) =
+                    c.expect_map(def, "a function definition", Section::FunctionDefinitions)
+                else {
                     return;
                 };
                 c.keys(
                     m,
-                    &["signatures", "description", "metadata"],
+                    Entity::Function,
                     "a function definition",
-                    "10.4",
+                    Section::FunctionDefinitions,
                 );
                 c.common_keynames(m);
                 let Some(sigs) = m.get("signatures") else {
                     c.error(
                         Code::MissingKeyname,
-                        "10.4",
+                        Section::FunctionDefinitions,
                         def.span,
                         format!("function `{}` has no `signatures`", k.name),
                     );
                     return;
                 };
                 c.at("signatures", |c| {
-                    let Some(list) = c.expect_seq(sigs, "`signatures`", "10.4") else {
+                    let Some(list) =
+                        c.expect_seq(sigs, "`signatures`", Section::FunctionDefinitions)
+                    else {
                         return;
                     };
                     if list.is_empty() {
                         c.error(
                             Code::MissingKeyname,
-                            "10.4",
+                            Section::FunctionDefinitions,
                             sigs.span,
                             "`signatures` needs at least one signature definition",
                         );
@@ -275,28 +246,25 @@ impl<'t, 'a> Checker<'t, 'a> {
         if sig.is_null() {
             return;
         }
-        let Some(m) = self.expect_map(sig, "a signature definition", "10.4") else {
+        let Some(m) = self.expect_map(sig, "a signature definition", Section::FunctionDefinitions)
+        else {
             return;
         };
         self.keys(
             m,
-            &[
-                "arguments",
-                "optional_arguments",
-                "variadic",
-                "result",
-                "implementation",
-            ],
+            Entity::Signature,
             "a signature definition",
-            "10.4",
+            Section::FunctionDefinitions,
         );
         for key in ["arguments", "optional_arguments"] {
             if let Some(args) = m.get(key) {
                 self.at(key, |c| {
-                    if let Some(list) = c.expect_seq(args, &format!("`{key}`"), "10.4") {
+                    if let Some(list) =
+                        c.expect_seq(args, &format!("`{key}`"), Section::FunctionDefinitions)
+                    {
                         for (i, a) in list.iter().enumerate() {
                             c.at_index(i, |c| {
-                                c.schema(a, "10.4");
+                                c.schema(a, Section::FunctionDefinitions);
                             });
                         }
                     }
@@ -307,7 +275,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if !matches!(self.classify(v), Scalar::Bool(_)) {
                 self.error(
                     Code::InvalidShape,
-                    "10.4",
+                    Section::FunctionDefinitions,
                     v.span,
                     "`variadic` must be a boolean",
                 );
@@ -315,7 +283,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(r) = m.get("result") {
             self.at("result", |c| {
-                c.schema(r, "10.4");
+                c.schema(r, Section::FunctionDefinitions);
             });
         }
         if let Some(i) = m.get("implementation") {

@@ -6,6 +6,7 @@
 //! TOSCA 1.3 functions (`get_input: x`, no `$`) are checked for the names
 //! and argument shapes of TOSCA 1.3 §4.
 
+use crate::section::Section;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use v4t_source::Code;
@@ -216,7 +217,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         .map(|(k, _)| k.span);
                     self.error(
                         Code::Function,
-                        "10.1",
+                        Section::FunctionSyntax,
                         span.unwrap_or(v.span),
                         "malformed function: a map with a `$` key has other keys",
                     );
@@ -299,7 +300,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if self.call_depth >= MAX_NESTING {
             self.error(
                 Code::Function,
-                "10.1",
+                Section::FunctionSyntax,
                 at.span,
                 "function calls nested too deeply to check",
             );
@@ -364,7 +365,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if call.list.is_none() {
             self.error(
                 Code::Function,
-                "10.2",
+                Section::BuiltInFunctions,
                 call.args_span(),
                 format!("`${}` takes a list of arguments", call.name),
             );
@@ -385,7 +386,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             };
             self.error(
                 Code::Function,
-                "10.2",
+                Section::BuiltInFunctions,
                 call.args_span(),
                 format!(
                     "`${}` takes {expected} argument(s), not {}",
@@ -406,7 +407,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             "get_property" | "get_attribute" if self.fctx.in_interface_type => {
                 self.error(
                     Code::Function,
-                    "11.4",
+                    Section::OperationDefinition,
                     call.span,
                     format!("`${name}` cannot be used in an interface type definition"),
                 );
@@ -436,7 +437,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if !call.no_args() {
                     self.error(
                         Code::Function,
-                        "10.2.1",
+                        Section::GraphQueryFunctions,
                         call.args_span(),
                         format!("`${name}` takes no arguments"),
                     );
@@ -482,7 +483,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         if b != Builtin::Boolean {
                             self.error(
                                 Code::Function,
-                                "10.2.2.1",
+                                Section::BooleanLogicFunctions,
                                 a.span,
                                 format!(
                                     "the arguments of `${name}` must be Boolean, `${n}` is not"
@@ -496,7 +497,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     if !matches!(self.classify(a), Scalar::Bool(_)) {
                         self.error(
                             Code::Function,
-                            "10.2.2.1",
+                            Section::BooleanLogicFunctions,
                             a.span,
                             format!("the arguments of `${name}` must be Boolean expressions"),
                         );
@@ -563,7 +564,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if !ok {
                 self.error(
                     Code::Function,
-                    "10.2",
+                    Section::BuiltInFunctions,
                     a.span,
                     format!(
                         "argument of `${name}` must be {what}, not {}",
@@ -600,14 +601,14 @@ impl<'t, 'a> Checker<'t, 'a> {
         if a != b {
             self.error(
                 Code::Function,
-                "10.2.2.2",
+                Section::ComparisonFunctions,
                 l[1].span,
                 format!("`${name}` compares {a} with {b}: its arguments must have the same type"),
             );
         } else if ordering && !matches!(a, "a number" | "a string") {
             self.error(
                 Code::Function,
-                "10.2.2.2",
+                Section::ComparisonFunctions,
                 l[0].span,
                 format!("`${name}` cannot order {a}s"),
             );
@@ -670,7 +671,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     if !matches!(self.classify(a), Scalar::Str(_) | Scalar::Int(_)) {
                         self.error(
                             Code::Function,
-                            "10.2.1",
+                            Section::GraphQueryFunctions,
                             a.span,
                             "nested names are strings and indices are non-negative integers",
                         );
@@ -685,7 +686,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(args) = args else {
             self.error(
                 Code::Function,
-                "10.2.1.1",
+                Section::GetInput,
                 span,
                 format!("`{}get_input` needs the name of an input", self.sigil()),
             );
@@ -696,7 +697,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(_) => {
                 self.error(
                     Code::Function,
-                    "10.2.1.1",
+                    Section::GetInput,
                     args.span,
                     format!("`{}get_input` needs the name of an input", self.sigil()),
                 );
@@ -709,7 +710,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if !matches!(self.call_of(name_node), Call::Yes(..)) {
                 self.error(
                     Code::Function,
-                    "10.2.1.1",
+                    Section::GetInput,
                     name_node.span,
                     format!(
                         "the input name of `{}get_input` must be a string",
@@ -726,7 +727,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(def) = def else {
             self.error(
                 Code::UndefinedReference,
-                "10.2.1.1",
+                Section::GetInput,
                 name_node.span,
                 format!(
                     "`{}get_input` names `{name}`, which is not a declared input",
@@ -746,7 +747,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let schema = self.param_schema(&view);
         if !nested.is_empty() {
             if let Some(s) = schema {
-                self.nested_into(s, nested, "10.2.1.1");
+                self.nested_into(s, nested, Section::GetInput);
             }
             return Returns::Unknown;
         }
@@ -778,7 +779,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Err(_) => {
                 self.error(
                     Code::Function,
-                    "10.4",
+                    Section::FunctionDefinitions,
                     span,
                     format!("unknown function `${name}`"),
                 );
@@ -800,7 +801,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(_) => {
                 self.error(
                     Code::Function,
-                    "10.4",
+                    Section::FunctionDefinitions,
                     args.map(|a| a.span).unwrap_or(span),
                     format!("the arguments of `${name}` must be a list"),
                 );
@@ -818,7 +819,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         self.error(
             Code::Function,
-            "10.4",
+            Section::FunctionDefinitions,
             span,
             format!("the arguments of `${name}` match none of its signatures"),
         );
@@ -898,10 +899,15 @@ impl<'t, 'a> Checker<'t, 'a> {
             _ => None,
         };
         if let Some(what) = problem {
-            self.error(Code::Function, "1.3 4", at.span, format!("`{name}` {what}"));
+            self.error(
+                Code::Function,
+                Section::V13Functions,
+                at.span,
+                format!("`{name}` {what}"),
+            );
         } else if name == "concat" && len == Some(0) {
             let message = "`concat` takes at least one argument";
-            self.error(Code::Function, "1.3 4.3.1", args.span, message);
+            self.error(Code::Function, Section::V13Concat, args.span, message);
         }
         if let Some(l) = list {
             for a in l {
@@ -921,7 +927,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// checked against the type (attributes include the properties, as 1.3
     /// reflects them), and nested names against the named value's schema.
     fn property_function_13(&mut self, function: &str, l: &'a [Node]) {
-        const SECTION: &str = "1.3 4.5";
+        const SECTION: Section = Section::V13ValueFunctions;
         let Some(entity) = value::as_str(&l[0]) else {
             return;
         };
@@ -1021,7 +1027,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         rest: &'a [Node],
         subject: &str,
         what: &str,
-        section: &'static str,
+        section: Section,
     ) {
         let Some(name) = value::as_str(&rest[0]) else {
             return;
@@ -1045,12 +1051,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// list, a key into a map, a property of a data type. Reports the
     /// first step into a value that has no nested values or an undefined
     /// property; calls and unknown schemas end the walk.
-    pub(super) fn nested_into(
-        &mut self,
-        mut s: Schema<'a>,
-        nested: &'a [Node],
-        section: &'static str,
-    ) {
+    pub(super) fn nested_into(&mut self, mut s: Schema<'a>, nested: &'a [Node], section: Section) {
         for n in nested {
             if !matches!(self.call_of_quiet(n), Call::No) {
                 return;

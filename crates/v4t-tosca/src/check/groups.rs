@@ -3,6 +3,8 @@
 //! their types), property assignments, and policy triggers with their
 //! conditions and actions.
 
+use crate::keynames::Entity;
+use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::Node;
 
@@ -15,19 +17,14 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// The group definitions (§16.2): type, members (node templates the
     /// group type allows), properties and attributes.
     pub(super) fn groups(&mut self, node: &'a Node, idx: &Index<'a>) {
-        let section = "16.2";
+        let section = Section::GroupDefinition;
         let Some(map) = self.named_map(node, "`groups`", section) else {
             return;
         };
         for (k, v) in map.iter() {
             self.at(k.name.as_str(), |c| {
                 let Some(m) = c.expect_map(v, "a group definition", section) else { return };
-                let keys: &[&str] = if c.v13() {
-                    &["type", "description", "metadata", "properties", "members", "interfaces"]
-                } else {
-                    &["type", "description", "metadata", "properties", "attributes", "members"]
-                };
-                c.keys(m, keys, "a group definition", section);
+                c.keys(m, Entity::Group, "a group definition", section);
                 let ty = match m.get("type") {
                     Some(tn) => c.at("type", |c| c.type_ref(tn, Kind::Group, section)),
                     None => {
@@ -38,12 +35,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if let Some(ty) = ty {
                     let props = c.type_entries(ty, "properties");
                     match m.get("properties") {
-                        Some(p) => c.at("properties", |c| c.assignments(p, &props, Role::Property, "16.2", true)),
-                        None => c.required_assigned(None, &props, v.span, "16.2"),
+                        Some(p) => c.at("properties", |c| c.assignments(p, &props, Role::Property, Section::GroupDefinition, true)),
+                        None => c.required_assigned(None, &props, v.span, Section::GroupDefinition),
                     }
                     if let Some(a) = m.get("attributes") {
                         let attrs = c.type_attributes(ty);
-                        c.at("attributes", |c| c.assignments(a, &attrs, Role::Attribute, "16.2", false));
+                        c.at("attributes", |c| c.assignments(a, &attrs, Role::Attribute, Section::GroupDefinition, false));
                     }
                 }
                 if let Some(mem) = m.get("members") {
@@ -80,18 +77,18 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The policy definitions (§16.4): a list of single-entry maps.
     pub(super) fn policies(&mut self, node: &'a Node, idx: &Index<'a>) {
-        let section = "16.4";
+        let section = Section::PolicyDefinition;
         if node.is_null() {
             self.error(
                 Code::InvalidShape,
-                "6.9.8",
+                Section::PolicyDefinitions,
                 node.span,
                 "`policies` is empty",
             );
             self.note("omit it or list policy definitions");
             return;
         }
-        let Some(list) = self.expect_seq(node, "`policies`", "6.9.8") else {
+        let Some(list) = self.expect_seq(node, "`policies`", Section::PolicyDefinitions) else {
             return;
         };
         let mut names: Vec<&str> = Vec::new();
@@ -99,12 +96,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.at_index(i, |c| {
                 let Some(m) = c.expect_map(item, "a policy definition", section) else { return };
                 if m.len() != 1 {
-                    c.error(Code::InvalidShape, "6.9.8", item.span, "each entry of `policies` is a single-key map `<name>: <policy definition>`");
+                    c.error(Code::InvalidShape, Section::PolicyDefinitions, item.span, "each entry of `policies` is a single-key map `<name>: <policy definition>`");
                     return;
                 }
                 let (k, v) = m.first().expect("one entry");
                 if names.contains(&k.name.as_str()) {
-                    c.error(Code::Duplicate, "6.9.1", k.span, format!("policy `{}` is defined twice", k.name));
+                    c.error(Code::Duplicate, Section::ServiceTemplateGrammar, k.span, format!("policy `{}` is defined twice", k.name));
                 }
                 names.push(k.name.as_str());
                 c.at(k.name.as_str(), |c| c.policy(v, idx, section));
@@ -114,23 +111,11 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// One policy definition: type, targets (node templates and groups the
     /// policy type allows), properties and triggers.
-    fn policy(&mut self, v: &'a Node, idx: &Index<'a>, section: &'static str) {
+    fn policy(&mut self, v: &'a Node, idx: &Index<'a>, section: Section) {
         let Some(m) = self.expect_map(v, "a policy definition", section) else {
             return;
         };
-        self.keys(
-            m,
-            &[
-                "type",
-                "description",
-                "metadata",
-                "properties",
-                "targets",
-                "triggers",
-            ],
-            "a policy definition",
-            section,
-        );
+        self.keys(m, Entity::Policy, "a policy definition", section);
         let ty = match m.get("type") {
             Some(tn) => self.at("type", |c| c.type_ref(tn, Kind::Policy, section)),
             None => {
@@ -147,9 +132,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             let props = self.type_entries(ty, "properties");
             match m.get("properties") {
                 Some(p) => self.at("properties", |c| {
-                    c.assignments(p, &props, Role::Property, "16.4", true)
+                    c.assignments(p, &props, Role::Property, Section::PolicyDefinition, true)
                 }),
-                None => self.required_assigned(None, &props, v.span, "16.4"),
+                None => self.required_assigned(None, &props, v.span, Section::PolicyDefinition),
             }
         }
         if let Some(t) = m.get("targets") {
@@ -186,14 +171,17 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(tr) = m.get("triggers") {
             self.at("triggers", |c| {
-                c.each_entry(tr, "`triggers`", "16.5", |c, _, def| c.trigger(def));
+                c.each_entry(tr, "`triggers`", Section::TriggerDefinition, |c, _, def| {
+                    c.trigger(def)
+                });
             });
         }
     }
 
     /// A trigger definition (§16.5).
     pub(super) fn trigger(&mut self, def: &'a Node) {
-        let Some(m) = self.expect_map(def, "a trigger definition", "16.5") else {
+        let Some(m) = self.expect_map(def, "a trigger definition", Section::TriggerDefinition)
+        else {
             return;
         };
         if self.v13() {
@@ -201,29 +189,31 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         self.keys(
             m,
-            &["description", "event", "condition", "action"],
+            Entity::Trigger,
             "a trigger definition",
-            "16.5",
+            Section::TriggerDefinition,
         );
         match m.get("event") {
             Some(e) => {
-                self.expect_str(e, "`event`", "16.5");
+                self.expect_str(e, "`event`", Section::TriggerDefinition);
             }
             None => self.error(
                 Code::MissingKeyname,
-                "16.5",
+                Section::TriggerDefinition,
                 def.span,
                 "a trigger needs an `event`",
             ),
         }
         if let Some(c) = m.get("condition") {
-            self.at("condition", |ch| ch.condition(c, "16.5"));
+            self.at("condition", |ch| {
+                ch.condition(c, Section::TriggerDefinition)
+            });
         }
         match m.get("action") {
             Some(a) => self.at("action", |c| c.activities(a, None, None)),
             None => self.error(
                 Code::MissingKeyname,
-                "16.5",
+                Section::TriggerDefinition,
                 def.span,
                 "a trigger needs an `action`",
             ),

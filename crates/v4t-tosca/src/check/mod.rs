@@ -31,8 +31,10 @@ use std::collections::HashMap;
 use v4t_source::{Code, Severity, Sources};
 use v4t_yaml::{Map, Node, Span};
 
-use crate::diag::{cited, Diagnostics, ElementPath, Suggestions};
+use crate::diag::{Diagnostics, ElementPath, Suggestions};
+use crate::keynames::{keynames, Entity};
 use crate::load::{DocId, Grammar, Loaded};
+use crate::section::Section;
 use crate::types::{Kind, Space, TypeId, TypeSystem};
 use crate::value::{self, Scalar};
 
@@ -118,13 +120,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// An error about the element being checked, breaking the rule of
     /// TOSCA 2.0 `section` (cited as the file's grammar numbers it).
-    pub fn error(
-        &mut self,
-        code: Code,
-        section: &'static str,
-        span: Span,
-        message: impl Into<String>,
-    ) {
+    pub fn error(&mut self, code: Code, section: Section, span: Span, message: impl Into<String>) {
         self.report(Severity::Error, code, section, span, message.into());
     }
 
@@ -132,7 +128,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     pub fn warning(
         &mut self,
         code: Code,
-        section: &'static str,
+        section: Section,
         span: Span,
         message: impl Into<String>,
     ) {
@@ -143,13 +139,13 @@ impl<'t, 'a> Checker<'t, 'a> {
         &mut self,
         severity: Severity,
         code: Code,
-        section: &'static str,
+        section: Section,
         span: Span,
         message: String,
     ) {
         let path = self.path.render();
         let code = crate::diag::rule_code(code, section);
-        let section = cited(section, self.v13());
+        let section = section.cited(self.grammar);
         self.diags
             .report(severity, code, section, span, path, message);
         let origins = self.origins.take();
@@ -325,13 +321,20 @@ impl<'t, 'a> Checker<'t, 'a> {
         key.complex.is_none() && value::key_written_as_string(self.written(key.span))
     }
 
+    /// Checks the keynames of a map against those of `entity` in the
+    /// file's grammar (see [`Checker::keys_among`]).
+    pub fn keys(&mut self, map: &'a Map, entity: Entity, what: &str, section: Section) {
+        let allowed: Vec<&str> = keynames(entity, self.grammar).collect();
+        self.keys_among(map, &allowed, what, section);
+    }
+
     /// Checks the keynames of a map against the allowed ones and reports
     /// unknown ones (with the TOSCA 2.0 name where a 1.3 name was used).
     ///
     /// `description` and `metadata` are allowed in every map-form grammar
     /// element of TOSCA 2.0 (§5.3, "except where explicitly noted"); where
     /// `allowed` does not list them, their shapes are checked here.
-    pub fn keys(&mut self, map: &'a Map, allowed: &[&str], what: &str, section: &'static str) {
+    pub fn keys_among(&mut self, map: &'a Map, allowed: &[&str], what: &str, section: Section) {
         for (k, v) in map.iter() {
             let common = !self.v13() && matches!(k.name.as_str(), "description" | "metadata");
             if common && !allowed.contains(&k.name.as_str()) {
@@ -366,12 +369,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// `node` as a map, or an error naming what was expected.
-    pub fn expect_map(
-        &mut self,
-        node: &'a Node,
-        what: &str,
-        section: &'static str,
-    ) -> Option<&'a Map> {
+    pub fn expect_map(&mut self, node: &'a Node, what: &str, section: Section) -> Option<&'a Map> {
         match node.as_map() {
             Some(m) => Some(m),
             None => {
@@ -392,7 +390,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         &mut self,
         node: &'a Node,
         what: &str,
-        section: &'static str,
+        section: Section,
     ) -> Option<&'a [Node]> {
         match node.as_seq() {
             Some(s) => Some(s.as_slice()),
@@ -410,12 +408,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// `node` as a string, or an error naming what was expected.
-    pub fn expect_str(
-        &mut self,
-        node: &'a Node,
-        what: &str,
-        section: &'static str,
-    ) -> Option<&'a str> {
+    pub fn expect_str(&mut self, node: &'a Node, what: &str, section: Section) -> Option<&'a str> {
         match value::as_str(node) {
             Some(s) => Some(s),
             None => {
@@ -436,7 +429,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         &mut self,
         node: &'a Node,
         what: &str,
-        section: &'static str,
+        section: Section,
     ) -> Vec<(&'a str, Span)> {
         let mut out = Vec::new();
         let Some(items) = self.expect_seq(node, what, section) else {
@@ -452,12 +445,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// A map whose keys are names (type sections, node templates, ...):
     /// reports non-string and empty names; `null` and non-maps are errors.
-    pub fn named_map(
-        &mut self,
-        node: &'a Node,
-        what: &str,
-        section: &'static str,
-    ) -> Option<&'a Map> {
+    pub fn named_map(&mut self, node: &'a Node, what: &str, section: Section) -> Option<&'a Map> {
         self.named_map_with(node, what, section, false)
     }
 
@@ -467,7 +455,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         &mut self,
         node: &'a Node,
         what: &str,
-        section: &'static str,
+        section: Section,
         mut f: impl FnMut(&mut Self, &'a str, &'a Node),
     ) {
         let Some(map) = self.named_map(node, what, section) else {
@@ -486,7 +474,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         &mut self,
         node: &'a Node,
         what: &str,
-        section: &'static str,
+        section: Section,
         complex_keys: bool,
     ) -> Option<&'a Map> {
         if node.is_null() {
@@ -533,7 +521,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         name: &str,
         kind: Kind,
         span: Span,
-        section: &'static str,
+        section: Section,
     ) -> Option<TypeId> {
         match self.ts.resolve_type(self.doc, kind, name) {
             Ok(t) => Some(t),
@@ -553,12 +541,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Resolves a type name given as a node (which must be a string).
-    pub fn type_ref(
-        &mut self,
-        node: &'a Node,
-        kind: Kind,
-        section: &'static str,
-    ) -> Option<TypeId> {
+    pub fn type_ref(&mut self, node: &'a Node, kind: Kind, section: Section) -> Option<TypeId> {
         let name = self.expect_str(node, &format!("a {} name", kind.noun()), section)?;
         self.resolve_type(name, kind, node.span, section)
     }

@@ -4,6 +4,7 @@
 //! `TARGET`, with indices), and the name after the path, checked against the
 //! types along the way where they are known.
 
+use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::{Node, Span};
 
@@ -65,7 +66,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(first) = self.path_word(l, 0) else {
             self.error(
                 Code::Function,
-                "10.3",
+                Section::ToscaPath,
                 l.first().map(|n| n.span).unwrap_or(span),
                 format!("the TOSCA path of `${function}` starts with SELF or a template name"),
             );
@@ -99,7 +100,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if self.fctx.in_template {
                     self.error(
                         Code::Function,
-                        "10.3",
+                        Section::ToscaPath,
                         l[0].span,
                         format!("`${function}` names `{first}`, which is neither SELF nor a node or relationship template"),
                     );
@@ -112,7 +113,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 } else {
                     self.error(
                         Code::Function,
-                        "11.4",
+                        Section::OperationDefinition,
                         l[0].span,
                         format!("outside a service template, `${function}` can only start at SELF, not `{first}`"),
                     );
@@ -140,7 +141,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     let Some(req) = self.path_word(l, i + 1) else {
                         self.error(
                             Code::Function,
-                            "10.3",
+                            Section::ToscaPath,
                             span,
                             format!("malformed TOSCA path in `${function}`"),
                         );
@@ -153,7 +154,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                                 "node type `{}` has no requirement `{req}`",
                                 self.type_name(t)
                             );
-                            self.error(Code::Function, "10.3", l[i + 1].span, message);
+                            self.error(Code::Function, Section::ToscaPath, l[i + 1].span, message);
                             self.defined_names(req, reqs.iter().map(|(n, _)| *n), "requirement");
                             return None;
                         }
@@ -198,7 +199,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "node type `{}` has no capability `{cap}`",
                     self.type_name(t)
                 );
-                self.error(Code::Function, "10.3", at, message);
+                self.error(Code::Function, Section::ToscaPath, at, message);
                 self.defined_names(cap, caps.iter().map(|(n, _)| *n), "capability");
                 None
             }
@@ -230,7 +231,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if rest.is_empty() {
             self.error(
                 Code::Function,
-                "10.2.1",
+                Section::GraphQueryFunctions,
                 span,
                 format!("`${function}` needs a name after its TOSCA path"),
             );
@@ -239,7 +240,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if !nested && rest.len() > 1 {
             self.error(
                 Code::Function,
-                "10.2.1",
+                Section::GraphQueryFunctions,
                 rest[1].span,
                 format!("`${function}` takes a TOSCA path and one name"),
             );
@@ -249,7 +250,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if !matches!(self.call_of_quiet(&rest[0]), Call::Yes(..)) {
                 self.error(
                     Code::Function,
-                    "10.2.1",
+                    Section::GraphQueryFunctions,
                     rest[0].span,
                     "the name after a TOSCA path must be a string",
                 );
@@ -276,12 +277,17 @@ impl<'t, 'a> Checker<'t, 'a> {
         match defined.iter().find(|(n, _)| *n == name) {
             Some((_, p)) => {
                 if let Some(s) = self.param_schema(p) {
-                    self.nested_into(s, &rest[1..], "10.2.1");
+                    self.nested_into(s, &rest[1..], Section::GraphQueryFunctions);
                 }
             }
             None => {
                 let message = format!("`{}` has no {what} `{name}`", self.type_name(t));
-                self.error(Code::Function, "10.2.1", rest[0].span, message);
+                self.error(
+                    Code::Function,
+                    Section::GraphQueryFunctions,
+                    rest[0].span,
+                    message,
+                );
                 self.defined_names(name, defined.iter().map(|(n, _)| *n), what);
             }
         }
@@ -295,7 +301,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Ctx::Capability(Some(t)) => t,
             Ctx::Node(Some(_)) => {
                 let message = "the TOSCA path of `$available_allocation` must lead to a capability";
-                self.error(Code::Function, "10.2.1.8", span, message);
+                self.error(Code::Function, Section::AvailableAllocation, span, message);
                 return;
             }
             _ => return,
@@ -303,7 +309,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let props = self.type_entries(t, "properties");
         let Some((_, p)) = props.iter().find(|(n, _)| *n == name) else {
             let message = format!("`{}` has no property `{name}`", self.type_name(t));
-            self.error(Code::Function, "10.2.1", span, message);
+            self.error(Code::Function, Section::GraphQueryFunctions, span, message);
             self.defined_names(name, props.iter().map(|(n, _)| *n), "property");
             return;
         };
@@ -314,7 +320,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             let message = format!(
                 "`$available_allocation` needs an integer, float or scalar property, not `{name}`"
             );
-            self.error(Code::Function, "10.2.1.8", span, message);
+            self.error(Code::Function, Section::AvailableAllocation, span, message);
         }
     }
 }

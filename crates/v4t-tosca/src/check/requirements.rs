@@ -5,6 +5,8 @@
 //! `directives`, `allocation` (§8.5.5) and the counts of every requirement
 //! against its `count_range` (§8.5.4).
 
+use crate::keynames::Entity;
+use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::{Map, Node, Span};
 
@@ -36,7 +38,7 @@ type Counted<'a> = (&'a str, Option<u64>, bool, Span);
 impl<'t, 'a> Checker<'t, 'a> {
     /// Requirement assignments (§8.5) and their counts (§8.5.4).
     pub(super) fn requirement_assignments(&mut self, r: &'a Node, ty: TypeId, idx: &Index<'a>) {
-        let section = "8.5";
+        let section = Section::RequirementAssignment;
         let Some(list) = self.expect_seq(r, "`requirements`", section) else {
             return;
         };
@@ -110,14 +112,14 @@ impl<'t, 'a> Checker<'t, 'a> {
             if total > hi {
                 self.error(
                     Code::Template,
-                    "8.5.4",
+                    Section::RequirementCount,
                     at,
                     format!("requirement `{name}` is assigned {total} times, more than its count_range {range} allows"),
                 );
             } else if mandatory < lo {
                 self.error(
                     Code::Template,
-                    "8.5.4",
+                    Section::RequirementCount,
                     at,
                     format!(
                         "requirement `{name}` has {mandatory} non-optional assignment(s), fewer than its count_range {range} requires"
@@ -171,7 +173,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         def: &Param<'a>,
         idx: &Index<'a>,
     ) -> (Option<u64>, bool) {
-        let section = "8.5";
+        let section = Section::RequirementAssignment;
         let want = self.wanted(def);
         let (map, node_ref): (Option<&'a Map>, Option<&'a Node>) = match &a.value {
             // `- req: node` and `- req: [ node, index ]` (§8.5.2, §14.3.4).
@@ -189,27 +191,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         };
         if let Some(m) = map {
-            let keys: &[&str] = if self.v13() {
-                &[
-                    "capability",
-                    "node",
-                    "relationship",
-                    "node_filter",
-                    "occurrences",
-                ]
-            } else {
-                &[
-                    "capability",
-                    "node",
-                    "relationship",
-                    "node_filter",
-                    "count",
-                    "directives",
-                    "optional",
-                    "allocation",
-                ]
-            };
-            self.keys(m, keys, "a requirement assignment", section);
+            self.keys(
+                m,
+                Entity::RequirementAssignment,
+                "a requirement assignment",
+                section,
+            );
         }
         let target = node_ref.and_then(|n| self.requirement_target(n, &want, idx));
         let Some(m) = map else {
@@ -232,17 +219,17 @@ impl<'t, 'a> Checker<'t, 'a> {
             let saved = (self.fctx.self_node, self.fctx.self_relationship);
             self.fctx.self_node = None;
             self.fctx.self_relationship = true;
-            self.at("node_filter", |c| c.condition(f, "8.6"));
+            self.at("node_filter", |c| c.condition(f, Section::NodeFilter));
             (self.fctx.self_node, self.fctx.self_relationship) = saved;
         }
         let counted = self.count_and_optional(m);
         if let Some(d) = m.get("directives") {
             self.at("directives", |c| {
-                for (dname, span) in c.expect_str_list(d, "`directives`", "8.5.1") {
+                for (dname, span) in c.expect_str_list(d, "`directives`", Section::RequirementKeynames) {
                     if !["internal", "external"].contains(&dname) {
                         c.error(
                             Code::InvalidShape,
-                            "8.5.1",
+                            Section::RequirementKeynames,
                             span,
                             format!("unknown requirement directive `{dname}` (allowed: internal, external)"),
                         );
@@ -272,7 +259,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(_) => {
                 self.error(
                     Code::Template,
-                    "8.5.1",
+                    Section::RequirementKeynames,
                     n.span,
                     "`node` as a list is `[ <node template>, <index> ]`",
                 );
@@ -283,7 +270,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(i) = index {
             self.node_index(i);
         }
-        let name = self.expect_str(name_node, "the target `node`", "8.5.1")?;
+        let name = self.expect_str(name_node, "the target `node`", Section::RequirementKeynames)?;
         if let Some((t, _)) = idx.node(name) {
             if let (Some(t), Some(wanted)) = (t, want.node_type) {
                 if !self.ts.is_a(t, wanted) {
@@ -292,7 +279,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.type_name(t),
                         self.type_name(wanted),
                     );
-                    self.error(Code::Template, "8.5.2", name_node.span, message);
+                    self.error(
+                        Code::Template,
+                        Section::RequirementAssignmentGrammar,
+                        name_node.span,
+                        message,
+                    );
                     let wanted = self.type_name(wanted);
                     self.note(format!(
                         "requirement `{}` targets `{wanted}` nodes",
@@ -307,7 +299,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if index.is_some() {
             self.error(
                 Code::Template,
-                "8.5.2",
+                Section::RequirementAssignmentGrammar,
                 name_node.span,
                 format!("`{name}` is not a node template"),
             );
@@ -320,7 +312,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                     if !self.ts.is_a(t, wanted) {
                         let message =
                             format!("node type `{name}` is not a `{}`", self.type_name(wanted));
-                        self.error(Code::Template, "8.5.2", name_node.span, message);
+                        self.error(
+                            Code::Template,
+                            Section::RequirementAssignmentGrammar,
+                            name_node.span,
+                            message,
+                        );
                         return None;
                     }
                 }
@@ -329,7 +326,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Err(_) => {
                 self.error(
                     Code::Template,
-                    "8.5.2",
+                    Section::RequirementAssignmentGrammar,
                     name_node.span,
                     format!("`{name}` is neither a node template nor a node type"),
                 );
@@ -351,7 +348,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if !matches!(self.classify(i), Scalar::Int(x) if x >= 0) {
                     self.error(
                         Code::Template,
-                        "8.5.1",
+                        Section::RequirementKeynames,
                         i.span,
                         "the node index must be a non-negative integer",
                     );
@@ -364,7 +361,8 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// unchanged, or a capability of the target, or a capability type that
     /// fits the definition's.
     fn assigned_capability(&mut self, cn: &'a Node, target: Option<TypeId>, want: &Wanted<'a>) {
-        let Some(name) = self.expect_str(cn, "`capability`", "8.5.2") else {
+        let Some(name) = self.expect_str(cn, "`capability`", Section::RequirementAssignmentGrammar)
+        else {
             return;
         };
         // Symbolic capability names in requirement definitions are TOSCA 2.0's.
@@ -372,7 +370,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if name != sym {
                 self.error(
                     Code::Template,
-                    "8.5.2",
+                    Section::RequirementAssignmentGrammar,
                     cn.span,
                     format!("the requirement's capability is the symbolic name `{sym}` and must stay unchanged"),
                 );
@@ -393,7 +391,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                             "capability type `{name}` is not a `{}` as the requirement definition needs",
                             self.type_name(wanted)
                         );
-                        self.error(Code::Template, "8.5.2", cn.span, message);
+                        self.error(
+                            Code::Template,
+                            Section::RequirementAssignmentGrammar,
+                            cn.span,
+                            message,
+                        );
                     }
                 }
             }
@@ -405,7 +408,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                         "`{name}` is neither a capability of `{}` nor a capability type",
                         self.type_name(t)
                     );
-                    self.error(Code::Template, "8.5.2", cn.span, message);
+                    self.error(
+                        Code::Template,
+                        Section::RequirementAssignmentGrammar,
+                        cn.span,
+                        message,
+                    );
                 }
             }
         }
@@ -429,7 +437,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     None => {
                         self.error(
                             Code::Template,
-                            "8.5.2",
+                            Section::RequirementAssignmentGrammar,
                             r.span,
                             format!("`{name}` is neither a relationship type nor a relationship template"),
                         );
@@ -443,23 +451,30 @@ impl<'t, 'a> Checker<'t, 'a> {
                         "relationship `{name}` is not a `{}`",
                         self.type_name(wanted)
                     );
-                    self.error(Code::Template, "8.5.2", r.span, message);
+                    self.error(
+                        Code::Template,
+                        Section::RequirementAssignmentGrammar,
+                        r.span,
+                        message,
+                    );
                 }
             }
             return t.or(want.rel_type);
         }
-        let Some(rm) = self.expect_map(r, "a relationship assignment", "8.5.1") else {
+        let Some(rm) =
+            self.expect_map(r, "a relationship assignment", Section::RequirementKeynames)
+        else {
             return want.rel_type;
         };
         self.keys(
             rm,
-            &["type", "properties", "attributes", "interfaces"],
+            Entity::RelationshipAssignment,
             "a relationship assignment",
-            "8.5.1",
+            Section::RequirementKeynames,
         );
         let mut rel_type = want.rel_type;
         if let Some(tn) = rm.get("type") {
-            if let Some(t) = self.type_ref(tn, Kind::Relationship, "8.5.1") {
+            if let Some(t) = self.type_ref(tn, Kind::Relationship, Section::RequirementKeynames) {
                 if let Some(wanted) = want.rel_type {
                     if !self.ts.is_a(t, wanted) {
                         let message = format!(
@@ -467,7 +482,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                             self.type_name(t),
                             self.type_name(wanted)
                         );
-                        self.error(Code::Template, "8.5.2", tn.span, message);
+                        self.error(
+                            Code::Template,
+                            Section::RequirementAssignmentGrammar,
+                            tn.span,
+                            message,
+                        );
                     }
                 }
                 rel_type = Some(t);
@@ -495,19 +515,33 @@ impl<'t, 'a> Checker<'t, 'a> {
         let props = self.type_entries(t, "properties");
         match rm.get("properties") {
             Some(p) => self.at("properties", |c| {
-                c.assignments(p, &props, Role::Property, "8.5.1", true)
+                c.assignments(
+                    p,
+                    &props,
+                    Role::Property,
+                    Section::RequirementKeynames,
+                    true,
+                )
             }),
-            None => self.required_assigned(None, &props, span, "8.5.1"),
+            None => self.required_assigned(None, &props, span, Section::RequirementKeynames),
         }
         if let Some(at) = rm.get("attributes") {
             let attrs = self.type_attributes(t);
             self.at("attributes", |c| {
-                c.assignments(at, &attrs, Role::Attribute, "8.5.1", false)
+                c.assignments(
+                    at,
+                    &attrs,
+                    Role::Attribute,
+                    Section::RequirementKeynames,
+                    false,
+                )
             });
         }
         if let Some(i) = rm.get("interfaces") {
             let defs = self.type_entries(t, "interfaces");
-            self.at("interfaces", |c| c.interface_assignments(i, &defs, "8.5.1"));
+            self.at("interfaces", |c| {
+                c.interface_assignments(i, &defs, Section::RequirementKeynames)
+            });
         }
     }
 
@@ -516,7 +550,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn count_and_optional(&mut self, m: &'a Map) -> (Option<u64>, bool) {
         let mut count = Some(1);
         if let Some(cn) = m.get("count") {
-            self.at("count", |c| c.count(cn, "8.5.1"));
+            self.at("count", |c| c.count(cn, Section::RequirementKeynames));
             count = value::as_count(cn);
             if self.is_call(cn) {
                 count = None;
@@ -528,7 +562,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Scalar::Bool(b) => optional = b,
                 _ => self.error(
                     Code::InvalidShape,
-                    "8.5.1",
+                    Section::RequirementKeynames,
                     o.span,
                     "`optional` must be a boolean",
                 ),
@@ -603,7 +637,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                             self.type_name(ct),
                             self.type_name(want)
                         );
-                        self.error(Code::Template, "8.5.2", span, message);
+                        self.error(
+                            Code::Template,
+                            Section::RequirementAssignmentGrammar,
+                            span,
+                            message,
+                        );
                     }
                 }
                 return;
@@ -613,7 +652,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "node type `{}` has no capability `{sym}`",
                     self.type_name(t)
                 );
-                self.error(Code::Template, "8.5.2", span, message);
+                self.error(
+                    Code::Template,
+                    Section::RequirementAssignmentGrammar,
+                    span,
+                    message,
+                );
                 return;
             }
         }
@@ -628,7 +672,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(t),
                     self.type_name(want)
                 );
-                self.error(Code::Template, "8.5.2", span, message);
+                self.error(
+                    Code::Template,
+                    Section::RequirementAssignmentGrammar,
+                    span,
+                    message,
+                );
             }
         }
     }
@@ -669,7 +718,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.type_name(*ct),
                         self.type_name(t)
                     );
-                    self.error(Code::Template, "8.2", span, message);
+                    self.error(Code::Template, Section::CapabilityDefinition, span, message);
                 }
             }
         }
@@ -702,7 +751,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(rel),
                     self.type_name(t)
                 );
-                self.error(Code::Template, "7.3", span, message);
+                self.error(Code::Template, Section::RelationshipType, span, message);
             }
         }
     }
@@ -726,7 +775,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         cap_name: Option<&str>,
         def_cap_type: Option<TypeId>,
     ) {
-        let Some(m) = self.named_map(al, "`allocation`", "8.5.5") else {
+        let Some(m) = self.named_map(al, "`allocation`", Section::CapabilityAllocation) else {
             return;
         };
         let cap_type = self
@@ -747,7 +796,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                     k.name,
                     self.type_name(*cap_type)
                 );
-                self.warning(Code::ToscaNotice, "8.5.5", k.span, message);
+                self.warning(
+                    Code::ToscaNotice,
+                    Section::CapabilityAllocation,
+                    k.span,
+                    message,
+                );
                 continue;
             };
             if let Some(s) = self.param_schema(p) {
@@ -758,7 +812,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if !allocatable {
                     self.error(
                         Code::ToscaNotice,
-                        "8.5.5",
+                        Section::CapabilityAllocation,
                         k.span,
                         format!(
                             "only integer, float or scalar properties can be allocated, not `{}`",
@@ -767,7 +821,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                     );
                     continue;
                 }
-                self.at(k.name.as_str(), |c| c.check_value(v, &s, "8.5.5"));
+                self.at(k.name.as_str(), |c| {
+                    c.check_value(v, &s, Section::CapabilityAllocation)
+                });
             }
         }
     }

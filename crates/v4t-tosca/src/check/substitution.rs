@@ -8,6 +8,8 @@
 //! `[ RELATIONSHIP, <requirement>, <index>, <name> ]` (§15.2, §15.3), and
 //! requirement mappings `[ <requirement>, <count> ]` (§15.5).
 
+use crate::keynames::Entity;
+use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::{Key, Node, Span};
 
@@ -45,20 +47,16 @@ const REQUIREMENT_KEY_SHAPE: &str =
 impl<'t, 'a> Checker<'t, 'a> {
     /// Substitution mappings (§15).
     pub(super) fn substitution_mappings(&mut self, node: &'a Node, idx: &Index<'a>) {
-        let section = "15.1";
+        let section = Section::SubstitutionMapping;
         let Some(m) = self.expect_map(node, "`substitution_mappings`", section) else {
             return;
         };
-        let keys = [
-            "node_type",
-            "substitution_filter",
-            "properties",
-            "attributes",
-            "capabilities",
-            "requirements",
-            "interfaces",
-        ];
-        self.keys(m, &keys, "substitution mappings", section);
+        self.keys(
+            m,
+            Entity::SubstitutionMappings,
+            "substitution mappings",
+            section,
+        );
         let ty = match m.get("node_type") {
             Some(t) => self.at("node_type", |c| c.type_ref(t, Kind::Node, section)),
             None => {
@@ -72,7 +70,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         };
         if let Some(f) = m.get("substitution_filter") {
-            self.at("substitution_filter", |c| c.condition(f, "15.1"));
+            self.at("substitution_filter", |c| {
+                c.condition(f, Section::SubstitutionMapping)
+            });
         }
         let Some(ty) = ty else { return };
         let mut mapped_inputs: Vec<&str> = Vec::new();
@@ -91,7 +91,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 {
                     self.error(
                         Code::Template,
-                        "15.2",
+                        Section::PropertyMapping,
                         k.span,
                         format!("input `{}` is required and has no default, so the substitution mappings must map a property to it", k.name),
                     );
@@ -120,7 +120,8 @@ impl<'t, 'a> Checker<'t, 'a> {
         idx: &Index<'a>,
         mapped_inputs: &mut Vec<&'a str>,
     ) {
-        let Some(pm) = self.named_map_with(p, "property mappings", "15.2", true) else {
+        let Some(pm) = self.named_map_with(p, "property mappings", Section::PropertyMapping, true)
+        else {
             return;
         };
         let single = |l: &'a Node| {
@@ -144,7 +145,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             let Some(input) = input else {
                 self.error(
                     Code::Template,
-                    "15.2",
+                    Section::PropertyMapping,
                     v.span,
                     "a property mapping maps a property to an input name",
                 );
@@ -155,7 +156,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             let Some(idef) = idx.inputs.and_then(|i| i.get(input)) else {
                 self.error(
                     Code::Template,
-                    "15.2",
+                    Section::PropertyMapping,
                     v.span,
                     format!("`{input}` is not an input of this service template"),
                 );
@@ -174,7 +175,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.type_name(ps.ty),
                         self.type_name(is)
                     );
-                    self.error(Code::Template, "15.2", v.span, message);
+                    self.error(Code::Template, Section::PropertyMapping, v.span, message);
                 }
             }
         }
@@ -192,7 +193,9 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Attribute mappings: `<attribute>: <output>` (§15.3).
     fn attribute_mappings(&mut self, a: &'a Node, ty: TypeId, idx: &Index<'a>) {
-        let Some(am) = self.named_map_with(a, "attribute mappings", "15.3", true) else {
+        let Some(am) =
+            self.named_map_with(a, "attribute mappings", Section::AttributeMapping, true)
+        else {
             return;
         };
         for (k, v) in am.iter() {
@@ -202,7 +205,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if let Some(node) = pair.and_then(|l| value::as_str(&l[0])) {
                 if idx.node(node).is_none() {
                     let message = format!("`{node}` is not a node template");
-                    self.error(Code::Template, "15.3", v.span, message);
+                    self.error(Code::Template, Section::AttributeMapping, v.span, message);
                 }
                 continue;
             }
@@ -227,19 +230,19 @@ impl<'t, 'a> Checker<'t, 'a> {
                                 self.type_name(at.ty),
                                 self.type_name(ot)
                             );
-                            self.error(Code::Template, "15.3", v.span, message);
+                            self.error(Code::Template, Section::AttributeMapping, v.span, message);
                         }
                     }
                 }
                 (Some(o), None) => self.error(
                     Code::Template,
-                    "15.3",
+                    Section::AttributeMapping,
                     v.span,
                     format!("`{o}` is not an output of this service template"),
                 ),
                 (None, _) => self.error(
                     Code::Template,
-                    "15.3",
+                    Section::AttributeMapping,
                     v.span,
                     "an attribute mapping maps an attribute to an output name",
                 ),
@@ -256,7 +259,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         what: &str,
         name: &str,
         span: Span,
-        section: &'static str,
+        section: Section,
     ) -> Option<T> {
         let found = defs.into_iter().find(|(n, _)| *n == name).map(|(_, d)| d);
         if found.is_none() {
@@ -279,9 +282,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         attributes: bool,
     ) -> Option<Mapped<'a>> {
         let (what, section, shape) = if attributes {
-            ("attribute", "15.3", ATTRIBUTE_KEY_SHAPE)
+            ("attribute", Section::AttributeMapping, ATTRIBUTE_KEY_SHAPE)
         } else {
-            ("property", "15.2", PROPERTY_KEY_SHAPE)
+            ("property", Section::PropertyMapping, PROPERTY_KEY_SHAPE)
         };
         let entries = |c: &Self, t: TypeId| {
             if attributes {
@@ -354,7 +357,8 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Capability mappings: `<capability>: [ <node template>, <capability> ]` (§15.4).
     fn capability_mappings(&mut self, cm: &'a Node, ty: TypeId, idx: &Index<'a>) {
         let caps = self.node_capabilities(ty);
-        let Some(map) = self.named_map(cm, "capability mappings", "15.4") else {
+        let Some(map) = self.named_map(cm, "capability mappings", Section::CapabilityMapping)
+        else {
             return;
         };
         for (k, v) in map.iter() {
@@ -368,22 +372,22 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(ty),
                     k.name
                 );
-                self.error(Code::Template, "15.4", k.span, message);
+                self.error(Code::Template, Section::CapabilityMapping, k.span, message);
             }
             let shape = "a capability mapping is `[ <node template>, <capability> ]`";
             let Some(pair) = v.as_seq().filter(|l| l.len() == 2) else {
-                self.error(Code::Template, "15.4", v.span, shape);
+                self.error(Code::Template, Section::CapabilityMapping, v.span, shape);
                 continue;
             };
             let (Some(nname), Some(cname)) = (value::as_str(&pair[0]), value::as_str(&pair[1]))
             else {
-                self.error(Code::Template, "15.4", v.span, shape);
+                self.error(Code::Template, Section::CapabilityMapping, v.span, shape);
                 continue;
             };
             let Some((nt, _)) = idx.node(nname) else {
                 self.error(
                     Code::Template,
-                    "15.4",
+                    Section::CapabilityMapping,
                     pair[0].span,
                     format!("`{nname}` is not a node template"),
                 );
@@ -397,7 +401,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             {
                 None => {
                     let message = format!("node template `{nname}` has no capability `{cname}`");
-                    self.error(Code::Template, "15.4", pair[1].span, message);
+                    self.error(
+                        Code::Template,
+                        Section::CapabilityMapping,
+                        pair[1].span,
+                        message,
+                    );
                 }
                 Some((_, p)) => {
                     if let (Some(Some(want)), Some(got)) = (want, self.capability_type_of(&p)) {
@@ -407,7 +416,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                                 self.type_name(got),
                                 self.type_name(want)
                             );
-                            self.error(Code::Template, "15.4", pair[1].span, message);
+                            self.error(
+                                Code::Template,
+                                Section::CapabilityMapping,
+                                pair[1].span,
+                                message,
+                            );
                         }
                     }
                 }
@@ -418,7 +432,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Interface mappings: `<interface>: { <operation>: <workflow> }` (§15.6).
     fn interface_mappings(&mut self, i: &'a Node, ty: TypeId, idx: &Index<'a>) {
         let ifaces = self.type_entries(ty, "interfaces");
-        let Some(im) = self.named_map(i, "interface mappings", "15.6") else {
+        let Some(im) = self.named_map(i, "interface mappings", Section::InterfaceMapping) else {
             return;
         };
         for (k, v) in im.iter() {
@@ -428,28 +442,31 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(ty),
                     k.name
                 );
-                self.error(Code::Template, "15.6", k.span, message);
+                self.error(Code::Template, Section::InterfaceMapping, k.span, message);
                 continue;
             };
             let ops = self.interface_parts(idef, "operations");
             self.at(k.name.as_str(), |c| {
-                let Some(om) = c.expect_map(v, "an interface mapping", "15.6") else {
+                let Some(om) = c.expect_map(v, "an interface mapping", Section::InterfaceMapping)
+                else {
                     return;
                 };
                 for (ok, ov) in om.iter() {
                     if !ops.iter().any(|(n, _)| *n == ok.name) {
                         c.error(
                             Code::Template,
-                            "15.6",
+                            Section::InterfaceMapping,
                             ok.span,
                             format!("interface `{}` has no operation `{}`", k.name, ok.name),
                         );
                     }
-                    if let Some(w) = c.expect_str(ov, "the mapped workflow", "15.6") {
+                    if let Some(w) =
+                        c.expect_str(ov, "the mapped workflow", Section::InterfaceMapping)
+                    {
                         if !idx.workflows.contains(&w) {
                             c.error(
                                 Code::Template,
-                                "15.6",
+                                Section::InterfaceMapping,
                                 ov.span,
                                 format!("workflow `{w}` is not defined"),
                             );
@@ -479,7 +496,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         None => self.at_index(i, |c| {
                             c.error(
                                 Code::InvalidShape,
-                                "15.5",
+                                Section::RequirementMapping,
                                 item.span,
                                 "each requirement mapping is a single-key map",
                             )
@@ -492,7 +509,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let what = if self.v13() { "a map" } else { "a list" };
                 self.error(
                     Code::InvalidShape,
-                    "15.5",
+                    Section::RequirementMapping,
                     r.span,
                     format!("requirement mappings must be {what}"),
                 );
@@ -515,7 +532,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let message = format!(
                     "requirement `{name}` is mapped again after a mapping with an UNBOUNDED count"
                 );
-                self.error(Code::Template, "15.5", k.span, message);
+                self.error(Code::Template, Section::RequirementMapping, k.span, message);
             }
             // §15.5.4 rule 3: no more mappings than the requirement's upper bound.
             let Some((_, hi)) = def.get("count_range").and_then(|cr| self.range_of(cr)) else {
@@ -536,7 +553,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let message = format!(
                     "requirement `{name}` is mapped {total} times, more than the upper bound {hi} of its count_range"
                 );
-                self.error(Code::Template, "15.5.4", k.span, message);
+                self.error(
+                    Code::Template,
+                    Section::RequirementMappingRules,
+                    k.span,
+                    message,
+                );
             }
         }
         for ((k, v), key) in entries.into_iter().zip(keys) {
@@ -551,7 +573,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     .as_deref()
                     .and_then(|t| t.as_seq())
                     .map_or(k.span, |l| l[0].span);
-                self.error(Code::Template, "15.5", span, message);
+                self.error(Code::Template, Section::RequirementMapping, span, message);
             }
             self.at(k.name.as_str(), |c| c.requirement_mapping_target(v, idx, 0));
         }
@@ -573,7 +595,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                 return Some((name, count));
             }
         }
-        self.error(Code::Template, "15.5", k.span, REQUIREMENT_KEY_SHAPE);
+        self.error(
+            Code::Template,
+            Section::RequirementMapping,
+            k.span,
+            REQUIREMENT_KEY_SHAPE,
+        );
         None
     }
 
@@ -582,7 +609,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if !idx.nodes.contains_key(name) {
                 self.error(
                     Code::Template,
-                    "15.5",
+                    Section::RequirementMapping,
                     v.span,
                     format!("`{name}` is not a node template"),
                 );
@@ -590,7 +617,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         }
         let Some(list) = v.as_seq() else {
-            self.error(Code::Template, "15.5", v.span, "a requirement mapping target is `[ <node template>, <requirement> ]` or a node template name");
+            self.error(Code::Template, Section::RequirementMapping, v.span, "a requirement mapping target is `[ <node template>, <requirement> ]` or a node template name");
             return;
         };
         let pair = list.len() == 2 && list.iter().all(|n| value::as_str(n).is_some());
@@ -604,14 +631,14 @@ impl<'t, 'a> Checker<'t, 'a> {
                     if !self.node_requirements(nt).iter().any(|(n, _)| *n == rname) {
                         self.error(
                             Code::Template,
-                            "15.5",
+                            Section::RequirementMapping,
                             list[1].span,
                             format!("node template `{nname}` has no requirement `{rname}`"),
                         );
                     } else if !self.v13() && !has_dangling(tpl, rname) {
                         self.error(
                             Code::Template,
-                            "15.5.4",
+                            Section::RequirementMappingRules,
                             list[1].span,
                             format!("requirement `{rname}` of `{nname}` is not dangling"),
                         );
@@ -623,7 +650,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if depth > 0 {
                 self.error(
                     Code::Template,
-                    "15.5",
+                    Section::RequirementMapping,
                     list[0].span,
                     format!("`{nname}` is not a node template"),
                 );
@@ -631,7 +658,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
         if depth > 0 {
-            self.error(Code::Template, "15.5", v.span, "a requirement mapping target is `[ <node template>, <requirement> ]` or a node template name");
+            self.error(Code::Template, Section::RequirementMapping, v.span, "a requirement mapping target is `[ <node template>, <requirement> ]` or a node template name");
             return;
         }
         for (i, item) in list.iter().enumerate() {

@@ -6,6 +6,8 @@
 //! [`super::groups`], workflows (§13) in [`super::workflows`], substitution
 //! mappings (§15) in [`super::substitution`].
 
+use crate::keynames::Entity;
+use crate::section::Section;
 use std::collections::HashMap;
 use std::rc::Rc;
 use v4t_source::Code;
@@ -17,40 +19,6 @@ use super::funcs::{Call, FnCtx};
 use super::Checker;
 use crate::types::{Builtin, Kind, TypeId};
 use crate::value::{self, Scalar};
-
-const TEMPLATE_KEYS_20: &[&str] = &[
-    "description",
-    "metadata",
-    "inputs",
-    "outputs",
-    "node_templates",
-    "relationship_templates",
-    "groups",
-    "policies",
-    "substitution_mappings",
-    "workflows",
-    "functions",
-];
-
-/// TOSCA 1.3's `topology_template` has all but `functions`.
-const TEMPLATE_KEYS_13: &[&str] = TEMPLATE_KEYS_20.split_at(TEMPLATE_KEYS_20.len() - 1).0;
-
-/// The keynames of a node template (§7.2).
-const NODE_TEMPLATE_KEYS: &[&str] = &[
-    "type",
-    "description",
-    "metadata",
-    "directives",
-    "properties",
-    "attributes",
-    "requirements",
-    "capabilities",
-    "interfaces",
-    "artifacts",
-    "count",
-    "node_filter",
-    "copy",
-];
 
 /// A template with `copy` (§7.2, §7.4): its own keynames over the source's.
 #[derive(Clone, Copy)]
@@ -87,20 +55,20 @@ impl<'a> Index<'a> {
 
 impl<'t, 'a> Checker<'t, 'a> {
     pub(super) fn service_template(&mut self, v: &'a Node) {
-        let section = "6.9.1";
+        let section = Section::ServiceTemplateGrammar;
         let Some(map) = self.expect_map(v, "the service template", section) else {
             return;
         };
-        let keys = if self.v13() {
-            TEMPLATE_KEYS_13
-        } else {
-            TEMPLATE_KEYS_20
-        };
-        self.keys(map, keys, "the service template", section);
+        self.keys(
+            map,
+            Entity::ServiceTemplate,
+            "the service template",
+            section,
+        );
         if !map.contains_key("node_templates") && !self.v13() {
             self.error(
                 Code::MissingKeyname,
-                "6.9.1",
+                Section::ServiceTemplateGrammar,
                 v.span,
                 "a service template needs `node_templates`",
             );
@@ -125,7 +93,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Role::Incoming,
                     Place::Template,
                     &[],
-                    ("6.9.2", "`inputs`"),
+                    (Section::InputParameters, "`inputs`"),
                     true,
                 ),
                 "outputs" => c.param_defs(
@@ -133,7 +101,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Role::Outgoing,
                     Place::Template,
                     &[],
-                    ("6.9.5", "`outputs`"),
+                    (Section::OutputParameters, "`outputs`"),
                     true,
                 ),
                 "node_templates" => c.node_templates(node, &idx),
@@ -216,7 +184,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     fn node_templates(&mut self, node: &'a Node, idx: &Index<'a>) {
-        let Some(map) = self.named_map(node, "`node_templates`", "6.9.3") else {
+        let Some(map) = self.named_map(node, "`node_templates`", Section::NodeTemplates) else {
             return;
         };
         for (k, v) in map.iter() {
@@ -233,7 +201,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         own: &'a Map,
         all: &'a Map,
         what: &str,
-        section: &'static str,
+        section: Section,
     ) -> Option<&'a Map> {
         let c = own.get("copy")?;
         let name = self.expect_str(c, "`copy`", section)?;
@@ -271,17 +239,11 @@ impl<'t, 'a> Checker<'t, 'a> {
         idx: &Index<'a>,
         all: &'a Map,
     ) {
-        let section = "7.2";
+        let section = Section::NodeTemplate;
         let Some(own) = self.expect_map(v, "a node template", section) else {
             return;
         };
-        // `count` is new in TOSCA 2.0 (§7.2).
-        let keys: Vec<&str> = NODE_TEMPLATE_KEYS
-            .iter()
-            .copied()
-            .filter(|k| !(self.v13() && *k == "count"))
-            .collect();
-        self.keys(own, &keys, "a node template", section);
+        self.keys(own, Entity::NodeTemplate, "a node template", section);
         let source = self.copy_source(own, all, "node template", section);
         let tpl = Tpl { own, source };
         self.common_keynames(own);
@@ -310,15 +272,15 @@ impl<'t, 'a> Checker<'t, 'a> {
             if !select && !self.v13() {
                 self.warning(
                     Code::ToscaNotice,
-                    "7.2.1",
+                    Section::NodeTemplateDirectives,
                     f.span,
                     "`node_filter` is only used with the `select` directive",
                 );
             }
-            self.at("node_filter", |c| c.condition(f, "8.6"));
+            self.at("node_filter", |c| c.condition(f, Section::NodeFilter));
         }
         if let Some(count) = tpl.get("count") {
-            self.at("count", |c| c.count(count, "7.2"));
+            self.at("count", |c| c.count(count, Section::NodeTemplate));
         }
         if !select {
             // Only `node_filter` matters for a selected node (§7.2.1).
@@ -331,7 +293,9 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn directives(&mut self, d: &'a Node) -> bool {
         let allowed: &[&str] = &["create", "select", "substitute"];
         let mut select = false;
-        for (dname, span) in self.expect_str_list(d, "`directives`", "7.2.1") {
+        for (dname, span) in
+            self.expect_str_list(d, "`directives`", Section::NodeTemplateDirectives)
+        {
             if dname == "select" {
                 select = true;
             }
@@ -340,7 +304,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if !allowed.contains(&dname) && !self.v13() {
                 self.error(
                     Code::InvalidShape,
-                    "7.2.1",
+                    Section::NodeTemplateDirectives,
                     span,
                     format!(
                         "unknown node template directive `{dname}` (allowed: {})",
@@ -358,14 +322,20 @@ impl<'t, 'a> Checker<'t, 'a> {
         let props = self.type_entries(ty, "properties");
         match tpl.get("properties") {
             Some(p) => self.at("properties", |c| {
-                c.assignments(p, &props, Role::Property, "9.5", true)
+                c.assignments(p, &props, Role::Property, Section::PropertyAssignment, true)
             }),
-            None => self.required_assigned(None, &props, span, "9.5"),
+            None => self.required_assigned(None, &props, span, Section::PropertyAssignment),
         }
         if let Some(a) = tpl.get("attributes") {
             let attrs = self.type_attributes(ty);
             self.at("attributes", |c| {
-                c.assignments(a, &attrs, Role::Attribute, "9.7", false)
+                c.assignments(
+                    a,
+                    &attrs,
+                    Role::Attribute,
+                    Section::AttributeAssignment,
+                    false,
+                )
             });
         }
         self.capability_assignments(tpl.get("capabilities"), ty, span);
@@ -376,7 +346,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(i) = tpl.get("interfaces") {
             let defs = self.type_entries(ty, "interfaces");
-            self.at("interfaces", |c| c.interface_assignments(i, &defs, "11.3"));
+            self.at("interfaces", |c| {
+                c.interface_assignments(i, &defs, Section::InterfaceAssignment)
+            });
         }
         if let Some(a) = tpl.get("artifacts") {
             self.at("artifacts", |c| c.artifact_defs(a));
@@ -385,7 +357,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// `count` of a node template or requirement: a non-negative integer or
     /// a function (§7.2, §8.5.1).
-    pub(super) fn count(&mut self, count: &'a Node, section: &'static str) {
+    pub(super) fn count(&mut self, count: &'a Node, section: Section) {
         match self.call_of(count) {
             Call::Yes(n, args) => {
                 self.call(n, args, count);
@@ -408,12 +380,12 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// A condition clause (§8.6, §13.2.1, §16.5, §15.1): a Boolean expression.
-    pub(super) fn condition(&mut self, v: &'a Node, section: &'static str) {
+    pub(super) fn condition(&mut self, v: &'a Node, section: Section) {
         if self.v13() {
             // Node filters (§8.6) have their own grammar in TOSCA 1.3;
             // workflow and trigger conditions are condition clauses.
             match section {
-                "8.6" | "15.1" => self.node_filter_13(v),
+                Section::NodeFilter | Section::SubstitutionMapping => self.node_filter_13(v),
                 _ => self.condition_clauses_13(v, 0),
             }
             return;
@@ -455,7 +427,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// §3.6.3). A trigger's extended condition (`constraint`, `period`,
     /// `evaluations`, `method`, 1.3 §3.6.22) checks its `constraint`.
     fn condition_clauses_13(&mut self, v: &'a Node, depth: usize) {
-        const SECTION: &str = "1.3 3.6.24";
+        const SECTION: Section = Section::V13ConditionClause;
         if depth > super::defs::MAX_NESTING {
             self.error(
                 Code::InvalidShape,
@@ -500,16 +472,11 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// `<capability name or type>: { properties: ... }`. Property names are
     /// not resolved (the filtered type may be any).
     fn node_filter_13(&mut self, v: &'a Node) {
-        const SECTION: &str = "1.3 3.6.5";
+        const SECTION: Section = Section::V13NodeFilter;
         let Some(map) = self.expect_map(v, "a node filter", SECTION) else {
             return;
         };
-        self.keys(
-            map,
-            &["properties", "capabilities"],
-            "a node filter",
-            SECTION,
-        );
+        self.keys(map, Entity::NodeFilter13, "a node filter", SECTION);
         if let Some(p) = map.get("properties") {
             self.at("properties", |c| c.property_filters_13(p));
         }
@@ -521,7 +488,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let Some(m) = c.expect_map(cap, "a capability filter", SECTION) else {
                     return;
                 };
-                c.keys(m, &["properties"], "a capability filter", SECTION);
+                c.keys(
+                    m,
+                    Entity::CapabilityFilter13,
+                    "a capability filter",
+                    SECTION,
+                );
                 if let Some(p) = m.get("properties") {
                     c.at("properties", |c| c.property_filters_13(p));
                 }
@@ -557,7 +529,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         Some((k, n)) => out.push((k.name.as_str(), n)),
                         None => self.error(
                             Code::InvalidShape,
-                            "1.3 3.6.5",
+                            Section::V13NodeFilter,
                             item.span,
                             format!(
                                 "the {what} of a node filter are single-entry maps `<name>: ...`"
@@ -572,7 +544,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "the {what} of a node filter are a list, not {}",
                     value::describe(v)
                 );
-                self.error(Code::InvalidShape, "1.3 3.6.5", v.span, message);
+                self.error(Code::InvalidShape, Section::V13NodeFilter, v.span, message);
                 return;
             }
         };
@@ -588,7 +560,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         node: &'a Node,
         defs: &[(&'a str, Param<'a>)],
         role: Role,
-        section: &'static str,
+        section: Section,
         check_required: bool,
     ) {
         let what = if role == Role::Attribute {
@@ -620,14 +592,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// One value assigned to a defined property, attribute or parameter.
-    fn assignment(
-        &mut self,
-        name: &str,
-        v: &'a Node,
-        p: &Param<'a>,
-        what: &str,
-        section: &'static str,
-    ) {
+    fn assignment(&mut self, name: &str, v: &'a Node, p: &Param<'a>, what: &str, section: Section) {
         // Fixed values (`value`, short-form refinements) are TOSCA 2.0's; a
         // TOSCA 1.3 template overrides what its type gives.
         if p.fixed().is_some() && !self.v13() {
@@ -668,7 +633,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         &mut self,
         v: &'a Node,
         schema: Option<&super::defs::Schema<'a>>,
-        section: &'static str,
+        section: Section,
     ) -> bool {
         let Some(m) = v.as_map() else { return false };
         let keynames = m.keys().all(|k| k == "description" || k == "value");
@@ -689,7 +654,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(value) = m.get("value") {
             self.at("value", |c| match schema {
-                Some(s) => c.check_value(value, s, "1.3 3.6.13"),
+                Some(s) => c.check_value(value, s, Section::V13AttributeAssignment),
                 None => c.check_functions(value),
             });
         }
@@ -702,7 +667,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         map: Option<&'a Map>,
         defs: &[(&'a str, Param<'a>)],
         span: Span,
-        section: &'static str,
+        section: Section,
     ) {
         for (name, p) in defs {
             let assigned = map.is_some_and(|m| m.contains_key(name));
@@ -759,7 +724,9 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn capability_assignments(&mut self, node: Option<&'a Node>, ty: TypeId, span: Span) {
         let caps = self.node_capabilities(ty);
         let map = match node {
-            Some(n) => self.at("capabilities", |c| c.named_map(n, "`capabilities`", "8.3")),
+            Some(n) => self.at("capabilities", |c| {
+                c.named_map(n, "`capabilities`", Section::CapabilityAssignment)
+            }),
             None => None,
         };
         if let Some(map) = map {
@@ -771,34 +738,34 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.type_name(ty),
                         k.name
                     );
-                    self.error(Code::UndefinedReference, "8.3", k.span, message);
+                    self.error(
+                        Code::UndefinedReference,
+                        Section::CapabilityAssignment,
+                        k.span,
+                        message,
+                    );
                     self.defined_names(&k.name, caps.iter().map(|(n, _)| *n), "capability");
                     continue;
                 };
                 self.at(k.name.as_str(), |c| {
-                    let Some(m) = c.expect_map(v, "a capability assignment", "8.3") else { return };
-                    let allowed: &[&str] = if c.v13() {
-                        &["properties", "attributes", "occurrences"]
-                    } else {
-                        &["properties", "attributes", "directives"]
-                    };
-                    c.keys(m, allowed, "a capability assignment", "8.3");
+                    let Some(m) = c.expect_map(v, "a capability assignment", Section::CapabilityAssignment) else { return };
+                    c.keys(m, Entity::CapabilityAssignment, "a capability assignment", Section::CapabilityAssignment);
                     let props = c.capability_properties(cap, "properties");
                     match m.get("properties") {
-                        Some(p) => c.at("properties", |c| c.assignments(p, &props, Role::Property, "8.3", true)),
-                        None => c.required_assigned(None, &props, v.span, "8.3"),
+                        Some(p) => c.at("properties", |c| c.assignments(p, &props, Role::Property, Section::CapabilityAssignment, true)),
+                        None => c.required_assigned(None, &props, v.span, Section::CapabilityAssignment),
                     }
                     if let Some(a) = m.get("attributes") {
                         let attrs = c.capability_properties(cap, "attributes");
-                        c.at("attributes", |c| c.assignments(a, &attrs, Role::Attribute, "8.3", false));
+                        c.at("attributes", |c| c.assignments(a, &attrs, Role::Attribute, Section::CapabilityAssignment, false));
                     }
                     if let Some(d) = m.get("directives") {
                         c.at("directives", |c| {
-                            for (dname, span) in c.expect_str_list(d, "`directives`", "8.3") {
+                            for (dname, span) in c.expect_str_list(d, "`directives`", Section::CapabilityAssignment) {
                                 if !["internal", "external"].contains(&dname) {
                                     c.error(
                                         Code::InvalidShape,
-                                        "8.3",
+                                        Section::CapabilityAssignment,
                                         span,
                                         format!("unknown capability directive `{dname}` (allowed: internal, external)"),
                                     );
@@ -816,7 +783,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
             let props = self.capability_properties(cap, "properties");
             self.at("capabilities", |c| {
-                c.at(name, |c| c.required_assigned(None, &props, span, "8.3"));
+                c.at(name, |c| {
+                    c.required_assigned(None, &props, span, Section::CapabilityAssignment)
+                });
             });
         }
     }
@@ -827,7 +796,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         &mut self,
         node: &'a Node,
         defs: &[(&'a str, Param<'a>)],
-        section: &'static str,
+        section: Section,
     ) {
         let Some(map) = self.named_map(node, "`interfaces`", section) else {
             return;
@@ -836,7 +805,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             let Some((_, def)) = defs.iter().find(|(n, _)| *n == k.name) else {
                 self.error(
                     Code::UndefinedReference,
-                    "11.3",
+                    Section::InterfaceAssignment,
                     k.span,
                     format!("`{}` is not an interface of the type", k.name),
                 );
@@ -862,16 +831,17 @@ impl<'t, 'a> Checker<'t, 'a> {
         if v.is_null() {
             return;
         }
-        let Some(m) = self.expect_map(v, "an interface assignment", "11.3") else {
+        let Some(m) = self.expect_map(v, "an interface assignment", Section::InterfaceAssignment)
+        else {
             return;
         };
         let v13 = self.v13();
         if !v13 {
             self.keys(
                 m,
-                &["inputs", "operations", "notifications"],
+                Entity::InterfaceAssignment,
                 "an interface assignment",
-                "11.3",
+                Section::InterfaceAssignment,
             );
         }
         let inputs = self.interface_parts(def, "inputs");
@@ -882,7 +852,8 @@ impl<'t, 'a> Checker<'t, 'a> {
             let Some(ops) = m.get(key) else { continue };
             let defs = self.interface_parts(def, key);
             self.at(key, |c| {
-                let Some(om) = c.named_map(ops, &format!("`{key}`"), "11.5") else {
+                let Some(om) = c.named_map(ops, &format!("`{key}`"), Section::OperationAssignment)
+                else {
                     return;
                 };
                 for (k, ov) in om.iter() {
@@ -894,7 +865,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         };
                         c.error(
                             Code::UndefinedReference,
-                            "11.5",
+                            Section::OperationAssignment,
                             k.span,
                             format!("{what} `{}` is not defined by the interface", k.name),
                         );
@@ -916,7 +887,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     None => {
                         self.error(
                             Code::UndefinedReference,
-                            "1.3 3.6.16",
+                            Section::V13OperationDefinition,
                             k.span,
                             format!("operation `{}` is not defined by the interface", k.name),
                         );
@@ -935,19 +906,25 @@ impl<'t, 'a> Checker<'t, 'a> {
         defs: &[(&'a str, Param<'a>)],
         allow_new: bool,
     ) {
-        let Some(map) = self.named_map(node, "`inputs`", "9.9") else {
+        let Some(map) = self.named_map(node, "`inputs`", Section::ParameterValueAssignment) else {
             return;
         };
         for (k, v) in map.iter() {
             match defs.iter().find(|(n, _)| *n == k.name) {
                 Some((_, p)) => self.at(k.name.as_str(), |c| {
-                    c.assignment(k.name.as_str(), v, p, "input", "9.9")
+                    c.assignment(
+                        k.name.as_str(),
+                        v,
+                        p,
+                        "input",
+                        Section::ParameterValueAssignment,
+                    )
                 }),
                 None => {
                     if !allow_new {
                         self.error(
                             Code::UndefinedReference,
-                            "13.2.3.3",
+                            Section::CallOperationActivity,
                             k.span,
                             format!("`{}` is not an input of the operation", k.name),
                         );
@@ -969,19 +946,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         }
         let Some(m) = v.as_map() else { return };
-        let allowed: &[&str] = if self.v13() {
-            &[
-                "implementation",
-                "inputs",
-                "outputs",
-                "description",
-                "operation_host",
-                "timeout",
-            ]
-        } else {
-            &["implementation", "inputs", "outputs", "description"]
-        };
-        self.keys(m, allowed, "an operation assignment", "11.5");
+        self.keys(
+            m,
+            Entity::OperationAssignment,
+            "an operation assignment",
+            Section::OperationAssignment,
+        );
         if let Some(i) = m.get("implementation") {
             self.at("implementation", |c| c.implementation(i, None));
         }
@@ -992,7 +962,8 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(o) = m.get("outputs") {
             let outputs = super::defs::collect_section(&def.defs, "outputs");
             self.at("outputs", |c| {
-                let Some(om) = c.named_map(o, "`outputs`", "9.10") else {
+                let Some(om) = c.named_map(o, "`outputs`", Section::ParameterMappingAssignment)
+                else {
                     return;
                 };
                 for (k, mv) in om.iter() {
@@ -1002,7 +973,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     {
                         c.error(
                             Code::Definition,
-                            "11.5",
+                            Section::OperationAssignment,
                             k.span,
                             format!("output `{}` is already mapped in its definition", k.name),
                         );
@@ -1016,7 +987,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     fn relationship_templates(&mut self, node: &'a Node, idx: &Index<'a>) {
-        let section = "7.4";
+        let section = Section::RelationshipTemplate;
         let Some(map) = self.named_map(node, "`relationship_templates`", section) else {
             return;
         };
@@ -1026,16 +997,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let Some(own) = c.expect_map(v, "a relationship template", section) else {
                     return;
                 };
-                let keys: &[&str] = &[
-                    "type",
-                    "description",
-                    "metadata",
-                    "properties",
-                    "attributes",
-                    "interfaces",
-                    "copy",
-                ];
-                c.keys(own, keys, "a relationship template", section);
+                c.keys(
+                    own,
+                    Entity::RelationshipTemplate,
+                    "a relationship template",
+                    section,
+                );
                 let source = c.copy_source(own, map, "relationship template", section);
                 let tpl = Tpl { own, source };
                 let Some(tn) = tpl.get("type") else {
@@ -1057,19 +1024,27 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let props = c.type_entries(ty, "properties");
                 match tpl.get("properties") {
                     Some(p) => c.at("properties", |c| {
-                        c.assignments(p, &props, Role::Property, "9.5", true)
+                        c.assignments(p, &props, Role::Property, Section::PropertyAssignment, true)
                     }),
-                    None => c.required_assigned(None, &props, v.span, "9.5"),
+                    None => c.required_assigned(None, &props, v.span, Section::PropertyAssignment),
                 }
                 if let Some(a) = tpl.get("attributes") {
                     let attrs = c.type_attributes(ty);
                     c.at("attributes", |c| {
-                        c.assignments(a, &attrs, Role::Attribute, "9.7", false)
+                        c.assignments(
+                            a,
+                            &attrs,
+                            Role::Attribute,
+                            Section::AttributeAssignment,
+                            false,
+                        )
                     });
                 }
                 if let Some(i) = tpl.get("interfaces") {
                     let defs = c.type_entries(ty, "interfaces");
-                    c.at("interfaces", |c| c.interface_assignments(i, &defs, "7.4"));
+                    c.at("interfaces", |c| {
+                        c.interface_assignments(i, &defs, Section::RelationshipTemplate)
+                    });
                 }
                 c.common_keynames(own);
                 c.fctx.self_relationship = false;
@@ -1110,7 +1085,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         if sk.name != "implementation" {
                             self.error(
                                 Code::Definition,
-                                "10.4",
+                                Section::FunctionDefinitions,
                                 sk.span,
                                 format!("refining signature {i} of `{}` may only change its `implementation`", k.name),
                             );

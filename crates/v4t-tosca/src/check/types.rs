@@ -2,6 +2,8 @@
 //! common keynames, and the derivation and refinement rules of everything
 //! a type defines.
 
+use crate::keynames::{is_keyname, keynames, Entity};
+use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::{Map, Node, Span};
 
@@ -10,58 +12,6 @@ use super::funcs::FnCtx;
 use super::Checker;
 use crate::types::{Builtin, Kind, TypeId};
 use crate::value::{self, Scalar};
-
-const COMMON: &[&str] = &["derived_from", "version", "metadata", "description"];
-
-fn kind_keys(kind: Kind, v13: bool) -> &'static [&'static str] {
-    match (kind, v13) {
-        (Kind::Artifact, _) => &["mime_type", "file_ext", "properties"],
-        (Kind::Data, false) => &["validation", "properties", "key_schema", "entry_schema"],
-        (Kind::Data, true) => &["constraints", "properties", "key_schema", "entry_schema"],
-        (Kind::Capability, false) => &[
-            "properties",
-            "attributes",
-            "valid_source_node_types",
-            "valid_relationship_types",
-        ],
-        (Kind::Capability, true) => &["properties", "attributes", "valid_source_types"],
-        (Kind::Interface, _) => &["inputs", "operations", "notifications"],
-        (Kind::Relationship, false) => &[
-            "properties",
-            "attributes",
-            "interfaces",
-            "valid_capability_types",
-            "valid_target_node_types",
-            "valid_source_node_types",
-        ],
-        (Kind::Relationship, true) => &[
-            "properties",
-            "attributes",
-            "interfaces",
-            "valid_target_types",
-        ],
-        (Kind::Node, _) => &[
-            "properties",
-            "attributes",
-            "capabilities",
-            "requirements",
-            "interfaces",
-            "artifacts",
-        ],
-        (Kind::Group, false) => &["properties", "attributes", "members"],
-        (Kind::Group, true) => &[
-            "properties",
-            "attributes",
-            "members",
-            "requirements",
-            "capabilities",
-            "interfaces",
-        ],
-        (Kind::Policy, _) => &["properties", "targets", "triggers"],
-    }
-}
-
-const SCALAR_KEYS: &[&str] = &["data_type", "units", "canonical_unit", "prefixes"];
 
 impl<'t, 'a> Checker<'t, 'a> {
     /// A `*_types` section.
@@ -74,7 +24,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if kind == Kind::Data && self.ts.builtin(self.grammar, &k.name).is_some() {
                 self.error(
                     Code::Definition,
-                    "9.1",
+                    Section::BuiltInTypes,
                     k.span,
                     format!(
                         "`{}` is the name of a built-in type and cannot be used for a data type",
@@ -110,7 +60,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.at("metadata", |c| c.metadata(m));
         }
         if let Some(d) = map.get("derived_from") {
-            self.expect_str(d, "`derived_from`", "6.4.1");
+            self.expect_str(d, "`derived_from`", Section::TypeKeynames);
         }
         if let Some(v) = map.get("version") {
             self.type_version(v);
@@ -138,24 +88,24 @@ impl<'t, 'a> Checker<'t, 'a> {
                     ("valid_source_types", Kind::Node),
                 ] {
                     if let Some(l) = map.get(key) {
-                        self.narrowing_list(t, key, l, k, "8.1");
+                        self.narrowing_list(t, key, l, k, Section::CapabilityType);
                     }
                 }
             }
             Kind::Interface => self.interface_type(t, map, &parent_chain),
             Kind::Artifact => {
                 if let Some(m) = map.get("mime_type") {
-                    self.expect_str(m, "`mime_type`", "12.1");
+                    self.expect_str(m, "`mime_type`", Section::ArtifactType);
                 }
                 if let Some(f) = map.get("file_ext") {
                     self.at("file_ext", |c| {
-                        c.expect_str_list(f, "`file_ext`", "12.1");
+                        c.expect_str_list(f, "`file_ext`", Section::ArtifactType);
                     });
                 }
             }
             Kind::Group => {
                 if let Some(l) = map.get("members") {
-                    self.narrowing_list(t, "members", l, Kind::Node, "16.1");
+                    self.narrowing_list(t, "members", l, Kind::Node, Section::GroupType);
                 }
             }
             Kind::Policy => {
@@ -174,14 +124,14 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// The keynames of a type definition: the common ones and its kind's;
     /// a scalar type's (§9.1.2.2) only in scalar types.
     fn type_keynames(&mut self, kind: Kind, map: &'a Map, def_span: Span, scalar: bool) {
-        let mut allowed: Vec<&str> = COMMON.to_vec();
-        allowed.extend_from_slice(kind_keys(kind, self.v13()));
+        let mut allowed: Vec<&str> = keynames(Entity::Type(kind), self.grammar).collect();
+        let scalar_keys: Vec<&str> = keynames(Entity::ScalarType, self.grammar).collect();
         if scalar {
-            allowed.extend_from_slice(SCALAR_KEYS);
+            allowed.extend_from_slice(&scalar_keys);
             allowed.retain(|k| *k != "properties" && *k != "key_schema" && *k != "entry_schema");
         }
         if !scalar && kind == Kind::Data && !self.v13() {
-            let misplaced: Vec<&str> = SCALAR_KEYS
+            let misplaced: Vec<&str> = scalar_keys
                 .iter()
                 .copied()
                 .filter(|k| map.contains_key(k))
@@ -189,7 +139,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if let Some(first) = misplaced.first() {
                 self.error(
                     Code::Definition,
-                    "9.1.2.2",
+                    Section::Scalar,
                     map.get_entry(first)
                         .map(|(k, _)| k.span)
                         .unwrap_or(def_span),
@@ -198,12 +148,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                         misplaced.join("`, `")
                     ),
                 );
-                allowed.extend_from_slice(SCALAR_KEYS);
+                allowed.extend_from_slice(&scalar_keys);
             }
         }
         // TOSCA 1.3 interface types may list operations directly.
         if !(self.v13() && kind == Kind::Interface) {
-            self.keys(
+            self.keys_among(
                 map,
                 &allowed,
                 &format!("a {} definition", kind.noun()),
@@ -251,7 +201,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         ];
         for &(key, k) in lists {
             if let Some(l) = map.get(key) {
-                self.narrowing_list(t, key, l, k, "7.3");
+                self.narrowing_list(t, key, l, k, Section::RelationshipType);
             }
         }
     }
@@ -266,7 +216,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if !ok {
             self.error(
                 Code::DefinitionsVersion,
-                "6.4.1",
+                Section::TypeKeynames,
                 v.span,
                 format!(
                     "{} is not a version string `major.minor[.fix[.qualifier[-build]]]` (quote `major.minor` versions)",
@@ -285,7 +235,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         key: &'a str,
         l: &'a Node,
         kind: Kind,
-        section: &'static str,
+        section: Section,
     ) {
         self.at(key, |c| {
             let entries = c.expect_str_list(l, &format!("`{key}`"), section);
@@ -332,7 +282,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Policy type `targets`: node or group types, narrowing the parent's.
     fn narrowing_targets(&mut self, t: TypeId, l: &'a Node) {
         self.at("targets", |c| {
-            let entries = c.expect_str_list(l, "`targets`", "16.3");
+            let entries = c.expect_str_list(l, "`targets`", Section::PolicyType);
             let parent_list = c.ts.get(t).parent.and_then(|p| c.ts.inherited(p, "targets"));
             let parents: Option<Vec<TypeId>> = parent_list.map(|pl| {
                 let mut v = c.types_in_list(pl, Kind::Node);
@@ -347,7 +297,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let Ok(e) = found else {
                     c.error(
                         Code::UndefinedReference,
-                        "16.3",
+                        Section::PolicyType,
                         span,
                         format!("policy target `{name}` is neither a node type nor a group type"),
                     );
@@ -357,7 +307,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     if !ps.iter().any(|&p| c.ts.is_a(e, p)) {
                         c.error(
                             Code::Definition,
-                            "16.3",
+                            Section::PolicyType,
                             span,
                             format!("`{name}` is not in (or derived from a type in) the `targets` of the parent policy type"),
                         );
@@ -381,7 +331,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             };
             self.error(
                 Code::Definition,
-                "9.2",
+                Section::DataType,
                 def.span,
                 format!("{message}{hint}"),
             );
@@ -390,7 +340,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if !scalar && base.is_some() && !self.v13() {
                 self.error(
                     Code::Definition,
-                    "9.2",
+                    Section::DataType,
                     p.span,
                     "properties are only allowed in complex data types, not in types derived from built-in types",
                 );
@@ -398,7 +348,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if p.as_map().is_some_and(Map::is_empty) {
                 self.error(
                     Code::Definition,
-                    "9.2",
+                    Section::DataType,
                     p.span,
                     "`properties` must contain at least one property definition",
                 );
@@ -425,7 +375,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             } else {
                 self.error(
                     Code::Definition,
-                    "9.2",
+                    Section::DataType,
                     e.span,
                     "`entry_schema` is only allowed in data types derived from `list` or `map`",
                 );
@@ -439,7 +389,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if !inherited {
                 self.error(
                     Code::MissingKeyname,
-                    "9.2",
+                    Section::DataType,
                     self.ts.get(t).span,
                     "a data type derived from `list` or `map` needs an `entry_schema`",
                 );
@@ -447,11 +397,11 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(k) = map.get("key_schema") {
             if base == Some(Builtin::Map) {
-                if let Some(s) = self.at("key_schema", |c| c.schema(k, "9.2")) {
+                if let Some(s) = self.at("key_schema", |c| c.schema(k, Section::DataType)) {
                     if self.ts.builtin_base(s.ty) != Some(Builtin::String) {
                         self.error(
                             Code::Definition,
-                            "9.2",
+                            Section::DataType,
                             k.span,
                             "a `key_schema` must derive from `string`",
                         );
@@ -460,7 +410,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             } else {
                 self.error(
                     Code::Definition,
-                    "9.2",
+                    Section::DataType,
                     k.span,
                     "`key_schema` is only allowed in data types derived from `map`",
                 );
@@ -476,17 +426,18 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn schema_refining(&mut self, node: &'a Node, parent: Option<&super::defs::Schema<'a>>) {
         match parent {
             None => {
-                self.schema(node, "9.3");
+                self.schema(node, Section::SchemaDefinition);
             }
             Some(p) => {
                 // The type, if given, must derive from the parent's.
                 let ty = match value::as_str(node) {
                     Some(n) => self
-                        .resolve_type(n, Kind::Data, node.span, "9.3")
+                        .resolve_type(n, Kind::Data, node.span, Section::SchemaDefinition)
                         .map(|t| (t, node.span)),
-                    None => node
-                        .get("type")
-                        .and_then(|tn| self.type_ref(tn, Kind::Data, "9.3").map(|t| (t, tn.span))),
+                    None => node.get("type").and_then(|tn| {
+                        self.type_ref(tn, Kind::Data, Section::SchemaDefinition)
+                            .map(|t| (t, tn.span))
+                    }),
                 };
                 if let Some((t, span)) = ty {
                     self.check_refined_type(Some(p.ty), t, span);
@@ -525,7 +476,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                         "data type `{}` contains itself through the required property `{name}`",
                         self.ts.get(t).name
                     );
-                    self.error(Code::Definition, "9.2", self.ts.get(t).span, message);
+                    self.error(
+                        Code::Definition,
+                        Section::DataType,
+                        self.ts.get(t).span,
+                        message,
+                    );
                     self.note("no value of it can be finite");
                     return;
                 }
@@ -549,7 +505,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if map.get("units").is_none() && inherited_units.is_none() {
             self.error(
                 Code::MissingKeyname,
-                "9.1.2.2",
+                Section::Scalar,
                 span,
                 "a scalar type needs `units`",
             );
@@ -560,7 +516,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         } else if let Some(cu) = map.get("canonical_unit") {
             self.error(
                 Code::Definition,
-                "9.1.2.2",
+                Section::Scalar,
                 cu.span,
                 "a derived scalar type must not add or change `canonical_unit`",
             );
@@ -582,12 +538,12 @@ impl<'t, 'a> Checker<'t, 'a> {
         if refined.is_some() {
             self.error(
                 Code::Definition,
-                "9.1.2.2",
+                Section::Scalar,
                 dt.span,
                 "the `data_type` of a scalar type must not be changed in a derived scalar type",
             );
         }
-        let Some(d) = self.type_ref(dt, Kind::Data, "9.1.2.2") else {
+        let Some(d) = self.type_ref(dt, Kind::Data, Section::Scalar) else {
             return false;
         };
         match self.ts.builtin_base(d) {
@@ -596,7 +552,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             _ => {
                 self.error(
                     Code::Definition,
-                    "9.1.2.2",
+                    Section::Scalar,
                     dt.span,
                     "the `data_type` of a scalar type must be `float`, `integer` or derived from them",
                 );
@@ -610,7 +566,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn multipliers(&mut self, map: &'a Map, key: &'a str, integer: bool) -> Vec<(&'a str, f64)> {
         let mut out = Vec::new();
         let Some(node) = map.get(key) else { return out };
-        let Some(m) = self.expect_map(node, &format!("`{key}`"), "9.1.2.2") else {
+        let Some(m) = self.expect_map(node, &format!("`{key}`"), Section::Scalar) else {
             return out;
         };
         for (k, v) in m.iter() {
@@ -620,7 +576,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Scalar::Float(_) if integer => {
                     self.error(
                         Code::Definition,
-                        "9.1.2.2",
+                        Section::Scalar,
                         v.span,
                         format!("multiplier of `{}` must be an integer", k.name),
                     );
@@ -628,7 +584,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
                 _ => self.error(
                     Code::Definition,
-                    "9.1.2.2",
+                    Section::Scalar,
                     v.span,
                     format!("multiplier of `{}` must be a positive number", k.name),
                 ),
@@ -650,7 +606,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if !units.is_empty() && ones == 0 {
             self.error(
                 Code::Definition,
-                "9.1.2.2",
+                Section::Scalar,
                 span,
                 "at least one unit needs the multiplier 1",
             );
@@ -659,7 +615,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if units.len() > 1 {
                 self.error(
                     Code::Definition,
-                    "9.1.2.2",
+                    Section::Scalar,
                     prefixes_key.span,
                     "`prefixes` require exactly one unit (with multiplier 1)",
                 );
@@ -667,7 +623,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if !prefixes.is_empty() && !prefixes.iter().any(|(_, m)| *m == 1.0) {
                 self.error(
                     Code::Definition,
-                    "9.1.2.2",
+                    Section::Scalar,
                     span,
                     "at least one prefix needs the multiplier 1",
                 );
@@ -676,7 +632,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         match map.get("canonical_unit") {
             None if ones > 1 => self.error(
                 Code::Definition,
-                "9.1.2.2",
+                Section::Scalar,
                 span,
                 "`canonical_unit` is required when several units have the multiplier 1",
             ),
@@ -693,7 +649,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         units: &[(&'a str, f64)],
         prefixes: &[(&'a str, f64)],
     ) {
-        let Some(name) = self.expect_str(cu, "`canonical_unit`", "9.1.2.2") else {
+        let Some(name) = self.expect_str(cu, "`canonical_unit`", Section::Scalar) else {
             return;
         };
         let info = super::eval::ScalarInfo {
@@ -706,13 +662,13 @@ impl<'t, 'a> Checker<'t, 'a> {
         match info.multiplier(name) {
             None => self.error(
                 Code::Definition,
-                "9.1.2.2",
+                Section::Scalar,
                 cu.span,
                 format!("canonical unit `{name}` is not a unit of this scalar type"),
             ),
             Some(m) if m != 1.0 => self.error(
                 Code::Definition,
-                "9.1.2.2",
+                Section::Scalar,
                 cu.span,
                 format!("canonical unit `{name}` must have the multiplier 1"),
             ),
@@ -725,10 +681,15 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(caps) = map.get("capabilities") {
             let parents = super::defs::collect_section(parent_chain, "capabilities");
             self.at("capabilities", |c| {
-                c.each_entry(caps, "`capabilities`", "8.2", |c, name, def| {
-                    let parent = parents.iter().find(|(n, _)| *n == name).map(|(_, p)| p);
-                    c.capability_def(def, parent);
-                });
+                c.each_entry(
+                    caps,
+                    "`capabilities`",
+                    Section::CapabilityDefinition,
+                    |c, name, def| {
+                        let parent = parents.iter().find(|(n, _)| *n == name).map(|(_, p)| p);
+                        c.capability_def(def, parent);
+                    },
+                );
             });
         }
         if let Some(reqs) = map.get("requirements") {
@@ -755,32 +716,33 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn capability_def(&mut self, def: &'a Node, parent: Option<&Param<'a>>) {
         let parent_type = parent.and_then(|p| self.capability_type_of(p));
         if let Some(name) = value::as_str(def) {
-            if let Some(ty) = self.resolve_type(name, Kind::Capability, def.span, "8.2") {
+            if let Some(ty) = self.resolve_type(
+                name,
+                Kind::Capability,
+                def.span,
+                Section::CapabilityDefinition,
+            ) {
                 self.check_refined_type(parent_type, ty, def.span);
             }
             return;
         }
-        let Some(map) = self.expect_map(def, "a capability definition", "8.2") else {
+        let Some(map) = self.expect_map(
+            def,
+            "a capability definition",
+            Section::CapabilityDefinition,
+        ) else {
             return;
         };
-        let mut allowed = vec![
-            "type",
-            "description",
-            "metadata",
-            "properties",
-            "attributes",
-            "valid_source_node_types",
-            "valid_relationship_types",
-            "occurrences",
-        ];
-        if self.v13() {
-            allowed.push("valid_source_types");
-        }
-        self.keys(map, &allowed, "a capability definition", "8.2");
+        self.keys(
+            map,
+            Entity::CapabilityDefinition,
+            "a capability definition",
+            Section::CapabilityDefinition,
+        );
         if let Some(o) = map.get_entry("occurrences").filter(|_| !self.v13()) {
             self.warning(
                 Code::ToscaNotice,
-                "8.2",
+                Section::CapabilityDefinition,
                 o.0.span,
                 "`occurrences` on capabilities is deprecated in TOSCA 2.0 (use `allocation` in requirement assignments)",
             );
@@ -791,7 +753,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Kind::Capability,
             parent_type,
             def,
-            ("8.2", "a capability definition"),
+            (Section::CapabilityDefinition, "a capability definition"),
         ) else {
             return;
         };
@@ -802,7 +764,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             ("valid_source_types", Kind::Node),
         ] {
             if let Some(l) = map.get(key) {
-                self.subset_of_type_list(ty, key, l, kind, "8.2");
+                self.subset_of_type_list(ty, key, l, kind, Section::CapabilityDefinition);
             }
         }
     }
@@ -816,7 +778,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         kind: Kind,
         parent_type: Option<TypeId>,
         at: &'a Node,
-        (section, what): (&'static str, &str),
+        (section, what): (Section, &str),
     ) -> Option<TypeId> {
         match map.get("type") {
             Some(tn) => self.type_ref(tn, kind, section).inspect(|&t| {
@@ -867,7 +829,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         key: &'a str,
         l: &'a Node,
         kind: Kind,
-        section: &'static str,
+        section: Section,
     ) {
         self.at(key, |c| {
             let entries = c.expect_str_list(l, &format!("`{key}`"), section);
@@ -892,19 +854,24 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Requirement definitions (§8.4): a list of single-key maps with
     /// unique names, refining inherited ones (§8.4.1).
     fn requirement_defs(&mut self, reqs: &'a Node, parents: &[(&'a str, Param<'a>)]) {
-        let Some(list) = self.expect_seq(reqs, "`requirements`", "8.4") else {
+        let Some(list) = self.expect_seq(reqs, "`requirements`", Section::RequirementDefinition)
+        else {
             return;
         };
         let mut names: Vec<&str> = Vec::new();
         for (i, item) in list.iter().enumerate() {
             self.at_index(i, |c| {
-                let Some(m) = c.expect_map(item, "a requirement definition", "8.4") else {
+                let Some(m) = c.expect_map(
+                    item,
+                    "a requirement definition",
+                    Section::RequirementDefinition,
+                ) else {
                     return;
                 };
                 if m.len() != 1 {
                     c.error(
                         Code::InvalidShape,
-                        "8.4",
+                        Section::RequirementDefinition,
                         item.span,
                         "each entry of `requirements` is a single-key map `<name>: <definition>`",
                     );
@@ -914,7 +881,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if names.contains(&k.name.as_str()) {
                     c.error(
                         Code::Duplicate,
-                        "8.4",
+                        Section::RequirementDefinition,
                         k.span,
                         format!("requirement `{}` is defined twice", k.name),
                     );
@@ -929,25 +896,27 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn requirement_def(&mut self, def: &'a Node, parent: Option<&Param<'a>>) {
         // The TOSCA 1.3 short form `<name>: <capability type>`.
         if let Some(name) = value::as_str(def) {
-            self.resolve_type(name, Kind::Capability, def.span, "8.4");
+            self.resolve_type(
+                name,
+                Kind::Capability,
+                def.span,
+                Section::RequirementDefinition,
+            );
             return;
         }
-        let Some(map) = self.expect_map(def, "a requirement definition", "8.4") else {
+        let Some(map) = self.expect_map(
+            def,
+            "a requirement definition",
+            Section::RequirementDefinition,
+        ) else {
             return;
         };
-        let mut allowed = vec![
-            "description",
-            "metadata",
-            "capability",
-            "node",
-            "relationship",
-            "node_filter",
-            "count_range",
-        ];
-        if self.v13() {
-            allowed.push("occurrences");
-        }
-        self.keys(map, &allowed, "a requirement definition", "8.4");
+        self.keys(
+            map,
+            Entity::RequirementDefinition,
+            "a requirement definition",
+            Section::RequirementDefinition,
+        );
         self.common_keynames(map);
         let get_parent = |key: &str| parent.and_then(|p| p.get(key));
         // node
@@ -957,7 +926,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 .ok()
         });
         let node = map.get("node").and_then(|n| {
-            let t = self.type_ref(n, Kind::Node, "8.4")?;
+            let t = self.type_ref(n, Kind::Node, Section::RequirementDefinition)?;
             self.check_refined_type(parent_node, t, n.span);
             Some(t)
         });
@@ -968,7 +937,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if parent.is_none() && !self.v13() {
                     self.error(
                         Code::MissingKeyname,
-                        "8.4",
+                        Section::RequirementDefinition,
                         def.span,
                         "a requirement definition needs a `capability`",
                     );
@@ -983,7 +952,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             // SELF is the relationship being established (§8.6).
             let saved = (self.fctx.self_node, self.fctx.self_relationship);
             (self.fctx.self_node, self.fctx.self_relationship) = (None, true);
-            self.at("node_filter", |c| c.condition(f, "8.6"));
+            self.at("node_filter", |c| c.condition(f, Section::NodeFilter));
             (self.fctx.self_node, self.fctx.self_relationship) = saved;
         }
         if let Some(cr) = map.get("count_range").or_else(|| map.get("occurrences")) {
@@ -996,7 +965,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     if lo < plo || hi > phi {
                         self.error(
                             Code::Definition,
-                            "8.4.1",
+                            Section::RequirementRefinement,
                             cr.span,
                             "a refined `count_range` must lie within the parent's range",
                         );
@@ -1016,7 +985,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         node: Option<TypeId>,
         parent: Option<&Param<'a>>,
     ) {
-        let Some(name) = self.expect_str(cn, "`capability`", "8.4") else {
+        let Some(name) = self.expect_str(cn, "`capability`", Section::RequirementDefinition) else {
             return;
         };
         let parent_cap = parent.and_then(|p| p.get("capability"));
@@ -1042,7 +1011,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if changed {
             self.error(
                 Code::Definition,
-                "8.4.1",
+                Section::RequirementRefinement,
                 cn.span,
                 "a capability given by symbolic name must stay unchanged in refinements",
             );
@@ -1050,7 +1019,12 @@ impl<'t, 'a> Checker<'t, 'a> {
         if symbolic || changed {
             return;
         }
-        let Some(ct) = self.resolve_type(name, Kind::Capability, cn.span, "8.4") else {
+        let Some(ct) = self.resolve_type(
+            name,
+            Kind::Capability,
+            cn.span,
+            Section::RequirementDefinition,
+        ) else {
             return;
         };
         let parent_type = parent_cap.and_then(|p| {
@@ -1070,7 +1044,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(n),
                     self.type_name(ct)
                 );
-                self.error(Code::Template, "8.4", cn.span, message);
+                self.error(
+                    Code::Template,
+                    Section::RequirementDefinition,
+                    cn.span,
+                    message,
+                );
             }
         }
     }
@@ -1081,7 +1060,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if r.is_none() {
             self.error(
                 Code::InvalidShape,
-                "8.4",
+                Section::RequirementDefinition,
                 cr.span,
                 "`count_range` is `[min, max]` with non-negative integers, min <= max, max may be UNBOUNDED",
             );
@@ -1118,33 +1097,35 @@ impl<'t, 'a> Checker<'t, 'a> {
                 .ok()
         });
         if let Some(name) = value::as_str(r) {
-            if let Some(t) = self.resolve_type(name, Kind::Relationship, r.span, "8.4") {
+            if let Some(t) = self.resolve_type(
+                name,
+                Kind::Relationship,
+                r.span,
+                Section::RequirementDefinition,
+            ) {
                 self.check_refined_type(parent_type, t, r.span);
             }
             return;
         }
-        let Some(map) = self.expect_map(r, "a relationship definition", "8.4") else {
+        let Some(map) = self.expect_map(
+            r,
+            "a relationship definition",
+            Section::RequirementDefinition,
+        ) else {
             return;
         };
         self.keys(
             map,
-            &[
-                "type",
-                "description",
-                "metadata",
-                "properties",
-                "attributes",
-                "interfaces",
-            ],
+            Entity::RelationshipDefinition,
             "a relationship definition",
-            "8.4",
+            Section::RequirementDefinition,
         );
         let Some(ty) = self.refined_type(
             map,
             Kind::Relationship,
             parent_type,
             r,
-            ("8.4", "a relationship definition"),
+            (Section::RequirementDefinition, "a relationship definition"),
         ) else {
             return;
         };
@@ -1157,7 +1138,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Interface definitions in node and relationship types (§11.2).
     fn interface_defs(&mut self, node: &'a Node, parents: &[(&'a str, Param<'a>)]) {
-        let Some(m) = self.named_map(node, "`interfaces`", "11.2") else {
+        let Some(m) = self.named_map(node, "`interfaces`", Section::InterfaceDefinition) else {
             return;
         };
         for (k, def) in m.iter() {
@@ -1169,7 +1150,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Interface refinements (relationship definitions in requirements):
     /// the interfaces must exist in the relationship type.
     fn interface_refinements_only(&mut self, node: &'a Node, parents: &[(&'a str, Param<'a>)]) {
-        let Some(m) = self.named_map(node, "`interfaces`", "8.4") else {
+        let Some(m) = self.named_map(node, "`interfaces`", Section::RequirementDefinition) else {
             return;
         };
         for (k, def) in m.iter() {
@@ -1177,7 +1158,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Some((_, p)) => self.at(k.name.as_str(), |c| c.interface_def(def, Some(p))),
                 None => self.error(
                     Code::UndefinedReference,
-                    "8.4",
+                    Section::RequirementDefinition,
                     k.span,
                     format!(
                         "interface `{}` is not defined by the relationship type",
@@ -1197,22 +1178,19 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     fn interface_def(&mut self, def: &'a Node, parent: Option<&Param<'a>>) {
-        let Some(map) = self.expect_map(def, "an interface definition", "11.2") else {
+        let Some(map) =
+            self.expect_map(def, "an interface definition", Section::InterfaceDefinition)
+        else {
             return;
         };
-        let mut allowed = vec![
-            "type",
-            "description",
-            "metadata",
-            "inputs",
-            "operations",
-            "notifications",
-        ];
-        if self.v13() {
-            allowed.clear();
-        }
-        if !allowed.is_empty() {
-            self.keys(map, &allowed, "an interface definition", "11.2");
+        // TOSCA 1.3 interface definitions may list operations directly.
+        if !self.v13() {
+            self.keys(
+                map,
+                Entity::InterfaceDefinition,
+                "an interface definition",
+                Section::InterfaceDefinition,
+            );
         }
         let parent_type = parent.and_then(|p| self.interface_type_of(p));
         let ty = self.refined_type(
@@ -1220,7 +1198,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Kind::Interface,
             parent_type,
             def,
-            ("11.2", "an interface definition"),
+            (Section::InterfaceDefinition, "an interface definition"),
         );
         let Some(ty) = ty else { return };
         // The view: the interface type's chain, then the inherited
@@ -1237,7 +1215,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Role::Outgoing,
                     Place::Type,
                     &parents,
-                    ("11.2", "interface `inputs`"),
+                    (Section::InterfaceDefinition, "interface `inputs`"),
                     true,
                 )
             });
@@ -1282,7 +1260,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Role::Outgoing,
                     Place::InterfaceType,
                     &parents,
-                    ("11.1", "interface type `inputs`"),
+                    (Section::InterfaceType, "interface type `inputs`"),
                     true,
                 )
             });
@@ -1298,15 +1276,13 @@ impl<'t, 'a> Checker<'t, 'a> {
         if self.v13() {
             let parents = super::defs::collect_section(parent_chain, "operations");
             for (k, v) in map.iter() {
-                if !(COMMON.contains(&k.name.as_str())
-                    || ["inputs", "operations", "notifications"].contains(&k.name.as_str()))
-                {
+                if !is_keyname(Entity::Type(Kind::Interface), self.grammar, &k.name) {
                     // An operation listed directly is a map (or empty);
                     // anything else is a keyname 1.3 does not define here.
                     if !(v.is_null() || v.as_map().is_some()) {
                         self.error(
                             Code::UnknownKeyname,
-                            "1.3 3.7.5",
+                            Section::V13InterfaceType,
                             k.span,
                             format!("unknown keyname `{}` in an interface type", k.name),
                         );
@@ -1337,7 +1313,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         } else {
             "notification"
         };
-        let Some(m) = self.named_map(ops, &format!("`{key}`"), "11.4") else {
+        let Some(m) = self.named_map(ops, &format!("`{key}`"), Section::OperationDefinition) else {
             return;
         };
         for (k, def) in m.iter() {
@@ -1345,7 +1321,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if parent.is_none() && !allow_new {
                 self.error(
                     Code::UndefinedReference,
-                    "11.4",
+                    Section::OperationDefinition,
                     k.span,
                     format!("{what} `{}` is not defined by the interface type", k.name),
                 );
@@ -1363,7 +1339,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if place == Place::InterfaceType {
                 self.error(
                     Code::Definition,
-                    "11.1",
+                    Section::InterfaceType,
                     def.span,
                     "interface types must not define implementations (here in short form)",
                 );
@@ -1373,12 +1349,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         }
         let Some(map) = def.as_map() else { return };
-        let mut allowed = vec!["description", "implementation", "inputs", "outputs"];
-        if self.v13() {
-            allowed.push("operation_host");
-            allowed.push("timeout");
-        }
-        self.keys(map, &allowed, "an operation definition", "11.4");
+        self.keys(
+            map,
+            Entity::OperationDefinition,
+            "an operation definition",
+            Section::OperationDefinition,
+        );
         if let Some(d) = map.get("description") {
             self.description(d);
         }
@@ -1386,7 +1362,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if place == Place::InterfaceType {
                 self.error(
                     Code::Definition,
-                    "11.1",
+                    Section::InterfaceType,
                     i.span,
                     "interface types must not define implementations for their operations and notifications",
                 );
@@ -1403,7 +1379,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Role::Outgoing,
                     place,
                     &parents,
-                    ("11.4", "operation `inputs`"),
+                    (Section::OperationDefinition, "operation `inputs`"),
                     true,
                 )
             });
@@ -1416,7 +1392,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Role::Incoming,
                     place,
                     &parents,
-                    ("11.4", "operation `outputs`"),
+                    (Section::OperationDefinition, "operation `outputs`"),
                     true,
                 )
             });
@@ -1426,14 +1402,14 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Policy type triggers: new ones may be added, inherited ones must not
     /// be changed (§16.3).
     fn triggers(&mut self, tr: &'a Node, parents: &[(&'a str, Param<'a>)]) {
-        let Some(m) = self.named_map(tr, "`triggers`", "16.5") else {
+        let Some(m) = self.named_map(tr, "`triggers`", Section::TriggerDefinition) else {
             return;
         };
         for (k, def) in m.iter() {
             if parents.iter().any(|(n, _)| *n == k.name) {
                 self.error(
                     Code::Definition,
-                    "16.3",
+                    Section::PolicyType,
                     k.span,
                     format!("trigger `{}` is inherited and must not be changed", k.name),
                 );
@@ -1445,9 +1421,12 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The `artifacts` of a node type or node template (§12.2).
     pub(super) fn artifact_defs(&mut self, artifacts: &'a Node) {
-        self.each_entry(artifacts, "`artifacts`", "12.2", |c, _, def| {
-            c.artifact_def(def)
-        });
+        self.each_entry(
+            artifacts,
+            "`artifacts`",
+            Section::ArtifactDefinition,
+            |c, _, def| c.artifact_def(def),
+        );
     }
 
     /// An artifact definition (§12.2).
@@ -1456,49 +1435,29 @@ impl<'t, 'a> Checker<'t, 'a> {
             if !self.v13() {
                 self.warning(
                     Code::ToscaNotice,
-                    "12.2",
+                    Section::ArtifactDefinition,
                     def.span,
                     format!("short artifact form `{file}`: TOSCA 2.0 artifact definitions need `type` and `file`"),
                 );
             }
             return;
         }
-        let Some(map) = self.expect_map(def, "an artifact definition", "12.2") else {
+        let Some(map) = self.expect_map(def, "an artifact definition", Section::ArtifactDefinition)
+        else {
             return;
         };
-        let allowed: &[&str] = if self.v13() {
-            &[
-                "type",
-                "file",
-                "repository",
-                "description",
-                "deploy_path",
-                "artifact_version",
-                "checksum",
-                "checksum_algorithm",
-                "properties",
-            ]
-        } else {
-            &[
-                "type",
-                "file",
-                "repository",
-                "description",
-                "metadata",
-                "artifact_version",
-                "version",
-                "checksum",
-                "checksum_algorithm",
-                "properties",
-            ]
-        };
-        self.keys(map, allowed, "an artifact definition", "12.2");
+        self.keys(
+            map,
+            Entity::Artifact,
+            "an artifact definition",
+            Section::ArtifactDefinition,
+        );
         let ty = match map.get("type") {
-            Some(tn) => self.type_ref(tn, Kind::Artifact, "12.2"),
+            Some(tn) => self.type_ref(tn, Kind::Artifact, Section::ArtifactDefinition),
             None => {
                 self.error(
                     Code::MissingKeyname,
-                    "12.2",
+                    Section::ArtifactDefinition,
                     def.span,
                     "an artifact definition needs a `type`",
                 );
@@ -1507,17 +1466,19 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         match map.get("file") {
             Some(f) => {
-                self.expect_str(f, "the artifact `file`", "12.2");
+                self.expect_str(f, "the artifact `file`", Section::ArtifactDefinition);
             }
             None => self.error(
                 Code::MissingKeyname,
-                "12.2",
+                Section::ArtifactDefinition,
                 def.span,
                 "an artifact definition needs a `file`",
             ),
         }
         if let Some(r) = map.get("repository") {
-            if let Some(name) = self.expect_str(r, "the artifact `repository`", "12.2") {
+            if let Some(name) =
+                self.expect_str(r, "the artifact `repository`", Section::ArtifactDefinition)
+            {
                 if self
                     .ts
                     .resolve(self.doc, crate::types::Space::Repository, name)
@@ -1525,7 +1486,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 {
                     self.error(
                         Code::UndefinedReference,
-                        "12.2",
+                        Section::ArtifactDefinition,
                         r.span,
                         format!("repository `{name}` is not defined"),
                     );
@@ -1539,13 +1500,13 @@ impl<'t, 'a> Checker<'t, 'a> {
             "description",
         ] {
             if let Some(v) = map.get(key) {
-                self.expect_str(v, &format!("`{key}`"), "12.2");
+                self.expect_str(v, &format!("`{key}`"), Section::ArtifactDefinition);
             }
         }
         if map.contains_key("checksum") && !map.contains_key("checksum_algorithm") {
             self.error(
                 Code::MissingKeyname,
-                "12.2",
+                Section::ArtifactDefinition,
                 def.span,
                 "`checksum_algorithm` is required when `checksum` is given",
             );
@@ -1556,11 +1517,17 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let (Some(ty), Some(props)) = (ty, map.get("properties")) {
             let defs = self.type_entries(ty, "properties");
             self.at("properties", |c| {
-                c.assignments(props, &defs, Role::Property, "12.2", true)
+                c.assignments(
+                    props,
+                    &defs,
+                    Role::Property,
+                    Section::ArtifactDefinition,
+                    true,
+                )
             });
         } else if let Some(ty) = ty {
             let defs = self.type_entries(ty, "properties");
-            self.required_assigned(None, &defs, def.span, "12.2");
+            self.required_assigned(None, &defs, def.span, Section::ArtifactDefinition);
         }
     }
 
@@ -1569,15 +1536,17 @@ impl<'t, 'a> Checker<'t, 'a> {
         if value::as_str(i).is_some() {
             return;
         }
-        let Some(map) = self.expect_map(i, "an implementation definition", "11.8") else {
+        let Some(map) =
+            self.expect_map(i, "an implementation definition", Section::Implementations)
+        else {
             return;
         };
-        let allowed: &[&str] = if self.v13() {
-            &["primary", "dependencies", "timeout", "operation_host"]
-        } else {
-            &["primary", "dependencies", "timeout"]
-        };
-        self.keys(map, allowed, "an implementation definition", "11.8");
+        self.keys(
+            map,
+            Entity::Implementation,
+            "an implementation definition",
+            Section::Implementations,
+        );
         if let Some(p) = map.get("primary") {
             self.at("primary", |c| {
                 if value::as_str(p).is_none() {
@@ -1587,7 +1556,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(d) = map.get("dependencies") {
             self.at("dependencies", |c| {
-                if let Some(list) = c.expect_seq(d, "`dependencies`", "11.8") {
+                if let Some(list) = c.expect_seq(d, "`dependencies`", Section::Implementations) {
                     for (n, item) in list.iter().enumerate() {
                         c.at_index(n, |c| {
                             if value::as_str(item).is_none() {
@@ -1602,7 +1571,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if !matches!(self.classify(t), Scalar::Int(_)) {
                 self.error(
                     Code::InvalidShape,
-                    "11.8",
+                    Section::Implementations,
                     t.span,
                     "`timeout` must be an integer",
                 );
@@ -1611,10 +1580,10 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 }
 
-pub(super) fn section_for(role: Role) -> &'static str {
+pub(super) fn section_for(role: Role) -> Section {
     match role {
-        Role::Property => "9.4",
-        Role::Attribute => "9.6",
-        _ => "9.8",
+        Role::Property => Section::PropertyDefinition,
+        Role::Attribute => Section::AttributeDefinition,
+        _ => Section::ParameterDefinition,
     }
 }

@@ -3,6 +3,8 @@
 //! activities of steps and policy triggers (delegating to, setting the state
 //! of, calling an operation of, or inlining another workflow).
 
+use crate::keynames::Entity;
+use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::{Node, Span};
 
@@ -21,34 +23,34 @@ impl<'t, 'a> Checker<'t, 'a> {
         target: Option<(TypeId, Tpl<'a>)>,
         idx: Option<&Index<'a>>,
     ) {
-        let Some(list) = self.expect_seq(a, "a list of activities", "13.2.3") else {
+        let Some(list) = self.expect_seq(a, "a list of activities", Section::Activity) else {
             return;
         };
         for (i, item) in list.iter().enumerate() {
             self.at_index(i, |c| {
-                let Some(m) = c.expect_map(item, "an activity definition", "13.2.3") else { return };
+                let Some(m) = c.expect_map(item, "an activity definition", Section::Activity) else { return };
                 if m.len() != 1 {
-                    c.error(Code::InvalidShape, "13.2.3", item.span, "an activity is a single-key map (delegate, set_state, call_operation or inline)");
+                    c.error(Code::InvalidShape, Section::Activity, item.span, "an activity is a single-key map (delegate, set_state, call_operation or inline)");
                     return;
                 }
                 let (k, v) = m.first().expect("one entry");
                 let kind = k.name.as_str();
                 c.at(kind, |c| match kind {
                     "set_state" => {
-                        c.expect_str(v, "`set_state`", "13.2.3.2");
+                        c.expect_str(v, "`set_state`", Section::SetStateActivity);
                     }
                     "delegate" | "inline" => {
                         let name = match value::as_str(v) {
                             Some(s) => Some((s, v.span)),
-                            None => c.expect_map(v, &format!("`{kind}`"), "13.2.3").and_then(|vm| {
-                                c.keys(vm, &["workflow", "inputs"], &format!("a `{kind}` activity"), "13.2.3");
+                            None => c.expect_map(v, &format!("`{kind}`"), Section::Activity).and_then(|vm| {
+                                c.keys(vm, Entity::WorkflowActivity, &format!("a `{kind}` activity"), Section::Activity);
                                 if let Some(i) = vm.get("inputs") {
                                     c.check_functions(i);
                                 }
                                 match vm.get("workflow") {
-                                    Some(w) => c.expect_str(w, "`workflow`", "13.2.3").map(|s| (s, w.span)),
+                                    Some(w) => c.expect_str(w, "`workflow`", Section::Activity).map(|s| (s, w.span)),
                                     None => {
-                                        c.error(Code::MissingKeyname, "13.2.3", v.span, format!("`{kind}` needs a `workflow`"));
+                                        c.error(Code::MissingKeyname, Section::Activity, v.span, format!("`{kind}` needs a `workflow`"));
                                         None
                                     }
                                 }
@@ -56,14 +58,14 @@ impl<'t, 'a> Checker<'t, 'a> {
                         };
                         if let (Some((name, span)), Some(idx), "inline") = (name, idx, kind) {
                             if !idx.workflows.contains(&name) {
-                                c.error(Code::UndefinedReference, "13.2.3.4", span, format!("workflow `{name}` is not defined"));
+                                c.error(Code::UndefinedReference, Section::InlineWorkflowActivity, span, format!("workflow `{name}` is not defined"));
                             }
                         }
                     }
                     "call_operation" => c.call_operation(v, target),
                     _ => c.error(
                         Code::Template,
-                        "13.2.3",
+                        Section::Activity,
                         k.span,
                         format!("unknown activity `{kind}` (delegate, set_state, call_operation or inline)"),
                     ),
@@ -79,19 +81,21 @@ impl<'t, 'a> Checker<'t, 'a> {
         let (op_node, inputs) = match value::as_str(v) {
             Some(_) => (v, None),
             None => {
-                let Some(m) = self.expect_map(v, "`call_operation`", "13.2.3.3") else {
+                let Some(m) =
+                    self.expect_map(v, "`call_operation`", Section::CallOperationActivity)
+                else {
                     return;
                 };
                 self.keys(
                     m,
-                    &["operation", "inputs"],
+                    Entity::CallOperation,
                     "a `call_operation` activity",
-                    "13.2.3.3",
+                    Section::CallOperationActivity,
                 );
                 let Some(op) = m.get("operation") else {
                     self.error(
                         Code::MissingKeyname,
-                        "13.2.3.3",
+                        Section::CallOperationActivity,
                         v.span,
                         "`call_operation` needs an `operation`",
                     );
@@ -100,13 +104,17 @@ impl<'t, 'a> Checker<'t, 'a> {
                 (op, m.get("inputs"))
             }
         };
-        let Some(op) = self.expect_str(op_node, "the operation name", "13.2.3.3") else {
+        let Some(op) = self.expect_str(
+            op_node,
+            "the operation name",
+            Section::CallOperationActivity,
+        ) else {
             return;
         };
         let Some((iface, opname)) = op.split_once('.') else {
             self.error(
                 Code::Template,
-                "13.2.3.3",
+                Section::CallOperationActivity,
                 op_node.span,
                 format!("`{op}` is not `<interface_name>.<operation_name>`"),
             );
@@ -124,14 +132,19 @@ impl<'t, 'a> Checker<'t, 'a> {
                 "the target's type `{}` has no interface `{iface}`",
                 self.type_name(ty)
             );
-            self.error(Code::Template, "13.2.3.3", op_node.span, message);
+            self.error(
+                Code::Template,
+                Section::CallOperationActivity,
+                op_node.span,
+                message,
+            );
             return;
         };
         let ops = self.interface_parts(idef, "operations");
         let Some((_, odef)) = ops.iter().find(|(n, _)| *n == opname) else {
             self.error(
                 Code::Template,
-                "13.2.3.3",
+                Section::CallOperationActivity,
                 op_node.span,
                 format!("interface `{iface}` has no operation `{opname}`"),
             );
@@ -167,7 +180,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             if p.required() && !has_value {
                 self.error(
                     Code::MissingValue,
-                    "13.2.3.3",
+                    Section::CallOperationActivity,
                     v.span,
                     format!("required input `{name}` of operation `{op}` gets no value"),
                 );
@@ -177,7 +190,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The workflow definitions of a service template (§13.2).
     pub(super) fn workflows(&mut self, node: &'a Node, idx: &Index<'a>) {
-        let Some(map) = self.named_map(node, "`workflows`", "13.2") else {
+        let Some(map) = self.named_map(node, "`workflows`", Section::ImperativeWorkflows) else {
             return;
         };
         for (k, v) in map.iter() {
@@ -187,35 +200,20 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// One workflow definition: inputs, precondition, steps, outputs.
     fn workflow(&mut self, v: &'a Node, idx: &Index<'a>) {
-        let Some(m) = self.expect_map(v, "a workflow definition", "13.2") else {
+        let Some(m) = self.expect_map(v, "a workflow definition", Section::ImperativeWorkflows)
+        else {
             return;
         };
-        let keys: &[&str] = if self.v13() {
-            &[
-                "description",
-                "metadata",
-                "inputs",
-                "preconditions",
-                "steps",
-                "implementation",
-                "outputs",
-            ]
-        } else {
-            &[
-                "description",
-                "metadata",
-                "inputs",
-                "precondition",
-                "steps",
-                "implementation",
-                "outputs",
-            ]
-        };
-        self.keys(m, keys, "a workflow definition", "13.2");
+        self.keys(
+            m,
+            Entity::Workflow,
+            "a workflow definition",
+            Section::ImperativeWorkflows,
+        );
         if m.contains_key("steps") && m.contains_key("implementation") {
             self.error(
                 Code::Template,
-                "13.2",
+                Section::ImperativeWorkflows,
                 v.span,
                 "`steps` and `implementation` are mutually exclusive",
             );
@@ -227,7 +225,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Role::Incoming,
                     Place::Template,
                     &[],
-                    ("13.2", "workflow `inputs`"),
+                    (Section::ImperativeWorkflows, "workflow `inputs`"),
                     true,
                 )
             });
@@ -237,14 +235,17 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.fctx.inputs.insert(0, wi);
         }
         if let Some(p) = m.get("precondition") {
-            self.at("precondition", |c| c.condition(p, "13.2.1"));
+            self.at("precondition", |c| {
+                c.condition(p, Section::WorkflowPrecondition)
+            });
         }
         if let Some(i) = m.get("implementation") {
             self.at("implementation", |c| c.implementation(i, None));
         }
         if let Some(o) = m.get("outputs") {
             self.at("outputs", |c| {
-                if let Some(om) = c.named_map(o, "workflow `outputs`", "13.2") {
+                if let Some(om) = c.named_map(o, "workflow `outputs`", Section::ImperativeWorkflows)
+                {
                     for (k, mv) in om.iter() {
                         c.at(k.name.as_str(), |c| c.attribute_selection(mv));
                     }
@@ -253,7 +254,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(steps) = m.get("steps") {
             self.at("steps", |c| {
-                let Some(sm) = c.named_map(steps, "`steps`", "13.2.2") else {
+                let Some(sm) = c.named_map(steps, "`steps`", Section::WorkflowStep) else {
                     return;
                 };
                 let step_names: Vec<&str> = sm.keys().collect();
@@ -269,28 +270,20 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// steps it continues with (`on_success`, `on_failure`, names of steps
     /// of this workflow).
     fn step(&mut self, s: &'a Node, idx: &Index<'a>, step_names: &[&str]) {
-        let Some(m) = self.expect_map(s, "a workflow step", "13.2.2") else {
+        let Some(m) = self.expect_map(s, "a workflow step", Section::WorkflowStep) else {
             return;
         };
         self.keys(
             m,
-            &[
-                "target",
-                "target_relationship",
-                "operation_host",
-                "filter",
-                "activities",
-                "on_success",
-                "on_failure",
-            ],
+            Entity::WorkflowStep,
             "a workflow step",
-            "13.2.2",
+            Section::WorkflowStep,
         );
         let mut target = None;
         let mut group_target = None;
         match m.get("target") {
             Some(t) => {
-                if let Some(name) = self.expect_str(t, "the step `target`", "13.2.2") {
+                if let Some(name) = self.expect_str(t, "the step `target`", Section::WorkflowStep) {
                     match idx.node(name) {
                         Some((Some(ty), tpl)) => target = Some((ty, tpl)),
                         Some(_) => {}
@@ -300,7 +293,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             } else {
                                 self.error(
                                     Code::UndefinedReference,
-                                    "13.2.2",
+                                    Section::WorkflowStep,
                                     t.span,
                                     format!("step target `{name}` is neither a node template nor a group"),
                                 );
@@ -311,7 +304,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
             None => self.error(
                 Code::MissingKeyname,
-                "13.2.2",
+                Section::WorkflowStep,
                 s.span,
                 "a workflow step needs a `target`",
             ),
@@ -321,10 +314,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let message = format!(
                     "`target_relationship` applies only to node targets, and `{group}` is a group"
                 );
-                self.error(Code::Template, "13.2.2", tr.span, message);
+                self.error(Code::Template, Section::WorkflowStep, tr.span, message);
             }
             if let (Some(name), Some((ty, _))) = (
-                self.expect_str(tr, "`target_relationship`", "13.2.2"),
+                self.expect_str(tr, "`target_relationship`", Section::WorkflowStep),
                 target,
             ) {
                 if !self.node_requirements(ty).iter().any(|(n, _)| *n == name) {
@@ -332,15 +325,20 @@ impl<'t, 'a> Checker<'t, 'a> {
                         "the target's type `{}` has no requirement `{name}`",
                         self.type_name(ty)
                     );
-                    self.error(Code::UndefinedReference, "13.2.2", tr.span, message);
+                    self.error(
+                        Code::UndefinedReference,
+                        Section::WorkflowStep,
+                        tr.span,
+                        message,
+                    );
                 }
             }
         }
         if let Some(f) = m.get("filter") {
             self.at("filter", |c| {
-                if let Some(list) = c.expect_seq(f, "`filter`", "13.2.2") {
+                if let Some(list) = c.expect_seq(f, "`filter`", Section::WorkflowStep) {
                     for (i, clause) in list.iter().enumerate() {
-                        c.at_index(i, |c| c.condition(clause, "13.2.2"));
+                        c.at_index(i, |c| c.condition(clause, Section::WorkflowStep));
                     }
                 }
             });
@@ -351,7 +349,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(a) => self.at("activities", |c| c.activities(a, target, Some(idx))),
             None => self.error(
                 Code::MissingKeyname,
-                "13.2.2",
+                Section::WorkflowStep,
                 s.span,
                 "a workflow step needs `activities`",
             ),
@@ -361,13 +359,15 @@ impl<'t, 'a> Checker<'t, 'a> {
             let Some(n) = m.get(key) else { continue };
             let names: Vec<(&str, Span)> = match value::as_str(n) {
                 Some(s) => vec![(s, n.span)],
-                None => self.at(key, |c| c.expect_str_list(n, &format!("`{key}`"), "13.2.2")),
+                None => self.at(key, |c| {
+                    c.expect_str_list(n, &format!("`{key}`"), Section::WorkflowStep)
+                }),
             };
             for (name, span) in names {
                 if !step_names.contains(&name) {
                     self.error(
                         Code::UndefinedReference,
-                        "13.2.2",
+                        Section::WorkflowStep,
                         span,
                         format!("`{key}` names `{name}`, which is not a step of this workflow"),
                     );

@@ -4,7 +4,7 @@
 
 use super::Family;
 use crate::graph::Graph;
-use v4t_sat::{Count, Lit};
+use v4t_sat::{Count, Lit, Natural};
 use v4t_yaml::hash::SeededMap;
 
 impl Family<'_> {
@@ -13,13 +13,22 @@ impl Family<'_> {
     /// elements (dead ones left out): an element joins the first set whose
     /// first member has the same count and the same presence in every
     /// valid solution.
+    ///
+    /// Where the inputs decide the topology (`determined`) and the valid
+    /// configurations are few, each is solved once and the presences read
+    /// off ([`Family::presences_per_configuration`]); otherwise each
+    /// distinct presence literal is counted.
     pub(super) fn commonality_and_atomic_sets(
         &mut self,
         graph: &Graph,
         (dead, core): (&[String], &[String]),
+        determined: bool,
     ) -> (Vec<(String, Count)>, Vec<Vec<String>>) {
         let budget = self.options.budget;
         let valid = self.sat.count(&[], &self.input_lits, &budget);
+        let table = determined
+            .then(|| self.presences_per_configuration(&valid))
+            .flatten();
         let dead: std::collections::HashSet<&str> = dead.iter().map(String::as_str).collect();
         let core: std::collections::HashSet<&str> = core.iter().map(String::as_str).collect();
         // Elements sharing a presence literal share their count.
@@ -43,6 +52,10 @@ impl Family<'_> {
                 valid.clone()
             } else if let Some(c) = counted.get(&l) {
                 c.clone()
+            } else if let Some(table) = &table {
+                let c = table.count(l);
+                counted.insert(l, c.clone());
+                c
             } else {
                 let c = self.sat.count(&[l], &self.input_lits, &budget);
                 counted.insert(l, c.clone());
@@ -57,8 +70,12 @@ impl Family<'_> {
                     || c.exact
                         && count.exact
                         && c.value == count.value
-                        && !self.sat.solve(&[*first, !l])
-                        && !self.sat.solve(&[!*first, l])
+                        && match &table {
+                            Some(table) => table.same(*first, l),
+                            None => {
+                                !self.sat.solve(&[*first, !l]) && !self.sat.solve(&[!*first, l])
+                            }
+                        }
             });
             match same {
                 Some(s) => sets[s].2.push(id),
@@ -71,5 +88,73 @@ impl Family<'_> {
             .filter(|ids| ids.len() > 1)
             .collect();
         (commonality, atomic)
+    }
+
+    /// With every valid configuration listed (if there are at most
+    /// [`FEW_CONFIGURATIONS`]): per configuration, the model of its unique
+    /// solution (the inputs decide every presence), to read each element's
+    /// presence from.
+    fn presences_per_configuration(&mut self, valid: &Count) -> Option<Presences> {
+        let few = Natural::from(FEW_CONFIGURATIONS as u64);
+        if !valid.exact || valid.value > few {
+            return None;
+        }
+        let listed = self.sat.enumerate(&self.input_lits, FEW_CONFIGURATIONS);
+        if !listed.complete {
+            return None;
+        }
+        let mut models = Vec::with_capacity(listed.models.len());
+        for values in &listed.models {
+            let fixing: Vec<Lit> = self
+                .input_lits
+                .iter()
+                .zip(values)
+                .map(|(&l, &v)| if v { l } else { !l })
+                .collect();
+            if !self.sat.solve(&fixing) {
+                return None;
+            }
+            models.push(
+                self.presence
+                    .iter()
+                    .map(|&(_, l)| self.sat.value(l))
+                    .collect(),
+            );
+        }
+        let mut index = SeededMap::default();
+        for (i, &(_, l)) in self.presence.iter().enumerate() {
+            index.entry(l).or_insert(i);
+        }
+        Some(Presences { index, models })
+    }
+}
+
+/// At most this many valid configurations are solved one by one for the
+/// per-element analyses instead of counting per element.
+const FEW_CONFIGURATIONS: usize = 256;
+
+/// Each valid configuration's presences ([`Family::presences_per_configuration`]).
+struct Presences {
+    /// Position of each presence literal in the models.
+    index: SeededMap<Lit, usize>,
+    /// Per configuration, the value of each element's presence literal.
+    models: Vec<Vec<bool>>,
+}
+
+impl Presences {
+    /// Whether `a` and `b` (presence literals) agree in every configuration.
+    fn same(&self, a: Lit, b: Lit) -> bool {
+        let (a, b) = (self.index[&a], self.index[&b]);
+        self.models.iter().all(|m| m[a] == m[b])
+    }
+
+    /// The number of configurations in which `l` (a presence literal) holds.
+    fn count(&self, l: Lit) -> Count {
+        let at = self.index[&l];
+        let n = self.models.iter().filter(|m| m[at]).count();
+        Count {
+            value: Natural::from(n as u64),
+            exact: true,
+        }
     }
 }

@@ -1106,3 +1106,30 @@ topology_template:
     let e = analyze(&mut sources, id, &mut NoFiles, &options).expect_err("refused");
     assert!(e.message.contains("cannot be exported"), "{}", e.message);
 }
+
+/// Sixty XOR-linked inputs: node `i` is present iff `x_i xor x_(i+1)`, so
+/// every one of the 2^59 presence vectors is a topology (of two
+/// configurations each). Counted exactly, where listing is out of reach.
+#[test]
+fn xor_linked_inputs_count_exactly() {
+    use std::fmt::Write;
+    let n = 60;
+    let mut text = "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    inputs:\n".to_string();
+    for i in 0..n {
+        let _ = writeln!(text, "      x{i}: {{type: boolean}}");
+    }
+    text.push_str("  node_templates:\n");
+    for i in 0..n - 1 {
+        let _ = writeln!(
+            text,
+            "    n{i}:\n      type: tosca.nodes.Root\n      conditions: {{xor: [{{variability_input: x{i}}}, {{variability_input: x{}}}]}}",
+            i + 1
+        );
+    }
+    let analysis = analyzed(&text, 0);
+    assert_eq!(analysis.configurations, super::Natural::pow2(60));
+    assert!(analysis.valid.exact && analysis.topologies.exact);
+    assert_eq!(analysis.valid.value, super::Natural::pow2(60));
+    assert_eq!(analysis.topologies.value, super::Natural::pow2(59));
+    assert!(analysis.determined);
+}

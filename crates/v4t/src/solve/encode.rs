@@ -2,46 +2,37 @@
 //!
 //! Boolean and presence operators are encoded symbolically; everything else is
 //! evaluated eagerly as a value expression and coerced to a constant (4.8).
+//!
+//! Variables live in per-kind tables indexed by typed ids ([`Literals`]):
+//! presence and `manual.<id>` by [`ElementId`], named expressions by
+//! [`ExprId`], free variables (terms that name nothing in the template) by
+//! [`FreeId`]. A string term of a condition or constraint is parsed into
+//! what it names ([`Term`]) once, where a free variable is also tagged with
+//! the kind whose uniqueness check compares it. What differs between
+//! resolving, the family problem and explanations is the encoder's [`Mode`].
 
+use super::mode::{ElementRead, ExprId, Mode, NamedKey, Part, Requirement};
 use crate::document;
-use crate::error::{bail, Error, Result};
+use crate::error::{bail, Result};
 use crate::graph::{Cond, Constraint, ElementId, Graph, Kind};
 use crate::logic::{Arity, LogicOp};
 use crate::types::TypeSystem;
-use crate::version::Grammar;
 use v4t_expr::Evaluator;
 use v4t_sat::{Lit, Solver};
 use v4t_yaml::hash::SeededMap;
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::{Map, Node, Value};
 
-/// The SAT problem under construction: named variables, the graph and the
-/// value evaluator.
-pub(crate) struct Encoder<'a> {
+/// The SAT problem under construction in mode `M`: the graph, the value
+/// evaluator, the solver and the literal tables.
+pub(crate) struct Encoder<'a, M> {
     pub graph: &'a Graph,
     pub doc: &'a Node,
     pub types: &'a TypeSystem<'a>,
     pub sat: Solver,
     pub eval: Evaluator<'a>,
     expressions: Option<&'a Map>,
-    /// Named variables other than presence variables: free variables,
-    /// `manual.<id>` and `expression.<name>`.
-    names: SeededMap<String, Lit>,
-    /// The names of `names` in creation order (for prefixes).
-    pub order: Vec<(String, Lit)>,
-    /// Named logic expressions by the address of their definition in
-    /// `variability.expressions` (no name hashing): `None` while being
-    /// transformed (cycle detection), then their `expression.<name>` variable.
-    /// Keyed also by the referencing element for expressions that depend
-    /// on it ([`context_dependent`]).
-    named_expressions: SeededMap<(usize, Option<u32>), Option<Lit>>,
-    /// A free variable named `expression.<name>` exists in `names`, so the
-    /// variable of a named expression must be looked up there.
-    free_expression_names: bool,
-    /// Presence variables by [`ElementId`]: the variable named by the element's
-    /// id, found without a name table (see [`Encoder::presence`]).
-    presence_lits: Vec<Option<Lit>>,
-    manual_lits: Vec<Option<Lit>>,
+    lits: Literals,
     /// Elements by id: elements sharing an id share the variable it names.
     ids: IdIndex,
     /// Per element, once known: whether its presence condition resolves to
@@ -49,276 +40,281 @@ pub(crate) struct Encoder<'a> {
     presence_direct: Vec<Option<bool>>,
     /// Current nesting of logic expressions (bounded by [`MAX_LOGIC_DEPTH`]).
     depth: usize,
-    /// Family mode ([`super::family`]): inputs are variables, and value
-    /// expressions become literals over them instead of constants.
-    pub(crate) family: Option<Box<super::family::FamilyInputs<'a>>>,
-    /// Family mode: the declared `variability.constraints` are not
-    /// required but collected, one literal per requirement with the index
-    /// of its constraint, so that `analyze` tells the configurations they
-    /// exclude from those that fail.
-    pub(crate) declared: Option<Vec<(u32, Lit)>>,
-    /// Explaining mode ([`super::explain`]): every requirement of a part
-    /// holds only under that part's guard literal.
-    pub(crate) guards: Option<Vec<Guard>>,
-    /// Explaining mode: the elements read since the last part was
-    /// required (see [`Encoder::take_reads`]).
-    reads: Option<Vec<ElementRead>>,
-    /// Explaining mode: what each named expression read when it was
-    /// encoded (later uses share its variable and read the same).
-    named_reads: SeededMap<(usize, Option<u32>), Vec<ElementRead>>,
+    /// What the mode adds (see [`super::mode`]).
+    pub mode: M,
 }
 
-/// A read of an element while encoding a part: its presence, or its
-/// manual conditions (`manual.<id>`, which pruning conditions read).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct ElementRead {
-    pub id: ElementId,
-    pub manual: bool,
+/// The variables of the problem, per kind.
+struct Literals {
+    /// Presence by [`ElementId`]: elements sharing an id share the first
+    /// one's variable (see [`Encoder::presence`]).
+    presence: Vec<Option<Lit>>,
+    /// `manual.<id>` by [`ElementId`]: the conjunction of the element's
+    /// manual conditions.
+    manual: Vec<Option<Lit>>,
+    /// By the first element with an id: whether the term `manual.<id>`
+    /// names a literal yet (a term used it or [`Encoder::manual`] created
+    /// it): the first element's `manual`, or its entry in `manual_shared`.
+    manual_named: Vec<bool>,
+    /// By the first element with an id: the `manual.<id>` variable another
+    /// element with the id created last, which the term then names (ids are
+    /// shared by few elements; usually empty).
+    manual_shared: SeededMap<ElementId, Lit>,
+    /// By [`ExprId`]: the variable of the term `expression.<name>` (grown
+    /// on first use: few templates name expressions in terms).
+    expression_term: Vec<Option<Lit>>,
+    /// By [`ExprId`]: the named expression transformed without context
+    /// (`Some(None)` while being transformed: cycle detection).
+    named: Vec<Option<Option<Lit>>>,
+    /// Named expressions that depend on the referencing element
+    /// ([`context_dependent`]), per referencing element.
+    named_in: SeededMap<(ExprId, ElementId), Option<Lit>>,
+    /// A term named `expression.<name>` before the expression was
+    /// transformed, so named expressions get the variables of their terms.
+    expression_terms_used: bool,
+    /// Free variables by [`FreeId`] (creation order).
+    free: Vec<FreeVar>,
+    /// The one place free variables are known by name: name → id.
+    free_ids: SeededMap<Box<str>, FreeId>,
 }
 
-/// A guarded part (explaining mode).
-#[derive(Clone, Debug)]
-pub(crate) struct Guard {
-    /// The literal that switches the part on.
-    pub lit: Lit,
-    pub part: Part,
-    /// The literal the part is about, where it has one (a condition's).
-    pub about: Option<Lit>,
-    /// The elements the part reads, each once, in order of first reading.
-    pub reads: Vec<ElementRead>,
+/// A free variable: a term that names nothing in the template, numbered in
+/// order of first use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FreeId(u32);
+
+/// A free variable's literal, and the kind whose uniqueness check compares
+/// it ([`Encoder::unique_vars`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FreeVar {
+    lit: Lit,
+    kind: Option<Kind>,
 }
 
-/// A part of the problem an explanation of "Could not solve" can name.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Part {
-    /// A present element satisfies entry `index` of its condition list
-    /// (`constant`: the entry's value where it does not depend on presence).
-    Condition {
-        id: ElementId,
-        index: u32,
-        constant: Option<bool>,
-    },
-    /// An element is present when all its conditions hold (always, if it
-    /// has none).
+impl Literals {
+    fn new(elements: usize, expressions: usize) -> Literals {
+        Literals {
+            presence: vec![None; elements],
+            manual: vec![None; elements],
+            manual_named: vec![false; elements],
+            manual_shared: SeededMap::default(),
+            expression_term: Vec::new(),
+            named: vec![None; expressions],
+            named_in: SeededMap::default(),
+            expression_terms_used: false,
+            free: Vec::new(),
+            free_ids: SeededMap::default(),
+        }
+    }
+
+    /// The state of named expression `key`: `None` if not transformed
+    /// yet, `Some(None)` while being transformed.
+    fn named(&self, key: NamedKey) -> Option<Option<Lit>> {
+        match key {
+            (e, None) => self.named[e.0 as usize],
+            (e, Some(c)) => self.named_in.get(&(e, c)).copied(),
+        }
+    }
+
+    fn set_named(&mut self, key: NamedKey, state: Option<Lit>) {
+        match key {
+            (e, None) => self.named[e.0 as usize] = Some(state),
+            (e, Some(c)) => {
+                self.named_in.insert((e, c), state);
+            }
+        }
+    }
+}
+
+/// What a string term of a condition or constraint names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Term {
+    /// An element id: the presence of the first element with it.
     Presence(ElementId),
-    /// Entry `index` of `variability.constraints`.
-    Constraint(u32),
-    /// Generated constraint `index` ([`Graph::constraints`]).
-    Generated(u32),
-    /// Entry `index` of the element's `implies`.
-    Implies(ElementId, u32),
+    /// `manual.<id>`: the manual conditions of the first element with the id.
+    Manual(ElementId),
+    /// `expression.<name>` of a named expression in `variability.expressions`.
+    Expression(ExprId),
+    /// Anything else: a free variable of that name.
+    Free,
 }
 
 /// The deepest nesting of logic expressions that is encoded; deeper ones fail
 /// with a clear error instead of overflowing the stack.
 pub(super) const MAX_LOGIC_DEPTH: usize = 128;
 
-impl<'a> Encoder<'a> {
+impl<'a, M: Mode> Encoder<'a, M> {
     /// An encoder for `doc`'s variability input definitions and named
-    /// expressions, with the assigned `inputs` and the clock `now_ms`.
+    /// expressions, with the assigned `inputs` and the clock `now_ms`, in
+    /// the mode `mode` makes (it may create variables first).
     pub(crate) fn new(
         graph: &'a Graph,
         doc: &'a Node,
         types: &'a TypeSystem,
         inputs: Map,
         now_ms: f64,
+        mode: impl FnOnce(&mut Solver) -> M,
     ) -> Self {
         let variability = document::variability(doc);
         let section = |key: &str| variability.and_then(|v| v.get(key)).and_then(Node::as_map);
         let expressions = section("expressions");
         let eval = Evaluator::new(section("inputs"), expressions, inputs, now_ms);
+        let mut sat = Solver::new();
+        let mode = mode(&mut sat);
+        let n = graph.elements().len();
         Encoder {
             graph,
             doc,
             types,
-            sat: Solver::new(),
+            sat,
             eval,
             expressions,
-            names: SeededMap::default(),
-            order: Vec::new(),
-            named_expressions: SeededMap::default(),
-            free_expression_names: false,
-            presence_lits: vec![None; graph.elements().len()],
-            manual_lits: vec![None; graph.elements().len()],
+            lits: Literals::new(n, expressions.map_or(0, Map::len)),
             ids: IdIndex::new(graph),
-            presence_direct: vec![None; graph.elements().len()],
+            presence_direct: vec![None; n],
             depth: 0,
-            family: None,
-            declared: None,
-            guards: None,
-            reads: None,
-            named_reads: SeededMap::default(),
+            mode,
         }
     }
 
-    /// Switches explaining mode on: every part gets a guard literal.
-    pub(crate) fn explaining(mut self) -> Self {
-        self.guards = Some(Vec::new());
-        self.reads = Some(Vec::new());
-        self
-    }
-
-    /// Explaining mode: the elements read since the last call (or the last
-    /// part required), each once; afterwards reading starts anew.
+    /// The elements read since the last call (or the last part required),
+    /// each once, when the mode records reads; afterwards reading starts anew.
     pub(crate) fn take_reads(&mut self) -> Vec<ElementRead> {
-        let Some(reads) = &mut self.reads else {
-            return Vec::new();
-        };
-        let mut taken = std::mem::take(reads);
-        first_reads(&mut taken);
-        taken
+        self.mode.take_reads()
     }
 
+    #[inline]
     fn record(&mut self, id: ElementId, manual: bool) {
-        if let Some(reads) = &mut self.reads {
-            reads.push(ElementRead { id, manual });
-        }
+        self.mode.record(ElementRead { id, manual });
     }
 
-    /// Requires the clause `lits` of `part`; when explaining, only under a
-    /// new guard literal of the part, which reads what was read since the
-    /// last part.
+    /// Requires `r` for `part`, as the mode does.
+    pub(crate) fn require(&mut self, r: Requirement<'_>, part: Part) {
+        self.mode.require(&mut self.sat, r, part);
+    }
+
+    /// Requires the clause `lits` of `part`.
     pub(crate) fn require_clause(&mut self, lits: &[Lit], part: Part) {
-        if self.collect_declared(part, |sat| sat.or(lits)) {
-            return;
-        }
-        if self.guards.is_none() {
-            self.sat.add_clause(lits);
-            return;
-        }
-        let reads = self.take_reads();
-        self.require_guarded(lits, part, None, reads);
+        self.require(Requirement::Clause(lits), part);
     }
 
-    /// Explaining mode: requires the clause `lits` of `part` under a new
-    /// guard literal, with what the part is about and reads.
-    pub(crate) fn require_guarded(
-        &mut self,
-        lits: &[Lit],
-        part: Part,
-        about: Option<Lit>,
-        reads: Vec<ElementRead>,
-    ) {
-        let guard = self.sat.new_var();
-        let mut clause = Vec::with_capacity(lits.len() + 1);
-        clause.push(!guard);
-        clause.extend_from_slice(lits);
-        self.sat.add_clause(&clause);
-        if let Some(guards) = &mut self.guards {
-            guards.push(Guard {
-                lit: guard,
-                part,
-                about,
-                reads,
-            });
-        }
-    }
-
-    /// Family mode: collects the requirement `lit` of a declared constraint
-    /// instead of requiring it (see [`Encoder::declared`]); false if `part`
-    /// is required as usual.
-    fn collect_declared(&mut self, part: Part, lit: impl FnOnce(&mut Solver) -> Lit) -> bool {
-        let (Part::Constraint(index), Some(declared)) = (part, self.declared.as_mut()) else {
-            return false;
-        };
-        declared.push((index, lit(&mut self.sat)));
-        true
-    }
-
-    /// Requires `l` for `part` (see [`Encoder::require_clause`]).
+    /// Requires `l` for `part`.
     pub(crate) fn require_lit(&mut self, l: Lit, part: Part) {
-        if self.collect_declared(part, |_| l) {
-            return;
-        }
-        match self.guards {
-            None => self.sat.require(l),
-            Some(_) => self.require_clause(&[l], part),
-        }
+        self.require(Requirement::Lit(l), part);
     }
 
     /// Requires at most one of `lits` for `part`.
     fn require_at_most_one(&mut self, lits: &[Lit], part: Part) {
-        if self.collect_declared(part, |sat| sat.at_most_one(lits)) {
-            return;
-        }
-        match self.guards {
-            None => self.sat.require_at_most_one(lits),
-            Some(_) => {
-                let l = self.sat.at_most_one(lits);
-                self.require_clause(&[l], part);
-            }
-        }
+        self.require(Requirement::AtMostOne(lits), part);
     }
 
-    /// The value of `l` if it is a constant.
-    pub(crate) fn constant_of(&self, l: Lit) -> Option<bool> {
-        let truth = self.sat.truth();
-        (l == truth || l == !truth).then_some(l == truth)
+    /// Defines `presence`, the literal of `id`, from its condition literals
+    /// `all`, each with what it read (see [`Mode::define_presence`]).
+    pub(crate) fn define_presence(
+        &mut self,
+        id: ElementId,
+        presence: Lit,
+        all: &mut Vec<Lit>,
+        reads: Vec<Vec<ElementRead>>,
+    ) {
+        self.mode
+            .define_presence(&mut self.sat, id, presence, all, reads);
     }
 
-    /// The variable called `name`, created on first use.
-    ///
-    /// `manual.<id>` names the literal of [`Encoder::manual`], which usually
-    /// exists without a name (see there).
-    pub(crate) fn var(&mut self, name: &str) -> Lit {
-        // Element ids never name anything in `names` (see `presence`), and
-        // most terms are ids.
+    /// What a string term names (see [`Term`]).
+    fn parse_term(&self, name: &str) -> Term {
         if let Some(id) = self.ids.find(self.graph, name) {
-            return self.presence(id);
+            return Term::Presence(id);
         }
-        if let Some(&l) = self.names.get(name) {
-            return l;
-        }
-        if let Some(id) = self.manual_element(name) {
-            self.record(id, true);
-            if let Some(l) = self.manual_lits[id.0 as usize] {
-                self.name(name, l);
-                return l;
+        if let Some(id) = name.strip_prefix("manual.") {
+            if let Some(first) = self.ids.find(self.graph, id) {
+                return Term::Manual(first);
             }
-            let l = self.new_named(name);
-            self.manual_lits[id.0 as usize] = Some(l);
-            return l;
         }
         if let Some(expression) = name.strip_prefix("expression.") {
-            // The variable of a named expression transformed already.
-            let key = self
-                .expressions
-                .and_then(|m| m.get(expression))
-                .map(|n| std::ptr::from_ref(n) as usize);
-            if let Some(&Some(l)) = key.and_then(|k| self.named_expressions.get(&(k, None))) {
-                return l;
+            if let Some((i, _)) = self.expressions.and_then(|m| m.get_full(expression)) {
+                return Term::Expression(ExprId(i as u32));
             }
-            self.free_expression_names = true;
         }
-        self.new_named(name)
+        Term::Free
     }
 
-    fn new_named(&mut self, name: &str) -> Lit {
-        let l = self.sat.new_var();
-        self.name(name, l);
+    /// The variable a string term names, created on first use.
+    pub(crate) fn var(&mut self, name: &str) -> Lit {
+        match self.parse_term(name) {
+            Term::Presence(id) => self.presence(id),
+            Term::Manual(first) => self.manual_by_term(first),
+            Term::Expression(e) => self.expression_term(e),
+            Term::Free => self.free(name),
+        }
+    }
+
+    /// The literal of the term `manual.<id>` (`first`: the first element
+    /// with the id): that of [`Encoder::manual`], which usually exists
+    /// without a term. Reading it is recorded until a term named it.
+    fn manual_by_term(&mut self, first: ElementId) -> Lit {
+        let at = first.0 as usize;
+        if self.lits.manual_named[at] {
+            let shared = (!self.lits.manual_shared.is_empty())
+                .then(|| self.lits.manual_shared.get(&first).copied())
+                .flatten();
+            if let Some(l) = shared.or(self.lits.manual[at]) {
+                return l;
+            }
+        }
+        self.record(first, true);
+        let l = match self.lits.manual[at] {
+            Some(l) => l,
+            None => {
+                let l = self.sat.new_var();
+                self.lits.manual[at] = Some(l);
+                l
+            }
+        };
+        self.lits.manual_named[at] = true;
         l
     }
 
-    fn name(&mut self, name: &str, l: Lit) {
-        self.names.insert(name.to_string(), l);
-        self.order.push((name.to_string(), l));
+    /// The variable of the term `expression.<name>`: the named expression's
+    /// once transformed without context, else a variable of its own that
+    /// the expression is then defined through.
+    fn expression_term(&mut self, e: ExprId) -> Lit {
+        if let Some(&Some(l)) = self.lits.expression_term.get(e.0 as usize) {
+            return l;
+        }
+        if let Some(Some(l)) = self.lits.named[e.0 as usize] {
+            return l;
+        }
+        self.lits.expression_terms_used = true;
+        let l = self.sat.new_var();
+        let at = e.0 as usize;
+        if self.lits.expression_term.len() <= at {
+            self.lits.expression_term.resize(at + 1, None);
+        }
+        self.lits.expression_term[at] = Some(l);
+        l
     }
 
-    /// The element whose `manual.<id>` variable `name` is, if any.
-    fn manual_element(&self, name: &str) -> Option<ElementId> {
-        let id = name.strip_prefix("manual.")?;
-        self.ids.find(self.graph, id)
+    /// The free variable `name`, created on first use.
+    fn free(&mut self, name: &str) -> Lit {
+        if let Some(&FreeId(i)) = self.lits.free_ids.get(name) {
+            return self.lits.free[i as usize].lit;
+        }
+        let lit = self.sat.new_var();
+        let id = FreeId(self.lits.free.len() as u32);
+        self.lits.free_ids.insert(name.into(), id);
+        self.lits.free.push(FreeVar {
+            lit,
+            kind: uniqueness_kind(name),
+        });
+        lit
     }
 
-    /// The presence variable of an element: the variable named by its id.
-    ///
-    /// Element ids start with a kind word (`node.`, `relation.`, ...), so they
-    /// never collide with `manual.` or `expression.` names, and [`Encoder::var`]
-    /// resolves a term naming an element to this variable before looking for a
-    /// free variable; presence variables therefore need no name table.
+    /// The presence variable of an element, shared by the elements with its
+    /// id (the variable a term naming the id stands for).
     pub(crate) fn presence(&mut self, id: ElementId) -> Lit {
         self.record(id, false);
-        if let Some(l) = self.presence_lits[id.0 as usize] {
+        if let Some(l) = self.lits.presence[id.0 as usize] {
             return l;
         }
         let first = self.ids.first[id.0 as usize];
@@ -327,66 +323,42 @@ impl<'a> Encoder<'a> {
         } else {
             self.presence(first)
         };
-        self.presence_lits[id.0 as usize] = Some(l);
+        self.lits.presence[id.0 as usize] = Some(l);
         l
     }
 
-    /// The presence variables of the elements whose id starts with `prefix`,
-    /// followed by the other named variables whose name does (element order,
-    /// then creation order; each variable once). Named expression variables
-    /// are only listed if a term named them (no caller asks for them).
-    pub(crate) fn vars_with_prefix(&mut self, prefix: &str) -> Vec<Lit> {
+    /// The variables a uniqueness check over elements of `kind` compares
+    /// (5.6): the presence of each distinct id of the kind, in element
+    /// order, then the free variables tagged with the kind, in creation
+    /// order (the reference checks every variable whose name starts with
+    /// `node` or `technology`; see [`uniqueness_kind`]).
+    pub(crate) fn unique_vars(&mut self, kind: Kind) -> Vec<Lit> {
         let graph = self.graph;
-        let mut lits = Vec::new();
-        let lists: [&[ElementId]; 11] = [
-            graph.types(),
-            graph.nodes(),
-            graph.relations(),
-            graph.properties(),
-            graph.policies(),
-            graph.groups(),
-            graph.inputs(),
-            graph.artifacts(),
-            graph.imports(),
-            graph.technologies(),
-            graph.outputs(),
-        ];
-        for list in lists {
-            // Ids are `<kind word>.<rest>`: the word alone often decides
-            // (not among TOSCA 2.0 properties, where attributes have their
-            // own word).
-            let Some(&head) = list.first() else { continue };
-            if graph.grammar() == Grammar::Tosca2 && std::ptr::eq(list, graph.properties()) {
-                for &e in list {
-                    if self.ids.first[e.0 as usize] == e && graph.id(e).starts_with(prefix) {
-                        lits.push(self.presence(e));
-                    }
-                }
-                continue;
-            }
-            let word = graph.get(head).kind.word();
-            let every = if prefix.len() <= word.len() {
-                if !word.starts_with(prefix) {
-                    continue;
-                }
-                true
-            } else if prefix.starts_with(word) && prefix.as_bytes()[word.len()] == b'.' {
-                false
-            } else {
-                continue;
-            };
-            for &e in list {
-                let first = self.ids.first[e.0 as usize] == e;
-                if first && (every || graph.id(e).starts_with(prefix)) {
-                    lits.push(self.presence(e));
-                }
+        let list = match kind {
+            Kind::Type => graph.types(),
+            Kind::Node => graph.nodes(),
+            Kind::Relation => graph.relations(),
+            Kind::Property => graph.properties(),
+            Kind::Policy => graph.policies(),
+            Kind::Group => graph.groups(),
+            Kind::Input => graph.inputs(),
+            Kind::Artifact => graph.artifacts(),
+            Kind::Import => graph.imports(),
+            Kind::Technology => graph.technologies(),
+            Kind::Output => graph.outputs(),
+        };
+        let mut lits = Vec::with_capacity(list.len());
+        for &e in list {
+            if self.ids.first[e.0 as usize] == e {
+                lits.push(self.presence(e));
             }
         }
         lits.extend(
-            self.order
+            self.lits
+                .free
                 .iter()
-                .filter(|(n, _)| n.starts_with(prefix))
-                .map(|(_, l)| *l),
+                .filter(|v| v.kind == Some(kind))
+                .map(|v| v.lit),
         );
         lits
     }
@@ -394,24 +366,31 @@ impl<'a> Encoder<'a> {
     /// The `manual.<id>` variable of an element.
     pub(crate) fn manual(&mut self, id: ElementId) -> Lit {
         self.record(id, true);
-        if let Some(l) = self.manual_lits[id.0 as usize] {
+        if let Some(l) = self.lits.manual[id.0 as usize] {
             return l;
         }
-        let name = format!("manual.{}", self.graph.id(id));
-        let l = self.new_named(&name);
-        self.manual_lits[id.0 as usize] = Some(l);
+        let l = self.sat.new_var();
+        self.lits.manual[id.0 as usize] = Some(l);
+        // Created as the variable `manual.<id>` names.
+        let first = self.ids.first[id.0 as usize];
+        self.lits.manual_named[first.0 as usize] = true;
+        if first != id {
+            self.lits.manual_shared.insert(first, l);
+        } else if !self.lits.manual_shared.is_empty() {
+            self.lits.manual_shared.remove(&first);
+        }
         l
     }
 
     /// Defines `manual.<id>` as the conjunction of `lits` (5.2). Unless the
     /// variable was referenced already, the conjunction's own literal (often a
-    /// constant) stands for it, unnamed: [`Encoder::var`] finds it by name.
+    /// constant) stands for it.
     pub(crate) fn define_manual(&mut self, id: ElementId, lits: &[Lit]) {
-        match self.manual_lits[id.0 as usize] {
+        match self.lits.manual[id.0 as usize] {
             Some(l) => self.sat.define_and(l, lits),
             None => {
                 let l = self.sat.and(lits);
-                self.manual_lits[id.0 as usize] = Some(l);
+                self.lits.manual[id.0 as usize] = Some(l);
             }
         }
     }
@@ -477,14 +456,7 @@ impl<'a> Encoder<'a> {
             Value::Null => bail!(expr.span, "Received undefined condition"),
             _ => {}
         }
-        if let Some(family) = &mut self.family {
-            return family.encode(expr, &mut self.sat);
-        }
-        let b = self
-            .eval
-            .evaluate_as_logic(expr)
-            .map_err(|e| Error::from_eval(e, true))?;
-        Ok(self.sat.constant(b))
+        self.mode.value_logic(expr, &mut self.sat, &mut self.eval)
     }
 
     /// Encodes a condition entry with context element `ctx` (the element
@@ -866,11 +838,8 @@ impl<'a> Encoder<'a> {
         match c {
             // What the id names: the first element with it (see `presence`).
             Constraint::Var(x) => self.presence(*x),
-            // Rare next to ids; by name, as `manual.<id>` may already be named.
-            Constraint::Manual(x) => {
-                let name = format!("manual.{}", self.graph.id(*x));
-                self.var(&name)
-            }
+            // As the term `manual.<id>` (the first element with the id).
+            Constraint::Manual(x) => self.manual_by_term(self.ids.first[x.0 as usize]),
             Constraint::And(items) => {
                 let l = self.constraint_list(items);
                 self.sat.and(&l)
@@ -906,10 +875,10 @@ impl<'a> Encoder<'a> {
         let Some(name) = arg.as_str() else {
             bail!(arg.span, "Element \"{}\" is not a string", to_json(arg));
         };
-        let Some(expr) = self
+        let Some((position, expr)) = self
             .expressions
-            .and_then(|m| m.get(name))
-            .filter(|n| n.is_defined())
+            .and_then(|m| m.get_full(name))
+            .filter(|(_, n)| n.is_defined())
         else {
             bail!(arg.span, "Did not find logic expression \"{name}\"");
         };
@@ -923,60 +892,78 @@ impl<'a> Encoder<'a> {
         if let Some(b) = expr.as_bool() {
             return Ok(self.sat.constant(b));
         }
-        // `Map::get` finds the first entry of a name, so the address
+        // `Map::get_full` finds the first entry of a name, so its position
         // identifies the named expression.
-        let address = std::ptr::from_ref(expr) as usize;
+        let e = ExprId(position as u32);
         // Transformed already without depending on the context, or for
         // this context.
-        let mut key = (address, None);
-        let mut found = self.named_expressions.get(&key);
+        let mut key: NamedKey = (e, None);
+        let mut found = self.lits.named(key);
         if found.is_none() {
             if let Some(c) = ctx.filter(|_| context_dependent(expr, 0)) {
-                key = (address, Some(c.0));
-                found = self.named_expressions.get(&key);
+                key = (e, Some(c));
+                found = self.lits.named(key);
             }
         }
         match found {
             Some(Some(l)) => {
-                let l = *l;
-                if let (Some(reads), Some(known)) = (&mut self.reads, self.named_reads.get(&key)) {
-                    reads.extend_from_slice(known);
-                }
+                self.mode.replay_named(key);
                 return Ok(l);
             }
             // Still being transformed: the expression refers to itself.
             Some(None) => bail!(arg.span, "Logic expression \"{name}\" is cyclic"),
             None => {}
         }
-        self.named_expressions.insert(key, None);
-        let start = self.reads.as_ref().map(Vec::len);
+        self.lits.set_named(key, None);
+        let mark = self.mode.reads_mark();
         let t = self.logic(expr, ctx)?;
-        if let (Some(reads), Some(start)) = (&self.reads, start) {
-            let read = reads[start..].to_vec();
-            self.named_reads.insert(key, read);
-        }
-        if !self.free_expression_names && self.sat.fixed(t).is_some() {
+        self.mode.remember_named(key, mark);
+        let terms_used = self.lits.expression_terms_used;
+        if !terms_used && self.sat.fixed(t).is_some() {
             // Decided (usually by the inputs): the constant names itself.
-            self.named_expressions.insert(key, Some(t));
+            self.lits.set_named(key, Some(t));
             return Ok(t);
         }
-        // `expression.<name>` is only in `names` if a term used it; element
-        // ids and `manual.` names never start with `expression.`.
-        let var = if self.free_expression_names && key.1.is_none() {
-            self.var(&format!("expression.{name}"))
+        // Defined through the variable of its term `expression.<name>` once
+        // such terms are in use.
+        let var = if terms_used && key.1.is_none() {
+            self.expression_term(e)
         } else {
             self.sat.new_var()
         };
         self.sat.require_equal(var, t);
-        self.named_expressions.insert(key, Some(var));
+        self.lits.set_named(key, Some(var));
         Ok(var)
     }
 }
 
-/// Keeps the first of equal reads (a part reads few elements).
-pub(crate) fn first_reads(reads: &mut Vec<ElementRead>) {
-    let mut seen = std::collections::HashSet::with_capacity(reads.len());
-    reads.retain(|r| seen.insert(*r));
+#[cfg(test)]
+impl<M> Encoder<'_, M> {
+    /// The variables terms named: `manual.<id>` per element, `expression.<name>`
+    /// per named expression, and the free variables with their names.
+    #[allow(clippy::type_complexity)]
+    fn term_tables(&self) -> (Vec<Option<Lit>>, Vec<Option<Lit>>, Vec<(Box<str>, FreeVar)>) {
+        let l = &self.lits;
+        let mut free: Vec<(Box<str>, FreeVar)> = l
+            .free_ids
+            .iter()
+            .map(|(name, &FreeId(i))| (name.clone(), l.free[i as usize]))
+            .collect();
+        free.sort_by_key(|(_, v)| v.lit);
+        let manual = (0..l.manual.len())
+            .map(|i| {
+                let shared = l.manual_shared.get(&ElementId(i as u32)).copied();
+                l.manual_named[i].then(|| shared.or(l.manual[i])).flatten()
+            })
+            .collect();
+        (manual, l.expression_term.clone(), free)
+    }
+}
+
+/// The kind whose uniqueness check compares a free variable: the kind
+/// whose word starts its name (no kind's word starts another's).
+fn uniqueness_kind(name: &str) -> Option<Kind> {
+    Kind::ALL.into_iter().find(|k| name.starts_with(k.word()))
 }
 
 /// Whether a named logic expression may mean something else for each
@@ -1073,6 +1060,7 @@ fn looks_numeric(s: &str) -> bool {
 #[cfg(test)]
 mod index_tests {
     use super::*;
+    use crate::solve::mode::Resolve;
     use crate::testing::build;
     use crate::testing::doc;
     use crate::testing::normalize;
@@ -1097,13 +1085,13 @@ topology_template:
       artifacts: {z: {type: a, file: f}}
 ";
 
-    fn with_encoder(f: impl FnOnce(&Graph, &mut Encoder<'_>)) {
+    fn with_encoder(f: impl FnOnce(&Graph, &mut Encoder<'_, Resolve>)) {
         let mut d = doc(TEMPLATE);
         normalize(&mut d).expect("normalizes");
         let g = build(&d).expect("builds");
         let type_files = crate::testing::type_files(&d);
         let types = type_files.system();
-        let mut enc = Encoder::new(&g, &d, &types, Map::new(), 0.0);
+        let mut enc = Encoder::new(&g, &d, &types, Map::new(), 0.0, |_| Resolve);
         f(&g, &mut enc);
     }
 
@@ -1188,7 +1176,7 @@ topology_template:
                 lits.push(enc.logic(&c.to_node(g), None).expect("encodes"));
             }
             let size = (enc.sat.num_vars(), enc.sat.num_clauses());
-            by_yaml = Some((lits, enc.order.clone(), size));
+            by_yaml = Some((lits, enc.term_tables(), size));
         });
         let (lits, names, size) = by_yaml.expect("encoded");
         with_encoder(|g, enc| {
@@ -1198,9 +1186,51 @@ topology_template:
                 by_term.push(enc.constraint(&c));
             }
             assert_eq!(by_term, lits);
-            assert_eq!(enc.order, names);
+            assert_eq!(enc.term_tables(), names);
             assert_eq!((enc.sat.num_vars(), enc.sat.num_clauses()), size);
         });
+    }
+
+    /// Terms parse into typed ids; a uniqueness check over nodes compares
+    /// every distinct node id's presence, then the free variables whose
+    /// name starts with `node`, and nothing else.
+    #[test]
+    fn terms_parse_into_typed_ids() {
+        with_encoder(|g, enc| {
+            let y = g.node("y").expect("y");
+            assert_eq!(enc.parse_term("node.y"), Term::Presence(y));
+            assert_eq!(enc.parse_term("manual.node.y"), Term::Manual(y));
+            assert_eq!(enc.parse_term("expression.f"), Term::Expression(ExprId(1)));
+            assert_eq!(enc.parse_term("expression.nothing"), Term::Free);
+            assert_eq!(enc.parse_term("manual.node.nothing"), Term::Free);
+            let free_node = enc.var("node_free");
+            let other = enc.var("other");
+            assert_eq!(enc.var("node_free"), free_node);
+            let mut want: Vec<Lit> = g.nodes().iter().map(|&n| enc.presence(n)).collect();
+            want.push(free_node);
+            assert_eq!(want.len(), 4);
+            assert_eq!(enc.unique_vars(Kind::Node), want);
+            assert!(!enc.unique_vars(Kind::Technology).contains(&other));
+            let tech = enc.var("technology_free");
+            assert_eq!(enc.unique_vars(Kind::Technology), vec![tech]);
+            assert_eq!(enc.unique_vars(Kind::Node), want);
+            // `manual.<id>` as a term and as an element's literal are one.
+            assert_eq!(enc.var("manual.node.y"), enc.manual(y));
+        });
+    }
+
+    /// A free variable is tagged with at most one kind: no kind's word
+    /// starts another's, so the first match is the only one.
+    #[test]
+    fn free_variables_have_one_uniqueness_kind() {
+        for a in Kind::ALL {
+            for b in Kind::ALL.into_iter().filter(|&b| b != a) {
+                assert!(!b.word().starts_with(a.word()), "{a:?} {b:?}");
+            }
+            assert_eq!(uniqueness_kind(&format!("{}_x", a.word())), Some(a));
+        }
+        assert_eq!(uniqueness_kind("no"), None);
+        assert_eq!(uniqueness_kind("manual.nothing"), None);
     }
 
     /// `expression.<name>` as a term is the variable of the named

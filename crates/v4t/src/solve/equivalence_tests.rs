@@ -384,7 +384,7 @@ fn compare(
     text: &str,
     counts: &mut Counts,
 ) {
-    let mut enc = Encoder::new(graph, doc, types, assigned, 0.0);
+    let mut enc = Encoder::new(graph, doc, types, assigned, 0.0, |_| super::mode::Resolve);
     let order: Vec<ElementId> = graph.ordered().collect();
     for &id in &order {
         enc.presence(id);
@@ -449,7 +449,7 @@ fn compare(
 }
 
 /// Whether `a` and `b` agree in every model of the encoding so far.
-fn equivalent(enc: &mut Encoder<'_>, a: Lit, b: Lit) -> bool {
+fn equivalent(enc: &mut Encoder<'_, super::mode::Resolve>, a: Lit, b: Lit) -> bool {
     !enc.sat.solve(&[a, !b]) && !enc.sat.solve(&[!a, b])
 }
 

@@ -11,15 +11,18 @@
 //! part becomes a [`Reason`] with its location, the inputs it reads and the
 //! elements it depends on.
 
-use super::encode::{Encoder, Guard, Part};
+use super::encode::Encoder;
+use super::mode::{Guard, Guarding, Part};
 use super::problem::{encode_problem, RawDefs};
 use crate::document;
 use crate::error::{Error, Result};
 use crate::graph::{Cond, Constraint, ElementId, Graph, Origin};
+use crate::logic::NameRef;
 use crate::readable;
 use crate::reason::{for_inputs, Read, Reason, ReasonKind};
 use crate::types::TypeSystem;
 use std::collections::HashMap;
+use v4t_expr::ValueOp;
 use v4t_sat::{Lit, Split};
 use v4t_yaml::{Map, Node, Span, Value};
 
@@ -39,7 +42,7 @@ const MAX_UNLOCATED: usize = 200;
 /// search only the parts its neighbourhood lies in).
 pub(crate) struct Guarded<'a> {
     /// The encoder, for the literals of elements (its solver is `sat`).
-    enc: Encoder<'a>,
+    enc: Encoder<'a, Guarding>,
     sat: Split,
     guards: Vec<Guard>,
     /// Guard literal → index in `guards`.
@@ -60,14 +63,16 @@ impl<'a> Guarded<'a> {
         inputs: Map,
         now_ms: f64,
     ) -> Result<Guarded<'a>> {
-        let mut enc = Encoder::new(graph, doc, types, inputs.clone(), now_ms).explaining();
+        let mut enc = Encoder::new(graph, doc, types, inputs.clone(), now_ms, |_| {
+            Guarding::default()
+        });
         let order = encode_problem(&mut enc)?;
         // Every element's literals exist before the solver is split off.
         for &id in &order {
             enc.manual(id);
         }
         enc.take_reads();
-        let guards = enc.guards.take().unwrap_or_default();
+        let guards = std::mem::take(&mut enc.mode.guards);
         let index = guards.iter().enumerate().map(|(i, g)| (g.lit, i)).collect();
         let mut sat = std::mem::take(&mut enc.sat).split();
         sat.satisfiable();
@@ -518,13 +523,11 @@ impl<'a> Guarded<'a> {
             }
             if let Some(m) = n.as_map() {
                 for (k, v) in m.iter().rev() {
-                    match (k.name.as_str(), v.as_str()) {
-                        ("variability_input", Some(name)) if !names.contains(&name) => {
+                    match (NameRef::of_key(&k.name), v.as_str()) {
+                        (Some(NameRef::Input), Some(name)) if !names.contains(&name) => {
                             names.push(name);
                         }
-                        ("logic_expression" | "value_expression", Some(name))
-                            if !expressions.contains(&name) =>
-                        {
+                        (Some(NameRef::Expression), Some(name)) if !expressions.contains(&name) => {
                             expressions.push(name);
                             pending.extend(defined.and_then(|d| d.get(name)));
                         }
@@ -565,7 +568,9 @@ pub(crate) fn condition_kind(g: &Graph, id: ElementId, c: &Cond) -> ReasonKind {
         // The enricher's `{variability_input: <the element's id>}`.
         Cond::Yaml(n)
             if !n.span.is_known()
-                && n.get("variability_input").and_then(Node::as_str) == Some(g.id(id)) =>
+                && n.get(ValueOp::VariabilityInput.name())
+                    .and_then(Node::as_str)
+                    == Some(g.id(id)) =>
         {
             ReasonKind::InputCondition
         }

@@ -29,8 +29,9 @@
 
 use crate::error::{bail, Error, Result};
 use crate::graph::{Cond, Graph};
+use crate::logic::NameRef;
 use crate::types::TypeSystem;
-use v4t_expr::Evaluator;
+use v4t_expr::{Evaluator, ValueOp};
 use v4t_sat::{Lit, Solver};
 use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Map, Node, Value};
@@ -271,19 +272,19 @@ impl<'a> FamilyInputs<'a> {
                 Value::Seq(items) => stack.extend(items.iter()),
                 Value::Map(m) => {
                     for (k, v) in m.iter() {
-                        match (k.name.as_str(), v.as_str()) {
-                            ("variability_input", Some(name)) => {
+                        match (NameRef::of_key(&k.name), v.as_str()) {
+                            (Some(NameRef::Input), Some(name)) => {
                                 if let Some(&i) = self.by_name.get(name) {
                                     if !out.contains(&i) {
                                         out.push(i);
                                     }
                                 }
                             }
-                            ("value_expression" | "logic_expression", Some(name)) => {
+                            (Some(NameRef::Expression), Some(name)) => {
                                 self.expression_reads_into(name, out, active);
                             }
-                            ("variability_input", None) => out.extend(0..self.domains.len()),
-                            ("value_expression" | "logic_expression", None) => {
+                            (Some(NameRef::Input), None) => out.extend(0..self.domains.len()),
+                            (Some(NameRef::Expression), None) => {
                                 let all: Vec<String> = self
                                     .expressions
                                     .map(|m| m.iter().map(|(k, _)| k.name.to_string()).collect())
@@ -358,7 +359,7 @@ fn scan_comparisons(root: &Node, mentioned: &mut SeededMap<String, Vec<Value>>) 
                     let Some(name) = item
                         .as_map()
                         .filter(|m| m.len() == 1)
-                        .and_then(|m| m.get("variability_input"))
+                        .and_then(|m| m.get(ValueOp::VariabilityInput.name()))
                         .and_then(Node::as_str)
                     else {
                         continue;

@@ -25,14 +25,16 @@ pub(crate) mod explain;
 #[cfg(test)]
 mod explain_tests;
 pub(crate) mod family;
+mod mode;
 mod problem;
 #[cfg(test)]
 mod tests;
 
 pub(crate) use encode::Encoder;
+use mode::{Family, Resolve};
 use problem::{encode_problem, RawDefs};
 
-use crate::error::{bail, Error, Result};
+use crate::error::{Error, Result};
 use crate::graph::{ElementId, Graph, Kind};
 use crate::options::{Optimize, TechnologiesMode};
 use crate::reason::Reason;
@@ -121,7 +123,7 @@ fn solve_assigned(
     now_ms: f64,
     fixed: Option<(ElementId, bool)>,
 ) -> Result<Solution> {
-    let mut enc = Encoder::new(graph, doc, types, inputs, now_ms);
+    let mut enc = Encoder::new(graph, doc, types, inputs, now_ms, |_| Resolve);
     let order = encode_problem(&mut enc)?;
     let raw = RawDefs::new(doc);
     if let Some((id, present)) = fixed {
@@ -199,22 +201,19 @@ pub(crate) fn family_problem(
     types: &TypeSystem,
     now_ms: f64,
 ) -> Result<FamilyProblem> {
-    let mut enc = Encoder::new(graph, doc, types, Map::new(), now_ms);
-    let inputs = family::FamilyInputs::new(doc, graph, types, &mut enc.sat, now_ms);
-    enc.family = Some(Box::new(inputs));
-    enc.declared = Some(Vec::new());
+    let mut enc = Encoder::new(graph, doc, types, Map::new(), now_ms, |sat| Family {
+        inputs: family::FamilyInputs::new(doc, graph, types, sat, now_ms),
+        declared: Vec::new(),
+    });
     let order = encode_problem(&mut enc)?;
     let presence = order.iter().map(|&id| (id, enc.presence(id))).collect();
-    let Some(inputs) = enc.family.take() else {
-        bail!(Default::default(), "family inputs lost while encoding");
-    };
-    let (inputs, failures) = inputs.into_parts();
+    let (inputs, failures) = enc.mode.inputs.into_parts();
     Ok(FamilyProblem {
-        sat: std::mem::take(&mut enc.sat),
+        sat: enc.sat,
         inputs,
         presence,
         failures,
-        declared: enc.declared.take().unwrap_or_default(),
+        declared: enc.mode.declared,
     })
 }
 
@@ -375,7 +374,7 @@ enum Stage {
 
 /// The stages before the technology count (5.6), in order. Building stops at
 /// the first error, which counts after the answers of the stages before it.
-fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
+fn stages(enc: &mut Encoder<'_, Resolve>, stages: &mut Vec<Stage>) -> Result<()> {
     let graph = enc.graph;
     let opts = &graph.options().solver;
     if opts.topology != Optimize::Off {
@@ -400,7 +399,7 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
         );
         // Both directions whatever `optimization_topology_unique_backward`
         // says: "unique" must not depend on the model the solver found first.
-        let vars = enc.vars_with_prefix("node");
+        let vars = enc.unique_vars(Kind::Node);
         stages.push(Stage::Unique(message, vars));
     }
     if opts.scenarios {
@@ -448,7 +447,7 @@ fn stages(enc: &mut Encoder<'_>, stages: &mut Vec<Stage>) -> Result<()> {
 /// part ([`Split::ask`]): each part then builds its search backend once for
 /// all of them.
 fn optimize(
-    enc: &mut Encoder<'_>,
+    enc: &mut Encoder<'_, Resolve>,
     sat: &mut Split,
     check_unique: bool,
 ) -> Result<Vec<(String, u64)>> {
@@ -512,7 +511,7 @@ fn optimize(
     }
     if opts.technologies_unique && check_unique {
         let optimized = opts.technologies != Optimize::Off;
-        if ambiguous(enc, sat, "technology") {
+        if ambiguous(enc, sat, Kind::Technology) {
             let message = format!(
                 "The result is ambiguous considering technologies ({} optimization)",
                 if optimized { "besides" } else { "without" }
@@ -562,18 +561,22 @@ pub(crate) fn objective_weight(graph: &Graph, name: &str, id: ElementId) -> Opti
 }
 
 /// Objective terms: each element's presence with its weight.
-fn presence_terms(enc: &mut Encoder<'_>, ids: &[ElementId], weights: &[u64]) -> Vec<(Lit, u64)> {
+fn presence_terms(
+    enc: &mut Encoder<'_, Resolve>,
+    ids: &[ElementId],
+    weights: &[u64],
+) -> Vec<(Lit, u64)> {
     ids.iter()
         .zip(weights)
         .map(|(&e, &w)| (enc.presence(e), w))
         .collect()
 }
 
-/// Whether another solution exists that changes a variable named with
-/// `prefix`. The current model may change to another model of the
-/// unchanged problem.
-fn ambiguous(enc: &mut Encoder<'_>, sat: &mut Split, prefix: &str) -> bool {
-    let vars = enc.vars_with_prefix(prefix);
+/// Whether another solution exists that changes a variable of the
+/// uniqueness check over `kind` ([`Encoder::unique_vars`]). The current
+/// model may change to another model of the unchanged problem.
+fn ambiguous(enc: &mut Encoder<'_, Resolve>, sat: &mut Split, kind: Kind) -> bool {
+    let vars = enc.unique_vars(kind);
     let keep: Vec<Lit> = vars
         .into_iter()
         .map(|l| if sat.value(l) { l } else { !l })

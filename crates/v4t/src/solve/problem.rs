@@ -4,7 +4,8 @@
 //! explanation of "Could not solve" encode the same clauses; only the
 //! encoder's mode differs.
 
-use super::encode::{Encoder, Part};
+use super::encode::Encoder;
+use super::mode::{Mode, Part};
 use crate::document;
 use crate::error::{bail, Result};
 use crate::graph::{entry_value, ElementId, Graph, Loc, Owner};
@@ -15,7 +16,7 @@ use v4t_yaml::Node;
 /// (`variability.constraints`, then the generated ones) and `implies`.
 /// Returns the elements in element order, whose presence variables come
 /// first, so that numbering follows the graph.
-pub(crate) fn encode_problem(enc: &mut Encoder<'_>) -> Result<Vec<ElementId>> {
+pub(crate) fn encode_problem<M: Mode>(enc: &mut Encoder<'_, M>) -> Result<Vec<ElementId>> {
     let graph = enc.graph;
     let doc = enc.doc;
     for g in graph.groups() {
@@ -54,16 +55,15 @@ pub(crate) fn encode_problem(enc: &mut Encoder<'_>) -> Result<Vec<ElementId>> {
 /// Manual and presence clauses of one element (5.2). `buffers` hold the
 /// literals of all and of the manual conditions, reused across elements
 /// (two allocations per element otherwise).
-fn encode_element(
-    enc: &mut Encoder<'_>,
+fn encode_element<M: Mode>(
+    enc: &mut Encoder<'_, M>,
     id: ElementId,
     buffers: &mut (Vec<Lit>, Vec<Lit>),
 ) -> Result<()> {
     let graph = enc.graph;
     let conditions = &graph.get(id).conditions;
     let presence = enc.presence(id);
-    // Explaining: what each condition reads, from a clean start.
-    let explaining = enc.guards.is_some();
+    // Guarded: what each condition reads, from a clean start.
     let mut reads = Vec::new();
     enc.take_reads();
     if conditions.is_empty() {
@@ -76,7 +76,7 @@ fn encode_element(
     manual_lits.clear();
     for c in conditions {
         let l = enc.cond(c, Some(id))?;
-        if explaining {
+        if M::GUARDED {
             reads.push(enc.take_reads());
         }
         all.push(l);
@@ -85,32 +85,16 @@ fn encode_element(
         }
     }
     enc.define_manual(id, manual_lits);
-    if enc.guards.is_none() {
-        enc.sat.define_and(presence, all);
-        return Ok(());
-    }
-    // Explaining: each condition, and presence where all hold, as parts.
-    let mut every = Vec::new();
-    for (i, (&l, reads)) in all.iter().zip(reads).enumerate() {
-        let constant = enc.constant_of(l);
-        let index = i as u32;
-        every.extend_from_slice(&reads);
-        let part = Part::Condition {
-            id,
-            index,
-            constant,
-        };
-        enc.require_guarded(&[!presence, l], part, Some(l), reads);
-    }
-    super::encode::first_reads(&mut every);
-    all.iter_mut().for_each(|l| *l = !*l);
-    all.push(presence);
-    enc.require_guarded(all, Part::Presence(id), None, every);
+    enc.define_presence(id, presence, all, reads);
     Ok(())
 }
 
 /// An element's raw `implies` list (5.4).
-fn encode_implies(enc: &mut Encoder<'_>, raw: &RawDefs<'_>, id: ElementId) -> Result<()> {
+fn encode_implies<M: Mode>(
+    enc: &mut Encoder<'_, M>,
+    raw: &RawDefs<'_>,
+    id: ElementId,
+) -> Result<()> {
     let graph = enc.graph;
     let Some(implies) = raw
         .get(graph, id)
