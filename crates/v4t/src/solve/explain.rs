@@ -273,7 +273,7 @@ impl<'a> Guarded<'a> {
             };
             let shown = this
                 .element_of(i)
-                .is_none_or(|x| !this.enc.graph.is_internal(this.enc.doc, x));
+                .is_none_or(|x| !this.enc.graph.is_internal(x));
             let telling = 4 * u8::from(shown) + 2 * u8::from(own) + u8::from(written);
             (std::cmp::Reverse(layer[i]), telling, i)
         };
@@ -328,7 +328,7 @@ impl<'a> Guarded<'a> {
         reason.reads = guard
             .reads
             .iter()
-            .filter(|r| !g.is_internal(self.enc.doc, r.id))
+            .filter(|r| !g.is_internal(r.id))
             .map(|r| {
                 let value = if !self.fixed {
                     None
@@ -381,7 +381,7 @@ impl<'a> Guarded<'a> {
     /// fallback property by what it stands for (it is internal).
     fn display(&self, id: ElementId) -> String {
         let g = self.enc.graph;
-        if !g.is_internal(self.enc.doc, id) {
+        if !g.is_internal(id) {
             return g.display(id);
         }
         let e = g.get(id);
