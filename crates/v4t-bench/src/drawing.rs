@@ -56,8 +56,9 @@ pub fn measure(case: &Case, size: usize) -> Result<Row, String> {
             case.output.as_os_str(),
         ]
     };
-    let dot = median_run(case, &args("dot"))?;
-    let svg = median_run(case, &args("svg"))?.map(|t| (t, peak_rss(case.v4t, &args("svg"))));
+    let run = |args: &[&std::ffi::OsStr]| median_run(case.v4t, case.runs, case.timeout, args);
+    let dot = run(&args("dot"))?;
+    let svg = run(&args("svg"))?.map(|t| (t, peak_rss(case.v4t, &args("svg"))));
     Ok(Row {
         size,
         nodes,
@@ -67,21 +68,27 @@ pub fn measure(case: &Case, size: usize) -> Result<Row, String> {
     })
 }
 
-/// The median wall time of `case.runs` runs, `None` if one times out.
-fn median_run(case: &Case, args: &[&std::ffi::OsStr]) -> Result<Option<Duration>, String> {
+/// The median wall time of `runs` runs of `v4t ARGS`, `None` if one
+/// takes longer than `timeout`.
+pub fn median_run(
+    v4t: &Path,
+    runs: usize,
+    timeout: Duration,
+    args: &[&std::ffi::OsStr],
+) -> Result<Option<Duration>, String> {
     let mut times = Vec::new();
-    for _ in 0..case.runs {
+    for _ in 0..runs {
         let start = Instant::now();
-        let mut child = Command::new(case.v4t)
+        let mut child = Command::new(v4t)
             .args(args)
             .stdout(Stdio::null())
             .spawn()
-            .map_err(|e| format!("{}: {e}", case.v4t.display()))?;
+            .map_err(|e| format!("{}: {e}", v4t.display()))?;
         let status = loop {
             if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
                 break status;
             }
-            if start.elapsed() > case.timeout {
+            if start.elapsed() > timeout {
                 let _ = child.kill();
                 let _ = child.wait();
                 return Ok(None);
@@ -90,13 +97,13 @@ fn median_run(case: &Case, args: &[&std::ffi::OsStr]) -> Result<Option<Duration>
         };
         times.push(start.elapsed());
         if !status.success() {
-            return Err(format!("{} failed ({status})", case.v4t.display()));
+            return Err(format!("{} failed ({status})", v4t.display()));
         }
     }
     Ok(Some(median(times)))
 }
 
-fn seconds(d: Option<Duration>, timeout: Duration) -> String {
+pub fn seconds(d: Option<Duration>, timeout: Duration) -> String {
     match d {
         Some(d) => format!("{:.2}", d.as_secs_f64()),
         None => format!("> {}", timeout.as_secs()),

@@ -7,6 +7,7 @@
 //! v4t-bench analyze --family 1|2|4|5 --size N [--runs R] [--details] [--sample T] [--random N] [--export uvl|dimacs]
 //! v4t-bench generate-tosca --size N --out FILE
 //! v4t-bench graph [--family 1|2|3] [--sizes 1000,5000] [--runs 3] [--timeout 120] [--v4t PATH]
+//! v4t-bench explain [--family 1|2|3] [--sizes 2000,20000] [--runs 1] [--timeout 120] [--v4t PATH]
 //! ```
 //!
 //! `run` generates each template into a temporary directory, runs the `v4t`
@@ -22,10 +23,12 @@
 //!
 //! `graph` times drawings as whole processes: `v4t graph TEMPLATE --format
 //! dot` and `--format svg` (the variable template), stopping a run after
-//! `--timeout` seconds.
+//! `--timeout` seconds. `explain` times `v4t explain TEMPLATE --inputs
+//! INPUTS` (every element) the same way, with its peak memory.
 
 mod analysis;
 mod drawing;
+mod explaining;
 mod measure;
 
 use std::path::{Path, PathBuf};
@@ -42,7 +45,8 @@ const USAGE: &str = "usage:
   v4t-bench roundtrip TEMPLATE OUTPUT
   v4t-bench analyze --family 1|2|4|5 --size N [--runs R] [--details] [--sample T] [--random N] [--export uvl|dimacs]
   v4t-bench generate-tosca --size N --out FILE
-  v4t-bench graph [--family 1|2|3] [--sizes N,N,..] [--runs R] [--timeout SECONDS] [--v4t PATH]";
+  v4t-bench graph [--family 1|2|3] [--sizes N,N,..] [--runs R] [--timeout SECONDS] [--v4t PATH]
+  v4t-bench explain [--family 1|2|3] [--sizes N,N,..] [--runs R] [--timeout SECONDS] [--v4t PATH]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -57,6 +61,7 @@ fn main() -> ExitCode {
         Some("analyze") => analyze(&args[1..]),
         Some("generate-tosca") => generate_tosca(&args[1..]),
         Some("graph") => graph(&args[1..]),
+        Some("explain") => explain(&args[1..]),
         _ => Err(USAGE.to_string()),
     };
     match result {
@@ -190,6 +195,39 @@ fn analyze(args: &[String]) -> Result<(), String> {
     };
     println!("{}", analysis::analyze(family, size, runs, &options)?);
     Ok(())
+}
+
+/// Times `v4t explain` of every element as whole processes.
+fn explain(args: &[String]) -> Result<(), String> {
+    let flags = Flags { args };
+    flags.check(
+        &["--family", "--sizes", "--runs", "--timeout", "--v4t"],
+        &[],
+    )?;
+    let family = flags.family()?.unwrap_or(Family::Chain);
+    let runs = flags.number("--runs", 1)?.max(1);
+    let timeout = std::time::Duration::from_secs(flags.number("--timeout", 120)? as u64);
+    let v4t = match flags.value("--v4t") {
+        Some(p) => PathBuf::from(p),
+        None => default_v4t()?,
+    };
+    let sizes = sizes(&flags, family)?;
+    let work = std::env::temp_dir().join(format!("v4t-bench-explain-{}", std::process::id()));
+    let result = (|| {
+        let mut rows = Vec::new();
+        for size in sizes {
+            let dir = work.join(format!("family{}-{size}", family.number()));
+            let (template, inputs) = write_family(family, size, &dir)?;
+            let files = (template.as_path(), inputs.as_path());
+            rows.push(explaining::measure(&v4t, files, size, runs, timeout)?);
+            eprintln!("family {} size {size}: done", family.number());
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        println!("{}", explaining::table(family, &rows, timeout));
+        Ok(())
+    })();
+    let _ = std::fs::remove_dir_all(&work);
+    result
 }
 
 /// Times `v4t graph` (DOT and SVG) as whole processes.

@@ -109,6 +109,7 @@ impl Solver {
                 Some(g) => g,
                 None => {
                     let g = self.new_var();
+                    self.defining = g.var_index();
                     for &x in &v {
                         self.raw_clause(&[!g, x]);
                     }
@@ -116,6 +117,7 @@ impl Solver {
                     long.push(g);
                     long.extend(v.iter().map(|&x| !x));
                     self.raw_clause(&long);
+                    self.defining = crate::NO_GATE;
                     self.gates.add_and(&v, g);
                     g
                 }
@@ -263,10 +265,12 @@ impl Solver {
                     Some(&g) => g,
                     None => {
                         let g = self.new_var();
+                        self.defining = g.var_index();
                         self.raw_clause(&[!g, x, y]);
                         self.raw_clause(&[!g, !x, !y]);
                         self.raw_clause(&[g, !x, y]);
                         self.raw_clause(&[g, x, !y]);
+                        self.defining = crate::NO_GATE;
                         self.gates.xor.insert((x, y), g);
                         g
                     }
@@ -329,12 +333,14 @@ impl Solver {
             Some(&g) => g,
             None => {
                 let g = self.new_var();
+                self.defining = g.var_index();
                 self.raw_clause(&[g, !x, !y]);
                 self.raw_clause(&[g, !x, !z]);
                 self.raw_clause(&[g, !y, !z]);
                 self.raw_clause(&[!g, x, y]);
                 self.raw_clause(&[!g, x, z]);
                 self.raw_clause(&[!g, y, z]);
+                self.defining = crate::NO_GATE;
                 self.gates.maj.insert((x, y, z), g);
                 g
             }

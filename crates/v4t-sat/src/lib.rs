@@ -70,6 +70,7 @@ mod pb;
 mod prefer;
 mod propagate;
 mod split;
+mod switched;
 #[cfg(test)]
 mod testutil;
 
@@ -203,7 +204,16 @@ pub struct Solver {
     clause_lits: Vec<Lit>,
     /// End offset of each clause in `clause_lits`.
     clause_ends: Vec<usize>,
+    /// Per clause: the gate variable whose definition it is part of (a
+    /// clause of `g <-> f(inputs)` for a gate with a fresh variable `g`),
+    /// or [`NO_GATE`]; read by [`Split::solve_switched`].
+    clause_gates: Vec<u32>,
+    /// The gate whose defining clauses are being added ([`NO_GATE`] otherwise).
+    defining: u32,
 }
+
+/// No gate: a clause that is not part of a gate's definition.
+const NO_GATE: u32 = u32::MAX;
 
 impl Default for Solver {
     fn default() -> Self {
@@ -240,6 +250,8 @@ impl Solver {
             scratch: Vec::new(),
             clause_lits: Vec::new(),
             clause_ends: Vec::new(),
+            clause_gates: Vec::new(),
+            defining: NO_GATE,
         };
         s.raw_clause(&[truth]);
         // Recorded as a fact; nothing to propagate.
@@ -421,6 +433,7 @@ impl Solver {
         }
         self.clause_lits.extend_from_slice(lits);
         self.clause_ends.push(self.clause_lits.len());
+        self.clause_gates.push(self.defining);
         match &mut self.sat {
             Some(sat) => Self::add_to_backend(sat, &mut self.scratch, lits),
             None => self.add_to_store(lits),
@@ -430,14 +443,18 @@ impl Solver {
     /// Adds a clause to a solver without backend, model or facts, as
     /// [`Solver::split`] fills its parts: only a clause of fewer than two
     /// literals can then change anything beyond the store.
-    pub(crate) fn push_clause(&mut self, lits: &[Lit]) {
+    /// `gate`: the gate variable the clause defines, or [`NO_GATE`].
+    pub(crate) fn push_clause(&mut self, lits: &[Lit], gate: u32) {
         if lits.len() < 2 || self.sat.is_some() || self.model_valid {
+            self.defining = gate;
             self.raw_clause(lits);
+            self.defining = NO_GATE;
             return;
         }
         debug_assert!(lits.iter().all(|&l| self.fixed(l).is_none()));
         self.clause_lits.extend_from_slice(lits);
         self.clause_ends.push(self.clause_lits.len());
+        self.clause_gates.push(gate);
     }
 
     /// What batsat does when a clause is added: drop it if a literal is true,

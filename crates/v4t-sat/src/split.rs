@@ -25,6 +25,7 @@
 //! become constants. Parts are numbered by their smallest variable, so the
 //! result never depends on hashing or solver internals.
 
+use crate::switched::Near;
 use crate::{Implied, Lit, Solver};
 
 /// No global variable (a part's own constant or auxiliary variable).
@@ -54,6 +55,8 @@ struct Part {
     globals: Vec<u32>,
     /// The part of the unconstrained variables (in no clause).
     loose: bool,
+    /// The index [`Split::solve_switched`] searches by, built on first use.
+    near: Option<Box<crate::switched::Near>>,
 }
 
 /// A question for [`Split::ask`].
@@ -100,6 +103,8 @@ pub struct Split {
     locs: Vec<Loc>,
     /// Parts by number; merged parts leave `None` behind.
     parts: Vec<Option<Part>>,
+    /// By global variable: whether it is a switch ([`Split::declare_switches`]).
+    switches: Vec<bool>,
 }
 
 impl Solver {
@@ -115,6 +120,7 @@ impl Solver {
             unsat: facts.is_none(),
             locs: Vec::with_capacity(n),
             parts: Vec::new(),
+            switches: Vec::new(),
         };
         let Some(fixed) = facts else {
             split.locs.resize(n, Loc::Fixed(false));
@@ -152,6 +158,7 @@ impl Solver {
                     sat: Solver::new(),
                     globals: vec![NONE],
                     loose: !active[v as usize],
+                    near: None,
                 }));
             }
             let part = split.parts[*slot as usize]
@@ -165,7 +172,7 @@ impl Solver {
         // Distribute the clauses without their false literals.
         let mut start = 0;
         let mut local = Vec::new();
-        for &end in &self.clause_ends {
+        for (&end, &gate) in self.clause_ends.iter().zip(&self.clause_gates) {
             let clause = &self.clause_lits[start..end];
             start = end;
             if clause.iter().any(|&l| is_fixed(l) == Some(true)) {
@@ -179,8 +186,12 @@ impl Solver {
                     local.push(l.with_var(var));
                 }
             }
+            let gate = match split.locs.get(gate as usize) {
+                Some(&Loc::In { var, .. }) => var,
+                _ => crate::NO_GATE,
+            };
             if let Some(Some(p)) = split.parts.get_mut(part as usize) {
-                p.sat.push_clause(&local);
+                p.sat.push_clause(&local, gate);
             }
         }
 
@@ -248,6 +259,67 @@ impl Split {
             self.unsat = true;
         }
         !self.unsat
+    }
+
+    /// Declares `switches` for [`Split::solve_switched`]: literals each of
+    /// which switches on the clauses it occurs in negated (a guard `g` of
+    /// clauses `!g | …`). A literal that also occurs positively is not a
+    /// switch.
+    pub fn declare_switches(&mut self, switches: &[Lit]) {
+        self.switches = vec![false; self.locs.len()];
+        for l in switches {
+            if let Some(s) = self.switches.get_mut(l.var_index() as usize) {
+                *s = true;
+            }
+        }
+        for part in self.parts.iter_mut().flatten() {
+            part.near = None;
+        }
+    }
+
+    /// Whether some model makes `assumptions` true and every declared
+    /// switch not among them false (its clauses off): [`Split::solve`]
+    /// with the negations of those switches added, but searching only the
+    /// clauses near the assumptions (see `switched.rs`), so a question
+    /// about a small neighbourhood of a large part stays small. The
+    /// current model stays as it is.
+    pub fn solve_switched(&mut self, assumptions: &[Lit]) -> bool {
+        if self.unsat {
+            return false;
+        }
+        let Some(local) = self.conjunction_by_part(assumptions) else {
+            return false;
+        };
+        for (p, lits) in local {
+            let switches = &self.switches;
+            let part = self.parts[p as usize]
+                .as_mut()
+                .expect("locations only name live parts");
+            let sat = &mut part.sat;
+            // The search below needs a model with every switch off.
+            let ok = sat.ensure_model();
+            sat.release_backend();
+            if !ok {
+                self.unsat = true;
+                return false;
+            }
+            if lits.iter().all(|&l| sat.model_has(l)) {
+                continue;
+            }
+            let globals = &part.globals;
+            let is_switch = |v: u32| {
+                let g = globals.get(v as usize).copied().unwrap_or(NONE);
+                g != NONE && switches.get(g as usize).copied().unwrap_or(false)
+            };
+            let near = match &mut part.near {
+                Some(near) if near.is_current(&part.sat) => near,
+                slot => slot.insert(Box::new(Near::build(&part.sat, is_switch))),
+            };
+            if !near.solve(&part.sat, &lits) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Whether some model makes all of `assumptions` true. If so, the parts
@@ -749,12 +821,17 @@ impl Split {
                 }
             }
             let mut start = 0;
-            for &end in &old.clause_ends {
+            for (&end, &gate) in old.clause_ends.iter().zip(&old.clause_gates) {
                 clause.clear();
                 clause.extend(old.clause_lits[start..end].iter().map(|&l| map(l)));
                 start = end;
+                sat.defining = match gate {
+                    crate::NO_GATE => gate,
+                    g => g + offset,
+                };
                 sat.raw_clause(&clause);
             }
+            sat.defining = crate::NO_GATE;
             have_model &= old.model_valid && old.model.len() == old.num_vars() as usize;
             if have_model {
                 model.extend_from_slice(&old.model[1..]);
@@ -768,6 +845,7 @@ impl Split {
             sat,
             globals,
             loose: false,
+            near: None,
         }));
         new_id
     }

@@ -355,14 +355,14 @@ pub fn analyze_observed(
     observe(AnalyzeStage::Topologies);
     let irrelevant = f.irrelevant(determined, &topologies);
     observe(AnalyzeStage::Irrelevant);
-    let (dead, core) = f.dead_and_core(doc, graph);
+    let (dead, core) = f.dead_and_core(graph);
     observe(AnalyzeStage::Backbone);
     let mut sample = options.sample.map(|t| f.t_wise(t)).unwrap_or_default();
     if let Some((n, seed)) = options.random {
         sample.extend(f.random(n, seed));
     }
     let (commonality, atomic) = if options.details {
-        f.commonality_and_atomic_sets(doc, graph, (&dead, &core), determined)
+        f.commonality_and_atomic_sets(graph, (&dead, &core), determined)
     } else {
         (Vec::new(), Vec::new())
     };
@@ -376,7 +376,7 @@ pub fn analyze_observed(
     if options.why {
         observe(AnalyzeStage::Why);
     }
-    let enumerated = (options.enumerate > 0).then(|| f.enumerate(doc, graph, options.enumerate));
+    let enumerated = (options.enumerate > 0).then(|| f.enumerate(graph, options.enumerate));
     observe(AnalyzeStage::Enumerate);
     let validated = (options.validate > 0).then(|| {
         let variant = Variants {
@@ -934,12 +934,12 @@ impl<'o> Family<'o> {
 
     /// The ids of the elements absent, and present, in every valid
     /// configuration (internal elements left out).
-    fn dead_and_core(&mut self, doc: &Node, graph: &Graph) -> (Vec<String>, Vec<String>) {
+    fn dead_and_core(&mut self, graph: &Graph) -> (Vec<String>, Vec<String>) {
         let mut dead = Vec::new();
         let mut core = Vec::new();
         if let Some(implied) = self.sat.backbone(&self.presence_lits) {
             for (&(id, _), i) in self.presence.iter().zip(implied) {
-                if graph.is_internal(doc, id) {
+                if graph.is_internal(id) {
                     continue;
                 }
                 match i {
@@ -1006,7 +1006,7 @@ impl<'o> Family<'o> {
 
     /// Up to `limit` topologies (present element ids, internal elements
     /// left out), and whether that is all.
-    fn enumerate(&mut self, doc: &Node, graph: &Graph, limit: usize) -> (Vec<Vec<String>>, bool) {
+    fn enumerate(&mut self, graph: &Graph, limit: usize) -> (Vec<Vec<String>>, bool) {
         let e = self.sat.enumerate(&self.presence_lits, limit);
         let lists = e
             .models
@@ -1015,7 +1015,7 @@ impl<'o> Family<'o> {
                 self.presence
                     .iter()
                     .zip(m)
-                    .filter(|&(&(id, _), &p)| p && !graph.is_internal(doc, id))
+                    .filter(|&(&(id, _), &p)| p && !graph.is_internal(id))
                     .map(|(&(id, _), _)| graph.id(id).to_string())
                     .collect()
             })

@@ -173,7 +173,7 @@ pub fn explain(
     )?;
     let types = prepared.files.system();
     let (doc, graph, types) = (&prepared.doc, &prepared.graph, &types);
-    let wanted = select(doc, graph, &options.elements)?;
+    let wanted = select(graph, &options.elements)?;
     let now_ms = variant.now_ms.unwrap_or(0.0);
     let mut explanation = Explanation {
         inputs: input_values(doc, &assigned, variant),
@@ -221,9 +221,9 @@ pub fn explain(
 /// The elements named by `names` (ids, else node names), in element
 /// order; if `names` is empty, all but the internal ones, in element order
 /// but with the type assignments last (they follow their containers).
-fn select(doc: &Node, graph: &Graph, names: &[String]) -> Result<Vec<ElementId>> {
+fn select(graph: &Graph, names: &[String]) -> Result<Vec<ElementId>> {
     if names.is_empty() {
-        let shown = |id: &ElementId| !graph.is_internal(doc, *id);
+        let shown = |id: &ElementId| !graph.is_internal(*id);
         let (types, rest): (Vec<ElementId>, Vec<ElementId>) = graph
             .ordered()
             .filter(shown)
@@ -244,7 +244,7 @@ fn select(doc: &Node, graph: &Graph, names: &[String]) -> Result<Vec<ElementId>>
         if !found {
             let ids = graph
                 .ordered()
-                .filter(|&id| !graph.is_internal(doc, id))
+                .filter(|&id| !graph.is_internal(id))
                 .map(|id| graph.id(id));
             let nodes = graph.nodes().iter().map(|&n| graph.get(n).name.as_str());
             let message = format!(
@@ -382,7 +382,7 @@ impl Variant<'_, '_> {
             .ordered()
             .filter(|&x| other.is_present(x) != self.solution.is_present(x))
             // Types follow their containers; fallback properties are internal.
-            .filter(|&x| g.get(x).kind != Kind::Type && !g.is_internal(self.doc, x))
+            .filter(|&x| g.get(x).kind != Kind::Type && !g.is_internal(x))
             .take(MAX_DIFFERENCES)
             .map(|x| (g.id(x).to_string(), other.is_present(x)))
             .collect();

@@ -408,12 +408,16 @@ fn resolver_graph(
     types: &types::TypeSystem<'_>,
     enriched: Option<(Config, Option<graph::Graph>)>,
 ) -> Result<(Config, graph::Graph)> {
-    let automatic = match &enriched {
+    match &enriched {
+        // The enricher left its graph and a normalised document.
+        Some((_, Some(_))) => {}
         // The enricher's first normalisation deleted the option.
-        Some(_) => false,
-        None => options::automatic_default_alternatives(document::options(doc))?,
-    };
-    normalize::normalize(doc, automatic).map_err(code(Code::InvalidShape))?;
+        Some((_, None)) => normalize::normalize(doc, false).map_err(code(Code::InvalidShape))?,
+        None => {
+            let automatic = options::automatic_default_alternatives(document::options(doc))?;
+            normalize::normalize(doc, automatic).map_err(code(Code::InvalidShape))?;
+        }
+    }
     let enriched_ran = enriched.is_some();
     let (config, kept) = match enriched {
         Some((config, kept)) => (config, kept),

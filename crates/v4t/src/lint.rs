@@ -895,7 +895,7 @@ topology_template:
 
 /// A map of a template whose keys the warnings check and [`keynames`]
 /// lists (for editors): TOSCA's entities, with their keynames from the one
-/// table of the TOSCA layer ([`v4t_tosca::keynames`]) and the keys
+/// table of the TOSCA layer ([`v4t_tosca::keynames()`]) and the keys
 /// Variability4TOSCA adds, and Variability4TOSCA's own sections.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Entity {

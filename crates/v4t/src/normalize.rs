@@ -8,8 +8,9 @@
 //! artifacts have a type, technologies are lower-cased lists with `assign`,
 //! imports are maps and every entity type has `derived_from`.
 //!
-//! **Invariant:** normalisation is idempotent; the pipeline normalises the same
-//! document several times, as the reference implementation does.
+//! **Invariant:** normalisation is idempotent. The reference normalises the
+//! same document three times; v4t normalises it once and afterwards only
+//! what the enricher rewrites (technology lists, [`node_technologies`]).
 
 use crate::document;
 use crate::error::{Error, Result};
@@ -324,6 +325,14 @@ impl MapExt for Map {
     fn get_defined(&self, key: &str) -> Option<&Node> {
         self.get(key).filter(|n| n.is_defined())
     }
+}
+
+/// Normalises the `technology` list of one node definition: what the
+/// technology enricher writes there (names lower-cased, `assign` filled in)
+/// is the only part of the document it changes, so this replaces a second
+/// normalisation of the whole document.
+pub(crate) fn node_technologies(node: &mut Node) -> Result<()> {
+    normalize_technologies(node, false)
 }
 
 fn normalize_technologies(node: &mut Node, automatic: bool) -> Result<()> {

@@ -48,7 +48,7 @@ impl Report {
     pub(crate) fn new(doc: &Node, graph: &Graph, solution: &Solution) -> Report {
         let elements = graph
             .ordered()
-            .filter(|&id| !graph.is_internal(doc, id))
+            .filter(|&id| !graph.is_internal(id))
             .map(|id| ElementDecision {
                 id: graph.id(id).to_string(),
                 display: graph.display(id),

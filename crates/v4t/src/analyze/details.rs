@@ -6,7 +6,6 @@ use super::Family;
 use crate::graph::Graph;
 use v4t_sat::{Count, Lit, Natural};
 use v4t_yaml::hash::SeededMap;
-use v4t_yaml::Node;
 
 impl Family<'_> {
     /// Per element (internal ones left out), the number of valid
@@ -21,7 +20,6 @@ impl Family<'_> {
     /// distinct presence literal is counted.
     pub(super) fn commonality_and_atomic_sets(
         &mut self,
-        doc: &Node,
         graph: &Graph,
         (dead, core): (&[String], &[String]),
         determined: bool,
@@ -41,7 +39,7 @@ impl Family<'_> {
         let elements: Vec<(String, Lit)> = self
             .presence
             .iter()
-            .filter(|&&(id, _)| !graph.is_internal(doc, id))
+            .filter(|&&(id, _)| !graph.is_internal(id))
             .map(|&(id, l)| (graph.id(id).to_string(), l))
             .collect();
         for (id, l) in elements {

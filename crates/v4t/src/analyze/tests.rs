@@ -95,7 +95,7 @@ fn with_resolver<R>(
             crate::check::check(&p.graph, &solution)?;
             Ok(p.graph
                 .ordered()
-                .filter(|&e| !p.graph.is_internal(&p.doc, e))
+                .filter(|&e| !p.graph.is_internal(e))
                 .map(|e| (p.graph.id(e).to_string(), solution.is_present(e)))
                 .collect())
         };

@@ -314,7 +314,7 @@ impl<'a> Explainer<'a> {
     /// The written conditions (of elements people see) that hold in every
     /// valid configuration or in none.
     fn condition_facts(&self, backbone: &[Implied]) -> Vec<ConditionFact> {
-        let (g, doc) = (self.graph, self.doc);
+        let g = self.graph;
         let mut out = Vec::new();
         for (i, implied) in backbone.iter().enumerate() {
             let Piece::Part(part @ Part::Condition { id, index, .. }) = self.pieces[i] else {
@@ -325,7 +325,7 @@ impl<'a> Explainer<'a> {
                 .conditions
                 .get(index as usize)
                 .is_some_and(|c| !c.is_generated());
-            if !written || g.is_internal(doc, id) {
+            if !written || g.is_internal(id) {
                 continue;
             }
             let holds = match implied {

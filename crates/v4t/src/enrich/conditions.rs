@@ -6,9 +6,7 @@
 use super::single;
 use crate::document;
 use crate::error::{bail, Error, Result};
-use crate::graph::{
-    is_fallback, Cond, CondList, Definitions, ElementId, Graph, IdList, Kind, Origin,
-};
+use crate::graph::{Cond, CondList, ElementId, Graph, IdList, Kind, Origin};
 use crate::logic::LogicOp as Op;
 use crate::options::{self, ModeToken, Switches};
 use crate::types::{Collection, TypeSystem};
@@ -80,7 +78,6 @@ pub(super) fn enrich_conditions(
         inputs,
         type_specific,
         kinds: &kinds,
-        definitions: &definitions,
     };
     for (i, &r) in rank.iter().enumerate() {
         let id = ElementId(i as u32);
@@ -137,8 +134,6 @@ struct Context<'a> {
     inputs: Option<&'a Map>,
     type_specific: Option<&'a Node>,
     kinds: &'a Kinds,
-    /// The definitions of the graph's elements in `doc`.
-    definitions: &'a Definitions<'a, 'a>,
 }
 
 /// The final condition list of `id` into `current[id]`. `own` is its
@@ -334,12 +329,7 @@ fn has_manual(list: &[Cond]) -> bool {
 }
 
 /// Whether default-alternative pruning is allowed for `id` (9.5).
-fn default_pruning_allowed(
-    defs: &Definitions<'_, '_>,
-    g: &Graph,
-    id: ElementId,
-    current: &[CondList],
-) -> bool {
+fn default_pruning_allowed(g: &Graph, id: ElementId, current: &[CondList]) -> bool {
     let s = scope(g, id);
     if s.len() <= 1 {
         return false;
@@ -349,7 +339,7 @@ fn default_pruning_allowed(
     let mut candidates = s
         .into_iter()
         .filter(|&x| !has_manual(&current[x.0 as usize]))
-        .filter(|&x| !is_property || !is_fallback(defs.raw(x)));
+        .filter(|&x| !is_property || !g.get(x).fallback);
     candidates.next() == Some(id) && candidates.next().is_none()
 }
 
@@ -503,14 +493,13 @@ fn other_part(
     t: ModeToken,
 ) -> Result<Option<(Option<Cond>, bool)>> {
     use ModeToken as T;
-    let (g, defs) = (cx.g, cx.definitions);
+    let g = cx.g;
     let e = g.get(id);
     let presence = |x: Option<ElementId>| x.map(Cond::Presence);
     // The `default` token: the bratan of the other alternatives, where
     // default-alternative pruning is allowed (9.5).
-    let default_bratan = || {
-        default_pruning_allowed(defs, g, id, current).then(|| Cond::Bratan(scope_without(g, id)))
-    };
+    let default_bratan =
+        || default_pruning_allowed(g, id, current).then(|| Cond::Bratan(scope_without(g, id)));
     let consistency = |c: Option<Cond>| Ok(Some((c, true)));
     let semantic = |c: Option<Cond>| Ok(Some((c, false)));
     match (e.kind, t) {
@@ -521,12 +510,11 @@ fn other_part(
             consistency((!e.consumes().is_empty()).then(consumed))
         }
         (Kind::Property, T::Default) => {
-            let applies =
-                is_fallback(defs.raw(id)) || default_pruning_allowed(defs, g, id, current);
+            let applies = g.get(id).fallback || default_pruning_allowed(g, id, current);
             let others = || {
                 let others = scope_without(g, id)
                     .into_iter()
-                    .filter(|&x| !is_fallback(defs.raw(x)));
+                    .filter(|&x| !g.get(x).fallback);
                 Cond::Bratan(others.collect())
             };
             consistency(applies.then(others))

@@ -97,14 +97,14 @@ fn enrich_doc(
     // Graph #1: technologies and implementations.
     graph::add_fallback_properties(doc, options);
     if technologies::may_edit(doc, options) {
+        // The edits touch only nodes' technology lists, which they
+        // normalise; the fallback properties they leave as they are.
         let g1 = graph::build_for_technologies(doc, options, types)?;
         technologies::enrich_technologies(doc, &g1, types)?;
         drop(g1);
-        normalize(doc, false)?;
-        graph::add_fallback_properties(doc, options);
     }
-    // Graph #2: conditions and constraints. (Without technology edits, both
-    // normalisations above are idempotent and graph #2 raises graph #1's errors.)
+    // Graph #2: conditions and constraints. (Without technology edits,
+    // graph #2 raises graph #1's errors.)
     // The manual condition lists move from the document into the graph and
     // on into the enrichment; `write_back` replaces every one of them.
     let mut g2 = graph::build_moving_conditions(doc, options, types)?;
@@ -112,7 +112,12 @@ fn enrich_doc(
     let conditions = conditions::enrich_conditions(doc, &g2, types, manual)?;
     let constraints = constraints::enrich_constraints(doc, &g2, types)?;
     let keep = keep_graph && keeps_elements(doc, &g2);
-    write_back(doc, &mut g2, conditions, constraints, keep);
+    let reshaped = write_back(doc, &mut g2, conditions, constraints, keep);
+    if keep && reshaped {
+        // A null definition became a map: normalise it as a fresh build
+        // would see it (elsewhere the write-back keeps the canonical shape).
+        normalize(doc, false)?;
+    }
     Ok((config, keep.then_some(g2)))
 }
 
@@ -130,14 +135,17 @@ fn keeps_elements(doc: &Node, g: &Graph) -> bool {
 /// The enricher transformer (11): final conditions into the raw elements
 /// (or, with `into_graph`, into the graph's elements: the resolver reads
 /// them only there, and the generated constraints into `g.constraints`),
-/// variability groups and enrichment-only options removed.
+/// variability groups and enrichment-only options removed. With
+/// `into_graph` the document stays normalised unless a null definition
+/// became a map, which the result tells.
 fn write_back(
     doc: &mut Node,
     g: &mut Graph,
     conditions: conditions::Enriched,
     constraints: Vec<graph::Constraint>,
     into_graph: bool,
-) {
+) -> bool {
+    let mut reshaped = false;
     for (i, list) in conditions.lists.into_iter().enumerate() {
         let id = graph::ElementId(i as u32);
         if into_graph && !conditions.edit[i] {
@@ -150,6 +158,7 @@ fn write_back(
         };
         if raw.is_null() {
             *raw = Node::map(Map::new());
+            reshaped = true;
         }
         let Some(m) = raw.as_map_mut() else { continue };
         if may_hold_options(m) && m.keys().any(|k| ELEMENT_OPTION_KEYS.contains(&k)) {
@@ -164,7 +173,7 @@ fn write_back(
         }
     }
     let Some(tt) = document::topology_map_mut(doc) else {
-        return;
+        return reshaped;
     };
     if !constraints.is_empty() {
         if let Some(v) = tt.map_entry("variability") {
@@ -181,7 +190,14 @@ fn write_back(
             }
         }
     }
-    if let Some(groups) = tt.get("groups").and_then(Node::as_seq) {
+    let groups = tt.get("groups").and_then(Node::as_seq);
+    if into_graph {
+        // Every entry is a kept group ([`keeps_elements`]): the normalised
+        // list stays as it is, or goes where the other branch drops it.
+        if groups.is_some_and(Vec::is_empty) && g.grammar() == Grammar::Tosca13 {
+            tt.remove("groups");
+        }
+    } else if let Some(groups) = groups {
         let mut kept = Map::new();
         for (&gid, item) in g.groups().iter().zip(groups) {
             if g.get(gid).variability_group() {
@@ -218,4 +234,5 @@ fn write_back(
             tt.remove("variability");
         }
     }
+    reshaped
 }

@@ -42,7 +42,7 @@ pub(crate) fn enrich_technologies(doc: &mut Node, graph: &Graph, types: &TypeSys
         edits
     };
     for edit in edits {
-        apply(doc, graph, edit);
+        apply(doc, graph, edit)?;
     }
     Ok(())
 }
@@ -840,15 +840,20 @@ fn generated(mut condition: Node) -> Node {
     condition
 }
 
-/// Writes an edit into the node's raw `technology` list.
-fn apply(doc: &mut Node, g: &Graph, edit: Edit) {
-    let Some(raw) = g.raw_mut(doc, edit.node).and_then(Node::as_map_mut) else {
-        return;
+/// Writes an edit into the node's raw `technology` list, normalised (the
+/// rest of the document stays as the first normalisation left it).
+fn apply(doc: &mut Node, g: &Graph, edit: Edit) -> Result<()> {
+    let Some(node) = g.raw_mut(doc, edit.node).filter(|n| n.as_map().is_some()) else {
+        return Ok(());
+    };
+    let Some(raw) = node.as_map_mut() else {
+        return Ok(());
     };
     match raw.get_mut("technology").and_then(Node::as_seq_mut) {
         Some(list) if !edit.replace => list.extend(edit.technologies),
         _ => raw.insert("technology", Node::seq(edit.technologies)),
     }
+    crate::normalize::node_technologies(node)
 }
 
 #[cfg(test)]

@@ -576,3 +576,36 @@ fn every_element_option_key_passes_the_quick_test() {
     m.insert("type", Node::string("t"));
     assert!(!super::may_hold_options(&m));
 }
+
+/// Resolving normalises the document once: where the enricher keeps its
+/// graph for the resolver, the document it leaves is already normalised
+/// (another normalisation changes nothing), on the all-elements fixture and
+/// on random templates with technologies and hosting.
+#[test]
+fn the_document_kept_for_the_resolver_is_normalised() {
+    use crate::testing::{random_template, type_files, Rng, ALL_ELEMENTS};
+    let mut rng = Rng(0x5eed_0023_0000_0001);
+    let mut texts = vec![ALL_ELEMENTS.to_string()];
+    for round in 0..40 {
+        let deployment = round % 2 == 1;
+        texts.push(random_template(&mut rng, 2, &['b', 'f'], 4, deployment));
+    }
+    let mut kept = 0;
+    for text in texts {
+        let mut d = doc(&text);
+        let files = type_files(&d);
+        let types = files.system();
+        let v = version(&d);
+        let Ok((_, graph)) = super::enrich_for_resolving(&mut d, v, &types) else {
+            continue;
+        };
+        if graph.is_none() {
+            continue;
+        }
+        kept += 1;
+        let mut again = d.clone();
+        crate::normalize::normalize(&mut again, false).expect("normalises");
+        assert_eq!(to_json(&again), to_json(&d), "{text}");
+    }
+    assert!(kept > 20, "{kept}");
+}

@@ -754,7 +754,7 @@ impl<'d> Builder<'d> {
                 continue;
             };
             let raw = a.as_map();
-            let e = self.alternative(
+            let mut e = self.alternative(
                 Kind::Property,
                 name,
                 i,
@@ -772,6 +772,7 @@ impl<'d> Builder<'d> {
                 },
                 raw,
             );
+            e.fallback = is_fallback(Some(a));
             let id = self.add(e);
             self.g.properties.push(id);
             match attribute {

@@ -15,8 +15,7 @@ pub(crate) mod lookup;
 mod managed;
 
 pub(crate) use build::{
-    add_fallback_properties, build_for_technologies, build_moving_conditions, is_fallback, rebuild,
-    UNDEFINED,
+    add_fallback_properties, build_for_technologies, build_moving_conditions, rebuild, UNDEFINED,
 };
 pub(crate) use cond::{Cond, CondList, Origin};
 pub(crate) use constraint::Constraint;
@@ -97,6 +96,9 @@ pub(crate) struct Element {
     /// Written `default_alternative: true` (the resolver graph clears it:
     /// the enricher has turned it into conditions).
     pub default_alternative: bool,
+    /// Property: a fallback property ([`build::is_fallback`]), the hidden
+    /// alternative the processor adds; read once at graph build.
+    pub fallback: bool,
     pub name: String,
     pub index: Option<u32>,
     pub container: Option<ElementId>,
@@ -230,6 +232,7 @@ impl Element {
         Element {
             kind,
             default_alternative: false,
+            fallback: false,
             name,
             index,
             container,
@@ -713,9 +716,9 @@ impl Graph {
     }
 
     /// Whether the element is internal to the processor, a fallback
-    /// property ([`is_fallback`]): reports for people leave it out.
-    pub(crate) fn is_internal(&self, doc: &Node, id: ElementId) -> bool {
-        self.get(id).kind == Kind::Property && is_fallback(self.raw(doc, id))
+    /// property ([`Element::fallback`]): reports for people leave it out.
+    pub(crate) fn is_internal(&self, id: ElementId) -> bool {
+        self.get(id).fallback
     }
 
     /// The raw definitions in `doc` for many lookups: [`Graph::raw`] with

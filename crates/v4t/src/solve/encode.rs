@@ -767,9 +767,8 @@ impl<'a, M: Mode> Encoder<'a, M> {
             L::PolicyPropertyPresence | L::PolicyTypePresence => g.lookup_policy(ctx, &list[0])?,
             _ => g.lookup_artifact(ctx, &pair())?,
         };
-        let doc = self.doc;
         // The fallback property of a name (5.3).
-        let fallback = |p: ElementId| crate::graph::is_fallback(g.raw(doc, p));
+        let fallback = |p: ElementId| g.get(p).fallback;
         g.lookup_member(container, arg, kind, &fallback)
     }
 

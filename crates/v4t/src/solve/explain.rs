@@ -54,6 +54,10 @@ pub(crate) struct Guarded<'a> {
     inputs: Option<Map>,
     /// Whether the solver holds a model of [`Guarded::fix`].
     fixed: bool,
+    /// [`Guarded::conflict_near`]'s marks (all clear between calls): the
+    /// layer of each part switched on, whether each element was reached.
+    layer: Vec<usize>,
+    reached: Vec<bool>,
 }
 
 impl<'a> Guarded<'a> {
@@ -78,6 +82,8 @@ impl<'a> Guarded<'a> {
         let index = guards.iter().enumerate().map(|(i, g)| (g.lit, i)).collect();
         let mut sat = std::mem::take(&mut enc.sat).split();
         sat.satisfiable();
+        let switches: Vec<Lit> = guards.iter().map(|g: &Guard| g.lit).collect();
+        sat.declare_switches(&switches);
         let mut guarded = Guarded {
             enc,
             sat,
@@ -86,6 +92,8 @@ impl<'a> Guarded<'a> {
             touching: vec![Vec::new(); graph.elements().len()],
             inputs: Some(inputs),
             fixed: false,
+            layer: Vec::new(),
+            reached: Vec::new(),
         };
         for i in 0..guarded.guards.len() {
             let mut ids: Vec<ElementId> = guarded.guards[i].reads.iter().map(|r| r.id).collect();
@@ -110,6 +118,8 @@ impl<'a> Guarded<'a> {
             touching: Vec::new(),
             inputs: None,
             fixed: false,
+            layer: Vec::new(),
+            reached: Vec::new(),
         }
     }
 
@@ -139,12 +149,13 @@ impl<'a> Guarded<'a> {
     }
 
     /// Whether the parts `on` (indices) and the literals `extra` have a
-    /// solution together (every other part switched off).
+    /// solution together (every other part switched off). Searches only
+    /// near them, so the questions about each element cost what its
+    /// neighbourhood does, not the whole problem.
     pub(crate) fn satisfiable(&mut self, on: &[usize], extra: &[Lit]) -> bool {
         let mut assumptions: Vec<Lit> = on.iter().map(|&i| self.guards[i].lit).collect();
         assumptions.extend_from_slice(extra);
-        self.fixed = false;
-        self.sat.solve(&assumptions)
+        self.sat.solve_switched(&assumptions)
     }
 
     /// With every part on: a subset-minimal set of parts (indices, in part
@@ -178,8 +189,36 @@ impl<'a> Guarded<'a> {
     /// shortest chain from the element, not whatever conflict the solver
     /// meets first. `None` if every part has a solution with `extra`.
     pub(crate) fn conflict_near(&mut self, id: ElementId, extra: &[Lit]) -> Option<Vec<usize>> {
-        let mut layer = vec![usize::MAX; self.guards.len()];
-        let mut reached = vec![false; self.touching.len()];
+        // Scratch marks kept across elements and cleared where set, so an
+        // element costs what its neighbourhood does.
+        let mut layer = std::mem::take(&mut self.layer);
+        let mut reached = std::mem::take(&mut self.reached);
+        layer.resize(self.guards.len(), usize::MAX);
+        reached.resize(self.touching.len(), false);
+        let mut seen = vec![id];
+        let found = self.grow(id, extra, &mut layer, &mut reached, &mut seen);
+        for e in seen {
+            reached[e.0 as usize] = false;
+        }
+        for i in found.1 {
+            layer[i] = usize::MAX;
+        }
+        self.layer = layer;
+        self.reached = reached;
+        found.0
+    }
+
+    /// [`Guarded::conflict_near`] with its marks: the conflict, and the
+    /// parts switched on (whose `layer` is set); `seen` collects the
+    /// elements whose `reached` is set.
+    fn grow(
+        &mut self,
+        id: ElementId,
+        extra: &[Lit],
+        layer: &mut [usize],
+        reached: &mut [bool],
+        seen: &mut Vec<ElementId>,
+    ) -> (Option<Vec<usize>>, Vec<usize>) {
         let mut frontier = vec![id];
         reached[id.0 as usize] = true;
         let mut on: Vec<usize> = Vec::new();
@@ -197,7 +236,7 @@ impl<'a> Guarded<'a> {
                 break;
             }
             if !self.satisfiable(&on, extra) {
-                return Some(self.shrink(id, &on, &layer, extra));
+                return (Some(self.shrink(id, &on, layer, extra)), on);
             }
             for &i in &on[start..] {
                 let next = self.guards[i]
@@ -208,13 +247,16 @@ impl<'a> Guarded<'a> {
                 for e in next.collect::<Vec<_>>() {
                     if !std::mem::replace(&mut reached[e.0 as usize], true) {
                         frontier.push(e);
+                        seen.push(e);
                     }
                 }
             }
         }
         // Parts that read no element take part too (a constraint `false`).
-        let all = self.conflict(extra)?;
-        Some(self.shrink(id, &all, &layer, extra))
+        let conflict = self
+            .conflict(extra)
+            .map(|all| self.shrink(id, &all, layer, extra));
+        (conflict, on)
     }
 
     /// A subset-minimal conflict among `parts` (which conflict with
@@ -249,7 +291,7 @@ impl<'a> Guarded<'a> {
             };
             let shown = this
                 .element_of(i)
-                .is_none_or(|x| !this.enc.graph.is_internal(this.enc.doc, x));
+                .is_none_or(|x| !this.enc.graph.is_internal(x));
             let telling = 4 * u8::from(shown) + 2 * u8::from(own) + u8::from(written);
             (std::cmp::Reverse(layer[i]), telling, i)
         };
@@ -304,7 +346,7 @@ impl<'a> Guarded<'a> {
         reason.reads = guard
             .reads
             .iter()
-            .filter(|r| !g.is_internal(self.enc.doc, r.id))
+            .filter(|r| !g.is_internal(r.id))
             .map(|r| {
                 let value = if !self.fixed {
                     None
@@ -357,7 +399,7 @@ impl<'a> Guarded<'a> {
     /// fallback property by what it stands for (it is internal).
     fn display(&self, id: ElementId) -> String {
         let g = self.enc.graph;
-        if !g.is_internal(self.enc.doc, id) {
+        if !g.is_internal(id) {
             return g.display(id);
         }
         let e = g.get(id);

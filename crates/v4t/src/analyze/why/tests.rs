@@ -170,7 +170,7 @@ fn check(text: &str, ctx: &str, resolve_each: bool, seen: &mut Seen) {
             .conditions
             .get(index as usize)
             .is_some_and(|c| !c.is_generated());
-        if !written || graph.is_internal(doc, id) {
+        if !written || graph.is_internal(id) {
             continue;
         }
         let holds = match values[i] {
