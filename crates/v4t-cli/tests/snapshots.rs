@@ -504,3 +504,44 @@ fn graph_of_the_example_in_every_text_format() {
         file.assert_eq(&on_example(&["graph", "template.yaml", "--format", format]));
     }
 }
+
+/// A constraint that kills two nodes, a condition that always holds, and
+/// inputs that never change the topology (one read only by a dead node).
+const WHY: &str = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      eu: {type: boolean, default: false}
+      legacy: {type: boolean, default: false}
+      debug: {type: boolean, default: false}
+    constraints:
+      - {not: {and: [{variability_input: legacy}, {variability_input: eu}]}}
+  node_templates:
+    web:
+      type: tosca.nodes.Compute
+    old_eu:
+      type: tosca.nodes.Compute
+      conditions: {and: [{variability_input: legacy}, {variability_input: eu}]}
+    everywhere:
+      type: tosca.nodes.Compute
+      conditions: {or: [{variability_input: eu}, {not: {variability_input: eu}}]}
+    trace:
+      type: tosca.nodes.Compute
+      conditions: {and: [{variability_input: debug}, {variability_input: legacy}, {variability_input: eu}]}
+    logger:
+      type: tosca.nodes.Compute
+      conditions: {variability_input: legacy}
+";
+
+#[test]
+fn analyze_why_in_text_and_json() {
+    let (out, err) = run(&[("t.yaml", WHY)], &["analyze", "t.yaml", "--why"]);
+    assert_eq!(err, "");
+    expect_file!["snapshots/analyze-why.txt"].assert_eq(&out);
+    let (out, err) = run(
+        &[("t.yaml", WHY)],
+        &["analyze", "t.yaml", "--why", "--format", "json"],
+    );
+    assert_eq!(err, "");
+    expect_file!["snapshots/analyze-why.json"].assert_eq(&out);
+}
