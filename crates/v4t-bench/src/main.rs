@@ -197,21 +197,48 @@ fn analyze(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// The flags of the commands that time whole `v4t` processes on a family
+/// (`explain`, `graph`): the chain by default, `--runs`, a `--timeout` per
+/// run and the binary (`--v4t`).
+struct ProcessRuns {
+    family: Family,
+    sizes: Vec<usize>,
+    runs: usize,
+    timeout: std::time::Duration,
+    v4t: PathBuf,
+}
+
+impl ProcessRuns {
+    fn parse(args: &[String], default_runs: usize) -> Result<ProcessRuns, String> {
+        let flags = Flags { args };
+        flags.check(
+            &["--family", "--sizes", "--runs", "--timeout", "--v4t"],
+            &[],
+        )?;
+        let family = flags.family()?.unwrap_or(Family::Chain);
+        let v4t = match flags.value("--v4t") {
+            Some(p) => PathBuf::from(p),
+            None => default_v4t()?,
+        };
+        Ok(ProcessRuns {
+            family,
+            sizes: sizes(&flags, family)?,
+            runs: flags.number("--runs", default_runs)?.max(1),
+            timeout: std::time::Duration::from_secs(flags.number("--timeout", 120)? as u64),
+            v4t,
+        })
+    }
+}
+
 /// Times `v4t explain` of every element as whole processes.
 fn explain(args: &[String]) -> Result<(), String> {
-    let flags = Flags { args };
-    flags.check(
-        &["--family", "--sizes", "--runs", "--timeout", "--v4t"],
-        &[],
-    )?;
-    let family = flags.family()?.unwrap_or(Family::Chain);
-    let runs = flags.number("--runs", 1)?.max(1);
-    let timeout = std::time::Duration::from_secs(flags.number("--timeout", 120)? as u64);
-    let v4t = match flags.value("--v4t") {
-        Some(p) => PathBuf::from(p),
-        None => default_v4t()?,
-    };
-    let sizes = sizes(&flags, family)?;
+    let ProcessRuns {
+        family,
+        sizes,
+        runs,
+        timeout,
+        v4t,
+    } = ProcessRuns::parse(args, 1)?;
     let work = std::env::temp_dir().join(format!("v4t-bench-explain-{}", std::process::id()));
     let result = (|| {
         let mut rows = Vec::new();
@@ -232,19 +259,13 @@ fn explain(args: &[String]) -> Result<(), String> {
 
 /// Times `v4t graph` (DOT and SVG) as whole processes.
 fn graph(args: &[String]) -> Result<(), String> {
-    let flags = Flags { args };
-    flags.check(
-        &["--family", "--sizes", "--runs", "--timeout", "--v4t"],
-        &[],
-    )?;
-    let family = flags.family()?.unwrap_or(Family::Chain);
-    let runs = flags.number("--runs", 3)?.max(1);
-    let timeout = std::time::Duration::from_secs(flags.number("--timeout", 120)? as u64);
-    let v4t = match flags.value("--v4t") {
-        Some(p) => PathBuf::from(p),
-        None => default_v4t()?,
-    };
-    let sizes = sizes(&flags, family)?;
+    let ProcessRuns {
+        family,
+        sizes,
+        runs,
+        timeout,
+        v4t,
+    } = ProcessRuns::parse(args, 3)?;
     let work = std::env::temp_dir().join(format!("v4t-bench-graph-{}", std::process::id()));
     let result = (|| {
         let mut rows = Vec::new();
