@@ -159,6 +159,17 @@ impl Solver {
         self.add_clause(&[a, !b]);
     }
 
+    /// Defines the variable `var` as `t` (`var <-> t`, as
+    /// [`Solver::require_equal`]), recorded as `var`'s definition: a search
+    /// near a few variables then follows it from `var` to `t` only, as it
+    /// follows a gate (see `switched.rs`). `var` must be defined nowhere
+    /// else and `t` must not depend on it.
+    pub fn define_equal(&mut self, var: Lit, t: Lit) {
+        self.defining = var.var_index();
+        self.require_equal(var, t);
+        self.defining = crate::NO_GATE;
+    }
+
     /// Normalises the inputs of a conjunction into `v` (sorted, distinct),
     /// or returns the literal it folds to.
     fn and_inputs(&self, xs: impl IntoIterator<Item = Lit>, v: &mut Vec<Lit>) -> Option<Lit> {

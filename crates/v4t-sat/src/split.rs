@@ -322,6 +322,54 @@ impl Split {
         true
     }
 
+    /// A subset-minimal set of declared switches, each `allowed`, with
+    /// which `goal` has no model (the other switches off), searched near
+    /// `goal` (see `switched.rs`): a question about one element of a large
+    /// problem stays as small as the element's neighbourhood. `None` if no
+    /// such set was found near `goal`; the caller that must be sure asks
+    /// [`Split::minimal_core`] with every allowed switch (it is found
+    /// whenever the allowed switches have a model together but not with
+    /// `goal`). Empty if `goal` is false in every model. Of the switches
+    /// found, those `telling` does not accept are dropped first, so they
+    /// remain only where the others near `goal` do not suffice.
+    pub fn minimal_switched_core(
+        &mut self,
+        goal: Lit,
+        allowed: &dyn Fn(Lit) -> bool,
+        telling: &dyn Fn(Lit) -> bool,
+    ) -> Option<Vec<Lit>> {
+        if !self.satisfiable() {
+            return Some(Vec::new());
+        }
+        let (p, local) = match self.place(goal) {
+            Place::Const(false) => return Some(Vec::new()),
+            Place::Const(true) => return None,
+            Place::In(p, l) => (p, l),
+        };
+        let switches = &self.switches;
+        let part = self.parts[p as usize]
+            .as_mut()
+            .expect("locations only name live parts");
+        let globals = &part.globals;
+        let is_switch = |v: u32| {
+            let g = globals.get(v as usize).copied().unwrap_or(NONE);
+            g != NONE && switches.get(g as usize).copied().unwrap_or(false)
+        };
+        let near = match &mut part.near {
+            Some(near) if near.is_current(&part.sat) => near,
+            slot => slot.insert(Box::new(Near::build(&part.sat, is_switch))),
+        };
+        let global = |v: u32| globals.get(v as usize).copied().unwrap_or(NONE);
+        let allowed_here = |v: u32| global(v) != NONE && allowed(Lit::from_var(global(v)));
+        let telling_here = |v: u32| global(v) != NONE && telling(Lit::from_var(global(v)));
+        let core = near.minimal_core(&part.sat, local, &allowed_here, &telling_here)?;
+        Some(
+            core.into_iter()
+                .map(|l| l.with_var(global(l.var_index())))
+                .collect(),
+        )
+    }
+
     /// Whether some model makes all of `assumptions` true. If so, the parts
     /// they lie in take such a model as their current one (the other parts
     /// keep theirs), so [`Split::value`] reads a model of all of them. Only

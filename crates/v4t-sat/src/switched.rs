@@ -44,8 +44,172 @@ pub(crate) struct Near {
     clause_seen: Vec<u32>,
     on: Vec<u32>,
     stamp: u32,
-    /// The small solver's variable of each visited variable.
+    /// The small solver's variable of each visited variable, and back.
     sub_var: Vec<u32>,
+    order: Vec<u32>,
+    /// Where [`Near::minimal_core`] grows its set of switches, built on
+    /// first use.
+    grow: Option<Box<Growth>>,
+}
+
+/// What a [`Near::search`] found.
+enum Search {
+    /// A model: the assumptions are satisfiable with the other switches off.
+    Model,
+    /// No model; the assumptions that conflict (a subset, in their order).
+    Conflict(Vec<Lit>),
+}
+
+/// More neighbours than this make a variable a hub (see [`Near::grow_core`]).
+const HUB: usize = 32;
+
+/// Where the switched clauses lie, for growing a set of switches outward
+/// from a literal: by variable, the switches owning a clause that reads
+/// it, the gates defined over it and, for a gate, what it is defined over.
+#[derive(Debug)]
+struct Growth {
+    touch: Csr,
+    up: Csr,
+    down: Csr,
+    /// Visit stamps of variables and switches, and the current stamp.
+    var_seen: Vec<u32>,
+    chosen: Vec<u32>,
+    stamp: u32,
+}
+
+/// Lists by variable (`start[v]..start[v + 1]` in `list`).
+#[derive(Debug)]
+struct Csr {
+    start: Vec<u32>,
+    list: Vec<u32>,
+}
+
+impl Csr {
+    /// From (variable, item) pairs over `n` variables, each list sorted
+    /// and without repeats.
+    fn new(n: usize, mut pairs: Vec<(u32, u32)>) -> Csr {
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut start = vec![0u32; n + 1];
+        for &(v, _) in &pairs {
+            start[v as usize + 1] += 1;
+        }
+        for v in 0..n {
+            start[v + 1] += start[v];
+        }
+        Csr {
+            start,
+            list: pairs.into_iter().map(|(_, x)| x).collect(),
+        }
+    }
+
+    fn of(&self, v: u32) -> &[u32] {
+        &self.list[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
+    }
+}
+
+impl Growth {
+    fn build(near: &Near, sat: &Solver) -> Growth {
+        let n = near.switch.len();
+        let (mut touch, mut up, mut down) = (Vec::new(), Vec::new(), Vec::new());
+        for c in 0..near.clauses {
+            let lits = clause(sat, c);
+            let gate = sat.clause_gates[c];
+            if gate != NO_GATE {
+                for v in lits.iter().map(|l| l.var_index()).filter(|&v| v != gate) {
+                    up.push((v, gate));
+                    down.push((gate, v));
+                }
+                continue;
+            }
+            for s in lits.iter().map(|l| l.var_index()) {
+                if near.switch[s as usize] {
+                    touch.extend(
+                        lits.iter()
+                            .map(|l| l.var_index())
+                            .filter(|&v| !near.switch[v as usize])
+                            .map(|v| (v, s)),
+                    );
+                }
+            }
+        }
+        Growth {
+            touch: Csr::new(n, touch),
+            up: Csr::new(n, up),
+            down: Csr::new(n, down),
+            var_seen: vec![0; n],
+            chosen: vec![0; n],
+            stamp: 0,
+        }
+    }
+
+    /// How many neighbours `v` has: the switches of its clauses, then the
+    /// gates defined over it, then what it is defined over.
+    fn degree(&self, v: u32) -> usize {
+        self.touch.of(v).len() + self.up.of(v).len() + self.down.of(v).len()
+    }
+
+    /// Queues `v` once per growth, as a hub if it has many neighbours.
+    fn enqueue(
+        &mut self,
+        v: u32,
+        stamp: u32,
+        light: &mut std::collections::VecDeque<u32>,
+        hubs: &mut std::collections::VecDeque<(u32, usize)>,
+    ) {
+        if self.var_seen[v as usize] == stamp {
+            return;
+        }
+        self.var_seen[v as usize] = stamp;
+        if self.degree(v) > HUB {
+            hubs.push_back((v, 0));
+        } else {
+            light.push_back(v);
+        }
+    }
+
+    /// Takes neighbours `range` of `v`: allowed switches into `chosen`,
+    /// variables into the queues.
+    #[allow(clippy::too_many_arguments)]
+    fn take(
+        &mut self,
+        v: u32,
+        range: std::ops::Range<usize>,
+        stamp: u32,
+        allowed: &dyn Fn(u32) -> bool,
+        chosen: &mut Vec<Lit>,
+        light: &mut std::collections::VecDeque<u32>,
+        hubs: &mut std::collections::VecDeque<(u32, usize)>,
+    ) {
+        let (touch, up) = (self.touch.of(v).len(), self.up.of(v).len());
+        for i in range {
+            if i < touch {
+                let s = self.touch.of(v)[i];
+                if self.chosen[s as usize] != stamp && allowed(s) {
+                    self.chosen[s as usize] = stamp;
+                    chosen.push(Lit::from_var(s));
+                }
+            } else {
+                let w = if i < touch + up {
+                    self.up.of(v)[i - touch]
+                } else {
+                    self.down.of(v)[i - touch - up]
+                };
+                self.enqueue(w, stamp, light, hubs);
+            }
+        }
+    }
+
+    /// A fresh stamp for one growth.
+    fn next_stamp(&mut self) -> u32 {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.var_seen.fill(0);
+            self.chosen.fill(0);
+            self.stamp = 1;
+        }
+        self.stamp
+    }
 }
 
 impl Near {
@@ -103,6 +267,8 @@ impl Near {
             on: vec![0; n],
             stamp: 0,
             sub_var: vec![0; n],
+            order: Vec::new(),
+            grow: None,
         }
     }
 
@@ -115,6 +281,130 @@ impl Near {
     /// switch not among them false, given that they have one with every
     /// switch false (see the module documentation).
     pub(crate) fn solve(&mut self, sat: &Solver, lits: &[Lit]) -> bool {
+        matches!(self.search(sat, lits), Search::Model)
+    }
+
+    /// A subset-minimal set of switches, each `allowed` (by variable), that
+    /// has no model together with `goal` (the other switches off), the
+    /// switches that `telling` does not accept dropped first where the set
+    /// allows (so they remain only where needed), then those farthest from
+    /// `goal`; `None` if none was found near `goal`
+    /// (then `goal` most likely has a model with every allowed switch on;
+    /// a caller that must know asks the whole problem).
+    ///
+    /// The set grows outward from `goal`: the switches of the clauses that
+    /// read a variable the last search reached (or a gate defined over one),
+    /// until a search has no model; its conflict, shrunk by deletion (each
+    /// question again a search near its assumptions), is the answer. Each
+    /// step is exact, so the answer is; only its size depends on the growth.
+    pub(crate) fn minimal_core(
+        &mut self,
+        sat: &Solver,
+        goal: Lit,
+        allowed: &dyn Fn(u32) -> bool,
+        telling: &dyn Fn(u32) -> bool,
+    ) -> Option<Vec<Lit>> {
+        let mut grow = match self.grow.take() {
+            Some(grow) => grow,
+            None => Box::new(Growth::build(self, sat)),
+        };
+        let found = self.grow_core(sat, &mut grow, goal, allowed);
+        self.grow = Some(grow);
+        let mut core = found?;
+        // Dropped first: the switches that tell least, then those farthest
+        // from `goal` (taken last).
+        core.reverse();
+        core.sort_by_key(|l| telling(l.var_index()));
+        let mut necessary = 0;
+        let mut candidate = Vec::with_capacity(core.len() + 1);
+        while necessary < core.len() {
+            candidate.clear();
+            candidate.push(goal);
+            candidate.extend_from_slice(&core[..necessary]);
+            candidate.extend_from_slice(&core[necessary + 1..]);
+            match self.search(sat, &candidate) {
+                Search::Model => necessary += 1,
+                Search::Conflict(smaller) => {
+                    core = smaller.into_iter().filter(|&l| l != goal).collect();
+                }
+            }
+        }
+        Some(core)
+    }
+
+    /// The conflict of the first search that has none, growing the set
+    /// of switches as [`Near::minimal_core`] describes (without `goal`).
+    ///
+    /// Variables are taken breadth first, and each round at most doubles
+    /// the set, so a core near `goal` is found by searching about its size.
+    /// A variable read by many clauses (an input every condition reads) is
+    /// a hub: it would bring in the whole problem at once, so its
+    /// neighbours are taken only when no other variable is left, a round's
+    /// worth at a time.
+    fn grow_core(
+        &mut self,
+        sat: &Solver,
+        grow: &mut Growth,
+        goal: Lit,
+        allowed: &dyn Fn(u32) -> bool,
+    ) -> Option<Vec<Lit>> {
+        if let Search::Conflict(_) = self.search(sat, &[goal]) {
+            return Some(Vec::new());
+        }
+        let stamp = grow.next_stamp();
+        let mut chosen: Vec<Lit> = Vec::new();
+        let mut light = std::collections::VecDeque::new();
+        // Hubs, each with how many of its neighbours were taken.
+        let mut hubs = std::collections::VecDeque::new();
+        grow.enqueue(goal.var_index(), stamp, &mut light, &mut hubs);
+        let mut lits = Vec::new();
+        loop {
+            let budget = chosen.len().max(8);
+            let before = chosen.len();
+            while chosen.len() - before < budget {
+                if let Some(v) = light.pop_front() {
+                    let n = grow.degree(v);
+                    grow.take(v, 0..n, stamp, allowed, &mut chosen, &mut light, &mut hubs);
+                } else if let Some((v, done)) = hubs.pop_front() {
+                    let n = grow.degree(v);
+                    let upto = n.min(done + budget);
+                    grow.take(
+                        v,
+                        done..upto,
+                        stamp,
+                        allowed,
+                        &mut chosen,
+                        &mut light,
+                        &mut hubs,
+                    );
+                    if upto < n {
+                        hubs.push_front((v, upto));
+                    }
+                } else {
+                    break;
+                }
+            }
+            if chosen.len() == before {
+                return None;
+            }
+            lits.clear();
+            lits.push(goal);
+            lits.extend_from_slice(&chosen);
+            match self.search(sat, &lits) {
+                Search::Conflict(core) => {
+                    return Some(core.into_iter().filter(|&l| l != goal).collect());
+                }
+                Search::Model => {
+                    for &v in &self.order[1..] {
+                        grow.enqueue(v, stamp, &mut light, &mut hubs);
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`Near::solve`], with the conflicting assumptions when there is no model.
+    fn search(&mut self, sat: &Solver, lits: &[Lit]) -> Search {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.var_seen.fill(0);
@@ -130,15 +420,16 @@ impl Near {
         }
         let mut vars: Vec<u32> = Vec::new();
         let mut taken: Vec<u32> = Vec::new();
-        let mut next = 1u32;
         // The constant of the part is the small solver's constant.
         self.var_seen[0] = stamp;
         self.sub_var[0] = 0;
-        let mut visit = |near: &mut Near, v: u32, vars: &mut Vec<u32>| {
+        self.order.clear();
+        self.order.push(0);
+        let visit = |near: &mut Near, v: u32, vars: &mut Vec<u32>| {
             if near.var_seen[v as usize] != stamp {
                 near.var_seen[v as usize] = stamp;
-                near.sub_var[v as usize] = next;
-                next += 1;
+                near.sub_var[v as usize] = near.order.len() as u32;
+                near.order.push(v);
                 vars.push(v);
             }
         };
@@ -177,7 +468,7 @@ impl Near {
             }
         }
         let mut small = Solver::new();
-        for _ in 1..next {
+        for _ in 1..self.order.len() {
             small.new_var();
         }
         let map = |near: &Near, l: Lit| l.with_var(near.sub_var[l.var_index() as usize]);
@@ -189,7 +480,17 @@ impl Near {
             small.add_clause(&buf);
         }
         let assumptions: Vec<Lit> = lits.iter().map(|&l| map(self, l)).collect();
-        small.solve(&assumptions)
+        if small.solve(&assumptions) {
+            return Search::Model;
+        }
+        let core = small.unsat_core();
+        Search::Conflict(
+            lits.iter()
+                .zip(&assumptions)
+                .filter(|(_, a)| core.binary_search(a).is_ok())
+                .map(|(&l, _)| l)
+                .collect(),
+        )
     }
 }
 
@@ -271,5 +572,91 @@ mod tests {
                 assert_eq!(split.solve_switched(&on), copy.solve(&full));
             }
         }
+    }
+
+    /// `minimal_switched_core` gives a set of allowed switches with which
+    /// the goal has no model and from which no switch can be dropped, and
+    /// finds one whenever the goal has no model with every allowed switch on.
+    #[test]
+    fn switched_cores_are_minimal_and_found() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rand = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut found = 0;
+        for round in 0..300 {
+            let mut s = Solver::new();
+            let vars: Vec<Lit> = (0..8).map(|_| s.new_var()).collect();
+            let mut pool = vars.clone();
+            for _ in 0..6 {
+                let a = pool[rand(pool.len() as u64) as usize];
+                let b = pool[rand(pool.len() as u64) as usize];
+                let g = match rand(3) {
+                    0 => s.and(&[a, !b]),
+                    1 => s.or(&[a, b]),
+                    _ => s.xor(&[a, b]),
+                };
+                pool.push(g);
+            }
+            let mut guards = Vec::new();
+            for _ in 0..(4 + rand(8)) {
+                let g = s.new_var();
+                let a = pool[rand(pool.len() as u64) as usize];
+                let b = pool[rand(pool.len() as u64) as usize];
+                let a = if rand(2) == 0 { a } else { !a };
+                let b = if rand(2) == 0 { b } else { !b };
+                if rand(3) == 0 {
+                    s.add_clause(&[!g, a]);
+                } else {
+                    s.add_clause(&[!g, a, b]);
+                }
+                guards.push(g);
+            }
+            let mut copy = Solver::new();
+            for _ in 1..s.num_vars() {
+                copy.new_var();
+            }
+            for c in s.clauses() {
+                copy.add_clause(c);
+            }
+            let mut split = s.split();
+            if !split.satisfiable() {
+                continue;
+            }
+            split.declare_switches(&guards);
+            let allowed: Vec<Lit> = guards.iter().copied().filter(|_| rand(4) != 0).collect();
+            if !copy.solve(&allowed) {
+                // Only the goal's part is searched: the switches must
+                // agree among themselves (as the parts of a model that has
+                // valid configurations do).
+                continue;
+            }
+            let goal = pool[rand(pool.len() as u64) as usize];
+            let goal = if rand(2) == 0 { goal } else { !goal };
+            let mut all = vec![goal];
+            all.extend_from_slice(&allowed);
+            let possible = copy.solve(&all);
+            let telling = |l: Lit| l.var_index() % 2 == 0;
+            let core = split.minimal_switched_core(goal, &|l| allowed.contains(&l), &telling);
+            let Some(core) = core else {
+                assert!(possible, "round {round}: a core exists but none was found");
+                continue;
+            };
+            assert!(!possible, "round {round}");
+            found += 1;
+            assert!(core.iter().all(|l| allowed.contains(l)), "round {round}");
+            let mut with_goal = vec![goal];
+            with_goal.extend_from_slice(&core);
+            assert!(!copy.solve(&with_goal), "round {round}: not a core");
+            for i in 0..core.len() {
+                let mut less = with_goal.clone();
+                less.remove(i + 1);
+                assert!(copy.solve(&less), "round {round}: not minimal");
+            }
+        }
+        assert!(found > 30, "too few cores: {found}");
     }
 }

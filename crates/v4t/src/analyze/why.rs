@@ -31,7 +31,7 @@ use crate::reason::{Reason, ReasonKind};
 use crate::solve::explain::{inputs_named, Guarded};
 use crate::solve::{guarded_family_problem, Part};
 use crate::types::TypeSystem;
-use v4t_sat::{Implied, Lit, Solver};
+use v4t_sat::{Implied, Lit, Solver, Split};
 use v4t_yaml::hash::SeededMap;
 use v4t_yaml::Node;
 
@@ -143,7 +143,9 @@ enum Piece {
 struct Explainer<'a> {
     doc: &'a Node,
     graph: &'a Graph,
-    sat: Solver,
+    /// The guarded problem, its guards declared as switches: questions
+    /// about one element search near it (`Split::minimal_switched_core`).
+    sat: Split,
     /// Every configuration's solutions with every part on.
     valid: Solver,
     guards: Vec<Lit>,
@@ -276,6 +278,8 @@ impl<'a> Explainer<'a> {
             checks.push(error.or_code(crate::Code::Inconsistent));
         }
         let valid = copy_requiring(&sat, &guards);
+        let mut sat = sat.split();
+        sat.declare_switches(&guards);
         let index = guards.iter().enumerate().map(|(i, &g)| (g, i)).collect();
         Ok(Explainer {
             doc,
@@ -395,7 +399,16 @@ impl<'a> Explainer<'a> {
         for k in failing {
             let mut assumptions = vec![goals[k]];
             assumptions.extend(out[k].iter().map(|&g| self.guards[g]));
-            let core = self.sat.minimal_core(&assumptions).unwrap_or_default();
+            let index = &self.index;
+            let candidate = &out[k];
+            let allowed = |g: Lit| index.get(&g).is_some_and(|i| candidate.contains(i));
+            let core = match self
+                .sat
+                .minimal_switched_core(goals[k], &allowed, &|_| true)
+            {
+                Some(core) => core,
+                None => self.sat.minimal_core(&assumptions).unwrap_or_default(),
+            };
             out[k] = core
                 .iter()
                 .filter_map(|l| self.index.get(l).copied())
@@ -491,27 +504,25 @@ impl<'a> Explainer<'a> {
         }
     }
 
-    /// A subset-minimal set of guards with which `l` has no solution: the
-    /// failing checks and evaluations only where the other parts do not
-    /// suffice (they tell least).
+    /// A subset-minimal set of guards with which `l` has no solution,
+    /// searched near `l`: the failing checks and evaluations only where the
+    /// other parts found there do not suffice (they tell least).
     fn core_of(&mut self, l: Lit) -> Vec<usize> {
-        let telling: Vec<Lit> = std::iter::once(l)
-            .chain(
-                self.guards
-                    .iter()
-                    .zip(&self.pieces)
-                    .filter(|(_, p)| matches!(p, Piece::Part(_) | Piece::Rule(_)))
-                    .map(|(&g, _)| g),
-            )
-            .collect();
-        let core = match self.sat.minimal_core(&telling) {
-            Some(core) => core,
-            None => {
+        let (index, pieces) = (&self.index, &self.pieces);
+        let telling = |g: Lit| {
+            index
+                .get(&g)
+                .is_some_and(|&i| matches!(pieces[i], Piece::Part(_) | Piece::Rule(_)))
+        };
+        let core = self
+            .sat
+            .minimal_switched_core(l, &|_| true, &telling)
+            .or_else(|| {
                 let mut all = vec![l];
                 all.extend_from_slice(&self.guards);
-                self.sat.minimal_core(&all).unwrap_or_default()
-            }
-        };
+                self.sat.minimal_core(&all)
+            })
+            .unwrap_or_default();
         core.iter()
             .filter_map(|l| self.index.get(l).copied())
             .collect()
@@ -564,7 +575,7 @@ impl<'a> Explainer<'a> {
                 }
                 assumptions.sort_unstable();
                 assumptions.dedup();
-                if self.sat.solve(&assumptions) {
+                if self.sat.solve_switched(&assumptions) {
                     continue;
                 }
                 if batch.len() == 1 {

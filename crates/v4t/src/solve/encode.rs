@@ -931,7 +931,7 @@ impl<'a, M: Mode> Encoder<'a, M> {
         } else {
             self.sat.new_var()
         };
-        self.sat.require_equal(var, t);
+        self.sat.define_equal(var, t);
         self.lits.set_named(key, Some(var));
         Ok(var)
     }
