@@ -191,6 +191,12 @@ fn why_lines(sources: &Sources, why: &Why, name: &str, line: &mut dyn FnMut(Stri
         Irrelevance::Unread => {
             line("    because: no condition, constraint or rule reads it".to_string())
         }
+        Irrelevance::Determined(reasons) => {
+            line("    because: the other inputs decide its value".to_string());
+            for r in reasons {
+                line(reason_line(sources, r, "      by: "));
+            }
+        }
         Irrelevance::Readers(readers) => {
             for (r, verdict) in readers {
                 let why = match verdict {

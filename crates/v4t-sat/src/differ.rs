@@ -28,15 +28,31 @@ impl Solver {
     /// `outputs` (signs are ignored; literals must come from this solver).
     /// This solver is unchanged.
     pub fn differ(&self, inputs: &[Lit], outputs: &[Lit]) -> Differ {
+        self.differ_sharing(&[], inputs, outputs)
+    }
+
+    /// [`Solver::differ`] with the variables of `same` one variable in
+    /// both copies (not two equal ones), so that an assumption on one holds
+    /// in both: e.g. a guard that switches a part of the problem on in
+    /// both copies ([`Differ::minimal_core`]).
+    pub fn differ_sharing(&self, same: &[Lit], inputs: &[Lit], outputs: &[Lit]) -> Differ {
         let n = self.num_vars();
         let mut twice = Solver::new();
         for _ in 1..n {
             twice.new_var();
         }
+        let mut shared = vec![false; n as usize];
+        for l in same.iter().filter(|l| l.var_index() < n) {
+            shared[l.var_index() as usize] = true;
+        }
         // The second copy of each variable (the constant is shared).
         let mut copy: Vec<u32> = vec![0];
-        for _ in 1..n {
-            copy.push(twice.new_var().var_index());
+        for v in 1..n {
+            copy.push(if shared[v as usize] {
+                v
+            } else {
+                twice.new_var().var_index()
+            });
         }
         let second = |l: Lit| l.with_var(copy[l.var_index() as usize]);
         let mut start = 0;
@@ -92,6 +108,21 @@ impl Differ {
         assumptions.push(self.some_output);
         self.twice.solve(&assumptions)
     }
+
+    /// A subset-minimal list of `assumptions` (literals of variables the
+    /// copies share, [`Solver::differ_sharing`]) under which no two models
+    /// agree on every input except those of `free` and differ on an output,
+    /// in the order of `assumptions`; `None` if two such models exist under
+    /// all of them.
+    pub fn minimal_core(mut self, free: &[Lit], assumptions: &[Lit]) -> Option<Vec<Lit>> {
+        for &(v, e) in &self.equal {
+            if !free.iter().any(|l| l.var_index() == v) {
+                self.twice.require(e);
+            }
+        }
+        self.twice.require(self.some_output);
+        self.twice.minimal_core(assumptions)
+    }
 }
 
 #[cfg(test)]
@@ -146,5 +177,57 @@ mod tests {
             assert_eq!(differ.can_differ(&free), want(&shared), "round {round}");
             assert_eq!(differ.can_differ(&[]), want(&inputs), "round {round}");
         }
+    }
+
+    /// `minimal_core` over shared guards: the core suffices (two models
+    /// differing in the outputs alone do not exist with its guards) and is
+    /// minimal, and it is `None` exactly when they exist with every guard.
+    #[test]
+    fn cores_over_shared_guards_are_minimal() {
+        let mut rng = Rng::new(17);
+        let mut cores = 0;
+        for round in 0..300 {
+            let (mut s, vars, _) = random_instance(&mut rng, 6, (2, 2));
+            let guards: Vec<Lit> = (0..4)
+                .map(|_| {
+                    let g = s.new_var();
+                    let a = random_lit(&mut rng, &vars);
+                    let b = random_lit(&mut rng, &vars);
+                    s.add_clause(&[!g, a, b]);
+                    g
+                })
+                .collect();
+            let free = vec![vars[rng.below(vars.len() as u64) as usize]];
+            let inputs: Vec<Lit> = vars.clone();
+            // Whether two models differ in `free` alone with `on` switched on.
+            let differs = |on: &[Lit]| {
+                let mut copy = crate::Solver::new();
+                for _ in 1..s.num_vars() {
+                    copy.new_var();
+                }
+                for c in s.clauses() {
+                    copy.add_clause(c);
+                }
+                for &g in on {
+                    copy.require(g);
+                }
+                copy.differ(&inputs, &free).can_differ(&free)
+            };
+            let core = s
+                .differ_sharing(&guards, &inputs, &free)
+                .minimal_core(&free, &guards);
+            let Some(core) = core else {
+                assert!(differs(&guards), "round {round}");
+                continue;
+            };
+            cores += 1;
+            assert!(!differs(&core), "round {round}: not sufficient");
+            for i in 0..core.len() {
+                let mut less = core.clone();
+                less.remove(i);
+                assert!(differs(&less), "round {round}: not minimal");
+            }
+        }
+        assert!(cores > 20, "too few cores: {cores}");
     }
 }

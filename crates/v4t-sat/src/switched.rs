@@ -639,7 +639,7 @@ mod tests {
             let mut all = vec![goal];
             all.extend_from_slice(&allowed);
             let possible = copy.solve(&all);
-            let telling = |l: Lit| l.var_index() % 2 == 0;
+            let telling = |l: Lit| l.var_index().is_multiple_of(2);
             let core = split.minimal_switched_core(goal, &|l| allowed.contains(&l), &telling);
             let Some(core) = core else {
                 assert!(possible, "round {round}: a core exists but none was found");

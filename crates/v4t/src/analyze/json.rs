@@ -181,8 +181,8 @@ fn json(sources: &Sources, a: &Analysis) -> Node {
 }
 
 /// `--why`: `elements` (`element`, `dead`, `reasons`), `inputs` (`input`,
-/// `because`: `unread` or `readers`, and `readers`: reasons with a
-/// `verdict`) and `conditions` (`element`, `holds`, `condition`).
+/// `because`: `unread`, `determined` or `readers`; `reasons`: the parts
+/// that make it determined; `readers`: reasons with a `verdict`) and `conditions` (`element`, `holds`, `condition`).
 fn why_json(sources: &Sources, why: &Why) -> Node {
     let reasons = |rs: &[crate::reason::Reason]| {
         Node::new(
@@ -212,6 +212,11 @@ fn why_json(sources: &Sources, why: &Why) -> Node {
             let readers = match &i.because {
                 Irrelevance::Unread => {
                     im.insert("because", string("unread"));
+                    Vec::new()
+                }
+                Irrelevance::Determined(rs) => {
+                    im.insert("because", string("determined"));
+                    im.insert("reasons", reasons(rs));
                     Vec::new()
                 }
                 Irrelevance::Readers(readers) => {

@@ -66,6 +66,11 @@ pub enum Irrelevance {
     /// No condition, constraint, `implies` entry or feature-model rule
     /// reads it (directly or through named expressions).
     Unread,
+    /// No two valid configurations differ in this input alone: the other
+    /// inputs decide its value, by this subset-minimal set of parts (with
+    /// only these parts it is so, and without any one of them two
+    /// configurations differ in the input alone).
+    Determined(Vec<Reason>),
     /// Every part that reads it, with why it cannot change the topology.
     Readers(Vec<(Reason, Verdict)>),
 }
@@ -160,6 +165,11 @@ struct Explainer<'a> {
     checks: Vec<Error>,
     failures: Vec<Error>,
     names: Guarded<'a>,
+    /// The variability inputs: name and value literals.
+    inputs: Vec<(String, Vec<Lit>)>,
+    /// The guarded problem before splitting, kept for the questions about
+    /// two configurations at once ([`Explainer::determined`]).
+    whole: Solver,
 }
 
 /// Answers `--why` for the dead and core elements and the irrelevant
@@ -205,6 +215,8 @@ pub(super) fn why(
                 .collect();
             let because = if mine.is_empty() {
                 Irrelevance::Unread
+            } else if let Some(parts) = x.determined(name) {
+                Irrelevance::Determined(parts.into_iter().map(|i| x.reason(i)).collect())
             } else {
                 Irrelevance::Readers(mine)
             };
@@ -278,6 +290,7 @@ impl<'a> Explainer<'a> {
             checks.push(error.or_code(crate::Code::Inconsistent));
         }
         let valid = copy_requiring(&sat, &guards);
+        let whole = copy_requiring(&sat, &[]);
         let mut sat = sat.split();
         sat.declare_switches(&guards);
         let index = guards.iter().enumerate().map(|(i, &g)| (g, i)).collect();
@@ -295,6 +308,12 @@ impl<'a> Explainer<'a> {
             checks,
             failures,
             names: Guarded::naming(doc, graph, types),
+            inputs: problem
+                .inputs
+                .iter()
+                .map(|d| (d.name.clone(), d.lits.clone()))
+                .collect(),
+            whole,
         })
     }
 
@@ -526,6 +545,37 @@ impl<'a> Explainer<'a> {
         core.iter()
             .filter_map(|l| self.index.get(l).copied())
             .collect()
+    }
+
+    /// A subset-minimal set of guards under which no two configurations
+    /// differ in input `name` alone (the others decide it), if there is one
+    /// with every guard on: the failing checks and evaluations only where
+    /// the other parts do not suffice. Two copies of the problem share the
+    /// guards, so each part holds in both.
+    fn determined(&self, name: &str) -> Option<Vec<usize>> {
+        let (_, free) = self.inputs.iter().find(|(n, _)| n == name)?;
+        let every: Vec<Lit> = self
+            .inputs
+            .iter()
+            .flat_map(|(_, l)| l.iter().copied())
+            .collect();
+        let telling: Vec<Lit> = self
+            .guards
+            .iter()
+            .zip(&self.pieces)
+            .filter(|(_, p)| matches!(p, Piece::Part(_) | Piece::Rule(_)))
+            .map(|(&g, _)| g)
+            .collect();
+        let core = [telling, self.guards.clone()].into_iter().find_map(|on| {
+            self.whole
+                .differ_sharing(&self.guards, &every, free)
+                .minimal_core(free, &on)
+        })?;
+        Some(
+            core.iter()
+                .filter_map(|l| self.index.get(l).copied())
+                .collect(),
+        )
     }
 
     /// The candidates (guard sets, each sufficient for its goal literal to

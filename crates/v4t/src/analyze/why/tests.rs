@@ -20,6 +20,7 @@ struct Seen {
     composite: usize,
     facts: usize,
     configurations: usize,
+    determined: usize,
 }
 
 fn check(text: &str, ctx: &str, resolve_each: bool, seen: &mut Seen) {
@@ -93,6 +94,8 @@ fn check(text: &str, ctx: &str, resolve_each: bool, seen: &mut Seen) {
         .collect();
     // Per condition guard: (true somewhere, false somewhere).
     let mut values = vec![(false, false); fresh.guards.len()];
+    // Per configuration (in enumeration order): its topology if valid.
+    let mut topologies: Vec<Option<Vec<bool>>> = Vec::with_capacity(total);
     let mut choice = vec![0usize; sizes.len()];
     let mut any_valid = false;
     for _ in 0..total {
@@ -104,6 +107,11 @@ fn check(text: &str, ctx: &str, resolve_each: bool, seen: &mut Seen) {
         // Every model of the configuration (the optimiser's choices).
         let mut blocked: Vec<Vec<Lit>> = Vec::new();
         let mut valid = false;
+        let topology = fresh
+            .valid
+            .solve(&lits)
+            .then(|| fresh.by_id.iter().map(|&p| fresh.valid.value(p)).collect());
+        topologies.push(topology);
         loop {
             let block: Vec<Lit> = blocked.iter().map(|b| fresh.valid.or(b)).collect();
             let mut assumptions = lits.clone();
@@ -160,6 +168,17 @@ fn check(text: &str, ctx: &str, resolve_each: bool, seen: &mut Seen) {
     if !any_valid {
         return;
     }
+    if analysis.determined {
+        check_inputs(
+            &fresh,
+            why,
+            &analysis.irrelevant,
+            &sizes,
+            &topologies,
+            ctx,
+            seen,
+        );
+    }
     let mut want: Vec<(String, bool, String)> = Vec::new();
     for &(i, _) in &conditions {
         let Piece::Part(part @ Part::Condition { id, index, .. }) = fresh.pieces[i] else {
@@ -190,6 +209,90 @@ fn check(text: &str, ctx: &str, resolve_each: bool, seen: &mut Seen) {
     seen.facts += got.len();
 }
 
+/// The input verdicts against the enumerated configurations (`topologies`,
+/// mixed-radix over `sizes`, last input fastest): an input is irrelevant
+/// exactly when no two valid configurations that differ in it alone have
+/// different topologies; one the others decide has no two valid
+/// configurations differing in it alone, and its reason suffices and is
+/// minimal (re-asked on two copies of the problem sharing the guards).
+fn check_inputs(
+    x: &Explainer<'_>,
+    why: &Why,
+    irrelevant: &[String],
+    sizes: &[usize],
+    topologies: &[Option<Vec<bool>>],
+    ctx: &str,
+    seen: &mut Seen,
+) {
+    let mut stride = vec![1usize; sizes.len()];
+    for k in (0..sizes.len().saturating_sub(1)).rev() {
+        stride[k] = stride[k + 1] * sizes[k + 1];
+    }
+    for (k, (name, lits)) in x.inputs.iter().enumerate() {
+        // Pairs of valid configurations differing in input k alone.
+        let (mut pairs, mut changes) = (0, false);
+        for (c, t) in topologies.iter().enumerate() {
+            let Some(t) = t else { continue };
+            let digit = (c / stride[k]) % sizes[k];
+            for other in digit + 1..sizes[k] {
+                if let Some(u) = &topologies[c + (other - digit) * stride[k]] {
+                    pairs += 1;
+                    changes |= t != u;
+                }
+            }
+        }
+        let listed = irrelevant.contains(name);
+        assert_eq!(
+            listed, !changes,
+            "{ctx}
+input {name}"
+        );
+        let Some(input) = why.inputs.iter().find(|i| &i.input == name) else {
+            assert!(
+                !listed,
+                "{ctx}
+no reason for irrelevant input {name}"
+            );
+            continue;
+        };
+        let Irrelevance::Determined(reasons) = &input.because else {
+            continue;
+        };
+        assert_eq!(
+            pairs, 0,
+            "{ctx}
+input {name} is not determined"
+        );
+        let parts = x.determined(name).expect("determined");
+        assert_eq!(parts.len(), reasons.len(), "{ctx}");
+        let every: Vec<Lit> = x
+            .inputs
+            .iter()
+            .flat_map(|(_, l)| l.iter().copied())
+            .collect();
+        let differs = |on: &[usize]| {
+            let on: Vec<Lit> = on.iter().map(|&g| x.guards[g]).collect();
+            let copy = copy_requiring(&x.whole, &on);
+            copy.differ(&every, lits).can_differ(lits)
+        };
+        assert!(
+            !differs(&parts),
+            "{ctx}
+input {name}: not sufficient"
+        );
+        for i in 0..parts.len() {
+            let mut less = parts.clone();
+            less.remove(i);
+            assert!(
+                differs(&less),
+                "{ctx}
+input {name}: not minimal"
+            );
+        }
+        seen.determined += 1;
+    }
+}
+
 #[test]
 fn reasons_are_sufficient_and_minimal() {
     let mut rng = Rng(0x5eed_2727_0000_0001);
@@ -217,4 +320,46 @@ fn reasons_with_up_to_16_inputs() {
         check(&text, &format!("round {round}\n{text}"), false, &mut seen);
     }
     assert!(seen.reasons > 3, "too few reasons: {}", seen.reasons);
+}
+
+/// Templates whose constraints tie boolean inputs together, so that some
+/// inputs are decided by the others: the input verdicts against
+/// enumeration, and the reasons of the decided ones sufficient and minimal.
+#[test]
+fn decided_inputs_have_minimal_reasons() {
+    let mut rng = Rng(0x5eed_2727_0d0d_0001);
+    let mut seen = Seen::default();
+    for round in 0..150 {
+        let inputs = 2 + rng.below(4) as usize;
+        let nodes = 1 + rng.below(4) as usize;
+        let text = random_template(&mut rng, inputs, &['b'], nodes, false);
+        let input = |rng: &mut Rng| format!("{{variability_input: b{}}}", rng.below(inputs as u64));
+        let mut added = String::new();
+        for _ in 0..1 + rng.below(2) {
+            let (a, b, c) = (input(&mut rng), input(&mut rng), input(&mut rng));
+            let constraint = match rng.below(4) {
+                0 => format!("{{equal: [{a}, {b}]}}"),
+                1 => format!("{{not: {{equal: [{a}, {b}]}}}}"),
+                2 => format!("{{equal: [{a}, {{and: [{b}, {c}]}}]}}"),
+                _ => format!("{{or: [{a}, {{not: {b}}}]}}"),
+            };
+            added.push_str(&format!("      - {constraint}\n"));
+        }
+        let header = if text.contains("    constraints:\n") {
+            ""
+        } else {
+            "    constraints:\n"
+        };
+        let text = text.replacen(
+            "  node_templates:\n",
+            &format!("{header}{added}  node_templates:\n"),
+            1,
+        );
+        check(&text, &format!("round {round}\n{text}"), false, &mut seen);
+    }
+    assert!(
+        seen.determined > 20,
+        "too few decided inputs: {}",
+        seen.determined
+    );
 }
