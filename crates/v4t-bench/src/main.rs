@@ -4,7 +4,7 @@
 //! v4t-bench generate --family 1 --size 10000 --out DIR
 //! v4t-bench run [--family 1|2] [--sizes 10,1000] [--runs 5] [--v4t target/release/v4t]
 //! v4t-bench roundtrip TEMPLATE OUTPUT
-//! v4t-bench analyze --family 1|2|4|5 --size N [--runs R] [--details] [--sample T] [--random N] [--export uvl|dimacs]
+//! v4t-bench analyze --family 1|2|4|5 --size N [--runs R] [--details] [--why] [--sample T] [--random N] [--export uvl|dimacs]
 //! v4t-bench generate-tosca --size N --out FILE
 //! v4t-bench graph [--family 1|2|3] [--sizes 1000,5000] [--runs 3] [--timeout 120] [--v4t PATH]
 //! v4t-bench explain [--family 1|2|3] [--sizes 2000,20000] [--runs 1] [--timeout 120] [--v4t PATH]
@@ -43,7 +43,7 @@ const USAGE: &str = "usage:
   v4t-bench generate --family 1|2|3|4|5 --size N --out DIR
   v4t-bench run [--family 1|2|3] [--sizes N,N,..] [--runs R] [--v4t PATH] [--no-process]
   v4t-bench roundtrip TEMPLATE OUTPUT
-  v4t-bench analyze --family 1|2|4|5 --size N [--runs R] [--details] [--sample T] [--random N] [--export uvl|dimacs]
+  v4t-bench analyze --family 1|2|4|5 --size N [--runs R] [--details] [--why] [--sample T] [--random N] [--export uvl|dimacs]
   v4t-bench generate-tosca --size N --out FILE
   v4t-bench graph [--family 1|2|3] [--sizes N,N,..] [--runs R] [--timeout SECONDS] [--v4t PATH]
   v4t-bench explain [--family 1|2|3] [--sizes N,N,..] [--runs R] [--timeout SECONDS] [--v4t PATH]";
@@ -160,7 +160,7 @@ fn write_family(family: Family, size: usize, dir: &Path) -> Result<(PathBuf, Pat
 }
 
 /// Times the family-based analysis in-process (`v4t analyze`), with the
-/// analyses `--details`, `--sample T`, `--random N` (seed 1) and
+/// analyses `--details`, `--why`, `--sample T`, `--random N` (seed 1) and
 /// `--export uvl|dimacs` as the CLI's flags of the same names.
 fn analyze(args: &[String]) -> Result<(), String> {
     use v4t::analyze::{AnalyzeOptions, ExportFormat};
@@ -169,7 +169,7 @@ fn analyze(args: &[String]) -> Result<(), String> {
         &[
             "--family", "--size", "--runs", "--sample", "--random", "--export",
         ],
-        &["--details"],
+        &["--details", "--why"],
     )?;
     let family = flags.family()?.ok_or(USAGE)?;
     let size = flags.number("--size", 1_000)?;
@@ -182,6 +182,7 @@ fn analyze(args: &[String]) -> Result<(), String> {
     };
     let options = AnalyzeOptions {
         details: flags.has("--details"),
+        why: flags.has("--why"),
         sample: flags
             .value("--sample")
             .map(|_| flags.number("--sample", 2))
