@@ -204,10 +204,12 @@ pub struct Solver {
     clause_lits: Vec<Lit>,
     /// End offset of each clause in `clause_lits`.
     clause_ends: Vec<usize>,
-    /// Per clause: the gate variable whose definition it is part of (a
-    /// clause of `g <-> f(inputs)` for a gate with a fresh variable `g`),
-    /// or [`NO_GATE`]; read by [`Split::solve_switched`].
-    clause_gates: Vec<u32>,
+    /// Per clause, once [`Solver::record_gates`] asked for it: the gate
+    /// variable whose definition it is part of (a clause of
+    /// `g <-> f(inputs)` for a gate with a fresh variable `g`), or
+    /// [`NO_GATE`]; read by [`Split::solve_switched`]. `None` otherwise:
+    /// a problem that is only solved does not pay for it.
+    clause_gates: Option<Vec<u32>>,
     /// The gate whose defining clauses are being added ([`NO_GATE`] otherwise).
     defining: u32,
 }
@@ -250,7 +252,7 @@ impl Solver {
             scratch: Vec::new(),
             clause_lits: Vec::new(),
             clause_ends: Vec::new(),
-            clause_gates: Vec::new(),
+            clause_gates: None,
             defining: NO_GATE,
         };
         s.raw_clause(&[truth]);
@@ -433,7 +435,9 @@ impl Solver {
         }
         self.clause_lits.extend_from_slice(lits);
         self.clause_ends.push(self.clause_lits.len());
-        self.clause_gates.push(self.defining);
+        if let Some(gates) = &mut self.clause_gates {
+            gates.push(self.defining);
+        }
         match &mut self.sat {
             Some(sat) => Self::add_to_backend(sat, &mut self.scratch, lits),
             None => self.add_to_store(lits),
@@ -454,7 +458,30 @@ impl Solver {
         debug_assert!(lits.iter().all(|&l| self.fixed(l).is_none()));
         self.clause_lits.extend_from_slice(lits);
         self.clause_ends.push(self.clause_lits.len());
-        self.clause_gates.push(gate);
+        if let Some(gates) = &mut self.clause_gates {
+            gates.push(gate);
+        }
+    }
+
+    /// Records from now on which clauses define which gate, so that
+    /// [`Split::solve_switched`] follows a gate's definition only from the
+    /// gate to its inputs and a question stays near its assumptions (the
+    /// parts of [`Solver::split`] inherit the record). Without it, every
+    /// definition counts as a clause that is always on: the same answers,
+    /// searched on more clauses. Clauses added before count as no definition.
+    pub fn record_gates(&mut self) {
+        if self.clause_gates.is_none() {
+            self.clause_gates = Some(vec![NO_GATE; self.clause_ends.len()]);
+        }
+    }
+
+    /// The gate whose definition clause `c` is part of ([`NO_GATE`] if
+    /// none, or if gates are not recorded).
+    pub(crate) fn clause_gate(&self, c: usize) -> u32 {
+        self.clause_gates
+            .as_ref()
+            .and_then(|gates| gates.get(c).copied())
+            .unwrap_or(NO_GATE)
     }
 
     /// What batsat does when a clause is added: drop it if a literal is true,

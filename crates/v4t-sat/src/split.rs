@@ -154,8 +154,12 @@ impl Solver {
             };
             if *slot == NONE {
                 *slot = split.parts.len() as u32;
+                let mut sat = Solver::new();
+                if self.clause_gates.is_some() {
+                    sat.record_gates();
+                }
                 split.parts.push(Some(Part {
-                    sat: Solver::new(),
+                    sat,
                     globals: vec![NONE],
                     loose: !active[v as usize],
                     near: None,
@@ -172,7 +176,8 @@ impl Solver {
         // Distribute the clauses without their false literals.
         let mut start = 0;
         let mut local = Vec::new();
-        for (&end, &gate) in self.clause_ends.iter().zip(&self.clause_gates) {
+        for (c, &end) in self.clause_ends.iter().enumerate() {
+            let gate = self.clause_gate(c);
             let clause = &self.clause_lits[start..end];
             start = end;
             if clause.iter().any(|&l| is_fixed(l) == Some(true)) {
@@ -869,7 +874,11 @@ impl Split {
                 }
             }
             let mut start = 0;
-            for (&end, &gate) in old.clause_ends.iter().zip(&old.clause_gates) {
+            if old.clause_gates.is_some() {
+                sat.record_gates();
+            }
+            for (c, &end) in old.clause_ends.iter().enumerate() {
+                let gate = old.clause_gate(c);
                 clause.clear();
                 clause.extend(old.clause_lits[start..end].iter().map(|&l| map(l)));
                 start = end;

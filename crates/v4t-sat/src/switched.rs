@@ -227,7 +227,7 @@ impl Near {
         let mut always = Vec::new();
         let mut owners: Vec<(u32, u32)> = Vec::new();
         for c in 0..clauses {
-            let gate = sat.clause_gates[c];
+            let gate = sat.clause_gate(c);
             if gate != NO_GATE {
                 owners.push((gate, c as u32));
                 continue;
@@ -505,7 +505,8 @@ mod tests {
     use crate::{Lit, Solver};
 
     /// `solve_switched` answers as `solve` with the switches not assumed
-    /// assumed false, on random guarded problems over gates.
+    /// assumed false, on random guarded problems over gates, with the
+    /// gate definitions recorded (every other problem) or not.
     #[test]
     fn switched_answers_match_full_solving() {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
@@ -515,8 +516,11 @@ mod tests {
             seed ^= seed << 17;
             seed % n
         };
-        for _ in 0..200 {
+        for round in 0..200 {
             let mut s = Solver::new();
+            if round % 2 == 0 {
+                s.record_gates();
+            }
             let vars: Vec<Lit> = (0..8).map(|_| s.new_var()).collect();
             let mut pool = vars.clone();
             for _ in 0..6 {

@@ -69,7 +69,10 @@ impl<'a> Guarded<'a> {
         inputs: Map,
         now_ms: f64,
     ) -> Result<Guarded<'a>> {
-        let mut enc = Encoder::new(graph, doc, types, inputs.clone(), now_ms, |_| {
+        // Questions are answered near their elements (`solve_switched`),
+        // which follows the gates' definitions.
+        let mut enc = Encoder::new(graph, doc, types, inputs.clone(), now_ms, |sat| {
+            sat.record_gates();
             Guarding::default()
         });
         let order = encode_problem(&mut enc)?;
