@@ -114,7 +114,7 @@ impl Growth {
         let (mut touch, mut up, mut down) = (Vec::new(), Vec::new(), Vec::new());
         for c in 0..near.clauses {
             let lits = clause(sat, c);
-            let gate = sat.clause_gates[c];
+            let gate = sat.clause_gate(c);
             if gate != NO_GATE {
                 for v in lits.iter().map(|l| l.var_index()).filter(|&v| v != gate) {
                     up.push((v, gate));

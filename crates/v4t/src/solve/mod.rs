@@ -227,9 +227,14 @@ pub(crate) fn guarded_family_problem(
     types: &TypeSystem,
     now_ms: f64,
 ) -> Result<(FamilyProblem, Vec<Guard>)> {
-    let mut enc = Encoder::new(graph, doc, types, Map::new(), now_ms, |sat| GuardedFamily {
-        inputs: family::FamilyInputs::new(doc, graph, types, sat, now_ms),
-        guarding: Guarding::default(),
+    let mut enc = Encoder::new(graph, doc, types, Map::new(), now_ms, |sat| {
+        // `analyze --why` asks near each element (`minimal_switched_core`),
+        // following the gates' definitions.
+        sat.record_gates();
+        GuardedFamily {
+            inputs: family::FamilyInputs::new(doc, graph, types, sat, now_ms),
+            guarding: Guarding::default(),
+        }
     });
     let order = encode_problem(&mut enc)?;
     let presence = order.iter().map(|&id| (id, enc.presence(id))).collect();
