@@ -21,8 +21,10 @@ pub struct SourceFile {
     pub path: Option<String>,
     /// The text.
     pub text: String,
-    /// Byte offsets of line starts, built on first use by [`Sources::text_of`].
-    lines: OnceLock<Vec<usize>>,
+    /// Byte offsets of line starts, built on first use by [`Sources::text_of`]:
+    /// `u32`s in a table of exactly the line count (a 50 MB template has two
+    /// million lines); lines starting past 4 GiB have no offset.
+    lines: OnceLock<Vec<u32>>,
 }
 
 impl SourceFile {
@@ -39,11 +41,16 @@ impl SourceFile {
     /// of the line if the column is past it.
     pub fn offset(&self, line: u32, col: u32) -> Option<usize> {
         let lines = self.lines.get_or_init(|| {
-            std::iter::once(0)
-                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
-                .collect()
+            let breaks = self.text.bytes().filter(|&b| b == b'\n').count();
+            let mut lines = Vec::with_capacity(breaks + 1);
+            lines.extend(
+                std::iter::once(0)
+                    .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                    .map_while(|start| u32::try_from(start).ok()),
+            );
+            lines
         });
-        let start = *lines.get((line as usize).checked_sub(1)?)?;
+        let start = *lines.get((line as usize).checked_sub(1)?)? as usize;
         let rest = self.text.get(start..)?;
         let rest = rest.split('\n').next().unwrap_or_default();
         let skip = (col as usize).checked_sub(1)?;

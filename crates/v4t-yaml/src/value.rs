@@ -721,6 +721,13 @@ impl Map {
     /// Appends an entry with its key span; does not check for duplicates.
     pub fn push(&mut self, key: Key, value: Node) {
         let position = self.entries.len();
+        if position == self.entries.capacity() {
+            // Grow by a quarter (at least one entry) rather than doubling:
+            // the parser sizes maps exactly, and the stages add an entry or
+            // two to millions of them (`technology: []` on every node
+            // template), where doubling would nearly double the tree.
+            self.entries.reserve_exact((position / 4).max(1));
+        }
         match &mut self.index {
             Some(index) => {
                 index.entry(key_hash(&key.name)).or_insert(position as u32);
@@ -1001,6 +1008,20 @@ mod tests {
         assert_eq!(m.get("a").and_then(Node::as_f64), Some(3.0));
         assert!(m.remove("a").is_some());
         assert_eq!(m.keys().collect::<Vec<_>>(), ["b"]);
+    }
+
+    #[test]
+    fn pushes_grow_maps_by_a_quarter() {
+        let entry = |i: usize| (Key::new(format!("k{i}"), Span::NONE), Node::null());
+        let mut m = Map::from_entries((0..3).map(entry).collect());
+        m.push(Key::new("technology", Span::NONE), Node::null());
+        assert_eq!(m.entries.capacity(), 4);
+        let mut m = Map::new();
+        for i in 0..100 {
+            m.push(entry(i).0, Node::null());
+            assert!(m.entries.capacity() <= (i + 1) * 5 / 4 + 1, "{i}");
+        }
+        assert_eq!(m.get("k99").map(Node::is_null), Some(true));
     }
 
     #[test]
