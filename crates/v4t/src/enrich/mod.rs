@@ -92,7 +92,7 @@ fn enrich_doc(
 ) -> Result<(Config, Option<Graph>)> {
     let automatic = options::automatic_default_alternatives(document::options(doc))?;
     normalize(doc, automatic)?;
-    let config = Config::read(doc, version).map_err(|e| e.or_code(Code::InvalidShape))?;
+    let config = Config::read(doc, version, true).map_err(|e| e.or_code(Code::InvalidShape))?;
     let options = &config.options;
     // Graph #1: technologies and implementations.
     graph::add_fallback_properties(doc, options);

@@ -505,7 +505,7 @@ topology_template:
             .expect("enriches");
         let g2 = g2.expect("keeps the elements");
         normalize(&mut reused).expect("normalizes");
-        let resolver = config.resolver_options(true).expect("options");
+        let resolver = config.resolver;
         let mut g = rebuild(&reused, &reused_types, g2, resolver).expect("rebuilds");
         // Generated conditions are compact terms in the reused graph and YAML
         // in the fresh one: compare their YAML forms.
