@@ -609,3 +609,33 @@ fn the_document_kept_for_the_resolver_is_normalised() {
     }
     assert!(kept > 20, "{kept}");
 }
+
+/// The enricher moves `implies` lists into its graph and puts them back
+/// where they were written, for the template `v4t enrich` prints.
+#[test]
+fn enriched_templates_keep_their_implies_lists() {
+    let d = enriched(
+        "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    a: {type: t, implies: [[node.b, {variability_input: x}]]}
+    b: {type: t, properties: [{p: {value: 1, implies: [[node.a]]}}]}
+",
+    );
+    let a = node(&d, "a");
+    assert_eq!(
+        to_json(a.get("implies").expect("implies")),
+        r#"[["node.b",{"variability_input":"x"}]]"#
+    );
+    // In its place.
+    let keys: Vec<&str> = a.as_map().expect("map").keys().collect();
+    assert_eq!(keys[..2], ["type", "implies"]);
+    let p = node(&d, "b").get("properties").expect("properties");
+    assert_eq!(entry_key(p, "implies"), r#"[["node.a"]]"#);
+}
+
+/// Key `key` of the definition of the first entry of list `list`.
+fn entry_key(list: &Node, key: &str) -> String {
+    let (_, definition) = list.as_seq().unwrap()[0].as_map().unwrap().first().unwrap();
+    to_json(definition.get(key).unwrap())
+}
