@@ -325,7 +325,7 @@ fn prepare(
     };
     observe(Stage::Enrich);
     between(&doc, warnings)?;
-    let (_config, graph) = resolver_graph(&mut doc, version, &types, enriched)?;
+    let graph = resolver_graph(&mut doc, version, &types, enriched)?;
     drop(types);
     Ok(Prepared {
         doc,
@@ -399,7 +399,7 @@ fn load_checked(
     Ok((doc, loaded, version, grammar))
 }
 
-/// The configuration and the resolver graph: the enricher's graph #2 when
+/// The resolver graph: the enricher's graph #2 when
 /// it kept one (`enriched`), else a graph built from `doc`. The resolver
 /// reads conditions only through the graph; the output drops them.
 fn resolver_graph(
@@ -407,7 +407,7 @@ fn resolver_graph(
     version: Version,
     types: &types::TypeSystem<'_>,
     enriched: Option<(Config, Option<graph::Graph>)>,
-) -> Result<(Config, graph::Graph)> {
+) -> Result<graph::Graph> {
     match &enriched {
         // The enricher left its graph and a normalised document.
         Some((_, Some(_))) => {}
@@ -418,23 +418,19 @@ fn resolver_graph(
             normalize::normalize(doc, automatic).map_err(code(Code::InvalidShape))?;
         }
     }
-    let enriched_ran = enriched.is_some();
-    let (config, kept) = match enriched {
+    let (Config { resolver, .. }, kept) = match enriched {
         Some((config, kept)) => (config, kept),
         None => {
-            let config = Config::read(doc, version).map_err(code(Code::InvalidShape))?;
+            let config = Config::read(doc, version, false).map_err(code(Code::InvalidShape))?;
             (config, None)
         }
     };
-    let resolver_options = config
-        .resolver_options(enriched_ran)
-        .map_err(code(Code::InvalidShape))?;
     let graph = match kept {
-        Some(g2) => graph::rebuild(doc, types, g2, resolver_options),
-        None => graph::build_moving_conditions(doc, &resolver_options, types),
+        Some(g2) => graph::rebuild(doc, types, g2, resolver),
+        None => graph::build_moving_conditions(doc, &resolver, types),
     }
     .map_err(code(Code::UndefinedReference))?;
-    Ok((config, graph))
+    Ok(graph)
 }
 
 /// Gives a stage's errors the stage's code unless they have a more specific one.

@@ -227,11 +227,8 @@ const GLOBAL_OPTION_KEYS: &[&str] = &[
 ];
 
 /// `hosting_relationship_types` as written: a type name or a list of them.
-fn hosting_relationship_types(user: Option<&Map>) -> Result<Option<Vec<Node>>> {
-    let Some(n) = user
-        .and_then(|o| o.get("hosting_relationship_types"))
-        .filter(|n| n.is_defined())
-    else {
+fn hosting_relationship_types(user: Written<'_>) -> Result<Option<Vec<Node>>> {
+    let Some(n) = user.get("hosting_relationship_types") else {
         return Ok(None);
     };
     let list = match &n.value {
@@ -646,9 +643,45 @@ pub(crate) struct Constraints {
 /// the general switch).
 type ModeEntry = (Option<Kind>, Switch, bool);
 
+/// Which of the written options a reading of them sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum View {
+    /// Every option as written (the enricher's).
+    Written,
+    /// The resolver graph's, as the reference's resolver sees the options:
+    /// without `automatic_default_alternatives` (the first normalisation
+    /// deletes it), without the enrichment-only options if the enricher ran
+    /// (`enriched`: its transformer deletes them, 11.3), and with
+    /// `bratans_unknown` set (no fallback properties).
+    Resolver {
+        /// Whether the enricher ran.
+        enriched: bool,
+    },
+}
+
+/// `variability.options` as written, seen through a [`View`]: one map read
+/// twice, never copied or edited.
+#[derive(Clone, Copy)]
+struct Written<'a> {
+    map: Option<&'a Map>,
+    view: View,
+}
+
+impl<'a> Written<'a> {
+    /// The defined value of `key` this view sees.
+    fn get(self, key: &str) -> Option<&'a Node> {
+        if let View::Resolver { enriched } = self.view {
+            if key == "automatic_default_alternatives" || (enriched && is_enrichment_only(key)) {
+                return None;
+            }
+        }
+        self.map?.get(key).filter(|n| n.is_defined())
+    }
+}
+
 /// The user's options plus the mode's partial assignment.
 struct Raw<'a> {
-    user: Option<&'a Map>,
+    user: Written<'a>,
     mode: Vec<ModeEntry>,
 }
 
@@ -667,9 +700,7 @@ impl Raw<'_> {
             is_known_option(key),
             "option {key} missing in the known options"
         );
-        self.user
-            .and_then(|m| m.get(key))
-            .filter(|n| n.is_defined())
+        self.user.get(key)
     }
 
     fn user(&self, key: &str) -> Result<Option<bool>> {
@@ -728,7 +759,19 @@ impl Raw<'_> {
 impl Options {
     /// Resolves the options of a template with version `version` and raw
     /// options `user` (`variability.options`).
+    #[cfg(test)]
     pub(crate) fn new(version: Version, user: Option<&Map>) -> Result<Options> {
+        Options::seen(
+            version,
+            Written {
+                map: user,
+                view: View::Written,
+            },
+        )
+    }
+
+    /// The options of version `version` that `user` holds.
+    fn seen(version: Version, user: Written<'_>) -> Result<Options> {
         let raw = Raw {
             user,
             mode: pruning_mode(version, user)?,
@@ -757,7 +800,7 @@ impl Options {
             constraints,
             fallback_property_default_alternative: raw
                 .or("fallback_property_default_alternative", !v3)?,
-            bratans_unknown: raw.or("bratans_unknown", false)?,
+            bratans_unknown: user.view != View::Written || raw.or("bratans_unknown", false)?,
             enrich_input_condition: raw.or("enrich_input_condition", true)?,
             enrich_technologies: raw.or(
                 "enrich_technologies",
@@ -771,7 +814,8 @@ impl Options {
         })
     }
 
-    /// [`Options::new`] for a template of base grammar `grammar`. On a
+    /// The options `view` sees of `user` (`variability.options`), for a
+    /// template of version `version` and base grammar `grammar`. On a
     /// TOSCA 2.0 base, unless the template sets the options (or a wider
     /// one): a managed node needs no technology (TOSCA 2.0 knows no
     /// deployment technologies; otherwise every node of a template without
@@ -779,19 +823,18 @@ impl Options {
     /// defaults), and requirement assignments of one name are no
     /// alternatives (`unique_relation_constraint`, `ambiguous_relation_check`
     /// are off).
-    pub(crate) fn for_base(
+    pub(crate) fn read(
         version: Version,
         grammar: crate::version::Grammar,
         user: Option<&Map>,
+        view: View,
     ) -> Result<Options> {
-        let mut options = Options::new(version, user)?;
+        let user = Written { map: user, view };
+        let mut options = Options::seen(version, user)?;
         if grammar == crate::version::Grammar::Tosca13 {
             return Ok(options);
         }
-        let written = |keys: &[&str]| {
-            keys.iter()
-                .any(|k| user.is_some_and(|m| m.get(k).is_some_and(Node::is_defined)))
-        };
+        let written = |keys: &[&str]| keys.iter().any(|k| user.get(k).is_some());
         if !written(&[
             "required_technology_constraint",
             "technology_constraint",
@@ -857,9 +900,9 @@ impl Options {
 }
 
 /// The partial assignment of the pruning mode (`mode`, or the version's).
-fn pruning_mode(version: Version, user: Option<&Map>) -> Result<Vec<ModeEntry>> {
-    let written = user.and_then(|m| m.get("mode"));
-    let name = match written.filter(|n| n.is_defined()) {
+fn pruning_mode(version: Version, user: Written<'_>) -> Result<Vec<ModeEntry>> {
+    let written = user.get("mode");
+    let name = match written {
         None => default_mode(version),
         Some(n) => n.as_str().ok_or_else(|| not_a_string(n))?,
     };

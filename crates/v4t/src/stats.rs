@@ -110,7 +110,7 @@ pub fn stats(sources: &mut Sources, template: SourceId, loader: &mut dyn Loader)
     let variability = document::variability(&doc);
     let variability_inputs = document::declared_inputs(variability).len();
     let presets = document::collection_entries(variability.and_then(|v| v.get("presets"))).len();
-    let (_config, graph) = crate::resolver_graph(&mut doc, version, &types, None)?;
+    let graph = crate::resolver_graph(&mut doc, version, &types, None)?;
     Ok(Stats {
         nodes: graph.nodes().len(),
         relations: graph.relations().len(),

@@ -64,7 +64,12 @@ pub(crate) fn normalize(doc: &mut Node) -> crate::Result<()> {
 /// The options of `doc` as written.
 pub(crate) fn options(doc: &Node) -> crate::Result<Options> {
     let grammar = crate::version::grammar_of(doc);
-    Options::for_base(version(doc), grammar, document::options(doc))
+    Options::read(
+        version(doc),
+        grammar,
+        document::options(doc),
+        crate::options::View::Written,
+    )
 }
 
 /// The graph of the normalised `doc` under its options as written (the

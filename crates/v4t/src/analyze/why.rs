@@ -689,8 +689,7 @@ impl<'a> Explainer<'a> {
                         .and_then(|l| l.get(c as usize))
                 }
                 Piece::Part(Part::Implies(id, k)) => g
-                    .raw(doc, id)
-                    .and_then(|r| r.get("implies"))
+                    .implies(id)
                     .and_then(Node::as_seq)
                     .and_then(|l| l.get(k as usize)),
                 _ => continue,

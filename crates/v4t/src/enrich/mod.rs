@@ -92,7 +92,7 @@ fn enrich_doc(
 ) -> Result<(Config, Option<Graph>)> {
     let automatic = options::automatic_default_alternatives(document::options(doc))?;
     normalize(doc, automatic)?;
-    let config = Config::read(doc, version).map_err(|e| e.or_code(Code::InvalidShape))?;
+    let config = Config::read(doc, version, true).map_err(|e| e.or_code(Code::InvalidShape))?;
     let options = &config.options;
     // Graph #1: technologies and implementations.
     graph::add_fallback_properties(doc, options);
@@ -133,8 +133,9 @@ fn keeps_elements(doc: &Node, g: &Graph) -> bool {
 }
 
 /// The enricher transformer (11): final conditions into the raw elements
-/// (or, with `into_graph`, into the graph's elements: the resolver reads
-/// them only there, and the generated constraints into `g.constraints`),
+/// and the `implies` lists back into them (or, with `into_graph`, into the
+/// graph's elements: the resolver reads them only there, and the generated
+/// constraints into `g.constraints`),
 /// variability groups and enrichment-only options removed. With
 /// `into_graph` the document stays normalised unless a null definition
 /// became a map, which the result tells.
@@ -170,6 +171,15 @@ fn write_back(
             // The YAML form of generated conditions exists only here.
             let list = list.into_iter().map(|c| c.into_node(g)).collect();
             m.insert("conditions", Node::seq(list));
+        }
+    }
+    if !into_graph {
+        // Back where they were written, for the template `v4t enrich`
+        // prints (or a fresh build moves them again).
+        for (id, implies) in g.take_implies() {
+            if let Some(slot) = g.raw_mut(doc, id).and_then(|r| r.get_mut("implies")) {
+                *slot = implies;
+            }
         }
     }
     let Some(tt) = document::topology_map_mut(doc) else {

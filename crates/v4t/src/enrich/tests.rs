@@ -505,7 +505,7 @@ topology_template:
             .expect("enriches");
         let g2 = g2.expect("keeps the elements");
         normalize(&mut reused).expect("normalizes");
-        let resolver = config.resolver_options(true).expect("options");
+        let resolver = config.resolver;
         let mut g = rebuild(&reused, &reused_types, g2, resolver).expect("rebuilds");
         // Generated conditions are compact terms in the reused graph and YAML
         // in the fresh one: compare their YAML forms.
@@ -608,4 +608,34 @@ fn the_document_kept_for_the_resolver_is_normalised() {
         assert_eq!(to_json(&again), to_json(&d), "{text}");
     }
     assert!(kept > 20, "{kept}");
+}
+
+/// The enricher moves `implies` lists into its graph and puts them back
+/// where they were written, for the template `v4t enrich` prints.
+#[test]
+fn enriched_templates_keep_their_implies_lists() {
+    let d = enriched(
+        "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    a: {type: t, implies: [[node.b, {variability_input: x}]]}
+    b: {type: t, properties: [{p: {value: 1, implies: [[node.a]]}}]}
+",
+    );
+    let a = node(&d, "a");
+    assert_eq!(
+        to_json(a.get("implies").expect("implies")),
+        r#"[["node.b",{"variability_input":"x"}]]"#
+    );
+    // In its place.
+    let keys: Vec<&str> = a.as_map().expect("map").keys().collect();
+    assert_eq!(keys[..2], ["type", "implies"]);
+    let p = node(&d, "b").get("properties").expect("properties");
+    assert_eq!(entry_key(p, "implies"), r#"[["node.a"]]"#);
+}
+
+/// Key `key` of the definition of the first entry of list `list`.
+fn entry_key(list: &Node, key: &str) -> String {
+    let (_, definition) = list.as_seq().unwrap()[0].as_map().unwrap().first().unwrap();
+    to_json(definition.get(key).unwrap())
 }

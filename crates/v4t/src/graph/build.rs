@@ -103,17 +103,19 @@ pub(crate) fn build_for_technologies(
 }
 
 /// [`build`], moving the condition lists out of `doc` into the elements
-/// instead of copying them (each `conditions` entry is left null). For
-/// callers that read conditions only through the graph afterwards: the
-/// enricher, which writes every list back, and the resolver, whose output
-/// drops them.
+/// instead of copying them (each `conditions` entry is left null), and the
+/// `implies` lists into the graph ([`Graph::implies`]; each entry left
+/// null). For callers that read conditions and implications only through
+/// the graph afterwards: the enricher, which writes every list back, and
+/// the resolver, whose output drops them.
 pub(crate) fn build_moving_conditions(
     doc: &mut Node,
     options: &Options,
     types: &TypeSystem,
 ) -> Result<Graph> {
-    let (mut g, with_conditions) = build_with(doc, options, types, Copying::None)?;
-    move_conditions(doc, &mut g, &with_conditions);
+    let (mut g, moving) = build_with(doc, options, types, Copying::None)?;
+    move_conditions(doc, &mut g, &moving.conditions);
+    move_implies(doc, &mut g, &moving.implies);
     Ok(g)
 }
 
@@ -150,6 +152,8 @@ pub(crate) fn rebuild(
         id_buf: String::new(),
         has_conditions: false,
         with_conditions: Vec::new(),
+        has_implies: false,
+        with_implies: Vec::new(),
         targets: Vec::new(),
         g,
     };
@@ -173,14 +177,34 @@ fn move_conditions(doc: &mut Node, g: &mut Graph, ids: &[ElementId]) {
     }
 }
 
+/// Moves the `implies` of the elements `ids` (ascending; those whose
+/// definitions have the key) from `doc` into the graph.
+fn move_implies(doc: &mut Node, g: &mut Graph, ids: &[ElementId]) {
+    for &id in ids {
+        let Some(i) = g.raw_mut(doc, id).and_then(|raw| raw.get_mut("implies")) else {
+            continue;
+        };
+        let span = i.span;
+        g.implies
+            .push((id, std::mem::replace(i, Node::new(Value::Null, span))));
+    }
+}
+
+/// The elements whose definitions hold lists [`build_moving_conditions`]
+/// moves into the graph.
+struct Moving {
+    conditions: Vec<ElementId>,
+    implies: Vec<ElementId>,
+}
+
 /// The graph of `doc`, and with [`Copying::None`] the elements whose lists
-/// [`move_conditions`] moves.
+/// [`build_moving_conditions`] moves.
 fn build_with(
     doc: &Node,
     options: &Options,
     types: &TypeSystem,
     copy: Copying,
-) -> Result<(Graph, Vec<ElementId>)> {
+) -> Result<(Graph, Moving)> {
     let tt = document::topology(doc);
     let options = options.clone();
     let relationship_templates: Vec<String> = tt
@@ -205,6 +229,8 @@ fn build_with(
         id_buf: String::new(),
         has_conditions: false,
         with_conditions: Vec::new(),
+        has_implies: false,
+        with_implies: Vec::new(),
         targets: Vec::new(),
         g: Graph {
             options,
@@ -227,6 +253,7 @@ fn build_with(
             sections: Sections::of(doc),
             grammar: crate::version::grammar_of(doc),
             counts: SeededMap::default(),
+            implies: Vec::new(),
             reads: SeededMap::default(),
             constraints: Vec::new(),
         },
@@ -238,7 +265,11 @@ fn build_with(
     b.g.elements.reserve(count);
     b.g.ids.reserve(count);
     b.populate()?;
-    Ok((b.g, b.with_conditions))
+    let moving = Moving {
+        conditions: b.with_conditions,
+        implies: b.with_implies,
+    };
+    Ok((b.g, moving))
 }
 
 /// The number of elements a build of `doc` creates (entries that are no
@@ -371,6 +402,11 @@ struct Builder<'d> {
     /// The elements with such lists, so that moving them out visits only
     /// those definitions.
     with_conditions: Vec<ElementId>,
+    /// Whether the definition of the element [`Builder::add`] adds next has
+    /// an `implies` key ([`Builder::note_implies`]).
+    has_implies: bool,
+    /// The elements whose definitions have one, in id order.
+    with_implies: Vec<ElementId>,
     /// The `node` entry of each relation's definition, in relation order,
     /// read while the definition is at hand.
     targets: Vec<Option<&'d Node>>,
@@ -409,7 +445,17 @@ impl<'d> Builder<'d> {
         if std::mem::take(&mut self.has_conditions) {
             self.with_conditions.push(id);
         }
+        if std::mem::take(&mut self.has_implies) {
+            self.with_implies.push(id);
+        }
         id
+    }
+
+    /// Notes whether `raw`, the definition of the element added next, has
+    /// an `implies` list (which [`build_moving_conditions`] moves into the
+    /// graph).
+    fn note_implies(&mut self, raw: Option<&Map>) {
+        self.has_implies = raw.is_some_and(|m| m.contains_key("implies"));
     }
 
     /// [`conditions_of`] of the element added next if lists of `kind` are
@@ -475,6 +521,7 @@ impl<'d> Builder<'d> {
             span,
             loc,
         );
+        self.note_implies(raw);
         match raw
             .and_then(|m| m.get("default_alternative"))
             .filter(|n| n.is_defined())
@@ -517,6 +564,7 @@ impl<'d> Builder<'d> {
                 loc(i as u32),
             );
             e.conditions = self.conditions(e.kind, raw);
+            self.note_implies(raw);
             e.default_alternative = raw
                 .and_then(|m| m.get("default_alternative"))
                 .is_some_and(Node::is_truthy);
@@ -596,6 +644,7 @@ impl<'d> Builder<'d> {
             let keys = NodeKeys::of(def);
             let mut e = Element::new(Kind::Node, name.to_string(), None, None, span, Loc::Node(i));
             e.conditions = self.conditions(e.kind, raw);
+            self.note_implies(raw);
             e.implied = boxed_implied(keys.implied);
             let anchor = match keys.anchor.filter(|n| n.is_defined()) {
                 Some(a) => a.as_bool().ok_or_else(|| not_a_boolean(a))?,
@@ -1134,6 +1183,7 @@ impl<'d> Builder<'d> {
                 Loc::Group(i),
             );
             e.conditions = self.conditions(e.kind, raw);
+            self.note_implies(raw);
             e.implied = implied_of(raw);
             let id = self.add(e);
             self.g.groups.push(id);
@@ -1235,6 +1285,7 @@ impl<'d> Builder<'d> {
                 Loc::Policy(i),
             );
             e.conditions = self.conditions(e.kind, raw);
+            self.note_implies(raw);
             e.implied = implied_of(raw);
             let id = self.add(e);
             self.g.policies.push(id);
@@ -1275,6 +1326,7 @@ impl<'d> Builder<'d> {
                 Loc::Import(i as u32),
             );
             e.conditions = self.conditions(e.kind, raw);
+            self.note_implies(raw);
             let id = self.add(e);
             self.g.imports.push(id);
         }
@@ -1992,6 +2044,34 @@ topology_template:
         assert!(moved.ordered().all(|id| moved
             .raw_map(&d, id)
             .and_then(|m| m.get("conditions"))
+            .is_none_or(Node::is_null)));
+    }
+
+    #[test]
+    fn moving_conditions_moves_every_implies_list_into_the_graph() {
+        let mut d = normalized();
+        let written_implies: Vec<(String, String)> = {
+            let g = build(&d).expect("builds");
+            g.ordered()
+                .filter_map(|id| {
+                    let i = g.raw_map(&d, id)?.get("implies")?;
+                    Some((g.id(id).to_string(), to_json(i)))
+                })
+                .collect()
+        };
+        assert!(written_implies.len() >= 2, "{written_implies:?}");
+        let written = options(&d).expect("options");
+        let type_files = crate::testing::type_files(&d);
+        let types = type_files.system();
+        let moved = build_moving_conditions(&mut d, &written, &types).expect("builds");
+        let in_graph: Vec<(String, String)> = moved
+            .ordered()
+            .filter_map(|id| Some((moved.id(id).to_string(), to_json(moved.implies(id)?))))
+            .collect();
+        assert_eq!(in_graph, written_implies);
+        assert!(moved.ordered().all(|id| moved
+            .raw_map(&d, id)
+            .and_then(|m| m.get("implies"))
             .is_none_or(Node::is_null)));
     }
 

@@ -463,6 +463,11 @@ pub(crate) struct Graph {
     constraints: Vec<Constraint>,
     /// The base grammar of the document.
     grammar: Grammar,
+    /// The `implies` lists as written (5.4), moved out of the definitions
+    /// by [`build_moving_conditions`], by element id (ascending). Their
+    /// shape is checked where they are encoded, after every condition, as
+    /// the reference reports it.
+    implies: Vec<(ElementId, Node)>,
     /// TOSCA 2.0: the relations whose requirement assignment establishes
     /// another number of relationships than one (a literal `count`).
     counts: SeededMap<ElementId, u32>,
@@ -607,6 +612,18 @@ impl Graph {
     /// Gives element `id` its (enriched) condition list.
     pub(crate) fn set_conditions(&mut self, id: ElementId, list: CondList) {
         self.elements[id.0 as usize].conditions = list;
+    }
+
+    /// The `implies` value of element `id` as written, if defined.
+    pub(crate) fn implies(&self, id: ElementId) -> Option<&Node> {
+        let i = self.implies.binary_search_by_key(&id, |(x, _)| *x).ok()?;
+        Some(&self.implies[i].1).filter(|n| n.is_defined())
+    }
+
+    /// Moves the `implies` values out of the graph, by element id (the
+    /// enricher puts them back where `v4t enrich` prints the template).
+    pub(crate) fn take_implies(&mut self) -> Vec<(ElementId, Node)> {
+        std::mem::take(&mut self.implies)
     }
 
     /// Sets the generated constraints the resolver encodes after the

@@ -368,9 +368,7 @@ fn check_template(text: &str, counts: &mut Counts) -> Result<(), String> {
     let assigned =
         inputs::assign(&doc, &[], None, &mut Vec::new()).map_err(|e| e.message.clone())?;
     normalize::normalize(&mut doc, false).map_err(|e| e.message.clone())?;
-    let options = config
-        .resolver_options(true)
-        .map_err(|e| e.message.clone())?;
+    let options = config.resolver;
     let graph = graph::rebuild(&doc, &types, g2, options).map_err(|e| e.message.clone())?;
     compare(&doc, &graph, &types, assigned, text, counts);
     Ok(())

@@ -13,7 +13,7 @@
 
 use super::encode::Encoder;
 use super::mode::{Guard, Guarding, Part};
-use super::problem::{encode_problem, RawDefs};
+use super::problem::encode_problem;
 use crate::document;
 use crate::error::{Error, Result};
 use crate::graph::{Cond, Constraint, ElementId, Graph, Origin};
@@ -530,10 +530,8 @@ impl<'a> Guarded<'a> {
     /// Entry `i` of the `implies` of `id`.
     fn implies(&self, id: ElementId, i: u32) -> Reason {
         let g = self.enc.graph;
-        let raw = RawDefs::new(self.enc.doc);
-        let node = raw
-            .get(g, id)
-            .and_then(|r| r.get("implies"))
+        let node = g
+            .implies(id)
             .and_then(Node::as_seq)
             .and_then(|list| list.get(i as usize));
         let inputs = self.inputs_read(node);

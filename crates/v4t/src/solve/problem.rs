@@ -45,9 +45,8 @@ pub(crate) fn encode_problem<M: Mode>(enc: &mut Encoder<'_, M>) -> Result<Vec<El
         enc.take_reads();
         enc.require_constraint(c, Part::Generated(i as u32));
     }
-    let raw = RawDefs::new(doc);
     for &id in &order {
-        encode_implies(enc, &raw, id).map_err(|e| e.in_element(graph.id(id)))?;
+        encode_implies(enc, id).map_err(|e| e.in_element(graph.id(id)))?;
     }
     Ok(order)
 }
@@ -89,18 +88,10 @@ fn encode_element<M: Mode>(
     Ok(())
 }
 
-/// An element's raw `implies` list (5.4).
-fn encode_implies<M: Mode>(
-    enc: &mut Encoder<'_, M>,
-    raw: &RawDefs<'_>,
-    id: ElementId,
-) -> Result<()> {
+/// An element's `implies` list as written (5.4).
+fn encode_implies<M: Mode>(enc: &mut Encoder<'_, M>, id: ElementId) -> Result<()> {
     let graph = enc.graph;
-    let Some(implies) = raw
-        .get(graph, id)
-        .and_then(|r| r.get("implies"))
-        .filter(|n| n.is_defined())
-    else {
+    let Some(implies) = graph.implies(id) else {
         return Ok(());
     };
     let Some(pairs) = implies.as_seq() else {
