@@ -336,7 +336,9 @@ impl Split {
     /// whenever the allowed switches have a model together but not with
     /// `goal`). Empty if `goal` is false in every model. Of the switches
     /// found, those `telling` does not accept are dropped first, so they
-    /// remain only where the others near `goal` do not suffice.
+    /// remain only where the others near `goal` do not suffice. The
+    /// search grows along gate definitions: ask [`Solver::record_gates`]
+    /// before the gates are built, or a core may not be found.
     pub fn minimal_switched_core(
         &mut self,
         goal: Lit,

@@ -593,6 +593,8 @@ mod tests {
         let mut found = 0;
         for round in 0..300 {
             let mut s = Solver::new();
+            // As `analyze --why` does: the core grows along gate definitions.
+            s.record_gates();
             let vars: Vec<Lit> = (0..8).map(|_| s.new_var()).collect();
             let mut pool = vars.clone();
             for _ in 0..6 {
