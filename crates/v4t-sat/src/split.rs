@@ -337,8 +337,9 @@ impl Split {
     /// `goal`). Empty if `goal` is false in every model. Of the switches
     /// found, those `telling` does not accept are dropped first, so they
     /// remain only where the others near `goal` do not suffice. The
-    /// search grows along gate definitions: ask [`Solver::record_gates`]
-    /// before the gates are built, or a core may not be found.
+    /// search grows along gate definitions ([`Solver::record_gates`]);
+    /// without the record every definition is a clause always on, and the
+    /// searches are larger.
     pub fn minimal_switched_core(
         &mut self,
         goal: Lit,

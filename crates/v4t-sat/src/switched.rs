@@ -356,7 +356,12 @@ impl Near {
         let mut light = std::collections::VecDeque::new();
         // Hubs, each with how many of its neighbours were taken.
         let mut hubs = std::collections::VecDeque::new();
+        // What `goal` alone reaches (through definitions and the clauses
+        // that are always on, also where gates are not recorded).
         grow.enqueue(goal.var_index(), stamp, &mut light, &mut hubs);
+        for &v in &self.order[1..] {
+            grow.enqueue(v, stamp, &mut light, &mut hubs);
+        }
         let mut lits = Vec::new();
         loop {
             let budget = chosen.len().max(8);
@@ -593,8 +598,11 @@ mod tests {
         let mut found = 0;
         for round in 0..300 {
             let mut s = Solver::new();
-            // As `analyze --why` does: the core grows along gate definitions.
-            s.record_gates();
+            // As `analyze --why` does in every other round: the core grows
+            // along gate definitions, or along the clauses always on.
+            if round % 2 == 0 {
+                s.record_gates();
+            }
             let vars: Vec<Lit> = (0..8).map(|_| s.new_var()).collect();
             let mut pool = vars.clone();
             for _ in 0..6 {
