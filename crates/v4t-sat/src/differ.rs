@@ -90,8 +90,26 @@ impl Solver {
     /// Whether two models exist that agree on the variables of `shared`
     /// and differ on at least one literal of `outputs`
     /// (`self.differ(shared, outputs).can_differ(&[])`).
+    ///
+    /// The variables the shared ones define through conjunctions (`defined.rs`)
+    /// are equal in such models: they are one variable in both copies, and
+    /// outputs among them cannot differ. If every output is one of them,
+    /// no copy is built.
     pub fn can_differ(&self, shared: &[Lit], outputs: &[Lit]) -> bool {
-        self.differ(shared, outputs).can_differ(&[])
+        let determined = self.determined_by(shared);
+        let open: Vec<Lit> = outputs
+            .iter()
+            .copied()
+            .filter(|l| determined.get(l.var_index() as usize) == Some(&false))
+            .collect();
+        if open.is_empty() {
+            return false;
+        }
+        let same: Vec<Lit> = (0..self.num_vars())
+            .filter(|&v| determined[v as usize])
+            .map(Lit::from_var)
+            .collect();
+        self.differ_sharing(&same, shared, &open).can_differ(&[])
     }
 }
 
