@@ -5,7 +5,8 @@
 //! decided by at most one solve: the current model is a witness for one
 //! value of every literal, a solve forcing the other value either fails (the
 //! literal is implied) or finds a model that also frees every other literal
-//! it flips (model-based filtering). Literals fixed at level 0 need no solve.
+//! it flips (model-based filtering). Literals fixed at level 0 need no solve,
+//! also those fixed by what an earlier solve learnt.
 
 use crate::{Lit, Solver};
 
@@ -43,6 +44,13 @@ impl Solver {
         let witness: Vec<bool> = lits.iter().map(|&l| self.value(l)).collect();
         for i in 0..lits.len() {
             if result[i].is_some() {
+                continue;
+            }
+            // A failed solve often leaves a fact that decides later
+            // literals (each solve costs the backend time in the number of
+            // variables, however quickly it fails).
+            if let Some(b) = self.fixed(lits[i]) {
+                result[i] = Some(if b { Implied::True } else { Implied::False });
                 continue;
             }
             let other = if witness[i] { !lits[i] } else { lits[i] };
