@@ -37,7 +37,7 @@ impl Solver {
         let guard = self.new_var();
         let mut models = Vec::new();
         let complete = loop {
-            if !self.prefer_false_assuming(&[guard], projection) {
+            if !self.prefer_false_assuming_on_order(&[guard], projection) {
                 break true;
             }
             if models.len() == limit {

@@ -6,6 +6,7 @@
 //! order false") and keeps each one whenever that is still possible, so the
 //! chosen model depends only on the clauses and the preferences.
 
+use crate::propagate::Implications;
 use crate::{Lit, Solver};
 
 impl Solver {
@@ -54,6 +55,46 @@ impl Solver {
         for &lit in order {
             self.choose(&mut choices, !lit);
         }
+        true
+    }
+
+    /// [`Solver::prefer_false_assuming`] for a caller that reads only the
+    /// literals of `order` from the model: the choices are followed by unit
+    /// propagation over the stored clauses ([`Implications`]), so that the
+    /// literals of `order` they decide need no solve (each solve
+    /// propagates every choice again: on a large problem, most of the
+    /// time). The stored model then agrees with the smallest one on
+    /// `order`, not necessarily on other variables.
+    pub(crate) fn prefer_false_assuming_on_order(&mut self, base: &[Lit], order: &[Lit]) -> bool {
+        let found = if base.is_empty() {
+            self.ensure_model()
+        } else {
+            self.solve_raw(base)
+        };
+        if !found {
+            return false;
+        }
+        let Some(facts) = self.level0() else {
+            return false;
+        };
+        self.lending_store(|s, store| {
+            // No conflict: the stored model has the facts and every
+            // literal assumed below.
+            let Some(mut implied) = Implications::new(store, facts) else {
+                return;
+            };
+            for &b in base {
+                implied.assume(b);
+            }
+            let mut choices = base.to_vec();
+            for &lit in order {
+                if implied.value(lit).is_some() {
+                    continue;
+                }
+                let made = s.choose(&mut choices, !lit);
+                implied.assume(if made { !lit } else { lit });
+            }
+        });
         true
     }
 
@@ -133,6 +174,42 @@ mod tests {
             assert_eq!(got, best, "round {round}");
             let model: Vec<bool> = vars.iter().map(|&v| s.value(v)).collect();
             assert!(ms.contains(&model));
+        }
+    }
+
+    /// Following the choices by propagation gives the same smallest
+    /// values on the order, under random assumptions (brute force).
+    #[test]
+    fn propagated_choices_give_the_same_minimum_on_the_order() {
+        let mut rng = Rng::new(123);
+        for round in 0..300 {
+            let (mut s, vars, cnf) = random_instance(&mut rng, 12, (2, 1));
+            let n = vars.len();
+            let pick = |rng: &mut Rng| {
+                let v = vars[rng.below(n as u64) as usize];
+                if rng.below(3) == 0 {
+                    !v
+                } else {
+                    v
+                }
+            };
+            let order: Vec<Lit> = (0..n + 2).map(|_| pick(&mut rng)).collect();
+            let base: Vec<Lit> = (0..rng.below(3)).map(|_| pick(&mut rng)).collect();
+            let ms: Vec<Vec<bool>> = models(&vars, &cnf)
+                .into_iter()
+                .filter(|m| base.iter().all(|&b| eval_lit(b, &vars, m)))
+                .collect();
+            let found = s.prefer_false_assuming_on_order(&base, &order);
+            assert_eq!(found, !ms.is_empty(), "round {round}");
+            if !found {
+                continue;
+            }
+            let key = |m: &Vec<bool>| -> Vec<bool> {
+                order.iter().map(|&l| eval_lit(l, &vars, m)).collect()
+            };
+            let best = ms.iter().map(key).min().unwrap();
+            let got: Vec<bool> = order.iter().map(|&l| s.value(l)).collect();
+            assert_eq!(got, best, "round {round}");
         }
     }
 

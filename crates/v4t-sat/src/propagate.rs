@@ -7,7 +7,9 @@
 //! then thrown away. Here each clause not already satisfied gets a counter of
 //! literals not yet known false; when it drops to one, the clause is scanned
 //! for its last open literal. Every occurrence is visited at most once, so the
-//! cost is linear in the size of the clauses.
+//! cost is linear in the size of the clauses. The same propagation follows
+//! the choices of a lexicographic search ([`Implications`]), deciding the
+//! literals they imply without asking the backend.
 
 use crate::{Lit, Solver};
 
@@ -42,17 +44,61 @@ impl Solver {
         if self.store_unsat {
             return None;
         }
-        let mut value = self.assigned.clone();
+        let store = (&self.clause_lits[..], &self.clause_ends[..]);
+        Implications::new(store, self.assigned.clone()).map(|i| i.value)
+    }
+
+    /// Runs `f` on this solver with its clause store lent out as
+    /// `(literals, clause ends)` (for an [`Implications`] beside questions
+    /// to the backend); the solver has no stored clauses meanwhile, so `f`
+    /// must not add any, nor drop the backend.
+    pub(crate) fn lending_store<R>(&mut self, f: impl FnOnce(&mut Solver, Store<'_>) -> R) -> R {
+        let lits = std::mem::take(&mut self.clause_lits);
+        let ends = std::mem::take(&mut self.clause_ends);
+        let r = f(self, (&lits, &ends));
+        self.clause_lits = lits;
+        self.clause_ends = ends;
+        r
+    }
+}
+
+/// A clause store: the literals of every clause concatenated, and the end
+/// offset of each clause.
+pub(crate) type Store<'s> = (&'s [Lit], &'s [usize]);
+
+/// Unit propagation over a clause store that only grows: the first facts,
+/// then literals assumed one at a time ([`Implications::assume`]). Each
+/// clause not satisfied by the first facts has a counter of literals not yet
+/// known false; when it drops to one, the clause is scanned for its last
+/// open literal, so all assumptions together cost the size of the clauses.
+pub(crate) struct Implications<'s> {
+    store: Store<'s>,
+    /// Per variable: 0 unknown, 1 true, -1 false.
+    value: Vec<i8>,
+    /// Per clause: its literals not known false (distinct ones).
+    open: Vec<u32>,
+    /// The clauses not satisfied by the first facts, by literal:
+    /// `occurs[start[l]..start[l + 1]]`.
+    start: Vec<u32>,
+    occurs: Vec<u32>,
+    /// Facts not yet propagated.
+    queue: Vec<Lit>,
+}
+
+impl<'s> Implications<'s> {
+    /// The propagation of the facts `value` (per variable, as above) over
+    /// `store`; `None` on a conflict.
+    pub(crate) fn new(store: Store<'s>, mut value: Vec<i8>) -> Option<Implications<'s>> {
+        let (clause_lits, ends) = store;
         let is_true = |value: &[i8], l: Lit| {
             let v = value[l.var_index() as usize];
             v != 0 && (v > 0) != l.is_negated()
         };
-        let ends = &self.clause_ends;
         let range = |c: usize| if c == 0 { 0 } else { ends[c - 1] }..ends[c];
 
         // Occurrence lists (by literal) of the clauses not satisfied by the
         // initial facts; only those can still propagate.
-        let lits = 2 * self.vars as usize;
+        let lits = 2 * value.len();
         // First the number of occurrences of each literal, then (prefix
         // sums) where its list ends; filling backwards leaves where it starts.
         let mut start = vec![0u32; lits + 1];
@@ -60,7 +106,7 @@ impl Solver {
         let mut watched = Vec::new();
         let mut seen = Vec::new();
         for (c, open) in open.iter_mut().enumerate() {
-            let clause = &self.clause_lits[range(c)];
+            let clause = &clause_lits[range(c)];
             if clause.iter().any(|&l| is_true(&value, l)) {
                 continue;
             }
@@ -79,7 +125,7 @@ impl Solver {
         seen.fill(0);
         let mut occurs = vec![0u32; start[lits] as usize];
         for &c in watched.iter().rev() {
-            let clause = &self.clause_lits[range(c as usize)];
+            let clause = &clause_lits[range(c as usize)];
             for (i, &l) in clause.iter().enumerate() {
                 if first_occurrence(clause, i, c, &mut seen, lits) {
                     let slot = &mut start[lit_index(l)];
@@ -91,7 +137,7 @@ impl Solver {
         drop(seen);
 
         // Every known fact falsifies its negation's occurrences once.
-        let mut queue: Vec<Lit> = (0..self.vars)
+        let mut queue: Vec<Lit> = (0..value.len() as u32)
             .filter(|&v| value[v as usize] != 0)
             .map(|v| {
                 let l = Lit::from_var(v);
@@ -105,24 +151,59 @@ impl Solver {
         // Clauses of one literal (or none) propagate without any falsification.
         for &c in &watched {
             if open[c as usize] <= 1 {
-                let clause = &self.clause_lits[range(c as usize)];
+                let clause = &clause_lits[range(c as usize)];
                 last_open(clause, &mut value, &mut queue)?;
             }
         }
+        let mut i = Implications {
+            store,
+            value,
+            open,
+            start,
+            occurs,
+            queue,
+        };
+        i.propagate()?;
+        Some(i)
+    }
+
+    /// Propagates the queued facts (each already in `value`).
+    fn propagate(&mut self) -> Option<()> {
+        let (clause_lits, ends) = self.store;
+        let range = |c: usize| if c == 0 { 0 } else { ends[c - 1] }..ends[c];
         let mut next = 0;
-        while let Some(&fact) = queue.get(next) {
+        while let Some(&fact) = self.queue.get(next) {
             next += 1;
             let falsified = lit_index(!fact);
-            for i in start[falsified]..start[falsified + 1] {
-                let c = occurs[i as usize] as usize;
-                open[c] -= 1;
-                if open[c] == 1 {
-                    let clause = &self.clause_lits[range(c)];
-                    last_open(clause, &mut value, &mut queue)?;
+            for i in self.start[falsified]..self.start[falsified + 1] {
+                let c = self.occurs[i as usize] as usize;
+                self.open[c] -= 1;
+                if self.open[c] == 1 {
+                    last_open(&clause_lits[range(c)], &mut self.value, &mut self.queue)?;
                 }
             }
         }
-        Some(value)
+        self.queue.clear();
+        Some(())
+    }
+
+    /// The value of `lit` the facts and assumptions imply, if any.
+    pub(crate) fn value(&self, lit: Lit) -> Option<bool> {
+        match self.value[lit.var_index() as usize] {
+            0 => None,
+            v => Some((v > 0) != lit.is_negated()),
+        }
+    }
+
+    /// Assumes `lit` from now on and propagates it; `false` on a conflict
+    /// (the state is then spoilt: assume only what some model has).
+    pub(crate) fn assume(&mut self, lit: Lit) -> bool {
+        if let Some(known) = self.value(lit) {
+            return known;
+        }
+        self.value[lit.var_index() as usize] = if lit.is_negated() { -1 } else { 1 };
+        self.queue.push(lit);
+        self.propagate().is_some()
     }
 }
 
