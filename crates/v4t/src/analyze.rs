@@ -816,28 +816,32 @@ impl<'o> Family<'o> {
         let violations = symbolic.violations;
         // The first violation: violated, and no earlier one is.
         let mut earlier = self.sat.constant(false);
-        let mut firsts: Vec<(Error, Vec<Lit>)> = Vec::new();
-        // Group by message (a lookup table; `firsts` keeps the check order).
-        let mut index: SeededMap<String, usize> = SeededMap::default();
-        for (error, v) in violations {
-            let first = self.sat.and(&[v, !earlier]);
-            earlier = self.sat.or(&[earlier, v]);
+        // Group by message: per group (in check order), the violation that
+        // names it; per first violation that can hold, its group.
+        let mut named: Vec<usize> = Vec::new();
+        let mut firsts: Vec<(u32, Lit)> = Vec::new();
+        let mut index: SeededMap<&str, u32> = SeededMap::default();
+        for (at, (error, v)) in violations.iter().enumerate() {
+            let first = self.sat.and(&[*v, !earlier]);
+            earlier = self.sat.or(&[earlier, *v]);
             if self.sat.fixed(first) == Some(false) {
                 continue;
             }
-            match index.get(&error.message) {
-                Some(&i) => firsts[i].1.push(first),
-                None => {
-                    index.insert(error.message.clone(), firsts.len());
-                    firsts.push((error, vec![first]));
-                }
-            }
+            let group = *index.entry(error.message.as_str()).or_insert_with(|| {
+                named.push(at);
+                named.len() as u32 - 1
+            });
+            firsts.push((group, first));
         }
-        let groups: Vec<(Error, Lit)> = firsts
-            .into_iter()
-            .map(|(error, lits)| {
-                let group = self.sat.or(&lits);
-                (error, group)
+        // Each group's literal: any of its firsts (in check order).
+        firsts.sort_by_key(|&(group, _)| group);
+        let mut lits = Vec::new();
+        let groups: Vec<(usize, Lit)> = firsts
+            .chunk_by(|a, b| a.0 == b.0)
+            .map(|chunk| {
+                lits.clear();
+                lits.extend(chunk.iter().map(|&(_, l)| l));
+                (named[chunk[0].0 as usize], self.sat.or(&lits))
             })
             .collect();
         // Most groups are empty (each element's violation has its own
@@ -856,8 +860,8 @@ impl<'o> Family<'o> {
         let mut failures = Vec::new();
         let budget = self.options.budget;
         for g in found {
-            let (error, group) = &groups[g];
-            let error = error.clone().or_code(Code::Inconsistent);
+            let (at, group) = &groups[g];
+            let error = violations[*at].0.clone().or_code(Code::Inconsistent);
             failures.extend(self.space().groups(&error, *group, &budget));
         }
         self.sat.require(!earlier);
