@@ -821,7 +821,7 @@ impl<'o> Family<'o> {
         let mut named: Vec<usize> = Vec::new();
         let mut firsts: Vec<(u32, Lit)> = Vec::new();
         let mut index: SeededMap<&str, u32> = SeededMap::default();
-        for (at, (error, v)) in violations.iter().enumerate() {
+        for (at, (error, v, _)) in violations.iter().enumerate() {
             let first = self.sat.and(&[*v, !earlier]);
             earlier = self.sat.or(&[earlier, *v]);
             if self.sat.fixed(first) == Some(false) {
@@ -861,7 +861,10 @@ impl<'o> Family<'o> {
         let budget = self.options.budget;
         for g in found {
             let (at, group) = &groups[g];
-            let error = violations[*at].0.clone().or_code(Code::Inconsistent);
+            let (error, _, notes) = &violations[*at];
+            let error = notes
+                .add_to(graph, error.clone())
+                .or_code(Code::Inconsistent);
             failures.extend(self.space().groups(&error, *group, &budget));
         }
         self.sat.require(!earlier);
@@ -1033,7 +1036,8 @@ impl<'o> Family<'o> {
 struct Symbolic<'a> {
     sat: &'a mut Solver,
     by_id: &'a [Lit],
-    violations: Vec<(Error, Lit)>,
+    /// Each with the notes its error gets if reported.
+    violations: Vec<(Error, Lit, check::Notes)>,
 }
 
 impl check::Logic for Symbolic<'_> {
@@ -1062,9 +1066,14 @@ impl check::Logic for Symbolic<'_> {
     fn at_least_two(&mut self, xs: &[Lit]) -> Lit {
         !self.sat.at_most_one(xs)
     }
-    fn violation(&mut self, when: Lit, error: impl FnOnce() -> Error) -> Result<()> {
+    fn violation_noted(
+        &mut self,
+        when: Lit,
+        error: impl FnOnce() -> Error,
+        notes: check::Notes,
+    ) -> Result<()> {
         if !self.is_false(when) {
-            self.violations.push((error(), when));
+            self.violations.push((error(), when, notes));
         }
         Ok(())
     }

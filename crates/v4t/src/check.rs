@@ -20,7 +20,7 @@ pub(crate) fn check(graph: &Graph, solution: &Solution) -> Result<()> {
     if let Some(cycle) = present_hosting_cycle(graph, &present) {
         return Err(graph.hosting_cycle(&cycle));
     }
-    checks(graph, &mut OneSolution(solution))
+    checks(graph, &mut OneSolution { solution, graph })
 }
 
 /// Presence and the connectives the checks need, and what a violation does.
@@ -39,16 +39,58 @@ pub(crate) trait Logic {
     fn at_least_two(&mut self, xs: &[Self::B]) -> Self::B;
     /// The check fails with `error()` where `when` holds. On one solution
     /// that is the error of the run; symbolically it is recorded.
-    fn violation(&mut self, when: Self::B, error: impl FnOnce() -> Error) -> Result<()>;
+    fn violation(&mut self, when: Self::B, error: impl FnOnce() -> Error) -> Result<()> {
+        self.violation_noted(when, error, Notes::None)
+    }
+    /// [`Logic::violation`] with `notes` for the error where it is reported
+    /// (symbolically, only the few errors reported get them).
+    fn violation_noted(
+        &mut self,
+        when: Self::B,
+        error: impl FnOnce() -> Error,
+        notes: Notes,
+    ) -> Result<()>;
+}
+
+/// Notes an error gets besides its message, built where it is reported,
+/// not where it is found: a symbolic run finds a violation per element and
+/// check, and reports a few of them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Notes {
+    /// No notes.
+    None,
+    /// Why `absent`, the `role` (`container`, `source`, `target`) of the
+    /// present element `x`, is absent, and which option would have removed
+    /// `x` with it ([`with_absent_container_notes`]).
+    Absent {
+        x: ElementId,
+        absent: ElementId,
+        role: &'static str,
+    },
+}
+
+impl Notes {
+    /// `error` with these notes.
+    pub(crate) fn add_to(self, g: &Graph, error: Error) -> Error {
+        match self {
+            Notes::None => error,
+            Notes::Absent { x, absent, role } => {
+                with_absent_container_notes(g, error, x, absent, role)
+            }
+        }
+    }
 }
 
 /// One solution: presence is known, the first violation is the error.
-pub(crate) struct OneSolution<'s>(pub(crate) &'s Solution);
+pub(crate) struct OneSolution<'s> {
+    pub(crate) solution: &'s Solution,
+    pub(crate) graph: &'s Graph,
+}
 
 impl Logic for OneSolution<'_> {
     type B = bool;
     fn present(&mut self, id: ElementId) -> bool {
-        self.0.is_present(id)
+        self.solution.is_present(id)
     }
     fn is_false(&self, b: bool) -> bool {
         !b
@@ -68,9 +110,14 @@ impl Logic for OneSolution<'_> {
     fn at_least_two(&mut self, xs: &[bool]) -> bool {
         xs.iter().filter(|&&x| x).count() > 1
     }
-    fn violation(&mut self, when: bool, error: impl FnOnce() -> Error) -> Result<()> {
+    fn violation_noted(
+        &mut self,
+        when: bool,
+        error: impl FnOnce() -> Error,
+        notes: Notes,
+    ) -> Result<()> {
         if when {
-            return Err(error());
+            return Err(notes.add_to(self.graph, error()));
         }
         Ok(())
     }
@@ -150,9 +197,9 @@ fn relation_ends<L: Logic>(g: &Graph, l: &mut L, source: bool) -> Result<()> {
             continue;
         }
         let when = present_without(l, here, end);
-        l.violation(when, || {
-            let which = if source { "source" } else { "target" };
-            let error = Error::at(
+        let which = if source { "source" } else { "target" };
+        let error = || {
+            Error::at(
                 format!(
                     "Relation {which} \"{}\" of {} does not exist",
                     g.get(end).name,
@@ -160,9 +207,14 @@ fn relation_ends<L: Logic>(g: &Graph, l: &mut L, source: bool) -> Result<()> {
                 ),
                 e.span,
             )
-            .in_element(g.id(r));
-            with_absent_container_notes(g, error, r, end, which)
-        })?;
+            .in_element(g.id(r))
+        };
+        let notes = Notes::Absent {
+            x: r,
+            absent: end,
+            role: which,
+        };
+        l.violation_noted(when, error, notes)?;
     }
     Ok(())
 }
@@ -460,14 +512,19 @@ fn missing_container<L: Logic>(g: &Graph, l: &mut L, ids: &[ElementId]) -> Resul
             continue;
         }
         let when = present_without(l, here, c);
-        l.violation(when, || {
-            let error = Error::at(
+        let error = || {
+            Error::at(
                 format!("Container of {} does not exist", g.display(x)),
                 g.get(x).span,
             )
-            .in_element(g.id(x));
-            with_absent_container_notes(g, error, x, c, "container")
-        })?;
+            .in_element(g.id(x))
+        };
+        let notes = Notes::Absent {
+            x,
+            absent: c,
+            role: "container",
+        };
+        l.violation_noted(when, error, notes)?;
     }
     Ok(())
 }

@@ -285,7 +285,8 @@ fn check_references(
     solution: &solve::Solution,
     types: &types::TypeSystem<'_>,
 ) -> Result<()> {
-    references::checks(doc, graph, types, &mut check::OneSolution(solution))
+    let mut one = check::OneSolution { solution, graph };
+    references::checks(doc, graph, types, &mut one)
 }
 
 /// A template up to the resolver graph (what resolving and analysing share).

@@ -285,9 +285,13 @@ impl<'a> Explainer<'a> {
         crate::check::checks(graph, &mut symbolic)?;
         crate::references::checks(doc, graph, types, &mut symbolic)?;
         let mut checks = Vec::new();
-        for (error, when) in symbolic.violations {
+        for (error, when, notes) in symbolic.violations {
             guard(&mut sat, &[!when], Piece::Check(checks.len()));
-            checks.push(error.or_code(crate::Code::Inconsistent));
+            checks.push(
+                notes
+                    .add_to(graph, error)
+                    .or_code(crate::Code::Inconsistent),
+            );
         }
         let valid = copy_requiring(&sat, &guards);
         let whole = copy_requiring(&sat, &[]);
