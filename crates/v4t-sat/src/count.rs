@@ -121,6 +121,11 @@ impl Solver {
         if !satisfiable {
             return exact(Natural::ZERO);
         }
+        if projection.is_empty() {
+            // Satisfiable: what the counter finds without branching (and
+            // without a copy of the clauses).
+            return exact(Natural::ONE);
+        }
         match Counter::new(self, facts, assumptions, projection, *budget) {
             Some(mut counter) => {
                 let (value, exact) = counter.run(self);
