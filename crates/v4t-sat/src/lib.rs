@@ -64,6 +64,7 @@ mod defined;
 mod differ;
 mod eliminate;
 mod enumerate;
+mod firsts;
 mod gates;
 mod mus;
 mod natural;

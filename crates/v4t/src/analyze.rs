@@ -814,60 +814,59 @@ impl<'o> Family<'o> {
         check::checks(graph, &mut symbolic)?;
         crate::references::checks(doc, graph, types, &mut symbolic)?;
         let violations = symbolic.violations;
-        // The first violation: violated, and no earlier one is.
-        let mut earlier = self.sat.constant(false);
-        // Group by message: per group (in check order), the violation that
-        // names it; per first violation that can hold, its group.
-        let mut named: Vec<usize> = Vec::new();
-        let mut firsts: Vec<(u32, Lit)> = Vec::new();
+        let lits: Vec<Lit> = violations.iter().map(|(_, v, _)| *v).collect();
+        // Group by message, numbered in check order from the violations
+        // that can hold (not fixed false, none fixed true before them).
         let mut index: SeededMap<&str, u32> = SeededMap::default();
+        let mut group_of = Vec::with_capacity(violations.len());
+        let mut named: Vec<usize> = Vec::new();
+        let mut settled = false;
         for (at, (error, v, _)) in violations.iter().enumerate() {
-            let first = self.sat.and(&[*v, !earlier]);
-            earlier = self.sat.or(&[earlier, *v]);
-            if self.sat.fixed(first) == Some(false) {
+            let fixed = self.sat.fixed(*v);
+            if settled || fixed == Some(false) {
+                group_of.push(u32::MAX);
                 continue;
             }
-            let group = *index.entry(error.message.as_str()).or_insert_with(|| {
+            settled = fixed == Some(true);
+            group_of.push(*index.entry(error.message.as_str()).or_insert_with(|| {
                 named.push(at);
                 named.len() as u32 - 1
-            });
-            firsts.push((group, first));
+            }));
         }
-        // Each group's literal: any of its firsts (in check order).
-        firsts.sort_by_key(|&(group, _)| group);
-        let mut lits = Vec::new();
-        let groups: Vec<(usize, Lit)> = firsts
+        // A configuration fails with its first violation. Most groups
+        // cannot come first (each element's violation has its own
+        // message): only the positions that can get a literal.
+        let mut firsts: Vec<(u32, usize)> = self
+            .sat
+            .possible_firsts(&lits)
+            .into_iter()
+            .map(|at| (group_of[at], at))
+            .filter(|&(group, _)| group != u32::MAX)
+            .collect();
+        firsts.sort_unstable();
+        let mut positions = Vec::new();
+        let found: Vec<(usize, Lit)> = firsts
             .chunk_by(|a, b| a.0 == b.0)
             .map(|chunk| {
-                lits.clear();
-                lits.extend(chunk.iter().map(|&(_, l)| l));
-                (named[chunk[0].0 as usize], self.sat.or(&lits))
+                positions.clear();
+                positions.extend(chunk.iter().map(|&(_, at)| at));
+                let group = self.sat.first_of(&lits, &positions);
+                (named[chunk[0].0 as usize], group)
             })
             .collect();
-        // Most groups are empty (each element's violation has its own
-        // message): find the others one model at a time, each model
-        // excluding the groups found before it.
-        let mut assumptions = vec![earlier];
-        let mut found = Vec::new();
-        while self.sat.solve(&assumptions) {
-            let Some(g) = groups.iter().position(|&(_, l)| self.sat.value(l)) else {
-                break;
-            };
-            assumptions.push(!groups[g].1);
-            found.push(g);
-        }
-        found.sort_unstable();
         let mut failures = Vec::new();
         let budget = self.options.budget;
-        for g in found {
-            let (at, group) = &groups[g];
+        for (at, group) in &found {
             let (error, _, notes) = &violations[*at];
             let error = notes
                 .add_to(graph, error.clone())
                 .or_code(Code::Inconsistent);
             failures.extend(self.space().groups(&error, *group, &budget));
         }
-        self.sat.require(!earlier);
+        // From here on no check is violated.
+        for &v in &lits {
+            self.sat.require(!v);
+        }
         Ok(failures)
     }
 
