@@ -800,6 +800,7 @@ fn lsp() -> u8 {
 }
 
 fn main() -> ExitCode {
+    diagnostics::install_quiet_panic_hook();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // Prints help/version (exit 0) or the usage error (exit 2).
