@@ -336,11 +336,19 @@ thread_local! {
     static CATCHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-fn install_quiet_panic_hook() {
+/// Installs the panic hook of the command line (once): a panic inside
+/// [`catch_panic`] is recorded for its report, a failed write to a
+/// closed standard output (`v4t analyze t.yaml | head`) ends the process
+/// quietly with success, as ripgrep does, and any other panic is reported
+/// by the previous hook.
+pub fn install_quiet_panic_hook() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
+            if stdout_closed(&payload_message(info.payload())) {
+                std::process::exit(0);
+            }
             if !CATCHING.with(|c| c.get()) {
                 return previous(info);
             }
@@ -351,6 +359,12 @@ fn install_quiet_panic_hook() {
             LAST_PANIC.with(|p| *p.borrow_mut() = Some(message));
         }));
     });
+}
+
+/// Whether a panic is `print!`'s on a standard output whose reader has
+/// gone (Rust ignores SIGPIPE, so the write fails with EPIPE instead).
+fn stdout_closed(message: &str) -> bool {
+    message.starts_with("failed printing to stdout") && message.contains("Broken pipe")
 }
 
 fn payload_message(payload: &(dyn std::any::Any + Send)) -> String {

@@ -816,6 +816,7 @@ fn lsp() -> u8 {
 
 fn main() -> ExitCode {
     keep_freed_memory_a_second();
+    diagnostics::install_quiet_panic_hook();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // Prints help/version (exit 0) or the usage error (exit 2).

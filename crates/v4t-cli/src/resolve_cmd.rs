@@ -439,11 +439,13 @@ pub fn write_result(output: Option<&Path>, bytes: &[u8], reporter: &Reporter) ->
             }
         }
         None => {
-            if let Err(e) = write_stdout(bytes) {
-                if e.kind() != std::io::ErrorKind::BrokenPipe {
+            // A reader that stopped early (`| head`) is no error.
+            match write_stdout(bytes) {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
                     reporter.error(Code::Write, &format!("could not write the result: {e}"));
+                    return EXIT_USAGE;
                 }
-                return EXIT_USAGE;
+                _ => {}
             }
         }
     }

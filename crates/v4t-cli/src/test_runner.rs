@@ -520,13 +520,14 @@ pub fn run(args: &TestArgs) -> u8 {
             code = EXIT_USAGE;
         }
     }
-    if let Err(e) = write_stdout(text.as_bytes()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
+    // A reader that stopped early (`| head`) does not change the verdict.
+    match write_stdout(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             eprintln!("error: could not write the results: {e}");
+            EXIT_USAGE
         }
-        return EXIT_USAGE;
+        _ => code,
     }
-    code
 }
 
 fn write_stdout(bytes: &[u8]) -> std::io::Result<()> {

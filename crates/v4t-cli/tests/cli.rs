@@ -462,3 +462,32 @@ fn typos_get_notes_with_suggestions() {
         "{stderr}"
     );
 }
+
+/// A reader that stops early (`v4t analyze t.yaml | head`) is no error: the
+/// write to the closed pipe ends the process quietly, with no panic report.
+#[cfg(unix)]
+#[test]
+fn closed_stdout_ends_quietly() {
+    use std::process::{Command, Stdio};
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    let template =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/web-app/template.yaml");
+    for command in ["analyze", "explain", "graph", "resolve"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_v4t"))
+            .arg(command)
+            .arg(&template)
+            .args(if command == "resolve" {
+                &["--presets", "prod"][..]
+            } else {
+                &[]
+            })
+            .stdin(Stdio::null())
+            .stdout(writer.try_clone().expect("clone the pipe"))
+            .output()
+            .expect("run v4t");
+        let stderr = text(&out.stderr);
+        assert!(out.status.success(), "{command}: {:?} {stderr}", out.status);
+        assert!(!stderr.contains("panic"), "{command}: {stderr}");
+    }
+}
