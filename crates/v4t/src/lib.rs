@@ -234,9 +234,7 @@ pub fn resolve_observed(
     check::check(&graph, &solution).map_err(code(Code::Inconsistent))?;
     check_references(&doc, &graph, &solution, &types)?;
     if graph.grammar() == Grammar::Tosca2 {
-        warnings.extend(references::count_range_warnings(
-            &doc, &graph, &solution, &types,
-        ));
+        warnings.extend(references::count_range_warnings(&graph, &solution, &types));
     }
     let report = if options.report {
         report::Report::new(&doc, &graph, &solution)

@@ -58,7 +58,7 @@ pub(crate) fn checks<L: Logic>(
             workflow(&name.name, w, g, l)?;
         }
     }
-    tuple_members(doc, g, l)
+    tuple_members(g, l)
 }
 
 /// Whether element `x` is in the output: present, in present containers.
@@ -366,7 +366,7 @@ fn workflow<L: Logic>(name: &str, w: &Node, g: &Graph, l: &mut L) -> Result<()> 
 /// requirement]` members (only variability groups may: notes §4.3 item 8).
 /// A group fails with its first present relation member (later violations
 /// of the group come after it, so they need no "no earlier one").
-fn tuple_members<L: Logic>(doc: &Node, g: &Graph, l: &mut L) -> Result<()> {
+fn tuple_members<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
     for &gr in g.groups() {
         let e = g.get(gr);
         if e.variability_group() {
@@ -383,10 +383,7 @@ fn tuple_members<L: Logic>(doc: &Node, g: &Graph, l: &mut L) -> Result<()> {
             let member = l.present(m);
             let when = l.and(&[here, member]);
             l.violation(when, || {
-                let span = g
-                    .raw(doc, gr)
-                    .and_then(|r| r.get("members"))
-                    .map_or(e.span, |n| n.span);
+                let span = e.members_span().unwrap_or(e.span);
                 absent(
                     span,
                     format!(
@@ -405,7 +402,6 @@ fn tuple_members<L: Logic>(doc: &Node, g: &Graph, l: &mut L) -> Result<()> {
 /// requirement than the minimum of its `count_range` although the template
 /// assigns it (pruning removed assignments).
 pub(crate) fn count_range_warnings(
-    doc: &Node,
     g: &Graph,
     solution: &Solution,
     types: &TypeSystem<'_>,
@@ -438,7 +434,7 @@ pub(crate) fn count_range_warnings(
                     .filter(|&&r| {
                         g.get(r).name == name && (!present_only || solution.is_present(r))
                     })
-                    .map(|&r| document::relationship_count(g.raw(doc, r)))
+                    .map(|&r| g.relationships(r))
                     .sum()
             };
             let (kept, written) = (count(true), count(false));

@@ -896,7 +896,7 @@ impl<'d> Builder<'d> {
             let id = self.add(e);
             self.g.relations.push(id);
             if self.g.grammar() == Grammar::Tosca2 {
-                let count = crate::document::relationship_count(Some(a)) as u32;
+                let count = crate::document::relationship_count(Some(a));
                 if count != 1 {
                     self.g.counts.insert(id, count);
                 }
@@ -1214,6 +1214,7 @@ impl<'d> Builder<'d> {
             }
             if let Data::Group(g) = &mut self.el(id).data {
                 g.variability = variability;
+                g.members_span = def.get("members").map(|n| n.span);
             }
             self.properties(id, def.get("properties"), Owner::Group(i))?;
             self.attributes(id, def.get("attributes"), Owner::Group(i))?;

@@ -188,6 +188,8 @@ struct GroupData {
     attributes: IdList,
     /// Its members (nodes or relations).
     members: IdList,
+    /// Where `members` is written, if it is.
+    members_span: Option<Span>,
     /// A `variability.groups.*` group.
     variability: bool,
 }
@@ -225,6 +227,7 @@ impl Element {
             Kind::Group => Data::Group(Box::new(GroupData {
                 attributes: IdList::new(),
                 members: IdList::new(),
+                members_span: None,
                 variability: false,
             })),
             Kind::Type | Kind::Artifact | Kind::Import => Data::None,
@@ -428,6 +431,14 @@ impl Element {
         }
     }
 
+    /// Group: where its `members` are written, if they are.
+    pub(crate) fn members_span(&self) -> Option<Span> {
+        match &self.data {
+            Data::Group(g) => g.members_span,
+            _ => None,
+        }
+    }
+
     /// Group: a `variability.groups.*` group.
     pub(crate) fn variability_group(&self) -> bool {
         matches!(&self.data, Data::Group(g) if g.variability)
@@ -470,7 +481,7 @@ pub(crate) struct Graph {
     implies: Vec<(ElementId, Node)>,
     /// TOSCA 2.0: the relations whose requirement assignment establishes
     /// another number of relationships than one (a literal `count`).
-    counts: SeededMap<ElementId, u32>,
+    counts: SeededMap<ElementId, u64>,
     /// TOSCA 2.0: what elements other than properties read with `$get_input`,
     /// `$get_property`, `$get_attribute` or `copy` (inputs and nodes;
     /// properties keep theirs in [`Element::consumes`]).
@@ -524,7 +535,7 @@ impl Graph {
 
     /// The number of relationships relation `r` establishes (TOSCA 2.0
     /// `count`; 1 where it is not a literal).
-    pub(crate) fn relationships(&self, r: ElementId) -> u32 {
+    pub(crate) fn relationships(&self, r: ElementId) -> u64 {
         if self.counts.is_empty() {
             return 1;
         }
