@@ -237,7 +237,7 @@ pub fn resolve_observed(
         warnings.extend(references::count_range_warnings(&graph, &solution, &types));
     }
     let report = if options.report {
-        report::Report::new(&doc, &graph, &solution)
+        report::Report::new(&graph, &solution)
     } else {
         report::Report::default()
     };

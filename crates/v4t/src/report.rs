@@ -45,7 +45,7 @@ pub struct Report {
 }
 
 impl Report {
-    pub(crate) fn new(doc: &Node, graph: &Graph, solution: &Solution) -> Report {
+    pub(crate) fn new(graph: &Graph, solution: &Solution) -> Report {
         let elements = graph
             .ordered()
             .filter(|&id| !graph.is_internal(id))
@@ -69,11 +69,7 @@ impl Report {
                 Some(TechnologyChoice {
                     node: graph.get(n).name.clone(),
                     technology: graph.get(t).name.clone(),
-                    assign: graph
-                        .raw(doc, t)
-                        .and_then(|r| r.get("assign"))
-                        .and_then(Node::as_str)
-                        .map(str::to_string),
+                    assign: graph.get(t).assign().map(str::to_string),
                 })
             })
             .collect();

@@ -1073,11 +1073,12 @@ impl<'d> Builder<'d> {
             );
             let default = e.default_alternative;
             let id = self.add(e);
-            if raw
-                .and_then(|m| m.get("assign"))
-                .is_none_or(|n| !n.is_defined())
-            {
+            let Some(assign) = raw.and_then(|m| m.get("assign")).filter(|n| n.is_defined()) else {
                 bail!(span, "{} not normalized", self.g.Display(id));
+            };
+            let assign = assign.as_str().map(Box::from);
+            if let Some(t) = self.el(id).technology_mut() {
+                t.assign = assign;
             }
             if let Some(w) = raw.and_then(|m| m.get("weight")).filter(|n| n.is_defined()) {
                 let weight = self.weight(id, w)?;

@@ -179,6 +179,8 @@ struct TechnologyData {
     weight: f64,
     /// Scenario priority.
     prio: f64,
+    /// The technology name written in `assign`, if it is a string.
+    assign: Option<Box<str>>,
 }
 
 /// What a group has.
@@ -219,6 +221,7 @@ impl Element {
             Kind::Technology => Data::Technology(Box::new(TechnologyData {
                 weight: 1.0,
                 prio: 0.0,
+                assign: None,
             })),
             Kind::Property => Data::Property(IdList::new()),
             Kind::Input => Data::Input(IdList::new()),
@@ -362,6 +365,15 @@ impl Element {
         match &self.data {
             Data::Technology(t) => t.prio,
             _ => 0.0,
+        }
+    }
+
+    /// Technology: the technology name its `assign` writes (`None` for
+    /// other kinds, or where it is not a string).
+    pub(crate) fn assign(&self) -> Option<&str> {
+        match &self.data {
+            Data::Technology(t) => t.assign.as_deref(),
+            _ => None,
         }
     }
 
