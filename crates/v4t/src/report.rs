@@ -69,7 +69,7 @@ impl Report {
                 Some(TechnologyChoice {
                     node: graph.get(n).name.clone(),
                     technology: graph.get(t).name.clone(),
-                    assign: graph.get(t).assign().map(str::to_string),
+                    assign: graph.assign(t).map(str::to_string),
                 })
             })
             .collect();

@@ -149,6 +149,7 @@ pub(crate) fn rebuild(
         template_positions: SeededMap::default(),
         used_templates: SeededSet::default(),
         template_uses: SeededMap::default(),
+        assign_positions: SeededMap::default(),
         id_buf: String::new(),
         has_conditions: false,
         with_conditions: Vec::new(),
@@ -226,6 +227,7 @@ fn build_with(
         template_positions,
         used_templates: SeededSet::default(),
         template_uses: SeededMap::default(),
+        assign_positions: SeededMap::default(),
         id_buf: String::new(),
         has_conditions: false,
         with_conditions: Vec::new(),
@@ -249,6 +251,7 @@ fn build_with(
             node_index: SeededMap::default(),
             group_index: SeededMap::default(),
             relationship_templates,
+            assigns: Vec::new(),
             ids: Ids::default(),
             sections: Sections::of(doc),
             grammar: crate::version::grammar_of(doc),
@@ -393,6 +396,8 @@ struct Builder<'d> {
     used_templates: SeededSet<&'d str>,
     /// TOSCA 2.0: how many requirements name each relationship template.
     template_uses: SeededMap<&'d str, u32>,
+    /// Technology name -> position in [`Graph::assigns`].
+    assign_positions: SeededMap<&'d str, u32>,
     /// Where [`Builder::add`] writes an id before it goes into the arena
     /// (which holds the container's id it copies).
     id_buf: String,
@@ -1048,7 +1053,7 @@ impl<'d> Builder<'d> {
         &mut self,
         node: ElementId,
         node_index: u32,
-        list: Option<&Node>,
+        list: Option<&'d Node>,
     ) -> Result<()> {
         let Some(list) = list.and_then(Node::as_seq) else {
             return Ok(());
@@ -1076,9 +1081,15 @@ impl<'d> Builder<'d> {
             let Some(assign) = raw.and_then(|m| m.get("assign")).filter(|n| n.is_defined()) else {
                 bail!(span, "{} not normalized", self.g.Display(id));
             };
-            let assign = assign.as_str().map(Box::from);
-            if let Some(t) = self.el(id).technology_mut() {
-                t.assign = assign;
+            if let Some(name) = assign.as_str() {
+                let assigns = &mut self.g.assigns;
+                let at = *self.assign_positions.entry(name).or_insert_with(|| {
+                    assigns.push(name.into());
+                    assigns.len() as u32 - 1
+                });
+                if let Some(t) = self.el(id).technology_mut() {
+                    t.assign = at;
+                }
             }
             if let Some(w) = raw.and_then(|m| m.get("weight")).filter(|n| n.is_defined()) {
                 let weight = self.weight(id, w)?;

@@ -179,9 +179,13 @@ struct TechnologyData {
     weight: f64,
     /// Scenario priority.
     prio: f64,
-    /// The technology name written in `assign`, if it is a string.
-    assign: Option<Box<str>>,
+    /// The technology name written in `assign`, by position in
+    /// [`Graph::assigns`] ([`NO_ASSIGN`] if it is not a string).
+    assign: u32,
 }
+
+/// A technology whose `assign` is not a string.
+const NO_ASSIGN: u32 = u32::MAX;
 
 /// What a group has.
 #[derive(Clone, Debug)]
@@ -221,7 +225,7 @@ impl Element {
             Kind::Technology => Data::Technology(Box::new(TechnologyData {
                 weight: 1.0,
                 prio: 0.0,
-                assign: None,
+                assign: NO_ASSIGN,
             })),
             Kind::Property => Data::Property(IdList::new()),
             Kind::Input => Data::Input(IdList::new()),
@@ -368,15 +372,6 @@ impl Element {
         }
     }
 
-    /// Technology: the technology name its `assign` writes (`None` for
-    /// other kinds, or where it is not a string).
-    pub(crate) fn assign(&self) -> Option<&str> {
-        match &self.data {
-            Data::Technology(t) => t.assign.as_deref(),
-            _ => None,
-        }
-    }
-
     /// Node: an anchor.
     pub(crate) fn anchor(&self) -> bool {
         self.node().is_some_and(|n| n.anchor)
@@ -477,6 +472,9 @@ pub(crate) struct Graph {
     group_index: SeededMap<String, ElementId>,
     /// Names of the relationship templates, in map order.
     relationship_templates: Vec<String>,
+    /// The distinct technology names the technologies' `assign`s write
+    /// (a few names for tens of thousands of technologies).
+    assigns: Vec<Box<str>>,
     /// The element ids ([`Graph::id`]).
     ids: Ids,
     /// Where the sections of the document sit, for [`Graph::raw`].
@@ -617,6 +615,15 @@ impl Graph {
     /// The names of the relationship templates, in map order.
     pub(crate) fn relationship_templates(&self) -> &[String] {
         &self.relationship_templates
+    }
+
+    /// The technology name technology `t`'s `assign` writes (`None` for
+    /// other kinds, or where it is not a string).
+    pub(crate) fn assign(&self, t: ElementId) -> Option<&str> {
+        match &self.get(t).data {
+            Data::Technology(t) => self.assigns.get(t.assign as usize).map(|a| &**a),
+            _ => None,
+        }
     }
 
     /// The generated constraints when resolving.
