@@ -346,10 +346,10 @@ pub fn analyze_observed(
     observe(AnalyzeStage::Unsolvable);
     let determined = f.determined();
     observe(AnalyzeStage::Determined);
-    failures.extend(f.check_failures(doc, graph, types)?);
+    failures.extend(f.check_failures(doc, graph, types, determined)?);
     observe(AnalyzeStage::Checks);
     // From here on, only the valid configurations.
-    let valid = f.sat.count(&[], &f.input_lits, &options.budget);
+    let valid = f.allowed_count();
     observe(AnalyzeStage::Configurations);
     let topologies = f.sat.count(&[], &f.presence_lits, &options.budget);
     observe(AnalyzeStage::Topologies);
@@ -521,6 +521,11 @@ struct Family<'o> {
     declared: Vec<(u32, Lit)>,
     /// True in the configurations without undeclared values ([`no_other`]).
     no_other: Lit,
+    /// How many configurations the problem allows now, where an earlier
+    /// count tells (a count of the whole problem costs as much as a copy
+    /// of it): set by [`Family::unsolvable`], kept up to date as the
+    /// constraints and the checks exclude configurations.
+    allowed: Option<Count>,
 }
 
 impl<'o> Family<'o> {
@@ -579,6 +584,7 @@ impl<'o> Family<'o> {
             options,
             declared: p.declared,
             no_other,
+            allowed: None,
         }
     }
 
@@ -626,6 +632,21 @@ impl<'o> Family<'o> {
     }
 
     /// The search space of the problem's configurations.
+    /// How many configurations the problem allows now: known from the
+    /// earlier counts where they were exact, else counted.
+    fn allowed_count(&mut self) -> Count {
+        let known = self.allowed.clone().filter(|c| c.exact);
+        #[cfg(debug_assertions)]
+        if let Some(known) = &known {
+            let counted = self.sat.count(&[], &self.input_lits, &self.options.budget);
+            debug_assert!(
+                !counted.exact || counted == *known,
+                "{counted:?} != {known:?}"
+            );
+        }
+        known.unwrap_or_else(|| self.sat.count(&[], &self.input_lits, &self.options.budget))
+    }
+
     fn space(&mut self) -> Space<'_> {
         Space {
             sat: &mut self.sat,
@@ -641,6 +662,7 @@ impl<'o> Family<'o> {
     fn unsolvable(&mut self, domains: &mut DomainSolver, failed: &Count) -> Vec<FailureGroup> {
         let budget = self.options.budget;
         let solvable = self.sat.count(&[], &self.input_lits, &budget);
+        self.allowed = Some(solvable.clone());
         let unsolvable = self
             .configurations
             .checked_sub(&failed.value)
@@ -704,8 +726,9 @@ impl<'o> Family<'o> {
         if declared == self.sat.truth() {
             return None;
         }
-        let solvable = self.sat.count(&[], &self.input_lits, &budget);
+        let solvable = self.allowed_count();
         let allowed = self.sat.count(&[declared], &self.input_lits, &budget);
+        self.allowed = Some(allowed.clone());
         let ruled_out = solvable.value.checked_sub(&allowed.value);
         let exclusion = ruled_out.filter(|n| !n.is_zero()).map(|value| {
             let configurations = Count {
@@ -805,6 +828,7 @@ impl<'o> Family<'o> {
         doc: &Node,
         graph: &Graph,
         types: &TypeSystem<'_>,
+        determined: bool,
     ) -> Result<Vec<FailureGroup>> {
         let mut symbolic = Symbolic {
             sat: &mut self.sat,
@@ -861,7 +885,27 @@ impl<'o> Family<'o> {
             let error = notes
                 .add_to(graph, error.clone())
                 .or_code(Code::Inconsistent);
-            failures.extend(self.space().groups(&error, *group, &budget));
+            let groups = self.space().groups(&error, *group, &budget);
+            // Where the inputs decide every presence, a configuration has
+            // one first violation: it fails in one group and one part (with
+            // or without undeclared values). Otherwise its models may fail
+            // differently, or some not at all.
+            self.allowed = self
+                .allowed
+                .take()
+                .filter(|_| determined)
+                .and_then(|allowed| {
+                    let failing = groups.iter().try_fold(Natural::ZERO, |sum, g| {
+                        g.configurations
+                            .exact
+                            .then(|| sum.add(&g.configurations.value))
+                    })?;
+                    Some(Count {
+                        value: allowed.value.checked_sub(&failing)?,
+                        exact: allowed.exact,
+                    })
+                });
+            failures.extend(groups);
         }
         // From here on no check is violated.
         for &v in &lits {
