@@ -631,7 +631,6 @@ impl<'o> Family<'o> {
         (groups, failed)
     }
 
-    /// The search space of the problem's configurations.
     /// How many configurations the problem allows now: known from the
     /// earlier counts where they were exact, else counted.
     fn allowed_count(&mut self) -> Count {
@@ -647,6 +646,7 @@ impl<'o> Family<'o> {
         known.unwrap_or_else(|| self.sat.count(&[], &self.input_lits, &self.options.budget))
     }
 
+    /// The search space of the problem's configurations.
     fn space(&mut self) -> Space<'_> {
         Space {
             sat: &mut self.sat,
@@ -885,17 +885,19 @@ impl<'o> Family<'o> {
             let error = notes
                 .add_to(graph, error.clone())
                 .or_code(Code::Inconsistent);
-            let groups = self.space().groups(&error, *group, &budget);
-            // Where the inputs decide every presence, a configuration has
-            // one first violation: it fails in one group and one part (with
-            // or without undeclared values). Otherwise its models may fail
-            // differently, or some not at all.
+            failures.extend(self.space().groups(&error, *group, &budget));
+        }
+        // Where the inputs decide every presence, a configuration has one
+        // first violation: it fails in one group and one part (with or
+        // without undeclared values). Otherwise its models may fail
+        // differently, or some not at all.
+        if !failures.is_empty() {
             self.allowed = self
                 .allowed
                 .take()
                 .filter(|_| determined)
                 .and_then(|allowed| {
-                    let failing = groups.iter().try_fold(Natural::ZERO, |sum, g| {
+                    let failing = failures.iter().try_fold(Natural::ZERO, |sum, g| {
                         g.configurations
                             .exact
                             .then(|| sum.add(&g.configurations.value))
@@ -905,7 +907,6 @@ impl<'o> Family<'o> {
                         exact: allowed.exact,
                     })
                 });
-            failures.extend(groups);
         }
         // From here on no check is violated.
         for &v in &lits {
