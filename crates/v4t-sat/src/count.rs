@@ -109,10 +109,47 @@ impl Solver {
         projection: &[Lit],
         budget: &CountBudget,
     ) -> Count {
+        self.count_branching_on(assumptions, Some(projection), projection, budget)
+    }
+
+    /// [`Solver::count`] of `projection` without assumptions, where the
+    /// caller knows that `inputs` determine it (models that agree on the
+    /// variables of `inputs` agree on those of `projection`): where the
+    /// inputs are few, every assignment of them is tried instead.
+    pub fn count_determined(
+        &mut self,
+        inputs: &[Lit],
+        projection: &[Lit],
+        budget: &CountBudget,
+    ) -> Count {
+        self.count_branching_on(&[], Some(inputs), projection, budget)
+    }
+
+    /// [`Solver::count`] by the general counter only (for tests that
+    /// compare it with brute force).
+    #[cfg(test)]
+    fn count_general(&mut self, assumptions: &[Lit], projection: &[Lit]) -> Count {
+        self.count_branching_on(assumptions, None, projection, &CountBudget::default())
+    }
+
+    /// [`Solver::count`], trying every assignment of `branch` if there is
+    /// one and it has few free variables ([`Solver::count_few`]).
+    fn count_branching_on(
+        &mut self,
+        assumptions: &[Lit],
+        branch: Option<&[Lit]>,
+        projection: &[Lit],
+        budget: &CountBudget,
+    ) -> Count {
         let exact = |value| Count { value, exact: true };
         let Some(facts) = self.level0() else {
             return exact(Natural::ZERO);
         };
+        if let Some(branch) = branch.filter(|_| !projection.is_empty()) {
+            if let Some(value) = self.count_few(&facts, budget, assumptions, branch, projection) {
+                return exact(value);
+            }
+        }
         let satisfiable = if assumptions.is_empty() {
             self.ensure_model()
         } else {
@@ -787,6 +824,7 @@ mod tests {
                 .map(|_| random_lit(&mut rng, &vars))
                 .collect();
             let got = s.count(&assumptions, &lits, &CountBudget::default());
+            assert_eq!(s.count_general(&assumptions, &lits), got, "round {round}");
             let mut constrained = cnf.clone();
             constrained.extend(assumptions.iter().map(|&a| vec![a]));
             let want = brute_force(&vars, &constrained, &projection);
@@ -822,6 +860,7 @@ mod tests {
                 .collect();
             let lits: Vec<Lit> = projection.iter().map(|&i| vars[i]).collect();
             let got = s.count(&[], &lits, &CountBudget::default());
+            assert_eq!(s.count_general(&[], &lits), got, "round {round}");
             let want = brute_force(&vars, &cnf, &projection);
             assert!(got.exact);
             assert_eq!(got.value.to_u128(), Some(want), "round {round}");
@@ -853,6 +892,7 @@ mod tests {
             let top = s.or(&all);
             s.require(top);
             let got = s.count(&[], &xs, &CountBudget::default());
+            assert_eq!(s.count_general(&[], &xs), got, "round {round}");
             // Brute force over the inputs: evaluate through a fresh solve.
             let mut want = 0u128;
             for bits in assignments(n) {
@@ -927,6 +967,10 @@ mod tests {
                 Some(want.len() as u128),
                 "round {round}"
             );
+            assert_eq!(s.count_general(&[], &projection), got, "round {round}");
+            // The inputs determine the gates: their images by enumeration.
+            let images = s.count_determined(&xs, &projection, &CountBudget::default());
+            assert_eq!(images, got, "round {round}");
         }
     }
 

@@ -64,6 +64,7 @@ mod defined;
 mod differ;
 mod eliminate;
 mod enumerate;
+mod few;
 mod firsts;
 mod gates;
 mod mus;

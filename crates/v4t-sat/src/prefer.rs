@@ -65,7 +65,10 @@ impl Solver {
     /// propagates every choice again: on a large problem, most of the
     /// time). The stored model then agrees with the smallest one on
     /// `order`, not necessarily on other variables.
-    pub(crate) fn prefer_false_assuming_on_order(&mut self, base: &[Lit], order: &[Lit]) -> bool {
+    pub fn prefer_false_assuming_on_order(&mut self, base: &[Lit], order: &[Lit]) -> bool {
+        if self.prefer_false_few(base, order).is_some() {
+            return true;
+        }
         let found = if base.is_empty() {
             self.ensure_model()
         } else {

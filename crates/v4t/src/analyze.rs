@@ -40,7 +40,6 @@ use crate::types::TypeSystem;
 use crate::{code, prepare, Code, Loader, SourceId, Sources, Stage};
 pub use v4t_sat::{Count, CountBudget, Natural};
 use v4t_sat::{Implied, Lit, Solver};
-use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Map, Node, Value};
 
 /// What to analyse with.
@@ -351,7 +350,7 @@ pub fn analyze_observed(
     // From here on, only the valid configurations.
     let valid = f.allowed_count();
     observe(AnalyzeStage::Configurations);
-    let topologies = f.sat.count(&[], &f.presence_lits, &options.budget);
+    let topologies = f.topologies(determined);
     observe(AnalyzeStage::Topologies);
     let irrelevant = f.irrelevant(determined, &topologies);
     observe(AnalyzeStage::Irrelevant);
@@ -838,54 +837,36 @@ impl<'o> Family<'o> {
         check::checks(graph, &mut symbolic)?;
         crate::references::checks(doc, graph, types, &mut symbolic)?;
         let violations = symbolic.violations;
-        let lits: Vec<Lit> = violations.iter().map(|(_, v, _)| *v).collect();
-        // Group by message, numbered in check order from the violations
-        // that can hold (not fixed false, none fixed true before them).
-        let mut index: SeededMap<&str, u32> = SeededMap::default();
-        let mut group_of = Vec::with_capacity(violations.len());
-        let mut named: Vec<usize> = Vec::new();
-        let mut settled = false;
-        for (at, (error, v, _)) in violations.iter().enumerate() {
-            let fixed = self.sat.fixed(*v);
-            if settled || fixed == Some(false) {
-                group_of.push(u32::MAX);
-                continue;
+        let lits: Vec<Lit> = violations.iter().map(|&(_, v)| v).collect();
+        // A configuration fails with its first violation, grouped by
+        // message in the order of their first position. Most violations
+        // cannot come first (each element's has its own message): only the
+        // positions that can get an error and a literal.
+        let possible = if determined {
+            self.sat.possible_firsts_determined(&self.input_lits, &lits)
+        } else {
+            self.sat.possible_firsts(&lits)
+        };
+        let mut groups: Vec<(Error, Vec<usize>)> = Vec::new();
+        for at in possible {
+            let error = violations[at].0.error(graph);
+            match groups.iter_mut().find(|(e, _)| e.message == error.message) {
+                Some((_, positions)) => positions.push(at),
+                None => groups.push((error, vec![at])),
             }
-            settled = fixed == Some(true);
-            group_of.push(*index.entry(error.message.as_str()).or_insert_with(|| {
-                named.push(at);
-                named.len() as u32 - 1
-            }));
         }
-        // A configuration fails with its first violation. Most groups
-        // cannot come first (each element's violation has its own
-        // message): only the positions that can get a literal.
-        let mut firsts: Vec<(u32, usize)> = self
-            .sat
-            .possible_firsts(&lits)
+        let found: Vec<(Error, Lit)> = groups
             .into_iter()
-            .map(|at| (group_of[at], at))
-            .filter(|&(group, _)| group != u32::MAX)
-            .collect();
-        firsts.sort_unstable();
-        let mut positions = Vec::new();
-        let found: Vec<(usize, Lit)> = firsts
-            .chunk_by(|a, b| a.0 == b.0)
-            .map(|chunk| {
-                positions.clear();
-                positions.extend(chunk.iter().map(|&(_, at)| at));
+            .map(|(error, positions)| {
                 let group = self.sat.first_of(&lits, &positions);
-                (named[chunk[0].0 as usize], group)
+                (error, group)
             })
             .collect();
         let mut failures = Vec::new();
         let budget = self.options.budget;
-        for (at, group) in &found {
-            let (error, _, notes) = &violations[*at];
-            let error = notes
-                .add_to(graph, error.clone())
-                .or_code(Code::Inconsistent);
-            failures.extend(self.space().groups(&error, *group, &budget));
+        for (error, group) in found {
+            let error = error.or_code(Code::Inconsistent);
+            failures.extend(self.space().groups(&error, group, &budget));
         }
         // Where the inputs decide every presence, a configuration has one
         // first violation: it fails in one group and one part (with or
@@ -948,6 +929,18 @@ impl<'o> Family<'o> {
             .map(|(&v, d)| (d.name.clone(), d.values[v].clone()))
             .collect();
         Some((named(&chosen, &self.inputs), conflict))
+    }
+
+    /// The number of distinct topologies of the valid configurations;
+    /// where the inputs decide every presence (`determined`), one per
+    /// assignment of the inputs at most.
+    fn topologies(&mut self, determined: bool) -> Count {
+        let budget = &self.options.budget;
+        if determined {
+            (self.sat).count_determined(&self.input_lits, &self.presence_lits, budget)
+        } else {
+            self.sat.count(&[], &self.presence_lits, budget)
+        }
     }
 
     /// Whether the inputs decide every presence (Padoa's method). Asked
@@ -1080,8 +1073,30 @@ impl<'o> Family<'o> {
 struct Symbolic<'a> {
     sat: &'a mut Solver,
     by_id: &'a [Lit],
-    /// Each with the notes its error gets if reported.
-    violations: Vec<(Error, Lit, check::Notes)>,
+    violations: Vec<(Found, Lit)>,
+}
+
+/// A violation recorded symbolically: one of `check`'s (its error built
+/// where reported), or a reference check's error.
+enum Found {
+    Check(check::Violation),
+    Error(Box<Error>),
+}
+
+impl Found {
+    fn error(&self, g: &Graph) -> Error {
+        match self {
+            Found::Check(v) => v.error(g),
+            Found::Error(e) => (**e).clone(),
+        }
+    }
+
+    fn into_error(self, g: &Graph) -> Error {
+        match self {
+            Found::Check(v) => v.error(g),
+            Found::Error(e) => *e,
+        }
+    }
 }
 
 impl check::Logic for Symbolic<'_> {
@@ -1110,14 +1125,16 @@ impl check::Logic for Symbolic<'_> {
     fn at_least_two(&mut self, xs: &[Lit]) -> Lit {
         !self.sat.at_most_one(xs)
     }
-    fn violation_noted(
-        &mut self,
-        when: Lit,
-        error: impl FnOnce() -> Error,
-        notes: check::Notes,
-    ) -> Result<()> {
+    fn violation(&mut self, when: Lit, error: impl FnOnce() -> Error) -> Result<()> {
         if !self.is_false(when) {
-            self.violations.push((error(), when, notes));
+            self.violations
+                .push((Found::Error(Box::new(error())), when));
+        }
+        Ok(())
+    }
+    fn violated(&mut self, when: Lit, v: check::Violation) -> Result<()> {
+        if !self.is_false(when) {
+            self.violations.push((Found::Check(v), when));
         }
         Ok(())
     }
@@ -1261,7 +1278,7 @@ impl Space<'_> {
     /// The smallest configuration in which all of `lits` hold
     /// (lexicographically over the value literals).
     fn witness(&mut self, lits: &[Lit]) -> Option<Named> {
-        if !self.sat.prefer_false_assuming(lits, self.all) {
+        if !self.sat.prefer_false_assuming_on_order(lits, self.all) {
             return None;
         }
         let chosen: Vec<usize> = (0..self.inputs.len())

@@ -39,43 +39,56 @@ pub(crate) trait Logic {
     fn at_least_two(&mut self, xs: &[Self::B]) -> Self::B;
     /// The check fails with `error()` where `when` holds. On one solution
     /// that is the error of the run; symbolically it is recorded.
-    fn violation(&mut self, when: Self::B, error: impl FnOnce() -> Error) -> Result<()> {
-        self.violation_noted(when, error, Notes::None)
-    }
-    /// [`Logic::violation`] with `notes` for the error where it is reported
-    /// (symbolically, only the few errors reported get them).
-    fn violation_noted(
-        &mut self,
-        when: Self::B,
-        error: impl FnOnce() -> Error,
-        notes: Notes,
-    ) -> Result<()>;
+    fn violation(&mut self, when: Self::B, error: impl FnOnce() -> Error) -> Result<()>;
+    /// [`Logic::violation`] of one of the checks of this module, described
+    /// by what it is about: symbolically, a run finds a violation per
+    /// element and check and reports a few of them, so their errors are
+    /// built only where reported ([`Violation::error`]).
+    fn violated(&mut self, when: Self::B, v: Violation) -> Result<()>;
 }
 
-/// Notes an error gets besides its message, built where it is reported,
-/// not where it is found: a symbolic run finds a violation per element and
-/// check, and reports a few of them.
+/// A violation of a check of this module: what it is about, from which
+/// its error is built where it is reported.
 #[derive(Clone, Copy, Debug)]
-pub(crate) enum Notes {
-    /// No notes.
-    None,
-    /// Why `absent`, the `role` (`container`, `source`, `target`) of the
-    /// present element `x`, is absent, and which option would have removed
-    /// `x` with it ([`with_absent_container_notes`]).
-    Absent {
-        x: ElementId,
-        absent: ElementId,
+pub(crate) enum Violation {
+    /// "`<element x>` `what`".
+    Element { x: ElementId, what: &'static str },
+    /// A present element `x` whose container is absent.
+    NoContainer { x: ElementId, container: ElementId },
+    /// A present relation `r` whose `role` (`source` or `target`), `end`,
+    /// is absent.
+    NoEnd {
+        r: ElementId,
+        end: ElementId,
         role: &'static str,
     },
 }
 
-impl Notes {
-    /// `error` with these notes.
-    pub(crate) fn add_to(self, g: &Graph, error: Error) -> Error {
+impl Violation {
+    /// The error, with its notes: why an absent container or relation end
+    /// is absent, and which option would have removed the element with it.
+    pub(crate) fn error(self, g: &Graph) -> Error {
         match self {
-            Notes::None => error,
-            Notes::Absent { x, absent, role } => {
-                with_absent_container_notes(g, error, x, absent, role)
+            Violation::Element { x, what } => element_error(g, x, what),
+            Violation::NoContainer { x, container } => {
+                let error = Error::at(
+                    format!("Container of {} does not exist", g.display(x)),
+                    g.get(x).span,
+                )
+                .in_element(g.id(x));
+                with_absent_container_notes(g, error, x, container, "container")
+            }
+            Violation::NoEnd { r, end, role } => {
+                let error = Error::at(
+                    format!(
+                        "Relation {role} \"{}\" of {} does not exist",
+                        g.get(end).name,
+                        g.display(r)
+                    ),
+                    g.get(r).span,
+                )
+                .in_element(g.id(r));
+                with_absent_container_notes(g, error, r, end, role)
             }
         }
     }
@@ -110,16 +123,14 @@ impl Logic for OneSolution<'_> {
     fn at_least_two(&mut self, xs: &[bool]) -> bool {
         xs.iter().filter(|&&x| x).count() > 1
     }
-    fn violation_noted(
-        &mut self,
-        when: bool,
-        error: impl FnOnce() -> Error,
-        notes: Notes,
-    ) -> Result<()> {
+    fn violation(&mut self, when: bool, error: impl FnOnce() -> Error) -> Result<()> {
         if when {
-            return Err(notes.add_to(self.graph, error()));
+            return Err(error());
         }
         Ok(())
+    }
+    fn violated(&mut self, when: bool, v: Violation) -> Result<()> {
+        self.violation(when, || v.error(self.graph))
     }
 }
 
@@ -197,24 +208,8 @@ fn relation_ends<L: Logic>(g: &Graph, l: &mut L, source: bool) -> Result<()> {
             continue;
         }
         let when = present_without(l, here, end);
-        let which = if source { "source" } else { "target" };
-        let error = || {
-            Error::at(
-                format!(
-                    "Relation {which} \"{}\" of {} does not exist",
-                    g.get(end).name,
-                    g.display(r)
-                ),
-                e.span,
-            )
-            .in_element(g.id(r))
-        };
-        let notes = Notes::Absent {
-            x: r,
-            absent: end,
-            role: which,
-        };
-        l.violation_noted(when, error, notes)?;
+        let role = if source { "source" } else { "target" };
+        l.violated(when, Violation::NoEnd { r, end, role })?;
     }
     Ok(())
 }
@@ -256,7 +251,13 @@ fn types<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
             continue;
         }
         let when = present_without_any(l, here, types, &mut lits);
-        l.violation(when, || element_error(g, x, "has no type"))?;
+        l.violated(
+            when,
+            Violation::Element {
+                x,
+                what: "has no type",
+            },
+        )?;
         ambiguous(g, l, here, types, false)?;
     }
     Ok(())
@@ -290,9 +291,8 @@ fn ambiguous_hosting<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
         }
         let two = l.at_least_two(&lits);
         let when = l.and(&[here, two]);
-        l.violation(when, || {
-            element_error(g, n, "has more than one hosting relations")
-        })?;
+        let what = "has more than one hosting relations";
+        l.violated(when, Violation::Element { x: n, what })?;
     }
     Ok(())
 }
@@ -352,7 +352,7 @@ fn expected<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
                 continue;
             }
             let when = present_without_any(l, here, &ids, &mut lits);
-            l.violation(when, || element_error(g, n, what))?;
+            l.violated(when, Violation::Element { x: n, what })?;
         }
     }
     Ok(())
@@ -370,7 +370,13 @@ fn ambiguous_technology<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
         lits.extend(g.get(n).technologies().iter().map(|&t| l.present(t)));
         let two = l.at_least_two(&lits);
         let when = l.and(&[here, two]);
-        l.violation(when, || element_error(g, n, "has more than one technology"))?;
+        l.violated(
+            when,
+            Violation::Element {
+                x: n,
+                what: "has more than one technology",
+            },
+        )?;
     }
     Ok(())
 }
@@ -384,7 +390,13 @@ fn unconsumed_inputs<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
             continue;
         }
         let when = present_without_any(l, here, g.get(i).consumers(), &mut lits);
-        l.violation(when, || element_error(g, i, "is not consumed"))?;
+        l.violated(
+            when,
+            Violation::Element {
+                x: i,
+                what: "is not consumed",
+            },
+        )?;
     }
     Ok(())
 }
@@ -404,7 +416,13 @@ fn unproduced_outputs<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
         }
         let some_gone = l.or(&lits);
         let when = l.and(&[here, some_gone]);
-        l.violation(when, || element_error(g, o, "is not produced"))?;
+        l.violated(
+            when,
+            Violation::Element {
+                x: o,
+                what: "is not produced",
+            },
+        )?;
     }
     Ok(())
 }
@@ -512,19 +530,7 @@ fn missing_container<L: Logic>(g: &Graph, l: &mut L, ids: &[ElementId]) -> Resul
             continue;
         }
         let when = present_without(l, here, c);
-        let error = || {
-            Error::at(
-                format!("Container of {} does not exist", g.display(x)),
-                g.get(x).span,
-            )
-            .in_element(g.id(x))
-        };
-        let notes = Notes::Absent {
-            x,
-            absent: c,
-            role: "container",
-        };
-        l.violation_noted(when, error, notes)?;
+        l.violated(when, Violation::NoContainer { x, container: c })?;
     }
     Ok(())
 }
@@ -612,7 +618,13 @@ fn ambiguous<L: Logic>(
             Some((_, earlier)) => {
                 let before = *earlier;
                 let when = l.and(&[guard, here, before]);
-                l.violation(when, || element_error(g, x, "is ambiguous"))?;
+                l.violated(
+                    when,
+                    Violation::Element {
+                        x,
+                        what: "is ambiguous",
+                    },
+                )?;
                 let now = l.or(&[before, here]);
                 if let Some((_, earlier)) = seen.iter_mut().find(|(n, _)| *n == name) {
                     *earlier = now;

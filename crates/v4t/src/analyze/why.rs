@@ -285,13 +285,9 @@ impl<'a> Explainer<'a> {
         crate::check::checks(graph, &mut symbolic)?;
         crate::references::checks(doc, graph, types, &mut symbolic)?;
         let mut checks = Vec::new();
-        for (error, when, notes) in symbolic.violations {
+        for (found, when) in symbolic.violations {
             guard(&mut sat, &[!when], Piece::Check(checks.len()));
-            checks.push(
-                notes
-                    .add_to(graph, error)
-                    .or_code(crate::Code::Inconsistent),
-            );
+            checks.push(found.into_error(graph).or_code(crate::Code::Inconsistent));
         }
         let valid = copy_requiring(&sat, &guards);
         let whole = copy_requiring(&sat, &[]);
