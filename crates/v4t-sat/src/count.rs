@@ -142,14 +142,14 @@ impl Solver {
         budget: &CountBudget,
     ) -> Count {
         let exact = |value| Count { value, exact: true };
-        let Some(facts) = self.level0() else {
-            return exact(Natural::ZERO);
-        };
         if let Some(branch) = branch.filter(|_| !projection.is_empty()) {
-            if let Some(value) = self.count_few(&facts, budget, assumptions, branch, projection) {
+            if let Some(value) = self.count_few(budget, assumptions, branch, projection) {
                 return exact(value);
             }
         }
+        let Some(facts) = self.level0() else {
+            return exact(Natural::ZERO);
+        };
         let satisfiable = if assumptions.is_empty() {
             self.ensure_model()
         } else {

@@ -22,7 +22,7 @@ use crate::count::CountBudget;
 use crate::gates::FxHasher;
 use crate::natural::Natural;
 use crate::propagate::Store;
-use crate::{Lit, Solver};
+use crate::{Implied, Lit, Solver};
 
 /// At most this many free variables are branched on (1,024 leaves).
 const FEW: usize = 10;
@@ -45,8 +45,7 @@ type Images = HashSet<Vec<u64>, BuildHasherDefault<FxHasher>>;
 
 impl Solver {
     /// The number of distinct assignments of `image` over the models in
-    /// which `assumptions` hold (`facts`: the level-0 value of every
-    /// variable, as [`Solver::level0`] gives them), found by trying every
+    /// which `assumptions` hold, found by trying every
     /// assignment of the variables of `branch` the assumptions leave free,
     /// if there are at most [`FEW`]; `None` if there are more, if too many
     /// leaves need the backend, or if the walk exceeds the budget's
@@ -59,20 +58,18 @@ impl Solver {
     /// `image` do not matter.
     pub(crate) fn count_few(
         &mut self,
-        facts: &[i8],
         budget: &CountBudget,
         assumptions: &[Lit],
         branch: &[Lit],
         image: &[Lit],
     ) -> Option<Natural> {
-        let images = self.images_few(facts, budget, assumptions, branch, image)?;
+        let images = self.images_few(budget, assumptions, branch, image)?;
         Some(Natural::from(images.len() as u128))
     }
 
     /// The distinct assignments of `image` ([`Solver::count_few`]).
     fn images_few(
         &mut self,
-        facts: &[i8],
         budget: &CountBudget,
         assumptions: &[Lit],
         branch: &[Lit],
@@ -84,7 +81,7 @@ impl Solver {
             .map(|l| Lit::from_var(l.var_index()))
             .collect();
         vars.sort_unstable();
-        let walked = self.walk_few(facts, budget, assumptions, &vars, &mut |value| {
+        let walked = self.walk_few(budget, assumptions, &vars, &mut |value| {
             images.insert(bits(image, value));
             ControlFlow::Continue(())
         })?;
@@ -98,9 +95,7 @@ impl Solver {
     /// true literal, so where the inputs are few, trying each assignment
     /// finds them all without a solve.
     pub fn possible_firsts_determined(&mut self, inputs: &[Lit], lits: &[Lit]) -> Vec<usize> {
-        let few = self
-            .level0()
-            .and_then(|facts| self.images_few(&facts, &CountBudget::default(), &[], inputs, lits));
+        let few = self.images_few(&CountBudget::default(), &[], inputs, lits);
         let Some(images) = few else {
             return self.possible_firsts(lits);
         };
@@ -116,6 +111,35 @@ impl Solver {
         found
     }
 
+    /// [`Solver::backbone`] of `lits` where the caller knows that `inputs`
+    /// determine them (models that agree on the inputs agree on `lits`):
+    /// where the inputs are few, the values over every assignment of them
+    /// that has a model.
+    pub fn backbone_determined(&mut self, inputs: &[Lit], lits: &[Lit]) -> Option<Vec<Implied>> {
+        let few = self.images_few(&CountBudget::default(), &[], inputs, lits);
+        let Some(images) = few else {
+            return self.backbone(lits);
+        };
+        let mut images = images.into_iter();
+        let first = images.next()?;
+        let (mut all, mut any) = (first.clone(), first);
+        for bits in images {
+            for (w, b) in bits.iter().enumerate() {
+                all[w] &= b;
+                any[w] |= b;
+            }
+        }
+        let bit = |words: &[u64], i: usize| words[i / 64] >> (i % 64) & 1 == 1;
+        let implied = (0..lits.len())
+            .map(|i| match (bit(&all, i), bit(&any, i)) {
+                (true, _) => Implied::True,
+                (_, false) => Implied::False,
+                _ => Implied::Free,
+            })
+            .collect();
+        Some(implied)
+    }
+
     /// The smallest model in which `base` holds, lexicographically over
     /// `order` with false before true, as its values on `order`
     /// ([`Solver::prefer_false_assuming_on_order`]), if `order` has few
@@ -123,11 +147,10 @@ impl Solver {
     /// one that agrees with it on `order`. `None` otherwise (nothing
     /// changed but the backend's state).
     pub(crate) fn prefer_false_few(&mut self, base: &[Lit], order: &[Lit]) -> Option<()> {
-        let facts = self.level0()?;
         let n = self.num_vars();
         let mut smallest = None;
         let budget = CountBudget::default();
-        let walked = self.walk_few(&facts, &budget, base, order, &mut |value| {
+        let walked = self.walk_few(&budget, base, order, &mut |value| {
             smallest = Some((0..n).map(value).collect::<Vec<bool>>());
             ControlFlow::Break(())
         })?;
@@ -145,12 +168,20 @@ impl Solver {
     /// ([`Solver::count_few`]); `Continue` if it visited every assignment.
     fn walk_few(
         &mut self,
-        facts: &[i8],
         budget: &CountBudget,
         assumptions: &[Lit],
         branch: &[Lit],
         leaf: &mut OnLeaf<'_>,
     ) -> Option<ControlFlow<()>> {
+        // The facts known without work: the backend's level 0, or the
+        // store's (the propagator propagates them to level 0 itself).
+        let facts = match self.sat {
+            Some(_) => self.level0(),
+            None => (!self.store_unsat).then(|| self.assigned.clone()),
+        };
+        let Some(facts) = facts else {
+            return Some(ControlFlow::Continue(()));
+        };
         // Not worth a propagator if the assumptions would have to fix
         // almost every branch variable.
         let free = |l: &Lit| facts[l.var_index() as usize] == 0;
@@ -162,11 +193,17 @@ impl Solver {
         {
             return None;
         }
-        // A leaf propagation leaves open is asked of the backend while the
-        // store is lent to the propagator: build it first.
-        self.backend();
+        // A leaf propagation leaves open is asked of the backend, if there
+        // is one (the store is lent to the propagator meanwhile, and
+        // building one for a walk that may not need it would cost more
+        // than the walk: without, such a leaf makes the walk give up).
+        let fallback_solves = if self.sat.is_some() {
+            FALLBACK_SOLVES
+        } else {
+            0
+        };
         self.lending_store(|sat, store| {
-            let mut p = Propagator::new(store, facts);
+            let mut p = Propagator::new(store, &facts);
             if p.conflict || !assumptions.iter().all(|&l| p.assume(l)) {
                 return Some(ControlFlow::Continue(()));
             }
@@ -184,7 +221,7 @@ impl Solver {
                 budget,
                 decisions: 0,
                 leaf: Vec::with_capacity(assumptions.len() + vars.len()),
-                solves: 0,
+                solves_left: fallback_solves,
                 on_leaf: leaf,
             };
             walk.leaf.extend_from_slice(assumptions);
@@ -200,7 +237,8 @@ struct Walk<'a> {
     decisions: u64,
     /// The assumptions and the decisions so far (for the backend).
     leaf: Vec<Lit>,
-    solves: usize,
+    /// Leaves that may still be asked of the backend.
+    solves_left: usize,
     on_leaf: &'a mut OnLeaf<'a>,
 }
 
@@ -243,10 +281,7 @@ impl Walk<'_> {
             // Every clause holds: the facts with the rest false are a model.
             return Some((self.on_leaf)(&|v| p.value[v as usize] > 0));
         }
-        self.solves += 1;
-        if self.solves > FALLBACK_SOLVES {
-            return None;
-        }
+        self.solves_left = self.solves_left.checked_sub(1)?;
         if !sat.solve_limited(&self.leaf, self.budget.conflicts)? {
             return Some(ControlFlow::Continue(()));
         }
@@ -475,4 +510,101 @@ impl<'s> Propagator<'s> {
 /// The literals of clause `c` of a store are `lits[clause_range(ends, c)]`.
 fn clause_range(ends: &[usize], c: usize) -> std::ops::Range<usize> {
     (if c == 0 { 0 } else { ends[c - 1] })..ends[c]
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testutil::{assignments, fixing, Rng};
+    use crate::{Implied, Lit, Solver};
+
+    /// A solver with inputs `xs` (1 to 12), gates over them (so the inputs
+    /// determine every gate), sometimes a clause over a gate and an input,
+    /// and the gates in a random order with random signs.
+    fn determined_instance(rng: &mut Rng) -> (Solver, Vec<Lit>, Vec<Lit>) {
+        let mut s = Solver::new();
+        let n = 1 + rng.below(12) as usize;
+        let xs: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+        let mut pool = xs.clone();
+        let mut gates = Vec::new();
+        for _ in 0..1 + rng.below(12) {
+            let mut pick = || {
+                let l = pool[rng.below(pool.len() as u64) as usize];
+                if rng.below(2) == 0 {
+                    !l
+                } else {
+                    l
+                }
+            };
+            let (a, b, c) = (pick(), pick(), pick());
+            let g = match rng.below(5) {
+                0 => s.and(&[a, b]),
+                1 => s.or(&[a, b, c]),
+                2 => s.xor(&[a, b]),
+                3 => s.at_most_one(&[a, b, c]),
+                _ => s.ite(a, b, c),
+            };
+            pool.push(g);
+            gates.push(if rng.below(3) == 0 { !g } else { g });
+        }
+        for _ in 0..rng.below(3) {
+            let g = gates[rng.below(gates.len() as u64) as usize];
+            let x = xs[rng.below(n as u64) as usize];
+            s.add_clause(&[!g, x]);
+        }
+        (s, xs, gates)
+    }
+
+    /// The values of `lits` in each model, one per input assignment that
+    /// has one (brute force through solves).
+    fn images(s: &mut Solver, xs: &[Lit], lits: &[Lit]) -> Vec<Vec<bool>> {
+        assignments(xs.len())
+            .filter_map(|bits| {
+                let sat = s.solve(&fixing(xs, &bits));
+                sat.then(|| lits.iter().map(|&l| s.value(l)).collect())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn first_violations_and_backbones_by_enumeration_match_brute_force() {
+        let mut rng = Rng::new(41);
+        let mut walked = 0;
+        for round in 0..300 {
+            let seed = rng.next();
+            let (mut s, xs, gates) = determined_instance(&mut Rng::new(seed));
+            let all = images(&mut s, &xs, &gates);
+            let mut firsts: Vec<usize> = all
+                .iter()
+                .filter_map(|m| m.iter().position(|&b| b))
+                .collect();
+            firsts.sort_unstable();
+            firsts.dedup();
+            let backbone: Option<Vec<Implied>> = (!all.is_empty()).then(|| {
+                (0..gates.len())
+                    .map(|i| match (all.iter().all(|m| m[i]), all.iter().any(|m| m[i])) {
+                        (true, _) => Implied::True,
+                        (_, false) => Implied::False,
+                        _ => Implied::Free,
+                    })
+                    .collect()
+            });
+            if round % 2 == 0 {
+                // The same instance without a backend (the solves above
+                // built one): propagation in the store only.
+                s = determined_instance(&mut Rng::new(seed)).0;
+            }
+            walked += usize::from(s.images_few(&Default::default(), &[], &xs, &gates).is_some());
+            assert_eq!(
+                s.possible_firsts_determined(&xs, &gates),
+                firsts,
+                "round {round}"
+            );
+            assert_eq!(
+                s.backbone_determined(&xs, &gates),
+                backbone,
+                "round {round}"
+            );
+        }
+        assert!(walked > 150, "too few walks: {walked}");
+    }
 }

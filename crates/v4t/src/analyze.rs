@@ -354,7 +354,7 @@ pub fn analyze_observed(
     observe(AnalyzeStage::Topologies);
     let irrelevant = f.irrelevant(determined, &topologies);
     observe(AnalyzeStage::Irrelevant);
-    let (dead, core) = f.dead_and_core(graph);
+    let (dead, core) = f.dead_and_core(graph, determined);
     observe(AnalyzeStage::Backbone);
     let mut sample = options.sample.map(|t| f.t_wise(t)).unwrap_or_default();
     if let Some((n, seed)) = options.random {
@@ -978,10 +978,15 @@ impl<'o> Family<'o> {
 
     /// The ids of the elements absent, and present, in every valid
     /// configuration (internal elements left out).
-    fn dead_and_core(&mut self, graph: &Graph) -> (Vec<String>, Vec<String>) {
+    fn dead_and_core(&mut self, graph: &Graph, determined: bool) -> (Vec<String>, Vec<String>) {
         let mut dead = Vec::new();
         let mut core = Vec::new();
-        if let Some(implied) = self.sat.backbone(&self.presence_lits) {
+        let implied = if determined {
+            (self.sat).backbone_determined(&self.input_lits, &self.presence_lits)
+        } else {
+            self.sat.backbone(&self.presence_lits)
+        };
+        if let Some(implied) = implied {
             for (&(id, _), i) in self.presence.iter().zip(implied) {
                 if graph.is_internal(id) {
                     continue;
