@@ -215,6 +215,8 @@ pub struct Solver {
     clause_gates: Option<Vec<u32>>,
     /// The gate whose defining clauses are being added ([`NO_GATE`] otherwise).
     defining: u32,
+    /// The propagator of the last walk over few variables ([`few`]).
+    few: Option<Box<few::Cached>>,
 }
 
 /// No gate: a clause that is not part of a gate's definition.
@@ -257,6 +259,7 @@ impl Solver {
             clause_ends: Vec::new(),
             clause_gates: None,
             defining: NO_GATE,
+            few: None,
         };
         s.raw_clause(&[truth]);
         // Recorded as a fact; nothing to propagate.
