@@ -59,12 +59,14 @@ impl Solver {
     }
 
     /// [`Solver::prefer_false_assuming`] for a caller that reads only the
-    /// literals of `order` from the model: the choices are followed by unit
-    /// propagation over the stored clauses ([`Implications`]), so that the
-    /// literals of `order` they decide need no solve (each solve
-    /// propagates every choice again: on a large problem, most of the
-    /// time). The stored model then agrees with the smallest one on
-    /// `order`, not necessarily on other variables.
+    /// literals of `order` from the model: where `order` has few free
+    /// variables, every assignment of them is tried in order by unit
+    /// propagation (no solve at all); otherwise the choices are followed by
+    /// unit propagation over the stored clauses, so that the literals of
+    /// `order` they decide need no solve (each solve propagates every
+    /// choice again: on a large problem, most of the time). The stored
+    /// model then agrees with the smallest one on `order`, not necessarily
+    /// on other variables.
     pub fn prefer_false_assuming_on_order(&mut self, base: &[Lit], order: &[Lit]) -> bool {
         if self.prefer_false_few(base, order).is_some() {
             return true;
