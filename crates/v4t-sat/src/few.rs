@@ -320,7 +320,7 @@ impl Walk<'_> {
     /// A full assignment of the branch variables without conflict: the
     /// leaf callback on a model, if it has one.
     fn leaf(&mut self, sat: &mut Solver, p: &Propagator) -> Option<ControlFlow<()>> {
-        if p.unsatisfied == 0 {
+        if p.satisfied(self.store) {
             // Every clause holds: the facts with the rest false are a model.
             return Some((self.on_leaf)(&|v| p.value[v as usize] > 0));
         }
@@ -345,9 +345,12 @@ fn bits(lits: &[Lit], value: &dyn Fn(u32) -> bool) -> Vec<u64> {
 }
 
 /// Unit propagation that can undo its facts: per clause, the literals not
-/// known false and the literals known true; a clause with one literal left
-/// and none true makes it a fact. Undoing a fact restores both counters,
-/// so a depth-first walk costs the occurrences of the facts it visits.
+/// known false; a clause with one literal left and none true makes it a
+/// fact. Undoing a fact restores the counters of the clauses its negation
+/// occurs in, so a depth-first walk costs the occurrences of the negations
+/// of the facts it visits. Without a conflict, a clause whose variables
+/// are all known is satisfied, so a leaf needs no look at the clauses
+/// unless some variable is left unknown ([`Propagator::satisfied`]).
 pub(crate) struct Propagator {
     /// The clauses of the store not satisfied by the level-0 facts, by
     /// position in the store.
@@ -358,11 +361,10 @@ pub(crate) struct Propagator {
     occurs: Vec<u32>,
     /// Per variable: 0 unknown, 1 true, -1 false.
     value: Vec<i8>,
-    /// Per clause: literals not known false, and literals known true.
+    /// Per clause: literals not known false.
     open: Vec<u32>,
-    trues: Vec<u32>,
-    /// Clauses without a true literal.
-    unsatisfied: usize,
+    /// Variables that occur in the clauses and are not known.
+    free: usize,
     /// Facts since the level-0 ones, in order; the first `done` have
     /// updated the counters of the clauses they occur in.
     trail: Vec<Lit>,
@@ -442,8 +444,7 @@ impl Propagator {
             first,
             occurs,
             value,
-            trues: vec![0; clauses],
-            unsatisfied: clauses,
+            free: 0,
             open,
             trail: Vec::new(),
             done: 0,
@@ -452,6 +453,9 @@ impl Propagator {
         };
         // Clauses of one literal (the backend may not have propagated a
         // clause added without folding).
+        p.free = (0..p.value.len() as u32)
+            .filter(|&v| p.value[v as usize] == 0 && p.occurs_at_all(v))
+            .count();
         for c in 0..clauses {
             if p.open[c] == 1 {
                 p.unit(store, c);
@@ -459,6 +463,36 @@ impl Propagator {
         }
         p.propagate(store);
         p
+    }
+
+    /// Whether variable `v` occurs in a kept clause.
+    fn occurs_at_all(&self, v: u32) -> bool {
+        let l = Lit::from_var(v);
+        !self.occurrences(l).is_empty() || !self.occurrences(!l).is_empty()
+    }
+
+    /// Whether every clause has a true literal, given no conflict: a
+    /// clause whose variables are all known has one (else it would have
+    /// been a conflict), so only the clauses of unknown variables are
+    /// looked at, and only if there are any.
+    fn satisfied(&self, (clause_lits, ends): Store<'_>) -> bool {
+        if self.free == 0 {
+            return true;
+        }
+        let is_true = |l: Lit| match self.value[l.var_index() as usize] {
+            0 => false,
+            v => (v > 0) != l.is_negated(),
+        };
+        (0..self.value.len() as u32)
+            .filter(|&v| self.value[v as usize] == 0)
+            .flat_map(|v| [Lit::from_var(v), !Lit::from_var(v)])
+            .flat_map(|l| self.occurrences(l))
+            .all(|i| {
+                let c = self.kept[self.occurs[i] as usize] as usize;
+                clause_lits[clause_range(ends, c)]
+                    .iter()
+                    .any(|&l| is_true(l))
+            })
     }
 
     fn occurrences(&self, l: Lit) -> std::ops::Range<usize> {
@@ -480,10 +514,13 @@ impl Propagator {
     fn set(&mut self, lit: Lit) {
         self.value[lit.var_index() as usize] = if lit.is_negated() { -1 } else { 1 };
         self.trail.push(lit);
+        if self.occurs_at_all(lit.var_index()) {
+            self.free -= 1;
+        }
     }
 
-    /// Clause `c` has at most one literal not known false and none counted
-    /// true: a fact from its open literal, or a conflict.
+    /// Clause `c` has at most one literal not known false: nothing if a
+    /// literal is true, else a fact from its open literal, or a conflict.
     fn unit(&mut self, (clause_lits, ends): Store<'_>, c: usize) {
         let mut open = None;
         for &l in &clause_lits[clause_range(ends, self.kept[c] as usize)] {
@@ -506,18 +543,11 @@ impl Propagator {
         while !self.conflict && self.done < self.trail.len() {
             let fact = self.trail[self.done];
             self.done += 1;
-            self.visited += (self.occurrences(fact).len() + self.occurrences(!fact).len()) as u64;
-            for i in self.occurrences(fact) {
-                let c = self.occurs[i] as usize;
-                self.trues[c] += 1;
-                if self.trues[c] == 1 {
-                    self.unsatisfied -= 1;
-                }
-            }
+            self.visited += self.occurrences(!fact).len() as u64;
             for i in self.occurrences(!fact) {
                 let c = self.occurs[i] as usize;
                 self.open[c] -= 1;
-                if self.open[c] <= 1 && self.trues[c] == 0 && !self.conflict {
+                if self.open[c] <= 1 && !self.conflict {
                     self.unit(store, c);
                 }
             }
@@ -529,18 +559,14 @@ impl Propagator {
         while self.trail.len() > mark {
             let fact = self.trail.pop().expect("longer than mark");
             if self.trail.len() < self.done {
-                for i in self.occurrences(fact) {
-                    let c = self.occurs[i] as usize;
-                    self.trues[c] -= 1;
-                    if self.trues[c] == 0 {
-                        self.unsatisfied += 1;
-                    }
-                }
                 for i in self.occurrences(!fact) {
                     self.open[self.occurs[i] as usize] += 1;
                 }
             }
             self.value[fact.var_index() as usize] = 0;
+            if self.occurs_at_all(fact.var_index()) {
+                self.free += 1;
+            }
         }
         self.done = self.done.min(mark);
         self.conflict = false;

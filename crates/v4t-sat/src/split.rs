@@ -115,6 +115,12 @@ impl Solver {
     pub fn split(mut self) -> Split {
         let n = self.num_vars() as usize;
         let facts = self.level0();
+        // What the split keeps of this solver is its clauses: the gate
+        // tables and the backend go before the parts are filled (the peak
+        // of a large resolve is here).
+        self.gates = crate::gates::Gates::default();
+        self.sat = None;
+        self.few = None;
         let mut split = Split {
             truth: self.truth,
             unsat: facts.is_none(),

@@ -268,6 +268,7 @@ fn build_with(
     b.g.elements.reserve(count);
     b.g.ids.reserve(count);
     b.populate()?;
+    b.g.ids.shrink_to_fit();
     let moving = Moving {
         conditions: b.with_conditions,
         implies: b.with_implies,
