@@ -177,17 +177,19 @@ impl Solver {
         let vars = self.vars as usize;
         let cached =
             (self.few.take()).filter(|c| c.clauses == clauses && c.propagator.value.len() == vars);
+        // A new propagator starts from the facts known without work: the
+        // backend's level 0, or the store's (it propagates them to level 0
+        // itself).
         let facts = match (&cached, &self.sat) {
-            (Some(c), _) => c.propagator.value.clone(),
-            // The facts known without work: the backend's level 0, or the
-            // store's (the propagator propagates them to level 0 itself).
+            (Some(_), _) => Vec::new(),
             (None, Some(_)) => self.level0()?,
             (None, None) if self.store_unsat => return Some(ControlFlow::Continue(())),
             (None, None) => self.assigned.clone(),
         };
+        let known = cached.as_ref().map_or(&facts[..], |c| &c.propagator.value);
         // Not worth a propagator if the assumptions would have to fix
         // almost every branch variable.
-        let free = |l: &Lit| facts[l.var_index() as usize] == 0;
+        let free = |l: &Lit| known[l.var_index() as usize] == 0;
         if branch
             .iter()
             .filter(|l| free(l))
@@ -580,7 +582,7 @@ fn clause_range(ends: &[usize], c: usize) -> std::ops::Range<usize> {
 
 #[cfg(test)]
 mod tests {
-    use crate::testutil::{assignments, fixing, Rng};
+    use crate::testutil::{assignments, fixing, random_lit, Rng};
     use crate::{Implied, Lit, Natural, Solver};
 
     /// A solver with inputs `xs` (1 to 12), gates over them (so the inputs
@@ -593,14 +595,7 @@ mod tests {
         let mut pool = xs.clone();
         let mut gates = Vec::new();
         for _ in 0..1 + rng.below(12) {
-            let mut pick = || {
-                let l = pool[rng.below(pool.len() as u64) as usize];
-                if rng.below(2) == 0 {
-                    !l
-                } else {
-                    l
-                }
-            };
+            let mut pick = || random_lit(rng, &pool);
             let (a, b, c) = (pick(), pick(), pick());
             let g = match rng.below(5) {
                 0 => s.and(&[a, b]),

@@ -1095,13 +1095,6 @@ impl Found {
             Found::Error(e) => (**e).clone(),
         }
     }
-
-    fn into_error(self, g: &Graph) -> Error {
-        match self {
-            Found::Check(v) => v.error(g),
-            Found::Error(e) => *e,
-        }
-    }
 }
 
 impl check::Logic for Symbolic<'_> {

@@ -287,7 +287,7 @@ impl<'a> Explainer<'a> {
         let mut checks = Vec::new();
         for (found, when) in symbolic.violations {
             guard(&mut sat, &[!when], Piece::Check(checks.len()));
-            checks.push(found.into_error(graph).or_code(crate::Code::Inconsistent));
+            checks.push(found.error(graph).or_code(crate::Code::Inconsistent));
         }
         let valid = copy_requiring(&sat, &guards);
         let whole = copy_requiring(&sat, &[]);
