@@ -278,7 +278,10 @@ impl Scenario {
     /// The scenario as stored in a technology template (without assessments).
     fn to_node(&self) -> Node {
         let list = |l: &[String]| Node::seq(l.iter().map(|s| Node::string(s.clone())).collect());
-        let mut m = Map::with_capacity(5);
+        // Exactly sized: every technology candidate stores a copy.
+        let entries =
+            3 + usize::from(self.operations.is_some()) + usize::from(self.artifact.is_some());
+        let mut m = Map::with_capacity(entries);
         m.insert("key", Node::string(self.key.clone()));
         m.insert("component", Node::string(self.component.clone()));
         if let Some(ops) = &self.operations {
@@ -603,7 +606,9 @@ struct Candidate {
 impl Candidate {
     /// The single-entry technology map `<technology>: {conditions, weight, assign, prio, scenario}`.
     fn into_node(self, conditions: Option<Node>) -> Node {
-        let mut m = Map::with_capacity(5);
+        // Exactly sized: a large template has tens of thousands of candidates.
+        let entries = 3 + usize::from(conditions.is_some()) + usize::from(self.prio.is_some());
+        let mut m = Map::with_capacity(entries);
         if let Some(c) = conditions {
             m.insert("conditions", c);
         }
