@@ -82,7 +82,7 @@ impl Violation {
                 let error = Error::at(
                     format!(
                         "Relation {role} \"{}\" of {} does not exist",
-                        g.get(end).name,
+                        g.name(end),
                         g.display(r)
                     ),
                     g.get(r).span,
@@ -613,7 +613,7 @@ fn ambiguous<L: Logic>(
         if l.is_false(here) {
             continue;
         }
-        let name = if by_name { g.get(x).name.as_str() } else { "" };
+        let name = if by_name { g.name(x) } else { "" };
         match seen.iter_mut().find(|(n, _)| *n == name) {
             Some((_, earlier)) => {
                 let before = *earlier;

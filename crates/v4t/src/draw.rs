@@ -214,9 +214,9 @@ impl Drawer<'_> {
                 .types
                 .iter()
                 .filter(|&&t| self.shown(t))
-                .map(|&t| g.get(t).name.as_str())
+                .map(|&t| g.name(t))
                 .collect();
-            let mut lines = vec![g.get(n).name.clone(), types.join(" | ")];
+            let mut lines = vec![g.name(n).to_string(), types.join(" | ")];
             lines.extend(self.condition(n));
             self.keys[n.0 as usize] = format!("n{i}");
             self.picture.boxes.push(Shape {
@@ -241,12 +241,12 @@ impl Drawer<'_> {
                 .get(s)
                 .outgoing()
                 .iter()
-                .filter(|&&o| g.get(o).name == e.name);
+                .filter(|&&o| g.name(o) == g.name(r));
             // The set of alternatives is named by its first relation.
             let first = siblings.next().map(|f| f.0 as usize);
             let label = match self.condition(r) {
-                Some(c) => format!("{} {c}", e.name),
-                None => e.name.clone(),
+                Some(c) => format!("{} {c}", g.name(r)),
+                None => g.name(r).to_string(),
             };
             self.picture.arrows.push(Arrow {
                 from: self.key(s).to_string(),
@@ -266,7 +266,7 @@ impl Drawer<'_> {
                 continue;
             }
             let key = format!("p{i}");
-            let mut lines = vec![format!("policy {}", g.get(p).name)];
+            let mut lines = vec![format!("policy {}", g.name(p))];
             lines.extend(self.condition(p));
             for &t in g.get(p).targets() {
                 if !self.key(t).is_empty() {
@@ -288,7 +288,7 @@ impl Drawer<'_> {
                 continue;
             }
             let key = format!("a{i}");
-            let mut lines = vec![format!("artifact {}", g.get(a).name)];
+            let mut lines = vec![format!("artifact {}", g.name(a))];
             lines.extend(self.condition(a));
             self.arrow(self.key(n).to_string(), key.clone(), "artifact");
             self.picture.boxes.push(Shape { key, lines });
@@ -310,8 +310,8 @@ impl Drawer<'_> {
                 .filter(|k| k.starts_with('n'))
                 .collect();
             let label = match self.condition(grp) {
-                Some(c) => format!("group {} {c}", g.get(grp).name),
-                None => format!("group {}", g.get(grp).name),
+                Some(c) => format!("group {} {c}", g.name(grp)),
+                None => format!("group {}", g.name(grp)),
             };
             self.picture.clusters.push(Cluster {
                 key: format!("g{i}"),

@@ -246,7 +246,7 @@ fn select(graph: &Graph, names: &[String]) -> Result<Vec<ElementId>> {
                 .ordered()
                 .filter(|&id| !graph.is_internal(id))
                 .map(|id| graph.id(id));
-            let nodes = graph.nodes().iter().map(|&n| graph.get(n).name.as_str());
+            let nodes = graph.nodes().iter().map(|&n| graph.name(n));
             let message = format!(
                 "No element \"{name}\" in the template{}",
                 did_you_mean(name, nodes.chain(ids))

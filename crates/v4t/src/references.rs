@@ -81,7 +81,7 @@ fn written<L: Logic>(g: &Graph, l: &mut L, mut x: ElementId) -> L::B {
 fn named_present<L: Logic>(g: &Graph, l: &mut L, list: &[ElementId], name: &str) -> L::B {
     let lits: Vec<L::B> = list
         .iter()
-        .filter(|&&i| g.get(i).name == name)
+        .filter(|&&i| g.name(i) == name)
         .map(|&i| l.present(i))
         .collect();
     l.or(&lits)
@@ -112,11 +112,11 @@ fn reads<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
             continue;
         }
         for &c in &reads {
-            let (kind, name) = (g.get(c).kind, &g.get(c).name);
+            let (kind, name) = (g.get(c).kind, g.name(c));
             alternatives.clear();
             alternatives.push(l.present(c));
             for &o in &reads {
-                if o != c && g.get(o).kind == kind && g.get(o).name == *name {
+                if o != c && g.get(o).kind == kind && g.name(o) == name {
                     alternatives.push(l.present(o));
                 }
             }
@@ -126,7 +126,7 @@ fn reads<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
             l.violation(when, || {
                 let target = g.get(c);
                 let what = match target.kind {
-                    Kind::Input => format!("reads input \"{}\"", target.name),
+                    Kind::Input => format!("reads input \"{}\"", g.name(c)),
                     _ => format!("refers to {}", g.display(c)),
                 };
                 Error::coded(
@@ -210,7 +210,7 @@ fn absent_imports<L: Logic>(g: &Graph, types: &TypeSystem<'_>, l: &mut L) -> Res
         else {
             continue;
         };
-        let Some(t) = types.resolve(c, &g.get(ty).name) else {
+        let Some(t) = types.resolve(c, g.name(ty)) else {
             continue;
         };
         from_absent(l, t, here, &|x| {
@@ -415,13 +415,13 @@ pub(crate) fn count_range_warnings(
         let Some(&t) = e.types.iter().find(|&&t| solution.is_present(t)) else {
             continue;
         };
-        let Some(node_type) = types.resolve(Collection::Node, &g.get(t).name) else {
+        let Some(node_type) = types.resolve(Collection::Node, g.name(t)) else {
             continue;
         };
         let mut names: Vec<&str> = Vec::new();
         for &r in e.outgoing() {
-            if !names.contains(&g.get(r).name.as_str()) {
-                names.push(&g.get(r).name);
+            if !names.contains(&g.name(r)) {
+                names.push(g.name(r));
             }
         }
         for name in names {
@@ -431,9 +431,7 @@ pub(crate) fn count_range_warnings(
             let count = |present_only: bool| -> u64 {
                 e.outgoing()
                     .iter()
-                    .filter(|&&r| {
-                        g.get(r).name == name && (!present_only || solution.is_present(r))
-                    })
+                    .filter(|&&r| g.name(r) == name && (!present_only || solution.is_present(r)))
                     .map(|&r| g.relationships(r))
                     .sum()
             };

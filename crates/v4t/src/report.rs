@@ -67,8 +67,8 @@ impl Report {
                     .iter()
                     .find(|&&t| solution.is_present(t))?;
                 Some(TechnologyChoice {
-                    node: graph.get(n).name.clone(),
-                    technology: graph.get(t).name.clone(),
+                    node: graph.name(n).to_string(),
+                    technology: graph.name(t).to_string(),
                     assign: graph.assign(t).map(str::to_string),
                 })
             })

@@ -178,7 +178,7 @@ fn name_inputs(value: &mut Node, g: &Graph, present: &impl Fn(ElementId) -> bool
                         .and_then(|k| g.inputs().get(k as usize).copied())
                         .filter(|&i| present(i))
                     {
-                        *x = Node::new(Value::String(g.get(i).name.clone()), x.span);
+                        *x = Node::new(Value::String(g.name(i).to_string()), x.span);
                     }
                 }
                 stack.extend(m.iter_mut().map(|(_, v)| v));
@@ -265,7 +265,7 @@ impl Transformer<'_> {
         let mut inputs = Map::new();
         for i in self.present_of(g.inputs()).collect::<Vec<_>>() {
             let def = shell(g.raw_mut(src, i), &[], true);
-            inputs.insert(g.get(i).name.clone(), def);
+            inputs.insert(g.name(i), def);
             for &p in g.get(i).consumers() {
                 if self.consumer_values.iter().any(|(q, _)| *q == p) {
                     continue;
@@ -311,10 +311,10 @@ impl Transformer<'_> {
             if v.as_str() == Some(UNDEFINED) {
                 continue;
             }
-            let name = &g.get(p).name;
+            let name = g.name(p);
             match out.get_mut(name) {
                 Some(slot) => *slot = v,
-                None => out.push(Key::new(name.clone(), g.get(p).span), v),
+                None => out.push(Key::new(name, g.get(p).span), v),
             }
         }
         Ok((!out.is_empty()).then(|| Node::map(out)))
@@ -325,7 +325,7 @@ impl Transformer<'_> {
         let g = self.g;
         match self.present_of(&g.get(c).types).next() {
             Some(t) => Ok(Node::new(
-                Value::String(g.get(t).name.clone()),
+                Value::String(g.name(t).to_string()),
                 g.get(t).span,
             )),
             None => fail_at!(g, c, "{} has no present type", g.Display(c)),
@@ -404,7 +404,7 @@ impl Transformer<'_> {
             } else {
                 m.insert("artifacts", Node::map(artifacts));
             }
-            nodes.push((Key::new(g.get(n).name.clone(), Span::NONE), def));
+            nodes.push((Key::new(g.name(n), Span::NONE), def));
         }
         Ok(Map::from_entries(nodes))
     }
@@ -426,7 +426,7 @@ impl Transformer<'_> {
                     }
                 }
             }
-            reqs.push(Node::single(g.get(r).name.clone(), a));
+            reqs.push(Node::single(g.name(r).to_string(), a));
         }
         reqs
     }
@@ -451,7 +451,7 @@ impl Transformer<'_> {
             } else if let Some(am) = ad.as_map_mut() {
                 self.set_type_and_properties(src, am, a)?;
             }
-            arts.insert(g.get(a).name.clone(), ad);
+            arts.insert(g.name(a), ad);
         }
         Ok(arts)
     }
@@ -608,7 +608,7 @@ impl Transformer<'_> {
             }
             self.set_type_and_properties(src, m, gr)?;
             clean(m);
-            groups.insert(g.get(gr).name.clone(), def);
+            groups.insert(g.name(gr), def);
         }
         Ok(groups)
     }
@@ -634,7 +634,7 @@ impl Transformer<'_> {
                 let kept = self.present_entries(std::mem::take(targets), g.get(p).targets());
                 m.insert("targets", Node::seq(kept));
             }
-            policies.push(Node::single(g.get(p).name.clone(), def));
+            policies.push(Node::single(g.name(p).to_string(), def));
         }
         Ok(policies)
     }
@@ -644,7 +644,7 @@ impl Transformer<'_> {
         let mut outputs = Map::new();
         for o in self.present_of(g.outputs()) {
             let def = shell(g.raw_mut(src, o), &[], true);
-            outputs.insert(g.get(o).name.clone(), def);
+            outputs.insert(g.name(o), def);
         }
         outputs
     }

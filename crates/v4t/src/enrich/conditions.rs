@@ -291,11 +291,11 @@ fn simplify_cond(c: Cond) -> Cond {
 
 /// The set of mutually exclusive alternatives an element belongs to (9.5).
 pub(crate) fn scope(g: &Graph, id: ElementId) -> Vec<ElementId> {
-    let e = g.get(id);
+    let (e, name) = (g.get(id), g.name(id));
     let same_name = |list: &[ElementId]| -> Vec<ElementId> {
         list.iter()
             .copied()
-            .filter(|&x| g.get(x).name == e.name)
+            .filter(|&x| g.name(x) == name)
             .collect()
     };
     let container = e.container.map(|c| g.get(c));
@@ -579,7 +579,7 @@ fn type_specific_wrapper(
             let Some(collection) = Collection::of(e.kind) else {
                 return Ok(None);
             };
-            let name = g.get(t).name.as_str();
+            let name = g.name(t);
             (collection, name, types.resolve(collection, name))
         }
         Kind::Property => match property_type(types, g, id) {
@@ -646,7 +646,7 @@ fn property_type(types: &TypeSystem<'_>, g: &Graph, id: ElementId) -> Option<Typ
     } else {
         "properties"
     };
-    types.property_type(collection, &g.get(t).name, section, &e.name)
+    types.property_type(collection, g.name(t), section, g.name(id))
 }
 
 #[cfg(test)]

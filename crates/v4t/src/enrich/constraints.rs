@@ -11,7 +11,7 @@ use v4t_yaml::Node;
 fn by_name(g: &Graph, ids: &[ElementId]) -> Vec<Vec<ElementId>> {
     let mut groups: Vec<(&str, Vec<ElementId>)> = Vec::new();
     for &id in ids {
-        let name = g.get(id).name.as_str();
+        let name = g.name(id);
         match groups.iter_mut().find(|(n, _)| *n == name) {
             Some((_, v)) => v.push(id),
             None => groups.push((name, vec![id])),

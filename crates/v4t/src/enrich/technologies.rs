@@ -766,10 +766,7 @@ fn implementation_edits(ctx: &Context<'_>) -> Result<Vec<Edit>> {
         let all = candidates(ctx, node)?;
         for &t in technologies {
             let manual = &g.get(t).conditions;
-            let kept: Vec<&Candidate> = all
-                .iter()
-                .filter(|c| c.technology == g.get(t).name)
-                .collect();
+            let kept: Vec<&Candidate> = all.iter().filter(|c| c.technology == g.name(t)).collect();
             if kept.is_empty() {
                 bail!(
                     g.get(t).span,

@@ -492,7 +492,7 @@ fn explanations_are_minimal_conflicts_on_random_templates() {
                     let e = g.get(x);
                     technologies += usize::from(e.kind == crate::graph::Kind::Technology);
                     hosts +=
-                        usize::from(e.kind == crate::graph::Kind::Relation && e.name == "host");
+                        usize::from(e.kind == crate::graph::Kind::Relation && g.name(x) == "host");
                     let unsat = matches!(&fixed, Err(e) if e.code == crate::Code::Unsatisfiable);
                     assert!(unsat, "{ctx}: {} has another value", g.id(x));
                     assert!(!guarded.satisfiable(&parts, &[other]), "{ctx}: {}", g.id(x));

@@ -437,11 +437,12 @@ impl<'d> Builder<'d> {
             .unwrap_or(&[])
     }
 
-    fn add(&mut self, e: Element) -> ElementId {
+    /// Adds `e`, named `name` (what it was made with).
+    fn add(&mut self, e: Element, name: &str) -> ElementId {
         let id = ElementId(self.g.elements.len() as u32);
         let buf = &mut self.id_buf;
         buf.clear();
-        write_id(buf, e.word(), &e.name, e.index);
+        write_id(buf, e.word(), name, e.index);
         if let Some(c) = e.container {
             buf.push('.');
             buf.push_str(self.g.id(c));
@@ -519,14 +520,7 @@ impl<'d> Builder<'d> {
         loc: Loc,
         raw: Option<&Map>,
     ) -> Element {
-        let mut e = Element::new(
-            kind,
-            name.to_string(),
-            Some(index as u32),
-            Some(container),
-            span,
-            loc,
-        );
+        let mut e = Element::new(kind, name, Some(index as u32), Some(container), span, loc);
         self.note_implies(raw);
         match raw
             .and_then(|m| m.get("default_alternative"))
@@ -561,20 +555,13 @@ impl<'d> Builder<'d> {
                 continue;
             };
             let raw = def.as_map();
-            let mut e = Element::new(
-                kind,
-                name.to_string(),
-                Some(i as u32),
-                None,
-                span,
-                loc(i as u32),
-            );
+            let mut e = Element::new(kind, name, Some(i as u32), None, span, loc(i as u32));
             e.conditions = self.conditions(e.kind, raw);
             self.note_implies(raw);
             e.default_alternative = raw
                 .and_then(|m| m.get("default_alternative"))
                 .is_some_and(Node::is_truthy);
-            let id = self.add(e);
+            let id = self.add(e, name);
             if kind == Kind::Input {
                 self.g.inputs.push(id);
             } else {
@@ -612,8 +599,8 @@ impl<'d> Builder<'d> {
     fn check_defaults(&self, ids: &[ElementId]) -> Result<()> {
         let mut seen: Vec<(&str, ElementId, bool)> = Vec::new();
         for &id in ids {
-            let e = self.g.get(id);
-            match seen.iter_mut().find(|(n, _, _)| *n == e.name) {
+            let (e, name) = (self.g.get(id), self.g.name(id));
+            match seen.iter_mut().find(|(n, _, _)| *n == name) {
                 Some((_, first, has_default)) => {
                     if e.default_alternative {
                         if *has_default {
@@ -622,7 +609,7 @@ impl<'d> Builder<'d> {
                         *has_default = true;
                     }
                 }
-                None => seen.push((e.name.as_str(), id, e.default_alternative)),
+                None => seen.push((name, id, e.default_alternative)),
             }
         }
         Ok(())
@@ -648,7 +635,7 @@ impl<'d> Builder<'d> {
             }
             let raw = def.as_map();
             let keys = NodeKeys::of(def);
-            let mut e = Element::new(Kind::Node, name.to_string(), None, None, span, Loc::Node(i));
+            let mut e = Element::new(Kind::Node, name, None, None, span, Loc::Node(i));
             e.conditions = self.conditions(e.kind, raw);
             self.note_implies(raw);
             e.implied = boxed_implied(keys.implied);
@@ -662,7 +649,7 @@ impl<'d> Builder<'d> {
             if let Some(n) = e.node_mut() {
                 n.anchor = anchor;
             }
-            let id = self.add(e);
+            let id = self.add(e, name);
             self.g.nodes.push(id);
             self.g.node_index.insert(name.to_string(), id);
             let weight = self.node_weight(id, keys.weight)?;
@@ -761,7 +748,7 @@ impl<'d> Builder<'d> {
                 container,
                 "types",
             )?;
-            let id = self.add(e);
+            let id = self.add(e, name);
             self.g.types.push(id);
             self.el(container).types.push(id);
         }
@@ -828,7 +815,7 @@ impl<'d> Builder<'d> {
                 raw,
             );
             e.fallback = is_fallback(Some(a));
-            let id = self.add(e);
+            let id = self.add(e, name);
             self.g.properties.push(id);
             match attribute {
                 false => self.el(container).properties.push(id),
@@ -899,7 +886,7 @@ impl<'d> Builder<'d> {
                 r.source = Some(node);
                 r.hosting = hosting;
             }
-            let id = self.add(e);
+            let id = self.add(e, name);
             self.g.relations.push(id);
             if self.g.grammar() == Grammar::Tosca2 {
                 let count = crate::document::relationship_count(Some(a));
@@ -1029,7 +1016,7 @@ impl<'d> Builder<'d> {
                 },
                 raw,
             );
-            let id = self.add(e);
+            let id = self.add(e, name);
             self.g.artifacts.push(id);
             if let Some(n) = self.el(node).node_mut() {
                 n.artifacts.push(id);
@@ -1078,7 +1065,7 @@ impl<'d> Builder<'d> {
                 raw,
             );
             let default = e.default_alternative;
-            let id = self.add(e);
+            let id = self.add(e, name);
             let Some(assign) = raw.and_then(|m| m.get("assign")).filter(|n| n.is_defined()) else {
                 bail!(span, "{} not normalized", self.g.Display(id));
             };
@@ -1187,18 +1174,11 @@ impl<'d> Builder<'d> {
                 return Err(defined_again(&list[i as usize..], known, "Group"));
             }
             let raw = def.as_map();
-            let mut e = Element::new(
-                Kind::Group,
-                name.to_string(),
-                None,
-                None,
-                span,
-                Loc::Group(i),
-            );
+            let mut e = Element::new(Kind::Group, name, None, None, span, Loc::Group(i));
             e.conditions = self.conditions(e.kind, raw);
             self.note_implies(raw);
             e.implied = implied_of(raw);
-            let id = self.add(e);
+            let id = self.add(e, name);
             self.g.groups.push(id);
             self.g.group_index.insert(name.to_string(), id);
             // members
@@ -1217,7 +1197,7 @@ impl<'d> Builder<'d> {
             // reference compares the names only).
             let variability = types
                 .first()
-                .is_some_and(|&t| self.types.is_variability_group(&self.g.get(t).name));
+                .is_some_and(|&t| self.types.is_variability_group(self.g.name(t)));
             if variability && types.len() > 1 {
                 bail!(
                     span,
@@ -1252,7 +1232,7 @@ impl<'d> Builder<'d> {
                     match pair.get(1).map(|x| &x.value) {
                         Some(Value::String(r)) => {
                             let named: Vec<_> =
-                                out.iter().filter(|&&x| self.g.get(x).name == *r).collect();
+                                out.iter().filter(|&&x| self.g.name(x) == *r).collect();
                             match named.len() {
                                 1 => Some(Ok(*named[0])),
                                 0 => None,
@@ -1290,18 +1270,11 @@ impl<'d> Builder<'d> {
             };
             let i = i as u32;
             let raw = def.as_map();
-            let mut e = Element::new(
-                Kind::Policy,
-                name.to_string(),
-                Some(i),
-                None,
-                span,
-                Loc::Policy(i),
-            );
+            let mut e = Element::new(Kind::Policy, name, Some(i), None, span, Loc::Policy(i));
             e.conditions = self.conditions(e.kind, raw);
             self.note_implies(raw);
             e.implied = implied_of(raw);
-            let id = self.add(e);
+            let id = self.add(e, name);
             self.g.policies.push(id);
             if let Some(targets) = def.get("targets").and_then(Node::as_seq) {
                 for t in targets {
@@ -1331,9 +1304,10 @@ impl<'d> Builder<'d> {
         };
         for (i, item) in list.iter().enumerate() {
             let raw = item.as_map();
+            let name = &i.to_string();
             let mut e = Element::new(
                 Kind::Import,
-                i.to_string(),
+                name,
                 Some(i as u32),
                 None,
                 item.span,
@@ -1341,7 +1315,7 @@ impl<'d> Builder<'d> {
             );
             e.conditions = self.conditions(e.kind, raw);
             self.note_implies(raw);
-            let id = self.add(e);
+            let id = self.add(e, name);
             self.g.imports.push(id);
         }
     }
@@ -1461,7 +1435,7 @@ impl<'d> Builder<'d> {
                     .inputs
                     .iter()
                     .copied()
-                    .filter(|&i| self.g.get(i).name == name)
+                    .filter(|&i| self.g.name(i) == name)
                     .collect();
                 for i in inputs {
                     self.read(id, i);
@@ -1508,7 +1482,7 @@ impl<'d> Builder<'d> {
                 let same: Vec<ElementId> = ids
                     .iter()
                     .copied()
-                    .filter(|&i| self.g.get(i).name == name)
+                    .filter(|&i| self.g.name(i) == name)
                     .collect();
                 for i in same {
                     self.link(i, i);
@@ -1542,7 +1516,7 @@ impl<'d> Builder<'d> {
                     .g
                     .inputs
                     .iter()
-                    .filter(|&&i| self.g.get(i).name == *name)
+                    .filter(|&&i| self.g.name(i) == *name)
                     .collect();
                 match found.len() {
                     0 => bail!(x.span, "Input \"{name}\" not found"),
@@ -1585,7 +1559,7 @@ impl<'d> Builder<'d> {
                 let targets: Vec<ElementId> = ne
                     .outgoing()
                     .iter()
-                    .filter(|&&x| self.g.get(x).name == r)
+                    .filter(|&&x| self.g.name(x) == r)
                     .filter_map(|&x| self.g.get(x).target())
                     .collect();
                 if !targets.is_empty() {
@@ -1595,7 +1569,7 @@ impl<'d> Builder<'d> {
                     .artifacts()
                     .iter()
                     .copied()
-                    .filter(|&x| self.g.get(x).name == r)
+                    .filter(|&x| self.g.name(x) == r)
                     .collect();
                 if !arts.is_empty() {
                     return Ok(arts);
@@ -1643,12 +1617,7 @@ impl<'d> Builder<'d> {
         if let Some(g) = self.g.group(name) {
             return Ok(g);
         }
-        if let Some(&pol) = self
-            .g
-            .policies
-            .iter()
-            .find(|&&x| self.g.get(x).name == name)
-        {
+        if let Some(&pol) = self.g.policies.iter().find(|&&x| self.g.name(x) == name) {
             return Ok(pol);
         }
         let shown = ctx.map(|c| self.g.display(c)).unwrap_or_default();
@@ -2016,12 +1985,12 @@ topology_template:
         let files = crate::testing::type_files(&d);
         let g = build_for_technologies(&d, &options(&d).expect("options"), &files.system())
             .expect("builds");
-        for e in &g.elements {
+        for (i, e) in g.elements.iter().enumerate() {
             assert_eq!(
                 e.conditions.is_empty(),
                 e.kind != Kind::Technology,
                 "{}",
-                e.name
+                g.id(ElementId(i as u32))
             );
         }
         let all = build(&d).expect("builds");
@@ -2090,6 +2059,49 @@ topology_template:
     }
 
     #[test]
+    fn names_are_read_back_from_the_ids() {
+        // Dots, `@` and digits in names, which ids also use as separators.
+        let mut d = crate::testing::doc(
+            "
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  inputs:
+    in.put@2: {type: string}
+  node_templates:
+    web.1@eu:
+      type: some.type@1
+      properties: {p.q@3: 1, 'ü': 2}
+      requirements: [{host.x: {node: vm}}]
+      artifacts: {a@1.zip: {type: file, file: x}}
+    vm: {type: t}
+  groups:
+    g.1: {type: tosca.groups.Root, members: [vm]}
+",
+        );
+        normalize(&mut d).expect("normalizes");
+        let g = build(&d).expect("builds");
+        let names: Vec<(&str, &str)> = (0..g.elements.len())
+            .map(|i| {
+                let id = ElementId(i as u32);
+                (g.get(id).word(), g.name(id))
+            })
+            .collect();
+        for expected in [
+            ("input", "in.put@2"),
+            ("node", "web.1@eu"),
+            ("type", "some.type@1"),
+            ("property", "p.q@3"),
+            ("property", "ü"),
+            ("relation", "host.x"),
+            ("artifact", "a@1.zip"),
+            ("node", "vm"),
+            ("group", "g.1"),
+        ] {
+            assert!(names.contains(&expected), "{expected:?} in {names:?}");
+        }
+    }
+
+    #[test]
     fn repeated_relationship_template_keys_find_the_first() {
         let mut d = crate::testing::doc(
             "
@@ -2115,7 +2127,7 @@ topology_template:
         rts.push(v4t_yaml::Key::new("r", Span::NONE), second);
         let g = build(&d).expect("builds");
         let rel = g.relations[0];
-        assert_eq!(g.get(g.get(rel).types[0]).name, "first");
+        assert_eq!(g.name(g.get(rel).types[0]), "first");
         let template = g.get(rel).relationship().expect("template") as usize;
         assert_eq!(g.relationship_templates[template], "r");
     }

@@ -123,7 +123,7 @@ impl Cond {
                     LogicOp::IsConsumed | LogicOp::IsProduced | LogicOp::HasPresentTarget => {
                         index()
                     }
-                    _ => Node::string(e.name.clone()),
+                    _ => Node::string(g.name(*id)),
                 };
                 map_with(1, op.key(), arg)
             }
@@ -174,13 +174,13 @@ impl Graph {
     /// Whether node `n` is found by its name (no keyword, not shadowed by a
     /// later node of the same name).
     pub(crate) fn node_by_own_name(&self, n: ElementId) -> bool {
-        let name = &self.get(n).name;
+        let name = self.name(n);
         self.get(n).kind == Kind::Node && !is_keyword(name) && self.node(name) == Some(n)
     }
 
     /// Whether group `gr` is found by its name.
     pub(crate) fn group_by_own_name(&self, gr: ElementId) -> bool {
-        let name = &self.get(gr).name;
+        let name = self.name(gr);
         !is_keyword(name) && self.group(name) == Some(gr)
     }
 

@@ -175,7 +175,7 @@ impl Graph {
     ) -> Result<ElementId> {
         let found = match key.map(name_or_index).transpose()? {
             Some(Key::Name(name)) => {
-                let mut it = list.iter().filter(|&&x| self.get(x).name == name);
+                let mut it = list.iter().filter(|&&x| self.name(x) == name);
                 let first = it.next().copied();
                 if it.next().is_some() {
                     bail!(
@@ -262,7 +262,7 @@ impl Graph {
                 if let Some(id) = self.self_or_container(ctx, s, kind, n)? {
                     return Ok(id);
                 }
-                let mut it = list.iter().filter(|&&x| self.get(x).name == *s);
+                let mut it = list.iter().filter(|&&x| self.name(x) == *s);
                 let first = it.next().copied();
                 if it.next().is_some() {
                     bail!(n.span, "{what} \"{s}\" is ambiguous");

@@ -99,7 +99,10 @@ pub(crate) struct Element {
     /// Property: a fallback property ([`build::is_fallback`]), the hidden
     /// alternative the processor adds; read once at graph build.
     pub fallback: bool,
-    pub name: String,
+    /// The length of its name, which its id holds after the kind's word and
+    /// a dot ([`Graph::name`]): a large template has hundreds of thousands
+    /// of elements, and a name of their own cost an allocation each.
+    name_len: u32,
     pub index: Option<u32>,
     pub container: Option<ElementId>,
     pub span: Span,
@@ -205,7 +208,7 @@ const NO_IDS: &[ElementId] = &[];
 impl Element {
     fn new(
         kind: Kind,
-        name: String,
+        name: &str,
         index: Option<u32>,
         container: Option<ElementId>,
         span: Span,
@@ -243,7 +246,7 @@ impl Element {
             kind,
             default_alternative: false,
             fallback: false,
-            name,
+            name_len: u32::try_from(name.len()).unwrap_or(u32::MAX),
             index,
             container,
             span,
@@ -673,6 +676,14 @@ impl Graph {
         self.ids.get(id.0 as usize)
     }
 
+    /// The name of element `id` (as written: a template's, a property's, an
+    /// input's name; an import's position), read from its id.
+    pub(crate) fn name(&self, id: ElementId) -> &str {
+        let start = self.get(id).word().len() + 1;
+        let end = start + self.get(id).name_len as usize;
+        self.id(id).get(start..end).unwrap_or_default()
+    }
+
     pub(crate) fn node(&self, name: &str) -> Option<ElementId> {
         self.node_index.get(name).copied()
     }
@@ -712,7 +723,7 @@ impl Graph {
             first = false;
             out.push_str(e.word());
             out.push_str(" \"");
-            out.push_str(&e.name);
+            out.push_str(self.name(c));
             if let Some(i) = e.index {
                 out.push('@');
                 out.push_str(&i.to_string());
@@ -739,7 +750,7 @@ impl Graph {
         let Some(&t) = e.types.first() else {
             crate::error::bail!(e.span, "{} has no type", self.Display(id));
         };
-        Ok(self.get(t).name.as_str())
+        Ok(self.name(t))
     }
 
     /// Whether the element is implied: its `implied` value if written, else
@@ -804,7 +815,7 @@ impl Graph {
         for i in 0..relations.len() {
             let r = relations[(start + i) % relations.len()];
             if let Some(s) = self.get(r).source() {
-                names.push(&self.get(s).name);
+                names.push(self.name(s));
             }
         }
         if let Some(&first) = names.first() {
@@ -825,8 +836,8 @@ impl Graph {
             error = error.with_note(
                 format!(
                     "node \"{}\" is hosted on node \"{}\" here",
-                    self.get(s).name,
-                    self.get(t).name
+                    self.name(s),
+                    self.name(t)
                 ),
                 r.span,
             );
@@ -842,7 +853,7 @@ impl Graph {
         use LogicOp as L;
         let e = self.get(id);
         let idx = |i: Option<u32>| Node::number(i.unwrap_or(0) as f64);
-        let name = |id: ElementId| Node::string(self.get(id).name.clone());
+        let name = |id: ElementId| Node::string(self.name(id).to_string());
         // `[<container name>, <index>]` of an element in a node.
         let in_node = |x: ElementId| {
             let xe = self.get(x);
@@ -854,11 +865,11 @@ impl Graph {
             return Node::string(self.id(id).to_string());
         }
         let (op, arg) = match e.kind {
-            Kind::Node => (L::NodePresence, Node::string(e.name.clone())),
+            Kind::Node => (L::NodePresence, name(id)),
             Kind::Relation => (L::RelationPresence, Node::seq(in_node(id))),
             Kind::Artifact => (L::ArtifactPresence, Node::seq(in_node(id))),
             Kind::Technology => (L::TechnologyPresence, Node::seq(in_node(id))),
-            Kind::Group => (L::GroupPresence, Node::string(e.name.clone())),
+            Kind::Group => (L::GroupPresence, name(id)),
             Kind::Policy => (L::PolicyPresence, idx(e.index)),
             Kind::Input => (L::InputPresence, idx(e.index)),
             Kind::Output => (L::OutputPresence, idx(e.index)),

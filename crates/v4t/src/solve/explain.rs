@@ -409,7 +409,7 @@ impl<'a> Guarded<'a> {
         let of = e.container.map(|c| format!(" of {}", g.display(c)));
         format!(
             "the \"no value\" alternative of property \"{}\"{}",
-            e.name,
+            g.name(id),
             of.unwrap_or_default()
         )
     }

@@ -273,7 +273,7 @@ fn alternatives(
     let mut members: Vec<ElementId> = Vec::new();
     let mut groups: Vec<std::ops::Range<usize>> = Vec::new();
     let mut by_name: Vec<ElementId> = Vec::new();
-    let name = |id: ElementId| graph.get(id).name.as_str();
+    let name = |id: ElementId| graph.name(id);
     // `whole`: the list is one group, whatever the names.
     let mut add = |list: &[ElementId], whole: bool| match *list {
         [] | [_] => {}
@@ -518,7 +518,7 @@ fn optimize(
         let weight_count = opts.technologies_mode == TechnologiesMode::WeightCount;
         let mut names: Vec<&str> = Vec::new();
         for &t in graph.technologies() {
-            let n = graph.get(t).name.as_str();
+            let n = graph.name(t);
             if !names.contains(&n) {
                 names.push(n);
             }
@@ -528,7 +528,7 @@ fn optimize(
             let lits: Vec<Lit> = graph
                 .technologies()
                 .iter()
-                .filter(|&&t| graph.get(t).name == name)
+                .filter(|&&t| graph.name(t) == name)
                 .map(|&t| enc.presence(t))
                 .collect();
             terms.push((sat.or(&lits), 1));
