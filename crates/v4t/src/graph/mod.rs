@@ -1281,7 +1281,7 @@ mod size_tests {
     /// terms: their size is the graph's memory (docs/benchmark.md).
     #[test]
     fn elements_and_condition_terms_stay_small() {
-        assert!(std::mem::size_of::<super::Element>() <= 144);
+        assert!(std::mem::size_of::<super::Element>() <= 120);
         assert_eq!(std::mem::size_of::<super::Cond>(), 16);
     }
 }
