@@ -438,8 +438,10 @@ impl<'d> Builder<'d> {
     }
 
     /// Adds `e`, named `name` (what it was made with).
-    fn add(&mut self, e: Element, name: &str) -> ElementId {
+    fn add(&mut self, mut e: Element, name: &str) -> ElementId {
         let id = ElementId(self.g.elements.len() as u32);
+        // The name follows the kind's word (ten letters at most) and a dot.
+        e.name_offset = u8::try_from(e.word().len() + 1).unwrap_or(u8::MAX);
         let buf = &mut self.id_buf;
         buf.clear();
         write_id(buf, e.word(), name, e.index);

@@ -103,6 +103,8 @@ pub(crate) struct Element {
     /// a dot ([`Graph::name`]): a large template has hundreds of thousands
     /// of elements, and a name of their own cost an allocation each.
     name_len: u32,
+    /// Where its name starts in its id: after the kind's word and a dot.
+    name_offset: u8,
     pub index: Option<u32>,
     pub container: Option<ElementId>,
     pub span: Span,
@@ -247,6 +249,7 @@ impl Element {
             default_alternative: false,
             fallback: false,
             name_len: u32::try_from(name.len()).unwrap_or(u32::MAX),
+            name_offset: 0,
             index,
             container,
             span,
@@ -678,10 +681,14 @@ impl Graph {
 
     /// The name of element `id` (as written: a template's, a property's, an
     /// input's name; an import's position), read from its id.
+    #[inline]
     pub(crate) fn name(&self, id: ElementId) -> &str {
-        let start = self.get(id).word().len() + 1;
-        let end = start + self.get(id).name_len as usize;
-        self.id(id).get(start..end).unwrap_or_default()
+        let e = self.get(id);
+        let start = self.ids.start(id.0 as usize) + usize::from(e.name_offset);
+        self.ids
+            .text
+            .get(start..start + e.name_len as usize)
+            .unwrap_or_default()
     }
 
     pub(crate) fn node(&self, name: &str) -> Option<ElementId> {
@@ -924,11 +931,16 @@ pub(crate) struct Ids {
 impl Ids {
     #[inline]
     fn get(&self, i: usize) -> &str {
-        let start = match i.checked_sub(1) {
+        &self.text[self.start(i)..self.ends[i]]
+    }
+
+    /// Where the id of element `i` starts in the text.
+    #[inline]
+    fn start(&self, i: usize) -> usize {
+        match i.checked_sub(1) {
             Some(p) => self.ends[p],
             None => 0,
-        };
-        &self.text[start..self.ends[i]]
+        }
     }
 
     /// Appends the id of the next element.
