@@ -237,16 +237,13 @@ impl Drawer<'_> {
             if !self.shown(r) || self.key(s).is_empty() || self.key(t).is_empty() {
                 continue;
             }
-            let mut siblings = g
-                .get(s)
-                .outgoing()
-                .iter()
-                .filter(|&&o| g.name(o) == g.name(r));
+            let name = g.name(r);
+            let mut siblings = g.get(s).outgoing().iter().filter(|&&o| g.name(o) == name);
             // The set of alternatives is named by its first relation.
             let first = siblings.next().map(|f| f.0 as usize);
             let label = match self.condition(r) {
-                Some(c) => format!("{} {c}", g.name(r)),
-                None => g.name(r).to_string(),
+                Some(c) => format!("{name} {c}"),
+                None => name.to_string(),
             };
             self.picture.arrows.push(Arrow {
                 from: self.key(s).to_string(),

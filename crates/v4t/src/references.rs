@@ -420,8 +420,9 @@ pub(crate) fn count_range_warnings(
         };
         let mut names: Vec<&str> = Vec::new();
         for &r in e.outgoing() {
-            if !names.contains(&g.name(r)) {
-                names.push(g.name(r));
+            let name = g.name(r);
+            if !names.contains(&name) {
+                names.push(name);
             }
         }
         for name in names {

@@ -178,7 +178,7 @@ fn name_inputs(value: &mut Node, g: &Graph, present: &impl Fn(ElementId) -> bool
                         .and_then(|k| g.inputs().get(k as usize).copied())
                         .filter(|&i| present(i))
                     {
-                        *x = Node::new(Value::String(g.name(i).to_string()), x.span);
+                        *x = Node::new(Value::String(g.name(i).into()), x.span);
                     }
                 }
                 stack.extend(m.iter_mut().map(|(_, v)| v));
@@ -426,7 +426,7 @@ impl Transformer<'_> {
                     }
                 }
             }
-            reqs.push(Node::single(g.name(r).to_string(), a));
+            reqs.push(Node::single(g.name(r), a));
         }
         reqs
     }
@@ -634,7 +634,7 @@ impl Transformer<'_> {
                 let kept = self.present_entries(std::mem::take(targets), g.get(p).targets());
                 m.insert("targets", Node::seq(kept));
             }
-            policies.push(Node::single(g.name(p).to_string(), def));
+            policies.push(Node::single(g.name(p), def));
         }
         Ok(policies)
     }

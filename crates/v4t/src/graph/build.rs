@@ -437,11 +437,12 @@ impl<'d> Builder<'d> {
             .unwrap_or(&[])
     }
 
-    /// Adds `e`, named `name` (what it was made with).
+    /// Adds `e`, named `name`: its id is written here, and holds the name.
     fn add(&mut self, mut e: Element, name: &str) -> ElementId {
         let id = ElementId(self.g.elements.len() as u32);
         // The name follows the kind's word (ten letters at most) and a dot.
         e.name_offset = u8::try_from(e.word().len() + 1).unwrap_or(u8::MAX);
+        e.name_len = u32::try_from(name.len()).unwrap_or(u32::MAX);
         let buf = &mut self.id_buf;
         buf.clear();
         write_id(buf, e.word(), name, e.index);
@@ -505,24 +506,19 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 
-    /// Conditions and default-alternative flag of relations, properties,
-    /// artifacts, types and technologies: `[false]` if `default_alternative`
-    /// is present at all.
     /// An element of a kind that can be a default alternative (type,
     /// property, relation, artifact, technology): its conditions are `[false]`
     /// if `default_alternative` is present at all, its `implied` is read raw.
-    #[allow(clippy::too_many_arguments)]
     fn alternative(
         &mut self,
         kind: Kind,
-        name: &str,
         index: usize,
         container: ElementId,
         span: Span,
         loc: Loc,
         raw: Option<&Map>,
     ) -> Element {
-        let mut e = Element::new(kind, name, Some(index as u32), Some(container), span, loc);
+        let mut e = Element::new(kind, Some(index as u32), Some(container), span, loc);
         self.note_implies(raw);
         match raw
             .and_then(|m| m.get("default_alternative"))
@@ -557,7 +553,7 @@ impl<'d> Builder<'d> {
                 continue;
             };
             let raw = def.as_map();
-            let mut e = Element::new(kind, name, Some(i as u32), None, span, loc(i as u32));
+            let mut e = Element::new(kind, Some(i as u32), None, span, loc(i as u32));
             e.conditions = self.conditions(e.kind, raw);
             self.note_implies(raw);
             e.default_alternative = raw
@@ -637,7 +633,7 @@ impl<'d> Builder<'d> {
             }
             let raw = def.as_map();
             let keys = NodeKeys::of(def);
-            let mut e = Element::new(Kind::Node, name, None, None, span, Loc::Node(i));
+            let mut e = Element::new(Kind::Node, None, None, span, Loc::Node(i));
             e.conditions = self.conditions(e.kind, raw);
             self.note_implies(raw);
             e.implied = boxed_implied(keys.implied);
@@ -733,7 +729,6 @@ impl<'d> Builder<'d> {
             let raw = a.as_map();
             let e = self.alternative(
                 Kind::Type,
-                name,
                 i,
                 container,
                 span,
@@ -800,7 +795,6 @@ impl<'d> Builder<'d> {
             let raw = a.as_map();
             let mut e = self.alternative(
                 Kind::Property,
-                name,
                 i,
                 container,
                 span,
@@ -872,7 +866,6 @@ impl<'d> Builder<'d> {
             let raw = a.as_map();
             let mut e = self.alternative(
                 Kind::Relation,
-                name,
                 i,
                 node,
                 span,
@@ -1008,7 +1001,6 @@ impl<'d> Builder<'d> {
             let raw = a.as_map();
             let e = self.alternative(
                 Kind::Artifact,
-                name,
                 i,
                 node,
                 span,
@@ -1056,7 +1048,6 @@ impl<'d> Builder<'d> {
             let raw = t.as_map();
             let e = self.alternative(
                 Kind::Technology,
-                name,
                 i,
                 node,
                 span,
@@ -1176,7 +1167,7 @@ impl<'d> Builder<'d> {
                 return Err(defined_again(&list[i as usize..], known, "Group"));
             }
             let raw = def.as_map();
-            let mut e = Element::new(Kind::Group, name, None, None, span, Loc::Group(i));
+            let mut e = Element::new(Kind::Group, None, None, span, Loc::Group(i));
             e.conditions = self.conditions(e.kind, raw);
             self.note_implies(raw);
             e.implied = implied_of(raw);
@@ -1272,7 +1263,7 @@ impl<'d> Builder<'d> {
             };
             let i = i as u32;
             let raw = def.as_map();
-            let mut e = Element::new(Kind::Policy, name, Some(i), None, span, Loc::Policy(i));
+            let mut e = Element::new(Kind::Policy, Some(i), None, span, Loc::Policy(i));
             e.conditions = self.conditions(e.kind, raw);
             self.note_implies(raw);
             e.implied = implied_of(raw);
@@ -1309,7 +1300,6 @@ impl<'d> Builder<'d> {
             let name = &i.to_string();
             let mut e = Element::new(
                 Kind::Import,
-                name,
                 Some(i as u32),
                 None,
                 item.span,

@@ -99,12 +99,12 @@ pub(crate) struct Element {
     /// Property: a fallback property ([`build::is_fallback`]), the hidden
     /// alternative the processor adds; read once at graph build.
     pub fallback: bool,
-    /// The length of its name, which its id holds after the kind's word and
-    /// a dot ([`Graph::name`]): a large template has hundreds of thousands
-    /// of elements, and a name of their own cost an allocation each.
-    name_len: u32,
-    /// Where its name starts in its id: after the kind's word and a dot.
+    /// Where its name is in its id (after the kind's word and a dot) and how
+    /// long it is ([`Graph::name`]), set when the id is written: a large
+    /// template has hundreds of thousands of elements, and a name of their
+    /// own cost an allocation each.
     name_offset: u8,
+    name_len: u32,
     pub index: Option<u32>,
     pub container: Option<ElementId>,
     pub span: Span,
@@ -210,7 +210,6 @@ const NO_IDS: &[ElementId] = &[];
 impl Element {
     fn new(
         kind: Kind,
-        name: &str,
         index: Option<u32>,
         container: Option<ElementId>,
         span: Span,
@@ -248,8 +247,8 @@ impl Element {
             kind,
             default_alternative: false,
             fallback: false,
-            name_len: u32::try_from(name.len()).unwrap_or(u32::MAX),
             name_offset: 0,
+            name_len: 0,
             index,
             container,
             span,
