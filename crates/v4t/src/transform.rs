@@ -29,23 +29,16 @@ const ELEMENT_KEYS: [&str; 8] = [
 ];
 
 fn clean(m: &mut Map) {
-    for k in ELEMENT_KEYS {
-        m.remove(k);
-    }
+    m.retain(|k, _| !ELEMENT_KEYS.contains(&k.name.as_str()));
 }
 
-/// The raw definition `raw` for the output, moved out of the document
-/// without touching what the caller rewrites or still reads: keys in
-/// `replaced` get a null placeholder in the output (so that re-inserting them
-/// keeps the key order) and stay in the document, and with `drop_v4t` the V4T
-/// element keys are left out of the output ([`clean`] in one pass) and stay
-/// in the document too (a technology's `assign` is read after its node).
-/// The moved values leave nulls behind; keys are copied, so lookups in the
-/// document keep working. Non-maps are copied.
-fn shell(raw: Option<&mut Node>, replaced: &[&str], drop_v4t: bool) -> Node {
-    let Some(raw) = raw else {
-        return Node::null();
-    };
+/// A top-level map (the document, its topology) for the output, with the
+/// sections the transformation rebuilds left in the document: keys in
+/// `replaced` get a null placeholder in the output (so that re-inserting
+/// them keeps the key order) and stay in the document, everything else is
+/// moved. Keys are copied, so lookups of the rebuilt sections keep working.
+/// Element definitions are moved whole instead ([`take`]).
+fn shell(raw: &mut Node, replaced: &[&str]) -> Node {
     let (span, form) = (raw.span, raw.form);
     let Some(m) = raw.as_map_mut() else {
         return raw.clone();
@@ -53,10 +46,6 @@ fn shell(raw: Option<&mut Node>, replaced: &[&str], drop_v4t: bool) -> Node {
     let mut out = Map::with_capacity(m.len());
     for i in 0..m.len() {
         let Some((k, _)) = m.get_index(i) else { break };
-        let key = k.name.as_str();
-        if drop_v4t && ELEMENT_KEYS.contains(&key) {
-            continue;
-        }
         let k = k.clone();
         let v = if replaced.contains(&k.name.as_str()) {
             Node::null()
@@ -68,6 +57,57 @@ fn shell(raw: Option<&mut Node>, replaced: &[&str], drop_v4t: bool) -> Node {
     let mut shelled = Node::new(Value::Map(out), span);
     shelled.form = form;
     shelled
+}
+
+/// An element's definition moved whole out of the document (which keeps a
+/// null), its V4T keys dropped with `drop_v4t`. The output reuses the
+/// definition's map instead of copying its entries (family 1 seed 100,000:
+/// 100 MB), so whatever the transformation still reads of an element (its
+/// properties, requirements, artifacts, a technology's `assign`) is read
+/// before the element is taken.
+fn take(raw: Option<&mut Node>, drop_v4t: bool) -> Node {
+    let mut def = raw.map(std::mem::take).unwrap_or_default();
+    if drop_v4t {
+        if let Some(m) = def.as_map_mut() {
+            clean(m);
+        }
+    }
+    def
+}
+
+/// What the transformation writes over a definition: its present type
+/// (where it is typed) and its `properties` (TOSCA 2.0: and `attributes`),
+/// read from the document before the definition is taken out of it.
+struct Rewrite {
+    ty: Option<Node>,
+    properties: Option<Node>,
+    /// TOSCA 2.0 only (`None` on a TOSCA 1.3 base, where attributes stay as
+    /// written).
+    attributes: Option<Option<Node>>,
+}
+
+impl Rewrite {
+    /// Writes the type and the sections into `m`: a section without
+    /// present entries goes, except that TOSCA 2.0 keeps a written section
+    /// as `{}` (the reference drops it).
+    fn apply(self, m: &mut Map, grammar: Grammar) {
+        if let Some(ty) = self.ty {
+            m.insert("type", ty);
+        }
+        let sections = std::iter::once(("properties", self.properties))
+            .chain(self.attributes.map(|a| ("attributes", a)));
+        for (key, section) in sections {
+            match section {
+                Some(p) => m.insert(key, p),
+                None if grammar == Grammar::Tosca2 && m.contains_key(key) => {
+                    m.insert(key, Node::map(Map::new()))
+                }
+                None => {
+                    m.remove(key);
+                }
+            }
+        }
+    }
 }
 
 /// Keys of the topology whose values the transformation rebuilds.
@@ -101,10 +141,10 @@ pub(crate) fn transform(
     let topology = document::topology_key(src);
     // The output starts as the document without the collections that are
     // rebuilt from the graph (placeholders keep their positions).
-    let mut doc = shell(Some(src), &[topology, "imports"], false);
+    let mut doc = shell(src, &[topology, "imports"]);
     if let Some(root) = doc.as_map_mut() {
         if let Some(tt) = document::topology_mut(src) {
-            root.insert(topology, shell(Some(tt), &REBUILT, false));
+            root.insert(topology, shell(tt, &REBUILT));
         }
     }
     let mut t = Transformer {
@@ -264,7 +304,7 @@ impl Transformer<'_> {
         let g = self.g;
         let mut inputs = Map::new();
         for i in self.present_of(g.inputs()).collect::<Vec<_>>() {
-            let def = shell(g.raw_mut(src, i), &[], true);
+            let def = take(g.raw_mut(src, i), true);
             inputs.insert(g.name(i), def);
             for &p in g.get(i).consumers() {
                 if self.consumer_values.iter().any(|(q, _)| *q == p) {
@@ -332,34 +372,20 @@ impl Transformer<'_> {
         }
     }
 
-    /// `type` and `properties` (TOSCA 2.0: and `attributes`) of the
-    /// definition `m` of `c`.
-    fn set_type_and_properties(&self, src: &Node, m: &mut Map, c: ElementId) -> Result<()> {
-        m.insert("type", self.present_type(c)?);
-        self.set_properties(src, m, c)
-    }
-
-    /// `properties` of the definition `m` of `c` and, on a TOSCA 2.0 base,
-    /// its `attributes`. TOSCA 2.0 keeps a written section that pruning
-    /// empties (as `{}`); the reference drops it.
-    fn set_properties(&self, src: &Node, m: &mut Map, c: ElementId) -> Result<()> {
+    /// The [`Rewrite`] of `c` with type `ty` (if typed) and its present
+    /// properties (on a TOSCA 2.0 base also its attributes).
+    fn rewrite(&self, src: &Node, c: ElementId, ty: Option<Node>) -> Result<Rewrite> {
         let g = self.g;
-        let attributes = (g.grammar() == Grammar::Tosca2).then(|| g.get(c).attributes());
-        let lists = std::iter::once(("properties", &g.get(c).properties[..]))
-            .chain(attributes.map(|a| ("attributes", a)));
-        for (key, list) in lists {
-            let written = m.contains_key(key);
-            match self.property_map(src, list)? {
-                Some(p) => m.insert(key, p),
-                None if g.grammar() == Grammar::Tosca2 && written => {
-                    m.insert(key, Node::map(Map::new()))
-                }
-                None => {
-                    m.remove(key);
-                }
-            }
-        }
-        Ok(())
+        let properties = self.property_map(src, &g.get(c).properties)?;
+        let attributes = match g.grammar() {
+            Grammar::Tosca13 => None,
+            Grammar::Tosca2 => Some(self.property_map(src, g.get(c).attributes())?),
+        };
+        Ok(Rewrite {
+            ty,
+            properties,
+            attributes,
+        })
     }
 
     fn node_templates(&self, src: &mut Node) -> Result<Map> {
@@ -368,37 +394,26 @@ impl Transformer<'_> {
         // without looking their names up, and indexed once at the end.
         let mut nodes = Vec::with_capacity(g.nodes().len());
         for n in self.present_of(g.nodes()) {
-            // Requirements, artifacts, properties and the technology stay
-            // in `src` for their own elements.
-            let rebuilt: &[&str] = match g.grammar() {
-                Grammar::Tosca13 => &["type", "properties", "requirements", "artifacts"],
-                Grammar::Tosca2 => &[
-                    "type",
-                    "properties",
-                    "attributes",
-                    "requirements",
-                    "artifacts",
-                ],
-            };
-            let mut def = shell(g.raw_mut(src, n), rebuilt, true);
-            let Some(m) = def.as_map_mut() else { continue };
-            m.insert("type", self.present_type(n)?);
+            let mut ty = self.present_type(n)?;
             if !g.get(n).technologies().is_empty() {
                 let Some(t) = self.present_of(g.get(n).technologies()).next() else {
                     fail_at!(g, n, "{} has no present technology", g.Display(n));
                 };
                 if let Some(assign) = g.raw(src, t).and_then(|r| r.get("assign")) {
-                    m.insert("type", assign.clone());
+                    ty = assign.clone();
                 }
             }
-            self.set_properties(src, m, n)?;
+            let rewrite = self.rewrite(src, n, Some(ty))?;
             let requirements = self.requirements(src, n);
+            let artifacts = self.artifacts(src, n)?;
+            let mut def = take(g.raw_mut(src, n), true);
+            let Some(m) = def.as_map_mut() else { continue };
+            rewrite.apply(m, g.grammar());
             if requirements.is_empty() {
                 m.remove("requirements");
             } else {
                 m.insert("requirements", Node::seq(requirements));
             }
-            let artifacts = self.artifacts(src, n)?;
             if artifacts.is_empty() {
                 m.remove("artifacts");
             } else {
@@ -415,7 +430,7 @@ impl Transformer<'_> {
         let g = self.g;
         let mut reqs = Vec::new();
         for r in self.present_of(g.get(n).outgoing()) {
-            let mut a = shell(g.raw_mut(src, r), &[], true);
+            let mut a = take(g.raw_mut(src, r), true);
             // TOSCA 2.0: only what was written as a string (the reference
             // collapses every `{node: x}`).
             let collapse = g.grammar() == Grammar::Tosca13 || a.form != v4t_yaml::Form::Other;
@@ -436,20 +451,19 @@ impl Transformer<'_> {
         let g = self.g;
         let mut arts = Map::new();
         for a in self.present_of(g.get(n).artifacts()) {
-            let mut ad = shell(g.raw_mut(src, a), &["type", "properties"], true);
-            if g.get(a).types.is_empty() {
-                // A TOSCA 2.0 artifact without type: as written (the short
-                // form, a string, is a map of `file` since normalisation).
-                if let Some(am) = ad.as_map_mut() {
-                    self.set_properties(src, am, a)?;
+            let typed = !g.get(a).types.is_empty();
+            let ty = if typed { Some(self.present_type(a)?) } else { None };
+            let rewrite = self.rewrite(src, a, ty)?;
+            let mut ad = take(g.raw_mut(src, a), true);
+            if let Some(am) = ad.as_map_mut() {
+                rewrite.apply(am, g.grammar());
+            }
+            // A TOSCA 2.0 artifact without type: as written (the short
+            // form, a string, is a map of `file` since normalisation).
+            if !typed && ad.form != v4t_yaml::Form::Other {
+                if let Some(file) = ad.as_map_mut().and_then(|m| m.remove("file")) {
+                    ad = file;
                 }
-                if ad.form != v4t_yaml::Form::Other {
-                    if let Some(file) = ad.as_map_mut().and_then(|m| m.remove("file")) {
-                        ad = file;
-                    }
-                }
-            } else if let Some(am) = ad.as_map_mut() {
-                self.set_type_and_properties(src, am, a)?;
             }
             arts.insert(g.name(a), ad);
         }
@@ -468,33 +482,39 @@ impl Transformer<'_> {
             return self.relationship_templates_20(src).map(Some);
         }
         let (by_position, by_name) = self.template_relations(rts);
-        // The present templates moved out of `src` in one pass over its
-        // map, then typed and given their properties (read from `src`).
-        let mut moved = Vec::with_capacity(rts.len());
+        // The present templates with their relations, typed and given their
+        // properties (read from `src`), then moved out of `src` in one pass.
+        let mut present = Vec::new();
+        for (i, (k, _)) in rts.iter().enumerate() {
+            let rel = by_position
+                .get(i)
+                .copied()
+                .flatten()
+                .or_else(|| by_name.get(k.name.as_str()).copied());
+            if let Some(r) = rel.filter(|&r| self.present(r)) {
+                present.push((i, r));
+            }
+        }
+        let mut rewrites = Vec::with_capacity(present.len());
+        for &(_, r) in &present {
+            rewrites.push(self.rewrite(src, r, Some(self.present_type(r)?))?);
+        }
+        let mut out = Map::with_capacity(present.len());
         if let Some(rts) = document::topology_mut(src)
             .and_then(|t| t.get_mut("relationship_templates"))
             .and_then(Node::as_map_mut)
         {
-            for (i, slot) in by_position.iter().enumerate() {
+            for ((i, _), rewrite) in present.into_iter().zip(rewrites) {
                 let Some((k, _)) = rts.get_index(i) else {
                     break;
                 };
-                let rel = slot.or_else(|| by_name.get(k.name.as_str()).copied());
-                let Some(r) = rel.filter(|&r| self.present(r)) else {
-                    continue;
-                };
                 let k = k.clone();
-                // The template's properties stay in `src` for `set_properties`.
-                let v = shell(rts.get_index_mut(i), &["type", "properties"], false);
-                moved.push((k, v, r));
+                let mut v = take(rts.get_index_mut(i), false);
+                if let Some(m) = v.as_map_mut() {
+                    rewrite.apply(m, Grammar::Tosca13);
+                }
+                out.push(k, v);
             }
-        }
-        let mut out = Map::with_capacity(moved.len());
-        for (k, mut v, r) in moved {
-            if let Some(m) = v.as_map_mut() {
-                self.set_type_and_properties(src, m, r)?;
-            }
-            out.push(k, v);
         }
         Ok(Some(out))
     }
@@ -506,9 +526,10 @@ impl Transformer<'_> {
     /// which needs their type and properties to be unconditional.
     fn relationship_templates_20(&self, src: &mut Node) -> Result<Map> {
         let g = self.g;
-        // The templates moved out of `src` in one pass (the owned ones keep
-        // their properties there for `set_type_and_properties`).
-        let mut moved: Vec<(Key, Node, Option<ElementId>)> = Vec::new();
+        // The templates written as they are moved out of `src` in one pass
+        // (checked in order); the owned ones stay there until their type
+        // and properties are read.
+        let mut moved: Vec<(Key, Option<Node>, Option<ElementId>)> = Vec::new();
         if let Some(rts) = document::topology_mut(src)
             .and_then(|t| t.get_mut("relationship_templates"))
             .and_then(Node::as_map_mut)
@@ -529,29 +550,46 @@ impl Transformer<'_> {
                     .copied()
                     .find(|&r| !g.get(r).types.is_empty())
                 {
-                    Some(r) if self.present(r) => {
-                        let v = shell(
-                            rts.get_index_mut(i),
-                            &["type", "properties", "attributes"],
-                            false,
-                        );
-                        moved.push((k, v, Some(r)));
-                    }
+                    Some(r) if self.present(r) => moved.push((k, None, Some(r))),
                     Some(_) => {}
                     None if referrers.is_empty() || referrers.iter().any(|&r| self.present(r)) => {
-                        let mut v = shell(rts.get_index_mut(i), &[], true);
+                        let mut v = take(rts.get_index_mut(i), true);
                         unconditional_template(&k, &mut v)?;
-                        moved.push((k, v, None));
+                        moved.push((k, Some(v), None));
                     }
                     None => {}
                 }
             }
         }
-        let mut out = Map::with_capacity(moved.len());
-        for (k, mut v, owner) in moved {
-            if let (Some(r), Some(m)) = (owner, v.as_map_mut()) {
-                self.set_type_and_properties(src, m, r)?;
+        let mut rewrites = Vec::new();
+        for &(_, _, owner) in &moved {
+            if let Some(r) = owner {
+                rewrites.push(self.rewrite(src, r, Some(self.present_type(r)?))?);
             }
+        }
+        let mut rewrites = rewrites.into_iter();
+        let mut out = Map::with_capacity(moved.len());
+        let mut rts = document::topology_mut(src)
+            .and_then(|t| t.get_mut("relationship_templates"))
+            .and_then(Node::as_map_mut);
+        for (k, v, owner) in moved {
+            let v = match (v, owner) {
+                (Some(v), _) => v,
+                (None, Some(r)) => {
+                    let Some(i) = g.get(r).relationship() else {
+                        continue;
+                    };
+                    let mut v = take(
+                        rts.as_deref_mut().and_then(|m| m.get_index_mut(i as usize)),
+                        false,
+                    );
+                    if let (Some(m), Some(rewrite)) = (v.as_map_mut(), rewrites.next()) {
+                        rewrite.apply(m, Grammar::Tosca2);
+                    }
+                    v
+                }
+                (None, None) => continue,
+            };
             out.push(k, v);
         }
         Ok(out)
@@ -596,18 +634,14 @@ impl Transformer<'_> {
         let g = self.g;
         let mut groups = Map::new();
         for gr in self.present_of(g.groups()) {
-            let rebuilt: &[&str] = match g.grammar() {
-                Grammar::Tosca13 => &["type", "properties"],
-                Grammar::Tosca2 => &["type", "properties", "attributes"],
-            };
-            let mut def = shell(g.raw_mut(src, gr), rebuilt, false);
+            let rewrite = self.rewrite(src, gr, Some(self.present_type(gr)?))?;
+            let mut def = take(g.raw_mut(src, gr), true);
             let Some(m) = def.as_map_mut() else { continue };
             if let Some(members) = m.get_mut("members").and_then(Node::as_seq_mut) {
                 let kept = self.present_entries(std::mem::take(members), g.get(gr).members());
                 m.insert("members", Node::seq(kept));
             }
-            self.set_type_and_properties(src, m, gr)?;
-            clean(m);
+            rewrite.apply(m, g.grammar());
             groups.insert(g.name(gr), def);
         }
         Ok(groups)
@@ -627,9 +661,10 @@ impl Transformer<'_> {
         let g = self.g;
         let mut policies = Vec::new();
         for p in self.present_of(g.policies()) {
-            let mut def = shell(g.raw_mut(src, p), &["type", "properties"], true);
+            let rewrite = self.rewrite(src, p, Some(self.present_type(p)?))?;
+            let mut def = take(g.raw_mut(src, p), true);
             let Some(m) = def.as_map_mut() else { continue };
-            self.set_type_and_properties(src, m, p)?;
+            rewrite.apply(m, g.grammar());
             if let Some(targets) = m.get_mut("targets").and_then(Node::as_seq_mut) {
                 let kept = self.present_entries(std::mem::take(targets), g.get(p).targets());
                 m.insert("targets", Node::seq(kept));
@@ -643,7 +678,7 @@ impl Transformer<'_> {
         let g = self.g;
         let mut outputs = Map::new();
         for o in self.present_of(g.outputs()) {
-            let def = shell(g.raw_mut(src, o), &[], true);
+            let def = take(g.raw_mut(src, o), true);
             outputs.insert(g.name(o), def);
         }
         outputs
@@ -656,7 +691,7 @@ impl Transformer<'_> {
         let key = crate::normalize::import_url_key(g.grammar());
         let mut imports = Vec::new();
         for i in self.present_of(g.imports()) {
-            let mut def = shell(g.raw_mut(src, i), &[], true);
+            let mut def = take(g.raw_mut(src, i), true);
             // TOSCA 2.0: only what was written as a string (the reference
             // collapses every single-key import).
             let collapse = g.grammar() == Grammar::Tosca13 || def.form != v4t_yaml::Form::Other;
