@@ -452,7 +452,11 @@ impl Transformer<'_> {
         let mut arts = Map::new();
         for a in self.present_of(g.get(n).artifacts()) {
             let typed = !g.get(a).types.is_empty();
-            let ty = if typed { Some(self.present_type(a)?) } else { None };
+            let ty = if typed {
+                Some(self.present_type(a)?)
+            } else {
+                None
+            };
             let rewrite = self.rewrite(src, a, ty)?;
             let mut ad = take(g.raw_mut(src, a), true);
             if let Some(am) = ad.as_map_mut() {

@@ -339,7 +339,7 @@ fn default_pruning_allowed(g: &Graph, id: ElementId, current: &[CondList]) -> bo
     let mut candidates = s
         .into_iter()
         .filter(|&x| !has_manual(&current[x.0 as usize]))
-        .filter(|&x| !is_property || !g.get(x).fallback);
+        .filter(|&x| !is_property || !g.get(x).is_fallback());
     candidates.next() == Some(id) && candidates.next().is_none()
 }
 
@@ -510,11 +510,11 @@ fn other_part(
             consistency((!e.consumes().is_empty()).then(consumed))
         }
         (Kind::Property, T::Default) => {
-            let applies = g.get(id).fallback || default_pruning_allowed(g, id, current);
+            let applies = g.get(id).is_fallback() || default_pruning_allowed(g, id, current);
             let others = || {
                 let others = scope_without(g, id)
                     .into_iter()
-                    .filter(|&x| !g.get(x).fallback);
+                    .filter(|&x| !g.get(x).is_fallback());
                 Cond::Bratan(others.collect())
             };
             consistency(applies.then(others))

@@ -94,12 +94,18 @@ fn enrich_doc(
     normalize(doc, automatic)?;
     let config = Config::read(doc, version, true).map_err(|e| e.or_code(Code::InvalidShape))?;
     let options = &config.options;
+    // The fallback properties (5.3): in the document for the template
+    // `v4t enrich` prints; when resolving, elements the graphs add (the
+    // document gets them only if the resolver graph is built afresh from
+    // it, below).
+    if !keep_graph {
+        graph::add_fallback_properties(doc, options);
+    }
     // Graph #1: technologies and implementations.
-    graph::add_fallback_properties(doc, options);
     if technologies::may_edit(doc, options) {
         // The edits touch only nodes' technology lists, which they
-        // normalise; the fallback properties they leave as they are.
-        let g1 = graph::build_for_technologies(doc, options, types)?;
+        // normalise; the property lists they leave as they are.
+        let g1 = graph::build_for_technologies(doc, options, types, keep_graph)?;
         technologies::enrich_technologies(doc, &g1, types)?;
         drop(g1);
     }
@@ -107,11 +113,17 @@ fn enrich_doc(
     // graph #2 raises graph #1's errors.)
     // The manual condition lists move from the document into the graph and
     // on into the enrichment; `write_back` replaces every one of them.
-    let mut g2 = graph::build_moving_conditions(doc, options, types)?;
+    let mut g2 = graph::build_moving_conditions(doc, options, types, keep_graph)?;
     let manual = g2.take_conditions();
     let conditions = conditions::enrich_conditions(doc, &g2, types, manual)?;
     let constraints = constraints::enrich_constraints(doc, &g2, types)?;
     let keep = keep_graph && keeps_elements(doc, &g2);
+    if keep_graph && !keep {
+        // A fresh build reads the fallback properties from the document,
+        // as ordinary properties, where graph #2 placed its own: at the end
+        // of each list, in the same order.
+        graph::add_fallback_properties(doc, options);
+    }
     let reshaped = write_back(doc, &mut g2, conditions, constraints, keep);
     if keep && reshaped {
         // A null definition became a map: normalise it as a fresh build
@@ -155,6 +167,10 @@ fn write_back(
             continue;
         }
         let Some(raw) = g.raw_mut(doc, id) else {
+            // A fallback property the graph added: only in the graph.
+            if into_graph {
+                g.set_conditions(id, list);
+            }
             continue;
         };
         if raw.is_null() {

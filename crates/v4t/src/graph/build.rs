@@ -3,7 +3,8 @@
 
 use super::hosting::Hosting;
 use super::{
-    is_hosting_name, Cond, CondList, Data, Element, ElementId, Graph, Ids, Kind, Loc, Owner,
+    is_hosting_name, Cond, CondList, Data, Element, ElementId, Fallback, Graph, Ids, Kind, Loc,
+    Owner,
 };
 use crate::document::{self, Sections};
 use crate::error::{bail, Error, Result};
@@ -12,6 +13,7 @@ use crate::normalize::not_a_boolean;
 use crate::options::{Mode, Options};
 use crate::types::{Collection, TypeSystem};
 use crate::version::Grammar;
+use std::sync::LazyLock;
 use v4t_yaml::hash::{SeededMap, SeededSet};
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::number::format_js;
@@ -94,12 +96,16 @@ enum Copying {
 /// [`build`] for the technology enricher (graph #1), which reads no
 /// condition list but those of technologies: the others stay empty
 /// instead of being copied (default alternatives still get `[false]`).
+/// With `add_fallbacks`, the graph adds the fallback properties the
+/// document does not hold ([`add_fallback_properties`]).
 pub(crate) fn build_for_technologies(
     doc: &Node,
     options: &Options,
     types: &TypeSystem,
+    add_fallbacks: bool,
 ) -> Result<Graph> {
-    build_with(doc, options, types, Copying::Technologies).map(|(g, _)| g)
+    let fallbacks = FallbackMode::of(options).filter(|_| add_fallbacks);
+    build_with(doc, options, types, Copying::Technologies, fallbacks).map(|(g, _)| g)
 }
 
 /// [`build`], moving the condition lists out of `doc` into the elements
@@ -107,13 +113,16 @@ pub(crate) fn build_for_technologies(
 /// `implies` lists into the graph ([`Graph::implies`]; each entry left
 /// null). For callers that read conditions and implications only through
 /// the graph afterwards: the enricher, which writes every list back, and
-/// the resolver, whose output drops them.
+/// the resolver, whose output drops them. `add_fallbacks` as in
+/// [`build_for_technologies`].
 pub(crate) fn build_moving_conditions(
     doc: &mut Node,
     options: &Options,
     types: &TypeSystem,
+    add_fallbacks: bool,
 ) -> Result<Graph> {
-    let (mut g, moving) = build_with(doc, options, types, Copying::None)?;
+    let fallbacks = FallbackMode::of(options).filter(|_| add_fallbacks);
+    let (mut g, moving) = build_with(doc, options, types, Copying::None, fallbacks)?;
     move_conditions(doc, &mut g, &moving.conditions);
     move_implies(doc, &mut g, &moving.implies);
     Ok(g)
@@ -156,6 +165,7 @@ pub(crate) fn rebuild(
         has_implies: false,
         with_implies: Vec::new(),
         targets: Vec::new(),
+        fallbacks: None,
         g,
     };
     b.anchor_check()?;
@@ -199,12 +209,14 @@ struct Moving {
 }
 
 /// The graph of `doc`, and with [`Copying::None`] the elements whose lists
-/// [`build_moving_conditions`] moves.
+/// [`build_moving_conditions`] moves; `fallbacks`: the mode of the
+/// fallback properties it adds, if it adds them.
 fn build_with(
     doc: &Node,
     options: &Options,
     types: &TypeSystem,
     copy: Copying,
+    fallbacks: Option<FallbackMode>,
 ) -> Result<(Graph, Moving)> {
     let tt = document::topology(doc);
     let options = options.clone();
@@ -234,6 +246,7 @@ fn build_with(
         has_implies: false,
         with_implies: Vec::new(),
         targets: Vec::new(),
+        fallbacks,
         g: Graph {
             options,
             elements: Vec::new(),
@@ -264,7 +277,7 @@ fn build_with(
     if b.g.grammar() == Grammar::Tosca2 {
         b.template_uses = template_uses(doc);
     }
-    let count = element_count(doc);
+    let count = element_count(doc, fallbacks.is_some());
     b.g.elements.reserve(count);
     b.g.ids.reserve(count);
     b.populate()?;
@@ -279,17 +292,23 @@ fn build_with(
 /// The number of elements a build of `doc` creates (entries that are no
 /// single-entry maps may count too), so that the arena of large elements is
 /// allocated once instead of being copied, and its pages cleared, while it
-/// grows.
-fn element_count(doc: &Node) -> usize {
+/// grows. With `fallbacks`, each property may get one (a name written
+/// once, as most are).
+fn element_count(doc: &Node, fallbacks: bool) -> usize {
     let len = |n: &Node| n.as_seq().map_or(0, Vec::len);
+    let per_property = if fallbacks { 2 } else { 1 };
+    let properties = |n: &Node| per_property * len(n);
     // Types, properties and, for nodes, everything else a definition
     // holds; one pass over its keys.
     let owned = |def: &Node| -> usize {
         let Some(m) = def.as_map() else { return 0 };
         m.iter()
             .map(|(k, v)| match k.name.as_str() {
-                "type" | "properties" | "attributes" | "requirements" | "technology" => len(v),
-                "artifacts" => entries(v).map(|(_, _, a)| 1 + owned_by_artifact(a)).sum(),
+                "type" | "requirements" | "technology" => len(v),
+                "properties" | "attributes" => properties(v),
+                "artifacts" => entries(v)
+                    .map(|(_, _, a)| 1 + owned_by_artifact(a, per_property))
+                    .sum(),
                 _ => 0,
             })
             .sum()
@@ -330,10 +349,11 @@ fn template_uses(doc: &Node) -> SeededMap<&str, u32> {
     uses
 }
 
-/// Types and properties of an artifact definition.
-fn owned_by_artifact(def: &Node) -> usize {
+/// Types and properties of an artifact definition (each property counted
+/// `per_property` times).
+fn owned_by_artifact(def: &Node, per_property: usize) -> usize {
     let len = |key: &str| def.get(key).and_then(Node::as_seq).map_or(0, Vec::len);
-    len("type") + len("properties")
+    len("type") + per_property * len("properties")
 }
 
 /// The definitions of the single-entry maps in the list `n`.
@@ -416,6 +436,9 @@ struct Builder<'d> {
     /// The `node` entry of each relation's definition, in relation order,
     /// read while the definition is at hand.
     targets: Vec<Option<&'d Node>>,
+    /// The mode of the fallback properties this graph adds to every
+    /// property list ([`Element::added`]), if it adds them.
+    fallbacks: Option<FallbackMode>,
 }
 
 fn single(item: &Node) -> Option<(&str, Span, &Node)> {
@@ -787,30 +810,47 @@ impl<'d> Builder<'d> {
         let Some(list) = list.and_then(Node::as_seq) else {
             return Ok(());
         };
-        let mut ids = Vec::with_capacity(list.len());
-        for (i, item) in list.iter().enumerate() {
-            let Some((name, span, a)) = single(item) else {
-                continue;
-            };
+        let loc = |i: usize| match attribute {
+            false => Loc::Property {
+                owner,
+                index: i as u32,
+            },
+            true => Loc::Attribute {
+                owner,
+                index: i as u32,
+            },
+        };
+        // The written properties, then the fallback properties this graph
+        // adds, where the reference's enricher appends them to the list.
+        let added = self
+            .fallbacks
+            .map(|mode| (mode, fallback_names(list, mode)))
+            .unwrap_or((FallbackMode::Plain, Vec::new()));
+        let written = list.iter().enumerate().filter_map(|(i, item)| {
+            single(item).map(|(name, span, a)| {
+                let fallback = match is_fallback(Some(a)) {
+                    true => Fallback::Written,
+                    false => Fallback::No,
+                };
+                (i, name, span, a, fallback)
+            })
+        });
+        let (mode, names) = &added;
+        let fallbacks = names.iter().enumerate().map(|(k, &name)| {
+            let def = mode.shared();
+            (
+                list.len() + k,
+                name,
+                Span::NONE,
+                def,
+                Fallback::Added(*mode),
+            )
+        });
+        let mut ids = Vec::with_capacity(list.len() + names.len());
+        for (i, name, span, a, fallback) in written.chain(fallbacks) {
             let raw = a.as_map();
-            let mut e = self.alternative(
-                Kind::Property,
-                i,
-                container,
-                span,
-                match attribute {
-                    false => Loc::Property {
-                        owner,
-                        index: i as u32,
-                    },
-                    true => Loc::Attribute {
-                        owner,
-                        index: i as u32,
-                    },
-                },
-                raw,
-            );
-            e.fallback = is_fallback(Some(a));
+            let mut e = self.alternative(Kind::Property, i, container, span, loc(i), raw);
+            e.fallback = fallback;
             let id = self.add(e, name);
             self.g.properties.push(id);
             match attribute {
@@ -1746,12 +1786,15 @@ fn jinja_eval_producer(s: &str) -> Option<&str> {
 }
 
 /// Appends the fallback `VINTNER_UNDEFINED` property of every property name of
-/// every container (5.3), unless `bratans_unknown` is set.
+/// every container (5.3), unless `bratans_unknown` is set: what the
+/// reference's enricher writes into the template, for the template
+/// `v4t enrich` prints and for a resolver graph built afresh from the
+/// enriched document. Otherwise the enricher's graphs add them as elements
+/// of their own ([`Element::added`]), and the document never holds them.
 pub(crate) fn add_fallback_properties(doc: &mut Node, options: &Options) {
-    if options.bratans_unknown {
+    let Some(mode) = FallbackMode::of(options) else {
         return;
-    }
-    let mode_a = options.fallback_property_default_alternative;
+    };
     let attributes = crate::version::grammar_of(doc) == Grammar::Tosca2;
     let Some(ttm) = document::topology_map_mut(doc) else {
         return;
@@ -1784,7 +1827,7 @@ pub(crate) fn add_fallback_properties(doc: &mut Node, options: &Options) {
         }
     }
     for c in containers {
-        add_fallbacks_to(c, mode_a, attributes);
+        add_fallbacks_to(c, mode, attributes);
     }
 }
 
@@ -1828,9 +1871,9 @@ pub(crate) fn is_fallback(definition: Option<&Node>) -> bool {
 
 /// `container` is either a container map with `properties` (and, with
 /// `attributes`, TOSCA 2.0 `attributes`) or the list itself.
-fn add_fallbacks_to(container: &mut Node, mode_a: bool, attributes: bool) {
+fn add_fallbacks_to(container: &mut Node, mode: FallbackMode, attributes: bool) {
     if let Some(items) = container.as_seq_mut() {
-        return add_fallbacks_to_list(items, mode_a);
+        return add_fallbacks_to_list(items, mode);
     }
     let Some(m) = container.as_map_mut() else {
         return;
@@ -1838,45 +1881,101 @@ fn add_fallbacks_to(container: &mut Node, mode_a: bool, attributes: bool) {
     for (k, v) in m.iter_mut() {
         if k.name == "properties" || (attributes && k.name == "attributes") {
             if let Some(items) = v.as_seq_mut() {
-                add_fallbacks_to_list(items, mode_a);
+                add_fallbacks_to_list(items, mode);
             }
         }
     }
 }
 
-fn add_fallbacks_to_list(items: &mut Vec<Node>, mode_a: bool) {
-    let mut names: Vec<String> = Vec::new();
-    for item in items.iter() {
+fn add_fallbacks_to_list(items: &mut Vec<Node>, mode: FallbackMode) {
+    let names: Vec<String> = fallback_names(items, mode)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    for name in names {
+        items.push(Node::single(name, mode.definition()));
+    }
+}
+
+/// The names of the normalised property list `items` that get a fallback
+/// property, in the order they first appear: in mode A every name none of
+/// whose properties is a default alternative, in mode B every name none of
+/// whose properties is a fallback already.
+fn fallback_names(items: &[Node], mode: FallbackMode) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for item in items {
         if let Some((k, _)) = item.as_map().and_then(Map::first) {
-            if !names.iter().any(|n| *n == k.name) {
-                names.push(k.name.to_string());
+            if !names.contains(&k.name.as_str()) {
+                names.push(k.name.as_str());
             }
         }
     }
-    for name in names {
-        let same = || {
-            items.iter().filter_map(|item| {
-                item.as_map()
-                    .and_then(Map::first)
-                    .filter(|(k, _)| k.name == name)
-                    .map(|(_, v)| v)
-            })
-        };
-        let add = if mode_a {
-            !same().any(|v| v.get("default_alternative").is_some_and(Node::is_truthy))
-        } else {
-            !same().any(|v| is_fallback(Some(v)))
-        };
-        if add {
-            // Sized for its entries (`Map::new` and `insert` reserve four).
-            let mut def = Map::with_capacity(if mode_a { 4 } else { 1 });
-            def.push(Key::new("value", Span::NONE), Node::string(UNDEFINED));
-            if mode_a {
-                for key in ["default_alternative", "implied", "pruning"] {
-                    def.push(Key::new(key, Span::NONE), Node::bool(true));
-                }
+    names.retain(|&name| {
+        let mut same = items.iter().filter_map(|item| {
+            item.as_map()
+                .and_then(Map::first)
+                .filter(|(k, _)| k.name == name)
+                .map(|(_, v)| v)
+        });
+        match mode {
+            FallbackMode::DefaultAlternative => {
+                !same.any(|v| v.get("default_alternative").is_some_and(Node::is_truthy))
             }
-            items.push(Node::single(name, Node::map(def)));
+            FallbackMode::Plain => !same.any(|v| is_fallback(Some(v))),
+        }
+    });
+    names
+}
+
+/// How the fallback properties of a template are defined (5.3), by the
+/// option `fallback_property_default_alternative`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FallbackMode {
+    /// Mode A: `{value: VINTNER_UNDEFINED, default_alternative: true,
+    /// implied: true, pruning: true}`.
+    DefaultAlternative,
+    /// Mode B: `{value: VINTNER_UNDEFINED}`.
+    Plain,
+}
+
+impl FallbackMode {
+    /// The mode of `options`, `None` if no fallback properties are added
+    /// (`bratans_unknown`).
+    pub(crate) fn of(options: &Options) -> Option<FallbackMode> {
+        match (
+            options.bratans_unknown,
+            options.fallback_property_default_alternative,
+        ) {
+            (true, _) => None,
+            (false, true) => Some(FallbackMode::DefaultAlternative),
+            (false, false) => Some(FallbackMode::Plain),
+        }
+    }
+
+    /// A new definition of a fallback property of this mode.
+    fn definition(self) -> Node {
+        let mode_a = self == FallbackMode::DefaultAlternative;
+        // Sized for its entries (`Map::new` and `insert` reserve four).
+        let mut def = Map::with_capacity(if mode_a { 4 } else { 1 });
+        def.push(Key::new("value", Span::NONE), Node::string(UNDEFINED));
+        if mode_a {
+            for key in ["default_alternative", "implied", "pruning"] {
+                def.push(Key::new(key, Span::NONE), Node::bool(true));
+            }
+        }
+        Node::map(def)
+    }
+
+    /// The definition of every fallback property of this mode that a graph
+    /// adds ([`Element::added`]), made once: [`Graph::raw`] gives it for
+    /// each of them.
+    pub(crate) fn shared(self) -> &'static Node {
+        static DEFAULT_ALTERNATIVE: LazyLock<Node> =
+            LazyLock::new(|| FallbackMode::DefaultAlternative.definition());
+        static PLAIN: LazyLock<Node> = LazyLock::new(|| FallbackMode::Plain.definition());
+        match self {
+            FallbackMode::DefaultAlternative => &DEFAULT_ALTERNATIVE,
+            FallbackMode::Plain => &PLAIN,
         }
     }
 }
@@ -1968,14 +2067,14 @@ topology_template:
     fn the_element_count_is_exact() {
         let d = normalized();
         let g = build(&d).expect("builds");
-        assert_eq!(element_count(&d), g.elements.len());
+        assert_eq!(element_count(&d, false), g.elements.len());
     }
 
     #[test]
     fn graph_one_copies_only_technology_conditions() {
         let d = normalized();
         let files = crate::testing::type_files(&d);
-        let g = build_for_technologies(&d, &options(&d).expect("options"), &files.system())
+        let g = build_for_technologies(&d, &options(&d).expect("options"), &files.system(), false)
             .expect("builds");
         for (i, e) in g.elements.iter().enumerate() {
             assert_eq!(
@@ -1995,6 +2094,99 @@ topology_template:
         );
     }
 
+    /// The fallback properties a graph adds are the elements a build of
+    /// the document with the fallbacks written into it has: same ids,
+    /// flags and conditions, and the same definitions through `raw`; the
+    /// document stays without them. Modes A and B, TOSCA 2.0 attributes,
+    /// and property lists of relationship templates, groups, policies and
+    /// artifacts.
+    #[test]
+    fn added_fallback_properties_equal_written_ones() {
+        for (template, mode) in [
+            (TEMPLATE, FallbackMode::DefaultAlternative),
+            (
+                "tosca_definitions_version: tosca_variability_1_0_rc_3
+topology_template:
+  node_templates:
+    a:
+      type: t
+      properties: [{p: 1}, {p: {value: 2, default_alternative: true}}, {q: VINTNER_UNDEFINED}, {r: 3}]
+      artifacts: [{f: {type: x, file: f, properties: [{s: 1}]}}]
+      requirements: [{db: {node: a, relationship: r1}}]
+  relationship_templates:
+    r1: {type: rt, properties: [{w: 1}]}
+  groups:
+    g: {type: tosca.groups.Root, members: [a], properties: [{m: 1}]}
+  policies:
+    - pol: {type: pt, targets: [a], properties: [{n: 1}, {n: 2}]}
+",
+                FallbackMode::Plain,
+            ),
+            (
+                "tosca_definitions_version: tosca_2_0
+service_template:
+  node_templates:
+    a:
+      type: t
+      properties: [{p: 1}, {p: {value: 2, conditions: false}}]
+      attributes: [{at: 1}]
+",
+                FallbackMode::DefaultAlternative,
+            ),
+        ] {
+            let mut written = crate::testing::doc(template);
+            normalize(&mut written).expect("normalizes");
+            let mut added = written.clone();
+            let opts = options(&written).expect("options");
+            assert_eq!(FallbackMode::of(&opts), Some(mode), "{template}");
+            add_fallback_properties(&mut written, &opts);
+            let files = crate::testing::type_files(&written);
+            let types = files.system();
+            let from_doc = build_moving_conditions(&mut written, &opts, &types, false)
+                .expect("builds");
+            let from_graph =
+                build_moving_conditions(&mut added, &opts, &types, true).expect("builds");
+            assert_eq!(
+                to_json(&added).matches(UNDEFINED).count(),
+                usize::from(mode == FallbackMode::Plain),
+                "the document holds only the written fallback"
+            );
+            let added_here = |e: &Element| matches!(e.fallback, Fallback::Added(m) if m == mode);
+            let count = from_graph.elements.iter().filter(|e| added_here(e)).count();
+            assert!(count >= 2, "{template}: {count} added");
+            assert!(!from_doc.elements.iter().any(added_here));
+            let normalized: Vec<Element> = from_graph
+                .elements
+                .iter()
+                .cloned()
+                .map(|mut e| {
+                    if added_here(&e) {
+                        e.fallback = Fallback::Written;
+                    }
+                    e
+                })
+                .collect();
+            assert_eq!(format!("{normalized:?}"), format!("{:?}", from_doc.elements));
+            assert_eq!(from_graph.elements.len(), from_doc.elements.len());
+            for id in from_doc.ordered() {
+                assert_eq!(from_graph.id(id), from_doc.id(id));
+                if from_doc.get(id).kind != Kind::Property {
+                    continue;
+                }
+                assert_eq!(
+                    from_graph.raw(&added, id).map(to_json),
+                    from_doc.raw(&written, id).map(to_json),
+                    "{}",
+                    from_doc.id(id)
+                );
+            }
+            assert!(
+                element_count(&added, true) >= from_graph.elements.len(),
+                "the arena is reserved for the added fallbacks too"
+            );
+        }
+    }
+
     #[test]
     fn moving_conditions_gives_the_lists_a_copy_gives() {
         let mut d = normalized();
@@ -2002,7 +2194,7 @@ topology_template:
         let written = options(&d).expect("options");
         let type_files = crate::testing::type_files(&d);
         let types = type_files.system();
-        let moved = build_moving_conditions(&mut d, &written, &types).expect("builds");
+        let moved = build_moving_conditions(&mut d, &written, &types, false).expect("builds");
         let yaml = |g: &Graph| -> Vec<Vec<String>> {
             g.elements
                 .iter()
@@ -2038,7 +2230,7 @@ topology_template:
         let written = options(&d).expect("options");
         let type_files = crate::testing::type_files(&d);
         let types = type_files.system();
-        let moved = build_moving_conditions(&mut d, &written, &types).expect("builds");
+        let moved = build_moving_conditions(&mut d, &written, &types, false).expect("builds");
         let in_graph: Vec<(String, String)> = moved
             .ordered()
             .filter_map(|id| Some((moved.id(id).to_string(), to_json(moved.implies(id)?))))

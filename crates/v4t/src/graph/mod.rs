@@ -15,7 +15,8 @@ pub(crate) mod lookup;
 mod managed;
 
 pub(crate) use build::{
-    add_fallback_properties, build_for_technologies, build_moving_conditions, rebuild, UNDEFINED,
+    add_fallback_properties, build_for_technologies, build_moving_conditions, rebuild,
+    FallbackMode, UNDEFINED,
 };
 pub(crate) use cond::{Cond, CondList, Origin};
 pub(crate) use constraint::Constraint;
@@ -88,6 +89,22 @@ pub(crate) enum Loc {
 /// template has hundreds of thousands of elements.
 pub(crate) type IdList = thin_vec::ThinVec<ElementId>;
 
+/// Whether a property is a fallback property (5.3), and where its
+/// definition is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Fallback {
+    /// Not a fallback property.
+    #[default]
+    No,
+    /// One the document holds ([`build::is_fallback`]): written by the
+    /// template, or by the enricher ([`build::add_fallback_properties`]).
+    Written,
+    /// One this graph added (the enricher's graphs do when resolving), with
+    /// the mode of its definition: it has no entry in the document, and
+    /// [`Graph::raw`] gives its mode's shared definition.
+    Added(FallbackMode),
+}
+
 /// One conditional element: what every kind has, and the data of its kind
 /// ([`Element::data`]).
 #[derive(Clone, Debug)]
@@ -96,9 +113,10 @@ pub(crate) struct Element {
     /// Written `default_alternative: true` (the resolver graph clears it:
     /// the enricher has turned it into conditions).
     pub default_alternative: bool,
-    /// Property: a fallback property ([`build::is_fallback`]), the hidden
-    /// alternative the processor adds; read once at graph build.
-    pub fallback: bool,
+    /// Property: whether it is a fallback property, the hidden alternative
+    /// the processor adds, and where its definition is; read once at graph
+    /// build.
+    pub fallback: Fallback,
     /// Where its name is in its id (after the kind's word and a dot) and how
     /// long it is ([`Graph::name`]), set when the id is written: a large
     /// template has hundreds of thousands of elements, and a name of their
@@ -246,7 +264,7 @@ impl Element {
         Element {
             kind,
             default_alternative: false,
-            fallback: false,
+            fallback: Fallback::No,
             name_offset: 0,
             name_len: 0,
             index,
@@ -269,6 +287,11 @@ impl Element {
             Loc::Attribute { .. } => "attribute",
             _ => self.kind.word(),
         }
+    }
+
+    /// Property: whether it is a fallback property (written or added).
+    pub(crate) fn is_fallback(&self) -> bool {
+        self.fallback != Fallback::No
     }
 
     /// Whether the element is an attribute (a property element).
@@ -775,6 +798,9 @@ impl Graph {
     /// The element's raw definition (the value of its single-entry map, or the
     /// import entry) in `doc`.
     pub(crate) fn raw<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Node> {
+        if let Fallback::Added(mode) = self.get(id).fallback {
+            return Some(mode.shared());
+        }
         let section = |s: Section| section(doc, s, Some(&self.sections));
         raw_at(&self.get(id).loc, &self.relationship_templates, &section)
     }
@@ -782,7 +808,7 @@ impl Graph {
     /// Whether the element is internal to the processor, a fallback
     /// property ([`Element::fallback`]): reports for people leave it out.
     pub(crate) fn is_internal(&self, id: ElementId) -> bool {
-        self.get(id).fallback
+        self.get(id).is_fallback()
     }
 
     /// The raw definitions in `doc` for many lookups: [`Graph::raw`] with
@@ -968,6 +994,9 @@ pub(crate) struct Definitions<'g, 'd> {
 impl<'d> Definitions<'_, 'd> {
     /// [`Graph::raw`].
     pub(crate) fn raw(&self, id: ElementId) -> Option<&'d Node> {
+        if let Fallback::Added(mode) = self.graph.get(id).fallback {
+            return Some(mode.shared());
+        }
         let section = |s: Section| self.sections[s as usize];
         raw_at(
             &self.graph.get(id).loc,

@@ -768,7 +768,7 @@ impl<'a, M: Mode> Encoder<'a, M> {
             _ => g.lookup_artifact(ctx, &pair())?,
         };
         // The fallback property of a name (5.3).
-        let fallback = |p: ElementId| g.get(p).fallback;
+        let fallback = |p: ElementId| g.get(p).is_fallback();
         g.lookup_member(container, arg, kind, &fallback)
     }
 

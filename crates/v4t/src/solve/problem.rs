@@ -8,7 +8,7 @@ use super::encode::Encoder;
 use super::mode::{Mode, Part};
 use crate::document;
 use crate::error::{bail, Result};
-use crate::graph::{entry_value, ElementId, Graph, Loc, Owner};
+use crate::graph::{entry_value, ElementId, Fallback, Graph, Loc, Owner};
 use v4t_sat::Lit;
 use v4t_yaml::Node;
 
@@ -160,6 +160,9 @@ impl<'d> RawDefs<'d> {
                 .map(|(_, v)| v)
         };
         let member = |i: u32, key: &str, index: u32| entry_value(node(i)?.get(key), index);
+        if let Fallback::Added(mode) = graph.get(id).fallback {
+            return Some(mode.shared());
+        }
         match graph.get(id).loc {
             Loc::Node(i) => node(i),
             Loc::Relation { node, index } => member(node, "requirements", index),
@@ -182,15 +185,22 @@ impl<'d> RawDefs<'d> {
 mod raw_tests {
     use super::*;
 
-    /// `RawDefs` finds the same definition as `Graph::raw` for every element.
+    /// `RawDefs` finds the same definition as `Graph::raw` for every element,
+    /// also for the fallback properties the graph added.
     #[test]
     fn raw_definitions_match_the_graph() {
-        use crate::testing::build;
-        use crate::testing::doc;
-        use crate::testing::normalize;
+        use crate::testing::{doc, normalize, options, type_files};
         let mut d = doc(crate::testing::ALL_ELEMENTS);
         normalize(&mut d).expect("normalizes");
-        let g = build(&d).expect("builds");
+        let files = type_files(&d);
+        let types = files.system();
+        let opts = options(&d).expect("options");
+        let g = crate::graph::build_moving_conditions(&mut d.clone(), &opts, &types, true)
+            .expect("builds");
+        assert!(g
+            .elements()
+            .iter()
+            .any(|e| matches!(e.fallback, crate::graph::Fallback::Added(_))));
         let raw = RawDefs::new(&d);
         let mut found = 0;
         for id in g.ordered() {
