@@ -411,10 +411,12 @@ fn resolver_graph(
         // The enricher left its graph and a normalised document.
         Some((_, Some(_))) => {}
         // The enricher's first normalisation deleted the option.
-        Some((_, None)) => normalize::normalize(doc, false).map_err(code(Code::InvalidShape))?,
+        Some((_, None)) => normalize::normalize(doc, false, normalize::TypeShape::List)
+            .map_err(code(Code::InvalidShape))?,
         None => {
             let automatic = options::automatic_default_alternatives(document::options(doc))?;
-            normalize::normalize(doc, automatic).map_err(code(Code::InvalidShape))?;
+            normalize::normalize(doc, automatic, normalize::TypeShape::List)
+                .map_err(code(Code::InvalidShape))?;
         }
     }
     let (Config { resolver, .. }, kept) = match enriched {

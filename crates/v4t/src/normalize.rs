@@ -18,20 +18,38 @@ use crate::version::Grammar;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{Key, Map, Node, Span, Value};
 
+/// How normalisation leaves a single type, `type: T`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TypeShape {
+    /// The canonical list `[{T: {}}]`: what `v4t enrich` prints, and what
+    /// the enricher writes conditions into for a graph built afresh.
+    List,
+    /// `T` as written, which the graph reads as that list: when resolving,
+    /// where only the graph and the transform read the document, it saves a
+    /// list and a map per typed element (family 1 seed 100,000: 64 MB).
+    Written,
+}
+
 /// Normalises `doc` in place; `automatic` is the option
-/// `automatic_default_alternatives` (the first normalisation deletes it).
+/// `automatic_default_alternatives` (the first normalisation deletes it),
+/// `types` how a single type is left.
 ///
 /// On a TOSCA 2.0 base grammar, types keep their definitions as written
 /// (TOSCA 2.0 has no category roots to derive from), an artifact without
 /// `type` keeps none (the type is mandatory in TOSCA 2.0: the validator
 /// reports it, the resolver does not invent a TOSCA 1.3 type) and a string
 /// import is a `url`.
-pub(crate) fn normalize(doc: &mut Node, automatic: bool) -> Result<()> {
+pub(crate) fn normalize(doc: &mut Node, automatic: bool, types: TypeShape) -> Result<()> {
     let grammar = crate::version::grammar_of(doc);
     normalize_imports(doc, grammar);
     if let Some(tt) = document::topology_mut(doc) {
         if tt.as_map().is_some() {
-            normalize_topology(tt, automatic, grammar)?;
+            let how = How {
+                automatic,
+                grammar,
+                types,
+            };
+            normalize_topology(tt, how)?;
         }
     }
     if grammar == Grammar::Tosca13 {
@@ -48,7 +66,73 @@ pub(crate) fn not_a_boolean(n: &Node) -> Error {
     )
 }
 
-fn normalize_topology(tt: &mut Node, automatic: bool, grammar: Grammar) -> Result<()> {
+/// What one normalisation does: [`normalize`]'s parameters and the base
+/// grammar.
+#[derive(Clone, Copy)]
+struct How {
+    automatic: bool,
+    grammar: Grammar,
+    types: TypeShape,
+}
+
+/// Every single type of a document normalised with [`TypeShape::Written`]
+/// as the canonical list ([`TypeShape::List`]), where the other forms are
+/// canonical already.
+pub(crate) fn type_lists(doc: &mut Node) {
+    let Some(tt) = document::topology_map_mut(doc) else {
+        return;
+    };
+    let mut containers: Vec<&mut Node> = Vec::new();
+    for (k, v) in tt.iter_mut() {
+        match k.name.as_str() {
+            "node_templates" | "groups" | "policies" => {
+                for item in v.as_seq_mut().into_iter().flatten() {
+                    if let Some((_, def)) = item.as_map_mut().and_then(|m| m.first_mut()) {
+                        containers.push(def);
+                    }
+                }
+            }
+            "relationship_templates" => {
+                if let Some(m) = v.as_map_mut() {
+                    containers.extend(m.iter_mut().map(|(_, rt)| rt));
+                }
+            }
+            _ => {}
+        }
+    }
+    for c in containers {
+        let Some(m) = c.as_map_mut() else { continue };
+        for (k, v) in m.iter_mut() {
+            match k.name.as_str() {
+                "type" => type_list(v),
+                "artifacts" => {
+                    for item in v.as_seq_mut().into_iter().flatten() {
+                        let artifact = item.as_map_mut().and_then(|m| m.first_mut());
+                        if let Some(t) = artifact.and_then(|(_, a)| a.get_mut("type")) {
+                            type_list(t);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// `T` becomes `[{T: {}}]`.
+fn type_list(t: &mut Node) {
+    if let Value::String(s) = &mut t.value {
+        let name = Key::new(std::mem::take(s), t.span);
+        let mut single = Map::with_capacity(1);
+        single.push(name, Node::new(Value::Map(Map::new()), t.span));
+        t.value = Value::Seq(vec![Node::new(Value::Map(single), t.span)]);
+    }
+}
+
+fn normalize_topology(tt: &mut Node, how: How) -> Result<()> {
+    let How {
+        automatic, grammar, ..
+    } = how;
     let Some(tt) = tt.as_map_mut() else {
         return Ok(());
     };
@@ -62,7 +146,7 @@ fn normalize_topology(tt: &mut Node, automatic: bool, grammar: Grammar) -> Resul
         for_each_entry(inputs, |_, _| Ok(()))?;
     }
     if let Some(nodes) = tt.get_mut("node_templates") {
-        for_each_entry(nodes, |_, node| normalize_node(node, automatic, grammar))?;
+        for_each_entry(nodes, |_, node| normalize_node(node, how))?;
     }
     if let Some(outputs) = tt.get_mut("outputs") {
         if automatic {
@@ -77,7 +161,7 @@ fn normalize_topology(tt: &mut Node, automatic: bool, grammar: Grammar) -> Resul
                 return Err(Error::at("Policies must be an array", policies.span));
             }
             for_each_entry(policies, |_, p| {
-                normalize_types(p)?;
+                normalize_types(p, how.types)?;
                 normalize_properties(p, automatic, grammar);
                 Ok(())
             })?;
@@ -85,7 +169,7 @@ fn normalize_topology(tt: &mut Node, automatic: bool, grammar: Grammar) -> Resul
     }
     if let Some(groups) = tt.get_mut("groups") {
         for_each_entry(groups, |_, g| {
-            normalize_types(g)?;
+            normalize_types(g, how.types)?;
             normalize_properties(g, automatic, grammar);
             Ok(())
         })?;
@@ -96,7 +180,7 @@ fn normalize_topology(tt: &mut Node, automatic: bool, grammar: Grammar) -> Resul
                 // TOSCA 2.0: a template may take its type from `copy`.
                 let typed = rt.get("type").is_some_and(Node::is_defined);
                 if typed || grammar == Grammar::Tosca13 {
-                    normalize_types(rt)?;
+                    normalize_types(rt, how.types)?;
                 }
                 normalize_properties(rt, automatic, grammar);
             }
@@ -171,8 +255,11 @@ fn for_each_entry(list: &mut Node, mut f: impl FnMut(&Key, &mut Node) -> Result<
     Ok(())
 }
 
-fn normalize_node(node: &mut Node, automatic: bool, grammar: Grammar) -> Result<()> {
-    normalize_types(node)?;
+fn normalize_node(node: &mut Node, how: How) -> Result<()> {
+    let How {
+        automatic, grammar, ..
+    } = how;
+    normalize_types(node, how.types)?;
     normalize_properties(node, automatic, grammar);
     // requirements
     if let Some(reqs) = node.get_mut("requirements").and_then(Node::as_seq_mut) {
@@ -196,7 +283,7 @@ fn normalize_node(node: &mut Node, automatic: bool, grammar: Grammar) -> Result<
         if let Some(list) = artifacts.as_seq_mut() {
             for item in list.iter_mut() {
                 if let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) {
-                    normalize_artifact(a, automatic, grammar)?;
+                    normalize_artifact(a, how)?;
                 }
             }
             if automatic {
@@ -208,7 +295,10 @@ fn normalize_node(node: &mut Node, automatic: bool, grammar: Grammar) -> Result<
     Ok(())
 }
 
-fn normalize_artifact(a: &mut Node, automatic: bool, grammar: Grammar) -> Result<()> {
+fn normalize_artifact(a: &mut Node, how: How) -> Result<()> {
+    let How {
+        automatic, grammar, ..
+    } = how;
     if grammar == Grammar::Tosca2 {
         if let Value::String(s) = &mut a.value {
             // The short form (`zip: file.zip`, used in §10.2.1.4): a file
@@ -218,7 +308,7 @@ fn normalize_artifact(a: &mut Node, automatic: bool, grammar: Grammar) -> Result
         }
         normalize_properties(a, automatic, grammar);
         if a.get("type").is_some_and(Node::is_defined) {
-            normalize_types(a)?;
+            normalize_types(a, how.types)?;
         }
         return Ok(());
     }
@@ -239,12 +329,13 @@ fn normalize_artifact(a: &mut Node, automatic: bool, grammar: Grammar) -> Result
         _ => {}
     }
     normalize_properties(a, automatic, grammar);
-    normalize_types(a)?;
+    normalize_types(a, how.types)?;
     Ok(())
 }
 
-/// `type: T` becomes `[{T: {}}]`; a list is kept (part 1, 3.3).
-fn normalize_types(container: &mut Node) -> Result<()> {
+/// `type: T` becomes `[{T: {}}]` (with [`TypeShape::List`]); a list is kept
+/// (part 1, 3.3).
+fn normalize_types(container: &mut Node, shape: TypeShape) -> Result<()> {
     let span = container.span;
     let Some(m) = container.as_map_mut() else {
         return Err(Error::at("Unexpected error", span));
@@ -252,11 +343,8 @@ fn normalize_types(container: &mut Node) -> Result<()> {
     let Some(t) = m.get_mut("type").filter(|t| t.is_defined()) else {
         return Err(Error::at("Unexpected error", span));
     };
-    if let Value::String(s) = &mut t.value {
-        let name = Key::new(std::mem::take(s), t.span);
-        let mut single = Map::with_capacity(1);
-        single.push(name, Node::new(Value::Map(Map::new()), t.span));
-        t.value = Value::Seq(vec![Node::new(Value::Map(single), t.span)]);
+    if shape == TypeShape::List {
+        type_list(t);
     }
     Ok(())
 }
@@ -354,12 +442,17 @@ fn normalize_technologies(node: &mut Node, automatic: bool) -> Result<()> {
     };
     let first_type = type_at
         .and_then(|i| m.get_index(i))
-        .and_then(|(_, t)| t.as_seq())
-        .and_then(|l| l.first())
-        .and_then(Node::as_map)
-        .and_then(|m| m.first())
-        .map(|(k, _)| k.name.clone())
-        .unwrap_or_default();
+        .and_then(|(_, t)| match t.as_str() {
+            Some(written) => Some(written),
+            None => t
+                .as_seq()?
+                .first()?
+                .as_map()?
+                .first()
+                .map(|(k, _)| k.name.as_str()),
+        })
+        .unwrap_or_default()
+        .to_string();
     let Some(tech) = m.get_index_mut(tech_at) else {
         return Ok(());
     };

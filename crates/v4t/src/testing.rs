@@ -58,7 +58,7 @@ pub(crate) fn version(doc: &Node) -> Version {
 /// option `automatic_default_alternatives` as written).
 pub(crate) fn normalize(doc: &mut Node) -> crate::Result<()> {
     let automatic = crate::options::automatic_default_alternatives(document::options(doc))?;
-    crate::normalize::normalize(doc, automatic)
+    crate::normalize::normalize(doc, automatic, crate::normalize::TypeShape::List)
 }
 
 /// The options of `doc` as written.

@@ -18,7 +18,7 @@ use crate::config::{Config, Version};
 use crate::document;
 use crate::error::Result;
 use crate::graph::{self, Graph};
-use crate::normalize::normalize;
+use crate::normalize::{self, normalize, TypeShape};
 use crate::options;
 use crate::types::TypeSystem;
 use crate::version::Grammar;
@@ -91,7 +91,13 @@ fn enrich_doc(
     keep_graph: bool,
 ) -> Result<(Config, Option<Graph>)> {
     let automatic = options::automatic_default_alternatives(document::options(doc))?;
-    normalize(doc, automatic)?;
+    // When resolving, single types stay as written (the graph reads them
+    // as lists); `v4t enrich` prints the canonical lists.
+    let types_shape = match keep_graph {
+        true => TypeShape::Written,
+        false => TypeShape::List,
+    };
+    normalize(doc, automatic, types_shape)?;
     let config = Config::read(doc, version, true).map_err(|e| e.or_code(Code::InvalidShape))?;
     let options = &config.options;
     // The fallback properties (5.3): in the document for the template
@@ -119,16 +125,18 @@ fn enrich_doc(
     let constraints = constraints::enrich_constraints(doc, &g2, types)?;
     let keep = keep_graph && keeps_elements(doc, &g2);
     if keep_graph && !keep {
-        // A fresh build reads the fallback properties from the document,
-        // as ordinary properties, where graph #2 placed its own: at the end
-        // of each list, in the same order.
+        // A fresh build reads the document the write-back leaves: every
+        // type a list the type's conditions go into, and the fallback
+        // properties as ordinary properties where graph #2 placed its own
+        // (at the end of each list, in the same order).
+        normalize::type_lists(doc);
         graph::add_fallback_properties(doc, options);
     }
     let reshaped = write_back(doc, &mut g2, conditions, constraints, keep);
     if keep && reshaped {
         // A null definition became a map: normalise it as a fresh build
         // would see it (elsewhere the write-back keeps the canonical shape).
-        normalize(doc, false)?;
+        normalize(doc, false, TypeShape::Written)?;
     }
     Ok((config, keep.then_some(g2)))
 }

@@ -44,6 +44,22 @@ fn boxed_implied(implied: Option<&Node>) -> Option<Box<Node>> {
         .map(|n| Box::new(n.clone()))
 }
 
+/// The definition of a single type as written (`type: T`, read as
+/// `[{T: {}}]`): an empty map, made once ([`Graph::raw`] gives it too).
+pub(crate) fn written_type() -> &'static Node {
+    static EMPTY: LazyLock<Node> = LazyLock::new(|| Node::map(Map::new()));
+    &EMPTY
+}
+
+/// The definition of the type at `index` of the `type` entry `types`: a
+/// list entry, or a single type as written ([`written_type`]).
+pub(crate) fn type_entry(types: Option<&Node>, index: u32) -> Option<&Node> {
+    match types?.as_str() {
+        Some(_) => (index == 0).then(written_type),
+        None => super::entry_value(types, index),
+    }
+}
+
 /// The keys of a node template the builder reads, found in one pass over
 /// its entries instead of one search each (nine per node).
 #[derive(Default)]
@@ -296,6 +312,11 @@ fn build_with(
 /// once, as most are).
 fn element_count(doc: &Node, fallbacks: bool) -> usize {
     let len = |n: &Node| n.as_seq().map_or(0, Vec::len);
+    // A single type as written is one.
+    let types = |n: &Node| {
+        n.as_seq()
+            .map_or(usize::from(n.as_str().is_some()), Vec::len)
+    };
     let per_property = if fallbacks { 2 } else { 1 };
     let properties = |n: &Node| per_property * len(n);
     // Types, properties and, for nodes, everything else a definition
@@ -304,7 +325,8 @@ fn element_count(doc: &Node, fallbacks: bool) -> usize {
         let Some(m) = def.as_map() else { return 0 };
         m.iter()
             .map(|(k, v)| match k.name.as_str() {
-                "type" | "requirements" | "technology" => len(v),
+                "type" => types(v),
+                "requirements" | "technology" => len(v),
                 "properties" | "attributes" => properties(v),
                 "artifacts" => entries(v)
                     .map(|(_, _, a)| 1 + owned_by_artifact(a, per_property))
@@ -353,7 +375,8 @@ fn template_uses(doc: &Node) -> SeededMap<&str, u32> {
 /// `per_property` times).
 fn owned_by_artifact(def: &Node, per_property: usize) -> usize {
     let len = |key: &str| def.get(key).and_then(Node::as_seq).map_or(0, Vec::len);
-    len("type") + per_property * len("properties")
+    let single_type = def.get("type").is_some_and(|t| t.as_str().is_some());
+    usize::from(single_type) + len("type") + per_property * len("properties")
 }
 
 /// The definitions of the single-entry maps in the list `n`.
@@ -737,18 +760,24 @@ impl<'d> Builder<'d> {
         let Some(t) = types else {
             bail!(def.span, "{} has no type", self.g.Display(container));
         };
-        let Some(list) = t.as_seq() else {
-            bail!(
+        // A single type as written (`type: T`, [`TypeShape::Written`]) is
+        // the list `[{T: {}}]`.
+        let written = t.as_str().map(|name| (0, name, t.span, written_type()));
+        let list = match (written, t.as_seq()) {
+            (Some(_), _) => &[][..],
+            (None, Some(list)) => list.as_slice(),
+            (None, None) => bail!(
                 t.span,
                 "Types of {} not normalized",
                 self.g.display(container)
-            );
+            ),
         };
+        let listed = list
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| single(item).map(|(name, span, a)| (i, name, span, a)));
         let mut has_default = false;
-        for (i, item) in list.iter().enumerate() {
-            let Some((name, span, a)) = single(item) else {
-                continue;
-            };
+        for (i, name, span, a) in written.into_iter().chain(listed) {
             let raw = a.as_map();
             let e = self.alternative(
                 Kind::Type,
@@ -2092,6 +2121,62 @@ topology_template:
                 .count()
                 > 1
         );
+    }
+
+    /// A document normalised with single types as written builds the graph
+    /// of the canonical lists: the same elements (ids, spans, locations),
+    /// the same type definitions through `raw`, an exact element count.
+    #[test]
+    fn single_types_as_written_build_the_graph_of_their_lists() {
+        let template = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    a:
+      type: t
+      artifacts: {f: {type: x, file: f}, g: g.zip}
+      requirements: [{db: {node: b, relationship: r1}}]
+    b: {type: [{u: {conditions: false}}, {v: {default_alternative: true}}]}
+  relationship_templates:
+    r1: {type: rt}
+  groups:
+    g: {type: tosca.groups.Root, members: [a]}
+  policies:
+    - p: {type: pt, targets: [a]}
+";
+        for text in [TEMPLATE, template] {
+            let mut lists = crate::testing::doc(text);
+            normalize(&mut lists).expect("normalizes");
+            let mut written = crate::testing::doc(text);
+            let automatic = false;
+            crate::normalize::normalize(
+                &mut written,
+                automatic,
+                crate::normalize::TypeShape::Written,
+            )
+            .expect("normalizes");
+            let single = to_json(&written);
+            assert!(single.contains(r#""type":"tosca.groups.Root""#), "{single}");
+            let from_lists = build(&lists).expect("builds");
+            let from_written = build(&written).expect("builds");
+            assert_eq!(
+                format!("{:?}", from_written.elements),
+                format!("{:?}", from_lists.elements)
+            );
+            assert_eq!(element_count(&written, false), from_written.elements.len());
+            for id in from_lists.ordered() {
+                assert_eq!(from_written.id(id), from_lists.id(id));
+                if from_lists.get(id).kind == Kind::Type {
+                    assert_eq!(
+                        from_written.raw(&written, id).map(to_json),
+                        from_lists.raw(&lists, id).map(to_json),
+                        "{}",
+                        from_lists.id(id)
+                    );
+                }
+            }
+            crate::normalize::type_lists(&mut written);
+            assert_eq!(to_json(&written), to_json(&lists));
+        }
     }
 
     /// The fallback properties a graph adds are the elements a build of

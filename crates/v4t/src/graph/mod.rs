@@ -15,7 +15,7 @@ pub(crate) mod lookup;
 mod managed;
 
 pub(crate) use build::{
-    add_fallback_properties, build_for_technologies, build_moving_conditions, rebuild,
+    add_fallback_properties, build_for_technologies, build_moving_conditions, rebuild, type_entry,
     FallbackMode, UNDEFINED,
 };
 pub(crate) use cond::{Cond, CondList, Origin};
@@ -1122,7 +1122,7 @@ fn raw_at<'d>(
             entry_value(owner_at(&owner, rts, section)?.get("attributes"), index)
         }
         Loc::Type { owner, index } => {
-            entry_value(owner_at(&owner, rts, section)?.get("type"), index)
+            type_entry(owner_at(&owner, rts, section)?.get("type"), index)
         }
     }
 }

@@ -367,7 +367,8 @@ fn check_template(text: &str, counts: &mut Counts) -> Result<(), String> {
     let g2 = g2.ok_or("no graph kept")?;
     let assigned =
         inputs::assign(&doc, &[], None, &mut Vec::new()).map_err(|e| e.message.clone())?;
-    normalize::normalize(&mut doc, false).map_err(|e| e.message.clone())?;
+    normalize::normalize(&mut doc, false, normalize::TypeShape::List)
+        .map_err(|e| e.message.clone())?;
     let options = config.resolver;
     let graph = graph::rebuild(&doc, &types, g2, options).map_err(|e| e.message.clone())?;
     compare(&doc, &graph, &types, assigned, text, counts);

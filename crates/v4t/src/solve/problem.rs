@@ -173,9 +173,9 @@ impl<'d> RawDefs<'d> {
                 index,
             } => member(node, "properties", index),
             Loc::Type {
-                owner: Owner::Node(node),
+                owner: Owner::Node(i),
                 index,
-            } => member(node, "type", index),
+            } => crate::graph::type_entry(node(i)?.get("type"), index),
             _ => graph.raw(self.doc, id),
         }
     }
