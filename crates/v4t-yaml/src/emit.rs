@@ -92,7 +92,7 @@ fn write_map(out: &mut String, map: &Map, indent: usize, inline: bool, style: St
         if i > 0 || !inline {
             push_indent(out, indent);
         }
-        if let Some(complex) = &key.complex {
+        if let Some(complex) = key.tree() {
             write_complex_key(out, complex, indent, style);
         } else if key.name.len().saturating_mul(6).saturating_add(2) <= MAX_IMPLICIT_KEY {
             // A quoted key is at most six characters per character plus quotes.
@@ -168,7 +168,7 @@ fn write_flow(out: &mut String, node: &Node, style: Style) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                match &key.complex {
+                match key.tree() {
                     Some(complex) => write_flow(out, complex, style),
                     None => write_quoted(out, &key.name, true),
                 }
@@ -733,7 +733,7 @@ mod tests {
             Value::Seq(items) => items.iter().for_each(|n| keys_of(n, style, out)),
             Value::Map(map) => {
                 for (k, v) in map.iter() {
-                    let tree = k.complex.as_deref().map(|c| flow_text(c, style));
+                    let tree = k.tree().map(|c| flow_text(c, style));
                     out.push((k.name.to_string(), tree));
                     keys_of(v, style, out);
                 }

@@ -131,7 +131,7 @@ impl<'t> Indented<'t> {
                 Value::Map(map) => {
                     for (key, value) in map.entries_mut() {
                         self.map_back(&mut key.span);
-                        if let Some(complex) = key.complex.as_deref_mut() {
+                        if let Some(complex) = key.tree_mut() {
                             stack.push(complex);
                         }
                         stack.push(value);

@@ -1559,7 +1559,7 @@ mod tests {
         let (key, value) = entry.expect("one entry");
         assert_eq!(&*key.name, "service,2");
         assert_eq!(key.span, rg(1, 3, 1, 17));
-        let tree = key.complex.as_deref().expect("the key's tree");
+        let tree = key.tree().expect("the key's tree");
         assert_eq!(tree.span, key.span);
         let items: Vec<String> = tree
             .as_seq()
@@ -1582,8 +1582,8 @@ mod tests {
         let doc = p("a: &x [1, b]\n*x : c\n{k: [v]}: d\n");
         assert_eq!(key_names(&doc), ["a", "1,b", "[object Object]"]);
         let m = doc.as_map().expect("map");
-        assert!(m.get_entry("a").is_some_and(|(k, _)| k.complex.is_none()));
-        assert!(m.get_entry("1,b").is_some_and(|(k, _)| k.complex.is_some()));
+        assert!(m.get_entry("a").is_some_and(|(k, _)| k.tree().is_none()));
+        assert!(m.get_entry("1,b").is_some_and(|(k, _)| k.tree().is_some()));
         assert_eq!(m.get("1,b").and_then(Node::as_str), Some("c"));
         // Inside a flow mapping.
         let doc = p("x: {[a, b]: 1, c: 2}\n");

@@ -224,7 +224,7 @@ pub enum Value {
 ///
 /// Maps are string-keyed (JavaScript objects in the reference). A key written
 /// as a collection (a *complex key*: `[ service, 2 ]: x`, `? {a: 1}`) keeps
-/// its tree in [`Key::complex`], and its [`Key::name`] is a rendering of it,
+/// its tree ([`Key::tree`]), and its [`Key::name`] is a rendering of it,
 /// which lookups and duplicate detection use:
 ///
 /// * [`Schema::JsYaml`](crate::parse::Schema::JsYaml): js-yaml 4's
@@ -243,24 +243,44 @@ pub struct Key {
     pub name: KeyName,
     /// Where the key was written.
     pub span: Span,
-    /// The key's tree if it was written as a collection; `None` for scalar
-    /// keys and for keys the processor made. Boxed: almost every key is a
-    /// scalar, and a key is part of every map entry.
-    pub complex: Option<Box<Node>>,
 }
 
-/// The name of a map key: a string in one allocation of exactly its length
-/// (16 bytes inline rather than a `String`'s 24, which keeps [`Key`] at 48
-/// bytes with its [`Key::complex`] pointer; documents hold millions of
-/// keys). Reads like a `&str` (`Deref`, comparisons with strings,
+/// The name of a map key: a string in one allocation of exactly its length,
+/// or, for a complex key, one allocation holding its rendering and its tree
+/// ([`Key::tree`]). 16 bytes either way (a `String` alone is 24), which keeps
+/// [`Key`] at 40 bytes; documents hold millions of keys, and almost none is
+/// complex. Reads like a `&str` (`Deref`, comparisons with strings by name,
 /// `Display`).
-#[derive(Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct KeyName(Box<str>);
+#[derive(Clone)]
+pub struct KeyName(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    Plain(Box<str>),
+    Complex(Box<ComplexKey>),
+}
+
+/// A complex key's rendering and its tree.
+#[derive(Clone)]
+struct ComplexKey {
+    name: Box<str>,
+    tree: Node,
+}
 
 impl KeyName {
     /// The name as a `&str`.
+    #[inline]
     pub fn as_str(&self) -> &str {
-        &self.0
+        match &self.0 {
+            Repr::Plain(name) => name,
+            Repr::Complex(c) => &c.name,
+        }
+    }
+}
+
+impl Default for KeyName {
+    fn default() -> KeyName {
+        KeyName(Repr::Plain(Box::default()))
     }
 }
 
@@ -269,85 +289,114 @@ impl std::ops::Deref for KeyName {
 
     #[inline]
     fn deref(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
 impl AsRef<str> for KeyName {
     fn as_ref(&self) -> &str {
-        &self.0
+        self.as_str()
     }
 }
 
 impl std::borrow::Borrow<str> for KeyName {
     fn borrow(&self) -> &str {
-        &self.0
+        self.as_str()
+    }
+}
+
+impl PartialEq for KeyName {
+    fn eq(&self, other: &KeyName) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for KeyName {}
+
+impl std::hash::Hash for KeyName {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl PartialOrd for KeyName {
+    fn partial_cmp(&self, other: &KeyName) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for KeyName {
+    fn cmp(&self, other: &KeyName) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
     }
 }
 
 impl fmt::Debug for KeyName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&*self.0, f)
+        fmt::Debug::fmt(self.as_str(), f)
     }
 }
 
 impl fmt::Display for KeyName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(self.as_str())
     }
 }
 
 impl From<String> for KeyName {
     fn from(s: String) -> KeyName {
-        KeyName(s.into_boxed_str())
+        KeyName(Repr::Plain(s.into_boxed_str()))
     }
 }
 
 impl From<&str> for KeyName {
     fn from(s: &str) -> KeyName {
-        KeyName(s.into())
+        KeyName(Repr::Plain(s.into()))
     }
 }
 
 impl From<KeyName> for String {
     fn from(k: KeyName) -> String {
-        k.0.into_string()
+        match k.0 {
+            Repr::Plain(name) => name.into_string(),
+            Repr::Complex(c) => c.name.into_string(),
+        }
     }
 }
 
 impl PartialEq<str> for KeyName {
     fn eq(&self, other: &str) -> bool {
-        *self.0 == *other
+        self.as_str() == other
     }
 }
 
 impl PartialEq<&str> for KeyName {
     fn eq(&self, other: &&str) -> bool {
-        *self.0 == **other
+        self.as_str() == *other
     }
 }
 
 impl PartialEq<String> for KeyName {
     fn eq(&self, other: &String) -> bool {
-        *self.0 == **other
+        self.as_str() == other.as_str()
     }
 }
 
 impl PartialEq<KeyName> for str {
     fn eq(&self, other: &KeyName) -> bool {
-        *self == *other.0
+        self == other.as_str()
     }
 }
 
 impl PartialEq<KeyName> for &str {
     fn eq(&self, other: &KeyName) -> bool {
-        **self == *other.0
+        *self == other.as_str()
     }
 }
 
 impl PartialEq<KeyName> for String {
     fn eq(&self, other: &KeyName) -> bool {
-        **self == *other.0
+        self.as_str() == other.as_str()
     }
 }
 
@@ -890,16 +939,36 @@ impl Key {
         Key {
             name: KeyName::from(name.into()),
             span,
-            complex: None,
         }
     }
 
     /// A complex key: the collection `node`, named `name` (its rendering).
     pub fn complex(name: impl Into<String>, node: Node) -> Key {
+        let span = node.span;
+        let complex = ComplexKey {
+            name: name.into().into_boxed_str(),
+            tree: node,
+        };
         Key {
-            name: KeyName::from(name.into()),
-            span: node.span,
-            complex: Some(Box::new(node)),
+            name: KeyName(Repr::Complex(Box::new(complex))),
+            span,
+        }
+    }
+
+    /// The key's tree if it was written as a collection (a complex key);
+    /// `None` for scalar keys and for keys the processor made.
+    pub fn tree(&self) -> Option<&Node> {
+        match &self.name.0 {
+            Repr::Plain(_) => None,
+            Repr::Complex(c) => Some(&c.tree),
+        }
+    }
+
+    /// [`Key::tree`], to adjust its spans (the name stays).
+    pub fn tree_mut(&mut self) -> Option<&mut Node> {
+        match &mut self.name.0 {
+            Repr::Plain(_) => None,
+            Repr::Complex(c) => Some(&mut c.tree),
         }
     }
 }
@@ -952,8 +1021,10 @@ mod tests {
             "{}",
             std::mem::size_of::<Node>()
         );
-        // A key: name (16), span (20), complex-key pointer (8).
-        assert_eq!(std::mem::size_of::<Key>(), 48);
+        // A key: name (16, a complex key's tree behind the same pointer)
+        // and span (20).
+        assert_eq!(std::mem::size_of::<KeyName>(), 16);
+        assert_eq!(std::mem::size_of::<Key>(), 40);
     }
 
     #[test]
@@ -973,16 +1044,15 @@ mod tests {
         let mut set = std::collections::HashSet::new();
         set.insert(key.name.clone());
         assert!(set.contains("name"));
-        assert!(key.complex.is_none());
+        assert!(key.tree().is_none());
         let complex = Key::complex("a,b", Node::seq(vec![Node::string("a"), Node::string("b")]));
-        assert_eq!(
-            complex
-                .complex
-                .as_deref()
-                .and_then(Node::as_seq)
-                .map(Vec::len),
-            Some(2)
-        );
+        assert_eq!(complex.tree().and_then(Node::as_seq).map(Vec::len), Some(2));
+        // Names compare, hash and order by their text only.
+        let (plain, a, b) = (KeyName::from("a,b"), KeyName::from("a"), KeyName::from("b"));
+        assert!(complex.name == "a,b" && complex.name == plain);
+        assert!(set.insert(complex.name.clone()) && set.contains("a,b"));
+        assert!(a < complex.name && complex.name < b);
+        assert_eq!(String::from(complex.name.clone()), "a,b");
     }
 
     #[test]

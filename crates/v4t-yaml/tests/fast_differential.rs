@@ -45,7 +45,7 @@ fn diff(a: &Node, b: &Node, path: &str) -> Option<String> {
                         k1.name, k1.span, k2.name, k2.span
                     ));
                 }
-                match (&k1.complex, &k2.complex) {
+                match (k1.tree(), k2.tree()) {
                     (None, None) => {}
                     (Some(c1), Some(c2)) => {
                         if let Some(d) = diff(c1, c2, &format!("{path}.<key {}>", k1.name)) {

@@ -282,7 +282,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Whether a map key is a function call (`{ $keygen: [ UUID ] }: 34`,
     /// §10.1: a YAML complex key); checks the call.
     pub fn key_call(&mut self, k: &'a v4t_yaml::Key) -> bool {
-        let Some(tree) = k.complex.as_deref() else {
+        let Some(tree) = k.tree() else {
             return false;
         };
         match self.call_of(tree) {

@@ -318,7 +318,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Whether a map key was written as a string (not `99:`, `1.0:` or a
     /// collection).
     pub fn key_is_string(&self, key: &v4t_yaml::Key) -> bool {
-        key.complex.is_none() && value::key_written_as_string(self.written(key.span))
+        key.tree().is_none() && value::key_written_as_string(self.written(key.span))
     }
 
     /// Checks the keynames of a map against those of `entity` in the
@@ -496,10 +496,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                     k.span,
                     format!("an entry of {what} has an empty name"),
                 );
-            } else if k.complex.is_some() && !complex_keys {
+            } else if k.tree().is_some() && !complex_keys {
                 let message = format!("the name `{}` in {what} must be a string", k.name);
                 self.error(Code::InvalidShape, section, k.span, message);
-            } else if k.complex.is_none() && !self.key_is_string(k) {
+            } else if k.tree().is_none() && !self.key_is_string(k) {
                 self.error(
                     Code::InvalidShape,
                     section,

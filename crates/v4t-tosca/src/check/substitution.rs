@@ -293,7 +293,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 c.type_entries(t, "properties")
             }
         };
-        let Some(tree) = k.complex.as_deref() else {
+        let Some(tree) = k.tree() else {
             let defs = entries(self, ty);
             let def = self.type_entry(defs, ty, what, &k.name, k.span, section);
             return def.map(|def| Mapped { def, all: false });
@@ -569,8 +569,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(ty)
                 );
                 let span = k
-                    .complex
-                    .as_deref()
+                    .tree()
                     .and_then(|t| t.as_seq())
                     .map_or(k.span, |l| l[0].span);
                 self.error(Code::Template, Section::RequirementMapping, span, message);
@@ -582,7 +581,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// The requirement name and count of a requirement mapping key
     /// (§15.5); reports keys of another shape.
     fn requirement_mapping_key(&mut self, k: &'a Key) -> Option<(&'a str, Count)> {
-        let Some(tree) = k.complex.as_deref() else {
+        let Some(tree) = k.tree() else {
             return Some((k.name.as_str(), Count::Plain));
         };
         if let Some([name, count]) = tree.as_seq().map(Vec::as_slice) {
