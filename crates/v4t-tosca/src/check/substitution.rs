@@ -3,7 +3,7 @@
 //! capabilities, requirements and interfaces map onto the template.
 //!
 //! Several mappings name their target with a flow sequence as the map key
-//! (a YAML complex key, [`v4t_yaml::Key::complex`]): property and attribute
+//! (a YAML complex key, [`v4t_yaml::Key::tree`]): property and attribute
 //! mappings `[ CAPABILITY, <capability>, <name> ]` and
 //! `[ RELATIONSHIP, <requirement>, <index>, <name> ]` (§15.2, §15.3), and
 //! requirement mappings `[ <requirement>, <count> ]` (§15.5).
