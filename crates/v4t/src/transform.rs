@@ -62,7 +62,7 @@ fn shell(raw: &mut Node, replaced: &[&str]) -> Node {
 /// An element's definition moved whole out of the document (which keeps a
 /// null), its V4T keys dropped with `drop_v4t`. The output reuses the
 /// definition's map instead of copying its entries (family 1 seed 100,000:
-/// 100 MB), so whatever the transformation still reads of an element (its
+/// 48 MB of peak), so whatever the transformation still reads of an element (its
 /// properties, requirements, artifacts, a technology's `assign`) is read
 /// before the element is taken.
 fn take(raw: Option<&mut Node>, drop_v4t: bool) -> Node {

@@ -851,10 +851,6 @@ impl<'d> Builder<'d> {
         };
         // The written properties, then the fallback properties this graph
         // adds, where the reference's enricher appends them to the list.
-        let added = self
-            .fallbacks
-            .map(|mode| (mode, fallback_names(list, mode)))
-            .unwrap_or((FallbackMode::Plain, Vec::new()));
         let written = list.iter().enumerate().filter_map(|(i, item)| {
             single(item).map(|(name, span, a)| {
                 let fallback = match is_fallback(Some(a)) {
@@ -864,19 +860,19 @@ impl<'d> Builder<'d> {
                 (i, name, span, a, fallback)
             })
         });
-        let (mode, names) = &added;
-        let fallbacks = names.iter().enumerate().map(|(k, &name)| {
-            let def = mode.shared();
-            (
-                list.len() + k,
-                name,
-                Span::NONE,
-                def,
-                Fallback::Added(*mode),
-            )
-        });
-        let mut ids = Vec::with_capacity(list.len() + names.len());
-        for (i, name, span, a, fallback) in written.chain(fallbacks) {
+        let added: Vec<(usize, &str, Span, &Node, Fallback)> = match self.fallbacks {
+            Some(mode) => fallback_names(list, mode)
+                .into_iter()
+                .enumerate()
+                .map(|(k, name)| {
+                    let def = mode.shared();
+                    (list.len() + k, name, Span::NONE, def, Fallback::Added(mode))
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let mut ids = Vec::with_capacity(list.len() + added.len());
+        for (i, name, span, a, fallback) in written.chain(added) {
             let raw = a.as_map();
             let mut e = self.alternative(Kind::Property, i, container, span, loc(i), raw);
             e.fallback = fallback;
