@@ -460,7 +460,7 @@ struct Builder<'d> {
     /// read while the definition is at hand.
     targets: Vec<Option<&'d Node>>,
     /// The mode of the fallback properties this graph adds to every
-    /// property list ([`Element::added`]), if it adds them.
+    /// property list ([`Fallback::Added`]), if it adds them.
     fallbacks: Option<FallbackMode>,
 }
 
@@ -1815,7 +1815,7 @@ fn jinja_eval_producer(s: &str) -> Option<&str> {
 /// reference's enricher writes into the template, for the template
 /// `v4t enrich` prints and for a resolver graph built afresh from the
 /// enriched document. Otherwise the enricher's graphs add them as elements
-/// of their own ([`Element::added`]), and the document never holds them.
+/// of their own ([`Fallback::Added`]), and the document never holds them.
 pub(crate) fn add_fallback_properties(doc: &mut Node, options: &Options) {
     let Some(mode) = FallbackMode::of(options) else {
         return;
@@ -1992,7 +1992,7 @@ impl FallbackMode {
     }
 
     /// The definition of every fallback property of this mode that a graph
-    /// adds ([`Element::added`]), made once: [`Graph::raw`] gives it for
+    /// adds ([`Fallback::Added`]), made once: [`Graph::raw`] gives it for
     /// each of them.
     pub(crate) fn shared(self) -> &'static Node {
         static DEFAULT_ALTERNATIVE: LazyLock<Node> =

@@ -294,6 +294,15 @@ impl Element {
         self.fallback != Fallback::No
     }
 
+    /// Property: the definition of a fallback property the graph added
+    /// (its mode's shared one), which the document does not hold.
+    pub(crate) fn added_definition(&self) -> Option<&'static Node> {
+        match self.fallback {
+            Fallback::Added(mode) => Some(mode.shared()),
+            Fallback::No | Fallback::Written => None,
+        }
+    }
+
     /// Whether the element is an attribute (a property element).
     pub(crate) fn is_attribute(&self) -> bool {
         matches!(self.loc, Loc::Attribute { .. })
@@ -798,11 +807,8 @@ impl Graph {
     /// The element's raw definition (the value of its single-entry map, or the
     /// import entry) in `doc`.
     pub(crate) fn raw<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Node> {
-        if let Fallback::Added(mode) = self.get(id).fallback {
-            return Some(mode.shared());
-        }
         let section = |s: Section| section(doc, s, Some(&self.sections));
-        raw_at(&self.get(id).loc, &self.relationship_templates, &section)
+        raw_at(self.get(id), &self.relationship_templates, &section)
     }
 
     /// Whether the element is internal to the processor, a fallback
@@ -994,12 +1000,9 @@ pub(crate) struct Definitions<'g, 'd> {
 impl<'d> Definitions<'_, 'd> {
     /// [`Graph::raw`].
     pub(crate) fn raw(&self, id: ElementId) -> Option<&'d Node> {
-        if let Fallback::Added(mode) = self.graph.get(id).fallback {
-            return Some(mode.shared());
-        }
         let section = |s: Section| self.sections[s as usize];
         raw_at(
-            &self.graph.get(id).loc,
+            self.graph.get(id),
             &self.graph.relationship_templates,
             &section,
         )
@@ -1093,19 +1096,24 @@ fn owner_at_mut<'d>(
     }
 }
 
-/// The raw definition at `loc`, with the document's sections from `section`.
+/// The raw definition of `e`, with the document's sections from `section`:
+/// at its `loc`, or the shared definition of a fallback property the graph
+/// added.
 fn raw_at<'d>(
-    loc: &Loc,
+    e: &Element,
     rts: &[String],
     section: &impl Fn(Section) -> Option<&'d Node>,
 ) -> Option<&'d Node> {
+    if let Some(def) = e.added_definition() {
+        return Some(def);
+    }
     let in_node = |node: u32, key: &str, index: u32| {
         entry_value(
             entry_value(section(Section::NodeTemplates), node)?.get(key),
             index,
         )
     };
-    match *loc {
+    match e.loc {
         Loc::Node(i) => entry_value(section(Section::NodeTemplates), i),
         Loc::Relation { node, index } => in_node(node, "requirements", index),
         Loc::Artifact { node, index } => in_node(node, "artifacts", index),
@@ -1243,7 +1251,7 @@ mod id_tests {
         let same = |d: &Node| {
             for id in g.ordered() {
                 let section = |s: Section| section(d, s, None);
-                let searched = raw_at(&g.get(id).loc, rts, &section).map(|n| n as *const Node);
+                let searched = raw_at(g.get(id), rts, &section).map(|n| n as *const Node);
                 assert_eq!(
                     g.raw(d, id).map(|n| n as *const Node),
                     searched,
@@ -1265,7 +1273,7 @@ mod id_tests {
         same(&d);
         for id in g.ordered() {
             let section = |s: Section| section(&d, s, None);
-            let searched = raw_at(&g.get(id).loc, rts, &section).map(|n| n as *const Node);
+            let searched = raw_at(g.get(id), rts, &section).map(|n| n as *const Node);
             let got = g.raw_mut(&mut d, id).map(|n| n as *const Node);
             assert_eq!(got, searched, "{}", g.id(id));
         }

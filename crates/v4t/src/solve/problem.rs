@@ -8,7 +8,7 @@ use super::encode::Encoder;
 use super::mode::{Mode, Part};
 use crate::document;
 use crate::error::{bail, Result};
-use crate::graph::{entry_value, ElementId, Fallback, Graph, Loc, Owner};
+use crate::graph::{entry_value, ElementId, Graph, Loc, Owner};
 use v4t_sat::Lit;
 use v4t_yaml::Node;
 
@@ -160,8 +160,8 @@ impl<'d> RawDefs<'d> {
                 .map(|(_, v)| v)
         };
         let member = |i: u32, key: &str, index: u32| entry_value(node(i)?.get(key), index);
-        if let Fallback::Added(mode) = graph.get(id).fallback {
-            return Some(mode.shared());
+        if let Some(def) = graph.get(id).added_definition() {
+            return Some(def);
         }
         match graph.get(id).loc {
             Loc::Node(i) => node(i),
