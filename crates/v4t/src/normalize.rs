@@ -483,12 +483,15 @@ fn normalize_technologies(node: &mut Node, automatic: bool) -> Result<()> {
                 item.value = Value::Map(single);
             }
             let Some(m) = item.as_map_mut() else { continue };
-            let entries = std::mem::take(m).into_entries();
-            let mut renamed = Map::with_capacity(entries.len());
-            for (mut k, mut v) in entries {
-                k.name = k.name.to_lowercase().into();
+            // In place: a list the enricher extended is normalised again
+            // for every edit, and its candidates are lower case already.
+            let mut entries = std::mem::take(m).into_entries();
+            for (k, v) in &mut entries {
+                if k.name.chars().any(|c| c.to_lowercase().ne([c])) {
+                    k.name = k.name.to_lowercase().into();
+                }
                 if v.is_null() {
-                    v = Node::new(Value::Map(Map::new()), v.span);
+                    *v = Node::new(Value::Map(Map::new()), v.span);
                 }
                 if let Some(tm) = v.as_map_mut() {
                     if !tm.get("assign").is_some_and(Node::is_defined) {
@@ -498,9 +501,8 @@ fn normalize_technologies(node: &mut Node, automatic: bool) -> Result<()> {
                         );
                     }
                 }
-                renamed.push(k, v);
             }
-            *m = renamed;
+            *m = Map::from_entries(entries);
         }
         if automatic {
             automatic_default_all(list);

@@ -77,7 +77,7 @@ pub(crate) fn options(doc: &Node) -> crate::Result<Options> {
 pub(crate) fn build(doc: &Node) -> crate::Result<Graph> {
     let type_files = type_files(doc);
     let types = type_files.system();
-    crate::graph::build_moving_conditions(&mut doc.clone(), &options(doc)?, &types, false)
+    crate::graph::build_moving_conditions(&mut doc.clone(), &options(doc)?, &types, false, None)
 }
 
 /// Enriches `doc` in place (`v4t enrich` without loading).

@@ -108,18 +108,23 @@ fn enrich_doc(
         graph::add_fallback_properties(doc, options);
     }
     // Graph #1: technologies and implementations.
+    let mut placed = None;
     if technologies::may_edit(doc, options) {
         // The edits touch only nodes' technology lists, which they
-        // normalise; the property lists they leave as they are.
+        // normalise; the property lists they leave as they are. When
+        // resolving, the candidates' scenarios go to graph #2 directly.
         let g1 = graph::build_for_technologies(doc, options, types, keep_graph)?;
-        technologies::enrich_technologies(doc, &g1, types)?;
+        placed = Some(technologies::enrich_technologies(
+            doc, &g1, types, keep_graph,
+        )?);
         drop(g1);
     }
     // Graph #2: conditions and constraints. (Without technology edits,
     // graph #2 raises graph #1's errors.)
     // The manual condition lists move from the document into the graph and
     // on into the enrichment; `write_back` replaces every one of them.
-    let mut g2 = graph::build_moving_conditions(doc, options, types, keep_graph)?;
+    let mut g2 = graph::build_moving_conditions(doc, options, types, keep_graph, placed.as_ref())?;
+    drop(placed);
     let manual = g2.take_conditions();
     let conditions = conditions::enrich_conditions(doc, &g2, types, manual)?;
     let constraints = constraints::enrich_constraints(doc, &g2, types)?;
@@ -128,9 +133,11 @@ fn enrich_doc(
         // A fresh build reads the document the write-back leaves: every
         // type a list the type's conditions go into, and the fallback
         // properties as ordinary properties where graph #2 placed its own
-        // (at the end of each list, in the same order).
+        // (at the end of each list, in the same order), and the scenarios
+        // of the technologies as `v4t enrich` writes them.
         normalize::type_lists(doc);
         graph::add_fallback_properties(doc, options);
+        g2.write_placed_scenarios(doc);
     }
     let reshaped = write_back(doc, &mut g2, conditions, constraints, keep);
     if keep && reshaped {

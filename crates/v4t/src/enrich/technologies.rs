@@ -11,7 +11,7 @@
 
 use crate::document;
 use crate::error::{bail, Result};
-use crate::graph::{Cond, ElementId, Graph};
+use crate::graph::{strings, Cond, ElementId, Graph, Loc, PlacedScenarios, Scenario};
 use crate::options::Options;
 use crate::types::{Collection, TypeSystem};
 use std::cmp::Ordering;
@@ -20,17 +20,24 @@ use v4t_yaml::{Map, Node, Value};
 
 /// Rewrites the raw `technology` lists of managed nodes from the rules
 /// (`enrich_implementations`, then `enrich_technologies`), on graph #1.
-pub(crate) fn enrich_technologies(doc: &mut Node, graph: &Graph, types: &TypeSystem) -> Result<()> {
+/// The candidates' scenarios go into the document, or with `placing` (when
+/// resolving) only into the result, for graph #2.
+pub(crate) fn enrich_technologies(
+    doc: &mut Node,
+    graph: &Graph,
+    types: &TypeSystem,
+    placing: bool,
+) -> Result<PlacedScenarios> {
+    let rules = read_rules(doc);
+    let groups = scenarios(&rules);
     let edits = {
-        let doc: &Node = doc;
-        let rules = read_rules(doc);
-        let scenarios = scenarios(&rules);
         let ctx = Context {
             doc,
             graph,
             types,
             rules: &rules,
-            scenarios: &scenarios,
+            scenarios: &groups,
+            placing,
         };
         let mut edits = Vec::new();
         if graph.options().enrich_implementations && !rules.is_empty() {
@@ -41,10 +48,18 @@ pub(crate) fn enrich_technologies(doc: &mut Node, graph: &Graph, types: &TypeSys
         }
         edits
     };
+    let mut placed = PlacedScenarios::default();
     for edit in edits {
-        apply(doc, graph, edit)?;
+        let written = match placing {
+            true => None,
+            false => Some(groups.as_slice()),
+        };
+        apply(doc, graph, edit, written, &mut placed)?;
     }
-    Ok(())
+    if placing && !placed.at.is_empty() {
+        placed.scenarios = groups.into_iter().map(|g| g.scenario).collect();
+    }
+    Ok(placed)
 }
 
 /// Whether [`enrich_technologies`] can change `doc` under `options`:
@@ -62,14 +77,13 @@ pub(crate) fn scenario_condition(
     types: &TypeSystem,
     id: ElementId,
 ) -> Result<Option<Cond>> {
-    let Some(stored) = graph.raw(doc, id).and_then(|r| r.get_defined("scenario")) else {
+    let Some(scenario) = graph.scenario(id) else {
         return Ok(None);
     };
     let Some(node) = graph.get(id).container else {
         return Ok(None);
     };
-    let scenario = Scenario::from_node(stored);
-    let matches = matches(graph, doc, types, node, &scenario)?;
+    let matches = matches(graph, doc, types, node, scenario)?;
     let alternatives = matches
         .iter()
         .map(|elements| Cond::And(elements.iter().map(|&e| Cond::Presence(e)).collect()))
@@ -240,18 +254,6 @@ fn js_join(n: &Node) -> String {
     }
 }
 
-/// The string entries of a list (anything else yields an empty list).
-fn strings(n: &Node) -> Vec<String> {
-    n.as_seq()
-        .map(|l| {
-            l.iter()
-                .filter_map(Node::as_str)
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 // ---------------------------------------------------------------------------
 // Scenarios (8.1)
 
@@ -263,49 +265,12 @@ struct Assessment {
     rule: usize,
 }
 
-/// Rules with the same component, artifact and hosting.
+/// Rules with the same component, artifact and hosting: the scenario a
+/// candidate stores, and the technologies the rules assess.
 #[derive(Clone, Debug)]
-struct Scenario {
-    key: String,
-    component: String,
-    operations: Option<Vec<String>>,
-    artifact: Option<String>,
-    hosting: Vec<String>,
+struct RuleGroup {
+    scenario: Scenario,
     assessments: Vec<Assessment>,
-}
-
-impl Scenario {
-    /// The scenario as stored in a technology template (without assessments).
-    fn to_node(&self) -> Node {
-        let list = |l: &[String]| Node::seq(l.iter().map(|s| Node::string(s.clone())).collect());
-        // Exactly sized: every technology candidate stores a copy.
-        let entries =
-            3 + usize::from(self.operations.is_some()) + usize::from(self.artifact.is_some());
-        let mut m = Map::with_capacity(entries);
-        m.insert("key", Node::string(self.key.clone()));
-        m.insert("component", Node::string(self.component.clone()));
-        if let Some(ops) = &self.operations {
-            m.insert("operations", list(ops));
-        }
-        if let Some(a) = &self.artifact {
-            m.insert("artifact", Node::string(a.clone()));
-        }
-        m.insert("hosting", list(&self.hosting));
-        Node::map(m)
-    }
-
-    /// Reads a stored scenario back.
-    fn from_node(n: &Node) -> Scenario {
-        let string = |k: &str| n.get_defined(k).and_then(Node::as_str).map(str::to_string);
-        Scenario {
-            key: string("key").unwrap_or_default(),
-            component: string("component").unwrap_or_default(),
-            operations: n.get_defined("operations").map(strings),
-            artifact: string("artifact"),
-            hosting: n.get("hosting").map(strings).unwrap_or_default(),
-            assessments: Vec::new(),
-        }
-    }
 }
 
 /// `component[#artifact][@hosting joined with ->]`.
@@ -323,8 +288,8 @@ fn scenario_key(rule: &Rule) -> String {
 }
 
 /// Groups the (sorted) rules into scenarios, in order of first occurrence.
-fn scenarios(rules: &[Rule]) -> Vec<Scenario> {
-    let mut out: Vec<Scenario> = Vec::new();
+fn scenarios(rules: &[Rule]) -> Vec<RuleGroup> {
+    let mut out: Vec<RuleGroup> = Vec::new();
     for (i, rule) in rules.iter().enumerate() {
         let key = scenario_key(rule);
         let assessment = Assessment {
@@ -332,14 +297,16 @@ fn scenarios(rules: &[Rule]) -> Vec<Scenario> {
             quality: rule.weight,
             rule: i,
         };
-        match out.iter_mut().find(|s| s.key == key) {
+        match out.iter_mut().find(|s| s.scenario.key == key) {
             Some(s) => s.assessments.push(assessment),
-            None => out.push(Scenario {
-                key,
-                component: rule.component.clone(),
-                operations: rule.operations.clone(),
-                artifact: rule.artifact.clone(),
-                hosting: rule.hosting.clone(),
+            None => out.push(RuleGroup {
+                scenario: Scenario {
+                    key,
+                    component: rule.component.clone(),
+                    operations: rule.operations.clone(),
+                    artifact: rule.artifact.clone(),
+                    hosting: rule.hosting.clone(),
+                },
                 assessments: vec![assessment],
             }),
         }
@@ -600,14 +567,27 @@ struct Candidate {
     weight: f64,
     prio: Option<f64>,
     assign: String,
-    scenario: Node,
+    /// Its rule group, by position.
+    scenario: u32,
+}
+
+/// A candidate as YAML, and its rule group (by position).
+struct Technology {
+    /// `<technology>: {conditions, weight, assign, prio}`, without the
+    /// scenario, which [`apply`] writes or places.
+    node: Node,
+    scenario: u32,
 }
 
 impl Candidate {
-    /// The single-entry technology map `<technology>: {conditions, weight, assign, prio, scenario}`.
-    fn into_node(self, conditions: Option<Node>) -> Node {
+    /// The single-entry technology map `<technology>: {conditions, weight,
+    /// assign, prio}`, with room for the scenario unless it is `placing`.
+    fn into_technology(self, conditions: Option<Node>, placing: bool) -> Technology {
         // Exactly sized: a large template has tens of thousands of candidates.
-        let entries = 3 + usize::from(conditions.is_some()) + usize::from(self.prio.is_some());
+        let entries = 2
+            + usize::from(conditions.is_some())
+            + usize::from(self.prio.is_some())
+            + usize::from(!placing);
         let mut m = Map::with_capacity(entries);
         if let Some(c) = conditions {
             m.insert("conditions", c);
@@ -617,8 +597,10 @@ impl Candidate {
         if let Some(p) = self.prio {
             m.insert("prio", Node::number(p));
         }
-        m.insert("scenario", self.scenario);
-        super::single(&self.technology, Node::map(m))
+        Technology {
+            node: super::single(&self.technology, Node::map(m)),
+            scenario: self.scenario,
+        }
     }
 }
 
@@ -628,13 +610,16 @@ struct Context<'a> {
     graph: &'a Graph,
     types: &'a TypeSystem<'a>,
     rules: &'a [Rule],
-    scenarios: &'a [Scenario],
+    scenarios: &'a [RuleGroup],
+    /// The candidates' scenarios are placed, not written ([`apply`]).
+    placing: bool,
 }
 
 /// The candidates of a node from all matching scenarios, in scenario order.
 fn candidates(ctx: &Context<'_>, node: ElementId) -> Result<Vec<Candidate>> {
     let mut out = Vec::new();
-    for scenario in ctx.scenarios {
+    for (position, group) in ctx.scenarios.iter().enumerate() {
+        let scenario = &group.scenario;
         if matches(ctx.graph, ctx.doc, ctx.types, node, scenario)?.is_empty() {
             continue;
         }
@@ -644,24 +629,17 @@ fn candidates(ctx: &Context<'_>, node: ElementId) -> Result<Vec<Candidate>> {
         } else {
             None
         };
-        let best = scenario
+        let best = group
             .assessments
             .iter()
             .map(|a| a.quality)
             .fold(f64::NEG_INFINITY, f64::max);
-        let mut stored = scenario.to_node();
         let best_only = ctx.graph.options().enrich_technologies_best_only;
-        let mut kept = scenario
+        let kept = group
             .assessments
             .iter()
-            .filter(|a| !(best_only && a.quality < best))
-            .peekable();
-        while let Some(assessment) = kept.next() {
-            // The last candidate of the scenario takes the stored form.
-            let scenario = match kept.peek() {
-                Some(_) => stored.clone(),
-                None => std::mem::take(&mut stored),
-            };
+            .filter(|a| !(best_only && a.quality < best));
+        for assessment in kept {
             let rule = &ctx.rules[assessment.rule];
             out.push(Candidate {
                 technology: assessment.technology.clone(),
@@ -672,7 +650,7 @@ fn candidates(ctx: &Context<'_>, node: ElementId) -> Result<Vec<Candidate>> {
                     .assign
                     .clone()
                     .unwrap_or_else(|| implementation_name(node_type, rule)),
-                scenario,
+                scenario: position as u32,
             });
         }
     }
@@ -737,7 +715,7 @@ struct Edit {
     node: ElementId,
     /// Replace the list (implementations) or append to it (technologies).
     replace: bool,
-    technologies: Vec<Node>,
+    technologies: Vec<Technology>,
 }
 
 /// The managed flag of every node (evaluated for all nodes, 4.5).
@@ -786,7 +764,7 @@ fn implementation_edits(ctx: &Context<'_>) -> Result<Vec<Edit>> {
                     list.push(rule_conditions.clone());
                     Some(Node::seq(list))
                 };
-                replacement.push(candidate.clone().into_node(conditions));
+                replacement.push(candidate.clone().into_technology(conditions, ctx.placing));
             }
         }
         edits.push(Edit {
@@ -822,7 +800,7 @@ fn technology_edits(ctx: &Context<'_>) -> Result<Vec<Edit>> {
             .into_iter()
             .map(|mut c| {
                 let conditions = c.conditions.take().map(generated);
-                c.into_node(conditions)
+                c.into_technology(conditions, ctx.placing)
             })
             .collect();
         edits.push(Edit {
@@ -843,17 +821,52 @@ fn generated(mut condition: Node) -> Node {
 }
 
 /// Writes an edit into the node's raw `technology` list, normalised (the
-/// rest of the document stays as the first normalisation left it).
-fn apply(doc: &mut Node, g: &Graph, edit: Edit) -> Result<()> {
+/// rest of the document stays as the first normalisation left it), with
+/// the candidates' scenarios from `written` (the rule groups), or without
+/// them: then they go into `placed`, where the candidates stand.
+fn apply(
+    doc: &mut Node,
+    g: &Graph,
+    edit: Edit,
+    written: Option<&[RuleGroup]>,
+    placed: &mut PlacedScenarios,
+) -> Result<()> {
+    let Loc::Node(position) = g.get(edit.node).loc else {
+        return Ok(());
+    };
     let Some(node) = g.raw_mut(doc, edit.node).filter(|n| n.as_map().is_some()) else {
         return Ok(());
     };
     let Some(raw) = node.as_map_mut() else {
         return Ok(());
     };
-    match raw.get_mut("technology").and_then(Node::as_seq_mut) {
-        Some(list) if !edit.replace => list.extend(edit.technologies),
-        _ => raw.insert("technology", Node::seq(edit.technologies)),
+    let list = match raw.get_mut("technology").and_then(Node::as_seq_mut) {
+        Some(list) if !edit.replace => list,
+        _ => {
+            raw.insert(
+                "technology",
+                Node::seq(Vec::with_capacity(edit.technologies.len())),
+            );
+            raw.get_mut("technology")
+                .and_then(Node::as_seq_mut)
+                .expect("just inserted")
+        }
+    };
+    for Technology { mut node, scenario } in edit.technologies {
+        match written {
+            Some(groups) => {
+                let group = &groups[scenario as usize];
+                if let Some((_, t)) = node.as_map_mut().and_then(Map::first_mut) {
+                    if let Some(m) = t.as_map_mut() {
+                        m.insert("scenario", group.scenario.to_node());
+                    }
+                }
+            }
+            None => {
+                placed.at.insert((position, list.len() as u32), scenario);
+            }
+        }
+        list.push(node);
     }
     crate::normalize::node_technologies(node)
 }
@@ -952,7 +965,7 @@ mod tests {
             rule("app", None, &["h", "k"], "terraform"),
         ];
         let found = scenarios(&rules);
-        let keys: Vec<&str> = found.iter().map(|s| s.key.as_str()).collect();
+        let keys: Vec<&str> = found.iter().map(|s| s.scenario.key.as_str()).collect();
         assert_eq!(keys, vec!["app@h->k", "app#zip"]);
         let techs: Vec<&str> = found[0]
             .assessments
@@ -1091,7 +1104,7 @@ topology_template:
         let g = crate::testing::build(&doc).expect("builds");
         let type_files = crate::testing::type_files(&doc);
         let types = type_files.system();
-        enrich_technologies(&mut doc, &g, &types)?;
+        enrich_technologies(&mut doc, &g, &types, false)?;
         let id = g.node(node).unwrap();
         Ok(to_json(
             g.raw(&doc, id).and_then(|r| r.get("technology")).unwrap(),
@@ -1146,7 +1159,7 @@ topology_template:
         assert!(scenario_condition(&doc, &g1, &types, manual)
             .unwrap()
             .is_none());
-        enrich_technologies(&mut doc, &g1, &types).unwrap();
+        enrich_technologies(&mut doc, &g1, &types, false).unwrap();
         normalize(&mut doc).unwrap();
         let g2 = crate::testing::build(&doc).expect("builds");
         let type_files = crate::testing::type_files(&doc);
@@ -1200,6 +1213,7 @@ topology_template:
             types: &types,
             rules: &rules,
             scenarios: &scenarios,
+            placing: false,
         };
         candidates(&ctx, g.node("container").unwrap())
             .unwrap()

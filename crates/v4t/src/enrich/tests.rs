@@ -481,6 +481,30 @@ topology_template:
   node_templates:
     a: {type: [{u: null}], default_condition: true, pruning: false}
 ",
+        // Rule-derived technologies, from both passes and in an order other
+        // than the rules': their scenarios are placed into graph #2 when
+        // resolving and read from the document otherwise.
+        "
+tosca_definitions_version: tosca_variability_1_0_rc_3
+node_types:
+  tosca.nodes.Root: {}
+  app: {}
+  db: {}
+  vm: {metadata: {vintner_abstract: 'true'}}
+topology_template:
+  variability:
+    inputs: {fast: {type: boolean}, db: {type: boolean}}
+    qualities:
+      - {component: app, technology: ansible, hosting: [vm], conditions: {variability_input: fast}, weight: 0.5}
+      - {component: app, technology: terraform, hosting: [vm], weight: 0.5}
+      - {component: db, technology: helm, conditions: {variability_input: db}}
+      - {component: app, technology: compose}
+  node_templates:
+    app2: {type: app}
+    db: {type: db, technology: [{helm: {conditions: {variability_input: db}}}]}
+    app: {type: app, requirements: [{host: vm}]}
+    vm: {type: vm}
+",
     ] {
         // What the reference does: build anew from the enriched document,
         // re-reading its options with `bratans_unknown` set.
@@ -497,7 +521,7 @@ topology_template:
         let type_files = crate::testing::type_files(&fresh);
         let types = type_files.system();
         let expected =
-            build_moving_conditions(&mut fresh, &written, &types, false).expect("builds");
+            build_moving_conditions(&mut fresh, &written, &types, false, None).expect("builds");
         let mut reused = doc(template);
         let v = version(&reused);
         let reused_files = crate::testing::type_files(&reused);
@@ -540,6 +564,14 @@ topology_template:
             assert_eq!(value(&g, &reused, id), value(&expected, &fresh, id), "{}", g.id(id));
         }
         assert_eq!(format!("{:?}", g.options()), format!("{:?}", expected.options()));
+        let scenario = |g: &crate::graph::Graph, t| g.scenario(t).map(|s| format!("{s:?}"));
+        for &t in g.technologies() {
+            assert_eq!(scenario(&g, t), scenario(&expected, t), "{}", g.id(t));
+        }
+        if template.contains("qualities") {
+            let stored = g.technologies().iter().filter(|&&t| g.scenario(t).is_some());
+            assert_eq!(stored.count(), 5, "app2: compose; db: helm; app: ansible, terraform, compose");
+        }
     }
 }
 

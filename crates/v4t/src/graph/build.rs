@@ -4,7 +4,7 @@
 use super::hosting::Hosting;
 use super::{
     is_hosting_name, Cond, CondList, Data, Element, ElementId, Fallback, Graph, Ids, Kind, Loc,
-    Owner,
+    Owner, PlacedScenarios, Scenario,
 };
 use crate::document::{self, Sections};
 use crate::error::{bail, Error, Result};
@@ -121,7 +121,7 @@ pub(crate) fn build_for_technologies(
     add_fallbacks: bool,
 ) -> Result<Graph> {
     let fallbacks = FallbackMode::of(options).filter(|_| add_fallbacks);
-    build_with(doc, options, types, Copying::Technologies, fallbacks).map(|(g, _)| g)
+    build_with(doc, options, types, Copying::Technologies, fallbacks, None).map(|(g, _)| g)
 }
 
 /// [`build`], moving the condition lists out of `doc` into the elements
@@ -130,15 +130,17 @@ pub(crate) fn build_for_technologies(
 /// null). For callers that read conditions and implications only through
 /// the graph afterwards: the enricher, which writes every list back, and
 /// the resolver, whose output drops them. `add_fallbacks` as in
-/// [`build_for_technologies`].
+/// [`build_for_technologies`]; `placed`: the scenarios of technologies the
+/// document does not hold (when resolving, the enricher's).
 pub(crate) fn build_moving_conditions(
     doc: &mut Node,
     options: &Options,
     types: &TypeSystem,
     add_fallbacks: bool,
+    placed: Option<&PlacedScenarios>,
 ) -> Result<Graph> {
     let fallbacks = FallbackMode::of(options).filter(|_| add_fallbacks);
-    let (mut g, moving) = build_with(doc, options, types, Copying::None, fallbacks)?;
+    let (mut g, moving) = build_with(doc, options, types, Copying::None, fallbacks, placed)?;
     move_conditions(doc, &mut g, &moving.conditions);
     move_implies(doc, &mut g, &moving.implies);
     Ok(g)
@@ -175,6 +177,9 @@ pub(crate) fn rebuild(
         used_templates: SeededSet::default(),
         template_uses: SeededMap::default(),
         assign_positions: SeededMap::default(),
+        scenario_positions: SeededMap::default(),
+        placed: None,
+        placed_positions: Vec::new(),
         id_buf: String::new(),
         has_conditions: false,
         with_conditions: Vec::new(),
@@ -233,6 +238,7 @@ fn build_with(
     types: &TypeSystem,
     copy: Copying,
     fallbacks: Option<FallbackMode>,
+    placed: Option<&PlacedScenarios>,
 ) -> Result<(Graph, Moving)> {
     let tt = document::topology(doc);
     let options = options.clone();
@@ -256,6 +262,9 @@ fn build_with(
         used_templates: SeededSet::default(),
         template_uses: SeededMap::default(),
         assign_positions: SeededMap::default(),
+        scenario_positions: SeededMap::default(),
+        placed,
+        placed_positions: vec![None; placed.map_or(0, |p| p.scenarios.len())],
         id_buf: String::new(),
         has_conditions: false,
         with_conditions: Vec::new(),
@@ -281,6 +290,7 @@ fn build_with(
             group_index: SeededMap::default(),
             relationship_templates,
             assigns: Vec::new(),
+            scenarios: Vec::new(),
             ids: Ids::default(),
             sections: Sections::of(doc),
             grammar: crate::version::grammar_of(doc),
@@ -442,6 +452,12 @@ struct Builder<'d> {
     template_uses: SeededMap<&'d str, u32>,
     /// Technology name -> position in [`Graph::assigns`].
     assign_positions: SeededMap<&'d str, u32>,
+    /// Stored scenario -> position in [`Graph::scenarios`].
+    scenario_positions: SeededMap<Scenario, u32>,
+    /// The scenarios of technologies the document does not hold.
+    placed: Option<&'d PlacedScenarios>,
+    /// Their positions in [`Graph::scenarios`], once added.
+    placed_positions: Vec<Option<u32>>,
     /// Where [`Builder::add`] writes an id before it goes into the arena
     /// (which holds the container's id it copies).
     id_buf: String,
@@ -1148,6 +1164,20 @@ impl<'d> Builder<'d> {
                     t.prio = p;
                 }
             }
+            // Added in document order either way, so that the graph is the
+            // same whether the scenarios were written or placed.
+            let placed = self.placed.and_then(|p| p.at.get(&(node_index, i as u32)));
+            let written = raw
+                .and_then(|m| m.get("scenario"))
+                .filter(|n| n.is_defined());
+            let scenario = match (placed, written) {
+                (Some(&k), _) => Some(self.placed_position(k)),
+                (None, Some(s)) => Some(self.scenario_position(Scenario::from_node(s))),
+                (None, None) => None,
+            };
+            if let (Some(at), Some(t)) = (scenario, self.el(id).technology_mut()) {
+                t.scenario = at;
+            }
             self.at_most_one_default(&mut has_default, default, span, node, "technologies")?;
             self.g.technologies.push(id);
             if let Some(n) = self.el(node).node_mut() {
@@ -1155,6 +1185,35 @@ impl<'d> Builder<'d> {
             }
         }
         Ok(())
+    }
+
+    /// The position of `scenario` in [`Graph::scenarios`], added if new.
+    fn scenario_position(&mut self, scenario: Scenario) -> u32 {
+        let scenarios = &mut self.g.scenarios;
+        *self
+            .scenario_positions
+            .entry(scenario)
+            .or_insert_with_key(|s| {
+                scenarios.push(s.clone());
+                scenarios.len() as u32 - 1
+            })
+    }
+
+    /// The position in [`Graph::scenarios`] of the placed scenario `k`.
+    fn placed_position(&mut self, k: u32) -> u32 {
+        if let Some(Some(at)) = self.placed_positions.get(k as usize) {
+            return *at;
+        }
+        let scenario = self
+            .placed
+            .and_then(|p| p.scenarios.get(k as usize))
+            .cloned()
+            .unwrap_or_default();
+        let at = self.scenario_position(scenario);
+        if let Some(slot) = self.placed_positions.get_mut(k as usize) {
+            *slot = Some(at);
+        }
+        at
     }
 
     fn check_relationship_templates_used(&self) -> Result<()> {
@@ -2223,10 +2282,10 @@ service_template:
             add_fallback_properties(&mut written, &opts);
             let files = crate::testing::type_files(&written);
             let types = files.system();
-            let from_doc = build_moving_conditions(&mut written, &opts, &types, false)
+            let from_doc = build_moving_conditions(&mut written, &opts, &types, false, None)
                 .expect("builds");
             let from_graph =
-                build_moving_conditions(&mut added, &opts, &types, true).expect("builds");
+                build_moving_conditions(&mut added, &opts, &types, true, None).expect("builds");
             assert_eq!(
                 to_json(&added).matches(UNDEFINED).count(),
                 usize::from(mode == FallbackMode::Plain),
@@ -2275,7 +2334,7 @@ service_template:
         let written = options(&d).expect("options");
         let type_files = crate::testing::type_files(&d);
         let types = type_files.system();
-        let moved = build_moving_conditions(&mut d, &written, &types, false).expect("builds");
+        let moved = build_moving_conditions(&mut d, &written, &types, false, None).expect("builds");
         let yaml = |g: &Graph| -> Vec<Vec<String>> {
             g.elements
                 .iter()
@@ -2311,7 +2370,7 @@ service_template:
         let written = options(&d).expect("options");
         let type_files = crate::testing::type_files(&d);
         let types = type_files.system();
-        let moved = build_moving_conditions(&mut d, &written, &types, false).expect("builds");
+        let moved = build_moving_conditions(&mut d, &written, &types, false, None).expect("builds");
         let in_graph: Vec<(String, String)> = moved
             .ordered()
             .filter_map(|id| Some((moved.id(id).to_string(), to_json(moved.implies(id)?))))

@@ -5,7 +5,7 @@ use super::{ElementId, Graph};
 use crate::error::{Error, Result};
 use crate::normalize::not_a_boolean;
 use crate::types::{Collection, TypeSystem};
-use v4t_yaml::{Map, Node};
+use v4t_yaml::Map;
 
 impl Graph {
     /// Whether a node requires a deployment technology (4.5): its `managed`
@@ -42,7 +42,6 @@ impl Graph {
     pub(crate) fn managing_technologies(
         &self,
         types: &TypeSystem,
-        doc: &Node,
         artifact: ElementId,
     ) -> Result<Vec<ElementId>> {
         let g = self;
@@ -51,11 +50,7 @@ impl Graph {
         };
         let mut out = Vec::new();
         for &t in g.get(node).technologies() {
-            let scenario_artifact = g
-                .raw(doc, t)
-                .and_then(|r| r.get("scenario"))
-                .and_then(|s| s.get("artifact"))
-                .and_then(Node::as_str);
+            let scenario_artifact = g.scenario(t).and_then(|s| s.artifact.as_deref());
             if let Some(at) = scenario_artifact {
                 let own = g.single_type(artifact)?;
                 if types.is_a(Collection::Artifact, own, at)? {

@@ -13,6 +13,7 @@ mod constraint;
 mod hosting;
 pub(crate) mod lookup;
 mod managed;
+mod scenario;
 
 pub(crate) use build::{
     add_fallback_properties, build_for_technologies, build_moving_conditions, rebuild, type_entry,
@@ -20,6 +21,7 @@ pub(crate) use build::{
 };
 pub(crate) use cond::{Cond, CondList, Origin};
 pub(crate) use constraint::Constraint;
+pub(crate) use scenario::{strings, PlacedScenarios, Scenario};
 
 use crate::document::{section, section_mut, Section, Sections};
 pub(crate) use crate::kind::Kind;
@@ -205,10 +207,16 @@ struct TechnologyData {
     /// The technology name written in `assign`, by position in
     /// [`Graph::assigns`] ([`NO_ASSIGN`] if it is not a string).
     assign: u32,
+    /// The stored scenario of a rule-derived technology, by position in
+    /// [`Graph::scenarios`] ([`NO_SCENARIO`] without one).
+    scenario: u32,
 }
 
 /// A technology whose `assign` is not a string.
 const NO_ASSIGN: u32 = u32::MAX;
+
+/// A technology without a stored scenario.
+const NO_SCENARIO: u32 = u32::MAX;
 
 /// What a group has.
 #[derive(Clone, Debug)]
@@ -248,6 +256,7 @@ impl Element {
                 weight: 1.0,
                 prio: 0.0,
                 assign: NO_ASSIGN,
+                scenario: NO_SCENARIO,
             })),
             Kind::Property => Data::Property(IdList::new()),
             Kind::Input => Data::Input(IdList::new()),
@@ -512,6 +521,9 @@ pub(crate) struct Graph {
     /// The distinct technology names the technologies' `assign`s write
     /// (a few names for tens of thousands of technologies).
     assigns: Vec<Box<str>>,
+    /// The distinct scenarios the technologies store (a few for tens of
+    /// thousands of rule-derived technologies).
+    scenarios: Vec<Scenario>,
     /// The element ids ([`Graph::id`]).
     ids: Ids,
     /// Where the sections of the document sit, for [`Graph::raw`].
@@ -660,6 +672,32 @@ impl Graph {
         match &self.get(t).data {
             Data::Technology(t) => self.assigns.get(t.assign as usize).map(|a| &**a),
             _ => None,
+        }
+    }
+
+    /// The scenario technology `t` stores (`None` for other kinds, or
+    /// where its `scenario` is absent or null).
+    pub(crate) fn scenario(&self, t: ElementId) -> Option<&Scenario> {
+        match &self.get(t).data {
+            Data::Technology(t) => self.scenarios.get(t.scenario as usize),
+            _ => None,
+        }
+    }
+
+    /// Writes the scenarios the graph was handed ([`PlacedScenarios`])
+    /// into the technologies' definitions, as `v4t enrich` has them, for a
+    /// build from the document.
+    pub(crate) fn write_placed_scenarios(&self, doc: &mut Node) {
+        for &t in &self.technologies {
+            let Some(scenario) = self.scenario(t) else {
+                continue;
+            };
+            let Some(m) = self.raw_mut(doc, t).and_then(Node::as_map_mut) else {
+                continue;
+            };
+            if !m.contains_key("scenario") {
+                cond::insert_tight(m, "scenario", scenario.to_node());
+            }
         }
     }
 

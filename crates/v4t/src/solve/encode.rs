@@ -640,7 +640,7 @@ impl<'a, M: Mode> Encoder<'a, M> {
             }
             LogicOp::HasArtifactNaive => self.or_of(g.get(n).artifacts()),
             LogicOp::IsManaged => {
-                let techs = g.managing_technologies(self.types, self.doc, n)?;
+                let techs = g.managing_technologies(self.types, n)?;
                 self.or_of(&techs)
             }
             LogicOp::HasPresentTarget => {

@@ -195,7 +195,7 @@ mod raw_tests {
         let files = type_files(&d);
         let types = files.system();
         let opts = options(&d).expect("options");
-        let g = crate::graph::build_moving_conditions(&mut d.clone(), &opts, &types, true)
+        let g = crate::graph::build_moving_conditions(&mut d.clone(), &opts, &types, true, None)
             .expect("builds");
         assert!(g
             .elements()
