@@ -44,7 +44,7 @@ pub fn classify_written<'n>(node: &'n Node, written: Option<&str>) -> Scalar<'n>
         Value::Null => Scalar::Null,
         Value::Bool(b) => Scalar::Bool(*b),
         Value::Number(n) => {
-            if node.form.is_int() {
+            if reads_written(node) {
                 if let Some(text) = written.map(int_text) {
                     return match v4t_yaml::parse::core_int_exact(text) {
                         Some(i) => Scalar::Int(i),
@@ -68,6 +68,11 @@ pub fn classify_written<'n>(node: &'n Node, written: Option<&str>) -> Scalar<'n>
     }
 }
 
+/// Whether [`classify_written`] reads the node's text: an integer.
+pub fn reads_written(node: &Node) -> bool {
+    node.form.is_int() && matches!(node.value, Value::Number(_))
+}
+
 /// The integer of a scalar's text: without its node properties (an
 /// anchor `&a`, a tag `!!int`) and surrounding space.
 fn int_text(written: &str) -> &str {
@@ -83,8 +88,7 @@ fn int_text(written: &str) -> &str {
 /// Whether a value written as an integer lies outside the 64-bit range
 /// (so it is no TOSCA integer), given its text as written.
 pub fn out_of_range_integer(node: &Node, written: Option<&str>) -> bool {
-    node.form.is_int()
-        && matches!(node.value, Value::Number(_))
+    reads_written(node)
         && written.is_some_and(|w| v4t_yaml::parse::core_int_exact(int_text(w)).is_none())
 }
 

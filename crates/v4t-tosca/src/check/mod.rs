@@ -285,7 +285,12 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The value's kind as TOSCA sees it, integers as written.
     pub fn classify<'n>(&self, node: &'n Node) -> Scalar<'n> {
-        value::classify_written(node, self.written(node.span))
+        // Only an integer's text counts: the first lookup of a text indexes
+        // its lines, which a file without integers never needs.
+        let written = value::reads_written(node)
+            .then(|| self.written(node.span))
+            .flatten();
+        value::classify_written(node, written)
     }
 
     /// What a value is, for "expected ..., got ..." messages: its kind and
