@@ -41,11 +41,12 @@ impl SourceFile {
     /// of the line if the column is past it.
     pub fn offset(&self, line: u32, col: u32) -> Option<usize> {
         let lines = self.lines.get_or_init(|| {
-            let breaks = self.text.bytes().filter(|&b| b == b'\n').count();
+            let text = self.text.as_bytes();
+            let breaks = memchr::memchr_iter(b'\n', text).count();
             let mut lines = Vec::with_capacity(breaks + 1);
             lines.extend(
                 std::iter::once(0)
-                    .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                    .chain(memchr::memchr_iter(b'\n', text).map(|i| i + 1))
                     .map_while(|start| u32::try_from(start).ok()),
             );
             lines
