@@ -102,15 +102,15 @@ impl<'s> Implications<'s> {
         // First the number of occurrences of each literal, then (prefix
         // sums) where its list ends; filling backwards leaves where it starts.
         let mut start = vec![0u32; lits + 1];
+        // A clause the facts satisfy keeps no open literal; every other
+        // one has one at least, unless it is empty.
         let mut open = vec![0u32; ends.len()];
-        let mut watched = Vec::new();
         let mut seen = Vec::new();
         for (c, open) in open.iter_mut().enumerate() {
             let clause = &clause_lits[range(c)];
             if clause.iter().any(|&l| is_true(&value, l)) {
                 continue;
             }
-            watched.push(c as u32);
             for (i, &l) in clause.iter().enumerate() {
                 if first_occurrence(clause, i, c as u32, &mut seen, lits) {
                     *open += 1;
@@ -124,7 +124,10 @@ impl<'s> Implications<'s> {
         start[lits] = start[lits - 1];
         seen.fill(0);
         let mut occurs = vec![0u32; start[lits] as usize];
-        for &c in watched.iter().rev() {
+        for c in (0..ends.len() as u32)
+            .rev()
+            .filter(|&c| open[c as usize] > 0)
+        {
             let clause = &clause_lits[range(c as usize)];
             for (i, &l) in clause.iter().enumerate() {
                 if first_occurrence(clause, i, c, &mut seen, lits) {
@@ -149,10 +152,9 @@ impl<'s> Implications<'s> {
             })
             .collect();
         // Clauses of one literal (or none) propagate without any falsification.
-        for &c in &watched {
-            if open[c as usize] <= 1 {
-                let clause = &clause_lits[range(c as usize)];
-                last_open(clause, &mut value, &mut queue)?;
+        for (c, &n) in open.iter().enumerate() {
+            if n == 1 || (n == 0 && range(c).is_empty()) {
+                last_open(&clause_lits[range(c)], &mut value, &mut queue)?;
             }
         }
         let mut i = Implications {
@@ -252,6 +254,18 @@ fn lit_index(l: Lit) -> usize {
 mod tests {
     use crate::testutil::{random_cnf, Rng};
     use crate::{Lit, Solver};
+
+    /// An empty clause in a store is a conflict; satisfied clauses are not.
+    #[test]
+    fn empty_clauses_conflict() {
+        let a = Lit::from_var(0);
+        // [a], [] and [], [a]; then [a] alone, satisfied by the fact `a`.
+        assert!(super::Implications::new((&[a], &[1, 1]), vec![0]).is_none());
+        assert!(super::Implications::new((&[a], &[0, 1]), vec![0]).is_none());
+        let (unit, end) = ([a], [1]);
+        let i = super::Implications::new((&unit, &end), vec![1]).expect("no conflict");
+        assert_eq!(i.value(a), Some(true));
+    }
 
     /// Propagation in the store finds exactly the backend's level-0 facts.
     #[test]
