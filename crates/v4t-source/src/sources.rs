@@ -21,10 +21,35 @@ pub struct SourceFile {
     pub path: Option<String>,
     /// The text.
     pub text: String,
-    /// Byte offsets of line starts, built on first use by [`Sources::text_of`]:
-    /// `u32`s in a table of exactly the line count (a 50 MB template has two
-    /// million lines); lines starting past 4 GiB have no offset.
-    lines: OnceLock<Vec<u32>>,
+    /// Where its lines start, built on first use by [`Sources::text_of`].
+    lines: OnceLock<Lines>,
+}
+
+/// The line starts of a text: byte offsets as `u32`s in a table of exactly
+/// the line count (a 50 MB template has two million lines; lines starting
+/// past 4 GiB have no offset), and whether the text is ASCII, where a
+/// column is a byte offset.
+#[derive(Clone, Debug)]
+struct Lines {
+    starts: Vec<u32>,
+    ascii: bool,
+}
+
+impl Lines {
+    fn of(text: &str) -> Lines {
+        let bytes = text.as_bytes();
+        let breaks = memchr::memchr_iter(b'\n', bytes).count();
+        let mut starts = Vec::with_capacity(breaks + 1);
+        starts.extend(
+            std::iter::once(0)
+                .chain(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1))
+                .map_while(|start| u32::try_from(start).ok()),
+        );
+        Lines {
+            starts,
+            ascii: text.is_ascii(),
+        }
+    }
 }
 
 impl SourceFile {
@@ -40,22 +65,21 @@ impl SourceFile {
     /// The byte offset of 1-based `line` and `col` (in characters); the end
     /// of the line if the column is past it.
     pub fn offset(&self, line: u32, col: u32) -> Option<usize> {
-        let lines = self.lines.get_or_init(|| {
-            let text = self.text.as_bytes();
-            let breaks = memchr::memchr_iter(b'\n', text).count();
-            let mut lines = Vec::with_capacity(breaks + 1);
-            lines.extend(
-                std::iter::once(0)
-                    .chain(memchr::memchr_iter(b'\n', text).map(|i| i + 1))
-                    .map_while(|start| u32::try_from(start).ok()),
-            );
-            lines
-        });
-        let start = *lines.get((line as usize).checked_sub(1)?)? as usize;
+        let lines = self.lines.get_or_init(|| Lines::of(&self.text));
+        let index = (line as usize).checked_sub(1)?;
+        let start = *lines.starts.get(index)? as usize;
         let rest = self.text.get(start..)?;
-        let rest = rest.split('\n').next().unwrap_or_default();
+        // The line ends where the next one starts, or at the next break.
+        let len = match lines.starts.get(index + 1) {
+            Some(&next) => next as usize - 1 - start,
+            None => memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len()),
+        };
+        let rest = rest.get(..len)?;
         let skip = (col as usize).checked_sub(1)?;
-        let within = rest.char_indices().nth(skip).map_or(rest.len(), |(i, _)| i);
+        let within = match lines.ascii {
+            true => skip.min(rest.len()),
+            false => rest.char_indices().nth(skip).map_or(rest.len(), |(i, _)| i),
+        };
         Some(start + within)
     }
 }
@@ -328,6 +352,42 @@ mod tests {
             sources.text_of(Span::range(id, (1, 4), (1, 99))),
             Some("1.0")
         );
+    }
+
+    /// The offset of a line and column, found by walking the text.
+    fn walked_offset(text: &str, line: u32, col: u32) -> Option<usize> {
+        let mut start = 0;
+        for _ in 0..line.checked_sub(1)? {
+            start += text[start..].find('\n')? + 1;
+        }
+        let rest = text[start..].split('\n').next().unwrap_or_default();
+        let skip = (col as usize).checked_sub(1)?;
+        Some(start + rest.char_indices().nth(skip).map_or(rest.len(), |(i, _)| i))
+    }
+
+    #[test]
+    fn offsets_are_those_of_walking_the_text() {
+        for text in [
+            "",
+            "a",
+            "ab\ncd\n",
+            "ab\r\ncd",
+            "\n\nx",
+            "bé: [x]\nçà\n\ny: 1",
+            "x\n😀😀 z\n",
+        ] {
+            let file = SourceFile::new("t".into(), None, text.into());
+            let lines = text.split('\n').count() as u32;
+            for line in 0..=lines + 1 {
+                for col in 0..=12 {
+                    assert_eq!(
+                        file.offset(line, col),
+                        walked_offset(text, line, col),
+                        "{text:?} {line}:{col}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
