@@ -487,7 +487,7 @@ fn normalize_technologies(node: &mut Node, automatic: bool) -> Result<()> {
             // for every edit, and its candidates are lower case already.
             let mut entries = std::mem::take(m).into_entries();
             for (k, v) in &mut entries {
-                if k.name.chars().any(|c| c.to_lowercase().ne([c])) {
+                if !k.name.is_ascii() || k.name.bytes().any(|b| b.is_ascii_uppercase()) {
                     k.name = k.name.to_lowercase().into();
                 }
                 if v.is_null() {
