@@ -260,7 +260,7 @@ pub fn snippet(sources: &Sources, span: Span, level: Level<'_>, color: bool) -> 
     // (The line through the file's line index: `v4t explain` shows many.)
     let line = file
         .offset(span.line, 1)
-        .and_then(|start| file.text[start..].split('\n').next())
+        .and_then(|start| file.text()[start..].split('\n').next())
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
         .unwrap_or_default();
     let end_col = if span.end_line == span.line {

@@ -64,7 +64,7 @@ pub fn assignment_value(text: &str) -> Node {
 pub fn inputs_from_file(sources: &Sources, env: &Map, id: SourceId) -> Result<Node, Error> {
     let (name, text) = sources
         .get(id)
-        .map(|f| (f.name.as_str(), f.text.as_str()))
+        .map(|f| (f.name.as_str(), f.text()))
         .unwrap_or_default();
     if name.ends_with(".xml") {
         let file = crate::featureide::inputs_from_featureide(text).map_err(|e| {

@@ -68,6 +68,8 @@ pub fn add_text(sources: &mut Sources, name: &str, bytes: Vec<u8>) -> Result<Sou
 /// ([`entry_template`]).
 pub fn open_template(template: &str) -> Result<Template, OpenError> {
     let path = Path::new(template);
+    // The file the text can be read from again (not standard input).
+    let mut file_on_disk = None;
     let (bytes, name, loader) = if template == "-" {
         let bytes = read_bounded(std::io::stdin().lock(), MAX_INPUT_BYTES).map_err(|e| {
             let message = format!("could not read the template from standard input: {e}");
@@ -84,6 +86,7 @@ pub fn open_template(template: &str) -> Result<Template, OpenError> {
             let message = format!("could not read template \"{name}\": {e}");
             OpenError::Usage(Code::File, message)
         })?;
+        file_on_disk = Some(file.clone());
         (bytes, name, fs_loader(FsLoader::for_template(&file))?)
     } else {
         let bytes = read_bytes(path, MAX_INPUT_BYTES).map_err(|e| {
@@ -94,6 +97,7 @@ pub fn open_template(template: &str) -> Result<Template, OpenError> {
             return from_archive(&bytes, template);
         }
         // A file on disk: its imports may lead above its directory.
+        file_on_disk = Some(path.to_path_buf());
         (
             bytes,
             template.to_string(),
@@ -105,14 +109,28 @@ pub fn open_template(template: &str) -> Result<Template, OpenError> {
     }
     let mut sources = Sources::new();
     match add_text(&mut sources, &name, bytes) {
-        Ok(id) => Ok(Template {
-            sources,
-            id,
-            loader: AnyLoader::Fs(loader),
-            archive: None,
-        }),
+        Ok(id) => {
+            if let Some(file) = file_on_disk {
+                sources.set_reread(id, reread(file));
+            }
+            Ok(Template {
+                sources,
+                id,
+                loader: AnyLoader::Fs(loader),
+                archive: None,
+            })
+        }
         Err(d) => Err(OpenError::Invalid(Box::new(sources), d)),
     }
+}
+
+/// Reads the template file `file` again, for a diagnostic after the
+/// library released its text ([`Sources::release`]).
+fn reread(file: PathBuf) -> v4t_source::Reread {
+    Arc::new(move || {
+        let bytes = read_bytes(&file, MAX_INPUT_BYTES).ok()?;
+        String::from_utf8(bytes).ok()
+    })
 }
 
 /// The loader for the files beside a template, or why there is none (a
@@ -255,7 +273,7 @@ fn display_names(sources: Sources, dir: &Path) -> Sources {
             Some(p) => crate::fs_loader::lexical(dir, p).display().to_string(),
             None => file.name.clone(),
         };
-        out.add(name, file.text.clone());
+        out.add(name, file.text().to_string());
         id += 1;
     }
     out

@@ -250,14 +250,14 @@ impl Locator<'_> {
     fn file(&self, source: SourceId) -> Option<(String, &str)> {
         let file = self.sources.get(source)?;
         match &file.path {
-            None => Some((self.subject.uri.to_string(), &file.text)),
+            None => Some((self.subject.uri.to_string(), file.text())),
             Some(p) if p.starts_with('<') => None,
             Some(p) => {
                 let path: PathBuf = normalize(&self.dir.join(p));
                 if path == self.subject.path {
-                    return Some((self.subject.uri.to_string(), &file.text));
+                    return Some((self.subject.uri.to_string(), file.text()));
                 }
-                Some((path_uri(&path), &file.text))
+                Some((path_uri(&path), file.text()))
             }
         }
     }

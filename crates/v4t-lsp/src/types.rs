@@ -75,7 +75,7 @@ impl Loaded1 {
         if d.bundled {
             return None;
         }
-        let text = &self.sources.get(span.source)?.text;
+        let text = self.sources.get(span.source)?.text();
         let uri = if doc == DocId(0) {
             root_uri.to_string()
         } else {

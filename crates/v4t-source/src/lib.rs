@@ -33,5 +33,7 @@ mod diagnostic;
 mod sources;
 
 pub use diagnostic::{Code, Diagnostic, Note, Severity};
-pub use sources::{join_import, within_root, Loader, MemoryFiles, NoFiles, SourceFile, Sources};
+pub use sources::{
+    join_import, within_root, Loader, MemoryFiles, NoFiles, Reread, SourceFile, Sources,
+};
 pub use v4t_yaml::{SourceId, Span};

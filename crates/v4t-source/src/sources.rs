@@ -5,12 +5,11 @@
 //! type-specific conditions, TOSCA imports). Every text gets a [`SourceId`]
 //! so that spans can be rendered as `file:line:column` by the caller.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use v4t_yaml::{SourceId, Span};
 
 /// One loaded text.
-#[derive(Clone, Debug)]
 pub struct SourceFile {
     /// The name shown in diagnostics (normally the path as the user gave it).
     pub name: String,
@@ -19,10 +18,50 @@ pub struct SourceFile {
     /// itself (the template, an inputs file). Imports in this file are
     /// relative to its directory ([`join_import`]).
     pub path: Option<String>,
-    /// The text.
-    pub text: String,
+    /// The text ([`SourceFile::text`]), empty once released.
+    text: String,
     /// Where its lines start, built on first use by [`Sources::text_of`].
     lines: OnceLock<Lines>,
+    /// How to read the text again ([`Sources::set_reread`]).
+    reread: Option<Reread>,
+    /// Set by [`Sources::release`].
+    released: Option<Box<Released>>,
+}
+
+/// Reads a text again after [`Sources::release`] dropped it (a file on
+/// disk); `None` if it cannot.
+pub type Reread = Arc<dyn Fn() -> Option<String> + Send + Sync>;
+
+/// A released text: its length and hash, to tell that a text read again is
+/// the same, and that text once read.
+struct Released {
+    len: usize,
+    hash: u64,
+    text: OnceLock<String>,
+}
+
+impl std::fmt::Debug for SourceFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SourceFile")
+            .field("name", &self.name)
+            .field("path", &self.path)
+            .field("len", &self.text().len())
+            .field("released", &self.released.is_some())
+            .finish()
+    }
+}
+
+impl Clone for SourceFile {
+    fn clone(&self) -> SourceFile {
+        SourceFile {
+            name: self.name.clone(),
+            path: self.path.clone(),
+            text: self.text().to_string(),
+            lines: OnceLock::new(),
+            reread: self.reread.clone(),
+            released: None,
+        }
+    }
 }
 
 /// The line starts of a text: byte offsets as `u32`s in a table of exactly
@@ -59,16 +98,34 @@ impl SourceFile {
             path,
             text,
             lines: OnceLock::new(),
+            reread: None,
+            released: None,
         }
+    }
+
+    /// The text. A released one is read again on first use (diagnostics
+    /// quote it); if that fails or gives another text, it is empty.
+    pub fn text(&self) -> &str {
+        let Some(released) = &self.released else {
+            return &self.text;
+        };
+        released.text.get_or_init(|| {
+            self.reread
+                .as_ref()
+                .and_then(|reread| reread())
+                .filter(|t| t.len() == released.len && v4t_yaml::hash::hash_str(t) == released.hash)
+                .unwrap_or_default()
+        })
     }
 
     /// The byte offset of 1-based `line` and `col` (in characters); the end
     /// of the line if the column is past it.
     pub fn offset(&self, line: u32, col: u32) -> Option<usize> {
-        let lines = self.lines.get_or_init(|| Lines::of(&self.text));
+        let text = self.text();
+        let lines = self.lines.get_or_init(|| Lines::of(text));
         let index = (line as usize).checked_sub(1)?;
         let start = *lines.starts.get(index)? as usize;
-        let rest = self.text.get(start..)?;
+        let rest = text.get(start..)?;
         // The line ends where the next one starts, or at the next break.
         let len = match lines.starts.get(index + 1) {
             Some(&next) => next as usize - 1 - start,
@@ -125,6 +182,33 @@ impl Sources {
         SourceId(u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX - 1))
     }
 
+    /// Tells how to read text `id` again, so that [`Sources::release`] may
+    /// drop it (the command line does for a template file on disk).
+    pub fn set_reread(&mut self, id: SourceId, reread: Reread) {
+        if let Some(file) = self.files.get_mut(id.0 as usize) {
+            file.reread = Some(reread);
+        }
+    }
+
+    /// Drops text `id` if it can be read again ([`Sources::set_reread`]):
+    /// a processor that has parsed a large template needs its text only to
+    /// quote it in a diagnostic. [`SourceFile::text`] reads it again then.
+    pub fn release(&mut self, id: SourceId) {
+        let Some(file) = self.files.get_mut(id.0 as usize) else {
+            return;
+        };
+        if file.reread.is_none() || file.released.is_some() {
+            return;
+        }
+        let text = std::mem::take(&mut file.text);
+        file.released = Some(Box::new(Released {
+            len: text.len(),
+            hash: v4t_yaml::hash::hash_str(&text),
+            text: OnceLock::new(),
+        }));
+        file.lines = OnceLock::new();
+    }
+
     /// The text with id `id`.
     pub fn get(&self, id: SourceId) -> Option<&SourceFile> {
         self.files.get(id.0 as usize)
@@ -138,7 +222,7 @@ impl Sources {
         let file = self.get(span.source)?;
         let start = file.offset(span.line, span.col)?;
         let end = file.offset(span.end_line, span.end_col)?;
-        file.text.get(start..end.max(start))
+        file.text().get(start..end.max(start))
     }
 }
 
@@ -339,7 +423,7 @@ mod tests {
     fn text_of_returns_what_a_span_covers() {
         let mut sources = Sources::new();
         let id = sources.add("t.yaml", "a: 1.0\nbé: [x, 'y']\nc: |\n  z\n");
-        let doc = v4t_yaml::parse(&sources.get(id).map(|f| f.text.clone()).unwrap(), id).unwrap();
+        let doc = v4t_yaml::parse(sources.get(id).map(SourceFile::text).unwrap(), id).unwrap();
         let text = |key: &str| doc.get(key).and_then(|n| sources.text_of(n.span));
         assert_eq!(text("a"), Some("1.0"));
         assert_eq!(text("bé"), Some("[x, 'y']"));
@@ -388,6 +472,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn released_texts_are_read_again_when_quoted() {
+        let text = "a: 1\nb: [x]\n";
+        let mut sources = Sources::new();
+        let kept = sources.add("kept.yaml", text);
+        let again = sources.add("again.yaml", text);
+        let changed = sources.add("changed.yaml", text);
+        sources.set_reread(again, Arc::new(|| Some("a: 1\nb: [x]\n".to_string())));
+        sources.set_reread(changed, Arc::new(|| Some("a: 2\nb: [x]\n".to_string())));
+        // Indexed before the release: the lines are found again after it.
+        let b = Span::range(again, (2, 4), (2, 7));
+        assert_eq!(sources.text_of(b), Some("[x]"));
+        for id in [kept, again, changed] {
+            sources.release(id);
+        }
+        let text_of = |id| sources.get(id).map(SourceFile::text);
+        assert_eq!(text_of(kept), Some(text), "no way to read it again: kept");
+        assert_eq!(
+            sources.get(again).map(|f| f.text.len()),
+            Some(0),
+            "released"
+        );
+        assert_eq!(sources.text_of(b), Some("[x]"));
+        assert_eq!(text_of(again), Some(text));
+        // Another text than the one parsed is not quoted.
+        assert_eq!(text_of(changed), Some(""));
+        assert_eq!(sources.text_of(Span::range(changed, (2, 4), (2, 7))), None);
     }
 
     #[test]

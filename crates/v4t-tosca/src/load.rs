@@ -355,7 +355,7 @@ impl<'r> Imports<'r> {
         let text = self
             .sources
             .get(source)
-            .map(|f| f.text.as_str())
+            .map(|f| f.text())
             .unwrap_or_default();
         let mut yaml_error = false;
         // Every duplicated key is reported; the rest of the file is still

@@ -66,7 +66,7 @@ pub(crate) fn parse_source(sources: &Sources, id: SourceId) -> Result<Node> {
 }
 
 fn parse_source_with(sources: &Sources, id: SourceId, schema: Schema) -> Result<Node> {
-    let text = sources.get(id).map(|f| f.text.as_str()).unwrap_or("");
+    let text = sources.get(id).map(|f| f.text()).unwrap_or("");
     parse_with(text, id, schema).map_err(|e| Error::coded(Code::Yaml, e.message, e.span))
 }
 
@@ -98,6 +98,10 @@ pub(crate) fn load(
         // Values as written: the core schema reads no timestamps, and
         // `Form` keeps `1.0` a float.
         doc = template_document(sources, id, Schema::Core)?;
+    } else {
+        // Parsed: the text is needed again only to quote it (on TOSCA 2.0
+        // the checks read how keys are written, so it stays).
+        sources.release(id);
     }
     if document::topology(&doc).is_some_and(Node::is_defined) {
         load_referenced(

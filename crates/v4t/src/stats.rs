@@ -101,7 +101,7 @@ impl Stats {
 
 /// The [`Stats`] of the variable service template `template`.
 pub fn stats(sources: &mut Sources, template: SourceId, loader: &mut dyn Loader) -> Result<Stats> {
-    let text = sources.get(template).map(|f| f.text.as_str()).unwrap_or("");
+    let text = sources.get(template).map(|f| f.text()).unwrap_or("");
     let lines = text.lines().count();
     let non_blank_lines = text.lines().filter(|l| !l.trim().is_empty()).count();
     let (mut doc, _loaded, version, grammar) = crate::load_checked(sources, template, loader)?;
