@@ -45,7 +45,10 @@ impl std::fmt::Debug for SourceFile {
         f.debug_struct("SourceFile")
             .field("name", &self.name)
             .field("path", &self.path)
-            .field("len", &self.text().len())
+            .field(
+                "len",
+                &self.released.as_ref().map_or(self.text.len(), |r| r.len),
+            )
             .field("released", &self.released.is_some())
             .finish()
     }

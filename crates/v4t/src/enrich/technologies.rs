@@ -49,11 +49,8 @@ pub(crate) fn enrich_technologies(
         edits
     };
     let mut placed = PlacedScenarios::default();
+    let written = (!placing).then_some(groups.as_slice());
     for edit in edits {
-        let written = match placing {
-            true => None,
-            false => Some(groups.as_slice()),
-        };
         apply(doc, graph, edit, written, &mut placed)?;
     }
     if placing && !placed.at.is_empty() {
@@ -840,33 +837,27 @@ fn apply(
     let Some(raw) = node.as_map_mut() else {
         return Ok(());
     };
-    let list = match raw.get_mut("technology").and_then(Node::as_seq_mut) {
-        Some(list) if !edit.replace => list,
-        _ => {
-            raw.insert(
-                "technology",
-                Node::seq(Vec::with_capacity(edit.technologies.len())),
-            );
-            raw.get_mut("technology")
-                .and_then(Node::as_seq_mut)
-                .expect("just inserted")
-        }
+    let start = match raw.get("technology").and_then(Node::as_seq) {
+        Some(list) if !edit.replace => list.len(),
+        _ => 0,
     };
-    for Technology { mut node, scenario } in edit.technologies {
-        match written {
-            Some(groups) => {
-                let group = &groups[scenario as usize];
-                if let Some((_, t)) = node.as_map_mut().and_then(Map::first_mut) {
-                    if let Some(m) = t.as_map_mut() {
-                        m.insert("scenario", group.scenario.to_node());
-                    }
-                }
-            }
-            None => {
-                placed.at.insert((position, list.len() as u32), scenario);
-            }
+    let mut added = Vec::with_capacity(edit.technologies.len());
+    for (i, Technology { mut node, scenario }) in edit.technologies.into_iter().enumerate() {
+        let Some(groups) = written else {
+            placed.at.insert((position, (start + i) as u32), scenario);
+            added.push(node);
+            continue;
+        };
+        let technology = node.as_map_mut().and_then(Map::first_mut);
+        let stored = groups.get(scenario as usize).map(|g| g.scenario.to_node());
+        if let (Some(m), Some(stored)) = (technology.and_then(|(_, t)| t.as_map_mut()), stored) {
+            m.insert("scenario", stored);
         }
-        list.push(node);
+        added.push(node);
+    }
+    match raw.get_mut("technology").and_then(Node::as_seq_mut) {
+        Some(list) if !edit.replace => list.extend(added),
+        _ => raw.insert("technology", Node::seq(added)),
     }
     crate::normalize::node_technologies(node)
 }
