@@ -83,6 +83,25 @@ topology_template:
       conditions: {equal: [{variability_input: env}, prod]}
 ";
 
+/// Unsatisfiable through a generated condition: resolving drops those once
+/// encoded, so the notes come from a graph built again.
+const UNSATISFIABLE_PRUNED: &str = "tosca_definitions_version: tosca_variability_1_0_rc_3
+topology_template:
+  variability:
+    inputs:
+      env: {type: string}
+    constraints:
+      - relation_presence: [a, 0]
+  node_templates:
+    a:
+      type: tosca.nodes.Root
+      requirements:
+        - host: b
+    b:
+      type: tosca.nodes.Root
+      conditions: {equal: [{variability_input: env}, prod]}
+";
+
 /// Wrong shapes in three places (all reported).
 const SHAPES: &str = "tosca_definitions_version: tosca_variability_1_0
 topology_template:
@@ -140,6 +159,33 @@ fn could_not_solve_as_json() {
         expect![[r#"
             {"severity":"error","code":"V4T040","message":"Could not solve","notes":[{"message":"constraint node_presence(db)","file":"t.yaml","line":7,"column":9},{"message":"condition of node \"db\" is false for input env = \"dev\"","file":"t.yaml","line":13,"column":19}]}
         "#]],
+    );
+}
+
+#[test]
+fn could_not_solve_names_generated_conditions() {
+    diagnostics(
+        UNSATISFIABLE_PRUNED,
+        "text",
+        expect![[r#"
+        error: Could not solve
+        note: constraint relation_presence(a, 0)
+         --> t.yaml:7:9
+          |
+        7 |       - relation_presence: [a, 0]
+          |         ^^^^^^^^^^^^^^^^^^^^^^^^^
+        note: condition of node "b" is false for input env = "dev"
+          --> t.yaml:15:19
+           |
+        15 |       conditions: {equal: [{variability_input: env}, prod]}
+           |                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        note: pruning condition of relation "host@0" of node "a" node_presence(a) and node_presence(b)
+          --> t.yaml:12:11
+           |
+        12 |         - host: b
+           |           ^^^^
+          = code: V4T040
+    "#]],
     );
 }
 

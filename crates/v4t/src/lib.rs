@@ -219,7 +219,7 @@ pub fn resolve_observed(
         prepare_variant(sources, template, loader, options, observe, warnings)?;
     let Prepared {
         mut doc,
-        graph,
+        mut graph,
         loaded,
         files,
         ..
@@ -228,8 +228,14 @@ pub fn resolve_observed(
     let now_ms = options.now_ms.unwrap_or(0.0);
     inputs::validate(&doc, &assigned, now_ms, &types, sources).map_err(code(Code::InvalidInput))?;
     observe(Stage::Graph);
-    let solution = solve::solve(&doc, &graph, &types, assigned, now_ms)
-        .map_err(code(Code::InvalidCondition))?;
+    let solution = match solve::solve_releasing(&doc, &mut graph, &types, assigned, now_ms) {
+        Ok(solution) => solution,
+        Err(e) if e.code == Code::Unsatisfiable => {
+            let explained = unsatisfiable_explained(sources, template_id, loader, options);
+            return Err(code(Code::InvalidCondition)(explained.unwrap_or(e)));
+        }
+        Err(e) => return Err(code(Code::InvalidCondition)(e)),
+    };
     observe(Stage::Solve);
     check::check(&graph, &solution).map_err(code(Code::Inconsistent))?;
     check_references(&doc, &graph, &solution, &types)?;
@@ -255,6 +261,24 @@ pub fn resolve_observed(
         std::mem::forget(solution);
     }
     Ok(Resolved { template, report })
+}
+
+/// The error of solving `template` again on a graph built anew, with the
+/// notes that name a minimal set of conflicting parts: resolving let its
+/// graph drop the conditions they name ([`solve::solve_releasing`]). Only a
+/// failing resolve pays for the second build.
+fn unsatisfiable_explained(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+    options: &ResolveOptions,
+) -> Option<Error> {
+    let quiet = &mut Vec::new();
+    let (prepared, assigned) =
+        prepare_variant(sources, template, loader, options, &mut |_| {}, quiet).ok()?;
+    let types = prepared.files.system();
+    let now_ms = options.now_ms.unwrap_or(0.0);
+    solve::solve(&prepared.doc, &prepared.graph, &types, assigned, now_ms).err()
 }
 
 /// Solves and checks one input assignment on a prepared graph, with the

@@ -714,6 +714,26 @@ impl Graph {
             .collect()
     }
 
+    /// Drops what only encoding reads: the generated conditions, the
+    /// generated constraints and the `implies` lists. Resolving calls it
+    /// once the problem is encoded (on a large template they are a sixth of
+    /// the memory while solving); what stays is what the checks quote, the
+    /// manual conditions.
+    pub(crate) fn release_encoded(&mut self) {
+        for e in &mut self.elements {
+            if e.conditions.iter().any(Cond::is_generated) {
+                let mut manual = std::mem::take(&mut e.conditions);
+                manual.retain(|c| !c.is_generated());
+                if !manual.is_empty() {
+                    manual.shrink_to_fit();
+                    e.conditions = manual;
+                }
+            }
+        }
+        self.constraints = Vec::new();
+        self.implies = Vec::new();
+    }
+
     /// Gives element `id` its (enriched) condition list.
     pub(crate) fn set_conditions(&mut self, id: ElementId, list: CondList) {
         self.elements[id.0 as usize].conditions = list;

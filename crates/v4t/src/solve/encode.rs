@@ -24,9 +24,11 @@ use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::{Map, Node, Value};
 
 /// The SAT problem under construction in mode `M`: the graph, the value
-/// evaluator, the solver and the literal tables.
-pub(crate) struct Encoder<'a, M> {
-    pub graph: &'a Graph,
+/// evaluator, the solver and the literal tables. The graph is borrowed for
+/// its own lifetime `'g`, apart from the document's `'a`, so that resolving
+/// can let go of it between encoding and solving ([`Encoder::detach`]).
+pub(crate) struct Encoder<'a, 'g, M> {
+    pub graph: &'g Graph,
     pub doc: &'a Node,
     pub types: &'a TypeSystem<'a>,
     pub sat: Solver,
@@ -42,6 +44,53 @@ pub(crate) struct Encoder<'a, M> {
     depth: usize,
     /// What the mode adds (see [`super::mode`]).
     pub mode: M,
+}
+
+/// An [`Encoder`] that let go of its graph ([`Encoder::detach`]), so that
+/// the graph can drop what only encoding reads before the solver runs.
+pub(crate) struct Detached<'a, M> {
+    doc: &'a Node,
+    types: &'a TypeSystem<'a>,
+    sat: Solver,
+    eval: Evaluator<'a>,
+    expressions: Option<&'a Map>,
+    lits: Literals,
+    ids: IdIndex,
+    presence_direct: Vec<Option<bool>>,
+    depth: usize,
+    mode: M,
+}
+
+impl<'a, M> Detached<'a, M> {
+    /// The encoder again, on `graph`: the graph it was detached from, with
+    /// the same elements.
+    pub(crate) fn attach<'g>(self, graph: &'g Graph) -> Encoder<'a, 'g, M> {
+        let Detached {
+            doc,
+            types,
+            sat,
+            eval,
+            expressions,
+            lits,
+            ids,
+            presence_direct,
+            depth,
+            mode,
+        } = self;
+        Encoder {
+            graph,
+            doc,
+            types,
+            sat,
+            eval,
+            expressions,
+            lits,
+            ids,
+            presence_direct,
+            depth,
+            mode,
+        }
+    }
 }
 
 /// The variables of the problem, per kind.
@@ -143,12 +192,12 @@ enum Term {
 /// with a clear error instead of overflowing the stack.
 pub(super) const MAX_LOGIC_DEPTH: usize = 128;
 
-impl<'a, M: Mode> Encoder<'a, M> {
+impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
     /// An encoder for `doc`'s variability input definitions and named
     /// expressions, with the assigned `inputs` and the clock `now_ms`, in
     /// the mode `mode` makes (it may create variables first).
     pub(crate) fn new(
-        graph: &'a Graph,
+        graph: &'g Graph,
         doc: &'a Node,
         types: &'a TypeSystem,
         inputs: Map,
@@ -173,6 +222,36 @@ impl<'a, M: Mode> Encoder<'a, M> {
             ids: IdIndex::new(graph),
             presence_direct: vec![None; n],
             depth: 0,
+            mode,
+        }
+    }
+
+    /// The encoder without its graph: everything it has built, which
+    /// [`Detached::attach`] gives back to the same graph.
+    pub(crate) fn detach(self) -> Detached<'a, M> {
+        let Encoder {
+            graph: _,
+            doc,
+            types,
+            sat,
+            eval,
+            expressions,
+            lits,
+            ids,
+            presence_direct,
+            depth,
+            mode,
+        } = self;
+        Detached {
+            doc,
+            types,
+            sat,
+            eval,
+            expressions,
+            lits,
+            ids,
+            presence_direct,
+            depth,
             mode,
         }
     }
@@ -938,7 +1017,7 @@ impl<'a, M: Mode> Encoder<'a, M> {
 }
 
 #[cfg(test)]
-impl<M> Encoder<'_, M> {
+impl<M> Encoder<'_, '_, M> {
     /// The variables terms named: `manual.<id>` per element, `expression.<name>`
     /// per named expression, and the free variables with their names.
     #[allow(clippy::type_complexity)]
@@ -1085,7 +1164,7 @@ topology_template:
       artifacts: {z: {type: a, file: f}}
 ";
 
-    fn with_encoder(f: impl FnOnce(&Graph, &mut Encoder<'_, Resolve>)) {
+    fn with_encoder(f: impl FnOnce(&Graph, &mut Encoder<'_, '_, Resolve>)) {
         let mut d = doc(TEMPLATE);
         normalize(&mut d).expect("normalizes");
         let g = build(&d).expect("builds");

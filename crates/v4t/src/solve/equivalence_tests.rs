@@ -448,7 +448,7 @@ fn compare(
 }
 
 /// Whether `a` and `b` agree in every model of the encoding so far.
-fn equivalent(enc: &mut Encoder<'_, super::mode::Resolve>, a: Lit, b: Lit) -> bool {
+fn equivalent(enc: &mut Encoder<'_, '_, super::mode::Resolve>, a: Lit, b: Lit) -> bool {
     !enc.sat.solve(&[a, !b]) && !enc.sat.solve(&[!a, b])
 }
 

@@ -42,7 +42,7 @@ const MAX_UNLOCATED: usize = 200;
 /// search only the parts its neighbourhood lies in).
 pub(crate) struct Guarded<'a> {
     /// The encoder, for the literals of elements (its solver is `sat`).
-    enc: Encoder<'a, Guarding>,
+    enc: Encoder<'a, 'a, Guarding>,
     sat: Split,
     guards: Vec<Guard>,
     /// Guard literal → index in `guards`.

@@ -93,7 +93,7 @@ pub(crate) fn solve_or_conflict(
     now_ms: f64,
 ) -> std::result::Result<Solution, (Error, Vec<Reason>)> {
     let kept = inputs.clone();
-    solve_assigned(doc, graph, types, inputs, now_ms, None).map_err(|e| {
+    solve_assigned(doc, Solving::Shared(graph), types, inputs, now_ms, None).map_err(|e| {
         if e.code != Code::Unsatisfiable {
             return (e, Vec::new());
         }
@@ -113,24 +113,69 @@ pub(crate) fn solve_fixed(
     now_ms: f64,
     fixed: (ElementId, bool),
 ) -> Result<Solution> {
-    solve_assigned(doc, graph, types, inputs, now_ms, Some(fixed))
+    solve_assigned(
+        doc,
+        Solving::Shared(graph),
+        types,
+        inputs,
+        now_ms,
+        Some(fixed),
+    )
+}
+
+/// [`solve`] for resolving one variant, letting the graph drop what only
+/// encoding reads once the problem is encoded ([`Graph::release_encoded`]).
+/// An unsatisfiable problem fails without notes: the conditions they would
+/// name are gone, and [`solve`] on a graph built again gives them.
+pub(crate) fn solve_releasing(
+    doc: &Node,
+    graph: &mut Graph,
+    types: &TypeSystem,
+    inputs: Map,
+    now_ms: f64,
+) -> Result<Solution> {
+    solve_assigned(doc, Solving::Releasing(graph), types, inputs, now_ms, None)
+}
+
+/// The graph a solve reads: shared with the caller, or one whose
+/// encoding-only data the solve may drop.
+enum Solving<'g> {
+    Shared(&'g Graph),
+    Releasing(&'g mut Graph),
+}
+
+impl Solving<'_> {
+    fn get(&self) -> &Graph {
+        match self {
+            Solving::Shared(g) => g,
+            Solving::Releasing(g) => g,
+        }
+    }
 }
 
 fn solve_assigned(
     doc: &Node,
-    graph: &Graph,
+    mut graph: Solving<'_>,
     types: &TypeSystem,
     inputs: Map,
     now_ms: f64,
     fixed: Option<(ElementId, bool)>,
 ) -> Result<Solution> {
-    let mut enc = Encoder::new(graph, doc, types, inputs, now_ms, |_| Resolve);
-    let order = encode_problem(&mut enc)?;
-    let raw = RawDefs::new(doc);
-    if let Some((id, present)) = fixed {
-        let l = enc.presence(id);
-        enc.sat.require(if present { l } else { !l });
+    let (order, encoded) = {
+        let mut enc = Encoder::new(graph.get(), doc, types, inputs, now_ms, |_| Resolve);
+        let order = encode_problem(&mut enc)?;
+        if let Some((id, present)) = fixed {
+            let l = enc.presence(id);
+            enc.sat.require(if present { l } else { !l });
+        }
+        (order, enc.detach())
+    };
+    if let Solving::Releasing(g) = &mut graph {
+        g.release_encoded();
     }
+    let graph = graph.get();
+    let mut enc = encoded.attach(graph);
+    let raw = RawDefs::new(doc);
 
     // From here on every question is answered per independent part.
     let mut sat = std::mem::take(&mut enc.sat).split();
@@ -406,7 +451,7 @@ enum Stage {
 
 /// The stages before the technology count (5.6), in order. Building stops at
 /// the first error, which counts after the answers of the stages before it.
-fn stages(enc: &mut Encoder<'_, Resolve>, stages: &mut Vec<Stage>) -> Result<()> {
+fn stages(enc: &mut Encoder<'_, '_, Resolve>, stages: &mut Vec<Stage>) -> Result<()> {
     let graph = enc.graph;
     let opts = &graph.options().solver;
     if opts.topology != Optimize::Off {
@@ -479,7 +524,7 @@ fn stages(enc: &mut Encoder<'_, Resolve>, stages: &mut Vec<Stage>) -> Result<()>
 /// part ([`Split::ask`]): each part then builds its search backend once for
 /// all of them.
 fn optimize(
-    enc: &mut Encoder<'_, Resolve>,
+    enc: &mut Encoder<'_, '_, Resolve>,
     sat: &mut Split,
     check_unique: bool,
 ) -> Result<Vec<(String, u64)>> {
@@ -594,7 +639,7 @@ pub(crate) fn objective_weight(graph: &Graph, name: &str, id: ElementId) -> Opti
 
 /// Objective terms: each element's presence with its weight.
 fn presence_terms(
-    enc: &mut Encoder<'_, Resolve>,
+    enc: &mut Encoder<'_, '_, Resolve>,
     ids: &[ElementId],
     weights: &[u64],
 ) -> Vec<(Lit, u64)> {
@@ -607,7 +652,7 @@ fn presence_terms(
 /// Whether another solution exists that changes a variable of the
 /// uniqueness check over `kind` ([`Encoder::unique_vars`]). The current
 /// model may change to another model of the unchanged problem.
-fn ambiguous(enc: &mut Encoder<'_, Resolve>, sat: &mut Split, kind: Kind) -> bool {
+fn ambiguous(enc: &mut Encoder<'_, '_, Resolve>, sat: &mut Split, kind: Kind) -> bool {
     let vars = enc.unique_vars(kind);
     let keep: Vec<Lit> = vars
         .into_iter()

@@ -16,7 +16,7 @@ use v4t_yaml::Node;
 /// (`variability.constraints`, then the generated ones) and `implies`.
 /// Returns the elements in element order, whose presence variables come
 /// first, so that numbering follows the graph.
-pub(crate) fn encode_problem<M: Mode>(enc: &mut Encoder<'_, M>) -> Result<Vec<ElementId>> {
+pub(crate) fn encode_problem<M: Mode>(enc: &mut Encoder<'_, '_, M>) -> Result<Vec<ElementId>> {
     let graph = enc.graph;
     let doc = enc.doc;
     for g in graph.groups() {
@@ -55,7 +55,7 @@ pub(crate) fn encode_problem<M: Mode>(enc: &mut Encoder<'_, M>) -> Result<Vec<El
 /// literals of all and of the manual conditions, reused across elements
 /// (two allocations per element otherwise).
 fn encode_element<M: Mode>(
-    enc: &mut Encoder<'_, M>,
+    enc: &mut Encoder<'_, '_, M>,
     id: ElementId,
     buffers: &mut (Vec<Lit>, Vec<Lit>),
 ) -> Result<()> {
@@ -89,7 +89,7 @@ fn encode_element<M: Mode>(
 }
 
 /// An element's `implies` list as written (5.4).
-fn encode_implies<M: Mode>(enc: &mut Encoder<'_, M>, id: ElementId) -> Result<()> {
+fn encode_implies<M: Mode>(enc: &mut Encoder<'_, '_, M>, id: ElementId) -> Result<()> {
     let graph = enc.graph;
     let Some(implies) = graph.implies(id) else {
         return Ok(());
