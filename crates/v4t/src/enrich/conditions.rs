@@ -279,49 +279,59 @@ pub(crate) fn simplify(mut n: Node) -> Node {
 /// [`simplify`]; bratans keep their `or`).
 fn simplify_cond(c: Cond) -> Cond {
     match c {
-        Cond::And(items) | Cond::Or(items) if items.len() == 1 => {
-            simplify_cond(items.into_iter().next().expect("one item"))
+        Cond::And(mut items) | Cond::Or(mut items) if items.len() == 1 => match items.pop() {
+            Some(only) => simplify_cond(only),
+            None => Cond::And(items),
+        },
+        Cond::And(mut items) => {
+            simplify_each(&mut items);
+            Cond::And(items)
         }
-        Cond::And(items) => Cond::And(items.into_iter().map(simplify_cond).collect()),
-        Cond::Or(items) => Cond::Or(items.into_iter().map(simplify_cond).collect()),
+        Cond::Or(mut items) => {
+            simplify_each(&mut items);
+            Cond::Or(items)
+        }
         Cond::Yaml(n) => Cond::yaml(simplify(*n)),
         other => other,
     }
 }
 
-/// The set of mutually exclusive alternatives an element belongs to (9.5).
-pub(crate) fn scope(g: &Graph, id: ElementId) -> Vec<ElementId> {
-    let (e, name) = (g.get(id), g.name(id));
-    let same_name = |list: &[ElementId]| -> Vec<ElementId> {
-        list.iter()
-            .copied()
-            .filter(|&x| g.name(x) == name)
-            .collect()
-    };
-    let container = e.container.map(|c| g.get(c));
-    match e.kind {
-        Kind::Relation => container
-            .map(|c| same_name(c.outgoing()))
-            .unwrap_or_default(),
-        Kind::Property => e
-            .container
-            .map(|c| same_name(g.siblings(c, id)))
-            .unwrap_or_default(),
-        Kind::Artifact => container
-            .map(|c| same_name(c.artifacts()))
-            .unwrap_or_default(),
-        Kind::Type => container.map(|c| c.types.to_vec()).unwrap_or_default(),
-        Kind::Technology => container
-            .map(|c| c.technologies().to_vec())
-            .unwrap_or_default(),
-        Kind::Input => same_name(g.inputs()),
-        Kind::Output => same_name(g.outputs()),
-        _ => Vec::new(),
+/// [`simplify_cond`] of every entry, in place (a large template builds
+/// hundreds of thousands of these lists: none is copied).
+fn simplify_each(items: &mut CondList) {
+    for item in items.iter_mut() {
+        if matches!(item, Cond::And(_) | Cond::Or(_) | Cond::Yaml(_)) {
+            let taken = std::mem::replace(item, Cond::Bratan(IdList::new()));
+            *item = simplify_cond(taken);
+        }
     }
 }
 
+/// The set of mutually exclusive alternatives an element belongs to (9.5),
+/// in order: the elements of its container's list (or the graph's) that
+/// are alternatives of `id`, `id` among them.
+fn scope_members(g: &Graph, id: ElementId) -> impl Iterator<Item = ElementId> + '_ {
+    let e = g.get(id);
+    let container = e.container.map(|c| (c, g.get(c)));
+    let none: &[ElementId] = &[];
+    let (list, by_name) = match (e.kind, container) {
+        (Kind::Relation, Some((_, c))) => (c.outgoing(), true),
+        (Kind::Property, Some((c, _))) => (g.siblings(c, id), true),
+        (Kind::Artifact, Some((_, c))) => (c.artifacts(), true),
+        (Kind::Type, Some((_, c))) => (&c.types[..], false),
+        (Kind::Technology, Some((_, c))) => (c.technologies(), false),
+        (Kind::Input, _) => (g.inputs(), true),
+        (Kind::Output, _) => (g.outputs(), true),
+        _ => (none, false),
+    };
+    let name = g.name(id);
+    list.iter()
+        .copied()
+        .filter(move |&x| !by_name || g.name(x) == name)
+}
+
 fn scope_without(g: &Graph, id: ElementId) -> IdList {
-    scope(g, id).into_iter().filter(|&x| x != id).collect()
+    scope_members(g, id).filter(|&x| x != id).collect()
 }
 
 fn has_manual(list: &[Cond]) -> bool {
@@ -330,14 +340,12 @@ fn has_manual(list: &[Cond]) -> bool {
 
 /// Whether default-alternative pruning is allowed for `id` (9.5).
 fn default_pruning_allowed(g: &Graph, id: ElementId, current: &[CondList]) -> bool {
-    let s = scope(g, id);
-    if s.len() <= 1 {
+    if scope_members(g, id).nth(1).is_none() {
         return false;
     }
     let is_property = g.get(id).kind == Kind::Property;
     // The candidates are exactly `[id]`.
-    let mut candidates = s
-        .into_iter()
+    let mut candidates = scope_members(g, id)
         .filter(|&x| !has_manual(&current[x.0 as usize]))
         .filter(|&x| !is_property || !g.get(x).is_fallback());
     candidates.next() == Some(id) && candidates.next().is_none()
