@@ -469,6 +469,16 @@ impl Solver {
         }
     }
 
+    /// Makes room in the clause store for `clauses` more clauses of `lits`
+    /// literals in all (exactly: [`Solver::split`] knows each part's size).
+    pub(crate) fn reserve_store(&mut self, lits: usize, clauses: usize) {
+        self.clause_lits.reserve_exact(lits);
+        self.clause_ends.reserve_exact(clauses);
+        if let Some(gates) = &mut self.clause_gates {
+            gates.reserve_exact(clauses);
+        }
+    }
+
     /// Records from now on which clauses define which gate, so that
     /// [`Split::solve_switched`] follows a gate's definition only from the
     /// gate to its inputs and a question stays near its assumptions (the

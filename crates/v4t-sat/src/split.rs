@@ -179,24 +179,42 @@ impl Solver {
             split.locs.push(Loc::In { part: *slot, var });
         }
 
+        if split.parts.is_empty() {
+            // Every variable is fixed: no clause is left to distribute.
+            return split;
+        }
+
+        // Each part's store at its exact size: a large problem has hundreds
+        // of parts, whose stores would otherwise grow by doubling at the
+        // peak of a resolve.
+        let mut sizes = vec![(0usize, 0usize); split.parts.len()];
+        let mut local = Vec::new();
+        let mut start = 0;
+        for &end in &self.clause_ends {
+            let clause = &self.clause_lits[start..end];
+            start = end;
+            if let Some(size) = localise(&split.locs, clause, &mut local)
+                .and_then(|part| sizes.get_mut(part as usize))
+            {
+                size.0 += local.len();
+                size.1 += 1;
+            }
+        }
+        for (part, &(lits, clauses)) in split.parts.iter_mut().zip(&sizes) {
+            if let Some(part) = part {
+                part.sat.reserve_store(lits, clauses);
+            }
+        }
+
         // Distribute the clauses without their false literals.
         let mut start = 0;
-        let mut local = Vec::new();
         for (c, &end) in self.clause_ends.iter().enumerate() {
             let gate = self.clause_gate(c);
             let clause = &self.clause_lits[start..end];
             start = end;
-            if clause.iter().any(|&l| is_fixed(l) == Some(true)) {
+            let Some(part) = localise(&split.locs, clause, &mut local) else {
                 continue;
-            }
-            local.clear();
-            let mut part = NONE;
-            for &l in clause.iter().filter(|&&l| is_fixed(l).is_none()) {
-                if let Loc::In { part: p, var } = split.locs[l.var_index() as usize] {
-                    part = p;
-                    local.push(l.with_var(var));
-                }
-            }
+            };
             let gate = match split.locs.get(gate as usize) {
                 Some(&Loc::In { var, .. }) => var,
                 _ => crate::NO_GATE,
@@ -220,6 +238,25 @@ impl Solver {
         }
         split
     }
+}
+
+/// The literals of `clause` that are not fixed, renamed into their part
+/// (into `local`, cleared first), and that part ([`NONE`] if every literal
+/// is fixed false); `None` if a fixed literal satisfies the clause.
+fn localise(locs: &[Loc], clause: &[Lit], local: &mut Vec<Lit>) -> Option<u32> {
+    local.clear();
+    let mut part = NONE;
+    for &l in clause {
+        match locs[l.var_index() as usize] {
+            Loc::In { part: p, var } => {
+                part = p;
+                local.push(l.with_var(var));
+            }
+            Loc::Fixed(b) if b != l.is_negated() => return None,
+            Loc::Fixed(_) => {}
+        }
+    }
+    Some(part)
 }
 
 impl Solver {
@@ -1272,6 +1309,22 @@ mod tests {
         assert!(split.implied(&[t]));
         assert_eq!(split.num_parts(), 3);
         assert_eq!(split.or(&[]), !split.or(&[xs[6]]));
+    }
+
+    #[test]
+    fn parts_store_their_clauses_at_exact_size() {
+        let mut rng = Rng::new(99);
+        for _ in 0..100 {
+            let split = instance(&mut rng).split_solver.split();
+            for part in split.parts.iter().flatten() {
+                // A part's solver starts with the unit clause of its constant
+                // (a vector's first allocation holds four entries); the rest
+                // is reserved exactly, with no growth by doubling.
+                let sat = &part.sat;
+                assert!(sat.clause_lits.capacity() <= sat.clause_lits.len().max(4));
+                assert!(sat.clause_ends.capacity() <= sat.clause_ends.len().max(4));
+            }
+        }
     }
 
     #[test]
