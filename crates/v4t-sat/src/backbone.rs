@@ -28,6 +28,19 @@ impl Solver {
     /// The clauses do not change; the current model may change to another
     /// model of them.
     pub fn backbone(&mut self, lits: &[Lit]) -> Option<Vec<Implied>> {
+        if self.sat.is_none() {
+            // Without a search backend yet: where propagation decides
+            // every variable (a template without variability inputs), its
+            // facts are the one model, and no backend is built.
+            let facts = self.level0()?;
+            if facts.iter().all(|&v| v != 0) {
+                let implied = |l: Lit| match facts[l.var_index() as usize] > 0 {
+                    b if b != l.is_negated() => Implied::True,
+                    _ => Implied::False,
+                };
+                return Some(lits.iter().map(|&l| implied(l)).collect());
+            }
+        }
         if !self.ensure_model() {
             return None;
         }
@@ -131,6 +144,28 @@ mod tests {
             let assume = fixing(&vars, m);
             assert!(s.solve(&assume), "round {round}");
         }
+    }
+
+    #[test]
+    fn propagated_problems_need_no_search_backend() {
+        let mut s = Solver::new();
+        let (a, b, c) = (s.new_var(), s.new_var(), s.new_var());
+        s.require(a);
+        s.add_clause(&[!a, !b]);
+        s.add_clause(&[b, c]);
+        use Implied::*;
+        assert_eq!(
+            s.backbone(&[a, b, c, !c]),
+            Some(vec![True, False, True, False])
+        );
+        assert_eq!(
+            s.count(&[], &[a, b, c], &Default::default()).value,
+            1u64.into()
+        );
+        assert!(s.sat.is_none(), "no backend was built");
+        // One open variable: the backend decides.
+        let d = s.new_var();
+        assert_eq!(s.backbone(&[d]), Some(vec![Free]));
     }
 
     #[test]

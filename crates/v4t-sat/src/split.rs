@@ -184,6 +184,47 @@ impl Solver {
             return split;
         }
 
+        self.distribute(&mut split);
+
+        // Start every part from the solver's model, if it has a current one.
+        if self.model_valid && self.model.len() == n {
+            for part in split.parts.iter_mut().flatten() {
+                let model: Vec<bool> = part
+                    .globals
+                    .iter()
+                    .map(|&g| g == NONE || self.model[g as usize])
+                    .collect();
+                part.sat.model = model;
+                part.sat.model_valid = true;
+            }
+        }
+        split
+    }
+}
+
+/// The literals of `clause` that are not fixed, renamed into their part
+/// (into `local`, cleared first), and that part ([`NONE`] if every literal
+/// is fixed false); `None` if a fixed literal satisfies the clause.
+fn localise(locs: &[Loc], clause: &[Lit], local: &mut Vec<Lit>) -> Option<u32> {
+    local.clear();
+    let mut part = NONE;
+    for &l in clause {
+        match locs[l.var_index() as usize] {
+            Loc::In { part: p, var } => {
+                part = p;
+                local.push(l.with_var(var));
+            }
+            Loc::Fixed(b) if b != l.is_negated() => return None,
+            Loc::Fixed(_) => {}
+        }
+    }
+    Some(part)
+}
+
+impl Solver {
+    /// Adds every clause that no level-0 fact satisfies to its part of
+    /// `split`, without its false literals, renamed into the part.
+    fn distribute(&self, split: &mut Split) {
         // Each part's store at its exact size: a large problem has hundreds
         // of parts, whose stores would otherwise grow by doubling at the
         // peak of a resolve.
@@ -223,43 +264,8 @@ impl Solver {
                 p.sat.push_clause(&local, gate);
             }
         }
-
-        // Start every part from the solver's model, if it has a current one.
-        if self.model_valid && self.model.len() == n {
-            for part in split.parts.iter_mut().flatten() {
-                let model: Vec<bool> = part
-                    .globals
-                    .iter()
-                    .map(|&g| g == NONE || self.model[g as usize])
-                    .collect();
-                part.sat.model = model;
-                part.sat.model_valid = true;
-            }
-        }
-        split
     }
-}
 
-/// The literals of `clause` that are not fixed, renamed into their part
-/// (into `local`, cleared first), and that part ([`NONE`] if every literal
-/// is fixed false); `None` if a fixed literal satisfies the clause.
-fn localise(locs: &[Loc], clause: &[Lit], local: &mut Vec<Lit>) -> Option<u32> {
-    local.clear();
-    let mut part = NONE;
-    for &l in clause {
-        match locs[l.var_index() as usize] {
-            Loc::In { part: p, var } => {
-                part = p;
-                local.push(l.with_var(var));
-            }
-            Loc::Fixed(b) if b != l.is_negated() => return None,
-            Loc::Fixed(_) => {}
-        }
-    }
-    Some(part)
-}
-
-impl Solver {
     /// The connected components of the clauses not yet satisfied under
     /// `is_fixed`, and which variables occur in them; `None` if a clause is
     /// falsified.
