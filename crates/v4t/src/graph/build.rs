@@ -891,6 +891,10 @@ impl<'d> Builder<'d> {
         for (i, name, span, a, fallback) in written.chain(added) {
             let raw = a.as_map();
             let mut e = self.alternative(Kind::Property, i, container, span, loc(i), raw);
+            if let Fallback::Added(_) = fallback {
+                // Read from the shared definition (`Element::implied`).
+                e.implied = None;
+            }
             e.fallback = fallback;
             let id = self.add(e, name);
             self.g.properties.push(id);
@@ -1779,7 +1783,7 @@ impl<'d> Builder<'d> {
         }
         let ok = self.g.nodes.iter().any(|&n| {
             let e = self.g.get(n);
-            e.anchor() || e.implied.as_deref().is_some_and(Node::is_truthy)
+            e.anchor() || e.implied().is_some_and(Node::is_truthy)
         });
         if !ok {
             bail!(
@@ -2301,6 +2305,9 @@ service_template:
                 .cloned()
                 .map(|mut e| {
                     if added_here(&e) {
+                        // The shared definition's `implied`, as a written
+                        // fallback property holds its own copy.
+                        e.implied = e.implied().cloned().map(Box::new);
                         e.fallback = Fallback::Written;
                     }
                     e

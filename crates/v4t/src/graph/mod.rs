@@ -134,9 +134,10 @@ pub(crate) struct Element {
     /// technology); in the resolver graph, the enriched list, whose
     /// generated entries are compact terms ([`Cond`]).
     pub conditions: CondList,
-    /// The raw `implied` value if written ([`Graph::is_implied`] adds the
-    /// defaults). Boxed: most elements have none.
-    pub implied: Option<Box<Node>>,
+    /// The raw `implied` value if written ([`Element::implied`] reads it,
+    /// [`Graph::is_implied`] adds the defaults). Boxed: most elements have
+    /// none; a fallback property the graph added has its mode's shared one.
+    implied: Option<Box<Node>>,
     pub types: IdList,
     pub properties: IdList,
     /// Node or relation: the groups it is a member of, in group order.
@@ -301,6 +302,15 @@ impl Element {
     /// Property: whether it is a fallback property (written or added).
     pub(crate) fn is_fallback(&self) -> bool {
         self.fallback != Fallback::No
+    }
+
+    /// The `implied` value as written, if defined: the element's own, or
+    /// that of the shared definition of a fallback property the graph added.
+    pub(crate) fn implied(&self) -> Option<&Node> {
+        match self.added_definition() {
+            Some(shared) => shared.get("implied"),
+            None => self.implied.as_deref(),
+        }
     }
 
     /// Property: the definition of a fallback property the graph added
@@ -854,7 +864,7 @@ impl Graph {
     /// unless hosting; other kinds: false).
     pub(crate) fn is_implied(&self, id: ElementId) -> bool {
         let e = self.get(id);
-        match (&e.implied, e.kind) {
+        match (e.implied(), e.kind) {
             (Some(v), _) => v.is_truthy(),
             (None, Kind::Property) => true,
             (None, Kind::Relation) => !e.hosting() && self.options.relation_default_implied,
