@@ -33,10 +33,10 @@ impl Solver {
             // every variable (a template without variability inputs), its
             // facts are the one model, and no backend is built.
             let facts = self.level0()?;
-            if facts.iter().all(|&v| v != 0) {
-                let implied = |l: Lit| match facts[l.var_index() as usize] > 0 {
-                    b if b != l.is_negated() => Implied::True,
-                    _ => Implied::False,
+            if self.adopt_propagated(&facts) {
+                let implied = |l: Lit| match self.value(l) {
+                    true => Implied::True,
+                    false => Implied::False,
                 };
                 return Some(lits.iter().map(|&l| implied(l)).collect());
             }

@@ -150,12 +150,9 @@ impl Solver {
         let Some(facts) = self.level0() else {
             return exact(Natural::ZERO);
         };
-        if assumptions.is_empty() && facts.iter().all(|&v| v != 0) {
-            // Propagation decided every variable without a conflict: that
-            // assignment is the one model, found without a search backend
-            // (a template without variability inputs).
-            self.model = facts.iter().map(|&v| v > 0).collect();
-            self.model_valid = true;
+        if assumptions.is_empty() && self.adopt_propagated(&facts) {
+            // The one model, found without a search backend (a template
+            // without variability inputs).
             return exact(Natural::ONE);
         }
         let satisfiable = if assumptions.is_empty() {

@@ -469,6 +469,18 @@ impl Solver {
         }
     }
 
+    /// Takes the level-0 `facts` as the current model if they decide every
+    /// variable: propagation then found the one model without a conflict,
+    /// and no search backend is needed. Whether they did.
+    pub(crate) fn adopt_propagated(&mut self, facts: &[i8]) -> bool {
+        if facts.contains(&0) {
+            return false;
+        }
+        self.model = facts.iter().map(|&v| v > 0).collect();
+        self.model_valid = true;
+        true
+    }
+
     /// Makes room in the clause store for `clauses` more clauses of `lits`
     /// literals in all (exactly: [`Solver::split`] knows each part's size).
     pub(crate) fn reserve_store(&mut self, lits: usize, clauses: usize) {

@@ -279,10 +279,9 @@ pub(crate) fn simplify(mut n: Node) -> Node {
 /// [`simplify`]; bratans keep their `or`).
 fn simplify_cond(c: Cond) -> Cond {
     match c {
-        Cond::And(mut items) | Cond::Or(mut items) if items.len() == 1 => match items.pop() {
-            Some(only) => simplify_cond(only),
-            None => Cond::And(items),
-        },
+        Cond::And(items) | Cond::Or(items) if items.len() == 1 => {
+            simplify_cond(items.into_iter().next().expect("one item"))
+        }
         Cond::And(mut items) => {
             simplify_each(&mut items);
             Cond::And(items)
