@@ -759,6 +759,28 @@ topology_template:
         }
     }
 
+    /// Issue 27: exact topology counts on product lines of up to 200
+    /// inputs. The counter's budget counts decisions and steps, not time,
+    /// so this holds on any machine (before the elimination order, 180
+    /// and 195 inputs ended with a lower bound).
+    #[test]
+    fn family5_topologies_are_exact_up_to_200_inputs() {
+        for n in [150, 180, 195, 200] {
+            let g = family5(n);
+            let mut sources = Sources::new();
+            let id = sources.add("template.yaml", g.template);
+            let options = v4t::analyze::AnalyzeOptions::default();
+            let analysis = v4t::analyze::analyze(&mut sources, id, &mut NoFiles, &options)
+                .unwrap_or_else(|e| panic!("{}", e.message));
+            assert!(analysis.determined, "{n} inputs");
+            assert!(
+                analysis.topologies.exact,
+                "{n} inputs: {:?}",
+                analysis.topologies
+            );
+        }
+    }
+
     #[test]
     fn the_tosca_2_benchmark_file_is_valid_tosca() {
         let text = tosca2_service(12);

@@ -279,6 +279,9 @@ struct Counter {
     stamp: u32,
     /// Unsatisfied clauses per variable, counted while decomposing.
     degree: Vec<u32>,
+    /// Per variable, its rank in an elimination order ([`crate::order`]):
+    /// the higher, the earlier it is decided; empty for the plain heuristic.
+    rank: Vec<u32>,
     cache: FxHashMap<Box<[u32]>, Natural>,
     cache_words: usize,
     budget: CountBudget,
@@ -365,6 +368,8 @@ impl Counter {
         )?;
         let (lits, start) = (simplified.lits, simplified.start);
         let clauses = start.len() - 1;
+        let rank =
+            crate::order::elimination_ranks(&lits, &start, &value, &projected).unwrap_or_default();
         let mut watches = vec![Vec::new(); 2 * n];
         let mut occ_start = vec![0u32; n + 1];
         for c in 0..clauses {
@@ -402,6 +407,7 @@ impl Counter {
             clause_mark: vec![0; clauses],
             stamp: 0,
             degree: vec![0; n],
+            rank,
             cache: FxHashMap::default(),
             cache_words: 0,
             budget,
@@ -742,11 +748,12 @@ impl Counter {
             }
             // Branch on the projection variable in most open clauses.
             let mut branch = NONE;
-            let mut best = 0;
+            let mut best = (0, 0);
             for &m in &members {
                 let d = std::mem::take(&mut self.degree[m as usize]);
-                if self.projected[m as usize] && (d > best || (d == best && m < branch)) {
-                    best = d;
+                let score = (self.rank.get(m as usize).copied().unwrap_or(0), d);
+                if self.projected[m as usize] && (score > best || (score == best && m < branch)) {
+                    best = score;
                     branch = m;
                 }
             }

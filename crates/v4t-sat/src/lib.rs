@@ -69,6 +69,7 @@ mod firsts;
 mod gates;
 mod mus;
 mod natural;
+mod order;
 mod pb;
 mod prefer;
 mod propagate;
