@@ -734,11 +734,20 @@ impl<'o> Family<'o> {
                 value,
                 exact: solvable.exact && allowed.exact,
             };
+            // Where the inputs decide the constraints, a configuration with
+            // a solution is ruled out exactly when its solution violates
+            // them: one satisfiability question per prefix instead of two
+            // counts.
+            let decided = !self.sat.can_differ(&self.input_lits, &[declared]);
             let chosen = first_difference(&self.inputs, &mut |prefix| {
-                let prefix: Vec<Lit> = prefix
+                let mut prefix: Vec<Lit> = prefix
                     .iter()
                     .map(|&(i, v)| self.inputs[i].lits[v])
                     .collect();
+                if decided {
+                    prefix.push(!declared);
+                    return self.sat.solve(&prefix);
+                }
                 let wider = self.sat.count(&prefix, &self.input_lits, &budget).value;
                 let mut narrower = prefix;
                 narrower.push(declared);

@@ -26,6 +26,9 @@ struct BruteForce {
     /// Configurations the declared constraints rule out (no solution, but
     /// one without the constraints).
     ruled_out: u128,
+    /// The first of them in enumeration order (value indices): the witness
+    /// the analysis names.
+    first_ruled_out: Option<Vec<usize>>,
     /// The topology of each valid configuration (value indices).
     by_config: Vec<(Vec<usize>, Vec<String>)>,
 }
@@ -181,6 +184,7 @@ fn brute_force(
                     out.outside += 1;
                 } else if message == "Could not solve" && !unsolvable {
                     out.ruled_out += 1;
+                    out.first_ruled_out.get_or_insert_with(|| choice.clone());
                 } else {
                     *out.failures.entry((message, other)).or_default() += 1;
                 }
@@ -584,6 +588,26 @@ fn check(
         stats.undeclared += usize::from(want.failures.keys().any(|k| k.1));
         for e in &analysis.excluded {
             check_exclusion(e, &text, &ctx);
+            if let (super::Excluder::Constraints, Some(w)) = (e.by, &e.witness) {
+                let first = want.first_ruled_out.as_ref().expect("one is ruled out");
+                let named: Vec<String> = (analysis.inputs.iter().zip(first))
+                    .map(|(i, &v)| {
+                        format!(
+                            "{}={}",
+                            i.name,
+                            to_json(&Node::new(i.values[v].clone(), Span::NONE))
+                        )
+                    })
+                    .collect();
+                let witness: Vec<String> = w
+                    .iter()
+                    .map(|(k, v)| format!("{k}={}", to_json(&Node::new(v.clone(), Span::NONE))))
+                    .collect();
+                assert_eq!(
+                    witness, named,
+                    "the smallest ruled out configuration\n{ctx}"
+                );
+            }
         }
         if want.valid > 0 {
             let dead: BTreeSet<&String> = want
