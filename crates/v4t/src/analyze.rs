@@ -977,12 +977,55 @@ impl<'o> Family<'o> {
                 .map(|d| d.name.clone())
                 .collect();
         }
-        let mut differ = self.sat.differ(&self.input_lits, &self.presence_lits);
-        self.inputs
-            .iter()
-            .filter(|input| !differ.can_differ(&input.lits))
-            .map(|input| input.name.clone())
-            .collect()
+        let changed = self.changed_by_one_value();
+        let mut differ = None;
+        let mut irrelevant = Vec::new();
+        for (input, changed) in self.inputs.iter().zip(changed) {
+            if changed {
+                continue;
+            }
+            let differ = differ
+                .get_or_insert_with(|| self.sat.differ(&self.input_lits, &self.presence_lits));
+            if !differ.can_differ(&input.lits) {
+                irrelevant.push(input.name.clone());
+            }
+        }
+        irrelevant
+    }
+
+    /// Per input: whether changing only its value in one valid
+    /// configuration (the solver's next model) changes the topology. A
+    /// cheap filter before the exact question on two copies of the problem
+    /// ([`Solver::differ`]), which is a search of its own per input: one
+    /// solve per value here, under assumptions that fix every input.
+    fn changed_by_one_value(&mut self) -> Vec<bool> {
+        let mut changed = vec![false; self.inputs.len()];
+        if !self.sat.solve(&[]) {
+            return changed;
+        }
+        let sat = &self.sat;
+        let Some(base) = (self.inputs.iter())
+            .map(|d| d.lits.iter().copied().find(|&l| sat.value(l)))
+            .collect::<Option<Vec<Lit>>>()
+        else {
+            return changed;
+        };
+        let topology: Vec<bool> = self.presence_lits.iter().map(|&l| sat.value(l)).collect();
+        let mut assumptions = base.clone();
+        for (i, input) in self.inputs.iter().enumerate() {
+            for &value in input.lits.iter().filter(|&&l| l != base[i]) {
+                assumptions[i] = value;
+                if self.sat.solve(&assumptions)
+                    && (self.presence_lits.iter().zip(&topology))
+                        .any(|(&l, &was)| self.sat.value(l) != was)
+                {
+                    changed[i] = true;
+                    break;
+                }
+            }
+            assumptions[i] = base[i];
+        }
+        changed
     }
 
     /// The ids of the elements absent, and present, in every valid
