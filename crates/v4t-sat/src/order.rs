@@ -9,8 +9,12 @@
 //! again. Branching on the variable in the most open clauses (the plain
 //! heuristic) ignores that structure; on a random product line with 180
 //! inputs it runs out of budget where the reverse elimination order counts
-//! exactly. The order is greedy minimum degree, variables outside the
-//! projection first (the counter never decides them).
+//! exactly. The order is greedy: variables outside the projection first
+//! (the counter never decides them), then the variable whose elimination
+//! adds the fewest edges among its neighbours (minimum fill, up to 1,024
+//! variables), then the fewest neighbours (minimum degree). Minimum fill
+//! makes every family-5 size up to 221 inputs exact, minimum degree alone
+//! every size up to 208.
 
 use crate::Lit;
 
@@ -18,7 +22,41 @@ use crate::Lit;
 /// stays): the adjacency matrix grows with the square.
 pub(crate) const ORDER_LIMIT: usize = 2048;
 
-/// Per variable, its position in a minimum-degree elimination order of the
+/// Up to this many variables the order minimises the edges each
+/// elimination adds (minimum fill), beyond it only the degree.
+const FILL_LIMIT: usize = 1024;
+
+/// The members of a row of the adjacency matrix.
+fn members_of(row: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    row.iter().enumerate().flat_map(|(w, &bits)| {
+        let mut bits = bits;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let u = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                u
+            })
+        })
+    })
+}
+
+/// How many pairs of neighbours of `i` are not adjacent: the edges
+/// eliminating `i` adds.
+fn missing_edges(adjacent: &[u64], words: usize, i: usize) -> u32 {
+    let row_i = &adjacent[i * words..(i + 1) * words];
+    let twice: u32 = members_of(row_i)
+        .map(|u| {
+            let row_u = &adjacent[u * words..(u + 1) * words];
+            let apart: u32 = (row_i.iter().zip(row_u))
+                .map(|(a, b)| (a & !b).count_ones())
+                .sum();
+            apart - 1
+        })
+        .sum();
+    twice / 2
+}
+
+/// Per variable, its position in a minimum-fill elimination order of the
 /// unassigned variables of the clauses (`lits[start[c]..start[c + 1]]`),
 /// those outside the projection first; higher ranks are eliminated later
 /// and so should be decided earlier. Variables in no clause rank 0. `None`
@@ -69,33 +107,47 @@ pub(crate) fn elimination_ranks(
             .sum()
     };
     let mut degree: Vec<u32> = (0..m).map(|i| row(&adjacent, i)).collect();
+    let by_fill = m <= FILL_LIMIT;
+    let mut fill = vec![0u32; m];
+    let mut stale = vec![by_fill; m];
     let mut gone = vec![false; m];
     let mut ranks = vec![0u32; n];
     let mut neighbours = vec![0u64; words];
     for step in 0..m {
-        // Outside the projection first, then the fewest neighbours (ties in
-        // variable order).
+        for i in 0..m {
+            if stale[i] && !gone[i] {
+                fill[i] = missing_edges(&adjacent, words, i);
+                stale[i] = false;
+            }
+        }
+        // Outside the projection first, then the fewest edges added (up to
+        // FILL_LIMIT variables), the fewest neighbours, variable order.
         let Some(v) = (0..m)
             .filter(|&i| !gone[i])
-            .min_by_key(|&i| (projected[vars[i] as usize], degree[i], i))
+            .min_by_key(|&i| (projected[vars[i] as usize], fill[i], degree[i], i))
         else {
             break;
         };
         gone[v] = true;
         ranks[vars[v] as usize] = step as u32 + 1;
         neighbours.copy_from_slice(&adjacent[v * words..(v + 1) * words]);
-        for (w, &bits) in neighbours.iter().enumerate() {
-            let mut bits = bits;
-            while bits != 0 {
-                let u = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let r = &mut adjacent[u * words..(u + 1) * words];
-                for (x, &y) in r.iter_mut().zip(&neighbours) {
-                    *x |= y;
+        for u in members_of(&neighbours) {
+            let r = &mut adjacent[u * words..(u + 1) * words];
+            for (x, &y) in r.iter_mut().zip(&neighbours) {
+                *x |= y;
+            }
+            r[u / 64] &= !(1 << (u % 64));
+            r[v / 64] &= !(1 << (v % 64));
+            degree[u] = row(&adjacent, u);
+        }
+        if by_fill {
+            // New edges among the neighbours change the fill of every
+            // variable next to one of them.
+            for u in members_of(&neighbours) {
+                stale[u] = true;
+                for w in members_of(&adjacent[u * words..(u + 1) * words]) {
+                    stale[w] = true;
                 }
-                r[u / 64] &= !(1 << (u % 64));
-                r[v / 64] &= !(1 << (v % 64));
-                degree[u] = row(&adjacent, u);
             }
         }
     }
@@ -155,6 +207,15 @@ mod tests {
         // last pair, ties fall in variable order.
         let later = ranks[1..].iter().filter(|&&r| r > ranks[0]).count();
         assert!(later <= 2, "{ranks:?}");
+    }
+
+    #[test]
+    fn fewest_added_edges_before_fewest_neighbours() {
+        // A 4-cycle 0-1-2-3 (degree 2, eliminating one adds an edge) and a
+        // clique 4-5-6-7 (degree 3, adds none): the clique goes first.
+        let (lits, start) = store(&[&[0, 1], &[1, 2], &[2, 3], &[3, 0], &[4, 5, 6, 7]]);
+        let ranks = elimination_ranks(&lits, &start, &[0; 8], &[true; 8]).unwrap();
+        assert_eq!(ranks[4], 1, "{ranks:?}");
     }
 
     #[test]
