@@ -181,6 +181,10 @@ impl Solver {
 /// How many models [`Counter::remember`] keeps.
 const MODELS: usize = 4;
 
+/// Decisions after which a count starts again, branching by an
+/// elimination order ([`Counter::rank`]).
+const RANK_AFTER: u64 = 4096;
+
 /// No variable (a part without projection variables has no branch variable).
 const NONE: u32 = u32::MAX;
 
@@ -282,6 +286,8 @@ struct Counter {
     /// Per variable, its rank in an elimination order ([`crate::order`]):
     /// the higher, the earlier it is decided; empty for the plain heuristic.
     rank: Vec<u32>,
+    /// The order was computed (see [`Counter::rank`]).
+    ranked: bool,
     cache: FxHashMap<Box<[u32]>, Natural>,
     cache_words: usize,
     budget: CountBudget,
@@ -368,8 +374,6 @@ impl Counter {
         )?;
         let (lits, start) = (simplified.lits, simplified.start);
         let clauses = start.len() - 1;
-        let rank =
-            crate::order::elimination_ranks(&lits, &start, &value, &projected).unwrap_or_default();
         let mut watches = vec![Vec::new(); 2 * n];
         let mut occ_start = vec![0u32; n + 1];
         for c in 0..clauses {
@@ -407,7 +411,8 @@ impl Counter {
             clause_mark: vec![0; clauses],
             stamp: 0,
             degree: vec![0; n],
-            rank,
+            rank: Vec::new(),
+            ranked: false,
             cache: FxHashMap::default(),
             cache_words: 0,
             budget,
@@ -428,6 +433,17 @@ impl Counter {
         let mut root = Product::new(parts, free);
         let mut frames: Vec<Frame> = Vec::new();
         loop {
+            if !self.ranked && self.decisions_made >= RANK_AFTER && self.rank() {
+                // A hard count: start again, deciding by the elimination
+                // order (the cache keeps what was counted).
+                for frame in frames.drain(..) {
+                    self.decisions.pop();
+                    self.unchecked -= u32::from(frame.unchecked);
+                }
+                self.undo(0);
+                let (parts, free) = self.decompose(&all);
+                root = Product::new(parts, free);
+            }
             let product = frames.last_mut().map_or(&mut root, |f| &mut f.product);
             if product.next < product.parts.len() {
                 let part = std::mem::replace(
@@ -464,6 +480,24 @@ impl Counter {
             let (value, exact) = self.finish(frame);
             let product = frames.last_mut().map_or(&mut root, |f| &mut f.product);
             product.multiply(&value, exact);
+        }
+    }
+
+    /// Ranks the variables by an elimination order of the clauses
+    /// ([`crate::order`]) for the search to start again; `false` if the
+    /// clauses are too large for one (the search goes on as it is). Most
+    /// counts (`analyze --details` makes one per element) end within
+    /// [`RANK_AFTER`] decisions and never pay for the order.
+    fn rank(&mut self) -> bool {
+        self.ranked = true;
+        // The clauses hold only variables unassigned at the counter's root.
+        let root = vec![0; self.value.len()];
+        match crate::order::elimination_ranks(&self.lits, &self.start, &root, &self.projected) {
+            Some(rank) => {
+                self.rank = rank;
+                true
+            }
+            None => false,
         }
     }
 
