@@ -436,11 +436,10 @@ impl Counter {
             if !self.ranked && self.decisions_made >= RANK_AFTER && self.rank() {
                 // A hard count: start again, deciding by the elimination
                 // order (the cache keeps what was counted).
-                for frame in frames.drain(..) {
-                    self.decisions.pop();
-                    self.unchecked -= u32::from(frame.unchecked);
+                while let Some(frame) = frames.pop() {
+                    self.close_branch(&frame);
                 }
-                self.undo(0);
+                debug_assert!(self.trail.is_empty(), "back at the root");
                 let (parts, free) = self.decompose(&all);
                 root = Product::new(parts, free);
             }
@@ -490,9 +489,7 @@ impl Counter {
     /// [`RANK_AFTER`] decisions and never pay for the order.
     fn rank(&mut self) -> bool {
         self.ranked = true;
-        // The clauses hold only variables unassigned at the counter's root.
-        let root = vec![0; self.value.len()];
-        match crate::order::elimination_ranks(&self.lits, &self.start, &root, &self.projected) {
+        match crate::order::elimination_ranks(&self.lits, &self.start, &self.projected) {
             Some(rank) => {
                 self.rank = rank;
                 true

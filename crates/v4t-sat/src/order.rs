@@ -56,23 +56,24 @@ fn missing_edges(adjacent: &[u64], words: usize, i: usize) -> u32 {
     twice / 2
 }
 
-/// Per variable, its position in a minimum-fill elimination order of the
-/// unassigned variables of the clauses (`lits[start[c]..start[c + 1]]`),
-/// those outside the projection first; higher ranks are eliminated later
-/// and so should be decided earlier. Variables in no clause rank 0. `None`
-/// above [`ORDER_LIMIT`] variables.
+/// Per variable (of `projected`'s length), its position in the greedy
+/// elimination order of the variables of the clauses
+/// (`lits[start[c]..start[c + 1]]`; the counter's hold only variables
+/// unassigned at its root): those outside the projection first, see the
+/// module documentation. Higher ranks are eliminated later and so should
+/// be decided earlier. Variables in no clause rank 0. `None` above
+/// [`ORDER_LIMIT`] variables.
 pub(crate) fn elimination_ranks(
     lits: &[Lit],
     start: &[u32],
-    value: &[i8],
     projected: &[bool],
 ) -> Option<Vec<u32>> {
-    let n = value.len();
+    let n = projected.len();
     let mut local = vec![u32::MAX; n];
     let mut vars: Vec<u32> = Vec::new();
     for l in lits {
         let v = l.var_index() as usize;
-        if value[v] == 0 && local[v] == u32::MAX {
+        if local[v] == u32::MAX {
             local[v] = vars.len() as u32;
             vars.push(v as u32);
             if vars.len() > ORDER_LIMIT {
@@ -172,11 +173,9 @@ mod tests {
 
     #[test]
     fn a_path_is_eliminated_from_its_ends() {
-        // 1 - 2 - 3 - 4 - 5; variable 0 is in no clause, 6 is assigned.
-        let (lits, start) = store(&[&[1, 2], &[2, 3], &[3, 4], &[4, 5], &[5, 6]]);
-        let mut value = vec![0i8; 7];
-        value[6] = 1;
-        let ranks = elimination_ranks(&lits, &start, &value, &[true; 7]).unwrap();
+        // 1 - 2 - 3 - 4 - 5; variables 0 and 6 are in no clause.
+        let (lits, start) = store(&[&[1, 2], &[2, 3], &[3, 4], &[4, 5]]);
+        let ranks = elimination_ranks(&lits, &start, &[true; 7]).unwrap();
         assert_eq!((ranks[0], ranks[6]), (0, 0), "{ranks:?}");
         let mut order: Vec<u32> = ranks[1..6].to_vec();
         order.sort_unstable();
@@ -202,7 +201,7 @@ mod tests {
             &[3, 4],
             &[5, 6],
         ]);
-        let ranks = elimination_ranks(&lits, &start, &[0; 7], &[true; 7]).unwrap();
+        let ranks = elimination_ranks(&lits, &start, &[true; 7]).unwrap();
         // The pairs go first; once the hub has no more neighbours than the
         // last pair, ties fall in variable order.
         let later = ranks[1..].iter().filter(|&&r| r > ranks[0]).count();
@@ -214,7 +213,7 @@ mod tests {
         // A 4-cycle 0-1-2-3 (degree 2, eliminating one adds an edge) and a
         // clique 4-5-6-7 (degree 3, adds none): the clique goes first.
         let (lits, start) = store(&[&[0, 1], &[1, 2], &[2, 3], &[3, 0], &[4, 5, 6, 7]]);
-        let ranks = elimination_ranks(&lits, &start, &[0; 8], &[true; 8]).unwrap();
+        let ranks = elimination_ranks(&lits, &start, &[true; 8]).unwrap();
         assert_eq!(ranks[4], 1, "{ranks:?}");
     }
 
@@ -224,7 +223,7 @@ mod tests {
         // still ranks above it.
         let (lits, start) = store(&[&[0, 1], &[0, 2], &[0, 3], &[1, 2, 3]]);
         let projected = [false, true, true, true];
-        let ranks = elimination_ranks(&lits, &start, &[0; 4], &projected).unwrap();
+        let ranks = elimination_ranks(&lits, &start, &projected).unwrap();
         assert_eq!(ranks[0], 1, "{ranks:?}");
         assert!(ranks[1..].iter().all(|&r| r > 1), "{ranks:?}");
     }
@@ -235,8 +234,8 @@ mod tests {
         let clauses: Vec<&[u32]> = pairs.iter().map(|p| &p[..]).collect();
         let (lits, start) = store(&clauses);
         let n = ORDER_LIMIT + 2;
-        assert!(elimination_ranks(&lits, &start, &vec![0; n], &vec![true; n]).is_none());
+        assert!(elimination_ranks(&lits, &start, &vec![true; n]).is_none());
         let (lits, start) = store(&clauses[..ORDER_LIMIT - 1]);
-        assert!(elimination_ranks(&lits, &start, &vec![0; n], &vec![true; n]).is_some());
+        assert!(elimination_ranks(&lits, &start, &vec![true; n]).is_some());
     }
 }

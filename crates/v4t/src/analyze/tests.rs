@@ -589,20 +589,14 @@ fn check(
         for e in &analysis.excluded {
             check_exclusion(e, &text, &ctx);
             if let (super::Excluder::Constraints, Some(w)) = (e.by, &e.witness) {
+                let shown = |name: &str, v: &Value| {
+                    format!("{name}={}", to_json(&Node::new(v.clone(), Span::NONE)))
+                };
                 let first = want.first_ruled_out.as_ref().expect("one is ruled out");
                 let named: Vec<String> = (analysis.inputs.iter().zip(first))
-                    .map(|(i, &v)| {
-                        format!(
-                            "{}={}",
-                            i.name,
-                            to_json(&Node::new(i.values[v].clone(), Span::NONE))
-                        )
-                    })
+                    .map(|(i, &v)| shown(&i.name, &i.values[v]))
                     .collect();
-                let witness: Vec<String> = w
-                    .iter()
-                    .map(|(k, v)| format!("{k}={}", to_json(&Node::new(v.clone(), Span::NONE))))
-                    .collect();
+                let witness: Vec<String> = w.iter().map(|(k, v)| shown(k, v)).collect();
                 assert_eq!(
                     witness, named,
                     "the smallest ruled out configuration\n{ctx}"
