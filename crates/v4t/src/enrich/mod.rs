@@ -135,7 +135,7 @@ fn enrich_doc(
         // properties as ordinary properties where graph #2 placed its own
         // (at the end of each list, in the same order), and the scenarios
         // of the technologies as `v4t enrich` writes them.
-        normalize::type_lists(doc);
+        normalize::canonical_shape(doc);
         graph::add_fallback_properties(doc, options);
         g2.write_placed_scenarios(doc);
     }

@@ -663,7 +663,7 @@ fn the_document_kept_for_the_resolver_is_normalised() {
         assert_eq!(to_json(&again), to_json(&d), "{text}");
         // Single types stay as written: the graph reads them as lists.
         let mut lists = d.clone();
-        crate::normalize::type_lists(&mut lists);
+        crate::normalize::canonical_shape(&mut lists);
         let mut canonical = d.clone();
         crate::normalize::normalize(&mut canonical, false, crate::normalize::TypeShape::List)
             .expect("normalises");

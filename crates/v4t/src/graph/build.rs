@@ -2233,7 +2233,7 @@ topology_template:
                     );
                 }
             }
-            crate::normalize::type_lists(&mut written);
+            crate::normalize::canonical_shape(&mut written);
             assert_eq!(to_json(&written), to_json(&lists));
         }
     }
