@@ -337,7 +337,7 @@ fn prepare(
 ) -> Result<Prepared> {
     let (mut doc, loaded, version, grammar) = load_checked(sources, template, loader)?;
     warnings.extend(lint::lint(&doc));
-    let files = types::TypeFiles::load(&doc, grammar, sources, template, loader)?;
+    let files = types::TypeFiles::load(&mut doc, grammar, sources, template, loader)?;
     let types = files.system();
     observe(Stage::Load);
     let enriched = if enrich {
@@ -390,9 +390,12 @@ fn prepare_variant(
 /// generated condition and constraint made explicit (`v4t enrich`).
 pub fn enrich(sources: &mut Sources, template: SourceId, loader: &mut dyn Loader) -> Result<Node> {
     let (mut doc, loaded, version, grammar) = load_checked(sources, template, loader)?;
-    let files = types::TypeFiles::load(&doc, grammar, sources, template, loader)?;
+    let files = types::TypeFiles::load(&mut doc, grammar, sources, template, loader)?;
     let types = files.system();
     enrich::enrich(&mut doc, version, &types).map_err(code(Code::InvalidCondition))?;
+    if let Some(root) = doc.as_map_mut() {
+        files.copy_types_into(root);
+    }
     load::remove_loaded_types(&mut doc, &loaded);
     Ok(doc)
 }

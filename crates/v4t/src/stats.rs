@@ -105,7 +105,7 @@ pub fn stats(sources: &mut Sources, template: SourceId, loader: &mut dyn Loader)
     let lines = text.lines().count();
     let non_blank_lines = text.lines().filter(|l| !l.trim().is_empty()).count();
     let (mut doc, _loaded, version, grammar) = crate::load_checked(sources, template, loader)?;
-    let files = crate::types::TypeFiles::load(&doc, grammar, sources, template, loader)?;
+    let files = crate::types::TypeFiles::load(&mut doc, grammar, sources, template, loader)?;
     let types = files.system();
     let variability = document::variability(&doc);
     let variability_inputs = document::declared_inputs(variability).len();

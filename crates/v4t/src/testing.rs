@@ -87,12 +87,15 @@ pub(crate) fn enrich(doc: &mut Node) -> crate::Result<()> {
     crate::enrich::enrich(doc, version(doc), &types).map(drop)
 }
 
-/// The type files of a fixture (no files beside it).
+/// The type files of a fixture (no files beside it), from a copy of it:
+/// loading moves the type collections out of the document.
 pub(crate) fn type_files(doc: &Node) -> crate::types::TypeFiles {
     let grammar = crate::version::grammar_of(doc);
     let mut sources = Sources::new();
     let id = sources.add("template.yaml", "");
-    crate::types::TypeFiles::load(doc, grammar, &mut sources, id, &mut NoFiles).expect("types load")
+    let mut copy = doc.clone();
+    crate::types::TypeFiles::load(&mut copy, grammar, &mut sources, id, &mut NoFiles)
+        .expect("types load")
 }
 
 /// [`crate::prepare`] of the template `text` added to `sources` as

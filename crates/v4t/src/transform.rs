@@ -195,6 +195,7 @@ pub(crate) fn transform(
                 root.insert("imports", Node::seq(imports));
             }
         }
+        types.files().copy_types_into(root);
         drop_variability_group_types(root, types);
         match graph.grammar() {
             Grammar::Tosca13 => finish(root, loaded),

@@ -150,9 +150,10 @@ impl TypeFiles {
     /// base grammar `grammar`) and, on a TOSCA 2.0 base, every file and
     /// profile it imports (whatever the import's conditions: types are
     /// needed before presence is decided). An import that cannot be
-    /// followed is an error.
+    /// followed is an error. The type collections move out of `doc` into
+    /// the files (see [`TypeFiles::copy_types_into`]).
     pub(crate) fn load(
-        doc: &Node,
+        doc: &mut Node,
         grammar: Grammar,
         sources: &mut Sources,
         id: SourceId,
@@ -184,6 +185,20 @@ impl TypeFiles {
         Ok(TypeFiles { loaded, grammar })
     }
 
+    /// Writes the type collections [`TypeFiles::load`] moved out of the
+    /// template back into `root` (the template or a resolved template made
+    /// from it), as copies, where `root` has their keys.
+    pub(crate) fn copy_types_into(&self, root: &mut Map) {
+        let Some(tree) = self.loaded.docs.first().and_then(|d| d.root.as_map()) else {
+            return;
+        };
+        for (collection, _) in TYPE_COLLECTIONS {
+            if let (Some(types), Some(slot)) = (tree.get(collection), root.get_mut(collection)) {
+                *slot = types.clone();
+            }
+        }
+    }
+
     /// The type system over these documents.
     pub(crate) fn system(&self) -> TypeSystem<'_> {
         let ts = v4t_tosca::TypeSystem::build(&self.loaded);
@@ -199,6 +214,7 @@ impl TypeFiles {
         }
         TypeSystem {
             ts,
+            files: self,
             grammar: self.grammar,
             known,
             memo: Default::default(),
@@ -208,7 +224,11 @@ impl TypeFiles {
 
 /// The document the type system reads for `doc`: its definitions version,
 /// repositories, TOSCA 2.0 imports (without V4T keys) and type definitions.
-fn types_tree(doc: &Node, grammar: Grammar) -> Node {
+/// The type collections move out of `doc`: each key stays there with a
+/// null value, which [`TypeFiles::copy_types_into`] fills for the
+/// templates v4t writes; nothing else reads them from the document, and a
+/// copy would cost what they take (a flat 50 MB template: 56 MB).
+fn types_tree(doc: &mut Node, grammar: Grammar) -> Node {
     let mut tree = Map::new();
     let version = match grammar {
         Grammar::Tosca13 => "tosca_simple_yaml_1_3",
@@ -218,7 +238,7 @@ fn types_tree(doc: &Node, grammar: Grammar) -> Node {
         Key::new("tosca_definitions_version", Span::NONE),
         Node::string(version),
     );
-    let Some(m) = doc.as_map() else {
+    let Some(m) = doc.as_map_mut() else {
         return Node::map(tree);
     };
     if grammar == Grammar::Tosca2 {
@@ -238,8 +258,11 @@ fn types_tree(doc: &Node, grammar: Grammar) -> Node {
         }
     }
     for (collection, _) in TYPE_COLLECTIONS {
-        if let Some((k, v)) = m.get_entry(collection) {
-            tree.push(k.clone(), v.clone());
+        let Some(key) = m.get_entry(collection).map(|(k, _)| k.clone()) else {
+            continue;
+        };
+        if let Some(v) = m.get_mut(collection) {
+            tree.push(key, std::mem::take(v));
         }
     }
     let mut tree = Node::map(tree);
@@ -270,6 +293,9 @@ fn broken_rule(broken: &v4t_tosca::check::Broken<'_>) -> (String, Span) {
 /// The type system of one template, by type identity.
 pub(crate) struct TypeSystem<'t> {
     ts: v4t_tosca::TypeSystem<'t>,
+    /// What it is built from: the template's type collections are there
+    /// ([`TypeSystem::files`]).
+    files: &'t TypeFiles,
     grammar: Grammar,
     /// Per [`Collection`]: the local names of the defined types and their
     /// last `.` segments (TOSCA 1.3 short names), so that a name no file
@@ -281,6 +307,11 @@ pub(crate) struct TypeSystem<'t> {
 }
 
 impl<'t> TypeSystem<'t> {
+    /// The files the type system is built from.
+    pub(crate) fn files(&self) -> &'t TypeFiles {
+        self.files
+    }
+
     /// The type `name` of collection `c` as the template writes it.
     pub(crate) fn resolve(&self, c: Collection, name: &str) -> Option<TypeId> {
         let memo = &self.memo[c as usize];
@@ -575,14 +606,14 @@ node_types:
 
     /// The type files of `d`, the file `text` written in `grammar` (no
     /// files beside it).
-    fn load(d: &Node, text: &str, grammar: Grammar) -> crate::Result<TypeFiles> {
+    fn load(mut d: Node, text: &str, grammar: Grammar) -> crate::Result<TypeFiles> {
         let mut sources = Sources::new();
         let id = sources.add("t.yaml", text);
-        TypeFiles::load(d, grammar, &mut sources, id, &mut v4t_source::NoFiles)
+        TypeFiles::load(&mut d, grammar, &mut sources, id, &mut v4t_source::NoFiles)
     }
 
     fn files(text: &str) -> TypeFiles {
-        load(&doc(text), text, Grammar::Tosca13).expect("loads")
+        load(doc(text), text, Grammar::Tosca13).expect("loads")
     }
 
     #[test]
@@ -631,10 +662,46 @@ node_types:
         assert_eq!(t.chain_position(Collection::Node, "leaf", "base"), Some(2));
     }
 
+    /// Loading moves the type collections out of the template, keeping
+    /// their keys; the files write them back where a template has the keys,
+    /// with the category roots a TOSCA 1.3 type gets.
+    #[test]
+    fn type_collections_move_out_and_are_copied_back() {
+        let mut d = doc(TYPES);
+        let mut sources = Sources::new();
+        let id = sources.add("t.yaml", TYPES);
+        let f = TypeFiles::load(
+            &mut d,
+            Grammar::Tosca13,
+            &mut sources,
+            id,
+            &mut v4t_source::NoFiles,
+        )
+        .expect("loads");
+        assert_eq!(
+            v4t_yaml::json::to_json(&d),
+            r#"{"tosca_definitions_version":"tosca_variability_1_0","node_types":null}"#
+        );
+        let mut out = Map::new();
+        out.insert("node_types", Node::null());
+        out.insert("data_types", Node::null());
+        f.copy_types_into(&mut out);
+        let types = v4t_yaml::json::to_json(&Node::map(out));
+        assert!(
+            types.starts_with(r#"{"node_types":{"base":{"derived_from":"tosca.nodes.Root"},"mid""#),
+            "{types}"
+        );
+        assert!(types.ends_with(r#""data_types":null}"#), "{types}");
+        assert!(f
+            .system()
+            .is_a(Collection::Node, "leaf", "base")
+            .expect("walks"));
+    }
+
     /// The type files of the TOSCA 2.0 file `text` (no files beside it).
     fn load_tosca_20(text: &str) -> crate::Result<TypeFiles> {
         let d = v4t_yaml::parse_with(text, SourceId(0), v4t_yaml::Schema::Core).unwrap();
-        load(&d, text, Grammar::Tosca2)
+        load(d, text, Grammar::Tosca2)
     }
 
     #[test]

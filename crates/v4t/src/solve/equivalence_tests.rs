@@ -359,7 +359,7 @@ fn check_template(text: &str, counts: &mut Counts) -> Result<(), String> {
         load::load(&mut sources, sid, &mut NoFiles).map_err(|e| e.message.clone())?;
     let version = Version::of(&doc).map_err(|e| e.message.clone())?;
     validate::validate(&doc).map_err(|e| e.message.clone())?;
-    let files = crate::types::TypeFiles::load(&doc, grammar, &mut sources, sid, &mut NoFiles)
+    let files = crate::types::TypeFiles::load(&mut doc, grammar, &mut sources, sid, &mut NoFiles)
         .map_err(|e| e.message.clone())?;
     let types = files.system();
     let (config, g2) =
