@@ -88,7 +88,7 @@ impl Error {
     }
 
     /// Records the element the error is about, if none is recorded yet.
-    pub fn in_element(mut self, id: &str) -> Error {
+    pub fn in_element(mut self, id: impl std::fmt::Display) -> Error {
         if self.0.first.element.is_none() {
             self.0.first.element = Some(id.to_string());
         }

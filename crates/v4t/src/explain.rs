@@ -233,7 +233,7 @@ fn select(graph: &Graph, names: &[String]) -> Result<Vec<ElementId>> {
     let mut wanted = vec![false; graph.elements().len()];
     for name in names {
         let mut found = false;
-        for id in graph.ordered().filter(|&id| graph.id(id) == name) {
+        for id in graph.ordered().filter(|&id| graph.id(id) == name.as_str()) {
             wanted[id.0 as usize] = true;
             found = true;
         }
@@ -245,11 +245,12 @@ fn select(graph: &Graph, names: &[String]) -> Result<Vec<ElementId>> {
             let ids = graph
                 .ordered()
                 .filter(|&id| !graph.is_internal(id))
-                .map(|id| graph.id(id));
+                .map(|id| graph.id(id).to_string())
+                .collect::<Vec<_>>();
             let nodes = graph.nodes().iter().map(|&n| graph.name(n));
             let message = format!(
                 "No element \"{name}\" in the template{}",
-                did_you_mean(name, nodes.chain(ids))
+                did_you_mean(name, nodes.chain(ids.iter().map(String::as_str)))
             );
             return Err(Error::coded(Code::UndefinedReference, message, Span::NONE));
         }
@@ -498,7 +499,7 @@ fn summary(
         Decision::Conditions => {
             let own = g.id(id);
             match reasons.first() {
-                Some(r) if r.element.as_deref() == Some(own) => match r.kind {
+                Some(r) if r.element.as_deref().is_some_and(|e| own == e) => match r.kind {
                     ReasonKind::Presence => solve::explain::conditions_hold(g, id),
                     ReasonKind::Implied => "it is implied by its manual conditions".to_string(),
                     ReasonKind::Implies => "its implies require it".to_string(),

@@ -192,7 +192,7 @@ pub(super) fn why(
         wanted.extend(
             graph
                 .ordered()
-                .filter(|&e| ids.contains(graph.id(e)))
+                .filter(|&e| ids.contains(graph.id(e).to_string().as_str()))
                 .map(|e| (e, dead)),
         );
     }
@@ -676,7 +676,9 @@ impl<'a> Explainer<'a> {
             let verdict = match backbone[i] {
                 Implied::True => Verdict::AlwaysHolds,
                 Implied::False => Verdict::NeverHolds,
-                Implied::Free if dead.contains(g.id(id)) => Verdict::DeadElement,
+                Implied::Free if dead.contains(g.id(id).to_string().as_str()) => {
+                    Verdict::DeadElement
+                }
                 Implied::Free => Verdict::Masked,
             };
             out.push((names, self.names.describe(part, None), verdict));

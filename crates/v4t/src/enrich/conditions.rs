@@ -71,11 +71,15 @@ pub(super) fn enrich_conditions(
     let mut first_error: Option<(u32, Error)> = None;
     let definitions = g.definitions(doc);
     let kinds = Kinds::new(g)?;
+    let named_by_input = match inputs.filter(|_| g.options().enrich_input_condition) {
+        Some(m) => named_by_input(g, m),
+        None => Vec::new(),
+    };
     let context = Context {
         doc,
         g,
         types,
-        inputs,
+        named_by_input,
         type_specific,
         kinds: &kinds,
     };
@@ -98,6 +102,32 @@ pub(super) fn enrich_conditions(
             edit,
         }),
     }
+}
+
+/// By element: whether one of `inputs` is named by the element's id. An id
+/// starts with its kind's word and a dot, so only elements whose word
+/// starts an input name are written out and looked up (most input names
+/// have no dot: then none is).
+fn named_by_input(g: &Graph, inputs: &Map) -> Vec<bool> {
+    let words: Vec<&str> = inputs
+        .keys()
+        .filter_map(|k| k.split_once('.').map(|(word, _)| word))
+        .collect();
+    if words.is_empty() {
+        return Vec::new();
+    }
+    let mut id = String::new();
+    (0..g.elements().len() as u32)
+        .map(ElementId)
+        .map(|x| {
+            if !words.contains(&g.get(x).word()) {
+                return false;
+            }
+            id.clear();
+            g.id(x).push_to(&mut id);
+            inputs.contains_key(&id)
+        })
+        .collect()
 }
 
 /// Per kind (by `Kind as usize`), for elements without option keys of their
@@ -131,7 +161,9 @@ struct Context<'a> {
     doc: &'a Node,
     g: &'a Graph,
     types: &'a TypeSystem<'a>,
-    inputs: Option<&'a Map>,
+    /// By element: whether a variability input has the element's id as
+    /// its name (empty unless `enrich_input_condition` is on).
+    named_by_input: Vec<bool>,
     type_specific: Option<&'a Node>,
     kinds: &'a Kinds,
 }
@@ -144,7 +176,7 @@ fn enrich_element(
     own: Option<&Map>,
     current: &mut [CondList],
 ) -> Result<()> {
-    let (g, inputs, type_specific) = (cx.g, cx.inputs, cx.type_specific);
+    let (g, type_specific) = (cx.g, cx.type_specific);
     {
         let e = g.get(id);
         // 4a. default / pruning condition candidates, computed first because
@@ -178,7 +210,7 @@ fn enrich_element(
             list = thin_vec::thin_vec![Cond::Bratan(scope_without(g, id))];
         }
         // 3. input-name condition
-        if g.options().enrich_input_condition && inputs.is_some_and(|m| m.contains_key(g.id(id))) {
+        if cx.named_by_input.get(id.0 as usize) == Some(&true) {
             list.push(Cond::yaml(single(
                 "variability_input",
                 Node::string(g.id(id)),
@@ -704,6 +736,46 @@ topology_template:
         // v1's node mode.
         assert_eq!(mode.text(), "incoming-artifact");
         assert_eq!(mode.tokens(), [ModeToken::Incoming, ModeToken::Artifact]);
+    }
+
+    /// An element is named by an input exactly when its whole id is the
+    /// input's name, whatever its container and kind.
+    #[test]
+    fn elements_named_by_inputs_are_those_whose_ids_are_input_names() {
+        let mut d = crate::testing::doc(
+            "
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    a:
+      type: t
+      properties: [{p: 1}, {q: 2}]
+      requirements: [{host: b}]
+    b: {type: t, artifacts: {f: {type: x, file: f}}}
+",
+        );
+        normalize(&mut d).expect("normalizes");
+        let g = build(&d).expect("builds");
+        let ids: Vec<String> = g.ordered().map(|x| g.id(x).to_string()).collect();
+        assert!(ids.iter().any(|id| id.matches('.').count() >= 3), "{ids:?}");
+        let mut inputs = v4t_yaml::Map::new();
+        for name in ids
+            .iter()
+            .step_by(2)
+            .chain([&"node.c".to_string(), &"nodeless".to_string()])
+        {
+            inputs.insert(name.as_str(), Node::null());
+        }
+        let named = named_by_input(&g, &inputs);
+        for x in g.ordered() {
+            let want = inputs.contains_key(&g.id(x).to_string());
+            assert_eq!(named.get(x.0 as usize) == Some(&true), want, "{}", g.id(x));
+        }
+        assert!(named.iter().filter(|&&n| n).count() >= 2);
+        // Without a dotted input name nothing is written out.
+        let mut plain = v4t_yaml::Map::new();
+        plain.insert("a", Node::null());
+        assert!(named_by_input(&g, &plain).is_empty());
     }
 }
 

@@ -499,7 +499,8 @@ impl<'d> Builder<'d> {
             .unwrap_or(&[])
     }
 
-    /// Adds `e`, named `name`: its id is written here, and holds the name.
+    /// Adds `e`, named `name`: its own part of its id is written here, and
+    /// holds the name.
     fn add(&mut self, mut e: Element, name: &str) -> ElementId {
         let id = ElementId(self.g.elements.len() as u32);
         // The name follows the kind's word (ten letters at most) and a dot.
@@ -508,10 +509,6 @@ impl<'d> Builder<'d> {
         let buf = &mut self.id_buf;
         buf.clear();
         write_id(buf, e.word(), name, e.index);
-        if let Some(c) = e.container {
-            buf.push('.');
-            buf.push_str(self.g.id(c));
-        }
         self.g.ids.push(buf);
         self.g.elements.push(e);
         if std::mem::take(&mut self.has_conditions) {

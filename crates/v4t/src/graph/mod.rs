@@ -28,6 +28,7 @@ pub(crate) use crate::kind::Kind;
 use crate::logic::LogicOp;
 use crate::options::Options;
 use crate::version::Grammar;
+use std::fmt;
 use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Map, Node, Span};
 
@@ -774,8 +775,11 @@ impl Graph {
     /// `<kind>.<name>[@<index>][.<container id>]`, the element's SAT
     /// variable name and the id errors report.
     #[inline]
-    pub(crate) fn id(&self, id: ElementId) -> &str {
-        self.ids.get(id.0 as usize)
+    pub(crate) fn id(&self, id: ElementId) -> Id<'_> {
+        Id {
+            graph: self,
+            element: id,
+        }
     }
 
     /// The name of element `id` (as written: a template's, a property's, an
@@ -968,7 +972,7 @@ impl Graph {
         if e.is_attribute() {
             // No operator names attributes: the element's id is its
             // presence variable.
-            return Node::string(self.id(id).to_string());
+            return Node::string(self.id(id));
         }
         let (op, arg) = match e.kind {
             Kind::Node => (L::NodePresence, name(id)),
@@ -1017,13 +1021,16 @@ impl Graph {
     }
 }
 
-/// The ids of a graph's elements, one after the other in one string: a
-/// large template has hundreds of thousands of elements, and one allocation
-/// per id cost as much memory again as the ids themselves.
+/// The elements' own parts of their ids (`<kind>.<name>[@<index>]`), one
+/// after the other in one string: a large template has hundreds of
+/// thousands of elements, and one allocation per id cost as much memory
+/// again as the ids themselves. An id continues with its container's
+/// ([`Id`]), which is not stored again (family 1 seed 100,000: 48 MB of
+/// whole ids).
 #[derive(Debug, Default)]
 pub(crate) struct Ids {
     text: String,
-    /// Where each id ends in `text` (it starts where the previous one ends).
+    /// Where each part ends in `text` (it starts where the previous one ends).
     ends: Vec<usize>,
 }
 
@@ -1033,7 +1040,7 @@ impl Ids {
         &self.text[self.start(i)..self.ends[i]]
     }
 
-    /// Where the id of element `i` starts in the text.
+    /// Where the part of element `i` starts in the text.
     #[inline]
     fn start(&self, i: usize) -> usize {
         match i.checked_sub(1) {
@@ -1042,9 +1049,9 @@ impl Ids {
         }
     }
 
-    /// Appends the id of the next element.
-    pub(crate) fn push(&mut self, id: &str) {
-        self.text.push_str(id);
+    /// Appends the part of the next element.
+    pub(crate) fn push(&mut self, part: &str) {
+        self.text.push_str(part);
         self.ends.push(self.text.len());
     }
 
@@ -1052,10 +1059,107 @@ impl Ids {
         self.ends.reserve(elements);
     }
 
-    /// Gives back what the text reserved while growing (up to half of it:
-    /// 36 MB of 84 MB for family 1 seed 100,000), once every id is in.
+    /// Gives back what the text reserved while growing, once every part
+    /// is in.
     pub(crate) fn shrink_to_fit(&mut self) {
         self.text.shrink_to_fit();
+    }
+}
+
+/// The id of an element ([`Graph::id`]): its own part, then a dot and its
+/// container's id. Written out by `Display` (`to_string`), compared with
+/// strings part by part.
+#[derive(Clone, Copy)]
+pub(crate) struct Id<'g> {
+    graph: &'g Graph,
+    element: ElementId,
+}
+
+impl<'g> Id<'g> {
+    /// The parts, the element's own first.
+    fn parts(self) -> impl Iterator<Item = &'g str> {
+        let g = self.graph;
+        std::iter::successors(Some(self.element), move |&x| g.get(x).container)
+            .map(move |x| g.ids.get(x.0 as usize))
+    }
+}
+
+impl Id<'_> {
+    /// Appends the id to `out`.
+    pub(crate) fn push_to(self, out: &mut String) {
+        let g = self.graph;
+        let mut x = self.element;
+        loop {
+            out.push_str(g.ids.get(x.0 as usize));
+            match g.get(x).container {
+                Some(c) => {
+                    out.push('.');
+                    x = c;
+                }
+                None => return,
+            }
+        }
+    }
+}
+
+impl fmt::Display for Id<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, part) in self.parts().enumerate() {
+            if i > 0 {
+                f.write_str(".")?;
+            }
+            f.write_str(part)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Id<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.to_string(), f)
+    }
+}
+
+impl PartialEq<str> for Id<'_> {
+    fn eq(&self, other: &str) -> bool {
+        let mut rest = other;
+        for (i, part) in self.parts().enumerate() {
+            if i > 0 {
+                let Some(r) = rest.strip_prefix('.') else {
+                    return false;
+                };
+                rest = r;
+            }
+            let Some(r) = rest.strip_prefix(part) else {
+                return false;
+            };
+            rest = r;
+        }
+        rest.is_empty()
+    }
+}
+
+impl PartialEq for Id<'_> {
+    fn eq(&self, other: &Id<'_>) -> bool {
+        *self == *other.to_string()
+    }
+}
+
+impl PartialEq<&str> for Id<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        *self == **other
+    }
+}
+
+impl PartialEq<String> for Id<'_> {
+    fn eq(&self, other: &String) -> bool {
+        *self == **other
+    }
+}
+
+impl From<Id<'_>> for String {
+    fn from(id: Id<'_>) -> String {
+        id.to_string()
     }
 }
 
@@ -1284,7 +1388,8 @@ mod id_tests {
     #[test]
     fn ids_follow_the_identifier_system() {
         let (_, g) = graph(TEMPLATE);
-        let ids: Vec<&str> = g.ordered().map(|i| g.id(i)).collect();
+        let ids: Vec<String> = g.ordered().map(|i| g.id(i).to_string()).collect();
+        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
         for expected in [
             "type.web.a@0.node.web",
             "type.web.b@1.node.web",

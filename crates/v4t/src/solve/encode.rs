@@ -1086,10 +1086,12 @@ impl IdIndex {
             slots: vec![(0, EMPTY); (n + n / 2).next_power_of_two().max(2)],
             first: (0..n as u32).map(ElementId).collect(),
         };
+        let mut id = String::new();
         for e in graph.ordered() {
-            let id = graph.id(e);
-            let h = id_hash(id);
-            match index.probe(graph, h, id) {
+            id.clear();
+            graph.id(e).push_to(&mut id);
+            let h = id_hash(&id);
+            match index.probe(graph, h, &id) {
                 Ok(first) => index.first[e.0 as usize] = first,
                 Err(slot) => index.slots[slot] = (tag(h), e.0),
             }
@@ -1181,12 +1183,12 @@ topology_template:
         with_encoder(|g, enc| {
             let order: Vec<ElementId> = g.ordered().collect();
             for &e in &order {
-                let id = g.id(e);
+                let id = g.id(e).to_string();
                 let first = *order.iter().find(|&&x| g.id(x) == id).expect("self");
-                assert_eq!(enc.ids.find(g, id), Some(first), "{id}");
+                assert_eq!(enc.ids.find(g, &id), Some(first), "{id}");
                 assert_eq!(enc.ids.first[e.0 as usize], first, "{id}");
                 assert_eq!(enc.presence(e), enc.presence(first), "{id}");
-                assert_eq!(enc.var(id), enc.presence(first), "{id}");
+                assert_eq!(enc.var(&id), enc.presence(first), "{id}");
             }
             let shared = order
                 .iter()

@@ -635,7 +635,7 @@ pub(crate) fn condition_kind(g: &Graph, id: ElementId, c: &Cond) -> ReasonKind {
             if !n.span.is_known()
                 && n.get(ValueOp::VariabilityInput.name())
                     .and_then(Node::as_str)
-                    == Some(g.id(id)) =>
+                    .is_some_and(|s| g.id(id) == s) =>
         {
             ReasonKind::InputCondition
         }

@@ -49,7 +49,7 @@ fn check(text: &str, ctx: &str, resolve_each: bool, seen: &mut Seen) {
     let mut wanted = Vec::new();
     for (ids, dead) in [(&analysis.dead, true), (&analysis.core, false)] {
         for e in graph.ordered() {
-            if ids.iter().any(|i| i == graph.id(e)) {
+            if ids.iter().any(|i| graph.id(e) == *i) {
                 wanted.push((e, dead));
             }
         }
