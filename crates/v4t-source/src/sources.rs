@@ -185,6 +185,13 @@ impl Sources {
         SourceId(u32::try_from(self.files.len() - 1).unwrap_or(u32::MAX - 1))
     }
 
+    /// Shows text `id` as `name` in diagnostics from now on.
+    pub fn rename(&mut self, id: SourceId, name: impl Into<String>) {
+        if let Some(file) = self.files.get_mut(id.0 as usize) {
+            file.name = name.into();
+        }
+    }
+
     /// Tells how to read text `id` again, so that [`Sources::release`] may
     /// drop it (the command line does for a template file on disk).
     pub fn set_reread(&mut self, id: SourceId, reread: Reread) {
@@ -421,6 +428,18 @@ fn has_scheme(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_renamed_text_keeps_its_text_and_path() {
+        let mut sources = Sources::new();
+        let id = sources.add_loaded("types/a.yaml", "a: 1\n");
+        sources.rename(id, "csar/types/a.yaml");
+        sources.rename(SourceId(7), "nothing");
+        let file = sources.get(id).unwrap();
+        assert_eq!(file.name, "csar/types/a.yaml");
+        assert_eq!(file.path.as_deref(), Some("types/a.yaml"));
+        assert_eq!(file.text(), "a: 1\n");
+    }
 
     #[test]
     fn text_of_returns_what_a_span_covers() {
