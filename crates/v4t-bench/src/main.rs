@@ -37,10 +37,7 @@ use v4t_bench::Family;
 
 /// The same allocator as `v4t`, so the YAML-only baseline is comparable.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-/// mimalloc's `mi_option_purge_delay`, as in `v4t`'s `main.rs`.
-const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+static GLOBAL: v4t_alloc::Mimalloc = v4t_alloc::Mimalloc;
 
 const USAGE: &str = "usage:
   v4t-bench generate --family 1|2|3|4|5 --size N --out DIR
@@ -57,8 +54,7 @@ fn main() -> ExitCode {
         // The allocator keeps freed memory a second, as `v4t analyze` does
         // (its main says why), so that the in-process timings match the
         // command's.
-        // SAFETY: sets an integer option of the allocator; no other thread runs yet.
-        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 1000) }
+        v4t_alloc::keep_freed_memory_a_second();
     }
     if args.iter().any(|a| a == "-h" || a == "--help") {
         println!("{USAGE}");

@@ -30,27 +30,9 @@ use std::io::Write;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
-/// mimalloc instead of glibc malloc: resolving allocates millions of small
-/// maps and strings on a worker thread, where glibc grows a secondary arena
-/// with `mprotect` page by page (measured: 20% of the family-1 benchmark).
+/// mimalloc instead of glibc malloc (`v4t-alloc` says why).
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-/// mimalloc's `mi_option_purge_delay` (its `mi_option_e` in `mimalloc.h`
-/// of v2; the bindings name only some options).
-const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-
-/// Memory freed goes back to the system after a second instead of 10 ms:
-/// `analyze` frees and allocates hundreds of megabytes again and again
-/// (each model count simplifies its own copy of the problem), and every
-/// page given back costs a page fault and a zeroed page when taken again
-/// (family 1 seed 10,000: 22,800 page faults, a fifth of the time, down to
-/// 450). The peak does not change there; elsewhere it would grow (resolving
-/// family 2 n = 10,000: 11 MB more), so only `analyze` asks for it.
-fn keep_freed_memory_a_second() {
-    // SAFETY: sets an integer option of the allocator; no other thread runs yet.
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 1000) }
-}
+static GLOBAL: v4t_alloc::Mimalloc = v4t_alloc::Mimalloc;
 
 /// Exit code: success.
 pub const EXIT_OK: u8 = 0;
@@ -823,7 +805,7 @@ fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     if matches!(cli.command, Command::Analyze(_)) {
-        keep_freed_memory_a_second();
+        v4t_alloc::keep_freed_memory_a_second();
     }
     // The library bounds every recursion (YAML depth, expression depth), but
     // the bounds are sized for small stacks; a generous main stack keeps
