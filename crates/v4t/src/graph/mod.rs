@@ -1082,9 +1082,7 @@ impl<'g> Id<'g> {
         std::iter::successors(Some(self.element), move |&x| g.get(x).container)
             .map(move |x| g.ids.get(x.0 as usize))
     }
-}
 
-impl Id<'_> {
     /// Appends the id to `out`.
     pub(crate) fn push_to(self, out: &mut String) {
         let g = self.graph;
