@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use v4t::{Diagnostic as LibDiagnostic, ResolveOptions, Severity, Sources, Span};
 use v4t_files::open::{open_repository, open_template, OpenError, Template};
-use v4t_yaml::{Map, Node, Value};
+use v4t_yaml::{Location, Map, Node, Value};
 
 create_exception!(
     v4t,
@@ -96,12 +96,14 @@ impl Diagnostic {
     }
 }
 
-/// The file and range of a known span.
-fn location(sources: &Sources, span: Span) -> Option<(String, Span)> {
+/// The file and lines and columns of a known span.
+fn location(sources: &Sources, span: Span) -> Option<(String, Location)> {
     if !span.is_known() {
         return None;
     }
-    sources.get(span.source).map(|f| (f.name.clone(), span))
+    sources
+        .get(span.source)
+        .map(|f| (f.name.clone(), f.locate(span)))
 }
 
 impl Diagnostic {

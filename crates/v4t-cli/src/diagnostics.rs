@@ -258,21 +258,22 @@ pub fn snippet(sources: &Sources, span: Span, level: Level<'_>, color: bool) -> 
     };
     // Errors at the end of the input may point one line past the last one.
     // (The line through the file's line index: `v4t explain` shows many.)
+    let at = file.locate(span);
     let line = file
-        .offset(span.line, 1)
+        .offset(at.line, 1)
         .and_then(|start| file.text()[start..].split('\n').next())
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
         .unwrap_or_default();
-    let end_col = if span.end_line == span.line {
-        span.end_col as usize
+    let end_col = if at.end_line == at.line {
+        at.end_col as usize
     } else {
         usize::MAX
     };
     let line = visible(line);
     let name = escape(&file.name);
-    let range = char_range(&line, span.col as usize, end_col);
+    let range = char_range(&line, at.col as usize, end_col);
     let snippet = Snippet::source(line.as_ref())
-        .line_start(span.line as usize)
+        .line_start(at.line as usize)
         .path(name.as_ref())
         .annotation(AnnotationKind::Primary.span(range));
     let renderer = if color {
@@ -401,7 +402,7 @@ mod tests {
         let id = sources.add("t.yaml", "a: 1\nbé: [x, yz]\n");
         let out = render(
             &sources,
-            &error("bad", Span::range(id, (2, 5), (2, 12))),
+            &error("bad", sources.span(id, (2, 5), (2, 12))),
             false,
         );
         let lines: Vec<_> = out.lines().collect();
@@ -415,11 +416,15 @@ mod tests {
         assert_eq!(lines.last(), Some(&"  = code: V4T011"));
         // A zero-width span still gets one caret; a multi-line range is
         // underlined to the end of its first line.
-        let out = render(&sources, &error("bad", Span::new(id, 2, 5)), false);
+        let out = render(
+            &sources,
+            &error("bad", sources.span(id, (2, 5), (2, 5))),
+            false,
+        );
         assert_eq!(out.matches('^').count(), 1, "{out}");
         let out = render(
             &sources,
-            &error("bad", Span::range(id, (1, 1), (2, 3))),
+            &error("bad", sources.span(id, (1, 1), (2, 3))),
             false,
         );
         assert_eq!(out.matches('^').count(), 4, "{out}");
@@ -429,10 +434,10 @@ mod tests {
     fn notes_and_element_follow_the_snippet() {
         let mut sources = Sources::new();
         let id = sources.add("t.yaml", "a: 1\nb: 2\n");
-        let d = error("Could not solve", Span::range(id, (1, 4), (1, 5)))
+        let d = error("Could not solve", sources.span(id, (1, 4), (1, 5)))
             .in_element("node.a")
             .with_note("plain note", None)
-            .with_note("located note", Span::range(id, (2, 1), (2, 2)));
+            .with_note("located note", sources.span(id, (2, 1), (2, 2)));
         let out = render(&sources, &d, false);
         let lines: Vec<_> = out.lines().collect();
         assert_eq!(lines[0], "error: Could not solve");
@@ -456,7 +461,7 @@ mod tests {
         let id = sources.add("t.yaml", "a: 1\n");
         let out = render(
             &sources,
-            &error("Value {\n    \"a\": 1\n}", Span::new(id, 1, 1)),
+            &error("Value {\n    \"a\": 1\n}", sources.span(id, (1, 1), (1, 1))),
             false,
         );
         assert!(
@@ -469,15 +474,18 @@ mod tests {
     fn json_has_one_object_per_line() {
         let mut sources = Sources::new();
         let id = sources.add("t.yaml", "a: 1\n");
-        let w =
-            Diagnostic::warning(Code::UnknownKey, "say \"hi\"").at(Span::range(id, (1, 4), (1, 5)));
+        let w = Diagnostic::warning(Code::UnknownKey, "say \"hi\"").at(sources.span(
+            id,
+            (1, 4),
+            (1, 5),
+        ));
         assert_eq!(
             json(&sources, &w),
             "{\"severity\":\"warning\",\"code\":\"V4T081\",\"message\":\"say \\\"hi\\\"\",\"file\":\"t.yaml\",\"line\":1,\"column\":4,\"end_line\":1,\"end_column\":5,\"notes\":[]}\n"
         );
         let d = Diagnostic::error(Code::Unsatisfiable, "x")
             .in_element("node.a")
-            .with_note("n1", Span::new(id, 1, 1))
+            .with_note("n1", sources.span(id, (1, 1), (1, 1)))
             .with_note("n2", None);
         assert_eq!(
             json(&sources, &d),
@@ -503,7 +511,7 @@ mod tests {
         let mut sources = Sources::new();
         let id = sources.add("t\u{1b}]0;title\u{7}.yaml", "key: \u{1b}[2J x\n");
         let d = Diagnostic::error(Code::Yaml, "bad \u{1b}[31mred\u{1b}[0m")
-            .at(Span::range(id, (1, 6), (1, 7)))
+            .at(sources.span(id, (1, 6), (1, 7)))
             .in_element("node.\u{1b}x")
             .with_note("note \u{9b}31m", None);
         let out = render(&sources, &d, false);

@@ -61,7 +61,7 @@ pub(crate) fn location(sources: &Sources, span: Span) -> Option<String> {
         .is_known()
         .then(|| sources.get(span.source))
         .flatten()?;
-    Some(format!("{}:{}:{}", file.name, span.line, span.col))
+    Some(format!("{}:{}", file.name, file.locate(span)))
 }
 
 /// The text report: the inputs, then each element's summary with its

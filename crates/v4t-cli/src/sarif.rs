@@ -21,6 +21,7 @@ fn physical_location(sources: &Sources, span: Span) -> Option<Node> {
         .then(|| sources.get(span.source))
         .flatten()?;
     let mut region = Map::new();
+    let span = file.locate(span);
     if span.line >= 1 {
         region.insert("startLine", number(span.line));
         region.insert("startColumn", number(span.col.max(1)));
@@ -187,9 +188,9 @@ mod tests {
         let mut sources = Sources::new();
         let id = sources.add("dir/my template.yaml", "a: 1\nb: 2\n");
         let d = Diagnostic::warning(Code::UnknownKey, "unknown key")
-            .at(Span::range(id, (1, 4), (1, 5)))
+            .at(sources.span(id, (1, 4), (1, 5)))
             .in_element("node.a")
-            .with_note("see here", Span::new(id, 2, 1))
+            .with_note("see here", sources.span(id, (2, 1), (2, 1)))
             .with_note("plain", None);
         let json = v4t_yaml::json::to_json(&result(&sources, &d));
         expect_test::expect![[r#"{"ruleId":"V4T081","ruleIndex":19,"level":"warning","message":{"text":"unknown key"},"locations":[{"physicalLocation":{"artifactLocation":{"uri":"dir/my%20template.yaml"},"region":{"startLine":1,"startColumn":4,"endLine":1,"endColumn":5}}}],"relatedLocations":[{"id":0,"physicalLocation":{"artifactLocation":{"uri":"dir/my%20template.yaml"},"region":{"startLine":2,"startColumn":1,"endLine":2}},"message":{"text":"see here"}},{"id":1,"message":{"text":"plain"}}],"properties":{"element":"node.a"}}"#]].assert_eq(&json);

@@ -864,7 +864,7 @@ fn run_one(tree: &Tree, test: &TestCase, env: &Map, run: Run<'_>) -> Result<(), 
                 sources
                     .get(span.source)
                     .filter(|_| span.is_known())
-                    .map(|f| format!(" (at {}:{}:{})", f.name, span.line, span.col))
+                    .map(|f| format!(" (at {}:{})", f.name, f.locate(span)))
                     .unwrap_or_default()
             };
             let mut lines = vec![format!("resolution failed: {}{}", e.message, at(e.span))];
@@ -894,7 +894,8 @@ fn run_one(tree: &Tree, test: &TestCase, env: &Map, run: Run<'_>) -> Result<(), 
     let actual = v4t_yaml::parse_with(&output, SourceId(0), schema).map_err(|e| {
         fail(format!(
             "could not read back the emitted output: {} at {}",
-            e.message, e.span
+            e.message,
+            e.span.locate(&output)
         ))
     })?;
 
@@ -917,7 +918,7 @@ fn run_one(tree: &Tree, test: &TestCase, env: &Map, run: Run<'_>) -> Result<(), 
             "invalid expected file \"{}\": {} at {}",
             tree.show(&expected_path),
             e.message,
-            e.span
+            e.span.locate(&text)
         ))
     })?;
     if let Some(merge) = &config.merge {
@@ -941,7 +942,7 @@ fn read_config(tree: &Tree, dir: &Path) -> Result<TestConfig, String> {
     let invalid = |what: String| format!("invalid \"{}\": {what}", tree.show(&path));
     let text = tree.read_text(&path).map_err(&invalid)?;
     let doc = v4t_yaml::parse(&text, SourceId(0))
-        .map_err(|e| invalid(format!("{} at {}", e.message, e.span)))?;
+        .map_err(|e| invalid(format!("{} at {}", e.message, e.span.locate(&text))))?;
     let map = match &doc.value {
         Value::Null => return Ok(TestConfig::default()),
         Value::Map(map) => map,

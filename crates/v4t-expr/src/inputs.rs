@@ -339,9 +339,10 @@ mod tests {
                 .message,
             "Element \"[\"a\"]\" is not a string"
         );
-        let err = e.evaluate(&node("{variability_input: nope}")).unwrap_err();
+        let text = "{variability_input: nope}";
+        let err = e.evaluate(&node(text)).unwrap_err();
         assert_eq!(err.message, "Variability input \"nope\" is not defined");
-        assert_eq!((err.span.line, err.span.col), (1, 21));
+        assert_eq!(err.span.locate(text).start(), (1, 21));
     }
 
     fn merged(target: &str, source: &str) -> Node {

@@ -59,7 +59,7 @@ pub fn read(dir: &Path) -> Result<Vec<Dependency>, String> {
 
 /// [`read`] of the text of `shown` (the config file of `dir`).
 fn parse(dir: &Path, shown: &str, text: &str) -> Result<Vec<Dependency>, String> {
-    let at = |span: Span| format!("{shown}:{}:{}", span.line, span.col);
+    let at = |span: Span| format!("{shown}:{}", span.locate(text));
     let root =
         v4t_yaml::parse(text, SourceId(0)).map_err(|e| format!("{}: {}", at(e.span), e.message))?;
     let entries = match &root.value {

@@ -54,11 +54,12 @@ pub fn add_text(sources: &mut Sources, name: &str, bytes: Vec<u8>) -> Result<Sou
     match String::from_utf8(bytes) {
         Ok(text) => Ok(sources.add(name, text)),
         Err(e) => {
-            let (line, col) = crate::read::utf8_error_position(&e);
+            // The bytes before the first bad one are the same in both texts.
+            let at = u32::try_from(e.utf8_error().valid_up_to()).unwrap_or(u32::MAX);
             let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
             let id = sources.add(name, text);
             let message = format!("\"{name}\" is not valid UTF-8");
-            Err(Diagnostic::error(Code::Encoding, message).at(Span::new(id, line, col)))
+            Err(Diagnostic::error(Code::Encoding, message).at(Span::at(id, at)))
         }
     }
 }

@@ -143,7 +143,7 @@ pub(crate) fn presets(
     let Ok(tree) = v4t_yaml::parse(subject.text, SourceId(0)) else {
         return Vec::new();
     };
-    let model = Model::of(&tree);
+    let model = Model::of(&tree, subject.text);
     let dir = subject.path.parent().unwrap_or(Path::new("/"));
     let mut out = Vec::new();
     for preset in model

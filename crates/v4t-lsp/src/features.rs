@@ -15,7 +15,7 @@ use v4t_yaml::json::to_json;
 
 use crate::model::{entries, Model, Occurrence, Target, TOPOLOGY_KEYS};
 use crate::overlay::{Buffers, LoaderFactory, Overlay};
-use crate::text::{contains, line_col, range};
+use crate::text::{contains, offset, range};
 
 /// One open buffer and what a request needs around it.
 pub(crate) struct Buffer<'a> {
@@ -36,7 +36,7 @@ impl Parsed {
     /// `None` while the buffer is no YAML.
     pub(crate) fn of(text: &str) -> Option<Parsed> {
         let root = v4t_yaml::parse(text, SourceId(0)).ok()?;
-        let model = Model::of(&root);
+        let model = Model::of(&root, text);
         Some(Parsed { root, model })
     }
 }
@@ -59,7 +59,7 @@ impl Buffer<'_> {
 
     /// Go to definition.
     pub(crate) fn definition(&self, parsed: &Parsed, pos: Position) -> Vec<Location> {
-        let Some(o) = parsed.model.at(line_col(self.text, pos)) else {
+        let Some(o) = parsed.model.at(offset(self.text, pos)) else {
             return Vec::new();
         };
         match o.target {
@@ -105,7 +105,7 @@ impl Buffer<'_> {
         pos: Position,
         declaration: bool,
     ) -> Vec<Location> {
-        let Some(o) = parsed.model.at(line_col(self.text, pos)) else {
+        let Some(o) = parsed.model.at(offset(self.text, pos)) else {
             return Vec::new();
         };
         let same = |t: Target| {
@@ -135,7 +135,7 @@ impl Buffer<'_> {
         pos: Position,
         presence: &mut Presence,
     ) -> Option<Hover> {
-        let at = line_col(self.text, pos);
+        let at = offset(self.text, pos);
         let text = match parsed.model.at(at) {
             Some(o) => self.hover_occurrence(parsed, o, presence)?,
             None => match condition_at(&parsed.root, at) {
@@ -312,7 +312,7 @@ fn input_hover(variability: &Node, name: &str) -> String {
 }
 
 /// The innermost `conditions` value containing the cursor.
-fn condition_at(root: &Node, at: (u32, u32)) -> Option<&Node> {
+fn condition_at(root: &Node, at: usize) -> Option<&Node> {
     let mut found = None;
     let mut node = root;
     loop {

@@ -5,7 +5,7 @@
 
 use v4t::{Node, Span, Value};
 use v4t_tosca::Kind;
-use v4t_yaml::{Key, Map};
+use v4t_yaml::{Key, LineIndex, Map};
 
 /// The keys of the topology: TOSCA 1.3's and TOSCA 2.0's (the template's
 /// base grammar is told by which one it has).
@@ -89,8 +89,8 @@ pub(crate) struct Model {
 }
 
 impl Model {
-    /// Reads the model of a parsed file.
-    pub(crate) fn of(root: &Node) -> Model {
+    /// Reads the model of a parsed file, `text`.
+    pub(crate) fn of(root: &Node, text: &str) -> Model {
         let mut m = Model::default();
         let Some(map) = root.as_map() else {
             return m;
@@ -107,22 +107,17 @@ impl Model {
                 m.topology(t);
             }
         }
-        m.scan(root);
-        m.occurrences.sort_by_key(|o| (o.span.line, o.span.col));
+        m.scan(root, text);
+        m.occurrences.sort_by_key(|o| o.span.start);
         m
     }
 
-    /// The occurrence under the 1-based `(line, col)`, the narrowest first.
-    pub(crate) fn at(&self, at: (u32, u32)) -> Option<&Occurrence> {
+    /// The occurrence under byte offset `at`, the narrowest first.
+    pub(crate) fn at(&self, at: usize) -> Option<&Occurrence> {
         self.occurrences
             .iter()
             .filter(|o| crate::text::contains(o.span, at))
-            .min_by_key(|o| {
-                (
-                    o.span.end_line - o.span.line,
-                    o.span.end_col.saturating_sub(o.span.col),
-                )
-            })
+            .min_by_key(|o| o.span.end.saturating_sub(o.span.start))
     }
 
     /// The definitions of `target` named `name` (several when a name is
@@ -320,33 +315,41 @@ impl Model {
 
     /// References anywhere (conditions, expressions, property values) and
     /// the folding ranges; iterative, so deep documents cannot overflow.
-    fn scan(&mut self, root: &Node) {
-        let mut stack = vec![(root, root.span.line)];
+    fn scan(&mut self, root: &Node, text: &str) {
+        let lines = LineIndex::new(text);
+        let mut stack = vec![(root, root.span)];
         while let Some((n, first)) = stack.pop() {
             match &n.value {
                 Value::Map(m) => {
-                    self.fold(first, n.span);
+                    self.fold(&lines, text, first, n.span);
                     self.operators(m);
-                    stack.extend(m.iter().map(|(k, v)| (v, k.span.line)));
+                    stack.extend(m.iter().map(|(k, v)| (v, k.span)));
                 }
                 Value::Seq(items) => {
-                    self.fold(first, n.span);
-                    stack.extend(items.iter().map(|v| (v, v.span.line)));
+                    self.fold(&lines, text, first, n.span);
+                    stack.extend(items.iter().map(|v| (v, v.span)));
                 }
                 _ => {}
             }
         }
     }
 
-    fn fold(&mut self, first: u32, span: Span) {
+    /// A folding range from the line of `first` (a collection's key, or
+    /// the collection) to the last line of `span`.
+    fn fold(&mut self, lines: &LineIndex, text: &str, first: Span, span: Span) {
+        if !span.is_known() || !first.is_known() {
+            return;
+        }
+        let first = lines.locate(text, first).line;
+        let at = lines.locate(text, span);
         // The end is exclusive: a block collection ending at column 1 of a
         // line ended on the line before.
-        let last = if span.end_col <= 1 {
-            span.end_line.saturating_sub(1)
+        let last = if at.end_col <= 1 {
+            at.end_line.saturating_sub(1)
         } else {
-            span.end_line
+            at.end_line
         };
-        if span.is_known() && first > 0 && last > first {
+        if last > first {
             self.folds.push((first, last));
         }
     }
@@ -413,7 +416,10 @@ topology_template:
 ";
 
     fn model() -> Model {
-        Model::of(&v4t_yaml::parse(TEMPLATE, v4t::SourceId(0)).unwrap())
+        Model::of(
+            &v4t_yaml::parse(TEMPLATE, v4t::SourceId(0)).unwrap(),
+            TEMPLATE,
+        )
     }
 
     fn shown(m: &Model) -> Vec<String> {
@@ -421,10 +427,8 @@ topology_template:
             .iter()
             .map(|o| {
                 let d = if o.is_definition() { "def" } else { "ref" };
-                format!(
-                    "{}:{} {d} {:?} {}",
-                    o.span.line, o.span.col, o.target, o.name
-                )
+                let at = o.span.locate(TEMPLATE);
+                format!("{}:{} {d} {:?} {}", at.line, at.col, o.target, o.name)
             })
             .collect()
     }
@@ -453,7 +457,10 @@ topology_template:
             ]
         "#]]
         .assert_debug_eq(&shown(&m));
-        assert_eq!(m.at((26, 18)).map(|o| o.name.as_str()), Some("vm"));
+        let at = v4t_yaml::LineIndex::new(TEMPLATE)
+            .offset(TEMPLATE, 26, 18)
+            .unwrap_or(0);
+        assert_eq!(m.at(at as usize).map(|o| o.name.as_str()), Some("vm"));
         assert_eq!(m.definitions(Target::Node, "vm").count(), 1);
         assert_eq!(m.names(Target::Node), ["web", "vm"]);
         assert!(m.folds.contains(&(20, 26)), "{:?}", m.folds);

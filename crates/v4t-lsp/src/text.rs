@@ -1,6 +1,5 @@
 //! Positions: LSP positions (0-based lines, UTF-16 code units) against the
-//! library's spans (1-based lines, 1-based columns in characters), edits of
-//! open buffers, and `file:` URIs.
+//! library's spans (byte ranges), edits of open buffers, and `file:` URIs.
 
 use std::path::{Path, PathBuf};
 
@@ -49,51 +48,24 @@ fn floor_char(text: &str, mut at: usize) -> usize {
     at
 }
 
-/// The byte offset of a 1-based line and 1-based column in characters (a
-/// span's start or end), clamped to the line's end.
-pub(crate) fn span_offset(text: &str, line: u32, col: u32) -> usize {
-    let mut start = 0;
-    for _ in 1..line.max(1) {
-        match text[start..].find('\n') {
-            Some(i) => start += i + 1,
-            None => return text.len(),
-        }
-    }
-    let rest = text[start..].split('\n').next().unwrap_or_default();
-    let skip = col.saturating_sub(1) as usize;
-    start + rest.char_indices().nth(skip).map_or(rest.len(), |(i, _)| i)
-}
-
 /// The LSP range of `span` in `text` (the start of the text for unknown
 /// spans).
 pub(crate) fn range(text: &str, span: Span) -> Range {
     if !span.is_known() {
         return Range::default();
     }
-    let start = span_offset(text, span.line, span.col);
-    let end = span_offset(text, span.end_line, span.end_col).max(start);
+    let start = span.start as usize;
+    let end = (span.end as usize).max(start);
     Range {
         start: position(text, start),
         end: position(text, end),
     }
 }
 
-/// The 1-based line and column in characters of `pos`, as spans count.
-pub(crate) fn line_col(text: &str, pos: Position) -> (u32, u32) {
-    let at = offset(text, pos);
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    (
-        pos.line + 1,
-        text[line_start..at].chars().count() as u32 + 1,
-    )
-}
-
-/// Whether `span` contains the 1-based `(line, col)` (end inclusive, so a
-/// cursor right after a word is on it).
-pub(crate) fn contains(span: Span, (line, col): (u32, u32)) -> bool {
-    span.is_known()
-        && (span.line, span.col) <= (line, col)
-        && (line, col) <= (span.end_line, span.end_col)
+/// Whether `span` contains byte offset `at` (end inclusive, so a cursor
+/// right after a word is on it).
+pub(crate) fn contains(span: Span, at: usize) -> bool {
+    span.is_known() && span.start as usize <= at && at <= span.end as usize
 }
 
 /// Applies one change of `textDocument/didChange` (a range, or the whole
@@ -180,8 +152,12 @@ mod tests {
         let at = offset(text, Position::new(0, 5));
         assert_eq!(&text[at..at + 1], "x");
         assert_eq!(position(text, at), Position::new(0, 5));
-        assert_eq!(line_col(text, Position::new(0, 5)), (1, 5));
-        assert_eq!(span_offset(text, 1, 5), at);
+        let x = Span::bytes(v4t::SourceId(0), at as u32, at as u32 + 1);
+        assert_eq!(
+            range(text, x),
+            Range::new(Position::new(0, 5), Position::new(0, 6))
+        );
+        assert!(contains(x, at) && contains(x, at + 1) && !contains(x, at + 2));
         // Past the end of a line: clamped.
         assert_eq!(offset(text, Position::new(1, 99)), text.len() - 1);
         assert_eq!(offset(text, Position::new(9, 0)), text.len());

@@ -89,10 +89,10 @@ impl Loaded1 {
 
     /// The file an import of the root document written at `span` brings.
     pub(crate) fn import_at(&self, root: &Path, span: v4t::Span) -> Option<Location> {
-        let edge = self.loaded.imports_of(DocId(0)).find(|i| {
-            (i.span.line, i.span.col) <= (span.line, span.col)
-                && (span.end_line, span.end_col) <= (i.span.end_line, i.span.end_col)
-        })?;
+        let edge = self
+            .loaded
+            .imports_of(DocId(0))
+            .find(|i| i.span.start <= span.start && span.end <= i.span.end)?;
         let d = self.loaded.doc(edge.target);
         if d.bundled {
             return None;

@@ -340,7 +340,7 @@ impl Diagnostic {
         if let Some(file) = file_of(sources, d.span) {
             out.push_str(",\"file\":");
             string(&mut out, &file.name);
-            let s = d.span;
+            let s = file.locate(d.span);
             out.push_str(&format!(
                 ",\"line\":{},\"column\":{},\"end_line\":{},\"end_column\":{}",
                 s.line, s.col, s.end_line, s.end_col
@@ -360,10 +360,8 @@ impl Diagnostic {
             if let Some(file) = file_of(sources, note.span) {
                 out.push_str(",\"file\":");
                 string(&mut out, &file.name);
-                out.push_str(&format!(
-                    ",\"line\":{},\"column\":{}",
-                    note.span.line, note.span.col
-                ));
+                let at = file.locate(note.span);
+                out.push_str(&format!(",\"line\":{},\"column\":{}", at.line, at.col));
             }
             out.push('}');
         }
@@ -464,7 +462,7 @@ mod tests {
 
     #[test]
     fn builders_fill_every_field() {
-        let span = Span::range(SourceId(1), (2, 3), (2, 7));
+        let span = Span::bytes(SourceId(1), 10, 14);
         let d = Diagnostic::error(Code::Unsatisfiable, "Could not solve")
             .with_note("constraint requires node \"db\"", span)
             .with_note("no location", None)

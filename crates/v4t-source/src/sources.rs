@@ -7,7 +7,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use v4t_yaml::{SourceId, Span};
+use v4t_yaml::{LineIndex, Location, SourceId, Span};
 
 /// One loaded text.
 pub struct SourceFile {
@@ -20,8 +20,8 @@ pub struct SourceFile {
     pub path: Option<String>,
     /// The text ([`SourceFile::text`]), empty once released.
     text: String,
-    /// Where its lines start, built on first use by [`Sources::text_of`].
-    lines: OnceLock<Lines>,
+    /// Where its lines start, built on first use ([`SourceFile::locate`]).
+    lines: OnceLock<LineIndex>,
     /// How to read the text again ([`Sources::set_reread`]).
     reread: Option<Reread>,
     /// Set by [`Sources::release`].
@@ -67,33 +67,6 @@ impl Clone for SourceFile {
     }
 }
 
-/// The line starts of a text: byte offsets as `u32`s in a table of exactly
-/// the line count (a 50 MB template has two million lines; lines starting
-/// past 4 GiB have no offset), and whether the text is ASCII, where a
-/// column is a byte offset.
-#[derive(Clone, Debug)]
-struct Lines {
-    starts: Vec<u32>,
-    ascii: bool,
-}
-
-impl Lines {
-    fn of(text: &str) -> Lines {
-        let bytes = text.as_bytes();
-        let breaks = memchr::memchr_iter(b'\n', bytes).count();
-        let mut starts = Vec::with_capacity(breaks + 1);
-        starts.extend(
-            std::iter::once(0)
-                .chain(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1))
-                .map_while(|start| u32::try_from(start).ok()),
-        );
-        Lines {
-            starts,
-            ascii: text.is_ascii(),
-        }
-    }
-}
-
 impl SourceFile {
     fn new(name: String, path: Option<String>, text: String) -> SourceFile {
         SourceFile {
@@ -121,26 +94,21 @@ impl SourceFile {
         })
     }
 
+    /// The index of the text's lines, built on first use.
+    fn lines(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::new(self.text()))
+    }
+
     /// The byte offset of 1-based `line` and `col` (in characters); the end
     /// of the line if the column is past it.
     pub fn offset(&self, line: u32, col: u32) -> Option<usize> {
-        let text = self.text();
-        let lines = self.lines.get_or_init(|| Lines::of(text));
-        let index = (line as usize).checked_sub(1)?;
-        let start = *lines.starts.get(index)? as usize;
-        let rest = text.get(start..)?;
-        // The line ends where the next one starts, or at the next break.
-        let len = match lines.starts.get(index + 1) {
-            Some(&next) => next as usize - 1 - start,
-            None => memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len()),
-        };
-        let rest = rest.get(..len)?;
-        let skip = (col as usize).checked_sub(1)?;
-        let within = match lines.ascii {
-            true => skip.min(rest.len()),
-            false => rest.char_indices().nth(skip).map_or(rest.len(), |(i, _)| i),
-        };
-        Some(start + within)
+        let offset = self.lines().offset(self.text(), line, col)?;
+        Some(offset as usize)
+    }
+
+    /// The lines and columns of `span`, a span of this text.
+    pub fn locate(&self, span: Span) -> Location {
+        self.lines().locate(self.text(), span)
     }
 }
 
@@ -229,10 +197,31 @@ impl Sources {
         if !span.is_known() {
             return None;
         }
-        let file = self.get(span.source)?;
-        let start = file.offset(span.line, span.col)?;
-        let end = file.offset(span.end_line, span.end_col)?;
-        file.text().get(start..end.max(start))
+        self.get(span.source)?.text().get(span.range())
+    }
+
+    /// The span of text `id` from `start` to `end`, each a 1-based
+    /// `(line, column)` with columns in characters ([`Span::NONE`] for a
+    /// position the text does not have).
+    pub fn span(&self, id: SourceId, start: (u32, u32), end: (u32, u32)) -> Span {
+        let Some(file) = self.get(id) else {
+            return Span::NONE;
+        };
+        let offset =
+            |(line, col): (u32, u32)| file.offset(line, col).and_then(|o| u32::try_from(o).ok());
+        match (offset(start), offset(end)) {
+            (Some(start), Some(end)) => Span::bytes(id, start, end),
+            _ => Span::NONE,
+        }
+    }
+
+    /// The lines and columns of a span (`None` for unknown spans and
+    /// sources).
+    pub fn locate(&self, span: Span) -> Option<Location> {
+        if !span.is_known() {
+            return None;
+        }
+        Some(self.get(span.source)?.locate(span))
     }
 }
 
@@ -452,10 +441,10 @@ mod tests {
         assert_eq!(text("c"), Some("|\n  z"));
         assert_eq!(sources.text_of(doc.span).map(str::len), Some(29));
         assert_eq!(sources.text_of(Span::NONE), None);
-        assert_eq!(sources.text_of(Span::new(SourceId(9), 1, 1)), None);
+        assert_eq!(sources.text_of(Span::at(SourceId(9), 0)), None);
         // Past the end of a line: the line's end.
         assert_eq!(
-            sources.text_of(Span::range(id, (1, 4), (1, 99))),
+            sources.text_of(sources.span(id, (1, 4), (1, 99))),
             Some("1.0")
         );
     }
@@ -506,7 +495,7 @@ mod tests {
         sources.set_reread(again, Arc::new(|| Some("a: 1\nb: [x]\n".to_string())));
         sources.set_reread(changed, Arc::new(|| Some("a: 2\nb: [x]\n".to_string())));
         // Indexed before the release: the lines are found again after it.
-        let b = Span::range(again, (2, 4), (2, 7));
+        let b = sources.span(again, (2, 4), (2, 7));
         assert_eq!(sources.text_of(b), Some("[x]"));
         for id in [kept, again, changed] {
             sources.release(id);
@@ -522,7 +511,7 @@ mod tests {
         assert_eq!(text_of(again), Some(text));
         // Another text than the one parsed is not quoted.
         assert_eq!(text_of(changed), Some(""));
-        assert_eq!(sources.text_of(Span::range(changed, (2, 4), (2, 7))), None);
+        assert_eq!(sources.text_of(sources.span(changed, (2, 4), (2, 7))), None);
     }
 
     #[test]

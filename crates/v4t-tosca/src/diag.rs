@@ -532,7 +532,7 @@ impl Diagnostics {
         self.list.extend(other.list);
     }
 
-    /// The diagnostics sorted by source, line and column (unknown locations
+    /// The diagnostics sorted by source and position (unknown locations
     /// last, in the order they were found), without exact duplicates.
     pub fn into_sorted(mut self) -> Vec<Diagnostic> {
         // A stable sort keeps the discovery order among equal locations.
@@ -541,8 +541,7 @@ impl Diagnostics {
             (
                 !s.is_known(),
                 s.source,
-                s.line,
-                s.col,
+                s.start,
                 d.severity == Severity::Warning,
             )
         });
@@ -575,7 +574,7 @@ mod tests {
     #[test]
     fn diagnostics_sort_by_location_and_drop_duplicates() {
         let mut ds = Diagnostics::new();
-        let at = |line| Span::new(v4t_yaml::SourceId(0), line, 1);
+        let at = |offset| Span::at(v4t_yaml::SourceId(0), offset);
         ds.error(
             Code::Template,
             Some(Section::FileKeynames),
@@ -615,7 +614,7 @@ mod tests {
     #[test]
     fn notes_go_before_the_cited_section_and_no_section_cites_nothing() {
         let mut ds = Diagnostics::new();
-        let at = Span::new(v4t_yaml::SourceId(0), 1, 1);
+        let at = Span::at(v4t_yaml::SourceId(0), 0);
         ds.error(
             Code::Template,
             Some(Section::PropertyAssignment),
@@ -639,7 +638,7 @@ mod tests {
 
     #[test]
     fn levels_turn_errors_into_warnings_or_silence_them() {
-        let at = Span::new(v4t_yaml::SourceId(0), 1, 1);
+        let at = Span::at(v4t_yaml::SourceId(0), 0);
         let mut ds = Diagnostics::new();
         ds.error(
             Code::OptionalDefault,

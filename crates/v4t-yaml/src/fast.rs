@@ -43,8 +43,7 @@ pub fn parse_fast(text: &str, source: SourceId) -> Option<Node> {
 
 /// [`parse_fast`] with the scalar resolution of `schema`.
 pub fn parse_fast_with(text: &str, source: SourceId, schema: Schema) -> Option<Node> {
-    let ascii = text.is_ascii();
-    if !ascii && text.chars().any(odd_char) {
+    if !text.is_ascii() && text.chars().any(odd_char) {
         return None;
     }
     let mut p = Fast {
@@ -53,7 +52,6 @@ pub fn parse_fast_with(text: &str, source: SourceId, schema: Schema) -> Option<N
         pos: 0,
         line: 1,
         line_start: 0,
-        ascii,
         source,
         schema,
         depth: 0,
@@ -80,7 +78,6 @@ struct Fast<'t> {
     line: u32,
     /// Byte offset where the line of `pos` starts.
     line_start: usize,
-    ascii: bool,
     source: SourceId,
     schema: Schema,
     depth: usize,
@@ -199,41 +196,16 @@ impl<'t> Fast<'t> {
         self.b.get(i)
     }
 
-    /// The 1-based character column of `pos` on the current line.
-    #[inline(always)]
-    fn col_at(&self, pos: usize) -> u32 {
-        if self.ascii {
-            clamp_u32(pos.saturating_sub(self.line_start)).saturating_add(1)
-        } else {
-            self.col_of_unicode(pos)
-        }
-    }
-
-    /// [`Fast::col_at`] in a text with multi-byte characters.
-    #[cold]
-    #[inline(never)]
-    fn col_of_unicode(&self, pos: usize) -> u32 {
-        let chars = self
-            .text
-            .get(self.line_start..pos)
-            .map_or(0, |s| s.chars().count());
-        clamp_u32(chars).saturating_add(1)
-    }
-
-    /// The zero-width span at `pos` (on the current line).
+    /// The zero-width span at `pos`.
     #[inline(always)]
     fn span_at(&self, pos: usize) -> Span {
-        Span::new(self.source, self.line, self.col_at(pos))
+        Span::at(self.source, clamp_u32(pos))
     }
 
-    /// The span from `start` to `end` (both on the current line).
+    /// The span from `start` to `end`.
     #[inline(always)]
     fn span_of(&self, start: usize, end: usize) -> Span {
-        Span::range(
-            self.source,
-            (self.line, self.col_at(start)),
-            (self.line, self.col_at(end)),
-        )
+        Span::bytes(self.source, clamp_u32(start), clamp_u32(end))
     }
 
     /// A scalar node from `start` to `end` on the current line.

@@ -21,6 +21,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::span::LineIndex;
 use crate::value::{Node, Span, Value};
 
 /// Total bytes the saphyr path reads again for quoted scalars with
@@ -104,33 +105,75 @@ impl<'t> Indented<'t> {
         Ok(())
     }
 
-    /// Maps a span in [`Self::text`] back to the original text.
-    pub(crate) fn map_back(&self, span: &mut Span) {
-        if self.inserted.is_empty() {
-            return;
-        }
-        let back = |line: u32, col: &mut u32| {
-            if let Some(&n) = self.inserted.get(&line) {
-                *col = if *col > n { *col - n } else { 1 };
-            }
+    /// How to map spans of [`Self::text`] back to the original text.
+    pub(crate) fn remap(&self) -> Remap {
+        let Some(text) = self.text.as_deref().filter(|_| !self.inserted.is_empty()) else {
+            return Remap::default();
         };
-        back(span.line, &mut span.col);
-        back(span.end_line, &mut span.end_col);
+        let index = LineIndex::new(text);
+        let mut before = 0u32;
+        let shifts = self
+            .inserted
+            .iter()
+            .filter_map(|(&line, &n)| {
+                let shift = (index.line_start(line)?, n, before);
+                before = before.saturating_add(n);
+                Some(shift)
+            })
+            .collect();
+        Remap { shifts }
+    }
+}
+
+/// Maps byte offsets of an [`Indented`] text back to the original text
+/// ([`Indented::remap`]).
+#[derive(Default)]
+pub(crate) struct Remap {
+    /// For each line with inserted spaces, in order: where it starts in the
+    /// indented text, the spaces inserted there, and the spaces inserted
+    /// on earlier lines.
+    shifts: Vec<(u32, u32, u32)>,
+}
+
+impl Remap {
+    /// The original offset of `offset`; a position in inserted spaces is
+    /// the start of its line.
+    fn offset(&self, offset: u32) -> u32 {
+        let i = self
+            .shifts
+            .partition_point(|&(start, _, _)| start <= offset);
+        let Some(&(start, n, before)) = i.checked_sub(1).and_then(|i| self.shifts.get(i)) else {
+            return offset;
+        };
+        if offset >= start.saturating_add(n) {
+            offset - before - n
+        } else {
+            start - before
+        }
     }
 
-    /// [`Self::map_back`] for every node and key of a tree.
-    pub(crate) fn map_back_tree(&self, root: &mut Node) {
-        if self.inserted.is_empty() {
+    /// Maps `span` back.
+    pub(crate) fn span(&self, span: &mut Span) {
+        if self.shifts.is_empty() || !span.is_known() {
+            return;
+        }
+        span.start = self.offset(span.start);
+        span.end = self.offset(span.end);
+    }
+
+    /// [`Remap::span`] for every node and key of a tree.
+    pub(crate) fn tree(&self, root: &mut Node) {
+        if self.shifts.is_empty() {
             return;
         }
         let mut stack = vec![root];
         while let Some(node) = stack.pop() {
-            self.map_back(&mut node.span);
+            self.span(&mut node.span);
             match &mut node.value {
                 Value::Seq(items) => stack.extend(items.iter_mut()),
                 Value::Map(map) => {
                     for (key, value) in map.entries_mut() {
-                        self.map_back(&mut key.span);
+                        self.span(&mut key.span);
                         if let Some(complex) = key.tree_mut() {
                             stack.push(complex);
                         }
@@ -244,12 +287,23 @@ mod tests {
             indented.text(),
             "k:\n  a: \"x\n     y\n\n  \n     z \\\n     \tw\"\n---\n"
         );
-        let mut span = Span::range(SourceId(0), (3, 6), (7, 8));
-        indented.map_back(&mut span);
-        assert_eq!(span, Span::range(SourceId(0), (3, 1), (7, 3)));
-        let mut span = Span::new(SourceId(0), 6, 6);
-        indented.map_back(&mut span);
-        assert_eq!(span, Span::new(SourceId(0), 6, 2));
+        let (new, old) = (indented.text().to_string(), text);
+        let at = |t: &str, s: &str| u32::try_from(t.find(s).unwrap_or(0)).unwrap_or(0);
+        // From `y` (after the inserted spaces) to after `w`.
+        let remap = indented.remap();
+        let mut span = Span::bytes(SourceId(0), at(&new, "y"), at(&new, "w\"") + 1);
+        remap.span(&mut span);
+        assert_eq!(
+            span,
+            Span::bytes(SourceId(0), at(old, "y"), at(old, "w\"") + 1)
+        );
+        let mut span = Span::at(SourceId(0), at(&new, "z"));
+        remap.span(&mut span);
+        assert_eq!(span, Span::at(SourceId(0), at(old, "z")));
+        // A position in inserted spaces is the start of its line.
+        let mut span = Span::at(SourceId(0), at(&new, "     z") + 1);
+        remap.span(&mut span);
+        assert_eq!(span, Span::at(SourceId(0), at(old, " z")));
         // Nothing left to indent: the error has another cause.
         assert_eq!(
             indented.indent_quoted(quote_after(&indented, "a: ")),

@@ -10,7 +10,9 @@
 //! let doc = parse("size: 1.0\nwhen: 2024-01-02\n", SourceId(0)).unwrap();
 //! let size = doc.get("size").unwrap();
 //! assert_eq!((size.as_f64(), size.form), (Some(1.0), Form::Float));
-//! assert_eq!((size.span.line, size.span.col, size.span.end_col), (1, 7, 10));
+//! assert_eq!((size.span.start, size.span.end), (6, 9));
+//! let at = size.span.locate("size: 1.0\nwhen: 2024-01-02\n");
+//! assert_eq!((at.line, at.col, at.end_col), (1, 7, 10));
 //! // js-yaml reads dates as timestamps; the YAML 1.2 core schema as strings.
 //! assert_eq!(doc.get("when").unwrap().value.kind_name(), "timestamp");
 //! let core = parse_with("when: 2024-01-02\n", SourceId(0), Schema::Core).unwrap();
@@ -18,9 +20,10 @@
 //! assert_eq!(emit(&doc), "size: 1\nwhen: 2024-01-02T00:00:00.000Z\n");
 //! ```
 //!
-//! * [`value`]: the tree ([`Node`], [`Value`], [`Map`]), [`Span`]s (source
-//!   ranges) and [`Form`]s (how a scalar was written: `1` or `1.0`, quoted,
-//!   tagged).
+//! * [`value`]: the tree ([`Node`], [`Value`], [`Map`]) and [`Form`]s (how
+//!   a scalar was written: `1` or `1.0`, quoted, tagged).
+//! * [`span`]: [`Span`]s (byte ranges into the source) and their lines
+//!   and columns ([`Location`], [`LineIndex`]).
 //! * [`mod@parse`]: text to tree, with js-yaml's scalar resolution (or the YAML
 //!   1.2 core schema, [`Schema::Core`], for TOSCA 2.0), anchors, aliases and
 //!   merge keys, duplicate-key errors and resource limits.
@@ -46,9 +49,11 @@ mod lenient;
 pub mod number;
 pub mod parse;
 mod scalar;
+pub mod span;
 pub mod timestamp;
 pub mod value;
 
 pub use emit::{emit, emit_with, Style};
 pub use parse::{parse, parse_reporting_duplicates, parse_with, ParseError, Schema};
-pub use value::{deep_equal, Form, Key, KeyName, Map, Node, SourceId, Span, Tag, Value};
+pub use span::{LineIndex, Location, SourceId, Span};
+pub use value::{deep_equal, Form, Key, KeyName, Map, Node, Tag, Value};

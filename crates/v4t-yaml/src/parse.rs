@@ -23,6 +23,7 @@ use crate::scalar::{
     core_float, core_int, is_null, key_string, resolve_bool, resolve_float, resolve_int,
 };
 pub use crate::scalar::{core_int_exact, resolve_plain, resolve_plain_form, Schema};
+use crate::span::LineIndex;
 use crate::timestamp::parse_yaml_timestamp;
 use crate::value::{Form, Key, Map, Node, SourceId, Span, Tag as ScalarTag, Value};
 
@@ -54,15 +55,9 @@ impl ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.span.is_known() {
-            write!(
-                f,
-                "{} (line {}, column {})",
-                self.message, self.span.line, self.span.col
-            )
-        } else {
-            f.write_str(&self.message)
-        }
+        // Without the text there are no lines and columns to show; a
+        // reader locates `span` in its source ([`Span::locate`]).
+        f.write_str(&self.message)
     }
 }
 
@@ -147,9 +142,10 @@ fn parse_checked(
     loop {
         match build(indented.text(), source, schema, duplicates) {
             Ok((mut node, mut found)) => {
-                indented.map_back_tree(&mut node);
+                let remap = indented.remap();
+                remap.tree(&mut node);
                 for d in &mut found {
-                    indented.map_back(&mut d.span);
+                    remap.span(&mut d.span);
                 }
                 return Ok((node, found));
             }
@@ -158,7 +154,7 @@ fn parse_checked(
                 under_indented_quote: Some(quote),
             }) => {
                 if let Err(limit) = indented.indent_quoted(quote) {
-                    indented.map_back(&mut error.span);
+                    indented.remap().span(&mut error.span);
                     if let Some(limit) = limit {
                         error.message = format!(
                             "{} (more than {limit} quoted scalars with under-indented lines)",
@@ -169,7 +165,7 @@ fn parse_checked(
                 }
             }
             Err(Failure { mut error, .. }) => {
-                indented.map_back(&mut error.span);
+                indented.remap().span(&mut error.span);
                 return Err(error);
             }
         }
@@ -237,8 +233,9 @@ fn build(
                         .and_then(|at| crate::lenient::enclosing_quote(text, last_end, at)),
                     _ => None,
                 };
+                let at = builder.offset(e.marker()).unwrap_or(text.len());
                 return Err(Failure {
-                    error: scan_error(&e, source, text, last),
+                    error: scan_error(&e, source, text, at, last),
                     under_indented_quote,
                 });
             }
@@ -271,7 +268,7 @@ fn build(
             break;
         }
     }
-    let root = (builder.root).unwrap_or_else(|| Node::new(Value::Null, Span::new(source, 1, 1)));
+    let root = (builder.root).unwrap_or_else(|| Node::new(Value::Null, Span::at(source, 0)));
     Ok((root, builder.duplicated))
 }
 
@@ -323,36 +320,27 @@ fn non_printable_from(b: &[u8], from: usize, to: usize) -> bool {
 
 /// js-yaml refuses streams with non-printable characters.
 fn check_printable(text: &str, source: SourceId) -> Result<(), ParseError> {
-    let mut line = 1u32;
-    let mut col = 1u32;
-    for c in text.chars() {
+    for (at, c) in text.char_indices() {
         let bad = matches!(c,
             '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}'
             | '\u{7f}'..='\u{84}' | '\u{86}'..='\u{9f}' | '\u{fffe}' | '\u{ffff}');
         if bad {
             return Err(ParseError::new(
                 "the stream contains non-printable characters",
-                Span::new(source, line, col),
+                Span::at(source, clamp_u32(at)),
             ));
-        }
-        if c == '\n' {
-            line = line.saturating_add(1);
-            col = 1;
-        } else {
-            col = col.saturating_add(1);
         }
     }
     Ok(())
 }
 
-fn marker_span(m: &Marker, source: SourceId) -> Span {
-    let line = u32::try_from(m.line()).unwrap_or(u32::MAX).max(1);
-    let col = u32::try_from(m.col()).unwrap_or(u32::MAX - 1) + 1;
-    Span::new(source, line, col)
+/// `n` as a `u32`, saturated (texts are far smaller; never panics).
+fn clamp_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// A scanner error as a [`ParseError`]. `last` is the span of the last
-/// event.
+/// A scanner error as a [`ParseError`]. `at` is the byte offset of its
+/// marker, `last` the span of the last event.
 ///
 /// saphyr notices a key without `:` only at a later token, often on a later
 /// line: "simple key expect ':'" comes at the next token, the key being the
@@ -361,8 +349,11 @@ fn marker_span(m: &Marker, source: SourceId) -> Span {
 /// by `d: 1` reads as the key `c d`). Both point at the key that lacks its
 /// `:`, where the line is wrong; a value continued on a wrongly indented
 /// line is reported where it is.
-fn scan_error(e: &ScanError, source: SourceId, text: &str, last: Span) -> ParseError {
-    let span = marker_span(e.marker(), source);
+fn scan_error(e: &ScanError, source: SourceId, text: &str, at: usize, last: Span) -> ParseError {
+    let span = Span::at(source, clamp_u32(at));
+    let index = LineIndex::new(text);
+    let here = index.locate(text, span);
+    let before = index.locate(text, last);
     let first_on_line = |(line, col): (u32, u32)| {
         text.lines()
             .nth(line.saturating_sub(1) as usize)
@@ -371,23 +362,24 @@ fn scan_error(e: &ScanError, source: SourceId, text: &str, last: Span) -> ParseE
     let key = match e.info() {
         "simple key expect ':'" => {
             let from = if last.is_known() {
-                (last.end_line, last.end_col)
+                before.end()
             } else {
                 (1, 1)
             };
             Some(next_token(text, from))
         }
         "mapping values are not allowed in this context"
-            if last.is_known() && last.line < span.line && first_on_line((last.line, last.col)) =>
+            if last.is_known() && before.line < here.line && first_on_line(before.start()) =>
         {
-            Some((last.line, last.col))
+            Some(before.start())
         }
         _ => None,
     };
-    if let Some((line, col)) = key.filter(|k| *k < (span.line, span.col)) {
+    if let Some((line, col)) = key.filter(|k| *k < here.start()) {
+        let offset = index.offset(text, line, col).unwrap_or(span.start);
         return ParseError::new(
             "could not find expected ':' after this key",
-            Span::new(source, line, col),
+            Span::at(source, offset),
         );
     }
     if e.info() == "recursion limit exceeded" {
@@ -427,7 +419,7 @@ fn next_token(text: &str, from: (u32, u32)) -> (u32, u32) {
 struct Frame {
     span: Span,
     /// The furthest end of its children so far (a block collection ends there).
-    end: (u32, u32),
+    end: u32,
     anchor: usize,
     /// Height (in nested collections) of the deepest child so far.
     height: usize,
@@ -441,7 +433,7 @@ impl Frame {
     fn open(span: Span, anchor: usize, kind: FrameKind) -> Frame {
         Frame {
             span,
-            end: span.end(),
+            end: span.end,
             anchor,
             height: 0,
             size: 1,
@@ -512,8 +504,10 @@ fn depth_error(span: Span) -> ParseError {
 }
 
 impl Builder<'_> {
+    /// The zero-width span at a saphyr marker.
     fn span(&self, m: &Marker) -> Span {
-        marker_span(m, self.source)
+        let at = self.offset(m).unwrap_or(self.text.len());
+        Span::at(self.source, clamp_u32(at))
     }
 
     /// Byte offset of a saphyr marker (saphyr counts characters).
@@ -525,20 +519,6 @@ impl Builder<'_> {
                 .copied()
                 .or_else(|| (m.index() == offsets.len()).then_some(self.text.len())),
         }
-    }
-
-    /// The position after the text from marker `m` to byte offset `target`.
-    fn position_after(&self, m: &Marker, target: usize) -> Option<(u32, u32)> {
-        let from = self.offset(m)?;
-        let gap = self.text.get(from..target)?;
-        let line = u32::try_from(m.line())
-            .ok()?
-            .saturating_add(u32::try_from(gap.matches('\n').count()).ok()?);
-        let col = match gap.rfind('\n') {
-            Some(i) => gap.get(i + 1..)?.chars().count(),
-            None => m.col().saturating_add(gap.chars().count()),
-        };
-        Some((line, u32::try_from(col).ok()?.saturating_add(1)))
     }
 
     /// The end of a quoted scalar starting at marker `m` (at its quote or
@@ -576,10 +556,7 @@ impl Builder<'_> {
                 Some(_) => i += 1,
             }
         }
-        match self.position_after(m, i + 1) {
-            Some(end) => Span::range(self.source, end, end),
-            None => Span::NONE,
-        }
+        Span::at(self.source, clamp_u32(i + 1))
     }
 
     /// The end of a flow collection closed by `close`: saphyr's end event
@@ -606,10 +583,7 @@ impl Builder<'_> {
         if bytes.get(i) != Some(&close) {
             return Span::NONE;
         }
-        match self.position_after(m, i + 1) {
-            Some(end) => Span::range(self.source, end, end),
-            None => Span::NONE,
-        }
+        Span::at(self.source, clamp_u32(i + 1))
     }
 
     /// saphyr ends block scalars at the next token; the end of the last
@@ -620,24 +594,12 @@ impl Builder<'_> {
             return start;
         };
         let before = self.text.get(..offset).unwrap_or_default();
-        let trimmed = before.trim_end_matches([' ', '\t', '\r', '\n']);
-        let lines_back = before
-            .get(trimmed.len()..)
-            .map_or(0, |gap| gap.matches('\n').count());
-        let line_start = trimmed.rfind('\n').map_or(0, |i| i + 1);
-        let col = trimmed.get(line_start..).map_or(0, |l| l.chars().count());
-        let line = u32::try_from(m.line())
-            .unwrap_or(u32::MAX)
-            .saturating_sub(u32::try_from(lines_back).unwrap_or(u32::MAX));
-        let end = (
-            line,
-            u32::try_from(col).unwrap_or(u32::MAX - 1).saturating_add(1),
-        );
-        if end <= start.start() {
-            // No content: the span covers the indicator.
-            return Span::range(start.source, start.start(), (start.line, start.col + 1));
+        let end = clamp_u32(before.trim_end_matches([' ', '\t', '\r', '\n']).len());
+        if end <= start.start {
+            // No content: the span covers the indicator (`|` or `>`).
+            return Span::bytes(start.source, start.start, start.start.saturating_add(1));
         }
-        Span::range(start.source, end, end)
+        Span::at(start.source, end)
     }
 
     /// saphyr starts block scalars (`|`, `>`) at their content; move the span
@@ -646,24 +608,28 @@ impl Builder<'_> {
         let Some(before) = self.offset(m).and_then(|o| self.text.get(..o)) else {
             return span;
         };
-        for (back, line) in before.rsplit('\n').enumerate() {
+        let mut end = before.len();
+        loop {
+            let line_start = before
+                .get(..end)
+                .and_then(|b| b.rfind('\n'))
+                .map_or(0, |i| i + 1);
+            let line = before.get(line_start..end).unwrap_or_default();
             let line = line.strip_suffix('\r').unwrap_or(line);
-            if line.trim().is_empty() {
-                continue;
+            if !line.trim().is_empty() {
+                let header = line.char_indices().find(|&(i, c)| {
+                    (c == '|' || c == '>') && line.get(i + 1..).is_some_and(is_block_header_rest)
+                });
+                return match header {
+                    Some((i, _)) => Span::at(span.source, clamp_u32(line_start + i)),
+                    None => span,
+                };
             }
-            let header = line.char_indices().position(|(i, c)| {
-                (c == '|' || c == '>') && line.get(i + 1..).is_some_and(is_block_header_rest)
-            });
-            let (Some(col), Ok(back)) = (header, u32::try_from(back)) else {
+            if line_start == 0 {
                 return span;
-            };
-            let col = u32::try_from(col).unwrap_or(0).saturating_add(1);
-            return match span.line.checked_sub(back) {
-                Some(line) if line > 0 => Span::new(span.source, line, col),
-                _ => span,
-            };
+            }
+            end = line_start - 1;
         }
-        span
     }
 
     /// saphyr starts an indentless block sequence (`key:\n- a`) at its first
@@ -681,10 +647,7 @@ impl Builder<'_> {
             i -= 1;
         }
         if i > 0 && i < offset && bytes.get(i - 1) == Some(&b'-') {
-            let back = u32::try_from(offset - i + 1).unwrap_or(0);
-            if back < span.col {
-                return Span::new(span.source, span.line, span.col - back);
-            }
+            return Span::at(span.source, clamp_u32(i - 1));
         }
         span
     }
@@ -779,12 +742,8 @@ impl Builder<'_> {
                     return Err(ParseError::new("unbalanced collection end", span));
                 };
                 // `span` is the flow bracket's end, or unknown for block collections.
-                let end = if span.is_known() {
-                    span.end()
-                } else {
-                    frame.end
-                };
-                frame.span = Span::range(frame.span.source, frame.span.start(), end);
+                let end = if span.is_known() { span.end } else { frame.end };
+                frame.span = Span::bytes(frame.span.source, frame.span.start, end);
                 let built = finish(frame)?;
                 if let Some(anchor) = built.1 {
                     self.anchor(anchor, &built.0)?;
@@ -828,7 +787,7 @@ impl Builder<'_> {
         frame.height = frame.height.max(built.height);
         frame.size = frame.size.saturating_add(built.size);
         if built.node.span.source == frame.span.source {
-            frame.end = frame.end.max(built.node.span.end());
+            frame.end = frame.end.max(built.node.span.end);
         }
         match &mut frame.kind {
             FrameKind::Seq { items, .. } => items.push(built.node),
@@ -1153,9 +1112,35 @@ fn resolve_scalar(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::span::Location;
     use crate::value::{deep_equal, Tag};
 
+    thread_local! {
+        /// The text the tests' spans are located in ([`reading`]).
+        static TEXT: std::cell::RefCell<String> = Default::default();
+    }
+
+    /// Remembers `text` as the one spans are located in.
+    fn reading(text: &str) {
+        TEXT.with(|t| *t.borrow_mut() = text.to_string());
+    }
+
+    /// Lines and columns of spans in the text being read.
+    trait Located {
+        fn loc(&self) -> Location;
+        fn start(&self) -> (u32, u32) {
+            self.loc().start()
+        }
+    }
+
+    impl Located for Span {
+        fn loc(&self) -> Location {
+            TEXT.with(|t| self.locate(&t.borrow()))
+        }
+    }
+
     fn p(text: &str) -> Node {
+        reading(text);
         match parse(text, SourceId(7)) {
             Ok(n) => n,
             Err(e) => panic!("unexpected error {e} for {text:?}"),
@@ -1163,6 +1148,7 @@ mod tests {
     }
 
     fn err(text: &str) -> ParseError {
+        reading(text);
         match parse(text, SourceId(7)) {
             Ok(n) => panic!("expected an error for {text:?}, got {n:?}"),
             Err(e) => e,
@@ -1176,7 +1162,12 @@ mod tests {
 
     /// A range.
     fn rg(line: u32, col: u32, end_line: u32, end_col: u32) -> Span {
-        Span::range(SourceId(7), (line, col), (end_line, end_col))
+        TEXT.with(|t| {
+            let text = t.borrow();
+            let index = LineIndex::new(&text);
+            let offset = |line, col| index.offset(&text, line, col).unwrap_or(u32::MAX);
+            Span::bytes(SourceId(7), offset(line, col), offset(end_line, end_col))
+        })
     }
 
     #[test]
@@ -1198,7 +1189,11 @@ mod tests {
                 e.message, "could not find expected ':' after this key",
                 "{text:?}"
             );
-            assert_eq!((e.span.line, e.span.col), (line, col), "{text:?}");
+            assert_eq!(
+                (e.span.loc().line, e.span.loc().col),
+                (line, col),
+                "{text:?}"
+            );
         }
         // Where the wrong line is the one saphyr stops at, it stays there.
         for (text, (line, col)) in [
@@ -1207,7 +1202,11 @@ mod tests {
         ] {
             let e = err(text);
             assert_eq!(e.message, "mapping values are not allowed in this context");
-            assert_eq!((e.span.line, e.span.col), (line, col), "{text:?}");
+            assert_eq!(
+                (e.span.loc().line, e.span.loc().col),
+                (line, col),
+                "{text:?}"
+            );
         }
     }
 
@@ -1546,6 +1545,7 @@ mod tests {
     }
 
     fn core(text: &str) -> Result<Node, ParseError> {
+        reading(text);
         parse_with(text, SourceId(7), Schema::Core)
     }
 
@@ -1606,6 +1606,7 @@ mod tests {
     }
 
     fn saphyr(text: &str) -> Result<Node, ParseError> {
+        reading(text);
         parse_saphyr(text, SourceId(7))
     }
 
@@ -1736,6 +1737,7 @@ mod tests {
     #[test]
     fn every_duplicate_key_can_be_reported() {
         let text = "a: 1\nb:\n  c: 1\n  c: 2\n  d: 3\na: 4\ne: {x: 1, x: 2, x: 3}\n";
+        reading(text);
         let (doc, dups) = parse_reporting_duplicates(text, SourceId(7), Schema::Core)
             .unwrap_or_else(|e| panic!("{e}"));
         let found: Vec<_> = dups
@@ -1898,14 +1900,19 @@ mod tests {
         assert_eq!(e.message, "expected a single document in the stream");
         assert_eq!(e.span.start(), at(2, 1));
         let e = err("a:\n\t- b\n");
-        assert_eq!(e.span.line, 2);
+        assert_eq!(e.span.loc().line, 2);
         let e = err("a: \"x\n");
         assert!(e.span.is_known());
         let e = err("a: b\u{1}\n");
         assert_eq!(e.message, "the stream contains non-printable characters");
         assert_eq!(e.span.start(), at(1, 5));
         assert!(err("a: [1, 2\n").span.is_known());
-        assert!(format!("{}", err("a: 1\na: 2\n")).contains("line 2, column 1"));
+        // Without its text, an error shows its message only.
+        let e = err("a: 1\na: 2\n");
+        assert_eq!(
+            (e.to_string(), e.span.start()),
+            (e.message.clone(), at(2, 1))
+        );
     }
 
     #[test]

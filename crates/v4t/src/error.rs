@@ -226,10 +226,10 @@ mod tests {
     #[test]
     fn errors_stay_one_word_and_keep_specific_codes() {
         assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
-        let span = Span::new(SourceId(0), 3, 4);
+        let span = Span::bytes(SourceId(0), 3, 4);
         let e = Error::at("m", Span::NONE)
             .or_at(span)
-            .or_at(Span::new(SourceId(0), 9, 9))
+            .or_at(Span::at(SourceId(0), 9))
             .in_element("node.a")
             .or_code(Code::Inconsistent)
             .or_code(Code::Output)
@@ -274,28 +274,33 @@ mod tests {
     }
 
     /// The error of resolving a one-node template with `conditions` and a
-    /// property `p` with `expression`.
-    fn resolve_error(conditions: &str, expression: &str) -> Error {
+    /// property `p` with `expression`, and the template's sources.
+    fn resolve_error(conditions: &str, expression: &str) -> (Error, crate::Sources) {
         let text = format!(
             "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  node_templates:\n    a:\n      type: tosca.nodes.Root\n      conditions: {conditions}\n      properties:\n        - p: {{expression: {expression}}}\n"
         );
         let mut sources = crate::Sources::new();
         let id = sources.add("t.yaml", text);
         let options = crate::ResolveOptions::default();
-        crate::resolve(&mut sources, id, &mut crate::NoFiles, &options).unwrap_err()
+        let e = crate::resolve(&mut sources, id, &mut crate::NoFiles, &options).unwrap_err();
+        (e, sources)
     }
 
     #[test]
     fn unknown_operators_get_a_note_with_the_closest_operator() {
-        let notes = |e: &Error| {
+        let notes = |(e, sources): &(Error, crate::Sources)| {
             e.notes
                 .iter()
-                .map(|n| (n.message.clone(), n.span.line, n.span.col))
+                .map(|n| {
+                    let at = sources.locate(n.span).unwrap_or_default();
+                    (n.message.clone(), at.line, at.col)
+                })
                 .collect::<Vec<_>>()
         };
         // The message is the reference's; the note names the key.
         let e = resolve_error("{equals: [1, 1]}", "1");
         assert!(e
+            .0
             .message
             .starts_with("Unknown value expression \"{\n    \"equals\""));
         assert_eq!(

@@ -484,7 +484,7 @@ topology_template:
             note.message,
             "the template defines the presets \"dev\", \"prod\"; did you mean \"prod\"?"
         );
-        assert_eq!((note.span.line, note.span.col), (8, 5));
+        assert_eq!(note.span.locate(TEMPLATE).start(), (8, 5));
         let none = doc("topology_template: {}");
         let e = assign(&none, &["x".into()], None, &mut Vec::new()).unwrap_err();
         assert_eq!(e.notes[0].message, "the template defines no presets");
@@ -494,7 +494,8 @@ topology_template:
     fn undeclared_direct_inputs_are_warnings() {
         let d = doc(TEMPLATE);
         let mut warnings = Vec::new();
-        let direct = doc("mdoe: x\nmode: prod\nzzz: 1");
+        let direct_text = "mdoe: x\nmode: prod\nzzz: 1";
+        let direct = doc(direct_text);
         assign(&d, &[], Some(&direct), &mut warnings).unwrap();
         let messages: Vec<_> = warnings.iter().map(|w| w.message.as_str()).collect();
         assert_eq!(
@@ -504,7 +505,7 @@ topology_template:
                 "Variability input \"zzz\" is assigned but not declared",
             ]
         );
-        assert_eq!((warnings[0].span.line, warnings[0].span.col), (1, 1));
+        assert_eq!(warnings[0].span.locate(direct_text).start(), (1, 1));
     }
 
     #[test]
@@ -700,7 +701,8 @@ topology_template:
             e.message,
             "Variability input \"port\" with value \"abc\" violates type \"integer\""
         );
-        assert_eq!((e.span.line, e.span.col), (4, 20));
+        let defaults = format!("topology_template:\n  variability:\n    inputs:\n{defs}");
+        assert_eq!(e.span.locate(&defaults).start(), (4, 20));
         assert_eq!(
             validate_text(defs, "port: 70000").unwrap_err().message,
             "Variability input \"port\" with value 70000 violates {\"less_or_equal\":65535}"

@@ -215,7 +215,7 @@ pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
     }
     unused_inputs(doc, tt, &mut out);
     // In document order, whatever the order of the checks.
-    out.sort_by_key(|w| (w.span.source.0, w.span.line, w.span.col));
+    out.sort_by_key(|w| (w.span.source.0, w.span.start));
     out
 }
 
@@ -632,7 +632,10 @@ mod tests {
     fn warnings(text: &str) -> Vec<(String, u32, u32)> {
         lint(&parse(text, SourceId(0)).unwrap())
             .into_iter()
-            .map(|w| (w.message, w.span.line, w.span.col))
+            .map(|w| {
+                let at = w.span.locate(text);
+                (w.message, at.line, at.col)
+            })
             .collect()
     }
 

@@ -811,10 +811,11 @@ mod tests {
 
     #[test]
     fn policies_must_be_a_list() {
-        let mut d = doc("topology_template:\n  policies: {p: {type: x}}\n");
+        let text = "topology_template:\n  policies: {p: {type: x}}\n";
+        let mut d = doc(text);
         let e = normalize(&mut d).unwrap_err();
         assert_eq!(e.message, "Policies must be an array");
-        assert_eq!((e.span.line, e.span.col), (2, 13));
+        assert_eq!(e.span.locate(text).start(), (2, 13));
     }
 
     #[test]

@@ -301,12 +301,13 @@ mod tests {
 
     #[test]
     fn list_entries_with_several_keys_are_errors() {
-        let e = check("topology_template:\n  node_templates:\n    a:\n      type: x\n      properties:\n        - p:\n          value: 1\n").unwrap_err();
+        let text = "topology_template:\n  node_templates:\n    a:\n      type: x\n      properties:\n        - p:\n          value: 1\n";
+        let e = check(text).unwrap_err();
         assert_eq!(
             e.message,
             "Entry \"p\" of \"properties\" of node template \"a\" has a second key \"value\", but each list entry must have exactly one key (is \"value\" indented too little?)"
         );
-        assert_eq!((e.span.line, e.span.col), (7, 11));
+        assert_eq!(e.span.locate(text).start(), (7, 11));
         for (text, key) in [
             ("topology_template:\n  node_templates:\n    - a: {type: x}\n      b: {type: y}\n", "b"),
             ("topology_template:\n  node_templates:\n    a:\n      type: x\n      requirements:\n        - host: b\n          conditions: false\n", "conditions"),
@@ -329,8 +330,9 @@ mod tests {
 
     #[test]
     fn every_wrong_shape_is_reported() {
-        let e = check("topology_template:\n  node_templates:\n    a: {type: x, properties: 3}\n    b: {type: x, default_alternative: maybe}\n  groups:\n    g: {type: t, members: a}\n").unwrap_err();
-        let lines: Vec<u32> = e.diagnostics().map(|d| d.span.line).collect();
+        let text = "topology_template:\n  node_templates:\n    a: {type: x, properties: 3}\n    b: {type: x, default_alternative: maybe}\n  groups:\n    g: {type: t, members: a}\n";
+        let e = check(text).unwrap_err();
+        let lines: Vec<u32> = e.diagnostics().map(|d| d.span.locate(text).line).collect();
         assert_eq!(lines, vec![3, 4, 6]);
         assert!(e
             .message
@@ -342,12 +344,13 @@ mod tests {
 
     #[test]
     fn reports_the_offending_node() {
-        let e = check("topology_template:\n  variability: [a]\n").unwrap_err();
+        let text = "topology_template:\n  variability: [a]\n";
+        let e = check(text).unwrap_err();
         assert_eq!(
             e.message,
             "Expected topology_template.variability to be a map, but it is a list"
         );
-        assert_eq!((e.span.line, e.span.col), (2, 16));
+        assert_eq!(e.span.locate(text).start(), (2, 16));
         let e = check("topology_template:\n  node_templates:\n    a: {type: x, artifacts: 5}\n")
             .unwrap_err();
         assert_eq!(

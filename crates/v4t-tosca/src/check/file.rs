@@ -131,8 +131,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// (`&name` between the key and the value, or at the value's start).
     fn anchored(&self, key: Span, value: Span) -> bool {
         let between = Span {
-            line: key.end_line,
-            col: key.end_col,
+            start: key.end,
             ..value
         };
         let before = value.is_known() && key.source == value.source;

@@ -32,9 +32,10 @@ fn value(v: &Value) -> Node {
 /// `file`, `line` and `column` of a known span.
 fn locate(m: &mut Map, sources: &Sources, span: Span) {
     if let Some(file) = span.is_known().then(|| sources.get(span.source)).flatten() {
+        let at = file.locate(span);
         m.insert("file", string(&file.name));
-        m.insert("line", Node::number(f64::from(span.line)));
-        m.insert("column", Node::number(f64::from(span.col)));
+        m.insert("line", Node::number(f64::from(at.line)));
+        m.insert("column", Node::number(f64::from(at.col)));
     }
 }
 

@@ -105,14 +105,17 @@ fn an_element_removed_by_its_manual_condition() {
     assert_eq!(why.condition.as_deref(), Some("is_dev"));
     assert_eq!(why.value, Some(false));
     assert_eq!(
-        why.span.line,
+        why.span.locate(SHOP).line,
         line_of(SHOP, "conditions: {logic_expression: is_dev}")
     );
-    assert_eq!(why.span.col, 25);
+    assert_eq!(why.span.locate(SHOP).col, 25);
     // The input's value and where it comes from.
     assert_eq!(e.inputs.len(), 1);
     assert_eq!(e.inputs[0].origin, InputOrigin::Preset("prod".to_string()));
-    assert_eq!(e.inputs[0].span.line, line_of(SHOP, "prod: {inputs"));
+    assert_eq!(
+        e.inputs[0].span.locate(SHOP).line,
+        line_of(SHOP, "prod: {inputs")
+    );
 }
 
 #[test]
@@ -128,7 +131,7 @@ fn an_element_removed_by_pruning() {
         "pruning condition of node \"dev_vm\" has_incoming_relation(dev_vm) is false"
     );
     // Generated: located at the element it belongs to.
-    assert_eq!(why.span.line, line_of(SHOP, "    dev_vm:"));
+    assert_eq!(why.span.locate(SHOP).line, line_of(SHOP, "    dev_vm:"));
     // It reads the manual conditions of the hosting relation (false, with
     // the input they read) and the presence of its source.
     let reads: Vec<(&str, bool, Option<bool>)> = why
@@ -182,14 +185,17 @@ topology_template:
         kinds,
         vec![ReasonKind::DefaultCondition, ReasonKind::ManualCondition]
     );
-    assert_eq!(r.reasons[0].span.line, line_of(template, "- uses: store"));
+    assert_eq!(
+        r.reasons[0].span.locate(template).line,
+        line_of(template, "- uses: store")
+    );
     assert_eq!(
         r.reasons[0].condition.as_deref(),
         Some("node_presence(app) and node_presence(store)")
     );
     assert_eq!(r.reasons[1].element.as_deref(), Some("node.store"));
     assert_eq!(
-        r.reasons[1].span.line,
+        r.reasons[1].span.locate(template).line,
         line_of(template, "conditions: {variability_input: big}")
     );
     // The store's own explanation: its manual condition.
@@ -219,7 +225,10 @@ topology_template:
     assert!(m.present);
     assert_eq!(m.summary, "present: it is implied by its manual conditions");
     assert_eq!(m.reasons[0].kind, ReasonKind::Implied);
-    assert_eq!(m.reasons[0].span.line, line_of(template, "implied: true"));
+    assert_eq!(
+        m.reasons[0].span.locate(template).line,
+        line_of(template, "implied: true")
+    );
     assert_eq!(
         m.reasons[0].message,
         "Node \"monitor\" is implied: it is present where its manual conditions hold"
@@ -263,7 +272,10 @@ fn an_element_removed_by_optimisation() {
         panic!("{:?}", heavy.decision);
     };
     assert_eq!(name, "topology");
-    assert_eq!(option.line, line_of(WEIGHTS, "optimization_topology: min"));
+    assert_eq!(
+        option.locate(WEIGHTS).line,
+        line_of(WEIGHTS, "optimization_topology: min")
+    );
     assert_eq!(
         goal,
         "minimises the sum of the weights of the present nodes (optimization_topology)"
@@ -314,7 +326,11 @@ fn an_unsatisfiable_variant_has_a_minimal_conflict() {
     let error = e.error.as_ref().expect("fails");
     assert_eq!(error.message, "Could not solve");
     assert!(e.elements.is_empty());
-    let parts: Vec<(ReasonKind, u32)> = e.conflict.iter().map(|r| (r.kind, r.span.line)).collect();
+    let parts: Vec<(ReasonKind, u32)> = e
+        .conflict
+        .iter()
+        .map(|r| (r.kind, r.span.locate(CONFLICT).line))
+        .collect();
     assert_eq!(
         parts,
         vec![
@@ -343,7 +359,7 @@ fn an_unsatisfiable_variant_has_a_minimal_conflict() {
         let without: String = CONFLICT
             .lines()
             .enumerate()
-            .filter(|(i, _)| *i as u32 + 1 != r.span.line)
+            .filter(|(i, _)| *i as u32 + 1 != r.span.locate(CONFLICT).line)
             .map(|(_, l)| format!("{l}\n"))
             .collect();
         let again = explained(&without, &[], Some("env: dev"));
@@ -385,7 +401,7 @@ topology_template:
             ReasonKind::InputValue
         ]
     );
-    assert_eq!(e.conflict[0].span.line, 5);
+    assert_eq!(e.conflict[0].span.locate(template).line, 5);
 }
 
 #[test]

@@ -2080,8 +2080,7 @@ mod tests {
 
     #[test]
     fn every_name_defined_again_is_reported() {
-        let mut d = crate::testing::doc(
-            "tosca_definitions_version: tosca_variability_1_0
+        let text = "tosca_definitions_version: tosca_variability_1_0
 topology_template:
   node_templates:
     - a: {type: tosca.nodes.Root}
@@ -2090,13 +2089,13 @@ topology_template:
     - c: {type: tosca.nodes.Root}
     - b: {type: tosca.nodes.Root}
     - a: {type: tosca.nodes.Root}
-",
-        );
+";
+        let mut d = crate::testing::doc(text);
         normalize(&mut d).expect("normalizes");
         let e = build(&d).expect_err("names repeat");
         let found: Vec<(String, u32)> = e
             .diagnostics()
-            .map(|d| (d.message.clone(), d.span.line))
+            .map(|d| (d.message.clone(), d.span.locate(text).line))
             .collect();
         assert_eq!(
             found,

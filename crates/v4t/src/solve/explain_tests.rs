@@ -20,11 +20,14 @@ topology_template:
       conditions: {equal: [{variability_input: env}, prod]}
 ";
 
-/// (message, line, column) of each note.
-fn notes(e: &crate::Error) -> Vec<(String, u32, u32)> {
+/// (message, line, column) of each note, a note of `template`.
+fn notes(e: &crate::Error, template: &str) -> Vec<(String, u32, u32)> {
     e.notes
         .iter()
-        .map(|n| (n.message.clone(), n.span.line, n.span.col))
+        .map(|n| {
+            let at = n.span.locate(template);
+            (n.message.clone(), at.line, at.col)
+        })
         .collect()
 }
 
@@ -34,7 +37,7 @@ fn could_not_solve_names_the_constraint_and_the_condition() {
     assert_eq!(e.message, "Could not solve");
     assert_eq!(e.code, Code::Unsatisfiable);
     assert_eq!(
-        notes(&e),
+        notes(&e, TEMPLATE),
         vec![
             ("constraint node_presence(db)".to_string(), 7, 9),
             (
@@ -54,8 +57,8 @@ fn the_conflict_is_minimal() {
         "    app:\n      type: tosca.nodes.Root\n      conditions: {equal: [{variability_input: env}, dev]}\n",
     );
     let e = resolve_error(&template, Some("env: dev")).expect("fails");
-    let lines: Vec<u32> = notes(&e).iter().map(|n| n.1).collect();
-    assert_eq!(lines, vec![7, 15], "{:?}", notes(&e));
+    let lines: Vec<u32> = notes(&e, &template).iter().map(|n| n.1).collect();
+    assert_eq!(lines, vec![7, 15], "{:?}", notes(&e, &template));
 }
 
 #[test]
@@ -79,7 +82,7 @@ topology_template:
 ";
     let e = resolve_error(template, Some("{db: true, cache: false}")).expect("fails");
     assert_eq!(e.message, "Variability inputs constraints are violated");
-    let messages: Vec<String> = notes(&e).into_iter().map(|n| n.0).collect();
+    let messages: Vec<String> = notes(&e, template).into_iter().map(|n| n.0).collect();
     assert_eq!(
         messages,
         vec![
