@@ -96,13 +96,15 @@ pub(crate) fn load(
         crate::version::detect_grammar(&doc).map_err(|e| e.or_code(Code::DefinitionsVersion))?;
     if grammar == Grammar::Tosca2 {
         // Values as written: the core schema reads no timestamps, and
-        // `Form` keeps `1.0` a float.
+        // `Form` keeps `1.0` a float. The first reading goes before the
+        // second is made (two trees of a large file at once were the peak).
+        drop(std::mem::take(&mut doc));
         doc = template_document(sources, id, Schema::Core)?;
-    } else {
-        // Parsed: the text is needed again only to quote it (on TOSCA 2.0
-        // the checks read how keys are written, so it stays).
-        sources.release(id);
     }
+    // Parsed: the text is needed again only to quote it and, on TOSCA 2.0,
+    // for the checks of a resolved variant, which read how keys and
+    // integers are written; `SourceFile::text` reads it again then.
+    sources.release(id);
     if document::topology(&doc).is_some_and(Node::is_defined) {
         load_referenced(
             sources,
