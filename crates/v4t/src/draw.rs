@@ -71,18 +71,23 @@ pub fn draw(
             (prepared, v4t_yaml::Map::new())
         }
     };
-    let (doc, graph) = (&prepared.doc, &prepared.graph);
-    let types = prepared.files.system();
+    let crate::Prepared {
+        doc, graph, files, ..
+    } = prepared;
     let present: Option<Vec<bool>> = match &options.resolved {
         None => None,
         Some(r) => {
+            let types = files.system();
             let now_ms = r.now_ms.unwrap_or(0.0);
-            let solution = crate::solve_checked(doc, graph, (&types, sources), assigned, now_ms)?;
-            crate::check_references(doc, graph, &solution, &types)?;
+            let solution = crate::solve_checked(&doc, &graph, (&types, sources), assigned, now_ms)?;
+            crate::check_references(&doc, &graph, &solution, &types)?;
             Some(solution.present)
         }
     };
-    let picture = picture(graph, present.as_deref(), options.artifacts);
+    // The picture is the graph's alone: the template goes before it is
+    // drawn (on a large template, the drawing's peak).
+    drop((doc, files));
+    let picture = picture(&graph, present.as_deref(), options.artifacts);
     Ok(match options.format {
         Format::Dot => dot(&picture),
         Format::Mermaid => mermaid(&picture),
