@@ -2,7 +2,8 @@
 //! service template into one canonical shape, in place (part 1, section 3).
 //!
 //! Input: a loaded template. Output: the same template in which inputs,
-//! outputs, node templates and groups are lists of single-entry maps,
+//! outputs, node templates and groups are lists of single-entry maps (when
+//! resolving, node templates written as a map stay one: [`TypeShape`]),
 //! properties are lists of wrapped `{value|expression, ...}` entries, types
 //! are lists of type assignments, requirements are `{node: ...}` maps,
 //! artifacts have a type, technologies are lower-cased lists with `assign`,
@@ -27,7 +28,9 @@ pub(crate) enum TypeShape {
     /// `T` as written, which the graph reads as that list: when resolving,
     /// where only the graph and the transform read the document, it saves a
     /// list and a map per typed element (family 1 seed 100,000: 64 MB). A
-    /// node without a technology list keeps none either.
+    /// node without a technology list keeps none either, and node templates
+    /// written as a map stay one (the graph reads its entries as list items,
+    /// `graph::build::node_entries`).
     Written,
 }
 
@@ -77,13 +80,16 @@ struct How {
 }
 
 /// A document normalised with [`TypeShape::Written`] in the canonical shape
-/// ([`TypeShape::List`]): every single type as its list, and an empty
-/// technology list on every node without one; the other forms are
-/// canonical already.
+/// ([`TypeShape::List`]): node templates as a list, every single type as
+/// its list, and an empty technology list on every node without one; the
+/// other forms are canonical already.
 pub(crate) fn canonical_shape(doc: &mut Node) {
     let Some(tt) = document::topology_map_mut(doc) else {
         return;
     };
+    if let Some(nodes) = tt.get_mut("node_templates") {
+        map_to_list(nodes);
+    }
     let mut containers: Vec<&mut Node> = Vec::new();
     for (k, v) in tt.iter_mut() {
         match k.name.as_str() {
@@ -146,7 +152,13 @@ fn normalize_topology(tt: &mut Node, how: How) -> Result<()> {
         return Ok(());
     };
     // imports live at the document root; handled by the caller order below.
+    // Node templates written as a map stay one when resolving: the graph
+    // reads map entries as it reads list items (family 1 seed 100,000 saves
+    // a list item and a single-entry map per node template).
     for key in ["inputs", "outputs", "node_templates", "groups"] {
+        if key == "node_templates" && how.types == TypeShape::Written {
+            continue;
+        }
         if let Some(c) = tt.get_mut(key) {
             map_to_list(c);
         }
@@ -250,16 +262,23 @@ fn map_to_list(c: &mut Node) {
     }
 }
 
-/// Calls `f(name, value)` for every single-entry map of a list collection.
+/// Calls `f(name, value)` for every single-entry map of a list collection
+/// (or every entry of one kept as a map).
 fn for_each_entry(list: &mut Node, mut f: impl FnMut(&Key, &mut Node) -> Result<()>) -> Result<()> {
-    if let Some(items) = list.as_seq_mut() {
-        for item in items.iter_mut() {
-            if let Some(m) = item.as_map_mut() {
-                if let Some((k, v)) = m.first_mut() {
+    match &mut list.value {
+        Value::Seq(items) => {
+            for item in items.iter_mut() {
+                if let Some((k, v)) = item.as_map_mut().and_then(|m| m.first_mut()) {
                     f(k, v)?;
                 }
             }
         }
+        Value::Map(m) => {
+            for (k, v) in m.iter_mut() {
+                f(k, v)?;
+            }
+        }
+        _ => {}
     }
     Ok(())
 }

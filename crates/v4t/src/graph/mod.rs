@@ -1194,23 +1194,31 @@ pub(crate) fn capitalize(s: &str) -> String {
 }
 
 /// The value of the single-entry map at `list[index]`: where a normalised
-/// list keeps the definition of its `index`th element.
+/// list keeps the definition of its `index`th element; in a map (node
+/// templates as written, when resolving), the `index`th entry's value.
 pub(crate) fn entry_value(list: Option<&Node>, index: u32) -> Option<&Node> {
-    list?
-        .as_seq()?
+    let list = list?;
+    if let Some(m) = list.as_map() {
+        return m.get_index(index as usize).map(|(_, v)| v);
+    }
+    list.as_seq()?
         .get(index as usize)?
         .as_map()?
         .first()
         .map(|(_, v)| v)
 }
 
+/// [`entry_value`], mutable.
 fn entry_value_mut(list: Option<&mut Node>, index: u32) -> Option<&mut Node> {
-    list?
-        .as_seq_mut()?
-        .get_mut(index as usize)?
-        .as_map_mut()?
-        .first_mut()
-        .map(|(_, v)| v)
+    match &mut list?.value {
+        v4t_yaml::Value::Map(m) => m.get_index_mut(index as usize),
+        v4t_yaml::Value::Seq(items) => items
+            .get_mut(index as usize)?
+            .as_map_mut()?
+            .first_mut()
+            .map(|(_, v)| v),
+        _ => None,
+    }
 }
 
 /// The definition of `owner`, with the document's sections from `section`.

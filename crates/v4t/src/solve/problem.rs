@@ -139,26 +139,17 @@ fn encode_implies<M: Mode>(enc: &mut Encoder<'_, '_, M>, id: ElementId) -> Resul
 /// element, and most elements live in a node template.
 pub(crate) struct RawDefs<'d> {
     doc: &'d Node,
-    nodes: &'d [Node],
+    nodes: Option<&'d Node>,
 }
 
 impl<'d> RawDefs<'d> {
     pub(crate) fn new(doc: &'d Node) -> RawDefs<'d> {
-        let nodes = document::topology(doc)
-            .and_then(|t| t.get("node_templates"))
-            .and_then(Node::as_seq)
-            .map_or(&[][..], Vec::as_slice);
+        let nodes = document::topology(doc).and_then(|t| t.get("node_templates"));
         RawDefs { doc, nodes }
     }
 
     pub(crate) fn get(&self, graph: &Graph, id: ElementId) -> Option<&'d Node> {
-        let node = |i: u32| {
-            self.nodes
-                .get(i as usize)?
-                .as_map()?
-                .first()
-                .map(|(_, v)| v)
-        };
+        let node = |i: u32| entry_value(self.nodes, i);
         let member = |i: u32, key: &str, index: u32| entry_value(node(i)?.get(key), index);
         if let Some(def) = graph.get(id).added_definition() {
             return Some(def);
