@@ -20,6 +20,7 @@
 //! nested collections (the saphyr path then applies the real limits).
 
 use crate::scalar::{is_null, key_string, resolve_bool, resolve_plain_form, Schema};
+use crate::span::clamp_u32;
 use crate::value::{Form, Key, Map, Node, SourceId, Span, Value, INDEX_THRESHOLD};
 
 /// Nesting depth beyond which the fast path gives up.
@@ -894,12 +895,6 @@ impl<'t> Fast<'t> {
         self.pos = end;
         Ok((self.text.get(start..end).ok_or(Bail)?, stop))
     }
-}
-
-/// `n` as a `u32`, saturated (texts are far smaller; never panics).
-#[inline]
-fn clamp_u32(n: usize) -> u32 {
-    n.min(u32::MAX as usize) as u32
 }
 
 /// Gives up on duplicate keys (the saphyr path reports them). Only maps

@@ -23,7 +23,7 @@ use crate::scalar::{
     core_float, core_int, is_null, key_string, resolve_bool, resolve_float, resolve_int,
 };
 pub use crate::scalar::{core_int_exact, resolve_plain, resolve_plain_form, Schema};
-use crate::span::LineIndex;
+use crate::span::{clamp_u32, LineIndex};
 use crate::timestamp::parse_yaml_timestamp;
 use crate::value::{Form, Key, Map, Node, SourceId, Span, Tag as ScalarTag, Value};
 
@@ -332,11 +332,6 @@ fn check_printable(text: &str, source: SourceId) -> Result<(), ParseError> {
         }
     }
     Ok(())
-}
-
-/// `n` as a `u32`, saturated (texts are far smaller; never panics).
-fn clamp_u32(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// A scanner error as a [`ParseError`]. `at` is the byte offset of its

@@ -118,6 +118,13 @@ impl Span {
     }
 }
 
+/// `n` as a `u32`, saturated: offsets, lines and columns of texts up to
+/// 4 GiB (larger ones are refused long before; never panics).
+#[inline]
+pub(crate) fn clamp_u32(n: usize) -> u32 {
+    n.min(u32::MAX as usize) as u32
+}
+
 /// A [`Span`] as people read it: 1-based lines and columns, columns
 /// counting characters. The end is the position after the last character
 /// (exclusive), so `abc` at 1:4 ends at 1:7. [`Location::NONE`] (all zero)
@@ -192,7 +199,7 @@ impl LineIndex {
     /// The 1-based `(line, column)` of byte `offset` in `text` (the text
     /// this index was built from); an offset past the end is at the end.
     pub fn position(&self, text: &str, offset: u32) -> (u32, u32) {
-        let offset = offset.min(u32::try_from(text.len()).unwrap_or(u32::MAX));
+        let offset = offset.min(clamp_u32(text.len()));
         let line = self.starts.partition_point(|&s| s <= offset).max(1);
         let start = self.starts.get(line - 1).copied().unwrap_or(0);
         let col = if self.ascii {
@@ -201,12 +208,9 @@ impl LineIndex {
             let chars = text
                 .get(start as usize..offset as usize)
                 .map_or(0, |s| s.chars().count());
-            u32::try_from(chars).unwrap_or(u32::MAX)
+            clamp_u32(chars)
         };
-        (
-            u32::try_from(line).unwrap_or(u32::MAX),
-            col.saturating_add(1),
-        )
+        (clamp_u32(line), col.saturating_add(1))
     }
 
     /// The lines and columns of `span` in `text`.

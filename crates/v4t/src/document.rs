@@ -7,7 +7,7 @@
 //! The raw document stays the source of the output; stages read and edit it
 //! through these accessors.
 
-use v4t_yaml::{Key, Map, Node, Value};
+use v4t_yaml::{Key, Map, Node, Span, Value};
 
 /// The key of the topology section of TOSCA 1.3.
 pub(crate) const TOPOLOGY: &str = "topology_template";
@@ -71,6 +71,49 @@ pub fn collection_entries(collection: Option<&Node>) -> Vec<(&Key, &Node)> {
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// The entries of a normalised list of single-entry maps, or of a
+/// collection kept as a map (node templates as written, when resolving),
+/// with their positions: the graph reads a map's entries as it reads list
+/// items (`graph::entry_value`). List items that are no map are skipped,
+/// their positions kept.
+pub(crate) fn indexed_entries(collection: &Node) -> impl Iterator<Item = (u32, &str, Span, &Node)> {
+    let listed = collection.as_seq().into_iter().flatten().enumerate();
+    let listed = listed.filter_map(|(i, item)| {
+        let (k, v) = item.as_map()?.first()?;
+        Some((i, k, v))
+    });
+    let mapped = collection
+        .as_map()
+        .into_iter()
+        .flat_map(Map::iter)
+        .enumerate();
+    listed
+        .chain(mapped.map(|(i, (k, v))| (i, k, v)))
+        .map(|(i, k, v)| {
+            (
+                u32::try_from(i).unwrap_or(u32::MAX),
+                k.name.as_str(),
+                k.span,
+                v,
+            )
+        })
+}
+
+/// The entries of a normalised list of single-entry maps or of a
+/// collection kept as a map, values mutable.
+pub(crate) fn entries_mut(collection: &mut Node) -> impl Iterator<Item = (&Key, &mut Node)> {
+    let (items, map) = match &mut collection.value {
+        Value::Seq(items) => (Some(items), None),
+        Value::Map(m) => (None, Some(m)),
+        _ => (None, None),
+    };
+    let listed = items
+        .into_iter()
+        .flatten()
+        .filter_map(|item| item.as_map_mut()?.first_mut());
+    listed.chain(map.into_iter().flat_map(Map::iter_mut))
 }
 
 /// The names of the declared variability inputs (map or list form).

@@ -30,7 +30,7 @@ pub(crate) enum TypeShape {
     /// list and a map per typed element (family 1 seed 100,000: 64 MB). A
     /// node without a technology list keeps none either, and node templates
     /// written as a map stay one (the graph reads its entries as list items,
-    /// `graph::build::node_entries`).
+    /// [`document::indexed_entries`]).
     Written,
 }
 
@@ -265,22 +265,7 @@ fn map_to_list(c: &mut Node) {
 /// Calls `f(name, value)` for every single-entry map of a list collection
 /// (or every entry of one kept as a map).
 fn for_each_entry(list: &mut Node, mut f: impl FnMut(&Key, &mut Node) -> Result<()>) -> Result<()> {
-    match &mut list.value {
-        Value::Seq(items) => {
-            for item in items.iter_mut() {
-                if let Some((k, v)) = item.as_map_mut().and_then(|m| m.first_mut()) {
-                    f(k, v)?;
-                }
-            }
-        }
-        Value::Map(m) => {
-            for (k, v) in m.iter_mut() {
-                f(k, v)?;
-            }
-        }
-        _ => {}
-    }
-    Ok(())
+    document::entries_mut(list).try_for_each(|(k, v)| f(k, v))
 }
 
 fn normalize_node(node: &mut Node, how: How) -> Result<()> {

@@ -351,7 +351,9 @@ fn element_count(doc: &Node, fallbacks: bool) -> usize {
     };
     for (k, v) in tt.iter() {
         n += match k.name.as_str() {
-            "node_templates" => node_entries(v).map(|(_, _, _, def)| 1 + owned(def)).sum(),
+            "node_templates" => document::indexed_entries(v)
+                .map(|(_, _, _, def)| 1 + owned(def))
+                .sum(),
             "groups" | "policies" => entries(v).map(|(_, _, def)| 1 + owned(def)).sum::<usize>(),
             "relationship_templates" => v
                 .as_map()
@@ -370,7 +372,7 @@ fn template_uses(doc: &Node) -> SeededMap<&str, u32> {
     let Some(nodes) = document::topology(doc).and_then(|t| t.get("node_templates")) else {
         return uses;
     };
-    for (_, _, _, def) in node_entries(nodes) {
+    for (_, _, _, def) in document::indexed_entries(nodes) {
         for (_, _, a) in def.get("requirements").map(entries).into_iter().flatten() {
             if let Some(r) = a.get("relationship").and_then(Node::as_str) {
                 *uses.entry(r).or_insert(0) += 1;
@@ -391,23 +393,6 @@ fn owned_by_artifact(def: &Node, per_property: usize) -> usize {
 /// The definitions of the single-entry maps in the list `n`.
 fn entries(n: &Node) -> impl Iterator<Item = (&str, Span, &Node)> {
     n.as_seq().into_iter().flatten().filter_map(single)
-}
-
-/// The node templates of `nodes` with their positions: a normalised list
-/// of single-entry maps, or (when resolving) the map as written, whose
-/// entries the graph reads as it reads list items ([`super::entry_value`]).
-pub(crate) fn node_entries(nodes: &Node) -> impl Iterator<Item = (u32, &str, Span, &Node)> {
-    let listed = nodes.as_seq().into_iter().flatten().enumerate();
-    let listed = listed.filter_map(|(i, item)| single(item).map(|(n, s, d)| (i, n, s, d)));
-    let mapped = nodes
-        .as_map()
-        .into_iter()
-        .flat_map(|m| m.iter())
-        .enumerate();
-    let mapped = mapped.map(|(i, (k, d))| (i, k.name.as_str(), k.span, d));
-    listed
-        .chain(mapped)
-        .map(|(i, n, s, d)| (u32::try_from(i).unwrap_or(u32::MAX), n, s, d))
 }
 
 /// Appends `<kind>.<name>[@<index>]` (an element id without its
@@ -697,7 +682,7 @@ impl<'d> Builder<'d> {
         self.g
             .node_index
             .reserve(list.len().max(nodes.as_map().map_or(0, Map::len)));
-        for (i, name, span, def) in node_entries(nodes) {
+        for (i, name, span, def) in document::indexed_entries(nodes) {
             if self.g.node_index.contains_key(name) {
                 let known = |n: &str| self.g.node_index.contains_key(n);
                 return Err(defined_again(&list[i as usize..], known, "Node"));
@@ -1905,21 +1890,11 @@ pub(crate) fn add_fallback_properties(doc: &mut Node, options: &Options) {
     let mut containers: Vec<&mut Node> = Vec::new();
     for (k, v) in ttm.iter_mut() {
         match k.name.as_str() {
-            "node_templates" => match &mut v.value {
-                Value::Seq(items) => {
-                    for item in items.iter_mut() {
-                        if let Some((_, node)) = item.as_map_mut().and_then(|m| m.first_mut()) {
-                            containers_of_node(node, attributes, &mut containers);
-                        }
-                    }
+            "node_templates" => {
+                for (_, node) in document::entries_mut(v) {
+                    containers_of_node(node, attributes, &mut containers);
                 }
-                Value::Map(m) => {
-                    for (_, node) in m.iter_mut() {
-                        containers_of_node(node, attributes, &mut containers);
-                    }
-                }
-                _ => {}
-            },
+            }
             "relationship_templates" => {
                 if let Some(m) = v.as_map_mut() {
                     for (_, rt) in m.iter_mut() {
