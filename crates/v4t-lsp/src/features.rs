@@ -181,7 +181,7 @@ impl Buffer<'_> {
                     .into_iter()
                     .find(|(k, _)| *k.name == *o.name)?;
                 let inputs: Vec<String> = (entries(def.get("inputs")).iter())
-                    .map(|(k, v)| format!("- `{}` = `{}`", k.name, to_json(v)))
+                    .map(|(k, v)| format!("- `{}` = `{}`", k.name, to_json(*v)))
                     .collect();
                 Some(format!("preset `{}`\n\n{}", o.name, inputs.join("\n")))
             }

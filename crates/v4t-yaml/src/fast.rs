@@ -19,6 +19,9 @@
 //! The reader is recursive but bounded: it gives up beyond [`FAST_MAX_DEPTH`]
 //! nested collections (the saphyr path then applies the real limits).
 
+use std::borrow::Cow;
+
+use crate::doc::{Doc, DocBuilder, NodeId, PendingEntry};
 use crate::scalar::{is_null, key_string, resolve_bool, resolve_plain_form, Schema};
 use crate::span::clamp_u32;
 use crate::value::{Form, Key, Map, Node, SourceId, Span, Value, INDEX_THRESHOLD};
@@ -44,25 +47,147 @@ pub fn parse_fast(text: &str, source: SourceId) -> Option<Node> {
 
 /// [`parse_fast`] with the scalar resolution of `schema`.
 pub fn parse_fast_with(text: &str, source: SourceId, schema: Schema) -> Option<Node> {
-    if !text.is_ascii() && text.chars().any(odd_char) {
-        return None;
+    read(text, source, schema, Tree)
+}
+
+/// [`parse_fast_with`] into a [`Doc`].
+pub fn parse_fast_doc(text: &str, source: SourceId, schema: Schema) -> Option<Doc> {
+    let mut builder = DocBuilder::for_text(source, text);
+    let mut p = Fast::new(text, source, schema, &mut builder)?;
+    let root = p.document().ok()?;
+    Some(builder.finish(root))
+}
+
+fn read<S: Sink>(text: &str, source: SourceId, schema: Schema, mut sink: S) -> Option<S::Node> {
+    Fast::new(text, source, schema, &mut sink)?.document().ok()
+}
+
+/// What the reader writes: an owned tree ([`Tree`]) or a [`Doc`]
+/// ([`DocBuilder`]). Children are made before their parents; the entries
+/// and items of the collections under construction wait on the reader's
+/// stacks.
+trait Sink {
+    /// A node made.
+    type Node;
+    /// A map entry made.
+    type Entry;
+    /// A scalar that is not a string.
+    fn scalar(&mut self, value: Value, span: Span, form: Form) -> Self::Node;
+    /// A string scalar.
+    fn string(&mut self, s: Cow<'_, str>, span: Span, form: Form) -> Self::Node;
+    /// Where a node was written.
+    fn span(&self, node: &Self::Node) -> Span;
+    /// A map entry.
+    fn entry(&mut self, name: &str, span: Span, value: Self::Node) -> Self::Entry;
+    /// An entry's key name and span, and its value's span.
+    fn entry_spans(&self, entry: &Self::Entry) -> (Span, Span);
+    /// An entry's key name.
+    fn entry_name<'e>(&'e self, entry: &'e Self::Entry) -> &'e str;
+    /// A sequence of the items `items[base..]` (taken off the stack).
+    fn seq(&mut self, items: &mut Vec<Self::Node>, base: usize, span: Span) -> Self::Node;
+    /// A map of the entries `entries[base..]` (taken off the stack);
+    /// `None` on duplicate keys (maps of up to [`INDEX_THRESHOLD`] entries
+    /// are checked by [`check_duplicate`] as they are read).
+    fn map(
+        &mut self,
+        entries: &mut Vec<Self::Entry>,
+        base: usize,
+        span: Span,
+    ) -> Option<Self::Node>;
+}
+
+/// Writes an owned tree.
+struct Tree;
+
+impl Sink for Tree {
+    type Node = Node;
+    type Entry = (Key, Node);
+
+    #[inline]
+    fn scalar(&mut self, value: Value, span: Span, form: Form) -> Node {
+        Node::scalar(value, span, form)
     }
-    let mut p = Fast {
-        text,
-        b: text.as_bytes(),
-        pos: 0,
-        line: 1,
-        line_start: 0,
-        source,
-        schema,
-        depth: 0,
-        next: None,
-        doc_end: false,
-        started: false,
-        entries: Vec::with_capacity(64),
-        items: Vec::with_capacity(64),
-    };
-    p.document().ok()
+
+    #[inline]
+    fn string(&mut self, s: Cow<'_, str>, span: Span, form: Form) -> Node {
+        Node::scalar(Value::String(s.into_owned()), span, form)
+    }
+
+    #[inline]
+    fn span(&self, node: &Node) -> Span {
+        node.span
+    }
+
+    #[inline]
+    fn entry(&mut self, name: &str, span: Span, value: Node) -> (Key, Node) {
+        (Key::new(name, span), value)
+    }
+
+    fn entry_spans(&self, (k, v): &(Key, Node)) -> (Span, Span) {
+        (k.span, v.span)
+    }
+
+    #[inline]
+    fn entry_name<'e>(&'e self, (k, _): &'e (Key, Node)) -> &'e str {
+        &k.name
+    }
+
+    fn seq(&mut self, items: &mut Vec<Node>, base: usize, span: Span) -> Node {
+        // One allocation of the final size and one copy, also for `base == 0`
+        // since Rust 1.77 (`drain` would move item by item).
+        Node::new(Value::Seq(items.split_off(base)), span)
+    }
+
+    fn map(&mut self, entries: &mut Vec<(Key, Node)>, base: usize, span: Span) -> Option<Node> {
+        let map = Map::from_unique_entries(entries.split_off(base))?;
+        Some(Node::new(Value::Map(map), span))
+    }
+}
+
+impl Sink for DocBuilder {
+    type Node = NodeId;
+    type Entry = PendingEntry;
+
+    #[inline]
+    fn scalar(&mut self, value: Value, span: Span, form: Form) -> NodeId {
+        DocBuilder::scalar(self, &value, span, form)
+    }
+
+    #[inline]
+    fn string(&mut self, s: Cow<'_, str>, span: Span, form: Form) -> NodeId {
+        self.string_node(&s, span, form)
+    }
+
+    #[inline]
+    fn span(&self, node: &NodeId) -> Span {
+        self.node_span(*node)
+    }
+
+    #[inline]
+    fn entry(&mut self, name: &str, span: Span, value: NodeId) -> PendingEntry {
+        DocBuilder::entry(self, name, span, value)
+    }
+
+    fn entry_spans(&self, entry: &PendingEntry) -> (Span, Span) {
+        (self.entry_span(entry), self.node_span(entry.value()))
+    }
+
+    #[inline]
+    fn entry_name<'e>(&'e self, entry: &'e PendingEntry) -> &'e str {
+        DocBuilder::entry_name(self, entry)
+    }
+
+    fn seq(&mut self, items: &mut Vec<NodeId>, base: usize, span: Span) -> NodeId {
+        let id = DocBuilder::seq(self, items.get(base..).unwrap_or_default(), span);
+        items.truncate(base);
+        id
+    }
+
+    fn map(&mut self, entries: &mut Vec<PendingEntry>, base: usize, span: Span) -> Option<NodeId> {
+        let id = self.map_of(entries.get(base..).unwrap_or_default(), span);
+        entries.truncate(base);
+        id
+    }
 }
 
 /// Non-ASCII characters the fast path leaves to saphyr (line breaks and
@@ -71,7 +196,9 @@ fn odd_char(c: char) -> bool {
     !c.is_ascii() && (c.is_whitespace() || matches!(c, '\u{85}' | '\u{feff}' | '\u{200b}'))
 }
 
-struct Fast<'t> {
+struct Fast<'t, 's, S: Sink> {
+    /// Where the nodes go.
+    out: &'s mut S,
     text: &'t str,
     b: &'t [u8],
     pos: usize,
@@ -91,9 +218,9 @@ struct Fast<'t> {
     started: bool,
     /// Entries of the maps under construction (innermost last), so that each
     /// finished map gets a vector of exactly its size.
-    entries: Vec<(Key, Node)>,
+    entries: Vec<S::Entry>,
     /// Items of the sequences under construction.
-    items: Vec<Node>,
+    items: Vec<S::Node>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -161,34 +288,68 @@ fn is_flow_indicator(b: u8) -> bool {
 /// A plain scalar's value and form, skipping the full resolution for
 /// identifiers: no number or timestamp starts with a letter or `_`, so only
 /// the null and boolean words remain to be told apart.
-fn plain_value(s: &str, schema: Schema) -> (Value, Form) {
+fn plain_value(s: &str, schema: Schema) -> (Plain<'_>, Form) {
     match s.as_bytes().first() {
         Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {
             let value = if is_null(s) {
-                Value::Null
+                Plain::Other(Value::Null)
             } else if let Some(b) = resolve_bool(s) {
-                Value::Bool(b)
+                Plain::Other(Value::Bool(b))
             } else {
-                Value::String(s.to_string())
+                Plain::Str(s)
             };
             (value, Form::Plain)
         }
-        _ => resolve_plain_form(s, schema),
+        _ => match resolve_plain_form(s, schema) {
+            (Value::String(s), form) => (Plain::Other(Value::String(s)), form),
+            (value, form) => (Plain::Other(value), form),
+        },
     }
 }
 
+/// A plain scalar's value: an identifier is the text itself.
+enum Plain<'s> {
+    Str(&'s str),
+    Other(Value),
+}
+
 /// A plain key's JavaScript property name.
-fn plain_key(s: &str, schema: Schema) -> R<String> {
+fn plain_key(s: &str, schema: Schema) -> R<Cow<'_, str>> {
     if s == "<<" {
         return Err(Bail);
     }
     match plain_value(s, schema).0 {
-        Value::String(name) => Ok(name),
-        value => key_string(&value).ok_or(Bail),
+        Plain::Str(name) => Ok(Cow::Borrowed(name)),
+        Plain::Other(Value::String(name)) => Ok(Cow::Owned(name)),
+        Plain::Other(value) => key_string(&value).map(Cow::Owned).ok_or(Bail),
     }
 }
 
-impl<'t> Fast<'t> {
+impl<'t, 's, S: Sink> Fast<'t, 's, S> {
+    /// A reader of `text` into `out`; `None` for texts the fast path leaves
+    /// to saphyr.
+    fn new(text: &'t str, source: SourceId, schema: Schema, out: &'s mut S) -> Option<Self> {
+        if !text.is_ascii() && text.chars().any(odd_char) {
+            return None;
+        }
+        Some(Fast {
+            out,
+            text,
+            b: text.as_bytes(),
+            pos: 0,
+            line: 1,
+            line_start: 0,
+            source,
+            schema,
+            depth: 0,
+            next: None,
+            doc_end: false,
+            started: false,
+            entries: Vec::with_capacity(64),
+            items: Vec::with_capacity(64),
+        })
+    }
+
     fn peek(&self) -> Option<u8> {
         self.b.get(self.pos).copied()
     }
@@ -209,9 +370,14 @@ impl<'t> Fast<'t> {
         Span::bytes(self.source, clamp_u32(start), clamp_u32(end))
     }
 
-    /// A scalar node from `start` to `end` on the current line.
-    fn scalar(&self, (value, form): (Value, Form), start: usize, end: usize) -> Node {
-        Node::scalar(value, self.span_of(start, end), form)
+    /// A plain scalar node from `start` to `end` on the current line.
+    fn plain(&mut self, text: &str, start: usize, end: usize) -> S::Node {
+        let span = self.span_of(start, end);
+        match plain_value(text, self.schema) {
+            (Plain::Str(s), form) => self.out.string(Cow::Borrowed(s), span, form),
+            (Plain::Other(Value::String(s)), form) => self.out.string(Cow::Owned(s), span, form),
+            (Plain::Other(value), form) => self.out.scalar(value, span, form),
+        }
     }
 
     /// Column (0-based, in bytes) of `pos`; only spaces and dashes precede
@@ -321,7 +487,7 @@ impl<'t> Fast<'t> {
         }
     }
 
-    fn document(&mut self) -> R<Node> {
+    fn document(&mut self) -> R<S::Node> {
         // The first line may be `---` (alone or with a comment).
         let first = self.content_here()?;
         let mut indent = first;
@@ -384,7 +550,7 @@ impl<'t> Fast<'t> {
 
     /// A block node starting at `pos` (a content position deeper than
     /// `parent`); returns with the next content line looked up.
-    fn block_node(&mut self, parent: isize) -> R<Node> {
+    fn block_node(&mut self, parent: isize) -> R<S::Node> {
         let col = self.col();
         if isize::try_from(col).map_err(|_| Bail)? <= parent {
             return Err(Bail);
@@ -415,7 +581,7 @@ impl<'t> Fast<'t> {
                 } else {
                     self.pos = after;
                     let span = span.to(self.span_at(after));
-                    let node = Node::scalar(Value::String(text), span, Form::Quoted);
+                    let node = self.out.string(text, span, Form::Quoted);
                     self.scalar_line(node, parent)?
                 }
             }
@@ -430,7 +596,7 @@ impl<'t> Fast<'t> {
                         self.block_map(col, (name, key_span, colon))?
                     }
                     Stop::End => {
-                        let node = self.scalar(plain_value(text, self.schema), start, end);
+                        let node = self.plain(text, start, end);
                         self.scalar_line(node, parent)?
                     }
                 }
@@ -442,7 +608,7 @@ impl<'t> Fast<'t> {
 
     /// Finishes the line of a block node that is a single scalar or flow
     /// collection, which nothing deeper may follow.
-    fn scalar_line(&mut self, node: Node, parent: isize) -> R<Node> {
+    fn scalar_line(&mut self, node: S::Node, parent: isize) -> R<S::Node> {
         self.end_line()?;
         self.next_line()?;
         if let (Some(next), Ok(parent)) = (self.next, usize::try_from(parent)) {
@@ -458,7 +624,7 @@ impl<'t> Fast<'t> {
 
     /// A block mapping whose keys are at column `indent`, with its first key
     /// already read (its name, span and the position of its `:`).
-    fn block_map(&mut self, indent: usize, first: (String, Span, usize)) -> R<Node> {
+    fn block_map(&mut self, indent: usize, first: (Cow<'t, str>, Span, usize)) -> R<S::Node> {
         let base = self.entries.len();
         let start = first.1.start_point();
         let mut first = Some(first);
@@ -467,7 +633,7 @@ impl<'t> Fast<'t> {
                 Some(key) => key,
                 None => self.block_key()?,
             };
-            check_duplicate(self.entries.get(base..).unwrap_or_default(), &name)?;
+            self.check_duplicate(base, &name)?;
             self.skip_spaces();
             let value = match self.peek() {
                 None | Some(b'\n' | b'#') => {
@@ -482,7 +648,7 @@ impl<'t> Fast<'t> {
                             self.depth -= 1;
                             seq
                         }
-                        _ => Node::scalar(Value::Null, null_span, Form::Plain),
+                        _ => self.out.scalar(Value::Null, null_span, Form::Plain),
                     }
                 }
                 _ => {
@@ -491,7 +657,8 @@ impl<'t> Fast<'t> {
                     node
                 }
             };
-            self.entries.push((Key::new(name, key_span), value));
+            let entry = self.out.entry(&name, key_span, value);
+            self.entries.push(entry);
             match self.next {
                 Some(c) if c == indent => {
                     if self.at_dash() {
@@ -502,15 +669,13 @@ impl<'t> Fast<'t> {
                 _ => break,
             }
         }
-        // One allocation of the final size and one copy, also for `base == 0`
-        // since Rust 1.77 (`drain` would move entry by entry).
-        let entries = self.entries.split_off(base);
         // The map ends where its last entry does (its value, or its key if
         // the value is empty).
-        let span = entries
-            .last()
-            .map_or(start, |(k, v)| start.to(k.span).to(v.span));
-        Ok(Node::new(finish_map(entries)?, span))
+        let span = self.entries.last().map_or(start, |e| {
+            let (key, value) = self.out.entry_spans(e);
+            start.to(key).to(value)
+        });
+        self.out.map(&mut self.entries, base, span).ok_or(Bail)
     }
 
     fn at_dash(&self) -> bool {
@@ -519,7 +684,7 @@ impl<'t> Fast<'t> {
 
     /// A block key (not the first of its map): returns its name, its span
     /// and the position of its `:` (and moves past it).
-    fn block_key(&mut self) -> R<(String, Span, usize)> {
+    fn block_key(&mut self) -> R<(Cow<'t, str>, Span, usize)> {
         let start = self.pos;
         let (name, end) = match self.peek() {
             Some(b'"' | b'\'') => {
@@ -556,7 +721,7 @@ impl<'t> Fast<'t> {
     }
 
     /// A value on the current line (scalar or flow collection), then the line end.
-    fn inline_value(&mut self) -> R<Node> {
+    fn inline_value(&mut self) -> R<S::Node> {
         let start = self.pos;
         let node = match self.peek() {
             Some(b'[' | b'{') => self.flow_node()?,
@@ -564,7 +729,7 @@ impl<'t> Fast<'t> {
                 let span = self.span_at(start);
                 let text = self.quoted(true)?;
                 let span = span.to(self.span_at(self.pos));
-                Node::scalar(Value::String(text), span, Form::Quoted)
+                self.out.string(text, span, Form::Quoted)
             }
             _ => {
                 let (end, stop) = self.scan_plain_block()?;
@@ -572,7 +737,7 @@ impl<'t> Fast<'t> {
                     return Err(Bail);
                 }
                 let text = self.text.get(start..end).ok_or(Bail)?;
-                self.scalar(plain_value(text, self.schema), start, end)
+                self.plain(text, start, end)
             }
         };
         self.end_line()?;
@@ -581,7 +746,7 @@ impl<'t> Fast<'t> {
 
     /// A block sequence whose dashes are at column `indent`; `indentless`
     /// if it is not indented under its key.
-    fn block_seq(&mut self, indent: usize, indentless: bool) -> R<Node> {
+    fn block_seq(&mut self, indent: usize, indentless: bool) -> R<S::Node> {
         let mut span = self.span_at(self.pos);
         let base = self.items.len();
         let mut first = true;
@@ -602,7 +767,7 @@ impl<'t> Fast<'t> {
                     self.next_line()?;
                     match self.next {
                         Some(c) if c > indent => self.block_node(indent as isize)?,
-                        _ => Node::scalar(Value::Null, null_span, Form::Plain),
+                        _ => self.out.scalar(Value::Null, null_span, Form::Plain),
                     }
                 }
                 false => self.block_node(indent as isize)?,
@@ -614,9 +779,11 @@ impl<'t> Fast<'t> {
                 _ => break,
             }
         }
-        let items = self.items.split_off(base);
-        let span = items.last().map_or(span, |item| span.to(item.span));
-        Ok(Node::new(Value::Seq(items), span))
+        let span = self
+            .items
+            .last()
+            .map_or(span, |item| span.to(self.out.span(item)));
+        Ok(self.out.seq(&mut self.items, base, span))
     }
 
     /// The span saphyr gives a sequence not indented under its key: where its
@@ -712,7 +879,7 @@ impl<'t> Fast<'t> {
     /// any column, as js-yaml reads it (only a document marker at the start
     /// of a line ends the document inside it); the saphyr path reads such
     /// scalars the same way (see `crate::lenient`).
-    fn quoted(&mut self, lines: bool) -> R<String> {
+    fn quoted(&mut self, lines: bool) -> R<Cow<'t, str>> {
         let quote = self.peek().ok_or(Bail)?;
         let start = self.pos + 1;
         let mut i = start;
@@ -762,19 +929,19 @@ impl<'t> Fast<'t> {
             }
             self.line = line;
             self.line_start = line_start;
-            return fold_quoted(raw, quote == b'"');
+            return fold_quoted(raw, quote == b'"').map(Cow::Owned);
         }
         if !escaped {
-            return Ok(raw.to_string());
+            return Ok(Cow::Borrowed(raw));
         }
         if quote == b'\'' {
-            return Ok(raw.replace("''", "'"));
+            return Ok(Cow::Owned(raw.replace("''", "'")));
         }
-        unescape_double(raw)
+        unescape_double(raw).map(Cow::Owned)
     }
 
     /// A flow collection or scalar at `pos`.
-    fn flow_node(&mut self) -> R<Node> {
+    fn flow_node(&mut self) -> R<S::Node> {
         let start = self.pos;
         match self.peek() {
             Some(b'[') => {
@@ -800,8 +967,8 @@ impl<'t> Fast<'t> {
                     }
                 }
                 self.depth -= 1;
-                let items = self.items.split_off(base);
-                Ok(Node::new(Value::Seq(items), self.span_of(start, self.pos)))
+                let span = self.span_of(start, self.pos);
+                Ok(self.out.seq(&mut self.items, base, span))
             }
             Some(b'{') => {
                 self.enter()?;
@@ -831,9 +998,10 @@ impl<'t> Fast<'t> {
                     }
                     self.pos += 1;
                     self.skip_spaces();
-                    check_duplicate(self.entries.get(base..).unwrap_or_default(), &name)?;
+                    self.check_duplicate(base, &name)?;
                     let value = self.flow_node()?;
-                    self.entries.push((Key::new(name, key_span), value));
+                    let entry = self.out.entry(&name, key_span, value);
+                    self.entries.push(entry);
                     self.skip_spaces();
                     match self.peek() {
                         Some(b',') => self.pos += 1,
@@ -845,22 +1013,20 @@ impl<'t> Fast<'t> {
                     }
                 }
                 self.depth -= 1;
-                let entries = self.entries.split_off(base);
-                Ok(Node::new(
-                    finish_map(entries)?,
-                    self.span_of(start, self.pos),
-                ))
+                let span = self.span_of(start, self.pos);
+                self.out.map(&mut self.entries, base, span).ok_or(Bail)
             }
             Some(b'"' | b'\'') => {
                 let text = self.quoted(false)?;
-                Ok(self.scalar((Value::String(text), Form::Quoted), start, self.pos))
+                let span = self.span_of(start, self.pos);
+                Ok(self.out.string(text, span, Form::Quoted))
             }
             _ => {
                 let (text, stop) = self.scan_plain_flow()?;
                 if stop != Stop::End {
                     return Err(Bail);
                 }
-                Ok(self.scalar(plain_value(text, self.schema), start, self.pos))
+                Ok(self.plain(text, start, self.pos))
             }
         }
     }
@@ -897,22 +1063,19 @@ impl<'t> Fast<'t> {
     }
 }
 
-/// Gives up on duplicate keys (the saphyr path reports them). Only maps
-/// without a hash index are checked here, key by key; [`finish_map`] checks
-/// the others as it builds their index.
-fn check_duplicate(entries: &[(Key, Node)], name: &str) -> R<()> {
-    if entries.len() < INDEX_THRESHOLD && entries.iter().any(|(k, _)| *k.name == *name) {
-        return Err(Bail);
+impl<S: Sink> Fast<'_, '_, S> {
+    /// Gives up on duplicate keys (the saphyr path reports them). Only maps
+    /// without a hash index are checked here, key by key, among the entries
+    /// from `base` on; [`Sink::map`] checks the others as it builds their
+    /// index.
+    fn check_duplicate(&self, base: usize, name: &str) -> R<()> {
+        let entries = self.entries.get(base..).unwrap_or_default();
+        if entries.len() < INDEX_THRESHOLD && entries.iter().any(|e| self.out.entry_name(e) == name)
+        {
+            return Err(Bail);
+        }
+        Ok(())
     }
-    Ok(())
-}
-
-/// The map of `entries` (checked by [`check_duplicate`]); gives up on
-/// duplicate keys in a map with an index.
-fn finish_map(entries: Vec<(Key, Node)>) -> R<Value> {
-    Map::from_unique_entries(entries)
-        .map(Value::Map)
-        .ok_or(Bail)
 }
 
 /// The value of a quoted scalar's content that spans several lines (`raw`,

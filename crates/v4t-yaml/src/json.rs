@@ -5,21 +5,21 @@
 //! our messages and outputs identical. Numbers print as JavaScript prints them,
 //! non-finite numbers become `null`, and dates become quoted ISO strings.
 
+use crate::doc::{NodeRef, ValueRef};
 use crate::number::format_js;
 use crate::timestamp::format_iso;
-use crate::value::{Node, Value};
 
-/// `JSON.stringify(x)`: compact JSON.
-pub fn to_json(node: &Node) -> String {
+/// `JSON.stringify(x)`: compact JSON (of a [`crate::Node`] or a [`NodeRef`]).
+pub fn to_json<'a>(node: impl Into<NodeRef<'a>>) -> String {
     let mut out = String::new();
-    write_value(&mut out, &node.value, None, 0);
+    write_value(&mut out, node.into(), None, 0);
     out
 }
 
 /// `JSON.stringify(x, null, 4)`: JSON indented with four spaces.
-pub fn to_json_pretty(node: &Node) -> String {
+pub fn to_json_pretty<'a>(node: impl Into<NodeRef<'a>>) -> String {
     let mut out = String::new();
-    write_value(&mut out, &node.value, Some(4), 0);
+    write_value(&mut out, node.into(), Some(4), 0);
     out
 }
 
@@ -51,26 +51,26 @@ fn newline(out: &mut String, indent: Option<usize>, level: usize) {
     }
 }
 
-fn write_value(out: &mut String, value: &Value, indent: Option<usize>, level: usize) {
-    match value {
-        Value::Null => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => {
+fn write_value(out: &mut String, node: NodeRef<'_>, indent: Option<usize>, level: usize) {
+    match node.value() {
+        ValueRef::Null => out.push_str("null"),
+        ValueRef::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        ValueRef::Number(n) => {
             if n.is_finite() {
-                out.push_str(&format_js(*n));
+                out.push_str(&format_js(n));
             } else {
                 out.push_str("null");
             }
         }
-        Value::String(s) => write_json_string(out, s),
-        Value::Timestamp(t) => {
+        ValueRef::String(s) => write_json_string(out, s),
+        ValueRef::Timestamp(t) => {
             if t.is_finite() {
-                write_json_string(out, &format_iso(*t));
+                write_json_string(out, &format_iso(t));
             } else {
                 out.push_str("null");
             }
         }
-        Value::Seq(items) => {
+        ValueRef::Seq(items) => {
             if items.is_empty() {
                 out.push_str("[]");
                 return;
@@ -81,12 +81,12 @@ fn write_value(out: &mut String, value: &Value, indent: Option<usize>, level: us
                     out.push(',');
                 }
                 newline(out, indent, level + 1);
-                write_value(out, &item.value, indent, level + 1);
+                write_value(out, item, indent, level + 1);
             }
             newline(out, indent, level);
             out.push(']');
         }
-        Value::Map(map) => {
+        ValueRef::Map(map) => {
             if map.is_empty() {
                 out.push_str("{}");
                 return;
@@ -97,12 +97,12 @@ fn write_value(out: &mut String, value: &Value, indent: Option<usize>, level: us
                     out.push(',');
                 }
                 newline(out, indent, level + 1);
-                write_json_string(out, &key.name);
+                write_json_string(out, key.name());
                 out.push(':');
                 if indent.is_some() {
                     out.push(' ');
                 }
-                write_value(out, &item.value, indent, level + 1);
+                write_value(out, item, indent, level + 1);
             }
             newline(out, indent, level);
             out.push('}');
@@ -113,7 +113,7 @@ fn write_value(out: &mut String, value: &Value, indent: Option<usize>, level: us
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::value::Map;
+    use crate::value::{Map, Node, Value};
 
     fn sample() -> Node {
         let mut inner = Map::new();

@@ -22,6 +22,8 @@
 //!
 //! * [`value`]: the tree ([`Node`], [`Value`], [`Map`]) and [`Form`]s (how
 //!   a scalar was written: `1` or `1.0`, quoted, tagged).
+//! * [`doc`]: a read-only document in one arena ([`Doc`]), and a view
+//!   ([`NodeRef`]) that reads it and the owned tree alike.
 //! * [`span`]: [`Span`]s (byte ranges into the source) and their lines
 //!   and columns ([`Location`], [`LineIndex`]).
 //! * [`mod@parse`]: text to tree, with js-yaml's scalar resolution (or the YAML
@@ -41,6 +43,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod doc;
 pub mod emit;
 pub mod fast;
 pub mod hash;
@@ -53,7 +56,11 @@ pub mod span;
 pub mod timestamp;
 pub mod value;
 
+pub use doc::{Doc, KeyRef, MapRef, NodeRef, Root, SeqRef, ValueRef};
 pub use emit::{emit, emit_with, Style};
-pub use parse::{parse, parse_reporting_duplicates, parse_with, ParseError, Schema};
+pub use parse::{
+    parse, parse_doc_reporting_duplicates, parse_reporting_duplicates, parse_with, ParseError,
+    Schema,
+};
 pub use span::{LineIndex, Location, SourceId, Span};
 pub use value::{deep_equal, Form, Key, KeyName, Map, Node, Tag, Value};

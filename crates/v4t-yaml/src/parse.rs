@@ -18,6 +18,7 @@ use std::fmt;
 
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle, ScanError, Tag};
 
+use crate::doc::Doc;
 use crate::lenient::Indented;
 use crate::scalar::{
     core_float, core_int, is_null, key_string, resolve_bool, resolve_float, resolve_int,
@@ -101,6 +102,24 @@ pub fn parse_reporting_duplicates(
         return Ok((node, Vec::new()));
     }
     parse_checked(text, source, schema, Duplicates::Collect)
+}
+
+/// [`parse_reporting_duplicates`] into a [`Doc`]: the document in one
+/// arena, for readers that do not change it (a validator). The fast path
+/// writes the document directly; the saphyr path's tree is copied into one.
+pub fn parse_doc_reporting_duplicates(
+    text: &str,
+    source: SourceId,
+    schema: Schema,
+) -> Result<(Doc, Vec<ParseError>), ParseError> {
+    if has_non_printable(text) {
+        check_printable(text, source)?;
+    }
+    if let Some(doc) = crate::fast::parse_fast_doc(text, source, schema) {
+        return Ok((doc, Vec::new()));
+    }
+    let (node, duplicated) = parse_checked(text, source, schema, Duplicates::Collect)?;
+    Ok((Doc::from_node(&node, source), duplicated))
 }
 
 /// What a duplicated mapping key does to a parse.

@@ -317,7 +317,7 @@ fn key_hash(key: &str) -> u64 {
 
 /// The index keys are already hashes.
 #[derive(Default)]
-struct HashIsKey(u64);
+pub(crate) struct HashIsKey(u64);
 
 impl Hasher for HashIsKey {
     fn finish(&self) -> u64 {
@@ -514,6 +514,12 @@ impl Value {
 pub(crate) const INDEX_THRESHOLD: usize = 24;
 
 impl Map {
+    /// An empty map, as a constant.
+    pub const EMPTY: Map = Map {
+        entries: Vec::new(),
+        index: None,
+    };
+
     /// An empty map.
     pub fn new() -> Map {
         Map::default()
@@ -796,7 +802,7 @@ impl Map {
 /// of matching keys are compared on almost every call, and a `memcmp` call
 /// costs more than the comparison itself.
 #[inline]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
         return false;

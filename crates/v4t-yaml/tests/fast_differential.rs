@@ -4,9 +4,99 @@
 //! random documents (and random mutations of them), and on the conformance
 //! templates when they are present.
 
-use v4t_yaml::fast::{parse_fast, parse_fast_with};
+use v4t_yaml::fast::{parse_fast, parse_fast_doc, parse_fast_with};
 use v4t_yaml::parse::{parse_saphyr, parse_saphyr_with, parse_with, ParseError, Schema};
-use v4t_yaml::{Node, SourceId, Value};
+use v4t_yaml::{parse_doc_reporting_duplicates, parse_reporting_duplicates};
+use v4t_yaml::{Node, NodeRef, SourceId, Value, ValueRef};
+
+/// Describes the first difference between a tree and a document read
+/// through the view (spans, forms, values, keys and lookups).
+fn diff_view(a: NodeRef<'_>, b: NodeRef<'_>, path: &str) -> Option<String> {
+    if (a.span(), a.form()) != (b.span(), b.form()) {
+        return Some(format!(
+            "{path}: {:?} {:?} vs {:?} {:?}",
+            a.span(),
+            a.form(),
+            b.span(),
+            b.form()
+        ));
+    }
+    match (a.value(), b.value()) {
+        (ValueRef::Seq(x), ValueRef::Seq(y)) => {
+            if x.len() != y.len() {
+                return Some(format!("{path}: {} vs {} items", x.len(), y.len()));
+            }
+            x.iter()
+                .zip(y.iter())
+                .enumerate()
+                .find_map(|(i, (p, q))| diff_view(p, q, &format!("{path}[{i}]")))
+        }
+        (ValueRef::Map(x), ValueRef::Map(y)) => {
+            if x.len() != y.len() {
+                return Some(format!("{path}: {} vs {} entries", x.len(), y.len()));
+            }
+            for ((k1, v1), (k2, v2)) in x.iter().zip(y.iter()) {
+                if (k1.name(), k1.span()) != (k2.name(), k2.span()) {
+                    return Some(format!("{path}: key {:?} vs {:?}", k1.name(), k2.name()));
+                }
+                if let (Some(c1), Some(c2)) = (k1.tree(), k2.tree()) {
+                    if let Some(d) = diff_view(c1, c2, &format!("{path}.<key>")) {
+                        return Some(d);
+                    }
+                } else if k1.tree().is_some() != k2.tree().is_some() {
+                    return Some(format!("{path}: key {:?} complex on one side", k1.name()));
+                }
+                if x.get(k1.name()).map(NodeRef::span) != y.get(k1.name()).map(NodeRef::span) {
+                    return Some(format!("{path}: lookup of {:?} differs", k1.name()));
+                }
+                if let Some(d) = diff_view(v1, v2, &format!("{path}.{}", k1.name())) {
+                    return Some(d);
+                }
+            }
+            None
+        }
+        (x, y) => {
+            let same = match (x, y) {
+                (ValueRef::Number(p), ValueRef::Number(q))
+                | (ValueRef::Timestamp(p), ValueRef::Timestamp(q)) => p.to_bits() == q.to_bits(),
+                (x, y) => format!("{x:?}") == format!("{y:?}"),
+            };
+            (!same).then(|| format!("{path}: {x:?} vs {y:?}"))
+        }
+    }
+}
+
+/// The document reading of `text` (fast path into a `Doc`, else the
+/// saphyr tree copied into one) reads exactly as the tree reading.
+fn check_doc(text: &str, schema: Schema) {
+    let src = SourceId(3);
+    if let (Some(tree), Some(doc)) = (
+        parse_fast_with(text, src, schema),
+        parse_fast_doc(text, src, schema),
+    ) {
+        if let Some(d) = diff_view(NodeRef::from(&tree), doc.root(), "$") {
+            panic!("fast document differs on {text:?}: {d}");
+        }
+    }
+    assert_eq!(
+        parse_fast_with(text, src, schema).is_some(),
+        parse_fast_doc(text, src, schema).is_some(),
+        "{text:?}"
+    );
+    match (
+        parse_reporting_duplicates(text, src, schema),
+        parse_doc_reporting_duplicates(text, src, schema),
+    ) {
+        (Ok((tree, e1)), Ok((doc, e2))) => {
+            assert_eq!(e1, e2, "{text:?}");
+            if let Some(d) = diff_view(NodeRef::from(&tree), doc.root(), "$") {
+                panic!("document differs on {text:?}: {d}");
+            }
+        }
+        (Err(a), Err(b)) => assert_eq!(a, b, "{text:?}"),
+        (a, b) => panic!("{text:?}: tree {:?} vs document {:?}", a.is_ok(), b.is_ok()),
+    }
+}
 
 /// Describes the first difference between two trees (spans included).
 fn diff(a: &Node, b: &Node, path: &str) -> Option<String> {
@@ -82,6 +172,7 @@ fn check(text: &str) -> bool {
 }
 
 fn check_with(text: &str, schema: Schema) -> bool {
+    check_doc(text, schema);
     let src = SourceId(3);
     let fast = parse_fast_with(text, src, schema);
     let reference: Result<Node, ParseError> = parse_saphyr_with(text, src, schema);

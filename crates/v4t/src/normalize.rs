@@ -485,7 +485,7 @@ fn normalize_technologies(node: &mut Node, automatic: bool) -> Result<()> {
         Value::Seq(_) => {}
         _ => {
             return Err(Error::at(
-                format!("Element \"{}\" is not an array", to_json(tech)),
+                format!("Element \"{}\" is not an array", to_json(&*tech)),
                 tech.span,
             ))
         }

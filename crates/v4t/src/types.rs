@@ -279,14 +279,14 @@ fn broken_rule(broken: &v4t_tosca::check::Broken<'_>) -> (String, Span) {
         Broken::Type(t) => {
             let shown = t
                 .as_str()
-                .map_or_else(|| v4t_yaml::json::to_json(t), str::to_string);
+                .map_or_else(|| v4t_yaml::json::to_json(*t), str::to_string);
             (format!("type \"{shown}\""), t.span)
         }
         Broken::EntrySchema(inner) => {
             let (rule, span) = broken_rule(inner);
             (format!("entry_schema {rule}"), span)
         }
-        Broken::Clause(c) => (v4t_yaml::json::to_json(c), c.span),
+        Broken::Clause(c) => (v4t_yaml::json::to_json(*c), c.span),
     }
 }
 

@@ -1,0 +1,1237 @@
+//! A read-only document in one arena, and a view that reads it and the
+//! owned tree alike.
+//!
+//! A [`Node`] tree spends about 130 bytes on a map entry with a short
+//! string value (the key and the node inline, a heap block for each
+//! string); a flat 50 MB template holds two and a half million of them. A
+//! [`Doc`] keeps every node in one vector of 20-byte slots, every map
+//! entry in another of 20 bytes, and every string in one buffer, with the
+//! key names that repeat stored once: under half the size. It is made once
+//! and read: a validator, which never changes the document it checks, reads
+//! it through [`NodeRef`].
+//!
+//! [`NodeRef`] (and [`MapRef`], [`SeqRef`], [`KeyRef`]) read a [`Doc`] or
+//! an owned [`Node`] with the reading half of [`Node`]'s interface, so that
+//! code written against the view serves both: a file just parsed, and a
+//! tree the processor made (a resolved template it checks).
+
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+use crate::hash::SeededMap;
+use crate::span::{clamp_u32, SourceId, Span};
+use crate::value::{same_bytes, Form, Key, Map, Node, Tag, Value, INDEX_THRESHOLD};
+
+/// A document in one arena (see the module documentation). Made by
+/// [`Doc::from_node`] or by the fast parser
+/// ([`crate::parse_doc_reporting_duplicates`]).
+#[derive(Clone, Debug, Default)]
+pub struct Doc {
+    source: SourceId,
+    /// Every node; children come before their parents.
+    nodes: Vec<Slot>,
+    /// Map entries, each map's entries together and in order.
+    entries: Vec<EntrySlot>,
+    /// Sequence items (node ids), each sequence's items together.
+    items: Vec<u32>,
+    /// String values and key names.
+    strings: String,
+    /// Hash indexes of maps with more than [`INDEX_THRESHOLD`] entries, by
+    /// map node id: key hash to the first entry position with that hash.
+    indexes: SeededMap<u32, Index>,
+    /// The trees of complex keys, by entry position.
+    complex_keys: SeededMap<u32, u32>,
+    root: u32,
+}
+
+type Index = HashMap<u64, u32, BuildHasherDefault<crate::value::HashIsKey>>;
+
+/// A node: its span in the document's source, its kind and form, and two
+/// words whose meaning depends on the kind (see [`Kind`]).
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    start: u32,
+    end: u32,
+    a: u32,
+    b: u32,
+    kind: Kind,
+    form: u8,
+}
+
+/// What a [`Slot`]'s words hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Nothing.
+    Null,
+    /// `a`: 0 or 1.
+    Bool,
+    /// `a` and `b`: the low and high half of the `f64`'s bits.
+    Number,
+    /// As [`Kind::Number`], milliseconds since the epoch.
+    Timestamp,
+    /// `a`: offset into [`Doc::strings`], `b`: length.
+    String,
+    /// `a`: position of the first item in [`Doc::items`], `b`: count.
+    Seq,
+    /// `a`: position of the first entry in [`Doc::entries`], `b`: count.
+    Map,
+}
+
+/// A map entry: its key's name (offset and length in [`Doc::strings`]),
+/// the key's span and the value's node id.
+#[derive(Clone, Copy, Debug)]
+struct EntrySlot {
+    name: u32,
+    name_len: u32,
+    start: u32,
+    end: u32,
+    value: u32,
+}
+
+/// Set in a map's form byte when the map has a hash index.
+const INDEXED: u8 = 0x80;
+
+/// A span's `start` for nodes without one (made by the processor, or read
+/// from another source than the document's).
+const NO_SPAN: u32 = u32::MAX;
+
+fn pack_form(form: Form) -> u8 {
+    match form {
+        Form::Other => 0,
+        Form::Plain => 1,
+        Form::Int => 2,
+        Form::Float => 3,
+        Form::Quoted => 4,
+        Form::Block => 5,
+        Form::Tagged(tag) => {
+            8 + match tag {
+                Tag::Str => 0,
+                Tag::Int => 1,
+                Tag::Float => 2,
+                Tag::Bool => 3,
+                Tag::Null => 4,
+                Tag::Timestamp => 5,
+                Tag::Binary => 6,
+                Tag::NonSpecific => 7,
+            }
+        }
+    }
+}
+
+fn unpack_form(form: u8) -> Form {
+    match form {
+        1 => Form::Plain,
+        2 => Form::Int,
+        3 => Form::Float,
+        4 => Form::Quoted,
+        5 => Form::Block,
+        8 => Form::Tagged(Tag::Str),
+        9 => Form::Tagged(Tag::Int),
+        10 => Form::Tagged(Tag::Float),
+        11 => Form::Tagged(Tag::Bool),
+        12 => Form::Tagged(Tag::Null),
+        13 => Form::Tagged(Tag::Timestamp),
+        14 => Form::Tagged(Tag::Binary),
+        15 => Form::Tagged(Tag::NonSpecific),
+        _ => Form::Other,
+    }
+}
+
+/// Writes a [`Doc`]: scalars first, then the collections that hold them
+/// (children before parents), the root last.
+pub(crate) struct DocBuilder {
+    doc: Doc,
+    /// Offsets of key names and short strings already in [`Doc::strings`]
+    /// (bounded: names that repeat come early; the names of node templates
+    /// do not repeat).
+    names: SeededMap<Box<str>, u32>,
+}
+
+/// Strings remembered at most by a [`DocBuilder`].
+const MAX_NAMES: usize = 4096;
+
+/// Strings values up to this length are stored once (type names, `true`
+/// spelt as a string, units); longer ones are rarely repeated.
+const MAX_SHARED_LEN: usize = 64;
+
+/// A node in a [`DocBuilder`]'s document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NodeId(u32);
+
+/// A map entry made by [`DocBuilder::entry`], waiting for its map.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PendingEntry {
+    slot: EntrySlot,
+    /// A complex key's tree.
+    tree: Option<u32>,
+}
+
+impl PendingEntry {
+    /// The entry's value.
+    pub(crate) fn value(&self) -> NodeId {
+        NodeId(self.slot.value)
+    }
+}
+
+impl DocBuilder {
+    /// A builder of a document read from `source`.
+    pub(crate) fn new(source: SourceId) -> DocBuilder {
+        DocBuilder {
+            doc: Doc {
+                source,
+                ..Doc::default()
+            },
+            names: SeededMap::default(),
+        }
+    }
+
+    fn span_words(&self, span: Span) -> (u32, u32) {
+        if span.is_known() && span.source == self.doc.source {
+            (span.start, span.end)
+        } else {
+            (NO_SPAN, NO_SPAN)
+        }
+    }
+
+    fn push(&mut self, span: Span, kind: Kind, form: Form, a: u32, b: u32) -> NodeId {
+        let (start, end) = self.span_words(span);
+        let id = clamp_u32(self.doc.nodes.len());
+        self.doc.nodes.push(Slot {
+            start,
+            end,
+            a,
+            b,
+            kind,
+            form: pack_form(form),
+        });
+        NodeId(id)
+    }
+
+    fn string(&mut self, s: &str) -> (u32, u32) {
+        let at = clamp_u32(self.doc.strings.len());
+        self.doc.strings.push_str(s);
+        (at, clamp_u32(s.len()))
+    }
+
+    fn name(&mut self, name: &str) -> (u32, u32) {
+        if let Some(&at) = self.names.get(name) {
+            return (at, clamp_u32(name.len()));
+        }
+        let (at, len) = self.string(name);
+        if self.names.len() < MAX_NAMES {
+            self.names.insert(name.into(), at);
+        }
+        (at, len)
+    }
+
+    /// A scalar (not a collection).
+    pub(crate) fn scalar(&mut self, value: &Value, span: Span, form: Form) -> NodeId {
+        let bits = |n: f64| {
+            let bits = n.to_bits();
+            (bits as u32, (bits >> 32) as u32)
+        };
+        match value {
+            Value::Null => self.push(span, Kind::Null, form, 0, 0),
+            Value::Bool(b) => self.push(span, Kind::Bool, form, u32::from(*b), 0),
+            Value::Number(n) => {
+                let (a, b) = bits(*n);
+                self.push(span, Kind::Number, form, a, b)
+            }
+            Value::Timestamp(n) => {
+                let (a, b) = bits(*n);
+                self.push(span, Kind::Timestamp, form, a, b)
+            }
+            Value::String(s) => self.string_node(s, span, form),
+            // Collections are built from their children.
+            Value::Seq(_) | Value::Map(_) => self.push(span, Kind::Null, form, 0, 0),
+        }
+    }
+
+    /// A string scalar.
+    pub(crate) fn string_node(&mut self, s: &str, span: Span, form: Form) -> NodeId {
+        let (a, b) = if s.len() <= MAX_SHARED_LEN {
+            self.name(s)
+        } else {
+            self.string(s)
+        };
+        self.push(span, Kind::String, form, a, b)
+    }
+
+    /// A sequence of `items` (made before).
+    pub(crate) fn seq(&mut self, items: &[NodeId], span: Span) -> NodeId {
+        let first = clamp_u32(self.doc.items.len());
+        self.doc.items.extend(items.iter().map(|i| i.0));
+        self.push(span, Kind::Seq, Form::Other, first, clamp_u32(items.len()))
+    }
+
+    /// Where node `id` was written.
+    pub(crate) fn node_span(&self, id: NodeId) -> Span {
+        let s = self.doc.slot(id.0);
+        self.doc.span_of(s.start, s.end)
+    }
+
+    /// An entry of key `name` written at `span`, of value `value`.
+    pub(crate) fn entry(&mut self, name: &str, span: Span, value: NodeId) -> PendingEntry {
+        let (name, name_len) = self.name(name);
+        let (start, end) = self.span_words(span);
+        PendingEntry {
+            slot: EntrySlot {
+                name,
+                name_len,
+                start,
+                end,
+                value: value.0,
+            },
+            tree: None,
+        }
+    }
+
+    /// Where an entry's key was written.
+    pub(crate) fn entry_span(&self, entry: &PendingEntry) -> Span {
+        self.doc.span_of(entry.slot.start, entry.slot.end)
+    }
+
+    /// An entry's key name.
+    pub(crate) fn entry_name(&self, entry: &PendingEntry) -> &str {
+        self.doc.str_at(entry.slot.name, entry.slot.name_len)
+    }
+
+    /// A map of `entries` (made before). A map of more than
+    /// [`INDEX_THRESHOLD`] entries finds duplicate keys as it builds its
+    /// index (`None` if two keys are equal); smaller maps must have been
+    /// checked by the caller (the fast parser checks keys as it reads them,
+    /// and a [`Map`] has none).
+    pub(crate) fn map_of(&mut self, entries: &[PendingEntry], span: Span) -> Option<NodeId> {
+        let first = clamp_u32(self.doc.entries.len());
+        let name = |e: &PendingEntry| self.doc.str_at(e.slot.name, e.slot.name_len);
+        let index = if entries.len() > INDEX_THRESHOLD {
+            let mut index = Index::with_capacity_and_hasher(entries.len(), Default::default());
+            for (i, e) in entries.iter().enumerate() {
+                match index.entry(crate::hash::hash_str(name(e))) {
+                    std::collections::hash_map::Entry::Vacant(slot) => {
+                        slot.insert(clamp_u32(i));
+                    }
+                    std::collections::hash_map::Entry::Occupied(_) => {
+                        if entries.get(..i)?.iter().any(|o| name(o) == name(e)) {
+                            return None;
+                        }
+                    }
+                }
+            }
+            Some(index)
+        } else {
+            None
+        };
+        for (i, e) in entries.iter().enumerate() {
+            if let Some(tree) = e.tree {
+                self.doc.complex_keys.insert(first + clamp_u32(i), tree);
+            }
+        }
+        self.doc.entries.extend(entries.iter().map(|e| e.slot));
+        let count = clamp_u32(entries.len());
+        let id = self.push(span, Kind::Map, Form::Other, first, count);
+        if let Some(index) = index {
+            if let Some(slot) = self.doc.nodes.get_mut(id.0 as usize) {
+                slot.form |= INDEXED;
+            }
+            self.doc.indexes.insert(id.0, index);
+        }
+        Some(id)
+    }
+
+    /// The document with root `root`.
+    pub(crate) fn finish(mut self, root: NodeId) -> Doc {
+        self.doc.root = root.0;
+        self.doc
+    }
+
+    /// A builder of the document of `text`, with room reserved for as many
+    /// nodes and entries as `text` can hold at most, on 64-bit targets.
+    ///
+    /// Why: growing a vector of 50 MB copies it into a new block while the
+    /// old one is still resident, and these copies, not the document, were
+    /// the peak of reading a large file. A reservation is address space:
+    /// the pages no slot is written to are never resident. A 32-bit target
+    /// (WebAssembly) commits what it reserves, so it grows as it goes.
+    pub(crate) fn for_text(source: SourceId, text: &str) -> DocBuilder {
+        let mut b = DocBuilder::new(source);
+        if cfg!(target_pointer_width = "64") {
+            // Every entry has a `:`, every item a `-` or a `,` or follows a
+            // `[`; every collection holds an entry or an item or is written
+            // `[]` or `{}`.
+            let (mut colons, mut items) = (0usize, 0usize);
+            for &c in text.as_bytes() {
+                colons += usize::from(c == b':');
+                items += usize::from(matches!(c, b'-' | b',' | b'[' | b'{'));
+            }
+            b.doc.entries.reserve(colons);
+            b.doc.items.reserve(items);
+            b.doc.nodes.reserve(2 * (colons + items) + 1);
+        }
+        b
+    }
+}
+
+impl Doc {
+    /// The document of an owned tree whose spans are in `source` (spans in
+    /// other sources are dropped). Duplicate keys cannot occur in a
+    /// [`Map`], so this cannot fail.
+    pub fn from_node(node: &Node, source: SourceId) -> Doc {
+        let mut b = DocBuilder::new(source);
+        let root = add_node(&mut b, node);
+        b.finish(root)
+    }
+
+    /// The root node.
+    pub fn root(&self) -> NodeRef<'_> {
+        NodeRef::Doc(self, self.root)
+    }
+
+    /// The source the document was read from.
+    pub fn source(&self) -> SourceId {
+        self.source
+    }
+
+    /// Bytes held (for benchmarks and tests of the layout).
+    pub fn heap_bytes(&self) -> usize {
+        self.nodes.capacity() * std::mem::size_of::<Slot>()
+            + self.entries.capacity() * std::mem::size_of::<EntrySlot>()
+            + self.items.capacity() * 4
+            + self.strings.capacity()
+    }
+
+    fn slot(&self, id: u32) -> Slot {
+        self.nodes.get(id as usize).copied().unwrap_or(Slot {
+            start: NO_SPAN,
+            end: NO_SPAN,
+            a: 0,
+            b: 0,
+            kind: Kind::Null,
+            form: 0,
+        })
+    }
+
+    fn str_at(&self, at: u32, len: u32) -> &str {
+        let start = at as usize;
+        self.strings.get(start..start + len as usize).unwrap_or("")
+    }
+
+    fn span_of(&self, start: u32, end: u32) -> Span {
+        if start == NO_SPAN {
+            Span::NONE
+        } else {
+            Span::bytes(self.source, start, end)
+        }
+    }
+
+    fn entry(&self, at: u32) -> Option<&EntrySlot> {
+        self.entries.get(at as usize)
+    }
+
+    /// Whether entry `e` has key `key` (lengths first: most keys of a map
+    /// differ in length).
+    #[inline(always)]
+    fn is_named(&self, e: &EntrySlot, key: &str) -> bool {
+        e.name_len as usize == key.len()
+            && (self.strings.as_bytes())
+                .get(e.name as usize..e.name as usize + key.len())
+                .is_some_and(|name| same_bytes(name, key.as_bytes()))
+    }
+
+    /// [`MapRef::position`] in map `id` (slot `s`), which has an index.
+    #[inline(never)]
+    fn position_indexed(&self, id: u32, s: Slot, key: &str) -> Option<usize> {
+        let first = s.a as usize;
+        let entries = self.entries.get(first..first + s.b as usize)?;
+        if let Some(index) = self.indexes.get(&id) {
+            match index.get(&crate::hash::hash_str(key)) {
+                None => return None,
+                Some(&i)
+                    if entries
+                        .get(i as usize)
+                        .is_some_and(|e| self.is_named(e, key)) =>
+                {
+                    return Some(i as usize)
+                }
+                Some(_) => {}
+            }
+        }
+        entries.iter().position(|e| self.is_named(e, key))
+    }
+}
+
+fn add_node(b: &mut DocBuilder, node: &Node) -> NodeId {
+    match &node.value {
+        Value::Seq(items) => {
+            let ids: Vec<NodeId> = items.iter().map(|i| add_node(b, i)).collect();
+            b.seq(&ids, node.span)
+        }
+        Value::Map(m) => {
+            let entries: Vec<PendingEntry> = m
+                .iter()
+                .map(|(k, v)| {
+                    let value = add_node(b, v);
+                    let tree = k.tree().map(|t| add_node(b, t).0);
+                    PendingEntry {
+                        tree,
+                        ..b.entry(&k.name, k.span, value)
+                    }
+                })
+                .collect();
+            let map = b.map_of(&entries, node.span);
+            // A `Map` has unique keys; an empty map stands in if it had not.
+            map.unwrap_or_else(|| b.push(node.span, Kind::Map, Form::Other, 0, 0))
+        }
+        Value::String(s) => b.string_node(s, node.span, node.form),
+        value => b.scalar(value, node.span, node.form),
+    }
+}
+
+/// The node [`SeqRef::at`] reads past the end.
+static NULL: Node = Node {
+    value: Value::Null,
+    span: Span::NONE,
+    form: Form::Other,
+};
+
+/// The map [`MapRef::EMPTY`] reads.
+static EMPTY_MAP: Map = Map::EMPTY;
+
+/// A document held as an owned tree or as a [`Doc`].
+#[derive(Clone, Debug)]
+pub enum Root {
+    /// An owned tree (a template the processor made or changed).
+    Tree(Node),
+    /// A document read and not changed since.
+    Doc(Doc),
+}
+
+impl Default for Root {
+    fn default() -> Root {
+        Root::Tree(Node::null())
+    }
+}
+
+impl Root {
+    /// The root node.
+    pub fn node(&self) -> NodeRef<'_> {
+        match self {
+            Root::Tree(node) => NodeRef::Tree(node),
+            Root::Doc(doc) => doc.root(),
+        }
+    }
+}
+
+/// A node of a [`Doc`] or of an owned tree.
+#[derive(Clone, Copy, Debug)]
+pub enum NodeRef<'a> {
+    /// A node of an owned tree.
+    Tree(&'a Node),
+    /// Node `id` of a document.
+    Doc(&'a Doc, u32),
+}
+
+/// A node's value.
+#[derive(Clone, Copy, Debug)]
+pub enum ValueRef<'a> {
+    /// See [`Value::Null`].
+    Null,
+    /// See [`Value::Bool`].
+    Bool(bool),
+    /// See [`Value::Number`].
+    Number(f64),
+    /// See [`Value::String`].
+    String(&'a str),
+    /// See [`Value::Timestamp`].
+    Timestamp(f64),
+    /// See [`Value::Seq`].
+    Seq(SeqRef<'a>),
+    /// See [`Value::Map`].
+    Map(MapRef<'a>),
+}
+
+/// A sequence of a [`Doc`] or of an owned tree.
+#[derive(Clone, Copy, Debug)]
+pub enum SeqRef<'a> {
+    /// The items of an owned sequence.
+    Tree(&'a [Node]),
+    /// Items `first..first + len` of the document's item list.
+    Doc(&'a Doc, u32, u32),
+    /// A single node read as a list of one item (a function's only
+    /// argument written without brackets).
+    One(NodeRef<'a>),
+}
+
+/// A map of a [`Doc`] or of an owned tree.
+#[derive(Clone, Copy, Debug)]
+pub enum MapRef<'a> {
+    /// An owned map.
+    Tree(&'a Map),
+    /// Map node `id` of a document.
+    Doc(&'a Doc, u32),
+}
+
+/// A map key of a [`Doc`] or of an owned tree.
+#[derive(Clone, Copy, Debug)]
+pub enum KeyRef<'a> {
+    /// An owned key.
+    Tree(&'a Key),
+    /// Entry `at` of the document's entry list.
+    Doc(&'a Doc, u32),
+}
+
+impl<'a> From<&'a Node> for NodeRef<'a> {
+    fn from(node: &'a Node) -> NodeRef<'a> {
+        NodeRef::Tree(node)
+    }
+}
+
+impl<'a> From<&'a Map> for MapRef<'a> {
+    fn from(map: &'a Map) -> MapRef<'a> {
+        MapRef::Tree(map)
+    }
+}
+
+impl<'a> From<&'a Key> for KeyRef<'a> {
+    fn from(key: &'a Key) -> KeyRef<'a> {
+        KeyRef::Tree(key)
+    }
+}
+
+impl<'a> NodeRef<'a> {
+    /// The value.
+    #[inline]
+    pub fn value(self) -> ValueRef<'a> {
+        match self {
+            NodeRef::Tree(n) => match &n.value {
+                Value::Null => ValueRef::Null,
+                Value::Bool(b) => ValueRef::Bool(*b),
+                Value::Number(x) => ValueRef::Number(*x),
+                Value::String(s) => ValueRef::String(s),
+                Value::Timestamp(x) => ValueRef::Timestamp(*x),
+                Value::Seq(items) => ValueRef::Seq(SeqRef::Tree(items)),
+                Value::Map(m) => ValueRef::Map(MapRef::Tree(m)),
+            },
+            NodeRef::Doc(d, id) => {
+                let s = d.slot(id);
+                let number = || f64::from_bits(u64::from(s.a) | (u64::from(s.b) << 32));
+                match s.kind {
+                    Kind::Null => ValueRef::Null,
+                    Kind::Bool => ValueRef::Bool(s.a != 0),
+                    Kind::Number => ValueRef::Number(number()),
+                    Kind::Timestamp => ValueRef::Timestamp(number()),
+                    Kind::String => ValueRef::String(d.str_at(s.a, s.b)),
+                    Kind::Seq => ValueRef::Seq(SeqRef::Doc(d, s.a, s.b)),
+                    Kind::Map => ValueRef::Map(MapRef::Doc(d, id)),
+                }
+            }
+        }
+    }
+
+    /// Where the node was written.
+    #[inline]
+    pub fn span(self) -> Span {
+        match self {
+            NodeRef::Tree(n) => n.span,
+            NodeRef::Doc(d, id) => {
+                let s = d.slot(id);
+                d.span_of(s.start, s.end)
+            }
+        }
+    }
+
+    /// How a scalar was written.
+    #[inline]
+    pub fn form(self) -> Form {
+        match self {
+            NodeRef::Tree(n) => n.form,
+            NodeRef::Doc(d, id) => unpack_form(d.slot(id).form & !INDEXED),
+        }
+    }
+
+    /// Whether the value is `null`.
+    #[inline]
+    pub fn is_null(self) -> bool {
+        matches!(self.value(), ValueRef::Null)
+    }
+
+    /// JavaScript's `isDefined`: neither missing nor null.
+    #[inline]
+    pub fn is_defined(self) -> bool {
+        !self.is_null()
+    }
+
+    /// The string, if the value is one.
+    #[inline]
+    pub fn as_str(self) -> Option<&'a str> {
+        match self.value() {
+            ValueRef::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The boolean, if the value is one.
+    pub fn as_bool(self) -> Option<bool> {
+        match self.value() {
+            ValueRef::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The number, if the value is one.
+    pub fn as_f64(self) -> Option<f64> {
+        match self.value() {
+            ValueRef::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The items, if the value is a sequence.
+    #[inline]
+    pub fn as_seq(self) -> Option<SeqRef<'a>> {
+        match self.value() {
+            ValueRef::Seq(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The map, if the value is one.
+    #[inline]
+    pub fn as_map(self) -> Option<MapRef<'a>> {
+        match self.value() {
+            ValueRef::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// Looks up `key` if this node is a map.
+    #[inline]
+    pub fn get(self, key: &str) -> Option<NodeRef<'a>> {
+        self.as_map().and_then(|m| m.get(key))
+    }
+
+    /// Looks up `key` if this node is a map, treating null values as missing.
+    #[inline]
+    pub fn get_defined(self, key: &str) -> Option<NodeRef<'a>> {
+        self.get(key).filter(|n| n.is_defined())
+    }
+
+    /// JavaScript truthiness (`!!value`).
+    pub fn is_truthy(self) -> bool {
+        match self.value() {
+            ValueRef::Null => false,
+            ValueRef::Bool(b) => b,
+            ValueRef::Number(n) => n != 0.0 && !n.is_nan(),
+            ValueRef::String(s) => !s.is_empty(),
+            ValueRef::Timestamp(_) | ValueRef::Seq(_) | ValueRef::Map(_) => true,
+        }
+    }
+
+    /// A short name of the value's kind, for messages.
+    pub fn kind_name(self) -> &'static str {
+        match self.value() {
+            ValueRef::Null => "null",
+            ValueRef::Bool(_) => "boolean",
+            ValueRef::Number(_) => "number",
+            ValueRef::String(_) => "string",
+            ValueRef::Timestamp(_) => "timestamp",
+            ValueRef::Seq(_) => "list",
+            ValueRef::Map(_) => "map",
+        }
+    }
+
+    /// The owned node: the node itself for a tree, a copy for a document.
+    pub fn to_node(self) -> Node {
+        match self {
+            NodeRef::Tree(n) => n.clone(),
+            NodeRef::Doc(..) => {
+                let value = match self.value() {
+                    ValueRef::Null => Value::Null,
+                    ValueRef::Bool(b) => Value::Bool(b),
+                    ValueRef::Number(n) => Value::Number(n),
+                    ValueRef::String(s) => Value::String(s.to_string()),
+                    ValueRef::Timestamp(n) => Value::Timestamp(n),
+                    ValueRef::Seq(items) => {
+                        Value::Seq(items.iter().map(NodeRef::to_node).collect())
+                    }
+                    ValueRef::Map(m) => Value::Map(Map::from_entries(
+                        m.iter().map(|(k, v)| (k.to_key(), v.to_node())).collect(),
+                    )),
+                };
+                Node::scalar(value, self.span(), self.form())
+            }
+        }
+    }
+
+    /// The owned node if this is a node of an owned tree.
+    pub fn as_tree(self) -> Option<&'a Node> {
+        match self {
+            NodeRef::Tree(n) => Some(n),
+            NodeRef::Doc(..) => None,
+        }
+    }
+}
+
+impl<'a> SeqRef<'a> {
+    /// No items.
+    pub const EMPTY: SeqRef<'static> = SeqRef::Tree(&[]);
+
+    /// The number of items.
+    #[inline]
+    pub fn len(self) -> usize {
+        match self {
+            SeqRef::Tree(items) => items.len(),
+            SeqRef::Doc(_, _, len) => len as usize,
+            SeqRef::One(_) => 1,
+        }
+    }
+
+    /// Whether there are no items.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// Item `i`.
+    #[inline]
+    pub fn get(self, i: usize) -> Option<NodeRef<'a>> {
+        match self {
+            SeqRef::Tree(items) => items.get(i).map(NodeRef::Tree),
+            SeqRef::Doc(d, first, len) => {
+                let i = u32::try_from(i).ok().filter(|&i| i < len)?;
+                let id = *d.items.get((first + i) as usize)?;
+                Some(NodeRef::Doc(d, id))
+            }
+            SeqRef::One(node) => (i == 0).then_some(node),
+        }
+    }
+
+    /// The items if there are exactly `N` of them (for readers that
+    /// expect a pair or a triple).
+    pub fn array<const N: usize>(self) -> Option<[NodeRef<'a>; N]> {
+        if self.len() != N {
+            return None;
+        }
+        let mut items = [NodeRef::Tree(&NULL); N];
+        for (slot, item) in items.iter_mut().zip(self.iter()) {
+            *slot = item;
+        }
+        Some(items)
+    }
+
+    /// `node` as a list of one item.
+    pub fn one(node: NodeRef<'a>) -> SeqRef<'a> {
+        SeqRef::One(node)
+    }
+
+    /// Item `i`, or a null node past the end (for readers that checked
+    /// the length).
+    #[inline]
+    pub fn at(self, i: usize) -> NodeRef<'a> {
+        self.get(i).unwrap_or(NodeRef::Tree(&NULL))
+    }
+
+    /// The items from `from` on (none if `from` is past the end).
+    pub fn slice(self, from: std::ops::RangeFrom<usize>) -> SeqRef<'a> {
+        let from = from.start.min(self.len());
+        match self {
+            SeqRef::Tree(items) => SeqRef::Tree(items.get(from..).unwrap_or_default()),
+            SeqRef::Doc(d, first, len) => {
+                let from = clamp_u32(from);
+                SeqRef::Doc(d, first + from, len - from)
+            }
+            SeqRef::One(_) if from == 0 => self,
+            SeqRef::One(_) => SeqRef::EMPTY,
+        }
+    }
+
+    /// The first item.
+    pub fn first(self) -> Option<NodeRef<'a>> {
+        self.get(0)
+    }
+
+    /// The last item.
+    pub fn last(self) -> Option<NodeRef<'a>> {
+        self.len().checked_sub(1).and_then(|i| self.get(i))
+    }
+
+    /// The items in order.
+    #[inline]
+    pub fn iter(self) -> SeqIter<'a> {
+        SeqIter {
+            seq: self,
+            front: 0,
+            back: self.len(),
+        }
+    }
+}
+
+/// The items of a [`SeqRef`].
+#[derive(Clone, Debug)]
+pub struct SeqIter<'a> {
+    seq: SeqRef<'a>,
+    front: usize,
+    back: usize,
+}
+
+impl<'a> Iterator for SeqIter<'a> {
+    type Item = NodeRef<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<NodeRef<'a>> {
+        if self.front >= self.back {
+            return None;
+        }
+        self.front += 1;
+        self.seq.get(self.front - 1)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.back - self.front;
+        (n, Some(n))
+    }
+}
+
+impl DoubleEndedIterator for SeqIter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        if self.front >= self.back {
+            return None;
+        }
+        self.back -= 1;
+        self.seq.get(self.back)
+    }
+}
+
+impl ExactSizeIterator for SeqIter<'_> {}
+
+impl<'a> IntoIterator for SeqRef<'a> {
+    type Item = NodeRef<'a>;
+    type IntoIter = SeqIter<'a>;
+
+    fn into_iter(self) -> SeqIter<'a> {
+        self.iter()
+    }
+}
+
+impl<'a> MapRef<'a> {
+    /// No entries.
+    pub const EMPTY: MapRef<'static> = MapRef::Tree(&EMPTY_MAP);
+
+    /// The number of entries.
+    #[inline]
+    pub fn len(self) -> usize {
+        match self {
+            MapRef::Tree(m) => m.len(),
+            MapRef::Doc(d, id) => d.slot(id).b as usize,
+        }
+    }
+
+    /// Whether the map has no entries.
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// Entry `i`.
+    #[inline]
+    pub fn get_index(self, i: usize) -> Option<(KeyRef<'a>, NodeRef<'a>)> {
+        match self {
+            MapRef::Tree(m) => m
+                .get_index(i)
+                .map(|(k, v)| (KeyRef::Tree(k), NodeRef::Tree(v))),
+            MapRef::Doc(d, id) => {
+                let s = d.slot(id);
+                let i = u32::try_from(i).ok().filter(|&i| i < s.b)?;
+                let at = s.a + i;
+                let e = d.entry(at)?;
+                Some((KeyRef::Doc(d, at), NodeRef::Doc(d, e.value)))
+            }
+        }
+    }
+
+    /// The position of `key`. Inlined into the lookups, as
+    /// [`Map`]'s: a small map's scan costs no call.
+    #[inline(always)]
+    fn position(self, key: &str) -> Option<usize> {
+        match self {
+            MapRef::Tree(m) => m.get_full(key).map(|(i, _)| i),
+            MapRef::Doc(d, id) => {
+                let s = d.slot(id);
+                if s.form & INDEXED != 0 {
+                    return d.position_indexed(id, s, key);
+                }
+                let first = s.a as usize;
+                let entries = d.entries.get(first..first + s.b as usize)?;
+                entries.iter().position(|e| d.is_named(e, key))
+            }
+        }
+    }
+
+    /// The value of `key`.
+    #[inline]
+    pub fn get(self, key: &str) -> Option<NodeRef<'a>> {
+        match self {
+            MapRef::Tree(m) => m.get(key).map(NodeRef::Tree),
+            MapRef::Doc(..) => self.get_index(self.position(key)?).map(|(_, v)| v),
+        }
+    }
+
+    /// The key and value of `key`.
+    pub fn get_entry(self, key: &str) -> Option<(KeyRef<'a>, NodeRef<'a>)> {
+        self.get_index(self.position(key)?)
+    }
+
+    /// The position and value of `key`.
+    pub fn get_full(self, key: &str) -> Option<(usize, NodeRef<'a>)> {
+        let i = self.position(key)?;
+        self.get_index(i).map(|(_, v)| (i, v))
+    }
+
+    /// Whether the map has `key`.
+    pub fn contains_key(self, key: &str) -> bool {
+        self.position(key).is_some()
+    }
+
+    /// The first entry.
+    pub fn first(self) -> Option<(KeyRef<'a>, NodeRef<'a>)> {
+        self.get_index(0)
+    }
+
+    /// The entries in order.
+    #[inline]
+    pub fn iter(self) -> MapIter<'a> {
+        MapIter {
+            map: self,
+            front: 0,
+            back: self.len(),
+        }
+    }
+
+    /// The key names in order.
+    pub fn keys(self) -> impl Iterator<Item = &'a str> {
+        self.iter().map(|(k, _)| k.name())
+    }
+
+    /// The values in order.
+    pub fn values(self) -> impl Iterator<Item = NodeRef<'a>> {
+        self.iter().map(|(_, v)| v)
+    }
+}
+
+/// The entries of a [`MapRef`].
+#[derive(Clone, Debug)]
+pub struct MapIter<'a> {
+    map: MapRef<'a>,
+    front: usize,
+    back: usize,
+}
+
+impl<'a> Iterator for MapIter<'a> {
+    type Item = (KeyRef<'a>, NodeRef<'a>);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.front >= self.back {
+            return None;
+        }
+        self.front += 1;
+        self.map.get_index(self.front - 1)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.back - self.front;
+        (n, Some(n))
+    }
+}
+
+impl DoubleEndedIterator for MapIter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        if self.front >= self.back {
+            return None;
+        }
+        self.back -= 1;
+        self.map.get_index(self.back)
+    }
+}
+
+impl ExactSizeIterator for MapIter<'_> {}
+
+impl<'a> IntoIterator for MapRef<'a> {
+    type Item = (KeyRef<'a>, NodeRef<'a>);
+    type IntoIter = MapIter<'a>;
+
+    fn into_iter(self) -> MapIter<'a> {
+        self.iter()
+    }
+}
+
+impl<'a> KeyRef<'a> {
+    /// The key as a JavaScript property name (see [`Key::name`]).
+    #[inline]
+    pub fn name(self) -> &'a str {
+        match self {
+            KeyRef::Tree(k) => &k.name,
+            KeyRef::Doc(d, at) => d.entry(at).map_or("", |e| d.str_at(e.name, e.name_len)),
+        }
+    }
+
+    /// Where the key was written.
+    #[inline]
+    pub fn span(self) -> Span {
+        match self {
+            KeyRef::Tree(k) => k.span,
+            KeyRef::Doc(d, at) => d
+                .entry(at)
+                .map_or(Span::NONE, |e| d.span_of(e.start, e.end)),
+        }
+    }
+
+    /// The key's tree if it was written as a collection (see [`Key::tree`]).
+    pub fn tree(self) -> Option<NodeRef<'a>> {
+        match self {
+            KeyRef::Tree(k) => k.tree().map(NodeRef::Tree),
+            KeyRef::Doc(d, at) => d.complex_keys.get(&at).map(|&t| NodeRef::Doc(d, t)),
+        }
+    }
+
+    /// The owned key.
+    pub fn to_key(self) -> Key {
+        match self {
+            KeyRef::Tree(k) => k.clone(),
+            KeyRef::Doc(..) => match self.tree() {
+                Some(tree) => {
+                    let mut key = Key::complex(self.name(), tree.to_node());
+                    key.span = self.span();
+                    key
+                }
+                None => Key::new(self.name(), self.span()),
+            },
+        }
+    }
+}
+
+/// [`crate::deep_equal`] over the view.
+pub fn deep_equal_ref(a: NodeRef<'_>, b: NodeRef<'_>) -> bool {
+    match (a.value(), b.value()) {
+        (ValueRef::Null, ValueRef::Null) => true,
+        (ValueRef::Bool(x), ValueRef::Bool(y)) => x == y,
+        (ValueRef::Number(x), ValueRef::Number(y)) => x == y || (x.is_nan() && y.is_nan()),
+        (ValueRef::String(x), ValueRef::String(y)) => x == y,
+        (ValueRef::Timestamp(x), ValueRef::Timestamp(y)) => x == y,
+        (ValueRef::Seq(x), ValueRef::Seq(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(a, b)| deep_equal_ref(a, b))
+        }
+        (ValueRef::Map(x), ValueRef::Map(y)) => {
+            x.len() == y.len()
+                && x.iter().all(|(k, v)| match y.get(k.name()) {
+                    Some(w) => deep_equal_ref(v, w),
+                    None => false,
+                })
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every node, key, span and form of `tree` reads the same through its
+    /// document as through the tree.
+    fn same(tree: NodeRef<'_>, doc: NodeRef<'_>) {
+        assert_eq!(tree.span(), doc.span());
+        assert_eq!(tree.form(), doc.form());
+        match (tree.value(), doc.value()) {
+            (ValueRef::Seq(a), ValueRef::Seq(b)) => {
+                assert_eq!(a.len(), b.len());
+                for (x, y) in a.iter().zip(b.iter()) {
+                    same(x, y);
+                }
+                assert_eq!(a.iter().rev().count(), b.iter().rev().count());
+            }
+            (ValueRef::Map(a), ValueRef::Map(b)) => {
+                assert_eq!(a.len(), b.len());
+                for ((k, x), (l, y)) in a.iter().zip(b.iter()) {
+                    assert_eq!((k.name(), k.span()), (l.name(), l.span()));
+                    assert_eq!(k.tree().is_some(), l.tree().is_some());
+                    if let (Some(s), Some(t)) = (k.tree(), l.tree()) {
+                        same(s, t);
+                    }
+                    same(x, y);
+                    let found = b.get(k.name()).map(|v| v.span());
+                    assert_eq!(found, a.get(k.name()).map(|v| v.span()));
+                }
+                assert!(b.get("no such key").is_none());
+            }
+            (a, b) => assert_eq!(format!("{a:?}"), format!("{b:?}")),
+        }
+        assert!(deep_equal_ref(tree, doc));
+    }
+
+    fn both(text: &str) {
+        let tree = crate::parse(text, SourceId(3)).unwrap();
+        let doc = Doc::from_node(&tree, SourceId(3));
+        same(NodeRef::from(&tree), doc.root());
+        let back = doc.root().to_node();
+        assert!(crate::deep_equal(&tree.value, &back.value));
+        assert_eq!(crate::emit(&tree), crate::emit(&back));
+    }
+
+    #[test]
+    fn documents_read_as_their_trees() {
+        both("a: 1\nb: [x, 'y', 2.0, true, null]\nc: {d: e}\n");
+        both("? [service, 2]\n: x\nk: !!str 1\nt: 2024-01-02\n");
+        both("- &a {x: 1}\n- *a\n- |\n  block\n");
+        let many: String = (0..100).map(|i| format!("key{i}: {i}\n")).collect();
+        both(&many);
+    }
+
+    #[test]
+    fn large_maps_find_every_key_through_their_index() {
+        let text: String = (0..1000)
+            .map(|i| format!("n{i}: {{type: T{}}}\n", i % 7))
+            .collect();
+        let tree = crate::parse(&text, SourceId(0)).unwrap();
+        let doc = Doc::from_node(&tree, SourceId(0));
+        let root = doc.root().as_map().unwrap();
+        for i in (0..1000).step_by(37) {
+            let t = root.get(&format!("n{i}")).and_then(|n| n.get("type"));
+            assert_eq!(
+                t.and_then(NodeRef::as_str),
+                Some(format!("T{}", i % 7).as_str())
+            );
+        }
+        assert!(root.get("n1000").is_none());
+        assert_eq!(root.get_full("n999").map(|(i, _)| i), Some(999));
+    }
+
+    #[test]
+    fn repeated_key_names_are_stored_once() {
+        let text: String = (0..1000)
+            .map(|i| format!("- {{type: t, properties: {i}}}\n"))
+            .collect();
+        let tree = crate::parse(&text, SourceId(0)).unwrap();
+        let doc = Doc::from_node(&tree, SourceId(0));
+        assert!(doc.strings.len() < 100, "{}", doc.strings.len());
+    }
+
+    #[test]
+    fn large_maps_reject_duplicate_keys() {
+        let mut b = DocBuilder::new(SourceId(0));
+        let v = b.scalar(&Value::Null, Span::NONE, Form::Other);
+        let many: Vec<PendingEntry> = (0..30)
+            .map(|i| b.entry(&format!("k{}", i % 29), Span::NONE, v))
+            .collect();
+        assert!(b.map_of(&many, Span::NONE).is_none());
+        let fine: Vec<PendingEntry> = (0..30)
+            .map(|i| b.entry(&format!("k{i}"), Span::NONE, v))
+            .collect();
+        assert!(b.map_of(&fine, Span::NONE).is_some());
+    }
+
+    #[test]
+    fn slots_stay_small() {
+        assert_eq!(std::mem::size_of::<Slot>(), 20);
+        assert_eq!(std::mem::size_of::<EntrySlot>(), 20);
+        assert!(std::mem::size_of::<NodeRef<'_>>() <= 16);
+    }
+}
