@@ -5,9 +5,10 @@
 use std::path::Path;
 
 use lsp_types::{Location, Position, Range, Uri};
-use v4t::{Node, Sources, Value};
+use v4t::{Sources, Value};
 use v4t_tosca::load::{DocId, Loaded};
 use v4t_tosca::{Kind, TypeId, TypeSystem};
+use v4t_yaml::NodeRef;
 
 use crate::overlay::{Buffers, LoaderFactory, Overlay};
 use crate::text::{normalize, path_uri, range};
@@ -122,7 +123,7 @@ pub(crate) fn describe(ts: &TypeSystem<'_>, id: TypeId) -> String {
         ts.get(c)
             .def
             .and_then(|d| d.get("description"))
-            .and_then(Node::as_str)
+            .and_then(NodeRef::as_str)
     });
     if let Some(d) = description {
         out.push_str(&format!("\n\n{d}"));
@@ -133,19 +134,19 @@ pub(crate) fn describe(ts: &TypeSystem<'_>, id: TypeId) -> String {
             .get(c)
             .def
             .and_then(|d| d.get("properties"))
-            .and_then(Node::as_map)
+            .and_then(NodeRef::as_map)
         else {
             continue;
         };
         for (k, d) in defs.iter() {
             let line = format!(
                 "- `{}`: {}",
-                k.name,
-                d.get("type").and_then(Node::as_str).unwrap_or("?")
+                k.name(),
+                d.get("type").and_then(NodeRef::as_str).unwrap_or("?")
             );
             if !props
                 .iter()
-                .any(|p| p.starts_with(&format!("- `{}`:", k.name)))
+                .any(|p| p.starts_with(&format!("- `{}`:", k.name())))
             {
                 props.push(line);
             }

@@ -19,7 +19,7 @@ use crate::section::Section;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use v4t_source::{join_import, within_root, Code, Loader, Sources};
-use v4t_yaml::{Node, SourceId, Span, Value};
+use v4t_yaml::{MapRef, Node, NodeRef, Root, SourceId, Span, ValueRef};
 
 use crate::diag::{Diagnostics, Suggestions};
 use crate::locate::{locate, strip_url_prefix, Place};
@@ -67,8 +67,9 @@ pub struct Document {
     pub path: String,
     /// The text's id in the [`Sources`] the load was given.
     pub source: SourceId,
-    /// The parsed YAML tree.
-    pub root: Node,
+    /// The parsed YAML document: a [`Root::Doc`] when read from a text,
+    /// the tree given to [`load_tree`].
+    pub root: Root,
     /// `None` if the version key is missing or unknown (already reported).
     pub grammar: Option<Grammar>,
     /// The profile name this document's types belong to: its own `profile`
@@ -253,7 +254,7 @@ pub fn load_tree(sources: &mut Sources, files: &mut dyn Loader, path: &str, root
     imports.out.docs.push(Document {
         path,
         source,
-        root,
+        root: Root::Tree(root),
         grammar: None,
         profile: None,
         bundled: false,
@@ -361,11 +362,11 @@ impl<'r> Imports<'r> {
         // Every duplicated key is reported; the rest of the file is still
         // checked (with the last value of each).
         let (root, errors) =
-            match v4t_yaml::parse_reporting_duplicates(text, source, v4t_yaml::Schema::Core) {
-                Ok(parsed) => parsed,
+            match v4t_yaml::parse_doc_reporting_duplicates(text, source, v4t_yaml::Schema::Core) {
+                Ok((doc, errors)) => (Root::Doc(doc), errors),
                 Err(e) => {
                     yaml_error = true;
-                    (Node::null(), vec![e])
+                    (Root::default(), vec![e])
                 }
             };
         for e in errors {
@@ -396,7 +397,7 @@ impl<'r> Imports<'r> {
         let grammar = self.grammar_of(id);
         self.out.docs[id.index()].grammar = grammar;
         self.v13 = grammar == Some(Grammar::Tosca13);
-        let root = &self.out.docs[id.index()].root;
+        let root = self.out.docs[id.index()].root.node();
         if let Some(p) = root.get("profile").and_then(as_str) {
             let p = p.to_string();
             self.out.docs[id.index()].profile = Some(p);
@@ -409,8 +410,9 @@ impl<'r> Imports<'r> {
                 self.edge(id, target, Some("tosca".to_string()), Span::NONE);
             }
         }
-        let imports = match self.out.docs[id.index()].root.get("imports") {
-            Some(node) => node.clone(),
+        // A copy: the imports are followed while documents are added.
+        let imports = match self.out.docs[id.index()].root.node().get("imports") {
+            Some(node) => node.to_node(),
             None => return,
         };
         let Some(list) = imports.as_seq() else {
@@ -420,7 +422,7 @@ impl<'r> Imports<'r> {
         for (i, item) in list.iter().enumerate() {
             self.element = format!("imports[{i}]");
             let edges = self.out.edges[id.index()].len();
-            self.import(id, grammar, item);
+            self.import(id, grammar, NodeRef::from(item));
             if self.out.edges[id.index()].len() == edges {
                 self.out.failed_imports.push((id, item.span));
             }
@@ -432,8 +434,8 @@ impl<'r> Imports<'r> {
         if self.out.docs[id.index()].yaml_error {
             return None;
         }
-        let root = &self.out.docs[id.index()].root;
-        let span = root.span;
+        let root = self.out.docs[id.index()].root.node();
+        let span = root.span();
         let Some(map) = root.as_map() else {
             let what = if root.is_null() { "empty" } else { "not a map" };
             let path = self.out.docs[id.index()].path.clone();
@@ -456,9 +458,9 @@ impl<'r> Imports<'r> {
             );
             return None;
         };
-        let (key_span, value) = (key.span, value.clone());
-        let first = map.first().map(|(k, _)| k.name.as_str()) == Some("tosca_definitions_version");
-        let grammar = match as_str(&value) {
+        let (key_span, value) = (key.span(), value.to_node());
+        let first = map.first().map(|(k, _)| k.name()) == Some("tosca_definitions_version");
+        let grammar = match as_str(NodeRef::from(&value)) {
             Some("tosca_2_0") => Some(Grammar::Tosca2),
             Some(
                 "tosca_simple_yaml_1_3"
@@ -474,7 +476,7 @@ impl<'r> Imports<'r> {
                     "tosca_definitions_version".to_string(),
                     format!(
                         "unsupported TOSCA version {}: expected `tosca_2_0` or `tosca_simple_yaml_1_3`",
-                        crate::value::show(&value)
+                        crate::value::show(NodeRef::from(&value))
                     ),
                 );
                 None
@@ -494,7 +496,7 @@ impl<'r> Imports<'r> {
     }
 
     /// Follows one import definition.
-    fn import(&mut self, from: DocId, grammar: Option<Grammar>, item: &Node) {
+    fn import(&mut self, from: DocId, grammar: Option<Grammar>, item: NodeRef<'_>) {
         let Some(def) = self.import_definition(grammar, item) else {
             return;
         };
@@ -516,7 +518,13 @@ impl<'r> Imports<'r> {
         // Profile names propagate to imported files without their own (§6.7.1).
         if self.out.docs[target.index()].profile.is_none() {
             let inherited = self.out.docs[from.index()].profile.clone();
-            if inherited.is_some() && self.out.docs[target.index()].root.get("profile").is_none() {
+            if inherited.is_some()
+                && self.out.docs[target.index()]
+                    .root
+                    .node()
+                    .get("profile")
+                    .is_none()
+            {
                 self.out.docs[target.index()].profile = inherited;
             }
         }
@@ -531,9 +539,9 @@ impl<'r> Imports<'r> {
     fn import_definition<'n>(
         &mut self,
         grammar: Option<Grammar>,
-        item: &'n Node,
+        item: NodeRef<'n>,
     ) -> Option<ImportDef<'n>> {
-        let span = item.span;
+        let span = item.span();
         let v13 = grammar == Some(Grammar::Tosca13);
         let url_only = |url| ImportDef {
             url: Some(url),
@@ -542,14 +550,14 @@ impl<'r> Imports<'r> {
             namespace: None,
             span,
         };
-        match &item.value {
-            Value::String(s) => Some(url_only(s.as_str())),
-            Value::Map(map) if v13 && map.len() == 1 && map.get("file").is_none() => {
+        match item.value() {
+            ValueRef::String(s) => Some(url_only(s)),
+            ValueRef::Map(map) if v13 && map.len() == 1 && map.get("file").is_none() => {
                 // TOSCA 1.x named import: `- name: file` or `- name: {file: ..}`.
                 let (_, inner) = map.first()?;
-                match &inner.value {
-                    Value::String(s) => Some(url_only(s.as_str())),
-                    Value::Map(_) => self.import_definition(grammar, inner),
+                match inner.value() {
+                    ValueRef::String(s) => Some(url_only(s)),
+                    ValueRef::Map(_) => self.import_definition(grammar, inner),
                     _ => {
                         self.error_at(
                             span,
@@ -560,7 +568,7 @@ impl<'r> Imports<'r> {
                     }
                 }
             }
-            Value::Map(map) => {
+            ValueRef::Map(map) => {
                 if !self.import_keynames(map, v13) {
                     return None;
                 }
@@ -591,31 +599,33 @@ impl<'r> Imports<'r> {
 
     /// Reports unknown keynames of an import definition; whether its values
     /// are strings (where they must be).
-    fn import_keynames(&mut self, map: &v4t_yaml::Map, v13: bool) -> bool {
+    fn import_keynames(&mut self, map: MapRef<'_>, v13: bool) -> bool {
         for (k, v) in map.iter() {
             let grammar = if v13 {
                 Grammar::Tosca13
             } else {
                 Grammar::Tosca2
             };
-            let known = is_keyname(Entity::Import, grammar, &k.name);
+            let known = is_keyname(Entity::Import, grammar, k.name());
             if !known {
-                let hint = match k.name.as_str() {
+                let hint = match k.name() {
                     "file" => " (TOSCA 2.0 uses `url`)",
                     "namespace_prefix" => " (TOSCA 2.0 uses `namespace`)",
                     _ => "",
                 };
                 self.error_at(
-                    k.span,
+                    k.span(),
                     Section::ImportDefinitions,
-                    format!("unknown keyname `{}` in an import definition{hint}", k.name),
+                    format!(
+                        "unknown keyname `{}` in an import definition{hint}",
+                        k.name()
+                    ),
                 );
-            } else if !matches!(k.name.as_str(), "metadata") && !matches!(v.value, Value::String(_))
-            {
+            } else if !matches!(k.name(), "metadata") && !matches!(v.value(), ValueRef::String(_)) {
                 self.error_at(
-                    v.span.or(k.span),
+                    v.span().or(k.span()),
                     Section::ImportDefinitions,
-                    format!("`{}` of an import definition must be a string", k.name),
+                    format!("`{}` of an import definition must be a string", k.name()),
                 );
                 return false;
             }
@@ -863,11 +873,12 @@ impl<'r> Imports<'r> {
     fn repository_url(&self, from: DocId, name: &str) -> Result<String, String> {
         let def = self.out.docs[from.index()]
             .root
+            .node()
             .get("repositories")
             .and_then(|r| r.get(name))
             .ok_or_else(|| format!("repository `{name}` is not defined in this file"))?;
-        let url = match &def.value {
-            Value::String(s) => Some(s.as_str()),
+        let url = match def.value() {
+            ValueRef::String(s) => Some(s),
             _ => def.get("url").and_then(as_str),
         };
         url.map(str::to_string)
@@ -979,7 +990,7 @@ fn scan_profiles(files: &mut dyn Loader) -> Vec<(String, String)> {
         let Ok(root) = v4t_yaml::parse(&text, SourceId(u32::MAX - 1)) else {
             continue;
         };
-        if let Some(p) = root.get("profile").and_then(as_str) {
+        if let Some(p) = NodeRef::from(&root).get("profile").and_then(as_str) {
             found.push((p.to_string(), path.clone()));
         }
     }

@@ -29,20 +29,20 @@ pub(crate) fn check(loaded: &Loaded, diags: &mut Diagnostics) {
         }
         let imported = root_imports(loaded, doc);
         for (section, what) in sections() {
-            let Some(defs) = d.root.get(section).and_then(|n| n.as_map()) else {
+            let Some(defs) = d.root.node().get(section).and_then(|n| n.as_map()) else {
                 continue;
             };
             for (key, _) in defs.iter() {
                 let other = imported.iter().find_map(|&o| {
-                    let map = loaded.doc(o).root.get(section)?.as_map()?;
-                    map.get_entry(&key.name).map(|(k, _)| (o, k.span))
+                    let map = loaded.doc(o).root.node().get(section)?.as_map()?;
+                    map.get_entry(key.name()).map(|(k, _)| (o, k.span()))
                 });
                 if let Some((o, span)) = other {
                     found.push((
                         section,
                         what.clone(),
-                        key.name.to_string(),
-                        key.span,
+                        key.name().to_string(),
+                        key.span(),
                         o,
                         span,
                     ));

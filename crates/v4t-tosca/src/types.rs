@@ -24,7 +24,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, HashSet, VecDeque};
 use v4t_source::Code;
 
-use v4t_yaml::{Node, Span};
+use v4t_yaml::{NodeRef, Span};
 
 use crate::diag::{Diagnostics, Suggestions};
 use crate::load::{DocId, Grammar, Loaded};
@@ -223,7 +223,7 @@ pub struct TypeDef<'a> {
     /// The defining document (`None` for built-in data types).
     pub doc: Option<DocId>,
     /// The definition (`None` for built-in data types).
-    pub def: Option<&'a Node>,
+    pub def: Option<NodeRef<'a>>,
     /// Where the type's name is written.
     pub span: Span,
     /// The type it derives from (`None` at a root).
@@ -269,7 +269,7 @@ pub struct NamedDef<'a> {
     /// The defining document.
     pub doc: DocId,
     /// The definition.
-    pub def: &'a Node,
+    pub def: NodeRef<'a>,
     /// Where the name is written.
     pub span: Span,
 }
@@ -349,21 +349,21 @@ impl<'a> TypeSystem<'a> {
     }
 
     fn register(&mut self, doc: DocId) {
-        let root = &self.loaded.doc(doc).root;
+        let root = self.loaded.doc(doc).root.node();
         let Some(map) = root.as_map() else { return };
         for kind in Kind::ALL {
-            let Some(section) = map.get(kind.section()).and_then(Node::as_map) else {
+            let Some(section) = map.get(kind.section()).and_then(NodeRef::as_map) else {
                 continue;
             };
             for (key, def) in section.iter() {
                 let id = TypeId(self.types.len() as u32);
-                let name = key.name.as_str();
+                let name = key.name();
                 self.types.push(TypeDef {
                     kind,
                     name,
                     doc: Some(doc),
                     def: Some(def),
-                    span: key.span,
+                    span: key.span(),
                     parent: None,
                     builtin: None,
                 });
@@ -374,7 +374,7 @@ impl<'a> TypeSystem<'a> {
             (Space::Function, "functions"),
             (Space::Repository, "repositories"),
         ] {
-            let Some(defs) = map.get(section).and_then(Node::as_map) else {
+            let Some(defs) = map.get(section).and_then(NodeRef::as_map) else {
                 continue;
             };
             for (key, def) in defs.iter() {
@@ -384,12 +384,12 @@ impl<'a> TypeSystem<'a> {
                 };
                 let entry = list.len() as u32;
                 list.push(NamedDef {
-                    name: key.name.as_str(),
+                    name: key.name(),
                     doc,
                     def,
-                    span: key.span,
+                    span: key.span(),
                 });
-                self.local.insert((doc, space, key.name.as_str()), entry);
+                self.local.insert((doc, space, key.name()), entry);
             }
         }
     }
@@ -418,7 +418,7 @@ impl<'a> TypeSystem<'a> {
                 Ok(p) => self.types[i].parent = Some(p),
                 Err(e) => {
                     let message = self.lookup_message(doc, kind, parent, &e);
-                    let span = parent_node.span;
+                    let span = parent_node.span();
                     self.diagnostics.error(
                         Code::UnknownType,
                         kind.spec_section()
@@ -475,7 +475,7 @@ impl<'a> TypeSystem<'a> {
                         let span = def
                             .def
                             .and_then(|d| d.get("derived_from"))
-                            .map(|n| n.span)
+                            .map(|n| n.span())
                             .unwrap_or(def.span);
                         let message = if names.len() == 1 {
                             format!("{} `{}` derives from itself", def.kind.noun(), def.name)
@@ -826,7 +826,7 @@ impl<'a> TypeSystem<'a> {
 
     /// The first keyname `key` found walking up from `t` (inherited
     /// keynames such as `mime_type`, `data_type`, `units`).
-    pub fn inherited(&self, t: TypeId, key: &str) -> Option<&'a Node> {
+    pub fn inherited(&self, t: TypeId, key: &str) -> Option<NodeRef<'a>> {
         self.chain(t)
             .find_map(|c| self.types[c.index()].def.and_then(|d| d.get(key)))
     }

@@ -4,7 +4,7 @@
 //! Every place that asks what kind of YAML value a node holds goes through
 //! [`classify`], so the mapping from the YAML tree lives in one function.
 
-use v4t_yaml::{Map, Node, Tag, Value};
+use v4t_yaml::{MapRef, NodeRef, SeqRef, Tag, ValueRef};
 
 /// The kind of a YAML value as TOSCA sees it.
 #[derive(Clone, Copy, Debug)]
@@ -23,15 +23,15 @@ pub enum Scalar<'a> {
     /// 1.3 accepts it where a timestamp is expected.
     Timestamp,
     /// A sequence.
-    Seq(&'a [Node]),
+    Seq(SeqRef<'a>),
     /// A mapping.
-    Map(&'a Map),
+    Map(MapRef<'a>),
 }
 
 /// Classifies a node's value; integers and floats are told apart by how
 /// the number was written (`1.0` is a float, §9.1.1.3). Integers beyond
 /// 2^53 are not exact here: [`classify_written`] reads them from the text.
-pub fn classify(node: &Node) -> Scalar<'_> {
+pub fn classify(node: NodeRef<'_>) -> Scalar<'_> {
     classify_written(node, None)
 }
 
@@ -39,38 +39,38 @@ pub fn classify(node: &Node) -> Scalar<'_> {
 /// (`Sources::text_of`): an integer is the written one, exactly, from
 /// −2^63 to 2^63−1 (TOSCA 2.0 §9.1.1.2, 1.3 §3.3.1); an integer written
 /// beyond that range is no TOSCA integer (see [`out_of_range_integer`]).
-pub fn classify_written<'n>(node: &'n Node, written: Option<&str>) -> Scalar<'n> {
-    match &node.value {
-        Value::Null => Scalar::Null,
-        Value::Bool(b) => Scalar::Bool(*b),
-        Value::Number(n) => {
+pub fn classify_written<'n>(node: NodeRef<'n>, written: Option<&str>) -> Scalar<'n> {
+    match node.value() {
+        ValueRef::Null => Scalar::Null,
+        ValueRef::Bool(b) => Scalar::Bool(b),
+        ValueRef::Number(n) => {
             if reads_written(node) {
                 if let Some(text) = written.map(int_text) {
                     return match v4t_yaml::parse::core_int_exact(text) {
                         Some(i) => Scalar::Int(i),
-                        None => Scalar::Float(*n),
+                        None => Scalar::Float(n),
                     };
                 }
             }
             // 2^63 as a float: the first integral value beyond `i64`.
             let integral = n.fract() == 0.0 && n.abs() < 9_223_372_036_854_775_808.0;
-            if node.form.is_float() || !integral {
-                Scalar::Float(*n)
+            if node.form().is_float() || !integral {
+                Scalar::Float(n)
             } else {
-                Scalar::Int(*n as i64)
+                Scalar::Int(n as i64)
             }
         }
-        Value::String(_) if node.form.tag() == Some(Tag::Timestamp) => Scalar::Timestamp,
-        Value::String(s) => Scalar::Str(s),
-        Value::Timestamp(_) => Scalar::Timestamp,
-        Value::Seq(items) => Scalar::Seq(items),
-        Value::Map(m) => Scalar::Map(m),
+        ValueRef::String(_) if node.form().tag() == Some(Tag::Timestamp) => Scalar::Timestamp,
+        ValueRef::String(s) => Scalar::Str(s),
+        ValueRef::Timestamp(_) => Scalar::Timestamp,
+        ValueRef::Seq(items) => Scalar::Seq(items),
+        ValueRef::Map(m) => Scalar::Map(m),
     }
 }
 
 /// Whether [`classify_written`] reads the node's text: an integer.
-pub fn reads_written(node: &Node) -> bool {
-    node.form.is_int() && matches!(node.value, Value::Number(_))
+pub fn reads_written(node: NodeRef<'_>) -> bool {
+    node.form().is_int() && matches!(node.value(), ValueRef::Number(_))
 }
 
 /// The integer of a scalar's text: without its node properties (an
@@ -87,7 +87,7 @@ fn int_text(written: &str) -> &str {
 
 /// Whether a value written as an integer lies outside the 64-bit range
 /// (so it is no TOSCA integer), given its text as written.
-pub fn out_of_range_integer(node: &Node, written: Option<&str>) -> bool {
+pub fn out_of_range_integer(node: NodeRef<'_>, written: Option<&str>) -> bool {
     reads_written(node)
         && written.is_some_and(|w| v4t_yaml::parse::core_int_exact(int_text(w)).is_none())
 }
@@ -108,12 +108,12 @@ pub fn key_written_as_string(written: Option<&str>) -> bool {
     }
     matches!(
         v4t_yaml::parse::resolve_plain_form(w.trim_end(), v4t_yaml::Schema::Core).0,
-        Value::String(_)
+        v4t_yaml::Value::String(_)
     )
 }
 
 /// A short name of a value's YAML kind for messages (`a string`, `an integer`).
-pub fn describe(node: &Node) -> &'static str {
+pub fn describe(node: NodeRef<'_>) -> &'static str {
     match classify(node) {
         Scalar::Null => "null",
         Scalar::Bool(_) => "a boolean",
@@ -127,15 +127,15 @@ pub fn describe(node: &Node) -> &'static str {
 }
 
 /// The node as a string, if it is one.
-pub fn as_str(node: &Node) -> Option<&str> {
-    match &node.value {
-        Value::String(s) => Some(s),
+pub fn as_str(node: NodeRef<'_>) -> Option<&str> {
+    match node.value() {
+        ValueRef::String(s) => Some(s),
         _ => None,
     }
 }
 
 /// The node as a non-negative integer that fits `u64`, if it is one.
-pub fn as_count(node: &Node) -> Option<u64> {
+pub fn as_count(node: NodeRef<'_>) -> Option<u64> {
     match classify(node) {
         Scalar::Int(i) if i >= 0 => Some(i as u64),
         _ => None,
@@ -143,7 +143,7 @@ pub fn as_count(node: &Node) -> Option<u64> {
 }
 
 /// A short rendering of a value for messages (JSON, cut after 60 characters).
-pub fn show(node: &Node) -> String {
+pub fn show(node: NodeRef<'_>) -> String {
     let mut s = v4t_yaml::json::to_json(node);
     if s.chars().count() > 60 {
         s = s.chars().take(57).collect::<String>() + "...";
@@ -161,11 +161,11 @@ mod tests {
         let mut sources = v4t_source::Sources::new();
         let id = sources.add("t.yaml", text);
         let doc = v4t_yaml::parse_with(text, id, v4t_yaml::Schema::Core).unwrap();
-        let get = |k: &str| doc.get(k).unwrap();
+        let get = |k: &str| NodeRef::from(doc.get(k).unwrap());
         assert!(matches!(classify(get("a")), Scalar::Float(_)));
         assert!(matches!(classify(get("b")), Scalar::Int(1)));
         assert!(matches!(classify(get("d")), Scalar::Int(31)));
-        let written = |k: &str| sources.text_of(get(k).span);
+        let written = |k: &str| sources.text_of(get(k).span());
         assert!(matches!(
             classify_written(get("f"), written("f")),
             Scalar::Int(i64::MAX)
@@ -182,7 +182,7 @@ mod tests {
         assert!(!out_of_range_integer(get("f"), written("f")));
         assert!(matches!(classify(get("e")), Scalar::Timestamp));
         assert_eq!(
-            bool_written_lowercase(sources.text_of(get("c").span)),
+            bool_written_lowercase(sources.text_of(get("c").span())),
             Some(false)
         );
         let keys: Vec<_> = doc
@@ -204,7 +204,12 @@ mod tests {
             v4t_yaml::SourceId(0),
         )
         .unwrap();
-        let kinds: Vec<_> = doc.as_seq().unwrap().iter().map(describe).collect();
+        let kinds: Vec<_> = doc
+            .as_seq()
+            .unwrap()
+            .iter()
+            .map(|n| describe(n.into()))
+            .collect();
         assert_eq!(
             kinds,
             [

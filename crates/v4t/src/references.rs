@@ -31,7 +31,7 @@ use crate::types::{Collection, TypeSystem};
 use crate::version::Grammar;
 use v4t_source::{Code, Diagnostic};
 use v4t_tosca::DocId;
-use v4t_yaml::{Node, Span, Value};
+use v4t_yaml::{Node, NodeRef, Span, Value};
 
 /// Checks the references of the present elements (nothing on TOSCA 1.3),
 /// in this order: types of absent imports, what present elements read,
@@ -462,13 +462,13 @@ fn minimum_count(types: &TypeSystem<'_>, t: v4t_tosca::TypeId, name: &str) -> Op
         let def = reqs
             .iter()
             .filter_map(|r| r.as_map().and_then(|m| m.first()))
-            .find(|(k, _)| k.name == name)
+            .find(|(k, _)| k.name() == name)
             .map(|(_, d)| d)?;
         let min = def
             .get("count_range")
-            .and_then(Node::as_seq)
+            .and_then(NodeRef::as_seq)
             .and_then(|r| r.first())
-            .and_then(Node::as_f64)
+            .and_then(NodeRef::as_f64)
             .filter(|m| *m > 0.0 && m.fract() == 0.0)?;
         Some(min as u64)
     })

@@ -25,7 +25,7 @@ use crate::version::Grammar;
 use v4t_source::{Code, Loader, Severity, Sources};
 use v4t_tosca::{DocId, Loaded, TypeId};
 use v4t_yaml::hash::{SeededMap, SeededSet};
-use v4t_yaml::{Key, Map, Node, SourceId, Span, Value};
+use v4t_yaml::{Key, Map, Node, NodeRef, SourceId, Span, Value};
 
 /// The type collections the resolver asks about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,12 +189,17 @@ impl TypeFiles {
     /// template back into `root` (the template or a resolved template made
     /// from it), as copies, where `root` has their keys.
     pub(crate) fn copy_types_into(&self, root: &mut Map) {
-        let Some(tree) = self.loaded.docs.first().and_then(|d| d.root.as_map()) else {
+        let Some(tree) = self
+            .loaded
+            .docs
+            .first()
+            .and_then(|d| d.root.node().as_map())
+        else {
             return;
         };
         for (collection, _) in TYPE_COLLECTIONS {
             if let (Some(types), Some(slot)) = (tree.get(collection), root.get_mut(collection)) {
-                *slot = types.clone();
+                *slot = types.to_node();
             }
         }
     }
@@ -280,13 +285,13 @@ fn broken_rule(broken: &v4t_tosca::check::Broken<'_>) -> (String, Span) {
             let shown = t
                 .as_str()
                 .map_or_else(|| v4t_yaml::json::to_json(*t), str::to_string);
-            (format!("type \"{shown}\""), t.span)
+            (format!("type \"{shown}\""), t.span())
         }
         Broken::EntrySchema(inner) => {
             let (rule, span) = broken_rule(inner);
             (format!("entry_schema {rule}"), span)
         }
-        Broken::Clause(c) => (v4t_yaml::json::to_json(*c), c.span),
+        Broken::Clause(c) => (v4t_yaml::json::to_json(*c), c.span()),
     }
 }
 
@@ -347,7 +352,7 @@ impl<'t> TypeSystem<'t> {
     }
 
     /// The definition of a type (`None` for built-in data types).
-    pub(crate) fn definition(&self, t: TypeId) -> Option<&'t Node> {
+    pub(crate) fn definition(&self, t: TypeId) -> Option<NodeRef<'t>> {
         self.ts.get(t).def
     }
 
@@ -425,7 +430,7 @@ impl<'t> TypeSystem<'t> {
             .definition(t)
             .and_then(|d| d.get("metadata"))
             .and_then(|m| m.get("vintner_abstract"));
-        Some(written.and_then(Node::as_str) == Some("true"))
+        Some(written.and_then(NodeRef::as_str) == Some("true"))
     }
 
     /// The inheritance chain of a type as local names, starting with
@@ -566,8 +571,8 @@ impl<'t> TypeSystem<'t> {
             &self.ts,
             sources,
             Loaded::ENTRY,
-            definition,
-            &data,
+            NodeRef::from(definition),
+            NodeRef::from(&data),
         )?;
         Some(broken_rule(&broken))
     }

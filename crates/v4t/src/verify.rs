@@ -50,8 +50,9 @@ pub(crate) fn verify(
     let Some(first) = errors.next() else {
         return Ok(());
     };
-    let written = &loaded.doc(v4t_tosca::Loaded::ENTRY).root;
-    let mut error = located(first, written, resolved);
+    // Only on an error: the written document as a tree, to walk.
+    let written = loaded.doc(v4t_tosca::Loaded::ENTRY).root.node().to_node();
+    let mut error = located(first, &written, resolved);
     for more in errors.by_ref().take(MORE_ERRORS) {
         error = error.with_note(format!("also: {}", more.message), more.span);
     }

@@ -6,7 +6,7 @@
 
 use crate::section::Section;
 use v4t_source::Code;
-use v4t_yaml::Node;
+use v4t_yaml::{KeyRef, Node, NodeRef, SeqRef, Value, ValueRef};
 
 use super::defs::{DefNode, Schema, MAX_NESTING};
 use super::funcs::{Call, Returns};
@@ -18,12 +18,12 @@ use crate::value::{self, Scalar};
 
 impl<'t, 'a> Checker<'t, 'a> {
     /// Checks a value (possibly containing function calls) against a schema.
-    pub fn check_value(&mut self, v: &'a Node, s: &Schema<'a>, section: Section) {
+    pub fn check_value(&mut self, v: NodeRef<'a>, s: &Schema<'a>, section: Section) {
         self.value_at(v, s, section, 0, true);
     }
 
     /// Whether a value fits a schema, without reporting (signature matching).
-    pub fn value_fits(&mut self, v: &'a Node, s: &Schema<'a>) -> bool {
+    pub fn value_fits(&mut self, v: NodeRef<'a>, s: &Schema<'a>) -> bool {
         let before = self.diags.len();
         self.value_at(v, s, Section::FunctionDefinitions, 0, true);
         let fits = self.diags.len() == before;
@@ -33,7 +33,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     fn value_at(
         &mut self,
-        v: &'a Node,
+        v: NodeRef<'a>,
         s: &Schema<'a>,
         section: Section,
         depth: usize,
@@ -43,7 +43,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::InvalidShape,
                 section,
-                v.span,
+                v.span(),
                 "value nested too deeply to validate",
             );
             return;
@@ -57,11 +57,11 @@ impl<'t, 'a> Checker<'t, 'a> {
             Call::Malformed => return,
             Call::No => {}
         }
-        if v.form.tag() == Some(v4t_yaml::Tag::Binary) {
+        if v.form().tag() == Some(v4t_yaml::Tag::Binary) {
             self.error(
                 Code::TypeMismatch,
                 Section::Bytes,
-                v.span,
+                v.span(),
                 "YAML `!!binary` values are not TOSCA values",
             );
             self.note("write bytes as a Base64 string");
@@ -95,13 +95,13 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some(Builtin::Range) => {
                 // TOSCA 1.3 §3.3.3: integers, `UNBOUNDED` as the upper
                 // bound, the lower bound not above the upper.
-                let bound = |n: &Node| match self.classify(n) {
+                let bound = |n: NodeRef<'_>| match self.classify(n) {
                     Scalar::Int(i) => Some(Some(i)),
                     Scalar::Str("UNBOUNDED") => Some(None),
                     _ => None,
                 };
                 let fits = match got {
-                    Scalar::Seq([lo, hi]) => match (bound(lo), bound(hi)) {
+                    Scalar::Seq(s) if s.len() == 2 => match (bound(s.at(0)), bound(s.at(1))) {
                         (Some(Some(lo)), Some(Some(hi))) => lo <= hi,
                         (Some(Some(_)), Some(None)) => true,
                         _ => false,
@@ -119,7 +119,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Whether a value of a built-in type is of the kind the type needs
     /// (`fits`); reports it as `expected` otherwise.
-    fn kind_fits(&mut self, v: &'a Node, ty: TypeId, fits: bool, expected: &str) -> bool {
+    fn kind_fits(&mut self, v: NodeRef<'a>, ty: TypeId, fits: bool, expected: &str) -> bool {
         if !fits {
             // The type only where it says more than `expected` does.
             let of_type = if self.ts.get(ty).builtin.is_some() {
@@ -128,21 +128,21 @@ impl<'t, 'a> Checker<'t, 'a> {
                 format!(" (type `{}`)", self.type_name(ty))
             };
             let message = format!("expected {expected}{of_type}, got {}", self.got(v));
-            self.error(Code::TypeMismatch, Section::BuiltInTypes, v.span, message);
+            self.error(Code::TypeMismatch, Section::BuiltInTypes, v.span(), message);
         }
         fits
     }
 
     /// A `boolean` (§9.1.1.4): TOSCA 2.0 spells it in lowercase.
-    fn boolean_value(&mut self, v: &'a Node, ty: TypeId, got: Scalar<'a>) -> bool {
+    fn boolean_value(&mut self, v: NodeRef<'a>, ty: TypeId, got: Scalar<'a>) -> bool {
         if !matches!(got, Scalar::Bool(_)) {
             return self.kind_fits(v, ty, false, "a boolean (`true` or `false`)");
         }
-        if !self.v13() && value::bool_written_lowercase(self.written(v.span)) == Some(false) {
+        if !self.v13() && value::bool_written_lowercase(self.written(v.span())) == Some(false) {
             self.error(
                 Code::TypeMismatch,
                 Section::Boolean,
-                v.span,
+                v.span(),
                 "TOSCA booleans are written `true` or `false` (lowercase)",
             );
             return false;
@@ -151,14 +151,14 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// `bytes` (§9.1.1.5): a Base64 string.
-    fn bytes_value(&mut self, v: &'a Node, ty: TypeId, got: Scalar<'a>) -> bool {
+    fn bytes_value(&mut self, v: NodeRef<'a>, ty: TypeId, got: Scalar<'a>) -> bool {
         match got {
             Scalar::Str(st) if is_base64(st) => true,
             Scalar::Str(_) => {
                 self.error(
                     Code::TypeMismatch,
                     Section::Bytes,
-                    v.span,
+                    v.span(),
                     "bytes must be a Base64 string",
                 );
                 false
@@ -169,7 +169,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// A `timestamp` (§9.1.2.1): an RFC 3339 string (TOSCA 1.3 also takes
     /// YAML timestamps).
-    fn timestamp_value(&mut self, v: &'a Node, ty: TypeId, got: Scalar<'a>) -> bool {
+    fn timestamp_value(&mut self, v: NodeRef<'a>, ty: TypeId, got: Scalar<'a>) -> bool {
         match got {
             Scalar::Str(st) if parse_timestamp(st).is_some() => true,
             Scalar::Str(st) if self.v13() && yaml_timestamp(st) => true,
@@ -178,7 +178,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::TypeMismatch,
                     Section::Timestamp,
-                    v.span,
+                    v.span(),
                     "YAML `!!timestamp` values are not TOSCA values",
                 );
                 self.note("write timestamps as RFC 3339 strings");
@@ -188,7 +188,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::TypeMismatch,
                     Section::Timestamp,
-                    v.span,
+                    v.span(),
                     format!("{} is not an RFC 3339 timestamp", value::show(v)),
                 );
                 false
@@ -199,14 +199,14 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// A `version` (§9.1.2.3): `major.minor[.fix[.qualifier[-build]]]`
     /// (TOSCA 1.3 also takes numbers).
-    fn version_value(&mut self, v: &'a Node, ty: TypeId, got: Scalar<'a>) -> bool {
+    fn version_value(&mut self, v: NodeRef<'a>, ty: TypeId, got: Scalar<'a>) -> bool {
         match got {
             Scalar::Str(st) if parse_version(st).is_some() => true,
             Scalar::Str(_) => {
                 self.error(
                     Code::TypeMismatch,
                     Section::Version,
-                    v.span,
+                    v.span(),
                     format!(
                         "{} is not a version (`major.minor[.fix[.qualifier[-build]]]`)",
                         value::show(v)
@@ -227,7 +227,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// A `list` (§9.1.3.1): every entry against the entry schema.
     fn list_value(
         &mut self,
-        v: &'a Node,
+        v: NodeRef<'a>,
         s: &Schema<'a>,
         got: Scalar<'a>,
         section: Section,
@@ -255,7 +255,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// entry against the entry schema.
     fn map_value(
         &mut self,
-        v: &'a Node,
+        v: NodeRef<'a>,
         s: &Schema<'a>,
         got: Scalar<'a>,
         section: Section,
@@ -274,10 +274,10 @@ impl<'t, 'a> Checker<'t, 'a> {
             } else if let Some(ks) = &key {
                 self.map_key(k, ks, section);
             } else if !self.key_is_string(k) {
-                let message = format!("map key `{}` must be a string (quote it)", k.name);
-                self.error(Code::TypeMismatch, Section::Map, k.span, message);
+                let message = format!("map key `{}` must be a string (quote it)", k.name());
+                self.error(Code::TypeMismatch, Section::Map, k.span(), message);
             }
-            self.at(k.name.as_str(), |c| match &entry {
+            self.at(k.name(), |c| match &entry {
                 Some(e) => c.value_at(item, e, section, depth + 1, validate),
                 None => c.check_functions(item),
             });
@@ -286,7 +286,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// A function's static result against the expected schema.
-    fn check_returns(&mut self, v: &'a Node, r: &Returns<'a>, s: &Schema<'a>) {
+    fn check_returns(&mut self, v: NodeRef<'a>, r: &Returns<'a>, s: &Schema<'a>) {
         let got = match r {
             Returns::Unknown => return,
             Returns::Builtin(b) => *b,
@@ -305,7 +305,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.error(
                             Code::TypeMismatch,
                             Section::BuiltInFunctions,
-                            v.span,
+                            v.span(),
                             message,
                         );
                         return;
@@ -338,7 +338,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::TypeMismatch,
                 Section::BuiltInFunctions,
-                v.span,
+                v.span(),
                 message,
             );
         }
@@ -358,75 +358,92 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// A map key against the key schema (map keys are strings, §9.1.3.2).
-    fn map_key(&mut self, k: &'a v4t_yaml::Key, ks: &Schema<'a>, section: Section) {
+    fn map_key(&mut self, k: KeyRef<'a>, ks: &Schema<'a>, section: Section) {
         let base = self.ts.builtin_base(ks.ty);
         let written_as_string = self.key_is_string(k);
         let fits = match base {
             Some(Builtin::String) => written_as_string,
-            Some(Builtin::Integer) => !written_as_string && k.name.parse::<i64>().is_ok(),
+            Some(Builtin::Integer) => !written_as_string && k.name().parse::<i64>().is_ok(),
             _ => true,
         };
         if !fits {
             let message = format!(
                 "map key `{}` does not fit the key schema `{}`",
-                k.name,
+                k.name(),
                 self.type_name(ks.ty)
             );
-            self.error(Code::TypeMismatch, section, k.span, message);
+            self.error(Code::TypeMismatch, section, k.span(), message);
             return;
         }
         // Validation clauses of the key schema, on the key as a string.
-        let key_node = Node::new(v4t_yaml::Value::String(k.name.to_string()), k.span);
+        let key_node = Node::new(Value::String(k.name().to_string()), k.span());
         for clause in self.all_validations(ks) {
-            if self.eval_validation(clause, &key_node, ks) == Some(false) {
+            if self.eval_validation(clause, NodeRef::from(&key_node), ks) == Some(false) {
                 let message = format!(
                     "map key `{}` does not satisfy its key schema's validation",
-                    k.name
+                    k.name()
                 );
-                self.error(Code::Validation, Section::ValidationClause, k.span, message);
+                self.error(
+                    Code::Validation,
+                    Section::ValidationClause,
+                    k.span(),
+                    message,
+                );
                 return;
             }
         }
     }
 
     /// A complex data type value: a map of its properties (§9.2).
-    fn complex_value(&mut self, v: &'a Node, ty: TypeId, section: Section, depth: usize) -> bool {
+    fn complex_value(
+        &mut self,
+        v: NodeRef<'a>,
+        ty: TypeId,
+        section: Section,
+        depth: usize,
+    ) -> bool {
         let Scalar::Map(m) = self.classify(v) else {
             let message = format!(
                 "expected a map of the properties of `{}`, got {}",
                 self.type_name(ty),
                 value::describe(v)
             );
-            self.error(Code::TypeMismatch, Section::DataType, v.span, message);
+            self.error(Code::TypeMismatch, Section::DataType, v.span(), message);
             return false;
         };
         let props = self.type_entries(ty, "properties");
         for (k, item) in m.iter() {
-            match props.iter().find(|(n, _)| *n == k.name) {
+            match props.iter().find(|(n, _)| *n == k.name()) {
                 Some((_, p)) => {
                     if p.fixed().is_some() {
                         self.error(
                             Code::Definition,
                             Section::PropertyAssignment,
-                            k.span,
+                            k.span(),
                             format!(
                                 "property `{}` of `{}` has a fixed value",
-                                k.name,
+                                k.name(),
                                 self.type_name(ty)
                             ),
                         );
                         continue;
                     }
                     if let Some(ps) = self.param_schema(p) {
-                        self.at(k.name.as_str(), |c| {
+                        self.at(k.name(), |c| {
                             c.value_at(item, &ps, section, depth + 1, true)
                         });
                     }
                 }
                 None => {
-                    let message = format!("`{}` has no property `{}`", self.type_name(ty), k.name);
-                    self.error(Code::UndefinedReference, Section::DataType, k.span, message);
-                    self.defined_names(&k.name, props.iter().map(|(n, _)| *n), "property");
+                    let message =
+                        format!("`{}` has no property `{}`", self.type_name(ty), k.name());
+                    self.error(
+                        Code::UndefinedReference,
+                        Section::DataType,
+                        k.span(),
+                        message,
+                    );
+                    self.defined_names(k.name(), props.iter().map(|(n, _)| *n), "property");
                 }
             }
         }
@@ -437,21 +454,21 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "required property `{name}` of `{}` has no value",
                     self.type_name(ty)
                 );
-                self.error(Code::MissingValue, Section::DataType, v.span, message);
+                self.error(Code::MissingValue, Section::DataType, v.span(), message);
             }
         }
         true
     }
 
     /// A scalar value `<number> <unit>` of scalar type `ty` (§9.1.2.2).
-    fn scalar_value(&mut self, v: &'a Node, ty: TypeId, got: Scalar<'a>) -> bool {
+    fn scalar_value(&mut self, v: NodeRef<'a>, ty: TypeId, got: Scalar<'a>) -> bool {
         let Scalar::Str(st) = got else {
             let message = format!(
                 "a value of the scalar type `{}` is a string `<number> <unit>`, not {}",
                 self.type_name(ty),
                 value::describe(v)
             );
-            self.error(Code::TypeMismatch, Section::Scalar, v.span, message);
+            self.error(Code::TypeMismatch, Section::Scalar, v.span(), message);
             return false;
         };
         let Some(info) = self.scalar_info(ty) else {
@@ -463,7 +480,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 value::show(v),
                 self.type_name(ty)
             );
-            self.error(Code::TypeMismatch, Section::Scalar, v.span, message);
+            self.error(Code::TypeMismatch, Section::Scalar, v.span(), message);
             return false;
         };
         if info.multiplier(lit.unit).is_none() {
@@ -474,7 +491,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.type_name(ty),
                 units.join(", ")
             );
-            self.error(Code::TypeMismatch, Section::Scalar, v.span, message);
+            self.error(Code::TypeMismatch, Section::Scalar, v.span(), message);
             return false;
         }
         // The number is a value of the scalar type's data type.
@@ -485,21 +502,21 @@ impl<'t, 'a> Checker<'t, 'a> {
                 "the number of a `{}` scalar must be an integer",
                 self.type_name(ty)
             );
-            self.error(Code::TypeMismatch, Section::Scalar, v.span, message);
+            self.error(Code::TypeMismatch, Section::Scalar, v.span(), message);
             return false;
         }
         if let Some(d) = data_type {
             // Synthesized: its kind comes from the value, not from a source.
-            let number = Node::new(v4t_yaml::Value::Number(lit.number), v4t_yaml::Span::NONE);
+            let number = Node::new(Value::Number(lit.number), v4t_yaml::Span::NONE);
             let ds = Schema::of_type(d);
             for clause in self.all_validations(&ds) {
-                if self.eval_validation(clause, &number, &ds) == Some(false) {
+                if self.eval_validation(clause, NodeRef::from(&number), &ds) == Some(false) {
                     let message = format!(
                         "the number of {} does not satisfy the validation of `{}`",
                         value::show(v),
                         self.type_name(d)
                     );
-                    self.error(Code::Validation, Section::Scalar, v.span, message);
+                    self.error(Code::Validation, Section::Scalar, v.span(), message);
                     return false;
                 }
             }
@@ -527,7 +544,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The validation clauses (TOSCA 1.3: constraints) that apply to a
     /// value; the first that fails is reported, with a note at the clause.
-    fn validations(&mut self, v: &'a Node, s: &Schema<'a>) {
+    fn validations(&mut self, v: NodeRef<'a>, s: &Schema<'a>) {
         for clause in self.all_validations(s) {
             if self.eval_validation(clause, v, s) == Some(false) {
                 let constraints = self.loaded.doc(clause.doc).grammar == Some(Grammar::Tosca13);
@@ -537,8 +554,13 @@ impl<'t, 'a> Checker<'t, 'a> {
                     ("its validation clause", "the validation clause")
                 };
                 let message = format!("{} does not satisfy {what}", value::show(v));
-                self.error(Code::Validation, Section::ValidationClause, v.span, message);
-                self.note_at(at, clause.node.span);
+                self.error(
+                    Code::Validation,
+                    Section::ValidationClause,
+                    v.span(),
+                    message,
+                );
+                self.note_at(at, clause.node.span());
                 return;
             }
         }
@@ -547,7 +569,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// A validation clause (§9.11): a Boolean expression; comparisons of
     /// `$value` with a literal must be type-compatible with the value's type
     /// (§9.2).
-    pub fn validation_clause(&mut self, v: &'a Node, s: Option<&Schema<'a>>) {
+    pub fn validation_clause(&mut self, v: NodeRef<'a>, s: Option<&Schema<'a>>) {
         if self.v13() {
             // 1.3 constraint clauses: a list of single-key operator maps.
             return;
@@ -560,7 +582,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.error(
                             Code::Validation,
                             Section::ValidationClause,
-                            v.span,
+                            v.span(),
                             format!(
                                 "a validation clause is a Boolean expression; `${name}` is not one"
                             ),
@@ -577,7 +599,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::Validation,
                         Section::ValidationClause,
-                        v.span,
+                        v.span(),
                         "a validation clause must be a Boolean expression (a function call such as `$greater_or_equal`)",
                     );
                 }
@@ -590,17 +612,17 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// and, for primitive types, values of the constrained type ("values
     /// provided by the operands SHALL be type-compatible"). A single clause
     /// written without the list is accepted (lenient).
-    pub fn constraint_clauses(&mut self, v: &'a Node, s: Option<&Schema<'a>>) {
+    pub fn constraint_clauses(&mut self, v: NodeRef<'a>, s: Option<&Schema<'a>>) {
         const SECTION: Section = Section::V13ConstraintClause;
-        let clauses: &'a [Node] = match &v.value {
-            v4t_yaml::Value::Seq(items) => items,
-            v4t_yaml::Value::Map(_) => std::slice::from_ref(v),
+        let clauses: SeqRef<'a> = match v.value() {
+            ValueRef::Seq(items) => items,
+            ValueRef::Map(_) => SeqRef::one(v),
             _ => {
                 let message = format!(
                     "`constraints` is a list of constraint clauses, not {}",
                     value::describe(v)
                 );
-                self.error(Code::Validation, SECTION, v.span, message);
+                self.error(Code::Validation, SECTION, v.span(), message);
                 return;
             }
         };
@@ -629,7 +651,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// One TOSCA 1.3 constraint clause (see [`Checker::constraint_clauses`]).
     fn constraint_clause(
         &mut self,
-        clause: &'a Node,
+        clause: NodeRef<'a>,
         base: Option<Builtin>,
         typed: Option<&Schema<'a>>,
     ) {
@@ -642,12 +664,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::Validation,
                 SECTION,
-                clause.span,
+                clause.span(),
                 "a constraint clause is a map with one operator, e.g. `- greater_or_equal: 1`",
             );
             return;
         };
-        let operand = |c: &mut Self, n: &'a Node| {
+        let operand = |c: &mut Self, n: NodeRef<'a>| {
             if let Some(s) = typed {
                 if !matches!(c.call_of_quiet(n), Call::No) {
                     return;
@@ -657,22 +679,22 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if c.diags.len() > before {
                     c.note(format!(
                         "the operands of `{}` must be values of the constrained type `{}`",
-                        op.name,
+                        op.name(),
                         c.type_name(s.ty)
                     ));
                 }
             }
         };
-        let name = op.name.as_str();
+        let name = op.name();
         let shape_error = |c: &mut Self, expected: &str| {
             let message = format!("`{name}` takes {expected}, not {}", value::describe(arg));
-            c.error(Code::Validation, SECTION, arg.span, message);
+            c.error(Code::Validation, SECTION, arg.span(), message);
         };
         match name {
             "equal" | "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal" => {
                 operand(self, arg)
             }
-            "in_range" => match arg.as_seq().map(Vec::as_slice) {
+            "in_range" => match arg.as_seq().and_then(SeqRef::array) {
                 Some([lo, hi]) => {
                     operand(self, lo);
                     if hi.as_str() != Some("UNBOUNDED") {
@@ -707,7 +729,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         "`{name}` constrains strings, lists and maps, not values of `{}`",
                         typed.map_or_else(String::new, |s| self.type_name(s.ty))
                     );
-                    self.error(Code::Validation, SECTION, op.span, message);
+                    self.error(Code::Validation, SECTION, op.span(), message);
                 }
             }
             "pattern" => match arg.as_str() {
@@ -716,7 +738,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         "`pattern` {} is not a valid regular expression",
                         value::show(arg)
                     );
-                    self.error(Code::Validation, SECTION, arg.span, message);
+                    self.error(Code::Validation, SECTION, arg.span(), message);
                 }
                 Some(_) => {}
                 None => shape_error(self, "a regular expression string"),
@@ -725,7 +747,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             "schema" => {}
             _ => {
                 let message = format!("unknown constraint operator `{name}`");
-                self.error(Code::Validation, SECTION, op.span, message);
+                self.error(Code::Validation, SECTION, op.span(), message);
                 self.note("the operators are equal, greater_than, greater_or_equal, less_than, less_or_equal, in_range, valid_values, length, min_length, max_length, pattern and schema");
             }
         }
@@ -733,7 +755,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Comparisons between `$value` and a literal whose kind can never match
     /// the value's type (`$greater_or_equal: [ $value, 9 ]` on a string).
-    fn comparison_types(&mut self, v: &'a Node, s: &Schema<'a>, depth: usize) {
+    fn comparison_types(&mut self, v: NodeRef<'a>, s: &Schema<'a>, depth: usize) {
         if depth > MAX_NESTING {
             return;
         }
@@ -750,16 +772,16 @@ impl<'t, 'a> Checker<'t, 'a> {
             "equal" | "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal"
                 if list.len() == 2 =>
             {
-                let is_value = |c: &Self, n: &'a Node| match c.call_of_quiet(n) {
+                let is_value = |c: &Self, n: NodeRef<'a>| match c.call_of_quiet(n) {
                     Call::Yes("value", a) => {
-                        a.is_none_or(|a| a.is_null() || a.as_seq().is_some_and(Vec::is_empty))
+                        a.is_none_or(|a| a.is_null() || a.as_seq().is_some_and(SeqRef::is_empty))
                     }
                     _ => false,
                 };
-                let literal = if is_value(self, &list[0]) {
-                    &list[1]
-                } else if is_value(self, &list[1]) {
-                    &list[0]
+                let literal = if is_value(self, list.at(0)) {
+                    list.at(1)
+                } else if is_value(self, list.at(1)) {
+                    list.at(0)
                 } else {
                     return;
                 };
@@ -793,7 +815,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         value::describe(literal),
                         value::show(literal)
                     );
-                    self.error(Code::Validation, Section::DataType, literal.span, message);
+                    self.error(Code::Validation, Section::DataType, literal.span(), message);
                 }
             }
             _ => {}

@@ -13,7 +13,7 @@
 use crate::keynames::Entity;
 use crate::section::Section;
 use v4t_source::Code;
-use v4t_yaml::{Map, Node, Span};
+use v4t_yaml::{MapRef, NodeRef, Span};
 
 use super::Checker;
 use crate::load::DocId;
@@ -23,7 +23,7 @@ use crate::value::{self, Scalar};
 /// A definition as written, with the document whose names it uses.
 #[derive(Clone, Copy, Debug)]
 pub struct DefNode<'a> {
-    pub node: &'a Node,
+    pub node: NodeRef<'a>,
     pub doc: DocId,
 }
 
@@ -82,21 +82,23 @@ pub const MAX_NESTING: usize = 64;
 
 impl<'a> Param<'a> {
     /// The nearest (most refined) value of keyname `key`.
-    pub fn get(&self, key: &str) -> Option<&'a Node> {
+    pub fn get(&self, key: &str) -> Option<NodeRef<'a>> {
         self.defs.iter().rev().find_map(|d| d.node.get(key))
     }
 
     /// `required` (default true, §9.4).
     pub fn required(&self) -> bool {
-        self.get("required").and_then(Node::as_bool).unwrap_or(true)
+        self.get("required")
+            .and_then(NodeRef::as_bool)
+            .unwrap_or(true)
     }
 
-    pub fn default(&self) -> Option<&'a Node> {
+    pub fn default(&self) -> Option<NodeRef<'a>> {
         self.get("default")
     }
 
     /// The fixed value: `value`, or a short-form definition.
-    pub fn fixed(&self) -> Option<&'a Node> {
+    pub fn fixed(&self) -> Option<NodeRef<'a>> {
         self.defs.iter().rev().find_map(|d| {
             if is_short_form(d.node) {
                 Some(d.node)
@@ -108,7 +110,7 @@ impl<'a> Param<'a> {
 
     /// The attribute mapping of an incoming parameter: `mapping`, or a
     /// single-line definition (§9.8).
-    pub fn mapping(&self) -> Option<&'a Node> {
+    pub fn mapping(&self) -> Option<NodeRef<'a>> {
         self.defs.iter().rev().find_map(|d| {
             if is_short_form(d.node) {
                 Some(d.node)
@@ -120,9 +122,9 @@ impl<'a> Param<'a> {
 }
 
 /// A short-form definition (`name: value`): anything but a map of keynames.
-pub fn is_short_form(node: &Node) -> bool {
+pub fn is_short_form(node: NodeRef<'_>) -> bool {
     match node.as_map() {
-        Some(m) => m.len() == 1 && m.first().is_some_and(|(k, _)| k.name.starts_with('$')),
+        Some(m) => m.len() == 1 && m.first().is_some_and(|(k, _)| k.name().starts_with('$')),
         None => true,
     }
 }
@@ -131,8 +133,8 @@ pub fn is_short_form(node: &Node) -> bool {
 /// diagnostics cite.
 struct ParamDef<'p, 'a> {
     name: &'a str,
-    node: &'a Node,
-    map: &'a Map,
+    node: NodeRef<'a>,
+    map: MapRef<'a>,
     role: Role,
     place: Place,
     parent: Option<&'p Param<'a>>,
@@ -156,20 +158,20 @@ fn param_entity(role: Role) -> Entity {
 /// chain of definitions (root-most first), in order of first appearance.
 pub fn collect_section<'a>(chain: &[DefNode<'a>], section: &str) -> Vec<(&'a str, Param<'a>)> {
     collect_named(chain, |node| {
-        let entries = node.get(section).and_then(Node::as_map);
+        let entries = node.get(section).and_then(NodeRef::as_map);
         entries
             .into_iter()
-            .flat_map(|m| m.iter().map(|(k, v)| (k.name.as_str(), v)))
+            .flat_map(|m| m.iter().map(|(k, v)| (k.name(), v)))
     })
 }
 
 /// The requirement definitions along a chain (lists of single-key maps).
 pub fn collect_requirements<'a>(chain: &[DefNode<'a>]) -> Vec<(&'a str, Param<'a>)> {
     collect_named(chain, |node| {
-        let items = node.get("requirements").and_then(Node::as_seq);
+        let items = node.get("requirements").and_then(NodeRef::as_seq);
         items.into_iter().flatten().filter_map(|item| {
             let (k, v) = item.as_map().filter(|m| m.len() == 1)?.first()?;
-            Some((k.name.as_str(), v))
+            Some((k.name(), v))
         })
     })
 }
@@ -178,10 +180,10 @@ pub fn collect_requirements<'a>(chain: &[DefNode<'a>]) -> Vec<(&'a str, Param<'a
 /// of a chain, merged by name in order of first appearance.
 fn collect_named<'a, I>(
     chain: &[DefNode<'a>],
-    entries: impl Fn(&'a Node) -> I,
+    entries: impl Fn(NodeRef<'a>) -> I,
 ) -> Vec<(&'a str, Param<'a>)>
 where
-    I: Iterator<Item = (&'a str, &'a Node)>,
+    I: Iterator<Item = (&'a str, NodeRef<'a>)>,
 {
     let mut out: Vec<(&'a str, Param<'a>)> = Vec::new();
     for d in chain {
@@ -233,7 +235,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Resolves a type name quietly (views never report).
-    fn quiet_type(&self, doc: DocId, kind: Kind, node: &Node) -> Option<TypeId> {
+    fn quiet_type(&self, doc: DocId, kind: Kind, node: NodeRef<'_>) -> Option<TypeId> {
         let name = value::as_str(node)?;
         self.ts.resolve_type(doc, kind, name).ok()
     }
@@ -322,13 +324,13 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Checks a schema definition (§9.3) and returns its schema.
-    pub fn schema(&mut self, node: &'a Node, section: Section) -> Option<Schema<'a>> {
+    pub fn schema(&mut self, node: NodeRef<'a>, section: Section) -> Option<Schema<'a>> {
         self.schema_at(node, section, 0, None)
     }
 
     fn schema_at(
         &mut self,
-        node: &'a Node,
+        node: NodeRef<'a>,
         section: Section,
         depth: usize,
         parent: Option<&Schema<'a>>,
@@ -337,17 +339,17 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::InvalidShape,
                 section,
-                node.span,
+                node.span(),
                 "schema definitions nested too deeply",
             );
             return None;
         }
         if let Some(name) = value::as_str(node) {
-            let ty = self.resolve_type(name, Kind::Data, node.span, Section::SchemaDefinition)?;
-            self.check_refined_type(parent.map(|p| p.ty), ty, node.span);
-            self.no_abstract_scalar(ty, node.span);
+            let ty = self.resolve_type(name, Kind::Data, node.span(), Section::SchemaDefinition)?;
+            self.check_refined_type(parent.map(|p| p.ty), ty, node.span());
+            self.no_abstract_scalar(ty, node.span());
             let s = Schema::of_type(ty);
-            self.check_collection_schema(&s, None, None, node.span, parent);
+            self.check_collection_schema(&s, None, None, node.span(), parent);
             return Some(s);
         }
         let map = self.expect_map(node, "a schema definition", Section::SchemaDefinition)?;
@@ -363,8 +365,8 @@ impl<'t, 'a> Checker<'t, 'a> {
         let ty = match map.get("type") {
             Some(t) => {
                 let ty = self.type_ref(t, Kind::Data, Section::SchemaDefinition)?;
-                self.check_refined_type(parent.map(|p| p.ty), ty, t.span);
-                self.no_abstract_scalar(ty, t.span);
+                self.check_refined_type(parent.map(|p| p.ty), ty, t.span());
+                self.no_abstract_scalar(ty, t.span());
                 ty
             }
             None => match parent {
@@ -373,7 +375,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::MissingKeyname,
                         Section::SchemaDefinition,
-                        node.span,
+                        node.span(),
                         "a schema definition needs a `type`",
                     );
                     return None;
@@ -419,7 +421,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             &s,
             map.get("entry_schema"),
             map.get("key_schema"),
-            node.span,
+            node.span(),
             parent,
         );
         Some(s)
@@ -467,8 +469,8 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn check_collection_schema(
         &mut self,
         s: &Schema<'a>,
-        entry: Option<&'a Node>,
-        key: Option<&'a Node>,
+        entry: Option<NodeRef<'a>>,
+        key: Option<NodeRef<'a>>,
         span: Span,
         parent: Option<&Schema<'a>>,
     ) {
@@ -492,7 +494,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::Definition,
                 Section::SchemaDefinition,
-                e.span,
+                e.span(),
                 format!(
                     "`entry_schema` is only allowed for lists and maps, not for `{}`",
                     self.type_name(s.ty)
@@ -504,7 +506,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Definition,
                     Section::SchemaDefinition,
-                    k.span,
+                    k.span(),
                     format!(
                         "`key_schema` is only allowed for maps, not for `{}`",
                         self.type_name(s.ty)
@@ -516,7 +518,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                         "a `key_schema` must derive from `string`, not `{}`",
                         self.type_name(ks.ty)
                     );
-                    self.error(Code::Definition, Section::SchemaDefinition, k.span, message);
+                    self.error(
+                        Code::Definition,
+                        Section::SchemaDefinition,
+                        k.span(),
+                        message,
+                    );
                 }
             }
         }
@@ -527,7 +534,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     pub fn param_def(
         &mut self,
         name: &'a str,
-        node: &'a Node,
+        node: NodeRef<'a>,
         role: Role,
         place: Place,
         parent: Option<&Param<'a>>,
@@ -545,7 +552,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::Refinement,
                 section,
-                node.span,
+                node.span(),
                 format!("{what} `{name}` has a fixed value in its parent definition and cannot be refined"),
             );
             return;
@@ -568,7 +575,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Definition,
                     section,
-                    node.span,
+                    node.span(),
                     if parameter {
                         format!("a new parameter of an interface type needs a definition map, not the single-line form `{name}: <value>`")
                     } else {
@@ -625,7 +632,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::OptionalDefault,
                     section,
-                    d.span,
+                    d.span(),
                     format!("{what} `{name}` is not required, so it cannot have a `default`"),
                 );
             }
@@ -639,7 +646,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// A definition's `status`: a string; TOSCA 1.3 (§3.6.10.3) lists the
     /// values (TOSCA 2.0 no longer does).
-    fn status(&mut self, st: &'a Node, section: Section) {
+    fn status(&mut self, st: NodeRef<'a>, section: Section) {
         let Some(text) = self.expect_str(st, "`status`", section) else {
             return;
         };
@@ -649,7 +656,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::Definition,
                 Section::V13PropertyDefinition,
-                st.span,
+                st.span(),
                 message,
             );
             self.note(format!("the statuses are {}", STATUS_13.join(", ")));
@@ -668,8 +675,8 @@ impl<'t, 'a> Checker<'t, 'a> {
         let ty = match map.get("type") {
             Some(t) => self.at("type", |c| {
                 let ty = c.type_ref(t, Kind::Data, section)?;
-                c.no_abstract_scalar(ty, t.span);
-                c.check_refined_type(parent_schema.map(|p| p.ty), ty, t.span);
+                c.no_abstract_scalar(ty, t.span());
+                c.check_refined_type(parent_schema.map(|p| p.ty), ty, t.span());
                 Some(ty)
             }),
             None => {
@@ -677,7 +684,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::MissingKeyname,
                         section,
-                        def.node.span,
+                        def.node.span(),
                         format!("{} `{}` needs a `type`", def.what, def.name),
                     );
                 }
@@ -708,7 +715,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             &s,
             map.get("entry_schema"),
             map.get("key_schema"),
-            def.node.span,
+            def.node.span(),
             parent_schema,
         );
         Some(s)
@@ -726,7 +733,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::Refinement,
                         def.section,
-                        r.span,
+                        r.span(),
                         format!(
                             "{} `{}` is required in its parent definition and cannot become optional",
                             def.what, def.name
@@ -739,7 +746,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::InvalidShape,
                     def.section,
-                    r.span,
+                    r.span(),
                     "`required` must be a boolean",
                 );
                 true
@@ -752,7 +759,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn param_value_at(
         &mut self,
         key: &'a str,
-        v: &'a Node,
+        v: NodeRef<'a>,
         schema: Option<&Schema<'a>>,
         section: Section,
     ) {
@@ -772,7 +779,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Definition,
                     Section::ParameterDefinition,
-                    v.span,
+                    v.span(),
                     format!("`value` is only for outgoing parameters; `{name}` is incoming"),
                 );
             }
@@ -783,14 +790,14 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::Definition,
                 Section::ParameterDefinition,
-                m.span,
+                m.span(),
                 format!("parameter `{name}` has both `value` and `mapping`"),
             );
         } else if def.role == Role::Outgoing {
             self.error(
                 Code::Definition,
                 Section::ParameterDefinition,
-                m.span,
+                m.span(),
                 format!("`mapping` is only for incoming parameters; `{name}` is outgoing"),
             );
         } else {
@@ -801,12 +808,12 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// The attribute mapping of an incoming parameter (`mapping`, or the
     /// single-line form, §9.8): not in interface types (§11.4), not over a
     /// parent's mapping, an attribute selection.
-    fn mapping(&mut self, name: &str, m: &'a Node, place: Place, parent: Option<&Param<'a>>) {
+    fn mapping(&mut self, name: &str, m: NodeRef<'a>, place: Place, parent: Option<&Param<'a>>) {
         if place == Place::InterfaceType {
             self.error(
                 Code::Definition,
                 Section::OperationDefinition,
-                m.span,
+                m.span(),
                 "attribute mappings are not allowed in interface type definitions",
             );
         } else {
@@ -816,7 +823,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::Refinement,
                 Section::ParameterDefinition,
-                m.span,
+                m.span(),
                 format!("parameter `{name}` is already mapped in its parent definition"),
             );
         }
@@ -826,7 +833,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// an attribute of the containing entity selected as `$get_attribute`
     /// selects it (§10.3): where the path reaches a known type, the
     /// attribute must be one of it.
-    pub fn attribute_selection(&mut self, m: &'a Node) {
+    pub fn attribute_selection(&mut self, m: NodeRef<'a>) {
         match m.as_seq() {
             Some(items) if !items.is_empty() => {
                 let mut names = true;
@@ -836,19 +843,19 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.error(
                             Code::InvalidShape,
                             Section::ParameterMappingAssignment,
-                            i.span,
+                            i.span(),
                             "an attribute selection lists names and indices",
                         );
                     }
                 }
                 if names {
-                    self.tosca_path("get_attribute", items, m.span, true);
+                    self.tosca_path("get_attribute", items, m.span(), true);
                 }
             }
             _ => self.error(
                 Code::InvalidShape,
                 Section::ParameterMappingAssignment,
-                m.span,
+                m.span(),
                 "a parameter mapping is a list: [ <tosca_path>, <attribute_name>, ... ]",
             ),
         }
@@ -858,7 +865,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// `parents` the inherited definitions they may refine.
     pub fn param_defs(
         &mut self,
-        node: &'a Node,
+        node: NodeRef<'a>,
         role: Role,
         place: Place,
         parents: &[(&'a str, Param<'a>)],
@@ -869,13 +876,13 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         };
         for (k, v) in map.iter() {
-            let name = k.name.as_str();
+            let name = k.name();
             let parent = parents.iter().find(|(n, _)| *n == name).map(|(_, p)| p);
             if parent.is_none() && !allow_new {
                 self.error(
                     Code::UndefinedReference,
                     section,
-                    k.span,
+                    k.span(),
                     format!("{what} refine inherited definitions only; `{name}` is not defined"),
                 );
                 continue;

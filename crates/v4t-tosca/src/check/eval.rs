@@ -9,7 +9,7 @@
 
 use std::cmp::Ordering;
 
-use v4t_yaml::{Node, Value};
+use v4t_yaml::{NodeRef, SeqRef, ValueRef};
 
 use super::defs::{DefNode, Schema, MAX_NESTING};
 use super::funcs::Call;
@@ -166,10 +166,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                     let read = |key: &str| -> Vec<(String, f64)> {
                         d.node
                             .get(key)
-                            .and_then(Node::as_map)
+                            .and_then(NodeRef::as_map)
                             .map(|m| {
                                 m.iter()
-                                    .filter_map(|(k, v)| Some((k.name.to_string(), v.as_f64()?)))
+                                    .filter_map(|(k, v)| Some((k.name().to_string(), v.as_f64()?)))
                                     .collect()
                             })
                             .unwrap_or_default()
@@ -217,7 +217,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// A YAML value as an evaluation value (calls inside make it unknown).
-    fn constant(&self, n: &Node, depth: usize) -> R {
+    fn constant(&self, n: NodeRef<'_>, depth: usize) -> R {
         if depth > MAX_NESTING * 4 {
             return Err(Stop::Unknown);
         }
@@ -230,8 +230,8 @@ impl<'t, 'a> Checker<'t, 'a> {
             Scalar::Int(i) => V::Int(i),
             Scalar::Float(f) => V::Float(f),
             Scalar::Str(s) => V::Str(unescape(s).to_string()),
-            Scalar::Timestamp => match &n.value {
-                Value::Timestamp(ms) => V::Time(TimestampValue((*ms as i128) * 1_000_000)),
+            Scalar::Timestamp => match n.value() {
+                ValueRef::Timestamp(ms) => V::Time(TimestampValue((ms as i128) * 1_000_000)),
                 _ => return Err(Stop::Unknown),
             },
             Scalar::Seq(items) => V::List(
@@ -242,7 +242,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             ),
             Scalar::Map(m) => V::Map(
                 m.iter()
-                    .map(|(k, v)| Ok((unescape(&k.name).to_string(), self.constant(v, depth + 1)?)))
+                    .map(|(k, v)| {
+                        Ok((unescape(k.name()).to_string(), self.constant(v, depth + 1)?))
+                    })
                     .collect::<Result<_, _>>()?,
             ),
         })
@@ -253,7 +255,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     pub fn eval_validation(
         &self,
         clause: DefNode<'a>,
-        value: &Node,
+        value: NodeRef<'_>,
         schema: &Schema<'a>,
     ) -> Option<bool> {
         let v13 = self.loaded.doc(clause.doc).grammar == Some(crate::load::Grammar::Tosca13);
@@ -266,7 +268,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         &self,
         clause: DefNode<'a>,
         v13: bool,
-        value: &Node,
+        value: NodeRef<'_>,
         schema: &Schema<'a>,
     ) -> Option<bool> {
         let bound = self.constant(value, 0).ok()?;
@@ -286,7 +288,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Evaluates a value or function call: constants as they are, calls of
     /// the built-in functions by their group (§10.2).
-    fn eval(&self, n: &'a Node, env: &Env, depth: usize) -> R {
+    fn eval(&self, n: NodeRef<'a>, env: &Env, depth: usize) -> R {
         if depth > MAX_NESTING * 4 {
             return Err(Stop::Unknown);
         }
@@ -295,7 +297,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Call::Malformed => return Err(Stop::Unknown),
             Call::Yes(name, args) => (name, args),
         };
-        let list: &'a [Node] = super::funcs::arg_list(name, args).unwrap_or(&[]);
+        let list: SeqRef<'a> = super::funcs::arg_list(name, args).unwrap_or(SeqRef::EMPTY);
         let a = Args {
             c: self,
             list,
@@ -339,8 +341,8 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// TOSCA 1.3 constraint clauses: a list of single-key maps.
-    fn eval_constraints(&self, clauses: &'a Node, env: &Env) -> Option<bool> {
-        let list: Vec<&'a Node> = match clauses.as_seq() {
+    fn eval_constraints(&self, clauses: NodeRef<'a>, env: &Env) -> Option<bool> {
+        let list: Vec<NodeRef<'a>> = match clauses.as_seq() {
             Some(l) => l.iter().collect(),
             None => vec![clauses],
         };
@@ -348,14 +350,14 @@ impl<'t, 'a> Checker<'t, 'a> {
             let (op, arg) = c.as_map().filter(|m| m.len() == 1)?.first()?;
             let x = env.value.clone();
             let a = self.constant(arg, 0).ok()?;
-            let ok = match op.name.as_str() {
+            let ok = match op.name() {
                 "equal" => {
                     let (x, a) = self.pair(x, a, env);
                     equal(&x, &a)
                 }
                 "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal" => {
                     let (x, a) = self.pair(x, a, env);
-                    match (op.name.as_str(), compare(&x, &a)?) {
+                    match (op.name(), compare(&x, &a)?) {
                         ("greater_than", o) => o == Ordering::Greater,
                         ("greater_or_equal", o) => o != Ordering::Less,
                         ("less_than", o) => o == Ordering::Less,
@@ -391,7 +393,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         _ => return None,
                     };
                     let V::Int(n) = a else { return None };
-                    match op.name.as_str() {
+                    match op.name() {
                         "length" => len == n,
                         "min_length" => len >= n,
                         _ => len <= n,
@@ -418,7 +420,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 /// per group of functions of §10.2.
 struct Args<'c, 't, 'a> {
     c: &'c Checker<'t, 'a>,
-    list: &'a [Node],
+    list: SeqRef<'a>,
     env: &'c Env,
     /// The depth of the call (its arguments are one deeper).
     depth: usize,

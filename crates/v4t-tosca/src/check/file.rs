@@ -5,7 +5,7 @@
 
 use crate::section::Section;
 use v4t_source::Code;
-use v4t_yaml::{Map, Node, Span};
+use v4t_yaml::{MapRef, NodeRef, Span};
 
 use super::Checker;
 use crate::keynames::Entity;
@@ -13,10 +13,10 @@ use crate::types::Kind;
 use crate::value::{self, Scalar};
 
 impl<'t, 'a> Checker<'t, 'a> {
-    pub(super) fn file(&mut self, root: &'a Map) {
+    pub(super) fn file(&mut self, root: MapRef<'a>) {
         self.keys(root, Entity::File, "a TOSCA file", Section::FileKeynames);
         for (k, v) in root.iter() {
-            let key = k.name.as_str();
+            let key = k.name();
             self.at(key, |c| match key {
                 "description" => c.description(v),
                 "metadata" => c.metadata(v),
@@ -31,7 +31,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         c.error(
                             Code::InvalidShape,
                             Section::ImportDefinitions,
-                            v.span,
+                            v.span(),
                             "`imports` is empty",
                         );
                         c.note("omit it or list import definitions");
@@ -55,7 +55,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::Definition,
                 Section::ProfileGrammar,
-                sk.span,
+                sk.span(),
                 "a TOSCA file that defines a profile must not define a service template",
             );
         }
@@ -63,7 +63,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The common keynames `description` and `metadata` of a definition
     /// (§5.3), where it has them.
-    pub(super) fn common_keynames(&mut self, map: &'a Map) {
+    pub(super) fn common_keynames(&mut self, map: MapRef<'a>) {
         if let Some(d) = map.get("description") {
             self.description(d);
         }
@@ -73,12 +73,12 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// `description`: a string (§5.3.2).
-    pub(super) fn description(&mut self, v: &'a Node) {
+    pub(super) fn description(&mut self, v: NodeRef<'a>) {
         self.expect_str(v, "`description`", Section::Description);
     }
 
     /// `metadata`: a map of values of the YAML core types (§5.3.1).
-    pub(super) fn metadata(&mut self, v: &'a Node) {
+    pub(super) fn metadata(&mut self, v: NodeRef<'a>) {
         if v.is_null() {
             return;
         }
@@ -90,8 +90,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::InvalidShape,
                     Section::Metadata,
-                    k.span,
-                    format!("metadata name `{}` must be a string", k.name),
+                    k.span(),
+                    format!("metadata name `{}` must be a string", k.name()),
                 );
             }
         }
@@ -102,7 +102,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// and is an error (blocks without an anchor are accepted). TOSCA 1.3
     /// gives the section no grammar (1.3 §3.10: "DSL-specific definitions
     /// and conventions"): any YAML.
-    fn dsl_definitions(&mut self, v: &'a Node) {
+    fn dsl_definitions(&mut self, v: NodeRef<'a>) {
         if self.v13() {
             return;
         }
@@ -111,18 +111,18 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         for (k, def) in map.iter() {
             let block = matches!(self.classify(def), Scalar::Map(_) | Scalar::Seq(_));
-            if !block && !self.anchored(k.span, def.span) {
+            if !block && !self.anchored(k.span(), def.span()) {
                 let got = value::describe(def);
                 self.error(
                     Code::InvalidShape,
                     Section::DslDefinitions,
-                    def.span.or(k.span),
+                    def.span().or(k.span()),
                     format!(
                         "DSL definition `{}` has no anchor: {got} without `&<anchor>` defines nothing",
-                        k.name
+                        k.name()
                     ),
                 );
-                self.note(format!("write `{}: &{} <value>`", k.name, k.name));
+                self.note(format!("write `{}: &{} <value>`", k.name(), k.name()));
             }
         }
     }
@@ -144,12 +144,12 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// `repositories` (§6.5).
-    fn repositories(&mut self, v: &'a Node) {
+    fn repositories(&mut self, v: NodeRef<'a>) {
         let Some(map) = self.named_map(v, "`repositories`", Section::RepositoryDefinitions) else {
             return;
         };
         for (k, def) in map.iter() {
-            self.at(k.name.as_str(), |c| {
+            self.at(k.name(), |c| {
                 if value::as_str(def).is_some() {
                     return;
                 }
@@ -173,8 +173,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                     None => c.error(
                         Code::MissingKeyname,
                         Section::RepositoryDefinitions,
-                        def.span.or(k.span),
-                        format!("repository `{}` has no `url`", k.name),
+                        def.span().or(k.span()),
+                        format!("repository `{}` has no `url`", k.name()),
                     ),
                 }
                 c.common_keynames(m);
@@ -183,17 +183,17 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// `functions` (§6.6, §10.4), in a file or a service template.
-    pub(super) fn function_definitions(&mut self, v: &'a Node) {
+    pub(super) fn function_definitions(&mut self, v: NodeRef<'a>) {
         let Some(map) = self.named_map(v, "`functions`", Section::FunctionDefinitions) else {
             return;
         };
         for (k, def) in map.iter() {
-            self.at(k.name.as_str(), |c| {
-                if k.name.contains('$') {
+            self.at(k.name(), |c| {
+                if k.name().contains('$') {
                     c.error(
                         Code::Definition,
                         Section::FunctionSyntax,
-                        k.span,
+                        k.span(),
                         "function names must not contain `$`",
                     );
                 }
@@ -213,8 +213,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                     c.error(
                         Code::MissingKeyname,
                         Section::FunctionDefinitions,
-                        def.span,
-                        format!("function `{}` has no `signatures`", k.name),
+                        def.span(),
+                        format!("function `{}` has no `signatures`", k.name()),
                     );
                     return;
                 };
@@ -228,7 +228,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         c.error(
                             Code::MissingKeyname,
                             Section::FunctionDefinitions,
-                            sigs.span,
+                            sigs.span(),
                             "`signatures` needs at least one signature definition",
                         );
                     }
@@ -240,7 +240,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
-    fn signature(&mut self, sig: &'a Node) {
+    fn signature(&mut self, sig: NodeRef<'a>) {
         // An empty entry stands for an unchanged signature in a refinement.
         if sig.is_null() {
             return;
@@ -275,7 +275,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::InvalidShape,
                     Section::FunctionDefinitions,
-                    v.span,
+                    v.span(),
                     "`variadic` must be a boolean",
                 );
             }

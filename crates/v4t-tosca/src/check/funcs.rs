@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use v4t_source::Code;
 
-use v4t_yaml::{Map, Node};
+use v4t_yaml::{KeyRef, MapRef, NodeRef, SeqRef, ValueRef};
 
 use super::defs::{DefNode, Schema, MAX_NESTING};
 use super::Checker;
@@ -25,7 +25,7 @@ pub enum Call<'a> {
     No,
     /// A call: function name (without `$` and suffix), arguments (`None`
     /// for the bare-string form `$name`).
-    Yes(&'a str, Option<&'a Node>),
+    Yes(&'a str, Option<NodeRef<'a>>),
     /// A map with a `$` key among other keys (reported).
     Malformed,
 }
@@ -47,12 +47,12 @@ const ONE_ARGUMENT: &[&str] = &["not", "length", "round", "floor", "ceil"];
 /// The arguments of a call of built-in function `name` as a list: the
 /// list as written, or the bare argument of a one-argument function
 /// ([`ONE_ARGUMENT`]); `None` if they are neither.
-pub fn arg_list<'a>(name: &str, args: Option<&'a Node>) -> Option<&'a [Node]> {
+pub fn arg_list<'a>(name: &str, args: Option<NodeRef<'a>>) -> Option<SeqRef<'a>> {
     let args = args?;
-    match &args.value {
-        v4t_yaml::Value::Seq(items) => Some(items),
-        v4t_yaml::Value::Null => None,
-        _ if ONE_ARGUMENT.contains(&name) => Some(std::slice::from_ref(args)),
+    match args.value() {
+        ValueRef::Seq(items) => Some(items),
+        ValueRef::Null => None,
+        _ if ONE_ARGUMENT.contains(&name) => Some(SeqRef::one(args)),
         _ => None,
     }
 }
@@ -128,7 +128,7 @@ pub struct FnCtx<'a> {
     pub nodes: Option<Rc<HashMap<&'a str, Option<TypeId>>>>,
     pub relationships: Option<Rc<HashSet<&'a str>>>,
     /// Inputs visible to `$get_input`: a workflow's, then the template's.
-    pub inputs: Vec<&'a Map>,
+    pub inputs: Vec<MapRef<'a>>,
     /// In a service template (names of templates and inputs are known).
     pub in_template: bool,
     /// In an interface type: `$get_property` and `$get_attribute` have no
@@ -149,9 +149,9 @@ struct CallArgs<'a> {
     /// The function's name without `$`.
     name: &'a str,
     /// The arguments as written (`None` for the bare-string form `$name`).
-    args: Option<&'a Node>,
+    args: Option<NodeRef<'a>>,
     /// The arguments if they are a list.
-    list: Option<&'a [Node]>,
+    list: Option<SeqRef<'a>>,
     /// The call.
     span: v4t_yaml::Span,
 }
@@ -159,13 +159,13 @@ struct CallArgs<'a> {
 impl CallArgs<'_> {
     /// Where argument errors point: the arguments, or the call without any.
     fn args_span(&self) -> v4t_yaml::Span {
-        self.args.map(|a| a.span).unwrap_or(self.span)
+        self.args.map(|a| a.span()).unwrap_or(self.span)
     }
 
     /// An argument-less call: bare `$name`, `{ $name: [] }` or null.
     fn no_args(&self) -> bool {
         self.args
-            .is_none_or(|a| a.is_null() || self.list.is_some_and(<[Node]>::is_empty))
+            .is_none_or(|a| a.is_null() || self.list.is_some_and(SeqRef::is_empty))
     }
 }
 
@@ -193,7 +193,7 @@ fn value_function(name: &str) -> Option<(usize, Option<usize>, Option<Builtin>)>
 
 impl<'t, 'a> Checker<'t, 'a> {
     /// Classifies a value per §10.1 (reporting malformed calls).
-    pub fn call_of(&mut self, v: &'a Node) -> Call<'a> {
+    pub fn call_of(&mut self, v: NodeRef<'a>) -> Call<'a> {
         if self.v13() {
             return self.call_of_13(v);
         }
@@ -205,7 +205,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             Scalar::Map(m) => {
                 let calls = m
                     .iter()
-                    .filter(|(k, _)| call_name(&k.name).is_some())
+                    .filter(|(k, _)| call_name(k.name()).is_some())
                     .count();
                 if calls == 0 {
                     return Call::No;
@@ -213,12 +213,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if m.len() > 1 {
                     let span = m
                         .iter()
-                        .find(|(k, _)| call_name(&k.name).is_some())
-                        .map(|(k, _)| k.span);
+                        .find(|(k, _)| call_name(k.name()).is_some())
+                        .map(|(k, _)| k.span());
                     self.error(
                         Code::Function,
                         Section::FunctionSyntax,
-                        span.unwrap_or(v.span),
+                        span.unwrap_or(v.span()),
                         "malformed function: a map with a `$` key has other keys",
                     );
                     self.note(
@@ -227,18 +227,18 @@ impl<'t, 'a> Checker<'t, 'a> {
                     return Call::Malformed;
                 }
                 let (k, args) = m.first().expect("one entry");
-                Call::Yes(call_name(&k.name).expect("a call key"), Some(args))
+                Call::Yes(call_name(k.name()).expect("a call key"), Some(args))
             }
             _ => Call::No,
         }
     }
 
-    fn call_of_13(&mut self, v: &'a Node) -> Call<'a> {
+    fn call_of_13(&mut self, v: NodeRef<'a>) -> Call<'a> {
         match v.as_map() {
             Some(m) if m.len() == 1 => {
                 let (k, args) = m.first().expect("one entry");
-                if FUNCTIONS_13.contains(&k.name.as_str()) {
-                    Call::Yes(k.name.as_str(), Some(args))
+                if FUNCTIONS_13.contains(&k.name()) {
+                    Call::Yes(k.name(), Some(args))
                 } else {
                     Call::No
                 }
@@ -249,11 +249,11 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Checks every function call inside a value (which has no data type
     /// to check against).
-    pub fn check_functions(&mut self, v: &'a Node) {
+    pub fn check_functions(&mut self, v: NodeRef<'a>) {
         self.functions_at(v, 0);
     }
 
-    fn functions_at(&mut self, v: &'a Node, depth: usize) {
+    fn functions_at(&mut self, v: NodeRef<'a>, depth: usize) {
         if depth > MAX_NESTING * 4 {
             return;
         }
@@ -262,16 +262,16 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.call(name, args, v);
             }
             Call::Malformed => {}
-            Call::No => match &v.value {
-                v4t_yaml::Value::Seq(items) => {
+            Call::No => match v.value() {
+                ValueRef::Seq(items) => {
                     for (i, item) in items.iter().enumerate() {
                         self.at_index(i, |c| c.functions_at(item, depth + 1));
                     }
                 }
-                v4t_yaml::Value::Map(m) => {
+                ValueRef::Map(m) => {
                     for (k, item) in m.iter() {
                         self.key_call(k);
-                        self.at(k.name.as_str(), |c| c.functions_at(item, depth + 1));
+                        self.at(k.name(), |c| c.functions_at(item, depth + 1));
                     }
                 }
                 _ => {}
@@ -281,7 +281,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Whether a map key is a function call (`{ $keygen: [ UUID ] }: 34`,
     /// §10.1: a YAML complex key); checks the call.
-    pub fn key_call(&mut self, k: &'a v4t_yaml::Key) -> bool {
+    pub fn key_call(&mut self, k: KeyRef<'a>) -> bool {
         let Some(tree) = k.tree() else {
             return false;
         };
@@ -296,12 +296,17 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Checks one call and returns what it statically returns.
-    pub fn call(&mut self, name: &'a str, args: Option<&'a Node>, at: &'a Node) -> Returns<'a> {
+    pub fn call(
+        &mut self,
+        name: &'a str,
+        args: Option<NodeRef<'a>>,
+        at: NodeRef<'a>,
+    ) -> Returns<'a> {
         if self.call_depth >= MAX_NESTING {
             self.error(
                 Code::Function,
                 Section::FunctionSyntax,
-                at.span,
+                at.span(),
                 "function calls nested too deeply to check",
             );
             return Returns::Unknown;
@@ -312,7 +317,12 @@ impl<'t, 'a> Checker<'t, 'a> {
         r
     }
 
-    fn call_checked(&mut self, name: &'a str, args: Option<&'a Node>, at: &'a Node) -> Returns<'a> {
+    fn call_checked(
+        &mut self,
+        name: &'a str,
+        args: Option<NodeRef<'a>>,
+        at: NodeRef<'a>,
+    ) -> Returns<'a> {
         if self.v13() {
             self.call_13(name, args, at);
             return Returns::Unknown;
@@ -321,10 +331,10 @@ impl<'t, 'a> Checker<'t, 'a> {
             name,
             args,
             list: arg_list(name, args),
-            span: at.span,
+            span: at.span(),
         };
         match name {
-            "get_input" => self.get_input(args, at.span),
+            "get_input" => self.get_input(args, at.span()),
             "get_property"
             | "get_attribute"
             | "get_artifact"
@@ -355,13 +365,13 @@ impl<'t, 'a> Checker<'t, 'a> {
                     }
                     returns.map_or(Returns::Unknown, Returns::Builtin)
                 }
-                None => self.custom_call(name, args, at.span),
+                None => self.custom_call(name, args, at.span()),
             },
         }
     }
 
     /// The arguments of a built-in call as a list, or an error.
-    fn need_list(&mut self, call: &CallArgs<'a>) -> Option<&'a [Node]> {
+    fn need_list(&mut self, call: &CallArgs<'a>) -> Option<SeqRef<'a>> {
         if call.list.is_none() {
             self.error(
                 Code::Function,
@@ -375,7 +385,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The arguments of a built-in call as a list of `min` to `max` (`None`:
     /// any number of) entries, or an error.
-    fn arity(&mut self, call: &CallArgs<'a>, min: usize, max: Option<usize>) -> Option<&'a [Node]> {
+    fn arity(&mut self, call: &CallArgs<'a>, min: usize, max: Option<usize>) -> Option<SeqRef<'a>> {
         let l = self.need_list(call)?;
         let ok = l.len() >= min && max.is_none_or(|m| l.len() <= m);
         if !ok {
@@ -455,7 +465,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.args(l);
         let lists = l
             .iter()
-            .filter(|a| matches!(self.classify(a), Scalar::Seq(_)))
+            .filter(|&a| matches!(self.classify(a), Scalar::Seq(_)))
             .count();
         if lists == 0 {
             Returns::Builtin(Builtin::String)
@@ -467,14 +477,14 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Checks the calls nested in arguments.
-    fn args(&mut self, l: &'a [Node]) {
+    fn args(&mut self, l: SeqRef<'a>) {
         for a in l {
             self.check_functions(a);
         }
     }
 
     /// Boolean logic arguments: calls, or literal booleans.
-    fn boolean_args(&mut self, name: &str, l: &'a [Node]) {
+    fn boolean_args(&mut self, name: &str, l: SeqRef<'a>) {
         for a in l {
             match self.call_of(a) {
                 Call::Yes(n, args) => {
@@ -484,7 +494,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             self.error(
                                 Code::Function,
                                 Section::BooleanLogicFunctions,
-                                a.span,
+                                a.span(),
                                 format!(
                                     "the arguments of `${name}` must be Boolean, `${n}` is not"
                                 ),
@@ -498,7 +508,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.error(
                             Code::Function,
                             Section::BooleanLogicFunctions,
-                            a.span,
+                            a.span(),
                             format!("the arguments of `${name}` must be Boolean expressions"),
                         );
                     }
@@ -509,7 +519,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Checks the shapes of literal arguments where a function requires
     /// lists, strings or numbers (calls are not checked here).
-    fn literal_arg_shapes(&mut self, name: &str, l: &'a [Node]) {
+    fn literal_arg_shapes(&mut self, name: &str, l: SeqRef<'a>) {
         let is_scalar = |k: Scalar<'_>| matches!(k, Scalar::Str(s) if super::literals::parse_scalar_literal(s).is_some());
         for (i, a) in l.iter().enumerate() {
             if !matches!(self.call_of_quiet(a), Call::No) {
@@ -565,7 +575,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Function,
                     Section::BuiltInFunctions,
-                    a.span,
+                    a.span(),
                     format!(
                         "argument of `${name}` must be {what}, not {}",
                         value::describe(a)
@@ -578,7 +588,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Comparisons of two literals of different types (§10.2.2.2: `$equal`
     /// of different types SHOULD be flagged; ordering needs comparable
     /// values of one type).
-    fn literal_comparison(&mut self, name: &str, l: &'a [Node]) {
+    fn literal_comparison(&mut self, name: &str, l: SeqRef<'a>) {
         let ordering = matches!(
             name,
             "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal"
@@ -597,62 +607,61 @@ impl<'t, 'a> Checker<'t, 'a> {
             Scalar::Seq(_) => "a list",
             Scalar::Map(_) => "a map",
         };
-        let (a, b) = (kind(self.classify(&l[0])), kind(self.classify(&l[1])));
+        let (a, b) = (kind(self.classify(l.at(0))), kind(self.classify(l.at(1))));
         if a != b {
             self.error(
                 Code::Function,
                 Section::ComparisonFunctions,
-                l[1].span,
+                l.at(1).span(),
                 format!("`${name}` compares {a} with {b}: its arguments must have the same type"),
             );
         } else if ordering && !matches!(a, "a number" | "a string") {
             self.error(
                 Code::Function,
                 Section::ComparisonFunctions,
-                l[0].span,
+                l.at(0).span(),
                 format!("`${name}` cannot order {a}s"),
             );
         }
     }
 
     /// Whether a value is a function call (or a malformed one).
-    pub fn is_call(&self, v: &Node) -> bool {
+    pub fn is_call(&self, v: NodeRef<'_>) -> bool {
         if self.v13() {
             return v.as_map().is_some_and(|m| {
-                m.len() == 1 && FUNCTIONS_13.contains(&m.first().expect("one").0.name.as_str())
+                m.len() == 1 && FUNCTIONS_13.contains(&m.first().expect("one").0.name())
             });
         }
-        match &v.value {
-            v4t_yaml::Value::String(s) => call_name(s).is_some(),
-            v4t_yaml::Value::Map(m) => m.iter().any(|(k, _)| call_name(&k.name).is_some()),
+        match v.value() {
+            ValueRef::String(s) => call_name(s).is_some(),
+            ValueRef::Map(m) => m.iter().any(|(k, _)| call_name(k.name()).is_some()),
             _ => false,
         }
     }
 
     /// [`Checker::call_of`] without reporting.
-    pub fn call_of_quiet(&self, v: &'a Node) -> Call<'a> {
+    pub fn call_of_quiet(&self, v: NodeRef<'a>) -> Call<'a> {
         if self.v13() {
             return match v.as_map() {
                 Some(m)
-                    if m.len() == 1
-                        && FUNCTIONS_13.contains(&m.first().expect("one").0.name.as_str()) =>
+                    if m.len() == 1 && FUNCTIONS_13.contains(&m.first().expect("one").0.name()) =>
                 {
                     let (k, a) = m.first().expect("one entry");
-                    Call::Yes(k.name.as_str(), Some(a))
+                    Call::Yes(k.name(), Some(a))
                 }
                 _ => Call::No,
             };
         }
-        match &v.value {
-            v4t_yaml::Value::String(s) => call_name(s).map_or(Call::No, |n| Call::Yes(n, None)),
-            v4t_yaml::Value::Map(m) => {
-                if !m.iter().any(|(k, _)| call_name(&k.name).is_some()) {
+        match v.value() {
+            ValueRef::String(s) => call_name(s).map_or(Call::No, |n| Call::Yes(n, None)),
+            ValueRef::Map(m) => {
+                if !m.iter().any(|(k, _)| call_name(k.name()).is_some()) {
                     Call::No
                 } else if m.len() > 1 {
                     Call::Malformed
                 } else {
                     let (k, a) = m.first().expect("one entry");
-                    Call::Yes(call_name(&k.name).expect("call key"), Some(a))
+                    Call::Yes(call_name(k.name()).expect("call key"), Some(a))
                 }
             }
             _ => Call::No,
@@ -660,7 +669,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Nested names and indices (`$value`, `$get_input`, after a path).
-    pub(super) fn nested_names(&mut self, l: &'a [Node]) {
+    pub(super) fn nested_names(&mut self, l: SeqRef<'a>) {
         for a in l {
             match self.call_of(a) {
                 Call::Yes(n, args) => {
@@ -672,7 +681,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.error(
                             Code::Function,
                             Section::GraphQueryFunctions,
-                            a.span,
+                            a.span(),
                             "nested names are strings and indices are non-negative integers",
                         );
                     }
@@ -682,7 +691,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// `$get_input` (§10.2.1.1): the input must be declared.
-    fn get_input(&mut self, args: Option<&'a Node>, span: v4t_yaml::Span) -> Returns<'a> {
+    fn get_input(&mut self, args: Option<NodeRef<'a>>, span: v4t_yaml::Span) -> Returns<'a> {
         let Some(args) = args else {
             self.error(
                 Code::Function,
@@ -692,18 +701,18 @@ impl<'t, 'a> Checker<'t, 'a> {
             );
             return Returns::Unknown;
         };
-        let (name_node, nested): (&'a Node, &'a [Node]) = match args.as_seq() {
-            Some(l) if !l.is_empty() => (&l[0], &l[1..]),
+        let (name_node, nested): (NodeRef<'a>, SeqRef<'a>) = match args.as_seq() {
+            Some(l) if !l.is_empty() => (l.at(0), l.slice(1..)),
             Some(_) => {
                 self.error(
                     Code::Function,
                     Section::GetInput,
-                    args.span,
+                    args.span(),
                     format!("`{}get_input` needs the name of an input", self.sigil()),
                 );
                 return Returns::Unknown;
             }
-            None => (args, &[]),
+            None => (args, SeqRef::EMPTY),
         };
         self.nested_names(nested);
         let Some(name) = value::as_str(name_node) else {
@@ -711,7 +720,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Function,
                     Section::GetInput,
-                    name_node.span,
+                    name_node.span(),
                     format!(
                         "the input name of `{}get_input` must be a string",
                         self.sigil()
@@ -728,7 +737,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::UndefinedReference,
                 Section::GetInput,
-                name_node.span,
+                name_node.span(),
                 format!(
                     "`{}get_input` names `{name}`, which is not a declared input",
                     self.sigil()
@@ -756,13 +765,16 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Whether a `$get_input` call may yield nothing: it names an input
     /// that is not required and has no default.
-    pub fn optional_input(&self, v: &'a Node) -> Option<&'a str> {
+    pub fn optional_input(&self, v: NodeRef<'a>) -> Option<&'a str> {
         let Call::Yes("get_input", Some(args)) = self.call_of_quiet(v) else {
             return None;
         };
         let name = value::as_str(args)?;
         let def = self.fctx.inputs.iter().find_map(|m| m.get(name))?;
-        let required = def.get("required").and_then(Node::as_bool).unwrap_or(true);
+        let required = def
+            .get("required")
+            .and_then(NodeRef::as_bool)
+            .unwrap_or(true);
         (!required && def.get("default").is_none()).then_some(name)
     }
 
@@ -771,7 +783,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn custom_call(
         &mut self,
         name: &'a str,
-        args: Option<&'a Node>,
+        args: Option<NodeRef<'a>>,
         span: v4t_yaml::Span,
     ) -> Returns<'a> {
         let entry = match self.ts.resolve(self.doc, Space::Function, name) {
@@ -795,21 +807,21 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         };
         let def = self.ts.functions[entry as usize].clone();
-        let list: &'a [Node] = match args.map(|a| &a.value) {
-            None | Some(v4t_yaml::Value::Null) => &[],
-            Some(v4t_yaml::Value::Seq(items)) => items.as_slice(),
+        let list: SeqRef<'a> = match args.map(|a| a.value()) {
+            None | Some(ValueRef::Null) => SeqRef::EMPTY,
+            Some(ValueRef::Seq(items)) => items,
             Some(_) => {
                 self.error(
                     Code::Function,
                     Section::FunctionDefinitions,
-                    args.map(|a| a.span).unwrap_or(span),
+                    args.map(|a| a.span()).unwrap_or(span),
                     format!("the arguments of `${name}` must be a list"),
                 );
                 return Returns::Unknown;
             }
         };
         self.args(list);
-        let Some(sigs) = def.def.get("signatures").and_then(Node::as_seq) else {
+        let Some(sigs) = def.def.get("signatures").and_then(NodeRef::as_seq) else {
             return Returns::Unknown;
         };
         for sig in sigs {
@@ -827,18 +839,21 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// `Some(result)` if `args` fit signature `sig`.
-    fn signature_matches(&mut self, sig: &'a Node, args: &'a [Node]) -> Option<Returns<'a>> {
+    fn signature_matches(&mut self, sig: NodeRef<'a>, args: SeqRef<'a>) -> Option<Returns<'a>> {
         let doc = self.doc;
-        let schemas = |key: &str| -> Vec<&'a Node> {
+        let schemas = |key: &str| -> Vec<NodeRef<'a>> {
             sig.get(key)
-                .and_then(Node::as_seq)
+                .and_then(NodeRef::as_seq)
                 .map(|l| l.iter().collect())
                 .unwrap_or_default()
         };
         let (required, optional) = (schemas("arguments"), schemas("optional_arguments"));
-        let variadic = sig.get("variadic").and_then(Node::as_bool).unwrap_or(false);
+        let variadic = sig
+            .get("variadic")
+            .and_then(NodeRef::as_bool)
+            .unwrap_or(false);
         let min = required.len();
-        let all: Vec<&'a Node> = required.iter().chain(optional.iter()).copied().collect();
+        let all: Vec<NodeRef<'a>> = required.iter().chain(optional.iter()).copied().collect();
         if all.is_empty() {
             if !variadic && !args.is_empty() {
                 return None;
@@ -850,7 +865,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             let Some(def) = all.get(i).or(all.last().filter(|_| variadic)) else {
                 break;
             };
-            let Some(s) = self.merge_schema(&[DefNode { node: def, doc }], 1) else {
+            let Some(s) = self.merge_schema(&[DefNode { node: *def, doc }], 1) else {
                 continue;
             };
             if !self.value_fits(a, &s) {
@@ -875,14 +890,14 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// TOSCA 1.3 functions (1.3 §4.3-§4.8): names and argument shapes;
     /// `get_input` names a declared input (1.3 §4.4.1).
-    fn call_13(&mut self, name: &'a str, args: Option<&'a Node>, at: &'a Node) {
+    fn call_13(&mut self, name: &'a str, args: Option<NodeRef<'a>>, at: NodeRef<'a>) {
         let Some(args) = args else { return };
         if name == "get_input" {
-            self.get_input(Some(args), at.span);
+            self.get_input(Some(args), at.span());
             return;
         }
         let list = args.as_seq();
-        let len = list.map(Vec::len);
+        let len = list.map(SeqRef::len);
         let problem = match name {
             "get_input" if !(value::as_str(args).is_some() || len.is_some_and(|n| n > 0)) => {
                 Some("takes an input name or a list starting with one")
@@ -902,12 +917,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::Function,
                 Section::V13Functions,
-                at.span,
+                at.span(),
                 format!("`{name}` {what}"),
             );
         } else if name == "concat" && len == Some(0) {
             let message = "`concat` takes at least one argument";
-            self.error(Code::Function, Section::V13Concat, args.span, message);
+            self.error(Code::Function, Section::V13Concat, args.span(), message);
         }
         if let Some(l) = list {
             for a in l {
@@ -926,9 +941,9 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// it is `SELF` or a node template of a known type, the names are
     /// checked against the type (attributes include the properties, as 1.3
     /// reflects them), and nested names against the named value's schema.
-    fn property_function_13(&mut self, function: &str, l: &'a [Node]) {
+    fn property_function_13(&mut self, function: &str, l: SeqRef<'a>) {
         const SECTION: Section = Section::V13ValueFunctions;
-        let Some(entity) = value::as_str(&l[0]) else {
+        let Some(entity) = value::as_str(l.at(0)) else {
             return;
         };
         let t = match entity {
@@ -951,7 +966,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         let message = format!(
                             "`{function}` names `{entity}`, which is neither SELF, SOURCE, TARGET, HOST nor a node or relationship template"
                         );
-                        self.error(Code::Function, SECTION, l[0].span, message);
+                        self.error(Code::Function, SECTION, l.at(0).span(), message);
                         let nodes = self.fctx.nodes.clone();
                         let relationships = self.fctx.relationships.clone();
                         let names = (nodes.iter().flat_map(|ns| ns.keys()))
@@ -976,7 +991,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 c.type_attributes(t)
             }
         };
-        let Some(first) = value::as_str(&l[1]) else {
+        let Some(first) = value::as_str(l.at(1)) else {
             return;
         };
         // `[ <entity>, <requirement or capability>, <name>, ... ]`.
@@ -996,7 +1011,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     defined.extend(self.capability_properties(&cap, "properties"));
                 }
                 let subject = format!("capability `{first}`");
-                self.named_value_13(&defined, &l[2..], &subject, what, SECTION);
+                self.named_value_13(&defined, l.slice(2..), &subject, what, SECTION);
                 return;
             }
             if self.node_requirements(t).iter().any(|(n, _)| *n == first) {
@@ -1009,14 +1024,14 @@ impl<'t, 'a> Checker<'t, 'a> {
                 "`{}` has no {what}, requirement or capability `{first}`",
                 self.type_name(t)
             );
-            self.error(Code::Function, SECTION, l[1].span, message);
+            self.error(Code::Function, SECTION, l.at(1).span(), message);
             let (reqs, caps) = (self.node_requirements(t), self.node_capabilities(t));
             let names = (defined.iter().chain(&reqs).chain(&caps)).map(|(n, _)| *n);
             self.did_you_mean(first, names);
             return;
         }
         let subject = format!("`{}`", self.type_name(t));
-        self.named_value_13(&defined, &l[1..], &subject, what, SECTION);
+        self.named_value_13(&defined, l.slice(1..), &subject, what, SECTION);
     }
 
     /// `rest[0]`, a property or attribute among `defined` (of `subject`),
@@ -1024,23 +1039,23 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn named_value_13(
         &mut self,
         defined: &[(&'a str, super::defs::Param<'a>)],
-        rest: &'a [Node],
+        rest: SeqRef<'a>,
         subject: &str,
         what: &str,
         section: Section,
     ) {
-        let Some(name) = value::as_str(&rest[0]) else {
+        let Some(name) = value::as_str(rest.at(0)) else {
             return;
         };
         match defined.iter().find(|(n, _)| *n == name) {
             Some((_, p)) => {
                 if let Some(s) = self.param_schema(p) {
-                    self.nested_into(s, &rest[1..], section);
+                    self.nested_into(s, rest.slice(1..), section);
                 }
             }
             None => {
                 let message = format!("{subject} has no {what} `{name}`");
-                self.error(Code::ToscaPath, section, rest[0].span, message);
+                self.error(Code::ToscaPath, section, rest.at(0).span(), message);
                 self.defined_names(name, defined.iter().map(|(n, _)| *n), what);
             }
         }
@@ -1051,7 +1066,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// list, a key into a map, a property of a data type. Reports the
     /// first step into a value that has no nested values or an undefined
     /// property; calls and unknown schemas end the walk.
-    pub(super) fn nested_into(&mut self, mut s: Schema<'a>, nested: &'a [Node], section: Section) {
+    pub(super) fn nested_into(&mut self, mut s: Schema<'a>, nested: SeqRef<'a>, section: Section) {
         for n in nested {
             if !matches!(self.call_of_quiet(n), Call::No) {
                 return;
@@ -1063,7 +1078,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             "a list is indexed by a non-negative integer, not {}",
                             self.got(n)
                         );
-                        self.error(Code::ToscaPath, section, n.span, message);
+                        self.error(Code::ToscaPath, section, n.span(), message);
                         return;
                     }
                     self.entry_schema(&s)
@@ -1077,7 +1092,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         None => {
                             let message =
                                 format!("`{}` has no property `{name}`", self.type_name(s.ty));
-                            self.error(Code::ToscaPath, section, n.span, message);
+                            self.error(Code::ToscaPath, section, n.span(), message);
                             self.defined_names(name, props.iter().map(|(p, _)| *p), "property");
                             return;
                         }
@@ -1090,7 +1105,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.type_name(s.ty),
                         self.got(n)
                     );
-                    self.error(Code::ToscaPath, section, n.span, message);
+                    self.error(Code::ToscaPath, section, n.span(), message);
                     self.note("only lists, maps and data types with properties have nested values");
                     return;
                 }

@@ -6,7 +6,7 @@
 use crate::keynames::Entity;
 use crate::section::Section;
 use v4t_source::Code;
-use v4t_yaml::Node;
+use v4t_yaml::NodeRef;
 
 use super::defs::Role;
 use super::template::Index;
@@ -16,19 +16,19 @@ use crate::types::Kind;
 impl<'t, 'a> Checker<'t, 'a> {
     /// The group definitions (§16.2): type, members (node templates the
     /// group type allows), properties and attributes.
-    pub(super) fn groups(&mut self, node: &'a Node, idx: &Index<'a>) {
+    pub(super) fn groups(&mut self, node: NodeRef<'a>, idx: &Index<'a>) {
         let section = Section::GroupDefinition;
         let Some(map) = self.named_map(node, "`groups`", section) else {
             return;
         };
         for (k, v) in map.iter() {
-            self.at(k.name.as_str(), |c| {
+            self.at(k.name(), |c| {
                 let Some(m) = c.expect_map(v, "a group definition", section) else { return };
                 c.keys(m, Entity::Group, "a group definition", section);
                 let ty = match m.get("type") {
                     Some(tn) => c.at("type", |c| c.type_ref(tn, Kind::Group, section)),
                     None => {
-                        c.error(Code::MissingKeyname, section, v.span, format!("group `{}` needs a `type`", k.name));
+                        c.error(Code::MissingKeyname, section, v.span(), format!("group `{}` needs a `type`", k.name()));
                         None
                     }
                 };
@@ -36,7 +36,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     let props = c.type_entries(ty, "properties");
                     match m.get("properties") {
                         Some(p) => c.at("properties", |c| c.assignments(p, &props, Role::Property, Section::GroupDefinition, true)),
-                        None => c.required_assigned(None, &props, v.span, Section::GroupDefinition),
+                        None => c.required_assigned(None, &props, v.span(), Section::GroupDefinition),
                     }
                     if let Some(a) = m.get("attributes") {
                         let attrs = c.type_attributes(ty);
@@ -76,13 +76,13 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// The policy definitions (§16.4): a list of single-entry maps.
-    pub(super) fn policies(&mut self, node: &'a Node, idx: &Index<'a>) {
+    pub(super) fn policies(&mut self, node: NodeRef<'a>, idx: &Index<'a>) {
         let section = Section::PolicyDefinition;
         if node.is_null() {
             self.error(
                 Code::InvalidShape,
                 Section::PolicyDefinitions,
-                node.span,
+                node.span(),
                 "`policies` is empty",
             );
             self.note("omit it or list policy definitions");
@@ -96,22 +96,22 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.at_index(i, |c| {
                 let Some(m) = c.expect_map(item, "a policy definition", section) else { return };
                 if m.len() != 1 {
-                    c.error(Code::InvalidShape, Section::PolicyDefinitions, item.span, "each entry of `policies` is a single-key map `<name>: <policy definition>`");
+                    c.error(Code::InvalidShape, Section::PolicyDefinitions, item.span(), "each entry of `policies` is a single-key map `<name>: <policy definition>`");
                     return;
                 }
                 let (k, v) = m.first().expect("one entry");
-                if names.contains(&k.name.as_str()) {
-                    c.error(Code::Duplicate, Section::ServiceTemplateGrammar, k.span, format!("policy `{}` is defined twice", k.name));
+                if names.contains(&k.name()) {
+                    c.error(Code::Duplicate, Section::ServiceTemplateGrammar, k.span(), format!("policy `{}` is defined twice", k.name()));
                 }
-                names.push(k.name.as_str());
-                c.at(k.name.as_str(), |c| c.policy(v, idx, section));
+                names.push(k.name());
+                c.at(k.name(), |c| c.policy(v, idx, section));
             });
         }
     }
 
     /// One policy definition: type, targets (node templates and groups the
     /// policy type allows), properties and triggers.
-    fn policy(&mut self, v: &'a Node, idx: &Index<'a>, section: Section) {
+    fn policy(&mut self, v: NodeRef<'a>, idx: &Index<'a>, section: Section) {
         let Some(m) = self.expect_map(v, "a policy definition", section) else {
             return;
         };
@@ -122,7 +122,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::MissingKeyname,
                     section,
-                    v.span,
+                    v.span(),
                     "a policy definition needs a `type`",
                 );
                 None
@@ -134,7 +134,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Some(p) => self.at("properties", |c| {
                     c.assignments(p, &props, Role::Property, Section::PolicyDefinition, true)
                 }),
-                None => self.required_assigned(None, &props, v.span, Section::PolicyDefinition),
+                None => self.required_assigned(None, &props, v.span(), Section::PolicyDefinition),
             }
         }
         if let Some(t) = m.get("targets") {
@@ -179,7 +179,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// A trigger definition (§16.5).
-    pub(super) fn trigger(&mut self, def: &'a Node) {
+    pub(super) fn trigger(&mut self, def: NodeRef<'a>) {
         let Some(m) = self.expect_map(def, "a trigger definition", Section::TriggerDefinition)
         else {
             return;
@@ -200,7 +200,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             None => self.error(
                 Code::MissingKeyname,
                 Section::TriggerDefinition,
-                def.span,
+                def.span(),
                 "a trigger needs an `event`",
             ),
         }
@@ -214,7 +214,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             None => self.error(
                 Code::MissingKeyname,
                 Section::TriggerDefinition,
-                def.span,
+                def.span(),
                 "a trigger needs an `action`",
             ),
         }

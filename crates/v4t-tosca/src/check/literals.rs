@@ -4,8 +4,6 @@
 
 use std::cmp::Ordering;
 
-use v4t_yaml::Value;
-
 /// A parsed timestamp: the instant in nanoseconds since the epoch (UTC).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct TimestampValue(pub i128);
@@ -177,7 +175,7 @@ fn parse_scalar_literal_parts<'s>(num: &str, unit: &'s str) -> Option<ScalarLite
         return None;
     }
     let number = match v4t_yaml::parse::resolve_plain(num) {
-        Value::Number(n) => n,
+        v4t_yaml::Value::Number(n) => n,
         _ => return None,
     };
     let lower = num.to_ascii_lowercase();

@@ -29,7 +29,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use v4t_source::{Code, Severity, Sources};
-use v4t_yaml::{Map, Node, Span};
+use v4t_yaml::{KeyRef, MapRef, NodeRef, SeqRef, Span};
 
 use crate::diag::{Diagnostics, ElementPath, Suggestions};
 use crate::keynames::{keynames, Entity};
@@ -110,7 +110,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.doc = doc;
         self.grammar = grammar;
         self.path = ElementPath::default();
-        let Some(root) = d.root.as_map() else { return };
+        let Some(root) = d.root.node().as_map() else {
+            return;
+        };
         self.file(root);
     }
 
@@ -284,27 +286,27 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// The value's kind as TOSCA sees it, integers as written.
-    pub fn classify<'n>(&self, node: &'n Node) -> Scalar<'n> {
+    pub fn classify<'n>(&self, node: NodeRef<'n>) -> Scalar<'n> {
         // Only an integer's text counts: the first lookup of a text indexes
         // its lines, which a file without integers never needs.
         let written = value::reads_written(node)
-            .then(|| self.written(node.span))
+            .then(|| self.written(node.span()))
             .flatten();
         value::classify_written(node, written)
     }
 
     /// What a value is, for "expected ..., got ..." messages: its kind and
     /// the value (numbers and booleans as written, strings quoted).
-    pub fn got(&self, v: &Node) -> String {
-        if value::out_of_range_integer(v, self.written(v.span)) {
-            let written = self.written(v.span).unwrap_or_default().trim();
+    pub fn got(&self, v: NodeRef<'_>) -> String {
+        if value::out_of_range_integer(v, self.written(v.span())) {
+            let written = self.written(v.span()).unwrap_or_default().trim();
             return format!("{written}, an integer beyond the 64-bit range");
         }
         let kind = value::describe(v);
         match self.classify(v) {
             Scalar::Null => kind.to_string(),
             Scalar::Int(_) | Scalar::Float(_) | Scalar::Bool(_) => {
-                let written = self.written(v.span).map(str::trim);
+                let written = self.written(v.span()).map(str::trim);
                 let short = written.filter(|w| w.len() <= 40 && !w.contains('\n'));
                 format!(
                     "{kind} {}",
@@ -322,13 +324,13 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Whether a map key was written as a string (not `99:`, `1.0:` or a
     /// collection).
-    pub fn key_is_string(&self, key: &v4t_yaml::Key) -> bool {
-        key.tree().is_none() && value::key_written_as_string(self.written(key.span))
+    pub fn key_is_string(&self, key: KeyRef<'_>) -> bool {
+        key.tree().is_none() && value::key_written_as_string(self.written(key.span()))
     }
 
     /// Checks the keynames of a map against those of `entity` in the
     /// file's grammar (see [`Checker::keys_among`]).
-    pub fn keys(&mut self, map: &'a Map, entity: Entity, what: &str, section: Section) {
+    pub fn keys(&mut self, map: MapRef<'a>, entity: Entity, what: &str, section: Section) {
         let allowed: Vec<&str> = keynames(entity, self.grammar).collect();
         self.keys_among(map, &allowed, what, section);
     }
@@ -339,12 +341,12 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// `description` and `metadata` are allowed in every map-form grammar
     /// element of TOSCA 2.0 (§5.3, "except where explicitly noted"); where
     /// `allowed` does not list them, their shapes are checked here.
-    pub fn keys_among(&mut self, map: &'a Map, allowed: &[&str], what: &str, section: Section) {
+    pub fn keys_among(&mut self, map: MapRef<'a>, allowed: &[&str], what: &str, section: Section) {
         for (k, v) in map.iter() {
-            let common = !self.v13() && matches!(k.name.as_str(), "description" | "metadata");
-            if common && !allowed.contains(&k.name.as_str()) {
-                self.at(k.name.as_str(), |c| {
-                    if k.name == "description" {
+            let common = !self.v13() && matches!(k.name(), "description" | "metadata");
+            if common && !allowed.contains(&k.name()) {
+                self.at(k.name(), |c| {
+                    if k.name() == "description" {
                         c.description(v);
                     } else {
                         c.metadata(v);
@@ -352,13 +354,13 @@ impl<'t, 'a> Checker<'t, 'a> {
                 });
                 continue;
             }
-            if !allowed.contains(&k.name.as_str()) {
-                let hint = if self.v13() { "" } else { hint_13(&k.name) };
+            if !allowed.contains(&k.name()) {
+                let hint = if self.v13() { "" } else { hint_13(k.name()) };
                 self.error(
                     Code::UnknownKeyname,
                     section,
-                    k.span,
-                    format!("unknown keyname `{}` in {what}{hint}", k.name),
+                    k.span(),
+                    format!("unknown keyname `{}` in {what}{hint}", k.name()),
                 );
                 if hint.is_empty() {
                     let common: &[&str] = if self.v13() {
@@ -367,14 +369,19 @@ impl<'t, 'a> Checker<'t, 'a> {
                         &["description", "metadata"]
                     };
                     let known = allowed.iter().chain(common).copied();
-                    self.did_you_mean(&k.name, known);
+                    self.did_you_mean(k.name(), known);
                 }
             }
         }
     }
 
     /// `node` as a map, or an error naming what was expected.
-    pub fn expect_map(&mut self, node: &'a Node, what: &str, section: Section) -> Option<&'a Map> {
+    pub fn expect_map(
+        &mut self,
+        node: NodeRef<'a>,
+        what: &str,
+        section: Section,
+    ) -> Option<MapRef<'a>> {
         match node.as_map() {
             Some(m) => Some(m),
             None => {
@@ -382,7 +389,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::InvalidShape,
                     section,
-                    node.span,
+                    node.span(),
                     format!("{what} must be a map, not {got}"),
                 );
                 None
@@ -393,18 +400,18 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// `node` as a list, or an error naming what was expected.
     pub fn expect_seq(
         &mut self,
-        node: &'a Node,
+        node: NodeRef<'a>,
         what: &str,
         section: Section,
-    ) -> Option<&'a [Node]> {
+    ) -> Option<SeqRef<'a>> {
         match node.as_seq() {
-            Some(s) => Some(s.as_slice()),
+            Some(s) => Some(s),
             None => {
                 let got = value::describe(node);
                 self.error(
                     Code::InvalidShape,
                     section,
-                    node.span,
+                    node.span(),
                     format!("{what} must be a list, not {got}"),
                 );
                 None
@@ -413,7 +420,12 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// `node` as a string, or an error naming what was expected.
-    pub fn expect_str(&mut self, node: &'a Node, what: &str, section: Section) -> Option<&'a str> {
+    pub fn expect_str(
+        &mut self,
+        node: NodeRef<'a>,
+        what: &str,
+        section: Section,
+    ) -> Option<&'a str> {
         match value::as_str(node) {
             Some(s) => Some(s),
             None => {
@@ -421,7 +433,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::InvalidShape,
                     section,
-                    node.span,
+                    node.span(),
                     format!("{what} must be a string, not {got}"),
                 );
                 None
@@ -432,7 +444,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// A list of strings (e.g. `valid_source_node_types`, `directives`).
     pub fn expect_str_list(
         &mut self,
-        node: &'a Node,
+        node: NodeRef<'a>,
         what: &str,
         section: Section,
     ) -> Vec<(&'a str, Span)> {
@@ -442,7 +454,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         for item in items {
             if let Some(s) = self.expect_str(item, &format!("an entry of {what}"), section) {
-                out.push((s, item.span));
+                out.push((s, item.span()));
             }
         }
         out
@@ -450,7 +462,12 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// A map whose keys are names (type sections, node templates, ...):
     /// reports non-string and empty names; `null` and non-maps are errors.
-    pub fn named_map(&mut self, node: &'a Node, what: &str, section: Section) -> Option<&'a Map> {
+    pub fn named_map(
+        &mut self,
+        node: NodeRef<'a>,
+        what: &str,
+        section: Section,
+    ) -> Option<MapRef<'a>> {
         self.named_map_with(node, what, section, false)
     }
 
@@ -458,16 +475,16 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// `f` with its name pushed on the element path.
     pub fn each_entry(
         &mut self,
-        node: &'a Node,
+        node: NodeRef<'a>,
         what: &str,
         section: Section,
-        mut f: impl FnMut(&mut Self, &'a str, &'a Node),
+        mut f: impl FnMut(&mut Self, &'a str, NodeRef<'a>),
     ) {
         let Some(map) = self.named_map(node, what, section) else {
             return;
         };
         for (k, v) in map.iter() {
-            let name = k.name.as_str();
+            let name = k.name();
             self.at(name, |c| f(c, name, v));
         }
     }
@@ -477,16 +494,16 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// §15), which the caller checks.
     pub fn named_map_with(
         &mut self,
-        node: &'a Node,
+        node: NodeRef<'a>,
         what: &str,
         section: Section,
         complex_keys: bool,
-    ) -> Option<&'a Map> {
+    ) -> Option<MapRef<'a>> {
         if node.is_null() {
             self.error(
                 Code::InvalidShape,
                 section,
-                node.span,
+                node.span(),
                 format!("{what} is empty"),
             );
             self.note("omit the keyname or give it entries");
@@ -494,24 +511,24 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         let map = self.expect_map(node, what, section)?;
         for (k, _) in map.iter() {
-            if k.name.is_empty() {
+            if k.name().is_empty() {
                 self.error(
                     Code::InvalidShape,
                     section,
-                    k.span,
+                    k.span(),
                     format!("an entry of {what} has an empty name"),
                 );
             } else if k.tree().is_some() && !complex_keys {
-                let message = format!("the name `{}` in {what} must be a string", k.name);
-                self.error(Code::InvalidShape, section, k.span, message);
+                let message = format!("the name `{}` in {what} must be a string", k.name());
+                self.error(Code::InvalidShape, section, k.span(), message);
             } else if k.tree().is_none() && !self.key_is_string(k) {
                 self.error(
                     Code::InvalidShape,
                     section,
-                    k.span,
+                    k.span(),
                     format!(
                         "the name `{}` in {what} must be a string (quote it)",
-                        k.name
+                        k.name()
                     ),
                 );
             }
@@ -546,9 +563,9 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Resolves a type name given as a node (which must be a string).
-    pub fn type_ref(&mut self, node: &'a Node, kind: Kind, section: Section) -> Option<TypeId> {
+    pub fn type_ref(&mut self, node: NodeRef<'a>, kind: Kind, section: Section) -> Option<TypeId> {
         let name = self.expect_str(node, &format!("a {} name", kind.noun()), section)?;
-        self.resolve_type(name, kind, node.span, section)
+        self.resolve_type(name, kind, node.span(), section)
     }
 
     /// The name of a type as this document writes it: its name, or the

@@ -4,7 +4,7 @@
 //! values come from presets and the command line).
 
 use v4t_source::Sources;
-use v4t_yaml::{Node, Value};
+use v4t_yaml::{NodeRef, ValueRef};
 
 use super::defs::{DefNode, Schema};
 use super::Checker;
@@ -16,12 +16,12 @@ use crate::value::Scalar;
 #[derive(Clone, Debug)]
 pub enum Broken<'a> {
     /// The value is not of the definition's `type` (the `type` node).
-    Type(&'a Node),
+    Type(NodeRef<'a>),
     /// An entry of the list or map value breaks the `entry_schema`.
     EntrySchema(Box<Broken<'a>>),
     /// The value does not satisfy this clause of `constraints` (TOSCA 1.3
     /// clauses) or `validation` (a TOSCA 2.0 Boolean expression).
-    Clause(&'a Node),
+    Clause(NodeRef<'a>),
 }
 
 /// The first rule of the parameter definition `definition` (written in
@@ -34,8 +34,8 @@ pub fn parameter_violation<'a>(
     ts: &TypeSystem<'a>,
     sources: &Sources,
     doc: DocId,
-    definition: &'a Node,
-    value: &'a Node,
+    definition: NodeRef<'a>,
+    value: NodeRef<'a>,
 ) -> Option<Broken<'a>> {
     let mut c = Checker::new(ts, sources);
     c.doc = doc;
@@ -52,7 +52,7 @@ pub fn parameter_violation<'a>(
 
 impl<'a> Checker<'_, 'a> {
     /// The built-in data type of a value without a declared type.
-    fn type_of(&self, value: &Node) -> Option<crate::types::TypeId> {
+    fn type_of(&self, value: NodeRef<'_>) -> Option<crate::types::TypeId> {
         let name = match crate::value::classify(value) {
             Scalar::Bool(_) => "boolean",
             Scalar::Int(_) => "integer",
@@ -65,7 +65,12 @@ impl<'a> Checker<'_, 'a> {
         self.ts.builtin(self.grammar, name)
     }
 
-    fn violation(&mut self, def: DefNode<'a>, value: &'a Node, depth: usize) -> Option<Broken<'a>> {
+    fn violation(
+        &mut self,
+        def: DefNode<'a>,
+        value: NodeRef<'a>,
+        depth: usize,
+    ) -> Option<Broken<'a>> {
         if depth > super::defs::MAX_NESTING {
             return None;
         }
@@ -82,9 +87,9 @@ impl<'a> Checker<'_, 'a> {
             None => return None,
         };
         if let Some(entry) = def.node.get("entry_schema") {
-            let entries: Vec<&'a Node> = match &value.value {
-                Value::Seq(items) => items.iter().collect(),
-                Value::Map(m) => m.iter().map(|(_, v)| v).collect(),
+            let entries: Vec<NodeRef<'a>> = match value.value() {
+                ValueRef::Seq(items) => items.iter().collect(),
+                ValueRef::Map(m) => m.iter().map(|(_, v)| v).collect(),
                 _ => Vec::new(),
             };
             let entry = DefNode {
@@ -104,8 +109,8 @@ impl<'a> Checker<'_, 'a> {
             .into_iter()
             .chain(def.node.get("validation").map(|v| (v, false)));
         for (clauses, v13) in clauses {
-            let list: Vec<&'a Node> = match (&clauses.value, v13) {
-                (Value::Seq(items), true) => items.iter().collect(),
+            let list: Vec<NodeRef<'a>> = match (clauses.value(), v13) {
+                (ValueRef::Seq(items), true) => items.iter().collect(),
                 _ => vec![clauses],
             };
             for clause in list {

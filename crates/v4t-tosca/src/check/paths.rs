@@ -6,7 +6,7 @@
 
 use crate::section::Section;
 use v4t_source::Code;
-use v4t_yaml::{Node, Span};
+use v4t_yaml::{SeqRef, Span};
 
 use super::funcs::Call;
 use super::Checker;
@@ -28,7 +28,7 @@ enum Ctx {
 impl<'t, 'a> Checker<'t, 'a> {
     /// A TOSCA path (§10.3) followed by a name and nested names (for
     /// `$get_property`/`$get_attribute` when `nested` is true).
-    pub(super) fn tosca_path(&mut self, function: &str, l: &'a [Node], span: Span, nested: bool) {
+    pub(super) fn tosca_path(&mut self, function: &str, l: SeqRef<'a>, span: Span, nested: bool) {
         for a in l {
             if let Call::Yes(n, args) = self.call_of(a) {
                 self.call(n, args, a);
@@ -40,19 +40,19 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some((ctx, i)) = self.path_steps(function, l, span, ctx, i) else {
             return;
         };
-        self.path_name(function, &l[i.min(l.len())..], span, ctx, nested);
+        self.path_name(function, l.slice(i.min(l.len())..), span, ctx, nested);
     }
 
     /// Argument `i` of a path as a keyword or name (not a call).
-    fn path_word(&self, l: &'a [Node], i: usize) -> Option<&'a str> {
+    fn path_word(&self, l: SeqRef<'a>, i: usize) -> Option<&'a str> {
         l.get(i)
             .and_then(|n| value::as_str(n))
-            .filter(|_| !matches!(self.call_of_quiet(&l[i]), Call::Yes(..)))
+            .filter(|_| !matches!(self.call_of_quiet(l.at(i)), Call::Yes(..)))
     }
 
     /// Whether argument `i` of a path is an index (a non-negative integer,
     /// `ALL` or a call).
-    fn path_index(&self, l: &'a [Node], i: usize) -> bool {
+    fn path_index(&self, l: SeqRef<'a>, i: usize) -> bool {
         l.get(i).is_some_and(|n| {
             matches!(self.classify(n), Scalar::Int(x) if x >= 0)
                 || value::as_str(n) == Some("ALL")
@@ -62,12 +62,12 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Where a path starts (`SELF`, or a node template with an optional
     /// index, or a relationship template) and the argument after it.
-    fn path_start(&mut self, function: &str, l: &'a [Node], span: Span) -> Option<(Ctx, usize)> {
+    fn path_start(&mut self, function: &str, l: SeqRef<'a>, span: Span) -> Option<(Ctx, usize)> {
         let Some(first) = self.path_word(l, 0) else {
             self.error(
                 Code::Function,
                 Section::ToscaPath,
-                l.first().map(|n| n.span).unwrap_or(span),
+                l.first().map(|n| n.span()).unwrap_or(span),
                 format!("the TOSCA path of `${function}` starts with SELF or a template name"),
             );
             return None;
@@ -101,7 +101,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::Function,
                         Section::ToscaPath,
-                        l[0].span,
+                        l.at(0).span(),
                         format!("`${function}` names `{first}`, which is neither SELF nor a node or relationship template"),
                     );
                     let nodes = self.fctx.nodes.clone();
@@ -114,7 +114,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::Function,
                         Section::OperationDefinition,
-                        l[0].span,
+                        l.at(0).span(),
                         format!("outside a service template, `${function}` can only start at SELF, not `{first}`"),
                     );
                 }
@@ -128,7 +128,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn path_steps(
         &mut self,
         function: &str,
-        l: &'a [Node],
+        l: SeqRef<'a>,
         span: Span,
         mut ctx: Ctx,
         mut i: usize,
@@ -154,7 +154,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                                 "node type `{}` has no requirement `{req}`",
                                 self.type_name(t)
                             );
-                            self.error(Code::Function, Section::ToscaPath, l[i + 1].span, message);
+                            self.error(
+                                Code::Function,
+                                Section::ToscaPath,
+                                l.at(i + 1).span(),
+                                message,
+                            );
                             self.defined_names(req, reqs.iter().map(|(n, _)| *n), "requirement");
                             return None;
                         }
@@ -168,7 +173,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 "CAPABILITY" if node_ctx => match self.path_word(l, i + 1) {
                     Some(cap) if cap != "RELATIONSHIP" => {
                         let cap_type = match ctx {
-                            Ctx::Node(Some(t)) => self.path_capability(t, cap, l[i + 1].span)?,
+                            Ctx::Node(Some(t)) => {
+                                self.path_capability(t, cap, l.at(i + 1).span())?
+                            }
                             _ => None,
                         };
                         (ctx, i) = self.after_capability(l, i + 2, cap_type);
@@ -210,7 +217,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// (`RELATIONSHIP` with an optional index) or the capability itself.
     fn after_capability(
         &self,
-        l: &'a [Node],
+        l: SeqRef<'a>,
         mut i: usize,
         cap_type: Option<TypeId>,
     ) -> (Ctx, usize) {
@@ -227,7 +234,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// The name after a path (`rest[0]`) and its nested names: present,
     /// and a property, attribute or artifact of the entity where its type is
     /// known.
-    fn path_name(&mut self, function: &str, rest: &'a [Node], span: Span, ctx: Ctx, nested: bool) {
+    fn path_name(&mut self, function: &str, rest: SeqRef<'a>, span: Span, ctx: Ctx, nested: bool) {
         if rest.is_empty() {
             self.error(
                 Code::Function,
@@ -241,24 +248,24 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::Function,
                 Section::GraphQueryFunctions,
-                rest[1].span,
+                rest.at(1).span(),
                 format!("`${function}` takes a TOSCA path and one name"),
             );
         }
-        self.nested_names(&rest[1..]);
-        let Some(name) = value::as_str(&rest[0]) else {
-            if !matches!(self.call_of_quiet(&rest[0]), Call::Yes(..)) {
+        self.nested_names(rest.slice(1..));
+        let Some(name) = value::as_str(rest.at(0)) else {
+            if !matches!(self.call_of_quiet(rest.at(0)), Call::Yes(..)) {
                 self.error(
                     Code::Function,
                     Section::GraphQueryFunctions,
-                    rest[0].span,
+                    rest.at(0).span(),
                     "the name after a TOSCA path must be a string",
                 );
             }
             return;
         };
         if function == "available_allocation" {
-            self.allocatable_property(name, rest[0].span, ctx);
+            self.allocatable_property(name, rest.at(0).span(), ctx);
             return;
         }
         // Names that are statically known to be wrong.
@@ -277,7 +284,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         match defined.iter().find(|(n, _)| *n == name) {
             Some((_, p)) => {
                 if let Some(s) = self.param_schema(p) {
-                    self.nested_into(s, &rest[1..], Section::GraphQueryFunctions);
+                    self.nested_into(s, rest.slice(1..), Section::GraphQueryFunctions);
                 }
             }
             None => {
@@ -285,7 +292,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Function,
                     Section::GraphQueryFunctions,
-                    rest[0].span,
+                    rest.at(0).span(),
                     message,
                 );
                 self.defined_names(name, defined.iter().map(|(n, _)| *n), what);

@@ -8,7 +8,7 @@
 use crate::keynames::Entity;
 use crate::section::Section;
 use v4t_source::Code;
-use v4t_yaml::{Map, Node, Span};
+use v4t_yaml::{MapRef, NodeRef, Span, ValueRef};
 
 use super::defs::{Param, Role};
 use super::funcs::Call;
@@ -37,7 +37,7 @@ type Counted<'a> = (&'a str, Option<u64>, bool, Span);
 
 impl<'t, 'a> Checker<'t, 'a> {
     /// Requirement assignments (§8.5) and their counts (§8.5.4).
-    pub(super) fn requirement_assignments(&mut self, r: &'a Node, ty: TypeId, idx: &Index<'a>) {
+    pub(super) fn requirement_assignments(&mut self, r: NodeRef<'a>, ty: TypeId, idx: &Index<'a>) {
         let section = Section::RequirementAssignment;
         let Some(list) = self.expect_seq(r, "`requirements`", section) else {
             return;
@@ -53,27 +53,27 @@ impl<'t, 'a> Checker<'t, 'a> {
                     c.error(
                         Code::InvalidShape,
                         section,
-                        item.span,
+                        item.span(),
                         "each entry of `requirements` is a single-key map `<requirement name>: <assignment>`",
                     );
                     return;
                 };
-                let Some((_, def)) = defs.iter().find(|(n, _)| *n == k.name) else {
+                let Some((_, def)) = defs.iter().find(|(n, _)| *n == k.name()) else {
                     let message = format!(
                         "node type `{}` has no requirement `{}`",
                         c.type_name(ty),
-                        k.name
+                        k.name()
                     );
-                    c.error(Code::UndefinedReference, section, k.span, message);
-                    c.defined_names(&k.name, defs.iter().map(|(n, _)| *n), "requirement");
+                    c.error(Code::UndefinedReference, section, k.span(), message);
+                    c.defined_names(k.name(), defs.iter().map(|(n, _)| *n), "requirement");
                     return;
                 };
                 let (count, optional) =
-                    c.at(k.name.as_str(), |c| c.requirement_assignment(a, def, idx));
-                counted.push((k.name.as_str(), count, optional, k.span));
+                    c.at(k.name(), |c| c.requirement_assignment(a, def, idx));
+                counted.push((k.name(), count, optional, k.span()));
             });
         }
-        self.requirement_counts(&counted, ty, r.span);
+        self.requirement_counts(&counted, ty, r.span());
     }
 
     /// §8.5.4: per requirement name, the sum of counts (and the sum of
@@ -169,22 +169,22 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// function) and whether it is optional.
     fn requirement_assignment(
         &mut self,
-        a: &'a Node,
+        a: NodeRef<'a>,
         def: &Param<'a>,
         idx: &Index<'a>,
     ) -> (Option<u64>, bool) {
         let section = Section::RequirementAssignment;
         let want = self.wanted(def);
-        let (map, node_ref): (Option<&'a Map>, Option<&'a Node>) = match &a.value {
+        let (map, node_ref): (Option<MapRef<'a>>, Option<NodeRef<'a>>) = match a.value() {
             // `- req: node` and `- req: [ node, index ]` (§8.5.2, §14.3.4).
-            v4t_yaml::Value::String(_) | v4t_yaml::Value::Seq(_) => (None, Some(a)),
-            v4t_yaml::Value::Map(m) => (Some(m), m.get("node")),
-            v4t_yaml::Value::Null => (None, None),
+            ValueRef::String(_) | ValueRef::Seq(_) => (None, Some(a)),
+            ValueRef::Map(m) => (Some(m), m.get("node")),
+            ValueRef::Null => (None, None),
             _ => {
                 self.error(
                     Code::InvalidShape,
                     section,
-                    a.span,
+                    a.span(),
                     "a requirement assignment is a node template name or a map",
                 );
                 return (Some(1), false);
@@ -200,8 +200,8 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         let target = node_ref.and_then(|n| self.requirement_target(n, &want, idx));
         let Some(m) = map else {
-            self.target_capability(target, None, &want, a.span);
-            self.relationship_fits(want.rel_type, target, None, want.cap_type, a.span);
+            self.target_capability(target, None, &want, a.span());
+            self.relationship_fits(want.rel_type, target, None, want.cap_type, a.span());
             return (Some(1), false);
         };
         let assigned_cap = m.get("capability");
@@ -209,12 +209,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.assigned_capability(cn, target, &want);
         }
         let cap_name = assigned_cap.and_then(value::as_str);
-        self.target_capability(target, cap_name, &want, a.span);
+        self.target_capability(target, cap_name, &want, a.span());
         let rel_type = match m.get("relationship") {
             Some(r) => self.at("relationship", |c| c.assigned_relationship(r, &want, idx)),
             None => want.rel_type,
         };
-        self.relationship_fits(rel_type, target, cap_name, want.cap_type, a.span);
+        self.relationship_fits(rel_type, target, cap_name, want.cap_type, a.span());
         if let Some(f) = m.get("node_filter") {
             let saved = (self.fctx.self_node, self.fctx.self_relationship);
             self.fctx.self_node = None;
@@ -250,17 +250,17 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// type where known.
     fn requirement_target(
         &mut self,
-        n: &'a Node,
+        n: NodeRef<'a>,
         want: &Wanted<'a>,
         idx: &Index<'a>,
     ) -> Option<TypeId> {
         let (name_node, index) = match n.as_seq() {
-            Some(l) if l.len() == 2 => (&l[0], Some(&l[1])),
+            Some(l) if l.len() == 2 => (l.at(0), Some(l.at(1))),
             Some(_) => {
                 self.error(
                     Code::Template,
                     Section::RequirementKeynames,
-                    n.span,
+                    n.span(),
                     "`node` as a list is `[ <node template>, <index> ]`",
                 );
                 (n, None)
@@ -282,7 +282,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::Template,
                         Section::RequirementAssignmentGrammar,
-                        name_node.span,
+                        name_node.span(),
                         message,
                     );
                     let wanted = self.type_name(wanted);
@@ -300,7 +300,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::Template,
                 Section::RequirementAssignmentGrammar,
-                name_node.span,
+                name_node.span(),
                 format!("`{name}` is not a node template"),
             );
             self.did_you_mean(name, idx.nodes.keys().copied());
@@ -315,7 +315,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.error(
                             Code::Template,
                             Section::RequirementAssignmentGrammar,
-                            name_node.span,
+                            name_node.span(),
                             message,
                         );
                         return None;
@@ -327,7 +327,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Template,
                     Section::RequirementAssignmentGrammar,
-                    name_node.span,
+                    name_node.span(),
                     format!("`{name}` is neither a node template nor a node type"),
                 );
                 self.did_you_mean(name, idx.nodes.keys().copied());
@@ -338,7 +338,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The index of a `[ <template>, <index> ]` target: a non-negative
     /// integer or a function.
-    fn node_index(&mut self, i: &'a Node) {
+    fn node_index(&mut self, i: NodeRef<'a>) {
         match self.call_of(i) {
             Call::Yes(fname, args) => {
                 self.call(fname, args, i);
@@ -349,7 +349,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::Template,
                         Section::RequirementKeynames,
-                        i.span,
+                        i.span(),
                         "the node index must be a non-negative integer",
                     );
                 }
@@ -360,7 +360,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// The assignment's `capability`: the definition's symbolic name
     /// unchanged, or a capability of the target, or a capability type that
     /// fits the definition's.
-    fn assigned_capability(&mut self, cn: &'a Node, target: Option<TypeId>, want: &Wanted<'a>) {
+    fn assigned_capability(&mut self, cn: NodeRef<'a>, target: Option<TypeId>, want: &Wanted<'a>) {
         let Some(name) = self.expect_str(cn, "`capability`", Section::RequirementAssignmentGrammar)
         else {
             return;
@@ -371,7 +371,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Template,
                     Section::RequirementAssignmentGrammar,
-                    cn.span,
+                    cn.span(),
                     format!("the requirement's capability is the symbolic name `{sym}` and must stay unchanged"),
                 );
             }
@@ -394,7 +394,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.error(
                             Code::Template,
                             Section::RequirementAssignmentGrammar,
-                            cn.span,
+                            cn.span(),
                             message,
                         );
                     }
@@ -411,7 +411,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::Template,
                         Section::RequirementAssignmentGrammar,
-                        cn.span,
+                        cn.span(),
                         message,
                     );
                 }
@@ -424,7 +424,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// (the definition's where the assignment names none).
     fn assigned_relationship(
         &mut self,
-        r: &'a Node,
+        r: NodeRef<'a>,
         want: &Wanted<'a>,
         idx: &Index<'a>,
     ) -> Option<TypeId> {
@@ -438,7 +438,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.error(
                             Code::Template,
                             Section::RequirementAssignmentGrammar,
-                            r.span,
+                            r.span(),
                             format!("`{name}` is neither a relationship type nor a relationship template"),
                         );
                         None
@@ -454,7 +454,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::Template,
                         Section::RequirementAssignmentGrammar,
-                        r.span,
+                        r.span(),
                         message,
                     );
                 }
@@ -485,7 +485,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.error(
                             Code::Template,
                             Section::RequirementAssignmentGrammar,
-                            tn.span,
+                            tn.span(),
                             message,
                         );
                     }
@@ -496,14 +496,19 @@ impl<'t, 'a> Checker<'t, 'a> {
         let saved = (self.fctx.self_node, self.fctx.self_relationship);
         self.fctx.self_node = None;
         self.fctx.self_relationship = true;
-        self.relationship_assignment_parts(rm, rel_type, r.span);
+        self.relationship_assignment_parts(rm, rel_type, r.span());
         (self.fctx.self_node, self.fctx.self_relationship) = saved;
         rel_type
     }
 
     /// The properties, attributes and interfaces of a relationship
     /// assignment, against its type where known.
-    fn relationship_assignment_parts(&mut self, rm: &'a Map, rel_type: Option<TypeId>, span: Span) {
+    fn relationship_assignment_parts(
+        &mut self,
+        rm: MapRef<'a>,
+        rel_type: Option<TypeId>,
+        span: Span,
+    ) {
         let Some(t) = rel_type else {
             for key in ["properties", "attributes", "interfaces"] {
                 if let Some(v) = rm.get(key) {
@@ -547,7 +552,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// `count` (default 1; `None` if given by a function) and `optional` of
     /// an assignment (§8.5.1).
-    fn count_and_optional(&mut self, m: &'a Map) -> (Option<u64>, bool) {
+    fn count_and_optional(&mut self, m: MapRef<'a>) -> (Option<u64>, bool) {
         let mut count = Some(1);
         if let Some(cn) = m.get("count") {
             self.at("count", |c| c.count(cn, Section::RequirementKeynames));
@@ -563,7 +568,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 _ => self.error(
                     Code::InvalidShape,
                     Section::RequirementKeynames,
-                    o.span,
+                    o.span(),
                     "`optional` must be a boolean",
                 ),
             }
@@ -758,7 +763,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Whether `t` is (derived from) a type of a `valid_*` list; no list
     /// restricts nothing.
-    fn in_type_list(&self, t: TypeId, list: Option<&'a Node>, kind: Kind) -> bool {
+    fn in_type_list(&self, t: TypeId, list: Option<NodeRef<'a>>, kind: Kind) -> bool {
         list.is_none_or(|l| {
             self.types_in_list(l, kind)
                 .iter()
@@ -770,7 +775,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// integer, float or scalar types.
     fn allocation(
         &mut self,
-        al: &'a Node,
+        al: NodeRef<'a>,
         target: Option<TypeId>,
         cap_name: Option<&str>,
         def_cap_type: Option<TypeId>,
@@ -784,22 +789,22 @@ impl<'t, 'a> Checker<'t, 'a> {
         let props = cap_type.map(|ct| (ct, self.type_entries(ct, "properties")));
         for (k, v) in m.iter() {
             let Some((cap_type, props)) = &props else {
-                self.at(k.name.as_str(), |c| c.check_functions(v));
+                self.at(k.name(), |c| c.check_functions(v));
                 continue;
             };
-            let Some((_, p)) = props.iter().find(|(n, _)| *n == k.name) else {
+            let Some((_, p)) = props.iter().find(|(n, _)| *n == k.name()) else {
                 // Allocations filter target candidates when the requirement
                 // is fulfilled (§8.5.5): one that no candidate can satisfy is
                 // worth a warning, the orchestrator decides.
                 let message = format!(
                     "allocation `{}` names no property of the target capability type `{}`, so no target can satisfy it",
-                    k.name,
+                    k.name(),
                     self.type_name(*cap_type)
                 );
                 self.warning(
                     Code::ToscaNotice,
                     Section::CapabilityAllocation,
-                    k.span,
+                    k.span(),
                     message,
                 );
                 continue;
@@ -813,15 +818,15 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::ToscaNotice,
                         Section::CapabilityAllocation,
-                        k.span,
+                        k.span(),
                         format!(
                             "only integer, float or scalar properties can be allocated, not `{}`",
-                            k.name
+                            k.name()
                         ),
                     );
                     continue;
                 }
-                self.at(k.name.as_str(), |c| {
+                self.at(k.name(), |c| {
                     c.check_value(v, &s, Section::CapabilityAllocation)
                 });
             }

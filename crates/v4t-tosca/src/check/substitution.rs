@@ -11,7 +11,7 @@
 use crate::keynames::Entity;
 use crate::section::Section;
 use v4t_source::Code;
-use v4t_yaml::{Key, Node, Span};
+use v4t_yaml::{KeyRef, NodeRef, SeqRef, Span, ValueRef};
 
 use super::defs::{DefNode, Param};
 use super::template::{Index, Tpl};
@@ -46,7 +46,7 @@ const REQUIREMENT_KEY_SHAPE: &str =
 
 impl<'t, 'a> Checker<'t, 'a> {
     /// Substitution mappings (§15).
-    pub(super) fn substitution_mappings(&mut self, node: &'a Node, idx: &Index<'a>) {
+    pub(super) fn substitution_mappings(&mut self, node: NodeRef<'a>, idx: &Index<'a>) {
         let section = Section::SubstitutionMapping;
         let Some(m) = self.expect_map(node, "`substitution_mappings`", section) else {
             return;
@@ -63,7 +63,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::MissingKeyname,
                     section,
-                    node.span,
+                    node.span(),
                     "substitution mappings need a `node_type`",
                 );
                 None
@@ -83,17 +83,20 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(inputs) = idx.inputs.filter(|_| !self.v13()) {
             for (k, def) in inputs.iter() {
-                let required = def.get("required").and_then(Node::as_bool).unwrap_or(true);
+                let required = def
+                    .get("required")
+                    .and_then(NodeRef::as_bool)
+                    .unwrap_or(true);
                 if required
                     && def.get("default").is_none()
                     && def.get("value").is_none()
-                    && !mapped_inputs.contains(&k.name.as_str())
+                    && !mapped_inputs.contains(&k.name())
                 {
                     self.error(
                         Code::Template,
                         Section::PropertyMapping,
-                        k.span,
-                        format!("input `{}` is required and has no default, so the substitution mappings must map a property to it", k.name),
+                        k.span(),
+                        format!("input `{}` is required and has no default, so the substitution mappings must map a property to it", k.name()),
                     );
                 }
             }
@@ -115,7 +118,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Property mappings: `<property>: <input>` (§15.2).
     fn property_mappings(
         &mut self,
-        p: &'a Node,
+        p: NodeRef<'a>,
         ty: TypeId,
         idx: &Index<'a>,
         mapped_inputs: &mut Vec<&'a str>,
@@ -124,10 +127,10 @@ impl<'t, 'a> Checker<'t, 'a> {
         else {
             return;
         };
-        let single = |l: &'a Node| {
+        let single = |l: NodeRef<'a>| {
             l.as_seq()
                 .filter(|l| l.len() == 1)
-                .and_then(|l| value::as_str(&l[0]))
+                .and_then(|l| value::as_str(l.at(0)))
         };
         for (k, v) in pm.iter() {
             if self.v13() {
@@ -135,7 +138,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 // map an input; anything else is the property's value.
                 let mapping = v.get("mapping").filter(|_| v.as_map().is_some());
                 if single(v).is_none() && mapping.and_then(single).is_none() {
-                    self.at(k.name.as_str(), |c| c.check_functions(v));
+                    self.at(k.name(), |c| c.check_functions(v));
                     continue;
                 }
             }
@@ -146,7 +149,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Template,
                     Section::PropertyMapping,
-                    v.span,
+                    v.span(),
                     "a property mapping maps a property to an input name",
                 );
                 continue;
@@ -157,7 +160,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Template,
                     Section::PropertyMapping,
-                    v.span,
+                    v.span(),
                     format!("`{input}` is not an input of this service template"),
                 );
                 continue;
@@ -171,11 +174,11 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if !self.compatible(ps.ty, is) {
                     let message = format!(
                         "property `{}` (type `{}`) is mapped to input `{input}` of the incompatible type `{}`",
-                        k.name,
+                        k.name(),
                         self.type_name(ps.ty),
                         self.type_name(is)
                     );
-                    self.error(Code::Template, Section::PropertyMapping, v.span, message);
+                    self.error(Code::Template, Section::PropertyMapping, v.span(), message);
                 }
             }
         }
@@ -183,7 +186,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The type of a parameter definition of this service template, where
     /// it names one.
-    fn parameter_type(&self, def: &'a Node) -> Option<TypeId> {
+    fn parameter_type(&self, def: NodeRef<'a>) -> Option<TypeId> {
         let doc = self.doc;
         let param = Param {
             defs: vec![DefNode { node: def, doc }],
@@ -192,7 +195,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Attribute mappings: `<attribute>: <output>` (§15.3).
-    fn attribute_mappings(&mut self, a: &'a Node, ty: TypeId, idx: &Index<'a>) {
+    fn attribute_mappings(&mut self, a: NodeRef<'a>, ty: TypeId, idx: &Index<'a>) {
         let Some(am) =
             self.named_map_with(a, "attribute mappings", Section::AttributeMapping, true)
         else {
@@ -202,10 +205,10 @@ impl<'t, 'a> Checker<'t, 'a> {
             // TOSCA 1.3 also maps an attribute onto a node template's
             // attribute: `[ <node template>, <attribute> ]`.
             let pair = v.as_seq().filter(|l| l.len() == 2 && self.v13());
-            if let Some(node) = pair.and_then(|l| value::as_str(&l[0])) {
+            if let Some(node) = pair.and_then(|l| value::as_str(l.at(0))) {
                 if idx.node(node).is_none() {
                     let message = format!("`{node}` is not a node template");
-                    self.error(Code::Template, Section::AttributeMapping, v.span, message);
+                    self.error(Code::Template, Section::AttributeMapping, v.span(), message);
                 }
                 continue;
             }
@@ -213,7 +216,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             let output = value::as_str(v).or_else(|| {
                 v.as_seq()
                     .filter(|l| l.len() == 1)
-                    .and_then(|l| value::as_str(&l[0]))
+                    .and_then(|l| value::as_str(l.at(0)))
             });
             let odef = output.and_then(|o| idx.outputs?.get(o));
             match (output, odef) {
@@ -226,24 +229,29 @@ impl<'t, 'a> Checker<'t, 'a> {
                         if !self.compatible(ot, at.ty) {
                             let message = format!(
                                 "attribute `{}` (type `{}`) is mapped to output `{o}` of the incompatible type `{}`",
-                                k.name,
+                                k.name(),
                                 self.type_name(at.ty),
                                 self.type_name(ot)
                             );
-                            self.error(Code::Template, Section::AttributeMapping, v.span, message);
+                            self.error(
+                                Code::Template,
+                                Section::AttributeMapping,
+                                v.span(),
+                                message,
+                            );
                         }
                     }
                 }
                 (Some(o), None) => self.error(
                     Code::Template,
                     Section::AttributeMapping,
-                    v.span,
+                    v.span(),
                     format!("`{o}` is not an output of this service template"),
                 ),
                 (None, _) => self.error(
                     Code::Template,
                     Section::AttributeMapping,
-                    v.span,
+                    v.span(),
                     "an attribute mapping maps an attribute to an output name",
                 ),
             }
@@ -277,7 +285,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// of its requirements creates. Reports what does not exist.
     fn mapped_definition(
         &mut self,
-        k: &'a Key,
+        k: KeyRef<'a>,
         ty: TypeId,
         attributes: bool,
     ) -> Option<Mapped<'a>> {
@@ -295,50 +303,54 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         let Some(tree) = k.tree() else {
             let defs = entries(self, ty);
-            let def = self.type_entry(defs, ty, what, &k.name, k.span, section);
+            let def = self.type_entry(defs, ty, what, k.name(), k.span(), section);
             return def.map(|def| Mapped { def, all: false });
         };
-        let list = tree.as_seq().map(Vec::as_slice).unwrap_or_default();
-        let (target_ty, name_node, all) = match list {
+        let list: Vec<NodeRef<'a>> = tree
+            .as_seq()
+            .map(|l| l.iter().collect())
+            .unwrap_or_default();
+        let (target_ty, name_node, all) = match *list.as_slice() {
             [kind, cap, name] if value::as_str(kind) == Some("CAPABILITY") => {
                 let Some(cap_name) = value::as_str(cap) else {
-                    self.error(Code::Template, section, cap.span, shape);
+                    self.error(Code::Template, section, cap.span(), shape);
                     return None;
                 };
                 let caps = self.node_capabilities(ty);
-                let def = self.type_entry(caps, ty, "capability", cap_name, cap.span, section)?;
+                let def = self.type_entry(caps, ty, "capability", cap_name, cap.span(), section)?;
                 (self.capability_type_of(&def)?, name, false)
             }
-            [kind, req, rest @ ..]
+            [kind, req, ref rest @ ..]
                 if value::as_str(kind) == Some("RELATIONSHIP") && (1..=2).contains(&rest.len()) =>
             {
                 let index = rest.first().filter(|_| rest.len() == 2);
-                let all = index.is_some_and(|i| value::as_str(i) == Some("ALL"));
-                if let Some(i) = index.filter(|i| !all && value::as_count(i).is_none()) {
+                let all = index.is_some_and(|&i| value::as_str(i) == Some("ALL"));
+                if let Some(i) = index.filter(|&&i| !all && value::as_count(i).is_none()) {
                     let message = "the relationship index is a non-negative integer or ALL";
-                    self.error(Code::Template, section, i.span, message);
+                    self.error(Code::Template, section, i.span(), message);
                 }
                 let Some(req_name) = value::as_str(req) else {
-                    self.error(Code::Template, section, req.span, shape);
+                    self.error(Code::Template, section, req.span(), shape);
                     return None;
                 };
                 let reqs = self.node_requirements(ty);
-                let def = self.type_entry(reqs, ty, "requirement", req_name, req.span, section)?;
+                let def =
+                    self.type_entry(reqs, ty, "requirement", req_name, req.span(), section)?;
                 let rel = def.get("relationship")?;
                 let rel_name = value::as_str(rel).or_else(|| value::as_str(rel.get("type")?))?;
                 let rel_ty = self
                     .ts
                     .resolve_type(self.doc_of(rel), Kind::Relationship, rel_name)
                     .ok()?;
-                (rel_ty, rest.last()?, all)
+                (rel_ty, *rest.last()?, all)
             }
             _ => {
-                self.error(Code::Template, section, k.span, shape);
+                self.error(Code::Template, section, k.span(), shape);
                 return None;
             }
         };
         let Some(name) = value::as_str(name_node) else {
-            self.error(Code::Template, section, name_node.span, shape);
+            self.error(Code::Template, section, name_node.span(), shape);
             return None;
         };
         match entries(self, target_ty)
@@ -348,14 +360,14 @@ impl<'t, 'a> Checker<'t, 'a> {
             Some((_, def)) => Some(Mapped { def, all }),
             None => {
                 let message = format!("`{}` has no {what} `{name}`", self.type_name(target_ty));
-                self.error(Code::Template, section, name_node.span, message);
+                self.error(Code::Template, section, name_node.span(), message);
                 None
             }
         }
     }
 
     /// Capability mappings: `<capability>: [ <node template>, <capability> ]` (§15.4).
-    fn capability_mappings(&mut self, cm: &'a Node, ty: TypeId, idx: &Index<'a>) {
+    fn capability_mappings(&mut self, cm: NodeRef<'a>, ty: TypeId, idx: &Index<'a>) {
         let caps = self.node_capabilities(ty);
         let Some(map) = self.named_map(cm, "capability mappings", Section::CapabilityMapping)
         else {
@@ -364,31 +376,36 @@ impl<'t, 'a> Checker<'t, 'a> {
         for (k, v) in map.iter() {
             let want = caps
                 .iter()
-                .find(|(n, _)| *n == k.name)
+                .find(|(n, _)| *n == k.name())
                 .map(|(_, p)| self.capability_type_of(p));
             if want.is_none() {
                 let message = format!(
                     "node type `{}` has no capability `{}`",
                     self.type_name(ty),
-                    k.name
+                    k.name()
                 );
-                self.error(Code::Template, Section::CapabilityMapping, k.span, message);
+                self.error(
+                    Code::Template,
+                    Section::CapabilityMapping,
+                    k.span(),
+                    message,
+                );
             }
             let shape = "a capability mapping is `[ <node template>, <capability> ]`";
             let Some(pair) = v.as_seq().filter(|l| l.len() == 2) else {
-                self.error(Code::Template, Section::CapabilityMapping, v.span, shape);
+                self.error(Code::Template, Section::CapabilityMapping, v.span(), shape);
                 continue;
             };
-            let (Some(nname), Some(cname)) = (value::as_str(&pair[0]), value::as_str(&pair[1]))
+            let (Some(nname), Some(cname)) = (value::as_str(pair.at(0)), value::as_str(pair.at(1)))
             else {
-                self.error(Code::Template, Section::CapabilityMapping, v.span, shape);
+                self.error(Code::Template, Section::CapabilityMapping, v.span(), shape);
                 continue;
             };
             let Some((nt, _)) = idx.node(nname) else {
                 self.error(
                     Code::Template,
                     Section::CapabilityMapping,
-                    pair[0].span,
+                    pair.at(0).span(),
                     format!("`{nname}` is not a node template"),
                 );
                 continue;
@@ -404,7 +421,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::Template,
                         Section::CapabilityMapping,
-                        pair[1].span,
+                        pair.at(1).span(),
                         message,
                     );
                 }
@@ -419,7 +436,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             self.error(
                                 Code::Template,
                                 Section::CapabilityMapping,
-                                pair[1].span,
+                                pair.at(1).span(),
                                 message,
                             );
                         }
@@ -430,34 +447,34 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Interface mappings: `<interface>: { <operation>: <workflow> }` (§15.6).
-    fn interface_mappings(&mut self, i: &'a Node, ty: TypeId, idx: &Index<'a>) {
+    fn interface_mappings(&mut self, i: NodeRef<'a>, ty: TypeId, idx: &Index<'a>) {
         let ifaces = self.type_entries(ty, "interfaces");
         let Some(im) = self.named_map(i, "interface mappings", Section::InterfaceMapping) else {
             return;
         };
         for (k, v) in im.iter() {
-            let Some((_, idef)) = ifaces.iter().find(|(n, _)| *n == k.name) else {
+            let Some((_, idef)) = ifaces.iter().find(|(n, _)| *n == k.name()) else {
                 let message = format!(
                     "node type `{}` has no interface `{}`",
                     self.type_name(ty),
-                    k.name
+                    k.name()
                 );
-                self.error(Code::Template, Section::InterfaceMapping, k.span, message);
+                self.error(Code::Template, Section::InterfaceMapping, k.span(), message);
                 continue;
             };
             let ops = self.interface_parts(idef, "operations");
-            self.at(k.name.as_str(), |c| {
+            self.at(k.name(), |c| {
                 let Some(om) = c.expect_map(v, "an interface mapping", Section::InterfaceMapping)
                 else {
                     return;
                 };
                 for (ok, ov) in om.iter() {
-                    if !ops.iter().any(|(n, _)| *n == ok.name) {
+                    if !ops.iter().any(|(n, _)| *n == ok.name()) {
                         c.error(
                             Code::Template,
                             Section::InterfaceMapping,
-                            ok.span,
-                            format!("interface `{}` has no operation `{}`", k.name, ok.name),
+                            ok.span(),
+                            format!("interface `{}` has no operation `{}`", k.name(), ok.name()),
                         );
                     }
                     if let Some(w) =
@@ -467,7 +484,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             c.error(
                                 Code::Template,
                                 Section::InterfaceMapping,
-                                ov.span,
+                                ov.span(),
                                 format!("workflow `{w}` is not defined"),
                             );
                         }
@@ -481,11 +498,11 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// `<requirement>: <target>` or `[ <requirement>, <count> ]: <target>`
     /// (TOSCA 1.3: a map), the target `[ <node template>, <requirement> ]`,
     /// a selectable node, or a list of those.
-    fn requirement_mappings(&mut self, r: &'a Node, ty: TypeId, idx: &Index<'a>) {
+    fn requirement_mappings(&mut self, r: NodeRef<'a>, ty: TypeId, idx: &Index<'a>) {
         let reqs = self.node_requirements(ty);
-        let entries: Vec<(&'a Key, &'a Node)> = match (&r.value, self.v13()) {
-            (v4t_yaml::Value::Map(m), true) => m.iter().collect(),
-            (v4t_yaml::Value::Seq(list), false) => {
+        let entries: Vec<(KeyRef<'a>, NodeRef<'a>)> = match (r.value(), self.v13()) {
+            (ValueRef::Map(m), true) => m.iter().collect(),
+            (ValueRef::Seq(list), false) => {
                 let mut out = Vec::new();
                 for (i, item) in list.iter().enumerate() {
                     match item
@@ -497,7 +514,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                             c.error(
                                 Code::InvalidShape,
                                 Section::RequirementMapping,
-                                item.span,
+                                item.span(),
                                 "each requirement mapping is a single-key map",
                             )
                         }),
@@ -510,7 +527,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::InvalidShape,
                     Section::RequirementMapping,
-                    r.span,
+                    r.span(),
                     format!("requirement mappings must be {what}"),
                 );
                 return;
@@ -518,7 +535,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         let keys: Vec<Option<(&'a str, Count)>> = entries
             .iter()
-            .map(|(k, _)| self.requirement_mapping_key(k))
+            .map(|(k, _)| self.requirement_mapping_key(*k))
             .collect();
         for (name, def) in &reqs {
             let mine = || {
@@ -532,7 +549,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let message = format!(
                     "requirement `{name}` is mapped again after a mapping with an UNBOUNDED count"
                 );
-                self.error(Code::Template, Section::RequirementMapping, k.span, message);
+                self.error(
+                    Code::Template,
+                    Section::RequirementMapping,
+                    k.span(),
+                    message,
+                );
             }
             // §15.5.4 rule 3: no more mappings than the requirement's upper bound.
             let Some((_, hi)) = def.get("count_range").and_then(|cr| self.range_of(cr)) else {
@@ -556,7 +578,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Template,
                     Section::RequirementMappingRules,
-                    k.span,
+                    k.span(),
                     message,
                 );
             }
@@ -571,20 +593,20 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let span = k
                     .tree()
                     .and_then(|t| t.as_seq())
-                    .map_or(k.span, |l| l[0].span);
+                    .map_or(k.span(), |l| l.at(0).span());
                 self.error(Code::Template, Section::RequirementMapping, span, message);
             }
-            self.at(k.name.as_str(), |c| c.requirement_mapping_target(v, idx, 0));
+            self.at(k.name(), |c| c.requirement_mapping_target(v, idx, 0));
         }
     }
 
     /// The requirement name and count of a requirement mapping key
     /// (§15.5); reports keys of another shape.
-    fn requirement_mapping_key(&mut self, k: &'a Key) -> Option<(&'a str, Count)> {
+    fn requirement_mapping_key(&mut self, k: KeyRef<'a>) -> Option<(&'a str, Count)> {
         let Some(tree) = k.tree() else {
-            return Some((k.name.as_str(), Count::Plain));
+            return Some((k.name(), Count::Plain));
         };
-        if let Some([name, count]) = tree.as_seq().map(Vec::as_slice) {
+        if let Some([name, count]) = tree.as_seq().and_then(SeqRef::array) {
             let count = match self.classify(count) {
                 Scalar::Int(n) if n >= 0 => Some(Count::Exactly(n as u64)),
                 Scalar::Str("UNBOUNDED") => Some(Count::Unbounded),
@@ -597,33 +619,33 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.error(
             Code::Template,
             Section::RequirementMapping,
-            k.span,
+            k.span(),
             REQUIREMENT_KEY_SHAPE,
         );
         None
     }
 
-    fn requirement_mapping_target(&mut self, v: &'a Node, idx: &Index<'a>, depth: usize) {
+    fn requirement_mapping_target(&mut self, v: NodeRef<'a>, idx: &Index<'a>, depth: usize) {
         if let Some(name) = value::as_str(v) {
             if !idx.nodes.contains_key(name) {
                 self.error(
                     Code::Template,
                     Section::RequirementMapping,
-                    v.span,
+                    v.span(),
                     format!("`{name}` is not a node template"),
                 );
             }
             return;
         }
         let Some(list) = v.as_seq() else {
-            self.error(Code::Template, Section::RequirementMapping, v.span, "a requirement mapping target is `[ <node template>, <requirement> ]` or a node template name");
+            self.error(Code::Template, Section::RequirementMapping, v.span(), "a requirement mapping target is `[ <node template>, <requirement> ]` or a node template name");
             return;
         };
         let pair = list.len() == 2 && list.iter().all(|n| value::as_str(n).is_some());
         if pair {
             let (nname, rname) = (
-                value::as_str(&list[0]).expect("str"),
-                value::as_str(&list[1]).expect("str"),
+                value::as_str(list.at(0)).expect("str"),
+                value::as_str(list.at(1)).expect("str"),
             );
             if let Some((nt, tpl)) = idx.node(nname) {
                 if let Some(nt) = nt {
@@ -631,14 +653,14 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.error(
                             Code::Template,
                             Section::RequirementMapping,
-                            list[1].span,
+                            list.at(1).span(),
                             format!("node template `{nname}` has no requirement `{rname}`"),
                         );
                     } else if !self.v13() && !has_dangling(tpl, rname) {
                         self.error(
                             Code::Template,
                             Section::RequirementMappingRules,
-                            list[1].span,
+                            list.at(1).span(),
                             format!("requirement `{rname}` of `{nname}` is not dangling"),
                         );
                         self.note("every assignment of it names its target node; a requirement of the substituted node can only be mapped onto a dangling requirement");
@@ -650,14 +672,14 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Template,
                     Section::RequirementMapping,
-                    list[0].span,
+                    list.at(0).span(),
                     format!("`{nname}` is not a node template"),
                 );
                 return;
             }
         }
         if depth > 0 {
-            self.error(Code::Template, Section::RequirementMapping, v.span, "a requirement mapping target is `[ <node template>, <requirement> ]` or a node template name");
+            self.error(Code::Template, Section::RequirementMapping, v.span(), "a requirement mapping target is `[ <node template>, <requirement> ]` or a node template name");
             return;
         }
         for (i, item) in list.iter().enumerate() {
@@ -670,7 +692,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 /// has no assignment (an implicit one is dangling), or one without a
 /// target `node`.
 fn has_dangling(tpl: Tpl<'_>, name: &str) -> bool {
-    let Some(list) = tpl.get("requirements").and_then(Node::as_seq) else {
+    let Some(list) = tpl.get("requirements").and_then(NodeRef::as_seq) else {
         return true;
     };
     let mut assigned = false;
@@ -679,9 +701,9 @@ fn has_dangling(tpl: Tpl<'_>, name: &str) -> bool {
             continue;
         };
         assigned = true;
-        let targeted = match &a.value {
-            v4t_yaml::Value::String(_) | v4t_yaml::Value::Seq(_) => true,
-            v4t_yaml::Value::Map(m) => m.contains_key("node"),
+        let targeted = match a.value() {
+            ValueRef::String(_) | ValueRef::Seq(_) => true,
+            ValueRef::Map(m) => m.contains_key("node"),
             _ => false,
         };
         if !targeted {

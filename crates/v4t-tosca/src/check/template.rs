@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use v4t_source::Code;
 
-use v4t_yaml::{Map, Node, Span};
+use v4t_yaml::{MapRef, NodeRef, SeqRef, Span, ValueRef};
 
 use super::defs::{DefNode, Param, Place, Role};
 use super::funcs::{Call, FnCtx};
@@ -23,12 +23,12 @@ use crate::value::{self, Scalar};
 /// A template with `copy` (§7.2, §7.4): its own keynames over the source's.
 #[derive(Clone, Copy)]
 pub(super) struct Tpl<'a> {
-    own: &'a Map,
-    source: Option<&'a Map>,
+    own: MapRef<'a>,
+    source: Option<MapRef<'a>>,
 }
 
 impl<'a> Tpl<'a> {
-    pub(super) fn get(&self, key: &str) -> Option<&'a Node> {
+    pub(super) fn get(&self, key: &str) -> Option<NodeRef<'a>> {
         self.own
             .get(key)
             .or_else(|| self.source.and_then(|s| s.get(key)))
@@ -42,8 +42,8 @@ pub(super) struct Index<'a> {
     pub(super) relationships: HashMap<&'a str, Option<TypeId>>,
     pub(super) groups: HashMap<&'a str, Option<TypeId>>,
     pub(super) workflows: Vec<&'a str>,
-    pub(super) inputs: Option<&'a Map>,
-    pub(super) outputs: Option<&'a Map>,
+    pub(super) inputs: Option<MapRef<'a>>,
+    pub(super) outputs: Option<MapRef<'a>>,
 }
 
 impl<'a> Index<'a> {
@@ -54,7 +54,7 @@ impl<'a> Index<'a> {
 }
 
 impl<'t, 'a> Checker<'t, 'a> {
-    pub(super) fn service_template(&mut self, v: &'a Node) {
+    pub(super) fn service_template(&mut self, v: NodeRef<'a>) {
         let section = Section::ServiceTemplateGrammar;
         let Some(map) = self.expect_map(v, "the service template", section) else {
             return;
@@ -69,7 +69,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::MissingKeyname,
                 Section::ServiceTemplateGrammar,
-                v.span,
+                v.span(),
                 "a service template needs `node_templates`",
             );
         }
@@ -84,7 +84,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             ..FnCtx::default()
         };
         for (k, node) in map.iter() {
-            let key = k.name.as_str();
+            let key = k.name();
             self.at(key, |c| match key {
                 "description" => c.description(node),
                 "metadata" => c.metadata(node),
@@ -118,26 +118,26 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Collects the names and types of the templates, quietly.
-    fn index(&self, map: &'a Map) -> Index<'a> {
+    fn index(&self, map: MapRef<'a>) -> Index<'a> {
         let mut idx = Index {
-            inputs: map.get("inputs").and_then(Node::as_map),
-            outputs: map.get("outputs").and_then(Node::as_map),
+            inputs: map.get("inputs").and_then(NodeRef::as_map),
+            outputs: map.get("outputs").and_then(NodeRef::as_map),
             ..Index::default()
         };
         let typed = |c: &Self, tpl: Tpl<'a>, kind: Kind| -> Option<TypeId> {
             let name = value::as_str(tpl.get("type")?)?;
             c.ts.resolve_type(c.doc, kind, name).ok()
         };
-        let templates = |key: &str| map.get(key).and_then(Node::as_map);
+        let templates = |key: &str| map.get(key).and_then(NodeRef::as_map);
         if let Some(nodes) = templates("node_templates") {
             for (k, v) in nodes.iter() {
                 let Some(own) = v.as_map() else {
                     idx.nodes.insert(
-                        k.name.as_str(),
+                        k.name(),
                         (
                             None,
                             Tpl {
-                                own: &EMPTY,
+                                own: MapRef::EMPTY,
                                 source: None,
                             },
                         ),
@@ -148,31 +148,31 @@ impl<'t, 'a> Checker<'t, 'a> {
                     .get("copy")
                     .and_then(value::as_str)
                     .and_then(|s| nodes.get(s))
-                    .and_then(Node::as_map);
+                    .and_then(NodeRef::as_map);
                 let tpl = Tpl { own, source };
                 idx.nodes
-                    .insert(k.name.as_str(), (typed(self, tpl, Kind::Node), tpl));
+                    .insert(k.name(), (typed(self, tpl, Kind::Node), tpl));
             }
         }
         if let Some(rels) = templates("relationship_templates") {
             for (k, v) in rels.iter() {
-                let own = v.as_map().unwrap_or(&EMPTY);
+                let own = v.as_map().unwrap_or(MapRef::EMPTY);
                 let source = own
                     .get("copy")
                     .and_then(value::as_str)
                     .and_then(|s| rels.get(s))
-                    .and_then(Node::as_map);
+                    .and_then(NodeRef::as_map);
                 idx.relationships.insert(
-                    k.name.as_str(),
+                    k.name(),
                     typed(self, Tpl { own, source }, Kind::Relationship),
                 );
             }
         }
         if let Some(groups) = templates("groups") {
             for (k, v) in groups.iter() {
-                let own = v.as_map().unwrap_or(&EMPTY);
+                let own = v.as_map().unwrap_or(MapRef::EMPTY);
                 idx.groups.insert(
-                    k.name.as_str(),
+                    k.name(),
                     typed(self, Tpl { own, source: None }, Kind::Group),
                 );
             }
@@ -183,14 +183,14 @@ impl<'t, 'a> Checker<'t, 'a> {
         idx
     }
 
-    fn node_templates(&mut self, node: &'a Node, idx: &Index<'a>) {
+    fn node_templates(&mut self, node: NodeRef<'a>, idx: &Index<'a>) {
         let Some(map) = self.named_map(node, "`node_templates`", Section::NodeTemplates) else {
             return;
         };
         for (k, v) in map.iter() {
-            let (ty, tpl) = idx.node(&k.name).expect("indexed");
-            self.at(k.name.as_str(), |c| {
-                c.node_template(k.name.as_str(), v, ty, tpl, idx, map)
+            let (ty, tpl) = idx.node(k.name()).expect("indexed");
+            self.at(k.name(), |c| {
+                c.node_template(k.name(), v, ty, tpl, idx, map)
             });
         }
     }
@@ -198,19 +198,19 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Resolves `copy` (§7.2, §7.4): the source exists and does not copy.
     fn copy_source(
         &mut self,
-        own: &'a Map,
-        all: &'a Map,
+        own: MapRef<'a>,
+        all: MapRef<'a>,
         what: &str,
         section: Section,
-    ) -> Option<&'a Map> {
+    ) -> Option<MapRef<'a>> {
         let c = own.get("copy")?;
         let name = self.expect_str(c, "`copy`", section)?;
-        match all.get(name).and_then(Node::as_map) {
+        match all.get(name).and_then(NodeRef::as_map) {
             None => {
                 self.error(
                     Code::Template,
                     section,
-                    c.span,
+                    c.span(),
                     format!("`copy` names `{name}`, which is not a {what}"),
                 );
                 self.did_you_mean(name, all.keys());
@@ -221,7 +221,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::Template,
                         section,
-                        c.span,
+                        c.span(),
                         format!("`{name}` itself uses `copy`, so it cannot be copied"),
                     );
                 }
@@ -233,11 +233,11 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn node_template(
         &mut self,
         name: &'a str,
-        v: &'a Node,
+        v: NodeRef<'a>,
         ty: Option<TypeId>,
         _tpl: Tpl<'a>,
         idx: &Index<'a>,
-        all: &'a Map,
+        all: MapRef<'a>,
     ) {
         let section = Section::NodeTemplate;
         let Some(own) = self.expect_map(v, "a node template", section) else {
@@ -251,7 +251,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::MissingKeyname,
                 section,
-                v.span,
+                v.span(),
                 format!("node template `{name}` needs a `type`"),
             );
             return;
@@ -273,7 +273,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.warning(
                     Code::ToscaNotice,
                     Section::NodeTemplateDirectives,
-                    f.span,
+                    f.span(),
                     "`node_filter` is only used with the `select` directive",
                 );
             }
@@ -284,13 +284,13 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if !select {
             // Only `node_filter` matters for a selected node (§7.2.1).
-            self.node_template_assignments(tpl, ty, idx, v.span);
+            self.node_template_assignments(tpl, ty, idx, v.span());
         }
         self.fctx.self_node = None;
     }
 
     /// The directives of a node template (§7.2.1); whether it is `select`ed.
-    fn directives(&mut self, d: &'a Node) -> bool {
+    fn directives(&mut self, d: NodeRef<'a>) -> bool {
         let allowed: &[&str] = &["create", "select", "substitute"];
         let mut select = false;
         for (dname, span) in
@@ -357,7 +357,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// `count` of a node template or requirement: a non-negative integer or
     /// a function (§7.2, §8.5.1).
-    pub(super) fn count(&mut self, count: &'a Node, section: Section) {
+    pub(super) fn count(&mut self, count: NodeRef<'a>, section: Section) {
         match self.call_of(count) {
             Call::Yes(n, args) => {
                 self.call(n, args, count);
@@ -368,7 +368,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::InvalidShape,
                         section,
-                        count.span,
+                        count.span(),
                         format!(
                             "`count` must be a non-negative integer, not {}",
                             value::show(count)
@@ -380,7 +380,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// A condition clause (§8.6, §13.2.1, §16.5, §15.1): a Boolean expression.
-    pub(super) fn condition(&mut self, v: &'a Node, section: Section) {
+    pub(super) fn condition(&mut self, v: NodeRef<'a>, section: Section) {
         if self.v13() {
             // Node filters (§8.6) have their own grammar in TOSCA 1.3;
             // workflow and trigger conditions are condition clauses.
@@ -398,7 +398,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.error(
                             Code::Function,
                             section,
-                            v.span,
+                            v.span(),
                             format!(
                                 "a condition clause is a Boolean expression; `${n}` is not one"
                             ),
@@ -412,7 +412,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::Function,
                         section,
-                        v.span,
+                        v.span(),
                         "a condition clause must be a Boolean expression (a function call such as `$equal`)",
                     );
                 }
@@ -426,20 +426,20 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// of clauses, or `<attribute name>: <constraint clauses>` (1.3
     /// §3.6.3). A trigger's extended condition (`constraint`, `period`,
     /// `evaluations`, `method`, 1.3 §3.6.22) checks its `constraint`.
-    fn condition_clauses_13(&mut self, v: &'a Node, depth: usize) {
+    fn condition_clauses_13(&mut self, v: NodeRef<'a>, depth: usize) {
         const SECTION: Section = Section::V13ConditionClause;
         if depth > super::defs::MAX_NESTING {
             self.error(
                 Code::InvalidShape,
                 SECTION,
-                v.span,
+                v.span(),
                 "condition clauses nested too deeply",
             );
             return;
         }
-        let items: &'a [Node] = match &v.value {
-            v4t_yaml::Value::Seq(items) => items,
-            _ => std::slice::from_ref(v),
+        let items: SeqRef<'a> = match v.value() {
+            ValueRef::Seq(items) => items,
+            _ => SeqRef::one(v),
         };
         for (i, item) in items.iter().enumerate() {
             let Some(m) = item.as_map() else {
@@ -447,13 +447,13 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "a condition clause is a map `<attribute>: <constraint clauses>` or `and`, `or`, `not`, `assert` with a list of clauses, not {}",
                     value::describe(item)
                 );
-                self.error(Code::InvalidShape, SECTION, item.span, message);
+                self.error(Code::InvalidShape, SECTION, item.span(), message);
                 continue;
             };
             let extended = depth == 0 && m.contains_key("constraint");
             self.at_index(i, |c| {
                 for (k, clause) in m.iter() {
-                    let key = k.name.as_str();
+                    let key = k.name();
                     c.at(key, |c| match key {
                         "and" | "or" | "not" | "assert" => {
                             c.condition_clauses_13(clause, depth + 1)
@@ -471,7 +471,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// `<property>: <constraint clauses>`, and `capabilities`, a list of
     /// `<capability name or type>: { properties: ... }`. Property names are
     /// not resolved (the filtered type may be any).
-    fn node_filter_13(&mut self, v: &'a Node) {
+    fn node_filter_13(&mut self, v: NodeRef<'a>) {
         const SECTION: Section = Section::V13NodeFilter;
         let Some(map) = self.expect_map(v, "a node filter", SECTION) else {
             return;
@@ -502,7 +502,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// `- <property>: <constraint clause or clauses>` (1.3 §3.5.3).
-    fn property_filters_13(&mut self, v: &'a Node) {
+    fn property_filters_13(&mut self, v: NodeRef<'a>) {
         self.filter_entries_13(v, "property filters", |c, clauses| {
             c.constraint_clauses(clauses, None)
         });
@@ -512,13 +512,13 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// entries is accepted too, lenient), each value checked by `check`.
     fn filter_entries_13(
         &mut self,
-        v: &'a Node,
+        v: NodeRef<'a>,
         what: &str,
-        mut check: impl FnMut(&mut Self, &'a Node),
+        mut check: impl FnMut(&mut Self, NodeRef<'a>),
     ) {
-        let entries: Vec<(&'a str, &'a Node)> = match &v.value {
-            v4t_yaml::Value::Map(m) => m.iter().map(|(k, n)| (k.name.as_str(), n)).collect(),
-            v4t_yaml::Value::Seq(items) => {
+        let entries: Vec<(&'a str, NodeRef<'a>)> = match v.value() {
+            ValueRef::Map(m) => m.iter().map(|(k, n)| (k.name(), n)).collect(),
+            ValueRef::Seq(items) => {
                 let mut out = Vec::new();
                 for item in items {
                     match item
@@ -526,11 +526,11 @@ impl<'t, 'a> Checker<'t, 'a> {
                         .filter(|m| m.len() == 1)
                         .and_then(|m| m.first())
                     {
-                        Some((k, n)) => out.push((k.name.as_str(), n)),
+                        Some((k, n)) => out.push((k.name(), n)),
                         None => self.error(
                             Code::InvalidShape,
                             Section::V13NodeFilter,
-                            item.span,
+                            item.span(),
                             format!(
                                 "the {what} of a node filter are single-entry maps `<name>: ...`"
                             ),
@@ -544,7 +544,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "the {what} of a node filter are a list, not {}",
                     value::describe(v)
                 );
-                self.error(Code::InvalidShape, Section::V13NodeFilter, v.span, message);
+                self.error(
+                    Code::InvalidShape,
+                    Section::V13NodeFilter,
+                    v.span(),
+                    message,
+                );
                 return;
             }
         };
@@ -557,7 +562,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// §9.7); with `check_required`, every required property needs a value.
     pub(super) fn assignments(
         &mut self,
-        node: &'a Node,
+        node: NodeRef<'a>,
         defs: &[(&'a str, Param<'a>)],
         role: Role,
         section: Section,
@@ -572,34 +577,39 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         };
         for (k, v) in map.iter() {
-            let Some((_, p)) = defs.iter().find(|(n, _)| *n == k.name) else {
+            let Some((_, p)) = defs.iter().find(|(n, _)| *n == k.name()) else {
                 self.error(
                     Code::UndefinedReference,
                     section,
-                    k.span,
-                    format!("`{}` is not a defined {what}", k.name),
+                    k.span(),
+                    format!("`{}` is not a defined {what}", k.name()),
                 );
-                self.defined_names(&k.name, defs.iter().map(|(n, _)| *n), what);
+                self.defined_names(k.name(), defs.iter().map(|(n, _)| *n), what);
                 continue;
             };
-            self.at(k.name.as_str(), |c| {
-                c.assignment(k.name.as_str(), v, p, what, section)
-            });
+            self.at(k.name(), |c| c.assignment(k.name(), v, p, what, section));
         }
         if check_required {
-            self.required_assigned(Some(map), defs, node.span, section);
+            self.required_assigned(Some(map), defs, node.span(), section);
         }
     }
 
     /// One value assigned to a defined property, attribute or parameter.
-    fn assignment(&mut self, name: &str, v: &'a Node, p: &Param<'a>, what: &str, section: Section) {
+    fn assignment(
+        &mut self,
+        name: &str,
+        v: NodeRef<'a>,
+        p: &Param<'a>,
+        what: &str,
+        section: Section,
+    ) {
         // Fixed values (`value`, short-form refinements) are TOSCA 2.0's; a
         // TOSCA 1.3 template overrides what its type gives.
         if p.fixed().is_some() && !self.v13() {
             self.error(
                 Code::Definition,
                 section,
-                v.span,
+                v.span(),
                 format!("{what} `{name}` has a fixed value and cannot be assigned"),
             );
             return;
@@ -609,7 +619,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::MissingValue,
                     section,
-                    v.span,
+                    v.span(),
                     format!("required {what} `{name}` takes its value from the optional input `{input}`, which may have none"),
                 );
             }
@@ -631,7 +641,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// assignments have no keynames, §9.7). Whether it was one (and checked).
     fn extended_attribute(
         &mut self,
-        v: &'a Node,
+        v: NodeRef<'a>,
         schema: Option<&super::defs::Schema<'a>>,
         section: Section,
     ) -> bool {
@@ -664,7 +674,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// Every required property without a default or fixed value is assigned.
     pub(super) fn required_assigned(
         &mut self,
-        map: Option<&'a Map>,
+        map: Option<MapRef<'a>>,
         defs: &[(&'a str, Param<'a>)],
         span: Span,
         section: Section,
@@ -704,11 +714,11 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.type_entries(ct, key)
         };
         for d in &cap.defs {
-            let Some(m) = d.node.get(key).and_then(Node::as_map) else {
+            let Some(m) = d.node.get(key).and_then(NodeRef::as_map) else {
                 continue;
             };
             for (k, v) in m.iter() {
-                if let Some((_, p)) = defs.iter_mut().find(|(n, _)| *n == k.name) {
+                if let Some((_, p)) = defs.iter_mut().find(|(n, _)| *n == k.name()) {
                     p.defs.push(DefNode {
                         node: v,
                         doc: d.doc,
@@ -721,7 +731,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Capability assignments (§8.3), and the required properties of every
     /// capability of the node type.
-    fn capability_assignments(&mut self, node: Option<&'a Node>, ty: TypeId, span: Span) {
+    fn capability_assignments(&mut self, node: Option<NodeRef<'a>>, ty: TypeId, span: Span) {
         let caps = self.node_capabilities(ty);
         let map = match node {
             Some(n) => self.at("capabilities", |c| {
@@ -732,28 +742,28 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(map) = map {
             self.path.push("capabilities");
             for (k, v) in map.iter() {
-                let Some((_, cap)) = caps.iter().find(|(n, _)| *n == k.name) else {
+                let Some((_, cap)) = caps.iter().find(|(n, _)| *n == k.name()) else {
                     let message = format!(
                         "node type `{}` has no capability `{}`",
                         self.type_name(ty),
-                        k.name
+                        k.name()
                     );
                     self.error(
                         Code::UndefinedReference,
                         Section::CapabilityAssignment,
-                        k.span,
+                        k.span(),
                         message,
                     );
-                    self.defined_names(&k.name, caps.iter().map(|(n, _)| *n), "capability");
+                    self.defined_names(k.name(), caps.iter().map(|(n, _)| *n), "capability");
                     continue;
                 };
-                self.at(k.name.as_str(), |c| {
+                self.at(k.name(), |c| {
                     let Some(m) = c.expect_map(v, "a capability assignment", Section::CapabilityAssignment) else { return };
                     c.keys(m, Entity::CapabilityAssignment, "a capability assignment", Section::CapabilityAssignment);
                     let props = c.capability_properties(cap, "properties");
                     match m.get("properties") {
                         Some(p) => c.at("properties", |c| c.assignments(p, &props, Role::Property, Section::CapabilityAssignment, true)),
-                        None => c.required_assigned(None, &props, v.span, Section::CapabilityAssignment),
+                        None => c.required_assigned(None, &props, v.span(), Section::CapabilityAssignment),
                     }
                     if let Some(a) = m.get("attributes") {
                         let attrs = c.capability_properties(cap, "attributes");
@@ -794,7 +804,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// the node or relationship type.
     pub(super) fn interface_assignments(
         &mut self,
-        node: &'a Node,
+        node: NodeRef<'a>,
         defs: &[(&'a str, Param<'a>)],
         section: Section,
     ) {
@@ -802,17 +812,17 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         };
         for (k, v) in map.iter() {
-            let Some((_, def)) = defs.iter().find(|(n, _)| *n == k.name) else {
+            let Some((_, def)) = defs.iter().find(|(n, _)| *n == k.name()) else {
                 self.error(
                     Code::UndefinedReference,
                     Section::InterfaceAssignment,
-                    k.span,
-                    format!("`{}` is not an interface of the type", k.name),
+                    k.span(),
+                    format!("`{}` is not an interface of the type", k.name()),
                 );
-                self.defined_names(&k.name, defs.iter().map(|(n, _)| *n), "interface");
+                self.defined_names(k.name(), defs.iter().map(|(n, _)| *n), "interface");
                 continue;
             };
-            self.at(k.name.as_str(), |c| c.interface_assignment(v, def));
+            self.at(k.name(), |c| c.interface_assignment(v, def));
         }
     }
 
@@ -827,7 +837,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         super::defs::collect_section(&chain, key)
     }
 
-    fn interface_assignment(&mut self, v: &'a Node, def: &Param<'a>) {
+    fn interface_assignment(&mut self, v: NodeRef<'a>, def: &Param<'a>) {
         if v.is_null() {
             return;
         }
@@ -857,7 +867,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     return;
                 };
                 for (k, ov) in om.iter() {
-                    let Some((_, od)) = defs.iter().find(|(n, _)| *n == k.name) else {
+                    let Some((_, od)) = defs.iter().find(|(n, _)| *n == k.name()) else {
                         let what = if key == "operations" {
                             "operation"
                         } else {
@@ -866,32 +876,32 @@ impl<'t, 'a> Checker<'t, 'a> {
                         c.error(
                             Code::UndefinedReference,
                             Section::OperationAssignment,
-                            k.span,
-                            format!("{what} `{}` is not defined by the interface", k.name),
+                            k.span(),
+                            format!("{what} `{}` is not defined by the interface", k.name()),
                         );
-                        c.defined_names(&k.name, defs.iter().map(|(n, _)| *n), what);
+                        c.defined_names(k.name(), defs.iter().map(|(n, _)| *n), what);
                         continue;
                     };
-                    c.at(k.name.as_str(), |c| c.operation_assignment(ov, od));
+                    c.at(k.name(), |c| c.operation_assignment(ov, od));
                 }
             });
         }
         if v13 {
             let defs = self.interface_parts(def, "operations");
             for (k, ov) in m.iter() {
-                if k.name == "inputs" || k.name == "operations" || k.name == "notifications" {
+                if k.name() == "inputs" || k.name() == "operations" || k.name() == "notifications" {
                     continue;
                 }
-                match defs.iter().find(|(n, _)| *n == k.name) {
-                    Some((_, od)) => self.at(k.name.as_str(), |c| c.operation_assignment(ov, od)),
+                match defs.iter().find(|(n, _)| *n == k.name()) {
+                    Some((_, od)) => self.at(k.name(), |c| c.operation_assignment(ov, od)),
                     None => {
                         self.error(
                             Code::UndefinedReference,
                             Section::V13OperationDefinition,
-                            k.span,
-                            format!("operation `{}` is not defined by the interface", k.name),
+                            k.span(),
+                            format!("operation `{}` is not defined by the interface", k.name()),
                         );
-                        self.defined_names(&k.name, defs.iter().map(|(n, _)| *n), "operation");
+                        self.defined_names(k.name(), defs.iter().map(|(n, _)| *n), "operation");
                     }
                 }
             }
@@ -902,7 +912,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// where `allow_new`; fixed-value inputs cannot be assigned.
     pub(super) fn input_assignments(
         &mut self,
-        node: &'a Node,
+        node: NodeRef<'a>,
         defs: &[(&'a str, Param<'a>)],
         allow_new: bool,
     ) {
@@ -910,34 +920,28 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         };
         for (k, v) in map.iter() {
-            match defs.iter().find(|(n, _)| *n == k.name) {
-                Some((_, p)) => self.at(k.name.as_str(), |c| {
-                    c.assignment(
-                        k.name.as_str(),
-                        v,
-                        p,
-                        "input",
-                        Section::ParameterValueAssignment,
-                    )
+            match defs.iter().find(|(n, _)| *n == k.name()) {
+                Some((_, p)) => self.at(k.name(), |c| {
+                    c.assignment(k.name(), v, p, "input", Section::ParameterValueAssignment)
                 }),
                 None => {
                     if !allow_new {
                         self.error(
                             Code::UndefinedReference,
                             Section::CallOperationActivity,
-                            k.span,
-                            format!("`{}` is not an input of the operation", k.name),
+                            k.span(),
+                            format!("`{}` is not an input of the operation", k.name()),
                         );
-                        self.defined_names(&k.name, defs.iter().map(|(n, _)| *n), "input");
+                        self.defined_names(k.name(), defs.iter().map(|(n, _)| *n), "input");
                     }
-                    self.at(k.name.as_str(), |c| c.check_functions(v));
+                    self.at(k.name(), |c| c.check_functions(v));
                 }
             }
         }
     }
 
     /// An operation or notification assignment (§11.5, §11.7).
-    fn operation_assignment(&mut self, v: &'a Node, def: &Param<'a>) {
+    fn operation_assignment(&mut self, v: NodeRef<'a>, def: &Param<'a>) {
         if v.is_null() {
             return;
         }
@@ -969,31 +973,31 @@ impl<'t, 'a> Checker<'t, 'a> {
                 for (k, mv) in om.iter() {
                     if outputs
                         .iter()
-                        .any(|(n, p)| *n == k.name && p.mapping().is_some())
+                        .any(|(n, p)| *n == k.name() && p.mapping().is_some())
                     {
                         c.error(
                             Code::Definition,
                             Section::OperationAssignment,
-                            k.span,
-                            format!("output `{}` is already mapped in its definition", k.name),
+                            k.span(),
+                            format!("output `{}` is already mapped in its definition", k.name()),
                         );
                     }
                     if !c.v13() {
-                        c.at(k.name.as_str(), |c| c.attribute_selection(mv));
+                        c.at(k.name(), |c| c.attribute_selection(mv));
                     }
                 }
             });
         }
     }
 
-    fn relationship_templates(&mut self, node: &'a Node, idx: &Index<'a>) {
+    fn relationship_templates(&mut self, node: NodeRef<'a>, idx: &Index<'a>) {
         let section = Section::RelationshipTemplate;
         let Some(map) = self.named_map(node, "`relationship_templates`", section) else {
             return;
         };
         for (k, v) in map.iter() {
-            let ty = idx.relationships.get(k.name.as_str()).copied().flatten();
-            self.at(k.name.as_str(), |c| {
+            let ty = idx.relationships.get(k.name()).copied().flatten();
+            self.at(k.name(), |c| {
                 let Some(own) = c.expect_map(v, "a relationship template", section) else {
                     return;
                 };
@@ -1009,8 +1013,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                     c.error(
                         Code::MissingKeyname,
                         section,
-                        v.span,
-                        format!("relationship template `{}` needs a `type`", k.name),
+                        v.span(),
+                        format!("relationship template `{}` needs a `type`", k.name()),
                     );
                     return;
                 };
@@ -1026,7 +1030,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Some(p) => c.at("properties", |c| {
                         c.assignments(p, &props, Role::Property, Section::PropertyAssignment, true)
                     }),
-                    None => c.required_assigned(None, &props, v.span, Section::PropertyAssignment),
+                    None => {
+                        c.required_assigned(None, &props, v.span(), Section::PropertyAssignment)
+                    }
                 }
                 if let Some(a) = tpl.get("attributes") {
                     let attrs = c.type_attributes(ty);
@@ -1054,7 +1060,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Function definitions inside a service template refine the outer ones:
     /// only implementations change, new signatures are appended (§10.4).
-    fn function_refinements(&mut self, node: &'a Node) {
+    fn function_refinements(&mut self, node: NodeRef<'a>) {
         self.function_definitions(node);
         let Some(map) = node.as_map() else { return };
         for (k, def) in map.iter() {
@@ -1062,32 +1068,33 @@ impl<'t, 'a> Checker<'t, 'a> {
                 .loaded
                 .doc(self.doc)
                 .root
+                .node()
                 .get("functions")
-                .and_then(|f| f.get(&k.name))
+                .and_then(|f| f.get(k.name()))
                 .or_else(|| {
                     self.ts
-                        .resolve(self.doc, crate::types::Space::Function, &k.name)
+                        .resolve(self.doc, crate::types::Space::Function, k.name())
                         .ok()
                         .map(|e| self.ts.functions[e as usize].def)
                 });
             let Some(outer_sigs) = outer
                 .and_then(|o| o.get("signatures"))
-                .and_then(Node::as_seq)
+                .and_then(NodeRef::as_seq)
             else {
                 continue;
             };
-            let Some(sigs) = def.get("signatures").and_then(Node::as_seq) else {
+            let Some(sigs) = def.get("signatures").and_then(NodeRef::as_seq) else {
                 continue;
             };
             for (i, sig) in sigs.iter().enumerate().take(outer_sigs.len()) {
                 if let Some(sm) = sig.as_map() {
                     for (sk, _) in sm.iter() {
-                        if sk.name != "implementation" {
+                        if sk.name() != "implementation" {
                             self.error(
                                 Code::Definition,
                                 Section::FunctionDefinitions,
-                                sk.span,
-                                format!("refining signature {i} of `{}` may only change its `implementation`", k.name),
+                                sk.span(),
+                                format!("refining signature {i} of `{}` may only change its `implementation`", k.name()),
                             );
                         }
                     }
@@ -1096,6 +1103,3 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 }
-
-/// An empty map for templates that are not maps (reported elsewhere).
-static EMPTY: std::sync::LazyLock<Map> = std::sync::LazyLock::new(Map::new);

@@ -5,7 +5,7 @@
 use crate::keynames::{is_keyname, keynames, Entity};
 use crate::section::Section;
 use v4t_source::Code;
-use v4t_yaml::{Map, Node, Span};
+use v4t_yaml::{MapRef, NodeRef, Span};
 
 use super::defs::{is_short_form, DefNode, Param, Place, Role};
 use super::funcs::FnCtx;
@@ -15,34 +15,34 @@ use crate::value::{self, Scalar};
 
 impl<'t, 'a> Checker<'t, 'a> {
     /// A `*_types` section.
-    pub(super) fn type_section(&mut self, kind: Kind, v: &'a Node) {
+    pub(super) fn type_section(&mut self, kind: Kind, v: NodeRef<'a>) {
         let Some(map) = self.named_map(v, &format!("`{}`", kind.section()), kind.spec_section())
         else {
             return;
         };
         for (k, def) in map.iter() {
-            if kind == Kind::Data && self.ts.builtin(self.grammar, &k.name).is_some() {
+            if kind == Kind::Data && self.ts.builtin(self.grammar, k.name()).is_some() {
                 self.error(
                     Code::Definition,
                     Section::BuiltInTypes,
-                    k.span,
+                    k.span(),
                     format!(
                         "`{}` is the name of a built-in type and cannot be used for a data type",
-                        k.name
+                        k.name()
                     ),
                 );
                 continue;
             }
-            let Some(t) = self.ts.local_type(self.doc, kind, &k.name) else {
+            let Some(t) = self.ts.local_type(self.doc, kind, k.name()) else {
                 continue;
             };
-            self.at(k.name.as_str(), |c| c.type_def(kind, t, def));
+            self.at(k.name(), |c| c.type_def(kind, t, def));
         }
     }
 
     /// One type definition: its keynames, the common keynames of types
     /// (§6.4.1), its properties and attributes, and what its kind defines.
-    fn type_def(&mut self, kind: Kind, t: TypeId, def: &'a Node) {
+    fn type_def(&mut self, kind: Kind, t: TypeId, def: NodeRef<'a>) {
         let section = kind.spec_section();
         if def.is_null() && self.v13() {
             return;
@@ -52,7 +52,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         };
         let scalar = kind == Kind::Data && self.ts.builtin_base(t) == Some(Builtin::Scalar);
-        self.type_keynames(kind, map, def.span, scalar);
+        self.type_keynames(kind, map, def.span(), scalar);
         if let Some(d) = map.get("description") {
             self.at("description", |c| c.description(d));
         }
@@ -123,7 +123,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The keynames of a type definition: the common ones and its kind's;
     /// a scalar type's (§9.1.2.2) only in scalar types.
-    fn type_keynames(&mut self, kind: Kind, map: &'a Map, def_span: Span, scalar: bool) {
+    fn type_keynames(&mut self, kind: Kind, map: MapRef<'a>, def_span: Span, scalar: bool) {
         let mut allowed: Vec<&str> = keynames(Entity::Type(kind), self.grammar).collect();
         let scalar_keys: Vec<&str> = keynames(Entity::ScalarType, self.grammar).collect();
         if scalar {
@@ -141,7 +141,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     Code::Definition,
                     Section::Scalar,
                     map.get_entry(first)
-                        .map(|(k, _)| k.span)
+                        .map(|(k, _)| k.span())
                         .unwrap_or(def_span),
                     format!(
                         "`{}` is only allowed in scalar types (types derived from `scalar`)",
@@ -164,7 +164,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The property and attribute definitions of a type, refining its
     /// parent's.
-    fn type_properties_and_attributes(&mut self, map: &'a Map, parent_chain: &[DefNode<'a>]) {
+    fn type_properties_and_attributes(&mut self, map: MapRef<'a>, parent_chain: &[DefNode<'a>]) {
         for (section_key, role) in [
             ("properties", Role::Property),
             ("attributes", Role::Attribute),
@@ -188,7 +188,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// What a relationship type defines besides properties and attributes
     /// (§7.3): interfaces and the lists of valid targets and sources.
-    fn relationship_type(&mut self, t: TypeId, map: &'a Map, parent_chain: &[DefNode<'a>]) {
+    fn relationship_type(&mut self, t: TypeId, map: MapRef<'a>, parent_chain: &[DefNode<'a>]) {
         if let Some(i) = map.get("interfaces") {
             let parents = super::defs::collect_section(parent_chain, "interfaces");
             self.at("interfaces", |c| c.interface_defs(i, &parents));
@@ -207,7 +207,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// `version` of a type (§6.4.1): a version string.
-    fn type_version(&mut self, v: &'a Node) {
+    fn type_version(&mut self, v: NodeRef<'a>) {
         let ok = match self.classify(v) {
             Scalar::Str(s) => super::literals::parse_version(s).is_some() || self.v13(),
             Scalar::Int(_) | Scalar::Float(_) => self.v13(),
@@ -217,7 +217,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::DefinitionsVersion,
                 Section::TypeKeynames,
-                v.span,
+                v.span(),
                 format!(
                     "{} is not a version string `major.minor[.fix[.qualifier[-build]]]` (quote `major.minor` versions)",
                     value::show(v)
@@ -233,7 +233,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         &mut self,
         t: TypeId,
         key: &'a str,
-        l: &'a Node,
+        l: NodeRef<'a>,
         kind: Kind,
         section: Section,
     ) {
@@ -262,7 +262,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The resolved types of a written list of type names (quietly), in the
     /// scope of the document that wrote it.
-    pub fn types_in_list(&self, l: &'a Node, kind: Kind) -> Vec<TypeId> {
+    pub fn types_in_list(&self, l: NodeRef<'a>, kind: Kind) -> Vec<TypeId> {
         let doc = self.doc_of(l);
         l.as_seq()
             .map(|items| {
@@ -275,12 +275,14 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// The document a node was read from.
-    pub fn doc_of(&self, n: &Node) -> crate::load::DocId {
-        self.loaded.doc_of_source(n.span.source).unwrap_or(self.doc)
+    pub fn doc_of(&self, n: NodeRef<'_>) -> crate::load::DocId {
+        self.loaded
+            .doc_of_source(n.span().source)
+            .unwrap_or(self.doc)
     }
 
     /// Policy type `targets`: node or group types, narrowing the parent's.
-    fn narrowing_targets(&mut self, t: TypeId, l: &'a Node) {
+    fn narrowing_targets(&mut self, t: TypeId, l: NodeRef<'a>) {
         self.at("targets", |c| {
             let entries = c.expect_str_list(l, "`targets`", Section::PolicyType);
             let parent_list = c.ts.get(t).parent.and_then(|p| c.ts.inherited(p, "targets"));
@@ -318,7 +320,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Data type rules (§9.2) and scalar type rules (§9.1.2.2).
-    fn data_type(&mut self, t: TypeId, map: &'a Map, scalar: bool) {
+    fn data_type(&mut self, t: TypeId, map: MapRef<'a>, scalar: bool) {
         let def = self.ts.get(t);
         let parent = def.parent;
         let base = self.ts.builtin_base(t);
@@ -341,15 +343,15 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Definition,
                     Section::DataType,
-                    p.span,
+                    p.span(),
                     "properties are only allowed in complex data types, not in types derived from built-in types",
                 );
             }
-            if p.as_map().is_some_and(Map::is_empty) {
+            if p.as_map().is_some_and(MapRef::is_empty) {
                 self.error(
                     Code::Definition,
                     Section::DataType,
-                    p.span,
+                    p.span(),
                     "`properties` must contain at least one property definition",
                 );
             }
@@ -376,7 +378,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Definition,
                     Section::DataType,
-                    e.span,
+                    e.span(),
                     "`entry_schema` is only allowed in data types derived from `list` or `map`",
                 );
             }
@@ -402,7 +404,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.error(
                             Code::Definition,
                             Section::DataType,
-                            k.span,
+                            k.span(),
                             "a `key_schema` must derive from `string`",
                         );
                     }
@@ -411,7 +413,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Definition,
                     Section::DataType,
-                    k.span,
+                    k.span(),
                     "`key_schema` is only allowed in data types derived from `map`",
                 );
             }
@@ -423,7 +425,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// A schema definition refining an inherited one.
-    fn schema_refining(&mut self, node: &'a Node, parent: Option<&super::defs::Schema<'a>>) {
+    fn schema_refining(&mut self, node: NodeRef<'a>, parent: Option<&super::defs::Schema<'a>>) {
         match parent {
             None => {
                 self.schema(node, Section::SchemaDefinition);
@@ -432,11 +434,11 @@ impl<'t, 'a> Checker<'t, 'a> {
                 // The type, if given, must derive from the parent's.
                 let ty = match value::as_str(node) {
                     Some(n) => self
-                        .resolve_type(n, Kind::Data, node.span, Section::SchemaDefinition)
-                        .map(|t| (t, node.span)),
+                        .resolve_type(n, Kind::Data, node.span(), Section::SchemaDefinition)
+                        .map(|t| (t, node.span())),
                     None => node.get("type").and_then(|tn| {
                         self.type_ref(tn, Kind::Data, Section::SchemaDefinition)
-                            .map(|t| (t, tn.span))
+                            .map(|t| (t, tn.span()))
                     }),
                 };
                 if let Some((t, span)) = ty {
@@ -491,7 +493,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Scalar type rules (§9.1.2.2).
-    fn scalar_type(&mut self, t: TypeId, map: &'a Map) {
+    fn scalar_type(&mut self, t: TypeId, map: MapRef<'a>) {
         let span = self.ts.get(t).span;
         let parent = self.ts.get(t).parent;
         let parent_is_abstract =
@@ -517,7 +519,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::Definition,
                 Section::Scalar,
-                cu.span,
+                cu.span(),
                 "a derived scalar type must not add or change `canonical_unit`",
             );
         }
@@ -526,7 +528,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// The `data_type` of a scalar type: `float` or `integer` (or derived),
     /// never changed by a derived scalar type (`refined`: the scalar type it
     /// derives from); whether it is an integer type.
-    fn scalar_data_type(&mut self, map: &'a Map, refined: Option<TypeId>) -> bool {
+    fn scalar_data_type(&mut self, map: MapRef<'a>, refined: Option<TypeId>) -> bool {
         let Some(dt) = map.get("data_type") else {
             let inherited = refined.and_then(|p| self.ts.inherited(p, "data_type"));
             return inherited.is_some_and(|dt| {
@@ -539,7 +541,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::Definition,
                 Section::Scalar,
-                dt.span,
+                dt.span(),
                 "the `data_type` of a scalar type must not be changed in a derived scalar type",
             );
         }
@@ -553,7 +555,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Definition,
                     Section::Scalar,
-                    dt.span,
+                    dt.span(),
                     "the `data_type` of a scalar type must be `float`, `integer` or derived from them",
                 );
                 false
@@ -563,7 +565,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The `units` or `prefixes` of a scalar type with their multipliers
     /// (positive numbers; integers for an `integer` scalar).
-    fn multipliers(&mut self, map: &'a Map, key: &'a str, integer: bool) -> Vec<(&'a str, f64)> {
+    fn multipliers(&mut self, map: MapRef<'a>, key: &'a str, integer: bool) -> Vec<(&'a str, f64)> {
         let mut out = Vec::new();
         let Some(node) = map.get(key) else { return out };
         let Some(m) = self.expect_map(node, &format!("`{key}`"), Section::Scalar) else {
@@ -571,22 +573,22 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         for (k, v) in m.iter() {
             match self.classify(v) {
-                Scalar::Int(i) if i > 0 => out.push((k.name.as_str(), i as f64)),
-                Scalar::Float(f) if f > 0.0 && !integer => out.push((k.name.as_str(), f)),
+                Scalar::Int(i) if i > 0 => out.push((k.name(), i as f64)),
+                Scalar::Float(f) if f > 0.0 && !integer => out.push((k.name(), f)),
                 Scalar::Float(_) if integer => {
                     self.error(
                         Code::Definition,
                         Section::Scalar,
-                        v.span,
-                        format!("multiplier of `{}` must be an integer", k.name),
+                        v.span(),
+                        format!("multiplier of `{}` must be an integer", k.name()),
                     );
                     self.note("the scalar type's `data_type` is an integer type");
                 }
                 _ => self.error(
                     Code::Definition,
                     Section::Scalar,
-                    v.span,
-                    format!("multiplier of `{}` must be a positive number", k.name),
+                    v.span(),
+                    format!("multiplier of `{}` must be a positive number", k.name()),
                 ),
             }
         }
@@ -597,7 +599,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// its units (rather than inheriting them).
     fn scalar_units(
         &mut self,
-        map: &'a Map,
+        map: MapRef<'a>,
         span: Span,
         units: &[(&'a str, f64)],
         prefixes: &[(&'a str, f64)],
@@ -616,7 +618,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Definition,
                     Section::Scalar,
-                    prefixes_key.span,
+                    prefixes_key.span(),
                     "`prefixes` require exactly one unit (with multiplier 1)",
                 );
             }
@@ -645,7 +647,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// multiplier is 1.
     fn canonical_unit(
         &mut self,
-        cu: &'a Node,
+        cu: NodeRef<'a>,
         units: &[(&'a str, f64)],
         prefixes: &[(&'a str, f64)],
     ) {
@@ -663,13 +665,13 @@ impl<'t, 'a> Checker<'t, 'a> {
             None => self.error(
                 Code::Definition,
                 Section::Scalar,
-                cu.span,
+                cu.span(),
                 format!("canonical unit `{name}` is not a unit of this scalar type"),
             ),
             Some(m) if m != 1.0 => self.error(
                 Code::Definition,
                 Section::Scalar,
-                cu.span,
+                cu.span(),
                 format!("canonical unit `{name}` must have the multiplier 1"),
             ),
             Some(_) => {}
@@ -677,7 +679,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Node type definitions (§7.1).
-    fn node_type(&mut self, t: TypeId, map: &'a Map, parent_chain: &[DefNode<'a>]) {
+    fn node_type(&mut self, t: TypeId, map: MapRef<'a>, parent_chain: &[DefNode<'a>]) {
         if let Some(caps) = map.get("capabilities") {
             let parents = super::defs::collect_section(parent_chain, "capabilities");
             self.at("capabilities", |c| {
@@ -713,16 +715,16 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// A capability definition or refinement (§8.2, §8.2.1).
-    fn capability_def(&mut self, def: &'a Node, parent: Option<&Param<'a>>) {
+    fn capability_def(&mut self, def: NodeRef<'a>, parent: Option<&Param<'a>>) {
         let parent_type = parent.and_then(|p| self.capability_type_of(p));
         if let Some(name) = value::as_str(def) {
             if let Some(ty) = self.resolve_type(
                 name,
                 Kind::Capability,
-                def.span,
+                def.span(),
                 Section::CapabilityDefinition,
             ) {
-                self.check_refined_type(parent_type, ty, def.span);
+                self.check_refined_type(parent_type, ty, def.span());
             }
             return;
         }
@@ -743,7 +745,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.warning(
                 Code::ToscaNotice,
                 Section::CapabilityDefinition,
-                o.0.span,
+                o.0.span(),
                 "`occurrences` on capabilities is deprecated in TOSCA 2.0 (use `allocation` in requirement assignments)",
             );
         }
@@ -774,22 +776,22 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// inherited one; a new definition needs one.
     fn refined_type(
         &mut self,
-        map: &'a Map,
+        map: MapRef<'a>,
         kind: Kind,
         parent_type: Option<TypeId>,
-        at: &'a Node,
+        at: NodeRef<'a>,
         (section, what): (Section, &str),
     ) -> Option<TypeId> {
         match map.get("type") {
             Some(tn) => self.type_ref(tn, kind, section).inspect(|&t| {
-                self.check_refined_type(parent_type, t, tn.span);
+                self.check_refined_type(parent_type, t, tn.span());
             }),
             None => {
                 if parent_type.is_none() {
                     self.error(
                         Code::MissingKeyname,
                         section,
-                        at.span,
+                        at.span(),
                         format!("{what} needs a `type`"),
                     );
                 }
@@ -800,7 +802,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// `properties` and `attributes` of a definition that only refines those
     /// of its type `ty` (capability and relationship definitions, §8.2, §8.4).
-    fn refine_type_entries(&mut self, map: &'a Map, ty: TypeId, what: &str) {
+    fn refine_type_entries(&mut self, map: MapRef<'a>, ty: TypeId, what: &str) {
         for key in ["properties", "attributes"] {
             let Some(n) = map.get(key) else { continue };
             let (role, parents) = if key == "properties" {
@@ -827,7 +829,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         &mut self,
         ty: TypeId,
         key: &'a str,
-        l: &'a Node,
+        l: NodeRef<'a>,
         kind: Kind,
         section: Section,
     ) {
@@ -853,7 +855,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Requirement definitions (§8.4): a list of single-key maps with
     /// unique names, refining inherited ones (§8.4.1).
-    fn requirement_defs(&mut self, reqs: &'a Node, parents: &[(&'a str, Param<'a>)]) {
+    fn requirement_defs(&mut self, reqs: NodeRef<'a>, parents: &[(&'a str, Param<'a>)]) {
         let Some(list) = self.expect_seq(reqs, "`requirements`", Section::RequirementDefinition)
         else {
             return;
@@ -872,34 +874,34 @@ impl<'t, 'a> Checker<'t, 'a> {
                     c.error(
                         Code::InvalidShape,
                         Section::RequirementDefinition,
-                        item.span,
+                        item.span(),
                         "each entry of `requirements` is a single-key map `<name>: <definition>`",
                     );
                     return;
                 }
                 let (k, def) = m.first().expect("one entry");
-                if names.contains(&k.name.as_str()) {
+                if names.contains(&k.name()) {
                     c.error(
                         Code::Duplicate,
                         Section::RequirementDefinition,
-                        k.span,
-                        format!("requirement `{}` is defined twice", k.name),
+                        k.span(),
+                        format!("requirement `{}` is defined twice", k.name()),
                     );
                 }
-                names.push(k.name.as_str());
-                let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
-                c.at(k.name.as_str(), |c| c.requirement_def(def, parent));
+                names.push(k.name());
+                let parent = parents.iter().find(|(n, _)| *n == k.name()).map(|(_, p)| p);
+                c.at(k.name(), |c| c.requirement_def(def, parent));
             });
         }
     }
 
-    fn requirement_def(&mut self, def: &'a Node, parent: Option<&Param<'a>>) {
+    fn requirement_def(&mut self, def: NodeRef<'a>, parent: Option<&Param<'a>>) {
         // The TOSCA 1.3 short form `<name>: <capability type>`.
         if let Some(name) = value::as_str(def) {
             self.resolve_type(
                 name,
                 Kind::Capability,
-                def.span,
+                def.span(),
                 Section::RequirementDefinition,
             );
             return;
@@ -927,7 +929,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         });
         let node = map.get("node").and_then(|n| {
             let t = self.type_ref(n, Kind::Node, Section::RequirementDefinition)?;
-            self.check_refined_type(parent_node, t, n.span);
+            self.check_refined_type(parent_node, t, n.span());
             Some(t)
         });
         let node = node.or(parent_node);
@@ -938,7 +940,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::MissingKeyname,
                         Section::RequirementDefinition,
-                        def.span,
+                        def.span(),
                         "a requirement definition needs a `capability`",
                     );
                 }
@@ -966,7 +968,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.error(
                             Code::Definition,
                             Section::RequirementRefinement,
-                            cr.span,
+                            cr.span(),
                             "a refined `count_range` must lie within the parent's range",
                         );
                     }
@@ -981,7 +983,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// offers.
     fn capability_of_requirement_def(
         &mut self,
-        cn: &'a Node,
+        cn: NodeRef<'a>,
         node: Option<TypeId>,
         parent: Option<&Param<'a>>,
     ) {
@@ -1012,7 +1014,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::Definition,
                 Section::RequirementRefinement,
-                cn.span,
+                cn.span(),
                 "a capability given by symbolic name must stay unchanged in refinements",
             );
         }
@@ -1022,7 +1024,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(ct) = self.resolve_type(
             name,
             Kind::Capability,
-            cn.span,
+            cn.span(),
             Section::RequirementDefinition,
         ) else {
             return;
@@ -1032,7 +1034,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 .resolve_type(self.doc_of(p), Kind::Capability, value::as_str(p)?)
                 .ok()
         });
-        self.check_refined_type(parent_type, ct, cn.span);
+        self.check_refined_type(parent_type, ct, cn.span());
         if let Some(n) = node {
             let fulfils = self.node_capabilities(n).iter().any(|(_, v)| {
                 self.capability_type_of(v)
@@ -1047,7 +1049,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Template,
                     Section::RequirementDefinition,
-                    cn.span,
+                    cn.span(),
                     message,
                 );
             }
@@ -1055,13 +1057,13 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// `count_range: [min, max]` (§8.4); `None` if invalid (reported).
-    pub fn count_range(&mut self, cr: &'a Node) -> Option<(u64, u64)> {
+    pub fn count_range(&mut self, cr: NodeRef<'a>) -> Option<(u64, u64)> {
         let r = self.range_of(cr);
         if r.is_none() {
             self.error(
                 Code::InvalidShape,
                 Section::RequirementDefinition,
-                cr.span,
+                cr.span(),
                 "`count_range` is `[min, max]` with non-negative integers, min <= max, max may be UNBOUNDED",
             );
         }
@@ -1069,16 +1071,16 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Reads `[min, max]` quietly.
-    pub fn range_of(&self, cr: &Node) -> Option<(u64, u64)> {
+    pub fn range_of(&self, cr: NodeRef<'_>) -> Option<(u64, u64)> {
         let l = cr.as_seq()?;
         if l.len() != 2 {
             return None;
         }
-        let lo = match self.classify(&l[0]) {
+        let lo = match self.classify(l.at(0)) {
             Scalar::Int(i) if i >= 0 => i as u64,
             _ => return None,
         };
-        let hi = match self.classify(&l[1]) {
+        let hi = match self.classify(l.at(1)) {
             Scalar::Int(i) if i >= 0 => i as u64,
             Scalar::Str("UNBOUNDED") => u64::MAX,
             _ => return None,
@@ -1089,7 +1091,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// The relationship of a requirement definition (§8.4): a type name or
     /// a relationship definition refining the type's properties, attributes
     /// and interfaces.
-    fn relationship_def(&mut self, r: &'a Node, parent: Option<&Param<'a>>) {
+    fn relationship_def(&mut self, r: NodeRef<'a>, parent: Option<&Param<'a>>) {
         let parent_type = parent.and_then(|p| p.get("relationship")).and_then(|pr| {
             let name = value::as_str(pr).or_else(|| value::as_str(pr.get("type")?))?;
             self.ts
@@ -1100,10 +1102,10 @@ impl<'t, 'a> Checker<'t, 'a> {
             if let Some(t) = self.resolve_type(
                 name,
                 Kind::Relationship,
-                r.span,
+                r.span(),
                 Section::RequirementDefinition,
             ) {
-                self.check_refined_type(parent_type, t, r.span);
+                self.check_refined_type(parent_type, t, r.span());
             }
             return;
         }
@@ -1137,32 +1139,32 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Interface definitions in node and relationship types (§11.2).
-    fn interface_defs(&mut self, node: &'a Node, parents: &[(&'a str, Param<'a>)]) {
+    fn interface_defs(&mut self, node: NodeRef<'a>, parents: &[(&'a str, Param<'a>)]) {
         let Some(m) = self.named_map(node, "`interfaces`", Section::InterfaceDefinition) else {
             return;
         };
         for (k, def) in m.iter() {
-            let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
-            self.at(k.name.as_str(), |c| c.interface_def(def, parent));
+            let parent = parents.iter().find(|(n, _)| *n == k.name()).map(|(_, p)| p);
+            self.at(k.name(), |c| c.interface_def(def, parent));
         }
     }
 
     /// Interface refinements (relationship definitions in requirements):
     /// the interfaces must exist in the relationship type.
-    fn interface_refinements_only(&mut self, node: &'a Node, parents: &[(&'a str, Param<'a>)]) {
+    fn interface_refinements_only(&mut self, node: NodeRef<'a>, parents: &[(&'a str, Param<'a>)]) {
         let Some(m) = self.named_map(node, "`interfaces`", Section::RequirementDefinition) else {
             return;
         };
         for (k, def) in m.iter() {
-            match parents.iter().find(|(n, _)| *n == k.name) {
-                Some((_, p)) => self.at(k.name.as_str(), |c| c.interface_def(def, Some(p))),
+            match parents.iter().find(|(n, _)| *n == k.name()) {
+                Some((_, p)) => self.at(k.name(), |c| c.interface_def(def, Some(p))),
                 None => self.error(
                     Code::UndefinedReference,
                     Section::RequirementDefinition,
-                    k.span,
+                    k.span(),
                     format!(
                         "interface `{}` is not defined by the relationship type",
-                        k.name
+                        k.name()
                     ),
                 ),
             }
@@ -1177,7 +1179,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         })
     }
 
-    fn interface_def(&mut self, def: &'a Node, parent: Option<&Param<'a>>) {
+    fn interface_def(&mut self, def: NodeRef<'a>, parent: Option<&Param<'a>>) {
         let Some(map) =
             self.expect_map(def, "an interface definition", Section::InterfaceDefinition)
         else {
@@ -1240,10 +1242,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "notifications",
                     "metadata",
                 ]
-                .contains(&k.name.as_str())
+                .contains(&k.name())
                 {
-                    let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
-                    self.at(k.name.as_str(), |c| c.operation_def(v, parent, Place::Type));
+                    let parent = parents.iter().find(|(n, _)| *n == k.name()).map(|(_, p)| p);
+                    self.at(k.name(), |c| c.operation_def(v, parent, Place::Type));
                 }
             }
         }
@@ -1251,7 +1253,7 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Interface types (§11.1): inputs, operations, notifications; no
     /// implementations and no output mappings.
-    fn interface_type(&mut self, _t: TypeId, map: &'a Map, parent_chain: &[DefNode<'a>]) {
+    fn interface_type(&mut self, _t: TypeId, map: MapRef<'a>, parent_chain: &[DefNode<'a>]) {
         if let Some(i) = map.get("inputs") {
             let parents = super::defs::collect_section(parent_chain, "inputs");
             self.at("inputs", |c| {
@@ -1276,21 +1278,21 @@ impl<'t, 'a> Checker<'t, 'a> {
         if self.v13() {
             let parents = super::defs::collect_section(parent_chain, "operations");
             for (k, v) in map.iter() {
-                if !is_keyname(Entity::Type(Kind::Interface), self.grammar, &k.name) {
+                if !is_keyname(Entity::Type(Kind::Interface), self.grammar, k.name()) {
                     // An operation listed directly is a map (or empty);
                     // anything else is a keyname 1.3 does not define here.
                     if !(v.is_null() || v.as_map().is_some()) {
                         self.error(
                             Code::UnknownKeyname,
                             Section::V13InterfaceType,
-                            k.span,
-                            format!("unknown keyname `{}` in an interface type", k.name),
+                            k.span(),
+                            format!("unknown keyname `{}` in an interface type", k.name()),
                         );
                         self.note("an operation listed directly in a TOSCA 1.3 interface type is a map of operation keynames");
                         continue;
                     }
-                    let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
-                    self.at(k.name.as_str(), |c| {
+                    let parent = parents.iter().find(|(n, _)| *n == k.name()).map(|(_, p)| p);
+                    self.at(k.name(), |c| {
                         c.operation_def(v, parent, Place::InterfaceType)
                     });
                 }
@@ -1302,7 +1304,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// types, refinements elsewhere (§11.4, §11.6).
     fn operation_defs(
         &mut self,
-        ops: &'a Node,
+        ops: NodeRef<'a>,
         parents: &[(&'a str, Param<'a>)],
         key: &str,
         place: Place,
@@ -1317,21 +1319,21 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         };
         for (k, def) in m.iter() {
-            let parent = parents.iter().find(|(n, _)| *n == k.name).map(|(_, p)| p);
+            let parent = parents.iter().find(|(n, _)| *n == k.name()).map(|(_, p)| p);
             if parent.is_none() && !allow_new {
                 self.error(
                     Code::UndefinedReference,
                     Section::OperationDefinition,
-                    k.span,
-                    format!("{what} `{}` is not defined by the interface type", k.name),
+                    k.span(),
+                    format!("{what} `{}` is not defined by the interface type", k.name()),
                 );
                 continue;
             }
-            self.at(k.name.as_str(), |c| c.operation_def(def, parent, place));
+            self.at(k.name(), |c| c.operation_def(def, parent, place));
         }
     }
 
-    fn operation_def(&mut self, def: &'a Node, parent: Option<&Param<'a>>, place: Place) {
+    fn operation_def(&mut self, def: NodeRef<'a>, parent: Option<&Param<'a>>, place: Place) {
         if def.is_null() {
             return;
         }
@@ -1340,7 +1342,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Definition,
                     Section::InterfaceType,
-                    def.span,
+                    def.span(),
                     "interface types must not define implementations (here in short form)",
                 );
             } else {
@@ -1363,7 +1365,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::Definition,
                     Section::InterfaceType,
-                    i.span,
+                    i.span(),
                     "interface types must not define implementations for their operations and notifications",
                 );
             } else {
@@ -1401,26 +1403,29 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Policy type triggers: new ones may be added, inherited ones must not
     /// be changed (§16.3).
-    fn triggers(&mut self, tr: &'a Node, parents: &[(&'a str, Param<'a>)]) {
+    fn triggers(&mut self, tr: NodeRef<'a>, parents: &[(&'a str, Param<'a>)]) {
         let Some(m) = self.named_map(tr, "`triggers`", Section::TriggerDefinition) else {
             return;
         };
         for (k, def) in m.iter() {
-            if parents.iter().any(|(n, _)| *n == k.name) {
+            if parents.iter().any(|(n, _)| *n == k.name()) {
                 self.error(
                     Code::Definition,
                     Section::PolicyType,
-                    k.span,
-                    format!("trigger `{}` is inherited and must not be changed", k.name),
+                    k.span(),
+                    format!(
+                        "trigger `{}` is inherited and must not be changed",
+                        k.name()
+                    ),
                 );
                 continue;
             }
-            self.at(k.name.as_str(), |c| c.trigger(def));
+            self.at(k.name(), |c| c.trigger(def));
         }
     }
 
     /// The `artifacts` of a node type or node template (§12.2).
-    pub(super) fn artifact_defs(&mut self, artifacts: &'a Node) {
+    pub(super) fn artifact_defs(&mut self, artifacts: NodeRef<'a>) {
         self.each_entry(
             artifacts,
             "`artifacts`",
@@ -1430,13 +1435,13 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// An artifact definition (§12.2).
-    pub(super) fn artifact_def(&mut self, def: &'a Node) {
+    pub(super) fn artifact_def(&mut self, def: NodeRef<'a>) {
         if let Some(file) = value::as_str(def) {
             if !self.v13() {
                 self.warning(
                     Code::ToscaNotice,
                     Section::ArtifactDefinition,
-                    def.span,
+                    def.span(),
                     format!("short artifact form `{file}`: TOSCA 2.0 artifact definitions need `type` and `file`"),
                 );
             }
@@ -1458,7 +1463,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::MissingKeyname,
                     Section::ArtifactDefinition,
-                    def.span,
+                    def.span(),
                     "an artifact definition needs a `type`",
                 );
                 None
@@ -1471,7 +1476,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             None => self.error(
                 Code::MissingKeyname,
                 Section::ArtifactDefinition,
-                def.span,
+                def.span(),
                 "an artifact definition needs a `file`",
             ),
         }
@@ -1487,7 +1492,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::UndefinedReference,
                         Section::ArtifactDefinition,
-                        r.span,
+                        r.span(),
                         format!("repository `{name}` is not defined"),
                     );
                 }
@@ -1507,7 +1512,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::MissingKeyname,
                 Section::ArtifactDefinition,
-                def.span,
+                def.span(),
                 "`checksum_algorithm` is required when `checksum` is given",
             );
         }
@@ -1527,12 +1532,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             });
         } else if let Some(ty) = ty {
             let defs = self.type_entries(ty, "properties");
-            self.required_assigned(None, &defs, def.span, Section::ArtifactDefinition);
+            self.required_assigned(None, &defs, def.span(), Section::ArtifactDefinition);
         }
     }
 
     /// An operation or notification implementation (§11.8).
-    pub(super) fn implementation(&mut self, i: &'a Node, _artifacts: Option<&[&str]>) {
+    pub(super) fn implementation(&mut self, i: NodeRef<'a>, _artifacts: Option<&[&str]>) {
         if value::as_str(i).is_some() {
             return;
         }
@@ -1572,7 +1577,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::InvalidShape,
                     Section::Implementations,
-                    t.span,
+                    t.span(),
                     "`timeout` must be an integer",
                 );
             }

@@ -6,7 +6,7 @@
 use crate::keynames::Entity;
 use crate::section::Section;
 use v4t_source::Code;
-use v4t_yaml::{Node, Span};
+use v4t_yaml::{NodeRef, Span};
 
 use super::defs::{Place, Role};
 use super::template::{Index, Tpl};
@@ -19,7 +19,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// template and the service template's workflows.
     pub(super) fn activities(
         &mut self,
-        a: &'a Node,
+        a: NodeRef<'a>,
         target: Option<(TypeId, Tpl<'a>)>,
         idx: Option<&Index<'a>>,
     ) {
@@ -30,27 +30,27 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.at_index(i, |c| {
                 let Some(m) = c.expect_map(item, "an activity definition", Section::Activity) else { return };
                 if m.len() != 1 {
-                    c.error(Code::InvalidShape, Section::Activity, item.span, "an activity is a single-key map (delegate, set_state, call_operation or inline)");
+                    c.error(Code::InvalidShape, Section::Activity, item.span(), "an activity is a single-key map (delegate, set_state, call_operation or inline)");
                     return;
                 }
                 let (k, v) = m.first().expect("one entry");
-                let kind = k.name.as_str();
+                let kind = k.name();
                 c.at(kind, |c| match kind {
                     "set_state" => {
                         c.expect_str(v, "`set_state`", Section::SetStateActivity);
                     }
                     "delegate" | "inline" => {
                         let name = match value::as_str(v) {
-                            Some(s) => Some((s, v.span)),
+                            Some(s) => Some((s, v.span())),
                             None => c.expect_map(v, &format!("`{kind}`"), Section::Activity).and_then(|vm| {
                                 c.keys(vm, Entity::WorkflowActivity, &format!("a `{kind}` activity"), Section::Activity);
                                 if let Some(i) = vm.get("inputs") {
                                     c.check_functions(i);
                                 }
                                 match vm.get("workflow") {
-                                    Some(w) => c.expect_str(w, "`workflow`", Section::Activity).map(|s| (s, w.span)),
+                                    Some(w) => c.expect_str(w, "`workflow`", Section::Activity).map(|s| (s, w.span())),
                                     None => {
-                                        c.error(Code::MissingKeyname, Section::Activity, v.span, format!("`{kind}` needs a `workflow`"));
+                                        c.error(Code::MissingKeyname, Section::Activity, v.span(), format!("`{kind}` needs a `workflow`"));
                                         None
                                     }
                                 }
@@ -66,7 +66,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     _ => c.error(
                         Code::Template,
                         Section::Activity,
-                        k.span,
+                        k.span(),
                         format!("unknown activity `{kind}` (delegate, set_state, call_operation or inline)"),
                     ),
                 });
@@ -77,7 +77,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// `call_operation` (§13.2.3.3): `<interface>.<operation>` of the target
     /// node, with inputs that the operation defines; every required input
     /// ends up with a value.
-    fn call_operation(&mut self, v: &'a Node, target: Option<(TypeId, Tpl<'a>)>) {
+    fn call_operation(&mut self, v: NodeRef<'a>, target: Option<(TypeId, Tpl<'a>)>) {
         let (op_node, inputs) = match value::as_str(v) {
             Some(_) => (v, None),
             None => {
@@ -96,7 +96,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::MissingKeyname,
                         Section::CallOperationActivity,
-                        v.span,
+                        v.span(),
                         "`call_operation` needs an `operation`",
                     );
                     return;
@@ -115,7 +115,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::Template,
                 Section::CallOperationActivity,
-                op_node.span,
+                op_node.span(),
                 format!("`{op}` is not `<interface_name>.<operation_name>`"),
             );
             return;
@@ -135,7 +135,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::Template,
                 Section::CallOperationActivity,
-                op_node.span,
+                op_node.span(),
                 message,
             );
             return;
@@ -145,7 +145,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::Template,
                 Section::CallOperationActivity,
-                op_node.span,
+                op_node.span(),
                 format!("interface `{iface}` has no operation `{opname}`"),
             );
             return;
@@ -157,7 +157,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 None => defined.push((n, p)),
             }
         }
-        let given = inputs.and_then(Node::as_map);
+        let given = inputs.and_then(NodeRef::as_map);
         if let Some(i) = inputs {
             self.at("inputs", |c| c.input_assignments(i, &defined, false));
         }
@@ -165,12 +165,12 @@ impl<'t, 'a> Checker<'t, 'a> {
         let tpl_iface = tpl.get("interfaces").and_then(|i| i.get(iface));
         let tpl_inputs = tpl_iface
             .and_then(|i| i.get("inputs"))
-            .and_then(Node::as_map);
+            .and_then(NodeRef::as_map);
         let tpl_op_inputs = tpl_iface
             .and_then(|i| i.get("operations"))
             .and_then(|o| o.get(opname))
             .and_then(|o| o.get("inputs"))
-            .and_then(Node::as_map);
+            .and_then(NodeRef::as_map);
         for (name, p) in &defined {
             let has_value = given.is_some_and(|g| g.contains_key(name))
                 || tpl_inputs.is_some_and(|g| g.contains_key(name))
@@ -181,7 +181,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(
                     Code::MissingValue,
                     Section::CallOperationActivity,
-                    v.span,
+                    v.span(),
                     format!("required input `{name}` of operation `{op}` gets no value"),
                 );
             }
@@ -189,17 +189,17 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// The workflow definitions of a service template (§13.2).
-    pub(super) fn workflows(&mut self, node: &'a Node, idx: &Index<'a>) {
+    pub(super) fn workflows(&mut self, node: NodeRef<'a>, idx: &Index<'a>) {
         let Some(map) = self.named_map(node, "`workflows`", Section::ImperativeWorkflows) else {
             return;
         };
         for (k, v) in map.iter() {
-            self.at(k.name.as_str(), |c| c.workflow(v, idx));
+            self.at(k.name(), |c| c.workflow(v, idx));
         }
     }
 
     /// One workflow definition: inputs, precondition, steps, outputs.
-    fn workflow(&mut self, v: &'a Node, idx: &Index<'a>) {
+    fn workflow(&mut self, v: NodeRef<'a>, idx: &Index<'a>) {
         let Some(m) = self.expect_map(v, "a workflow definition", Section::ImperativeWorkflows)
         else {
             return;
@@ -214,7 +214,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(
                 Code::Template,
                 Section::ImperativeWorkflows,
-                v.span,
+                v.span(),
                 "`steps` and `implementation` are mutually exclusive",
             );
         }
@@ -231,7 +231,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             });
         }
         let saved_inputs = self.fctx.inputs.clone();
-        if let Some(wi) = m.get("inputs").and_then(Node::as_map) {
+        if let Some(wi) = m.get("inputs").and_then(NodeRef::as_map) {
             self.fctx.inputs.insert(0, wi);
         }
         if let Some(p) = m.get("precondition") {
@@ -247,7 +247,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if let Some(om) = c.named_map(o, "workflow `outputs`", Section::ImperativeWorkflows)
                 {
                     for (k, mv) in om.iter() {
-                        c.at(k.name.as_str(), |c| c.attribute_selection(mv));
+                        c.at(k.name(), |c| c.attribute_selection(mv));
                     }
                 }
             });
@@ -259,7 +259,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 };
                 let step_names: Vec<&str> = sm.keys().collect();
                 for (k, s) in sm.iter() {
-                    c.at(k.name.as_str(), |c| c.step(s, idx, &step_names));
+                    c.at(k.name(), |c| c.step(s, idx, &step_names));
                 }
             });
         }
@@ -269,7 +269,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// One workflow step (§13.2.2): target, filter, activities and the
     /// steps it continues with (`on_success`, `on_failure`, names of steps
     /// of this workflow).
-    fn step(&mut self, s: &'a Node, idx: &Index<'a>, step_names: &[&str]) {
+    fn step(&mut self, s: NodeRef<'a>, idx: &Index<'a>, step_names: &[&str]) {
         let Some(m) = self.expect_map(s, "a workflow step", Section::WorkflowStep) else {
             return;
         };
@@ -294,7 +294,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                                 self.error(
                                     Code::UndefinedReference,
                                     Section::WorkflowStep,
-                                    t.span,
+                                    t.span(),
                                     format!("step target `{name}` is neither a node template nor a group"),
                                 );
                             }
@@ -305,7 +305,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             None => self.error(
                 Code::MissingKeyname,
                 Section::WorkflowStep,
-                s.span,
+                s.span(),
                 "a workflow step needs a `target`",
             ),
         }
@@ -314,7 +314,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let message = format!(
                     "`target_relationship` applies only to node targets, and `{group}` is a group"
                 );
-                self.error(Code::Template, Section::WorkflowStep, tr.span, message);
+                self.error(Code::Template, Section::WorkflowStep, tr.span(), message);
             }
             if let (Some(name), Some((ty, _))) = (
                 self.expect_str(tr, "`target_relationship`", Section::WorkflowStep),
@@ -328,7 +328,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(
                         Code::UndefinedReference,
                         Section::WorkflowStep,
-                        tr.span,
+                        tr.span(),
                         message,
                     );
                 }
@@ -350,7 +350,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             None => self.error(
                 Code::MissingKeyname,
                 Section::WorkflowStep,
-                s.span,
+                s.span(),
                 "a workflow step needs `activities`",
             ),
         }
@@ -358,7 +358,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         for key in ["on_success", "on_failure"] {
             let Some(n) = m.get(key) else { continue };
             let names: Vec<(&str, Span)> = match value::as_str(n) {
-                Some(s) => vec![(s, n.span)],
+                Some(s) => vec![(s, n.span())],
                 None => self.at(key, |c| {
                     c.expect_str_list(n, &format!("`{key}`"), Section::WorkflowStep)
                 }),

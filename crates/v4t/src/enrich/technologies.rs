@@ -16,7 +16,7 @@ use crate::options::Options;
 use crate::types::{Collection, TypeSystem};
 use std::cmp::Ordering;
 use v4t_yaml::number::format_js;
-use v4t_yaml::{Map, Node, Value};
+use v4t_yaml::{Map, MapRef, Node, NodeRef, Value, ValueRef};
 
 /// Rewrites the raw `technology` lists of managed nodes from the rules
 /// (`enrich_implementations`, then `enrich_technologies`), on graph #1.
@@ -441,7 +441,7 @@ fn type_has_artifact(types: &TypeSystem<'_>, node_type: &str, artifact_type: &st
         for def in artifact_definitions(defs) {
             let own = match def.as_str() {
                 Some(_) => "tosca.artifacts.File",
-                None => match def.get("type").and_then(Node::as_str) {
+                None => match def.get("type").and_then(NodeRef::as_str) {
                     Some(t) => t,
                     None => continue,
                 },
@@ -455,12 +455,12 @@ fn type_has_artifact(types: &TypeSystem<'_>, node_type: &str, artifact_type: &st
 }
 
 /// The definitions of an `artifacts` collection in map or list form.
-fn artifact_definitions(defs: &Node) -> Vec<&Node> {
-    match &defs.value {
-        Value::Map(m) => m.iter().map(|(_, v)| v).collect(),
-        Value::Seq(l) => l
+fn artifact_definitions(defs: NodeRef<'_>) -> Vec<NodeRef<'_>> {
+    match defs.value() {
+        ValueRef::Map(m) => m.values().collect(),
+        ValueRef::Seq(l) => l
             .iter()
-            .filter_map(|i| i.as_map().and_then(Map::first).map(|(_, v)| v))
+            .filter_map(|i| i.as_map().and_then(MapRef::first).map(|(_, v)| v))
             .collect(),
         _ => Vec::new(),
     }

@@ -20,7 +20,7 @@ use crate::types::{Collection, TypeSystem};
 use crate::version::Grammar;
 use v4t_tosca::TypeId;
 use v4t_yaml::hash::SeededSet;
-use v4t_yaml::Node;
+use v4t_yaml::NodeRef;
 
 /// The profiles whose types TOSCA 2.0 hosting knows by name, with the type.
 const WELL_KNOWN: [(&str, &str); 3] = [
@@ -127,6 +127,6 @@ fn is_containment(types: &TypeSystem<'_>, t: TypeId) -> bool {
         .definition(t)
         .and_then(|d| d.get("metadata"))
         .and_then(|m| m.get("relationship_kind"))
-        .and_then(Node::as_str)
+        .and_then(NodeRef::as_str)
         .is_some_and(|k| k.eq_ignore_ascii_case("containment"))
 }
