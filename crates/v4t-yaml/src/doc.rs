@@ -359,10 +359,19 @@ impl DocBuilder {
             // Every entry has a `:`, every item a `-` or a `,` or follows a
             // `[`; every collection holds an entry or an item or is written
             // `[]` or `{}`.
+            // Counted in byte lanes, 255 bytes at a time (no lane can
+            // overflow): this compiles to vector compares and adds.
             let (mut colons, mut items) = (0usize, 0usize);
-            for &c in text.as_bytes() {
-                colons += usize::from(c == b':');
-                items += usize::from(matches!(c, b'-' | b',' | b'[' | b'{'));
+            for chunk in text.as_bytes().chunks(255) {
+                let (c, i) = chunk.iter().fold((0u8, 0u8), |(c, i), &b| {
+                    let item = matches!(b, b'-' | b',' | b'[' | b'{');
+                    (
+                        c.wrapping_add(u8::from(b == b':')),
+                        i.wrapping_add(u8::from(item)),
+                    )
+                });
+                colons += usize::from(c);
+                items += usize::from(i);
             }
             b.doc.entries.reserve(colons);
             b.doc.items.reserve(items);
@@ -436,6 +445,25 @@ impl Doc {
             && (self.strings.as_bytes())
                 .get(e.name as usize..e.name as usize + key.len())
                 .is_some_and(|name| same_bytes(name, key.as_bytes()))
+    }
+
+    /// The value of `key` in node `id` if it is a map: the lookup of
+    /// [`NodeRef::get`] and [`MapRef::get`], in one pass over the slots.
+    #[inline(always)]
+    fn get(&self, id: u32, key: &str) -> Option<NodeRef<'_>> {
+        let s = self.slot(id);
+        if s.kind != Kind::Map {
+            return None;
+        }
+        let first = s.a as usize;
+        let entry = if s.form & INDEXED != 0 {
+            self.entries.get(first + self.position_indexed(id, s, key)?)
+        } else {
+            (self.entries.get(first..first + s.b as usize)?)
+                .iter()
+                .find(|e| self.is_named(e, key))
+        };
+        entry.map(|e| NodeRef::Doc(self, e.value))
     }
 
     /// [`MapRef::position`] in map `id` (slot `s`), which has an index.
@@ -707,7 +735,10 @@ impl<'a> NodeRef<'a> {
     /// Looks up `key` if this node is a map.
     #[inline]
     pub fn get(self, key: &str) -> Option<NodeRef<'a>> {
-        self.as_map().and_then(|m| m.get(key))
+        match self {
+            NodeRef::Tree(n) => n.get(key).map(NodeRef::Tree),
+            NodeRef::Doc(d, id) => d.get(id, key),
+        }
     }
 
     /// Looks up `key` if this node is a map, treating null values as missing.
@@ -971,7 +1002,7 @@ impl<'a> MapRef<'a> {
     pub fn get(self, key: &str) -> Option<NodeRef<'a>> {
         match self {
             MapRef::Tree(m) => m.get(key).map(NodeRef::Tree),
-            MapRef::Doc(..) => self.get_index(self.position(key)?).map(|(_, v)| v),
+            MapRef::Doc(d, id) => d.get(id, key),
         }
     }
 
