@@ -21,8 +21,10 @@
 
 use crate::section::Section;
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashSet, VecDeque};
+
 use v4t_source::Code;
+use v4t_yaml::hash::{SeededMap, SeededSet};
 
 use v4t_yaml::{NodeRef, Span};
 
@@ -284,10 +286,10 @@ pub struct TypeSystem<'a> {
     pub functions: Vec<NamedDef<'a>>,
     /// Every repository definition.
     pub repositories: Vec<NamedDef<'a>>,
-    local: HashMap<(DocId, Space, &'a str), Entry>,
-    builtins_20: HashMap<&'static str, TypeId>,
-    builtins_13: HashMap<&'static str, TypeId>,
-    memo: RefCell<HashMap<(DocId, Space, String), Lookup>>,
+    local: SeededMap<(DocId, Space, &'a str), Entry>,
+    builtins_20: SeededMap<&'static str, TypeId>,
+    builtins_13: SeededMap<&'static str, TypeId>,
+    memo: RefCell<SeededMap<(DocId, Space, String), Lookup>>,
     /// Problems found while building (unknown parents, cycles, duplicates).
     pub diagnostics: Diagnostics,
 }
@@ -300,10 +302,10 @@ impl<'a> TypeSystem<'a> {
             types: Vec::new(),
             functions: Vec::new(),
             repositories: Vec::new(),
-            local: HashMap::new(),
-            builtins_20: HashMap::new(),
-            builtins_13: HashMap::new(),
-            memo: RefCell::new(HashMap::new()),
+            local: SeededMap::default(),
+            builtins_20: SeededMap::default(),
+            builtins_13: SeededMap::default(),
+            memo: RefCell::new(SeededMap::default()),
             diagnostics: Diagnostics::new(),
         };
         for (tables, list) in [(0, BUILTINS_20), (1, BUILTINS_13)] {
@@ -395,7 +397,7 @@ impl<'a> TypeSystem<'a> {
     }
 
     fn resolve_parents(&mut self) {
-        let mut visible: HashMap<(DocId, Kind), Vec<String>> = HashMap::new();
+        let mut visible: SeededMap<(DocId, Kind), Vec<String>> = SeededMap::default();
         let mut budget = Suggestions::default();
         for i in 0..self.types.len() {
             let t = &self.types[i];
@@ -590,7 +592,7 @@ impl<'a> TypeSystem<'a> {
         // per step, so the loop is bounded by the name's length.
         let mut found: Vec<Entry> = Vec::new();
         let mut work = vec![(doc, name)];
-        let mut seen_work: HashSet<(DocId, &str)> = HashSet::new();
+        let mut seen_work: SeededSet<(DocId, &str)> = SeededSet::default();
         while let Some((d, n)) = work.pop() {
             if !seen_work.insert((d, n)) {
                 continue;

@@ -7,9 +7,9 @@
 //! and argument shapes of TOSCA 1.3 §4.
 
 use crate::section::Section;
-use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use v4t_source::Code;
+use v4t_yaml::hash::{SeededMap, SeededSet};
 
 use v4t_yaml::{KeyRef, MapRef, NodeRef, SeqRef, ValueRef};
 
@@ -125,8 +125,8 @@ pub struct FnCtx<'a> {
     pub self_relationship: bool,
     /// The service template's node templates (with their types) and
     /// relationship templates.
-    pub nodes: Option<Rc<HashMap<&'a str, Option<TypeId>>>>,
-    pub relationships: Option<Rc<HashSet<&'a str>>>,
+    pub nodes: Option<Rc<SeededMap<&'a str, Option<TypeId>>>>,
+    pub relationships: Option<Rc<SeededSet<&'a str>>>,
     /// Inputs visible to `$get_input`: a workflow's, then the template's.
     pub inputs: Vec<MapRef<'a>>,
     /// In a service template (names of templates and inputs are known).

@@ -26,7 +26,7 @@ mod types;
 mod workflows;
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use v4t_yaml::hash::SeededMap;
 
 use v4t_source::{Code, Severity, Sources};
 use v4t_yaml::{KeyRef, MapRef, NodeRef, SeqRef, Span};
@@ -81,7 +81,7 @@ pub(crate) struct Checker<'t, 'a> {
     suggestions: Suggestions,
     /// The type (and function) names each document can use, by kind
     /// (computed for the first unknown name of that kind).
-    names: HashMap<(DocId, Space), Vec<String>>,
+    names: SeededMap<(DocId, Space), Vec<String>>,
 }
 
 impl<'t, 'a> Checker<'t, 'a> {
@@ -98,7 +98,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             call_depth: 0,
             origins: RefCell::default(),
             suggestions: Suggestions::default(),
-            names: HashMap::new(),
+            names: SeededMap::default(),
         }
     }
 

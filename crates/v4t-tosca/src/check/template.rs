@@ -8,9 +8,9 @@
 
 use crate::keynames::Entity;
 use crate::section::Section;
-use std::collections::HashMap;
 use std::rc::Rc;
 use v4t_source::Code;
+use v4t_yaml::hash::SeededMap;
 
 use v4t_yaml::{MapRef, NodeRef, SeqRef, Span, ValueRef};
 
@@ -38,9 +38,9 @@ impl<'a> Tpl<'a> {
 /// The parts of a service template other parts refer to, by name.
 #[derive(Default)]
 pub(super) struct Index<'a> {
-    pub(super) nodes: HashMap<&'a str, (Option<TypeId>, Tpl<'a>)>,
-    pub(super) relationships: HashMap<&'a str, Option<TypeId>>,
-    pub(super) groups: HashMap<&'a str, Option<TypeId>>,
+    pub(super) nodes: SeededMap<&'a str, (Option<TypeId>, Tpl<'a>)>,
+    pub(super) relationships: SeededMap<&'a str, Option<TypeId>>,
+    pub(super) groups: SeededMap<&'a str, Option<TypeId>>,
     pub(super) workflows: Vec<&'a str>,
     pub(super) inputs: Option<MapRef<'a>>,
     pub(super) outputs: Option<MapRef<'a>>,
