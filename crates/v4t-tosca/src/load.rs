@@ -19,7 +19,7 @@ use crate::section::Section;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use v4t_source::{join_import, within_root, Code, Loader, Sources};
-use v4t_yaml::{MapRef, Node, NodeRef, Root, SourceId, Span, ValueRef};
+use v4t_yaml::{MapRef, NodeRef, Root, SourceId, Span, ValueRef};
 
 use crate::diag::{Diagnostics, Suggestions};
 use crate::locate::{locate, strip_url_prefix, Place};
@@ -239,11 +239,16 @@ pub fn load_source(sources: &mut Sources, files: &mut dyn Loader, entry: SourceI
     Imports::new(sources, files).run(entry, normalize(&path))
 }
 
-/// Loads a document whose tree is already in hand (a resolved variable
-/// service template): `root` is validated as the file `path` of the
-/// repository `files` reads its imports from. Its nodes keep their spans,
-/// so diagnostics point where the values were written.
-pub fn load_tree(sources: &mut Sources, files: &mut dyn Loader, path: &str, root: Node) -> Loaded {
+/// Loads a document already in hand (a resolved variable service template,
+/// as a tree or a [`v4t_yaml::Doc`]): `root` is validated as the file
+/// `path` of the repository `files` reads its imports from. Its nodes keep
+/// their spans, so diagnostics point where the values were written.
+pub fn load_tree(
+    sources: &mut Sources,
+    files: &mut dyn Loader,
+    path: &str,
+    root: impl Into<Root>,
+) -> Loaded {
     let path = normalize(path.trim_start_matches('/'));
     let source = sources.add(format!("{path} (in memory)"), "");
     let mut imports = Imports::new(sources, files);
@@ -254,7 +259,7 @@ pub fn load_tree(sources: &mut Sources, files: &mut dyn Loader, path: &str, root
     imports.out.docs.push(Document {
         path,
         source,
-        root: Root::Tree(root),
+        root: root.into(),
         grammar: None,
         profile: None,
         bundled: false,

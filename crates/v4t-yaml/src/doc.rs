@@ -391,6 +391,30 @@ impl Doc {
         b.finish(root)
     }
 
+    /// The document of `node` if every span in it is in `source` (or
+    /// unknown), else `node` itself: a tree assembled from several files
+    /// keeps its spans only as a tree.
+    pub fn from_tree(node: Node, source: SourceId) -> Result<Doc, Node> {
+        fn within(node: &Node, source: SourceId) -> bool {
+            let here = |span: Span| !span.is_known() || span.source == source;
+            here(node.span)
+                && match &node.value {
+                    Value::Seq(items) => items.iter().all(|i| within(i, source)),
+                    Value::Map(m) => m.iter().all(|(k, v)| {
+                        here(k.span)
+                            && k.tree().is_none_or(|t| within(t, source))
+                            && within(v, source)
+                    }),
+                    _ => true,
+                }
+        }
+        if within(&node, source) {
+            Ok(Doc::from_node(&node, source))
+        } else {
+            Err(node)
+        }
+    }
+
     /// The root node.
     pub fn root(&self) -> NodeRef<'_> {
         NodeRef::Doc(self, self.root)
@@ -537,6 +561,18 @@ pub enum Root {
 impl Default for Root {
     fn default() -> Root {
         Root::Tree(Node::null())
+    }
+}
+
+impl From<Node> for Root {
+    fn from(node: Node) -> Root {
+        Root::Tree(node)
+    }
+}
+
+impl From<Doc> for Root {
+    fn from(doc: Doc) -> Root {
+        Root::Doc(doc)
     }
 }
 
@@ -1214,6 +1250,20 @@ mod tests {
         both("- &a {x: 1}\n- *a\n- |\n  block\n");
         let many: String = (0..100).map(|i| format!("key{i}: {i}\n")).collect();
         both(&many);
+    }
+
+    #[test]
+    fn trees_with_spans_in_other_sources_stay_trees() {
+        let mut tree = crate::parse("a: {b: 1}\n", SourceId(1)).unwrap();
+        let one = Doc::from_tree(tree.clone(), SourceId(1));
+        assert!(one.is_ok_and(|d| d.root().get("a").and_then(|a| a.get("b")).is_some()));
+        let other = crate::parse("c\n", SourceId(2)).unwrap();
+        tree.get_mut("a")
+            .and_then(Node::as_map_mut)
+            .unwrap()
+            .insert("c", other);
+        let kept = Doc::from_tree(tree, SourceId(1));
+        assert!(kept.is_err_and(|t| t.get("a").and_then(|a| a.get("c")).is_some()));
     }
 
     #[test]

@@ -25,7 +25,7 @@ use crate::version::Grammar;
 use v4t_source::{Code, Loader, Severity, Sources};
 use v4t_tosca::{DocId, Loaded, TypeId};
 use v4t_yaml::hash::{SeededMap, SeededSet};
-use v4t_yaml::{Key, Map, Node, NodeRef, SourceId, Span, Value};
+use v4t_yaml::{Doc, Key, Map, Node, NodeRef, Root, SourceId, Span, Value};
 
 /// The type collections the resolver asks about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -160,7 +160,12 @@ impl TypeFiles {
         loader: &mut dyn Loader,
     ) -> Result<TypeFiles> {
         let path = crate::load::template_path(sources, id);
-        let tree = types_tree(doc, grammar);
+        // Read, never changed: in one arena (a flat 50 MB template's types
+        // take 56 MB as a tree), unless they were assembled from several files.
+        let tree = match Doc::from_tree(types_tree(doc, grammar), id) {
+            Ok(doc) => Root::Doc(doc),
+            Err(tree) => Root::Tree(tree),
+        };
         let loaded = match grammar {
             Grammar::Tosca13 => {
                 v4t_tosca::load_tree(sources, &mut v4t_source::NoFiles, &path, tree)
