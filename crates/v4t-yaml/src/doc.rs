@@ -373,9 +373,20 @@ impl DocBuilder {
                 colons += usize::from(c);
                 items += usize::from(i);
             }
-            b.doc.entries.reserve(colons);
-            b.doc.items.reserve(items);
-            b.doc.nodes.reserve(2 * (colons + items) + 1);
+            // A reservation the system refuses (a huge hostile text) is
+            // no error: the vectors then grow as they go.
+            let nodes = colons
+                .saturating_add(items)
+                .saturating_mul(2)
+                .saturating_add(1);
+            let reserved = b.doc.entries.try_reserve(colons).is_ok()
+                && b.doc.items.try_reserve(items).is_ok()
+                && b.doc.nodes.try_reserve(nodes).is_ok();
+            if !reserved {
+                b.doc.entries = Vec::new();
+                b.doc.items = Vec::new();
+                b.doc.nodes = Vec::new();
+            }
         }
         b
     }
