@@ -7,7 +7,7 @@
 use v4t_yaml::fast::{parse_fast, parse_fast_doc, parse_fast_with};
 use v4t_yaml::parse::{parse_saphyr, parse_saphyr_with, parse_with, ParseError, Schema};
 use v4t_yaml::{parse_doc_reporting_duplicates, parse_reporting_duplicates};
-use v4t_yaml::{Node, NodeRef, SourceId, Value, ValueRef};
+use v4t_yaml::{Doc, Node, NodeRef, SourceId, Value, ValueRef};
 
 /// Describes the first difference between a tree and a document read
 /// through the view (spans, forms, values, keys and lookups).
@@ -66,23 +66,28 @@ fn diff_view(a: NodeRef<'_>, b: NodeRef<'_>, path: &str) -> Option<String> {
     }
 }
 
-/// The document reading of `text` (fast path into a `Doc`, else the
-/// saphyr tree copied into one) reads exactly as the tree reading.
-fn check_doc(text: &str, schema: Schema) {
+/// The document reading of `text` reads exactly as the tree reading: the
+/// fast path into a `Doc` as `fast` (the fast path's tree, if it took the
+/// text), else `full` (the saphyr path's tree) copied into a `Doc`, as
+/// `parse_doc_reporting_duplicates` copies it.
+fn check_doc(text: &str, schema: Schema, fast: Option<&Node>, full: Option<&Node>) {
     let src = SourceId(3);
-    if let (Some(tree), Some(doc)) = (
-        parse_fast_with(text, src, schema),
-        parse_fast_doc(text, src, schema),
-    ) {
-        if let Some(d) = diff_view(NodeRef::from(&tree), doc.root(), "$") {
-            panic!("fast document differs on {text:?}: {d}");
-        }
+    let doc = parse_fast_doc(text, src, schema);
+    assert_eq!(fast.is_some(), doc.is_some(), "{text:?}");
+    let (tree, doc) = match (fast, doc, full) {
+        (Some(tree), Some(doc), _) => (tree, doc),
+        (None, None, Some(tree)) => (tree, Doc::from_node(tree, src)),
+        _ => return,
+    };
+    if let Some(d) = diff_view(NodeRef::from(tree), doc.root(), "$") {
+        panic!("document differs on {text:?}: {d}");
     }
-    assert_eq!(
-        parse_fast_with(text, src, schema).is_some(),
-        parse_fast_doc(text, src, schema).is_some(),
-        "{text:?}"
-    );
+}
+
+/// `parse_doc_reporting_duplicates` returns what `parse_reporting_duplicates`
+/// returns, as a `Doc`: the same tree, the same duplicates, the same error.
+fn check_doc_api(text: &str, schema: Schema) {
+    let src = SourceId(3);
     match (
         parse_reporting_duplicates(text, src, schema),
         parse_doc_reporting_duplicates(text, src, schema),
@@ -172,7 +177,6 @@ fn check(text: &str) -> bool {
 }
 
 fn check_with(text: &str, schema: Schema) -> bool {
-    check_doc(text, schema);
     let src = SourceId(3);
     let fast = parse_fast_with(text, src, schema);
     let reference: Result<Node, ParseError> = parse_saphyr_with(text, src, schema);
@@ -196,6 +200,7 @@ fn check_with(text: &str, schema: Schema) -> bool {
         (Err(a), Err(b)) => assert_eq!(a, b, "errors differ on {text:?}"),
         _ => panic!("parse {full:?} vs saphyr {reference:?} on {text:?}"),
     }
+    check_doc(text, schema, fast.as_ref(), full.as_ref().ok());
     fast.is_some()
 }
 
@@ -429,6 +434,12 @@ fn fixtures_agree() {
         if check(text) {
             fast += 1;
         }
+        check_doc_api(text, Schema::JsYaml);
+        check_doc_api(text, Schema::Core);
+    }
+    // Duplicated keys: collected beside either reading.
+    for text in ["a: 1\na: 2\n", "x: {k: 1, k: 2}\nx: 3\n"] {
+        check_doc_api(text, Schema::Core);
     }
     println!("fixtures: {} ({} on the fast path)", FIXTURES.len(), fast);
     assert!(fast > FIXTURES.len() / 3);
