@@ -15,6 +15,10 @@ after=$(realpath "$2")
 bench=$(realpath "${3:-target/release/v4t-bench}")
 repo=$(cd "$(dirname "$0")/.." && pwd)
 shared="$repo/../shared"
+if [ ! -x "$bench" ]; then
+  # Without the generator the family outputs would be missing on both sides.
+  echo "error: $bench is missing (cargo build --release -p v4t-bench)" >&2; exit 2
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

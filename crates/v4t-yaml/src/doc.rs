@@ -1056,8 +1056,13 @@ impl<'a> MapRef<'a> {
     /// The entries in order.
     #[inline]
     pub fn iter(self) -> MapIter<'a> {
+        let first = match self {
+            MapRef::Tree(_) => 0,
+            MapRef::Doc(d, id) => d.slot(id).a,
+        };
         MapIter {
             map: self,
+            first,
             front: 0,
             back: self.len(),
         }
@@ -1078,8 +1083,27 @@ impl<'a> MapRef<'a> {
 #[derive(Clone, Debug)]
 pub struct MapIter<'a> {
     map: MapRef<'a>,
+    /// A document map's first entry (read once, not per entry).
+    first: u32,
     front: usize,
     back: usize,
+}
+
+impl<'a> MapIter<'a> {
+    /// Entry `i` of the map.
+    #[inline]
+    fn item(&self, i: usize) -> Option<(KeyRef<'a>, NodeRef<'a>)> {
+        match self.map {
+            MapRef::Tree(m) => m
+                .get_index(i)
+                .map(|(k, v)| (KeyRef::Tree(k), NodeRef::Tree(v))),
+            MapRef::Doc(d, _) => {
+                let at = self.first + clamp_u32(i);
+                let e = d.entry(at)?;
+                Some((KeyRef::Doc(d, at), NodeRef::Doc(d, e.value)))
+            }
+        }
+    }
 }
 
 impl<'a> Iterator for MapIter<'a> {
@@ -1091,7 +1115,7 @@ impl<'a> Iterator for MapIter<'a> {
             return None;
         }
         self.front += 1;
-        self.map.get_index(self.front - 1)
+        self.item(self.front - 1)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -1106,7 +1130,7 @@ impl DoubleEndedIterator for MapIter<'_> {
             return None;
         }
         self.back -= 1;
-        self.map.get_index(self.back)
+        self.item(self.back)
     }
 }
 
@@ -1146,6 +1170,7 @@ impl<'a> KeyRef<'a> {
     pub fn tree(self) -> Option<NodeRef<'a>> {
         match self {
             KeyRef::Tree(k) => k.tree().map(NodeRef::Tree),
+            KeyRef::Doc(d, _) if d.complex_keys.is_empty() => None,
             KeyRef::Doc(d, at) => d.complex_keys.get(&at).map(|&t| NodeRef::Doc(d, t)),
         }
     }
