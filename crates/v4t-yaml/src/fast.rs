@@ -71,15 +71,15 @@ trait Sink {
     type Node;
     /// A map entry made.
     type Entry;
-    /// A scalar that is not a string.
+    /// A scalar value.
     fn scalar(&mut self, value: Value, span: Span, form: Form) -> Self::Node;
-    /// A string scalar.
+    /// A string scalar from text (not copied where the sink need not).
     fn string(&mut self, s: Cow<'_, str>, span: Span, form: Form) -> Self::Node;
     /// Where a node was written.
     fn span(&self, node: &Self::Node) -> Span;
     /// A map entry.
     fn entry(&mut self, name: &str, span: Span, value: Self::Node) -> Self::Entry;
-    /// An entry's key name and span, and its value's span.
+    /// The spans of an entry's key and of its value.
     fn entry_spans(&self, entry: &Self::Entry) -> (Span, Span);
     /// An entry's key name.
     fn entry_name<'e>(&'e self, entry: &'e Self::Entry) -> &'e str;
@@ -184,9 +184,9 @@ impl Sink for DocBuilder {
     }
 
     fn map(&mut self, entries: &mut Vec<PendingEntry>, base: usize, span: Span) -> Option<NodeId> {
-        let id = self.map_of(entries.get(base..).unwrap_or_default(), span);
+        let (id, duplicate) = self.map_of(entries.get(base..).unwrap_or_default(), span);
         entries.truncate(base);
-        id
+        (!duplicate).then_some(id)
     }
 }
 
@@ -300,10 +300,10 @@ fn plain_value(s: &str, schema: Schema) -> (Plain<'_>, Form) {
             };
             (value, Form::Plain)
         }
-        _ => match resolve_plain_form(s, schema) {
-            (Value::String(s), form) => (Plain::Other(Value::String(s)), form),
-            (value, form) => (Plain::Other(value), form),
-        },
+        _ => {
+            let (value, form) = resolve_plain_form(s, schema);
+            (Plain::Other(value), form)
+        }
     }
 }
 
@@ -375,7 +375,6 @@ impl<'t, 's, S: Sink> Fast<'t, 's, S> {
         let span = self.span_of(start, end);
         match plain_value(text, self.schema) {
             (Plain::Str(s), form) => self.out.string(Cow::Borrowed(s), span, form),
-            (Plain::Other(Value::String(s)), form) => self.out.string(Cow::Owned(s), span, form),
             (Plain::Other(value), form) => self.out.scalar(value, span, form),
         }
     }

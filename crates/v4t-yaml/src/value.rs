@@ -306,7 +306,7 @@ pub struct Map {
 }
 
 /// Map index: [`key_hash`] to the first entry position with that hash.
-type Index = HashMap<u64, u32, BuildHasherDefault<HashIsKey>>;
+pub(crate) type Index = HashMap<u64, u32, BuildHasherDefault<HashIsKey>>;
 
 /// A seeded hash of a map key ([`crate::hash`]), so that the index needs no
 /// copies of the keys.
@@ -581,10 +581,7 @@ impl Map {
     /// Rebuilds (or drops) the hash index after a structural change.
     fn reindex(&mut self) {
         if self.entries.len() > INDEX_THRESHOLD {
-            let mut index = Index::with_capacity_and_hasher(self.entries.len(), Default::default());
-            for (i, (k, _)) in self.entries.iter().enumerate() {
-                index.entry(key_hash(&k.name)).or_insert(i as u32);
-            }
+            let (index, _) = index_names(self.entries.len(), |i| self.name_at(i));
             self.index = Some(Box::new(index));
         } else {
             self.index = None;
@@ -772,29 +769,41 @@ impl Map {
         if entries.len() <= INDEX_THRESHOLD {
             return Some(Map::from_entries(entries));
         }
-        let mut index = Index::with_capacity_and_hasher(entries.len(), Default::default());
-        for (i, (k, _)) in entries.iter().enumerate() {
-            match index.entry(key_hash(&k.name)) {
-                std::collections::hash_map::Entry::Vacant(slot) => {
-                    slot.insert(i as u32);
-                }
-                // Equal hashes: a duplicate, or (rarely) a collision.
-                std::collections::hash_map::Entry::Occupied(_) => {
-                    if entries
-                        .get(..i)?
-                        .iter()
-                        .any(|(other, _)| other.name == k.name)
-                    {
-                        return None;
-                    }
-                }
-            }
-        }
-        Some(Map {
+        let mut map = Map {
             entries,
-            index: Some(Box::new(index)),
-        })
+            index: None,
+        };
+        let (index, duplicate) = index_names(map.entries.len(), |i| map.name_at(i));
+        map.index = Some(Box::new(index));
+        (!duplicate).then_some(map)
     }
+
+    /// The name of entry `i` (empty past the end).
+    fn name_at(&self, i: usize) -> &str {
+        self.entries.get(i).map_or("", |(k, _)| &k.name)
+    }
+}
+
+/// The hash index of `count` key names (`name(i)`), the first of equal
+/// names winning as lookups expect, and whether two names are equal (looked
+/// for only where hashes meet: a duplicate, or rarely a collision). Shared
+/// by [`Map`] and [`crate::Doc`].
+pub(crate) fn index_names<'n>(count: usize, name: impl Fn(usize) -> &'n str) -> (Index, bool) {
+    use std::collections::hash_map::Entry;
+    let mut index = Index::with_capacity_and_hasher(count, Default::default());
+    let mut duplicate = false;
+    for i in 0..count {
+        match index.entry(key_hash(name(i))) {
+            Entry::Vacant(slot) => {
+                slot.insert(crate::span::clamp_u32(i));
+            }
+            Entry::Occupied(_) if !duplicate => {
+                duplicate = (0..i).any(|j| name(j) == name(i));
+            }
+            Entry::Occupied(_) => {}
+        }
+    }
+    (index, duplicate)
 }
 
 /// `a == b`, inline for keys of up to 32 bytes (nearly all map keys): a
