@@ -320,14 +320,11 @@ impl Counter {
         let mut start = vec![0u32];
         let mut clause = Vec::new();
         let mut units = Vec::new();
-        let mut begin = 0;
         let is_true = |l: Lit| {
             let v = facts[l.var_index() as usize];
             v != 0 && (v > 0) != l.is_negated()
         };
-        for &end in &solver.clause_ends {
-            let original = &solver.clause_lits[begin..end];
-            begin = end;
+        for original in solver.clauses.iter() {
             if original.iter().any(|&l| is_true(l)) {
                 continue;
             }

@@ -47,31 +47,25 @@ struct Binary {
 impl Binary {
     fn new(s: &Solver, n: usize) -> Binary {
         let mut start = vec![0u32; 2 * n + 1];
-        let mut begin = 0;
-        for &end in &s.clause_ends {
-            if end - begin == 2 {
-                let (a, b) = (s.clause_lits[begin], s.clause_lits[begin + 1]);
+        for clause in s.clauses.iter() {
+            if let &[a, b] = clause {
                 start[a.0 as usize + 1] += 1;
                 start[b.0 as usize + 1] += 1;
             }
-            begin = end;
         }
         for i in 0..2 * n {
             start[i + 1] += start[i];
         }
         let mut fill = start.clone();
         let mut partners = vec![Lit(0); start[2 * n] as usize];
-        begin = 0;
-        for &end in &s.clause_ends {
-            if end - begin == 2 {
-                let (a, b) = (s.clause_lits[begin], s.clause_lits[begin + 1]);
+        for clause in s.clauses.iter() {
+            if let &[a, b] = clause {
                 for (x, y) in [(a, b), (b, a)] {
                     let slot = &mut fill[x.0 as usize];
                     partners[*slot as usize] = y;
                     *slot += 1;
                 }
             }
-            begin = end;
         }
         for i in 0..2 * n {
             partners[start[i] as usize..start[i + 1] as usize].sort_unstable();
@@ -106,10 +100,7 @@ impl Definitions {
             start: vec![0],
             inputs: Vec::new(),
         };
-        let mut begin = 0;
-        for &end in &s.clause_ends {
-            let clause = &s.clause_lits[begin..end];
-            begin = end;
+        for clause in s.clauses.iter() {
             let k = clause.len().saturating_sub(1);
             if k == 0 {
                 continue;

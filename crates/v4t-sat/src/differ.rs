@@ -55,11 +55,8 @@ impl Solver {
             });
         }
         let second = |l: Lit| l.with_var(copy[l.var_index() as usize]);
-        let mut start = 0;
         let mut clause = Vec::new();
-        for &end in &self.clause_ends {
-            let original = &self.clause_lits[start..end];
-            start = end;
+        for original in self.clauses.iter() {
             twice.add_clause(original);
             clause.clear();
             clause.extend(original.iter().map(|&l| second(l)));

@@ -173,7 +173,7 @@ impl Solver {
         branch: &[Lit],
         leaf: &mut OnLeaf<'_>,
     ) -> Option<ControlFlow<()>> {
-        let clauses = self.clause_ends.len();
+        let clauses = self.clauses.len();
         let vars = self.vars as usize;
         let cached =
             (self.few.take()).filter(|c| c.clauses == clauses && c.propagator.value.len() == vars);
@@ -383,7 +383,6 @@ impl Propagator {
     /// as they occur, which delays its propagation but never makes it wrong:
     /// a leaf with an unsatisfied clause is asked of the backend).
     fn new(store: Store<'_>, facts: &[i8]) -> Propagator {
-        let (clause_lits, ends) = store;
         let value = facts.to_vec();
         let truth = |l: Lit| match value[l.var_index() as usize] {
             0 => None,
@@ -393,10 +392,7 @@ impl Propagator {
         let mut first = vec![0u32; codes + 1];
         let mut kept = Vec::new();
         let mut open = Vec::new();
-        let mut begin = 0;
-        for (c, &end) in ends.iter().enumerate() {
-            let clause = &clause_lits[begin..end];
-            begin = end;
+        for (c, clause) in store.iter().enumerate() {
             let mut free = 0;
             for &l in clause {
                 match truth(l) {
@@ -431,7 +427,7 @@ impl Propagator {
         let mut fill = first.clone();
         let mut occurs = vec![0u32; first[codes] as usize];
         for (k, &c) in kept.iter().enumerate() {
-            for &l in &clause_lits[clause_range(ends, c as usize)] {
+            for &l in store.get(c as usize) {
                 if truth(l).is_none() {
                     let slot = &mut fill[l.0 as usize];
                     occurs[*slot as usize] = k as u32;
@@ -477,7 +473,7 @@ impl Propagator {
     /// clause whose variables are all known has one (else it would have
     /// been a conflict), so only the clauses of unknown variables are
     /// looked at, and only if there are any.
-    fn satisfied(&self, (clause_lits, ends): Store<'_>) -> bool {
+    fn satisfied(&self, store: Store<'_>) -> bool {
         if self.free == 0 {
             return true;
         }
@@ -491,9 +487,7 @@ impl Propagator {
             .flat_map(|l| self.occurrences(l))
             .all(|i| {
                 let c = self.kept[self.occurs[i] as usize] as usize;
-                clause_lits[clause_range(ends, c)]
-                    .iter()
-                    .any(|&l| is_true(l))
+                store.get(c).iter().any(|&l| is_true(l))
             })
     }
 
@@ -523,9 +517,9 @@ impl Propagator {
 
     /// Clause `c` has at most one literal not known false: nothing if a
     /// literal is true, else a fact from its open literal, or a conflict.
-    fn unit(&mut self, (clause_lits, ends): Store<'_>, c: usize) {
+    fn unit(&mut self, store: Store<'_>, c: usize) {
         let mut open = None;
-        for &l in &clause_lits[clause_range(ends, self.kept[c] as usize)] {
+        for &l in store.get(self.kept[c] as usize) {
             match self.value[l.var_index() as usize] {
                 0 => open = Some(l),
                 // True but not yet counted: satisfied.
@@ -573,11 +567,6 @@ impl Propagator {
         self.done = self.done.min(mark);
         self.conflict = false;
     }
-}
-
-/// The literals of clause `c` of a store are `lits[clause_range(ends, c)]`.
-fn clause_range(ends: &[usize], c: usize) -> std::ops::Range<usize> {
-    (if c == 0 { 0 } else { ends[c - 1] })..ends[c]
 }
 
 #[cfg(test)]

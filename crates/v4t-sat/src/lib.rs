@@ -74,6 +74,7 @@ mod pb;
 mod prefer;
 mod propagate;
 mod split;
+mod store;
 mod switched;
 #[cfg(test)]
 mod testutil;
@@ -204,10 +205,8 @@ pub struct Solver {
     /// Failed assumptions of the last unsatisfiable `solve`.
     core: Vec<Lit>,
     scratch: Vec<batsat::Lit>,
-    /// Every clause added so far, concatenated (read by [`Solver::split`]).
-    clause_lits: Vec<Lit>,
-    /// End offset of each clause in `clause_lits`.
-    clause_ends: Vec<usize>,
+    /// Every clause added so far (read by [`Solver::split`]).
+    clauses: store::Clauses,
     /// Per clause, once [`Solver::record_gates`] asked for it: the gate
     /// variable whose definition it is part of (a clause of
     /// `g <-> f(inputs)` for a gate with a fresh variable `g`), or
@@ -256,8 +255,7 @@ impl Solver {
             clause_buf: Vec::new(),
             core: Vec::new(),
             scratch: Vec::new(),
-            clause_lits: Vec::new(),
-            clause_ends: Vec::new(),
+            clauses: store::Clauses::default(),
             clause_gates: None,
             defining: NO_GATE,
             few: None,
@@ -271,10 +269,7 @@ impl Solver {
     /// Every clause added so far, in order (as written, before any
     /// simplification), for exporting the problem (DIMACS).
     pub fn clauses(&self) -> impl Iterator<Item = &[Lit]> {
-        let starts = std::iter::once(0).chain(self.clause_ends.iter().copied());
-        starts
-            .zip(self.clause_ends.iter().copied())
-            .map(|(a, b)| &self.clause_lits[a..b])
+        self.clauses.iter()
     }
 
     /// The constant-true literal (a variable fixed true at creation); `!truth()` is false.
@@ -312,7 +307,7 @@ impl Solver {
 
     /// Number of clauses added so far (after folding; including unit clauses).
     pub fn num_clauses(&self) -> u64 {
-        self.clause_ends.len() as u64
+        self.clauses.len() as u64
     }
 
     /// Permanently requires the clause (disjunction of `lits`).
@@ -440,8 +435,7 @@ impl Solver {
         if lits.len() == 1 {
             self.pending_units = true;
         }
-        self.clause_lits.extend_from_slice(lits);
-        self.clause_ends.push(self.clause_lits.len());
+        self.clauses.push(lits);
         if let Some(gates) = &mut self.clause_gates {
             gates.push(self.defining);
         }
@@ -463,8 +457,7 @@ impl Solver {
             return;
         }
         debug_assert!(lits.iter().all(|&l| self.fixed(l).is_none()));
-        self.clause_lits.extend_from_slice(lits);
-        self.clause_ends.push(self.clause_lits.len());
+        self.clauses.push(lits);
         if let Some(gates) = &mut self.clause_gates {
             gates.push(gate);
         }
@@ -485,8 +478,7 @@ impl Solver {
     /// Makes room in the clause store for `clauses` more clauses of `lits`
     /// literals in all (exactly: [`Solver::split`] knows each part's size).
     pub(crate) fn reserve_store(&mut self, lits: usize, clauses: usize) {
-        self.clause_lits.reserve_exact(lits);
-        self.clause_ends.reserve_exact(clauses);
+        self.clauses.reserve_exact(lits, clauses);
         if let Some(gates) = &mut self.clause_gates {
             gates.reserve_exact(clauses);
         }
@@ -500,7 +492,7 @@ impl Solver {
     /// searched on more clauses. Clauses added before count as no definition.
     pub fn record_gates(&mut self) {
         if self.clause_gates.is_none() {
-            self.clause_gates = Some(vec![NO_GATE; self.clause_ends.len()]);
+            self.clause_gates = Some(vec![NO_GATE; self.clauses.len()]);
         }
     }
 
@@ -565,10 +557,8 @@ impl Solver {
             for _ in 1..self.vars {
                 sat.new_var(lbool::FALSE, true);
             }
-            let mut start = 0;
-            for &end in &self.clause_ends {
-                Self::add_to_backend(&mut sat, &mut self.scratch, &self.clause_lits[start..end]);
-                start = end;
+            for clause in self.clauses.iter() {
+                Self::add_to_backend(&mut sat, &mut self.scratch, clause);
             }
             self.assigned = Vec::new();
             self.sat = Some(sat);

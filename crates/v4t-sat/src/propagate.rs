@@ -11,6 +11,7 @@
 //! the choices of a lexicographic search ([`Implications`]), deciding the
 //! literals they imply without asking the backend.
 
+use crate::store::Clauses;
 use crate::{Lit, Solver};
 
 impl Solver {
@@ -44,27 +45,23 @@ impl Solver {
         if self.store_unsat {
             return None;
         }
-        let store = (&self.clause_lits[..], &self.clause_ends[..]);
-        Implications::new(store, self.assigned.clone()).map(|i| i.value)
+        Implications::new(&self.clauses, self.assigned.clone()).map(|i| i.value)
     }
 
-    /// Runs `f` on this solver with its clause store lent out as
-    /// `(literals, clause ends)` (for an [`Implications`] beside questions
+    /// Runs `f` on this solver with its clause store lent out (for an
+    /// [`Implications`] beside questions
     /// to the backend); the solver has no stored clauses meanwhile, so `f`
     /// must not add any, nor drop the backend.
     pub(crate) fn lending_store<R>(&mut self, f: impl FnOnce(&mut Solver, Store<'_>) -> R) -> R {
-        let lits = std::mem::take(&mut self.clause_lits);
-        let ends = std::mem::take(&mut self.clause_ends);
-        let r = f(self, (&lits, &ends));
-        self.clause_lits = lits;
-        self.clause_ends = ends;
+        let clauses = std::mem::take(&mut self.clauses);
+        let r = f(self, &clauses);
+        self.clauses = clauses;
         r
     }
 }
 
-/// A clause store: the literals of every clause concatenated, and the end
-/// offset of each clause.
-pub(crate) type Store<'s> = (&'s [Lit], &'s [usize]);
+/// A clause store, borrowed.
+pub(crate) type Store<'s> = &'s Clauses;
 
 /// Unit propagation over a clause store that only grows: the first facts,
 /// then literals assumed one at a time ([`Implications::assume`]). Each
@@ -89,12 +86,10 @@ impl<'s> Implications<'s> {
     /// The propagation of the facts `value` (per variable, as above) over
     /// `store`; `None` on a conflict.
     pub(crate) fn new(store: Store<'s>, mut value: Vec<i8>) -> Option<Implications<'s>> {
-        let (clause_lits, ends) = store;
         let is_true = |value: &[i8], l: Lit| {
             let v = value[l.var_index() as usize];
             v != 0 && (v > 0) != l.is_negated()
         };
-        let range = |c: usize| if c == 0 { 0 } else { ends[c - 1] }..ends[c];
 
         // Occurrence lists (by literal) of the clauses not satisfied by the
         // initial facts; only those can still propagate.
@@ -104,10 +99,10 @@ impl<'s> Implications<'s> {
         let mut start = vec![0u32; lits + 1];
         // A clause the facts satisfy keeps no open literal; every other
         // one has one at least, unless it is empty.
-        let mut open = vec![0u32; ends.len()];
+        let mut open = vec![0u32; store.len()];
         let mut seen = Vec::new();
         for (c, open) in open.iter_mut().enumerate() {
-            let clause = &clause_lits[range(c)];
+            let clause = store.get(c);
             if clause.iter().any(|&l| is_true(&value, l)) {
                 continue;
             }
@@ -124,11 +119,11 @@ impl<'s> Implications<'s> {
         start[lits] = start[lits - 1];
         seen.fill(0);
         let mut occurs = vec![0u32; start[lits] as usize];
-        for c in (0..ends.len() as u32)
+        for c in (0..store.len() as u32)
             .rev()
             .filter(|&c| open[c as usize] > 0)
         {
-            let clause = &clause_lits[range(c as usize)];
+            let clause = store.get(c as usize);
             for (i, &l) in clause.iter().enumerate() {
                 if first_occurrence(clause, i, c, &mut seen, lits) {
                     let slot = &mut start[lit_index(l)];
@@ -153,8 +148,8 @@ impl<'s> Implications<'s> {
             .collect();
         // Clauses of one literal (or none) propagate without any falsification.
         for (c, &n) in open.iter().enumerate() {
-            if n == 1 || (n == 0 && range(c).is_empty()) {
-                last_open(&clause_lits[range(c)], &mut value, &mut queue)?;
+            if n == 1 || (n == 0 && store.get(c).is_empty()) {
+                last_open(store.get(c), &mut value, &mut queue)?;
             }
         }
         let mut i = Implications {
@@ -171,8 +166,6 @@ impl<'s> Implications<'s> {
 
     /// Propagates the queued facts (each already in `value`).
     fn propagate(&mut self) -> Option<()> {
-        let (clause_lits, ends) = self.store;
-        let range = |c: usize| if c == 0 { 0 } else { ends[c - 1] }..ends[c];
         let mut next = 0;
         while let Some(&fact) = self.queue.get(next) {
             next += 1;
@@ -181,7 +174,7 @@ impl<'s> Implications<'s> {
                 let c = self.occurs[i as usize] as usize;
                 self.open[c] -= 1;
                 if self.open[c] == 1 {
-                    last_open(&clause_lits[range(c)], &mut self.value, &mut self.queue)?;
+                    last_open(self.store.get(c), &mut self.value, &mut self.queue)?;
                 }
             }
         }
@@ -252,6 +245,7 @@ fn lit_index(l: Lit) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use crate::store::Clauses;
     use crate::testutil::{random_cnf, Rng};
     use crate::{Lit, Solver};
 
@@ -260,10 +254,16 @@ mod tests {
     fn empty_clauses_conflict() {
         let a = Lit::from_var(0);
         // [a], [] and [], [a]; then [a] alone, satisfied by the fact `a`.
-        assert!(super::Implications::new((&[a], &[1, 1]), vec![0]).is_none());
-        assert!(super::Implications::new((&[a], &[0, 1]), vec![0]).is_none());
-        let (unit, end) = ([a], [1]);
-        let i = super::Implications::new((&unit, &end), vec![1]).expect("no conflict");
+        let store = |clauses: &[&[Lit]]| {
+            let mut s = Clauses::default();
+            clauses.iter().for_each(|c| s.push(c));
+            s
+        };
+        let (first, second) = (store(&[&[a], &[]]), store(&[&[], &[a]]));
+        assert!(super::Implications::new(&first, vec![0]).is_none());
+        assert!(super::Implications::new(&second, vec![0]).is_none());
+        let unit = store(&[&[a]]);
+        let i = super::Implications::new(&unit, vec![1]).expect("no conflict");
         assert_eq!(i.value(a), Some(true));
     }
 

@@ -230,10 +230,7 @@ impl Solver {
         // peak of a resolve.
         let mut sizes = vec![(0usize, 0usize); split.parts.len()];
         let mut local = Vec::new();
-        let mut start = 0;
-        for &end in &self.clause_ends {
-            let clause = &self.clause_lits[start..end];
-            start = end;
+        for clause in self.clauses.iter() {
             if let Some(size) = localise(&split.locs, clause, &mut local)
                 .and_then(|part| sizes.get_mut(part as usize))
             {
@@ -248,11 +245,8 @@ impl Solver {
         }
 
         // Distribute the clauses without their false literals.
-        let mut start = 0;
-        for (c, &end) in self.clause_ends.iter().enumerate() {
+        for (c, clause) in self.clauses.iter().enumerate() {
             let gate = self.clause_gate(c);
-            let clause = &self.clause_lits[start..end];
-            start = end;
             let Some(part) = localise(&split.locs, clause, &mut local) else {
                 continue;
             };
@@ -276,10 +270,7 @@ impl Solver {
         let n = self.num_vars() as usize;
         let mut roots = UnionFind::new(n);
         let mut active = vec![false; n];
-        let mut start = 0;
-        for &end in &self.clause_ends {
-            let clause = &self.clause_lits[start..end];
-            start = end;
+        for clause in self.clauses.iter() {
             if clause.iter().any(|&l| is_fixed(l) == Some(true)) {
                 continue;
             }
@@ -925,15 +916,13 @@ impl Split {
                     };
                 }
             }
-            let mut start = 0;
             if old.clause_gates.is_some() {
                 sat.record_gates();
             }
-            for (c, &end) in old.clause_ends.iter().enumerate() {
+            for (c, old_clause) in old.clauses.iter().enumerate() {
                 let gate = old.clause_gate(c);
                 clause.clear();
-                clause.extend(old.clause_lits[start..end].iter().map(|&l| map(l)));
-                start = end;
+                clause.extend(old_clause.iter().map(|&l| map(l)));
                 sat.defining = match gate {
                     crate::NO_GATE => gate,
                     g => g + offset,
@@ -1327,8 +1316,7 @@ mod tests {
                 // (a vector's first allocation holds four entries); the rest
                 // is reserved exactly, with no growth by doubling.
                 let sat = &part.sat;
-                assert!(sat.clause_lits.capacity() <= sat.clause_lits.len().max(4));
-                assert!(sat.clause_ends.capacity() <= sat.clause_ends.len().max(4));
+                assert!(sat.clauses.reserved_exactly());
             }
         }
     }

@@ -218,12 +218,12 @@ impl Near {
     pub(crate) fn build(sat: &Solver, is_switch: impl Fn(u32) -> bool) -> Near {
         let n = sat.num_vars() as usize;
         let mut switch: Vec<bool> = (0..n as u32).map(is_switch).collect();
-        for &l in &sat.clause_lits {
+        for &l in sat.clauses.lits() {
             if !l.is_negated() {
                 switch[l.var_index() as usize] = false;
             }
         }
-        let clauses = sat.clause_ends.len();
+        let clauses = sat.clauses.len();
         let mut always = Vec::new();
         let mut owners: Vec<(u32, u32)> = Vec::new();
         for c in 0..clauses {
@@ -274,7 +274,7 @@ impl Near {
 
     /// Whether the index covers every clause of `sat`.
     pub(crate) fn is_current(&self, sat: &Solver) -> bool {
-        self.clauses == sat.clause_ends.len() && self.switch.len() == sat.num_vars() as usize
+        self.clauses == sat.clauses.len() && self.switch.len() == sat.num_vars() as usize
     }
 
     /// Whether the clauses of `sat` have a model with `lits` true and every
@@ -501,8 +501,7 @@ impl Near {
 
 /// Clause `c` of `sat`.
 fn clause(sat: &Solver, c: usize) -> &[Lit] {
-    let start = if c == 0 { 0 } else { sat.clause_ends[c - 1] };
-    &sat.clause_lits[start..sat.clause_ends[c]]
+    sat.clauses.get(c)
 }
 
 #[cfg(test)]
