@@ -458,6 +458,7 @@ fn resolver_graph(
         None => graph::build_moving_conditions(doc, &resolver, types, false, None),
     }
     .map_err(code(Code::UndefinedReference))?;
+    graph.release_technology_lists(doc);
     Ok(graph)
 }
 

@@ -400,8 +400,8 @@ impl Transformer<'_> {
                 let Some(t) = self.present_of(g.get(n).technologies()).next() else {
                     fail_at!(g, n, "{} has no present technology", g.Display(n));
                 };
-                if let Some(assign) = g.raw(src, t).and_then(|r| r.get("assign")) {
-                    ty = assign.clone();
+                if let Some(assign) = g.assigned_type(t) {
+                    ty = assign;
                 }
             }
             let rewrite = self.rewrite(src, n, Some(ty))?;

@@ -1156,6 +1156,11 @@ impl<'d> Builder<'d> {
                 if let Some(t) = self.el(id).technology_mut() {
                     t.assign = at;
                 }
+            } else if let Some(t) = self.el(id).technology_mut() {
+                t.assign_other = Some(Box::new(assign.clone()));
+            }
+            if let Some(t) = self.el(id).technology_mut() {
+                t.assign_span = assign.span;
             }
             if let Some(w) = raw.and_then(|m| m.get("weight")).filter(|n| n.is_defined()) {
                 let weight = self.weight(id, w)?;

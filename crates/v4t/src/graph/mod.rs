@@ -209,6 +209,10 @@ struct TechnologyData {
     /// The technology name written in `assign`, by position in
     /// [`Graph::assigns`] ([`NO_ASSIGN`] if it is not a string).
     assign: u32,
+    /// Where `assign` is written (the output's node type keeps it).
+    assign_span: Span,
+    /// `assign` if it is not a string, as written.
+    assign_other: Option<Box<Node>>,
     /// The stored scenario of a rule-derived technology, by position in
     /// [`Graph::scenarios`] ([`NO_SCENARIO`] without one).
     scenario: u32,
@@ -258,6 +262,8 @@ impl Element {
                 weight: 1.0,
                 prio: 0.0,
                 assign: NO_ASSIGN,
+                assign_span: Span::NONE,
+                assign_other: None,
                 scenario: NO_SCENARIO,
             })),
             Kind::Property => Data::Property(IdList::new()),
@@ -683,6 +689,39 @@ impl Graph {
         match &self.get(t).data {
             Data::Technology(t) => self.assigns.get(t.assign as usize).map(|a| &**a),
             _ => None,
+        }
+    }
+
+    /// Technology `t`'s `assign` as written, where it is written: the type
+    /// its node has in the output when `t` is present (`None` for other
+    /// kinds).
+    pub(crate) fn assigned_type(&self, t: ElementId) -> Option<Node> {
+        let Data::Technology(data) = &self.get(t).data else {
+            return None;
+        };
+        match (&data.assign_other, self.assign(t)) {
+            (Some(other), _) => Some((**other).clone()),
+            (None, Some(name)) => Some(Node {
+                span: data.assign_span,
+                ..Node::string(name)
+            }),
+            (None, None) => None,
+        }
+    }
+
+    /// Removes the nodes' technology lists from `doc`: once the resolver
+    /// graph is built they are read no more (their conditions are in the
+    /// graph, and so is what the output takes of them, [`Graph::assigned_type`]).
+    /// The lists the enricher derives from its rules are a large part of
+    /// the document while the problem is solved.
+    pub(crate) fn release_technology_lists(&self, doc: &mut Node) {
+        for &n in &self.nodes {
+            if self.get(n).technologies().is_empty() {
+                continue;
+            }
+            if let Some(m) = self.raw_mut(doc, n).and_then(Node::as_map_mut) {
+                m.remove("technology");
+            }
         }
     }
 
