@@ -522,7 +522,7 @@ pub(crate) fn present_hosting_cycle(
 /// A present element of `ids` whose container is absent.
 fn missing_container<L: Logic>(g: &Graph, l: &mut L, ids: &[ElementId]) -> Result<()> {
     for &x in ids {
-        let Some(c) = g.get(x).container else {
+        let Some(c) = g.get(x).container() else {
             continue;
         };
         let here = l.present(x);

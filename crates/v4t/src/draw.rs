@@ -283,7 +283,7 @@ impl Drawer<'_> {
     fn artifacts(&mut self) {
         let g = self.g;
         for (i, &a) in g.artifacts().iter().enumerate() {
-            let Some(n) = g.get(a).container else {
+            let Some(n) = g.get(a).container() else {
                 continue;
             };
             if !self.shown(a) || self.key(n).is_empty() {

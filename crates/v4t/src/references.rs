@@ -70,7 +70,7 @@ fn written<L: Logic>(g: &Graph, l: &mut L, mut x: ElementId) -> L::B {
             return here;
         }
         chain.push(here);
-        match g.get(x).container {
+        match g.get(x).container() {
             Some(c) => x = c,
             None => return l.and(&chain),
         }
@@ -205,7 +205,7 @@ fn absent_imports<L: Logic>(g: &Graph, types: &TypeSystem<'_>, l: &mut L) -> Res
         }
         let Some(c) = g
             .get(ty)
-            .container
+            .container()
             .and_then(|c| Collection::of(g.get(c).kind))
         else {
             continue;

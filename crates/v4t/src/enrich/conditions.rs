@@ -198,7 +198,7 @@ fn enrich_element(
         // still hold their manual lists)
         let mut list: CondList = std::mem::take(&mut current[id.0 as usize]);
         if matches!(e.kind, Kind::Node | Kind::Relation) {
-            for &gr in &e.groups {
+            for &gr in e.groups() {
                 if g.get(gr).variability_group() {
                     list.extend(current[gr.0 as usize].iter().cloned());
                 }
@@ -343,7 +343,7 @@ fn simplify_each(items: &mut CondList) {
 /// are alternatives of `id`, `id` among them.
 fn scope_members(g: &Graph, id: ElementId) -> impl Iterator<Item = ElementId> + '_ {
     let e = g.get(id);
-    let container = e.container.map(|c| (c, g.get(c)));
+    let container = e.container().map(|c| (c, g.get(c)));
     let none: &[ElementId] = &[];
     let (list, by_name) = match (e.kind, container) {
         (Kind::Relation, Some((_, c))) => (c.outgoing(), true),
@@ -458,7 +458,7 @@ fn generic_wrappers(
         Kind::Input => vec![wrapper(Op::IsConsumed, false)],
         Kind::Group => vec![wrapper(Op::HasPresentMember, false)],
         Kind::Policy => vec![wrapper(Op::HasPresentTarget, false)],
-        Kind::Type => match e.container {
+        Kind::Type => match e.container() {
             Some(c) => vec![Wrapper {
                 expr: Cond::Presence(c),
                 consistency: true,
@@ -562,7 +562,7 @@ fn other_part(
             consistency(default_bratan())
         }
         (Kind::Property | Kind::Artifact | Kind::Technology, T::Container) => {
-            consistency(presence(e.container))
+            consistency(presence(e.container()))
         }
         // `technology`: the spec's name of `managed`.
         (Kind::Artifact, T::Managed | T::Technology) => semantic(Some(Cond::Op(Op::IsManaged, id))),
@@ -675,7 +675,7 @@ fn type_specific_wrapper(
 /// searching the type's inheritance chain.
 fn property_type(types: &TypeSystem<'_>, g: &Graph, id: ElementId) -> Option<TypeId> {
     let e = g.get(id);
-    let container = g.get(e.container?);
+    let container = g.get(e.container()?);
     let [t] = container.types[..] else {
         return None;
     };

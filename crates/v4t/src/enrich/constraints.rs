@@ -48,7 +48,7 @@ fn containment(g: &Graph, out: &mut Vec<Constraint>) {
     // An element implies its container.
     let contained = |list: &[ElementId], out: &mut Vec<Constraint>| {
         for &x in list {
-            if let Some(c) = g.get(x).container {
+            if let Some(c) = g.get(x).container() {
                 out.push(implies(id(x), id(c)));
             }
         }
@@ -215,7 +215,7 @@ fn implications(g: &Graph, out: &mut Vec<Constraint>) -> Result<()> {
                 {
                     continue;
                 }
-                let Some(c) = e.container else { continue };
+                let Some(c) = e.container() else { continue };
                 let consumed = e.consumes().iter().map(|&c| manual(c)).collect();
                 let left = Constraint::And(vec![id(c), manual(x), Constraint::Or(consumed)]);
                 out.push(implies(left, id(x)));
@@ -228,7 +228,7 @@ fn implications(g: &Graph, out: &mut Vec<Constraint>) -> Result<()> {
                 out.push(implies(left, id(x)));
             }
             _ => {
-                let Some(c) = e.container else { continue };
+                let Some(c) = e.container() else { continue };
                 let explicit = e.implied();
                 let value = explicit.and_then(Node::as_str);
                 // Not written: the default, `true` here.

@@ -77,7 +77,7 @@ pub(crate) fn scenario_condition(
     let Some(scenario) = graph.scenario(id) else {
         return Ok(None);
     };
-    let Some(node) = graph.get(id).container else {
+    let Some(node) = graph.get(id).container() else {
         return Ok(None);
     };
     let matches = matches(graph, doc, types, node, scenario)?;

@@ -509,7 +509,7 @@ impl<'d> Builder<'d> {
         e.name_len = u32::try_from(name.len()).unwrap_or(u32::MAX);
         let buf = &mut self.id_buf;
         buf.clear();
-        write_id(buf, e.word(), name, e.index);
+        write_id(buf, e.word(), name, e.index());
         self.g.ids.push(buf);
         self.g.elements.push(e);
         if std::mem::take(&mut self.has_conditions) {
@@ -1314,7 +1314,9 @@ impl<'d> Builder<'d> {
                     if let Some(list) = self.el(id).links_mut() {
                         list.push(member);
                     }
-                    self.el(member).groups.push(id);
+                    if let Some(groups) = self.el(member).groups_mut() {
+                        groups.push(id);
+                    }
                 }
             }
             self.types(id, def, def.get("type"), Owner::Group(i))?;
@@ -1573,7 +1575,7 @@ impl<'d> Builder<'d> {
                 };
                 if kind == Kind::Output {
                     self.link(id, node);
-                } else if node != self.g.get(id).container.unwrap_or(id) {
+                } else if node != self.g.get(id).container().unwrap_or(id) {
                     self.read(id, node);
                 }
             }
@@ -1678,7 +1680,7 @@ impl<'d> Builder<'d> {
         match names[..] {
             [c, _] => Ok(vec![self.container_element(p, c, l.span)?]),
             [n, r, _] => {
-                let container = self.g.get(p).container;
+                let container = self.g.get(p).container();
                 let node = self.node_with_context(container, n, l.span)?;
                 let ne = self.g.get(node);
                 let targets: Vec<ElementId> = ne
@@ -1719,7 +1721,7 @@ impl<'d> Builder<'d> {
         let found = match name {
             "SELF" => ctx.filter(|&c| self.g.get(c).kind == Kind::Node),
             "CONTAINER" => ctx
-                .and_then(|c| self.g.get(c).container)
+                .and_then(|c| self.g.get(c).container())
                 .filter(|&c| self.g.get(c).kind == Kind::Node),
             "SOURCE" => ctx
                 .filter(|&c| self.g.get(c).kind == Kind::Relation)
@@ -1735,7 +1737,7 @@ impl<'d> Builder<'d> {
     /// The container element named `name` from the property's point of view:
     /// node, then group, then policy.
     fn container_element(&self, p: ElementId, name: &str, span: Span) -> Result<ElementId> {
-        let ctx = self.g.get(p).container;
+        let ctx = self.g.get(p).container();
         if let Ok(n) = self.node_with_context(ctx, name, span) {
             return Ok(n);
         }

@@ -117,7 +117,7 @@ impl Cond {
             }
             Cond::Op(op, id) => {
                 let e = g.get(*id);
-                let index = || Node::number(e.index.unwrap_or(0) as f64);
+                let index = || Node::number(e.index().unwrap_or(0) as f64);
                 let arg = match op {
                     LogicOp::HostPresence | LogicOp::IsManaged => Node::string("SELF"),
                     LogicOp::IsConsumed | LogicOp::IsProduced | LogicOp::HasPresentTarget => {
@@ -161,7 +161,7 @@ impl Graph {
     pub(crate) fn presence_is_false(&self, id: ElementId) -> bool {
         let e = self.get(id);
         match e.kind {
-            Kind::Property | Kind::Type => !e.container.is_some_and(|c| {
+            Kind::Property | Kind::Type => !e.container().is_some_and(|c| {
                 matches!(
                     self.get(c).kind,
                     Kind::Node | Kind::Relation | Kind::Group | Kind::Policy | Kind::Artifact
@@ -186,7 +186,7 @@ impl Graph {
 
     /// Whether `list[index of x]` is `x`.
     fn at_own_index(&self, list: &[ElementId], x: ElementId) -> bool {
-        list.get(self.get(x).index.unwrap_or(0) as usize) == Some(&x)
+        list.get(self.get(x).index().unwrap_or(0) as usize) == Some(&x)
     }
 
     /// Whether looking up [`Graph::presence_condition`] of `id` finds `id`
@@ -196,7 +196,7 @@ impl Graph {
     pub(crate) fn presence_resolves_to_self(&self, id: ElementId) -> bool {
         let e = self.get(id);
         let contained = |list: fn(&super::Element) -> &[ElementId], x: ElementId| {
-            let Some(c) = self.get(x).container else {
+            let Some(c) = self.get(x).container() else {
                 return false;
             };
             self.node_by_own_name(c) && self.at_own_index(list(self.get(c)), x)
@@ -214,7 +214,7 @@ impl Graph {
             // An attribute's presence condition is its id.
             Kind::Property if e.is_attribute() => true,
             Kind::Property | Kind::Type => {
-                let Some(c) = e.container else { return false };
+                let Some(c) = e.container() else { return false };
                 let ce = self.get(c);
                 let pool = if e.kind == Kind::Property {
                     &ce.properties[..]

@@ -93,7 +93,7 @@ impl Graph {
                 let Some(c) = ctx else {
                     bail!(n.span, "Element is not defined")
                 };
-                let Some(cc) = self.get(c).container else {
+                let Some(cc) = self.get(c).container() else {
                     bail!(n.span, "{} has no container", self.Display(c))
                 };
                 Ok(Some(self.expect_kind(cc, kind, n)?))
@@ -108,7 +108,7 @@ impl Graph {
             bail!(n.span, "Element is not defined")
         };
         self.get(c)
-            .container
+            .container()
             .ok_or_else(|| Error::at(format!("{} has no container", self.Display(c)), n.span))
     }
 

@@ -45,7 +45,7 @@ impl Graph {
         artifact: ElementId,
     ) -> Result<Vec<ElementId>> {
         let g = self;
-        let Some(node) = g.get(artifact).container else {
+        let Some(node) = g.get(artifact).container() else {
             return Ok(Vec::new());
         };
         let mut out = Vec::new();

@@ -126,8 +126,13 @@ pub(crate) struct Element {
     /// own cost an allocation each.
     name_offset: u8,
     name_len: u32,
-    pub index: Option<u32>,
-    pub container: Option<ElementId>,
+    /// Its position among its container's elements of its kind (or among
+    /// all policies, inputs, outputs, imports), [`NONE`] if it has none;
+    /// [`Element::index`]. Not an `Option`: that would take twice the room
+    /// in every element.
+    index: u32,
+    /// Its container by id, [`NONE`] if it has none; [`Element::container`].
+    container: u32,
     pub span: Span,
     pub loc: Loc,
     /// The element's condition list as written (`[false]` for a
@@ -141,8 +146,6 @@ pub(crate) struct Element {
     implied: Option<Box<Node>>,
     pub types: IdList,
     pub properties: IdList,
-    /// Node or relation: the groups it is a member of, in group order.
-    pub groups: IdList,
     data: Data,
 }
 
@@ -172,6 +175,8 @@ enum Data {
 struct NodeData {
     /// TOSCA 2.0: its attributes in list form (property elements).
     attributes: IdList,
+    /// The groups it is a member of, in group order.
+    groups: IdList,
     /// Its requirements (relations).
     outgoing: IdList,
     /// Relations that target it.
@@ -189,6 +194,8 @@ struct NodeData {
 struct RelationData {
     /// TOSCA 2.0: the attributes of its relationship template in list form.
     attributes: IdList,
+    /// The groups it is a member of, in group order.
+    groups: IdList,
     source: Option<ElementId>,
     target: Option<ElementId>,
     /// The requirement marks a hosting relation (by name or by a
@@ -239,6 +246,9 @@ struct GroupData {
 
 const NO_IDS: &[ElementId] = &[];
 
+/// No index or container ([`Element`]).
+const NONE: u32 = u32::MAX;
+
 impl Element {
     fn new(
         kind: Kind,
@@ -250,6 +260,7 @@ impl Element {
         let data = match kind {
             Kind::Node => Data::Node(Box::new(NodeData {
                 attributes: IdList::new(),
+                groups: IdList::new(),
                 outgoing: IdList::new(),
                 incoming: IdList::new(),
                 artifacts: IdList::new(),
@@ -284,17 +295,27 @@ impl Element {
             fallback: Fallback::No,
             name_offset: 0,
             name_len: 0,
-            index,
-            container,
+            index: index.unwrap_or(NONE),
+            container: container.map_or(NONE, |c| c.0),
             span,
             loc,
             conditions: CondList::new(),
             implied: None,
             types: IdList::new(),
             properties: IdList::new(),
-            groups: IdList::new(),
             data,
         }
+    }
+
+    /// Its position among its container's elements of its kind (or among
+    /// all policies, inputs, outputs, imports).
+    pub(crate) fn index(&self) -> Option<u32> {
+        (self.index != NONE).then_some(self.index)
+    }
+
+    /// The element that contains it (a property's node, relation, ...).
+    pub(crate) fn container(&self) -> Option<ElementId> {
+        (self.container != NONE).then_some(ElementId(self.container))
     }
 
     /// The word of the element's kind in ids and display names
@@ -401,6 +422,24 @@ impl Element {
     /// Node: its requirements (relations).
     pub(crate) fn outgoing(&self) -> &[ElementId] {
         self.node().map_or(NO_IDS, |n| &n.outgoing)
+    }
+
+    /// Node or relation: the groups it is a member of, in group order.
+    pub(crate) fn groups(&self) -> &[ElementId] {
+        match &self.data {
+            Data::Node(n) => &n.groups,
+            Data::Relation(r) => &r.groups,
+            _ => NO_IDS,
+        }
+    }
+
+    /// [`Element::groups`], to add to (`None` for other kinds).
+    fn groups_mut(&mut self) -> Option<&mut IdList> {
+        match &mut self.data {
+            Data::Node(n) => Some(&mut n.groups),
+            Data::Relation(r) => Some(&mut r.groups),
+            _ => None,
+        }
     }
 
     /// Node: the relations that target it.
@@ -873,12 +912,12 @@ impl Graph {
             out.push_str(e.word());
             out.push_str(" \"");
             out.push_str(self.name(c));
-            if let Some(i) = e.index {
+            if let Some(i) = e.index() {
                 out.push('@');
                 out.push_str(&i.to_string());
             }
             out.push('"');
-            cur = e.container;
+            cur = e.container();
         }
         out
     }
@@ -1006,7 +1045,7 @@ impl Graph {
         // `[<container name>, <index>]` of an element in a node.
         let in_node = |x: ElementId| {
             let xe = self.get(x);
-            vec![name(xe.container.unwrap_or(x)), idx(xe.index)]
+            vec![name(xe.container().unwrap_or(x)), idx(xe.index())]
         };
         if e.is_attribute() {
             // No operator names attributes: the element's id is its
@@ -1019,12 +1058,12 @@ impl Graph {
             Kind::Artifact => (L::ArtifactPresence, Node::seq(in_node(id))),
             Kind::Technology => (L::TechnologyPresence, Node::seq(in_node(id))),
             Kind::Group => (L::GroupPresence, name(id)),
-            Kind::Policy => (L::PolicyPresence, idx(e.index)),
-            Kind::Input => (L::InputPresence, idx(e.index)),
-            Kind::Output => (L::OutputPresence, idx(e.index)),
-            Kind::Import => (L::ImportPresence, idx(e.index)),
+            Kind::Policy => (L::PolicyPresence, idx(e.index())),
+            Kind::Input => (L::InputPresence, idx(e.index())),
+            Kind::Output => (L::OutputPresence, idx(e.index())),
+            Kind::Import => (L::ImportPresence, idx(e.index())),
             Kind::Property | Kind::Type => {
-                let Some(c) = e.container else {
+                let Some(c) = e.container() else {
                     return Node::bool(false);
                 };
                 let property = e.kind == Kind::Property;
@@ -1044,7 +1083,7 @@ impl Graph {
                     ),
                     Kind::Policy => (
                         pick(L::PolicyPropertyPresence, L::PolicyTypePresence),
-                        vec![idx(self.get(c).index)],
+                        vec![idx(self.get(c).index())],
                     ),
                     Kind::Artifact => (
                         pick(L::ArtifactPropertyPresence, L::ArtifactTypePresence),
@@ -1052,7 +1091,7 @@ impl Graph {
                     ),
                     _ => return Node::bool(false),
                 };
-                args.push(idx(e.index));
+                args.push(idx(e.index()));
                 (op, Node::seq(args))
             }
         };
@@ -1118,7 +1157,7 @@ impl<'g> Id<'g> {
     /// The parts, the element's own first.
     fn parts(self) -> impl Iterator<Item = &'g str> {
         let g = self.graph;
-        std::iter::successors(Some(self.element), move |&x| g.get(x).container)
+        std::iter::successors(Some(self.element), move |&x| g.get(x).container())
             .map(move |x| g.ids.get(x.0 as usize))
     }
 
@@ -1128,7 +1167,7 @@ impl<'g> Id<'g> {
         let mut x = self.element;
         loop {
             out.push_str(g.ids.get(x.0 as usize));
-            match g.get(x).container {
+            match g.get(x).container() {
                 Some(c) => {
                     out.push('.');
                     x = c;
@@ -1547,7 +1586,7 @@ mod size_tests {
     /// terms: their size is the graph's memory (docs/benchmark.md).
     #[test]
     fn elements_and_condition_terms_stay_small() {
-        assert!(std::mem::size_of::<super::Element>() <= 120);
+        assert!(std::mem::size_of::<super::Element>() <= 96);
         assert_eq!(std::mem::size_of::<super::Cond>(), 16);
     }
 }

@@ -646,7 +646,7 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
     fn op_target(&self, op: LogicOp, id: ElementId, ctx: Option<ElementId>) -> Option<ElementId> {
         let g = self.graph;
         let e = g.get(id);
-        let at = |list: &[ElementId]| list.get(e.index.unwrap_or(0) as usize).copied();
+        let at = |list: &[ElementId]| list.get(e.index().unwrap_or(0) as usize).copied();
         match op {
             // `SELF` in the element's own context.
             LogicOp::HostPresence => (ctx == Some(id) && e.kind == Kind::Node).then_some(id),

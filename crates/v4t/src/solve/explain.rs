@@ -406,7 +406,7 @@ impl<'a> Guarded<'a> {
             return g.display(id);
         }
         let e = g.get(id);
-        let of = e.container.map(|c| format!(" of {}", g.display(c)));
+        let of = e.container().map(|c| format!(" of {}", g.display(c)));
         format!(
             "the \"no value\" alternative of property \"{}\"{}",
             g.name(id),
