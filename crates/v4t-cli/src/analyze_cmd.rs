@@ -250,7 +250,9 @@ pub fn text(sources: &Sources, a: &Analysis) -> String {
         "allowed by the conditions; the optimiser picks among them"
     };
     line(format!("topologies: {} ({how})", count(&a.topologies)));
-    let list = |title: &str, ids: &[String], line: &mut dyn FnMut(String)| {
+    let list = |title: &str,
+                ids: &mut dyn ExactSizeIterator<Item = &str>,
+                line: &mut dyn FnMut(String)| {
         line(format!("{title}: {}", ids.len()));
         for id in ids {
             line(format!("  {id}"));
@@ -259,12 +261,12 @@ pub fn text(sources: &Sources, a: &Analysis) -> String {
             }
         }
     };
-    list("dead elements", &a.dead, &mut line);
-    list("core elements", &a.core, &mut line);
+    list("dead elements", &mut a.dead.iter(), &mut line);
+    list("core elements", &mut a.core.iter(), &mut line);
     if a.determined {
         list(
             "inputs that never change the topology",
-            &a.irrelevant,
+            &mut a.irrelevant.iter().map(String::as_str),
             &mut line,
         );
     }

@@ -112,9 +112,9 @@ pub struct Analysis {
     /// fixed), in definition order; only known if `determined`.
     pub irrelevant: Vec<String>,
     /// Ids of the elements absent in every valid configuration, in element order.
-    pub dead: Vec<String>,
+    pub dead: ElementIds,
     /// Ids of the elements present in every valid configuration, in element order.
-    pub core: Vec<String>,
+    pub core: ElementIds,
     /// Failing configurations, grouped by reason: configurations the
     /// model allows that do not resolve. Groups whose configurations all
     /// give some input a value the template neither mentions nor declares
@@ -303,32 +303,21 @@ pub fn analyze_observed(
     options: &AnalyzeOptions,
     observe: &mut dyn FnMut(AnalyzeStage),
 ) -> Result<Analysis> {
-    // Each preset's assignments, read where resolving reads them.
-    let mut presets: Vec<(String, Result<Map>)> = Vec::new();
     let mut warnings = Vec::new();
-    let prepared = prepare(
-        sources,
-        template,
-        loader,
-        options.enrich,
-        &mut |doc, warnings| {
-            for name in preset_names(doc) {
-                let assigned =
-                    crate::inputs::assign(doc, std::slice::from_ref(&name), None, warnings)
-                        .map_err(code(Code::InvalidInput));
-                presets.push((name, assigned));
-            }
-            Ok(())
-        },
-        &mut |_: Stage| {},
-        &mut warnings,
-    )?;
+    let (mut prepared, presets) =
+        prepare_with_presets(sources, template, loader, options.enrich, &mut warnings)?;
     observe(AnalyzeStage::Prepare);
     let (types, now_ms) = (prepared.files.system(), options.now_ms.unwrap_or(0.0));
-    let (doc, graph, types) = (&prepared.doc, &prepared.graph, &types);
-    let problem =
-        family_problem(doc, graph, types, now_ms).map_err(code(Code::InvalidCondition))?;
+    let problem = family_problem(&prepared.doc, &prepared.graph, &types, now_ms)
+        .map_err(code(Code::InvalidCondition))?;
+    // Unless a later stage encodes the template again (the presets, `why`,
+    // validating variants), what only encoding reads goes now, as when
+    // resolving: on a large template it is an eighth of the peak.
+    if presets.is_empty() && !options.why && options.validate == 0 {
+        prepared.graph.release_encoded();
+    }
     observe(AnalyzeStage::Encode);
+    let (doc, graph, types) = (&prepared.doc, &prepared.graph, &types);
     let (mut f, mut domains) = Family::with_domains(doc, problem, options)?;
     let mut excluded: Vec<Exclusion> = domains.outside_feature_model(&f.inputs, &options.budget);
     let (mut failures, failed) = f.evaluation_failures(&mut domains);
@@ -367,7 +356,7 @@ pub fn analyze_observed(
     };
     let export = options.export.map(|format| f.export(format)).transpose()?;
     observe(AnalyzeStage::Sample);
-    let found = (&dead[..], &core[..], &irrelevant[..]);
+    let found = (&dead, &core, &irrelevant[..]);
     let why = options
         .why
         .then(|| why::why(doc, graph, types, now_ms, found))
@@ -415,6 +404,39 @@ pub fn analyze_observed(
         validated,
         warnings,
     })
+}
+
+/// Each preset's name and assignments (or why they cannot be assigned).
+type Presets = Vec<(String, Result<Map>)>;
+
+/// The prepared template and each preset's assignments, read where
+/// resolving reads them.
+fn prepare_with_presets(
+    sources: &mut Sources,
+    template: SourceId,
+    loader: &mut dyn Loader,
+    enrich: bool,
+    warnings: &mut Vec<crate::Diagnostic>,
+) -> Result<(crate::Prepared, Presets)> {
+    let mut presets = Vec::new();
+    let prepared = prepare(
+        sources,
+        template,
+        loader,
+        enrich,
+        &mut |doc, warnings| {
+            for name in preset_names(doc) {
+                let assigned =
+                    crate::inputs::assign(doc, std::slice::from_ref(&name), None, warnings)
+                        .map_err(code(Code::InvalidInput));
+                presets.push((name, assigned));
+            }
+            Ok(())
+        },
+        &mut |_: Stage| {},
+        warnings,
+    )?;
+    Ok((prepared, presets))
 }
 
 /// What resolving and validating configurations of the prepared template
@@ -1030,9 +1052,9 @@ impl<'o> Family<'o> {
 
     /// The ids of the elements absent, and present, in every valid
     /// configuration (internal elements left out).
-    fn dead_and_core(&mut self, graph: &Graph, determined: bool) -> (Vec<String>, Vec<String>) {
-        let mut dead = Vec::new();
-        let mut core = Vec::new();
+    fn dead_and_core(&mut self, graph: &Graph, determined: bool) -> (ElementIds, ElementIds) {
+        let mut dead = ElementIds::default();
+        let mut core = ElementIds::default();
         let implied = if determined {
             (self.sat).backbone_determined(&self.input_lits, &self.presence_lits)
         } else {
@@ -1044,8 +1066,8 @@ impl<'o> Family<'o> {
                     continue;
                 }
                 match i {
-                    Implied::True => core.push(graph.id(id).to_string()),
-                    Implied::False => dead.push(graph.id(id).to_string()),
+                    Implied::True => core.push(graph.id(id)),
+                    Implied::False => dead.push(graph.id(id)),
                     Implied::Free => {}
                 }
             }
@@ -1508,10 +1530,12 @@ pub fn show_value(value: &Value) -> String {
 }
 
 mod details;
+mod element_ids;
 mod export;
 mod json;
 mod sample;
 mod why;
+pub use element_ids::ElementIds;
 pub use export::ExportFormat;
 pub use why::{ConditionFact, ElementWhy, InputWhy, Irrelevance, Verdict, Why};
 

@@ -2,7 +2,7 @@
 //! commonality (in how many valid configurations an element is present) and
 //! atomic sets (elements present together in every one).
 
-use super::Family;
+use super::{ElementIds, Family};
 use crate::graph::Graph;
 use v4t_sat::{Count, Lit, Natural};
 use v4t_yaml::hash::SeededMap;
@@ -21,7 +21,7 @@ impl Family<'_> {
     pub(super) fn commonality_and_atomic_sets(
         &mut self,
         graph: &Graph,
-        (dead, core): (&[String], &[String]),
+        (dead, core): (&ElementIds, &ElementIds),
         determined: bool,
     ) -> (Vec<(String, Count)>, Vec<Vec<String>>) {
         let budget = self.options.budget;
@@ -29,8 +29,8 @@ impl Family<'_> {
         let table = determined
             .then(|| self.presences_per_configuration(&valid))
             .flatten();
-        let dead: std::collections::HashSet<&str> = dead.iter().map(String::as_str).collect();
-        let core: std::collections::HashSet<&str> = core.iter().map(String::as_str).collect();
+        let dead: std::collections::HashSet<&str> = dead.iter().collect();
+        let core: std::collections::HashSet<&str> = core.iter().collect();
         // Elements sharing a presence literal share their count.
         let mut counted: SeededMap<Lit, Count> = SeededMap::default();
         let mut commonality = Vec::new();

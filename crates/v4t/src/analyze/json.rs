@@ -36,9 +36,9 @@ fn counted(c: &Count) -> Node {
     Node::new(Value::Map(m), Span::NONE)
 }
 
-fn strings(list: &[String]) -> Node {
+fn strings<'a>(list: impl IntoIterator<Item = &'a (impl AsRef<str> + ?Sized + 'a)>) -> Node {
     Node::new(
-        Value::Seq(list.iter().map(|s| string(s)).collect()),
+        Value::Seq(list.into_iter().map(|s| string(s.as_ref())).collect()),
         Span::NONE,
     )
 }
@@ -138,7 +138,7 @@ fn json(sources: &Sources, a: &Analysis) -> Node {
             cm.insert(id.clone(), counted(c));
         }
         m.insert("commonality", Node::new(Value::Map(cm), Span::NONE));
-        let atomic = a.atomic.iter().map(|set| strings(set)).collect();
+        let atomic = a.atomic.iter().map(strings).collect();
         m.insert("atomic", Node::new(Value::Seq(atomic), Span::NONE));
     }
     if let Some(why) = &a.why {
@@ -172,7 +172,7 @@ fn json(sources: &Sources, a: &Analysis) -> Node {
     }
     if let Some((topologies, complete)) = &a.enumerated {
         let mut tm = Map::new();
-        let list = topologies.iter().map(|t| strings(t)).collect();
+        let list = topologies.iter().map(strings).collect();
         tm.insert("topologies", Node::new(Value::Seq(list), Span::NONE));
         tm.insert("complete", Node::bool(*complete));
         m.insert("topologies_listed", Node::new(Value::Map(tm), Span::NONE));

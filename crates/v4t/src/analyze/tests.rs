@@ -604,20 +604,20 @@ fn check(
             }
         }
         if want.valid > 0 {
-            let dead: BTreeSet<&String> = want
+            let dead: BTreeSet<&str> = want
                 .seen
                 .iter()
                 .filter(|(_, s)| !s.0)
-                .map(|(id, _)| id)
+                .map(|(id, _)| id.as_str())
                 .collect();
-            let core: BTreeSet<&String> = want
+            let core: BTreeSet<&str> = want
                 .seen
                 .iter()
                 .filter(|(_, s)| !s.1)
-                .map(|(id, _)| id)
+                .map(|(id, _)| id.as_str())
                 .collect();
-            let got_dead: BTreeSet<&String> = analysis.dead.iter().collect();
-            let got_core: BTreeSet<&String> = analysis.core.iter().collect();
+            let got_dead: BTreeSet<&str> = analysis.dead.iter().collect();
+            let got_core: BTreeSet<&str> = analysis.core.iter().collect();
             if analysis.determined {
                 assert_eq!(got_dead, dead, "{ctx}");
                 assert_eq!(got_core, core, "{ctx}");
@@ -997,7 +997,7 @@ service_template:
     // The one valid configuration: db, mapped and simple, no flow.
     assert_eq!(a.valid.value.to_u128(), Some(1));
     assert_eq!(a.topologies.value.to_u128(), Some(1));
-    assert!(a.core.contains(&"node.worker".to_string()), "{:?}", a.core);
+    assert!(a.core.contains("node.worker"), "{:?}", a.core);
 }
 
 /// A group that is no variability group fails where it and a relation

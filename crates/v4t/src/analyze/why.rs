@@ -24,7 +24,7 @@
 //!   ([`ConditionFact`]): the written conditions of elements only (the
 //!   enricher's generated ones are not the user's to change).
 
-use super::Symbolic;
+use super::{ElementIds, Symbolic};
 use crate::error::{Error, Result};
 use crate::graph::{ElementId, Graph};
 use crate::reason::{Reason, ReasonKind};
@@ -180,7 +180,7 @@ pub(super) fn why(
     graph: &Graph,
     types: &TypeSystem<'_>,
     now_ms: f64,
-    (dead, core, irrelevant): (&[String], &[String], &[String]),
+    (dead, core, irrelevant): (&ElementIds, &ElementIds, &[String]),
 ) -> Result<Why> {
     let mut x = Explainer::new(doc, graph, types, now_ms)?;
     let mut out = Why::default();
@@ -188,7 +188,7 @@ pub(super) fn why(
     out.conditions = x.condition_facts(&backbone);
     let mut wanted = Vec::new();
     for (ids, dead) in [(dead, true), (core, false)] {
-        let ids: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
+        let ids: std::collections::HashSet<&str> = ids.iter().collect();
         wanted.extend(
             graph
                 .ordered()
@@ -205,7 +205,7 @@ pub(super) fn why(
         });
     }
     if !irrelevant.is_empty() {
-        let dead: std::collections::HashSet<&str> = dead.iter().map(String::as_str).collect();
+        let dead: std::collections::HashSet<&str> = dead.iter().collect();
         let readers = x.readers(&backbone, &dead);
         for name in irrelevant {
             let mine: Vec<(Reason, Verdict)> = readers
