@@ -5,6 +5,7 @@
 use crate::error::{bail, Error, Result};
 use crate::graph::{Constraint, ElementId, Graph, Kind};
 use crate::types::TypeSystem;
+use thin_vec::thin_vec;
 use v4t_yaml::Node;
 
 /// Groups `ids` by element name (first-appearance order).
@@ -217,14 +218,14 @@ fn implications(g: &Graph, out: &mut Vec<Constraint>) -> Result<()> {
                 }
                 let Some(c) = e.container() else { continue };
                 let consumed = e.consumes().iter().map(|&c| manual(c)).collect();
-                let left = Constraint::And(vec![id(c), manual(x), Constraint::Or(consumed)]);
+                let left = Constraint::And(thin_vec![id(c), manual(x), Constraint::Or(consumed)]);
                 out.push(implies(left, id(x)));
             }
             Kind::Relation if o.relation_enhanced_implication_mode => {
                 let (Some(src), Some(t)) = (e.source(), e.target()) else {
                     continue;
                 };
-                let left = Constraint::And(vec![id(src), manual(x), manual(t)]);
+                let left = Constraint::And(thin_vec![id(src), manual(x), manual(t)]);
                 out.push(implies(left, id(x)));
             }
             _ => {
@@ -240,7 +241,7 @@ fn implications(g: &Graph, out: &mut Vec<Constraint>) -> Result<()> {
                     | (Some(v4t_yaml::Value::Bool(true)) | None, _) => {}
                     _ => return Err(Error::at("Left not defined", e.span)),
                 }
-                let left = Constraint::And(vec![id(c), manual(x)]);
+                let left = Constraint::And(thin_vec![id(c), manual(x)]);
                 out.push(implies(left, id(x)));
             }
         }

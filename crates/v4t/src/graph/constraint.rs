@@ -9,25 +9,32 @@
 //! clauses and variables as encoding that YAML.
 
 use super::{ElementId, Graph};
+use thin_vec::ThinVec;
 use v4t_yaml::{Key, Map, Node, Span};
 
-/// A generated constraint or one of its operands.
+/// A generated constraint or one of its operands. Sixteen bytes, and the
+/// most frequent shape without allocation: a template without variability
+/// has a constraint or two per element.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Constraint {
     /// The element's id as a term: its presence variable.
     Var(ElementId),
     /// `manual.<id>`: the conjunction of the element's manual conditions.
     Manual(ElementId),
+    /// `{implies: [a, b]}` of two element variables (an element implies its
+    /// container, an end or its host): [`Constraint::implies`] makes it
+    /// of two [`Constraint::Var`]s.
+    Requires(ElementId, ElementId),
     /// `{and: [...]}`.
-    And(Vec<Constraint>),
+    And(ThinVec<Constraint>),
     /// `{or: [...]}`.
-    Or(Vec<Constraint>),
+    Or(ThinVec<Constraint>),
     /// `{exo: [...]}`.
-    Exo(Vec<Constraint>),
+    Exo(ThinVec<Constraint>),
     /// `{amo: [...]}`.
-    Amo(Vec<Constraint>),
-    /// `{implies: [a, b]}`.
-    Implies(Box<Constraint>, Box<Constraint>),
+    Amo(ThinVec<Constraint>),
+    /// `{implies: [a, b]}` of other operands.
+    Implies(Box<(Constraint, Constraint)>),
 }
 
 /// `{key: items}` with room for exactly one entry.
@@ -40,11 +47,23 @@ fn list(key: &str, items: Vec<Node>) -> Node {
 impl Constraint {
     /// `{implies: [a, b]}`.
     pub(crate) fn implies(a: Constraint, b: Constraint) -> Constraint {
-        Constraint::Implies(Box::new(a), Box::new(b))
+        match (a, b) {
+            (Constraint::Var(x), Constraint::Var(y)) => Constraint::Requires(x, y),
+            (a, b) => Constraint::Implies(Box::new((a, b))),
+        }
+    }
+
+    /// The two sides of an implication (`None` for other shapes).
+    pub(crate) fn implication(&self) -> Option<(Constraint, Constraint)> {
+        match self {
+            Constraint::Requires(x, y) => Some((Constraint::Var(*x), Constraint::Var(*y))),
+            Constraint::Implies(sides) => Some((**sides).clone()),
+            _ => None,
+        }
     }
 
     /// The variables of `ids`.
-    pub(crate) fn vars(ids: &[ElementId]) -> Vec<Constraint> {
+    pub(crate) fn vars(ids: &[ElementId]) -> ThinVec<Constraint> {
         ids.iter().map(|&x| Constraint::Var(x)).collect()
     }
 
@@ -58,7 +77,13 @@ impl Constraint {
             Constraint::Or(items) => list("or", seq(items)),
             Constraint::Exo(items) => list("exo", seq(items)),
             Constraint::Amo(items) => list("amo", seq(items)),
-            Constraint::Implies(a, b) => list("implies", vec![a.to_node(g), b.to_node(g)]),
+            Constraint::Requires(x, y) => list(
+                "implies",
+                vec![Node::string(g.id(*x)), Node::string(g.id(*y))],
+            ),
+            Constraint::Implies(sides) => {
+                list("implies", vec![sides.0.to_node(g), sides.1.to_node(g)])
+            }
         }
     }
 }
@@ -87,8 +112,12 @@ topology_template:
         let [a, b] = ["a", "b"].map(|n| g.node(n).expect("node"));
         let r = g.relations[0];
         use Constraint::*;
-        let left = And(vec![Var(a), Manual(r), Or(vec![Manual(b)])]);
-        let c = Constraint::implies(left, Exo(vec![Var(r), Var(b)]));
+        let left = And(thin_vec::thin_vec![
+            Var(a),
+            Manual(r),
+            Or(thin_vec::thin_vec![Manual(b)])
+        ]);
+        let c = Constraint::implies(left, Exo(thin_vec::thin_vec![Var(r), Var(b)]));
         assert_eq!(
             to_json(&c.to_node(&g)),
             format!(

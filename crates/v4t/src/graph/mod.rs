@@ -1588,5 +1588,6 @@ mod size_tests {
     fn elements_and_condition_terms_stay_small() {
         assert!(std::mem::size_of::<super::Element>() <= 96);
         assert_eq!(std::mem::size_of::<super::Cond>(), 16);
+        assert_eq!(std::mem::size_of::<super::Constraint>(), 16);
     }
 }

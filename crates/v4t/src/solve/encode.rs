@@ -901,8 +901,12 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
                 let lits = self.constraint_list(items);
                 self.require_at_most_one(&lits, part);
             }
-            Constraint::Implies(a, b) => {
-                let (a, b) = (self.constraint(a), self.constraint(b));
+            Constraint::Requires(x, y) => {
+                let (a, b) = (self.presence(*x), self.presence(*y));
+                self.require_clause(&[!a, b], part);
+            }
+            Constraint::Implies(sides) => {
+                let (a, b) = (self.constraint(&sides.0), self.constraint(&sides.1));
                 self.require_clause(&[!a, b], part);
             }
             other => {
@@ -935,8 +939,12 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
                 let l = self.constraint_list(items);
                 self.sat.at_most_one(&l)
             }
-            Constraint::Implies(a, b) => {
-                let (a, b) = (self.constraint(a), self.constraint(b));
+            Constraint::Requires(x, y) => {
+                let (a, b) = (self.presence(*x), self.presence(*y));
+                self.sat.implies(a, b)
+            }
+            Constraint::Implies(sides) => {
+                let (a, b) = (self.constraint(&sides.0), self.constraint(&sides.1));
                 self.sat.implies(a, b)
             }
         }
@@ -1237,8 +1245,8 @@ topology_template:
                 Var(e),
                 Amo(Constraint::vars(&order[..i])),
             ));
-            let or = Or(vec![Manual(next), Manual(e)]);
-            let left = And(vec![Var(next), Manual(e), or]);
+            let or = Or(thin_vec::thin_vec![Manual(next), Manual(e)]);
+            let left = And(thin_vec::thin_vec![Var(next), Manual(e), or]);
             out.push(Constraint::implies(left, Var(e)));
         }
         out

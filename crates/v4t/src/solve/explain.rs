@@ -687,13 +687,11 @@ fn condition_word(kind: ReasonKind) -> &'static str {
 /// For an implication generated for an implied element (10.2): the element
 /// and what implies it, in words.
 fn implication(g: &Graph, c: &Constraint) -> Option<(ElementId, String)> {
-    let Constraint::Implies(left, right) = c else {
+    let (left, right) = c.implication()?;
+    let Constraint::Var(x) = right else {
         return None;
     };
-    let Constraint::Var(x) = **right else {
-        return None;
-    };
-    let items: &[Constraint] = match &**left {
+    let items: &[Constraint] = match &left {
         Constraint::And(items) => items,
         one => std::slice::from_ref(one),
     };
