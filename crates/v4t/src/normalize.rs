@@ -81,9 +81,11 @@ struct How {
 
 /// A document normalised with [`TypeShape::Written`] in the canonical shape
 /// ([`TypeShape::List`]): node templates as a list, every single type as
-/// its list, and an empty technology list on every node without one; the
-/// other forms are canonical already.
+/// its list, every property map its list of wrapped values, and an empty
+/// technology list on every node without one; the other forms are
+/// canonical already.
 pub(crate) fn canonical_shape(doc: &mut Node) {
+    let grammar = crate::version::grammar_of(doc);
     let Some(tt) = document::topology_map_mut(doc) else {
         return;
     };
@@ -116,14 +118,18 @@ pub(crate) fn canonical_shape(doc: &mut Node) {
         }
     }
     for c in containers {
+        property_maps_to_lists(c, grammar);
         let Some(m) = c.as_map_mut() else { continue };
         for (k, v) in m.iter_mut() {
             match k.name.as_str() {
                 "type" => type_list(v),
                 "artifacts" => {
                     for item in v.as_seq_mut().into_iter().flatten() {
-                        let artifact = item.as_map_mut().and_then(|m| m.first_mut());
-                        if let Some(t) = artifact.and_then(|(_, a)| a.get_mut("type")) {
+                        let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) else {
+                            continue;
+                        };
+                        property_maps_to_lists(a, grammar);
+                        if let Some(t) = a.get_mut("type") {
                             type_list(t);
                         }
                     }
@@ -183,7 +189,7 @@ fn normalize_topology(tt: &mut Node, how: How) -> Result<()> {
             }
             for_each_entry(policies, |_, p| {
                 normalize_types(p, how.types)?;
-                normalize_properties(p, automatic, grammar);
+                normalize_properties(p, how);
                 Ok(())
             })?;
         }
@@ -191,7 +197,7 @@ fn normalize_topology(tt: &mut Node, how: How) -> Result<()> {
     if let Some(groups) = tt.get_mut("groups") {
         for_each_entry(groups, |_, g| {
             normalize_types(g, how.types)?;
-            normalize_properties(g, automatic, grammar);
+            normalize_properties(g, how);
             Ok(())
         })?;
     }
@@ -203,7 +209,7 @@ fn normalize_topology(tt: &mut Node, how: How) -> Result<()> {
                 if typed || grammar == Grammar::Tosca13 {
                     normalize_types(rt, how.types)?;
                 }
-                normalize_properties(rt, automatic, grammar);
+                normalize_properties(rt, how);
             }
         }
     }
@@ -269,11 +275,9 @@ fn for_each_entry(list: &mut Node, mut f: impl FnMut(&Key, &mut Node) -> Result<
 }
 
 fn normalize_node(node: &mut Node, how: How) -> Result<()> {
-    let How {
-        automatic, grammar, ..
-    } = how;
+    let automatic = how.automatic;
     normalize_types(node, how.types)?;
-    normalize_properties(node, automatic, grammar);
+    normalize_properties(node, how);
     // requirements
     if let Some(reqs) = node.get_mut("requirements").and_then(Node::as_seq_mut) {
         for req in reqs.iter_mut() {
@@ -314,9 +318,7 @@ fn normalize_node(node: &mut Node, how: How) -> Result<()> {
 }
 
 fn normalize_artifact(a: &mut Node, how: How) -> Result<()> {
-    let How {
-        automatic, grammar, ..
-    } = how;
+    let grammar = how.grammar;
     if grammar == Grammar::Tosca2 {
         if let Value::String(s) = &mut a.value {
             // The short form (`zip: file.zip`, used in §10.2.1.4): a file
@@ -324,7 +326,7 @@ fn normalize_artifact(a: &mut Node, how: How) -> Result<()> {
             let file = Node::new(Value::String(std::mem::take(s)), a.span);
             a.value = Value::Map(single_entry("file", file));
         }
-        normalize_properties(a, automatic, grammar);
+        normalize_properties(a, how);
         if a.get("type").is_some_and(Node::is_defined) {
             normalize_types(a, how.types)?;
         }
@@ -346,7 +348,7 @@ fn normalize_artifact(a: &mut Node, how: How) -> Result<()> {
         }
         _ => {}
     }
-    normalize_properties(a, automatic, grammar);
+    normalize_properties(a, how);
     normalize_types(a, how.types)?;
     Ok(())
 }
@@ -370,35 +372,34 @@ fn normalize_types(container: &mut Node, shape: TypeShape) -> Result<()> {
 /// Properties become a list of single-entry maps with wrapped values (3.2).
 /// In TOSCA 2.0, `null` is a value (of type `nil`, §9.1.1.6): an entry with
 /// a `value` key is wrapped whatever the value.
-fn normalize_properties(container: &mut Node, automatic: bool, grammar: Grammar) {
-    normalize_property_list(container, "properties", automatic, grammar);
-    if grammar == Grammar::Tosca2 {
+fn normalize_properties(container: &mut Node, how: How) {
+    normalize_property_list(container, "properties", how);
+    if how.grammar == Grammar::Tosca2 {
         // TOSCA 2.0: attributes are conditional like properties.
-        normalize_property_list(container, "attributes", automatic, grammar);
+        normalize_property_list(container, "attributes", how);
     }
 }
 
-/// [`normalize_properties`] of the list `key`.
-fn normalize_property_list(container: &mut Node, key: &str, automatic: bool, grammar: Grammar) {
+/// [`normalize_properties`] of the list `key`. With [`TypeShape::Written`]
+/// a property map stays as written: its entries are properties without
+/// conditions, which the graph reads as their values (a map has no two
+/// entries of a name, so no automatic default alternative either). Not on
+/// TOSCA 1.3 if a value is null: wrapped, `{value: null}` counts as no
+/// value and is wrapped again, so the value is `{value: null}`.
+fn normalize_property_list(container: &mut Node, key: &str, how: How) {
+    let How {
+        automatic, grammar, ..
+    } = how;
     let Some(props) = container.get_mut(key) else {
         return;
     };
-    if let Value::Map(m) = &mut props.value {
-        let entries = std::mem::take(m).into_entries();
-        let list = entries
-            .into_iter()
-            .map(|(k, v)| {
-                let span = k.span;
-                let vspan = v.span;
-                let mut wrapped = Map::with_capacity(1);
-                wrapped.push(Key::new("value", vspan), v);
-                let mut single = Map::with_capacity(1);
-                single.push(k, Node::new(Value::Map(wrapped), vspan));
-                Node::new(Value::Map(single), span)
-            })
-            .collect();
-        props.value = Value::Seq(list);
+    let as_written = props
+        .as_map()
+        .is_some_and(|m| grammar == Grammar::Tosca2 || m.iter().all(|(_, v)| v.is_defined()));
+    if how.types == TypeShape::Written && as_written {
+        return;
     }
+    property_map_to_list(props);
     if let Some(list) = props.as_seq_mut() {
         for item in list.iter_mut() {
             if let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) {
@@ -419,6 +420,40 @@ fn normalize_property_list(container: &mut Node, key: &str, automatic: bool, gra
         }
         if automatic {
             automatic_default(list);
+        }
+    }
+}
+
+/// A property map becomes the list of its entries, each value wrapped as
+/// `{value: ..}` (3.2).
+fn property_map_to_list(props: &mut Node) {
+    if let Value::Map(m) = &mut props.value {
+        let entries = std::mem::take(m).into_entries();
+        let list = entries
+            .into_iter()
+            .map(|(k, v)| {
+                let span = k.span;
+                let vspan = v.span;
+                let mut wrapped = Map::with_capacity(1);
+                wrapped.push(Key::new("value", vspan), v);
+                let mut single = Map::with_capacity(1);
+                single.push(k, Node::new(Value::Map(wrapped), vspan));
+                Node::new(Value::Map(single), span)
+            })
+            .collect();
+        props.value = Value::Seq(list);
+    }
+}
+
+/// The property maps of a container kept as written, as lists
+/// ([`canonical_shape`]).
+fn property_maps_to_lists(container: &mut Node, grammar: Grammar) {
+    if let Some(props) = container.get_mut("properties") {
+        property_map_to_list(props);
+    }
+    if grammar == Grammar::Tosca2 {
+        if let Some(attributes) = container.get_mut("attributes") {
+            property_map_to_list(attributes);
         }
     }
 }

@@ -311,7 +311,7 @@ impl Transformer<'_> {
                 if self.consumer_values.iter().any(|(q, _)| *q == p) {
                     continue;
                 }
-                if let Some(mut value) = g.raw(src, p).and_then(|r| r.get("value")).cloned() {
+                if let Some(mut value) = g.property_value(src, p).cloned() {
                     name_inputs(&mut value, g, &|x| self.present(x));
                     self.consumer_values.push((p, value));
                 }
@@ -333,7 +333,7 @@ impl Transformer<'_> {
             }
             return Some(value);
         }
-        self.g.raw(src, p).and_then(|r| r.get("value")).cloned()
+        self.g.property_value(src, p).cloned()
     }
 
     /// The present properties (or attributes: `list`) of `c` as a map,
@@ -763,6 +763,9 @@ fn unconditional_template(name: &Key, def: &mut Node) -> Result<()> {
                 }
             }
             *p = Node::new(Value::Map(props), p.span);
+        } else if let Some(m) = p.as_map_mut() {
+            // Kept as written: values only (fallback properties dropped).
+            m.retain(|_, v| v.as_str() != Some(UNDEFINED));
         }
     }
     Ok(())

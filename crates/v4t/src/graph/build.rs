@@ -328,7 +328,8 @@ fn element_count(doc: &Node, fallbacks: bool) -> usize {
             .map_or(usize::from(n.as_str().is_some()), Vec::len)
     };
     let per_property = if fallbacks { 2 } else { 1 };
-    let properties = |n: &Node| per_property * len(n);
+    // A list, or a property map kept as written.
+    let properties = |n: &Node| per_property * n.as_map().map_or_else(|| len(n), Map::len);
     // Types, properties and, for nodes, everything else a definition
     // holds; one pass over its keys.
     let owned = |def: &Node| -> usize {
@@ -387,7 +388,11 @@ fn template_uses(doc: &Node) -> SeededMap<&str, u32> {
 fn owned_by_artifact(def: &Node, per_property: usize) -> usize {
     let len = |key: &str| def.get(key).and_then(Node::as_seq).map_or(0, Vec::len);
     let single_type = def.get("type").is_some_and(|t| t.as_str().is_some());
-    usize::from(single_type) + len("type") + per_property * len("properties")
+    let properties = def.get("properties").map_or(0, |p| {
+        p.as_map()
+            .map_or_else(|| p.as_seq().map_or(0, Vec::len), Map::len)
+    });
+    usize::from(single_type) + len("type") + per_property * properties
 }
 
 /// The definitions of the single-entry maps in the list `n`.
@@ -852,9 +857,27 @@ impl<'d> Builder<'d> {
         owner: Owner,
         attribute: bool,
     ) -> Result<()> {
-        let Some(list) = list.and_then(Node::as_seq) else {
-            return Ok(());
+        // A list of definitions, or (when resolving) a map kept as written,
+        // whose entries are values (`def` is `None`).
+        let written: Vec<Written<'_>> = match list.map(|l| &l.value) {
+            Some(Value::Seq(items)) => written_items(items),
+            Some(Value::Map(m)) => m
+                .iter()
+                .enumerate()
+                .map(|(i, (k, v))| Written {
+                    i,
+                    name: &k.name,
+                    span: k.span,
+                    def: None,
+                    value: Some(v),
+                })
+                .collect(),
+            _ => return Ok(()),
         };
+        let count = list.map_or(0, |l| {
+            l.as_seq()
+                .map_or_else(|| l.as_map().map_or(0, Map::len), Vec::len)
+        });
         let loc = |i: usize| match attribute {
             false => Loc::Property {
                 owner,
@@ -867,29 +890,33 @@ impl<'d> Builder<'d> {
         };
         // The written properties, then the fallback properties this graph
         // adds, where the reference's enricher appends them to the list.
-        let written = list.iter().enumerate().filter_map(|(i, item)| {
-            single(item).map(|(name, span, a)| {
-                let fallback = match is_fallback(Some(a)) {
-                    true => Fallback::Written,
-                    false => Fallback::No,
-                };
-                (i, name, span, a, fallback)
-            })
-        });
-        let added: Vec<(usize, &str, Span, &Node, Fallback)> = match self.fallbacks {
-            Some(mode) => fallback_names(list, mode)
+        let added: Vec<(usize, &str, Span, Option<&Node>, Fallback)> = match self.fallbacks {
+            Some(mode) => fallback_names(&written, mode)
                 .into_iter()
                 .enumerate()
                 .map(|(k, name)| {
                     let def = mode.shared();
-                    (list.len() + k, name, Span::NONE, def, Fallback::Added(mode))
+                    (
+                        count + k,
+                        name,
+                        Span::NONE,
+                        Some(def),
+                        Fallback::Added(mode),
+                    )
                 })
                 .collect(),
             None => Vec::new(),
         };
-        let mut ids = Vec::with_capacity(list.len() + added.len());
-        for (i, name, span, a, fallback) in written.chain(added) {
-            let raw = a.as_map();
+        let written_fallbacks = written.iter().map(|w| {
+            let fallback = match is_fallback_value(w.value) {
+                true => Fallback::Written,
+                false => Fallback::No,
+            };
+            (w.i, w.name, w.span, w.def, fallback)
+        });
+        let mut ids = Vec::with_capacity(written.len() + added.len());
+        for (i, name, span, a, fallback) in written_fallbacks.chain(added) {
+            let raw = a.and_then(Node::as_map);
             let mut e = self.alternative(Kind::Property, i, container, span, loc(i), raw);
             if let Fallback::Added(_) = fallback {
                 // Read from the shared definition (`Element::implied`).
@@ -906,16 +933,20 @@ impl<'d> Builder<'d> {
                     }
                 }
             }
-            ids.push((id, raw));
+            ids.push((id, a));
         }
         let only_ids: Vec<ElementId> = ids.iter().map(|(id, _)| *id).collect();
         self.check_defaults(&only_ids)?;
         let null_is_value = self.g.grammar() == Grammar::Tosca2;
-        for (id, raw) in ids {
-            let has = raw.is_some_and(|m| {
-                let given = |n: &Node| null_is_value || n.is_defined();
-                m.get("value").is_some_and(given) || m.get("expression").is_some_and(given)
-            });
+        let given = |n: &Node| null_is_value || n.is_defined();
+        for (k, (id, def)) in ids.into_iter().enumerate() {
+            let has = match def {
+                Some(a) => a.as_map().is_some_and(|m| {
+                    m.get("value").is_some_and(given) || m.get("expression").is_some_and(given)
+                }),
+                // An entry of a property map: its value.
+                None => written.get(k).and_then(|w| w.value).is_some_and(given),
+            };
             if !has {
                 bail!(
                     self.g.get(id).span,
@@ -1456,7 +1487,7 @@ impl<'d> Builder<'d> {
     /// while the input was pruned).
     fn consumers(&mut self) -> Result<()> {
         for p in self.g.properties.clone() {
-            let Some(value) = self.g.raw(self.doc, p).and_then(|r| r.get("value")) else {
+            let Some(value) = self.g.property_value(self.doc, p) else {
                 continue;
             };
             let mut consumed: Vec<ElementId> = Vec::new();
@@ -1521,10 +1552,17 @@ impl<'d> Builder<'d> {
             .copied()
             .collect();
         for id in owners {
+            let kind = self.g.get(id).kind;
+            if kind == Kind::Property {
+                let Some(value) = self.g.property_value(self.doc, id) else {
+                    continue;
+                };
+                self.read_references(id, kind, References::of(value, &[]));
+                continue;
+            }
             let Some(raw) = self.g.raw(self.doc, id) else {
                 continue;
             };
-            let kind = self.g.get(id).kind;
             // `copy: a` (§7.2): the copy needs its source.
             let copied = match kind {
                 Kind::Node => raw
@@ -1537,10 +1575,6 @@ impl<'d> Builder<'d> {
                 self.read(id, source);
             }
             let refs = match kind {
-                Kind::Property => match raw.get("value") {
-                    Some(v) => References::of(v, &[]),
-                    None => continue,
-                },
                 Kind::Node => References::of(
                     raw,
                     &[
@@ -1556,31 +1590,37 @@ impl<'d> Builder<'d> {
                 Kind::Policy => References::of(raw, &["type", "properties", "targets"]),
                 _ => References::of(raw, &[]),
             };
-            for name in refs.inputs {
-                let inputs: Vec<ElementId> = self
-                    .g
-                    .inputs
-                    .iter()
-                    .copied()
-                    .filter(|&i| self.g.name(i) == name)
-                    .collect();
-                for i in inputs {
-                    self.read(id, i);
-                    self.link(i, id);
-                }
-            }
-            for name in refs.templates {
-                let Some(node) = self.g.node(name) else {
-                    continue;
-                };
-                if kind == Kind::Output {
-                    self.link(id, node);
-                } else if node != self.g.get(id).container().unwrap_or(id) {
-                    self.read(id, node);
-                }
-            }
+            self.read_references(id, kind, refs);
         }
         self.substitution_parameters();
+    }
+
+    /// Links element `id` (of `kind`) with the inputs and node templates
+    /// its definition reads ([`Builder::references_20`]).
+    fn read_references(&mut self, id: ElementId, kind: Kind, refs: References<'_>) {
+        for name in refs.inputs {
+            let inputs: Vec<ElementId> = self
+                .g
+                .inputs
+                .iter()
+                .copied()
+                .filter(|&i| self.g.name(i) == name)
+                .collect();
+            for i in inputs {
+                self.read(id, i);
+                self.link(i, id);
+            }
+        }
+        for name in refs.templates {
+            let Some(node) = self.g.node(name) else {
+                continue;
+            };
+            if kind == Kind::Output {
+                self.link(id, node);
+            } else if node != self.g.get(id).container().unwrap_or(id) {
+                self.read(id, node);
+            }
+        }
     }
 
     /// Inputs and outputs that the substitution mappings map properties
@@ -1955,11 +1995,37 @@ pub(crate) const UNDEFINED: &str = "VINTNER_UNDEFINED";
 /// with the value [`UNDEFINED`]), present exactly when no other
 /// alternative of the name is. An internal element: reports for people
 /// leave it out.
-pub(crate) fn is_fallback(definition: Option<&Node>) -> bool {
-    definition
-        .and_then(|d| d.get("value"))
-        .and_then(Node::as_str)
-        == Some(UNDEFINED)
+/// Whether a property's value marks it a fallback property.
+pub(crate) fn is_fallback_value(value: Option<&Node>) -> bool {
+    value.and_then(Node::as_str) == Some(UNDEFINED)
+}
+
+/// The properties of a normalised list.
+fn written_items(items: &[Node]) -> Vec<Written<'_>> {
+    items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, item)| {
+            let (name, span, a) = single(item)?;
+            Some(Written {
+                i,
+                name,
+                span,
+                def: Some(a),
+                value: a.get("value"),
+            })
+        })
+        .collect()
+}
+
+/// A written property of a list (`def`, its definition) or of a property
+/// map kept as written (`def` is `None`), with its position and `value`.
+struct Written<'d> {
+    i: usize,
+    name: &'d str,
+    span: Span,
+    def: Option<&'d Node>,
+    value: Option<&'d Node>,
 }
 
 /// `container` is either a container map with `properties` (and, with
@@ -1981,7 +2047,7 @@ fn add_fallbacks_to(container: &mut Node, mode: FallbackMode, attributes: bool) 
 }
 
 fn add_fallbacks_to_list(items: &mut Vec<Node>, mode: FallbackMode) {
-    let names: Vec<String> = fallback_names(items, mode)
+    let names: Vec<String> = fallback_names(&written_items(items), mode)
         .into_iter()
         .map(str::to_string)
         .collect();
@@ -1994,27 +2060,22 @@ fn add_fallbacks_to_list(items: &mut Vec<Node>, mode: FallbackMode) {
 /// property, in the order they first appear: in mode A every name none of
 /// whose properties is a default alternative, in mode B every name none of
 /// whose properties is a fallback already.
-fn fallback_names(items: &[Node], mode: FallbackMode) -> Vec<&str> {
+fn fallback_names<'d>(items: &[Written<'d>], mode: FallbackMode) -> Vec<&'d str> {
     let mut names: Vec<&str> = Vec::new();
     for item in items {
-        if let Some((k, _)) = item.as_map().and_then(Map::first) {
-            if !names.contains(&k.name.as_str()) {
-                names.push(k.name.as_str());
-            }
+        if !names.contains(&item.name) {
+            names.push(item.name);
         }
     }
     names.retain(|&name| {
-        let mut same = items.iter().filter_map(|item| {
-            item.as_map()
-                .and_then(Map::first)
-                .filter(|(k, _)| k.name == name)
-                .map(|(_, v)| v)
-        });
+        let mut same = items.iter().filter(|item| item.name == name);
         match mode {
-            FallbackMode::DefaultAlternative => {
-                !same.any(|v| v.get("default_alternative").is_some_and(Node::is_truthy))
-            }
-            FallbackMode::Plain => !same.any(|v| is_fallback(Some(v))),
+            FallbackMode::DefaultAlternative => !same.any(|item| {
+                item.def
+                    .and_then(|d| d.get("default_alternative"))
+                    .is_some_and(Node::is_truthy)
+            }),
+            FallbackMode::Plain => !same.any(|item| is_fallback_value(item.value)),
         }
     });
     names
@@ -2186,9 +2247,11 @@ topology_template:
         );
     }
 
-    /// A document normalised with single types as written builds the graph
-    /// of the canonical lists: the same elements (ids, spans, locations),
-    /// the same type definitions through `raw`, an exact element count.
+    /// A document normalised with single types and property maps as
+    /// written builds the graph of the canonical lists: the same elements
+    /// (ids, spans, locations), the same type definitions through `raw`,
+    /// the same property values (a map entry has no definition), an exact
+    /// element count.
     #[test]
     fn single_types_as_written_build_the_graph_of_their_lists() {
         let template = "tosca_definitions_version: tosca_variability_1_0
@@ -2196,15 +2259,18 @@ topology_template:
   node_templates:
     a:
       type: t
-      artifacts: {f: {type: x, file: f}, g: g.zip}
+      properties: {n: 1, m: {value: 2, conditions: false}, z: null}
+      artifacts: {f: {type: x, file: f, properties: {ap: a}}, g: g.zip}
       requirements: [{db: {node: b, relationship: r1}}]
-    b: {type: [{u: {conditions: false}}, {v: {default_alternative: true}}]}
+    b:
+      type: [{u: {conditions: false}}, {v: {default_alternative: true}}]
+      properties: [{l: 1}, {l: {value: 2, conditions: false}}]
   relationship_templates:
-    r1: {type: rt}
+    r1: {type: rt, properties: {rp: 3}}
   groups:
-    g: {type: tosca.groups.Root, members: [a]}
+    g: {type: tosca.groups.Root, members: [a], properties: {gp: 4}}
   policies:
-    - p: {type: pt, targets: [a]}
+    - p: {type: pt, targets: [a], properties: {pp: 5}}
 ";
         for text in [TEMPLATE, template] {
             let mut lists = crate::testing::doc(text);
@@ -2226,8 +2292,20 @@ topology_template:
                 format!("{:?}", from_lists.elements)
             );
             assert_eq!(element_count(&written, false), from_written.elements.len());
+            let mut values = 0;
             for id in from_lists.ordered() {
                 assert_eq!(from_written.id(id), from_lists.id(id));
+                if from_lists.get(id).kind == Kind::Property {
+                    let value = from_written.property_value(&written, id).map(to_json);
+                    assert_eq!(
+                        value,
+                        from_lists.property_value(&lists, id).map(to_json),
+                        "{}",
+                        from_lists.id(id)
+                    );
+                    let in_map = from_written.raw(&written, id).is_none();
+                    values += usize::from(in_map && value.is_some());
+                }
                 if from_lists.get(id).kind == Kind::Type {
                     assert_eq!(
                         from_written.raw(&written, id).map(to_json),
@@ -2237,6 +2315,7 @@ topology_template:
                     );
                 }
             }
+            assert!(values >= 4 || text == TEMPLATE, "{values} map entries");
             crate::normalize::canonical_shape(&mut written);
             assert_eq!(to_json(&written), to_json(&lists));
         }

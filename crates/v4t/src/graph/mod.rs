@@ -99,7 +99,7 @@ pub(crate) enum Fallback {
     /// Not a fallback property.
     #[default]
     No,
-    /// One the document holds ([`build::is_fallback`]): written by the
+    /// One the document holds ([`build::is_fallback_value`]): written by the
     /// template, or by the enricher ([`build::add_fallback_properties`]).
     Written,
     /// One this graph added (the enricher's graphs do when resolving), with
@@ -967,6 +967,27 @@ impl Graph {
         self.get(id).is_fallback()
     }
 
+    /// The `value` of property (or attribute) `p`: its definition's, or the
+    /// entry itself in a property map kept as written (which [`Graph::raw`]
+    /// does not give: it has no definition).
+    pub(crate) fn property_value<'d>(&self, doc: &'d Node, p: ElementId) -> Option<&'d Node> {
+        let e = self.get(p);
+        if let Some(shared) = e.added_definition() {
+            return shared.get("value");
+        }
+        let (owner, index, key) = match e.loc {
+            Loc::Property { owner, index } => (owner, index, "properties"),
+            Loc::Attribute { owner, index } => (owner, index, "attributes"),
+            _ => return None,
+        };
+        let section = |s: Section| section(doc, s, Some(&self.sections));
+        let list = owner_at(&owner, &self.relationship_templates, &section)?.get(key)?;
+        match list.as_map() {
+            Some(m) => m.get_index(index as usize).map(|(_, v)| v),
+            None => entry_value(Some(list), index)?.get("value"),
+        }
+    }
+
     /// The raw definitions in `doc` for many lookups: [`Graph::raw`] with
     /// the document's sections found once.
     pub(crate) fn definitions<'d>(&self, doc: &'d Node) -> Definitions<'_, 'd> {
@@ -1286,6 +1307,18 @@ pub(crate) fn entry_value(list: Option<&Node>, index: u32) -> Option<&Node> {
         .map(|(_, v)| v)
 }
 
+/// The definition of the `index`th property of a property list, `None` in
+/// a property map kept as written (when resolving), whose entries are
+/// values ([`Graph::property_value`]).
+fn property_entry(list: Option<&Node>, index: u32) -> Option<&Node> {
+    entry_value(list.filter(|l| l.as_map().is_none()), index)
+}
+
+/// [`property_entry`], mutable.
+fn property_entry_mut(list: Option<&mut Node>, index: u32) -> Option<&mut Node> {
+    entry_value_mut(list.filter(|l| l.as_map().is_none()), index)
+}
+
 /// [`entry_value`], mutable.
 fn entry_value_mut(list: Option<&mut Node>, index: u32) -> Option<&mut Node> {
     match &mut list?.value {
@@ -1380,10 +1413,10 @@ fn raw_at<'d>(
         Loc::Output(i) => entry_value(section(Section::Outputs), i),
         Loc::Import(i) => section(Section::Imports)?.as_seq()?.get(i as usize),
         Loc::Property { owner, index } => {
-            entry_value(owner_at(&owner, rts, section)?.get("properties"), index)
+            property_entry(owner_at(&owner, rts, section)?.get("properties"), index)
         }
         Loc::Attribute { owner, index } => {
-            entry_value(owner_at(&owner, rts, section)?.get("attributes"), index)
+            property_entry(owner_at(&owner, rts, section)?.get("attributes"), index)
         }
         Loc::Type { owner, index } => {
             type_entry(owner_at(&owner, rts, section)?.get("type"), index)
@@ -1415,11 +1448,11 @@ fn raw_at_mut<'d>(
         Loc::Import(i) => section_mut(doc, Section::Imports, hint)?
             .as_seq_mut()?
             .get_mut(i as usize),
-        Loc::Property { owner, index } => entry_value_mut(
+        Loc::Property { owner, index } => property_entry_mut(
             owner_at_mut(doc, &owner, rts, hint)?.get_mut("properties"),
             index,
         ),
-        Loc::Attribute { owner, index } => entry_value_mut(
+        Loc::Attribute { owner, index } => property_entry_mut(
             owner_at_mut(doc, &owner, rts, hint)?.get_mut("attributes"),
             index,
         ),

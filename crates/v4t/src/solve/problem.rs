@@ -159,10 +159,14 @@ impl<'d> RawDefs<'d> {
             Loc::Relation { node, index } => member(node, "requirements", index),
             Loc::Artifact { node, index } => member(node, "artifacts", index),
             Loc::Technology { node, index } => member(node, "technology", index),
+            // A property map kept as written holds values, no definitions.
             Loc::Property {
-                owner: Owner::Node(node),
+                owner: Owner::Node(at),
                 index,
-            } => member(node, "properties", index),
+            } => node(at)?
+                .get("properties")
+                .filter(|l| l.as_map().is_none())
+                .and_then(|l| entry_value(Some(l), index)),
             Loc::Type {
                 owner: Owner::Node(i),
                 index,
