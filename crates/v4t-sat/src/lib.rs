@@ -133,6 +133,44 @@ impl Lit {
     }
 }
 
+/// Optional literals by index, four bytes an entry (`Option<Lit>` takes
+/// eight): an encoder's per-element variables, which a large problem has
+/// hundreds of thousands of.
+#[derive(Clone, Debug, Default)]
+pub struct LitTable(Vec<u32>);
+
+/// The entry of [`LitTable`] without a literal (no variable has the index
+/// it would stand for: variables are counted in `u32` and a literal doubles
+/// the index).
+const NO_LIT: u32 = u32::MAX;
+
+impl LitTable {
+    /// `len` entries, none with a literal.
+    pub fn new(len: usize) -> LitTable {
+        LitTable(vec![NO_LIT; len])
+    }
+
+    /// The literal at `i`, if set (`None` also past the end).
+    pub fn get(&self, i: usize) -> Option<Lit> {
+        self.0.get(i).filter(|&&l| l != NO_LIT).map(|&l| Lit(l))
+    }
+
+    /// Sets the literal at `i` (`i < len`).
+    pub fn set(&mut self, i: usize, l: Lit) {
+        self.0[i] = l.0;
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 impl std::ops::Not for Lit {
     type Output = Lit;
     fn not(self) -> Lit {

@@ -18,7 +18,7 @@ use crate::graph::{Cond, Constraint, ElementId, Graph, Kind};
 use crate::logic::{Arity, LogicOp};
 use crate::types::TypeSystem;
 use v4t_expr::Evaluator;
-use v4t_sat::{Lit, Solver};
+use v4t_sat::{Lit, LitTable, Solver};
 use v4t_yaml::hash::SeededMap;
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::{Map, Node, Value};
@@ -97,10 +97,10 @@ impl<'a, M> Detached<'a, M> {
 struct Literals {
     /// Presence by [`ElementId`]: elements sharing an id share the first
     /// one's variable (see [`Encoder::presence`]).
-    presence: Vec<Option<Lit>>,
+    presence: LitTable,
     /// `manual.<id>` by [`ElementId`]: the conjunction of the element's
     /// manual conditions.
-    manual: Vec<Option<Lit>>,
+    manual: LitTable,
     /// By the first element with an id: whether the term `manual.<id>`
     /// names a literal yet (a term used it or [`Encoder::manual`] created
     /// it): the first element's `manual`, or its entry in `manual_shared`.
@@ -143,8 +143,8 @@ struct FreeVar {
 impl Literals {
     fn new(elements: usize, expressions: usize) -> Literals {
         Literals {
-            presence: vec![None; elements],
-            manual: vec![None; elements],
+            presence: LitTable::new(elements),
+            manual: LitTable::new(elements),
             manual_named: vec![false; elements],
             manual_shared: SeededMap::default(),
             expression_term: Vec::new(),
@@ -337,16 +337,16 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
             let shared = (!self.lits.manual_shared.is_empty())
                 .then(|| self.lits.manual_shared.get(&first).copied())
                 .flatten();
-            if let Some(l) = shared.or(self.lits.manual[at]) {
+            if let Some(l) = shared.or(self.lits.manual.get(at)) {
                 return l;
             }
         }
         self.record(first, true);
-        let l = match self.lits.manual[at] {
+        let l = match self.lits.manual.get(at) {
             Some(l) => l,
             None => {
                 let l = self.sat.new_var();
-                self.lits.manual[at] = Some(l);
+                self.lits.manual.set(at, l);
                 l
             }
         };
@@ -393,7 +393,7 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
     /// id (the variable a term naming the id stands for).
     pub(crate) fn presence(&mut self, id: ElementId) -> Lit {
         self.record(id, false);
-        if let Some(l) = self.lits.presence[id.0 as usize] {
+        if let Some(l) = self.lits.presence.get(id.0 as usize) {
             return l;
         }
         let first = self.ids.first[id.0 as usize];
@@ -402,7 +402,7 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
         } else {
             self.presence(first)
         };
-        self.lits.presence[id.0 as usize] = Some(l);
+        self.lits.presence.set(id.0 as usize, l);
         l
     }
 
@@ -445,11 +445,11 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
     /// The `manual.<id>` variable of an element.
     pub(crate) fn manual(&mut self, id: ElementId) -> Lit {
         self.record(id, true);
-        if let Some(l) = self.lits.manual[id.0 as usize] {
+        if let Some(l) = self.lits.manual.get(id.0 as usize) {
             return l;
         }
         let l = self.sat.new_var();
-        self.lits.manual[id.0 as usize] = Some(l);
+        self.lits.manual.set(id.0 as usize, l);
         // Created as the variable `manual.<id>` names.
         let first = self.ids.first[id.0 as usize];
         self.lits.manual_named[first.0 as usize] = true;
@@ -465,11 +465,11 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
     /// variable was referenced already, the conjunction's own literal (often a
     /// constant) stands for it.
     pub(crate) fn define_manual(&mut self, id: ElementId, lits: &[Lit]) {
-        match self.lits.manual[id.0 as usize] {
+        match self.lits.manual.get(id.0 as usize) {
             Some(l) => self.sat.define_and(l, lits),
             None => {
                 let l = self.sat.and(lits);
-                self.lits.manual[id.0 as usize] = Some(l);
+                self.lits.manual.set(id.0 as usize, l);
             }
         }
     }
@@ -1040,7 +1040,9 @@ impl<M> Encoder<'_, '_, M> {
         let manual = (0..l.manual.len())
             .map(|i| {
                 let shared = l.manual_shared.get(&ElementId(i as u32)).copied();
-                l.manual_named[i].then(|| shared.or(l.manual[i])).flatten()
+                l.manual_named[i]
+                    .then(|| shared.or(l.manual.get(i)))
+                    .flatten()
             })
             .collect();
         (manual, l.expression_term.clone(), free)
@@ -1090,8 +1092,9 @@ impl IdIndex {
     fn new(graph: &Graph) -> IdIndex {
         let n = graph.elements().len();
         let mut index = IdIndex {
-            // At most two thirds full: short probes, half the memory of 2n slots.
-            slots: vec![(0, EMPTY); (n + n / 2).next_power_of_two().max(2)],
+            // At most two thirds full: short probes. Exactly that many
+            // slots, not the next power of two (up to a third more).
+            slots: vec![(0, EMPTY); (n + n / 2).max(2)],
             first: (0..n as u32).map(ElementId).collect(),
         };
         let mut id = String::new();
@@ -1109,13 +1112,14 @@ impl IdIndex {
 
     /// The first element with id `name` (`Ok`), or the free slot where it belongs.
     fn probe(&self, graph: &Graph, h: u64, name: &str) -> std::result::Result<ElementId, usize> {
-        let mask = self.slots.len() - 1;
-        let mut slot = h as usize & mask;
+        let len = self.slots.len();
+        // The low half of the hash scaled to the table (the high half is the tag).
+        let mut slot = (((h & 0xffff_ffff) * len as u64) >> 32) as usize;
         loop {
             match self.slots[slot] {
                 (_, EMPTY) => return Err(slot),
                 (t, e) if t == tag(h) && graph.id(ElementId(e)) == name => return Ok(ElementId(e)),
-                _ => slot = (slot + 1) & mask,
+                _ => slot = if slot + 1 == len { 0 } else { slot + 1 },
             }
         }
     }
