@@ -153,7 +153,7 @@ pub(crate) fn checks<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
         missing_container(g, l, g.properties())?;
     }
     if c.ambiguous_property {
-        per_present_node(g, l, |e| &e.properties)?;
+        per_present_node(g, l, |e| e.properties())?;
         if g.grammar() == crate::version::Grammar::Tosca2 {
             per_present_node(g, l, |e| e.attributes())?;
         }
@@ -245,7 +245,7 @@ fn types<L: Logic>(g: &Graph, l: &mut L) -> Result<()> {
         if l.is_false(here) {
             continue;
         }
-        let types = &g.get(x).types;
+        let types = g.get(x).types();
         if types.is_empty() && g.get(x).kind == Kind::Artifact {
             // A TOSCA 2.0 artifact written without type.
             continue;

@@ -216,7 +216,7 @@ impl Drawer<'_> {
             }
             let types: Vec<&str> = g
                 .get(n)
-                .types
+                .types()
                 .iter()
                 .filter(|&&t| self.shown(t))
                 .map(|&t| g.name(t))

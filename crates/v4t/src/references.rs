@@ -412,7 +412,7 @@ pub(crate) fn count_range_warnings(
         if e.outgoing().is_empty() {
             continue;
         }
-        let Some(&t) = e.types.iter().find(|&&t| solution.is_present(t)) else {
+        let Some(&t) = e.types().iter().find(|&&t| solution.is_present(t)) else {
             continue;
         };
         let Some(node_type) = types.resolve(Collection::Node, g.name(t)) else {

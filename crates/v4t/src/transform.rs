@@ -364,7 +364,7 @@ impl Transformer<'_> {
     /// The name of the present type of `c` (where the template wrote it).
     fn present_type(&self, c: ElementId) -> Result<Node> {
         let g = self.g;
-        match self.present_of(&g.get(c).types).next() {
+        match self.present_of(g.get(c).types()).next() {
             Some(t) => Ok(Node::new(
                 Value::String(g.name(t).to_string()),
                 g.get(t).span,
@@ -377,7 +377,7 @@ impl Transformer<'_> {
     /// properties (on a TOSCA 2.0 base also its attributes).
     fn rewrite(&self, src: &Node, c: ElementId, ty: Option<Node>) -> Result<Rewrite> {
         let g = self.g;
-        let properties = self.property_map(src, &g.get(c).properties)?;
+        let properties = self.property_map(src, g.get(c).properties())?;
         let attributes = match g.grammar() {
             Grammar::Tosca13 => None,
             Grammar::Tosca2 => Some(self.property_map(src, g.get(c).attributes())?),
@@ -452,7 +452,7 @@ impl Transformer<'_> {
         let g = self.g;
         let mut arts = Map::new();
         for a in self.present_of(g.get(n).artifacts()) {
-            let typed = !g.get(a).types.is_empty();
+            let typed = !g.get(a).types().is_empty();
             let ty = if typed {
                 Some(self.present_type(a)?)
             } else {
@@ -553,7 +553,7 @@ impl Transformer<'_> {
                 match referrers
                     .iter()
                     .copied()
-                    .find(|&r| !g.get(r).types.is_empty())
+                    .find(|&r| !g.get(r).types().is_empty())
                 {
                     Some(r) if self.present(r) => moved.push((k, None, Some(r))),
                     Some(_) => {}
@@ -618,13 +618,17 @@ impl Transformer<'_> {
             else {
                 continue;
             };
-            let position = g.get(r).types.first().and_then(|&ty| match g.get(ty).loc {
-                Loc::Type {
-                    owner: Owner::RelationshipTemplate(p),
-                    ..
-                } => Some(p as usize),
-                _ => None,
-            });
+            let position = g
+                .get(r)
+                .types()
+                .first()
+                .and_then(|&ty| match g.get(ty).loc {
+                    Loc::Type {
+                        owner: Owner::RelationshipTemplate(p),
+                        ..
+                    } => Some(p as usize),
+                    _ => None,
+                });
             match position.filter(|&p| rts.get_index(p).is_some_and(|(k, _)| k.name == *t)) {
                 Some(p) => by_position[p] = Some(r),
                 None => {

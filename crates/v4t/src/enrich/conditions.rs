@@ -349,7 +349,7 @@ fn scope_members(g: &Graph, id: ElementId) -> impl Iterator<Item = ElementId> + 
         (Kind::Relation, Some((_, c))) => (c.outgoing(), true),
         (Kind::Property, Some((c, _))) => (g.siblings(c, id), true),
         (Kind::Artifact, Some((_, c))) => (c.artifacts(), true),
-        (Kind::Type, Some((_, c))) => (&c.types[..], false),
+        (Kind::Type, Some((_, c))) => (c.types(), false),
         (Kind::Technology, Some((_, c))) => (c.technologies(), false),
         (Kind::Input, _) => (g.inputs(), true),
         (Kind::Output, _) => (g.outputs(), true),
@@ -612,7 +612,7 @@ fn type_specific_wrapper(
         Kind::Node | Kind::Relation | Kind::Group | Kind::Policy | Kind::Artifact => {
             // A relation without relationship template has no type (the
             // reference crashes there).
-            let [t] = e.types[..] else {
+            let [t] = e.types()[..] else {
                 return Ok(None);
             };
             let Some(collection) = Collection::of(e.kind) else {
@@ -676,7 +676,7 @@ fn type_specific_wrapper(
 fn property_type(types: &TypeSystem<'_>, g: &Graph, id: ElementId) -> Option<TypeId> {
     let e = g.get(id);
     let container = g.get(e.container()?);
-    let [t] = container.types[..] else {
+    let [t] = container.types()[..] else {
         return None;
     };
     let collection = Collection::of(container.kind)?;

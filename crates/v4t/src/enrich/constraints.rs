@@ -90,7 +90,7 @@ fn containment(g: &Graph, out: &mut Vec<Constraint>) {
             .chain(g.groups())
             .chain(g.artifacts());
         for &c in containers {
-            for list in [&g.get(c).properties[..], g.get(c).attributes()] {
+            for list in [g.get(c).properties(), g.get(c).attributes()] {
                 for same in by_name(g, list) {
                     out.push(Constraint::Amo(ids(&same)));
                 }

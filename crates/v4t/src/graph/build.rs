@@ -820,7 +820,9 @@ impl<'d> Builder<'d> {
             )?;
             let id = self.add(e, name);
             self.g.types.push(id);
-            self.el(container).types.push(id);
+            if let Some(types) = self.el(container).types_mut() {
+                types.push(id);
+            }
         }
         Ok(())
     }
@@ -926,7 +928,11 @@ impl<'d> Builder<'d> {
             let id = self.add(e, name);
             self.g.properties.push(id);
             match attribute {
-                false => self.el(container).properties.push(id),
+                false => {
+                    if let Some(list) = self.el(container).properties_mut() {
+                        list.push(id);
+                    }
+                }
                 true => {
                     if let Some(list) = self.el(container).attributes_mut() {
                         list.push(id);
@@ -1351,7 +1357,7 @@ impl<'d> Builder<'d> {
                 }
             }
             self.types(id, def, def.get("type"), Owner::Group(i))?;
-            let types = self.g.get(id).types.clone();
+            let types = self.g.get(id).types().to_vec();
             // Its type is, or derives from, a variability group type (the
             // reference compares the names only).
             let variability = types
@@ -2541,7 +2547,7 @@ topology_template:
         rts.push(v4t_yaml::Key::new("r", Span::NONE), second);
         let g = build(&d).expect("builds");
         let rel = g.relations[0];
-        assert_eq!(g.name(g.get(rel).types[0]), "first");
+        assert_eq!(g.name(g.get(rel).types()[0]), "first");
         let template = g.get(rel).relationship().expect("template") as usize;
         assert_eq!(g.relationship_templates[template], "r");
     }
@@ -2554,8 +2560,8 @@ topology_template:
         let (host, db) = (web.outgoing()[0], web.outgoing()[1]);
         assert!(!g.is_implied(host));
         assert_eq!(g.is_implied(db), g.options.relation_default_implied);
-        assert!(g.is_implied(web.properties[0]));
-        assert!(!g.is_implied(web.properties[1]));
+        assert!(g.is_implied(web.properties()[0]));
+        assert!(!g.is_implied(web.properties()[1]));
         assert!(!g.is_implied(g.node("vm").expect("vm")));
     }
 

@@ -217,9 +217,9 @@ impl Graph {
                 let Some(c) = e.container() else { return false };
                 let ce = self.get(c);
                 let pool = if e.kind == Kind::Property {
-                    &ce.properties[..]
+                    ce.properties()
                 } else {
-                    &ce.types[..]
+                    ce.types()
                 };
                 let container_found = match ce.kind {
                     Kind::Node => self.node_by_own_name(c),

@@ -294,9 +294,9 @@ impl Graph {
         let list = list_arg(args)?;
         let key = list.last();
         if kind != Kind::Property {
-            return self.pick(&self.get(container).types, key, args, "Type");
+            return self.pick(self.get(container).types(), key, args, "Type");
         }
-        let all = &self.get(container).properties;
+        let all = self.get(container).properties();
         if key.is_some_and(|k| k.as_str().is_some()) {
             let named: Vec<ElementId> = all.iter().copied().filter(|&p| !fallback(p)).collect();
             return self.pick(&named, key, args, "Property");

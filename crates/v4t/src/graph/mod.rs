@@ -144,8 +144,6 @@ pub(crate) struct Element {
     /// [`Graph::is_implied`] adds the defaults). Boxed: most elements have
     /// none; a fallback property the graph added has its mode's shared one.
     implied: Option<Box<Node>>,
-    pub types: IdList,
-    pub properties: IdList,
     data: Data,
 }
 
@@ -153,10 +151,11 @@ pub(crate) struct Element {
 /// the many types and properties of a template stay small.
 #[derive(Clone, Debug)]
 enum Data {
-    /// Types, artifacts, imports.
+    /// Types, imports.
     None,
     Node(Box<NodeData>),
     Relation(Box<RelationData>),
+    Artifact(Box<Owned>),
     Technology(Box<TechnologyData>),
     /// Property: the consumed elements (inputs, nodes, groups, policies,
     /// artifacts).
@@ -165,14 +164,23 @@ enum Data {
     Input(IdList),
     /// Output: the producing nodes.
     Output(IdList),
-    /// Policy: its targets (nodes or groups).
-    Policy(IdList),
+    Policy(Box<PolicyData>),
     Group(Box<GroupData>),
+}
+
+/// The types and properties of an element that has them (a node, relation,
+/// artifact, group or policy): in its kind's data, so that the many types
+/// and properties of a template do not carry two empty lists each.
+#[derive(Clone, Debug, Default)]
+struct Owned {
+    types: IdList,
+    properties: IdList,
 }
 
 /// What a node template has besides the common fields.
 #[derive(Clone, Debug)]
 struct NodeData {
+    owned: Owned,
     /// TOSCA 2.0: its attributes in list form (property elements).
     attributes: IdList,
     /// The groups it is a member of, in group order.
@@ -192,6 +200,8 @@ struct NodeData {
 /// What a relation (a requirement assignment) has.
 #[derive(Clone, Debug, Default)]
 struct RelationData {
+    /// The types and properties of its relationship template.
+    owned: Owned,
     /// TOSCA 2.0: the attributes of its relationship template in list form.
     attributes: IdList,
     /// The groups it is a member of, in group order.
@@ -204,6 +214,14 @@ struct RelationData {
     /// Its relationship template, by position in
     /// [`Graph::relationship_templates`] (the names).
     relationship: Option<u32>,
+}
+
+/// What a policy has.
+#[derive(Clone, Debug, Default)]
+struct PolicyData {
+    owned: Owned,
+    /// Its targets (nodes or groups).
+    targets: IdList,
 }
 
 /// What a deployment technology of a node has.
@@ -234,6 +252,7 @@ const NO_SCENARIO: u32 = u32::MAX;
 /// What a group has.
 #[derive(Clone, Debug)]
 struct GroupData {
+    owned: Owned,
     /// TOSCA 2.0: its attributes in list form.
     attributes: IdList,
     /// Its members (nodes or relations).
@@ -259,6 +278,7 @@ impl Element {
     ) -> Element {
         let data = match kind {
             Kind::Node => Data::Node(Box::new(NodeData {
+                owned: Owned::default(),
                 attributes: IdList::new(),
                 groups: IdList::new(),
                 outgoing: IdList::new(),
@@ -280,14 +300,16 @@ impl Element {
             Kind::Property => Data::Property(IdList::new()),
             Kind::Input => Data::Input(IdList::new()),
             Kind::Output => Data::Output(IdList::new()),
-            Kind::Policy => Data::Policy(IdList::new()),
+            Kind::Policy => Data::Policy(Box::default()),
+            Kind::Artifact => Data::Artifact(Box::default()),
             Kind::Group => Data::Group(Box::new(GroupData {
+                owned: Owned::default(),
                 attributes: IdList::new(),
                 members: IdList::new(),
                 members_span: None,
                 variability: false,
             })),
-            Kind::Type | Kind::Artifact | Kind::Import => Data::None,
+            Kind::Type | Kind::Import => Data::None,
         };
         Element {
             kind,
@@ -301,8 +323,6 @@ impl Element {
             loc,
             conditions: CondList::new(),
             implied: None,
-            types: IdList::new(),
-            properties: IdList::new(),
             data,
         }
     }
@@ -413,10 +433,55 @@ impl Element {
     /// `consumers`, `producers`, `targets`) or a group's members.
     fn links_mut(&mut self) -> Option<&mut IdList> {
         match &mut self.data {
-            Data::Property(l) | Data::Input(l) | Data::Output(l) | Data::Policy(l) => Some(l),
+            Data::Property(l) | Data::Input(l) | Data::Output(l) => Some(l),
+            Data::Policy(p) => Some(&mut p.targets),
             Data::Group(g) => Some(&mut g.members),
             _ => None,
         }
+    }
+
+    /// Node, relation, artifact, group or policy: its types and properties.
+    fn owned(&self) -> Option<&Owned> {
+        match &self.data {
+            Data::Node(n) => Some(&n.owned),
+            Data::Relation(r) => Some(&r.owned),
+            Data::Artifact(a) => Some(a),
+            Data::Group(g) => Some(&g.owned),
+            Data::Policy(p) => Some(&p.owned),
+            _ => None,
+        }
+    }
+
+    fn owned_mut(&mut self) -> Option<&mut Owned> {
+        match &mut self.data {
+            Data::Node(n) => Some(&mut n.owned),
+            Data::Relation(r) => Some(&mut r.owned),
+            Data::Artifact(a) => Some(a),
+            Data::Group(g) => Some(&mut g.owned),
+            Data::Policy(p) => Some(&mut p.owned),
+            _ => None,
+        }
+    }
+
+    /// Its types (conditional type assignments), for the kinds that have
+    /// them (nodes, relations, artifacts, groups, policies).
+    pub(crate) fn types(&self) -> &[ElementId] {
+        self.owned().map_or(NO_IDS, |o| &o.types)
+    }
+
+    /// Its properties, for the kinds that have them (as [`Element::types`]).
+    pub(crate) fn properties(&self) -> &[ElementId] {
+        self.owned().map_or(NO_IDS, |o| &o.properties)
+    }
+
+    /// [`Element::types`], to add to.
+    fn types_mut(&mut self) -> Option<&mut IdList> {
+        self.owned_mut().map(|o| &mut o.types)
+    }
+
+    /// [`Element::properties`], to add to.
+    fn properties_mut(&mut self) -> Option<&mut IdList> {
+        self.owned_mut().map(|o| &mut o.properties)
     }
 
     /// Node: its requirements (relations).
@@ -527,7 +592,7 @@ impl Element {
     /// Policy: its targets.
     pub(crate) fn targets(&self) -> &[ElementId] {
         match &self.data {
-            Data::Policy(l) => l,
+            Data::Policy(p) => &p.targets,
             _ => NO_IDS,
         }
     }
@@ -634,7 +699,7 @@ impl Graph {
         if self.get(p).is_attribute() {
             c.attributes()
         } else {
-            &c.properties
+            c.properties()
         }
     }
 
@@ -932,10 +997,10 @@ impl Graph {
     /// type`, `<Display> has no type`).
     pub(crate) fn single_type(&self, id: ElementId) -> crate::Result<&str> {
         let e = self.get(id);
-        if e.types.len() > 1 {
+        if e.types().len() > 1 {
             crate::error::bail!(e.span, "{} has more than one type", self.Display(id));
         }
-        let Some(&t) = e.types.first() else {
+        let Some(&t) = e.types().first() else {
             crate::error::bail!(e.span, "{} has no type", self.Display(id));
         };
         Ok(self.name(t))
@@ -1619,7 +1684,7 @@ mod size_tests {
     /// terms: their size is the graph's memory (docs/benchmark.md).
     #[test]
     fn elements_and_condition_terms_stay_small() {
-        assert!(std::mem::size_of::<super::Element>() <= 96);
+        assert!(std::mem::size_of::<super::Element>() <= 80);
         assert_eq!(std::mem::size_of::<super::Cond>(), 16);
         assert_eq!(std::mem::size_of::<super::Constraint>(), 16);
     }

@@ -349,8 +349,8 @@ fn alternatives(
     let one_technology = graph.options().constraints.unique_technology;
     for &n in graph.nodes() {
         let e = graph.get(n);
-        add(&e.types, true);
-        for list in [e.outgoing(), &e.properties, e.attributes(), e.artifacts()] {
+        add(e.types(), true);
+        for list in [e.outgoing(), e.properties(), e.attributes(), e.artifacts()] {
             add(list, false);
         }
         add(e.technologies(), one_technology);
@@ -363,8 +363,8 @@ fn alternatives(
         .chain(graph.artifacts())
     {
         let e = graph.get(c);
-        add(&e.types, true);
-        add(&e.properties, false);
+        add(e.types(), true);
+        add(e.properties(), false);
         add(e.attributes(), false);
     }
     add(graph.policies(), false);
