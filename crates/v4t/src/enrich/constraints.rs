@@ -230,7 +230,7 @@ fn implications(g: &Graph, out: &mut Vec<Constraint>) -> Result<()> {
             }
             _ => {
                 let Some(c) = e.container() else { continue };
-                let explicit = e.implied();
+                let explicit = g.implied(x);
                 let value = explicit.and_then(Node::as_str);
                 // Not written: the default, `true` here.
                 match (explicit.map(|n| &n.value), value) {

@@ -33,15 +33,13 @@ pub(crate) fn conditions_of(raw: Option<&Map>) -> Vec<Node> {
 }
 
 /// The `implied` value of a raw definition, if written.
-fn implied_of(raw: Option<&Map>) -> Option<Box<Node>> {
-    boxed_implied(raw.and_then(|m| m.get("implied")))
+fn implied_of(raw: Option<&Map>) -> Option<Node> {
+    defined_implied(raw.and_then(|m| m.get("implied")))
 }
 
 /// An `implied` value, if defined.
-fn boxed_implied(implied: Option<&Node>) -> Option<Box<Node>> {
-    implied
-        .filter(|n| n.is_defined())
-        .map(|n| Box::new(n.clone()))
+fn defined_implied(implied: Option<&Node>) -> Option<Node> {
+    implied.filter(|n| n.is_defined()).cloned()
 }
 
 /// The definition of a single type as written (`type: T`, read as
@@ -184,6 +182,7 @@ pub(crate) fn rebuild(
         has_conditions: false,
         with_conditions: Vec::new(),
         has_implies: false,
+        implied: None,
         with_implies: Vec::new(),
         targets: Vec::new(),
         fallbacks: None,
@@ -269,6 +268,7 @@ fn build_with(
         has_conditions: false,
         with_conditions: Vec::new(),
         has_implies: false,
+        implied: None,
         with_implies: Vec::new(),
         targets: Vec::new(),
         fallbacks,
@@ -298,6 +298,7 @@ fn build_with(
             implies: Vec::new(),
             reads: SeededMap::default(),
             constraints: Vec::new(),
+            implied_values: Vec::new(),
         },
     };
     if b.g.grammar() == Grammar::Tosca2 {
@@ -476,6 +477,9 @@ struct Builder<'d> {
     /// Whether the definition of the element [`Builder::add`] adds next has
     /// an `implies` key ([`Builder::note_implies`]).
     has_implies: bool,
+    /// The `implied` value of the element added next, if written
+    /// ([`Graph::implied`]).
+    implied: Option<Node>,
     /// The elements whose definitions have one, in id order.
     with_implies: Vec<ElementId>,
     /// The `node` entry of each relation's definition, in relation order,
@@ -522,6 +526,9 @@ impl<'d> Builder<'d> {
         }
         if std::mem::take(&mut self.has_implies) {
             self.with_implies.push(id);
+        }
+        if let Some(implied) = self.implied.take() {
+            self.g.implied_values.push((id, implied));
         }
         id
     }
@@ -595,7 +602,7 @@ impl<'d> Builder<'d> {
             }
             None => e.conditions = self.conditions(kind, raw),
         }
-        e.implied = implied_of(raw);
+        self.implied = implied_of(raw);
         e
     }
 
@@ -703,7 +710,7 @@ impl<'d> Builder<'d> {
             let mut e = Element::new(Kind::Node, None, None, span, Loc::Node(i));
             e.conditions = self.conditions(e.kind, raw);
             self.note_implies(raw);
-            e.implied = boxed_implied(keys.implied);
+            self.implied = defined_implied(keys.implied);
             let anchor = match keys.anchor.filter(|n| n.is_defined()) {
                 Some(a) => a.as_bool().ok_or_else(|| not_a_boolean(a))?,
                 None => match keys.persistent.filter(|n| n.is_defined()) {
@@ -921,8 +928,8 @@ impl<'d> Builder<'d> {
             let raw = a.and_then(Node::as_map);
             let mut e = self.alternative(Kind::Property, i, container, span, loc(i), raw);
             if let Fallback::Added(_) = fallback {
-                // Read from the shared definition (`Element::implied`).
-                e.implied = None;
+                // Read from the shared definition (`Graph::implied`).
+                self.implied = None;
             }
             e.fallback = fallback;
             let id = self.add(e, name);
@@ -1340,7 +1347,7 @@ impl<'d> Builder<'d> {
             let mut e = Element::new(Kind::Group, None, None, span, Loc::Group(i));
             e.conditions = self.conditions(e.kind, raw);
             self.note_implies(raw);
-            e.implied = implied_of(raw);
+            self.implied = implied_of(raw);
             let id = self.add(e, name);
             self.g.groups.push(id);
             self.g.group_index.insert(name.to_string(), id);
@@ -1438,7 +1445,7 @@ impl<'d> Builder<'d> {
             let mut e = Element::new(Kind::Policy, Some(i), None, span, Loc::Policy(i));
             e.conditions = self.conditions(e.kind, raw);
             self.note_implies(raw);
-            e.implied = implied_of(raw);
+            self.implied = implied_of(raw);
             let id = self.add(e, name);
             self.g.policies.push(id);
             if let Some(targets) = def.get("targets").and_then(Node::as_seq) {
@@ -1836,7 +1843,7 @@ impl<'d> Builder<'d> {
         }
         let ok = self.g.nodes.iter().any(|&n| {
             let e = self.g.get(n);
-            e.anchor() || e.implied().is_some_and(Node::is_truthy)
+            e.anchor() || self.g.implied(n).is_some_and(Node::is_truthy)
         });
         if !ok {
             bail!(
@@ -2394,9 +2401,6 @@ service_template:
                 .cloned()
                 .map(|mut e| {
                     if added_here(&e) {
-                        // The shared definition's `implied`, as a written
-                        // fallback property holds its own copy.
-                        e.implied = e.implied().cloned().map(Box::new);
                         e.fallback = Fallback::Written;
                     }
                     e
@@ -2406,6 +2410,13 @@ service_template:
             assert_eq!(from_graph.elements.len(), from_doc.elements.len());
             for id in from_doc.ordered() {
                 assert_eq!(from_graph.id(id), from_doc.id(id));
+                // The shared definition's `implied` is the written copy's.
+                assert_eq!(
+                    from_graph.implied(id).map(to_json),
+                    from_doc.implied(id).map(to_json),
+                    "{}",
+                    from_doc.id(id)
+                );
                 if from_doc.get(id).kind != Kind::Property {
                     continue;
                 }

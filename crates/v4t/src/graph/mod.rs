@@ -140,10 +140,6 @@ pub(crate) struct Element {
     /// technology); in the resolver graph, the enriched list, whose
     /// generated entries are compact terms ([`Cond`]).
     pub conditions: CondList,
-    /// The raw `implied` value if written ([`Element::implied`] reads it,
-    /// [`Graph::is_implied`] adds the defaults). Boxed: most elements have
-    /// none; a fallback property the graph added has its mode's shared one.
-    implied: Option<Box<Node>>,
     data: Data,
 }
 
@@ -322,7 +318,6 @@ impl Element {
             span,
             loc,
             conditions: CondList::new(),
-            implied: None,
             data,
         }
     }
@@ -350,15 +345,6 @@ impl Element {
     /// Property: whether it is a fallback property (written or added).
     pub(crate) fn is_fallback(&self) -> bool {
         self.fallback != Fallback::No
-    }
-
-    /// The `implied` value as written, if defined: the element's own, or
-    /// that of the shared definition of a fallback property the graph added.
-    pub(crate) fn implied(&self) -> Option<&Node> {
-        match self.added_definition() {
-            Some(shared) => shared.get("implied"),
-            None => self.implied.as_deref(),
-        }
     }
 
     /// Property: the definition of a fallback property the graph added
@@ -652,6 +638,9 @@ pub(crate) struct Graph {
     /// The generated constraints when resolving (encoded after the ones in
     /// `variability.constraints`); empty otherwise, as they are in the document.
     constraints: Vec<Constraint>,
+    /// The `implied` values written, by element (ascending; few elements
+    /// have one: a field in every element would cost eight bytes each).
+    implied_values: Vec<(ElementId, Node)>,
     /// The base grammar of the document.
     grammar: Grammar,
     /// The `implies` lists as written (5.4), moved out of the definitions
@@ -1006,12 +995,26 @@ impl Graph {
         Ok(self.name(t))
     }
 
+    /// The `implied` value of element `id` as written, if defined: its own,
+    /// or that of the shared definition of a fallback property the graph
+    /// added.
+    pub(crate) fn implied(&self, id: ElementId) -> Option<&Node> {
+        if let Some(shared) = self.get(id).added_definition() {
+            return shared.get("implied");
+        }
+        let i = self
+            .implied_values
+            .binary_search_by_key(&id, |(x, _)| *x)
+            .ok()?;
+        Some(&self.implied_values[i].1)
+    }
+
     /// Whether the element is implied: its `implied` value if written, else
     /// the default (properties: true; relations: `relation_default_implied`
     /// unless hosting; other kinds: false).
     pub(crate) fn is_implied(&self, id: ElementId) -> bool {
         let e = self.get(id);
-        match (e.implied(), e.kind) {
+        match (self.implied(id), e.kind) {
             (Some(v), _) => v.is_truthy(),
             (None, Kind::Property) => true,
             (None, Kind::Relation) => !e.hosting() && self.options.relation_default_implied,
@@ -1684,7 +1687,7 @@ mod size_tests {
     /// terms: their size is the graph's memory (docs/benchmark.md).
     #[test]
     fn elements_and_condition_terms_stay_small() {
-        assert!(std::mem::size_of::<super::Element>() <= 80);
+        assert!(std::mem::size_of::<super::Element>() <= 72);
         assert_eq!(std::mem::size_of::<super::Cond>(), 16);
         assert_eq!(std::mem::size_of::<super::Constraint>(), 16);
     }

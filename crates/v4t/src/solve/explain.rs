@@ -515,7 +515,7 @@ impl<'a> Guarded<'a> {
             };
         };
         let e = g.get(x);
-        let span = match e.implied() {
+        let span = match g.implied(x) {
             Some(n) if n.span.is_known() => n.span,
             _ => e.span,
         };
