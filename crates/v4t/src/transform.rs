@@ -887,6 +887,54 @@ service_template:
         }
     }
 
+    /// A TOSCA 2.0 relationship template several requirements name is
+    /// written as it is: a property map kept as written when resolving
+    /// gives the map the list form gives (a null value included), and a
+    /// conditional property in the list form is the error it was.
+    #[test]
+    fn shared_relationship_templates_keep_their_property_maps() {
+        let template = |properties: &str| {
+            format!(
+                "tosca_definitions_version: tosca_2_0
+node_types:
+  N: {{requirements: [{{r: {{capability: tosca.capabilities.Node, relationship: R}}}}]}}
+relationship_types:
+  R: {{properties: {{p: {{type: integer}}, q: {{type: string, required: false}}}}}}
+service_template:
+  node_templates:
+    a: {{type: N, requirements: [{{r: {{node: c, relationship: shared}}}}]}}
+    b: {{type: N, requirements: [{{r: {{node: c, relationship: shared}}}}]}}
+    c: {{type: N}}
+  relationship_templates:
+    shared: {{type: R, properties: {properties}}}
+"
+            )
+        };
+        let shared = |out: &Node| {
+            to_json(
+                out.get("service_template")
+                    .and_then(|t| t.get("relationship_templates"))
+                    .and_then(|r| r.get("shared"))
+                    .expect("the shared template"),
+            )
+        };
+        let as_map = resolve_text(&template("{p: 1, q: null}"), &[], None).expect("resolves");
+        let as_list = resolve_text(&template("[{p: 1}, {q: null}]"), &[], None).expect("resolves");
+        assert_eq!(
+            shared(&as_map),
+            r#"{"type":"R","properties":{"p":1,"q":null}}"#
+        );
+        assert_eq!(shared(&as_map), shared(&as_list));
+        let conditional = template("[{p: {value: 1, conditions: false}}, {p: 2}]");
+        let error = resolve_text(&conditional, &[], None).expect_err("conditional");
+        assert!(
+            error
+                .to_string()
+                .contains("has conditional types or properties"),
+            "{error}"
+        );
+    }
+
     /// Substitution mappings pass through with their complex keys
     /// (`[ <requirement>, <count> ]`, TOSCA 2.0 §15.5), written back as the
     /// flow sequences they were.
