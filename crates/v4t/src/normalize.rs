@@ -246,8 +246,13 @@ pub(crate) fn import_url_key(grammar: Grammar) -> &'static str {
 /// `{key: value}` with room for that entry only (`Map::new` and `insert`
 /// would reserve four).
 fn single_entry(key: &str, value: Node) -> Map {
+    single_entry_at(key, Span::NONE, value)
+}
+
+/// [`single_entry`] with the key written at `span`.
+fn single_entry_at(key: &str, span: Span, value: Node) -> Map {
     let mut m = Map::with_capacity(1);
-    m.push(Key::new(key, Span::NONE), value);
+    m.push(Key::new(key, span), value);
     m
 }
 
@@ -410,11 +415,7 @@ fn normalize_property_list(container: &mut Node, key: &str, how: How) {
                     Grammar::Tosca2 => m.contains_key("value") || m.contains_key("expression"),
                 });
                 if !wrapped {
-                    let span = a.span;
-                    let inner = std::mem::take(a);
-                    let mut m = Map::with_capacity(1);
-                    m.push(Key::new("value", span), inner);
-                    *a = Node::new(Value::Map(m), span);
+                    wrap_value(a);
                 }
             }
         }
@@ -427,22 +428,18 @@ fn normalize_property_list(container: &mut Node, key: &str, how: How) {
 /// A property map becomes the list of its entries, each value wrapped as
 /// `{value: ..}` (3.2).
 fn property_map_to_list(props: &mut Node) {
-    if let Value::Map(m) = &mut props.value {
-        let entries = std::mem::take(m).into_entries();
-        let list = entries
-            .into_iter()
-            .map(|(k, v)| {
-                let span = k.span;
-                let vspan = v.span;
-                let mut wrapped = Map::with_capacity(1);
-                wrapped.push(Key::new("value", vspan), v);
-                let mut single = Map::with_capacity(1);
-                single.push(k, Node::new(Value::Map(wrapped), vspan));
-                Node::new(Value::Map(single), span)
-            })
-            .collect();
-        props.value = Value::Seq(list);
+    if let Some(m) = props.as_map_mut() {
+        m.iter_mut().for_each(|(_, v)| wrap_value(v));
+        map_to_list(props);
     }
+}
+
+/// A property's value `a` becomes its definition `{value: a}`, written
+/// where `a` is.
+fn wrap_value(a: &mut Node) {
+    let span = a.span;
+    let inner = std::mem::take(a);
+    *a = Node::new(Value::Map(single_entry_at("value", span, inner)), span);
 }
 
 /// The property maps of a container kept as written, as lists

@@ -9,7 +9,7 @@ use crate::document::{self, TOPOLOGY};
 use crate::error::{fail_at, Error, Result};
 use crate::version::Grammar;
 
-use crate::graph::{ElementId, Graph, Loc, Owner, UNDEFINED};
+use crate::graph::{is_fallback_value, ElementId, Graph, Loc, Owner, UNDEFINED};
 use crate::load::LoadedTypes;
 use crate::solve::Solution;
 use crate::types::{TypeSystem, TYPE_COLLECTIONS};
@@ -769,7 +769,7 @@ fn unconditional_template(name: &Key, def: &mut Node) -> Result<()> {
             *p = Node::new(Value::Map(props), p.span);
         } else if let Some(m) = p.as_map_mut() {
             // Kept as written: values only (fallback properties dropped).
-            m.retain(|_, v| v.as_str() != Some(UNDEFINED));
+            m.retain(|_, v| !is_fallback_value(Some(v)));
         }
     }
     Ok(())

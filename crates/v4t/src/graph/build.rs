@@ -329,8 +329,7 @@ fn element_count(doc: &Node, fallbacks: bool) -> usize {
             .map_or(usize::from(n.as_str().is_some()), Vec::len)
     };
     let per_property = if fallbacks { 2 } else { 1 };
-    // A list, or a property map kept as written.
-    let properties = |n: &Node| per_property * n.as_map().map_or_else(|| len(n), Map::len);
+    let properties = |n: &Node| per_property * property_count(n);
     // Types, properties and, for nodes, everything else a definition
     // holds; one pass over its keys.
     let owned = |def: &Node| -> usize {
@@ -389,11 +388,18 @@ fn template_uses(doc: &Node) -> SeededMap<&str, u32> {
 fn owned_by_artifact(def: &Node, per_property: usize) -> usize {
     let len = |key: &str| def.get(key).and_then(Node::as_seq).map_or(0, Vec::len);
     let single_type = def.get("type").is_some_and(|t| t.as_str().is_some());
-    let properties = def.get("properties").map_or(0, |p| {
-        p.as_map()
-            .map_or_else(|| p.as_seq().map_or(0, Vec::len), Map::len)
-    });
+    let properties = def.get("properties").map_or(0, property_count);
     usize::from(single_type) + len("type") + per_property * properties
+}
+
+/// The number of properties written in a property list, or in a property
+/// map kept as written.
+fn property_count(n: &Node) -> usize {
+    match &n.value {
+        Value::Seq(items) => items.len(),
+        Value::Map(m) => m.len(),
+        _ => 0,
+    }
 }
 
 /// The definitions of the single-entry maps in the list `n`.
@@ -883,10 +889,7 @@ impl<'d> Builder<'d> {
                 .collect(),
             _ => return Ok(()),
         };
-        let count = list.map_or(0, |l| {
-            l.as_seq()
-                .map_or_else(|| l.as_map().map_or(0, Map::len), Vec::len)
-        });
+        let count = list.map_or(0, property_count);
         let loc = |i: usize| match attribute {
             false => Loc::Property {
                 owner,
@@ -899,19 +902,20 @@ impl<'d> Builder<'d> {
         };
         // The written properties, then the fallback properties this graph
         // adds, where the reference's enricher appends them to the list.
-        let added: Vec<(usize, &str, Span, Option<&Node>, Fallback)> = match self.fallbacks {
+        let added: Vec<(Written<'_>, Fallback)> = match self.fallbacks {
             Some(mode) => fallback_names(&written, mode)
                 .into_iter()
                 .enumerate()
                 .map(|(k, name)| {
                     let def = mode.shared();
-                    (
-                        count + k,
+                    let w = Written {
+                        i: count + k,
                         name,
-                        Span::NONE,
-                        Some(def),
-                        Fallback::Added(mode),
-                    )
+                        span: Span::NONE,
+                        def: Some(def),
+                        value: def.get("value"),
+                    };
+                    (w, Fallback::Added(mode))
                 })
                 .collect(),
             None => Vec::new(),
@@ -921,11 +925,14 @@ impl<'d> Builder<'d> {
                 true => Fallback::Written,
                 false => Fallback::No,
             };
-            (w.i, w.name, w.span, w.def, fallback)
+            (*w, fallback)
         });
         let mut ids = Vec::with_capacity(written.len() + added.len());
-        for (i, name, span, a, fallback) in written_fallbacks.chain(added) {
-            let raw = a.and_then(Node::as_map);
+        for (w, fallback) in written_fallbacks.chain(added) {
+            let Written {
+                i, name, span, def, ..
+            } = w;
+            let raw = def.and_then(Node::as_map);
             let mut e = self.alternative(Kind::Property, i, container, span, loc(i), raw);
             if let Fallback::Added(_) = fallback {
                 // Read from the shared definition (`Graph::implied`).
@@ -946,19 +953,19 @@ impl<'d> Builder<'d> {
                     }
                 }
             }
-            ids.push((id, a));
+            ids.push((id, w));
         }
         let only_ids: Vec<ElementId> = ids.iter().map(|(id, _)| *id).collect();
         self.check_defaults(&only_ids)?;
         let null_is_value = self.g.grammar() == Grammar::Tosca2;
         let given = |n: &Node| null_is_value || n.is_defined();
-        for (k, (id, def)) in ids.into_iter().enumerate() {
-            let has = match def {
+        for (id, w) in ids {
+            let has = match w.def {
                 Some(a) => a.as_map().is_some_and(|m| {
                     m.get("value").is_some_and(given) || m.get("expression").is_some_and(given)
                 }),
                 // An entry of a property map: its value.
-                None => written.get(k).and_then(|w| w.value).is_some_and(given),
+                None => w.value.is_some_and(given),
             };
             if !has {
                 bail!(
@@ -1191,19 +1198,18 @@ impl<'d> Builder<'d> {
             let Some(assign) = raw.and_then(|m| m.get("assign")).filter(|n| n.is_defined()) else {
                 bail!(span, "{} not normalized", self.g.Display(id));
             };
-            if let Some(name) = assign.as_str() {
+            let interned = assign.as_str().map(|name| {
                 let assigns = &mut self.g.assigns;
-                let at = *self.assign_positions.entry(name).or_insert_with(|| {
+                *self.assign_positions.entry(name).or_insert_with(|| {
                     assigns.push(name.into());
                     assigns.len() as u32 - 1
-                });
-                if let Some(t) = self.el(id).technology_mut() {
-                    t.assign = at;
-                }
-            } else if let Some(t) = self.el(id).technology_mut() {
-                t.assign_other = Some(Box::new(assign.clone()));
-            }
+                })
+            });
             if let Some(t) = self.el(id).technology_mut() {
+                match interned {
+                    Some(at) => t.assign = at,
+                    None => t.assign_other = Some(Box::new(assign.clone())),
+                }
                 t.assign_span = assign.span;
             }
             if let Some(w) = raw.and_then(|m| m.get("weight")).filter(|n| n.is_defined()) {
@@ -1608,18 +1614,20 @@ impl<'d> Builder<'d> {
         self.substitution_parameters();
     }
 
+    /// The elements of `list` (inputs or outputs) named `name`: list-form
+    /// alternatives share a name.
+    fn named(&self, list: &[ElementId], name: &str) -> Vec<ElementId> {
+        list.iter()
+            .copied()
+            .filter(|&i| self.g.name(i) == name)
+            .collect()
+    }
+
     /// Links element `id` (of `kind`) with the inputs and node templates
     /// its definition reads ([`Builder::references_20`]).
     fn read_references(&mut self, id: ElementId, kind: Kind, refs: References<'_>) {
         for name in refs.inputs {
-            let inputs: Vec<ElementId> = self
-                .g
-                .inputs
-                .iter()
-                .copied()
-                .filter(|&i| self.g.name(i) == name)
-                .collect();
-            for i in inputs {
+            for i in self.named(&self.g.inputs, name) {
                 self.read(id, i);
                 self.link(i, id);
             }
@@ -1659,12 +1667,7 @@ impl<'d> Builder<'d> {
                 } else {
                     &self.g.outputs
                 };
-                let same: Vec<ElementId> = ids
-                    .iter()
-                    .copied()
-                    .filter(|&i| self.g.name(i) == name)
-                    .collect();
-                for i in same {
+                for i in self.named(ids, name) {
                     self.link(i, i);
                 }
             }
@@ -2033,6 +2036,7 @@ fn written_items(items: &[Node]) -> Vec<Written<'_>> {
 
 /// A written property of a list (`def`, its definition) or of a property
 /// map kept as written (`def` is `None`), with its position and `value`.
+#[derive(Clone, Copy)]
 struct Written<'d> {
     i: usize,
     name: &'d str,

@@ -16,8 +16,8 @@ mod managed;
 mod scenario;
 
 pub(crate) use build::{
-    add_fallback_properties, build_for_technologies, build_moving_conditions, rebuild, type_entry,
-    FallbackMode, UNDEFINED,
+    add_fallback_properties, build_for_technologies, build_moving_conditions, is_fallback_value,
+    rebuild, type_entry, FallbackMode, UNDEFINED,
 };
 pub(crate) use cond::{Cond, CondList, Origin};
 pub(crate) use constraint::Constraint;
@@ -884,8 +884,7 @@ impl Graph {
 
     /// The `implies` value of element `id` as written, if defined.
     pub(crate) fn implies(&self, id: ElementId) -> Option<&Node> {
-        let i = self.implies.binary_search_by_key(&id, |(x, _)| *x).ok()?;
-        Some(&self.implies[i].1).filter(|n| n.is_defined())
+        by_element(&self.implies, id).filter(|n| n.is_defined())
     }
 
     /// Moves the `implies` values out of the graph, by element id (the
@@ -1002,11 +1001,7 @@ impl Graph {
         if let Some(shared) = self.get(id).added_definition() {
             return shared.get("implied");
         }
-        let i = self
-            .implied_values
-            .binary_search_by_key(&id, |(x, _)| *x)
-            .ok()?;
-        Some(&self.implied_values[i].1)
+        by_element(&self.implied_values, id)
     }
 
     /// Whether the element is implied: its `implied` value if written, else
@@ -1375,10 +1370,16 @@ pub(crate) fn entry_value(list: Option<&Node>, index: u32) -> Option<&Node> {
         .map(|(_, v)| v)
 }
 
+/// The value `list` (sorted by element) holds for element `id`.
+fn by_element(list: &[(ElementId, Node)], id: ElementId) -> Option<&Node> {
+    let i = list.binary_search_by_key(&id, |(x, _)| *x).ok()?;
+    Some(&list[i].1)
+}
+
 /// The definition of the `index`th property of a property list, `None` in
 /// a property map kept as written (when resolving), whose entries are
 /// values ([`Graph::property_value`]).
-fn property_entry(list: Option<&Node>, index: u32) -> Option<&Node> {
+pub(crate) fn property_entry(list: Option<&Node>, index: u32) -> Option<&Node> {
     entry_value(list.filter(|l| l.as_map().is_none()), index)
 }
 

@@ -8,7 +8,7 @@ use super::encode::Encoder;
 use super::mode::{Mode, Part};
 use crate::document;
 use crate::error::{bail, Result};
-use crate::graph::{entry_value, ElementId, Graph, Loc, Owner};
+use crate::graph::{entry_value, property_entry, ElementId, Graph, Loc, Owner};
 use v4t_sat::Lit;
 use v4t_yaml::Node;
 
@@ -159,14 +159,10 @@ impl<'d> RawDefs<'d> {
             Loc::Relation { node, index } => member(node, "requirements", index),
             Loc::Artifact { node, index } => member(node, "artifacts", index),
             Loc::Technology { node, index } => member(node, "technology", index),
-            // A property map kept as written holds values, no definitions.
             Loc::Property {
                 owner: Owner::Node(at),
                 index,
-            } => node(at)?
-                .get("properties")
-                .filter(|l| l.as_map().is_none())
-                .and_then(|l| entry_value(Some(l), index)),
+            } => property_entry(node(at)?.get("properties"), index),
             Loc::Type {
                 owner: Owner::Node(i),
                 index,
