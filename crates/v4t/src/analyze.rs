@@ -423,7 +423,7 @@ fn prepare_with_presets(
         sources,
         template,
         loader,
-        enrich,
+        crate::enrichment(enrich),
         &mut |doc, warnings| {
             for name in preset_names(doc) {
                 let assigned =

@@ -63,7 +63,8 @@ pub fn draw(
                 sources,
                 template,
                 loader,
-                true,
+                // No constraint is drawn.
+                Some(crate::enrich::Constraints::Dropped),
                 no_inputs,
                 &mut |_| {},
                 &mut warnings,
@@ -581,6 +582,37 @@ n0 ==> n1 : host
 p0 --> n0 : targets
 @enduml
 "#
+        );
+    }
+
+    /// The drawing keeps none of the generated constraints, but their
+    /// errors stand: an `implied: TARGET` on an artifact (only a relation
+    /// has a target) fails the drawing as it fails resolving.
+    #[test]
+    fn errors_of_the_generated_constraints_stand() {
+        let template = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    app:
+      type: web.app
+      artifacts:
+        - image: {type: docker, file: app, implied: TARGET}
+";
+        let mut sources = Sources::new();
+        let id = sources.add("template.yaml", template);
+        let options = DrawOptions {
+            resolved: None,
+            artifacts: false,
+            format: Format::Dot,
+        };
+        let drawn = draw(&mut sources, id, &mut NoFiles, &options).err();
+        let resolved = crate::testing::resolve_error(template, None);
+        assert!(drawn
+            .as_ref()
+            .is_some_and(|e| e.message.contains("is not a relation")));
+        assert_eq!(
+            drawn.map(|e| e.message.clone()),
+            resolved.map(|e| e.message.clone())
         );
     }
 }

@@ -321,7 +321,8 @@ struct Prepared {
     files: types::TypeFiles,
 }
 
-/// Loads, checks, enriches (if `enrich`) and normalises the template and
+/// Loads, checks, enriches (if `enrich` says what to do with the generated
+/// constraints) and normalises the template and
 /// builds the resolver graph, adding lint warnings to `warnings`. `between`
 /// runs after enrichment, where resolving assigns the inputs (so its errors
 /// come in the same order). Reports [`Stage::Load`] and [`Stage::Enrich`];
@@ -330,7 +331,7 @@ fn prepare(
     sources: &mut Sources,
     template: SourceId,
     loader: &mut dyn Loader,
-    enrich: bool,
+    enrich: Option<enrich::Constraints>,
     between: &mut dyn FnMut(&Node, &mut Vec<Diagnostic>) -> Result<()>,
     observe: &mut dyn FnMut(Stage),
     warnings: &mut Vec<Diagnostic>,
@@ -340,11 +341,12 @@ fn prepare(
     let files = types::TypeFiles::load(&mut doc, grammar, sources, template, loader)?;
     let types = files.system();
     observe(Stage::Load);
-    let enriched = if enrich {
-        let enriched = enrich::enrich_for_resolving(&mut doc, version, &types);
-        Some(enriched.map_err(code(Code::InvalidCondition))?)
-    } else {
-        None
+    let enriched = match enrich {
+        Some(constraints) => {
+            let enriched = enrich::enrich_for_resolving(&mut doc, version, &types, constraints);
+            Some(enriched.map_err(code(Code::InvalidCondition))?)
+        }
+        None => None,
     };
     observe(Stage::Enrich);
     between(&doc, warnings)?;
@@ -374,7 +376,7 @@ fn prepare_variant(
         sources,
         template,
         loader,
-        options.enrich,
+        enrichment(options.enrich),
         &mut |doc, warnings| {
             assigned = inputs::assign(doc, &options.presets, options.inputs.as_ref(), warnings)
                 .map_err(code(Code::InvalidInput))?;
@@ -384,6 +386,12 @@ fn prepare_variant(
         warnings,
     )?;
     Ok((prepared, assigned))
+}
+
+/// What [`prepare`] enriches when `enrich` (the option) is on: everything
+/// the encoder reads.
+fn enrichment(enrich: bool) -> Option<enrich::Constraints> {
+    enrich.then_some(enrich::Constraints::Kept)
 }
 
 /// Enriches the variable service template `template`: the template with every

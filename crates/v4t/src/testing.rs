@@ -107,7 +107,7 @@ pub(crate) fn prepare(sources: &mut Sources, text: &str) -> crate::Result<crate:
         sources,
         id,
         &mut NoFiles,
-        true,
+        Some(crate::enrich::Constraints::Kept),
         &mut |_, _| Ok(()),
         &mut |_| {},
         &mut Vec::new(),

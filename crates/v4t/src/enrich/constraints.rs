@@ -21,19 +21,39 @@ fn by_name(g: &Graph, ids: &[ElementId]) -> Vec<Vec<ElementId>> {
     groups.into_iter().map(|(_, v)| v).collect()
 }
 
-/// The generated constraints, in the reference's order.
+/// The generated constraints, in the reference's order. Without `keep`
+/// they are derived (so their errors stand) but not kept: the result is
+/// empty (a drawing of the variable template shows no constraint).
 pub(super) fn enrich_constraints(
     doc: &Node,
     g: &Graph,
     types: &TypeSystem,
+    keep: bool,
 ) -> Result<Vec<Constraint>> {
-    let mut out = Vec::new();
+    let mut out = Generated {
+        kept: Vec::new(),
+        keep,
+    };
     containment(g, &mut out);
     hosting_and_requirements(g, &mut out);
     technologies(doc, g, types, &mut out)?;
     uniqueness(g, &mut out);
     implications(g, &mut out)?;
-    Ok(out)
+    Ok(out.kept)
+}
+
+/// Where the generated constraints go: kept in order, or dropped.
+struct Generated {
+    kept: Vec<Constraint>,
+    keep: bool,
+}
+
+impl Generated {
+    fn push(&mut self, c: Constraint) {
+        if self.keep {
+            self.kept.push(c);
+        }
+    }
 }
 
 /// `{a: b}` as an implication constraint.
@@ -43,11 +63,11 @@ fn implies(a: Constraint, b: Constraint) -> Constraint {
 
 /// Relations, artifacts, properties and types imply their ends and
 /// containers (10.1), in the reference's order (unique artifacts among them).
-fn containment(g: &Graph, out: &mut Vec<Constraint>) {
+fn containment(g: &Graph, out: &mut Generated) {
     let o = &g.options().constraints;
     let (id, ids) = (Constraint::Var, Constraint::vars);
     // An element implies its container.
-    let contained = |list: &[ElementId], out: &mut Vec<Constraint>| {
+    let contained = |list: &[ElementId], out: &mut Generated| {
         for &x in list {
             if let Some(c) = g.get(x).container() {
                 out.push(implies(id(x), id(c)));
@@ -103,7 +123,7 @@ fn containment(g: &Graph, out: &mut Vec<Constraint>) {
 }
 
 /// Hosting, incoming relations and artifacts nodes require (10.1).
-fn hosting_and_requirements(g: &Graph, out: &mut Vec<Constraint>) {
+fn hosting_and_requirements(g: &Graph, out: &mut Generated) {
     let o = &g.options().constraints;
     let (id, ids) = (Constraint::Var, Constraint::vars);
     let hosting = |n: ElementId| -> Vec<ElementId> {
@@ -147,12 +167,7 @@ fn hosting_and_requirements(g: &Graph, out: &mut Vec<Constraint>) {
 }
 
 /// Managed nodes require exactly one technology, or at most one (10.1).
-fn technologies(
-    doc: &Node,
-    g: &Graph,
-    types: &TypeSystem,
-    out: &mut Vec<Constraint>,
-) -> Result<()> {
+fn technologies(doc: &Node, g: &Graph, types: &TypeSystem, out: &mut Generated) -> Result<()> {
     let o = &g.options().constraints;
     let (id, ids) = (Constraint::Var, Constraint::vars);
     if o.required_technology {
@@ -177,7 +192,7 @@ fn technologies(
 }
 
 /// At most one input, output and relation of a name (10.1).
-fn uniqueness(g: &Graph, out: &mut Vec<Constraint>) {
+fn uniqueness(g: &Graph, out: &mut Generated) {
     let o = &g.options().constraints;
     let (id, ids) = (Constraint::Var, Constraint::vars);
     if o.unique_input {
@@ -200,7 +215,7 @@ fn uniqueness(g: &Graph, out: &mut Vec<Constraint>) {
 }
 
 /// Implication constraints of implied elements (10.2).
-fn implications(g: &Graph, out: &mut Vec<Constraint>) -> Result<()> {
+fn implications(g: &Graph, out: &mut Generated) -> Result<()> {
     let o = &g.options().constraints;
     let (id, manual) = (Constraint::Var, Constraint::Manual);
     for x in g.ordered() {

@@ -67,7 +67,17 @@ fn single_flagged(key: &str, value: Node) -> Node {
 /// Enriches `doc` (of version `version`) in place; returns the template's
 /// configuration, read once the document is normalised.
 pub(crate) fn enrich(doc: &mut Node, version: Version, types: &TypeSystem<'_>) -> Result<Config> {
-    enrich_doc(doc, version, types, false).map(|(config, _)| config)
+    enrich_doc(doc, version, types, false, Constraints::Kept).map(|(config, _)| config)
+}
+
+/// What the enricher does with the generated constraints when resolving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Constraints {
+    /// Kept in the graph, for the encoder.
+    Kept,
+    /// Derived, so that their errors stand, but not kept: no stage after
+    /// reads them (a drawing of the variable template).
+    Dropped,
 }
 
 /// [`enrich`] for the resolver. If the write-back keeps every element in
@@ -80,8 +90,9 @@ pub(crate) fn enrich_for_resolving(
     doc: &mut Node,
     version: Version,
     types: &TypeSystem<'_>,
+    constraints: Constraints,
 ) -> Result<(Config, Option<Graph>)> {
-    enrich_doc(doc, version, types, true)
+    enrich_doc(doc, version, types, true, constraints)
 }
 
 fn enrich_doc(
@@ -89,6 +100,7 @@ fn enrich_doc(
     version: Version,
     types: &TypeSystem<'_>,
     keep_graph: bool,
+    constraints: Constraints,
 ) -> Result<(Config, Option<Graph>)> {
     let automatic = options::automatic_default_alternatives(document::options(doc))?;
     // When resolving, single types stay as written (the graph reads them
@@ -127,7 +139,8 @@ fn enrich_doc(
     drop(placed);
     let manual = g2.take_conditions();
     let conditions = conditions::enrich_conditions(doc, &g2, types, manual)?;
-    let constraints = constraints::enrich_constraints(doc, &g2, types)?;
+    let keep_constraints = constraints == Constraints::Kept;
+    let constraints = constraints::enrich_constraints(doc, &g2, types, keep_constraints)?;
     let keep = keep_graph && keeps_elements(doc, &g2);
     if keep_graph && !keep {
         // A fresh build reads the document the write-back leaves: every

@@ -526,7 +526,7 @@ topology_template:
         let v = version(&reused);
         let reused_files = crate::testing::type_files(&reused);
         let reused_types = reused_files.system();
-        let (config, g2) = super::enrich_for_resolving(&mut reused, v, &reused_types)
+        let (config, g2) = super::enrich_for_resolving(&mut reused, v, &reused_types, super::Constraints::Kept)
             .expect("enriches");
         let g2 = g2.expect("keeps the elements");
         normalize(&mut reused).expect("normalizes");
@@ -589,10 +589,12 @@ topology_template:
 ");
     let v = version(&d);
     let files = crate::testing::type_files(&d);
-    assert!(super::enrich_for_resolving(&mut d, v, &files.system())
-        .expect("enriches")
-        .1
-        .is_none());
+    assert!(
+        super::enrich_for_resolving(&mut d, v, &files.system(), super::Constraints::Kept)
+            .expect("enriches")
+            .1
+            .is_none()
+    );
     assert!(node_conditions(&d, "a").contains("false"));
 }
 
@@ -650,7 +652,9 @@ fn the_document_kept_for_the_resolver_is_normalised() {
         let files = type_files(&d);
         let types = files.system();
         let v = version(&d);
-        let Ok((_, graph)) = super::enrich_for_resolving(&mut d, v, &types) else {
+        let Ok((_, graph)) =
+            super::enrich_for_resolving(&mut d, v, &types, super::Constraints::Kept)
+        else {
             continue;
         };
         if graph.is_none() {

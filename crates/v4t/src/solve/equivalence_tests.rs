@@ -363,7 +363,8 @@ fn check_template(text: &str, counts: &mut Counts) -> Result<(), String> {
         .map_err(|e| e.message.clone())?;
     let types = files.system();
     let (config, g2) =
-        enrich::enrich_for_resolving(&mut doc, version, &types).map_err(|e| e.message.clone())?;
+        enrich::enrich_for_resolving(&mut doc, version, &types, enrich::Constraints::Kept)
+            .map_err(|e| e.message.clone())?;
     let g2 = g2.ok_or("no graph kept")?;
     let assigned =
         inputs::assign(&doc, &[], None, &mut Vec::new()).map_err(|e| e.message.clone())?;
