@@ -1192,29 +1192,35 @@ impl Graph {
 #[derive(Debug, Default)]
 pub(crate) struct Ids {
     text: String,
-    /// Where each part ends in `text` (it starts where the previous one ends).
-    ends: Vec<usize>,
+    /// Where each part ends in `text` (it starts where the previous one
+    /// ends): four bytes, like the source offsets the parts come from
+    /// ([`v4t_yaml::Span`]).
+    ends: Vec<u32>,
 }
 
 impl Ids {
     #[inline]
     fn get(&self, i: usize) -> &str {
-        &self.text[self.start(i)..self.ends[i]]
+        let end = self.ends[i] as usize;
+        self.text.get(self.start(i)..end).unwrap_or_default()
     }
 
     /// Where the part of element `i` starts in the text.
     #[inline]
     fn start(&self, i: usize) -> usize {
         match i.checked_sub(1) {
-            Some(p) => self.ends[p],
+            Some(p) => self.ends[p] as usize,
             None => 0,
         }
     }
 
-    /// Appends the part of the next element.
+    /// Appends the part of the next element (past 4 GiB of id text, which
+    /// no source a span can address comes near, the ends saturate and the
+    /// ids read empty).
     pub(crate) fn push(&mut self, part: &str) {
         self.text.push_str(part);
-        self.ends.push(self.text.len());
+        self.ends
+            .push(u32::try_from(self.text.len()).unwrap_or(u32::MAX));
     }
 
     pub(crate) fn reserve(&mut self, elements: usize) {
