@@ -84,6 +84,75 @@ pub fn parse_with(text: &str, source: SourceId, schema: Schema) -> Result<Node, 
     parse_checked(text, source, schema, Duplicates::Fail).map(|(node, _)| node)
 }
 
+/// Whether reading `text` with js-yaml's schema ([`Schema::JsYaml`])
+/// succeeds with the same keys as `doc`, its reading with the core schema
+/// ([`Schema::Core`]), so that a reader that wants js-yaml's errors and
+/// the core schema's values need not read the text twice. The schemas
+/// differ only in explicit tags, merge keys, complex keys and plain
+/// scalars; plain values never fail, so what decides is: no node written
+/// with a tag, no `<<` or complex key, and every plain key with the same
+/// name in both (`2023-01-01` and `0b1` are not). `false` where in doubt.
+pub fn js_yaml_reads_alike(doc: &Node, text: &str) -> bool {
+    // Depth first, one iterator per open collection (memory by depth, not
+    // by the width of a large map).
+    enum Open<'a> {
+        Seq(std::slice::Iter<'a, Node>),
+        Map(std::slice::Iter<'a, (Key, Node)>),
+    }
+    fn open(n: &Node) -> Option<Open<'_>> {
+        match &n.value {
+            Value::Seq(items) => Some(Open::Seq(items.iter())),
+            Value::Map(m) => Some(Open::Map(m.entries().iter())),
+            _ => None,
+        }
+    }
+    if doc.form.tag().is_some() {
+        return false;
+    }
+    let mut stack: Vec<Open<'_>> = open(doc).into_iter().collect();
+    while let Some(top) = stack.last_mut() {
+        let next = match top {
+            Open::Seq(items) => items.next(),
+            Open::Map(entries) => match entries.next() {
+                Some((k, _))
+                    if k.tree().is_some() || k.name == "<<" || !plain_key_alike(k, text) =>
+                {
+                    return false;
+                }
+                Some((_, v)) => Some(v),
+                None => None,
+            },
+        };
+        match next {
+            Some(n) if n.form.tag().is_some() => return false,
+            Some(n) => stack.extend(open(n)),
+            None => {
+                stack.pop();
+            }
+        }
+    }
+    true
+}
+
+/// Whether key `k`, as `text` writes it, has its name under js-yaml's
+/// schema too: a quoted key is a string in both; a plain one starting with
+/// a letter or `_` is no number or timestamp in either (null and the
+/// booleans read alike); any other plain key is resolved and compared.
+fn plain_key_alike(k: &Key, text: &str) -> bool {
+    let Some(written) = text.get(k.span.start as usize..k.span.end as usize) else {
+        return false;
+    };
+    match written.as_bytes().first() {
+        Some(b'"' | b'\'') => true,
+        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => true,
+        Some(b'!' | b'&' | b'*' | b'?') | None => false,
+        Some(_) => {
+            let (value, _) = crate::scalar::resolve_plain_form(written, Schema::JsYaml);
+            crate::scalar::key_string(&value).is_some_and(|name| name == k.name.as_str())
+        }
+    }
+}
+
 /// [`parse_with`], except that duplicated mapping keys are not fatal: each
 /// is returned as an error ("duplicated mapping key" at the duplicate, in
 /// document order) beside the tree, in which the last value of a duplicated

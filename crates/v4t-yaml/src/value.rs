@@ -719,6 +719,11 @@ impl Map {
         self.entries.iter().map(|(k, v)| (k, v))
     }
 
+    /// The entries in insertion order, as stored.
+    pub(crate) fn entries(&self) -> &[(Key, Node)] {
+        &self.entries
+    }
+
     /// The entries in insertion order, values mutable.
     pub fn iter_mut(
         &mut self,

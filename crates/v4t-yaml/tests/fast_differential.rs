@@ -6,7 +6,7 @@
 
 use v4t_yaml::fast::{parse_fast, parse_fast_doc, parse_fast_with};
 use v4t_yaml::parse::{parse_saphyr, parse_saphyr_with, parse_with, ParseError, Schema};
-use v4t_yaml::{parse_doc_reporting_duplicates, parse_reporting_duplicates};
+use v4t_yaml::{js_yaml_reads_alike, parse_doc_reporting_duplicates, parse_reporting_duplicates};
 use v4t_yaml::{Doc, Node, NodeRef, SourceId, Value, ValueRef};
 
 /// Describes the first difference between a tree and a document read
@@ -1022,4 +1022,90 @@ fn multi_line_quoted_scalars_take_the_fast_path() {
         assert!(parse_fast(text, SourceId(0)).is_none(), "{text:?}");
         check(text);
     }
+}
+
+/// The first place where `a` and `b` differ in shape or key names (their
+/// scalars may differ: the schemas read values differently).
+fn same_keys(a: &Node, b: &Node, path: &str) -> Option<String> {
+    match (&a.value, &b.value) {
+        (Value::Map(x), Value::Map(y)) => {
+            let (kx, ky): (Vec<&str>, Vec<&str>) = (x.keys().collect(), y.keys().collect());
+            if kx != ky {
+                return Some(format!("{path}: keys {kx:?} and {ky:?}"));
+            }
+            x.iter()
+                .zip(y.iter())
+                .find_map(|((k, v), (_, w))| same_keys(v, w, &format!("{path}.{}", k.name)))
+        }
+        (Value::Seq(x), Value::Seq(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (v, w))| same_keys(v, w, &format!("{path}[{i}]"))),
+        (Value::Seq(_) | Value::Map(_), _) | (_, Value::Seq(_) | Value::Map(_)) => {
+            Some(format!("{path}: a collection and something else"))
+        }
+        _ => None,
+    }
+}
+
+/// `js_yaml_reads_alike` on `text`: where it says yes, js-yaml's schema
+/// reads the text with the same keys as the core schema. Counts (alike,
+/// not alike) of the texts the core schema reads.
+fn reads_alike_holds(text: &str, counts: &mut (usize, usize)) {
+    let Ok(core) = parse_with(text, SourceId(0), Schema::Core) else {
+        return;
+    };
+    if !js_yaml_reads_alike(&core, text) {
+        counts.1 += 1;
+        return;
+    }
+    counts.0 += 1;
+    let js = parse_with(text, SourceId(0), Schema::JsYaml)
+        .unwrap_or_else(|e| panic!("{text:?}: js-yaml's schema fails: {}", e.message));
+    if let Some(d) = same_keys(&core, &js, "") {
+        panic!("{text:?}: {d}");
+    }
+}
+
+#[test]
+fn js_yaml_reads_alike_keeps_its_promise() {
+    let mut counts = (0, 0);
+    for text in FIXTURES {
+        reads_alike_holds(text, &mut counts);
+    }
+    for text in [
+        "v: !!binary aGVsbG8=\n",
+        "v: !!int 1_0\n",
+        "2023-01-01: a\n2023-01-01T00:00:00Z: b\n",
+        "0b1: a\n1: b\n",
+        "m: {a: 1}\nn:\n  <<: *x\n",
+        "[a, b]: 1\na,b: 2\n",
+    ] {
+        reads_alike_holds(text, &mut counts);
+    }
+    let mut rng = Rng(0x51ed_2701_a3c4_9b3d);
+    for _ in 0..10_000 {
+        let text = document(&mut rng);
+        reads_alike_holds(&text, &mut counts);
+        let mut chars: Vec<char> = text.chars().collect();
+        let at = rng.below(chars.len() + 1);
+        for (i, c) in rng.pick(MUTATIONS).chars().enumerate() {
+            chars.insert((at + i).min(chars.len()), c);
+        }
+        reads_alike_holds(&chars.into_iter().collect::<String>(), &mut counts);
+    }
+    // The conformance templates and the TOSCA 2.0 suite's files, where
+    // present (`shared_templates_agree` requires them under CI).
+    let shared = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
+    for dir in ["conformance", "tosca-2.0-suite/tests"] {
+        for path in yaml_files(&shared.join(dir)) {
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                reads_alike_holds(&text, &mut counts);
+            }
+        }
+    }
+    println!("reads alike: {} yes, {} no", counts.0, counts.1);
+    // Both answers were given many times: the promise was put to the test.
+    assert!(counts.0 > 1_000 && counts.1 > 100, "{counts:?}");
 }
