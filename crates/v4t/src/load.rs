@@ -129,9 +129,12 @@ fn written_as_tosca2(text: &str) -> bool {
         end -= 1;
     }
     text[..end].lines().any(|line| {
-        line.strip_prefix("tosca_definitions_version:")
-            .map(|v| v.trim().trim_matches(['"', '\'']))
-            == Some("tosca_2_0")
+        let Some(value) = line.strip_prefix("tosca_definitions_version:") else {
+            return false;
+        };
+        // A comment may follow the value.
+        let value = value.split(" #").next().unwrap_or_default();
+        value.trim().trim_matches(['"', '\'']) == "tosca_2_0"
     })
 }
 
@@ -416,6 +419,35 @@ topology_template:
 
 #[cfg(test)]
 mod reading_tests {
+    use super::written_as_tosca2;
+
+    /// The hint reads the version as it is usually written at the top;
+    /// anything else is read twice, as before.
+    #[test]
+    fn the_hint_finds_the_version_line() {
+        for text in [
+            "tosca_definitions_version: tosca_2_0\n",
+            "# a template\ntosca_definitions_version: 'tosca_2_0'  # TOSCA 2.0\r\n",
+            "description: x\ntosca_definitions_version: \"tosca_2_0\"\n",
+        ] {
+            assert!(written_as_tosca2(text), "{text:?}");
+        }
+        for text in [
+            "tosca_definitions_version: tosca_simple_yaml_1_3\n",
+            "  tosca_definitions_version: tosca_2_0\n",
+            "description: tosca_definitions_version: tosca_2_0\n",
+            "",
+        ] {
+            assert!(!written_as_tosca2(text), "{text:?}");
+        }
+        // Only the first 4 KiB are looked at, cut at a character boundary.
+        let late = format!(
+            "{}\ntosca_definitions_version: tosca_2_0\n",
+            "é".repeat(3000)
+        );
+        assert!(!written_as_tosca2(&late));
+    }
+
     /// A TOSCA 2.0 template is read once where js-yaml's schema reads it
     /// alike, and twice where it does not: js-yaml's errors come first
     /// either way, and values are the core schema's.
