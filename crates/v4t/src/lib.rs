@@ -85,6 +85,7 @@ mod report;
 mod solve;
 mod stats;
 mod suggest;
+mod texts;
 mod transform;
 mod types;
 mod validate;
@@ -321,9 +322,9 @@ struct Prepared {
     files: types::TypeFiles,
 }
 
-/// Loads, checks, enriches (if `enrich` says what to do with the generated
-/// constraints) and normalises the template and
-/// builds the resolver graph, adding lint warnings to `warnings`. `between`
+/// Loads, checks, enriches (unless `enrich` is `None`; it says what becomes
+/// of the generated constraints) and normalises the template and builds
+/// the resolver graph, adding lint warnings to `warnings`. `between`
 /// runs after enrichment, where resolving assigns the inputs (so its errors
 /// come in the same order). Reports [`Stage::Load`] and [`Stage::Enrich`];
 /// the caller reports [`Stage::Graph`].

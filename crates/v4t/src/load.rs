@@ -94,8 +94,8 @@ fn template_document(sources: &Sources, id: SourceId, schema: Schema) -> Result<
 /// read with the core schema first. If that reading tells TOSCA 2.0 and
 /// js-yaml's schema reads the text alike ([`v4t_yaml::js_yaml_reads_alike`]:
 /// it would succeed, with the same keys, so the same grammar), it is the
-/// only reading; the flat 4.6 MB benchmark file's `v4t graph` took 28% of
-/// its instructions to read the text a second time.
+/// only reading; the flat 4.6 MB benchmark file's `v4t graph` took a
+/// quarter of its instructions to read the text a second time.
 fn read_template(sources: &Sources, id: SourceId) -> Result<(Node, Grammar)> {
     let text = sources.get(id).map(|f| f.text()).unwrap_or("");
     if written_as_tosca2(text) {

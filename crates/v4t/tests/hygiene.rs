@@ -391,6 +391,7 @@ const V4T_RANKS: &[&[&str]] = &[
         "logic",
         "functions",
         "reason",
+        "texts",
     ],
     // Loading the template, its types and its configuration.
     &[

@@ -1,46 +1,39 @@
-//! A list of element ids in one string ([`ElementIds`]): the dead and core
-//! elements of an analysis. On a template without variability every
-//! element is core; a million ids as `String`s cost a million allocations
-//! and as much memory again as their text, at the analysis's peak.
+//! A list of element ids in one string ([`ElementIds`], over
+//! [`crate::texts::Texts`]): the dead and core elements of an analysis. On
+//! a template without variability every element is core, and a million ids
+//! as `String`s cost a million allocations at the analysis's peak.
 
-use std::fmt::{self, Write};
+use crate::texts::Texts;
+use std::fmt;
 
 /// Element ids in order, one after another in one string.
 #[derive(Clone, Default, PartialEq, Eq)]
-pub struct ElementIds {
-    text: String,
-    /// Where each id ends in `text` (it starts where the previous one ends).
-    ends: Vec<usize>,
-}
+pub struct ElementIds(Texts);
 
 impl ElementIds {
     /// Appends an id, written by its `Display`.
     pub(crate) fn push(&mut self, id: impl fmt::Display) {
-        // Writing into a `String` cannot fail.
-        let _ = write!(self.text, "{id}");
-        self.ends.push(self.text.len());
+        self.0.push_display(id);
     }
 
     /// The number of ids.
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.0.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.0.len() == 0
     }
 
     /// The `i`th id.
     pub fn get(&self, i: usize) -> Option<&str> {
-        let end = *self.ends.get(i)?;
-        let start = i.checked_sub(1).map_or(0, |p| self.ends[p]);
-        self.text.get(start..end)
+        self.0.get(i)
     }
 
     /// The ids in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
-        (0..self.len()).map(|i| self.get(i).unwrap_or_default())
+        self.0.iter()
     }
 
     /// Whether `id` is among them.

@@ -2,6 +2,7 @@
 //! implication constraints of `implied` elements (part 1, section 10), as
 //! [`Constraint`] terms (element ids are SAT variable names in their YAML form).
 
+use super::Constraints;
 use crate::error::{bail, Error, Result};
 use crate::graph::{Constraint, ElementId, Graph, Kind};
 use crate::types::TypeSystem;
@@ -21,18 +22,18 @@ fn by_name(g: &Graph, ids: &[ElementId]) -> Vec<Vec<ElementId>> {
     groups.into_iter().map(|(_, v)| v).collect()
 }
 
-/// The generated constraints, in the reference's order. Without `keep`
-/// they are derived (so their errors stand) but not kept: the result is
-/// empty (a drawing of the variable template shows no constraint).
+/// The generated constraints, in the reference's order; with
+/// [`Constraints::Dropped`] they are derived (so their errors stand) but
+/// not kept, and the result is empty.
 pub(super) fn enrich_constraints(
     doc: &Node,
     g: &Graph,
     types: &TypeSystem,
-    keep: bool,
+    what: Constraints,
 ) -> Result<Vec<Constraint>> {
     let mut out = Generated {
         kept: Vec::new(),
-        keep,
+        keep: what == Constraints::Kept,
     };
     containment(g, &mut out);
     hosting_and_requirements(g, &mut out);

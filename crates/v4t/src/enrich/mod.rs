@@ -139,8 +139,7 @@ fn enrich_doc(
     drop(placed);
     let manual = g2.take_conditions();
     let conditions = conditions::enrich_conditions(doc, &g2, types, manual)?;
-    let keep_constraints = constraints == Constraints::Kept;
-    let constraints = constraints::enrich_constraints(doc, &g2, types, keep_constraints)?;
+    let constraints = constraints::enrich_constraints(doc, &g2, types, constraints)?;
     let keep = keep_graph && keeps_elements(doc, &g2);
     if keep_graph && !keep {
         // A fresh build reads the document the write-back leaves: every

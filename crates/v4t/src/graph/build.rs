@@ -3,8 +3,8 @@
 
 use super::hosting::Hosting;
 use super::{
-    is_hosting_name, Cond, CondList, Data, Element, ElementId, Fallback, Graph, Ids, Kind, Loc,
-    Owner, PlacedScenarios, Scenario,
+    is_hosting_name, Cond, CondList, Data, Element, ElementId, Fallback, Graph, Kind, Loc, Owner,
+    PlacedScenarios, Scenario,
 };
 use crate::document::{self, Sections};
 use crate::error::{bail, Error, Result};
@@ -291,7 +291,7 @@ fn build_with(
             relationship_templates,
             assigns: Vec::new(),
             scenarios: Vec::new(),
-            ids: Ids::default(),
+            ids: crate::texts::Texts::default(),
             sections: Sections::of(doc),
             grammar: crate::version::grammar_of(doc),
             counts: SeededMap::default(),

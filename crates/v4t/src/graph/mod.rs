@@ -27,6 +27,7 @@ use crate::document::{section, section_mut, Section, Sections};
 pub(crate) use crate::kind::Kind;
 use crate::logic::LogicOp;
 use crate::options::Options;
+use crate::texts::Texts;
 use crate::version::Grammar;
 use std::fmt;
 use v4t_yaml::hash::SeededMap;
@@ -631,8 +632,10 @@ pub(crate) struct Graph {
     /// The distinct scenarios the technologies store (a few for tens of
     /// thousands of rule-derived technologies).
     scenarios: Vec<Scenario>,
-    /// The element ids ([`Graph::id`]).
-    ids: Ids,
+    /// The elements' own parts of their ids (`<kind>.<name>[@<index>]`),
+    /// by element: an id continues with its container's ([`Id`]), which is
+    /// not stored again (family 1 seed 100,000: 48 MB of whole ids).
+    ids: Texts,
     /// Where the sections of the document sit, for [`Graph::raw`].
     sections: Sections,
     /// The generated constraints when resolving (encoded after the ones in
@@ -918,10 +921,10 @@ impl Graph {
     #[inline]
     pub(crate) fn name(&self, id: ElementId) -> &str {
         let e = self.get(id);
-        let start = self.ids.start(id.0 as usize) + usize::from(e.name_offset);
+        let start = usize::from(e.name_offset);
         self.ids
-            .text
-            .get(start..start + e.name_len as usize)
+            .get(id.0 as usize)
+            .and_then(|part| part.get(start..start + e.name_len as usize))
             .unwrap_or_default()
     }
 
@@ -1183,57 +1186,6 @@ impl Graph {
     }
 }
 
-/// The elements' own parts of their ids (`<kind>.<name>[@<index>]`), one
-/// after the other in one string: a large template has hundreds of
-/// thousands of elements, and one allocation per id cost as much memory
-/// again as the ids themselves. An id continues with its container's
-/// ([`Id`]), which is not stored again (family 1 seed 100,000: 48 MB of
-/// whole ids).
-#[derive(Debug, Default)]
-pub(crate) struct Ids {
-    text: String,
-    /// Where each part ends in `text` (it starts where the previous one
-    /// ends): four bytes, like the source offsets the parts come from
-    /// ([`v4t_yaml::Span`]).
-    ends: Vec<u32>,
-}
-
-impl Ids {
-    #[inline]
-    fn get(&self, i: usize) -> &str {
-        let end = self.ends[i] as usize;
-        self.text.get(self.start(i)..end).unwrap_or_default()
-    }
-
-    /// Where the part of element `i` starts in the text.
-    #[inline]
-    fn start(&self, i: usize) -> usize {
-        match i.checked_sub(1) {
-            Some(p) => self.ends[p] as usize,
-            None => 0,
-        }
-    }
-
-    /// Appends the part of the next element (past 4 GiB of id text, which
-    /// no source a span can address comes near, the ends saturate and the
-    /// ids read empty).
-    pub(crate) fn push(&mut self, part: &str) {
-        self.text.push_str(part);
-        self.ends
-            .push(u32::try_from(self.text.len()).unwrap_or(u32::MAX));
-    }
-
-    pub(crate) fn reserve(&mut self, elements: usize) {
-        self.ends.reserve(elements);
-    }
-
-    /// Gives back what the text reserved while growing, once every part
-    /// is in.
-    pub(crate) fn shrink_to_fit(&mut self) {
-        self.text.shrink_to_fit();
-    }
-}
-
 /// The id of an element ([`Graph::id`]): its own part, then a dot and its
 /// container's id. Written out by `Display` (`to_string`), compared with
 /// strings part by part.
@@ -1248,7 +1200,7 @@ impl<'g> Id<'g> {
     fn parts(self) -> impl Iterator<Item = &'g str> {
         let g = self.graph;
         std::iter::successors(Some(self.element), move |&x| g.get(x).container())
-            .map(move |x| g.ids.get(x.0 as usize))
+            .map(move |x| g.ids.get(x.0 as usize).unwrap_or_default())
     }
 
     /// Appends the id to `out`.
@@ -1256,7 +1208,7 @@ impl<'g> Id<'g> {
         let g = self.graph;
         let mut x = self.element;
         loop {
-            out.push_str(g.ids.get(x.0 as usize));
+            out.push_str(g.ids.get(x.0 as usize).unwrap_or_default());
             match g.get(x).container() {
                 Some(c) => {
                     out.push('.');
