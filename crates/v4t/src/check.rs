@@ -560,10 +560,7 @@ fn with_absent_container_notes(
     };
     let written_at = |list: &[&Cond], id: ElementId| {
         list.iter()
-            .find_map(|c| match c {
-                Cond::Yaml(n) if n.span.is_known() => Some(n.span),
-                _ => None,
-            })
+            .find_map(|c| c.written_span())
             .unwrap_or(g.get(id).span)
     };
     let gone = manual(absent);

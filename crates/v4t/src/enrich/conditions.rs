@@ -323,6 +323,11 @@ fn simplify_cond(c: Cond) -> Cond {
             Cond::Or(items)
         }
         Cond::Yaml(n) => Cond::yaml(simplify(*n)),
+        Cond::Written(w)
+            if matches!(w.op, crate::logic::LogicOp::And | crate::logic::LogicOp::Or) =>
+        {
+            Cond::yaml(simplify(w.into_node()))
+        }
         other => other,
     }
 }
@@ -331,7 +336,10 @@ fn simplify_cond(c: Cond) -> Cond {
 /// hundreds of thousands of these lists: none is copied).
 fn simplify_each(items: &mut CondList) {
     for item in items.iter_mut() {
-        if matches!(item, Cond::And(_) | Cond::Or(_) | Cond::Yaml(_)) {
+        if matches!(
+            item,
+            Cond::And(_) | Cond::Or(_) | Cond::Yaml(_) | Cond::Written(_)
+        ) {
             let taken = std::mem::replace(item, Cond::Bratan(IdList::new()));
             *item = simplify_cond(taken);
         }

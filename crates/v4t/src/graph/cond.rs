@@ -1,5 +1,6 @@
 //! Condition entries of an element's condition list ([`Cond`]): conditions as
-//! written stay YAML; the ones the enricher generates are compact terms over
+//! written stay YAML (a map of one logic operator with its operator read,
+//! [`WrittenOp`]); the ones the enricher generates are compact terms over
 //! [`ElementId`]s, which the solver's encoder turns into literals without
 //! re-reading operator keys or resolving names, and which become YAML only
 //! for `v4t enrich` ([`Cond::to_node`]).
@@ -12,7 +13,7 @@
 
 use super::{ElementId, Graph, IdList, Kind};
 use crate::logic::LogicOp;
-use v4t_yaml::{Key, Map, Node, Span};
+use v4t_yaml::{Key, Map, Node, Span, Value};
 
 /// A condition list: one pointer wide, and without allocation while empty
 /// (most elements of a large template have no manual conditions).
@@ -22,8 +23,12 @@ pub(crate) type CondList = thin_vec::ThinVec<Cond>;
 #[derive(Clone, Debug)]
 pub(crate) enum Cond {
     /// A condition as written (manual conditions, group and input-name
-    /// conditions, type-specific and scenario conditions).
+    /// conditions, type-specific and scenario conditions), unless it is a
+    /// [`Cond::Written`].
     Yaml(Box<Node>),
+    /// A condition written as a map of one logic operator
+    /// (`{logic_expression: x}`, `{not: ...}`, `{node_presence: y}`).
+    Written(Box<WrittenOp>),
     /// [`Graph::presence_condition`] of the element.
     Presence(ElementId),
     /// `{and: [...]}`.
@@ -40,6 +45,69 @@ pub(crate) enum Cond {
     /// The generated default or pruning condition: the inner condition (a
     /// map) with `_generated: true`, and why it was generated.
     Generated(Box<Cond>, Origin),
+}
+
+/// A condition written as a map of one logic operator: the operator, read
+/// once, and its argument as written. It holds all the YAML form holds but
+/// the map ([`WrittenOp::to_node`] gives back the node written): on the
+/// usual one-entry condition the map, its entry list and its key took more
+/// room than the rest.
+#[derive(Clone, Debug)]
+pub(crate) struct WrittenOp {
+    pub op: LogicOp,
+    /// Where the map was written.
+    pub span: Span,
+    /// Where the operator's key was written.
+    pub key_span: Span,
+    /// The operator's argument.
+    pub arg: Node,
+}
+
+impl WrittenOp {
+    /// `n` read as a map of one logic operator, or `n` back if it is not
+    /// one: a key that names an operator, with a defined argument.
+    fn of(n: Node) -> Result<WrittenOp, Node> {
+        // What `LogicOp::of_map` reads in a map of one entry.
+        let op = match n.as_map().filter(|m| m.len() == 1).and_then(Map::first) {
+            Some((key, arg)) if arg.is_defined() => match LogicOp::parse(&key.name) {
+                Some(op) => op,
+                None => return Err(n),
+            },
+            _ => return Err(n),
+        };
+        let (m, span) = match n {
+            Node {
+                value: Value::Map(m),
+                span,
+                ..
+            } => (m, span),
+            other => return Err(other),
+        };
+        let mut entries = m.into_entries();
+        match entries.pop() {
+            Some((key, arg)) if entries.is_empty() => Ok(WrittenOp {
+                op,
+                span,
+                key_span: key.span,
+                arg,
+            }),
+            last => {
+                entries.extend(last);
+                Err(Node::new(Value::Map(Map::from_entries(entries)), span))
+            }
+        }
+    }
+
+    /// The node as written.
+    pub(crate) fn to_node(&self) -> Node {
+        self.clone().into_node()
+    }
+
+    /// The node as written, consuming `self`.
+    pub(crate) fn into_node(self) -> Node {
+        let entries = vec![(Key::new(self.op.key(), self.key_span), self.arg)];
+        Node::new(Value::Map(Map::from_entries(entries)), self.span)
+    }
 }
 
 /// Why the enricher generated a condition (`v4t explain` names it; the
@@ -79,7 +147,21 @@ pub(crate) fn insert_tight(m: &mut Map, key: &str, value: Node) {
 impl Cond {
     /// A condition as written.
     pub(crate) fn yaml(n: Node) -> Cond {
-        Cond::Yaml(Box::new(n))
+        match WrittenOp::of(n) {
+            Ok(w) => Cond::Written(Box::new(w)),
+            Err(n) => Cond::Yaml(Box::new(n)),
+        }
+    }
+
+    /// Where a condition as written was written, if it is one and its
+    /// place is known.
+    pub(crate) fn written_span(&self) -> Option<Span> {
+        match self {
+            Cond::Yaml(n) => Some(n.span),
+            Cond::Written(w) => Some(w.span),
+            _ => None,
+        }
+        .filter(|s| s.is_known())
     }
 
     /// Whether this is a generated (default or pruning) condition: a map
@@ -96,6 +178,7 @@ impl Cond {
     pub(crate) fn is_map(&self, g: &Graph) -> bool {
         match self {
             Cond::Yaml(n) => n.as_map().is_some(),
+            Cond::Written(_) => true,
             Cond::Presence(id) => !g.presence_is_false(*id),
             _ => true,
         }
@@ -105,6 +188,7 @@ impl Cond {
     pub(crate) fn to_node(&self, g: &Graph) -> Node {
         match self {
             Cond::Yaml(n) => (**n).clone(),
+            Cond::Written(w) => w.to_node(),
             Cond::Presence(id) => g.presence_condition(*id),
             Cond::And(items) => map_with(1, "and", Cond::seq(items, g)),
             Cond::Or(items) => map_with(1, "or", Cond::seq(items, g)),
@@ -141,6 +225,7 @@ impl Cond {
     pub(crate) fn into_node(self, g: &Graph) -> Node {
         match self {
             Cond::Yaml(n) => *n,
+            Cond::Written(w) => w.into_node(),
             other => other.to_node(g),
         }
     }
@@ -231,6 +316,68 @@ impl Graph {
                 };
                 container_found && self.at_own_index(pool, id)
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spans(n: &Node, out: &mut Vec<Span>) {
+        out.push(n.span);
+        match &n.value {
+            Value::Seq(items) => items.iter().for_each(|i| spans(i, out)),
+            Value::Map(m) => {
+                for (k, v) in m.iter() {
+                    out.push(k.span);
+                    spans(v, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A map of one logic operator becomes a [`WrittenOp`] that gives back
+    /// the node written, spans included; every other shape stays YAML.
+    #[test]
+    fn written_op_gives_back_the_node_written() {
+        let written = [
+            "{logic_expression: e}",
+            "{not: {variability_input: x}}",
+            "{and: [true, {node_presence: a}]}",
+            "{implies: [a, b]}",
+            "{node_presence: [x, 1]}",
+        ];
+        let yaml = [
+            "{variability_input: x}",
+            "{logic_expression: e, _generated: true}",
+            "{and: [a], or: [b]}",
+            "{logic_expression: null}",
+            "{not_an_operator: x}",
+            "{}",
+            "true",
+            "name",
+            "[a, b]",
+        ];
+        for text in written {
+            let n = crate::testing::doc(text);
+            let c = Cond::yaml(n.clone());
+            let Cond::Written(w) = &c else {
+                panic!("{text} is not lowered: {c:?}");
+            };
+            assert_eq!(w.span, n.span, "{text}");
+            assert_eq!(c.written_span(), Some(n.span), "{text}");
+            let back = w.to_node();
+            assert!(v4t_yaml::deep_equal(&back.value, &n.value), "{text}");
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            spans(&back, &mut a);
+            spans(&n, &mut b);
+            assert_eq!(a, b, "{text}");
+        }
+        for text in yaml {
+            let n = crate::testing::doc(text);
+            assert!(matches!(Cond::yaml(n), Cond::Yaml(_)), "{text}");
         }
     }
 }

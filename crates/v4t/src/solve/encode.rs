@@ -14,7 +14,7 @@
 use super::mode::{ElementRead, ExprId, Mode, NamedKey, Part, Requirement};
 use crate::document;
 use crate::error::{bail, Result};
-use crate::graph::{Cond, Constraint, ElementId, Graph, Kind};
+use crate::graph::{Cond, Constraint, ElementId, Graph, Kind, WrittenOp};
 use crate::logic::{Arity, LogicOp};
 use crate::types::TypeSystem;
 use v4t_expr::Evaluator;
@@ -538,6 +538,20 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
         self.mode.value_logic(expr, &mut self.sat, &mut self.eval)
     }
 
+    /// [`Encoder::logic_in`] of the map `w` stands for, without making it.
+    fn written_in(&mut self, w: &WrittenOp, ctx: Option<ElementId>) -> Result<Lit> {
+        if self.depth >= MAX_LOGIC_DEPTH {
+            bail!(
+                w.span,
+                "Logic expression is nested too deeply (more than {MAX_LOGIC_DEPTH} levels)"
+            );
+        }
+        self.depth += 1;
+        let result = self.operator(w.op, &w.arg, ctx);
+        self.depth -= 1;
+        result
+    }
+
     /// Encodes a condition entry with context element `ctx` (the element
     /// whose list it is): YAML in logic mode, generated terms directly. Each
     /// term level counts as one level of nesting, like the map it stands for.
@@ -548,6 +562,7 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
     fn cond_in(&mut self, c: &Cond, ctx: Option<ElementId>, in_list: bool) -> Result<Lit> {
         match c {
             Cond::Yaml(n) => return self.logic_in(n, ctx, in_list),
+            Cond::Written(w) => return self.written_in(w, ctx),
             // The generated map is its inner map with `_generated: true`.
             Cond::Generated(inner, _) => {
                 return match &**inner {
@@ -626,7 +641,9 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
                     l?
                 }
             },
-            Cond::Yaml(_) | Cond::Generated(..) => unreachable!("handled by cond_in"),
+            Cond::Yaml(_) | Cond::Written(_) | Cond::Generated(..) => {
+                unreachable!("handled by cond_in")
+            }
         })
     }
 
@@ -1186,6 +1203,48 @@ topology_template:
         let types = type_files.system();
         let mut enc = Encoder::new(&g, &d, &types, Map::new(), 0.0, |_| Resolve);
         f(&g, &mut enc);
+    }
+
+    /// A condition written as a map of one logic operator ([`Cond::Written`])
+    /// encodes as its YAML form does: the same literal, or the same error at
+    /// the same place, at every depth.
+    #[test]
+    fn written_conditions_encode_as_their_yaml() {
+        let deep = format!(
+            "{}{{logic_expression: e}}{}",
+            "{not: ".repeat(127),
+            "}".repeat(127)
+        );
+        let conditions = [
+            "{logic_expression: e}",
+            "{logic_expression: f}",
+            "{not: {logic_expression: e}}",
+            "{and: [{logic_expression: e}, {node_presence: vm}]}",
+            "{or: []}",
+            "{node_presence: vm}",
+            "{host_presence: SELF}",
+            "{logic_expression: missing}",
+            "{logic_expression: [e]}",
+            "{node_presence: nothing}",
+            "{implies: [{logic_expression: e}, false]}",
+            &deep,
+        ];
+        with_encoder(|g, enc| {
+            let y = g.ordered().find(|&e| g.id(e) == "node.y").expect("y");
+            for text in conditions {
+                let n = doc(text);
+                let written = Cond::yaml(n.clone());
+                assert!(matches!(written, Cond::Written(_)), "{text}");
+                let as_yaml = Cond::Yaml(Box::new(n));
+                for depth in [0, 1, MAX_LOGIC_DEPTH] {
+                    enc.depth = depth;
+                    let a = enc.cond(&written, Some(y)).map_err(|e| format!("{e:?}"));
+                    let b = enc.cond(&as_yaml, Some(y)).map_err(|e| format!("{e:?}"));
+                    assert_eq!(a, b, "{text} at depth {depth}");
+                }
+                enc.depth = 0;
+            }
+        });
     }
 
     /// Elements sharing an id (the two artifacts and their types) share one variable,

@@ -402,7 +402,7 @@ fn compare(
         }
         counts.elements += 1;
         for c in conditions {
-            if matches!(c, Cond::Yaml(_)) {
+            if matches!(c, Cond::Yaml(_) | Cond::Written(_)) {
                 continue;
             }
             counts.terms += 1;
@@ -456,7 +456,7 @@ fn equivalent(enc: &mut Encoder<'_, '_, super::mode::Resolve>, a: Lit, b: Lit) -
 /// The elements a term is about.
 fn mentions(c: &Cond) -> Vec<ElementId> {
     match c {
-        Cond::Yaml(_) => Vec::new(),
+        Cond::Yaml(_) | Cond::Written(_) => Vec::new(),
         Cond::Presence(id) | Cond::Op(_, id) => vec![*id],
         Cond::Bratan(ids) => ids.to_vec(),
         Cond::And(items) | Cond::Or(items) => items.iter().flat_map(mentions).collect(),

@@ -427,13 +427,11 @@ impl<'a> Guarded<'a> {
         let cond = e.conditions.get(index as usize);
         let kind = cond.map_or(ReasonKind::ManualCondition, |c| condition_kind(g, id, c));
         let node = cond.map(|c| c.to_node(g));
-        let span = match cond {
-            Some(Cond::Yaml(n)) if n.span.is_known() => n.span,
-            _ => e.span,
-        };
+        let written = cond.and_then(Cond::written_span);
+        let span = written.unwrap_or(e.span);
         let readable = cond.map(|c| readable::cond(c, g));
         let mut m = format!("{} of {}", condition_word(kind), self.display(id));
-        if !matches!(cond, Some(Cond::Yaml(n)) if n.span.is_known()) {
+        if written.is_none() {
             m.push_str(&unlocated(readable.as_deref()));
         }
         match value {

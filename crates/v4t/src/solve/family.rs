@@ -340,6 +340,7 @@ impl<'a> FamilyInputs<'a> {
 fn for_each_yaml(c: &Cond, f: &mut impl FnMut(&Node)) {
     match c {
         Cond::Yaml(n) => f(n),
+        Cond::Written(w) => f(&w.to_node()),
         Cond::And(items) | Cond::Or(items) => items.iter().for_each(|i| for_each_yaml(i, f)),
         Cond::Generated(inner, _) => for_each_yaml(inner, f),
         Cond::Presence(_) | Cond::Bratan(_) | Cond::Op(..) => {}
