@@ -6,9 +6,8 @@
 //! The formulas are ported operation by operation, because templates compare
 //! the rounded results exactly and floating-point order matters.
 
-use v4t_yaml::{Node, Span, Value};
+use v4t_yaml::{json, NodeRef, Span, Value, ValueRef};
 
-use crate::compat;
 use crate::error::{EvalError, Result};
 use crate::js::{math_round, to_fixed_2};
 use crate::operands::{item_span, json_raw, list, not_a};
@@ -18,7 +17,7 @@ use crate::operands::{item_span, json_raw, list, not_a};
 const MAX_POLYNOMIAL_ORDER: f64 = 64.0;
 
 /// `sum`, `count`, `min`, `max`, `median`, `mean`, `variance`, `standard_deviation`.
-pub(crate) fn statistic(op: &str, arg: &Node, span: Span) -> Result<Value> {
+pub(crate) fn statistic(op: &str, arg: NodeRef<'_>, span: Span) -> Result<Value> {
     let values = numbers(arg, span)?;
     let result = match op {
         "sum" => to_fixed_2(sum(&values)),
@@ -27,10 +26,7 @@ pub(crate) fn statistic(op: &str, arg: &Node, span: Span) -> Result<Value> {
             if values.is_empty() {
                 let what = if op == "min" { "Minimum" } else { "Maximum" };
                 return Err(EvalError::new(
-                    format!(
-                        "{what} of \"{}\" does not exist",
-                        compat::to_json(&arg.value)
-                    ),
+                    format!("{what} of \"{}\" does not exist", json::to_json(arg)),
                     span,
                 ));
             }
@@ -53,7 +49,7 @@ pub(crate) fn statistic(op: &str, arg: &Node, span: Span) -> Result<Value> {
 }
 
 /// The four regressions; the result is `toFixed2` of the prediction at x₀.
-pub(crate) fn regression(op: &str, arg: &Node, span: Span) -> Result<Value> {
+pub(crate) fn regression(op: &str, arg: NodeRef<'_>, span: Span) -> Result<Value> {
     let items = list(arg, span)?;
     let points = points(items.first(), span)?;
     let prediction = match op {
@@ -78,7 +74,7 @@ pub(crate) fn regression(op: &str, arg: &Node, span: Span) -> Result<Value> {
 }
 
 /// A list of literal numbers.
-fn numbers(arg: &Node, span: Span) -> Result<Vec<f64>> {
+fn numbers(arg: NodeRef<'_>, span: Span) -> Result<Vec<f64>> {
     list(arg, span)?
         .iter()
         .map(|item| number(Some(item), span))
@@ -86,30 +82,30 @@ fn numbers(arg: &Node, span: Span) -> Result<Vec<f64>> {
 }
 
 /// A literal number (`assert.isNumber` on the raw argument).
-fn number(item: Option<&Node>, span: Span) -> Result<f64> {
-    match item.map(|n| &n.value) {
-        Some(Value::Number(n)) => Ok(*n),
+fn number(item: Option<NodeRef<'_>>, span: Span) -> Result<f64> {
+    match item.map(NodeRef::value) {
+        Some(ValueRef::Number(n)) => Ok(n),
         _ => Err(not_a(json_raw(item), "not a number", item_span(item, span))),
     }
 }
 
 /// A list of `[x, y]` number pairs.
-fn points(item: Option<&Node>, span: Span) -> Result<Vec<(f64, f64)>> {
-    let Some(Value::Seq(points)) = item.map(|n| &n.value) else {
+fn points(item: Option<NodeRef<'_>>, span: Span) -> Result<Vec<(f64, f64)>> {
+    let Some(ValueRef::Seq(points)) = item.map(NodeRef::value) else {
         return Err(not_a(json_raw(item), "not an array", item_span(item, span)));
     };
     let span = item_span(item, span);
     points
         .iter()
         .map(|point| {
-            let Value::Seq(pair) = &point.value else {
+            let ValueRef::Seq(pair) = point.value() else {
                 return Err(not_a(
-                    compat::to_json(&point.value),
+                    json::to_json(point),
                     "not an array",
-                    point.span.or(span),
+                    point.span().or(span),
                 ));
             };
-            let span = point.span.or(span);
+            let span = point.span().or(span);
             Ok((number(pair.first(), span)?, number(pair.get(1), span)?))
         })
         .collect()

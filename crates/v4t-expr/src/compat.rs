@@ -12,11 +12,6 @@ pub(crate) fn to_json(value: &Value) -> String {
     json::to_json(&Node::synth(value.clone()))
 }
 
-/// `JSON.stringify(x, null, 4)` of a value.
-pub(crate) fn to_json_pretty(value: &Value) -> String {
-    json::to_json_pretty(&Node::synth(value.clone()))
-}
-
 /// JavaScript's `Number.prototype.toString()`.
 pub(crate) fn format_js(n: f64) -> String {
     number::format_js(n)
@@ -74,7 +69,7 @@ mod tests {
         let v = Value::Map(m);
         assert_eq!(to_json(&v), r#"{"1":null,"b":[1,"x\"y"],"e":{}}"#);
         assert_eq!(
-            to_json_pretty(&v),
+            json::to_json_pretty(&Node::synth(v.clone())),
             "{\n    \"1\": null,\n    \"b\": [\n        1,\n        \"x\\\"y\"\n    ],\n    \"e\": {}\n}"
         );
         assert_eq!(to_json(&Value::Number(f64::NAN)), "null");

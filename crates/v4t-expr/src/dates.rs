@@ -8,21 +8,21 @@
 //! else JavaScript's `Date` parser. We model local time as UTC.
 
 use v4t_yaml::timestamp::Cursor;
-use v4t_yaml::{Node, Span, Value};
+use v4t_yaml::{NodeRef, Span, Value, ValueRef};
 
 use crate::compat;
 use crate::error::{EvalError, Result};
-use crate::operands::{item_span, json_raw, list, not_a};
+use crate::operands::{item_span, json_raw, list, not_a, value_of};
 
 /// JavaScript's largest time value (`TimeClip`).
 const MAX_TIME: f64 = 8.64e15;
 
 /// Evaluates a date operator.
-pub(crate) fn compare(op: &str, arg: &Node, span: Span, now_ms: f64) -> Result<Value> {
+pub(crate) fn compare(op: &str, arg: NodeRef<'_>, span: Span, now_ms: f64) -> Result<Value> {
     let items = list(arg, span)?;
     let a = date(items.first(), span, now_ms)?;
     let result = if op == "within" {
-        let Some(Value::Seq(range)) = items.get(1).map(|n| &n.value) else {
+        let Some(ValueRef::Seq(range)) = items.get(1).map(NodeRef::value) else {
             return Err(not_a(
                 json_raw(items.get(1)),
                 "not an array",
@@ -47,11 +47,11 @@ pub(crate) fn compare(op: &str, arg: &Node, span: Span, now_ms: f64) -> Result<V
 }
 
 /// `dayjs(x)` of a raw operand, which must be a valid date.
-fn date(item: Option<&Node>, span: Span, now_ms: f64) -> Result<f64> {
+fn date(item: Option<NodeRef<'_>>, span: Span, now_ms: f64) -> Result<f64> {
     let ms = match item {
         // `dayjs(undefined)` is now.
         None => now_ms,
-        Some(node) => to_time(&node.value),
+        Some(node) => to_time(&value_of(node)),
     };
     if ms.is_nan() {
         return Err(EvalError::new(

@@ -9,12 +9,11 @@
 
 use std::borrow::Cow;
 
-use v4t_yaml::{Map, Node, Span, Value};
+use v4t_yaml::{json, Map, MapRef, Node, NodeRef, SeqRef, Span, Value, ValueRef};
 
-use crate::compat;
 use crate::error::{EvalError, Result};
 use crate::js;
-use crate::operands::{item_span, json_eval, json_raw, list, locate, not_a, raw_string};
+use crate::operands::{item_span, json_eval, json_raw, list, locate, not_a, raw_string, value_of};
 
 /// The deepest nesting of value expressions that is evaluated; deeper
 /// expressions fail with a clear error instead of exhausting the stack.
@@ -223,8 +222,8 @@ const WEEKDAYS: [&str; 7] = [
 /// into which defaults are stored when first read.
 #[derive(Debug)]
 pub struct Evaluator<'a> {
-    pub(crate) definitions: Option<&'a Map>,
-    pub(crate) expressions: Option<&'a Map>,
+    pub(crate) definitions: Option<MapRef<'a>>,
+    pub(crate) expressions: Option<MapRef<'a>>,
     pub(crate) assigned: Map,
     pub(crate) now_ms: f64,
     depth: usize,
@@ -275,6 +274,22 @@ impl<'a> Evaluator<'a> {
         assigned: Map,
         now_ms: f64,
     ) -> Self {
+        Evaluator::reading(
+            definitions.map(MapRef::from),
+            expressions.map(MapRef::from),
+            assigned,
+            now_ms,
+        )
+    }
+
+    /// [`Evaluator::new`] with the sections read through [`MapRef`]: from
+    /// an owned tree or a [`v4t_yaml::Doc`].
+    pub fn reading(
+        definitions: Option<MapRef<'a>>,
+        expressions: Option<MapRef<'a>>,
+        assigned: Map,
+        now_ms: f64,
+    ) -> Self {
         Evaluator {
             definitions,
             expressions,
@@ -287,7 +302,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// The named expression `variability.expressions[name]`, if defined (used by logic mode too).
-    pub fn expression(&self, name: &str) -> Option<&'a Node> {
+    pub fn expression(&self, name: &str) -> Option<NodeRef<'a>> {
         self.expressions
             .and_then(|m| m.get(name).filter(|n| n.is_defined()))
     }
@@ -299,11 +314,15 @@ impl<'a> Evaluator<'a> {
 
     /// Value-mode evaluation (§4.7 dispatch). Returns `Value::Null` for
     /// JavaScript `undefined`/`null` results (e.g. `token` out of range).
-    pub fn evaluate(&mut self, expr: &Node) -> Result<Value> {
+    pub fn evaluate<'n>(&mut self, expr: impl Into<NodeRef<'n>>) -> Result<Value> {
+        self.evaluate_ref(expr.into())
+    }
+
+    fn evaluate_ref(&mut self, expr: NodeRef<'_>) -> Result<Value> {
         if self.depth >= MAX_DEPTH {
             return Err(EvalError::new(
                 format!("Value expression is nested too deeply (more than {MAX_DEPTH} levels)"),
-                expr.span,
+                expr.span(),
             ));
         }
         self.depth += 1;
@@ -314,17 +333,18 @@ impl<'a> Evaluator<'a> {
 
     /// §4.8: evaluate `expr` in value mode and coerce to a boolean (errors with
     /// the pretty original expression).
-    pub fn evaluate_as_logic(&mut self, expr: &Node) -> Result<bool> {
-        match self.evaluate(expr)? {
+    pub fn evaluate_as_logic<'n>(&mut self, expr: impl Into<NodeRef<'n>>) -> Result<bool> {
+        let expr = expr.into();
+        match self.evaluate_ref(expr)? {
             Value::Bool(b) => Ok(b),
             Value::String(_) => Ok(true),
             Value::Number(n) => Ok(n > 0.0),
             _ => Err(EvalError::new(
                 format!(
                     "Unexpected value expression treated as logic \"{}\"",
-                    compat::to_json_pretty(&expr.value)
+                    json::to_json_pretty(expr)
                 ),
-                expr.span,
+                expr.span(),
             )),
         }
     }
@@ -335,17 +355,19 @@ impl<'a> Evaluator<'a> {
         if self.depth < MAX_DEPTH && is_literal(&expr.value) {
             return Ok(expr.value);
         }
-        self.evaluate(&expr)
+        self.evaluate_ref(NodeRef::Tree(&expr))
     }
 
-    fn dispatch(&mut self, expr: &Node) -> Result<Value> {
-        let map = match &expr.value {
-            Value::Null => return Err(EvalError::new("Received undefined condition", expr.span)),
-            Value::Bool(_) | Value::Number(_) | Value::String(_) | Value::Seq(_) => {
-                return Ok(expr.value.clone())
+    fn dispatch(&mut self, expr: NodeRef<'_>) -> Result<Value> {
+        let map = match expr.value() {
+            ValueRef::Null => {
+                return Err(EvalError::new("Received undefined condition", expr.span()))
             }
-            Value::Timestamp(_) => return Err(unknown(expr)),
-            Value::Map(map) => map,
+            ValueRef::Bool(_) | ValueRef::Number(_) | ValueRef::String(_) | ValueRef::Seq(_) => {
+                return Ok(value_of(expr).into_owned())
+            }
+            ValueRef::Timestamp(_) => return Err(unknown(expr)),
+            ValueRef::Map(map) => map,
         };
         match select(map) {
             Some((op, arg)) => self.operator(op, arg, expr),
@@ -353,8 +375,8 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    fn operator(&mut self, op: Op, arg: &Node, expr: &Node) -> Result<Value> {
-        let span = arg.span.or(expr.span);
+    fn operator(&mut self, op: Op, arg: NodeRef<'_>, expr: NodeRef<'_>) -> Result<Value> {
+        let span = arg.span().or(expr.span());
         match op {
             Op::Add => self.op_add(arg, span),
             Op::Mul => self.op_mul(arg, span),
@@ -392,7 +414,7 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline(never)]
-    fn op_add(&mut self, arg: &Node, span: Span) -> Result<Value> {
+    fn op_add(&mut self, arg: NodeRef<'_>, span: Span) -> Result<Value> {
         let mut sum = 0.0;
         for item in list(arg, span)? {
             sum += self.eval_number(Some(item), span)?;
@@ -401,7 +423,7 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline(never)]
-    fn op_mul(&mut self, arg: &Node, span: Span) -> Result<Value> {
+    fn op_mul(&mut self, arg: NodeRef<'_>, span: Span) -> Result<Value> {
         let mut product = 1.0;
         for item in list(arg, span)? {
             product *= self.eval_number(Some(item), span)?;
@@ -410,7 +432,7 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline(never)]
-    fn op_sub_div(&mut self, op: Op, arg: &Node, span: Span) -> Result<Value> {
+    fn op_sub_div(&mut self, op: Op, arg: NodeRef<'_>, span: Span) -> Result<Value> {
         let items = list(arg, span)?;
         let mut acc = self.eval_number(items.first(), span)?;
         for item in items.iter().skip(1) {
@@ -421,7 +443,7 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline(never)]
-    fn op_mod(&mut self, arg: &Node, span: Span) -> Result<Value> {
+    fn op_mod(&mut self, arg: NodeRef<'_>, span: Span) -> Result<Value> {
         let items = list(arg, span)?;
         let a = self.eval_number(items.first(), span)?;
         let b = self.eval_number(items.get(1), span)?;
@@ -429,19 +451,19 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline(never)]
-    fn op_variability_input(&mut self, arg: &Node, span: Span) -> Result<Value> {
+    fn op_variability_input(&mut self, arg: NodeRef<'_>, span: Span) -> Result<Value> {
         let name = raw_string(arg, span)?;
         self.variability_input(name, span)
     }
 
     #[inline(never)]
-    fn op_value_expression(&mut self, arg: &Node, span: Span) -> Result<Value> {
+    fn op_value_expression(&mut self, arg: NodeRef<'_>, span: Span) -> Result<Value> {
         let name = raw_string(arg, span)?;
         self.value_expression(name, span)
     }
 
     #[inline(never)]
-    fn op_concat(&mut self, arg: &Node, span: Span) -> Result<Value> {
+    fn op_concat(&mut self, arg: NodeRef<'_>, span: Span) -> Result<Value> {
         let mut out = String::new();
         for item in list(arg, span)? {
             let v = self.eval_item(Some(item), span)?;
@@ -451,7 +473,7 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline(never)]
-    fn op_join(&mut self, arg: &Node, span: Span) -> Result<Value> {
+    fn op_join(&mut self, arg: NodeRef<'_>, span: Span) -> Result<Value> {
         let items = list(arg, span)?;
         let array = self.eval_item(items.first(), span)?;
         let Value::Seq(values) = &*array else {
@@ -463,16 +485,16 @@ impl<'a> Evaluator<'a> {
         };
         let separator = match items.get(1) {
             None => ",".to_string(),
-            Some(d) => js::to_string(Some(&d.value)),
+            Some(d) => js::to_string(Some(&value_of(d))),
         };
         // The items are value expressions (the reference joins them raw,
         // so `{concat: ..}` became `[object Object]`).
-        let values = self.eval_each(values, span)?;
+        let values = self.eval_each(SeqRef::Tree(values), span)?;
         Ok(Value::String(js::join(values.iter(), &separator)))
     }
 
     #[inline(never)]
-    fn op_token(&mut self, arg: &Node, span: Span) -> Result<Value> {
+    fn op_token(&mut self, arg: NodeRef<'_>, span: Span) -> Result<Value> {
         let items = list(arg, span)?;
         let text = self.eval_item(items.first(), span)?;
         let Value::String(text) = &*text else {
@@ -486,7 +508,7 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline(never)]
-    fn op_equal(&mut self, arg: &Node, span: Span) -> Result<Value> {
+    fn op_equal(&mut self, arg: NodeRef<'_>, span: Span) -> Result<Value> {
         let items = list(arg, span)?;
         let first = self.eval_item(items.first(), span)?;
         for (i, item) in items.iter().enumerate() {
@@ -506,7 +528,7 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline(never)]
-    fn op_compare(&mut self, op: Op, arg: &Node, span: Span) -> Result<Value> {
+    fn op_compare(&mut self, op: Op, arg: NodeRef<'_>, span: Span) -> Result<Value> {
         let items = list(arg, span)?;
         let a = self.eval_item(items.first(), span)?;
         let b = self.eval_item(items.get(1), span)?;
@@ -520,11 +542,11 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline(never)]
-    fn op_in_range(&mut self, arg: &Node, span: Span) -> Result<Value> {
+    fn op_in_range(&mut self, arg: NodeRef<'_>, span: Span) -> Result<Value> {
         let items = list(arg, span)?;
         let x = self.eval_item(items.first(), span)?;
-        let bounds = match items.get(1).map(|n| &n.value) {
-            Some(Value::Seq(bounds)) => bounds,
+        let bounds = match items.get(1).map(NodeRef::value) {
+            Some(ValueRef::Seq(bounds)) => bounds,
             _ => {
                 return Err(not_a(
                     json_raw(items.get(1)),
@@ -549,7 +571,7 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline(never)]
-    fn op_valid_values(&mut self, arg: &Node, span: Span) -> Result<Value> {
+    fn op_valid_values(&mut self, arg: NodeRef<'_>, span: Span) -> Result<Value> {
         let items = list(arg, span)?;
         let x = self.eval_item(items.first(), span)?;
         let values = self.eval_item(items.get(1), span)?;
@@ -561,7 +583,7 @@ impl<'a> Evaluator<'a> {
             ));
         };
         // The items are value expressions, compared by value.
-        let values = self.eval_each(values, span)?;
+        let values = self.eval_each(SeqRef::Tree(values), span)?;
         let x = defined(&x);
         Ok(Value::Bool(
             values.iter().any(|v| js::value_equal(Some(v), x, true)),
@@ -569,7 +591,7 @@ impl<'a> Evaluator<'a> {
     }
 
     #[inline(never)]
-    fn op_length(&mut self, op: Op, arg: &Node, span: Span) -> Result<Value> {
+    fn op_length(&mut self, op: Op, arg: NodeRef<'_>, span: Span) -> Result<Value> {
         let items = list(arg, span)?;
         let value = self.eval_item(items.first(), span)?;
         // Strings by UTF-16 units, lists by items (the reference rejects lists).
@@ -603,7 +625,7 @@ impl<'a> Evaluator<'a> {
     #[inline(never)]
     fn op_weekday(&self) -> Result<Value> {
         let day = WEEKDAYS
-            .get(compat::weekday(self.now_ms))
+            .get(crate::compat::weekday(self.now_ms))
             .copied()
             .unwrap_or("sunday");
         Ok(Value::String(day.to_string()))
@@ -624,7 +646,7 @@ impl<'a> Evaluator<'a> {
             ));
         }
         self.active_expressions.push(name);
-        let result = self.evaluate(found);
+        let result = self.evaluate_ref(found);
         self.active_expressions.pop();
         result
     }
@@ -633,23 +655,23 @@ impl<'a> Evaluator<'a> {
     /// Literals (below the depth limit) are borrowed, not copied.
     /// The items of a list argument, operator expressions evaluated (other
     /// items, `null` included, as they are).
-    fn eval_each(&mut self, items: &[Node], parent: Span) -> Result<Vec<Value>> {
+    fn eval_each(&mut self, items: SeqRef<'_>, parent: Span) -> Result<Vec<Value>> {
         items
             .iter()
-            .map(|item| match item.value {
-                Value::Map(_) => self.eval_item(Some(item), parent).map(Cow::into_owned),
-                _ => Ok(item.value.clone()),
+            .map(|item| match item.value() {
+                ValueRef::Map(_) => self.eval_item(Some(item), parent).map(Cow::into_owned),
+                _ => Ok(value_of(item).into_owned()),
             })
             .collect()
     }
 
-    fn eval_item<'n>(&mut self, item: Option<&'n Node>, parent: Span) -> Result<Cow<'n, Value>> {
+    fn eval_item<'n>(&mut self, item: Option<NodeRef<'n>>, parent: Span) -> Result<Cow<'n, Value>> {
         match item {
-            Some(item) if self.depth < MAX_DEPTH && is_literal(&item.value) => {
-                Ok(Cow::Borrowed(&item.value))
+            Some(item) if self.depth < MAX_DEPTH && is_literal_ref(item.value()) => {
+                Ok(value_of(item))
             }
             Some(item) => self
-                .evaluate(item)
+                .evaluate_ref(item)
                 .map(Cow::Owned)
                 .map_err(|e| locate(e, parent)),
             None => Err(EvalError::new("Received undefined condition", parent)),
@@ -657,7 +679,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Evaluates an argument that must yield a number.
-    fn eval_number(&mut self, item: Option<&Node>, parent: Span) -> Result<f64> {
+    fn eval_number(&mut self, item: Option<NodeRef<'_>>, parent: Span) -> Result<f64> {
         match &*self.eval_item(item, parent)? {
             Value::Number(n) => Ok(*n),
             other => Err(not_a(
@@ -673,11 +695,11 @@ impl<'a> Evaluator<'a> {
 /// key the map has with a defined value. Only the first entry of a key counts
 /// (as for [`Map::get`]); one pass over the entries instead of a lookup per
 /// operator.
-fn select(map: &Map) -> Option<(Op, &Node)> {
-    let mut best: Option<(Op, &Node)> = None;
+fn select(map: MapRef<'_>) -> Option<(Op, NodeRef<'_>)> {
+    let mut best: Option<(Op, NodeRef<'_>)> = None;
     let mut seen = 0u64;
     for (key, value) in map.iter() {
-        let Some(op) = Op::parse(&key.name) else {
+        let Some(op) = Op::parse(key.name()) else {
             continue;
         };
         let bit = 1u64 << (op as u32);
@@ -693,11 +715,11 @@ fn select(map: &Map) -> Option<(Op, &Node)> {
 }
 
 /// `split(delimiter)[index]` with JavaScript's rules for both arguments.
-fn token(text: &str, delimiter: Option<&Node>, index: Option<&Node>) -> Value {
+fn token(text: &str, delimiter: Option<NodeRef<'_>>, index: Option<NodeRef<'_>>) -> Value {
     let parts: Vec<String> = match delimiter {
         None => vec![text.to_string()],
         Some(d) => {
-            let sep = js::to_string(Some(&d.value));
+            let sep = js::to_string(Some(&value_of(d)));
             if sep.is_empty() {
                 text.chars().map(String::from).collect()
             } else {
@@ -705,11 +727,11 @@ fn token(text: &str, delimiter: Option<&Node>, index: Option<&Node>) -> Value {
             }
         }
     };
-    let position = match index.map(|n| &n.value) {
-        Some(Value::Number(n)) if n.fract() == 0.0 && *n >= 0.0 && *n < 4_294_967_295.0 => {
-            Some(*n as usize)
+    let position = match index.map(NodeRef::value) {
+        Some(ValueRef::Number(n)) if n.fract() == 0.0 && (0.0..4_294_967_295.0).contains(&n) => {
+            Some(n as usize)
         }
-        Some(Value::String(s))
+        Some(ValueRef::String(s))
             if !s.is_empty()
                 && s.bytes().all(|b| b.is_ascii_digit())
                 && (s.len() == 1 || !s.starts_with('0')) =>
@@ -732,6 +754,14 @@ fn is_literal(v: &Value) -> bool {
     )
 }
 
+/// [`is_literal`] of a node read through a [`NodeRef`].
+fn is_literal_ref(v: ValueRef<'_>) -> bool {
+    matches!(
+        v,
+        ValueRef::Bool(_) | ValueRef::Number(_) | ValueRef::String(_) | ValueRef::Seq(_)
+    )
+}
+
 /// An evaluated value as an operand: `Value::Null` stands for `undefined`.
 pub(crate) fn defined(v: &Value) -> Option<&Value> {
     match v {
@@ -740,23 +770,23 @@ pub(crate) fn defined(v: &Value) -> Option<&Value> {
     }
 }
 
-fn unknown(expr: &Node) -> EvalError {
+fn unknown(expr: NodeRef<'_>) -> EvalError {
     let mut e = EvalError::new(
         format!(
             "Unknown value expression \"{}\"",
-            compat::to_json_pretty(&expr.value)
+            json::to_json_pretty(expr)
         ),
-        expr.span,
+        expr.span(),
     );
     // The map's first key that is no operator is what the author meant as
     // the operator (a known one with a null operand is left alone).
     let key = expr.as_map().and_then(|m| {
         m.iter()
             .map(|(k, _)| k)
-            .find(|k| Op::parse(&k.name).is_none())
+            .find(|k| Op::parse(k.name()).is_none())
     });
     if let Some(key) = key {
-        e.unknown_operator = Some(Box::new((key.name.to_string(), key.span)));
+        e.unknown_operator = Some(Box::new((key.name().to_string(), key.span())));
     }
     e
 }
@@ -779,8 +809,26 @@ pub(crate) mod tests {
         Evaluator::new(None, None, Map::new(), NOW)
     }
 
+    /// Evaluates `text` read as a tree and read as a [`v4t_yaml::Doc`]:
+    /// both readings must give the same value, or the same error at the
+    /// same place.
     pub(crate) fn eval(text: &str) -> Result<Value> {
-        evaluator().evaluate(&node(text))
+        let tree = evaluator().evaluate(&node(text));
+        let schema = v4t_yaml::parse::Schema::JsYaml;
+        let (doc, _) =
+            v4t_yaml::parse_doc_reporting_duplicates(text, v4t_yaml::SourceId(0), schema)
+                .unwrap_or_else(|e| panic!("{text:?}: {e:?}"));
+        let read = evaluator().evaluate(doc.root());
+        match (&tree, &read) {
+            (Ok(a), Ok(b)) => assert!(deep_equal(a, b), "{text}: tree {a:?}, document {b:?}"),
+            (Err(a), Err(b)) => assert_eq!(
+                (&a.message, a.span, &a.unknown_operator),
+                (&b.message, b.span, &b.unknown_operator),
+                "{text}"
+            ),
+            _ => panic!("{text}: tree {tree:?}, document {read:?}"),
+        }
+        tree
     }
 
     /// Asserts that `text` evaluates to the value written as `expected`.

@@ -45,8 +45,9 @@ impl Evaluator<'_> {
             return Ok(value.clone());
         }
         if let Some(default) = definition.get_defined("default") {
+            let default = default.to_node();
             self.assigned.insert(name, default.clone());
-            return Ok(default.clone());
+            return Ok(default);
         }
         let Some(expression) = definition.get_defined("default_expression") else {
             return Err(EvalError::new(
@@ -60,10 +61,10 @@ impl Evaluator<'_> {
         if matches!(value, Value::Null) {
             return Err(EvalError::new(
                 format!("Did not find variability input \"{name}\""),
-                expression.span.or(span),
+                expression.span().or(span),
             ));
         }
-        let node = Node::new(value, expression.span);
+        let node = Node::new(value, expression.span());
         self.assigned.insert(name, node.clone());
         Ok(node)
     }
@@ -172,11 +173,37 @@ mod tests {
         broken: null
     }";
 
+    const EXPRESSIONS: &str = "{pong: {variability_input: ping}}";
+
+    /// Reads input `name` with the definitions and expressions read as
+    /// trees and read as [`v4t_yaml::Doc`]s: both must give the same value
+    /// (or error) and store the same assignments.
     fn run(assigned: &str, name: &str) -> (std::result::Result<Value, EvalError>, Map) {
         let definitions = map(DEFINITIONS);
-        let expressions = map("{pong: {variability_input: ping}}");
+        let expressions = map(EXPRESSIONS);
         let mut e = Evaluator::new(Some(&definitions), Some(&expressions), map(assigned), 0.0);
         let result = e.variability_input(name, Span::NONE);
+        let doc = |text: &str| {
+            let schema = v4t_yaml::parse::Schema::JsYaml;
+            v4t_yaml::parse_doc_reporting_duplicates(text, v4t_yaml::SourceId(0), schema)
+                .map(|(d, _)| d)
+                .unwrap_or_else(|e| panic!("{text:?}: {e:?}"))
+        };
+        let (definitions, expressions) = (doc(DEFINITIONS), doc(EXPRESSIONS));
+        let mut read = Evaluator::reading(
+            definitions.root().as_map(),
+            expressions.root().as_map(),
+            map(assigned),
+            0.0,
+        );
+        let from_doc = read.variability_input(name, Span::NONE);
+        match (&result, &from_doc) {
+            (Ok(a), Ok(b)) => assert!(deep_equal(a, b), "{name}: {a:?} and {b:?}"),
+            (Err(a), Err(b)) => assert_eq!((&a.message, a.span), (&b.message, b.span), "{name}"),
+            _ => panic!("{name}: {result:?} and {from_doc:?}"),
+        }
+        let stored = |e: &Evaluator<'_>| Value::Map(e.assigned().clone());
+        assert!(deep_equal(&stored(&e), &stored(&read)), "{name}");
         (result, e.assigned().clone())
     }
 

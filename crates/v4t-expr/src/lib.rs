@@ -13,6 +13,8 @@
 //! * [`Evaluator`] evaluates expressions ([`Evaluator::evaluate`]), coerces them
 //!   to booleans for logic contexts ([`Evaluator::evaluate_as_logic`]) and reads
 //!   variability inputs ([`Evaluator::variability_input`]), storing defaults.
+//!   It reads the template through [`v4t_yaml::NodeRef`]: an owned tree or a
+//!   [`v4t_yaml::Doc`] ([`Evaluator::reading`]).
 //! * [`deep_merge`] is lodash's `merge`, used to accumulate input assignments.
 //! * [`to_fixed_2`] is `Number(x.toFixed(2))`.
 //!

@@ -3,25 +3,36 @@
 //! argument shapes, the reference's `Element "..." is not ...` messages and
 //! `JSON.stringify` renderings, and error locations.
 
-use v4t_yaml::{Node, Span, Value};
+use std::borrow::Cow;
+
+use v4t_yaml::{json, NodeRef, SeqRef, Span, Value, ValueRef};
 
 use crate::compat;
 use crate::error::EvalError;
 use crate::error::Result;
 
 /// The operator's argument as a list (`assert.isArray`).
-pub(crate) fn list(arg: &Node, span: Span) -> Result<&[Node]> {
-    match &arg.value {
-        Value::Seq(items) => Ok(items),
-        other => Err(not_a(compat::to_json(other), "not an array", span)),
+pub(crate) fn list(arg: NodeRef<'_>, span: Span) -> Result<SeqRef<'_>> {
+    match arg.value() {
+        ValueRef::Seq(items) => Ok(items),
+        _ => Err(not_a(json::to_json(arg), "not an array", span)),
     }
 }
 
 /// The operator's argument as a string (`assert.isString`).
-pub(crate) fn raw_string(arg: &Node, span: Span) -> Result<&str> {
-    match &arg.value {
-        Value::String(s) => Ok(s),
-        other => Err(not_a(compat::to_json(other), "not a string", span)),
+pub(crate) fn raw_string(arg: NodeRef<'_>, span: Span) -> Result<&str> {
+    match arg.value() {
+        ValueRef::String(s) => Ok(s),
+        _ => Err(not_a(json::to_json(arg), "not a string", span)),
+    }
+}
+
+/// The value of a node as written: borrowed from a tree, made from a
+/// document.
+pub(crate) fn value_of(node: NodeRef<'_>) -> Cow<'_, Value> {
+    match node {
+        NodeRef::Tree(n) => Cow::Borrowed(&n.value),
+        other => Cow::Owned(other.to_node().value),
     }
 }
 
@@ -31,9 +42,9 @@ pub(crate) fn not_a(json: String, what: &str, span: Span) -> EvalError {
 }
 
 /// `JSON.stringify` of a raw argument; a missing one is `undefined`.
-pub(crate) fn json_raw(node: Option<&Node>) -> String {
+pub(crate) fn json_raw(node: Option<NodeRef<'_>>) -> String {
     match node {
-        Some(node) => compat::to_json(&node.value),
+        Some(node) => json::to_json(node),
         None => "undefined".to_string(),
     }
 }
@@ -47,8 +58,8 @@ pub(crate) fn json_eval(v: &Value) -> String {
 }
 
 /// The span of an argument, or of its operator if the argument is missing or synthesized.
-pub(crate) fn item_span(item: Option<&Node>, parent: Span) -> Span {
-    item.map_or(parent, |n| n.span.or(parent))
+pub(crate) fn item_span(item: Option<NodeRef<'_>>, parent: Span) -> Span {
+    item.map_or(parent, |n| n.span().or(parent))
 }
 
 /// Fills in a location for errors raised on synthesized nodes.
