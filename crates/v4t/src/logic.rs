@@ -7,7 +7,7 @@
 //! about conditions matches [`LogicOp`]s, never operator strings.
 
 use v4t_expr::ValueOp;
-use v4t_yaml::{Map, Node};
+use v4t_yaml::{Map, MapRef, Node, NodeRef};
 
 /// What an operator takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -164,10 +164,20 @@ impl LogicOp {
     /// map's usually one or two entries). Like `Map::get`, only the first
     /// entry of a duplicated key counts.
     pub(crate) fn of_map(m: &Map) -> Option<(LogicOp, &Node)> {
-        let mut best: Option<(LogicOp, &Node)> = None;
+        match LogicOp::of_map_ref(m.into())? {
+            (op, NodeRef::Tree(arg)) => Some((op, arg)),
+            // A tree's map holds tree nodes.
+            (_, NodeRef::Doc(..)) => None,
+        }
+    }
+
+    /// [`LogicOp::of_map`] of a map read through a [`MapRef`] (of a tree
+    /// or a [`v4t_yaml::Doc`]).
+    pub(crate) fn of_map_ref(m: MapRef<'_>) -> Option<(LogicOp, NodeRef<'_>)> {
+        let mut best: Option<(LogicOp, NodeRef<'_>)> = None;
         let mut seen = 0u64;
         for (k, v) in m.iter() {
-            let Some(op) = LogicOp::parse(&k.name) else {
+            let Some(op) = LogicOp::parse(k.name()) else {
                 continue;
             };
             let bit = 1u64 << (op as u32);

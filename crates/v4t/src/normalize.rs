@@ -17,7 +17,7 @@ use crate::document;
 use crate::error::{Error, Result};
 use crate::version::Grammar;
 use v4t_yaml::json::to_json;
-use v4t_yaml::{Key, Map, Node, Span, Value};
+use v4t_yaml::{Key, Map, Node, NodeRef, Span, Value};
 
 /// How normalisation leaves a single type, `type: T`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -666,8 +666,9 @@ fn normalize_rules(rules: &mut Node) -> Result<()> {
 }
 
 /// JSON of a node, or `undefined` for a missing (null) one, as JS renders it.
-pub(crate) fn json_or_undefined(n: &Node) -> String {
-    if n.is_null() && !n.span.is_known() {
+pub(crate) fn json_or_undefined<'a>(n: impl Into<NodeRef<'a>>) -> String {
+    let n = n.into();
+    if n.is_null() && !n.span().is_known() {
         "undefined".to_string()
     } else {
         to_json(n)

@@ -6,7 +6,7 @@ use super::{Element, ElementId, Graph, Kind};
 use crate::error::{bail, Error, Result};
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::number::format_js;
-use v4t_yaml::{Node, Value};
+use v4t_yaml::{NodeRef, SeqRef, ValueRef};
 
 /// Name or index argument.
 enum Key<'a> {
@@ -14,36 +14,36 @@ enum Key<'a> {
     Index(f64),
 }
 
-fn name_or_index(n: &Node) -> Result<Key<'_>> {
-    match &n.value {
-        Value::String(s) => Ok(Key::Name(s)),
-        Value::Number(x) => Ok(Key::Index(*x)),
+fn name_or_index(n: NodeRef<'_>) -> Result<Key<'_>> {
+    match n.value() {
+        ValueRef::String(s) => Ok(Key::Name(s)),
+        ValueRef::Number(x) => Ok(Key::Index(x)),
         _ => bail!(
-            n.span,
+            n.span(),
             "Element \"{}\" is neither a string nor a number",
             to_json(n)
         ),
     }
 }
 
-fn string_arg(n: &Node) -> Result<&str> {
+fn string_arg(n: NodeRef<'_>) -> Result<&str> {
     n.as_str().ok_or_else(|| {
         Error::at(
             format!("Element \"{}\" is not a string", json_or_undefined(n)),
-            n.span,
+            n.span(),
         )
     })
 }
 
-fn json_or_undefined(n: &Node) -> String {
+fn json_or_undefined(n: NodeRef<'_>) -> String {
     crate::normalize::json_or_undefined(n)
 }
 
-fn list_arg(n: &Node) -> Result<&[Node]> {
-    n.as_seq().map(Vec::as_slice).ok_or_else(|| {
+fn list_arg(n: NodeRef<'_>) -> Result<SeqRef<'_>> {
+    n.as_seq().ok_or_else(|| {
         Error::at(
             format!("Element \"{}\" is not an array", to_json(n)),
-            n.span,
+            n.span(),
         )
     })
 }
@@ -57,7 +57,7 @@ fn at_index(list: &[ElementId], x: f64) -> Option<ElementId> {
 }
 
 impl Graph {
-    fn expect_kind(&self, id: ElementId, kind: Kind, n: &Node) -> Result<ElementId> {
+    fn expect_kind(&self, id: ElementId, kind: Kind, n: NodeRef<'_>) -> Result<ElementId> {
         if self.get(id).kind == kind {
             Ok(id)
         } else {
@@ -66,7 +66,7 @@ impl Graph {
                 _ => "a",
             };
             bail!(
-                n.span,
+                n.span(),
                 "{} is not {article} {}",
                 self.Display(id),
                 kind.word()
@@ -80,21 +80,21 @@ impl Graph {
         ctx: Option<ElementId>,
         word: &str,
         kind: Kind,
-        n: &Node,
+        n: NodeRef<'_>,
     ) -> Result<Option<ElementId>> {
         match word {
             "SELF" => {
                 let Some(c) = ctx else {
-                    bail!(n.span, "Element not defined")
+                    bail!(n.span(), "Element not defined")
                 };
                 Ok(Some(self.expect_kind(c, kind, n)?))
             }
             "CONTAINER" => {
                 let Some(c) = ctx else {
-                    bail!(n.span, "Element is not defined")
+                    bail!(n.span(), "Element is not defined")
                 };
                 let Some(cc) = self.get(c).container() else {
-                    bail!(n.span, "{} has no container", self.Display(c))
+                    bail!(n.span(), "{} has no container", self.Display(c))
                 };
                 Ok(Some(self.expect_kind(cc, kind, n)?))
             }
@@ -103,24 +103,28 @@ impl Graph {
     }
 
     /// The container of the context element (`container_presence`).
-    pub(crate) fn lookup_container(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_container(
+        &self,
+        ctx: Option<ElementId>,
+        n: NodeRef<'_>,
+    ) -> Result<ElementId> {
         let Some(c) = ctx else {
-            bail!(n.span, "Element is not defined")
+            bail!(n.span(), "Element is not defined")
         };
         self.get(c)
             .container()
-            .ok_or_else(|| Error::at(format!("{} has no container", self.Display(c)), n.span))
+            .ok_or_else(|| Error::at(format!("{} has no container", self.Display(c)), n.span()))
     }
 
     /// A node: `SELF`, `CONTAINER`, `SOURCE`, `TARGET` or a name.
-    pub(crate) fn lookup_node(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_node(&self, ctx: Option<ElementId>, n: NodeRef<'_>) -> Result<ElementId> {
         let name = string_arg(n)?;
         if let Some(id) = self.self_or_container(ctx, name, Kind::Node, n)? {
             return Ok(id);
         }
         if name == "SOURCE" || name == "TARGET" {
             let Some(c) = ctx else {
-                bail!(n.span, "Element not defined")
+                bail!(n.span(), "Element not defined")
             };
             let r = self.expect_kind(c, Kind::Relation, n)?;
             let e = self.get(r);
@@ -129,14 +133,18 @@ impl Graph {
             } else {
                 e.target()
             };
-            return found.ok_or_else(|| Error::at("Element not defined", n.span));
+            return found.ok_or_else(|| Error::at("Element not defined", n.span()));
         }
         self.node(name)
-            .ok_or_else(|| Error::at(format!("Node \"{name}\" not found"), n.span))
+            .ok_or_else(|| Error::at(format!("Node \"{name}\" not found"), n.span()))
     }
 
     /// A relation: `SELF`, `CONTAINER` or `[node, name | index]`.
-    pub(crate) fn lookup_relation(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_relation(
+        &self,
+        ctx: Option<ElementId>,
+        n: NodeRef<'_>,
+    ) -> Result<ElementId> {
         self.lookup_of_node(ctx, n, Kind::Relation, "Relation", Element::outgoing)
     }
 
@@ -147,7 +155,7 @@ impl Graph {
     fn lookup_of_node(
         &self,
         ctx: Option<ElementId>,
-        n: &Node,
+        n: NodeRef<'_>,
         kind: Kind,
         what: &str,
         members: fn(&Element) -> &[ElementId],
@@ -159,7 +167,7 @@ impl Graph {
         }
         let pair = list_arg(n)?;
         let Some(first) = pair.first() else {
-            bail!(n.span, "{what} \"{}\" not found", to_json_pretty(n))
+            bail!(n.span(), "{what} \"{}\" not found", to_json_pretty(n))
         };
         let node = self.lookup_node(ctx, first)?;
         self.pick(members(self.get(node)), pair.get(1), n, what)
@@ -169,8 +177,8 @@ impl Graph {
     fn pick(
         &self,
         list: &[ElementId],
-        key: Option<&Node>,
-        whole: &Node,
+        key: Option<NodeRef<'_>>,
+        whole: NodeRef<'_>,
         what: &str,
     ) -> Result<ElementId> {
         let found = match key.map(name_or_index).transpose()? {
@@ -179,7 +187,7 @@ impl Graph {
                 let first = it.next().copied();
                 if it.next().is_some() {
                     bail!(
-                        whole.span,
+                        whole.span(),
                         "{what} \"{}\" is ambiguous",
                         to_json_pretty(whole)
                     );
@@ -193,50 +201,62 @@ impl Graph {
             let close = if what == "Technology" { "" } else { "\"" };
             Error::at(
                 format!("{what} \"{}{close} not found", to_json_pretty(whole)),
-                whole.span,
+                whole.span(),
             )
         })
     }
 
     /// An artifact: `SELF`, `CONTAINER` or `[node, name | index]`.
-    pub(crate) fn lookup_artifact(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_artifact(
+        &self,
+        ctx: Option<ElementId>,
+        n: NodeRef<'_>,
+    ) -> Result<ElementId> {
         self.lookup_of_node(ctx, n, Kind::Artifact, "Artifact", Element::artifacts)
     }
 
     /// A policy: `SELF`, `CONTAINER`, name or index.
-    pub(crate) fn lookup_policy(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_policy(
+        &self,
+        ctx: Option<ElementId>,
+        n: NodeRef<'_>,
+    ) -> Result<ElementId> {
         self.lookup_by_name_or_index(ctx, n, Kind::Policy, &self.policies, "Policy")
     }
 
     /// A group: `SELF`, `CONTAINER` or a name.
-    pub(crate) fn lookup_group(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_group(&self, ctx: Option<ElementId>, n: NodeRef<'_>) -> Result<ElementId> {
         let name = string_arg(n)?;
         if let Some(id) = self.self_or_container(ctx, name, Kind::Group, n)? {
             return Ok(id);
         }
         self.group(name)
-            .ok_or_else(|| Error::at(format!("Group \"{name}\" not found"), n.span))
+            .ok_or_else(|| Error::at(format!("Group \"{name}\" not found"), n.span()))
     }
 
     /// An import: `SELF`, `CONTAINER` or an index.
-    pub(crate) fn lookup_import(&self, ctx: Option<ElementId>, n: &Node) -> Result<ElementId> {
+    pub(crate) fn lookup_import(
+        &self,
+        ctx: Option<ElementId>,
+        n: NodeRef<'_>,
+    ) -> Result<ElementId> {
         if let Some(word) = n.as_str() {
             if let Some(id) = self.self_or_container(ctx, word, Kind::Import, n)? {
                 return Ok(id);
             }
         }
         let Some(i) = n.as_f64() else {
-            bail!(n.span, "Element \"{}\" is not a number", to_json(n))
+            bail!(n.span(), "Element \"{}\" is not a number", to_json(n))
         };
         at_index(&self.imports, i)
-            .ok_or_else(|| Error::at(format!("Import \"{}\" not found", format_js(i)), n.span))
+            .ok_or_else(|| Error::at(format!("Import \"{}\" not found", format_js(i)), n.span()))
     }
 
     /// An input or output: `SELF`, `CONTAINER`, name or index.
     pub(crate) fn lookup_input_output(
         &self,
         ctx: Option<ElementId>,
-        n: &Node,
+        n: NodeRef<'_>,
         kind: Kind,
     ) -> Result<ElementId> {
         let (list, what) = if kind == Kind::Input {
@@ -252,28 +272,28 @@ impl Graph {
     fn lookup_by_name_or_index(
         &self,
         ctx: Option<ElementId>,
-        n: &Node,
+        n: NodeRef<'_>,
         kind: Kind,
         list: &[ElementId],
         what: &str,
     ) -> Result<ElementId> {
-        match &n.value {
-            Value::String(s) => {
+        match n.value() {
+            ValueRef::String(s) => {
                 if let Some(id) = self.self_or_container(ctx, s, kind, n)? {
                     return Ok(id);
                 }
-                let mut it = list.iter().filter(|&&x| self.name(x) == *s);
+                let mut it = list.iter().filter(|&&x| self.name(x) == s);
                 let first = it.next().copied();
                 if it.next().is_some() {
-                    bail!(n.span, "{what} \"{s}\" is ambiguous");
+                    bail!(n.span(), "{what} \"{s}\" is ambiguous");
                 }
-                first.ok_or_else(|| Error::at(format!("{what} \"{s}\" not found"), n.span))
+                first.ok_or_else(|| Error::at(format!("{what} \"{s}\" not found"), n.span()))
             }
-            Value::Number(i) => at_index(list, *i).ok_or_else(|| {
-                Error::at(format!("{what} \"{}\" not found", format_js(*i)), n.span)
+            ValueRef::Number(i) => at_index(list, i).ok_or_else(|| {
+                Error::at(format!("{what} \"{}\" not found", format_js(i)), n.span())
             }),
             _ => bail!(
-                n.span,
+                n.span(),
                 "Element \"{}\" is neither a string nor a number",
                 to_json(n)
             ),
@@ -287,7 +307,7 @@ impl Graph {
     pub(crate) fn lookup_member(
         &self,
         container: ElementId,
-        args: &Node,
+        args: NodeRef<'_>,
         kind: Kind,
         fallback: &dyn Fn(ElementId) -> bool,
     ) -> Result<ElementId> {
@@ -308,11 +328,15 @@ impl Graph {
     pub(crate) fn lookup_technology(
         &self,
         ctx: Option<ElementId>,
-        args: &Node,
+        args: NodeRef<'_>,
     ) -> Result<ElementId> {
         let list = list_arg(args)?;
         let Some(first) = list.first() else {
-            bail!(args.span, "Technology \"{} not found", to_json_pretty(args))
+            bail!(
+                args.span(),
+                "Technology \"{} not found",
+                to_json_pretty(args)
+            )
         };
         let node = self.lookup_node(ctx, first)?;
         self.pick(
@@ -325,7 +349,7 @@ impl Graph {
 
     /// Argument shape checks of the type, property and technology getters:
     /// first item a string (or number for policies), others strings or numbers.
-    pub(crate) fn check_args(args: &Node, first_may_be_number: bool) -> Result<&[Node]> {
+    pub(crate) fn check_args(args: NodeRef<'_>, first_may_be_number: bool) -> Result<SeqRef<'_>> {
         let list = list_arg(args)?;
         for (i, item) in list.iter().enumerate() {
             if i == 0 && !first_may_be_number {

@@ -21,7 +21,7 @@ use v4t_expr::Evaluator;
 use v4t_sat::{Lit, LitTable, Solver};
 use v4t_yaml::hash::SeededMap;
 use v4t_yaml::json::{to_json, to_json_pretty};
-use v4t_yaml::{Map, Node, Value};
+use v4t_yaml::{Map, MapRef, Node, NodeRef, ValueRef};
 
 /// The SAT problem under construction in mode `M`: the graph, the value
 /// evaluator, the solver and the literal tables. The graph is borrowed for
@@ -33,7 +33,7 @@ pub(crate) struct Encoder<'a, 'g, M> {
     pub types: &'a TypeSystem<'a>,
     pub sat: Solver,
     pub eval: Evaluator<'a>,
-    expressions: Option<&'a Map>,
+    expressions: Option<MapRef<'a>>,
     lits: Literals,
     /// Elements by id: elements sharing an id share the variable it names.
     ids: IdIndex,
@@ -53,7 +53,7 @@ pub(crate) struct Detached<'a, M> {
     types: &'a TypeSystem<'a>,
     sat: Solver,
     eval: Evaluator<'a>,
-    expressions: Option<&'a Map>,
+    expressions: Option<MapRef<'a>>,
     lits: Literals,
     ids: IdIndex,
     presence_direct: Vec<Option<bool>>,
@@ -206,8 +206,13 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
     ) -> Self {
         let variability = document::variability(doc);
         let section = |key: &str| variability.and_then(|v| v.get(key)).and_then(Node::as_map);
-        let expressions = section("expressions");
-        let eval = Evaluator::new(section("inputs"), expressions, inputs, now_ms);
+        let expressions = section("expressions").map(MapRef::from);
+        let eval = Evaluator::reading(
+            section("inputs").map(MapRef::from),
+            expressions,
+            inputs,
+            now_ms,
+        );
         let mut sat = Solver::new();
         let mode = mode(&mut sat);
         let n = graph.elements().len();
@@ -218,7 +223,7 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
             sat,
             eval,
             expressions,
-            lits: Literals::new(n, expressions.map_or(0, Map::len)),
+            lits: Literals::new(n, expressions.map_or(0, MapRef::len)),
             ids: IdIndex::new(graph),
             presence_direct: vec![None; n],
             depth: 0,
@@ -475,40 +480,49 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
     }
 
     /// A string term: a variable name, `-name` negates it.
-    fn term(&mut self, s: &str, n: &Node, in_list: bool) -> Result<Lit> {
+    fn term(&mut self, s: &str, n: NodeRef<'_>, in_list: bool) -> Result<Lit> {
         let (neg, name) = match s.strip_prefix('-') {
             Some(rest) => (true, rest),
             None => (false, s),
         };
         if name.starts_with('$') {
-            bail!(n.span, "Only generated variable names can start with $");
+            bail!(n.span(), "Only generated variable names can start with $");
         }
         if name.is_empty() || looks_numeric(name) {
             if in_list {
-                bail!(n.span, "{s},$T is not an array of a Formula or Term");
+                bail!(n.span(), "{s},$T is not an array of a Formula or Term");
             }
-            bail!(n.span, "\"{s}\" is not a Formula or Term");
+            bail!(n.span(), "\"{s}\" is not a Formula or Term");
         }
         let l = self.var(name);
         Ok(if neg { !l } else { l })
     }
 
     /// Transforms a logic expression with context element `ctx`.
-    pub(crate) fn logic(&mut self, expr: &Node, ctx: Option<ElementId>) -> Result<Lit> {
-        self.logic_in(expr, ctx, false)
+    pub(crate) fn logic<'n>(
+        &mut self,
+        expr: impl Into<NodeRef<'n>>,
+        ctx: Option<ElementId>,
+    ) -> Result<Lit> {
+        self.logic_in(expr.into(), ctx, false)
     }
 
-    fn logic_list(&mut self, n: &Node, ctx: Option<ElementId>) -> Result<Vec<Lit>> {
+    fn logic_list(&mut self, n: NodeRef<'_>, ctx: Option<ElementId>) -> Result<Vec<Lit>> {
         let Some(items) = n.as_seq() else {
-            bail!(n.span, "Element \"{}\" is not an array", to_json(n));
+            bail!(n.span(), "Element \"{}\" is not an array", to_json(n));
         };
         items.iter().map(|x| self.logic_in(x, ctx, true)).collect()
     }
 
-    fn logic_in(&mut self, expr: &Node, ctx: Option<ElementId>, in_list: bool) -> Result<Lit> {
+    fn logic_in(
+        &mut self,
+        expr: NodeRef<'_>,
+        ctx: Option<ElementId>,
+        in_list: bool,
+    ) -> Result<Lit> {
         if self.depth >= MAX_LOGIC_DEPTH {
             bail!(
-                expr.span,
+                expr.span(),
                 "Logic expression is nested too deeply (more than {MAX_LOGIC_DEPTH} levels)"
             );
         }
@@ -520,19 +534,19 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
 
     fn logic_at_depth(
         &mut self,
-        expr: &Node,
+        expr: NodeRef<'_>,
         ctx: Option<ElementId>,
         in_list: bool,
     ) -> Result<Lit> {
-        match &expr.value {
-            Value::String(s) => return self.term(s, expr, in_list),
-            Value::Bool(b) => return Ok(self.sat.constant(*b)),
-            Value::Map(m) => {
-                if let Some((op, arg)) = LogicOp::of_map(m) {
+        match expr.value() {
+            ValueRef::String(s) => return self.term(s, expr, in_list),
+            ValueRef::Bool(b) => return Ok(self.sat.constant(b)),
+            ValueRef::Map(m) => {
+                if let Some((op, arg)) = LogicOp::of_map_ref(m) {
                     return self.operator(op, arg, ctx);
                 }
             }
-            Value::Null => bail!(expr.span, "Received undefined condition"),
+            ValueRef::Null => bail!(expr.span(), "Received undefined condition"),
             _ => {}
         }
         self.mode.value_logic(expr, &mut self.sat, &mut self.eval)
@@ -547,7 +561,7 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
             );
         }
         self.depth += 1;
-        let result = self.operator(w.op, &w.arg, ctx);
+        let result = self.operator(w.op, NodeRef::Tree(&w.arg), ctx);
         self.depth -= 1;
         result
     }
@@ -561,7 +575,7 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
 
     fn cond_in(&mut self, c: &Cond, ctx: Option<ElementId>, in_list: bool) -> Result<Lit> {
         match c {
-            Cond::Yaml(n) => return self.logic_in(n, ctx, in_list),
+            Cond::Yaml(n) => return self.logic_in(NodeRef::Tree(n), ctx, in_list),
             Cond::Written(w) => return self.written_in(w, ctx),
             // The generated map is its inner map with `_generated: true`.
             Cond::Generated(inner, _) => {
@@ -570,7 +584,7 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
                     // would see it: evaluate the YAML form as written.
                     Cond::Yaml(n) if n.as_map().and_then(LogicOp::of_map).is_none() => {
                         let node = c.to_node(self.graph);
-                        self.logic_in(&node, ctx, in_list)
+                        self.logic_in(NodeRef::Tree(&node), ctx, in_list)
                     }
                     inner => self.cond_in(inner, ctx, in_list),
                 };
@@ -626,7 +640,7 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
                 } else {
                     let node = g.presence_condition(*id);
                     self.depth -= 1;
-                    let l = self.logic_in(&node, ctx, true);
+                    let l = self.logic_in(NodeRef::Tree(&node), ctx, true);
                     self.depth += 1;
                     l?
                 }
@@ -636,7 +650,7 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
                 None => {
                     let node = c.to_node(g);
                     self.depth -= 1;
-                    let l = self.logic_in(&node, ctx, true);
+                    let l = self.logic_in(NodeRef::Tree(&node), ctx, true);
                     self.depth += 1;
                     l?
                 }
@@ -763,7 +777,7 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
     }
 
     /// Encodes `{op: arg}` with context element `ctx`.
-    fn operator(&mut self, op: LogicOp, arg: &Node, ctx: Option<ElementId>) -> Result<Lit> {
+    fn operator(&mut self, op: LogicOp, arg: NodeRef<'_>, ctx: Option<ElementId>) -> Result<Lit> {
         match op.arity() {
             Arity::Name => self.named_logic(arg, ctx),
             Arity::One => Ok(!self.logic(arg, ctx)?),
@@ -788,7 +802,12 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
     /// An operator about an element named by `arg` (4.4-4.6): the element
     /// is looked up in context `ctx`, then it is its presence or a
     /// statement about its neighbours ([`Encoder::element_op`]).
-    fn element_operator(&mut self, op: LogicOp, arg: &Node, ctx: Option<ElementId>) -> Result<Lit> {
+    fn element_operator(
+        &mut self,
+        op: LogicOp,
+        arg: NodeRef<'_>,
+        ctx: Option<ElementId>,
+    ) -> Result<Lit> {
         use LogicOp as L;
         let g = self.graph;
         let about = match op {
@@ -810,7 +829,7 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
                     let c = g.lookup_container(ctx, arg)?;
                     g.lookup_container(Some(c), arg)?
                 }
-                _ => bail!(arg.span, "Unexpected error"),
+                _ => bail!(arg.span(), "Unexpected error"),
             },
             L::PolicyPresence | L::HasPresentTarget => g.lookup_policy(ctx, arg)?,
             L::GroupPresence | L::HasPresentMember => g.lookup_group(ctx, arg)?,
@@ -840,7 +859,7 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
 
     /// The property or type an `*_property_presence` or `*_type_presence`
     /// argument names: `[<container reference...>, <member name or index>]`.
-    fn member(&self, op: LogicOp, arg: &Node, ctx: Option<ElementId>) -> Result<ElementId> {
+    fn member(&self, op: LogicOp, arg: NodeRef<'_>, ctx: Option<ElementId>) -> Result<ElementId> {
         use LogicOp as L;
         let g = self.graph;
         let is_property = op.is_property_presence();
@@ -853,15 +872,16 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
         // lists differ.
         let is_policy_property = op == L::PolicyPropertyPresence;
         let list = Graph::check_args(arg, is_policy_property)?;
-        let pair = || Node::seq(list.iter().take(2).cloned().collect());
+        let pair = || Node::seq(list.iter().take(2).map(NodeRef::to_node).collect());
+        let first = list.at(0);
         let container = match op {
-            L::NodePropertyPresence | L::NodeTypePresence => g.lookup_node(ctx, &list[0])?,
+            L::NodePropertyPresence | L::NodeTypePresence => g.lookup_node(ctx, first)?,
             L::RelationPropertyPresence | L::RelationTypePresence => {
-                g.lookup_relation(ctx, &pair())?
+                g.lookup_relation(ctx, NodeRef::Tree(&pair()))?
             }
-            L::GroupPropertyPresence | L::GroupTypePresence => g.lookup_group(ctx, &list[0])?,
-            L::PolicyPropertyPresence | L::PolicyTypePresence => g.lookup_policy(ctx, &list[0])?,
-            _ => g.lookup_artifact(ctx, &pair())?,
+            L::GroupPropertyPresence | L::GroupTypePresence => g.lookup_group(ctx, first)?,
+            L::PolicyPropertyPresence | L::PolicyTypePresence => g.lookup_policy(ctx, first)?,
+            _ => g.lookup_artifact(ctx, NodeRef::Tree(&pair()))?,
         };
         // The fallback property of a name (5.3).
         let fallback = |p: ElementId| g.get(p).is_fallback();
@@ -869,28 +889,30 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
     }
 
     /// The two sides of `{implies: [a, b]}`.
-    fn implies_args(&mut self, arg: &Node, ctx: Option<ElementId>) -> Result<(Lit, Lit)> {
+    fn implies_args(&mut self, arg: NodeRef<'_>, ctx: Option<ElementId>) -> Result<(Lit, Lit)> {
         let Some(items) = arg.as_seq() else {
-            bail!(arg.span, "Element \"{}\" is not an array", to_json(arg));
+            bail!(arg.span(), "Element \"{}\" is not an array", to_json(arg));
         };
         let undefined = Node::null();
-        let a = self.logic_in(items.first().unwrap_or(&undefined), ctx, true)?;
-        let b = self.logic_in(items.get(1).unwrap_or(&undefined), ctx, true)?;
+        let undefined = NodeRef::Tree(&undefined);
+        let a = self.logic_in(items.first().unwrap_or(undefined), ctx, true)?;
+        let b = self.logic_in(items.get(1).unwrap_or(undefined), ctx, true)?;
         Ok((a, b))
     }
 
     /// Requires a constraint, like `require(logic(expr))`: a top-level `amo`
     /// or `implies` becomes clauses directly instead of a gate variable
     /// (templates carry one such constraint per element group).
-    pub(crate) fn require_logic(
+    pub(crate) fn require_logic<'n>(
         &mut self,
-        expr: &Node,
+        expr: impl Into<NodeRef<'n>>,
         ctx: Option<ElementId>,
         part: Part,
     ) -> Result<()> {
+        let expr = expr.into();
         let op = expr
             .as_map()
-            .and_then(LogicOp::of_map)
+            .and_then(LogicOp::of_map_ref)
             .filter(|(op, _)| matches!(op, LogicOp::Amo | LogicOp::Implies));
         let Some((op, arg)) = op.filter(|_| self.depth < MAX_LOGIC_DEPTH) else {
             let l = self.logic(expr, ctx)?;
@@ -975,21 +997,21 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
     /// with the referencing element's context; later uses share its variable.
     /// An expression that depends on the context (`SELF`, ...) is transformed
     /// once per referencing element (the reference binds it to its first user).
-    fn named_logic(&mut self, arg: &Node, ctx: Option<ElementId>) -> Result<Lit> {
+    fn named_logic(&mut self, arg: NodeRef<'_>, ctx: Option<ElementId>) -> Result<Lit> {
         let Some(name) = arg.as_str() else {
-            bail!(arg.span, "Element \"{}\" is not a string", to_json(arg));
+            bail!(arg.span(), "Element \"{}\" is not a string", to_json(arg));
         };
         let Some((position, expr)) = self
             .expressions
             .and_then(|m| m.get_full(name))
             .filter(|(_, n)| n.is_defined())
         else {
-            bail!(arg.span, "Did not find logic expression \"{name}\"");
+            bail!(arg.span(), "Did not find logic expression \"{name}\"");
         };
         if expr.as_str().is_some() {
             let shown = to_json_pretty(&Node::single("logic_expression", Node::string(name)));
             bail!(
-                expr.span,
+                expr.span(),
                 "Logic expression \"{shown}\" must not be a string"
             );
         }
@@ -1015,7 +1037,7 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
                 return Ok(l);
             }
             // Still being transformed: the expression refers to itself.
-            Some(None) => bail!(arg.span, "Logic expression \"{name}\" is cyclic"),
+            Some(None) => bail!(arg.span(), "Logic expression \"{name}\" is cyclic"),
             None => {}
         }
         self.lits.set_named(key, None);
@@ -1075,18 +1097,18 @@ fn uniqueness_kind(name: &str) -> Option<Kind> {
 /// Whether a named logic expression may mean something else for each
 /// element that uses it: it mentions `SELF`, `CONTAINER`, `SOURCE` or
 /// `TARGET`, or another named expression (which might).
-fn context_dependent(expr: &Node, depth: usize) -> bool {
+fn context_dependent(expr: NodeRef<'_>, depth: usize) -> bool {
     // Deeper than logic expressions may go: assume the worst.
     if depth > MAX_LOGIC_DEPTH {
         return true;
     }
-    match &expr.value {
-        Value::String(s) => matches!(s.as_str(), "SELF" | "CONTAINER" | "SOURCE" | "TARGET"),
-        Value::Map(m) => {
+    match expr.value() {
+        ValueRef::String(s) => matches!(s, "SELF" | "CONTAINER" | "SOURCE" | "TARGET"),
+        ValueRef::Map(m) => {
             m.contains_key("logic_expression")
                 || m.iter().any(|(_, v)| context_dependent(v, depth + 1))
         }
-        Value::Seq(items) => items.iter().any(|v| context_dependent(v, depth + 1)),
+        ValueRef::Seq(items) => items.iter().any(|v| context_dependent(v, depth + 1)),
         _ => false,
     }
 }
@@ -1243,6 +1265,50 @@ topology_template:
                     assert_eq!(a, b, "{text} at depth {depth}");
                 }
                 enc.depth = 0;
+            }
+        });
+    }
+
+    /// A condition read through a [`v4t_yaml::Doc`] encodes as the same
+    /// condition read as a tree: the same literal, or the same error at
+    /// the same place (operators, terms, value expressions, element
+    /// lookups, named expressions).
+    #[test]
+    fn conditions_of_a_document_encode_as_trees_do() {
+        let conditions = [
+            "{logic_expression: e}",
+            "{not: {logic_expression: f}}",
+            "{and: [{node_presence: vm}, {variability_input: on}]}",
+            "{or: [node.vm, -node.y]}",
+            "{equal: [{variability_input: on}, true]}",
+            "{implies: [{node_presence: y}, {host_presence: SELF}]}",
+            "{amo: [node.y, node.vm]}",
+            "{artifact_presence: [y, 'z@0.node.x']}",
+            "{relation_presence: [y, 0]}",
+            "{node_type_presence: [y, 0]}",
+            "{logic_expression: missing}",
+            "{node_presence: nothing}",
+            "{relation_presence: [y, 5]}",
+            "'$x'",
+            "'1'",
+            "{unknown_operator: 1}",
+            "null",
+            "[a, b]",
+        ];
+        with_encoder(|g, enc| {
+            let y = g.ordered().find(|&e| g.id(e) == "node.y").expect("y");
+            for text in conditions {
+                let tree = doc(text);
+                let schema = v4t_yaml::parse::Schema::JsYaml;
+                let (read, _) =
+                    v4t_yaml::parse_doc_reporting_duplicates(text, v4t_yaml::SourceId(0), schema)
+                        .expect("parses");
+                let a = enc.logic(&tree, Some(y)).map_err(|e| format!("{e:?}"));
+                let b = enc
+                    .logic(read.root(), Some(y))
+                    .map_err(|e| format!("{e:?}"));
+                assert_eq!(a, b, "{text}");
+                assert_eq!(enc.depth, 0, "{text}");
             }
         });
     }

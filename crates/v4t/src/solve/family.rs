@@ -34,7 +34,7 @@ use crate::types::TypeSystem;
 use v4t_expr::{Evaluator, ValueOp};
 use v4t_sat::{Lit, Solver};
 use v4t_yaml::hash::SeededMap;
-use v4t_yaml::{Map, Node, Value};
+use v4t_yaml::{Map, Node, NodeRef, Value, ValueRef};
 
 /// The longest chain of named expressions followed to find the inputs an
 /// expression reads (evaluation itself stops at 256 levels).
@@ -78,8 +78,8 @@ pub(crate) struct FamilyInputs<'a> {
     base: Map,
     /// The inputs a named value expression may read (by name).
     expression_reads: SeededMap<String, Vec<usize>>,
-    /// The literal of each value expression encoded (by address).
-    encoded: SeededMap<usize, Lit>,
+    /// The literal of each value expression encoded (by [`identity`]).
+    encoded: SeededMap<(usize, u32), Lit>,
     failures: Vec<Failure>,
 }
 
@@ -184,8 +184,8 @@ impl<'a> FamilyInputs<'a> {
 
     /// The literal of a value expression coerced to logic: true exactly in
     /// the combinations of the inputs it reads under which it is true.
-    pub(crate) fn encode(&mut self, expr: &Node, sat: &mut Solver) -> Result<Lit> {
-        let key = std::ptr::from_ref(expr) as usize;
+    pub(crate) fn encode(&mut self, expr: NodeRef<'_>, sat: &mut Solver) -> Result<Lit> {
+        let key = identity(expr);
         if let Some(&l) = self.encoded.get(&key) {
             return Ok(l);
         }
@@ -203,7 +203,7 @@ impl<'a> FamilyInputs<'a> {
             .filter(|&c| c <= MAX_COMBINATIONS);
         let Some(combinations) = combinations else {
             bail!(
-                expr.span,
+                expr.span(),
                 "Value expression reads too many combinations of variability inputs for analysis (more than {MAX_COMBINATIONS})"
             );
         };
@@ -265,14 +265,14 @@ impl<'a> FamilyInputs<'a> {
     /// operators, also through named expressions (every input has a scalar
     /// value, so no default expression is read). A name that is not a plain
     /// string may be any input. `active` guards against cycles.
-    fn reads(&mut self, expr: &Node, out: &mut Vec<usize>, active: &mut Vec<String>) {
+    fn reads(&mut self, expr: NodeRef<'_>, out: &mut Vec<usize>, active: &mut Vec<String>) {
         let mut stack = vec![expr];
         while let Some(n) = stack.pop() {
-            match &n.value {
-                Value::Seq(items) => stack.extend(items.iter()),
-                Value::Map(m) => {
+            match n.value() {
+                ValueRef::Seq(items) => stack.extend(items.iter()),
+                ValueRef::Map(m) => {
                     for (k, v) in m.iter() {
-                        match (NameRef::of_key(&k.name), v.as_str()) {
+                        match (NameRef::of_key(k.name()), v.as_str()) {
                             (Some(NameRef::Input), Some(name)) => {
                                 if let Some(&i) = self.by_name.get(name) {
                                     if !out.contains(&i) {
@@ -326,13 +326,22 @@ impl<'a> FamilyInputs<'a> {
         };
         active.push(name.to_string());
         let mut mine = Vec::new();
-        self.reads(def, &mut mine, active);
+        self.reads(NodeRef::Tree(def), &mut mine, active);
         active.pop();
         out.extend_from_slice(&mine);
         if active.is_empty() {
             // Complete only outside a cycle.
             self.expression_reads.insert(name.to_string(), mine);
         }
+    }
+}
+
+/// Which node a value expression is, for the encoded ones' cache: the
+/// address of a tree's node, or a document's and the node's position in it.
+fn identity(n: NodeRef<'_>) -> (usize, u32) {
+    match n {
+        NodeRef::Tree(n) => (std::ptr::from_ref(n) as usize, u32::MAX),
+        NodeRef::Doc(d, id) => (std::ptr::from_ref(d) as usize, id),
     }
 }
 

@@ -18,7 +18,7 @@ use crate::graph::ElementId;
 use v4t_expr::Evaluator;
 use v4t_sat::{Lit, Solver};
 use v4t_yaml::hash::SeededMap;
-use v4t_yaml::Node;
+use v4t_yaml::NodeRef;
 
 /// A named logic expression: the position of its (first) entry in
 /// `variability.expressions`.
@@ -127,7 +127,12 @@ pub(crate) trait Mode {
     }
 
     /// The literal of a value expression coerced to logic (4.8).
-    fn value_logic(&mut self, expr: &Node, sat: &mut Solver, eval: &mut Evaluator) -> Result<Lit> {
+    fn value_logic(
+        &mut self,
+        expr: NodeRef<'_>,
+        sat: &mut Solver,
+        eval: &mut Evaluator,
+    ) -> Result<Lit> {
         let b = eval
             .evaluate_as_logic(expr)
             .map_err(|e| Error::from_eval(e, true))?;
@@ -184,7 +189,12 @@ impl Mode for Family<'_> {
         }
     }
 
-    fn value_logic(&mut self, expr: &Node, sat: &mut Solver, _: &mut Evaluator) -> Result<Lit> {
+    fn value_logic(
+        &mut self,
+        expr: NodeRef<'_>,
+        sat: &mut Solver,
+        _: &mut Evaluator,
+    ) -> Result<Lit> {
         self.inputs.encode(expr, sat)
     }
 }
@@ -319,7 +329,12 @@ impl Mode for GuardedFamily<'_> {
         self.guarding.define_presence(sat, id, presence, all, reads);
     }
 
-    fn value_logic(&mut self, expr: &Node, sat: &mut Solver, _: &mut Evaluator) -> Result<Lit> {
+    fn value_logic(
+        &mut self,
+        expr: NodeRef<'_>,
+        sat: &mut Solver,
+        _: &mut Evaluator,
+    ) -> Result<Lit> {
         self.inputs.encode(expr, sat)
     }
 
