@@ -645,6 +645,16 @@ impl<'a> From<&'a Key> for KeyRef<'a> {
 }
 
 impl<'a> NodeRef<'a> {
+    /// The owned node this reads, if it reads one of a tree (not of a
+    /// [`Doc`]).
+    #[inline]
+    pub fn as_tree(self) -> Option<&'a Node> {
+        match self {
+            NodeRef::Tree(n) => Some(n),
+            NodeRef::Doc(..) => None,
+        }
+    }
+
     /// The value.
     #[inline]
     pub fn value(self) -> ValueRef<'a> {

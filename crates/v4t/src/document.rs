@@ -7,7 +7,7 @@
 //! The raw document stays the source of the output; stages read and edit it
 //! through these accessors.
 
-use v4t_yaml::{Key, Map, Node, Span, Value};
+use v4t_yaml::{Key, Map, Node, NodeRef, Span, Value};
 
 /// The key of the topology section of TOSCA 1.3.
 pub(crate) const TOPOLOGY: &str = "topology_template";
@@ -18,7 +18,8 @@ pub(crate) const SERVICE_TEMPLATE: &str = "service_template";
 /// The key of the topology section of `doc`: `service_template` if that is
 /// the one it has (a TOSCA 2.0 base grammar; a document with both keys is
 /// refused when it is loaded), else the TOSCA 1.3 key.
-pub(crate) fn topology_key(doc: &Node) -> &'static str {
+pub(crate) fn topology_key<'a>(doc: impl Into<NodeRef<'a>>) -> &'static str {
+    let doc = doc.into();
     if doc.get(TOPOLOGY).is_none() && doc.get(SERVICE_TEMPLATE).is_some() {
         SERVICE_TEMPLATE
     } else {
@@ -28,12 +29,18 @@ pub(crate) fn topology_key(doc: &Node) -> &'static str {
 
 /// The topology of `doc`.
 pub(crate) fn topology(doc: &Node) -> Option<&Node> {
+    topology_of(doc.into()).and_then(NodeRef::as_tree)
+}
+
+/// The topology of `doc`, read through a [`NodeRef`] (of a tree or a
+/// [`v4t_yaml::Doc`]).
+pub(crate) fn topology_of(doc: NodeRef<'_>) -> Option<NodeRef<'_>> {
     doc.get(TOPOLOGY).or_else(|| doc.get(SERVICE_TEMPLATE))
 }
 
 /// The topology of `doc`, mutable.
 pub(crate) fn topology_mut(doc: &mut Node) -> Option<&mut Node> {
-    let key = topology_key(doc);
+    let key = topology_key(&*doc);
     doc.get_mut(key)
 }
 
@@ -246,7 +253,7 @@ pub(crate) fn section_mut<'d>(
     s: Section,
     hint: Option<&Sections>,
 ) -> Option<&'d mut Node> {
-    let key = hint.map_or_else(|| topology_key(doc), |h| h.key);
+    let key = hint.map_or_else(|| topology_key(&*doc), |h| h.key);
     let m = doc.as_map_mut()?;
     if s == Section::Imports {
         return entry_at_mut(m, hint.and_then(|h| h.positions[6]), s.key());

@@ -44,7 +44,7 @@ pub(crate) enum TypeShape {
 /// reports it, the resolver does not invent a TOSCA 1.3 type) and a string
 /// import is a `url`.
 pub(crate) fn normalize(doc: &mut Node, automatic: bool, types: TypeShape) -> Result<()> {
-    let grammar = crate::version::grammar_of(doc);
+    let grammar = crate::version::grammar_of(&*doc);
     normalize_imports(doc, grammar);
     if let Some(tt) = document::topology_mut(doc) {
         if tt.as_map().is_some() {
@@ -85,7 +85,7 @@ struct How {
 /// technology list on every node without one; the other forms are
 /// canonical already.
 pub(crate) fn canonical_shape(doc: &mut Node) {
-    let grammar = crate::version::grammar_of(doc);
+    let grammar = crate::version::grammar_of(&*doc);
     let Some(tt) = document::topology_map_mut(doc) else {
         return;
     };

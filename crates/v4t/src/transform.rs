@@ -138,7 +138,7 @@ pub(crate) fn transform(
     if let Some(tt) = document::topology_map_mut(src) {
         drop(tt.remove("variability"));
     }
-    let topology = document::topology_key(src);
+    let topology = document::topology_key(&*src);
     // The output starts as the document without the collections that are
     // rebuilt from the graph (placeholders keep their positions).
     let mut doc = shell(src, &[topology, "imports"]);

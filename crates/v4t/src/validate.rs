@@ -16,7 +16,7 @@
 use crate::document;
 use crate::error::{Error, Result};
 use crate::version::Grammar;
-use v4t_yaml::{Node, Value};
+use v4t_yaml::{NodeRef, ValueRef};
 
 /// What a key's value may be.
 #[derive(Clone, Copy)]
@@ -30,14 +30,14 @@ enum Shape {
 }
 
 impl Shape {
-    fn accepts(self, value: &Value) -> bool {
+    fn accepts(self, value: ValueRef<'_>) -> bool {
         matches!(
             (self, value),
             (Shape::Any, _)
-                | (_, Value::Null)
-                | (Shape::Map | Shape::MapOrList, Value::Map(_))
-                | (Shape::List | Shape::MapOrList, Value::Seq(_))
-                | (Shape::Bool, Value::Bool(_))
+                | (_, ValueRef::Null)
+                | (Shape::Map | Shape::MapOrList, ValueRef::Map(_))
+                | (Shape::List | Shape::MapOrList, ValueRef::Seq(_))
+                | (Shape::Bool, ValueRef::Bool(_))
         )
     }
 
@@ -54,11 +54,12 @@ impl Shape {
 
 /// Checks the shapes of the V4T and TOSCA keys of `doc`: every wrong shape
 /// is reported, the first as the error and the others as [`Error::more`].
-pub(crate) fn validate(doc: &Node) -> Result<()> {
+pub(crate) fn validate<'a>(doc: impl Into<NodeRef<'a>>) -> Result<()> {
+    let doc = doc.into();
     if doc.as_map().is_none() {
         return Ok(());
     }
-    let Some(tt) = document::topology(doc) else {
+    let Some(tt) = document::topology_of(doc) else {
         return Ok(());
     };
     let mut s = Shapes {
@@ -87,7 +88,7 @@ struct Shapes {
 
 impl Shapes {
     /// `variability` and its sections.
-    fn variability(&mut self, v: &Node) {
+    fn variability(&mut self, v: NodeRef<'_>) {
         let path = format!("{}.variability", self.topology);
         let path = path.as_str();
         self.expect(v, path, Shape::Map);
@@ -102,9 +103,9 @@ impl Shapes {
                 self.expect(n, &format!("{path}.{key}"), shape);
             }
         }
-        if let Some(presets) = v.get("presets").and_then(Node::as_map) {
+        if let Some(presets) = v.get("presets").and_then(NodeRef::as_map) {
             for (name, preset) in presets.iter() {
-                let at = format!("{path}.presets.{}", name.name);
+                let at = format!("{path}.presets.{}", name.name());
                 self.expect(preset, &at, Shape::Map);
                 if let Some(inputs) = preset.get("inputs") {
                     self.expect(inputs, &format!("{at}.inputs"), Shape::Map);
@@ -114,7 +115,7 @@ impl Shapes {
     }
 
     /// The collections of the topology and the list forms of their entries.
-    fn collections(&mut self, tt: &Node) {
+    fn collections(&mut self, tt: NodeRef<'_>) {
         for (key, shape) in [
             ("node_templates", Shape::MapOrList),
             ("relationship_templates", Shape::Map),
@@ -136,9 +137,9 @@ impl Shapes {
                 format!("{topology}.variability.inputs")
             });
         }
-        if let Some(templates) = tt.get("relationship_templates").and_then(Node::as_map) {
+        if let Some(templates) = tt.get("relationship_templates").and_then(NodeRef::as_map) {
             for (name, r) in templates.iter() {
-                self.single_key_lists(r, &|| format!("relationship template \"{}\"", name.name));
+                self.single_key_lists(r, &|| format!("relationship template \"{}\"", name.name()));
             }
         }
         for (kind, collection) in [("group", "groups"), ("policy", "policies")] {
@@ -150,14 +151,14 @@ impl Shapes {
 
     /// The keys of every node template (one pass over each node's keys:
     /// this runs for every node).
-    fn node_templates(&mut self, nodes: Option<&Node>) {
+    fn node_templates(&mut self, nodes: Option<NodeRef<'_>>) {
         for_each_template(nodes, |name, node| {
             let Some(map) = node.as_map() else {
                 return;
             };
             let what = || format!("node template \"{name}\"");
             for (key, value) in map.iter() {
-                let k = key.name.as_str();
+                let k = key.name();
                 let shape = match k {
                     "properties" | "artifacts" => Shape::MapOrList,
                     "attributes" if self.tosca20 => Shape::MapOrList,
@@ -165,7 +166,7 @@ impl Shapes {
                     "default_alternative" => Shape::Bool,
                     _ => Shape::Any,
                 };
-                if !shape.accepts(&value.value) {
+                if !shape.accepts(value.value()) {
                     self.expect(value, &format!("\"{k}\" of {}", what()), shape);
                 }
                 if matches!(
@@ -187,19 +188,19 @@ impl Shapes {
     }
 
     /// Group members and policy targets.
-    fn groups_and_policies(&mut self, tt: &Node) {
+    fn groups_and_policies(&mut self, tt: NodeRef<'_>) {
         for_each_template(tt.get("groups"), |name, group| {
             if let Some(n) = group.get("members") {
                 self.expect(n, &format!("\"members\" of group \"{name}\""), Shape::List);
             }
         });
-        if let Some(policies) = tt.get("policies").and_then(Node::as_seq) {
-            for item in policies {
+        if let Some(policies) = tt.get("policies").and_then(NodeRef::as_seq) {
+            for item in policies.iter() {
                 let Some((name, policy)) = item.as_map().and_then(|m| m.first()) else {
                     continue;
                 };
                 if let Some(n) = policy.get("targets") {
-                    let at = format!("\"targets\" of policy \"{}\"", name.name);
+                    let at = format!("\"targets\" of policy \"{}\"", name.name());
                     self.expect(n, &at, Shape::List);
                 }
             }
@@ -207,7 +208,7 @@ impl Shapes {
     }
 
     /// Checks the list forms of `properties` and `type` of a template.
-    fn single_key_lists(&mut self, template: &Node, what: &dyn Fn() -> String) {
+    fn single_key_lists(&mut self, template: NodeRef<'_>, what: &dyn Fn() -> String) {
         for key in ["properties", "type"] {
             self.single_key_items(template.get(key), &|| format!("\"{key}\" of {}", what()));
         }
@@ -218,8 +219,12 @@ impl Shapes {
     /// the first key only and silently drops the rest, which usually means
     /// the entry was indented wrongly (`- p:` followed by `  value: 1` on the
     /// next line).
-    fn single_key_items(&mut self, list: Option<&Node>, what: &dyn Fn() -> String) {
-        for item in list.and_then(Node::as_seq).into_iter().flatten() {
+    fn single_key_items(&mut self, list: Option<NodeRef<'_>>, what: &dyn Fn() -> String) {
+        for item in list
+            .and_then(NodeRef::as_seq)
+            .into_iter()
+            .flat_map(|l| l.iter())
+        {
             let Some(map) = item.as_map().filter(|m| m.len() > 1) else {
                 continue;
             };
@@ -227,46 +232,46 @@ impl Shapes {
                 self.errors.push(Error::at(
                     format!(
                         "Entry \"{}\" of {} has a second key \"{}\", but each list entry must have exactly one key (is \"{}\" indented too little?)",
-                        first.name,
+                        first.name(),
                         what(),
-                        second.name,
-                        second.name
+                        second.name(),
+                        second.name()
                     ),
-                    second.span,
+                    second.span(),
                 ));
             }
         }
     }
 
-    fn expect(&mut self, n: &Node, what: &str, shape: Shape) {
-        if shape.accepts(&n.value) {
+    fn expect(&mut self, n: NodeRef<'_>, what: &str, shape: Shape) {
+        if shape.accepts(n.value()) {
             return;
         }
         self.errors.push(Error::at(
             format!(
                 "Expected {what} to be {}, but it is {} {}",
                 shape.describe(),
-                article(n.value.kind_name()),
-                n.value.kind_name()
+                article(n.kind_name()),
+                n.kind_name()
             ),
-            n.span,
+            n.span(),
         ));
     }
 }
 
 /// Calls `f` for every template of a map or a list of single-entry maps.
-fn for_each_template(collection: Option<&Node>, mut f: impl FnMut(&str, &Node)) {
-    match collection.map(|n| &n.value) {
-        Some(Value::Map(m)) => {
+fn for_each_template<'a>(collection: Option<NodeRef<'a>>, mut f: impl FnMut(&str, NodeRef<'a>)) {
+    match collection.map(NodeRef::value) {
+        Some(ValueRef::Map(m)) => {
             for (name, t) in m.iter() {
-                f(&name.name, t);
+                f(name.name(), t);
             }
         }
-        Some(Value::Seq(items)) => {
-            for item in items {
+        Some(ValueRef::Seq(items)) => {
+            for item in items.iter() {
                 if let Some(m) = item.as_map() {
                     for (name, t) in m.iter() {
-                        f(&name.name, t);
+                        f(name.name(), t);
                     }
                 }
             }
@@ -288,8 +293,15 @@ mod tests {
     use super::*;
     use v4t_yaml::{parse, SourceId};
 
+    /// Validates `text` read as a tree and read as a [`v4t_yaml::Doc`]:
+    /// both must report the same shapes at the same places.
     fn check(text: &str) -> Result<()> {
-        validate(&parse(text, SourceId(0)).unwrap())
+        let tree = validate(&parse(text, SourceId(0)).unwrap());
+        let schema = v4t_yaml::parse::Schema::JsYaml;
+        let (doc, _) = v4t_yaml::parse_doc_reporting_duplicates(text, SourceId(0), schema).unwrap();
+        let read = validate(doc.root());
+        assert_eq!(format!("{tree:?}"), format!("{read:?}"), "{text}");
+        tree
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use crate::document;
 use crate::error::{bail, Error, Result};
-use v4t_yaml::{Node, Span};
+use v4t_yaml::{NodeRef, SeqRef, Span};
 
 /// `tosca_definitions_version`, grouped as the option defaults see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,14 +34,15 @@ impl Version {
     }
 
     /// The version of `doc` (its `tosca_definitions_version`).
-    pub(crate) fn of(doc: &Node) -> Result<Version> {
+    pub(crate) fn of<'a>(doc: impl Into<NodeRef<'a>>) -> Result<Version> {
+        let doc = doc.into();
         let v = doc.get("tosca_definitions_version");
-        v.and_then(Node::as_str)
+        v.and_then(NodeRef::as_str)
             .and_then(Version::parse)
             .ok_or_else(|| {
                 Error::at(
                     "Unsupported TOSCA definitions version",
-                    v.map(|n| n.span).unwrap_or(doc.span),
+                    v.map_or(doc.span(), NodeRef::span),
                 )
             })
     }
@@ -62,9 +63,10 @@ pub use v4t_tosca::Grammar;
 /// Both keys, a TOSCA 2.0-only key beside the TOSCA 1.3 topology, or a TOSCA
 /// 1.3 definitions version with `service_template` are errors when a
 /// template is loaded.
-pub fn grammar_of(doc: &Node) -> Grammar {
+pub fn grammar_of<'a>(doc: impl Into<NodeRef<'a>>) -> Grammar {
+    let doc = doc.into();
     if document::topology_key(doc) == document::SERVICE_TEMPLATE
-        || (document::topology(doc).is_none() && tosca20_marker(doc).is_some())
+        || (document::topology_of(doc).is_none() && tosca20_marker(doc).is_some())
     {
         Grammar::Tosca2
     } else {
@@ -74,7 +76,8 @@ pub fn grammar_of(doc: &Node) -> Grammar {
 
 /// The grammar of `doc`, or the error that its keys contradict each
 /// other.
-pub(crate) fn detect_grammar(doc: &Node) -> Result<Grammar> {
+pub(crate) fn detect_grammar<'a>(doc: impl Into<NodeRef<'a>>) -> Result<Grammar> {
+    let doc = doc.into();
     let Some(m) = doc.as_map() else {
         return Ok(Grammar::Tosca13);
     };
@@ -82,7 +85,7 @@ pub(crate) fn detect_grammar(doc: &Node) -> Result<Grammar> {
     let service = m.get_entry(document::SERVICE_TEMPLATE);
     match (topology, service) {
             (Some(_), Some((key, _))) => bail!(
-                key.span,
+                key.span(),
                 "A template has either \"{}\" (TOSCA 1.3) or \"{}\" (TOSCA 2.0), not both",
                 document::TOPOLOGY,
                 document::SERVICE_TEMPLATE
@@ -98,9 +101,9 @@ pub(crate) fn detect_grammar(doc: &Node) -> Result<Grammar> {
             },
             (None, Some((key, _))) => {
                 let version = m.get("tosca_definitions_version");
-                if let Some(v) = version.and_then(Node::as_str).filter(|v| v.starts_with("tosca_simple_yaml_")) {
+                if let Some(v) = version.and_then(NodeRef::as_str).filter(|v| v.starts_with("tosca_simple_yaml_")) {
                     bail!(
-                        key.span,
+                        key.span(),
                         "\"{}\" is TOSCA 2.0, but the definitions version is \"{v}\" (TOSCA 1.3)",
                         document::SERVICE_TEMPLATE
                     );
@@ -115,33 +118,76 @@ pub(crate) fn detect_grammar(doc: &Node) -> Result<Grammar> {
 /// it is: the definitions version `tosca_2_0` of a document without
 /// topology, the keys `profile` and `functions`, and import definitions
 /// with `url`, `profile` or `namespace`.
-fn tosca20_marker(doc: &Node) -> Option<(String, Span)> {
+fn tosca20_marker(doc: NodeRef<'_>) -> Option<(String, Span)> {
     let m = doc.as_map()?;
-    if document::topology(doc).is_none() {
+    if document::topology_of(doc).is_none() {
         if let Some(v) = m
             .get("tosca_definitions_version")
             .filter(|v| v.as_str() == Some("tosca_2_0"))
         {
-            return Some(("\"tosca_2_0\"".to_string(), v.span));
+            return Some(("\"tosca_2_0\"".to_string(), v.span()));
         }
     }
     for key in ["profile", "functions"] {
         if let Some((k, _)) = m.get_entry(key) {
-            return Some((format!("The key \"{key}\""), k.span));
+            return Some((format!("The key \"{key}\""), k.span()));
         }
     }
     let imports = m
         .get("imports")
-        .and_then(Node::as_seq)
+        .and_then(NodeRef::as_seq)
         .into_iter()
-        .flatten();
+        .flat_map(SeqRef::iter);
     for import in imports {
         let Some(im) = import.as_map() else { continue };
         for key in ["url", "profile", "namespace"] {
             if let Some((k, _)) = im.get_entry(key) {
-                return Some((format!("An import with \"{key}\""), k.span));
+                return Some((format!("An import with \"{key}\""), k.span()));
             }
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use v4t_yaml::{parse, SourceId};
+
+    /// The version and the grammar of a document read as a tree and read as
+    /// a [`v4t_yaml::Doc`] are the same, errors and their places included.
+    #[test]
+    fn trees_and_documents_tell_the_same_version_and_grammar() {
+        let texts = [
+            "tosca_definitions_version: tosca_variability_1_0\ntopology_template: {}\n",
+            "tosca_definitions_version: tosca_2_0\nservice_template: {}\n",
+            "tosca_definitions_version: tosca_2_0\nnode_types: {}\n",
+            "tosca_definitions_version: tosca_simple_yaml_1_3\nservice_template: {}\n",
+            "tosca_definitions_version: tosca_variability_1_0\ntopology_template: {}\nservice_template: {}\n",
+            "tosca_definitions_version: tosca_variability_1_0\nprofile: x\ntopology_template: {}\n",
+            "tosca_definitions_version: tosca_variability_1_0\nimports: [{url: a.yaml}]\ntopology_template: {}\n",
+            "imports: [{namespace: n, file: a.yaml}]\n",
+            "tosca_definitions_version: 2\n",
+            "[a, b]\n",
+        ];
+        for text in texts {
+            let tree = parse(text, SourceId(0)).expect("parses");
+            let schema = v4t_yaml::parse::Schema::JsYaml;
+            let (doc, _) = v4t_yaml::parse_doc_reporting_duplicates(text, SourceId(0), schema)
+                .expect("parses");
+            let read = doc.root();
+            let show = |r: &dyn std::fmt::Debug| format!("{r:?}");
+            assert_eq!(
+                show(&Version::of(&tree)),
+                show(&Version::of(read)),
+                "{text}"
+            );
+            assert_eq!(grammar_of(&tree), grammar_of(read), "{text}");
+            assert_eq!(
+                show(&detect_grammar(&tree)),
+                show(&detect_grammar(read)),
+                "{text}"
+            );
+        }
+    }
 }

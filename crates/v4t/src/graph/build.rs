@@ -1946,7 +1946,7 @@ pub(crate) fn add_fallback_properties(doc: &mut Node, options: &Options) {
     let Some(mode) = FallbackMode::of(options) else {
         return;
     };
-    let attributes = crate::version::grammar_of(doc) == Grammar::Tosca2;
+    let attributes = crate::version::grammar_of(&*doc) == Grammar::Tosca2;
     let Some(ttm) = document::topology_map_mut(doc) else {
         return;
     };
