@@ -19,7 +19,7 @@ pub(crate) use build::{
     add_fallback_properties, build_for_technologies, build_moving_conditions, is_fallback_value,
     rebuild, type_entry, FallbackMode, UNDEFINED,
 };
-pub(crate) use cond::{Cond, CondList, Origin, WrittenOp};
+pub(crate) use cond::{Cond, CondList, Origin};
 pub(crate) use constraint::Constraint;
 pub(crate) use scenario::{strings, PlacedScenarios, Scenario};
 

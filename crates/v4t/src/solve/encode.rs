@@ -14,7 +14,7 @@
 use super::mode::{ElementRead, ExprId, Mode, NamedKey, Part, Requirement};
 use crate::document;
 use crate::error::{bail, Result};
-use crate::graph::{Cond, Constraint, ElementId, Graph, Kind, WrittenOp};
+use crate::graph::{Cond, Constraint, ElementId, Graph, Kind};
 use crate::logic::{Arity, LogicOp};
 use crate::types::TypeSystem;
 use v4t_expr::Evaluator;
@@ -520,14 +520,24 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
         ctx: Option<ElementId>,
         in_list: bool,
     ) -> Result<Lit> {
+        self.nested(expr.span(), |enc| enc.logic_at_depth(expr, ctx, in_list))
+    }
+
+    /// Runs `f` one level of logic nesting deeper, or fails at `span` where
+    /// that would pass [`MAX_LOGIC_DEPTH`].
+    fn nested(
+        &mut self,
+        span: v4t_yaml::Span,
+        f: impl FnOnce(&mut Self) -> Result<Lit>,
+    ) -> Result<Lit> {
         if self.depth >= MAX_LOGIC_DEPTH {
             bail!(
-                expr.span(),
+                span,
                 "Logic expression is nested too deeply (more than {MAX_LOGIC_DEPTH} levels)"
             );
         }
         self.depth += 1;
-        let result = self.logic_at_depth(expr, ctx, in_list);
+        let result = f(self);
         self.depth -= 1;
         result
     }
@@ -552,20 +562,6 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
         self.mode.value_logic(expr, &mut self.sat, &mut self.eval)
     }
 
-    /// [`Encoder::logic_in`] of the map `w` stands for, without making it.
-    fn written_in(&mut self, w: &WrittenOp, ctx: Option<ElementId>) -> Result<Lit> {
-        if self.depth >= MAX_LOGIC_DEPTH {
-            bail!(
-                w.span,
-                "Logic expression is nested too deeply (more than {MAX_LOGIC_DEPTH} levels)"
-            );
-        }
-        self.depth += 1;
-        let result = self.operator(w.op, NodeRef::Tree(&w.arg), ctx);
-        self.depth -= 1;
-        result
-    }
-
     /// Encodes a condition entry with context element `ctx` (the element
     /// whose list it is): YAML in logic mode, generated terms directly. Each
     /// term level counts as one level of nesting, like the map it stands for.
@@ -576,7 +572,10 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
     fn cond_in(&mut self, c: &Cond, ctx: Option<ElementId>, in_list: bool) -> Result<Lit> {
         match c {
             Cond::Yaml(n) => return self.logic_in(NodeRef::Tree(n), ctx, in_list),
-            Cond::Written(w) => return self.written_in(w, ctx),
+            // As `logic_in` encodes the map `w` stands for, without making it.
+            Cond::Written(w) => {
+                return self.nested(w.span, |enc| enc.operator(w.op, NodeRef::Tree(&w.arg), ctx))
+            }
             // The generated map is its inner map with `_generated: true`.
             Cond::Generated(inner, _) => {
                 return match &**inner {
@@ -591,16 +590,7 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
             }
             _ => {}
         }
-        if self.depth >= MAX_LOGIC_DEPTH {
-            bail!(
-                v4t_yaml::Span::NONE,
-                "Logic expression is nested too deeply (more than {MAX_LOGIC_DEPTH} levels)"
-            );
-        }
-        self.depth += 1;
-        let result = self.cond_at_depth(c, ctx);
-        self.depth -= 1;
-        result
+        self.nested(v4t_yaml::Span::NONE, |enc| enc.cond_at_depth(c, ctx))
     }
 
     fn cond_at_depth(&mut self, c: &Cond, ctx: Option<ElementId>) -> Result<Lit> {
