@@ -708,7 +708,10 @@ impl<'a> NodeRef<'a> {
     /// Whether the value is `null`.
     #[inline]
     pub fn is_null(self) -> bool {
-        matches!(self.value(), ValueRef::Null)
+        match self {
+            NodeRef::Tree(n) => matches!(n.value, Value::Null),
+            NodeRef::Doc(d, id) => d.slot(id).kind == Kind::Null,
+        }
     }
 
     /// JavaScript's `isDefined`: neither missing nor null.
@@ -720,9 +723,14 @@ impl<'a> NodeRef<'a> {
     /// The string, if the value is one.
     #[inline]
     pub fn as_str(self) -> Option<&'a str> {
-        match self.value() {
-            ValueRef::String(s) => Some(s),
-            _ => None,
+        match self {
+            // Each kind read directly, not through `value` (these run for
+            // every key and value a stage reads).
+            NodeRef::Tree(n) => n.as_str(),
+            NodeRef::Doc(..) => match self.value() {
+                ValueRef::String(s) => Some(s),
+                _ => None,
+            },
         }
     }
 
@@ -745,18 +753,21 @@ impl<'a> NodeRef<'a> {
     /// The items, if the value is a sequence.
     #[inline]
     pub fn as_seq(self) -> Option<SeqRef<'a>> {
-        match self.value() {
-            ValueRef::Seq(s) => Some(s),
-            _ => None,
+        match self {
+            NodeRef::Tree(n) => n.as_seq().map(|items| SeqRef::Tree(items)),
+            NodeRef::Doc(d, id) => {
+                let s = d.slot(id);
+                (s.kind == Kind::Seq).then_some(SeqRef::Doc(d, s.a, s.b))
+            }
         }
     }
 
     /// The map, if the value is one.
     #[inline]
     pub fn as_map(self) -> Option<MapRef<'a>> {
-        match self.value() {
-            ValueRef::Map(m) => Some(m),
-            _ => None,
+        match self {
+            NodeRef::Tree(n) => n.as_map().map(MapRef::Tree),
+            NodeRef::Doc(d, id) => (d.slot(id).kind == Kind::Map).then_some(MapRef::Doc(d, id)),
         }
     }
 
@@ -1157,6 +1168,16 @@ impl<'a> KeyRef<'a> {
             KeyRef::Doc(d, at) => d
                 .entry(at)
                 .map_or(Span::NONE, |e| d.span_of(e.start, e.end)),
+        }
+    }
+
+    /// The owned key this reads, if it reads one of a tree (not of a
+    /// [`Doc`]).
+    #[inline]
+    pub fn as_tree(self) -> Option<&'a Key> {
+        match self {
+            KeyRef::Tree(k) => Some(k),
+            KeyRef::Doc(..) => None,
         }
     }
 

@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::options::{Options, View};
 pub use crate::version::Grammar;
 pub(crate) use crate::version::Version;
-use v4t_yaml::Node;
+use v4t_yaml::NodeRef;
 
 /// How one template is processed.
 #[derive(Debug)]
@@ -31,7 +31,12 @@ impl Config {
     /// Reads the configuration of the normalised `doc` of version
     /// `version`; `enriching`: whether the enricher runs (and deletes its
     /// options before the resolver graph is built).
-    pub(crate) fn read(doc: &Node, version: Version, enriching: bool) -> Result<Config> {
+    pub(crate) fn read<'a>(
+        doc: impl Into<NodeRef<'a>>,
+        version: Version,
+        enriching: bool,
+    ) -> Result<Config> {
+        let doc = doc.into();
         let written = document::options(doc);
         let grammar = crate::version::grammar_of(doc);
         let view = View::Resolver {
@@ -41,5 +46,82 @@ impl Config {
             options: Options::read(version, grammar, written, View::Written)?,
             resolver: Options::read(version, grammar, written, view)?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use v4t_yaml::{parse, parse::Schema, parse_doc_reporting_duplicates, SourceId};
+
+    /// The configuration of `text` read as a tree and read as a
+    /// [`v4t_yaml::Doc`]: the same options, or the same error at the same place.
+    fn both(text: &str, version: Version) -> String {
+        let tree = parse(text, SourceId(0)).unwrap();
+        let (doc, _) = parse_doc_reporting_duplicates(text, SourceId(0), Schema::JsYaml).unwrap();
+        let read = |doc: NodeRef<'_>| match Config::read(doc, version, true) {
+            Ok(c) => format!("{c:?}"),
+            Err(e) => format!("{} at {:?}", e.message, e.span.locate(text).start()),
+        };
+        let (from_tree, from_doc) = (read((&tree).into()), read(doc.root()));
+        assert_eq!(from_tree, from_doc, "{text}");
+        from_tree
+    }
+
+    #[test]
+    fn documents_and_trees_give_the_same_configuration() {
+        let options = |o: &str| format!("topology_template:\n  variability:\n    options: {o}\n");
+        for (o, error) in [
+            ("{}", None),
+            ("{mode: strict, node_pruning: false, checks: true}", None),
+            (
+                "{hosting_relationship_types: [a, b], optimization_topology: max}",
+                None,
+            ),
+            (
+                "{hosting_relationship_types: a, enrich_technologies: false}",
+                None,
+            ),
+            (
+                "{mode: bogus}",
+                Some("Pruning mode \"bogus\" unknown at (3, 21)"),
+            ),
+            (
+                "{pruning: 'yes'}",
+                Some("Element \"\"yes\"\" is not a boolean at (3, 24)"),
+            ),
+            (
+                "{hosting_relationship_types: [a, 1]}",
+                Some("is not a string at (3, 47)"),
+            ),
+            (
+                "{hosting_relationship_types: {a: 1}}",
+                Some("is not an array at (3, 43)"),
+            ),
+            (
+                "{optimization_topology: up}",
+                Some("must be a boolean, \"min\", or \"max\" at (3, 38)"),
+            ),
+            (
+                "{optimization_technologies_mode: x}",
+                Some("or \"weight-count\" at (3, 47)"),
+            ),
+            (
+                "{node_default_condition_mode: 7}",
+                Some("is not a string at (3, 44)"),
+            ),
+        ] {
+            let read = both(&options(o), Version::V3);
+            match error {
+                None => assert!(read.starts_with("Config"), "{o}: {read}"),
+                Some(e) => assert!(read.ends_with(e), "{o}: {read}"),
+            }
+        }
+        // TOSCA 2.0's defaults and the absence of options.
+        both(
+            "tosca_definitions_version: tosca_2_0\nservice_template: {}\n",
+            Version::Tosca2,
+        );
+        both("topology_template: {}\n", Version::V1);
     }
 }

@@ -7,7 +7,7 @@
 //! The raw document stays the source of the output; stages read and edit it
 //! through these accessors.
 
-use v4t_yaml::{Key, Map, Node, NodeRef, Span, Value};
+use v4t_yaml::{Key, KeyRef, Map, MapRef, Node, NodeRef, Span, Value, ValueRef};
 
 /// The key of the topology section of TOSCA 1.3.
 pub(crate) const TOPOLOGY: &str = "topology_template";
@@ -61,23 +61,39 @@ pub(crate) fn variability_entry<'d>(doc: &'d Node, key: &str) -> Option<&'d Node
     variability(doc).and_then(|v| v.get(key))
 }
 
-/// `variability.options` as written, if it is a map.
-pub(crate) fn options(doc: &Node) -> Option<&Map> {
-    variability_entry(doc, "options").and_then(Node::as_map)
+/// `variability.options` as written, if it is a map (of a tree or a
+/// [`v4t_yaml::Doc`]).
+pub(crate) fn options<'a>(doc: impl Into<NodeRef<'a>>) -> Option<MapRef<'a>> {
+    topology_of(doc.into())?
+        .get("variability")?
+        .get("options")?
+        .as_map()
 }
 
 /// The entries of a collection in map form or list form (every key of every
-/// list item; list items with more than one key are errors elsewhere).
+/// list item; list items with more than one key are errors elsewhere), of an
+/// owned tree.
 pub fn collection_entries(collection: Option<&Node>) -> Vec<(&Key, &Node)> {
-    match collection.map(|n| &n.value) {
-        Some(Value::Map(m)) => m.iter().collect(),
-        Some(Value::Seq(items)) => items
-            .iter()
-            .filter_map(Node::as_map)
-            .flat_map(Map::iter)
-            .collect(),
-        _ => Vec::new(),
-    }
+    entries_of(collection.map(NodeRef::Tree))
+        .filter_map(|(k, v)| Some((k.as_tree()?, v.as_tree()?)))
+        .collect()
+}
+
+/// [`collection_entries`] read through a [`NodeRef`] (of a tree or a
+/// [`v4t_yaml::Doc`]).
+pub(crate) fn entries_of<'a>(
+    collection: Option<impl Into<NodeRef<'a>>>,
+) -> impl Iterator<Item = (KeyRef<'a>, NodeRef<'a>)> {
+    let value = collection.map(|c| c.into().value());
+    let (map, items) = match value {
+        Some(ValueRef::Map(m)) => (Some(m), None),
+        Some(ValueRef::Seq(items)) => (None, Some(items)),
+        _ => (None, None),
+    };
+    let listed = items.into_iter().flatten().filter_map(NodeRef::as_map);
+    map.into_iter()
+        .flat_map(MapRef::iter)
+        .chain(listed.flat_map(MapRef::iter))
 }
 
 /// The entries of a normalised list of single-entry maps, or of a
@@ -124,11 +140,9 @@ pub(crate) fn entries_mut(collection: &mut Node) -> impl Iterator<Item = (&Key, 
 }
 
 /// The names of the declared variability inputs (map or list form).
-pub(crate) fn declared_inputs(variability: Option<&Node>) -> Vec<&str> {
-    collection_entries(variability.and_then(|v| v.get("inputs")))
-        .into_iter()
-        .map(|(k, _)| k.name.as_str())
-        .collect()
+pub(crate) fn declared_inputs<'a>(variability: Option<impl Into<NodeRef<'a>>>) -> Vec<&'a str> {
+    let inputs = variability.and_then(|v| v.into().get("inputs"));
+    entries_of(inputs).map(|(k, _)| k.name()).collect()
 }
 
 /// A top-level list or map that element locations start from.

@@ -454,7 +454,7 @@ fn option_span(doc: &Node, name: &str) -> Span {
     };
     crate::document::options(doc)
         .and_then(|m| m.get_entry(key))
-        .map_or(Span::NONE, |(k, _)| k.span)
+        .map_or(Span::NONE, |(k, _)| k.span())
 }
 
 /// The tie-breaking rule that applies to `id` (see ARCHITECTURE.md,

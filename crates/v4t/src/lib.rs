@@ -450,7 +450,7 @@ fn resolver_graph(
         Some((_, None)) => normalize::normalize(doc, false, normalize::TypeShape::List)
             .map_err(code(Code::InvalidShape))?,
         None => {
-            let automatic = options::automatic_default_alternatives(document::options(doc))?;
+            let automatic = options::automatic_default_alternatives(document::options(&*doc))?;
             normalize::normalize(doc, automatic, normalize::TypeShape::List)
                 .map_err(code(Code::InvalidShape))?;
         }
@@ -458,7 +458,7 @@ fn resolver_graph(
     let (Config { resolver, .. }, kept) = match enriched {
         Some((config, kept)) => (config, kept),
         None => {
-            let config = Config::read(doc, version, false).map_err(code(Code::InvalidShape))?;
+            let config = Config::read(&*doc, version, false).map_err(code(Code::InvalidShape))?;
             (config, None)
         }
     };

@@ -38,7 +38,7 @@
 //!   node that declares it (the reference accepts it, and conformance tests
 //!   use it to test relation conditions, but no orchestrator can deploy it).
 
-use crate::document::{self, collection_entries, declared_inputs};
+use crate::document::{self, declared_inputs, entries_of};
 use crate::inputs::FEATURE_KEYS;
 use crate::options::{is_known_option, known_options, RENAMED_OPTIONS};
 use crate::suggest::did_you_mean;
@@ -46,7 +46,7 @@ use crate::version::Grammar;
 use v4t_source::{Code, Diagnostic};
 use v4t_tosca::Entity as ToscaEntity;
 use v4t_yaml::hash::SeededSet;
-use v4t_yaml::{Key, Map, Node, Span, Value};
+use v4t_yaml::{KeyRef, MapRef, NodeRef, Span, ValueRef};
 
 /// A warning: a [`Diagnostic`] of severity warning, located at the node it
 /// is about.
@@ -156,8 +156,9 @@ const ELEMENT_ID_PREFIXES: [&str; 11] = [
     "import.",
 ];
 
-/// Collects the warnings for `doc`.
-pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
+/// Collects the warnings for `doc` (an owned tree or a [`v4t_yaml::Doc`]).
+pub(crate) fn lint<'a>(doc: impl Into<NodeRef<'a>>) -> Vec<Warning> {
+    let doc = doc.into();
     let mut out = Vec::new();
     let Some(root) = doc.as_map() else {
         return out;
@@ -174,7 +175,7 @@ pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
     );
     lint.imports(root.get("imports"));
     let topology = document::topology_key(doc);
-    let Some(tt) = root.get(topology).and_then(Node::as_map) else {
+    let Some(tt) = root.get(topology).and_then(NodeRef::as_map) else {
         return out;
     };
     lint.keys(tt, &|| topology.into(), Entity::Topology);
@@ -182,22 +183,22 @@ pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
         lint.variability(v);
     }
     for (kind, collection) in [("input", "inputs"), ("output", "outputs")] {
-        for (name, n) in collection_entries(tt.get(collection)) {
+        for (name, n) in entries_of(tt.get(collection)) {
             if let Some(m) = n.as_map() {
-                let what = || format!("{kind} \"{}\"", name.name);
+                let what = || format!("{kind} \"{}\"", name.name());
                 lint.keys(m, &what, Entity::Parameter);
             }
         }
     }
-    for (name, n) in collection_entries(tt.get("node_templates")) {
+    for (name, n) in entries_of(tt.get("node_templates")) {
         if let Some(m) = n.as_map() {
-            lint.node(&name.name, m);
+            lint.node(name.name(), m);
         }
     }
-    if let Some(templates) = tt.get("relationship_templates").and_then(Node::as_map) {
+    if let Some(templates) = tt.get("relationship_templates").and_then(NodeRef::as_map) {
         for (name, r) in templates.iter() {
             if let Some(m) = r.as_map() {
-                let what = || format!("relationship template \"{}\"", name.name);
+                let what = || format!("relationship template \"{}\"", name.name());
                 lint.template(m, &what, Entity::Relationship, |_, _, _| {});
             }
         }
@@ -206,9 +207,9 @@ pub(crate) fn lint(doc: &Node) -> Vec<Warning> {
         ("group", "groups", Entity::Group),
         ("policy", "policies", Entity::Policy),
     ] {
-        for (name, n) in collection_entries(tt.get(collection)) {
+        for (name, n) in entries_of(tt.get(collection)) {
             if let Some(m) = n.as_map() {
-                let what = || format!("{kind} \"{}\"", name.name);
+                let what = || format!("{kind} \"{}\"", name.name());
                 lint.template(m, &what, entity, |_, _, _| {});
             }
         }
@@ -243,20 +244,27 @@ impl Lint<'_> {
     /// Warns about the keys of `m` that are not keys of `entity` (element
     /// keys count where it is conditional); `what` names the map (only
     /// formatted for a warning).
-    fn keys(&mut self, m: &Map, what: &dyn Fn() -> String, entity: Entity) {
+    #[inline]
+    fn keys(&mut self, m: MapRef<'_>, what: &dyn Fn() -> String, entity: Entity) {
         for (key, _) in m.iter() {
             self.key(key, what, entity);
         }
     }
 
-    /// [`Lint::keys`] for one key.
-    fn key(&mut self, key: &Key, what: &dyn Fn() -> String, entity: Entity) {
-        let k = key.name.as_str();
-        if entity.knows(k, self.grammar()) {
-            return;
+    /// [`Lint::keys`] for one key: inlined, since `entity` is known at most
+    /// calls, which makes the keyname test a `match` on the name.
+    #[inline]
+    fn key(&mut self, key: KeyRef<'_>, what: &dyn Fn() -> String, entity: Entity) {
+        if !entity.knows(key.name(), self.grammar()) {
+            self.unknown_key(key, what, entity);
         }
-        let element_key = (V4T_ELEMENT_KEYS.contains)(k);
-        let message = if element_key {
+    }
+
+    /// The warning for a key [`Lint::key`] does not know.
+    #[cold]
+    fn unknown_key(&mut self, key: KeyRef<'_>, what: &dyn Fn() -> String, entity: Entity) {
+        let k = key.name();
+        let message = if (V4T_ELEMENT_KEYS.contains)(k) {
             format!(
                 "Key \"{k}\" has no effect in {}: it is not a conditional element",
                 what()
@@ -269,7 +277,7 @@ impl Lint<'_> {
                 did_you_mean(k, known)
             )
         };
-        self.warn(Code::UnknownKey, message, key.span);
+        self.warn(Code::UnknownKey, message, key.span());
     }
 
     /// A template with `type` and `properties` (node, relationship, group,
@@ -278,14 +286,14 @@ impl Lint<'_> {
     /// every other key with its value.
     fn template(
         &mut self,
-        m: &Map,
+        m: MapRef<'_>,
         what: &dyn Fn() -> String,
         entity: Entity,
-        mut child: impl FnMut(&mut Self, &str, &Node),
+        mut child: impl FnMut(&mut Self, &str, NodeRef<'_>),
     ) {
         for (key, value) in m.iter() {
             self.key(key, what, entity);
-            match key.name.as_str() {
+            match key.name() {
                 "type" => self.type_assignments(value, what),
                 "properties" => self.properties(value, what),
                 // TOSCA 2.0: conditional attributes, like properties.
@@ -295,9 +303,9 @@ impl Lint<'_> {
         }
     }
 
-    fn imports(&mut self, imports: Option<&Node>) {
+    fn imports(&mut self, imports: Option<NodeRef<'_>>) {
         let file_key = if self.tosca20 { "url" } else { "file" };
-        for item in imports.and_then(Node::as_seq).into_iter().flatten() {
+        for item in imports.and_then(NodeRef::as_seq).into_iter().flatten() {
             // Only import definitions (with `file`, `url` or `profile`), not
             // named single-entry maps.
             let Some(m) = item.as_map().filter(|m| {
@@ -308,25 +316,25 @@ impl Lint<'_> {
             let file = m
                 .get(file_key)
                 .or_else(|| m.get("profile"))
-                .and_then(Node::as_str)
+                .and_then(NodeRef::as_str)
                 .unwrap_or_default();
             let what = || format!("import \"{file}\"");
             self.keys(m, &what, Entity::Import);
         }
     }
 
-    fn variability(&mut self, variability: &Node) {
+    fn variability(&mut self, variability: NodeRef<'_>) {
         let Some(v) = variability.as_map() else {
             return;
         };
         for (key, _) in v.iter() {
-            let k = key.name.as_str();
+            let k = key.name();
             if k == "plugins" {
                 self.warn(
                     Code::Unsupported,
                     "\"plugins\" (technology rule plugins) are not supported by v4t and are ignored"
                         .into(),
-                    key.span,
+                    key.span(),
                 );
             } else if !Entity::Variability.knows(k, self.grammar()) {
                 self.warn(
@@ -335,48 +343,49 @@ impl Lint<'_> {
                         "Unknown key \"{k}\" in the variability definition{}",
                         did_you_mean(k, Entity::Variability.known(self.grammar()))
                     ),
-                    key.span,
+                    key.span(),
                 );
             }
         }
-        for (name, n) in collection_entries(v.get("inputs")) {
+        for (name, n) in entries_of(v.get("inputs")) {
             if let Some(m) = n.as_map() {
-                let what = || format!("variability input \"{}\"", name.name);
+                let what = || format!("variability input \"{}\"", name.name());
                 self.keys(m, &what, Entity::VariabilityInput);
             }
         }
-        if let Some(presets) = v.get("presets").and_then(Node::as_map) {
+        if let Some(presets) = v.get("presets").and_then(NodeRef::as_map) {
             let declared = declared_inputs(Some(variability));
             for (name, n) in presets.iter() {
                 let Some(m) = n.as_map() else { continue };
-                let what = || format!("variability preset \"{}\"", name.name);
+                let what = || format!("variability preset \"{}\"", name.name());
                 self.keys(m, &what, Entity::Preset);
-                let assigned = m.get("inputs").and_then(Node::as_map).into_iter();
-                for (input, _) in assigned.flat_map(Map::iter) {
-                    if !declared.contains(&input.name.as_str()) {
+                let assigned = m.get("inputs").and_then(NodeRef::as_map).into_iter();
+                for (input, _) in assigned.flat_map(MapRef::iter) {
+                    let (preset, input_name) = (name.name(), input.name());
+                    if !declared.contains(&input_name) {
                         self.warn(
                             Code::UndeclaredInput,
                             format!(
                                 "Variability preset \"{}\" assigns the undeclared variability input \"{}\"{}",
-                                name.name,
-                                input.name,
-                                did_you_mean(&input.name, declared.iter().copied())
+                                preset,
+                                input_name,
+                                did_you_mean(input_name, declared.iter().copied())
                             ),
-                            input.span,
+                            input.span(),
                         );
                     }
                 }
             }
         }
-        if let Some(options) = v.get("options").and_then(Node::as_map) {
+        if let Some(options) = v.get("options").and_then(NodeRef::as_map) {
             self.options(options);
         }
     }
 
-    fn options(&mut self, options: &Map) {
+    fn options(&mut self, options: MapRef<'_>) {
         let mut known: Option<Vec<String>> = None;
         for (key, _) in options.iter() {
-            let k = key.name.as_str();
+            let k = key.name();
             if is_known_option(k) {
                 continue;
             }
@@ -392,11 +401,11 @@ impl Lint<'_> {
                     )
                 }
             };
-            self.warn(Code::UnknownOption, message, key.span);
+            self.warn(Code::UnknownOption, message, key.span());
         }
     }
 
-    fn node(&mut self, name: &str, m: &Map) {
+    fn node(&mut self, name: &str, m: MapRef<'_>) {
         let what = || format!("node template \"{name}\"");
         self.template(
             m,
@@ -405,10 +414,10 @@ impl Lint<'_> {
             |lint, key, value| match key {
                 "requirements" => lint.requirements(name, value),
                 "artifacts" => {
-                    for (aname, a) in collection_entries(Some(value)) {
+                    for (aname, a) in entries_of(Some(value)) {
                         if let Some(am) = a.as_map() {
                             let what = || {
-                                format!("artifact \"{}\" of node template \"{name}\"", aname.name)
+                                format!("artifact \"{}\" of node template \"{name}\"", aname.name())
                             };
                             lint.template(am, &what, Entity::Artifact, |_, _, _| {});
                         }
@@ -416,10 +425,13 @@ impl Lint<'_> {
                 }
                 "capabilities" => lint.capabilities(name, value),
                 "technology" if value.as_seq().is_some() => {
-                    for (tname, t) in collection_entries(Some(value)) {
+                    for (tname, t) in entries_of(Some(value)) {
                         if let Some(tm) = t.as_map() {
                             let what = || {
-                                format!("technology \"{}\" of node template \"{name}\"", tname.name)
+                                format!(
+                                    "technology \"{}\" of node template \"{name}\"",
+                                    tname.name()
+                                )
                             };
                             lint.keys(tm, &what, Entity::Technology);
                         }
@@ -430,13 +442,13 @@ impl Lint<'_> {
         );
     }
 
-    fn requirements(&mut self, name: &str, requirements: &Node) {
+    fn requirements(&mut self, name: &str, requirements: NodeRef<'_>) {
         for req in requirements.as_seq().into_iter().flatten() {
-            let Some((rname, assignment)) = req.as_map().and_then(Map::first) else {
+            let Some((rname, assignment)) = req.as_map().and_then(MapRef::first) else {
                 continue;
             };
-            let target = match &assignment.value {
-                Value::Map(am) => am.get("node"),
+            let target = match assignment.value() {
+                ValueRef::Map(am) => am.get("node"),
                 _ => Some(assignment),
             };
             if let Some(t) = target.filter(|t| t.as_str() == Some(name)) {
@@ -444,34 +456,44 @@ impl Lint<'_> {
                     Code::SelfReference,
                     format!(
                         "Requirement \"{}\" of node template \"{name}\" refers to the node itself",
-                        rname.name
+                        rname.name()
                     ),
-                    t.span,
+                    t.span(),
                 );
             }
             if let Some(am) = assignment.as_map() {
-                let what = || format!("requirement \"{}\" of node template \"{name}\"", rname.name);
+                let what = || {
+                    format!(
+                        "requirement \"{}\" of node template \"{name}\"",
+                        rname.name()
+                    )
+                };
                 self.keys(am, &what, Entity::Requirement);
             }
         }
     }
 
-    fn capabilities(&mut self, name: &str, capabilities: &Node) {
-        for (cname, c) in capabilities.as_map().into_iter().flat_map(Map::iter) {
+    fn capabilities(&mut self, name: &str, capabilities: NodeRef<'_>) {
+        for (cname, c) in capabilities.as_map().into_iter().flat_map(MapRef::iter) {
             let Some(cm) = c.as_map() else { continue };
-            let what = || format!("capability \"{}\" of node template \"{name}\"", cname.name);
+            let what = || {
+                format!(
+                    "capability \"{}\" of node template \"{name}\"",
+                    cname.name()
+                )
+            };
             self.keys(cm, &what, Entity::Capability);
-            for (pname, p) in collection_entries(cm.get("properties")) {
+            for (pname, p) in entries_of(cm.get("properties")) {
                 if let Some(key) = element_key(p) {
                     self.warn(
                         Code::ConditionAsData,
                         format!(
                             "Capability properties are not conditional elements: \"{}\" of property \"{}\" of {} is kept as part of its value",
-                            key.name,
-                            pname.name,
+                            key.name(),
+                            pname.name(),
                             what()
                         ),
-                        key.span,
+                        key.span(),
                     );
                 }
             }
@@ -479,20 +501,20 @@ impl Lint<'_> {
     }
 
     /// Type assignments (`type` in list form) carry only element keys.
-    fn type_assignments(&mut self, types: &Node, container: &dyn Fn() -> String) {
+    fn type_assignments(&mut self, types: NodeRef<'_>, container: &dyn Fn() -> String) {
         if types.as_seq().is_none() {
             return;
         }
-        for (tname, t) in collection_entries(Some(types)) {
+        for (tname, t) in entries_of(Some(types)) {
             if let Some(tm) = t.as_map() {
-                let what = || format!("type \"{}\" of {}", tname.name, container());
+                let what = || format!("type \"{}\" of {}", tname.name(), container());
                 self.keys(tm, &what, Entity::TypeAssignment);
             }
         }
     }
 
     /// Wrapped properties in list form; element keys where they are data.
-    fn properties(&mut self, props: &Node, container: &dyn Fn() -> String) {
+    fn properties(&mut self, props: NodeRef<'_>, container: &dyn Fn() -> String) {
         if let Some(map) = props.as_map() {
             for (pname, p) in map.iter() {
                 if let Some(key) = element_key(p) {
@@ -500,37 +522,37 @@ impl Lint<'_> {
                         Code::ConditionAsData,
                         format!(
                             "Property \"{}\" of {} is in map form, so its \"{}\" is part of its value; write the properties as a list (- {}: {{value: ..., {}: ...}}) to make it conditional",
-                            pname.name,
+                            pname.name(),
                             container(),
-                            key.name,
-                            pname.name,
-                            key.name
+                            key.name(),
+                            pname.name(),
+                            key.name()
                         ),
-                        key.span,
+                        key.span(),
                     );
                 }
             }
             return;
         }
-        for (pname, p) in collection_entries(Some(props)) {
+        for (pname, p) in entries_of(Some(props)) {
             let Some(pm) = p.as_map() else { continue };
             let wrapped = PROPERTY_KEYS
                 .list
                 .iter()
-                .any(|k| pm.get(k).is_some_and(Node::is_defined));
+                .any(|k| pm.get(k).is_some_and(NodeRef::is_defined));
             if wrapped {
-                let what = || format!("property \"{}\" of {}", pname.name, container());
+                let what = || format!("property \"{}\" of {}", pname.name(), container());
                 self.keys(pm, &what, Entity::Property);
             } else if let Some(key) = element_key(p) {
                 self.warn(
                     Code::ConditionAsData,
                     format!(
                         "Property \"{}\" of {} has \"{}\" but neither \"value\" nor \"expression\", so the whole map is its value",
-                        pname.name,
+                        pname.name(),
                         container(),
-                        key.name
+                        key.name()
                     ),
-                    key.span,
+                    key.span(),
                 );
             }
         }
@@ -539,19 +561,19 @@ impl Lint<'_> {
 
 /// The first element key (`conditions`, `default_alternative`, ...) of a
 /// map value, if any.
-fn element_key(value: &Node) -> Option<&Key> {
+fn element_key(value: NodeRef<'_>) -> Option<KeyRef<'_>> {
     value
         .as_map()?
         .iter()
         .map(|(k, _)| k)
-        .find(|k| (V4T_ELEMENT_KEYS.contains)(&k.name))
+        .find(|k| (V4T_ELEMENT_KEYS.contains)(k.name()))
 }
 
-fn unused_inputs(doc: &Node, tt: &Map, out: &mut Vec<Warning>) {
+fn unused_inputs<'a>(doc: NodeRef<'a>, tt: MapRef<'a>, out: &mut Vec<Warning>) {
     let Some(inputs) = tt
         .get("variability")
         .and_then(|v| v.get("inputs"))
-        .and_then(Node::as_map)
+        .and_then(NodeRef::as_map)
     else {
         return;
     };
@@ -566,11 +588,12 @@ fn unused_inputs(doc: &Node, tt: &Map, out: &mut Vec<Warning>) {
         .get("variability")
         .and_then(|v| v.get("options"))
         .and_then(|o| o.get("enrich_input_condition"))
-        .and_then(Node::as_bool)
+        .and_then(NodeRef::as_bool)
         != Some(false);
     for (name, definition) in inputs.iter() {
-        if input_conditions && ELEMENT_ID_PREFIXES.iter().any(|p| name.name.starts_with(p)) {
-            used.insert(name.name.as_str());
+        let name = name.name();
+        if input_conditions && ELEMENT_ID_PREFIXES.iter().any(|p| name.starts_with(p)) {
+            used.insert(name);
         }
         // Inputs in a feature model (having one, or named in another
         // input's) are read by its check.
@@ -578,12 +601,12 @@ fn unused_inputs(doc: &Node, tt: &Map, out: &mut Vec<Warning>) {
             let Some(targets) = definition.get(key) else {
                 continue;
             };
-            used.insert(name.name.as_str());
+            used.insert(name);
             let names = targets
                 .as_seq()
                 .map(|items| items.iter().collect::<Vec<_>>())
                 .unwrap_or_else(|| vec![targets]);
-            for target in names.into_iter().filter_map(Node::as_str) {
+            for target in names.into_iter().filter_map(NodeRef::as_str) {
                 if inputs.contains_key(target) {
                     used.insert(target);
                 }
@@ -599,9 +622,9 @@ fn unused_inputs(doc: &Node, tt: &Map, out: &mut Vec<Warning>) {
     // limit).
     let mut stack = vec![doc];
     while let Some(n) = stack.pop() {
-        match &n.value {
-            Value::Map(m) => {
-                if let Some(name) = m.get("variability_input").and_then(Node::as_str) {
+        match n.value() {
+            ValueRef::Map(m) => {
+                if let Some(name) = m.get("variability_input").and_then(NodeRef::as_str) {
                     if inputs.contains_key(name) && used.insert(name) && used.len() == inputs.len()
                     {
                         return;
@@ -609,17 +632,17 @@ fn unused_inputs(doc: &Node, tt: &Map, out: &mut Vec<Warning>) {
                 }
                 stack.extend(m.iter().rev().map(|(_, v)| v));
             }
-            Value::Seq(items) => stack.extend(items.iter().rev()),
+            ValueRef::Seq(items) => stack.extend(items.iter().rev()),
             _ => {}
         }
     }
     for (name, _) in inputs.iter() {
-        if !used.contains(name.name.as_str()) {
+        if !used.contains(name.name()) {
             let message = format!(
                 "Variability input \"{}\" is never used by a condition or an expression",
-                name.name
+                name.name()
             );
-            out.push(Diagnostic::warning(Code::UnusedInput, message).at(name.span));
+            out.push(Diagnostic::warning(Code::UnusedInput, message).at(name.span()));
         }
     }
 }
@@ -629,9 +652,15 @@ mod tests {
     use super::*;
     use v4t_yaml::{parse, SourceId};
 
+    /// The warnings of `text` read as a tree, which must be the warnings
+    /// of `text` read as a [`v4t_yaml::Doc`], at the same places.
     fn warnings(text: &str) -> Vec<(String, u32, u32)> {
-        lint(&parse(text, SourceId(0)).unwrap())
-            .into_iter()
+        let tree = lint(&parse(text, SourceId(0)).unwrap());
+        let schema = v4t_yaml::parse::Schema::JsYaml;
+        let (doc, _) = v4t_yaml::parse_doc_reporting_duplicates(text, SourceId(0), schema).unwrap();
+        let read = lint(doc.root());
+        assert_eq!(format!("{tree:?}"), format!("{read:?}"), "{text}");
+        tree.into_iter()
             .map(|w| {
                 let at = w.span.locate(text);
                 (w.message, at.line, at.col)
@@ -1007,7 +1036,9 @@ impl Entity {
         }
     }
 
-    /// Whether `key` is a key of the map on a base of `grammar`.
+    /// Whether `key` is a key of the map on a base of `grammar` (inlined
+    /// into [`Lint::key`], where `self` is known).
+    #[inline(always)]
     fn knows(self, key: &str, grammar: Grammar) -> bool {
         (self.v4t().contains)(key)
             || (self.conditional() && (V4T_ELEMENT_KEYS.contains)(key))

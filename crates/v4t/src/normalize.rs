@@ -63,10 +63,11 @@ pub(crate) fn normalize(doc: &mut Node, automatic: bool, types: TypeShape) -> Re
     Ok(())
 }
 
-pub(crate) fn not_a_boolean(n: &Node) -> Error {
+pub(crate) fn not_a_boolean<'a>(n: impl Into<NodeRef<'a>>) -> Error {
+    let n = n.into();
     Error::at(
         format!("Element \"{}\" is not a boolean", to_json(n)),
-        n.span,
+        n.span(),
     )
 }
 

@@ -12,7 +12,7 @@ use crate::kind::Kind;
 use crate::normalize::not_a_boolean;
 use crate::version::Version;
 use v4t_yaml::json::to_json;
-use v4t_yaml::{Map, Node, Span};
+use v4t_yaml::{MapRef, Node, NodeRef, Span, ValueRef};
 
 /// The pruning mode of a version without `mode` (table 2.3).
 fn default_mode(version: Version) -> &'static str {
@@ -24,7 +24,7 @@ fn default_mode(version: Version) -> &'static str {
 
 /// `automatic_default_alternatives` of the options `user` as written (read
 /// by the first normalisation, which then deletes it, 3.10).
-pub(crate) fn automatic_default_alternatives(user: Option<&Map>) -> Result<bool> {
+pub(crate) fn automatic_default_alternatives(user: Option<MapRef<'_>>) -> Result<bool> {
     match user
         .and_then(|o| o.get("automatic_default_alternatives"))
         .filter(|n| n.is_defined())
@@ -152,7 +152,7 @@ impl Switch {
     }
 }
 
-/// Every option key [`Options::new`] reads besides the per-kind ones
+/// Every option key [`Options::read`] reads besides the per-kind ones
 /// (`<kind>_<switch>` and `<kind>_default_condition_mode`).
 const GLOBAL_OPTION_KEYS: &[&str] = &[
     "mode",
@@ -231,13 +231,13 @@ fn hosting_relationship_types(user: Written<'_>) -> Result<Option<Vec<Node>>> {
     let Some(n) = user.get("hosting_relationship_types") else {
         return Ok(None);
     };
-    let list = match &n.value {
-        v4t_yaml::Value::String(_) => vec![n.clone()],
-        v4t_yaml::Value::Seq(items) => items.clone(),
+    let list = match n.value() {
+        ValueRef::String(_) => vec![n.to_node()],
+        ValueRef::Seq(items) => items.iter().map(NodeRef::to_node).collect(),
         _ => {
             return Err(Error::at(
                 format!("Element \"{}\" is not an array", to_json(n)),
-                n.span,
+                n.span(),
             ))
         }
     };
@@ -663,13 +663,13 @@ pub(crate) enum View {
 /// twice, never copied or edited.
 #[derive(Clone, Copy)]
 struct Written<'a> {
-    map: Option<&'a Map>,
+    map: Option<MapRef<'a>>,
     view: View,
 }
 
 impl<'a> Written<'a> {
     /// The defined value of `key` this view sees.
-    fn get(self, key: &str) -> Option<&'a Node> {
+    fn get(self, key: &str) -> Option<NodeRef<'a>> {
         if let View::Resolver { enriched } = self.view {
             if key == "automatic_default_alternatives" || (enriched && is_enrichment_only(key)) {
                 return None;
@@ -686,15 +686,15 @@ struct Raw<'a> {
 }
 
 /// `Element "<json>" is not a string`.
-fn not_a_string(n: &Node) -> Error {
+fn not_a_string(n: NodeRef<'_>) -> Error {
     Error::at(
         format!("Element \"{}\" is not a string", to_json(n)),
-        n.span,
+        n.span(),
     )
 }
 
-impl Raw<'_> {
-    fn user_node(&self, key: &str) -> Option<&Node> {
+impl<'a> Raw<'a> {
+    fn user_node(&self, key: &str) -> Option<NodeRef<'a>> {
         // Keeps the list the unknown-option warnings use complete.
         debug_assert!(
             is_known_option(key),
@@ -748,7 +748,7 @@ impl Raw<'_> {
         Ok(self.user(key)?.unwrap_or(fallback))
     }
 
-    fn string(&self, key: &str) -> Result<Option<&str>> {
+    fn string(&self, key: &str) -> Result<Option<&'a str>> {
         match self.user_node(key) {
             None => Ok(None),
             Some(n) => n.as_str().map(Some).ok_or_else(|| not_a_string(n)),
@@ -757,19 +757,6 @@ impl Raw<'_> {
 }
 
 impl Options {
-    /// Resolves the options of a template with version `version` and raw
-    /// options `user` (`variability.options`).
-    #[cfg(test)]
-    pub(crate) fn new(version: Version, user: Option<&Map>) -> Result<Options> {
-        Options::seen(
-            version,
-            Written {
-                map: user,
-                view: View::Written,
-            },
-        )
-    }
-
     /// The options of version `version` that `user` holds.
     fn seen(version: Version, user: Written<'_>) -> Result<Options> {
         let raw = Raw {
@@ -826,7 +813,7 @@ impl Options {
     pub(crate) fn read(
         version: Version,
         grammar: crate::version::Grammar,
-        user: Option<&Map>,
+        user: Option<MapRef<'_>>,
         view: View,
     ) -> Result<Options> {
         let user = Written { map: user, view };
@@ -872,7 +859,12 @@ impl Options {
 
     /// The switches of one element: its own keys override the kind's (6.2).
     /// `anchor` disables default conditions and pruning of nodes.
-    pub(crate) fn element(&self, kind: Kind, raw: Option<&Map>, anchor: bool) -> Result<Switches> {
+    pub(crate) fn element(
+        &self,
+        kind: Kind,
+        raw: Option<MapRef<'_>>,
+        anchor: bool,
+    ) -> Result<Switches> {
         let k = self.kind(kind);
         let get = |key: &str| -> Result<Option<bool>> {
             match raw.and_then(|m| m.get(key)).filter(|n| n.is_defined()) {
@@ -906,7 +898,7 @@ fn pruning_mode(version: Version, user: Written<'_>) -> Result<Vec<ModeEntry>> {
         None => default_mode(version),
         Some(n) => n.as_str().ok_or_else(|| not_a_string(n))?,
     };
-    let span = written.map_or(Span::NONE, |n| n.span);
+    let span = written.map_or(Span::NONE, NodeRef::span);
     mode_table(name, version == Version::V3)
         .ok_or_else(|| Error::at(format!("Pruning mode \"{name}\" unknown"), span))
 }
@@ -1052,12 +1044,12 @@ fn solver_options(raw: &Raw<'_>, version: Version) -> Result<SolverOptions> {
         |key: &str, default: Optimize, true_is: Optimize, message: &str| -> Result<Optimize> {
             match raw.user_node(key) {
                 None => Ok(default),
-                Some(n) => match (&n.value, n.as_str()) {
-                    (v4t_yaml::Value::Bool(true), _) => Ok(true_is),
-                    (v4t_yaml::Value::Bool(false), _) => Ok(Optimize::Off),
-                    (_, Some("min")) => Ok(Optimize::Min),
-                    (_, Some("max")) => Ok(Optimize::Max),
-                    _ => Err(Error::at(message, n.span)),
+                Some(n) => match n.value() {
+                    ValueRef::Bool(true) => Ok(true_is),
+                    ValueRef::Bool(false) => Ok(Optimize::Off),
+                    ValueRef::String("min") => Ok(Optimize::Min),
+                    ValueRef::String("max") => Ok(Optimize::Max),
+                    _ => Err(Error::at(message, n.span())),
                 },
             }
         };
@@ -1075,7 +1067,7 @@ fn solver_options(raw: &Raw<'_>, version: Version) -> Result<SolverOptions> {
             _ => {
                 return Err(Error::at(
                     "Option optimization_topology_mode must be \"weight\" or \"count\"",
-                    n.span,
+                    n.span(),
                 ))
             }
         },
@@ -1121,7 +1113,7 @@ fn technologies_mode(raw: &Raw<'_>, v1: bool) -> Result<TechnologiesMode> {
             } else {
                 "Option optimization_technology_mode must be \"weight\", \"count\", or \"weight-count\""
             },
-            n.span,
+            n.span(),
         )),
     }
 }
@@ -1204,13 +1196,31 @@ fn mode_table(mode: &str, rc3: bool) -> Option<Vec<ModeEntry>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use v4t_yaml::{Doc, Map, SourceId};
+
+    /// The options of version `version` that `user` holds, as written; the
+    /// same read through a [`Doc`] (the same options, or the same error).
+    fn read(version: Version, user: &Map) -> Result<Options> {
+        let read = |map| {
+            let user = Written {
+                map,
+                view: View::Written,
+            };
+            Options::seen(version, user)
+        };
+        let tree = read(Some(user.into()));
+        let doc = Doc::from_node(&Node::map(user.clone()), SourceId(0));
+        let other = read(doc.root().as_map());
+        assert_eq!(format!("{tree:?}"), format!("{other:?}"));
+        tree
+    }
 
     fn opts(version: Version, yaml: &[(&str, Node)]) -> Options {
         let mut m = Map::new();
         for (k, v) in yaml {
             m.insert(*k, v.clone());
         }
-        Options::new(version, Some(&m)).expect("options")
+        read(version, &m).expect("options")
     }
 
     #[test]
@@ -1388,15 +1398,15 @@ mod tests {
     fn invalid_values_give_the_reference_messages() {
         let mut m = Map::new();
         m.insert("mode", Node::string("bogus"));
-        let e = Options::new(Version::V1, Some(&m)).unwrap_err();
+        let e = read(Version::V1, &m).unwrap_err();
         assert_eq!(e.message, "Pruning mode \"bogus\" unknown");
         let mut m = Map::new();
         m.insert("pruning", Node::string("yes"));
-        let e = Options::new(Version::V1, Some(&m)).unwrap_err();
+        let e = read(Version::V1, &m).unwrap_err();
         assert_eq!(e.message, "Element \"\"yes\"\" is not a boolean");
         let mut m = Map::new();
         m.insert("optimization_technologies_mode", Node::string("x"));
-        let e = Options::new(Version::V1, Some(&m)).unwrap_err();
+        let e = read(Version::V1, &m).unwrap_err();
         assert_eq!(
             e.message,
             "Option optimization_technology_mode must be \"weight\" or \"count\""

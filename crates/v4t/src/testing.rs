@@ -57,7 +57,7 @@ pub(crate) fn version(doc: &Node) -> Version {
 /// The first normalisation of `doc`, as the enricher does it (with the
 /// option `automatic_default_alternatives` as written).
 pub(crate) fn normalize(doc: &mut Node) -> crate::Result<()> {
-    let automatic = crate::options::automatic_default_alternatives(document::options(doc))?;
+    let automatic = crate::options::automatic_default_alternatives(document::options(&*doc))?;
     crate::normalize::normalize(doc, automatic, crate::normalize::TypeShape::List)
 }
 

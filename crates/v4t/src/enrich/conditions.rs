@@ -222,7 +222,7 @@ fn enrich_element(
         } else {
             // Without option keys, the kind's switches (no lookups).
             match own {
-                Some(own) => g.options().element(e.kind, Some(own), e.anchor())?,
+                Some(own) => g.options().element(e.kind, Some(own.into()), e.anchor())?,
                 None => cx.kinds.switches(e.kind, e.anchor()),
             }
         };

@@ -102,7 +102,7 @@ fn enrich_doc(
     keep_graph: bool,
     constraints: Constraints,
 ) -> Result<(Config, Option<Graph>)> {
-    let automatic = options::automatic_default_alternatives(document::options(doc))?;
+    let automatic = options::automatic_default_alternatives(document::options(&*doc))?;
     // When resolving, single types stay as written (the graph reads them
     // as lists); `v4t enrich` prints the canonical lists.
     let types_shape = match keep_graph {
@@ -110,7 +110,7 @@ fn enrich_doc(
         false => TypeShape::List,
     };
     normalize(doc, automatic, types_shape)?;
-    let config = Config::read(doc, version, true).map_err(|e| e.or_code(Code::InvalidShape))?;
+    let config = Config::read(&*doc, version, true).map_err(|e| e.or_code(Code::InvalidShape))?;
     let options = &config.options;
     // The fallback properties (5.3): in the document for the template
     // `v4t enrich` prints; when resolving, elements the graphs add (the
