@@ -6,7 +6,7 @@
 //! expressions; a reference back to an input that is being read is reported as
 //! a cycle instead of recursing forever.
 
-use v4t_yaml::{Key, Node, Span, Value};
+use v4t_yaml::{Key, Node, NodeRef, Span, Value, ValueRef};
 
 use crate::error::{EvalError, Result};
 use crate::evaluate::Evaluator;
@@ -77,27 +77,28 @@ impl Evaluator<'_> {
 /// `merge(object, 5)` does; a map or list merged into a scalar target replaces it
 /// with a copy. Merging a map into a list only sets the list's index keys (the
 /// other keys would be non-index array properties, which YAML cannot show).
-pub fn deep_merge(target: &mut Node, source: &Node) {
-    match (&mut target.value, &source.value) {
-        (Value::Map(t), Value::Map(s)) => {
+pub fn deep_merge<'a>(target: &mut Node, source: impl Into<NodeRef<'a>>) {
+    let source = source.into();
+    match (&mut target.value, source.value()) {
+        (Value::Map(t), ValueRef::Map(s)) => {
             for (key, src) in s.iter() {
-                match t.get_mut(&key.name) {
+                match t.get_mut(key.name()) {
                     Some(slot) => merge_value(slot, src),
                     None => {
-                        let mut slot = Node::new(Value::Null, src.span);
+                        let mut slot = Node::new(Value::Null, src.span());
                         fresh_container(&mut slot, src);
                         merge_value(&mut slot, src);
-                        t.push(Key::new(key.name.clone(), key.span), slot);
+                        t.push(Key::new(key.name(), key.span()), slot);
                     }
                 }
             }
         }
-        (Value::Seq(t), Value::Seq(s)) => {
+        (Value::Seq(t), ValueRef::Seq(s)) => {
             for (i, src) in s.iter().enumerate() {
                 match t.get_mut(i) {
                     Some(slot) => merge_value(slot, src),
                     None => {
-                        let mut slot = Node::new(Value::Null, src.span);
+                        let mut slot = Node::new(Value::Null, src.span());
                         fresh_container(&mut slot, src);
                         merge_value(&mut slot, src);
                         t.push(slot);
@@ -105,19 +106,16 @@ pub fn deep_merge(target: &mut Node, source: &Node) {
                 }
             }
         }
-        (Value::Seq(t), Value::Map(s)) => {
+        (Value::Seq(t), ValueRef::Map(s)) => {
             for (key, src) in s.iter() {
-                let index = key
-                    .name
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|i| i.to_string() == key.name);
+                let name = key.name();
+                let index = name.parse::<usize>().ok().filter(|i| i.to_string() == name);
                 if let Some(slot) = index.and_then(|i| t.get_mut(i)) {
                     merge_value(slot, src);
                 }
             }
         }
-        (_, Value::Map(_) | Value::Seq(_)) => {
+        (_, ValueRef::Map(_) | ValueRef::Seq(_)) => {
             fresh_container(target, source);
             deep_merge(target, source);
         }
@@ -126,30 +124,29 @@ pub fn deep_merge(target: &mut Node, source: &Node) {
 }
 
 /// lodash's `baseMergeDeep`/`assignMergeValue` for one property.
-fn merge_value(slot: &mut Node, src: &Node) {
-    match (&slot.value, &src.value) {
+fn merge_value(slot: &mut Node, src: NodeRef<'_>) {
+    match (&slot.value, src.value()) {
         // A list source into a non-list starts from `[]`; a map source into a
         // non-object starts from `{}` (a list target keeps its list).
-        (Value::Seq(_), Value::Seq(_) | Value::Map(_)) | (Value::Map(_), Value::Map(_)) => {
-            deep_merge(slot, src)
-        }
-        (_, Value::Map(_) | Value::Seq(_)) => {
+        (Value::Seq(_), ValueRef::Seq(_) | ValueRef::Map(_))
+        | (Value::Map(_), ValueRef::Map(_)) => deep_merge(slot, src),
+        (_, ValueRef::Map(_) | ValueRef::Seq(_)) => {
             fresh_container(slot, src);
             deep_merge(slot, src);
         }
         // Scalars (including null and dates) overwrite.
-        _ => *slot = src.clone(),
+        _ => *slot = src.to_node(),
     }
 }
 
 /// Replaces `slot` by an empty container of the source's kind.
-fn fresh_container(slot: &mut Node, src: &Node) {
-    match src.value {
-        Value::Map(_) => slot.value = Value::Map(v4t_yaml::Map::new()),
-        Value::Seq(_) => slot.value = Value::Seq(Vec::new()),
+fn fresh_container(slot: &mut Node, src: NodeRef<'_>) {
+    match src.value() {
+        ValueRef::Map(_) => slot.value = Value::Map(v4t_yaml::Map::new()),
+        ValueRef::Seq(_) => slot.value = Value::Seq(Vec::new()),
         _ => {}
     }
-    slot.span = src.span;
+    slot.span = src.span();
 }
 
 #[cfg(test)]
@@ -372,10 +369,23 @@ mod tests {
         assert_eq!(err.span.locate(text).start(), (1, 21));
     }
 
+    /// `source` merged into `target`, `source` read as a tree; merging it
+    /// read as a [`v4t_yaml::Doc`] must give the same tree, spans included.
     fn merged(target: &str, source: &str) -> Node {
-        let mut target = node(target);
-        deep_merge(&mut target, &node(source));
-        target
+        let mut tree = node(target);
+        deep_merge(&mut tree, &node(source));
+        let schema = v4t_yaml::parse::Schema::JsYaml;
+        let (doc, _) =
+            v4t_yaml::parse_doc_reporting_duplicates(source, v4t_yaml::SourceId(0), schema)
+                .unwrap();
+        let mut read = node(target);
+        deep_merge(&mut read, doc.root());
+        assert_eq!(
+            format!("{tree:?}"),
+            format!("{read:?}"),
+            "{target} <- {source}"
+        );
+        tree
     }
 
     fn assert_merge(target: &str, source: &str, expected: &str) {

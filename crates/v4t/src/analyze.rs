@@ -1223,7 +1223,7 @@ fn feature_rules(
     inputs: &[InputDomain],
 ) -> Result<Vec<(Lit, Reason)>> {
     let Some(defs) =
-        crate::inputs::definitions(doc).filter(|d| crate::inputs::has_feature_model(d))
+        crate::inputs::definitions(doc).filter(|&d| crate::inputs::has_feature_model(d))
     else {
         return Ok(Vec::new());
     };

@@ -52,18 +52,17 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use v4t_yaml::{parse, parse::Schema, parse_doc_reporting_duplicates, SourceId};
+    use crate::testing::{doc, read_doc};
 
     /// The configuration of `text` read as a tree and read as a
     /// [`v4t_yaml::Doc`]: the same options, or the same error at the same place.
     fn both(text: &str, version: Version) -> String {
-        let tree = parse(text, SourceId(0)).unwrap();
-        let (doc, _) = parse_doc_reporting_duplicates(text, SourceId(0), Schema::JsYaml).unwrap();
+        let (tree, read_as_doc) = (doc(text), read_doc(text));
         let read = |doc: NodeRef<'_>| match Config::read(doc, version, true) {
             Ok(c) => format!("{c:?}"),
             Err(e) => format!("{} at {:?}", e.message, e.span.locate(text).start()),
         };
-        let (from_tree, from_doc) = (read((&tree).into()), read(doc.root()));
+        let (from_tree, from_doc) = (read((&tree).into()), read(read_as_doc.root()));
         assert_eq!(from_tree, from_doc, "{text}");
         from_tree
     }

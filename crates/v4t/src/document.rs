@@ -51,7 +51,12 @@ pub(crate) fn topology_map_mut(doc: &mut Node) -> Option<&mut Map> {
 
 /// The topology's `variability` section.
 pub(crate) fn variability(doc: &Node) -> Option<&Node> {
-    topology(doc).and_then(|t| t.get("variability"))
+    variability_of(doc.into()).and_then(NodeRef::as_tree)
+}
+
+/// The topology's `variability` section, read through a [`NodeRef`].
+pub(crate) fn variability_of(doc: NodeRef<'_>) -> Option<NodeRef<'_>> {
+    topology_of(doc)?.get("variability")
 }
 
 /// An entry of the `variability` section (`inputs`, `presets`,
@@ -64,10 +69,7 @@ pub(crate) fn variability_entry<'d>(doc: &'d Node, key: &str) -> Option<&'d Node
 /// `variability.options` as written, if it is a map (of a tree or a
 /// [`v4t_yaml::Doc`]).
 pub(crate) fn options<'a>(doc: impl Into<NodeRef<'a>>) -> Option<MapRef<'a>> {
-    topology_of(doc.into())?
-        .get("variability")?
-        .get("options")?
-        .as_map()
+    variability_of(doc.into())?.get("options")?.as_map()
 }
 
 /// The entries of a collection in map form or list form (every key of every

@@ -268,7 +268,7 @@ fn input_values(doc: &Node, values: &Map, variant: &ResolveOptions) -> Vec<Input
     definitions
         .iter()
         .map(|(k, d)| {
-            let name = k.name.as_str();
+            let name = k.name();
             let direct = variant
                 .inputs
                 .as_ref()
@@ -284,18 +284,18 @@ fn input_values(doc: &Node, values: &Map, variant: &ResolveOptions) -> Vec<Input
             } else if let Some((p, span)) = preset {
                 (InputOrigin::Preset(p), span)
             } else if let Some(v) = default {
-                (InputOrigin::Default, v.span)
+                (InputOrigin::Default, v.span())
             } else if let Some(v) = d.get("default_expression").filter(|v| v.is_defined()) {
-                (InputOrigin::DefaultExpression, v.span)
+                (InputOrigin::DefaultExpression, v.span())
             } else {
-                (InputOrigin::Unset, k.span)
+                (InputOrigin::Unset, k.span())
             };
             let value = values
                 .get(name)
                 .filter(|v| v.is_defined())
                 .or(direct)
-                .or(default)
-                .map(|v| v.value.clone());
+                .map(|v| v.value.clone())
+                .or_else(|| default.map(|v| v.to_node().value));
             let origin = match (origin, &value) {
                 (InputOrigin::DefaultExpression, None) => InputOrigin::Unset,
                 (o, _) => o,

@@ -12,19 +12,19 @@ use v4t_expr::{deep_merge, Evaluator};
 use v4t_sat::{Lit, Solver};
 use v4t_source::{Code, Diagnostic, Sources};
 use v4t_yaml::json::to_json;
-use v4t_yaml::{Map, Node, Span};
+use v4t_yaml::{KeyRef, Map, MapRef, Node, NodeRef, Span, Value};
 
 /// The accumulated input assignments of presets (in order) and `direct`.
 /// Direct assignments to inputs the template does not declare are read by
 /// nothing (the reference accepts them silently); each is a warning, with
 /// the closest declared name as a suggestion.
-pub(crate) fn assign(
-    doc: &Node,
+pub(crate) fn assign<'a>(
+    doc: impl Into<NodeRef<'a>>,
     presets: &[String],
     direct: Option<&Node>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Map> {
-    let variability = document::variability(doc);
+    let variability = document::variability_of(doc.into());
     if let Some(direct) = direct.and_then(Node::as_map) {
         let declared = declared_inputs(variability);
         for (key, _) in direct.iter() {
@@ -45,7 +45,7 @@ pub(crate) fn assign(
             let message = format!("Did not find variability preset \"{name}\"");
             let error = Error::coded(Code::UnknownPreset, message, Span::NONE);
             return Err(
-                match defined.and_then(Node::as_map).filter(|m| !m.is_empty()) {
+                match defined.and_then(NodeRef::as_map).filter(|m| !m.is_empty()) {
                     Some(m) => {
                         let names: Vec<String> = m.keys().map(|k| format!("\"{k}\"")).collect();
                         let note = format!(
@@ -55,9 +55,9 @@ pub(crate) fn assign(
                         );
                         // At the `presets` key, where the list of names begins.
                         let at = variability
-                            .and_then(Node::as_map)
+                            .and_then(NodeRef::as_map)
                             .and_then(|v| v.get_entry("presets"))
-                            .map_or(Span::NONE, |(k, _)| k.span);
+                            .map_or(Span::NONE, |(k, _)| k.span());
                         error.with_note(note, at)
                     }
                     None => error.with_note("the template defines no presets", Span::NONE),
@@ -88,15 +88,15 @@ pub(crate) const FEATURE_KEYS: [&str; 6] = [
 ];
 
 /// A string or list of strings as a list of names.
-fn targets(n: &Node, allow_string: bool) -> Result<Vec<String>> {
+fn targets(n: NodeRef<'_>, allow_string: bool) -> Result<Vec<String>> {
     if let Some(s) = n.as_str() {
         if allow_string {
             return Ok(vec![s.to_string()]);
         }
-        bail!(n.span, "Element \"{}\" is not an array", to_json(n));
+        bail!(n.span(), "Element \"{}\" is not an array", to_json(n));
     }
     let Some(items) = n.as_seq() else {
-        bail!(n.span, "Element \"{}\" is not an array", to_json(n));
+        bail!(n.span(), "Element \"{}\" is not an array", to_json(n));
     };
     items
         .iter()
@@ -104,7 +104,7 @@ fn targets(n: &Node, allow_string: bool) -> Result<Vec<String>> {
             i.as_str().map(str::to_string).ok_or_else(|| {
                 Error::at(
                     format!("Element \"{}\" is not a string", to_json(i)),
-                    i.span,
+                    i.span(),
                 )
             })
         })
@@ -117,14 +117,14 @@ fn targets(n: &Node, allow_string: bool) -> Result<Vec<String>> {
 /// test `variability-inputs/requires-throw-truthy` expects for a `boolean`
 /// input with the default `yes`). `now_ms` is the clock for
 /// `default_expression`s.
-pub(crate) fn validate(
-    doc: &Node,
+pub(crate) fn validate<'a>(
+    doc: impl Into<NodeRef<'a>>,
     assigned: &Map,
     now_ms: f64,
     types: &TypeSystem<'_>,
     sources: &Sources,
 ) -> Result<()> {
-    let Some((defs, mut eval)) = evaluator(doc, assigned, now_ms) else {
+    let Some((defs, mut eval)) = evaluator(doc.into(), assigned, now_ms) else {
         return Ok(());
     };
     let conflict = feature_model_conflict(defs, assigned, &mut eval)?;
@@ -140,8 +140,12 @@ pub(crate) fn validate(
 /// Why the assigned inputs violate the input feature model: a minimal set
 /// of its rules and of the input values that conflict; empty if they do
 /// not (or the template has no feature model).
-pub(crate) fn violated_rules(doc: &Node, assigned: &Map, now_ms: f64) -> Result<Vec<Reason>> {
-    match evaluator(doc, assigned, now_ms) {
+pub(crate) fn violated_rules<'a>(
+    doc: impl Into<NodeRef<'a>>,
+    assigned: &Map,
+    now_ms: f64,
+) -> Result<Vec<Reason>> {
+    match evaluator(doc.into(), assigned, now_ms) {
         Some((defs, mut eval)) => feature_model_conflict(defs, assigned, &mut eval),
         None => Ok(Vec::new()),
     }
@@ -149,22 +153,26 @@ pub(crate) fn violated_rules(doc: &Node, assigned: &Map, now_ms: f64) -> Result<
 
 /// The input definitions and an evaluator of the assigned inputs (for
 /// `default_expression`s), if the template declares inputs.
-fn evaluator<'d>(doc: &'d Node, assigned: &Map, now_ms: f64) -> Option<(&'d Map, Evaluator<'d>)> {
-    let variability = document::variability(doc);
+fn evaluator<'d>(
+    doc: NodeRef<'d>,
+    assigned: &Map,
+    now_ms: f64,
+) -> Option<(MapRef<'d>, Evaluator<'d>)> {
+    let variability = document::variability_of(doc);
     let defs = variability
         .and_then(|v| v.get("inputs"))
-        .and_then(Node::as_map)?;
+        .and_then(NodeRef::as_map)?;
     let expressions = variability
         .and_then(|v| v.get("expressions"))
-        .and_then(Node::as_map);
-    let eval = Evaluator::new(Some(defs), expressions, assigned.clone(), now_ms);
+        .and_then(NodeRef::as_map);
+    let eval = Evaluator::reading(Some(defs), expressions, assigned.clone(), now_ms);
     Some((defs, eval))
 }
 
 /// The feature-model check (2.6): the rules and values that conflict
 /// ([`violated_rules`]); a no-op unless some input uses a feature key.
 fn feature_model_conflict(
-    defs: &Map,
+    defs: MapRef<'_>,
     assigned: &Map,
     eval: &mut Evaluator<'_>,
 ) -> Result<Vec<Reason>> {
@@ -173,19 +181,18 @@ fn feature_model_conflict(
     }
     // The assigned value, else the default, else the value of the default
     // expression (which the reference ignores here).
-    let mut value_of = |name: &str, d: &Node| -> Result<Option<Node>> {
-        let value = assigned
-            .get(name)
-            .filter(|v| v.is_defined())
-            .or_else(|| d.get("default").filter(|v| v.is_defined()));
-        if let Some(v) = value {
+    let mut value_of = |name: &str, d: NodeRef<'_>| -> Result<Option<Node>> {
+        if let Some(v) = assigned.get(name).filter(|v| v.is_defined()) {
             return Ok(Some(v.clone()));
         }
-        if d.get("default_expression").is_some_and(Node::is_defined) {
+        if let Some(v) = d.get("default").filter(|v| v.is_defined()) {
+            return Ok(Some(v.to_node()));
+        }
+        if d.get("default_expression").is_some_and(NodeRef::is_defined) {
             let v = eval
-                .variability_input(name, d.span)
+                .variability_input(name, d.span())
                 .map_err(|e| Error::at(e.message, e.span))?;
-            return Ok(Some(Node::new(v, d.span)));
+            return Ok(Some(Node::new(v, d.span())));
         }
         Ok(None)
     };
@@ -196,10 +203,10 @@ fn feature_model_conflict(
         &mut sat,
         &mut |sat, name| named_var(&mut vars, sat, name),
         &mut |k, d, targeted| {
-            let name = k.name.as_str();
+            let name = k.name();
             if !targeted.iter().any(|t| t == name) && value_of(name, d)?.is_none() {
                 bail!(
-                    k.span,
+                    k.span(),
                     "Variability input \"{name}\" is not targeted and not assigned"
                 );
             }
@@ -209,10 +216,10 @@ fn feature_model_conflict(
     // The rules and the values, as assumptions: a violation is explained
     // by a minimal set of them.
     let mut assumptions: Vec<Lit> = rules.iter().map(|r| r.lit).collect();
-    let mut values: Vec<(Lit, &v4t_yaml::Key, Option<Node>)> = Vec::new();
+    let mut values: Vec<(Lit, KeyRef<'_>, Option<Node>)> = Vec::new();
     for (k, d) in defs.iter() {
-        let me = named_var(&mut vars, &mut sat, &k.name);
-        let value = value_of(&k.name, d)?;
+        let me = named_var(&mut vars, &mut sat, k.name());
+        let value = value_of(k.name(), d)?;
         let l = if value.as_ref().is_some_and(|v| truthy(&v.value)) {
             me
         } else {
@@ -233,14 +240,14 @@ fn feature_model_conflict(
         } else if let Some((_, k, v)) = values.iter().find(|(x, _, _)| *x == l) {
             let (shown, span) = match v {
                 Some(v) => (to_json(v), v.span),
-                None => ("not assigned".to_string(), k.span),
+                None => ("not assigned".to_string(), k.span()),
             };
-            let message = format!("variability input \"{}\" is {shown}", k.name);
-            let span = if span.is_known() { span } else { k.span };
+            let message = format!("variability input \"{}\" is {shown}", k.name());
+            let span = if span.is_known() { span } else { k.span() };
             let mut reason = Reason::new(ReasonKind::InputValue, message, span);
             reason
                 .inputs
-                .extend(v.iter().map(|v| (k.name.to_string(), v.value.clone())));
+                .extend(v.iter().map(|v| (k.name().to_string(), v.value.clone())));
             reasons.push(reason);
         }
     }
@@ -249,7 +256,7 @@ fn feature_model_conflict(
 
 /// A check of one input definition (its key, its definition, the names
 /// some input targets) before [`feature_model`] reads its keys.
-pub(crate) type Precheck<'a> = dyn FnMut(&v4t_yaml::Key, &Node, &[String]) -> Result<()> + 'a;
+pub(crate) type Precheck<'a> = dyn FnMut(KeyRef<'_>, NodeRef<'_>, &[String]) -> Result<()> + 'a;
 
 /// One rule of the feature model: a literal that must hold, from feature
 /// key `key` of input `input`, written at `span`.
@@ -267,7 +274,7 @@ pub(crate) struct Rule<'d> {
 /// a value). Resolving asks this of one assignment, `analyze` of every
 /// configuration. Callers check first that some input uses a feature key.
 pub(crate) fn feature_model<'d>(
-    defs: &'d Map,
+    defs: MapRef<'d>,
     sat: &mut Solver,
     var: &mut dyn FnMut(&mut Solver, &str) -> Lit,
     precheck: &mut Precheck<'_>,
@@ -277,7 +284,7 @@ pub(crate) fn feature_model<'d>(
     for (_, d) in defs.iter() {
         if let Some(k) = FEATURE_KEYS
             .iter()
-            .find(|k| d.get(k).is_some_and(Node::is_defined))
+            .find(|k| d.get(k).is_some_and(NodeRef::is_defined))
         {
             if let Some(n) = d.get(k) {
                 match n.as_str() {
@@ -296,16 +303,16 @@ pub(crate) fn feature_model<'d>(
     let mut constraints = Vec::new();
     for (k, d) in defs.iter() {
         precheck(k, d, &targeted)?;
-        let me = var(sat, k.name.as_str());
+        let me = var(sat, k.name());
         for key in FEATURE_KEYS {
             let Some(n) = d.get(key).filter(|n| n.is_defined()) else {
                 continue;
             };
             let rule = |lit: Lit| Rule {
                 lit,
-                input: k.name.as_str(),
+                input: k.name(),
                 key,
-                span: n.span,
+                span: n.span(),
             };
             match key {
                 "mandatory" => {
@@ -354,11 +361,11 @@ pub(crate) fn feature_model<'d>(
 }
 
 /// Whether some input uses a feature key (else there is no feature model).
-pub(crate) fn has_feature_model(defs: &Map) -> bool {
+pub(crate) fn has_feature_model(defs: MapRef<'_>) -> bool {
     defs.iter().any(|(_, d)| {
         FEATURE_KEYS
             .iter()
-            .any(|k| d.get(k).is_some_and(Node::is_defined))
+            .any(|k| d.get(k).is_some_and(NodeRef::is_defined))
     })
 }
 
@@ -373,15 +380,17 @@ fn named_var(vars: &mut Vec<(String, Lit)>, sat: &mut Solver, name: &str) -> Lit
 }
 
 /// The variability input definitions (`variability.inputs`), if any.
-pub(crate) fn definitions(doc: &Node) -> Option<&Map> {
-    document::variability_entry(doc, "inputs").and_then(Node::as_map)
+pub(crate) fn definitions<'a>(doc: impl Into<NodeRef<'a>>) -> Option<MapRef<'a>> {
+    document::variability_of(doc.into())?
+        .get("inputs")?
+        .as_map()
 }
 
 /// Whether an input's value makes its feature variable true (2.6).
-pub(crate) fn truthy(value: &v4t_yaml::Value) -> bool {
+pub(crate) fn truthy(value: &Value) -> bool {
     match value {
-        v4t_yaml::Value::Bool(b) => *b,
-        v4t_yaml::Value::Number(n) => *n != 0.0,
+        Value::Bool(b) => *b,
+        Value::Number(n) => *n != 0.0,
         _ => true,
     }
 }
@@ -399,32 +408,34 @@ pub(crate) fn feature_model_violated() -> Error {
 /// conditions read, i.e. after evaluating it as a value expression; a value
 /// whose evaluation fails is left to the place that reads it.
 fn check_types(
-    defs: &Map,
+    defs: MapRef<'_>,
     assigned: &Map,
     eval: &mut Evaluator<'_>,
     types: &TypeSystem<'_>,
     sources: &Sources,
 ) -> Result<()> {
     for (k, d) in defs.iter() {
-        let name = k.name.as_str();
+        let name = k.name();
         let checked = ["type", "constraints", "validation"]
             .iter()
-            .any(|key| d.get(key).is_some_and(Node::is_defined));
+            .any(|key| d.get(key).is_some_and(NodeRef::is_defined));
         let given = assigned.get(name).is_some_and(Node::is_defined)
-            || d.get("default").is_some_and(Node::is_defined);
+            || d.get("default").is_some_and(NodeRef::is_defined);
         if !checked || !given {
             continue;
         }
-        let Ok(value) = eval.variability_input(name, k.span) else {
+        let Ok(value) = eval.variability_input(name, k.span()) else {
             continue;
         };
         // The value as written where it is (how a number was written
         // tells an integer from a float), else as evaluated.
-        let node = assigned
+        let written = assigned
             .get(name)
-            .or_else(|| d.get("default"))
+            .map(NodeRef::from)
+            .or_else(|| d.get("default"));
+        let node = written
+            .map(NodeRef::to_node)
             .filter(|n| v4t_yaml::deep_equal(&n.value, &value))
-            .cloned()
             .unwrap_or_else(|| Node::new(value, Span::NONE));
         if let Some((rule, span)) = types.input_violation(sources, d, &node) {
             let shown = v4t_yaml::json::to_json(&node);
@@ -440,8 +451,31 @@ fn check_types(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::doc;
+    use crate::testing::{doc, read_doc};
     use v4t_yaml::json::to_json;
+
+    /// [`assign`] on `template` read as a tree; the same on it read as a
+    /// [`v4t_yaml::Doc`] must give the same assignment or error and the
+    /// same warnings, at the same places.
+    fn assigned(
+        template: &str,
+        presets: &[&str],
+        direct: Option<&Node>,
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<Map> {
+        let presets: Vec<String> = presets.iter().map(|p| p.to_string()).collect();
+        let tree = assign(&doc(template), &presets, direct, warnings);
+        let mut doc_warnings = Vec::new();
+        let read = assign(
+            read_doc(template).root(),
+            &presets,
+            direct,
+            &mut doc_warnings,
+        );
+        assert_eq!(format!("{tree:?}"), format!("{read:?}"), "{template}");
+        assert_eq!(format!("{warnings:?}"), format!("{doc_warnings:?}"));
+        tree
+    }
 
     const TEMPLATE: &str = "
 topology_template:
@@ -457,15 +491,8 @@ topology_template:
 
     #[test]
     fn presets_apply_in_order_and_direct_inputs_win() {
-        let d = doc(TEMPLATE);
         let direct = doc("mode: override");
-        let m = assign(
-            &d,
-            &["dev".into(), "prod".into()],
-            Some(&direct),
-            &mut Vec::new(),
-        )
-        .unwrap();
+        let m = assigned(TEMPLATE, &["dev", "prod"], Some(&direct), &mut Vec::new()).unwrap();
         assert_eq!(
             to_json(&Node::map(m)),
             r#"{"mode":"override","other":"prod","third":"dev"}"#
@@ -474,10 +501,9 @@ topology_template:
 
     #[test]
     fn unknown_presets_are_errors() {
-        let d = doc(TEMPLATE);
-        let e = assign(&d, &["test".into()], None, &mut Vec::new()).unwrap_err();
+        let e = assigned(TEMPLATE, &["test"], None, &mut Vec::new()).unwrap_err();
         assert_eq!(e.message, "Did not find variability preset \"test\"");
-        let e = assign(&d, &["prdo".into()], None, &mut Vec::new()).unwrap_err();
+        let e = assigned(TEMPLATE, &["prdo"], None, &mut Vec::new()).unwrap_err();
         assert_eq!(e.message, "Did not find variability preset \"prdo\"");
         let note = &e.notes[0];
         assert_eq!(
@@ -485,18 +511,17 @@ topology_template:
             "the template defines the presets \"dev\", \"prod\"; did you mean \"prod\"?"
         );
         assert_eq!(note.span.locate(TEMPLATE).start(), (8, 5));
-        let none = doc("topology_template: {}");
-        let e = assign(&none, &["x".into()], None, &mut Vec::new()).unwrap_err();
+        let none = "topology_template: {}";
+        let e = assigned(none, &["x"], None, &mut Vec::new()).unwrap_err();
         assert_eq!(e.notes[0].message, "the template defines no presets");
     }
 
     #[test]
     fn undeclared_direct_inputs_are_warnings() {
-        let d = doc(TEMPLATE);
         let mut warnings = Vec::new();
         let direct_text = "mdoe: x\nmode: prod\nzzz: 1";
         let direct = doc(direct_text);
-        assign(&d, &[], Some(&direct), &mut warnings).unwrap();
+        assigned(TEMPLATE, &[], Some(&direct), &mut warnings).unwrap();
         let messages: Vec<_> = warnings.iter().map(|w| w.message.as_str()).collect();
         assert_eq!(
             messages,
@@ -510,22 +535,35 @@ topology_template:
 
     #[test]
     fn lists_merge_by_index() {
-        let d = doc(
-            "topology_template:\n  variability:\n    presets:\n      a: {inputs: {l: [1, 2, 3]}}\n",
-        );
-        let m = assign(&d, &["a".into()], Some(&doc("l: [9]")), &mut Vec::new()).unwrap();
+        let template =
+            "topology_template:\n  variability:\n    presets:\n      a: {inputs: {l: [1, 2, 3]}}\n";
+        let m = assigned(template, &["a"], Some(&doc("l: [9]")), &mut Vec::new()).unwrap();
         assert_eq!(to_json(&Node::map(m)), r#"{"l":[9,2,3]}"#);
     }
 
+    /// [`validate`] of the input definitions `defs` with the inputs
+    /// `assigned`, the template read as a tree; read as a
+    /// [`v4t_yaml::Doc`], the same result (error, notes and places), and
+    /// the same conflict ([`violated_rules`]).
     fn validate_text(defs: &str, assigned: &str) -> Result<()> {
-        let d = doc(&format!(
-            "topology_template:\n  variability:\n    inputs:\n{defs}"
-        ));
+        let text = format!("topology_template:\n  variability:\n    inputs:\n{defs}");
+        let (d, read) = (doc(&text), read_doc(&text));
         let a = doc(assigned);
         let files = crate::testing::type_files(&d);
         let types = files.system();
         let sources = Sources::new();
-        validate(&d, a.as_map().unwrap_or(&Map::new()), 0.0, &types, &sources)
+        let a = a.as_map().cloned().unwrap_or_default();
+        let tree = validate(&d, &a, 0.0, &types, &sources);
+        let other = validate(read.root(), &a, 0.0, &types, &sources);
+        assert_eq!(format!("{tree:?}"), format!("{other:?}"), "{text}");
+        let rules = |d| violated_rules(d, &a, 0.0).map_err(|e| format!("{e:?}"));
+        let (tree_rules, doc_rules) = (rules((&d).into()), rules(read.root()));
+        assert_eq!(
+            format!("{tree_rules:?}"),
+            format!("{doc_rules:?}"),
+            "{text}"
+        );
+        tree
     }
 
     /// The rule a value breaks of a variability input definition, through

@@ -656,8 +656,7 @@ mod tests {
     /// of `text` read as a [`v4t_yaml::Doc`], at the same places.
     fn warnings(text: &str) -> Vec<(String, u32, u32)> {
         let tree = lint(&parse(text, SourceId(0)).unwrap());
-        let schema = v4t_yaml::parse::Schema::JsYaml;
-        let (doc, _) = v4t_yaml::parse_doc_reporting_duplicates(text, SourceId(0), schema).unwrap();
+        let doc = crate::testing::read_doc(text);
         let read = lint(doc.root());
         assert_eq!(format!("{tree:?}"), format!("{read:?}"), "{text}");
         tree.into_iter()

@@ -49,6 +49,16 @@ pub(crate) fn doc(yaml: &str) -> Node {
     v4t_yaml::parse(yaml, v4t_yaml::SourceId(0)).expect("fixture parses")
 }
 
+/// Reads a YAML fixture as a [`v4t_yaml::Doc`] (as `v4t validate` reads
+/// files): the stages that read the template through [`v4t_yaml::NodeRef`]
+/// must read it as they read its tree ([`doc`]).
+pub(crate) fn read_doc(yaml: &str) -> v4t_yaml::Doc {
+    let schema = v4t_yaml::parse::Schema::JsYaml;
+    v4t_yaml::parse_doc_reporting_duplicates(yaml, v4t_yaml::SourceId(0), schema)
+        .expect("fixture parses")
+        .0
+}
+
 /// The version of a fixture (`tosca_variability_1_0` if it has none).
 pub(crate) fn version(doc: &Node) -> Version {
     Version::of(doc).unwrap_or(Version::V1)

@@ -563,7 +563,7 @@ impl<'t> TypeSystem<'t> {
     pub(crate) fn input_violation(
         &self,
         sources: &Sources,
-        definition: &Node,
+        definition: NodeRef<'_>,
         value: &Node,
     ) -> Option<(String, Span)> {
         // A value is data: on TOSCA 2.0 a string starting with `$` is no
@@ -576,7 +576,7 @@ impl<'t> TypeSystem<'t> {
             &self.ts,
             sources,
             Loaded::ENTRY,
-            NodeRef::from(definition),
+            definition,
             NodeRef::from(&data),
         )?;
         Some(broken_rule(&broken))

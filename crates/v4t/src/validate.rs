@@ -297,8 +297,7 @@ mod tests {
     /// both must report the same shapes at the same places.
     fn check(text: &str) -> Result<()> {
         let tree = validate(&parse(text, SourceId(0)).unwrap());
-        let schema = v4t_yaml::parse::Schema::JsYaml;
-        let (doc, _) = v4t_yaml::parse_doc_reporting_duplicates(text, SourceId(0), schema).unwrap();
+        let doc = crate::testing::read_doc(text);
         let read = validate(doc.root());
         assert_eq!(format!("{tree:?}"), format!("{read:?}"), "{text}");
         tree

@@ -172,9 +172,7 @@ mod tests {
         ];
         for text in texts {
             let tree = parse(text, SourceId(0)).expect("parses");
-            let schema = v4t_yaml::parse::Schema::JsYaml;
-            let (doc, _) = v4t_yaml::parse_doc_reporting_duplicates(text, SourceId(0), schema)
-                .expect("parses");
+            let doc = crate::testing::read_doc(text);
             let read = doc.root();
             let show = |r: &dyn std::fmt::Debug| format!("{r:?}");
             assert_eq!(

@@ -705,21 +705,21 @@ impl<'a> Explainer<'a> {
             }
         }
         let defs = crate::inputs::definitions(doc);
-        for (k, d) in defs.into_iter().flat_map(v4t_yaml::Map::iter) {
+        for (k, d) in defs.into_iter().flat_map(v4t_yaml::MapRef::iter) {
             for key in crate::inputs::FEATURE_KEYS {
                 let Some(n) = d.get(key).filter(|n| n.is_defined()) else {
                     continue;
                 };
-                let Some(reason) = self.rules.iter().find(|r| r.span == n.span) else {
+                let Some(reason) = self.rules.iter().find(|r| r.span == n.span()) else {
                     continue;
                 };
-                let mut names = vec![k.name.to_string()];
+                let mut names = vec![k.name().to_string()];
                 names.extend(n.as_str().map(str::to_string));
                 names.extend(
                     n.as_seq()
                         .into_iter()
                         .flatten()
-                        .filter_map(Node::as_str)
+                        .filter_map(v4t_yaml::NodeRef::as_str)
                         .map(str::to_string),
                 );
                 out.push((names, reason.clone(), Verdict::Restricts));

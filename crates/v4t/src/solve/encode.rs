@@ -1289,10 +1289,7 @@ topology_template:
             let y = g.ordered().find(|&e| g.id(e) == "node.y").expect("y");
             for text in conditions {
                 let tree = doc(text);
-                let schema = v4t_yaml::parse::Schema::JsYaml;
-                let (read, _) =
-                    v4t_yaml::parse_doc_reporting_duplicates(text, v4t_yaml::SourceId(0), schema)
-                        .expect("parses");
+                let read = crate::testing::read_doc(text);
                 let a = enc.logic(&tree, Some(y)).map_err(|e| format!("{e:?}"));
                 let b = enc
                     .logic(read.root(), Some(y))

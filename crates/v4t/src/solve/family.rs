@@ -145,7 +145,7 @@ impl<'a> FamilyInputs<'a> {
                     .filter(|(v, _)| {
                         def.is_none_or(|d| {
                             let value = Node::new(v.clone(), v4t_yaml::Span::NONE);
-                            types.input_violation(&no_texts, d, &value).is_none()
+                            types.input_violation(&no_texts, d.into(), &value).is_none()
                         })
                     })
                     .unzip();
