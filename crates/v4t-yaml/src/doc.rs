@@ -1061,16 +1061,13 @@ impl<'a> MapRef<'a> {
     /// The entries in order.
     #[inline]
     pub fn iter(self) -> MapIter<'a> {
-        let first = match self {
-            MapRef::Tree(_) => 0,
-            MapRef::Doc(d, id) => d.slot(id).a,
-        };
-        MapIter {
-            map: self,
-            first,
-            front: 0,
-            back: self.len(),
-        }
+        MapIter(match self {
+            MapRef::Tree(m) => Entries::Tree(m.entries().iter()),
+            MapRef::Doc(d, id) => {
+                let s = d.slot(id);
+                Entries::Doc(d, s.a..s.a + s.b)
+            }
+        })
     }
 
     /// The key names in order.
@@ -1079,35 +1076,30 @@ impl<'a> MapRef<'a> {
     }
 
     /// The values in order.
-    pub fn values(self) -> impl Iterator<Item = NodeRef<'a>> {
+    #[inline]
+    pub fn values(self) -> impl DoubleEndedIterator<Item = NodeRef<'a>> {
         self.iter().map(|(_, v)| v)
     }
 }
 
-/// The entries of a [`MapRef`].
+/// The entries of a [`MapRef`]: a tree's as a slice iterator, so that
+/// reading a tree through [`MapRef`] costs one branch per entry.
 #[derive(Clone, Debug)]
-pub struct MapIter<'a> {
-    map: MapRef<'a>,
-    /// A document map's first entry (read once, not per entry).
-    first: u32,
-    front: usize,
-    back: usize,
+pub struct MapIter<'a>(Entries<'a>);
+
+#[derive(Clone, Debug)]
+enum Entries<'a> {
+    Tree(std::slice::Iter<'a, (Key, Node)>),
+    /// The document and the range of its entry list the map holds.
+    Doc(&'a Doc, std::ops::Range<u32>),
 }
 
-impl<'a> MapIter<'a> {
-    /// Entry `i` of the map.
+impl<'a> Entries<'a> {
+    /// The document's entry `at`.
     #[inline]
-    fn item(&self, i: usize) -> Option<(KeyRef<'a>, NodeRef<'a>)> {
-        match self.map {
-            MapRef::Tree(m) => m
-                .get_index(i)
-                .map(|(k, v)| (KeyRef::Tree(k), NodeRef::Tree(v))),
-            MapRef::Doc(d, _) => {
-                let at = self.first + clamp_u32(i);
-                let e = d.entry(at)?;
-                Some((KeyRef::Doc(d, at), NodeRef::Doc(d, e.value)))
-            }
-        }
+    fn doc_item(d: &'a Doc, at: u32) -> Option<(KeyRef<'a>, NodeRef<'a>)> {
+        let e = d.entry(at)?;
+        Some((KeyRef::Doc(d, at), NodeRef::Doc(d, e.value)))
     }
 }
 
@@ -1116,26 +1108,29 @@ impl<'a> Iterator for MapIter<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<Self::Item> {
-        if self.front >= self.back {
-            return None;
+        match &mut self.0 {
+            Entries::Tree(it) => it.next().map(|(k, v)| (KeyRef::Tree(k), NodeRef::Tree(v))),
+            Entries::Doc(d, range) => Entries::doc_item(d, range.next()?),
         }
-        self.front += 1;
-        self.item(self.front - 1)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.back - self.front;
+        let n = match &self.0 {
+            Entries::Tree(it) => it.len(),
+            Entries::Doc(_, range) => range.len(),
+        };
         (n, Some(n))
     }
 }
 
 impl DoubleEndedIterator for MapIter<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
-        if self.front >= self.back {
-            return None;
+        match &mut self.0 {
+            Entries::Tree(it) => it
+                .next_back()
+                .map(|(k, v)| (KeyRef::Tree(k), NodeRef::Tree(v))),
+            Entries::Doc(d, range) => Entries::doc_item(d, range.next_back()?),
         }
-        self.back -= 1;
-        self.item(self.back)
     }
 }
 

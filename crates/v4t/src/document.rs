@@ -235,9 +235,9 @@ fn position(m: &Map, key: &str) -> Option<usize> {
 }
 
 /// The entry of `m` at `at` if its key is `key`, else the entry `key`.
-fn entry_at<'d>(m: &'d Map, at: Option<usize>, key: &str) -> Option<&'d Node> {
+fn entry_at<'d>(m: MapRef<'d>, at: Option<usize>, key: &str) -> Option<NodeRef<'d>> {
     match at.and_then(|i| m.get_index(i)) {
-        Some((k, v)) if k.name == key => Some(v),
+        Some((k, v)) if k.name() == key => Some(v),
         _ => m.get(key),
     }
 }
@@ -249,8 +249,14 @@ fn entry_at_mut<'d>(m: &'d mut Map, at: Option<usize>, key: &str) -> Option<&'d 
     }
 }
 
-/// A section of `doc`, at its position in `hint` if given.
-pub(crate) fn section<'d>(doc: &'d Node, s: Section, hint: Option<&Sections>) -> Option<&'d Node> {
+/// A section of `doc` (a tree or a [`v4t_yaml::Doc`]), at its position in
+/// `hint` if given.
+pub(crate) fn section<'d>(
+    doc: impl Into<NodeRef<'d>>,
+    s: Section,
+    hint: Option<&Sections>,
+) -> Option<NodeRef<'d>> {
+    let doc = doc.into();
     let m = doc.as_map()?;
     if s == Section::Imports {
         return entry_at(m, hint.and_then(|h| h.positions[6]), s.key());

@@ -14,7 +14,7 @@
 //! of their own (types, properties, requirements, artifacts) are read for
 //! those elements.
 
-use v4t_yaml::{Map, Node, Value};
+use v4t_yaml::{Map, MapRef, Node, NodeRef, Value, ValueRef};
 
 /// TOSCA path keywords that name no template (§10.3).
 const PATH_KEYWORDS: [&str; 6] = [
@@ -37,51 +37,53 @@ pub(crate) struct References<'d> {
 }
 
 impl<'d> References<'d> {
-    /// The references of `def`, leaving out its keys in `skip` (and always
-    /// `conditions` and `implies`).
-    pub(crate) fn of(def: &'d Node, skip: &[&str]) -> References<'d> {
+    /// The references of `def` (of a tree or a [`v4t_yaml::Doc`]), leaving
+    /// out its keys in `skip` (and always `conditions` and `implies`).
+    pub(crate) fn of(def: impl Into<NodeRef<'d>>, skip: &[&str]) -> References<'d> {
+        let def = def.into();
         let mut refs = References::default();
-        let mut stack: Vec<&'d Node> = Vec::new();
-        match &def.value {
-            Value::Map(m) => {
+        let mut stack: Vec<NodeRef<'d>> = Vec::new();
+        match def.value() {
+            ValueRef::Map(m) => {
                 for (k, v) in m.iter().rev() {
-                    let key = k.name.as_str();
+                    let key = k.name();
                     if !skip.contains(&key) && key != "conditions" && key != "implies" {
                         stack.push(v);
                     }
                 }
                 // The definition itself may be a call (a short form).
-                if m.len() == 1 {
-                    refs.call(def);
-                }
+                refs.call(m);
             }
             _ => stack.push(def),
         }
         while let Some(n) = stack.pop() {
-            match &n.value {
-                Value::Map(m) => {
-                    refs.call(n);
-                    stack.extend(m.iter().rev().map(|(_, v)| v));
+            match n.value() {
+                ValueRef::Map(m) => {
+                    refs.call(m);
+                    stack.extend(m.values().rev());
                 }
-                Value::Seq(items) => stack.extend(items.iter().rev()),
+                ValueRef::Seq(items) => stack.extend(items.iter().rev()),
                 _ => {}
             }
         }
         refs
     }
 
-    /// Records what `n` names if it is one of the three calls.
-    fn call(&mut self, n: &'d Node) {
-        let Some((k, args)) = n.as_map().filter(|m| m.len() == 1).and_then(|m| m.first()) else {
+    /// Records what map `m` names if it is one of the three calls.
+    fn call(&mut self, m: MapRef<'d>) {
+        if m.len() != 1 {
+            return;
+        }
+        let Some((k, args)) = m.first() else {
             return;
         };
-        let first = match &args.value {
-            Value::String(s) => Some(s.as_str()),
-            Value::Seq(items) => items.first().and_then(Node::as_str),
+        let first = match args.value() {
+            ValueRef::String(s) => Some(s),
+            ValueRef::Seq(items) => items.first().and_then(NodeRef::as_str),
             _ => None,
         };
         let Some(first) = first else { return };
-        match k.name.as_str() {
+        match k.name() {
             "$get_input" => push_new(&mut self.inputs, first),
             "$get_property" | "$get_attribute" if !PATH_KEYWORDS.contains(&first) => {
                 push_new(&mut self.templates, first)
@@ -154,6 +156,23 @@ interfaces:
         let refs = References::of(&d, &["properties"]);
         assert_eq!(refs.inputs, ["replicas", "cfg"]);
         assert_eq!(refs.templates, ["db", "web"]);
+    }
+
+    #[test]
+    fn documents_name_what_their_trees_name() {
+        for text in [
+            "{count: {$get_input: n}, node_filter: {$get_property: [db, x]}, conditions: {$get_input: c}}",
+            "{$get_attribute: [server, public_address]}",
+            "[{$get_input: [a, b]}, {$get_property: [SELF, p]}, {$get_attribute: [web, ip]}]",
+            "{$$get_input: literal, x: {$get_input: x}}",
+            "$get_input",
+        ] {
+            let (tree, doc) = (crate::testing::doc(text), crate::testing::read_doc(text));
+            for skip in [&[][..], &["count"]] {
+                let tree = References::of(&tree, skip);
+                assert_eq!(tree, References::of(doc.root(), skip), "{text}");
+            }
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::load::LoadedTypes;
 use crate::solve::Solution;
 use crate::types::{TypeSystem, TYPE_COLLECTIONS};
 use v4t_yaml::hash::SeededMap;
-use v4t_yaml::{Key, Map, Node, Span, Value};
+use v4t_yaml::{Key, Map, Node, NodeRef, Span, Value};
 
 /// V4T keys removed from every element definition.
 const ELEMENT_KEYS: [&str; 8] = [
@@ -311,7 +311,7 @@ impl Transformer<'_> {
                 if self.consumer_values.iter().any(|(q, _)| *q == p) {
                     continue;
                 }
-                if let Some(mut value) = g.property_value(src, p).cloned() {
+                if let Some(mut value) = g.property_value(&*src, p).map(NodeRef::to_node) {
                     name_inputs(&mut value, g, &|x| self.present(x));
                     self.consumer_values.push((p, value));
                 }
@@ -333,7 +333,7 @@ impl Transformer<'_> {
             }
             return Some(value);
         }
-        self.g.property_value(src, p).cloned()
+        self.g.property_value(src, p).map(NodeRef::to_node)
     }
 
     /// The present properties (or attributes: `list`) of `c` as a map,

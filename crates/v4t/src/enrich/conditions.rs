@@ -13,7 +13,7 @@ use crate::types::{Collection, TypeSystem};
 use std::borrow::Cow;
 use v4t_tosca::TypeId;
 use v4t_yaml::json::to_json;
-use v4t_yaml::{Map, Node, Value};
+use v4t_yaml::{Map, MapRef, Node, Value};
 
 /// A candidate default or pruning condition.
 struct Wrapper {
@@ -89,7 +89,7 @@ pub(super) fn enrich_conditions(
             continue;
         }
         let raw = definitions.raw_map(id);
-        let own = raw.filter(|m| super::may_hold_options(m));
+        let own = raw.filter(|&m| super::may_hold_options(m));
         edit[i] = raw.is_none() || own.is_some();
         if let Err(e) = enrich_element(&context, id, own, &mut current) {
             first_error = Some((r, e.in_element(g.id(id))));
@@ -173,7 +173,7 @@ struct Context<'a> {
 fn enrich_element(
     cx: &Context<'_>,
     id: ElementId,
-    own: Option<&Map>,
+    own: Option<MapRef<'_>>,
     current: &mut [CondList],
 ) -> Result<()> {
     let (g, type_specific) = (cx.g, cx.type_specific);
@@ -222,7 +222,7 @@ fn enrich_element(
         } else {
             // Without option keys, the kind's switches (no lookups).
             match own {
-                Some(own) => g.options().element(e.kind, Some(own.into()), e.anchor())?,
+                Some(own) => g.options().element(e.kind, Some(own), e.anchor())?,
                 None => cx.kinds.switches(e.kind, e.anchor()),
             }
         };
@@ -400,7 +400,7 @@ fn and_of(items: CondList) -> Cond {
 /// kind.
 fn mode_of<'a>(
     g: &'a Graph,
-    raw: Option<&'a Map>,
+    raw: Option<MapRef<'a>>,
     kind: Kind,
 ) -> Result<(&'a str, Cow<'a, [ModeToken]>)> {
     let raw_mode = raw
@@ -409,7 +409,7 @@ fn mode_of<'a>(
     match raw_mode {
         Some(n) => match n.as_str() {
             Some(s) => Ok((s, Cow::Owned(options::tokens(s).collect()))),
-            None => bail!(n.span, "Element \"{}\" is not a string", to_json(n)),
+            None => bail!(n.span(), "Element \"{}\" is not a string", to_json(n)),
         },
         None => Ok(match g.options().kind_mode(kind) {
             Some(mode) => (mode.text(), Cow::Borrowed(mode.tokens())),
@@ -432,7 +432,7 @@ fn unknown_mode(g: &Graph, id: ElementId, mode: &str) -> Error {
 /// [`enrich_element`].
 fn generic_wrappers(
     cx: &Context<'_>,
-    own: Option<&Map>,
+    own: Option<MapRef<'_>>,
     id: ElementId,
     current: &[CondList],
 ) -> Result<Vec<Wrapper>> {
@@ -482,7 +482,7 @@ fn generic_wrappers(
 /// condition, one per token of its mode (9.3).
 fn mode_parts(
     cx: &Context<'_>,
-    own: Option<&Map>,
+    own: Option<MapRef<'_>>,
     id: ElementId,
     current: &[CondList],
 ) -> Result<(CondList, CondList)> {

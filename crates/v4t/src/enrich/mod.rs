@@ -23,7 +23,7 @@ use crate::options;
 use crate::types::TypeSystem;
 use crate::version::Grammar;
 use v4t_source::Code;
-use v4t_yaml::{Key, Map, Node, Span};
+use v4t_yaml::{Key, Map, MapRef, Node, Span};
 
 /// Per-element option keys removed by the enricher (11.1).
 const ELEMENT_OPTION_KEYS: [&str; 8] = [
@@ -40,7 +40,8 @@ const ELEMENT_OPTION_KEYS: [&str; 8] = [
 /// Whether a definition may hold per-element option keys: a cheap test
 /// first (every one of [`ELEMENT_OPTION_KEYS`] starts with `default_` or ends
 /// with `pruning`), as most definitions hold none.
-fn may_hold_options(m: &Map) -> bool {
+fn may_hold_options<'a>(m: impl Into<MapRef<'a>>) -> bool {
+    let m = m.into();
     m.keys()
         .any(|k| k.starts_with("default_") || k.ends_with("pruning"))
 }
@@ -205,7 +206,7 @@ fn write_back(
             reshaped = true;
         }
         let Some(m) = raw.as_map_mut() else { continue };
-        if may_hold_options(m) && m.keys().any(|k| ELEMENT_OPTION_KEYS.contains(&k)) {
+        if may_hold_options(&*m) && m.keys().any(|k| ELEMENT_OPTION_KEYS.contains(&k)) {
             m.retain(|k, _| !ELEMENT_OPTION_KEYS.contains(&k.name.as_str()));
         }
         if into_graph {

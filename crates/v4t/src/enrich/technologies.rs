@@ -382,7 +382,7 @@ fn has_operation(
     if let Some(interfaces) = g.raw(doc, node).and_then(|r| r.get_defined("interfaces")) {
         let Some(management) = interfaces.get_defined("management") else {
             bail!(
-                interfaces.span,
+                interfaces.span(),
                 "Cannot read properties of undefined (reading 'operations')"
             );
         };

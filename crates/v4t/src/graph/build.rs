@@ -17,7 +17,7 @@ use std::sync::LazyLock;
 use v4t_yaml::hash::{SeededMap, SeededSet};
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::number::format_js;
-use v4t_yaml::{Key, Map, Node, Span, Value};
+use v4t_yaml::{Key, Map, Node, NodeRef, Span, Value, ValueRef};
 
 /// The condition list of a raw definition: `conditions` as a list (a single
 /// expression becomes a one-element list; missing or null is empty).
@@ -51,9 +51,9 @@ pub(crate) fn written_type() -> &'static Node {
 
 /// The definition of the type at `index` of the `type` entry `types`: a
 /// list entry, or a single type as written ([`written_type`]).
-pub(crate) fn type_entry(types: Option<&Node>, index: u32) -> Option<&Node> {
+pub(crate) fn type_entry(types: Option<NodeRef<'_>>, index: u32) -> Option<NodeRef<'_>> {
     match types?.as_str() {
-        Some(_) => (index == 0).then(written_type),
+        Some(_) => (index == 0).then(|| written_type().into()),
         None => super::entry_value(types, index),
     }
 }
@@ -1510,7 +1510,7 @@ impl<'d> Builder<'d> {
                 continue;
             };
             let mut consumed: Vec<ElementId> = Vec::new();
-            walk(value, &mut |n: &Node| {
+            walk(value, &mut |n: NodeRef<'d>| {
                 let Some(m) = n.as_map() else {
                     return Ok(());
                 };
@@ -1522,9 +1522,9 @@ impl<'d> Builder<'d> {
                     .or_else(|| m.get("get_attribute").filter(|n| n.is_defined()))
                 {
                     self.property_ref(p, l)?
-                } else if let Some(e) = m.get("eval").and_then(Node::as_str) {
+                } else if let Some(e) = m.get("eval").and_then(NodeRef::as_str) {
                     match e.split("::").collect::<Vec<_>>()[..] {
-                        [a, _] => vec![self.container_element(p, a, n.span)?],
+                        [a, _] => vec![self.container_element(p, a, n.span())?],
                         _ => vec![],
                     }
                 } else {
@@ -1586,7 +1586,7 @@ impl<'d> Builder<'d> {
             let copied = match kind {
                 Kind::Node => raw
                     .get("copy")
-                    .and_then(Node::as_str)
+                    .and_then(NodeRef::as_str)
                     .and_then(|n| self.g.node(n)),
                 _ => None,
             };
@@ -1692,37 +1692,39 @@ impl<'d> Builder<'d> {
         }
     }
 
-    fn input_ref(&self, x: &Node) -> Result<ElementId> {
-        match &x.value {
-            Value::String(name) => {
+    fn input_ref(&self, x: NodeRef<'_>) -> Result<ElementId> {
+        match x.value() {
+            ValueRef::String(name) => {
                 let found: Vec<_> = self
                     .g
                     .inputs
                     .iter()
-                    .filter(|&&i| self.g.name(i) == *name)
+                    .filter(|&&i| self.g.name(i) == name)
                     .collect();
                 match found.len() {
-                    0 => bail!(x.span, "Input \"{name}\" not found"),
+                    0 => bail!(x.span(), "Input \"{name}\" not found"),
                     1 => Ok(*found[0]),
-                    _ => bail!(x.span, "Input \"{name}\" is ambiguous"),
+                    _ => bail!(x.span(), "Input \"{name}\" is ambiguous"),
                 }
             }
-            Value::Number(n) => self
+            ValueRef::Number(n) => self
                 .g
                 .inputs
-                .get(*n as usize)
+                .get(n as usize)
                 .copied()
-                .filter(|_| n.fract() == 0.0 && *n >= 0.0)
-                .ok_or_else(|| Error::at(format!("Input \"{}\" not found", format_js(*n)), x.span)),
+                .filter(|_| n.fract() == 0.0 && n >= 0.0)
+                .ok_or_else(|| {
+                    Error::at(format!("Input \"{}\" not found", format_js(n)), x.span())
+                }),
             _ => bail!(
-                x.span,
+                x.span(),
                 "Element \"{}\" is neither a string nor a number",
                 to_json(x)
             ),
         }
     }
 
-    fn property_ref(&self, p: ElementId, l: &Node) -> Result<Vec<ElementId>> {
+    fn property_ref(&self, p: ElementId, l: NodeRef<'_>) -> Result<Vec<ElementId>> {
         let Some(items) = l.as_seq() else {
             return Ok(vec![]);
         };
@@ -1730,14 +1732,14 @@ impl<'d> Builder<'d> {
         for it in items {
             match it.as_str() {
                 Some(s) => names.push(s),
-                None => bail!(it.span, "Element \"{}\" is not a string", to_json(it)),
+                None => bail!(it.span(), "Element \"{}\" is not a string", to_json(it)),
             }
         }
         match names[..] {
-            [c, _] => Ok(vec![self.container_element(p, c, l.span)?]),
+            [c, _] => Ok(vec![self.container_element(p, c, l.span())?]),
             [n, r, _] => {
                 let container = self.g.get(p).container();
-                let node = self.node_with_context(container, n, l.span)?;
+                let node = self.node_with_context(container, n, l.span())?;
                 let ne = self.g.get(node);
                 let targets: Vec<ElementId> = ne
                     .outgoing()
@@ -1758,7 +1760,7 @@ impl<'d> Builder<'d> {
                     return Ok(arts);
                 }
                 bail!(
-                    l.span,
+                    l.span(),
                     "Reference \"[object Object]\" at property {} did not find any relation or artifact.",
                     self.g.display(p)
                 )
@@ -1820,12 +1822,12 @@ impl<'d> Builder<'d> {
                 bail!(self.g.get(o).span, "Unexpected error");
             };
             let mut producers: Vec<ElementId> = Vec::new();
-            walk(value, &mut |n: &Node| {
+            walk(value, &mut |n: NodeRef<'d>| {
                 let Some(name) = producer(n)? else {
                     return Ok(());
                 };
                 let Some(node) = self.g.node(name) else {
-                    bail!(n.span, "Node \"{name}\" not found");
+                    bail!(n.span(), "Node \"{name}\" not found");
                 };
                 if !producers.contains(&node) {
                     producers.push(node);
@@ -1859,17 +1861,17 @@ impl<'d> Builder<'d> {
 }
 
 /// Calls `f` on `value` and every node inside it, in document order.
-fn walk<'v>(value: &'v Node, f: &mut dyn FnMut(&'v Node) -> Result<()>) -> Result<()> {
-    if !matches!(value.value, Value::Map(_) | Value::Seq(_)) {
+fn walk<'v>(value: NodeRef<'v>, f: &mut dyn FnMut(NodeRef<'v>) -> Result<()>) -> Result<()> {
+    if !matches!(value.value(), ValueRef::Map(_) | ValueRef::Seq(_)) {
         // Most values: no stack.
         return f(value);
     }
     let mut stack = vec![value];
     while let Some(n) = stack.pop() {
         f(n)?;
-        match &n.value {
-            Value::Map(m) => stack.extend(m.iter().rev().map(|(_, v)| v)),
-            Value::Seq(items) => stack.extend(items.iter().rev()),
+        match n.value() {
+            ValueRef::Map(m) => stack.extend(m.iter().rev().map(|(_, v)| v)),
+            ValueRef::Seq(items) => stack.extend(items.iter().rev()),
             _ => {}
         }
     }
@@ -1879,7 +1881,7 @@ fn walk<'v>(value: &'v Node, f: &mut dyn FnMut(&'v Node) -> Result<()>) -> Resul
 /// The producing node an output value's node names, if it is a reference
 /// (5.5): `{get_property|get_attribute: [N, p]}`, `{eval: "N::p"}` or the
 /// string `{{ '::N::p' | eval }}`.
-fn producer(n: &Node) -> Result<Option<&str>> {
+fn producer(n: NodeRef<'_>) -> Result<Option<&str>> {
     if let Some(s) = n.as_str() {
         return Ok(jinja_eval_producer(s));
     }
@@ -1896,22 +1898,23 @@ fn producer(n: &Node) -> Result<Option<&str>> {
         };
         return match items.len() {
             2 => {
-                let name = items[0].as_str().ok_or_else(|| {
+                let first = items.at(0);
+                let name = first.as_str().ok_or_else(|| {
                     Error::at(
-                        format!("Element \"{}\" is not a string", to_json(&items[0])),
-                        items[0].span,
+                        format!("Element \"{}\" is not a string", to_json(first)),
+                        first.span(),
                     )
                 })?;
                 if name == "SELF" {
-                    bail!(items[0].span, "Element not defined");
+                    bail!(first.span(), "Element not defined");
                 }
                 Ok(Some(name))
             }
-            3 => bail!(l.span, "Not implemented"),
+            3 => bail!(l.span(), "Not implemented"),
             _ => Ok(None),
         };
     }
-    Ok(match m.get("eval").and_then(Node::as_str) {
+    Ok(match m.get("eval").and_then(NodeRef::as_str) {
         Some(e) => match e.split("::").collect::<Vec<_>>()[..] {
             [n, _] => Some(n),
             _ => None,
@@ -2462,7 +2465,7 @@ service_template:
         assert!(moved.ordered().all(|id| moved
             .raw_map(&d, id)
             .and_then(|m| m.get("conditions"))
-            .is_none_or(Node::is_null)));
+            .is_none_or(NodeRef::is_null)));
     }
 
     #[test]
@@ -2490,7 +2493,7 @@ service_template:
         assert!(moved.ordered().all(|id| moved
             .raw_map(&d, id)
             .and_then(|m| m.get("implies"))
-            .is_none_or(Node::is_null)));
+            .is_none_or(NodeRef::is_null)));
     }
 
     #[test]

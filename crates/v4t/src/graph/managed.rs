@@ -5,7 +5,7 @@ use super::{ElementId, Graph};
 use crate::error::{Error, Result};
 use crate::normalize::not_a_boolean;
 use crate::types::{Collection, TypeSystem};
-use v4t_yaml::Map;
+use v4t_yaml::MapRef;
 
 impl Graph {
     /// Whether a node requires a deployment technology (4.5): its `managed`
@@ -14,7 +14,7 @@ impl Graph {
     pub(crate) fn is_managed(
         &self,
         types: &TypeSystem,
-        raw: Option<&Map>,
+        raw: Option<MapRef<'_>>,
         node: ElementId,
     ) -> Result<bool> {
         let g = self;

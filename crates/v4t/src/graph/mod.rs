@@ -31,7 +31,7 @@ use crate::texts::Texts;
 use crate::version::Grammar;
 use std::fmt;
 use v4t_yaml::hash::SeededMap;
-use v4t_yaml::{Map, Node, Span};
+use v4t_yaml::{MapRef, Node, NodeRef, Span};
 
 /// Index of an element in [`Graph::elements`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -1021,8 +1021,13 @@ impl Graph {
     }
 
     /// The element's raw definition (the value of its single-entry map, or the
-    /// import entry) in `doc`.
-    pub(crate) fn raw<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Node> {
+    /// import entry) in `doc` (a tree or a [`v4t_yaml::Doc`]).
+    pub(crate) fn raw<'d>(
+        &self,
+        doc: impl Into<NodeRef<'d>>,
+        id: ElementId,
+    ) -> Option<NodeRef<'d>> {
+        let doc = doc.into();
         let section = |s: Section| section(doc, s, Some(&self.sections));
         raw_at(self.get(id), &self.relationship_templates, &section)
     }
@@ -1036,10 +1041,15 @@ impl Graph {
     /// The `value` of property (or attribute) `p`: its definition's, or the
     /// entry itself in a property map kept as written (which [`Graph::raw`]
     /// does not give: it has no definition).
-    pub(crate) fn property_value<'d>(&self, doc: &'d Node, p: ElementId) -> Option<&'d Node> {
+    pub(crate) fn property_value<'d>(
+        &self,
+        doc: impl Into<NodeRef<'d>>,
+        p: ElementId,
+    ) -> Option<NodeRef<'d>> {
+        let doc = doc.into();
         let e = self.get(p);
         if let Some(shared) = e.added_definition() {
-            return shared.get("value");
+            return shared.get("value").map(NodeRef::from);
         }
         let (owner, index, key) = match e.loc {
             Loc::Property { owner, index } => (owner, index, "properties"),
@@ -1056,7 +1066,8 @@ impl Graph {
 
     /// The raw definitions in `doc` for many lookups: [`Graph::raw`] with
     /// the document's sections found once.
-    pub(crate) fn definitions<'d>(&self, doc: &'d Node) -> Definitions<'_, 'd> {
+    pub(crate) fn definitions<'d>(&self, doc: impl Into<NodeRef<'d>>) -> Definitions<'_, 'd> {
+        let doc = doc.into();
         Definitions {
             graph: self,
             sections: Section::ALL.map(|s| section(doc, s, Some(&self.sections))),
@@ -1064,8 +1075,12 @@ impl Graph {
     }
 
     /// The raw definition as a map, if it is one.
-    pub(crate) fn raw_map<'d>(&self, doc: &'d Node, id: ElementId) -> Option<&'d Map> {
-        self.raw(doc, id).and_then(Node::as_map)
+    pub(crate) fn raw_map<'d>(
+        &self,
+        doc: impl Into<NodeRef<'d>>,
+        id: ElementId,
+    ) -> Option<MapRef<'d>> {
+        self.raw(doc, id).and_then(NodeRef::as_map)
     }
 
     /// Mutable access to the element's raw definition.
@@ -1284,12 +1299,12 @@ impl From<Id<'_>> for String {
 /// [`Graph::definitions`]: the sections of one document, by [`Section`].
 pub(crate) struct Definitions<'g, 'd> {
     graph: &'g Graph,
-    sections: [Option<&'d Node>; 7],
+    sections: [Option<NodeRef<'d>>; 7],
 }
 
 impl<'d> Definitions<'_, 'd> {
     /// [`Graph::raw`].
-    pub(crate) fn raw(&self, id: ElementId) -> Option<&'d Node> {
+    pub(crate) fn raw(&self, id: ElementId) -> Option<NodeRef<'d>> {
         let section = |s: Section| self.sections[s as usize];
         raw_at(
             self.graph.get(id),
@@ -1299,8 +1314,8 @@ impl<'d> Definitions<'_, 'd> {
     }
 
     /// [`Graph::raw_map`].
-    pub(crate) fn raw_map(&self, id: ElementId) -> Option<&'d Map> {
-        self.raw(id).and_then(Node::as_map)
+    pub(crate) fn raw_map(&self, id: ElementId) -> Option<MapRef<'d>> {
+        self.raw(id).and_then(NodeRef::as_map)
     }
 }
 
@@ -1316,7 +1331,7 @@ pub(crate) fn capitalize(s: &str) -> String {
 /// The value of the single-entry map at `list[index]`: where a normalised
 /// list keeps the definition of its `index`th element; in a map (node
 /// templates as written, when resolving), the `index`th entry's value.
-pub(crate) fn entry_value(list: Option<&Node>, index: u32) -> Option<&Node> {
+pub(crate) fn entry_value(list: Option<NodeRef<'_>>, index: u32) -> Option<NodeRef<'_>> {
     let list = list?;
     if let Some(m) = list.as_map() {
         return m.get_index(index as usize).map(|(_, v)| v);
@@ -1337,7 +1352,7 @@ fn by_element(list: &[(ElementId, Node)], id: ElementId) -> Option<&Node> {
 /// The definition of the `index`th property of a property list, `None` in
 /// a property map kept as written (when resolving), whose entries are
 /// values ([`Graph::property_value`]).
-pub(crate) fn property_entry(list: Option<&Node>, index: u32) -> Option<&Node> {
+pub(crate) fn property_entry(list: Option<NodeRef<'_>>, index: u32) -> Option<NodeRef<'_>> {
     entry_value(list.filter(|l| l.as_map().is_none()), index)
 }
 
@@ -1363,8 +1378,8 @@ fn entry_value_mut(list: Option<&mut Node>, index: u32) -> Option<&mut Node> {
 fn owner_at<'d>(
     owner: &Owner,
     rts: &[String],
-    section: &impl Fn(Section) -> Option<&'d Node>,
-) -> Option<&'d Node> {
+    section: &impl Fn(Section) -> Option<NodeRef<'d>>,
+) -> Option<NodeRef<'d>> {
     match *owner {
         Owner::Node(i) => entry_value(section(Section::NodeTemplates), i),
         Owner::RelationshipTemplate(i) => {
@@ -1372,7 +1387,7 @@ fn owner_at<'d>(
             let name = rts.get(i as usize)?;
             // By position (the name confirms it), else by name.
             match m.get_index(i as usize) {
-                Some((k, v)) if k.name == *name => Some(v),
+                Some((k, v)) if k.name() == *name => Some(v),
                 _ => m.get(name),
             }
         }
@@ -1418,10 +1433,10 @@ fn owner_at_mut<'d>(
 fn raw_at<'d>(
     e: &Element,
     rts: &[String],
-    section: &impl Fn(Section) -> Option<&'d Node>,
-) -> Option<&'d Node> {
+    section: &impl Fn(Section) -> Option<NodeRef<'d>>,
+) -> Option<NodeRef<'d>> {
     if let Some(def) = e.added_definition() {
-        return Some(def);
+        return Some(def.into());
     }
     let in_node = |node: u32, key: &str, index: u32| {
         entry_value(
@@ -1561,6 +1576,11 @@ mod id_tests {
         assert_eq!(ids.last(), Some(&"output.url@0"));
     }
 
+    /// The node of the tree a definition found in a tree is.
+    fn at(n: Option<NodeRef<'_>>) -> Option<*const Node> {
+        n.and_then(NodeRef::as_tree).map(std::ptr::from_ref)
+    }
+
     #[test]
     fn lookups_at_known_positions_find_the_same_definitions() {
         let (mut d, g) = graph(TEMPLATE);
@@ -1568,15 +1588,10 @@ mod id_tests {
         let same = |d: &Node| {
             for id in g.ordered() {
                 let section = |s: Section| section(d, s, None);
-                let searched = raw_at(g.get(id), rts, &section).map(|n| n as *const Node);
-                assert_eq!(
-                    g.raw(d, id).map(|n| n as *const Node),
-                    searched,
-                    "{}",
-                    g.id(id)
-                );
+                let searched = at(raw_at(g.get(id), rts, &section));
+                assert_eq!(at(g.raw(d, id)), searched, "{}", g.id(id));
                 let defs = g.definitions(d);
-                assert_eq!(defs.raw(id).map(|n| n as *const Node), searched);
+                assert_eq!(at(defs.raw(id)), searched);
             }
         };
         assert!(g.ordered().all(|id| g.raw(&d, id).is_some()));
@@ -1590,10 +1605,29 @@ mod id_tests {
         same(&d);
         for id in g.ordered() {
             let section = |s: Section| section(&d, s, None);
-            let searched = raw_at(g.get(id), rts, &section).map(|n| n as *const Node);
+            let searched = at(raw_at(g.get(id), rts, &section));
             let got = g.raw_mut(&mut d, id).map(|n| n as *const Node);
             assert_eq!(got, searched, "{}", g.id(id));
         }
+    }
+
+    #[test]
+    fn definitions_of_a_document_are_those_of_its_tree() {
+        let (d, g) = graph(TEMPLATE);
+        let read = v4t_yaml::Doc::from_node(&d, v4t_yaml::SourceId(0));
+        let shown = |n: Option<NodeRef<'_>>| n.map(|n| (v4t_yaml::json::to_json(n), n.span()));
+        let defs = (g.definitions(&d), g.definitions(read.root()));
+        let mut found = 0;
+        for id in g.ordered() {
+            let tree = shown(g.raw(&d, id));
+            assert_eq!(tree, shown(g.raw(read.root(), id)), "{}", g.id(id));
+            assert_eq!(tree, shown(defs.1.raw(id)), "{}", g.id(id));
+            assert_eq!(shown(defs.0.raw(id)), shown(defs.1.raw(id)));
+            let value = |doc| shown(g.property_value(doc, id));
+            assert_eq!(value((&d).into()), value(read.root()), "{}", g.id(id));
+            found += usize::from(tree.is_some_and(|(_, span)| span.is_known()));
+        }
+        assert!(found > 15, "{found}");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::document;
 use crate::error::{bail, Result};
 use crate::graph::{entry_value, property_entry, ElementId, Graph, Loc, Owner};
 use v4t_sat::Lit;
-use v4t_yaml::Node;
+use v4t_yaml::{Node, NodeRef};
 
 /// The clauses of the problem: every element's conditions, the constraints
 /// (`variability.constraints`, then the generated ones) and `implies`.
@@ -138,21 +138,22 @@ fn encode_implies<M: Mode>(enc: &mut Encoder<'_, '_, M>, id: ElementId) -> Resul
 /// looked up once: `Graph::raw` walks from the document root for every
 /// element, and most elements live in a node template.
 pub(crate) struct RawDefs<'d> {
-    doc: &'d Node,
-    nodes: Option<&'d Node>,
+    doc: NodeRef<'d>,
+    nodes: Option<NodeRef<'d>>,
 }
 
 impl<'d> RawDefs<'d> {
-    pub(crate) fn new(doc: &'d Node) -> RawDefs<'d> {
-        let nodes = document::topology(doc).and_then(|t| t.get("node_templates"));
+    pub(crate) fn new(doc: impl Into<NodeRef<'d>>) -> RawDefs<'d> {
+        let doc = doc.into();
+        let nodes = document::topology_of(doc).and_then(|t| t.get("node_templates"));
         RawDefs { doc, nodes }
     }
 
-    pub(crate) fn get(&self, graph: &Graph, id: ElementId) -> Option<&'d Node> {
+    pub(crate) fn get(&self, graph: &Graph, id: ElementId) -> Option<NodeRef<'d>> {
         let node = |i: u32| entry_value(self.nodes, i);
         let member = |i: u32, key: &str, index: u32| entry_value(node(i)?.get(key), index);
         if let Some(def) = graph.get(id).added_definition() {
-            return Some(def);
+            return Some(def.into());
         }
         match graph.get(id).loc {
             Loc::Node(i) => node(i),
@@ -195,9 +196,14 @@ mod raw_tests {
         let raw = RawDefs::new(&d);
         let mut found = 0;
         for id in g.ordered() {
-            let want = g.raw(&d, id).map(std::ptr::from_ref);
+            let want = g
+                .raw(&d, id)
+                .and_then(NodeRef::as_tree)
+                .map(std::ptr::from_ref);
             assert_eq!(
-                raw.get(&g, id).map(std::ptr::from_ref),
+                raw.get(&g, id)
+                    .and_then(NodeRef::as_tree)
+                    .map(std::ptr::from_ref),
                 want,
                 "{}",
                 g.id(id)
