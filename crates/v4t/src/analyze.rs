@@ -308,7 +308,7 @@ pub fn analyze_observed(
         prepare_with_presets(sources, template, loader, options.enrich, &mut warnings)?;
     observe(AnalyzeStage::Prepare);
     let (types, now_ms) = (prepared.files.system(), options.now_ms.unwrap_or(0.0));
-    let problem = family_problem(&prepared.doc, &prepared.graph, &types, now_ms)
+    let problem = family_problem((&prepared.doc).into(), &prepared.graph, &types, now_ms)
         .map_err(code(Code::InvalidCondition))?;
     // Unless a later stage encodes the template again (the presets, `why`,
     // validating variants), what only encoding reads goes now, as when

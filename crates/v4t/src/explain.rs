@@ -188,15 +188,16 @@ pub fn explain(
         explanation.error = Some(e.or_code(Code::InvalidInput));
         return Ok(explanation);
     }
-    let solution = match solve::solve_or_conflict(doc, graph, types, assigned.clone(), now_ms) {
-        Ok(s) => s,
-        Err((e, conflict)) => {
-            explanation.error =
-                Some(solve::explain::with_notes(e, &conflict).or_code(Code::InvalidCondition));
-            explanation.conflict = conflict;
-            return Ok(explanation);
-        }
-    };
+    let solution =
+        match solve::solve_or_conflict(doc.into(), graph, types, assigned.clone(), now_ms) {
+            Ok(s) => s,
+            Err((e, conflict)) => {
+                explanation.error =
+                    Some(solve::explain::with_notes(e, &conflict).or_code(Code::InvalidCondition));
+                explanation.conflict = conflict;
+                return Ok(explanation);
+            }
+        };
     if let Err(e) = check::check(graph, &solution) {
         explanation.error = Some(e.or_code(Code::Inconsistent));
     } else if let Err(e) = crate::check_references(doc, graph, &solution, types) {
@@ -330,7 +331,8 @@ impl Variant<'_, '_> {
     /// The explanations of `wanted`.
     fn explain(&self, wanted: &[ElementId]) -> Result<Vec<ElementExplanation>> {
         let g = self.graph;
-        let mut guarded = Guarded::new(self.doc, g, self.types, self.inputs.clone(), self.now_ms)?;
+        let doc = self.doc.into();
+        let mut guarded = Guarded::new(doc, g, self.types, self.inputs.clone(), self.now_ms)?;
         let mut found = Vec::with_capacity(wanted.len());
         for &id in wanted {
             let present = self.solution.is_present(id);
@@ -372,7 +374,7 @@ impl Variant<'_, '_> {
     fn optimised(&self, id: ElementId, present: bool) -> Result<Decision> {
         let g = self.graph;
         let other = solve::solve_fixed(
-            self.doc,
+            self.doc.into(),
             g,
             self.types,
             self.inputs.clone(),

@@ -229,7 +229,8 @@ pub fn resolve_observed(
     let now_ms = options.now_ms.unwrap_or(0.0);
     inputs::validate(&doc, &assigned, now_ms, &types, sources).map_err(code(Code::InvalidInput))?;
     observe(Stage::Graph);
-    let solution = match solve::solve_releasing(&doc, &mut graph, &types, assigned, now_ms) {
+    let solution = match solve::solve_releasing((&doc).into(), &mut graph, &types, assigned, now_ms)
+    {
         Ok(solution) => solution,
         Err(e) if e.code == Code::Unsatisfiable => {
             let explained = unsatisfiable_explained(sources, template_id, loader, options);

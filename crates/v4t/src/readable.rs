@@ -16,7 +16,7 @@ use crate::logic::{Arity, LogicOp};
 use v4t_expr::ValueOp;
 use v4t_yaml::json::to_json;
 use v4t_yaml::number::format_js;
-use v4t_yaml::{Node, Value};
+use v4t_yaml::{NodeRef, ValueRef};
 
 /// How tightly a rendered expression binds: an operand binding less
 /// tightly than its operator gets parentheses.
@@ -80,15 +80,15 @@ impl Shown {
 
 /// A logic expression (a condition or constraint as written), as people
 /// read it (`is_dev`, `env = "prod"`, `node_presence(db)`).
-pub fn logic(n: &Node) -> String {
-    logic_shown(n, 0).text
+pub fn logic<'a>(n: impl Into<NodeRef<'a>>) -> String {
+    logic_shown(n.into(), 0).text
 }
 
 /// A condition-list entry: written YAML as [`logic`], generated terms by
 /// their YAML form, without the `_generated` and `_bratan` markers.
 pub(crate) fn cond(c: &Cond, g: &Graph) -> String {
     match c {
-        Cond::Yaml(n) => logic(n),
+        Cond::Yaml(n) => logic(&**n),
         other => logic(&other.to_node(g)),
     }
 }
@@ -98,8 +98,8 @@ pub(crate) fn all_of(list: &[&Cond], g: &Graph) -> String {
     let items = list
         .iter()
         .map(|c| match c {
-            Cond::Yaml(n) => logic_shown(n, 0),
-            other => logic_shown(&other.to_node(g), 0),
+            Cond::Yaml(n) => logic_shown((&**n).into(), 0),
+            other => logic_shown((&other.to_node(g)).into(), 0),
         })
         .collect();
     infix(items, Infix::Logic(LogicOp::And), Prec::And, true).text
@@ -113,17 +113,17 @@ pub(crate) fn constraint(c: &Constraint, g: &Graph) -> String {
 /// Deeper than this, the rest of an expression is shown as `…`.
 const MAX_DEPTH: usize = 32;
 
-fn logic_shown(n: &Node, depth: usize) -> Shown {
+fn logic_shown(n: NodeRef<'_>, depth: usize) -> Shown {
     if depth > MAX_DEPTH {
         return Shown::atom("…".to_string());
     }
-    match &n.value {
+    match n.value() {
         // A term: a variable (an element id, `manual.<id>`, a free name).
-        Value::String(s) => match s.strip_prefix('-') {
+        ValueRef::String(s) => match s.strip_prefix('-') {
             Some(name) => not(Shown::atom(name.to_string())),
-            None => Shown::atom(s.clone()),
+            None => Shown::atom(s.to_string()),
         },
-        Value::Map(m) => match LogicOp::of_map(m) {
+        ValueRef::Map(m) => match LogicOp::of_map_ref(m) {
             Some((op, arg)) => logic_op(op, arg, depth),
             None => value_shown(n, depth),
         },
@@ -157,8 +157,8 @@ fn infix(items: Vec<Shown>, op: Infix, prec: Prec, associative: bool) -> Shown {
     }
 }
 
-fn logic_op(op: LogicOp, arg: &Node, depth: usize) -> Shown {
-    let list = |arg: &Node| -> Vec<Shown> {
+fn logic_op(op: LogicOp, arg: NodeRef<'_>, depth: usize) -> Shown {
+    let list = |arg: NodeRef<'_>| -> Vec<Shown> {
         match arg.as_seq() {
             Some(items) => items.iter().map(|i| logic_shown(i, depth + 1)).collect(),
             None => vec![logic_shown(arg, depth + 1)],
@@ -196,15 +196,20 @@ fn logic_op(op: LogicOp, arg: &Node, depth: usize) -> Shown {
 }
 
 /// An element reference as written: names bare, indices as numbers.
-fn element_arg(n: &Node, depth: usize) -> Shown {
-    match &n.value {
-        Value::String(s) => Shown::atom(s.clone()),
+fn element_arg(n: NodeRef<'_>, depth: usize) -> Shown {
+    match n.value() {
+        ValueRef::String(s) => Shown::atom(s.to_string()),
         _ => value_shown(n, depth),
     }
 }
 
 /// `key(a, b)`: a list argument spread, any other argument as the one.
-fn call(key: &str, arg: &Node, depth: usize, show: &dyn Fn(&Node, usize) -> Shown) -> Shown {
+fn call(
+    key: &str,
+    arg: NodeRef<'_>,
+    depth: usize,
+    show: &dyn Fn(NodeRef<'_>, usize) -> Shown,
+) -> Shown {
     let args: Vec<String> = match arg.as_seq() {
         Some(items) => items.iter().map(|i| show(i, depth + 1).text).collect(),
         None => vec![show(arg, depth + 1).text],
@@ -232,34 +237,34 @@ fn infix_of(op: ValueOp) -> Option<(Infix, Prec, bool)> {
     Some((Infix::Value(op, symbol), prec, associative))
 }
 
-fn value_shown(n: &Node, depth: usize) -> Shown {
+fn value_shown(n: NodeRef<'_>, depth: usize) -> Shown {
     if depth > MAX_DEPTH {
         return Shown::atom("…".to_string());
     }
-    match &n.value {
-        Value::Null => Shown::atom("null".to_string()),
-        Value::Bool(b) => Shown::atom(b.to_string()),
-        Value::Number(x) => Shown::atom(format_js(*x)),
-        Value::String(_) | Value::Timestamp(_) => Shown::atom(to_json(n)),
-        Value::Seq(items) => {
+    match n.value() {
+        ValueRef::Null => Shown::atom("null".to_string()),
+        ValueRef::Bool(b) => Shown::atom(b.to_string()),
+        ValueRef::Number(x) => Shown::atom(format_js(x)),
+        ValueRef::String(_) | ValueRef::Timestamp(_) => Shown::atom(to_json(n)),
+        ValueRef::Seq(items) => {
             let texts: Vec<String> = items
                 .iter()
                 .map(|i| value_shown(i, depth + 1).text)
                 .collect();
             Shown::atom(format!("[{}]", texts.join(", ")))
         }
-        Value::Map(m) => {
-            if let Some((op, arg)) = LogicOp::of_map(m) {
+        ValueRef::Map(m) => {
+            if let Some((op, arg)) = LogicOp::of_map_ref(m) {
                 return logic_op(op, arg, depth);
             }
             // A value operator is a map of one key (markers aside).
             let mut keys = m
                 .iter()
-                .filter(|(k, _)| !matches!(k.name.as_str(), "_generated" | "_bratan"));
+                .filter(|(k, _)| !matches!(k.name(), "_generated" | "_bratan"));
             let (Some((key, arg)), None) = (keys.next(), keys.next()) else {
                 return Shown::atom(to_json(n));
             };
-            let key = key.name.as_str();
+            let key = key.name();
             let op = ValueOp::parse(key);
             if let (Some(ValueOp::VariabilityInput | ValueOp::ValueExpression), Some(name)) =
                 (op, arg.as_str())
@@ -282,12 +287,15 @@ mod tests {
     use super::{logic, value_shown};
     use crate::testing::doc;
 
+    /// `yaml` as people read it; read as a [`v4t_yaml::Doc`], the same.
     fn shown(yaml: &str) -> String {
-        logic(&doc(yaml))
+        let tree = logic(&doc(yaml));
+        assert_eq!(tree, logic(crate::testing::read_doc(yaml).root()), "{yaml}");
+        tree
     }
 
     fn value(n: &v4t_yaml::Node) -> String {
-        value_shown(n, 0).text
+        value_shown(n.into(), 0).text
     }
 
     #[test]

@@ -236,7 +236,7 @@ impl<'a> Explainer<'a> {
         types: &'a TypeSystem<'a>,
         now_ms: f64,
     ) -> Result<Explainer<'a>> {
-        let (problem, parts) = guarded_family_problem(doc, graph, types, now_ms)
+        let (problem, parts) = guarded_family_problem(doc.into(), graph, types, now_ms)
             .map_err(crate::code(crate::Code::InvalidCondition))?;
         let mut sat = problem.sat;
         let mut by_id = vec![sat.constant(false); graph.elements().len()];
@@ -307,7 +307,7 @@ impl<'a> Explainer<'a> {
             rules: rules.into_iter().map(|(_, r)| r).collect(),
             checks,
             failures,
-            names: Guarded::naming(doc, graph, types),
+            names: Guarded::naming(doc.into(), graph, types),
             inputs: problem
                 .inputs
                 .iter()
@@ -666,7 +666,7 @@ impl<'a> Explainer<'a> {
                 continue;
             };
             let node = c.to_node(g);
-            let names: Vec<String> = inputs_named(doc, Some(&node))
+            let names: Vec<String> = inputs_named(doc, Some((&node).into()))
                 .into_iter()
                 .map(str::to_string)
                 .collect();
@@ -696,7 +696,7 @@ impl<'a> Explainer<'a> {
                     .and_then(|l| l.get(k as usize)),
                 _ => continue,
             };
-            let names: Vec<String> = inputs_named(doc, node)
+            let names: Vec<String> = inputs_named(doc, node.map(v4t_yaml::NodeRef::from))
                 .into_iter()
                 .map(str::to_string)
                 .collect();

@@ -476,7 +476,7 @@ fn explanations_are_minimal_conflicts_on_random_templates() {
             v4t_yaml::Value::Map(m) => m,
             _ => unreachable!("a map"),
         };
-        let Ok(mut guarded) = Guarded::new(d, g, types, assigned.clone(), 0.0) else {
+        let Ok(mut guarded) = Guarded::new(d.into(), g, types, assigned.clone(), 0.0) else {
             continue;
         };
         let solution = crate::solve::solve(d, g, types, assigned.clone(), 0.0);
@@ -501,7 +501,7 @@ fn explanations_are_minimal_conflicts_on_random_templates() {
             let p = guarded.presence(x);
             let other = if present { !p } else { p };
             let fixed =
-                crate::solve::solve_fixed(d, g, types, assigned.clone(), 0.0, (x, !present));
+                crate::solve::solve_fixed(d.into(), g, types, assigned.clone(), 0.0, (x, !present));
             match guarded.conflict_near(x, &[other]) {
                 Some(parts) => {
                     by_conditions += 1;

@@ -29,7 +29,9 @@ use v4t_yaml::{Map, MapRef, Node, NodeRef, ValueRef};
 /// can let go of it between encoding and solving ([`Encoder::detach`]).
 pub(crate) struct Encoder<'a, 'g, M> {
     pub graph: &'g Graph,
-    pub doc: &'a Node,
+    /// The template (a tree or a [`v4t_yaml::Doc`]): its variability
+    /// section.
+    pub doc: NodeRef<'a>,
     pub types: &'a TypeSystem<'a>,
     pub sat: Solver,
     pub eval: Evaluator<'a>,
@@ -49,7 +51,7 @@ pub(crate) struct Encoder<'a, 'g, M> {
 /// An [`Encoder`] that let go of its graph ([`Encoder::detach`]), so that
 /// the graph can drop what only encoding reads before the solver runs.
 pub(crate) struct Detached<'a, M> {
-    doc: &'a Node,
+    doc: NodeRef<'a>,
     types: &'a TypeSystem<'a>,
     sat: Solver,
     eval: Evaluator<'a>,
@@ -198,21 +200,21 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
     /// the mode `mode` makes (it may create variables first).
     pub(crate) fn new(
         graph: &'g Graph,
-        doc: &'a Node,
+        doc: impl Into<NodeRef<'a>>,
         types: &'a TypeSystem,
         inputs: Map,
         now_ms: f64,
         mode: impl FnOnce(&mut Solver) -> M,
     ) -> Self {
-        let variability = document::variability(doc);
-        let section = |key: &str| variability.and_then(|v| v.get(key)).and_then(Node::as_map);
-        let expressions = section("expressions").map(MapRef::from);
-        let eval = Evaluator::reading(
-            section("inputs").map(MapRef::from),
-            expressions,
-            inputs,
-            now_ms,
-        );
+        let doc = doc.into();
+        let variability = document::variability_of(doc);
+        let section = |key: &str| {
+            variability
+                .and_then(|v| v.get(key))
+                .and_then(NodeRef::as_map)
+        };
+        let expressions = section("expressions");
+        let eval = Evaluator::reading(section("inputs"), expressions, inputs, now_ms);
         let mut sat = Solver::new();
         let mode = mode(&mut sat);
         let n = graph.elements().len();

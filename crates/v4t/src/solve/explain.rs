@@ -24,7 +24,7 @@ use crate::types::TypeSystem;
 use std::collections::HashMap;
 use v4t_expr::ValueOp;
 use v4t_sat::{Lit, Split};
-use v4t_yaml::{Map, Node, Span, Value};
+use v4t_yaml::{Map, Node, NodeRef, Span, Value};
 
 /// At most this many notes; a longer conflict ends with a count of the rest.
 const MAX_NOTES: usize = 12;
@@ -63,7 +63,7 @@ pub(crate) struct Guarded<'a> {
 impl<'a> Guarded<'a> {
     /// Encodes `graph` under `inputs` with every part guarded.
     pub(crate) fn new(
-        doc: &'a Node,
+        doc: NodeRef<'a>,
         graph: &'a Graph,
         types: &'a TypeSystem,
         inputs: Map,
@@ -112,7 +112,7 @@ impl<'a> Guarded<'a> {
 
     /// Names the parts of the family problem (`v4t analyze --why`) with
     /// [`Guarded::describe`]: nothing is encoded, and no input has a value.
-    pub(crate) fn naming(doc: &'a Node, graph: &'a Graph, types: &'a TypeSystem) -> Guarded<'a> {
+    pub(crate) fn naming(doc: NodeRef<'a>, graph: &'a Graph, types: &'a TypeSystem) -> Guarded<'a> {
         Guarded {
             enc: Encoder::new(graph, doc, types, Map::new(), 0.0, |_| Guarding::default()),
             sat: v4t_sat::Solver::new().split(),
@@ -439,7 +439,7 @@ impl<'a> Guarded<'a> {
             Some(true) if self.fixed => m.push_str(" holds"),
             _ => {}
         }
-        let inputs = self.inputs_read(node.as_ref());
+        let inputs = self.inputs_read(node.as_ref().map(NodeRef::from));
         m.push_str(&for_inputs(&inputs));
         Reason {
             element: Some(g.id(id).to_string()),
@@ -481,8 +481,9 @@ impl<'a> Guarded<'a> {
 
     /// Entry `i` of `variability.constraints`.
     fn constraint(&self, i: u32) -> Reason {
-        let node = document::variability_entry(self.enc.doc, "constraints")
-            .and_then(Node::as_seq)
+        let node = document::variability_of(self.enc.doc)
+            .and_then(|v| v.get("constraints"))
+            .and_then(NodeRef::as_seq)
             .and_then(|list| list.get(i as usize));
         let readable = node.map(readable::logic);
         let inputs = self.inputs_read(node);
@@ -491,7 +492,7 @@ impl<'a> Guarded<'a> {
             quoted(readable.as_deref()),
             for_inputs(&inputs)
         );
-        let span = node.map_or(Span::NONE, |n| n.span);
+        let span = node.map_or(Span::NONE, NodeRef::span);
         Reason {
             condition: readable,
             inputs,
@@ -532,7 +533,7 @@ impl<'a> Guarded<'a> {
             .implies(id)
             .and_then(Node::as_seq)
             .and_then(|list| list.get(i as usize));
-        let inputs = self.inputs_read(node);
+        let inputs = self.inputs_read(node.map(NodeRef::from));
         let m = format!("implies of {}{}", g.display(id), for_inputs(&inputs));
         let span = match node {
             Some(n) if n.span.is_known() => n.span,
@@ -554,7 +555,7 @@ impl<'a> Guarded<'a> {
     fn inputs_read_all(&self, nodes: &[Node]) -> Vec<(String, Value)> {
         let mut inputs: Vec<(String, Value)> = Vec::new();
         for n in nodes {
-            for read in self.inputs_read(Some(n)) {
+            for read in self.inputs_read(Some(n.into())) {
                 if !inputs.iter().any(|(name, _)| *name == read.0) {
                     inputs.push(read);
                 }
@@ -566,21 +567,22 @@ impl<'a> Guarded<'a> {
     /// The assigned variability inputs that `node` reads, directly or
     /// through named expressions (in order of first reading, each once),
     /// with their values (assigned, else the default).
-    fn inputs_read(&self, node: Option<&Node>) -> Vec<(String, Value)> {
+    fn inputs_read(&self, node: Option<NodeRef<'_>>) -> Vec<(String, Value)> {
         let Some(assigned) = &self.inputs else {
             return Vec::new();
         };
         let doc = self.enc.doc;
         let names = inputs_named(doc, node);
-        let definitions = document::variability_entry(doc, "inputs");
+        let definitions = document::variability_of(doc).and_then(|v| v.get("inputs"));
         names
             .iter()
             .filter_map(|&name| {
-                let v = assigned.get(name).filter(|v| v.is_defined()).or_else(|| {
-                    let d = definitions?.get(name)?;
-                    d.get("default").filter(|v| v.is_defined())
-                })?;
-                Some((name.to_string(), v.value.clone()))
+                if let Some(v) = assigned.get(name).filter(|v| v.is_defined()) {
+                    return Some((name.to_string(), v.value.clone()));
+                }
+                let d = definitions?.get(name)?;
+                let v = d.get("default").filter(|v| v.is_defined())?;
+                Some((name.to_string(), v.to_node().value))
             })
             .collect()
     }
@@ -588,11 +590,14 @@ impl<'a> Guarded<'a> {
 
 /// The variability inputs `node` reads, directly or through named
 /// expressions of `doc`, in order of first reading, each once.
-pub(crate) fn inputs_named<'d>(doc: &'d Node, node: Option<&'d Node>) -> Vec<&'d str> {
+pub(crate) fn inputs_named<'d>(
+    doc: impl Into<NodeRef<'d>>,
+    node: Option<NodeRef<'d>>,
+) -> Vec<&'d str> {
     let mut names: Vec<&str> = Vec::new();
     let mut expressions: Vec<&str> = Vec::new();
-    let mut pending: Vec<&Node> = node.into_iter().collect();
-    let defined = document::variability_entry(doc, "expressions");
+    let mut pending: Vec<NodeRef<'d>> = node.into_iter().collect();
+    let defined = document::variability_of(doc.into()).and_then(|v| v.get("expressions"));
     let mut visited = 0;
     while let Some(n) = pending.pop() {
         visited += 1;
@@ -601,7 +606,7 @@ pub(crate) fn inputs_named<'d>(doc: &'d Node, node: Option<&'d Node>) -> Vec<&'d
         }
         if let Some(m) = n.as_map() {
             for (k, v) in m.iter().rev() {
-                match (NameRef::of_key(&k.name), v.as_str()) {
+                match (NameRef::of_key(k.name()), v.as_str()) {
                     (Some(NameRef::Input), Some(name)) if !names.contains(&name) => {
                         names.push(name);
                     }
@@ -734,7 +739,7 @@ fn unlocated(text: Option<&str>) -> String {
 /// then the elements it meets; empty if no conflict of parts is found
 /// (then the clauses that make no part conflict by themselves).
 pub(crate) fn conflict_reasons(
-    doc: &Node,
+    doc: NodeRef<'_>,
     graph: &Graph,
     types: &TypeSystem,
     inputs: Map,

@@ -34,7 +34,7 @@ use crate::types::TypeSystem;
 use v4t_expr::{Evaluator, ValueOp};
 use v4t_sat::{Lit, Solver};
 use v4t_yaml::hash::SeededMap;
-use v4t_yaml::{Map, Node, NodeRef, Value, ValueRef};
+use v4t_yaml::{Map, MapRef, Node, NodeRef, Value, ValueRef};
 
 /// The longest chain of named expressions followed to find the inputs an
 /// expression reads (evaluation itself stops at 256 levels).
@@ -69,8 +69,8 @@ pub(crate) struct Failure {
 
 /// The inputs as variables, for the encoder's value expressions.
 pub(crate) struct FamilyInputs<'a> {
-    definitions: Option<&'a Map>,
-    expressions: Option<&'a Map>,
+    definitions: Option<MapRef<'a>>,
+    expressions: Option<MapRef<'a>>,
     now_ms: f64,
     domains: Vec<InputDomain>,
     by_name: SeededMap<String, usize>,
@@ -91,19 +91,21 @@ impl<'a> FamilyInputs<'a> {
 
     /// The domains of `doc`'s variability inputs, with their literals in `sat`.
     pub(crate) fn new(
-        doc: &'a Node,
+        doc: NodeRef<'a>,
         graph: &Graph,
         types: &TypeSystem<'_>,
         sat: &mut Solver,
         now_ms: f64,
     ) -> FamilyInputs<'a> {
-        let variability = crate::document::variability(doc);
-        let section = |key: &str| variability.and_then(|v| v.get(key)).and_then(Node::as_map);
+        let variability = crate::document::variability_of(doc);
+        let section = |key: &str| {
+            variability
+                .and_then(|v| v.get(key))
+                .and_then(NodeRef::as_map)
+        };
         let definitions = section("inputs");
         let mut mentioned: SeededMap<String, Vec<Value>> = SeededMap::default();
-        let names: Vec<&str> = definitions
-            .map(|d| d.iter().map(|(k, _)| k.name.as_str()).collect())
-            .unwrap_or_default();
+        let names: Vec<&str> = definitions.map(|d| d.keys().collect()).unwrap_or_default();
         for &name in &names {
             let def = definitions.and_then(|d| d.get(name));
             let list = mentioned.entry(name.to_string()).or_default();
@@ -111,16 +113,16 @@ impl<'a> FamilyInputs<'a> {
                 .and_then(|d| d.get("default"))
                 .filter(|v| v.is_defined())
             {
-                mention(list, &v.value);
+                mention(list, v.value());
             }
-            for (_, preset) in section("presets").into_iter().flat_map(Map::iter) {
+            for (_, preset) in section("presets").into_iter().flat_map(MapRef::iter) {
                 if let Some(v) = preset.get("inputs").and_then(|i| i.get(name)) {
-                    mention(list, &v.value);
+                    mention(list, v.value());
                 }
             }
         }
-        let mut scan = |n: &Node| scan_comparisons(n, &mut mentioned);
-        scan(doc);
+        scan_comparisons(doc, &mut mentioned);
+        let mut scan = |n: &Node| scan_comparisons(n.into(), &mut mentioned);
         for e in graph.elements() {
             for c in &e.conditions {
                 for_each_yaml(c, &mut scan);
@@ -135,7 +137,7 @@ impl<'a> FamilyInputs<'a> {
             let ty = definitions
                 .and_then(|d| d.get(name))
                 .and_then(|d| d.get("type"))
-                .and_then(Node::as_str);
+                .and_then(NodeRef::as_str);
             let def = definitions.and_then(|d| d.get(name));
             // Values the input's declared type and constraints reject are
             // no configuration: resolving rejects them as wrong inputs.
@@ -145,14 +147,14 @@ impl<'a> FamilyInputs<'a> {
                     .filter(|(v, _)| {
                         def.is_none_or(|d| {
                             let value = Node::new(v.clone(), v4t_yaml::Span::NONE);
-                            types.input_violation(&no_texts, d.into(), &value).is_none()
+                            types.input_violation(&no_texts, d, &value).is_none()
                         })
                     })
                     .unzip();
             let declared = def.is_some_and(|d| {
                 ["constraints", "validation"]
                     .iter()
-                    .any(|k| d.get(k).is_some_and(Node::is_defined))
+                    .any(|k| d.get(k).is_some_and(NodeRef::is_defined))
             });
             let undeclared = synthesised.into_iter().map(|s| s && !declared).collect();
             let lits: Vec<Lit> = values.iter().map(|_| sat.new_var()).collect();
@@ -219,7 +221,7 @@ impl<'a> FamilyInputs<'a> {
                 );
             }
             let mut eval =
-                Evaluator::new(self.definitions, self.expressions, assigned, self.now_ms);
+                Evaluator::reading(self.definitions, self.expressions, assigned, self.now_ms);
             let result = eval.evaluate_as_logic(expr);
             let lits: Vec<Lit> = reads
                 .iter()
@@ -287,7 +289,7 @@ impl<'a> FamilyInputs<'a> {
                             (Some(NameRef::Expression), None) => {
                                 let all: Vec<String> = self
                                     .expressions
-                                    .map(|m| m.iter().map(|(k, _)| k.name.to_string()).collect())
+                                    .map(|m| m.keys().map(str::to_string).collect())
                                     .unwrap_or_default();
                                 for name in all {
                                     self.expression_reads_into(&name, out, active);
@@ -326,7 +328,7 @@ impl<'a> FamilyInputs<'a> {
         };
         active.push(name.to_string());
         let mut mine = Vec::new();
-        self.reads(NodeRef::Tree(def), &mut mine, active);
+        self.reads(def, &mut mine, active);
         active.pop();
         out.extend_from_slice(&mine);
         if active.is_empty() {
@@ -358,19 +360,19 @@ fn for_each_yaml(c: &Cond, f: &mut impl FnMut(&Node)) {
 
 /// Records the scalars written next to `{variability_input: NAME}` in a
 /// list (one level into nested lists, as for `valid_values`).
-fn scan_comparisons(root: &Node, mentioned: &mut SeededMap<String, Vec<Value>>) {
+fn scan_comparisons(root: NodeRef<'_>, mentioned: &mut SeededMap<String, Vec<Value>>) {
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
-        match &n.value {
-            Value::Map(m) => stack.extend(m.iter().map(|(_, v)| v)),
-            Value::Seq(items) => {
+        match n.value() {
+            ValueRef::Map(m) => stack.extend(m.values()),
+            ValueRef::Seq(items) => {
                 stack.extend(items.iter());
                 for item in items {
                     let Some(name) = item
                         .as_map()
                         .filter(|m| m.len() == 1)
                         .and_then(|m| m.get(ValueOp::VariabilityInput.name()))
-                        .and_then(Node::as_str)
+                        .and_then(NodeRef::as_str)
                     else {
                         continue;
                     };
@@ -378,8 +380,10 @@ fn scan_comparisons(root: &Node, mentioned: &mut SeededMap<String, Vec<Value>>) 
                         continue;
                     };
                     for other in items {
-                        match &other.value {
-                            Value::Seq(inner) => inner.iter().for_each(|i| mention(list, &i.value)),
+                        match other.value() {
+                            ValueRef::Seq(inner) => {
+                                inner.iter().for_each(|i| mention(list, i.value()))
+                            }
                             v => mention(list, v),
                         }
                     }
@@ -391,11 +395,15 @@ fn scan_comparisons(root: &Node, mentioned: &mut SeededMap<String, Vec<Value>>) 
 }
 
 /// Adds a scalar to a list of mentioned values (once).
-fn mention(list: &mut Vec<Value>, v: &Value) {
-    let scalar = matches!(v, Value::Bool(_) | Value::String(_))
-        || matches!(v, Value::Number(n) if n.is_finite());
-    if scalar && !list.iter().any(|m| same(m, v)) {
-        list.push(v.clone());
+fn mention(list: &mut Vec<Value>, v: ValueRef<'_>) {
+    let v = match v {
+        ValueRef::Bool(b) => Value::Bool(b),
+        ValueRef::String(s) => Value::String(s.to_string()),
+        ValueRef::Number(n) if n.is_finite() => Value::Number(n),
+        _ => return,
+    };
+    if !list.iter().any(|m| same(m, &v)) {
+        list.push(v);
     }
 }
 

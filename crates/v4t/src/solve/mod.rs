@@ -43,7 +43,7 @@ use crate::types::TypeSystem;
 use v4t_sat::{Answer, Lit, Question, Solver, Split};
 use v4t_source::Code;
 use v4t_yaml::number::format_js;
-use v4t_yaml::{Map, Node, Span, Value};
+use v4t_yaml::{Map, NodeRef, Span, Value};
 
 /// The outcome of solving.
 #[derive(Clone, Debug)]
@@ -71,14 +71,14 @@ impl Solution {
 /// Solves the resolver graph of `doc` under the assigned `inputs`. Without
 /// a solution, the error's notes name a minimal set of conflicting parts
 /// ([`explain`]).
-pub(crate) fn solve(
-    doc: &Node,
+pub(crate) fn solve<'d>(
+    doc: impl Into<NodeRef<'d>>,
     graph: &Graph,
     types: &TypeSystem,
     inputs: Map,
     now_ms: f64,
 ) -> Result<Solution> {
-    solve_or_conflict(doc, graph, types, inputs, now_ms)
+    solve_or_conflict(doc.into(), graph, types, inputs, now_ms)
         .map_err(|(e, conflict)| explain::with_notes(e, &conflict))
 }
 
@@ -86,7 +86,7 @@ pub(crate) fn solve(
 /// subset-minimal set of conflicting parts ([`explain::conflict_reasons`])
 /// instead of notes.
 pub(crate) fn solve_or_conflict(
-    doc: &Node,
+    doc: NodeRef<'_>,
     graph: &Graph,
     types: &TypeSystem,
     inputs: Map,
@@ -106,7 +106,7 @@ pub(crate) fn solve_or_conflict(
 /// (the same optimisation and tie-breaking, no uniqueness checks): what
 /// the optimiser rejected, for `v4t explain`.
 pub(crate) fn solve_fixed(
-    doc: &Node,
+    doc: NodeRef<'_>,
     graph: &Graph,
     types: &TypeSystem,
     inputs: Map,
@@ -128,7 +128,7 @@ pub(crate) fn solve_fixed(
 /// An unsatisfiable problem fails without notes: the conditions they would
 /// name are gone, and [`solve`] on a graph built again gives them.
 pub(crate) fn solve_releasing(
-    doc: &Node,
+    doc: NodeRef<'_>,
     graph: &mut Graph,
     types: &TypeSystem,
     inputs: Map,
@@ -154,7 +154,7 @@ impl Solving<'_> {
 }
 
 fn solve_assigned(
-    doc: &Node,
+    doc: NodeRef<'_>,
     mut graph: Solving<'_>,
     types: &TypeSystem,
     inputs: Map,
@@ -242,7 +242,7 @@ pub(crate) struct FamilyProblem {
 /// Encodes `graph` for every configuration of the inputs (see the module
 /// documentation); nothing is solved.
 pub(crate) fn family_problem(
-    doc: &Node,
+    doc: NodeRef<'_>,
     graph: &Graph,
     types: &TypeSystem,
     now_ms: f64,
@@ -267,7 +267,7 @@ pub(crate) fn family_problem(
 /// guarded like the others instead of collected): why an element is dead
 /// or core (`v4t analyze --why`).
 pub(crate) fn guarded_family_problem(
-    doc: &Node,
+    doc: NodeRef<'_>,
     graph: &Graph,
     types: &TypeSystem,
     now_ms: f64,

@@ -10,7 +10,7 @@ use crate::document;
 use crate::error::{bail, Result};
 use crate::graph::{entry_value, property_entry, ElementId, Graph, Loc, Owner};
 use v4t_sat::Lit;
-use v4t_yaml::{Node, NodeRef};
+use v4t_yaml::NodeRef;
 
 /// The clauses of the problem: every element's conditions, the constraints
 /// (`variability.constraints`, then the generated ones) and `implies`.
@@ -32,9 +32,9 @@ pub(crate) fn encode_problem<M: Mode>(enc: &mut Encoder<'_, '_, M>) -> Result<Ve
     for &id in &order {
         encode_element(enc, id, &mut buffers).map_err(|e| e.in_element(graph.id(id)))?;
     }
-    if let Some(constraints) = document::variability(doc)
+    if let Some(constraints) = document::variability_of(doc)
         .and_then(|v| v.get("constraints"))
-        .and_then(Node::as_seq)
+        .and_then(NodeRef::as_seq)
     {
         for (i, c) in constraints.iter().enumerate() {
             enc.take_reads();

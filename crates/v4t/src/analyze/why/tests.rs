@@ -81,7 +81,7 @@ fn check(text: &str, ctx: &str, resolve_each: bool, seen: &mut Seen) {
         seen.composite += usize::from(parts.len() > 1);
     }
     // The conditions: enumerate the configurations of the domains.
-    let inputs = crate::solve::family_problem(doc, graph, &types, 0.0)
+    let inputs = crate::solve::family_problem(doc.into(), graph, &types, 0.0)
         .expect("encodes")
         .inputs;
     let sizes: Vec<usize> = inputs.iter().map(|d| d.values.len()).collect();
