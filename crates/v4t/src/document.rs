@@ -103,7 +103,10 @@ pub(crate) fn entries_of<'a>(
 /// with their positions: the graph reads a map's entries as it reads list
 /// items (`graph::entry_value`). List items that are no map are skipped,
 /// their positions kept.
-pub(crate) fn indexed_entries(collection: &Node) -> impl Iterator<Item = (u32, &str, Span, &Node)> {
+pub(crate) fn indexed_entries<'a>(
+    collection: impl Into<NodeRef<'a>>,
+) -> impl Iterator<Item = (u32, &'a str, Span, NodeRef<'a>)> {
+    let collection = collection.into();
     let listed = collection.as_seq().into_iter().flatten().enumerate();
     let listed = listed.filter_map(|(i, item)| {
         let (k, v) = item.as_map()?.first()?;
@@ -112,18 +115,11 @@ pub(crate) fn indexed_entries(collection: &Node) -> impl Iterator<Item = (u32, &
     let mapped = collection
         .as_map()
         .into_iter()
-        .flat_map(Map::iter)
+        .flat_map(MapRef::iter)
         .enumerate();
     listed
         .chain(mapped.map(|(i, (k, v))| (i, k, v)))
-        .map(|(i, k, v)| {
-            (
-                u32::try_from(i).unwrap_or(u32::MAX),
-                k.name.as_str(),
-                k.span,
-                v,
-            )
-        })
+        .map(|(i, k, v)| (u32::try_from(i).unwrap_or(u32::MAX), k.name(), k.span(), v))
 }
 
 /// The entries of a normalised list of single-entry maps or of a
@@ -208,7 +204,8 @@ impl Default for Sections {
 }
 
 impl Sections {
-    pub(crate) fn of(doc: &Node) -> Sections {
+    pub(crate) fn of<'a>(doc: impl Into<NodeRef<'a>>) -> Sections {
+        let doc = doc.into();
         let mut s = Sections {
             key: topology_key(doc),
             ..Sections::default()
@@ -230,7 +227,7 @@ impl Sections {
 }
 
 /// The position of `key` in `m`.
-fn position(m: &Map, key: &str) -> Option<usize> {
+fn position(m: MapRef<'_>, key: &str) -> Option<usize> {
     m.keys().position(|k| k == key)
 }
 
@@ -291,10 +288,10 @@ pub(crate) fn section_mut<'d>(
 /// The number of relationships a requirement assignment establishes: its
 /// `count` if it is a non-negative integer, else 1 (also for a function,
 /// which is known at deployment only).
-pub(crate) fn relationship_count(assignment: Option<&Node>) -> u64 {
+pub(crate) fn relationship_count(assignment: Option<NodeRef<'_>>) -> u64 {
     assignment
         .and_then(|d| d.get("count"))
-        .and_then(Node::as_f64)
+        .and_then(NodeRef::as_f64)
         .filter(|c| *c >= 0.0 && c.fract() == 0.0)
         .map_or(1, |c| c as u64)
 }

@@ -464,7 +464,7 @@ fn resolver_graph(
         }
     };
     let graph = match kept {
-        Some(g2) => graph::rebuild(doc, types, g2, resolver),
+        Some(g2) => graph::rebuild(&*doc, types, g2, resolver),
         None => graph::build_moving_conditions(doc, &resolver, types, false, None),
     }
     .map_err(code(Code::UndefinedReference))?;

@@ -126,7 +126,7 @@ fn enrich_doc(
         // The edits touch only nodes' technology lists, which they
         // normalise; the property lists they leave as they are. When
         // resolving, the candidates' scenarios go to graph #2 directly.
-        let g1 = graph::build_for_technologies(doc, options, types, keep_graph)?;
+        let g1 = graph::build_for_technologies(&*doc, options, types, keep_graph)?;
         placed = Some(technologies::enrich_technologies(
             doc, &g1, types, keep_graph,
         )?);

@@ -17,29 +17,29 @@ use std::sync::LazyLock;
 use v4t_yaml::hash::{SeededMap, SeededSet};
 use v4t_yaml::json::{to_json, to_json_pretty};
 use v4t_yaml::number::format_js;
-use v4t_yaml::{Key, Map, Node, NodeRef, Span, Value, ValueRef};
+use v4t_yaml::{Key, Map, MapRef, Node, NodeRef, SeqRef, Span, Value, ValueRef};
 
 /// The condition list of a raw definition: `conditions` as a list (a single
 /// expression becomes a one-element list; missing or null is empty).
-pub(crate) fn conditions_of(raw: Option<&Map>) -> Vec<Node> {
+pub(crate) fn conditions_of(raw: Option<MapRef<'_>>) -> Vec<Node> {
     match raw.and_then(|m| m.get("conditions")) {
         None => Vec::new(),
-        Some(n) => match &n.value {
-            Value::Null => Vec::new(),
-            Value::Seq(items) => items.clone(),
-            _ => vec![n.clone()],
+        Some(n) => match n.value() {
+            ValueRef::Null => Vec::new(),
+            ValueRef::Seq(items) => items.iter().map(NodeRef::to_node).collect(),
+            _ => vec![n.to_node()],
         },
     }
 }
 
 /// The `implied` value of a raw definition, if written.
-fn implied_of(raw: Option<&Map>) -> Option<Node> {
+fn implied_of(raw: Option<MapRef<'_>>) -> Option<Node> {
     defined_implied(raw.and_then(|m| m.get("implied")))
 }
 
 /// An `implied` value, if defined.
-fn defined_implied(implied: Option<&Node>) -> Option<Node> {
-    implied.filter(|n| n.is_defined()).cloned()
+fn defined_implied(implied: Option<NodeRef<'_>>) -> Option<Node> {
+    implied.filter(|n| n.is_defined()).map(NodeRef::to_node)
 }
 
 /// The definition of a single type as written (`type: T`, read as
@@ -62,23 +62,23 @@ pub(crate) fn type_entry(types: Option<NodeRef<'_>>, index: u32) -> Option<NodeR
 /// its entries instead of one search each (nine per node).
 #[derive(Default)]
 struct NodeKeys<'d> {
-    implied: Option<&'d Node>,
-    anchor: Option<&'d Node>,
-    persistent: Option<&'d Node>,
-    weight: Option<&'d Node>,
-    types: Option<&'d Node>,
-    properties: Option<&'d Node>,
-    attributes: Option<&'d Node>,
-    requirements: Option<&'d Node>,
-    artifacts: Option<&'d Node>,
-    technology: Option<&'d Node>,
+    implied: Option<NodeRef<'d>>,
+    anchor: Option<NodeRef<'d>>,
+    persistent: Option<NodeRef<'d>>,
+    weight: Option<NodeRef<'d>>,
+    types: Option<NodeRef<'d>>,
+    properties: Option<NodeRef<'d>>,
+    attributes: Option<NodeRef<'d>>,
+    requirements: Option<NodeRef<'d>>,
+    artifacts: Option<NodeRef<'d>>,
+    technology: Option<NodeRef<'d>>,
 }
 
 impl<'d> NodeKeys<'d> {
-    fn of(def: &'d Node) -> NodeKeys<'d> {
+    fn of(def: NodeRef<'d>) -> NodeKeys<'d> {
         let mut k = NodeKeys::default();
-        for (key, v) in def.as_map().into_iter().flat_map(Map::iter) {
-            let slot = match key.name.as_str() {
+        for (key, v) in def.as_map().into_iter().flat_map(MapRef::iter) {
+            let slot = match key.name() {
                 "implied" => &mut k.implied,
                 "anchor" => &mut k.anchor,
                 "persistent" => &mut k.persistent,
@@ -112,13 +112,14 @@ enum Copying {
 /// instead of being copied (default alternatives still get `[false]`).
 /// With `add_fallbacks`, the graph adds the fallback properties the
 /// document does not hold ([`add_fallback_properties`]).
-pub(crate) fn build_for_technologies(
-    doc: &Node,
+pub(crate) fn build_for_technologies<'d>(
+    doc: impl Into<NodeRef<'d>>,
     options: &Options,
     types: &TypeSystem,
     add_fallbacks: bool,
 ) -> Result<Graph> {
     let fallbacks = FallbackMode::of(options).filter(|_| add_fallbacks);
+    let doc = doc.into();
     build_with(doc, options, types, Copying::Technologies, fallbacks, None).map(|(g, _)| g)
 }
 
@@ -138,7 +139,14 @@ pub(crate) fn build_moving_conditions(
     placed: Option<&PlacedScenarios>,
 ) -> Result<Graph> {
     let fallbacks = FallbackMode::of(options).filter(|_| add_fallbacks);
-    let (mut g, moving) = build_with(doc, options, types, Copying::None, fallbacks, placed)?;
+    let (mut g, moving) = build_with(
+        NodeRef::Tree(doc),
+        options,
+        types,
+        Copying::None,
+        fallbacks,
+        placed,
+    )?;
     move_conditions(doc, &mut g, &moving.conditions);
     move_implies(doc, &mut g, &moving.implies);
     Ok(g)
@@ -154,12 +162,13 @@ pub(crate) fn build_moving_conditions(
 /// `options`, and with them the default `implied` of relations,
 /// [`Graph::is_implied`]), the default-alternative flags (the write-back
 /// deletes `default_alternative`) and the anchor check.
-pub(crate) fn rebuild(
-    doc: &Node,
+pub(crate) fn rebuild<'d>(
+    doc: impl Into<NodeRef<'d>>,
     types: &TypeSystem,
     previous: Graph,
     options: Options,
 ) -> Result<Graph> {
+    let doc = doc.into();
     let mut g = previous;
     g.options = options;
     g.sections = Sections::of(doc);
@@ -232,23 +241,23 @@ struct Moving {
 /// [`build_moving_conditions`] moves; `fallbacks`: the mode of the
 /// fallback properties it adds, if it adds them.
 fn build_with(
-    doc: &Node,
+    doc: NodeRef<'_>,
     options: &Options,
     types: &TypeSystem,
     copy: Copying,
     fallbacks: Option<FallbackMode>,
     placed: Option<&PlacedScenarios>,
 ) -> Result<(Graph, Moving)> {
-    let tt = document::topology(doc);
+    let tt = document::topology_of(doc);
     let options = options.clone();
     let relationship_templates: Vec<String> = tt
         .and_then(|t| t.get("relationship_templates"))
-        .and_then(Node::as_map)
+        .and_then(NodeRef::as_map)
         .map(|m| m.keys().map(str::to_string).collect())
         .unwrap_or_default();
     let template_positions = tt
         .and_then(|t| t.get("relationship_templates"))
-        .and_then(Node::as_map)
+        .and_then(NodeRef::as_map)
         .map(|m| m.keys().enumerate().map(|(i, n)| (n, i as u32)).collect())
         .unwrap_or_default();
     let hosting = Hosting::new(&options, types, crate::version::grammar_of(doc))?;
@@ -321,21 +330,21 @@ fn build_with(
 /// allocated once instead of being copied, and its pages cleared, while it
 /// grows. With `fallbacks`, each property may get one (a name written
 /// once, as most are).
-fn element_count(doc: &Node, fallbacks: bool) -> usize {
-    let len = |n: &Node| n.as_seq().map_or(0, Vec::len);
+fn element_count(doc: NodeRef<'_>, fallbacks: bool) -> usize {
+    let len = |n: NodeRef<'_>| n.as_seq().map_or(0, SeqRef::len);
     // A single type as written is one.
-    let types = |n: &Node| {
+    let types = |n: NodeRef<'_>| {
         n.as_seq()
-            .map_or(usize::from(n.as_str().is_some()), Vec::len)
+            .map_or(usize::from(n.as_str().is_some()), SeqRef::len)
     };
     let per_property = if fallbacks { 2 } else { 1 };
-    let properties = |n: &Node| per_property * property_count(n);
+    let properties = |n: NodeRef<'_>| per_property * property_count(n);
     // Types, properties and, for nodes, everything else a definition
     // holds; one pass over its keys.
-    let owned = |def: &Node| -> usize {
+    let owned = |def: NodeRef<'_>| -> usize {
         let Some(m) = def.as_map() else { return 0 };
         m.iter()
-            .map(|(k, v)| match k.name.as_str() {
+            .map(|(k, v)| match k.name() {
                 "type" => types(v),
                 "requirements" | "technology" => len(v),
                 "properties" | "attributes" => properties(v),
@@ -347,11 +356,11 @@ fn element_count(doc: &Node, fallbacks: bool) -> usize {
             .sum()
     };
     let mut n = doc.get("imports").map_or(0, len);
-    let Some(tt) = document::topology(doc).and_then(Node::as_map) else {
+    let Some(tt) = document::topology_of(doc).and_then(NodeRef::as_map) else {
         return n;
     };
     for (k, v) in tt.iter() {
-        n += match k.name.as_str() {
+        n += match k.name() {
             "node_templates" => document::indexed_entries(v)
                 .map(|(_, _, _, def)| 1 + owned(def))
                 .sum(),
@@ -368,14 +377,14 @@ fn element_count(doc: &Node, fallbacks: bool) -> usize {
 
 /// How many requirement assignments of the normalised `doc` name each
 /// relationship (template) name in `relationship`.
-fn template_uses(doc: &Node) -> SeededMap<&str, u32> {
+fn template_uses(doc: NodeRef<'_>) -> SeededMap<&str, u32> {
     let mut uses = SeededMap::default();
-    let Some(nodes) = document::topology(doc).and_then(|t| t.get("node_templates")) else {
+    let Some(nodes) = document::topology_of(doc).and_then(|t| t.get("node_templates")) else {
         return uses;
     };
     for (_, _, _, def) in document::indexed_entries(nodes) {
         for (_, _, a) in def.get("requirements").map(entries).into_iter().flatten() {
-            if let Some(r) = a.get("relationship").and_then(Node::as_str) {
+            if let Some(r) = a.get("relationship").and_then(NodeRef::as_str) {
                 *uses.entry(r).or_insert(0) += 1;
             }
         }
@@ -385,8 +394,12 @@ fn template_uses(doc: &Node) -> SeededMap<&str, u32> {
 
 /// Types and properties of an artifact definition (each property counted
 /// `per_property` times).
-fn owned_by_artifact(def: &Node, per_property: usize) -> usize {
-    let len = |key: &str| def.get(key).and_then(Node::as_seq).map_or(0, Vec::len);
+fn owned_by_artifact(def: NodeRef<'_>, per_property: usize) -> usize {
+    let len = |key: &str| {
+        def.get(key)
+            .and_then(NodeRef::as_seq)
+            .map_or(0, SeqRef::len)
+    };
     let single_type = def.get("type").is_some_and(|t| t.as_str().is_some());
     let properties = def.get("properties").map_or(0, property_count);
     usize::from(single_type) + len("type") + per_property * properties
@@ -394,16 +407,16 @@ fn owned_by_artifact(def: &Node, per_property: usize) -> usize {
 
 /// The number of properties written in a property list, or in a property
 /// map kept as written.
-fn property_count(n: &Node) -> usize {
-    match &n.value {
-        Value::Seq(items) => items.len(),
-        Value::Map(m) => m.len(),
+fn property_count(n: NodeRef<'_>) -> usize {
+    match n.value() {
+        ValueRef::Seq(items) => items.len(),
+        ValueRef::Map(m) => m.len(),
         _ => 0,
     }
 }
 
 /// The definitions of the single-entry maps in the list `n`.
-fn entries(n: &Node) -> impl Iterator<Item = (&str, Span, &Node)> {
+fn entries(n: NodeRef<'_>) -> impl Iterator<Item = (&str, Span, NodeRef<'_>)> {
     n.as_seq().into_iter().flatten().filter_map(single)
 }
 
@@ -434,7 +447,7 @@ fn write_id(out: &mut String, word: &str, name: &str, index: Option<u32>) {
 /// `rest`, whose name is `known` already, and for every later entry whose
 /// name is `known` or repeats one of `rest`: all names defined twice are
 /// reported together.
-fn defined_again(rest: &[Node], known: impl Fn(&str) -> bool, what: &str) -> Error {
+fn defined_again(rest: SeqRef<'_>, known: impl Fn(&str) -> bool, what: &str) -> Error {
     let mut seen: SeededSet<&str> = SeededSet::default();
     let errors = rest
         .iter()
@@ -449,7 +462,7 @@ fn defined_again(rest: &[Node], known: impl Fn(&str) -> bool, what: &str) -> Err
 }
 
 struct Builder<'d> {
-    doc: &'d Node,
+    doc: NodeRef<'d>,
     /// The template's types (for hosting relations and variability groups).
     types: &'d TypeSystem<'d>,
     /// The hosting relationship types.
@@ -490,29 +503,26 @@ struct Builder<'d> {
     with_implies: Vec<ElementId>,
     /// The `node` entry of each relation's definition, in relation order,
     /// read while the definition is at hand.
-    targets: Vec<Option<&'d Node>>,
+    targets: Vec<Option<NodeRef<'d>>>,
     /// The mode of the fallback properties this graph adds to every
     /// property list ([`Fallback::Added`]), if it adds them.
     fallbacks: Option<FallbackMode>,
 }
 
-fn single(item: &Node) -> Option<(&str, Span, &Node)> {
-    item.as_map()?
-        .first()
-        .map(|(k, v)| (k.name.as_str(), k.span, v))
+fn single(item: NodeRef<'_>) -> Option<(&str, Span, NodeRef<'_>)> {
+    item.as_map()?.first().map(|(k, v)| (k.name(), k.span(), v))
 }
 
 impl<'d> Builder<'d> {
-    fn tt(&self) -> Option<&'d Node> {
-        document::topology(self.doc)
+    fn tt(&self) -> Option<NodeRef<'d>> {
+        document::topology_of(self.doc)
     }
 
-    fn list(&self, key: &str) -> &'d [Node] {
+    fn list(&self, key: &str) -> SeqRef<'d> {
         self.tt()
             .and_then(|t| t.get(key))
-            .and_then(Node::as_seq)
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
+            .and_then(NodeRef::as_seq)
+            .unwrap_or(SeqRef::Tree(&[]))
     }
 
     /// Adds `e`, named `name`: its own part of its id is written here, and
@@ -542,13 +552,13 @@ impl<'d> Builder<'d> {
     /// Notes whether `raw`, the definition of the element added next, has
     /// an `implies` list (which [`build_moving_conditions`] moves into the
     /// graph).
-    fn note_implies(&mut self, raw: Option<&Map>) {
+    fn note_implies(&mut self, raw: Option<MapRef<'_>>) {
         self.has_implies = raw.is_some_and(|m| m.contains_key("implies"));
     }
 
     /// [`conditions_of`] of the element added next if lists of `kind` are
     /// copied, else nothing (without copying, whether it has a list).
-    fn conditions(&mut self, kind: Kind, raw: Option<&Map>) -> CondList {
+    fn conditions(&mut self, kind: Kind, raw: Option<MapRef<'_>>) -> CondList {
         match self.copy {
             Copying::Technologies if kind == Kind::Technology => {}
             Copying::Technologies => return CondList::new(),
@@ -594,7 +604,7 @@ impl<'d> Builder<'d> {
         container: ElementId,
         span: Span,
         loc: Loc,
-        raw: Option<&Map>,
+        raw: Option<MapRef<'_>>,
     ) -> Element {
         let mut e = Element::new(kind, Some(index as u32), Some(container), span, loc);
         self.note_implies(raw);
@@ -636,7 +646,7 @@ impl<'d> Builder<'d> {
             self.note_implies(raw);
             e.default_alternative = raw
                 .and_then(|m| m.get("default_alternative"))
-                .is_some_and(Node::is_truthy);
+                .is_some_and(NodeRef::is_truthy);
             let id = self.add(e, name);
             if kind == Kind::Input {
                 self.g.inputs.push(id);
@@ -696,14 +706,14 @@ impl<'d> Builder<'d> {
             return Ok(());
         };
         // Names repeat only in a list (a map's keys are unique).
-        let list = nodes.as_seq().map_or(&[][..], |s| s.as_slice());
+        let list = nodes.as_seq().unwrap_or(SeqRef::Tree(&[]));
         self.g
             .node_index
-            .reserve(list.len().max(nodes.as_map().map_or(0, Map::len)));
+            .reserve(list.len().max(nodes.as_map().map_or(0, MapRef::len)));
         for (i, name, span, def) in document::indexed_entries(nodes) {
             if self.g.node_index.contains_key(name) {
                 let known = |n: &str| self.g.node_index.contains_key(n);
-                return Err(defined_again(&list[i as usize..], known, "Node"));
+                return Err(defined_again(list.slice(i as usize..), known, "Node"));
             }
             if name == "SELF" {
                 bail!(span, "Node must not be named \"SELF\"");
@@ -745,7 +755,7 @@ impl<'d> Builder<'d> {
         Ok(())
     }
 
-    fn node_weight(&self, id: ElementId, weight: Option<&Node>) -> Result<f64> {
+    fn node_weight(&self, id: ElementId, weight: Option<NodeRef<'_>>) -> Result<f64> {
         match weight.filter(|n| n.is_defined()) {
             Some(w) => self.weight(id, w),
             None => Ok(1.0),
@@ -755,27 +765,27 @@ impl<'d> Builder<'d> {
     /// A node or technology `weight`: a boolean (1 or 0) or a non-negative
     /// number, as the spec says (the reference rejects booleans and values
     /// above 1).
-    fn weight(&self, id: ElementId, w: &Node) -> Result<f64> {
-        let shown = match &w.value {
-            Value::Number(n) => format_js(*n),
-            Value::String(s) => s.clone(),
+    fn weight(&self, id: ElementId, w: NodeRef<'_>) -> Result<f64> {
+        let shown = match w.value() {
+            ValueRef::Number(n) => format_js(n),
+            ValueRef::String(s) => s.to_string(),
             _ => to_json(w),
         };
-        match w.value {
-            Value::Bool(b) => Ok(if b { 1.0 } else { 0.0 }),
-            Value::Number(n) if n < 0.0 => bail!(
-                w.span,
+        match w.value() {
+            ValueRef::Bool(b) => Ok(if b { 1.0 } else { 0.0 }),
+            ValueRef::Number(n) if n < 0.0 => bail!(
+                w.span(),
                 "Weight \"{shown}\" of {} is a negative number",
                 self.g.display(id)
             ),
-            Value::Number(n) if n.is_finite() => Ok(n),
-            Value::Number(n) if n.is_infinite() => bail!(
-                w.span,
+            ValueRef::Number(n) if n.is_finite() => Ok(n),
+            ValueRef::Number(n) if n.is_infinite() => bail!(
+                w.span(),
                 "Weight \"{shown}\" of {} is too large",
                 self.g.display(id)
             ),
             _ => bail!(
-                w.span,
+                w.span(),
                 "Weight \"{shown}\" of {} is not a number or boolean",
                 self.g.display(id)
             ),
@@ -787,21 +797,23 @@ impl<'d> Builder<'d> {
     fn types(
         &mut self,
         container: ElementId,
-        def: &Node,
-        types: Option<&Node>,
+        def: NodeRef<'_>,
+        types: Option<NodeRef<'_>>,
         owner: Owner,
     ) -> Result<()> {
         let Some(t) = types else {
-            bail!(def.span, "{} has no type", self.g.Display(container));
+            bail!(def.span(), "{} has no type", self.g.Display(container));
         };
         // A single type as written (`type: T`, [`TypeShape::Written`]) is
         // the list `[{T: {}}]`.
-        let written = t.as_str().map(|name| (0, name, t.span, written_type()));
+        let written = t
+            .as_str()
+            .map(|name| (0, name, t.span(), NodeRef::from(written_type())));
         let list = match (written, t.as_seq()) {
-            (Some(_), _) => &[][..],
-            (None, Some(list)) => list.as_slice(),
+            (Some(_), _) => SeqRef::Tree(&[]),
+            (None, Some(list)) => list,
             (None, None) => bail!(
-                t.span,
+                t.span(),
                 "Types of {} not normalized",
                 self.g.display(container)
             ),
@@ -845,7 +857,7 @@ impl<'d> Builder<'d> {
     fn properties(
         &mut self,
         container: ElementId,
-        list: Option<&Node>,
+        list: Option<NodeRef<'_>>,
         owner: Owner,
     ) -> Result<()> {
         self.property_list(container, list, owner, false)
@@ -856,7 +868,7 @@ impl<'d> Builder<'d> {
     fn attributes(
         &mut self,
         container: ElementId,
-        list: Option<&Node>,
+        list: Option<NodeRef<'_>>,
         owner: Owner,
     ) -> Result<()> {
         if self.g.grammar() == Grammar::Tosca13 {
@@ -868,21 +880,21 @@ impl<'d> Builder<'d> {
     fn property_list(
         &mut self,
         container: ElementId,
-        list: Option<&Node>,
+        list: Option<NodeRef<'_>>,
         owner: Owner,
         attribute: bool,
     ) -> Result<()> {
         // A list of definitions, or (when resolving) a map kept as written,
         // whose entries are values (`def` is `None`).
-        let written: Vec<Written<'_>> = match list.map(|l| &l.value) {
-            Some(Value::Seq(items)) => written_items(items),
-            Some(Value::Map(m)) => m
+        let written: Vec<Written<'_>> = match list.map(NodeRef::value) {
+            Some(ValueRef::Seq(items)) => written_items(items),
+            Some(ValueRef::Map(m)) => m
                 .iter()
                 .enumerate()
                 .map(|(i, (k, v))| Written {
                     i,
-                    name: &k.name,
-                    span: k.span,
+                    name: k.name(),
+                    span: k.span(),
                     def: None,
                     value: Some(v),
                 })
@@ -912,8 +924,8 @@ impl<'d> Builder<'d> {
                         i: count + k,
                         name,
                         span: Span::NONE,
-                        def: Some(def),
-                        value: def.get("value"),
+                        def: Some(def.into()),
+                        value: def.get("value").map(NodeRef::from),
                     };
                     (w, Fallback::Added(mode))
                 })
@@ -932,7 +944,7 @@ impl<'d> Builder<'d> {
             let Written {
                 i, name, span, def, ..
             } = w;
-            let raw = def.and_then(Node::as_map);
+            let raw = def.and_then(NodeRef::as_map);
             let mut e = self.alternative(Kind::Property, i, container, span, loc(i), raw);
             if let Fallback::Added(_) = fallback {
                 // Read from the shared definition (`Graph::implied`).
@@ -958,7 +970,7 @@ impl<'d> Builder<'d> {
         let only_ids: Vec<ElementId> = ids.iter().map(|(id, _)| *id).collect();
         self.check_defaults(&only_ids)?;
         let null_is_value = self.g.grammar() == Grammar::Tosca2;
-        let given = |n: &Node| null_is_value || n.is_defined();
+        let given = |n: NodeRef<'_>| null_is_value || n.is_defined();
         for (id, w) in ids {
             let has = match w.def {
                 Some(a) => a.as_map().is_some_and(|m| {
@@ -982,14 +994,14 @@ impl<'d> Builder<'d> {
         &mut self,
         node: ElementId,
         node_index: u32,
-        requirements: Option<&'d Node>,
+        requirements: Option<NodeRef<'d>>,
     ) -> Result<()> {
         let Some(reqs) = requirements.filter(|n| n.is_defined()) else {
             return Ok(());
         };
         let Some(list) = reqs.as_seq() else {
             bail!(
-                reqs.span,
+                reqs.span(),
                 "Requirements assignments of \"{} must be an array",
                 self.g.display(node)
             );
@@ -1029,7 +1041,7 @@ impl<'d> Builder<'d> {
             if let Some(n) = self.el(node).node_mut() {
                 n.outgoing.push(id);
             }
-            if let Some(rname) = relationship.and_then(Node::as_str) {
+            if let Some(rname) = relationship.and_then(NodeRef::as_str) {
                 let pos = self.template_positions.get(rname).copied();
                 if self.g.grammar() == Grammar::Tosca2 {
                     // §8.5.2: a relationship type first, then a template;
@@ -1041,7 +1053,7 @@ impl<'d> Builder<'d> {
                     let shared = self.template_uses.get(rname).copied().unwrap_or(0) > 1;
                     let untyped = self
                         .relationship_template(rts, rname, pos)
-                        .is_some_and(|rt| !rt.get("type").is_some_and(Node::is_defined));
+                        .is_some_and(|rt| !rt.get("type").is_some_and(NodeRef::is_defined));
                     if pos.is_some() && (shared || untyped) {
                         if let Some(r) = self.el(id).relation_mut() {
                             r.relationship = pos;
@@ -1057,7 +1069,7 @@ impl<'d> Builder<'d> {
                     }
                     bail!(
                         raw.and_then(|m| m.get("relationship"))
-                            .map(|n| n.span)
+                            .map(|n| n.span())
                             .unwrap_or(span),
                         "Relationship \"{rname}\" of relation \"{name}\" of {} does not exist!",
                         self.g.display(node)
@@ -1085,7 +1097,7 @@ impl<'d> Builder<'d> {
     /// ([`Hosting`]; TOSCA 1.3: `tosca.relationships.HostedOn`): such a
     /// requirement is a hosting relation whatever its name (the reference
     /// looks at names only).
-    fn hosted_on(&self, rts: Option<&'d Node>, relationship: Option<&'d Node>) -> bool {
+    fn hosted_on(&self, rts: Option<NodeRef<'d>>, relationship: Option<NodeRef<'d>>) -> bool {
         let Some(relationship) = relationship.filter(|r| r.is_defined()) else {
             return false;
         };
@@ -1096,15 +1108,15 @@ impl<'d> Builder<'d> {
                 Some(t) => match t.as_seq() {
                     Some(list) => list
                         .iter()
-                        .filter_map(|a| a.as_map().and_then(Map::first))
-                        .any(|(k, _)| hosted_on(&k.name)),
+                        .filter_map(|a| a.as_map().and_then(MapRef::first))
+                        .any(|(k, _)| hosted_on(k.name())),
                     None => t.as_str().is_some_and(hosted_on),
                 },
                 None => hosted_on(name),
             },
             None => relationship
                 .get("type")
-                .and_then(Node::as_str)
+                .and_then(NodeRef::as_str)
                 .is_some_and(hosted_on),
         }
     }
@@ -1115,10 +1127,10 @@ impl<'d> Builder<'d> {
     /// name and a lookup finds the first.
     fn relationship_template(
         &self,
-        rts: Option<&'d Node>,
+        rts: Option<NodeRef<'d>>,
         name: &str,
         pos: Option<u32>,
-    ) -> Option<&'d Node> {
+    ) -> Option<NodeRef<'d>> {
         let m = rts?.as_map()?;
         if self.template_positions.len() != m.len() {
             return m.get(name);
@@ -1126,8 +1138,13 @@ impl<'d> Builder<'d> {
         m.get_index(pos? as usize).map(|(_, v)| v)
     }
 
-    fn artifacts(&mut self, node: ElementId, node_index: u32, list: Option<&Node>) -> Result<()> {
-        let Some(list) = list.and_then(Node::as_seq) else {
+    fn artifacts(
+        &mut self,
+        node: ElementId,
+        node_index: u32,
+        list: Option<NodeRef<'_>>,
+    ) -> Result<()> {
+        let Some(list) = list.and_then(NodeRef::as_seq) else {
             return Ok(());
         };
         for (i, item) in list.iter().enumerate() {
@@ -1157,7 +1174,7 @@ impl<'d> Builder<'d> {
             };
             // TOSCA 2.0: an artifact without type (the short form) has no
             // type elements; the validator reports a missing type.
-            let typed = a.get("type").is_some_and(Node::is_defined);
+            let typed = a.get("type").is_some_and(NodeRef::is_defined);
             if typed || self.g.grammar() == Grammar::Tosca13 {
                 self.types(id, a, a.get("type"), owner)?;
             }
@@ -1171,9 +1188,9 @@ impl<'d> Builder<'d> {
         &mut self,
         node: ElementId,
         node_index: u32,
-        list: Option<&'d Node>,
+        list: Option<NodeRef<'d>>,
     ) -> Result<()> {
-        let Some(list) = list.and_then(Node::as_seq) else {
+        let Some(list) = list.and_then(NodeRef::as_seq) else {
             return Ok(());
         };
         let mut has_default = false;
@@ -1208,9 +1225,9 @@ impl<'d> Builder<'d> {
             if let Some(t) = self.el(id).technology_mut() {
                 match interned {
                     Some(at) => t.assign = at,
-                    None => t.assign_other = Some(Box::new(assign.clone())),
+                    None => t.assign_other = Some(Box::new(assign.to_node())),
                 }
-                t.assign_span = assign.span;
+                t.assign_span = assign.span();
             }
             if let Some(w) = raw.and_then(|m| m.get("weight")).filter(|n| n.is_defined()) {
                 let weight = self.weight(id, w)?;
@@ -1218,7 +1235,7 @@ impl<'d> Builder<'d> {
                     t.weight = weight;
                 }
             }
-            if let Some(p) = raw.and_then(|m| m.get("prio")).and_then(Node::as_f64) {
+            if let Some(p) = raw.and_then(|m| m.get("prio")).and_then(NodeRef::as_f64) {
                 if let Some(t) = self.el(id).technology_mut() {
                     t.prio = p;
                 }
@@ -1283,11 +1300,11 @@ impl<'d> Builder<'d> {
         let rts = self
             .tt()
             .and_then(|t| t.get("relationship_templates"))
-            .and_then(Node::as_map);
+            .and_then(NodeRef::as_map);
         if let Some(rts) = rts {
             for (k, _) in rts.iter() {
-                if !self.used_templates.contains(k.name.as_str()) {
-                    bail!(k.span, "Relation \"{}\" is never used", k.name);
+                if !self.used_templates.contains(k.name()) {
+                    bail!(k.span(), "Relation \"{}\" is never used", k.name());
                 }
             }
         }
@@ -1299,17 +1316,17 @@ impl<'d> Builder<'d> {
         for (i, target_node) in targets.into_iter().enumerate() {
             let r = self.g.relations[i];
             let tosca20 = self.g.grammar() == Grammar::Tosca2;
-            let name = match target_node.map(|n| &n.value) {
+            let name = match target_node.map(NodeRef::value) {
                 // TOSCA 2.0 §8.5.1: `[template, index]`.
-                Some(Value::Seq(pair)) if tosca20 => pair.first().and_then(Node::as_str),
-                _ => target_node.and_then(Node::as_str),
+                Some(ValueRef::Seq(pair)) if tosca20 => pair.first().and_then(NodeRef::as_str),
+                _ => target_node.and_then(NodeRef::as_str),
             };
             // TOSCA 2.0: a requirement without `node` (a capability or a
             // node filter decides at deployment) or with a node type has no
             // target template.
             let untargeted = tosca20
                 && match name {
-                    None => !target_node.is_some_and(Node::is_defined),
+                    None => !target_node.is_some_and(NodeRef::is_defined),
                     Some(n) => self.g.node(n).is_none() && self.types.has(Collection::Node, n),
                 };
             if untargeted {
@@ -1323,7 +1340,7 @@ impl<'d> Builder<'d> {
                     _ => "undefined".to_string(),
                 };
                 bail!(
-                    target_node.map(|n| n.span).unwrap_or(self.g.get(r).span),
+                    target_node.map(|n| n.span()).unwrap_or(self.g.get(r).span),
                     "Target \"{shown}\" of {} does not exist",
                     self.g.display(r)
                 );
@@ -1347,7 +1364,7 @@ impl<'d> Builder<'d> {
             let i = i as u32;
             if self.g.group_index.contains_key(name) {
                 let known = |n: &str| self.g.group_index.contains_key(n);
-                return Err(defined_again(&list[i as usize..], known, "Group"));
+                return Err(defined_again(list.slice(i as usize..), known, "Group"));
             }
             let raw = def.as_map();
             let mut e = Element::new(Kind::Group, None, None, span, Loc::Group(i));
@@ -1358,7 +1375,7 @@ impl<'d> Builder<'d> {
             self.g.groups.push(id);
             self.g.group_index.insert(name.to_string(), id);
             // members
-            if let Some(members) = def.get("members").and_then(Node::as_seq) {
+            if let Some(members) = def.get("members").and_then(NodeRef::as_seq) {
                 for m in members {
                     let member = self.member(m)?;
                     if let Some(list) = self.el(id).links_mut() {
@@ -1385,7 +1402,7 @@ impl<'d> Builder<'d> {
             }
             if let Data::Group(g) = &mut self.el(id).data {
                 g.variability = variability;
-                g.members_span = def.get("members").map(|n| n.span);
+                g.members_span = def.get("members").map(|n| n.span());
             }
             self.properties(id, def.get("properties"), Owner::Group(i))?;
             self.attributes(id, def.get("attributes"), Owner::Group(i))?;
@@ -1394,30 +1411,30 @@ impl<'d> Builder<'d> {
     }
 
     /// A group member: a node name or `[node, requirement name | index]`.
-    fn member(&self, m: &Node) -> Result<ElementId> {
-        match &m.value {
-            Value::String(n) => self
+    fn member(&self, m: NodeRef<'_>) -> Result<ElementId> {
+        match m.value() {
+            ValueRef::String(n) => self
                 .g
                 .node(n)
-                .ok_or_else(|| Error::at(format!("Node \"{n}\" not found"), m.span)),
-            Value::Seq(pair) => {
+                .ok_or_else(|| Error::at(format!("Node \"{n}\" not found"), m.span())),
+            ValueRef::Seq(pair) => {
                 let node = pair
                     .first()
-                    .and_then(Node::as_str)
+                    .and_then(NodeRef::as_str)
                     .and_then(|n| self.g.node(n));
                 let found = node.and_then(|n| {
                     let out = self.g.get(n).outgoing();
-                    match pair.get(1).map(|x| &x.value) {
-                        Some(Value::String(r)) => {
+                    match pair.get(1).map(NodeRef::value) {
+                        Some(ValueRef::String(r)) => {
                             let named: Vec<_> =
-                                out.iter().filter(|&&x| self.g.name(x) == *r).collect();
+                                out.iter().filter(|&&x| self.g.name(x) == r).collect();
                             match named.len() {
                                 1 => Some(Ok(*named[0])),
                                 0 => None,
                                 _ => Some(Err(())),
                             }
                         }
-                        Some(Value::Number(k)) => out.get(*k as usize).map(|&x| Ok(x)),
+                        Some(ValueRef::Number(k)) => out.get(k as usize).map(|&x| Ok(x)),
                         _ => None,
                     }
                 });
@@ -1425,17 +1442,17 @@ impl<'d> Builder<'d> {
                     Some(Ok(r)) => Ok(r),
                     Some(Err(())) => Err(Error::at(
                         format!("Relation \"{}\" is ambiguous", to_json_pretty(m)),
-                        m.span,
+                        m.span(),
                     )),
                     None => Err(Error::at(
                         format!("Relation \"{}\" not found", to_json_pretty(m)),
-                        m.span,
+                        m.span(),
                     )),
                 }
             }
             _ => Err(Error::at(
                 format!("Member \"{}\" has bad format", to_json_pretty(m)),
-                m.span,
+                m.span(),
             )),
         }
     }
@@ -1454,12 +1471,12 @@ impl<'d> Builder<'d> {
             self.implied = implied_of(raw);
             let id = self.add(e, name);
             self.g.policies.push(id);
-            if let Some(targets) = def.get("targets").and_then(Node::as_seq) {
+            if let Some(targets) = def.get("targets").and_then(NodeRef::as_seq) {
                 for t in targets {
                     let name = t.as_str().unwrap_or_default();
                     let Some(target) = self.g.node(name).or_else(|| self.g.group(name)) else {
                         bail!(
-                            t.span,
+                            t.span(),
                             "Policy target \"{}\" of {} does not exist",
                             t.as_str().map(str::to_string).unwrap_or_else(|| to_json(t)),
                             self.g.display(id)
@@ -1477,7 +1494,7 @@ impl<'d> Builder<'d> {
     }
 
     fn imports(&mut self) {
-        let Some(list) = self.doc.get("imports").and_then(Node::as_seq) else {
+        let Some(list) = self.doc.get("imports").and_then(NodeRef::as_seq) else {
             return;
         };
         for (i, item) in list.iter().enumerate() {
@@ -1487,7 +1504,7 @@ impl<'d> Builder<'d> {
                 Kind::Import,
                 Some(i as u32),
                 None,
-                item.span,
+                item.span(),
                 Loc::Import(i as u32),
             );
             e.conditions = self.conditions(e.kind, raw);
@@ -1655,9 +1672,9 @@ impl<'d> Builder<'d> {
         for (key, list) in [("properties", Kind::Input), ("attributes", Kind::Output)] {
             let names = sm
                 .get(key)
-                .and_then(Node::as_map)
+                .and_then(NodeRef::as_map)
                 .into_iter()
-                .flat_map(Map::iter);
+                .flat_map(MapRef::iter);
             for (_, target) in names {
                 let Some(name) = target.as_str() else {
                     continue;
@@ -2015,12 +2032,12 @@ pub(crate) const UNDEFINED: &str = "VINTNER_UNDEFINED";
 /// alternative of the name is. An internal element: reports for people
 /// leave it out.
 /// Whether a property's value marks it a fallback property.
-pub(crate) fn is_fallback_value(value: Option<&Node>) -> bool {
-    value.and_then(Node::as_str) == Some(UNDEFINED)
+pub(crate) fn is_fallback_value<'a>(value: Option<impl Into<NodeRef<'a>>>) -> bool {
+    value.and_then(|v| v.into().as_str()) == Some(UNDEFINED)
 }
 
 /// The properties of a normalised list.
-fn written_items(items: &[Node]) -> Vec<Written<'_>> {
+fn written_items(items: SeqRef<'_>) -> Vec<Written<'_>> {
     items
         .iter()
         .enumerate()
@@ -2044,8 +2061,8 @@ struct Written<'d> {
     i: usize,
     name: &'d str,
     span: Span,
-    def: Option<&'d Node>,
-    value: Option<&'d Node>,
+    def: Option<NodeRef<'d>>,
+    value: Option<NodeRef<'d>>,
 }
 
 /// `container` is either a container map with `properties` (and, with
@@ -2067,7 +2084,7 @@ fn add_fallbacks_to(container: &mut Node, mode: FallbackMode, attributes: bool) 
 }
 
 fn add_fallbacks_to_list(items: &mut Vec<Node>, mode: FallbackMode) {
-    let names: Vec<String> = fallback_names(&written_items(items), mode)
+    let names: Vec<String> = fallback_names(&written_items(SeqRef::Tree(items)), mode)
         .into_iter()
         .map(str::to_string)
         .collect();
@@ -2093,7 +2110,7 @@ fn fallback_names<'d>(items: &[Written<'d>], mode: FallbackMode) -> Vec<&'d str>
             FallbackMode::DefaultAlternative => !same.any(|item| {
                 item.def
                     .and_then(|d| d.get("default_alternative"))
-                    .is_some_and(Node::is_truthy)
+                    .is_some_and(NodeRef::is_truthy)
             }),
             FallbackMode::Plain => !same.any(|item| is_fallback_value(item.value)),
         }
@@ -2161,6 +2178,55 @@ mod tests {
 
     const TEMPLATE: &str = crate::testing::ALL_ELEMENTS;
 
+    /// The graph the builder makes of a normalised template read as a
+    /// [`v4t_yaml::Doc`] is the one it makes of the tree (every element,
+    /// span, condition copied, link and index), or the error is the same:
+    /// on the fixtures, on random templates of both grammars and on
+    /// templates the builder rejects.
+    #[test]
+    fn documents_build_the_graphs_their_trees_build() {
+        let mut rng = crate::testing::Rng(0x5eed);
+        let mut texts: Vec<String> = vec![TEMPLATE.to_string()];
+        for k in 0..12 {
+            let deployment = k % 2 == 0;
+            let kinds = ['b', 's', 'u', 'f'];
+            texts.push(crate::testing::random_template(
+                &mut rng, 3, &kinds, 6, deployment,
+            ));
+            texts.push(crate::testing::random_tosca2_template(&mut rng, 2, 5));
+        }
+        let node = |n: &str| format!("topology_template:\n  node_templates:\n{n}");
+        texts.extend([
+            node("    - a: {type: t}\n    - a: {type: t}\n    - b: {type: t}\n    - b: {type: t}\n"),
+            node("    a: {type: t, weight: -1}\n"),
+            node("    a: {type: t, requirements: [{host: nowhere}]}\n"),
+            node("    a: {type: t, technology: [{terraform: {weight: 'x'}}]}\n"),
+            node("    a: {type: [{t: {default_alternative: true}}, {u: {default_alternative: true}}]}\n"),
+        ]);
+        let (mut built, mut failed) = (0, 0);
+        for text in &texts {
+            let mut tree = crate::testing::doc(text);
+            if normalize(&mut tree).is_err() {
+                continue;
+            }
+            let read = v4t_yaml::Doc::from_node(&tree, v4t_yaml::SourceId(0));
+            let files = crate::testing::type_files(&tree);
+            let types = files.system();
+            let opts = options(&tree).expect("options");
+            let shown = |g: Result<Graph>| format!("{g:?}");
+            let from_tree = shown(build_for_technologies(&tree, &opts, &types, true));
+            let from_doc = shown(build_for_technologies(read.root(), &opts, &types, true));
+            assert_eq!(from_tree, from_doc, "{text}");
+            built += usize::from(from_tree.starts_with("Ok"));
+            failed += usize::from(from_tree.starts_with("Err"));
+        }
+        assert!(
+            built > 20 && failed >= 4,
+            "{built}, {failed} of {}",
+            texts.len()
+        );
+    }
+
     fn normalized() -> Node {
         let mut d = crate::testing::doc(TEMPLATE);
         normalize(&mut d).expect("normalizes");
@@ -2216,7 +2282,7 @@ topology_template:
         let d = crate::testing::doc(
             "{type: t, implied: true, anchor: false, persistent: true, weight: 0.5, properties: [], requirements: [], artifacts: [], technology: [], other: 1}",
         );
-        let k = NodeKeys::of(&d);
+        let k = NodeKeys::of((&d).into());
         for (found, key) in [
             (k.types, "type"),
             (k.implied, "implied"),
@@ -2229,10 +2295,11 @@ topology_template:
             (k.technology, "technology"),
         ] {
             let expected = d.get(key).map(|n| n as *const Node);
+            let found = found.and_then(NodeRef::as_tree);
             assert_eq!(found.map(|n| n as *const Node), expected, "{key}");
         }
         let list = crate::testing::doc("[1]");
-        let none = NodeKeys::of(&list);
+        let none = NodeKeys::of((&list).into());
         assert!(none.types.is_none() && none.requirements.is_none());
     }
 
@@ -2240,7 +2307,7 @@ topology_template:
     fn the_element_count_is_exact() {
         let d = normalized();
         let g = build(&d).expect("builds");
-        assert_eq!(element_count(&d, false), g.elements.len());
+        assert_eq!(element_count((&d).into(), false), g.elements.len());
     }
 
     #[test]
@@ -2311,7 +2378,10 @@ topology_template:
                 format!("{:?}", from_written.elements),
                 format!("{:?}", from_lists.elements)
             );
-            assert_eq!(element_count(&written, false), from_written.elements.len());
+            assert_eq!(
+                element_count((&written).into(), false),
+                from_written.elements.len()
+            );
             let mut values = 0;
             for id in from_lists.ordered() {
                 assert_eq!(from_written.id(id), from_lists.id(id));
@@ -2435,7 +2505,7 @@ service_template:
                 );
             }
             assert!(
-                element_count(&added, true) >= from_graph.elements.len(),
+                element_count((&added).into(), true) >= from_graph.elements.len(),
                 "the arena is reserved for the added fallbacks too"
             );
         }

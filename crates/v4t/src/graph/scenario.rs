@@ -11,7 +11,7 @@
 //! [`Graph::scenario`]: super::Graph::scenario
 
 use v4t_yaml::hash::SeededMap;
-use v4t_yaml::{Map, Node};
+use v4t_yaml::{Map, Node, NodeRef};
 
 /// A stored scenario: the rules with the same component, artifact and
 /// hosting (without their assessments).
@@ -48,8 +48,13 @@ impl Scenario {
 
     /// Reads a stored scenario (whatever its shape: missing parts are
     /// empty, as the reference reads them).
-    pub(crate) fn from_node(n: &Node) -> Scenario {
-        let string = |k: &str| n.get_defined(k).and_then(Node::as_str).map(str::to_string);
+    pub(crate) fn from_node<'a>(n: impl Into<NodeRef<'a>>) -> Scenario {
+        let n = n.into();
+        let string = |k: &str| {
+            n.get_defined(k)
+                .and_then(NodeRef::as_str)
+                .map(str::to_string)
+        };
         Scenario {
             key: string("key").unwrap_or_default(),
             component: string("component").unwrap_or_default(),
@@ -72,11 +77,12 @@ pub(crate) struct PlacedScenarios {
 }
 
 /// The strings of a list (other entries skipped); empty for a non-list.
-pub(crate) fn strings(n: &Node) -> Vec<String> {
-    n.as_seq()
+pub(crate) fn strings<'a>(n: impl Into<NodeRef<'a>>) -> Vec<String> {
+    n.into()
+        .as_seq()
         .map(|l| {
             l.iter()
-                .filter_map(Node::as_str)
+                .filter_map(NodeRef::as_str)
                 .map(str::to_string)
                 .collect()
         })
