@@ -1049,8 +1049,12 @@ impl<'a> MapRef<'a> {
     }
 
     /// Whether the map has `key`.
+    #[inline]
     pub fn contains_key(self, key: &str) -> bool {
-        self.position(key).is_some()
+        match self {
+            MapRef::Tree(m) => m.contains_key(key),
+            MapRef::Doc(..) => self.position(key).is_some(),
+        }
     }
 
     /// The first entry.
