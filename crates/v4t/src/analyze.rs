@@ -866,7 +866,7 @@ impl<'o> Family<'o> {
             violations: Vec::new(),
         };
         check::checks(graph, &mut symbolic)?;
-        crate::references::checks(doc, graph, types, &mut symbolic)?;
+        crate::references::checks(doc.into(), graph, types, &mut symbolic)?;
         let violations = symbolic.violations;
         let lits: Vec<Lit> = violations.iter().map(|&(_, v)| v).collect();
         // A configuration fails with its first violation, grouped by

@@ -286,13 +286,14 @@ fn unsatisfiable_explained(
 /// Solves and checks one input assignment on a prepared graph, with the
 /// codes resolving gives each stage's errors (what drawing a variant and
 /// analysing presets or topologies share with [`resolve_observed`]).
-fn solve_checked(
-    doc: &Node,
+fn solve_checked<'d>(
+    doc: impl Into<v4t_yaml::NodeRef<'d>>,
     graph: &graph::Graph,
     (types, sources): (&types::TypeSystem<'_>, &Sources),
     assigned: v4t_yaml::Map,
     now_ms: f64,
 ) -> Result<solve::Solution> {
+    let doc = doc.into();
     inputs::validate(doc, &assigned, now_ms, types, sources).map_err(code(Code::InvalidInput))?;
     let solution =
         solve::solve(doc, graph, types, assigned, now_ms).map_err(code(Code::InvalidCondition))?;
@@ -303,14 +304,14 @@ fn solve_checked(
 /// The TOSCA 2.0 references V4T's checks do not cover (a no-op on TOSCA
 /// 1.3) on one solution: after [`solve_checked`] wherever a variant is
 /// resolved.
-fn check_references(
-    doc: &Node,
+fn check_references<'d>(
+    doc: impl Into<v4t_yaml::NodeRef<'d>>,
     graph: &graph::Graph,
     solution: &solve::Solution,
     types: &types::TypeSystem<'_>,
 ) -> Result<()> {
     let mut one = check::OneSolution { solution, graph };
-    references::checks(doc, graph, types, &mut one)
+    references::checks(doc.into(), graph, types, &mut one)
 }
 
 /// A template up to the resolver graph (what resolving and analysing share).

@@ -31,13 +31,13 @@ use crate::types::{Collection, TypeSystem};
 use crate::version::Grammar;
 use v4t_source::{Code, Diagnostic};
 use v4t_tosca::DocId;
-use v4t_yaml::{Node, NodeRef, Span, Value};
+use v4t_yaml::{MapRef, NodeRef, Span, ValueRef};
 
 /// Checks the references of the present elements (nothing on TOSCA 1.3),
 /// in this order: types of absent imports, what present elements read,
 /// substitution mappings, workflows, group members.
 pub(crate) fn checks<L: Logic>(
-    doc: &Node,
+    doc: NodeRef<'_>,
     g: &Graph,
     types: &TypeSystem<'_>,
     l: &mut L,
@@ -47,15 +47,15 @@ pub(crate) fn checks<L: Logic>(
     }
     absent_imports(g, types, l)?;
     reads(g, l)?;
-    let Some(tt) = document::topology(doc) else {
+    let Some(tt) = document::topology_of(doc) else {
         return Ok(());
     };
     if let Some(sm) = tt.get("substitution_mappings") {
         substitution_mappings(sm, g, l)?;
     }
-    if let Some(workflows) = tt.get("workflows").and_then(Node::as_map) {
+    if let Some(workflows) = tt.get("workflows").and_then(NodeRef::as_map) {
         for (name, w) in workflows.iter() {
-            workflow(&name.name, w, g, l)?;
+            workflow(name.name(), w, g, l)?;
         }
     }
     tuple_members(g, l)
@@ -267,12 +267,12 @@ fn absent(span: Span, what: String) -> Error {
 
 /// The node template names of a mapping target: `node`, `[node, name]`,
 /// `[[node, name], ...]`.
-fn mapped_nodes(target: &Node) -> Vec<&Node> {
-    match &target.value {
-        Value::String(_) => vec![target],
-        Value::Seq(items) => match items.first().map(|f| &f.value) {
-            Some(Value::String(_)) => items.first().into_iter().collect(),
-            Some(Value::Seq(_)) => items
+fn mapped_nodes(target: NodeRef<'_>) -> Vec<NodeRef<'_>> {
+    match target.value() {
+        ValueRef::String(_) => vec![target],
+        ValueRef::Seq(items) => match items.first().map(NodeRef::value) {
+            Some(ValueRef::String(_)) => items.first().into_iter().collect(),
+            Some(ValueRef::Seq(_)) => items
                 .iter()
                 .filter_map(|i| i.as_seq().and_then(|p| p.first()))
                 .collect(),
@@ -284,14 +284,14 @@ fn mapped_nodes(target: &Node) -> Vec<&Node> {
 
 /// Substitution mappings (§15): capabilities and requirements name node
 /// templates, properties inputs and attributes outputs.
-fn substitution_mappings<L: Logic>(sm: &Node, g: &Graph, l: &mut L) -> Result<()> {
-    let entries = |key: &str| -> Vec<(String, &Node)> {
-        match sm.get(key).map(|n| &n.value) {
-            Some(Value::Map(m)) => m.iter().map(|(k, v)| (k.name.to_string(), v)).collect(),
-            Some(Value::Seq(items)) => items
+fn substitution_mappings<L: Logic>(sm: NodeRef<'_>, g: &Graph, l: &mut L) -> Result<()> {
+    let entries = |key: &str| -> Vec<(String, NodeRef<'_>)> {
+        match sm.get(key).map(NodeRef::value) {
+            Some(ValueRef::Map(m)) => m.iter().map(|(k, v)| (k.name().to_string(), v)).collect(),
+            Some(ValueRef::Seq(items)) => items
                 .iter()
-                .filter_map(|i| i.as_map().and_then(|m| m.first()))
-                .map(|(k, v)| (k.name.to_string(), v))
+                .filter_map(|i| i.as_map().and_then(MapRef::first))
+                .map(|(k, v)| (k.name().to_string(), v))
                 .collect(),
             _ => Vec::new(),
         }
@@ -304,7 +304,7 @@ fn substitution_mappings<L: Logic>(sm: &Node, g: &Graph, l: &mut L) -> Result<()
                 let gone = l.not(here);
                 l.violation(gone, || {
                     absent(
-                        node.span,
+                        node.span(),
                         format!("Substitution mapping \"{key}.{name}\" maps to node \"{n}\", which is absent"),
                     )
                 })?;
@@ -321,7 +321,7 @@ fn substitution_mappings<L: Logic>(sm: &Node, g: &Graph, l: &mut L) -> Result<()
             let gone = l.not(here);
             l.violation(gone, || {
                 absent(
-                    target.span,
+                    target.span(),
                     format!(
                         "Substitution mapping \"{key}.{name}\" maps to {what} \"{n}\", which is absent"
                     ),
@@ -333,8 +333,8 @@ fn substitution_mappings<L: Logic>(sm: &Node, g: &Graph, l: &mut L) -> Result<()
 }
 
 /// A workflow's steps target present nodes or groups (§13).
-fn workflow<L: Logic>(name: &str, w: &Node, g: &Graph, l: &mut L) -> Result<()> {
-    let Some(steps) = w.get("steps").and_then(Node::as_map) else {
+fn workflow<L: Logic>(name: &str, w: NodeRef<'_>, g: &Graph, l: &mut L) -> Result<()> {
+    let Some(steps) = w.get("steps").and_then(NodeRef::as_map) else {
         return Ok(());
     };
     for (step, def) in steps.iter() {
@@ -351,10 +351,10 @@ fn workflow<L: Logic>(name: &str, w: &Node, g: &Graph, l: &mut L) -> Result<()> 
         let gone = l.not(some);
         l.violation(gone, || {
             absent(
-                target.span,
+                target.span(),
                 format!(
                     "Step \"{}\" of workflow \"{name}\" targets \"{t}\", which is absent",
-                    step.name
+                    step.name()
                 ),
             )
         })?;
@@ -472,4 +472,80 @@ fn minimum_count(types: &TypeSystem<'_>, t: v4t_tosca::TypeId, name: &str) -> Op
             .filter(|m| *m > 0.0 && m.fract() == 0.0)?;
         Some(min as u64)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use v4t_source::Sources;
+
+    /// The reference checks read the template's substitution mappings and
+    /// workflows through [`v4t_yaml::NodeRef`]: on a `Doc` of the prepared
+    /// template they fail (or pass) as on the tree, with the same message
+    /// at the same place, under every assignment.
+    #[test]
+    fn a_document_is_checked_as_its_tree() {
+        let text = "\
+tosca_definitions_version: tosca_2_0
+node_types:
+  T:
+    properties:
+      p: {type: string, required: false}
+    capabilities: {c: {type: C}}
+capability_types: {C: {}}
+service_template:
+  variability:
+    inputs:
+      db: {type: boolean}
+      flow: {type: boolean}
+      mapped: {type: boolean}
+  substitution_mappings:
+    node_type: T
+    capabilities:
+      c: [front, c]
+  node_templates:
+    app: {type: T}
+    database: {type: T, conditions: {variability_input: db}}
+    front: {type: T, conditions: {variability_input: mapped}}
+    worker: {type: T, conditions: {not: {variability_input: flow}}}
+  outputs:
+    address: {type: string, value: {$get_property: [database, p]}}
+  workflows:
+    w:
+      steps:
+        s: {target: worker, activities: [{set_state: started}]}
+";
+        let mut sources = Sources::new();
+        let p = crate::testing::prepare(&mut sources, text).expect("prepares");
+        let types = p.files.system();
+        let read = v4t_yaml::Doc::from_node(&p.doc, p.doc.span.source);
+        let mut outcomes = Vec::new();
+        for inputs in [
+            "{db: true, flow: false, mapped: true}",
+            "{db: false, flow: false, mapped: true}",
+            "{db: true, flow: false, mapped: false}",
+            "{db: true, flow: true, mapped: true}",
+        ] {
+            let inputs = crate::testing::doc(inputs)
+                .as_map()
+                .cloned()
+                .unwrap_or_default();
+            let solution =
+                crate::solve::solve(&p.doc, &p.graph, &types, inputs, 0.0).expect("solves");
+            let check = |doc| {
+                crate::check_references(doc, &p.graph, &solution, &types)
+                    .map_err(|e| (e.message.clone(), e.span.locate(text).start()))
+            };
+            let tree = check(v4t_yaml::NodeRef::from(&p.doc));
+            assert_eq!(tree, check(read.root()));
+            outcomes.push(tree);
+        }
+        let failed: Vec<_> = outcomes.iter().filter_map(|o| o.as_ref().err()).collect();
+        assert_eq!(failed.len(), 3, "{outcomes:?}");
+        assert!(failed
+            .iter()
+            .any(|(m, _)| m.starts_with("Substitution mapping")));
+        assert!(failed
+            .iter()
+            .any(|(m, _)| m.starts_with("Step \"s\" of workflow")));
+    }
 }

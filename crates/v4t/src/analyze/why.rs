@@ -283,7 +283,7 @@ impl<'a> Explainer<'a> {
             violations: Vec::new(),
         };
         crate::check::checks(graph, &mut symbolic)?;
-        crate::references::checks(doc, graph, types, &mut symbolic)?;
+        crate::references::checks(doc.into(), graph, types, &mut symbolic)?;
         let mut checks = Vec::new();
         for (found, when) in symbolic.violations {
             guard(&mut sat, &[!when], Piece::Check(checks.len()));
