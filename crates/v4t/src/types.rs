@@ -25,7 +25,7 @@ use crate::version::Grammar;
 use v4t_source::{Code, Loader, Severity, Sources};
 use v4t_tosca::{DocId, Loaded, TypeId};
 use v4t_yaml::hash::{SeededMap, SeededSet};
-use v4t_yaml::{Doc, Key, Map, Node, NodeRef, Root, SourceId, Span, Value};
+use v4t_yaml::{Doc, Key, Map, MapRef, Node, NodeRef, Root, SourceId, Span, Value};
 
 /// The type collections the resolver asks about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -506,13 +506,13 @@ impl<'t> TypeSystem<'t> {
         c: Collection,
         t: TypeId,
         name: &str,
-        map: &'m Map,
-    ) -> Option<&'m Node> {
+        map: MapRef<'m>,
+    ) -> Option<NodeRef<'m>> {
         if let Some(v) = map.get(name) {
             return Some(v);
         }
         map.iter()
-            .find(|(k, _)| self.resolve(c, &k.name) == Some(t))
+            .find(|(k, _)| self.resolve(c, k.name()) == Some(t))
             .map(|(_, v)| v)
     }
 

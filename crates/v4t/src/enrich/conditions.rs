@@ -13,7 +13,7 @@ use crate::types::{Collection, TypeSystem};
 use std::borrow::Cow;
 use v4t_tosca::TypeId;
 use v4t_yaml::json::to_json;
-use v4t_yaml::{Map, MapRef, Node, Value};
+use v4t_yaml::{Map, MapRef, Node, NodeRef, Value, ValueRef};
 
 /// A candidate default or pruning condition.
 struct Wrapper {
@@ -43,7 +43,7 @@ pub(super) struct Enriched {
 /// of the element first in element order is returned, as the reference
 /// would stop there.
 pub(super) fn enrich_conditions(
-    doc: &Node,
+    doc: NodeRef<'_>,
     graph: &Graph,
     types: &TypeSystem,
     manual: Vec<CondList>,
@@ -51,16 +51,16 @@ pub(super) fn enrich_conditions(
     let g = graph;
     // An element's entry holds its manual list until its turn, then its final list.
     let mut current = manual;
-    let variability = document::variability(doc);
+    let variability = document::variability_of(doc);
     let inputs = variability
         .and_then(|v| v.get("inputs"))
-        .and_then(Node::as_map);
+        .and_then(NodeRef::as_map);
     let type_specific = variability
         .and_then(|v| v.get("type_specific_conditions"))
         .filter(|n| n.is_defined());
     if let Some(ts) = type_specific {
         if ts.as_map().is_none() {
-            bail!(ts.span, "Type-specific definitions not loaded");
+            bail!(ts.span(), "Type-specific definitions not loaded");
         }
     }
     let mut rank = vec![0u32; g.elements().len()];
@@ -108,7 +108,7 @@ pub(super) fn enrich_conditions(
 /// starts with its kind's word and a dot, so only elements whose word
 /// starts an input name are written out and looked up (most input names
 /// have no dot: then none is).
-fn named_by_input(g: &Graph, inputs: &Map) -> Vec<bool> {
+fn named_by_input(g: &Graph, inputs: MapRef<'_>) -> Vec<bool> {
     let words: Vec<&str> = inputs
         .keys()
         .filter_map(|k| k.split_once('.').map(|(word, _)| word))
@@ -158,13 +158,13 @@ impl Kinds {
 
 /// What every element's enrichment reads.
 struct Context<'a> {
-    doc: &'a Node,
+    doc: NodeRef<'a>,
     g: &'a Graph,
     types: &'a TypeSystem<'a>,
     /// By element: whether a variability input has the element's id as
     /// its name (empty unless `enrich_input_condition` is on).
     named_by_input: Vec<bool>,
-    type_specific: Option<&'a Node>,
+    type_specific: Option<NodeRef<'a>>,
     kinds: &'a Kinds,
 }
 
@@ -613,7 +613,7 @@ fn type_specific_wrapper(
     types: &TypeSystem<'_>,
     g: &Graph,
     id: ElementId,
-    ts: &Node,
+    ts: NodeRef<'_>,
 ) -> Result<Option<Wrapper>> {
     let e = g.get(id);
     let (collection, type_name, resolved) = match e.kind {
@@ -639,7 +639,7 @@ fn type_specific_wrapper(
         return Ok(None);
     };
     let Some(defs) = defs.as_map() else {
-        bail!(defs.span, "Type-specific definitions not loaded");
+        bail!(defs.span(), "Type-specific definitions not loaded");
     };
     // By type identity: a key names the type as the template writes names
     // (`s:Compute` and `simple:Compute` can be one type).
@@ -652,7 +652,7 @@ fn type_specific_wrapper(
     };
     let Some(conditions) = def.get("conditions").filter(|n| n.is_defined()) else {
         bail!(
-            def.span,
+            def.span(),
             "{} holds type-specific condition without any condition",
             g.Display(id)
         );
@@ -661,15 +661,15 @@ fn type_specific_wrapper(
         Some(_) => Node::new(
             Value::Map({
                 let mut m = Map::with_capacity(1);
-                m.insert("and", conditions.clone());
+                m.insert("and", conditions.to_node());
                 m
             }),
-            conditions.span,
+            conditions.span(),
         ),
-        None => conditions.clone(),
+        None => conditions.to_node(),
     };
-    let flag = |key: &str, default: bool| match def.get(key).map(|n| &n.value) {
-        Some(Value::Bool(b)) => *b,
+    let flag = |key: &str, default: bool| match def.get(key).map(NodeRef::value) {
+        Some(ValueRef::Bool(b)) => b,
         _ => default,
     };
     Ok(Some(Wrapper {
@@ -774,7 +774,7 @@ topology_template:
         {
             inputs.insert(name.as_str(), Node::null());
         }
-        let named = named_by_input(&g, &inputs);
+        let named = named_by_input(&g, (&inputs).into());
         for x in g.ordered() {
             let want = inputs.contains_key(&g.id(x).to_string());
             assert_eq!(named.get(x.0 as usize) == Some(&true), want, "{}", g.id(x));
@@ -783,7 +783,7 @@ topology_template:
         // Without a dotted input name nothing is written out.
         let mut plain = v4t_yaml::Map::new();
         plain.insert("a", Node::null());
-        assert!(named_by_input(&g, &plain).is_empty());
+        assert!(named_by_input(&g, (&plain).into()).is_empty());
     }
 }
 

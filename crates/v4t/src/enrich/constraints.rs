@@ -7,7 +7,7 @@ use crate::error::{bail, Error, Result};
 use crate::graph::{Constraint, ElementId, Graph, Kind};
 use crate::types::TypeSystem;
 use thin_vec::thin_vec;
-use v4t_yaml::Node;
+use v4t_yaml::{Node, NodeRef};
 
 /// Groups `ids` by element name (first-appearance order).
 fn by_name(g: &Graph, ids: &[ElementId]) -> Vec<Vec<ElementId>> {
@@ -26,7 +26,7 @@ fn by_name(g: &Graph, ids: &[ElementId]) -> Vec<Vec<ElementId>> {
 /// [`Constraints::Dropped`] they are derived (so their errors stand) but
 /// not kept, and the result is empty.
 pub(super) fn enrich_constraints(
-    doc: &Node,
+    doc: NodeRef<'_>,
     g: &Graph,
     types: &TypeSystem,
     what: Constraints,
@@ -168,7 +168,12 @@ fn hosting_and_requirements(g: &Graph, out: &mut Generated) {
 }
 
 /// Managed nodes require exactly one technology, or at most one (10.1).
-fn technologies(doc: &Node, g: &Graph, types: &TypeSystem, out: &mut Generated) -> Result<()> {
+fn technologies(
+    doc: NodeRef<'_>,
+    g: &Graph,
+    types: &TypeSystem,
+    out: &mut Generated,
+) -> Result<()> {
     let o = &g.options().constraints;
     let (id, ids) = (Constraint::Var, Constraint::vars);
     if o.required_technology {

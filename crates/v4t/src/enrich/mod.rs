@@ -139,8 +139,8 @@ fn enrich_doc(
     let mut g2 = graph::build_moving_conditions(doc, options, types, keep_graph, placed.as_ref())?;
     drop(placed);
     let manual = g2.take_conditions();
-    let conditions = conditions::enrich_conditions(doc, &g2, types, manual)?;
-    let constraints = constraints::enrich_constraints(doc, &g2, types, constraints)?;
+    let conditions = conditions::enrich_conditions((&*doc).into(), &g2, types, manual)?;
+    let constraints = constraints::enrich_constraints((&*doc).into(), &g2, types, constraints)?;
     let keep = keep_graph && keeps_elements(doc, &g2);
     if keep_graph && !keep {
         // A fresh build reads the document the write-back leaves: every

@@ -69,7 +69,7 @@ pub(crate) fn may_edit(doc: &Node, options: &Options) -> bool {
 /// The `scenario` token's condition of a rule-derived technology: one
 /// alternative per match of its stored scenario, or `None` without scenario.
 pub(crate) fn scenario_condition(
-    doc: &Node,
+    doc: NodeRef<'_>,
     graph: &Graph,
     types: &TypeSystem,
     id: ElementId,
@@ -318,7 +318,7 @@ fn scenarios(rules: &[Rule]) -> Vec<RuleGroup> {
 /// realises `scenario` for `node`; empty if the scenario does not match.
 fn matches(
     g: &Graph,
-    doc: &Node,
+    doc: NodeRef<'_>,
     types: &TypeSystem,
     node: ElementId,
     scenario: &Scenario,
@@ -374,7 +374,7 @@ fn combine(artifacts: &[ElementId], paths: &[Vec<ElementId>]) -> Vec<Vec<Element
 /// on a type of its inheritance chain.
 fn has_operation(
     g: &Graph,
-    doc: &Node,
+    doc: NodeRef<'_>,
     types: &TypeSystem,
     node: ElementId,
     op: &str,
@@ -617,7 +617,7 @@ fn candidates(ctx: &Context<'_>, node: ElementId) -> Result<Vec<Candidate>> {
     let mut out = Vec::new();
     for (position, group) in ctx.scenarios.iter().enumerate() {
         let scenario = &group.scenario;
-        if matches(ctx.graph, ctx.doc, ctx.types, node, scenario)?.is_empty() {
+        if matches(ctx.graph, ctx.doc.into(), ctx.types, node, scenario)?.is_empty() {
             continue;
         }
         let node_type = ctx.graph.single_type(node)?;
@@ -1147,7 +1147,7 @@ topology_template:
         let type_files = crate::testing::type_files(&doc);
         let types = type_files.system();
         let manual = g1.get(g1.node("db").unwrap()).technologies()[0];
-        assert!(scenario_condition(&doc, &g1, &types, manual)
+        assert!(scenario_condition((&doc).into(), &g1, &types, manual)
             .unwrap()
             .is_none());
         enrich_technologies(&mut doc, &g1, &types, false).unwrap();
@@ -1158,7 +1158,7 @@ topology_template:
         let condition = |node: &str| {
             let tech = g2.get(g2.node(node).unwrap()).technologies()[0];
             to_json(
-                &scenario_condition(&doc, &g2, &types, tech)
+                &scenario_condition((&doc).into(), &g2, &types, tech)
                     .unwrap()
                     .unwrap()
                     .to_node(&g2),

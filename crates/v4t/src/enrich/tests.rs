@@ -705,3 +705,76 @@ fn entry_key(list: &Node, key: &str) -> String {
     let (_, definition) = list.as_seq().unwrap()[0].as_map().unwrap().first().unwrap();
     to_json(definition.get(key).unwrap())
 }
+
+/// The enricher reads the document through [`v4t_yaml::NodeRef`] (the
+/// variability section, type-specific conditions, inputs named like
+/// elements, the definitions of managed nodes and their operations): on a
+/// `Doc` of the normalised document it derives the condition lists and
+/// constraints it derives from the tree, or the same error.
+#[test]
+fn the_enricher_reads_a_document_as_its_tree() {
+    use crate::testing::{normalize, options, random_template, type_files, Rng};
+    let managed = "tosca_definitions_version: tosca_variability_1_0
+node_types:
+  t: {derived_from: tosca.nodes.Root}
+  monitor: {derived_from: tosca.nodes.Root}
+topology_template:
+  variability:
+    inputs:
+      node.b: {type: boolean}
+    options: {node_default_condition: true, required_technology_constraint: true, unique_technology_constraint: true, technology_default_condition: true, technology_default_condition_mode: container-scenario}
+    type_specific_conditions:
+      node_types:
+        monitor:
+          conditions: [{host_presence: SELF}, {node_presence: b}]
+          consistency: true
+  node_templates:
+    a:
+      type: t
+      requirements: [{host: b}]
+      interfaces: {management: {operations: {create: c.sh}}}
+      technology:
+        - ansible: {scenario: {key: k, component: t, operations: [create], hosting: []}}
+        - terraform: {}
+    b: {type: t, managed: false}
+    m: {type: monitor, requirements: [{host: b}]}
+";
+    let broken = managed.replace(
+        "conditions: [{host_presence: SELF}, {node_presence: b}]",
+        "semantic: true",
+    );
+    let mut texts = vec![managed.to_string(), broken];
+    let mut rng = Rng(0xe1);
+    for k in 0..8 {
+        texts.push(random_template(&mut rng, 2, &['b', 'f'], 4, k % 2 == 0));
+    }
+    let mut enriched = 0;
+    for text in &texts {
+        let mut d = doc(text);
+        normalize(&mut d).expect("normalizes");
+        let opts = options(&d).expect("options");
+        let files = type_files(&d);
+        let types = files.system();
+        let mut g = crate::graph::build_moving_conditions(&mut d, &opts, &types, true, None)
+            .expect("builds");
+        let manual = g.take_conditions();
+        let read = v4t_yaml::Doc::from_node(&d, v4t_yaml::SourceId(0));
+        let conditions = |doc| {
+            super::conditions::enrich_conditions(doc, &g, &types, manual.clone())
+                .map(|e| format!("{:?} {:?}", e.lists, e.edit))
+                .map_err(|e| format!("{e:?}"))
+        };
+        let tree = conditions((&d).into());
+        assert_eq!(tree, conditions(read.root()), "{text}");
+        enriched += usize::from(tree.is_ok());
+        let constraints = |doc| {
+            let kept = super::Constraints::Kept;
+            format!(
+                "{:?}",
+                super::constraints::enrich_constraints(doc, &g, &types, kept)
+            )
+        };
+        assert_eq!(constraints((&d).into()), constraints(read.root()), "{text}");
+    }
+    assert!(enriched >= 8, "{enriched} of {}", texts.len());
+}
