@@ -23,7 +23,7 @@ use crate::options;
 use crate::types::TypeSystem;
 use crate::version::Grammar;
 use v4t_source::Code;
-use v4t_yaml::{Key, Map, MapRef, Node, Span};
+use v4t_yaml::{Key, Map, MapRef, Node, NodeRef, SeqRef, Span};
 
 /// Per-element option keys removed by the enricher (11.1).
 const ELEMENT_OPTION_KEYS: [&str; 8] = [
@@ -122,7 +122,7 @@ fn enrich_doc(
     }
     // Graph #1: technologies and implementations.
     let mut placed = None;
-    if technologies::may_edit(doc, options) {
+    if technologies::may_edit((&*doc).into(), options) {
         // The edits touch only nodes' technology lists, which they
         // normalise; the property lists they leave as they are. When
         // resolving, the candidates' scenarios go to graph #2 directly.
@@ -141,7 +141,7 @@ fn enrich_doc(
     let manual = g2.take_conditions();
     let conditions = conditions::enrich_conditions((&*doc).into(), &g2, types, manual)?;
     let constraints = constraints::enrich_constraints((&*doc).into(), &g2, types, constraints)?;
-    let keep = keep_graph && keeps_elements(doc, &g2);
+    let keep = keep_graph && keeps_elements((&*doc).into(), &g2);
     if keep_graph && !keep {
         // A fresh build reads the document the write-back leaves: every
         // type a list the type's conditions go into, and the fallback
@@ -164,11 +164,11 @@ fn enrich_doc(
 /// Whether the write-back leaves every element where graph `g` found it: it
 /// removes no variability group, and rebuilds `groups` from group elements
 /// only, so every entry must be one.
-fn keeps_elements(doc: &Node, g: &Graph) -> bool {
-    let group_entries = document::topology(doc)
+fn keeps_elements(doc: NodeRef<'_>, g: &Graph) -> bool {
+    let group_entries = document::topology_of(doc)
         .and_then(|t| t.get("groups"))
-        .and_then(Node::as_seq)
-        .map_or(0, Vec::len);
+        .and_then(NodeRef::as_seq)
+        .map_or(0, SeqRef::len);
     group_entries == g.groups().len() && !g.groups().iter().any(|&x| g.get(x).variability_group())
 }
 

@@ -16,7 +16,7 @@ use crate::options::Options;
 use crate::types::{Collection, TypeSystem};
 use std::cmp::Ordering;
 use v4t_yaml::number::format_js;
-use v4t_yaml::{Map, MapRef, Node, NodeRef, Value, ValueRef};
+use v4t_yaml::{Map, MapRef, Node, NodeRef, ValueRef};
 
 /// Rewrites the raw `technology` lists of managed nodes from the rules
 /// (`enrich_implementations`, then `enrich_technologies`), on graph #1.
@@ -28,7 +28,7 @@ pub(crate) fn enrich_technologies(
     types: &TypeSystem,
     placing: bool,
 ) -> Result<PlacedScenarios> {
-    let rules = read_rules(doc);
+    let rules = read_rules((&*doc).into());
     let groups = scenarios(&rules);
     let edits = {
         let ctx = Context {
@@ -62,7 +62,7 @@ pub(crate) fn enrich_technologies(
 /// Whether [`enrich_technologies`] can change `doc` under `options`:
 /// technology enrichment is on, or implementation enrichment is on and there
 /// are rules. Otherwise the enricher skips graph #1.
-pub(crate) fn may_edit(doc: &Node, options: &Options) -> bool {
+pub(crate) fn may_edit(doc: NodeRef<'_>, options: &Options) -> bool {
     options.enrich_technologies || (options.enrich_implementations && !read_rules(doc).is_empty())
 }
 
@@ -105,8 +105,12 @@ struct Rule {
 }
 
 impl Rule {
-    fn from_node(n: &Node) -> Rule {
-        let string = |k: &str| n.get_defined(k).and_then(Node::as_str).map(str::to_string);
+    fn from_node(n: NodeRef<'_>) -> Rule {
+        let string = |k: &str| {
+            n.get_defined(k)
+                .and_then(NodeRef::as_str)
+                .map(str::to_string)
+        };
         Rule {
             component: string("component").unwrap_or_default(),
             technology: n
@@ -115,18 +119,18 @@ impl Rule {
             artifact: string("artifact"),
             operations: n.get_defined("operations").map(strings),
             hosting: n.get("hosting").map(strings).unwrap_or_default(),
-            weight: n.get("weight").and_then(Node::as_f64).unwrap_or(1.0),
-            conditions: n.get_defined("conditions").cloned(),
+            weight: n.get("weight").and_then(NodeRef::as_f64).unwrap_or(1.0),
+            conditions: n.get_defined("conditions").map(NodeRef::to_node),
             assign: string("assign"),
         }
     }
 }
 
 /// The rules of the document, sorted (8.1).
-fn read_rules(doc: &Node) -> Vec<Rule> {
-    let list = document::variability(doc)
+fn read_rules(doc: NodeRef<'_>) -> Vec<Rule> {
+    let list = document::variability_of(doc)
         .and_then(|v| v.get("qualities"))
-        .and_then(Node::as_seq);
+        .and_then(NodeRef::as_seq);
     let mut rules: Vec<Rule> = list
         .map(|l| {
             l.iter()
@@ -230,12 +234,12 @@ fn collate(a: &str, b: &str) -> Ordering {
 }
 
 /// A value as JavaScript's `String(value)` renders a name (lists comma-joined).
-fn js_join(n: &Node) -> String {
-    match &n.value {
-        Value::String(s) => s.clone(),
-        Value::Number(x) => format_js(*x),
-        Value::Bool(b) => b.to_string(),
-        Value::Seq(items) => items
+fn js_join(n: NodeRef<'_>) -> String {
+    match n.value() {
+        ValueRef::String(s) => s.to_string(),
+        ValueRef::Number(x) => format_js(x),
+        ValueRef::Bool(b) => b.to_string(),
+        ValueRef::Seq(items) => items
             .iter()
             .map(|i| {
                 if i.is_null() {
@@ -246,7 +250,7 @@ fn js_join(n: &Node) -> String {
             })
             .collect::<Vec<_>>()
             .join(","),
-        Value::Null => "undefined".to_string(),
+        ValueRef::Null => "undefined".to_string(),
         _ => "[object Object]".to_string(),
     }
 }
@@ -1089,6 +1093,31 @@ topology_template:
             type: vm
 "#;
 
+    /// The rules read from a `Doc` of the normalised document are the
+    /// rules read from the tree, in the same order, and so is whether
+    /// graph #1 can edit the document.
+    #[test]
+    fn rules_of_a_document_are_those_of_its_tree() {
+        let odd = RULES.replace(
+            "technology: Helm",
+            "technology: [Helm, null, 3]\n              artifact: chart\n              operations: [deploy]",
+        );
+        let prio = PRIO.replace("BEST", "true");
+        for text in [RULES, prio.as_str(), odd.as_str()] {
+            let tree = load(text);
+            let read = v4t_yaml::Doc::from_node(&tree, SourceId(0));
+            let rules = |doc| format!("{:?}", read_rules(doc));
+            let from_tree = rules((&tree).into());
+            assert_eq!(from_tree, rules(read.root()), "{text}");
+            assert!(from_tree.contains("component"), "{from_tree}");
+            let options = crate::testing::options(&tree).expect("options");
+            assert_eq!(
+                may_edit((&tree).into(), &options),
+                may_edit(read.root(), &options)
+            );
+        }
+    }
+
     /// The raw technology list of a node after the enrichment passes.
     fn enriched_technologies(text: &str, node: &str) -> Result<String> {
         let mut doc = load(text);
@@ -1196,7 +1225,7 @@ topology_template:
         let g = crate::testing::build(&doc).expect("builds");
         let type_files = crate::testing::type_files(&doc);
         let types = type_files.system();
-        let rules = read_rules(&doc);
+        let rules = read_rules((&doc).into());
         let scenarios = scenarios(&rules);
         let ctx = Context {
             doc: &doc,
