@@ -40,7 +40,7 @@ use crate::types::TypeSystem;
 use crate::{code, prepare, Code, Loader, SourceId, Sources, Stage};
 pub use v4t_sat::{Count, CountBudget, Natural};
 use v4t_sat::{Implied, Lit, Solver};
-use v4t_yaml::{Map, Node, Value};
+use v4t_yaml::{Map, Node, NodeRef, Value};
 
 /// What to analyse with.
 #[derive(Clone, Debug)]
@@ -317,7 +317,41 @@ pub fn analyze_observed(
         prepared.graph.release_encoded();
     }
     observe(AnalyzeStage::Encode);
-    let (doc, graph, types) = (&prepared.doc, &prepared.graph, &types);
+    let (graph, types) = (&prepared.graph, &types);
+    let doc = NodeRef::from(&prepared.doc);
+    let (mut analysis, mut f) =
+        analyse_family(doc, (graph, types), problem, options, now_ms, observe)?;
+    analysis.warnings = warnings;
+    analysis.validated = (options.validate > 0).then(|| {
+        let variant = Variants {
+            prepared: &prepared,
+            types,
+            sources: &mut *sources,
+            loader,
+            now_ms,
+        };
+        let (groups, validated) = f.validation_failures(variant, options.validate);
+        analysis.failures.extend(groups);
+        validated
+    });
+    observe(AnalyzeStage::Validate);
+    analysis.presets = resolve_presets(doc, graph, (types, sources), presets, now_ms);
+    observe(AnalyzeStage::Presets);
+    Ok(analysis)
+}
+
+/// The analysis of the family `problem` of a prepared template `doc` with
+/// its graph, up to the stages that resolve single configurations
+/// (validating topologies, the presets: left empty), and the family
+/// problem for them.
+fn analyse_family<'o>(
+    doc: NodeRef<'_>,
+    (graph, types): (&Graph, &TypeSystem<'_>),
+    problem: FamilyProblem,
+    options: &'o AnalyzeOptions,
+    now_ms: f64,
+    observe: &mut dyn FnMut(AnalyzeStage),
+) -> Result<(Analysis, Family<'o>)> {
     let (mut f, mut domains) = Family::with_domains(doc, problem, options)?;
     let mut excluded: Vec<Exclusion> = domains.outside_feature_model(&f.inputs, &options.budget);
     let (mut failures, failed) = f.evaluation_failures(&mut domains);
@@ -366,24 +400,9 @@ pub fn analyze_observed(
     }
     let enumerated = (options.enumerate > 0).then(|| f.enumerate(graph, options.enumerate));
     observe(AnalyzeStage::Enumerate);
-    let validated = (options.validate > 0).then(|| {
-        let variant = Variants {
-            prepared: &prepared,
-            types,
-            sources: &mut *sources,
-            loader,
-            now_ms,
-        };
-        let (groups, validated) = f.validation_failures(variant, options.validate);
-        failures.extend(groups);
-        validated
-    });
-    observe(AnalyzeStage::Validate);
-    let presets = resolve_presets(doc, graph, (types, sources), presets, now_ms);
-    observe(AnalyzeStage::Presets);
-    Ok(Analysis {
+    let analysis = Analysis {
         inputs: f.inputs.iter().map(Input::from).collect(),
-        configurations: f.configurations,
+        configurations: f.configurations.clone(),
         valid,
         topologies,
         determined,
@@ -400,10 +419,11 @@ pub fn analyze_observed(
         why,
         enumerated,
         unmodelled,
-        presets,
-        validated,
-        warnings,
-    })
+        presets: Vec::new(),
+        validated: None,
+        warnings: Vec::new(),
+    };
+    Ok((analysis, f))
 }
 
 /// Each preset's name and assignments (or why they cannot be assigned).
@@ -425,7 +445,7 @@ fn prepare_with_presets(
         loader,
         crate::enrichment(enrich),
         &mut |doc, warnings| {
-            for name in preset_names(doc) {
+            for name in preset_names(doc.into()) {
                 let assigned =
                     crate::inputs::assign(doc, std::slice::from_ref(&name), None, warnings)
                         .map_err(code(Code::InvalidInput));
@@ -475,11 +495,10 @@ impl Variants<'_, '_> {
 }
 
 /// The names of the presets in `variability.presets`, in order.
-fn preset_names(doc: &Node) -> Vec<String> {
-    crate::document::variability(doc)
-        .and_then(|v| v.get("presets"))
-        .and_then(Node::as_map)
-        .map(|m| m.iter().map(|(k, _)| k.name.to_string()).collect())
+fn preset_names(doc: NodeRef<'_>) -> Vec<String> {
+    crate::document::variability_entry(doc, "presets")
+        .and_then(NodeRef::as_map)
+        .map(|m| m.keys().map(str::to_string).collect())
         .unwrap_or_default()
 }
 
@@ -487,7 +506,7 @@ fn preset_names(doc: &Node) -> Vec<String> {
 /// of configurations, solved like `v4t resolve --presets NAME` after its
 /// graph stage) and compares the topologies.
 fn resolve_presets(
-    doc: &Node,
+    doc: NodeRef<'_>,
     graph: &Graph,
     (types, sources): (&TypeSystem, &Sources),
     presets: Vec<(String, Result<Map>)>,
@@ -554,7 +573,7 @@ impl<'o> Family<'o> {
     /// domain solver beside it (both with the feature model's rules and
     /// the literal of "no undeclared value").
     fn with_domains(
-        doc: &Node,
+        doc: NodeRef<'_>,
         problem: FamilyProblem,
         options: &'o AnalyzeOptions,
     ) -> Result<(Family<'o>, DomainSolver)> {
@@ -740,7 +759,7 @@ impl<'o> Family<'o> {
     /// The configurations with a solution that the declared constraints
     /// rule out, with why the smallest of them is; afterwards the problem
     /// requires the constraints.
-    fn ruled_out_by_constraints(&mut self, doc: &Node) -> Option<Exclusion> {
+    fn ruled_out_by_constraints(&mut self, doc: NodeRef<'_>) -> Option<Exclusion> {
         let budget = self.options.budget;
         let lits: Vec<Lit> = self.declared.iter().map(|&(_, l)| l).collect();
         let declared = self.sat.and(&lits);
@@ -795,8 +814,8 @@ impl<'o> Family<'o> {
 
     /// The declared constraints the rest of the model implies: no solution
     /// violates one while the others hold. Asked before they are required.
-    fn redundant_constraints(&mut self, doc: &Node) -> Vec<Reason> {
-        let list = crate::document::variability_entry(doc, "constraints").and_then(Node::as_seq);
+    fn redundant_constraints(&mut self, doc: NodeRef<'_>) -> Vec<Reason> {
+        let list = crate::document::variability_entry(doc, "constraints").and_then(NodeRef::as_seq);
         let mut out = Vec::new();
         let indices: Vec<u32> = {
             let mut v: Vec<u32> = self.declared.iter().map(|&(i, _)| i).collect();
@@ -826,7 +845,7 @@ impl<'o> Family<'o> {
 
     /// A subset-minimal set of the values of configuration `chosen` and of
     /// the declared constraints under which it has no solution.
-    fn why_ruled_out(&mut self, doc: &Node, chosen: &[usize]) -> Vec<Reason> {
+    fn why_ruled_out(&mut self, doc: NodeRef<'_>, chosen: &[usize]) -> Vec<Reason> {
         let values: Vec<Lit> = chosen
             .iter()
             .zip(&self.inputs)
@@ -836,7 +855,7 @@ impl<'o> Family<'o> {
         assumptions.extend(self.declared.iter().map(|&(_, l)| l));
         let core = self.sat.minimal_core(&assumptions).unwrap_or_default();
         let mut reasons = value_reasons(&core, chosen, &self.inputs);
-        let list = crate::document::variability_entry(doc, "constraints").and_then(Node::as_seq);
+        let list = crate::document::variability_entry(doc, "constraints").and_then(NodeRef::as_seq);
         let mut seen = Vec::new();
         for &(index, l) in &self.declared {
             if !core.contains(&l) || seen.contains(&index) {
@@ -855,7 +874,7 @@ impl<'o> Family<'o> {
     /// Afterwards the problem excludes them.
     fn check_failures(
         &mut self,
-        doc: &Node,
+        doc: NodeRef<'_>,
         graph: &Graph,
         types: &TypeSystem<'_>,
         determined: bool,
@@ -866,7 +885,7 @@ impl<'o> Family<'o> {
             violations: Vec::new(),
         };
         check::checks(graph, &mut symbolic)?;
-        crate::references::checks(doc.into(), graph, types, &mut symbolic)?;
+        crate::references::checks(doc, graph, types, &mut symbolic)?;
         let violations = symbolic.violations;
         let lits: Vec<Lit> = violations.iter().map(|&(_, v)| v).collect();
         // A configuration fails with its first violation, grouped by
@@ -1217,7 +1236,7 @@ impl check::Logic for Symbolic<'_> {
 /// hold with its reason: an input's feature variable is true where its
 /// value is truthy, as resolving reads it. Empty without a feature model.
 fn feature_rules(
-    doc: &Node,
+    doc: NodeRef<'_>,
     sat: &mut Solver,
     lits: &[Vec<Lit>],
     inputs: &[InputDomain],
@@ -1316,13 +1335,13 @@ fn value_reason(name: &str, value: &Value) -> Reason {
 }
 
 /// A declared constraint as a reason (as `v4t explain` names it).
-fn constraint_reason(node: Option<&Node>) -> Reason {
+fn constraint_reason(node: Option<NodeRef<'_>>) -> Reason {
     let readable = node.map(crate::readable::logic);
     let message = match &readable {
         Some(r) => format!("constraint `{r}`"),
         None => "constraint".to_string(),
     };
-    let span = node.map_or(v4t_yaml::Span::NONE, |n| n.span);
+    let span = node.map_or(v4t_yaml::Span::NONE, NodeRef::span);
     Reason {
         condition: readable,
         ..Reason::new(ReasonKind::Constraint, message, span)

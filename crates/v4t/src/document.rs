@@ -62,8 +62,8 @@ pub(crate) fn variability_of(doc: NodeRef<'_>) -> Option<NodeRef<'_>> {
 /// An entry of the `variability` section (`inputs`, `presets`,
 /// `expressions`, `constraints`, `options`, `qualities`,
 /// `type_specific_conditions`).
-pub(crate) fn variability_entry<'d>(doc: &'d Node, key: &str) -> Option<&'d Node> {
-    variability(doc).and_then(|v| v.get(key))
+pub(crate) fn variability_entry<'d>(doc: impl Into<NodeRef<'d>>, key: &str) -> Option<NodeRef<'d>> {
+    variability_of(doc.into())?.get(key)
 }
 
 /// `variability.options` as written, if it is a map (of a tree or a

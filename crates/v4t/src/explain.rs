@@ -32,7 +32,7 @@ use crate::types::TypeSystem;
 use crate::{
     check, code, prepare_variant, Code, Diagnostic, Loader, ResolveOptions, SourceId, Sources,
 };
-use v4t_yaml::{Map, Node, Span, Value};
+use v4t_yaml::{Map, NodeRef, Span, Value};
 
 /// What to explain.
 #[derive(Clone, Debug, Default)]
@@ -172,8 +172,28 @@ pub fn explain(
         &mut warnings,
     )?;
     let types = prepared.files.system();
-    let (doc, graph, types) = (&prepared.doc, &prepared.graph, &types);
-    let wanted = select(graph, &options.elements)?;
+    let wanted = select(&prepared.graph, &options.elements)?;
+    let doc = NodeRef::from(&prepared.doc);
+    let explanation = explain_prepared(
+        doc,
+        (&prepared.graph, &types, sources),
+        assigned,
+        variant,
+        &wanted,
+    );
+    explanation.map(|e| Explanation { warnings, ..e })
+}
+
+/// The explanation of the elements `wanted` in the variant `variant`
+/// (whose inputs are `assigned`) of the prepared template `doc` with its
+/// graph and types, without warnings.
+fn explain_prepared(
+    doc: NodeRef<'_>,
+    (graph, types, sources): (&Graph, &TypeSystem<'_>, &Sources),
+    assigned: Map,
+    variant: &ResolveOptions,
+    wanted: &[ElementId],
+) -> Result<Explanation> {
     let now_ms = variant.now_ms.unwrap_or(0.0);
     let mut explanation = Explanation {
         inputs: input_values(doc, &assigned, variant),
@@ -181,23 +201,22 @@ pub fn explain(
         conflict: Vec::new(),
         elements: Vec::new(),
         objectives: Vec::new(),
-        warnings,
+        warnings: Vec::new(),
     };
     if let Err(e) = crate::inputs::validate(doc, &assigned, now_ms, types, sources) {
         explanation.conflict = crate::inputs::violated_rules(doc, &assigned, now_ms)?;
         explanation.error = Some(e.or_code(Code::InvalidInput));
         return Ok(explanation);
     }
-    let solution =
-        match solve::solve_or_conflict(doc.into(), graph, types, assigned.clone(), now_ms) {
-            Ok(s) => s,
-            Err((e, conflict)) => {
-                explanation.error =
-                    Some(solve::explain::with_notes(e, &conflict).or_code(Code::InvalidCondition));
-                explanation.conflict = conflict;
-                return Ok(explanation);
-            }
-        };
+    let solution = match solve::solve_or_conflict(doc, graph, types, assigned.clone(), now_ms) {
+        Ok(s) => s,
+        Err((e, conflict)) => {
+            explanation.error =
+                Some(solve::explain::with_notes(e, &conflict).or_code(Code::InvalidCondition));
+            explanation.conflict = conflict;
+            return Ok(explanation);
+        }
+    };
     if let Err(e) = check::check(graph, &solution) {
         explanation.error = Some(e.or_code(Code::Inconsistent));
     } else if let Err(e) = crate::check_references(doc, graph, &solution, types) {
@@ -213,7 +232,7 @@ pub fn explain(
         solution: &solution,
     };
     explanation.elements = variant
-        .explain(&wanted)
+        .explain(wanted)
         .map_err(code(Code::InvalidCondition))?;
     explanation.objectives = solution.objectives.clone();
     Ok(explanation)
@@ -261,7 +280,7 @@ fn select(graph: &Graph, names: &[String]) -> Result<Vec<ElementId>> {
 
 /// Every declared input's value (from `values`, the assignment or the
 /// solution's inputs after defaults) and where it comes from.
-fn input_values(doc: &Node, values: &Map, variant: &ResolveOptions) -> Vec<InputValue> {
+fn input_values(doc: NodeRef<'_>, values: &Map, variant: &ResolveOptions) -> Vec<InputValue> {
     let Some(definitions) = crate::inputs::definitions(doc) else {
         return Vec::new();
     };
@@ -277,7 +296,7 @@ fn input_values(doc: &Node, values: &Map, variant: &ResolveOptions) -> Vec<Input
                 .filter(|v| v.is_defined());
             let preset = variant.presets.iter().rev().find_map(|p| {
                 let v = presets?.get(p)?.get("inputs")?.get(name)?;
-                v.is_defined().then(|| (p.clone(), v.span))
+                v.is_defined().then(|| (p.clone(), v.span()))
             });
             let default = d.get("default").filter(|v| v.is_defined());
             let (origin, span) = if let Some(v) = direct {
@@ -313,7 +332,7 @@ fn input_values(doc: &Node, values: &Map, variant: &ResolveOptions) -> Vec<Input
 
 /// A variant with a solution, and what explaining it reads.
 struct Variant<'a, 't> {
-    doc: &'a Node,
+    doc: NodeRef<'a>,
     graph: &'a Graph,
     types: &'a TypeSystem<'t>,
     inputs: Map,
@@ -331,8 +350,7 @@ impl Variant<'_, '_> {
     /// The explanations of `wanted`.
     fn explain(&self, wanted: &[ElementId]) -> Result<Vec<ElementExplanation>> {
         let g = self.graph;
-        let doc = self.doc.into();
-        let mut guarded = Guarded::new(doc, g, self.types, self.inputs.clone(), self.now_ms)?;
+        let mut guarded = Guarded::new(self.doc, g, self.types, self.inputs.clone(), self.now_ms)?;
         let mut found = Vec::with_capacity(wanted.len());
         for &id in wanted {
             let present = self.solution.is_present(id);
@@ -374,7 +392,7 @@ impl Variant<'_, '_> {
     fn optimised(&self, id: ElementId, present: bool) -> Result<Decision> {
         let g = self.graph;
         let other = solve::solve_fixed(
-            self.doc.into(),
+            self.doc,
             g,
             self.types,
             self.inputs.clone(),
@@ -448,7 +466,7 @@ fn goal(g: &Graph, name: &str) -> String {
 }
 
 /// Where the option of objective `name` is written, if it is.
-fn option_span(doc: &Node, name: &str) -> Span {
+fn option_span(doc: NodeRef<'_>, name: &str) -> Span {
     let key = match name {
         "topology" => "optimization_topology",
         "scenarios" => "optimization_scenarios",

@@ -107,9 +107,9 @@ pub fn stats(sources: &mut Sources, template: SourceId, loader: &mut dyn Loader)
     let (mut doc, _loaded, version, grammar) = crate::load_checked(sources, template, loader)?;
     let files = crate::types::TypeFiles::load(&mut doc, grammar, sources, template, loader)?;
     let types = files.system();
-    let variability = document::variability(&doc);
+    let variability = document::variability_of((&doc).into());
     let variability_inputs = document::declared_inputs(variability).len();
-    let presets = document::collection_entries(variability.and_then(|v| v.get("presets"))).len();
+    let presets = document::entries_of(variability.and_then(|v| v.get("presets"))).count();
     let graph = crate::resolver_graph(&mut doc, version, &types, None)?;
     Ok(Stats {
         nodes: graph.nodes().len(),

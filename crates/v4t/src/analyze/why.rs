@@ -33,7 +33,7 @@ use crate::solve::{guarded_family_problem, Part};
 use crate::types::TypeSystem;
 use v4t_sat::{Implied, Lit, Solver, Split};
 use v4t_yaml::hash::SeededMap;
-use v4t_yaml::Node;
+use v4t_yaml::{Node, NodeRef};
 
 /// Why an element is absent (dead) or present (core) in every valid
 /// configuration.
@@ -146,7 +146,7 @@ enum Piece {
 /// The family problem with every part guarded, and the problem of the
 /// valid configurations (every guard required) beside it.
 struct Explainer<'a> {
-    doc: &'a Node,
+    doc: NodeRef<'a>,
     graph: &'a Graph,
     /// The guarded problem, its guards declared as switches: questions
     /// about one element search near it (`Split::minimal_switched_core`).
@@ -176,7 +176,7 @@ struct Explainer<'a> {
 /// inputs the analysis found (ids and names); the conditions that always
 /// or never hold only if `conditions`.
 pub(super) fn why(
-    doc: &Node,
+    doc: NodeRef<'_>,
     graph: &Graph,
     types: &TypeSystem<'_>,
     now_ms: f64,
@@ -231,12 +231,12 @@ pub(super) fn why(
 
 impl<'a> Explainer<'a> {
     fn new(
-        doc: &'a Node,
+        doc: NodeRef<'a>,
         graph: &'a Graph,
         types: &'a TypeSystem<'a>,
         now_ms: f64,
     ) -> Result<Explainer<'a>> {
-        let (problem, parts) = guarded_family_problem(doc.into(), graph, types, now_ms)
+        let (problem, parts) = guarded_family_problem(doc, graph, types, now_ms)
             .map_err(crate::code(crate::Code::InvalidCondition))?;
         let mut sat = problem.sat;
         let mut by_id = vec![sat.constant(false); graph.elements().len()];
@@ -283,7 +283,7 @@ impl<'a> Explainer<'a> {
             violations: Vec::new(),
         };
         crate::check::checks(graph, &mut symbolic)?;
-        crate::references::checks(doc.into(), graph, types, &mut symbolic)?;
+        crate::references::checks(doc, graph, types, &mut symbolic)?;
         let mut checks = Vec::new();
         for (found, when) in symbolic.violations {
             guard(&mut sat, &[!when], Piece::Check(checks.len()));
@@ -307,7 +307,7 @@ impl<'a> Explainer<'a> {
             rules: rules.into_iter().map(|(_, r)| r).collect(),
             checks,
             failures,
-            names: Guarded::naming(doc.into(), graph, types),
+            names: Guarded::naming(doc, graph, types),
             inputs: problem
                 .inputs
                 .iter()
@@ -687,16 +687,17 @@ impl<'a> Explainer<'a> {
             let node = match *piece {
                 Piece::Part(Part::Constraint(c)) => {
                     crate::document::variability_entry(doc, "constraints")
-                        .and_then(Node::as_seq)
+                        .and_then(NodeRef::as_seq)
                         .and_then(|l| l.get(c as usize))
                 }
                 Piece::Part(Part::Implies(id, k)) => g
                     .implies(id)
                     .and_then(Node::as_seq)
-                    .and_then(|l| l.get(k as usize)),
+                    .and_then(|l| l.get(k as usize))
+                    .map(NodeRef::from),
                 _ => continue,
             };
-            let names: Vec<String> = inputs_named(doc, node.map(v4t_yaml::NodeRef::from))
+            let names: Vec<String> = inputs_named(doc, node)
                 .into_iter()
                 .map(str::to_string)
                 .collect();

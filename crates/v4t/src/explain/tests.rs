@@ -534,3 +534,69 @@ fn explanations_are_minimal_conflicts_on_random_templates() {
     assert!(unsatisfiable > 3, "{unsatisfiable}");
     assert!(technologies > 100 && hosts > 50, "{technologies} {hosts}");
 }
+
+/// The explanation of every element of `template`'s variant (`presets`,
+/// `inputs`) read from its prepared document as a tree and as a
+/// [`v4t_yaml::Doc`]: the input values and their origins, the conflicts,
+/// the reasons and the objectives' options must come out the same.
+fn explanations_alike(template: &str, presets: &[&str], inputs: Option<&str>) -> String {
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", template);
+    let variant = ResolveOptions {
+        presets: presets.iter().map(|p| p.to_string()).collect(),
+        inputs: inputs.map(doc),
+        ..ResolveOptions::default()
+    };
+    let (prepared, assigned) = crate::prepare_variant(
+        &mut sources,
+        id,
+        &mut NoFiles,
+        &variant,
+        &mut |_| {},
+        &mut Vec::new(),
+    )
+    .expect("prepares");
+    let types = prepared.files.system();
+    let wanted = super::select(&prepared.graph, &[]).expect("selects");
+    let arena = v4t_yaml::Doc::from_node(&prepared.doc, id);
+    let readings = [v4t_yaml::NodeRef::from(&prepared.doc), arena.root()];
+    let [tree, arena] = readings.map(|d| {
+        let parts = (&prepared.graph, &types, &sources);
+        let e = super::explain_prepared(d, parts, assigned.clone(), &variant, &wanted);
+        format!("{e:?}")
+    });
+    assert_eq!(tree, arena, "{template}");
+    tree
+}
+
+#[test]
+fn explaining_reads_a_document_as_its_tree() {
+    let shop = explanations_alike(SHOP, &["prod"], None);
+    assert!(shop.contains("Preset(\"prod\")"), "{shop}");
+    let weights = explanations_alike(WEIGHTS, &[], None);
+    assert!(weights.contains("Objective {"), "{weights}");
+    let rules = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      db: {type: boolean, requires: cache}
+      cache: {type: boolean, default: false}
+  node_templates:
+    app: {type: tosca.nodes.Root}
+";
+    let violated = explanations_alike(rules, &[], Some("{db: true}"));
+    assert!(
+        violated.contains("FeatureRule") && violated.contains("Default"),
+        "{violated}"
+    );
+    let mut rng = Rng(0x5eed_e5e1_d0c5_0023);
+    for _ in 0..30 {
+        let inputs = 1 + rng.below(4) as usize;
+        let nodes = 2 + rng.below(4) as usize;
+        let text = random_template(&mut rng, inputs, &['b', 'b', 'f'], nodes, true);
+        let assignment: Vec<String> = (0..inputs)
+            .map(|k| format!("b{k}: {}", rng.below(2) == 0))
+            .collect();
+        explanations_alike(&text, &[], Some(&format!("{{{}}}", assignment.join(", "))));
+    }
+}

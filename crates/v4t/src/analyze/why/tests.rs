@@ -44,7 +44,7 @@ fn check(text: &str, ctx: &str, resolve_each: bool, seen: &mut Seen) {
     let prepared = crate::testing::prepare(&mut sources, text).expect("prepares");
     let types = prepared.files.system();
     let (doc, graph) = (&prepared.doc, &prepared.graph);
-    let mut first = Explainer::new(doc, graph, &types, 0.0).expect("encodes");
+    let mut first = Explainer::new(doc.into(), graph, &types, 0.0).expect("encodes");
     let backbone = first.condition_backbone();
     let mut wanted = Vec::new();
     for (ids, dead) in [(&analysis.dead, true), (&analysis.core, false)] {
@@ -56,7 +56,7 @@ fn check(text: &str, ctx: &str, resolve_each: bool, seen: &mut Seen) {
     }
     let found = first.element_reasons(&wanted, &backbone);
     // A fresh encoding: the same guards (the encoding is deterministic).
-    let mut fresh = Explainer::new(doc, graph, &types, 0.0).expect("encodes");
+    let mut fresh = Explainer::new(doc.into(), graph, &types, 0.0).expect("encodes");
     assert_eq!(fresh.pieces, first.pieces, "{ctx}");
     for (&(e, dead), parts) in wanted.iter().zip(&found) {
         let goal = fresh.goal(e, dead);
