@@ -28,9 +28,10 @@ pub(crate) enum TypeShape {
     /// `T` as written, which the graph reads as that list: when resolving,
     /// where only the graph and the transform read the document, it saves a
     /// list and a map per typed element (family 1 seed 100,000: 64 MB). A
-    /// node without a technology list keeps none either, and node templates
+    /// node without a technology list keeps none either, node templates
     /// written as a map stay one (the graph reads its entries as list items,
-    /// [`document::indexed_entries`]).
+    /// [`document::indexed_entries`]) and a requirement assignment written
+    /// as a node name stays one (the graph reads it as its `node`).
     Written,
 }
 
@@ -82,9 +83,9 @@ struct How {
 
 /// A document normalised with [`TypeShape::Written`] in the canonical shape
 /// ([`TypeShape::List`]): node templates as a list, every single type as
-/// its list, every property map its list of wrapped values, and an empty
-/// technology list on every node without one; the other forms are
-/// canonical already.
+/// its list, every property map its list of wrapped values, every
+/// requirement assignment a map and an empty technology list on every node
+/// without one; the other forms are canonical already.
 pub(crate) fn canonical_shape(doc: &mut Node) {
     let grammar = crate::version::grammar_of(&*doc);
     let Some(tt) = document::topology_map_mut(doc) else {
@@ -124,6 +125,7 @@ pub(crate) fn canonical_shape(doc: &mut Node) {
         for (k, v) in m.iter_mut() {
             match k.name.as_str() {
                 "type" => type_list(v),
+                "requirements" => requirement_maps(v.as_seq_mut().map_or(&mut [], |l| &mut l[..])),
                 "artifacts" => {
                     for item in v.as_seq_mut().into_iter().flatten() {
                         let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) else {
@@ -286,15 +288,8 @@ fn normalize_node(node: &mut Node, how: How) -> Result<()> {
     normalize_properties(node, how);
     // requirements
     if let Some(reqs) = node.get_mut("requirements").and_then(Node::as_seq_mut) {
-        for req in reqs.iter_mut() {
-            if let Some(m) = req.as_map_mut() {
-                if let Some((_, a)) = m.first_mut() {
-                    if let Value::String(s) = &mut a.value {
-                        let target = Node::new(Value::String(std::mem::take(s)), a.span);
-                        a.value = Value::Map(single_entry("node", target));
-                    }
-                }
-            }
+        if how.types == TypeShape::List {
+            requirement_maps(reqs);
         }
         if automatic {
             automatic_default(reqs);
@@ -321,6 +316,20 @@ fn normalize_node(node: &mut Node, how: How) -> Result<()> {
         normalize_technologies(node, automatic)?;
     }
     Ok(())
+}
+
+/// A requirement assignment written as a node name, `r: x`, becomes
+/// `r: {node: x}` (the map written where the name is, with its form: the
+/// transform collapses it again where it was a string).
+fn requirement_maps(reqs: &mut [Node]) {
+    for req in reqs {
+        if let Some((_, a)) = req.as_map_mut().and_then(|m| m.first_mut()) {
+            if let Value::String(s) = &mut a.value {
+                let target = Node::new(Value::String(std::mem::take(s)), a.span);
+                a.value = Value::Map(single_entry("node", target));
+            }
+        }
+    }
 }
 
 fn normalize_artifact(a: &mut Node, how: How) -> Result<()> {
@@ -922,6 +931,63 @@ topology_template:
         assert_eq!(
             at(&d, &["node_types", "my.Node", "derived_from"]).as_str(),
             Some("tosca.nodes.Root")
+        );
+    }
+
+    /// When resolving, a requirement assignment written as a node name
+    /// stays one and the graph reads it as `{node: name}`: random templates
+    /// (hosting, alternatives, technologies, pruning) resolve to the same
+    /// template or the same error with every assignment written either way,
+    /// with and without automatic default alternatives.
+    #[test]
+    fn requirements_written_as_names_resolve_as_their_maps() {
+        use crate::testing::{random_template, resolve_text, Rng};
+        let mut rng = Rng(0x5eed_4e9a_0000_0023);
+        let (mut short, mut compared, mut failed) = (0, 0, 0);
+        for round in 0..120 {
+            let inputs = 1 + rng.below(3) as usize;
+            let nodes = 2 + rng.below(5) as usize;
+            let mut text = random_template(&mut rng, inputs, &['b', 'b'], nodes, true);
+            if round % 3 == 0 {
+                text = text.replace(
+                    "    options: {",
+                    "    options: {automatic_default_alternatives: true, ",
+                );
+            }
+            // Every `{node: nX}` without conditions becomes `nX`, every
+            // `uses: nX` becomes `uses: {node: nX}`.
+            let mut swapped = String::new();
+            for line in text.lines() {
+                let line = match line.split_once(": {node: ") {
+                    Some((req, rest)) if !rest.contains(',') => {
+                        short += 1;
+                        format!("{req}: {}", rest.trim_end_matches('}'))
+                    }
+                    _ => match line.split_once("- uses: ") {
+                        Some((indent, n)) => format!("{indent}- uses: {{node: {n}}}"),
+                        None => line.to_string(),
+                    },
+                };
+                swapped.push_str(&line);
+                swapped.push('\n');
+            }
+            if swapped == text {
+                continue;
+            }
+            let assignment: Vec<String> = (0..inputs)
+                .map(|k| format!("b{k}: {}", rng.below(2) == 0))
+                .collect();
+            let inputs = format!("{{{}}}", assignment.join(", "));
+            let resolve =
+                |t: &str| resolve_text(t, &[], Some(&inputs)).map(|out| crate::to_yaml(&out));
+            let (want, got) = (resolve(&text), resolve(&swapped));
+            failed += usize::from(want.is_err());
+            compared += 1;
+            assert_eq!(want, got, "round {round}\n{text}\n{swapped}");
+        }
+        assert!(
+            short > 40 && compared > 60 && failed > 3,
+            "{short} {compared} {failed}"
         );
     }
 }

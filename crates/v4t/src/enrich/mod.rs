@@ -205,7 +205,14 @@ fn write_back(
             *raw = Node::map(Map::new());
             reshaped = true;
         }
-        let Some(m) = raw.as_map_mut() else { continue };
+        let Some(m) = raw.as_map_mut() else {
+            // Written as a name (a requirement assignment `r: x` when
+            // resolving): no key to edit.
+            if into_graph {
+                g.set_conditions(id, list);
+            }
+            continue;
+        };
         if may_hold_options(&*m) && m.keys().any(|k| ELEMENT_OPTION_KEYS.contains(&k)) {
             m.retain(|k, _| !ELEMENT_OPTION_KEYS.contains(&k.name.as_str()));
         }

@@ -1037,7 +1037,13 @@ impl<'d> Builder<'d> {
                     self.g.counts.insert(id, count);
                 }
             }
-            self.targets.push(a.get("node"));
+            // `r: x` (kept as written when resolving) is `r: {node: x}`.
+            let target = if a.as_str().is_some() {
+                Some(a)
+            } else {
+                a.get("node")
+            };
+            self.targets.push(target);
             if let Some(n) = self.el(node).node_mut() {
                 n.outgoing.push(id);
             }
