@@ -30,8 +30,10 @@ pub(crate) enum TypeShape {
     /// list and a map per typed element (family 1 seed 100,000: 64 MB). A
     /// node without a technology list keeps none either, node templates
     /// written as a map stay one (the graph reads its entries as list items,
-    /// [`document::indexed_entries`]) and a requirement assignment written
-    /// as a node name stays one (the graph reads it as its `node`).
+    /// [`document::indexed_entries`]), a requirement assignment written
+    /// as a node name stays one (the graph reads it as its `node`) and so
+    /// does an import written as a string (it has no conditions; the
+    /// transform writes it as it is).
     Written,
 }
 
@@ -46,7 +48,9 @@ pub(crate) enum TypeShape {
 /// import is a `url`.
 pub(crate) fn normalize(doc: &mut Node, automatic: bool, types: TypeShape) -> Result<()> {
     let grammar = crate::version::grammar_of(&*doc);
-    normalize_imports(doc, grammar);
+    if types == TypeShape::List {
+        normalize_imports(doc, grammar);
+    }
     if let Some(tt) = document::topology_mut(doc) {
         if tt.as_map().is_some() {
             let how = How {
@@ -83,11 +87,12 @@ struct How {
 
 /// A document normalised with [`TypeShape::Written`] in the canonical shape
 /// ([`TypeShape::List`]): node templates as a list, every single type as
-/// its list, every property map its list of wrapped values, every
-/// requirement assignment a map and an empty technology list on every node
-/// without one; the other forms are canonical already.
+/// its list, every property map its list of wrapped values, every import
+/// and requirement assignment a map and an empty technology list on every
+/// node without one; the other forms are canonical already.
 pub(crate) fn canonical_shape(doc: &mut Node) {
     let grammar = crate::version::grammar_of(&*doc);
+    normalize_imports(doc, grammar);
     let Some(tt) = document::topology_map_mut(doc) else {
         return;
     };
@@ -989,5 +994,53 @@ topology_template:
             short > 40 && compared > 60 && failed > 3,
             "{short} {compared} {failed}"
         );
+    }
+
+    /// When resolving, an import written as a string stays one: templates
+    /// with imports written as strings resolve as with `{file: ..}` maps,
+    /// with and without a variability group (whose removal makes the
+    /// resolver build its graph afresh from the canonical shapes).
+    #[test]
+    fn imports_written_as_strings_resolve_as_their_maps() {
+        use crate::testing::resolve_text;
+        let template = |imports: &str, group: bool| {
+            let group = if group {
+                "  groups:\n    g: {type: variability.groups.ConditionalMembers, members: [b], conditions: {variability_input: on}}\n"
+            } else {
+                ""
+            };
+            format!(
+                "tosca_definitions_version: tosca_variability_1_0
+imports:
+{imports}
+topology_template:
+  variability:
+    inputs:
+      on: {{type: boolean}}
+{group}  node_templates:
+    a: {{type: tosca.nodes.Root}}
+    b: {{type: tosca.nodes.Root}}
+"
+            )
+        };
+        let written = "  - first.yaml\n  - {file: second.yaml, conditions: {variability_input: on}}\n  - third.yaml\n";
+        let maps = "  - {file: first.yaml}\n  - {file: second.yaml, conditions: {variability_input: on}}\n  - {file: third.yaml}\n";
+        for group in [false, true] {
+            for on in ["true", "false"] {
+                let inputs = format!("{{on: {on}}}");
+                let resolve = |imports| {
+                    let out = resolve_text(&template(imports, group), &[], Some(&inputs));
+                    crate::to_yaml(&out.expect("resolves"))
+                };
+                let (want, got) = (resolve(maps), resolve(written));
+                assert_eq!(want, got, "group {group}, on {on}");
+                let second = on == "true";
+                assert_eq!(got.contains("second.yaml"), second, "{got}");
+                assert!(
+                    got.contains("- first.yaml\n") && got.contains("- third.yaml\n"),
+                    "{got}"
+                );
+            }
+        }
     }
 }
