@@ -28,9 +28,10 @@ pub(crate) enum TypeShape {
     /// `T` as written, which the graph reads as that list: when resolving,
     /// where only the graph and the transform read the document, it saves a
     /// list and a map per typed element (family 1 seed 100,000: 64 MB). A
-    /// node without a technology list keeps none either, node templates
-    /// written as a map stay one (the graph reads its entries as list items,
-    /// [`document::indexed_entries`]), a requirement assignment written
+    /// node without a technology list keeps none either, node templates,
+    /// inputs, outputs and groups written as a map stay one (the graph
+    /// reads its entries as list items, [`document::indexed_entries`]), a
+    /// requirement assignment written
     /// as a node name stays one (the graph reads it as its `node`) and so
     /// does an import written as a string (it has no conditions; the
     /// transform writes it as it is).
@@ -85,8 +86,12 @@ struct How {
     types: TypeShape,
 }
 
+/// The topology's collections that may be written as a map and are
+/// canonical as a list of single-entry maps (map order).
+const LISTED: [&str; 4] = ["inputs", "outputs", "node_templates", "groups"];
+
 /// A document normalised with [`TypeShape::Written`] in the canonical shape
-/// ([`TypeShape::List`]): node templates as a list, every single type as
+/// ([`TypeShape::List`]): [`LISTED`] collections as lists, every single type as
 /// its list, every property map its list of wrapped values, every import
 /// and requirement assignment a map and an empty technology list on every
 /// node without one; the other forms are canonical already.
@@ -96,8 +101,10 @@ pub(crate) fn canonical_shape(doc: &mut Node) {
     let Some(tt) = document::topology_map_mut(doc) else {
         return;
     };
-    if let Some(nodes) = tt.get_mut("node_templates") {
-        map_to_list(nodes);
+    for key in LISTED {
+        if let Some(c) = tt.get_mut(key) {
+            map_to_list(c);
+        }
     }
     let mut containers: Vec<&mut Node> = Vec::new();
     for (k, v) in tt.iter_mut() {
@@ -166,19 +173,15 @@ fn normalize_topology(tt: &mut Node, how: How) -> Result<()> {
         return Ok(());
     };
     // imports live at the document root; handled by the caller order below.
-    // Node templates written as a map stay one when resolving: the graph
+    // Collections written as a map stay one when resolving: the graph
     // reads map entries as it reads list items (family 1 seed 100,000 saves
     // a list item and a single-entry map per node template).
-    for key in ["inputs", "outputs", "node_templates", "groups"] {
-        if key == "node_templates" && how.types == TypeShape::Written {
-            continue;
+    if how.types == TypeShape::List {
+        for key in LISTED {
+            if let Some(c) = tt.get_mut(key) {
+                map_to_list(c);
+            }
         }
-        if let Some(c) = tt.get_mut(key) {
-            map_to_list(c);
-        }
-    }
-    if let Some(inputs) = tt.get_mut("inputs") {
-        for_each_entry(inputs, |_, _| Ok(()))?;
     }
     if let Some(nodes) = tt.get_mut("node_templates") {
         for_each_entry(nodes, |_, node| normalize_node(node, how))?;
@@ -1041,6 +1044,99 @@ topology_template:
                     "{got}"
                 );
             }
+        }
+    }
+
+    /// When resolving, topology inputs, outputs and groups written as a map
+    /// stay one: templates resolve alike with these sections written as
+    /// maps and as lists of single-entry maps, with conditional entries,
+    /// pruning, a variability group (a fresh build from the canonical
+    /// shapes) and on TOSCA 2.0.
+    #[test]
+    fn sections_written_as_maps_resolve_as_their_lists() {
+        use crate::testing::resolve_text;
+        // (section, entries) of a template; `{v}` is the version line,
+        // `{topology}` the topology key.
+        let sections: [(&str, &[&str]); 3] = [
+            (
+                "inputs",
+                &[
+                    "port: {type: integer, default: 80, conditions: {variability_input: on}}",
+                    "name: {type: string, default: shop}",
+                ],
+            ),
+            (
+                "outputs",
+                &[
+                    "address: {value: {get_attribute: [b, tosca_id]}, conditions: {variability_input: on}}",
+                    "kind: {value: plain}",
+                ],
+            ),
+            (
+                "groups",
+                &[
+                    "all: {type: tosca.groups.Root, members: [a, b]}",
+                    "some: {type: tosca.groups.Root, members: [b], conditions: {variability_input: on}}",
+                    "mine: {type: variability.groups.ConditionalMembers, members: [c], conditions: {variability_input: on}}",
+                ],
+            ),
+        ];
+        let template = |listed: bool, group: bool, tosca2: bool| {
+            let mut t = String::from(if tosca2 {
+                "tosca_definitions_version: tosca_2_0\nservice_template:\n"
+            } else {
+                "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n"
+            });
+            t.push_str("  variability:\n    inputs:\n      on: {type: boolean}\n    options: {pruning: true}\n");
+            for (section, entries) in sections {
+                let entries = entries.iter().filter(|e| group || !e.starts_with("mine"));
+                let entries: Vec<&&str> = match (section, tosca2) {
+                    ("groups", true) => continue,
+                    _ => entries.collect(),
+                };
+                t.push_str(&format!("  {section}:\n"));
+                for e in entries {
+                    let e = if tosca2 {
+                        e.replace("tosca_id", "address")
+                    } else {
+                        e.to_string()
+                    };
+                    let dash = if listed { "- " } else { "" };
+                    t.push_str(&format!("    {dash}{e}\n"));
+                }
+            }
+            let ty = if tosca2 { "N" } else { "tosca.nodes.Root" };
+            t.push_str(&format!("  node_templates:\n    a: {{type: {ty}, properties: {{p: {{get_input: port}}}}}}\n    b: {{type: {ty}, conditions: {{variability_input: on}}}}\n    c: {{type: {ty}}}\n"));
+            if tosca2 {
+                t = t
+                    .replace("get_input: port", "$get_input: port")
+                    .replace("get_attribute", "$get_attribute");
+                t.push_str("node_types:\n  N:\n    properties: {p: {type: integer, required: false}}\n    attributes: {address: {type: string}}\n");
+            }
+            t
+        };
+        let mut compared = 0;
+        for (group, tosca2) in [(false, false), (true, false), (false, true)] {
+            for on in ["true", "false"] {
+                let inputs = format!("{{on: {on}}}");
+                let resolve = |listed| {
+                    let t = template(listed, group, tosca2);
+                    resolve_text(&t, &[], Some(&inputs)).map(|out| crate::to_yaml(&out))
+                };
+                let (want, got) = (resolve(true), resolve(false));
+                let ctx = format!("group {group}, TOSCA 2.0 {tosca2}, on {on}");
+                let out = want.clone().unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                assert_eq!(want, got, "{ctx}");
+                assert_eq!(out.contains("port:"), on == "true", "{ctx}\n{out}");
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, 6);
+        // An empty section goes from a TOSCA 1.3 result, whichever its form.
+        for empty in ["{}", "[]"] {
+            let t = format!("tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  groups: {empty}\n  node_templates:\n    a: {{type: tosca.nodes.Root}}\n");
+            let out = crate::to_yaml(&resolve_text(&t, &[], None).expect("resolves"));
+            assert!(!out.contains("groups"), "{empty}: {out}");
         }
     }
 }

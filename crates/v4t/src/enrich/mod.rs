@@ -161,14 +161,47 @@ fn enrich_doc(
     Ok((config, keep.then_some(g2)))
 }
 
+/// The `groups` after the write-back: without the variability groups
+/// (`into_graph`: there are none, [`keeps_elements`]) and, on TOSCA 1.3,
+/// without the section if no group is left.
+fn write_back_groups(tt: &mut Map, g: &Graph, into_graph: bool) {
+    let groups = tt.get("groups").and_then(Node::as_seq);
+    if into_graph {
+        // Every entry is a kept group ([`keeps_elements`]): the list or map
+        // stays as it is, or goes where the other branch drops it (an empty
+        // map goes with the transform).
+        if groups.is_some_and(Vec::is_empty) && g.grammar() == Grammar::Tosca13 {
+            tt.remove("groups");
+        }
+    } else if let Some(groups) = groups {
+        let mut kept = Map::new();
+        for (&gid, item) in g.groups().iter().zip(groups) {
+            if g.get(gid).variability_group() {
+                continue;
+            }
+            if let Some((k, v)) = item.as_map().and_then(Map::first) {
+                kept.push(k.clone(), v.clone());
+            }
+        }
+        // TOSCA 2.0 keeps the sections a template has (transform.rs).
+        if kept.is_empty() && g.grammar() == Grammar::Tosca13 {
+            tt.remove("groups");
+        } else {
+            tt.insert("groups", Node::map(kept));
+        }
+    }
+}
+
 /// Whether the write-back leaves every element where graph `g` found it: it
 /// removes no variability group, and rebuilds `groups` from group elements
 /// only, so every entry must be one.
 fn keeps_elements(doc: NodeRef<'_>, g: &Graph) -> bool {
     let group_entries = document::topology_of(doc)
         .and_then(|t| t.get("groups"))
-        .and_then(NodeRef::as_seq)
-        .map_or(0, SeqRef::len);
+        .map_or(0, |groups| match groups.as_map() {
+            Some(m) => m.len(),
+            None => groups.as_seq().map_or(0, SeqRef::len),
+        });
     group_entries == g.groups().len() && !g.groups().iter().any(|&x| g.get(x).variability_group())
 }
 
@@ -251,30 +284,7 @@ fn write_back(
             }
         }
     }
-    let groups = tt.get("groups").and_then(Node::as_seq);
-    if into_graph {
-        // Every entry is a kept group ([`keeps_elements`]): the normalised
-        // list stays as it is, or goes where the other branch drops it.
-        if groups.is_some_and(Vec::is_empty) && g.grammar() == Grammar::Tosca13 {
-            tt.remove("groups");
-        }
-    } else if let Some(groups) = groups {
-        let mut kept = Map::new();
-        for (&gid, item) in g.groups().iter().zip(groups) {
-            if g.get(gid).variability_group() {
-                continue;
-            }
-            if let Some((k, v)) = item.as_map().and_then(Map::first) {
-                kept.push(k.clone(), v.clone());
-            }
-        }
-        // TOSCA 2.0 keeps the sections a template has (transform.rs).
-        if kept.is_empty() && g.grammar() == Grammar::Tosca13 {
-            tt.remove("groups");
-        } else {
-            tt.insert("groups", Node::map(kept));
-        }
-    }
+    write_back_groups(tt, g, into_graph);
     if let Some(v) = tt.get_mut("variability").and_then(Node::as_map_mut) {
         for k in ["qualities", "type_specific_conditions", "plugins"] {
             v.remove(k);

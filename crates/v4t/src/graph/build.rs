@@ -364,11 +364,14 @@ fn element_count(doc: NodeRef<'_>, fallbacks: bool) -> usize {
             "node_templates" => document::indexed_entries(v)
                 .map(|(_, _, _, def)| 1 + owned(def))
                 .sum(),
-            "groups" | "policies" => entries(v).map(|(_, _, def)| 1 + owned(def)).sum::<usize>(),
+            "groups" => document::indexed_entries(v)
+                .map(|(_, _, _, def)| 1 + owned(def))
+                .sum(),
+            "policies" => entries(v).map(|(_, _, def)| 1 + owned(def)).sum::<usize>(),
             "relationship_templates" => v
                 .as_map()
                 .map_or(0, |m| m.iter().map(|(_, rt)| owned(rt)).sum()),
-            "inputs" | "outputs" => len(v),
+            "inputs" | "outputs" => document::indexed_entries(v).count(),
             _ => 0,
         };
     }
@@ -635,13 +638,12 @@ impl<'d> Builder<'d> {
     /// Topology inputs or outputs: `default_alternative` does not force
     /// `[false]` on them (4.13).
     fn topology_parameters(&mut self, key: &str, kind: Kind, loc: fn(u32) -> Loc) -> Result<()> {
-        let list = self.list(key);
-        for (i, item) in list.iter().enumerate() {
-            let Some((name, span, def)) = single(item) else {
-                continue;
-            };
+        let Some(section) = self.tt().and_then(|t| t.get(key)) else {
+            return Ok(());
+        };
+        for (i, name, span, def) in document::indexed_entries(section) {
             let raw = def.as_map();
-            let mut e = Element::new(kind, Some(i as u32), None, span, loc(i as u32));
+            let mut e = Element::new(kind, Some(i), None, span, loc(i));
             e.conditions = self.conditions(e.kind, raw);
             self.note_implies(raw);
             e.default_alternative = raw
@@ -1362,12 +1364,12 @@ impl<'d> Builder<'d> {
     }
 
     fn groups(&mut self) -> Result<()> {
-        let list = self.list("groups");
-        for (i, item) in list.iter().enumerate() {
-            let Some((name, span, def)) = single(item) else {
-                continue;
-            };
-            let i = i as u32;
+        let Some(groups) = self.tt().and_then(|t| t.get("groups")) else {
+            return Ok(());
+        };
+        // Names repeat only in a list (a map's keys are unique).
+        let list = groups.as_seq().unwrap_or(SeqRef::Tree(&[]));
+        for (i, name, span, def) in document::indexed_entries(groups) {
             if self.g.group_index.contains_key(name) {
                 let known = |n: &str| self.g.group_index.contains_key(n);
                 return Err(defined_again(list.slice(i as usize..), known, "Group"));
