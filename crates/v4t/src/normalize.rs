@@ -29,7 +29,7 @@ pub(crate) enum TypeShape {
     /// where only the graph and the transform read the document, it saves a
     /// list and a map per typed element (family 1 seed 100,000: 64 MB). A
     /// node without a technology list keeps none either, node templates,
-    /// inputs, outputs and groups written as a map stay one (the graph
+    /// inputs, outputs, groups and artifacts written as a map stay one (the graph
     /// reads its entries as list items, [`document::indexed_entries`]), a
     /// requirement assignment written
     /// as a node name stays one (the graph reads it as its `node`) and so
@@ -91,7 +91,8 @@ struct How {
 const LISTED: [&str; 4] = ["inputs", "outputs", "node_templates", "groups"];
 
 /// A document normalised with [`TypeShape::Written`] in the canonical shape
-/// ([`TypeShape::List`]): [`LISTED`] collections as lists, every single type as
+/// ([`TypeShape::List`]): [`LISTED`] collections and artifacts as lists,
+/// every single type as
 /// its list, every property map its list of wrapped values, every import
 /// and requirement assignment a map and an empty technology list on every
 /// node without one; the other forms are canonical already.
@@ -139,6 +140,7 @@ pub(crate) fn canonical_shape(doc: &mut Node) {
                 "type" => type_list(v),
                 "requirements" => requirement_maps(v.as_seq_mut().map_or(&mut [], |l| &mut l[..])),
                 "artifacts" => {
+                    map_to_list(v);
                     for item in v.as_seq_mut().into_iter().flatten() {
                         let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) else {
                             continue;
@@ -303,18 +305,15 @@ fn normalize_node(node: &mut Node, how: How) -> Result<()> {
             automatic_default(reqs);
         }
     }
-    // artifacts
+    // artifacts (a map stays one when resolving: the graph reads its
+    // entries as list items)
     if let Some(artifacts) = node.get_mut("artifacts") {
-        map_to_list(artifacts);
-        if let Some(list) = artifacts.as_seq_mut() {
-            for item in list.iter_mut() {
-                if let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) {
-                    normalize_artifact(a, how)?;
-                }
-            }
-            if automatic {
-                automatic_default(list);
-            }
+        if how.types == TypeShape::List {
+            map_to_list(artifacts);
+        }
+        for_each_entry(artifacts, |_, a| normalize_artifact(a, how))?;
+        if let Some(list) = artifacts.as_seq_mut().filter(|_| automatic) {
+            automatic_default(list);
         }
     }
     // An absent list stays absent when resolving: every reader takes it
@@ -1137,6 +1136,58 @@ topology_template:
             let t = format!("tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  groups: {empty}\n  node_templates:\n    a: {{type: tosca.nodes.Root}}\n");
             let out = crate::to_yaml(&resolve_text(&t, &[], None).expect("resolves"));
             assert!(!out.contains("groups"), "{empty}: {out}");
+        }
+    }
+
+    /// When resolving, artifacts written as a map stay one: nodes resolve
+    /// alike with their artifacts written as a map and as a list of
+    /// single-entry maps (short forms, default types, conditional
+    /// artifacts with properties), on TOSCA 1.3 and 2.0.
+    #[test]
+    fn artifacts_written_as_maps_resolve_as_their_lists() {
+        use crate::testing::resolve_text;
+        let artifacts = [
+            "image: image.tar",
+            "script: {file: run.sh, type: tosca.artifacts.Implementation.Bash, conditions: {variability_input: on}}",
+            "config: {file: app.conf, properties: [{mode: fast}, {level: {value: 2, conditions: {variability_input: on}}}]}",
+        ];
+        let template = |listed: bool, tosca2: bool| {
+            let (version, topology) = match tosca2 {
+                true => ("tosca_2_0", "service_template"),
+                false => ("tosca_variability_1_0", "topology_template"),
+            };
+            let mut t = format!("tosca_definitions_version: {version}\n{topology}:\n  variability:\n    inputs:\n      on: {{type: boolean}}\n    options: {{pruning: true}}\n  node_templates:\n    a:\n      type: tosca.nodes.Root\n      artifacts:\n");
+            for a in artifacts {
+                let a = match tosca2 {
+                    true => a.replace("tosca.artifacts.Implementation.Bash", "Bash"),
+                    false => a.to_string(),
+                };
+                let dash = if listed { "- " } else { "" };
+                t.push_str(&format!("        {dash}{a}\n"));
+            }
+            if tosca2 {
+                t = t.replace("type: tosca.nodes.Root", "type: N").replace(
+                    "config: {file: app.conf,",
+                    "config: {file: app.conf, type: Conf,",
+                );
+                t.push_str("node_types:\n  N: {}\nartifact_types:\n  Bash: {}\n  Conf:\n    properties: {mode: {type: string}, level: {type: integer, required: false}}\n");
+            }
+            t
+        };
+        for tosca2 in [false, true] {
+            for on in ["true", "false"] {
+                let inputs = format!("{{on: {on}}}");
+                let resolve = |listed| {
+                    let t = template(listed, tosca2);
+                    resolve_text(&t, &[], Some(&inputs)).map(|out| crate::to_yaml(&out))
+                };
+                let (want, got) = (resolve(true), resolve(false));
+                let ctx = format!("TOSCA 2.0 {tosca2}, on {on}");
+                let out = want.clone().unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                assert_eq!(want, got, "{ctx}");
+                assert_eq!(out.contains("run.sh"), on == "true", "{ctx}\n{out}");
+                assert_eq!(out.contains("level: 2"), on == "true", "{ctx}\n{out}");
+            }
         }
     }
 }

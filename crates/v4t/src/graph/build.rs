@@ -348,8 +348,8 @@ fn element_count(doc: NodeRef<'_>, fallbacks: bool) -> usize {
                 "type" => types(v),
                 "requirements" | "technology" => len(v),
                 "properties" | "attributes" => properties(v),
-                "artifacts" => entries(v)
-                    .map(|(_, _, a)| 1 + owned_by_artifact(a, per_property))
+                "artifacts" => document::indexed_entries(v)
+                    .map(|(_, _, _, a)| 1 + owned_by_artifact(a, per_property))
                     .sum(),
                 _ => 0,
             })
@@ -1152,22 +1152,19 @@ impl<'d> Builder<'d> {
         node_index: u32,
         list: Option<NodeRef<'_>>,
     ) -> Result<()> {
-        let Some(list) = list.and_then(NodeRef::as_seq) else {
+        let Some(list) = list else {
             return Ok(());
         };
-        for (i, item) in list.iter().enumerate() {
-            let Some((name, span, a)) = single(item) else {
-                continue;
-            };
+        for (i, name, span, a) in document::indexed_entries(list) {
             let raw = a.as_map();
             let e = self.alternative(
                 Kind::Artifact,
-                i,
+                i as usize,
                 node,
                 span,
                 Loc::Artifact {
                     node: node_index,
-                    index: i as u32,
+                    index: i,
                 },
                 raw,
             );
@@ -1178,7 +1175,7 @@ impl<'d> Builder<'d> {
             }
             let owner = Owner::Artifact {
                 node: node_index,
-                index: i as u32,
+                index: i,
             };
             // TOSCA 2.0: an artifact without type (the short form) has no
             // type elements; the validator reports a missing type.
