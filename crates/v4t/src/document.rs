@@ -7,6 +7,7 @@
 //! The raw document stays the source of the output; stages read and edit it
 //! through these accessors.
 
+use v4t_tosca::Grammar;
 use v4t_yaml::{Key, KeyRef, Map, MapRef, Node, NodeRef, Span, Value, ValueRef};
 
 /// The key of the topology section of TOSCA 1.3.
@@ -294,4 +295,18 @@ pub(crate) fn relationship_count(assignment: Option<NodeRef<'_>>) -> u64 {
         .and_then(NodeRef::as_f64)
         .filter(|c| *c >= 0.0 && c.fract() == 0.0)
         .map_or(1, |c| c as u64)
+}
+
+/// Whether an entry of a property list is the property's definition
+/// rather than its value (3.2). On TOSCA 1.3 every entry is: normalisation
+/// wraps each value as `{value: ..}`, and a wrapped null (`{value: null}`,
+/// a definition without a value) cannot be told from a written
+/// `{value: null}` (a value). On TOSCA 2.0, where null is a value, an entry
+/// is a definition exactly if it is a map with `value` or `expression`, so
+/// a list read as written needs no wrapping.
+pub(crate) fn is_definition(entry: NodeRef<'_>, grammar: Grammar) -> bool {
+    grammar == Grammar::Tosca13
+        || entry
+            .as_map()
+            .is_some_and(|m| m.contains_key("value") || m.contains_key("expression"))
 }

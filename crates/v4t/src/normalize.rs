@@ -415,29 +415,39 @@ fn normalize_property_list(container: &mut Node, key: &str, how: How) {
     let Some(props) = container.get_mut(key) else {
         return;
     };
-    let as_written = props
-        .as_map()
-        .is_some_and(|m| grammar == Grammar::Tosca2 || m.iter().all(|(_, v)| v.is_defined()));
+    // TOSCA 2.0: a list entry that is no definition is the value the graph
+    // reads (`document::is_definition`), unless automatic default
+    // alternatives write `default_alternative` into one.
+    let as_written = match &props.value {
+        Value::Map(m) => grammar == Grammar::Tosca2 || m.iter().all(|(_, v)| v.is_defined()),
+        Value::Seq(_) => grammar == Grammar::Tosca2 && !automatic,
+        _ => false,
+    };
     if how.types == TypeShape::Written && as_written {
         return;
     }
     property_map_to_list(props);
-    if let Some(list) = props.as_seq_mut() {
-        for item in list.iter_mut() {
-            if let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) {
-                let wrapped = a.as_map().is_some_and(|m| match grammar {
-                    Grammar::Tosca13 => {
-                        m.get_defined("value").is_some() || m.get_defined("expression").is_some()
-                    }
-                    Grammar::Tosca2 => m.contains_key("value") || m.contains_key("expression"),
-                });
-                if !wrapped {
-                    wrap_value(a);
-                }
+    wrap_entries(props, grammar);
+    if let Some(list) = props.as_seq_mut().filter(|_| automatic) {
+        automatic_default(list);
+    }
+}
+
+/// Wraps every entry of the property list `props` that is no definition
+/// as `{value: ..}`. On TOSCA 1.3 an entry with a null `value` is wrapped
+/// again (its value is the map `{value: null}`).
+fn wrap_entries(props: &mut Node, grammar: Grammar) {
+    for item in props.as_seq_mut().into_iter().flatten() {
+        if let Some((_, a)) = item.as_map_mut().and_then(|m| m.first_mut()) {
+            let wrapped = match grammar {
+                Grammar::Tosca13 => a.as_map().is_some_and(|m| {
+                    m.get_defined("value").is_some() || m.get_defined("expression").is_some()
+                }),
+                Grammar::Tosca2 => crate::document::is_definition((&*a).into(), grammar),
+            };
+            if !wrapped {
+                wrap_value(a);
             }
-        }
-        if automatic {
-            automatic_default(list);
         }
     }
 }
@@ -459,15 +469,18 @@ fn wrap_value(a: &mut Node) {
     *a = Node::new(Value::Map(single_entry_at("value", span, inner)), span);
 }
 
-/// The property maps of a container kept as written, as lists
+/// The property maps of a container kept as written, as lists, and the
+/// entries of its property lists kept as written, wrapped
 /// ([`canonical_shape`]).
 fn property_maps_to_lists(container: &mut Node, grammar: Grammar) {
     if let Some(props) = container.get_mut("properties") {
         property_map_to_list(props);
+        wrap_entries(props, grammar);
     }
     if grammar == Grammar::Tosca2 {
         if let Some(attributes) = container.get_mut("attributes") {
             property_map_to_list(attributes);
+            wrap_entries(attributes, grammar);
         }
     }
 }
@@ -1189,5 +1202,120 @@ topology_template:
                 assert_eq!(out.contains("level: 2"), on == "true", "{ctx}\n{out}");
             }
         }
+    }
+
+    /// When resolving a TOSCA 2.0 template, the entries of a property (or
+    /// attribute) list that are no definition stay as written and the
+    /// graph reads them as values: templates resolve alike with every such
+    /// entry written as a value and wrapped as `{value: ..}`, in nodes,
+    /// artifacts, relationship templates (one and several requirements),
+    /// groups and policies, with and without automatic default
+    /// alternatives.
+    #[test]
+    fn tosca_2_property_lists_as_written_resolve_as_their_definitions() {
+        use crate::testing::resolve_text;
+        // `<x>` is a value entry, written as it is or as `{value: x}`.
+        let template = "tosca_definitions_version: tosca_2_0
+node_types:
+  N:
+    properties:
+      p: {type: integer, required: false}
+      q: {type: integer, required: false}
+      r: {type: string, required: false}
+      s: {type: list, entry_schema: integer, required: false}
+      t: {type: string, required: false}
+    attributes: {a: {type: string, required: false}}
+    requirements: [{r: {capability: tosca.capabilities.Node, relationship: R, count_range: [0, UNBOUNDED]}}]
+relationship_types:
+  R: {properties: {w: {type: integer, required: false}}}
+artifact_types:
+  F: {properties: {m: {type: string, required: false}}}
+group_types:
+  G: {properties: {k: {type: integer, required: false}}}
+policy_types:
+  P: {properties: {k: {type: integer, required: false}}}
+service_template:
+  variability:
+    inputs:
+      on: {type: boolean}
+    options: {OPTIONS}
+  inputs:
+    port: {type: string, default: x}
+  node_templates:
+    a:
+      type: N
+      properties:
+        - p: <1>
+        - q: {value: 2, conditions: {variability_input: on}}
+        - r: <null>
+        - s: <[1, 2]>
+        - t: <{$get_input: port}>
+      attributes: [{a: <up>}]
+      artifacts:
+        f: {type: F, file: f.sh, properties: [{m: <fast>}]}
+      requirements:
+        - r: {node: b, relationship: one}
+        - r: {node: b, relationship: shared}
+    b:
+      type: N
+      requirements: [{r: {node: a, relationship: shared}}]
+    c: {type: N, properties: [{p: <4>}]}
+  relationship_templates:
+    one: {type: R, properties: [{w: <1>}]}
+    shared: {type: R, properties: [{w: <5>}]}
+  groups:
+    g: {type: G, members: [a], properties: [{k: <7>}]}
+GROUP  policies:
+    - p: {type: P, targets: [a], properties: [{k: <8>}]}
+";
+        // With a variability group, whose removal makes the resolver build
+        // afresh from the canonical shapes.
+        let group = "    v: {type: variability.groups.ConditionalMembers, members: [c], conditions: {variability_input: on}}\n";
+        let written = |wrapped: bool, options: &str| {
+            let mut out = String::new();
+            let (options, group) = match options.strip_suffix(" +group") {
+                Some(options) => (options, group),
+                None => (options, ""),
+            };
+            let mut rest = template.replace("OPTIONS", options).replace("GROUP", group);
+            while let Some(at) = rest.find('<') {
+                let close = at + rest[at..].find('>').expect("closed");
+                let inner = &rest[at + 1..close];
+                out.push_str(&rest[..at]);
+                out.push_str(&match wrapped {
+                    true => format!("{{value: {inner}}}"),
+                    false => inner.to_string(),
+                });
+                rest = rest[close + 1..].to_string();
+            }
+            out.push_str(&rest);
+            out
+        };
+        let mut compared = 0;
+        for options in [
+            "pruning: false",
+            "pruning: false, automatic_default_alternatives: true",
+            "pruning: false +group",
+            "pruning: true +group",
+        ] {
+            for on in ["true", "false"] {
+                let inputs = format!("{{on: {on}}}");
+                let resolve = |wrapped| {
+                    let t = written(wrapped, options);
+                    resolve_text(&t, &[], Some(&inputs)).map(|out| crate::to_yaml(&out))
+                };
+                let (want, got) = (resolve(true), resolve(false));
+                let ctx = format!("{options}, on {on}\n{}", written(false, options));
+                let out = want.clone().unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                assert_eq!(want, got, "{ctx}");
+                // (Pruning removes what no anchor keeps.)
+                let pruned = options.starts_with("pruning: true");
+                for value in ["p: 1", "t: x", "a: up", "m: fast", "k: 7", "k: 8", "w: 5"] {
+                    assert!(pruned || out.contains(value), "{value} in {ctx}\n{out}");
+                }
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, 8);
     }
 }

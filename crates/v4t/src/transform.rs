@@ -559,7 +559,7 @@ impl Transformer<'_> {
                     Some(_) => {}
                     None if referrers.is_empty() || referrers.iter().any(|&r| self.present(r)) => {
                         let mut v = take(rts.get_index_mut(i), true);
-                        unconditional_template(&k, &mut v)?;
+                        unconditional_template(&k, &mut v, g.grammar())?;
                         moved.push((k, Some(v), None));
                     }
                     None => {}
@@ -719,10 +719,10 @@ impl Transformer<'_> {
 
 /// A relationship template that is no relation's (several requirements or
 /// none name it), written back from its normalised form: its single type a
-/// string, its wrapped properties a map (the fallback properties dropped).
+/// string, its properties a map (the fallback properties dropped).
 /// Conditional types or properties are an error: they would need one
 /// relation as their container.
-fn unconditional_template(name: &Key, def: &mut Node) -> Result<()> {
+fn unconditional_template(name: &Key, def: &mut Node, grammar: Grammar) -> Result<()> {
     let conditional = || {
         Error::at(
             format!(
@@ -757,6 +757,11 @@ fn unconditional_template(name: &Key, def: &mut Node) -> Result<()> {
                 let Some((k, v)) = item.as_map().and_then(Map::first) else {
                     continue;
                 };
+                // An entry kept as written that is no definition is the value.
+                if !crate::document::is_definition(v.into(), grammar) {
+                    props.push(k.clone(), v.clone());
+                    continue;
+                }
                 let value = v.get("value");
                 if value.and_then(Node::as_str) == Some(UNDEFINED) {
                     continue;

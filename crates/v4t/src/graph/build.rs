@@ -889,7 +889,7 @@ impl<'d> Builder<'d> {
         // A list of definitions, or (when resolving) a map kept as written,
         // whose entries are values (`def` is `None`).
         let written: Vec<Written<'_>> = match list.map(NodeRef::value) {
-            Some(ValueRef::Seq(items)) => written_items(items),
+            Some(ValueRef::Seq(items)) => written_items(items, self.g.grammar()),
             Some(ValueRef::Map(m)) => m
                 .iter()
                 .enumerate()
@@ -1971,7 +1971,8 @@ pub(crate) fn add_fallback_properties(doc: &mut Node, options: &Options) {
     let Some(mode) = FallbackMode::of(options) else {
         return;
     };
-    let attributes = crate::version::grammar_of(&*doc) == Grammar::Tosca2;
+    let grammar = crate::version::grammar_of(&*doc);
+    let attributes = grammar == Grammar::Tosca2;
     let Some(ttm) = document::topology_map_mut(doc) else {
         return;
     };
@@ -2001,7 +2002,7 @@ pub(crate) fn add_fallback_properties(doc: &mut Node, options: &Options) {
         }
     }
     for c in containers {
-        add_fallbacks_to(c, mode, attributes);
+        add_fallbacks_to(c, mode, grammar);
     }
 }
 
@@ -2042,25 +2043,32 @@ pub(crate) fn is_fallback_value<'a>(value: Option<impl Into<NodeRef<'a>>>) -> bo
 }
 
 /// The properties of a normalised list.
-fn written_items(items: SeqRef<'_>) -> Vec<Written<'_>> {
+fn written_items(items: SeqRef<'_>, grammar: Grammar) -> Vec<Written<'_>> {
     items
         .iter()
         .enumerate()
         .filter_map(|(i, item)| {
             let (name, span, a) = single(item)?;
+            // An entry that is no definition is the value (TOSCA 2.0 lists
+            // as written, when resolving).
+            let (def, value) = match crate::document::is_definition(a, grammar) {
+                true => (Some(a), a.get("value")),
+                false => (None, Some(a)),
+            };
             Some(Written {
                 i,
                 name,
                 span,
-                def: Some(a),
-                value: a.get("value"),
+                def,
+                value,
             })
         })
         .collect()
 }
 
 /// A written property of a list (`def`, its definition) or of a property
-/// map kept as written (`def` is `None`), with its position and `value`.
+/// map kept as written or a list entry that is no definition (`def` is
+/// `None`), with its position and `value`.
 #[derive(Clone, Copy)]
 struct Written<'d> {
     i: usize,
@@ -2072,24 +2080,25 @@ struct Written<'d> {
 
 /// `container` is either a container map with `properties` (and, with
 /// `attributes`, TOSCA 2.0 `attributes`) or the list itself.
-fn add_fallbacks_to(container: &mut Node, mode: FallbackMode, attributes: bool) {
+fn add_fallbacks_to(container: &mut Node, mode: FallbackMode, grammar: Grammar) {
     if let Some(items) = container.as_seq_mut() {
-        return add_fallbacks_to_list(items, mode);
+        return add_fallbacks_to_list(items, mode, grammar);
     }
+    let attributes = grammar == Grammar::Tosca2;
     let Some(m) = container.as_map_mut() else {
         return;
     };
     for (k, v) in m.iter_mut() {
         if k.name == "properties" || (attributes && k.name == "attributes") {
             if let Some(items) = v.as_seq_mut() {
-                add_fallbacks_to_list(items, mode);
+                add_fallbacks_to_list(items, mode, grammar);
             }
         }
     }
 }
 
-fn add_fallbacks_to_list(items: &mut Vec<Node>, mode: FallbackMode) {
-    let names: Vec<String> = fallback_names(&written_items(SeqRef::Tree(items)), mode)
+fn add_fallbacks_to_list(items: &mut Vec<Node>, mode: FallbackMode, grammar: Grammar) {
+    let names: Vec<String> = fallback_names(&written_items(SeqRef::Tree(items), grammar), mode)
         .into_iter()
         .map(str::to_string)
         .collect();

@@ -1029,7 +1029,12 @@ impl Graph {
     ) -> Option<NodeRef<'d>> {
         let doc = doc.into();
         let section = |s: Section| section(doc, s, Some(&self.sections));
-        raw_at(self.get(id), &self.relationship_templates, &section)
+        raw_at(
+            self.get(id),
+            self.grammar,
+            &self.relationship_templates,
+            &section,
+        )
     }
 
     /// Whether the element is internal to the processor, a fallback
@@ -1039,8 +1044,8 @@ impl Graph {
     }
 
     /// The `value` of property (or attribute) `p`: its definition's, or the
-    /// entry itself in a property map kept as written (which [`Graph::raw`]
-    /// does not give: it has no definition).
+    /// entry itself in a property map kept as written or a list entry that
+    /// is no definition (which [`Graph::raw`] does not give).
     pub(crate) fn property_value<'d>(
         &self,
         doc: impl Into<NodeRef<'d>>,
@@ -1060,7 +1065,13 @@ impl Graph {
         let list = owner_at(&owner, &self.relationship_templates, &section)?.get(key)?;
         match list.as_map() {
             Some(m) => m.get_index(index as usize).map(|(_, v)| v),
-            None => entry_value(Some(list), index)?.get("value"),
+            None => {
+                let entry = entry_value(Some(list), index)?;
+                match crate::document::is_definition(entry, self.grammar) {
+                    true => entry.get("value"),
+                    false => Some(entry),
+                }
+            }
         }
     }
 
@@ -1088,6 +1099,7 @@ impl Graph {
         raw_at_mut(
             doc,
             &self.get(id).loc,
+            self.grammar,
             &self.relationship_templates,
             Some(&self.sections),
         )
@@ -1308,6 +1320,7 @@ impl<'d> Definitions<'_, 'd> {
         let section = |s: Section| self.sections[s as usize];
         raw_at(
             self.graph.get(id),
+            self.graph.grammar,
             &self.graph.relationship_templates,
             &section,
         )
@@ -1351,14 +1364,21 @@ fn by_element(list: &[(ElementId, Node)], id: ElementId) -> Option<&Node> {
 
 /// The definition of the `index`th property of a property list, `None` in
 /// a property map kept as written (when resolving), whose entries are
-/// values ([`Graph::property_value`]).
-pub(crate) fn property_entry(list: Option<NodeRef<'_>>, index: u32) -> Option<NodeRef<'_>> {
+/// values ([`Graph::property_value`]), and for a list entry that is no
+/// definition ([`crate::document::is_definition`]).
+pub(crate) fn property_entry(
+    list: Option<NodeRef<'_>>,
+    index: u32,
+    grammar: Grammar,
+) -> Option<NodeRef<'_>> {
     entry_value(list.filter(|l| l.as_map().is_none()), index)
+        .filter(|&entry| crate::document::is_definition(entry, grammar))
 }
 
 /// [`property_entry`], mutable.
-fn property_entry_mut(list: Option<&mut Node>, index: u32) -> Option<&mut Node> {
+fn property_entry_mut(list: Option<&mut Node>, index: u32, grammar: Grammar) -> Option<&mut Node> {
     entry_value_mut(list.filter(|l| l.as_map().is_none()), index)
+        .filter(|entry| crate::document::is_definition((&**entry).into(), grammar))
 }
 
 /// [`entry_value`], mutable.
@@ -1432,6 +1452,7 @@ fn owner_at_mut<'d>(
 /// added.
 fn raw_at<'d>(
     e: &Element,
+    grammar: Grammar,
     rts: &[String],
     section: &impl Fn(Section) -> Option<NodeRef<'d>>,
 ) -> Option<NodeRef<'d>> {
@@ -1454,12 +1475,16 @@ fn raw_at<'d>(
         Loc::Input(i) => entry_value(section(Section::Inputs), i),
         Loc::Output(i) => entry_value(section(Section::Outputs), i),
         Loc::Import(i) => section(Section::Imports)?.as_seq()?.get(i as usize),
-        Loc::Property { owner, index } => {
-            property_entry(owner_at(&owner, rts, section)?.get("properties"), index)
-        }
-        Loc::Attribute { owner, index } => {
-            property_entry(owner_at(&owner, rts, section)?.get("attributes"), index)
-        }
+        Loc::Property { owner, index } => property_entry(
+            owner_at(&owner, rts, section)?.get("properties"),
+            index,
+            grammar,
+        ),
+        Loc::Attribute { owner, index } => property_entry(
+            owner_at(&owner, rts, section)?.get("attributes"),
+            index,
+            grammar,
+        ),
         Loc::Type { owner, index } => {
             type_entry(owner_at(&owner, rts, section)?.get("type"), index)
         }
@@ -1469,6 +1494,7 @@ fn raw_at<'d>(
 fn raw_at_mut<'d>(
     doc: &'d mut Node,
     loc: &Loc,
+    grammar: Grammar,
     rts: &[String],
     hint: Option<&Sections>,
 ) -> Option<&'d mut Node> {
@@ -1493,10 +1519,12 @@ fn raw_at_mut<'d>(
         Loc::Property { owner, index } => property_entry_mut(
             owner_at_mut(doc, &owner, rts, hint)?.get_mut("properties"),
             index,
+            grammar,
         ),
         Loc::Attribute { owner, index } => property_entry_mut(
             owner_at_mut(doc, &owner, rts, hint)?.get_mut("attributes"),
             index,
+            grammar,
         ),
         Loc::Type { owner, index } => {
             entry_value_mut(owner_at_mut(doc, &owner, rts, hint)?.get_mut("type"), index)
@@ -1588,7 +1616,7 @@ mod id_tests {
         let same = |d: &Node| {
             for id in g.ordered() {
                 let section = |s: Section| section(d, s, None);
-                let searched = at(raw_at(g.get(id), rts, &section));
+                let searched = at(raw_at(g.get(id), g.grammar(), rts, &section));
                 assert_eq!(at(g.raw(d, id)), searched, "{}", g.id(id));
                 let defs = g.definitions(d);
                 assert_eq!(at(defs.raw(id)), searched);
@@ -1605,7 +1633,7 @@ mod id_tests {
         same(&d);
         for id in g.ordered() {
             let section = |s: Section| section(&d, s, None);
-            let searched = at(raw_at(g.get(id), rts, &section));
+            let searched = at(raw_at(g.get(id), g.grammar(), rts, &section));
             let got = g.raw_mut(&mut d, id).map(|n| n as *const Node);
             assert_eq!(got, searched, "{}", g.id(id));
         }

@@ -163,7 +163,7 @@ impl<'d> RawDefs<'d> {
             Loc::Property {
                 owner: Owner::Node(at),
                 index,
-            } => property_entry(node(at)?.get("properties"), index),
+            } => property_entry(node(at)?.get("properties"), index, graph.grammar()),
             Loc::Type {
                 owner: Owner::Node(i),
                 index,
