@@ -298,7 +298,8 @@ fn normalize_node(node: &mut Node, how: How) -> Result<()> {
     normalize_properties(node, how);
     // requirements
     if let Some(reqs) = node.get_mut("requirements").and_then(Node::as_seq_mut) {
-        if how.types == TypeShape::List {
+        // Automatic default alternatives write into the maps.
+        if how.types == TypeShape::List || automatic {
             requirement_maps(reqs);
         }
         if automatic {
@@ -1317,5 +1318,33 @@ GROUP  policies:
             }
         }
         assert_eq!(compared, 8);
+    }
+
+    /// A TOSCA 2.0 requirement assignment written as a name is written as
+    /// a name, also where automatic default alternatives make it the
+    /// default (its map keeps the name's form, which the transform
+    /// collapses).
+    #[test]
+    fn tosca_2_requirements_written_as_names_stay_names_as_defaults() {
+        let text = "tosca_definitions_version: tosca_2_0
+node_types:
+  N: {requirements: [{host: {capability: tosca.capabilities.Node, relationship: tosca.relationships.Root, count_range: [0, 1]}}]}
+service_template:
+  variability:
+    inputs:
+      on: {type: boolean}
+    options: {automatic_default_alternatives: true}
+  node_templates:
+    app:
+      type: N
+      requirements:
+        - host: {node: a, conditions: {variability_input: on}}
+        - host: b
+    a: {type: N}
+    b: {type: N}
+";
+        let out = crate::testing::resolve_text(text, &[], Some("{on: false}")).expect("resolves");
+        let out = crate::to_yaml(&out);
+        assert!(out.contains("- host: b\n"), "{out}");
     }
 }
