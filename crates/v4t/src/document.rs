@@ -70,7 +70,7 @@ pub(crate) fn variability_entry<'d>(doc: impl Into<NodeRef<'d>>, key: &str) -> O
 /// `variability.options` as written, if it is a map (of a tree or a
 /// [`v4t_yaml::Doc`]).
 pub(crate) fn options<'a>(doc: impl Into<NodeRef<'a>>) -> Option<MapRef<'a>> {
-    variability_of(doc.into())?.get("options")?.as_map()
+    variability_entry(doc, "options")?.as_map()
 }
 
 /// The entries of a collection in map form or list form (every key of every

@@ -381,9 +381,7 @@ fn named_var(vars: &mut Vec<(String, Lit)>, sat: &mut Solver, name: &str) -> Lit
 
 /// The variability input definitions (`variability.inputs`), if any.
 pub(crate) fn definitions<'a>(doc: impl Into<NodeRef<'a>>) -> Option<MapRef<'a>> {
-    document::variability_of(doc.into())?
-        .get("inputs")?
-        .as_map()
+    document::variability_entry(doc, "inputs")?.as_map()
 }
 
 /// Whether an input's value makes its feature variable true (2.6).

@@ -7,7 +7,7 @@
 //! about conditions matches [`LogicOp`]s, never operator strings.
 
 use v4t_expr::ValueOp;
-use v4t_yaml::{Map, MapRef, Node, NodeRef};
+use v4t_yaml::{MapRef, NodeRef};
 
 /// What an operator takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,21 +159,12 @@ logic_ops! {
 }
 
 impl LogicOp {
-    /// The operator of a condition map and its argument: the map's defined
-    /// operator key that comes first in precedence order (one pass over the
-    /// map's usually one or two entries). Like `Map::get`, only the first
-    /// entry of a duplicated key counts.
-    pub(crate) fn of_map(m: &Map) -> Option<(LogicOp, &Node)> {
-        match LogicOp::of_map_ref(m.into())? {
-            (op, NodeRef::Tree(arg)) => Some((op, arg)),
-            // A tree's map holds tree nodes.
-            (_, NodeRef::Doc(..)) => None,
-        }
-    }
-
-    /// [`LogicOp::of_map`] of a map read through a [`MapRef`] (of a tree
-    /// or a [`v4t_yaml::Doc`]).
-    pub(crate) fn of_map_ref(m: MapRef<'_>) -> Option<(LogicOp, NodeRef<'_>)> {
+    /// The operator of a condition map (of a tree or a [`v4t_yaml::Doc`])
+    /// and its argument: the map's defined operator key that comes first in
+    /// precedence order (one pass over the map's usually one or two
+    /// entries). Like `Map::get`, only the first entry of a duplicated key
+    /// counts.
+    pub(crate) fn of_map(m: MapRef<'_>) -> Option<(LogicOp, NodeRef<'_>)> {
         let mut best: Option<(LogicOp, NodeRef<'_>)> = None;
         let mut seen = 0u64;
         for (k, v) in m.iter() {
@@ -262,7 +253,7 @@ mod tests {
         let key = |yaml: &str| {
             let d = doc(yaml);
             let m = d.as_map().unwrap_or_else(|| panic!("map"));
-            LogicOp::of_map(m).map(|(op, arg)| (op, v4t_yaml::json::to_json(arg)))
+            LogicOp::of_map(m.into()).map(|(op, arg)| (op, v4t_yaml::json::to_json(arg)))
         };
         assert_eq!(
             key("{node_presence: a, and: [true]}"),

@@ -28,13 +28,14 @@ pub(crate) enum TypeShape {
     /// `T` as written, which the graph reads as that list: when resolving,
     /// where only the graph and the transform read the document, it saves a
     /// list and a map per typed element (family 1 seed 100,000: 64 MB). A
-    /// node without a technology list keeps none either, node templates,
-    /// inputs, outputs, groups and artifacts written as a map stay one (the graph
-    /// reads its entries as list items, [`document::indexed_entries`]), a
-    /// requirement assignment written
-    /// as a node name stays one (the graph reads it as its `node`) and so
-    /// does an import written as a string (it has no conditions; the
-    /// transform writes it as it is).
+    /// node without a technology list keeps none either; node templates,
+    /// inputs, outputs, groups and artifacts written as a map stay one (the
+    /// graph reads its entries as list items, [`document::indexed_entries`]);
+    /// a requirement assignment written as a node name stays one (the graph
+    /// reads it as its `node`), and so does an import written as a string
+    /// (it has no conditions; the transform writes it as it is); the value
+    /// entries of TOSCA 2.0 property lists stay values
+    /// ([`document::is_definition`]).
     Written,
 }
 
@@ -92,10 +93,10 @@ const LISTED: [&str; 4] = ["inputs", "outputs", "node_templates", "groups"];
 
 /// A document normalised with [`TypeShape::Written`] in the canonical shape
 /// ([`TypeShape::List`]): [`LISTED`] collections and artifacts as lists,
-/// every single type as
-/// its list, every property map its list of wrapped values, every import
-/// and requirement assignment a map and an empty technology list on every
-/// node without one; the other forms are canonical already.
+/// every single type as its list, every property map (and TOSCA 2.0
+/// property list) its list of wrapped values, every import and requirement
+/// assignment a map and an empty technology list on every node without one;
+/// the other forms are canonical already.
 pub(crate) fn canonical_shape(doc: &mut Node) {
     let grammar = crate::version::grammar_of(&*doc);
     normalize_imports(doc, grammar);
@@ -138,7 +139,7 @@ pub(crate) fn canonical_shape(doc: &mut Node) {
         for (k, v) in m.iter_mut() {
             match k.name.as_str() {
                 "type" => type_list(v),
-                "requirements" => requirement_maps(v.as_seq_mut().map_or(&mut [], |l| &mut l[..])),
+                "requirements" => requirement_maps(v),
                 "artifacts" => {
                     map_to_list(v);
                     for item in v.as_seq_mut().into_iter().flatten() {
@@ -297,13 +298,13 @@ fn normalize_node(node: &mut Node, how: How) -> Result<()> {
     normalize_types(node, how.types)?;
     normalize_properties(node, how);
     // requirements
-    if let Some(reqs) = node.get_mut("requirements").and_then(Node::as_seq_mut) {
+    if let Some(reqs) = node.get_mut("requirements") {
         // Automatic default alternatives write into the maps.
         if how.types == TypeShape::List || automatic {
             requirement_maps(reqs);
         }
-        if automatic {
-            automatic_default(reqs);
+        if let Some(list) = reqs.as_seq_mut().filter(|_| automatic) {
+            automatic_default(list);
         }
     }
     // artifacts (a map stays one when resolving: the graph reads its
@@ -329,8 +330,8 @@ fn normalize_node(node: &mut Node, how: How) -> Result<()> {
 /// A requirement assignment written as a node name, `r: x`, becomes
 /// `r: {node: x}` (the map written where the name is, with its form: the
 /// transform collapses it again where it was a string).
-fn requirement_maps(reqs: &mut [Node]) {
-    for req in reqs {
+fn requirement_maps(reqs: &mut Node) {
+    for req in reqs.as_seq_mut().into_iter().flatten() {
         if let Some((_, a)) = req.as_map_mut().and_then(|m| m.first_mut()) {
             if let Value::String(s) = &mut a.value {
                 let target = Node::new(Value::String(std::mem::take(s)), a.span);
@@ -470,13 +471,16 @@ fn wrap_value(a: &mut Node) {
     *a = Node::new(Value::Map(single_entry_at("value", span, inner)), span);
 }
 
-/// The property maps of a container kept as written, as lists, and the
-/// entries of its property lists kept as written, wrapped
-/// ([`canonical_shape`]).
+/// The property maps of a container kept as written, as lists
+/// ([`canonical_shape`]); on TOSCA 2.0 also the attribute maps, and the value
+/// entries of its lists kept as written, wrapped (every normalisation wraps
+/// those of TOSCA 1.3).
 fn property_maps_to_lists(container: &mut Node, grammar: Grammar) {
     if let Some(props) = container.get_mut("properties") {
         property_map_to_list(props);
-        wrap_entries(props, grammar);
+        if grammar == Grammar::Tosca2 {
+            wrap_entries(props, grammar);
+        }
     }
     if grammar == Grammar::Tosca2 {
         if let Some(attributes) = container.get_mut("attributes") {
@@ -806,6 +810,12 @@ mod tests {
         d
     }
 
+    /// `text` resolved with the variability inputs `inputs` (a YAML map), as
+    /// written out, or the error.
+    fn resolved(text: &str, inputs: Option<&str>) -> Result<String, String> {
+        crate::testing::resolve_text(text, &[], inputs).map(|out| crate::to_yaml(&out))
+    }
+
     fn at<'a>(d: &'a Node, path: &[&str]) -> &'a Node {
         path.iter().fold(d, |n, k| n.get(k).expect(k))
     }
@@ -962,7 +972,7 @@ topology_template:
     /// with and without automatic default alternatives.
     #[test]
     fn requirements_written_as_names_resolve_as_their_maps() {
-        use crate::testing::{random_template, resolve_text, Rng};
+        use crate::testing::{random_template, Rng};
         let mut rng = Rng(0x5eed_4e9a_0000_0023);
         let (mut short, mut compared, mut failed) = (0, 0, 0);
         for round in 0..120 {
@@ -999,9 +1009,10 @@ topology_template:
                 .map(|k| format!("b{k}: {}", rng.below(2) == 0))
                 .collect();
             let inputs = format!("{{{}}}", assignment.join(", "));
-            let resolve =
-                |t: &str| resolve_text(t, &[], Some(&inputs)).map(|out| crate::to_yaml(&out));
-            let (want, got) = (resolve(&text), resolve(&swapped));
+            let (want, got) = (
+                resolved(&text, Some(&inputs)),
+                resolved(&swapped, Some(&inputs)),
+            );
             failed += usize::from(want.is_err());
             compared += 1;
             assert_eq!(want, got, "round {round}\n{text}\n{swapped}");
@@ -1018,7 +1029,6 @@ topology_template:
     /// resolver build its graph afresh from the canonical shapes).
     #[test]
     fn imports_written_as_strings_resolve_as_their_maps() {
-        use crate::testing::resolve_text;
         let template = |imports: &str, group: bool| {
             let group = if group {
                 "  groups:\n    g: {type: variability.groups.ConditionalMembers, members: [b], conditions: {variability_input: on}}\n"
@@ -1044,10 +1054,8 @@ topology_template:
         for group in [false, true] {
             for on in ["true", "false"] {
                 let inputs = format!("{{on: {on}}}");
-                let resolve = |imports| {
-                    let out = resolve_text(&template(imports, group), &[], Some(&inputs));
-                    crate::to_yaml(&out.expect("resolves"))
-                };
+                let resolve =
+                    |imports| resolved(&template(imports, group), Some(&inputs)).expect("resolves");
                 let (want, got) = (resolve(maps), resolve(written));
                 assert_eq!(want, got, "group {group}, on {on}");
                 let second = on == "true";
@@ -1067,7 +1075,6 @@ topology_template:
     /// shapes) and on TOSCA 2.0.
     #[test]
     fn sections_written_as_maps_resolve_as_their_lists() {
-        use crate::testing::resolve_text;
         // (section, entries) of a template; `{v}` is the version line,
         // `{topology}` the topology key.
         let sections: [(&str, &[&str]); 3] = [
@@ -1132,10 +1139,7 @@ topology_template:
         for (group, tosca2) in [(false, false), (true, false), (false, true)] {
             for on in ["true", "false"] {
                 let inputs = format!("{{on: {on}}}");
-                let resolve = |listed| {
-                    let t = template(listed, group, tosca2);
-                    resolve_text(&t, &[], Some(&inputs)).map(|out| crate::to_yaml(&out))
-                };
+                let resolve = |listed| resolved(&template(listed, group, tosca2), Some(&inputs));
                 let (want, got) = (resolve(true), resolve(false));
                 let ctx = format!("group {group}, TOSCA 2.0 {tosca2}, on {on}");
                 let out = want.clone().unwrap_or_else(|e| panic!("{ctx}: {e}"));
@@ -1148,7 +1152,7 @@ topology_template:
         // An empty section goes from a TOSCA 1.3 result, whichever its form.
         for empty in ["{}", "[]"] {
             let t = format!("tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  groups: {empty}\n  node_templates:\n    a: {{type: tosca.nodes.Root}}\n");
-            let out = crate::to_yaml(&resolve_text(&t, &[], None).expect("resolves"));
+            let out = resolved(&t, None).expect("resolves");
             assert!(!out.contains("groups"), "{empty}: {out}");
         }
     }
@@ -1159,7 +1163,6 @@ topology_template:
     /// artifacts with properties), on TOSCA 1.3 and 2.0.
     #[test]
     fn artifacts_written_as_maps_resolve_as_their_lists() {
-        use crate::testing::resolve_text;
         let artifacts = [
             "image: image.tar",
             "script: {file: run.sh, type: tosca.artifacts.Implementation.Bash, conditions: {variability_input: on}}",
@@ -1191,10 +1194,7 @@ topology_template:
         for tosca2 in [false, true] {
             for on in ["true", "false"] {
                 let inputs = format!("{{on: {on}}}");
-                let resolve = |listed| {
-                    let t = template(listed, tosca2);
-                    resolve_text(&t, &[], Some(&inputs)).map(|out| crate::to_yaml(&out))
-                };
+                let resolve = |listed| resolved(&template(listed, tosca2), Some(&inputs));
                 let (want, got) = (resolve(true), resolve(false));
                 let ctx = format!("TOSCA 2.0 {tosca2}, on {on}");
                 let out = want.clone().unwrap_or_else(|e| panic!("{ctx}: {e}"));
@@ -1214,7 +1214,6 @@ topology_template:
     /// alternatives.
     #[test]
     fn tosca_2_property_lists_as_written_resolve_as_their_definitions() {
-        use crate::testing::resolve_text;
         // `<x>` is a value entry, written as it is or as `{value: x}`.
         let template = "tosca_definitions_version: tosca_2_0
 node_types:
@@ -1301,10 +1300,7 @@ GROUP  policies:
         ] {
             for on in ["true", "false"] {
                 let inputs = format!("{{on: {on}}}");
-                let resolve = |wrapped| {
-                    let t = written(wrapped, options);
-                    resolve_text(&t, &[], Some(&inputs)).map(|out| crate::to_yaml(&out))
-                };
+                let resolve = |wrapped| resolved(&written(wrapped, options), Some(&inputs));
                 let (want, got) = (resolve(true), resolve(false));
                 let ctx = format!("{options}, on {on}\n{}", written(false, options));
                 let out = want.clone().unwrap_or_else(|e| panic!("{ctx}: {e}"));
@@ -1343,8 +1339,7 @@ service_template:
     a: {type: N}
     b: {type: N}
 ";
-        let out = crate::testing::resolve_text(text, &[], Some("{on: false}")).expect("resolves");
-        let out = crate::to_yaml(&out);
+        let out = resolved(text, Some("{on: false}")).expect("resolves");
         assert!(out.contains("- host: b\n"), "{out}");
     }
 }

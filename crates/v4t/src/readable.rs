@@ -123,7 +123,7 @@ fn logic_shown(n: NodeRef<'_>, depth: usize) -> Shown {
             Some(name) => not(Shown::atom(name.to_string())),
             None => Shown::atom(s.to_string()),
         },
-        ValueRef::Map(m) => match LogicOp::of_map_ref(m) {
+        ValueRef::Map(m) => match LogicOp::of_map(m) {
             Some((op, arg)) => logic_op(op, arg, depth),
             None => value_shown(n, depth),
         },
@@ -254,7 +254,7 @@ fn value_shown(n: NodeRef<'_>, depth: usize) -> Shown {
             Shown::atom(format!("[{}]", texts.join(", ")))
         }
         ValueRef::Map(m) => {
-            if let Some((op, arg)) = LogicOp::of_map_ref(m) {
+            if let Some((op, arg)) = LogicOp::of_map(m) {
                 return logic_op(op, arg, depth);
             }
             // A value operator is a map of one key (markers aside).

@@ -896,14 +896,10 @@ service_template:
     );
 }
 
-/// The TOSCA 2.0 reference checks over every configuration: an output
-/// reading a conditional node, a substitution mapping and a workflow step
-/// naming conditional nodes, a type only a conditional import defines;
-/// each failing configuration counted once, with its first failure, as
-/// resolving every configuration finds.
-#[test]
-fn tosca_2_references_fail_in_some_configurations() {
-    let text = "\
+/// A TOSCA 2.0 template whose references fail in some configurations: an
+/// output reading a conditional node, a substitution mapping and a workflow
+/// step naming conditional nodes, a type only a conditional import defines.
+const TOSCA_2_REFERENCES: &str = "\
 tosca_definitions_version: tosca_2_0
 imports:
   - profile: org.oasis-open.simple:2.0
@@ -939,6 +935,15 @@ service_template:
       steps:
         s: {target: worker, activities: [{set_state: started}]}
 ";
+
+/// The TOSCA 2.0 reference checks over every configuration: an output
+/// reading a conditional node, a substitution mapping and a workflow step
+/// naming conditional nodes, a type only a conditional import defines;
+/// each failing configuration counted once, with its first failure, as
+/// resolving every configuration finds.
+#[test]
+fn tosca_2_references_fail_in_some_configurations() {
+    let text = TOSCA_2_REFERENCES;
     let mut stats = Stats::default();
     check(0, text, &mut resolve_fully_with(text), &mut stats);
     let mut sources = Sources::new();
@@ -1221,28 +1226,7 @@ topology_template:
         - host: {node: y, conditions: {variability_input: b}}
     y: {type: t, conditions: {variability_input: b}, implies: [[node.x, {variability_input: a}]]}
 ",
-        "\
-tosca_definitions_version: tosca_2_0
-node_types:
-  T:
-    properties:
-      p: {type: string, required: false}
-service_template:
-  variability:
-    inputs:
-      db: {type: boolean}
-      flow: {type: boolean}
-  node_templates:
-    app: {type: T}
-    database: {type: T, conditions: {variability_input: db}}
-    worker: {type: T, conditions: {not: {variability_input: flow}}}
-  outputs:
-    address: {type: string, value: {$get_property: [database, p]}}
-  workflows:
-    w:
-      steps:
-        s: {target: worker, activities: [{set_state: started}]}
-",
+        TOSCA_2_REFERENCES,
     ];
     let first = analyses_alike(fixed[0], "fixed template 0").expect("prepares");
     // What the comparison covers: the feature rule, the redundant

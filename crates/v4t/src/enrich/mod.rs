@@ -239,8 +239,8 @@ fn write_back(
             reshaped = true;
         }
         let Some(m) = raw.as_map_mut() else {
-            // Written as a name (a requirement assignment `r: x` when
-            // resolving): no key to edit.
+            // Written as a scalar when resolving (a requirement assignment
+            // `r: x`, an import): no key to edit.
             if into_graph {
                 g.set_conditions(id, list);
             }

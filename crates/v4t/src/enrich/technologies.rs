@@ -128,9 +128,7 @@ impl Rule {
 
 /// The rules of the document, sorted (8.1).
 fn read_rules(doc: NodeRef<'_>) -> Vec<Rule> {
-    let list = document::variability_of(doc)
-        .and_then(|v| v.get("qualities"))
-        .and_then(NodeRef::as_seq);
+    let list = document::variability_entry(doc, "qualities").and_then(NodeRef::as_seq);
     let mut rules: Vec<Rule> = list
         .map(|l| {
             l.iter()

@@ -361,13 +361,9 @@ fn element_count(doc: NodeRef<'_>, fallbacks: bool) -> usize {
     };
     for (k, v) in tt.iter() {
         n += match k.name() {
-            "node_templates" => document::indexed_entries(v)
+            "node_templates" | "groups" | "policies" => document::indexed_entries(v)
                 .map(|(_, _, _, def)| 1 + owned(def))
                 .sum(),
-            "groups" => document::indexed_entries(v)
-                .map(|(_, _, _, def)| 1 + owned(def))
-                .sum(),
-            "policies" => entries(v).map(|(_, _, def)| 1 + owned(def)).sum::<usize>(),
             "relationship_templates" => v
                 .as_map()
                 .map_or(0, |m| m.iter().map(|(_, rt)| owned(rt)).sum()),

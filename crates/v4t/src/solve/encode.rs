@@ -554,7 +554,7 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
             ValueRef::String(s) => return self.term(s, expr, in_list),
             ValueRef::Bool(b) => return Ok(self.sat.constant(b)),
             ValueRef::Map(m) => {
-                if let Some((op, arg)) = LogicOp::of_map_ref(m) {
+                if let Some((op, arg)) = LogicOp::of_map(m) {
                     return self.operator(op, arg, ctx);
                 }
             }
@@ -583,7 +583,9 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
                 return match &**inner {
                     // `_generated` is no logic key, but a value expression
                     // would see it: evaluate the YAML form as written.
-                    Cond::Yaml(n) if n.as_map().and_then(LogicOp::of_map).is_none() => {
+                    Cond::Yaml(n)
+                        if n.as_map().and_then(|m| LogicOp::of_map(m.into())).is_none() =>
+                    {
                         let node = c.to_node(self.graph);
                         self.logic_in(NodeRef::Tree(&node), ctx, in_list)
                     }
@@ -904,7 +906,7 @@ impl<'a, 'g, M: Mode> Encoder<'a, 'g, M> {
         let expr = expr.into();
         let op = expr
             .as_map()
-            .and_then(LogicOp::of_map_ref)
+            .and_then(LogicOp::of_map)
             .filter(|(op, _)| matches!(op, LogicOp::Amo | LogicOp::Implies));
         let Some((op, arg)) = op.filter(|_| self.depth < MAX_LOGIC_DEPTH) else {
             let l = self.logic(expr, ctx)?;

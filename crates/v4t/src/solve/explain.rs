@@ -573,7 +573,7 @@ impl<'a> Guarded<'a> {
         };
         let doc = self.enc.doc;
         let names = inputs_named(doc, node);
-        let definitions = document::variability_of(doc).and_then(|v| v.get("inputs"));
+        let definitions = document::variability_entry(doc, "inputs");
         names
             .iter()
             .filter_map(|&name| {
@@ -597,7 +597,7 @@ pub(crate) fn inputs_named<'d>(
     let mut names: Vec<&str> = Vec::new();
     let mut expressions: Vec<&str> = Vec::new();
     let mut pending: Vec<NodeRef<'d>> = node.into_iter().collect();
-    let defined = document::variability_of(doc.into()).and_then(|v| v.get("expressions"));
+    let defined = document::variability_entry(doc, "expressions");
     let mut visited = 0;
     while let Some(n) = pending.pop() {
         visited += 1;
