@@ -35,7 +35,7 @@ collect() {
     name=$(basename "$ex")
     "$v4t" test "$ex" -q --emit "$out/examples-test/$name" >/dev/null
     t="$ex/template.yaml"
-    for cmd in "explain --format json" "analyze --format json" "graph --format dot" "graph --format svg" "enrich"; do
+    for cmd in "explain --format json" "analyze --format json" "analyze --validate --format json" "graph --format dot" "graph --format svg" "enrich"; do
       key=$(echo "$cmd" | tr ' -' '__')
       # shellcheck disable=SC2086
       "$v4t" $cmd "$t" >"$out/$name.$key" 2>&1; echo "exit $?" >>"$out/$name.$key"
@@ -51,6 +51,11 @@ collect() {
     if [ "$2" -le 1000 ]; then
       "$v4t" analyze "$dir/template.yaml" --format json >"$out/family-$1-$2.analyze" 2>&1
       echo "exit $?" >>"$out/family-$1-$2.analyze"
+    fi
+    if [ "$2" -le 100 ]; then
+      # Every topology resolved and validated (family 2 n = 1,000: a minute).
+      "$v4t" analyze "$dir/template.yaml" --validate --format json >"$out/family-$1-$2.validated" 2>&1
+      echo "exit $?" >>"$out/family-$1-$2.validated"
     fi
   done
 }

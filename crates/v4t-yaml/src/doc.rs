@@ -326,6 +326,15 @@ impl DocBuilder {
         (id, duplicate)
     }
 
+    /// Gives collection `id` the form `form`: a processor marks a map it
+    /// made from a scalar with the scalar's form (the parser's collections
+    /// have none).
+    fn set_form(&mut self, id: NodeId, form: Form) {
+        if let Some(slot) = self.doc.nodes.get_mut(id.0 as usize) {
+            slot.form |= pack_form(form);
+        }
+    }
+
     /// The document with root `root`.
     pub(crate) fn finish(mut self, root: NodeId) -> Doc {
         self.doc.root = root.0;
@@ -501,7 +510,9 @@ fn add_node(b: &mut DocBuilder, node: &Node) -> NodeId {
     match &node.value {
         Value::Seq(items) => {
             let ids: Vec<NodeId> = items.iter().map(|i| add_node(b, i)).collect();
-            b.seq(&ids, node.span)
+            let id = b.seq(&ids, node.span);
+            b.set_form(id, node.form);
+            id
         }
         Value::Map(m) => {
             let entries: Vec<PendingEntry> = m
@@ -515,7 +526,9 @@ fn add_node(b: &mut DocBuilder, node: &Node) -> NodeId {
                     }
                 })
                 .collect();
-            b.map_of(&entries, node.span).0
+            let id = b.map_of(&entries, node.span).0;
+            b.set_form(id, node.form);
+            id
         }
         value => b.scalar(value, node.span, node.form),
     }
@@ -1256,6 +1269,27 @@ mod tests {
         both("- &a {x: 1}\n- *a\n- |\n  block\n");
         let many: String = (0..100).map(|i| format!("key{i}: {i}\n")).collect();
         both(&many);
+    }
+
+    /// A collection the processor made from a scalar keeps the scalar's
+    /// form (the transformation writes such a map back as the scalar).
+    #[test]
+    fn collections_keep_their_forms() {
+        let mut tree = crate::parse("a: {file: x}\nb: [1]\n", SourceId(3)).unwrap();
+        let marked = [("a", Form::Quoted), ("b", Form::Plain)];
+        for (key, form) in marked {
+            if let Some(n) = tree.get_mut(key) {
+                n.form = form;
+            }
+        }
+        let many: String = (0..100).map(|i| format!("k{i}: {i}\n")).collect();
+        let mut indexed = crate::parse(&many, SourceId(3)).unwrap();
+        indexed.form = Form::Plain;
+        for tree in [tree, indexed] {
+            let doc = Doc::from_node(&tree, SourceId(3));
+            same(NodeRef::from(&tree), doc.root());
+            assert_eq!(doc.root().to_node().form, tree.form);
+        }
     }
 
     #[test]

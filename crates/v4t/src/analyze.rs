@@ -479,8 +479,9 @@ impl Variants<'_, '_> {
         let solution =
             crate::solve_checked(doc, graph, (types, self.sources), assigned, self.now_ms).ok()?;
         crate::check_references(doc, graph, &solution, types).ok()?;
-        let resolved =
-            crate::transform::transform(&mut doc.clone(), graph, &solution, &p.loaded, types);
+        // Copied from: the prepared template serves every configuration.
+        let source = crate::transform::Source::Copied(doc.into());
+        let resolved = crate::transform::transform(source, graph, &solution, &p.loaded, types);
         let resolved = resolved.ok()?;
         // The template's place: its imports are relative to it.
         let path = crate::load::template_path(self.sources, doc.span.source);

@@ -250,8 +250,14 @@ pub fn resolve_observed(
         report::Report::default()
     };
     observe(Stage::Check);
-    let template = transform::transform(&mut doc, &graph, &solution, &loaded, &types)
-        .map_err(code(Code::Output))?;
+    let template = transform::transform(
+        transform::Source::Moved(&mut doc),
+        &graph,
+        &solution,
+        &loaded,
+        &types,
+    )
+    .map_err(code(Code::Output))?;
     if options.validate {
         let name = options.output_name.as_deref();
         verify::verify(sources, template_id, loader, &template, name)?;

@@ -14,7 +14,7 @@ use crate::load::LoadedTypes;
 use crate::solve::Solution;
 use crate::types::{TypeSystem, TYPE_COLLECTIONS};
 use v4t_yaml::hash::SeededMap;
-use v4t_yaml::{Key, Map, Node, NodeRef, Span, Value};
+use v4t_yaml::{Key, Map, MapRef, Node, NodeRef, Span, Value};
 
 /// V4T keys removed from every element definition.
 const ELEMENT_KEYS: [&str; 8] = [
@@ -32,41 +32,137 @@ fn clean(m: &mut Map) {
     m.retain(|k, _| !ELEMENT_KEYS.contains(&k.name.as_str()));
 }
 
-/// A top-level map (the document, its topology) for the output, with the
-/// sections the transformation rebuilds left in the document: keys in
-/// `replaced` get a null placeholder in the output (so that re-inserting
-/// them keeps the key order) and stay in the document, everything else is
-/// moved. Keys are copied, so lookups of the rebuilt sections keep working.
-/// Element definitions are moved whole instead ([`take`]).
-fn shell(raw: &mut Node, replaced: &[&str]) -> Node {
-    let (span, form) = (raw.span, raw.form);
-    let Some(m) = raw.as_map_mut() else {
-        return raw.clone();
-    };
-    let mut out = Map::with_capacity(m.len());
-    for i in 0..m.len() {
-        let Some((k, _)) = m.get_index(i) else { break };
-        let k = k.clone();
-        let v = if replaced.contains(&k.name.as_str()) {
-            Node::null()
-        } else {
-            m.get_index_mut(i).map(std::mem::take).unwrap_or_default()
-        };
-        out.push(k, v);
-    }
-    let mut shelled = Node::new(Value::Map(out), span);
-    shelled.form = form;
-    shelled
+/// The template the transformation writes from: the resolver's own tree,
+/// whose surviving definitions move into the output (it is only good for
+/// dropping afterwards; family 1 seed 100,000: 48 MB of peak saved over
+/// copying), or a template it only reads, whose definitions are copied (a
+/// prepared template resolved for several configurations, or read from a
+/// `Doc`). Whatever the transformation still reads of an element (its
+/// properties, requirements, artifacts, a technology's `assign`) is read
+/// before the element is taken, so both give the same output.
+pub(crate) enum Source<'a> {
+    /// Moved from.
+    Moved(&'a mut Node),
+    /// Copied from.
+    Copied(NodeRef<'a>),
 }
 
-/// An element's definition moved whole out of the document (which keeps a
-/// null), its V4T keys dropped with `drop_v4t`. The output reuses the
-/// definition's map instead of copying its entries (family 1 seed 100,000:
-/// 48 MB of peak), so whatever the transformation still reads of an element (its
-/// properties, requirements, artifacts, a technology's `assign`) is read
-/// before the element is taken.
-fn take(raw: Option<&mut Node>, drop_v4t: bool) -> Node {
-    let mut def = raw.map(std::mem::take).unwrap_or_default();
+impl Source<'_> {
+    /// The template as it is now (moved definitions read as null).
+    fn read(&self) -> NodeRef<'_> {
+        match self {
+            Source::Moved(doc) => NodeRef::from(&**doc),
+            Source::Copied(doc) => *doc,
+        }
+    }
+
+    /// Drops the variability section of a tree: the output has none, and
+    /// solving is done with the inputs and named expressions it holds, so
+    /// the output reuses its memory (family 1 seed 100,000: 100 MB of named
+    /// expressions). [`Source::shell`] leaves it out of a copy.
+    fn drop_variability(&mut self) {
+        if let Source::Moved(doc) = self {
+            if let Some(tt) = document::topology_map_mut(doc) {
+                drop(tt.remove("variability"));
+            }
+        }
+    }
+
+    /// The output's top-level map `at` (the document or its topology) with
+    /// the sections the transformation rebuilds left in the template: keys
+    /// in `replaced` get a null placeholder in the output (so that
+    /// re-inserting them keeps the key order), everything else is moved or
+    /// copied (the variability section goes). Element definitions are
+    /// taken whole instead ([`Source::element`]).
+    fn shell(&mut self, at: Top, replaced: &[&str]) -> Node {
+        let Some(raw) = at.read(self.read()) else {
+            return Node::null();
+        };
+        let Some(m) = raw.as_map() else {
+            return raw.to_node();
+        };
+        let (span, form) = (raw.span(), raw.form());
+        let keys: Vec<(usize, Key, bool)> = m
+            .iter()
+            .enumerate()
+            .filter(|(_, (k, _))| !(at == Top::Topology && k.name() == "variability"))
+            .map(|(i, (k, _))| (i, k.to_key(), replaced.contains(&k.name())))
+            .collect();
+        let mut out = Map::with_capacity(keys.len());
+        for (i, k, placeholder) in keys {
+            let v = match placeholder {
+                true => Node::null(),
+                false => self.entry(at, i),
+            };
+            out.push(k, v);
+        }
+        let mut shelled = Node::new(Value::Map(out), span);
+        shelled.form = form;
+        shelled
+    }
+
+    /// The value of entry `i` of the map `at`, taken whole (a tree keeps a
+    /// null in its place).
+    fn entry(&mut self, at: Top, i: usize) -> Node {
+        match self {
+            Source::Moved(doc) => at
+                .find(doc)
+                .and_then(Node::as_map_mut)
+                .and_then(|m| m.get_index_mut(i))
+                .map(std::mem::take),
+            Source::Copied(doc) => at
+                .read(*doc)
+                .and_then(NodeRef::as_map)
+                .and_then(|m| m.get_index(i))
+                .map(|(_, v)| v.to_node()),
+        }
+        .unwrap_or_default()
+    }
+
+    /// Element `id`'s definition, taken whole (a tree keeps a null in its
+    /// place), its V4T keys dropped with `drop_v4t`. Moved, the output
+    /// reuses the definition's map instead of copying its entries.
+    fn element(&mut self, g: &Graph, id: ElementId, drop_v4t: bool) -> Node {
+        let def = match self {
+            Source::Moved(doc) => g.raw_mut(doc, id).map(std::mem::take),
+            Source::Copied(doc) => g.raw(*doc, id).map(NodeRef::to_node),
+        };
+        cleaned(def.unwrap_or_default(), drop_v4t)
+    }
+}
+
+/// The maps whose entries the transformation takes by position.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Top {
+    Document,
+    Topology,
+    RelationshipTemplates,
+}
+
+impl Top {
+    fn read(self, doc: NodeRef<'_>) -> Option<NodeRef<'_>> {
+        match self {
+            Top::Document => Some(doc),
+            Top::Topology => document::topology_of(doc),
+            Top::RelationshipTemplates => {
+                document::topology_of(doc).and_then(|t| t.get("relationship_templates"))
+            }
+        }
+    }
+
+    fn find(self, doc: &mut Node) -> Option<&mut Node> {
+        match self {
+            Top::Document => Some(doc),
+            Top::Topology => document::topology_mut(doc),
+            Top::RelationshipTemplates => {
+                document::topology_mut(doc).and_then(|t| t.get_mut("relationship_templates"))
+            }
+        }
+    }
+}
+
+/// `def` with its V4T keys dropped if `drop_v4t`.
+fn cleaned(mut def: Node, drop_v4t: bool) -> Node {
     if drop_v4t {
         if let Some(m) = def.as_map_mut() {
             clean(m);
@@ -120,32 +216,24 @@ const REBUILT: [&str; 6] = [
     "outputs",
 ];
 
-/// Transforms `source` (the document the graph was built from) into the
-/// result, moving the surviving definitions out of `source` (which is left
-/// with nulls in their place and is only good for dropping afterwards).
+/// Transforms `src` (the document the graph was built from) into the
+/// result, moving or copying the surviving definitions ([`Source`]).
 pub(crate) fn transform(
-    source: &mut Node,
+    mut src: Source<'_>,
     graph: &Graph,
     solution: &Solution,
     loaded: &LoadedTypes,
     types: &TypeSystem,
 ) -> Result<Node> {
-    let src = source;
-    // The output has no variability section, and solving is done with the
-    // inputs and named expressions it holds: freed first, so that the
-    // output reuses the memory (family 1 seed 100,000: 100 MB of named
-    // expressions).
-    if let Some(tt) = document::topology_map_mut(src) {
-        drop(tt.remove("variability"));
-    }
-    let topology = document::topology_key(&*src);
+    let src = &mut src;
+    src.drop_variability();
+    let topology = document::topology_key(src.read());
     // The output starts as the document without the collections that are
     // rebuilt from the graph (placeholders keep their positions).
-    let mut doc = shell(src, &[topology, "imports"]);
-    if let Some(root) = doc.as_map_mut() {
-        if let Some(tt) = document::topology_mut(src) {
-            root.insert(topology, shell(tt, &REBUILT));
-        }
+    let mut doc = src.shell(Top::Document, &[topology, "imports"]);
+    let has_topology = document::topology_of(src.read()).is_some();
+    if let Some(root) = doc.as_map_mut().filter(|_| has_topology) {
+        root.insert(topology, src.shell(Top::Topology, &REBUILT));
     }
     let mut t = Transformer {
         g: graph,
@@ -301,17 +389,17 @@ impl Transformer<'_> {
         list.iter().copied().filter(|&x| self.present(x))
     }
 
-    fn inputs(&mut self, src: &mut Node) -> Map {
+    fn inputs(&mut self, src: &mut Source) -> Map {
         let g = self.g;
         let mut inputs = Map::new();
         for i in self.present_of(g.inputs()).collect::<Vec<_>>() {
-            let def = take(g.raw_mut(src, i), true);
+            let def = src.element(g, i, true);
             inputs.insert(g.name(i), def);
             for &p in g.get(i).consumers() {
                 if self.consumer_values.iter().any(|(q, _)| *q == p) {
                     continue;
                 }
-                if let Some(mut value) = g.property_value(&*src, p).map(NodeRef::to_node) {
+                if let Some(mut value) = g.property_value(src.read(), p).map(NodeRef::to_node) {
                     name_inputs(&mut value, g, &|x| self.present(x));
                     self.consumer_values.push((p, value));
                 }
@@ -322,7 +410,7 @@ impl Transformer<'_> {
 
     /// A property's value: the input it consumes, its evaluated expression,
     /// or its `value`.
-    fn value_of(&self, src: &Node, p: ElementId) -> Option<Node> {
+    fn value_of(&self, src: NodeRef<'_>, p: ElementId) -> Option<Node> {
         if let Some((_, v)) = self.consumer_values.iter().rev().find(|(q, _)| *q == p) {
             return Some(v.clone());
         }
@@ -338,7 +426,7 @@ impl Transformer<'_> {
 
     /// The present properties (or attributes: `list`) of `c` as a map,
     /// `None` if there are none.
-    fn property_map(&self, src: &Node, list: &[ElementId]) -> Result<Option<Node>> {
+    fn property_map(&self, src: NodeRef<'_>, list: &[ElementId]) -> Result<Option<Node>> {
         let g = self.g;
         let mut out = Map::new();
         let null_is_value = g.grammar() == Grammar::Tosca2;
@@ -375,7 +463,7 @@ impl Transformer<'_> {
 
     /// The [`Rewrite`] of `c` with type `ty` (if typed) and its present
     /// properties (on a TOSCA 2.0 base also its attributes).
-    fn rewrite(&self, src: &Node, c: ElementId, ty: Option<Node>) -> Result<Rewrite> {
+    fn rewrite(&self, src: NodeRef<'_>, c: ElementId, ty: Option<Node>) -> Result<Rewrite> {
         let g = self.g;
         let properties = self.property_map(src, g.get(c).properties())?;
         let attributes = match g.grammar() {
@@ -389,7 +477,7 @@ impl Transformer<'_> {
         })
     }
 
-    fn node_templates(&self, src: &mut Node) -> Result<Map> {
+    fn node_templates(&self, src: &mut Source) -> Result<Map> {
         let g = self.g;
         // Node names are unique (the graph checks): entries are appended
         // without looking their names up, and indexed once at the end.
@@ -404,10 +492,10 @@ impl Transformer<'_> {
                     ty = assign;
                 }
             }
-            let rewrite = self.rewrite(src, n, Some(ty))?;
+            let rewrite = self.rewrite(src.read(), n, Some(ty))?;
             let requirements = self.requirements(src, n);
             let artifacts = self.artifacts(src, n)?;
-            let mut def = take(g.raw_mut(src, n), true);
+            let mut def = src.element(g, n, true);
             let Some(m) = def.as_map_mut() else { continue };
             rewrite.apply(m, g.grammar());
             if requirements.is_empty() {
@@ -427,11 +515,11 @@ impl Transformer<'_> {
 
     /// The present requirements of node `n` (`{name: target}` where only
     /// `node` is left).
-    fn requirements(&self, src: &mut Node, n: ElementId) -> Vec<Node> {
+    fn requirements(&self, src: &mut Source, n: ElementId) -> Vec<Node> {
         let g = self.g;
         let mut reqs = Vec::new();
         for r in self.present_of(g.get(n).outgoing()) {
-            let mut a = take(g.raw_mut(src, r), true);
+            let mut a = src.element(g, r, true);
             // TOSCA 2.0: only what was written as a string (the reference
             // collapses every `{node: x}`).
             let collapse = g.grammar() == Grammar::Tosca13 || a.form != v4t_yaml::Form::Other;
@@ -448,7 +536,7 @@ impl Transformer<'_> {
     }
 
     /// The present artifacts of node `n`, typed and with their properties.
-    fn artifacts(&self, src: &mut Node, n: ElementId) -> Result<Map> {
+    fn artifacts(&self, src: &mut Source, n: ElementId) -> Result<Map> {
         let g = self.g;
         let mut arts = Map::new();
         for a in self.present_of(g.get(n).artifacts()) {
@@ -458,8 +546,8 @@ impl Transformer<'_> {
             } else {
                 None
             };
-            let rewrite = self.rewrite(src, a, ty)?;
-            let mut ad = take(g.raw_mut(src, a), true);
+            let rewrite = self.rewrite(src.read(), a, ty)?;
+            let mut ad = src.element(g, a, true);
             if let Some(am) = ad.as_map_mut() {
                 rewrite.apply(am, g.grammar());
             }
@@ -476,10 +564,10 @@ impl Transformer<'_> {
     }
 
     /// The present relationship templates, if the section exists.
-    fn relationship_templates(&self, src: &mut Node) -> Result<Option<Map>> {
-        let Some(rts) = document::topology(src)
-            .and_then(|t| t.get("relationship_templates"))
-            .and_then(Node::as_map)
+    fn relationship_templates(&self, src: &mut Source) -> Result<Option<Map>> {
+        let Some(rts) = Top::RelationshipTemplates
+            .read(src.read())
+            .and_then(NodeRef::as_map)
         else {
             return Ok(None);
         };
@@ -488,38 +576,29 @@ impl Transformer<'_> {
         }
         let (by_position, by_name) = self.template_relations(rts);
         // The present templates with their relations, typed and given their
-        // properties (read from `src`), then moved out of `src` in one pass.
+        // properties (read from `src`), then taken out of `src` in one pass.
         let mut present = Vec::new();
         for (i, (k, _)) in rts.iter().enumerate() {
             let rel = by_position
                 .get(i)
                 .copied()
                 .flatten()
-                .or_else(|| by_name.get(k.name.as_str()).copied());
+                .or_else(|| by_name.get(k.name()).copied());
             if let Some(r) = rel.filter(|&r| self.present(r)) {
-                present.push((i, r));
+                present.push((i, k.to_key(), r));
             }
         }
         let mut rewrites = Vec::with_capacity(present.len());
-        for &(_, r) in &present {
-            rewrites.push(self.rewrite(src, r, Some(self.present_type(r)?))?);
+        for &(_, _, r) in &present {
+            rewrites.push(self.rewrite(src.read(), r, Some(self.present_type(r)?))?);
         }
         let mut out = Map::with_capacity(present.len());
-        if let Some(rts) = document::topology_mut(src)
-            .and_then(|t| t.get_mut("relationship_templates"))
-            .and_then(Node::as_map_mut)
-        {
-            for ((i, _), rewrite) in present.into_iter().zip(rewrites) {
-                let Some((k, _)) = rts.get_index(i) else {
-                    break;
-                };
-                let k = k.clone();
-                let mut v = take(rts.get_index_mut(i), false);
-                if let Some(m) = v.as_map_mut() {
-                    rewrite.apply(m, Grammar::Tosca13);
-                }
-                out.push(k, v);
+        for ((i, k, _), rewrite) in present.into_iter().zip(rewrites) {
+            let mut v = src.entry(Top::RelationshipTemplates, i);
+            if let Some(m) = v.as_map_mut() {
+                rewrite.apply(m, Grammar::Tosca13);
             }
+            out.push(k, v);
         }
         Ok(Some(out))
     }
@@ -529,54 +608,54 @@ impl Transformer<'_> {
     /// it); one that several requirements name is present if one of them is,
     /// one that none names is present; those two are written as they are,
     /// which needs their type and properties to be unconditional.
-    fn relationship_templates_20(&self, src: &mut Node) -> Result<Map> {
+    fn relationship_templates_20(&self, src: &mut Source) -> Result<Map> {
         let g = self.g;
-        // The templates written as they are moved out of `src` in one pass
+        // The templates written as they are taken out of `src` in one pass
         // (checked in order); the owned ones stay there until their type
         // and properties are read.
         let mut moved: Vec<(Key, Option<Node>, Option<ElementId>)> = Vec::new();
-        if let Some(rts) = document::topology_mut(src)
-            .and_then(|t| t.get_mut("relationship_templates"))
-            .and_then(Node::as_map_mut)
-        {
-            for i in 0..rts.len() {
-                let Some((k, _)) = rts.get_index(i) else {
-                    break;
-                };
-                let k = k.clone();
-                let referrers: Vec<ElementId> = g
-                    .relations()
-                    .iter()
-                    .copied()
-                    .filter(|&r| g.get(r).relationship() == Some(i as u32))
-                    .collect();
-                match referrers
-                    .iter()
-                    .copied()
-                    .find(|&r| !g.get(r).types().is_empty())
-                {
-                    Some(r) if self.present(r) => moved.push((k, None, Some(r))),
-                    Some(_) => {}
-                    None if referrers.is_empty() || referrers.iter().any(|&r| self.present(r)) => {
-                        let mut v = take(rts.get_index_mut(i), true);
-                        unconditional_template(&k, &mut v, g.grammar())?;
-                        moved.push((k, Some(v), None));
-                    }
-                    None => {}
+        let count = Top::RelationshipTemplates
+            .read(src.read())
+            .and_then(NodeRef::as_map)
+            .map_or(0, MapRef::len);
+        for i in 0..count {
+            let Some(k) = Top::RelationshipTemplates
+                .read(src.read())
+                .and_then(NodeRef::as_map)
+                .and_then(|m| m.get_index(i))
+                .map(|(k, _)| k.to_key())
+            else {
+                break;
+            };
+            let referrers: Vec<ElementId> = g
+                .relations()
+                .iter()
+                .copied()
+                .filter(|&r| g.get(r).relationship() == Some(i as u32))
+                .collect();
+            match referrers
+                .iter()
+                .copied()
+                .find(|&r| !g.get(r).types().is_empty())
+            {
+                Some(r) if self.present(r) => moved.push((k, None, Some(r))),
+                Some(_) => {}
+                None if referrers.is_empty() || referrers.iter().any(|&r| self.present(r)) => {
+                    let mut v = cleaned(src.entry(Top::RelationshipTemplates, i), true);
+                    unconditional_template(&k, &mut v, g.grammar())?;
+                    moved.push((k, Some(v), None));
                 }
+                None => {}
             }
         }
         let mut rewrites = Vec::new();
         for &(_, _, owner) in &moved {
             if let Some(r) = owner {
-                rewrites.push(self.rewrite(src, r, Some(self.present_type(r)?))?);
+                rewrites.push(self.rewrite(src.read(), r, Some(self.present_type(r)?))?);
             }
         }
         let mut rewrites = rewrites.into_iter();
         let mut out = Map::with_capacity(moved.len());
-        let mut rts = document::topology_mut(src)
-            .and_then(|t| t.get_mut("relationship_templates"))
-            .and_then(Node::as_map_mut);
         for (k, v, owner) in moved {
             let v = match (v, owner) {
                 (Some(v), _) => v,
@@ -584,10 +663,7 @@ impl Transformer<'_> {
                     let Some(i) = g.get(r).relationship() else {
                         continue;
                     };
-                    let mut v = take(
-                        rts.as_deref_mut().and_then(|m| m.get_index_mut(i as usize)),
-                        false,
-                    );
+                    let mut v = src.entry(Top::RelationshipTemplates, i as usize);
                     if let (Some(m), Some(rewrite)) = (v.as_map_mut(), rewrites.next()) {
                         rewrite.apply(m, Grammar::Tosca2);
                     }
@@ -603,10 +679,10 @@ impl Transformer<'_> {
     /// The relation of each relationship template in `rts`: by position (a
     /// relation's types record its template's), by name where that does
     /// not apply.
-    fn template_relations(
-        &self,
-        rts: &Map,
-    ) -> (Vec<Option<ElementId>>, SeededMap<&str, ElementId>) {
+    fn template_relations<'r>(
+        &'r self,
+        rts: MapRef<'_>,
+    ) -> (Vec<Option<ElementId>>, SeededMap<&'r str, ElementId>) {
         let g = self.g;
         let mut by_position: Vec<Option<ElementId>> = vec![None; rts.len()];
         let mut by_name: SeededMap<&str, ElementId> = SeededMap::default();
@@ -629,7 +705,10 @@ impl Transformer<'_> {
                     } => Some(p as usize),
                     _ => None,
                 });
-            match position.filter(|&p| rts.get_index(p).is_some_and(|(k, _)| k.name == *t)) {
+            match position.filter(|&p| {
+                rts.get_index(p)
+                    .is_some_and(|(k, _)| k.name() == t.as_str())
+            }) {
                 Some(p) => by_position[p] = Some(r),
                 None => {
                     by_name.insert(t.as_str(), r);
@@ -639,12 +718,12 @@ impl Transformer<'_> {
         (by_position, by_name)
     }
 
-    fn groups(&self, src: &mut Node) -> Result<Map> {
+    fn groups(&self, src: &mut Source) -> Result<Map> {
         let g = self.g;
         let mut groups = Map::new();
         for gr in self.present_of(g.groups()) {
-            let rewrite = self.rewrite(src, gr, Some(self.present_type(gr)?))?;
-            let mut def = take(g.raw_mut(src, gr), true);
+            let rewrite = self.rewrite(src.read(), gr, Some(self.present_type(gr)?))?;
+            let mut def = src.element(g, gr, true);
             let Some(m) = def.as_map_mut() else { continue };
             if let Some(members) = m.get_mut("members").and_then(Node::as_seq_mut) {
                 let kept = self.present_entries(std::mem::take(members), g.get(gr).members());
@@ -666,12 +745,12 @@ impl Transformer<'_> {
             .collect()
     }
 
-    fn policies(&self, src: &mut Node) -> Result<Vec<Node>> {
+    fn policies(&self, src: &mut Source) -> Result<Vec<Node>> {
         let g = self.g;
         let mut policies = Vec::new();
         for p in self.present_of(g.policies()) {
-            let rewrite = self.rewrite(src, p, Some(self.present_type(p)?))?;
-            let mut def = take(g.raw_mut(src, p), true);
+            let rewrite = self.rewrite(src.read(), p, Some(self.present_type(p)?))?;
+            let mut def = src.element(g, p, true);
             let Some(m) = def.as_map_mut() else { continue };
             rewrite.apply(m, g.grammar());
             if let Some(targets) = m.get_mut("targets").and_then(Node::as_seq_mut) {
@@ -683,11 +762,11 @@ impl Transformer<'_> {
         Ok(policies)
     }
 
-    fn outputs(&self, src: &mut Node) -> Map {
+    fn outputs(&self, src: &mut Source) -> Map {
         let g = self.g;
         let mut outputs = Map::new();
         for o in self.present_of(g.outputs()) {
-            let def = take(g.raw_mut(src, o), true);
+            let def = src.element(g, o, true);
             outputs.insert(g.name(o), def);
         }
         outputs
@@ -695,12 +774,12 @@ impl Transformer<'_> {
 
     /// The present imports (`{file: x}` alone becomes `x`, in TOSCA 2.0
     /// `{url: x}`).
-    fn imports(&self, src: &mut Node) -> Vec<Node> {
+    fn imports(&self, src: &mut Source) -> Vec<Node> {
         let g = self.g;
         let key = crate::normalize::import_url_key(g.grammar());
         let mut imports = Vec::new();
         for i in self.present_of(g.imports()) {
-            let mut def = take(g.raw_mut(src, i), true);
+            let mut def = src.element(g, i, true);
             // TOSCA 2.0: only what was written as a string (the reference
             // collapses every single-key import).
             let collapse = g.grammar() == Grammar::Tosca13 || def.form != v4t_yaml::Form::Other;
@@ -990,5 +1069,147 @@ topology_template:
             to_json(&out),
             r#"{"tosca_definitions_version":"tosca_simple_yaml_1_3"}"#
         );
+    }
+
+    /// Solves the prepared `template` with `inputs` (a YAML map) and
+    /// transforms it both ways: moved from the tree, and copied from a
+    /// `Doc` of it. Both must write the same or fail alike; gives what
+    /// they write (`None` if preparing or solving fails).
+    fn transformed_both_ways(template: &str, inputs: &str) -> Option<Result<String, String>> {
+        let mut sources = crate::Sources::new();
+        let prepared = crate::testing::prepare(&mut sources, template).ok()?;
+        let crate::Prepared {
+            mut doc,
+            graph,
+            loaded,
+            files,
+        } = prepared;
+        let types = files.system();
+        let inputs = crate::testing::doc(inputs)
+            .as_map()
+            .cloned()
+            .unwrap_or_default();
+        let solution = crate::solve::solve(&doc, &graph, &types, inputs, 0.0).ok()?;
+        let written =
+            |r: crate::Result<Node>| r.map(|n| crate::to_yaml(&n)).map_err(|e| format!("{e:?}"));
+        let arena = v4t_yaml::Doc::from_node(&doc, doc.span.source);
+        let copied = super::transform(
+            super::Source::Copied(arena.root()),
+            &graph,
+            &solution,
+            &loaded,
+            &types,
+        );
+        let moved = super::transform(
+            super::Source::Moved(&mut doc),
+            &graph,
+            &solution,
+            &loaded,
+            &types,
+        );
+        let (copied, moved) = (written(copied), written(moved));
+        assert_eq!(copied, moved, "{template}");
+        Some(moved)
+    }
+
+    /// TOSCA 1.3: relationship templates by position and by name, a
+    /// conditional one, group members and policy targets pruned.
+    const RELATIONS_13: &str = "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      on: {type: boolean}
+  inputs:
+    port: {type: integer, default: 80}
+  node_templates:
+    a:
+      type: tosca.nodes.Root
+      properties: [{p: {get_input: port}}, {q: {value: 1, conditions: {variability_input: on}}}, {q: 2}]
+      requirements:
+        - r: {node: b, relationship: one}
+        - s: {node: b, relationship: two, conditions: {variability_input: on}}
+        - t: b
+      artifacts:
+        - x: {type: tosca.artifacts.File, file: x.sh, conditions: {variability_input: on}}
+        - y: {type: tosca.artifacts.File, file: y.sh}
+    b: {type: tosca.nodes.Root, conditions: {variability_input: on}}
+  relationship_templates:
+    one: {type: tosca.relationships.DependsOn, properties: {w: 1}}
+    two: {type: tosca.relationships.ConnectsTo}
+  groups:
+    g: {type: tosca.groups.Root, members: [a, b]}
+  policies:
+    - p: {type: tosca.policies.Root, targets: [a, b]}
+  outputs:
+    o: {value: {get_property: [a, q]}, conditions: {variability_input: on}}
+imports:
+  - types.yaml
+";
+
+    /// TOSCA 2.0: a relationship template one requirement names (typed
+    /// and given properties with it), one several name, one none names.
+    const RELATIONS_20: &str = "tosca_definitions_version: tosca_2_0
+node_types:
+  N: {requirements: [{r: {capability: tosca.capabilities.Node, relationship: R}}]}
+relationship_types:
+  R: {properties: {p: {type: integer, required: false}}}
+service_template:
+  inputs:
+    on: {type: boolean, default: true}
+  variability:
+    inputs:
+      on: {type: boolean}
+  node_templates:
+    a:
+      type: N
+      requirements: [{r: {node: c, relationship: own}}, {r: {node: c, relationship: shared}}]
+      artifacts: {z: z.sh}
+    b:
+      type: N
+      conditions: {variability_input: on}
+      requirements: [{r: {node: c, relationship: shared}}]
+    c:
+      type: N
+      properties: []
+      attributes: [{s: {value: 1, conditions: {variability_input: on}}}]
+  relationship_templates:
+    own: {type: R, properties: [{p: {value: 1, conditions: {variability_input: on}}}]}
+    shared: {type: R, properties: {p: 2}}
+    none: {type: R}
+  outputs:
+    o: {value: {$get_input: on}}
+";
+
+    /// Moving the definitions out of the resolver's tree and copying them
+    /// from a read-only `Doc` of it write the same template.
+    #[test]
+    fn moving_and_copying_write_the_same() {
+        let mut written = 0;
+        let fixed = [
+            RELATIONS_13,
+            RELATIONS_20,
+            NESTED,
+            crate::testing::ALL_ELEMENTS,
+        ];
+        for template in fixed {
+            for inputs in ["{on: true}", "{on: false}"] {
+                written +=
+                    usize::from(transformed_both_ways(template, inputs).is_some_and(|r| r.is_ok()));
+            }
+        }
+        assert_eq!(written, 8, "fixed templates written");
+        let mut rng = crate::testing::Rng(23);
+        let mut random = 0;
+        for round in 0..60 {
+            let template = match round % 3 {
+                0 => crate::testing::random_template(&mut rng, 3, &['b'], 6, true),
+                1 => crate::testing::random_template(&mut rng, 3, &['b', 's'], 5, false),
+                _ => crate::testing::random_tosca2_template(&mut rng, 3, 5),
+            };
+            let inputs = format!("{{b0: {}, b1: true, b2: false, s1: a}}", round % 2 == 0);
+            random +=
+                usize::from(transformed_both_ways(&template, &inputs).is_some_and(|r| r.is_ok()));
+        }
+        assert!(random >= 35, "{random} of 60 random templates written");
     }
 }
