@@ -49,6 +49,7 @@ pub(crate) enum Source<'a> {
 
 impl Source<'_> {
     /// The template as it is now (moved definitions read as null).
+    #[inline]
     fn read(&self) -> NodeRef<'_> {
         match self {
             Source::Moved(doc) => NodeRef::from(&**doc),
@@ -88,11 +89,13 @@ impl Source<'_> {
             .filter(|(_, (k, _))| !(at == Top::Topology && k.name() == "variability"))
             .map(|(i, (k, _))| (i, k.to_key(), replaced.contains(&k.name())))
             .collect();
+        let moved = keys.iter().filter(|k| !k.2).map(|k| k.0);
+        let mut taken = self.entries(at, moved).into_iter();
         let mut out = Map::with_capacity(keys.len());
-        for (i, k, placeholder) in keys {
+        for (_, k, placeholder) in keys {
             let v = match placeholder {
                 true => Node::null(),
-                false => self.entry(at, i),
+                false => taken.next().unwrap_or_default(),
             };
             out.push(k, v);
         }
@@ -101,27 +104,38 @@ impl Source<'_> {
         shelled
     }
 
-    /// The value of entry `i` of the map `at`, taken whole (a tree keeps a
-    /// null in its place).
-    fn entry(&mut self, at: Top, i: usize) -> Node {
+    /// The values of the entries at `positions` of the map `at`, each taken
+    /// whole (a tree keeps a null in its place); the map is looked up once.
+    fn entries(&mut self, at: Top, positions: impl Iterator<Item = usize>) -> Vec<Node> {
         match self {
-            Source::Moved(doc) => at
-                .find(doc)
-                .and_then(Node::as_map_mut)
-                .and_then(|m| m.get_index_mut(i))
-                .map(std::mem::take),
-            Source::Copied(doc) => at
-                .read(*doc)
-                .and_then(NodeRef::as_map)
-                .and_then(|m| m.get_index(i))
-                .map(|(_, v)| v.to_node()),
+            Source::Moved(doc) => {
+                let mut m = at.find(doc).and_then(Node::as_map_mut);
+                positions
+                    .map(|i| {
+                        m.as_deref_mut()
+                            .and_then(|m| m.get_index_mut(i))
+                            .map(std::mem::take)
+                            .unwrap_or_default()
+                    })
+                    .collect()
+            }
+            Source::Copied(doc) => {
+                let m = at.read(*doc).and_then(NodeRef::as_map);
+                positions
+                    .map(|i| {
+                        m.and_then(|m| m.get_index(i))
+                            .map(|(_, v)| v.to_node())
+                            .unwrap_or_default()
+                    })
+                    .collect()
+            }
         }
-        .unwrap_or_default()
     }
 
     /// Element `id`'s definition, taken whole (a tree keeps a null in its
     /// place), its V4T keys dropped with `drop_v4t`. Moved, the output
     /// reuses the definition's map instead of copying its entries.
+    #[inline]
     fn element(&mut self, g: &Graph, id: ElementId, drop_v4t: bool) -> Node {
         let def = match self {
             Source::Moved(doc) => g.raw_mut(doc, id).map(std::mem::take),
@@ -162,6 +176,7 @@ impl Top {
 }
 
 /// `def` with its V4T keys dropped if `drop_v4t`.
+#[inline]
 fn cleaned(mut def: Node, drop_v4t: bool) -> Node {
     if drop_v4t {
         if let Some(m) = def.as_map_mut() {
@@ -592,9 +607,9 @@ impl Transformer<'_> {
         for &(_, _, r) in &present {
             rewrites.push(self.rewrite(src.read(), r, Some(self.present_type(r)?))?);
         }
+        let taken = src.entries(Top::RelationshipTemplates, present.iter().map(|p| p.0));
         let mut out = Map::with_capacity(present.len());
-        for ((i, k, _), rewrite) in present.into_iter().zip(rewrites) {
-            let mut v = src.entry(Top::RelationshipTemplates, i);
+        for (((_, k, _), rewrite), mut v) in present.into_iter().zip(rewrites).zip(taken) {
             if let Some(m) = v.as_map_mut() {
                 rewrite.apply(m, Grammar::Tosca13);
             }
@@ -610,66 +625,73 @@ impl Transformer<'_> {
     /// which needs their type and properties to be unconditional.
     fn relationship_templates_20(&self, src: &mut Source) -> Result<Map> {
         let g = self.g;
-        // The templates written as they are taken out of `src` in one pass
-        // (checked in order); the owned ones stay there until their type
-        // and properties are read.
-        let mut moved: Vec<(Key, Option<Node>, Option<ElementId>)> = Vec::new();
-        let count = Top::RelationshipTemplates
+        // Each present template with its position and, if one relation
+        // owns it, that relation.
+        let mut plan: Vec<(Key, usize, Option<ElementId>)> = Vec::new();
+        if let Some(rts) = Top::RelationshipTemplates
             .read(src.read())
             .and_then(NodeRef::as_map)
-            .map_or(0, MapRef::len);
-        for i in 0..count {
-            let Some(k) = Top::RelationshipTemplates
-                .read(src.read())
-                .and_then(NodeRef::as_map)
-                .and_then(|m| m.get_index(i))
-                .map(|(k, _)| k.to_key())
-            else {
-                break;
-            };
-            let referrers: Vec<ElementId> = g
-                .relations()
-                .iter()
-                .copied()
-                .filter(|&r| g.get(r).relationship() == Some(i as u32))
-                .collect();
-            match referrers
-                .iter()
-                .copied()
-                .find(|&r| !g.get(r).types().is_empty())
-            {
-                Some(r) if self.present(r) => moved.push((k, None, Some(r))),
-                Some(_) => {}
-                None if referrers.is_empty() || referrers.iter().any(|&r| self.present(r)) => {
-                    let mut v = cleaned(src.entry(Top::RelationshipTemplates, i), true);
-                    unconditional_template(&k, &mut v, g.grammar())?;
-                    moved.push((k, Some(v), None));
+        {
+            for (i, (k, _)) in rts.iter().enumerate() {
+                let referrers: Vec<ElementId> = g
+                    .relations()
+                    .iter()
+                    .copied()
+                    .filter(|&r| g.get(r).relationship() == Some(i as u32))
+                    .collect();
+                match referrers
+                    .iter()
+                    .copied()
+                    .find(|&r| !g.get(r).types().is_empty())
+                {
+                    Some(r) if self.present(r) => plan.push((k.to_key(), i, Some(r))),
+                    Some(_) => {}
+                    None if referrers.is_empty() || referrers.iter().any(|&r| self.present(r)) => {
+                        plan.push((k.to_key(), i, None));
+                    }
+                    None => {}
                 }
-                None => {}
             }
         }
+        // The templates written as they are are taken out of `src` first
+        // (checked in order); the owned ones stay there until their type
+        // and properties are read.
+        let unowned = plan.iter().filter(|p| p.2.is_none()).map(|p| p.1);
+        let mut unowned = src.entries(Top::RelationshipTemplates, unowned).into_iter();
+        let mut written: Vec<(Key, Option<Node>)> = Vec::with_capacity(plan.len());
+        for (k, _, owner) in &plan {
+            let v = match owner {
+                Some(_) => None,
+                None => {
+                    let mut v = cleaned(unowned.next().unwrap_or_default(), true);
+                    unconditional_template(k, &mut v, g.grammar())?;
+                    Some(v)
+                }
+            };
+            written.push((k.clone(), v));
+        }
         let mut rewrites = Vec::new();
-        for &(_, _, owner) in &moved {
+        for &(_, _, owner) in &plan {
             if let Some(r) = owner {
                 rewrites.push(self.rewrite(src.read(), r, Some(self.present_type(r)?))?);
             }
         }
-        let mut rewrites = rewrites.into_iter();
-        let mut out = Map::with_capacity(moved.len());
-        for (k, v, owner) in moved {
-            let v = match (v, owner) {
-                (Some(v), _) => v,
-                (None, Some(r)) => {
-                    let Some(i) = g.get(r).relationship() else {
+        let owned = plan.iter().filter(|p| p.2.is_some()).map(|p| p.1);
+        let owned = src.entries(Top::RelationshipTemplates, owned);
+        let mut owned = owned.into_iter().zip(rewrites);
+        let mut out = Map::with_capacity(written.len());
+        for (k, v) in written {
+            let v = match v {
+                Some(v) => v,
+                None => {
+                    let Some((mut v, rewrite)) = owned.next() else {
                         continue;
                     };
-                    let mut v = src.entry(Top::RelationshipTemplates, i as usize);
-                    if let (Some(m), Some(rewrite)) = (v.as_map_mut(), rewrites.next()) {
+                    if let Some(m) = v.as_map_mut() {
                         rewrite.apply(m, Grammar::Tosca2);
                     }
                     v
                 }
-                (None, None) => continue,
             };
             out.push(k, v);
         }
