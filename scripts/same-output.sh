@@ -42,6 +42,11 @@ collect() {
     done
     "$v4t" validate "$t" >"$out/$name.validate" 2>&1; echo "exit $?" >>"$out/$name.validate"
   done
+  # A flat TOSCA 2.0 file: many nodes reading one input, artifacts, hosts.
+  flat=$work/flat-500.yaml
+  [ -f "$flat" ] || "$bench" generate-tosca --size 500 --out "$flat" >/dev/null
+  "$v4t" resolve "$flat" -o "$out/flat-500.yaml" >"$out/flat-500.log" 2>&1
+  echo "exit $?" >>"$out/flat-500.log"
   for family in "1 10" "1 1000" "1 10000" "2 10" "2 100" "2 1000" "3 500"; do
     set -- $family
     dir=$work/gen-$1-$2

@@ -253,7 +253,7 @@ pub(crate) fn transform(
     let mut t = Transformer {
         g: graph,
         solution,
-        consumer_values: Vec::new(),
+        consumer_values: SeededMap::default(),
     };
     // TOSCA 2.0 keeps every section the template has, also when pruning
     // leaves it empty (`node_templates` is mandatory there); the reference's
@@ -390,8 +390,9 @@ struct Transformer<'a> {
     g: &'a Graph,
     solution: &'a Solution,
     /// Properties that consume a present input, with their value, its
-    /// `get_input`s of present inputs by index written by name.
-    consumer_values: Vec<(ElementId, Node)>,
+    /// `get_input`s of present inputs by index written by name (by
+    /// property: a template whose nodes all read one input has as many).
+    consumer_values: SeededMap<ElementId, Node>,
 }
 
 impl Transformer<'_> {
@@ -411,12 +412,12 @@ impl Transformer<'_> {
             let def = src.element(g, i, true);
             inputs.insert(g.name(i), def);
             for &p in g.get(i).consumers() {
-                if self.consumer_values.iter().any(|(q, _)| *q == p) {
+                if self.consumer_values.contains_key(&p) {
                     continue;
                 }
                 if let Some(mut value) = g.property_value(src.read(), p).map(NodeRef::to_node) {
                     name_inputs(&mut value, g, &|x| self.present(x));
-                    self.consumer_values.push((p, value));
+                    self.consumer_values.insert(p, value);
                 }
             }
         }
@@ -426,7 +427,7 @@ impl Transformer<'_> {
     /// A property's value: the input it consumes, its evaluated expression,
     /// or its `value`.
     fn value_of(&self, src: NodeRef<'_>, p: ElementId) -> Option<Node> {
-        if let Some((_, v)) = self.consumer_values.iter().rev().find(|(q, _)| *q == p) {
+        if let Some(v) = self.consumer_values.get(&p) {
             return Some(v.clone());
         }
         if let Some(v) = self.solution.value_of(p) {
@@ -632,13 +633,15 @@ impl Transformer<'_> {
             .read(src.read())
             .and_then(NodeRef::as_map)
         {
-            for (i, (k, _)) in rts.iter().enumerate() {
-                let referrers: Vec<ElementId> = g
-                    .relations()
-                    .iter()
-                    .copied()
-                    .filter(|&r| g.get(r).relationship() == Some(i as u32))
-                    .collect();
+            // The relations naming each template, in relation order.
+            let mut naming: Vec<Vec<ElementId>> = vec![Vec::new(); rts.len()];
+            for &r in g.relations() {
+                let at = g.get(r).relationship().map(|i| i as usize);
+                if let Some(list) = at.and_then(|i| naming.get_mut(i)) {
+                    list.push(r);
+                }
+            }
+            for ((i, (k, _)), referrers) in rts.iter().enumerate().zip(naming) {
                 match referrers
                     .iter()
                     .copied()

@@ -50,7 +50,7 @@ use v4t_yaml::{Map, NodeRef, Span, Value};
 pub(crate) struct Solution {
     /// Presence per element, indexed by [`ElementId`].
     pub present: Vec<bool>,
-    /// Evaluated `expression`s of present properties.
+    /// Evaluated `expression`s of present properties, by element id.
     pub values: Vec<(ElementId, Value)>,
     /// Optimisation objective values, in stage order (name, value).
     pub objectives: Vec<(String, u64)>,
@@ -64,7 +64,8 @@ impl Solution {
     }
 
     pub(crate) fn value_of(&self, id: ElementId) -> Option<&Value> {
-        self.values.iter().find(|(p, _)| *p == id).map(|(_, v)| v)
+        let at = self.values.binary_search_by_key(&id, |(p, _)| *p).ok()?;
+        self.values.get(at).map(|(_, v)| v)
     }
 }
 
@@ -216,6 +217,8 @@ fn solve_assigned(
         }
         values.push((p, v));
     }
+    // Each property once; looked up by id (`Solution::value_of`).
+    values.sort_unstable_by_key(|(p, _)| *p);
     Ok(Solution {
         present,
         values,
