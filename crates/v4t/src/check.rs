@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 
 use crate::graph::{Cond, ElementId, Graph, Kind};
 use crate::solve::Solution;
+use crate::texts::Seen;
 
 /// Runs every enabled check; a hosting cycle among present nodes is always
 /// an error.
@@ -604,16 +605,15 @@ fn ambiguous<L: Logic>(
     by_name: bool,
 ) -> Result<()> {
     // Per name: whether an earlier element of that name is present.
-    let mut seen: Vec<(&str, L::B)> = Vec::new();
+    let mut seen: Seen<'_, L::B> = Seen::new();
     for &x in ids {
         let here = l.present(x);
         if l.is_false(here) {
             continue;
         }
         let name = if by_name { g.name(x) } else { "" };
-        match seen.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, earlier)) => {
-                let before = *earlier;
+        match seen.get_mut(name).map(|b| *b) {
+            Some(before) => {
                 let when = l.and(&[guard, here, before]);
                 l.violated(
                     when,
@@ -623,11 +623,13 @@ fn ambiguous<L: Logic>(
                     },
                 )?;
                 let now = l.or(&[before, here]);
-                if let Some((_, earlier)) = seen.iter_mut().find(|(n, _)| *n == name) {
+                if let Some(earlier) = seen.get_mut(name) {
                     *earlier = now;
                 }
             }
-            None => seen.push((name, here)),
+            None => {
+                seen.insert(name, here);
+            }
         }
     }
     Ok(())

@@ -11,6 +11,7 @@ use crate::error::{bail, Error, Result};
 use crate::functions::References;
 use crate::normalize::not_a_boolean;
 use crate::options::{Mode, Options};
+use crate::texts::Seen;
 use crate::types::{Collection, TypeSystem};
 use crate::version::Grammar;
 use std::sync::LazyLock;
@@ -681,11 +682,16 @@ impl<'d> Builder<'d> {
 
     /// At most one default alternative per name among `ids`.
     fn check_defaults(&self, ids: &[ElementId]) -> Result<()> {
-        let mut seen: Vec<(&str, ElementId, bool)> = Vec::new();
+        if ids.len() < 2 {
+            // Most sections: no two elements to share a name.
+            return Ok(());
+        }
+        // Per name: its first element and whether one is a default.
+        let mut seen: Seen<'_, (ElementId, bool)> = Seen::new();
         for &id in ids {
             let (e, name) = (self.g.get(id), self.g.name(id));
-            match seen.iter_mut().find(|(n, _, _)| *n == name) {
-                Some((_, first, has_default)) => {
+            match seen.get_mut(name) {
+                Some((first, has_default)) => {
                     if e.default_alternative {
                         if *has_default {
                             bail!(e.span, "{} has multiple defaults", self.g.Display(*first));
@@ -693,7 +699,9 @@ impl<'d> Builder<'d> {
                         *has_default = true;
                     }
                 }
-                None => seen.push((name, id, e.default_alternative)),
+                None => {
+                    seen.insert(name, (id, e.default_alternative));
+                }
             }
         }
         Ok(())
@@ -1523,6 +1531,14 @@ impl<'d> Builder<'d> {
     /// `{concat: [.., {get_input: x}]}` kept `get_input: x` in the output
     /// while the input was pruned).
     fn consumers(&mut self) -> Result<()> {
+        // Input names: the first input of each, and whether there are more.
+        let mut inputs: SeededMap<String, (ElementId, bool)> = SeededMap::default();
+        for &i in &self.g.inputs {
+            inputs
+                .entry(self.g.name(i).to_string())
+                .and_modify(|(_, more)| *more = true)
+                .or_insert((i, false));
+        }
         for p in self.g.properties.clone() {
             let Some(value) = self.g.property_value(self.doc, p) else {
                 continue;
@@ -1533,7 +1549,7 @@ impl<'d> Builder<'d> {
                     return Ok(());
                 };
                 let found = if let Some(x) = m.get("get_input").filter(|n| n.is_defined()) {
-                    vec![self.input_ref(x)?]
+                    vec![self.input_ref(x, &inputs)?]
                 } else if let Some(l) = m
                     .get("get_property")
                     .filter(|n| n.is_defined())
@@ -1710,21 +1726,17 @@ impl<'d> Builder<'d> {
         }
     }
 
-    fn input_ref(&self, x: NodeRef<'_>) -> Result<ElementId> {
+    fn input_ref(
+        &self,
+        x: NodeRef<'_>,
+        inputs: &SeededMap<String, (ElementId, bool)>,
+    ) -> Result<ElementId> {
         match x.value() {
-            ValueRef::String(name) => {
-                let found: Vec<_> = self
-                    .g
-                    .inputs
-                    .iter()
-                    .filter(|&&i| self.g.name(i) == name)
-                    .collect();
-                match found.len() {
-                    0 => bail!(x.span(), "Input \"{name}\" not found"),
-                    1 => Ok(*found[0]),
-                    _ => bail!(x.span(), "Input \"{name}\" is ambiguous"),
-                }
-            }
+            ValueRef::String(name) => match inputs.get(name) {
+                None => bail!(x.span(), "Input \"{name}\" not found"),
+                Some(&(i, false)) => Ok(i),
+                Some(_) => bail!(x.span(), "Input \"{name}\" is ambiguous"),
+            },
             ValueRef::Number(n) => self
                 .g
                 .inputs
