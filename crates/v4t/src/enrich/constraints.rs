@@ -5,21 +5,32 @@
 use super::Constraints;
 use crate::error::{bail, Error, Result};
 use crate::graph::{Constraint, ElementId, Graph, Kind};
+use crate::texts::Seen;
 use crate::types::TypeSystem;
 use thin_vec::thin_vec;
 use v4t_yaml::{Node, NodeRef};
 
 /// Groups `ids` by element name (first-appearance order).
 fn by_name(g: &Graph, ids: &[ElementId]) -> Vec<Vec<ElementId>> {
-    let mut groups: Vec<(&str, Vec<ElementId>)> = Vec::new();
+    // Name to its group's position: thousands of inputs or outputs are
+    // hashed, not scanned per name.
+    let mut seen: Seen<'_, usize> = Seen::new();
+    let mut groups: Vec<Vec<ElementId>> = Vec::new();
     for &id in ids {
         let name = g.name(id);
-        match groups.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, v)) => v.push(id),
-            None => groups.push((name, vec![id])),
+        match seen
+            .get_mut(name)
+            .map(|i| *i)
+            .and_then(|i| groups.get_mut(i))
+        {
+            Some(group) => group.push(id),
+            None => {
+                seen.insert(name, groups.len());
+                groups.push(vec![id]);
+            }
         }
     }
-    groups.into_iter().map(|(_, v)| v).collect()
+    groups
 }
 
 /// The generated constraints, in the reference's order; with
