@@ -612,8 +612,9 @@ fn ambiguous<L: Logic>(
             continue;
         }
         let name = if by_name { g.name(x) } else { "" };
-        match seen.get_mut(name).map(|b| *b) {
-            Some(before) => {
+        match seen.get_mut(name) {
+            Some(earlier) => {
+                let before = *earlier;
                 let when = l.and(&[guard, here, before]);
                 l.violated(
                     when,
@@ -622,10 +623,7 @@ fn ambiguous<L: Logic>(
                         what: "is ambiguous",
                     },
                 )?;
-                let now = l.or(&[before, here]);
-                if let Some(earlier) = seen.get_mut(name) {
-                    *earlier = now;
-                }
+                *earlier = l.or(&[before, here]);
             }
             None => {
                 seen.insert(name, here);

@@ -110,6 +110,11 @@ impl<'a, T> Seen<'a, T> {
         }
         self.entries.push((name, value));
     }
+
+    /// The values, in the order their names were first met.
+    pub(crate) fn into_values(self) -> Vec<T> {
+        self.entries.into_iter().map(|(_, v)| v).collect()
+    }
 }
 
 #[cfg(test)]

@@ -385,7 +385,7 @@ fn finish_20(root: &mut Map) {
     *root = Map::from_entries(entries);
 }
 
-/// The present elements of one section at a time, moved out of the source.
+/// The present elements of one section at a time, taken from the source.
 struct Transformer<'a> {
     g: &'a Graph,
     solution: &'a Solution,
@@ -661,7 +661,7 @@ impl Transformer<'_> {
         // and properties are read.
         let unowned = plan.iter().filter(|p| p.2.is_none()).map(|p| p.1);
         let mut unowned = src.entries(Top::RelationshipTemplates, unowned).into_iter();
-        let mut written: Vec<(Key, Option<Node>)> = Vec::with_capacity(plan.len());
+        let mut written: Vec<Option<Node>> = Vec::with_capacity(plan.len());
         for (k, _, owner) in &plan {
             let v = match owner {
                 Some(_) => None,
@@ -671,7 +671,7 @@ impl Transformer<'_> {
                     Some(v)
                 }
             };
-            written.push((k.clone(), v));
+            written.push(v);
         }
         let mut rewrites = Vec::new();
         for &(_, _, owner) in &plan {
@@ -683,7 +683,7 @@ impl Transformer<'_> {
         let owned = src.entries(Top::RelationshipTemplates, owned);
         let mut owned = owned.into_iter().zip(rewrites);
         let mut out = Map::with_capacity(written.len());
-        for (k, v) in written {
+        for ((k, _, _), v) in plan.into_iter().zip(written) {
             let v = match v {
                 Some(v) => v,
                 None => {

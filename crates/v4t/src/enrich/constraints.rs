@@ -12,25 +12,16 @@ use v4t_yaml::{Node, NodeRef};
 
 /// Groups `ids` by element name (first-appearance order).
 fn by_name(g: &Graph, ids: &[ElementId]) -> Vec<Vec<ElementId>> {
-    // Name to its group's position: thousands of inputs or outputs are
-    // hashed, not scanned per name.
-    let mut seen: Seen<'_, usize> = Seen::new();
-    let mut groups: Vec<Vec<ElementId>> = Vec::new();
+    // Thousands of inputs or outputs are hashed, not scanned per name.
+    let mut groups: Seen<'_, Vec<ElementId>> = Seen::new();
     for &id in ids {
         let name = g.name(id);
-        match seen
-            .get_mut(name)
-            .map(|i| *i)
-            .and_then(|i| groups.get_mut(i))
-        {
+        match groups.get_mut(name) {
             Some(group) => group.push(id),
-            None => {
-                seen.insert(name, groups.len());
-                groups.push(vec![id]);
-            }
+            None => groups.insert(name, vec![id]),
         }
     }
-    groups
+    groups.into_values()
 }
 
 /// The generated constraints, in the reference's order; with
