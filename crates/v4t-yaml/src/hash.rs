@@ -61,9 +61,161 @@ pub fn hash_str(s: &str) -> u64 {
     hasher.finish()
 }
 
+/// Values by name, in the order the names were first met: scanned while
+/// there are few (a node's handful of properties, where hashing costs more
+/// than it saves), hashed beyond 16 (a section of thousands of inputs or
+/// outputs made a scan per name quadratic).
+pub struct Seen<'a, T> {
+    entries: Vec<(&'a str, T)>,
+    /// Name to position in `entries`, once there are more than [`SCANNED`]
+    /// (made then: even an empty map seeds its hasher).
+    index: Option<SeededMap<&'a str, usize>>,
+}
+
+/// How many names [`Seen`] and [`ByName`] scan before they hash them.
+const SCANNED: usize = 16;
+
+impl<'a, T> Seen<'a, T> {
+    /// No name met yet.
+    pub fn new() -> Self {
+        Seen {
+            entries: Vec::new(),
+            index: None,
+        }
+    }
+
+    /// Where `name` is in `entries`, if it was met.
+    fn position(&self, name: &str) -> Option<usize> {
+        match &self.index {
+            None => self.entries.iter().position(|(n, _)| *n == name),
+            Some(index) => index.get(name).copied(),
+        }
+    }
+
+    /// The value of `name`, if it was met.
+    pub fn get(&self, name: &str) -> Option<&T> {
+        self.position(name).map(|i| &self.entries[i].1)
+    }
+
+    /// The value of `name`, if it was met, to change.
+    pub fn get_mut(&mut self, name: &str) -> Option<&mut T> {
+        self.position(name).map(|i| &mut self.entries[i].1)
+    }
+
+    /// Meets `name` (not met before) with `value`.
+    pub fn insert(&mut self, name: &'a str, value: T) {
+        if self.entries.len() == SCANNED {
+            let index = self.entries.iter().enumerate().map(|(i, (n, _))| (*n, i));
+            self.index = Some(index.collect());
+        }
+        if let Some(index) = &mut self.index {
+            index.insert(name, self.entries.len());
+        }
+        self.entries.push((name, value));
+    }
+
+    /// The names and their values, in the order the names were first met.
+    pub fn into_entries(self) -> Vec<(&'a str, T)> {
+        self.entries
+    }
+
+    /// The values, in the order their names were first met.
+    pub fn into_values(self) -> Vec<T> {
+        self.entries.into_iter().map(|(_, v)| v).collect()
+    }
+}
+
+/// Finds the entries of a list of named entries by name, the first of a
+/// name: by a scan while there are few, through an index built once beyond
+/// 16 (a validator looking up each key of a map of thousands
+/// of properties in the definitions made that quadratic).
+pub struct ByName<'s, 'a, T> {
+    entries: &'s [(&'a str, T)],
+    index: Option<SeededMap<&'a str, usize>>,
+}
+
+impl<'s, 'a, T> ByName<'s, 'a, T> {
+    /// An index of `entries` (built only if there are many).
+    pub fn new(entries: &'s [(&'a str, T)]) -> Self {
+        let index = (entries.len() > SCANNED).then(|| {
+            let mut index = SeededMap::default();
+            for (i, (name, _)) in entries.iter().enumerate() {
+                index.entry(*name).or_insert(i);
+            }
+            index
+        });
+        ByName { entries, index }
+    }
+
+    /// The value of the first entry named `name`.
+    pub fn get(&self, name: &str) -> Option<&'s T> {
+        let at = match &self.index {
+            None => self.entries.iter().position(|(n, _)| *n == name),
+            Some(index) => index.get(name).copied(),
+        };
+        at.map(|i| &self.entries[i].1)
+    }
+}
+
+impl<T> Default for Seen<'_, T> {
+    fn default() -> Self {
+        Seen::new()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Names are found before and after they are hashed, each at its first
+    /// value.
+    #[test]
+    fn seen_names_are_found_scanned_and_hashed() {
+        let names: Vec<String> = (0..40).map(|i| format!("n{i}")).collect();
+        let mut seen = Seen::new();
+        for (i, n) in names.iter().enumerate() {
+            assert!(seen.get_mut(n).is_none(), "{n} met too early");
+            seen.insert(n, i);
+            for (j, m) in names.iter().enumerate().take(i + 1) {
+                assert_eq!(seen.get_mut(m).copied(), Some(j), "{m} after {n}");
+            }
+        }
+        if let Some(v) = seen.get_mut("n3") {
+            *v = 99;
+        }
+        assert_eq!(seen.get_mut("n3").copied(), Some(99));
+        assert_eq!(seen.get("n3").copied(), Some(99));
+        assert_eq!(seen.get("n39").copied(), Some(39));
+        assert!(seen.get_mut("n40").is_none());
+        assert!(seen.get("n40").is_none());
+        let entries = seen.into_entries();
+        assert_eq!(entries.len(), 40);
+        assert_eq!(entries[3], ("n3", 99));
+        assert_eq!(entries[39], ("n39", 39));
+    }
+
+    /// Entries are found by name, the first of a name, with and without
+    /// the index; names not among them are not.
+    #[test]
+    fn entries_are_found_by_name_scanned_and_indexed() {
+        for len in [0, 3, 16, 17, 60] {
+            let names: Vec<String> = (0..len).map(|i| format!("n{}", i % 20)).collect();
+            let entries: Vec<(&str, usize)> = names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.as_str(), i))
+                .collect();
+            let by_name = ByName::new(&entries);
+            assert_eq!(by_name.index.is_some(), len > 16, "{len}");
+            for (i, n) in names.iter().enumerate() {
+                let first = names.iter().position(|m| m == n);
+                assert_eq!(by_name.get(n).copied(), first, "{n} of {len}");
+                assert!(first <= Some(i));
+            }
+            assert_eq!(by_name.get("n20"), None);
+            assert_eq!(by_name.get(""), None);
+        }
+    }
 
     #[test]
     fn hashes_are_stable_within_a_process_and_tell_strings_apart() {

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 
 use crate::graph::{Cond, ElementId, Graph, Kind};
 use crate::solve::Solution;
-use crate::texts::Seen;
+use v4t_yaml::hash::Seen;
 
 /// Runs every enabled check; a hosting cycle among present nodes is always
 /// an error.

@@ -18,7 +18,7 @@ mod picture;
 mod svg;
 
 use crate::error::Result;
-use crate::graph::{Cond, ElementId, Graph};
+use crate::graph::{Cond, ElementId, Graph, Scopes};
 use crate::{prepare, prepare_variant, Loader, ResolveOptions, SourceId, Sources};
 use picture::{Arrow, Cluster, Picture, Shape};
 
@@ -235,6 +235,7 @@ impl Drawer<'_> {
     /// Relations between drawn nodes; alternatives share a requirement name.
     fn relations(&mut self) {
         let g = self.g;
+        let scopes = Scopes::new(g);
         for &r in g.relations() {
             let e = g.get(r);
             let (Some(s), Some(t)) = (e.source(), e.target()) else {
@@ -244,7 +245,8 @@ impl Drawer<'_> {
                 continue;
             }
             let name = g.name(r);
-            let mut siblings = g.get(s).outgoing().iter().filter(|&&o| g.name(o) == name);
+            // The relations of its source of its name.
+            let mut siblings = scopes.members(g, r);
             // The set of alternatives is named by its first relation.
             let first = siblings.next().map(|f| f.0 as usize);
             let label = match self.condition(r) {

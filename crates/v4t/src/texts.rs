@@ -5,7 +5,6 @@
 //! a pass over a section has met so far ([`Seen`]).
 
 use std::fmt::{self, Write};
-use v4t_yaml::hash::SeededMap;
 
 /// Strings in order, concatenated, with where each one ends.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -68,78 +67,9 @@ impl Texts {
     }
 }
 
-/// Values by name, in the order the names were first met: scanned while
-/// there are few (a node's handful of properties, where hashing costs more
-/// than it saves), hashed from [`Seen::SCANNED`] on (a section of thousands
-/// of inputs or outputs made a scan per name quadratic).
-pub(crate) struct Seen<'a, T> {
-    entries: Vec<(&'a str, T)>,
-    /// Name to position in `entries`, once there are more than
-    /// [`Seen::SCANNED`] (made then: even an empty map seeds its hasher).
-    index: Option<SeededMap<&'a str, usize>>,
-}
-
-impl<'a, T> Seen<'a, T> {
-    /// How many names are scanned before they are hashed.
-    const SCANNED: usize = 16;
-
-    pub(crate) fn new() -> Self {
-        Seen {
-            entries: Vec::new(),
-            index: None,
-        }
-    }
-
-    /// The value of `name`, if it was met.
-    pub(crate) fn get_mut(&mut self, name: &str) -> Option<&mut T> {
-        let at = match &self.index {
-            None => self.entries.iter().position(|(n, _)| *n == name),
-            Some(index) => index.get(name).copied(),
-        };
-        at.and_then(|i| self.entries.get_mut(i)).map(|(_, v)| v)
-    }
-
-    /// Meets `name` (not met before) with `value`.
-    pub(crate) fn insert(&mut self, name: &'a str, value: T) {
-        if self.entries.len() == Self::SCANNED {
-            let index = self.entries.iter().enumerate().map(|(i, (n, _))| (*n, i));
-            self.index = Some(index.collect());
-        }
-        if let Some(index) = &mut self.index {
-            index.insert(name, self.entries.len());
-        }
-        self.entries.push((name, value));
-    }
-
-    /// The values, in the order their names were first met.
-    pub(crate) fn into_values(self) -> Vec<T> {
-        self.entries.into_iter().map(|(_, v)| v).collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{Seen, Texts};
-
-    /// Names are found before and after they are hashed, each at its first
-    /// value.
-    #[test]
-    fn seen_names_are_found_scanned_and_hashed() {
-        let names: Vec<String> = (0..40).map(|i| format!("n{i}")).collect();
-        let mut seen = Seen::new();
-        for (i, n) in names.iter().enumerate() {
-            assert!(seen.get_mut(n).is_none(), "{n} met too early");
-            seen.insert(n, i);
-            for (j, m) in names.iter().enumerate().take(i + 1) {
-                assert_eq!(seen.get_mut(m).copied(), Some(j), "{m} after {n}");
-            }
-        }
-        if let Some(v) = seen.get_mut("n3") {
-            *v = 99;
-        }
-        assert_eq!(seen.get_mut("n3").copied(), Some(99));
-        assert!(seen.get_mut("n40").is_none());
-    }
+    use super::Texts;
 
     #[test]
     fn strings_read_back_in_order() {

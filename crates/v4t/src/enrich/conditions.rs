@@ -6,7 +6,7 @@
 use super::single;
 use crate::document;
 use crate::error::{bail, Error, Result};
-use crate::graph::{Cond, CondList, ElementId, Graph, IdList, Kind, Origin};
+use crate::graph::{Cond, CondList, ElementId, Graph, IdList, Kind, Origin, Scopes};
 use crate::logic::LogicOp as Op;
 use crate::options::{self, ModeToken, Switches};
 use crate::types::{Collection, TypeSystem};
@@ -82,6 +82,7 @@ pub(super) fn enrich_conditions(
         named_by_input,
         type_specific,
         kinds: &kinds,
+        scopes: Scopes::new(g),
     };
     for (i, &r) in rank.iter().enumerate() {
         let id = ElementId(i as u32);
@@ -166,6 +167,7 @@ struct Context<'a> {
     named_by_input: Vec<bool>,
     type_specific: Option<NodeRef<'a>>,
     kinds: &'a Kinds,
+    scopes: Scopes,
 }
 
 /// The final condition list of `id` into `current[id]`. `own` is its
@@ -207,7 +209,7 @@ fn enrich_element(
         list.retain(|c| !matches!(c, Cond::Yaml(n) if !n.is_defined()));
         // 2. default alternative
         if e.default_alternative {
-            list = thin_vec::thin_vec![Cond::Bratan(scope_without(g, id))];
+            list = thin_vec::thin_vec![Cond::Bratan(cx.scopes.without(g, id))];
         }
         // 3. input-name condition
         if cx.named_by_input.get(id.0 as usize) == Some(&true) {
@@ -346,45 +348,20 @@ fn simplify_each(items: &mut CondList) {
     }
 }
 
-/// The set of mutually exclusive alternatives an element belongs to (9.5),
-/// in order: the elements of its container's list (or the graph's) that
-/// are alternatives of `id`, `id` among them.
-fn scope_members(g: &Graph, id: ElementId) -> impl Iterator<Item = ElementId> + '_ {
-    let e = g.get(id);
-    let container = e.container().map(|c| (c, g.get(c)));
-    let none: &[ElementId] = &[];
-    let (list, by_name) = match (e.kind, container) {
-        (Kind::Relation, Some((_, c))) => (c.outgoing(), true),
-        (Kind::Property, Some((c, _))) => (g.siblings(c, id), true),
-        (Kind::Artifact, Some((_, c))) => (c.artifacts(), true),
-        (Kind::Type, Some((_, c))) => (c.types(), false),
-        (Kind::Technology, Some((_, c))) => (c.technologies(), false),
-        (Kind::Input, _) => (g.inputs(), true),
-        (Kind::Output, _) => (g.outputs(), true),
-        _ => (none, false),
-    };
-    let name = g.name(id);
-    list.iter()
-        .copied()
-        .filter(move |&x| !by_name || g.name(x) == name)
-}
-
-fn scope_without(g: &Graph, id: ElementId) -> IdList {
-    scope_members(g, id).filter(|&x| x != id).collect()
-}
-
 fn has_manual(list: &[Cond]) -> bool {
     list.iter().any(|c| !c.is_generated())
 }
 
 /// Whether default-alternative pruning is allowed for `id` (9.5).
-fn default_pruning_allowed(g: &Graph, id: ElementId, current: &[CondList]) -> bool {
-    if scope_members(g, id).nth(1).is_none() {
+fn default_pruning_allowed(cx: &Context<'_>, id: ElementId, current: &[CondList]) -> bool {
+    let g = cx.g;
+    let members = cx.scopes.members(g, id);
+    if members.clone().nth(1).is_none() {
         return false;
     }
     let is_property = g.get(id).kind == Kind::Property;
     // The candidates are exactly `[id]`.
-    let mut candidates = scope_members(g, id)
+    let mut candidates = members
         .filter(|&x| !has_manual(&current[x.0 as usize]))
         .filter(|&x| !is_property || !g.get(x).is_fallback());
     candidates.next() == Some(id) && candidates.next().is_none()
@@ -546,7 +523,7 @@ fn other_part(
     // The `default` token: the bratan of the other alternatives, where
     // default-alternative pruning is allowed (9.5).
     let default_bratan =
-        || default_pruning_allowed(g, id, current).then(|| Cond::Bratan(scope_without(g, id)));
+        || default_pruning_allowed(cx, id, current).then(|| Cond::Bratan(cx.scopes.without(g, id)));
     let consistency = |c: Option<Cond>| Ok(Some((c, true)));
     let semantic = |c: Option<Cond>| Ok(Some((c, false)));
     match (e.kind, t) {
@@ -557,9 +534,11 @@ fn other_part(
             consistency((!e.consumes().is_empty()).then(consumed))
         }
         (Kind::Property, T::Default) => {
-            let applies = g.get(id).is_fallback() || default_pruning_allowed(g, id, current);
+            let applies = g.get(id).is_fallback() || default_pruning_allowed(cx, id, current);
             let others = || {
-                let others = scope_without(g, id)
+                let others = cx
+                    .scopes
+                    .without(g, id)
                     .into_iter()
                     .filter(|&x| !g.get(x).is_fallback());
                 Cond::Bratan(others.collect())
@@ -574,7 +553,7 @@ fn other_part(
         }
         // `technology`: the spec's name of `managed`.
         (Kind::Artifact, T::Managed | T::Technology) => semantic(Some(Cond::Op(Op::IsManaged, id))),
-        (Kind::Technology, T::Other) => consistency(Some(Cond::Bratan(scope_without(g, id)))),
+        (Kind::Technology, T::Other) => consistency(Some(Cond::Bratan(cx.scopes.without(g, id)))),
         (Kind::Technology, T::Scenario) => semantic(super::technologies::scenario_condition(
             cx.doc, g, cx.types, id,
         )?),

@@ -5,9 +5,9 @@
 use super::Constraints;
 use crate::error::{bail, Error, Result};
 use crate::graph::{Constraint, ElementId, Graph, Kind};
-use crate::texts::Seen;
 use crate::types::TypeSystem;
 use thin_vec::thin_vec;
+use v4t_yaml::hash::Seen;
 use v4t_yaml::{Node, NodeRef};
 
 /// Groups `ids` by element name (first-appearance order).

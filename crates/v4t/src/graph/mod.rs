@@ -14,6 +14,7 @@ mod hosting;
 pub(crate) mod lookup;
 mod managed;
 mod scenario;
+mod scopes;
 
 pub(crate) use build::{
     add_fallback_properties, build_for_technologies, build_moving_conditions, is_fallback_value,
@@ -22,6 +23,7 @@ pub(crate) use build::{
 pub(crate) use cond::{Cond, CondList, Origin};
 pub(crate) use constraint::Constraint;
 pub(crate) use scenario::{strings, PlacedScenarios, Scenario};
+pub(crate) use scopes::Scopes;
 
 use crate::document::{section, section_mut, Section, Sections};
 pub(crate) use crate::kind::Kind;
