@@ -6,6 +6,7 @@
 
 use crate::section::Section;
 use v4t_source::Code;
+use v4t_yaml::hash::ByName;
 use v4t_yaml::{KeyRef, Node, NodeRef, SeqRef, Value, ValueRef};
 
 use super::defs::{DefNode, Schema, MAX_NESTING};
@@ -412,9 +413,10 @@ impl<'t, 'a> Checker<'t, 'a> {
             return false;
         };
         let props = self.type_entries(ty, "properties");
+        let props_by_name = ByName::new(&props);
         for (k, item) in m.iter() {
-            match props.iter().find(|(n, _)| *n == k.name()) {
-                Some((_, p)) => {
+            match props_by_name.get(k.name()) {
+                Some(p) => {
                     if p.fixed().is_some() {
                         self.error(
                             Code::Definition,

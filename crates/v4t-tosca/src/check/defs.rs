@@ -13,6 +13,7 @@
 use crate::keynames::Entity;
 use crate::section::Section;
 use v4t_source::Code;
+use v4t_yaml::hash::Seen;
 use v4t_yaml::{MapRef, NodeRef, Span};
 
 use super::Checker;
@@ -185,17 +186,19 @@ fn collect_named<'a, I>(
 where
     I: Iterator<Item = (&'a str, NodeRef<'a>)>,
 {
-    let mut out: Vec<(&'a str, Param<'a>)> = Vec::new();
+    // By name (a scan of the names met per entry was quadratic in a type's
+    // properties, and cubic along a long chain of types).
+    let mut out: Seen<'a, Param<'a>> = Seen::new();
     for d in chain {
         for (name, node) in entries(d.node) {
             let def = DefNode { node, doc: d.doc };
-            match out.iter_mut().find(|(n, _)| *n == name) {
-                Some((_, p)) => p.defs.push(def),
-                None => out.push((name, Param { defs: vec![def] })),
+            match out.get_mut(name) {
+                Some(p) => p.defs.push(def),
+                None => out.insert(name, Param { defs: vec![def] }),
             }
         }
     }
-    out
+    out.into_entries()
 }
 
 impl<'t, 'a> Checker<'t, 'a> {
@@ -225,13 +228,16 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// The attributes of a type: its attribute definitions and, reflected,
     /// its property definitions (§9.6).
     pub fn type_attributes(&self, t: TypeId) -> Vec<(&'a str, Param<'a>)> {
-        let mut attrs = self.type_entries(t, "attributes");
+        let mut attrs: Seen<'a, Param<'a>> = Seen::new();
+        for (name, p) in self.type_entries(t, "attributes") {
+            attrs.insert(name, p);
+        }
         for (name, p) in self.type_entries(t, "properties") {
-            if !attrs.iter().any(|(n, _)| *n == name) {
-                attrs.push((name, p));
+            if attrs.get_mut(name).is_none() {
+                attrs.insert(name, p);
             }
         }
-        attrs
+        attrs.into_entries()
     }
 
     /// Resolves a type name quietly (views never report).

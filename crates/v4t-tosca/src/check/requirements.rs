@@ -8,6 +8,7 @@
 use crate::keynames::Entity;
 use crate::section::Section;
 use v4t_source::Code;
+use v4t_yaml::hash::{ByName, Seen};
 use v4t_yaml::{MapRef, NodeRef, Span, ValueRef};
 
 use super::defs::{Param, Role};
@@ -43,6 +44,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         };
         let defs = self.node_requirements(ty);
+        let defs_by_name = ByName::new(&defs);
         let mut counted: Vec<Counted<'a>> = Vec::new();
         for (i, item) in list.iter().enumerate() {
             self.at_index(i, |c| {
@@ -58,7 +60,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     );
                     return;
                 };
-                let Some((_, def)) = defs.iter().find(|(n, _)| *n == k.name()) else {
+                let Some(def) = defs_by_name.get(k.name()) else {
                     let message = format!(
                         "node type `{}` has no requirement `{}`",
                         c.type_name(ty),
@@ -82,12 +84,20 @@ impl<'t, 'a> Checker<'t, 'a> {
         if self.v13() {
             return;
         }
+        // The assignments of each name, in order (a scan of all of them per
+        // definition was quadratic in a node's requirements).
+        let mut by_name: Seen<'a, Vec<&Counted<'a>>> = Seen::new();
+        for c in counted {
+            match by_name.get_mut(c.0) {
+                Some(mine) => mine.push(c),
+                None => by_name.insert(c.0, vec![c]),
+            }
+        }
         for (name, def) in self.node_requirements(ty) {
-            let mine: Vec<_> = counted.iter().filter(|(n, ..)| *n == name).collect();
-            if mine.is_empty() {
+            let Some(mine) = by_name.get(name) else {
                 // An implicit assignment with count = min is created (§8.5.4).
                 continue;
-            }
+            };
             if mine.iter().any(|(_, c, ..)| c.is_none()) {
                 continue; // a count given by a function
             }

@@ -10,7 +10,7 @@ use crate::keynames::Entity;
 use crate::section::Section;
 use std::rc::Rc;
 use v4t_source::Code;
-use v4t_yaml::hash::SeededMap;
+use v4t_yaml::hash::{ByName, SeededMap};
 
 use v4t_yaml::{MapRef, NodeRef, SeqRef, Span, ValueRef};
 
@@ -576,8 +576,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(map) = self.named_map(node, &format!("the {what} assignments"), section) else {
             return;
         };
+        let defs_by_name = ByName::new(defs);
         for (k, v) in map.iter() {
-            let Some((_, p)) = defs.iter().find(|(n, _)| *n == k.name()) else {
+            let Some(p) = defs_by_name.get(k.name()) else {
                 self.error(
                     Code::UndefinedReference,
                     section,
@@ -741,8 +742,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         if let Some(map) = map {
             self.path.push("capabilities");
+            let caps_by_name = ByName::new(&caps);
             for (k, v) in map.iter() {
-                let Some((_, cap)) = caps.iter().find(|(n, _)| *n == k.name()) else {
+                let Some(cap) = caps_by_name.get(k.name()) else {
                     let message = format!(
                         "node type `{}` has no capability `{}`",
                         self.type_name(ty),
@@ -811,8 +813,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(map) = self.named_map(node, "`interfaces`", section) else {
             return;
         };
+        let defs_by_name = ByName::new(defs);
         for (k, v) in map.iter() {
-            let Some((_, def)) = defs.iter().find(|(n, _)| *n == k.name()) else {
+            let Some(def) = defs_by_name.get(k.name()) else {
                 self.error(
                     Code::UndefinedReference,
                     Section::InterfaceAssignment,
@@ -866,8 +869,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 else {
                     return;
                 };
+                let defs_by_name = ByName::new(&defs);
                 for (k, ov) in om.iter() {
-                    let Some((_, od)) = defs.iter().find(|(n, _)| *n == k.name()) else {
+                    let Some(od) = defs_by_name.get(k.name()) else {
                         let what = if key == "operations" {
                             "operation"
                         } else {
@@ -888,12 +892,13 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if v13 {
             let defs = self.interface_parts(def, "operations");
+            let defs_by_name = ByName::new(&defs);
             for (k, ov) in m.iter() {
                 if k.name() == "inputs" || k.name() == "operations" || k.name() == "notifications" {
                     continue;
                 }
-                match defs.iter().find(|(n, _)| *n == k.name()) {
-                    Some((_, od)) => self.at(k.name(), |c| c.operation_assignment(ov, od)),
+                match defs_by_name.get(k.name()) {
+                    Some(od) => self.at(k.name(), |c| c.operation_assignment(ov, od)),
                     None => {
                         self.error(
                             Code::UndefinedReference,
@@ -919,9 +924,10 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(map) = self.named_map(node, "`inputs`", Section::ParameterValueAssignment) else {
             return;
         };
+        let defs_by_name = ByName::new(defs);
         for (k, v) in map.iter() {
-            match defs.iter().find(|(n, _)| *n == k.name()) {
-                Some((_, p)) => self.at(k.name(), |c| {
+            match defs_by_name.get(k.name()) {
+                Some(p) => self.at(k.name(), |c| {
                     c.assignment(k.name(), v, p, "input", Section::ParameterValueAssignment)
                 }),
                 None => {

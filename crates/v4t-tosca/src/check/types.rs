@@ -5,6 +5,7 @@
 use crate::keynames::{is_keyname, keynames, Entity};
 use crate::section::Section;
 use v4t_source::Code;
+use v4t_yaml::hash::{ByName, SeededSet};
 use v4t_yaml::{MapRef, NodeRef, Span};
 
 use super::defs::{is_short_form, DefNode, Param, Place, Role};
@@ -860,7 +861,8 @@ impl<'t, 'a> Checker<'t, 'a> {
         else {
             return;
         };
-        let mut names: Vec<&str> = Vec::new();
+        let mut names: SeededSet<&str> = SeededSet::default();
+        let parents_by_name = ByName::new(parents);
         for (i, item) in list.iter().enumerate() {
             self.at_index(i, |c| {
                 let Some(m) = c.expect_map(
@@ -880,7 +882,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     return;
                 }
                 let (k, def) = m.first().expect("one entry");
-                if names.contains(&k.name()) {
+                if !names.insert(k.name()) {
                     c.error(
                         Code::Duplicate,
                         Section::RequirementDefinition,
@@ -888,8 +890,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         format!("requirement `{}` is defined twice", k.name()),
                     );
                 }
-                names.push(k.name());
-                let parent = parents.iter().find(|(n, _)| *n == k.name()).map(|(_, p)| p);
+                let parent = parents_by_name.get(k.name());
                 c.at(k.name(), |c| c.requirement_def(def, parent));
             });
         }
@@ -1143,8 +1144,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(m) = self.named_map(node, "`interfaces`", Section::InterfaceDefinition) else {
             return;
         };
+        let parents_by_name = ByName::new(parents);
         for (k, def) in m.iter() {
-            let parent = parents.iter().find(|(n, _)| *n == k.name()).map(|(_, p)| p);
+            let parent = parents_by_name.get(k.name());
             self.at(k.name(), |c| c.interface_def(def, parent));
         }
     }
@@ -1155,9 +1157,10 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(m) = self.named_map(node, "`interfaces`", Section::RequirementDefinition) else {
             return;
         };
+        let parents_by_name = ByName::new(parents);
         for (k, def) in m.iter() {
-            match parents.iter().find(|(n, _)| *n == k.name()) {
-                Some((_, p)) => self.at(k.name(), |c| c.interface_def(def, Some(p))),
+            match parents_by_name.get(k.name()) {
+                Some(p) => self.at(k.name(), |c| c.interface_def(def, Some(p))),
                 None => self.error(
                     Code::UndefinedReference,
                     Section::RequirementDefinition,
@@ -1233,6 +1236,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if self.v13() {
             // 1.3: operations may be listed directly in the interface definition.
             let parents = super::defs::collect_section(&chain, "operations");
+            let parents_by_name = ByName::new(&parents);
             for (k, v) in map.iter() {
                 if ![
                     "type",
@@ -1244,7 +1248,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 ]
                 .contains(&k.name())
                 {
-                    let parent = parents.iter().find(|(n, _)| *n == k.name()).map(|(_, p)| p);
+                    let parent = parents_by_name.get(k.name());
                     self.at(k.name(), |c| c.operation_def(v, parent, Place::Type));
                 }
             }
@@ -1277,6 +1281,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if self.v13() {
             let parents = super::defs::collect_section(parent_chain, "operations");
+            let parents_by_name = ByName::new(&parents);
             for (k, v) in map.iter() {
                 if !is_keyname(Entity::Type(Kind::Interface), self.grammar, k.name()) {
                     // An operation listed directly is a map (or empty);
@@ -1291,7 +1296,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.note("an operation listed directly in a TOSCA 1.3 interface type is a map of operation keynames");
                         continue;
                     }
-                    let parent = parents.iter().find(|(n, _)| *n == k.name()).map(|(_, p)| p);
+                    let parent = parents_by_name.get(k.name());
                     self.at(k.name(), |c| {
                         c.operation_def(v, parent, Place::InterfaceType)
                     });
@@ -1318,8 +1323,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(m) = self.named_map(ops, &format!("`{key}`"), Section::OperationDefinition) else {
             return;
         };
+        let parents_by_name = ByName::new(parents);
         for (k, def) in m.iter() {
-            let parent = parents.iter().find(|(n, _)| *n == k.name()).map(|(_, p)| p);
+            let parent = parents_by_name.get(k.name());
             if parent.is_none() && !allow_new {
                 self.error(
                     Code::UndefinedReference,
@@ -1407,8 +1413,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(m) = self.named_map(tr, "`triggers`", Section::TriggerDefinition) else {
             return;
         };
+        let parents_by_name = ByName::new(parents);
         for (k, def) in m.iter() {
-            if parents.iter().any(|(n, _)| *n == k.name()) {
+            if parents_by_name.get(k.name()).is_some() {
                 self.error(
                     Code::Definition,
                     Section::PolicyType,
