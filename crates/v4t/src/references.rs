@@ -31,6 +31,7 @@ use crate::types::{Collection, TypeSystem};
 use crate::version::Grammar;
 use v4t_source::{Code, Diagnostic};
 use v4t_tosca::DocId;
+use v4t_yaml::hash::{SeededMap, Seen};
 use v4t_yaml::{MapRef, NodeRef, Span, ValueRef};
 
 /// Checks the references of the present elements (nothing on TOSCA 1.3),
@@ -407,6 +408,8 @@ pub(crate) fn count_range_warnings(
     types: &TypeSystem<'_>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    // Node types are shared by many nodes: their minimums are read once.
+    let mut minimums: SeededMap<v4t_tosca::TypeId, Seen<'_, u64>> = SeededMap::default();
     for &n in g.nodes().iter().filter(|&&n| solution.is_present(n)) {
         let e = g.get(n);
         if e.outgoing().is_empty() {
@@ -418,25 +421,27 @@ pub(crate) fn count_range_warnings(
         let Some(node_type) = types.resolve(Collection::Node, g.name(t)) else {
             continue;
         };
-        let mut names: Vec<&str> = Vec::new();
+        let minimums = minimums
+            .entry(node_type)
+            .or_insert_with(|| minimum_counts(types, node_type));
+        // The relationships of each requirement name, kept and written, in
+        // the order the names are first met; one pass over the relations.
+        let mut counts: Seen<'_, (u64, u64)> = Seen::new();
         for &r in e.outgoing() {
-            let name = g.name(r);
-            if !names.contains(&name) {
-                names.push(name);
+            let written = g.relationships(r);
+            let kept = if solution.is_present(r) { written } else { 0 };
+            match counts.get_mut(g.name(r)) {
+                Some((k, w)) => {
+                    *k = k.saturating_add(kept);
+                    *w = w.saturating_add(written);
+                }
+                None => counts.insert(g.name(r), (kept, written)),
             }
         }
-        for name in names {
-            let Some(min) = minimum_count(types, node_type, name) else {
+        for (name, (kept, written)) in counts.into_entries() {
+            let Some(&min) = minimums.get(name) else {
                 continue;
             };
-            let count = |present_only: bool| -> u64 {
-                e.outgoing()
-                    .iter()
-                    .filter(|&&r| g.name(r) == name && (!present_only || solution.is_present(r)))
-                    .map(|&r| g.relationships(r))
-                    .sum()
-            };
-            let (kept, written) = (count(true), count(false));
             // Only where pruning removed assignments.
             if kept < min && kept < written {
                 let message = format!(
@@ -454,29 +459,115 @@ pub(crate) fn count_range_warnings(
     out
 }
 
-/// The minimum of the `count_range` of requirement `name` in the definition
-/// of node type `t` or of its nearest ancestor that defines it.
-fn minimum_count(types: &TypeSystem<'_>, t: v4t_tosca::TypeId, name: &str) -> Option<u64> {
-    types.chain_of(t).find_map(|x| {
-        let reqs = types.definition(x)?.get("requirements")?.as_seq()?;
-        let def = reqs
+/// The minimum of the `count_range` of each requirement of node type `t`:
+/// of the first definition of the name in `t` or in its nearest ancestor
+/// whose first definition of the name gives one (a positive integer). All
+/// names at once: a lookup of each name in the definitions was quadratic in
+/// a type's requirements.
+fn minimum_counts<'t>(types: &TypeSystem<'t>, t: v4t_tosca::TypeId) -> Seen<'t, u64> {
+    let mut minimums = Seen::new();
+    for x in types.chain_of(t) {
+        let Some(reqs) = types
+            .definition(x)
+            .and_then(|d| d.get("requirements"))
+            .and_then(NodeRef::as_seq)
+        else {
+            continue;
+        };
+        // Only the first definition of a name in a type counts.
+        let mut met: Seen<'t, ()> = Seen::new();
+        for (k, def) in reqs
             .iter()
             .filter_map(|r| r.as_map().and_then(|m| m.first()))
-            .find(|(k, _)| k.name() == name)
-            .map(|(_, d)| d)?;
-        let min = def
-            .get("count_range")
-            .and_then(NodeRef::as_seq)
-            .and_then(|r| r.first())
-            .and_then(NodeRef::as_f64)
-            .filter(|m| *m > 0.0 && m.fract() == 0.0)?;
-        Some(min as u64)
-    })
+        {
+            let name = k.name();
+            if met.get(name).is_some() {
+                continue;
+            }
+            met.insert(name, ());
+            if minimums.get(name).is_some() {
+                continue;
+            }
+            let min = def
+                .get("count_range")
+                .and_then(NodeRef::as_seq)
+                .and_then(|r| r.first())
+                .and_then(NodeRef::as_f64)
+                .filter(|m| *m > 0.0 && m.fract() == 0.0);
+            if let Some(min) = min {
+                minimums.insert(name, min as u64);
+            }
+        }
+    }
+    minimums
 }
 
 #[cfg(test)]
 mod tests {
     use v4t_source::Sources;
+
+    /// A node whose variant keeps fewer relationships of a requirement than
+    /// the `count_range` of its type asks for, where pruning removed some,
+    /// is warned about once per requirement name, in the order the names are
+    /// first written; the minimum is the nearest definition's that gives one.
+    #[test]
+    fn count_range_warnings_name_each_requirement_pruned_below_its_minimum() {
+        let text = "\
+tosca_definitions_version: tosca_2_0
+capability_types: {C: {}}
+relationship_types: {R: {valid_capability_types: [C]}}
+node_types:
+  Base:
+    capabilities: {c: {type: C}}
+    requirements:
+      - r: {capability: C, relationship: R, count_range: [2, 3]}
+      - s: {capability: C, relationship: R, count_range: [1, 1]}
+      - u: {capability: C, relationship: R, count_range: [0, 2]}
+  Child:
+    derived_from: Base
+    requirements:
+      - s: {capability: C, relationship: R}
+      - v: {capability: C, relationship: R, count_range: [1, 1]}
+service_template:
+  variability:
+    inputs:
+      on: {type: boolean}
+  node_templates:
+    b: {type: Base}
+    a:
+      type: Child
+      requirements:
+        - v: {node: b, conditions: {variability_input: on}}
+        - r: {node: b, conditions: {variability_input: on}}
+        - s: {node: b, conditions: {variability_input: on}}
+        - r: b
+        - u: {node: b, conditions: {variability_input: on}}
+";
+        let mut sources = Sources::new();
+        let p = crate::testing::prepare(&mut sources, text).expect("prepares");
+        let types = p.files.system();
+        let warnings = |on: bool| -> Vec<String> {
+            let inputs = crate::testing::doc(&format!("{{on: {on}}}"))
+                .as_map()
+                .cloned()
+                .unwrap_or_default();
+            let solution =
+                crate::solve::solve(&p.doc, &p.graph, &types, inputs, 0.0).expect("solves");
+            super::count_range_warnings(&p.graph, &solution, &types)
+                .into_iter()
+                .map(|d| d.message)
+                .collect()
+        };
+        assert_eq!(warnings(true), Vec::<String>::new());
+        let pruned = warnings(false);
+        let said = |name: &str, kept: u64, min: u64| {
+            format!("keeps {kept} of the at least {min} relationships of requirement \"{name}\"")
+        };
+        assert_eq!(pruned.len(), 3, "{pruned:#?}");
+        for (w, (name, kept, min)) in pruned.iter().zip([("v", 0, 1), ("r", 1, 2), ("s", 0, 1)]) {
+            assert!(w.contains(&said(name, kept, min)), "{w}");
+        }
+    }
 
     /// The reference checks read the template's substitution mappings and
     /// workflows through [`v4t_yaml::NodeRef`]: on a `Doc` of the prepared
