@@ -22,6 +22,9 @@
 //!   random product line of `n` boolean inputs, `2n/3` conditional nodes and
 //!   `n/6` constraints.
 //!
+//! * [`shapes`]: templates that grow one list at a time (`v4t-bench
+//!   scaling`), to find lookups that scan a list once per entry.
+//!
 //! The generators write text directly (no YAML tree), so generating a
 //! 100,000-seed template costs a few milliseconds.
 //!
@@ -35,6 +38,8 @@
 #![forbid(unsafe_code)]
 
 use std::fmt::Write;
+
+pub mod shapes;
 
 /// A generated template and the inputs to resolve it with.
 #[derive(Clone, Debug)]

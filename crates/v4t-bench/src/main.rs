@@ -8,6 +8,7 @@
 //! v4t-bench generate-tosca --size N --out FILE
 //! v4t-bench graph [--family 1|2|3] [--sizes 1000,5000] [--runs 3] [--timeout 120] [--v4t PATH]
 //! v4t-bench explain [--family 1|2|3] [--sizes 2000,20000] [--runs 1] [--timeout 120] [--v4t PATH]
+//! v4t-bench scaling [--size 2000] [--runs 3] [--timeout 60] [--shapes a,b] [--v4t PATH]
 //! ```
 //!
 //! `run` generates each template into a temporary directory, runs the `v4t`
@@ -25,6 +26,11 @@
 //! dot` and `--format svg` (the variable template), stopping a run after
 //! `--timeout` seconds. `explain` times `v4t explain TEMPLATE --inputs
 //! INPUTS` (every element) the same way, with its peak memory.
+//!
+//! `scaling` times each command of each [`v4t_bench::shapes`] template at
+//! `--size` entries and at four times as many, as whole processes, and
+//! prints how much longer the larger took: about 4 is linear, about 16 a
+//! lookup that scans the list once per entry.
 
 mod analysis;
 mod drawing;
@@ -46,7 +52,8 @@ const USAGE: &str = "usage:
   v4t-bench analyze --family 1|2|4|5 --size N [--runs R] [--details] [--why] [--sample T] [--random N] [--export uvl|dimacs]
   v4t-bench generate-tosca --size N --out FILE
   v4t-bench graph [--family 1|2|3] [--sizes N,N,..] [--runs R] [--timeout SECONDS] [--v4t PATH]
-  v4t-bench explain [--family 1|2|3] [--sizes N,N,..] [--runs R] [--timeout SECONDS] [--v4t PATH]";
+  v4t-bench explain [--family 1|2|3] [--sizes N,N,..] [--runs R] [--timeout SECONDS] [--v4t PATH]
+  v4t-bench scaling [--size N] [--runs R] [--timeout SECONDS] [--shapes NAME,..] [--v4t PATH]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -68,6 +75,7 @@ fn main() -> ExitCode {
         Some("generate-tosca") => generate_tosca(&args[1..]),
         Some("graph") => graph(&args[1..]),
         Some("explain") => explain(&args[1..]),
+        Some("scaling") => scaling(&args[1..]),
         _ => Err(USAGE.to_string()),
     };
     match result {
@@ -381,4 +389,71 @@ fn default_v4t() -> Result<PathBuf, String> {
             candidate.display()
         ))
     }
+}
+
+/// Times every command of every shape (or of those `--shapes` names) at
+/// `--size` entries and at four times as many.
+fn scaling(args: &[String]) -> Result<(), String> {
+    use v4t_bench::shapes::SHAPES;
+    let flags = Flags { args };
+    flags.check(&["--size", "--runs", "--timeout", "--shapes", "--v4t"], &[])?;
+    let size = flags.number("--size", 2_000)?.max(1);
+    let runs = flags.number("--runs", 3)?.max(1);
+    let timeout = std::time::Duration::from_secs(flags.number("--timeout", 60)? as u64);
+    let v4t = match flags.value("--v4t") {
+        Some(p) => PathBuf::from(p),
+        None => default_v4t()?,
+    };
+    let wanted: Option<Vec<&str>> = flags.value("--shapes").map(|s| s.split(',').collect());
+    if let Some(unknown) = wanted
+        .iter()
+        .flatten()
+        .find(|w| !SHAPES.iter().any(|s| s.name == **w))
+    {
+        return Err(format!("unknown shape {unknown:?}"));
+    }
+    let work = std::env::temp_dir().join(format!("v4t-bench-scaling-{}", std::process::id()));
+    std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+    let result = (|| {
+        let mut out = format!(
+            "| shape | command | {size} entries s | {} entries s | growth |\n|---|---|---:|---:|---:|\n",
+            4 * size
+        );
+        for shape in SHAPES
+            .iter()
+            .filter(|s| wanted.as_ref().is_none_or(|w| w.contains(&s.name)))
+        {
+            let mut templates = Vec::new();
+            for n in [size, 4 * size] {
+                let path = work.join(format!("{}-{n}.yaml", shape.name));
+                std::fs::write(&path, shape.generate(n))
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                templates.push(path);
+            }
+            for &command in shape.commands {
+                let mut times = Vec::new();
+                for template in &templates {
+                    let args = [command.as_ref(), template.as_os_str()];
+                    times.push(drawing::median_run(&v4t, runs, timeout, &args)?);
+                }
+                let growth = match (times[0], times[1]) {
+                    (Some(a), Some(b)) if a.as_secs_f64() > 0.0 => {
+                        format!("{:.1}x", b.as_secs_f64() / a.as_secs_f64())
+                    }
+                    _ => "-".to_string(),
+                };
+                out.push_str(&format!(
+                    "| {} | `{command}` | {} | {} | {growth} |\n",
+                    shape.name,
+                    drawing::seconds(times[0], timeout),
+                    drawing::seconds(times[1], timeout),
+                ));
+                eprintln!("{} {command}: done", shape.name);
+            }
+        }
+        println!("{out}");
+        Ok(())
+    })();
+    let _ = std::fs::remove_dir_all(&work);
+    result
 }
