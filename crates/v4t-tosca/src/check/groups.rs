@@ -6,6 +6,7 @@
 use crate::keynames::Entity;
 use crate::section::Section;
 use v4t_source::Code;
+use v4t_yaml::hash::SeededSet;
 use v4t_yaml::NodeRef;
 
 use super::defs::Role;
@@ -91,7 +92,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(list) = self.expect_seq(node, "`policies`", Section::PolicyDefinitions) else {
             return;
         };
-        let mut names: Vec<&str> = Vec::new();
+        let mut names: SeededSet<&str> = SeededSet::default();
         for (i, item) in list.iter().enumerate() {
             self.at_index(i, |c| {
                 let Some(m) = c.expect_map(item, "a policy definition", section) else { return };
@@ -100,10 +101,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                     return;
                 }
                 let (k, v) = m.first().expect("one entry");
-                if names.contains(&k.name()) {
+                if !names.insert(k.name()) {
                     c.error(Code::Duplicate, Section::ServiceTemplateGrammar, k.span(), format!("policy `{}` is defined twice", k.name()));
                 }
-                names.push(k.name());
                 c.at(k.name(), |c| c.policy(v, idx, section));
             });
         }

@@ -6,7 +6,7 @@
 use crate::keynames::Entity;
 use crate::section::Section;
 use v4t_source::Code;
-use v4t_yaml::{NodeRef, Span};
+use v4t_yaml::{MapRef, NodeRef, Span};
 
 use super::defs::{Place, Role};
 use super::template::{Index, Tpl};
@@ -257,9 +257,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let Some(sm) = c.named_map(steps, "`steps`", Section::WorkflowStep) else {
                     return;
                 };
-                let step_names: Vec<&str> = sm.keys().collect();
                 for (k, s) in sm.iter() {
-                    c.at(k.name(), |c| c.step(s, idx, &step_names));
+                    c.at(k.name(), |c| c.step(s, idx, sm));
                 }
             });
         }
@@ -268,8 +267,8 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// One workflow step (§13.2.2): target, filter, activities and the
     /// steps it continues with (`on_success`, `on_failure`, names of steps
-    /// of this workflow).
-    fn step(&mut self, s: NodeRef<'a>, idx: &Index<'a>, step_names: &[&str]) {
+    /// of this workflow, `steps`).
+    fn step(&mut self, s: NodeRef<'a>, idx: &Index<'a>, steps: MapRef<'a>) {
         let Some(m) = self.expect_map(s, "a workflow step", Section::WorkflowStep) else {
             return;
         };
@@ -364,7 +363,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }),
             };
             for (name, span) in names {
-                if !step_names.contains(&name) {
+                if !steps.contains_key(name) {
                     self.error(
                         Code::UndefinedReference,
                         Section::WorkflowStep,
