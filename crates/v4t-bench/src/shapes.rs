@@ -157,6 +157,27 @@ pub const SHAPES: &[Shape] = &[
         },
     },
     Shape {
+        name: "groups-policies-steps-2.0",
+        commands: &["validate", "resolve", "graph"],
+        generate: |n| {
+            format!(
+                "{TOSCA_2}node_types:\n  T: {{}}\npolicy_types:\n  P: {{targets: [T]}}\ngroup_types:\n  G: {{members: [T]}}\n\
+                 service_template:\n  node_templates:\n{}  groups:\n{}  policies:\n{}  workflows:\n    w:\n      steps:\n{}",
+                lines(n, |i| format!("    n{i}: {{type: T}}")),
+                lines(n, |i| format!("    g{i}: {{type: G, members: [n{i}]}}")),
+                lines(n, |i| format!("    - p{i}: {{type: P, targets: [n{i}]}}")),
+                lines(n, |i| {
+                    let next = if i + 1 < n {
+                        format!(", on_success: [s{}]", i + 1)
+                    } else {
+                        String::new()
+                    };
+                    format!("        s{i}: {{target: n{i}, activities: [{{delegate: deploy}}]{next}}}")
+                }),
+            )
+        },
+    },
+    Shape {
         name: "data-type-2.0",
         commands: &["validate"],
         generate: |n| {
