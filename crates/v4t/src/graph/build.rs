@@ -1604,13 +1604,14 @@ impl<'d> Builder<'d> {
             .chain(&self.g.outputs)
             .copied()
             .collect();
+        let inputs = self.by_name(&self.g.inputs);
         for id in owners {
             let kind = self.g.get(id).kind;
             if kind == Kind::Property {
                 let Some(value) = self.g.property_value(self.doc, id) else {
                     continue;
                 };
-                self.read_references(id, kind, References::of(value, &[]));
+                self.read_references(id, kind, References::of(value, &[]), &inputs);
                 continue;
             }
             let Some(raw) = self.g.raw(self.doc, id) else {
@@ -1643,25 +1644,38 @@ impl<'d> Builder<'d> {
                 Kind::Policy => References::of(raw, &["type", "properties", "targets"]),
                 _ => References::of(raw, &[]),
             };
-            self.read_references(id, kind, refs);
+            self.read_references(id, kind, refs, &inputs);
         }
-        self.substitution_parameters();
+        self.substitution_parameters(&inputs);
     }
 
-    /// The elements of `list` (inputs or outputs) named `name`: list-form
-    /// alternatives share a name.
-    fn named(&self, list: &[ElementId], name: &str) -> Vec<ElementId> {
-        list.iter()
-            .copied()
-            .filter(|&i| self.g.name(i) == name)
-            .collect()
+    /// The elements of `list` (inputs or outputs) by name, in list order
+    /// (list-form alternatives share a name): built once, where a scan of
+    /// the list per reference was quadratic in the section.
+    fn by_name(&self, list: &[ElementId]) -> SeededMap<String, Vec<ElementId>> {
+        let mut named: SeededMap<String, Vec<ElementId>> = SeededMap::default();
+        for &i in list {
+            match named.get_mut(self.g.name(i)) {
+                Some(same) => same.push(i),
+                None => {
+                    named.insert(self.g.name(i).to_string(), vec![i]);
+                }
+            }
+        }
+        named
     }
 
     /// Links element `id` (of `kind`) with the inputs and node templates
     /// its definition reads ([`Builder::references_20`]).
-    fn read_references(&mut self, id: ElementId, kind: Kind, refs: References<'_>) {
+    fn read_references(
+        &mut self,
+        id: ElementId,
+        kind: Kind,
+        refs: References<'_>,
+        inputs: &SeededMap<String, Vec<ElementId>>,
+    ) {
         for name in refs.inputs {
-            for i in self.named(&self.g.inputs, name) {
+            for &i in inputs.get(name).into_iter().flatten() {
                 self.read(id, i);
                 self.link(i, id);
             }
@@ -1682,10 +1696,11 @@ impl<'d> Builder<'d> {
     /// and attributes to (§15.2, §15.3) are read by the template itself, in
     /// every variant: each is its own consumer (producer), so `is_consumed`
     /// (`is_produced`) holds whenever it is present and pruning keeps it.
-    fn substitution_parameters(&mut self) {
+    fn substitution_parameters(&mut self, inputs: &SeededMap<String, Vec<ElementId>>) {
         let Some(sm) = self.tt().and_then(|t| t.get("substitution_mappings")) else {
             return;
         };
+        let outputs = self.by_name(&self.g.outputs);
         for (key, list) in [("properties", Kind::Input), ("attributes", Kind::Output)] {
             let names = sm
                 .get(key)
@@ -1696,12 +1711,12 @@ impl<'d> Builder<'d> {
                 let Some(name) = target.as_str() else {
                     continue;
                 };
-                let ids = if list == Kind::Input {
-                    &self.g.inputs
+                let named = if list == Kind::Input {
+                    inputs
                 } else {
-                    &self.g.outputs
+                    &outputs
                 };
-                for i in self.named(ids, name) {
+                for &i in named.get(name).into_iter().flatten() {
                     self.link(i, i);
                 }
             }
