@@ -11,6 +11,7 @@
 use crate::keynames::Entity;
 use crate::section::Section;
 use v4t_source::Code;
+use v4t_yaml::hash::{ByName, SeededSet};
 use v4t_yaml::{KeyRef, NodeRef, SeqRef, Span, ValueRef};
 
 use super::defs::{DefNode, Param};
@@ -75,7 +76,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             });
         }
         let Some(ty) = ty else { return };
-        let mut mapped_inputs: Vec<&str> = Vec::new();
+        let mut mapped_inputs: SeededSet<&str> = SeededSet::default();
         if let Some(p) = m.get("properties") {
             self.at("properties", |c| {
                 c.property_mappings(p, ty, idx, &mut mapped_inputs)
@@ -90,7 +91,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if required
                     && def.get("default").is_none()
                     && def.get("value").is_none()
-                    && !mapped_inputs.contains(&k.name())
+                    && !mapped_inputs.contains(k.name())
                 {
                     self.error(
                         Code::Template,
@@ -121,7 +122,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         p: NodeRef<'a>,
         ty: TypeId,
         idx: &Index<'a>,
-        mapped_inputs: &mut Vec<&'a str>,
+        mapped_inputs: &mut SeededSet<&'a str>,
     ) {
         let Some(pm) = self.named_map_with(p, "property mappings", Section::PropertyMapping, true)
         else {
@@ -132,6 +133,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 .filter(|l| l.len() == 1)
                 .and_then(|l| value::as_str(l.at(0)))
         };
+        // The node type's properties, merged once for every mapping.
+        let own = self.type_entries(ty, "properties");
+        let own = ByName::new(&own);
         for (k, v) in pm.iter() {
             if self.v13() {
                 // TOSCA 1.3 (§3.8.8): `[ <input> ]` or `mapping: [ <input> ]`
@@ -154,8 +158,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                 );
                 continue;
             };
-            mapped_inputs.push(input);
-            let mapped = self.mapped_definition(k, ty, false);
+            mapped_inputs.insert(input);
+            let mapped = self.mapped_definition(k, ty, false, &own);
             let Some(idef) = idx.inputs.and_then(|i| i.get(input)) else {
                 self.error(
                     Code::Template,
@@ -201,6 +205,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         else {
             return;
         };
+        // The node type's attributes, merged once for every mapping.
+        let own = self.type_attributes(ty);
+        let own = ByName::new(&own);
         for (k, v) in am.iter() {
             // TOSCA 1.3 also maps an attribute onto a node template's
             // attribute: `[ <node template>, <attribute> ]`.
@@ -212,7 +219,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
                 continue;
             }
-            let mapped = self.mapped_definition(k, ty, true);
+            let mapped = self.mapped_definition(k, ty, true, &own);
             let output = value::as_str(v).or_else(|| {
                 v.as_seq()
                     .filter(|l| l.len() == 1)
@@ -270,6 +277,20 @@ impl<'t, 'a> Checker<'t, 'a> {
         section: Section,
     ) -> Option<T> {
         let found = defs.into_iter().find(|(n, _)| *n == name).map(|(_, d)| d);
+        self.reported(found, ty, what, name, span, section)
+    }
+
+    /// `found`, the definition `name` of node type `ty`, or the error that
+    /// the type has none.
+    fn reported<T>(
+        &mut self,
+        found: Option<T>,
+        ty: TypeId,
+        what: &str,
+        name: &str,
+        span: Span,
+        section: Section,
+    ) -> Option<T> {
         if found.is_none() {
             let message = format!("node type `{}` has no {what} `{name}`", self.type_name(ty));
             self.error(Code::Template, section, span, message);
@@ -282,12 +303,14 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// `[ CAPABILITY, <capability>, <name> ]` of one of its capabilities,
     /// or `[ RELATIONSHIP, <requirement>, <index>, <name> ]` (the index
     /// optional, a non-negative integer or `ALL`) of the relationship one
-    /// of its requirements creates. Reports what does not exist.
+    /// of its requirements creates. Reports what does not exist. `own` are
+    /// the properties (attributes) of `ty`.
     fn mapped_definition(
         &mut self,
         k: KeyRef<'a>,
         ty: TypeId,
         attributes: bool,
+        own: &ByName<'_, 'a, Param<'a>>,
     ) -> Option<Mapped<'a>> {
         let (what, section, shape) = if attributes {
             ("attribute", Section::AttributeMapping, ATTRIBUTE_KEY_SHAPE)
@@ -302,8 +325,8 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         };
         let Some(tree) = k.tree() else {
-            let defs = entries(self, ty);
-            let def = self.type_entry(defs, ty, what, k.name(), k.span(), section);
+            let found = own.get(k.name()).cloned();
+            let def = self.reported(found, ty, what, k.name(), k.span(), section);
             return def.map(|def| Mapped { def, all: false });
         };
         let list: Vec<NodeRef<'a>> = tree
