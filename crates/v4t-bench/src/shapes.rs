@@ -178,6 +178,25 @@ pub const SHAPES: &[Shape] = &[
         },
     },
     Shape {
+        name: "substitution-2.0",
+        commands: &["validate", "resolve"],
+        generate: |n| {
+            format!(
+                "{TOSCA_2}node_types:\n  T:\n    properties:\n{}service_template:\n  inputs:\n{}\
+                 \x20 node_templates:\n    a:\n      type: T\n      properties:\n{}\
+                 \x20 substitution_mappings:\n    node_type: T\n    properties:\n{}",
+                lines(n, |i| format!(
+                    "      p{i}: {{type: string, required: false}}"
+                )),
+                lines(n, |i| format!(
+                    "    i{i}: {{type: string, required: false}}"
+                )),
+                lines(n, |i| format!("        p{i}: {{$get_input: i{i}}}")),
+                lines(n, |i| format!("      p{i}: [i{i}]")),
+            )
+        },
+    },
+    Shape {
         name: "data-type-2.0",
         commands: &["validate"],
         generate: |n| {
