@@ -11,6 +11,7 @@ use crate::types::TypeSystem;
 use v4t_expr::{deep_merge, Evaluator};
 use v4t_sat::{Lit, Solver};
 use v4t_source::{Code, Diagnostic, Sources};
+use v4t_yaml::hash::SeededSet;
 use v4t_yaml::json::to_json;
 use v4t_yaml::{KeyRef, Map, MapRef, Node, NodeRef, Span, Value};
 
@@ -27,8 +28,9 @@ pub(crate) fn assign<'a>(
     let variability = document::variability_of(doc.into());
     if let Some(direct) = direct.and_then(Node::as_map) {
         let declared = declared_inputs(variability);
+        let known: SeededSet<&str> = declared.iter().copied().collect();
         for (key, _) in direct.iter() {
-            if !declared.contains(&key.name.as_str()) {
+            if !known.contains(key.name.as_str()) {
                 let message = format!(
                     "Variability input \"{}\" is assigned but not declared{}",
                     key.name,

@@ -355,6 +355,7 @@ impl Lint<'_> {
         }
         if let Some(presets) = v.get("presets").and_then(NodeRef::as_map) {
             let declared = declared_inputs(Some(variability));
+            let known: SeededSet<&str> = declared.iter().copied().collect();
             for (name, n) in presets.iter() {
                 let Some(m) = n.as_map() else { continue };
                 let what = || format!("variability preset \"{}\"", name.name());
@@ -362,7 +363,7 @@ impl Lint<'_> {
                 let assigned = m.get("inputs").and_then(NodeRef::as_map).into_iter();
                 for (input, _) in assigned.flat_map(MapRef::iter) {
                     let (preset, input_name) = (name.name(), input.name());
-                    if !declared.contains(&input_name) {
+                    if !known.contains(input_name) {
                         self.warn(
                             Code::UndeclaredInput,
                             format!(
