@@ -83,6 +83,20 @@ pub const SHAPES: &[Shape] = &[
         },
     },
     Shape {
+        name: "variability-inputs-presets",
+        commands: &["resolve", "enrich"],
+        generate: |n| {
+            format!(
+                "{V4T}topology_template:\n  variability:\n    inputs:\n{}    presets:\n{}  node_templates:\n{}",
+                lines(n, |i| format!("      v{i}: {{type: boolean, default: true}}")),
+                lines(n, |i| format!("      p{i}: {{inputs: {{v{i}: false}}}}")),
+                lines(n, |i| format!(
+                    "    n{i}: {{type: tosca.nodes.Root, conditions: {{variability_input: v{i}}}}}"
+                )),
+            )
+        },
+    },
+    Shape {
         name: "type-chain-1.3",
         commands: &["validate"],
         generate: |n| {
