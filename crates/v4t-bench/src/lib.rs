@@ -636,6 +636,21 @@ node_types:
     s
 }
 
+/// The errors `v4t validate` finds in a TOSCA file `text` (tests of the
+/// generated TOSCA files).
+#[cfg(test)]
+fn validation_errors(text: &str) -> Vec<String> {
+    let mut sources = v4t_tosca::Sources::new();
+    let loaded = v4t_tosca::load_text(&mut sources, "generated.yaml", text);
+    let ts = v4t_tosca::TypeSystem::build(&loaded);
+    v4t_tosca::validate(&ts, &sources)
+        .into_sorted()
+        .into_iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -789,15 +804,7 @@ topology_template:
     #[test]
     fn the_tosca_2_benchmark_file_is_valid_tosca() {
         let text = tosca2_service(12);
-        let mut sources = v4t_tosca::Sources::new();
-        let loaded = v4t_tosca::load_text(&mut sources, "service.yaml", &text);
-        let ts = v4t_tosca::TypeSystem::build(&loaded);
-        let errors: Vec<_> = v4t_tosca::validate(&ts, &sources)
-            .into_sorted()
-            .into_iter()
-            .filter(|d| d.is_error())
-            .map(|d| d.message)
-            .collect();
+        let errors = validation_errors(&text);
         assert!(errors.is_empty(), "{errors:?}");
         assert!(text.contains("app11:"));
     }

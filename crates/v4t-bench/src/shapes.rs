@@ -240,15 +240,7 @@ mod tests {
             for &command in shape.commands {
                 match command {
                     "validate" => {
-                        let mut sources = v4t_tosca::Sources::new();
-                        let loaded = v4t_tosca::load_text(&mut sources, "shape.yaml", &text);
-                        let ts = v4t_tosca::TypeSystem::build(&loaded);
-                        let errors: Vec<_> = v4t_tosca::validate(&ts, &sources)
-                            .into_sorted()
-                            .into_iter()
-                            .filter(|d| d.is_error())
-                            .map(|d| d.message)
-                            .collect();
+                        let errors = crate::validation_errors(&text);
                         assert!(errors.is_empty(), "{}: {errors:?}", shape.name);
                     }
                     _ => {

@@ -265,21 +265,6 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
-    /// The definition `name` among the `what` definitions `defs` of node
-    /// type `ty`, or `None` after reporting that the type has none.
-    fn type_entry<T>(
-        &mut self,
-        defs: Vec<(&'a str, T)>,
-        ty: TypeId,
-        what: &str,
-        name: &str,
-        span: Span,
-        section: Section,
-    ) -> Option<T> {
-        let found = defs.into_iter().find(|(n, _)| *n == name).map(|(_, d)| d);
-        self.reported(found, ty, what, name, span, section)
-    }
-
     /// `found`, the definition `name` of node type `ty`, or the error that
     /// the type has none.
     fn reported<T>(
@@ -340,7 +325,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                     return None;
                 };
                 let caps = self.node_capabilities(ty);
-                let def = self.type_entry(caps, ty, "capability", cap_name, cap.span(), section)?;
+                let found = named(caps, cap_name);
+                let def = self.reported(found, ty, "capability", cap_name, cap.span(), section)?;
                 (self.capability_type_of(&def)?, name, false)
             }
             [kind, req, ref rest @ ..]
@@ -357,8 +343,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                     return None;
                 };
                 let reqs = self.node_requirements(ty);
-                let def =
-                    self.type_entry(reqs, ty, "requirement", req_name, req.span(), section)?;
+                let found = named(reqs, req_name);
+                let def = self.reported(found, ty, "requirement", req_name, req.span(), section)?;
                 let rel = def.get("relationship")?;
                 let rel_name = value::as_str(rel).or_else(|| value::as_str(rel.get("type")?))?;
                 let rel_ty = self
@@ -734,4 +720,9 @@ fn has_dangling(tpl: Tpl<'_>, name: &str) -> bool {
         }
     }
     !assigned
+}
+
+/// The definition named `name` among `defs`, the first of the name.
+fn named<T>(defs: Vec<(&str, T)>, name: &str) -> Option<T> {
+    defs.into_iter().find(|(n, _)| *n == name).map(|(_, d)| d)
 }
