@@ -157,6 +157,17 @@ impl<'s, 'a, T> ByName<'s, 'a, T> {
     }
 }
 
+impl<'a, T> Seen<'a, Vec<T>> {
+    /// Adds `item` to the group of `name`: groups by name, in the order the
+    /// names were first met.
+    pub fn push(&mut self, name: &'a str, item: T) {
+        match self.get_mut(name) {
+            Some(group) => group.push(item),
+            None => self.insert(name, vec![item]),
+        }
+    }
+}
+
 impl<T> Default for Seen<'_, T> {
     fn default() -> Self {
         Seen::new()

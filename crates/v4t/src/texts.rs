@@ -1,8 +1,7 @@
 //! Many short strings one after another in one buffer ([`Texts`]): the
 //! graph's element ids and an analysis's dead and core elements. A large
 //! template has hundreds of thousands of elements, and a `String` each
-//! cost an allocation and as much memory again as the text. And the names
-//! a pass over a section has met so far ([`Seen`]).
+//! cost an allocation and as much memory again as the text.
 
 use std::fmt::{self, Write};
 

@@ -88,10 +88,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         // definition was quadratic in a node's requirements).
         let mut by_name: Seen<'a, Vec<&Counted<'a>>> = Seen::new();
         for c in counted {
-            match by_name.get_mut(c.0) {
-                Some(mine) => mine.push(c),
-                None => by_name.insert(c.0, vec![c]),
-            }
+            by_name.push(c.0, c);
         }
         for (name, def) in self.node_requirements(ty) {
             let Some(mine) = by_name.get(name) else {

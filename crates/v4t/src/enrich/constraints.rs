@@ -15,11 +15,7 @@ fn by_name(g: &Graph, ids: &[ElementId]) -> Vec<Vec<ElementId>> {
     // Thousands of inputs or outputs are hashed, not scanned per name.
     let mut groups: Seen<'_, Vec<ElementId>> = Seen::new();
     for &id in ids {
-        let name = g.name(id);
-        match groups.get_mut(name) {
-            Some(group) => group.push(id),
-            None => groups.insert(name, vec![id]),
-        }
+        groups.push(g.name(id), id);
     }
     groups.into_values()
 }

@@ -1531,14 +1531,7 @@ impl<'d> Builder<'d> {
     /// `{concat: [.., {get_input: x}]}` kept `get_input: x` in the output
     /// while the input was pruned).
     fn consumers(&mut self) -> Result<()> {
-        // Input names: the first input of each, and whether there are more.
-        let mut inputs: SeededMap<String, (ElementId, bool)> = SeededMap::default();
-        for &i in &self.g.inputs {
-            inputs
-                .entry(self.g.name(i).to_string())
-                .and_modify(|(_, more)| *more = true)
-                .or_insert((i, false));
-        }
+        let inputs = self.by_name(&self.g.inputs);
         for p in self.g.properties.clone() {
             let Some(value) = self.g.property_value(self.doc, p) else {
                 continue;
@@ -1744,12 +1737,12 @@ impl<'d> Builder<'d> {
     fn input_ref(
         &self,
         x: NodeRef<'_>,
-        inputs: &SeededMap<String, (ElementId, bool)>,
+        inputs: &SeededMap<String, Vec<ElementId>>,
     ) -> Result<ElementId> {
         match x.value() {
-            ValueRef::String(name) => match inputs.get(name) {
-                None => bail!(x.span(), "Input \"{name}\" not found"),
-                Some(&(i, false)) => Ok(i),
+            ValueRef::String(name) => match inputs.get(name).map(Vec::as_slice) {
+                None | Some([]) => bail!(x.span(), "Input \"{name}\" not found"),
+                Some(&[i]) => Ok(i),
                 Some(_) => bail!(x.span(), "Input \"{name}\" is ambiguous"),
             },
             ValueRef::Number(n) => self
@@ -2137,7 +2130,7 @@ fn add_fallbacks_to_list(items: &mut Vec<Node>, mode: FallbackMode, grammar: Gra
 fn fallback_names<'d>(items: &[Written<'d>], mode: FallbackMode) -> Vec<&'d str> {
     // Each name once, with whether it gets one so far; one pass (a scan of
     // the items per name was quadratic in a node's properties).
-    let mut names: Seen<'d, (&'d str, bool)> = Seen::new();
+    let mut names: Seen<'d, bool> = Seen::new();
     for item in items {
         let excluded = match mode {
             FallbackMode::DefaultAlternative => item
@@ -2147,12 +2140,12 @@ fn fallback_names<'d>(items: &[Written<'d>], mode: FallbackMode) -> Vec<&'d str>
             FallbackMode::Plain => is_fallback_value(item.value),
         };
         match names.get_mut(item.name) {
-            Some((_, gets)) => *gets &= !excluded,
-            None => names.insert(item.name, (item.name, !excluded)),
+            Some(gets) => *gets &= !excluded,
+            None => names.insert(item.name, !excluded),
         }
     }
     names
-        .into_values()
+        .into_entries()
         .into_iter()
         .filter_map(|(name, gets)| gets.then_some(name))
         .collect()

@@ -79,10 +79,7 @@ impl Scopes {
         let groups = if by_name {
             let mut by_name: Seen<'_, Vec<ElementId>> = Seen::new();
             for &x in list {
-                match by_name.get_mut(g.name(x)) {
-                    Some(group) => group.push(x),
-                    None => by_name.insert(g.name(x), vec![x]),
-                }
+                by_name.push(g.name(x), x);
             }
             by_name.into_values()
         } else {
