@@ -225,6 +225,8 @@ pub struct Evaluator<'a> {
     pub(crate) definitions: Option<MapRef<'a>>,
     pub(crate) expressions: Option<MapRef<'a>>,
     pub(crate) assigned: Map,
+    /// Assignments read for the names `assigned` lacks ([`Evaluator::over`]).
+    pub(crate) base: Option<&'a Map>,
     pub(crate) now_ms: f64,
     depth: usize,
     /// Named value expressions currently being evaluated (cycle detection).
@@ -294,11 +296,21 @@ impl<'a> Evaluator<'a> {
             definitions,
             expressions,
             assigned,
+            base: None,
             now_ms,
             depth: 0,
             active_expressions: ActiveNames::default(),
             active_inputs: ActiveNames::default(),
         }
+    }
+
+    /// Reads `base` for every input `assigned` has no entry for, as if
+    /// `assigned` were `base` with its own entries over it: an analysis
+    /// that evaluates one expression under many combinations of a few
+    /// inputs assigns just those instead of copying every input each time.
+    pub fn over(mut self, base: &'a Map) -> Self {
+        self.base = Some(base);
+        self
     }
 
     /// The named expression `variability.expressions[name]`, if defined (used by logic mode too).
@@ -307,7 +319,8 @@ impl<'a> Evaluator<'a> {
             .and_then(|m| m.get(name).filter(|n| n.is_defined()))
     }
 
-    /// The final input assignments (after defaults were stored), e.g. for reports.
+    /// The final input assignments (after defaults were stored), e.g. for
+    /// reports; without the base of [`Evaluator::over`].
     pub fn assigned(&self) -> &Map {
         &self.assigned
     }

@@ -41,7 +41,12 @@ impl Evaluator<'_> {
                 span,
             ));
         };
-        if let Some(value) = self.assigned.get(name).filter(|n| n.is_defined()) {
+        // An entry of `assigned` hides the base's, even when it is null.
+        let value = match self.assigned.get(name) {
+            Some(own) => Some(own),
+            None => self.base.and_then(|b| b.get(name)),
+        };
+        if let Some(value) = value.filter(|n| n.is_defined()) {
             return Ok(value.clone());
         }
         if let Some(default) = definition.get_defined("default") {
@@ -260,6 +265,52 @@ mod tests {
         assert!(deep_equal(
             &value("{}", "null_default"),
             &Value::String("from expression".into())
+        ));
+    }
+
+    /// [`Evaluator::over`] reads as the base with the assignments over it:
+    /// the same values as one merged map, an own entry (even null) hiding
+    /// the base's, and only the own entries and stored defaults kept.
+    #[test]
+    fn assignments_over_a_base_read_as_one_merged_map() {
+        let definitions = map(DEFINITIONS);
+        let base = map("{plain: from_base, with_default: 1, with_expression: 5}");
+        let cases = [
+            ("{}", "plain"),
+            ("{plain: own}", "plain"),
+            ("{with_default: null}", "with_default"),
+            ("{}", "with_expression"),
+            ("{with_expression: null}", "with_expression"),
+            ("{}", "null_default"),
+        ];
+        for (own, name) in cases {
+            let mut merged = base.clone();
+            for (k, v) in map(own).iter() {
+                merged.insert(k.name.as_str(), v.clone());
+            }
+            let mut whole = Evaluator::new(Some(&definitions), None, merged, 0.0);
+            let want = whole.variability_input(name, Span::NONE).unwrap();
+            let mut layered = Evaluator::new(Some(&definitions), None, map(own), 0.0).over(&base);
+            let got = layered.variability_input(name, Span::NONE).unwrap();
+            assert!(
+                deep_equal(&got, &want),
+                "{own} {name}: {got:?} and {want:?}"
+            );
+            assert_eq!(
+                layered.assigned().get("plain").is_some(),
+                own.contains("plain")
+            );
+        }
+        // The own null hides the base's 1: the default is read and stored.
+        let mut layered =
+            Evaluator::new(Some(&definitions), None, map("{with_default: null}"), 0.0).over(&base);
+        let seven = layered
+            .variability_input("with_default", Span::NONE)
+            .unwrap();
+        assert!(deep_equal(&seven, &Value::Number(7.0)));
+        assert!(deep_equal(
+            &layered.assigned().get("with_default").unwrap().value,
+            &Value::Number(7.0)
         ));
     }
 

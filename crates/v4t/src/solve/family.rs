@@ -212,7 +212,7 @@ impl<'a> FamilyInputs<'a> {
         let mut true_terms = Vec::new();
         let mut choice = vec![0usize; reads.len()];
         for _ in 0..combinations {
-            let mut assigned = self.base.clone();
+            let mut assigned = Map::new();
             for (&i, &v) in reads.iter().zip(&choice) {
                 let d = &self.domains[i];
                 assigned.insert(
@@ -220,9 +220,10 @@ impl<'a> FamilyInputs<'a> {
                     Node::new(d.values[v].clone(), v4t_yaml::Span::NONE),
                 );
             }
-            let mut eval =
-                Evaluator::reading(self.definitions, self.expressions, assigned, self.now_ms);
-            let result = eval.evaluate_as_logic(expr);
+            let result =
+                Evaluator::reading(self.definitions, self.expressions, assigned, self.now_ms)
+                    .over(&self.base)
+                    .evaluate_as_logic(expr);
             let lits: Vec<Lit> = reads
                 .iter()
                 .zip(&choice)
