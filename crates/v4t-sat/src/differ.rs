@@ -63,9 +63,10 @@ impl Solver {
             twice.add_clause(&clause);
         }
         let mut equal: Vec<(u32, Lit)> = Vec::new();
+        let mut paired = vec![false; n as usize];
         for l in inputs.iter().filter(|l| l.var_index() < n) {
             let v = l.var_index();
-            if !equal.iter().any(|&(w, _)| w == v) {
+            if !std::mem::replace(&mut paired[v as usize], true) {
                 let a = Lit::from_var(v);
                 let e = twice.iff(a, second(a));
                 equal.push((v, e));
