@@ -105,6 +105,9 @@ pub struct Split {
     parts: Vec<Option<Part>>,
     /// By global variable: whether it is a switch ([`Split::declare_switches`]).
     switches: Vec<bool>,
+    /// The variables the searches of [`Split::solve_switched`] took in so
+    /// far ([`Split::searched`]).
+    searched: u64,
 }
 
 impl Solver {
@@ -127,6 +130,7 @@ impl Solver {
             locs: Vec::with_capacity(n),
             parts: Vec::new(),
             switches: Vec::new(),
+            searched: 0,
         };
         let Some(fixed) = facts else {
             split.locs.resize(n, Loc::Fixed(false));
@@ -360,11 +364,21 @@ impl Split {
                 Some(near) if near.is_current(&part.sat) => near,
                 slot => slot.insert(Box::new(Near::build(&part.sat, is_switch))),
             };
-            if !near.solve(&part.sat, &lits) {
+            let (found, took) = near.solve(&part.sat, &lits);
+            self.searched += took;
+            if !found {
                 return false;
             }
         }
         true
+    }
+
+    /// The variables the searches of [`Split::solve_switched`] have taken
+    /// in so far: the work of questions asked near their assumptions,
+    /// independent of the machine, for tests that a question about one
+    /// element costs what its neighbourhood does.
+    pub fn searched(&self) -> u64 {
+        self.searched
     }
 
     /// A subset-minimal set of declared switches, each `allowed`, with

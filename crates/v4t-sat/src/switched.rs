@@ -279,9 +279,11 @@ impl Near {
 
     /// Whether the clauses of `sat` have a model with `lits` true and every
     /// switch not among them false, given that they have one with every
-    /// switch false (see the module documentation).
-    pub(crate) fn solve(&mut self, sat: &Solver, lits: &[Lit]) -> bool {
-        matches!(self.search(sat, lits), Search::Model)
+    /// switch false (see the module documentation), and how many
+    /// variables the search took in.
+    pub(crate) fn solve(&mut self, sat: &Solver, lits: &[Lit]) -> (bool, u64) {
+        let found = matches!(self.search(sat, lits), Search::Model);
+        (found, self.order.len() as u64)
     }
 
     /// A subset-minimal set of switches, each `allowed` (by variable), that

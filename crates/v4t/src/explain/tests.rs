@@ -535,6 +535,82 @@ fn explanations_are_minimal_conflicts_on_random_templates() {
     assert!(technologies > 100 && hosts > 50, "{technologies} {hosts}");
 }
 
+/// `n` anchored components on one host, with the technology rules of
+/// `tosca_variability_1_0_rc_3`: the host is a hub (every relation to it
+/// reads it) and its pruning condition a wide part (it reads every one).
+fn fan(n: usize) -> String {
+    let mut text = String::from(
+        "tosca_definitions_version: tosca_variability_1_0_rc_3
+topology_template:
+  variability:
+    qualities:
+      - {component: tosca.nodes.Compute, technology: terraform, weight: 1}
+      - {component: tosca.nodes.SoftwareComponent, technology: ansible, hosting: [tosca.nodes.Compute], weight: 1}
+  node_templates:
+    h: {type: tosca.nodes.Compute}
+",
+    );
+    for i in 0..n {
+        text.push_str(&format!(
+            "    n{i}: {{type: tosca.nodes.SoftwareComponent, anchor: true, requirements: [{{host: h}}]}}\n"
+        ));
+    }
+    text
+}
+
+/// Explains every element of [`fan`]`(n)`; returns the work of the
+/// searches ([`Guarded::searched`]). Each explanation is checked to be a
+/// conflict with the element's other value, and a minimal one.
+fn explain_fan(n: usize, check: bool) -> u64 {
+    let text = fan(n);
+    let mut sources = Sources::new();
+    let prepared =
+        crate::testing::prepare(&mut sources, &text).unwrap_or_else(|e| panic!("{}", e.message));
+    let types = prepared.files.system();
+    let (d, g) = (&prepared.doc, &prepared.graph);
+    let inputs = v4t_yaml::Map::new();
+    let solution = crate::solve::solve(d, g, &types, inputs.clone(), 0.0).expect("a solution");
+    let mut guarded = Guarded::new(d.into(), g, &types, inputs, 0.0).expect("encoded");
+    let mut explained = 0;
+    for x in g.ordered() {
+        let p = guarded.presence(x);
+        let other = if solution.is_present(x) { !p } else { p };
+        let Some(parts) = guarded.conflict_near(x, &[other]) else {
+            continue;
+        };
+        explained += 1;
+        if check {
+            assert!(!guarded.satisfiable(&parts, &[other]), "{}", g.id(x));
+            for k in 0..parts.len() {
+                let mut rest = parts.clone();
+                rest.remove(k);
+                assert!(
+                    guarded.satisfiable(&rest, &[other]),
+                    "{}: part {k} not needed",
+                    g.id(x)
+                );
+            }
+        }
+    }
+    // The host, its type and technology, and per component itself, its
+    // type, technology and relation.
+    assert_eq!(explained, 3 + 4 * n);
+    guarded.searched()
+}
+
+/// The explanations of a fan are minimal conflicts, and the work of
+/// finding them grows with the fan, not with its square: a question about
+/// a component searches the component's neighbourhood, not the host's
+/// (which reads every component).
+#[test]
+fn explaining_a_fan_costs_what_its_neighbourhoods_do() {
+    let small = explain_fan(40, true);
+    let large = explain_fan(160, false);
+    // Linear is 4 times as much; one search of the host's neighbourhood
+    // per component made it about 16.
+    assert!(large < 7 * small, "{small} then {large}");
+}
+
 /// The explanation of every element of `template`'s variant (`presets`,
 /// `inputs`) read from its prepared document as a tree and as a
 /// [`v4t_yaml::Doc`]: the input values and their origins, the conflicts,

@@ -37,6 +37,15 @@ const MAX_QUOTED: usize = 80;
 /// quoted up to this length.
 const MAX_UNLOCATED: usize = 200;
 
+/// An element more parts than this belong to or read is a hub (the host
+/// of many components), and a part that reads more elements than this is
+/// wide (the host's pruning condition, which reads every relation to it):
+/// [`Guarded::conflict_near`] switches both on after the narrow parts one
+/// step further, so that a conflict without them is found without the
+/// hub's whole neighbourhood, and the questions about a hub's neighbours
+/// cost what their own neighbourhoods do, not what the hub's does.
+const HUB: usize = 32;
+
 /// The resolver's problem under one input assignment with every part
 /// guarded, split into independent parts (questions about an element
 /// search only the parts its neighbourhood lies in).
@@ -47,6 +56,8 @@ pub(crate) struct Guarded<'a> {
     guards: Vec<Guard>,
     /// Guard literal → index in `guards`.
     index: HashMap<Lit, usize>,
+    /// Per part: the element it belongs to ([`Guarded::element_of`]).
+    owners: Vec<Option<ElementId>>,
     /// Per element (by id): the parts that belong to it or read it.
     touching: Vec<Vec<usize>>,
     /// The assigned inputs (`None`: every configuration, for naming the
@@ -58,6 +69,20 @@ pub(crate) struct Guarded<'a> {
     /// layer of each part switched on, whether each element was reached.
     layer: Vec<usize>,
     reached: Vec<bool>,
+}
+
+/// The element a part belongs to: whose condition, presence or `implies`
+/// it is, or which element an implication implies.
+fn owner(g: &Graph, part: Part) -> Option<ElementId> {
+    match part {
+        Part::Condition { id, .. } | Part::Presence(id) | Part::Implies(id, _) => Some(id),
+        Part::Generated(c) => g
+            .constraints()
+            .get(c as usize)
+            .and_then(|c| implication(g, c))
+            .map(|(x, _)| x),
+        Part::Constraint(_) => None,
+    }
 }
 
 impl<'a> Guarded<'a> {
@@ -92,12 +117,18 @@ impl<'a> Guarded<'a> {
             sat,
             guards,
             index,
+            owners: Vec::new(),
             touching: vec![Vec::new(); graph.elements().len()],
             inputs: Some(inputs),
             fixed: false,
             layer: Vec::new(),
             reached: Vec::new(),
         };
+        guarded.owners = guarded
+            .guards
+            .iter()
+            .map(|g| owner(graph, g.part))
+            .collect();
         for i in 0..guarded.guards.len() {
             let mut ids: Vec<ElementId> = guarded.guards[i].reads.iter().map(|r| r.id).collect();
             ids.extend(guarded.element_of(i));
@@ -118,6 +149,7 @@ impl<'a> Guarded<'a> {
             sat: v4t_sat::Solver::new().split(),
             guards: Vec::new(),
             index: HashMap::new(),
+            owners: Vec::new(),
             touching: Vec::new(),
             inputs: None,
             fixed: false,
@@ -134,16 +166,14 @@ impl<'a> Guarded<'a> {
     /// The element part `i` belongs to: whose condition, presence or
     /// `implies` it is, or which element an implication implies.
     pub(crate) fn element_of(&self, i: usize) -> Option<ElementId> {
-        let g = self.enc.graph;
-        match self.guards[i].part {
-            Part::Condition { id, .. } | Part::Presence(id) | Part::Implies(id, _) => Some(id),
-            Part::Generated(c) => g
-                .constraints()
-                .get(c as usize)
-                .and_then(|c| implication(g, c))
-                .map(|(x, _)| x),
-            Part::Constraint(_) => None,
-        }
+        self.owners[i]
+    }
+
+    /// The variables the searches near elements have taken in so far
+    /// ([`v4t_sat::Split::searched`]).
+    #[cfg(test)]
+    pub(crate) fn searched(&self) -> u64 {
+        self.sat.searched()
     }
 
     /// The presence literal of an element.
@@ -185,7 +215,8 @@ impl<'a> Guarded<'a> {
     ///
     /// The search grows a neighbourhood of `id` layer by layer: first the
     /// parts that belong to `id` or read it, then those of the elements
-    /// these read or belong to, and so on, until the parts switched on
+    /// these read or belong to, and so on (a hub's parts and wide parts a
+    /// layer later, see [`HUB`]), until the parts switched on
     /// conflict with `extra`; the conflict is shrunk to a subset-minimal
     /// one there, keeping the element's own parts and written conditions
     /// over generated ones where it can. So the explanation is the
@@ -212,8 +243,15 @@ impl<'a> Guarded<'a> {
     }
 
     /// [`Guarded::conflict_near`] with its marks: the conflict, and the
-    /// parts switched on (whose `layer` is set); `seen` collects the
-    /// elements whose `reached` is set.
+    /// parts whose `layer` is set; `seen` collects the elements whose
+    /// `reached` is set.
+    ///
+    /// Layers by distance from `id`, in half steps: an element's parts lie
+    /// at its distance (even), a hub's or a wide part (see [`HUB`]) one
+    /// step and a half further, after the next layer of narrow parts; the
+    /// elements a part switched on reads or belongs to lie at the next
+    /// even distance. Without hubs and wide parts, layer `2k` holds what
+    /// is `k` steps away.
     fn grow(
         &mut self,
         id: ElementId,
@@ -222,44 +260,65 @@ impl<'a> Guarded<'a> {
         reached: &mut [bool],
         seen: &mut Vec<ElementId>,
     ) -> (Option<Vec<usize>>, Vec<usize>) {
-        let mut frontier = vec![id];
         reached[id.0 as usize] = true;
+        // By distance: the elements to expand and the parts to switch on
+        // (a part may wait in a farther bucket than its layer, which a
+        // nearer element lowered: it is switched on at its layer).
+        let mut elements: Vec<Vec<ElementId>> = vec![vec![id]];
+        let mut parts: Vec<Vec<usize>> = Vec::new();
+        let mut marked: Vec<usize> = Vec::new();
         let mut on: Vec<usize> = Vec::new();
-        for k in 0.. {
+        let mut k = 0;
+        while k < elements.len().max(parts.len()) {
+            for e in elements.get_mut(k).map(std::mem::take).unwrap_or_default() {
+                let touching = &self.touching[e.0 as usize];
+                let hub = touching.len() > HUB;
+                for &i in touching {
+                    let far = hub || self.guards[i].reads.len() > HUB;
+                    let at = k + if far { 3 } else { 0 };
+                    if at < layer[i] {
+                        if layer[i] == usize::MAX {
+                            marked.push(i);
+                        }
+                        layer[i] = at;
+                        if parts.len() <= at {
+                            parts.resize_with(at + 1, Vec::new);
+                        }
+                        parts[at].push(i);
+                    }
+                }
+            }
             let start = on.len();
-            for e in std::mem::take(&mut frontier) {
-                for &i in &self.touching[e.0 as usize] {
-                    if layer[i] == usize::MAX {
-                        layer[i] = k;
-                        on.push(i);
+            for i in parts.get_mut(k).map(std::mem::take).unwrap_or_default() {
+                if layer[i] == k {
+                    on.push(i);
+                }
+            }
+            if on.len() > start {
+                if !self.satisfiable(&on, extra) {
+                    return (Some(self.shrink(id, &on, layer, extra)), marked);
+                }
+                let next_layer = (k + 2) & !1;
+                for &i in &on[start..] {
+                    let next = self.guards[i].reads.iter().map(|r| r.id);
+                    for e in next.chain(self.owners[i]) {
+                        if !std::mem::replace(&mut reached[e.0 as usize], true) {
+                            if elements.len() <= next_layer {
+                                elements.resize_with(next_layer + 1, Vec::new);
+                            }
+                            elements[next_layer].push(e);
+                            seen.push(e);
+                        }
                     }
                 }
             }
-            if on.len() == start {
-                break;
-            }
-            if !self.satisfiable(&on, extra) {
-                return (Some(self.shrink(id, &on, layer, extra)), on);
-            }
-            for &i in &on[start..] {
-                let next = self.guards[i]
-                    .reads
-                    .iter()
-                    .map(|r| r.id)
-                    .chain(self.element_of(i));
-                for e in next.collect::<Vec<_>>() {
-                    if !std::mem::replace(&mut reached[e.0 as usize], true) {
-                        frontier.push(e);
-                        seen.push(e);
-                    }
-                }
-            }
+            k += 1;
         }
         // Parts that read no element take part too (a constraint `false`).
         let conflict = self
             .conflict(extra)
             .map(|all| self.shrink(id, &all, layer, extra));
-        (conflict, on)
+        (conflict, marked)
     }
 
     /// A subset-minimal conflict among `parts` (which conflict with
