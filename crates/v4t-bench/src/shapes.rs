@@ -222,6 +222,40 @@ pub const SHAPES: &[Shape] = &[
             )
         },
     },
+    Shape {
+        name: "hosting-fan",
+        commands: &["resolve", "explain"],
+        generate: |n| {
+            format!(
+                "tosca_definitions_version: tosca_variability_1_0_rc_3\n\
+                 topology_template:\n  variability:\n    qualities:\n\
+                 \x20     - {{component: tosca.nodes.Compute, technology: terraform, weight: 1}}\n\
+                 \x20     - {{component: tosca.nodes.SoftwareComponent, technology: ansible, \
+                 hosting: [tosca.nodes.Compute], weight: 1}}\n\
+                 \x20 node_templates:\n    h: {{type: tosca.nodes.Compute}}\n{}",
+                lines(n, |i| {
+                    format!(
+                    "    n{i}: {{type: tosca.nodes.SoftwareComponent, anchor: true, requirements: [{{host: h}}]}}"
+                )
+                }),
+            )
+        },
+    },
+    Shape {
+        name: "inputs-in-one-condition",
+        commands: &["resolve", "analyze"],
+        generate: |n| {
+            format!(
+                "{V4T}topology_template:\n  variability:\n    inputs:\n{}\
+                 \x20 node_templates:\n    a:\n      type: tosca.nodes.Root\n      conditions: {{and: [{}]}}\n",
+                lines(n, |i| format!("      v{i}: {{type: boolean, default: true}}")),
+                (0..n)
+                    .map(|i| format!("{{variability_input: v{i}}}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            )
+        },
+    },
 ];
 
 #[cfg(test)]
