@@ -356,9 +356,21 @@ impl Variant<'_, '_> {
             let present = self.solution.is_present(id);
             let p = guarded.presence(id);
             let other = if present { !p } else { p };
-            found.push(match guarded.conflict_near(id, &[other]) {
+            // The best solution with the other value, if the search for a
+            // conflict asks for it (an element it does not find one near).
+            let mut fixed = None;
+            let conflict = guarded.conflict_near(id, &[other], &mut || {
+                let solution = self.fixed(id, present);
+                let found = solution.is_ok();
+                fixed = Some(solution);
+                found
+            });
+            found.push(match conflict {
                 Some(parts) => Found::Conditions(parts),
-                None => Found::Decided(self.optimised(id, present)?),
+                None => {
+                    let other = fixed.unwrap_or_else(|| self.fixed(id, present))?;
+                    Found::Decided(self.optimised(id, present, &other))
+                }
             });
         }
         // One model for the values in every reason.
@@ -389,16 +401,8 @@ impl Variant<'_, '_> {
 
     /// The objective or tie-breaking rule that decided `id`, whose other
     /// value the conditions allow.
-    fn optimised(&self, id: ElementId, present: bool) -> Result<Decision> {
+    fn optimised(&self, id: ElementId, present: bool, other: &Solution) -> Decision {
         let g = self.graph;
-        let other = solve::solve_fixed(
-            self.doc,
-            g,
-            self.types,
-            self.inputs.clone(),
-            self.now_ms,
-            (id, !present),
-        )?;
         let differences: Vec<(String, bool)> = g
             .ordered()
             .filter(|&x| other.is_present(x) != self.solution.is_present(x))
@@ -412,7 +416,7 @@ impl Variant<'_, '_> {
             .iter()
             .zip(&other.objectives)
             .find(|((_, a), (_, b))| a != b);
-        Ok(match deciding {
+        match deciding {
             Some(((name, value), (_, alternative_value))) => Decision::Objective {
                 goal: goal(g, name),
                 option: option_span(self.doc, name),
@@ -426,7 +430,20 @@ impl Variant<'_, '_> {
                 rule: tie_rule(g, id, present),
                 alternative: differences,
             },
-        })
+        }
+    }
+
+    /// The best solution in which `id` is not `present` (what the
+    /// optimiser rejected).
+    fn fixed(&self, id: ElementId, present: bool) -> Result<Solution> {
+        solve::solve_fixed(
+            self.doc,
+            self.graph,
+            self.types,
+            self.inputs.clone(),
+            self.now_ms,
+            (id, !present),
+        )
     }
 }
 

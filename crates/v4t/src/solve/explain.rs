@@ -46,6 +46,10 @@ const MAX_UNLOCATED: usize = 200;
 /// cost what their own neighbourhoods do, not what the hub's does.
 const HUB: usize = 32;
 
+/// The parts switched on without a conflict after which
+/// [`Guarded::conflict_near`] asks whether there is one at all.
+const ASK_AFTER: usize = 2 * HUB;
+
 /// The resolver's problem under one input assignment with every part
 /// guarded, split into independent parts (questions about an element
 /// search only the parts its neighbourhood lies in).
@@ -222,7 +226,19 @@ impl<'a> Guarded<'a> {
     /// over generated ones where it can. So the explanation is the
     /// shortest chain from the element, not whatever conflict the solver
     /// meets first. `None` if every part has a solution with `extra`.
-    pub(crate) fn conflict_near(&mut self, id: ElementId, extra: &[Lit]) -> Option<Vec<usize>> {
+    ///
+    /// Once more than [`ASK_AFTER`] parts are on without a conflict, it
+    /// asks `solvable` whether the whole problem has a solution with
+    /// `extra` (which the caller asks anyway of an element the optimiser
+    /// decided); if it has, there is no conflict (`None`) and the growth
+    /// stops, instead of growing through everything connected to the
+    /// element and then asking the whole problem.
+    pub(crate) fn conflict_near(
+        &mut self,
+        id: ElementId,
+        extra: &[Lit],
+        solvable: &mut dyn FnMut() -> bool,
+    ) -> Option<Vec<usize>> {
         // Scratch marks kept across elements and cleared where set, so an
         // element costs what its neighbourhood does.
         let mut layer = std::mem::take(&mut self.layer);
@@ -230,7 +246,7 @@ impl<'a> Guarded<'a> {
         layer.resize(self.guards.len(), usize::MAX);
         reached.resize(self.touching.len(), false);
         let mut seen = vec![id];
-        let found = self.grow(id, extra, &mut layer, &mut reached, &mut seen);
+        let found = self.grow(id, extra, &mut layer, &mut reached, &mut seen, solvable);
         for e in seen {
             reached[e.0 as usize] = false;
         }
@@ -259,8 +275,10 @@ impl<'a> Guarded<'a> {
         layer: &mut [usize],
         reached: &mut [bool],
         seen: &mut Vec<ElementId>,
+        solvable: &mut dyn FnMut() -> bool,
     ) -> (Option<Vec<usize>>, Vec<usize>) {
         reached[id.0 as usize] = true;
+        let mut asked = false;
         // By distance: the elements to expand and the parts to switch on
         // (a part may wait in a farther bucket than its layer, which a
         // nearer element lowered: it is switched on at its layer).
@@ -297,6 +315,9 @@ impl<'a> Guarded<'a> {
             if on.len() > start {
                 if !self.satisfiable(&on, extra) {
                     return (Some(self.shrink(id, &on, layer, extra)), marked);
+                }
+                if on.len() > ASK_AFTER && !std::mem::replace(&mut asked, true) && solvable() {
+                    return (None, marked);
                 }
                 let next_layer = (k + 2) & !1;
                 for &i in &on[start..] {
