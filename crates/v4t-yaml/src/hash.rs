@@ -72,8 +72,22 @@ pub struct Seen<'a, T> {
     index: Option<SeededMap<&'a str, usize>>,
 }
 
-/// How many names [`Seen`] and [`ByName`] scan before they hash them.
-const SCANNED: usize = 16;
+/// How many names [`Seen`] and [`ByName`] scan before they hash them (a
+/// few names are found faster by a scan than by hashing).
+pub const SCANNED: usize = 16;
+
+/// Where `name` is among `entries`: by a scan, or through `index` if
+/// there is one.
+fn position<T>(
+    entries: &[(&str, T)],
+    index: Option<&SeededMap<&str, usize>>,
+    name: &str,
+) -> Option<usize> {
+    match index {
+        None => entries.iter().position(|(n, _)| *n == name),
+        Some(index) => index.get(name).copied(),
+    }
+}
 
 impl<'a, T> Seen<'a, T> {
     /// No name met yet.
@@ -84,22 +98,14 @@ impl<'a, T> Seen<'a, T> {
         }
     }
 
-    /// Where `name` is in `entries`, if it was met.
-    fn position(&self, name: &str) -> Option<usize> {
-        match &self.index {
-            None => self.entries.iter().position(|(n, _)| *n == name),
-            Some(index) => index.get(name).copied(),
-        }
-    }
-
     /// The value of `name`, if it was met.
     pub fn get(&self, name: &str) -> Option<&T> {
-        self.position(name).map(|i| &self.entries[i].1)
+        position(&self.entries, self.index.as_ref(), name).map(|i| &self.entries[i].1)
     }
 
     /// The value of `name`, if it was met, to change.
     pub fn get_mut(&mut self, name: &str) -> Option<&mut T> {
-        self.position(name).map(|i| &mut self.entries[i].1)
+        position(&self.entries, self.index.as_ref(), name).map(|i| &mut self.entries[i].1)
     }
 
     /// Meets `name` (not met before) with `value`.
@@ -149,11 +155,7 @@ impl<'s, 'a, T> ByName<'s, 'a, T> {
 
     /// The value of the first entry named `name`.
     pub fn get(&self, name: &str) -> Option<&'s T> {
-        let at = match &self.index {
-            None => self.entries.iter().position(|(n, _)| *n == name),
-            Some(index) => index.get(name).copied(),
-        };
-        at.map(|i| &self.entries[i].1)
+        position(self.entries, self.index.as_ref(), name).map(|i| &self.entries[i].1)
     }
 }
 

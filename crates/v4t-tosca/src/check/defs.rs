@@ -233,7 +233,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             attrs.insert(name, p);
         }
         for (name, p) in self.type_entries(t, "properties") {
-            if attrs.get_mut(name).is_none() {
+            if attrs.get(name).is_none() {
                 attrs.insert(name, p);
             }
         }

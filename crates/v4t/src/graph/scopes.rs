@@ -3,7 +3,7 @@
 //! drawing marks as alternatives.
 
 use super::{ElementId, Graph, IdList, Kind};
-use v4t_yaml::hash::{SeededMap, Seen};
+use v4t_yaml::hash::{SeededMap, Seen, SCANNED};
 
 /// The list an element's alternatives are taken from (9.5): its
 /// container's list of its kind (or the graph's), and whether only the
@@ -22,10 +22,6 @@ fn scope_list(g: &Graph, id: ElementId) -> Option<(&[ElementId], bool)> {
         _ => return None,
     })
 }
-
-/// Lists up to this long are scanned for the members of a name; longer
-/// ones are grouped by name once.
-const SCANNED: usize = 16;
 
 /// Every element's set of mutually exclusive alternatives (9.5), in list
 /// order, the element among them: the members of its [`scope_list`] (of its
@@ -150,8 +146,6 @@ impl Iterator for Scope<'_> {
     }
 }
 
-/// The alternatives of `id` by a scan of its [`scope_list`] (what
-/// [`Scopes::members`] gives, as the tests check).
 #[cfg(test)]
 mod tests {
     use super::*;
