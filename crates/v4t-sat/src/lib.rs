@@ -87,7 +87,7 @@ pub use count::{Count, CountBudget};
 pub use differ::Differ;
 pub use enumerate::Enumeration;
 pub use natural::Natural;
-pub use split::{Answer, Question, Split};
+pub use split::{Answer, OrRecord, Question, Split};
 
 /// A literal: a variable or its negation.
 ///

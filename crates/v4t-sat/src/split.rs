@@ -108,6 +108,35 @@ pub struct Split {
     /// The variables the searches of [`Split::solve_switched`] took in so
     /// far ([`Split::searched`]).
     searched: u64,
+    /// What each [`Split::or`] found, once [`Split::record_ors`] asked.
+    ors: Option<Vec<OrRecord>>,
+    /// The part a fork re-solves ([`Split::fork`]): the others read as
+    /// the constants of their current models.
+    scope: Option<u32>,
+    /// What [`Split::unfork`] puts back.
+    forked: Option<Box<Forked>>,
+    /// A fork met a question that couples its part with a frozen one
+    /// ([`Split::fork_exact`]).
+    inexact: bool,
+}
+
+/// What one [`Split::or`] found about the parts it looked at, in the
+/// order it looked at them: each part's share of the disjunction, `Some`
+/// if every model of the part gave it that value, `None` if it was open.
+/// The parts after a share true in every model were not looked at.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OrRecord {
+    /// Each part looked at and its share.
+    pub shares: Vec<(u32, Option<bool>)>,
+}
+
+/// The state a fork replaced.
+#[derive(Debug)]
+struct Forked {
+    part: u32,
+    original: Part,
+    locs: usize,
+    unsat: bool,
 }
 
 impl Solver {
@@ -131,6 +160,10 @@ impl Solver {
             parts: Vec::new(),
             switches: Vec::new(),
             searched: 0,
+            ors: None,
+            scope: None,
+            forked: None,
+            inexact: false,
         };
         let Some(fixed) = facts else {
             split.locs.resize(n, Loc::Fixed(false));
@@ -298,16 +331,113 @@ impl Split {
 
     /// Finds a model of every part; `false` if the clauses are unsatisfiable.
     pub fn satisfiable(&mut self) -> bool {
-        if !self.unsat
-            && !self.parts.iter_mut().flatten().all(|p| {
-                let ok = p.sat.ensure_model();
-                p.sat.release_backend();
-                ok
-            })
-        {
+        let ok = |p: &mut Part| {
+            let ok = p.sat.ensure_model();
+            p.sat.release_backend();
+            ok
+        };
+        let all = match self.scope {
+            Some(k) => self.parts[k as usize].as_mut().is_none_or(ok),
+            None => self.parts.iter_mut().flatten().all(ok),
+        };
+        if !self.unsat && !all {
             self.unsat = true;
         }
         !self.unsat
+    }
+
+    /// Records what every later [`Split::or`] finds ([`Split::ors`]), for
+    /// forks of this problem to take the other parts' shares from.
+    pub fn record_ors(&mut self) {
+        self.ors = Some(Vec::new());
+    }
+
+    /// What each [`Split::or`] since [`Split::record_ors`] found, in order.
+    pub fn ors(&self) -> &[OrRecord] {
+        self.ors.as_deref().unwrap_or(&[])
+    }
+
+    /// The part `lit` lies in; `None` if it is fixed.
+    pub fn part_of(&self, lit: Lit) -> Option<u32> {
+        match self.place(lit) {
+            Place::In(p, _) => Some(p),
+            Place::Const(_) => None,
+        }
+    }
+
+    /// Puts part `k` back as `pristine` has it (the same problem split
+    /// before any question, so with the same parts) and scopes every later
+    /// question to it: the other parts read as the constants of their
+    /// current models. So the problem with one more fact in part `k` is
+    /// answered for the cost of that part, where the other parts' answers
+    /// cannot change. `false` (and nothing changes) if part `k` is not
+    /// one of `pristine`'s parts, unmerged, in both. [`Split::unfork`]
+    /// restores the part.
+    pub fn fork(&mut self, k: u32, pristine: &Split) -> bool {
+        if self.forked.is_some() || self.unsat || pristine.locs.len() > self.locs.len() {
+            return false;
+        }
+        let (Some(Some(_)), Some(Some(source))) =
+            (self.parts.get(k as usize), pristine.parts.get(k as usize))
+        else {
+            return false;
+        };
+        let mut copy = Part {
+            sat: Solver::new(),
+            globals: vec![NONE],
+            loose: source.loose,
+            near: None,
+        };
+        let mut model = Some(vec![true]);
+        append_part(&mut copy.sat, &mut copy.globals, &mut model, source);
+        if let Some(model) = model {
+            copy.sat.model = model;
+            copy.sat.model_valid = true;
+        }
+        let original = self.parts[k as usize].replace(copy).expect("checked above");
+        self.forked = Some(Box::new(Forked {
+            part: k,
+            original,
+            locs: self.locs.len(),
+            unsat: self.unsat,
+        }));
+        self.scope = Some(k);
+        self.inexact = false;
+        true
+    }
+
+    /// Whether every question since [`Split::fork`] was answered as the
+    /// whole problem would have: `false` once a disjunction or a list of
+    /// [`Split::prefer`] reached into a frozen part (then the caller asks
+    /// the whole problem).
+    pub fn fork_exact(&self) -> bool {
+        !self.inexact
+    }
+
+    /// Adds the fact `lit` (permanent): to its part, or, for a constant,
+    /// the problem is unsatisfiable unless it is true. In a fork, a fact
+    /// about a frozen part makes the fork inexact ([`Split::fork_exact`]).
+    pub fn require(&mut self, lit: Lit) {
+        if self.frozen(lit) {
+            self.inexact = true;
+            return;
+        }
+        match self.place(lit) {
+            Place::Const(true) => {}
+            Place::Const(false) => self.unsat = true,
+            Place::In(p, l) => self.part_mut(p).sat.require(l),
+        }
+    }
+
+    /// Undoes [`Split::fork`]: the part, the variables numbered since and
+    /// the scope are as before it.
+    pub fn unfork(&mut self) {
+        if let Some(f) = self.forked.take() {
+            self.parts[f.part as usize] = Some(f.original);
+            self.locs.truncate(f.locs);
+            self.unsat = f.unsat;
+        }
+        self.scope = None;
     }
 
     /// Declares `switches` for [`Split::solve_switched`]: literals each of
@@ -536,6 +666,14 @@ impl Split {
         if !self.satisfiable() {
             return;
         }
+        if self.scope.is_some()
+            && firsts.iter().any(|list| {
+                list.iter().any(|&l| self.frozen(l)) && list.iter().any(|&l| self.in_scope(l))
+            })
+        {
+            // One solver would have merged the parts such a list spans.
+            self.inexact = true;
+        }
         // Only the literals of a list before its first one true in every
         // model matter; merge the parts they lie in where there are several.
         for &list in firsts {
@@ -720,7 +858,8 @@ impl Split {
         let mut optimal = vec![true; questions.len()];
         let mut unchanged = vec![true; questions.len()];
         let mut next = vec![0usize; questions.len()];
-        for p in 0..self.parts.len() as u32 {
+        let scoped = self.scope.map(|k| k..k + 1);
+        for p in scoped.unwrap_or(0..self.parts.len() as u32) {
             let Some(part) = self.parts[p as usize].as_mut() else {
                 continue;
             };
@@ -789,10 +928,18 @@ impl Split {
         if !self.satisfiable() {
             return !self.truth;
         }
+        if lits.iter().any(|&l| self.frozen(l)) {
+            // Whether another part's share is decided is not known here.
+            self.inexact = true;
+        }
+        let mut record = OrRecord::default();
         let mut local = Vec::with_capacity(lits.len());
         for &lit in lits {
             match self.place(lit) {
-                Place::Const(true) => return self.truth,
+                Place::Const(true) => {
+                    self.record(record);
+                    return self.truth;
+                }
                 Place::Const(false) => {}
                 Place::In(p, l) => local.push((p, l)),
             }
@@ -808,12 +955,18 @@ impl Split {
                 sat.require(if value { share } else { !share });
             }
             sat.release_backend();
-            match sat.fixed(share) {
-                Some(true) => return self.truth,
+            let decided = sat.fixed(share);
+            record.shares.push((p, decided));
+            match decided {
+                Some(true) => {
+                    self.record(record);
+                    return self.truth;
+                }
                 Some(false) => {}
                 None => open.push((p, share)),
             }
         }
+        self.record(record);
         match open[..] {
             [] => !self.truth,
             [(p, share)] => self.global(p, share),
@@ -853,12 +1006,40 @@ impl Split {
         Some(by_part(local))
     }
 
+    #[inline]
     fn place(&self, lit: Lit) -> Place {
         match self.locs.get(lit.var_index() as usize) {
             Some(&Loc::Fixed(b)) => Place::Const(b != lit.is_negated()),
+            Some(&Loc::In { part, var }) if self.scope.is_some_and(|k| k != part) => {
+                self.frozen_place(part, lit.with_var(var))
+            }
             Some(&Loc::In { part, var }) => Place::In(part, lit.with_var(var)),
             // Not a literal of this problem; treat it as false.
             None => Place::Const(false),
+        }
+    }
+
+    /// A literal of part `part`, outside a fork's scope: the constant of
+    /// its model.
+    #[cold]
+    fn frozen_place(&self, part: u32, local: Lit) -> Place {
+        Place::Const(self.part(part).sat.value(local))
+    }
+
+    /// Whether `lit` lies in a part outside a fork's scope (read as the
+    /// constant of its model).
+    fn frozen(&self, lit: Lit) -> bool {
+        match (self.scope, self.locs.get(lit.var_index() as usize)) {
+            (Some(k), Some(&Loc::In { part, .. })) => part != k,
+            _ => false,
+        }
+    }
+
+    /// Whether `lit` lies in a fork's part.
+    fn in_scope(&self, lit: Lit) -> bool {
+        match (self.scope, self.locs.get(lit.var_index() as usize)) {
+            (Some(k), Some(&Loc::In { part, .. })) => part == k,
+            _ => false,
         }
     }
 
@@ -872,6 +1053,13 @@ impl Split {
         self.parts[p as usize]
             .as_mut()
             .expect("locations only name live parts")
+    }
+
+    /// Keeps what an [`Split::or`] found, if [`Split::record_ors`] asked.
+    fn record(&mut self, record: OrRecord) {
+        if let Some(ors) = &mut self.ors {
+            ors.push(record);
+        }
     }
 
     /// The global literal of a part's literal, numbering the variable if needed.
@@ -903,53 +1091,23 @@ impl Split {
         let new_id = self.parts.len() as u32;
         let mut sat = Solver::new();
         let mut globals = vec![NONE];
-        let mut model = vec![true];
-        let mut have_model = true;
-        let mut clause = Vec::new();
+        let mut model = Some(vec![true]);
         for &id in ids {
             let Some(part) = self.parts[id as usize].take() else {
                 continue;
             };
-            let offset = sat.num_vars() - 1;
-            let map = |l: Lit| {
-                if l.var_index() == 0 {
-                    l
-                } else {
-                    l.with_var(l.var_index() + offset)
-                }
-            };
-            let old = &part.sat;
-            for v in 1..old.num_vars() {
-                sat.new_var();
-                let g = part.globals.get(v as usize).copied().unwrap_or(NONE);
-                globals.push(g);
+            let start = globals.len();
+            append_part(&mut sat, &mut globals, &mut model, &part);
+            for (var, &g) in globals.iter().enumerate().skip(start) {
                 if g != NONE {
                     self.locs[g as usize] = Loc::In {
                         part: new_id,
-                        var: v + offset,
+                        var: var as u32,
                     };
                 }
             }
-            if old.clause_gates.is_some() {
-                sat.record_gates();
-            }
-            for (c, old_clause) in old.clauses.iter().enumerate() {
-                let gate = old.clause_gate(c);
-                clause.clear();
-                clause.extend(old_clause.iter().map(|&l| map(l)));
-                sat.defining = match gate {
-                    crate::NO_GATE => gate,
-                    g => g + offset,
-                };
-                sat.raw_clause(&clause);
-            }
-            sat.defining = crate::NO_GATE;
-            have_model &= old.model_valid && old.model.len() == old.num_vars() as usize;
-            if have_model {
-                model.extend_from_slice(&old.model[1..]);
-            }
         }
-        if have_model {
+        if let Some(model) = model {
             sat.model = model;
             sat.model_valid = true;
         }
@@ -960,6 +1118,52 @@ impl Split {
             near: None,
         }));
         new_id
+    }
+}
+
+/// Appends `part`'s variables and clauses to `sat`, its variables numbered
+/// after `sat`'s, their global numbers to `globals` (one per variable of
+/// `sat`) and its model to `model` (`None` once a part has none).
+fn append_part(
+    sat: &mut Solver,
+    globals: &mut Vec<u32>,
+    model: &mut Option<Vec<bool>>,
+    part: &Part,
+) {
+    let offset = sat.num_vars() - 1;
+    let map = |l: Lit| {
+        if l.var_index() == 0 {
+            l
+        } else {
+            l.with_var(l.var_index() + offset)
+        }
+    };
+    let old = &part.sat;
+    for v in 1..old.num_vars() {
+        sat.new_var();
+        globals.push(part.globals.get(v as usize).copied().unwrap_or(NONE));
+    }
+    if old.clause_gates.is_some() {
+        sat.record_gates();
+    }
+    let mut clause = Vec::new();
+    for (c, old_clause) in old.clauses.iter().enumerate() {
+        let gate = old.clause_gate(c);
+        clause.clear();
+        clause.extend(old_clause.iter().map(|&l| map(l)));
+        sat.defining = match gate {
+            crate::NO_GATE => gate,
+            g => g + offset,
+        };
+        sat.raw_clause(&clause);
+    }
+    sat.defining = crate::NO_GATE;
+    if old.model_valid && old.model.len() == old.num_vars() as usize {
+        if let Some(model) = model {
+            model.extend_from_slice(&old.model[1..]);
+        }
+    } else {
+        *model = None;
     }
 }
 
@@ -1254,6 +1458,107 @@ mod tests {
                 assert!(ms.contains(&got), "{ctx}");
             }
         }
+    }
+
+    /// A fork of the answered problem, with its part taken again from a
+    /// pristine split and one more fact in it, answers the same questions
+    /// and prefers the same model as the whole problem with that fact,
+    /// split anew; unforking puts the answered problem back.
+    #[test]
+    fn a_fork_answers_as_the_whole_problem_with_one_more_fact() {
+        let mut rng = Rng::new(808);
+        let solver_of = |n: usize, cnf: &[Vec<Lit>], fact: Option<Lit>| {
+            let mut s = Solver::new();
+            for _ in 0..n {
+                s.new_var();
+            }
+            for c in cnf {
+                s.add_clause(c);
+            }
+            if let Some(l) = fact {
+                s.require(l);
+            }
+            s
+        };
+        let mut forks = 0;
+        for round in 0..400 {
+            let Instance {
+                vars, cnf, n, k, ..
+            } = instance(&mut rng);
+            let ctx = format!("round {round}, {n} vars, {k} blocks");
+            let t1 = random_terms(&mut rng, &vars, 8);
+            let t2 = random_terms(&mut rng, &vars, 8);
+            let questions = [Question::Minimize(&t1), Question::Maximize(&t2)];
+            let mut order = random_lits(&mut rng, &vars, n as u64 + 2);
+            order.extend(&vars);
+            let mut base = solver_of(n, &cnf, None).split();
+            let pristine = solver_of(n, &cnf, None).split();
+            if base.ask(&questions).is_none() {
+                continue;
+            }
+            base.prefer_false(&order);
+            let before: Vec<bool> = vars.iter().map(|&v| base.value(v)).collect();
+            let x = vars[rng.below(vars.len() as u64) as usize];
+            let fact = if base.value(x) { !x } else { x };
+            let Some(part) = base.part_of(x) else {
+                continue;
+            };
+            let mut whole = solver_of(n, &cnf, Some(fact)).split();
+            let want = whole.ask(&questions);
+            assert!(base.fork(part, &pristine), "{ctx}");
+            forks += 1;
+            base.require(fact);
+            let got = base.ask(&questions);
+            assert_eq!(got, want, "{ctx}");
+            if want.is_some() {
+                whole.prefer_false(&order);
+                base.prefer_false(&order);
+                let got: Vec<bool> = vars.iter().map(|&v| base.value(v)).collect();
+                let want: Vec<bool> = vars.iter().map(|&v| whole.value(v)).collect();
+                assert_eq!(got, want, "{ctx}");
+            }
+            assert!(base.fork_exact(), "{ctx}");
+            base.unfork();
+            let after: Vec<bool> = vars.iter().map(|&v| base.value(v)).collect();
+            assert_eq!(after, before, "{ctx}");
+        }
+        assert!(forks > 100, "{forks} forks");
+    }
+
+    /// A disjunction that reaches into a frozen part makes the fork
+    /// inexact: whether that part's share is decided is not known there.
+    #[test]
+    fn a_disjunction_across_a_fork_is_inexact() {
+        let mut sat = Solver::new();
+        let a = sat.new_var();
+        let b = sat.new_var();
+        let c = sat.new_var();
+        let d = sat.new_var();
+        sat.add_clause(&[a, b]);
+        sat.add_clause(&[c, d]);
+        let build = |sat: &Solver| {
+            let mut s = Solver::new();
+            for _ in 0..4 {
+                s.new_var();
+            }
+            for clause in sat.clauses.iter() {
+                s.add_clause(clause);
+            }
+            s.split()
+        };
+        let pristine = build(&sat);
+        let mut base = build(&sat);
+        assert!(base.satisfiable());
+        let part = base.part_of(a).expect("a is free");
+        assert_ne!(Some(part), base.part_of(c));
+        assert!(base.fork(part, &pristine));
+        base.or(&[a]);
+        assert!(base.fork_exact());
+        base.or(&[a, c]);
+        assert!(!base.fork_exact());
+        base.unfork();
+        assert!(base.fork(part, &pristine), "a fork resets exactness");
+        assert!(base.fork_exact());
     }
 
     /// [`Split::prefer`] picks the model one solver would, also for lists
