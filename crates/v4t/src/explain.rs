@@ -25,8 +25,9 @@ use crate::error::{Error, Result};
 use crate::graph::{ElementId, Graph, Kind};
 use crate::options::{Optimize, TechnologiesMode};
 pub use crate::reason::{Read, Reason, ReasonKind};
+use crate::solve::alternative::{Alternative, Alternatives};
 use crate::solve::explain::Guarded;
-use crate::solve::{self, Solution};
+use crate::solve::{self, ObjectiveWeights, Solution};
 use crate::suggest::did_you_mean;
 use crate::types::TypeSystem;
 use crate::{
@@ -340,6 +341,14 @@ struct Variant<'a, 't> {
     solution: &'a Solution,
 }
 
+/// What [`Variant::optimised`] reads of the whole graph, read once per
+/// variant: explaining every element stays linear.
+struct Rules {
+    weights: ObjectiveWeights,
+    /// Per element id: whether it is one of a group of alternatives.
+    in_alternatives: Vec<bool>,
+}
+
 /// What decided one element, before its reasons are rendered.
 enum Found {
     Conditions(Vec<usize>),
@@ -351,6 +360,12 @@ impl Variant<'_, '_> {
     fn explain(&self, wanted: &[ElementId]) -> Result<Vec<ElementExplanation>> {
         let g = self.graph;
         let mut guarded = Guarded::new(self.doc, g, self.types, self.inputs.clone(), self.now_ms)?;
+        let mut alternatives =
+            Alternatives::new(self.doc, g, self.types, self.inputs.clone(), self.now_ms);
+        let rules = Rules {
+            weights: ObjectiveWeights::new(g),
+            in_alternatives: solve::in_alternatives(g),
+        };
         let mut found = Vec::with_capacity(wanted.len());
         for &id in wanted {
             let present = self.solution.is_present(id);
@@ -360,16 +375,17 @@ impl Variant<'_, '_> {
             // conflict asks for it (an element it does not find one near).
             let mut fixed = None;
             let conflict = guarded.conflict_near(id, &[other], &mut || {
-                let solution = self.fixed(id, present);
-                let found = solution.is_ok();
-                fixed = Some(solution);
+                let alternative = alternatives.fixed(self.solution, id, present);
+                let found = alternative.is_ok();
+                fixed = Some(alternative);
                 found
             });
             found.push(match conflict {
                 Some(parts) => Found::Conditions(parts),
                 None => {
-                    let other = fixed.unwrap_or_else(|| self.fixed(id, present))?;
-                    Found::Decided(self.optimised(id, present, &other))
+                    let other =
+                        fixed.unwrap_or_else(|| alternatives.fixed(self.solution, id, present))?;
+                    Found::Decided(self.optimised(id, present, &other, &rules))
                 }
             });
         }
@@ -401,15 +417,21 @@ impl Variant<'_, '_> {
 
     /// The objective or tie-breaking rule that decided `id`, whose other
     /// value the conditions allow.
-    fn optimised(&self, id: ElementId, present: bool, other: &Solution) -> Decision {
+    fn optimised(
+        &self,
+        id: ElementId,
+        present: bool,
+        other: &Alternative,
+        rules: &Rules,
+    ) -> Decision {
         let g = self.graph;
-        let differences: Vec<(String, bool)> = g
-            .ordered()
-            .filter(|&x| other.is_present(x) != self.solution.is_present(x))
+        let differences: Vec<(String, bool)> = other
+            .changed
+            .iter()
             // Types follow their containers; fallback properties are internal.
-            .filter(|&x| g.get(x).kind != Kind::Type && !g.is_internal(x))
+            .filter(|&&(x, _)| g.get(x).kind != Kind::Type && !g.is_internal(x))
             .take(MAX_DIFFERENCES)
-            .map(|x| (g.id(x).to_string(), other.is_present(x)))
+            .map(|&(x, here)| (g.id(x).to_string(), here))
             .collect();
         let here = &self.solution.objectives;
         let deciding = here
@@ -420,30 +442,17 @@ impl Variant<'_, '_> {
             Some(((name, value), (_, alternative_value))) => Decision::Objective {
                 goal: goal(g, name),
                 option: option_span(self.doc, name),
-                weight: solve::objective_weight(g, name, id),
+                weight: rules.weights.of(g, name, id),
                 name: name.clone(),
                 value: *value,
                 alternative_value: *alternative_value,
                 alternative: differences,
             },
             None => Decision::Tie {
-                rule: tie_rule(g, id, present),
+                rule: tie_rule(rules.in_alternatives[id.0 as usize], present),
                 alternative: differences,
             },
         }
-    }
-
-    /// The best solution in which `id` is not `present` (what the
-    /// optimiser rejected).
-    fn fixed(&self, id: ElementId, present: bool) -> Result<Solution> {
-        solve::solve_fixed(
-            self.doc,
-            self.graph,
-            self.types,
-            self.inputs.clone(),
-            self.now_ms,
-            (id, !present),
-        )
     }
 }
 
@@ -496,8 +505,8 @@ fn option_span(doc: NodeRef<'_>, name: &str) -> Span {
 
 /// The tie-breaking rule that applies to `id` (see ARCHITECTURE.md,
 /// Determinism).
-fn tie_rule(g: &Graph, id: ElementId, present: bool) -> String {
-    if solve::in_alternatives(g, id) {
+fn tie_rule(in_alternatives: bool, present: bool) -> String {
+    if in_alternatives {
         let which = if present {
             "it is"
         } else {

@@ -1005,10 +1005,7 @@ topology_template:
             if swapped == text {
                 continue;
             }
-            let assignment: Vec<String> = (0..inputs)
-                .map(|k| format!("b{k}: {}", rng.below(2) == 0))
-                .collect();
-            let inputs = format!("{{{}}}", assignment.join(", "));
+            let inputs = crate::testing::random_assignment(&mut rng, inputs);
             let (want, got) = (
                 resolved(&text, Some(&inputs)),
                 resolved(&swapped, Some(&inputs)),

@@ -170,6 +170,15 @@ impl Rng {
     }
 }
 
+/// A random assignment of the boolean inputs `b0` .. `b{n-1}` of
+/// [`random_template`], as a YAML flow map.
+pub(crate) fn random_assignment(rng: &mut Rng, n: usize) -> String {
+    let assignment: Vec<String> = (0..n)
+        .map(|k| format!("b{k}: {}", rng.below(2) == 0))
+        .collect();
+    format!("{{{}}}", assignment.join(", "))
+}
+
 /// A random condition over the inputs and the nodes before node `i`.
 /// Inputs are boolean (`b`), string (`s`) or untyped (`u`: compared with
 /// numbers and strings, and added to a number, which fails for strings);

@@ -8,7 +8,7 @@
 use super::{explain, Decision, ElementExplanation, ExplainOptions, Explanation, InputOrigin};
 use crate::reason::ReasonKind;
 use crate::solve::explain::Guarded;
-use crate::testing::{doc, random_template, Rng};
+use crate::testing::{doc, random_assignment, random_template, Rng};
 use crate::{NoFiles, ResolveOptions, Sources};
 
 /// Explains `template` with the inputs `inputs` (YAML map text) and the
@@ -462,10 +462,7 @@ fn explanations_are_minimal_conflicts_on_random_templates() {
                 "    options: {optimization_topology: min, optimization_topology_unique: false, ",
             );
         }
-        let assignment: Vec<String> = (0..inputs)
-            .map(|k| format!("b{k}: {}", rng.below(2) == 0))
-            .collect();
-        let inputs_text = format!("{{{}}}", assignment.join(", "));
+        let inputs_text = random_assignment(&mut rng, inputs);
         let ctx = format!("round {round}\n{text}\ninputs {inputs_text}");
         let mut sources = Sources::new();
         let prepared = crate::testing::prepare(&mut sources, &text)
@@ -769,9 +766,7 @@ topology_template:
         let inputs = 1 + rng.below(4) as usize;
         let nodes = 2 + rng.below(4) as usize;
         let text = random_template(&mut rng, inputs, &['b', 'b', 'f'], nodes, true);
-        let assignment: Vec<String> = (0..inputs)
-            .map(|k| format!("b{k}: {}", rng.below(2) == 0))
-            .collect();
-        explanations_alike(&text, &[], Some(&format!("{{{}}}", assignment.join(", "))));
+        let inputs = random_assignment(&mut rng, inputs);
+        explanations_alike(&text, &[], Some(&inputs));
     }
 }

@@ -18,6 +18,7 @@
 //! as on the whole problem; the stages that need no disjunction across parts
 //! are asked together, so each part builds its search backend once for them.
 
+pub(crate) mod alternative;
 mod encode;
 #[cfg(test)]
 mod equivalence_tests;
@@ -181,41 +182,16 @@ fn solve_assigned(
     // From here on every question is answered per independent part.
     let mut sat = std::mem::take(&mut enc.sat).split();
     let objectives = optimize(&mut enc, &mut sat, fixed.is_none())?;
-    let presence: Vec<Lit> = order.iter().map(|&id| enc.presence(id)).collect();
-    let (members, groups) = alternatives(graph, &order);
-    let members: Vec<Lit> = members.iter().map(|&id| enc.presence(id)).collect();
-    let firsts: Vec<&[Lit]> = groups.into_iter().map(|g| &members[g]).collect();
-    sat.prefer(&firsts, &presence);
-
-    let mut present = vec![false; graph.elements().len()];
-    for (&id, &l) in order.iter().zip(&presence) {
-        present[id.0 as usize] = sat.value(l);
-    }
+    let Preferred { present, .. } = tie_break(&mut enc, &mut sat, &order);
 
     let mut values = Vec::new();
     for &p in graph.properties() {
         if !present[p.0 as usize] {
             continue;
         }
-        let Some(expr) = raw
-            .get(graph, p)
-            .and_then(|r| r.get("expression"))
-            .filter(|e| e.is_defined())
-        else {
-            continue;
-        };
-        let v = enc
-            .eval
-            .evaluate(expr)
-            .map_err(|e| Error::from(e).in_element(graph.id(p)))?;
-        if matches!(v, Value::Null) {
-            return Err(Error::at(
-                format!("{} has no value", graph.Display(p)),
-                graph.get(p).span,
-            )
-            .in_element(graph.id(p)));
+        if let Some(v) = property_value(&mut enc, &raw, p)? {
+            values.push((p, v));
         }
-        values.push((p, v));
     }
     // Each property once; looked up by id (`Solution::value_of`).
     values.sort_unstable_by_key(|(p, _)| *p);
@@ -225,6 +201,36 @@ fn solve_assigned(
         objectives,
         inputs: enc.eval.assigned().clone(),
     })
+}
+
+/// The value of property `p`'s `expression`, if it has one; an error if it
+/// has none (null). It depends on the inputs only, not on which elements
+/// are present.
+fn property_value(
+    enc: &mut Encoder<'_, '_, Resolve>,
+    raw: &RawDefs<'_>,
+    p: ElementId,
+) -> Result<Option<Value>> {
+    let graph = enc.graph;
+    let Some(expr) = raw
+        .get(graph, p)
+        .and_then(|r| r.get("expression"))
+        .filter(|e| e.is_defined())
+    else {
+        return Ok(None);
+    };
+    let v = enc
+        .eval
+        .evaluate(expr)
+        .map_err(|e| Error::from(e).in_element(graph.id(p)))?;
+    if matches!(v, Value::Null) {
+        return Err(Error::at(
+            format!("{} has no value", graph.Display(p)),
+            graph.get(p).span,
+        )
+        .in_element(graph.id(p)));
+    }
+    Ok(Some(v))
 }
 
 /// The family problem: the resolver's clauses over input variables.
@@ -297,10 +303,52 @@ pub(crate) fn guarded_family_problem(
     Ok((problem, enc.mode.guarding.guards))
 }
 
-/// Whether `id` belongs to a group of alternatives (see [`alternatives`]).
-pub(crate) fn in_alternatives(graph: &Graph, id: ElementId) -> bool {
+/// The optimised problem after tie-breaking ([`alternatives`]).
+struct Preferred {
+    /// The presence of the elements, in element order.
+    presence: Vec<Lit>,
+    /// The members of the groups of alternatives, one group after another,
+    /// and each group's range in them.
+    members: Vec<Lit>,
+    groups: Vec<std::ops::Range<usize>>,
+    /// Presence by element id, as preferred.
+    present: Vec<bool>,
+}
+
+/// Prefers, among the optimal models of `sat`, the earliest-listed
+/// alternatives, then absence in element order (`order`).
+fn tie_break(
+    enc: &mut Encoder<'_, '_, Resolve>,
+    sat: &mut Split,
+    order: &[ElementId],
+) -> Preferred {
+    let graph = enc.graph;
+    let presence: Vec<Lit> = order.iter().map(|&id| enc.presence(id)).collect();
+    let (members, groups) = alternatives(graph, order);
+    let members: Vec<Lit> = members.iter().map(|&id| enc.presence(id)).collect();
+    let firsts: Vec<&[Lit]> = groups.iter().map(|g| &members[g.clone()]).collect();
+    sat.prefer(&firsts, &presence);
+    let mut present = vec![false; graph.elements().len()];
+    for (&id, &l) in order.iter().zip(&presence) {
+        present[id.0 as usize] = sat.value(l);
+    }
+    Preferred {
+        presence,
+        members,
+        groups,
+        present,
+    }
+}
+
+/// Per element id: whether it belongs to a group of alternatives (see
+/// [`alternatives`]).
+pub(crate) fn in_alternatives(graph: &Graph) -> Vec<bool> {
     let order: Vec<ElementId> = graph.ordered().collect();
-    alternatives(graph, &order).0.contains(&id)
+    let mut member = vec![false; graph.elements().len()];
+    for id in alternatives(graph, &order).0 {
+        member[id.0 as usize] = true;
+    }
+    member
 }
 
 /// The groups of alternatives for tie-breaking: elements of which at most
@@ -536,6 +584,31 @@ fn optimize(
     if !check_unique {
         list.retain(|stage| !matches!(stage, Stage::Unique(..)));
     }
+    let mut objectives = ask_stages(sat, &list)?;
+    built?;
+
+    let graph = enc.graph;
+    let opts = &graph.options().solver;
+    if let Some((dir, names)) = technology_count(graph) {
+        let (v, _) = count_technologies(enc, sat, dir, &names)?;
+        objectives.push((TECHNOLOGIES_COUNT.to_string(), v));
+    }
+    if opts.technologies_unique && check_unique {
+        let optimized = opts.technologies != Optimize::Off;
+        if ambiguous(enc, sat, Kind::Technology) {
+            let message = format!(
+                "The result is ambiguous considering technologies ({} optimization)",
+                if optimized { "besides" } else { "without" }
+            );
+            return Err(Error::coded(Code::Ambiguous, message, Span::NONE));
+        }
+    }
+    Ok(objectives)
+}
+
+/// Asks the stages `list` together ([`Split::ask`]): the objective values,
+/// or the first uniqueness error.
+fn ask_stages(sat: &mut Split, list: &[Stage]) -> Result<Vec<(String, u64)>> {
     let questions: Vec<Question<'_>> = list
         .iter()
         .map(|stage| match stage {
@@ -558,86 +631,112 @@ fn optimize(
             _ => {}
         }
     }
-    built?;
-
-    let graph = enc.graph;
-    let opts = &graph.options().solver;
-    if opts.technologies != Optimize::Off && opts.technologies_mode.counts() {
-        let weight_count = opts.technologies_mode == TechnologiesMode::WeightCount;
-        let mut names: Vec<&str> = Vec::new();
-        for &t in graph.technologies() {
-            let n = graph.name(t);
-            if !names.contains(&n) {
-                names.push(n);
-            }
-        }
-        let mut terms = Vec::with_capacity(names.len());
-        for name in names {
-            let lits: Vec<Lit> = graph
-                .technologies()
-                .iter()
-                .filter(|&&t| graph.name(t) == name)
-                .map(|&t| enc.presence(t))
-                .collect();
-            terms.push((sat.or(&lits), 1));
-        }
-        let dir = if weight_count {
-            Optimize::Min
-        } else {
-            opts.technologies
-        };
-        let v = run(sat, dir, &terms)?;
-        objectives.push(("technologies_count".to_string(), v));
-    }
-    if opts.technologies_unique && check_unique {
-        let optimized = opts.technologies != Optimize::Off;
-        if ambiguous(enc, sat, Kind::Technology) {
-            let message = format!(
-                "The result is ambiguous considering technologies ({} optimization)",
-                if optimized { "besides" } else { "without" }
-            );
-            return Err(Error::coded(Code::Ambiguous, message, Span::NONE));
-        }
-    }
     Ok(objectives)
 }
 
-/// The weight of `id`'s presence in objective `name` (as in
-/// [`Solution::objectives`], in the same scaled units), if it is a term.
-pub(crate) fn objective_weight(graph: &Graph, name: &str, id: ElementId) -> Option<u64> {
+/// The technology count's optimum over the disjunctions of `names`
+/// ([`technology_count`]), and each name's technologies' presence.
+fn count_technologies(
+    enc: &mut Encoder<'_, '_, Resolve>,
+    sat: &mut Split,
+    direction: Optimize,
+    names: &[Vec<ElementId>],
+) -> Result<(u64, Vec<Vec<Lit>>)> {
+    let mut terms = Vec::with_capacity(names.len());
+    let mut lits = Vec::with_capacity(names.len());
+    for ids in names {
+        let of: Vec<Lit> = ids.iter().map(|&t| enc.presence(t)).collect();
+        terms.push((sat.or(&of), 1));
+        lits.push(of);
+    }
+    Ok((run(sat, direction, &terms)?, lits))
+}
+
+/// The objective that counts distinct technologies.
+const TECHNOLOGIES_COUNT: &str = "technologies_count";
+
+/// The direction of the technology count (5.6) and the technologies of
+/// each name, names in order of first appearance; `None` if it does not
+/// count.
+fn technology_count(graph: &Graph) -> Option<(Optimize, Vec<Vec<ElementId>>)> {
     let opts = &graph.options().solver;
-    let (list, weights): (&[ElementId], Vec<f64>) = match name {
-        "topology" if opts.topology_by_weight => {
-            let ws = graph
-                .nodes()
-                .iter()
-                .map(|&n| graph.get(n).weight())
-                .collect();
-            (graph.nodes(), ws)
+    if opts.technologies == Optimize::Off || !opts.technologies_mode.counts() {
+        return None;
+    }
+    let mut names: Vec<(&str, Vec<ElementId>)> = Vec::new();
+    for &t in graph.technologies() {
+        let n = graph.name(t);
+        match names.iter_mut().find(|(name, _)| *name == n) {
+            Some((_, ids)) => ids.push(t),
+            None => names.push((n, vec![t])),
         }
-        "topology" => return (graph.get(id).kind == Kind::Node).then_some(1),
-        "scenarios" => {
-            let ps: Vec<f64> = graph
-                .technologies()
-                .iter()
-                .map(|&t| graph.get(t).prio())
-                .collect();
-            let at = graph.technologies().iter().position(|&t| t == id)?;
-            return whole_weights(&ps).ok()?.get(at).copied();
-        }
-        "technologies_weight" => {
-            let ws = graph
-                .technologies()
-                .iter()
-                .map(|&t| graph.get(t).weight())
-                .collect();
-            (graph.technologies(), ws)
-        }
-        "technologies_count" => return (graph.get(id).kind == Kind::Technology).then_some(1),
-        _ => return None,
+    }
+    let dir = if opts.technologies_mode == TechnologiesMode::WeightCount {
+        Optimize::Min
+    } else {
+        opts.technologies
     };
-    let at = list.iter().position(|&x| x == id)?;
-    scaled_weights(&weights).ok()?.get(at).copied()
+    Some((dir, names.into_iter().map(|(_, ids)| ids).collect()))
+}
+
+/// The weight of each element's presence in each objective (as in
+/// [`Solution::objectives`], in the same scaled units), computed once for
+/// the many questions of `v4t explain`.
+pub(crate) struct ObjectiveWeights {
+    /// Per node, in node order (`None`: each counts 1).
+    topology: Option<Vec<u64>>,
+    /// Per technology, in technology order, if the weights are valid.
+    scenarios: Option<Vec<u64>>,
+    technologies: Option<Vec<u64>>,
+    /// By element id: its position among the nodes or the technologies.
+    position: Vec<u32>,
+}
+
+impl ObjectiveWeights {
+    pub(crate) fn new(graph: &Graph) -> ObjectiveWeights {
+        let opts = &graph.options().solver;
+        let weights = |ids: &[ElementId], weight: &dyn Fn(ElementId) -> f64| {
+            ids.iter().map(|&x| weight(x)).collect::<Vec<f64>>()
+        };
+        let topology = opts.topology_by_weight.then(|| {
+            scaled_weights(&weights(graph.nodes(), &|n| graph.get(n).weight())).unwrap_or_default()
+        });
+        let techs = graph.technologies();
+        let scenarios = whole_weights(&weights(techs, &|t| graph.get(t).prio())).ok();
+        let technologies = scaled_weights(&weights(techs, &|t| graph.get(t).weight())).ok();
+        let mut position = vec![u32::MAX; graph.elements().len()];
+        for list in [graph.nodes(), techs] {
+            for (i, &x) in list.iter().enumerate() {
+                let at = &mut position[x.0 as usize];
+                if *at == u32::MAX {
+                    *at = i as u32;
+                }
+            }
+        }
+        ObjectiveWeights {
+            topology,
+            scenarios,
+            technologies,
+            position,
+        }
+    }
+
+    /// The weight of `id`'s presence in objective `name`, if it is a term.
+    pub(crate) fn of(&self, graph: &Graph, name: &str, id: ElementId) -> Option<u64> {
+        let kind = graph.get(id).kind;
+        let at = self.position.get(id.0 as usize).copied()? as usize;
+        let list = match name {
+            "topology" if kind == Kind::Node => match &self.topology {
+                Some(weights) => weights,
+                None => return Some(1),
+            },
+            "scenarios" if kind == Kind::Technology => self.scenarios.as_ref()?,
+            "technologies_weight" if kind == Kind::Technology => self.technologies.as_ref()?,
+            TECHNOLOGIES_COUNT if kind == Kind::Technology => return Some(1),
+            _ => return None,
+        };
+        list.get(at).copied()
+    }
 }
 
 /// Objective terms: each element's presence with its weight.
