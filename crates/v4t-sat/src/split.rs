@@ -346,15 +346,16 @@ impl Split {
         !self.unsat
     }
 
-    /// Records what every later [`Split::or`] finds ([`Split::ors`]), for
+    /// Records what every later [`Split::or`] finds ([`Split::take_ors`]), for
     /// forks of this problem to take the other parts' shares from.
     pub fn record_ors(&mut self) {
         self.ors = Some(Vec::new());
     }
 
-    /// What each [`Split::or`] since [`Split::record_ors`] found, in order.
-    pub fn ors(&self) -> &[OrRecord] {
-        self.ors.as_deref().unwrap_or(&[])
+    /// What each [`Split::or`] since [`Split::record_ors`] found, in order;
+    /// recording stops.
+    pub fn take_ors(&mut self) -> Vec<OrRecord> {
+        self.ors.take().unwrap_or_default()
     }
 
     /// The part `lit` lies in; `None` if it is fixed.

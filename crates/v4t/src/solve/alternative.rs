@@ -251,15 +251,20 @@ impl<'a, 'g> Solved<'a, 'g> {
                 Stage::Unique(..) => None,
             })
             .collect();
-        let count = count.map(|(direction, names)| {
-            let records = split.ors();
-            let disjunctions = names
-                .into_iter()
-                .zip(records)
-                .map(|(of, record)| disjunction(&split, &of, record))
-                .collect();
-            (direction, disjunctions)
-        });
+        let records = split.take_ors();
+        let count = match count {
+            // One record per name: the count asked one disjunction each.
+            Some((direction, names)) if names.len() == records.len() => {
+                let disjunctions = names
+                    .into_iter()
+                    .zip(&records)
+                    .map(|(of, record)| disjunction(&split, &of, record))
+                    .collect();
+                Some((direction, disjunctions))
+            }
+            Some(_) => return None,
+            None => None,
+        };
         let mut property_position = vec![u32::MAX; graph.elements().len()];
         for (i, &p) in graph.properties().iter().enumerate() {
             property_position[p.0 as usize] = i as u32;
