@@ -211,7 +211,12 @@ impl<'a, 'g> Solved<'a, 'g> {
             groups,
             present,
         } = tie_break(&mut enc, &mut split, &order);
-        if present != solution.present || values != solution.objectives {
+        // A sum beyond `u64` is reported saturated: no share can be taken
+        // from it.
+        if present != solution.present
+            || values != solution.objectives
+            || values.iter().any(|&(_, v)| v == u64::MAX)
+        {
             return None;
         }
 
