@@ -23,6 +23,8 @@
 //! to the value of its inputs (gates are defined over older variables, so
 //! in variable order), every other variable not reached taking any value.
 
+use crate::propagate::Implications;
+use crate::store::Clauses;
 use crate::{Lit, Solver, NO_GATE};
 
 /// A part's clauses indexed by variable for [`Near::solve`].
@@ -282,7 +284,7 @@ impl Near {
     /// switch false (see the module documentation), and how many
     /// variables the search took in.
     pub(crate) fn solve(&mut self, sat: &Solver, lits: &[Lit]) -> (bool, u64) {
-        let found = matches!(self.search(sat, lits), Search::Model);
+        let found = matches!(self.search(sat, lits, false), Search::Model);
         (found, self.order.len() as u64)
     }
 
@@ -324,7 +326,7 @@ impl Near {
             candidate.push(goal);
             candidate.extend_from_slice(&core[..necessary]);
             candidate.extend_from_slice(&core[necessary + 1..]);
-            match self.search(sat, &candidate) {
+            match self.search(sat, &candidate, true) {
                 Search::Model => necessary += 1,
                 Search::Conflict(smaller) => {
                     core = smaller.into_iter().filter(|&l| l != goal).collect();
@@ -350,7 +352,7 @@ impl Near {
         goal: Lit,
         allowed: &dyn Fn(u32) -> bool,
     ) -> Option<Vec<Lit>> {
-        if let Search::Conflict(_) = self.search(sat, &[goal]) {
+        if let Search::Conflict(_) = self.search(sat, &[goal], true) {
             return Some(Vec::new());
         }
         let stamp = grow.next_stamp();
@@ -397,7 +399,7 @@ impl Near {
             lits.clear();
             lits.push(goal);
             lits.extend_from_slice(&chosen);
-            match self.search(sat, &lits) {
+            match self.search(sat, &lits, true) {
                 Search::Conflict(core) => {
                     return Some(core.into_iter().filter(|&l| l != goal).collect());
                 }
@@ -410,8 +412,11 @@ impl Near {
         }
     }
 
-    /// [`Near::solve`], with the conflicting assumptions when there is no model.
-    fn search(&mut self, sat: &Solver, lits: &[Lit]) -> Search {
+    /// [`Near::solve`], with the conflicting assumptions when there is no
+    /// model. With `core`, they are those the search backend found in the
+    /// conflict; without, unit propagation answers first where it can
+    /// ([`propagated`]), and its conflict names every assumption.
+    fn search(&mut self, sat: &Solver, lits: &[Lit], core: bool) -> Search {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.var_seen.fill(0);
@@ -474,19 +479,32 @@ impl Near {
                 }
             }
         }
-        let mut small = Solver::new();
-        for _ in 1..self.order.len() {
-            small.new_var();
-        }
         let map = |near: &Near, l: Lit| l.with_var(near.sub_var[l.var_index() as usize]);
         taken.sort_unstable();
+        let mut local = Clauses::default();
         let mut buf = Vec::new();
         for c in taken {
             buf.clear();
             buf.extend(clause(sat, c as usize).iter().map(|&l| map(self, l)));
-            small.add_clause(&buf);
+            local.push(&buf);
         }
         let assumptions: Vec<Lit> = lits.iter().map(|&l| map(self, l)).collect();
+        if !core {
+            if let Some(answer) = propagated(&local, self.order.len(), &assumptions) {
+                return if answer {
+                    Search::Model
+                } else {
+                    Search::Conflict(lits.to_vec())
+                };
+            }
+        }
+        let mut small = Solver::new();
+        for _ in 1..self.order.len() {
+            small.new_var();
+        }
+        for c in 0..local.len() {
+            small.add_clause(local.get(c));
+        }
         if small.solve(&assumptions) {
             return Search::Model;
         }
@@ -499,6 +517,36 @@ impl Near {
                 .collect(),
         )
     }
+}
+
+/// Whether `clauses` over `vars` variables (the first the constant true)
+/// have a model with `assumptions` true, if unit propagation tells: `false`
+/// on a conflict of the assumptions, `true` if setting each variable
+/// still open false and propagating meets no conflict (a model); `None`
+/// if it does not tell.
+fn propagated(clauses: &Clauses, vars: usize, assumptions: &[Lit]) -> Option<bool> {
+    let mut value = vec![0i8; vars];
+    value[0] = 1;
+    for &a in assumptions {
+        let v = &mut value[a.var_index() as usize];
+        let wanted = if a.is_negated() { -1 } else { 1 };
+        if *v == -wanted {
+            return Some(false);
+        }
+        *v = wanted;
+    }
+    let Some(mut facts) = Implications::new(clauses, value) else {
+        return Some(false);
+    };
+    // A dive: each open variable false, propagated; without a conflict,
+    // the values are a model.
+    for v in 1..vars as u32 {
+        let l = Lit::from_var(v);
+        if facts.value(l).is_none() && !facts.assume(!l) {
+            return None;
+        }
+    }
+    Some(true)
 }
 
 /// Clause `c` of `sat`.
