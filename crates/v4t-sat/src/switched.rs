@@ -52,6 +52,12 @@ pub(crate) struct Near {
     /// Where [`Near::minimal_core`] grows its set of switches, built on
     /// first use.
     grow: Option<Box<Growth>>,
+    /// Buffers of [`Near::search`], kept between searches: the variables
+    /// to visit, the clauses taken, those to take next.
+    reached: Vec<u32>,
+    taken: Vec<u32>,
+    pending: Vec<u32>,
+    next: Vec<u32>,
 }
 
 /// What a [`Near::search`] found.
@@ -271,6 +277,10 @@ impl Near {
             sub_var: vec![0; n],
             order: Vec::new(),
             grow: None,
+            reached: Vec::new(),
+            taken: Vec::new(),
+            pending: Vec::new(),
+            next: Vec::new(),
         }
     }
 
@@ -416,7 +426,10 @@ impl Near {
     /// model. With `core`, they are those the search backend found in the
     /// conflict; without, unit propagation answers first where it can
     /// ([`propagated`]), and its conflict names every assumption.
-    fn search(&mut self, sat: &Solver, lits: &[Lit], core: bool) -> Search {
+    /// Takes in the clauses near `lits` (see the module documentation):
+    /// numbers the variables reached in `order` and returns the
+    /// clauses, in the order taken.
+    fn take_in(&mut self, sat: &Solver, lits: &[Lit]) -> Vec<u32> {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.var_seen.fill(0);
@@ -430,8 +443,14 @@ impl Near {
                 self.on[l.var_index() as usize] = stamp;
             }
         }
-        let mut vars: Vec<u32> = Vec::new();
-        let mut taken: Vec<u32> = Vec::new();
+        let mut vars = std::mem::take(&mut self.reached);
+        let mut taken = std::mem::take(&mut self.taken);
+        let mut pending = std::mem::take(&mut self.pending);
+        let mut next = std::mem::take(&mut self.next);
+        vars.clear();
+        taken.clear();
+        pending.clear();
+        pending.extend_from_slice(&self.always);
         // The constant of the part is the small solver's constant.
         self.var_seen[0] = stamp;
         self.sub_var[0] = 0;
@@ -448,9 +467,10 @@ impl Near {
         for &l in lits {
             visit(self, l.var_index(), &mut vars);
         }
-        let mut pending: Vec<u32> = self.always.clone();
         loop {
-            for c in std::mem::take(&mut pending) {
+            std::mem::swap(&mut pending, &mut next);
+            pending.clear();
+            for &c in &next {
                 if self.clause_seen[c as usize] == stamp {
                     continue;
                 }
@@ -479,25 +499,44 @@ impl Near {
                 }
             }
         }
+        self.reached = vars;
+        self.pending = pending;
+        self.next = next;
+        taken
+    }
+
+    fn search(&mut self, sat: &Solver, lits: &[Lit], core: bool) -> Search {
+        let mut taken = self.take_in(sat, lits);
         let map = |near: &Near, l: Lit| l.with_var(near.sub_var[l.var_index() as usize]);
-        taken.sort_unstable();
-        let mut local = Clauses::default();
-        let mut buf = Vec::new();
-        for c in taken {
-            buf.clear();
-            buf.extend(clause(sat, c as usize).iter().map(|&l| map(self, l)));
-            local.push(&buf);
-        }
-        let assumptions: Vec<Lit> = lits.iter().map(|&l| map(self, l)).collect();
-        if !core {
-            if let Some(answer) = propagated(&local, self.order.len(), &assumptions) {
-                return if answer {
-                    Search::Model
-                } else {
-                    Search::Conflict(lits.to_vec())
-                };
+        let localised = |near: &Near, taken: &[u32]| {
+            let mut local = Clauses::default();
+            let mut buf = Vec::new();
+            for &c in taken {
+                buf.clear();
+                buf.extend(clause(sat, c as usize).iter().map(|&l| map(near, l)));
+                local.push(&buf);
             }
+            local
+        };
+        let assumptions: Vec<Lit> = lits.iter().map(|&l| map(self, l)).collect();
+        let answer = if core {
+            None
+        } else {
+            // Propagation does not depend on the order of the clauses.
+            propagated(&localised(self, &taken), self.order.len(), &assumptions)
+        };
+        // The backend's conflicts do: the clauses in the part's order.
+        if answer.is_none() {
+            taken.sort_unstable();
         }
+        let local = answer.is_none().then(|| localised(self, &taken));
+        self.taken = taken;
+        let Some(local) = local else {
+            return match answer {
+                Some(true) => Search::Model,
+                _ => Search::Conflict(lits.to_vec()),
+            };
+        };
         let mut small = Solver::new();
         for _ in 1..self.order.len() {
             small.new_var();
