@@ -669,7 +669,8 @@ impl Split {
         }
         if self.scope.is_some()
             && firsts.iter().any(|list| {
-                list.iter().any(|&l| self.frozen(l)) && list.iter().any(|&l| self.in_scope(l))
+                list.iter().any(|&l| self.frozen(l))
+                    && list.iter().any(|&l| self.in_scope(l) == Some(true))
             })
         {
             // One solver would have merged the parts such a list spans.
@@ -1027,21 +1028,19 @@ impl Split {
         Place::Const(self.part(part).sat.value(local))
     }
 
-    /// Whether `lit` lies in a part outside a fork's scope (read as the
-    /// constant of its model).
-    fn frozen(&self, lit: Lit) -> bool {
+    /// In a fork, for a literal of a part: whether it lies in the fork's
+    /// part (`false`: a frozen part, read as the constant of its model);
+    /// `None` outside a fork and for a fixed literal.
+    fn in_scope(&self, lit: Lit) -> Option<bool> {
         match (self.scope, self.locs.get(lit.var_index() as usize)) {
-            (Some(k), Some(&Loc::In { part, .. })) => part != k,
-            _ => false,
+            (Some(k), Some(&Loc::In { part, .. })) => Some(part == k),
+            _ => None,
         }
     }
 
-    /// Whether `lit` lies in a fork's part.
-    fn in_scope(&self, lit: Lit) -> bool {
-        match (self.scope, self.locs.get(lit.var_index() as usize)) {
-            (Some(k), Some(&Loc::In { part, .. })) => part == k,
-            _ => false,
-        }
+    /// Whether `lit` lies in a frozen part of a fork.
+    fn frozen(&self, lit: Lit) -> bool {
+        self.in_scope(lit) == Some(false)
     }
 
     fn part(&self, p: u32) -> &Part {

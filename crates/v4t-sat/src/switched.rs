@@ -422,10 +422,6 @@ impl Near {
         }
     }
 
-    /// [`Near::solve`], with the conflicting assumptions when there is no
-    /// model. With `core`, they are those the search backend found in the
-    /// conflict; without, unit propagation answers first where it can
-    /// ([`propagated`]), and its conflict names every assumption.
     /// Takes in the clauses near `lits` (see the module documentation):
     /// numbers the variables reached in `order` and returns the
     /// clauses, in the order taken.
@@ -505,6 +501,10 @@ impl Near {
         taken
     }
 
+    /// [`Near::solve`], with the conflicting assumptions when there is no
+    /// model. With `core`, they are those the search backend found in the
+    /// conflict; without, unit propagation answers first where it can
+    /// ([`propagated`]), and its conflict names every assumption.
     fn search(&mut self, sat: &Solver, lits: &[Lit], core: bool) -> Search {
         let mut taken = self.take_in(sat, lits);
         let map = |near: &Near, l: Lit| l.with_var(near.sub_var[l.var_index() as usize]);

@@ -453,13 +453,12 @@ fn disjunction(split: &Split, lits: &[Lit], record: &OrRecord) -> Disjunction {
             None => settled |= split.value(l),
         }
     }
-    let decided = |p: u32| {
-        record
-            .shares
-            .iter()
-            .find(|&&(q, _)| q == p)
-            .and_then(|&(_, d)| d)
-    };
+    // The first share recorded per part (a part is looked at once).
+    let mut shares: HashMap<u32, Option<bool>> = HashMap::new();
+    for &(p, d) in &record.shares {
+        shares.entry(p).or_insert(d);
+    }
+    let decided = |p: u32| shares.get(&p).copied().flatten();
     let true_in = record
         .shares
         .iter()

@@ -500,6 +500,34 @@ enum Stage {
     Unique(String, Vec<Lit>),
 }
 
+/// The nodes' weights in the topology objective, in node order.
+fn node_weights(graph: &Graph) -> Result<Vec<u64>> {
+    let weights: Vec<f64> = graph
+        .nodes()
+        .iter()
+        .map(|&n| graph.get(n).weight())
+        .collect();
+    scaled_weights(&weights)
+}
+
+/// The technologies' priorities in the scenarios objective, in technology
+/// order.
+fn technology_prios(graph: &Graph) -> Result<Vec<u64>> {
+    let prios: Vec<f64> = (graph.technologies().iter())
+        .map(|&t| graph.get(t).prio())
+        .collect();
+    whole_weights(&prios)
+}
+
+/// The technologies' weights in the technologies objective, in technology
+/// order.
+fn technology_weights(graph: &Graph) -> Result<Vec<u64>> {
+    let weights: Vec<f64> = (graph.technologies().iter())
+        .map(|&t| graph.get(t).weight())
+        .collect();
+    scaled_weights(&weights)
+}
+
 /// The stages before the technology count (5.6), in order. Building stops at
 /// the first error, which counts after the answers of the stages before it.
 fn stages(enc: &mut Encoder<'_, '_, Resolve>, stages: &mut Vec<Stage>) -> Result<()> {
@@ -507,12 +535,7 @@ fn stages(enc: &mut Encoder<'_, '_, Resolve>, stages: &mut Vec<Stage>) -> Result
     let opts = &graph.options().solver;
     if opts.topology != Optimize::Off {
         let weights = if opts.topology_by_weight {
-            let weights: Vec<f64> = graph
-                .nodes()
-                .iter()
-                .map(|&n| graph.get(n).weight())
-                .collect();
-            scaled_weights(&weights)?
+            node_weights(graph)?
         } else {
             vec![1; graph.nodes().len()]
         };
@@ -531,12 +554,7 @@ fn stages(enc: &mut Encoder<'_, '_, Resolve>, stages: &mut Vec<Stage>) -> Result
         stages.push(Stage::Unique(message, vars));
     }
     if opts.scenarios {
-        let prios: Vec<f64> = graph
-            .technologies()
-            .iter()
-            .map(|&t| graph.get(t).prio())
-            .collect();
-        let prios = whole_weights(&prios)?;
+        let prios = technology_prios(graph)?;
         let terms = presence_terms(enc, graph.technologies(), &prios);
         stages.push(Stage::Objective("scenarios", Optimize::Min, terms));
     }
@@ -551,12 +569,7 @@ fn stages(enc: &mut Encoder<'_, '_, Resolve>, stages: &mut Vec<Stage>) -> Result
         stages.push(Stage::Unique(message.to_string(), lits));
     }
     if opts.technologies != Optimize::Off && opts.technologies_mode.weighs() {
-        let weights: Vec<f64> = graph
-            .technologies()
-            .iter()
-            .map(|&t| graph.get(t).weight())
-            .collect();
-        let weights = scaled_weights(&weights)?;
+        let weights = technology_weights(graph)?;
         let terms = presence_terms(enc, graph.technologies(), &weights);
         let dir = if opts.technologies_mode == TechnologiesMode::WeightCount {
             Optimize::Max
@@ -694,18 +707,12 @@ pub(crate) struct ObjectiveWeights {
 
 impl ObjectiveWeights {
     pub(crate) fn new(graph: &Graph) -> ObjectiveWeights {
-        let opts = &graph.options().solver;
-        let weights = |ids: &[ElementId], weight: &dyn Fn(ElementId) -> f64| {
-            ids.iter().map(|&x| weight(x)).collect::<Vec<f64>>()
-        };
-        let topology = opts.topology_by_weight.then(|| {
-            scaled_weights(&weights(graph.nodes(), &|n| graph.get(n).weight())).unwrap_or_default()
-        });
-        let techs = graph.technologies();
-        let scenarios = whole_weights(&weights(techs, &|t| graph.get(t).prio())).ok();
-        let technologies = scaled_weights(&weights(techs, &|t| graph.get(t).weight())).ok();
+        let by_weight = graph.options().solver.topology_by_weight;
+        let topology = by_weight.then(|| node_weights(graph).unwrap_or_default());
+        let scenarios = technology_prios(graph).ok();
+        let technologies = technology_weights(graph).ok();
         let mut position = vec![u32::MAX; graph.elements().len()];
-        for list in [graph.nodes(), techs] {
+        for list in [graph.nodes(), graph.technologies()] {
             for (i, &x) in list.iter().enumerate() {
                 let at = &mut position[x.0 as usize];
                 if *at == u32::MAX {
