@@ -10,8 +10,13 @@
 //! number of such questions. For v4t: whether the inputs decide every
 //! element's presence, and whether one input can change the topology while
 //! the others stay fixed.
+//!
+//! Asked of a whole problem, the question per input is one search each over
+//! both copies, quadratic in a template of many independent components;
+//! [`Split::can_differ_each`] asks each part about the inputs in it.
 
-use crate::{Lit, Solver};
+use crate::split::{by_part, Place};
+use crate::{Lit, Solver, Split};
 
 /// Two copies of a problem for [`Differ::can_differ`] ([`Solver::differ`]).
 #[derive(Debug)]
@@ -141,9 +146,135 @@ impl Differ {
     }
 }
 
+/// A literal of one part in [`Split::can_differ_each`].
+enum Role {
+    Input(Lit),
+    Output(Lit),
+    /// A literal of the group with this index.
+    Free(usize, Lit),
+}
+
+impl Split {
+    /// For each group of `groups`: whether two models exist that agree on
+    /// every variable of `inputs` outside the group and differ on a literal
+    /// of `outputs` ([`Differ::can_differ`] with the group free), asked part
+    /// by part (signs are ignored).
+    ///
+    /// Models are combinations of one model per part. So if the inputs of
+    /// some part do not determine its outputs, the answer is yes for every
+    /// group; otherwise a group's answer comes from the parts it lies in,
+    /// each asked with the group's share free. Within a part, changing one
+    /// literal of the group in the part's current model (the others of the
+    /// part's inputs kept) answers yes cheaply where it changes an output;
+    /// only the groups left are asked of the part's two copies.
+    pub fn can_differ_each(
+        &mut self,
+        inputs: &[Lit],
+        outputs: &[Lit],
+        groups: &[&[Lit]],
+    ) -> Vec<bool> {
+        let mut result = vec![false; groups.len()];
+        if !self.satisfiable() {
+            return result;
+        }
+        let mut roles = Vec::new();
+        let mut place = |lit: Lit, role: fn(Lit) -> Role| {
+            if let Place::In(p, l) = self.place(lit) {
+                roles.push((p, role(l)));
+            }
+        };
+        inputs.iter().for_each(|&l| place(l, Role::Input));
+        outputs.iter().for_each(|&l| place(l, Role::Output));
+        for (g, lits) in groups.iter().enumerate() {
+            for &lit in lits.iter() {
+                if let Place::In(p, l) = self.place(lit) {
+                    roles.push((p, Role::Free(g, l)));
+                }
+            }
+        }
+        for (p, roles) in by_part(roles) {
+            let sat = &mut self.part_mut(p).sat;
+            let undetermined = differ_in_part(sat, &roles, &mut result);
+            sat.release_backend();
+            if undetermined {
+                return vec![true; groups.len()];
+            }
+        }
+        result
+    }
+}
+
+/// [`Split::can_differ_each`] in one part (its solver `sat`, holding a
+/// model, and its literals' `roles`): marks the groups that can change an
+/// output in `result`; `true` if the part's outputs can differ with every
+/// input equal.
+fn differ_in_part(sat: &mut Solver, roles: &[Role], result: &mut [bool]) -> bool {
+    let mut inputs = Vec::new();
+    let mut outputs = Vec::new();
+    // Each group's literals in this part, in order.
+    let mut groups: Vec<(usize, Vec<Lit>)> = Vec::new();
+    for role in roles {
+        match *role {
+            Role::Input(l) => inputs.push(l),
+            Role::Output(l) => outputs.push(l),
+            Role::Free(g, l) => match groups.last_mut() {
+                Some((h, lits)) if *h == g => lits.push(l),
+                _ => groups.push((g, vec![l])),
+            },
+        }
+    }
+    if outputs.is_empty() {
+        return false;
+    }
+    let base = sat.model.clone();
+    let value = |l: Lit| base[l.var_index() as usize] != l.is_negated();
+    let mut input_vars: Vec<Lit> = inputs
+        .iter()
+        .map(|l| Lit::from_var(l.var_index()))
+        .collect();
+    input_vars.sort_unstable();
+    input_vars.dedup();
+    let mut assumptions = Vec::new();
+    for (g, free) in &groups {
+        assumptions.clear();
+        let kept = |v: &&Lit| !free.iter().any(|f| f.var_index() == v.var_index());
+        assumptions.extend(
+            input_vars
+                .iter()
+                .filter(kept)
+                .map(|&v| if value(v) { v } else { !v }),
+        );
+        let before = assumptions.len();
+        // The group's other values (or, if the model makes all its
+        // literals true, their negations).
+        let mut flips: Vec<Lit> = free.iter().copied().filter(|&l| !value(l)).collect();
+        if flips.is_empty() {
+            flips.extend(free.iter().map(|&l| !l));
+        }
+        for l in flips {
+            assumptions.truncate(before);
+            assumptions.push(l);
+            if sat.solve_raw(&assumptions) && outputs.iter().any(|&o| sat.value(o) != value(o)) {
+                result[*g] = true;
+                break;
+            }
+        }
+    }
+    let mut differ = sat.differ(&inputs, &outputs);
+    if differ.can_differ(&[]) {
+        return true;
+    }
+    for (g, free) in &groups {
+        if !result[*g] && differ.can_differ(free) {
+            result[*g] = true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::testutil::{eval_lit, models, random_instance, random_lit, Rng};
+    use crate::testutil::{blocks_instance, eval_lit, models, random_instance, random_lit, Rng};
     use crate::Lit;
     use std::collections::BTreeMap;
 
@@ -245,5 +376,84 @@ mod tests {
             }
         }
         assert!(cores > 20, "too few cores: {cores}");
+    }
+
+    /// Instances of independent blocks, some literals fixed, with groups
+    /// of inputs (a one-hot group among them): the split answers each
+    /// group as brute force, and as the whole problem's two copies.
+    #[test]
+    fn groups_asked_part_by_part_match_brute_force() {
+        let mut rng = Rng::new(23);
+        let (mut several, mut yes, mut no) = (0, 0, 0);
+        for round in 0..500 {
+            let (mut s, vars, mut cnf) = blocks_instance(&mut rng);
+            let n = vars.len();
+            // A one-hot group: exactly one of up to three variables.
+            let hot: Vec<Lit> = (0..1 + rng.below(3))
+                .map(|_| vars[rng.below(n as u64) as usize])
+                .collect();
+            cnf.push(hot.clone());
+            for (i, &a) in hot.iter().enumerate() {
+                for &b in &hot[i + 1..] {
+                    if a != b {
+                        cnf.push(vec![!a, !b]);
+                    }
+                }
+            }
+            for c in &cnf {
+                s.add_clause(c);
+            }
+            let pick = |rng: &mut Rng, max: u64| -> Vec<Lit> {
+                (0..rng.below(max + 1))
+                    .map(|_| random_lit(rng, &vars))
+                    .collect()
+            };
+            let mut inputs = pick(&mut rng, n as u64);
+            inputs.extend(&hot);
+            let outputs = pick(&mut rng, n as u64);
+            let mut groups: Vec<Vec<Lit>> = (0..1 + rng.below(4))
+                .map(|_| {
+                    let mut g: Vec<Lit> = inputs
+                        .iter()
+                        .copied()
+                        .filter(|_| rng.below(3) == 0)
+                        .collect();
+                    if g.is_empty() && !inputs.is_empty() {
+                        g.push(inputs[rng.below(inputs.len() as u64) as usize]);
+                    }
+                    g
+                })
+                .collect();
+            groups.push(hot.clone());
+            let ms = models(&vars, &cnf);
+            let key = |m: &Vec<bool>, ls: &[Lit]| -> Vec<bool> {
+                ls.iter().map(|&l| eval_lit(l, &vars, m)).collect()
+            };
+            let want: Vec<bool> = (groups.iter())
+                .map(|g| {
+                    let shared: Vec<Lit> = (inputs.iter().copied())
+                        .filter(|l| !g.iter().any(|f| f.var_index() == l.var_index()))
+                        .collect();
+                    let mut first: BTreeMap<Vec<bool>, Vec<bool>> = BTreeMap::new();
+                    ms.iter().any(|m| {
+                        let out = key(m, &outputs);
+                        *first.entry(key(m, &shared)).or_insert_with(|| out.clone()) != out
+                    })
+                })
+                .collect();
+            let refs: Vec<&[Lit]> = groups.iter().map(|g| &g[..]).collect();
+            let mut split = s.split_copy();
+            several += usize::from(split.num_parts() > 1);
+            let got = split.can_differ_each(&inputs, &outputs, &refs);
+            let ctx = format!("round {round}: inputs {inputs:?} outputs {outputs:?} groups {groups:?} cnf {cnf:?}");
+            assert_eq!(got, want, "{ctx}");
+            let mut whole = s.differ(&inputs, &outputs);
+            let each: Vec<bool> = groups.iter().map(|g| whole.can_differ(g)).collect();
+            assert_eq!(each, want, "{ctx}");
+            yes += want.iter().filter(|&&w| w).count();
+            no += want.iter().filter(|&&w| !w).count();
+        }
+        assert!(several > 100, "too few split instances: {several}");
+        assert!(yes > 300 && no > 300, "too one-sided: {yes} yes, {no} no");
     }
 }

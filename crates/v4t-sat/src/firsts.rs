@@ -8,8 +8,14 @@
 //! splitting the list at each one found, one solve per position and range
 //! ([`Solver::possible_firsts`]), and only those get a literal
 //! ([`Solver::first_of`]).
+//!
+//! Every solve assigns every variable, so on a template of many
+//! independent components (each with its own violations) the solves
+//! together are quadratic. [`Split::possible_firsts`] asks each part about
+//! its own literals and combines the answers.
 
-use crate::{Lit, Solver};
+use crate::split::{by_part, Place};
+use crate::{Lit, Solver, Split};
 
 impl Solver {
     /// The positions `i` (ascending) at which `lits[i]` can be true while
@@ -94,9 +100,77 @@ impl Solver {
     }
 }
 
+impl Split {
+    /// [`Solver::possible_firsts`] part by part.
+    ///
+    /// Models are combinations of one model per part, so `lits[i]` of part
+    /// `p` can come first iff it can come first among the literals of `p`
+    /// and every other part `q` has a model with its literals before `i`
+    /// false: iff `i` is below `q`'s latest first position (the largest
+    /// position that comes first in some model of `q`; none if a model of
+    /// `q` makes all its literals false). A literal true in every model
+    /// acts as a part of its own.
+    pub fn possible_firsts(&mut self, lits: &[Lit]) -> Vec<usize> {
+        if !self.satisfiable() {
+            return Vec::new();
+        }
+        // Positions after a literal true in every model never come first.
+        let mut end = lits.len();
+        let mut local = Vec::new();
+        for (i, &lit) in lits.iter().enumerate() {
+            match self.place(lit) {
+                Place::Const(true) => {
+                    end = i;
+                    break;
+                }
+                Place::Const(false) => {}
+                Place::In(p, l) => local.push((p, (i, l))),
+            }
+        }
+        // Per part: its first positions and its latest one (`usize::MAX`
+        // if all its literals can be false together).
+        let mut firsts: Vec<(Vec<usize>, usize)> = Vec::new();
+        if end < lits.len() {
+            firsts.push((vec![end], end));
+        }
+        for (p, items) in by_part(local) {
+            let sat = &mut self.part_mut(p).sat;
+            let part_lits: Vec<Lit> = items.iter().map(|&(_, l)| l).collect();
+            let found: Vec<usize> = (sat.possible_firsts(&part_lits).into_iter())
+                .map(|k| items[k].0)
+                .collect();
+            let negated: Vec<Lit> = part_lits.iter().map(|&l| !l).collect();
+            let latest = match found.last() {
+                Some(&last) if !sat.solve_raw(&negated) => last,
+                _ => usize::MAX,
+            };
+            sat.release_backend();
+            if !found.is_empty() {
+                firsts.push((found, latest));
+            }
+        }
+        // The two smallest latest positions: the bound of every other part.
+        let (mut low, mut second) = (usize::MAX, usize::MAX);
+        for &(_, latest) in &firsts {
+            if latest < low {
+                (low, second) = (latest, low);
+            } else if latest < second {
+                second = latest;
+            }
+        }
+        let mut possible: Vec<usize> = Vec::new();
+        for (found, latest) in &firsts {
+            let bound = if *latest == low { second } else { low };
+            possible.extend(found.iter().copied().filter(|&i| i < bound));
+        }
+        possible.sort_unstable();
+        possible
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::testutil::{eval_lit, models, random_instance, random_lit, Rng};
+    use crate::testutil::{blocks_instance, eval_lit, models, random_instance, random_lit, Rng};
     use crate::Lit;
 
     #[test]
@@ -140,5 +214,42 @@ mod tests {
             nonempty > 100,
             "too few instances with a first position: {nonempty}"
         );
+    }
+
+    /// Instances of independent blocks, some literals fixed: the split's
+    /// positions are those of brute force, and so the whole problem's.
+    #[test]
+    fn possible_firsts_part_by_part_match_brute_force() {
+        let mut rng = Rng::new(57);
+        let (mut several, mut nonempty) = (0, 0);
+        for round in 0..600 {
+            let (mut s, vars, cnf) = blocks_instance(&mut rng);
+            let n = vars.len();
+            for c in &cnf {
+                s.add_clause(c);
+            }
+            let mut order: Vec<Lit> = (0..rng.below(2 * n as u64 + 2))
+                .map(|_| random_lit(&mut rng, &vars))
+                .collect();
+            if rng.below(4) == 0 {
+                order.insert(rng.below(order.len() as u64 + 1) as usize, s.truth());
+            }
+            let all = models(&vars, &cnf);
+            let truth = s.truth();
+            let value = |l: Lit, m: &[bool]| l == truth || (l != !truth && eval_lit(l, &vars, m));
+            let mut want: Vec<usize> = (all.iter())
+                .filter_map(|m| order.iter().position(|&l| value(l, m)))
+                .collect();
+            want.sort_unstable();
+            want.dedup();
+            let mut split = s.split_copy();
+            several += usize::from(split.num_parts() > 1);
+            nonempty += usize::from(!want.is_empty());
+            let ctx = format!("round {round}: order {order:?} cnf {cnf:?}");
+            assert_eq!(split.possible_firsts(&order), want, "{ctx}");
+            assert_eq!(s.possible_firsts(&order), want, "{ctx}");
+        }
+        assert!(several > 100, "too few split instances: {several}");
+        assert!(nonempty > 200, "too few with a first position: {nonempty}");
     }
 }

@@ -70,6 +70,7 @@ mod gates;
 mod mus;
 mod natural;
 mod order;
+mod part_counts;
 mod pb;
 mod prefer;
 mod propagate;
@@ -87,6 +88,7 @@ pub use count::{Count, CountBudget};
 pub use differ::Differ;
 pub use enumerate::Enumeration;
 pub use natural::Natural;
+pub use part_counts::Extensions;
 pub use split::{Answer, OrRecord, Question, Split};
 
 /// A literal: a variable or its negation.

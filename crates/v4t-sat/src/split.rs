@@ -42,15 +42,15 @@ enum Loc {
 
 /// Where a literal lives: a constant, or a literal of a part.
 #[derive(Clone, Copy, Debug)]
-enum Place {
+pub(crate) enum Place {
     Const(bool),
     In(u32, Lit),
 }
 
 /// One independent part: its own solver and the global number of each local variable.
 #[derive(Debug)]
-struct Part {
-    sat: Solver,
+pub(crate) struct Part {
+    pub(crate) sat: Solver,
     /// Global variable of each local variable ([`NONE`] if it has none).
     globals: Vec<u32>,
     /// The part of the unconstrained variables (in no clause).
@@ -145,7 +145,6 @@ impl Solver {
     /// Unconstrained variables share one part. If the solver holds a model, the
     /// parts start from it, so no part needs an initial search.
     pub fn split(mut self) -> Split {
-        let n = self.num_vars() as usize;
         let facts = self.level0();
         // What the split keeps of this solver is its clauses: the gate
         // tables and the backend go before the parts are filled (the peak
@@ -153,6 +152,22 @@ impl Solver {
         self.gates = crate::gates::Gates::default();
         self.sat = None;
         self.few = None;
+        self.split_with(facts)
+    }
+
+    /// The independent parts of this problem as it is now, this solver
+    /// unchanged ([`Solver::split`]): questions about many literals each
+    /// (`analyze`'s backbone, first violations, inputs that change the
+    /// topology) are asked part by part, in time linear in the number of
+    /// parts, while the solver goes on with questions that couple them.
+    pub fn split_copy(&mut self) -> Split {
+        let facts = self.level0();
+        self.split_with(facts)
+    }
+
+    /// The parts of this solver's clauses, given its level-0 `facts`.
+    fn split_with(&self, facts: Option<Vec<i8>>) -> Split {
+        let n = self.num_vars() as usize;
         let mut split = Split {
             truth: self.truth,
             unsat: facts.is_none(),
@@ -324,6 +339,13 @@ impl Solver {
 }
 
 impl Split {
+    /// The numbers of the parts (after merges), ascending.
+    pub(crate) fn live_parts(&self) -> Vec<u32> {
+        (0..self.parts.len() as u32)
+            .filter(|&p| self.parts[p as usize].is_some())
+            .collect()
+    }
+
     /// Number of parts (after merges).
     pub fn num_parts(&self) -> usize {
         self.parts.iter().flatten().count()
@@ -1009,7 +1031,7 @@ impl Split {
     }
 
     #[inline]
-    fn place(&self, lit: Lit) -> Place {
+    pub(crate) fn place(&self, lit: Lit) -> Place {
         match self.locs.get(lit.var_index() as usize) {
             Some(&Loc::Fixed(b)) => Place::Const(b != lit.is_negated()),
             Some(&Loc::In { part, var }) if self.scope.is_some_and(|k| k != part) => {
@@ -1049,7 +1071,7 @@ impl Split {
             .expect("locations only name live parts")
     }
 
-    fn part_mut(&mut self, p: u32) -> &mut Part {
+    pub(crate) fn part_mut(&mut self, p: u32) -> &mut Part {
         self.parts[p as usize]
             .as_mut()
             .expect("locations only name live parts")
@@ -1168,10 +1190,10 @@ fn append_part(
 }
 
 /// Items grouped by part, in part order.
-type ByPart<T> = Vec<(u32, Vec<T>)>;
+pub(crate) type ByPart<T> = Vec<(u32, Vec<T>)>;
 
 /// Groups `(part, item)` pairs by part (in part order), keeping the order of items.
-fn by_part<T>(mut items: Vec<(u32, T)>) -> ByPart<T> {
+pub(crate) fn by_part<T>(mut items: Vec<(u32, T)>) -> ByPart<T> {
     items.sort_by_key(|&(p, _)| p);
     let mut out: Vec<(u32, Vec<T>)> = Vec::new();
     for (p, item) in items {
@@ -1221,24 +1243,8 @@ impl UnionFind {
 
 #[cfg(test)]
 mod tests {
-    use crate::testutil::{models, random_cnf, Rng};
+    use crate::testutil::{blocks, models, Rng};
     use crate::{Answer, Lit, Question, Solver};
-
-    /// Variables assigned at random to `blocks` independent blocks, each with a
-    /// random CNF of its own; returns the variables and all clauses.
-    fn blocks(rng: &mut Rng, s: &mut Solver, n: usize, blocks: usize) -> (Vec<Lit>, Vec<Vec<Lit>>) {
-        let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
-        let mut members: Vec<Vec<Lit>> = vec![Vec::new(); blocks];
-        for &v in &vars {
-            members[rng.below(blocks as u64) as usize].push(v);
-        }
-        let mut cnf = Vec::new();
-        for m in members.iter().filter(|m| !m.is_empty()) {
-            let k = rng.below(2 * m.len() as u64 + 1) as usize;
-            cnf.extend(random_cnf(rng, m, k));
-        }
-        (vars, cnf)
-    }
 
     fn random_lits(rng: &mut Rng, vars: &[Lit], max: u64) -> Vec<Lit> {
         (0..rng.below(max + 1))

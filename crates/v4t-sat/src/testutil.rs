@@ -99,3 +99,39 @@ pub(crate) fn random_instance(
     }
     (s, vars, cnf)
 }
+
+/// Variables assigned at random to `blocks` independent blocks, each with a
+/// random CNF of its own; returns the variables and all clauses.
+pub(crate) fn blocks(
+    rng: &mut Rng,
+    s: &mut Solver,
+    n: usize,
+    blocks: usize,
+) -> (Vec<Lit>, Vec<Vec<Lit>>) {
+    let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+    let mut members: Vec<Vec<Lit>> = vec![Vec::new(); blocks];
+    for &v in &vars {
+        members[rng.below(blocks as u64) as usize].push(v);
+    }
+    let mut cnf = Vec::new();
+    for m in members.iter().filter(|m| !m.is_empty()) {
+        let k = rng.below(2 * m.len() as u64 + 1) as usize;
+        cnf.extend(random_cnf(rng, m, k));
+    }
+    (vars, cnf)
+}
+
+/// A solver over 1 to 12 fresh variables in up to five independent
+/// blocks of random clauses, sometimes with a fact, as brute-force
+/// instances for the questions asked part by part; the clauses are
+/// returned, not yet added (callers add their own first).
+pub(crate) fn blocks_instance(rng: &mut Rng) -> (Solver, Vec<Lit>, Vec<Vec<Lit>>) {
+    let mut s = Solver::new();
+    let n = 1 + rng.below(12) as usize;
+    let k = 1 + rng.below(5) as usize;
+    let (vars, mut cnf) = blocks(rng, &mut s, n, k);
+    if rng.below(3) == 0 {
+        cnf.push(vec![random_lit(rng, &vars)]);
+    }
+    (s, vars, cnf)
+}

@@ -1,0 +1,285 @@
+//! Counting on a split problem: per-part counts multiplied.
+//!
+//! The projected models of a problem split into independent parts are
+//! combinations of one projected model per part, so a count is the product
+//! of the parts' counts. `analyze` counts once per element (commonality)
+//! and once per input value (uniform random sampling); asked of the whole
+//! problem, each count walks every part, which on a template of many
+//! independent components is quadratic. Here each count walks one part,
+//! and the other parts' share is a product kept in a tree ([`Products`]).
+
+use crate::count::{Count, CountBudget};
+use crate::natural::Natural;
+use crate::split::{by_part, Place};
+use crate::{Lit, Split};
+
+/// The product of all values but one, for values that change one at a
+/// time: a binary tree of partial products (leaves padded with one), so
+/// that a change or a query multiplies along one path.
+struct Products {
+    /// Number of leaves (a power of two).
+    leaves: usize,
+    /// Node `k` holds the product of its children `2k` and `2k + 1`; the
+    /// leaves are at `leaves..2 * leaves`.
+    tree: Vec<Natural>,
+}
+
+impl Products {
+    fn new(values: Vec<Natural>) -> Products {
+        let leaves = values.len().next_power_of_two();
+        let mut tree = vec![Natural::ONE; 2 * leaves];
+        for (i, v) in values.into_iter().enumerate() {
+            tree[leaves + i] = v;
+        }
+        for k in (1..leaves).rev() {
+            tree[k] = tree[2 * k].mul(&tree[2 * k + 1]);
+        }
+        Products { leaves, tree }
+    }
+
+    /// The product of every value.
+    fn all(&self) -> &Natural {
+        &self.tree[1]
+    }
+
+    /// The product of every value but the `i`-th.
+    fn without(&self, i: usize) -> Natural {
+        let mut k = self.leaves + i;
+        let mut product = Natural::ONE;
+        while k > 1 {
+            product = product.mul(&self.tree[k ^ 1]);
+            k /= 2;
+        }
+        product
+    }
+
+    fn set(&mut self, i: usize, value: Natural) {
+        let mut k = self.leaves + i;
+        self.tree[k] = value;
+        while k > 1 {
+            k /= 2;
+            self.tree[k] = self.tree[2 * k].mul(&self.tree[2 * k + 1]);
+        }
+    }
+}
+
+/// Counts of the models of a split problem that extend a growing set of
+/// fixed literals ([`Split::extensions`]), projected onto a fixed list of
+/// literals.
+pub struct Extensions<'s> {
+    split: &'s mut Split,
+    budget: CountBudget,
+    /// The live parts, in part order (those without projected literals
+    /// count one or zero).
+    parts: Vec<u32>,
+    /// Per part of `parts`: its share of the projection and the literals
+    /// fixed in it so far (local literals).
+    projection: Vec<Vec<Lit>>,
+    fixed: Vec<Vec<Lit>>,
+    /// Per part of `parts`: its count under its fixed literals.
+    counts: Products,
+    /// Some part's count stopped at its budget (a lower bound).
+    inexact: bool,
+    /// A fixed literal is false in every model: nothing extends them.
+    none: bool,
+}
+
+impl Split {
+    /// The counts of the models projected onto `projection` (as
+    /// [`crate::Solver::count`]), under a set of fixed literals that grows
+    /// with [`Extensions::fix`], each count asked of one part.
+    pub fn extensions(&mut self, projection: &[Lit], budget: &CountBudget) -> Extensions<'_> {
+        let none = !self.satisfiable();
+        let parts = self.live_parts();
+        let mut local = Vec::new();
+        for &lit in projection {
+            if let Place::In(p, l) = self.place(lit) {
+                local.push((p, l));
+            }
+        }
+        let mut shares = vec![Vec::new(); parts.len()];
+        for (p, lits) in by_part(local) {
+            let i = parts.binary_search(&p).expect("literals lie in live parts");
+            shares[i] = lits;
+        }
+        let mut extensions = Extensions {
+            budget: *budget,
+            fixed: vec![Vec::new(); parts.len()],
+            parts,
+            projection: shares,
+            counts: Products::new(Vec::new()),
+            inexact: false,
+            none,
+            split: self,
+        };
+        let counts = (0..extensions.parts.len())
+            .map(|i| extensions.count_in(i, None))
+            .collect();
+        extensions.counts = Products::new(counts);
+        extensions
+    }
+
+    /// For each of `lits`: the number of models projected onto `projection`
+    /// in which it holds ([`crate::Solver::count`] under it), each asked of
+    /// its part alone.
+    pub fn count_each(
+        &mut self,
+        lits: &[Lit],
+        projection: &[Lit],
+        budget: &CountBudget,
+    ) -> Vec<Count> {
+        let mut extensions = self.extensions(projection, budget);
+        lits.iter().map(|&l| extensions.count_with(l)).collect()
+    }
+}
+
+impl Extensions<'_> {
+    /// The number of projected models in which the fixed literals and
+    /// `lit` hold.
+    pub fn count_with(&mut self, lit: Lit) -> Count {
+        let zero = Count {
+            value: Natural::ZERO,
+            exact: true,
+        };
+        if self.none {
+            return zero;
+        }
+        let (value, exact) = match self.split.place(lit) {
+            Place::Const(false) => return zero,
+            Place::Const(true) => (self.counts.all().clone(), !self.inexact),
+            Place::In(p, l) => {
+                let i = self.index(p);
+                let inexact = self.inexact;
+                let own = self.count_in(i, Some(l));
+                let exact = !self.inexact;
+                self.inexact = inexact;
+                (own.mul(&self.counts.without(i)), exact)
+            }
+        };
+        Count { value, exact }
+    }
+
+    /// Fixes `lit` for the counts that follow.
+    pub fn fix(&mut self, lit: Lit) {
+        match self.split.place(lit) {
+            Place::Const(true) => {}
+            Place::Const(false) => self.none = true,
+            Place::In(p, l) => {
+                let i = self.index(p);
+                self.fixed[i].push(l);
+                let count = self.count_in(i, None);
+                self.counts.set(i, count);
+            }
+        }
+    }
+
+    /// The index of part `p` in `parts`.
+    fn index(&self, p: u32) -> usize {
+        self.parts
+            .binary_search(&p)
+            .expect("literals lie in live parts")
+    }
+
+    /// The count of part `parts[i]` under its fixed literals and `extra`.
+    fn count_in(&mut self, i: usize, extra: Option<Lit>) -> Natural {
+        let sat = &mut self.split.part_mut(self.parts[i]).sat;
+        let fixed = &mut self.fixed[i];
+        fixed.extend(extra);
+        let count = sat.count(fixed, &self.projection[i], &self.budget);
+        if extra.is_some() {
+            fixed.pop();
+        }
+        sat.release_backend();
+        self.inexact |= !count.exact;
+        count.value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Products;
+    use crate::natural::Natural;
+    use crate::testutil::{blocks_instance, eval_lit, models, random_lit, Rng};
+    use crate::{CountBudget, Lit};
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn products_leave_one_value_out() {
+        let values: Vec<u64> = vec![3, 0, 7, 1, 5, 2];
+        let mut products = Products::new(values.iter().map(|&v| Natural::from(v)).collect());
+        let mut values = values;
+        for (i, v) in [(1, 4), (5, 9), (0, 1)] {
+            values[i] = v;
+            products.set(i, Natural::from(v));
+            for j in 0..values.len() {
+                let want: u64 = (values.iter().enumerate())
+                    .filter(|&(k, _)| k != j)
+                    .map(|(_, &v)| v)
+                    .product();
+                assert_eq!(products.without(j), Natural::from(want));
+            }
+            assert_eq!(
+                *products.all(),
+                Natural::from(values.iter().product::<u64>())
+            );
+        }
+    }
+
+    /// Instances of independent blocks, some literals fixed at level 0:
+    /// counts under a growing set of fixed literals equal brute force.
+    #[test]
+    fn counts_part_by_part_match_brute_force() {
+        let mut rng = Rng::new(61);
+        let (mut several, mut positive) = (0, 0);
+        for round in 0..500 {
+            let (mut s, vars, cnf) = blocks_instance(&mut rng);
+            let n = vars.len();
+            for c in &cnf {
+                s.add_clause(c);
+            }
+            let projection: Vec<Lit> = (0..rng.below(n as u64 + 1))
+                .map(|_| random_lit(&mut rng, &vars))
+                .collect();
+            let all = models(&vars, &cnf);
+            let truth = s.truth();
+            let holds = |l: Lit, m: &[bool]| l == truth || (l != !truth && eval_lit(l, &vars, m));
+            let brute = |fixed: &[Lit]| -> Natural {
+                let images: BTreeSet<Vec<bool>> = (all.iter())
+                    .filter(|m| fixed.iter().all(|&l| holds(l, m)))
+                    .map(|m| projection.iter().map(|&l| eval_lit(l, &vars, m)).collect())
+                    .collect();
+                Natural::from(images.len() as u64)
+            };
+            let mut split = s.split_copy();
+            several += usize::from(split.num_parts() > 1);
+            let budget = CountBudget::default();
+            let mut extensions = split.extensions(&projection, &budget);
+            let mut fixed = Vec::new();
+            for step in 0..6 {
+                let lit = random_lit(&mut rng, &vars);
+                let lit = if rng.below(8) == 0 { s.truth() } else { lit };
+                fixed.push(lit);
+                let want = brute(&fixed);
+                let got = extensions.count_with(lit);
+                assert!(got.exact, "round {round} step {step}");
+                assert_eq!(
+                    got.value, want,
+                    "round {round} step {step}: fixed {fixed:?} cnf {cnf:?} projection {projection:?}"
+                );
+                positive += usize::from(!want.is_zero());
+                if rng.below(2) == 0 {
+                    extensions.fix(lit);
+                } else {
+                    fixed.pop();
+                }
+            }
+            let lits: Vec<Lit> = (0..4).map(|_| random_lit(&mut rng, &vars)).collect();
+            let each = s.split_copy().count_each(&lits, &projection, &budget);
+            for (&l, c) in lits.iter().zip(each) {
+                assert_eq!(c.value, brute(&[l]), "round {round}: count_each {l:?}");
+            }
+        }
+        assert!(several > 100, "too few split instances: {several}");
+        assert!(positive > 500, "too few positive counts: {positive}");
+    }
+}
