@@ -93,11 +93,12 @@ impl Solver {
     /// determine `lits` (models that agree on the inputs agree on every
     /// literal of `lits`): each assignment of the inputs has one first
     /// true literal, so where the inputs are few, trying each assignment
-    /// finds them all without a solve.
+    /// finds them all without a solve; otherwise they are asked part by
+    /// part ([`crate::Split::possible_firsts`]).
     pub fn possible_firsts_determined(&mut self, inputs: &[Lit], lits: &[Lit]) -> Vec<usize> {
         let few = self.images_few(&CountBudget::default(), &[], inputs, lits);
         let Some(images) = few else {
-            return self.possible_firsts(lits);
+            return self.split_copy().possible_firsts(lits);
         };
         let mut found: Vec<usize> = images
             .iter()
@@ -114,11 +115,11 @@ impl Solver {
     /// [`Solver::backbone`] of `lits` where the caller knows that `inputs`
     /// determine them (models that agree on the inputs agree on `lits`):
     /// where the inputs are few, the values over every assignment of them
-    /// that has a model.
+    /// that has a model; otherwise part by part ([`crate::Split::backbone`]).
     pub fn backbone_determined(&mut self, inputs: &[Lit], lits: &[Lit]) -> Option<Vec<Implied>> {
         let few = self.images_few(&CountBudget::default(), &[], inputs, lits);
         let Some(images) = few else {
-            return self.backbone(lits);
+            return self.split_copy().backbone(lits);
         };
         let mut images = images.into_iter();
         let first = images.next()?;

@@ -896,7 +896,7 @@ impl<'o> Family<'o> {
         let possible = if determined {
             self.sat.possible_firsts_determined(&self.input_lits, &lits)
         } else {
-            self.sat.possible_firsts(&lits)
+            self.sat.split_copy().possible_firsts(&lits)
         };
         let mut groups: Vec<(Error, Vec<usize>)> = Vec::new();
         for at in possible {
@@ -1005,8 +1005,9 @@ impl<'o> Family<'o> {
     /// The inputs that never change the topology of a valid configuration
     /// (with the other inputs fixed); only known if the inputs decide every
     /// presence (`determined`). With one topology no input changes it; with
-    /// one input, it is the only thing that can. Otherwise one pair of
-    /// copies of the problem answers the question for every input.
+    /// one input, it is the only thing that can. Otherwise each part of the
+    /// problem is asked about the inputs in it
+    /// ([`v4t_sat::Split::can_differ_each`]).
     fn irrelevant(&mut self, determined: bool, topologies: &Count) -> Vec<String> {
         if !determined || self.inputs.is_empty() {
             return Vec::new();
@@ -1019,55 +1020,13 @@ impl<'o> Family<'o> {
                 .map(|d| d.name.clone())
                 .collect();
         }
-        let changed = self.changed_by_one_value();
-        let mut differ = None;
-        let mut irrelevant = Vec::new();
-        for (input, changed) in self.inputs.iter().zip(changed) {
-            if changed {
-                continue;
-            }
-            let differ = differ
-                .get_or_insert_with(|| self.sat.differ(&self.input_lits, &self.presence_lits));
-            if !differ.can_differ(&input.lits) {
-                irrelevant.push(input.name.clone());
-            }
-        }
-        irrelevant
-    }
-
-    /// Per input: whether changing only its value in one valid
-    /// configuration (the solver's next model) changes the topology. A
-    /// cheap filter before the exact question on two copies of the problem
-    /// ([`Solver::differ`]), which is a search of its own per input: one
-    /// solve per value here, under assumptions that fix every input.
-    fn changed_by_one_value(&mut self) -> Vec<bool> {
-        let mut changed = vec![false; self.inputs.len()];
-        if !self.sat.solve(&[]) {
-            return changed;
-        }
-        let sat = &self.sat;
-        let Some(base) = (self.inputs.iter())
-            .map(|d| d.lits.iter().copied().find(|&l| sat.value(l)))
-            .collect::<Option<Vec<Lit>>>()
-        else {
-            return changed;
-        };
-        let topology: Vec<bool> = self.presence_lits.iter().map(|&l| sat.value(l)).collect();
-        let mut assumptions = base.clone();
-        for (i, input) in self.inputs.iter().enumerate() {
-            for &value in input.lits.iter().filter(|&&l| l != base[i]) {
-                assumptions[i] = value;
-                if self.sat.solve(&assumptions)
-                    && (self.presence_lits.iter().zip(&topology))
-                        .any(|(&l, &was)| self.sat.value(l) != was)
-                {
-                    changed[i] = true;
-                    break;
-                }
-            }
-            assumptions[i] = base[i];
-        }
-        changed
+        let groups: Vec<&[Lit]> = self.inputs.iter().map(|d| &d.lits[..]).collect();
+        let mut split = self.sat.split_copy();
+        let changes = split.can_differ_each(&self.input_lits, &self.presence_lits, &groups);
+        (self.inputs.iter().zip(changes))
+            .filter(|&(_, changes)| !changes)
+            .map(|(d, _)| d.name.clone())
+            .collect()
     }
 
     /// The ids of the elements absent, and present, in every valid
@@ -1078,7 +1037,7 @@ impl<'o> Family<'o> {
         let implied = if determined {
             (self.sat).backbone_determined(&self.input_lits, &self.presence_lits)
         } else {
-            self.sat.backbone(&self.presence_lits)
+            self.sat.split_copy().backbone(&self.presence_lits)
         };
         if let Some(implied) = implied {
             for (&(id, _), i) in self.presence.iter().zip(implied) {

@@ -4,8 +4,17 @@
 
 use super::{ElementIds, Family};
 use crate::graph::Graph;
+use std::collections::HashSet;
 use v4t_sat::{Count, Lit, Natural};
 use v4t_yaml::hash::SeededMap;
+
+/// What the backbone says about an element's presence.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Dead,
+    Core,
+    Open,
+}
 
 impl Family<'_> {
     /// Per element (internal ones left out), the number of valid
@@ -17,7 +26,10 @@ impl Family<'_> {
     /// Where the inputs decide the topology (`determined`) and the valid
     /// configurations are few, each is solved once and the presences read
     /// off ([`Family::presences_per_configuration`]); otherwise each
-    /// distinct presence literal is counted.
+    /// distinct presence literal is counted in its independent part of the
+    /// problem ([`v4t_sat::Split::count_each`]), and only the sets whose
+    /// first member lies in the same part can be joined: elements of
+    /// different parts, neither of them core, are present independently.
     pub(super) fn commonality_and_atomic_sets(
         &mut self,
         graph: &Graph,
@@ -29,57 +41,75 @@ impl Family<'_> {
         let table = determined
             .then(|| self.presences_per_configuration(&valid))
             .flatten();
-        let dead: std::collections::HashSet<&str> = dead.iter().collect();
-        let core: std::collections::HashSet<&str> = core.iter().collect();
-        // Elements sharing a presence literal share their count.
-        let mut counted: SeededMap<Lit, Count> = SeededMap::default();
-        let mut commonality = Vec::new();
-        // (first member's literal, its count, member ids).
-        let mut sets: Vec<(Lit, Count, Vec<String>)> = Vec::new();
-        let elements: Vec<(String, Lit)> = self
-            .presence
-            .iter()
+        let dead: HashSet<&str> = dead.iter().collect();
+        let core: HashSet<&str> = core.iter().collect();
+        let elements: Vec<(String, Lit, Kind)> = (self.presence.iter())
             .filter(|&&(id, _)| !graph.is_internal(id))
-            .map(|&(id, l)| (graph.id(id).to_string(), l))
+            .map(|&(id, l)| {
+                let id = graph.id(id).to_string();
+                let kind = match (dead.contains(id.as_str()), core.contains(id.as_str())) {
+                    (true, _) => Kind::Dead,
+                    (_, true) => Kind::Core,
+                    _ => Kind::Open,
+                };
+                (id, l, kind)
+            })
             .collect();
-        for (id, l) in elements {
-            let count = if dead.contains(id.as_str()) {
-                Count {
-                    value: v4t_sat::Natural::ZERO,
+        // Elements sharing a presence literal share their count.
+        let mut open: Vec<Lit> = (elements.iter())
+            .filter(|&&(_, _, kind)| kind == Kind::Open)
+            .map(|&(_, l, _)| l)
+            .collect();
+        open.sort_unstable();
+        open.dedup();
+        let mut split = None;
+        let counts: Vec<Count> = match &table {
+            Some(table) => open.iter().map(|&l| table.count(l)).collect(),
+            None => {
+                (split.insert(self.sat.split_copy())).count_each(&open, &self.input_lits, &budget)
+            }
+        };
+        let counted: SeededMap<Lit, Count> = open.into_iter().zip(counts).collect();
+        let mut commonality = Vec::new();
+        // (first member's literal, its count, member ids), and the sets by
+        // whether their first member is core and the part it lies in.
+        let mut sets: Vec<(Lit, Count, Vec<String>)> = Vec::new();
+        let mut sets_by_part: SeededMap<(bool, Option<u32>), Vec<usize>> = SeededMap::default();
+        for (id, l, kind) in elements {
+            let count = match kind {
+                Kind::Dead => Count {
+                    value: Natural::ZERO,
                     exact: true,
-                }
-            } else if core.contains(id.as_str()) {
-                valid.clone()
-            } else if let Some(c) = counted.get(&l) {
-                c.clone()
-            } else if let Some(table) = &table {
-                let c = table.count(l);
-                counted.insert(l, c.clone());
-                c
-            } else {
-                let c = self.sat.count(&[l], &self.input_lits, &budget);
-                counted.insert(l, c.clone());
-                c
+                },
+                Kind::Core => valid.clone(),
+                Kind::Open => counted[&l].clone(),
             };
             commonality.push((id.clone(), count.clone()));
-            if dead.contains(id.as_str()) {
+            if kind == Kind::Dead {
                 continue;
             }
-            let same = sets.iter().position(|(first, c, _)| {
+            let part = split.as_ref().and_then(|s| s.part_of(l));
+            let candidates = sets_by_part.entry((kind == Kind::Core, part)).or_default();
+            let same = candidates.iter().copied().find(|&s| {
+                let (first, c, _) = &sets[s];
                 *first == l
                     || c.exact
                         && count.exact
                         && c.value == count.value
-                        && match &table {
-                            Some(table) => table.same(*first, l),
-                            None => {
-                                !self.sat.solve(&[*first, !l]) && !self.sat.solve(&[!*first, l])
-                            }
-                        }
+                        && (kind == Kind::Core
+                            || match &table {
+                                Some(table) => table.same(*first, l),
+                                None => {
+                                    !self.sat.solve(&[*first, !l]) && !self.sat.solve(&[!*first, l])
+                                }
+                            })
             });
             match same {
                 Some(s) => sets[s].2.push(id),
-                None => sets.push((l, count, vec![id])),
+                None => {
+                    candidates.push(sets.len());
+                    sets.push((l, count, vec![id]));
+                }
             }
         }
         let atomic = sets

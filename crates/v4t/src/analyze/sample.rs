@@ -13,6 +13,9 @@ impl Family<'_> {
     /// input values some valid configuration has (greedily: each new
     /// configuration starts from the first combination not yet covered and
     /// takes on every later one that fits, then covers all it agrees with).
+    /// Each is the smallest valid configuration with the values taken on
+    /// (false before true on the value literals, in input order), so the
+    /// sample depends on the template alone, not on the solver's history.
     pub(super) fn t_wise(&mut self, t: usize) -> Vec<Named> {
         let tuples = tuples(
             &self
@@ -59,7 +62,7 @@ impl Family<'_> {
                 // Every open tuple was infeasible (and is closed now).
                 continue;
             }
-            if !self.sat.solve(&assumptions) {
+            if !(self.sat).prefer_false_assuming_on_order(&assumptions, &self.input_lits) {
                 break;
             }
             let chosen: Vec<usize> = self
@@ -80,8 +83,10 @@ impl Family<'_> {
     /// `n` valid configurations drawn uniformly at random (with
     /// replacement) with the generator seeded by `seed`: input by input, a
     /// value is drawn with probability proportional to the number of valid
-    /// configurations that extend the values drawn so far with it. Empty if
-    /// there is no valid configuration or a count stops at its budget.
+    /// configurations that extend the values drawn so far with it (counted
+    /// in the input's independent part of the problem and multiplied by
+    /// the other parts' counts: [`v4t_sat::Extensions`]). Empty if there is
+    /// no valid configuration or a count stops at its budget.
     pub(super) fn random(&mut self, n: usize, seed: u64) -> Vec<Named> {
         let mut rng = SplitMix64(seed);
         let budget = self.options.budget;
@@ -90,15 +95,14 @@ impl Family<'_> {
         if all.value.is_zero() || !all.exact {
             return sample;
         }
+        let mut split = self.sat.split_copy();
         for _ in 0..n {
-            let mut prefix: Vec<Lit> = Vec::with_capacity(self.inputs.len());
+            let mut drawn = split.extensions(&self.input_lits, &budget);
             let mut chosen = Vec::with_capacity(self.inputs.len());
-            for i in 0..self.inputs.len() {
-                let mut counts = Vec::with_capacity(self.inputs[i].lits.len());
-                for v in 0..self.inputs[i].lits.len() {
-                    prefix.push(self.inputs[i].lits[v]);
-                    let c = self.sat.count(&prefix, &self.input_lits, &budget);
-                    prefix.pop();
+            for input in &self.inputs {
+                let mut counts = Vec::with_capacity(input.lits.len());
+                for &value in &input.lits {
+                    let c = drawn.count_with(value);
                     if !c.exact {
                         return Vec::new();
                     }
@@ -107,7 +111,7 @@ impl Family<'_> {
                 let Some(v) = rng.weighted(&counts) else {
                     return Vec::new();
                 };
-                prefix.push(self.inputs[i].lits[v]);
+                drawn.fix(input.lits[v]);
                 chosen.push(v);
             }
             sample.push(named(&chosen, &self.inputs));
