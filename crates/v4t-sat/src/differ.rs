@@ -166,7 +166,9 @@ impl Split {
     /// each asked with the group's share free. Within a part, changing one
     /// literal of the group in the part's current model (the others of the
     /// part's inputs kept) answers yes cheaply where it changes an output;
-    /// only the groups left are asked of the part's two copies.
+    /// only the groups left are asked of the part's two copies, and only if
+    /// some group is still unchanged then, whether a part's outputs can
+    /// differ at all.
     pub fn can_differ_each(
         &mut self,
         inputs: &[Lit],
@@ -192,9 +194,38 @@ impl Split {
                 }
             }
         }
-        for (p, roles) in by_part(roles) {
-            let sat = &mut self.part_mut(p).sat;
-            let undetermined = differ_in_part(sat, &roles, &mut result);
+        let parts: Vec<(u32, PartRoles)> = (by_part(roles).into_iter())
+            .map(|(p, roles)| (p, PartRoles::new(&roles)))
+            .filter(|(_, roles)| !roles.outputs.is_empty())
+            .collect();
+        for (p, roles) in &parts {
+            let sat = &mut self.part_mut(*p).sat;
+            roles.flip(sat, &mut result);
+            sat.release_backend();
+        }
+        if result.iter().all(|&changes| changes) {
+            return result;
+        }
+        // The groups left, asked of each part's two copies. A group that
+        // cannot change its part's outputs shows that the part's inputs
+        // determine them.
+        let mut determined = vec![false; parts.len()];
+        for ((p, roles), determined) in parts.iter().zip(&mut determined) {
+            if roles.groups.iter().all(|&(g, _)| result[g]) {
+                continue;
+            }
+            let sat = &mut self.part_mut(*p).sat;
+            *determined = roles.ask_copies(sat, &mut result);
+            sat.release_backend();
+        }
+        // A group left unchanged is still changed by a part whose inputs
+        // do not determine its outputs, if there is one.
+        if result.iter().all(|&changes| changes) {
+            return result;
+        }
+        for ((p, roles), _) in parts.iter().zip(&determined).filter(|(_, &d)| !d) {
+            let sat = &mut self.part_mut(*p).sat;
+            let undetermined = sat.differ(&roles.inputs, &roles.outputs).can_differ(&[]);
             sat.release_backend();
             if undetermined {
                 return vec![true; groups.len()];
@@ -204,72 +235,85 @@ impl Split {
     }
 }
 
-/// [`Split::can_differ_each`] in one part (its solver `sat`, holding a
-/// model, and its literals' `roles`): marks the groups that can change an
-/// output in `result`; `true` if the part's outputs can differ with every
-/// input equal.
-fn differ_in_part(sat: &mut Solver, roles: &[Role], result: &mut [bool]) -> bool {
-    let mut inputs = Vec::new();
-    let mut outputs = Vec::new();
-    // Each group's literals in this part, in order.
-    let mut groups: Vec<(usize, Vec<Lit>)> = Vec::new();
-    for role in roles {
-        match *role {
-            Role::Input(l) => inputs.push(l),
-            Role::Output(l) => outputs.push(l),
-            Role::Free(g, l) => match groups.last_mut() {
-                Some((h, lits)) if *h == g => lits.push(l),
-                _ => groups.push((g, vec![l])),
-            },
+/// The literals of one part in [`Split::can_differ_each`] (local literals).
+struct PartRoles {
+    inputs: Vec<Lit>,
+    outputs: Vec<Lit>,
+    /// Each group's literals in this part, by group index.
+    groups: Vec<(usize, Vec<Lit>)>,
+}
+
+impl PartRoles {
+    fn new(roles: &[Role]) -> PartRoles {
+        let mut part = PartRoles {
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            groups: Vec::new(),
+        };
+        for role in roles {
+            match *role {
+                Role::Input(l) => part.inputs.push(l),
+                Role::Output(l) => part.outputs.push(l),
+                Role::Free(g, l) => match part.groups.last_mut() {
+                    Some((h, lits)) if *h == g => lits.push(l),
+                    _ => part.groups.push((g, vec![l])),
+                },
+            }
         }
+        part
     }
-    if outputs.is_empty() {
-        return false;
-    }
-    let base = sat.model.clone();
-    let value = |l: Lit| base[l.var_index() as usize] != l.is_negated();
-    let mut input_vars: Vec<Lit> = inputs
-        .iter()
-        .map(|l| Lit::from_var(l.var_index()))
-        .collect();
-    input_vars.sort_unstable();
-    input_vars.dedup();
-    let mut assumptions = Vec::new();
-    for (g, free) in &groups {
-        assumptions.clear();
-        let kept = |v: &&Lit| !free.iter().any(|f| f.var_index() == v.var_index());
-        assumptions.extend(
-            input_vars
-                .iter()
-                .filter(kept)
-                .map(|&v| if value(v) { v } else { !v }),
-        );
-        let before = assumptions.len();
-        // The group's other values (or, if the model makes all its
-        // literals true, their negations).
-        let mut flips: Vec<Lit> = free.iter().copied().filter(|&l| !value(l)).collect();
-        if flips.is_empty() {
-            flips.extend(free.iter().map(|&l| !l));
-        }
-        for l in flips {
-            assumptions.truncate(before);
-            assumptions.push(l);
-            if sat.solve_raw(&assumptions) && outputs.iter().any(|&o| sat.value(o) != value(o)) {
-                result[*g] = true;
-                break;
+
+    /// The cheap answers: marks in `result` each group of which changing
+    /// one literal in the part's current model (the part's other inputs
+    /// kept) changes an output.
+    fn flip(&self, sat: &mut Solver, result: &mut [bool]) {
+        let base = sat.model.clone();
+        let value = |l: Lit| base[l.var_index() as usize] != l.is_negated();
+        let mut input_vars: Vec<Lit> = (self.inputs.iter())
+            .map(|l| Lit::from_var(l.var_index()))
+            .collect();
+        input_vars.sort_unstable();
+        input_vars.dedup();
+        let mut assumptions = Vec::new();
+        for (g, free) in &self.groups {
+            assumptions.clear();
+            let kept = |v: &&Lit| !free.iter().any(|f| f.var_index() == v.var_index());
+            assumptions
+                .extend((input_vars.iter().filter(kept)).map(|&v| if value(v) { v } else { !v }));
+            let before = assumptions.len();
+            // The group's other values (or, if the model makes all its
+            // literals true, their negations).
+            let mut flips: Vec<Lit> = free.iter().copied().filter(|&l| !value(l)).collect();
+            if flips.is_empty() {
+                flips.extend(free.iter().map(|&l| !l));
+            }
+            for l in flips {
+                assumptions.truncate(before);
+                assumptions.push(l);
+                if sat.solve_raw(&assumptions)
+                    && (self.outputs.iter()).any(|&o| sat.value(o) != value(o))
+                {
+                    result[*g] = true;
+                    break;
+                }
             }
         }
     }
-    let mut differ = sat.differ(&inputs, &outputs);
-    if differ.can_differ(&[]) {
-        return true;
-    }
-    for (g, free) in &groups {
-        if !result[*g] && differ.can_differ(free) {
-            result[*g] = true;
+
+    /// The exact answers of the part's two copies for the groups still
+    /// unmarked in `result`; `true` if one of them cannot change an output
+    /// (then no output can differ with every input equal).
+    fn ask_copies(&self, sat: &Solver, result: &mut [bool]) -> bool {
+        let mut differ = sat.differ(&self.inputs, &self.outputs);
+        let mut unchanged = false;
+        for (g, free) in &self.groups {
+            if !result[*g] {
+                result[*g] = differ.can_differ(free);
+                unchanged |= !result[*g];
+            }
         }
+        unchanged
     }
-    false
 }
 
 #[cfg(test)]
