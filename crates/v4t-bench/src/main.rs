@@ -433,7 +433,9 @@ fn scaling(args: &[String]) -> Result<(), String> {
             for &command in shape.commands {
                 let mut times = Vec::new();
                 for template in &templates {
-                    let args = [command.as_ref(), template.as_os_str()];
+                    let mut args: Vec<&std::ffi::OsStr> =
+                        command.split(' ').map(std::ffi::OsStr::new).collect();
+                    args.push(template.as_os_str());
                     times.push(drawing::median_run(&v4t, runs, timeout, &args)?);
                 }
                 let growth = match (times[0], times[1]) {

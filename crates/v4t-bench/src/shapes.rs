@@ -1,7 +1,8 @@
 //! Templates that grow one list at a time, for `v4t-bench scaling`: a
 //! time that grows much faster than the list (about 16 times for 4 times
 //! the entries) shows a lookup done once per entry by a scan of the list.
-//! Each shape names the commands worth timing on it.
+//! Each shape names the commands worth timing on it (a command with its
+//! options, split at spaces).
 
 /// A template of `n` entries in one list, and the `v4t` commands to time.
 pub struct Shape {
@@ -253,6 +254,19 @@ pub const SHAPES: &[Shape] = &[
                     .map(|i| format!("{{variability_input: v{i}}}"))
                     .collect::<Vec<_>>()
                     .join(", "),
+            )
+        },
+    },
+    Shape {
+        name: "independent-components",
+        commands: &["resolve", "explain", "analyze", "analyze --details", "analyze --random 3"],
+        generate: |n| {
+            format!(
+                "{V4T}topology_template:\n  variability:\n    inputs:\n{}  node_templates:\n{}",
+                lines(n, |i| format!("      v{i}: {{type: boolean, default: true}}")),
+                lines(n, |i| format!(
+                    "    a{i}: {{type: tosca.nodes.Root, conditions: {{variability_input: v{i}}}}}"
+                )),
             )
         },
     },
