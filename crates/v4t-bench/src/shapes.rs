@@ -259,11 +259,19 @@ pub const SHAPES: &[Shape] = &[
     },
     Shape {
         name: "independent-components",
-        commands: &["resolve", "explain", "analyze", "analyze --details", "analyze --random 3"],
+        commands: &[
+            "resolve",
+            "explain",
+            "analyze",
+            "analyze --details",
+            "analyze --random 3",
+        ],
         generate: |n| {
             format!(
                 "{V4T}topology_template:\n  variability:\n    inputs:\n{}  node_templates:\n{}",
-                lines(n, |i| format!("      v{i}: {{type: boolean, default: true}}")),
+                lines(n, |i| format!(
+                    "      v{i}: {{type: boolean, default: true}}"
+                )),
                 lines(n, |i| format!(
                     "    a{i}: {{type: tosca.nodes.Root, conditions: {{variability_input: v{i}}}}}"
                 )),
