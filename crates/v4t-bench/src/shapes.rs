@@ -265,6 +265,7 @@ pub const SHAPES: &[Shape] = &[
             "analyze",
             "analyze --details",
             "analyze --random 3",
+            "analyze --why",
         ],
         generate: |n| {
             format!(

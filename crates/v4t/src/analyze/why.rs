@@ -318,10 +318,12 @@ impl<'a> Explainer<'a> {
     }
 
     /// Per guard of a condition, whether it holds in every valid
-    /// configuration, in none, or varies (`Free` also for other guards).
+    /// configuration, in none, or varies (`Free` also for other guards);
+    /// asked part by part (one solve of the whole problem per condition
+    /// was quadratic in a template of many independent components).
     fn condition_backbone(&mut self) -> Vec<Implied> {
         let lits: Vec<Lit> = self.about.iter().flatten().copied().collect();
-        let Some(answers) = self.valid.backbone(&lits) else {
+        let Some(answers) = self.valid.split_copy().backbone(&lits) else {
             return vec![Implied::Free; self.about.len()];
         };
         let mut answers = answers.into_iter();
