@@ -78,7 +78,8 @@ pub struct Extensions<'s> {
     fixed: Vec<Vec<Lit>>,
     /// Per part of `parts`: its count under its fixed literals.
     counts: Products,
-    /// Some part's count stopped at its budget (a lower bound).
+    /// Some part's count under its fixed literals stopped at its budget
+    /// (the product is a lower bound).
     inexact: bool,
     /// A fixed literal is false in every model: nothing extends them.
     none: bool,
@@ -112,9 +113,12 @@ impl Split {
             none,
             split: self,
         };
-        let counts = (0..extensions.parts.len())
-            .map(|i| extensions.count_in(i, None))
-            .collect();
+        let mut counts = Vec::with_capacity(extensions.parts.len());
+        for i in 0..extensions.parts.len() {
+            let count = extensions.count_in(i, None);
+            extensions.inexact |= !count.exact;
+            counts.push(count.value);
+        }
         extensions.counts = Products::new(counts);
         extensions
     }
@@ -149,11 +153,9 @@ impl Extensions<'_> {
             Place::Const(true) => (self.counts.all().clone(), !self.inexact),
             Place::In(p, l) => {
                 let i = self.index(p);
-                let inexact = self.inexact;
                 let own = self.count_in(i, Some(l));
-                let exact = !self.inexact;
-                self.inexact = inexact;
-                (own.mul(&self.counts.without(i)), exact)
+                let others = self.counts.without(i);
+                (own.value.mul(&others), own.exact && !self.inexact)
             }
         };
         Count { value, exact }
@@ -168,7 +170,8 @@ impl Extensions<'_> {
                 let i = self.index(p);
                 self.fixed[i].push(l);
                 let count = self.count_in(i, None);
-                self.counts.set(i, count);
+                self.inexact |= !count.exact;
+                self.counts.set(i, count.value);
             }
         }
     }
@@ -181,7 +184,7 @@ impl Extensions<'_> {
     }
 
     /// The count of part `parts[i]` under its fixed literals and `extra`.
-    fn count_in(&mut self, i: usize, extra: Option<Lit>) -> Natural {
+    fn count_in(&mut self, i: usize, extra: Option<Lit>) -> Count {
         let sat = &mut self.split.part_mut(self.parts[i]).sat;
         let fixed = &mut self.fixed[i];
         fixed.extend(extra);
@@ -190,8 +193,7 @@ impl Extensions<'_> {
             fixed.pop();
         }
         sat.release_backend();
-        self.inexact |= !count.exact;
-        count.value
+        count
     }
 }
 
