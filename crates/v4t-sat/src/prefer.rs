@@ -82,6 +82,10 @@ impl Solver {
         let Some(facts) = self.level0() else {
             return false;
         };
+        // The choices below may solve while the store is lent out: the
+        // backend must exist by then (a kept model needs no solve above,
+        // and a part's solver drops its backend between questions).
+        self.backend();
         self.lending_store(|s, store| {
             // No conflict: the stored model has the facts and every
             // literal assumed below.
@@ -216,6 +220,24 @@ mod tests {
             let got: Vec<bool> = order.iter().map(|&l| s.value(l)).collect();
             assert_eq!(got, best, "round {round}");
         }
+    }
+
+    /// A solver that keeps a model but dropped its backend (a part between
+    /// questions): the choices that need a solve rebuild the backend from
+    /// the whole store. `x` is false in every model (`x` implies `y` and
+    /// not `y`), which the kept model does not show.
+    #[test]
+    fn prefer_false_on_order_after_the_backend_was_dropped() {
+        let mut s = Solver::new();
+        let [w, x, y] = [s.new_var(), s.new_var(), s.new_var()];
+        s.add_clause(&[!x, y]);
+        s.add_clause(&[!x, !y]);
+        s.add_clause(&[!w, y]);
+        s.add_clause(&[!w, !y]);
+        s.count(&[], &[!x], &crate::CountBudget::default());
+        s.release_backend();
+        assert!(s.prefer_false_assuming_on_order(&[], &[!x]));
+        assert!(s.value(!x));
     }
 
     #[test]
