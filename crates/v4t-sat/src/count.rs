@@ -94,6 +94,22 @@ pub struct Count {
     pub exact: bool,
 }
 
+/// The sum of counts of disjoint sets of models: exact if every one is.
+impl std::iter::Sum for Count {
+    fn sum<I: Iterator<Item = Count>>(counts: I) -> Count {
+        counts.fold(
+            Count {
+                value: Natural::ZERO,
+                exact: true,
+            },
+            |sum, c| Count {
+                value: sum.value.add(&c.value),
+                exact: sum.exact && c.exact,
+            },
+        )
+    }
+}
+
 impl Solver {
     /// The number of assignments of the variables of `projection` that
     /// extend to a model of the clauses in which all of `assumptions` are

@@ -65,6 +65,7 @@ mod differ;
 mod eliminate;
 mod enumerate;
 mod few;
+mod first_events;
 mod firsts;
 mod gates;
 mod mus;
@@ -79,6 +80,7 @@ mod store;
 mod switched;
 #[cfg(test)]
 mod testutil;
+mod violable;
 
 use batsat::{lbool, Callbacks, SolverInterface, SolverOpts};
 use std::fmt;
@@ -87,6 +89,7 @@ pub use backbone::Implied;
 pub use count::{Count, CountBudget};
 pub use differ::Differ;
 pub use enumerate::Enumeration;
+pub use first_events::FirstEvent;
 pub use natural::Natural;
 pub use part_counts::Extensions;
 pub use split::{Answer, OrRecord, Question, Split};

@@ -10,7 +10,7 @@
 
 use crate::count::{Count, CountBudget};
 use crate::natural::Natural;
-use crate::split::{by_part, Place};
+use crate::split::Place;
 use crate::{Lit, Split};
 
 /// The product of all values but one, for values that change one at a
@@ -63,26 +63,114 @@ impl Products {
     }
 }
 
+/// A projection divided among the live parts of a split problem.
+pub(crate) struct Shares {
+    /// The live parts, in part order.
+    pub(crate) parts: Vec<u32>,
+    /// Per part of `parts`: its literals of the projection (local
+    /// literals), in the projection's order.
+    pub(crate) of_part: Vec<Vec<Lit>>,
+    /// Where each projection literal's value comes from.
+    pub(crate) slots: Vec<Slot>,
+}
+
+/// Where a projection literal's value comes from.
+#[derive(Clone, Copy)]
+pub(crate) enum Slot {
+    Const(bool),
+    /// The `k`-th literal of the `i`-th live part's share.
+    In(usize, usize),
+}
+
+impl Shares {
+    pub(crate) fn new(split: &Split, projection: &[Lit]) -> Shares {
+        let parts = split.live_parts();
+        let mut of_part: Vec<Vec<Lit>> = vec![Vec::new(); parts.len()];
+        let index = |p: u32| parts.binary_search(&p).expect("literals lie in live parts");
+        let slots = projection
+            .iter()
+            .map(|&lit| match split.place(lit) {
+                Place::Const(b) => Slot::Const(b),
+                Place::In(p, l) => {
+                    let i = index(p);
+                    of_part[i].push(l);
+                    Slot::In(i, of_part[i].len() - 1)
+                }
+            })
+            .collect();
+        Shares {
+            parts,
+            of_part,
+            slots,
+        }
+    }
+
+    /// The index of part `p` in `parts`.
+    pub(crate) fn index(&self, p: u32) -> usize {
+        self.parts
+            .binary_search(&p)
+            .expect("literals lie in live parts")
+    }
+}
+
+/// Parts whose kept answer is out of date since a literal was fixed in
+/// them: asked again only when another part's question needs it, so that
+/// a run of questions about one part asks only that part.
+pub(crate) struct Stale {
+    list: Vec<usize>,
+    flag: Vec<bool>,
+}
+
+impl Stale {
+    pub(crate) fn new(parts: usize) -> Stale {
+        Stale {
+            list: Vec::new(),
+            flag: vec![false; parts],
+        }
+    }
+
+    pub(crate) fn mark(&mut self, i: usize) {
+        if !self.flag[i] {
+            self.flag[i] = true;
+            self.list.push(i);
+        }
+    }
+
+    /// The stale parts but `keep`, which stays stale; they are no longer.
+    pub(crate) fn take_except(&mut self, keep: Option<usize>) -> Vec<usize> {
+        let mut taken = std::mem::take(&mut self.list);
+        taken.retain(|&i| {
+            let kept = Some(i) == keep;
+            if kept {
+                self.list.push(i);
+            } else {
+                self.flag[i] = false;
+            }
+            !kept
+        });
+        taken
+    }
+}
+
 /// Counts of the models of a split problem that extend a growing set of
 /// fixed literals ([`Split::extensions`]), projected onto a fixed list of
 /// literals.
 pub struct Extensions<'s> {
-    split: &'s mut Split,
+    pub(crate) split: &'s mut Split,
     budget: CountBudget,
-    /// The live parts, in part order (those without projected literals
-    /// count one or zero).
-    parts: Vec<u32>,
-    /// Per part of `parts`: its share of the projection and the literals
-    /// fixed in it so far (local literals).
-    projection: Vec<Vec<Lit>>,
-    fixed: Vec<Vec<Lit>>,
-    /// Per part of `parts`: its count under its fixed literals.
+    /// The projection by part (parts without projected literals count one
+    /// or zero).
+    pub(crate) shares: Shares,
+    /// Per live part: the literals fixed in it so far (local literals).
+    pub(crate) fixed: Vec<Vec<Lit>>,
+    /// Per live part: its count under its fixed literals (where not stale).
     counts: Products,
+    stale: Stale,
     /// Some part's count under its fixed literals stopped at its budget
     /// (the product is a lower bound).
     inexact: bool,
     /// A fixed literal is false in every model: nothing extends them.
-    none: bool,
+    pub(crate) none: bool,
 }
 
 impl Split {
@@ -91,30 +179,20 @@ impl Split {
     /// with [`Extensions::fix`], each count asked of one part.
     pub fn extensions(&mut self, projection: &[Lit], budget: &CountBudget) -> Extensions<'_> {
         let none = !self.satisfiable();
-        let parts = self.live_parts();
-        let mut local = Vec::new();
-        for &lit in projection {
-            if let Place::In(p, l) = self.place(lit) {
-                local.push((p, l));
-            }
-        }
-        let mut shares = vec![Vec::new(); parts.len()];
-        for (p, lits) in by_part(local) {
-            let i = parts.binary_search(&p).expect("literals lie in live parts");
-            shares[i] = lits;
-        }
+        let shares = Shares::new(self, projection);
+        let n = shares.parts.len();
         let mut extensions = Extensions {
             budget: *budget,
-            fixed: vec![Vec::new(); parts.len()],
-            parts,
-            projection: shares,
+            fixed: vec![Vec::new(); n],
+            shares,
             counts: Products::new(Vec::new()),
+            stale: Stale::new(n),
             inexact: false,
             none,
             split: self,
         };
-        let mut counts = Vec::with_capacity(extensions.parts.len());
-        for i in 0..extensions.parts.len() {
+        let mut counts = Vec::with_capacity(n);
+        for i in 0..n {
             let count = extensions.count_in(i, None);
             extensions.inexact |= !count.exact;
             counts.push(count.value);
@@ -150,9 +228,13 @@ impl Extensions<'_> {
         }
         let (value, exact) = match self.split.place(lit) {
             Place::Const(false) => return zero,
-            Place::Const(true) => (self.counts.all().clone(), !self.inexact),
+            Place::Const(true) => {
+                self.recount_except(None);
+                (self.counts.all().clone(), !self.inexact)
+            }
             Place::In(p, l) => {
-                let i = self.index(p);
+                let i = self.shares.index(p);
+                self.recount_except(Some(i));
                 let own = self.count_in(i, Some(l));
                 let others = self.counts.without(i);
                 (own.value.mul(&others), own.exact && !self.inexact)
@@ -167,28 +249,29 @@ impl Extensions<'_> {
             Place::Const(true) => {}
             Place::Const(false) => self.none = true,
             Place::In(p, l) => {
-                let i = self.index(p);
+                let i = self.shares.index(p);
                 self.fixed[i].push(l);
-                let count = self.count_in(i, None);
-                self.inexact |= !count.exact;
-                self.counts.set(i, count.value);
+                self.stale.mark(i);
             }
         }
     }
 
-    /// The index of part `p` in `parts`.
-    fn index(&self, p: u32) -> usize {
-        self.parts
-            .binary_search(&p)
-            .expect("literals lie in live parts")
+    /// Counts the stale parts but `keep` again.
+    fn recount_except(&mut self, keep: Option<usize>) {
+        for i in self.stale.take_except(keep) {
+            let count = self.count_in(i, None);
+            self.inexact |= !count.exact;
+            self.counts.set(i, count.value);
+        }
     }
 
-    /// The count of part `parts[i]` under its fixed literals and `extra`.
+    /// The count of part `shares.parts[i]` under its fixed literals and
+    /// `extra`.
     fn count_in(&mut self, i: usize, extra: Option<Lit>) -> Count {
-        let sat = &mut self.split.part_mut(self.parts[i]).sat;
+        let sat = &mut self.split.part_mut(self.shares.parts[i]).sat;
         let fixed = &mut self.fixed[i];
         fixed.extend(extra);
-        let count = sat.count(fixed, &self.projection[i], &self.budget);
+        let count = sat.count(fixed, &self.shares.of_part[i], &self.budget);
         if extra.is_some() {
             fixed.pop();
         }

@@ -1,0 +1,159 @@
+//! Which of several groups of literals can fail while all the others hold,
+//! part by part.
+//!
+//! `analyze` reports a declared constraint as redundant when no solution
+//! violates it while the other constraints hold. Asked of the whole
+//! problem, each question assumes every other constraint: on a template
+//! of many components with a constraint each, quadratic. In a split
+//! problem the other constraints hold in a part the group does not touch
+//! exactly when they hold there at all, which is asked once per part; only
+//! the parts the group touches are asked about it.
+
+use crate::split::Place;
+use crate::{Lit, Split};
+use std::collections::BTreeMap;
+
+impl Split {
+    /// For each of `groups`: whether some model makes every literal of the
+    /// other groups true and some literal of this group false.
+    pub fn each_violable(&mut self, groups: &[Vec<Lit>]) -> Vec<bool> {
+        if !self.satisfiable() {
+            return vec![false; groups.len()];
+        }
+        // Per group: its literals in parts, and whether one is false in
+        // every model (then it fails whenever the others hold).
+        let mut local: Vec<Vec<(u32, Lit)>> = vec![Vec::new(); groups.len()];
+        let mut has_false = vec![false; groups.len()];
+        // Per part: its literals of all groups, with their group.
+        let mut in_part: BTreeMap<u32, Vec<(usize, Lit)>> = BTreeMap::new();
+        for (g, group) in groups.iter().enumerate() {
+            for &lit in group {
+                match self.place(lit) {
+                    Place::Const(true) => {}
+                    Place::Const(false) => has_false[g] = true,
+                    Place::In(p, l) => {
+                        local[g].push((p, l));
+                        in_part.entry(p).or_default().push((g, l));
+                    }
+                }
+            }
+        }
+        let false_groups = has_false.iter().filter(|&&f| f).count();
+        // Whether each part has a model with all its literals true.
+        let mut holds: BTreeMap<u32, bool> = BTreeMap::new();
+        for (&p, lits) in &in_part {
+            let all: Vec<Lit> = lits.iter().map(|&(_, l)| l).collect();
+            holds.insert(p, self.solve_in(p, &all));
+            self.part_mut(p).sat.release_backend();
+        }
+        let failing = holds.values().filter(|&&h| !h).count();
+        // The groups in one part are asked part by part, each part's
+        // backend kept between its questions; the others one by one.
+        let mut by_part: BTreeMap<Option<u32>, Vec<usize>> = BTreeMap::new();
+        for (g, mine) in local.iter().enumerate() {
+            let first = mine.first().map(|&(p, _)| p);
+            let one = mine.iter().all(|&(p, _)| Some(p) == first);
+            by_part.entry(first.filter(|_| one)).or_default().push(g);
+        }
+        let mut out = vec![false; groups.len()];
+        for (part, gs) in by_part {
+            for g in gs {
+                let mine = &local[g];
+                let mut touched: Vec<u32> = mine.iter().map(|&(p, _)| p).collect();
+                touched.sort_unstable();
+                touched.dedup();
+                let failing_touched = touched.iter().filter(|p| !holds[*p]).count();
+                if false_groups > usize::from(has_false[g]) || failing > failing_touched {
+                    // Another group cannot hold (in a part this one leaves alone).
+                    continue;
+                }
+                // In each part it touches, the other groups' literals there.
+                let others = |p: u32| -> Vec<Lit> {
+                    (in_part[&p].iter())
+                        .filter(|&&(h, _)| h != g)
+                        .map(|&(_, l)| l)
+                        .collect()
+                };
+                // With one part touched, a model with one of this group's
+                // literals false has the others there too.
+                let mut violable = (part.is_some() && !has_false[g])
+                    || touched.iter().all(|&p| self.solve_in(p, &others(p)));
+                if violable && !has_false[g] {
+                    violable = mine.iter().any(|&(p, l)| {
+                        let mut assumptions = others(p);
+                        assumptions.push(!l);
+                        self.solve_in(p, &assumptions)
+                    });
+                }
+                out[g] = violable;
+                if part.is_none() {
+                    touched
+                        .iter()
+                        .for_each(|&p| self.part_mut(p).sat.release_backend());
+                }
+            }
+            if let Some(p) = part {
+                self.part_mut(p).sat.release_backend();
+            }
+        }
+        out
+    }
+
+    /// Whether part `p` has a model in which the local `assumptions` hold
+    /// (its backend kept: the caller releases it).
+    fn solve_in(&mut self, p: u32, assumptions: &[Lit]) -> bool {
+        self.part_mut(p).sat.solve_raw(assumptions)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testutil::{blocks_instance, eval_lit, models, random_lit, Rng};
+    use crate::Lit;
+
+    /// Instances of independent blocks, some literals fixed at level 0:
+    /// which groups can fail while the others hold equals brute force.
+    #[test]
+    fn violable_groups_match_brute_force() {
+        let mut rng = Rng::new(71);
+        let (mut several, mut yes, mut no) = (0, 0, 0);
+        for round in 0..600 {
+            let (mut s, vars, cnf) = blocks_instance(&mut rng);
+            for c in &cnf {
+                s.add_clause(c);
+            }
+            let truth = s.truth();
+            let groups: Vec<Vec<Lit>> = (0..1 + rng.below(4))
+                .map(|_| {
+                    (0..1 + rng.below(2))
+                        .map(|_| match rng.below(16) {
+                            0 => truth,
+                            1 => !truth,
+                            _ => random_lit(&mut rng, &vars),
+                        })
+                        .collect()
+                })
+                .collect();
+            let all = models(&vars, &cnf);
+            let holds = |l: Lit, m: &[bool]| l == truth || (l != !truth && eval_lit(l, &vars, m));
+            let want: Vec<bool> = (0..groups.len())
+                .map(|g| {
+                    all.iter().any(|m| {
+                        let others = (groups.iter().enumerate())
+                            .filter(|&(h, _)| h != g)
+                            .all(|(_, group)| group.iter().all(|&l| holds(l, m)));
+                        others && groups[g].iter().any(|&l| !holds(l, m))
+                    })
+                })
+                .collect();
+            let mut split = s.split_copy();
+            several += usize::from(split.num_parts() > 1);
+            let got = split.each_violable(&groups);
+            assert_eq!(got, want, "round {round}: groups {groups:?} cnf {cnf:?}");
+            yes += want.iter().filter(|&&v| v).count();
+            no += want.iter().filter(|&&v| !v).count();
+        }
+        assert!(several > 100, "too few split instances: {several}");
+        assert!(yes > 300 && no > 300, "violable {yes}, not {no}");
+    }
+}
