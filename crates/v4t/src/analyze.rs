@@ -763,6 +763,9 @@ impl<'o> Family<'o> {
     fn ruled_out_by_constraints(&mut self, doc: NodeRef<'_>) -> Option<Exclusion> {
         let budget = self.options.budget;
         let lits: Vec<Lit> = self.declared.iter().map(|&(_, l)| l).collect();
+        // Taken before the gate of all constraints, which ties every part
+        // of the problem together.
+        let mut parts = (lits.len() > 1).then(|| self.sat.split_copy());
         let declared = self.sat.and(&lits);
         if declared == self.sat.truth() {
             return None;
@@ -781,20 +784,34 @@ impl<'o> Family<'o> {
             // them: one satisfiability question per prefix instead of two
             // counts.
             let decided = !self.sat.can_differ(&self.input_lits, &[declared]);
-            let chosen = first_difference(&self.inputs, &mut |prefix| {
-                let mut prefix: Vec<Lit> = prefix
-                    .iter()
-                    .map(|&(i, v)| self.inputs[i].lits[v])
-                    .collect();
-                if decided {
-                    prefix.push(!declared);
-                    return self.sat.solve(&prefix);
+            let chosen = match parts.as_mut().filter(|_| decided) {
+                // The smallest configuration that violates some constraint,
+                // each constraint asked of its part: where the value literals
+                // are preferred true in order, the first value of each input
+                // that can be is taken.
+                Some(split) => {
+                    let violated: Vec<Lit> = lits.iter().map(|&l| !l).collect();
+                    let preferred: Vec<Lit> = self.input_lits.iter().map(|&l| !l).collect();
+                    split.smallest_of_any(&violated, &preferred).map(|values| {
+                        let values: Vec<bool> = values.into_iter().map(|v| !v).collect();
+                        chosen_values(&values, &self.inputs)
+                    })
                 }
-                let wider = self.sat.count(&prefix, &self.input_lits, &budget).value;
-                let mut narrower = prefix;
-                narrower.push(declared);
-                wider > self.sat.count(&narrower, &self.input_lits, &budget).value
-            });
+                None => first_difference(&self.inputs, &mut |prefix| {
+                    let mut prefix: Vec<Lit> = prefix
+                        .iter()
+                        .map(|&(i, v)| self.inputs[i].lits[v])
+                        .collect();
+                    if decided {
+                        prefix.push(!declared);
+                        return self.sat.solve(&prefix);
+                    }
+                    let wider = self.sat.count(&prefix, &self.input_lits, &budget).value;
+                    let mut narrower = prefix;
+                    narrower.push(declared);
+                    wider > self.sat.count(&narrower, &self.input_lits, &budget).value
+                }),
+            };
             let (witness, reasons) = match chosen {
                 Some(chosen) => {
                     let reasons = self.why_ruled_out(doc, &chosen);
@@ -817,31 +834,23 @@ impl<'o> Family<'o> {
     /// violates one while the others hold. Asked before they are required.
     fn redundant_constraints(&mut self, doc: NodeRef<'_>) -> Vec<Reason> {
         let list = crate::document::variability_entry(doc, "constraints").and_then(NodeRef::as_seq);
-        let mut out = Vec::new();
-        let indices: Vec<u32> = {
-            let mut v: Vec<u32> = self.declared.iter().map(|&(i, _)| i).collect();
-            v.dedup();
-            v
-        };
-        for index in indices {
-            let mine: Vec<Lit> = self
-                .declared
-                .iter()
-                .filter(|&&(i, _)| i == index)
-                .map(|&(_, l)| l)
-                .collect();
-            let mut assumptions: Vec<Lit> = self
-                .declared
-                .iter()
-                .filter(|&&(i, _)| i != index)
-                .map(|&(_, l)| l)
-                .collect();
-            assumptions.push(!self.sat.and(&mine));
-            if !self.sat.solve(&assumptions) {
-                out.push(constraint_reason(list.and_then(|l| l.get(index as usize))));
+        // Each constraint's literals (consecutive in `declared`).
+        let mut groups: Vec<(u32, Vec<Lit>)> = Vec::new();
+        for &(index, l) in &self.declared {
+            match groups.last_mut() {
+                Some((i, lits)) if *i == index => lits.push(l),
+                _ => groups.push((index, vec![l])),
             }
         }
-        out
+        if groups.is_empty() {
+            return Vec::new();
+        }
+        let lits: Vec<Vec<Lit>> = groups.iter().map(|(_, lits)| lits.clone()).collect();
+        let violable = self.sat.split_copy().each_violable(&lits);
+        (groups.iter().zip(violable))
+            .filter(|&(_, violable)| !violable)
+            .map(|((index, _), _)| constraint_reason(list.and_then(|l| l.get(*index as usize))))
+            .collect()
     }
 
     /// A subset-minimal set of the values of configuration `chosen` and of
@@ -899,26 +908,30 @@ impl<'o> Family<'o> {
             self.sat.split_copy().possible_firsts(&lits)
         };
         let mut groups: Vec<(Error, Vec<usize>)> = Vec::new();
-        for at in possible {
+        for &at in &possible {
             let error = violations[at].0.error(graph);
             match groups.iter_mut().find(|(e, _)| e.message == error.message) {
                 Some((_, positions)) => positions.push(at),
                 None => groups.push((error, vec![at])),
             }
         }
-        let found: Vec<(Error, Lit)> = groups
-            .into_iter()
-            .map(|(error, positions)| {
-                let group = self.sat.first_of(&lits, &positions);
-                (error, group)
-            })
-            .collect();
-        let mut failures = Vec::new();
-        let budget = self.options.budget;
-        for (error, group) in found {
-            let error = error.or_code(Code::Inconsistent);
-            failures.extend(self.space().groups(&error, group, &budget));
-        }
+        let failures = if determined && self.no_other == self.sat.truth() {
+            self.first_violation_groups(groups, &possible, &lits)
+        } else {
+            let found: Vec<(Error, Lit)> = groups
+                .into_iter()
+                .map(|(error, positions)| {
+                    let group = self.sat.first_of(&lits, &positions);
+                    (error.or_code(Code::Inconsistent), group)
+                })
+                .collect();
+            let budget = self.options.budget;
+            let mut failures = Vec::new();
+            for (error, group) in found {
+                failures.extend(self.space().groups(&error, group, &budget));
+            }
+            failures
+        };
         // Where the inputs decide every presence, a configuration has one
         // first violation: it fails in one group and one part (with or
         // without undeclared values). Otherwise its models may fail
@@ -945,6 +958,50 @@ impl<'o> Family<'o> {
             self.sat.require(!v);
         }
         Ok(failures)
+    }
+
+    /// The failure groups of first violations (`groups`: a message and its
+    /// positions among `possible`, the positions of `lits` that can come
+    /// first) where the inputs decide every presence and no input has
+    /// undeclared values: then a configuration has one first violation,
+    /// so a group's configurations are the sum of its positions' and its
+    /// smallest configuration the smallest of theirs, each asked part by
+    /// part ([`v4t_sat::Split::first_events`]) instead of the whole
+    /// problem per group (quadratic with many failing components).
+    fn first_violation_groups(
+        &mut self,
+        groups: Vec<(Error, Vec<usize>)>,
+        possible: &[usize],
+        lits: &[Lit],
+    ) -> Vec<FailureGroup> {
+        if groups.is_empty() {
+            return Vec::new();
+        }
+        let firsts: Vec<Lit> = possible.iter().map(|&at| lits[at]).collect();
+        let events =
+            (self.sat.split_copy()).first_events(&firsts, &self.input_lits, &self.options.budget);
+        let mut failures = Vec::new();
+        for (error, positions) in groups {
+            let of_group = || {
+                positions
+                    .iter()
+                    .filter_map(|at| possible.binary_search(at).ok())
+                    .map(|k| &events[k])
+            };
+            let configurations: Count = of_group().map(|e| e.count.clone()).sum();
+            if configurations.value.is_zero() && configurations.exact {
+                continue;
+            }
+            let smallest = of_group().filter_map(|e| e.smallest.as_deref()).min();
+            failures.push(FailureGroup {
+                error: error.or_code(Code::Inconsistent),
+                configurations,
+                witness: smallest.map(|values| named_values(values, &self.inputs)),
+                conflict: None,
+                undeclared: false,
+            });
+        }
+        failures
     }
 
     /// A configuration whose conditions have no solution, with `fd` in
@@ -1320,25 +1377,14 @@ struct Space<'s> {
 }
 
 impl Space<'_> {
-    /// The value literals of input `i`, found in `all`.
-    fn lits_of(&self, i: usize) -> &[Lit] {
-        let start: usize = self.inputs[..i].iter().map(|d| d.values.len()).sum();
-        &self.all[start..start + self.inputs[i].values.len()]
-    }
-
     /// The smallest configuration in which all of `lits` hold
     /// (lexicographically over the value literals).
     fn witness(&mut self, lits: &[Lit]) -> Option<Named> {
         if !self.sat.prefer_false_assuming_on_order(lits, self.all) {
             return None;
         }
-        let chosen: Vec<usize> = (0..self.inputs.len())
-            .map(|i| {
-                let ls = self.lits_of(i);
-                ls.iter().position(|&l| self.sat.value(l)).unwrap_or(0)
-            })
-            .collect();
-        Some(named(&chosen, self.inputs))
+        let values: Vec<bool> = self.all.iter().map(|&l| self.sat.value(l)).collect();
+        Some(named_values(&values, self.inputs))
     }
 
     /// The configurations in which `group` holds as failure groups of
@@ -1374,6 +1420,26 @@ type Pick = (usize, usize);
 
 /// Input values by name.
 type Named = Vec<(String, Value)>;
+
+/// The configuration whose value literals (all inputs', in input order)
+/// have `values`: each input takes its first value whose literal is true.
+fn named_values(values: &[bool], inputs: &[InputDomain]) -> Named {
+    named(&chosen_values(values, inputs), inputs)
+}
+
+/// Each input's first value whose literal has value true in `values` (all
+/// inputs' value literals, in input order).
+fn chosen_values(values: &[bool], inputs: &[InputDomain]) -> Vec<usize> {
+    let mut rest = values;
+    inputs
+        .iter()
+        .map(|d| {
+            let (own, later) = rest.split_at(d.values.len().min(rest.len()));
+            rest = later;
+            own.iter().position(|&v| v).unwrap_or(0)
+        })
+        .collect()
+}
 
 /// A configuration as (input, value) pairs.
 fn named(chosen: &[usize], inputs: &[InputDomain]) -> Vec<(String, Value)> {

@@ -288,6 +288,12 @@ pub(crate) fn random_template(
             s,
             "    constraints:\n      - {{or: [{{not: node.n{a}}}, {{not: node.n{b}}}]}}"
         );
+        // Sometimes a second one (without drawing, so that the templates
+        // of a seed stay as they were but for it).
+        if (a + b) % 2 == 1 {
+            let c = (a + 1) % nodes as u64;
+            let _ = writeln!(s, "      - {{or: [node.n{c}, {{not: node.n{b}}}]}}");
+        }
     }
     s.push_str("  node_templates:\n");
     for i in 0..nodes {

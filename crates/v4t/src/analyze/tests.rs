@@ -21,6 +21,10 @@ struct BruteForce {
     /// Failing configurations by message and whether some input has an
     /// undeclared value.
     failures: BTreeMap<(String, bool), u128>,
+    /// The last of them in enumeration order (value indices), per message:
+    /// the witness the analysis names (the smallest configuration with the
+    /// value literals preferred false, each input's last value first).
+    last_failing: BTreeMap<(String, bool), Vec<usize>>,
     /// Configurations outside the input feature model.
     outside: u128,
     /// Configurations the declared constraints rule out (no solution, but
@@ -186,7 +190,8 @@ fn brute_force(
                     out.ruled_out += 1;
                     out.first_ruled_out.get_or_insert_with(|| choice.clone());
                 } else {
-                    *out.failures.entry((message, other)).or_default() += 1;
+                    *out.failures.entry((message.clone(), other)).or_default() += 1;
+                    out.last_failing.insert((message, other), choice.clone());
                 }
                 continue_counting(&mut choice, &sizes);
                 continue;
@@ -265,6 +270,11 @@ fn analysis_matches_resolving_every_configuration() {
         stats.undeclared > 3,
         "too few failures with undeclared values: {}",
         stats.undeclared
+    );
+    assert!(
+        stats.witnesses > 20,
+        "too few failure witnesses compared: {}",
+        stats.witnesses
     );
 }
 
@@ -490,6 +500,9 @@ struct Stats {
     ruled_out: usize,
     /// Some configuration with an undeclared value fails.
     undeclared: usize,
+    /// Failure groups whose witness was compared with the last failing
+    /// configuration.
+    witnesses: usize,
 }
 
 fn resolve_fully_with(text: &str) -> impl FnMut(v4t_yaml::Map) -> Outcome + '_ {
@@ -690,6 +703,26 @@ fn check(
                 "{ctx}\nno witness for {}",
                 f.error.message
             );
+        }
+        // Where the inputs decide every presence, a group's witness is the
+        // last configuration that fails with its message (where only one
+        // group has it).
+        for f in analysis.failures.iter().filter(|_| analysis.determined) {
+            let key = (f.error.message.clone(), f.undeclared);
+            let same =
+                |g: &&super::FailureGroup| (&g.error.message, g.undeclared) == (&key.0, key.1);
+            let (Some(w), 1) = (&f.witness, analysis.failures.iter().filter(same).count()) else {
+                continue;
+            };
+            let last = &want.last_failing[&key];
+            let json = |v: &Value| to_json(&Node::new(v.clone(), Span::NONE));
+            let chosen: Vec<usize> = (analysis.inputs.iter().zip(w))
+                .map(|(i, (_, v))| {
+                    (i.values.iter().position(|x| json(x) == json(v))).expect("a value")
+                })
+                .collect();
+            assert_eq!(&chosen, last, "witness of {:?}\n{ctx}", f.error.message);
+            stats.witnesses += 1;
         }
         // Witnesses fail with their message.
         for f in &analysis.failures {
