@@ -85,11 +85,16 @@ fn count(c: &Count) -> String {
 
 /// Input values as `name=value ...`.
 fn assignment(values: &[(String, v4t_yaml::Value)]) -> String {
-    let shown: Vec<String> = values
-        .iter()
-        .map(|(k, v)| format!("{k}={}", value(v)))
-        .collect();
-    shown.join(" ")
+    let mut out = String::new();
+    for (i, (k, v)) in values.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(k);
+        out.push('=');
+        out.push_str(&value(v));
+    }
+    out
 }
 
 /// The text lines of failure groups.
