@@ -279,6 +279,27 @@ pub const SHAPES: &[Shape] = &[
             )
         },
     },
+    Shape {
+        // An app on an optional host of its own per pair, each pair with a
+        // constraint: each fails a check of its own in some configurations
+        // (one failure group per pair) and its constraint rules some out.
+        name: "failing-components",
+        commands: &["resolve", "analyze"],
+        generate: |n| {
+            format!(
+                "{V4T}topology_template:\n  variability:\n    inputs:\n{}    constraints:\n{}  node_templates:\n{}",
+                lines(n, |i| format!(
+                    "      v{i}: {{type: boolean, default: true}}\n      w{i}: {{type: boolean, default: true}}"
+                )),
+                lines(n, |i| format!(
+                    "      - {{implies: [{{variability_input: w{i}}}, {{variability_input: v{i}}}]}}"
+                )),
+                lines(n, |i| format!(
+                    "    host{i}: {{type: tosca.nodes.Compute, conditions: {{variability_input: v{i}}}}}\n    app{i}:\n      type: tosca.nodes.SoftwareComponent\n      conditions: {{variability_input: w{i}}}\n      requirements: [{{host: host{i}}}]"
+                )),
+            )
+        },
+    },
 ];
 
 #[cfg(test)]
