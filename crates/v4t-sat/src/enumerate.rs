@@ -7,7 +7,18 @@
 //! Each model is the lexicographically smallest one left (false before
 //! true, in projection order), so the list is sorted and does not depend on
 //! the backend's search.
+//!
+//! Each search walks the whole problem, and on a template of many
+//! independent components each finds the next projection position by
+//! position: quadratic. On a split problem ([`Split::enumerate`]) the
+//! projections are combinations of one per part, and the next one after
+//! `x` changes `x` first at the last position where some part can (its
+//! part's next projection after its share of `x`); the parts with later
+//! positions then take their smallest projection after the fixed prefix.
+//! Each part keeps that last position until its share changes.
 
+use crate::part_counts::{Shares, Slot};
+use crate::split::Split;
 use crate::{Lit, Solver};
 
 /// The result of [`Solver::enumerate`].
@@ -60,9 +71,131 @@ impl Solver {
     }
 }
 
+impl Split {
+    /// [`Solver::enumerate`] of the split problem, each search asked of
+    /// one part (the module documentation).
+    pub fn enumerate(&mut self, projection: &[Lit], limit: usize) -> Enumeration {
+        if !self.satisfiable() {
+            return Enumeration {
+                models: Vec::new(),
+                complete: true,
+            };
+        }
+        let shares = Shares::new(self, projection);
+        let n = shares.parts.len();
+        // Per part: the global positions of its share.
+        let mut positions: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (at, slot) in shares.slots.iter().enumerate() {
+            if let Slot::In(i, _) = *slot {
+                positions[i].push(at);
+            }
+        }
+        let mut x: Vec<bool> = shares
+            .slots
+            .iter()
+            .map(|slot| matches!(slot, Slot::Const(true)))
+            .collect();
+        // Every part's smallest share first.
+        for (i, at) in positions.iter().enumerate() {
+            self.complete_from(&shares, at, i, (0, None), &mut x);
+        }
+        // Per part: the last position its next share changes (`None`: its
+        // share is its largest), where known.
+        let mut last: Vec<Option<Option<usize>>> = vec![None; n];
+        let mut models = Vec::new();
+        loop {
+            if models.len() == limit {
+                return Enumeration {
+                    models,
+                    complete: false,
+                };
+            }
+            models.push(x.clone());
+            for (i, slot) in last.iter_mut().enumerate() {
+                if slot.is_none() {
+                    *slot = Some(self.last_change(&shares, &positions[i], i, &x));
+                }
+            }
+            // The part that changes last, and where.
+            let Some((j, p)) = (last.iter().enumerate())
+                .filter_map(|(i, d)| d.flatten().map(|j| (j, i)))
+                .max()
+            else {
+                return Enumeration {
+                    models,
+                    complete: true,
+                };
+            };
+            for i in 0..n {
+                let from = positions[i].partition_point(|&at| at < j);
+                if from == positions[i].len() {
+                    continue;
+                }
+                let flip = (i == p).then_some(from);
+                let before: Vec<bool> = positions[i].iter().map(|&at| x[at]).collect();
+                self.complete_from(&shares, &positions[i], i, (from, flip), &mut x);
+                if positions[i].iter().zip(&before).any(|(&at, &b)| x[at] != b) {
+                    last[i] = None;
+                }
+            }
+        }
+    }
+
+    /// Part `i`'s smallest share that keeps `x` before its `from`-th
+    /// position (and makes that position true if `flip` says so), written
+    /// into `x`.
+    fn complete_from(
+        &mut self,
+        shares: &Shares,
+        positions: &[usize],
+        i: usize,
+        (from, flip): (usize, Option<usize>),
+        x: &mut [bool],
+    ) {
+        let share = &shares.of_part[i];
+        let mut base: Vec<Lit> = (share[..from].iter().zip(positions))
+            .map(|(&l, &at)| if x[at] { l } else { !l })
+            .collect();
+        base.extend(flip.map(|k| share[k]));
+        let sat = &mut self.part_mut(shares.parts[i]).sat;
+        if sat.prefer_false_assuming_on_order(&base, share) {
+            for (&l, &at) in share.iter().zip(positions) {
+                x[at] = sat.value(l);
+            }
+        }
+        sat.release_backend();
+    }
+
+    /// The last of part `i`'s positions at which some share of it agrees
+    /// with `x` before it and is true where `x` is false.
+    fn last_change(
+        &mut self,
+        shares: &Shares,
+        positions: &[usize],
+        i: usize,
+        x: &[bool],
+    ) -> Option<usize> {
+        let share = &shares.of_part[i];
+        let fixed: Vec<Lit> = (share.iter().zip(positions))
+            .map(|(&l, &at)| if x[at] { l } else { !l })
+            .collect();
+        let sat = &mut self.part_mut(shares.parts[i]).sat;
+        let found = (0..share.len()).rev().find(|&k| {
+            if x[positions[k]] {
+                return false;
+            }
+            let mut assumptions = fixed[..k].to_vec();
+            assumptions.push(share[k]);
+            sat.solve_raw(&assumptions)
+        });
+        sat.release_backend();
+        found.map(|k| positions[k])
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::testutil::{eval_lit, models, random_instance, Rng};
+    use crate::testutil::{blocks_instance, eval_lit, models, random_instance, random_lit, Rng};
     use crate::Lit;
     use std::collections::BTreeSet;
 
@@ -97,5 +230,39 @@ mod tests {
             assert_eq!(again.models, all, "round {round}");
             assert!(again.complete);
         }
+    }
+
+    /// Instances of independent blocks, some literals fixed at level 0:
+    /// the split problem enumerates what the whole one does.
+    #[test]
+    fn enumeration_part_by_part_matches_the_whole_problem() {
+        let mut rng = Rng::new(19);
+        let (mut several, mut cut) = (0, 0);
+        for round in 0..700 {
+            let (mut s, vars, cnf) = blocks_instance(&mut rng);
+            for c in &cnf {
+                s.add_clause(c);
+            }
+            let truth = s.truth();
+            let projection: Vec<Lit> = (0..rng.below(vars.len() as u64 + 3))
+                .map(|_| match rng.below(12) {
+                    0 => truth,
+                    1 => !truth,
+                    _ => random_lit(&mut rng, &vars),
+                })
+                .collect();
+            let limit = rng.below(12) as usize;
+            let mut split = s.split_copy();
+            several += usize::from(split.num_parts() > 1);
+            let got = split.enumerate(&projection, limit);
+            let want = s.enumerate(&projection, limit);
+            assert_eq!(
+                got, want,
+                "round {round}: cnf {cnf:?} projection {projection:?}"
+            );
+            cut += usize::from(!want.complete && !want.models.is_empty());
+        }
+        assert!(several > 100, "too few split instances: {several}");
+        assert!(cut > 50, "too few enumerations cut by the limit: {cut}");
     }
 }
