@@ -1122,7 +1122,7 @@ impl<'o> Family<'o> {
         mut variants: Variants<'_, '_>,
         limit: usize,
     ) -> (Vec<FailureGroup>, (usize, bool)) {
-        let e = self.sat.enumerate(&self.presence_lits, limit);
+        let e = self.sat.split_copy().enumerate(&self.presence_lits, limit);
         let mut groups: Vec<FailureGroup> = Vec::new();
         for model in &e.models {
             let topology: Vec<Lit> = self
@@ -1166,7 +1166,7 @@ impl<'o> Family<'o> {
     /// Up to `limit` topologies (present element ids, internal elements
     /// left out), and whether that is all.
     fn enumerate(&mut self, graph: &Graph, limit: usize) -> (Vec<Vec<String>>, bool) {
-        let e = self.sat.enumerate(&self.presence_lits, limit);
+        let e = self.sat.split_copy().enumerate(&self.presence_lits, limit);
         let lists = e
             .models
             .iter()
