@@ -1075,6 +1075,25 @@ mod tests {
         );
     }
 
+    /// A gate over more inputs than elimination looks at otherwise, its
+    /// output outside the projection and in nothing but its definition
+    /// (a presence defined by a long `and` of inputs): eliminated, so the
+    /// inputs count without a decision.
+    #[test]
+    fn a_large_unused_gate_is_eliminated() {
+        let mut s = Solver::new();
+        let xs: Vec<Lit> = (0..1000).map(|_| s.new_var()).collect();
+        let g = s.and(&xs);
+        assert_ne!(g, s.truth());
+        let budget = CountBudget {
+            decisions: 10,
+            ..CountBudget::default()
+        };
+        let got = s.count(&[], &xs, &budget);
+        assert!(got.exact, "{got:?}");
+        assert_eq!(got.value, Natural::pow2(1000));
+    }
+
     #[test]
     fn unsatisfiable_and_empty_projections() {
         let mut s = Solver::new();

@@ -31,8 +31,12 @@ use std::collections::BinaryHeap;
 /// Variables with more clause pairs than this to resolve are kept.
 const PAIR_LIMIT: usize = 256;
 
-/// Variables in more clauses than this are kept (without looking at them).
+/// Variables in more clauses than this are kept unless only their gate
+/// definition has them.
 const OCCURRENCE_LIMIT: usize = 2 * PAIR_LIMIT;
+
+/// Variables in more clauses than this are kept (without looking at them).
+const GATE_LIMIT: usize = 1 << 16;
 
 /// How often a variable is tried (after each change around it).
 const ATTEMPTS: u8 = 4;
@@ -297,7 +301,8 @@ impl<'a> Db<'a> {
     /// on a conflict.
     fn eliminate(&mut self, v: u32) -> Option<Option<Vec<u32>>> {
         let x = Lit::from_var(v);
-        if self.cost(v) > OCCURRENCE_LIMIT {
+        let cost = self.cost(v);
+        if cost > GATE_LIMIT {
             return Some(None);
         }
         let pos = self.open_clauses(x);
@@ -305,10 +310,13 @@ impl<'a> Db<'a> {
         if pos.is_empty() && neg.is_empty() {
             return Some(None);
         }
-        if pos.len() * neg.len() > PAIR_LIMIT {
+        let (pos_gate, neg_gate) = gate(x, &pos, &neg);
+        let large = cost > OCCURRENCE_LIMIT || pos.len() * neg.len() > PAIR_LIMIT;
+        if large && !pos_gate.iter().chain(&neg_gate).all(|&g| g) {
+            // Only a gate whose output is in nothing but its definition
+            // goes whatever its size: all its resolvents are tautologies.
             return Some(None);
         }
-        let (pos_gate, neg_gate) = gate(x, &pos, &neg);
         let gated = pos_gate.iter().any(|&g| g);
         let limit = pos.len() + neg.len();
         let mut resolvents: Vec<Vec<Lit>> = Vec::new();
@@ -401,39 +409,43 @@ impl<'a> Db<'a> {
 /// `¬s ∨ l_i`. All `false` if there is no such gate.
 fn gate(x: Lit, pos: &[(u32, Vec<Lit>)], neg: &[(u32, Vec<Lit>)]) -> (Vec<bool>, Vec<bool>) {
     for (s, long_side, binary_side) in [(x, pos, neg), (!x, neg, pos)] {
-        // The partners l of the binary clauses ¬s ∨ l.
-        let partners: Vec<Lit> = binary_side
-            .iter()
+        // The partners l of the binary clauses ¬s ∨ l (sorted, for a gate
+        // of many inputs).
+        let partner = |c: &[Lit]| if c[0] == !s { c[1] } else { c[0] };
+        let mut partners: Vec<Lit> = (binary_side.iter())
             .filter(|(_, c)| c.len() == 2)
-            .map(|(_, c)| if c[0] == !s { c[1] } else { c[0] })
+            .map(|(_, c)| partner(c))
             .collect();
-        let found = long_side
-            .iter()
-            .position(|(_, c)| c.len() >= 2 && c.iter().all(|&l| l == s || partners.contains(&!l)));
+        partners.sort_unstable();
+        let found = long_side.iter().position(|(_, c)| {
+            c.len() >= 2
+                && c.iter()
+                    .all(|&l| l == s || partners.binary_search(&!l).is_ok())
+        });
         let Some(i) = found else {
             continue;
         };
-        let inputs: Vec<Lit> = long_side[i]
-            .1
-            .iter()
+        let mut inputs: Vec<Lit> = (long_side[i].1.iter())
             .filter(|&&l| l != s)
             .map(|&l| !l)
             .collect();
+        inputs.sort_unstable();
         let long_flags: Vec<bool> = (0..long_side.len()).map(|k| k == i).collect();
-        let mut used = Vec::new();
+        let mut used = vec![false; inputs.len()];
         let binary_flags: Vec<bool> = binary_side
             .iter()
             .map(|(_, c)| {
                 if c.len() != 2 {
                     return false;
                 }
-                let partner = if c[0] == !s { c[1] } else { c[0] };
                 // One binary clause per input (duplicates are ordinary clauses).
-                let is = inputs.contains(&partner) && !used.contains(&partner);
-                if is {
-                    used.push(partner);
+                match inputs.binary_search(&partner(c)) {
+                    Ok(k) if !used[k] => {
+                        used[k] = true;
+                        true
+                    }
+                    _ => false,
                 }
-                is
             })
             .collect();
         return if s == x {
