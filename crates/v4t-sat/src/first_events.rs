@@ -50,10 +50,11 @@ impl Split {
         }
         let mut extensions = self.extensions(projection, budget);
         let n = extensions.shares.parts.len();
-        // Each live part's smallest model under its fixed literals.
-        let mut smallest: Vec<Option<Vec<bool>>> =
-            (0..n).map(|i| extensions.smallest_in(i, None)).collect();
+        // Each live part's smallest model under its fixed literals, searched
+        // once another part's event needs it and again after a fix.
+        let mut smallest: Vec<Option<Vec<bool>>> = vec![None; n];
         let mut stale = Stale::new(n);
+        (0..n).for_each(|j| stale.mark(j));
         let mut events = Vec::with_capacity(lits.len());
         for &lit in lits {
             let count = extensions.count_with(lit);
