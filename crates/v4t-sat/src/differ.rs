@@ -165,8 +165,10 @@ impl Split {
     /// group; otherwise a group's answer comes from the parts it lies in,
     /// each asked with the group's share free. Within a part, changing one
     /// literal of the group in the part's current model (the others of the
-    /// part's inputs kept) answers yes cheaply where it changes an output;
-    /// only the groups left are asked of the part's two copies, and only if
+    /// part's inputs kept) answers yes cheaply where it changes an output,
+    /// first in the part's model, then for the groups left in one with
+    /// other outputs; only the groups left then are asked of the part's two
+    /// copies, and only if
     /// some group is still unchanged then, whether a part's outputs can
     /// differ at all.
     pub fn can_differ_each(
@@ -201,6 +203,12 @@ impl Split {
         for (p, roles) in &parts {
             let sat = &mut self.part_mut(*p).sat;
             roles.flip(sat, &mut result);
+            if roles.groups.iter().any(|&(g, _)| !result[g]) && roles.other_outputs(sat) {
+                // Flips from a model with other outputs find what the
+                // first model's could not (a long `and` is changed by
+                // every input only where it is true).
+                roles.flip(sat, &mut result);
+            }
             sat.release_backend();
         }
         if result.iter().all(|&changes| changes) {
@@ -298,6 +306,20 @@ impl PartRoles {
                 }
             }
         }
+    }
+
+    /// Makes the part's current model one whose outputs differ from the
+    /// current one's somewhere, if there is one; `false` if not.
+    fn other_outputs(&self, sat: &mut Solver) -> bool {
+        let guard = sat.new_var();
+        let mut clause: Vec<Lit> = (self.outputs.iter())
+            .map(|&o| if sat.value(o) { !o } else { o })
+            .collect();
+        clause.push(!guard);
+        sat.add_clause(&clause);
+        let found = sat.solve_raw(&[guard]);
+        sat.add_clause(&[!guard]);
+        found
     }
 
     /// The exact answers of the part's two copies for the groups still
