@@ -168,9 +168,8 @@ impl Split {
     /// part's inputs kept) answers yes cheaply where it changes an output,
     /// first in the part's model, then for the groups left in one with
     /// other outputs; only the groups left then are asked of the part's two
-    /// copies, and only if
-    /// some group is still unchanged then, whether a part's outputs can
-    /// differ at all.
+    /// copies, and only if some group is still unchanged then, whether a
+    /// part's outputs can differ at all.
     pub fn can_differ_each(
         &mut self,
         inputs: &[Lit],

@@ -74,8 +74,9 @@ impl Split {
                         .map(|&(_, l)| l)
                         .collect()
                 };
-                // With one part touched, a model with one of this group's
-                // literals false has the others there too.
+                // With one part touched, whether the others hold there is
+                // part of the next question (one of this group's literals
+                // false while they hold).
                 let mut violable = (part.is_some() && !has_false[g])
                     || touched.iter().all(|&p| self.solve_in(p, &others(p)));
                 if violable && !has_false[g] {

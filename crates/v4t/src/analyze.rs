@@ -834,22 +834,25 @@ impl<'o> Family<'o> {
     /// violates one while the others hold. Asked before they are required.
     fn redundant_constraints(&mut self, doc: NodeRef<'_>) -> Vec<Reason> {
         let list = crate::document::variability_entry(doc, "constraints").and_then(NodeRef::as_seq);
-        // Each constraint's literals (consecutive in `declared`).
-        let mut groups: Vec<(u32, Vec<Lit>)> = Vec::new();
+        // Each constraint's index and literals (consecutive in `declared`).
+        let mut indices: Vec<u32> = Vec::new();
+        let mut lits: Vec<Vec<Lit>> = Vec::new();
         for &(index, l) in &self.declared {
-            match groups.last_mut() {
-                Some((i, lits)) if *i == index => lits.push(l),
-                _ => groups.push((index, vec![l])),
+            match (indices.last(), lits.last_mut()) {
+                (Some(&i), Some(own)) if i == index => own.push(l),
+                _ => {
+                    indices.push(index);
+                    lits.push(vec![l]);
+                }
             }
         }
-        if groups.is_empty() {
+        if indices.is_empty() {
             return Vec::new();
         }
-        let lits: Vec<Vec<Lit>> = groups.iter().map(|(_, lits)| lits.clone()).collect();
         let violable = self.sat.split_copy().each_violable(&lits);
-        (groups.iter().zip(violable))
+        (indices.into_iter().zip(violable))
             .filter(|&(_, violable)| !violable)
-            .map(|((index, _), _)| constraint_reason(list.and_then(|l| l.get(*index as usize))))
+            .map(|(index, _)| constraint_reason(list.and_then(|l| l.get(index as usize))))
             .collect()
     }
 
