@@ -112,12 +112,14 @@ impl<'a> FamilyInputs<'a> {
             if let Some(v) = def
                 .and_then(|d| d.get("default"))
                 .filter(|v| v.is_defined())
+                .and_then(|v| scalar(v.value()))
             {
-                mention(list, v.value());
+                mention(list, &v);
             }
             for (_, preset) in section("presets").into_iter().flat_map(MapRef::iter) {
-                if let Some(v) = preset.get("inputs").and_then(|i| i.get(name)) {
-                    mention(list, v.value());
+                let value = preset.get("inputs").and_then(|i| i.get(name));
+                if let Some(v) = value.and_then(|v| scalar(v.value())) {
+                    mention(list, &v);
                 }
             }
         }
@@ -368,6 +370,21 @@ fn scan_comparisons(root: NodeRef<'_>, mentioned: &mut SeededMap<String, Vec<Val
             ValueRef::Map(m) => stack.extend(m.values()),
             ValueRef::Seq(items) => {
                 stack.extend(items.iter());
+                // The list's values, gathered once: a long `and` of inputs
+                // has none, and scanning it once per input would be
+                // quadratic.
+                let mut values: Vec<Value> = Vec::new();
+                for other in items {
+                    match other.value() {
+                        ValueRef::Seq(inner) => {
+                            values.extend(inner.iter().filter_map(|i| scalar(i.value())))
+                        }
+                        v => values.extend(scalar(v)),
+                    }
+                }
+                if values.is_empty() {
+                    continue;
+                }
                 for item in items {
                     let Some(name) = item
                         .as_map()
@@ -380,13 +397,8 @@ fn scan_comparisons(root: NodeRef<'_>, mentioned: &mut SeededMap<String, Vec<Val
                     let Some(list) = mentioned.get_mut(name) else {
                         continue;
                     };
-                    for other in items {
-                        match other.value() {
-                            ValueRef::Seq(inner) => {
-                                inner.iter().for_each(|i| mention(list, i.value()))
-                            }
-                            v => mention(list, v),
-                        }
+                    for v in &values {
+                        mention(list, v);
                     }
                 }
             }
@@ -395,16 +407,20 @@ fn scan_comparisons(root: NodeRef<'_>, mentioned: &mut SeededMap<String, Vec<Val
     }
 }
 
+/// A value that can be mentioned: a boolean, a string or a finite number.
+fn scalar(v: ValueRef<'_>) -> Option<Value> {
+    match v {
+        ValueRef::Bool(b) => Some(Value::Bool(b)),
+        ValueRef::String(s) => Some(Value::String(s.to_string())),
+        ValueRef::Number(n) if n.is_finite() => Some(Value::Number(n)),
+        _ => None,
+    }
+}
+
 /// Adds a scalar to a list of mentioned values (once).
-fn mention(list: &mut Vec<Value>, v: ValueRef<'_>) {
-    let v = match v {
-        ValueRef::Bool(b) => Value::Bool(b),
-        ValueRef::String(s) => Value::String(s.to_string()),
-        ValueRef::Number(n) if n.is_finite() => Value::Number(n),
-        _ => return,
-    };
-    if !list.iter().any(|m| same(m, &v)) {
-        list.push(v);
+fn mention(list: &mut Vec<Value>, v: &Value) {
+    if !list.iter().any(|m| same(m, v)) {
+        list.push(v.clone());
     }
 }
 
