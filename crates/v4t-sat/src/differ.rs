@@ -15,6 +15,8 @@
 //! both copies, quadratic in a template of many independent components;
 //! [`Split::can_differ_each`] asks each part about the inputs in it.
 
+use crate::few::Propagator;
+use crate::flips::{changes_by_propagation, Flips};
 use crate::split::{by_part, Place};
 use crate::{Lit, Solver, Split};
 
@@ -272,37 +274,53 @@ impl PartRoles {
 
     /// The cheap answers: marks in `result` each group of which changing
     /// one literal in the part's current model (the part's other inputs
-    /// kept) changes an output.
+    /// kept) changes an output: by propagation ([`changes_by_propagation`]),
+    /// and the changes it leaves open by a solve each.
     fn flip(&self, sat: &mut Solver, result: &mut [bool]) {
+        let (positions, groups): (Vec<usize>, Vec<&[Lit]>) = (self.groups.iter())
+            .filter(|(g, _)| !result[*g])
+            .map(|(g, lits)| (*g, &lits[..]))
+            .unzip();
+        if groups.is_empty() {
+            return;
+        }
+        let Some(facts) = sat.level0() else {
+            return;
+        };
         let base = sat.model.clone();
+        let flips = sat.lending_store(|_, store| {
+            let mut p = Propagator::new(store, &facts);
+            let roles = (&self.inputs[..], &self.outputs[..]);
+            (!p.conflicts()).then(|| changes_by_propagation(&mut p, store, &base, roles, &groups))
+        });
+        let Some(Flips { changed, open }) = flips else {
+            return;
+        };
+        for (&g, _) in positions.iter().zip(&changed).filter(|(_, &c)| c) {
+            result[g] = true;
+        }
         let value = |l: Lit| base[l.var_index() as usize] != l.is_negated();
-        let mut input_vars: Vec<Lit> = (self.inputs.iter())
-            .map(|l| Lit::from_var(l.var_index()))
-            .collect();
-        input_vars.sort_unstable();
-        input_vars.dedup();
         let mut assumptions = Vec::new();
-        for (g, free) in &self.groups {
-            assumptions.clear();
-            let kept = |v: &&Lit| !free.iter().any(|f| f.var_index() == v.var_index());
-            assumptions
-                .extend((input_vars.iter().filter(kept)).map(|&v| if value(v) { v } else { !v }));
-            let before = assumptions.len();
-            // The group's other values (or, if the model makes all its
-            // literals true, their negations).
-            let mut flips: Vec<Lit> = free.iter().copied().filter(|&l| !value(l)).collect();
-            if flips.is_empty() {
-                flips.extend(free.iter().map(|&l| !l));
+        for (i, lit) in open {
+            if result[positions[i]] {
+                continue;
             }
-            for l in flips {
-                assumptions.truncate(before);
-                assumptions.push(l);
-                if sat.solve_raw(&assumptions)
-                    && (self.outputs.iter()).any(|&o| sat.value(o) != value(o))
-                {
-                    result[*g] = true;
-                    break;
+            let group = groups[i];
+            let kept = |v: &&Lit| !group.iter().any(|f| f.var_index() == v.var_index());
+            assumptions.clear();
+            assumptions.extend((self.inputs.iter().filter(kept)).map(|&l| {
+                let v = Lit::from_var(l.var_index());
+                if value(v) {
+                    v
+                } else {
+                    !v
                 }
+            }));
+            assumptions.push(lit);
+            if sat.solve_raw(&assumptions)
+                && (self.outputs.iter()).any(|&o| sat.value(o) != value(o))
+            {
+                result[positions[i]] = true;
             }
         }
     }

@@ -218,7 +218,7 @@ impl Solver {
                 return (Some(ControlFlow::Continue(())), p);
             }
             let base = p.trail.len();
-            let flow = walk_from(sat, store, &mut p, (assumptions, branch), |vars| Walk {
+            let flow = walk_from(sat, &mut p, (assumptions, branch), |vars| Walk {
                 budget,
                 decisions: 0,
                 leaf: Vec::with_capacity(assumptions.len() + vars),
@@ -252,12 +252,11 @@ pub(crate) struct Cached {
 /// [`FEW`] or the walk gives up.
 fn walk_from<'a>(
     sat: &mut Solver,
-    store: Store<'a>,
     p: &mut Propagator,
     (assumptions, branch): (&[Lit], &[Lit]),
     make: impl FnOnce(usize) -> Walk<'a>,
 ) -> Option<ControlFlow<()>> {
-    if !assumptions.iter().all(|&l| p.assume(store, l)) {
+    if !assumptions.iter().all(|&l| p.assume(l)) {
         return Some(ControlFlow::Continue(()));
     }
     let mut vars: Vec<Lit> = Vec::with_capacity(FEW + 1);
@@ -306,7 +305,7 @@ impl Walk<'_> {
         }
         for lit in [!l, l] {
             let mark = p.trail.len();
-            if p.assume(self.store, lit) {
+            if p.assume(lit) {
                 self.leaf.push(lit);
                 let flow = self.visit(sat, p, rest);
                 self.leaf.pop();
@@ -366,6 +365,10 @@ pub(crate) struct Propagator {
     value: Vec<i8>,
     /// Per clause: literals not known false.
     open: Vec<u32>,
+    /// Per clause: the codes of the literals counted in `open`, XORed: the
+    /// last one when one is left, without a look at the clause (a long
+    /// clause would be scanned once per propagation that reaches it).
+    rest: Vec<u32>,
     /// Variables that occur in the clauses and are not known.
     free: usize,
     /// Facts since the level-0 ones, in order; the first `done` have
@@ -383,7 +386,7 @@ impl Propagator {
     /// not satisfied by them (a clause's repeated literals count as often
     /// as they occur, which delays its propagation but never makes it wrong:
     /// a leaf with an unsatisfied clause is asked of the backend).
-    fn new(store: Store<'_>, facts: &[i8]) -> Propagator {
+    pub(crate) fn new(store: Store<'_>, facts: &[i8]) -> Propagator {
         let value = facts.to_vec();
         let truth = |l: Lit| match value[l.var_index() as usize] {
             0 => None,
@@ -393,12 +396,15 @@ impl Propagator {
         let mut first = vec![0u32; codes + 1];
         let mut kept = Vec::new();
         let mut open = Vec::new();
+        let mut rest = Vec::new();
         for (c, clause) in store.iter().enumerate() {
             let mut free = 0;
+            let mut codes = 0;
             for &l in clause {
                 match truth(l) {
                     None => {
                         free += 1;
+                        codes ^= l.0;
                         first[l.0 as usize + 1] += 1;
                     }
                     Some(true) => {
@@ -420,6 +426,7 @@ impl Propagator {
             if free != u32::MAX {
                 kept.push(c as u32);
                 open.push(free);
+                rest.push(codes);
             }
         }
         for i in 0..codes {
@@ -445,6 +452,7 @@ impl Propagator {
             value,
             free: 0,
             open,
+            rest,
             trail: Vec::new(),
             done: 0,
             conflict,
@@ -457,10 +465,10 @@ impl Propagator {
             .count();
         for c in 0..clauses {
             if p.open[c] == 1 {
-                p.unit(store, c);
+                p.unit(c);
             }
         }
-        p.propagate(store);
+        p.propagate();
         p
     }
 
@@ -474,7 +482,7 @@ impl Propagator {
     /// clause whose variables are all known has one (else it would have
     /// been a conflict), so only the clauses of unknown variables are
     /// looked at, and only if there are any.
-    fn satisfied(&self, store: Store<'_>) -> bool {
+    pub(crate) fn satisfied(&self, store: Store<'_>) -> bool {
         if self.free == 0 {
             return true;
         }
@@ -492,19 +500,48 @@ impl Propagator {
             })
     }
 
+    /// The number of facts so far, to [`Propagator::undo`] back to.
+    pub(crate) fn mark(&self) -> usize {
+        self.trail.len()
+    }
+
+    /// The facts since `mark`, in order.
+    pub(crate) fn facts_since(&self, mark: usize) -> &[Lit] {
+        &self.trail[mark..]
+    }
+
+    /// Whether the level-0 facts conflict.
+    pub(crate) fn conflicts(&self) -> bool {
+        self.conflict
+    }
+
+    /// Whether every variable that occurs in a clause is known (without a
+    /// conflict, the facts are then a model).
+    pub(crate) fn complete(&self) -> bool {
+        self.free == 0
+    }
+
+    /// The value of `lit`, if known.
+    pub(crate) fn known(&self, lit: Lit) -> Option<bool> {
+        match self.value[lit.var_index() as usize] {
+            0 => None,
+            v => Some((v > 0) != lit.is_negated()),
+        }
+    }
+
     fn occurrences(&self, l: Lit) -> std::ops::Range<usize> {
         self.first[l.0 as usize] as usize..self.first[l.0 as usize + 1] as usize
     }
 
     /// Makes `lit` a fact and propagates; `false` on a conflict (undo to
     /// before it to go on).
-    fn assume(&mut self, store: Store<'_>, lit: Lit) -> bool {
+    pub(crate) fn assume(&mut self, lit: Lit) -> bool {
         match self.value[lit.var_index() as usize] {
             0 => {}
             v => return (v > 0) != lit.is_negated() && !self.conflict,
         }
         self.set(lit);
-        self.propagate(store);
+        self.propagate();
         !self.conflict
     }
 
@@ -516,27 +553,23 @@ impl Propagator {
         }
     }
 
-    /// Clause `c` has at most one literal not known false: nothing if a
-    /// literal is true, else a fact from its open literal, or a conflict.
-    fn unit(&mut self, store: Store<'_>, c: usize) {
-        let mut open = None;
-        for &l in store.get(self.kept[c] as usize) {
-            match self.value[l.var_index() as usize] {
-                0 => open = Some(l),
-                // True but not yet counted: satisfied.
-                v if (v > 0) != l.is_negated() => return,
-                _ => {}
-            }
+    /// Clause `c` has at most one literal not known false: a conflict if
+    /// none, else a fact if it is unknown (nothing if it is true; if it is
+    /// false but not yet counted, counting it finds the conflict).
+    fn unit(&mut self, c: usize) {
+        if self.open[c] == 0 {
+            self.conflict = true;
+            return;
         }
-        match open {
-            Some(l) => self.set(l),
-            None => self.conflict = true,
+        let last = Lit(self.rest[c]);
+        if self.value[last.var_index() as usize] == 0 {
+            self.set(last);
         }
     }
 
     /// Counts the facts not yet counted, each completely (so that undoing
     /// restores exactly), until a conflict.
-    fn propagate(&mut self, store: Store<'_>) {
+    fn propagate(&mut self) {
         while !self.conflict && self.done < self.trail.len() {
             let fact = self.trail[self.done];
             self.done += 1;
@@ -544,20 +577,23 @@ impl Propagator {
             for i in self.occurrences(!fact) {
                 let c = self.occurs[i] as usize;
                 self.open[c] -= 1;
+                self.rest[c] ^= (!fact).0;
                 if self.open[c] <= 1 && !self.conflict {
-                    self.unit(store, c);
+                    self.unit(c);
                 }
             }
         }
     }
 
     /// Undoes every fact after the first `mark` of the trail.
-    fn undo(&mut self, mark: usize) {
+    pub(crate) fn undo(&mut self, mark: usize) {
         while self.trail.len() > mark {
             let fact = self.trail.pop().expect("longer than mark");
             if self.trail.len() < self.done {
                 for i in self.occurrences(!fact) {
-                    self.open[self.occurs[i] as usize] += 1;
+                    let c = self.occurs[i] as usize;
+                    self.open[c] += 1;
+                    self.rest[c] ^= (!fact).0;
                 }
             }
             self.value[fact.var_index() as usize] = 0;

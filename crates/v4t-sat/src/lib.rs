@@ -67,6 +67,7 @@ mod enumerate;
 mod few;
 mod first_events;
 mod firsts;
+mod flips;
 mod gates;
 mod mus;
 mod natural;

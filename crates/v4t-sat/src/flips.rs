@@ -1,0 +1,352 @@
+//! Which single changes of a model's inputs change its outputs, by unit
+//! propagation (the cheap answers of [`crate::Split::can_differ_each`]).
+//!
+//! A change of one group of inputs in a model, the part's other inputs
+//! kept, changes an output if the problem with those values has a model
+//! with other outputs. Asked with one solve per change, every other input
+//! is assumed each time: as long as the part per change, quadratic in a
+//! part of many inputs (a long `and`). Here the changes are halved again
+//! and again, and the inputs that a half leaves alone are assumed once
+//! for all the changes in the other half: each input is assumed once per
+//! level, O(n log n) assumptions in all, each undone on the way back. A
+//! change is decided by propagation where its outputs are known and, if
+//! one differs, every clause holds; the rest are left for a solve.
+
+use crate::few::Propagator;
+use crate::propagate::Store;
+use crate::Lit;
+
+/// What [`changes_by_propagation`] found.
+pub(crate) struct Flips {
+    /// Per group: some change of it changes an output.
+    pub(crate) changed: Vec<bool>,
+    /// Changes propagation could not decide: the group's position and the
+    /// literal it takes.
+    pub(crate) open: Vec<(usize, Lit)>,
+}
+
+/// For each group of `groups` (literals whose variables are changed
+/// together): whether taking one of its literals false in `model` (or, if
+/// the model makes them all true, one of their negations), every other
+/// variable of `inputs` kept, gives a model whose `outputs` differ from
+/// the model's, as far as propagation from `p`'s facts decides it.
+///
+/// `model` must be a model of `p`'s clauses; `p` is left as it was.
+pub(crate) fn changes_by_propagation(
+    p: &mut Propagator,
+    store: Store<'_>,
+    model: &[bool],
+    (inputs, outputs): (&[Lit], &[Lit]),
+    groups: &[&[Lit]],
+) -> Flips {
+    let vars = model.len();
+    let mut is_input = vec![false; vars];
+    inputs
+        .iter()
+        .for_each(|l| is_input[l.var_index() as usize] = true);
+    let mut is_output = vec![false; vars];
+    outputs
+        .iter()
+        .for_each(|l| is_output[l.var_index() as usize] = true);
+    let mut walk = Walk {
+        p,
+        store,
+        model,
+        is_input,
+        is_output,
+        outputs,
+        groups,
+        stamp: vec![0; vars],
+        stamps: 0,
+        flips: Flips {
+            changed: vec![false; groups.len()],
+            open: Vec::new(),
+        },
+    };
+    let start = walk.p.mark();
+    // The inputs of no group are kept for every change.
+    walk.stamps += 1;
+    for lit in groups.iter().flat_map(|g| g.iter()) {
+        walk.stamp[lit.var_index() as usize] = walk.stamps;
+    }
+    let kept: Vec<u32> = (0..vars as u32)
+        .filter(|&v| walk.is_input[v as usize] && walk.stamp[v as usize] != walk.stamps)
+        .collect();
+    if kept.iter().all(|&v| walk.keep(v)) {
+        walk.range(0, groups.len());
+    } else {
+        walk.leave_open(0, groups.len());
+    }
+    walk.p.undo(start);
+    walk.flips
+}
+
+/// The state of [`changes_by_propagation`].
+struct Walk<'a, 's> {
+    p: &'a mut Propagator,
+    store: Store<'s>,
+    model: &'a [bool],
+    is_input: Vec<bool>,
+    is_output: Vec<bool>,
+    outputs: &'a [Lit],
+    groups: &'a [&'a [Lit]],
+    /// Per variable: the last marking that touched it (`stamps` is the
+    /// newest), to tell the variables of one half from the other's.
+    stamp: Vec<u32>,
+    stamps: u32,
+    flips: Flips,
+}
+
+/// A change, as propagation decides it.
+enum Outcome {
+    Changed,
+    Same,
+    Open,
+}
+
+impl Walk<'_, '_> {
+    /// The model's value of variable `v`, as a literal.
+    fn model_lit(&self, v: u32) -> Lit {
+        let l = Lit::from_var(v);
+        if self.model[v as usize] {
+            l
+        } else {
+            !l
+        }
+    }
+
+    /// Assumes variable `v` at the model's value; `false` on a conflict.
+    fn keep(&mut self, v: u32) -> bool {
+        let lit = self.model_lit(v);
+        self.p.assume(lit)
+    }
+
+    /// The groups `lo..hi`, with every input outside them assumed at the
+    /// model's value.
+    fn range(&mut self, lo: usize, hi: usize) {
+        match hi - lo {
+            0 => return,
+            1 => return self.leaf(lo),
+            _ => {}
+        }
+        let mid = lo + (hi - lo) / 2;
+        for ((a, b), (c, d)) in [((lo, mid), (mid, hi)), ((mid, hi), (lo, mid))] {
+            let mark = self.p.mark();
+            if self.keep_other_half((a, b), (c, d)) {
+                self.range(a, b);
+            } else {
+                // The model holds these values: a conflict means that
+                // propagation went wrong; the solves decide instead.
+                self.leave_open(a, b);
+            }
+            self.p.undo(mark);
+        }
+    }
+
+    /// Assumes the inputs of groups `c..d` that no group of `a..b` has.
+    fn keep_other_half(&mut self, (a, b): (usize, usize), (c, d): (usize, usize)) -> bool {
+        self.stamps += 1;
+        for g in a..b {
+            for lit in self.groups[g] {
+                self.stamp[lit.var_index() as usize] = self.stamps;
+            }
+        }
+        for g in c..d {
+            for lit in self.groups[g] {
+                let v = lit.var_index();
+                if self.is_input[v as usize]
+                    && self.stamp[v as usize] != self.stamps
+                    && !self.keep(v)
+                {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Every change of the groups `lo..hi`, for the solves.
+    fn leave_open(&mut self, lo: usize, hi: usize) {
+        for g in lo..hi {
+            let flips = changes(self.groups[g], |l| self.model_value(l));
+            self.flips.open.extend(flips.into_iter().map(|l| (g, l)));
+        }
+    }
+
+    fn model_value(&self, l: Lit) -> bool {
+        self.model[l.var_index() as usize] != l.is_negated()
+    }
+
+    /// The changes of group `g`, every other input assumed.
+    fn leaf(&mut self, g: usize) {
+        for lit in changes(self.groups[g], |l| self.model_value(l)) {
+            let mark = self.p.mark();
+            let outcome = if self.p.assume(lit) {
+                self.outcome(mark)
+            } else {
+                Outcome::Same
+            };
+            self.p.undo(mark);
+            match outcome {
+                Outcome::Changed => {
+                    self.flips.changed[g] = true;
+                    return;
+                }
+                Outcome::Same => {}
+                Outcome::Open => self.flips.open.push((g, lit)),
+            }
+        }
+    }
+
+    /// Whether the facts since `mark` (a change and what it implies) give
+    /// a model with other outputs.
+    fn outcome(&self, mark: usize) -> Outcome {
+        if self.p.complete() {
+            // The facts are a model; the outputs known before the change
+            // were implied by the model's values, so only the facts since
+            // can differ from it (an output in no clause is left for the
+            // exact questions).
+            let differs = |f: &Lit| self.is_output[f.var_index() as usize] && !self.model_value(*f);
+            return if self.p.facts_since(mark).iter().any(differs) {
+                Outcome::Changed
+            } else {
+                Outcome::Same
+            };
+        }
+        let mut differs = false;
+        for &o in self.outputs {
+            match self.p.known(o) {
+                None => return Outcome::Open,
+                Some(v) => differs |= v != self.model_value(o),
+            }
+        }
+        match (differs, self.p.satisfied(self.store)) {
+            (false, _) => Outcome::Same,
+            (true, true) => Outcome::Changed,
+            (true, false) => Outcome::Open,
+        }
+    }
+}
+
+/// The changes tried for a group: its literals false in the model, or, if
+/// the model makes them all true, their negations.
+pub(crate) fn changes(group: &[Lit], value: impl Fn(Lit) -> bool) -> Vec<Lit> {
+    let flips: Vec<Lit> = group.iter().copied().filter(|&l| !value(l)).collect();
+    if flips.is_empty() {
+        group.iter().map(|&l| !l).collect()
+    } else {
+        flips
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{changes, changes_by_propagation, Flips};
+    use crate::few::Propagator;
+    use crate::testutil::{eval_lit, models, random_instance, random_lit, Rng};
+    use crate::{Lit, Solver};
+
+    /// The changes of `groups` in the solver's model, by propagation;
+    /// checks that the propagator is left as it was.
+    fn flips(s: &mut Solver, inputs: &[Lit], outputs: &[Lit], groups: &[&[Lit]]) -> Flips {
+        let facts = s.level0().expect("satisfiable");
+        let model = s.model.clone();
+        s.lending_store(|_, store| {
+            let mut p = Propagator::new(store, &facts);
+            assert!(!p.conflicts());
+            let (mark, known) = (p.mark(), p.complete());
+            let flips = changes_by_propagation(&mut p, store, &model, (inputs, outputs), groups);
+            assert_eq!((p.mark(), p.complete()), (mark, known));
+            flips
+        })
+    }
+
+    /// A group marked changed has a change with a model (the other inputs
+    /// kept) whose outputs differ; a change every such model of which has
+    /// other outputs is marked or left open, never dropped.
+    #[test]
+    fn changes_match_brute_force() {
+        let mut rng = Rng::new(41);
+        let (mut changed, mut decided, mut open) = (0, 0, 0);
+        for round in 0..800 {
+            let (mut s, vars, cnf) = random_instance(&mut rng, 10, (2, 2));
+            if !s.solve_raw(&[]) {
+                continue;
+            }
+            let n = vars.len() as u64;
+            let pick = |rng: &mut Rng, max: u64| -> Vec<Lit> {
+                (0..rng.below(max + 1))
+                    .map(|_| random_lit(rng, &vars))
+                    .collect()
+            };
+            let inputs = pick(&mut rng, n);
+            let outputs = pick(&mut rng, n);
+            let groups: Vec<Vec<Lit>> = (0..1 + rng.below(4))
+                .map(|_| (inputs.iter().copied().filter(|_| rng.below(3) == 0)).collect())
+                .filter(|g: &Vec<Lit>| !g.is_empty())
+                .collect();
+            let group_refs: Vec<&[Lit]> = groups.iter().map(|g| &g[..]).collect();
+            let found = flips(&mut s, &inputs, &outputs, &group_refs);
+            let model = s.model.clone();
+            let in_model = |l: Lit| model[l.var_index() as usize] != l.is_negated();
+            let bits: Vec<bool> = vars.iter().map(|&v| in_model(v)).collect();
+            let ms = models(&vars, &cnf);
+            let same_outputs = |m: &Vec<bool>| {
+                (outputs.iter()).all(|&o| eval_lit(o, &vars, m) == eval_lit(o, &vars, &bits))
+            };
+            for (g, group) in groups.iter().enumerate() {
+                let mut some = false;
+                for lit in changes(group, in_model) {
+                    let kept = |l: &Lit| !group.iter().any(|f| f.var_index() == l.var_index());
+                    let fits = |m: &&Vec<bool>| {
+                        eval_lit(lit, &vars, m)
+                            && (inputs.iter().copied().filter(kept))
+                                .all(|l| eval_lit(l, &vars, m) == in_model(l))
+                    };
+                    let with: Vec<&Vec<bool>> = ms.iter().filter(fits).collect();
+                    some |= with.iter().any(|m| !same_outputs(m));
+                    if !with.is_empty() && with.iter().all(|m| !same_outputs(m)) {
+                        let left = found.open.contains(&(g, lit));
+                        assert!(found.changed[g] || left, "round {round}: change dropped");
+                    }
+                }
+                assert!(!found.changed[g] || some, "round {round}: not a change");
+                changed += usize::from(found.changed[g]);
+            }
+            for &(g, lit) in &found.open {
+                assert!(
+                    changes(&groups[g], in_model).contains(&lit),
+                    "round {round}"
+                );
+            }
+            open += found.open.len();
+            decided += usize::from(found.open.is_empty());
+        }
+        assert!(
+            changed > 100 && decided > 200 && open > 0,
+            "{changed} {decided} {open}"
+        );
+    }
+
+    /// A long `and` of inputs: every change is decided by propagation; in
+    /// a model where it is true, each input changes it; where it is false
+    /// because of several inputs, none does.
+    #[test]
+    fn a_long_and_is_decided_by_propagation() {
+        for all_true in [true, false] {
+            let mut s = Solver::new();
+            let xs: Vec<Lit> = (0..300).map(|_| s.new_var()).collect();
+            let and = s.and(&xs);
+            let assumptions: Vec<Lit> = if all_true {
+                vec![and]
+            } else {
+                vec![!xs[7], !xs[200]]
+            };
+            assert!(s.solve_raw(&assumptions));
+            let groups: Vec<&[Lit]> = xs.iter().map(std::slice::from_ref).collect();
+            let found = flips(&mut s, &xs, &[and], &groups);
+            assert!(found.open.is_empty());
+            assert_eq!(found.changed, vec![all_true; xs.len()]);
+        }
+    }
+}
