@@ -131,6 +131,15 @@ impl Natural {
         }
     }
 
+    /// The number with these little-endian 64-bit limbs (any number of
+    /// them, zero for none).
+    pub fn from_le_limbs(limbs: Vec<u64>) -> Natural {
+        if limbs.is_empty() {
+            return Natural::ZERO;
+        }
+        Natural::from_limbs(limbs)
+    }
+
     /// The number with these little-endian limbs, in canonical form.
     fn from_limbs(mut limbs: Vec<u64>) -> Natural {
         while limbs.len() > 1 && limbs[limbs.len() - 1] == 0 {

@@ -168,24 +168,35 @@ impl SplitMix64 {
     }
 
     /// A natural below `bound` (> 0), uniformly (rejection sampling over
-    /// the bits of `bound`).
+    /// the bits of `bound`). Each try draws the number's bits in chunks of
+    /// 64 from the top, the last chunk the rest, and places them straight
+    /// into limbs (shifting the number up once per chunk would cost the
+    /// square of its length).
     fn below(&mut self, bound: &Natural) -> Natural {
         let bits = bound.bits();
+        let words = bits.div_ceil(64) as usize;
+        // The width of the last, least significant chunk (1 to 64).
+        let low = bits - 64 * (words as u64 - 1);
         loop {
-            let mut n = Natural::ZERO;
-            let mut left = bits;
-            while left > 0 {
-                let take = left.min(64);
-                let chunk = if take == 64 {
+            let mut limbs = vec![0u64; words];
+            for i in 0..words {
+                let (width, at) = if i + 1 < words {
+                    (64, low + 64 * (words - 2 - i) as u64)
+                } else {
+                    (low, 0)
+                };
+                let chunk = if width == 64 {
                     self.next()
                 } else {
-                    self.next() & ((1u64 << take) - 1)
+                    self.next() & ((1u64 << width) - 1)
                 };
-                n = n
-                    .mul(&Natural::pow2(take as u32))
-                    .add(&Natural::from(chunk));
-                left -= take;
+                let (limb, shift) = ((at / 64) as usize, at % 64);
+                limbs[limb] |= chunk << shift;
+                if shift > 0 && limb + 1 < words {
+                    limbs[limb + 1] |= chunk >> (64 - shift);
+                }
             }
+            let n = Natural::from_le_limbs(limbs);
             if n < *bound {
                 return n;
             }
@@ -222,6 +233,42 @@ mod tests {
         assert_eq!(all.last(), Some(&vec![(1, 2), (2, 1)]));
         assert_eq!(tuples(&[2, 2], 3).len(), 4);
         assert!(tuples(&[2], 0).is_empty());
+    }
+
+    /// The numbers `below` draws are the ones of shifting each chunk in
+    /// from below, the way they are defined, for bounds of 1 to 300 bits.
+    #[test]
+    fn draws_below_a_bound_place_chunks_as_shifting_would() {
+        let shifted = |rng: &mut SplitMix64, bound: &Natural| loop {
+            let mut n = Natural::ZERO;
+            let mut left = bound.bits();
+            while left > 0 {
+                let take = left.min(64);
+                let chunk = if take == 64 {
+                    rng.next()
+                } else {
+                    rng.next() & ((1u64 << take) - 1)
+                };
+                n = n
+                    .mul(&Natural::pow2(take as u32))
+                    .add(&Natural::from(chunk));
+                left -= take;
+            }
+            if n < *bound {
+                return n;
+            }
+        };
+        let (mut a, mut b) = (SplitMix64(11), SplitMix64(11));
+        let mut bound = Natural::from(3u64);
+        for bits in 2..300u64 {
+            bound = bound
+                .mul(&Natural::from(2u64))
+                .add(&Natural::from(bits % 2));
+            for _ in 0..3 {
+                assert_eq!(a.below(&bound), shifted(&mut b, &bound), "{bits} bits");
+            }
+        }
+        assert_eq!(a.below(&Natural::ONE), Natural::ZERO);
     }
 
     #[test]
