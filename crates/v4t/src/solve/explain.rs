@@ -24,6 +24,7 @@ use crate::types::TypeSystem;
 use std::collections::HashMap;
 use v4t_expr::ValueOp;
 use v4t_sat::{Lit, Split};
+use v4t_yaml::hash::SeededSet;
 use v4t_yaml::{Map, Node, NodeRef, Span, Value};
 
 /// At most this many notes; a longer conflict ends with a count of the rest.
@@ -634,9 +635,10 @@ impl<'a> Guarded<'a> {
     /// [`Guarded::inputs_read`] of several nodes, each input once.
     fn inputs_read_all(&self, nodes: &[Node]) -> Vec<(String, Value)> {
         let mut inputs: Vec<(String, Value)> = Vec::new();
+        let mut seen: SeededSet<String> = SeededSet::default();
         for n in nodes {
             for read in self.inputs_read(Some(n.into())) {
-                if !inputs.iter().any(|(name, _)| *name == read.0) {
+                if seen.insert(read.0.clone()) {
                     inputs.push(read);
                 }
             }
@@ -675,7 +677,9 @@ pub(crate) fn inputs_named<'d>(
     node: Option<NodeRef<'d>>,
 ) -> Vec<&'d str> {
     let mut names: Vec<&str> = Vec::new();
-    let mut expressions: Vec<&str> = Vec::new();
+    // Membership by hash: a condition may read thousands of inputs.
+    let mut named: SeededSet<&str> = SeededSet::default();
+    let mut expressions: SeededSet<&str> = SeededSet::default();
     let mut pending: Vec<NodeRef<'d>> = node.into_iter().collect();
     let defined = document::variability_entry(doc, "expressions");
     let mut visited = 0;
@@ -687,12 +691,15 @@ pub(crate) fn inputs_named<'d>(
         if let Some(m) = n.as_map() {
             for (k, v) in m.iter().rev() {
                 match (NameRef::of_key(k.name()), v.as_str()) {
-                    (Some(NameRef::Input), Some(name)) if !names.contains(&name) => {
-                        names.push(name);
+                    (Some(NameRef::Input), Some(name)) => {
+                        if named.insert(name) {
+                            names.push(name);
+                        }
                     }
-                    (Some(NameRef::Expression), Some(name)) if !expressions.contains(&name) => {
-                        expressions.push(name);
-                        pending.extend(defined.and_then(|d| d.get(name)));
+                    (Some(NameRef::Expression), Some(name)) => {
+                        if expressions.insert(name) {
+                            pending.extend(defined.and_then(|d| d.get(name)));
+                        }
                     }
                     _ => pending.push(v),
                 }
