@@ -40,6 +40,7 @@ use crate::types::TypeSystem;
 use crate::{code, prepare, Code, Loader, SourceId, Sources, Stage};
 pub use v4t_sat::{Count, CountBudget, Natural};
 use v4t_sat::{Implied, Lit, Solver};
+use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Map, Node, NodeRef, Value};
 
 /// What to analyse with.
@@ -514,7 +515,8 @@ fn resolve_presets(
     now_ms: f64,
 ) -> Vec<Preset> {
     let mut out: Vec<Preset> = Vec::new();
-    let mut topologies: Vec<Option<Vec<bool>>> = Vec::new();
+    // Each topology seen, with the first preset that gives it.
+    let mut topologies: SeededMap<Vec<bool>, usize> = SeededMap::default();
     for (name, assigned) in presets {
         // With the codes resolving gives each stage's errors.
         let outcome = assigned.and_then(|assigned| {
@@ -524,17 +526,10 @@ fn resolve_presets(
         });
         let (error, same_as) = match outcome {
             Ok(present) => {
-                let same = topologies
-                    .iter()
-                    .position(|t| t.as_ref() == Some(&present))
-                    .map(|i| out[i].name.clone());
-                topologies.push(Some(present));
-                (None, same)
+                let first = *topologies.entry(present).or_insert(out.len());
+                (None, (first < out.len()).then(|| out[first].name.clone()))
             }
-            Err(e) => {
-                topologies.push(None);
-                (Some(e), None)
-            }
+            Err(e) => (Some(e), None),
         };
         out.push(Preset {
             name,

@@ -753,7 +753,7 @@ fn check(
     }
 }
 
-/// Presets resolved on their own: one that fails, one with the topology of
+/// Presets resolved on their own: one that fails, two with the topology of
 /// an earlier one, one that names an undefined preset input value.
 #[test]
 fn presets_are_resolved_and_compared() {
@@ -770,6 +770,7 @@ topology_template:
       secure: {inputs: {big: true, tls: true}}
       large: {inputs: {big: true, tls: false}}
       plain: {inputs: {big: false, tls: true}}
+      huge: {inputs: {big: true, tls: false}}
     constraints:
       - {not: {and: [{variability_input: tls}, {not: {variability_input: big}}]}}
   node_templates:
@@ -797,6 +798,8 @@ topology_template:
             ("secure".to_string(), None, None),
             ("large".to_string(), None, s("secure")),
             ("plain".to_string(), s("Could not solve"), None),
+            // The first preset with its topology, not the latest.
+            ("huge".to_string(), None, s("secure")),
         ]
     );
     // The configuration the constraint rules out is excluded, no failure,
