@@ -15,8 +15,8 @@
 //! both copies, quadratic in a template of many independent components;
 //! [`Split::can_differ_each`] asks each part about the inputs in it.
 
-use crate::few::Propagator;
 use crate::flips::{changes_by_propagation, Flips};
+use crate::propagate::Propagator;
 use crate::split::{by_part, Place};
 use crate::{Lit, Solver, Split};
 

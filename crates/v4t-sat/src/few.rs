@@ -21,7 +21,7 @@ use std::ops::ControlFlow;
 use crate::count::CountBudget;
 use crate::gates::FxHasher;
 use crate::natural::Natural;
-use crate::propagate::Store;
+use crate::propagate::{Propagator, Store};
 use crate::{Implied, Lit, Solver};
 
 /// At most this many free variables are branched on (1,024 leaves).
@@ -177,7 +177,7 @@ impl Solver {
         let clauses = self.clauses.len();
         let vars = self.vars as usize;
         let cached =
-            (self.few.take()).filter(|c| c.clauses == clauses && c.propagator.value.len() == vars);
+            (self.few.take()).filter(|c| c.clauses == clauses && c.propagator.vars() == vars);
         // A new propagator starts from the facts known without work: the
         // backend's level 0, or the store's (it propagates them to level 0
         // itself).
@@ -187,7 +187,9 @@ impl Solver {
             (None, None) if self.store_unsat => return Some(ControlFlow::Continue(())),
             (None, None) => self.assigned.clone(),
         };
-        let known = cached.as_ref().map_or(&facts[..], |c| &c.propagator.value);
+        let known = cached
+            .as_ref()
+            .map_or(&facts[..], |c| c.propagator.values());
         // Not worth a propagator if the assumptions would have to fix
         // almost every branch variable.
         let free = |l: &Lit| known[l.var_index() as usize] == 0;
@@ -214,10 +216,10 @@ impl Solver {
                 Some(c) => c.propagator,
                 None => Propagator::new(store, &facts),
             };
-            if p.conflict {
+            if p.conflicts() {
                 return (Some(ControlFlow::Continue(())), p);
             }
-            let base = p.trail.len();
+            let base = p.mark();
             let flow = walk_from(sat, &mut p, (assumptions, branch), |vars| Walk {
                 budget,
                 decisions: 0,
@@ -262,7 +264,7 @@ fn walk_from<'a>(
     let mut vars: Vec<Lit> = Vec::with_capacity(FEW + 1);
     for &l in branch {
         let v = l.var_index();
-        if p.value[v as usize] == 0 && !vars.iter().any(|x| x.var_index() == v) {
+        if p.values()[v as usize] == 0 && !vars.iter().any(|x| x.var_index() == v) {
             vars.push(l);
             if vars.len() > FEW {
                 return None;
@@ -300,11 +302,11 @@ impl Walk<'_> {
             return self.leaf(sat, p);
         };
         self.decisions += 1;
-        if self.decisions > self.budget.decisions || p.visited > self.budget.steps {
+        if self.decisions > self.budget.decisions || p.visited() > self.budget.steps {
             return None;
         }
         for lit in [!l, l] {
-            let mark = p.trail.len();
+            let mark = p.mark();
             if p.assume(lit) {
                 self.leaf.push(lit);
                 let flow = self.visit(sat, p, rest);
@@ -324,7 +326,7 @@ impl Walk<'_> {
     fn leaf(&mut self, sat: &mut Solver, p: &Propagator) -> Option<ControlFlow<()>> {
         if p.satisfied(self.store) {
             // Every clause holds: the facts with the rest false are a model.
-            return Some((self.on_leaf)(&|v| p.value[v as usize] > 0));
+            return Some((self.on_leaf)(&|v| p.values()[v as usize] > 0));
         }
         self.solves_left = self.solves_left.checked_sub(1)?;
         if !sat.solve_limited(&self.leaf, self.budget.conflicts)? {
@@ -344,266 +346,6 @@ fn bits(lits: &[Lit], value: &dyn Fn(u32) -> bool) -> Vec<u64> {
         }
     }
     out
-}
-
-/// Unit propagation that can undo its facts: per clause, the literals not
-/// known false; a clause with one literal left and none true makes it a
-/// fact. Undoing a fact restores the counters of the clauses its negation
-/// occurs in, so a depth-first walk costs the occurrences of the negations
-/// of the facts it visits. Without a conflict, a clause whose variables
-/// are all known is satisfied, so a leaf needs no look at the clauses
-/// unless some variable is left unknown ([`Propagator::satisfied`]).
-pub(crate) struct Propagator {
-    /// The clauses of the store not satisfied by the level-0 facts, by
-    /// position in the store.
-    kept: Vec<u32>,
-    /// Kept clauses containing each literal not false at level 0 (by code):
-    /// `occurs[first[l]..first[l + 1]]`.
-    first: Vec<u32>,
-    occurs: Vec<u32>,
-    /// Per variable: 0 unknown, 1 true, -1 false.
-    value: Vec<i8>,
-    /// Per clause: literals not known false.
-    open: Vec<u32>,
-    /// Per clause: the codes of the literals counted in `open`, XORed: the
-    /// last one when one is left, without a look at the clause (a long
-    /// clause would be scanned once per propagation that reaches it).
-    rest: Vec<u32>,
-    /// Variables that occur in the clauses and are not known.
-    free: usize,
-    /// Facts since the level-0 ones, in order; the first `done` have
-    /// updated the counters of the clauses they occur in.
-    trail: Vec<Lit>,
-    done: usize,
-    /// A clause has no literal left that is not false.
-    conflict: bool,
-    /// Clause occurrences visited by propagation (the budget's steps).
-    visited: u64,
-}
-
-impl Propagator {
-    /// The propagation of the level-0 `facts` over `store`: its clauses
-    /// not satisfied by them (a clause's repeated literals count as often
-    /// as they occur, which delays its propagation but never makes it wrong:
-    /// a leaf with an unsatisfied clause is asked of the backend).
-    pub(crate) fn new(store: Store<'_>, facts: &[i8]) -> Propagator {
-        let value = facts.to_vec();
-        let truth = |l: Lit| match value[l.var_index() as usize] {
-            0 => None,
-            v => Some((v > 0) != l.is_negated()),
-        };
-        let codes = 2 * value.len();
-        let mut first = vec![0u32; codes + 1];
-        let mut kept = Vec::new();
-        let mut open = Vec::new();
-        let mut rest = Vec::new();
-        for (c, clause) in store.iter().enumerate() {
-            let mut free = 0;
-            let mut codes = 0;
-            for &l in clause {
-                match truth(l) {
-                    None => {
-                        free += 1;
-                        codes ^= l.0;
-                        first[l.0 as usize + 1] += 1;
-                    }
-                    Some(true) => {
-                        // Satisfied: take back what it counted.
-                        for &m in clause {
-                            if truth(m).is_none() {
-                                first[m.0 as usize + 1] -= 1;
-                            }
-                            if m == l {
-                                break;
-                            }
-                        }
-                        free = u32::MAX;
-                        break;
-                    }
-                    Some(false) => {}
-                }
-            }
-            if free != u32::MAX {
-                kept.push(c as u32);
-                open.push(free);
-                rest.push(codes);
-            }
-        }
-        for i in 0..codes {
-            first[i + 1] += first[i];
-        }
-        let mut fill = first.clone();
-        let mut occurs = vec![0u32; first[codes] as usize];
-        for (k, &c) in kept.iter().enumerate() {
-            for &l in store.get(c as usize) {
-                if truth(l).is_none() {
-                    let slot = &mut fill[l.0 as usize];
-                    occurs[*slot as usize] = k as u32;
-                    *slot += 1;
-                }
-            }
-        }
-        let clauses = kept.len();
-        let conflict = open.contains(&0);
-        let mut p = Propagator {
-            kept,
-            first,
-            occurs,
-            value,
-            free: 0,
-            open,
-            rest,
-            trail: Vec::new(),
-            done: 0,
-            conflict,
-            visited: 0,
-        };
-        // Clauses of one literal (the backend may not have propagated a
-        // clause added without folding).
-        p.free = (0..p.value.len() as u32)
-            .filter(|&v| p.value[v as usize] == 0 && p.occurs_at_all(v))
-            .count();
-        for c in 0..clauses {
-            if p.open[c] == 1 {
-                p.unit(c);
-            }
-        }
-        p.propagate();
-        p
-    }
-
-    /// Whether variable `v` occurs in a kept clause.
-    fn occurs_at_all(&self, v: u32) -> bool {
-        let l = Lit::from_var(v);
-        !self.occurrences(l).is_empty() || !self.occurrences(!l).is_empty()
-    }
-
-    /// Whether every clause has a true literal, given no conflict: a
-    /// clause whose variables are all known has one (else it would have
-    /// been a conflict), so only the clauses of unknown variables are
-    /// looked at, and only if there are any.
-    pub(crate) fn satisfied(&self, store: Store<'_>) -> bool {
-        if self.free == 0 {
-            return true;
-        }
-        let is_true = |l: Lit| match self.value[l.var_index() as usize] {
-            0 => false,
-            v => (v > 0) != l.is_negated(),
-        };
-        (0..self.value.len() as u32)
-            .filter(|&v| self.value[v as usize] == 0)
-            .flat_map(|v| [Lit::from_var(v), !Lit::from_var(v)])
-            .flat_map(|l| self.occurrences(l))
-            .all(|i| {
-                let c = self.kept[self.occurs[i] as usize] as usize;
-                store.get(c).iter().any(|&l| is_true(l))
-            })
-    }
-
-    /// The number of facts so far, to [`Propagator::undo`] back to.
-    pub(crate) fn mark(&self) -> usize {
-        self.trail.len()
-    }
-
-    /// The facts since `mark`, in order.
-    pub(crate) fn facts_since(&self, mark: usize) -> &[Lit] {
-        &self.trail[mark..]
-    }
-
-    /// Whether the level-0 facts conflict.
-    pub(crate) fn conflicts(&self) -> bool {
-        self.conflict
-    }
-
-    /// Whether every variable that occurs in a clause is known (without a
-    /// conflict, the facts are then a model).
-    pub(crate) fn complete(&self) -> bool {
-        self.free == 0
-    }
-
-    /// The value of `lit`, if known.
-    pub(crate) fn known(&self, lit: Lit) -> Option<bool> {
-        match self.value[lit.var_index() as usize] {
-            0 => None,
-            v => Some((v > 0) != lit.is_negated()),
-        }
-    }
-
-    fn occurrences(&self, l: Lit) -> std::ops::Range<usize> {
-        self.first[l.0 as usize] as usize..self.first[l.0 as usize + 1] as usize
-    }
-
-    /// Makes `lit` a fact and propagates; `false` on a conflict (undo to
-    /// before it to go on).
-    pub(crate) fn assume(&mut self, lit: Lit) -> bool {
-        match self.value[lit.var_index() as usize] {
-            0 => {}
-            v => return (v > 0) != lit.is_negated() && !self.conflict,
-        }
-        self.set(lit);
-        self.propagate();
-        !self.conflict
-    }
-
-    fn set(&mut self, lit: Lit) {
-        self.value[lit.var_index() as usize] = if lit.is_negated() { -1 } else { 1 };
-        self.trail.push(lit);
-        if self.occurs_at_all(lit.var_index()) {
-            self.free -= 1;
-        }
-    }
-
-    /// Clause `c` has at most one literal not known false: a conflict if
-    /// none, else a fact if it is unknown (nothing if it is true; if it is
-    /// false but not yet counted, counting it finds the conflict).
-    fn unit(&mut self, c: usize) {
-        if self.open[c] == 0 {
-            self.conflict = true;
-            return;
-        }
-        let last = Lit(self.rest[c]);
-        if self.value[last.var_index() as usize] == 0 {
-            self.set(last);
-        }
-    }
-
-    /// Counts the facts not yet counted, each completely (so that undoing
-    /// restores exactly), until a conflict.
-    fn propagate(&mut self) {
-        while !self.conflict && self.done < self.trail.len() {
-            let fact = self.trail[self.done];
-            self.done += 1;
-            self.visited += self.occurrences(!fact).len() as u64;
-            for i in self.occurrences(!fact) {
-                let c = self.occurs[i] as usize;
-                self.open[c] -= 1;
-                self.rest[c] ^= (!fact).0;
-                if self.open[c] <= 1 && !self.conflict {
-                    self.unit(c);
-                }
-            }
-        }
-    }
-
-    /// Undoes every fact after the first `mark` of the trail.
-    pub(crate) fn undo(&mut self, mark: usize) {
-        while self.trail.len() > mark {
-            let fact = self.trail.pop().expect("longer than mark");
-            if self.trail.len() < self.done {
-                for i in self.occurrences(!fact) {
-                    let c = self.occurs[i] as usize;
-                    self.open[c] += 1;
-                    self.rest[c] ^= (!fact).0;
-                }
-            }
-            self.value[fact.var_index() as usize] = 0;
-            if self.occurs_at_all(fact.var_index()) {
-                self.free += 1;
-            }
-        }
-        self.done = self.done.min(mark);
-        self.conflict = false;
-    }
 }
 
 #[cfg(test)]

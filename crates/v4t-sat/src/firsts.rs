@@ -28,6 +28,10 @@ impl Solver {
     /// clauses are guarded by a fresh literal each, made false afterwards
     /// (the models of the clauses do not change; the current model may).
     pub fn possible_firsts(&mut self, lits: &[Lit]) -> Vec<usize> {
+        // Literals propagation refutes on their own never come first. In a
+        // range's clause, each could cost the search a conflict as long as
+        // the range (hundreds of element checks that can never fail).
+        let refuted = self.refuted(lits);
         let mut found = Vec::new();
         let mut ranges = vec![(0, lits.len())];
         let mut assumptions = Vec::new();
@@ -36,7 +40,7 @@ impl Solver {
             // Literals fixed false can never come first; nothing before
             // one fixed true can come after it.
             let open: Vec<usize> = (lo..hi)
-                .filter(|&i| self.fixed(lits[i]) != Some(false))
+                .filter(|&i| !refuted[i] && self.fixed(lits[i]) != Some(false))
                 .collect();
             if open.is_empty() {
                 continue;

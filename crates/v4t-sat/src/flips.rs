@@ -12,8 +12,7 @@
 //! change is decided by propagation where its outputs are known and, if
 //! one differs, every clause holds; the rest are left for a solve.
 
-use crate::few::Propagator;
-use crate::propagate::Store;
+use crate::propagate::{Propagator, Store};
 use crate::Lit;
 
 /// What [`changes_by_propagation`] found.
@@ -242,7 +241,7 @@ pub(crate) fn changes(group: &[Lit], value: impl Fn(Lit) -> bool) -> Vec<Lit> {
 #[cfg(test)]
 mod tests {
     use super::{changes, changes_by_propagation, Flips};
-    use crate::few::Propagator;
+    use crate::propagate::Propagator;
     use crate::testutil::{eval_lit, models, random_instance, random_lit, Rng};
     use crate::{Lit, Solver};
 
