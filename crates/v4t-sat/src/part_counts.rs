@@ -22,6 +22,10 @@ struct Products {
     /// Node `k` holds the product of its children `2k` and `2k + 1`; the
     /// leaves are at `leaves..2 * leaves`.
     tree: Vec<Natural>,
+    /// The last product asked for, until a value changes: the values of
+    /// one input are counted one after another, each with the same other
+    /// parts (and with many parts, a path's products are long numbers).
+    last: Option<(usize, Natural)>,
 }
 
 impl Products {
@@ -34,7 +38,11 @@ impl Products {
         for k in (1..leaves).rev() {
             tree[k] = tree[2 * k].mul(&tree[2 * k + 1]);
         }
-        Products { leaves, tree }
+        Products {
+            leaves,
+            tree,
+            last: None,
+        }
     }
 
     /// The product of every value.
@@ -43,17 +51,24 @@ impl Products {
     }
 
     /// The product of every value but the `i`-th.
-    fn without(&self, i: usize) -> Natural {
+    fn without(&mut self, i: usize) -> Natural {
+        if let Some((j, product)) = &self.last {
+            if *j == i {
+                return product.clone();
+            }
+        }
         let mut k = self.leaves + i;
         let mut product = Natural::ONE;
         while k > 1 {
             product = product.mul(&self.tree[k ^ 1]);
             k /= 2;
         }
+        self.last = Some((i, product.clone()));
         product
     }
 
     fn set(&mut self, i: usize, value: Natural) {
+        self.last = None;
         let mut k = self.leaves + i;
         self.tree[k] = value;
         while k > 1 {
@@ -294,9 +309,12 @@ mod tests {
         let mut products = Products::new(values.iter().map(|&v| Natural::from(v)).collect());
         let mut values = values;
         for (i, v) in [(1, 4), (5, 9), (0, 1)] {
+            // Another value's product asked before a change (the last one is
+            // kept until a change), and each asked twice in a row.
+            products.without((i + 1) % values.len());
             values[i] = v;
             products.set(i, Natural::from(v));
-            for j in 0..values.len() {
+            for j in (0..values.len()).flat_map(|j| [j, j]) {
                 let want: u64 = (values.iter().enumerate())
                     .filter(|&(k, _)| k != j)
                     .map(|(_, &v)| v)
