@@ -229,7 +229,7 @@ impl Walk<'_, '_> {
 
 /// The changes tried for a group: its literals false in the model, or, if
 /// the model makes them all true, their negations.
-pub(crate) fn changes(group: &[Lit], value: impl Fn(Lit) -> bool) -> Vec<Lit> {
+fn changes(group: &[Lit], value: impl Fn(Lit) -> bool) -> Vec<Lit> {
     let flips: Vec<Lit> = group.iter().copied().filter(|&l| !value(l)).collect();
     if flips.is_empty() {
         group.iter().map(|&l| !l).collect()
