@@ -60,6 +60,9 @@ impl Solver {
     /// cost at most linear time.
     pub(crate) fn refuted(&mut self, lits: &[Lit]) -> Vec<bool> {
         let mut refuted = vec![false; lits.len()];
+        if lits.is_empty() {
+            return refuted;
+        }
         let Some(facts) = self.level0() else {
             return vec![true; lits.len()];
         };

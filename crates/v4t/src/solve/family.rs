@@ -370,9 +370,20 @@ fn scan_comparisons(root: NodeRef<'_>, mentioned: &mut SeededMap<String, Vec<Val
             ValueRef::Map(m) => stack.extend(m.values()),
             ValueRef::Seq(items) => {
                 stack.extend(items.iter());
-                // The list's values, gathered once: a long `and` of inputs
-                // has none, and scanning it once per input would be
-                // quadratic.
+                // The declared inputs the list names, then its values,
+                // gathered once (and only for such a list): a long `and`
+                // of inputs has none, and scanning it once per input would
+                // be quadratic.
+                let names: Vec<&str> = (items.iter())
+                    .filter_map(|item| {
+                        let m = item.as_map().filter(|m| m.len() == 1)?;
+                        m.get(ValueOp::VariabilityInput.name())?.as_str()
+                    })
+                    .filter(|name| mentioned.contains_key(*name))
+                    .collect();
+                if names.is_empty() {
+                    continue;
+                }
                 let mut values: Vec<Value> = Vec::new();
                 for other in items {
                     match other.value() {
@@ -382,23 +393,9 @@ fn scan_comparisons(root: NodeRef<'_>, mentioned: &mut SeededMap<String, Vec<Val
                         v => values.extend(scalar(v)),
                     }
                 }
-                if values.is_empty() {
-                    continue;
-                }
-                for item in items {
-                    let Some(name) = item
-                        .as_map()
-                        .filter(|m| m.len() == 1)
-                        .and_then(|m| m.get(ValueOp::VariabilityInput.name()))
-                        .and_then(NodeRef::as_str)
-                    else {
-                        continue;
-                    };
-                    let Some(list) = mentioned.get_mut(name) else {
-                        continue;
-                    };
-                    for v in &values {
-                        mention(list, v);
+                for name in names {
+                    if let Some(list) = mentioned.get_mut(name) {
+                        values.iter().for_each(|v| mention(list, v));
                     }
                 }
             }
