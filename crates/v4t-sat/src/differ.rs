@@ -15,6 +15,7 @@
 //! both copies, quadratic in a template of many independent components;
 //! [`Split::can_differ_each`] asks each part about the inputs in it.
 
+use crate::equivalent::Equivalences;
 use crate::flips::{changes_by_propagation, Flips};
 use crate::propagate::Propagator;
 use crate::split::{by_part, Place};
@@ -122,6 +123,8 @@ impl Differ {
     /// Whether two models exist that agree on every input except those of
     /// `free` and differ on at least one output.
     pub fn can_differ(&mut self, free: &[Lit]) -> bool {
+        #[cfg(test)]
+        tests::SEARCHES.with(|n| n.set(n.get() + 1));
         let mut assumptions: Vec<Lit> = self
             .equal
             .iter()
@@ -342,24 +345,127 @@ impl PartRoles {
     /// The exact answers of the part's two copies for the groups still
     /// unmarked in `result`; `true` if one of them cannot change an output
     /// (then no output can differ with every input equal).
-    fn ask_copies(&self, sat: &Solver, result: &mut [bool]) -> bool {
+    ///
+    /// A group whose every variable equals one of the other inputs in
+    /// every model ([`PartRoles::equal_to_kept_inputs`]) cannot change
+    /// alone: its answer is whether the outputs can differ with every input
+    /// equal, asked once for all such groups instead of once each.
+    fn ask_copies(&self, sat: &mut Solver, result: &mut [bool]) -> bool {
+        // One group is one search either way.
+        let asked = self.groups.iter().filter(|(g, _)| !result[*g]).count();
+        let kept = match asked {
+            0 | 1 => vec![false; self.groups.len()],
+            _ => self.equal_to_kept_inputs(sat),
+        };
         let mut differ = sat.differ(&self.inputs, &self.outputs);
+        let mut undetermined = None;
         let mut unchanged = false;
-        for (g, free) in &self.groups {
+        for ((g, free), kept) in self.groups.iter().zip(kept) {
             if !result[*g] {
-                result[*g] = differ.can_differ(free);
+                result[*g] = match kept {
+                    true => *undetermined.get_or_insert_with(|| differ.can_differ(&[])),
+                    false => differ.can_differ(free),
+                };
                 unchanged |= !result[*g];
             }
         }
         unchanged
+    }
+
+    /// Per group: whether each of its variables is fixed at level 0 or
+    /// equal (or opposite) in every model to an input outside the group,
+    /// by the binary clauses ([`Equivalences`]). Two models that agree on
+    /// the other inputs then agree on the group's too.
+    fn equal_to_kept_inputs(&self, sat: &mut Solver) -> Vec<bool> {
+        let Some(facts) = sat.level0() else {
+            return vec![false; self.groups.len()];
+        };
+        let classes = Equivalences::new(&sat.clauses, &facts);
+        // The input variables by the class of each of their literals.
+        let mut members: Vec<(u32, u32)> = (self.inputs.iter())
+            .flat_map(|&l| {
+                let v = Lit::from_var(l.var_index());
+                [
+                    (classes.class_of(v), l.var_index()),
+                    (classes.class_of(!v), l.var_index()),
+                ]
+            })
+            .collect();
+        members.sort_unstable();
+        members.dedup();
+        let equal_to_kept = |v: u32, group: &[Lit]| {
+            let class = classes.class_of(Lit::from_var(v));
+            let first = members.partition_point(|&(c, _)| c < class);
+            (members[first..].iter())
+                .take_while(|&&(c, _)| c == class)
+                .any(|&(_, w)| !group.iter().any(|l| l.var_index() == w))
+        };
+        (self.groups.iter())
+            .map(|(_, group)| {
+                group.iter().all(|l| {
+                    let v = l.var_index();
+                    facts.get(v as usize).is_some_and(|&f| f != 0) || equal_to_kept(v, group)
+                })
+            })
+            .collect()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use crate::testutil::{blocks_instance, eval_lit, models, random_instance, random_lit, Rng};
-    use crate::Lit;
+    use crate::{Lit, Solver};
+    use std::cell::Cell;
     use std::collections::BTreeMap;
+
+    thread_local! {
+        /// Searches of two copies ([`super::Differ::can_differ`]) on this thread.
+        pub(super) static SEARCHES: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// A ring of constraints makes every input equal to the next: none
+    /// can change alone, which the classes of equal literals show with one
+    /// search of the copies (are the outputs determined at all?) instead of
+    /// one per input. Without that search, a ring whose outputs the inputs
+    /// do not determine would be answered wrong.
+    #[test]
+    fn a_ring_of_equal_inputs_is_decided_with_one_search() {
+        for determined in [true, false] {
+            let mut s = Solver::new();
+            let n = 300;
+            let xs: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+            for i in 0..n {
+                s.add_clause(&[!xs[i], xs[(i + 1) % n]]);
+            }
+            // An output per input, equal to it, and one the inputs decide
+            // only if `determined`.
+            let mut outputs: Vec<Lit> = Vec::new();
+            for &x in &xs {
+                let o = s.new_var();
+                s.add_clause(&[!o, x]);
+                s.add_clause(&[o, !x]);
+                outputs.push(o);
+            }
+            let free = s.new_var();
+            if determined {
+                s.add_clause(&[!free, xs[0]]);
+                s.add_clause(&[free, !xs[0]]);
+            } else {
+                s.add_clause(&[!free, xs[0]]);
+            }
+            outputs.push(free);
+            let groups: Vec<&[Lit]> = xs.chunks(1).collect();
+            let mut split = s.split_copy();
+            SEARCHES.with(|c| c.set(0));
+            let got = split.can_differ_each(&xs, &outputs, &groups);
+            assert_eq!(got, vec![!determined; n], "determined: {determined}");
+            assert!(
+                SEARCHES.with(Cell::get) <= 2,
+                "{} searches",
+                SEARCHES.with(Cell::get)
+            );
+        }
+    }
 
     #[test]
     fn can_differ_matches_brute_force() {

@@ -64,6 +64,7 @@ mod defined;
 mod differ;
 mod eliminate;
 mod enumerate;
+mod equivalent;
 mod few;
 mod first_events;
 mod firsts;
