@@ -6,7 +6,7 @@
 //! order false") and keeps each one whenever that is still possible, so the
 //! chosen model depends only on the clauses and the preferences.
 
-use crate::propagate::Implications;
+use crate::propagate::Propagator;
 use crate::{Lit, Solver};
 
 impl Solver {
@@ -89,22 +89,51 @@ impl Solver {
         self.lending_store(|s, store| {
             // No conflict: the stored model has the facts and every
             // literal assumed below.
-            let Some(mut implied) = Implications::new(store, facts) else {
+            let mut p = Propagator::new(store, &facts).repairing(s.model.clone());
+            if p.conflicts() || !base.iter().all(|&b| p.assume(b)) {
                 return;
-            };
-            for &b in base {
-                implied.assume(b);
             }
             let mut choices = base.to_vec();
             for &lit in order {
-                if implied.value(lit).is_some() {
-                    continue;
+                if p.known(lit).is_none() {
+                    let made = s.choose_propagating(&mut p, &mut choices, !lit);
+                    p.assume(if made { !lit } else { lit });
                 }
-                let made = s.choose(&mut choices, !lit);
-                implied.assume(if made { !lit } else { lit });
             }
         });
         true
+    }
+
+    /// [`Solver::choose`] with the choices also assumed in `p`, which
+    /// compares them with a model ([`Propagator::repairing`]): where taking
+    /// `lit` conflicts, or gives facts that with that model's values
+    /// elsewhere are a model, no solve is needed. The stored model then
+    /// takes the facts, and after a solve `p` compares with its model.
+    fn choose_propagating(&mut self, p: &mut Propagator, choices: &mut Vec<Lit>, lit: Lit) -> bool {
+        if self.value(lit) {
+            choices.push(lit);
+            return true;
+        }
+        let mark = p.mark();
+        if !p.assume(lit) {
+            p.undo(mark);
+            choices.push(!lit);
+            return false;
+        }
+        if p.repairs() {
+            for &fact in p.facts_since(mark) {
+                self.model[fact.var_index() as usize] = !fact.is_negated();
+            }
+            p.undo(mark);
+            choices.push(lit);
+            return true;
+        }
+        p.undo(mark);
+        let made = self.choose(choices, lit);
+        if made {
+            p.rebase(&self.model);
+        }
+        made
     }
 
     /// The (empty) choices of a preference search, once there is a model.
@@ -145,7 +174,7 @@ impl Solver {
 
 #[cfg(test)]
 mod tests {
-    use crate::testutil::{eval_lit, models, random_instance, Rng};
+    use crate::testutil::{eval_lit, models, random_cnf, random_instance, Rng};
     use crate::{Lit, Solver};
 
     #[test]
@@ -184,6 +213,61 @@ mod tests {
             let model: Vec<bool> = vars.iter().map(|&v| s.value(v)).collect();
             assert!(ms.contains(&model));
         }
+    }
+
+    /// On problems with more free variables than the walk over few of them
+    /// takes, the choices made by propagation and repaired models give the
+    /// minimum that a solve per choice gives, and the stored model is a
+    /// model of the clauses with the base.
+    #[test]
+    fn propagated_choices_on_many_variables_match_solved_ones() {
+        let mut rng = Rng::new(321);
+        let mut found_some = 0;
+        for round in 0..1500 {
+            let n = 14 + rng.below(30) as usize;
+            let mut s = Solver::new();
+            let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+            let k = rng.below(2 * n as u64) as usize;
+            let cnf = random_cnf(&mut rng, &vars, k);
+            cnf.iter().for_each(|c| s.add_clause(c));
+            // The same problem again, numbered alike.
+            let mut exact = Solver::new();
+            (0..n).for_each(|_| {
+                exact.new_var();
+            });
+            cnf.iter().for_each(|c| exact.add_clause(c));
+            let pick = |rng: &mut Rng| {
+                let v = vars[rng.below(n as u64) as usize];
+                if rng.below(3) == 0 {
+                    !v
+                } else {
+                    v
+                }
+            };
+            let order: Vec<Lit> = (0..n + 2).map(|_| pick(&mut rng)).collect();
+            let base: Vec<Lit> = (0..rng.below(3)).map(|_| pick(&mut rng)).collect();
+            let found = s.prefer_false_assuming_on_order(&base, &order);
+            assert_eq!(
+                found,
+                exact.prefer_false_assuming(&base, &order),
+                "round {round}"
+            );
+            if !found {
+                continue;
+            }
+            found_some += 1;
+            let got: Vec<bool> = order.iter().map(|&l| s.value(l)).collect();
+            let want: Vec<bool> = order.iter().map(|&l| exact.value(l)).collect();
+            assert_eq!(got, want, "round {round}");
+            let model: Vec<bool> = vars.iter().map(|&v| s.value(v)).collect();
+            let holds = |l: Lit| eval_lit(l, &vars, &model);
+            assert!(
+                cnf.iter().all(|c| c.iter().any(|&l| holds(l))),
+                "round {round}"
+            );
+            assert!(base.iter().all(|&b| holds(b)), "round {round}");
+        }
+        assert!(found_some > 500, "{found_some} satisfiable");
     }
 
     /// Following the choices by propagation gives the same smallest

@@ -313,6 +313,17 @@ pub(crate) struct Propagator {
     conflict: bool,
     /// Clause occurrences visited by propagation (the budget's steps).
     visited: u64,
+    /// A model the facts are compared with ([`Propagator::repairing`]).
+    repair: Option<Box<Repair>>,
+}
+
+/// The facts over a model: per kept clause, its literals true when each
+/// variable takes its fact's value if it has one and the model's
+/// otherwise, and how many clauses have none.
+struct Repair {
+    model: Vec<bool>,
+    true_lits: Vec<u32>,
+    broken: usize,
 }
 
 impl Propagator {
@@ -391,6 +402,7 @@ impl Propagator {
             done: 0,
             conflict,
             visited: 0,
+            repair: None,
         };
         // Clauses of one literal (the backend may not have propagated a
         // clause added without folding).
@@ -404,6 +416,110 @@ impl Propagator {
         }
         p.propagate();
         p
+    }
+
+    /// Compares the facts from now on with `model`, a model of the store's
+    /// clauses (and so of the facts so far): [`Propagator::repairs`] then
+    /// tells, without a look at the clauses, whether the facts with the
+    /// model's values elsewhere are a model. Each fact that differs from
+    /// the model costs the occurrences of both its literals, when set and
+    /// when undone.
+    pub(crate) fn repairing(mut self, model: Vec<bool>) -> Propagator {
+        let mut true_lits = vec![0u32; self.kept.len()];
+        let is_true = |l: Lit| match self.value[l.var_index() as usize] {
+            0 => model.get(l.var_index() as usize).copied().unwrap_or(false) != l.is_negated(),
+            v => (v > 0) != l.is_negated(),
+        };
+        for code in 0..self.first.len() as u32 - 1 {
+            let l = Lit(code);
+            if is_true(l) {
+                for i in self.occurrences(l) {
+                    true_lits[self.occurs[i] as usize] += 1;
+                }
+            }
+        }
+        let broken = true_lits.iter().filter(|&&n| n == 0).count();
+        self.repair = Some(Box::new(Repair {
+            model,
+            true_lits,
+            broken,
+        }));
+        self
+    }
+
+    /// Whether the facts, with [`Propagator::repairing`]'s model's values
+    /// for the variables they leave unknown, satisfy every clause (then
+    /// there is a model with these facts). `false` without a model.
+    pub(crate) fn repairs(&self) -> bool {
+        !self.conflict && self.repair.as_ref().is_some_and(|r| r.broken == 0)
+    }
+
+    /// Compares the facts with `model` from now on for the variables
+    /// without a fact ([`Propagator::repairing`]); `model` must be a model
+    /// of the clauses that agrees with the facts. Costs a look at each
+    /// variable and the occurrences of those whose value changes.
+    pub(crate) fn rebase(&mut self, model: &[bool]) {
+        for v in 0..self.value.len() {
+            let Some(r) = self.repair.as_ref() else {
+                return;
+            };
+            let new = model.get(v).copied().unwrap_or(false);
+            if self.value[v] != 0 || r.model.get(v).copied().unwrap_or(false) == new {
+                continue;
+            }
+            // The literal the new model makes true was false in the old.
+            let now_true = if new {
+                Lit::from_var(v as u32)
+            } else {
+                !Lit::from_var(v as u32)
+            };
+            self.count_flip(now_true, !now_true);
+            if let Some(r) = self.repair.as_mut() {
+                r.model[v] = new;
+            }
+        }
+    }
+
+    /// Counts `lit`, a fact set or undone (`set`), in the repair counters
+    /// if it differs from the model.
+    #[inline(never)]
+    fn count_repair(&mut self, lit: Lit, set: bool) {
+        let Some(r) = self.repair.as_ref() else {
+            return;
+        };
+        let v = lit.var_index() as usize;
+        if r.model.get(v).copied().unwrap_or(false) != lit.is_negated() {
+            return;
+        }
+        if set {
+            self.count_flip(lit, !lit);
+        } else {
+            self.count_flip(!lit, lit);
+        }
+    }
+
+    /// The repair counters after a variable's value changes: the
+    /// occurrences of `gains` gain a true literal, those of `loses` lose one.
+    fn count_flip(&mut self, gains: Lit, loses: Lit) {
+        let Some(r) = self.repair.as_mut() else {
+            return;
+        };
+        let range =
+            |l: Lit| self.first[l.0 as usize] as usize..self.first[l.0 as usize + 1] as usize;
+        for i in range(gains) {
+            let c = self.occurs[i] as usize;
+            r.true_lits[c] += 1;
+            if r.true_lits[c] == 1 {
+                r.broken -= 1;
+            }
+        }
+        for i in range(loses) {
+            let c = self.occurs[i] as usize;
+            r.true_lits[c] -= 1;
+            if r.true_lits[c] == 0 {
+                r.broken += 1;
+            }
+        }
     }
 
     /// Whether variable `v` occurs in a kept clause.
@@ -501,6 +617,9 @@ impl Propagator {
 
     fn set(&mut self, lit: Lit) {
         self.value[lit.var_index() as usize] = if lit.is_negated() { -1 } else { 1 };
+        if self.repair.is_some() {
+            self.count_repair(lit, true);
+        }
         self.trail.push(lit);
         if self.occurs_at_all(lit.var_index()) {
             self.free -= 1;
@@ -541,6 +660,11 @@ impl Propagator {
 
     /// Undoes every fact after the first `mark` of the trail.
     pub(crate) fn undo(&mut self, mark: usize) {
+        if self.repair.is_some() {
+            for i in mark..self.trail.len() {
+                self.count_repair(self.trail[i], false);
+            }
+        }
         while self.trail.len() > mark {
             let fact = self.trail.pop().expect("longer than mark");
             if self.trail.len() < self.done {
@@ -565,6 +689,73 @@ mod tests {
     use crate::store::Clauses;
     use crate::testutil::{eval_lit, models, random_cnf, random_instance, random_lit, Rng};
     use crate::{Lit, Solver};
+
+    /// Through random assumptions and undos, `repairs` says whether the
+    /// facts, with the first model's values elsewhere, satisfy every clause.
+    #[test]
+    fn repairs_tells_whether_the_facts_over_the_model_are_a_model() {
+        let mut rng = Rng::new(404);
+        let (mut yes, mut no) = (0, 0);
+        for round in 0..400 {
+            // Clauses of three literals: a fact that breaks one need not
+            // propagate.
+            let mut s = Solver::new();
+            let vars: Vec<Lit> = (0..4 + rng.below(9)).map(|_| s.new_var()).collect();
+            let cnf: Vec<Vec<Lit>> = (0..rng.below(3 * vars.len() as u64))
+                .map(|_| (0..3).map(|_| random_lit(&mut rng, &vars)).collect())
+                .collect();
+            cnf.iter().for_each(|c| s.add_clause(c));
+            if !s.solve(&[]) {
+                continue;
+            }
+            let mut model = s.model.clone();
+            let facts = s.level0().expect("satisfiable");
+            s.lending_store(|s, store| {
+                let mut p = super::Propagator::new(store, &facts).repairing(model.clone());
+                let mut marks = Vec::new();
+                for _ in 0..12 {
+                    if rng.below(4) == 0 {
+                        // Another model with the facts, compared with from
+                        // now on where there is no fact.
+                        if s.solve(p.facts_since(0)) {
+                            for (v, base) in model.iter_mut().enumerate() {
+                                if p.known(Lit::from_var(v as u32)).is_none() {
+                                    *base = s.model[v];
+                                }
+                            }
+                            p.rebase(&s.model);
+                        }
+                    } else if rng.below(3) == 0 {
+                        if let Some(mark) = marks.pop() {
+                            p.undo(mark);
+                        }
+                    } else {
+                        marks.push(p.mark());
+                        if !p.assume(random_lit(&mut rng, &vars)) {
+                            // A conflict repairs nothing (a literal known
+                            // false is refused without one).
+                            assert!(!p.conflicts() || !p.repairs(), "round {round}");
+                            p.undo(marks.pop().expect("just pushed"));
+                            continue;
+                        }
+                    }
+                    let hybrid: Vec<bool> = (vars.iter())
+                        .map(|&v| p.known(v).unwrap_or(model[v.var_index() as usize]))
+                        .collect();
+                    let want = cnf
+                        .iter()
+                        .all(|c| c.iter().any(|&l| eval_lit(l, &vars, &hybrid)));
+                    assert_eq!(p.repairs(), want, "round {round}: {cnf:?}");
+                    yes += usize::from(want);
+                    no += usize::from(!want);
+                }
+            });
+        }
+        assert!(
+            yes > 2000 && no > 300,
+            "too one-sided: {yes} repaired, {no} not"
+        );
+    }
 
     /// A refuted literal holds in no model; a literal whose assumption
     /// propagates to a conflict at once (`x` implying `y` and `!y`) is

@@ -9,9 +9,11 @@
 //! exactly when they hold there at all, which is asked once per part; only
 //! the parts the group touches are asked about it.
 
+use crate::propagate::Propagator;
 use crate::split::Place;
-use crate::{Lit, Split};
+use crate::{Lit, Solver, Split};
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 impl Split {
     /// For each of `groups`: whether some model makes every literal of the
@@ -47,6 +49,28 @@ impl Split {
             self.part_mut(p).sat.release_backend();
         }
         let failing = holds.values().filter(|&&h| !h).count();
+        // Per group in one part that holds: its answer where propagation
+        // decides it.
+        let mut decided: Vec<Option<bool>> = vec![None; groups.len()];
+        for (&p, lits) in &in_part {
+            let mut mine: BTreeMap<usize, Vec<Lit>> = BTreeMap::new();
+            for &(g, l) in lits {
+                if local[g].iter().all(|&(q, _)| q == p) && !has_false[g] {
+                    mine.entry(g).or_default().push(l);
+                }
+            }
+            if mine.len() < 2 || !holds[&p] {
+                continue;
+            }
+            let all: Vec<Lit> = lits.iter().map(|&(_, l)| l).collect();
+            let (gs, lists): (Vec<usize>, Vec<Vec<Lit>>) = mine.into_iter().unzip();
+            let sat = &mut self.part_mut(p).sat;
+            let answers = violable_by_propagation(sat, &all, &lists);
+            sat.release_backend();
+            for (g, answer) in gs.into_iter().zip(answers) {
+                decided[g] = answer;
+            }
+        }
         // The groups in one part are asked part by part, each part's
         // backend kept between its questions; the others one by one.
         let mut by_part: BTreeMap<Option<u32>, Vec<usize>> = BTreeMap::new();
@@ -79,7 +103,9 @@ impl Split {
                 // false while they hold).
                 let mut violable = (part.is_some() && !has_false[g])
                     || touched.iter().all(|&p| self.solve_in(p, &others(p)));
-                if violable && !has_false[g] {
+                if let (true, false, Some(answer)) = (violable, has_false[g], decided[g]) {
+                    violable = answer;
+                } else if violable && !has_false[g] {
                     violable = mine.iter().any(|&(p, l)| {
                         let mut assumptions = others(p);
                         assumptions.push(!l);
@@ -107,10 +133,133 @@ impl Split {
     }
 }
 
+/// Per group of `groups` (literals of `sat`, which has a model making all
+/// of `all`, their union, true): whether some model makes every literal of
+/// the other groups true and one of this group's false, where propagation
+/// decides it. Asked with one solve per group, each assumes every other
+/// group: as long as the part per group. Here the groups are halved again
+/// and again and each half's literals assumed once for all the groups of
+/// the other half (O(n log n) assumptions, as in `flips.rs`); a group is
+/// not violable if each of its literals, taken false, conflicts, and
+/// violable if the facts with the first model's values elsewhere are a
+/// model ([`Propagator::repairing`]).
+fn violable_by_propagation(
+    sat: &mut Solver,
+    all: &[Lit],
+    groups: &[Vec<Lit>],
+) -> Vec<Option<bool>> {
+    let mut answers = vec![None; groups.len()];
+    if !sat.solve_raw(all) {
+        return answers;
+    }
+    let model = sat.model.clone();
+    let Some(facts) = sat.level0() else {
+        return answers;
+    };
+    sat.lending_store(|_, store| {
+        let mut p = Propagator::new(store, &facts).repairing(model);
+        if !p.conflicts() {
+            halves(&mut p, groups, 0..groups.len(), &mut answers);
+        }
+    });
+    answers
+}
+
+/// [`violable_by_propagation`] for the groups `range`, the literals of
+/// every group outside it assumed.
+fn halves(
+    p: &mut Propagator,
+    groups: &[Vec<Lit>],
+    range: Range<usize>,
+    answers: &mut [Option<bool>],
+) {
+    if range.len() == 1 {
+        let g = range.start;
+        let mut open = false;
+        for &l in &groups[g] {
+            let mark = p.mark();
+            let consistent = p.assume(!l);
+            let repaired = consistent && p.repairs();
+            p.undo(mark);
+            if repaired {
+                answers[g] = Some(true);
+                return;
+            }
+            open |= consistent;
+        }
+        answers[g] = (!open).then_some(false);
+        return;
+    }
+    let mid = range.start + range.len() / 2;
+    for (half, other) in [
+        (range.start..mid, mid..range.end),
+        (mid..range.end, range.start..mid),
+    ] {
+        let mark = p.mark();
+        // The first model makes them all true: no conflict.
+        if groups[other].iter().flatten().all(|&l| p.assume(l)) {
+            halves(p, groups, half, answers);
+        }
+        p.undo(mark);
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::testutil::{blocks_instance, eval_lit, models, random_lit, Rng};
+    use crate::testutil::{blocks_instance, eval_lit, models, random_instance, random_lit, Rng};
     use crate::Lit;
+
+    /// What propagation decides of many groups in one problem equals
+    /// brute force, and it decides both ways often.
+    #[test]
+    fn groups_decided_by_propagation_match_brute_force() {
+        let mut rng = Rng::new(72);
+        let (mut yes, mut no, mut open) = (0, 0, 0);
+        for round in 0..6000 {
+            // Clauses of three literals as well: a literal taken false
+            // need not decide the others.
+            let (mut s, vars, mut cnf) = random_instance(&mut rng, 12, (1, 2));
+            for _ in 0..rng.below(3 * vars.len() as u64 + 1) {
+                let clause: Vec<Lit> = (0..3).map(|_| random_lit(&mut rng, &vars)).collect();
+                s.add_clause(&clause);
+                cnf.push(clause);
+            }
+            let groups: Vec<Vec<Lit>> = (0..2 + rng.below(7))
+                .map(|_| {
+                    (0..1 + rng.below(2))
+                        .map(|_| random_lit(&mut rng, &vars))
+                        .collect()
+                })
+                .collect();
+            let all: Vec<Lit> = groups.iter().flatten().copied().collect();
+            let ms = models(&vars, &cnf);
+            let holds = |l: Lit, m: &[bool]| eval_lit(l, &vars, m);
+            if !ms.iter().any(|m| all.iter().all(|&l| holds(l, m))) {
+                continue;
+            }
+            let got = super::violable_by_propagation(&mut s, &all, &groups);
+            for (g, answer) in got.into_iter().enumerate() {
+                let want = ms.iter().any(|m| {
+                    let others = (groups.iter().enumerate())
+                        .filter(|&(h, _)| h != g)
+                        .all(|(_, group)| group.iter().all(|&l| holds(l, m)));
+                    others && groups[g].iter().any(|&l| !holds(l, m))
+                });
+                match answer {
+                    Some(v) => {
+                        assert_eq!(v, want, "round {round}: group {g} of {groups:?}, {cnf:?}")
+                    }
+                    None => open += 1,
+                }
+                yes += usize::from(answer == Some(true));
+                no += usize::from(answer == Some(false));
+            }
+        }
+        assert!(
+            yes > 700 && no > 250,
+            "decided: {yes} violable, {no} not ({open} open)"
+        );
+    }
 
     /// Instances of independent blocks, some literals fixed at level 0:
     /// which groups can fail while the others hold equals brute force.
