@@ -236,16 +236,7 @@ mod tests {
                 exact.new_var();
             });
             cnf.iter().for_each(|c| exact.add_clause(c));
-            let pick = |rng: &mut Rng| {
-                let v = vars[rng.below(n as u64) as usize];
-                if rng.below(3) == 0 {
-                    !v
-                } else {
-                    v
-                }
-            };
-            let order: Vec<Lit> = (0..n + 2).map(|_| pick(&mut rng)).collect();
-            let base: Vec<Lit> = (0..rng.below(3)).map(|_| pick(&mut rng)).collect();
+            let (order, base) = order_and_base(&mut rng, &vars);
             let found = s.prefer_false_assuming_on_order(&base, &order);
             assert_eq!(
                 found,
@@ -270,6 +261,23 @@ mod tests {
         assert!(found_some > 500, "{found_some} satisfiable");
     }
 
+    /// A random order of `vars`' literals (a third negated, some repeated)
+    /// and up to two assumptions.
+    fn order_and_base(rng: &mut Rng, vars: &[Lit]) -> (Vec<Lit>, Vec<Lit>) {
+        let n = vars.len();
+        let pick = |rng: &mut Rng| {
+            let v = vars[rng.below(n as u64) as usize];
+            if rng.below(3) == 0 {
+                !v
+            } else {
+                v
+            }
+        };
+        let order: Vec<Lit> = (0..n + 2).map(|_| pick(rng)).collect();
+        let base: Vec<Lit> = (0..rng.below(3)).map(|_| pick(rng)).collect();
+        (order, base)
+    }
+
     /// Following the choices by propagation gives the same smallest
     /// values on the order, under random assumptions (brute force).
     #[test]
@@ -277,17 +285,7 @@ mod tests {
         let mut rng = Rng::new(123);
         for round in 0..300 {
             let (mut s, vars, cnf) = random_instance(&mut rng, 12, (2, 1));
-            let n = vars.len();
-            let pick = |rng: &mut Rng| {
-                let v = vars[rng.below(n as u64) as usize];
-                if rng.below(3) == 0 {
-                    !v
-                } else {
-                    v
-                }
-            };
-            let order: Vec<Lit> = (0..n + 2).map(|_| pick(&mut rng)).collect();
-            let base: Vec<Lit> = (0..rng.below(3)).map(|_| pick(&mut rng)).collect();
+            let (order, base) = order_and_base(&mut rng, &vars);
             let ms: Vec<Vec<bool>> = models(&vars, &cnf)
                 .into_iter()
                 .filter(|m| base.iter().all(|&b| eval_lit(b, &vars, m)))
