@@ -16,7 +16,7 @@
 //! [`Split::can_differ_each`] asks each part about the inputs in it.
 
 use crate::equivalent::Equivalences;
-use crate::flips::{changes_by_propagation, Flips};
+use crate::flips::{changes_by_propagation, changes_by_repair, Flips};
 use crate::propagate::Propagator;
 use crate::split::{by_part, Place};
 use crate::{Lit, Solver, Split};
@@ -213,6 +213,9 @@ impl Split {
                 // every input only where it is true).
                 roles.flip(sat, &mut result);
             }
+            if roles.groups.iter().any(|&(g, _)| !result[g]) {
+                roles.repair(sat, &mut result);
+            }
             sat.release_backend();
         }
         if result.iter().all(|&changes| changes) {
@@ -328,6 +331,34 @@ impl PartRoles {
         }
     }
 
+    /// Marks in `result` each group left that a pair of models found by
+    /// propagation over the part's current model shows to change an output
+    /// alone ([`changes_by_repair`]).
+    fn repair(&self, sat: &mut Solver, result: &mut [bool]) {
+        let (positions, groups): (Vec<usize>, Vec<&[Lit]>) = (self.groups.iter())
+            .filter(|(g, _)| !result[*g])
+            .map(|(g, lits)| (*g, &lits[..]))
+            .unzip();
+        if !sat.ensure_model() {
+            return;
+        }
+        let Some(facts) = sat.level0() else {
+            return;
+        };
+        let model = sat.model.clone();
+        let mut changed = vec![false; groups.len()];
+        sat.lending_store(|_, store| {
+            let mut p = Propagator::new(store, &facts).repairing(model);
+            if !p.conflicts() {
+                let roles = (&self.inputs[..], &self.outputs[..]);
+                changes_by_repair(&mut p, roles, &groups, &mut changed);
+            }
+        });
+        for (&g, _) in positions.iter().zip(&changed).filter(|(_, &c)| c) {
+            result[g] = true;
+        }
+    }
+
     /// Makes the part's current model one whose outputs differ from the
     /// current one's somewhere, if there is one; `false` if not.
     fn other_outputs(&self, sat: &mut Solver) -> bool {
@@ -421,6 +452,31 @@ mod tests {
     thread_local! {
         /// Searches of two copies ([`super::Differ::can_differ`]) on this thread.
         pub(super) static SEARCHES: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// A chain of `or`s: every input changes its output alone, but not in a
+    /// model where it is true between two false ones. The pairs of repaired
+    /// models mark them all without a search of the copies.
+    #[test]
+    fn a_chain_of_ors_needs_no_search_of_the_copies() {
+        let mut s = Solver::new();
+        let n = 300;
+        let xs: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+        for w in xs.windows(2) {
+            s.add_clause(&[w[0], w[1]]);
+        }
+        let mut outputs = Vec::new();
+        for &x in &xs {
+            let o = s.new_var();
+            s.add_clause(&[!o, x]);
+            s.add_clause(&[o, !x]);
+            outputs.push(o);
+        }
+        let groups: Vec<&[Lit]> = xs.chunks(1).collect();
+        let mut split = s.split_copy();
+        SEARCHES.with(|c| c.set(0));
+        assert_eq!(split.can_differ_each(&xs, &outputs, &groups), vec![true; n]);
+        assert_eq!(SEARCHES.with(Cell::get), 0);
     }
 
     /// A ring of constraints makes every input equal to the next: none

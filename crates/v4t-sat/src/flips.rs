@@ -227,6 +227,98 @@ impl Walk<'_, '_> {
     }
 }
 
+/// For each group of `groups` not marked in `changed`: marks it if two
+/// models that propagation finds over `p`'s model ([`Propagator::repairing`])
+/// differ among `inputs` in it alone and differ in an output. One makes a
+/// literal of the group false, the other makes it true with the first one's
+/// other inputs; each is the facts of its side with the model's values
+/// elsewhere, where [`Propagator::repairs`] says that is a model.
+///
+/// A change tried in one model alone ([`changes_by_propagation`]) finds no
+/// such pair where the model's neighbours forbid it (in a chain of `or`s,
+/// an input true between two false ones); here each side moves its
+/// neighbours first. Propagation stops, leaving the rest unmarked, once it
+/// has visited four times the clauses' literal occurrences: all groups
+/// together cost at most linear time. `p` is left as it was.
+pub(crate) fn changes_by_repair(
+    p: &mut Propagator,
+    (inputs, outputs): (&[Lit], &[Lit]),
+    groups: &[&[Lit]],
+    changed: &mut [bool],
+) {
+    let vars = p.vars();
+    let mut role = vec![0u8; vars];
+    const INPUT: u8 = 1;
+    const OUTPUT: u8 = 2;
+    const IN_GROUP: u8 = 4;
+    inputs
+        .iter()
+        .for_each(|l| role[l.var_index() as usize] |= INPUT);
+    outputs
+        .iter()
+        .for_each(|l| role[l.var_index() as usize] |= OUTPUT);
+    let budget = p.visited() + 4 * p.occurrences_total();
+    // The first side's facts: inputs outside the group, outputs.
+    let mut kept: Vec<Lit> = Vec::new();
+    let mut first_outputs: Vec<Lit> = Vec::new();
+    for (g, group) in groups.iter().enumerate() {
+        if changed[g] {
+            continue;
+        }
+        group
+            .iter()
+            .for_each(|l| role[l.var_index() as usize] |= IN_GROUP);
+        for &lit in group.iter() {
+            if p.visited() > budget {
+                return;
+            }
+            let mark = p.mark();
+            let first = p.assume(!lit) && p.repairs();
+            kept.clear();
+            first_outputs.clear();
+            for &fact in p.facts_since(mark).iter().filter(|_| first) {
+                let r = role[fact.var_index() as usize];
+                if r & (INPUT | IN_GROUP) == INPUT {
+                    kept.push(fact);
+                }
+                if r & OUTPUT != 0 {
+                    first_outputs.push(fact);
+                }
+            }
+            p.undo(mark);
+            if !first {
+                continue;
+            }
+            let second = p.assume(lit) && kept.iter().all(|&k| p.assume(k)) && p.repairs();
+            // The second side keeps the first one's other inputs: those it
+            // did not assume are the model's, as in the first.
+            let same_inputs = second
+                && (p.facts_since(mark).iter()).all(|f| {
+                    role[f.var_index() as usize] & (INPUT | IN_GROUP) != INPUT
+                        || p.in_model(*f)
+                        || kept.contains(f)
+                });
+            let differs = same_inputs
+                && (first_outputs
+                    .iter()
+                    .any(|&o| !p.known(o).unwrap_or(p.in_model(o)))
+                    || (p.facts_since(mark).iter()).any(|&f| {
+                        role[f.var_index() as usize] & OUTPUT != 0
+                            && !p.in_model(f)
+                            && !first_outputs.contains(&f)
+                    }));
+            p.undo(mark);
+            if differs {
+                changed[g] = true;
+                break;
+            }
+        }
+        group
+            .iter()
+            .for_each(|l| role[l.var_index() as usize] &= !IN_GROUP);
+    }
+}
+
 /// The changes tried for a group: its literals false in the model, or, if
 /// the model makes them all true, their negations.
 fn changes(group: &[Lit], value: impl Fn(Lit) -> bool) -> Vec<Lit> {
@@ -240,7 +332,7 @@ fn changes(group: &[Lit], value: impl Fn(Lit) -> bool) -> Vec<Lit> {
 
 #[cfg(test)]
 mod tests {
-    use super::{changes, changes_by_propagation, Flips};
+    use super::{changes, changes_by_propagation, changes_by_repair, Flips};
     use crate::propagate::Propagator;
     use crate::testutil::{eval_lit, models, random_instance, random_lit, Rng};
     use crate::{Lit, Solver};
@@ -260,6 +352,34 @@ mod tests {
         })
     }
 
+    /// Random inputs, outputs and groups of inputs.
+    type Roles = (Vec<Lit>, Vec<Lit>, Vec<Vec<Lit>>);
+
+    /// A solver, its variables and clauses, and roles of its literals.
+    type WithRoles = (Solver, Vec<Lit>, Vec<Vec<Lit>>, Roles);
+
+    /// A satisfiable random instance (with a model: the solver, its
+    /// variables and clauses) and random roles of its literals.
+    fn random_roles(rng: &mut Rng) -> Option<WithRoles> {
+        let (mut s, vars, cnf) = random_instance(rng, 10, (2, 2));
+        if !s.solve_raw(&[]) {
+            return None;
+        }
+        let n = vars.len() as u64;
+        let pick = |rng: &mut Rng, max: u64| -> Vec<Lit> {
+            (0..rng.below(max + 1))
+                .map(|_| random_lit(rng, &vars))
+                .collect()
+        };
+        let inputs = pick(rng, n);
+        let outputs = pick(rng, n);
+        let groups: Vec<Vec<Lit>> = (0..1 + rng.below(4))
+            .map(|_| (inputs.iter().copied().filter(|_| rng.below(3) == 0)).collect())
+            .filter(|g: &Vec<Lit>| !g.is_empty())
+            .collect();
+        Some((s, vars, cnf, (inputs, outputs, groups)))
+    }
+
     /// A group marked changed has a change with a model (the other inputs
     /// kept) whose outputs differ; a change every such model of which has
     /// other outputs is marked or left open, never dropped.
@@ -268,22 +388,9 @@ mod tests {
         let mut rng = Rng::new(41);
         let (mut changed, mut decided, mut open) = (0, 0, 0);
         for round in 0..800 {
-            let (mut s, vars, cnf) = random_instance(&mut rng, 10, (2, 2));
-            if !s.solve_raw(&[]) {
+            let Some((mut s, vars, cnf, (inputs, outputs, groups))) = random_roles(&mut rng) else {
                 continue;
-            }
-            let n = vars.len() as u64;
-            let pick = |rng: &mut Rng, max: u64| -> Vec<Lit> {
-                (0..rng.below(max + 1))
-                    .map(|_| random_lit(rng, &vars))
-                    .collect()
             };
-            let inputs = pick(&mut rng, n);
-            let outputs = pick(&mut rng, n);
-            let groups: Vec<Vec<Lit>> = (0..1 + rng.below(4))
-                .map(|_| (inputs.iter().copied().filter(|_| rng.below(3) == 0)).collect())
-                .filter(|g: &Vec<Lit>| !g.is_empty())
-                .collect();
             let group_refs: Vec<&[Lit]> = groups.iter().map(|g| &g[..]).collect();
             let found = flips(&mut s, &inputs, &outputs, &group_refs);
             let model = s.model.clone();
@@ -325,6 +432,73 @@ mod tests {
             changed > 100 && decided > 200 && open > 0,
             "{changed} {decided} {open}"
         );
+    }
+
+    /// A group marked by the pairs of repaired models has two models that
+    /// agree on the other inputs and differ on an output (brute force);
+    /// the marks are frequent.
+    #[test]
+    fn changes_by_repair_have_witnesses() {
+        let mut rng = Rng::new(43);
+        let mut marked = 0;
+        for round in 0..800 {
+            let Some((mut s, vars, cnf, (inputs, outputs, groups))) = random_roles(&mut rng) else {
+                continue;
+            };
+            let group_refs: Vec<&[Lit]> = groups.iter().map(|g| &g[..]).collect();
+            let facts = s.level0().expect("satisfiable");
+            let model = s.model.clone();
+            let mut changed = vec![false; groups.len()];
+            s.lending_store(|_, store| {
+                let mut p = Propagator::new(store, &facts).repairing(model);
+                let mark = p.mark();
+                changes_by_repair(&mut p, (&inputs, &outputs), &group_refs, &mut changed);
+                assert_eq!(p.mark(), mark, "round {round}: left as it was");
+            });
+            let ms = models(&vars, &cnf);
+            let key = |m: &Vec<bool>, ls: &[Lit]| -> Vec<bool> {
+                ls.iter().map(|&l| eval_lit(l, &vars, m)).collect()
+            };
+            for (g, group) in groups.iter().enumerate().filter(|&(g, _)| changed[g]) {
+                let shared: Vec<Lit> = (inputs.iter().copied())
+                    .filter(|l| !group.iter().any(|f| f.var_index() == l.var_index()))
+                    .collect();
+                let witnessed = ms.iter().any(|a| {
+                    ms.iter().any(|b| {
+                        key(a, &shared) == key(b, &shared) && key(a, &outputs) != key(b, &outputs)
+                    })
+                });
+                assert!(witnessed, "round {round}: group {g} {group:?} of {cnf:?}");
+                marked += 1;
+            }
+        }
+        assert!(marked > 200, "{marked} marked");
+    }
+
+    /// A chain of `or`s over the inputs: in a model where an input is true
+    /// between two false ones no single change is possible, but each side
+    /// of the pair moves its neighbours first: every input is marked.
+    #[test]
+    fn a_chain_of_ors_is_marked_by_repair() {
+        let mut s = Solver::new();
+        let xs: Vec<Lit> = (0..300).map(|_| s.new_var()).collect();
+        for w in xs.windows(2) {
+            s.add_clause(&[w[0], w[1]]);
+        }
+        // Alternating: each true input has false neighbours.
+        let alternating: Vec<Lit> = (xs.iter().enumerate())
+            .map(|(i, &x)| if i % 2 == 0 { !x } else { x })
+            .collect();
+        assert!(s.solve_raw(&alternating));
+        let groups: Vec<&[Lit]> = xs.iter().map(std::slice::from_ref).collect();
+        let facts = s.level0().expect("satisfiable");
+        let model = s.model.clone();
+        let mut changed = vec![false; xs.len()];
+        s.lending_store(|_, store| {
+            let mut p = Propagator::new(store, &facts).repairing(model);
+            changes_by_repair(&mut p, (&xs, &xs), &groups, &mut changed);
+        });
+        assert_eq!(changed, vec![true; xs.len()]);
     }
 
     /// A long `and` of inputs: every change is decided by propagation; in

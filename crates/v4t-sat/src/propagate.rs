@@ -454,6 +454,14 @@ impl Propagator {
         !self.conflict && self.repair.as_ref().is_some_and(|r| r.broken == 0)
     }
 
+    /// Whether `lit` is true in the model the facts are compared with
+    /// ([`Propagator::repairing`]); `false` if there is none.
+    pub(crate) fn in_model(&self, lit: Lit) -> bool {
+        (self.repair.as_ref())
+            .and_then(|r| r.model.get(lit.var_index() as usize))
+            .is_some_and(|&v| v != lit.is_negated())
+    }
+
     /// Compares the facts with `model` from now on for the variables
     /// without a fact ([`Propagator::repairing`]); `model` must be a model
     /// of the clauses that agrees with the facts. Costs a look at each
