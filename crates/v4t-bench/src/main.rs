@@ -53,7 +53,8 @@ const USAGE: &str = "usage:
   v4t-bench generate-tosca --size N --out FILE
   v4t-bench graph [--family 1|2|3] [--sizes N,N,..] [--runs R] [--timeout SECONDS] [--v4t PATH]
   v4t-bench explain [--family 1|2|3] [--sizes N,N,..] [--runs R] [--timeout SECONDS] [--v4t PATH]
-  v4t-bench scaling [--size N] [--runs R] [--timeout SECONDS] [--shapes NAME,..] [--v4t PATH]";
+  v4t-bench scaling [--size N] [--runs R] [--timeout SECONDS] [--shapes NAME,..] [--v4t PATH]
+  v4t-bench shape --name NAME [--size N]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -76,6 +77,7 @@ fn main() -> ExitCode {
         Some("graph") => graph(&args[1..]),
         Some("explain") => explain(&args[1..]),
         Some("scaling") => scaling(&args[1..]),
+        Some("shape") => shape(&args[1..]),
         _ => Err(USAGE.to_string()),
     };
     match result {
@@ -393,6 +395,19 @@ fn default_v4t() -> Result<PathBuf, String> {
 
 /// Times every command of every shape (or of those `--shapes` names) at
 /// `--size` entries and at four times as many.
+/// Prints the template of one `scaling` shape (to measure it on its own).
+fn shape(args: &[String]) -> Result<(), String> {
+    use v4t_bench::shapes::SHAPES;
+    let flags = Flags { args };
+    flags.check(&["--name", "--size"], &[])?;
+    let name = flags.value("--name").ok_or("--name is required")?;
+    let shape = (SHAPES.iter())
+        .find(|s| s.name == name)
+        .ok_or_else(|| format!("unknown shape {name:?}"))?;
+    print!("{}", shape.generate(flags.number("--size", 2_000)?.max(1)));
+    Ok(())
+}
+
 fn scaling(args: &[String]) -> Result<(), String> {
     use v4t_bench::shapes::SHAPES;
     let flags = Flags { args };

@@ -300,7 +300,46 @@ pub const SHAPES: &[Shape] = &[
             )
         },
     },
+    Shape {
+        // A ring of implications, one part: every input equals every other.
+        name: "constraint-ring",
+        commands: &["resolve", "analyze"],
+        generate: |n| {
+            constrained(n, n, |i| {
+                let next = (i + 1) % n;
+                format!(
+                    "{{implies: [{{variability_input: v{i}}}, {{variability_input: v{next}}}]}}"
+                )
+            })
+        },
+    },
+    Shape {
+        // A chain of `or`s, one part: each input changes the topology
+        // alone, though not in a model where it is true between two false
+        // ones.
+        name: "or-chain",
+        commands: &["resolve", "analyze"],
+        generate: |n| {
+            constrained(n, n.saturating_sub(1), |i| {
+                let next = i + 1;
+                format!("{{or: [{{variability_input: v{i}}}, {{variability_input: v{next}}}]}}")
+            })
+        },
+    },
 ];
+
+/// `n` boolean inputs (true by default), the constraints `constraint(i)`
+/// for `i < constraints`, and a node per input present with it.
+fn constrained(n: usize, constraints: usize, constraint: impl Fn(usize) -> String) -> String {
+    format!(
+        "{V4T}topology_template:\n  variability:\n    inputs:\n{}    constraints:\n{}  node_templates:\n{}",
+        lines(n, |i| format!("      v{i}: {{type: boolean, default: true}}")),
+        lines(constraints, |i| format!("      - {}", constraint(i))),
+        lines(n, |i| format!(
+            "    a{i}: {{type: tosca.nodes.Root, conditions: {{variability_input: v{i}}}}}"
+        )),
+    )
+}
 
 #[cfg(test)]
 mod tests {
