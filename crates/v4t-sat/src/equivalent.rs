@@ -25,7 +25,12 @@ impl Equivalences {
     /// true. `facts` must be closed under unit propagation (a level-0
     /// fixpoint); literals of fixed variables are each a class of their own.
     pub(crate) fn new(store: &Clauses, facts: &[i8]) -> Equivalences {
-        let nodes = 2 * facts.len();
+        // Variables past `facts` (none where the facts are the store's
+        // level-0 values) are unknown.
+        let vars = (store.lits().iter())
+            .map(|l| l.var_index() as usize + 1)
+            .fold(facts.len(), usize::max);
+        let nodes = 2 * vars;
         let value = |l: Lit| {
             let v = facts.get(l.var_index() as usize).copied().unwrap_or(0);
             if l.is_negated() {

@@ -122,7 +122,9 @@ impl Solver {
         }
         if p.repairs() {
             for &fact in p.facts_since(mark) {
-                self.model[fact.var_index() as usize] = !fact.is_negated();
+                if let Some(value) = self.model.get_mut(fact.var_index() as usize) {
+                    *value = !fact.is_negated();
+                }
             }
             p.undo(mark);
             choices.push(lit);

@@ -424,7 +424,9 @@ impl Propagator {
     /// model's values elsewhere are a model. Each fact that differs from
     /// the model costs the occurrences of both its literals, when set and
     /// when undone.
-    pub(crate) fn repairing(mut self, model: Vec<bool>) -> Propagator {
+    pub(crate) fn repairing(mut self, mut model: Vec<bool>) -> Propagator {
+        // A variable the model does not cover counts as false.
+        model.resize(self.value.len(), false);
         let mut true_lits = vec![0u32; self.kept.len()];
         let is_true = |l: Lit| match self.value[l.var_index() as usize] {
             0 => model.get(l.var_index() as usize).copied().unwrap_or(false) != l.is_negated(),
