@@ -278,15 +278,20 @@ impl PartRoles {
         part
     }
 
+    /// The groups not yet marked in `result`: their positions and literals.
+    fn left(&self, result: &[bool]) -> (Vec<usize>, Vec<&[Lit]>) {
+        (self.groups.iter())
+            .filter(|(g, _)| !result[*g])
+            .map(|(g, lits)| (*g, &lits[..]))
+            .unzip()
+    }
+
     /// The cheap answers: marks in `result` each group of which changing
     /// one literal in the part's current model (the part's other inputs
     /// kept) changes an output: by propagation ([`changes_by_propagation`]),
     /// and the changes it leaves open by a solve each.
     fn flip(&self, sat: &mut Solver, result: &mut [bool]) {
-        let (positions, groups): (Vec<usize>, Vec<&[Lit]>) = (self.groups.iter())
-            .filter(|(g, _)| !result[*g])
-            .map(|(g, lits)| (*g, &lits[..]))
-            .unzip();
+        let (positions, groups) = self.left(result);
         if groups.is_empty() {
             return;
         }
@@ -335,10 +340,7 @@ impl PartRoles {
     /// propagation over the part's current model shows to change an output
     /// alone ([`changes_by_repair`]).
     fn repair(&self, sat: &mut Solver, result: &mut [bool]) {
-        let (positions, groups): (Vec<usize>, Vec<&[Lit]>) = (self.groups.iter())
-            .filter(|(g, _)| !result[*g])
-            .map(|(g, lits)| (*g, &lits[..]))
-            .unzip();
+        let (positions, groups) = self.left(result);
         if !sat.ensure_model() {
             return;
         }

@@ -9,6 +9,7 @@
 //! a`; a mandatory feature and its parent) cannot change alone, which these
 //! classes show for every input in one linear pass.
 
+use crate::csr::Csr;
 use crate::store::Clauses;
 use crate::Lit;
 
@@ -59,21 +60,8 @@ impl Equivalences {
                 edges.push(((!b).0, a.0));
             }
         }
-        let mut start = vec![0u32; nodes + 1];
-        for &(from, _) in &edges {
-            start[from as usize + 1] += 1;
-        }
-        for i in 0..nodes {
-            start[i + 1] += start[i];
-        }
-        let mut next = start.clone();
-        let mut targets = vec![0u32; edges.len()];
-        for &(from, to) in &edges {
-            targets[next[from as usize] as usize] = to;
-            next[from as usize] += 1;
-        }
         Equivalences {
-            class: components(&start, &targets),
+            class: components(&Csr::new(nodes, edges)),
         }
     }
 
@@ -87,18 +75,18 @@ impl Equivalences {
 }
 
 /// The strongly connected component of every node of the graph whose
-/// edges from node `i` are `targets[start[i]..start[i + 1]]` (Tarjan's
-/// algorithm, with an explicit stack: a ring of a million constraints is a
-/// path that deep).
-fn components(start: &[u32], targets: &[u32]) -> Vec<u32> {
+/// edges from node `i` go to `edges.of(i)` (Tarjan's algorithm, with an
+/// explicit stack: a ring of a million constraints is a path that deep).
+fn components(edges: &Csr) -> Vec<u32> {
     const UNSEEN: u32 = u32::MAX;
-    let nodes = start.len() - 1;
+    let nodes = edges.len();
     let mut index = vec![UNSEEN; nodes];
     let mut low = vec![0u32; nodes];
     let mut on_stack = vec![false; nodes];
     let mut class = vec![UNSEEN; nodes];
     let mut stack: Vec<u32> = Vec::new();
-    // The depth-first path: a node and the position of its next edge.
+    // The depth-first path: a node and the position of its next edge
+    // in its list.
     let mut path: Vec<(u32, u32)> = Vec::new();
     let mut counter = 0u32;
     let mut classes = 0u32;
@@ -111,12 +99,11 @@ fn components(start: &[u32], targets: &[u32]) -> Vec<u32> {
                 counter += 1;
                 stack.push(n);
                 on_stack[n as usize] = true;
-                path.push((n, start[n as usize]));
+                path.push((n, 0));
             }
             let Some(top) = path.last_mut() else { break };
             let n = top.0;
-            if top.1 < start[n as usize + 1] {
-                let m = targets[top.1 as usize];
+            if let Some(&m) = edges.of(n).get(top.1 as usize) {
                 top.1 += 1;
                 if index[m as usize] == UNSEEN {
                     entering = Some(m);

@@ -258,9 +258,15 @@ pub(crate) fn changes_by_repair(
         .iter()
         .for_each(|l| role[l.var_index() as usize] |= OUTPUT);
     let budget = p.visited() + 4 * p.occurrences_total();
-    // The first side's facts: inputs outside the group, outputs.
+    // The first side's facts on inputs outside the group and on outputs,
+    // by variable (1 true, -1 false), and those variables.
+    let mut first = vec![0i8; vars];
     let mut kept: Vec<Lit> = Vec::new();
     let mut first_outputs: Vec<Lit> = Vec::new();
+    let first_value = |first: &[i8], f: Lit| match first[f.var_index() as usize] {
+        0 => None,
+        v => Some((v > 0) != f.is_negated()),
+    };
     for (g, group) in groups.iter().enumerate() {
         if changed[g] {
             continue;
@@ -273,30 +279,29 @@ pub(crate) fn changes_by_repair(
                 return;
             }
             let mark = p.mark();
-            let first = p.assume(!lit) && p.repairs();
-            kept.clear();
-            first_outputs.clear();
-            for &fact in p.facts_since(mark).iter().filter(|_| first) {
+            let first_holds = p.assume(!lit) && p.repairs();
+            for &fact in p.facts_since(mark).iter().filter(|_| first_holds) {
                 let r = role[fact.var_index() as usize];
-                if r & (INPUT | IN_GROUP) == INPUT {
+                let inputs_kept = r & (INPUT | IN_GROUP) == INPUT;
+                if inputs_kept {
                     kept.push(fact);
                 }
                 if r & OUTPUT != 0 {
                     first_outputs.push(fact);
                 }
+                if inputs_kept || r & OUTPUT != 0 {
+                    first[fact.var_index() as usize] = if fact.is_negated() { -1 } else { 1 };
+                }
             }
             p.undo(mark);
-            if !first {
-                continue;
-            }
-            let second = p.assume(lit) && kept.iter().all(|&k| p.assume(k)) && p.repairs();
+            let second =
+                first_holds && p.assume(lit) && kept.iter().all(|&k| p.assume(k)) && p.repairs();
             // The second side keeps the first one's other inputs: those it
             // did not assume are the model's, as in the first.
             let same_inputs = second
-                && (p.facts_since(mark).iter()).all(|f| {
+                && (p.facts_since(mark).iter()).all(|&f| {
                     role[f.var_index() as usize] & (INPUT | IN_GROUP) != INPUT
-                        || p.in_model(*f)
-                        || kept.contains(f)
+                        || first_value(&first, f).unwrap_or(p.in_model(f))
                 });
             let differs = same_inputs
                 && (first_outputs
@@ -304,10 +309,12 @@ pub(crate) fn changes_by_repair(
                     .any(|&o| !p.known(o).unwrap_or(p.in_model(o)))
                     || (p.facts_since(mark).iter()).any(|&f| {
                         role[f.var_index() as usize] & OUTPUT != 0
-                            && !p.in_model(f)
-                            && !first_outputs.contains(&f)
+                            && !first_value(&first, f).unwrap_or(p.in_model(f))
                     }));
             p.undo(mark);
+            for f in kept.drain(..).chain(first_outputs.drain(..)) {
+                first[f.var_index() as usize] = 0;
+            }
             if differs {
                 changed[g] = true;
                 break;
@@ -473,6 +480,28 @@ mod tests {
             }
         }
         assert!(marked > 200, "{marked} marked");
+    }
+
+    /// `x` implies `y`, and the output follows `y` alone: changing `x`
+    /// with `y` kept never changes it, though making `x` true from a model
+    /// where `y` is false drags `y` (and the output) along. Such a pair
+    /// changes another input and marks nothing.
+    #[test]
+    fn a_pair_keeps_the_other_inputs() {
+        let mut s = Solver::new();
+        let (x, y, o) = (s.new_var(), s.new_var(), s.new_var());
+        s.add_clause(&[!x, y]);
+        s.add_clause(&[!o, y]);
+        s.add_clause(&[o, !y]);
+        assert!(s.solve_raw(&[!x, !y]));
+        let facts = s.level0().expect("satisfiable");
+        let model = s.model.clone();
+        let mut changed = vec![false];
+        s.lending_store(|_, store| {
+            let mut p = Propagator::new(store, &facts).repairing(model);
+            changes_by_repair(&mut p, (&[x, y], &[o]), &[&[x]], &mut changed);
+        });
+        assert_eq!(changed, vec![false]);
     }
 
     /// A chain of `or`s over the inputs: in a model where an input is true

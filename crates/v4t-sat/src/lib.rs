@@ -60,6 +60,7 @@
 
 mod backbone;
 mod count;
+mod csr;
 mod defined;
 mod differ;
 mod eliminate;

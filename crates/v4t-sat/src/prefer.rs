@@ -121,12 +121,12 @@ impl Solver {
             return false;
         }
         if p.repairs() {
+            // The facts stay: the caller's assumption of `lit` finds it known.
             for &fact in p.facts_since(mark) {
                 if let Some(value) = self.model.get_mut(fact.var_index() as usize) {
                     *value = !fact.is_negated();
                 }
             }
-            p.undo(mark);
             choices.push(lit);
             return true;
         }

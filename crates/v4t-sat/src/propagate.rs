@@ -429,7 +429,7 @@ impl Propagator {
         model.resize(self.value.len(), false);
         let mut true_lits = vec![0u32; self.kept.len()];
         let is_true = |l: Lit| match self.value[l.var_index() as usize] {
-            0 => model.get(l.var_index() as usize).copied().unwrap_or(false) != l.is_negated(),
+            0 => model[l.var_index() as usize] != l.is_negated(),
             v => (v > 0) != l.is_negated(),
         };
         for code in 0..self.first.len() as u32 - 1 {
@@ -469,36 +469,33 @@ impl Propagator {
     /// of the clauses that agrees with the facts. Costs a look at each
     /// variable and the occurrences of those whose value changes.
     pub(crate) fn rebase(&mut self, model: &[bool]) {
+        if self.repair.is_none() {
+            return;
+        }
         for v in 0..self.value.len() {
-            let Some(r) = self.repair.as_ref() else {
-                return;
+            let positive = Lit::from_var(v as u32);
+            // The literal the new model makes true.
+            let now_true = match model.get(v) {
+                Some(true) => positive,
+                _ => !positive,
             };
-            let new = model.get(v).copied().unwrap_or(false);
-            if self.value[v] != 0 || r.model.get(v).copied().unwrap_or(false) == new {
+            if self.value[v] != 0 || self.in_model(now_true) {
                 continue;
             }
-            // The literal the new model makes true was false in the old.
-            let now_true = if new {
-                Lit::from_var(v as u32)
-            } else {
-                !Lit::from_var(v as u32)
-            };
             self.count_flip(now_true, !now_true);
             if let Some(r) = self.repair.as_mut() {
-                r.model[v] = new;
+                r.model[v] = !now_true.is_negated();
             }
         }
     }
 
     /// Counts `lit`, a fact set or undone (`set`), in the repair counters
-    /// if it differs from the model.
+    /// if it differs from the model. Out of line: `set`, on every
+    /// propagation's path, then pays only for the check whether there is a
+    /// model to compare with.
     #[inline(never)]
     fn count_repair(&mut self, lit: Lit, set: bool) {
-        let Some(r) = self.repair.as_ref() else {
-            return;
-        };
-        let v = lit.var_index() as usize;
-        if r.model.get(v).copied().unwrap_or(false) != lit.is_negated() {
+        if self.repair.is_none() || self.in_model(lit) {
             return;
         }
         if set {

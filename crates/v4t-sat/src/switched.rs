@@ -23,6 +23,7 @@
 //! to the value of its inputs (gates are defined over older variables, so
 //! in variable order), every other variable not reached taking any value.
 
+use crate::csr::Csr;
 use crate::propagate::Implications;
 use crate::store::Clauses;
 use crate::{Lit, Solver, NO_GATE};
@@ -83,37 +84,6 @@ struct Growth {
     var_seen: Vec<u32>,
     chosen: Vec<u32>,
     stamp: u32,
-}
-
-/// Lists by variable (`start[v]..start[v + 1]` in `list`).
-#[derive(Debug)]
-struct Csr {
-    start: Vec<u32>,
-    list: Vec<u32>,
-}
-
-impl Csr {
-    /// From (variable, item) pairs over `n` variables, each list sorted
-    /// and without repeats.
-    fn new(n: usize, mut pairs: Vec<(u32, u32)>) -> Csr {
-        pairs.sort_unstable();
-        pairs.dedup();
-        let mut start = vec![0u32; n + 1];
-        for &(v, _) in &pairs {
-            start[v as usize + 1] += 1;
-        }
-        for v in 0..n {
-            start[v + 1] += start[v];
-        }
-        Csr {
-            start,
-            list: pairs.into_iter().map(|(_, x)| x).collect(),
-        }
-    }
-
-    fn of(&self, v: u32) -> &[u32] {
-        &self.list[self.start[v as usize] as usize..self.start[v as usize + 1] as usize]
-    }
 }
 
 impl Growth {

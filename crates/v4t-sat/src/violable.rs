@@ -62,10 +62,15 @@ impl Split {
             if mine.len() < 2 || !holds[&p] {
                 continue;
             }
-            let all: Vec<Lit> = lits.iter().map(|&(_, l)| l).collect();
+            // The literals here of the groups that reach into other parts
+            // hold for every question.
+            let always: Vec<Lit> = (lits.iter())
+                .filter(|(g, _)| !mine.contains_key(g))
+                .map(|&(_, l)| l)
+                .collect();
             let (gs, lists): (Vec<usize>, Vec<Vec<Lit>>) = mine.into_iter().unzip();
             let sat = &mut self.part_mut(p).sat;
-            let answers = violable_by_propagation(sat, &all, &lists);
+            let answers = violable_by_propagation(sat, &always, &lists);
             sat.release_backend();
             for (g, answer) in gs.into_iter().zip(answers) {
                 decided[g] = answer;
@@ -133,10 +138,10 @@ impl Split {
     }
 }
 
-/// Per group of `groups` (literals of `sat`, which has a model making all
-/// of `all`, their union, true): whether some model makes every literal of
-/// the other groups true and one of this group's false, where propagation
-/// decides it. Asked with one solve per group, each assumes every other
+/// Per group of `groups` (literals of `sat`, which has a model making them
+/// and `always` true): whether some model makes `always` and every literal
+/// of the other groups true and one of this group's false, where
+/// propagation decides it. Asked with one solve per group, each assumes every other
 /// group: as long as the part per group. Here the groups are halved again
 /// and again and each half's literals assumed once for all the groups of
 /// the other half (O(n log n) assumptions, as in `flips.rs`); a group is
@@ -145,11 +150,16 @@ impl Split {
 /// model ([`Propagator::repairing`]).
 fn violable_by_propagation(
     sat: &mut Solver,
-    all: &[Lit],
+    always: &[Lit],
     groups: &[Vec<Lit>],
 ) -> Vec<Option<bool>> {
     let mut answers = vec![None; groups.len()];
-    if !sat.solve_raw(all) {
+    let all: Vec<Lit> = always
+        .iter()
+        .chain(groups.iter().flatten())
+        .copied()
+        .collect();
+    if !sat.solve_raw(&all) {
         return answers;
     }
     let model = sat.model.clone();
@@ -158,7 +168,8 @@ fn violable_by_propagation(
     };
     sat.lending_store(|_, store| {
         let mut p = Propagator::new(store, &facts).repairing(model);
-        if !p.conflicts() {
+        // The first model makes them all true: no conflict.
+        if !p.conflicts() && always.iter().all(|&l| p.assume(l)) {
             halves(&mut p, groups, 0..groups.len(), &mut answers);
         }
     });
@@ -209,6 +220,28 @@ mod tests {
     use crate::testutil::{blocks_instance, eval_lit, models, random_instance, random_lit, Rng};
     use crate::Lit;
 
+    /// A group that lies in two parts still holds in the part where the
+    /// others are decided: `b` implies `a`, and `b` belongs to a group
+    /// that also has `c` in another part, so `a` cannot fail while it holds.
+    #[test]
+    fn groups_in_several_parts_hold_where_the_others_are_decided() {
+        let mut s = crate::Solver::new();
+        let (a, b, c, d, e) = (
+            s.new_var(),
+            s.new_var(),
+            s.new_var(),
+            s.new_var(),
+            s.new_var(),
+        );
+        s.add_clause(&[a, !b]);
+        s.add_clause(&[d, a]);
+        s.add_clause(&[c, e]);
+        let mut split = s.split_copy();
+        assert!(split.num_parts() >= 2);
+        let groups = vec![vec![a], vec![b, c], vec![d]];
+        assert_eq!(split.each_violable(&groups), vec![false, true, true]);
+    }
+
     /// What propagation decides of many groups in one problem equals
     /// brute force, and it decides both ways often.
     #[test]
@@ -237,7 +270,7 @@ mod tests {
             if !ms.iter().any(|m| all.iter().all(|&l| holds(l, m))) {
                 continue;
             }
-            let got = super::violable_by_propagation(&mut s, &all, &groups);
+            let got = super::violable_by_propagation(&mut s, &[], &groups);
             for (g, answer) in got.into_iter().enumerate() {
                 let want = ms.iter().any(|m| {
                     let others = (groups.iter().enumerate())
