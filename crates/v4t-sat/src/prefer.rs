@@ -6,7 +6,7 @@
 //! order false") and keeps each one whenever that is still possible, so the
 //! chosen model depends only on the clauses and the preferences.
 
-use crate::propagate::Propagator;
+use crate::propagate::{Propagator, Store};
 use crate::{Lit, Solver};
 
 impl Solver {
@@ -93,10 +93,15 @@ impl Solver {
             if p.conflicts() || !base.iter().all(|&b| p.assume(b)) {
                 return;
             }
+            let mut flips = LocalSearch {
+                store,
+                cursor: (usize::MAX, 0),
+                budget: 4 * p.occurrences_total() + 1024,
+            };
             let mut choices = base.to_vec();
             for &lit in order {
                 if p.known(lit).is_none() {
-                    let made = s.choose_propagating(&mut p, &mut choices, !lit);
+                    let made = s.choose_propagating(&mut p, &mut flips, &mut choices, !lit);
                     p.assume(if made { !lit } else { lit });
                 }
             }
@@ -107,9 +112,17 @@ impl Solver {
     /// [`Solver::choose`] with the choices also assumed in `p`, which
     /// compares them with a model ([`Propagator::repairing`]): where taking
     /// `lit` conflicts, or gives facts that with that model's values
-    /// elsewhere are a model, no solve is needed. The stored model then
-    /// takes the facts, and after a solve `p` compares with its model.
-    fn choose_propagating(&mut self, p: &mut Propagator, choices: &mut Vec<Lit>, lit: Lit) -> bool {
+    /// elsewhere are a model, or that after one flip of the model's values
+    /// found by `flips` are, no solve is needed. The stored model then
+    /// takes the facts (and the flip), and after a solve `p` compares with
+    /// its model.
+    fn choose_propagating(
+        &mut self,
+        p: &mut Propagator,
+        flips: &mut LocalSearch<'_>,
+        choices: &mut Vec<Lit>,
+        lit: Lit,
+    ) -> bool {
         if self.value(lit) {
             choices.push(lit);
             return true;
@@ -120,9 +133,14 @@ impl Solver {
             choices.push(!lit);
             return false;
         }
-        if p.repairs() {
+        let flipped = if p.repairs() {
+            Some(Vec::new())
+        } else {
+            flips.flip(p)
+        };
+        if let Some(flipped) = flipped {
             // The facts stay: the caller's assumption of `lit` finds it known.
-            for &fact in p.facts_since(mark) {
+            for &fact in p.facts_since(mark).iter().chain(&flipped) {
                 if let Some(value) = self.model.get_mut(fact.var_index() as usize) {
                     *value = !fact.is_negated();
                 }
@@ -164,6 +182,10 @@ impl Solver {
             return fixed;
         }
         choices.push(lit);
+        #[cfg(test)]
+        if !self.value(lit) {
+            tests::SOLVES.with(|n| n.set(n.get() + 1));
+        }
         // The current model already satisfies the choices plus `lit`.
         if self.value(lit) || self.solve_raw(choices) {
             return true;
@@ -174,10 +196,122 @@ impl Solver {
     }
 }
 
+/// The flips a preference search tries before a solve
+/// ([`Propagator::flip_to_repair`]), within a budget of clause occurrences
+/// visited, so that they cost at most a few passes over the clauses.
+struct LocalSearch<'s> {
+    store: Store<'s>,
+    /// Where the last flip succeeded: a search along an order tends to
+    /// move the same clause's true literal one step on.
+    cursor: (usize, usize),
+    budget: u64,
+}
+
+impl LocalSearch<'_> {
+    /// Literals of the broken clause tried per choice.
+    const TRIES: usize = 8;
+
+    fn flip(&mut self, p: &mut Propagator) -> Option<Vec<Lit>> {
+        if self.budget == 0 {
+            return None;
+        }
+        let before = p.visited();
+        let flipped = p.flip_to_repair(self.store, &mut self.cursor, Self::TRIES);
+        self.budget = (self.budget).saturating_sub(p.visited() - before + 1);
+        flipped
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::testutil::{eval_lit, models, random_cnf, random_instance, Rng};
     use crate::{Lit, Solver};
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Solves of a choice ([`Solver::choose`]) on this thread.
+        pub(super) static SOLVES: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// "Some constraint fails" over constraints `!x_i or x_j`, each behind
+    /// a gate as the encoder writes them: the clauses, the gates and the
+    /// guard that, assumed, asks for a failing one.
+    fn some_failing(s: &mut Solver, xs: &[Lit], pairs: &[(usize, usize)]) -> Lit {
+        let guard = s.new_var();
+        let mut any = vec![!guard];
+        for &(i, j) in pairs {
+            let c = s.new_var();
+            s.add_clause(&[c, xs[i]]);
+            s.add_clause(&[c, !xs[j]]);
+            s.add_clause(&[!c, !xs[i], xs[j]]);
+            any.push(!c);
+        }
+        s.add_clause(&any);
+        guard
+    }
+
+    /// The smallest configuration a ring of implications rules out moves
+    /// the one failing constraint a step on with each choice: one flip of
+    /// the model finds each step, where a solve per choice made `analyze`'s
+    /// search quadratic.
+    #[test]
+    fn a_ring_is_searched_by_flips() {
+        let n = 300;
+        let mut s = Solver::new();
+        let xs: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+        let ring: Vec<(usize, usize)> = (0..n).map(|i| (i, (i + 1) % n)).collect();
+        let guard = some_failing(&mut s, &xs, &ring);
+        // The order starts half way round, and the first model fails only
+        // the constraint there, so that the search has every step to take.
+        let order: Vec<Lit> = (0..n).map(|i| xs[(i + n / 2) % n]).collect();
+        let mut first: Vec<Lit> = (0..n)
+            .map(|i| if i == n / 2 { xs[i] } else { !xs[i] })
+            .collect();
+        first.push(guard);
+        assert!(s.solve(&first));
+        SOLVES.with(|c| c.set(0));
+        assert!(s.prefer_false_assuming_on_order(&[guard], &order));
+        let got: Vec<bool> = xs.iter().map(|&x| s.value(x)).collect();
+        let mut want = vec![false; n];
+        want[n / 2 - 1] = true;
+        assert_eq!(got, want);
+        let solves = SOLVES.with(Cell::get);
+        assert_eq!(solves, 0, "{solves} solves");
+    }
+
+    /// Random implications behind gates and "some constraint fails": the
+    /// flips give the minimum a solve per choice gives.
+    #[test]
+    fn flipped_choices_match_solved_ones() {
+        let mut rng = Rng::new(77);
+        let mut saved = 0;
+        for round in 0..300 {
+            let n = 16 + rng.below(40) as usize;
+            let pairs: Vec<(usize, usize)> = (0..rng.below(2 * n as u64) + 1)
+                .map(|_| (rng.below(n as u64) as usize, rng.below(n as u64) as usize))
+                .collect();
+            let mut fast = Solver::new();
+            let mut exact = Solver::new();
+            let xs: Vec<Lit> = (0..n).map(|_| fast.new_var()).collect();
+            (0..n).for_each(|_| {
+                exact.new_var();
+            });
+            let guard = some_failing(&mut fast, &xs, &pairs);
+            some_failing(&mut exact, &xs, &pairs);
+            SOLVES.with(|c| c.set(0));
+            let found = fast.prefer_false_assuming_on_order(&[guard], &xs);
+            let solves = SOLVES.with(Cell::get);
+            assert_eq!(found, exact.prefer_false_assuming(&[guard], &xs));
+            if !found {
+                continue;
+            }
+            let got: Vec<bool> = xs.iter().map(|&x| fast.value(x)).collect();
+            let want: Vec<bool> = xs.iter().map(|&x| exact.value(x)).collect();
+            assert_eq!(got, want, "round {round}: {pairs:?}");
+            saved += usize::from(solves < SOLVES.with(Cell::get) - solves);
+        }
+        assert!(saved > 50, "fewer solves in only {saved} rounds");
+    }
 
     #[test]
     fn prefer_false_gives_lexicographic_minimum() {

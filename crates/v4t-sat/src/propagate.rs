@@ -311,7 +311,8 @@ pub(crate) struct Propagator {
     done: usize,
     /// A clause has no literal left that is not false.
     conflict: bool,
-    /// Clause occurrences visited by propagation (the budget's steps).
+    /// Clause occurrences visited by propagation, and literals looked at
+    /// by [`Propagator::flip_to_repair`] (the budget's steps).
     visited: u64,
     /// A model the facts are compared with ([`Propagator::repairing`]).
     repair: Option<Box<Repair>>,
@@ -324,6 +325,9 @@ struct Repair {
     model: Vec<bool>,
     true_lits: Vec<u32>,
     broken: usize,
+    /// Kept clauses as they became broken, some since repaired (dropped
+    /// when looked at): every broken clause is among them.
+    breaks: Vec<u32>,
 }
 
 impl Propagator {
@@ -441,10 +445,14 @@ impl Propagator {
             }
         }
         let broken = true_lits.iter().filter(|&&n| n == 0).count();
+        let breaks = (0..true_lits.len() as u32)
+            .filter(|&c| true_lits[c as usize] == 0)
+            .collect();
         self.repair = Some(Box::new(Repair {
             model,
             true_lits,
             broken,
+            breaks,
         }));
         self
     }
@@ -469,24 +477,85 @@ impl Propagator {
     /// of the clauses that agrees with the facts. Costs a look at each
     /// variable and the occurrences of those whose value changes.
     pub(crate) fn rebase(&mut self, model: &[bool]) {
-        if self.repair.is_none() {
-            return;
-        }
         for v in 0..self.value.len() {
-            let positive = Lit::from_var(v as u32);
             // The literal the new model makes true.
-            let now_true = match model.get(v) {
+            let positive = Lit::from_var(v as u32);
+            self.adopt(match model.get(v) {
                 Some(true) => positive,
                 _ => !positive,
-            };
-            if self.value[v] != 0 || self.in_model(now_true) {
+            });
+        }
+    }
+
+    /// The model compared with ([`Propagator::repairing`]) takes `lit`'s
+    /// value if its variable has no fact; the model must stay a model of
+    /// the clauses that agrees with the facts. Costs the occurrences of
+    /// the variable if its value changes.
+    fn adopt(&mut self, lit: Lit) {
+        let v = lit.var_index() as usize;
+        if self.repair.is_none() || self.value[v] != 0 || self.in_model(lit) {
+            return;
+        }
+        self.count_flip(lit, !lit);
+        if let Some(r) = self.repair.as_mut() {
+            r.model[v] = !lit.is_negated();
+        }
+    }
+
+    /// One step of local search toward a model with the facts
+    /// ([`Propagator::repairing`]): a clause false with the facts over the
+    /// model, if any, has each of its literals still unknown assumed in
+    /// turn (at most `tries`, from where `cursor` last succeeded in the
+    /// same clause), until the facts over the model are a model. The
+    /// consequences of the first such literal become the model's values,
+    /// not facts, and are returned; `None` if no literal tried repairs.
+    pub(crate) fn flip_to_repair(
+        &mut self,
+        store: Store<'_>,
+        cursor: &mut (usize, usize),
+        mut tries: usize,
+    ) -> Option<Vec<Lit>> {
+        if self.conflict || self.repairs() {
+            return None;
+        }
+        let c = self.broken_clause()?;
+        let clause = store.get(c);
+        let start = if cursor.0 == c { cursor.1 } else { 0 }.min(clause.len());
+        for k in (start..clause.len()).chain(0..start) {
+            let lit = clause[k];
+            if tries == 0 {
+                break;
+            }
+            // The literals looked at count as steps, as propagation's do.
+            self.visited += 1;
+            if self.known(lit).is_some() {
                 continue;
             }
-            self.count_flip(now_true, !now_true);
-            if let Some(r) = self.repair.as_mut() {
-                r.model[v] = !now_true.is_negated();
+            tries -= 1;
+            let mark = self.mark();
+            let repaired = self.assume(lit) && self.repairs();
+            let flipped = repaired.then(|| self.facts_since(mark).to_vec());
+            self.undo(mark);
+            if let Some(flipped) = flipped {
+                flipped.iter().for_each(|&l| self.adopt(l));
+                *cursor = (c, k);
+                return Some(flipped);
             }
         }
+        None
+    }
+
+    /// A clause false with the facts over the model
+    /// ([`Propagator::repairing`]), by position in the store.
+    fn broken_clause(&mut self) -> Option<usize> {
+        let r = self.repair.as_mut()?;
+        while let Some(&c) = r.breaks.last() {
+            if r.true_lits[c as usize] == 0 {
+                return Some(self.kept[c as usize] as usize);
+            }
+            r.breaks.pop();
+        }
+        None
     }
 
     /// Counts `lit`, a fact set or undone (`set`), in the repair counters
@@ -518,6 +587,9 @@ impl Propagator {
             r.true_lits[c] += 1;
             if r.true_lits[c] == 1 {
                 r.broken -= 1;
+                if r.broken == 0 {
+                    r.breaks.clear();
+                }
             }
         }
         for i in range(loses) {
@@ -525,6 +597,7 @@ impl Propagator {
             r.true_lits[c] -= 1;
             if r.true_lits[c] == 0 {
                 r.broken += 1;
+                r.breaks.push(c as u32);
             }
         }
     }
@@ -572,7 +645,8 @@ impl Propagator {
         self.occurs.len() as u64
     }
 
-    /// Clause occurrences visited by propagation so far.
+    /// Steps so far: clause occurrences visited by propagation, literals
+    /// looked at by [`Propagator::flip_to_repair`].
     pub(crate) fn visited(&self) -> u64 {
         self.visited
     }
@@ -702,8 +776,8 @@ mod tests {
     #[test]
     fn repairs_tells_whether_the_facts_over_the_model_are_a_model() {
         let mut rng = Rng::new(404);
-        let (mut yes, mut no) = (0, 0);
-        for round in 0..400 {
+        let (mut yes, mut no, mut flips) = (0, 0, 0);
+        for round in 0..800 {
             // Clauses of three literals: a fact that breaks one need not
             // propagate.
             let mut s = Solver::new();
@@ -720,8 +794,21 @@ mod tests {
             s.lending_store(|s, store| {
                 let mut p = super::Propagator::new(store, &facts).repairing(model.clone());
                 let mut marks = Vec::new();
+                let mut cursor = (usize::MAX, 0);
                 for _ in 0..12 {
-                    if rng.below(4) == 0 {
+                    if rng.below(5) == 0 {
+                        // One flip of the model's values, the facts kept.
+                        let facts = p.facts_since(0).to_vec();
+                        if let Some(flipped) = p.flip_to_repair(store, &mut cursor, 4) {
+                            assert_eq!(p.facts_since(0), facts, "round {round}");
+                            for l in flipped {
+                                assert!(p.known(l).is_none(), "round {round}");
+                                model[l.var_index() as usize] = !l.is_negated();
+                            }
+                            assert!(p.repairs(), "round {round}");
+                            flips += 1;
+                        }
+                    } else if rng.below(4) == 0 {
                         // Another model with the facts, compared with from
                         // now on where there is no fact.
                         if s.solve(p.facts_since(0)) {
@@ -759,8 +846,8 @@ mod tests {
             });
         }
         assert!(
-            yes > 2000 && no > 300,
-            "too one-sided: {yes} repaired, {no} not"
+            yes > 4000 && no > 400 && flips > 80,
+            "too one-sided: {yes} repaired, {no} not, {flips} flips"
         );
     }
 
