@@ -488,8 +488,9 @@ impl Propagator {
     }
 
     /// The model compared with ([`Propagator::repairing`]) takes `lit`'s
-    /// value if its variable has no fact; the model must stay a model of
-    /// the clauses that agrees with the facts. Costs the occurrences of
+    /// value if its variable has no fact. The counters stay exact whatever
+    /// the values; [`Propagator::repairs`] certifies a model only as long
+    /// as the facts over these values are one. Costs the occurrences of
     /// the variable if its value changes.
     fn adopt(&mut self, lit: Lit) {
         let v = lit.var_index() as usize;
