@@ -18,7 +18,7 @@ use v4t_yaml::{MapRef, NodeRef, Span};
 
 use super::Checker;
 use crate::load::DocId;
-use crate::types::{Builtin, Kind, TypeId};
+use crate::types::{Builtin, Kind, TypeId, TypeSystem};
 use crate::value::{self, Scalar};
 
 /// A definition as written, with the document whose names it uses.
@@ -201,22 +201,26 @@ where
     out.into_entries()
 }
 
+/// The definition nodes of type `t` and its ancestors, root-most first.
+pub fn chain_defs<'a>(ts: &TypeSystem<'a>, t: TypeId) -> Vec<DefNode<'a>> {
+    let mut chain: Vec<DefNode<'a>> = ts
+        .chain(t)
+        .filter_map(|c| {
+            let def = ts.get(c);
+            Some(DefNode {
+                node: def.def?,
+                doc: def.doc?,
+            })
+        })
+        .collect();
+    chain.reverse();
+    chain
+}
+
 impl<'t, 'a> Checker<'t, 'a> {
     /// The definition nodes of a type and its ancestors, root-most first.
     pub fn chain_defs(&self, t: TypeId) -> Vec<DefNode<'a>> {
-        let mut chain: Vec<DefNode<'a>> = self
-            .ts
-            .chain(t)
-            .filter_map(|c| {
-                let def = self.ts.get(c);
-                Some(DefNode {
-                    node: def.def?,
-                    doc: def.doc?,
-                })
-            })
-            .collect();
-        chain.reverse();
-        chain
+        chain_defs(self.ts, t)
     }
 
     /// The properties (or attributes, or another map section) of a type,

@@ -16,6 +16,7 @@ mod eval;
 mod file;
 mod funcs;
 mod groups;
+mod inherited;
 mod literals;
 mod param;
 mod paths;
@@ -82,6 +83,9 @@ pub(crate) struct Checker<'t, 'a> {
     /// The type (and function) names each document can use, by kind
     /// (computed for the first unknown name of that kind).
     names: SeededMap<(DocId, Space), Vec<String>>,
+    /// Inherited property and attribute definitions by name (built for
+    /// the first derived type that defines some).
+    inherited: Option<inherited::Inherited<'a>>,
 }
 
 impl<'t, 'a> Checker<'t, 'a> {
@@ -99,6 +103,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             origins: RefCell::default(),
             suggestions: Suggestions::default(),
             names: SeededMap::default(),
+            inherited: None,
         }
     }
 

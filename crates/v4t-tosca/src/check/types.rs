@@ -10,6 +10,7 @@ use v4t_yaml::{MapRef, NodeRef, Span};
 
 use super::defs::{is_short_form, DefNode, Param, Place, Role};
 use super::funcs::FnCtx;
+use super::inherited::{Inherited, ParentChain};
 use super::Checker;
 use crate::types::{Builtin, Kind, TypeId};
 use crate::value::{self, Scalar};
@@ -67,7 +68,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.type_version(v);
         }
         let parent = self.ts.get(t).parent;
-        let parent_chain = parent.map(|p| self.chain_defs(p)).unwrap_or_default();
+        let parent_chain = ParentChain::new(self.ts, parent);
         let saved = std::mem::take(&mut self.fctx);
         self.fctx = FnCtx {
             self_node: (kind == Kind::Node).then_some(t),
@@ -114,7 +115,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.narrowing_targets(t, l);
                 }
                 if let Some(tr) = map.get("triggers") {
-                    let parents = super::defs::collect_section(&parent_chain, "triggers");
+                    let parents = super::defs::collect_section(parent_chain.get(), "triggers");
                     self.at("triggers", |c| c.triggers(tr, &parents));
                 }
             }
@@ -165,7 +166,11 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// The property and attribute definitions of a type, refining its
     /// parent's.
-    fn type_properties_and_attributes(&mut self, map: MapRef<'a>, parent_chain: &[DefNode<'a>]) {
+    fn type_properties_and_attributes(
+        &mut self,
+        map: MapRef<'a>,
+        parent_chain: &ParentChain<'_, 'a>,
+    ) {
         for (section_key, role) in [
             ("properties", Role::Property),
             ("attributes", Role::Attribute),
@@ -173,7 +178,16 @@ impl<'t, 'a> Checker<'t, 'a> {
             let Some(node) = map.get(section_key) else {
                 continue;
             };
-            let parents = super::defs::collect_section(parent_chain, section_key);
+            let parents = match parent_chain.parent() {
+                None => Vec::new(),
+                Some(p) => {
+                    let ts = self.ts;
+                    let inherited = self.inherited.get_or_insert_with(|| Inherited::new(ts));
+                    (inherited.defs(ts, p, section_key, node)).unwrap_or_else(|| {
+                        super::defs::collect_section(parent_chain.get(), section_key)
+                    })
+                }
+            };
             self.at(section_key, |c| {
                 c.param_defs(
                     node,
@@ -189,9 +203,14 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// What a relationship type defines besides properties and attributes
     /// (§7.3): interfaces and the lists of valid targets and sources.
-    fn relationship_type(&mut self, t: TypeId, map: MapRef<'a>, parent_chain: &[DefNode<'a>]) {
+    fn relationship_type(
+        &mut self,
+        t: TypeId,
+        map: MapRef<'a>,
+        parent_chain: &ParentChain<'_, 'a>,
+    ) {
         if let Some(i) = map.get("interfaces") {
-            let parents = super::defs::collect_section(parent_chain, "interfaces");
+            let parents = super::defs::collect_section(parent_chain.get(), "interfaces");
             self.at("interfaces", |c| c.interface_defs(i, &parents));
         }
         let lists: &[(&str, Kind)] = &[
@@ -680,9 +699,9 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Node type definitions (§7.1).
-    fn node_type(&mut self, t: TypeId, map: MapRef<'a>, parent_chain: &[DefNode<'a>]) {
+    fn node_type(&mut self, t: TypeId, map: MapRef<'a>, parent_chain: &ParentChain<'_, 'a>) {
         if let Some(caps) = map.get("capabilities") {
-            let parents = super::defs::collect_section(parent_chain, "capabilities");
+            let parents = super::defs::collect_section(parent_chain.get(), "capabilities");
             self.at("capabilities", |c| {
                 c.each_entry(
                     caps,
@@ -701,12 +720,12 @@ impl<'t, 'a> Checker<'t, 'a> {
             let parents = if self.v13() {
                 Vec::new()
             } else {
-                super::defs::collect_requirements(parent_chain)
+                super::defs::collect_requirements(parent_chain.get())
             };
             self.at("requirements", |c| c.requirement_defs(reqs, &parents));
         }
         if let Some(i) = map.get("interfaces") {
-            let parents = super::defs::collect_section(parent_chain, "interfaces");
+            let parents = super::defs::collect_section(parent_chain.get(), "interfaces");
             self.at("interfaces", |c| c.interface_defs(i, &parents));
         }
         if let Some(a) = map.get("artifacts") {
@@ -1257,9 +1276,9 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Interface types (§11.1): inputs, operations, notifications; no
     /// implementations and no output mappings.
-    fn interface_type(&mut self, _t: TypeId, map: MapRef<'a>, parent_chain: &[DefNode<'a>]) {
+    fn interface_type(&mut self, _t: TypeId, map: MapRef<'a>, parent_chain: &ParentChain<'_, 'a>) {
         if let Some(i) = map.get("inputs") {
-            let parents = super::defs::collect_section(parent_chain, "inputs");
+            let parents = super::defs::collect_section(parent_chain.get(), "inputs");
             self.at("inputs", |c| {
                 c.param_defs(
                     i,
@@ -1273,14 +1292,14 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         for key in ["operations", "notifications"] {
             if let Some(ops) = map.get(key) {
-                let parents = super::defs::collect_section(parent_chain, key);
+                let parents = super::defs::collect_section(parent_chain.get(), key);
                 self.at(key, |c| {
                     c.operation_defs(ops, &parents, key, Place::InterfaceType, true)
                 });
             }
         }
         if self.v13() {
-            let parents = super::defs::collect_section(parent_chain, "operations");
+            let parents = super::defs::collect_section(parent_chain.get(), "operations");
             let parents_by_name = ByName::new(&parents);
             for (k, v) in map.iter() {
                 if !is_keyname(Entity::Type(Kind::Interface), self.grammar, k.name()) {
