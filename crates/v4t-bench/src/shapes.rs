@@ -326,6 +326,20 @@ pub const SHAPES: &[Shape] = &[
             })
         },
     },
+    Shape {
+        // One input of many values, a node per value: each value is a
+        // topology of its own, and the values are tied by "one of them".
+        name: "input-values",
+        commands: &["resolve", "analyze"],
+        generate: |n| {
+            format!(
+                "{V4T}topology_template:\n  variability:\n    inputs:\n      mode: {{type: string, default: m0}}\n  node_templates:\n{}",
+                lines(n, |i| format!(
+                    "    a{i}: {{type: tosca.nodes.Root, conditions: {{equal: [{{variability_input: mode}}, m{i}]}}}}"
+                )),
+            )
+        },
+    },
 ];
 
 /// `n` boolean inputs (true by default), the constraints `constraint(i)`
