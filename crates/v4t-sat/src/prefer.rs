@@ -182,12 +182,13 @@ impl Solver {
             return fixed;
         }
         choices.push(lit);
-        #[cfg(test)]
-        if !self.value(lit) {
-            tests::SOLVES.with(|n| n.set(n.get() + 1));
-        }
         // The current model already satisfies the choices plus `lit`.
-        if self.value(lit) || self.solve_raw(choices) {
+        if self.value(lit) {
+            return true;
+        }
+        #[cfg(test)]
+        tests::SOLVES.with(|n| n.set(n.get() + 1));
+        if self.solve_raw(choices) {
             return true;
         }
         choices.pop();
@@ -217,7 +218,7 @@ impl LocalSearch<'_> {
         }
         let before = p.visited();
         let flipped = p.flip_to_repair(self.store, &mut self.cursor, Self::TRIES);
-        self.budget = (self.budget).saturating_sub(p.visited() - before + 1);
+        self.budget = self.budget.saturating_sub(p.visited() - before + 1);
         flipped
     }
 }
@@ -231,6 +232,17 @@ mod tests {
     thread_local! {
         /// Solves of a choice ([`Solver::choose`]) on this thread.
         pub(super) static SOLVES: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Two solvers of `n` variables numbered alike, and the variables.
+    fn numbered_alike(n: usize) -> (Solver, Solver, Vec<Lit>) {
+        let mut first = Solver::new();
+        let mut second = Solver::new();
+        let vars: Vec<Lit> = (0..n).map(|_| first.new_var()).collect();
+        (0..n).for_each(|_| {
+            second.new_var();
+        });
+        (first, second, vars)
     }
 
     /// "Some constraint fails" over constraints `!x_i or x_j`, each behind
@@ -290,12 +302,7 @@ mod tests {
             let pairs: Vec<(usize, usize)> = (0..rng.below(2 * n as u64) + 1)
                 .map(|_| (rng.below(n as u64) as usize, rng.below(n as u64) as usize))
                 .collect();
-            let mut fast = Solver::new();
-            let mut exact = Solver::new();
-            let xs: Vec<Lit> = (0..n).map(|_| fast.new_var()).collect();
-            (0..n).for_each(|_| {
-                exact.new_var();
-            });
+            let (mut fast, mut exact, xs) = numbered_alike(n);
             let guard = some_failing(&mut fast, &xs, &pairs);
             some_failing(&mut exact, &xs, &pairs);
             SOLVES.with(|c| c.set(0));
@@ -361,16 +368,11 @@ mod tests {
         let mut found_some = 0;
         for round in 0..1500 {
             let n = 14 + rng.below(30) as usize;
-            let mut s = Solver::new();
-            let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+            // The same problem twice.
+            let (mut s, mut exact, vars) = numbered_alike(n);
             let k = rng.below(2 * n as u64) as usize;
             let cnf = random_cnf(&mut rng, &vars, k);
             cnf.iter().for_each(|c| s.add_clause(c));
-            // The same problem again, numbered alike.
-            let mut exact = Solver::new();
-            (0..n).for_each(|_| {
-                exact.new_var();
-            });
             cnf.iter().for_each(|c| exact.add_clause(c));
             let (order, base) = order_and_base(&mut rng, &vars);
             let found = s.prefer_false_assuming_on_order(&base, &order);

@@ -26,9 +26,10 @@ pub(crate) struct Inherited<'a> {
     /// (first visit, last descendant's visit) and its depth; `None` where
     /// the chain of parents has a cycle (it reaches no root).
     walk: Vec<Option<(u32, u32, u32)>>,
-    /// Per section (index into [`SECTIONS`]) and name: the types whose own
-    /// section defines it, in the order of the type system.
-    defined: SeededMap<(usize, &'a str), Vec<TypeId>>,
+    /// Per section (index into [`SECTIONS`]) and name: the definitions of
+    /// it in types' own sections, with their types, in the order of the
+    /// type system and, within a type, as written.
+    defined: SeededMap<(usize, &'a str), Vec<(TypeId, DefNode<'a>)>>,
 }
 
 impl<'a> Inherited<'a> {
@@ -65,20 +66,19 @@ impl<'a> Inherited<'a> {
                 }
             }
         }
-        let mut defined: SeededMap<(usize, &'a str), Vec<TypeId>> = SeededMap::default();
+        let mut defined: SeededMap<(usize, &'a str), Vec<(TypeId, DefNode<'a>)>> =
+            SeededMap::default();
         for (i, t) in ts.types.iter().enumerate() {
-            let (Some(def), Some(_)) = (t.def, t.doc) else {
+            let (Some(def), Some(doc)) = (t.def, t.doc) else {
                 continue;
             };
             for (s, section) in SECTIONS.iter().enumerate() {
                 let Some(map) = def.get(section).and_then(NodeRef::as_map) else {
                     continue;
                 };
-                for (k, _) in map.iter() {
-                    let types = defined.entry((s, k.name())).or_default();
-                    if types.last() != Some(&TypeId(i as u32)) {
-                        types.push(TypeId(i as u32));
-                    }
+                for (k, node) in map.iter() {
+                    (defined.entry((s, k.name())).or_default())
+                        .push((TypeId(i as u32), DefNode { node, doc }));
                 }
             }
         }
@@ -91,43 +91,30 @@ impl<'a> Inherited<'a> {
     /// (the caller merges the chain then).
     pub(crate) fn defs(
         &self,
-        ts: &TypeSystem<'a>,
         parent: TypeId,
         section: &str,
         own: NodeRef<'a>,
     ) -> Option<Vec<(&'a str, Param<'a>)>> {
         let s = SECTIONS.iter().position(|&x| x == section)?;
         let (enter, exit, _) = (*self.walk.get(parent.index())?)?;
-        let place = |t: TypeId| self.walk.get(t.index()).copied().flatten();
         let mut out = Vec::new();
         for (k, _) in own.as_map().into_iter().flat_map(|m| m.iter()) {
             let name = k.name();
-            let Some(types) = self.defined.get(&(s, name)) else {
+            let Some(found) = self.defined.get(&(s, name)) else {
                 continue;
             };
-            // The ancestors of `parent` (itself included), root-most first.
-            let mut ancestors: Vec<(u32, TypeId)> = (types.iter())
-                .filter_map(|&t| {
-                    let (e, x, depth) = place(t)?;
-                    (e <= enter && exit <= x).then_some((depth, t))
+            // Those of `parent` and its ancestors, root-most first (each
+            // depth one type; stable, so a type's own order stays).
+            let mut ancestors: Vec<(u32, DefNode<'a>)> = (found.iter())
+                .filter_map(|&(t, def)| {
+                    let (e, x, depth) = self.walk.get(t.index()).copied().flatten()?;
+                    (e <= enter && exit <= x).then_some((depth, def))
                 })
                 .collect();
-            ancestors.sort_unstable();
-            let mut defs = Vec::new();
-            for (_, t) in ancestors {
-                let def = ts.get(t);
-                let (Some(node), Some(doc)) = (def.def, def.doc) else {
-                    continue;
-                };
-                let entries = node.get(section).and_then(NodeRef::as_map);
-                for (k, v) in entries.into_iter().flat_map(|m| m.iter()) {
-                    if k.name() == name {
-                        defs.push(DefNode { node: v, doc });
-                    }
-                }
-            }
+            ancestors.sort_by_key(|&(depth, _)| depth);
             // A name written twice is found first where it is written first.
-            if !defs.is_empty() {
+            if !ancestors.is_empty() {
+                let defs = ancestors.into_iter().map(|(_, def)| def).collect();
                 out.push((name, Param { defs }));
             }
         }
@@ -231,7 +218,7 @@ mod tests {
                         continue;
                     };
                     let merged = collect_section(&chain_defs(&ts, parent), section);
-                    let Some(got) = inherited.defs(&ts, parent, section, own) else {
+                    let Some(got) = inherited.defs(parent, section, own) else {
                         // A cycle: the caller merges the chain.
                         continue;
                     };

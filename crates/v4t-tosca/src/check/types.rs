@@ -183,7 +183,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Some(p) => {
                     let ts = self.ts;
                     let inherited = self.inherited.get_or_insert_with(|| Inherited::new(ts));
-                    (inherited.defs(ts, p, section_key, node)).unwrap_or_else(|| {
+                    inherited.defs(p, section_key, node).unwrap_or_else(|| {
                         super::defs::collect_section(parent_chain.get(), section_key)
                     })
                 }
