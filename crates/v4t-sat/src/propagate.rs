@@ -534,16 +534,23 @@ impl Propagator {
             }
             tries -= 1;
             let mark = self.mark();
-            let repaired = self.assume(lit) && self.repairs();
-            let flipped = repaired.then(|| self.facts_since(mark).to_vec());
-            self.undo(mark);
-            if let Some(flipped) = flipped {
-                flipped.iter().for_each(|&l| self.adopt(l));
+            if self.assume(lit) && self.repairs() {
                 *cursor = (c, k);
-                return Some(flipped);
+                return Some(self.adopt_since(mark));
             }
+            self.undo(mark);
         }
         None
+    }
+
+    /// Makes the facts since `mark`, which repair the model compared with
+    /// ([`Propagator::repairs`]), that model's values instead of facts, and
+    /// returns them: the model moves to the one they certify.
+    pub(crate) fn adopt_since(&mut self, mark: usize) -> Vec<Lit> {
+        let facts = self.facts_since(mark).to_vec();
+        self.undo(mark);
+        facts.iter().for_each(|&l| self.adopt(l));
+        facts
     }
 
     /// A clause false with the facts over the model
