@@ -80,6 +80,9 @@ pub(crate) struct FamilyInputs<'a> {
     expression_reads: SeededMap<String, Vec<usize>>,
     /// The literal of each value expression encoded (by [`identity`]).
     encoded: SeededMap<(usize, u32), Lit>,
+    /// Per domain, its values' positions by value, built on first use
+    /// ([`Self::value_literal`]).
+    value_index: Vec<Option<SeededMap<ValueKey, usize>>>,
     failures: Vec<Failure>,
 }
 
@@ -173,6 +176,7 @@ impl<'a> FamilyInputs<'a> {
                 undeclared,
             });
         }
+        let value_index = vec![None; domains.len()];
         FamilyInputs {
             definitions,
             expressions: section("expressions"),
@@ -182,6 +186,7 @@ impl<'a> FamilyInputs<'a> {
             base,
             expression_reads: SeededMap::default(),
             encoded: SeededMap::default(),
+            value_index,
             failures: Vec::new(),
         }
     }
@@ -193,6 +198,17 @@ impl<'a> FamilyInputs<'a> {
         if let Some(&l) = self.encoded.get(&key) {
             return Ok(l);
         }
+        let l = match self.input_equal_to_constant(expr) {
+            Some((input, constant)) => self.value_literal(input, &constant, sat),
+            None => self.by_evaluation(expr, sat)?,
+        };
+        self.encoded.insert(key, l);
+        Ok(l)
+    }
+
+    /// [`Self::encode`] by evaluating `expr` under every combination of the
+    /// values of the inputs it reads.
+    fn by_evaluation(&mut self, expr: NodeRef<'_>, sat: &mut Solver) -> Result<Lit> {
         let mut reads = Vec::new();
         self.reads(expr, &mut reads, &mut Vec::new());
         reads.sort_unstable();
@@ -248,9 +264,57 @@ impl<'a> FamilyInputs<'a> {
                 *c = 0;
             }
         }
-        let l = sat.or(&true_terms);
-        self.encoded.insert(key, l);
-        Ok(l)
+        Ok(sat.or(&true_terms))
+    }
+
+    /// The input and the constant of `{equal: [{variability_input: NAME},
+    /// c]}` (either way round) for a declared input and a constant `c`
+    /// that can be mentioned (see [`scalar`]). Such a comparison is true
+    /// exactly at the domain value equal to `c`, strictly as `equal`
+    /// compares scalars, and never fails; finding that value by a lookup
+    /// instead of evaluating at each value keeps an input of many values,
+    /// one condition per value, linear to encode.
+    fn input_equal_to_constant(&self, expr: NodeRef<'_>) -> Option<(usize, Value)> {
+        let map = expr.as_map().filter(|m| m.len() == 1)?;
+        let (op, arg) = map.iter().next()?;
+        if ValueOp::parse(op.name()) != Some(ValueOp::Equal) {
+            return None;
+        }
+        let ValueRef::Seq(items) = arg.value() else {
+            return None;
+        };
+        let [a, b] = [items.get(0)?, items.get(1)?];
+        if items.len() != 2 {
+            return None;
+        }
+        let input = |n: NodeRef<'_>| {
+            let m = n.as_map().filter(|m| m.len() == 1)?;
+            let name = m.get(ValueOp::VariabilityInput.name())?.as_str()?;
+            self.definitions?.get(name).filter(|d| d.is_defined())?;
+            self.by_name.get(name).copied()
+        };
+        match (input(a), input(b)) {
+            (Some(i), None) => Some((i, scalar(b.value())?)),
+            (None, Some(i)) => Some((i, scalar(a.value())?)),
+            _ => None,
+        }
+    }
+
+    /// The literal of "input `i` has the value `constant`": its domain
+    /// value's literal, false if the domain has none (its type or
+    /// constraints reject the constant). Domains index their values on
+    /// first use.
+    fn value_literal(&mut self, i: usize, constant: &Value, sat: &mut Solver) -> Lit {
+        let domain = &self.domains[i];
+        let index = self.value_index[i].get_or_insert_with(|| {
+            (domain.values.iter().enumerate())
+                .filter_map(|(at, v)| Some((ValueKey::of(v)?, at)))
+                .collect()
+        });
+        match ValueKey::of(constant).and_then(|k| index.get(&k)) {
+            Some(&at) => domain.lits[at],
+            None => sat.constant(false),
+        }
     }
 
     /// Records a failing combination, after those found before it: a
@@ -421,6 +485,26 @@ fn mention(list: &mut Vec<Value>, v: &Value) {
     }
 }
 
+/// A mentionable value as a key that is equal exactly where [`same`] is
+/// (a number by its bits, with `-0` as `0`).
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum ValueKey {
+    Bool(bool),
+    Number(u64),
+    String(String),
+}
+
+impl ValueKey {
+    fn of(v: &Value) -> Option<ValueKey> {
+        match v {
+            Value::Bool(b) => Some(ValueKey::Bool(*b)),
+            Value::Number(n) if !n.is_nan() => Some(ValueKey::Number((n + 0.0).to_bits())),
+            Value::String(s) => Some(ValueKey::String(s.clone())),
+            _ => None,
+        }
+    }
+}
+
 fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x == y,
@@ -483,4 +567,113 @@ fn domain(ty: Option<&str>, mentioned: Vec<Value>) -> Vec<(Value, bool)> {
         values.push((Value::String(other), true));
     }
     values
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FamilyInputs;
+    use v4t_sat::Solver;
+    use v4t_yaml::{Node, NodeRef};
+
+    /// Inputs of every kind of domain; the conditions mention values so
+    /// that the domains hold them, and `size`'s constraint rejects one.
+    const TEMPLATE: &str = "\
+tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  variability:
+    inputs:
+      mode: {type: string, default: b}
+      size: {type: integer, constraints: [{less_than: 3}]}
+      ratio: {type: float}
+      flag: {type: boolean}
+      any: {}
+      unset: {type: string}
+  node_templates:
+    a:
+      type: tosca.nodes.Root
+      conditions:
+        - {equal: [{variability_input: mode}, a]}
+        - {equal: [{variability_input: size}, 2]}
+        - {equal: [5, {variability_input: size}]}
+        - {equal: [{variability_input: ratio}, -0.5]}
+        - {equal: [{variability_input: any}, '1']}
+        - {equal: [{variability_input: any}, 1]}
+";
+
+    /// `{equal: [input, constant]}` (either way round) comes out of the
+    /// lookup exactly as out of evaluating it at each domain value: for
+    /// every input, constants of each kind, in the domain or not.
+    #[test]
+    fn comparisons_with_a_constant_match_their_evaluation() {
+        let mut sources = crate::Sources::new();
+        let prepared = crate::testing::prepare(&mut sources, TEMPLATE).expect("prepares");
+        let types = prepared.files.system();
+        let doc = NodeRef::from(&prepared.doc);
+        let mut sat = Solver::new();
+        let mut inputs = FamilyInputs::new(doc, &prepared.graph, &types, &mut sat, 0.0);
+        let constants = [
+            "a", "b", "other", "''", "'1'", "'2'", "0", "-0.0", "1", "2", "5", "-0.5", "2.5",
+            "1e300", "true", "false",
+        ];
+        // All kept alive: encoded expressions are cached by address.
+        let mut exprs = Vec::new();
+        for input in ["mode", "size", "ratio", "flag", "any", "unset"] {
+            for constant in constants {
+                for text in [
+                    format!("{{equal: [{{variability_input: {input}}}, {constant}]}}"),
+                    format!("{{equal: [{constant}, {{variability_input: {input}}}]}}"),
+                ] {
+                    let expr: Node = v4t_yaml::parse(&text, v4t_yaml::SourceId(0)).expect("parses");
+                    exprs.push((input, text, expr));
+                }
+            }
+        }
+        let mut compared = 0;
+        for (input, text, expr) in &exprs {
+            let expr = NodeRef::from(expr);
+            assert!(inputs.input_equal_to_constant(expr).is_some(), "{text}");
+            let looked_up = inputs.encode(expr, &mut sat).expect("encodes");
+            let evaluated = inputs.by_evaluation(expr, &mut sat).expect("evaluates");
+            let domain = &inputs.domains[inputs.by_name[*input]];
+            for (value, &lit) in domain.values.iter().zip(&domain.lits) {
+                assert!(sat.solve(&[lit]), "{text} at {value:?}");
+                let (a, b) = (sat.value(looked_up), sat.value(evaluated));
+                assert_eq!(a, b, "{text} at {value:?}");
+                compared += usize::from(a);
+            }
+        }
+        // Some comparisons hold somewhere: the domains hold the constants.
+        assert!(compared >= 20, "{compared} true comparisons");
+    }
+
+    /// Other expressions are evaluated: more than two items, an operator
+    /// other than `equal`, an undeclared input, a constant that is a list.
+    #[test]
+    fn other_comparisons_are_evaluated() {
+        let mut sources = crate::Sources::new();
+        let prepared = crate::testing::prepare(&mut sources, TEMPLATE).expect("prepares");
+        let types = prepared.files.system();
+        let mut sat = Solver::new();
+        let inputs = FamilyInputs::new(
+            (&prepared.doc).into(),
+            &prepared.graph,
+            &types,
+            &mut sat,
+            0.0,
+        );
+        for text in [
+            "{equal: [{variability_input: mode}, a, a]}",
+            "{greater: [{variability_input: size}, 2]}",
+            "{equal: [{variability_input: nothing}, a]}",
+            "{equal: [{variability_input: mode}, [a]]}",
+            "{equal: [{variability_input: mode}, {variability_input: any}]}",
+            "{equal: [{variability_input: mode}, a], not: true}",
+        ] {
+            let expr: Node = v4t_yaml::parse(text, v4t_yaml::SourceId(0)).expect("parses");
+            assert!(
+                inputs.input_equal_to_constant((&expr).into()).is_none(),
+                "{text}"
+            );
+        }
+    }
 }
