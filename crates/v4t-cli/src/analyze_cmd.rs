@@ -281,7 +281,10 @@ pub fn text(sources: &Sources, a: &Analysis) -> String {
     excluded_lines(sources, a, &mut line);
     let (undeclared, failing): (Vec<&FailureGroup>, Vec<&FailureGroup>) =
         a.failures.iter().partition(|f| f.undeclared);
-    if failing.is_empty() {
+    if failing.is_empty() && !a.valid.exact {
+        // Counting stopped: failing configurations may exist unshown.
+        line("failing configurations: none found (counting stopped at its budget)".to_string());
+    } else if failing.is_empty() {
         line("failing configurations: none".to_string());
     } else {
         line("failing configurations:".to_string());
@@ -326,4 +329,48 @@ pub fn text(sources: &Sources, a: &Analysis) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use v4t::analyze::{analyze, AnalyzeOptions};
+    use v4t::{NoFiles, Sources};
+
+    /// Where counting stops at its budget, no failing configuration shown
+    /// is not "none": the report says none was found.
+    #[test]
+    fn failures_not_found_within_the_budget_are_not_none() {
+        let mut text = String::from(
+            "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    inputs:\n      mode: {type: string}\n  node_templates:\n",
+        );
+        for i in 0..60 {
+            text.push_str(&format!(
+                "    n{i}:\n      type: tosca.nodes.Root\n      conditions: {{equal: [{{variability_input: mode}}, m{i}]}}\n"
+            ));
+        }
+        let report = |steps: u64| {
+            let mut options = AnalyzeOptions::default();
+            options.budget.steps = steps;
+            let mut sources = Sources::new();
+            let id = sources.add("template.yaml", &text);
+            let analysis = analyze(&mut sources, id, &mut NoFiles, &options).expect("analyses");
+            super::text(&sources, &analysis)
+        };
+        let stopped = report(2_000);
+        assert!(
+            stopped.contains("valid configurations: at least"),
+            "{stopped}"
+        );
+        assert!(
+            stopped
+                .contains("failing configurations: none found (counting stopped at its budget)\n"),
+            "{stopped}"
+        );
+        let counted = report(AnalyzeOptions::default().budget.steps);
+        assert!(counted.contains("valid configurations: 61\n"), "{counted}");
+        assert!(
+            counted.contains("failing configurations: none\n"),
+            "{counted}"
+        );
+    }
 }

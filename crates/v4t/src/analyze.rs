@@ -708,11 +708,14 @@ impl<'o> Family<'o> {
             return Vec::new();
         }
         let exact = solvable.exact && failed.exact;
+        let error = crate::solve::unsatisfiable();
+        if !exact {
+            return self.unsolvable_shown(domains, &error);
+        }
         let total = Count {
             value: unsolvable,
             exact,
         };
-        let error = crate::solve::unsatisfiable();
         let group = |f: &mut Self, d: &mut DomainSolver, configurations, (fd, ff), undeclared| {
             let (witness, conflict) = f.unsolvable_witness(d, (fd, ff)).unzip();
             FailureGroup {
@@ -752,6 +755,36 @@ impl<'o> Family<'o> {
         out
     }
 
+    /// [`Self::unsolvable`] where a count ran out of its budget: the
+    /// configurations less the failing and the solvable ones is then no
+    /// lower bound (the solvable ones may be more), so each group, with or
+    /// without undeclared values, is claimed only with a configuration
+    /// shown to have no solution, as "at least 1".
+    fn unsolvable_shown(&mut self, domains: &mut DomainSolver, error: &Error) -> Vec<FailureGroup> {
+        let groups = if self.no_other == self.sat.truth() {
+            vec![((domains.sat.truth(), self.sat.truth()), false)]
+        } else {
+            let (fd, ff) = (domains.no_other, self.no_other);
+            vec![((fd, ff), false), ((!fd, !ff), true)]
+        };
+        let one = Count {
+            value: Natural::ONE,
+            exact: false,
+        };
+        (groups.into_iter())
+            .filter_map(|(lits, undeclared)| {
+                let (witness, conflict) = self.unsolvable_witness(domains, lits)?;
+                Some(FailureGroup {
+                    error: error.clone(),
+                    configurations: one.clone(),
+                    witness: Some(witness),
+                    conflict: Some(conflict),
+                    undeclared,
+                })
+            })
+            .collect()
+    }
+
     /// The configurations with a solution that the declared constraints
     /// rule out, with why the smallest of them is; afterwards the problem
     /// requires the constraints.
@@ -769,11 +802,11 @@ impl<'o> Family<'o> {
         let allowed = self.sat.count(&[declared], &self.input_lits, &budget);
         self.allowed = Some(allowed.clone());
         let ruled_out = solvable.value.checked_sub(&allowed.value);
-        let exclusion = ruled_out.filter(|n| !n.is_zero()).map(|value| {
-            let configurations = Count {
-                value,
-                exact: solvable.exact && allowed.exact,
-            };
+        let exact = solvable.exact && allowed.exact;
+        // Where a count ran out, the difference is no bound at all (either
+        // count may be short): a witness is looked for all the same.
+        let ruled_out = if exact { ruled_out } else { Some(Natural::ONE) };
+        let exclusion = ruled_out.filter(|n| !n.is_zero()).and_then(|value| {
             // Where the inputs decide the constraints, a configuration with
             // a solution is ruled out exactly when its solution violates
             // them: one satisfiability question per prefix instead of two
@@ -807,6 +840,29 @@ impl<'o> Family<'o> {
                     wider > self.sat.count(&narrower, &self.input_lits, &budget).value
                 }),
             };
+            // Where a count ran out, the exclusion is claimed only with a
+            // configuration shown to be ruled out, as "at least 1".
+            let configurations = if exact {
+                Count { value, exact }
+            } else {
+                let values = |c: &Vec<usize>| -> Vec<Lit> {
+                    (c.iter().zip(&self.inputs))
+                        .map(|(&v, d)| d.lits[v])
+                        .collect()
+                };
+                let shown = chosen.as_ref().map(values).is_some_and(|mut values| {
+                    let solvable = self.sat.solve(&values);
+                    values.push(declared);
+                    solvable && !self.sat.solve(&values)
+                });
+                if !shown {
+                    return None;
+                }
+                Count {
+                    value: Natural::ONE,
+                    exact: false,
+                }
+            };
             let (witness, reasons) = match chosen {
                 Some(chosen) => {
                     let reasons = self.why_ruled_out(doc, &chosen);
@@ -814,12 +870,12 @@ impl<'o> Family<'o> {
                 }
                 None => (None, Vec::new()),
             };
-            Exclusion {
+            Some(Exclusion {
                 by: Excluder::Constraints,
                 configurations,
                 witness,
                 reasons,
-            }
+            })
         });
         self.sat.require(declared);
         exclusion

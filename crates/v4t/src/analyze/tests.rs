@@ -1287,3 +1287,102 @@ topology_template:
     }
     assert!(prepared > 30, "only {prepared} of 40 templates prepare");
 }
+
+/// Where counting runs out of its budget, the configurations less the
+/// solvable ones are no lower bound: failing configurations are claimed
+/// only where a configuration is shown to fail. None where every one has a
+/// solution (all 61 values of `mode` here), "at least 1" with the one
+/// value that has none.
+#[test]
+fn counts_that_run_out_claim_only_failures_shown() {
+    let text = |unsolvable: bool| {
+        let mut text = String::from(
+            "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    options: {required_hosting_constraint: true}\n    inputs:\n      mode: {type: string}\n  node_templates:\n",
+        );
+        for i in 0..60 {
+            text.push_str(&format!(
+                "    n{i}:\n      type: tosca.nodes.Root\n      conditions: {{equal: [{{variability_input: mode}}, m{i}]}}\n"
+            ));
+        }
+        if unsolvable {
+            // Present with m7, and never hosted.
+            text.push_str("    bad:\n      type: tosca.nodes.Root\n      conditions: {equal: [{variability_input: mode}, m7]}\n      requirements:\n        - host: {node: n8, conditions: false}\n");
+        }
+        text
+    };
+    let options = AnalyzeOptions {
+        budget: v4t_sat::CountBudget {
+            steps: 2_000,
+            ..v4t_sat::CountBudget::default()
+        },
+        ..AnalyzeOptions::default()
+    };
+    let analysis = |text: &str| {
+        let mut sources = Sources::new();
+        let id = sources.add("template.yaml", text);
+        analyze(&mut sources, id, &mut NoFiles, &options).expect("analyses")
+    };
+    let solvable = analysis(&text(false));
+    assert!(!solvable.valid.exact, "the budget runs out");
+    assert!(solvable.failures.is_empty(), "{:?}", solvable.failures);
+    let one = analysis(&text(true));
+    assert!(!one.valid.exact, "the budget runs out");
+    // (n8, the host that never is, fails a check of its own with m8.)
+    let unsolvable: Vec<_> = (one.failures.iter())
+        .filter(|g| g.error.message == "Could not solve")
+        .collect();
+    let [group] = &unsolvable[..] else {
+        panic!("one group: {:?}", one.failures);
+    };
+    assert_eq!(group.configurations.value, super::Natural::ONE);
+    assert!(!group.configurations.exact);
+    let witness = group.witness.as_ref().expect("a witness");
+    assert_eq!(format!("{witness:?}"), r#"[("mode", String("m7"))]"#);
+}
+
+/// The same for configurations the declared constraints rule out: none
+/// where a constraint never bites, "at least 1" where it rules out one.
+#[test]
+fn counts_that_run_out_claim_only_exclusions_shown() {
+    let text = |constraint: &str| {
+        let mut text = format!(
+            "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    inputs:\n      mode: {{type: string}}\n    constraints:\n      - {constraint}\n  node_templates:\n"
+        );
+        for i in 0..60 {
+            text.push_str(&format!(
+                "    n{i}:\n      type: tosca.nodes.Root\n      conditions: {{equal: [{{variability_input: mode}}, m{i}]}}\n"
+            ));
+        }
+        text
+    };
+    let options = AnalyzeOptions {
+        budget: v4t_sat::CountBudget {
+            steps: 2_000,
+            ..v4t_sat::CountBudget::default()
+        },
+        ..AnalyzeOptions::default()
+    };
+    let analysis = |text: &str| {
+        let mut sources = Sources::new();
+        let id = sources.add("template.yaml", text);
+        analyze(&mut sources, id, &mut NoFiles, &options).expect("analyses")
+    };
+    let by_constraints = |a: &Analysis| -> Vec<super::Exclusion> {
+        (a.excluded.iter())
+            .filter(|e| e.by == super::Excluder::Constraints)
+            .cloned()
+            .collect()
+    };
+    let never = analysis(&text("{not: {and: [node.n1, node.n2]}}"));
+    assert!(!never.valid.exact, "the budget runs out");
+    assert!(by_constraints(&never).is_empty(), "{:?}", never.excluded);
+    let one = analysis(&text("{not: node.n7}"));
+    assert!(!one.valid.exact, "the budget runs out");
+    let [exclusion] = &by_constraints(&one)[..] else {
+        panic!("one exclusion: {:?}", one.excluded);
+    };
+    assert_eq!(exclusion.configurations.value, super::Natural::ONE);
+    assert!(!exclusion.configurations.exact);
+    let witness = exclusion.witness.as_ref().expect("a witness");
+    assert_eq!(format!("{witness:?}"), r#"[("mode", String("m7"))]"#);
+}
