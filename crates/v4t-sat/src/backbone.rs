@@ -150,13 +150,14 @@ const GUESS_AFTER: usize = 16;
 /// Deciding a literal by propagation over the last model instead of a
 /// solve. Where every model fixes many variables at once (one value of an
 /// input of many values fixes all the others), each solve costs the whole
-/// problem and frees one literal (each new value's element); assuming the literal's other value on
-/// top of the level-0 facts costs its consequences, and either conflicts
-/// (the literal is implied) or gives facts that with the model's values
-/// elsewhere are a model (the literals they flip are free). Where neither
-/// happens, the literal is solved as before; once such misses outnumber
-/// the literals decided twice over (plus [`Guess::SLACK`]), propagation is
-/// not tried any more, so it costs little where it does not help.
+/// problem and frees one literal (the new value's element); assuming the
+/// literal's other value on top of the level-0 facts costs its
+/// consequences, and either conflicts (the literal is implied) or gives
+/// facts that with the model's values elsewhere are a model (the literals
+/// they flip are free). Where neither happens, the literal is solved as
+/// before; once such misses outnumber the literals decided twice over
+/// (plus [`Guess::SLACK`]), propagation is not tried any more, so it costs
+/// little where it does not help.
 struct Guess {
     p: Propagator,
     /// The literals' positions by variable: the first, then the next.

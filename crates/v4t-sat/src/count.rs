@@ -990,8 +990,6 @@ mod tests {
         }
     }
 
-    /// Gates add auxiliary variables outside the projection: the count over
-    /// the inputs is the number of input assignments making the formula true.
     /// One input of many values, each value a projected element, and one
     /// value without an element: deciding an element true fixes every
     /// other value by propagation, so after the first few such decisions
@@ -1013,6 +1011,8 @@ mod tests {
         assert!(checks < 40, "{checks} checks");
     }
 
+    /// Gates add auxiliary variables outside the projection: the count over
+    /// the inputs is the number of input assignments making the formula true.
     #[test]
     fn counts_through_gates() {
         let mut rng = Rng::new(8);

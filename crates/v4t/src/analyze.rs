@@ -43,6 +43,11 @@ use v4t_sat::{Implied, Lit, Solver};
 use v4t_yaml::hash::SeededMap;
 use v4t_yaml::{Map, Node, NodeRef, Value};
 
+/// Prefixes the search for a configuration with no solution asks about
+/// once counting has run out of its budget ([`Family::unsolvable_shown`]):
+/// the search then goes on no longer than a few more seconds of work
+/// (an input of 3,000 values: 256 of its values, not all).
+const WITNESS_QUESTIONS_PAST_BUDGET: usize = 256;
 /// What to analyse with.
 #[derive(Clone, Debug)]
 pub struct AnalyzeOptions {
@@ -717,7 +722,7 @@ impl<'o> Family<'o> {
             exact,
         };
         let group = |f: &mut Self, d: &mut DomainSolver, configurations, (fd, ff), undeclared| {
-            let (witness, conflict) = f.unsolvable_witness(d, (fd, ff)).unzip();
+            let (witness, conflict) = f.unsolvable_witness(d, (fd, ff), usize::MAX).unzip();
             FailureGroup {
                 error: error.clone(),
                 configurations,
@@ -755,11 +760,12 @@ impl<'o> Family<'o> {
         out
     }
 
-    /// [`Self::unsolvable`] where a count ran out of its budget: the
-    /// configurations less the failing and the solvable ones is then no
-    /// lower bound (the solvable ones may be more), so each group, with or
-    /// without undeclared values, is claimed only with a configuration
-    /// shown to have no solution, as "at least 1".
+    /// [`Self::unsolvable`] where a count ran out of its budget: the number
+    /// of configurations less the failing and the solvable ones is then no
+    /// lower bound (there may be more solvable ones than counted), so each
+    /// group, with or without undeclared values, is claimed only with a
+    /// configuration shown to have no solution (a minimal core), as "at
+    /// least 1".
     fn unsolvable_shown(&mut self, domains: &mut DomainSolver, error: &Error) -> Vec<FailureGroup> {
         let groups = if self.no_other == self.sat.truth() {
             vec![((domains.sat.truth(), self.sat.truth()), false)]
@@ -773,7 +779,8 @@ impl<'o> Family<'o> {
         };
         (groups.into_iter())
             .filter_map(|(lits, undeclared)| {
-                let (witness, conflict) = self.unsolvable_witness(domains, lits)?;
+                let (witness, conflict) =
+                    self.unsolvable_witness(domains, lits, WITNESS_QUESTIONS_PAST_BUDGET)?;
                 Some(FailureGroup {
                     error: error.clone(),
                     configurations: one.clone(),
@@ -1063,18 +1070,29 @@ impl<'o> Family<'o> {
     /// without failures before solving (over the domains) that has no
     /// solution (over the problem). With it, the subset-minimal part of it
     /// that has no solution. `None` if a count was only a lower bound and
-    /// the search went wrong.
+    /// the search went wrong, or after `questions` questions about prefixes
+    /// (a configuration's own are two solves, a shorter prefix's two counts).
     fn unsolvable_witness(
         &mut self,
         domains: &mut DomainSolver,
         (fd, ff): (Lit, Lit),
+        mut questions: usize,
     ) -> Option<(Named, Named)> {
         let budget = self.options.budget;
         let chosen = first_difference(&self.inputs, &mut |prefix| {
+            // Past the last question, no prefix leads to a witness.
+            let Some(left) = questions.checked_sub(1) else {
+                return false;
+            };
+            questions = left;
             let mut in_domains = vec![!domains.failed, fd];
             in_domains.extend(prefix.iter().map(|&(i, v)| domains.lits[i][v]));
             let mut in_problem = vec![ff];
             in_problem.extend(prefix.iter().map(|&(i, v)| self.inputs[i].lits[v]));
+            if prefix.len() == self.inputs.len() {
+                // One configuration: the two counts are two solves.
+                return domains.sat.solve(&in_domains) && !self.sat.solve(&in_problem);
+            }
             let candidates = domains.sat.count(&in_domains, &domains.all, &budget).value;
             candidates > self.sat.count(&in_problem, &self.input_lits, &budget).value
         })?;
