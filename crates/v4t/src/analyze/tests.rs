@@ -1288,6 +1288,33 @@ topology_template:
     assert!(prepared > 30, "only {prepared} of 40 templates prepare");
 }
 
+/// A template of `header` (up to `node_templates:`) and 60 nodes `n_i`,
+/// each present when the input `mode` is `m_i`.
+fn one_node_per_value(header: &str) -> String {
+    let mut text = header.to_string();
+    for i in 0..60 {
+        text.push_str(&format!(
+            "    n{i}:\n      type: tosca.nodes.Root\n      conditions: {{equal: [{{variability_input: mode}}, m{i}]}}\n"
+        ));
+    }
+    text
+}
+
+/// The analysis of `text` with a counting budget of 2,000 steps, which
+/// [`one_node_per_value`]'s templates exceed.
+fn analyzed_past_budget(text: &str) -> Analysis {
+    let options = AnalyzeOptions {
+        budget: v4t_sat::CountBudget {
+            steps: 2_000,
+            ..v4t_sat::CountBudget::default()
+        },
+        ..AnalyzeOptions::default()
+    };
+    let mut sources = Sources::new();
+    let id = sources.add("template.yaml", text);
+    analyze(&mut sources, id, &mut NoFiles, &options).expect("analyses")
+}
+
 /// Where counting runs out of its budget, the configurations less the
 /// solvable ones are no lower bound: failing configurations are claimed
 /// only where a configuration is shown to fail. None where every one has a
@@ -1296,32 +1323,16 @@ topology_template:
 #[test]
 fn counts_that_run_out_claim_only_failures_shown() {
     let text = |unsolvable: bool| {
-        let mut text = String::from(
+        let mut text = one_node_per_value(
             "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    options: {required_hosting_constraint: true}\n    inputs:\n      mode: {type: string}\n  node_templates:\n",
         );
-        for i in 0..60 {
-            text.push_str(&format!(
-                "    n{i}:\n      type: tosca.nodes.Root\n      conditions: {{equal: [{{variability_input: mode}}, m{i}]}}\n"
-            ));
-        }
         if unsolvable {
             // Present with m7, and never hosted.
             text.push_str("    bad:\n      type: tosca.nodes.Root\n      conditions: {equal: [{variability_input: mode}, m7]}\n      requirements:\n        - host: {node: n8, conditions: false}\n");
         }
         text
     };
-    let options = AnalyzeOptions {
-        budget: v4t_sat::CountBudget {
-            steps: 2_000,
-            ..v4t_sat::CountBudget::default()
-        },
-        ..AnalyzeOptions::default()
-    };
-    let analysis = |text: &str| {
-        let mut sources = Sources::new();
-        let id = sources.add("template.yaml", text);
-        analyze(&mut sources, id, &mut NoFiles, &options).expect("analyses")
-    };
+    let analysis = analyzed_past_budget;
     let solvable = analysis(&text(false));
     assert!(!solvable.valid.exact, "the budget runs out");
     assert!(solvable.failures.is_empty(), "{:?}", solvable.failures);
@@ -1345,28 +1356,11 @@ fn counts_that_run_out_claim_only_failures_shown() {
 #[test]
 fn counts_that_run_out_claim_only_exclusions_shown() {
     let text = |constraint: &str| {
-        let mut text = format!(
+        one_node_per_value(&format!(
             "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    inputs:\n      mode: {{type: string}}\n    constraints:\n      - {constraint}\n  node_templates:\n"
-        );
-        for i in 0..60 {
-            text.push_str(&format!(
-                "    n{i}:\n      type: tosca.nodes.Root\n      conditions: {{equal: [{{variability_input: mode}}, m{i}]}}\n"
-            ));
-        }
-        text
+        ))
     };
-    let options = AnalyzeOptions {
-        budget: v4t_sat::CountBudget {
-            steps: 2_000,
-            ..v4t_sat::CountBudget::default()
-        },
-        ..AnalyzeOptions::default()
-    };
-    let analysis = |text: &str| {
-        let mut sources = Sources::new();
-        let id = sources.add("template.yaml", text);
-        analyze(&mut sources, id, &mut NoFiles, &options).expect("analyses")
-    };
+    let analysis = analyzed_past_budget;
     let by_constraints = |a: &Analysis| -> Vec<super::Exclusion> {
         (a.excluded.iter())
             .filter(|e| e.by == super::Excluder::Constraints)
