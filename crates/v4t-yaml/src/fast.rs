@@ -24,7 +24,7 @@ use std::borrow::Cow;
 use crate::doc::{Doc, DocBuilder, NodeId, PendingEntry};
 use crate::scalar::{is_null, key_string, resolve_bool, resolve_plain_form, Schema};
 use crate::span::clamp_u32;
-use crate::value::{Form, Key, Map, Node, SourceId, Span, Value, INDEX_THRESHOLD};
+use crate::value::{Form, Key, KeyNames, Map, Node, SourceId, Span, Value, INDEX_THRESHOLD};
 
 /// Nesting depth beyond which the fast path gives up.
 pub const FAST_MAX_DEPTH: usize = 200;
@@ -47,7 +47,7 @@ pub fn parse_fast(text: &str, source: SourceId) -> Option<Node> {
 
 /// [`parse_fast`] with the scalar resolution of `schema`.
 pub fn parse_fast_with(text: &str, source: SourceId, schema: Schema) -> Option<Node> {
-    read(text, source, schema, Tree)
+    read(text, source, schema, Tree(KeyNames::new()))
 }
 
 /// [`parse_fast_with`] into a [`Doc`].
@@ -96,8 +96,8 @@ trait Sink {
     ) -> Option<Self::Node>;
 }
 
-/// Writes an owned tree.
-struct Tree;
+/// Writes an owned tree, its key names shared where they repeat.
+struct Tree(KeyNames);
 
 impl Sink for Tree {
     type Node = Node;
@@ -120,7 +120,13 @@ impl Sink for Tree {
 
     #[inline]
     fn entry(&mut self, name: &str, span: Span, value: Node) -> (Key, Node) {
-        (Key::new(name, span), value)
+        (
+            Key {
+                name: self.0.name(name),
+                span,
+            },
+            value,
+        )
     }
 
     fn entry_spans(&self, (k, v): &(Key, Node)) -> (Span, Span) {

@@ -26,7 +26,7 @@ use crate::scalar::{
 pub use crate::scalar::{core_int_exact, resolve_plain, resolve_plain_form, Schema};
 use crate::span::{clamp_u32, LineIndex};
 use crate::timestamp::parse_yaml_timestamp;
-use crate::value::{Form, Key, Map, Node, SourceId, Span, Tag as ScalarTag, Value};
+use crate::value::{Form, Key, KeyNames, Map, Node, SourceId, Span, Tag as ScalarTag, Value};
 
 /// Maximum number of nested collections.
 pub const MAX_DEPTH: usize = 1000;
@@ -302,6 +302,7 @@ fn build(
         snapshot_budget: MAX_ALIAS_NODES.saturating_add(text.len()),
         root: None,
         documents: 0,
+        keys: KeyNames::new(),
     };
     let mut parser = Parser::new_from_str(text);
     // The last event's span (for errors that saphyr reports late), and the
@@ -573,6 +574,8 @@ struct Builder<'t> {
     snapshot_budget: usize,
     root: Option<Node>,
     documents: usize,
+    /// The key names read, shared where they repeat.
+    keys: KeyNames,
 }
 
 fn full_tag(tag: &Tag) -> String {
@@ -884,7 +887,10 @@ impl Builder<'_> {
                 None => {
                     let span = built.node.span;
                     let key = match key_string(&built.node.value) {
-                        Some(name) => Key::new(name, span),
+                        Some(name) => Key {
+                            name: self.keys.owned(name),
+                            span,
+                        },
                         None => {
                             let name = complex_key_name(&built.node, self.schema)?;
                             Key::complex(name, built.node)

@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
 pub use crate::span::{SourceId, Span};
 
@@ -137,26 +138,144 @@ pub struct Key {
 }
 
 /// The name of a map key: a string in one allocation of exactly its length,
-/// or, for a complex key, one allocation holding its rendering and its tree
-/// ([`Key::tree`]). 16 bytes either way (a `String` alone is 24), which keeps
-/// [`Key`] at 40 bytes; documents hold millions of keys, and almost none is
-/// complex. Reads like a `&str` (`Deref`, comparisons with strings by name,
-/// `Display`).
+/// or a reference to a name several keys share (a reading shares the names
+/// its keys repeat) or to a complex key's rendering and tree
+/// ([`Key::tree`]). 16 bytes either way (a
+/// `String` alone is 24), which keeps [`Key`] at 32 bytes; documents hold
+/// millions of keys, and almost none is complex. Reads like a `&str`
+/// (`Deref`, comparisons with strings by name, `Display`).
 #[derive(Clone)]
 pub struct KeyName(Repr);
 
 #[derive(Clone)]
 enum Repr {
     Plain(Box<str>),
-    Complex(Box<ComplexKey>),
+    Shared(Arc<SharedName>),
 }
 
-/// A complex key's rendering and its tree.
+/// A name held by reference: one that keys of a document repeat, or a
+/// complex key's rendering with its tree.
 #[derive(Clone)]
-struct ComplexKey {
+struct SharedName {
     name: Box<str>,
-    tree: Node,
+    tree: Option<Node>,
 }
+
+/// The key names of one reading, shared where they repeat.
+///
+/// A document repeats a few names (`type`, `properties`, `conditions`)
+/// hundreds of thousands of times, and a name of its own is an allocation
+/// of 8 to 32 bytes per key (family 1 seed 100,000: 2.3 million repeated
+/// keys). A direct-mapped table by the name's hash remembers the names
+/// seen: the second key of a name makes it shared, the later ones take a
+/// reference. A name that does not repeat costs a hash and leaves a shared
+/// name in its slot alone, so a stream of unique names (template names)
+/// does not evict the frequent ones.
+pub(crate) struct KeyNames {
+    slots: Box<[NameSlot]>,
+}
+
+/// What a [`KeyNames`] slot remembers: a name's hash, and once that name
+/// came again, the name.
+#[derive(Clone, Default)]
+enum NameSlot {
+    #[default]
+    Empty,
+    Seen(u64),
+    Shared(u64, Arc<SharedName>),
+}
+
+/// Slots of a [`KeyNames`] table (a power of two; 24 KB).
+const NAME_SLOTS: usize = 1024;
+
+impl KeyNames {
+    pub(crate) fn new() -> KeyNames {
+        KeyNames {
+            slots: vec![NameSlot::Empty; NAME_SLOTS].into_boxed_slice(),
+        }
+    }
+
+    /// The key name `name`, shared if the reading had it before.
+    pub(crate) fn name(&mut self, name: &str) -> KeyName {
+        self.shared(name).unwrap_or_else(|| KeyName::from(name))
+    }
+
+    /// [`KeyNames::name`] of a name already owned.
+    pub(crate) fn owned(&mut self, name: String) -> KeyName {
+        self.shared(&name).unwrap_or_else(|| KeyName::from(name))
+    }
+
+    /// `name` shared if the reading had it before; `None` (the name seen)
+    /// if not.
+    fn shared(&mut self, name: &str) -> Option<KeyName> {
+        let h = short_name_hash(name.as_bytes())?;
+        let slot = &mut self.slots[h as usize & (NAME_SLOTS - 1)];
+        match slot {
+            NameSlot::Shared(seen, shared)
+                if *seen == h && same_bytes(shared.name.as_bytes(), name.as_bytes()) =>
+            {
+                return Some(KeyName(Repr::Shared(Arc::clone(shared))));
+            }
+            NameSlot::Shared(..) => {}
+            NameSlot::Seen(seen) if *seen == h => {
+                let shared = Arc::new(SharedName {
+                    name: name.into(),
+                    tree: None,
+                });
+                *slot = NameSlot::Shared(h, Arc::clone(&shared));
+                return Some(KeyName(Repr::Shared(shared)));
+            }
+            NameSlot::Seen(_) | NameSlot::Empty => *slot = NameSlot::Seen(h),
+        }
+        None
+    }
+}
+
+/// A hash of a name of up to [`SHARED_NAME_LEN`] bytes that reads every
+/// byte (three overlapping words), `None` for a longer name, which
+/// [`KeyNames`] leaves unshared: keynames are short, and a name that long
+/// is mostly a template's own. Not seeded: a collision costs sharing, not
+/// time.
+#[inline]
+fn short_name_hash(b: &[u8]) -> Option<u64> {
+    let n = b.len();
+    let word = |at: usize| {
+        b.get(at..at + 8)
+            .and_then(|w| w.first_chunk::<8>())
+            .map_or(0, |w| u64::from_le_bytes(*w))
+    };
+    let half = |at: usize| {
+        b.get(at..at + 4)
+            .and_then(|w| w.first_chunk::<4>())
+            .map_or(0, |w| u64::from(u32::from_le_bytes(*w)))
+    };
+    let (first, middle, last) = match n {
+        0..4 => {
+            let byte = |i: usize| b.get(i).map_or(0, |&c| u64::from(c));
+            (
+                byte(0) | byte(n / 2) << 8 | byte(n.wrapping_sub(1)) << 16,
+                0,
+                0,
+            )
+        }
+        4..8 => (half(0), 0, half(n - 4)),
+        8..=SHARED_NAME_LEN => (word(0), word((n - 8) / 2), word(n - 8)),
+        _ => return None,
+    };
+    let fold = |x: u64, y: u64| {
+        let m = u128::from(x) * u128::from(y);
+        (m as u64) ^ ((m >> 64) as u64)
+    };
+    const K: [u64; 3] = [
+        0x243f_6a88_85a3_08d3,
+        0x1319_8a2e_0370_7344,
+        0xa409_3822_299f_31d0,
+    ];
+    Some(fold(first ^ K[0], last ^ K[1]) ^ fold(middle ^ K[2], K[0] ^ n as u64))
+}
+
+/// The longest name [`KeyNames`] shares (three words).
+const SHARED_NAME_LEN: usize = 24;
 
 impl KeyName {
     /// The name as a `&str`.
@@ -164,8 +283,17 @@ impl KeyName {
     pub fn as_str(&self) -> &str {
         match &self.0 {
             Repr::Plain(name) => name,
-            Repr::Complex(c) => &c.name,
+            Repr::Shared(s) => &s.name,
         }
+    }
+}
+
+#[cfg(test)]
+impl KeyName {
+    /// Whether the name is held by reference without a tree (a repeated
+    /// name [`KeyNames`] shares).
+    fn is_shared(&self) -> bool {
+        matches!(&self.0, Repr::Shared(s) if s.tree.is_none())
     }
 }
 
@@ -250,7 +378,7 @@ impl From<KeyName> for String {
     fn from(k: KeyName) -> String {
         match k.0 {
             Repr::Plain(name) => name.into_string(),
-            Repr::Complex(c) => c.name.into_string(),
+            Repr::Shared(s) => s.name.to_string(),
         }
     }
 }
@@ -856,12 +984,12 @@ impl Key {
     /// A complex key: the collection `node`, named `name` (its rendering).
     pub fn complex(name: impl Into<String>, node: Node) -> Key {
         let span = node.span;
-        let complex = ComplexKey {
+        let complex = SharedName {
             name: name.into().into_boxed_str(),
-            tree: node,
+            tree: Some(node),
         };
         Key {
-            name: KeyName(Repr::Complex(Box::new(complex))),
+            name: KeyName(Repr::Shared(Arc::new(complex))),
             span,
         }
     }
@@ -871,15 +999,16 @@ impl Key {
     pub fn tree(&self) -> Option<&Node> {
         match &self.name.0 {
             Repr::Plain(_) => None,
-            Repr::Complex(c) => Some(&c.tree),
+            Repr::Shared(s) => s.tree.as_ref(),
         }
     }
 
     /// [`Key::tree`], to adjust its spans (the name stays).
     pub fn tree_mut(&mut self) -> Option<&mut Node> {
         match &mut self.name.0 {
-            Repr::Plain(_) => None,
-            Repr::Complex(c) => Some(&mut c.tree),
+            // A shared name without a tree is not copied to say so.
+            Repr::Shared(s) if s.tree.is_some() => Arc::make_mut(s).tree.as_mut(),
+            _ => None,
         }
     }
 }
@@ -931,6 +1060,86 @@ mod tests {
         assert_eq!(std::mem::size_of::<KeyName>(), 16);
         assert_eq!(std::mem::size_of::<Key>(), 32);
         assert_eq!(std::mem::size_of::<(Key, Node)>(), 80);
+    }
+
+    #[test]
+    fn repeated_key_names_are_shared() {
+        let mut names = KeyNames::new();
+        assert!(!names.name("type").is_shared(), "the first is its own");
+        let later: Vec<KeyName> = (0..5).map(|_| names.name("type")).collect();
+        assert!(later.iter().all(|k| k.is_shared() && *k == "type"));
+        let one = |k: &KeyName| match &k.0 {
+            Repr::Shared(s) => Arc::as_ptr(s),
+            Repr::Plain(_) => std::ptr::null(),
+        };
+        assert!(
+            later.iter().all(|k| one(k) == one(&later[0])),
+            "one name for all"
+        );
+        // Names of their own in between leave a shared name in its slot.
+        for i in 0..10_000 {
+            assert!(!names.name(&format!("component_{i}")).is_shared());
+        }
+        assert!(names.name("type").is_shared());
+        // A name longer than three words stays unshared.
+        let long = "x".repeat(SHARED_NAME_LEN + 1);
+        assert!((0..3).all(|_| !names.name(&long).is_shared()));
+        assert!(names.owned("type".to_string()).is_shared());
+    }
+
+    #[test]
+    fn shared_names_read_back_exactly() {
+        // Every length up to the limit, and names that differ in one byte
+        // at each position: their hashes differ (every byte is read) and
+        // each name reads back as itself, shared or not.
+        let mut all = Vec::new();
+        for n in 0..=SHARED_NAME_LEN {
+            all.push("a".repeat(n));
+            for at in 0..n {
+                let mut name = "a".repeat(n).into_bytes();
+                name[at] = b'b';
+                all.push(String::from_utf8(name).unwrap());
+            }
+        }
+        let hashes: std::collections::HashSet<u64> = all
+            .iter()
+            .map(|s| short_name_hash(s.as_bytes()).unwrap())
+            .collect();
+        assert_eq!(hashes.len(), all.len());
+        let mut names = KeyNames::new();
+        let mut shared = 0;
+        for _ in 0..3 {
+            for name in &all {
+                let k = names.name(name);
+                assert_eq!(k.as_str(), name);
+                shared += usize::from(k.is_shared());
+            }
+        }
+        assert!(shared >= all.len(), "{shared} of {}", 3 * all.len());
+    }
+
+    #[test]
+    fn readings_share_repeated_keys() {
+        let text: String = (0..50)
+            .map(|i| format!("n{i}:\n  type: t\n  properties: {{a: 1}}\n"))
+            .collect();
+        let fast = crate::fast::parse_fast(&text, SourceId(0)).expect("the fast path reads it");
+        let general = crate::parse::parse_saphyr(&text, SourceId(0)).unwrap();
+        for doc in [fast, general] {
+            let mut shared = 0;
+            let mut keys = 0;
+            for (_, node) in doc.as_map().unwrap().iter() {
+                for (k, v) in node.as_map().unwrap().iter() {
+                    keys += 1;
+                    shared += usize::from(k.name.is_shared());
+                    for (k, _) in v.as_map().into_iter().flat_map(Map::iter) {
+                        keys += 1;
+                        shared += usize::from(k.name.is_shared());
+                    }
+                }
+            }
+            assert_eq!((keys, shared), (150, 147));
+        }
     }
 
     #[test]
