@@ -189,6 +189,13 @@ impl Solver {
             f => Some(f > 0),
         };
         let is_fixed = |l: Lit| fixed_var(l.var_index()).map(|b| b != l.is_negated());
+        if fixed.iter().all(|&f| f != 0) {
+            // Propagation decided every variable (a resolve whose inputs
+            // decide the topology): no part, and no components to find,
+            // whose tables would be the largest part of the peak.
+            split.locs.extend(fixed.iter().map(|&f| Loc::Fixed(f > 0)));
+            return split;
+        }
 
         let Some((mut roots, active)) = self.components(&is_fixed) else {
             // A falsified clause: propagation would have found it, but be safe.
@@ -697,6 +704,11 @@ impl Split {
         {
             // One solver would have merged the parts such a list spans.
             self.inexact = true;
+        }
+        if self.parts.iter().all(Option::is_none) {
+            // Every literal is a constant: nothing to choose (and no room
+            // for a step per literal of `order` at the peak of a resolve).
+            return;
         }
         // Only the literals of a list before its first one true in every
         // model matter; merge the parts they lie in where there are several.
@@ -1643,6 +1655,31 @@ mod tests {
                 let sat = &part.sat;
                 assert!(sat.clauses.reserved_exactly());
             }
+        }
+    }
+
+    #[test]
+    fn a_split_propagation_decides_has_no_part() {
+        // A chain of equivalences and negations from one fact decides every
+        // variable, each to its own value.
+        let mut s = Solver::new();
+        let vars: Vec<Lit> = (0..40).map(|_| s.new_var()).collect();
+        s.require(vars[0]);
+        let mut want = vec![true];
+        for (i, w) in vars.windows(2).enumerate() {
+            let next = if i % 3 == 0 { w[1] } else { !w[1] };
+            s.add_clause(&[!w[0], next]);
+            s.add_clause(&[w[0], !next]);
+            want.push(want[i] == (i % 3 == 0));
+        }
+        let mut split = s.split();
+        assert_eq!(split.num_parts(), 0);
+        assert!(split.satisfiable());
+        // Preferences have nothing left to choose.
+        split.prefer(&[&vars[..3]], &vars);
+        for (&v, &b) in vars.iter().zip(&want) {
+            assert_eq!(split.fixed(v), Some(b));
+            assert_eq!((split.value(v), split.value(!v)), (b, !b));
         }
     }
 
