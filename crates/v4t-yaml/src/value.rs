@@ -140,10 +140,10 @@ pub struct Key {
 /// The name of a map key: a string in one allocation of exactly its length,
 /// or a reference to a name several keys share (a reading shares the names
 /// its keys repeat) or to a complex key's rendering and tree
-/// ([`Key::tree`]). 16 bytes either way (a
-/// `String` alone is 24), which keeps [`Key`] at 32 bytes; documents hold
-/// millions of keys, and almost none is complex. Reads like a `&str`
-/// (`Deref`, comparisons with strings by name, `Display`).
+/// ([`Key::tree`]). 16 bytes either way (a `String` alone is 24), which
+/// keeps [`Key`] at 32 bytes; documents hold millions of keys, and almost
+/// none is complex. Reads like a `&str` (`Deref`, comparisons with strings
+/// by name, `Display`).
 #[derive(Clone)]
 pub struct KeyName(Repr);
 
