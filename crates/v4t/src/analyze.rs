@@ -48,6 +48,7 @@ use v4t_yaml::{Map, Node, NodeRef, Value};
 /// the search then goes on no longer than a few more seconds of work
 /// (an input of 3,000 values: 256 of its values, not all).
 const WITNESS_QUESTIONS_PAST_BUDGET: usize = 256;
+
 /// What to analyse with.
 #[derive(Clone, Debug)]
 pub struct AnalyzeOptions {
@@ -712,14 +713,13 @@ impl<'o> Family<'o> {
         if unsolvable.is_zero() {
             return Vec::new();
         }
-        let exact = solvable.exact && failed.exact;
         let error = crate::solve::unsatisfiable();
-        if !exact {
+        if !(solvable.exact && failed.exact) {
             return self.unsolvable_shown(domains, &error);
         }
         let total = Count {
             value: unsolvable,
-            exact,
+            exact: true,
         };
         let group = |f: &mut Self, d: &mut DomainSolver, configurations, (fd, ff), undeclared| {
             let (witness, conflict) = f.unsolvable_witness(d, (fd, ff), usize::MAX).unzip();
@@ -744,11 +744,11 @@ impl<'o> Family<'o> {
         let solvable = self.sat.count(&[ff], &self.input_lits, &budget);
         let declared = Count {
             value: (candidates.value.checked_sub(&solvable.value)).unwrap_or(Natural::ZERO),
-            exact: exact && candidates.exact && solvable.exact,
+            exact: candidates.exact && solvable.exact,
         };
         let rest = Count {
             value: (total.value.checked_sub(&declared.value)).unwrap_or(Natural::ZERO),
-            exact: total.exact && declared.exact,
+            exact: declared.exact,
         };
         let mut out = Vec::new();
         if !declared.value.is_zero() {

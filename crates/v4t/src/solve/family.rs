@@ -283,10 +283,10 @@ impl<'a> FamilyInputs<'a> {
         let ValueRef::Seq(items) = arg.value() else {
             return None;
         };
-        let [a, b] = [items.get(0)?, items.get(1)?];
         if items.len() != 2 {
             return None;
         }
+        let [a, b] = [items.get(0)?, items.get(1)?];
         let input = |n: NodeRef<'_>| {
             let m = n.as_map().filter(|m| m.len() == 1)?;
             let name = m.get(ValueOp::VariabilityInput.name())?.as_str()?;
