@@ -86,12 +86,28 @@ const MI_OPTION_PURGE_DELAY: sys::mi_option_t = 15;
 /// (each model count simplifies its own copy of the problem), and every
 /// page given back costs a page fault and a zeroed page when taken again
 /// (family 1 seed 10,000: 22,800 page faults, a fifth of the time, down to
-/// 450). The peak does not change there; elsewhere it would grow (resolving
-/// family 2 n = 10,000: 11 MB more), so only `analyze` asks for it. Call it
-/// before other threads start.
+/// 450). The peak does not change there. Call it before other threads
+/// start.
 pub fn keep_freed_memory_a_second() {
+    set_purge_delay(1000);
+}
+
+/// Memory freed goes back to the system at once instead of after 10 ms:
+/// the other commands build their large structures once, and what a stage
+/// frees (the source text after parsing, the enricher's tables, the
+/// encoder's scratch) would otherwise still be resident when the next
+/// stage peaks. Resolving family 1 seed 100,000 peaks at 597 MB instead of
+/// 612, family 2 n = 10,000 at 244 MB instead of 278, for a few thousand
+/// more page faults (docs/benchmark.md, twenty-ninth round). Call it before
+/// other threads start.
+pub fn return_freed_memory_at_once() {
+    set_purge_delay(0);
+}
+
+/// Sets mimalloc's purge delay in milliseconds (0: at once).
+fn set_purge_delay(ms: std::ffi::c_long) {
     // SAFETY: sets an integer option of the allocator.
-    unsafe { sys::mi_option_set(MI_OPTION_PURGE_DELAY, 1000) }
+    unsafe { sys::mi_option_set(MI_OPTION_PURGE_DELAY, ms) }
 }
 
 #[cfg(test)]
@@ -162,6 +178,19 @@ mod tests {
                 a.dealloc(p, layout);
             }
         }
+    }
+
+    /// The option these functions set is the purge delay: its default is
+    /// mimalloc v2's 10 ms (another option number would read differently),
+    /// and each function leaves the delay it names.
+    #[test]
+    fn the_purge_delay_is_the_option_set() {
+        let delay = || unsafe { sys::mi_option_get(MI_OPTION_PURGE_DELAY) };
+        assert_eq!(delay(), 10);
+        keep_freed_memory_a_second();
+        assert_eq!(delay(), 1000);
+        return_freed_memory_at_once();
+        assert_eq!(delay(), 0);
     }
 
     #[test]
