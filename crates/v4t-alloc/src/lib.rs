@@ -81,6 +81,10 @@ unsafe impl GlobalAlloc for Mimalloc {
 /// of v2; the bindings name only some options).
 const MI_OPTION_PURGE_DELAY: sys::mi_option_t = 15;
 
+/// mimalloc's `mi_option_arena_purge_mult`: arenas purge after this many
+/// purge delays.
+const MI_OPTION_ARENA_PURGE_MULT: sys::mi_option_t = 24;
+
 /// Memory freed goes back to the system after a second instead of 10 ms:
 /// `analyze` frees and allocates hundreds of megabytes again and again
 /// (each model count simplifies its own copy of the problem), and every
@@ -89,25 +93,25 @@ const MI_OPTION_PURGE_DELAY: sys::mi_option_t = 15;
 /// 450). The peak does not change there. Call it before other threads
 /// start.
 pub fn keep_freed_memory_a_second() {
-    set_purge_delay(1000);
-}
-
-/// Memory freed goes back to the system at once instead of after 10 ms:
-/// the other commands build their large structures once, and what a stage
-/// frees (the source text after parsing, the enricher's tables, the
-/// encoder's scratch) would otherwise still be resident when the next
-/// stage peaks. Resolving family 1 seed 100,000 peaks at 597 MB instead of
-/// 612, family 2 n = 10,000 at 244 MB instead of 278, for a few thousand
-/// more page faults (docs/benchmark.md, twenty-ninth round). Call it before
-/// other threads start.
-pub fn return_freed_memory_at_once() {
-    set_purge_delay(0);
-}
-
-/// Sets mimalloc's purge delay in milliseconds (0: at once).
-fn set_purge_delay(ms: std::ffi::c_long) {
     // SAFETY: sets an integer option of the allocator.
-    unsafe { sys::mi_option_set(MI_OPTION_PURGE_DELAY, ms) }
+    unsafe { sys::mi_option_set(MI_OPTION_PURGE_DELAY, 1000) }
+}
+
+/// Memory freed back to mimalloc's arenas (whole 32 MiB segments: a block
+/// over 16 MiB such as the source text once parsed, or a segment whose
+/// blocks are all free) goes back to the system at once instead of after
+/// ten purge delays (100 ms); free pages inside a segment keep their 10 ms,
+/// so that a stage that frees and allocates many small blocks reuses its
+/// pages instead of faulting them in again. The other commands build their
+/// large structures once, and what one stage freed would otherwise still
+/// be resident when the next peaks: resolving family 1 seed 100,000 peaks
+/// at 592 MB instead of 601-607, for no more page faults (purging every
+/// page at once: 585 MB, but family 2 n = 10,000 takes 14% longer with
+/// five times the page faults; docs/benchmark.md, twenty-ninth round).
+/// Call it before other threads start.
+pub fn return_freed_segments_at_once() {
+    // SAFETY: sets an integer option of the allocator.
+    unsafe { sys::mi_option_set(MI_OPTION_ARENA_PURGE_MULT, 0) }
 }
 
 #[cfg(test)]
@@ -180,17 +184,20 @@ mod tests {
         }
     }
 
-    /// The option these functions set is the purge delay: its default is
-    /// mimalloc v2's 10 ms (another option number would read differently),
-    /// and each function leaves the delay it names.
+    /// The options these functions set are the purge delay and the
+    /// arenas' multiple of it: their defaults are mimalloc v2's 10 ms and
+    /// 10 (another option number would read differently), and each
+    /// function leaves the value it names.
     #[test]
-    fn the_purge_delay_is_the_option_set() {
-        let delay = || unsafe { sys::mi_option_get(MI_OPTION_PURGE_DELAY) };
-        assert_eq!(delay(), 10);
+    fn the_options_set_are_the_purge_delays() {
+        let get = |option| unsafe { sys::mi_option_get(option) };
+        assert_eq!(get(MI_OPTION_PURGE_DELAY), 10);
+        assert_eq!(get(MI_OPTION_ARENA_PURGE_MULT), 10);
         keep_freed_memory_a_second();
-        assert_eq!(delay(), 1000);
-        return_freed_memory_at_once();
-        assert_eq!(delay(), 0);
+        assert_eq!(get(MI_OPTION_PURGE_DELAY), 1000);
+        return_freed_segments_at_once();
+        assert_eq!(get(MI_OPTION_ARENA_PURGE_MULT), 0);
+        assert_eq!(get(MI_OPTION_PURGE_DELAY), 1000);
     }
 
     #[test]

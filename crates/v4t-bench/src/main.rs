@@ -64,7 +64,7 @@ fn main() -> ExitCode {
     if args.first().map(String::as_str) == Some("analyze") {
         v4t_alloc::keep_freed_memory_a_second();
     } else {
-        v4t_alloc::return_freed_memory_at_once();
+        v4t_alloc::return_freed_segments_at_once();
     }
     if args.iter().any(|a| a == "-h" || a == "--help") {
         println!("{USAGE}");

@@ -807,7 +807,7 @@ fn main() -> ExitCode {
     if matches!(cli.command, Command::Analyze(_)) {
         v4t_alloc::keep_freed_memory_a_second();
     } else {
-        v4t_alloc::return_freed_memory_at_once();
+        v4t_alloc::return_freed_segments_at_once();
     }
     // The library bounds every recursion (YAML depth, expression depth), but
     // the bounds are sized for small stacks; a generous main stack keeps
