@@ -90,8 +90,9 @@ const MI_OPTION_ARENA_PURGE_MULT: sys::mi_option_t = 24;
 /// (each model count simplifies its own copy of the problem), and every
 /// page given back costs a page fault and a zeroed page when taken again
 /// (family 1 seed 10,000: 22,800 page faults, a fifth of the time, down to
-/// 450). The peak does not change there. Call it before other threads
-/// start.
+/// 450). The peak does not change there; elsewhere it would grow
+/// (resolving family 2 n = 10,000: 11 MB more), so only `analyze` asks for
+/// it. Call it before other threads start.
 pub fn keep_freed_memory_a_second() {
     // SAFETY: sets an integer option of the allocator.
     unsafe { sys::mi_option_set(MI_OPTION_PURGE_DELAY, 1000) }
@@ -105,7 +106,7 @@ pub fn keep_freed_memory_a_second() {
 /// pages instead of faulting them in again. The other commands build their
 /// large structures once, and what one stage freed would otherwise still
 /// be resident when the next peaks: resolving family 1 seed 100,000 peaks
-/// at 592 MB instead of 601-607, for no more page faults (purging every
+/// at 592 MB instead of 600-607, for no more page faults (purging every
 /// page at once: 585 MB, but family 2 n = 10,000 takes 14% longer with
 /// five times the page faults; docs/benchmark.md, twenty-ninth round).
 /// Call it before other threads start.

@@ -1109,10 +1109,10 @@ fn context_dependent(expr: NodeRef<'_>, depth: usize) -> bool {
 
 /// Elements by id: which elements share an id with an earlier one, and
 /// the table of ids, built when a string term first asks for an element by
-/// id. Few templates write such terms; on a large one the table would be a
-/// fifth of the encoder through encoding (family 1 seed 100,000: 9.6 MB),
-/// so the one [`IdIndex::new`] builds to find the shared ids goes before
-/// encoding starts.
+/// id. Few templates write such terms, and on a large one the table would
+/// be two fifths of the encoder's own tables through encoding (family 1
+/// seed 100,000: 9.6 MB), so the one [`IdIndex::new`] builds to find the
+/// shared ids goes before encoding starts.
 struct IdIndex {
     /// Elements whose id an earlier element (in element order) has, with
     /// that first element; usually empty.
