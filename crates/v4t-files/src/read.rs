@@ -128,9 +128,26 @@ const RESERVE_LIMIT_ABOVE: usize = 1024 * 1024;
 /// briefly holding the old and the new buffer. So a large or oversized
 /// input costs about `limit` bytes of memory at most, not the next power of
 /// two above it plus the copy (as `read_to_end` would).
+///
+/// The first `capacity` bytes are read straight into the buffer (a file of
+/// known size: no copy of a large template through the chunk); only what
+/// comes after them goes through a chunk.
 fn read_into(mut reader: impl Read, limit: u64, capacity: usize) -> Result<Vec<u8>, String> {
     let limit_len = usize::try_from(limit).unwrap_or(usize::MAX);
-    let mut bytes = Vec::with_capacity(capacity.min(limit_len));
+    let reserved = capacity.min(limit_len);
+    let mut bytes = Vec::with_capacity(reserved);
+    if reserved > 0 {
+        // At most the reserved bytes: the buffer does not grow here.
+        let reserved = reserved as u64;
+        (&mut reader)
+            .take(reserved)
+            .read_to_end(&mut bytes)
+            .map_err(|e| e.to_string())?;
+        if (bytes.len() as u64) < reserved {
+            // The input ended before its announced size.
+            return Ok(bytes);
+        }
+    }
     let mut chunk = vec![0u8; CHUNK];
     loop {
         let n = match reader.read(&mut chunk) {
@@ -226,6 +243,39 @@ mod tests {
         let mut counted = Counted(std::io::repeat(1), 0);
         assert!(read_bounded(&mut counted, limit as u64).is_err());
         assert!(counted.1 <= limit + CHUNK, "read {} bytes", counted.1);
+    }
+
+    /// A file of known size is read straight into its buffer (the reader
+    /// is offered more room than a chunk: the buffer's own), and bytes past
+    /// the announced size still count against the limit.
+    #[test]
+    fn a_known_size_is_read_without_a_chunk() {
+        let input = vec![3u8; 16 * CHUNK + 5];
+        let mut offered = Offered(&input, 0);
+        let bytes = read_into(&mut offered, input.len() as u64, input.len()).unwrap();
+        assert_eq!(bytes, input);
+        assert!(offered.1 > CHUNK, "offered {} bytes", offered.1);
+        assert_eq!(bytes.capacity(), input.len());
+        // The input is longer than announced: read on, within the limit.
+        let longer = read_into(&input[..], input.len() as u64, 10).unwrap();
+        assert_eq!(longer, input);
+        let e = read_into(&input[..], 100, 10).unwrap_err();
+        assert_eq!(e, "the file is larger than 0 MiB");
+        // Shorter than announced: what there is.
+        assert_eq!(read_into(&input[..7], 100, 50).unwrap(), &input[..7]);
+    }
+
+    /// A reader that records the largest buffer it was offered.
+    struct Offered<'a>(&'a [u8], usize);
+
+    impl Read for Offered<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.1 = self.1.max(buf.len());
+            let n = self.0.len().min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
     }
 
     /// A reader that hands out its bytes at most `.1` at a time.
