@@ -165,7 +165,7 @@ struct SharedName {
 ///
 /// A document repeats a few names (`type`, `properties`, `conditions`)
 /// hundreds of thousands of times, and a name of its own is an allocation
-/// of 8 to 32 bytes per key (family 1 seed 100,000: 2.3 million repeated
+/// of 8 to 24 bytes per key (family 1 seed 100,000: 2.3 million repeated
 /// keys). A direct-mapped table by the name's hash remembers the names
 /// seen: the second key of a name makes it shared, the later ones take a
 /// reference. A name that does not repeat costs a hash and leaves a shared

@@ -1332,11 +1332,10 @@ fn counts_that_run_out_claim_only_failures_shown() {
         }
         text
     };
-    let analysis = analyzed_past_budget;
-    let solvable = analysis(&text(false));
+    let solvable = analyzed_past_budget(&text(false));
     assert!(!solvable.valid.exact, "the budget runs out");
     assert!(solvable.failures.is_empty(), "{:?}", solvable.failures);
-    let one = analysis(&text(true));
+    let one = analyzed_past_budget(&text(true));
     assert!(!one.valid.exact, "the budget runs out");
     // (n8, the host that never is, fails a check of its own with m8.)
     let unsolvable: Vec<_> = (one.failures.iter())
@@ -1360,17 +1359,16 @@ fn counts_that_run_out_claim_only_exclusions_shown() {
             "tosca_definitions_version: tosca_variability_1_0\ntopology_template:\n  variability:\n    inputs:\n      mode: {{type: string}}\n    constraints:\n      - {constraint}\n  node_templates:\n"
         ))
     };
-    let analysis = analyzed_past_budget;
     let by_constraints = |a: &Analysis| -> Vec<super::Exclusion> {
         (a.excluded.iter())
             .filter(|e| e.by == super::Excluder::Constraints)
             .cloned()
             .collect()
     };
-    let never = analysis(&text("{not: {and: [node.n1, node.n2]}}"));
+    let never = analyzed_past_budget(&text("{not: {and: [node.n1, node.n2]}}"));
     assert!(!never.valid.exact, "the budget runs out");
     assert!(by_constraints(&never).is_empty(), "{:?}", never.excluded);
-    let one = analysis(&text("{not: node.n7}"));
+    let one = analyzed_past_budget(&text("{not: node.n7}"));
     assert!(!one.valid.exact, "the budget runs out");
     let [exclusion] = &by_constraints(&one)[..] else {
         panic!("one exclusion: {:?}", one.excluded);
