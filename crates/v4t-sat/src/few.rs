@@ -7,12 +7,15 @@
 //! solve per question) cost as much for three input literals as for three
 //! hundred: the counter copies and simplifies the whole problem, and every
 //! solve assigns every variable. With at most [`FEW`] free variables to
-//! branch on, trying every assignment is cheaper: a propagator over the
-//! clauses that can undo its facts walks the assignments depth first, and
-//! almost every leaf is decided by propagation alone (a conflict, or every
-//! clause satisfied). A leaf that is not is asked of the search backend, a
-//! few times at most ([`FALLBACK_SOLVES`]); beyond that the caller answers
-//! the general way. The answers are the same either way.
+//! branch on, or few assignments of them where they are the values of
+//! inputs (one literal per value, exactly one true: at most [`LEAVES`]
+//! assignments, or one per variable), trying every assignment is cheaper:
+//! a propagator over the clauses that can undo its facts walks the
+//! assignments depth first, and almost every leaf is decided by
+//! propagation alone (a conflict, or every clause satisfied). A leaf that
+//! is not is asked of the search backend, a few times at most
+//! ([`FALLBACK_SOLVES`]); beyond that the caller answers the general way.
+//! The answers are the same either way.
 
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
@@ -24,8 +27,14 @@ use crate::natural::Natural;
 use crate::propagate::{Propagator, Store};
 use crate::{Implied, Lit, Solver};
 
-/// At most this many free variables are branched on (1,024 leaves).
+/// At most this many free variables are branched on (1,024 leaves),
+/// unless the exactly-ones they are in leave them at most [`LEAVES`]
+/// assignments, or one per variable ([`leaves_at_most`]).
 const FEW: usize = 10;
+
+/// The assignments a walk may visit where its variables are more than
+/// [`FEW`] (an input of many values, several inputs of a few values).
+const LEAVES: u64 = 1 << FEW;
 
 /// Branch literals (counted with repeats) the level-0 facts leave free
 /// beyond [`FEW`] that the assumptions may still fix before the
@@ -47,7 +56,7 @@ impl Solver {
     /// The number of distinct assignments of `image` over the models in
     /// which `assumptions` hold, found by trying every
     /// assignment of the variables of `branch` the assumptions leave free,
-    /// if there are at most [`FEW`]; `None` if there are more, if too many
+    /// if they are few ([`FEW`], [`LEAVES`]); `None` if not, if too many
     /// leaves need the backend, or if the walk exceeds the budget's
     /// decisions, steps or conflicts (then the caller counts another way,
     /// within the budget).
@@ -162,7 +171,7 @@ impl Solver {
     }
 
     /// Walks the assignments of the variables of `branch` that the
-    /// assumptions leave free (at most [`FEW`]) depth first, in the order
+    /// assumptions leave free (few: [`FEW`], [`LEAVES`]) depth first, in the order
     /// given, each literal false before true, and calls `leaf` with the
     /// values of a model (every variable) on each assignment that has
     /// one, until it breaks. `None` if the walk is not tried or gives up
@@ -198,6 +207,7 @@ impl Solver {
             .filter(|l| free(l))
             .nth(FEW + FEW_FIXED)
             .is_some()
+            && !leaves_at_most(self, &free_vars(branch, known), known)
         {
             self.few = cached;
             return None;
@@ -220,9 +230,11 @@ impl Solver {
                 return (Some(ControlFlow::Continue(())), p);
             }
             let base = p.mark();
+            let steps_before = p.visited();
             let flow = walk_from(sat, &mut p, (assumptions, branch), |vars| Walk {
                 budget,
                 decisions: 0,
+                steps_before,
                 leaf: Vec::with_capacity(assumptions.len() + vars),
                 solves_left: fallback_solves,
                 on_leaf: leaf,
@@ -250,8 +262,8 @@ pub(crate) struct Cached {
 }
 
 /// Assumes `assumptions` and walks the free variables of `branch` with the
-/// walk `make` returns (given their number); `None` if there are more than
-/// [`FEW`] or the walk gives up.
+/// walk `make` returns (given their number); `None` if they are not few
+/// ([`FEW`], [`LEAVES`]) or the walk gives up.
 fn walk_from<'a>(
     sat: &mut Solver,
     p: &mut Propagator,
@@ -261,19 +273,81 @@ fn walk_from<'a>(
     if !assumptions.iter().all(|&l| p.assume(l)) {
         return Some(ControlFlow::Continue(()));
     }
-    let mut vars: Vec<Lit> = Vec::with_capacity(FEW + 1);
-    for &l in branch {
-        let v = l.var_index();
-        if p.values()[v as usize] == 0 && !vars.iter().any(|x| x.var_index() == v) {
-            vars.push(l);
-            if vars.len() > FEW {
-                return None;
-            }
-        }
+    let vars = free_vars(branch, p.values());
+    if vars.len() > FEW && !leaves_at_most(sat, &vars, p.values()) {
+        return None;
     }
     let mut walk = make(vars.len());
     walk.leaf.extend_from_slice(assumptions);
     walk.visit(sat, p, &vars)
+}
+
+/// The literals of `branch` whose variables `values` leave free (0), the
+/// first of each variable, in order.
+fn free_vars(branch: &[Lit], values: &[i8]) -> Vec<Lit> {
+    let mut seen = vec![0u64; values.len().div_ceil(64)];
+    let mut vars = Vec::new();
+    for &l in branch {
+        let v = l.var_index() as usize;
+        if values[v] == 0 && seen[v / 64] >> (v % 64) & 1 == 0 {
+            seen[v / 64] |= 1 << (v % 64);
+            vars.push(l);
+        }
+    }
+    vars
+}
+
+/// Whether the free variables `vars` have at most [`LEAVES`] assignments,
+/// or at most one per variable, by the exactly-ones `values` make hold
+/// ([`Solver::one_hot_groups`]): a walk's leaves are the assignments
+/// propagation does not refute, and propagation refutes an exactly-one
+/// with two true literals or none (the gates of each are clauses). Each
+/// variable counts in the first such group it is in: a group whose free
+/// literals are all there gives as many assignments as it has, one whose
+/// others are elsewhere one more (none of them true), one with a true
+/// literal one; every other variable two.
+fn leaves_at_most(sat: &Solver, vars: &[Lit], values: &[i8]) -> bool {
+    let limit = LEAVES.max(vars.len() as u64);
+    // The variables of `vars` no group has counted yet, as bits.
+    let mut open = vec![0u64; values.len().div_ceil(64)];
+    for l in vars {
+        let v = l.var_index() as usize;
+        open[v / 64] |= 1 << (v % 64);
+    }
+    let mut left = vars.len();
+    let is = |l: Lit, want: bool| {
+        let v = values[l.var_index() as usize];
+        v != 0 && ((v > 0) != l.is_negated()) == want
+    };
+    let mut bound: u64 = 1;
+    for (gate, lits) in sat.one_hot_groups() {
+        if !is(gate, true) {
+            continue;
+        }
+        let decided = lits.iter().any(|&l| is(l, true));
+        let (mut here, mut elsewhere) = (0u64, false);
+        for l in lits {
+            if values[l.var_index() as usize] != 0 {
+                continue;
+            }
+            let v = l.var_index() as usize;
+            if open[v / 64] >> (v % 64) & 1 == 1 {
+                open[v / 64] &= !(1 << (v % 64));
+                left -= 1;
+                here += 1;
+            } else {
+                elsewhere = true;
+            }
+        }
+        if !decided {
+            bound = bound.saturating_mul((here + u64::from(elsewhere)).max(1));
+        }
+        if bound > limit {
+            return false;
+        }
+    }
+    let rest = u32::try_from(left).unwrap_or(u32::MAX);
+    bound.saturating_mul(1u64.checked_shl(rest).unwrap_or(u64::MAX)) <= limit
 }
 
 /// The depth-first walk over the assignments of the branch variables.
@@ -281,6 +355,9 @@ struct Walk<'a> {
     budget: &'a CountBudget,
     /// Branching decisions made.
     decisions: u64,
+    /// The propagator's steps when the walk began (it is kept from walk
+    /// to walk, and each walk has the budget's steps).
+    steps_before: u64,
     /// The assumptions and the decisions so far (for the backend).
     leaf: Vec<Lit>,
     /// Leaves that may still be asked of the backend.
@@ -290,35 +367,71 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    /// Visits every assignment of `vars` under the current facts; `None`
-    /// if the walk gives up.
+    /// Visits every assignment of `vars` under the current facts, each
+    /// variable false before true and one that propagation has assigned
+    /// at its value without a decision; `None` if the walk gives up. The
+    /// path is a stack, not recursion: an input of thousands of values is
+    /// a path of thousands of decisions.
     fn visit(
         &mut self,
         sat: &mut Solver,
         p: &mut Propagator,
         vars: &[Lit],
     ) -> Option<ControlFlow<()>> {
-        let Some((&l, rest)) = vars.split_first() else {
-            return self.leaf(sat, p);
-        };
-        self.decisions += 1;
-        if self.decisions > self.budget.decisions || p.visited() > self.budget.steps {
-            return None;
-        }
-        for lit in [!l, l] {
-            let mark = p.mark();
-            if p.assume(lit) {
-                self.leaf.push(lit);
-                let flow = self.visit(sat, p, rest);
-                self.leaf.pop();
-                if flow?.is_break() {
-                    p.undo(mark);
-                    return Some(ControlFlow::Break(()));
+        let mut path: Vec<Decision> = Vec::new();
+        let mut next = 0;
+        loop {
+            // Down: free variables false, until a leaf or a conflict.
+            loop {
+                while vars
+                    .get(next)
+                    .is_some_and(|l| p.values()[l.var_index() as usize] != 0)
+                {
+                    next += 1;
+                }
+                let Some(&l) = vars.get(next) else {
+                    if self.leaf(sat, p)?.is_break() {
+                        return Some(ControlFlow::Break(()));
+                    }
+                    break;
+                };
+                self.decisions += 1;
+                let steps = p.visited() - self.steps_before;
+                if self.decisions > self.budget.decisions || steps > self.budget.steps {
+                    return None;
+                }
+                path.push(Decision {
+                    at: next,
+                    mark: p.mark(),
+                    leaf: self.leaf.len(),
+                    both: false,
+                });
+                if !p.assume(!l) {
+                    break;
+                }
+                self.leaf.push(!l);
+                next += 1;
+            }
+            // Up: the deepest decision whose true value is still to walk.
+            loop {
+                let Some(d) = path.last_mut() else {
+                    return Some(ControlFlow::Continue(()));
+                };
+                p.undo(d.mark);
+                self.leaf.truncate(d.leaf);
+                if d.both {
+                    path.pop();
+                    continue;
+                }
+                d.both = true;
+                let l = vars[d.at];
+                if p.assume(l) {
+                    self.leaf.push(l);
+                    next = d.at + 1;
+                    break;
                 }
             }
-            p.undo(mark);
         }
-        Some(ControlFlow::Continue(()))
     }
 
     /// A full assignment of the branch variables without conflict: the
@@ -335,6 +448,17 @@ impl Walk<'_> {
         let model = &sat.model;
         Some((self.on_leaf)(&|v| model[v as usize]))
     }
+}
+
+/// A decision on a walk's path ([`Walk::visit`]).
+struct Decision {
+    /// The variable's position in the walk's variables.
+    at: usize,
+    /// The propagator's and the leaf's lengths before it.
+    mark: usize,
+    leaf: usize,
+    /// Whether its true value is being walked (its false one was).
+    both: bool,
 }
 
 /// The values of the variables of `lits`, packed.
@@ -394,6 +518,44 @@ mod tests {
             .collect()
     }
 
+    /// Checks the first true literals and the backbone of `gates` that
+    /// `inputs` determine against `all` their images.
+    fn assert_firsts_and_backbone(
+        s: &mut Solver,
+        (inputs, gates): (&[Lit], &[Lit]),
+        all: &[Vec<bool>],
+        round: usize,
+    ) {
+        let (firsts, backbone) = firsts_and_backbone(all, gates.len());
+        let found = s.possible_firsts_determined(inputs, gates);
+        assert_eq!(found, firsts, "round {round}");
+        let found = s.backbone_determined(inputs, gates);
+        assert_eq!(found, backbone, "round {round}");
+    }
+
+    /// The first true literal of each image and the backbone over `all`
+    /// images of `n` literals, as the walks answer them.
+    fn firsts_and_backbone(all: &[Vec<bool>], n: usize) -> (Vec<usize>, Option<Vec<Implied>>) {
+        let mut firsts: Vec<usize> = all
+            .iter()
+            .filter_map(|m| m.iter().position(|&b| b))
+            .collect();
+        firsts.sort_unstable();
+        firsts.dedup();
+        let backbone = (!all.is_empty()).then(|| {
+            (0..n)
+                .map(
+                    |i| match (all.iter().all(|m| m[i]), all.iter().any(|m| m[i])) {
+                        (true, _) => Implied::True,
+                        (_, false) => Implied::False,
+                        _ => Implied::Free,
+                    },
+                )
+                .collect()
+        });
+        (firsts, backbone)
+    }
+
     #[test]
     fn first_violations_and_backbones_by_enumeration_match_brute_force() {
         let mut rng = Rng::new(41);
@@ -402,23 +564,6 @@ mod tests {
             let seed = rng.next();
             let (mut s, xs, gates) = determined_instance(&mut Rng::new(seed));
             let all = images(&mut s, &xs, &gates);
-            let mut firsts: Vec<usize> = all
-                .iter()
-                .filter_map(|m| m.iter().position(|&b| b))
-                .collect();
-            firsts.sort_unstable();
-            firsts.dedup();
-            let backbone: Option<Vec<Implied>> = (!all.is_empty()).then(|| {
-                (0..gates.len())
-                    .map(
-                        |i| match (all.iter().all(|m| m[i]), all.iter().any(|m| m[i])) {
-                            (true, _) => Implied::True,
-                            (_, false) => Implied::False,
-                            _ => Implied::Free,
-                        },
-                    )
-                    .collect()
-            });
             if round % 2 == 0 {
                 // The same instance without a backend (the solves above
                 // built one): propagation in the store only.
@@ -434,17 +579,133 @@ mod tests {
                 s.images_few(&Default::default(), &[], &xs, &gates)
                     .is_some(),
             );
-            assert_eq!(
-                s.possible_firsts_determined(&xs, &gates),
-                firsts,
-                "round {round}"
-            );
-            assert_eq!(
-                s.backbone_determined(&xs, &gates),
-                backbone,
-                "round {round}"
-            );
+            assert_firsts_and_backbone(&mut s, (&xs, &gates), &all, round);
         }
         assert!(walked > 150, "too few walks: {walked}");
+    }
+
+    /// Inputs of many values (an exactly-one over a literal per value) and
+    /// a few booleans, more than [`super::FEW`] literals in all, with gates
+    /// over them: walked where their values are few enough
+    /// (`leaves_at_most`), with the same images, firsts and backbones as
+    /// one solve per combination of values.
+    #[test]
+    fn inputs_of_many_values_are_walked_and_match_brute_force() {
+        let mut rng = Rng::new(77);
+        let mut walked = 0;
+        for round in 0..120 {
+            let mut s = Solver::new();
+            let mut domains: Vec<Vec<Lit>> = (0..1 + rng.below(3))
+                .map(|_| (0..2 + rng.below(30)).map(|_| s.new_var()).collect())
+                .collect();
+            for d in &domains {
+                let one = s.exactly_one(d);
+                s.require(one);
+            }
+            for _ in 0..rng.below(3) {
+                domains.push(vec![s.new_var()]);
+            }
+            let xs: Vec<Lit> = domains.concat();
+            let mut gates = Vec::new();
+            for _ in 0..1 + rng.below(8) {
+                let (a, b) = (random_lit(&mut rng, &xs), random_lit(&mut rng, &xs));
+                let g = match rng.below(3) {
+                    0 => s.and(&[a, b]),
+                    1 => s.or(&[a, b]),
+                    _ => s.and(&[a, a]),
+                };
+                gates.push(g);
+            }
+            if rng.below(4) == 0 {
+                s.add_clause(&[!gates[0], gates[gates.len() - 1]]);
+            }
+            // One solve per combination: a value of each domain, each
+            // boolean both ways.
+            let mut all: Vec<Vec<bool>> = Vec::new();
+            let sizes: Vec<usize> = domains.iter().map(|d| d.len().max(2)).collect();
+            let mut pick = vec![0usize; domains.len()];
+            loop {
+                let assumed: Vec<Lit> = domains
+                    .iter()
+                    .zip(&pick)
+                    .flat_map(|(d, &k)| match d[..] {
+                        [x] => vec![if k == 0 { !x } else { x }],
+                        _ => d
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &x)| if i == k { x } else { !x })
+                            .collect(),
+                    })
+                    .collect();
+                if s.solve(&assumed) {
+                    all.push(gates.iter().map(|&g| s.value(g)).collect());
+                }
+                let Some(i) = (0..pick.len()).find(|&i| pick[i] + 1 < sizes[i]) else {
+                    break;
+                };
+                pick[i] += 1;
+                pick[..i].iter_mut().for_each(|k| *k = 0);
+            }
+            let mut distinct = all.clone();
+            distinct.sort();
+            distinct.dedup();
+            let images = s.images_few(&Default::default(), &[], &xs, &gates);
+            let combinations: usize = sizes.iter().product();
+            if xs.len() > super::FEW && combinations <= 1 << super::FEW {
+                assert!(images.is_some(), "round {round}: not walked");
+            }
+            if let Some(images) = images {
+                walked += 1;
+                assert_eq!(images.len(), distinct.len(), "round {round}");
+            }
+            let count = s.count_determined(&xs, &gates, &Default::default());
+            assert_eq!(
+                count.value,
+                Natural::from(distinct.len() as u64),
+                "round {round}"
+            );
+            assert_firsts_and_backbone(&mut s, (&xs, &gates), &all, round);
+        }
+        assert!(walked > 60, "too few walks: {walked}");
+    }
+
+    /// The propagator is kept from walk to walk; its steps are not: a walk
+    /// that fits the budget fits it again after another.
+    #[test]
+    fn each_walk_has_the_budgets_steps() {
+        let mut s = Solver::new();
+        let values: Vec<Lit> = (0..300).map(|_| s.new_var()).collect();
+        let one = s.exactly_one(&values);
+        s.require(one);
+        let elements: Vec<Lit> = values.iter().map(|&v| s.and(&[v, v])).collect();
+        let walk = |s: &mut Solver, budget: &crate::CountBudget| {
+            s.images_few(budget, &[], &values, &elements)
+                .map(|i| i.len())
+        };
+        assert_eq!(walk(&mut s, &Default::default()), Some(300));
+        let steps = s.few.as_ref().expect("kept").propagator.visited();
+        let budget = crate::CountBudget {
+            steps: steps + steps / 2,
+            ..Default::default()
+        };
+        assert_eq!(walk(&mut s, &budget), Some(300));
+        assert_eq!(walk(&mut s, &budget), Some(300));
+    }
+
+    /// An input of 2,000 values, each the one value of an element: 2,000
+    /// literals, walked (one leaf per value, a path of 2,000 decisions
+    /// without recursion), not counted the general way.
+    #[test]
+    fn an_input_of_thousands_of_values_is_walked() {
+        let n = 2000;
+        let mut s = Solver::new();
+        let values: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+        let one = s.exactly_one(&values);
+        s.require(one);
+        let elements: Vec<Lit> = values[1..].iter().map(|&v| s.and(&[v, v])).collect();
+        let images = s.images_few(&Default::default(), &[], &values, &elements);
+        assert_eq!(images.map(|i| i.len()), Some(n));
+        let backbone = s.backbone_determined(&values, &elements).unwrap();
+        assert!(backbone.iter().all(|&b| b == Implied::Free));
     }
 }

@@ -27,6 +27,11 @@ pub(crate) struct Gates {
     maj: FxHashMap<(Lit, Lit, Lit), Lit>,
     /// At-most-one of at least two sorted, distinct, non-complementary literals.
     amo: FxHashMap<Box<[Lit]>, Lit>,
+    /// Every exactly-one of two or more literals, with its gate: where the
+    /// gate holds, the literals' variables have at most as many
+    /// assignments as there are literals, not two to the power of them
+    /// (an input's domain of values, see [`Solver::one_hot_groups`]).
+    one_hot: Vec<(Lit, Box<[Lit]>)>,
 }
 
 impl Gates {
@@ -496,7 +501,17 @@ impl Solver {
     pub fn exactly_one(&mut self, xs: &[Lit]) -> Lit {
         let amo = self.at_most_one(xs);
         let alo = self.or(xs);
-        self.and(&[amo, alo])
+        let one = self.and(&[amo, alo]);
+        if xs.len() >= 2 {
+            self.gates.one_hot.push((one, xs.into()));
+        }
+        one
+    }
+
+    /// The exactly-ones built so far ([`Solver::exactly_one`]), each with
+    /// its gate (until [`Solver::split`] drops the gate tables).
+    pub(crate) fn one_hot_groups(&self) -> impl Iterator<Item = (Lit, &[Lit])> {
+        self.gates.one_hot.iter().map(|(g, xs)| (*g, &xs[..]))
     }
 }
 

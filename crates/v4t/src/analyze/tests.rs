@@ -1288,11 +1288,13 @@ topology_template:
     assert!(prepared > 30, "only {prepared} of 40 templates prepare");
 }
 
-/// A template of `header` (up to `node_templates:`) and 60 nodes `n_i`,
-/// each present when the input `mode` is `m_i`.
+/// A template of `header` (up to `node_templates:`) and 200 nodes `n_i`,
+/// each present when the input `mode` is `m_i`: enough values that
+/// walking them (one propagation per value, each over the other values)
+/// exceeds [`analyzed_past_budget`]'s budget too.
 fn one_node_per_value(header: &str) -> String {
     let mut text = header.to_string();
-    for i in 0..60 {
+    for i in 0..200 {
         text.push_str(&format!(
             "    n{i}:\n      type: tosca.nodes.Root\n      conditions: {{equal: [{{variability_input: mode}}, m{i}]}}\n"
         ));
@@ -1318,7 +1320,7 @@ fn analyzed_past_budget(text: &str) -> Analysis {
 /// Where counting runs out of its budget, the configurations less the
 /// solvable ones are no lower bound: failing configurations are claimed
 /// only where a configuration is shown to fail. None where every one has a
-/// solution (all 61 values of `mode` here), "at least 1" with the one
+/// solution (all 201 values of `mode` here), "at least 1" with the one
 /// value that has none.
 #[test]
 fn counts_that_run_out_claim_only_failures_shown() {
