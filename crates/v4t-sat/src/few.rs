@@ -84,17 +84,32 @@ impl Solver {
         branch: &[Lit],
         image: &[Lit],
     ) -> Option<Images> {
-        let mut images = Images::default();
         let mut vars: Vec<Lit> = branch
             .iter()
             .map(|l| Lit::from_var(l.var_index()))
             .collect();
         vars.sort_unstable();
-        let walked = self.walk_few(budget, assumptions, &vars, &mut |value| {
+        let asked = Remembered {
+            clauses: self.clauses.len(),
+            vars: self.vars,
+            assumptions: assumptions.to_vec(),
+            branch: vars,
+            image: image.to_vec(),
+            images: Images::default(),
+        };
+        if let Some(last) = self.few_images.as_ref().filter(|last| last.answers(&asked)) {
+            return Some(last.images.clone());
+        }
+        let mut images = Images::default();
+        let walked = self.walk_few(budget, assumptions, &asked.branch, &mut |value| {
             images.insert(bits(image, value));
             ControlFlow::Continue(())
         })?;
         debug_assert!(walked.is_continue());
+        self.few_images = Some(Box::new(Remembered {
+            images: images.clone(),
+            ..asked
+        }));
         Some(images)
     }
 
@@ -250,6 +265,30 @@ impl Solver {
             propagator: p,
         }));
         flow
+    }
+}
+
+/// The images of the last complete walk ([`Solver::images_few`]) and what
+/// it was asked: a walk over the same clauses, assumptions, branch and
+/// image finds them again.
+pub(crate) struct Remembered {
+    clauses: usize,
+    vars: u32,
+    assumptions: Vec<Lit>,
+    /// The branch's variables, sorted.
+    branch: Vec<Lit>,
+    image: Vec<Lit>,
+    images: Images,
+}
+
+impl Remembered {
+    /// Whether these images answer `asked` (whose images are not known).
+    fn answers(&self, asked: &Remembered) -> bool {
+        self.clauses == asked.clauses
+            && self.vars == asked.vars
+            && self.assumptions == asked.assumptions
+            && self.branch == asked.branch
+            && self.image == asked.image
     }
 }
 
@@ -690,6 +729,28 @@ mod tests {
         };
         assert_eq!(walk(&mut s, &budget), Some(300));
         assert_eq!(walk(&mut s, &budget), Some(300));
+    }
+
+    /// A count and a backbone of the same presences walk once; a clause
+    /// added between them makes the second walk again.
+    #[test]
+    fn the_images_of_a_walk_answer_the_next_question_on_it() {
+        let mut s = Solver::new();
+        let values: Vec<Lit> = (0..100).map(|_| s.new_var()).collect();
+        let one = s.exactly_one(&values);
+        s.require(one);
+        let elements: Vec<Lit> = values.iter().map(|&v| s.and(&[v, v])).collect();
+        let count = s.count_determined(&values, &elements, &Default::default());
+        assert_eq!(count.value, Natural::from(100u64));
+        let steps = |s: &Solver| s.few.as_ref().expect("kept").propagator.visited();
+        let walked = steps(&s);
+        let backbone = s.backbone_determined(&values, &elements).unwrap();
+        assert!(backbone.iter().all(|&b| b == Implied::Free));
+        assert_eq!(steps(&s), walked, "walked again");
+        s.add_clause(&[!values[0]]);
+        let backbone = s.backbone_determined(&values, &elements).unwrap();
+        assert_eq!(backbone[0], Implied::False);
+        assert!(backbone[1..].iter().all(|&b| b == Implied::Free));
     }
 
     /// An input of 2,000 values, each the one value of an element: 2,000

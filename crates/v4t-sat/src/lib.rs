@@ -263,6 +263,9 @@ pub struct Solver {
     defining: u32,
     /// The propagator of the last walk over few variables ([`few`]).
     few: Option<Box<few::Cached>>,
+    /// The images the last complete walk found ([`few`]): `count` and
+    /// `backbone` of the same presences walk the same inputs.
+    few_images: Option<Box<few::Remembered>>,
 }
 
 /// No gate: a clause that is not part of a gate's definition.
@@ -305,6 +308,7 @@ impl Solver {
             clause_gates: None,
             defining: NO_GATE,
             few: None,
+            few_images: None,
         };
         s.raw_clause(&[truth]);
         // Recorded as a fact; nothing to propagate.

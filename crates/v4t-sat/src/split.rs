@@ -152,6 +152,7 @@ impl Solver {
         self.gates = crate::gates::Gates::default();
         self.sat = None;
         self.few = None;
+        self.few_images = None;
         self.split_with(facts)
     }
 
