@@ -11,11 +11,13 @@
 //! inputs (one literal per value, exactly one true: at most [`LEAVES`]
 //! assignments, or one per variable), trying every assignment is cheaper:
 //! a propagator over the clauses that can undo its facts walks the
-//! assignments depth first, and almost every leaf is decided by
-//! propagation alone (a conflict, or every clause satisfied). A leaf that
-//! is not is asked of the search backend, a few times at most
-//! ([`FALLBACK_SOLVES`]); beyond that the caller answers the general way.
-//! The answers are the same either way.
+//! assignments depth first (an input's values by halves, one half false
+//! while a value of the other is chosen: with the exactly-one's tree of
+//! halves, [`Solver::exactly_one`], n values in n log n steps), and almost
+//! every leaf is decided by propagation alone (a conflict, or every clause
+//! satisfied). A leaf that is not is asked of the search backend, a few
+//! times at most ([`FALLBACK_SOLVES`]); beyond that the caller answers the
+//! general way. The answers are the same either way.
 
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
@@ -45,9 +47,27 @@ const FEW_FIXED: usize = 54;
 /// the enumeration gives up.
 const FALLBACK_SOLVES: usize = 8;
 
-/// What a walk does on each assignment that has a model, given the value
-/// of every variable in one: go on, or stop.
-type OnLeaf<'a> = dyn FnMut(&dyn Fn(u32) -> bool) -> ControlFlow<()> + 'a;
+/// What a walk does on each assignment that has a model, given the model:
+/// go on, or stop.
+type OnLeaf<'a> = dyn FnMut(Model<'_>) -> ControlFlow<()> + 'a;
+
+/// A leaf's model: the propagator's facts (every clause satisfied; a
+/// variable without a fact false) or the backend's model.
+#[derive(Clone, Copy)]
+enum Model<'a> {
+    Facts(&'a [i8]),
+    Solved(&'a [bool]),
+}
+
+impl Model<'_> {
+    /// The value of variable `v`.
+    fn value(self, v: u32) -> bool {
+        match self {
+            Model::Facts(facts) => facts[v as usize] > 0,
+            Model::Solved(model) => model[v as usize],
+        }
+    }
+}
 
 /// Distinct value vectors, as packed bits.
 type Images = HashSet<Vec<u64>, BuildHasherDefault<FxHasher>>;
@@ -72,8 +92,24 @@ impl Solver {
         branch: &[Lit],
         image: &[Lit],
     ) -> Option<Natural> {
-        let images = self.images_few(budget, assumptions, branch, image)?;
-        Some(Natural::from(images.len() as u128))
+        let vars_of = |lits: &[Lit]| {
+            let mut vars: Vec<u32> = lits.iter().map(|l| l.var_index()).collect();
+            vars.sort_unstable();
+            vars.dedup();
+            vars
+        };
+        if vars_of(branch) != vars_of(image) {
+            let images = self.images_few(budget, assumptions, branch, image)?;
+            return Some(Natural::from(images.len() as u128));
+        }
+        // The image is the branch: each leaf is an image of its own.
+        let mut leaves = 0u128;
+        let walked = self.walk_few(budget, (assumptions, branch, false), &mut |_| {
+            leaves += 1;
+            ControlFlow::Continue(())
+        })?;
+        debug_assert!(walked.is_continue());
+        Some(Natural::from(leaves))
     }
 
     /// The distinct assignments of `image` ([`Solver::count_few`]).
@@ -101,8 +137,8 @@ impl Solver {
             return Some(last.images.clone());
         }
         let mut images = Images::default();
-        let walked = self.walk_few(budget, assumptions, &asked.branch, &mut |value| {
-            images.insert(bits(image, value));
+        let walked = self.walk_few(budget, (assumptions, &asked.branch, false), &mut |model| {
+            images.insert(bits(image, model));
             ControlFlow::Continue(())
         })?;
         debug_assert!(walked.is_continue());
@@ -175,8 +211,8 @@ impl Solver {
         let n = self.num_vars();
         let mut smallest = None;
         let budget = CountBudget::default();
-        let walked = self.walk_few(&budget, base, order, &mut |value| {
-            smallest = Some((0..n).map(value).collect::<Vec<bool>>());
+        let walked = self.walk_few(&budget, (base, order, true), &mut |model| {
+            smallest = Some((0..n).map(|v| model.value(v)).collect::<Vec<bool>>());
             ControlFlow::Break(())
         })?;
         let model = smallest.filter(|_| walked.is_break())?;
@@ -186,16 +222,16 @@ impl Solver {
     }
 
     /// Walks the assignments of the variables of `branch` that the
-    /// assumptions leave free (few: [`FEW`], [`LEAVES`]) depth first, in the order
-    /// given, each literal false before true, and calls `leaf` with the
+    /// assumptions leave free (few: [`FEW`], [`LEAVES`]) depth first, if
+    /// `in_order` in the order given, each literal false before true,
+    /// else in any order ([`Walk::visit_units`]), and calls `leaf` with the
     /// values of a model (every variable) on each assignment that has
     /// one, until it breaks. `None` if the walk is not tried or gives up
     /// ([`Solver::count_few`]); `Continue` if it visited every assignment.
     fn walk_few(
         &mut self,
         budget: &CountBudget,
-        assumptions: &[Lit],
-        branch: &[Lit],
+        (assumptions, branch, in_order): (&[Lit], &[Lit], bool),
         leaf: &mut OnLeaf<'_>,
     ) -> Option<ControlFlow<()>> {
         let clauses = self.clauses.len();
@@ -222,7 +258,7 @@ impl Solver {
             .filter(|l| free(l))
             .nth(FEW + FEW_FIXED)
             .is_some()
-            && !leaves_at_most(self, &free_vars(branch, known), known)
+            && units(self, &free_vars(branch, known), known).is_none()
         {
             self.few = cached;
             return None;
@@ -246,7 +282,7 @@ impl Solver {
             }
             let base = p.mark();
             let steps_before = p.visited();
-            let flow = walk_from(sat, &mut p, (assumptions, branch), |vars| Walk {
+            let flow = walk_from(sat, &mut p, (assumptions, branch, in_order), |vars| Walk {
                 budget,
                 decisions: 0,
                 steps_before,
@@ -301,24 +337,27 @@ pub(crate) struct Cached {
 }
 
 /// Assumes `assumptions` and walks the free variables of `branch` with the
-/// walk `make` returns (given their number); `None` if they are not few
-/// ([`FEW`], [`LEAVES`]) or the walk gives up.
+/// walk `make` returns (given their number), `in_order` or choice by
+/// choice ([`Walk::visit_units`]); `None` if they are not few ([`FEW`],
+/// [`LEAVES`]) or the walk gives up.
 fn walk_from<'a>(
     sat: &mut Solver,
     p: &mut Propagator,
-    (assumptions, branch): (&[Lit], &[Lit]),
+    (assumptions, branch, in_order): (&[Lit], &[Lit], bool),
     make: impl FnOnce(usize) -> Walk<'a>,
 ) -> Option<ControlFlow<()>> {
     if !assumptions.iter().all(|&l| p.assume(l)) {
         return Some(ControlFlow::Continue(()));
     }
     let vars = free_vars(branch, p.values());
-    if vars.len() > FEW && !leaves_at_most(sat, &vars, p.values()) {
-        return None;
-    }
+    let units = units(sat, &vars, p.values())?;
     let mut walk = make(vars.len());
     walk.leaf.extend_from_slice(assumptions);
-    walk.visit(sat, p, &vars)
+    if in_order {
+        walk.visit(sat, p, &vars)
+    } else {
+        walk.visit_units(sat, p, &units)
+    }
 }
 
 /// The literals of `branch` whose variables `values` leave free (0), the
@@ -336,16 +375,25 @@ fn free_vars(branch: &[Lit], values: &[i8]) -> Vec<Lit> {
     vars
 }
 
-/// Whether the free variables `vars` have at most [`LEAVES`] assignments,
-/// or at most one per variable, by the exactly-ones `values` make hold
-/// ([`Solver::one_hot_groups`]): a walk's leaves are the assignments
-/// propagation does not refute, and propagation refutes an exactly-one
-/// with two true literals or none (the gates of each are clauses). Each
-/// variable counts in the first such group it is in: a group whose free
-/// literals are all there gives as many assignments as it has, one whose
-/// others are elsewhere one more (none of them true), one with a true
-/// literal one; every other variable two.
-fn leaves_at_most(sat: &Solver, vars: &[Lit], values: &[i8]) -> bool {
+/// One choice of a walk: a variable, or an exactly-one that holds over
+/// literals all in the walk (one of them true, the others false).
+enum Unit {
+    Var(Lit),
+    OneOf(Vec<Lit>),
+}
+
+/// The free variables `vars` as the choices of a walk, if they have at
+/// most [`LEAVES`] assignments or at most one per variable, by the
+/// exactly-ones `values` make hold ([`Solver::one_hot_groups`]): a walk's
+/// leaves are the assignments propagation does not refute, and
+/// propagation refutes an exactly-one with two true literals or none (the
+/// gates of each are clauses). Each variable counts in the first such
+/// group it is in: a group whose free literals are all there gives as
+/// many assignments as it has (a [`Unit::OneOf`] if two or more), one
+/// whose others are elsewhere one more (none of them true), one with a
+/// true literal one; every other variable two (a [`Unit::Var`]). `None` if
+/// they have more.
+fn units(sat: &Solver, vars: &[Lit], values: &[i8]) -> Option<Vec<Unit>> {
     let limit = LEAVES.max(vars.len() as u64);
     // The variables of `vars` no group has counted yet, as bits.
     let mut open = vec![0u64; values.len().div_ceil(64)];
@@ -359,34 +407,51 @@ fn leaves_at_most(sat: &Solver, vars: &[Lit], values: &[i8]) -> bool {
         v != 0 && ((v > 0) != l.is_negated()) == want
     };
     let mut bound: u64 = 1;
+    let mut units = Vec::new();
     for (gate, lits) in sat.one_hot_groups() {
         if !is(gate, true) {
             continue;
         }
         let decided = lits.iter().any(|&l| is(l, true));
-        let (mut here, mut elsewhere) = (0u64, false);
-        for l in lits {
-            if values[l.var_index() as usize] != 0 {
+        let (mut here, mut elsewhere) = (Vec::new(), false);
+        for &l in lits {
+            let v = l.var_index() as usize;
+            if values[v] != 0 {
                 continue;
             }
-            let v = l.var_index() as usize;
             if open[v / 64] >> (v % 64) & 1 == 1 {
                 open[v / 64] &= !(1 << (v % 64));
                 left -= 1;
-                here += 1;
+                here.push(l);
             } else {
                 elsewhere = true;
             }
         }
-        if !decided {
-            bound = bound.saturating_mul((here + u64::from(elsewhere)).max(1));
+        if decided {
+            // Propagation has made the others false.
+            continue;
         }
+        let choices = here.len() as u64 + u64::from(elsewhere);
+        bound = bound.saturating_mul(choices.max(1));
         if bound > limit {
-            return false;
+            return None;
+        }
+        if elsewhere || here.len() < 2 {
+            units.extend(here.into_iter().map(Unit::Var));
+        } else {
+            units.push(Unit::OneOf(here));
         }
     }
     let rest = u32::try_from(left).unwrap_or(u32::MAX);
-    bound.saturating_mul(1u64.checked_shl(rest).unwrap_or(u64::MAX)) <= limit
+    if bound.saturating_mul(1u64.checked_shl(rest).unwrap_or(u64::MAX)) > limit {
+        return None;
+    }
+    let ungrouped = |l: &&Lit| {
+        let v = l.var_index() as usize;
+        open[v / 64] >> (v % 64) & 1 == 1
+    };
+    let singles = vars.iter().filter(ungrouped).map(|&l| Unit::Var(l));
+    Some(singles.chain(units).collect())
 }
 
 /// The depth-first walk over the assignments of the branch variables.
@@ -435,8 +500,7 @@ impl Walk<'_> {
                     break;
                 };
                 self.decisions += 1;
-                let steps = p.visited() - self.steps_before;
-                if self.decisions > self.budget.decisions || steps > self.budget.steps {
+                if self.spent(p) {
                     return None;
                 }
                 path.push(Decision {
@@ -463,6 +527,9 @@ impl Walk<'_> {
                     continue;
                 }
                 d.both = true;
+                if self.spent(p) {
+                    return None;
+                }
                 let l = vars[d.at];
                 if p.assume(l) {
                     self.leaf.push(l);
@@ -473,19 +540,132 @@ impl Walk<'_> {
         }
     }
 
+    /// Visits every assignment of the choices `units` under the current
+    /// facts, in no set order: a variable false, then true; an exactly-one
+    /// by halves, one half false while the other is chosen from
+    /// ([`Walk::choose`]). Recursive: choices are few (each has two
+    /// assignments or more, and they have at most [`LEAVES`] or one per
+    /// variable), and halving a group of n is log n deep.
+    fn visit_units(
+        &mut self,
+        sat: &mut Solver,
+        p: &mut Propagator,
+        units: &[Unit],
+    ) -> Option<ControlFlow<()>> {
+        let Some((unit, rest)) = units.split_first() else {
+            return self.leaf(sat, p);
+        };
+        match unit {
+            Unit::Var(l) if p.values()[l.var_index() as usize] == 0 => {
+                for lit in [!*l, *l] {
+                    let flow = self.under(sat, p, (&[lit], false), |w, sat, p| {
+                        w.visit_units(sat, p, rest)
+                    })?;
+                    if flow.is_break() {
+                        return Some(flow);
+                    }
+                }
+                Some(ControlFlow::Continue(()))
+            }
+            Unit::Var(_) => self.visit_units(sat, p, rest),
+            Unit::OneOf(lits) => self.choose(sat, p, lits, rest),
+        }
+    }
+
+    /// Visits the assignments in which one of `lits` is true, the others
+    /// false (an exactly-one that holds), then `rest` under each: with
+    /// every other literal of the group false already, a leaf's true
+    /// literal propagates only what it implies itself (with a tree of
+    /// `or`s over the group, [`Solver::exactly_one`]: its path to the root).
+    fn choose(
+        &mut self,
+        sat: &mut Solver,
+        p: &mut Propagator,
+        lits: &[Lit],
+        rest: &[Unit],
+    ) -> Option<ControlFlow<()>> {
+        if lits.iter().any(|&l| p.known(l) == Some(true)) {
+            return self.visit_units(sat, p, rest);
+        }
+        let open: Vec<Lit> = lits
+            .iter()
+            .copied()
+            .filter(|&l| p.known(l).is_none())
+            .collect();
+        if open.len() <= 1 {
+            // One left must be true; none left: no assignment.
+            return match open.first() {
+                Some(&l) => self.under(sat, p, (&[l], false), |w, sat, p| {
+                    w.visit_units(sat, p, rest)
+                }),
+                None => Some(ControlFlow::Continue(())),
+            };
+        }
+        let (front, back) = open.split_at(open.len() / 2);
+        for (falsified, kept) in [(back, front), (front, back)] {
+            let flow = self.under(sat, p, (falsified, true), |w, sat, p| {
+                w.choose(sat, p, kept, rest)
+            })?;
+            if flow.is_break() {
+                return Some(flow);
+            }
+        }
+        Some(ControlFlow::Continue(()))
+    }
+
+    /// One decision: `lits` assumed (each negated if `negated`), then
+    /// `then`, then undone; nothing if they conflict. `None` if the budget
+    /// is spent.
+    fn under(
+        &mut self,
+        sat: &mut Solver,
+        p: &mut Propagator,
+        (lits, negated): (&[Lit], bool),
+        then: impl FnOnce(&mut Self, &mut Solver, &mut Propagator) -> Option<ControlFlow<()>>,
+    ) -> Option<ControlFlow<()>> {
+        self.decisions += 1;
+        if self.spent(p) {
+            return None;
+        }
+        let (mark, leaf) = (p.mark(), self.leaf.len());
+        let mut fine = true;
+        for &l in lits {
+            let l = if negated { !l } else { l };
+            if !p.assume(l) {
+                fine = false;
+                break;
+            }
+            self.leaf.push(l);
+        }
+        let flow = if fine {
+            then(self, sat, p)
+        } else {
+            Some(ControlFlow::Continue(()))
+        };
+        p.undo(mark);
+        self.leaf.truncate(leaf);
+        flow
+    }
+
+    /// Whether the walk has used up its decisions or its steps.
+    fn spent(&self, p: &Propagator) -> bool {
+        let steps = p.visited() - self.steps_before;
+        self.decisions > self.budget.decisions || steps > self.budget.steps
+    }
+
     /// A full assignment of the branch variables without conflict: the
     /// leaf callback on a model, if it has one.
     fn leaf(&mut self, sat: &mut Solver, p: &Propagator) -> Option<ControlFlow<()>> {
         if p.satisfied(self.store) {
             // Every clause holds: the facts with the rest false are a model.
-            return Some((self.on_leaf)(&|v| p.values()[v as usize] > 0));
+            return Some((self.on_leaf)(Model::Facts(p.values())));
         }
         self.solves_left = self.solves_left.checked_sub(1)?;
         if !sat.solve_limited(&self.leaf, self.budget.conflicts)? {
             return Some(ControlFlow::Continue(()));
         }
         let model = &sat.model;
-        Some((self.on_leaf)(&|v| model[v as usize]))
+        Some((self.on_leaf)(Model::Solved(model)))
     }
 }
 
@@ -501,14 +681,21 @@ struct Decision {
 }
 
 /// The values of the variables of `lits`, packed.
-fn bits(lits: &[Lit], value: &dyn Fn(u32) -> bool) -> Vec<u64> {
-    let mut out = vec![0u64; lits.len().div_ceil(64)];
-    for (i, l) in lits.iter().enumerate() {
-        if value(l.var_index()) != l.is_negated() {
-            out[i / 64] |= 1 << (i % 64);
-        }
+fn bits(lits: &[Lit], model: Model<'_>) -> Vec<u64> {
+    /// One loop per kind of model, without a call per literal (a walk over
+    /// an input's values reads every image once per value).
+    fn pack(lits: &[Lit], value: impl Fn(usize) -> bool) -> Vec<u64> {
+        let word = |chunk: &[Lit]| {
+            (chunk.iter().enumerate()).fold(0u64, |word, (i, l)| {
+                word | u64::from(value(l.var_index() as usize) != l.is_negated()) << i
+            })
+        };
+        lits.chunks(64).map(word).collect()
     }
-    out
+    match model {
+        Model::Facts(facts) => pack(lits, |v| facts[v] > 0),
+        Model::Solved(values) => pack(lits, |v| values[v]),
+    }
 }
 
 #[cfg(test)]
@@ -739,7 +926,11 @@ mod tests {
         let values: Vec<Lit> = (0..100).map(|_| s.new_var()).collect();
         let one = s.exactly_one(&values);
         s.require(one);
-        let elements: Vec<Lit> = values.iter().map(|&v| s.and(&[v, v])).collect();
+        // Gates of their own (an image of the values themselves is counted
+        // without images), each its value.
+        let elements: Vec<Lit> = (0..100)
+            .map(|i| s.and(&[values[i], !values[(i + 1) % 100]]))
+            .collect();
         let count = s.count_determined(&values, &elements, &Default::default());
         assert_eq!(count.value, Natural::from(100u64));
         let steps = |s: &Solver| s.few.as_ref().expect("kept").propagator.visited();
@@ -751,6 +942,29 @@ mod tests {
         let backbone = s.backbone_determined(&values, &elements).unwrap();
         assert_eq!(backbone[0], Implied::False);
         assert!(backbone[1..].iter().all(|&b| b == Implied::Free));
+    }
+
+    /// An input of 20,000 values is walked by halves (each half false in
+    /// turn), and each value's literal propagates only its path in the
+    /// exactly-one's tree: within 80 propagation steps per value and level
+    /// of halving (a sequential encoding, or a walk literal by literal,
+    /// propagate through every later value at each: about n²/2 steps).
+    #[test]
+    fn an_input_of_many_values_is_walked_in_n_log_n_steps() {
+        let n: u64 = 20_000;
+        let mut s = Solver::new();
+        let values: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+        let one = s.exactly_one(&values);
+        s.require(one);
+        let elements: Vec<Lit> = (0..n as usize)
+            .map(|i| s.and(&[values[i], !values[(i + 1) % n as usize]]))
+            .collect();
+        let budget = crate::CountBudget {
+            steps: 80 * n * u64::from(n.ilog2() + 1),
+            ..Default::default()
+        };
+        let images = s.images_few(&budget, &[], &values, &elements);
+        assert_eq!(images.map(|i| i.len() as u64), Some(n));
     }
 
     /// An input of 2,000 values, each the one value of an element: 2,000

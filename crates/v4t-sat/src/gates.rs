@@ -498,14 +498,48 @@ impl Solver {
     }
 
     /// Returns a literal equivalent to "exactly one of `xs` is true" (`[]` = false, `[x]` = x).
+    ///
+    /// Over more than six distinct unfixed variables, a tree of halves: each
+    /// half's "any" and "at most one", and not both halves' "any". Where it
+    /// holds and every literal but one is false, the true one propagates
+    /// along its path to the root only (the walks of [`Solver::count`]
+    /// over an input's values visit each in time logarithmic in their
+    /// number; a sequential encoding would propagate through every later
+    /// value).
     pub fn exactly_one(&mut self, xs: &[Lit]) -> Lit {
-        let amo = self.at_most_one(xs);
-        let alo = self.or(xs);
-        let one = self.and(&[amo, alo]);
+        let one = if xs.len() > PAIRWISE_MAX && self.distinct_unfixed(xs) {
+            let (any, most) = self.one_tree(xs);
+            self.and(&[any, most])
+        } else {
+            let amo = self.at_most_one(xs);
+            let alo = self.or(xs);
+            self.and(&[amo, alo])
+        };
         if xs.len() >= 2 {
             self.gates.one_hot.push((one, xs.into()));
         }
         one
+    }
+
+    /// "Any of `xs`" and "at most one of `xs`" as a tree of halves
+    /// ([`Solver::exactly_one`]).
+    fn one_tree(&mut self, xs: &[Lit]) -> (Lit, Lit) {
+        if xs.len() <= PAIRWISE_MAX {
+            return (self.or(xs), self.at_most_one(xs));
+        }
+        let (front, back) = xs.split_at(xs.len() / 2);
+        let (any_front, most_front) = self.one_tree(front);
+        let (any_back, most_back) = self.one_tree(back);
+        let both = self.and(&[any_front, any_back]);
+        let any = self.or(&[any_front, any_back]);
+        (any, self.and(&[most_front, most_back, !both]))
+    }
+
+    /// Whether the literals of `xs` are of distinct variables, none fixed.
+    fn distinct_unfixed(&self, xs: &[Lit]) -> bool {
+        let mut vars: Vec<u32> = xs.iter().map(|l| l.var_index()).collect();
+        vars.sort_unstable();
+        vars.windows(2).all(|w| w[0] != w[1]) && xs.iter().all(|&l| self.fixed(l).is_none())
     }
 
     /// The exactly-ones built so far ([`Solver::exactly_one`]), each with
@@ -690,6 +724,26 @@ mod tests {
         check_equiv(&mut s, &vars, g, &|x| x.iter().filter(|&&y| y).count() <= 1);
         let g = s.exactly_one(&vars);
         check_equiv(&mut s, &vars, g, &|x| x.iter().filter(|&&y| y).count() == 1);
+    }
+
+    /// An exactly-one over seven to thirteen distinct variables, some
+    /// literals negated (a tree of halves), against its truth table.
+    #[test]
+    fn exactly_one_over_many_variables_matches_its_truth_table() {
+        let mut rng = Rng::new(29);
+        for n in 7..=13 {
+            let mut s = Solver::new();
+            let vars: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+            let lits: Vec<Lit> = (vars.iter())
+                .map(|&v| if rng.below(3) == 0 { !v } else { v })
+                .collect();
+            let g = s.exactly_one(&lits);
+            let truth = |x: &[bool]| {
+                let t = lits.iter().zip(x).filter(|(l, &b)| b != l.is_negated());
+                t.count() == 1
+            };
+            check_equiv_ctx(&mut s, &vars, g, &truth, &format!("{n} variables"));
+        }
     }
 
     type Pred<'a> = Box<dyn Fn(&[bool]) -> bool + 'a>;
