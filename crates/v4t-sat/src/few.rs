@@ -22,6 +22,7 @@
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use crate::count::CountBudget;
 use crate::gates::FxHasher;
@@ -119,7 +120,7 @@ impl Solver {
         assumptions: &[Lit],
         branch: &[Lit],
         image: &[Lit],
-    ) -> Option<Images> {
+    ) -> Option<Arc<Images>> {
         let mut vars: Vec<Lit> = branch
             .iter()
             .map(|l| Lit::from_var(l.var_index()))
@@ -131,10 +132,10 @@ impl Solver {
             assumptions: assumptions.to_vec(),
             branch: vars,
             image: image.to_vec(),
-            images: Images::default(),
+            images: Arc::default(),
         };
         if let Some(last) = self.few_images.as_ref().filter(|last| last.answers(&asked)) {
-            return Some(last.images.clone());
+            return Some(Arc::clone(&last.images));
         }
         let mut images = Images::default();
         let walked = self.walk_few(budget, (assumptions, &asked.branch, false), &mut |model| {
@@ -142,8 +143,9 @@ impl Solver {
             ControlFlow::Continue(())
         })?;
         debug_assert!(walked.is_continue());
+        let images = Arc::new(images);
         self.few_images = Some(Box::new(Remembered {
-            images: images.clone(),
+            images: Arc::clone(&images),
             ..asked
         }));
         Some(images)
@@ -181,9 +183,9 @@ impl Solver {
         let Some(images) = few else {
             return self.split_copy().backbone(lits);
         };
-        let mut images = images.into_iter();
+        let mut images = images.iter();
         let first = images.next()?;
-        let (mut all, mut any) = (first.clone(), first);
+        let (mut all, mut any) = (first.clone(), first.clone());
         for bits in images {
             for (w, b) in bits.iter().enumerate() {
                 all[w] &= b;
@@ -314,7 +316,9 @@ pub(crate) struct Remembered {
     /// The branch's variables, sorted.
     branch: Vec<Lit>,
     image: Vec<Lit>,
-    images: Images,
+    /// Shared with the caller: an image set can take n² bits (an input of
+    /// n values, a presence each).
+    images: Arc<Images>,
 }
 
 impl Remembered {

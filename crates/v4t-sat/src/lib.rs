@@ -737,6 +737,15 @@ mod tests {
         assert!(!s.value(s.constant(false)));
     }
 
+    /// A solver may move to another thread (`Quiet` keeps the backend
+    /// `Send`): what it keeps between questions must be `Send` too.
+    #[test]
+    fn a_solver_is_send() {
+        fn send<T: Send>() {}
+        send::<Solver>();
+        send::<Split>();
+    }
+
     #[test]
     fn released_backend_keeps_facts_model_and_clauses() {
         let mut s = Solver::new();
