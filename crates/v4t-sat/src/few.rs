@@ -53,10 +53,15 @@ const FALLBACK_SOLVES: usize = 8;
 type OnLeaf<'a> = dyn FnMut(Model<'_>) -> ControlFlow<()> + 'a;
 
 /// A leaf's model: the propagator's facts (every clause satisfied; a
-/// variable without a fact false) or the backend's model.
+/// variable without a fact false), with the positions of the true
+/// literals of the image the walk watches if it watches one, or the
+/// backend's model.
 #[derive(Clone, Copy)]
 enum Model<'a> {
-    Facts(&'a [i8]),
+    Facts {
+        values: &'a [i8],
+        ones: Option<&'a [u32]>,
+    },
     Solved(&'a [bool]),
 }
 
@@ -64,14 +69,72 @@ impl Model<'_> {
     /// The value of variable `v`.
     fn value(self, v: u32) -> bool {
         match self {
-            Model::Facts(facts) => facts[v as usize] > 0,
+            Model::Facts { values, .. } => values[v as usize] > 0,
             Model::Solved(model) => model[v as usize],
         }
     }
 }
 
-/// Distinct value vectors, as packed bits.
-type Images = HashSet<Vec<u64>, BuildHasherDefault<FxHasher>>;
+/// The values of an image's literals in one model: the positions of the
+/// true ones where they are few (under one in 32: an input's values, an
+/// element each), else the values as packed bits. One form per image, so
+/// that equal images are equal values.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Image {
+    Ones(Box<[u32]>),
+    Bits(Box<[u64]>),
+}
+
+impl Image {
+    /// The image of `len` literals whose true ones are at `ones` (any
+    /// order).
+    fn from_ones(mut ones: Vec<u32>, len: usize) -> Image {
+        if ones.len() * 32 < len {
+            ones.sort_unstable();
+            return Image::Ones(ones.into());
+        }
+        let mut bits = vec![0u64; len.div_ceil(64)];
+        for i in ones {
+            bits[i as usize / 64] |= 1 << (i % 64);
+        }
+        Image::Bits(bits.into())
+    }
+
+    /// The image of `lits` in `model`: from the watched true literals if
+    /// the walk watches `lits`, else by reading each literal.
+    fn of(lits: &[Lit], model: Model<'_>) -> Image {
+        /// One loop per kind of model, without a call per literal.
+        fn pack(lits: &[Lit], value: impl Fn(usize) -> bool) -> Vec<u32> {
+            let true_at = |(i, l): (usize, &Lit)| {
+                (value(l.var_index() as usize) != l.is_negated()).then_some(i as u32)
+            };
+            lits.iter().enumerate().filter_map(true_at).collect()
+        }
+        let ones = match model {
+            Model::Facts {
+                ones: Some(ones), ..
+            } => ones.to_vec(),
+            Model::Facts { values, .. } => pack(lits, |v| values[v] > 0),
+            Model::Solved(values) => pack(lits, |v| values[v]),
+        };
+        Image::from_ones(ones, lits.len())
+    }
+
+    /// The positions of its true literals, in order.
+    fn ones(&self) -> Box<dyn Iterator<Item = usize> + '_> {
+        match self {
+            Image::Ones(ones) => Box::new(ones.iter().map(|&i| i as usize)),
+            Image::Bits(bits) => Box::new(bits.iter().enumerate().flat_map(|(w, &word)| {
+                (0..64)
+                    .filter(move |b| word >> b & 1 == 1)
+                    .map(move |b| 64 * w + b)
+            })),
+        }
+    }
+}
+
+/// Distinct images.
+type Images = HashSet<Image, BuildHasherDefault<FxHasher>>;
 
 impl Solver {
     /// The number of distinct assignments of `image` over the models in
@@ -105,7 +168,7 @@ impl Solver {
         }
         // The image is the branch: each leaf is an image of its own.
         let mut leaves = 0u128;
-        let walked = self.walk_few(budget, (assumptions, branch, false), &mut |_| {
+        let walked = self.walk_few(budget, (assumptions, branch, false), &[], &mut |_| {
             leaves += 1;
             ControlFlow::Continue(())
         })?;
@@ -138,8 +201,9 @@ impl Solver {
             return Some(Arc::clone(&last.images));
         }
         let mut images = Images::default();
-        let walked = self.walk_few(budget, (assumptions, &asked.branch, false), &mut |model| {
-            images.insert(bits(image, model));
+        let walking = (assumptions, &asked.branch[..], false);
+        let walked = self.walk_few(budget, walking, image, &mut |model| {
+            images.insert(Image::of(image, model));
             ControlFlow::Continue(())
         })?;
         debug_assert!(walked.is_continue());
@@ -162,13 +226,7 @@ impl Solver {
         let Some(images) = few else {
             return self.split_copy().possible_firsts(lits);
         };
-        let mut found: Vec<usize> = images
-            .iter()
-            .filter_map(|bits| {
-                let word = bits.iter().position(|&w| w != 0)?;
-                Some(64 * word + bits[word].trailing_zeros() as usize)
-            })
-            .collect();
+        let mut found: Vec<usize> = images.iter().filter_map(|i| i.ones().next()).collect();
         found.sort_unstable();
         found.dedup();
         found
@@ -183,20 +241,19 @@ impl Solver {
         let Some(images) = few else {
             return self.split_copy().backbone(lits);
         };
-        let mut images = images.iter();
-        let first = images.next()?;
-        let (mut all, mut any) = (first.clone(), first.clone());
-        for bits in images {
-            for (w, b) in bits.iter().enumerate() {
-                all[w] &= b;
-                any[w] |= b;
-            }
+        if images.is_empty() {
+            return None;
         }
-        let bit = |words: &[u64], i: usize| words[i / 64] >> (i % 64) & 1 == 1;
-        let implied = (0..lits.len())
-            .map(|i| match (bit(&all, i), bit(&any, i)) {
-                (true, _) => Implied::True,
-                (_, false) => Implied::False,
+        // How many images each literal is true in.
+        let mut trues = vec![0usize; lits.len()];
+        for i in images.iter().flat_map(Image::ones) {
+            trues[i] += 1;
+        }
+        let implied = trues
+            .into_iter()
+            .map(|t| match t {
+                t if t == images.len() => Implied::True,
+                0 => Implied::False,
                 _ => Implied::Free,
             })
             .collect();
@@ -213,7 +270,7 @@ impl Solver {
         let n = self.num_vars();
         let mut smallest = None;
         let budget = CountBudget::default();
-        let walked = self.walk_few(&budget, (base, order, true), &mut |model| {
+        let walked = self.walk_few(&budget, (base, order, true), &[], &mut |model| {
             smallest = Some((0..n).map(|v| model.value(v)).collect::<Vec<bool>>());
             ControlFlow::Break(())
         })?;
@@ -228,12 +285,15 @@ impl Solver {
     /// `in_order` in the order given, each literal false before true,
     /// else in any order ([`Walk::visit_units`]), and calls `leaf` with the
     /// values of a model (every variable) on each assignment that has
-    /// one, until it breaks. `None` if the walk is not tried or gives up
-    /// ([`Solver::count_few`]); `Continue` if it visited every assignment.
+    /// one, with the true literals of `watched` if it is not empty
+    /// ([`Propagator::watch`]), until it breaks. `None` if the walk is not
+    /// tried or gives up ([`Solver::count_few`]); `Continue` if it visited
+    /// every assignment.
     fn walk_few(
         &mut self,
         budget: &CountBudget,
         (assumptions, branch, in_order): (&[Lit], &[Lit], bool),
+        watched: &[Lit],
         leaf: &mut OnLeaf<'_>,
     ) -> Option<ControlFlow<()>> {
         let clauses = self.clauses.len();
@@ -283,6 +343,9 @@ impl Solver {
                 return (Some(ControlFlow::Continue(())), p);
             }
             let base = p.mark();
+            if !watched.is_empty() {
+                p.watch(watched);
+            }
             let steps_before = p.visited();
             let flow = walk_from(sat, &mut p, (assumptions, branch, in_order), |vars| Walk {
                 budget,
@@ -293,6 +356,7 @@ impl Solver {
                 on_leaf: leaf,
                 store,
             });
+            p.unwatch();
             p.undo(base);
             (flow, p)
         });
@@ -662,7 +726,11 @@ impl Walk<'_> {
     fn leaf(&mut self, sat: &mut Solver, p: &Propagator) -> Option<ControlFlow<()>> {
         if p.satisfied(self.store) {
             // Every clause holds: the facts with the rest false are a model.
-            return Some((self.on_leaf)(Model::Facts(p.values())));
+            let model = Model::Facts {
+                values: p.values(),
+                ones: p.watched_ones(),
+            };
+            return Some((self.on_leaf)(model));
         }
         self.solves_left = self.solves_left.checked_sub(1)?;
         if !sat.solve_limited(&self.leaf, self.budget.conflicts)? {
@@ -682,24 +750,6 @@ struct Decision {
     leaf: usize,
     /// Whether its true value is being walked (its false one was).
     both: bool,
-}
-
-/// The values of the variables of `lits`, packed.
-fn bits(lits: &[Lit], model: Model<'_>) -> Vec<u64> {
-    /// One loop per kind of model, without a call per literal (a walk over
-    /// an input's values reads every image once per value).
-    fn pack(lits: &[Lit], value: impl Fn(usize) -> bool) -> Vec<u64> {
-        let word = |chunk: &[Lit]| {
-            (chunk.iter().enumerate()).fold(0u64, |word, (i, l)| {
-                word | u64::from(value(l.var_index() as usize) != l.is_negated()) << i
-            })
-        };
-        lits.chunks(64).map(word).collect()
-    }
-    match model {
-        Model::Facts(facts) => pack(lits, |v| facts[v] > 0),
-        Model::Solved(values) => pack(lits, |v| values[v]),
-    }
 }
 
 #[cfg(test)]
@@ -897,6 +947,41 @@ mod tests {
             assert_firsts_and_backbone(&mut s, (&xs, &gates), &all, round);
         }
         assert!(walked > 60, "too few walks: {walked}");
+    }
+
+    /// An image is the same value however it was built (from the watched
+    /// true literals in any order, or by reading each literal), sparse or
+    /// packed, and lists its true literals in order.
+    #[test]
+    fn an_image_has_one_form_however_built() {
+        use super::{Image, Model};
+        let mut rng = Rng::new(91);
+        for round in 0..400 {
+            let len = rng.below(300) as usize;
+            let dense = rng.below(2) == 0;
+            let values: Vec<bool> = (0..len)
+                .map(|_| rng.below(if dense { 2 } else { 50 }) == 0)
+                .collect();
+            let lits: Vec<Lit> = (0..len as u32)
+                .map(|v| {
+                    if v % 3 == 0 {
+                        !Lit::from_var(v)
+                    } else {
+                        Lit::from_var(v)
+                    }
+                })
+                .collect();
+            let mut ones: Vec<u32> = (0..len as u32)
+                .filter(|&i| values[i as usize] != lits[i as usize].is_negated())
+                .collect();
+            let read = Image::of(&lits, Model::Solved(&values));
+            let listed: Vec<u32> = read.ones().map(|i| i as u32).collect();
+            assert_eq!(listed, ones, "round {round}");
+            for i in (1..ones.len()).rev() {
+                ones.swap(i, rng.below(i as u64 + 1) as usize);
+            }
+            assert!(Image::from_ones(ones, len) == read, "round {round}");
+        }
     }
 
     /// The propagator is kept from walk to walk; its steps are not: a walk

@@ -316,6 +316,73 @@ pub(crate) struct Propagator {
     visited: u64,
     /// A model the facts are compared with ([`Propagator::repairing`]).
     repair: Option<Box<Repair>>,
+    /// The literals a walk reads at each leaf ([`Propagator::watch`]).
+    watch: Option<Box<Watch>>,
+}
+
+/// Which literals of an image are true with the facts (a variable without
+/// a fact counts as false), kept as facts come and go: a walk over n
+/// values reads each leaf's image in the time of its true literals, not n
+/// ([`Propagator::watch`]).
+struct Watch {
+    /// Per variable: its literal's position in the image, [`NOT_WATCHED`]
+    /// if it has none.
+    slot: Vec<u32>,
+    /// The image's literals.
+    lits: Vec<Lit>,
+    /// The positions of the true ones, in no order.
+    ones: Vec<u32>,
+    /// Per position: where it is in `ones`, [`NOT_WATCHED`] if not there.
+    at: Vec<u32>,
+}
+
+/// No position: a variable outside the image, a literal that is false.
+const NOT_WATCHED: u32 = u32::MAX;
+
+impl Watch {
+    /// The watch of `lits` under `values`; `None` if a variable occurs
+    /// twice.
+    fn new(lits: &[Lit], values: &[i8]) -> Option<Watch> {
+        let mut w = Watch {
+            slot: vec![NOT_WATCHED; values.len()],
+            lits: lits.to_vec(),
+            ones: Vec::new(),
+            at: vec![NOT_WATCHED; lits.len()],
+        };
+        for (i, l) in lits.iter().enumerate() {
+            let slot = &mut w.slot[l.var_index() as usize];
+            if *slot != NOT_WATCHED {
+                return None;
+            }
+            *slot = i as u32;
+        }
+        for l in lits {
+            w.update(l.var_index(), values);
+        }
+        Some(w)
+    }
+
+    /// Takes the new value of variable `v` into account.
+    fn update(&mut self, v: u32, values: &[i8]) {
+        let i = self.slot[v as usize];
+        if i == NOT_WATCHED {
+            return;
+        }
+        let lit = self.lits[i as usize];
+        let true_now = (values[v as usize] > 0) != lit.is_negated();
+        let at = self.at[i as usize];
+        if true_now && at == NOT_WATCHED {
+            self.at[i as usize] = self.ones.len() as u32;
+            self.ones.push(i);
+        } else if !true_now && at != NOT_WATCHED {
+            let last = self.ones.pop().expect("a position is there");
+            if last != i {
+                self.ones[at as usize] = last;
+                self.at[last as usize] = at;
+            }
+            self.at[i as usize] = NOT_WATCHED;
+        }
+    }
 }
 
 /// The facts over a model: per kept clause, its literals true when each
@@ -407,6 +474,7 @@ impl Propagator {
             conflict,
             visited: 0,
             repair: None,
+            watch: None,
         };
         // Clauses of one literal (the backend may not have propagated a
         // clause added without folding).
@@ -659,6 +727,26 @@ impl Propagator {
         self.visited
     }
 
+    /// Keeps track of which literals of `image` are true with the facts
+    /// (a variable without a fact counts as false) until
+    /// [`Propagator::unwatch`], for [`Propagator::watched_ones`]; `false`
+    /// (and no watch) if a variable occurs in it twice.
+    pub(crate) fn watch(&mut self, image: &[Lit]) -> bool {
+        self.watch = Watch::new(image, &self.value).map(Box::new);
+        self.watch.is_some()
+    }
+
+    /// Stops [`Propagator::watch`].
+    pub(crate) fn unwatch(&mut self) {
+        self.watch = None;
+    }
+
+    /// The positions in the watched image of its literals true with the
+    /// facts, in no order.
+    pub(crate) fn watched_ones(&self) -> Option<&[u32]> {
+        self.watch.as_ref().map(|w| &w.ones[..])
+    }
+
     /// The number of facts so far, to [`Propagator::undo`] back to.
     pub(crate) fn mark(&self) -> usize {
         self.trail.len()
@@ -706,6 +794,9 @@ impl Propagator {
 
     fn set(&mut self, lit: Lit) {
         self.value[lit.var_index() as usize] = if lit.is_negated() { -1 } else { 1 };
+        if let Some(w) = &mut self.watch {
+            w.update(lit.var_index(), &self.value);
+        }
         if self.repair.is_some() {
             self.count_repair(lit, true);
         }
@@ -764,6 +855,9 @@ impl Propagator {
                 }
             }
             self.value[fact.var_index() as usize] = 0;
+            if let Some(w) = &mut self.watch {
+                w.update(fact.var_index(), &self.value);
+            }
             if self.occurs_at_all(fact.var_index()) {
                 self.free += 1;
             }
@@ -778,6 +872,65 @@ mod tests {
     use crate::store::Clauses;
     use crate::testutil::{eval_lit, models, random_cnf, random_instance, random_lit, Rng};
     use crate::{Lit, Solver};
+
+    /// Through random assumptions and undos, the watched image's true
+    /// literals are those true with the facts (a variable without a fact
+    /// false); an image that names a variable twice is not watched.
+    #[test]
+    fn a_watched_image_knows_its_true_literals() {
+        let mut rng = Rng::new(606);
+        for round in 0..300 {
+            let mut s = Solver::new();
+            let vars: Vec<Lit> = (0..3 + rng.below(10)).map(|_| s.new_var()).collect();
+            let clauses = rng.below(12) as usize;
+            for c in random_cnf(&mut rng, &vars, clauses) {
+                s.add_clause(&c);
+            }
+            let mut image = Vec::new();
+            for &v in &vars {
+                match rng.below(3) {
+                    0 => {}
+                    1 => image.push(v),
+                    _ => image.push(!v),
+                }
+            }
+            let Some(facts) = s.level0() else {
+                continue;
+            };
+            s.lending_store(|_, store| {
+                let mut p = super::Propagator::new(store, &facts);
+                let truth = |p: &super::Propagator| -> Vec<u32> {
+                    let on = |(i, l): (usize, &Lit)| {
+                        ((p.values()[l.var_index() as usize] > 0) != l.is_negated())
+                            .then_some(i as u32)
+                    };
+                    image.iter().enumerate().filter_map(on).collect()
+                };
+                let sorted = |p: &super::Propagator| {
+                    let mut ones = p.watched_ones().expect("watched").to_vec();
+                    ones.sort_unstable();
+                    ones
+                };
+                assert!(p.watch(&image), "round {round}");
+                assert_eq!(sorted(&p), truth(&p), "round {round}");
+                let mut marks = Vec::new();
+                for _ in 0..8 {
+                    if rng.below(3) == 0 && !marks.is_empty() {
+                        p.undo(marks.pop().unwrap());
+                    } else {
+                        marks.push(p.mark());
+                        if !p.assume(random_lit(&mut rng, &vars)) {
+                            p.undo(marks.pop().unwrap());
+                        }
+                    }
+                    assert_eq!(sorted(&p), truth(&p), "round {round}");
+                }
+                let twice = [vars[0], !vars[0]];
+                assert!(!p.watch(&twice));
+                assert!(p.watched_ones().is_none());
+            });
+        }
+    }
 
     /// Through random assumptions and undos, `repairs` says whether the
     /// facts, with the first model's values elsewhere, satisfy every clause.

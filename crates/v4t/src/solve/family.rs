@@ -33,7 +33,7 @@ use crate::logic::NameRef;
 use crate::types::TypeSystem;
 use v4t_expr::{Evaluator, ValueOp};
 use v4t_sat::{Lit, Solver};
-use v4t_yaml::hash::SeededMap;
+use v4t_yaml::hash::{SeededMap, SeededSet};
 use v4t_yaml::{Map, MapRef, Node, NodeRef, Value, ValueRef};
 
 /// The longest chain of named expressions followed to find the inputs an
@@ -107,7 +107,7 @@ impl<'a> FamilyInputs<'a> {
                 .and_then(NodeRef::as_map)
         };
         let definitions = section("inputs");
-        let mut mentioned: SeededMap<String, Vec<Value>> = SeededMap::default();
+        let mut mentioned: SeededMap<String, Mentioned> = SeededMap::default();
         let names: Vec<&str> = definitions.map(|d| d.keys().collect()).unwrap_or_default();
         for &name in &names {
             let def = definitions.and_then(|d| d.get(name));
@@ -147,7 +147,7 @@ impl<'a> FamilyInputs<'a> {
             // Values the input's declared type and constraints reject are
             // no configuration: resolving rejects them as wrong inputs.
             let (values, synthesised): (Vec<Value>, Vec<bool>) =
-                domain(ty, mentioned.remove(name).unwrap_or_default())
+                domain(ty, mentioned.remove(name).unwrap_or_default().values)
                     .into_iter()
                     .filter(|(v, _)| {
                         def.is_none_or(|d| {
@@ -427,7 +427,7 @@ fn for_each_yaml(c: &Cond, f: &mut impl FnMut(&Node)) {
 
 /// Records the scalars written next to `{variability_input: NAME}` in a
 /// list (one level into nested lists, as for `valid_values`).
-fn scan_comparisons(root: NodeRef<'_>, mentioned: &mut SeededMap<String, Vec<Value>>) {
+fn scan_comparisons(root: NodeRef<'_>, mentioned: &mut SeededMap<String, Mentioned>) {
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
         match n.value() {
@@ -478,10 +478,23 @@ fn scalar(v: ValueRef<'_>) -> Option<Value> {
     }
 }
 
-/// Adds a scalar to a list of mentioned values (once).
-fn mention(list: &mut Vec<Value>, v: &Value) {
-    if !list.iter().any(|m| same(m, v)) {
-        list.push(v.clone());
+/// The values mentioned for an input, in the order first mentioned, each
+/// once (by [`ValueKey`]: an input compared with thousands of values is
+/// not scanned once per mention).
+#[derive(Default)]
+struct Mentioned {
+    values: Vec<Value>,
+    keys: SeededSet<ValueKey>,
+}
+
+/// Adds a scalar to the mentioned values (once).
+fn mention(list: &mut Mentioned, v: &Value) {
+    let fresh = match ValueKey::of(v) {
+        Some(key) => list.keys.insert(key),
+        None => !list.values.iter().any(|m| same(m, v)),
+    };
+    if fresh {
+        list.values.push(v.clone());
     }
 }
 
@@ -644,6 +657,38 @@ topology_template:
         }
         // Some comparisons hold somewhere: the domains hold the constants.
         assert!(compared >= 20, "{compared} true comparisons");
+    }
+
+    /// A mentioned value counts once, by the equality of `same` (`-0` is
+    /// `0`, a string is not a number or a boolean), in the order first
+    /// mentioned.
+    #[test]
+    fn values_are_mentioned_once_in_order() {
+        use super::{mention, same, Mentioned};
+        use v4t_yaml::Value;
+        let written = [
+            Value::String("a".into()),
+            Value::Number(0.0),
+            Value::Number(-0.0),
+            Value::String("0".into()),
+            Value::Bool(false),
+            Value::String("a".into()),
+            Value::Number(1.5),
+            Value::Bool(false),
+            Value::Number(0.0),
+        ];
+        let mut list = Mentioned::default();
+        for v in &written {
+            mention(&mut list, v);
+        }
+        let mut want: Vec<Value> = Vec::new();
+        for v in &written {
+            if !want.iter().any(|w| same(w, v)) {
+                want.push(v.clone());
+            }
+        }
+        assert_eq!(list.values.len(), 5);
+        assert!(list.values.iter().zip(&want).all(|(a, b)| same(a, b)));
     }
 
     /// Other expressions are evaluated: more than two items, an operator
