@@ -100,24 +100,40 @@ impl Image {
         Image::Bits(bits.into())
     }
 
+    /// The image of `len` literals of values `bits`.
+    fn from_bits(bits: Vec<u64>, len: usize) -> Image {
+        let ones: usize = bits.iter().map(|w| w.count_ones() as usize).sum();
+        if ones * 32 >= len {
+            return Image::Bits(bits.into());
+        }
+        let set = |(w, &word): (usize, &u64)| {
+            (0..64u32)
+                .filter(move |b| word >> b & 1 == 1)
+                .map(move |b| 64 * w as u32 + b)
+        };
+        Image::Ones(bits.iter().enumerate().flat_map(set).collect())
+    }
+
     /// The image of `lits` in `model`: from the watched true literals if
     /// the walk watches `lits`, else by reading each literal.
     fn of(lits: &[Lit], model: Model<'_>) -> Image {
         /// One loop per kind of model, without a call per literal.
-        fn pack(lits: &[Lit], value: impl Fn(usize) -> bool) -> Vec<u32> {
-            let true_at = |(i, l): (usize, &Lit)| {
-                (value(l.var_index() as usize) != l.is_negated()).then_some(i as u32)
+        fn pack(lits: &[Lit], value: impl Fn(usize) -> bool) -> Vec<u64> {
+            let word = |chunk: &[Lit]| {
+                (chunk.iter().enumerate()).fold(0u64, |word, (i, l)| {
+                    word | u64::from(value(l.var_index() as usize) != l.is_negated()) << i
+                })
             };
-            lits.iter().enumerate().filter_map(true_at).collect()
+            lits.chunks(64).map(word).collect()
         }
-        let ones = match model {
+        let len = lits.len();
+        match model {
             Model::Facts {
                 ones: Some(ones), ..
-            } => ones.to_vec(),
-            Model::Facts { values, .. } => pack(lits, |v| values[v] > 0),
-            Model::Solved(values) => pack(lits, |v| values[v]),
-        };
-        Image::from_ones(ones, lits.len())
+            } => Image::from_ones(ones.to_vec(), len),
+            Model::Facts { values, .. } => Image::from_bits(pack(lits, |v| values[v] > 0), len),
+            Model::Solved(values) => Image::from_bits(pack(lits, |v| values[v]), len),
+        }
     }
 
     /// The positions of its true literals, in order.
@@ -343,11 +359,9 @@ impl Solver {
                 return (Some(ControlFlow::Continue(())), p);
             }
             let base = p.mark();
-            if !watched.is_empty() {
-                p.watch(watched);
-            }
             let steps_before = p.visited();
-            let flow = walk_from(sat, &mut p, (assumptions, branch, in_order), |vars| Walk {
+            let walking = (assumptions, branch, in_order, watched);
+            let flow = walk_from(sat, &mut p, walking, |vars| Walk {
                 budget,
                 decisions: 0,
                 steps_before,
@@ -406,12 +420,14 @@ pub(crate) struct Cached {
 
 /// Assumes `assumptions` and walks the free variables of `branch` with the
 /// walk `make` returns (given their number), `in_order` or choice by
-/// choice ([`Walk::visit_units`]); `None` if they are not few ([`FEW`],
-/// [`LEAVES`]) or the walk gives up.
+/// choice ([`Walk::visit_units`]), watching the literals of `watched` where
+/// the variables are more than [`LEAVES`] (reading each leaf's image would
+/// cost more than its walk: an input of thousands of values); `None` if
+/// they are not few ([`FEW`], [`LEAVES`]) or the walk gives up.
 fn walk_from<'a>(
     sat: &mut Solver,
     p: &mut Propagator,
-    (assumptions, branch, in_order): (&[Lit], &[Lit], bool),
+    (assumptions, branch, in_order, watched): (&[Lit], &[Lit], bool, &[Lit]),
     make: impl FnOnce(usize) -> Walk<'a>,
 ) -> Option<ControlFlow<()>> {
     if !assumptions.iter().all(|&l| p.assume(l)) {
@@ -419,6 +435,9 @@ fn walk_from<'a>(
     }
     let vars = free_vars(branch, p.values());
     let units = units(sat, &vars, p.values())?;
+    if vars.len() as u64 > LEAVES && !watched.is_empty() {
+        p.watch(watched);
+    }
     let mut walk = make(vars.len());
     walk.leaf.extend_from_slice(assumptions);
     if in_order {

@@ -357,19 +357,20 @@ impl Watch {
             *slot = i as u32;
         }
         for l in lits {
-            w.update(l.var_index(), values);
+            w.update(l.var_index(), values[l.var_index() as usize]);
         }
         Some(w)
     }
 
-    /// Takes the new value of variable `v` into account.
-    fn update(&mut self, v: u32, values: &[i8]) {
+    /// Takes the new value of variable `v` (1 true, -1 false, 0 unknown)
+    /// into account.
+    fn update(&mut self, v: u32, value: i8) {
         let i = self.slot[v as usize];
         if i == NOT_WATCHED {
             return;
         }
         let lit = self.lits[i as usize];
-        let true_now = (values[v as usize] > 0) != lit.is_negated();
+        let true_now = (value > 0) != lit.is_negated();
         let at = self.at[i as usize];
         if true_now && at == NOT_WATCHED {
             self.at[i as usize] = self.ones.len() as u32;
@@ -793,9 +794,10 @@ impl Propagator {
     }
 
     fn set(&mut self, lit: Lit) {
-        self.value[lit.var_index() as usize] = if lit.is_negated() { -1 } else { 1 };
+        let value = if lit.is_negated() { -1 } else { 1 };
+        self.value[lit.var_index() as usize] = value;
         if let Some(w) = &mut self.watch {
-            w.update(lit.var_index(), &self.value);
+            w.update(lit.var_index(), value);
         }
         if self.repair.is_some() {
             self.count_repair(lit, true);
@@ -845,6 +847,11 @@ impl Propagator {
                 self.count_repair(self.trail[i], false);
             }
         }
+        if let Some(w) = &mut self.watch {
+            for fact in &self.trail[mark.min(self.trail.len())..] {
+                w.update(fact.var_index(), 0);
+            }
+        }
         while self.trail.len() > mark {
             let fact = self.trail.pop().expect("longer than mark");
             if self.trail.len() < self.done {
@@ -855,9 +862,6 @@ impl Propagator {
                 }
             }
             self.value[fact.var_index() as usize] = 0;
-            if let Some(w) = &mut self.watch {
-                w.update(fact.var_index(), &self.value);
-            }
             if self.occurs_at_all(fact.var_index()) {
                 self.free += 1;
             }
