@@ -462,11 +462,12 @@ fn free_vars(branch: &[Lit], values: &[i8]) -> Vec<Lit> {
     vars
 }
 
-/// One choice of a walk: a variable, or an exactly-one that holds over
-/// literals all in the walk (one of them true, the others false).
+/// One choice of a walk: a variable, or literals of an exactly-one that
+/// holds, one of them true and the others false, or (`or_none`, where
+/// the group's other literals lie outside the walk) all false.
 enum Unit {
     Var(Lit),
-    OneOf(Vec<Lit>),
+    OneOf { lits: Vec<Lit>, or_none: bool },
 }
 
 /// The free variables `vars` as the choices of a walk, if they have at
@@ -476,10 +477,11 @@ enum Unit {
 /// propagation refutes an exactly-one with two true literals or none (the
 /// gates of each are clauses). Each variable counts in the first such
 /// group it is in: a group whose free literals are all there gives as
-/// many assignments as it has (a [`Unit::OneOf`] if two or more), one
-/// whose others are elsewhere one more (none of them true), one with a
-/// true literal one; every other variable two (a [`Unit::Var`]). `None` if
-/// they have more.
+/// many assignments as it has, one whose others are elsewhere one more
+/// (none of them true), one with a true literal one (each a
+/// [`Unit::OneOf`] but the last and one of a single literal that must be
+/// true); every other variable two (a [`Unit::Var`]). `None` if they
+/// have more.
 fn units(sat: &Solver, vars: &[Lit], values: &[i8]) -> Option<Vec<Unit>> {
     let limit = LEAVES.max(vars.len() as u64);
     // The variables of `vars` no group has counted yet, as bits.
@@ -515,7 +517,8 @@ fn units(sat: &Solver, vars: &[Lit], values: &[i8]) -> Option<Vec<Unit>> {
             }
         }
         if decided {
-            // Propagation has made the others false.
+            // Propagation has made the others false (walked if not).
+            units.extend(here.into_iter().map(Unit::Var));
             continue;
         }
         let choices = here.len() as u64 + u64::from(elsewhere);
@@ -523,10 +526,13 @@ fn units(sat: &Solver, vars: &[Lit], values: &[i8]) -> Option<Vec<Unit>> {
         if bound > limit {
             return None;
         }
-        if elsewhere || here.len() < 2 {
-            units.extend(here.into_iter().map(Unit::Var));
+        if here.len() >= 2 || elsewhere && !here.is_empty() {
+            units.push(Unit::OneOf {
+                lits: here,
+                or_none: elsewhere,
+            });
         } else {
-            units.push(Unit::OneOf(here));
+            units.extend(here.into_iter().map(Unit::Var));
         }
     }
     let rest = u32::try_from(left).unwrap_or(u32::MAX);
@@ -655,7 +661,17 @@ impl Walk<'_> {
                 Some(ControlFlow::Continue(()))
             }
             Unit::Var(_) => self.visit_units(sat, p, rest),
-            Unit::OneOf(lits) => self.choose(sat, p, lits, rest),
+            Unit::OneOf { lits, or_none } => {
+                if *or_none {
+                    let flow = self.under(sat, p, (lits, true), |w, sat, p| {
+                        w.visit_units(sat, p, rest)
+                    })?;
+                    if flow.is_break() {
+                        return Some(flow);
+                    }
+                }
+                self.choose(sat, p, lits, rest)
+            }
         }
     }
 
@@ -1073,6 +1089,25 @@ mod tests {
         };
         let images = s.images_few(&budget, &[], &values, &elements);
         assert_eq!(images.map(|i| i.len() as u64), Some(n));
+    }
+
+    /// A walk over all but one value of an input: each walked value, or
+    /// none of them (the value outside).
+    #[test]
+    fn a_walk_over_some_values_has_the_case_of_none() {
+        let n = 600;
+        let mut s = Solver::new();
+        let values: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+        let one = s.exactly_one(&values);
+        s.require(one);
+        let elements: Vec<Lit> = (0..n)
+            .map(|i| s.and(&[values[i], !values[(i + 1) % n]]))
+            .collect();
+        let walked = &values[1..];
+        let images = s.images_few(&Default::default(), &[], walked, &elements);
+        assert_eq!(images.map(|i| i.len()), Some(n));
+        let count = s.count(&[], walked, &Default::default());
+        assert_eq!(count.value, Natural::from(n as u64));
     }
 
     /// An input of 2,000 values, each the one value of an element: 2,000
