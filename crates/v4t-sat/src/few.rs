@@ -32,7 +32,7 @@ use crate::{Implied, Lit, Solver};
 
 /// At most this many free variables are branched on (1,024 leaves),
 /// unless the exactly-ones they are in leave them at most [`LEAVES`]
-/// assignments, or one per variable ([`leaves_at_most`]).
+/// assignments, or one per variable ([`units`]).
 const FEW: usize = 10;
 
 /// The assignments a walk may visit where its variables are more than
@@ -89,7 +89,7 @@ impl Image {
     /// The image of `len` literals whose true ones are at `ones` (any
     /// order).
     fn from_ones(mut ones: Vec<u32>, len: usize) -> Image {
-        if ones.len() * 32 < len {
+        if Image::sparse(ones.len(), len) {
             ones.sort_unstable();
             return Image::Ones(ones.into());
         }
@@ -103,15 +103,16 @@ impl Image {
     /// The image of `len` literals of values `bits`.
     fn from_bits(bits: Vec<u64>, len: usize) -> Image {
         let ones: usize = bits.iter().map(|w| w.count_ones() as usize).sum();
-        if ones * 32 >= len {
+        if !Image::sparse(ones, len) {
             return Image::Bits(bits.into());
         }
-        let set = |(w, &word): (usize, &u64)| {
-            (0..64u32)
-                .filter(move |b| word >> b & 1 == 1)
-                .map(move |b| 64 * w as u32 + b)
-        };
-        Image::Ones(bits.iter().enumerate().flat_map(set).collect())
+        Image::Ones(set_bits(&bits).map(|i| i as u32).collect())
+    }
+
+    /// Whether an image of `len` literals, `ones` of them true, is kept as
+    /// its true positions (the one rule of both constructors).
+    fn sparse(ones: usize, len: usize) -> bool {
+        ones * 32 < len
     }
 
     /// The image of `lits` in `model`: from the watched true literals if
@@ -140,13 +141,18 @@ impl Image {
     fn ones(&self) -> Box<dyn Iterator<Item = usize> + '_> {
         match self {
             Image::Ones(ones) => Box::new(ones.iter().map(|&i| i as usize)),
-            Image::Bits(bits) => Box::new(bits.iter().enumerate().flat_map(|(w, &word)| {
-                (0..64)
-                    .filter(move |b| word >> b & 1 == 1)
-                    .map(move |b| 64 * w + b)
-            })),
+            Image::Bits(bits) => Box::new(set_bits(bits)),
         }
     }
+}
+
+/// The positions of the set bits of `bits`, in order.
+fn set_bits(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    (bits.iter().enumerate()).flat_map(|(w, &word)| {
+        (0..64)
+            .filter(move |b| word >> b & 1 == 1)
+            .map(move |b| 64 * w + b)
+    })
 }
 
 /// Distinct images.
@@ -902,7 +908,7 @@ mod tests {
     /// Inputs of many values (an exactly-one over a literal per value) and
     /// a few booleans, more than [`super::FEW`] literals in all, with gates
     /// over them: walked where their values are few enough
-    /// (`leaves_at_most`), with the same images, firsts and backbones as
+    /// (`units`), with the same images, firsts and backbones as
     /// one solve per combination of values.
     #[test]
     fn inputs_of_many_values_are_walked_and_match_brute_force() {
@@ -1042,19 +1048,25 @@ mod tests {
         assert_eq!(walk(&mut s, &budget), Some(300));
     }
 
+    /// An input of `n` values (exactly one literal true) and an element
+    /// per value, a gate of its own (an image of the values themselves is
+    /// counted without images) that is its value.
+    fn one_input(n: usize) -> (Solver, Vec<Lit>, Vec<Lit>) {
+        let mut s = Solver::new();
+        let values: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
+        let one = s.exactly_one(&values);
+        s.require(one);
+        let elements = (0..n)
+            .map(|i| s.and(&[values[i], !values[(i + 1) % n]]))
+            .collect();
+        (s, values, elements)
+    }
+
     /// A count and a backbone of the same presences walk once; a clause
     /// added between them makes the second walk again.
     #[test]
     fn the_images_of_a_walk_answer_the_next_question_on_it() {
-        let mut s = Solver::new();
-        let values: Vec<Lit> = (0..100).map(|_| s.new_var()).collect();
-        let one = s.exactly_one(&values);
-        s.require(one);
-        // Gates of their own (an image of the values themselves is counted
-        // without images), each its value.
-        let elements: Vec<Lit> = (0..100)
-            .map(|i| s.and(&[values[i], !values[(i + 1) % 100]]))
-            .collect();
+        let (mut s, values, elements) = one_input(100);
         let count = s.count_determined(&values, &elements, &Default::default());
         assert_eq!(count.value, Natural::from(100u64));
         let steps = |s: &Solver| s.few.as_ref().expect("kept").propagator.visited();
@@ -1076,13 +1088,7 @@ mod tests {
     #[test]
     fn an_input_of_many_values_is_walked_in_n_log_n_steps() {
         let n: u64 = 20_000;
-        let mut s = Solver::new();
-        let values: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
-        let one = s.exactly_one(&values);
-        s.require(one);
-        let elements: Vec<Lit> = (0..n as usize)
-            .map(|i| s.and(&[values[i], !values[(i + 1) % n as usize]]))
-            .collect();
+        let (mut s, values, elements) = one_input(n as usize);
         let budget = crate::CountBudget {
             steps: 80 * n * u64::from(n.ilog2() + 1),
             ..Default::default()
@@ -1096,13 +1102,7 @@ mod tests {
     #[test]
     fn a_walk_over_some_values_has_the_case_of_none() {
         let n = 600;
-        let mut s = Solver::new();
-        let values: Vec<Lit> = (0..n).map(|_| s.new_var()).collect();
-        let one = s.exactly_one(&values);
-        s.require(one);
-        let elements: Vec<Lit> = (0..n)
-            .map(|i| s.and(&[values[i], !values[(i + 1) % n]]))
-            .collect();
+        let (mut s, values, elements) = one_input(n);
         let walked = &values[1..];
         let images = s.images_few(&Default::default(), &[], walked, &elements);
         assert_eq!(images.map(|i| i.len()), Some(n));
@@ -1111,8 +1111,7 @@ mod tests {
     }
 
     /// An input of 2,000 values, each the one value of an element: 2,000
-    /// literals, walked (one leaf per value, a path of 2,000 decisions
-    /// without recursion), not counted the general way.
+    /// literals, walked (one leaf per value), not counted the general way.
     #[test]
     fn an_input_of_thousands_of_values_is_walked() {
         let n = 2000;
