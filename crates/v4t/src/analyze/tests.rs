@@ -482,6 +482,103 @@ fn analysis_matches_resolving_with_up_to_16_inputs() {
     assert!(stats.determined > 0);
 }
 
+/// A template whose string inputs are compared with 7 to 14 values each
+/// (`equal`, negated, in `and` and `or` with a boolean), with conditional
+/// hosting relations and sometimes constraints: where `analyze` walks an
+/// input's values by halves over an exactly-one that is a tree of halves
+/// (more than six values; issue 23, thirtieth round). Values `v0` ..
+/// `v{n+1}` are compared, so some are read but never declared.
+fn values_template(rng: &mut Rng) -> String {
+    let strings: Vec<(String, u64)> = (0..1 + rng.below(2))
+        .map(|i| (format!("s{i}"), 7 + rng.below(8)))
+        .collect();
+    let booleans: Vec<String> = (0..rng.below(3)).map(|i| format!("b{i}")).collect();
+    let compare = |rng: &mut Rng| {
+        let (name, values) = &strings[rng.below(strings.len() as u64) as usize];
+        let v = rng.below(values + 2);
+        format!("{{equal: [{{variability_input: {name}}}, v{v}]}}")
+    };
+    let condition = |rng: &mut Rng| match rng.below(5) {
+        0 => format!("{{not: {}}}", compare(rng)),
+        1 if !booleans.is_empty() => {
+            let b = &booleans[rng.below(booleans.len() as u64) as usize];
+            format!("{{or: [{}, {{variability_input: {b}}}]}}", compare(rng))
+        }
+        2 => format!("{{and: [{}, {}]}}", compare(rng), compare(rng)),
+        _ => compare(rng),
+    };
+    let mut s = "tosca_definitions_version: tosca_variability_1_0\n\
+                 topology_template:\n  variability:\n    inputs:\n"
+        .to_string();
+    for (name, _) in &strings {
+        s.push_str(&format!("      {name}: {{type: string}}\n"));
+    }
+    for b in &booleans {
+        s.push_str(&format!("      {b}: {{type: boolean}}\n"));
+    }
+    if rng.below(3) == 0 {
+        s.push_str("    constraints:\n");
+        for _ in 0..1 + rng.below(2) {
+            s.push_str(&format!("      - {}\n", condition(rng)));
+        }
+    }
+    s.push_str("  node_templates:\n");
+    for j in 0..8 + rng.below(10) {
+        s.push_str(&format!(
+            "    n{j}:\n      type: tosca.nodes.Root\n      conditions: {}\n",
+            condition(rng)
+        ));
+        if j > 0 && rng.below(4) == 0 {
+            s.push_str(&format!(
+                "      requirements:\n        - host: {{node: n{}, conditions: {}}}\n",
+                rng.below(j),
+                condition(rng)
+            ));
+        }
+    }
+    s
+}
+
+/// Templates whose inputs are compared with many values (see
+/// [`values_template`]) against resolving every configuration.
+#[test]
+fn analysis_matches_resolving_with_inputs_of_many_values() {
+    let mut rng = Rng(0x5eed_0030_0000_0001);
+    let mut stats = Stats::default();
+    for round in 0..40 {
+        let text = values_template(&mut rng);
+        let p = prepared(&text);
+        with_resolver(&p, |resolve_one| {
+            check(round, &text, resolve_one, &mut stats)
+        });
+    }
+    assert!(
+        stats.determined > 35,
+        "too few determined: {}",
+        stats.determined
+    );
+    assert!(
+        stats.checks > 25,
+        "too few failing checks: {}",
+        stats.checks
+    );
+    assert!(
+        stats.ruled_out > 8,
+        "too few ruled out: {}",
+        stats.ruled_out
+    );
+    assert!(
+        stats.undeclared > 20,
+        "too few undeclared: {}",
+        stats.undeclared
+    );
+    assert!(
+        stats.witnesses > 150,
+        "too few witnesses: {}",
+        stats.witnesses
+    );
+}
+
 /// Counters of what the random templates exercised.
 #[derive(Default)]
 struct Stats {
