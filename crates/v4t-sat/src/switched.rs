@@ -567,6 +567,23 @@ fn clause(sat: &Solver, c: usize) -> &[Lit] {
 mod tests {
     use crate::{Lit, Solver};
 
+    /// Eight variables followed by six random gates over them and the gates
+    /// before (`and` with a negated input, `or`, `xor`).
+    fn random_gates(s: &mut Solver, rand: &mut impl FnMut(u64) -> u64) -> Vec<Lit> {
+        let mut pool: Vec<Lit> = (0..8).map(|_| s.new_var()).collect();
+        for _ in 0..6 {
+            let a = pool[rand(pool.len() as u64) as usize];
+            let b = pool[rand(pool.len() as u64) as usize];
+            let g = match rand(3) {
+                0 => s.and(&[a, !b]),
+                1 => s.or(&[a, b]),
+                _ => s.xor(&[a, b]),
+            };
+            pool.push(g);
+        }
+        pool
+    }
+
     /// `solve_switched` answers as `solve` with the switches not assumed
     /// assumed false, on random guarded problems over gates, with the
     /// gate definitions recorded (every other problem) or not.
@@ -584,18 +601,7 @@ mod tests {
             if round % 2 == 0 {
                 s.record_gates();
             }
-            let vars: Vec<Lit> = (0..8).map(|_| s.new_var()).collect();
-            let mut pool = vars.clone();
-            for _ in 0..6 {
-                let a = pool[rand(pool.len() as u64) as usize];
-                let b = pool[rand(pool.len() as u64) as usize];
-                let g = match rand(3) {
-                    0 => s.and(&[a, !b]),
-                    1 => s.or(&[a, b]),
-                    _ => s.xor(&[a, b]),
-                };
-                pool.push(g);
-            }
+            let pool = random_gates(&mut s, &mut rand);
             // One unguarded clause, several guarded ones.
             let x = pool[rand(pool.len() as u64) as usize];
             let y = pool[rand(pool.len() as u64) as usize];
@@ -661,18 +667,7 @@ mod tests {
             if round % 2 == 0 {
                 s.record_gates();
             }
-            let vars: Vec<Lit> = (0..8).map(|_| s.new_var()).collect();
-            let mut pool = vars.clone();
-            for _ in 0..6 {
-                let a = pool[rand(pool.len() as u64) as usize];
-                let b = pool[rand(pool.len() as u64) as usize];
-                let g = match rand(3) {
-                    0 => s.and(&[a, !b]),
-                    1 => s.or(&[a, b]),
-                    _ => s.xor(&[a, b]),
-                };
-                pool.push(g);
-            }
+            let pool = random_gates(&mut s, &mut rand);
             let mut guards = Vec::new();
             for _ in 0..(4 + rand(8)) {
                 let g = s.new_var();
