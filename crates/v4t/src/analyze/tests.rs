@@ -21,9 +21,12 @@ struct BruteForce {
     /// Failing configurations by message and whether some input has an
     /// undeclared value.
     failures: BTreeMap<(String, bool), u128>,
-    /// The last of them in enumeration order (value indices), per message:
-    /// the witness the analysis names (the smallest configuration with the
-    /// value literals preferred false, each input's last value first).
+    /// The first and the last of them in enumeration order (value
+    /// indices), per message: the witnesses the analysis names, for `Could
+    /// not solve` the smallest configuration without a solution (found
+    /// input by input), for the others the smallest configuration with the
+    /// value literals preferred false (each input's last value first).
+    first_failing: BTreeMap<(String, bool), Vec<usize>>,
     last_failing: BTreeMap<(String, bool), Vec<usize>>,
     /// Configurations outside the input feature model.
     outside: u128,
@@ -191,6 +194,8 @@ fn brute_force(
                     out.first_ruled_out.get_or_insert_with(|| choice.clone());
                 } else {
                     *out.failures.entry((message.clone(), other)).or_default() += 1;
+                    (out.first_failing.entry((message.clone(), other)))
+                        .or_insert_with(|| choice.clone());
                     out.last_failing.insert((message, other), choice.clone());
                 }
                 continue_counting(&mut choice, &sizes);
@@ -802,8 +807,9 @@ fn check(
             );
         }
         // Where the inputs decide every presence, a group's witness is the
-        // last configuration that fails with its message (where only one
-        // group has it).
+        // first configuration without a solution (`Could not solve`) or
+        // the last one that fails with its message (the others), where
+        // only one group has the message.
         for f in analysis.failures.iter().filter(|_| analysis.determined) {
             let key = (f.error.message.clone(), f.undeclared);
             let same =
@@ -811,14 +817,17 @@ fn check(
             let (Some(w), 1) = (&f.witness, analysis.failures.iter().filter(same).count()) else {
                 continue;
             };
-            let last = &want.last_failing[&key];
+            let expected = match f.error.message.as_str() {
+                "Could not solve" => &want.first_failing[&key],
+                _ => &want.last_failing[&key],
+            };
             let json = |v: &Value| to_json(&Node::new(v.clone(), Span::NONE));
             let chosen: Vec<usize> = (analysis.inputs.iter().zip(w))
                 .map(|(i, (_, v))| {
                     (i.values.iter().position(|x| json(x) == json(v))).expect("a value")
                 })
                 .collect();
-            assert_eq!(&chosen, last, "witness of {:?}\n{ctx}", f.error.message);
+            assert_eq!(&chosen, expected, "witness of {:?}\n{ctx}", f.error.message);
             stats.witnesses += 1;
         }
         // Witnesses fail with their message.
