@@ -972,7 +972,8 @@ mod tests {
             distinct.dedup();
             let images = s.images_few(&Default::default(), &[], &xs, &gates);
             let combinations: usize = sizes.iter().product();
-            if xs.len() > super::FEW && combinations <= 1 << super::FEW {
+            // A problem without a model is left to the callers' other ways.
+            if xs.len() > super::FEW && combinations <= 1 << super::FEW && !all.is_empty() {
                 assert!(images.is_some(), "round {round}: not walked");
             }
             if let Some(images) = images {
