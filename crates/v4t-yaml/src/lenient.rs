@@ -1,9 +1,9 @@
-//! Quoted scalars whose continuation lines are under-indented, for the
-//! saphyr path.
+//! What js-yaml (the reference's parser) accepts and `saphyr-parser`
+//! does not, for the saphyr path.
 //!
-//! YAML 1.2 requires the continuation lines of a quoted scalar to be
-//! indented more than the block collection around it, so `saphyr-parser`
-//! rejects
+//! *Quoted scalars whose continuation lines are under-indented.* YAML 1.2
+//! requires the continuation lines of a quoted scalar to be indented more
+//! than the block collection around it, so `saphyr-parser` rejects
 //!
 //! ```yaml
 //! description: "A multiline description
@@ -18,11 +18,20 @@
 //! the scalar saphyr stopped at, then the caller reads the text again (one
 //! more read per such scalar, within a budget), and maps the spans of the
 //! result back to the text as written.
+//!
+//! *A `-` after blanks inside a plain scalar of a flow collection, before
+//! `,[]{}`* (`[a -]`, `{k: [0.5 -, 1]}`): YAML 1.2 and js-yaml read
+//! `a -`, saphyr stops with "plain scalar cannot start with '-' followed by
+//! ,[]{}" as if the `-` began a scalar. [`Indented::replace_dash`] puts a
+//! byte the text does not hold in its place (same length: spans stay), the
+//! text is read again, and [`Indented::restore`] puts the `-` back into the
+//! plain scalars and keys; where a node starts at the `-` (it began a
+//! scalar, `[a, -]`), the error stands, as in js-yaml.
 
 use std::collections::BTreeMap;
 
 use crate::span::LineIndex;
-use crate::value::{Node, Span, Value};
+use crate::value::{Form, KeyName, Node, Span, Value};
 
 /// Total bytes the saphyr path reads again for quoted scalars with
 /// under-indented lines (at least [`MIN_REREADS`] reads of any text): one
@@ -42,9 +51,19 @@ pub(crate) struct Indented<'t> {
     /// spaces at line starts are inserted, so line numbers stay the same).
     inserted: BTreeMap<u32, u32>,
     rereads: usize,
-    /// How often the text may be indented (read again).
+    /// How often the text may be changed (read again).
     limit: usize,
+    /// The byte standing in for each `-` of [`Indented::replace_dash`]
+    /// (one the original text does not hold), once one is replaced.
+    stand_in: Option<u8>,
+    /// Where each replaced `-` is, in the original text.
+    dashes: Vec<u32>,
 }
+
+/// Bytes that may stand in for a `-` inside a plain scalar: none is an
+/// indicator there or changes how the scalar resolves, and none appears in
+/// the texts of parse errors.
+const STAND_INS: &[u8] = b"^~$;=+<>\\()";
 
 impl<'t> Indented<'t> {
     pub(crate) fn new(original: &'t str) -> Indented<'t> {
@@ -54,6 +73,8 @@ impl<'t> Indented<'t> {
             inserted: BTreeMap::new(),
             rereads: 0,
             limit: MIN_REREADS.max(MAX_REREAD_BYTES / original.len().max(1)),
+            stand_in: None,
+            dashes: Vec::new(),
         }
     }
 
@@ -102,6 +123,97 @@ impl<'t> Indented<'t> {
         out.push_str(text.get(from..).unwrap_or_default());
         self.text = Some(out);
         self.rereads += 1;
+        Ok(())
+    }
+
+    /// Puts a stand-in for the `-` at byte `at` of [`Self::text`], which
+    /// saphyr took for the start of a plain scalar before `,[]{}`.
+    /// `Err(None)` if it is no `-` after a blank or the original text
+    /// holds every stand-in, `Err(Some(limit))` if the text has been read
+    /// again `limit` times already.
+    pub(crate) fn replace_dash(&mut self, at: usize) -> Result<(), Option<usize>> {
+        let text = self.text.as_deref().unwrap_or(self.original).as_bytes();
+        let after_blank = at.checked_sub(1).and_then(|i| text.get(i));
+        if text.get(at) != Some(&b'-') || !matches!(after_blank, Some(b' ' | b'\t' | b'\n' | b'\r'))
+        {
+            return Err(None);
+        }
+        let original = self.original.as_bytes();
+        let stand_in = match self.stand_in {
+            Some(b) => b,
+            None => *STAND_INS
+                .iter()
+                .find(|b| !original.contains(b))
+                .ok_or(None)?,
+        };
+        if self.rereads >= self.limit {
+            return Err(Some(self.limit));
+        }
+        let at_original = self.remap().offset(u32::try_from(at).map_err(|_| None)?);
+        let mut text = self
+            .text
+            .take()
+            .unwrap_or_else(|| self.original.to_string());
+        // One ASCII byte for another (`at` is a `-`): spans stay.
+        text.replace_range(at..=at, char::from(stand_in).encode_utf8(&mut [0; 4]));
+        self.text = Some(text);
+        self.stand_in = Some(stand_in);
+        self.dashes.push(at_original);
+        self.rereads += 1;
+        Ok(())
+    }
+
+    /// Puts the `-`s of [`Self::replace_dash`] back into the plain scalars
+    /// and keys of `root` (spans already mapped back) and into `messages`;
+    /// `Err(())` if a node or key starts at one of them (the `-` began a
+    /// scalar: the error saphyr reported stands).
+    pub(crate) fn restore<'m>(
+        &self,
+        root: &mut Node,
+        messages: impl Iterator<Item = &'m mut String>,
+    ) -> Result<(), ()> {
+        let Some(stand_in) = self.stand_in.map(char::from) else {
+            return Ok(());
+        };
+        let starts_at_dash = |span: &Span| span.is_known() && self.dashes.contains(&span.start);
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            if starts_at_dash(&node.span) {
+                return Err(());
+            }
+            match &mut node.value {
+                Value::String(text) if node.form == Form::Plain && text.contains(stand_in) => {
+                    *text = text.replace(stand_in, "-");
+                }
+                Value::Seq(items) => stack.extend(items.iter_mut()),
+                Value::Map(map) => {
+                    if map.entries().iter().any(|(k, _)| starts_at_dash(&k.span)) {
+                        return Err(());
+                    }
+                    if map.keys().any(|k| k.contains(stand_in)) {
+                        let entries = std::mem::take(map).into_entries();
+                        for (mut key, value) in entries {
+                            if key.name.contains(stand_in) && key.tree().is_none() {
+                                key.name = KeyName::from(key.name.replace(stand_in, "-"));
+                            }
+                            map.push(key, value);
+                        }
+                    }
+                    for (key, value) in map.entries_mut() {
+                        if let Some(complex) = key.tree_mut() {
+                            stack.push(complex);
+                        }
+                        stack.push(value);
+                    }
+                }
+                _ => {}
+            }
+        }
+        for message in messages {
+            if message.contains(stand_in) {
+                *message = message.replace(stand_in, "-");
+            }
+        }
         Ok(())
     }
 

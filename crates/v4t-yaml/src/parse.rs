@@ -227,6 +227,9 @@ fn parse_checked(
     duplicates: Duplicates,
 ) -> Result<(Node, Vec<ParseError>), ParseError> {
     let mut indented = Indented::new(text);
+    // The error of the first `-` saphyr stopped at before `,[]{}` in a
+    // flow collection: it stands if one of them began a scalar after all.
+    let mut first_dash: Option<ParseError> = None;
     loop {
         match build(indented.text(), source, schema, duplicates) {
             Ok((mut node, mut found)) => {
@@ -235,11 +238,32 @@ fn parse_checked(
                 for d in &mut found {
                     remap.span(&mut d.span);
                 }
+                let messages = found.iter_mut().map(|d| &mut d.message);
+                if let (Err(()), Some(error)) = (indented.restore(&mut node, messages), first_dash)
+                {
+                    return Err(error);
+                }
                 return Ok((node, found));
             }
             Err(Failure {
                 mut error,
+                dash_in_flow: Some(at),
+                ..
+            }) => {
+                indented.remap().span(&mut error.span);
+                if let Err(limit) = indented.replace_dash(at) {
+                    if let Some(limit) = limit {
+                        error.message =
+                            format!("{} (more than {limit} texts read again)", error.message);
+                    }
+                    return Err(error);
+                }
+                first_dash.get_or_insert(error);
+            }
+            Err(Failure {
+                mut error,
                 under_indented_quote: Some(quote),
+                ..
             }) => {
                 if let Err(limit) = indented.indent_quoted(quote) {
                     indented.remap().span(&mut error.span);
@@ -253,6 +277,7 @@ fn parse_checked(
                 }
             }
             Err(Failure { mut error, .. }) => {
+                // Not one a stand-in caused: none is an indicator.
                 indented.remap().span(&mut error.span);
                 return Err(error);
             }
@@ -266,6 +291,9 @@ struct Failure {
     /// Byte offset of the opening quote when saphyr rejected a quoted
     /// scalar's continuation line for its indentation.
     under_indented_quote: Option<usize>,
+    /// Byte offset of a `-` before `,[]{}` that saphyr took for the start
+    /// of a plain scalar in a flow collection.
+    dash_in_flow: Option<usize>,
 }
 
 impl From<ParseError> for Failure {
@@ -273,6 +301,7 @@ impl From<ParseError> for Failure {
         Failure {
             error,
             under_indented_quote: None,
+            dash_in_flow: None,
         }
     }
 }
@@ -322,10 +351,17 @@ fn build(
                         .and_then(|at| crate::lenient::enclosing_quote(text, last_end, at)),
                     _ => None,
                 };
+                let dash_in_flow = match e.info() {
+                    "plain scalar cannot start with '-' followed by ,[]{}" => {
+                        builder.offset(e.marker())
+                    }
+                    _ => None,
+                };
                 let at = builder.offset(e.marker()).unwrap_or(text.len());
                 return Err(Failure {
                     error: scan_error(&e, source, text, at, last),
                     under_indented_quote,
+                    dash_in_flow,
                 });
             }
         };
@@ -1728,6 +1764,41 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A `-` after blanks inside a plain scalar of a flow collection,
+    /// before `,[]{}`, continues the scalar as in js-yaml 4.1 (saphyr stops
+    /// there), spans as written; a `-` that begins a scalar stays an
+    /// error, and so do other errors after one.
+    #[test]
+    fn a_dash_inside_a_flow_plain_scalar_reads_as_in_js_yaml() {
+        let json = |text: &str| saphyr(text).map(|n| crate::json::to_json(&n));
+        assert_eq!(json("k: [a:b -]\n").as_deref(), Ok(r#"{"k":["a:b -"]}"#));
+        assert_eq!(json("[0.50 -,.7]\n").as_deref(), Ok(r#"["0.50 -",0.7]"#));
+        assert_eq!(json("[a\n  -]\n").as_deref(), Ok(r#"["a -"]"#));
+        assert_eq!(json("{a -}\n").as_deref(), Ok(r#"{"a -":null}"#));
+        assert_eq!(
+            json("k: [a -, [b -]]\n").as_deref(),
+            Ok(r#"{"k":["a -",["b -"]]}"#)
+        );
+        // What the text holds stays: `^` stands in for `-` only where the
+        // text has none.
+        assert_eq!(json("[a^ -, b ^]\n").as_deref(), Ok(r#"["a^ -","b ^"]"#));
+        let doc = saphyr("[ab -, c]\n").unwrap_or_else(|e| panic!("{e}"));
+        let items = doc.as_seq().expect("a sequence");
+        assert_eq!(items[0].span, rg(1, 2, 1, 6));
+        for text in ["[a, -]\n", "[a: -]\n", "{k: -}\n"] {
+            let e = saphyr(text).expect_err(text);
+            assert!(e.message.contains("cannot start with '-'"), "{text}: {e}");
+            assert_eq!(e.span.start, text.find('-').map(|i| i as u32).unwrap_or(0));
+        }
+        let e = saphyr("[a -]\nb: [\n").expect_err("an unclosed sequence");
+        assert!(!e.message.contains("cannot start with '-'"), "{e}");
+        let e = saphyr("{a -, a -}\n").expect_err("a duplicate key");
+        assert_eq!(
+            (e.message.as_str(), e.span.start),
+            ("duplicated mapping key", 6)
+        );
     }
 
     #[test]

@@ -425,6 +425,13 @@ const FIXTURES: &[&str] = &[
     "? [a, [b]]\n: x\n",
     "{a: 1}: x\n{b: 1}: y\n",
     "x: {[a, b]: 1, c: 2}\n",
+    // A `-` after blanks inside a flow plain scalar, before `,[]{}`
+    // (saphyr stopped there; found by the random documents under other
+    // seeds).
+    "{k0: [a:b -]}\n",
+    "{~: {k1: {k4: [~ -,on]}}, \"a\\tb\": {k6: [{k1: +1}]},.inf: a`b}\n",
+    "k: [0.50 -,.7]\n",
+    "k: {a -: 1, b -}\n",
 ];
 
 #[test]
