@@ -973,7 +973,7 @@ topology_template:
     #[test]
     fn requirements_written_as_names_resolve_as_their_maps() {
         use crate::testing::{random_template, Rng};
-        let mut rng = Rng(0x5eed_4e9a_0000_0023);
+        let mut rng = Rng::new(0x5eed_4e9a_0000_0023);
         let (mut short, mut compared, mut failed) = (0, 0, 0);
         for round in 0..120 {
             let inputs = 1 + rng.below(3) as usize;

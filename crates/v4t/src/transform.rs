@@ -1223,7 +1223,7 @@ service_template:
             }
         }
         assert_eq!(written, 8, "fixed templates written");
-        let mut rng = crate::testing::Rng(23);
+        let mut rng = crate::testing::Rng::new(23);
         let mut random = 0;
         for round in 0..60 {
             let template = match round % 3 {

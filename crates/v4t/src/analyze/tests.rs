@@ -233,7 +233,7 @@ fn relevant(by_config: &[(Vec<usize>, Vec<String>)], i: usize) -> bool {
 /// Small templates of every kind of input, many of them.
 #[test]
 fn analysis_matches_resolving_every_configuration() {
-    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let mut rng = Rng::new(0x5eed_1234_abcd_0001);
     let mut stats = Stats::default();
     for round in 0..150 {
         let inputs = rng.below(5) as usize;
@@ -445,7 +445,7 @@ fn check_exclusion(e: &super::Exclusion, text: &str, ctx: &str) {
 /// substitution mappings, workflows) fail in some configurations.
 #[test]
 fn analysis_matches_resolving_every_tosca_2_configuration() {
-    let mut rng = Rng(0x5eed_2000_abcd_0001);
+    let mut rng = Rng::new(0x5eed_2000_abcd_0001);
     let mut stats = Stats::default();
     let mut references = 0;
     for round in 0..60 {
@@ -475,7 +475,7 @@ fn analysis_matches_resolving_every_tosca_2_configuration() {
 /// configurations, each resolved).
 #[test]
 fn analysis_matches_resolving_with_up_to_16_inputs() {
-    let mut rng = Rng(0x5eed_0016_0000_0001);
+    let mut rng = Rng::new(0x5eed_0016_0000_0001);
     let mut stats = Stats::default();
     for (round, inputs) in [12, 14, 16].into_iter().enumerate() {
         let text = template(&mut rng, inputs, &['b'], 8, false);
@@ -548,7 +548,7 @@ fn values_template(rng: &mut Rng) -> String {
 /// [`values_template`]) against resolving every configuration.
 #[test]
 fn analysis_matches_resolving_with_inputs_of_many_values() {
-    let mut rng = Rng(0x5eed_0030_0000_0001);
+    let mut rng = Rng::new(0x5eed_0030_0000_0001);
     let mut stats = Stats::default();
     for round in 0..40 {
         let text = values_template(&mut rng);
@@ -1196,7 +1196,7 @@ service_template:
 /// templates whose presences the inputs decide (the others are refused).
 #[test]
 fn exported_dimacs_counts_the_valid_configurations() {
-    let mut rng = Rng(0x5eed_2700_dead_0001);
+    let mut rng = Rng::new(0x5eed_2700_dead_0001);
     let (mut exported, mut refused) = (0, 0);
     for round in 0..60 {
         let inputs = rng.below(6) as usize;
@@ -1382,7 +1382,7 @@ topology_template:
     assert!(first.contains("why: Some(") && first.contains("Could not solve"));
     let second = analyses_alike(fixed[1], "fixed template 1").expect("prepares");
     assert!(second.contains("Ok(Analysis"), "{second}");
-    let mut rng = Rng(0x5eed_d0c5_0000_0023);
+    let mut rng = Rng::new(0x5eed_d0c5_0000_0023);
     let mut prepared = 0;
     for round in 0..40 {
         let inputs = 1 + rng.below(4) as usize;

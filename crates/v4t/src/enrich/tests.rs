@@ -640,7 +640,7 @@ fn every_element_option_key_passes_the_quick_test() {
 #[test]
 fn the_document_kept_for_the_resolver_is_normalised() {
     use crate::testing::{random_template, type_files, Rng, ALL_ELEMENTS};
-    let mut rng = Rng(0x5eed_0023_0000_0001);
+    let mut rng = Rng::new(0x5eed_0023_0000_0001);
     let mut texts = vec![ALL_ELEMENTS.to_string()];
     for round in 0..40 {
         let deployment = round % 2 == 1;
@@ -744,7 +744,7 @@ topology_template:
         "semantic: true",
     );
     let mut texts = vec![managed.to_string(), broken];
-    let mut rng = Rng(0xe1);
+    let mut rng = Rng::new(0xe1);
     for k in 0..8 {
         texts.push(random_template(&mut rng, 2, &['b', 'f'], 4, k % 2 == 0));
     }

@@ -446,7 +446,7 @@ topology_template:
 /// minimal too.
 #[test]
 fn explanations_are_minimal_conflicts_on_random_templates() {
-    let mut rng = Rng(0x5eed_e5e1_a1b0_0001);
+    let mut rng = Rng::new(0x5eed_e5e1_a1b0_0001);
     let (mut by_conditions, mut by_optimiser, mut unsatisfiable) = (0, 0, 0);
     // Technologies and hosting relations decided by conditions.
     let (mut technologies, mut hosts) = (0, 0);
@@ -523,7 +523,7 @@ fn explanations_are_minimal_conflicts_on_random_templates() {
 /// both answers of the question occur.
 #[test]
 fn asking_for_a_solution_changes_no_conflict() {
-    let mut rng = Rng(0x5eed_e5e1_a1b0_0002);
+    let mut rng = Rng::new(0x5eed_e5e1_a1b0_0002);
     let mut chain = format!(
         "{RC3_QUALITIES}      - {{component: tosca.nodes.Root, technology: t, weight: 1}}
   node_templates:
@@ -761,7 +761,7 @@ topology_template:
         violated.contains("FeatureRule") && violated.contains("Default"),
         "{violated}"
     );
-    let mut rng = Rng(0x5eed_e5e1_d0c5_0023);
+    let mut rng = Rng::new(0x5eed_e5e1_d0c5_0023);
     for _ in 0..30 {
         let inputs = 1 + rng.below(4) as usize;
         let nodes = 2 + rng.below(4) as usize;

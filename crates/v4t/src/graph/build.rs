@@ -2238,7 +2238,7 @@ mod tests {
             });
             names
         }
-        let mut rng = crate::testing::Rng(2122);
+        let mut rng = crate::testing::Rng::new(2122);
         let (mut dropped, mut kept) = (0, 0);
         for round in 0..200 {
             let len = 1 + rng.below(40);
@@ -2284,7 +2284,7 @@ mod tests {
     /// templates the builder rejects.
     #[test]
     fn documents_build_the_graphs_their_trees_build() {
-        let mut rng = crate::testing::Rng(0x5eed);
+        let mut rng = crate::testing::Rng::new(0x5eed);
         let mut texts: Vec<String> = vec![TEMPLATE.to_string()];
         for k in 0..12 {
             let deployment = k % 2 == 0;

@@ -211,7 +211,7 @@ topology_template:
             lists_of(5),
             crate::testing::ALL_ELEMENTS.to_string(),
         ];
-        let mut rng = crate::testing::Rng(19);
+        let mut rng = crate::testing::Rng::new(19);
         for round in 0..30 {
             templates.push(match round % 3 {
                 0 => crate::testing::random_template(&mut rng, 3, &['b'], 6, true),

@@ -572,7 +572,7 @@ mod tests {
             "optimization_technologies: min, optimization_technologies_mode: weight, optimization_scenarios: true, ",
             "optimization_topology: min, optimization_topology_unique: false, optimization_technologies: max, optimization_technologies_mode: weight, ",
         ];
-        let mut rng = Rng(0x5eed_a17e_0000_0001);
+        let mut rng = Rng::new(0x5eed_a17e_0000_0001);
         let mut all = Compared::default();
         for round in 0..240 {
             let inputs = 1 + rng.below(3) as usize;

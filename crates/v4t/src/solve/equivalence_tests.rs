@@ -13,26 +13,21 @@ use crate::{enrich, inputs, load, normalize, validate, NoFiles, Node, Sources};
 use v4t_sat::Lit;
 use v4t_yaml::json::to_json;
 
-/// A tiny deterministic PRNG (xorshift64*).
-struct Rng(u64);
+/// [`crate::testing::Rng`] with the draws these tests use.
+struct Rng(crate::testing::Rng);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    fn new(seed: u64) -> Rng {
+        Rng(crate::testing::Rng::new(seed))
     }
 
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        self.0.below(n as u64) as usize
     }
 
     /// True with probability `percent`/100.
     fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
+        self.0.below(100) < percent
     }
 
     fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
@@ -466,7 +461,7 @@ fn mentions(c: &Cond) -> Vec<ElementId> {
 
 #[test]
 fn terms_encode_like_their_yaml_form() {
-    let mut rng = Rng(0x5eed_1234_abcd_ef01);
+    let mut rng = Rng::new(0x5eed_1234_abcd_ef01);
     let mut counts = Counts::default();
     let mut rejected = 0;
     const TEMPLATES: usize = 600;

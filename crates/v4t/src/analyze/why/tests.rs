@@ -295,7 +295,7 @@ input {name}: not minimal"
 
 #[test]
 fn reasons_are_sufficient_and_minimal() {
-    let mut rng = Rng(0x5eed_2727_0000_0001);
+    let mut rng = Rng::new(0x5eed_2727_0000_0001);
     let mut seen = Seen::default();
     for round in 0..120 {
         let inputs = rng.below(5) as usize;
@@ -313,7 +313,7 @@ fn reasons_are_sufficient_and_minimal() {
 /// conditions enumerated over every configuration).
 #[test]
 fn reasons_with_up_to_16_inputs() {
-    let mut rng = Rng(0x5eed_2727_0016_0001);
+    let mut rng = Rng::new(0x5eed_2727_0016_0001);
     let mut seen = Seen::default();
     for (round, inputs) in [12, 14, 16].into_iter().enumerate() {
         let text = random_template(&mut rng, inputs, &['b'], 8, false);
@@ -327,7 +327,7 @@ fn reasons_with_up_to_16_inputs() {
 /// enumeration, and the reasons of the decided ones sufficient and minimal.
 #[test]
 fn decided_inputs_have_minimal_reasons() {
-    let mut rng = Rng(0x5eed_2727_0d0d_0001);
+    let mut rng = Rng::new(0x5eed_2727_0d0d_0001);
     let mut seen = Seen::default();
     for round in 0..150 {
         let inputs = 2 + rng.below(4) as usize;
