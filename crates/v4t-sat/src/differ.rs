@@ -446,6 +446,7 @@ impl PartRoles {
 
 #[cfg(test)]
 mod tests {
+    use crate::testutil::exercised;
     use crate::testutil::{blocks_instance, eval_lit, models, random_instance, random_lit, Rng};
     use crate::{Lit, Solver};
     use std::cell::Cell;
@@ -622,7 +623,7 @@ mod tests {
                 assert!(differs(&less), "round {round}: not minimal");
             }
         }
-        assert!(cores > 20, "too few cores: {cores}");
+        exercised!(cores > 20, "too few cores: {cores}");
     }
 
     /// Instances of independent blocks, some literals fixed, with groups
@@ -700,7 +701,7 @@ mod tests {
             yes += want.iter().filter(|&&w| w).count();
             no += want.iter().filter(|&&w| !w).count();
         }
-        assert!(several > 100, "too few split instances: {several}");
-        assert!(yes > 300 && no > 300, "too one-sided: {yes} yes, {no} no");
+        exercised!(several > 100, "too few split instances: {several}");
+        exercised!(yes > 300 && no > 300, "too one-sided: {yes} yes, {no} no");
     }
 }

@@ -54,6 +54,7 @@ impl Solver {
 
 #[cfg(test)]
 mod tests {
+    use crate::testutil::exercised;
     use crate::testutil::{random_cnf, Rng};
     use crate::{Lit, Solver};
 
@@ -126,7 +127,7 @@ mod tests {
             assert!(positions.windows(2).all(|w| w[0] < w[1]), "round {round}");
             nonempty += usize::from(core.len() > 1);
         }
-        assert!(nonempty > 20, "too few interesting cores: {nonempty}");
+        exercised!(nonempty > 20, "too few interesting cores: {nonempty}");
     }
 
     #[test]

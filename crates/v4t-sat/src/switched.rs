@@ -565,6 +565,7 @@ fn clause(sat: &Solver, c: usize) -> &[Lit] {
 
 #[cfg(test)]
 mod tests {
+    use crate::testutil::exercised;
     use crate::{Lit, Solver};
 
     /// Eight variables followed by six random gates over them and the gates
@@ -724,6 +725,6 @@ mod tests {
                 assert!(copy.solve(&less), "round {round}: not minimal");
             }
         }
-        assert!(found > 30, "too few cores: {found}");
+        exercised!(found > 30, "too few cores: {found}");
     }
 }

@@ -13,11 +13,7 @@ impl Rng {
     /// exercised ("too few ..."): those are tuned to the default seed; any
     /// other failure is a bug.
     pub(crate) fn new(seed: u64) -> Rng {
-        let extra: u64 = std::env::var("V4T_TEST_SEED")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
-        let seed = seed ^ extra.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        let seed = seed ^ test_seed().wrapping_mul(0x2545_F491_4F6C_DD1D);
         Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
 
@@ -34,6 +30,14 @@ impl Rng {
     pub(crate) fn below(&mut self, n: u64) -> u64 {
         self.next() % n.max(1)
     }
+}
+
+/// `V4T_TEST_SEED` (0 when unset or not a number).
+pub(crate) fn test_seed() -> u64 {
+    std::env::var("V4T_TEST_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
 }
 
 /// Value of `lit` under `bits`, where `vars[i]` has value `bits[i]`.
@@ -145,3 +149,15 @@ pub(crate) fn blocks_instance(rng: &mut Rng) -> (Solver, Vec<Lit>, Vec<Vec<Lit>>
     }
     (s, vars, cnf)
 }
+
+/// Asserts a counter of what a random test exercised. The counters are
+/// tuned to the tests' own seeds, so under `V4T_TEST_SEED` they are not
+/// checked (a wrong answer still fails the test).
+macro_rules! exercised {
+    ($($arg:tt)+) => {
+        if $crate::testutil::test_seed() == 0 {
+            assert!($($arg)+);
+        }
+    };
+}
+pub(crate) use exercised;

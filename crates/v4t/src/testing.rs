@@ -436,3 +436,15 @@ service_template:
     }
     s
 }
+
+/// Asserts a counter of what a random test exercised. The counters are
+/// tuned to the tests' own seeds, so under `V4T_TEST_SEED` they are not
+/// checked (a wrong answer still fails the test).
+macro_rules! exercised {
+    ($($arg:tt)+) => {
+        if $crate::testing::test_seed() == 0 {
+            assert!($($arg)+);
+        }
+    };
+}
+pub(crate) use exercised;

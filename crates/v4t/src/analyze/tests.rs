@@ -2,6 +2,7 @@
 //! configuration of the analysis' domains.
 
 use super::{analyze, Analysis, AnalyzeOptions};
+use crate::testing::exercised;
 use crate::testing::{random_template as template, Rng};
 use crate::{resolve, NoFiles, ResolveOptions, Sources};
 use std::collections::{BTreeMap, BTreeSet};
@@ -241,42 +242,42 @@ fn analysis_matches_resolving_every_configuration() {
         let text = template(&mut rng, inputs, &['b', 'b', 's', 'u', 'u'], nodes, false);
         check(round, &text, &mut resolve_fully_with(&text), &mut stats);
     }
-    assert!(
+    exercised!(
         stats.interesting > 3,
         "too few interesting templates: {}",
         stats.interesting
     );
-    assert!(
+    exercised!(
         stats.determined > 40,
         "too few determined templates: {}",
         stats.determined
     );
-    assert!(
+    exercised!(
         stats.errors > 3,
         "too few templates with evaluation errors: {}",
         stats.errors
     );
-    assert!(
+    exercised!(
         stats.checks > 10,
         "too few templates failing checks: {}",
         stats.checks
     );
-    assert!(
+    exercised!(
         stats.feature_model > 5,
         "too few feature models: {}",
         stats.feature_model
     );
-    assert!(
+    exercised!(
         stats.ruled_out > 5,
         "too few templates with constraints ruling out configurations: {}",
         stats.ruled_out
     );
-    assert!(
+    exercised!(
         stats.undeclared > 3,
         "too few failures with undeclared values: {}",
         stats.undeclared
     );
-    assert!(
+    exercised!(
         stats.witnesses > 20,
         "too few failure witnesses compared: {}",
         stats.witnesses
@@ -463,8 +464,8 @@ fn analysis_matches_resolving_every_tosca_2_configuration() {
         check(round, &text, &mut resolve_one, &mut stats);
         references += usize::from(failures.iter().any(|m| m.ends_with("which is absent")));
     }
-    assert!(references > 10, "too few reference failures: {references}");
-    assert!(
+    exercised!(references > 10, "too few reference failures: {references}");
+    exercised!(
         stats.determined > 30,
         "too few determined: {}",
         stats.determined
@@ -557,27 +558,27 @@ fn analysis_matches_resolving_with_inputs_of_many_values() {
             check(round, &text, resolve_one, &mut stats)
         });
     }
-    assert!(
+    exercised!(
         stats.determined > 35,
         "too few determined: {}",
         stats.determined
     );
-    assert!(
+    exercised!(
         stats.checks > 25,
         "too few failing checks: {}",
         stats.checks
     );
-    assert!(
+    exercised!(
         stats.ruled_out > 8,
         "too few ruled out: {}",
         stats.ruled_out
     );
-    assert!(
+    exercised!(
         stats.undeclared > 20,
         "too few undeclared: {}",
         stats.undeclared
     );
-    assert!(
+    exercised!(
         stats.witnesses > 150,
         "too few witnesses: {}",
         stats.witnesses
