@@ -134,8 +134,7 @@ fn components(edges: &Csr) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testutil::exercised;
-    use crate::testutil::{eval_lit, models, random_cnf, random_lit, Rng};
+    use crate::testutil::{eval_lit, exercised, models, random_cnf, random_lit, Rng};
     use crate::Solver;
 
     impl Equivalences {

@@ -795,8 +795,7 @@ struct Decision {
 
 #[cfg(test)]
 mod tests {
-    use crate::testutil::exercised;
-    use crate::testutil::{assignments, fixing, random_lit, Rng};
+    use crate::testutil::{assignments, exercised, fixing, random_lit, Rng};
     use crate::{Implied, Lit, Natural, Solver};
 
     /// A solver with inputs `xs` (1 to 12), gates over them (so the inputs

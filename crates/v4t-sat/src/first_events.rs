@@ -188,8 +188,7 @@ impl Extensions<'_> {
 #[cfg(test)]
 mod tests {
     use crate::natural::Natural;
-    use crate::testutil::exercised;
-    use crate::testutil::{blocks_instance, eval_lit, models, random_lit, Rng};
+    use crate::testutil::{blocks_instance, eval_lit, exercised, models, random_lit, Rng};
     use crate::{CountBudget, Lit};
     use std::collections::BTreeSet;
 

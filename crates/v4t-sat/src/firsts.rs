@@ -174,8 +174,9 @@ impl Split {
 
 #[cfg(test)]
 mod tests {
-    use crate::testutil::exercised;
-    use crate::testutil::{blocks_instance, eval_lit, models, random_instance, random_lit, Rng};
+    use crate::testutil::{
+        blocks_instance, eval_lit, exercised, models, random_instance, random_lit, Rng,
+    };
     use crate::Lit;
 
     #[test]

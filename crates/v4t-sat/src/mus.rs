@@ -54,8 +54,7 @@ impl Solver {
 
 #[cfg(test)]
 mod tests {
-    use crate::testutil::exercised;
-    use crate::testutil::{random_cnf, Rng};
+    use crate::testutil::{exercised, random_cnf, Rng};
     use crate::{Lit, Solver};
 
     fn satisfiable(s: &mut Solver, assumptions: &[Lit]) -> bool {

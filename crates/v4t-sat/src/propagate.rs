@@ -874,8 +874,9 @@ impl Propagator {
 #[cfg(test)]
 mod tests {
     use crate::store::Clauses;
-    use crate::testutil::exercised;
-    use crate::testutil::{eval_lit, models, random_cnf, random_instance, random_lit, Rng};
+    use crate::testutil::{
+        eval_lit, exercised, models, random_cnf, random_instance, random_lit, Rng,
+    };
     use crate::{Lit, Solver};
 
     /// Through random assumptions and undos, the watched image's true

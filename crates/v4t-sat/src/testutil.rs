@@ -7,11 +7,9 @@ use crate::{Lit, Solver};
 pub(crate) struct Rng(u64);
 
 impl Rng {
-    /// A generator from `seed` mixed with `V4T_TEST_SEED` (0 when unset or
-    /// not a number): the property tests draw other instances under
-    /// another value. A test may then fail on its counters of what it
-    /// exercised ("too few ..."): those are tuned to the default seed; any
-    /// other failure is a bug.
+    /// A generator from `seed` mixed with [`test_seed`]: the property tests
+    /// draw other instances under another value, where their counters of
+    /// what they exercised are not checked ([`exercised`]).
     pub(crate) fn new(seed: u64) -> Rng {
         let seed = seed ^ test_seed().wrapping_mul(0x2545_F491_4F6C_DD1D);
         Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)

@@ -217,8 +217,9 @@ fn halves(
 
 #[cfg(test)]
 mod tests {
-    use crate::testutil::exercised;
-    use crate::testutil::{blocks_instance, eval_lit, models, random_instance, random_lit, Rng};
+    use crate::testutil::{
+        blocks_instance, eval_lit, exercised, models, random_instance, random_lit, Rng,
+    };
     use crate::Lit;
 
     /// A group that lies in two parts still holds in the part where the

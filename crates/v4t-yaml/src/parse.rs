@@ -218,7 +218,9 @@ pub fn parse_saphyr_with(text: &str, source: SourceId, schema: Schema) -> Result
 /// (YAML 1.2); js-yaml and libyaml accept them in any column. Where saphyr
 /// rejects a quoted scalar for that alone, its continuation lines are
 /// indented (which changes no value: folding drops leading blanks) and the
-/// text is read again; spans are then mapped back to the text as written
+/// text is read again; spans are then mapped back to the text as written.
+/// Where it stops at a `-` inside a flow plain scalar, a stand-in takes its
+/// place for the next read and the `-` is put back after it
 /// ([`crate::lenient`]).
 fn parse_checked(
     text: &str,
@@ -247,8 +249,7 @@ fn parse_checked(
             }
             Err(Failure {
                 mut error,
-                dash_in_flow: Some(at),
-                ..
+                retry: Some(Retry::DashInFlow(at)),
             }) => {
                 indented.remap().span(&mut error.span);
                 if let Err(limit) = indented.replace_dash(at) {
@@ -262,8 +263,7 @@ fn parse_checked(
             }
             Err(Failure {
                 mut error,
-                under_indented_quote: Some(quote),
-                ..
+                retry: Some(Retry::UnderIndentedQuote(quote)),
             }) => {
                 if let Err(limit) = indented.indent_quoted(quote) {
                     indented.remap().span(&mut error.span);
@@ -276,7 +276,10 @@ fn parse_checked(
                     return Err(error);
                 }
             }
-            Err(Failure { mut error, .. }) => {
+            Err(Failure {
+                mut error,
+                retry: None,
+            }) => {
                 // Not one a stand-in caused: none is an indicator.
                 indented.remap().span(&mut error.span);
                 return Err(error);
@@ -288,21 +291,24 @@ fn parse_checked(
 /// A failed read of the saphyr path.
 struct Failure {
     error: ParseError,
-    /// Byte offset of the opening quote when saphyr rejected a quoted
-    /// scalar's continuation line for its indentation.
-    under_indented_quote: Option<usize>,
+    /// What a changed text may read where saphyr stopped
+    /// ([`crate::lenient`]).
+    retry: Option<Retry>,
+}
+
+/// Where saphyr stopped at what js-yaml reads.
+enum Retry {
+    /// Byte offset of the opening quote of a quoted scalar whose
+    /// continuation line saphyr rejected for its indentation.
+    UnderIndentedQuote(usize),
     /// Byte offset of a `-` before `,[]{}` that saphyr took for the start
     /// of a plain scalar in a flow collection.
-    dash_in_flow: Option<usize>,
+    DashInFlow(usize),
 }
 
 impl From<ParseError> for Failure {
     fn from(error: ParseError) -> Failure {
-        Failure {
-            error,
-            under_indented_quote: None,
-            dash_in_flow: None,
-        }
+        Failure { error, retry: None }
     }
 }
 
@@ -343,25 +349,22 @@ fn build(
             None => break,
             Some(Ok(x)) => x,
             Some(Err(e)) => {
-                let under_indented_quote = match e.info() {
-                    "invalid indentation in quoted scalar" => builder.offset(e.marker()),
+                let offset = builder.offset(e.marker());
+                let retry = match e.info() {
+                    "invalid indentation in quoted scalar" => offset.map(Retry::UnderIndentedQuote),
                     // A tab in the leading blanks of an under-indented line.
-                    "tab cannot be used as indentation" => builder
-                        .offset(e.marker())
-                        .and_then(|at| crate::lenient::enclosing_quote(text, last_end, at)),
-                    _ => None,
-                };
-                let dash_in_flow = match e.info() {
+                    "tab cannot be used as indentation" => offset
+                        .and_then(|at| crate::lenient::enclosing_quote(text, last_end, at))
+                        .map(Retry::UnderIndentedQuote),
                     "plain scalar cannot start with '-' followed by ,[]{}" => {
-                        builder.offset(e.marker())
+                        offset.map(Retry::DashInFlow)
                     }
                     _ => None,
                 };
-                let at = builder.offset(e.marker()).unwrap_or(text.len());
+                let at = offset.unwrap_or(text.len());
                 return Err(Failure {
                     error: scan_error(&e, source, text, at, last),
-                    under_indented_quote,
-                    dash_in_flow,
+                    retry,
                 });
             }
         };

@@ -2,8 +2,7 @@
 //! configuration of the analysis' domains.
 
 use super::{analyze, Analysis, AnalyzeOptions};
-use crate::testing::exercised;
-use crate::testing::{random_template as template, Rng};
+use crate::testing::{exercised, random_template as template, Rng};
 use crate::{resolve, NoFiles, ResolveOptions, Sources};
 use std::collections::{BTreeMap, BTreeSet};
 use v4t_yaml::json::to_json;

@@ -504,8 +504,7 @@ fn disjunction(split: &Split, lits: &[Lit], record: &OrRecord) -> Disjunction {
 #[cfg(test)]
 mod tests {
     use super::{Alternative, Alternatives};
-    use crate::testing::exercised;
-    use crate::testing::{doc, random_assignment, random_template, Rng};
+    use crate::testing::{doc, exercised, random_assignment, random_template, Rng};
     use crate::Sources;
 
     /// What comparing every element of one template gave.

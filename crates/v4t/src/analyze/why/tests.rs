@@ -8,8 +8,7 @@
 
 use super::*;
 use crate::analyze::{analyze, AnalyzeOptions};
-use crate::testing::exercised;
-use crate::testing::{random_template, Rng};
+use crate::testing::{exercised, random_template, Rng};
 use crate::{NoFiles, Sources};
 use v4t_yaml::json::to_json;
 use v4t_yaml::Span;
