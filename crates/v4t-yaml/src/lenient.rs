@@ -19,6 +19,22 @@
 //! more read per such scalar, within a budget), and maps the spans of the
 //! result back to the text as written.
 //!
+//! *Flow collections whose lines are under-indented.* saphyr rejects
+//!
+//! ```yaml
+//! metadata: {owner: ops,
+//! tier: web}
+//! ```
+//!
+//! ("invalid indentation", "invalid indentation in flow construct", or a
+//! tab there), as YAML 1.2 asks; js-yaml 4 and libyaml read it. Leading
+//! blanks inside a flow collection only separate tokens or are dropped by
+//! folding, so [`Indented::indent_flow`] indents the lines of the
+//! outermost open collection up to where saphyr stopped, right of its
+//! bracket, and the text is read again as for quoted scalars. A line that
+//! would continue a plain scalar is left alone: js-yaml ends the scalar
+//! before it and fails.
+//!
 //! *A `-` after blanks inside a plain scalar of a flow collection, before
 //! `,[]{}`* (`[a -]`, `{k: [0.5 -, 1]}`): YAML 1.2 and js-yaml read
 //! `a -`, saphyr stops with "plain scalar cannot start with '-' followed by
@@ -103,16 +119,108 @@ impl<'t> Indented<'t> {
                 insertions.push((start, line, column - spaces));
             }
         });
+        self.insert(&insertions)
+    }
+
+    /// Indents the lines of the flow collection whose opening bracket is
+    /// at byte `open` of [`Self::text`], up to the line of byte `at` (where
+    /// saphyr stopped), to one column right of the bracket: js-yaml and
+    /// libyaml read flow collections whose lines are indented no more than
+    /// the block around them (or with a tab in its indentation). Leading
+    /// blanks only separate tokens there or are dropped by folding, so this
+    /// changes no value. A line that would continue a plain scalar stays as
+    /// it is (js-yaml ends the scalar before it and fails). `Err(None)` if there is nothing to indent or
+    /// a document marker starts a line on the way (the error stands),
+    /// `Err(Some(limit))` if the text has been read again `limit` times
+    /// already.
+    pub(crate) fn indent_flow(&mut self, open: usize, at: usize) -> Result<(), Option<usize>> {
+        let text = self.text();
+        let b = text.as_bytes();
+        let before = text.get(..open).ok_or(None)?;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = before.get(line_start..).map_or(0, |l| l.chars().count()) + 1;
+        let mut line = u32::try_from(before.matches('\n').count() + 1).map_err(|_| None)?;
+        // (byte offset of a line start, its line, spaces to insert there)
+        let mut insertions: Vec<(usize, u32, usize)> = Vec::new();
+        let mut indent = |start: usize, line: u32, spaces: usize, blank: bool| {
+            if !blank && spaces < column {
+                insertions.push((start, line, column - spaces));
+            }
+        };
+        // Whether the last token is a plain scalar (or a node property)
+        // that a next line would continue.
+        let mut plain = false;
+        let mut i = open;
+        while i < at {
+            match *b.get(i).ok_or(None)? {
+                b'\n' => {
+                    let start = i + 1;
+                    line = line.saturating_add(1);
+                    let rest = b.get(start..).unwrap_or_default();
+                    if starts_with_marker(rest) {
+                        return Err(None);
+                    }
+                    let spaces = rest.iter().take_while(|&&c| c == b' ').count();
+                    // A line that starts with an indicator or a comment
+                    // continues no scalar.
+                    let continues = plain
+                        && !matches!(rest.get(spaces), Some(b',' | b']' | b'}' | b'#' | b'\t'));
+                    if !continues {
+                        indent(start, line, spaces, is_blank_line(rest, spaces));
+                    }
+                    i = start;
+                }
+                b'#' if matches!(b.get(i.wrapping_sub(1)), Some(b' ' | b'\t' | b'\n')) => {
+                    while b.get(i).is_some_and(|&c| c != b'\n') {
+                        i += 1;
+                    }
+                }
+                b'"' | b'\'' if !plain => {
+                    let close = scan_quoted(b, i, |start, spaces, blank| {
+                        line = line.saturating_add(1);
+                        indent(start, line, spaces, blank);
+                    })
+                    .ok_or(None)?;
+                    i = close + 1;
+                }
+                b' ' | b'\t' | b'\r' => i += 1,
+                b',' | b'[' | b']' | b'{' | b'}' => {
+                    plain = false;
+                    i += 1;
+                }
+                c @ (b':' | b'?')
+                    if matches!(b.get(i + 1), None | Some(b' ' | b'\t' | b'\r' | b'\n'))
+                        || (c == b':' && !plain) =>
+                {
+                    plain = false;
+                    i += 1;
+                }
+                _ => {
+                    plain = true;
+                    i += 1;
+                }
+            }
+        }
+        self.insert(&insertions)
+    }
+
+    /// Inserts `n` spaces at byte `at` (the start of line `line`) of
+    /// [`Self::text`] for each `(at, line, n)` of `insertions` (in text
+    /// order), for the next read. `Err(None)` if there are none,
+    /// `Err(Some(limit))` if the text has been read again `limit` times
+    /// already.
+    fn insert(&mut self, insertions: &[(usize, u32, usize)]) -> Result<(), Option<usize>> {
         if insertions.is_empty() {
             return Err(None);
         }
         if self.rereads >= self.limit {
             return Err(Some(self.limit));
         }
+        let text = self.text.as_deref().unwrap_or(self.original);
         let added: usize = insertions.iter().map(|(_, _, n)| n).sum();
         let mut out = String::with_capacity(text.len() + added);
         let mut from = 0;
-        for &(at, line, n) in &insertions {
+        for &(at, line, n) in insertions {
             out.push_str(text.get(from..at).unwrap_or_default());
             out.extend(std::iter::repeat_n(' ', n));
             from = at;
@@ -321,22 +429,32 @@ fn scan_quoted(b: &[u8], quote: usize, mut line: impl FnMut(usize, usize, bool))
             b'\n' => {
                 let start = i + 1;
                 let rest = b.get(start..).unwrap_or_default();
-                let marker = (rest.starts_with(b"---") || rest.starts_with(b"..."))
-                    && matches!(rest.get(3), None | Some(b' ' | b'\t' | b'\r' | b'\n'));
-                if marker {
+                if starts_with_marker(rest) {
                     return None;
                 }
                 let spaces = rest.iter().take_while(|&&c| c == b' ').count();
-                let blank = match rest.get(spaces) {
-                    None | Some(b'\n') => true,
-                    Some(b'\r') => matches!(rest.get(spaces + 1), None | Some(b'\n')),
-                    _ => false,
-                };
-                line(start, spaces, blank);
+                line(start, spaces, is_blank_line(rest, spaces));
                 i = start + spaces;
             }
             _ => i += 1,
         }
+    }
+}
+
+/// Whether a line (`rest`, from its start) begins with a document marker
+/// (`---` or `...` and a blank), which ends the document wherever it stands.
+fn starts_with_marker(rest: &[u8]) -> bool {
+    (rest.starts_with(b"---") || rest.starts_with(b"..."))
+        && matches!(rest.get(3), None | Some(b' ' | b'\t' | b'\r' | b'\n'))
+}
+
+/// Whether a line (`rest`, from its start) holds only its `spaces` leading
+/// spaces.
+fn is_blank_line(rest: &[u8], spaces: usize) -> bool {
+    match rest.get(spaces) {
+        None | Some(b'\n') => true,
+        Some(b'\r') => matches!(rest.get(spaces + 1), None | Some(b'\n')),
+        _ => false,
     }
 }
 
@@ -371,6 +489,49 @@ pub(crate) fn enclosing_quote(text: &str, from: usize, at: usize) -> Option<usiz
         }
     }
     None
+}
+
+/// The opening bracket of the outermost flow collection still open at
+/// byte `at`, looked for from byte `from` on (the end of the last complete
+/// token): saphyr may stop inside a flow collection before its parser has
+/// seen the bracket (a collection that could still be a mapping key).
+/// Between `from` and `at` only indicators, node properties, comments,
+/// plain and complete quoted scalars stand; `None` if no bracket there is
+/// still open at `at`.
+pub(crate) fn enclosing_flow(text: &str, from: usize, at: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut open: Vec<usize> = Vec::new();
+    // Whether a quote here would begin a quoted scalar (at the start of a
+    // node), not stand inside a plain one.
+    let mut node_start = true;
+    let mut i = from;
+    while i < at {
+        let c = *b.get(i)?;
+        match c {
+            b'[' | b'{' => open.push(i),
+            b']' | b'}' => {
+                open.pop();
+            }
+            b'#' if node_start => {
+                while b.get(i).is_some_and(|&c| c != b'\n') {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' | b'\'' if node_start => {
+                i = scan_quoted(b, i, |_, _, _| {}).filter(|&close| close < at)? + 1;
+                node_start = false;
+                continue;
+            }
+            _ => {}
+        }
+        node_start = matches!(
+            c,
+            b' ' | b'\t' | b'\r' | b'\n' | b',' | b'[' | b'{' | b':' | b'?' | b'-'
+        );
+        i += 1;
+    }
+    open.first().copied()
 }
 
 #[cfg(test)]
@@ -422,6 +583,50 @@ mod tests {
             Err(None)
         );
         assert_eq!(indented.indent_quoted(0), Err(None));
+    }
+
+    #[test]
+    fn flow_lines_are_indented_right_of_the_bracket_up_to_the_stop() {
+        // Lines 3 (`b,`), 4 (a comment), 6 (a quoted scalar's continuation)
+        // and 7 (`]`) move to column 6; the blank line 5 stays; nothing
+        // after the line of the stop (`c` on line 8) is touched.
+        let text = "k:\n  p: [a,\nb,\n # c\n\n  'x\ny'\n]\nc: [d,\ne]\n";
+        let mut indented = Indented::new(text);
+        let (open, at) = (text.find('[').unwrap_or(0), text.find("]\n").unwrap_or(0));
+        assert_eq!(indented.indent_flow(open, at), Ok(()));
+        assert_eq!(
+            indented.text(),
+            "k:\n  p: [a,\n      b,\n      # c\n\n      'x\n      y'\n      ]\nc: [d,\ne]\n"
+        );
+        // Nothing left to indent there: the error has another cause.
+        let at = indented.text().find("]\n").unwrap_or(0);
+        assert_eq!(indented.indent_flow(open, at), Err(None));
+        // A line that would continue a plain scalar stays (js-yaml ends the
+        // scalar and fails); one that starts with an indicator does not.
+        let text = "k:\n  p: [a\nb]\n";
+        let mut indented = Indented::new(text);
+        assert_eq!(indented.indent_flow(8, 12), Err(None));
+        let text = "k:\n  p: [a\n, b]\n";
+        let mut indented = Indented::new(text);
+        assert_eq!(indented.indent_flow(8, 14), Ok(()));
+        assert_eq!(indented.text(), "k:\n  p: [a\n      , b]\n");
+        // A document marker ends the document inside the collection.
+        let mut indented = Indented::new("p: [a,\n---\nb]\n");
+        assert_eq!(indented.indent_flow(3, 11), Err(None));
+    }
+
+    #[test]
+    fn the_enclosing_flow_is_the_outermost_bracket_still_open() {
+        let text = "a: [b, {c: '[', d: [e]} # [\n  ,\nf]\n";
+        let at = text.find("f]").unwrap_or(0);
+        assert_eq!(enclosing_flow(text, 0, at), Some(3));
+        assert_eq!(
+            enclosing_flow(text, 4, at),
+            None,
+            "its bracket is before the scan"
+        );
+        assert_eq!(enclosing_flow("a: [b]\nc\n", 0, 7), None, "closed");
+        assert_eq!(enclosing_flow("a: [it's,\nb]\n", 0, 10), Some(3));
     }
 
     #[test]

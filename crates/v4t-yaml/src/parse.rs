@@ -219,7 +219,8 @@ pub fn parse_saphyr_with(text: &str, source: SourceId, schema: Schema) -> Result
 /// rejects a quoted scalar for that alone, its continuation lines are
 /// indented (which changes no value: folding drops leading blanks) and the
 /// text is read again; spans are then mapped back to the text as written.
-/// Where it stops at a `-` inside a flow plain scalar, a stand-in takes its
+/// The same for the under-indented lines of a flow collection. Where it
+/// stops at a `-` inside a flow plain scalar, a stand-in takes its
 /// place for the next read and the `-` is put back after it
 /// ([`crate::lenient`]).
 fn parse_checked(
@@ -278,6 +279,21 @@ fn parse_checked(
             }
             Err(Failure {
                 mut error,
+                retry: Some(Retry::UnderIndentedFlow { open, at }),
+            }) => {
+                if let Err(limit) = indented.indent_flow(open, at) {
+                    indented.remap().span(&mut error.span);
+                    if let Some(limit) = limit {
+                        error.message = format!(
+                            "{} (more than {limit} flow collections with under-indented lines)",
+                            error.message
+                        );
+                    }
+                    return Err(error);
+                }
+            }
+            Err(Failure {
+                mut error,
                 retry: None,
             }) => {
                 // Not one a stand-in caused: none is an indicator.
@@ -304,6 +320,10 @@ enum Retry {
     /// Byte offset of a `-` before `,[]{}` that saphyr took for the start
     /// of a plain scalar in a flow collection.
     DashInFlow(usize),
+    /// A plain scalar of a flow collection on a line saphyr rejected for
+    /// its indentation: byte offsets of the outermost open flow
+    /// collection's bracket and of the scalar.
+    UnderIndentedFlow { open: usize, at: usize },
 }
 
 impl From<ParseError> for Failure {
@@ -358,6 +378,18 @@ fn build(
                         .map(Retry::UnderIndentedQuote),
                     "plain scalar cannot start with '-' followed by ,[]{}" => {
                         offset.map(Retry::DashInFlow)
+                    }
+                    // A line of a flow collection indented no more than
+                    // the block around it, or with a tab.
+                    "invalid indentation in flow construct"
+                    | "invalid indentation"
+                    | "tabs disallowed within this context (block indentation)" => {
+                        offset.and_then(|at| {
+                            let open = builder
+                                .outermost_flow()
+                                .or_else(|| crate::lenient::enclosing_flow(text, last_end, at))?;
+                            Some(Retry::UnderIndentedFlow { open, at })
+                        })
                     }
                     _ => None,
                 };
@@ -775,6 +807,22 @@ impl Builder<'_> {
             return Span::at(span.source, clamp_u32(i - 1));
         }
         span
+    }
+
+    /// The byte offset of the opening bracket of the outermost flow
+    /// collection open so far. A frame is one if it starts at `[` or `{`
+    /// and the next frame does not start there too (a block mapping whose
+    /// first key is a flow collection starts where its key does).
+    fn outermost_flow(&self) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        let starts = self.frames.iter().map(|f| f.span.start);
+        let next = starts.clone().skip(1).map(Some).chain([None]);
+        starts
+            .zip(next)
+            .find(|&(start, next)| {
+                matches!(bytes.get(start as usize), Some(b'[' | b'{')) && next != Some(start)
+            })
+            .map(|(start, _)| start as usize)
     }
 
     /// Handles one event; returns `true` at the end of the stream.
@@ -1766,6 +1814,63 @@ mod tests {
                     "{path}: {text:?}"
                 );
             }
+        }
+    }
+
+    /// Lines of a flow collection indented no more than the block around
+    /// it (or with a tab) read as js-yaml 4.1 and libyaml read them (saphyr
+    /// stops at them), spans as written; a line that would continue a plain
+    /// scalar stays an error, as in js-yaml, and so does a document marker.
+    #[test]
+    fn flow_collections_may_continue_in_any_column_like_js_yaml() {
+        let json = |text: &str| saphyr(text).map(|n| crate::json::to_json(&n));
+        let cases: &[(&str, &str)] = &[
+            ("x:\n  p: [a, b,\n  c]\n", r#"{"x":{"p":["a","b","c"]}}"#),
+            (
+                "x:\n  p: [a, b,\nc]\nq: 1\n",
+                r#"{"x":{"p":["a","b","c"]},"q":1}"#,
+            ),
+            ("x:\n  p: {a: 1,\n  b: 2}\n", r#"{"x":{"p":{"a":1,"b":2}}}"#),
+            ("x:\n  p: [\n  a, b\n  ]\n", r#"{"x":{"p":["a","b"]}}"#),
+            (
+                "x:\n  p: [a,\n b]\n  q: 1\n",
+                r#"{"x":{"p":["a","b"],"q":1}}"#,
+            ),
+            ("a:\n  b: [c\n  , d]\n", r#"{"a":{"b":["c","d"]}}"#),
+            ("a:\n  - [b,\n  c]\n  - d\n", r#"{"a":[["b","c"],"d"]}"#),
+            ("- [\n\t]\n", r#"[[]]"#),
+            ("a: [b,\n\tc]\n", r#"{"a":["b","c"]}"#),
+            ("a: [b, # c\nd]\n", r#"{"a":["b","d"]}"#),
+            ("a: ['it''s [x',\nb]\n", r#"{"a":["it's [x","b"]}"#),
+            ("- 1: {'q':\n0.1.2\n# c\n}\n", r#"[{"1":{"q":"0.1.2"}}]"#),
+            (
+                "- - [a,\n b, \"c\n d\", [e,\nf], {g: h,\ni: j}]\n- k\n",
+                r#"[[["a","b","c d",["e","f"],{"g":"h","i":"j"}]],"k"]"#,
+            ),
+        ];
+        for &(text, want) in cases {
+            assert_eq!(json(text).as_deref(), Ok(want), "{text:?}");
+            assert_eq!(
+                parse(text, SourceId(7))
+                    .map(|n| crate::json::to_json(&n))
+                    .as_deref(),
+                Ok(want),
+                "parse: {text:?}"
+            );
+        }
+        // Spans point into the text as written.
+        let text = "x:\n  p: [a,\nbee]\n";
+        let doc = saphyr(text).unwrap_or_else(|e| panic!("{e}"));
+        let bee = doc
+            .get("x")
+            .and_then(|x| x.get("p"))
+            .and_then(|p| p.as_seq());
+        let bee = bee.and_then(|items| items.get(1)).map(|n| n.span);
+        assert_eq!(bee.map(|s| (s.start, s.end)), Some((12, 15)));
+        // Errors that stand: a line continuing a plain scalar (js-yaml ends
+        // the scalar and misses a comma), a document marker.
+        for text in ["x:\n  p: [a,\n b]\n q: 1\n", "a: [b,\n---\nc]\n"] {
+            assert!(saphyr(text).is_err(), "{text:?}");
         }
     }
 
