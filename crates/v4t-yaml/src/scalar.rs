@@ -220,7 +220,9 @@ pub(crate) fn resolve_int(s: &str) -> Option<f64> {
     let sign = if neg { -1.0 } else { 1.0 };
     if first == b'0' {
         if body.len() == 1 {
-            return Some(sign * 0.0);
+            // js-yaml returns `0` for a lone zero before applying the sign:
+            // `-0` reads as 0, not -0.
+            return Some(0.0);
         }
         let radix = match body.get(1) {
             Some(b'b') => Some(2),
@@ -382,6 +384,21 @@ fn parse_float_prefix(s: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Values and signs js-yaml 4.1 gives (checked with it): a lone zero
+    /// is `0` whatever its sign; other zeros keep theirs.
+    #[test]
+    fn js_yaml_integers_keep_its_signs_of_zero() {
+        let bits = |s: &str| resolve_int(s).map(f64::to_bits);
+        assert_eq!(bits("-0"), Some(0.0f64.to_bits()));
+        assert_eq!(bits("+0"), Some(0.0f64.to_bits()));
+        assert_eq!(bits("-00"), Some((-0.0f64).to_bits()));
+        assert_eq!(bits("-0x0"), Some((-0.0f64).to_bits()));
+        assert_eq!(bits("-0b_1"), Some((-1.0f64).to_bits()));
+        assert_eq!(bits("-0_"), None);
+        assert_eq!(bits("-_0"), None);
+        assert_eq!(bits("1_000"), Some(1000.0f64.to_bits()));
+    }
 
     #[test]
     fn core_integers_are_read_exactly_within_64_bits() {
