@@ -809,6 +809,40 @@ impl Builder<'_> {
         span
     }
 
+    /// Whether `node`, about to be delivered, is the key of a block
+    /// mapping entry written without one (`: x`): js-yaml's schema (the
+    /// reference's reading) rejects it, where YAML 1.2 reads a null key.
+    /// A key left out before its `:` has an empty span there, and so has
+    /// the empty key of `?` alone on its line, whose `:` starts a later
+    /// line of a mapping that began at the `?`.
+    fn is_missed_block_key(&self, node: &Node) -> bool {
+        let bytes = self.text.as_bytes();
+        let at = node.span.start;
+        if node.span.end != at || bytes.get(at as usize) != Some(&b':') {
+            return false;
+        }
+        let Some(Frame {
+            kind: FrameKind::Map { pending: None, .. },
+            span,
+            ..
+        }) = self.frames.last()
+        else {
+            return false;
+        };
+        let before = bytes.get(..at as usize).unwrap_or_default();
+        let blanks = before
+            .iter()
+            .rev()
+            .take_while(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'))
+            .count();
+        let after_question = before.len().checked_sub(blanks + 1).map(|i| before.get(i))
+            == Some(Some(&b'?'))
+            && before.iter().rev().take(blanks).any(|&c| c == b'\n');
+        self.schema == Schema::JsYaml
+            && (span.start == at || !after_question)
+            && self.outermost_flow().is_none()
+    }
+
     /// The byte offset of the opening bracket of the outermost flow
     /// collection open so far. A frame is one if it starts at `[` or `{`
     /// and the next frame does not start there too (a block mapping whose
@@ -953,6 +987,13 @@ impl Builder<'_> {
 
     /// Adds a completed node to the collection under construction (or makes it the root).
     fn deliver(&mut self, built: Built, merge_key: bool) -> Result<(), ParseError> {
+        if self.is_missed_block_key(&built.node) {
+            return Err(ParseError::new(
+                "incomplete explicit mapping pair; a key node is missed; or followed by a \
+                 non-tabulated empty line",
+                built.node.span,
+            ));
+        }
         let Some(frame) = self.frames.last_mut() else {
             self.root = Some(built.node);
             return Ok(());
@@ -1815,6 +1856,50 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A block mapping entry without its key (`: x`) fails as in js-yaml
+    /// 4.1, at its `:`; an empty key written with `?`, in a flow mapping,
+    /// or quoted stays a key (checked with js-yaml 4.1). The core schema
+    /// reads YAML 1.2's null key.
+    #[test]
+    fn a_block_entry_without_its_key_fails_like_js_yaml() {
+        let message = "incomplete explicit mapping pair; a key node is missed; or followed by \
+                       a non-tabulated empty line";
+        for (text, at) in [
+            (": x\n", 0),
+            ("a: 1\n: x\n", 5),
+            ("a:\n  : x\n", 5),
+            ("- : x\n", 2),
+            ("? : x\n", 2),
+            ("a: 1\n:\n", 5),
+        ] {
+            for (path, read) in [
+                ("parse", parse(text, SourceId(7))),
+                ("saphyr", saphyr(text)),
+            ] {
+                let e = read
+                    .err()
+                    .unwrap_or_else(|| panic!("{path}: {text:?} read"));
+                assert_eq!(
+                    (e.message.as_str(), e.span.start),
+                    (message, at),
+                    "{path}: {text:?}"
+                );
+            }
+        }
+        let json = |text: &str| saphyr(text).map(|n| crate::json::to_json(&n));
+        for (text, want) in [
+            ("? \n: x\n", r#"{"null":"x"}"#),
+            ("a: 1\n?\n: x\n", r#"{"a":1,"null":"x"}"#),
+            ("{: x}\n", r#"{"null":"x"}"#),
+            ("[: x]\n", r#"[{"null":"x"}]"#),
+            ("'': x\n", r#"{"":"x"}"#),
+        ] {
+            assert_eq!(json(text).as_deref(), Ok(want), "{text:?}");
+        }
+        let core = parse_with(": x\n", SourceId(7), Schema::Core).map(|n| crate::json::to_json(&n));
+        assert_eq!(core.as_deref(), Ok(r#"{"null":"x"}"#));
     }
 
     /// Lines of a flow collection indented no more than the block around
