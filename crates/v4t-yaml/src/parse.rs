@@ -1291,7 +1291,13 @@ fn resolve_scalar(
     let fail = |name: &str| cannot_resolve(name, span);
     let (value, tag) = match tag.strip_prefix(CORE) {
         Some("str") => (string(), ScalarTag::Str),
-        Some("null") if is_null(text) => (Value::Null, ScalarTag::Null),
+        // js-yaml reads an empty node as null, but not an empty quoted or
+        // block scalar (`!!null ''` fails there).
+        Some("null")
+            if is_null(text) && (core || !text.is_empty() || style == ScalarStyle::Plain) =>
+        {
+            (Value::Null, ScalarTag::Null)
+        }
         Some("null") => return Err(fail("null")),
         Some("bool") => match resolve_bool(text) {
             Some(b) => (Value::Bool(b), ScalarTag::Bool),
@@ -1578,7 +1584,8 @@ mod tests {
             ("!!int '7'", Number(7.0)),
             ("!!float 1", Number(1.0)),
             ("!!bool 'true'", Bool(true)),
-            ("!!null ''", Null),
+            ("!!null", Null),
+            ("!!null ~", Null),
             ("!!timestamp 2023-01-01", Timestamp(1_672_531_200_000.0)),
             ("! 12", String("12".into())),
             ("<<", String("<<".into())),
@@ -1623,7 +1630,7 @@ mod tests {
                 ("!!int '1'", Tagged(Tag::Int)),
                 ("!!str 1", Tagged(Tag::Str)),
                 ("!!bool true", Tagged(Tag::Bool)),
-                ("!!null ''", Tagged(Tag::Null)),
+                ("!!null ~", Tagged(Tag::Null)),
                 ("! 1", Tagged(Tag::NonSpecific)),
             ];
             for (text, form) in cases {
@@ -1900,6 +1907,22 @@ mod tests {
         }
         let core = parse_with(": x\n", SourceId(7), Schema::Core).map(|n| crate::json::to_json(&n));
         assert_eq!(core.as_deref(), Ok(r#"{"null":"x"}"#));
+    }
+
+    /// `!!null` on an empty quoted or block scalar fails as in js-yaml 4.1
+    /// (only an empty node is its null); the core schema reads null.
+    #[test]
+    fn a_null_tag_on_an_empty_string_fails_like_js_yaml() {
+        for text in ["v: !!null ''\n", "v: [!!null \"\"]\n", "v: !!null |\n"] {
+            let e = err(text);
+            assert_eq!(
+                e.message, "cannot resolve a node with !<tag:yaml.org,2002:null> explicit tag",
+                "{text:?}"
+            );
+            let core = parse_with(text, SourceId(7), Schema::Core);
+            assert!(core.is_ok(), "core: {text:?}");
+        }
+        assert!(p("v: !!null\n").get("v").is_some_and(Node::is_null));
     }
 
     /// Lines of a flow collection indented no more than the block around
