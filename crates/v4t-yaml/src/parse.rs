@@ -263,33 +263,29 @@ fn parse_checked(
                 first_dash.get_or_insert(error);
             }
             Err(Failure {
-                mut error,
+                error,
                 retry: Some(Retry::UnderIndentedQuote(quote)),
             }) => {
                 if let Err(limit) = indented.indent_quoted(quote) {
-                    indented.remap().span(&mut error.span);
-                    if let Some(limit) = limit {
-                        error.message = format!(
-                            "{} (more than {limit} quoted scalars with under-indented lines)",
-                            error.message
-                        );
-                    }
-                    return Err(error);
+                    return Err(still_under_indented(
+                        error,
+                        &indented,
+                        limit,
+                        "quoted scalars",
+                    ));
                 }
             }
             Err(Failure {
-                mut error,
+                error,
                 retry: Some(Retry::UnderIndentedFlow { open, at }),
             }) => {
                 if let Err(limit) = indented.indent_flow(open, at) {
-                    indented.remap().span(&mut error.span);
-                    if let Some(limit) = limit {
-                        error.message = format!(
-                            "{} (more than {limit} flow collections with under-indented lines)",
-                            error.message
-                        );
-                    }
-                    return Err(error);
+                    return Err(still_under_indented(
+                        error,
+                        &indented,
+                        limit,
+                        "flow collections",
+                    ));
                 }
             }
             Err(Failure {
@@ -302,6 +298,25 @@ fn parse_checked(
             }
         }
     }
+}
+
+/// The error saphyr reported where indenting the under-indented lines of
+/// `what` did not help (nothing to indent: the error has another cause) or
+/// the text has been read again `limit` times already.
+fn still_under_indented(
+    mut error: ParseError,
+    indented: &Indented<'_>,
+    limit: Option<usize>,
+    what: &str,
+) -> ParseError {
+    indented.remap().span(&mut error.span);
+    if let Some(limit) = limit {
+        error.message = format!(
+            "{} (more than {limit} {what} with under-indented lines)",
+            error.message
+        );
+    }
+    error
 }
 
 /// A failed read of the saphyr path.
