@@ -35,6 +35,12 @@
 //! would continue a plain scalar is left alone: js-yaml ends the scalar
 //! before it and fails.
 //!
+//! *A `:` right before the `[` or `{` of a value in a flow collection*
+//! (`{get_attr:[a, b]}`, common in OpenStack Heat templates): js-yaml and
+//! libyaml end the key at the `:`, saphyr stops with "':' may not precede
+//! any of `[{` in flow mapping". [`Indented::space_after_colon`] puts a
+//! space after it and the text is read again, spans mapped back.
+//!
 //! *A `-` after blanks inside a plain scalar of a flow collection, before
 //! `,[]{}`* (`[a -]`, `{k: [0.5 -, 1]}`): YAML 1.2 and js-yaml read
 //! `a -`, saphyr stops with "plain scalar cannot start with '-' followed by
@@ -46,7 +52,6 @@
 
 use std::collections::BTreeMap;
 
-use crate::span::LineIndex;
 use crate::value::{Form, KeyName, Node, Span, Value};
 
 /// Total bytes the saphyr path reads again for quoted scalars with
@@ -63,8 +68,8 @@ pub(crate) struct Indented<'t> {
     original: &'t str,
     /// The indented text, once a scalar has been indented.
     text: Option<String>,
-    /// Spaces inserted at the start of a line, by 1-based line number (only
-    /// spaces at line starts are inserted, so line numbers stay the same).
+    /// Spaces inserted, by the offset in the original text they stand
+    /// before (at line starts, and after a `:`; a line keeps its number).
     inserted: BTreeMap<u32, u32>,
     rereads: usize,
     /// How often the text may be changed (read again).
@@ -109,14 +114,11 @@ impl<'t> Indented<'t> {
         let before = text.get(..quote).ok_or(None)?;
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         let column = before.get(line_start..).map_or(0, |l| l.chars().count());
-        let first_line = u32::try_from(before.matches('\n').count() + 1).map_err(|_| None)?;
-        // (byte offset of a line start, its line, spaces to insert there)
-        let mut insertions: Vec<(usize, u32, usize)> = Vec::new();
-        let mut line = first_line;
+        // (byte offset of a line start, spaces to insert there)
+        let mut insertions: Vec<(usize, usize)> = Vec::new();
         scan_quoted(text.as_bytes(), quote, |start, spaces, blank| {
-            line = line.saturating_add(1);
             if !blank && spaces < column {
-                insertions.push((start, line, column - spaces));
+                insertions.push((start, column - spaces));
             }
         });
         self.insert(&insertions)
@@ -139,12 +141,11 @@ impl<'t> Indented<'t> {
         let before = text.get(..open).ok_or(None)?;
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         let column = before.get(line_start..).map_or(0, |l| l.chars().count()) + 1;
-        let mut line = u32::try_from(before.matches('\n').count() + 1).map_err(|_| None)?;
-        // (byte offset of a line start, its line, spaces to insert there)
-        let mut insertions: Vec<(usize, u32, usize)> = Vec::new();
-        let mut indent = |start: usize, line: u32, spaces: usize, blank: bool| {
+        // (byte offset of a line start, spaces to insert there)
+        let mut insertions: Vec<(usize, usize)> = Vec::new();
+        let mut indent = |start: usize, spaces: usize, blank: bool| {
             if !blank && spaces < column {
-                insertions.push((start, line, column - spaces));
+                insertions.push((start, column - spaces));
             }
         };
         // Whether the last token is a plain scalar (or a node property)
@@ -155,7 +156,6 @@ impl<'t> Indented<'t> {
             match *b.get(i).ok_or(None)? {
                 b'\n' => {
                     let start = i + 1;
-                    line = line.saturating_add(1);
                     let rest = b.get(start..).unwrap_or_default();
                     if starts_with_marker(rest) {
                         return Err(None);
@@ -166,7 +166,7 @@ impl<'t> Indented<'t> {
                     let continues = plain
                         && !matches!(rest.get(spaces), Some(b',' | b']' | b'}' | b'#' | b'\t'));
                     if !continues {
-                        indent(start, line, spaces, is_blank_line(rest, spaces));
+                        indent(start, spaces, is_blank_line(rest, spaces));
                     }
                     i = start;
                 }
@@ -177,8 +177,7 @@ impl<'t> Indented<'t> {
                 }
                 b'"' | b'\'' if !plain => {
                     let close = scan_quoted(b, i, |start, spaces, blank| {
-                        line = line.saturating_add(1);
-                        indent(start, line, spaces, blank);
+                        indent(start, spaces, blank);
                     })
                     .ok_or(None)?;
                     i = close + 1;
@@ -204,34 +203,50 @@ impl<'t> Indented<'t> {
         self.insert(&insertions)
     }
 
-    /// Inserts `n` spaces at byte `at` (the start of line `line`) of
-    /// [`Self::text`] for each `(at, line, n)` of `insertions` (in text
-    /// order), for the next read. `Err(None)` if there are none,
-    /// `Err(Some(limit))` if the text has been read again `limit` times
-    /// already.
-    fn insert(&mut self, insertions: &[(usize, u32, usize)]) -> Result<(), Option<usize>> {
+    /// Inserts `n` spaces at byte `at` of [`Self::text`] for each
+    /// `(at, n)` of `insertions` (in text order), for the next read.
+    /// `Err(None)` if there are none, `Err(Some(limit))` if the text has
+    /// been read again `limit` times already.
+    fn insert(&mut self, insertions: &[(usize, usize)]) -> Result<(), Option<usize>> {
         if insertions.is_empty() {
             return Err(None);
         }
         if self.rereads >= self.limit {
             return Err(Some(self.limit));
         }
+        let remap = self.remap();
         let text = self.text.as_deref().unwrap_or(self.original);
-        let added: usize = insertions.iter().map(|(_, _, n)| n).sum();
+        let added: usize = insertions.iter().map(|(_, n)| n).sum();
         let mut out = String::with_capacity(text.len() + added);
         let mut from = 0;
-        for &(at, line, n) in insertions {
+        for &(at, n) in insertions {
             out.push_str(text.get(from..at).unwrap_or_default());
             out.extend(std::iter::repeat_n(' ', n));
             from = at;
+            // Where it stands in the original text (spaces inserted there
+            // before too, at a line start, are the same place).
+            let original = remap.offset(u32::try_from(at).unwrap_or(u32::MAX));
             let n = u32::try_from(n).unwrap_or(u32::MAX);
-            let entry = self.inserted.entry(line).or_insert(0);
+            let entry = self.inserted.entry(original).or_insert(0);
             *entry = entry.saturating_add(n);
         }
         out.push_str(text.get(from..).unwrap_or_default());
         self.text = Some(out);
         self.rereads += 1;
         Ok(())
+    }
+
+    /// Puts a space after the `:` at byte `at` of [`Self::text`], which
+    /// saphyr rejected before the `[` or `{` of a value (`{get_attr:[a,
+    /// b]}`: js-yaml and libyaml read the key `get_attr`). `Err(None)` if
+    /// no `[` or `{` follows a `:` there, `Err(Some(limit))` if the text has
+    /// been read again `limit` times already.
+    pub(crate) fn space_after_colon(&mut self, at: usize) -> Result<(), Option<usize>> {
+        let b = self.text().as_bytes();
+        if b.get(at) != Some(&b':') || !matches!(b.get(at + 1), Some(b'[' | b'{')) {
+            return Err(None);
+        }
+        self.insert(&[(at + 1, 1)])
     }
 
     /// Puts a stand-in for the `-` at byte `at` of [`Self::text`], which
@@ -327,18 +342,14 @@ impl<'t> Indented<'t> {
 
     /// How to map spans of [`Self::text`] back to the original text.
     pub(crate) fn remap(&self) -> Remap {
-        let Some(text) = self.text.as_deref().filter(|_| !self.inserted.is_empty()) else {
-            return Remap::default();
-        };
-        let index = LineIndex::new(text);
         let mut before = 0u32;
         let shifts = self
             .inserted
             .iter()
-            .filter_map(|(&line, &n)| {
-                let shift = (index.line_start(line)?, n, before);
+            .map(|(&original, &n)| {
+                let shift = (original.saturating_add(before), n, before);
                 before = before.saturating_add(n);
-                Some(shift)
+                shift
             })
             .collect();
         Remap { shifts }
@@ -349,15 +360,14 @@ impl<'t> Indented<'t> {
 /// ([`Indented::remap`]).
 #[derive(Default)]
 pub(crate) struct Remap {
-    /// For each line with inserted spaces, in order: where it starts in the
-    /// indented text, the spaces inserted there, and the spaces inserted
-    /// on earlier lines.
+    /// For each place with inserted spaces, in order: where they start in
+    /// the indented text, how many, and how many were inserted before.
     shifts: Vec<(u32, u32, u32)>,
 }
 
 impl Remap {
     /// The original offset of `offset`; a position in inserted spaces is
-    /// the start of its line.
+    /// the place they were inserted at (the start of a line, after a `:`).
     fn offset(&self, offset: u32) -> u32 {
         let i = self
             .shifts

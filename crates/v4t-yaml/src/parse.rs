@@ -266,27 +266,32 @@ fn parse_checked(
                 error,
                 retry: Some(Retry::UnderIndentedQuote(quote)),
             }) => {
-                if let Err(limit) = indented.indent_quoted(quote) {
-                    return Err(still_under_indented(
-                        error,
-                        &indented,
-                        limit,
-                        "quoted scalars",
-                    ));
-                }
+                let changed = indented.indent_quoted(quote);
+                read_again(
+                    changed,
+                    error,
+                    &indented,
+                    "quoted scalars with under-indented lines",
+                )?;
             }
             Err(Failure {
                 error,
                 retry: Some(Retry::UnderIndentedFlow { open, at }),
             }) => {
-                if let Err(limit) = indented.indent_flow(open, at) {
-                    return Err(still_under_indented(
-                        error,
-                        &indented,
-                        limit,
-                        "flow collections",
-                    ));
-                }
+                let changed = indented.indent_flow(open, at);
+                read_again(
+                    changed,
+                    error,
+                    &indented,
+                    "flow collections with under-indented lines",
+                )?;
+            }
+            Err(Failure {
+                error,
+                retry: Some(Retry::ColonBeforeBracket(at)),
+            }) => {
+                let changed = indented.space_after_colon(at);
+                read_again(changed, error, &indented, "texts read again")?;
             }
             Err(Failure {
                 mut error,
@@ -300,23 +305,24 @@ fn parse_checked(
     }
 }
 
-/// The error saphyr reported where indenting the under-indented lines of
-/// `what` did not help (nothing to indent: the error has another cause) or
-/// the text has been read again `limit` times already.
-fn still_under_indented(
+/// `Ok` if the text was changed for another read (`changed`), else the
+/// error saphyr reported, which stands: nothing to change (it has another
+/// cause), or the text has been read again `limit` times already (said in
+/// the message, with `what` was changed).
+fn read_again(
+    changed: Result<(), Option<usize>>,
     mut error: ParseError,
     indented: &Indented<'_>,
-    limit: Option<usize>,
     what: &str,
-) -> ParseError {
+) -> Result<(), ParseError> {
+    let Err(limit) = changed else {
+        return Ok(());
+    };
     indented.remap().span(&mut error.span);
     if let Some(limit) = limit {
-        error.message = format!(
-            "{} (more than {limit} {what} with under-indented lines)",
-            error.message
-        );
+        error.message = format!("{} (more than {limit} {what})", error.message);
     }
-    error
+    Err(error)
 }
 
 /// A failed read of the saphyr path.
@@ -335,6 +341,9 @@ enum Retry {
     /// Byte offset of a `-` before `,[]{}` that saphyr took for the start
     /// of a plain scalar in a flow collection.
     DashInFlow(usize),
+    /// Byte offset of a `:` right before the `[` or `{` of a value in a
+    /// flow collection (`{get_attr:[a, b]}`), which saphyr rejects.
+    ColonBeforeBracket(usize),
     /// A plain scalar of a flow collection on a line saphyr rejected for
     /// its indentation: byte offsets of the outermost open flow
     /// collection's bracket and of the scalar.
@@ -393,6 +402,9 @@ fn build(
                         .map(Retry::UnderIndentedQuote),
                     "plain scalar cannot start with '-' followed by ,[]{}" => {
                         offset.map(Retry::DashInFlow)
+                    }
+                    "':' may not precede any of `[{` in flow mapping" => {
+                        offset.map(Retry::ColonBeforeBracket)
                     }
                     // A line of a flow collection indented no more than
                     // the block around it, or with a tab.
@@ -1997,6 +2009,41 @@ mod tests {
         for text in ["x:\n  p: [a,\n b]\n q: 1\n", "a: [b,\n---\nc]\n"] {
             assert!(saphyr(text).is_err(), "{text:?}");
         }
+    }
+
+    /// A `:` right before the `[` or `{` of a value in a flow collection
+    /// (`{get_attr:[a, b]}`, as in OpenStack Heat templates) ends the key,
+    /// as in js-yaml 4.1 and libyaml (saphyr stops there), spans as
+    /// written; `a:b` stays one scalar.
+    #[test]
+    fn a_colon_before_a_flow_value_ends_the_key_like_js_yaml() {
+        let json = |text: &str| saphyr(text).map(|n| crate::json::to_json(&n));
+        for (text, want) in [
+            (
+                "x: { get_attr:[a, b] }\n",
+                r#"{"x":{"get_attr":["a","b"]}}"#,
+            ),
+            ("{a:{b: 1}, c:d}\n", r#"{"a":{"b":1},"c:d":null}"#),
+            ("[a:[b:[c]]]\n", r#"[{"a":[{"b":["c"]}]}]"#),
+            ("x: {a:[1,\n  2]}\ny: 1\n", r#"{"x":{"a":[1,2]},"y":1}"#),
+        ] {
+            assert_eq!(json(text).as_deref(), Ok(want), "{text:?}");
+        }
+        let text = "x: {a:[1], b:[2], c: bee}\n";
+        let doc = saphyr(text).unwrap_or_else(|e| panic!("{e}"));
+        let span = |key: &str| {
+            doc.get("x")
+                .and_then(|x| x.get(key))
+                .map(|n| (n.span.start, n.span.end))
+        };
+        assert_eq!(span("b"), Some((13, 16)), "[2]");
+        assert_eq!(span("c"), Some((21, 24)), "bee");
+        let e = saphyr("x: {a:[1], b:[}\n").err().map(|e| e.span.start);
+        assert_eq!(
+            e,
+            Some(14),
+            "the error after two reads is where it was written"
+        );
     }
 
     /// A `-` after blanks inside a plain scalar of a flow collection,
