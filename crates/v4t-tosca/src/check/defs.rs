@@ -759,6 +759,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     r.span(),
                     "`required` must be a boolean",
                 );
+                self.yaml11_boolean_note(r);
                 true
             }
         }

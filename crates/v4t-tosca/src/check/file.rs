@@ -278,6 +278,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     v.span(),
                     "`variadic` must be a boolean",
                 );
+                self.yaml11_boolean_note(v);
             }
         }
         if let Some(r) = m.get("result") {

@@ -30,7 +30,7 @@ use std::cell::RefCell;
 use v4t_yaml::hash::SeededMap;
 
 use v4t_source::{Code, Severity, Sources};
-use v4t_yaml::{KeyRef, MapRef, NodeRef, SeqRef, Span};
+use v4t_yaml::{Form, KeyRef, MapRef, NodeRef, SeqRef, Span};
 
 use crate::diag::{Diagnostics, ElementPath, Suggestions};
 use crate::keynames::{keynames, Entity};
@@ -171,6 +171,24 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// A note on the last diagnostic about the place `span`.
     pub fn note_at(&mut self, message: impl Into<String>, span: Span) {
         self.diags.note(message, Some(span));
+    }
+
+    /// On the last diagnostic, where a boolean was expected: that `v`, a
+    /// plain `yes`, `no`, `on`, `off`, `y` or `n`, is a string in YAML 1.2
+    /// (which TOSCA uses) though YAML 1.1 readers take it for a boolean.
+    pub fn yaml11_boolean_note(&mut self, v: NodeRef<'_>) {
+        let Some(word) = v.as_str().filter(|_| v.form() == Form::Plain) else {
+            return;
+        };
+        let meant = match word {
+            "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => "true",
+            "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => "false",
+            _ => return,
+        };
+        self.note(format!(
+            "`{word}` is a string in YAML 1.2, which TOSCA uses (YAML 1.1 readers such as \
+             PyYAML read it as a boolean): write `{meant}`"
+        ));
     }
 
     /// "did you mean ...?" on the last diagnostic, if one of `candidates`

@@ -572,12 +572,15 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(o) = m.get("optional") {
             match self.classify(o) {
                 Scalar::Bool(b) => optional = b,
-                _ => self.error(
-                    Code::InvalidShape,
-                    Section::RequirementKeynames,
-                    o.span(),
-                    "`optional` must be a boolean",
-                ),
+                _ => {
+                    self.error(
+                        Code::InvalidShape,
+                        Section::RequirementKeynames,
+                        o.span(),
+                        "`optional` must be a boolean",
+                    );
+                    self.yaml11_boolean_note(o);
+                }
             }
         }
         (count, optional)

@@ -106,6 +106,26 @@ fn built_in_types_do_not_coerce() {
     invalid(&prop("version", "'x.y'"), "not a version");
 }
 
+/// A YAML 1.1 boolean word where a boolean is expected gets a note on how
+/// YAML 1.2 reads it (real 1.x files were written for PyYAML); a quoted
+/// one, or another string, does not.
+#[test]
+fn yaml_1_1_booleans_are_explained() {
+    let note = "is a string in YAML 1.2, which TOSCA uses";
+    invalid(&prop("boolean", "yes"), "`yes` is a string in YAML 1.2");
+    invalid(&prop("boolean; required: off", "true"), "`off` is a string in YAML 1.2, which TOSCA uses (YAML 1.1 readers such as PyYAML read it as a boolean): write `false`");
+    invalid(
+        "node_types:\n  N:\n    requirements:\n      - r: {capability: C, relationship: R}\ncapability_types:\n  C: {}\nrelationship_types:\n  R: {}\nservice_template:\n  node_templates:\n    m: {type: N}\n    n:\n      type: N\n      requirements:\n        - r: {node: m, optional: Y}\n",
+        note,
+    );
+    for value in ["'yes'", "maybe"] {
+        let text = format!("{V}{}", prop("boolean", value));
+        let e = errors_and_notes(&text);
+        assert!(e.iter().all(|m| !m.contains(note)), "{value}: {e:?}");
+        assert!(!e.is_empty(), "{value}");
+    }
+}
+
 #[test]
 fn required_properties_need_values_and_nil_needs_null() {
     invalid(
