@@ -484,6 +484,19 @@ impl<'r> Imports<'r> {
                         crate::value::show(NodeRef::from(&value))
                     ),
                 );
+                // The drafts of TOSCA Simple Profile 1.0 named it so; ONAP
+                // and Alien4Cloud still write it.
+                if let Some(draft) = as_str(NodeRef::from(&value))
+                    .filter(|v| v.starts_with("tosca_simple_yaml_1_0_0"))
+                {
+                    self.out.diagnostics.note(
+                        format!(
+                            "`{draft}` names a draft of TOSCA Simple Profile 1.0; the standard's \
+                             version string is `tosca_simple_yaml_1_0`"
+                        ),
+                        None,
+                    );
+                }
                 None
             }
         };
@@ -1254,10 +1267,30 @@ pub(crate) mod tests {
             "m.yaml",
             "tosca_definitions_version: not_tosca\n",
         );
-        assert!(loaded
+        let unsupported: Vec<_> = loaded
             .diagnostics
             .iter()
-            .any(|d| d.message.contains("unsupported")));
+            .filter(|d| d.message.contains("unsupported"))
+            .collect();
+        assert_eq!(unsupported.len(), 1);
+        assert!(unsupported
+            .iter()
+            .all(|d| d.notes.iter().all(|n| !n.message.contains("draft"))));
+        // A draft's version string (ONAP, Alien4Cloud) says which one is meant.
+        for draft in ["tosca_simple_yaml_1_0_0", "tosca_simple_yaml_1_0_0_wd03"] {
+            let text = format!("tosca_definitions_version: {draft}\n");
+            let loaded = load_text(&mut Sources::new(), "m.yaml", &text);
+            let note = loaded
+                .diagnostics
+                .iter()
+                .filter(|d| d.message.contains("unsupported"))
+                .flat_map(|d| d.notes.iter())
+                .any(|n| {
+                    n.message
+                        .contains("the standard's version string is `tosca_simple_yaml_1_0`")
+                });
+            assert!(note, "{draft}");
+        }
         let loaded = load_text(&mut Sources::new(), "m.yaml", "");
         assert!(loaded
             .diagnostics
