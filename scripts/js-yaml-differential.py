@@ -189,11 +189,12 @@ def js_order(value):
 # template holds), by what the document shows.
 KNOWN = [
     ("content on the --- line", r"(^|\n)--- ?[^\s#\n]"),
-    ("a document marker after an empty block scalar", r"[>|][-+0-9]*\n(\.\.\.|---)"),
+    ("a document marker after an empty block scalar or a lone tag",
+     r"([>|][-+0-9]*|^![^\s]*)\n(\.\.\.|---)"),
     ("merge keys of sequences or scalars", r"<<"),
     ("empty sequence entry before a less indented one", r"-[ ]*(#[^\n]*)?\n"),
     ("indicator in a flow collection",
-     r"[\[,{:](\s|#[^\n]*)*[>|]\s*[,\]}]|[\[{][^\]}]*[\[,{:](\s|#[^\n]*)*[>|]\s"),
+     r"[\[,{:](\s|#[^\n]*)*[>|](\s|#[^\n]*)*[,\]}]|[\[{][^\]}]*[\[,{:](\s|#[^\n]*)*[>|]\s"),
     ("an explicit key in a flow sequence", r"\[[^\]]*\? "),
     ("a tab starting a block line", r"\n\t"),
     ("node properties on an empty key", r"(^|\n)\s*(-\s+)?[!&]\S* :"),
