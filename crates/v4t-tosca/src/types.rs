@@ -418,6 +418,9 @@ impl<'a> TypeSystem<'a> {
             }
             match self.resolve_type(doc, kind, parent) {
                 Ok(p) => self.types[i].parent = Some(p),
+                // A file of no known grammar has its version error; which
+                // types it could name is not known either.
+                Err(_) if grammar.is_none() => {}
                 Err(e) => {
                     let message = self.lookup_message(doc, kind, parent, &e);
                     let span = parent_node.span();

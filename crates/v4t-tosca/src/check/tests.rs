@@ -126,6 +126,16 @@ fn yaml_1_1_booleans_are_explained() {
     }
 }
 
+/// A file of an unsupported version has its version error, not one more
+/// for every type it names that no known grammar defines.
+#[test]
+fn an_unsupported_version_is_the_only_error() {
+    let text = "tosca_definitions_version: tosca_simple_yaml_1_0_0\nnode_types:\n  A:\n    derived_from: tosca.nodes.Root\n  B:\n    derived_from: A\n";
+    let e = errors(text);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].contains("unsupported TOSCA version"), "{e:?}");
+}
+
 #[test]
 fn required_properties_need_values_and_nil_needs_null() {
     invalid(
