@@ -484,16 +484,22 @@ impl<'r> Imports<'r> {
                         crate::value::show(NodeRef::from(&value))
                     ),
                 );
+                let written = as_str(NodeRef::from(&value)).unwrap_or_default();
                 // The drafts of TOSCA Simple Profile 1.0 named it so; ONAP
                 // and Alien4Cloud still write it.
-                if let Some(draft) = as_str(NodeRef::from(&value))
-                    .filter(|v| v.starts_with("tosca_simple_yaml_1_0_0"))
-                {
+                if written.starts_with("tosca_simple_yaml_1_0_0") {
                     self.out.diagnostics.note(
                         format!(
-                            "`{draft}` names a draft of TOSCA Simple Profile 1.0; the standard's \
+                            "`{written}` names a draft of TOSCA Simple Profile 1.0; the standard's \
                              version string is `tosca_simple_yaml_1_0`"
                         ),
+                        None,
+                    );
+                } else if written.starts_with("tosca_variability_") {
+                    self.out.diagnostics.note(
+                        "a Variability4TOSCA template is TOSCA once resolved: \
+                         `v4t resolve TEMPLATE --validate` validates a variant, \
+                         `v4t analyze TEMPLATE --validate` every variant",
                         None,
                     );
                 }
@@ -1291,6 +1297,14 @@ pub(crate) mod tests {
                 });
             assert!(note, "{draft}");
         }
+        let text = "tosca_definitions_version: tosca_variability_1_0_rc_3\n";
+        let loaded = load_text(&mut Sources::new(), "m.yaml", text);
+        let note = loaded
+            .diagnostics
+            .iter()
+            .flat_map(|d| d.notes.iter())
+            .any(|n| n.message.contains("`v4t resolve TEMPLATE --validate`"));
+        assert!(note, "a variability template");
         let loaded = load_text(&mut Sources::new(), "m.yaml", "");
         assert!(loaded
             .diagnostics
