@@ -465,7 +465,8 @@ impl<'r> Imports<'r> {
         };
         let (key_span, value) = (key.span(), value.to_node());
         let first = map.first().map(|(k, _)| k.name()) == Some("tosca_definitions_version");
-        let grammar = match as_str(NodeRef::from(&value)) {
+        let written = as_str(NodeRef::from(&value));
+        let grammar = match written {
             Some("tosca_2_0") => Some(Grammar::Tosca2),
             Some(
                 "tosca_simple_yaml_1_3"
@@ -484,7 +485,7 @@ impl<'r> Imports<'r> {
                         crate::value::show(NodeRef::from(&value))
                     ),
                 );
-                let written = as_str(NodeRef::from(&value)).unwrap_or_default();
+                let written = written.unwrap_or_default();
                 // The drafts of TOSCA Simple Profile 1.0 named it so; ONAP
                 // and Alien4Cloud still write it.
                 if written.starts_with("tosca_simple_yaml_1_0_0") {

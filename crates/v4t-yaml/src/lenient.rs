@@ -54,19 +54,20 @@ use std::collections::BTreeMap;
 
 use crate::value::{Form, KeyName, Node, Span, Value};
 
-/// Total bytes the saphyr path reads again for quoted scalars with
-/// under-indented lines (at least [`MIN_REREADS`] reads of any text): one
-/// read per such scalar, so a hostile text full of them stays linear.
+/// Total bytes the saphyr path reads again for the changes of this module
+/// (at least [`MIN_REREADS`] reads of any text): one read per change, so a
+/// hostile text full of them stays linear.
 const MAX_REREAD_BYTES: usize = 256 << 20;
 
 /// Reads again allowed even for texts larger than [`MAX_REREAD_BYTES`].
 const MIN_REREADS: usize = 8;
 
-/// A text with the continuation lines of some quoted scalars indented, and
-/// how to map positions in it back to the original.
+/// A text with spaces inserted (under-indented lines of quoted scalars and
+/// flow collections, after a `:`) and `-`s replaced, and how to map
+/// positions in it back to the original.
 pub(crate) struct Indented<'t> {
     original: &'t str,
-    /// The indented text, once a scalar has been indented.
+    /// The changed text, once something has been changed.
     text: Option<String>,
     /// Spaces inserted, by the offset in the original text they stand
     /// before (at line starts, and after a `:`; a line keeps its number).
@@ -111,9 +112,7 @@ impl<'t> Indented<'t> {
     /// again `limit` times already.
     pub(crate) fn indent_quoted(&mut self, quote: usize) -> Result<(), Option<usize>> {
         let text = self.text.as_deref().unwrap_or(self.original);
-        let before = text.get(..quote).ok_or(None)?;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let column = before.get(line_start..).map_or(0, |l| l.chars().count());
+        let column = column_of(text, quote).ok_or(None)?;
         // (byte offset of a line start, spaces to insert there)
         let mut insertions: Vec<(usize, usize)> = Vec::new();
         scan_quoted(text.as_bytes(), quote, |start, spaces, blank| {
@@ -131,16 +130,14 @@ impl<'t> Indented<'t> {
     /// the block around them (or with a tab in its indentation). Leading
     /// blanks only separate tokens there or are dropped by folding, so this
     /// changes no value. A line that would continue a plain scalar stays as
-    /// it is (js-yaml ends the scalar before it and fails). `Err(None)` if there is nothing to indent or
-    /// a document marker starts a line on the way (the error stands),
-    /// `Err(Some(limit))` if the text has been read again `limit` times
-    /// already.
+    /// it is (js-yaml ends the scalar before it and fails). `Err(None)` if
+    /// there is nothing to indent or a document marker starts a line on the
+    /// way (the error stands), `Err(Some(limit))` if the text has been read
+    /// again `limit` times already.
     pub(crate) fn indent_flow(&mut self, open: usize, at: usize) -> Result<(), Option<usize>> {
         let text = self.text();
         let b = text.as_bytes();
-        let before = text.get(..open).ok_or(None)?;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let column = before.get(line_start..).map_or(0, |l| l.chars().count()) + 1;
+        let column = column_of(text, open).ok_or(None)? + 1;
         // (byte offset of a line start, spaces to insert there)
         let mut insertions: Vec<(usize, usize)> = Vec::new();
         let mut indent = |start: usize, spaces: usize, blank: bool| {
@@ -449,6 +446,14 @@ fn scan_quoted(b: &[u8], quote: usize, mut line: impl FnMut(usize, usize, bool))
             _ => i += 1,
         }
     }
+}
+
+/// The column (in characters) of byte `at` of `text`; `None` if `at` is
+/// not a character boundary of it.
+fn column_of(text: &str, at: usize) -> Option<usize> {
+    let before = text.get(..at)?;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    Some(before.get(line_start..).map_or(0, |l| l.chars().count()))
 }
 
 /// Whether a line (`rest`, from its start) begins with a document marker

@@ -219,8 +219,9 @@ pub fn parse_saphyr_with(text: &str, source: SourceId, schema: Schema) -> Result
 /// rejects a quoted scalar for that alone, its continuation lines are
 /// indented (which changes no value: folding drops leading blanks) and the
 /// text is read again; spans are then mapped back to the text as written.
-/// The same for the under-indented lines of a flow collection. Where it
-/// stops at a `-` inside a flow plain scalar, a stand-in takes its
+/// The same for the under-indented lines of a flow collection, and a space
+/// goes after a `:` it rejected right before a flow value's bracket. Where
+/// it stops at a `-` inside a flow plain scalar, a stand-in takes its
 /// place for the next read and the `-` is put back after it
 /// ([`crate::lenient`]).
 fn parse_checked(
@@ -344,9 +345,9 @@ enum Retry {
     /// Byte offset of a `:` right before the `[` or `{` of a value in a
     /// flow collection (`{get_attr:[a, b]}`), which saphyr rejects.
     ColonBeforeBracket(usize),
-    /// A plain scalar of a flow collection on a line saphyr rejected for
-    /// its indentation: byte offsets of the outermost open flow
-    /// collection's bracket and of the scalar.
+    /// A token of a flow collection on a line saphyr rejected for its
+    /// indentation (or a tab in it): byte offsets of the outermost open
+    /// flow collection's bracket and of the token.
     UnderIndentedFlow { open: usize, at: usize },
 }
 
@@ -845,7 +846,10 @@ impl Builder<'_> {
     fn is_missed_block_key(&self, node: &Node) -> bool {
         let bytes = self.text.as_bytes();
         let at = node.span.start;
-        if node.span.end != at || bytes.get(at as usize) != Some(&b':') {
+        if node.span.end != at
+            || bytes.get(at as usize) != Some(&b':')
+            || self.schema != Schema::JsYaml
+        {
             return false;
         }
         let Some(Frame {
@@ -865,9 +869,7 @@ impl Builder<'_> {
         let after_question = before.len().checked_sub(blanks + 1).map(|i| before.get(i))
             == Some(Some(&b'?'))
             && before.iter().rev().take(blanks).any(|&c| c == b'\n');
-        self.schema == Schema::JsYaml
-            && (span.start == at || !after_question)
-            && self.outermost_flow().is_none()
+        (span.start == at || !after_question) && self.outermost_flow().is_none()
     }
 
     /// The byte offset of the opening bracket of the outermost flow

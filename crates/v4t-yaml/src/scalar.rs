@@ -388,7 +388,7 @@ mod tests {
     /// Values and signs js-yaml 4.1 gives (checked with it): a lone zero
     /// is `0` whatever its sign; other zeros keep theirs.
     #[test]
-    fn js_yaml_integers_keep_its_signs_of_zero() {
+    fn a_lone_zero_has_no_sign_as_in_js_yaml() {
         let bits = |s: &str| resolve_int(s).map(f64::to_bits);
         assert_eq!(bits("-0"), Some(0.0f64.to_bits()));
         assert_eq!(bits("+0"), Some(0.0f64.to_bits()));

@@ -137,9 +137,9 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// A `boolean` (§9.1.1.4): TOSCA 2.0 spells it in lowercase.
     fn boolean_value(&mut self, v: NodeRef<'a>, ty: TypeId, got: Scalar<'a>) -> bool {
         if !matches!(got, Scalar::Bool(_)) {
-            let fits = self.kind_fits(v, ty, false, "a boolean (`true` or `false`)");
+            self.kind_fits(v, ty, false, "a boolean (`true` or `false`)");
             self.yaml11_boolean_note(v);
-            return fits;
+            return false;
         }
         if !self.v13() && value::bool_written_lowercase(self.written(v.span())) == Some(false) {
             self.error(
