@@ -419,8 +419,9 @@ fn validate_mistakes_in_tosca_20_as_json() {
     );
 }
 
-/// Mistakes across files: an import cycle, and a value of a type the
-/// template cannot name (defined in a file it does not import), whose
+/// Mistakes across files: a missing import in a file that imports a
+/// file importing it (a cycle, which is no mistake), and a value of a type
+/// the template cannot name (defined in a file it does not import), whose
 /// origin is a note.
 const ACROSS_FILES: [(&str, &str); 3] = [
     (
@@ -454,6 +455,7 @@ node_types:
         "tosca_definitions_version: tosca_2_0
 imports:
   - url: types.yaml
+  - url: units.yaml
 data_types:
   Size:
     derived_from: integer
@@ -475,17 +477,18 @@ fn validate_mistakes_across_files_as_text() {
               = note: in element service_template.node_templates.s.properties.size
               = note: TOSCA 2.0 §9.1
             note: `Size` is defined in `base.yaml`
-             --> base.yaml:5:3
+             --> base.yaml:6:3
               |
-            5 |   Size:
+            6 |   Size:
               |   ^^^^
               = code: V4T104
-            error: import cycle: `base.yaml` imports `types.yaml`, which imports `base.yaml`
-             --> base.yaml:3:5
+            error: imported file `units.yaml` does not exist
+             --> base.yaml:4:5
               |
-            3 |   - url: types.yaml
+            4 |   - url: units.yaml
               |     ^^^^^^^^^^^^^^^
-              = note: TOSCA 2.0 §6.8.2
+              = note: in element imports[1]
+              = note: TOSCA 2.0 §6.8.2.2
               = code: V4T100
             2 errors: "main.yaml" is not valid TOSCA
         "#]],
@@ -498,8 +501,8 @@ fn validate_mistakes_across_files_as_json() {
         &ACROSS_FILES,
         "json",
         expect![[r#"
-            {"severity":"error","code":"V4T104","message":"expected an integer (type `Size`), got a string \"big\"","file":"main.yaml","line":10,"column":15,"end_line":10,"end_column":18,"element":"service_template.node_templates.s.properties.size","notes":[{"message":"`Size` is defined in `base.yaml`","file":"base.yaml","line":5,"column":3},{"message":"TOSCA 2.0 §9.1"}]}
-            {"severity":"error","code":"V4T100","message":"import cycle: `base.yaml` imports `types.yaml`, which imports `base.yaml`","file":"base.yaml","line":3,"column":5,"end_line":3,"end_column":20,"notes":[{"message":"TOSCA 2.0 §6.8.2"}]}
+            {"severity":"error","code":"V4T104","message":"expected an integer (type `Size`), got a string \"big\"","file":"main.yaml","line":10,"column":15,"end_line":10,"end_column":18,"element":"service_template.node_templates.s.properties.size","notes":[{"message":"`Size` is defined in `base.yaml`","file":"base.yaml","line":6,"column":3},{"message":"TOSCA 2.0 §9.1"}]}
+            {"severity":"error","code":"V4T100","message":"imported file `units.yaml` does not exist","file":"base.yaml","line":4,"column":5,"end_line":4,"end_column":20,"element":"imports[1]","notes":[{"message":"TOSCA 2.0 §6.8.2.2"}]}
         "#]],
     );
 }

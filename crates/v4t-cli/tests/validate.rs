@@ -1,5 +1,5 @@
 //! `v4t validate` as a process: exit codes, output formats, CSARs, and the
-//! hostile-input cases of the TOSCA layer (import cycles, self-derived and
+//! hostile-input cases of the TOSCA layer (long import cycles, self-derived and
 //! deeply derived types, recursive data types, huge counts, remote imports),
 //! each of which must end with a clear error (or success) and never hang
 //! or crash.
@@ -271,19 +271,20 @@ fn generated_hostile_inputs_end_with_an_error_or_success() {
     let out = validate(&path);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("invalid YAML"), "{}", stderr(&out));
-    // A chain of 500 files importing each other, the last one back to the first.
+    // A chain of 500 files importing each other, the last one back to the
+    // first: each is loaded once, and the first sees the last one's type.
     let files = dir.join("files");
     fs::create_dir_all(&files).unwrap();
     for i in 0..500 {
+        let parent = if i == 0 { "{derived_from: T499}" } else { "{}" };
         fs::write(
             files.join(format!("f{i}.yaml")),
-            format!("tosca_definitions_version: tosca_2_0\nimports: [f{}.yaml]\nnode_types:\n  T{i}: {{}}\n", (i + 1) % 500),
+            format!("tosca_definitions_version: tosca_2_0\nimports: [f{}.yaml]\nnode_types:\n  T{i}: {parent}\n", (i + 1) % 500),
         )
         .unwrap();
     }
     let out = validate(&files.join("f0.yaml"));
-    assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("import cycle"), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
 #[test]

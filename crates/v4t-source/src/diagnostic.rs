@@ -123,8 +123,8 @@ codes! {
     CountRange = "V4T088", "Warning: pruning leaves a requirement of a present node with fewer relationships than the minimum of its TOSCA 2.0 `count_range` (a TOSCA 2.0 processor adds the missing ones at deployment).";
     /// A failure that the processor does not classify further.
     Internal = "V4T090", "An error the processor does not classify further (the message says what happened).";
-    /// A TOSCA import cannot be followed: the file does not exist or leaves the repository, the profile is unknown, the URL is remote, or the imports form a cycle.
-    Import = "V4T100", "A TOSCA import cannot be followed: the file does not exist or leaves the repository, the profile is unknown, the URL is remote, or the imports form a cycle.";
+    /// A TOSCA import cannot be followed: the file does not exist or leaves the repository, the profile is unknown, or the URL is remote.
+    Import = "V4T100", "A TOSCA import cannot be followed: the file does not exist or leaves the repository, the profile is unknown, or the URL is remote.";
     /// A keyname the TOSCA grammar does not define at this place (with the TOSCA 2.
     UnknownKeyname = "V4T101", "A keyname the TOSCA grammar does not define at this place (with the TOSCA 2.0 name where a TOSCA 1.3 keyname was used).";
     /// A mandatory TOSCA keyname is missing (`type` of a template, `node_templates`, `url` of a repository, .

@@ -7,8 +7,11 @@
 //! have one identity), the import edges with their namespaces, and the
 //! problems found on the way.
 //!
-//! Invariants: the import graph in [`Loaded::imports`] is acyclic (edges
-//! closing a cycle are reported and dropped); nothing is fetched from the
+//! Invariants: every file is one document however often it is imported,
+//! so the import graph in [`Loaded::imports`] may have cycles (files that
+//! import each other, as ONAP's type libraries do: TOSCA does not forbid
+//! it, and loading each file once gives the cycle one meaning); every walk
+//! over it keeps a visited set; nothing is fetched from the
 //! network (a remote URL is read from a local folder of the import map,
 //! [`Elsewhere`], or reported as not fetched); paths are resolved by
 //! `locate.rs` (`..` stays inside a CSAR, and leaves a directory on
@@ -317,13 +320,12 @@ impl<'r> Imports<'r> {
         self.drain(id)
     }
 
-    /// Loads everything `entry` imports, then cuts import cycles.
+    /// Loads everything `entry` imports, each file once.
     fn drain(mut self, entry: DocId) -> Loaded {
         self.queue.push_back(entry);
         while let Some(id) = self.queue.pop_front() {
             self.process(id);
         }
-        self.break_cycles();
         self.broken_imports();
         self.out
     }
@@ -938,62 +940,6 @@ impl<'r> Imports<'r> {
             self.out.diagnostics.note(note, None);
         }
     }
-
-    /// Reports and drops every import edge that closes a cycle.
-    fn break_cycles(&mut self) {
-        let n = self.out.docs.len();
-        // Iterative depth-first search: 0 = new, 1 = on the stack, 2 = done.
-        let mut state = vec![0u8; n];
-        let mut cyclic = Vec::new();
-        for start in 0..n {
-            if state[start] != 0 {
-                continue;
-            }
-            let mut stack = vec![(start, 0usize)];
-            state[start] = 1;
-            while let Some(&mut (doc, ref mut next)) = stack.last_mut() {
-                if let Some(&edge) = self.out.edges[doc].get(*next) {
-                    *next += 1;
-                    let target = self.out.imports[edge].target.index();
-                    match state[target] {
-                        0 => {
-                            state[target] = 1;
-                            stack.push((target, 0));
-                        }
-                        1 => {
-                            // The files from `target` down the stack to `doc`.
-                            let at = stack.iter().position(|&(d, _)| d == target);
-                            let files = stack[at.unwrap_or(0)..].iter().map(|&(d, _)| d);
-                            cyclic.push((edge, files.collect::<Vec<_>>()));
-                        }
-                        _ => {}
-                    }
-                } else {
-                    state[doc] = 2;
-                    stack.pop();
-                }
-            }
-        }
-        for (edge, files) in cyclic {
-            let imp = self.out.imports[edge].clone();
-            let path = |d: usize| format!("`{}`", self.out.docs[d].path);
-            // From the import the error points at, around the cycle.
-            let message = match files.as_slice() {
-                [only] => format!("import cycle: {} imports itself", path(*only)),
-                [target, rest @ ..] => {
-                    let from = path(imp.from.index());
-                    let back: String = (rest.iter())
-                        .map(|&d| format!(", which imports {}", path(d)))
-                        .collect();
-                    format!("import cycle: {from} imports {}{back}", path(*target))
-                }
-                [] => format!("import cycle at {}", path(imp.from.index())),
-            };
-            self.v13 = self.out.docs[imp.from.index()].grammar == Some(Grammar::Tosca13);
-            self.error_at(imp.span, Section::ImportProcessing, message);
-            self.out.edges[imp.from.index()].retain(|&e| e != edge);
-        }
-    }
 }
 
 /// The files of a tree that declare a profile: (profile name, path).
@@ -1048,7 +994,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn imports_are_loaded_once_and_cycles_are_reported() {
+    fn imports_are_loaded_once_also_in_cycles() {
         let loaded = load_files(&[
             (
                 "main.yaml",
@@ -1068,21 +1014,22 @@ pub(crate) mod tests {
             ),
         ]);
         assert_eq!(loaded.docs.len(), 4);
-        let messages: Vec<_> = loaded
-            .diagnostics
-            .iter()
-            .map(|d| d.message.clone())
+        assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
+        // `c.yaml` keeps its import of `a.yaml`, which imports it.
+        let c = (loaded.doc_ids())
+            .find(|&d| loaded.doc(d).path == "c.yaml")
+            .unwrap();
+        let targets: Vec<_> = loaded
+            .imports_of(c)
+            .map(|i| loaded.doc(i.target).path.as_str())
             .collect();
-        assert_eq!(
-            messages,
-            ["import cycle: `c.yaml` imports `a.yaml`, which imports `c.yaml`"]
-        );
+        assert_eq!(targets, ["a.yaml"]);
         let own = load_files(&[(
             "main.yaml",
             "tosca_definitions_version: tosca_2_0\nimports: [main.yaml]\n",
         )]);
-        let messages: Vec<_> = own.diagnostics.iter().map(|d| d.message.clone()).collect();
-        assert_eq!(messages, ["import cycle: `main.yaml` imports itself"]);
+        assert_eq!(own.docs.len(), 1);
+        assert!(own.diagnostics.is_empty(), "{:?}", own.diagnostics);
     }
 
     #[test]
@@ -1106,16 +1053,6 @@ pub(crate) mod tests {
                 Some("imports[1]")
             )]
         );
-    }
-
-    #[test]
-    fn a_file_importing_itself_is_a_cycle() {
-        let loaded = load_files(&[(
-            "m.yaml",
-            "tosca_definitions_version: tosca_2_0\nimports: [m.yaml]\n",
-        )]);
-        assert!(loaded.diagnostics.has_errors());
-        assert!(loaded.edges[0].is_empty());
     }
 
     #[test]

@@ -66,7 +66,6 @@ sections! {
     RepositoryDefinitions = Tosca2 "6.5" "Repository Definitions" => V13Repository,
     ProfileGrammar = Tosca2 "6.7.1" "Grammar",
     ImportDefinitions = Tosca2 "6.8.1" "Import Definitions" => V13ImportDefinition,
-    ImportProcessing = Tosca2 "6.8.2" "Import Processing Rules" => V13ImportDefinition,
     ImportingProfiles = Tosca2 "6.8.2.1" "Importing Profiles",
     ImportingToscaFile = Tosca2 "6.8.2.2" "Importing a TOSCA File" => V13ImportDefinition,
     Namespaces = Tosca2 "6.8.4" "Namespaces",

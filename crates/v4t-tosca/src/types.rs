@@ -908,6 +908,36 @@ mod tests {
     }
 
     #[test]
+    fn files_importing_each_other_see_each_others_types() {
+        // ONAP's type libraries: an index imports each part, each part the index.
+        let loaded = system(&[
+            (
+                "index.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports: [nodes.yaml, data.yaml]\n",
+            ),
+            (
+                "nodes.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports: [index.yaml]\nnode_types:\n  N:\n    properties: {d: {type: D}}\n",
+            ),
+            (
+                "data.yaml",
+                "tosca_definitions_version: tosca_2_0\nimports: [index.yaml]\ndata_types:\n  D: {derived_from: string}\n",
+            ),
+        ]);
+        let ts = TypeSystem::build(&loaded);
+        assert!(ts.diagnostics.is_empty(), "{:?}", ts.diagnostics);
+        let nodes = (loaded.doc_ids())
+            .find(|&d| loaded.doc(d).path == "nodes.yaml")
+            .unwrap();
+        assert!(ts.resolve_type(nodes, Kind::Data, "D").is_ok());
+        assert!(ts.resolve_type(Loaded::ENTRY, Kind::Node, "N").is_ok());
+        assert_eq!(
+            ts.resolve_type(nodes, Kind::Node, "Missing"),
+            Err(LookupError::NotFound)
+        );
+    }
+
+    #[test]
     fn derivation_cycles_and_unknown_parents_are_reported_and_broken() {
         let loaded = system(&[(
             "m.yaml",
