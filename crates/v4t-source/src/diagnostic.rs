@@ -116,7 +116,7 @@ codes! {
     /// Element keys where they are data (warning).
     ConditionAsData = "V4T085", "Warning: `conditions` or another element key stands where it is data (a property in map form or without `value`/`expression`, a capability property) and is kept as part of the value.";
     /// Something v4t does not support and ignores (warning).
-    Unsupported = "V4T086", "Warning: a feature v4t does not support is ignored (`plugins`).";
+    Unsupported = "V4T086", "Warning: a feature v4t does not support is ignored (`plugins`; look-around or backreferences in a TOSCA `pattern`, which is then not checked).";
     /// A file beside the template that was skipped (warning).
     SkippedFile = "V4T087", "Warning: an entry of `lib/` was skipped (a symlink leaving the template directory, a dangling symlink, not a regular file).";
     /// A requirement pruned below its `count_range` minimum (warning).

@@ -29,7 +29,7 @@ use v4t_yaml::hash::{SeededMap, SeededSet};
 use v4t_yaml::{NodeRef, Span};
 
 use crate::diag::{Diagnostics, Suggestions};
-use crate::load::{DocId, Grammar, Loaded};
+use crate::load::{DocId, Grammar, Loaded, NORMATIVE_13};
 use crate::value::as_str;
 
 /// The eight kinds of types (§6.4.3).
@@ -655,6 +655,12 @@ impl<'a> TypeSystem<'a> {
             }
             queue.extend(self.root_imports(d));
         }
+        if found.len() > 1 {
+            // TOSCA 1.3's normative types come in by no import definition:
+            // a type of the same name a file imports explicitly replaces
+            // them (the TC's own 1.3 type files import each other so).
+            found.retain(|&e| !self.is_implicit_normative(space, e));
+        }
         match found.len() {
             0 => Err(LookupError::NotFound),
             1 => Ok(found[0]),
@@ -662,6 +668,16 @@ impl<'a> TypeSystem<'a> {
                 found.iter().map(|&e| self.entry_path(space, e)).collect(),
             )),
         }
+    }
+
+    /// Whether entry `e` is a type of TOSCA 1.3's implicit normative types.
+    fn is_implicit_normative(&self, space: Space, e: Entry) -> bool {
+        let Space::Type(_) = space else {
+            return false;
+        };
+        (self.types[e as usize].doc).is_some_and(|d| {
+            self.loaded.doc(d).bundled && self.loaded.doc(d).path == NORMATIVE_13.0
+        })
     }
 
     fn root_imports(&self, doc: DocId) -> impl Iterator<Item = DocId> + '_ {
@@ -781,7 +797,15 @@ impl<'a> TypeSystem<'a> {
                     Vec::new()
                 }
             }
-            LookupError::NotFound => Vec::new(),
+            LookupError::NotFound => match name {
+                // TOSCA 1.0's names; 1.1 moved `ObjectStorage`, 1.2
+                // `BlockStorage` (the TOSCA TC's type files of each version).
+                "tosca.nodes.BlockStorage" | "tosca.nodes.ObjectStorage" => {
+                    let new = name.replace("nodes.", "nodes.Storage.");
+                    vec![format!("`{name}` is the name of TOSCA 1.0 (and 1.1 for `BlockStorage`); v4t checks TOSCA 1.x files with the 1.3 normative types, which name it `{new}`")]
+                }
+                _ => Vec::new(),
+            },
         }
     }
 

@@ -736,15 +736,28 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.error(Code::Validation, SECTION, op.span(), message);
                 }
             }
-            "pattern" => match arg.as_str() {
-                Some(p) if regex_lite::Regex::new(p).is_err() => {
+            "pattern" => match arg.as_str().map(regex_lite::Regex::new) {
+                // TOSCA names no regular expression grammar; look-around
+                // and backreferences (written in Python's, JavaScript's
+                // and Java's) are valid there, but `regex-lite` has none.
+                Some(Err(e)) if e.to_string().ends_with("not supported") => {
+                    let message = format!(
+                        "`pattern` {} is not checked: v4t does not evaluate {}",
+                        value::show(arg),
+                        e.to_string()
+                            .trim_end_matches(" is not supported")
+                            .trim_end_matches(" are not supported")
+                    );
+                    self.warning(Code::Unsupported, SECTION, arg.span(), message);
+                }
+                Some(Err(_)) => {
                     let message = format!(
                         "`pattern` {} is not a valid regular expression",
                         value::show(arg)
                     );
                     self.error(Code::Validation, SECTION, arg.span(), message);
                 }
-                Some(_) => {}
+                Some(Ok(_)) => {}
                 None => shape_error(self, "a regular expression string"),
             },
             // The schema language is the processor's choice (1.3 §3.6.3).

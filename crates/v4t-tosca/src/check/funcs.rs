@@ -996,6 +996,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         // `[ <entity>, <requirement or capability>, <name>, ... ]`.
         if l.len() >= 3 {
+            let requirement = self.node_requirements(t).iter().any(|(n, _)| *n == first);
             if let Some((_, cap)) = self
                 .node_capabilities(t)
                 .into_iter()
@@ -1010,11 +1011,17 @@ impl<'t, 'a> Checker<'t, 'a> {
                 if function == "get_attribute" {
                     defined.extend(self.capability_properties(&cap, "properties"));
                 }
+                let name = value::as_str(l.at(2));
+                if requirement && !defined.iter().any(|(n, _)| Some(*n) == name) {
+                    // A requirement of the same name (`host` of a Compute
+                    // hosted on a provider): its target may define it.
+                    return;
+                }
                 let subject = format!("capability `{first}`");
                 self.named_value_13(&defined, l.slice(2..), &subject, what, SECTION);
                 return;
             }
-            if self.node_requirements(t).iter().any(|(n, _)| *n == first) {
+            if requirement {
                 return; // the target is known only when the requirement is fulfilled
             }
         }

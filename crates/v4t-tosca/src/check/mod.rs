@@ -523,12 +523,15 @@ impl<'t, 'a> Checker<'t, 'a> {
         complex_keys: bool,
     ) -> Option<MapRef<'a>> {
         if node.is_null() {
-            self.error(
-                Code::InvalidShape,
-                section,
-                node.span(),
-                format!("{what} is empty"),
-            );
+            // The TOSCA 2.0 suite rejects an empty section; TOSCA 1.3 files
+            // write them (ETSI NFV's type files, `operations:` followed by
+            // comments) and tosca-parser reads them as empty maps.
+            let message = format!("{what} is empty");
+            if self.v13() {
+                self.warning(Code::InvalidShape, section, node.span(), message);
+            } else {
+                self.error(Code::InvalidShape, section, node.span(), message);
+            }
             self.note("omit the keyname or give it entries");
             return None;
         }

@@ -7,8 +7,9 @@ use crate::load::load;
 use crate::types::TypeSystem;
 use crate::MemoryFiles;
 
-/// The errors of validating `text` (with extra files beside it).
-fn diagnostics_with(text: &str, files: &[(&str, &str)]) -> Vec<v4t_source::Diagnostic> {
+/// Every diagnostic (errors and warnings) of validating `text` (with extra
+/// files beside it).
+fn all_diagnostics(text: &str, files: &[(&str, &str)]) -> Vec<v4t_source::Diagnostic> {
     let mut repo = MemoryFiles::new().with("main.yaml", text);
     for (p, t) in files {
         repo = repo.with(p, t);
@@ -16,11 +17,14 @@ fn diagnostics_with(text: &str, files: &[(&str, &str)]) -> Vec<v4t_source::Diagn
     let mut sources = Sources::new();
     let loaded = load(&mut sources, &mut repo, "main.yaml");
     let ts = TypeSystem::build(&loaded);
-    super::validate(&ts, &sources)
-        .into_sorted()
-        .into_iter()
-        .filter(|d| d.is_error())
-        .collect()
+    super::validate(&ts, &sources).into_sorted()
+}
+
+/// The errors of validating `text` (with extra files beside it).
+fn diagnostics_with(text: &str, files: &[(&str, &str)]) -> Vec<v4t_source::Diagnostic> {
+    let mut all = all_diagnostics(text, files);
+    all.retain(|d| d.is_error());
+    all
 }
 
 /// The error messages of validating `text` (with extra files beside it).
@@ -1211,6 +1215,8 @@ fn tosca_13_constraint_clauses_have_known_operators_and_typed_operands() {
         "[{pattern: '('}]",
         "not a valid regular expression",
     );
+    // Look-around (valid in most grammars) is not evaluated: no error.
+    ok("string", "[{pattern: '^(?!-)[a-z-]+$'}]", "-a");
     bad(
         "integer",
         "[{equal: 1, less_than: 2}]",
@@ -1262,6 +1268,72 @@ fn tosca_13_operation_inputs_in_types_may_be_function_calls() {
     let text = format!("{V13}relationship_types:\n  R:\n    derived_from: tosca.relationships.ConnectsTo\n    interfaces:\n      Configure:\n        operations:\n          pre_configure_source:\n            inputs:\n              p: {{ get_property: [TARGET, port] }}\n              q: {{ get_attribute: [SOURCE, tosca_id] }}\n              r: {{ type: string }}\n");
     let e = errors(&text);
     assert!(e.is_empty(), "{e:?}");
+}
+
+#[test]
+fn tosca_1_0_storage_node_type_names_get_a_note() {
+    let text = "tosca_definitions_version: tosca_simple_yaml_1_0\nnode_types:\n  S:\n    derived_from: tosca.nodes.BlockStorage\n";
+    let e = errors_and_notes(text);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("unknown node type `tosca.nodes.BlockStorage` | `tosca.nodes.BlockStorage` is the name of TOSCA 1.0")
+            && e[0].contains("which name it `tosca.nodes.Storage.BlockStorage`"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn tosca_13_empty_sections_are_warnings() {
+    // ETSI NFV's 1.3 type files: `operations:` followed only by comments.
+    let text = format!("{V13}interface_types:\n  I:\n    derived_from: tosca.interfaces.Root\n    operations:\n    # to be added by derived types\ntopology_template:\n  inputs:\n  node_templates: {{}}\n");
+    let all = all_diagnostics(&text, &[]);
+    let empty: Vec<_> = (all.iter())
+        .filter(|d| d.message.ends_with("is empty"))
+        .map(|d| (d.is_error(), d.message.as_str()))
+        .collect();
+    assert_eq!(
+        empty,
+        [
+            (false, "`operations` is empty"),
+            (false, "`inputs` is empty")
+        ]
+    );
+    // TOSCA 2.0 (its suite): an error.
+    invalid("node_types:\n", "is empty");
+}
+
+#[test]
+fn tosca_13_types_imported_explicitly_replace_the_normative_ones() {
+    // As the TOSCA TC's 1.3 type files: `data.yaml` defines the normative
+    // data types again, and the file importing it uses that definition.
+    let data = "tosca_definitions_version: tosca_simple_yaml_1_3\ndata_types:\n  tosca.datatypes.Credential:\n    derived_from: tosca.datatypes.Root\n    properties:\n      realm: {type: string}\n";
+    let text = format!("{V13}imports: [data.yaml]\nnode_types:\n  N:\n    derived_from: tosca.nodes.Root\n    properties:\n      c: {{type: tosca.datatypes.Credential}}\ntopology_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n        c: {{realm: x}}\n");
+    let e = errors_with(&text, &[("data.yaml", data)]);
+    assert!(e.is_empty(), "{e:?}");
+    // Two explicit definitions stay ambiguous.
+    let twice = text.replace("[data.yaml]", "[data.yaml, again.yaml]");
+    let e = errors_with(&twice, &[("data.yaml", data), ("again.yaml", data)]);
+    assert!(e.iter().any(|m| m.contains("is ambiguous")), "{e:?}");
+}
+
+#[test]
+fn tosca_13_get_property_through_a_name_both_capability_and_requirement() {
+    // `host` is the Compute's capability and the VM's requirement of its
+    // provider: a property the capability lacks may be the target's.
+    let vm = |p: &str| {
+        format!("{V13}node_types:\n  VM:\n    derived_from: tosca.nodes.Compute\n    requirements:\n      - host: {{ capability: tosca.capabilities.Compute }}\n    interfaces:\n      Standard:\n        inputs:\n          x: {{ get_property: [SELF, host, {p}] }}\n")
+    };
+    let e = errors(&vm("region"));
+    assert!(e.is_empty(), "{e:?}");
+    let e = errors(&vm("num_cpus"));
+    assert!(e.is_empty(), "{e:?}");
+    // Without the requirement, the capability alone decides.
+    let only = vm("region").replace(
+        "    requirements:\n      - host: { capability: tosca.capabilities.Compute }\n",
+        "",
+    );
+    let e = errors(&only);
+    assert_eq!(e, ["capability `host` has no property `region`"]);
 }
 
 #[test]
