@@ -149,6 +149,15 @@ pub fn rule_code(code: Code, section: Section) -> Code {
         .map_or(code, |(_, _, fine)| *fine)
 }
 
+/// The indefinite article for `word` ("an attribute", "a node").
+pub fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
 /// The name among `candidates` that `name` most likely misspells (at most
 /// a third of its letters edited), for a "did you mean" note; `None` if
 /// none is that close or several are equally close.

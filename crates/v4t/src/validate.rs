@@ -16,6 +16,7 @@
 use crate::document;
 use crate::error::{Error, Result};
 use crate::version::Grammar;
+use v4t_tosca::diag::article;
 use v4t_yaml::{NodeRef, ValueRef};
 
 /// What a key's value may be.
@@ -277,14 +278,6 @@ fn for_each_template<'a>(collection: Option<NodeRef<'a>>, mut f: impl FnMut(&str
             }
         }
         _ => {}
-    }
-}
-
-fn article(word: &str) -> &'static str {
-    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        "an"
-    } else {
-        "a"
     }
 }
 

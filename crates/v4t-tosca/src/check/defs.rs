@@ -10,6 +10,7 @@
 //! where they were written. Views are built without diagnostics; the
 //! definitions themselves are checked once, where they are written.
 
+use crate::diag::article;
 use crate::keynames::Entity;
 use crate::section::Section;
 use v4t_source::Code;
@@ -617,7 +618,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.keys(
             map,
             param_entity(role),
-            &format!("a {what} definition"),
+            &format!("{} {what} definition", article(what)),
             section,
         );
         self.common_keynames(map);

@@ -32,7 +32,7 @@ use v4t_yaml::hash::SeededMap;
 use v4t_source::{Code, Severity, Sources};
 use v4t_yaml::{Form, KeyRef, MapRef, NodeRef, SeqRef, Span};
 
-use crate::diag::{Diagnostics, ElementPath, Suggestions};
+use crate::diag::{article, Diagnostics, ElementPath, Suggestions};
 use crate::keynames::{keynames, Entity};
 use crate::load::{DocId, Grammar, Loaded};
 use crate::section::Section;
@@ -590,7 +590,11 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// Resolves a type name given as a node (which must be a string).
     pub fn type_ref(&mut self, node: NodeRef<'a>, kind: Kind, section: Section) -> Option<TypeId> {
-        let name = self.expect_str(node, &format!("a {} name", kind.noun()), section)?;
+        let name = self.expect_str(
+            node,
+            &format!("{} {} name", article(kind.noun()), kind.noun()),
+            section,
+        )?;
         self.resolve_type(name, kind, node.span(), section)
     }
 

@@ -2,6 +2,7 @@
 //! common keynames, and the derivation and refinement rules of everything
 //! a type defines.
 
+use crate::diag::article;
 use crate::keynames::{is_keyname, keynames, Entity};
 use crate::section::Section;
 use v4t_source::Code;
@@ -49,8 +50,11 @@ impl<'t, 'a> Checker<'t, 'a> {
         if def.is_null() && self.v13() {
             return;
         }
-        let Some(map) = self.expect_map(def, &format!("a {} definition", kind.noun()), section)
-        else {
+        let Some(map) = self.expect_map(
+            def,
+            &format!("{} {} definition", article(kind.noun()), kind.noun()),
+            section,
+        ) else {
             return;
         };
         let scalar = kind == Kind::Data && self.ts.builtin_base(t) == Some(Builtin::Scalar);
@@ -158,7 +162,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.keys_among(
                 map,
                 &allowed,
-                &format!("a {} definition", kind.noun()),
+                &format!("{} {} definition", article(kind.noun()), kind.noun()),
                 kind.spec_section(),
             );
         }
