@@ -417,6 +417,11 @@ impl<'r> Imports<'r> {
                 self.edge(id, target, Some("tosca".to_string()), Span::NONE);
             }
         }
+        // A file of no known grammar is reported as such; what it imports
+        // says nothing more (and may be written in another grammar's form).
+        let Some(grammar) = grammar else {
+            return;
+        };
         // A copy: the imports are followed while documents are added.
         let imports = match self.out.docs[id.index()].root.node().get("imports") {
             Some(node) => node.to_node(),
@@ -523,7 +528,7 @@ impl<'r> Imports<'r> {
     }
 
     /// Follows one import definition.
-    fn import(&mut self, from: DocId, grammar: Option<Grammar>, item: NodeRef<'_>) {
+    fn import(&mut self, from: DocId, grammar: Grammar, item: NodeRef<'_>) {
         let Some(def) = self.import_definition(grammar, item) else {
             return;
         };
@@ -565,11 +570,11 @@ impl<'r> Imports<'r> {
     /// `namespace_prefix` and named imports), `None` after an error.
     fn import_definition<'n>(
         &mut self,
-        grammar: Option<Grammar>,
+        grammar: Grammar,
         item: NodeRef<'n>,
     ) -> Option<ImportDef<'n>> {
         let span = item.span();
-        let v13 = grammar == Some(Grammar::Tosca13);
+        let v13 = grammar == Grammar::Tosca13;
         let url_only = |url| ImportDef {
             url: Some(url),
             profile: None,
@@ -1067,6 +1072,26 @@ pub(crate) mod tests {
         assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
         assert_eq!(loaded.imports[0].namespace.as_deref(), Some("ex"));
         assert_eq!(loaded.doc(loaded.imports[0].target).path, "io.example");
+    }
+
+    #[test]
+    fn a_file_of_no_known_version_has_its_imports_unread() {
+        // ONAP's `tosca_simple_yaml_1_0_0` with the 1.0 drafts' imports.
+        let loaded = load_files(&[(
+            "main.yaml",
+            "tosca_definitions_version: tosca_simple_yaml_1_0_0\nimports:\n- nope.yaml\n- other: {file: gone.yaml}\n",
+        )]);
+        let messages: Vec<_> = loaded
+            .diagnostics
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(
+            messages[0].starts_with("unsupported TOSCA version"),
+            "{messages:?}"
+        );
+        assert_eq!(loaded.docs.len(), 1);
     }
 
     #[test]
