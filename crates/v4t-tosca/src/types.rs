@@ -228,8 +228,12 @@ pub struct TypeDef<'a> {
     pub def: Option<NodeRef<'a>>,
     /// Where the type's name is written.
     pub span: Span,
-    /// The type it derives from (`None` at a root).
+    /// The type it derives from (`None` at a root, or where the name in
+    /// `derived_from` resolves to no type).
     pub parent: Option<TypeId>,
+    /// `derived_from` names no type (reported): what it inherits is
+    /// unknown, so its definitions may be refinements.
+    pub parent_unknown: bool,
     /// Which built-in data type it is or refines, if any.
     pub builtin: Option<Builtin>,
 }
@@ -345,6 +349,7 @@ impl<'a> TypeSystem<'a> {
             def: None,
             span: Span::NONE,
             parent: None,
+            parent_unknown: false,
             builtin: Some(b),
         });
         id
@@ -367,6 +372,7 @@ impl<'a> TypeSystem<'a> {
                     def: Some(def),
                     span: key.span(),
                     parent: None,
+                    parent_unknown: false,
                     builtin: None,
                 });
                 self.local.insert((doc, Space::Type(kind), name), id.0);
@@ -420,8 +426,9 @@ impl<'a> TypeSystem<'a> {
                 Ok(p) => self.types[i].parent = Some(p),
                 // A file of no known grammar has its version error; which
                 // types it could name is not known either.
-                Err(_) if grammar.is_none() => {}
+                Err(_) if grammar.is_none() => self.types[i].parent_unknown = true,
                 Err(e) => {
+                    self.types[i].parent_unknown = true;
                     let message = self.lookup_message(doc, kind, parent, &e);
                     let span = parent_node.span();
                     self.diagnostics.error(
@@ -812,6 +819,12 @@ impl<'a> TypeSystem<'a> {
     /// Whether `t` is `ancestor` or derives from it.
     pub fn is_a(&self, t: TypeId, ancestor: TypeId) -> bool {
         self.chain(t).any(|c| c == ancestor)
+    }
+
+    /// Whether `t` or a type it derives from names a parent that is no
+    /// type: what `t` inherits is then not fully known.
+    pub fn inherits_unknown(&self, t: TypeId) -> bool {
+        self.chain(t).any(|c| self.types[c.index()].parent_unknown)
     }
 
     /// `t`, its parent, its grandparent, ... (finite: cycles are broken).

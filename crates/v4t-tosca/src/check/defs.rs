@@ -580,8 +580,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             // interface, so it needs a definition map (see
             // docs/tosca-2.0-conformance.md).
             let parameter = !matches!(role, Role::Property | Role::Attribute);
-            let short_ok =
-                parent.is_some() || parameter && (place != Place::InterfaceType || self.v13());
+            let short_ok = parent.is_some()
+                || self.inherits_unknown
+                || parameter && (place != Place::InterfaceType || self.v13());
             if !short_ok {
                 self.error(
                     Code::Definition,
@@ -691,7 +692,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Some(ty)
             }),
             None => {
-                if def.parent.is_none() && matches!(def.role, Role::Property | Role::Attribute) {
+                if def.parent.is_none()
+                    && !self.inherits_unknown
+                    && matches!(def.role, Role::Property | Role::Attribute)
+                {
                     self.error(
                         Code::MissingKeyname,
                         section,

@@ -86,6 +86,10 @@ pub(crate) struct Checker<'t, 'a> {
     /// Inherited property and attribute definitions by name (built for
     /// the first derived type that defines some).
     inherited: Option<inherited::Inherited<'a>>,
+    /// The type being checked derives, directly or not, from a name that
+    /// is no type (reported there): a definition without its mandatory
+    /// keynames may refine an inherited one, so it is not reported.
+    pub inherits_unknown: bool,
 }
 
 impl<'t, 'a> Checker<'t, 'a> {
@@ -104,6 +108,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             suggestions: Suggestions::default(),
             names: SeededMap::default(),
             inherited: None,
+            inherits_unknown: false,
         }
     }
 

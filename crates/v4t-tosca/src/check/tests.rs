@@ -325,6 +325,21 @@ fn unknown_keynames_are_reported_with_tosca_2_hints() {
 }
 
 #[test]
+fn definitions_of_a_type_with_an_unknown_ancestor_may_be_refinements() {
+    // Puccini's online boutique: the parent's profile was not imported.
+    let types = "node_types:\n  F:\n    derived_from: ms:Service\n    properties:\n      label:\n        default: front\n      port: 80\n    capabilities:\n      service:\n        properties: {}\n    requirements:\n      - db: {}\n  G:\n    derived_from: F\n    properties:\n      label:\n        default: back\n";
+    let e = errors(&format!("{V}{types}"));
+    assert_eq!(e, ["unknown node type `ms:Service`"]);
+    // With a known parent, the same definitions are new ones.
+    let known = types
+        .replace("ms:Service", "R")
+        .replace("node_types:\n", "node_types:\n  R: {}\n");
+    let e = errors(&format!("{V}{known}"));
+    assert_eq!(e.len(), 4, "{e:?}");
+    assert!(e[0].starts_with("property `label` needs a `type`"), "{e:?}");
+}
+
+#[test]
 fn sections_must_have_the_right_shape() {
     invalid("node_types:\n", "is empty");
     invalid("node_types: [a]\n", "must be a map");

@@ -73,6 +73,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         let parent = self.ts.get(t).parent;
         let parent_chain = ParentChain::new(self.ts, parent);
+        self.inherits_unknown = self.ts.inherits_unknown(t);
         let saved = std::mem::take(&mut self.fctx);
         self.fctx = FnCtx {
             self_node: (kind == Kind::Node).then_some(t),
@@ -125,6 +126,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
         self.fctx = saved;
+        self.inherits_unknown = false;
     }
 
     /// The keynames of a type definition: the common ones and its kind's;
@@ -811,7 +813,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.check_refined_type(parent_type, t, tn.span());
             }),
             None => {
-                if parent_type.is_none() {
+                if parent_type.is_none() && !self.inherits_unknown {
                     self.error(
                         Code::MissingKeyname,
                         section,
@@ -960,7 +962,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         match map.get("capability") {
             Some(cn) => self.capability_of_requirement_def(cn, node, parent),
             None => {
-                if parent.is_none() && !self.v13() {
+                if parent.is_none() && !self.v13() && !self.inherits_unknown {
                     self.error(
                         Code::MissingKeyname,
                         Section::RequirementDefinition,
