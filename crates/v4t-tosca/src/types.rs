@@ -591,10 +591,34 @@ impl<'a> TypeSystem<'a> {
         {
             if let Space::Type(kind) = space {
                 result = self.resolve_normative(doc, kind, name);
+                if result == Err(LookupError::NotFound) {
+                    result = self.resolve_shared_13(space, name);
+                }
             }
         }
         self.memo.borrow_mut().insert(key, result.clone());
         result
+    }
+
+    /// A TOSCA 1.x name its file's imports do not reach: 1.x puts every
+    /// type without a namespace URI in the one namespace of its version,
+    /// and "imported type definitions with the same namespace URI, local
+    /// name and version SHALL be equivalent" (1.3 §3.1), so the name means
+    /// the definition any loaded 1.x file gives it (ETSI NFV's VNFD type
+    /// files use the common types that only the descriptor imports, as
+    /// tosca-parser reads them).
+    fn resolve_shared_13(&self, space: Space, name: &str) -> Result<Entry, LookupError> {
+        let found: Vec<Entry> = (self.loaded.doc_ids())
+            .filter(|&d| self.loaded.doc(d).grammar == Some(Grammar::Tosca13))
+            .filter_map(|d| self.local.get(&(d, space, name)).copied())
+            .collect();
+        match found.as_slice() {
+            [] => Err(LookupError::NotFound),
+            [one] => Ok(*one),
+            _ => Err(LookupError::Ambiguous(
+                found.iter().map(|&e| self.entry_path(space, e)).collect(),
+            )),
+        }
     }
 
     fn resolve_uncached(&self, doc: DocId, space: Space, name: &str) -> Result<Entry, LookupError> {

@@ -167,6 +167,33 @@ pub fn collect_section<'a>(chain: &[DefNode<'a>], section: &str) -> Vec<(&'a str
     })
 }
 
+/// The operations along a chain of TOSCA 1.x interface types and
+/// definitions: those under `operations` and those listed directly (a
+/// key that is no keyname of either, with a map or nothing as value).
+pub fn collect_operations_13<'a>(chain: &[DefNode<'a>]) -> Vec<(&'a str, Param<'a>)> {
+    const KEYNAMES: [&str; 8] = [
+        "derived_from",
+        "version",
+        "metadata",
+        "description",
+        "type",
+        "inputs",
+        "operations",
+        "notifications",
+    ];
+    collect_named(chain, |node| {
+        let listed = node.get("operations").and_then(NodeRef::as_map);
+        let direct = node.as_map().into_iter().flat_map(|m| {
+            m.iter().filter(|(k, v)| {
+                !KEYNAMES.contains(&k.name()) && (v.is_null() || v.as_map().is_some())
+            })
+        });
+        (listed.into_iter().flat_map(|m| m.iter()))
+            .chain(direct)
+            .map(|(k, v)| (k.name(), v))
+    })
+}
+
 /// The requirement definitions along a chain (lists of single-key maps).
 pub fn collect_requirements<'a>(chain: &[DefNode<'a>]) -> Vec<(&'a str, Param<'a>)> {
     collect_named(chain, |node| {
@@ -895,12 +922,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             let name = k.name();
             let parent = parents.iter().find(|(n, _)| *n == name).map(|(_, p)| p);
             if parent.is_none() && !allow_new {
-                self.error(
-                    Code::UndefinedReference,
-                    section,
-                    k.span(),
-                    format!("{what} refine inherited definitions only; `{name}` is not defined"),
-                );
+                let message =
+                    format!("{what} refine inherited definitions only; `{name}` is not defined");
+                self.undefined(Code::UndefinedReference, section, k.span(), message);
                 continue;
             }
             self.at(name, |c| c.param_def(name, v, role, place, parent));

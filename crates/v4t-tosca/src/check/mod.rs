@@ -147,6 +147,19 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.report(Severity::Warning, code, section, span, message.into());
     }
 
+    /// Reports that a name is not among the definitions in view, unless
+    /// the type in view inherits from a name that is no type (reported
+    /// there): the name may then be an inherited one. Whether it reported.
+    pub fn undefined(&mut self, code: Code, section: Section, span: Span, message: String) -> bool {
+        if self.inherits_unknown {
+            // Types named in the message would note the next diagnostic.
+            self.origins.take();
+            return false;
+        }
+        self.error(code, section, span, message);
+        true
+    }
+
     fn report(
         &mut self,
         severity: Severity,
@@ -425,7 +438,23 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
-    /// `node` as a list, or an error naming what was expected.
+    /// A map or list section written with nothing (`inputs:`): an error
+    /// in TOSCA 2.0 (its suite rejects it), a warning in TOSCA 1.x, whose
+    /// files write it (ETSI NFV's types: `operations:` followed by
+    /// comments; Tacker's `requirements:`) and which tosca-parser reads as
+    /// empty.
+    fn empty_section(&mut self, node: NodeRef<'a>, what: &str, section: Section) {
+        let message = format!("{what} is empty");
+        if self.v13() {
+            self.warning(Code::InvalidShape, section, node.span(), message);
+        } else {
+            self.error(Code::InvalidShape, section, node.span(), message);
+        }
+        self.note("omit the keyname or give it entries");
+    }
+
+    /// `node` as a list, or an error naming what was expected (nothing
+    /// written in TOSCA 1.x: see [`Checker::empty_section`]).
     pub fn expect_seq(
         &mut self,
         node: NodeRef<'a>,
@@ -434,6 +463,10 @@ impl<'t, 'a> Checker<'t, 'a> {
     ) -> Option<SeqRef<'a>> {
         match node.as_seq() {
             Some(s) => Some(s),
+            None if node.is_null() && self.v13() => {
+                self.empty_section(node, what, section);
+                None
+            }
             None => {
                 let got = value::describe(node);
                 self.error(
@@ -528,16 +561,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         complex_keys: bool,
     ) -> Option<MapRef<'a>> {
         if node.is_null() {
-            // The TOSCA 2.0 suite rejects an empty section; TOSCA 1.3 files
-            // write them (ETSI NFV's type files, `operations:` followed by
-            // comments) and tosca-parser reads them as empty maps.
-            let message = format!("{what} is empty");
-            if self.v13() {
-                self.warning(Code::InvalidShape, section, node.span(), message);
-            } else {
-                self.error(Code::InvalidShape, section, node.span(), message);
-            }
-            self.note("omit the keyname or give it entries");
+            self.empty_section(node, what, section);
             return None;
         }
         let map = self.expect_map(node, what, section)?;

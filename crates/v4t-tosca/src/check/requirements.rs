@@ -66,8 +66,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                         c.type_name(ty),
                         k.name()
                     );
-                    c.error(Code::UndefinedReference, section, k.span(), message);
-                    c.defined_names(k.name(), defs.iter().map(|(n, _)| *n), "requirement");
+                    if c.undefined(Code::UndefinedReference, section, k.span(), message) {
+                        c.defined_names(k.name(), defs.iter().map(|(n, _)| *n), "requirement");
+                    }
                     return;
                 };
                 let (count, optional) =

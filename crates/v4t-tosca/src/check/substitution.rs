@@ -76,6 +76,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             });
         }
         let Some(ty) = ty else { return };
+        // What the node type defines is not all known if it inherits from
+        // a name that is no type: mappings of names it lacks may be right.
+        self.inherits_unknown = self.ts.inherits_unknown(ty);
         let mut mapped_inputs: SeededSet<&str> = SeededSet::default();
         if let Some(p) = m.get("properties") {
             self.at("properties", |c| {
@@ -114,6 +117,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(i) = m.get("interfaces") {
             self.at("interfaces", |c| c.interface_mappings(i, ty, idx));
         }
+        self.inherits_unknown = false;
     }
 
     /// Property mappings: `<property>: <input>` (§15.2).
@@ -278,7 +282,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     ) -> Option<T> {
         if found.is_none() {
             let message = format!("node type `{}` has no {what} `{name}`", self.type_name(ty));
-            self.error(Code::Template, section, span, message);
+            self.undefined(Code::Template, section, span, message);
         }
         found
     }
@@ -393,7 +397,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(ty),
                     k.name()
                 );
-                self.error(
+                self.undefined(
                     Code::Template,
                     Section::CapabilityMapping,
                     k.span(),
@@ -468,7 +472,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.type_name(ty),
                     k.name()
                 );
-                self.error(Code::Template, Section::InterfaceMapping, k.span(), message);
+                self.undefined(Code::Template, Section::InterfaceMapping, k.span(), message);
                 continue;
             };
             let ops = self.interface_parts(idef, "operations");
@@ -479,11 +483,13 @@ impl<'t, 'a> Checker<'t, 'a> {
                 };
                 for (ok, ov) in om.iter() {
                     if !ops.iter().any(|(n, _)| *n == ok.name()) {
-                        c.error(
+                        let message =
+                            format!("interface `{}` has no operation `{}`", k.name(), ok.name());
+                        c.undefined(
                             Code::Template,
                             Section::InterfaceMapping,
                             ok.span(),
-                            format!("interface `{}` has no operation `{}`", k.name(), ok.name()),
+                            message,
                         );
                     }
                     if let Some(w) =
@@ -603,7 +609,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     .tree()
                     .and_then(|t| t.as_seq())
                     .map_or(k.span(), |l| l.at(0).span());
-                self.error(Code::Template, Section::RequirementMapping, span, message);
+                self.undefined(Code::Template, Section::RequirementMapping, span, message);
             }
             self.at(k.name(), |c| c.requirement_mapping_target(v, idx, 0));
         }

@@ -284,7 +284,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if !select {
             // Only `node_filter` matters for a selected node (§7.2.1).
+            self.inherits_unknown = self.ts.inherits_unknown(ty);
             self.node_template_assignments(tpl, ty, idx, v.span());
+            self.inherits_unknown = false;
         }
         self.fctx.self_node = None;
     }
@@ -579,13 +581,10 @@ impl<'t, 'a> Checker<'t, 'a> {
         let defs_by_name = ByName::new(defs);
         for (k, v) in map.iter() {
             let Some(p) = defs_by_name.get(k.name()) else {
-                self.error(
-                    Code::UndefinedReference,
-                    section,
-                    k.span(),
-                    format!("`{}` is not a defined {what}", k.name()),
-                );
-                self.defined_names(k.name(), defs.iter().map(|(n, _)| *n), what);
+                let message = format!("`{}` is not a defined {what}", k.name());
+                if self.undefined(Code::UndefinedReference, section, k.span(), message) {
+                    self.defined_names(k.name(), defs.iter().map(|(n, _)| *n), what);
+                }
                 continue;
             };
             self.at(k.name(), |c| c.assignment(k.name(), v, p, what, section));
@@ -750,13 +749,15 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.type_name(ty),
                         k.name()
                     );
-                    self.error(
+                    if self.undefined(
                         Code::UndefinedReference,
                         Section::CapabilityAssignment,
                         k.span(),
                         message,
-                    );
-                    self.defined_names(k.name(), caps.iter().map(|(n, _)| *n), "capability");
+                    ) {
+                        let names = caps.iter().map(|(n, _)| *n);
+                        self.defined_names(k.name(), names, "capability");
+                    }
                     continue;
                 };
                 self.at(k.name(), |c| {
@@ -816,13 +817,15 @@ impl<'t, 'a> Checker<'t, 'a> {
         let defs_by_name = ByName::new(defs);
         for (k, v) in map.iter() {
             let Some(def) = defs_by_name.get(k.name()) else {
-                self.error(
+                let message = format!("`{}` is not an interface of the type", k.name());
+                if self.undefined(
                     Code::UndefinedReference,
                     Section::InterfaceAssignment,
                     k.span(),
-                    format!("`{}` is not an interface of the type", k.name()),
-                );
-                self.defined_names(k.name(), defs.iter().map(|(n, _)| *n), "interface");
+                    message,
+                ) {
+                    self.defined_names(k.name(), defs.iter().map(|(n, _)| *n), "interface");
+                }
                 continue;
             };
             self.at(k.name(), |c| c.interface_assignment(v, def));
@@ -837,6 +840,11 @@ impl<'t, 'a> Checker<'t, 'a> {
             .map(|t| self.chain_defs(t))
             .unwrap_or_default();
         chain.extend(def.defs.iter().copied());
+        if key == "operations" && self.v13() {
+            // TOSCA 1.x interface types and definitions may also list
+            // operations directly (1.2's ETSI NFV types do so only).
+            return super::defs::collect_operations_13(&chain);
+        }
         super::defs::collect_section(&chain, key)
     }
 
@@ -857,6 +865,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Section::InterfaceAssignment,
             );
         }
+        let inherits_unknown = self.inherits_unknown;
+        self.inherits_unknown |= self.interface_type_unknown(def);
         let inputs = self.interface_parts(def, "inputs");
         if let Some(i) = m.get("inputs") {
             self.at("inputs", |c| c.input_assignments(i, &inputs, true));
@@ -877,13 +887,16 @@ impl<'t, 'a> Checker<'t, 'a> {
                         } else {
                             "notification"
                         };
-                        c.error(
+                        let message =
+                            format!("{what} `{}` is not defined by the interface", k.name());
+                        if c.undefined(
                             Code::UndefinedReference,
                             Section::OperationAssignment,
                             k.span(),
-                            format!("{what} `{}` is not defined by the interface", k.name()),
-                        );
-                        c.defined_names(k.name(), defs.iter().map(|(n, _)| *n), what);
+                            message,
+                        ) {
+                            c.defined_names(k.name(), defs.iter().map(|(n, _)| *n), what);
+                        }
                         continue;
                     };
                     c.at(k.name(), |c| c.operation_assignment(ov, od));
@@ -900,17 +913,22 @@ impl<'t, 'a> Checker<'t, 'a> {
                 match defs_by_name.get(k.name()) {
                     Some(od) => self.at(k.name(), |c| c.operation_assignment(ov, od)),
                     None => {
-                        self.error(
+                        let message =
+                            format!("operation `{}` is not defined by the interface", k.name());
+                        if self.undefined(
                             Code::UndefinedReference,
                             Section::V13OperationDefinition,
                             k.span(),
-                            format!("operation `{}` is not defined by the interface", k.name()),
-                        );
-                        self.defined_names(k.name(), defs.iter().map(|(n, _)| *n), "operation");
+                            message,
+                        ) {
+                            let names = defs.iter().map(|(n, _)| *n);
+                            self.defined_names(k.name(), names, "operation");
+                        }
                     }
                 }
             }
         }
+        self.inherits_unknown = inherits_unknown;
     }
 
     /// Parameter value assignments (§9.9): undefined inputs are allowed
@@ -1031,6 +1049,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     return;
                 };
                 c.fctx.self_relationship = true;
+                c.inherits_unknown = c.ts.inherits_unknown(ty);
                 let props = c.type_entries(ty, "properties");
                 match tpl.get("properties") {
                     Some(p) => c.at("properties", |c| {
@@ -1060,6 +1079,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
                 c.common_keynames(own);
                 c.fctx.self_relationship = false;
+                c.inherits_unknown = false;
             });
         }
     }

@@ -1298,9 +1298,46 @@ fn tosca_1_0_storage_node_type_names_get_a_note() {
 }
 
 #[test]
+fn tosca_13_types_are_shared_by_all_loaded_files() {
+    // ETSI NFV's VNFD types use the common types only the descriptor
+    // imports: one 1.x namespace holds them all.
+    let common = "tosca_definitions_version: tosca_simple_yaml_1_2\ndata_types:\n  C:\n    derived_from: tosca.datatypes.Root\n    properties: {x: {type: string}}\n";
+    let vnfd = "tosca_definitions_version: tosca_simple_yaml_1_2\nnode_types:\n  V:\n    derived_from: tosca.nodes.Root\n    properties: {c: {type: C}}\n";
+    let main = "tosca_definitions_version: tosca_simple_yaml_1_2\nimports: [common.yaml, vnfd.yaml]\ntopology_template:\n  node_templates:\n    v: {type: V, properties: {c: {x: a}}}\n";
+    let e = errors_with(main, &[("common.yaml", common), ("vnfd.yaml", vnfd)]);
+    assert!(e.is_empty(), "{e:?}");
+    // Alone, the VNFD types name a type no file defines.
+    let e = errors_with(vnfd, &[("common.yaml", common)]);
+    assert_eq!(e, ["unknown data type `C`"]);
+}
+
+#[test]
+fn tosca_13_operations_listed_directly_are_assignable() {
+    // 1.2's ETSI NFV interface types list their operations directly.
+    let t = |ops: &str| {
+        format!("{V13}interface_types:\n  I:\n    derived_from: tosca.interfaces.Root\n    start: {{description: s}}\nnode_types:\n  N:\n    derived_from: tosca.nodes.Root\n    interfaces:\n      I: {{type: I}}\ntopology_template:\n  node_templates:\n    n:\n      type: N\n      interfaces:\n        I:\n{ops}")
+    };
+    let e = errors(&t("          start: run.sh\n"));
+    assert!(e.is_empty(), "{e:?}");
+    let e = errors(&t("          stop: run.sh\n"));
+    assert_eq!(e, ["operation `stop` is not defined by the interface"]);
+    // An interface type that is no type: its operations are not known.
+    let unknown = t("          stop: run.sh\n").replace("I: {type: I}", "I: {type: Gone}");
+    let e = errors(&unknown);
+    assert_eq!(e, ["unknown interface type `Gone`"]);
+}
+
+#[test]
+fn templates_of_a_type_with_an_unknown_ancestor_may_assign_inherited_names() {
+    let text = format!("{V13}node_types:\n  N:\n    derived_from: nfv.VNF\ntopology_template:\n  node_templates:\n    n:\n      type: N\n      properties: {{flavour: a}}\n      requirements:\n        - link: other\n    other: {{type: tosca.nodes.Root}}\n");
+    let e = errors(&text);
+    assert_eq!(e, ["unknown node type `nfv.VNF`"]);
+}
+
+#[test]
 fn tosca_13_empty_sections_are_warnings() {
     // ETSI NFV's 1.3 type files: `operations:` followed only by comments.
-    let text = format!("{V13}interface_types:\n  I:\n    derived_from: tosca.interfaces.Root\n    operations:\n    # to be added by derived types\ntopology_template:\n  inputs:\n  node_templates: {{}}\n");
+    let text = format!("{V13}interface_types:\n  I:\n    derived_from: tosca.interfaces.Root\n    operations:\n    # to be added by derived types\ntopology_template:\n  inputs:\n  node_templates:\n    n:\n      type: tosca.nodes.Root\n      requirements:\n");
     let all = all_diagnostics(&text, &[]);
     let empty: Vec<_> = (all.iter())
         .filter(|d| d.message.ends_with("is empty"))
@@ -1310,7 +1347,8 @@ fn tosca_13_empty_sections_are_warnings() {
         empty,
         [
             (false, "`operations` is empty"),
-            (false, "`inputs` is empty")
+            (false, "`inputs` is empty"),
+            (false, "`requirements` is empty")
         ]
     );
     // TOSCA 2.0 (its suite): an error.

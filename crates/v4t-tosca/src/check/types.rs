@@ -1186,15 +1186,18 @@ impl<'t, 'a> Checker<'t, 'a> {
         for (k, def) in m.iter() {
             match parents_by_name.get(k.name()) {
                 Some(p) => self.at(k.name(), |c| c.interface_def(def, Some(p))),
-                None => self.error(
-                    Code::UndefinedReference,
-                    Section::RequirementDefinition,
-                    k.span(),
-                    format!(
+                None => {
+                    let message = format!(
                         "interface `{}` is not defined by the relationship type",
                         k.name()
-                    ),
-                ),
+                    );
+                    self.undefined(
+                        Code::UndefinedReference,
+                        Section::RequirementDefinition,
+                        k.span(),
+                        message,
+                    );
+                }
             }
         }
     }
@@ -1204,6 +1207,20 @@ impl<'t, 'a> Checker<'t, 'a> {
         v.defs.iter().rev().find_map(|d| {
             let name = value::as_str(d.node.get("type")?)?;
             self.ts.resolve_type(d.doc, Kind::Interface, name).ok()
+        })
+    }
+
+    /// Whether the interface type of an interface definition view is not
+    /// fully known: its name is no type, or the type inherits from one.
+    pub fn interface_type_unknown(&self, v: &Param<'a>) -> bool {
+        v.defs.iter().any(|d| {
+            let Some(name) = d.node.get("type").and_then(value::as_str) else {
+                return false;
+            };
+            match self.ts.resolve_type(d.doc, Kind::Interface, name) {
+                Ok(t) => self.ts.inherits_unknown(t),
+                Err(_) => true,
+            }
         })
     }
 
