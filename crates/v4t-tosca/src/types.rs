@@ -28,7 +28,7 @@ use v4t_yaml::hash::{SeededMap, SeededSet};
 
 use v4t_yaml::{NodeRef, Span};
 
-use crate::diag::{Diagnostics, Suggestions};
+use crate::diag::{article, Diagnostics, Suggestions};
 use crate::load::{DocId, Grammar, Loaded, NORMATIVE_13};
 use crate::value::as_str;
 
@@ -785,7 +785,13 @@ impl<'a> TypeSystem<'a> {
         match err {
             LookupError::Ambiguous(_) => format!("{} `{name}` is ambiguous", kind.noun()),
             LookupError::NotFound => match self.other_kind(doc, kind, name) {
-                Some(k) => format!("`{name}` is a {}, not a {}", k.noun(), kind.noun()),
+                Some(k) => format!(
+                    "`{name}` is {} {}, not {} {}",
+                    article(k.noun()),
+                    k.noun(),
+                    article(kind.noun()),
+                    kind.noun()
+                ),
                 None => format!("unknown {} `{name}`", kind.noun()),
             },
         }
