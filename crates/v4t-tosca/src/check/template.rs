@@ -899,7 +899,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         }
                         continue;
                     };
-                    c.at(k.name(), |c| c.operation_assignment(ov, od));
+                    c.at(k.name(), |c| c.operation_assignment(k.name(), ov, od));
                 }
             });
         }
@@ -911,7 +911,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     continue;
                 }
                 match defs_by_name.get(k.name()) {
-                    Some(od) => self.at(k.name(), |c| c.operation_assignment(ov, od)),
+                    Some(od) => self.at(k.name(), |c| c.operation_assignment(k.name(), ov, od)),
                     None => {
                         let message =
                             format!("operation `{}` is not defined by the interface", k.name());
@@ -965,8 +965,26 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// An operation or notification assignment (§11.5, §11.7).
-    fn operation_assignment(&mut self, v: NodeRef<'a>, def: &Param<'a>) {
+    fn operation_assignment(&mut self, name: &str, v: NodeRef<'a>, def: &Param<'a>) {
         if v.is_null() {
+            return;
+        }
+        if v.as_seq().is_some() {
+            // `instantiate: []` (OpenStack Tacker's descriptors) means no
+            // implementation; TOSCA writes that by assigning nothing.
+            let message = format!(
+                "an operation assignment is an implementation artifact name or a map, not {}",
+                value::describe(v)
+            );
+            self.error(
+                Code::InvalidShape,
+                Section::OperationAssignment,
+                v.span(),
+                message,
+            );
+            self.note(format!(
+                "for no implementation, assign nothing (`{name}:`) or leave the operation out"
+            ));
             return;
         }
         if super::defs::is_short_form(v) {
