@@ -603,7 +603,8 @@ impl<'a> TypeSystem<'a> {
     /// A TOSCA 1.x name its file's imports do not reach: 1.x puts every
     /// type without a namespace URI in the one namespace of its version,
     /// and "imported type definitions with the same namespace URI, local
-    /// name and version SHALL be equivalent" (1.3 §3.1), so the name means
+    /// name and version SHALL be equivalent" (1.x's namespace rules, §3.1
+    /// in 1.2), so the name means
     /// the definition any loaded 1.x file gives it (ETSI NFV's VNFD type
     /// files use the common types that only the descriptor imports, as
     /// tosca-parser reads them).
