@@ -18,7 +18,7 @@ use v4t_yaml::hash::Seen;
 use v4t_yaml::{MapRef, NodeRef, Span};
 
 use super::Checker;
-use crate::load::DocId;
+use crate::load::{DocId, Grammar};
 use crate::types::{Builtin, Kind, TypeId, TypeSystem};
 use crate::value::{self, Scalar};
 
@@ -309,8 +309,15 @@ impl<'t, 'a> Checker<'t, 'a> {
                 ty = Some(t);
             }
             let at = |key| m.get(key).map(|node| DefNode { node, doc: d.doc });
+            let constraints = at("constraints");
+            if constraints.is_some() && self.loaded.doc(d.doc).grammar == Some(Grammar::Tosca13) {
+                // TOSCA 1.x has no refinement rules: a derived type that
+                // redefines a property's constraints replaces the parent's
+                // (Heat-translator's VNF types widen ETSI's `vnic_type`).
+                validations.clear();
+            }
             validations.extend(at("validation"));
-            validations.extend(at("constraints"));
+            validations.extend(constraints);
             entries.extend(at("entry_schema"));
             keys.extend(at("key_schema"));
         }

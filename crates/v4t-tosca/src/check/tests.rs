@@ -1338,6 +1338,22 @@ fn templates_of_a_type_with_an_unknown_ancestor_may_assign_inherited_names() {
 }
 
 #[test]
+fn tosca_13_redefined_constraints_replace_the_inherited_ones() {
+    let t = |child: &str, value: &str| {
+        format!("{V13}node_types:\n  P:\n    derived_from: tosca.nodes.Root\n    properties:\n      v: {{type: string, constraints: [valid_values: [a, b]]}}\n  C:\n    derived_from: P\n    properties:\n      v: {child}\ntopology_template:\n  node_templates:\n    n: {{type: C, properties: {{v: {value}}}}}\n")
+    };
+    let wider = "{type: string, constraints: [valid_values: [a, b, c]]}";
+    assert!(errors(&t(wider, "c")).is_empty());
+    assert_eq!(
+        errors(&t(wider, "d")),
+        ["\"d\" does not satisfy its constraints"]
+    );
+    // A redefinition without constraints keeps the inherited ones.
+    let e = errors(&t("{type: string, default: a}", "c"));
+    assert_eq!(e, ["\"c\" does not satisfy its constraints"]);
+}
+
+#[test]
 fn tosca_13_empty_sections_are_warnings() {
     // ETSI NFV's 1.3 type files: `operations:` followed only by comments.
     let text = format!("{V13}interface_types:\n  I:\n    derived_from: tosca.interfaces.Root\n    operations:\n    # to be added by derived types\ntopology_template:\n  inputs:\n  node_templates:\n    n:\n      type: tosca.nodes.Root\n      requirements:\n");
