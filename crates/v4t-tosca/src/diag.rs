@@ -149,13 +149,14 @@ pub fn rule_code(code: Code, section: Section) -> Code {
         .map_or(code, |(_, _, fine)| *fine)
 }
 
-/// The indefinite article for `word` ("an attribute", "a node").
-pub fn article(word: &str) -> &'static str {
-    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+/// `word` after its indefinite article ("an attribute", "a node").
+pub fn with_article(word: &str) -> String {
+    let article = if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
         "an"
     } else {
         "a"
-    }
+    };
+    format!("{article} {word}")
 }
 
 /// The name among `candidates` that `name` most likely misspells (at most

@@ -28,7 +28,7 @@ use v4t_yaml::hash::{SeededMap, SeededSet};
 
 use v4t_yaml::{NodeRef, Span};
 
-use crate::diag::{article, Diagnostics, Suggestions};
+use crate::diag::{with_article, Diagnostics, Suggestions};
 use crate::load::{DocId, Grammar, Loaded, NORMATIVE_13};
 use crate::value::as_str;
 
@@ -787,11 +787,9 @@ impl<'a> TypeSystem<'a> {
             LookupError::Ambiguous(_) => format!("{} `{name}` is ambiguous", kind.noun()),
             LookupError::NotFound => match self.other_kind(doc, kind, name) {
                 Some(k) => format!(
-                    "`{name}` is {} {}, not {} {}",
-                    article(k.noun()),
-                    k.noun(),
-                    article(kind.noun()),
-                    kind.noun()
+                    "`{name}` is {}, not {}",
+                    with_article(k.noun()),
+                    with_article(kind.noun())
                 ),
                 None => format!("unknown {} `{name}`", kind.noun()),
             },

@@ -16,7 +16,7 @@
 use crate::document;
 use crate::error::{Error, Result};
 use crate::version::Grammar;
-use v4t_tosca::diag::article;
+use v4t_tosca::diag::with_article;
 use v4t_yaml::{NodeRef, ValueRef};
 
 /// What a key's value may be.
@@ -250,10 +250,9 @@ impl Shapes {
         }
         self.errors.push(Error::at(
             format!(
-                "Expected {what} to be {}, but it is {} {}",
+                "Expected {what} to be {}, but it is {}",
                 shape.describe(),
-                article(n.kind_name()),
-                n.kind_name()
+                with_article(n.kind_name())
             ),
             n.span(),
         ));

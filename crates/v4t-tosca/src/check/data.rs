@@ -737,25 +737,27 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
             }
             "pattern" => match arg.as_str().map(regex_lite::Regex::new) {
-                // TOSCA names no regular expression grammar; look-around
-                // and backreferences (written in Python's, JavaScript's
-                // and Java's) are valid there, but `regex-lite` has none.
-                Some(Err(e)) if e.to_string().ends_with("not supported") => {
-                    let message = format!(
-                        "`pattern` {} is not checked: v4t does not evaluate {}",
-                        value::show(arg),
-                        e.to_string()
-                            .trim_end_matches(" is not supported")
-                            .trim_end_matches(" are not supported")
-                    );
-                    self.warning(Code::Unsupported, SECTION, arg.span(), message);
-                }
-                Some(Err(_)) => {
-                    let message = format!(
-                        "`pattern` {} is not a valid regular expression",
-                        value::show(arg)
-                    );
-                    self.error(Code::Validation, SECTION, arg.span(), message);
+                Some(Err(e)) => {
+                    // TOSCA names no regular expression grammar; look-around
+                    // and backreferences (written in Python's, JavaScript's
+                    // and Java's) are valid there, but `regex-lite` has none.
+                    let why = e.to_string();
+                    let unsupported = (why.strip_suffix(" is not supported"))
+                        .or_else(|| why.strip_suffix(" are not supported"));
+                    let shown = value::show(arg);
+                    match unsupported {
+                        Some(what) => {
+                            let message = format!(
+                                "`pattern` {shown} is not checked: v4t does not evaluate {what}"
+                            );
+                            self.warning(Code::Unsupported, SECTION, arg.span(), message);
+                        }
+                        None => {
+                            let message =
+                                format!("`pattern` {shown} is not a valid regular expression");
+                            self.error(Code::Validation, SECTION, arg.span(), message);
+                        }
+                    }
                 }
                 Some(Ok(_)) => {}
                 None => shape_error(self, "a regular expression string"),

@@ -10,8 +10,8 @@
 //! where they were written. Views are built without diagnostics; the
 //! definitions themselves are checked once, where they are written.
 
-use crate::diag::article;
-use crate::keynames::Entity;
+use crate::diag::with_article;
+use crate::keynames::{is_keyname, Entity};
 use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::hash::Seen;
@@ -171,22 +171,17 @@ pub fn collect_section<'a>(chain: &[DefNode<'a>], section: &str) -> Vec<(&'a str
 /// definitions: those under `operations` and those listed directly (a
 /// key that is no keyname of either, with a map or nothing as value).
 pub fn collect_operations_13<'a>(chain: &[DefNode<'a>]) -> Vec<(&'a str, Param<'a>)> {
-    const KEYNAMES: [&str; 8] = [
-        "derived_from",
-        "version",
-        "metadata",
-        "description",
-        "type",
-        "inputs",
-        "operations",
-        "notifications",
-    ];
+    // The keyname table holds 1.3's interface definitions under 2.0 only
+    // (1.3 ones are not checked by keyname); their names are the same.
+    let keyname = |name: &str| {
+        is_keyname(Entity::Type(Kind::Interface), Grammar::Tosca13, name)
+            || is_keyname(Entity::InterfaceDefinition, Grammar::Tosca2, name)
+    };
     collect_named(chain, |node| {
         let listed = node.get("operations").and_then(NodeRef::as_map);
-        let direct = node.as_map().into_iter().flat_map(|m| {
-            m.iter().filter(|(k, v)| {
-                !KEYNAMES.contains(&k.name()) && (v.is_null() || v.as_map().is_some())
-            })
+        let direct = node.as_map().into_iter().flat_map(move |m| {
+            m.iter()
+                .filter(move |(k, v)| !keyname(k.name()) && (v.is_null() || v.as_map().is_some()))
         });
         (listed.into_iter().flat_map(|m| m.iter()))
             .chain(direct)
@@ -653,7 +648,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.keys(
             map,
             param_entity(role),
-            &format!("{} {what} definition", article(what)),
+            &format!("{} definition", with_article(what)),
             section,
         );
         self.common_keynames(map);
@@ -792,13 +787,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 b
             }
             _ => {
-                self.error(
-                    Code::InvalidShape,
-                    def.section,
-                    r.span(),
-                    "`required` must be a boolean",
-                );
-                self.yaml11_boolean_note(r);
+                self.not_a_boolean(r, "required", def.section);
                 true
             }
         }

@@ -272,13 +272,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(v) = m.get("variadic") {
             if !matches!(self.classify(v), Scalar::Bool(_)) {
-                self.error(
-                    Code::InvalidShape,
-                    Section::FunctionDefinitions,
-                    v.span(),
-                    "`variadic` must be a boolean",
-                );
-                self.yaml11_boolean_note(v);
+                self.not_a_boolean(v, "variadic", Section::FunctionDefinitions);
             }
         }
         if let Some(r) = m.get("result") {

@@ -32,7 +32,7 @@ use v4t_yaml::hash::SeededMap;
 use v4t_source::{Code, Severity, Sources};
 use v4t_yaml::{Form, KeyRef, MapRef, NodeRef, SeqRef, Span};
 
-use crate::diag::{article, Diagnostics, ElementPath, Suggestions};
+use crate::diag::{with_article, Diagnostics, ElementPath, Suggestions};
 use crate::keynames::{keynames, Entity};
 use crate::load::{DocId, Grammar, Loaded};
 use crate::section::Section;
@@ -189,6 +189,14 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// A note on the last diagnostic about the place `span`.
     pub fn note_at(&mut self, message: impl Into<String>, span: Span) {
         self.diags.note(message, Some(span));
+    }
+
+    /// "`keyname` must be a boolean" at `v`, with the note of
+    /// [`Checker::yaml11_boolean_note`].
+    pub fn not_a_boolean(&mut self, v: NodeRef<'_>, keyname: &str, section: Section) {
+        let message = format!("`{keyname}` must be a boolean");
+        self.error(Code::InvalidShape, section, v.span(), message);
+        self.yaml11_boolean_note(v);
     }
 
     /// On the last diagnostic, where a boolean was expected: that `v`, a
@@ -621,7 +629,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     pub fn type_ref(&mut self, node: NodeRef<'a>, kind: Kind, section: Section) -> Option<TypeId> {
         let name = self.expect_str(
             node,
-            &format!("{} {} name", article(kind.noun()), kind.noun()),
+            &format!("{} name", with_article(kind.noun())),
             section,
         )?;
         self.resolve_type(name, kind, node.span(), section)

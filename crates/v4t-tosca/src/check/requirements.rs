@@ -573,15 +573,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(o) = m.get("optional") {
             match self.classify(o) {
                 Scalar::Bool(b) => optional = b,
-                _ => {
-                    self.error(
-                        Code::InvalidShape,
-                        Section::RequirementKeynames,
-                        o.span(),
-                        "`optional` must be a boolean",
-                    );
-                    self.yaml11_boolean_note(o);
-                }
+                _ => self.not_a_boolean(o, "optional", Section::RequirementKeynames),
             }
         }
         (count, optional)

@@ -2,7 +2,7 @@
 //! common keynames, and the derivation and refinement rules of everything
 //! a type defines.
 
-use crate::diag::article;
+use crate::diag::with_article;
 use crate::keynames::{is_keyname, keynames, Entity};
 use crate::section::Section;
 use v4t_source::Code;
@@ -52,7 +52,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         let Some(map) = self.expect_map(
             def,
-            &format!("{} {} definition", article(kind.noun()), kind.noun()),
+            &format!("{} definition", with_article(kind.noun())),
             section,
         ) else {
             return;
@@ -164,7 +164,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.keys_among(
                 map,
                 &allowed,
-                &format!("{} {} definition", article(kind.noun()), kind.noun()),
+                &format!("{} definition", with_article(kind.noun())),
                 kind.spec_section(),
             );
         }
