@@ -461,9 +461,12 @@ impl<'r> Imports<'r> {
             return None;
         };
         let Some((key, value)) = map.get_entry("tosca_definitions_version") else {
+            // An imported file is cited by its importer's grammar.
+            let importer = self.out.imports.iter().find(|i| i.target == id);
+            let grammar = importer.and_then(|i| self.out.docs[i.from.index()].grammar);
             self.out.diagnostics.error(
                 Code::DefinitionsVersion,
-                Section::DefinitionsVersion,
+                Section::DefinitionsVersion.cited(grammar.unwrap_or(Grammar::Tosca2)),
                 span,
                 String::new(),
                 "the mandatory `tosca_definitions_version` keyname is missing",

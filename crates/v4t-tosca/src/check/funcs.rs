@@ -1012,9 +1012,11 @@ impl<'t, 'a> Checker<'t, 'a> {
                     defined.extend(self.capability_properties(&cap, "properties"));
                 }
                 let name = value::as_str(l.at(2));
-                if requirement && !defined.iter().any(|(n, _)| Some(*n) == name) {
+                let incomplete = requirement || self.def_type_unknown(&cap, Kind::Capability);
+                if incomplete && !defined.iter().any(|(n, _)| Some(*n) == name) {
                     // A requirement of the same name (`host` of a Compute
-                    // hosted on a provider): its target may define it.
+                    // hosted on a provider), whose target may define it, or
+                    // a capability type not fully known.
                     return;
                 }
                 let subject = format!("capability `{first}`");
@@ -1026,6 +1028,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
         let defined = own(self, t);
+        if !defined.iter().any(|(n, _)| *n == first) && self.ts.inherits_unknown(t) {
+            return; // the type inherits from a name that is no type
+        }
         if !defined.iter().any(|(n, _)| *n == first) && l.len() >= 3 {
             let message = format!(
                 "`{}` has no {what}, requirement or capability `{first}`",

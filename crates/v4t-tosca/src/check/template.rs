@@ -760,6 +760,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                     }
                     continue;
                 };
+                let inherits_unknown = self.inherits_unknown;
+                self.inherits_unknown |= self.def_type_unknown(cap, Kind::Capability);
                 self.at(k.name(), |c| {
                     let Some(m) = c.expect_map(v, "a capability assignment", Section::CapabilityAssignment) else { return };
                     c.keys(m, Entity::CapabilityAssignment, "a capability assignment", Section::CapabilityAssignment);
@@ -787,6 +789,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         });
                     }
                 });
+                self.inherits_unknown = inherits_unknown;
             }
             self.path.pop();
         }
@@ -866,7 +869,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             );
         }
         let inherits_unknown = self.inherits_unknown;
-        self.inherits_unknown |= self.interface_type_unknown(def);
+        self.inherits_unknown |= self.def_type_unknown(def, Kind::Interface);
         let inputs = self.interface_parts(def, "inputs");
         if let Some(i) = m.get("inputs") {
             self.at("inputs", |c| c.input_assignments(i, &inputs, true));

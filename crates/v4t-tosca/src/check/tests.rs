@@ -340,6 +340,34 @@ fn definitions_of_a_type_with_an_unknown_ancestor_may_be_refinements() {
 }
 
 #[test]
+fn assignments_to_a_capability_of_an_unknown_type_are_not_reported() {
+    // Turandot: the Kubernetes profile is copied in when the CSAR is built.
+    let types = "node_types:\n  App:\n    capabilities:\n      metadata: k8s.Metadata\n      web:\n        type: k8s.LoadBalancer\n";
+    let template = "  node_templates:\n    app:\n      type: App\n      capabilities:\n        metadata:\n          properties:\n            labels: {}\n  outputs:\n    url:\n";
+    let tosca_2 = format!("{V}{types}service_template:\n{template}      value: {{ $get_attribute: [ app, CAPABILITY, web, status, ingress ] }}\n");
+    let tosca_13 = format!("{V13}{types}topology_template:\n{template}      value: {{ get_attribute: [ app, web, status, ingress ] }}\n");
+    for text in [tosca_2, tosca_13] {
+        let e = errors(&text);
+        assert_eq!(
+            e,
+            [
+                "unknown capability type `k8s.Metadata`",
+                "unknown capability type `k8s.LoadBalancer`"
+            ]
+        );
+        // With a known capability type, the same names are reported.
+        let known = text
+            .replace("k8s.Metadata", "M")
+            .replace("k8s.LoadBalancer", "M")
+            .replace("node_types:", "capability_types:\n  M: {}\nnode_types:");
+        let e = errors(&known);
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert_eq!(e[0], "`labels` is not a defined property");
+        assert!(e[1].ends_with("has no attribute `status`"), "{e:?}");
+    }
+}
+
+#[test]
 fn sections_must_have_the_right_shape() {
     invalid("node_types:\n", "is empty");
     invalid("node_types: [a]\n", "must be a map");

@@ -1210,14 +1210,20 @@ impl<'t, 'a> Checker<'t, 'a> {
         })
     }
 
-    /// Whether the interface type of an interface definition view is not
-    /// fully known: its name is no type, or the type inherits from one.
-    pub fn interface_type_unknown(&self, v: &Param<'a>) -> bool {
+    /// Whether the type of a capability or interface definition view is not
+    /// fully known: a name (short form or `type`) that is no type of
+    /// `kind`, or a type that inherits from one. Its assignments may then
+    /// name what that type would define.
+    pub fn def_type_unknown(&self, v: &Param<'a>, kind: Kind) -> bool {
         v.defs.iter().any(|d| {
-            let Some(name) = d.node.get("type").and_then(value::as_str) else {
-                return false;
+            let name = match value::as_str(d.node) {
+                Some(s) => s,
+                None => match d.node.get("type").and_then(value::as_str) {
+                    Some(s) => s,
+                    None => return false,
+                },
             };
-            match self.ts.resolve_type(d.doc, Kind::Interface, name) {
+            match self.ts.resolve_type(d.doc, kind, name) {
                 Ok(t) => self.ts.inherits_unknown(t),
                 Err(_) => true,
             }
