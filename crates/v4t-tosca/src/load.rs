@@ -491,7 +491,7 @@ impl<'r> Imports<'r> {
                     value.span.or(key_span),
                     "tosca_definitions_version".to_string(),
                     format!(
-                        "unsupported TOSCA version {}: expected `tosca_2_0` or `tosca_simple_yaml_1_3`",
+                        "unsupported TOSCA version {}: expected `tosca_2_0` or `tosca_simple_yaml_1_0` to `tosca_simple_yaml_1_3`",
                         crate::value::show(NodeRef::from(&value))
                     ),
                 );

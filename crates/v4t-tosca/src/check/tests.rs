@@ -138,6 +138,13 @@ fn an_unsupported_version_is_the_only_error() {
     let e = errors(text);
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(e[0].contains("unsupported TOSCA version"), "{e:?}");
+    // The versions read are named: 2.0 and 1.0 to 1.3.
+    assert!(
+        e[0].ends_with(
+            "expected `tosca_2_0` or `tosca_simple_yaml_1_0` to `tosca_simple_yaml_1_3`"
+        ),
+        "{e:?}"
+    );
 }
 
 #[test]
