@@ -33,7 +33,8 @@
 //! outermost open collection up to where saphyr stopped, right of its
 //! bracket, and the text is read again as for quoted scalars. A line that
 //! would continue a plain scalar is left alone: js-yaml ends the scalar
-//! before it and fails.
+//! before it and fails, and so does the parser where saphyr reads it (see
+//! `plain_lines_in_flow` in `parse.rs`).
 //!
 //! *A `:` right before the `[` or `{` of a value in a flow collection*
 //! (`{get_attr:[a, b]}`, common in OpenStack Heat templates): js-yaml and

@@ -442,7 +442,11 @@ fn build(
             Event::Scalar(_, ScalarStyle::DoubleQuoted, ..) => {
                 start = start.to(builder.quoted_end(&span.start, b'"'));
             }
-            Event::Scalar(..) | Event::Alias(..) => start = start.to(builder.span(&span.end)),
+            Event::Scalar(_, ScalarStyle::Plain, ..) => {
+                builder.plain_lines_in_flow(&span.start, &span.end)?;
+                start = start.to(builder.span(&span.end));
+            }
+            Event::Alias(..) => start = start.to(builder.span(&span.end)),
             // A flow collection ends after its bracket; a block one where
             // its last entry ends (see `Frame::end`).
             Event::SequenceEnd => start = builder.flow_close(&span.start, b']'),
@@ -886,6 +890,65 @@ impl Builder<'_> {
                 matches!(bytes.get(start as usize), Some(b'[' | b'{')) && next != Some(start)
             })
             .map(|(start, _)| start as usize)
+    }
+
+    /// The column of the innermost open block collection (its keys' or
+    /// dashes' column), `None` at the top level. Frames are told apart as
+    /// in [`Builder::outermost_flow`].
+    fn block_indent(&self) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        let starts: Vec<u32> = self.frames.iter().map(|f| f.span.start).collect();
+        let block = (0..starts.len()).rev().find(|&i| {
+            !matches!(bytes.get(starts[i] as usize), Some(b'[' | b'{'))
+                || starts.get(i + 1) == Some(&starts[i])
+        })?;
+        let mut start = starts[block] as usize;
+        // saphyr starts an indentless sequence whose first item is a flow
+        // collection at that item, not at its dash.
+        let at_flow = matches!(bytes.get(start), Some(b'[' | b'{'));
+        if at_flow && matches!(self.frames[block].kind, FrameKind::Seq { .. }) {
+            let before = bytes.get(..start)?.iter().rposition(|&c| c != b' ');
+            if let Some(dash) = before.filter(|&d| bytes[d] == b'-') {
+                start = dash;
+            }
+        }
+        let line = bytes.get(..start)?.iter().rposition(|&c| c == b'\n');
+        Some(start - line.map_or(0, |l| l + 1))
+    }
+
+    /// A plain scalar in a flow collection continues only on lines indented
+    /// more than the innermost block collection around the flow (YAML
+    /// 1.2's `ns-flow-node(n+1)`; blank lines aside). saphyr reads any
+    /// column; js-yaml, the reference's parser, ends the scalar before such
+    /// a line and fails at its first token, with this error.
+    fn plain_lines_in_flow(&self, from: &Marker, to: &Marker) -> Result<(), ParseError> {
+        let (Some(from), Some(to)) = (self.offset(from), self.offset(to)) else {
+            return Ok(());
+        };
+        let bytes = self.text.as_bytes();
+        let scalar = bytes.get(from..to).unwrap_or_default();
+        if !scalar.contains(&b'\n') || self.outermost_flow().is_none() {
+            return Ok(());
+        }
+        let min = self.block_indent().map_or(0, |column| column + 1);
+        for (i, _) in scalar.iter().enumerate().filter(|(_, &c)| c == b'\n') {
+            let line = from + i + 1;
+            let rest = bytes.get(line..).unwrap_or_default();
+            let spaces = rest.iter().take_while(|&&c| c == b' ').count();
+            // Blank lines are folded whatever their indentation.
+            let tabs = rest
+                .iter()
+                .skip(spaces)
+                .take_while(|&&c| matches!(c, b'\t' | b'\r'));
+            let token = line + spaces + tabs.count();
+            if spaces < min && !matches!(bytes.get(token), None | Some(b'\n')) {
+                return Err(ParseError::new(
+                    "missed comma between flow collection entries",
+                    Span::at(self.source, clamp_u32(token)),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Handles one event; returns `true` at the end of the stream.
@@ -2010,6 +2073,42 @@ mod tests {
         // the scalar and misses a comma), a document marker.
         for text in ["x:\n  p: [a,\n b]\n q: 1\n", "a: [b,\n---\nc]\n"] {
             assert!(saphyr(text).is_err(), "{text:?}");
+        }
+    }
+
+    /// A plain scalar in a flow collection continues on a line indented
+    /// more than the block collection around the flow (YAML 1.2, js-yaml
+    /// 4.1); on a line indented no more, js-yaml ends it and misses a comma.
+    #[test]
+    fn plain_scalars_in_flows_continue_only_on_indented_lines() {
+        let json = |text: &str| saphyr(text).map(|n| crate::json::to_json(&n));
+        for (text, want) in [
+            ("x:\n  p: [a, b\n   c]\n", r#"{"x":{"p":["a","b c"]}}"#),
+            ("p: [a, b\n c]\n", r#"{"p":["a","b c"]}"#),
+            ("a:\n- [b, c\n d]\n", r#"{"a":[["b","c d"]]}"#),
+            ("- - [a, b\n   c]\n", r#"[[["a","b c"]]]"#),
+            ("p:\n  [a, b\n  c]\n", r#"{"p":["a","b c"]}"#),
+            ("[a, {b: c\nd}]\n", r#"["a",{"b":"c d"}]"#),
+            ("x:\n  p: [a, b\n\n   c]\n", r#"{"x":{"p":["a","b\nc"]}}"#),
+        ] {
+            assert_eq!(json(text).as_deref(), Ok(want), "{text:?}");
+        }
+        for (text, at) in [
+            ("x:\n  p: [a, b\n  c]\n", 16),
+            ("p: [a, b\nc]\n", 9),
+            ("a:\n- [b, c\nd]\n", 11),
+            ("- - [a, b\n  c]\n", 12),
+            ("x:\n  p: {a: b\n  c: d}\n", 16),
+            ("x:\n  p: [a, b\n   c\n  d]\n", 21),
+            ("x:\n  p: [a, b\n\n  c]\n", 17),
+        ] {
+            let e = saphyr(text).err();
+            assert_eq!(
+                e.as_ref().map(|e| (e.message.as_str(), e.span.start)),
+                Some(("missed comma between flow collection entries", at)),
+                "{text:?}"
+            );
+            assert!(parse(text, SourceId(7)).is_err(), "parse: {text:?}");
         }
     }
 
