@@ -12,8 +12,8 @@ use crate::value::{Form, Value};
 pub enum Schema {
     /// js-yaml 4's default schema, what the reference implementation reads:
     /// the YAML 1.2 core schema extended with `_` digit separators, `0b`
-    /// integers, implicit timestamps (as [`Value::Timestamp`]) and `!!binary`
-    /// refused. Variability4TOSCA on TOSCA 1.3 uses it.
+    /// integers and implicit timestamps (as [`Value::Timestamp`]); `!!binary`
+    /// (bytes in js-yaml) is refused. Variability4TOSCA on TOSCA 1.3 uses it.
     #[default]
     JsYaml,
     /// The YAML 1.2 core schema exactly (TOSCA 2.0): null, booleans,
