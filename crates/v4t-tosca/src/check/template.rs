@@ -248,12 +248,15 @@ impl<'t, 'a> Checker<'t, 'a> {
         let tpl = Tpl { own, source };
         self.common_keynames(own);
         let Some(type_node) = tpl.get("type") else {
-            self.error(
-                Code::MissingKeyname,
-                section,
-                v.span(),
-                format!("node template `{name}` needs a `type`"),
-            );
+            // With `copy`, the source's own error says why (see `copy_source`).
+            if !own.contains_key("copy") {
+                self.error(
+                    Code::MissingKeyname,
+                    section,
+                    v.span(),
+                    format!("node template `{name}` needs a `type`"),
+                );
+            }
             return;
         };
         let Some(ty) = ty else {
@@ -1055,12 +1058,14 @@ impl<'t, 'a> Checker<'t, 'a> {
                 let source = c.copy_source(own, map, "relationship template", section);
                 let tpl = Tpl { own, source };
                 let Some(tn) = tpl.get("type") else {
-                    c.error(
-                        Code::MissingKeyname,
-                        section,
-                        v.span(),
-                        format!("relationship template `{}` needs a `type`", k.name()),
-                    );
+                    if !own.contains_key("copy") {
+                        c.error(
+                            Code::MissingKeyname,
+                            section,
+                            v.span(),
+                            format!("relationship template `{}` needs a `type`", k.name()),
+                        );
+                    }
                     return;
                 };
                 let Some(ty) = ty else {

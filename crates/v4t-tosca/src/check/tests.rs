@@ -375,6 +375,37 @@ fn assignments_to_a_capability_of_an_unknown_type_are_not_reported() {
 }
 
 #[test]
+fn copy_names_a_template_that_does_not_copy() {
+    let nodes = "  node_templates:\n    a:\n      type: N\n    b:\n      copy: a\n    c:\n      copy: b\n    d:\n      copy: zz\n    e:\n      properties: {}\n";
+    let types = "node_types:\n  N: {}\n";
+    for text in [
+        format!("{V}{types}service_template:\n{nodes}"),
+        format!("{V13}{types}topology_template:\n{nodes}"),
+    ] {
+        // One error each: the missing `type` of `c` and `d` follows from
+        // their `copy`, and is not reported again.
+        assert_eq!(
+            errors(&text),
+            [
+                "`b` itself uses `copy`, so it cannot be copied",
+                "`copy` names `zz`, which is not a node template",
+                "node template `e` needs a `type`",
+            ]
+        );
+    }
+    let rels = format!(
+        "{V13}relationship_types:\n  R: {{}}\ntopology_template:\n  relationship_templates:\n    a:\n      type: R\n    b:\n      copy: a\n    c:\n      copy: b\n    d: {{}}\n"
+    );
+    assert_eq!(
+        errors(&rels),
+        [
+            "`b` itself uses `copy`, so it cannot be copied",
+            "relationship template `d` needs a `type`",
+        ]
+    );
+}
+
+#[test]
 fn sections_must_have_the_right_shape() {
     invalid("node_types:\n", "is empty");
     invalid("node_types: [a]\n", "must be a map");
