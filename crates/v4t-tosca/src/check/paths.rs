@@ -149,7 +149,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                     };
                     if let Ctx::Node(Some(t)) = ctx {
                         let reqs = self.node_requirements(t);
-                        if !reqs.iter().any(|(n, _)| *n == req) {
+                        // A type inheriting from a name that is no type may
+                        // have it.
+                        let unknown = self.ts.inherits_unknown(t);
+                        if !unknown && !reqs.iter().any(|(n, _)| *n == req) {
                             let message = format!(
                                 "node type `{}` has no requirement `{req}`",
                                 self.type_name(t)
@@ -201,6 +204,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let caps = self.node_capabilities(t);
         match caps.iter().find(|(n, _)| *n == cap) {
             Some((_, v)) => Some(self.capability_type_of(v)),
+            None if self.ts.inherits_unknown(t) => Some(None),
             None => {
                 let message = format!(
                     "node type `{}` has no capability `{cap}`",
@@ -287,6 +291,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.nested_into(s, rest.slice(1..), Section::GraphQueryFunctions);
                 }
             }
+            // The type inherits from a name that is no type (reported there).
+            None if self.ts.inherits_unknown(t) => {}
             None => {
                 let message = format!("`{}` has no {what} `{name}`", self.type_name(t));
                 self.error(
@@ -315,6 +321,9 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         let props = self.type_entries(t, "properties");
         let Some((_, p)) = props.iter().find(|(n, _)| *n == name) else {
+            if self.ts.inherits_unknown(t) {
+                return;
+            }
             let message = format!("`{}` has no property `{name}`", self.type_name(t));
             self.error(Code::Function, Section::GraphQueryFunctions, span, message);
             self.defined_names(name, props.iter().map(|(n, _)| *n), "property");

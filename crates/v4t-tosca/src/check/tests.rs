@@ -347,6 +347,27 @@ fn definitions_of_a_type_with_an_unknown_ancestor_may_be_refinements() {
 }
 
 #[test]
+fn functions_into_a_type_with_an_unknown_ancestor_are_not_reported() {
+    let types = "node_types:\n  A:\n    derived_from: x.Unknown\n    properties:\n      p:\n        type: string\n";
+    let tosca_2 = format!(
+        "{V}{types}service_template:\n  node_templates:\n    a:\n      type: A\n      properties:\n        p: {{ $get_property: [ SELF, inherited ] }}\n    b:\n      type: A\n      properties:\n        p: {{ $get_attribute: [ a, CAPABILITY, c, x ] }}\n    c:\n      type: A\n      properties:\n        p: {{ $get_attribute: [ a, RELATIONSHIP, req, x ] }}\n"
+    );
+    let tosca_13 = format!(
+        "{V13}{types}topology_template:\n  node_templates:\n    a:\n      type: A\n      properties:\n        p: {{ get_property: [ SELF, inherited ] }}\n    b:\n      type: A\n      properties:\n        p: {{ get_attribute: [ a, c, x ] }}\n"
+    );
+    for (text, names) in [(tosca_2, 3), (tosca_13, 2)] {
+        assert_eq!(errors(&text), ["unknown node type `x.Unknown`"]);
+        // With a known parent, each name is reported.
+        let known = text
+            .replace("x.Unknown", "R")
+            .replace("node_types:\n", "node_types:\n  R: {}\n");
+        let e = errors(&known);
+        assert_eq!(e.len(), names, "{e:?}");
+        assert!(e.iter().all(|e| e.contains("has no")), "{e:?}");
+    }
+}
+
+#[test]
 fn assignments_to_a_capability_of_an_unknown_type_are_not_reported() {
     // Turandot: the Kubernetes profile is copied in when the CSAR is built.
     let types = "node_types:\n  App:\n    capabilities:\n      metadata: k8s.Metadata\n      web:\n        type: k8s.LoadBalancer\n";
