@@ -438,6 +438,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                         });
                     }
                 }
+                // The type inherits from a name that is no type (reported there).
+                None if self.ts.inherits_unknown(ty) => {}
                 None => {
                     let message =
                         format!("`{}` has no property `{}`", self.type_name(ty), k.name());

@@ -371,6 +371,8 @@ impl<'t, 'a> Checker<'t, 'a> {
             .find(|(n, _)| *n == name)
         {
             Some((_, def)) => Some(Mapped { def, all }),
+            // The type inherits from a name that is no type (reported there).
+            None if self.ts.inherits_unknown(target_ty) => None,
             None => {
                 let message = format!("`{}` has no {what} `{name}`", self.type_name(target_ty));
                 self.error(Code::Template, section, name_node.span(), message);
@@ -429,6 +431,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 .into_iter()
                 .find(|(n, _)| *n == cname)
             {
+                None if self.ts.inherits_unknown(nt) => {}
                 None => {
                     let message = format!("node template `{nname}` has no capability `{cname}`");
                     self.error(

@@ -368,6 +368,34 @@ fn functions_into_a_type_with_an_unknown_ancestor_are_not_reported() {
 }
 
 #[test]
+fn other_templates_of_a_type_with_an_unknown_ancestor_are_not_checked_by_name() {
+    // A data type's values, a requirement's target node type (in the
+    // definition and in the template) and a capability mapping's node.
+    let types = "data_types:\n  D:\n    derived_from: x.Unknown\n    properties:\n      a:\n        type: string\ncapability_types:\n  Cap: {}\nnode_types:\n  N:\n    properties:\n      d:\n        type: D\n    capabilities:\n      c: Cap\n    requirements:\n      - r:\n          capability: Cap\n          node: M\n  M:\n    derived_from: y.Unknown\n";
+    let nodes = "  node_templates:\n    n:\n      type: N\n      properties:\n        d: {a: x, b: y}\n      requirements:\n        - r: m\n    m:\n      type: M\n";
+    let mapping =
+        "  substitution_mappings:\n    node_type: N\n    capabilities:\n      c: [ m, cap ]\n";
+    let unknown = [
+        "unknown data type `x.Unknown`",
+        "unknown node type `y.Unknown`",
+    ];
+    for text in [
+        format!("{V}{types}service_template:\n{nodes}{mapping}"),
+        format!("{V13}{types}topology_template:\n{nodes}"),
+    ] {
+        assert_eq!(errors(&text), unknown);
+        // With known parents, every name is checked.
+        let known = text
+            .replace("    derived_from: x.Unknown\n", "")
+            .replace("y.Unknown", "R")
+            .replace("node_types:\n", "node_types:\n  R: {}\n");
+        let e = errors(&known);
+        assert!(e.len() >= 3, "{e:?}");
+        assert!(e.iter().all(|e| e.contains("has no")), "{e:?}");
+    }
+}
+
+#[test]
 fn assignments_to_a_capability_of_an_unknown_type_are_not_reported() {
     // Turandot: the Kubernetes profile is copied in when the CSAR is built.
     let types = "node_types:\n  App:\n    capabilities:\n      metadata: k8s.Metadata\n      web:\n        type: k8s.LoadBalancer\n";

@@ -1066,7 +1066,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.capability_type_of(v)
                     .is_some_and(|t| self.ts.is_a(t, ct))
             });
-            if !fulfils {
+            if !fulfils && !self.capabilities_unknown(n) {
                 let message = format!(
                     "node type `{}` has no capability of type `{}`",
                     self.type_name(n),
@@ -1228,6 +1228,15 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Err(_) => true,
             }
         })
+    }
+
+    /// Whether the capabilities of node type `t` are not all known: it
+    /// inherits from a name that is no type, or a capability's type is
+    /// not fully known. A capability looked for may then be among them.
+    pub fn capabilities_unknown(&self, t: TypeId) -> bool {
+        self.ts.inherits_unknown(t)
+            || (self.node_capabilities(t).iter())
+                .any(|(_, v)| self.def_type_unknown(v, Kind::Capability))
     }
 
     fn interface_def(&mut self, def: NodeRef<'a>, parent: Option<&Param<'a>>) {
