@@ -777,14 +777,20 @@ fn write_stdout(bytes: &[u8]) -> u8 {
 }
 
 /// `v4t lsp`: files beside an edited template are read by the file system
-/// loader of the other commands (confined to the template's directory,
-/// dependencies of its `config.yaml` included).
+/// loader of the other commands (dependencies of its `config.yaml`
+/// included): confined to the directory of a variable service template,
+/// as `v4t resolve` reads it; a TOSCA file's imports may lead above it, as
+/// `v4t validate` reads them.
 fn lsp() -> u8 {
     // A `config.yaml` with broken dependencies: the files of the directory
     // alone (the command line reports the error itself).
-    let loaders: Box<v4t_lsp::LoaderFactory> = Box::new(|dir| {
+    let loaders: Box<v4t_lsp::LoaderFactory> = Box::new(|dir, reach| {
         let loader = v4t_files::fs_loader::FsLoader::new(dir)
             .unwrap_or_else(|_| v4t_files::fs_loader::FsLoader::without_dependencies(dir));
+        let loader = match reach {
+            v4t_lsp::Reach::Directory => loader,
+            v4t_lsp::Reach::Above => loader.reaching_above(None),
+        };
         Box::new(loader) as Box<dyn v4t::Loader>
     });
     match v4t_lsp::serve_stdio(loaders) {

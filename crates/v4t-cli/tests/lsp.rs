@@ -477,6 +477,42 @@ fn diagnostics_of_imported_files_are_theirs_and_open_buffers_override_the_disk()
     assert_eq!(c.finish(), Some(0));
 }
 
+/// A TOSCA file's imports may lead above its directory, as `v4t validate`
+/// reads them; an open buffer of such a file overrides the disk.
+#[test]
+fn a_tosca_file_imports_files_above_its_directory_as_validate_reads_them() {
+    let dir = TempDir::new("lsp-above");
+    let types = "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  Thing:\n    derived_from: tosca.nodes.Root\n";
+    let types_path = dir.write("types.yaml", types);
+    let main = dir.write(
+        "sub/main.yaml",
+        "tosca_definitions_version: tosca_simple_yaml_1_3\nimports:\n  - ../types.yaml\ntopology_template:\n  node_templates:\n    a:\n      type: Thing\n",
+    );
+    let validate = std::process::Command::new(env!("CARGO_BIN_EXE_v4t"))
+        .arg("validate")
+        .arg(&main)
+        .output()
+        .unwrap();
+    assert!(validate.status.success(), "{validate:?}");
+    let mut c = Client::start();
+    let text = std::fs::read_to_string(&main).unwrap();
+    let main_uri = c.open(&main, &text);
+    c.diagnostics(&main_uri, |d| d.is_empty());
+    // With `Thing` renamed in an open buffer of types.yaml, main.yaml names
+    // an unknown type.
+    c.open(&types_path, &types.replace("Thing", "Other"));
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": main_uri, "version": 2}, "contentChanges": [{"text": text}]}),
+    );
+    let d = c.diagnostics(&main_uri, |d| !d.is_empty());
+    assert!(
+        d[0]["message"].as_str().unwrap().contains("Thing"),
+        "{d:#?}"
+    );
+    assert_eq!(c.finish(), Some(0));
+}
+
 #[test]
 fn a_preset_that_does_not_resolve_says_so() {
     let dir = TempDir::new("lsp-presets");

@@ -148,12 +148,17 @@ impl FsLoader {
     /// The loader for a TOSCA file on disk: relative paths lead where they
     /// lead (`../types/base.yaml`), or, with `root`, anywhere inside `root`.
     pub fn for_file(file: &Path, root: Option<&Path>) -> Result<FsLoader, String> {
-        let mut loader = FsLoader::for_template(file)?;
-        loader.boundary = match root {
+        Ok(FsLoader::for_template(file)?.reaching_above(root))
+    }
+
+    /// This loader, letting paths lead above its directory: within `root`
+    /// if given, else anywhere.
+    pub fn reaching_above(mut self, root: Option<&Path>) -> FsLoader {
+        self.boundary = match root {
             Some(r) => Boundary::Root(fs::canonicalize(r).ok(), r.to_path_buf()),
             None => Boundary::Open,
         };
-        Ok(loader)
+        self
     }
 
     /// Where `path` (relative to the directory) is when it leads above the

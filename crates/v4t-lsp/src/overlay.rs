@@ -1,6 +1,8 @@
 //! The loader of the language server: open buffers override the files on
 //! disk, which are read through the caller's loader (the command line's,
-//! with its confinement to the template's directory and its size bounds).
+//! with its bounds: a variable service template's files stay in its
+//! directory, as `v4t resolve` reads them; a TOSCA file's imports may lead
+//! above it, as `v4t validate` reads them).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -10,8 +12,17 @@ use v4t::Loader;
 
 use crate::text::normalize;
 
+/// How far the files read for a template in a directory may lead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// Within the directory (a variable service template, as `v4t resolve`).
+    Directory,
+    /// Also above it (a TOSCA file's imports, as `v4t validate`).
+    Above,
+}
+
 /// Makes the loader for the files beside a template in a directory.
-pub type LoaderFactory = dyn Fn(&Path) -> Box<dyn Loader> + Send + Sync;
+pub type LoaderFactory = dyn Fn(&Path, Reach) -> Box<dyn Loader> + Send + Sync;
 
 /// The texts of the open buffers, by normalized absolute path.
 pub(crate) type Buffers = Arc<HashMap<PathBuf, String>>;
@@ -25,27 +36,39 @@ pub(crate) struct Overlay {
 
 impl Overlay {
     /// The loader for templates in `dir`.
-    pub(crate) fn new(dir: &Path, buffers: Buffers, loaders: &LoaderFactory) -> Overlay {
+    pub(crate) fn new(
+        dir: &Path,
+        reach: Reach,
+        buffers: Buffers,
+        loaders: &LoaderFactory,
+    ) -> Overlay {
         Overlay {
             dir: dir.to_path_buf(),
             buffers,
-            disk: loaders(dir),
+            disk: loaders(dir, reach),
         }
     }
 }
 
 impl Loader for Overlay {
     fn read(&mut self, path: &str) -> Result<Option<String>, String> {
-        // Only plain relative paths are looked up among the buffers: the
-        // disk loader decides about anything that could leave the directory.
-        let plain =
-            !path.starts_with('/') && !path.split('/').any(|s| s == "..") && !path.contains(':');
-        if plain {
-            if let Some(text) = self.buffers.get(&normalize(&self.dir.join(path))) {
-                return Ok(Some(text.clone()));
+        // Relative paths are looked up among the buffers; the disk loader
+        // decides first about any that leads above the directory.
+        let relative = !path.starts_with('/') && !path.contains(':');
+        let above = path.split('/').any(|s| s == "..");
+        let buffer = || self.buffers.get(&normalize(&self.dir.join(path))).cloned();
+        if relative && !above {
+            if let Some(text) = buffer() {
+                return Ok(Some(text));
             }
         }
-        self.disk.read(path)
+        let disk = self.disk.read(path)?;
+        if relative && above && disk.is_some() {
+            if let Some(text) = buffer() {
+                return Ok(Some(text));
+            }
+        }
+        Ok(disk)
     }
 
     fn lib_files(&mut self) -> Vec<String> {
@@ -55,19 +78,31 @@ impl Loader for Overlay {
     fn files(&mut self) -> Vec<String> {
         self.disk.files()
     }
+
+    fn bounded(&self) -> bool {
+        self.disk.bounded()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    struct Disk;
+    /// A disk that has every file, refuses paths above `/t` unless it
+    /// reaches above, and is an open directory then.
+    struct Disk(Reach);
     impl Loader for Disk {
         fn read(&mut self, path: &str) -> Result<Option<String>, String> {
+            if path.starts_with("..") && self.0 == Reach::Directory {
+                return Err(format!("refusing {path}"));
+            }
             Ok(Some(format!("disk {path}")))
         }
         fn lib_files(&mut self) -> Vec<String> {
             vec!["lib/a.yaml".into()]
+        }
+        fn bounded(&self) -> bool {
+            self.0 == Reach::Directory
         }
     }
 
@@ -75,18 +110,37 @@ mod tests {
     fn buffers_override_the_disk() {
         let mut open = HashMap::new();
         open.insert(PathBuf::from("/t/types.yaml"), "buffer".to_string());
-        let factory: Box<LoaderFactory> = Box::new(|_| Box::new(Disk));
-        let mut l = Overlay::new(Path::new("/t"), Arc::new(open), &*factory);
+        open.insert(PathBuf::from("/up.yaml"), "buffer above".to_string());
+        let open = Arc::new(open);
+        let factory: Box<LoaderFactory> = Box::new(|_, reach| Box::new(Disk(reach)));
+        let mut l = Overlay::new(Path::new("/t"), Reach::Directory, open.clone(), &*factory);
+        assert!(l.bounded());
+        assert_eq!(l.read("types.yaml").unwrap().as_deref(), Some("buffer"));
+        assert!(
+            l.read("../up.yaml").is_err(),
+            "the disk loader refuses first"
+        );
+        let mut l = Overlay::new(Path::new("/t"), Reach::Above, open, &*factory);
+        assert!(!l.bounded(), "a directory on disk, as the disk loader says");
+        assert_eq!(
+            l.read("../up.yaml").unwrap().as_deref(),
+            Some("buffer above")
+        );
         assert_eq!(l.read("types.yaml").unwrap().as_deref(), Some("buffer"));
         assert_eq!(l.read("./types.yaml").unwrap().as_deref(), Some("buffer"));
         assert_eq!(
             l.read("other.yaml").unwrap().as_deref(),
             Some("disk other.yaml")
         );
-        // Paths that may leave the directory are the disk loader's to judge.
+        // Paths that may leave the directory are the disk loader's to judge;
+        // a buffer of what it allows overrides it.
         assert_eq!(
             l.read("../t/types.yaml").unwrap().as_deref(),
-            Some("disk ../t/types.yaml")
+            Some("buffer")
+        );
+        assert_eq!(
+            l.read("../other.yaml").unwrap().as_deref(),
+            Some("disk ../other.yaml")
         );
         assert_eq!(l.lib_files(), ["lib/a.yaml"]);
     }
