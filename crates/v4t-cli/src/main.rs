@@ -778,20 +778,15 @@ fn write_stdout(bytes: &[u8]) -> u8 {
 
 /// `v4t lsp`: files beside an edited template are read by the file system
 /// loader of the other commands (dependencies of its `config.yaml`
-/// included): confined to the directory of a variable service template,
-/// as `v4t resolve` reads it; a TOSCA file's imports may lead above it, as
-/// `v4t validate` reads them.
+/// included): a template file's imports may lead above its directory, as
+/// `v4t resolve FILE` and `v4t validate FILE` read them.
 fn lsp() -> u8 {
     // A `config.yaml` with broken dependencies: the files of the directory
     // alone (the command line reports the error itself).
-    let loaders: Box<v4t_lsp::LoaderFactory> = Box::new(|dir, reach| {
+    let loaders: Box<v4t_lsp::LoaderFactory> = Box::new(|dir| {
         let loader = v4t_files::fs_loader::FsLoader::new(dir)
             .unwrap_or_else(|_| v4t_files::fs_loader::FsLoader::without_dependencies(dir));
-        let loader = match reach {
-            v4t_lsp::Reach::Directory => loader,
-            v4t_lsp::Reach::Above => loader.reaching_above(None),
-        };
-        Box::new(loader) as Box<dyn v4t::Loader>
+        Box::new(loader.reaching_above(None)) as Box<dyn v4t::Loader>
     });
     match v4t_lsp::serve_stdio(loaders) {
         Ok(true) => EXIT_OK,

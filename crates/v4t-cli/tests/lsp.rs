@@ -477,10 +477,11 @@ fn diagnostics_of_imported_files_are_theirs_and_open_buffers_override_the_disk()
     assert_eq!(c.finish(), Some(0));
 }
 
-/// A TOSCA file's imports may lead above its directory, as `v4t validate`
-/// reads them; an open buffer of such a file overrides the disk.
+/// A template file's imports may lead above its directory, as `v4t
+/// validate FILE` and `v4t resolve FILE` read them; an open buffer of such
+/// a file overrides the disk.
 #[test]
-fn a_tosca_file_imports_files_above_its_directory_as_validate_reads_them() {
+fn a_template_imports_files_above_its_directory_as_the_command_line_reads_them() {
     let dir = TempDir::new("lsp-above");
     let types = "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  Thing:\n    derived_from: tosca.nodes.Root\n";
     let types_path = dir.write("types.yaml", types);
@@ -510,6 +511,18 @@ fn a_tosca_file_imports_files_above_its_directory_as_validate_reads_them() {
         d[0]["message"].as_str().unwrap().contains("Thing"),
         "{d:#?}"
     );
+    // A variable service template reads it too: `Other` is defined in the
+    // buffer of types.yaml.
+    let variable = dir.write(
+        "sub/variable.yaml",
+        "tosca_definitions_version: tosca_variability_1_0\nimports:\n  - ../types.yaml\ntopology_template:\n  node_templates:\n    a:\n      type: Other\n",
+    );
+    let text = std::fs::read_to_string(&variable).unwrap();
+    let variable_uri = c.open(&variable, &text);
+    c.diagnostics(&variable_uri, |d| d.is_empty());
+    let found = c.at("textDocument/definition", &variable_uri, 6, 13);
+    assert_eq!(found[0]["uri"], uri(&types_path).as_str(), "{found}");
+    assert_eq!(found[0]["range"]["start"]["line"], 2, "{found}");
     assert_eq!(c.finish(), Some(0));
 }
 

@@ -13,7 +13,7 @@ use lsp_types::{
 use v4t::{Diagnostic, ResolveOptions, Severity, SourceId, Sources, Span};
 
 use crate::model::{Model, Target};
-use crate::overlay::{Buffers, LoaderFactory, Overlay, Reach};
+use crate::overlay::{Buffers, LoaderFactory, Overlay};
 use crate::text::{normalize, path_uri, range};
 
 /// What a file is, told from its text without parsing it (a half-typed
@@ -99,7 +99,7 @@ pub(crate) fn analyze(
             resolve(
                 &mut sources,
                 id,
-                &mut Overlay::new(dir, Reach::Directory, buffers.clone(), loaders),
+                &mut Overlay::new(dir, buffers.clone(), loaders),
                 Vec::new(),
             )
             .err()
@@ -111,7 +111,7 @@ pub(crate) fn analyze(
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            let mut loader = Overlay::new(dir, Reach::Above, buffers.clone(), loaders);
+            let mut loader = Overlay::new(dir, buffers.clone(), loaders);
             let loaded = v4t_tosca::load(&mut sources, &mut loader, &name);
             let ts = v4t_tosca::TypeSystem::build(&loaded);
             v4t_tosca::validate(&ts, &sources).into_sorted()
@@ -154,7 +154,7 @@ pub(crate) fn presets(
         let mut sources = Sources::new();
         let errors = guarded(|| {
             let id = sources.add(display(subject.path), subject.text);
-            let mut loader = Overlay::new(dir, Reach::Directory, buffers.clone(), loaders);
+            let mut loader = Overlay::new(dir, buffers.clone(), loaders);
             resolve(&mut sources, id, &mut loader, vec![preset.name.clone()])
                 .err()
                 .unwrap_or_default()

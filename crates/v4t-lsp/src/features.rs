@@ -14,7 +14,7 @@ use v4t::{Node, ResolveOptions, SourceId, Sources};
 use v4t_yaml::json::to_json;
 
 use crate::model::{entries, Model, Occurrence, Target, TOPOLOGY_KEYS};
-use crate::overlay::{Buffers, LoaderFactory, Overlay, Reach};
+use crate::overlay::{Buffers, LoaderFactory, Overlay};
 use crate::text::{contains, offset, range};
 
 /// One open buffer and what a request needs around it.
@@ -250,8 +250,7 @@ impl Buffer<'_> {
             };
             let mut sources = Sources::new();
             let source = sources.add(self.path.to_string_lossy(), self.text);
-            let mut loader =
-                Overlay::new(dir, Reach::Directory, self.buffers.clone(), self.loaders);
+            let mut loader = Overlay::new(dir, self.buffers.clone(), self.loaders);
             let Ok(ex) = v4t::explain::explain(&mut sources, source, &mut loader, &options) else {
                 continue;
             };

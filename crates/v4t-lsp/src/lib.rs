@@ -30,5 +30,5 @@ mod text;
 mod types;
 mod worker;
 
-pub use overlay::{LoaderFactory, Reach};
+pub use overlay::LoaderFactory;
 pub use server::{run, serve_stdio};

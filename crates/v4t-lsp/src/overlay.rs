@@ -1,8 +1,7 @@
 //! The loader of the language server: open buffers override the files on
 //! disk, which are read through the caller's loader (the command line's,
-//! with its bounds: a variable service template's files stay in its
-//! directory, as `v4t resolve` reads them; a TOSCA file's imports may lead
-//! above it, as `v4t validate` reads them).
+//! with its bounds: a template file's imports may lead above its
+//! directory, as `v4t resolve FILE` and `v4t validate FILE` read them).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -12,17 +11,8 @@ use v4t::Loader;
 
 use crate::text::normalize;
 
-/// How far the files read for a template in a directory may lead.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reach {
-    /// Within the directory (a variable service template, as `v4t resolve`).
-    Directory,
-    /// Also above it (a TOSCA file's imports, as `v4t validate`).
-    Above,
-}
-
 /// Makes the loader for the files beside a template in a directory.
-pub type LoaderFactory = dyn Fn(&Path, Reach) -> Box<dyn Loader> + Send + Sync;
+pub type LoaderFactory = dyn Fn(&Path) -> Box<dyn Loader> + Send + Sync;
 
 /// The texts of the open buffers, by normalized absolute path.
 pub(crate) type Buffers = Arc<HashMap<PathBuf, String>>;
@@ -36,16 +26,11 @@ pub(crate) struct Overlay {
 
 impl Overlay {
     /// The loader for templates in `dir`.
-    pub(crate) fn new(
-        dir: &Path,
-        reach: Reach,
-        buffers: Buffers,
-        loaders: &LoaderFactory,
-    ) -> Overlay {
+    pub(crate) fn new(dir: &Path, buffers: Buffers, loaders: &LoaderFactory) -> Overlay {
         Overlay {
             dir: dir.to_path_buf(),
             buffers,
-            disk: loaders(dir, reach),
+            disk: loaders(dir),
         }
     }
 }
@@ -88,12 +73,14 @@ impl Loader for Overlay {
 mod tests {
     use super::*;
 
-    /// A disk that has every file, refuses paths above `/t` unless it
-    /// reaches above, and is an open directory then.
-    struct Disk(Reach);
+    /// A disk that has every file, refuses paths above `/t` when confined
+    /// to it, and is an open directory otherwise.
+    struct Disk {
+        confined: bool,
+    }
     impl Loader for Disk {
         fn read(&mut self, path: &str) -> Result<Option<String>, String> {
-            if path.starts_with("..") && self.0 == Reach::Directory {
+            if path.starts_with("..") && self.confined {
                 return Err(format!("refusing {path}"));
             }
             Ok(Some(format!("disk {path}")))
@@ -102,7 +89,7 @@ mod tests {
             vec!["lib/a.yaml".into()]
         }
         fn bounded(&self) -> bool {
-            self.0 == Reach::Directory
+            self.confined
         }
     }
 
@@ -112,15 +99,16 @@ mod tests {
         open.insert(PathBuf::from("/t/types.yaml"), "buffer".to_string());
         open.insert(PathBuf::from("/up.yaml"), "buffer above".to_string());
         let open = Arc::new(open);
-        let factory: Box<LoaderFactory> = Box::new(|_, reach| Box::new(Disk(reach)));
-        let mut l = Overlay::new(Path::new("/t"), Reach::Directory, open.clone(), &*factory);
+        let confined: Box<LoaderFactory> = Box::new(|_| Box::new(Disk { confined: true }));
+        let mut l = Overlay::new(Path::new("/t"), open.clone(), &*confined);
         assert!(l.bounded());
         assert_eq!(l.read("types.yaml").unwrap().as_deref(), Some("buffer"));
         assert!(
             l.read("../up.yaml").is_err(),
             "the disk loader refuses first"
         );
-        let mut l = Overlay::new(Path::new("/t"), Reach::Above, open, &*factory);
+        let factory: Box<LoaderFactory> = Box::new(|_| Box::new(Disk { confined: false }));
+        let mut l = Overlay::new(Path::new("/t"), open, &*factory);
         assert!(!l.bounded(), "a directory on disk, as the disk loader says");
         assert_eq!(
             l.read("../up.yaml").unwrap().as_deref(),

@@ -10,7 +10,7 @@ use v4t_tosca::load::{DocId, Loaded};
 use v4t_tosca::{Kind, TypeId, TypeSystem};
 use v4t_yaml::NodeRef;
 
-use crate::overlay::{Buffers, LoaderFactory, Overlay, Reach};
+use crate::overlay::{Buffers, LoaderFactory, Overlay};
 use crate::text::{normalize, path_uri, range};
 
 /// A file loaded with everything it imports.
@@ -32,7 +32,6 @@ pub(crate) fn load(
     let id = sources.add(path.to_string_lossy(), text);
     let mut root = v4t_yaml::parse_with(text, id, v4t_yaml::Schema::Core).ok()?;
     let service = root.get("service_template").is_some();
-    let mut reach = Reach::Above;
     if let Some(v) = root
         .as_map_mut()
         .and_then(|m| m.get_mut("tosca_definitions_version"))
@@ -46,12 +45,11 @@ pub(crate) fn load(
                 "tosca_simple_yaml_1_3"
             };
             v.value = Value::String(base.into());
-            reach = Reach::Directory;
         }
     }
     let dir = path.parent().unwrap_or(Path::new("/"));
     let name = path.file_name()?.to_string_lossy().into_owned();
-    let mut loader = Overlay::new(dir, reach, buffers.clone(), loaders);
+    let mut loader = Overlay::new(dir, buffers.clone(), loaders);
     let loaded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         v4t_tosca::load::load_tree(&mut sources, &mut loader, &name, root)
     }))

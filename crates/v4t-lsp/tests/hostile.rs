@@ -171,7 +171,7 @@ fn random_edits_and_requests_never_crash_or_hang() {
         .unwrap_or(12);
     let mut rng = Rng(seed | 1);
     let (server, client) = Connection::memory();
-    let loaders: Box<v4t_lsp::LoaderFactory> = Box::new(|_, _| Box::new(v4t::NoFiles));
+    let loaders: Box<v4t_lsp::LoaderFactory> = Box::new(|_| Box::new(v4t::NoFiles));
     let handle = std::thread::Builder::new()
         .stack_size(64 * 1024 * 1024)
         .spawn(move || v4t_lsp::run(server, loaders))
