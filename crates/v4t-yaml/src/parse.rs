@@ -897,12 +897,13 @@ impl Builder<'_> {
     /// in [`Builder::outermost_flow`].
     fn block_indent(&self) -> Option<usize> {
         let bytes = self.text.as_bytes();
-        let starts: Vec<u32> = self.frames.iter().map(|f| f.span.start).collect();
-        let block = (0..starts.len()).rev().find(|&i| {
-            !matches!(bytes.get(starts[i] as usize), Some(b'[' | b'{'))
-                || starts.get(i + 1) == Some(&starts[i])
+        let frames = &self.frames;
+        let block = (0..frames.len()).rev().find(|&i| {
+            let start = frames[i].span.start;
+            !matches!(bytes.get(start as usize), Some(b'[' | b'{'))
+                || frames.get(i + 1).map(|f| f.span.start) == Some(start)
         })?;
-        let mut start = starts[block] as usize;
+        let mut start = frames[block].span.start as usize;
         // saphyr starts an indentless sequence whose first item is a flow
         // collection at that item, not at its dash.
         let at_flow = matches!(bytes.get(start), Some(b'[' | b'{'));
@@ -922,14 +923,15 @@ impl Builder<'_> {
     /// column; js-yaml, the reference's parser, ends the scalar before such
     /// a line and fails at its first token, with this error.
     fn plain_lines_in_flow(&self, from: &Marker, to: &Marker) -> Result<(), ParseError> {
+        // Most scalars are on one line: no scan of their bytes.
+        if from.line() == to.line() || self.outermost_flow().is_none() {
+            return Ok(());
+        }
         let (Some(from), Some(to)) = (self.offset(from), self.offset(to)) else {
             return Ok(());
         };
         let bytes = self.text.as_bytes();
         let scalar = bytes.get(from..to).unwrap_or_default();
-        if !scalar.contains(&b'\n') || self.outermost_flow().is_none() {
-            return Ok(());
-        }
         let min = self.block_indent().map_or(0, |column| column + 1);
         for (i, _) in scalar.iter().enumerate().filter(|(_, &c)| c == b'\n') {
             let line = from + i + 1;
