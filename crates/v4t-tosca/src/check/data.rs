@@ -438,18 +438,19 @@ impl<'t, 'a> Checker<'t, 'a> {
                         });
                     }
                 }
-                // The type inherits from a name that is no type (reported there).
-                None if self.ts.inherits_unknown(ty) => {}
                 None => {
                     let message =
                         format!("`{}` has no property `{}`", self.type_name(ty), k.name());
-                    self.error(
+                    let span = k.span();
+                    if self.undefined_in(
+                        ty,
                         Code::UndefinedReference,
                         Section::DataType,
-                        k.span(),
+                        span,
                         message,
-                    );
-                    self.defined_names(k.name(), props.iter().map(|(n, _)| *n), "property");
+                    ) {
+                        self.defined_names(k.name(), props.iter().map(|(n, _)| *n), "property");
+                    }
                 }
             }
         }

@@ -189,6 +189,12 @@ pub fn collect_operations_13<'a>(chain: &[DefNode<'a>]) -> Vec<(&'a str, Param<'
     })
 }
 
+/// The type a capability or interface definition names: its short form
+/// (`host: tosca.capabilities.Compute`) or its `type`.
+pub fn def_type_name<'a>(def: NodeRef<'a>) -> Option<&'a str> {
+    value::as_str(def).or_else(|| value::as_str(def.get("type")?))
+}
+
 /// The requirement definitions along a chain (lists of single-key maps).
 pub fn collect_requirements<'a>(chain: &[DefNode<'a>]) -> Vec<(&'a str, Param<'a>)> {
     collect_named(chain, |node| {

@@ -1150,10 +1150,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// `type`, or the short form).
     pub fn capability_type_of(&self, v: &super::defs::Param<'a>) -> Option<TypeId> {
         v.defs.iter().rev().find_map(|d| {
-            let name = match value::as_str(d.node) {
-                Some(s) => s,
-                None => value::as_str(d.node.get("type")?)?,
-            };
+            let name = super::defs::def_type_name(d.node)?;
             self.ts.resolve_type(d.doc, Kind::Capability, name).ok()
         })
     }

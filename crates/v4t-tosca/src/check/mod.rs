@@ -151,7 +151,33 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// the type in view inherits from a name that is no type (reported
     /// there): the name may then be an inherited one. Whether it reported.
     pub fn undefined(&mut self, code: Code, section: Section, span: Span, message: String) -> bool {
-        if self.inherits_unknown {
+        let unknown = self.inherits_unknown;
+        self.undefined_unless(unknown, code, section, span, message)
+    }
+
+    /// As [`Checker::undefined`], for a name looked for in type `ty`
+    /// rather than in the type in view.
+    pub fn undefined_in(
+        &mut self,
+        ty: TypeId,
+        code: Code,
+        section: Section,
+        span: Span,
+        message: String,
+    ) -> bool {
+        let unknown = self.ts.inherits_unknown(ty);
+        self.undefined_unless(unknown, code, section, span, message)
+    }
+
+    fn undefined_unless(
+        &mut self,
+        unknown: bool,
+        code: Code,
+        section: Section,
+        span: Span,
+        message: String,
+    ) -> bool {
+        if unknown {
             // Types named in the message would note the next diagnostic.
             self.origins.take();
             return false;

@@ -291,17 +291,18 @@ impl<'t, 'a> Checker<'t, 'a> {
                     self.nested_into(s, rest.slice(1..), Section::GraphQueryFunctions);
                 }
             }
-            // The type inherits from a name that is no type (reported there).
-            None if self.ts.inherits_unknown(t) => {}
             None => {
                 let message = format!("`{}` has no {what} `{name}`", self.type_name(t));
-                self.error(
+                let span = rest.at(0).span();
+                if self.undefined_in(
+                    t,
                     Code::Function,
                     Section::GraphQueryFunctions,
-                    rest.at(0).span(),
+                    span,
                     message,
-                );
-                self.defined_names(name, defined.iter().map(|(n, _)| *n), what);
+                ) {
+                    self.defined_names(name, defined.iter().map(|(n, _)| *n), what);
+                }
             }
         }
     }
@@ -321,12 +322,16 @@ impl<'t, 'a> Checker<'t, 'a> {
         };
         let props = self.type_entries(t, "properties");
         let Some((_, p)) = props.iter().find(|(n, _)| *n == name) else {
-            if self.ts.inherits_unknown(t) {
-                return;
-            }
             let message = format!("`{}` has no property `{name}`", self.type_name(t));
-            self.error(Code::Function, Section::GraphQueryFunctions, span, message);
-            self.defined_names(name, props.iter().map(|(n, _)| *n), "property");
+            if self.undefined_in(
+                t,
+                Code::Function,
+                Section::GraphQueryFunctions,
+                span,
+                message,
+            ) {
+                self.defined_names(name, props.iter().map(|(n, _)| *n), "property");
+            }
             return;
         };
         let base = self

@@ -634,7 +634,6 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(t) = target else { return };
         let (def_cap_type, def_symbolic) = (want.cap_type, want.cap_symbolic);
         let caps = self.node_capabilities(t);
-        let unknown = self.capabilities_unknown(t);
         if let Some(sym) = def_symbolic.or(cap_name) {
             if let Some((_, v)) = caps.iter().find(|(n, _)| *n == sym) {
                 let ct = def_cap_type.and_then(|want| Some((want, self.capability_type_of(v)?)));
@@ -656,7 +655,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
                 return;
             }
-            if def_symbolic.is_some() && !unknown {
+            if def_symbolic.is_some() && !self.capabilities_unknown(t) {
                 let message = format!(
                     "node type `{}` has no capability `{sym}`",
                     self.type_name(t)
@@ -675,7 +674,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 .iter()
                 .filter_map(|(_, v)| self.capability_type_of(v))
                 .any(|ct| self.ts.is_a(ct, want));
-            if !fits && !unknown {
+            if !fits && !self.capabilities_unknown(t) {
                 let message = format!(
                     "node type `{}` has no capability of type `{}`",
                     self.type_name(t),

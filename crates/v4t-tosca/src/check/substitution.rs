@@ -371,11 +371,15 @@ impl<'t, 'a> Checker<'t, 'a> {
             .find(|(n, _)| *n == name)
         {
             Some((_, def)) => Some(Mapped { def, all }),
-            // The type inherits from a name that is no type (reported there).
-            None if self.ts.inherits_unknown(target_ty) => None,
             None => {
                 let message = format!("`{}` has no {what} `{name}`", self.type_name(target_ty));
-                self.error(Code::Template, section, name_node.span(), message);
+                self.undefined_in(
+                    target_ty,
+                    Code::Template,
+                    section,
+                    name_node.span(),
+                    message,
+                );
                 None
             }
         }
@@ -431,13 +435,14 @@ impl<'t, 'a> Checker<'t, 'a> {
                 .into_iter()
                 .find(|(n, _)| *n == cname)
             {
-                None if self.ts.inherits_unknown(nt) => {}
                 None => {
                     let message = format!("node template `{nname}` has no capability `{cname}`");
-                    self.error(
+                    let span = pair.at(1).span();
+                    self.undefined_in(
+                        nt,
                         Code::Template,
                         Section::CapabilityMapping,
-                        pair.at(1).span(),
+                        span,
                         message,
                     );
                 }

@@ -1216,12 +1216,8 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// name what that type would define.
     pub fn def_type_unknown(&self, v: &Param<'a>, kind: Kind) -> bool {
         v.defs.iter().any(|d| {
-            let name = match value::as_str(d.node) {
-                Some(s) => s,
-                None => match d.node.get("type").and_then(value::as_str) {
-                    Some(s) => s,
-                    None => return false,
-                },
+            let Some(name) = super::defs::def_type_name(d.node) else {
+                return false;
             };
             match self.ts.resolve_type(d.doc, kind, name) {
                 Ok(t) => self.ts.inherits_unknown(t),
