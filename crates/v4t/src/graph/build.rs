@@ -2842,4 +2842,37 @@ topology_template:
             .unwrap_or_default();
         assert_eq!(nodes, vec!["b"]);
     }
+
+    /// A list entry whose value is null (`- q: null`, `- q:`) is a property
+    /// without a value, reported with the reference's error for a property
+    /// without value or expression; the reference itself fails on it with
+    /// "Cannot read properties of null (reading 'value')" (found by
+    /// comparing with the reference on random templates).
+    #[test]
+    fn a_null_list_entry_is_a_property_without_value() {
+        for entry in ["q: null", "q:"] {
+            let template = format!(
+                "tosca_definitions_version: tosca_variability_1_0
+topology_template:
+  node_templates:
+    d:
+      type: tosca.nodes.Root
+      properties:
+        - p: 1
+        - {entry}
+"
+            );
+            let e = crate::testing::resolve_error(&template, None).expect("fails");
+            assert_eq!(
+                e.message, "Property \"q@1\" of node \"d\" has no value or expression defined",
+                "{entry}"
+            );
+            let at = template.rfind("q").expect("q") as u32;
+            assert_eq!(
+                e.diagnostics().next().map(|d| d.span.start),
+                Some(at),
+                "{entry}"
+            );
+        }
+    }
 }
