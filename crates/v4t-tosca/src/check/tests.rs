@@ -1157,6 +1157,23 @@ fn output_mappings_name_attributes_of_the_containing_entity() {
     );
 }
 
+/// §10.3: "if the <tosca_path> is used within a requirement definition,
+/// SELF refers to the current relationship context": in the interfaces of
+/// the requirement's relationship definition, `[SELF, TARGET, ...]` leads
+/// to the target node and `[SELF, name]` names the relationship's own
+/// attribute, not the node type's (the AWS profile of the OASIS community
+/// contributions writes both).
+#[test]
+fn self_in_a_requirement_definition_is_the_relationship() {
+    let types = "capability_types:\n  C: {}\ninterface_types:\n  I:\n    operations:\n      op:\n        inputs:\n          a: {type: string}\n        outputs:\n          o: {type: string}\nrelationship_types:\n  R:\n    attributes:\n      id: {type: string}\n    interfaces:\n      i: {type: I}\nnode_types:\n  N:\n    attributes:\n      own: {type: string}\n    requirements:\n      - r:\n          capability: C\n          relationship:\n            type: R\n            interfaces:\n              i:\n                operations:\n                  op:\n";
+    valid(&format!("{types}                    inputs: {{a: {{$get_attribute: [SELF, TARGET, address]}}}}\n                    outputs: {{o: [SELF, id]}}\n"));
+    // Outside the requirement definition SELF is still the node.
+    invalid(
+        "node_types:\n  N:\n    attributes:\n      own: {type: string}\n    interfaces:\n      i:\n        type: I\n        operations:\n          op:\n            inputs: {a: {$get_attribute: [SELF, TARGET, address]}}\ninterface_types:\n  I:\n    operations:\n      op:\n        inputs:\n          a: {type: string}\n",
+        "`N` has no attribute `TARGET`",
+    );
+}
+
 /// §15.3: an output mapped onto an attribute of the substituted node type
 /// has a type compatible with the attribute's.
 #[test]

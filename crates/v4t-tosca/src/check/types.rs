@@ -972,17 +972,18 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
             }
         }
-        // relationship
+        // Within a requirement definition, SELF is the relationship being
+        // established (§10.3, §8.6): in its node filter and in the
+        // relationship definition's interfaces (`[SELF, TARGET, address]`).
+        let saved = (self.fctx.self_node, self.fctx.self_relationship);
+        (self.fctx.self_node, self.fctx.self_relationship) = (None, true);
         if let Some(r) = map.get("relationship") {
             self.at("relationship", |c| c.relationship_def(r, parent));
         }
         if let Some(f) = map.get("node_filter") {
-            // SELF is the relationship being established (§8.6).
-            let saved = (self.fctx.self_node, self.fctx.self_relationship);
-            (self.fctx.self_node, self.fctx.self_relationship) = (None, true);
             self.at("node_filter", |c| c.condition(f, Section::NodeFilter));
-            (self.fctx.self_node, self.fctx.self_relationship) = saved;
         }
+        (self.fctx.self_node, self.fctx.self_relationship) = saved;
         if let Some(cr) = map.get("count_range").or_else(|| map.get("occurrences")) {
             let parent_range = get_parent("count_range")
                 .or_else(|| get_parent("occurrences"))
