@@ -80,6 +80,8 @@ KNOWN = [
      lambda ref, v: v.startswith("The result is ambiguous considering")),
     ("Types: presence follows the container",
      lambda ref, v: ref.startswith("Container of type ")),
+    ("Variability inputs: type and constraints",
+     lambda ref, v: v.startswith("Variability input ") and " violates " in v),
     ("Lists: a property entry without value",
      lambda ref, v: ref == "Cannot read properties of null (reading 'value')"
      and v.endswith("has no value or expression defined")),
