@@ -13,7 +13,9 @@ VINTNER is a built checkout of Vintner (its `build/` directory and
 `scripts/random-differential.py` (COUNT of them, 300 by default), each with
 two assignments of its inputs and some random options (modes, default
 conditions and their modes, pruning, checks, hosting constraints,
-optimisation). `--templates` resolves every variable service
+optimisation); three in ten are instead random templates of deployment
+technologies (technology rules over hosting stacks, technologies of nodes,
+the technology constraints, enrichment and optimisation). `--templates` resolves every variable service
 template named in LIST (one path per line) without inputs, with each of its
 first six presets, and with three random assignments of its declared
 variability inputs (booleans, integers, and strings with `valid_values`).
@@ -63,10 +65,13 @@ const jobs = fs.readFileSync(process.argv[3], 'utf8').split('\n').filter(Boolean
       ref = { ok: false, error: String((e && e.message) || e).split('\n')[0] };
     }
     const v = j.v4t;
-    let same, outputs = false;
+    let same, outputs = false, technologies = false;
     if (ref.ok && v.ok) {
       const mine = yaml.load(fs.readFileSync(v.output, 'utf8'));
       same = JSON.stringify(ref.data) === JSON.stringify(mine);
+      // Whether only the technologies chosen differ (`type~type::technology@host`).
+      const untech = (d) => JSON.stringify(d).replace(/::[a-z]+/g, '::');
+      technologies = !same && untech(ref.data) === untech(mine);
       // Whether only the topology's outputs differ.
       for (const d of [ref.data, mine]) {
         if (!d || !d.topology_template) continue;
@@ -77,7 +82,7 @@ const jobs = fs.readFileSync(process.argv[3], 'utf8').split('\n').filter(Boolean
     } else {
       same = !ref.ok && !v.ok && ref.error === v.error;
     }
-    console.log(JSON.stringify({ id: j.id, same, outputs, ref: ref.ok ? 'ok' : ref.error, v4t: v.ok ? 'ok' : v.error }));
+    console.log(JSON.stringify({ id: j.id, same, outputs, technologies, ref: ref.ok ? 'ok' : ref.error, v4t: v.ok ? 'ok' : v.error }));
   }
 })();
 """
@@ -132,6 +137,67 @@ KIND_KEYS = {"node_default_condition", "node_default_condition_mode", "relation_
              "artifact_default_condition", "node_pruning", "relation_pruning"}
 
 
+TECHNOLOGIES = ["terraform", "ansible", "helm"]
+TECHNOLOGY_CONDITIONS = ["", ", conditions: {variability_input: on}",
+                         ", conditions: {not: {variability_input: on}}", ", conditions: false"]
+TECHNOLOGY_OPTIONS = {
+    "required_technology_constraint": ["true", "false"],
+    "unique_technology_constraint": ["true", "false"],
+    "optimization_technologies": ["true", "false", "min", "max"],
+    "optimization_technologies_mode": ["weight", "count"],
+    "optimization_technologies_unique": ["true", "false"],
+    "technology_pruning": ["true", "false"],
+    "enrich_technologies": ["true", "false"],
+    "enrich_implementations": ["false"],
+    "technology_default_condition_mode": ["container", "other", "container-other"],
+    "pruning": ["true", "false"],
+}
+
+
+def technology_template(rng):
+    """A random template of deployment technologies: technology rules
+    (`qualities`) over hosting stacks, technologies assigned to nodes, and
+    the options of the technology constraints, enrichment and optimisation."""
+    version = rng.choice(["tosca_variability_1_0", "tosca_variability_1_0_rc_2",
+                          "tosca_variability_1_0_rc_3"])
+    out = [f"tosca_definitions_version: {version}", "node_types:"]
+    for name in ["app", "host_a", "host_b", "db"]:
+        abstract = ", metadata: {vintner_abstract: 'true'}" if rng.random() < 0.3 else ""
+        out.append(f"  {name}: {{derived_from: tosca.nodes.Root{abstract}}}")
+    out.append("topology_template:")
+    out.append("  variability:")
+    out.append("    inputs: {on: {type: boolean}, off: {type: boolean}}")
+    options = [f"{k}: {rng.choice(v)}" for k, v in TECHNOLOGY_OPTIONS.items() if rng.random() < 0.4]
+    if options:
+        out.append("    options: {" + ", ".join(options) + "}")
+    if rng.random() < 0.7:
+        out.append("    qualities:")
+        for _ in range(rng.randint(1, 5)):
+            component = rng.choice(["app", "db", "host_a"])
+            rule = f"      - {{component: {component}, technology: {rng.choice(TECHNOLOGIES)}"
+            if component == "app" and rng.random() < 0.7:
+                rule += f", hosting: [{rng.choice(['host_a', 'host_b'])}]"
+            if rng.random() < 0.5:
+                rule += f", weight: {rng.choice(['0', '0.5', '1'])}"
+            out.append(rule + "}")
+    out.append("  node_templates:")
+    anchor = "\n      anchor: true" if rng.random() < 0.85 else ""
+    out.append(f"    app:\n      type: app{anchor}")
+    out.append("      requirements:")
+    for host in ["host_a", "host_b"]:
+        out.append(f"        - host: {{node: {host}{rng.choice(TECHNOLOGY_CONDITIONS[:3])}}}")
+    out.append("        - db: db")
+    for name in ["app", "host_a", "host_b", "db"]:
+        if name != "app":
+            out.append(f"    {name}:\n      type: {name}")
+        if rng.random() < 0.4:
+            out.append("      technology:")
+            for t in rng.sample(TECHNOLOGIES, rng.randint(1, 2)):
+                weight = f", weight: {rng.choice(['0.2', '0.5', '1'])}" if rng.random() < 0.5 else ""
+                out.append(f"        - {t}: {{{rng.choice(TECHNOLOGY_CONDITIONS)[2:]}{weight}}}".replace("{, ", "{"))
+    return "\n".join(out) + "\n"
+
+
 def random_templates(seed, count, work):
     """The jobs of `--random`: random-differential.py's TOSCA 1.3 templates,
     with random options (from a second stream, so that the templates are
@@ -157,6 +223,8 @@ def random_templates(seed, count, work):
             chosen = {k: v for k, v in chosen.items() if k not in KIND_KEYS}
         extra = "".join(f", {key}: {value}" for key, value in chosen.items())
         text = re.sub(r"(?m)^(    options: \{.*)\}$", lambda m: m.group(1) + extra + "}", text)
+        if options_rng.random() < 0.3:
+            text = technology_template(options_rng)
         with open(template, "w", encoding="utf-8") as f:
             f.write(text)
         for on in ["true", "false"]:
@@ -269,6 +337,13 @@ def main():
             counts["same output" if result["ref"] == "ok" else "same error"] += 1
             continue
         row = next((name for name, test in KNOWN if test(result["ref"], result["v4t"])), None)
+        job = jobs[result["id"]]
+        with open(job["template"], encoding="utf-8") as f:
+            unique_off = "unique_technology_constraint: false" in f.read()
+        if result["technologies"] and unique_off:
+            # Technologies without the uniqueness constraint are no
+            # alternatives: the last of equal ones remains in v4t.
+            row = "Optimisation: ties"
         if result["outputs"]:
             # `produced` is a consistency condition in v4t, a semantic one
             # in the reference.
@@ -276,7 +351,6 @@ def main():
         key = f"known ({row})" if row else "unknown"
         counts[key] = counts.get(key, 0) + 1
         if not row:
-            job = jobs[result["id"]]
             print(f"{job['template']} presets={job['presets']} inputs={job.get('inputs')}")
             print(f"  reference: {result['ref']}\n  v4t:       {result['v4t']}")
     print(", ".join(f"{n} {k}" for k, n in counts.items()), f"of {len(jobs)} resolutions (files in {work})")
