@@ -15,10 +15,11 @@ two assignments of its inputs and some random options (modes, default
 conditions and their modes, pruning, checks, hosting constraints,
 optimisation); three in ten are instead random templates of deployment
 technologies (technology rules over hosting stacks, technologies of nodes,
-the technology constraints, enrichment and optimisation). `--templates` resolves every variable service
-template named in LIST (one path per line) without inputs, with each of its
-first six presets, and with three random assignments of its declared
-variability inputs (booleans, integers, and strings with `valid_values`).
+the technology constraints, enrichment and optimisation). `--templates`
+resolves every variable service template named in LIST (one path per line)
+without inputs, with each of its first six presets, and with three random
+assignments of its declared variability inputs (booleans, integers, and
+strings with `valid_values`).
 Both run the reference as its conformance runner does (`template resolve`
 with `enrich: true`), in one Node.js process.
 
@@ -194,14 +195,30 @@ def technology_template(rng):
             out.append("      technology:")
             for t in rng.sample(TECHNOLOGIES, rng.randint(1, 2)):
                 weight = f", weight: {rng.choice(['0.2', '0.5', '1'])}" if rng.random() < 0.5 else ""
-                out.append(f"        - {t}: {{{rng.choice(TECHNOLOGY_CONDITIONS)[2:]}{weight}}}".replace("{, ", "{"))
+                fields = (rng.choice(TECHNOLOGY_CONDITIONS) + weight).removeprefix(", ")
+                out.append(f"        - {t}: {{{fields}}}")
     return "\n".join(out) + "\n"
 
 
+def known_row(result, template):
+    """The spec-deviations row that decides a difference, None if none."""
+    if result["outputs"]:
+        # `produced` is a consistency condition in v4t, a semantic one in
+        # the reference.
+        return "Default conditions: mode tokens"
+    if result["technologies"]:
+        # Technologies without the uniqueness constraint are no
+        # alternatives: the last of equal ones remains in v4t.
+        with open(template, encoding="utf-8") as f:
+            if "unique_technology_constraint: false" in f.read():
+                return "Optimisation: ties"
+    return next((name for name, test in KNOWN if test(result["ref"], result["v4t"])), None)
+
+
 def random_templates(seed, count, work):
-    """The jobs of `--random`: random-differential.py's TOSCA 1.3 templates,
-    with random options (from a second stream, so that the templates are
-    those random-differential.py writes for the seed)."""
+    """The jobs of `--random`: random-differential.py's TOSCA 1.3 templates
+    (those it writes for the seed), with random options or replaced by a
+    technology template, both drawn from a second stream."""
     here = os.path.dirname(os.path.abspath(__file__))
     spec = importlib.util.spec_from_file_location(
         "random_differential", os.path.join(here, "random-differential.py"))
@@ -336,18 +353,8 @@ def main():
         if result["same"]:
             counts["same output" if result["ref"] == "ok" else "same error"] += 1
             continue
-        row = next((name for name, test in KNOWN if test(result["ref"], result["v4t"])), None)
         job = jobs[result["id"]]
-        with open(job["template"], encoding="utf-8") as f:
-            unique_off = "unique_technology_constraint: false" in f.read()
-        if result["technologies"] and unique_off:
-            # Technologies without the uniqueness constraint are no
-            # alternatives: the last of equal ones remains in v4t.
-            row = "Optimisation: ties"
-        if result["outputs"]:
-            # `produced` is a consistency condition in v4t, a semantic one
-            # in the reference.
-            row = "Default conditions: mode tokens"
+        row = known_row(result, job["template"])
         key = f"known ({row})" if row else "unknown"
         counts[key] = counts.get(key, 0) + 1
         if not row:
