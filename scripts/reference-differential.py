@@ -16,12 +16,13 @@ two assignments of its inputs and some random options (modes, default
 conditions and their modes, pruning, checks, hosting constraints,
 optimisation); three in ten are instead random templates of deployment
 technologies (technology rules over hosting stacks, technologies of nodes,
-the technology constraints, enrichment and optimisation). `--conditions`
+conditions over the technologies chosen, the technology constraints,
+enrichment and optimisation). `--conditions`
 resolves COUNT condition-rich templates (`ConditionTemplate`: the V4T
 intrinsic functions over every kind of element, named expressions, typed
 variability inputs, alternative types, relationship templates, `implies`,
-weights, presets), each with two random assignments of its inputs and with
-its preset. `--templates`
+weights, presets, property values computed by value expressions), each
+with two random assignments of its inputs and with its preset. `--templates`
 resolves every variable service template named in LIST (one path per line)
 without inputs, with each of its first six presets, and with three random
 assignments of its declared variability inputs (booleans, integers, and
@@ -157,6 +158,11 @@ KIND_KEYS = {"node_default_condition", "node_default_condition_mode", "relation_
 TECHNOLOGIES = ["terraform", "ansible", "helm"]
 TECHNOLOGY_CONDITIONS = ["", ", conditions: {variability_input: on}",
                          ", conditions: {not: {variability_input: on}}", ", conditions: false"]
+# Conditions over the technologies chosen (by index or by name; a node
+# without technologies makes them an error in both implementations).
+TECHNOLOGY_LEAVES = ["{technology_presence: [app, 0]}", "{technology_presence: [app, terraform]}",
+                     "{technology_presence: [db, 0]}", "{technology_presence: [host_a, 1]}",
+                     "{not: {technology_presence: [app, ansible]}}"]
 TECHNOLOGY_OPTIONS = {
     "required_technology_constraint": ["true", "false"],
     "unique_technology_constraint": ["true", "false"],
@@ -173,8 +179,9 @@ TECHNOLOGY_OPTIONS = {
 
 def technology_template(rng):
     """A random template of deployment technologies: technology rules
-    (`qualities`) over hosting stacks, technologies assigned to nodes, and
-    the options of the technology constraints, enrichment and optimisation."""
+    (`qualities`) over hosting stacks, technologies assigned to nodes,
+    constraints and conditions over the technologies chosen, and the options
+    of the technology constraints, enrichment and optimisation."""
     version = rng.choice(["tosca_variability_1_0", "tosca_variability_1_0_rc_2",
                           "tosca_variability_1_0_rc_3"])
     out = [f"tosca_definitions_version: {version}", "node_types:"]
@@ -197,6 +204,8 @@ def technology_template(rng):
             if rng.random() < 0.5:
                 rule += f", weight: {rng.choice(['0', '0.5', '1'])}"
             out.append(rule + "}")
+    if rng.random() < 0.3:
+        out.append(f"    constraints: [{rng.choice(TECHNOLOGY_LEAVES)}]")
     out.append("  node_templates:")
     anchor = "\n      anchor: true" if rng.random() < 0.85 else ""
     out.append(f"    app:\n      type: app{anchor}")
@@ -207,6 +216,8 @@ def technology_template(rng):
     for name in ["app", "host_a", "host_b", "db"]:
         if name != "app":
             out.append(f"    {name}:\n      type: {name}")
+            if rng.random() < 0.2:
+                out.append(f"      conditions: {rng.choice(TECHNOLOGY_LEAVES)}")
         if rng.random() < 0.4:
             out.append("      technology:")
             for t in rng.sample(TECHNOLOGIES, rng.randint(1, 2)):
@@ -223,7 +234,8 @@ INPUT_LEAVES = [
     "{less_or_equal: [{add: [{variability_input: k}, 1]}, 3]}",
     "{valid_values: [{variability_input: s}, [x, z]]}",
     "{in_range: [{variability_input: k}, [1, 2]]}",
-    "{equal: [{value_expression: v1}, 4]}", "true", "false",
+    "{equal: [{value_expression: v1}, 4]}", "{greater: [{div: [{variability_input: k}, 2]}, 0.5]}",
+    "{less: [{variability_input: k}, {mean: [1, 2]}]}", "true", "false",
 ]
 # Leaves only some elements may use (SELF, CONTAINER, SOURCE, TARGET).
 CONTEXT_LEAVES = {
@@ -243,6 +255,18 @@ ELEMENT_MODES = {
     "property": ["container", "consuming", "container-consuming"],
     "artifact": ["container"],
 }
+# Property values computed from the variability inputs: arithmetic, strings
+# and the analytical operators (over literal numbers: "List(Number)"), with
+# results that are not whole numbers.
+VALUE_EXPRESSIONS = [
+    "{add: [{variability_input: k}, 1]}",
+    "{concat: [{variability_input: s}, '-', {value_expression: v1}]}",
+    "{div: [{variability_input: k}, 3]}", "{mul: [{variability_input: k}, 0.1]}",
+    "{mul: [{add: [{variability_input: k}, 1]}, 1e21]}", "{mod: [{variability_input: k}, 2]}",
+    "{sub: [{variability_input: k}, 2.5]}", "{mean: [1, 2, 4]}", "{standard_deviation: [1, 2, 4]}",
+    "{median: [3, 1, 2, 7]}", "{variance: [1, 2, 4]}", "{join: [[{variability_input: s}, x], '-']}",
+    "{token: [a-b-c, '-', {variability_input: k}]}", "{linear_regression: [[[1, 2], [2, 4.5]], 3]}",
+]
 CONDITION_VERSIONS = ["tosca_variability_1_0", "tosca_variability_1_0_rc_2",
                       "tosca_variability_1_0_rc_3"]
 
@@ -414,13 +438,16 @@ class ConditionTemplate:
 
     def property_lines(self, indent, names, context="other property"):
         """Conditional properties in list form: values, inputs read, or
-        value expressions over the variability inputs."""
+        value expressions over the variability inputs (whose numbers, such
+        as 1/3 or 0.1 * 3, are written as the reference writes them)."""
         rng, out = self.rng, []
         for p in names:
             value = rng.choice(["value: 1", "value: x", "value: {get_input: i1}",
-                                "expression: {add: [{variability_input: k}, 1]}",
-                                "expression: {concat: [{variability_input: s}, '-', {value_expression: v1}]}"])
-            out.append(f"{' ' * indent}- {p}: {flow([value] + self.fields(context))}")
+                                f"expression: {rng.choice(VALUE_EXPRESSIONS)}"])
+            fields = [value] + self.fields(context)
+            if rng.random() < 0.05:
+                fields.append("default_alternative: true")
+            out.append(f"{' ' * indent}- {p}: {flow(fields)}")
         return out
 
     def text(self):
@@ -654,15 +681,20 @@ def resolve_v4t(v4t, job):
     run = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
     if run.returncode == 0:
         return {"ok": True, "output": output}
-    errors = []
-    for line in run.stderr.splitlines():
+    return {"ok": False, "error": first_error(run.stderr)}
+
+
+def first_error(stderr):
+    """The message of the first error v4t printed with `--format json`
+    (runs of white space as one space), else the start of its output."""
+    for line in stderr.splitlines():
         try:
             diagnostic = json.loads(line)
         except ValueError:
             continue
         if diagnostic.get("severity") == "error":
-            errors.append(" ".join(diagnostic["message"].split()))
-    return {"ok": False, "error": errors[0] if errors else run.stderr.strip()[:300]}
+            return " ".join(diagnostic["message"].split())
+    return stderr.strip()[:300]
 
 
 def main():
