@@ -491,7 +491,8 @@ distinct topologies (\"at least\" where counting stopped at its budget),
 dead elements (absent in every valid configuration), core elements
 (present in every one), inputs that never change the topology, and the
 failing configurations (outside the input feature model, an expression
-that fails, no solution, a failed consistency or semantic check or, on
+that fails, no solution, a present property whose expression fails or
+gives no value, a failed consistency or semantic check or, on
 TOSCA 2.0, a reference to an absent element, and with --validate a
 resolved template that is no valid TOSCA) grouped by error
 with one example each, and the presets resolved one by one.

@@ -8,10 +8,12 @@
 //! resolving finds out, if the input feature model (`requires`,
 //! `alternatives`, ...) does not allow it, if evaluating a value expression
 //! fails under it, if its conditions and constraints have no solution
-//! ("Could not solve"), or if its solution violates a consistency or
+//! ("Could not solve"), if a present property's `expression` fails or
+//! gives no value under it, or if its solution violates a consistency or
 //! semantic check or, on TOSCA 2.0, a reference check (the checks of
 //! `check` and `references`, built as literals; a configuration fails with
-//! the first one it violates), each grouped by message; the others are *valid*. Over the valid ones, the analysis
+//! the first of these it meets), each grouped by message; the others are
+//! *valid*. Over the valid ones, the analysis
 //! counts them and the distinct topologies (sets of present elements), and
 //! finds the dead elements (absent in every one) and the core elements
 //! (present in every one). The presets, a handful of configurations, are
@@ -554,6 +556,9 @@ struct Family<'o> {
     presence: Vec<(ElementId, Lit)>,
     by_id: Vec<Lit>,
     failures: Vec<Failure>,
+    /// The properties whose `expression` fails under some inputs
+    /// ([`FamilyProblem::values`]), taken by [`Family::check_failures`].
+    values: Vec<(ElementId, Vec<Failure>)>,
     input_lits: Vec<Lit>,
     presence_lits: Vec<Lit>,
     configurations: Natural,
@@ -620,6 +625,7 @@ impl<'o> Family<'o> {
             presence: p.presence,
             by_id,
             failures: p.failures,
+            values: p.values,
             input_lits,
             presence_lits,
             configurations,
@@ -939,10 +945,12 @@ impl<'o> Family<'o> {
         reasons
     }
 
-    /// The configurations failing a consistency or semantic check or (on
-    /// TOSCA 2.0) a reference check, grouped by message: a configuration
-    /// fails with the first check it violates, in resolving's order.
-    /// Afterwards the problem excludes them.
+    /// The configurations failing after solving, grouped by message: where
+    /// a present property's `expression` fails or gives no value (resolving
+    /// evaluates them first, in property order), else a consistency or
+    /// semantic check or (on TOSCA 2.0) a reference check. A configuration
+    /// fails with the first, in resolving's order. Afterwards the problem
+    /// excludes them.
     fn check_failures(
         &mut self,
         doc: NodeRef<'_>,
@@ -950,10 +958,27 @@ impl<'o> Family<'o> {
         types: &TypeSystem<'_>,
         determined: bool,
     ) -> Result<Vec<FailureGroup>> {
+        let mut values = Vec::new();
+        for (p, failures) in std::mem::take(&mut self.values) {
+            let present = self.by_id[p.0 as usize];
+            for failure in failures {
+                let terms: Vec<Lit> = (failure.combinations.iter())
+                    .map(|c| {
+                        let lits: Vec<Lit> =
+                            c.iter().map(|&(i, v)| self.inputs[i].lits[v]).collect();
+                        self.sat.and(&lits)
+                    })
+                    .collect();
+                let failing = self.sat.or(&terms);
+                let when = self.sat.and(&[present, failing]);
+                let error = failure.error.or_code(Code::InvalidCondition);
+                values.push((Found::Error(Box::new(error)), when));
+            }
+        }
         let mut symbolic = Symbolic {
             sat: &mut self.sat,
             by_id: &self.by_id,
-            violations: Vec::new(),
+            violations: values,
         };
         check::checks(graph, &mut symbolic)?;
         crate::references::checks(doc, graph, types, &mut symbolic)?;

@@ -209,6 +209,65 @@ impl<'a> FamilyInputs<'a> {
     /// [`Self::encode`] by evaluating `expr` under every combination of the
     /// values of the inputs it reads.
     fn by_evaluation(&mut self, expr: NodeRef<'_>, sat: &mut Solver) -> Result<Lit> {
+        let mut true_terms = Vec::new();
+        let mut failed = Vec::new();
+        self.each_combination(expr, |evaluator, combination| {
+            match evaluator.evaluate_as_logic(expr) {
+                Ok(true) => true_terms.push(combination),
+                Ok(false) => {}
+                Err(e) => failed.push((Error::from(e), combination)),
+            }
+        })?;
+        for (error, combination) in failed {
+            self.fail(error, combination);
+        }
+        let terms: Vec<Lit> = true_terms
+            .iter()
+            .map(|c| {
+                let lits: Vec<Lit> = c.iter().map(|&(i, v)| self.domains[i].lits[v]).collect();
+                sat.and(&lits)
+            })
+            .collect();
+        Ok(sat.or(&terms))
+    }
+
+    /// The combinations of the inputs a property's `expression` reads under
+    /// which resolving fails once the property is present: evaluating it
+    /// fails (the error, in element `id`) or gives no value (`no_value`).
+    /// Consecutive combinations with one message share an entry.
+    pub(crate) fn value_failures(
+        &mut self,
+        expr: NodeRef<'_>,
+        id: &dyn std::fmt::Display,
+        no_value: &dyn Fn() -> Error,
+    ) -> Result<Vec<Failure>> {
+        let mut failures: Vec<Failure> = Vec::new();
+        self.each_combination(expr, |evaluator, combination| {
+            let error = match evaluator.evaluate(expr) {
+                Ok(Value::Null) => no_value(),
+                Ok(_) => return,
+                Err(e) => Error::from(e).in_element(id),
+            };
+            match failures.last_mut() {
+                Some(f) if f.error.message == error.message => f.combinations.push(combination),
+                _ => failures.push(Failure {
+                    error,
+                    combinations: vec![combination],
+                }),
+            }
+        })?;
+        Ok(failures)
+    }
+
+    /// Calls `visit` with an evaluator over each combination of the values
+    /// of the inputs `expr` reads (the last read input counting fastest)
+    /// and the combination as (input, value index) pairs; an error if there
+    /// are more than [`MAX_COMBINATIONS`].
+    fn each_combination(
+        &mut self,
+        expr: NodeRef<'_>,
+        mut visit: impl FnMut(&mut Evaluator<'_>, Vec<(usize, usize)>),
+    ) -> Result<()> {
         let mut reads = Vec::new();
         self.reads(expr, &mut reads, &mut Vec::new());
         reads.sort_unstable();
@@ -227,7 +286,6 @@ impl<'a> FamilyInputs<'a> {
                 "Value expression reads too many combinations of variability inputs for analysis (more than {MAX_COMBINATIONS})"
             );
         };
-        let mut true_terms = Vec::new();
         let mut choice = vec![0usize; reads.len()];
         for _ in 0..combinations {
             let mut assigned = Map::new();
@@ -238,23 +296,13 @@ impl<'a> FamilyInputs<'a> {
                     Node::new(d.values[v].clone(), v4t_yaml::Span::NONE),
                 );
             }
-            let result =
+            let mut evaluator =
                 Evaluator::reading(self.definitions, self.expressions, assigned, self.now_ms)
-                    .over(&self.base)
-                    .evaluate_as_logic(expr);
-            let lits: Vec<Lit> = reads
-                .iter()
-                .zip(&choice)
-                .map(|(&i, &v)| self.domains[i].lits[v])
-                .collect();
-            match result {
-                Ok(true) => true_terms.push(sat.and(&lits)),
-                Ok(false) => {}
-                Err(e) => {
-                    let combination = reads.iter().copied().zip(choice.iter().copied()).collect();
-                    self.fail(Error::from(e), combination);
-                }
-            }
+                    .over(&self.base);
+            visit(
+                &mut evaluator,
+                reads.iter().copied().zip(choice.iter().copied()).collect(),
+            );
             // Next combination (the last read input counts fastest).
             for (c, &s) in choice.iter_mut().zip(&sizes).rev() {
                 *c += 1;
@@ -264,7 +312,7 @@ impl<'a> FamilyInputs<'a> {
                 *c = 0;
             }
         }
-        Ok(sat.or(&true_terms))
+        Ok(())
     }
 
     /// The input and the constant of `{equal: [{variability_input: NAME},

@@ -212,11 +212,7 @@ fn property_value(
     p: ElementId,
 ) -> Result<Option<Value>> {
     let graph = enc.graph;
-    let Some(expr) = raw
-        .get(graph, p)
-        .and_then(|r| r.get("expression"))
-        .filter(|e| e.is_defined())
-    else {
+    let Some(expr) = expression_of(graph, raw, p) else {
         return Ok(None);
     };
     let v = enc
@@ -224,13 +220,25 @@ fn property_value(
         .evaluate(expr)
         .map_err(|e| Error::from(e).in_element(graph.id(p)))?;
     if matches!(v, Value::Null) {
-        return Err(Error::at(
-            format!("{} has no value", graph.Display(p)),
-            graph.get(p).span,
-        )
-        .in_element(graph.id(p)));
+        return Err(no_value(graph, p));
     }
     Ok(Some(v))
+}
+
+/// The error of a present property whose `expression` gives no value.
+fn no_value(graph: &Graph, p: ElementId) -> Error {
+    Error::at(
+        format!("{} has no value", graph.Display(p)),
+        graph.get(p).span,
+    )
+    .in_element(graph.id(p))
+}
+
+/// The `expression` of property `p`, if it has one.
+fn expression_of<'d>(graph: &Graph, raw: &RawDefs<'d>, p: ElementId) -> Option<NodeRef<'d>> {
+    raw.get(graph, p)
+        .and_then(|r| r.get("expression"))
+        .filter(|e| e.is_defined())
 }
 
 /// The family problem: the resolver's clauses over input variables.
@@ -246,6 +254,10 @@ pub(crate) struct FamilyProblem {
     /// The requirements of the declared `variability.constraints`, not
     /// required: (index of the constraint, literal), in order.
     pub declared: Vec<(u32, Lit)>,
+    /// Per property with an `expression` (in resolving's order): the
+    /// combinations under which it fails once present, after solving and
+    /// before the checks, as resolving evaluates it.
+    pub values: Vec<(ElementId, Vec<family::Failure>)>,
 }
 
 /// Encodes `graph` for every configuration of the inputs (see the module
@@ -262,6 +274,18 @@ pub(crate) fn family_problem(
     });
     let order = encode_problem(&mut enc)?;
     let presence = order.iter().map(|&id| (id, enc.presence(id))).collect();
+    let raw = RawDefs::new(doc);
+    let mut values = Vec::new();
+    for &p in graph.properties() {
+        let Some(expr) = expression_of(graph, &raw, p) else {
+            continue;
+        };
+        let failures =
+            (enc.mode.inputs).value_failures(expr, &graph.id(p), &|| no_value(graph, p))?;
+        if !failures.is_empty() {
+            values.push((p, failures));
+        }
+    }
     let (inputs, failures) = enc.mode.inputs.into_parts();
     Ok(FamilyProblem {
         sat: enc.sat,
@@ -269,6 +293,7 @@ pub(crate) fn family_problem(
         presence,
         failures,
         declared: enc.mode.declared,
+        values,
     })
 }
 
@@ -299,6 +324,8 @@ pub(crate) fn guarded_family_problem(
         presence,
         failures,
         declared: Vec::new(),
+        // `--why` asks about dead and core elements only.
+        values: Vec::new(),
     };
     Ok((problem, enc.mode.guarding.guards))
 }
