@@ -32,9 +32,9 @@ with `enrich: true`), in one Node.js process.
 
 A difference is *known* when docs/spec-deviations.md decides it (the row is
 named in the report); the script exits 1 if any other difference remains.
-Where both found a model (and wrote it or failed a check on it) and v4t's
-explanation says a choice was a tie no objective decides, the difference
-falls under "Optimisation: ties".
+Where both found a model (and wrote it, or failed a check or a property
+value on it) and v4t's explanation says a choice was a tie no objective
+decides, the difference falls under "Optimisation: ties".
 Written templates are compared as data (js-yaml's reading, key order
 included); error messages whole, with runs of white space as one space.
 
@@ -509,12 +509,14 @@ def flow(fields):
     return "{" + ", ".join(fields) + "}"
 
 
-# The errors of the checks that run on the model found (a model another
-# tie-breaking may fail differently or not at all).
+# The errors on the model found: of the checks, and of a present
+# property's value (a model another tie-breaking may fail differently or
+# not at all).
 CHECK_ERROR = re.compile(
     r'(Relation (source|target) "\w+" of .* does not exist|Container of .* does not exist'
     r'|.* is ambiguous|.* has no type|.* has more than one (hosting relations|technology)'
-    r'|.* expected to have (a|an) .*|Input "[^"]*" is not consumed|Output "[^"]*" is not produced)')
+    r'|.* expected to have (a|an) .*|Input "[^"]*" is not consumed|Output "[^"]*" is not produced'
+    r'|Property "[^"]*" of .* has no value)')
 
 
 def model_verdict(result):
@@ -524,8 +526,21 @@ def model_verdict(result):
 
 def tied(v4t, job):
     """Whether v4t's explanation of a job's result says that a choice was
-    a tie that no objective decides (then another model is as right)."""
-    command = [v4t, "explain", job["template"]]
+    a tie that no objective decides (then another model is as right). The
+    value expressions of `ConditionTemplate`'s properties become plain
+    values first: they do not decide presence, and one that gives no value
+    would fail the explanation."""
+    template = job["template"]
+    with open(template, encoding="utf-8") as f:
+        text = f.read()
+    plain = text
+    for expression in VALUE_EXPRESSIONS:
+        plain = plain.replace(f"expression: {expression}", "value: 0")
+    if plain != text:
+        template = os.path.join(job["work"], "tie.yaml")
+        with open(template, "w", encoding="utf-8") as f:
+            f.write(plain)
+    command = [v4t, "explain", template]
     if job["presets"]:
         command += ["--presets", ",".join(job["presets"])]
     if job.get("inputs"):
