@@ -36,7 +36,7 @@ use crate::check;
 use crate::error::{Error, Result};
 use crate::graph::{ElementId, Graph};
 use crate::reason::{Reason, ReasonKind};
-use crate::solve::family::{Failure, InputDomain};
+use crate::solve::family::{any_of, Failure, InputDomain};
 use crate::solve::{family_problem, FamilyProblem};
 use crate::types::TypeSystem;
 use crate::{code, prepare, Code, Loader, SourceId, Sources, Stage};
@@ -962,14 +962,12 @@ impl<'o> Family<'o> {
         for (p, failures) in std::mem::take(&mut self.values) {
             let present = self.by_id[p.0 as usize];
             for failure in failures {
-                let terms: Vec<Lit> = (failure.combinations.iter())
-                    .map(|c| {
-                        let lits: Vec<Lit> =
-                            c.iter().map(|&(i, v)| self.inputs[i].lits[v]).collect();
-                        self.sat.and(&lits)
-                    })
-                    .collect();
-                let failing = self.sat.or(&terms);
+                let inputs = &self.inputs;
+                let failing = any_of(
+                    &mut self.sat,
+                    |i, v| inputs[i].lits[v],
+                    &failure.combinations,
+                );
                 let when = self.sat.and(&[present, failing]);
                 let error = failure.error.or_code(Code::InvalidCondition);
                 values.push((Found::Error(Box::new(error)), when));
@@ -1655,14 +1653,8 @@ impl DomainSolver {
     /// A literal true exactly in the configurations that agree with one of
     /// `combinations`.
     fn any_of(&mut self, combinations: &[Vec<(usize, usize)>]) -> Lit {
-        let terms: Vec<Lit> = combinations
-            .iter()
-            .map(|c| {
-                let lits: Vec<Lit> = c.iter().map(|&(i, v)| self.lits[i][v]).collect();
-                self.sat.and(&lits)
-            })
-            .collect();
-        self.sat.or(&terms)
+        let lits = &self.lits;
+        any_of(&mut self.sat, |i, v| lits[i][v], combinations)
     }
 }
 

@@ -221,14 +221,8 @@ impl<'a> FamilyInputs<'a> {
         for (error, combination) in failed {
             self.fail(error, combination);
         }
-        let terms: Vec<Lit> = true_terms
-            .iter()
-            .map(|c| {
-                let lits: Vec<Lit> = c.iter().map(|&(i, v)| self.domains[i].lits[v]).collect();
-                sat.and(&lits)
-            })
-            .collect();
-        Ok(sat.or(&terms))
+        let domains = &self.domains;
+        Ok(any_of(sat, |i, v| domains[i].lits[v], &true_terms))
     }
 
     /// The combinations of the inputs a property's `expression` reads under
@@ -241,20 +235,14 @@ impl<'a> FamilyInputs<'a> {
         id: &dyn std::fmt::Display,
         no_value: &dyn Fn() -> Error,
     ) -> Result<Vec<Failure>> {
-        let mut failures: Vec<Failure> = Vec::new();
+        let mut failures = Vec::new();
         self.each_combination(expr, |evaluator, combination| {
             let error = match evaluator.evaluate(expr) {
                 Ok(Value::Null) => no_value(),
                 Ok(_) => return,
                 Err(e) => Error::from(e).in_element(id),
             };
-            match failures.last_mut() {
-                Some(f) if f.error.message == error.message => f.combinations.push(combination),
-                _ => failures.push(Failure {
-                    error,
-                    combinations: vec![combination],
-                }),
-            }
+            push_failure(&mut failures, error, combination);
         })?;
         Ok(failures)
     }
@@ -369,13 +357,7 @@ impl<'a> FamilyInputs<'a> {
     /// configuration fails with the first error resolving meets, and
     /// expressions are encoded in resolving's order.
     fn fail(&mut self, error: Error, combination: Vec<(usize, usize)>) {
-        match self.failures.last_mut() {
-            Some(f) if f.error.message == error.message => f.combinations.push(combination),
-            _ => self.failures.push(Failure {
-                error,
-                combinations: vec![combination],
-            }),
-        }
+        push_failure(&mut self.failures, error, combination);
     }
 
     /// Adds the inputs `expr` may read to `out`: `variability_input`
@@ -451,6 +433,36 @@ impl<'a> FamilyInputs<'a> {
             self.expression_reads.insert(name.to_string(), mine);
         }
     }
+}
+
+/// Adds a failing combination to `failures`: to the last entry if it has
+/// the same message, else as a new entry.
+fn push_failure(failures: &mut Vec<Failure>, error: Error, combination: Vec<(usize, usize)>) {
+    match failures.last_mut() {
+        Some(f) if f.error.message == error.message => f.combinations.push(combination),
+        _ => failures.push(Failure {
+            error,
+            combinations: vec![combination],
+        }),
+    }
+}
+
+/// A literal true exactly in the configurations that agree with one of
+/// `combinations` ((input, value index) pairs), where `lit(i, v)` is the
+/// literal of "input `i` has its value `v`".
+pub(crate) fn any_of(
+    sat: &mut Solver,
+    lit: impl Fn(usize, usize) -> Lit,
+    combinations: &[Vec<(usize, usize)>],
+) -> Lit {
+    let terms: Vec<Lit> = combinations
+        .iter()
+        .map(|c| {
+            let lits: Vec<Lit> = c.iter().map(|&(i, v)| lit(i, v)).collect();
+            sat.and(&lits)
+        })
+        .collect();
+    sat.or(&terms)
 }
 
 /// Which node a value expression is, for the encoded ones' cache: the
