@@ -581,15 +581,22 @@ struct Technology {
 impl Candidate {
     /// The single-entry technology map `<technology>: {conditions, weight,
     /// assign, prio}`, with room for the scenario unless it is `placing`.
+    ///
+    /// In the template `v4t enrich` writes (not `placing`), `conditions`
+    /// comes first even without rule conditions: the reference creates the
+    /// key (undefined) there, and the transformer's final list takes its
+    /// place. A null value reads as no conditions ([`crate::graph`]).
     fn into_technology(self, conditions: Option<Node>, placing: bool) -> Technology {
         // Exactly sized: a large template has tens of thousands of candidates.
         let entries = 2
-            + usize::from(conditions.is_some())
+            + usize::from(conditions.is_some() || !placing)
             + usize::from(self.prio.is_some())
             + usize::from(!placing);
         let mut m = Map::with_capacity(entries);
-        if let Some(c) = conditions {
-            m.insert("conditions", c);
+        match conditions {
+            Some(c) => m.insert("conditions", c),
+            None if !placing => m.insert("conditions", Node::null()),
+            None => {}
         }
         m.insert("weight", Node::number(self.weight));
         m.insert("assign", Node::string(self.assign));
@@ -1133,12 +1140,15 @@ topology_template:
         RULES.replace("technology: Helm", "technology: helm")
     }
 
+    /// As the reference writes them (8.3, 8.4): `conditions` first, also
+    /// where the rule has none (null until the transformer writes the final
+    /// list), and the scenario with an empty list of assessments.
     #[test]
     fn technology_candidates_carry_generated_and_conditions() {
         let json = enriched_technologies(&lower_case_rules(), "app").unwrap();
         assert_eq!(
             json,
-            r#"[{"ansible":{"conditions":{"and":[{"variability_input":"fast"}],"_generated":true},"weight":0.5,"assign":"app~app::ansible@vm","scenario":{"key":"app@vm","component":"app","hosting":["vm"]}}},{"terraform":{"weight":0.5,"assign":"app~app::terraform@vm","scenario":{"key":"app@vm","component":"app","hosting":["vm"]}}}]"#
+            r#"[{"ansible":{"conditions":{"and":[{"variability_input":"fast"}],"_generated":true},"weight":0.5,"assign":"app~app::ansible@vm","scenario":{"key":"app@vm","component":"app","hosting":["vm"],"assessments":[]}}},{"terraform":{"conditions":null,"weight":0.5,"assign":"app~app::terraform@vm","scenario":{"key":"app@vm","component":"app","hosting":["vm"],"assessments":[]}}}]"#
         );
     }
 
@@ -1147,7 +1157,7 @@ topology_template:
         let json = enriched_technologies(&lower_case_rules(), "db").unwrap();
         assert_eq!(
             json,
-            r#"[{"helm":{"conditions":[{"variability_input":"db"},{"and":[true,false]}],"weight":1,"assign":"db~db::helm","scenario":{"key":"db","component":"db","hosting":[]}}}]"#
+            r#"[{"helm":{"conditions":[{"variability_input":"db"},{"and":[true,false]}],"weight":1,"assign":"db~db::helm","scenario":{"key":"db","component":"db","hosting":[],"assessments":[]}}}]"#
         );
     }
 

@@ -32,7 +32,7 @@ impl Scenario {
         let list = |l: &[String]| Node::seq(l.iter().map(|s| Node::string(s.clone())).collect());
         // Exactly sized: every technology candidate stores a copy.
         let entries =
-            3 + usize::from(self.operations.is_some()) + usize::from(self.artifact.is_some());
+            4 + usize::from(self.operations.is_some()) + usize::from(self.artifact.is_some());
         let mut m = Map::with_capacity(entries);
         m.insert("key", Node::string(self.key.clone()));
         m.insert("component", Node::string(self.component.clone()));
@@ -43,6 +43,8 @@ impl Scenario {
             m.insert("artifact", Node::string(a.clone()));
         }
         m.insert("hosting", list(&self.hosting));
+        // The reference stores a copy without its assessments (8.3).
+        m.insert("assessments", Node::seq(Vec::new()));
         Node::map(m)
     }
 
