@@ -6,6 +6,7 @@ written templates.
     scripts/reference-differential.py VINTNER V4T --random [SEED] [COUNT]
     scripts/reference-differential.py VINTNER V4T --conditions [SEED] [COUNT]
     scripts/reference-differential.py VINTNER V4T --templates LIST [SEED]
+    scripts/reference-differential.py VINTNER V4T --enrich (--random|--conditions|--templates) ...
 
 VINTNER is a built checkout of Vintner (its `build/` directory and
 `node_modules/`; see below), V4T a v4t binary.
@@ -29,6 +30,21 @@ assignments of its declared variability inputs (booleans, integers, and
 strings with `valid_values`).
 Both run the reference as its conformance runner does (`template resolve`
 with `enrich: true`), in one Node.js process.
+
+With `--enrich`, each template of those sets is enriched once instead
+(`template enrich` against `v4t enrich`; inputs and presets play no part)
+and the enriched templates are compared as data. `_generated` marks inside
+a condition are left out: the reference marks the shared presence
+conditions it prepends to types, which shows wherever such a condition
+appears ("Enriched template: `_generated` marks"). A difference is known
+when every path where the two differ lies where a row decides it (the
+report names each such row): the
+conditions of type assignments ("Types: presence follows the container"),
+of outputs ("Default conditions: mode tokens": `produced`), of properties
+whose value holds a function inside another value, with the constraints
+that name them ("Property and output references"), or anywhere in a
+template with `type_specific_conditions` ("Default conditions:
+type-specific").
 
 A difference is *known* when docs/spec-deviations.md decides it (the row is
 named in the report); the script exits 1 if any other difference remains.
@@ -63,20 +79,92 @@ const path = require('path');
 const root = process.argv[2];
 const yaml = require(path.join(root, 'node_modules/js-yaml'));
 const resolve = require(path.join(root, 'build/controller/template/resolve.js')).default;
+const enrich = require(path.join(root, 'build/controller/template/enrich.js')).default;
 const jobs = fs.readFileSync(process.argv[3], 'utf8').split('\n').filter(Boolean).map(JSON.parse);
+// Enriched templates: `_generated` only on the entries of condition lists.
+const unmark = (x) => {
+  if (Array.isArray(x)) return x.map(unmark);
+  if (!x || typeof x !== 'object') return x;
+  const o = {};
+  for (const k of Object.keys(x)) if (k !== '_generated') o[k] = unmark(x[k]);
+  return o;
+};
+const marks = (d) => {
+  if (Array.isArray(d)) return d.map(marks);
+  if (!d || typeof d !== 'object') return d;
+  const o = {};
+  for (const k of Object.keys(d)) {
+    o[k] = k === 'conditions' && Array.isArray(d[k])
+      ? d[k].map((c) => (c && typeof c === 'object' && !Array.isArray(c)
+        ? Object.assign(unmark(c), c._generated ? { _generated: c._generated } : {}) : c))
+      : marks(d[k]);
+  }
+  return o;
+};
+// Where two values differ (paths; keys in another order count).
+const differences = (a, b, at, out) => {
+  if (JSON.stringify(a) === JSON.stringify(b)) return out;
+  const both = (x) => x && typeof x === 'object';
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
+    a.forEach((x, i) => differences(x, b[i], at + '[' + i + ']', out));
+  } else if (both(a) && both(b) && !Array.isArray(a) && !Array.isArray(b)
+             && JSON.stringify(Object.keys(a).sort()) === JSON.stringify(Object.keys(b).sort())) {
+    if (JSON.stringify(Object.keys(a)) !== JSON.stringify(Object.keys(b))) out.push(at);
+    for (const k of Object.keys(a)) differences(a[k], b[k], at + '/' + k, out);
+  } else out.push(at);
+  return out;
+};
+// Whether a property value holds a TOSCA function inside another value.
+const nested = (x, depth) => {
+  if (!x || typeof x !== 'object') return false;
+  if (depth > 0 && !Array.isArray(x) && Object.keys(x).some((k) => /^get_(input|property|attribute)$/.test(k))) return true;
+  return Object.values(x).some((v) => nested(v, depth + 1));
+};
+const nestedReference = (template) => {
+  let found = false;
+  const walk = (x, key) => {
+    if (!x || typeof x !== 'object' || found) return;
+    if (key === 'properties') {
+      for (const p of Array.isArray(x) ? x : [x]) {
+        for (const v of Object.values(p || {})) {
+          const value = v && typeof v === 'object' && !Array.isArray(v) && 'value' in v ? v.value : v;
+          if (nested(value, 0)) found = true;
+        }
+      }
+    }
+    for (const [k, v] of Object.entries(x)) walk(v, k);
+  };
+  walk(template, '');
+  return found;
+};
 (async () => {
   for (const j of jobs) {
     const out = j.work + '/ref.yaml';
     let ref;
     try {
-      await resolve({ template: j.template, presets: j.presets, inputs: j.inputs || undefined,
-                      output: out, enrich: true });
+      if (j.enrich) await enrich({ template: j.template, output: out });
+      else await resolve({ template: j.template, presets: j.presets, inputs: j.inputs || undefined,
+                           output: out, enrich: true });
       ref = { ok: true, data: yaml.load(fs.readFileSync(out, 'utf8')) };
     } catch (e) {
       ref = { ok: false, error: String((e && e.message) || e).replace(/\s+/g, ' ').trim() };
     }
     const v = j.v4t;
     let same, outputs = false, technologies = false;
+    if (j.enrich) {
+      let paths = [], written = {};
+      if (ref.ok && v.ok) {
+        paths = differences(marks(ref.data), marks(yaml.load(fs.readFileSync(v.output, 'utf8'))), '', []);
+        written = yaml.load(fs.readFileSync(j.template, 'utf8')) || {};
+        same = paths.length === 0;
+      } else {
+        same = !ref.ok && !v.ok && ref.error === v.error;
+      }
+      console.log(JSON.stringify({ id: j.id, same, paths, nested: nestedReference(written),
+                                   type_specific: JSON.stringify(written).includes('"type_specific_conditions"'),
+                                   ref: ref.ok ? 'ok' : ref.error, v4t: v.ok ? 'ok' : v.error }));
+      continue;
+    }
     if (ref.ok && v.ok) {
       const mine = yaml.load(fs.readFileSync(v.output, 'utf8'));
       same = JSON.stringify(ref.data) === JSON.stringify(mine);
@@ -549,8 +637,40 @@ def tied(v4t, job):
     return "every objective ties" in run.stdout
 
 
+# Where the enriched templates may differ under a row (`--enrich`): the
+# paths of the differences, each matched by one pattern.
+ENRICH_ROWS = [
+    ("Types: presence follows the container", re.compile(r".*/type\[\d+\]/[^/\[]+/conditions(\[.*)?")),
+    ("Default conditions: mode tokens", re.compile(r"/topology_template/outputs\[\d+\]/[^/\[]+/conditions(\[.*|/.*)?")),
+]
+PROPERTY_CONDITIONS = re.compile(
+    r"(.*/properties\[\d+\]/[^/\[]+/conditions(\[.*)?|/topology_template/variability/constraints(\[.*)?)")
+
+
+def known_enrich_row(result):
+    """The spec-deviations row that decides a difference of enriched
+    templates, None if none."""
+    paths = result["paths"]
+    if not paths:
+        return None
+    if result["type_specific"]:
+        return "Default conditions: type-specific"
+    rows = ENRICH_ROWS + ([("Property and output references", PROPERTY_CONDITIONS)]
+                          if result["nested"] else [])
+    found = []
+    for path in paths:
+        row = next((row for row, pattern in rows if pattern.fullmatch(path)), None)
+        if row is None:
+            return None
+        if row not in found:
+            found.append(row)
+    return "; ".join(found)
+
+
 def known_row(result, job, v4t):
     """The spec-deviations row that decides a difference, None if none."""
+    if job.get("enrich"):
+        return known_enrich_row(result)
     template = job["template"]
     if result["outputs"]:
         # `produced` is a consistency condition in v4t, a semantic one in
@@ -685,9 +805,13 @@ def random_value(rng, definition):
 
 
 def resolve_v4t(v4t, job):
-    """v4t's result of a job: ok and the output file, or the error."""
+    """v4t's result of a job (resolving, or enriching with `enrich`): ok
+    and the output file, or the error."""
     output = job["work"] + "/v4t.yaml"
-    command = [v4t, "resolve", job["template"], "-o", output, "--format", "json"]
+    if job.get("enrich"):
+        command = [v4t, "enrich", job["template"], "-o", output, "--format", "json"]
+    else:
+        command = [v4t, "resolve", job["template"], "-o", output, "--format", "json"]
     if job["presets"]:
         command += ["--presets", ",".join(job["presets"])]
     if job.get("inputs"):
@@ -713,18 +837,24 @@ def first_error(stderr):
 
 
 def main():
-    if len(sys.argv) < 4 or sys.argv[3] not in ("--random", "--conditions", "--templates"):
+    enriching = "--enrich" in sys.argv[3:]
+    argv = [a for a in sys.argv if a != "--enrich"]
+    if len(argv) < 4 or argv[3] not in ("--random", "--conditions", "--templates"):
         sys.exit(__doc__)
-    vintner, v4t, mode = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
+    vintner, v4t, mode = os.path.abspath(argv[1]), os.path.abspath(argv[2]), argv[3]
     work = tempfile.mkdtemp()
     if mode in ("--random", "--conditions"):
-        seed = int(sys.argv[4]) if len(sys.argv) > 4 else 1
-        count = int(sys.argv[5]) if len(sys.argv) > 5 else 300
+        seed = int(argv[4]) if len(argv) > 4 else 1
+        count = int(argv[5]) if len(argv) > 5 else 300
         generate = random_templates if mode == "--random" else condition_templates
         jobs = generate(seed, count, work)
     else:
-        seed = int(sys.argv[5]) if len(sys.argv) > 5 else 1
-        jobs = listed_templates(vintner, sys.argv[4], seed, work)
+        seed = int(argv[5]) if len(argv) > 5 else 1
+        jobs = listed_templates(vintner, argv[4], seed, work)
+    if enriching:
+        # One job per template: enriching reads no inputs or presets.
+        templates = list(dict.fromkeys(job["template"] for job in jobs))
+        jobs = [{"template": t, "presets": [], "enrich": True} for t in templates]
     for i, job in enumerate(jobs):
         job["id"] = i
         job["work"] = f"{work}/job{i}"
@@ -749,7 +879,10 @@ def main():
         if not row:
             print(f"{job['template']} presets={job['presets']} inputs={job.get('inputs')}")
             print(f"  reference: {result['ref']}\n  v4t:       {result['v4t']}")
-    print(", ".join(f"{n} {k}" for k, n in counts.items()), f"of {len(jobs)} resolutions (files in {work})")
+            for path in result.get("paths", [])[:5]:
+                print(f"  differs at {path or '/'}")
+    done = "enrichments" if enriching else "resolutions"
+    print(", ".join(f"{n} {k}" for k, n in counts.items()), f"of {len(jobs)} {done} (files in {work})")
     sys.exit(1 if counts["unknown"] else 0)
 
 
