@@ -22,8 +22,10 @@ enrichment and optimisation). `--conditions`
 resolves COUNT condition-rich templates (`ConditionTemplate`: the V4T
 intrinsic functions over every kind of element, named expressions, typed
 variability inputs, alternative types, relationship templates, `implies`,
-weights, presets, property values computed by value expressions), each
-with two random assignments of its inputs and with its preset. `--templates`
+weights, presets, property values computed by value expressions,
+variability groups over nodes and relations, inputs whose default is
+computed by `default_expression`), each with two random assignments of its
+inputs (an input with a default is often left out) and with its preset. `--templates`
 resolves every variable service template named in LIST (one path per line)
 without inputs, with each of its first six presets, and with three random
 assignments of its declared variability inputs (booleans, integers, and
@@ -357,6 +359,13 @@ VALUE_EXPRESSIONS = [
 ]
 CONDITION_VERSIONS = ["tosca_variability_1_0", "tosca_variability_1_0_rc_2",
                       "tosca_variability_1_0_rc_3"]
+# Defaults computed when an input is not assigned (`default_expression`,
+# a value expression without context), by input; never through `v1`, which
+# reads `k` (a cycle is a row of its own).
+DEFAULT_EXPRESSIONS = {
+    "k": ["{add: [1, 1]}", "{length: [abc]}", "{sum: [1, 2]}", "{mod: [7, 4]}"],
+    "s": ["{concat: [y, '']}", "{join: [[z], '']}", "{concat: [{variability_input: k}, '']}"],
+}
 
 
 class ConditionTemplate:
@@ -387,6 +396,16 @@ class ConditionTemplate:
         # conditional property).
         self.templated = {n: [rng.random() < 0.3 for _ in self.targets[n]] for n in self.NODES}
         self.imported, self.grouped = rng.random() < 0.4, rng.random() < 0.7
+        # A variability group (its conditions go to its members, nodes and
+        # relations by index; it is no element of the output).
+        self.members = []
+        if rng.random() < 0.4:
+            self.members = [n for n in self.NODES if rng.random() < 0.4]
+            self.members += [f"[{n}, 0]" for n in self.NODES if self.targets[n] and rng.random() < 0.3]
+            self.members = self.members or ["n3"]
+        # Each of `k` and `s`: a `default`, a `default_expression`, both
+        # (the default wins) or neither.
+        self.defaults = {k: rng.choice(["", "default", "expression", "both"]) for k in ["k", "s"]}
         self.policy, self.output = rng.random() < 0.7, rng.random() < 0.7
         # Conditional properties of the artifacts, the group and the policy.
         self.owned = {kind: rng.random() < 0.4 for kind in ["artifact", "group", "policy"]}
@@ -548,8 +567,13 @@ class ConditionTemplate:
         out += ["node_types:", "  T1: {derived_from: tosca.nodes.Root}",
                 "  T2: {derived_from: tosca.nodes.Root}", "topology_template:", "  variability:",
                 "    inputs:", "      b1: {type: boolean}", "      b2: {type: boolean}"]
-        out += [f"      {k}: {{type: {t}{defaults[k] if rng.random() < 0.5 else ''}}}"
-                for k, t in [("k", "integer"), ("s", "string")]]
+        for k, t in [("k", "integer"), ("s", "string")]:
+            fields = f"type: {t}"
+            if self.defaults[k] in ("default", "both"):
+                fields += defaults[k]
+            if self.defaults[k] in ("expression", "both"):
+                fields += f", default_expression: {rng.choice(DEFAULT_EXPRESSIONS[k])}"
+            out.append(f"      {k}: {{{fields}}}")
         out += ["    expressions:", f"      e1: {self.condition('expression', 1)}",
                 f"      v1: {{add: [{{variability_input: k}}, {rng.randint(0, 3)}]}}"]
         if rng.random() < 0.3:
@@ -576,8 +600,14 @@ class ConditionTemplate:
             for name in relationships:
                 out += [f"    {name}:", "      type: tosca.relationships.Root", "      properties:"]
                 out += self.property_lines(8, ["w"])
+        if self.grouped or self.members:
+            out.append("  groups:")
+        if self.members:
+            kind = rng.choice(["ConditionalMembers", "Root"])
+            fields = [f"type: variability.groups.{kind}", f"members: [{', '.join(self.members)}]"]
+            out.append("    vg: " + flow(fields + [f"conditions: {self.condition('group')}"]))
         for kind, present, header, entry, fields in [
-                ("group", self.grouped, "  groups:", "    g1: ",
+                ("group", self.grouped, None, "    g1: ",
                  ["type: tosca.groups.Root", "members: [n1, n2]"]),
                 ("policy", self.policy, "  policies:", "    - pol: ",
                  ["type: tosca.policies.Root", "targets: [n2, n3]"])]:
@@ -585,7 +615,7 @@ class ConditionTemplate:
                 fields = fields + self.fields(kind)
                 if self.owned[kind]:
                     fields.append(f"properties: [{self.property_lines(0, ['w'])[0][2:]}]")
-                out += [header, entry + flow(fields)]
+                out += ([header] if header else []) + [entry + flow(fields)]
         if self.output:
             value = rng.choice(["1", "{get_property: [n1, p]}", "{get_input: i2}"])
             out += ["  outputs:", f"    - o1: {flow([f'value: {value}'] + self.fields('output'))}"]
@@ -647,6 +677,26 @@ PROPERTY_CONDITIONS = re.compile(
     r"(.*/properties\[\d+\]/[^/\[]+/conditions(\[.*)?|/topology_template/variability/constraints(\[.*)?)")
 
 
+def project_row(template):
+    """The row that decides a difference no other row decides on a
+    template of a Vintner project whose JavaScript plugins the reference
+    runs, or whose dependencies (`config.yaml`) are not pulled, which only
+    v4t reads; None for any other template."""
+    directory = os.path.dirname(template)
+    with open(template, encoding="utf-8") as f:
+        text = f.read()
+    if re.search(r"(?m)^\s+plugins:", text) or os.path.isdir(os.path.join(directory, "plugins")):
+        return "Plugins (`variability.plugins`, `./plugins/technology`)"
+    config = os.path.join(directory, "config.yaml")
+    if os.path.isfile(config):
+        with open(config, encoding="utf-8") as f:
+            targets = re.findall(r"(?m)^\s*(?:-\s*)?(?:source|target):\s*(\S+)", f.read())
+        # A target named after its source's base name when not written.
+        if any(not os.path.exists(os.path.join(directory, os.path.basename(t))) for t in targets):
+            return "Project dependencies (`config.yaml`)"
+    return None
+
+
 def known_enrich_row(result):
     """The spec-deviations row that decides a difference of enriched
     templates, None if none."""
@@ -670,7 +720,7 @@ def known_enrich_row(result):
 def known_row(result, job, v4t):
     """The spec-deviations row that decides a difference, None if none."""
     if job.get("enrich"):
-        return known_enrich_row(result)
+        return known_enrich_row(result) or project_row(job["template"])
     template = job["template"]
     if result["outputs"]:
         # `produced` is a consistency condition in v4t, a semantic one in
@@ -688,7 +738,7 @@ def known_row(result, job, v4t):
         # Both found a model (and wrote it or failed a check on it), and
         # v4t's was chosen by the tie rule.
         return "Optimisation: ties"
-    return row
+    return row or project_row(template)
 
 
 def random_templates(seed, count, work):
@@ -736,14 +786,17 @@ def condition_templates(seed, count, work):
     jobs = []
     for i in range(count):
         template = f"{work}/c{i}.yaml"
+        generated = ConditionTemplate(rng)
         with open(template, "w", encoding="utf-8") as f:
-            f.write(ConditionTemplate(rng).text())
+            f.write(generated.text())
         for j in range(2):
             values = {"b1": rng.choice(["true", "false"]), "b2": rng.choice(["true", "false"]),
                       "k": str(rng.randint(0, 3)), "s": rng.choice(["x", "y", "z"])}
             inputs = f"{work}/c{i}-{j}.inputs.yaml"
+            # An input with a default (or one computed) is left out often.
+            kept = {k: 0.5 if generated.defaults.get(k) else 0.98 for k in values}
             with open(inputs, "w", encoding="utf-8") as f:
-                f.writelines(f"{k}: {v}\n" for k, v in values.items() if rng.random() < 0.98)
+                f.writelines(f"{k}: {v}\n" for k, v in values.items() if rng.random() < kept[k])
             jobs.append({"template": template, "presets": [], "inputs": inputs})
         jobs.append({"template": template, "presets": ["p1"]})
     return jobs
