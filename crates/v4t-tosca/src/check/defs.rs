@@ -88,11 +88,13 @@ impl<'a> Param<'a> {
         self.defs.iter().rev().find_map(|d| d.node.get(key))
     }
 
-    /// `required` (default true, §9.4).
+    /// `required` (default true, §9.4). A value that is no boolean (an
+    /// error of the definition, such as YAML 1.1's `no`) requires nothing:
+    /// every template that leaves the parameter out would otherwise repeat
+    /// that one error as a missing value.
     pub fn required(&self) -> bool {
         self.get("required")
-            .and_then(NodeRef::as_bool)
-            .unwrap_or(true)
+            .is_none_or(|r| r.as_bool() == Some(true))
     }
 
     pub fn default(&self) -> Option<NodeRef<'a>> {
