@@ -175,11 +175,26 @@ struct ImportDef<'n> {
 }
 
 /// The TOSCA Simple Profile 1.3 normative types, imported implicitly by every
-/// TOSCA 1.3 file (1.3 §3.1).
+/// TOSCA 1.1 to 1.3 file (1.3 §3.1).
 pub const NORMATIVE_13: (&str, &str) = (
     "<bundled>/tosca-simple-profile-1.3.yaml",
     include_str!("../profiles/tosca-simple-profile-1.3.yaml"),
 );
+
+/// The TOSCA Simple Profile 1.0 normative types, imported implicitly by every
+/// TOSCA 1.0 file: 1.0 names and hosts some of them differently (its
+/// `tosca.capabilities.Container` holds the host resources, its storage
+/// nodes are `tosca.nodes.BlockStorage` and `tosca.nodes.ObjectStorage`),
+/// and type libraries written for 1.0 build on that.
+pub const NORMATIVE_10: (&str, &str) = (
+    "<bundled>/tosca-simple-profile-1.0.yaml",
+    include_str!("../profiles/tosca-simple-profile-1.0.yaml"),
+);
+
+/// Whether `path` is one of the bundled normative type files of TOSCA 1.x.
+pub fn is_normative_1x(path: &str) -> bool {
+    path == NORMATIVE_13.0 || path == NORMATIVE_10.0
+}
 
 /// Why an import was not read.
 enum Unread {
@@ -410,7 +425,13 @@ impl<'r> Imports<'r> {
             self.out.docs[id.index()].profile = Some(p);
         }
         if grammar == Some(Grammar::Tosca13) {
-            let target = self.bundled_doc(NORMATIVE_13.0, NORMATIVE_13.1);
+            let root = self.out.docs[id.index()].root.node();
+            let version = root.get("tosca_definitions_version").and_then(as_str);
+            let (path, text) = match version {
+                Some("tosca_simple_yaml_1_0") => NORMATIVE_10,
+                _ => NORMATIVE_13,
+            };
+            let target = self.bundled_doc(path, text);
             if target != id {
                 self.edge(id, target, None, Span::NONE);
                 // `tosca:Compute` names the normative types in TOSCA 1.3.

@@ -29,7 +29,7 @@ use v4t_yaml::hash::{SeededMap, SeededSet};
 use v4t_yaml::{NodeRef, Span};
 
 use crate::diag::{with_article, Diagnostics, Suggestions};
-use crate::load::{DocId, Grammar, Loaded, NORMATIVE_13};
+use crate::load::{is_normative_1x, DocId, Grammar, Loaded};
 use crate::value::as_str;
 
 /// The eight kinds of types (§6.4.3).
@@ -609,8 +609,10 @@ impl<'a> TypeSystem<'a> {
     /// files use the common types that only the descriptor imports, as
     /// tosca-parser reads them).
     fn resolve_shared_13(&self, space: Space, name: &str) -> Result<Entry, LookupError> {
+        // Not the normative types: each file has those of its own version.
         let found: Vec<Entry> = (self.loaded.doc_ids())
             .filter(|&d| self.loaded.doc(d).grammar == Some(Grammar::Tosca13))
+            .filter(|&d| !self.is_normative_1x(d))
             .filter_map(|d| self.local.get(&(d, space, name)).copied())
             .collect();
         match found.as_slice() {
@@ -675,8 +677,12 @@ impl<'a> TypeSystem<'a> {
         let mut found: Vec<Entry> = Vec::new();
         let mut visited = HashSet::from([doc]);
         let mut queue: VecDeque<DocId> = self.root_imports(doc).collect();
+        // A 1.x file sees the normative types of its own version: those of
+        // another version, which a file of that version it imports brings
+        // along, are not its own (1.0 and 1.3 define the same names).
+        let own = queue.iter().copied().find(|&d| self.is_normative_1x(d));
         while let Some(d) = queue.pop_front() {
-            if !visited.insert(d) {
+            if !visited.insert(d) || own.is_some_and(|own| own != d && self.is_normative_1x(d)) {
                 continue;
             }
             if let Some(&e) = self.local.get(&(d, space, name)) {
@@ -702,14 +708,17 @@ impl<'a> TypeSystem<'a> {
         }
     }
 
-    /// Whether entry `e` is a type of TOSCA 1.3's implicit normative types.
+    /// Whether entry `e` is a type of TOSCA 1.x's implicit normative types.
     fn is_implicit_normative(&self, space: Space, e: Entry) -> bool {
         let Space::Type(_) = space else {
             return false;
         };
-        (self.types[e as usize].doc).is_some_and(|d| {
-            self.loaded.doc(d).bundled && self.loaded.doc(d).path == NORMATIVE_13.0
-        })
+        (self.types[e as usize].doc).is_some_and(|d| self.is_normative_1x(d))
+    }
+
+    /// Whether `d` is a bundled file of TOSCA 1.x normative types.
+    fn is_normative_1x(&self, d: DocId) -> bool {
+        self.loaded.doc(d).bundled && is_normative_1x(&self.loaded.doc(d).path)
     }
 
     fn root_imports(&self, doc: DocId) -> impl Iterator<Item = DocId> + '_ {
@@ -838,7 +847,7 @@ impl<'a> TypeSystem<'a> {
                 // `BlockStorage` (the TOSCA TC's type files of each version).
                 "tosca.nodes.BlockStorage" | "tosca.nodes.ObjectStorage" => {
                     let new = name.replace("nodes.", "nodes.Storage.");
-                    vec![format!("`{name}` is the name of TOSCA 1.0 (and 1.1 for `BlockStorage`); v4t checks TOSCA 1.x files with the 1.3 normative types, which name it `{new}`")]
+                    vec![format!("`{name}` is the name of TOSCA 1.0 (and 1.1 for `BlockStorage`); v4t checks TOSCA 1.1 to 1.3 files with the 1.3 normative types, which name it `{new}`, and 1.0 files with 1.0's")]
                 }
                 _ => Vec::new(),
             },

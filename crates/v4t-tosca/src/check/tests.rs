@@ -110,6 +110,29 @@ fn built_in_types_do_not_coerce() {
     invalid(&prop("version", "'x.y'"), "not a version");
 }
 
+/// A `required` that is no boolean is the definition's one error: the
+/// templates that leave the property out get no "has no value" for it (a
+/// 1.x type library written for PyYAML has `required: no` on hundreds of
+/// properties), in a 2.0 and a 1.3 file alike.
+#[test]
+fn a_required_that_is_no_boolean_is_one_error() {
+    for (version, no) in [("tosca_2_0", "no"), ("tosca_simple_yaml_1_3", "'false'")] {
+        let text = format!(
+            "tosca_definitions_version: {version}\nnode_types:\n  N:\n    properties:\n      p: {{type: string, required: {no}}}\n      q: {{type: string}}\n{}:\n  node_templates:\n    n: {{type: N}}\n",
+            if version == "tosca_2_0" { "service_template" } else { "topology_template" }
+        );
+        let e = errors(&text);
+        assert_eq!(
+            e,
+            [
+                "`required` must be a boolean",
+                "required property `q` has no value"
+            ],
+            "{text}"
+        );
+    }
+}
+
 /// A YAML 1.1 boolean word where a boolean is expected gets a note on how
 /// YAML 1.2 reads it (real 1.x files were written for PyYAML); a quoted
 /// one, or another string, does not.
@@ -1417,9 +1440,50 @@ fn tosca_13_operation_inputs_in_types_may_be_function_calls() {
     assert!(e.is_empty(), "{e:?}");
 }
 
+/// What a type library written for TOSCA 1.0 builds on (indigo-dc's
+/// `custom_types.yaml`): host resources on `tosca.capabilities.Container`,
+/// a software component hosted on a node whose host capability is no
+/// `tosca.capabilities.Compute`, `tosca.nodes.BlockStorage` attached as
+/// local storage.
+const HOSTED_10: &str = "capability_types:\n  MyContainer:\n    derived_from: tosca.capabilities.Container\n    properties: {gpus: {type: integer, required: false}}\nnode_types:\n  MyCompute:\n    derived_from: tosca.nodes.Compute\n    capabilities:\n      host: {type: MyContainer}\n  Disk:\n    derived_from: tosca.nodes.BlockStorage\ntopology_template:\n  node_templates:\n    vm:\n      type: MyCompute\n      capabilities:\n        host:\n          properties: {num_cpus: 2, mem_size: 4 GB, gpus: 1}\n      requirements:\n        - local_storage: {node: disk, relationship: tosca.relationships.AttachesTo}\n    disk:\n      type: Disk\n      properties: {size: 10 GB}\n    app:\n      type: tosca.nodes.SoftwareComponent\n      requirements:\n        - host: vm\n";
+
+/// A TOSCA 1.0 file is checked with 1.0's normative types; the same
+/// file as 1.1 (whose `BlockStorage` is still 1.0's, but whose host
+/// resources moved to `tosca.capabilities.Compute`) or 1.3 is not valid.
+#[test]
+fn tosca_1_0_files_have_the_normative_types_of_1_0() {
+    let e = errors(&format!(
+        "tosca_definitions_version: tosca_simple_yaml_1_0\n{HOSTED_10}"
+    ));
+    assert!(e.is_empty(), "{e:?}");
+    for version in ["tosca_simple_yaml_1_1", "tosca_simple_yaml_1_3"] {
+        let e = errors(&format!(
+            "tosca_definitions_version: {version}\n{HOSTED_10}"
+        ));
+        for expected in [
+            "unknown node type `tosca.nodes.BlockStorage`",
+            "`num_cpus` is not a defined property",
+        ] {
+            assert!(e.iter().any(|m| m == expected), "{version}: {e:?}");
+        }
+    }
+}
+
+/// 1.0 and 1.3 name the same normative types: a 1.3 file importing a 1.0
+/// library (and the library itself) each see their own version's, so no
+/// name is ambiguous and each file's types are its version's.
+#[test]
+fn files_of_tosca_1_0_and_1_3_each_see_their_own_normative_types() {
+    let library = "tosca_definitions_version: tosca_simple_yaml_1_0\nnode_types:\n  Disk:\n    derived_from: tosca.nodes.BlockStorage\n";
+    let main = "tosca_definitions_version: tosca_simple_yaml_1_3\nimports: [library.yaml]\ntopology_template:\n  node_templates:\n    d:\n      type: Disk\n      properties: {size: 1 GB}\n    v:\n      type: tosca.nodes.Storage.BlockStorage\n      properties: {name: v, size: 1 GB}\n    c:\n      type: tosca.nodes.Compute\n      capabilities:\n        host:\n          properties: {num_cpus: 1}\n";
+    let e = errors_with(main, &[("library.yaml", library)]);
+    assert!(e.is_empty(), "{e:?}");
+}
+
+/// In 1.1 to 1.3 files the 1.0 storage names are unknown, with a note.
 #[test]
 fn tosca_1_0_storage_node_type_names_get_a_note() {
-    let text = "tosca_definitions_version: tosca_simple_yaml_1_0\nnode_types:\n  S:\n    derived_from: tosca.nodes.BlockStorage\n";
+    let text = "tosca_definitions_version: tosca_simple_yaml_1_2\nnode_types:\n  S:\n    derived_from: tosca.nodes.BlockStorage\n";
     let e = errors_and_notes(text);
     assert_eq!(e.len(), 1, "{e:?}");
     assert!(
