@@ -157,6 +157,8 @@ codes! {
     ParameterDefinition = "V4T115", "A parameter definition breaks a rule of its kind: `value` on an incoming or `mapping` on an outgoing parameter, both at once, an output mapped twice (§9.8, §11.5). Part of `V4T103`.";
     /// `entry_schema` is missing for a list or map.
     EntrySchema = "V4T116", "A `list` or `map` definition has no `entry_schema` (TOSCA 2.0 §9.3, §9.4: mandatory for collections). Part of `V4T102`.";
+    /// A YAML 1.1 boolean word where a keyname takes a boolean.
+    Yaml11Boolean = "V4T117", "A plain YAML 1.1 boolean word (`yes`, `no`, `on`, `off`, `y`, `n`) where a keyname such as `required` takes a boolean: a string in YAML 1.2, which TOSCA uses, so the keyname takes no effect (type libraries written for PyYAML have many). Part of `V4T011`.";
     /// A call of an unknown function or one that matches no signature.
     UnknownFunction = "V4T120", "A function call names no built-in function and no `functions` definition in scope, or matches none of its signatures (§10.4). Part of `V4T107`.";
     /// A function call with arguments of the wrong number or shape.
@@ -201,6 +203,7 @@ impl Code {
             | Code::InterfaceTypeDefinition
             | Code::ParameterDefinition => Code::Definition,
             Code::EntrySchema => Code::MissingKeyname,
+            Code::Yaml11Boolean => Code::InvalidShape,
             Code::UnknownFunction | Code::FunctionArguments | Code::ToscaPath | Code::Condition => {
                 Code::Function
             }

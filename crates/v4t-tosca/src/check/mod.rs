@@ -221,7 +221,13 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// [`Checker::yaml11_boolean_note`].
     pub fn not_a_boolean(&mut self, v: NodeRef<'_>, keyname: &str, section: Section) {
         let message = format!("`{keyname}` must be a boolean");
-        self.error(Code::InvalidShape, section, v.span(), message);
+        // A YAML 1.1 word has a code of its own, which `--warn` can lower
+        // for a library written for PyYAML without hiding other shapes.
+        let code = match yaml11_boolean(v) {
+            Some(_) => Code::Yaml11Boolean,
+            None => Code::InvalidShape,
+        };
+        self.error(code, section, v.span(), message);
         self.yaml11_boolean_note(v);
     }
 
@@ -229,13 +235,8 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// plain `yes`, `no`, `on`, `off`, `y` or `n`, is a string in YAML 1.2
     /// (which TOSCA uses) though YAML 1.1 readers take it for a boolean.
     pub fn yaml11_boolean_note(&mut self, v: NodeRef<'_>) {
-        let Some(word) = v.as_str().filter(|_| v.form() == Form::Plain) else {
+        let Some((word, meant)) = yaml11_boolean(v) else {
             return;
-        };
-        let meant = match word {
-            "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => "true",
-            "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => "false",
-            _ => return,
         };
         self.note(format!(
             "`{word}` is a string in YAML 1.2, which TOSCA uses (YAML 1.1 readers such as \
@@ -708,6 +709,18 @@ fn hint_13(name: &str) -> &'static str {
         }
         _ => "",
     }
+}
+
+/// `v` if it is a plain YAML 1.1 boolean word (`yes`, `no`, `on`, `off`,
+/// `y`, `n` in their three cases), with the boolean YAML 1.1 reads.
+fn yaml11_boolean(v: NodeRef<'_>) -> Option<(&str, &'static str)> {
+    let word = v.as_str().filter(|_| v.form() == Form::Plain)?;
+    let meant = match word {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => "true",
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => "false",
+        _ => return None,
+    };
+    Some((word, meant))
 }
 
 #[cfg(test)]
