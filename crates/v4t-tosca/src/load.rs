@@ -770,7 +770,19 @@ impl<'r> Imports<'r> {
                 );
                 None
             }
-            Err(Unread::Failed(message) | Unread::Missing(message)) => {
+            Err(Unread::Missing(message)) => {
+                self.error_at(span, Section::ImportingToscaFile, message);
+                if url.starts_with('/') && repository.is_none() {
+                    // An absolute path on disk is the usual intent; TOSCA
+                    // reads it from the root of the file's repository.
+                    self.out.diagnostics.note(
+                        "a URL that starts with `/` is a path from the root of the repository (a CSAR's root; on disk, the folder of the file v4t checks), not from the root of the file system: write a path relative to the importing file",
+                        None,
+                    );
+                }
+                None
+            }
+            Err(Unread::Failed(message)) => {
                 self.error_at(span, Section::ImportingToscaFile, message);
                 None
             }
@@ -1082,6 +1094,27 @@ pub(crate) mod tests {
                 Some("imports[1]")
             )]
         );
+    }
+
+    /// A missing import written from `/` says where `/` is: the root of
+    /// the repository, not of the file system (an absolute path on disk is
+    /// what is usually meant); a relative one needs no such note.
+    #[test]
+    fn a_missing_import_from_the_root_says_where_the_root_is() {
+        for (url, noted) in [("/tmp/types.yaml", true), ("types.yaml", false)] {
+            let text =
+                format!("tosca_definitions_version: tosca_simple_yaml_1_3\nimports: [{url}]\n");
+            let loaded = load_files(&[("main.yaml", &text)]);
+            let missing: Vec<_> = (loaded.diagnostics.iter())
+                .filter(|d| d.message.ends_with("does not exist"))
+                .collect();
+            assert_eq!(missing.len(), 1, "{url}");
+            let note = missing[0]
+                .notes
+                .iter()
+                .any(|n| n.message.contains("not from the root of the file system"));
+            assert_eq!(note, noted, "{url}");
+        }
     }
 
     #[test]
