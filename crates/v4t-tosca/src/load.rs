@@ -192,7 +192,7 @@ pub const NORMATIVE_10: (&str, &str) = (
 );
 
 /// Whether `path` is one of the bundled normative type files of TOSCA 1.x.
-pub fn is_normative_1x(path: &str) -> bool {
+pub(crate) fn is_normative_1x(path: &str) -> bool {
     path == NORMATIVE_13.0 || path == NORMATIVE_10.0
 }
 
@@ -434,7 +434,7 @@ impl<'r> Imports<'r> {
             let target = self.bundled_doc(path, text);
             if target != id {
                 self.edge(id, target, None, Span::NONE);
-                // `tosca:Compute` names the normative types in TOSCA 1.3.
+                // `tosca:Compute` names the normative types in TOSCA 1.x.
                 self.edge(id, target, Some("tosca".to_string()), Span::NONE);
             }
         }
