@@ -196,6 +196,15 @@ pub(crate) fn is_normative_1x(path: &str) -> bool {
     path == NORMATIVE_13.0 || path == NORMATIVE_10.0
 }
 
+/// The non-normative Docker and VM image types of TOSCA 1.x, which
+/// processors need not support: loaded with every 1.x file but imported by
+/// none, a name resolves to them only where no file defines it (and is
+/// warned about, `V4T141`).
+pub const NON_NORMATIVE_1X: (&str, &str) = (
+    "<bundled>/tosca-simple-profile-1.x-non-normative.yaml",
+    include_str!("../profiles/tosca-simple-profile-1.x-non-normative.yaml"),
+);
+
 /// Why an import was not read.
 enum Unread {
     /// A remote URL that no import map covers.
@@ -436,6 +445,9 @@ impl<'r> Imports<'r> {
                 self.edge(id, target, None, Span::NONE);
                 // `tosca:Compute` names the normative types in TOSCA 1.x.
                 self.edge(id, target, Some("tosca".to_string()), Span::NONE);
+            }
+            if !self.out.docs[id.index()].bundled {
+                self.bundled_doc(NON_NORMATIVE_1X.0, NON_NORMATIVE_1X.1);
             }
         }
         // A file of no known grammar is reported as such; what it imports

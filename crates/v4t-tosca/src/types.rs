@@ -29,7 +29,7 @@ use v4t_yaml::hash::{SeededMap, SeededSet};
 use v4t_yaml::{NodeRef, Span};
 
 use crate::diag::{with_article, Diagnostics, Suggestions};
-use crate::load::{is_normative_1x, DocId, Grammar, Loaded};
+use crate::load::{is_normative_1x, DocId, Grammar, Loaded, NON_NORMATIVE_1X};
 use crate::value::as_str;
 
 /// The eight kinds of types (§6.4.3).
@@ -423,7 +423,18 @@ impl<'a> TypeSystem<'a> {
                 continue;
             }
             match self.resolve_type(doc, kind, parent) {
-                Ok(p) => self.types[i].parent = Some(p),
+                Ok(p) => {
+                    self.types[i].parent = Some(p);
+                    if self.is_non_normative(p) && !self.loaded.doc(doc).bundled {
+                        self.diagnostics.warning(
+                            Code::NonNormativeType,
+                            kind.spec_section().cited(Grammar::Tosca13),
+                            parent_node.span(),
+                            format!("{}.{}.derived_from", kind.section(), self.types[i].name),
+                            non_normative_message(kind, parent),
+                        );
+                    }
+                }
                 // A file of no known grammar has its version error; which
                 // types it could name is not known either.
                 Err(_) if grammar.is_none() => self.types[i].parent_unknown = true,
@@ -586,13 +597,29 @@ impl<'a> TypeSystem<'a> {
             return r.clone();
         }
         let mut result = self.resolve_uncached(doc, space, name);
-        if result == Err(LookupError::NotFound)
-            && self.loaded.doc(doc).grammar == Some(Grammar::Tosca13)
-        {
-            if let Space::Type(kind) = space {
+        if let (Space::Type(kind), Some(Grammar::Tosca13)) = (space, self.loaded.doc(doc).grammar) {
+            if result == Err(LookupError::NotFound) {
                 result = self.resolve_normative(doc, kind, name);
                 if result == Err(LookupError::NotFound) {
                     result = self.resolve_shared_13(space, name);
+                }
+                if result == Err(LookupError::NotFound) {
+                    result = self.resolve_non_normative(kind, name);
+                }
+            }
+            // A normative type another 1.x file of the service defines
+            // explicitly: that definition replaces the implicit one in the
+            // one namespace (as it does for the files that import it), so
+            // the name means one type throughout (MiCADO's types redefine
+            // `tosca.capabilities.Compute` in one file that another file's
+            // requirements do not import). The normative types' own file
+            // means its own types.
+            if let Ok(e) = result {
+                if !self.loaded.doc(doc).bundled && self.is_implicit_normative(space, e) {
+                    if let Ok(explicit) = self.resolve_shared_13(space, self.types[e as usize].name)
+                    {
+                        result = Ok(explicit);
+                    }
                 }
             }
         }
@@ -609,10 +636,11 @@ impl<'a> TypeSystem<'a> {
     /// files use the common types that only the descriptor imports, as
     /// tosca-parser reads them).
     fn resolve_shared_13(&self, space: Space, name: &str) -> Result<Entry, LookupError> {
-        // Not the normative types: each file has those of its own version.
+        // Not the bundled types: each file has the normative types of its
+        // own version, and the non-normative ones come last.
         let found: Vec<Entry> = (self.loaded.doc_ids())
             .filter(|&d| self.loaded.doc(d).grammar == Some(Grammar::Tosca13))
-            .filter(|&d| !self.is_normative_1x(d))
+            .filter(|&d| !self.loaded.doc(d).bundled)
             .filter_map(|d| self.local.get(&(d, space, name)).copied())
             .collect();
         match found.as_slice() {
@@ -706,6 +734,26 @@ impl<'a> TypeSystem<'a> {
                 found.iter().map(|&e| self.entry_path(space, e)).collect(),
             )),
         }
+    }
+
+    /// A TOSCA 1.x name no file defines, among the non-normative types
+    /// ([`crate::load::NON_NORMATIVE_1X`]), by full name.
+    fn resolve_non_normative(&self, kind: Kind, name: &str) -> Result<Entry, LookupError> {
+        (self.loaded.doc_ids())
+            .find(|&d| self.is_non_normative_doc(d))
+            .and_then(|d| self.local.get(&(d, Space::Type(kind), name)).copied())
+            .ok_or(LookupError::NotFound)
+    }
+
+    /// Whether `d` is the bundled file of TOSCA 1.x's non-normative types.
+    fn is_non_normative_doc(&self, d: DocId) -> bool {
+        self.loaded.doc(d).bundled && self.loaded.doc(d).path == NON_NORMATIVE_1X.0
+    }
+
+    /// Whether `t` is one of TOSCA 1.x's non-normative types, which
+    /// processors need not support (a file that uses one is warned).
+    pub fn is_non_normative(&self, t: TypeId) -> bool {
+        (self.types[t.index()].doc).is_some_and(|d| self.is_non_normative_doc(d))
     }
 
     /// Whether entry `e` is a type of TOSCA 1.x's implicit normative types.
@@ -857,6 +905,22 @@ impl<'a> TypeSystem<'a> {
     /// Whether `t` is `ancestor` or derives from it.
     pub fn is_a(&self, t: TypeId, ancestor: TypeId) -> bool {
         self.chain(t).any(|c| c == ancestor)
+            || (self.normative_twin(ancestor)).is_some_and(|twin| self.chain(t).any(|c| c == twin))
+    }
+
+    /// The normative type of another 1.x version with the name of normative
+    /// type `t`: a TOSCA 1.0 file sees 1.0's normative types and a 1.3 file
+    /// 1.3's, and where one imports the other (MiCADO's 1.0 templates
+    /// import its 1.2 types), a name means one type to both: a 1.0
+    /// `tosca.relationships.AttachesTo` is the one a 1.2 requirement asks
+    /// for.
+    fn normative_twin(&self, t: TypeId) -> Option<TypeId> {
+        let def = &self.types[t.index()];
+        let own = def.doc.filter(|&d| self.is_normative_1x(d))?;
+        (self.loaded.doc_ids())
+            .filter(|&d| d != own && self.is_normative_1x(d))
+            .find_map(|d| self.local.get(&(d, Space::Type(def.kind), def.name)))
+            .map(|&e| TypeId(e))
     }
 
     /// Whether `t` or a type it derives from names a parent that is no
@@ -917,6 +981,16 @@ impl<'a> TypeSystem<'a> {
             .get(&(doc, Space::Type(kind), name))
             .map(|&e| TypeId(e))
     }
+}
+
+/// The warning for a use of one of TOSCA 1.x's non-normative types.
+pub fn non_normative_message(kind: Kind, name: &str) -> String {
+    format!(
+        "{} `{name}` is one of TOSCA 1.x's non-normative types, which processors need not \
+         support, and no file of the service template defines it: define or import it where \
+         the template is to be portable",
+        kind.noun()
+    )
 }
 
 #[cfg(test)]
@@ -1063,5 +1137,128 @@ mod tests {
             .resolve_type(Loaded::ENTRY, Kind::Node, "tosca.nodes.DBMS")
             .unwrap();
         assert!(ts.is_a(my, dbms));
+    }
+
+    #[test]
+    fn a_normative_type_one_13_file_redefines_is_that_type_in_every_13_file() {
+        // `b.yaml` does not import `c.yaml`, whose definition of
+        // `tosca.capabilities.Compute` replaces the normative one.
+        let loaded = system(&[
+            (
+                "a.yaml",
+                "tosca_definitions_version: tosca_simple_yaml_1_2\nimports: [b.yaml, c.yaml]\n",
+            ),
+            (
+                "b.yaml",
+                "tosca_definitions_version: tosca_simple_yaml_1_2\nnode_types:\n  App: {}\n",
+            ),
+            (
+                "c.yaml",
+                "tosca_definitions_version: tosca_simple_yaml_1_2\ncapability_types:\n  tosca.capabilities.Compute: {derived_from: tosca.capabilities.Container}\n",
+            ),
+        ]);
+        let ts = TypeSystem::build(&loaded);
+        let path = |d: DocId| ts.loaded.doc(d).path.clone();
+        let b = loaded.doc_ids().find(|&d| path(d) == "b.yaml").unwrap();
+        let c = loaded.doc_ids().find(|&d| path(d) == "c.yaml").unwrap();
+        for name in ["tosca.capabilities.Compute", "Compute", "tosca:Compute"] {
+            let t = ts.resolve_type(b, Kind::Capability, name).unwrap();
+            assert_eq!(ts.get(t).doc, Some(c), "{name}");
+        }
+        // Types it does not redefine stay normative.
+        let container = ts
+            .resolve_type(b, Kind::Capability, "tosca.capabilities.Container")
+            .unwrap();
+        assert!(ts.loaded.doc(ts.get(container).doc.unwrap()).bundled);
+    }
+
+    #[test]
+    fn normative_types_of_1_0_and_a_later_1x_are_one_type_each() {
+        // MiCADO: a 1.0 template imports 1.2 types whose requirements name
+        // 1.3's normative types.
+        let loaded = system(&[
+            (
+                "a.yaml",
+                "tosca_definitions_version: tosca_simple_yaml_1_0\nimports: [b.yaml]\n",
+            ),
+            (
+                "b.yaml",
+                "tosca_definitions_version: tosca_simple_yaml_1_2\nrelationship_types:\n  Mount: {derived_from: tosca.relationships.AttachesTo}\n",
+            ),
+        ]);
+        let ts = TypeSystem::build(&loaded);
+        let b = loaded
+            .doc_ids()
+            .find(|&d| ts.loaded.doc(d).path == "b.yaml")
+            .unwrap();
+        let attaches = "tosca.relationships.AttachesTo";
+        let old = ts
+            .resolve_type(Loaded::ENTRY, Kind::Relationship, attaches)
+            .unwrap();
+        let new = ts.resolve_type(b, Kind::Relationship, attaches).unwrap();
+        assert_ne!(old, new, "each file sees its own version's types");
+        assert!(ts.is_a(old, new) && ts.is_a(new, old));
+        let mount = ts.resolve_type(b, Kind::Relationship, "Mount").unwrap();
+        assert!(ts.is_a(mount, old));
+        let connects = ts
+            .resolve_type(
+                Loaded::ENTRY,
+                Kind::Relationship,
+                "tosca.relationships.ConnectsTo",
+            )
+            .unwrap();
+        assert!(!ts.is_a(mount, connects));
+    }
+
+    #[test]
+    fn non_normative_13_types_come_after_every_file_and_only_by_full_name() {
+        let loaded = system(&[
+            (
+                "a.yaml",
+                "tosca_definitions_version: tosca_simple_yaml_1_3\nimports: [b.yaml]\n",
+            ),
+            (
+                "b.yaml",
+                "tosca_definitions_version: tosca_simple_yaml_1_3\nartifact_types:\n  tosca.artifacts.Deployment.Image.VM.ISO: {derived_from: tosca.artifacts.Deployment.Image}\n",
+            ),
+        ]);
+        let ts = TypeSystem::build(&loaded);
+        let docker = ts
+            .resolve_type(
+                Loaded::ENTRY,
+                Kind::Capability,
+                "tosca.capabilities.Container.Docker",
+            )
+            .unwrap();
+        assert!(ts.is_non_normative(docker));
+        let container = ts
+            .resolve_type(
+                Loaded::ENTRY,
+                Kind::Capability,
+                "tosca.capabilities.Container",
+            )
+            .unwrap();
+        assert!(ts.is_a(docker, container));
+        let iso = ts
+            .resolve_type(
+                Loaded::ENTRY,
+                Kind::Artifact,
+                "tosca.artifacts.Deployment.Image.VM.ISO",
+            )
+            .unwrap();
+        assert!(!ts.is_non_normative(iso), "the file's own definition wins");
+        assert!(ts
+            .resolve_type(Loaded::ENTRY, Kind::Capability, "Container.Docker")
+            .is_err());
+        // TOSCA 2.0 files do not see them.
+        let v2 = system(&[("c.yaml", "tosca_definitions_version: tosca_2_0\n")]);
+        let ts2 = TypeSystem::build(&v2);
+        assert!(ts2
+            .resolve_type(
+                Loaded::ENTRY,
+                Kind::Capability,
+                "tosca.capabilities.Container.Docker"
+            )
+            .is_err());
     }
 }

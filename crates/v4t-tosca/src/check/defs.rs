@@ -607,7 +607,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         // TOSCA 1.3 writes functions without `$`: a call is a value too.
         let call_13 = self.v13() && self.is_call(node);
-        if is_short_form(node) || call_13 {
+        if is_short_form(node) || call_13 || self.is_value_13(node, role, place) {
             // §9.8: `name: <value or expression>` for outgoing parameters,
             // `name: <attribute selection>` for incoming ones; properties
             // and attributes only refine in short form (§9.4). An
@@ -691,6 +691,24 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(st) = map.get("status") {
             self.status(st, section);
         }
+    }
+
+    /// A TOSCA 1.3 parameter of a type's operation written as a map value:
+    /// a parameter definition "allows a value to be assigned to it (as for
+    /// a TOSCA property assignment)" (§3.6.14), and a map none of whose keys
+    /// is a keyname of one is that value (MiCADO's Kubernetes types give
+    /// each operation its manifest so: `spec: {strategy: ...}`). A map with
+    /// one keyname is a definition, so a misspelt keyname beside `type`
+    /// is still reported.
+    fn is_value_13(&self, node: NodeRef<'a>, role: Role, place: Place) -> bool {
+        self.v13()
+            && matches!(role, Role::Incoming | Role::Outgoing)
+            && place != Place::Template
+            && node.as_map().is_some_and(|m| {
+                !m.is_empty()
+                    && m.iter()
+                        .all(|(k, _)| !is_keyname(Entity::Parameter, self.grammar, k.name()))
+            })
     }
 
     /// A definition's `status`: a string; TOSCA 1.3 (§3.6.10.3) lists the

@@ -36,7 +36,7 @@ use crate::diag::{with_article, Diagnostics, ElementPath, Suggestions};
 use crate::keynames::{keynames, Entity};
 use crate::load::{DocId, Grammar, Loaded};
 use crate::section::Section;
-use crate::types::{Kind, Space, TypeId, TypeSystem};
+use crate::types::{non_normative_message, Kind, Space, TypeId, TypeSystem};
 use crate::value::{self, Scalar};
 
 pub use literals::{
@@ -636,7 +636,10 @@ impl<'t, 'a> Checker<'t, 'a> {
         section: Section,
     ) -> Option<TypeId> {
         match self.ts.resolve_type(self.doc, kind, name) {
-            Ok(t) => Some(t),
+            Ok(t) => {
+                self.non_normative_use(t, span);
+                Some(t)
+            }
             Err(e) => {
                 let message = self.ts.lookup_message(self.doc, kind, name, &e);
                 self.error(Code::UnknownType, section, span, message);
@@ -649,6 +652,16 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
                 None
             }
+        }
+    }
+
+    /// Warns where a file names one of TOSCA 1.x's non-normative types
+    /// that no file defines (`t`, written at `span`).
+    pub fn non_normative_use(&mut self, t: TypeId, span: Span) {
+        if self.ts.is_non_normative(t) && !self.ts.loaded.doc(self.doc).bundled {
+            let kind = self.ts.get(t).kind;
+            let message = non_normative_message(kind, self.ts.get(t).name);
+            self.warning(Code::NonNormativeType, kind.spec_section(), span, message);
         }
     }
 

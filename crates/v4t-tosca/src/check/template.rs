@@ -265,6 +265,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             });
             return;
         };
+        self.at("type", |c| c.non_normative_use(ty, type_node.span()));
         let select = match tpl.get("directives") {
             Some(d) => self.at("directives", |c| c.directives(d)),
             None => false,
@@ -1074,6 +1075,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     });
                     return;
                 };
+                c.at("type", |c| c.non_normative_use(ty, tn.span()));
                 c.fctx.self_relationship = true;
                 c.inherits_unknown = c.ts.inherits_unknown(ty);
                 let props = c.type_entries(ty, "properties");
