@@ -835,12 +835,13 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// `value` (outgoing parameters) and `mapping` (incoming parameters) of
-    /// a parameter definition (§9.8), never both.
+    /// a parameter definition (§9.8), never both. TOSCA 1.3 gives every
+    /// parameter definition a `value` (§3.6.14), inputs too.
     fn param_value_and_mapping(&mut self, def: &ParamDef<'_, 'a>, schema: Option<&Schema<'a>>) {
         let name = def.name;
         let (value, mapping) = (def.map.get("value"), def.map.get("mapping"));
         if let Some(v) = value {
-            if def.role == Role::Incoming {
+            if def.role == Role::Incoming && !self.v13() {
                 self.error(
                     Code::Definition,
                     Section::ParameterDefinition,
