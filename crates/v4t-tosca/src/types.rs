@@ -597,7 +597,14 @@ impl<'a> TypeSystem<'a> {
             return r.clone();
         }
         let mut result = self.resolve_uncached(doc, space, name);
-        if let (Space::Type(kind), Some(Grammar::Tosca13)) = (space, self.loaded.doc(doc).grammar) {
+        let v13 = self.loaded.doc(doc).grammar == Some(Grammar::Tosca13);
+        if v13 && space == Space::Repository && result == Err(LookupError::NotFound) {
+            // The one 1.x namespace has the repositories of every file of the
+            // service template: a type library's artifacts name a repository
+            // the templates that import it define (MiCADO's `docker_hub`).
+            result = self.resolve_shared_13(space, name);
+        }
+        if let (Space::Type(kind), true) = (space, v13) {
             if result == Err(LookupError::NotFound) {
                 result = self.resolve_normative(doc, kind, name);
                 if result == Err(LookupError::NotFound) {
@@ -628,7 +635,8 @@ impl<'a> TypeSystem<'a> {
     }
 
     /// A TOSCA 1.x name its file's imports do not reach: 1.x puts every
-    /// type without a namespace URI in the one namespace of its version,
+    /// type (and repository) without a namespace URI in the one namespace
+    /// of its version,
     /// and "imported type definitions with the same namespace URI, local
     /// name and version SHALL be equivalent" (1.x's namespace rules, §3.1
     /// in 1.2), so the name means
@@ -1260,5 +1268,34 @@ mod tests {
                 "tosca.capabilities.Container.Docker"
             )
             .is_err());
+    }
+
+    #[test]
+    fn a_13_repository_name_means_the_one_any_file_of_the_service_defines() {
+        let loaded = system(&[
+            (
+                "a.yaml",
+                "tosca_definitions_version: tosca_simple_yaml_1_0\nimports: [b.yaml]\nrepositories:\n  hub: https://hub.docker.com/\n",
+            ),
+            ("b.yaml", "tosca_definitions_version: tosca_simple_yaml_1_2\n"),
+        ]);
+        let ts = TypeSystem::build(&loaded);
+        let doc = |p: &str| loaded.doc_ids().find(|&d| ts.loaded.doc(d).path == p);
+        let b = doc("b.yaml").unwrap();
+        assert!(ts.resolve(b, Space::Repository, "hub").is_ok());
+        assert!(ts.resolve(b, Space::Repository, "other").is_err());
+        let two = system(&[
+            ("c.yaml", "tosca_definitions_version: tosca_2_0\nimports: [d.yaml]\nrepositories:\n  hub: https://hub.docker.com/\n"),
+            ("d.yaml", "tosca_definitions_version: tosca_2_0\n"),
+        ]);
+        let ts2 = TypeSystem::build(&two);
+        let d = two
+            .doc_ids()
+            .find(|&d| ts2.loaded.doc(d).path == "d.yaml")
+            .unwrap();
+        assert!(
+            ts2.resolve(d, Space::Repository, "hub").is_err(),
+            "2.0 namespaces are per file"
+        );
     }
 }
