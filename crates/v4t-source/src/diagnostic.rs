@@ -180,7 +180,7 @@ codes! {
     /// A type name that names no type.
     UnknownType = "V4T140", "A type name names no type of its kind in scope (an unknown, misspelt or ambiguous name, or a type of another kind). Part of `V4T012`.";
     /// A TOSCA 1.x non-normative type used where no file defines it (warning).
-    NonNormativeType = "V4T141", "Warning: a TOSCA 1.x file uses a type of the Simple Profile's non-normative chapter (`tosca.capabilities.Container.Docker`, `tosca.nodes.Container.Application.Docker`, `tosca.artifacts.Deployment.Image.Container.Docker`, `...VM.ISO`, `...VM.QCOW2`) that no file of the service template defines: processors need not support these types; v4t knows them, as OpenStack tosca-parser does.";
+    NonNormativeType = "V4T141", "Warning: a TOSCA 1.x file uses a type of the Simple Profile's non-normative chapter (1.3 §9: `tosca.capabilities.Container.Docker`, `tosca.nodes.Container.Application.Docker`, `tosca.artifacts.Deployment.Image.Container.Docker`, `...VM.ISO`, `...VM.QCOW2`, `tosca.artifacts.template.Jinja2`, `...Twig`) that no file of the service template defines: processors need not support these types; v4t knows them, as OpenStack tosca-parser does.";
     /// A remote import that was not fetched.
     RemoteImport = "V4T150", "A TOSCA import names a remote URL (`https:`, or a repository with one) that v4t does not fetch and no `--import-map` maps to a folder: what the file imports is unknown, so it is not checked (`v4t validate` exits with 3 when this is its only problem).";
     /// An imported file that is not a TOSCA file.

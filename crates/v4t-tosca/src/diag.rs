@@ -105,7 +105,16 @@ const RULES: &[(Code, Section, Code)] = &[
         Section::V13Functions,
         Code::FunctionArguments,
     ),
-    (Code::Function, Section::V13ValueFunctions, Code::ToscaPath),
+    (
+        Code::Function,
+        Section::V13PropertyFunctions,
+        Code::ToscaPath,
+    ),
+    (
+        Code::Function,
+        Section::V13AttributeFunctions,
+        Code::ToscaPath,
+    ),
     (
         Code::Template,
         Section::RelationshipType,
@@ -719,7 +728,7 @@ mod tests {
             Code::FunctionArguments
         );
         assert_eq!(
-            rule_code(Code::Function, Section::V13ValueFunctions),
+            rule_code(Code::Function, Section::V13AttributeFunctions),
             Code::ToscaPath
         );
         assert_eq!(

@@ -428,7 +428,7 @@ impl<'a> TypeSystem<'a> {
                     if self.is_non_normative(p) && !self.loaded.doc(doc).bundled {
                         self.diagnostics.warning(
                             Code::NonNormativeType,
-                            kind.spec_section().cited(Grammar::Tosca13),
+                            Section::V13NonNormativeTypes,
                             parent_node.span(),
                             format!("{}.{}.derived_from", kind.section(), self.types[i].name),
                             non_normative_message(kind, parent),
@@ -745,12 +745,19 @@ impl<'a> TypeSystem<'a> {
     }
 
     /// A TOSCA 1.x name no file defines, among the non-normative types
-    /// ([`crate::load::NON_NORMATIVE_1X`]), by full name.
+    /// ([`crate::load::NON_NORMATIVE_1X`]): by full name or shorthand
+    /// (`Container.Docker`, `tosca:Container.Docker`, 1.3 §9.2.1).
     fn resolve_non_normative(&self, kind: Kind, name: &str) -> Result<Entry, LookupError> {
-        (self.loaded.doc_ids())
-            .find(|&d| self.is_non_normative_doc(d))
-            .and_then(|d| self.local.get(&(d, Space::Type(kind), name)).copied())
-            .ok_or(LookupError::NotFound)
+        let doc = (self.loaded.doc_ids()).find(|&d| self.is_non_normative_doc(d));
+        let short = name.strip_prefix("tosca:").unwrap_or(name);
+        let full = format!("{}{short}", kind.normative_prefix());
+        let doc = doc.ok_or(LookupError::NotFound)?;
+        for n in [name, full.as_str()] {
+            if let Some(&e) = self.local.get(&(doc, Space::Type(kind), n)) {
+                return Ok(e);
+            }
+        }
+        Err(LookupError::NotFound)
     }
 
     /// Whether `d` is the bundled file of TOSCA 1.x's non-normative types.
@@ -824,7 +831,7 @@ impl<'a> TypeSystem<'a> {
             candidates.push(format!("tosca.datatypes.network.{short}"));
         }
         if kind == Kind::Node {
-            // 1.3 §5.9.8: `BlockStorage`, `ObjectStorage`.
+            // 1.3 §5.9.10, §5.9.11: `ObjectStorage`, `BlockStorage`.
             candidates.push(format!("tosca.nodes.Storage.{short}"));
         }
         for c in candidates {
@@ -1255,9 +1262,10 @@ mod tests {
             )
             .unwrap();
         assert!(!ts.is_non_normative(iso), "the file's own definition wins");
-        assert!(ts
-            .resolve_type(Loaded::ENTRY, Kind::Capability, "Container.Docker")
-            .is_err());
+        for short in ["Container.Docker", "tosca:Container.Docker"] {
+            let t = ts.resolve_type(Loaded::ENTRY, Kind::Capability, short);
+            assert_eq!(t, Ok(docker), "{short}");
+        }
         // TOSCA 2.0 files do not see them.
         let v2 = system(&[("c.yaml", "tosca_definitions_version: tosca_2_0\n")]);
         let ts2 = TypeSystem::build(&v2);

@@ -935,14 +935,18 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// The target of a TOSCA 1.3 `get_property` or `get_attribute` (1.3
-    /// §4.5.1, §4.5.2): `[ <entity>, [<requirement or capability>,]
+    /// §4.4.2, §4.5.1): `[ <entity>, [<requirement or capability>,]
     /// <name>, <nested names and indices> ]`. The entity is `SELF`,
     /// `SOURCE`, `TARGET`, `HOST` or a node or relationship template; where
     /// it is `SELF` or a node template of a known type, the names are
     /// checked against the type (attributes include the properties, as 1.3
     /// reflects them), and nested names against the named value's schema.
     fn property_function_13(&mut self, function: &str, l: SeqRef<'a>) {
-        const SECTION: Section = Section::V13ValueFunctions;
+        let section = if function == "get_property" {
+            Section::V13PropertyFunctions
+        } else {
+            Section::V13AttributeFunctions
+        };
         let Some(entity) = value::as_str(l.at(0)) else {
             return;
         };
@@ -966,7 +970,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         let message = format!(
                             "`{function}` names `{entity}`, which is neither SELF, SOURCE, TARGET, HOST nor a node or relationship template"
                         );
-                        self.error(Code::Function, SECTION, l.at(0).span(), message);
+                        self.error(Code::Function, section, l.at(0).span(), message);
                         let nodes = self.fctx.nodes.clone();
                         let relationships = self.fctx.relationships.clone();
                         let names = (nodes.iter().flat_map(|ns| ns.keys()))
@@ -1020,7 +1024,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     return;
                 }
                 let subject = format!("capability `{first}`");
-                self.named_value_13(&defined, l.slice(2..), &subject, what, SECTION);
+                self.named_value_13(&defined, l.slice(2..), &subject, what, section);
                 return;
             }
             if requirement {
@@ -1036,14 +1040,14 @@ impl<'t, 'a> Checker<'t, 'a> {
                 "`{}` has no {what}, requirement or capability `{first}`",
                 self.type_name(t)
             );
-            self.error(Code::Function, SECTION, l.at(1).span(), message);
+            self.error(Code::Function, section, l.at(1).span(), message);
             let (reqs, caps) = (self.node_requirements(t), self.node_capabilities(t));
             let names = (defined.iter().chain(&reqs).chain(&caps)).map(|(n, _)| *n);
             self.did_you_mean(first, names);
             return;
         }
         let subject = format!("`{}`", self.type_name(t));
-        self.named_value_13(&defined, l.slice(1..), &subject, what, SECTION);
+        self.named_value_13(&defined, l.slice(1..), &subject, what, section);
     }
 
     /// `rest[0]`, a property or attribute among `defined` (of `subject`),

@@ -661,7 +661,12 @@ impl<'t, 'a> Checker<'t, 'a> {
         if self.ts.is_non_normative(t) && !self.ts.loaded.doc(self.doc).bundled {
             let kind = self.ts.get(t).kind;
             let message = non_normative_message(kind, self.ts.get(t).name);
-            self.warning(Code::NonNormativeType, kind.spec_section(), span, message);
+            self.warning(
+                Code::NonNormativeType,
+                Section::V13NonNormativeTypes,
+                span,
+                message,
+            );
         }
     }
 

@@ -426,7 +426,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
-    /// TOSCA 1.3 condition clauses (1.3 §3.6.24, used by workflow step
+    /// TOSCA 1.3 condition clauses (1.3 §3.6.25, used by workflow step
     /// filters, workflow preconditions and policy triggers): a list of
     /// single-entry maps, each `and`, `or`, `not` or `assert` with a list
     /// of clauses, or `<attribute name>: <constraint clauses>` (1.3
@@ -507,7 +507,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         });
     }
 
-    /// `- <property>: <constraint clause or clauses>` (1.3 §3.5.3).
+    /// `- <property>: <constraint clause or clauses>` (1.3 §3.6.4).
     fn property_filters_13(&mut self, v: NodeRef<'a>) {
         self.filter_entries_13(v, "property filters", |c, clauses| {
             c.constraint_clauses(clauses, None)
