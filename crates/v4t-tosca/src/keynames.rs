@@ -224,7 +224,7 @@ const CALL_OPERATION: &[Keyname] = &[both("operation"), both("inputs")];
 const RELATIONSHIP_ASSIGNMENT: &[Keyname] = &[
     both("type"),
     both("properties"),
-    both("attributes"),
+    v2("attributes"),
     both("interfaces"),
 ];
 
@@ -360,7 +360,7 @@ const SCHEMA: &[Keyname] = &[
     both("type"),
     both("description"),
     both("metadata"),
-    both("validation"),
+    v2("validation"),
     both("key_schema"),
     both("entry_schema"),
     both("constraints"),
@@ -397,7 +397,6 @@ const ATTRIBUTE: &[Keyname] = &[
     both("metadata"),
     both("default"),
     both("status"),
-    v13("constraints"),
     both("key_schema"),
     both("entry_schema"),
     v2("validation"),
@@ -409,8 +408,8 @@ const CAPABILITY_DEFINITION: &[Keyname] = &[
     both("metadata"),
     both("properties"),
     both("attributes"),
-    both("valid_source_node_types"),
-    both("valid_relationship_types"),
+    v2("valid_source_node_types"),
+    v2("valid_relationship_types"),
     both("occurrences"),
     v13("valid_source_types"),
 ];
@@ -422,7 +421,7 @@ const REQUIREMENT_DEFINITION: &[Keyname] = &[
     both("node"),
     both("relationship"),
     both("node_filter"),
-    both("count_range"),
+    v2("count_range"),
     v13("occurrences"),
 ];
 
@@ -430,8 +429,8 @@ const RELATIONSHIP_DEFINITION: &[Keyname] = &[
     both("type"),
     both("description"),
     both("metadata"),
-    both("properties"),
-    both("attributes"),
+    v2("properties"),
+    v2("attributes"),
     both("interfaces"),
 ];
 
@@ -452,8 +451,6 @@ const OPERATION: &[Keyname] = &[
     both("inputs"),
     both("outputs"),
     both("description"),
-    v13("operation_host"),
-    v13("timeout"),
 ];
 
 const IMPLEMENTATION: &[Keyname] = &[
@@ -474,7 +471,7 @@ const ARTIFACT: &[Keyname] = &[
     both("checksum_algorithm"),
     both("properties"),
     v2("metadata"),
-    v2("version"),
+    both("version"),
 ];
 
 const SERVICE_TEMPLATE: &[Keyname] = &[
@@ -534,7 +531,7 @@ const GROUP: &[Keyname] = &[
     both("description"),
     both("metadata"),
     both("properties"),
-    v2("attributes"),
+    both("attributes"),
     both("members"),
     v13("interfaces"),
 ];

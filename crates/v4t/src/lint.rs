@@ -709,13 +709,13 @@ mod tests {
         // On a TOSCA 2.0 base both grammars' keys are known; on 1.3 only
         // 1.3's (the validator reports the others).
         let w = messages(
-            "topology_template:\n  metadata: {}\n  groups:\n    g: {type: t, attributes: {}}\n",
+            "topology_template:\n  metadata: {}\n  groups:\n    g: {type: t, attributes: {}}\n  node_templates:\n    n: {type: t, count: 2}\n",
         );
         assert_eq!(
             w,
             [
                 "Unknown key \"metadata\" in topology_template",
-                "Unknown key \"attributes\" in group \"g\"",
+                "Unknown key \"count\" in node template \"n\"",
             ]
         );
         let w = messages(
