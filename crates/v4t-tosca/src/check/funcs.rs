@@ -1095,6 +1095,13 @@ impl<'t, 'a> Checker<'t, 'a> {
                             self.got(n)
                         );
                         self.error(Code::ToscaPath, section, n.span(), message);
+                        if self.v13() && value::as_str(n) == Some("INDEX") {
+                            self.note(
+                                "TOSCA 1.3 names `INDEX` (the index of a node template's \
+                                 instances) only in the non-normative example of §2.20; the \
+                                 functions of §4 have no such keyword",
+                            );
+                        }
                         return;
                     }
                     self.entry_schema(&s)

@@ -431,7 +431,16 @@ impl<'t, 'a> Checker<'t, 'a> {
                 continue;
             }
             if !allowed.contains(&k.name()) {
-                let hint = if self.v13() { "" } else { hint_13(k.name()) };
+                let hint = if !self.v13() {
+                    hint_13(k.name())
+                } else if what == "a node template"
+                    && matches!(k.name(), "occurrences" | "instance_count")
+                {
+                    " (TOSCA 1.3 shows it on node templates only in the non-normative example \
+                     of §2.20; the grammar of §3.8.3 has no such keyname)"
+                } else {
+                    ""
+                };
                 self.error(
                     Code::UnknownKeyname,
                     section,
