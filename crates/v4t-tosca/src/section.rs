@@ -3,8 +3,8 @@
 //! that a misspelt section does not compile and every cited section is a
 //! heading of the specification (`tests/spec_sections.rs` checks the TOSCA
 //! 2.0 ones against the text of TOSCA 2.0 csd07; the repository has no
-//! text of TOSCA Simple Profile in YAML 1.3, and the 1.3 ones were checked
-//! by hand against its OASIS Standard text).
+//! text of TOSCA Simple Profile in YAML 1.3; `scripts/check-13-sections.py`
+//! checks the 1.3 ones against its OASIS Standard text where one has it).
 //!
 //! A diagnostic cites the section in the grammar of its file: a TOSCA 2.0
 //! section in a 2.0 file, its 1.3 counterpart in a 1.3 file, nothing where
