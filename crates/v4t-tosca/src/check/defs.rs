@@ -685,7 +685,13 @@ impl<'t, 'a> Checker<'t, 'a> {
                     format!("{what} `{name}` is not required, so it cannot have a `default`"),
                 );
             }
-            self.param_value_at("default", d, schema.as_ref(), section);
+            // TOSCA 1.3 says nothing of null values; type libraries write
+            // `default:` (null) for "no default" (SODALITE's, 178 times),
+            // and tosca-parser and xOpera read it so. TOSCA 2.0 says it:
+            // strings and bytes cannot be null (§9.1.1.1, §9.1.1.6).
+            if !(self.v13() && d.is_null()) {
+                self.param_value_at("default", d, schema.as_ref(), section);
+            }
         }
         self.param_value_and_mapping(&def, schema.as_ref());
         if let Some(st) = map.get("status") {
