@@ -7,7 +7,7 @@
 use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::hash::ByName;
-use v4t_yaml::{KeyRef, Node, NodeRef, SeqRef, Value, ValueRef};
+use v4t_yaml::{KeyRef, Node, NodeRef, SeqRef, Span, Value, ValueRef};
 
 use super::defs::{DefNode, Schema, MAX_NESTING};
 use super::funcs::{Call, Returns};
@@ -618,12 +618,14 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// naming one of the operators, with operands of the operator's shape
     /// and, for primitive types, values of the constrained type ("values
     /// provided by the operands SHALL be type-compatible"). A single clause
-    /// written without the list is accepted (lenient).
+    /// written without the list is accepted (lenient), and a simple scalar
+    /// value without an operator is an `equal` clause (§3.6.3.3).
     pub fn constraint_clauses(&mut self, v: NodeRef<'a>, s: Option<&Schema<'a>>) {
         const SECTION: Section = Section::V13ConstraintClause;
         let clauses: SeqRef<'a> = match v.value() {
             ValueRef::Seq(items) => items,
             ValueRef::Map(_) => SeqRef::one(v),
+            _ if is_scalar_clause(v) => SeqRef::one(v),
             _ => {
                 let message = format!(
                     "`constraints` is a list of constraint clauses, not {}",
@@ -663,11 +665,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         typed: Option<&Schema<'a>>,
     ) {
         const SECTION: Section = Section::V13ConstraintClause;
-        let Some((op, arg)) = clause
-            .as_map()
-            .filter(|m| m.len() == 1)
-            .and_then(|m| m.first())
-        else {
+        let Some((name, op_span, arg)) = clause_operator(clause) else {
             self.error(
                 Code::Validation,
                 SECTION,
@@ -685,14 +683,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                 c.value_at(n, &Schema::of_type(s.ty), SECTION, 0, false);
                 if c.diags.len() > before {
                     c.note(format!(
-                        "the operands of `{}` must be values of the constrained type `{}`",
-                        op.name(),
+                        "the operands of `{name}` must be values of the constrained type `{}`",
                         c.type_name(s.ty)
                     ));
                 }
             }
         };
-        let name = op.name();
         let shape_error = |c: &mut Self, expected: &str| {
             let message = format!("`{name}` takes {expected}, not {}", value::describe(arg));
             c.error(Code::Validation, SECTION, arg.span(), message);
@@ -736,7 +732,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         "`{name}` constrains strings, lists and maps, not values of `{}`",
                         typed.map_or_else(String::new, |s| self.type_name(s.ty))
                     );
-                    self.error(Code::Validation, SECTION, op.span(), message);
+                    self.error(Code::Validation, SECTION, op_span, message);
                 }
             }
             "pattern" => match arg.as_str().map(regex_lite::Regex::new) {
@@ -769,7 +765,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             "schema" => {}
             _ => {
                 let message = format!("unknown constraint operator `{name}`");
-                self.error(Code::Validation, SECTION, op.span(), message);
+                self.error(Code::Validation, SECTION, op_span, message);
                 self.note("the operators are equal, greater_than, greater_or_equal, less_than, less_or_equal, in_range, valid_values, length, min_length, max_length, pattern and schema");
             }
         }
@@ -859,5 +855,24 @@ fn builtin_noun(b: Builtin) -> &'static str {
         Builtin::List => "a list",
         Builtin::Map => "a map",
         _ => "a value",
+    }
+}
+
+/// A TOSCA 1.3 constraint clause written as a simple scalar value, which
+/// means `equal` to it (1.3 §3.6.3.3): not a collection, not null.
+fn is_scalar_clause(clause: NodeRef<'_>) -> bool {
+    !clause.is_null() && clause.as_map().is_none() && clause.as_seq().is_none()
+}
+
+/// The operator of a TOSCA 1.3 constraint clause, where it is written, and
+/// its operand: a map's one entry, or `equal` for a simple scalar value ("if
+/// no operator is present for a simple scalar-value on a constraint clause,
+/// it SHALL be interpreted as being equivalent to having the equal
+/// operator", §3.6.3.3).
+pub(crate) fn clause_operator(clause: NodeRef<'_>) -> Option<(&str, Span, NodeRef<'_>)> {
+    match clause.as_map() {
+        Some(m) if m.len() == 1 => m.first().map(|(op, arg)| (op.name(), op.span(), arg)),
+        None if is_scalar_clause(clause) => Some(("equal", clause.span(), clause)),
+        _ => None,
     }
 }

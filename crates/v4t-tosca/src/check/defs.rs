@@ -560,7 +560,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                         self.type_name(s.ty)
                     ),
                 );
-            } else if let Some(ks) = &s.key {
+            } else if let Some(ks) = s.key.as_ref().filter(|_| !self.v13()) {
+                // TOSCA 1.3 keys may be of any type (§3.3.5: "keys are
+                // assumed to be of type string" where none is given).
                 if self.ts.builtin_base(ks.ty) != Some(Builtin::String) {
                     let message = format!(
                         "a `key_schema` must derive from `string`, not `{}`",

@@ -340,24 +340,25 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
-    /// TOSCA 1.3 constraint clauses: a list of single-key maps.
+    /// TOSCA 1.3 constraint clauses: a list of single-key maps, or simple
+    /// scalar values, which mean `equal` (1.3 §3.6.3.3).
     fn eval_constraints(&self, clauses: NodeRef<'a>, env: &Env) -> Option<bool> {
         let list: Vec<NodeRef<'a>> = match clauses.as_seq() {
             Some(l) => l.iter().collect(),
             None => vec![clauses],
         };
         for c in list {
-            let (op, arg) = c.as_map().filter(|m| m.len() == 1)?.first()?;
+            let (op, _, arg) = super::data::clause_operator(c)?;
             let x = env.value.clone();
             let a = self.constant(arg, 0).ok()?;
-            let ok = match op.name() {
+            let ok = match op {
                 "equal" => {
                     let (x, a) = self.pair(x, a, env);
                     equal(&x, &a)
                 }
                 "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal" => {
                     let (x, a) = self.pair(x, a, env);
-                    match (op.name(), compare(&x, &a)?) {
+                    match (op, compare(&x, &a)?) {
                         ("greater_than", o) => o == Ordering::Greater,
                         ("greater_or_equal", o) => o != Ordering::Less,
                         ("less_than", o) => o == Ordering::Less,
@@ -393,7 +394,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                         _ => return None,
                     };
                     let V::Int(n) = a else { return None };
-                    match op.name() {
+                    match op {
                         "length" => len == n,
                         "min_length" => len >= n,
                         _ => len <= n,

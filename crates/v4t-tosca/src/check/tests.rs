@@ -1392,7 +1392,10 @@ fn tosca_13_constraint_clauses_have_known_operators_and_typed_operands() {
         "[{equal: 1, less_than: 2}]",
         "a map with one operator",
     );
-    bad("integer", "5", "a list of constraint clauses");
+    // A simple scalar is an `equal` clause (§3.6.3.3).
+    ok("integer", "5", "5");
+    bad("integer", "5", "does not satisfy its constraints");
+    bad("integer", "{a: 1, b: 2}", "a map with one operator");
     // Data types and schema definitions are checked the same way.
     let data = format!("{V13}data_types:\n  D:\n    derived_from: integer\n    constraints:\n      - max_length: 2\n");
     let e = errors(&data);

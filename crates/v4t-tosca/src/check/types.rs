@@ -426,7 +426,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(k) = map.get("key_schema") {
             if base == Some(Builtin::Map) {
                 if let Some(s) = self.at("key_schema", |c| c.schema(k, Section::DataType)) {
-                    if self.ts.builtin_base(s.ty) != Some(Builtin::String) {
+                    if !self.v13() && self.ts.builtin_base(s.ty) != Some(Builtin::String) {
                         self.error(
                             Code::Definition,
                             Section::DataType,

@@ -57,7 +57,11 @@ impl<'t, 'a> Checker<'t, 'a> {
                             }),
                         };
                         if let (Some((name, span)), Some(idx), "inline") = (name, idx, kind) {
-                            if !idx.workflows.contains(&name) {
+                            // TOSCA 1.3's normative workflows exist unwritten:
+                            // "reserved names of workflows ... deploy ...
+                            // undeploy" (§7.1); the orchestrator generates them.
+                            let normative = c.v13() && matches!(name, "deploy" | "undeploy");
+                            if !normative && !idx.workflows.contains(&name) {
                                 c.error(Code::UndefinedReference, Section::InlineWorkflowActivity, span, format!("workflow `{name}` is not defined"));
                             }
                         }
