@@ -1083,7 +1083,8 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
-    /// `count_range: [min, max]` (§8.4); `None` if invalid (reported).
+    /// `count_range: [min, max]` (§8.4; TOSCA 1.3's `occurrences`); `None`
+    /// if invalid (reported).
     pub fn count_range(&mut self, cr: NodeRef<'a>) -> Option<(u64, u64)> {
         let r = self.range_of(cr);
         if r.is_none() {
@@ -1091,7 +1092,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                 Code::InvalidShape,
                 Section::RequirementDefinition,
                 cr.span(),
-                "`count_range` is `[min, max]` with non-negative integers, min <= max, max may be UNBOUNDED",
+                format!(
+                    "`{}` is `[min, max]` with non-negative integers, min <= max, max may be UNBOUNDED",
+                    if self.v13() { "occurrences" } else { "count_range" }
+                ),
             );
         }
         r
