@@ -196,10 +196,10 @@ pub(crate) fn is_normative_1x(path: &str) -> bool {
     path == NORMATIVE_13.0 || path == NORMATIVE_10.0
 }
 
-/// The non-normative Docker and VM image types of TOSCA 1.x, which
-/// processors need not support: loaded with every 1.x file but imported by
-/// none, a name resolves to them only where no file defines it (and is
-/// warned about, `V4T141`).
+/// The types of TOSCA 1.x's non-normative chapter (1.3 §9: Docker, VM
+/// image and template artifacts), which processors need not support:
+/// loaded with every 1.x file but imported by none, a name resolves to them
+/// only where no file defines it (and is warned about, `V4T141`).
 pub const NON_NORMATIVE_1X: (&str, &str) = (
     "<bundled>/tosca-simple-profile-1.x-non-normative.yaml",
     include_str!("../profiles/tosca-simple-profile-1.x-non-normative.yaml"),

@@ -636,13 +636,11 @@ impl<'a> TypeSystem<'a> {
 
     /// A TOSCA 1.x name its file's imports do not reach: 1.x puts every
     /// type (and repository) without a namespace URI in the one namespace
-    /// of its version,
-    /// and "imported type definitions with the same namespace URI, local
-    /// name and version SHALL be equivalent" (1.x's namespace rules, §3.1
-    /// in 1.2), so the name means
-    /// the definition any loaded 1.x file gives it (ETSI NFV's VNFD type
-    /// files use the common types that only the descriptor imports, as
-    /// tosca-parser reads them).
+    /// of its version, and "imported type definitions with the same
+    /// namespace URI, local name and version SHALL be equivalent" (1.x's
+    /// namespace rules, §3.1 in 1.2), so the name means the definition any
+    /// loaded 1.x file gives it (ETSI NFV's VNFD type files use the common
+    /// types that only the descriptor imports, as tosca-parser reads them).
     fn resolve_shared_13(&self, space: Space, name: &str) -> Result<Entry, LookupError> {
         // Not the bundled types: each file has the normative types of its
         // own version, and the non-normative ones come last.
@@ -748,10 +746,11 @@ impl<'a> TypeSystem<'a> {
     /// ([`crate::load::NON_NORMATIVE_1X`]): by full name or shorthand
     /// (`Container.Docker`, `tosca:Container.Docker`, 1.3 §9.2.1).
     fn resolve_non_normative(&self, kind: Kind, name: &str) -> Result<Entry, LookupError> {
-        let doc = (self.loaded.doc_ids()).find(|&d| self.is_non_normative_doc(d));
+        let doc = (self.loaded.doc_ids())
+            .find(|&d| self.is_non_normative_doc(d))
+            .ok_or(LookupError::NotFound)?;
         let short = name.strip_prefix("tosca:").unwrap_or(name);
         let full = format!("{}{short}", kind.normative_prefix());
-        let doc = doc.ok_or(LookupError::NotFound)?;
         for n in [name, full.as_str()] {
             if let Some(&e) = self.local.get(&(doc, Space::Type(kind), n)) {
                 return Ok(e);
