@@ -1034,6 +1034,13 @@ pub fn normalize(path: &str) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// The document loaded from `path` (tests name their files uniquely).
+    pub(crate) fn doc_named(loaded: &Loaded, path: &str) -> DocId {
+        (loaded.doc_ids())
+            .find(|&d| loaded.doc(d).path == path)
+            .expect("a document of that path")
+    }
     use crate::MemoryFiles;
 
     /// Loads in-memory files, the first being the entry (shared by the
@@ -1069,9 +1076,7 @@ pub(crate) mod tests {
         assert_eq!(loaded.docs.len(), 4);
         assert!(loaded.diagnostics.is_empty(), "{:?}", loaded.diagnostics);
         // `c.yaml` keeps its import of `a.yaml`, which imports it.
-        let c = (loaded.doc_ids())
-            .find(|&d| loaded.doc(d).path == "c.yaml")
-            .unwrap();
+        let c = doc_named(&loaded, "c.yaml");
         let targets: Vec<_> = loaded
             .imports_of(c)
             .map(|i| loaded.doc(i.target).path.as_str())

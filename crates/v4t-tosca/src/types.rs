@@ -1010,7 +1010,7 @@ pub fn non_normative_message(kind: Kind, name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::tests::load_files as system;
+    use crate::load::tests::{doc_named, load_files as system};
     use v4t_source::Sources;
 
     #[test]
@@ -1089,9 +1089,7 @@ mod tests {
         ]);
         let ts = TypeSystem::build(&loaded);
         assert!(ts.diagnostics.is_empty(), "{:?}", ts.diagnostics);
-        let nodes = (loaded.doc_ids())
-            .find(|&d| loaded.doc(d).path == "nodes.yaml")
-            .unwrap();
+        let nodes = doc_named(&loaded, "nodes.yaml");
         assert!(ts.resolve_type(nodes, Kind::Data, "D").is_ok());
         assert!(ts.resolve_type(Loaded::ENTRY, Kind::Node, "N").is_ok());
         assert_eq!(
@@ -1172,9 +1170,7 @@ mod tests {
             ),
         ]);
         let ts = TypeSystem::build(&loaded);
-        let path = |d: DocId| ts.loaded.doc(d).path.clone();
-        let b = loaded.doc_ids().find(|&d| path(d) == "b.yaml").unwrap();
-        let c = loaded.doc_ids().find(|&d| path(d) == "c.yaml").unwrap();
+        let (b, c) = (doc_named(&loaded, "b.yaml"), doc_named(&loaded, "c.yaml"));
         for name in ["tosca.capabilities.Compute", "Compute", "tosca:Compute"] {
             let t = ts.resolve_type(b, Kind::Capability, name).unwrap();
             assert_eq!(ts.get(t).doc, Some(c), "{name}");
@@ -1201,10 +1197,7 @@ mod tests {
             ),
         ]);
         let ts = TypeSystem::build(&loaded);
-        let b = loaded
-            .doc_ids()
-            .find(|&d| ts.loaded.doc(d).path == "b.yaml")
-            .unwrap();
+        let b = doc_named(&loaded, "b.yaml");
         let attaches = "tosca.relationships.AttachesTo";
         let old = ts
             .resolve_type(Loaded::ENTRY, Kind::Relationship, attaches)
@@ -1225,7 +1218,7 @@ mod tests {
     }
 
     #[test]
-    fn non_normative_13_types_come_after_every_file_and_only_by_full_name() {
+    fn non_normative_13_types_come_after_every_file_by_name_or_shorthand() {
         let loaded = system(&[
             (
                 "a.yaml",
@@ -1287,8 +1280,7 @@ mod tests {
             ("b.yaml", "tosca_definitions_version: tosca_simple_yaml_1_2\n"),
         ]);
         let ts = TypeSystem::build(&loaded);
-        let doc = |p: &str| loaded.doc_ids().find(|&d| ts.loaded.doc(d).path == p);
-        let b = doc("b.yaml").unwrap();
+        let b = doc_named(&loaded, "b.yaml");
         assert!(ts.resolve(b, Space::Repository, "hub").is_ok());
         assert!(ts.resolve(b, Space::Repository, "other").is_err());
         let two = system(&[
@@ -1296,10 +1288,7 @@ mod tests {
             ("d.yaml", "tosca_definitions_version: tosca_2_0\n"),
         ]);
         let ts2 = TypeSystem::build(&two);
-        let d = two
-            .doc_ids()
-            .find(|&d| ts2.loaded.doc(d).path == "d.yaml")
-            .unwrap();
+        let d = doc_named(&two, "d.yaml");
         assert!(
             ts2.resolve(d, Space::Repository, "hub").is_err(),
             "2.0 namespaces are per file"

@@ -408,16 +408,24 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// file's grammar (see [`Checker::keys_among`]).
     pub fn keys(&mut self, map: MapRef<'a>, entity: Entity, what: &str, section: Section) {
         let allowed: Vec<&str> = keynames(entity, self.grammar).collect();
-        self.keys_among(map, &allowed, what, section);
+        self.keys_among(map, &allowed, Some(entity), what, section);
     }
 
     /// Checks the keynames of a map against the allowed ones and reports
-    /// unknown ones (with the TOSCA 2.0 name where a 1.3 name was used).
+    /// unknown ones (with the TOSCA 2.0 name where a 1.3 name was used, and
+    /// where a 1.3 file uses a key only an example of 1.3 shows on `entity`).
     ///
     /// `description` and `metadata` are allowed in every map-form grammar
     /// element of TOSCA 2.0 (§5.3, "except where explicitly noted"); where
     /// `allowed` does not list them, their shapes are checked here.
-    pub fn keys_among(&mut self, map: MapRef<'a>, allowed: &[&str], what: &str, section: Section) {
+    pub fn keys_among(
+        &mut self,
+        map: MapRef<'a>,
+        allowed: &[&str],
+        entity: Option<Entity>,
+        what: &str,
+        section: Section,
+    ) {
         for (k, v) in map.iter() {
             let common = !self.v13() && matches!(k.name(), "description" | "metadata");
             if common && !allowed.contains(&k.name()) {
@@ -431,15 +439,10 @@ impl<'t, 'a> Checker<'t, 'a> {
                 continue;
             }
             if !allowed.contains(&k.name()) {
-                let hint = if !self.v13() {
-                    hint_13(k.name())
-                } else if what == "a node template"
-                    && matches!(k.name(), "occurrences" | "instance_count")
-                {
-                    " (TOSCA 1.3 shows it on node templates only in the non-normative example \
-                     of §2.20; the grammar of §3.8.3 has no such keyname)"
+                let hint = if self.v13() {
+                    hint_example_13(entity, k.name())
                 } else {
-                    ""
+                    hint_13(k.name())
                 };
                 self.error(
                     Code::UnknownKeyname,
@@ -710,6 +713,18 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         self.origins.borrow_mut().push(t);
         def.name.to_string()
+    }
+}
+
+/// A hint for a key a TOSCA 1.3 file uses on `entity` that only a
+/// non-normative example of 1.3 shows there.
+fn hint_example_13(entity: Option<Entity>, name: &str) -> &'static str {
+    match (entity, name) {
+        (Some(Entity::NodeTemplate), "occurrences" | "instance_count") => {
+            " (TOSCA 1.3 shows it on node templates only in the non-normative example \
+             of §2.20; the grammar of §3.8.3 has no such keyname)"
+        }
+        _ => "",
     }
 }
 

@@ -164,6 +164,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.keys_among(
                 map,
                 &allowed,
+                Some(Entity::Type(kind)),
                 &format!("{} definition", with_article(kind.noun())),
                 kind.spec_section(),
             );
