@@ -1522,7 +1522,7 @@ fn tosca_13_operations_listed_directly_are_assignable() {
     assert_eq!(e, ["operation `stop` is not defined by the interface"]);
     // Tacker's `instantiate: []` for no implementation.
     let e = errors_and_notes(&t("          start: []\n"));
-    assert_eq!(e, ["an operation assignment is an implementation artifact name or a map, not a list | for no implementation, assign nothing (`start:`) or leave the operation out | TOSCA 1.3 §3.6"]);
+    assert_eq!(e, ["an operation assignment is an implementation artifact name or a map, not a list | for no implementation, assign nothing (`start:`) or leave the operation out | TOSCA 1.3 §3.6.17"]);
     // An interface type that is no type: its operations are not known.
     let unknown = t("          stop: run.sh\n").replace("I: {type: I}", "I: {type: Gone}");
     let e = errors(&unknown);
