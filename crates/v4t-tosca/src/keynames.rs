@@ -123,14 +123,21 @@ pub enum Entity {
     Group,
     /// A policy definition (§16.4).
     Policy,
-    /// A trigger definition (§16.5).
+    /// A trigger definition (§16.5; TOSCA 1.3 §3.6.22).
     Trigger,
+    /// A TOSCA 1.3 trigger's `target_filter` (1.3 §3.6.21).
+    EventFilter13,
+    /// A TOSCA 1.3 trigger condition in the extended notation (1.3
+    /// §3.6.22.2).
+    TriggerCondition13,
     /// Substitution mappings (§15.1).
     SubstitutionMappings,
     /// A workflow definition (§13.2).
     Workflow,
     /// A workflow step (§13.2.2).
     WorkflowStep,
+    /// A TOSCA 1.3 workflow precondition (1.3 §3.6.26).
+    Precondition13,
     /// A `delegate` or `inline` activity (§13.2.3).
     WorkflowActivity,
     /// A `call_operation` activity (§13.2.3.3).
@@ -186,9 +193,12 @@ impl Entity {
             Entity::Group => GROUP,
             Entity::Policy => POLICY,
             Entity::Trigger => TRIGGER,
+            Entity::EventFilter13 => EVENT_FILTER_13,
+            Entity::TriggerCondition13 => TRIGGER_CONDITION_13,
             Entity::SubstitutionMappings => SUBSTITUTION_MAPPINGS,
             Entity::Workflow => WORKFLOW,
             Entity::WorkflowStep => WORKFLOW_STEP,
+            Entity::Precondition13 => PRECONDITION_13,
             Entity::WorkflowActivity => WORKFLOW_ACTIVITY,
             Entity::CallOperation => CALL_OPERATION,
         }
@@ -211,10 +221,25 @@ const CAPABILITY_FILTER_13: &[Keyname] = &[both("properties")];
 const INTERFACE_ASSIGNMENT: &[Keyname] = &[v2("inputs"), v2("operations"), v2("notifications")];
 
 const TRIGGER: &[Keyname] = &[
-    v2("description"),
-    v2("event"),
-    v2("condition"),
-    v2("action"),
+    both("description"),
+    both("event"),
+    // 1.3 §3.6.22: "A deprecated form of this keyname is `event_type`".
+    v13("event_type"),
+    v13("schedule"),
+    v13("target_filter"),
+    both("condition"),
+    both("action"),
+];
+
+/// TOSCA 1.3 §3.6.21.
+const EVENT_FILTER_13: &[Keyname] = &[v13("node"), v13("requirement"), v13("capability")];
+
+/// The extended notation of a TOSCA 1.3 trigger condition (1.3 §3.6.22.2).
+const TRIGGER_CONDITION_13: &[Keyname] = &[
+    v13("constraint"),
+    v13("period"),
+    v13("evaluations"),
+    v13("method"),
 ];
 
 const WORKFLOW_ACTIVITY: &[Keyname] = &[both("workflow"), both("inputs")];
@@ -566,6 +591,9 @@ const WORKFLOW: &[Keyname] = &[
     both("outputs"),
 ];
 
+/// TOSCA 1.3 §3.6.26.
+const PRECONDITION_13: &[Keyname] = &[v13("target"), v13("target_relationship"), v13("condition")];
+
 const WORKFLOW_STEP: &[Keyname] = &[
     both("target"),
     both("target_relationship"),
@@ -641,9 +669,12 @@ mod tests {
             Entity::Group,
             Entity::Policy,
             Entity::Trigger,
+            Entity::EventFilter13,
+            Entity::TriggerCondition13,
             Entity::SubstitutionMappings,
             Entity::Workflow,
             Entity::WorkflowStep,
+            Entity::Precondition13,
             Entity::WorkflowActivity,
             Entity::CallOperation,
         ];

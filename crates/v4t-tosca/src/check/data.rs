@@ -23,6 +23,18 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.value_at(v, s, section, 0, true);
     }
 
+    /// Checks a value against a data type the grammar names (a built-in
+    /// or normative type, such as a trigger's `schedule`, a
+    /// `tosca.datatypes.TimeInterval`).
+    pub fn check_value_of(&mut self, v: NodeRef<'a>, type_name: &str, section: Section) {
+        if let Ok(ty) = self
+            .ts
+            .resolve_type(self.doc, crate::types::Kind::Data, type_name)
+        {
+            self.check_value(v, &Schema::of_type(ty), section);
+        }
+    }
+
     /// Whether a value fits a schema, without reporting (signature matching).
     pub fn value_fits(&mut self, v: NodeRef<'a>, s: &Schema<'a>) -> bool {
         let before = self.diags.len();

@@ -7,12 +7,13 @@ use crate::keynames::Entity;
 use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::hash::SeededSet;
-use v4t_yaml::NodeRef;
+use v4t_yaml::{MapRef, NodeRef, Span};
 
 use super::defs::Role;
-use super::template::Index;
+use super::template::{Index, Tpl};
 use super::Checker;
-use crate::types::Kind;
+use crate::types::{Kind, TypeId};
+use crate::value;
 
 impl<'t, 'a> Checker<'t, 'a> {
     /// The group definitions (§16.2): type, members (node templates the
@@ -170,21 +171,40 @@ impl<'t, 'a> Checker<'t, 'a> {
             });
         }
         if let Some(tr) = m.get("triggers") {
+            // A trigger's actions apply "to the target(s) of this trigger's
+            // policy" (1.3 §3.6.22.3): checked against a lone node target.
+            let targets = m.get("targets").and_then(NodeRef::as_seq);
+            let target = match targets.map(|t| t.iter().collect::<Vec<_>>()).as_deref() {
+                Some([one]) => value::as_str(*one)
+                    .and_then(|name| idx.node(name))
+                    .and_then(|(t, tpl)| Some((t?, tpl))),
+                _ => None,
+            };
             self.at("triggers", |c| {
                 c.each_entry(tr, "`triggers`", Section::TriggerDefinition, |c, _, def| {
-                    c.trigger(def)
+                    c.trigger(def, Some(idx), target)
                 });
             });
         }
     }
 
-    /// A trigger definition (§16.5).
-    pub(super) fn trigger(&mut self, def: NodeRef<'a>) {
+    /// A trigger definition (§16.5), of a policy type or of a policy of
+    /// the service template `idx` (whose lone node `target` its actions
+    /// apply to).
+    pub(super) fn trigger(
+        &mut self,
+        def: NodeRef<'a>,
+        idx: Option<&Index<'a>>,
+        target: Option<(TypeId, Tpl<'a>)>,
+    ) {
         let Some(m) = self.expect_map(def, "a trigger definition", Section::TriggerDefinition)
         else {
             return;
         };
         if self.v13() {
+            if self.declares_13() {
+                self.trigger_13(m, def.span(), idx, target);
+            }
             return;
         }
         self.keys(
@@ -217,6 +237,137 @@ impl<'t, 'a> Checker<'t, 'a> {
                 def.span(),
                 "a trigger needs an `action`",
             ),
+        }
+    }
+
+    /// A TOSCA 1.3 trigger definition (1.3 §3.6.22). Only files that
+    /// declare 1.3 are checked: OpenStack's 1.0 files write triggers in
+    /// forms of their own (`metric`, `event_type` as a map, `action` as a
+    /// map of operations), and 1.0 to 1.2 are not at hand to tell which
+    /// of them those versions allowed.
+    fn trigger_13(
+        &mut self,
+        m: MapRef<'a>,
+        span: Span,
+        idx: Option<&Index<'a>>,
+        target: Option<(TypeId, Tpl<'a>)>,
+    ) {
+        const SECTION: Section = Section::V13Trigger;
+        self.keys(m, Entity::Trigger, "a trigger definition", SECTION);
+        match m.get_entry("event").or_else(|| m.get_entry("event_type")) {
+            Some((k, e)) => {
+                self.expect_str(e, &format!("`{}`", k.name()), SECTION);
+            }
+            None => self.error(
+                Code::MissingKeyname,
+                SECTION,
+                span,
+                "a trigger needs an `event`",
+            ),
+        }
+        if let Some(s) = m.get("schedule") {
+            self.at("schedule", |c| {
+                c.check_value_of(s, "tosca.datatypes.TimeInterval", SECTION)
+            });
+        }
+        // The condition tests the node the filter locates, else the
+        // policy's target.
+        let subject = match m.get("target_filter") {
+            Some(f) => self.at("target_filter", |c| c.event_filter_13(f, idx)),
+            None => target.map(|(t, _)| t),
+        };
+        if let Some(cond) = m.get("condition") {
+            self.at("condition", |c| c.trigger_condition_13(cond, subject));
+        }
+        match m.get("action") {
+            Some(a) => self.at("action", |c| c.activities(a, target, idx)),
+            None => self.error(
+                Code::MissingKeyname,
+                SECTION,
+                span,
+                "a trigger needs an `action`",
+            ),
+        }
+    }
+
+    /// A trigger's `target_filter` (1.3 §3.6.21): a node type or node
+    /// template, and the requirement or capability of that node (checked
+    /// where the node is a template, whose type is the node's). Returns
+    /// the type of the node template it locates, if that is all it names.
+    fn event_filter_13(&mut self, f: NodeRef<'a>, idx: Option<&Index<'a>>) -> Option<TypeId> {
+        const SECTION: Section = Section::V13EventFilter;
+        let m = self.expect_map(f, "an event filter", SECTION)?;
+        self.keys(m, Entity::EventFilter13, "an event filter", SECTION);
+        let Some(node) = m.get("node") else {
+            self.error(
+                Code::MissingKeyname,
+                SECTION,
+                f.span(),
+                "an event filter needs a `node`",
+            );
+            return None;
+        };
+        let name = self.expect_str(node, "`node`", SECTION)?;
+        let ty = match idx.map(|i| i.node(name)) {
+            Some(Some((ty, _))) => ty?,
+            // A policy type's filter may name the templates of any service.
+            None => return None,
+            Some(None) => {
+                if self.ts.resolve_type(self.doc, Kind::Node, name).is_err() {
+                    let message = format!("`{name}` is neither a node template nor a node type");
+                    self.error(Code::UndefinedReference, SECTION, node.span(), message);
+                }
+                return None;
+            }
+        };
+        let requirement = m.get("requirement");
+        if let Some(r) = requirement {
+            if let Some(req) = self.expect_str(r, "`requirement`", SECTION) {
+                if !self.node_requirements(ty).iter().any(|(n, _)| *n == req) {
+                    let message = format!("node template `{name}` has no requirement `{req}`");
+                    self.error(Code::UndefinedReference, SECTION, r.span(), message);
+                }
+            }
+        }
+        let Some(c) = m.get("capability") else {
+            return requirement.is_none().then_some(ty);
+        };
+        let cap = self.expect_str(c, "`capability`", SECTION)?;
+        // With a requirement, the capability is of the node the requirement
+        // reaches.
+        if requirement.is_none()
+            && !self
+                .type_entries(ty, "capabilities")
+                .iter()
+                .any(|(n, _)| *n == cap)
+        {
+            let message = format!("node template `{name}` has no capability `{cap}`");
+            self.error(Code::UndefinedReference, SECTION, c.span(), message);
+        }
+        None
+    }
+
+    /// A trigger's `condition` (1.3 §3.6.22): condition clauses, or the
+    /// extended notation with the clauses under `constraint` and how they
+    /// are evaluated (`period`, `evaluations`, `method`).
+    fn trigger_condition_13(&mut self, cond: NodeRef<'a>, subject: Option<TypeId>) {
+        const SECTION: Section = Section::V13Trigger;
+        let extended = cond.as_map().filter(|m| {
+            m.iter().all(|(k, _)| {
+                matches!(k.name(), "constraint" | "period" | "evaluations" | "method")
+            })
+        });
+        let Some(m) = extended else {
+            self.condition_on(cond, SECTION, subject);
+            return;
+        };
+        for (k, v) in m.iter() {
+            self.at(k.name(), |c| match k.name() {
+                "constraint" => c.condition_on(v, SECTION, subject),
+                "period" => c.check_value_of(v, "scalar-unit.time", SECTION),
+                "evaluations" => c.check_value_of(v, "integer", SECTION),
+                _ => c.check_value_of(v, "string", SECTION),
+            });
         }
     }
 }

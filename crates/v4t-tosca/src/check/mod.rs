@@ -130,6 +130,21 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.grammar == Grammar::Tosca13
     }
 
+    /// The file declares TOSCA 1.3 itself, not 1.0 to 1.2 (read with the
+    /// 1.3 grammar): for the parts whose grammar only 1.3 settled.
+    pub fn declares_13(&self) -> bool {
+        self.v13()
+            && self
+                .loaded
+                .doc(self.doc)
+                .root
+                .node()
+                .as_map()
+                .and_then(|m| m.get("tosca_definitions_version"))
+                .and_then(value::as_str)
+                == Some("tosca_simple_yaml_1_3")
+    }
+
     /// An error about the element being checked, breaking the rule of
     /// TOSCA 2.0 `section` (cited as the file's grammar numbers it).
     pub fn error(&mut self, code: Code, section: Section, span: Span, message: impl Into<String>) {

@@ -503,7 +503,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     if let Some(w) =
                         c.expect_str(ov, "the mapped workflow", Section::InterfaceMapping)
                     {
-                        if !idx.workflows.contains(&w) {
+                        if !idx.workflows.contains_key(w) {
                             c.error(
                                 Code::Template,
                                 Section::InterfaceMapping,

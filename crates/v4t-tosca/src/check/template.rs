@@ -12,7 +12,7 @@ use std::rc::Rc;
 use v4t_source::Code;
 use v4t_yaml::hash::{ByName, SeededMap};
 
-use v4t_yaml::{MapRef, NodeRef, SeqRef, Span, ValueRef};
+use v4t_yaml::{KeyRef, MapRef, NodeRef, SeqRef, Span, ValueRef};
 
 use super::defs::{DefNode, Param, Place, Role};
 use super::funcs::{Call, FnCtx};
@@ -41,7 +41,8 @@ pub(super) struct Index<'a> {
     pub(super) nodes: SeededMap<&'a str, (Option<TypeId>, Tpl<'a>)>,
     pub(super) relationships: SeededMap<&'a str, Option<TypeId>>,
     pub(super) groups: SeededMap<&'a str, Option<TypeId>>,
-    pub(super) workflows: Vec<&'a str>,
+    /// The workflow definitions, by name.
+    pub(super) workflows: SeededMap<&'a str, NodeRef<'a>>,
     pub(super) inputs: Option<MapRef<'a>>,
     pub(super) outputs: Option<MapRef<'a>>,
 }
@@ -178,7 +179,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         }
         if let Some(w) = templates("workflows") {
-            idx.workflows = w.keys().collect();
+            idx.workflows = w.iter().map(|(k, v)| (k.name(), v)).collect();
         }
         idx
     }
@@ -392,7 +393,7 @@ impl<'t, 'a> Checker<'t, 'a> {
             // workflow and trigger conditions are condition clauses.
             match section {
                 Section::NodeFilter | Section::SubstitutionMapping => self.node_filter_13(v),
-                _ => self.condition_clauses_13(v, 0),
+                _ => self.condition_clauses_13(v, 0, None),
             }
             return;
         }
@@ -426,13 +427,30 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
+    /// A condition about the attributes of an entity of type `subject`
+    /// (where known): in TOSCA 1.3, condition clauses that name them; in
+    /// TOSCA 2.0, a Boolean expression (whose paths say what they read).
+    pub(super) fn condition_on(
+        &mut self,
+        v: NodeRef<'a>,
+        section: Section,
+        subject: Option<TypeId>,
+    ) {
+        if self.v13() {
+            self.condition_clauses_13(v, 0, subject);
+        } else {
+            self.condition(v, section);
+        }
+    }
+
     /// TOSCA 1.3 condition clauses (1.3 §3.6.25, used by workflow step
     /// filters, workflow preconditions and policy triggers): a list of
     /// single-entry maps, each `and`, `or`, `not` or `assert` with a list
     /// of clauses, or `<attribute name>: <constraint clauses>` (1.3
-    /// §3.6.3). A trigger's extended condition (`constraint`, `period`,
-    /// `evaluations`, `method`, 1.3 §3.6.22) checks its `constraint`.
-    fn condition_clauses_13(&mut self, v: NodeRef<'a>, depth: usize) {
+    /// §3.6.3), an attribute of the `subject` where its type is known
+    /// (properties are attributes too, 1.3 §3.6.12), whose values the
+    /// clauses compare with.
+    fn condition_clauses_13(&mut self, v: NodeRef<'a>, depth: usize, subject: Option<TypeId>) {
         const SECTION: Section = Section::V13ConditionClause;
         if depth > super::defs::MAX_NESTING {
             self.error(
@@ -456,21 +474,50 @@ impl<'t, 'a> Checker<'t, 'a> {
                 self.error(Code::InvalidShape, SECTION, item.span(), message);
                 continue;
             };
-            let extended = depth == 0 && m.contains_key("constraint");
             self.at_index(i, |c| {
                 for (k, clause) in m.iter() {
                     let key = k.name();
                     c.at(key, |c| match key {
                         "and" | "or" | "not" | "assert" => {
-                            c.condition_clauses_13(clause, depth + 1)
+                            c.condition_clauses_13(clause, depth + 1, subject)
                         }
-                        "constraint" if extended => c.condition_clauses_13(clause, depth + 1),
-                        "period" | "evaluations" | "method" if extended => {}
-                        _ => c.constraint_clauses(clause, None),
+                        _ => c.attribute_condition_13(k, clause, subject),
                     });
                 }
             });
         }
+    }
+
+    /// `<attribute name>: <constraint clauses>` in a 1.3 condition: the
+    /// attribute of a `subject` of known type exists, and the clauses
+    /// compare it with values of its type.
+    fn attribute_condition_13(
+        &mut self,
+        k: KeyRef<'a>,
+        clause: NodeRef<'a>,
+        subject: Option<TypeId>,
+    ) {
+        let Some(ty) = subject else {
+            self.constraint_clauses(clause, None);
+            return;
+        };
+        let attrs = self.type_attributes(ty);
+        let Some((_, attr)) = attrs.iter().find(|(n, _)| *n == k.name()) else {
+            let message = format!("`{}` has no attribute `{}`", self.type_name(ty), k.name());
+            let span = k.span();
+            if self.undefined_in(
+                ty,
+                Code::UndefinedReference,
+                Section::V13ConditionClause,
+                span,
+                message,
+            ) {
+                self.defined_names(k.name(), attrs.iter().map(|(n, _)| *n), "attribute");
+            }
+            return;
+        };
+        let schema = self.param_schema(attr);
+        self.constraint_clauses(clause, schema.as_ref());
     }
 
     /// A TOSCA 1.3 node filter (1.3 §3.6.5): `properties`, a list of
@@ -876,7 +923,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.inherits_unknown |= self.def_type_unknown(def, Kind::Interface);
         let inputs = self.interface_parts(def, "inputs");
         if let Some(i) = m.get("inputs") {
-            self.at("inputs", |c| c.input_assignments(i, &inputs, true));
+            self.at("inputs", |c| c.input_assignments(i, &inputs, None));
         }
         for key in ["operations", "notifications"] {
             let Some(ops) = m.get(key) else { continue };
@@ -938,13 +985,15 @@ impl<'t, 'a> Checker<'t, 'a> {
         self.inherits_unknown = inherits_unknown;
     }
 
-    /// Parameter value assignments (§9.9): undefined inputs are allowed
-    /// where `allow_new`; fixed-value inputs cannot be assigned.
+    /// Parameter value assignments (§9.9); fixed-value inputs cannot be
+    /// assigned. Undefined inputs are allowed, unless the inputs are those
+    /// of `strict`, an operation or workflow called (named for the message,
+    /// with the section of its call).
     pub(super) fn input_assignments(
         &mut self,
         node: NodeRef<'a>,
         defs: &[(&'a str, Param<'a>)],
-        allow_new: bool,
+        strict: Option<(&str, Section)>,
     ) {
         let Some(map) = self.named_map(node, "`inputs`", Section::ParameterValueAssignment) else {
             return;
@@ -956,12 +1005,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                     c.assignment(k.name(), v, p, "input", Section::ParameterValueAssignment)
                 }),
                 None => {
-                    if !allow_new {
+                    if let Some((called, section)) = strict {
                         self.error(
                             Code::UndefinedReference,
-                            Section::CallOperationActivity,
+                            section,
                             k.span(),
-                            format!("`{}` is not an input of the operation", k.name()),
+                            format!("`{}` is not an input of {called}", k.name()),
                         );
                         self.defined_names(k.name(), defs.iter().map(|(n, _)| *n), "input");
                     }
@@ -1010,7 +1059,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if let Some(i) = m.get("inputs") {
             let inputs = super::defs::collect_section(&def.defs, "inputs");
-            self.at("inputs", |c| c.input_assignments(i, &inputs, true));
+            self.at("inputs", |c| c.input_assignments(i, &inputs, None));
         }
         if let Some(o) = m.get("outputs") {
             let outputs = super::defs::collect_section(&def.defs, "outputs");

@@ -737,6 +737,55 @@ fn groups_policies_and_workflows_name_existing_templates() {
     );
 }
 
+/// An inlined workflow (§13.2.3.4) gets the inputs it defines, and a
+/// value for each it requires.
+#[test]
+fn inlined_workflows_get_their_inputs() {
+    let t = |activity: &str| {
+        format!("node_types:\n  N: {{}}\nservice_template:\n  node_templates:\n    n: {{type: N}}\n  workflows:\n    heal:\n      inputs:\n        reason: {{type: string}}\n        level: {{type: integer, default: 1}}\n      steps:\n        s:\n          target: n\n          activities: [ {{set_state: healing}} ]\n    w:\n      steps:\n        s:\n          target: n\n          activities:\n            - {activity}\n")
+    };
+    valid(&t("inline: {workflow: heal, inputs: {reason: load}}"));
+    invalid(
+        &t("inline: heal"),
+        "required input `reason` of workflow `heal` gets no value",
+    );
+    invalid(
+        &t("inline: {workflow: heal, inputs: {reason: load, cause: x}}"),
+        "`cause` is not an input of workflow `heal`",
+    );
+    invalid(
+        &t("inline: {workflow: heal, inputs: {reason: 3}}"),
+        "expected a string, got an integer 3",
+    );
+    // A delegate workflow is the orchestrator's: its name is not looked up.
+    valid(&t("delegate: {workflow: restart, inputs: {any: x}}"));
+}
+
+/// OpenStack's TOSCA 1.0 triggers (`metric`, `event_type` as a map,
+/// `action` as a map) are written in forms no TOSCA 1.3 grammar has; only
+/// files that declare 1.3 have their triggers checked (1.3 §3.6.22).
+#[test]
+fn triggers_are_checked_in_files_that_declare_tosca_1_3() {
+    let t = |version: &str| {
+        format!("tosca_definitions_version: {version}\ntopology_template:\n  node_templates:\n    vdu: {{type: tosca.nodes.Compute}}\n  policies:\n    - scaling:\n        type: tosca.policies.Scaling\n        targets: [vdu]\n        triggers:\n          high_cpu:\n            event_type: {{type: tosca.events.resource.utilization}}\n            metric: cpu_util\n            condition:\n              constraint: utilization greater_than 50%\n              granularity: 60\n            action:\n              resize: {{inputs: {{count: 1}}}}\n")
+    };
+    for version in ["tosca_simple_yaml_1_0", "tosca_simple_yaml_1_2"] {
+        let e = errors(&t(version));
+        assert!(e.is_empty(), "{version}: {e:?}");
+    }
+    let e = errors(&t("tosca_simple_yaml_1_3"));
+    for expected in [
+        "unknown keyname `metric` in a trigger definition",
+        "`event_type` must be a string, not a map",
+        "a list of activities must be a list, not a map",
+    ] {
+        assert!(
+            e.iter().any(|m| m.starts_with(expected)),
+            "{expected}: {e:?}"
+        );
+    }
+}
+
 #[test]
 fn substitution_mappings_refer_to_existing_things() {
     let t = "capability_types:\n  C: {}\nnode_types:\n  S:\n    properties:\n      p: {type: string}\n    capabilities:\n      c: C\n";

@@ -1486,7 +1486,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 );
                 continue;
             }
-            self.at(k.name(), |c| c.trigger(def));
+            self.at(k.name(), |c| c.trigger(def, None, None));
         }
     }
 

@@ -39,33 +39,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "set_state" => {
                         c.expect_str(v, "`set_state`", Section::SetStateActivity);
                     }
-                    "delegate" | "inline" => {
-                        let name = match value::as_str(v) {
-                            Some(s) => Some((s, v.span())),
-                            None => c.expect_map(v, &format!("`{kind}`"), Section::Activity).and_then(|vm| {
-                                c.keys(vm, Entity::WorkflowActivity, &format!("a `{kind}` activity"), Section::Activity);
-                                if let Some(i) = vm.get("inputs") {
-                                    c.check_functions(i);
-                                }
-                                match vm.get("workflow") {
-                                    Some(w) => c.expect_str(w, "`workflow`", Section::Activity).map(|s| (s, w.span())),
-                                    None => {
-                                        c.error(Code::MissingKeyname, Section::Activity, v.span(), format!("`{kind}` needs a `workflow`"));
-                                        None
-                                    }
-                                }
-                            }),
-                        };
-                        if let (Some((name, span)), Some(idx), "inline") = (name, idx, kind) {
-                            // TOSCA 1.3's normative workflows exist unwritten:
-                            // "reserved names of workflows ... deploy ...
-                            // undeploy" (§7.1); the orchestrator generates them.
-                            let normative = c.v13() && matches!(name, "deploy" | "undeploy");
-                            if !normative && !idx.workflows.contains(&name) {
-                                c.error(Code::UndefinedReference, Section::InlineWorkflowActivity, span, format!("workflow `{name}` is not defined"));
-                            }
-                        }
-                    }
+                    "delegate" | "inline" => c.workflow_activity(kind, v, idx),
                     "call_operation" => c.call_operation(v, target),
                     _ => c.error(
                         Code::Template,
@@ -75,6 +49,87 @@ impl<'t, 'a> Checker<'t, 'a> {
                     ),
                 });
             });
+        }
+    }
+
+    /// A `delegate` or `inline` activity (§13.2.3.1, §13.2.3.4): a
+    /// workflow name, or a map with `workflow` and `inputs`. An inlined
+    /// workflow is one of the service template's, and gets a value for
+    /// each input it requires.
+    fn workflow_activity(&mut self, kind: &str, v: NodeRef<'a>, idx: Option<&Index<'a>>) {
+        let (name, inputs) = match value::as_str(v) {
+            Some(s) => ((s, v.span()), None),
+            None => {
+                let Some(vm) = self.expect_map(v, &format!("`{kind}`"), Section::Activity) else {
+                    return;
+                };
+                let what = format!("a `{kind}` activity");
+                self.keys(vm, Entity::WorkflowActivity, &what, Section::Activity);
+                let Some(w) = vm.get("workflow") else {
+                    let message = format!("`{kind}` needs a `workflow`");
+                    self.error(Code::MissingKeyname, Section::Activity, v.span(), message);
+                    return;
+                };
+                let Some(s) = self.expect_str(w, "`workflow`", Section::Activity) else {
+                    return;
+                };
+                ((s, w.span()), vm.get("inputs"))
+            }
+        };
+        // A delegate workflow is "provided by the TOSCA orchestrator".
+        let inlined = idx
+            .filter(|_| kind == "inline")
+            .map(|i| i.workflows.get(name.0));
+        let Some(Some(&workflow)) = inlined else {
+            if let Some(i) = inputs {
+                self.check_functions(i);
+            }
+            // TOSCA 1.3's normative workflows exist unwritten: "reserved
+            // names of workflows ... deploy ... undeploy" (§7.1); the
+            // orchestrator generates them.
+            let normative = self.v13() && matches!(name.0, "deploy" | "undeploy");
+            if inlined.is_some() && !normative {
+                let message = format!("workflow `{}` is not defined", name.0);
+                self.error(
+                    Code::UndefinedReference,
+                    Section::InlineWorkflowActivity,
+                    name.1,
+                    message,
+                );
+            }
+            return;
+        };
+        let defined = super::defs::collect_section(
+            &[super::defs::DefNode {
+                node: workflow,
+                doc: self.doc,
+            }],
+            "inputs",
+        );
+        let called = format!("workflow `{}`", name.0);
+        if let Some(i) = inputs {
+            self.at("inputs", |c| {
+                c.input_assignments(
+                    i,
+                    &defined,
+                    Some((&called, Section::InlineWorkflowActivity)),
+                )
+            });
+        }
+        let given = inputs.and_then(NodeRef::as_map);
+        for (input, p) in &defined {
+            let has_value = given.is_some_and(|g| g.contains_key(input))
+                || p.default().is_some()
+                || p.fixed().is_some();
+            if p.required() && !has_value {
+                let message = format!("required input `{input}` of {called} gets no value");
+                self.error(
+                    Code::MissingValue,
+                    Section::InlineWorkflowActivity,
+                    v.span(),
+                    message,
+                );
+            }
         }
     }
 
@@ -163,7 +218,13 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         let given = inputs.and_then(NodeRef::as_map);
         if let Some(i) = inputs {
-            self.at("inputs", |c| c.input_assignments(i, &defined, false));
+            self.at("inputs", |c| {
+                c.input_assignments(
+                    i,
+                    &defined,
+                    Some(("the operation", Section::CallOperationActivity)),
+                )
+            });
         }
         // Values assigned by the node template's interface assignment.
         let tpl_iface = tpl.get("interfaces").and_then(|i| i.get(iface));
@@ -243,6 +304,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 c.condition(p, Section::WorkflowPrecondition)
             });
         }
+        if let Some(p) = m.get("preconditions").filter(|_| self.v13()) {
+            self.at("preconditions", |c| c.preconditions_13(p, idx));
+        }
         if let Some(i) = m.get("implementation") {
             self.at("implementation", |c| c.implementation(i, None));
         }
@@ -282,66 +346,15 @@ impl<'t, 'a> Checker<'t, 'a> {
             "a workflow step",
             Section::WorkflowStep,
         );
-        let mut target = None;
-        let mut group_target = None;
-        match m.get("target") {
-            Some(t) => {
-                if let Some(name) = self.expect_str(t, "the step `target`", Section::WorkflowStep) {
-                    match idx.node(name) {
-                        Some((Some(ty), tpl)) => target = Some((ty, tpl)),
-                        Some(_) => {}
-                        None => {
-                            if idx.groups.contains_key(name) {
-                                group_target = Some(name);
-                            } else {
-                                self.error(
-                                    Code::UndefinedReference,
-                                    Section::WorkflowStep,
-                                    t.span(),
-                                    format!("step target `{name}` is neither a node template nor a group"),
-                                );
-                            }
-                        }
-                    }
-                }
-            }
-            None => self.error(
-                Code::MissingKeyname,
-                Section::WorkflowStep,
-                s.span(),
-                "a workflow step needs a `target`",
-            ),
-        }
-        if let Some(tr) = m.get("target_relationship") {
-            if let Some(group) = group_target {
-                let message = format!(
-                    "`target_relationship` applies only to node targets, and `{group}` is a group"
-                );
-                self.error(Code::Template, Section::WorkflowStep, tr.span(), message);
-            }
-            if let (Some(name), Some((ty, _))) = (
-                self.expect_str(tr, "`target_relationship`", Section::WorkflowStep),
-                target,
-            ) {
-                if !self.node_requirements(ty).iter().any(|(n, _)| *n == name) {
-                    let message = format!(
-                        "the target's type `{}` has no requirement `{name}`",
-                        self.type_name(ty)
-                    );
-                    self.error(
-                        Code::UndefinedReference,
-                        Section::WorkflowStep,
-                        tr.span(),
-                        message,
-                    );
-                }
-            }
-        }
+        let (target, subject) =
+            self.workflow_target(m, s.span(), idx, "step", Section::WorkflowStep);
         if let Some(f) = m.get("filter") {
             self.at("filter", |c| {
                 if let Some(list) = c.expect_seq(f, "`filter`", Section::WorkflowStep) {
                     for (i, clause) in list.iter().enumerate() {
-                        c.at_index(i, |c| c.condition(clause, Section::WorkflowStep));
+                        c.at_index(i, |c| {
+                            c.condition_on(clause, Section::WorkflowStep, subject)
+                        });
                     }
                 }
             });
@@ -377,5 +390,96 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
             }
         }
+    }
+
+    /// TOSCA 1.3 workflow `preconditions` (1.3 §3.6.26): each a target
+    /// node template or group, a requirement of a node target, and
+    /// condition clauses on that target.
+    fn preconditions_13(&mut self, v: NodeRef<'a>, idx: &Index<'a>) {
+        const SECTION: Section = Section::WorkflowPrecondition;
+        let Some(list) = self.expect_seq(v, "`preconditions`", SECTION) else {
+            return;
+        };
+        for (i, item) in list.iter().enumerate() {
+            self.at_index(i, |c| {
+                let Some(m) = c.expect_map(item, "a workflow precondition", SECTION) else {
+                    return;
+                };
+                c.keys(
+                    m,
+                    Entity::Precondition13,
+                    "a workflow precondition",
+                    SECTION,
+                );
+                let (_, subject) = c.workflow_target(m, item.span(), idx, "precondition", SECTION);
+                if let Some(cond) = m.get("condition") {
+                    c.at("condition", |c| c.condition_on(cond, SECTION, subject));
+                }
+            });
+        }
+    }
+
+    /// The `target` of a workflow step or precondition (`what`), a node
+    /// template or group, and its `target_relationship`, a requirement of a
+    /// node target (§13.2.2; 1.3 §3.6.26, §3.6.27). Returns the node
+    /// target, and the type whose attributes the conditions there test:
+    /// the node's, unless they are about one of its relationships.
+    fn workflow_target(
+        &mut self,
+        m: MapRef<'a>,
+        span: Span,
+        idx: &Index<'a>,
+        what: &str,
+        section: Section,
+    ) -> (Option<(TypeId, Tpl<'a>)>, Option<TypeId>) {
+        let mut target = None;
+        let mut group_target = None;
+        match m.get("target") {
+            Some(t) => {
+                if let Some(name) = self.expect_str(t, &format!("the {what} `target`"), section) {
+                    match idx.node(name) {
+                        Some((Some(ty), tpl)) => target = Some((ty, tpl)),
+                        Some(_) => {}
+                        None if idx.groups.contains_key(name) => group_target = Some(name),
+                        None => self.error(
+                            Code::UndefinedReference,
+                            section,
+                            t.span(),
+                            format!(
+                                "{what} target `{name}` is neither a node template nor a group"
+                            ),
+                        ),
+                    }
+                }
+            }
+            None => self.error(
+                Code::MissingKeyname,
+                section,
+                span,
+                format!("a workflow {what} needs a `target`"),
+            ),
+        }
+        let Some(tr) = m.get("target_relationship") else {
+            return (target, target.map(|(t, _)| t));
+        };
+        if let Some(group) = group_target {
+            let message = format!(
+                "`target_relationship` applies only to node targets, and `{group}` is a group"
+            );
+            self.error(Code::Template, section, tr.span(), message);
+        }
+        if let (Some(name), Some((ty, _))) = (
+            self.expect_str(tr, "`target_relationship`", section),
+            target,
+        ) {
+            if !self.node_requirements(ty).iter().any(|(n, _)| *n == name) {
+                let message = format!(
+                    "the target's type `{}` has no requirement `{name}`",
+                    self.type_name(ty)
+                );
+                self.error(Code::UndefinedReference, section, tr.span(), message);
+            }
+        }
+        (target, None)
     }
 }
