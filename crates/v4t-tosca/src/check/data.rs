@@ -664,16 +664,18 @@ impl<'t, 'a> Checker<'t, 'a> {
                 )
             )
         });
+        let constrained = s.map(|s| s.ty).zip(base);
         for (i, clause) in clauses.iter().enumerate() {
-            self.at_index(i, |c| c.constraint_clause(clause, base, typed));
+            self.at_index(i, |c| c.constraint_clause(clause, constrained, typed));
         }
     }
 
-    /// One TOSCA 1.3 constraint clause (see [`Checker::constraint_clauses`]).
+    /// One TOSCA 1.3 constraint clause (see [`Checker::constraint_clauses`])
+    /// on values of the `constrained` type (with its built-in base).
     fn constraint_clause(
         &mut self,
         clause: NodeRef<'a>,
-        base: Option<Builtin>,
+        constrained: Option<(TypeId, Builtin)>,
         typed: Option<&Schema<'a>>,
     ) {
         const SECTION: Section = Section::V13ConstraintClause;
@@ -686,6 +688,16 @@ impl<'t, 'a> Checker<'t, 'a> {
             );
             return;
         };
+        if let Some((ty, base)) = constrained {
+            if let Some(applies_to) = operator_value_types_13(name, base) {
+                let message = format!(
+                    "`{name}` constrains {applies_to}, not values of `{}`",
+                    self.type_name(ty)
+                );
+                self.error(Code::Validation, SECTION, op_span, message);
+                return;
+            }
+        }
         let operand = |c: &mut Self, n: NodeRef<'a>| {
             if let Some(s) = typed {
                 if !matches!(c.call_of_quiet(n), Call::No) {
@@ -729,22 +741,6 @@ impl<'t, 'a> Checker<'t, 'a> {
             "length" | "min_length" | "max_length" => {
                 if !matches!(self.classify(arg), Scalar::Int(n) if n >= 0) {
                     shape_error(self, "a non-negative integer");
-                } else if matches!(
-                    base,
-                    Some(
-                        Builtin::Integer
-                            | Builtin::Float
-                            | Builtin::Boolean
-                            | Builtin::Timestamp
-                            | Builtin::Version
-                            | Builtin::ScalarUnit(_)
-                    )
-                ) {
-                    let message = format!(
-                        "`{name}` constrains strings, lists and maps, not values of `{}`",
-                        typed.map_or_else(String::new, |s| self.type_name(s.ty))
-                    );
-                    self.error(Code::Validation, SECTION, op_span, message);
                 }
             }
             "pattern" => match arg.as_str().map(regex_lite::Regex::new) {
@@ -880,6 +876,34 @@ fn is_scalar_clause(clause: NodeRef<'_>) -> bool {
 /// its operand: a map's one entry, or `equal` for a simple scalar value ("if
 /// no operator is present for a simple scalar-value on a constraint clause,
 /// it SHALL be interpreted as being equivalent to having the equal
+/// What the values an operator constrains must be, where values of `base`
+/// are not (1.3 §3.6.3.1, the "Value Type" column: "comparable" is integer,
+/// float, timestamp, string, version and scalar-unit; `equal`,
+/// `valid_values` and `schema` take any).
+fn operator_value_types_13(operator: &str, base: Builtin) -> Option<&'static str> {
+    use Builtin::*;
+    let comparable = matches!(
+        base,
+        Integer | Float | Timestamp | String | Version | ScalarUnit(_)
+    );
+    let (applies, types) = match operator {
+        "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal" => (
+            comparable,
+            "comparable values (integers, floats, timestamps, strings, versions, scalar-units)",
+        ),
+        "in_range" => (
+            comparable || base == Range,
+            "comparable values (integers, floats, timestamps, strings, versions, scalar-units) and ranges",
+        ),
+        "length" | "min_length" | "max_length" => {
+            (matches!(base, String | List | Map), "strings, lists and maps")
+        }
+        "pattern" => (base == String, "strings"),
+        _ => (true, ""),
+    };
+    (!applies).then_some(types)
+}
+
 /// operator", §3.6.3.3).
 pub(crate) fn clause_operator(clause: NodeRef<'_>) -> Option<(&str, Span, NodeRef<'_>)> {
     match clause.as_map() {
