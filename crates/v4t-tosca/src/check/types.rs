@@ -768,13 +768,19 @@ impl<'t, 'a> Checker<'t, 'a> {
             "a capability definition",
             Section::CapabilityDefinition,
         );
-        if let Some(o) = map.get_entry("occurrences").filter(|_| !self.v13()) {
-            self.warning(
+        match map.get_entry("occurrences") {
+            Some((_, o)) if self.v13() => {
+                self.at("occurrences", |c| {
+                    c.count_range(o, Section::CapabilityDefinition)
+                });
+            }
+            Some((k, _)) => self.warning(
                 Code::ToscaNotice,
                 Section::CapabilityDefinition,
-                o.0.span(),
+                k.span(),
                 "`occurrences` on capabilities is deprecated in TOSCA 2.0 (use `allocation` in requirement assignments)",
-            );
+            ),
+            None => {}
         }
         self.common_keynames(map);
         let Some(ty) = self.refined_type(
@@ -990,7 +996,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 .or_else(|| get_parent("occurrences"))
                 .filter(|_| !self.v13())
                 .and_then(|p| self.range_of(p));
-            if let Some((lo, hi)) = self.count_range(cr) {
+            if let Some((lo, hi)) = self.count_range(cr, Section::RequirementDefinition) {
                 if let Some((plo, phi)) = parent_range {
                     if lo < plo || hi > phi {
                         self.error(
@@ -1084,14 +1090,15 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
-    /// `count_range: [min, max]` (§8.4; TOSCA 1.3's `occurrences`); `None`
-    /// if invalid (reported).
-    pub fn count_range(&mut self, cr: NodeRef<'a>) -> Option<(u64, u64)> {
+    /// `count_range: [min, max]` (§8.4; TOSCA 1.3's `occurrences` of
+    /// requirement and capability definitions, 1.3 §3.7.3, §3.7.2) in the
+    /// definition of `section`; `None` if invalid (reported).
+    pub fn count_range(&mut self, cr: NodeRef<'a>, section: Section) -> Option<(u64, u64)> {
         let r = self.range_of(cr);
         if r.is_none() {
             self.error(
                 Code::InvalidShape,
-                Section::RequirementDefinition,
+                section,
                 cr.span(),
                 format!(
                     "`{}` is `[min, max]` with non-negative integers, min <= max, max may be UNBOUNDED",
