@@ -11,7 +11,7 @@ use v4t_source::Code;
 use v4t_yaml::hash::{ByName, Seen};
 use v4t_yaml::{MapRef, NodeRef, Span, ValueRef};
 
-use super::defs::{Param, Role};
+use super::defs::{DefNode, Param, Role};
 use super::funcs::Call;
 use super::template::Index;
 use super::Checker;
@@ -210,6 +210,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         let Some(m) = map else {
             self.target_capability(target, None, &want, a.span());
             self.relationship_fits(want.rel_type, target, None, want.cap_type, a.span());
+            self.implicit_relationship(def, want.rel_type, a.span());
             return (Some(1), false);
         };
         let assigned_cap = m.get("capability");
@@ -219,8 +220,23 @@ impl<'t, 'a> Checker<'t, 'a> {
         let cap_name = assigned_cap.and_then(value::as_str);
         self.target_capability(target, cap_name, &want, a.span());
         let rel_type = match m.get("relationship") {
-            Some(r) => self.at("relationship", |c| c.assigned_relationship(r, &want, idx)),
-            None => want.rel_type,
+            Some(r) => {
+                let rel_type = self.at("relationship", |c| {
+                    c.assigned_relationship(r, def, &want, idx)
+                });
+                // A relationship type's name (not a template's) creates one
+                // without property values too.
+                let type_name = value::as_str(r)
+                    .filter(|n| (self.ts.resolve_type(self.doc, Kind::Relationship, n)).is_ok());
+                if type_name.is_some() {
+                    self.implicit_relationship(def, rel_type, a.span());
+                }
+                rel_type
+            }
+            None => {
+                self.implicit_relationship(def, want.rel_type, a.span());
+                want.rel_type
+            }
         };
         self.relationship_fits(rel_type, target, cap_name, want.cap_type, a.span());
         if let Some(f) = m.get("node_filter") {
@@ -427,12 +443,58 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
+    /// The properties of the relationships a requirement definition `def`
+    /// creates with relationship type `t`: the type's, refined by the
+    /// definition's `relationship` (§8.4.1).
+    fn relationship_properties(&self, def: &Param<'a>, t: TypeId) -> Vec<(&'a str, Param<'a>)> {
+        let mut props = self.type_entries(t, "properties");
+        for d in &def.defs {
+            let Some(refined) = d.node.get("relationship").and_then(|r| r.get("properties")) else {
+                continue;
+            };
+            for (k, node) in refined.as_map().into_iter().flat_map(|m| m.iter()) {
+                if let Some((_, p)) = props.iter_mut().find(|(n, _)| *n == k.name()) {
+                    p.defs.push(DefNode { node, doc: d.doc });
+                }
+            }
+        }
+        props
+    }
+
+    /// A requirement assignment that names no relationship creates one of
+    /// the definition's relationship type (§8.5; TOSCA 1.3 §3.8.2), which
+    /// gets no property values: each required property needs a default
+    /// (the type's or the definition's).
+    fn implicit_relationship(&mut self, def: &Param<'a>, rel_type: Option<TypeId>, span: Span) {
+        let Some(t) = rel_type else { return };
+        for (name, p) in self.relationship_properties(def, t) {
+            if !p.required() || p.default().is_some() || p.fixed().is_some() {
+                continue;
+            }
+            let message = format!(
+                "the relationship this requirement creates (`{}`) has no value for its required property `{name}`",
+                self.type_name(t)
+            );
+            self.error(
+                Code::MissingValue,
+                Section::RequirementKeynames,
+                span,
+                message,
+            );
+            self.note(format!(
+                "assign it in the requirement: `relationship: {{ type: {}, properties: {{ {name}: ... }} }}`",
+                self.type_name(t)
+            ));
+        }
+    }
+
     /// The assignment's `relationship`: a relationship type or template
     /// name, or a relationship assignment; returns the relationship type
     /// (the definition's where the assignment names none).
     fn assigned_relationship(
         &mut self,
         r: NodeRef<'a>,
+        def: &Param<'a>,
         want: &Wanted<'a>,
         idx: &Index<'a>,
     ) -> Option<TypeId> {
@@ -504,7 +566,8 @@ impl<'t, 'a> Checker<'t, 'a> {
         let saved = (self.fctx.self_node, self.fctx.self_relationship);
         self.fctx.self_node = None;
         self.fctx.self_relationship = true;
-        self.relationship_assignment_parts(rm, rel_type, r.span());
+        let props = rel_type.map(|t| self.relationship_properties(def, t));
+        self.relationship_assignment_parts(rm, rel_type.zip(props), r.span());
         (self.fctx.self_node, self.fctx.self_relationship) = saved;
         rel_type
     }
@@ -514,10 +577,10 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn relationship_assignment_parts(
         &mut self,
         rm: MapRef<'a>,
-        rel_type: Option<TypeId>,
+        rel_type: Option<(TypeId, Vec<(&'a str, Param<'a>)>)>,
         span: Span,
     ) {
-        let Some(t) = rel_type else {
+        let Some((t, props)) = rel_type else {
             for key in ["properties", "attributes", "interfaces"] {
                 if let Some(v) = rm.get(key) {
                     self.check_functions(v);
@@ -525,7 +588,6 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
             return;
         };
-        let props = self.type_entries(t, "properties");
         match rm.get("properties") {
             Some(p) => self.at("properties", |c| {
                 c.assignments(

@@ -737,6 +737,23 @@ fn groups_policies_and_workflows_name_existing_templates() {
     );
 }
 
+/// A requirement assignment that names no relationship (or only its type)
+/// creates one without property values: its required properties need a
+/// default, the type's or one the requirement definition refines (§8.5).
+#[test]
+fn implicit_relationships_need_their_required_properties() {
+    let t = |assignment: &str| {
+        format!("capability_types:\n  C: {{}}\nrelationship_types:\n  R:\n    properties:\n      p: {{type: integer}}\n      q: {{type: integer}}\n      d: {{type: integer, default: 0}}\nnode_types:\n  T:\n    capabilities: {{c: C}}\n  N:\n    requirements:\n      - r:\n          capability: C\n          relationship:\n            type: R\n            properties:\n              p: {{type: integer, default: 1}}\nservice_template:\n  node_templates:\n    t: {{type: T}}\n    n:\n      type: N\n      requirements:\n        - r: {assignment}\n")
+    };
+    let missing_q = "the relationship this requirement creates (`R`) has no value for its required property `q`";
+    assert_eq!(errors(&format!("{V}{}", t("t"))), [missing_q]);
+    assert_eq!(
+        errors(&format!("{V}{}", t("{node: t, relationship: R}"))),
+        [missing_q]
+    );
+    valid(&t("{node: t, relationship: {type: R, properties: {q: 2}}}"));
+}
+
 /// An inlined workflow (§13.2.3.4) gets the inputs it defines, and a
 /// value for each it requires.
 #[test]
@@ -1497,7 +1514,7 @@ fn tosca_13_operation_inputs_in_types_may_be_function_calls() {
 /// a software component hosted on a node whose host capability is no
 /// `tosca.capabilities.Compute`, `tosca.nodes.BlockStorage` attached as
 /// local storage.
-const HOSTED_10: &str = "capability_types:\n  MyContainer:\n    derived_from: tosca.capabilities.Container\n    properties: {gpus: {type: integer, required: false}}\nnode_types:\n  MyCompute:\n    derived_from: tosca.nodes.Compute\n    capabilities:\n      host: {type: MyContainer}\n  Disk:\n    derived_from: tosca.nodes.BlockStorage\ntopology_template:\n  node_templates:\n    vm:\n      type: MyCompute\n      capabilities:\n        host:\n          properties: {num_cpus: 2, mem_size: 4 GB, gpus: 1}\n      requirements:\n        - local_storage: {node: disk, relationship: tosca.relationships.AttachesTo}\n    disk:\n      type: Disk\n      properties: {size: 10 GB}\n    app:\n      type: tosca.nodes.SoftwareComponent\n      requirements:\n        - host: vm\n";
+const HOSTED_10: &str = "capability_types:\n  MyContainer:\n    derived_from: tosca.capabilities.Container\n    properties: {gpus: {type: integer, required: false}}\nnode_types:\n  MyCompute:\n    derived_from: tosca.nodes.Compute\n    capabilities:\n      host: {type: MyContainer}\n  Disk:\n    derived_from: tosca.nodes.BlockStorage\ntopology_template:\n  node_templates:\n    vm:\n      type: MyCompute\n      capabilities:\n        host:\n          properties: {num_cpus: 2, mem_size: 4 GB, gpus: 1}\n      requirements:\n        - local_storage: {node: disk, relationship: {type: tosca.relationships.AttachesTo, properties: {location: /data}}}\n    disk:\n      type: Disk\n      properties: {size: 10 GB}\n    app:\n      type: tosca.nodes.SoftwareComponent\n      requirements:\n        - host: vm\n";
 
 /// A TOSCA 1.0 file is checked with 1.0's normative types; the same
 /// file as 1.1 (whose `BlockStorage` is still 1.0's, but whose host
