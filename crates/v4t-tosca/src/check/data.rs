@@ -872,10 +872,6 @@ fn is_scalar_clause(clause: NodeRef<'_>) -> bool {
     !clause.is_null() && clause.as_map().is_none() && clause.as_seq().is_none()
 }
 
-/// The operator of a TOSCA 1.3 constraint clause, where it is written, and
-/// its operand: a map's one entry, or `equal` for a simple scalar value ("if
-/// no operator is present for a simple scalar-value on a constraint clause,
-/// it SHALL be interpreted as being equivalent to having the equal
 /// What the values an operator constrains must be, where values of `base`
 /// are not (1.3 §3.6.3.1, the "Value Type" column: "comparable" is integer,
 /// float, timestamp, string, version and scalar-unit; `equal`,
@@ -904,6 +900,10 @@ fn operator_value_types_13(operator: &str, base: Builtin) -> Option<&'static str
     (!applies).then_some(types)
 }
 
+/// The operator of a TOSCA 1.3 constraint clause, where it is written, and
+/// its operand: a map's one entry, or `equal` for a simple scalar value ("if
+/// no operator is present for a simple scalar-value on a constraint clause,
+/// it SHALL be interpreted as being equivalent to having the equal
 /// operator", §3.6.3.3).
 pub(crate) fn clause_operator(clause: NodeRef<'_>) -> Option<(&str, Span, NodeRef<'_>)> {
     match clause.as_map() {

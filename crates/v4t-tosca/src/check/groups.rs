@@ -3,7 +3,7 @@
 //! their types), property assignments, and policy triggers with their
 //! conditions and actions.
 
-use crate::keynames::Entity;
+use crate::keynames::{is_keyname, Entity};
 use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::hash::SeededSet;
@@ -353,9 +353,8 @@ impl<'t, 'a> Checker<'t, 'a> {
     fn trigger_condition_13(&mut self, cond: NodeRef<'a>, subject: Option<TypeId>) {
         const SECTION: Section = Section::V13Trigger;
         let extended = cond.as_map().filter(|m| {
-            m.iter().all(|(k, _)| {
-                matches!(k.name(), "constraint" | "period" | "evaluations" | "method")
-            })
+            m.iter()
+                .all(|(k, _)| is_keyname(Entity::TriggerCondition13, self.grammar, k.name()))
         });
         let Some(m) = extended else {
             self.condition_on(cond, SECTION, subject);

@@ -8,7 +8,7 @@ use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::{MapRef, NodeRef, Span};
 
-use super::defs::{Place, Role};
+use super::defs::{Param, Place, Role};
 use super::template::{Index, Tpl};
 use super::Checker;
 use crate::types::TypeId;
@@ -117,20 +117,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             });
         }
         let given = inputs.and_then(NodeRef::as_map);
-        for (input, p) in &defined {
-            let has_value = given.is_some_and(|g| g.contains_key(input))
-                || p.default().is_some()
-                || p.fixed().is_some();
-            if p.required() && !has_value {
-                let message = format!("required input `{input}` of {called} gets no value");
-                self.error(
-                    Code::MissingValue,
-                    Section::InlineWorkflowActivity,
-                    v.span(),
-                    message,
-                );
-            }
-        }
+        let assigned = |name: &str| given.is_some_and(|g| g.contains_key(name));
+        let section = Section::InlineWorkflowActivity;
+        self.required_inputs_given(&defined, assigned, (&called, section), v.span());
     }
 
     /// `call_operation` (§13.2.3.3): `<interface>.<operation>` of the target
@@ -236,19 +225,30 @@ impl<'t, 'a> Checker<'t, 'a> {
             .and_then(|o| o.get(opname))
             .and_then(|o| o.get("inputs"))
             .and_then(NodeRef::as_map);
-        for (name, p) in &defined {
-            let has_value = given.is_some_and(|g| g.contains_key(name))
-                || tpl_inputs.is_some_and(|g| g.contains_key(name))
-                || tpl_op_inputs.is_some_and(|g| g.contains_key(name))
-                || p.default().is_some()
-                || p.fixed().is_some();
+        let assigned = |name: &str| {
+            [given, tpl_inputs, tpl_op_inputs]
+                .iter()
+                .any(|m| m.is_some_and(|g| g.contains_key(name)))
+        };
+        let called = format!("operation `{op}`");
+        let section = Section::CallOperationActivity;
+        self.required_inputs_given(&defined, assigned, (&called, section), v.span());
+    }
+
+    /// Each required input of the operation or workflow `called` (with the
+    /// section of its call) without a default or fixed value is `assigned`.
+    fn required_inputs_given(
+        &mut self,
+        defined: &[(&'a str, Param<'a>)],
+        assigned: impl Fn(&str) -> bool,
+        (called, section): (&str, Section),
+        span: Span,
+    ) {
+        for (name, p) in defined {
+            let has_value = assigned(name) || p.default().is_some() || p.fixed().is_some();
             if p.required() && !has_value {
-                self.error(
-                    Code::MissingValue,
-                    Section::CallOperationActivity,
-                    v.span(),
-                    format!("required input `{name}` of operation `{op}` gets no value"),
-                );
+                let message = format!("required input `{name}` of {called} gets no value");
+                self.error(Code::MissingValue, section, span, message);
             }
         }
     }
