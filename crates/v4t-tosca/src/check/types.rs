@@ -86,7 +86,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         match kind {
             Kind::Data => self.data_type(t, map, scalar),
-            Kind::Node => self.node_type(t, map, &parent_chain),
+            Kind::Node => self.node_type(map, &parent_chain),
             Kind::Relationship => self.relationship_type(t, map, &parent_chain),
             Kind::Capability => {
                 for (key, k) in [
@@ -113,6 +113,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             Kind::Group => {
                 if let Some(l) = map.get("members") {
                     self.narrowing_list(t, "members", l, Kind::Node, Section::GroupType);
+                }
+                if self.v13() {
+                    self.capabilities_requirements_interfaces(map, &parent_chain);
                 }
             }
             Kind::Policy => {
@@ -706,7 +709,20 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// Node type definitions (§7.1).
-    fn node_type(&mut self, t: TypeId, map: MapRef<'a>, parent_chain: &ParentChain<'_, 'a>) {
+    fn node_type(&mut self, map: MapRef<'a>, parent_chain: &ParentChain<'_, 'a>) {
+        self.capabilities_requirements_interfaces(map, parent_chain);
+        if let Some(a) = map.get("artifacts") {
+            self.at("artifacts", |c| c.artifact_defs(a));
+        }
+    }
+
+    /// The capability, requirement and interface definitions of a node
+    /// type, or of a TOSCA 1.x group type (which had them before 1.3).
+    fn capabilities_requirements_interfaces(
+        &mut self,
+        map: MapRef<'a>,
+        parent_chain: &ParentChain<'_, 'a>,
+    ) {
         if let Some(caps) = map.get("capabilities") {
             let parents = super::defs::collect_section(parent_chain.get(), "capabilities");
             self.at("capabilities", |c| {
@@ -735,10 +751,6 @@ impl<'t, 'a> Checker<'t, 'a> {
             let parents = super::defs::collect_section(parent_chain.get(), "interfaces");
             self.at("interfaces", |c| c.interface_defs(i, &parents));
         }
-        if let Some(a) = map.get("artifacts") {
-            self.at("artifacts", |c| c.artifact_defs(a));
-        }
-        let _ = t;
     }
 
     /// A capability definition or refinement (§8.2, §8.2.1).
