@@ -95,6 +95,9 @@ pub enum Entity {
     InterfaceDefinition,
     /// An operation definition (§11.4).
     OperationDefinition,
+    /// A notification definition (§11.6; TOSCA 1.3 §3.6.19, without
+    /// `inputs`).
+    NotificationDefinition,
     /// An operation or notification implementation (§11.8).
     Implementation,
     /// An artifact definition (§12.2).
@@ -178,6 +181,7 @@ impl Entity {
             Entity::RelationshipDefinition => RELATIONSHIP_DEFINITION,
             Entity::InterfaceDefinition => INTERFACE_DEFINITION,
             Entity::OperationDefinition => OPERATION,
+            Entity::NotificationDefinition => NOTIFICATION,
             Entity::Implementation => IMPLEMENTATION,
             Entity::Artifact => ARTIFACT,
             Entity::ServiceTemplate => SERVICE_TEMPLATE,
@@ -478,6 +482,13 @@ const OPERATION: &[Keyname] = &[
     both("description"),
 ];
 
+const NOTIFICATION: &[Keyname] = &[
+    both("implementation"),
+    v2("inputs"),
+    both("outputs"),
+    both("description"),
+];
+
 const IMPLEMENTATION: &[Keyname] = &[
     both("primary"),
     both("dependencies"),
@@ -654,6 +665,7 @@ mod tests {
             Entity::RelationshipDefinition,
             Entity::InterfaceDefinition,
             Entity::OperationDefinition,
+            Entity::NotificationDefinition,
             Entity::Implementation,
             Entity::Artifact,
             Entity::ServiceTemplate,

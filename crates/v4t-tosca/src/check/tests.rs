@@ -754,6 +754,20 @@ fn implicit_relationships_need_their_required_properties() {
     valid(&t("{node: t, relationship: {type: R, properties: {q: 2}}}"));
 }
 
+/// Notification definitions have no `inputs` in TOSCA 1.3 (§3.6.19); 2.0
+/// gives them some (§11.6).
+#[test]
+fn notification_definitions_have_their_own_keynames() {
+    let t = |version: &str| {
+        format!("tosca_definitions_version: {version}\ninterface_types:\n  I:\n    notifications:\n      alarm:\n        description: raised\n        inputs:\n          level: {{type: integer}}\n")
+    };
+    assert!(errors(&t("tosca_2_0")).is_empty());
+    assert_eq!(
+        errors(&t("tosca_simple_yaml_1_3")),
+        ["unknown keyname `inputs` in a notification definition"]
+    );
+}
+
 /// An inlined workflow (§13.2.3.4) gets the inputs it defines, and a
 /// value for each it requires.
 #[test]

@@ -1327,7 +1327,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                 .contains(&k.name())
                 {
                     let parent = parents_by_name.get(k.name());
-                    self.at(k.name(), |c| c.operation_def(v, parent, Place::Type));
+                    let op = Entity::OperationDefinition;
+                    self.at(k.name(), |c| c.operation_def(v, parent, Place::Type, op));
                 }
             }
         }
@@ -1376,7 +1377,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                     }
                     let parent = parents_by_name.get(k.name());
                     self.at(k.name(), |c| {
-                        c.operation_def(v, parent, Place::InterfaceType)
+                        c.operation_def(
+                            v,
+                            parent,
+                            Place::InterfaceType,
+                            Entity::OperationDefinition,
+                        )
                     });
                 }
             }
@@ -1393,10 +1399,10 @@ impl<'t, 'a> Checker<'t, 'a> {
         place: Place,
         allow_new: bool,
     ) {
-        let what = if key == "operations" {
-            "operation"
+        let (what, entity) = if key == "operations" {
+            ("operation", Entity::OperationDefinition)
         } else {
-            "notification"
+            ("notification", Entity::NotificationDefinition)
         };
         let Some(m) = self.named_map(ops, &format!("`{key}`"), Section::OperationDefinition) else {
             return;
@@ -1413,11 +1419,18 @@ impl<'t, 'a> Checker<'t, 'a> {
                 );
                 continue;
             }
-            self.at(k.name(), |c| c.operation_def(def, parent, place));
+            self.at(k.name(), |c| c.operation_def(def, parent, place, entity));
         }
     }
 
-    fn operation_def(&mut self, def: NodeRef<'a>, parent: Option<&Param<'a>>, place: Place) {
+    /// An operation or notification definition (`entity`, §11.4, §11.6).
+    fn operation_def(
+        &mut self,
+        def: NodeRef<'a>,
+        parent: Option<&Param<'a>>,
+        place: Place,
+        entity: Entity,
+    ) {
         if def.is_null() {
             return;
         }
@@ -1435,12 +1448,13 @@ impl<'t, 'a> Checker<'t, 'a> {
             return;
         }
         let Some(map) = def.as_map() else { return };
-        self.keys(
-            map,
-            Entity::OperationDefinition,
-            "an operation definition",
-            Section::OperationDefinition,
-        );
+        let (what, section) = match entity {
+            Entity::NotificationDefinition => {
+                ("a notification definition", Section::NotificationDefinition)
+            }
+            _ => ("an operation definition", Section::OperationDefinition),
+        };
+        self.keys(map, entity, what, section);
         if let Some(d) = map.get("description") {
             self.description(d);
         }
