@@ -13,7 +13,7 @@ use v4t_yaml::{MapRef, NodeRef, Span, ValueRef};
 
 use super::defs::{DefNode, Param, Role};
 use super::funcs::Call;
-use super::template::Index;
+use super::template::{Index, Tpl};
 use super::Checker;
 use crate::types::{Builtin, Kind, TypeId};
 use crate::value::{self, Scalar};
@@ -441,6 +441,27 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
             }
         }
+    }
+
+    /// The type of the relationships node template `tpl` has for its
+    /// requirement `name` (definition `def`): the definition's, where no
+    /// assignment of the template names a relationship type or template
+    /// (which may be of a derived type).
+    pub(super) fn requirement_relationship_type(
+        &self,
+        def: &Param<'a>,
+        tpl: Tpl<'a>,
+        name: &str,
+    ) -> Option<TypeId> {
+        let assignments = tpl.get("requirements").and_then(NodeRef::as_seq);
+        let names_one = assignments.into_iter().flat_map(|l| l.iter()).any(|a| {
+            let relationship = a.get(name).and_then(|v| v.get("relationship"));
+            relationship.is_some_and(|r| r.as_map().is_none() || r.get("type").is_some())
+        });
+        if names_one {
+            return None;
+        }
+        self.wanted(def).rel_type
     }
 
     /// The properties of the relationships a requirement definition `def`

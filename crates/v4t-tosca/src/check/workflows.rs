@@ -423,7 +423,8 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// template or group, and its `target_relationship`, a requirement of a
     /// node target (§13.2.2; 1.3 §3.6.26, §3.6.27). Returns the node
     /// target, and the type whose attributes the conditions there test:
-    /// the node's, unless they are about one of its relationships.
+    /// the node's, or with `target_relationship` the relationship's (where
+    /// its type is known).
     fn workflow_target(
         &mut self,
         m: MapRef<'a>,
@@ -468,18 +469,19 @@ impl<'t, 'a> Checker<'t, 'a> {
             );
             self.error(Code::Template, section, tr.span(), message);
         }
-        if let (Some(name), Some((ty, _))) = (
-            self.expect_str(tr, "`target_relationship`", section),
-            target,
-        ) {
-            if !self.node_requirements(ty).iter().any(|(n, _)| *n == name) {
-                let message = format!(
-                    "the target's type `{}` has no requirement `{name}`",
-                    self.type_name(ty)
-                );
-                self.error(Code::UndefinedReference, section, tr.span(), message);
-            }
-        }
-        (target, None)
+        let name = self.expect_str(tr, "`target_relationship`", section);
+        let (Some(name), Some((ty, tpl))) = (name, target) else {
+            return (target, None);
+        };
+        let requirements = self.node_requirements(ty);
+        let Some((_, def)) = requirements.iter().find(|(n, _)| *n == name) else {
+            let message = format!(
+                "the target's type `{}` has no requirement `{name}`",
+                self.type_name(ty)
+            );
+            self.error(Code::UndefinedReference, section, tr.span(), message);
+            return (target, None);
+        };
+        (target, self.requirement_relationship_type(def, tpl, name))
     }
 }
