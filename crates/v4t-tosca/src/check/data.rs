@@ -14,7 +14,7 @@ use super::funcs::{Call, Returns};
 use super::literals::{is_base64, parse_timestamp, parse_version};
 use super::Checker;
 use crate::load::Grammar;
-use crate::types::{Builtin, TypeId};
+use crate::types::{Builtin, Kind, TypeId};
 use crate::value::{self, Scalar};
 
 impl<'t, 'a> Checker<'t, 'a> {
@@ -27,10 +27,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// or normative type, such as a trigger's `schedule`, a
     /// `tosca.datatypes.TimeInterval`).
     pub fn check_value_of(&mut self, v: NodeRef<'a>, type_name: &str, section: Section) {
-        if let Ok(ty) = self
-            .ts
-            .resolve_type(self.doc, crate::types::Kind::Data, type_name)
-        {
+        if let Ok(ty) = self.ts.resolve_type(self.doc, Kind::Data, type_name) {
             self.check_value(v, &Schema::of_type(ty), section);
         }
     }

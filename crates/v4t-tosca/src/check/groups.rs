@@ -7,7 +7,7 @@ use crate::keynames::{is_keyname, Entity};
 use crate::section::Section;
 use v4t_source::Code;
 use v4t_yaml::hash::SeededSet;
-use v4t_yaml::{MapRef, NodeRef, Span};
+use v4t_yaml::{MapRef, NodeRef, SeqRef, Span};
 
 use super::defs::Role;
 use super::template::{Index, Tpl};
@@ -173,13 +173,14 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(tr) = m.get("triggers") {
             // A trigger's actions apply "to the target(s) of this trigger's
             // policy" (1.3 §3.6.22.3): checked against a lone node target.
-            let targets = m.get("targets").and_then(NodeRef::as_seq);
-            let target = match targets.map(|t| t.iter().collect::<Vec<_>>()).as_deref() {
-                Some([one]) => value::as_str(*one)
-                    .and_then(|name| idx.node(name))
-                    .and_then(|(t, tpl)| Some((t?, tpl))),
-                _ => None,
-            };
+            let lone = m
+                .get("targets")
+                .and_then(NodeRef::as_seq)
+                .and_then(SeqRef::array);
+            let target = lone
+                .and_then(|[one]| value::as_str(one))
+                .and_then(|name| idx.node(name))
+                .and_then(|(t, tpl)| Some((t?, tpl)));
             self.at("triggers", |c| {
                 c.each_entry(tr, "`triggers`", Section::TriggerDefinition, |c, _, def| {
                     c.trigger(def, Some(idx), target)
