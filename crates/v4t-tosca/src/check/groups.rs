@@ -294,7 +294,11 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// A trigger's `target_filter` (1.3 §3.6.21): a node type or node
     /// template, and the requirement or capability of that node (checked
     /// where the node is a template, whose type is the node's). Returns
-    /// the type of the node template it locates, if that is all it names.
+    /// the type of what holds the attributes to monitor, where known: the
+    /// node template it locates, or that template's capability (of its
+    /// capability type, where the node type's definition of it refines
+    /// none of its parameters: 1.x does not restrict what a refinement
+    /// changes).
     fn event_filter_13(&mut self, f: NodeRef<'a>, idx: Option<&Index<'a>>) -> Option<TypeId> {
         const SECTION: Section = Section::V13EventFilter;
         let m = self.expect_map(f, "an event filter", SECTION)?;
@@ -336,16 +340,20 @@ impl<'t, 'a> Checker<'t, 'a> {
         let cap = self.expect_str(c, "`capability`", SECTION)?;
         // With a requirement, the capability is of the node the requirement
         // reaches.
-        if requirement.is_none()
-            && !self
-                .type_entries(ty, "capabilities")
-                .iter()
-                .any(|(n, _)| *n == cap)
-        {
+        if requirement.is_some() {
+            return None;
+        }
+        let caps = self.node_capabilities(ty);
+        let Some((_, def)) = caps.iter().find(|(n, _)| *n == cap) else {
             let message = format!("node template `{name}` has no capability `{cap}`");
             self.error(Code::UndefinedReference, SECTION, c.span(), message);
-        }
-        None
+            return None;
+        };
+        let refined = def
+            .defs
+            .iter()
+            .any(|d| d.node.get("attributes").is_some() || d.node.get("properties").is_some());
+        (!refined).then(|| self.capability_type_of(def)).flatten()
     }
 
     /// A trigger's `condition` (1.3 §3.6.22): condition clauses, or the
