@@ -444,24 +444,41 @@ impl<'t, 'a> Checker<'t, 'a> {
     }
 
     /// The type of the relationships node template `tpl` has for its
-    /// requirement `name` (definition `def`): the definition's, where no
-    /// assignment of the template names a relationship type or template
-    /// (which may be of a derived type).
+    /// requirement `name` (definition `def`): the one type its assignments
+    /// of `name` give them (a relationship type or template named, or the
+    /// `type` of a relationship assignment; the definition's where they
+    /// name none), `None` where they give several or one is unknown.
     pub(super) fn requirement_relationship_type(
         &self,
         def: &Param<'a>,
         tpl: Tpl<'a>,
         name: &str,
+        idx: &Index<'a>,
     ) -> Option<TypeId> {
+        let defined = self.wanted(def).rel_type;
         let assignments = tpl.get("requirements").and_then(NodeRef::as_seq);
-        let names_one = assignments.into_iter().flat_map(|l| l.iter()).any(|a| {
-            let relationship = a.get(name).and_then(|v| v.get("relationship"));
-            relationship.is_some_and(|r| r.as_map().is_none() || r.get("type").is_some())
-        });
-        if names_one {
-            return None;
-        }
-        self.wanted(def).rel_type
+        let mut types = assignments
+            .into_iter()
+            .flat_map(|l| l.iter())
+            .filter_map(|a| a.get(name))
+            .map(|a| {
+                let Some(r) = a.get("relationship") else {
+                    return defined;
+                };
+                if let Some(named) = value::as_str(r) {
+                    return match self.ts.resolve_type(self.doc, Kind::Relationship, named) {
+                        Ok(t) => Some(t),
+                        Err(_) => idx.relationships.get(named).copied().flatten(),
+                    };
+                }
+                match r.get("type") {
+                    Some(t) => value::as_str(t)
+                        .and_then(|t| self.ts.resolve_type(self.doc, Kind::Relationship, t).ok()),
+                    None => defined,
+                }
+            });
+        let first = types.next().unwrap_or(defined);
+        types.all(|t| t == first).then_some(first).flatten()
     }
 
     /// The properties of the relationships a requirement definition `def`

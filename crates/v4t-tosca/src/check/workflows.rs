@@ -482,6 +482,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             self.error(Code::UndefinedReference, section, tr.span(), message);
             return (target, None);
         };
-        (target, self.requirement_relationship_type(def, tpl, name))
+        (
+            target,
+            self.requirement_relationship_type(def, tpl, name, idx),
+        )
     }
 }
