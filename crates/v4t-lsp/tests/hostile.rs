@@ -4,7 +4,9 @@
 //! random positions in between. The server must answer every request,
 //! keep publishing diagnostics and shut down cleanly: it never crashes or
 //! hangs. The edits are reproducible (a fixed seed; `V4T_LSP_SEED` picks
-//! another, `V4T_LSP_STEPS` the edits per file).
+//! another, `V4T_LSP_STEPS` the edits per file, `V4T_LSP_FILES` a file
+//! that lists other buffers to start from, one path per line: real-world
+//! corpora, which stay out of the repository).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -128,6 +130,14 @@ impl Client {
 }
 
 fn files() -> Vec<PathBuf> {
+    if let Some(list) = std::env::var_os("V4T_LSP_FILES") {
+        let list = std::fs::read_to_string(&list).expect("the V4T_LSP_FILES list is readable");
+        return list
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(PathBuf::from)
+            .collect();
+    }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let hostile = root.join("crates/v4t-cli/tests/hostile");
     let mut out: Vec<PathBuf> = std::fs::read_dir(&hostile)
