@@ -293,12 +293,14 @@ impl<'t, 'a> Checker<'t, 'a> {
 
     /// A trigger's `target_filter` (1.3 §3.6.21): a node type or node
     /// template, and the requirement or capability of that node (checked
-    /// where the node is a template, whose type is the node's). Returns
-    /// the type of what holds the attributes to monitor, where known: the
-    /// node template it locates, or that template's capability (of its
-    /// capability type, where the node type's definition of it refines
-    /// none of its parameters: 1.x does not restrict what a refinement
-    /// changes).
+    /// where the node is a template, whose type is the node's; with a
+    /// requirement, the capability is of "the node that is targeted by the
+    /// requirement"). Returns the type of what holds the attributes to
+    /// monitor, where known: the node template it locates (the filter's,
+    /// or the one node template its assignments of the requirement name),
+    /// or that template's capability (of its capability type, where the
+    /// node type's definition of it refines none of its parameters: 1.x
+    /// does not restrict what a refinement changes).
     fn event_filter_13(&mut self, f: NodeRef<'a>, idx: Option<&Index<'a>>) -> Option<TypeId> {
         const SECTION: Section = Section::V13EventFilter;
         let m = self.expect_map(f, "an event filter", SECTION)?;
@@ -313,11 +315,11 @@ impl<'t, 'a> Checker<'t, 'a> {
             return None;
         };
         let name = self.expect_str(node, "`node`", SECTION)?;
-        let ty = match idx.map(|i| i.node(name)) {
-            Some(Some((ty, _))) => ty?,
+        let (idx, (ty, tpl)) = match idx.map(|i| (i, i.node(name))) {
+            Some((i, Some((ty, tpl)))) => (i, (ty?, tpl)),
             // A policy type's filter may name the templates of any service.
             None => return None,
-            Some(None) => {
+            Some((_, None)) => {
                 if self.ts.resolve_type(self.doc, Kind::Node, name).is_err() {
                     let message = format!("`{name}` is neither a node template nor a node type");
                     self.error(Code::UndefinedReference, SECTION, node.span(), message);
@@ -325,27 +327,27 @@ impl<'t, 'a> Checker<'t, 'a> {
                 return None;
             }
         };
-        let requirement = m.get("requirement");
-        if let Some(r) = requirement {
-            if let Some(req) = self.expect_str(r, "`requirement`", SECTION) {
-                if !self.node_requirements(ty).iter().any(|(n, _)| *n == req) {
-                    let message = format!("node template `{name}` has no requirement `{req}`");
-                    self.error(Code::UndefinedReference, SECTION, r.span(), message);
-                }
+        let mut holder = Some((format!("node template `{name}`"), ty));
+        if let Some(r) = m.get("requirement") {
+            let req = self.expect_str(r, "`requirement`", SECTION)?;
+            if !self.node_requirements(ty).iter().any(|(n, _)| *n == req) {
+                let message = format!("node template `{name}` has no requirement `{req}`");
+                self.error(Code::UndefinedReference, SECTION, r.span(), message);
+                return None;
             }
+            holder = self.assigned_target(tpl, req, idx).map(|(target, ty)| {
+                let what = format!("node template `{target}` (the target of `{req}`)");
+                (what, ty)
+            });
         }
         let Some(c) = m.get("capability") else {
-            return requirement.is_none().then_some(ty);
+            return holder.map(|(_, t)| t);
         };
         let cap = self.expect_str(c, "`capability`", SECTION)?;
-        // With a requirement, the capability is of the node the requirement
-        // reaches.
-        if requirement.is_some() {
-            return None;
-        }
+        let (what, ty) = holder?;
         let caps = self.node_capabilities(ty);
         let Some((_, def)) = caps.iter().find(|(n, _)| *n == cap) else {
-            let message = format!("node template `{name}` has no capability `{cap}`");
+            let message = format!("{what} has no capability `{cap}`");
             self.error(Code::UndefinedReference, SECTION, c.span(), message);
             return None;
         };

@@ -481,6 +481,29 @@ impl<'t, 'a> Checker<'t, 'a> {
         types.all(|t| t == first).then_some(first).flatten()
     }
 
+    /// The node template that node template `tpl`'s assignments of its
+    /// requirement `name` target, with its type: the one they all name
+    /// (`- name: <template>` or `node: <template>`); `None` where they name
+    /// none, several, a node type or an unknown template.
+    pub(super) fn assigned_target(
+        &self,
+        tpl: Tpl<'a>,
+        name: &str,
+        idx: &Index<'a>,
+    ) -> Option<(&'a str, TypeId)> {
+        let assignments = tpl.get("requirements").and_then(NodeRef::as_seq)?;
+        let mut targets = assignments
+            .iter()
+            .filter_map(|a| a.get(name))
+            .map(|a| value::as_str(a).or_else(|| a.get("node").and_then(value::as_str)));
+        let first = targets.next()??;
+        if !targets.all(|t| t == Some(first)) {
+            return None;
+        }
+        let (ty, _) = idx.node(first)?;
+        Some((first, ty?))
+    }
+
     /// The properties of the relationships a requirement definition `def`
     /// creates with relationship type `t`: the type's, refined by the
     /// definition's `relationship` (§8.4.1).
