@@ -645,22 +645,10 @@ impl<'t, 'a> Checker<'t, 'a> {
             }
         };
         let base = s.and_then(|s| self.ts.builtin_base(s.ty));
-        // Operands are checked against primitive types only: the clauses of
-        // complex and collection types are left to evaluation.
-        let typed = s.filter(|_| {
-            matches!(
-                base,
-                Some(
-                    Builtin::String
-                        | Builtin::Integer
-                        | Builtin::Float
-                        | Builtin::Boolean
-                        | Builtin::Timestamp
-                        | Builtin::Version
-                        | Builtin::ScalarUnit(_)
-                )
-            )
-        });
+        // Operands are checked against built-in types only (a list's or
+        // map's by their shape, without entry schemas): the clauses of
+        // complex types are left to evaluation.
+        let typed = s.filter(|_| base.is_some_and(|b| b != Builtin::Scalar));
         let constrained = s.map(|s| s.ty).zip(base);
         for (i, clause) in clauses.iter().enumerate() {
             self.at_index(i, |c| c.constraint_clause(clause, constrained, typed));
@@ -718,7 +706,21 @@ impl<'t, 'a> Checker<'t, 'a> {
             "equal" | "greater_than" | "greater_or_equal" | "less_than" | "less_or_equal" => {
                 operand(self, arg)
             }
+            // The bounds of a range's range are integers (1.3 §3.3.3).
             "in_range" => match arg.as_seq().and_then(SeqRef::array) {
+                Some([lo, hi]) if constrained.is_some_and(|(_, b)| b == Builtin::Range) => {
+                    for bound in [lo, hi] {
+                        let unbounded = bound.as_str() == Some("UNBOUNDED");
+                        if !unbounded && !matches!(self.classify(bound), Scalar::Int(_)) {
+                            let message = format!(
+                                "the bounds of `in_range` on a range are integers or `UNBOUNDED`, not {} {}",
+                                value::describe(bound),
+                                value::show(bound)
+                            );
+                            self.error(Code::Validation, SECTION, bound.span(), message);
+                        }
+                    }
+                }
                 Some([lo, hi]) => {
                     operand(self, lo);
                     if hi.as_str() != Some("UNBOUNDED") {
@@ -871,8 +873,8 @@ fn is_scalar_clause(clause: NodeRef<'_>) -> bool {
 
 /// What the values an operator constrains must be, where values of `base`
 /// are not (1.3 §3.6.3.1, the "Value Type" column: "comparable" is integer,
-/// float, timestamp, string, version and scalar-unit; `equal`,
-/// `valid_values` and `schema` take any).
+/// float, timestamp, string, version and scalar-unit; `equal` and
+/// `valid_values` take any).
 fn operator_value_types_13(operator: &str, base: Builtin) -> Option<&'static str> {
     use Builtin::*;
     let comparable = matches!(
@@ -891,7 +893,7 @@ fn operator_value_types_13(operator: &str, base: Builtin) -> Option<&'static str
         "length" | "min_length" | "max_length" => {
             (matches!(base, String | List | Map), "strings, lists and maps")
         }
-        "pattern" => (base == String, "strings"),
+        "pattern" | "schema" => (base == String, "strings"),
         _ => (true, ""),
     };
     (!applies).then_some(types)
