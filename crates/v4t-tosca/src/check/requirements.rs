@@ -816,7 +816,11 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// The relationship type's valid target lists against a known target,
     /// and the target capability's valid source and relationship lists
     /// (§8.1, §8.2: the capability definition's refinement, else its
-    /// type's) against the source node and the relationship.
+    /// type's) against the source node and the relationship. TOSCA 1.x
+    /// names two of the lists otherwise (`valid_source_types` of
+    /// capabilities, `valid_target_types` of relationships, 1.3 §3.7.2,
+    /// §3.7.3) and has no others; a capability a derived 1.x node type
+    /// redefines does not keep its parent's list.
     fn relationship_fits(
         &mut self,
         rel: Option<TypeId>,
@@ -827,10 +831,15 @@ impl<'t, 'a> Checker<'t, 'a> {
     ) {
         let source = self.fctx.self_node;
         let capability = self.target_capability_def(target, cap_name, def_cap_type);
+        let v13 = self.v13();
         if let Some((def, ct)) = &capability {
             for (key, kind, subject, what) in [
                 (
-                    "valid_source_node_types",
+                    if v13 {
+                        "valid_source_types"
+                    } else {
+                        "valid_source_node_types"
+                    },
                     Kind::Node,
                     source,
                     "a source node",
@@ -842,7 +851,15 @@ impl<'t, 'a> Checker<'t, 'a> {
                     "a relationship",
                 ),
             ] {
-                let list = def.get(key).or_else(|| self.ts.inherited(*ct, key));
+                // A 1.x capability redefined in a derived node type is a
+                // new definition (no refinement rules): its parent's list
+                // goes with it.
+                let own = if v13 {
+                    def.defs.last().and_then(|d| d.node.get(key))
+                } else {
+                    def.get(key)
+                };
+                let list = own.or_else(|| self.ts.inherited(*ct, key));
                 if let Some(t) = subject.filter(|&t| !self.in_type_list(t, list, kind)) {
                     let message = format!(
                         "the target capability (type `{}`) does not accept {what} of type `{}` ({key})",
@@ -857,7 +874,11 @@ impl<'t, 'a> Checker<'t, 'a> {
         let cap_type = capability.map(|(_, ct)| ct);
         for (key, kind, subject, what) in [
             (
-                "valid_capability_types",
+                if v13 {
+                    "valid_target_types"
+                } else {
+                    "valid_capability_types"
+                },
                 Kind::Capability,
                 cap_type,
                 "target a capability",
