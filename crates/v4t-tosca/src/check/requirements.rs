@@ -205,6 +205,14 @@ impl<'t, 'a> Checker<'t, 'a> {
                 "a requirement assignment",
                 section,
             );
+            if let Some(o) = m.get("occurrences").filter(|_| self.v13()) {
+                // The definition's range (a redefinition replaces the
+                // parent's), by default exactly one (1.3 §3.7.3).
+                let defined = def.defs.last().and_then(|d| d.node.get("occurrences"));
+                self.at("occurrences", |c| {
+                    c.occurrences_within(o, defined, (1, 1), section)
+                });
+            }
         }
         let target = node_ref.and_then(|n| self.requirement_target(n, &want, idx));
         let Some(m) = map else {

@@ -825,6 +825,12 @@ impl<'t, 'a> Checker<'t, 'a> {
                         let attrs = c.capability_properties(cap, "attributes");
                         c.at("attributes", |c| c.assignments(a, &attrs, Role::Attribute, Section::CapabilityAssignment, false));
                     }
+                    if let Some(o) = m.get("occurrences").filter(|_| c.v13()) {
+                        // The definition's range, by default "at least one
+                        // relationship ... with a maximum of UNBOUNDED" (1.3 §3.7.2).
+                        let defined = cap.defs.last().and_then(|d| d.node.get("occurrences"));
+                        c.at("occurrences", |c| c.occurrences_within(o, defined, (1, u64::MAX), Section::CapabilityAssignment));
+                    }
                     if let Some(d) = m.get("directives") {
                         c.at("directives", |c| {
                             for (dname, span) in c.expect_str_list(d, "`directives`", Section::CapabilityAssignment) {
@@ -854,6 +860,46 @@ impl<'t, 'a> Checker<'t, 'a> {
                     c.required_assigned(None, &props, span, Section::CapabilityAssignment)
                 });
             });
+        }
+    }
+
+    /// A TOSCA 1.x assignment's `occurrences` (1.3 §3.8.1, §3.8.2): a range
+    /// that "must fall completely within the occurrences range specified in
+    /// the corresponding ... definition" (`defined`, else `default`).
+    pub(super) fn occurrences_within(
+        &mut self,
+        v: NodeRef<'a>,
+        defined: Option<NodeRef<'a>>,
+        default: (u64, u64),
+        section: Section,
+    ) {
+        let Some((lo, hi)) = self.count_range(v, section) else {
+            return;
+        };
+        let (dlo, dhi) = match defined {
+            Some(d) => match self.range_of(d) {
+                Some(r) => r,
+                // Reported at the definition.
+                None => return,
+            },
+            None => default,
+        };
+        if lo < dlo || hi > dhi {
+            let show = |(lo, hi): (u64, u64)| match hi {
+                u64::MAX => format!("[{lo}, UNBOUNDED]"),
+                _ => format!("[{lo}, {hi}]"),
+            };
+            let message = format!(
+                "`occurrences` {} must lie within the definition's range {}{}",
+                show((lo, hi)),
+                show((dlo, dhi)),
+                if defined.is_none() {
+                    " (its default)"
+                } else {
+                    ""
+                }
+            );
+            self.error(Code::Template, section, v.span(), message);
         }
     }
 
