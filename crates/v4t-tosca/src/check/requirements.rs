@@ -83,6 +83,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// non-optional counts) lies within the definition's `count_range`.
     pub(super) fn requirement_counts(&mut self, counted: &[Counted<'a>], ty: TypeId, span: Span) {
         if self.v13() {
+            self.requirement_occurrences_13(counted, ty);
             return;
         }
         // The assignments of each name, in order (a scan of all of them per
@@ -133,6 +134,46 @@ impl<'t, 'a> Checker<'t, 'a> {
                         "requirement `{name}` has {mandatory} non-optional assignment(s), fewer than its count_range {range} requires"
                     ),
                 );
+            }
+        }
+    }
+
+    /// TOSCA 1.x: a node template assigns a requirement at most as often
+    /// as the upper bound of its definition's `occurrences` ("its
+    /// cardinality"; by default "one and only one", 1.3 §3.7.3.3). Fewer
+    /// are no error: the orchestrator fulfils what a 1.x template leaves
+    /// out.
+    fn requirement_occurrences_13(&mut self, counted: &[Counted<'a>], ty: TypeId) {
+        let mut by_name: Seen<'a, Vec<&Counted<'a>>> = Seen::new();
+        for c in counted {
+            by_name.push(c.0, c);
+        }
+        for (name, def) in self.node_requirements(ty) {
+            let Some(mine) = by_name.get(name).filter(|m| m.len() > 1) else {
+                continue;
+            };
+            // A redefinition replaces the parent's definition.
+            let defined = def.defs.last().and_then(|d| d.node.get("occurrences"));
+            let hi = match defined {
+                Some(o) => match self.range_of(o) {
+                    Some((_, hi)) => hi,
+                    None => continue,
+                },
+                None => 1,
+            };
+            if mine.len() as u64 > hi {
+                let at = mine.last().map(|(.., s)| *s).unwrap_or_default();
+                let message = format!(
+                    "requirement `{name}` is assigned {} times, more than its occurrences allow ({hi}{})",
+                    mine.len(),
+                    if defined.is_none() { ", the default" } else { "" }
+                );
+                self.error(Code::Template, Section::RequirementDefinition, at, message);
+                if defined.is_none() {
+                    self.note(format!(
+                        "its definition declares no `occurrences`; `occurrences: [ 0, UNBOUNDED ]` there allows any number of `{name}` assignments"
+                    ));
+                }
             }
         }
     }
