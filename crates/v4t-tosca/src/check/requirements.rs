@@ -82,15 +82,15 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// §8.5.4: per requirement name, the sum of counts (and the sum of
     /// non-optional counts) lies within the definition's `count_range`.
     pub(super) fn requirement_counts(&mut self, counted: &[Counted<'a>], ty: TypeId, span: Span) {
-        if self.v13() {
-            self.requirement_occurrences_13(counted, ty);
-            return;
-        }
         // The assignments of each name, in order (a scan of all of them per
         // definition was quadratic in a node's requirements).
         let mut by_name: Seen<'a, Vec<&Counted<'a>>> = Seen::new();
         for c in counted {
             by_name.push(c.0, c);
+        }
+        if self.v13() {
+            self.requirement_occurrences_13(&by_name, ty);
+            return;
         }
         for (name, def) in self.node_requirements(ty) {
             let Some(mine) = by_name.get(name) else {
@@ -113,11 +113,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                 .map(|(_, c, ..)| c.unwrap_or(0))
                 .fold(0u64, |a, b| a.saturating_add(b));
             let at = mine.last().map(|(.., s)| *s).unwrap_or(span);
-            let range = if hi == u64::MAX {
-                format!("[{lo}, UNBOUNDED]")
-            } else {
-                format!("[{lo}, {hi}]")
-            };
+            let range = super::template::show_range((lo, hi));
             if total > hi {
                 self.error(
                     Code::Template,
@@ -143,11 +139,7 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// cardinality"; by default "one and only one", 1.3 §3.7.3.3). Fewer
     /// are no error: the orchestrator fulfils what a 1.x template leaves
     /// out.
-    fn requirement_occurrences_13(&mut self, counted: &[Counted<'a>], ty: TypeId) {
-        let mut by_name: Seen<'a, Vec<&Counted<'a>>> = Seen::new();
-        for c in counted {
-            by_name.push(c.0, c);
-        }
+    fn requirement_occurrences_13(&mut self, by_name: &Seen<'a, Vec<&Counted<'a>>>, ty: TypeId) {
         for (name, def) in self.node_requirements(ty) {
             let Some(mine) = by_name.get(name).filter(|m| m.len() > 1) else {
                 continue;

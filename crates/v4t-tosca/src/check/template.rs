@@ -885,14 +885,10 @@ impl<'t, 'a> Checker<'t, 'a> {
             None => default,
         };
         if lo < dlo || hi > dhi {
-            let show = |(lo, hi): (u64, u64)| match hi {
-                u64::MAX => format!("[{lo}, UNBOUNDED]"),
-                _ => format!("[{lo}, {hi}]"),
-            };
             let message = format!(
                 "`occurrences` {} must lie within the definition's range {}{}",
-                show((lo, hi)),
-                show((dlo, dhi)),
+                show_range((lo, hi)),
+                show_range((dlo, dhi)),
                 if defined.is_none() {
                     " (its default)"
                 } else {
@@ -1250,5 +1246,13 @@ impl<'t, 'a> Checker<'t, 'a> {
                 }
             }
         }
+    }
+}
+
+/// A range `[min, max]` as written, `u64::MAX` as `UNBOUNDED`.
+pub(super) fn show_range((lo, hi): (u64, u64)) -> String {
+    match hi {
+        u64::MAX => format!("[{lo}, UNBOUNDED]"),
+        _ => format!("[{lo}, {hi}]"),
     }
 }
