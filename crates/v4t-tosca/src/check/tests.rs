@@ -1712,3 +1712,54 @@ fn tosca_13_node_filters_hold_constraint_clauses() {
     ));
     assert!(e.iter().any(|m| m.contains("capability filter")), "{e:?}");
 }
+
+/// TOSCA 1.3 §3.7.2, §3.7.3: a relationship reaches capabilities of its
+/// type's `valid_target_types` from sources of the capability's
+/// `valid_source_types`; a capability redefined in a derived 1.x node type
+/// does not keep the parent's list.
+#[test]
+fn tosca_13_relationships_honour_valid_target_and_source_types() {
+    let t = |types: &str, host: &str| {
+        format!("{V13}node_types:\n{types}topology_template:\n  node_templates:\n    x:\n      type: X\n      requirements:\n        - host: h\n    h:\n      type: {host}\n")
+    };
+    let hosted = "  X:\n    derived_from: tosca.nodes.Root\n    requirements:\n      - host:\n          capability: tosca.capabilities.Compute\n          relationship: tosca.relationships.HostedOn\n";
+    let e = errors(&t(hosted, "tosca.nodes.Compute"));
+    assert_eq!(
+        e,
+        ["the target capability (type `tosca.capabilities.Compute`) does not accept a source node of type `X` (valid_source_types)"]
+    );
+    let redefined = format!("{hosted}  Vm:\n    derived_from: tosca.nodes.Compute\n    capabilities:\n      host: tosca.capabilities.Compute\n");
+    let e = errors(&t(&redefined, "Vm"));
+    assert!(e.is_empty(), "{e:?}");
+    let connects = "  X:\n    derived_from: tosca.nodes.SoftwareComponent\n    requirements:\n      - host:\n          capability: tosca.capabilities.Compute\n          relationship: tosca.relationships.ConnectsTo\n";
+    let e = errors(&t(connects, "tosca.nodes.Compute"));
+    assert_eq!(
+        e,
+        ["relationship type `tosca.relationships.ConnectsTo` cannot target a capability of type `tosca.capabilities.Compute` (valid_target_types)"]
+    );
+}
+
+/// TOSCA 1.3 §3.7.3.3, §3.8.2: a requirement is assigned at most as often
+/// as its `occurrences` allow (once without them), and an assignment's own
+/// `occurrences` lie within the definition's.
+#[test]
+fn tosca_13_requirement_occurrences_bound_the_assignments() {
+    let t = |occurrences: &str, assignments: &str| {
+        format!("{V13}node_types:\n  X:\n    derived_from: tosca.nodes.Root\n    requirements:\n      - dep:\n          capability: tosca.capabilities.Node\n          relationship: tosca.relationships.DependsOn\n{occurrences}topology_template:\n  node_templates:\n    x:\n      type: X\n      requirements:\n{assignments}    y:\n      type: tosca.nodes.Root\n")
+    };
+    let twice = "        - dep: y\n        - dep: y\n";
+    let e = errors_and_notes(&t("", twice));
+    assert_eq!(
+        e,
+        ["requirement `dep` is assigned 2 times, more than its occurrences allow (1, the default) | its definition declares no `occurrences`; `occurrences: [ 0, UNBOUNDED ]` there allows any number of `dep` assignments | TOSCA 1.3 §3.7.3"]
+    );
+    let two = "          occurrences: [ 0, 2 ]\n";
+    assert!(errors(&t(two, twice)).is_empty());
+    let within = "        - dep: { node: y, occurrences: [ 1, 2 ] }\n";
+    assert!(errors(&t(two, within)).is_empty());
+    let outside = "        - dep: { node: y, occurrences: [ 1, 3 ] }\n";
+    assert_eq!(
+        errors(&t(two, outside)),
+        ["`occurrences` [1, 3] must lie within the definition's range [0, 2]"]
+    );
+}
