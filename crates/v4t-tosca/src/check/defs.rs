@@ -88,6 +88,12 @@ impl<'a> Param<'a> {
         self.defs.iter().rev().find_map(|d| d.node.get(key))
     }
 
+    /// Keyname `key` of the most derived definition alone: in TOSCA 1.x a
+    /// redefinition replaces its parent's (1.x has no refinement rules).
+    pub fn own(&self, key: &str) -> Option<NodeRef<'a>> {
+        self.defs.last().and_then(|d| d.node.get(key))
+    }
+
     /// `required` (default true, §9.4). A value that is no boolean (an
     /// error of the definition, such as YAML 1.1's `no`) requires nothing:
     /// every template that leaves the parameter out would otherwise repeat

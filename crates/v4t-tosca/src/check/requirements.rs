@@ -76,12 +76,18 @@ impl<'t, 'a> Checker<'t, 'a> {
                 counted.push((k.name(), count, optional, k.span()));
             });
         }
-        self.requirement_counts(&counted, ty, r.span());
+        self.requirement_counts(&counted, &defs, r.span());
     }
 
     /// §8.5.4: per requirement name, the sum of counts (and the sum of
-    /// non-optional counts) lies within the definition's `count_range`.
-    pub(super) fn requirement_counts(&mut self, counted: &[Counted<'a>], ty: TypeId, span: Span) {
+    /// non-optional counts) lies within the definition's `count_range`
+    /// (`defs`: the node type's requirement definitions).
+    pub(super) fn requirement_counts(
+        &mut self,
+        counted: &[Counted<'a>],
+        defs: &[(&'a str, Param<'a>)],
+        span: Span,
+    ) {
         // The assignments of each name, in order (a scan of all of them per
         // definition was quadratic in a node's requirements).
         let mut by_name: Seen<'a, Vec<&Counted<'a>>> = Seen::new();
@@ -89,10 +95,10 @@ impl<'t, 'a> Checker<'t, 'a> {
             by_name.push(c.0, c);
         }
         if self.v13() {
-            self.requirement_occurrences_13(&by_name, ty);
+            self.requirement_occurrences_13(&by_name, defs);
             return;
         }
-        for (name, def) in self.node_requirements(ty) {
+        for (name, def) in defs {
             let Some(mine) = by_name.get(name) else {
                 // An implicit assignment with count = min is created (§8.5.4).
                 continue;
@@ -139,13 +145,16 @@ impl<'t, 'a> Checker<'t, 'a> {
     /// cardinality"; by default "one and only one", 1.3 §3.7.3.3). Fewer
     /// are no error: the orchestrator fulfils what a 1.x template leaves
     /// out.
-    fn requirement_occurrences_13(&mut self, by_name: &Seen<'a, Vec<&Counted<'a>>>, ty: TypeId) {
-        for (name, def) in self.node_requirements(ty) {
+    fn requirement_occurrences_13(
+        &mut self,
+        by_name: &Seen<'a, Vec<&Counted<'a>>>,
+        defs: &[(&'a str, Param<'a>)],
+    ) {
+        for (name, def) in defs {
             let Some(mine) = by_name.get(name).filter(|m| m.len() > 1) else {
                 continue;
             };
-            // A redefinition replaces the parent's definition.
-            let defined = def.defs.last().and_then(|d| d.node.get("occurrences"));
+            let defined = def.get("occurrences");
             let hi = match defined {
                 Some(o) => match self.range_of(o) {
                     Some((_, hi)) => hi,
@@ -239,9 +248,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                 section,
             );
             if let Some(o) = m.get("occurrences").filter(|_| self.v13()) {
-                // The definition's range (a redefinition replaces the
-                // parent's), by default exactly one (1.3 §3.7.3).
-                let defined = def.defs.last().and_then(|d| d.node.get("occurrences"));
+                // The definition's range, by default exactly one (1.3 §3.7.3).
+                let defined = def.get("occurrences");
                 self.at("occurrences", |c| {
                     c.occurrences_within(o, defined, (1, 1), section)
                 });
@@ -507,10 +515,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     return defined;
                 };
                 if let Some(named) = value::as_str(r) {
-                    return match self.ts.resolve_type(self.doc, Kind::Relationship, named) {
-                        Ok(t) => Some(t),
-                        Err(_) => idx.relationships.get(named).copied().flatten(),
-                    };
+                    return self.named_relationship(named, idx).flatten();
                 }
                 match r.get("type") {
                     Some(t) => value::as_str(t)
@@ -520,6 +525,16 @@ impl<'t, 'a> Checker<'t, 'a> {
             });
         let first = types.next().unwrap_or(defined);
         types.all(|t| t == first).then_some(first).flatten()
+    }
+
+    /// The relationship a requirement assignment names by `name`: a
+    /// relationship type first, then a relationship template (§8.5.2), with
+    /// the template's type where known; `None` if it is neither.
+    fn named_relationship(&self, name: &str, idx: &Index<'a>) -> Option<Option<TypeId>> {
+        match self.ts.resolve_type(self.doc, Kind::Relationship, name) {
+            Ok(t) => Some(Some(t)),
+            Err(_) => idx.relationships.get(name).copied(),
+        }
     }
 
     /// The node template that node template `tpl`'s assignments of its
@@ -601,21 +616,19 @@ impl<'t, 'a> Checker<'t, 'a> {
         idx: &Index<'a>,
     ) -> Option<TypeId> {
         if let Some(name) = value::as_str(r) {
-            // A relationship type first, then a relationship template (§8.5.2).
-            let t = match self.ts.resolve_type(self.doc, Kind::Relationship, name) {
-                Ok(t) => Some(t),
-                Err(_) => match idx.relationships.get(name) {
-                    Some(t) => *t,
-                    None => {
-                        self.error(
-                            Code::Template,
-                            Section::RequirementAssignmentGrammar,
-                            r.span(),
-                            format!("`{name}` is neither a relationship type nor a relationship template"),
-                        );
-                        None
-                    }
-                },
+            let t = match self.named_relationship(name, idx) {
+                Some(t) => t,
+                None => {
+                    self.error(
+                        Code::Template,
+                        Section::RequirementAssignmentGrammar,
+                        r.span(),
+                        format!(
+                            "`{name}` is neither a relationship type nor a relationship template"
+                        ),
+                    );
+                    None
+                }
             };
             if let (Some(t), Some(wanted)) = (t, want.rel_type) {
                 if !self.ts.is_a(t, wanted) {
@@ -893,13 +906,8 @@ impl<'t, 'a> Checker<'t, 'a> {
                 ),
             ] {
                 // A 1.x capability redefined in a derived node type is a
-                // new definition (no refinement rules): its parent's list
-                // goes with it.
-                let own = if v13 {
-                    def.defs.last().and_then(|d| d.node.get(key))
-                } else {
-                    def.get(key)
-                };
+                // new definition: its parent's list goes with it.
+                let own = if v13 { def.own(key) } else { def.get(key) };
                 let list = own.or_else(|| self.ts.inherited(*ct, key));
                 if let Some(t) = subject.filter(|&t| !self.in_type_list(t, list, kind)) {
                     let message = format!(

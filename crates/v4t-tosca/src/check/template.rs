@@ -349,7 +349,8 @@ impl<'t, 'a> Checker<'t, 'a> {
         if let Some(r) = tpl.get("requirements") {
             self.at("requirements", |c| c.requirement_assignments(r, ty, idx));
         } else {
-            self.requirement_counts(&[], ty, span);
+            let defs = self.node_requirements(ty);
+            self.requirement_counts(&[], &defs, span);
         }
         if let Some(i) = tpl.get("interfaces") {
             let defs = self.type_entries(ty, "interfaces");
@@ -828,7 +829,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     if let Some(o) = m.get("occurrences").filter(|_| c.v13()) {
                         // The definition's range, by default "at least one
                         // relationship ... with a maximum of UNBOUNDED" (1.3 §3.7.2).
-                        let defined = cap.defs.last().and_then(|d| d.node.get("occurrences"));
+                        let defined = cap.own("occurrences");
                         c.at("occurrences", |c| c.occurrences_within(o, defined, (1, u64::MAX), Section::CapabilityAssignment));
                     }
                     if let Some(d) = m.get("directives") {
