@@ -132,11 +132,19 @@ impl Client {
 fn files() -> Vec<PathBuf> {
     if let Some(list) = std::env::var_os("V4T_LSP_FILES") {
         let list = std::fs::read_to_string(&list).expect("the V4T_LSP_FILES list is readable");
-        return list
+        let listed: Vec<PathBuf> = list
             .lines()
             .filter(|l| !l.is_empty())
             .map(PathBuf::from)
             .collect();
+        // A listed file that is not there would run as an empty buffer.
+        for path in &listed {
+            assert!(
+                path.is_file(),
+                "V4T_LSP_FILES lists {path:?}, which is no file"
+            );
+        }
+        return listed;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let hostile = root.join("crates/v4t-cli/tests/hostile");
