@@ -609,6 +609,54 @@ pub enum ValueRef<'a> {
     Map(MapRef<'a>),
 }
 
+impl<'a> From<&'a Value> for ValueRef<'a> {
+    #[inline]
+    fn from(value: &'a Value) -> ValueRef<'a> {
+        match value {
+            Value::Null => ValueRef::Null,
+            Value::Bool(b) => ValueRef::Bool(*b),
+            Value::Number(x) => ValueRef::Number(*x),
+            Value::String(s) => ValueRef::String(s),
+            Value::Timestamp(x) => ValueRef::Timestamp(*x),
+            Value::Seq(items) => ValueRef::Seq(SeqRef::Tree(items)),
+            Value::Map(m) => ValueRef::Map(MapRef::Tree(m)),
+        }
+    }
+}
+
+/// Structural equality with the test harness's semantics (chai deep equal):
+/// map key order is ignored, list order matters, types must match (`1` is not
+/// `"1"`), numbers compare numerically, timestamps by time. Spans are ignored.
+pub fn deep_equal(a: &Value, b: &Value) -> bool {
+    ValueRef::from(a).deep_equal(ValueRef::from(b))
+}
+
+impl ValueRef<'_> {
+    /// Structural equality ([`crate::deep_equal`]) of values of a tree or
+    /// of a [`Doc`], either side.
+    pub fn deep_equal(self, other: ValueRef<'_>) -> bool {
+        match (self, other) {
+            (ValueRef::Null, ValueRef::Null) => true,
+            (ValueRef::Bool(x), ValueRef::Bool(y)) => x == y,
+            (ValueRef::Number(x), ValueRef::Number(y)) => x == y || (x.is_nan() && y.is_nan()),
+            (ValueRef::String(x), ValueRef::String(y)) => x == y,
+            (ValueRef::Timestamp(x), ValueRef::Timestamp(y)) => x == y,
+            (ValueRef::Seq(x), ValueRef::Seq(y)) => {
+                x.len() == y.len()
+                    && (x.iter().zip(y.iter())).all(|(a, b)| a.value().deep_equal(b.value()))
+            }
+            (ValueRef::Map(x), ValueRef::Map(y)) => {
+                x.len() == y.len()
+                    && x.iter().all(|(k, v)| match y.get(k.name()) {
+                        Some(w) => v.value().deep_equal(w.value()),
+                        None => false,
+                    })
+            }
+            _ => false,
+        }
+    }
+}
+
 /// A sequence of a [`Doc`] or of an owned tree.
 #[derive(Clone, Copy, Debug)]
 pub enum SeqRef<'a> {
@@ -672,15 +720,7 @@ impl<'a> NodeRef<'a> {
     #[inline]
     pub fn value(self) -> ValueRef<'a> {
         match self {
-            NodeRef::Tree(n) => match &n.value {
-                Value::Null => ValueRef::Null,
-                Value::Bool(b) => ValueRef::Bool(*b),
-                Value::Number(x) => ValueRef::Number(*x),
-                Value::String(s) => ValueRef::String(s),
-                Value::Timestamp(x) => ValueRef::Timestamp(*x),
-                Value::Seq(items) => ValueRef::Seq(SeqRef::Tree(items)),
-                Value::Map(m) => ValueRef::Map(MapRef::Tree(m)),
-            },
+            NodeRef::Tree(n) => ValueRef::from(&n.value),
             NodeRef::Doc(d, id) => {
                 let s = d.slot(id);
                 let number = || f64::from_bits(u64::from(s.a) | (u64::from(s.b) << 32));
@@ -1259,7 +1299,22 @@ mod tests {
         same(NodeRef::from(&tree), doc.root());
         let back = doc.root().to_node();
         assert!(crate::deep_equal(&tree.value, &back.value));
+        assert!(doc.root().value().deep_equal(ValueRef::from(&tree.value)));
         assert_eq!(crate::emit(&tree), crate::emit(&back));
+    }
+
+    #[test]
+    fn deep_equal_ignores_key_order_but_not_list_order() {
+        let p = |text: &str| crate::parse(text, SourceId(0)).unwrap();
+        let (x, y) = (p("{a: 1, b: s}"), p("{b: s, a: 1}"));
+        assert!(deep_equal(&x.value, &y.value));
+        assert!(!deep_equal(&p("[1, 2]").value, &p("[2, 1]").value));
+        assert!(!deep_equal(&p("1").value, &p("'1'").value));
+        assert!(!deep_equal(&p("{a: 1}").value, &p("{a: 1, b: 2}").value));
+        // A document against a tree, either side.
+        let doc = Doc::from_node(&x, SourceId(0));
+        assert!(doc.root().value().deep_equal(ValueRef::from(&y.value)));
+        assert!(!ValueRef::from(&p("{a: 1, b: t}").value).deep_equal(doc.root().value()));
     }
 
     #[test]

@@ -384,8 +384,9 @@ fn plain_ok(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::deep_equal;
     use crate::parse::parse;
-    use crate::value::{deep_equal, SourceId};
+    use crate::value::SourceId;
 
     fn p(text: &str) -> Node {
         match parse(text, SourceId(0)) {

@@ -56,11 +56,11 @@ pub mod span;
 pub mod timestamp;
 pub mod value;
 
-pub use doc::{Doc, KeyRef, MapRef, NodeRef, Root, SeqRef, ValueRef};
+pub use doc::{deep_equal, Doc, KeyRef, MapRef, NodeRef, Root, SeqRef, ValueRef};
 pub use emit::{emit, emit_with, Style};
 pub use parse::{
     js_yaml_reads_alike, parse, parse_doc_reporting_duplicates, parse_reporting_duplicates,
     parse_with, ParseError, Schema,
 };
 pub use span::{LineIndex, Location, SourceId, Span};
-pub use value::{deep_equal, Form, Key, KeyName, Map, Node, Tag, Value};
+pub use value::{Form, Key, KeyName, Map, Node, Tag, Value};

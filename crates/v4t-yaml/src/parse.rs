@@ -1436,8 +1436,9 @@ fn resolve_scalar(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::deep_equal;
     use crate::span::Location;
-    use crate::value::{deep_equal, Tag};
+    use crate::value::Tag;
 
     thread_local! {
         /// The text the tests' spans are located in ([`reading`]).

@@ -1013,33 +1013,6 @@ impl Key {
     }
 }
 
-/// Structural equality with the test harness's semantics (chai deep equal):
-/// map key order is ignored, list order matters, types must match (`1` is not
-/// `"1"`), numbers compare numerically, timestamps by time. Spans are ignored.
-pub fn deep_equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Null, Value::Null) => true,
-        (Value::Bool(x), Value::Bool(y)) => x == y,
-        (Value::Number(x), Value::Number(y)) => x == y || (x.is_nan() && y.is_nan()),
-        (Value::String(x), Value::String(y)) => x == y,
-        (Value::Timestamp(x), Value::Timestamp(y)) => x == y,
-        (Value::Seq(x), Value::Seq(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y.iter())
-                    .all(|(a, b)| deep_equal(&a.value, &b.value))
-        }
-        (Value::Map(x), Value::Map(y)) => {
-            x.len() == y.len()
-                && x.iter().all(|(k, v)| match y.get(&k.name) {
-                    Some(w) => deep_equal(&v.value, &w.value),
-                    None => false,
-                })
-        }
-        _ => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1194,21 +1167,6 @@ mod tests {
             assert!(m.entries.capacity() <= (i + 1) * 5 / 4 + 1, "{i}");
         }
         assert_eq!(m.get("k99").map(Node::is_null), Some(true));
-    }
-
-    #[test]
-    fn deep_equal_ignores_key_order_but_not_list_order() {
-        let mut x = Map::new();
-        x.insert("a", Node::number(1.0));
-        x.insert("b", Node::string("s"));
-        let mut y = Map::new();
-        y.insert("b", Node::string("s"));
-        y.insert("a", Node::number(1.0));
-        assert!(deep_equal(&Value::Map(x.clone()), &Value::Map(y)));
-        let l1 = Value::Seq(vec![Node::number(1.0), Node::number(2.0)]);
-        let l2 = Value::Seq(vec![Node::number(2.0), Node::number(1.0)]);
-        assert!(!deep_equal(&l1, &l2));
-        assert!(!deep_equal(&Value::Number(1.0), &Value::String("1".into())));
     }
 
     #[test]
