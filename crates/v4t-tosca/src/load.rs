@@ -539,6 +539,18 @@ impl<'r> Imports<'r> {
                         ),
                         None,
                     );
+                } else if let Some(minor) = (written.strip_prefix("tosca_simple_yaml_1_"))
+                    .and_then(|rest| rest.strip_suffix("_0"))
+                    .filter(|minor| ["1", "2", "3"].contains(minor))
+                {
+                    // ONAP's policy framework writes `tosca_simple_yaml_1_1_0`.
+                    self.out.diagnostics.note(
+                        format!(
+                            "TOSCA Simple Profile 1.{minor}'s version string is \
+                             `tosca_simple_yaml_1_{minor}`"
+                        ),
+                        None,
+                    );
                 } else if written.starts_with("tosca_variability_") {
                     self.out.diagnostics.note(
                         "a Variability4TOSCA template is TOSCA once resolved: \

@@ -323,8 +323,9 @@ impl<'a> TypeSystem<'a> {
             }
         }
         // Built-in subtypes: every scalar type is a scalar.
+        let mut defined_13 = SeededMap::default();
         for doc in loaded.doc_ids() {
-            ts.register(doc);
+            ts.register(doc, &mut defined_13);
         }
         ts.resolve_parents();
         ts.break_cycles();
@@ -355,8 +356,17 @@ impl<'a> TypeSystem<'a> {
         id
     }
 
-    fn register(&mut self, doc: DocId) {
-        let root = self.loaded.doc(doc).root.node();
+    /// Registers the definitions of `doc`. A TOSCA 1.x type defined alike
+    /// by an earlier 1.x file (`defined_13`: the types of those files by
+    /// kind and name) is that type: 1.x puts types in one namespace per
+    /// version, where definitions "with the same namespace URI, local name
+    /// and version SHALL be equivalent" (§3.1 in 1.2), so two copies of a
+    /// types file (an ETSI NFV package's own copy of the SOL001 types and
+    /// the one its type files import by URL) are not two types.
+    fn register(&mut self, doc: DocId, defined_13: &mut SeededMap<(Kind, &'a str), Vec<TypeId>>) {
+        let document = self.loaded.doc(doc);
+        let root = document.root.node();
+        let v13 = document.grammar == Some(Grammar::Tosca13) && !document.bundled;
         let Some(map) = root.as_map() else { return };
         for kind in Kind::ALL {
             let Some(section) = map.get(kind.section()).and_then(NodeRef::as_map) else {
@@ -365,6 +375,19 @@ impl<'a> TypeSystem<'a> {
             for (key, def) in section.iter() {
                 let id = TypeId(self.types.len() as u32);
                 let name = key.name();
+                if v13 {
+                    let alike = defined_13.entry((kind, name)).or_default();
+                    let same = alike.iter().copied().find(|t| {
+                        let t = &self.types[t.index()];
+                        t.doc != Some(doc)
+                            && t.def.is_some_and(|d| d.value().deep_equal(def.value()))
+                    });
+                    if let Some(same) = same {
+                        self.local.insert((doc, Space::Type(kind), name), same.0);
+                        continue;
+                    }
+                    alike.push(id);
+                }
                 self.types.push(TypeDef {
                     kind,
                     name,

@@ -1063,24 +1063,28 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
     }
 
+    /// `instantiate: []`, how OpenStack Tacker's and ETSI NFV's descriptors
+    /// write "no implementation": an operation is an implementation
+    /// artifact name or a map (`what` says which). Reports a list; `true`
+    /// if `v` is one.
+    pub(super) fn operation_list(&mut self, v: NodeRef<'a>, what: &str, section: Section) -> bool {
+        if v.as_seq().is_none() {
+            return false;
+        }
+        let message = format!(
+            "{what} is an implementation artifact name or a map, not {}",
+            value::describe(v)
+        );
+        self.error(Code::InvalidShape, section, v.span(), message);
+        true
+    }
+
     /// An operation or notification assignment (§11.5, §11.7).
     fn operation_assignment(&mut self, name: &str, v: NodeRef<'a>, def: &Param<'a>) {
         if v.is_null() {
             return;
         }
-        if v.as_seq().is_some() {
-            // `instantiate: []` (OpenStack Tacker's descriptors) means no
-            // implementation; TOSCA writes that by assigning nothing.
-            let message = format!(
-                "an operation assignment is an implementation artifact name or a map, not {}",
-                value::describe(v)
-            );
-            self.error(
-                Code::InvalidShape,
-                Section::OperationAssignment,
-                v.span(),
-                message,
-            );
+        if self.operation_list(v, "an operation assignment", Section::OperationAssignment) {
             self.note(format!(
                 "for no implementation, assign nothing (`{name}:`) or leave the operation out"
             ));

@@ -168,6 +168,18 @@ fn an_unsupported_version_is_the_only_error() {
         ),
         "{e:?}"
     );
+    // Drafts and ONAP's spellings get a note naming the standard's.
+    let notes = |version: &str| {
+        let text = format!("tosca_definitions_version: {version}\n");
+        errors_and_notes(&text).join("\n")
+    };
+    assert!(notes("tosca_simple_yaml_1_0_0").contains("names a draft of TOSCA Simple Profile 1.0"));
+    let onap = notes("tosca_simple_yaml_1_1_0");
+    assert!(
+        onap.contains("1.1's version string is `tosca_simple_yaml_1_1`"),
+        "{onap}"
+    );
+    assert!(!notes("tosca_simple_yaml_1_4_0").contains("version string is"));
 }
 
 #[test]
@@ -1603,6 +1615,10 @@ fn tosca_13_operations_listed_directly_are_assignable() {
     // Tacker's `instantiate: []` for no implementation.
     let e = errors_and_notes(&t("          start: []\n"));
     assert_eq!(e, ["an operation assignment is an implementation artifact name or a map, not a list | for no implementation, assign nothing (`start:`) or leave the operation out | TOSCA 1.3 §3.6.17"]);
+    // And in a node type's definition of the operation.
+    let defined = t("").replace("I: {type: I}", "I: {type: I, start: []}");
+    let e = errors_and_notes(&defined);
+    assert_eq!(e, ["an operation definition is an implementation artifact name or a map, not a list | for no implementation, define it without one (`start:`) | TOSCA 1.3 §3.6.17"]);
     // An interface type that is no type: its operations are not known.
     let unknown = t("          stop: run.sh\n").replace("I: {type: I}", "I: {type: Gone}");
     let e = errors(&unknown);
@@ -1661,10 +1677,64 @@ fn tosca_13_types_imported_explicitly_replace_the_normative_ones() {
     let text = format!("{V13}imports: [data.yaml]\nnode_types:\n  N:\n    derived_from: tosca.nodes.Root\n    properties:\n      c: {{type: tosca.datatypes.Credential}}\ntopology_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n        c: {{realm: x}}\n");
     let e = errors_with(&text, &[("data.yaml", data)]);
     assert!(e.is_empty(), "{e:?}");
-    // Two explicit definitions stay ambiguous.
+    // Two explicit definitions that differ stay ambiguous.
     let twice = text.replace("[data.yaml]", "[data.yaml, again.yaml]");
-    let e = errors_with(&twice, &[("data.yaml", data), ("again.yaml", data)]);
+    let other = data.replace("realm: {type: string}", "realm: {type: integer}");
+    let e = errors_with(&twice, &[("data.yaml", data), ("again.yaml", &other)]);
     assert!(e.iter().any(|m| m.contains("is ambiguous")), "{e:?}");
+}
+
+#[test]
+fn tosca_13_copies_of_a_type_are_one_type() {
+    // 1.x definitions of one name "SHALL be equivalent": an ETSI NFV
+    // package imports its own copy of the common types, its VNFD types
+    // import them by URL (mapped to another copy). Equal definitions are
+    // one type, also where a type of one copy must derive from the other's.
+    let common = "tosca_definitions_version: tosca_simple_yaml_1_2
+capability_types:
+  L:
+    derived_from: tosca.capabilities.Node
+relationship_types:
+  R:
+    derived_from: tosca.relationships.DependsOn
+    valid_target_types: [L]
+";
+    let vnfd = "tosca_definitions_version: tosca_simple_yaml_1_2
+imports: [copy/common.yaml]
+node_types:
+  Link:
+    derived_from: tosca.nodes.Root
+    capabilities:
+      link: L
+";
+    let main = "tosca_definitions_version: tosca_simple_yaml_1_2
+imports: [common.yaml, vnfd.yaml]
+node_types:
+  Port:
+    derived_from: tosca.nodes.Root
+    requirements:
+      - link: {capability: L, relationship: R}
+topology_template:
+  node_templates:
+    l: {type: Link}
+    p:
+      type: Port
+      requirements:
+        - link: l
+";
+    let with_copy = |copy: &str| {
+        let files = [
+            ("common.yaml", common),
+            ("copy/common.yaml", copy),
+            ("vnfd.yaml", vnfd),
+        ];
+        errors_with(main, &files)
+    };
+    let e = with_copy(common);
+    assert!(e.is_empty(), "{e:?}");
+    // A copy that defines `R` otherwise: `R` is two types.
+    let other = common.replace("[L]\n", "[L]\n    description: d\n");
+    assert_eq!(with_copy(&other), ["relationship type `R` is ambiguous"]);
 }
 
 #[test]

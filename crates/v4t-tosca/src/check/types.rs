@@ -1328,7 +1328,9 @@ impl<'t, 'a> Checker<'t, 'a> {
                 {
                     let parent = parents_by_name.get(k.name());
                     let op = Entity::OperationDefinition;
-                    self.at(k.name(), |c| c.operation_def(v, parent, Place::Type, op));
+                    self.at(k.name(), |c| {
+                        c.operation_def(k.name(), v, parent, Place::Type, op)
+                    });
                 }
             }
         }
@@ -1378,6 +1380,7 @@ impl<'t, 'a> Checker<'t, 'a> {
                     let parent = parents_by_name.get(k.name());
                     self.at(k.name(), |c| {
                         c.operation_def(
+                            k.name(),
                             v,
                             parent,
                             Place::InterfaceType,
@@ -1419,19 +1422,34 @@ impl<'t, 'a> Checker<'t, 'a> {
                 );
                 continue;
             }
-            self.at(k.name(), |c| c.operation_def(def, parent, place, entity));
+            self.at(k.name(), |c| {
+                c.operation_def(k.name(), def, parent, place, entity)
+            });
         }
     }
 
     /// An operation or notification definition (`entity`, §11.4, §11.6).
     fn operation_def(
         &mut self,
+        name: &str,
         def: NodeRef<'a>,
         parent: Option<&Param<'a>>,
         place: Place,
         entity: Entity,
     ) {
         if def.is_null() {
+            return;
+        }
+        let (what, section) = match entity {
+            Entity::NotificationDefinition => {
+                ("a notification definition", Section::NotificationDefinition)
+            }
+            _ => ("an operation definition", Section::OperationDefinition),
+        };
+        if self.operation_list(def, what, section) {
+            self.note(format!(
+                "for no implementation, define it without one (`{name}:`)"
+            ));
             return;
         }
         if is_short_form(def) {
