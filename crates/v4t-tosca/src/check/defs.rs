@@ -175,10 +175,25 @@ pub fn collect_section<'a>(chain: &[DefNode<'a>], section: &str) -> Vec<(&'a str
     })
 }
 
+/// The `key` section (`inputs`, `operations`, `notifications`) along a
+/// chain of interface types and definitions; in TOSCA 1.x the operations
+/// include those listed directly ([`collect_operations_13`]).
+pub fn collect_interface_section<'a>(
+    chain: &[DefNode<'a>],
+    key: &str,
+    v13: bool,
+) -> Vec<(&'a str, Param<'a>)> {
+    if key == "operations" && v13 {
+        collect_operations_13(chain)
+    } else {
+        collect_section(chain, key)
+    }
+}
+
 /// The operations along a chain of TOSCA 1.x interface types and
 /// definitions: those under `operations` and those listed directly (a
 /// key that is no keyname of either, with a map or nothing as value).
-pub fn collect_operations_13<'a>(chain: &[DefNode<'a>]) -> Vec<(&'a str, Param<'a>)> {
+fn collect_operations_13<'a>(chain: &[DefNode<'a>]) -> Vec<(&'a str, Param<'a>)> {
     // The keyname table holds 1.3's interface definitions under 2.0 only
     // (1.3 ones are not checked by keyname); their names are the same.
     let keyname = |name: &str| {

@@ -937,12 +937,9 @@ impl<'t, 'a> Checker<'t, 'a> {
             .map(|t| self.chain_defs(t))
             .unwrap_or_default();
         chain.extend(def.defs.iter().copied());
-        if key == "operations" && self.v13() {
-            // TOSCA 1.x interface types and definitions may also list
-            // operations directly (1.2's ETSI NFV types do so only).
-            return super::defs::collect_operations_13(&chain);
-        }
-        super::defs::collect_section(&chain, key)
+        // TOSCA 1.x interface types and definitions may also list
+        // operations directly (1.2's ETSI NFV types, Winery's 1.3 types).
+        super::defs::collect_interface_section(&chain, key, self.v13())
     }
 
     fn interface_assignment(&mut self, v: NodeRef<'a>, def: &Param<'a>) {

@@ -1603,6 +1603,29 @@ fn tosca_13_types_are_shared_by_all_loaded_files() {
 }
 
 #[test]
+fn tosca_13_operations_listed_directly_are_refinable() {
+    // Winery (RADON's types) writes 1.3 interface types with operations
+    // listed directly, and node types that refine them under `operations`.
+    let t = |node_ops: &str| {
+        format!("{V13}interface_types:\n  I:\n    derived_from: tosca.interfaces.Root\n    start: {{description: s}}\n  J:\n    derived_from: I\n    operations:\n      start: {{description: t}}\nnode_types:\n  N:\n    derived_from: tosca.nodes.Root\n    interfaces:\n      I:\n        type: J\n{node_ops}")
+    };
+    let e = errors(&t(
+        "        operations:\n          start: {implementation: run.sh}\n",
+    ));
+    assert!(e.is_empty(), "{e:?}");
+    let direct = t("        operations:\n          start: {implementation: run.sh}\n")
+        .replace("type: J", "type: I");
+    let e = errors(&direct);
+    assert!(e.is_empty(), "{e:?}");
+    let e = errors(&t("        start: {implementation: run.sh}\n"));
+    assert!(e.is_empty(), "{e:?}");
+    let e = errors(&t(
+        "        operations:\n          stop: {implementation: run.sh}\n",
+    ));
+    assert_eq!(e, ["operation `stop` is not defined by the interface type"]);
+}
+
+#[test]
 fn tosca_13_operations_listed_directly_are_assignable() {
     // 1.2's ETSI NFV interface types list their operations directly.
     let t = |ops: &str| {

@@ -1305,7 +1305,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         for key in ["operations", "notifications"] {
             if let Some(ops) = map.get(key) {
-                let parents = super::defs::collect_section(&chain, key);
+                let parents = super::defs::collect_interface_section(&chain, key, self.v13());
                 self.at(key, |c| {
                     c.operation_defs(ops, &parents, key, Place::Type, false)
                 });
@@ -1313,7 +1313,7 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         if self.v13() {
             // 1.3: operations may be listed directly in the interface definition.
-            let parents = super::defs::collect_section(&chain, "operations");
+            let parents = super::defs::collect_interface_section(&chain, "operations", true);
             let parents_by_name = ByName::new(&parents);
             for (k, v) in map.iter() {
                 if ![
@@ -1354,14 +1354,16 @@ impl<'t, 'a> Checker<'t, 'a> {
         }
         for key in ["operations", "notifications"] {
             if let Some(ops) = map.get(key) {
-                let parents = super::defs::collect_section(parent_chain.get(), key);
+                let parents =
+                    super::defs::collect_interface_section(parent_chain.get(), key, self.v13());
                 self.at(key, |c| {
                     c.operation_defs(ops, &parents, key, Place::InterfaceType, true)
                 });
             }
         }
         if self.v13() {
-            let parents = super::defs::collect_section(parent_chain.get(), "operations");
+            let parents =
+                super::defs::collect_interface_section(parent_chain.get(), "operations", true);
             let parents_by_name = ByName::new(&parents);
             for (k, v) in map.iter() {
                 if !is_keyname(Entity::Type(Kind::Interface), self.grammar, k.name()) {
